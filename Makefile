@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: MIT
+# commroof: top-level build. Objects go out of tree into build/ (or $(BUILD)).
+#
+#   make            library, CLI, tracer (where CUDA headers exist)
+#   make test       unit tests (cmocka), golden CLI tests, check scripts
+#   make demo       the main job on the embedded default topology
+#   make bench      performance of the tool itself (one core)
+#   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make install PREFIX=/usr/local
+#   make format-check
+#
+# Modules add files, not rules: every model/*.c, traces/reader/*.c, validate/*.c
+# and plots/*.c goes into libcommroof; every cli/*.c into the commroof binary;
+# every tests/unit/test_*.c becomes one test program. Parts with their own
+# toolchain (the CUDA tracer, kernels/) bring a *.mk fragment included below.
+
+SAN ?= 0
+PREFIX ?= /usr/local
+CC ?= cc
+BUILD ?= build$(if $(filter 1,$(SAN)),-san,)
+CUDA_HOME ?= /usr/local/cuda
+
+PKGS := libxml-2.0 jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wconversion -Wformat=2 -Wvla -Wpointer-arith -Wcast-qual -Wundef \
+        -Wnull-dereference -Werror
+OPT := -O2 -g
+ifeq ($(SAN),1)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+  SANLD := -fsanitize=address,undefined
+endif
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -I. -Imodel -I$(BUILD)/gen
+CFLAGS += -std=c11 $(WARN) $(OPT) -fPIC $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -lm
+LDFLAGS += $(SANLD)
+
+LIB_SRC := $(sort $(wildcard model/*.c traces/reader/*.c validate/*.c plots/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_SUPPORT := $(sort $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c)))
+BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
+EMBED_TOPO := $(sort $(wildcard topologies/*.xml))
+EMBED_SUITE := $(sort $(wildcard suites/*.xml))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+LIBA := $(BUILD)/libcommroof.a
+LIBSO := $(BUILD)/libcommroof.so
+BIN := $(BUILD)/commroof
+
+.PHONY: all test demo bench install format format-check deps clean check-unit check-golden check-scripts
+all: $(BIN) $(LIBSO)
+
+# --- generated: shipped topologies and suites compiled into the library ---
+$(BUILD)/tools/embed: tools/embed.c | $(BUILD)/tools
+	$(CC) -std=c11 -O1 -o $@ $<
+$(BUILD)/gen/embedded.c: $(BUILD)/tools/embed $(EMBED_TOPO) $(EMBED_SUITE) | $(BUILD)/gen
+	$(BUILD)/tools/embed topo $(EMBED_TOPO) -- suite $(EMBED_SUITE) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c
+	$(CC) $(CPPFLAGS) -std=c11 $(OPT) -fPIC -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(LIBSO): $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BIN): $(CLI_OBJ) $(LIBA)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(TEST_SUPPORT_OBJ) $(LIBA) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/bench/%: tests/bench/%.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIBA) $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/gen $(BUILD)/tools:
+	mkdir -p $@
+
+# --- optional parts with their own toolchains ---
+-include $(sort $(wildcard traces/tracer/*.mk kernels/*.mk))
+
+# --- dependencies: install what is missing (as root) or say how ---
+deps:
+	@tools/deps.sh
+
+# --- tests ---
+test: deps
+	@$(MAKE) --no-print-directory all $(TEST_BIN)
+	@$(MAKE) --no-print-directory check-unit check-golden check-scripts
+
+check-unit: $(TEST_BIN)
+	@fail=0; for t in $(TEST_BIN); do echo "== $$t"; $$t || fail=1; done; \
+	  if [ $$fail -ne 0 ]; then echo "unit tests: FAILED"; exit 1; fi; echo "unit tests: OK"
+
+check-golden: $(BIN)
+	@tests/golden/run.sh $(BIN)
+
+# Scripted checks (tests/check_*.sh) get the binary and the build folder.
+check-scripts: $(BIN)
+	@fail=0; for s in $(sort $(wildcard tests/check_*.sh)); do echo "== $$s"; \
+	  BUILD=$(BUILD) $$s $(BIN) || fail=1; done; \
+	  if [ $$fail -ne 0 ]; then echo "check scripts: FAILED"; exit 1; fi; echo "check scripts: OK"
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@tools/demo.sh $(BIN)
+
+# Each tests/bench/bench_*.c prints its own table (one core, wall time, peak memory).
+bench: all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/commroof \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/commroof/topologies
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/commroof
+	install -m 644 $(LIBA) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(filter-out %_priv.h,$(wildcard model/*.h)) $(DESTDIR)$(PREFIX)/include/commroof/
+	install -m 644 topologies/*.xml topologies/*.dtd $(DESTDIR)$(PREFIX)/share/commroof/topologies/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBS@|$(PKG_LIBS)|g' tools/commroof.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/commroof.pc
+	-[ -f $(BUILD)/libcommroof_trace.so ] && install -m 755 $(BUILD)/libcommroof_trace.so $(DESTDIR)$(PREFIX)/lib/
+
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: OK"
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

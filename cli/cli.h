@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command-line front end: one file per command family (cmd_*.c), shared
+ * helpers here. Commands return the process exit status: 0 ok, 1 runtime
+ * failure, 2 usage error, 3 impossible measurement (check).
+ */
+#ifndef CR_CLI_H
+#define CR_CLI_H
+
+#include <stdbool.h>
+
+#include "status.h"
+#include "topo.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_IMPOSSIBLE = 3 };
+
+/* Command entry points: argv[0] is the command name ("topo"). */
+int cli_cmd_topo(int argc, char **argv);
+
+/* Prints "commroof CMD: message" and a hint line to stderr; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "commroof CMD: message" to stderr; returns 1. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Opens --topo's value (shipped name or file; NULL means the default).
+ * Prints the diagnostic and returns NULL on failure. */
+cr_topo *cli_open_topo(const char *cmd, const char *name_or_path);
+
+/* True when stderr is a terminal (progress output goes there only then). */
+bool cli_progress_enabled(void);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* commroof: entry point and command dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"topo", cli_cmd_topo, "list, show, check and import topologies"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: commroof COMMAND [ARGS...] [--json] [--help]\n\n"
+          "commroof tells how fast a multi-GPU operator could possibly run on a machine\n"
+          "(the bound), what an implementation should take (the prediction), and how far\n"
+          "a measured kernel is from the limit.\n\ncommands:\n",
+          f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nRun 'commroof COMMAND --help' for a command's options.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "commroof: unknown command \"%s\"\nRun 'commroof --help' for the list.\n",
+            argv[1]);
+    return CLI_USAGE;
+}

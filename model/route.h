@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Routes between GPUs: the links a transfer crosses and the bandwidth it can
+ * reach.
+ *
+ * GPUs do not forward traffic for other GPUs (NVLink, XGMI and PCIe GPUs do
+ * not route), except where the topology sets the parameter
+ * "route.gpu_transit" to 1 (TPU ICI routers sit in the chip).
+ */
+#ifndef CR_ROUTE_H
+#define CR_ROUTE_H
+
+#include "topo.h"
+
+/* Maximum bandwidth from GPU rank src to GPU rank dst in that direction, in
+ * bytes per second: the max-flow over all paths (so an HGX GPU reaches a
+ * peer through all four NVSwitch chips at once). Returns 0 when src == dst
+ * or no path exists. t must be finalized. */
+double cr_route_bw_Bps(const cr_topo *t, int src, int dst);
+
+/* Fewest-hop path from GPU rank src to dst: fills links[0..*n) (up to max)
+ * with link indices in order and *lat_s with the sum of their latencies.
+ * Errors: CR_ENOTFOUND when there is no path, CR_ERANGE when longer than
+ * max, CR_ENOMEM. */
+cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max, int *n,
+                        double *lat_s);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The topology graph: GPUs, switches, CPUs, PCIe switches and NICs joined by
+ * links, plus the figures the model needs (peaks, measured ceilings,
+ * transfer-mechanism parameters).
+ *
+ * The struct is public and read-only for consumers (model, sim, CLI); change
+ * it only through the builder functions below, then call cr_topo_finalize().
+ * Node templates are expanded at load time: a 1,024-node cluster holds every
+ * device and link, so queries never special-case replication; each device
+ * records the node it came from.
+ *
+ * Units: bytes, seconds, bytes per second, FLOP per second (see units.h).
+ */
+#ifndef CR_TOPO_H
+#define CR_TOPO_H
+
+#include <stdbool.h>
+
+#include "dtype.h"
+#include "status.h"
+
+typedef enum {
+    CR_DEV_GPU,
+    CR_DEV_SWITCH, /* NVSwitch, NVLink switch tray chip, IB/Ethernet switch, ICI router */
+    CR_DEV_CPU,    /* a CPU socket (root complex) */
+    CR_DEV_PCISW,  /* a PCIe switch */
+    CR_DEV_NIC,
+    CR_DEV__COUNT
+} cr_dev_kind;
+
+typedef enum {
+    CR_LINK_NVLINK,
+    CR_LINK_PCIE,
+    CR_LINK_IB,
+    CR_LINK_ETHERNET,
+    CR_LINK_XGMI,
+    CR_LINK_ICI,
+    CR_LINK_C2C, /* NVLink-C2C or a socket-to-socket link (UPI, xGMI between CPUs) */
+    CR_LINK__COUNT
+} cr_link_kind;
+
+/* Figures of one GPU model, shared by every GPU of that model. */
+typedef struct {
+    char *name;                        /* "H200-SXM" */
+    char *vendor;                      /* "nvidia", "amd", "google" */
+    int arch;                          /* NVIDIA SM version x10 (90 = Hopper); 0 otherwise */
+    double peak_flops[CR_DT__COUNT];   /* dense peak, FLOP/s; 0 = not supported */
+    double hbm_bytes;                  /* capacity */
+    double hbm_Bps;                    /* peak bandwidth */
+    double l2_bytes;
+    int sms;                           /* SMs (or CUs) */
+    double clock_hz;                   /* boost clock, 0 if unknown */
+    double meas_flops[CR_DT__COUNT];   /* measured ceilings (calibrate); 0 = absent */
+    double meas_hbm_Bps;               /* measured copy bandwidth; 0 = absent */
+    char *source;                      /* where the figures come from */
+} cr_gpu_spec;
+
+/* Figures of one switch model. */
+typedef struct {
+    char *name;        /* "nvswitch3", "quantum2" */
+    int generation;    /* NVSwitch generation, 0 for others */
+    bool multicast;    /* can replicate one write to many ports (NVLS, SHARP) */
+    bool reduction;    /* can reduce in the switch (NVLS, SHARP) */
+    double reduce_Bps; /* in-switch reduction throughput per chip, 0 = port limited */
+    char *source;
+} cr_switch_spec;
+
+typedef struct {
+    cr_dev_kind kind;
+    char *id;      /* unique in the topology, e.g. "n12.gpu3" */
+    int node;      /* node (template replica) index, -1 for fabric devices */
+    int spec;      /* index into gpu_specs / switch_specs, -1 for others */
+    int gpu_rank;  /* dense GPU number 0..n_gpus-1 for GPUs, -1 otherwise */
+} cr_dev;
+
+/* A bundle of `count` identical full-duplex links between devices a and b.
+ * bw_ab_Bps is one link's bandwidth from a to b, bw_ba_Bps from b to a. */
+typedef struct {
+    int a, b;
+    cr_link_kind kind;
+    double bw_ab_Bps, bw_ba_Bps;
+    int count;
+    double lat_s; /* one-way latency of one hop */
+} cr_link;
+
+/* A named model parameter with its source ("nvlink.eff.simple" = 0.82). */
+typedef struct {
+    char *key;
+    double value;
+    char *source;
+} cr_param;
+
+typedef struct cr_topo {
+    char *name;
+    char *description;
+    char *source;
+
+    cr_gpu_spec *gpu_specs;
+    int n_gpu_specs;
+    cr_switch_spec *switch_specs;
+    int n_switch_specs;
+
+    cr_dev *devs;
+    int n_devs;
+    cr_link *links;
+    int n_links;
+    cr_param *params;
+    int n_params;
+
+    int n_nodes;   /* number of node replicas (0 if none) */
+
+    /* Built by cr_topo_finalize(). */
+    int *gpus;     /* gpus[r] = device index of GPU rank r */
+    int n_gpus;
+    int *adj_off;  /* links touching device v: adj[adj_off[v] .. adj_off[v+1]) */
+    int *adj;
+    bool finalized;
+
+    struct cr_topo_priv *priv; /* id index, capacities, deferred errors */
+} cr_topo;
+
+/* Returns a new empty topology, or NULL on allocation failure.
+ * Free with cr_topo_free(). */
+cr_topo *cr_topo_new(const char *name);
+
+/* Frees t and everything it owns. cr_topo_free(NULL) is a no-op. */
+void cr_topo_free(cr_topo *t);
+
+/* Sets a descriptive string (copied). Returns CR_ENOMEM on failure. */
+cr_status cr_topo_set_description(cr_topo *t, const char *description);
+cr_status cr_topo_set_source(cr_topo *t, const char *source);
+
+/* Adds a GPU or switch model (deep-copied). Returns its index, or -1 when
+ * allocation fails. */
+int cr_topo_add_gpu_spec(cr_topo *t, const cr_gpu_spec *spec);
+int cr_topo_add_switch_spec(cr_topo *t, const cr_switch_spec *spec);
+
+/* Index of the GPU/switch model with that name, or -1. */
+int cr_topo_find_gpu_spec(const cr_topo *t, const char *name);
+int cr_topo_find_switch_spec(const cr_topo *t, const char *name);
+
+/* Adds a device. spec is a gpu_specs index for GPUs, a switch_specs index
+ * for switches, -1 for others. Returns the device index, -1 on allocation
+ * failure or when id is already taken (cr_topo_check then reports it: use
+ * cr_topo_find_dev first to give a precise message). */
+int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int spec);
+
+/* Device index for id, or -1. O(1). */
+int cr_topo_find_dev(const cr_topo *t, const char *id);
+
+/* Adds a link bundle between devices a and b. Returns its index or -1 on
+ * allocation failure. Values are checked by cr_topo_check(). */
+int cr_topo_add_link(cr_topo *t, int a, int b, cr_link_kind kind, double bw_ab_Bps,
+                     double bw_ba_Bps, int count, double lat_s);
+
+/* Sets (or replaces) a parameter; source may be NULL. */
+cr_status cr_topo_set_param(cr_topo *t, const char *key, double value, const char *source);
+
+/* The parameter's value, or fallback when the topology does not set it. */
+double cr_topo_param(const cr_topo *t, const char *key, double fallback);
+
+/* The parameter entry or NULL (borrowed). */
+const cr_param *cr_topo_find_param(const cr_topo *t, const char *key);
+
+/* Builds the GPU rank list and the adjacency arrays. Call after the last
+ * add; adding later un-finalizes. Errors: CR_ENOMEM. */
+cr_status cr_topo_finalize(cr_topo *t);
+
+/* Checks the invariants: at least one GPU; unique ids; link ends exist and
+ * differ; positive, finite bandwidths, counts and non-negative latencies;
+ * positive finite GPU capacities; no two bundles between the same pair of
+ * the same kind (merge them with count); every GPU reaches every other.
+ * Finalizes t if needed. Errors: CR_EINVARIANT with the first problem in d. */
+cr_status cr_topo_check(cr_topo *t, cr_diag *d);
+
+/* Total bandwidth of link l leaving device `from` (count x per-link). */
+double cr_link_bw_from(const cr_link *l, int from);
+
+/* The other end of link l seen from device v. */
+int cr_link_other(const cr_link *l, int v);
+
+/* Names for enum values ("gpu", "nvlink") and their inverses (-1 if unknown). */
+const char *cr_dev_kind_name(cr_dev_kind k);
+const char *cr_link_kind_name(cr_link_kind k);
+int cr_dev_kind_parse(const char *name);
+int cr_link_kind_parse(const char *name);
+
+/* Compares two topologies device by device, link by link, spec by spec and
+ * parameter by parameter (exact doubles). Returns true when identical;
+ * otherwise false with the first difference in d. */
+bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d);
+
+/* Convenience: the GPU model of GPU rank r (borrowed). */
+const cr_gpu_spec *cr_topo_gpu_spec(const cr_topo *t, int rank);
+
+#endif

@@ -45,7 +45,7 @@ cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d)
             *out = aliases[i].t;
             return CR_OK;
         }
-    return cr_diag_set(d, CR_ENOTFOUND,
-                       "unknown dtype \"%s\", expected one of fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4",
-                       name);
+    return cr_diag_set(
+        d, CR_ENOTFOUND,
+        "unknown dtype \"%s\", expected one of fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", name);
 }

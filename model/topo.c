@@ -20,7 +20,7 @@ struct cr_topo_priv {
 };
 
 static const char *dev_kind_names[CR_DEV__COUNT] = {"gpu", "switch", "cpu", "pcisw", "nic"};
-static const char *link_kind_names[CR_LINK__COUNT] = {"nvlink", "pcie", "ib",  "ethernet",
+static const char *link_kind_names[CR_LINK__COUNT] = {"nvlink", "pcie", "ib", "ethernet",
                                                       "xgmi",   "ici",  "c2c"};
 
 const char *cr_dev_kind_name(cr_dev_kind k)
@@ -156,8 +156,7 @@ int cr_topo_add_gpu_spec(cr_topo *t, const cr_gpu_spec *spec)
     s->name = dup_or_null(spec->name);
     s->vendor = dup_or_null(spec->vendor);
     s->source = dup_or_null(spec->source);
-    if ((spec->name && !s->name) || (spec->vendor && !s->vendor) ||
-        (spec->source && !s->source)) {
+    if ((spec->name && !s->name) || (spec->vendor && !s->vendor) || (spec->source && !s->source)) {
         gpu_spec_release(s);
         return -1;
     }
@@ -248,8 +247,7 @@ int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int 
     }
     if (grow((void **)&t->devs, &p->cap_devs, t->n_devs + 1, sizeof *t->devs))
         return -1;
-    if ((size_t)(t->n_devs + 1) * 2 > p->n_slots &&
-        rehash(t, p->n_slots ? p->n_slots * 2 : 64))
+    if ((size_t)(t->n_devs + 1) * 2 > p->n_slots && rehash(t, p->n_slots ? p->n_slots * 2 : 64))
         return -1;
     cr_dev *d = &t->devs[t->n_devs];
     d->id = strdup(id);
@@ -282,17 +280,24 @@ int cr_topo_add_link(cr_topo *t, int a, int b, cr_link_kind kind, double bw_ab_B
     return t->n_links++;
 }
 
-const cr_param *cr_topo_find_param(const cr_topo *t, const char *key)
+static int param_index(const cr_topo *t, const char *key)
 {
     for (int i = 0; i < t->n_params; i++)
         if (strcmp(t->params[i].key, key) == 0)
-            return &t->params[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+const cr_param *cr_topo_find_param(const cr_topo *t, const char *key)
+{
+    int i = param_index(t, key);
+    return i < 0 ? NULL : &t->params[i];
 }
 
 cr_status cr_topo_set_param(cr_topo *t, const char *key, double value, const char *source)
 {
-    cr_param *p = (cr_param *)cr_topo_find_param(t, key);
+    int i = param_index(t, key);
+    cr_param *p = i < 0 ? NULL : &t->params[i];
     if (!p) {
         if (grow((void **)&t->params, &t->priv->cap_params, t->n_params + 1, sizeof *t->params))
             return CR_ENOMEM;
@@ -506,8 +511,7 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
     for (int l = 0; l < t->n_links; l++) {
         const cr_link *k = &t->links[l];
         if (k->a < 0 || k->a >= t->n_devs || k->b < 0 || k->b >= t->n_devs)
-            return cr_diag_set(d, CR_EINVARIANT, "link %d ends at a device that does not exist",
-                               l);
+            return cr_diag_set(d, CR_EINVARIANT, "link %d ends at a device that does not exist", l);
         const char *ia = t->devs[k->a].id, *ib = t->devs[k->b].id;
         if (k->a == k->b)
             return cr_diag_set(d, CR_EINVARIANT,
@@ -519,8 +523,8 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
                                "most 1PB/s in each direction",
                                ia, ib);
         if (k->count <= 0)
-            return cr_diag_set(d, CR_EINVARIANT, "link \"%s\"-\"%s\": count must be at least 1",
-                               ia, ib);
+            return cr_diag_set(d, CR_EINVARIANT, "link \"%s\"-\"%s\": count must be at least 1", ia,
+                               ib);
         if (!isfinite(k->lat_s) || k->lat_s < 0)
             return cr_diag_set(d, CR_EINVARIANT,
                                "link \"%s\"-\"%s\": latency must be finite and not negative", ia,
@@ -576,8 +580,7 @@ bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d)
         return DIFF("device counts differ: %d vs %d", a->n_devs, b->n_devs);
     for (int v = 0; v < a->n_devs; v++) {
         const cr_dev *x = &a->devs[v], *y = &b->devs[v];
-        if (x->kind != y->kind || !str_eq(x->id, y->id) || x->node != y->node ||
-            x->spec != y->spec)
+        if (x->kind != y->kind || !str_eq(x->id, y->id) || x->node != y->node || x->spec != y->spec)
             return DIFF("device %d differs (\"%s\" vs \"%s\")", v, x->id, y->id);
     }
     if (a->n_links != b->n_links)
@@ -586,8 +589,7 @@ bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d)
         const cr_link *x = &a->links[l], *y = &b->links[l];
         if (x->a != y->a || x->b != y->b || x->kind != y->kind || x->bw_ab_Bps != y->bw_ab_Bps ||
             x->bw_ba_Bps != y->bw_ba_Bps || x->count != y->count || x->lat_s != y->lat_s)
-            return DIFF("link %d (\"%s\"-\"%s\") differs", l, a->devs[x->a].id,
-                        a->devs[x->b].id);
+            return DIFF("link %d (\"%s\"-\"%s\") differs", l, a->devs[x->a].id, a->devs[x->b].id);
     }
     if (a->n_params != b->n_params)
         return DIFF("parameter counts differ: %d vs %d", a->n_params, b->n_params);

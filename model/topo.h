@@ -42,18 +42,18 @@ typedef enum {
 
 /* Figures of one GPU model, shared by every GPU of that model. */
 typedef struct {
-    char *name;                        /* "H200-SXM" */
-    char *vendor;                      /* "nvidia", "amd", "google" */
-    int arch;                          /* NVIDIA SM version x10 (90 = Hopper); 0 otherwise */
-    double peak_flops[CR_DT__COUNT];   /* dense peak, FLOP/s; 0 = not supported */
-    double hbm_bytes;                  /* capacity */
-    double hbm_Bps;                    /* peak bandwidth */
+    char *name;                      /* "H200-SXM" */
+    char *vendor;                    /* "nvidia", "amd", "google" */
+    int arch;                        /* NVIDIA SM version x10 (90 = Hopper); 0 otherwise */
+    double peak_flops[CR_DT__COUNT]; /* dense peak, FLOP/s; 0 = not supported */
+    double hbm_bytes;                /* capacity */
+    double hbm_Bps;                  /* peak bandwidth */
     double l2_bytes;
-    int sms;                           /* SMs (or CUs) */
-    double clock_hz;                   /* boost clock, 0 if unknown */
-    double meas_flops[CR_DT__COUNT];   /* measured ceilings (calibrate); 0 = absent */
-    double meas_hbm_Bps;               /* measured copy bandwidth; 0 = absent */
-    char *source;                      /* where the figures come from */
+    int sms;                         /* SMs (or CUs) */
+    double clock_hz;                 /* boost clock, 0 if unknown */
+    double meas_flops[CR_DT__COUNT]; /* measured ceilings (calibrate); 0 = absent */
+    double meas_hbm_Bps;             /* measured copy bandwidth; 0 = absent */
+    char *source;                    /* where the figures come from */
 } cr_gpu_spec;
 
 /* Figures of one switch model. */
@@ -68,10 +68,10 @@ typedef struct {
 
 typedef struct {
     cr_dev_kind kind;
-    char *id;      /* unique in the topology, e.g. "n12.gpu3" */
-    int node;      /* node (template replica) index, -1 for fabric devices */
-    int spec;      /* index into gpu_specs / switch_specs, -1 for others */
-    int gpu_rank;  /* dense GPU number 0..n_gpus-1 for GPUs, -1 otherwise */
+    char *id;     /* unique in the topology, e.g. "n12.gpu3" */
+    int node;     /* node (template replica) index, -1 for fabric devices */
+    int spec;     /* index into gpu_specs / switch_specs, -1 for others */
+    int gpu_rank; /* dense GPU number 0..n_gpus-1 for GPUs, -1 otherwise */
 } cr_dev;
 
 /* A bundle of `count` identical full-duplex links between devices a and b.
@@ -108,12 +108,12 @@ typedef struct cr_topo {
     cr_param *params;
     int n_params;
 
-    int n_nodes;   /* number of node replicas (0 if none) */
+    int n_nodes; /* number of node replicas (0 if none) */
 
     /* Built by cr_topo_finalize(). */
-    int *gpus;     /* gpus[r] = device index of GPU rank r */
+    int *gpus; /* gpus[r] = device index of GPU rank r */
     int n_gpus;
-    int *adj_off;  /* links touching device v: adj[adj_off[v] .. adj_off[v+1]) */
+    int *adj_off; /* links touching device v: adj[adj_off[v] .. adj_off[v+1]) */
     int *adj;
     bool finalized;
 

@@ -13,12 +13,12 @@
 #include <cmocka.h>
 
 /* Passes when |a - b| <= max(abs_tol, rel_tol * |b|); b is the expected value. */
-#define assert_close(a, b, rel_tol, abs_tol)                                                     \
-    do {                                                                                         \
-        double a_ = (a), b_ = (b);                                                               \
-        double tol_ = fmax((abs_tol), (rel_tol) * fabs(b_));                                     \
-        if (!(fabs(a_ - b_) <= tol_))                                                            \
-            fail_msg("%s = %.9g, expected %.9g (tolerance %.3g)", #a, a_, b_, tol_);             \
+#define assert_close(a, b, rel_tol, abs_tol)                                                       \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        double tol_ = fmax((abs_tol), (rel_tol)*fabs(b_));                                         \
+        if (!(fabs(a_ - b_) <= tol_))                                                              \
+            fail_msg("%s = %.9g, expected %.9g (tolerance %.3g)", #a, a_, b_, tol_);               \
     } while (0)
 
 #endif

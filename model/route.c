@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Routes between GPUs (see route.h): max-flow bandwidth by Edmonds-Karp over
+ * the link graph, and fewest-hop paths by breadth-first search.
+ *
+ * Each link bundle is a pair of opposite arcs with capacities
+ * count x bw_ab and count x bw_ba; the flow is kept as one signed number per
+ * bundle (positive from a to b), so the residual capacity from a to b is
+ * cap_ab - f and from b to a is cap_ba + f.
+ */
+#include "route.h"
+
+#include <stdlib.h>
+
+/* Residual capacity below this (bytes per second) counts as saturated: the
+ * figures are 1e9-1e12 B/s, so one byte per second is far below rounding. */
+#define ROUTE_EPS_BPS 1.0
+
+static bool gpu_transit(const cr_topo *t)
+{
+    return cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+}
+
+/* May a route pass through device v on its way (v is neither end)? */
+static bool can_forward(const cr_topo *t, int v, bool transit)
+{
+    return transit || t->devs[v].kind != CR_DEV_GPU;
+}
+
+static double residual(const cr_topo *t, const double *flow, int l, int from)
+{
+    const cr_link *k = &t->links[l];
+    return from == k->a ? k->count * k->bw_ab_Bps - flow[l] : k->count * k->bw_ba_Bps + flow[l];
+}
+
+/* BFS from device s over arcs with residual capacity (or all arcs when flow
+ * is NULL). Fills via[v] with the link used to reach v (-1 for s, -2 unseen).
+ * Stops when target is reached. Returns whether it was. */
+static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool transit, int *via,
+                int *queue)
+{
+    for (int v = 0; v < t->n_devs; v++)
+        via[v] = -2;
+    via[s] = -1;
+    int head = 0, tail = 0;
+    queue[tail++] = s;
+    while (head < tail) {
+        int v = queue[head++];
+        if (v != s && !can_forward(t, v, transit))
+            continue;
+        for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+            int l = t->adj[i];
+            int w = cr_link_other(&t->links[l], v);
+            if (via[w] != -2)
+                continue;
+            if (flow && residual(t, flow, l, v) <= ROUTE_EPS_BPS)
+                continue;
+            via[w] = l;
+            if (w == target)
+                return true;
+            queue[tail++] = w;
+        }
+    }
+    return false;
+}
+
+double cr_route_bw_Bps(const cr_topo *t, int src, int dst)
+{
+    if (src == dst || src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
+        return 0.0;
+    int s = t->gpus[src], d = t->gpus[dst];
+    bool transit = gpu_transit(t);
+    double *flow = calloc((size_t)t->n_links + 1, sizeof *flow);
+    int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
+    int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
+    double total = 0.0;
+    if (!flow || !via || !queue)
+        goto out;
+    while (bfs(t, flow, s, d, transit, via, queue)) {
+        double push = -1.0;
+        for (int v = d; v != s;) {
+            const cr_link *k = &t->links[via[v]];
+            int u = cr_link_other(k, v);
+            double r = residual(t, flow, via[v], u);
+            if (push < 0 || r < push)
+                push = r;
+            v = u;
+        }
+        for (int v = d; v != s;) {
+            int l = via[v];
+            int u = cr_link_other(&t->links[l], v);
+            flow[l] += (u == t->links[l].a) ? push : -push;
+            v = u;
+        }
+        total += push;
+    }
+out:
+    free(flow);
+    free(via);
+    free(queue);
+    return total;
+}
+
+cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max, int *n,
+                        double *lat_s)
+{
+    *n = 0;
+    *lat_s = 0.0;
+    if (src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
+        return CR_EINVAL;
+    if (src == dst)
+        return CR_OK;
+    int s = t->gpus[src], d = t->gpus[dst];
+    int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
+    int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
+    cr_status st = CR_OK;
+    if (!via || !queue) {
+        st = CR_ENOMEM;
+        goto out;
+    }
+    if (!bfs(t, NULL, s, d, gpu_transit(t), via, queue)) {
+        st = CR_ENOTFOUND;
+        goto out;
+    }
+    int hops = 0;
+    for (int v = d; v != s; v = cr_link_other(&t->links[via[v]], v))
+        hops++;
+    if (hops > max) {
+        st = CR_ERANGE;
+        goto out;
+    }
+    int i = hops;
+    for (int v = d; v != s; v = cr_link_other(&t->links[via[v]], v)) {
+        links[--i] = via[v];
+        *lat_s += t->links[via[v]].lat_s;
+    }
+    *n = hops;
+out:
+    free(via);
+    free(queue);
+    return st;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Route tests on small graphs built in code, with expected bandwidths derived
+ * by hand from the link figures.
+ */
+#include "cr_test.h"
+
+#include "route.h"
+
+static int add_gpu(cr_topo *t, const char *id)
+{
+    cr_gpu_spec s = {.name = "g", .sms = 1, .hbm_bytes = 1e9, .hbm_Bps = 1e12};
+    s.peak_flops[CR_DT_BF16] = 1e15;
+    int spec = cr_topo_find_gpu_spec(t, "g");
+    if (spec < 0)
+        spec = cr_topo_add_gpu_spec(t, &s);
+    return cr_topo_add_dev(t, CR_DEV_GPU, id, -1, spec);
+}
+
+/* Two GPUs on four switch chips with 5/4/4/5 links of 25 GB/s: a pair
+ * reaches 18 x 25 = 450 GB/s through all chips together. */
+static void test_nvswitch_board(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("board");
+    int g0 = add_gpu(t, "gpu0"), g1 = add_gpu(t, "gpu1");
+    const int links[4] = {5, 4, 4, 5};
+    for (int i = 0; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "nvs%d", i);
+        int s = cr_topo_add_dev(t, CR_DEV_SWITCH, id, -1, -1);
+        cr_topo_add_link(t, g0, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
+        cr_topo_add_link(t, g1, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
+    }
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    assert_close(cr_route_bw_Bps(t, 0, 1), 450e9, 1e-12, 0);
+    int path[8], n = 0;
+    double lat = 0;
+    assert_int_equal(cr_route_path(t, 0, 1, path, 8, &n, &lat), CR_OK);
+    assert_int_equal(n, 2);
+    assert_close(lat, 1e-6, 1e-12, 0);
+    cr_topo_free(t);
+}
+
+/* A GPU in the middle of a chain does not forward: 0-1-2 with GPU 1 in the
+ * middle leaves no route from 0 to 2 unless route.gpu_transit is set. */
+static void test_gpu_transit(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("chain");
+    int a = add_gpu(t, "a"), b = add_gpu(t, "b"), c = add_gpu(t, "c");
+    cr_topo_add_link(t, a, b, CR_LINK_ICI, 100e9, 100e9, 1, 1e-6);
+    cr_topo_add_link(t, b, c, CR_LINK_ICI, 60e9, 60e9, 2, 1e-6);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    assert_close(cr_route_bw_Bps(t, 0, 2), 0.0, 0, 0);
+    cr_topo_set_param(t, "route.gpu_transit", 1, "test");
+    /* min(100, 2 x 60) = 100 GB/s */
+    assert_close(cr_route_bw_Bps(t, 0, 2), 100e9, 1e-12, 0);
+    cr_topo_free(t);
+}
+
+/* Asymmetric link: the direction matters. */
+static void test_direction(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("asym");
+    int a = add_gpu(t, "a"), b = add_gpu(t, "b");
+    cr_topo_add_link(t, a, b, CR_LINK_PCIE, 30e9, 10e9, 1, 1e-6);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    assert_close(cr_route_bw_Bps(t, 0, 1), 30e9, 1e-12, 0);
+    assert_close(cr_route_bw_Bps(t, 1, 0), 10e9, 1e-12, 0);
+    cr_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nvswitch_board),
+        cmocka_unit_test(test_gpu_transit),
+        cmocka_unit_test(test_direction),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

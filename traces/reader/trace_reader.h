@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Streaming reader for commroof traces (traces/README.md, format version 1)
+ * and, more loosely, any Chrome trace event JSON.
+ *
+ * The reader never holds the whole file: it scans the "traceEvents" array one
+ * element at a time and parses each element alone with jansson, so memory is
+ * bounded by the largest event (CR_TRACE_MAX_EVENT_BYTES), not by the file. A
+ * file cut short by a crash or kill of the traced program (no closing "]" or
+ * "metadata") is read up to its last complete event and reported as
+ * incomplete, not as an error. Malformed content is an error with
+ * "file:line: ..." in the diagnostic.
+ *
+ * Typical use:
+ *     cr_trace_reader *r = NULL;
+ *     if (cr_trace_reader_open(path, &r, &d) != CR_OK) ...
+ *     const cr_trace_event *ev;
+ *     while ((st = cr_trace_reader_next(r, &ev, &d)) == CR_OK && ev) ...
+ *     cr_trace_reader_info(r, &info);
+ *     cr_trace_reader_free(r);
+ */
+#ifndef CR_TRACE_READER_H
+#define CR_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "status.h"
+
+/* The largest single event (or top-level value other than traceEvents) the
+ * reader accepts, in bytes. Our tracer's events are under 2 KiB. */
+#define CR_TRACE_MAX_EVENT_BYTES (1u << 20)
+
+/* The trace format version this reader was written for (traces/README.md). */
+#define CR_TRACE_FORMAT_VERSION 1
+
+/* What an event records, from its "cat" (other tools' names are mapped too:
+ * PyTorch profiler's "gpu_memcpy" is CR_TRACE_MEMCPY, for instance). */
+typedef enum {
+    CR_TRACE_OTHER = 0, /* metadata events, counters, unknown categories */
+    CR_TRACE_KERNEL,
+    CR_TRACE_MEMCPY,
+    CR_TRACE_MEMSET,
+    CR_TRACE_SYNC,
+    CR_TRACE_NVTX,
+} cr_trace_cat;
+
+/* Direction of a copy (args.kind): h2d, d2h, d2d, h2h, p2p; anything else
+ * (array copies, unknown) is CR_COPY_OTHER; absent is CR_COPY_NONE. */
+typedef enum {
+    CR_COPY_NONE = 0,
+    CR_COPY_H2D,
+    CR_COPY_D2H,
+    CR_COPY_D2D,
+    CR_COPY_H2H,
+    CR_COPY_P2P,
+    CR_COPY_OTHER,
+} cr_copy_kind;
+
+/* One event. Fields that the event does not carry hold their "absent" value
+ * (-1 for device, stream, src/dst device; 0 otherwise). Pointers are
+ * borrowed: valid until the next cr_trace_reader_next() or _free(). */
+typedef struct {
+    char ph;             /* Chrome phase: 'X' complete, 'i' instant, 'M' metadata, ... */
+    cr_trace_cat cat;    /* what it records */
+    const char *name;    /* never NULL ("" when absent) */
+    const char *cat_str; /* the raw "cat" string, never NULL */
+    int64_t pid, tid;    /* as in the file (pid = os pid x 100 + device for our traces) */
+    double ts_s;         /* start, seconds, relative to the file's ts base */
+    double dur_s;        /* duration, seconds (0 for instants and metadata) */
+    int device;          /* CUDA device ordinal, -1 when host or unknown */
+    int64_t stream;      /* CUDA stream id, -1 when unknown */
+    /* kernel */
+    unsigned grid[3], block[3];                   /* 0 when absent */
+    unsigned registers;                           /* per thread */
+    double smem_static_bytes, smem_dynamic_bytes; /* per block */
+    /* memcpy / memset */
+    cr_copy_kind copy_kind;
+    double bytes;               /* bytes copied or set; 0 otherwise */
+    int src_device, dst_device; /* -1 = host or unknown */
+    /* nvtx */
+    bool has_payload;
+    double payload;     /* the range's scalar payload (NCCL: message size) */
+    const char *domain; /* NVTX domain, NULL for the default one */
+    /* everything else: the event's "args" object, or NULL */
+    const json_t *args;
+} cr_trace_event;
+
+/* What the reader learnt about the file; complete after the last event. */
+typedef struct {
+    bool complete;            /* the closing "]" was read: the writer finished */
+    bool has_metadata;        /* a top-level "metadata" object was read */
+    uint64_t events;          /* events returned so far */
+    uint64_t discarded_bytes; /* bytes of a partial last event (incomplete files) */
+    bool dropped_known;       /* the file states its dropped-record count */
+    uint64_t dropped_records; /* from metadata, else the last commroof_stats event */
+    int format_version;       /* metadata.format_version, 0 when absent */
+    int64_t ts_base_ns;       /* metadata.ts_base_ns, 0 when absent */
+} cr_trace_info;
+
+typedef struct cr_trace_reader cr_trace_reader;
+
+/* Opens path for streaming. On success *out owns the file; free it with
+ * cr_trace_reader_free(). Errors: CR_EIO (cannot open; d says why), CR_ENOMEM.
+ * Content errors come from cr_trace_reader_next(). */
+cr_status cr_trace_reader_open(const char *path, cr_trace_reader **out, cr_diag *d);
+
+/* Reads from an open stream the caller keeps owning (it must outlive the
+ * reader); label names it in diagnostics (e.g. "<stdin>"). Errors: CR_ENOMEM. */
+cr_status cr_trace_reader_open_stream(FILE *f, const char *label, cr_trace_reader **out);
+
+/* Reads from memory (len bytes at data; not copied, must outlive the reader).
+ * For tests and fuzzing. Errors: CR_ENOMEM. */
+cr_status cr_trace_reader_open_mem(const void *data, size_t len, const char *label,
+                                   cr_trace_reader **out);
+
+/* Returns the next event in *ev, or *ev = NULL at the end (CR_OK). At the end
+ * of a file cut short, the partial tail is skipped and info.complete is false.
+ * Errors: CR_EPARSE (malformed JSON, or an event whose fields have the wrong
+ * type; d has "file:line: ..."), CR_ERANGE (an event over
+ * CR_TRACE_MAX_EVENT_BYTES, a negative duration), CR_EIO, CR_ENOMEM. After an
+ * error the reader only returns that error again. */
+cr_status cr_trace_reader_next(cr_trace_reader *r, const cr_trace_event **ev, cr_diag *d);
+
+/* Fills *info with what is known so far (all of it once next() returned the
+ * end). */
+void cr_trace_reader_info(const cr_trace_reader *r, cr_trace_info *info);
+
+/* The top-level "metadata" object (borrowed; NULL until read, or when the
+ * file has none: a truncated file never has one). */
+const json_t *cr_trace_reader_metadata(const cr_trace_reader *r);
+
+/* The devices' property objects (borrowed JSON array, possibly empty): from
+ * the "commroof_device" metadata events seen so far, replaced by
+ * metadata.devices once that is read. */
+const json_t *cr_trace_reader_devices(const cr_trace_reader *r);
+
+/* Closes the reader (and the file if it opened it). NULL is a no-op. */
+void cr_trace_reader_free(cr_trace_reader *r);
+
+/* The lower-case word for a copy kind ("h2d", ..., "other", "none"). */
+const char *cr_copy_kind_name(cr_copy_kind k);
+
+/* The word for a category ("kernel", "memcpy", ..., "other"). */
+const char *cr_trace_cat_name(cr_trace_cat c);
+
+#endif

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Collectives: the communication-aware bound and predictions.
+ *
+ * For a collective over a rank set of a topology and a message size, this
+ * module answers
+ *   - the bound: the least time any correct implementation could take, the
+ *     max over cuts of (bytes the semantics force across the cut / the cut's
+ *     capacity), HBM traffic and an unavoidable latency; with the binding
+ *     resource named and every cut's term listed (doc/bounds.md derives
+ *     each formula);
+ *   - predictions: the expected time of an NCCL algorithm + protocol
+ *     (NCCL's own choice by default), or of a custom kernel built on one
+ *     transfer mechanism (copy engine, TMA, register ld/st, multimem).
+ *
+ * Sizes follow nccl-tests: `bytes` is the "size" column of nccl-tests.
+ *   allreduce, broadcast, reduce, sendrecv: the buffer of one rank;
+ *   allgather, gather: the whole gathered n-rank output (each rank
+ *     contributes bytes/n);
+ *   reducescatter, scatter: the whole n-rank input (each rank ends with
+ *     bytes/n);
+ *   alltoall: one rank's send buffer, bytes/n to each rank (itself included).
+ * algbw = bytes / time, busbw = algbw x cr_coll_busbw_factor().
+ * sendrecv follows nccl-tests' pattern: rank i sends to i+1 and receives
+ * from i-1 (mod n), all at once.
+ *
+ * Typical use (evaluate many sizes cheaply: the context caches every cut's
+ * capacity, so one evaluation is O(cuts), no graph search):
+ *
+ *   cr_coll_ctx *ctx;
+ *   if (cr_coll_ctx_new(topo, ranks, &ctx, &d) != CR_OK) ...
+ *   cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1e9);
+ *   cr_coll_result res;
+ *   if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) ...
+ *   ... res.bound.bound_s, res.bound.binding, res.pred.pred_s, res.pred.algo
+ *   cr_coll_ctx_free(ctx);
+ *
+ * The context borrows topo and copies ranks; topo must outlive it and stay
+ * unchanged. A context is not shared between threads while evaluating.
+ */
+#ifndef CR_COLL_H
+#define CR_COLL_H
+
+#include <stdbool.h>
+
+#include "dtype.h"
+#include "rankset.h"
+#include "status.h"
+#include "topo.h"
+
+typedef enum {
+  CR_COLL_ALLREDUCE,
+  CR_COLL_ALLGATHER,
+  CR_COLL_REDUCESCATTER,
+  CR_COLL_ALLTOALL,
+  CR_COLL_BROADCAST,
+  CR_COLL_REDUCE,
+  CR_COLL_GATHER,
+  CR_COLL_SCATTER,
+  CR_COLL_SENDRECV,
+  CR_COLL__COUNT
+} cr_coll;
+
+/* NCCL algorithms (NCCL_ALGO names), plus `direct` (every rank exchanges
+ * with every other at once: NCCL's alltoall/gather/scatter/sendrecv path and
+ * one-shot custom kernels). CR_ALGO_AUTO lets the model choose as NCCL does. */
+typedef enum {
+  CR_ALGO_AUTO = -1,
+  CR_ALGO_RING = 0,
+  CR_ALGO_TREE,
+  CR_ALGO_NVLS, /* NVLink SHARP: in-switch reduction + multicast, one node */
+  CR_ALGO_NVLSTREE, /* NVLS inside nodes, tree across nodes */
+  CR_ALGO_PAT,      /* parallel aggregated trees (allgather/reducescatter, 1
+                       GPU/node) */
+  CR_ALGO_DIRECT,
+  CR_ALGO_COLLNET, /* in-network reduction across nodes (SHARP on IB switches)
+                    */
+  CR_ALGO__COUNT
+} cr_algo;
+
+/* NCCL protocols. CR_PROTO_AUTO lets the model choose as NCCL does. */
+typedef enum {
+  CR_PROTO_AUTO = -1,
+  CR_PROTO_LL = 0, /* 8-byte lines: 4 B data + 4 B flag; lowest latency */
+  CR_PROTO_LL128,  /* 128-byte lines: 120 B data + 8 B flag */
+  CR_PROTO_SIMPLE, /* full bandwidth, fence + flag per chunk */
+  CR_PROTO__COUNT
+} cr_proto;
+
+/* Transfer mechanism of a custom kernel (ParallelKittens taxonomy).
+ * CR_MECH_NONE means "an NCCL algorithm/protocol" (the default). */
+typedef enum {
+  CR_MECH_NONE = -1,
+  CR_MECH_CE = 0, /* copy engine, cudaMemcpyPeerAsync: host initiated, no SMs */
+  CR_MECH_TMA,    /* cp.async.bulk from a few SMs */
+  CR_MECH_LDST,   /* register loads/stores to peer memory from many SMs */
+  CR_MECH_MULTIMEM, /* multimem.ld_reduce / multimem.st through an NVSwitch */
+  CR_MECH__COUNT
+} cr_mech;
+
+/* One evaluation request. Start from cr_coll_req_default() and change what
+ * you need: fields added later get defaults there. */
+typedef struct {
+  cr_coll coll;
+  double bytes;   /* nccl-tests "size" (see above), >= 0 */
+  cr_dtype dtype; /* element type; reductions need a type the GPU adds */
+  int root;       /* communicator rank of the root (broadcast, reduce, gather,
+                     scatter); ignored otherwise */
+  cr_algo algo;   /* CR_ALGO_AUTO = NCCL's choice */
+  cr_proto proto; /* CR_PROTO_AUTO = NCCL's choice for that algorithm */
+  cr_mech
+      mech; /* CR_MECH_NONE = NCCL; else a custom kernel on this mechanism */
+  int nchannels;   /* NCCL channels, 0 = as NCCL would pick */
+  int sms;         /* SMs a custom kernel uses for communication, 0 = the
+                      mechanism's saturating count (ignored by CE) */
+  bool in_network; /* allow in-switch reduction/multicast in the bound where
+                      the topology's switches offer it (default true) */
+} cr_coll_req;
+
+/* Maximum number of cut terms reported in a bound. */
+#define CR_COLL_MAX_TERMS 16
+
+/* One term of the bound: bytes forced across a cut (or through HBM) in its
+ * busiest direction, the capacity there, and the time they take. */
+typedef struct {
+  char name[48];  /* "gpu-ports", "gpu-ports/in-switch", "node-nics",
+                     "pcie-uplink", "socket-link", "bisection", "hbm", ... */
+  char where[48]; /* the instance that binds: "gpu 3", "node 0", "pcisw n0.sw1"
+                   */
+  double bytes;   /* bytes that must cross (per direction, worst instance) */
+  double cap_Bps; /* capacity of that instance in that direction */
+  double time_s;  /* bytes / cap_Bps + the latency the term adds (lat_s) */
+  double lat_s;   /* unavoidable latency added to this term (0 if none) */
+} cr_coll_term;
+
+typedef struct {
+  double bound_s;   /* least possible time */
+  char binding[48]; /* name of the term that sets it ("latency" possible) */
+  char binding_where[48]; /* its instance */
+  double lat_s;           /* unavoidable latency (one-way member diameter) */
+  bool in_network;        /* in-switch reduction/multicast was credited */
+  cr_coll_term terms[CR_COLL_MAX_TERMS];
+  int n_terms;
+  double algbw_Bps,
+      busbw_Bps; /* bytes / bound_s and x factor; 0 when bytes = 0 */
+} cr_coll_bound;
+
+/* A prediction, with the closed form's parts so that a simulator can expand
+ * the same algorithm into flows and agree:
+ *   pred_s = launch_s + n_steps x step_lat_s + wire_bytes / wire_Bps
+ * wire_bytes are the bytes the algorithm moves through the most loaded
+ * rank's ports (e.g. ring allreduce 2(n-1)/n x bytes) and wire_Bps the rate
+ * it reaches there (link capacity x bw_eff). */
+typedef struct {
+  bool supported; /* false: this algo/proto/mech cannot run the request */
+  char why[96];   /* when unsupported: the reason */
+  double pred_s;
+  cr_algo algo;      /* the algorithm used (chosen or forced) */
+  cr_proto proto;    /* the protocol (CR_PROTO_AUTO never appears here;
+                        custom kernels report CR_PROTO_SIMPLE) */
+  cr_mech mech;      /* CR_MECH_NONE for NCCL */
+  int nchannels;     /* NCCL channels (or SMs for a custom kernel) */
+  double launch_s;   /* fixed cost: launch, setup, final sync */
+  double step_lat_s; /* latency of one step (hop + sync + protocol) */
+  int n_steps;       /* steps on the critical path */
+  double wire_bytes; /* bytes through the busiest rank port set */
+  double wire_Bps;   /* effective rate there */
+  double link_Bps;   /* raw capacity of that port set */
+  double bw_eff;     /* wire_Bps / link_Bps: protocol x mechanism x size */
+  double nccl_est_s; /* NCCL's own estimate (its tuning model, which picks the
+                        algorithm); 0 for custom kernels */
+  double algbw_Bps, busbw_Bps;
+} cr_coll_pred;
+
+typedef struct {
+  cr_coll_bound bound;
+  cr_coll_pred pred;
+} cr_coll_result;
+
+typedef struct cr_coll_ctx cr_coll_ctx;
+
+/* Names as users type them: "allreduce", "allgather", "reducescatter",
+ * "alltoall", "broadcast", "reduce", "gather", "scatter", "sendrecv";
+ * "ring", "tree", "nvls", "nvlstree", "pat", "direct", "collnet", "auto";
+ * "ll", "ll128", "simple", "auto"; "ce", "tma", "ldst", "multimem", "none".
+ * Return "?" for out-of-range values. */
+const char *cr_coll_name(cr_coll c);
+const char *cr_algo_name(cr_algo a);
+const char *cr_proto_name(cr_proto p);
+const char *cr_mech_name(cr_mech m);
+
+/* Inverses, case-insensitive, accepting common aliases ("all_reduce",
+ * "all-reduce", "reduce_scatter", "a2a", "p2p", "LL128", "copy-engine").
+ * Errors: CR_ENOTFOUND with the valid names in d. */
+cr_status cr_coll_parse(const char *s, cr_coll *out, cr_diag *d);
+cr_status cr_algo_parse(const char *s, cr_algo *out, cr_diag *d);
+cr_status cr_proto_parse(const char *s, cr_proto *out, cr_diag *d);
+cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d);
+
+/* nccl-tests bus-bandwidth factor for n ranks: allreduce 2(n-1)/n;
+ * allgather, reducescatter, alltoall, gather, scatter (n-1)/n; broadcast,
+ * reduce, sendrecv 1. n = 1 gives 0 for the (n-1) forms and 1 otherwise. */
+double cr_coll_busbw_factor(cr_coll c, int n);
+
+/* Whether the collective reduces (allreduce, reducescatter, reduce). */
+bool cr_coll_reduces(cr_coll c);
+
+/* Bytes each rank contributes (send buffer) and receives (receive buffer)
+ * for the nccl-tests size `bytes`, n ranks; rooted collectives give the
+ * root's figures. */
+double cr_coll_send_bytes(cr_coll c, double bytes, int n);
+double cr_coll_recv_bytes(cr_coll c, double bytes, int n);
+
+/* A request with defaults: fp32 (nccl-tests' default type), root 0, algo/proto
+ * auto, mech none, nchannels/sms 0, in_network true. */
+cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
+
+/* Prepares a context: resolves the rank set on topo (NULL = all ranks),
+ * finds every cut (per-GPU ports by fabric, node NICs, PCIe switch
+ * uplinks, socket links, bisection), their capacities, the member
+ * latencies, the NCCL graph figures (channels, per-channel bandwidth) and
+ * the model constants (params.h). topo must be finalized and checked.
+ * Errors: CR_EINVAL (empty set, rank out of range), CR_ENOMEM. Free with
+ * cr_coll_ctx_free. */
+cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks,
+                          cr_coll_ctx **out, cr_diag *d);
+
+/* Frees ctx. cr_coll_ctx_free(NULL) is a no-op. */
+void cr_coll_ctx_free(cr_coll_ctx *ctx);
+
+/* Number of ranks in the context's set. */
+int cr_coll_ctx_nranks(const cr_coll_ctx *ctx);
+
+/* The context's rank set (borrowed). */
+const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx);
+
+/* The bound for rq (rq->algo/proto/mech are ignored: the bound holds for
+ * every implementation). Errors: CR_EINVAL (negative or non-finite bytes,
+ * root out of range, a reduction on a type the GPUs cannot add), with
+ * the reason in d. */
+cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                             cr_coll_bound *out, cr_diag *d);
+
+/* The prediction for rq: NCCL's choice when algo/proto are auto, the forced
+ * algorithm/protocol otherwise, a custom kernel when mech is set. A forced
+ * combination that cannot run is not an error: out->supported is false and
+ * out->why says why. Errors as cr_coll_bound_eval. */
+cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                          cr_coll_pred *out, cr_diag *d);
+
+/* Bound and prediction together. */
+cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                       cr_coll_result *out, cr_diag *d);
+
+/* One-shot convenience for callers that evaluate a single size (ops):
+ * builds a context, evaluates, frees it. ranks NULL = all. */
+cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks,
+                            const cr_coll_req *rq, cr_coll_result *out,
+                            cr_diag *d);
+
+/* Every NCCL algorithm x protocol prediction for rq (rq->algo/proto/mech
+ * ignored): out[a][p] for a in [0, CR_ALGO__COUNT), p in [0,
+ * CR_PROTO__COUNT); unsupported ones have supported = false. NCCL's choice
+ * is the supported entry with the least nccl_est_s (NCCL's own tuning
+ * estimate, not our pred_s), which is what cr_coll_predict returns under
+ * auto. */
+cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                              cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT],
+                              cr_diag *d);
+
+#endif

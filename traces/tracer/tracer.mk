@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# The CUPTI tracer, libcommroof_trace.so (traces/README.md). Built with gcc
+# against $(CUDA_HOME)'s CUPTI headers and libcupti where they exist; where
+# they do not, this fragment adds nothing and `make` stays quiet. It is never
+# built with SAN=1's sanitizers: it is injected into other programs, which do
+# not carry the sanitizer runtimes.
+
+TRACER_CUPTI_H := $(wildcard $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h)
+TRACER_CUPTI_SO := $(wildcard $(CUDA_HOME)/lib64/libcupti.so $(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so \
+                              $(CUDA_HOME)/lib/libcupti.so)
+ifneq ($(and $(TRACER_CUPTI_H),$(TRACER_CUPTI_SO),$(wildcard $(CUDA_HOME)/include/cuda.h)),)
+TRACER_INC := $(dir $(firstword $(TRACER_CUPTI_H)))
+TRACER_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(TRACER_CUPTI_SO))))
+TRACER_SO := $(BUILD)/libcommroof_trace.so
+TRACER_WARN := $(WARN)
+
+.PHONY: tracer
+all: tracer
+tracer: $(TRACER_SO)
+
+# -isystem: CUDA's headers are not ours to keep warning-free. The rpath binds
+# the library to this libcupti unless the process already loaded one with the
+# same soname (PyTorch does), which is what NVTX forwarding needs.
+$(TRACER_SO): traces/tracer/commroof_trace.c traces/tracer/tracer.mk
+	@mkdir -p $(dir $@)
+	gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden $(TRACER_WARN) \
+	  -isystem $(TRACER_INC) -isystem $(CUDA_HOME)/include -o $@ $< \
+	  -L$(TRACER_LIBDIR) -Wl,-rpath,$(TRACER_LIBDIR) -Wl,--no-undefined -lcupti -ldl -lpthread
+endif

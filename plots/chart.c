@@ -1,0 +1,1186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Charts rendered through gnuplot (see chart.h).
+ *
+ * gnuplot runs as a child process (fork + exec) in the image's directory, so
+ * the script names its data file without a path and users can re-run it
+ * there. The image is rendered to a temporary name passed as the variable
+ * `outfile`, checked, then renamed: the script's own default output is the
+ * final name.
+ */
+#include "chart.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_HLINES 4
+
+typedef struct {
+    double x, y, y2;
+    char *label;
+} pt;
+
+typedef struct {
+    char *name;
+    cr_series_style style;
+    bool labelled;
+    pt *pts;
+    int n, cap;
+    double *bars; /* bar charts: one value per category */
+    int nbars;
+} series;
+
+struct cr_chart {
+    cr_chart_kind kind;
+    char *title, *subtitle;
+    char *label[2];
+    cr_axis_scale scale[2];
+    bool range_set[2];
+    double lo[2], hi[2];
+    char *si_unit[2];
+    int w, h;
+    series *s;
+    int ns, cap_s;
+    char **cats;
+    int nc, cap_c;
+    double hl_y[MAX_HLINES];
+    char *hl_name[MAX_HLINES];
+    int nhl;
+    char **notes;
+    int nn, cap_n;
+};
+
+/* ---- a growable string ---- */
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = true;
+            return;
+        }
+        if (b->p && (size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t ncap = b->cap ? b->cap * 2 : 4096;
+        while (ncap < b->len + (size_t)n + 1)
+            ncap *= 2;
+        char *np = realloc(b->p, ncap);
+        if (!np) {
+            b->oom = true;
+            return;
+        }
+        b->p = np;
+        b->cap = ncap;
+    }
+}
+
+static char *dupstr(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- building ---- */
+
+cr_chart *cr_chart_new(cr_chart_kind kind, const char *title)
+{
+    cr_chart *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->kind = kind;
+    c->title = dupstr(title ? title : "");
+    c->w = 1000;
+    c->h = 650;
+    c->scale[0] = c->scale[1] = CR_AXIS_LINEAR;
+    if (!c->title) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void cr_chart_free(cr_chart *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->ns; i++) {
+        for (int j = 0; j < c->s[i].n; j++)
+            free(c->s[i].pts[j].label);
+        free(c->s[i].pts);
+        free(c->s[i].bars);
+        free(c->s[i].name);
+    }
+    free(c->s);
+    for (int i = 0; i < c->nc; i++)
+        free(c->cats[i]);
+    free(c->cats);
+    for (int i = 0; i < c->nhl; i++)
+        free(c->hl_name[i]);
+    for (int i = 0; i < c->nn; i++)
+        free(c->notes[i]);
+    free(c->notes);
+    for (int i = 0; i < 2; i++) {
+        free(c->label[i]);
+        free(c->si_unit[i]);
+    }
+    free(c->title);
+    free(c->subtitle);
+    free(c);
+}
+
+static int axis_index(char axis)
+{
+    return axis == 'x' ? 0 : axis == 'y' ? 1 : -1;
+}
+
+static cr_status replace_str(char **dst, const char *src)
+{
+    char *n = dupstr(src);
+    if (src && !n)
+        return CR_ENOMEM;
+    free(*dst);
+    *dst = n;
+    return CR_OK;
+}
+
+cr_status cr_chart_axis(cr_chart *c, char axis, const char *label, cr_axis_scale scale)
+{
+    int a = axis_index(axis);
+    if (!c || a < 0)
+        return CR_EINVAL;
+    c->scale[a] = scale;
+    return replace_str(&c->label[a], label);
+}
+
+cr_status cr_chart_range(cr_chart *c, char axis, double lo, double hi)
+{
+    int a = axis_index(axis);
+    if (!c || a < 0 || !isfinite(lo) || !isfinite(hi) || !(lo < hi))
+        return CR_EINVAL;
+    c->range_set[a] = true;
+    c->lo[a] = lo;
+    c->hi[a] = hi;
+    return CR_OK;
+}
+
+cr_status cr_chart_si_ticks(cr_chart *c, char axis, const char *unit)
+{
+    int a = axis_index(axis);
+    if (!c || a < 0)
+        return CR_EINVAL;
+    return replace_str(&c->si_unit[a], unit ? unit : "");
+}
+
+cr_status cr_chart_subtitle(cr_chart *c, const char *text)
+{
+    if (!c)
+        return CR_EINVAL;
+    return replace_str(&c->subtitle, text);
+}
+
+void cr_chart_size(cr_chart *c, int width_px, int height_px)
+{
+    if (!c)
+        return;
+    if (width_px >= 200 && width_px <= 10000)
+        c->w = width_px;
+    if (height_px >= 200 && height_px <= 10000)
+        c->h = height_px;
+}
+
+int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool labelled)
+{
+    if (!c)
+        return -1;
+    if (c->ns == c->cap_s) {
+        int ncap = c->cap_s ? 2 * c->cap_s : 8;
+        series *ns = realloc(c->s, (size_t)ncap * sizeof *ns);
+        if (!ns)
+            return -1;
+        c->s = ns;
+        c->cap_s = ncap;
+    }
+    series *s = &c->s[c->ns];
+    memset(s, 0, sizeof *s);
+    s->name = dupstr(name ? name : "");
+    if (!s->name)
+        return -1;
+    s->style = style;
+    s->labelled = labelled;
+    return c->ns++;
+}
+
+static cr_status add_pt(cr_chart *c, int si, double x, double y, double y2, const char *label)
+{
+    if (!c || c->kind != CR_CHART_XY || si < 0 || si >= c->ns)
+        return CR_EINVAL;
+    series *s = &c->s[si];
+    if (s->n == s->cap) {
+        int ncap = s->cap ? 2 * s->cap : 16;
+        pt *np = realloc(s->pts, (size_t)ncap * sizeof *np);
+        if (!np)
+            return CR_ENOMEM;
+        s->pts = np;
+        s->cap = ncap;
+    }
+    pt *p = &s->pts[s->n];
+    p->x = x;
+    p->y = y;
+    p->y2 = y2;
+    p->label = NULL;
+    if (label && label[0]) {
+        p->label = dupstr(label);
+        if (!p->label)
+            return CR_ENOMEM;
+    }
+    s->n++;
+    return CR_OK;
+}
+
+cr_status cr_chart_point(cr_chart *c, int s, double x, double y, const char *label)
+{
+    if (c && s >= 0 && s < c->ns && c->s[s].style == CR_SERIES_BAND)
+        return CR_EINVAL;
+    return add_pt(c, s, x, y, NAN, label);
+}
+
+cr_status cr_chart_band(cr_chart *c, int s, double x, double ylo, double yhi)
+{
+    if (!c || s < 0 || s >= c->ns || c->s[s].style != CR_SERIES_BAND)
+        return CR_EINVAL;
+    return add_pt(c, s, x, ylo, yhi, NULL);
+}
+
+int cr_chart_category(cr_chart *c, const char *name)
+{
+    if (!c || c->kind != CR_CHART_BARS)
+        return -1;
+    if (c->nc == c->cap_c) {
+        int ncap = c->cap_c ? 2 * c->cap_c : 16;
+        char **nc = realloc(c->cats, (size_t)ncap * sizeof *nc);
+        if (!nc)
+            return -1;
+        c->cats = nc;
+        c->cap_c = ncap;
+    }
+    c->cats[c->nc] = dupstr(name ? name : "");
+    if (!c->cats[c->nc])
+        return -1;
+    return c->nc++;
+}
+
+cr_status cr_chart_bar(cr_chart *c, int si, int k, double value)
+{
+    if (!c || c->kind != CR_CHART_BARS || si < 0 || si >= c->ns || k < 0 || k >= c->nc)
+        return CR_EINVAL;
+    series *s = &c->s[si];
+    if (k >= s->nbars) {
+        int n = c->cap_c > k ? c->cap_c : k + 1;
+        double *nb = realloc(s->bars, (size_t)n * sizeof *nb);
+        if (!nb)
+            return CR_ENOMEM;
+        for (int i = s->nbars; i < n; i++)
+            nb[i] = NAN;
+        s->bars = nb;
+        s->nbars = n;
+    }
+    s->bars[k] = value;
+    return CR_OK;
+}
+
+cr_status cr_chart_hline(cr_chart *c, double y, const char *name)
+{
+    if (!c || c->nhl >= MAX_HLINES || !isfinite(y))
+        return CR_EINVAL;
+    c->hl_name[c->nhl] = dupstr(name ? name : "");
+    if (!c->hl_name[c->nhl])
+        return CR_ENOMEM;
+    c->hl_y[c->nhl++] = y;
+    return CR_OK;
+}
+
+cr_status cr_chart_note(cr_chart *c, const char *text)
+{
+    if (!c || !text)
+        return CR_EINVAL;
+    if (c->nn == c->cap_n) {
+        int ncap = c->cap_n ? 2 * c->cap_n : 8;
+        char **nn = realloc(c->notes, (size_t)ncap * sizeof *nn);
+        if (!nn)
+            return CR_ENOMEM;
+        c->notes = nn;
+        c->cap_n = ncap;
+    }
+    c->notes[c->nn] = dupstr(text);
+    if (!c->notes[c->nn])
+        return CR_ENOMEM;
+    c->nn++;
+    return CR_OK;
+}
+
+int cr_chart_n_series(const cr_chart *c)
+{
+    return c ? c->ns : 0;
+}
+
+int cr_chart_n_categories(const cr_chart *c)
+{
+    return c ? c->nc : 0;
+}
+
+int cr_chart_n_points(const cr_chart *c, int s)
+{
+    return (c && s >= 0 && s < c->ns) ? c->s[s].n : 0;
+}
+
+static double bar_value(const cr_chart *c, int si, int k)
+{
+    const series *s = &c->s[si];
+    return k < s->nbars ? s->bars[k] : NAN;
+}
+
+/* ---- text helpers ---- */
+
+/* A value in a data file: NaN for missing (the script declares it). */
+static void sb_num(sbuf *b, double v)
+{
+    if (isfinite(v))
+        sb_add(b, "%.6g", v);
+    else
+        sb_add(b, "NaN");
+}
+
+/* A string in a data file: double-quoted, inner quotes and line breaks
+ * replaced so one record stays one line and one column. */
+static void sb_datastr(sbuf *b, const char *s)
+{
+    sb_add(b, "\"");
+    for (; s && *s; s++) {
+        char ch = *s;
+        if (ch == '"')
+            ch = '\'';
+        else if (ch == '\n' || ch == '\r' || ch == '\t')
+            ch = ' ';
+        sb_add(b, "%c", ch);
+    }
+    sb_add(b, "\"");
+}
+
+/* A string literal in a gnuplot script (double quotes: backslash escapes
+ * apply, so escape backslash and quote; a line break becomes \n). */
+static void sb_gpstr(sbuf *b, const char *s)
+{
+    sb_add(b, "\"");
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            sb_add(b, "\\%c", *s);
+        else if (*s == '\n')
+            sb_add(b, "\\n");
+        else if ((unsigned char)*s >= 0x20)
+            sb_add(b, "%c", *s);
+    }
+    sb_add(b, "\"");
+}
+
+/* A comment line in a script or data file: no line breaks. */
+static void sb_comment(sbuf *b, const char *prefix, const char *s)
+{
+    sb_add(b, "# %s", prefix);
+    for (; s && *s; s++)
+        sb_add(b, "%c", (*s == '\n' || *s == '\r') ? ' ' : *s);
+    sb_add(b, "\n");
+}
+
+static void sb_html(sbuf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<':
+            sb_add(b, "&lt;");
+            break;
+        case '>':
+            sb_add(b, "&gt;");
+            break;
+        case '&':
+            sb_add(b, "&amp;");
+            break;
+        case '"':
+            sb_add(b, "&quot;");
+            break;
+        default:
+            sb_add(b, "%c", *s);
+        }
+    }
+}
+
+/* Colours that stay distinct in print and for common colour blindness
+ * (Okabe-Ito order, then darker tones). */
+static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                      "#E69F00", "#56B4E9", "#000000", "#8B0000",
+                                      "#4B0082", "#556B2F", "#B8860B", "#708090"};
+static const int point_types[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12};
+
+#define N_COLOURS ((int)(sizeof colours / sizeof colours[0]))
+#define N_POINT_TYPES ((int)(sizeof point_types / sizeof point_types[0]))
+
+/* ---- data file and script ---- */
+
+static bool axis_log(const cr_chart *c, int a)
+{
+    if (c->scale[a] == CR_AXIS_LOG)
+        return true;
+    if (c->scale[a] == CR_AXIS_LINEAR)
+        return false;
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        if (c->kind == CR_CHART_BARS) {
+            if (a == 0)
+                return false;
+            for (int k = 0; k < c->nc; k++) {
+                double v = bar_value(c, i, k);
+                if (isfinite(v) && v > 0) {
+                    lo = fmin(lo, v);
+                    hi = fmax(hi, v);
+                }
+            }
+            continue;
+        }
+        for (int j = 0; j < s->n; j++) {
+            double vs[2] = {a == 0 ? s->pts[j].x : s->pts[j].y, a == 0 ? NAN : s->pts[j].y2};
+            for (int q = 0; q < 2; q++)
+                if (isfinite(vs[q]) && vs[q] > 0) {
+                    lo = fmin(lo, vs[q]);
+                    hi = fmax(hi, vs[q]);
+                }
+        }
+    }
+    return hi > 0 && hi / lo > 100.0;
+}
+
+static void write_data(const cr_chart *c, sbuf *b)
+{
+    sb_comment(b, "commroof chart: ", c->title);
+    if (c->subtitle)
+        sb_comment(b, "", c->subtitle);
+    for (int i = 0; i < c->nn; i++)
+        sb_comment(b, "", c->notes[i]);
+    if (c->kind == CR_CHART_BARS) {
+        sb_comment(b, "columns: 1 = category; then one column per series, in ",
+                   c->label[1] ? c->label[1] : "");
+        sb_add(b, "#   1 category\n");
+        for (int i = 0; i < c->ns; i++) {
+            char head[32];
+            snprintf(head, sizeof head, "  %d ", i + 2);
+            sb_comment(b, head, c->s[i].name);
+        }
+        for (int k = 0; k < c->nc; k++) {
+            sb_datastr(b, c->cats[k]);
+            for (int i = 0; i < c->ns; i++) {
+                sb_add(b, " ");
+                sb_num(b, bar_value(c, i, k));
+            }
+            sb_add(b, "\n");
+        }
+        return;
+    }
+    sb_comment(b, "x: ", c->label[0] ? c->label[0] : "");
+    sb_comment(b, "y: ", c->label[1] ? c->label[1] : "");
+    sb_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\";\n"
+              "# band series have columns x y_low y_high.\n");
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        char head[32];
+        snprintf(head, sizeof head, "index %d: ", i);
+        sb_add(b, "\n\n");
+        sb_comment(b, head, s->name);
+        for (int j = 0; j < s->n; j++) {
+            sb_num(b, s->pts[j].x);
+            sb_add(b, " ");
+            sb_num(b, s->pts[j].y);
+            sb_add(b, " ");
+            if (s->style == CR_SERIES_BAND)
+                sb_num(b, s->pts[j].y2);
+            else
+                sb_datastr(b, s->pts[j].label ? s->pts[j].label : "");
+            sb_add(b, "\n");
+        }
+        if (s->n == 0) /* keep the index numbering when a series is empty */
+            sb_add(b, "NaN NaN \"\"\n");
+    }
+}
+
+static void write_axis(const cr_chart *c, sbuf *b, int a)
+{
+    const char *ax = a == 0 ? "x" : "y";
+    if (c->label[a]) {
+        sb_add(b, "set %slabel ", ax);
+        sb_gpstr(b, c->label[a]);
+        sb_add(b, "\n");
+    }
+    bool lg = axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
+    if (lg) {
+        sb_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
+        if (c->si_unit[a]) {
+            /* %.0s%c prints 1k, 10M ...: readable where 1e+06 is not */
+            sb_add(b, "set format %s ", ax);
+            char fmt[64];
+            snprintf(fmt, sizeof fmt, "%%.0s%%c%s", c->si_unit[a]);
+            sb_gpstr(b, fmt);
+            sb_add(b, "\n");
+        } else {
+            sb_add(b, "set format %s \"%%g\"\n", ax);
+        }
+    }
+    if (c->range_set[a]) {
+        sb_add(b, "set %srange [%.6g:%.6g]\n", ax, c->lo[a], c->hi[a]);
+    } else if (a == 1 && c->kind == CR_CHART_BARS) {
+        /* bars start at 0 (or a decade under the least value on a log axis)
+         * and the tallest stays clear of the frame */
+        double lo = INFINITY, hi = 0;
+        for (int i = 0; i < c->ns; i++)
+            for (int k = 0; k < c->nc; k++) {
+                double v = bar_value(c, i, k);
+                if (isfinite(v) && v > 0) {
+                    lo = fmin(lo, v);
+                    hi = fmax(hi, v);
+                }
+            }
+        for (int i = 0; i < c->nhl; i++)
+            hi = fmax(hi, c->hl_y[i]);
+        if (hi > 0 && lg)
+            sb_add(b, "set yrange [%.6g:%.6g]\n", pow(10.0, floor(log10(lo))) * 0.9,
+                   pow(10.0, ceil(log10(hi * 1.5))));
+        else if (hi > 0)
+            sb_add(b, "set yrange [0:%.6g]\n", hi * 1.12);
+    }
+}
+
+/* Longest series name: long legends go under the plot, not beside it. */
+static size_t longest_name(const cr_chart *c)
+{
+    size_t m = 0;
+    for (int i = 0; i < c->ns; i++)
+        if (c->s[i].n > 0 && strlen(c->s[i].name) > m)
+            m = strlen(c->s[i].name);
+    for (int i = 0; i < c->nhl; i++)
+        if (strlen(c->hl_name[i]) > m)
+            m = strlen(c->hl_name[i]);
+    return m;
+}
+
+static void write_script(const cr_chart *c, sbuf *b, const char *stem, const char *ext)
+{
+    sb_comment(b, "commroof chart: ", c->title);
+    sb_add(b,
+           "# Re-render in this folder: gnuplot %s.gp   (writes %s.%s; another name or\n"
+           "# format: gnuplot -e \"outfile='%s.svg'\" %s.gp). Data: %s.dat\n",
+           stem, stem, ext, stem, stem, stem);
+    sb_add(b, "if (!exists(\"outfile\")) outfile = ");
+    char def[1100];
+    snprintf(def, sizeof def, "%s.%s", stem, ext);
+    sb_gpstr(b, def);
+    sb_add(b, "\n");
+    sb_add(b,
+           "if (strstrt(outfile, \".svg\") > 0) {\n"
+           "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
+           "background \"white\"\n"
+           "} else {\n"
+           "    if (strstrt(GPVAL_TERMINALS, \" pngcairo \") > 0) {\n"
+           "        set terminal pngcairo size %d,%d noenhanced font \"Sans,11\" "
+           "background \"white\"\n"
+           "    } else {\n"
+           "        set terminal png size %d,%d noenhanced\n"
+           "    }\n"
+           "}\n"
+           "set output outfile\n"
+           "set datafile missing \"NaN\"\n",
+           c->w, c->h, c->w, c->h, c->w, c->h);
+    sb_add(b, "set title ");
+    if (c->subtitle) {
+        size_t n = strlen(c->title) + strlen(c->subtitle) + 2;
+        char *t = malloc(n);
+        if (t) {
+            snprintf(t, n, "%s\n%s", c->title, c->subtitle);
+            sb_gpstr(b, t);
+            free(t);
+        } else {
+            b->oom = true;
+        }
+    } else {
+        sb_gpstr(b, c->title);
+    }
+    sb_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
+              "\"#ececec\" lw 1\nset border lw 1.2\n");
+    write_axis(c, b, 0);
+    write_axis(c, b, 1);
+
+    char dat[1100];
+    snprintf(dat, sizeof dat, "%s.dat", stem);
+    if (c->kind == CR_CHART_BARS) {
+        sb_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
+                  "set style data histogram\n"
+                  "set style histogram clustered gap 1\n"
+                  "set style fill solid 0.85 border rgb \"#333333\"\n"
+                  "set boxwidth 0.9\n"
+                  "set xtics rotate by 45 right nomirror\n"
+                  "set grid noxtics nomxtics\n");
+        if (c->nc > 0)
+            sb_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
+        sb_add(b, "plot ");
+        bool first = true;
+        for (int i = 0; i < c->ns; i++) {
+            sb_add(b, "%s", first ? "" : ", \\\n     ");
+            if (first) {
+                sb_gpstr(b, dat);
+                sb_add(b, " using %d:xtic(1)", i + 2);
+            } else {
+                sb_add(b, "'' using %d", i + 2);
+            }
+            sb_add(b, " lc rgb \"%s\" title ", colours[i % N_COLOURS]);
+            sb_gpstr(b, c->s[i].name);
+            first = false;
+        }
+        for (int i = 0; i < c->nhl; i++) {
+            sb_add(b, "%s%.6g with lines lw 2 dt 2 lc rgb \"#000000\" title ",
+                   first ? "" : ", \\\n     ", c->hl_y[i]);
+            sb_gpstr(b, c->hl_name[i]);
+            first = false;
+        }
+        sb_add(b, "\n");
+        return;
+    }
+
+    if (longest_name(c) <= 34)
+        sb_add(b, "set key outside right top vertical Left reverse samplen 3 spacing 1.2\n");
+    else
+        sb_add(b, "set key outside bottom center horizontal Left reverse samplen 3 spacing 1.2 "
+                  "maxcols 2\n");
+    sb_add(b, "plot ");
+    bool first = true;
+    int colour = 0, ptype = 0, nlabelled = 0;
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        if (s->n == 0)
+            continue;
+        const char *col = colours[colour++ % N_COLOURS];
+        sb_add(b, "%s", first ? "" : ", \\\n     ");
+        sb_gpstr(b, dat);
+        sb_add(b, " index %d ", i);
+        switch (s->style) {
+        case CR_SERIES_LINE:
+            sb_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
+            break;
+        case CR_SERIES_DASHED:
+            sb_add(b, "using 1:2 with lines lw 2 dt 2 lc rgb \"%s\"", col);
+            break;
+        case CR_SERIES_POINTS:
+            sb_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
+                   point_types[ptype++ % N_POINT_TYPES], col);
+            break;
+        case CR_SERIES_LINEPOINTS:
+            sb_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1 lc rgb \"%s\"",
+                   point_types[ptype++ % N_POINT_TYPES], col);
+            break;
+        case CR_SERIES_BAND:
+            sb_add(b,
+                   "using 1:2:3 with filledcurves fs transparent solid 0.18 noborder "
+                   "lc rgb \"%s\"",
+                   col);
+            break;
+        }
+        sb_add(b, " title ");
+        sb_gpstr(b, s->name);
+        if (s->labelled && s->style != CR_SERIES_BAND) {
+            sb_add(b, ", \\\n     ");
+            sb_gpstr(b, dat);
+            sb_add(b,
+                   " index %d using 1:2:3 with labels offset char 0.8,%s left "
+                   "font \",9\" tc rgb \"%s\" notitle",
+                   i, (nlabelled++ % 2) ? "-0.7" : "0.7", col);
+        }
+        first = false;
+    }
+    for (int i = 0; i < c->nhl; i++) {
+        sb_add(b, "%s%.6g with lines lw 2 dt 3 lc rgb \"#444444\" title ",
+               first ? "" : ", \\\n     ", c->hl_y[i]);
+        sb_gpstr(b, c->hl_name[i]);
+        first = false;
+    }
+    sb_add(b, "\n");
+}
+
+/* ---- files ---- */
+
+cr_status cr_write_file_atomic(const char *path, const char *data, size_t len, cr_diag *d)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory writing %s", path);
+    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
+    cr_status st = CR_OK;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", tmp, strerror(errno));
+        goto out;
+    }
+    (void)fchmod(fd, 0644);
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            st = cr_diag_set(d, CR_EIO, "cannot write %s: %s", path, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            goto out;
+        }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        st = cr_diag_set(d, CR_EIO, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        st = cr_diag_set(d, CR_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        unlink(tmp);
+    }
+out:
+    free(tmp);
+    return st;
+}
+
+static cr_status read_head(const char *path, unsigned char *buf, size_t cap, size_t *got,
+                           long *size, cr_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "cannot read %s: %s", path, strerror(errno));
+    *got = fread(buf, 1, cap, f);
+    if (fseek(f, 0, SEEK_END) == 0)
+        *size = ftell(f);
+    else
+        *size = -1;
+    fclose(f);
+    return CR_OK;
+}
+
+cr_status cr_image_check(const char *path, cr_diag *d)
+{
+    size_t n = strlen(path);
+    bool svg = n > 4 && strcmp(path + n - 4, ".svg") == 0;
+    bool png = n > 4 && strcmp(path + n - 4, ".png") == 0;
+    if (!svg && !png)
+        return cr_diag_set(d, CR_EINVAL, "%s: image name must end in .png or .svg", path);
+    if (png) {
+        unsigned char h[32];
+        size_t got = 0;
+        long size = 0;
+        cr_status st = read_head(path, h, sizeof h, &got, &size, d);
+        if (st != CR_OK)
+            return st;
+        static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        if (got < 24 || memcmp(h, sig, 8) != 0 || memcmp(h + 12, "IHDR", 4) != 0)
+            return cr_diag_set(d, CR_EPARSE, "%s: not a PNG image (no PNG signature and IHDR)",
+                               path);
+        uint32_t w = (uint32_t)h[16] << 24 | (uint32_t)h[17] << 16 | (uint32_t)h[18] << 8 | h[19];
+        uint32_t ht = (uint32_t)h[20] << 24 | (uint32_t)h[21] << 16 | (uint32_t)h[22] << 8 | h[23];
+        if (w == 0 || ht == 0 || size < 1000)
+            return cr_diag_set(d, CR_EPARSE, "%s: PNG image is empty (%ux%u, %ld bytes)", path, w,
+                               ht, size);
+        return CR_OK;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "cannot read %s: %s", path, strerror(errno));
+    sbuf b = {0};
+    char chunk[8192];
+    size_t r;
+    while ((r = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.oom) {
+        if (b.len + r + 1 > b.cap) {
+            size_t ncap = b.cap ? b.cap : 65536;
+            while (ncap < b.len + r + 1)
+                ncap *= 2;
+            char *np = realloc(b.p, ncap);
+            if (!np) {
+                b.oom = true;
+                break;
+            }
+            b.p = np;
+            b.cap = ncap;
+        }
+        memcpy(b.p + b.len, chunk, r);
+        b.len += r;
+        b.p[b.len] = '\0';
+    }
+    fclose(f);
+    cr_status st = CR_OK;
+    if (b.oom)
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory reading %s", path);
+    else if (!b.p || !strstr(b.p, "<svg") || !strstr(b.p, "</svg>"))
+        st = cr_diag_set(d, CR_EPARSE, "%s: not an SVG document (no <svg> root element)", path);
+    else if (!strstr(b.p, "<path") && !strstr(b.p, "<text"))
+        st = cr_diag_set(d, CR_EPARSE, "%s: SVG document draws nothing", path);
+    free(b.p);
+    return st;
+}
+
+/* Reads up to cap-1 bytes of a small text file (gnuplot's stderr). */
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    /* one line per message is enough; trailing whitespace adds nothing */
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+}
+
+static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *script,
+                             const char *tmp_image, cr_diag *d)
+{
+    char errpath[4200];
+    snprintf(errpath, sizeof errpath, "%s/.gnuplot-err.XXXXXX", dir);
+    int efd = mkstemp(errpath);
+    if (efd < 0)
+        return cr_diag_set(d, CR_EIO, "cannot create a file in %s: %s", dir, strerror(errno));
+    size_t an = strlen(tmp_image) + 32;
+    char *assign = malloc(an);
+    if (!assign) {
+        close(efd);
+        unlink(errpath);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    snprintf(assign, an, "outfile='%s'", tmp_image);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(efd);
+        unlink(errpath);
+        free(assign);
+        return cr_diag_set(d, CR_EIO, "cannot start gnuplot: %s", strerror(e));
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, STDIN_FILENO);
+            dup2(nul, STDOUT_FILENO);
+        }
+        dup2(efd, STDERR_FILENO);
+        if (chdir(dir) != 0)
+            _exit(126);
+        char *argv[] = {(char *)(uintptr_t)gnuplot, (char *)(uintptr_t) "-e", assign,
+                        (char *)(uintptr_t)script, NULL};
+        execvp(gnuplot, argv);
+        dprintf(STDERR_FILENO, "exec: %s", strerror(errno));
+        _exit(127);
+    }
+    close(efd);
+    free(assign);
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0) {
+        if (errno != EINTR) {
+            unlink(errpath);
+            return cr_diag_set(d, CR_EIO, "waiting for gnuplot: %s", strerror(errno));
+        }
+    }
+    char msg[700];
+    slurp(errpath, msg, sizeof msg);
+    unlink(errpath);
+    if (WIFEXITED(wst) && WEXITSTATUS(wst) == 127 && strncmp(msg, "exec:", 5) == 0)
+        return cr_diag_set(d, CR_EIO,
+                           "cannot run \"%s\" (%s): install gnuplot (apt-get install "
+                           "gnuplot-nox) or set COMMROOF_GNUPLOT to its path",
+                           gnuplot, msg + 6);
+    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+        if (WIFSIGNALED(wst))
+            return cr_diag_set(d, CR_EIO, "gnuplot (%s) was killed by signal %d rendering %s/%s",
+                               gnuplot, WTERMSIG(wst), dir, script);
+        return cr_diag_set(d, CR_EIO, "gnuplot (%s) failed with status %d rendering %s/%s%s%s",
+                           gnuplot, WEXITSTATUS(wst), dir, script, msg[0] ? ": " : "", msg);
+    }
+    return CR_OK;
+}
+
+cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *gnuplot, cr_diag *d)
+{
+    if (!c || !out_path)
+        return cr_diag_set(d, CR_EINVAL, "no chart or output path");
+    size_t n = strlen(out_path);
+    const char *ext = n > 4 ? out_path + n - 3 : "";
+    if (n <= 4 || out_path[n - 4] != '.' || (strcmp(ext, "png") != 0 && strcmp(ext, "svg") != 0))
+        return cr_diag_set(d, CR_EINVAL,
+                           "output \"%s\" must end in .png or .svg (e.g. -o roofline.png)",
+                           out_path);
+    bool any = false;
+    for (int i = 0; i < c->ns; i++)
+        if (c->s[i].n > 0 || (c->kind == CR_CHART_BARS && c->nc > 0))
+            any = true;
+    if (!any)
+        return cr_diag_set(d, CR_EINVAL, "chart \"%s\" has no data to draw", c->title);
+
+    cr_status st = CR_OK;
+    char *dir = NULL, *stem = NULL, *path = NULL, *tmp_image = NULL, *final_base = NULL;
+    sbuf data = {0}, script = {0};
+    const char *slash = strrchr(out_path, '/');
+    if (slash) {
+        dir = malloc((size_t)(slash - out_path) + 2);
+        if (dir) {
+            size_t dl = (size_t)(slash - out_path);
+            if (dl == 0)
+                dl = 1; /* "/x.png" lives in "/" */
+            memcpy(dir, out_path, dl);
+            dir[dl] = '\0';
+        }
+        stem = dupstr(slash + 1);
+    } else {
+        dir = dupstr(".");
+        stem = dupstr(out_path);
+    }
+    path = malloc(n + 16);
+    tmp_image = malloc(n + 64);
+    if (!dir || !stem || !path || !tmp_image) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    stem[strlen(stem) - 4] = '\0';
+    if (!stem[0]) {
+        st = cr_diag_set(d, CR_EINVAL, "output \"%s\" has no file name before .%s", out_path, ext);
+        goto out;
+    }
+
+    write_data(c, &data);
+    write_script(c, &script, stem, ext);
+    if (data.oom || script.oom) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
+    st = cr_write_file_atomic(path, data.p, data.len, d);
+    if (st != CR_OK)
+        goto out;
+    snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
+    st = cr_write_file_atomic(path, script.p, script.len, d);
+    if (st != CR_OK || !gnuplot)
+        goto out;
+
+    /* gnuplot writes a temporary image that becomes out_path only once it
+     * passes the check */
+    snprintf(tmp_image, n + 64, ".%s.tmp%ld.%s", stem, (long)getpid(), ext);
+    char script_name[1100];
+    snprintf(script_name, sizeof script_name, "%s.gp", stem);
+    st = run_gnuplot(gnuplot, dir, script_name, tmp_image, d);
+    final_base = malloc(strlen(dir) + strlen(tmp_image) + 2);
+    if (!final_base) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    sprintf(final_base, "%s/%s", dir, tmp_image);
+    if (st == CR_OK) {
+        cr_diag id = {{0}};
+        cr_status ist = cr_image_check(final_base, &id);
+        if (ist != CR_OK)
+            st =
+                cr_diag_set(d, CR_EIO, "gnuplot wrote no valid image for %s: %s", out_path, id.msg);
+        else if (rename(final_base, out_path) != 0)
+            st = cr_diag_set(d, CR_EIO, "cannot rename %s to %s: %s", final_base, out_path,
+                             strerror(errno));
+    }
+    if (st != CR_OK)
+        unlink(final_base);
+out:
+    free(data.p);
+    free(script.p);
+    free(dir);
+    free(stem);
+    free(path);
+    free(tmp_image);
+    free(final_base);
+    return st;
+}
+
+/* ---- HTML and JSON views of the numbers ---- */
+
+static void sb_htmlnum(sbuf *b, double v)
+{
+    if (isfinite(v))
+        sb_add(b, "%.4g", v);
+    else
+        sb_add(b, "&ndash;");
+}
+
+cr_status cr_chart_html_table(const cr_chart *c, char **html)
+{
+    *html = NULL;
+    sbuf b = {0};
+    sb_add(&b, "<table class=\"numbers\">\n");
+    if (c->kind == CR_CHART_BARS) {
+        sb_add(&b, "<tr><th>category</th>");
+        for (int i = 0; i < c->ns; i++) {
+            sb_add(&b, "<th>");
+            sb_html(&b, c->s[i].name);
+            sb_add(&b, "</th>");
+        }
+        sb_add(&b, "</tr>\n");
+        for (int k = 0; k < c->nc; k++) {
+            sb_add(&b, "<tr><td>");
+            sb_html(&b, c->cats[k]);
+            sb_add(&b, "</td>");
+            for (int i = 0; i < c->ns; i++) {
+                sb_add(&b, "<td>");
+                sb_htmlnum(&b, bar_value(c, i, k));
+                sb_add(&b, "</td>");
+            }
+            sb_add(&b, "</tr>\n");
+        }
+        if (c->label[1]) {
+            sb_add(&b, "<tr><td colspan=\"%d\" class=\"unit\">values: ", c->ns + 1);
+            sb_html(&b, c->label[1]);
+            sb_add(&b, "</td></tr>\n");
+        }
+    } else {
+        sb_add(&b, "<tr><th>series</th><th>label</th><th>");
+        sb_html(&b, c->label[0] ? c->label[0] : "x");
+        sb_add(&b, "</th><th>");
+        sb_html(&b, c->label[1] ? c->label[1] : "y");
+        sb_add(&b, "</th></tr>\n");
+        for (int i = 0; i < c->ns; i++) {
+            const series *s = &c->s[i];
+            for (int j = 0; j < s->n; j++) {
+                sb_add(&b, "<tr><td>");
+                sb_html(&b, s->name);
+                sb_add(&b, "</td><td>");
+                sb_html(&b, s->pts[j].label ? s->pts[j].label : "");
+                sb_add(&b, "</td><td>");
+                sb_htmlnum(&b, s->pts[j].x);
+                sb_add(&b, "</td><td>");
+                sb_htmlnum(&b, s->pts[j].y);
+                if (s->style == CR_SERIES_BAND) {
+                    sb_add(&b, " &ndash; ");
+                    sb_htmlnum(&b, s->pts[j].y2);
+                }
+                sb_add(&b, "</td></tr>\n");
+            }
+        }
+    }
+    sb_add(&b, "</table>\n");
+    if (b.oom) {
+        free(b.p);
+        return CR_ENOMEM;
+    }
+    *html = b.p;
+    return CR_OK;
+}
+
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+cr_status cr_chart_json(const cr_chart *c, char **out)
+{
+    *out = NULL;
+    json_t *root = json_object();
+    json_t *arr = json_array();
+    if (!root || !arr) {
+        json_decref(root);
+        json_decref(arr);
+        return CR_ENOMEM;
+    }
+    json_object_set_new(root, "title", json_string(c->title));
+    if (c->subtitle)
+        json_object_set_new(root, "subtitle", json_string(c->subtitle));
+    json_object_set_new(root, "kind", json_string(c->kind == CR_CHART_BARS ? "bars" : "xy"));
+    json_object_set_new(root, "x_label", c->label[0] ? json_string(c->label[0]) : json_null());
+    json_object_set_new(root, "y_label", c->label[1] ? json_string(c->label[1]) : json_null());
+    json_object_set_new(root, "y_log", json_boolean(axis_log(c, 1)));
+    if (c->kind == CR_CHART_XY)
+        json_object_set_new(root, "x_log", json_boolean(axis_log(c, 0)));
+    if (c->kind == CR_CHART_BARS) {
+        json_t *cats = json_array();
+        for (int k = 0; k < c->nc; k++)
+            json_array_append_new(cats, json_string(c->cats[k]));
+        json_object_set_new(root, "categories", cats);
+    }
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        json_t *js = json_object();
+        json_object_set_new(js, "name", json_string(s->name));
+        json_t *pts = json_array();
+        if (c->kind == CR_CHART_BARS) {
+            for (int k = 0; k < c->nc; k++)
+                json_array_append_new(pts, jnum(bar_value(c, i, k)));
+            json_object_set_new(js, "values", pts);
+        } else {
+            for (int j = 0; j < s->n; j++) {
+                json_t *p = json_object();
+                json_object_set_new(p, "x", jnum(s->pts[j].x));
+                if (s->style == CR_SERIES_BAND) {
+                    json_object_set_new(p, "y_low", jnum(s->pts[j].y));
+                    json_object_set_new(p, "y_high", jnum(s->pts[j].y2));
+                } else {
+                    json_object_set_new(p, "y", jnum(s->pts[j].y));
+                }
+                if (s->pts[j].label)
+                    json_object_set_new(p, "label", json_string(s->pts[j].label));
+                json_array_append_new(pts, p);
+            }
+            json_object_set_new(js, "points", pts);
+        }
+        json_array_append_new(arr, js);
+    }
+    json_object_set_new(root, "series", arr);
+    if (c->nhl > 0) {
+        json_t *hl = json_array();
+        for (int i = 0; i < c->nhl; i++) {
+            json_t *h = json_object();
+            json_object_set_new(h, "name", json_string(c->hl_name[i]));
+            json_object_set_new(h, "y", json_real(c->hl_y[i]));
+            json_array_append_new(hl, h);
+        }
+        json_object_set_new(root, "reference_lines", hl);
+    }
+    *out = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    return *out ? CR_OK : CR_ENOMEM;
+}

@@ -1,0 +1,709 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Chart kinds built from model results (see plots.h).
+ *
+ * Rooflines are drawn the classic way: a slanted bandwidth ceiling from the
+ * left edge up to the highest compute ceiling, and one horizontal line per
+ * distinct compute peak from its knee (peak / bandwidth) to the right edge,
+ * so no line hides another. Points are (FLOP / bytes, FLOP / time).
+ */
+#include "plots.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TFLOPS 1e12
+#define GBPS 1e9
+#define US 1e-6
+
+/* InfiniBand NDR: 400 Gb/s = 50 GB/s per direction per port, one port per
+ * GPU in DGX H100/H200/B200 (NVIDIA DGX H100 user guide; hardware.md). Used
+ * only as a labelled reference where the topology has no network. */
+#define REF_IB_NDR_Bps 50e9
+
+/* "4.8 TB/s", "989 TFLOP/s": legend text in the units people quote. */
+static const char *fmt_bw(double Bps, char *buf, size_t n)
+{
+    if (Bps >= 1e12)
+        snprintf(buf, n, "%.4g TB/s", Bps / 1e12);
+    else
+        snprintf(buf, n, "%.4g GB/s", Bps / 1e9);
+    return buf;
+}
+
+static const char *fmt_flops(double f, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.4g TFLOP/s", f / 1e12);
+    return buf;
+}
+
+static cr_status oom(cr_diag *d)
+{
+    return cr_diag_set(d, CR_ENOMEM, "out of memory building a chart");
+}
+
+static void upper(char *dst, const char *src, size_t n)
+{
+    size_t i = 0;
+    for (; src && src[i] && i + 1 < n; i++)
+        dst[i] = (char)toupper((unsigned char)src[i]);
+    dst[i] = '\0';
+}
+
+/* Extent of the points' intensities and rates, so ceilings span them. */
+static void points_extent(const cr_roof_set *sets, int nsets, double *xlo, double *xhi, double *ylo,
+                          double *yhi)
+{
+    for (int s = 0; s < nsets; s++)
+        for (int i = 0; i < sets[s].n; i++) {
+            const cr_roof_point *p = &sets[s].pts[i];
+            if (!(p->flops > 0 && p->bytes > 0 && p->time_s > 0))
+                continue;
+            double x = p->flops / p->bytes, y = p->flops / p->time_s;
+            *xlo = fmin(*xlo, x);
+            *xhi = fmax(*xhi, x);
+            *ylo = fmin(*ylo, y);
+            *yhi = fmax(*yhi, y);
+        }
+}
+
+static cr_status add_points(cr_chart *c, const cr_roof_set *sets, int nsets, cr_diag *d)
+{
+    for (int s = 0; s < nsets; s++) {
+        int si = cr_chart_series(c, sets[s].name, CR_SERIES_POINTS, sets[s].labelled);
+        if (si < 0)
+            return oom(d);
+        for (int i = 0; i < sets[s].n; i++) {
+            const cr_roof_point *p = &sets[s].pts[i];
+            if (!(p->flops > 0 && p->bytes > 0 && p->time_s > 0))
+                continue;
+            if (cr_chart_point(c, si, p->flops / p->bytes, p->flops / p->time_s / TFLOPS,
+                               p->label) != CR_OK)
+                return oom(d);
+        }
+    }
+    return CR_OK;
+}
+
+/* Distinct compute peaks of a GPU model, highest first, with the dtypes
+ * that share each ("BF16/FP16"). */
+typedef struct {
+    double flops;
+    char names[64];
+} peak;
+
+static int collect_peaks(const double *flops, peak *out)
+{
+    int n = 0;
+    for (int dt = 0; dt < CR_DT__COUNT; dt++) {
+        if (!(flops[dt] > 0))
+            continue;
+        char up[16];
+        upper(up, cr_dtype_name((cr_dtype)dt), sizeof up);
+        int j = 0;
+        for (; j < n; j++)
+            if (fabs(out[j].flops - flops[dt]) <= 1e-9 * flops[dt])
+                break;
+        if (j == n) {
+            out[n].flops = flops[dt];
+            snprintf(out[n].names, sizeof out[n].names, "%s", up);
+            n++;
+        } else {
+            size_t l = strlen(out[j].names);
+            snprintf(out[j].names + l, sizeof out[j].names - l, "/%s", up);
+        }
+    }
+    for (int i = 1; i < n; i++) /* insertion sort, highest first */
+        for (int j = i; j > 0 && out[j].flops > out[j - 1].flops; j--) {
+            peak tmp = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = tmp;
+        }
+    return n;
+}
+
+static cr_status slanted(cr_chart *c, const char *name, cr_series_style style, double bw_Bps,
+                         double xlo, double top_flops, double xhi, cr_diag *d)
+{
+    int s = cr_chart_series(c, name, style, false);
+    if (s < 0)
+        return oom(d);
+    double xend = fmin(top_flops / bw_Bps, xhi);
+    if (cr_chart_point(c, s, xlo, xlo * bw_Bps / TFLOPS, NULL) != CR_OK ||
+        cr_chart_point(c, s, xend, xend * bw_Bps / TFLOPS, NULL) != CR_OK)
+        return oom(d);
+    return CR_OK;
+}
+
+static cr_status flat(cr_chart *c, const char *name, cr_series_style style, double flops,
+                      double xknee, double xhi, cr_diag *d)
+{
+    int s = cr_chart_series(c, name, style, false);
+    if (s < 0)
+        return oom(d);
+    if (cr_chart_point(c, s, xknee, flops / TFLOPS, NULL) != CR_OK ||
+        cr_chart_point(c, s, xhi, flops / TFLOPS, NULL) != CR_OK)
+        return oom(d);
+    return CR_OK;
+}
+
+static const cr_gpu_spec *gpu_of(const cr_topo *t, int rank, cr_diag *d)
+{
+    if (!t || rank < 0 || rank >= t->n_gpus) {
+        cr_diag_set(d, CR_EINVAL, "GPU rank %d is out of range (the topology has %d GPUs)", rank,
+                    t ? t->n_gpus : 0);
+        return NULL;
+    }
+    const cr_gpu_spec *g = cr_topo_gpu_spec(t, rank);
+    if (!g)
+        cr_diag_set(d, CR_EINVAL, "GPU rank %d has no GPU model", rank);
+    return g;
+}
+
+/* Round a log range outwards to whole decades, for tidy axes. */
+static double dec_floor(double v)
+{
+    return pow(10.0, floor(log10(v)));
+}
+
+static double dec_ceil(double v)
+{
+    return pow(10.0, ceil(log10(v)));
+}
+
+cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
+                           cr_chart **out, cr_diag *d)
+{
+    *out = NULL;
+    const cr_gpu_spec *g = gpu_of(t, gpu_rank, d);
+    if (!g)
+        return CR_EINVAL;
+    peak pk[CR_DT__COUNT], mpk[CR_DT__COUNT];
+    int npk = collect_peaks(g->peak_flops, pk);
+    int nmpk = collect_peaks(g->meas_flops, mpk);
+    if (npk == 0 || !(g->hbm_Bps > 0))
+        return cr_diag_set(d, CR_EINVAL,
+                           "GPU model %s has no compute peak or no HBM bandwidth: no roofline",
+                           g->name);
+
+    /* x from well left of the lowest knee to well right of the highest */
+    double xlo = pk[npk - 1].flops / g->hbm_Bps / 30.0, xhi = pk[0].flops / g->hbm_Bps * 30.0;
+    double ylo = INFINITY, yhi = pk[0].flops;
+    points_extent(sets, nsets, &xlo, &xhi, &ylo, &yhi);
+    xlo = dec_floor(xlo * 0.8);
+    xhi = dec_ceil(xhi * 1.25);
+    ylo = dec_floor(fmin(ylo, xlo * g->hbm_Bps) * 0.8);
+    yhi = dec_ceil(yhi * 1.5);
+
+    char title[256], buf[64], name[160];
+    snprintf(title, sizeof title, "Roofline: %s (GPU %d of %s)", g->name, gpu_rank, t->name);
+    cr_chart *c = cr_chart_new(CR_CHART_XY, title);
+    if (!c)
+        return oom(d);
+    cr_status st = CR_OK;
+    if (cr_chart_subtitle(c, "dense peaks from the topology; dashed: measured ceilings") != CR_OK ||
+        cr_chart_axis(c, 'x', "arithmetic intensity (FLOP per HBM byte)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'y', "performance (TFLOP/s)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_range(c, 'x', xlo, xhi) != CR_OK ||
+        cr_chart_range(c, 'y', ylo / TFLOPS, yhi / TFLOPS) != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    snprintf(name, sizeof name, "HBM %s", fmt_bw(g->hbm_Bps, buf, sizeof buf));
+    if ((st = slanted(c, name, CR_SERIES_LINE, g->hbm_Bps, xlo, pk[0].flops, xhi, d)) != CR_OK)
+        goto fail;
+    for (int i = 0; i < npk; i++) {
+        snprintf(name, sizeof name, "%s %s", pk[i].names, fmt_flops(pk[i].flops, buf, sizeof buf));
+        if ((st = flat(c, name, CR_SERIES_LINE, pk[i].flops, pk[i].flops / g->hbm_Bps, xhi, d)) !=
+            CR_OK)
+            goto fail;
+    }
+    double mbw = g->meas_hbm_Bps > 0 ? g->meas_hbm_Bps : 0;
+    if (mbw > 0) {
+        snprintf(name, sizeof name, "HBM measured %s", fmt_bw(mbw, buf, sizeof buf));
+        double top = nmpk > 0 ? mpk[0].flops : pk[0].flops;
+        if ((st = slanted(c, name, CR_SERIES_DASHED, mbw, xlo, top, xhi, d)) != CR_OK)
+            goto fail;
+    }
+    for (int i = 0; i < nmpk; i++) {
+        snprintf(name, sizeof name, "%s measured %s", mpk[i].names,
+                 fmt_flops(mpk[i].flops, buf, sizeof buf));
+        double bw = mbw > 0 ? mbw : g->hbm_Bps;
+        if ((st = flat(c, name, CR_SERIES_DASHED, mpk[i].flops, mpk[i].flops / bw, xhi, d)) !=
+            CR_OK)
+            goto fail;
+    }
+    if ((st = add_points(c, sets, nsets, d)) != CR_OK)
+        goto fail;
+    cr_chart_size(c, 1150, 700);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_chart_free(c);
+    return st;
+}
+
+static bool is_scaleup(cr_link_kind k)
+{
+    return k == CR_LINK_NVLINK || k == CR_LINK_XGMI || k == CR_LINK_ICI;
+}
+
+cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings *c, cr_diag *d)
+{
+    memset(c, 0, sizeof *c);
+    if (!t || !t->finalized || gpu_rank < 0 || gpu_rank >= t->n_gpus)
+        return cr_diag_set(d, CR_EINVAL, "GPU rank %d is out of range (the topology has %d GPUs)",
+                           gpu_rank, t ? t->n_gpus : 0);
+    int g = t->gpus[gpu_rank];
+    c->scaleup_kind = "NVLink";
+    c->net_kind = "InfiniBand";
+    bool reducing_switch = false;
+    /* GPUs that share a reducing switch with g: in-switch reduction spans them */
+    char *seen = calloc((size_t)t->n_gpus, 1);
+    if (!seen)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (int k = t->adj_off[g]; k < t->adj_off[g + 1]; k++) {
+        const cr_link *l = &t->links[t->adj[k]];
+        double bw = cr_link_bw_from(l, g);
+        int other = cr_link_other(l, g);
+        if (is_scaleup(l->kind)) {
+            c->scaleup_Bps += bw;
+            c->scaleup_kind = l->kind == CR_LINK_XGMI  ? "XGMI"
+                              : l->kind == CR_LINK_ICI ? "ICI"
+                                                       : "NVLink";
+            const cr_dev *od = &t->devs[other];
+            if (od->kind == CR_DEV_SWITCH && od->spec >= 0 && t->switch_specs[od->spec].reduction) {
+                reducing_switch = true;
+                for (int q = t->adj_off[other]; q < t->adj_off[other + 1]; q++) {
+                    int peer = cr_link_other(&t->links[t->adj[q]], other);
+                    if (t->devs[peer].kind == CR_DEV_GPU)
+                        seen[t->devs[peer].gpu_rank] = 1;
+                }
+            }
+        } else if (l->kind == CR_LINK_PCIE) {
+            c->pcie_Bps += bw;
+        }
+    }
+    int n = 0;
+    for (int r = 0; r < t->n_gpus; r++)
+        n += seen[r];
+    free(seen);
+    c->scaleup_gpus = n;
+    if (reducing_switch && n > 1)
+        c->in_switch_Bps = c->scaleup_Bps * 2.0 * (n - 1) / n;
+
+    /* the node's NIC ports to the network, shared by the node's GPUs */
+    int node = t->devs[g].node, gpus_in_node = 0;
+    double net = 0;
+    bool eth = false;
+    for (int v = 0; v < t->n_devs; v++) {
+        if (t->devs[v].node != node)
+            continue;
+        if (t->devs[v].kind == CR_DEV_GPU)
+            gpus_in_node++;
+        if (t->devs[v].kind != CR_DEV_NIC)
+            continue;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            if (l->kind == CR_LINK_IB || l->kind == CR_LINK_ETHERNET) {
+                net += cr_link_bw_from(l, v);
+                eth = eth || l->kind == CR_LINK_ETHERNET;
+            }
+        }
+    }
+    if (net > 0 && gpus_in_node > 0) {
+        c->net_Bps = net / gpus_in_node;
+        c->net_kind = eth ? "Ethernet" : "InfiniBand";
+    }
+    return CR_OK;
+}
+
+cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
+                                cr_chart **out, cr_diag *d)
+{
+    *out = NULL;
+    const cr_gpu_spec *g = gpu_of(t, gpu_rank, d);
+    if (!g)
+        return CR_EINVAL;
+    cr_comm_ceilings cc;
+    cr_status st = cr_plot_comm_ceilings(t, gpu_rank, &cc, d);
+    if (st != CR_OK)
+        return st;
+    /* compute ceilings: BF16 (the suites' type) and FP8, else the best */
+    double top = 0;
+    peak pk[CR_DT__COUNT];
+    int npk = collect_peaks(g->peak_flops, pk);
+    if (npk == 0)
+        return cr_diag_set(d, CR_EINVAL, "GPU model %s has no compute peak: no roofline", g->name);
+    top = pk[0].flops;
+
+    double bws[4] = {cc.scaleup_Bps, cc.in_switch_Bps, cc.pcie_Bps,
+                     cc.net_Bps > 0 ? cc.net_Bps : REF_IB_NDR_Bps};
+    double bmin = INFINITY, bmax = 0;
+    for (int i = 0; i < 4; i++)
+        if (bws[i] > 0) {
+            bmin = fmin(bmin, bws[i]);
+            bmax = fmax(bmax, bws[i]);
+        }
+    double xlo = top / bmax / 100.0, xhi = top / bmin * 1.5;
+    double ylo = INFINITY, yhi = top;
+    points_extent(sets, nsets, &xlo, &xhi, &ylo, &yhi);
+    xlo = dec_floor(xlo * 0.8);
+    xhi = dec_ceil(xhi * 1.25);
+    ylo = dec_floor(fmin(ylo, xlo * bmin) * 0.8);
+    yhi = dec_ceil(yhi * 1.5);
+
+    char title[256], buf[64], name[200];
+    snprintf(title, sizeof title, "Communication roofline: %s (GPU %d of %s)", g->name, gpu_rank,
+             t->name);
+    cr_chart *c = cr_chart_new(CR_CHART_XY, title);
+    if (!c)
+        return oom(d);
+    if (cr_chart_subtitle(c, "bytes communicated = bus bytes per GPU (nccl-tests convention); "
+                             "ceilings per GPU, per direction") != CR_OK ||
+        cr_chart_axis(c, 'x', "communication intensity (FLOP per byte communicated)",
+                      CR_AXIS_LOG) != CR_OK ||
+        cr_chart_si_ticks(c, 'x', "") != CR_OK ||
+        cr_chart_axis(c, 'y', "performance (TFLOP/s)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_range(c, 'x', xlo, xhi) != CR_OK ||
+        cr_chart_range(c, 'y', ylo / TFLOPS, yhi / TFLOPS) != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    if (cc.scaleup_Bps > 0) {
+        snprintf(name, sizeof name, "%s %s", cc.scaleup_kind,
+                 fmt_bw(cc.scaleup_Bps, buf, sizeof buf));
+        if ((st = slanted(c, name, CR_SERIES_LINE, cc.scaleup_Bps, xlo, top, xhi, d)) != CR_OK)
+            goto fail;
+    }
+    if (cc.in_switch_Bps > 0) {
+        snprintf(name, sizeof name, "%s + in-switch reduction %s (allreduce, %d GPUs)",
+                 cc.scaleup_kind, fmt_bw(cc.in_switch_Bps, buf, sizeof buf), cc.scaleup_gpus);
+        if ((st = slanted(c, name, CR_SERIES_LINE, cc.in_switch_Bps, xlo, top, xhi, d)) != CR_OK)
+            goto fail;
+    }
+    if (cc.pcie_Bps > 0) {
+        snprintf(name, sizeof name, "PCIe %s", fmt_bw(cc.pcie_Bps, buf, sizeof buf));
+        if ((st = slanted(c, name, CR_SERIES_LINE, cc.pcie_Bps, xlo, top, xhi, d)) != CR_OK)
+            goto fail;
+    }
+    if (cc.net_Bps > 0) {
+        snprintf(name, sizeof name, "%s %s per GPU", cc.net_kind,
+                 fmt_bw(cc.net_Bps, buf, sizeof buf));
+        st = slanted(c, name, CR_SERIES_LINE, cc.net_Bps, xlo, top, xhi, d);
+    } else {
+        snprintf(name, sizeof name, "InfiniBand NDR 50 GB/s per GPU (reference: not in %s)",
+                 t->name);
+        st = slanted(c, name, CR_SERIES_DASHED, REF_IB_NDR_Bps, xlo, top, xhi, d);
+    }
+    if (st != CR_OK)
+        goto fail;
+    for (int i = 0; i < npk; i++) {
+        /* BF16 and FP8 are what fused multi-GPU kernels run in */
+        if (i > 0 && !strstr(pk[i].names, "BF16") && !strstr(pk[i].names, "FP8"))
+            continue;
+        snprintf(name, sizeof name, "%s %s", pk[i].names, fmt_flops(pk[i].flops, buf, sizeof buf));
+        double knee = bmax > 0 ? pk[i].flops / bmax : xlo;
+        if ((st = flat(c, name, CR_SERIES_LINE, pk[i].flops, fmax(knee, xlo), xhi, d)) != CR_OK)
+            goto fail;
+    }
+    if ((st = add_points(c, sets, nsets, d)) != CR_OK)
+        goto fail;
+    cr_chart_size(c, 1250, 700);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_chart_free(c);
+    return st;
+}
+
+static double pct(double bound_s, double t_s)
+{
+    return (t_s > 0 && isfinite(t_s)) ? bound_s / t_s * 100.0 : NAN;
+}
+
+cr_status cr_plot_gap(const char *context, const cr_gap_row *rows, int n, cr_chart **out,
+                      cr_diag *d)
+{
+    *out = NULL;
+    if (n <= 0)
+        return cr_diag_set(d, CR_EINVAL, "gap chart: no problems to draw");
+    bool any_meas = false, any_pred = false;
+    for (int i = 0; i < n; i++) {
+        if (!(rows[i].bound_s > 0) || !isfinite(rows[i].bound_s))
+            return cr_diag_set(d, CR_EINVAL, "gap chart: problem \"%s\" has no positive bound",
+                               rows[i].name);
+        any_meas = any_meas || rows[i].measured_s > 0;
+        any_pred = any_pred || rows[i].pred_s > 0;
+    }
+    cr_chart *c = cr_chart_new(CR_CHART_BARS, "Gap to the roofline: % of roofline per problem");
+    if (!c)
+        return oom(d);
+    cr_status st = CR_OK;
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s%s%% of roofline = bound / time x 100; the bound is 100%%",
+             context ? context : "", context ? "; " : "");
+    int sb = cr_chart_series(c, "baseline (PyTorch + NCCL)", CR_SERIES_LINE, false);
+    int sp = any_pred
+                 ? cr_chart_series(c, "prediction (best overlap schedule)", CR_SERIES_LINE, false)
+                 : -2;
+    int sm = any_meas ? cr_chart_series(c, "measured", CR_SERIES_LINE, false) : -2;
+    if (sb < 0 || sp == -1 || sm == -1 || cr_chart_subtitle(c, sub) != CR_OK ||
+        cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
+        cr_chart_axis(c, 'y', "% of roofline (bound / time x 100)", CR_AXIS_LINEAR) != CR_OK ||
+        cr_chart_range(c, 'y', 0, 110) != CR_OK ||
+        cr_chart_hline(c, 100.0, "bound (100%)") != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = cr_chart_category(c, rows[i].name);
+        if (k < 0 || cr_chart_bar(c, sb, k, pct(rows[i].bound_s, rows[i].baseline_s)) != CR_OK ||
+            (sp >= 0 && cr_chart_bar(c, sp, k, pct(rows[i].bound_s, rows[i].pred_s)) != CR_OK) ||
+            (sm >= 0 &&
+             cr_chart_bar(c, sm, k, pct(rows[i].bound_s, rows[i].measured_s)) != CR_OK)) {
+            st = oom(d);
+            goto fail;
+        }
+    }
+    int w = 260 + n * (any_meas ? 46 : 36);
+    cr_chart_size(c, w < 1000 ? 1000 : w, 720);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_chart_free(c);
+    return st;
+}
+
+cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep_meas_set *meas,
+                        int nmeas, cr_chart **out, cr_diag *d)
+{
+    *out = NULL;
+    if (!(o->min_bytes > 0) || !(o->max_bytes >= o->min_bytes) || !(o->factor > 1.0) ||
+        !isfinite(o->max_bytes))
+        return cr_diag_set(d, CR_EINVAL,
+                           "sweep sizes: need 0 < min <= max and factor > 1 (got %g, %g, %g)",
+                           o->min_bytes, o->max_bytes, o->factor);
+    cr_coll_ctx *ctx = NULL;
+    cr_status st = cr_coll_ctx_new(t, o->ranks, &ctx, d);
+    if (st != CR_OK)
+        return st;
+    int nr = cr_coll_ctx_nranks(ctx);
+    char title[256], sub[256];
+    snprintf(title, sizeof title, "%s bus bandwidth on %s (%d ranks, %s)", cr_coll_name(o->coll),
+             t->name, nr, cr_dtype_name(o->dtype));
+    snprintf(sub, sizeof sub, "busbw = bytes / time x %.4g (nccl-tests factor)",
+             cr_coll_busbw_factor(o->coll, nr));
+    cr_chart *c = cr_chart_new(CR_CHART_XY, title);
+    int sbound =
+        c ? cr_chart_series(c, "bound (no implementation is faster)", CR_SERIES_LINE, false) : -1;
+    int snccl =
+        c ? cr_chart_series(c, "prediction: NCCL's choice", CR_SERIES_LINEPOINTS, false) : -1;
+    int smech[CR_MECH__COUNT];
+    for (int m = 0; m < CR_MECH__COUNT; m++) {
+        char nm[96];
+        snprintf(nm, sizeof nm, "prediction: custom kernel, %s", cr_mech_name((cr_mech)m));
+        smech[m] = c ? cr_chart_series(c, nm, CR_SERIES_DASHED, false) : -1;
+        if (smech[m] < 0)
+            sbound = -1;
+    }
+    if (!c || sbound < 0 || snccl < 0 || cr_chart_subtitle(c, sub) != CR_OK ||
+        cr_chart_axis(c, 'x', "message size (bytes, nccl-tests size)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_si_ticks(c, 'x', "B") != CR_OK ||
+        cr_chart_axis(c, 'y', "bus bandwidth (GB/s)", CR_AXIS_LOG) != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    /* a chart with more than a few thousand sizes draws nothing more */
+    int steps = 0;
+    for (double b = o->min_bytes; b <= o->max_bytes * (1 + 1e-12) && steps < 4096;
+         b *= o->factor, steps++) {
+        cr_coll_req rq = cr_coll_req_default(o->coll, b);
+        rq.dtype = o->dtype;
+        cr_coll_result res;
+        if ((st = cr_coll_eval(ctx, &rq, &res, d)) != CR_OK)
+            goto fail;
+        if (cr_chart_point(c, sbound, b, res.bound.busbw_Bps / GBPS, NULL) != CR_OK ||
+            (res.pred.supported &&
+             cr_chart_point(c, snccl, b, res.pred.busbw_Bps / GBPS, NULL) != CR_OK)) {
+            st = oom(d);
+            goto fail;
+        }
+        for (int m = 0; m < CR_MECH__COUNT; m++) {
+            rq.mech = (cr_mech)m;
+            cr_coll_pred p;
+            if ((st = cr_coll_predict(ctx, &rq, &p, d)) != CR_OK)
+                goto fail;
+            if (p.supported && cr_chart_point(c, smech[m], b, p.busbw_Bps / GBPS, NULL) != CR_OK) {
+                st = oom(d);
+                goto fail;
+            }
+        }
+    }
+    for (int i = 0; i < nmeas; i++) {
+        char nm[200];
+        snprintf(nm, sizeof nm, "measured: %s", meas[i].name);
+        int s = cr_chart_series(c, nm, CR_SERIES_POINTS, false);
+        if (s < 0) {
+            st = oom(d);
+            goto fail;
+        }
+        for (int j = 0; j < meas[i].n; j++)
+            if (cr_chart_point(c, s, meas[i].pts[j].bytes, meas[i].pts[j].busbw_Bps / GBPS, NULL) !=
+                CR_OK) {
+                st = oom(d);
+                goto fail;
+            }
+    }
+    cr_chart_size(c, 1200, 700);
+    cr_coll_ctx_free(ctx);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_coll_ctx_free(ctx);
+    cr_chart_free(c);
+    return st;
+}
+
+cr_status cr_plot_compare(const char *context, cr_compare_metric metric,
+                          const char *const *topo_names, int n_topos,
+                          const char *const *problem_names, int n_problems, const double *values,
+                          cr_chart **out, cr_diag *d)
+{
+    *out = NULL;
+    if (n_topos <= 0 || n_problems <= 0)
+        return cr_diag_set(d, CR_EINVAL, "compare chart: need at least one topology and problem");
+    bool bound = metric == CR_COMPARE_BOUND_US;
+    cr_chart *c = cr_chart_new(CR_CHART_BARS, bound ? "Hardware comparison: bound time per problem"
+                                                    : "Hardware comparison: headroom per problem");
+    if (!c)
+        return oom(d);
+    cr_status st = CR_OK;
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s%s%s", context ? context : "", context ? "; " : "",
+             bound ? "lower is faster"
+                   : "headroom = baseline / bound: how much faster than "
+                     "PyTorch + NCCL a kernel could be");
+    if (cr_chart_subtitle(c, sub) != CR_OK ||
+        cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
+        cr_chart_axis(c, 'y', bound ? "bound time (us)" : "headroom (baseline / bound, x)",
+                      bound ? CR_AXIS_AUTO : CR_AXIS_AUTO) != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    for (int t = 0; t < n_topos; t++)
+        if (cr_chart_series(c, topo_names[t], CR_SERIES_LINE, false) < 0) {
+            st = oom(d);
+            goto fail;
+        }
+    if (!bound && cr_chart_hline(c, 1.0, "headroom 1 (baseline at the bound)") != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    for (int p = 0; p < n_problems; p++) {
+        int k = cr_chart_category(c, problem_names[p]);
+        if (k < 0) {
+            st = oom(d);
+            goto fail;
+        }
+        for (int t = 0; t < n_topos; t++) {
+            double v = values[(size_t)t * (size_t)n_problems + (size_t)p];
+            if (bound && isfinite(v))
+                v /= US;
+            if (cr_chart_bar(c, t, k, v) != CR_OK) {
+                st = oom(d);
+                goto fail;
+            }
+        }
+    }
+    int w = 260 + n_problems * (14 * n_topos + 14);
+    cr_chart_size(c, w < 1000 ? 1000 : w, 720);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_chart_free(c);
+    return st;
+}
+
+cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, cr_chart **out,
+                           cr_diag *d)
+{
+    *out = NULL;
+    double lo = INFINITY, hi = 0;
+    int usable = 0;
+    for (int i = 0; i < n; i++)
+        if (pts[i].pred_s > 0 && pts[i].measured_s > 0 && isfinite(pts[i].pred_s) &&
+            isfinite(pts[i].measured_s)) {
+            usable++;
+            lo = fmin(lo, fmin(pts[i].pred_s, pts[i].measured_s));
+            hi = fmax(hi, fmax(pts[i].pred_s, pts[i].measured_s));
+        }
+    if (usable == 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "accuracy chart: no case has both a prediction and a measurement");
+    lo = dec_floor(lo / US * 0.8);
+    hi = dec_ceil(hi / US * 1.25);
+    if (hi <= lo)
+        hi = lo * 10;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "Prediction accuracy: predicted against measured");
+    if (!c)
+        return oom(d);
+    cr_status st = CR_OK;
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s%s%d cases; on the line: exact; in the band: within 10%%",
+             context ? context : "", context ? "; " : "", usable);
+    int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
+    int diag = cr_chart_series(c, "y = x (exact)", CR_SERIES_LINE, false);
+    if (band < 0 || diag < 0 || cr_chart_subtitle(c, sub) != CR_OK ||
+        cr_chart_axis(c, 'x', "measured time (us)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'y', "predicted time (us)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_range(c, 'x', lo, hi) != CR_OK || cr_chart_range(c, 'y', lo, hi) != CR_OK ||
+        cr_chart_band(c, band, lo, lo * 0.9, lo * 1.1) != CR_OK ||
+        cr_chart_band(c, band, hi, hi * 0.9, hi * 1.1) != CR_OK ||
+        cr_chart_point(c, diag, lo, lo, NULL) != CR_OK ||
+        cr_chart_point(c, diag, hi, hi, NULL) != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    /* one series per family, in order of first appearance */
+    const char *fam[32];
+    int sfam[32], nfam = 0;
+    bool label = usable <= 24;
+    for (int i = 0; i < n; i++) {
+        if (!(pts[i].pred_s > 0 && pts[i].measured_s > 0 && isfinite(pts[i].pred_s) &&
+              isfinite(pts[i].measured_s)))
+            continue;
+        const char *f = pts[i].family ? pts[i].family : "cases";
+        int j = 0;
+        for (; j < nfam; j++)
+            if (strcmp(fam[j], f) == 0)
+                break;
+        if (j == nfam) {
+            if (nfam == 32) { /* more families than colours: fold into the last */
+                j = 31;
+            } else {
+                fam[nfam] = f;
+                sfam[nfam] = cr_chart_series(c, f, CR_SERIES_POINTS, label);
+                if (sfam[nfam] < 0) {
+                    st = oom(d);
+                    goto fail;
+                }
+                nfam++;
+            }
+        }
+        if (cr_chart_point(c, sfam[j], pts[i].measured_s / US, pts[i].pred_s / US, pts[i].label) !=
+            CR_OK) {
+            st = oom(d);
+            goto fail;
+        }
+    }
+    cr_chart_size(c, 1100, 800);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_chart_free(c);
+    return st;
+}

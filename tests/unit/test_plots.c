@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of plots/: the chart writer (data file, script, atomic writes,
+ * gnuplot errors), the image checks, and every chart kind rendered to PNG
+ * and SVG through the real gnuplot. Expected ceilings come from the fixture
+ * topology's figures, derived in the comments.
+ *
+ * Set CR_TEST_KEEP=DIR to keep the rendered charts there (to look at them).
+ */
+#include "cr_test.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chart.h"
+#include "plots.h"
+#include "topo.h"
+
+static char tmpdir[256];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    const char *keep = getenv("CR_TEST_KEEP");
+    if (keep && keep[0]) {
+        snprintf(tmpdir, sizeof tmpdir, "%s", keep);
+        mkdir(tmpdir, 0755);
+        return 0;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cr-test-plots.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    const char *keep = getenv("CR_TEST_KEEP");
+    if (keep && keep[0])
+        return 0;
+    DIR *dir = opendir(tmpdir);
+    if (dir) {
+        struct dirent *e;
+        while ((e = readdir(dir)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char p[600];
+            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+            unlink(p);
+        }
+        closedir(dir);
+    }
+    rmdir(tmpdir);
+    return 0;
+}
+
+static void path_of(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", tmpdir, name);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    size_t got = fread(b, 1, (size_t)n, f);
+    b[got] = '\0';
+    fclose(f);
+    if (len)
+        *len = got;
+    return b;
+}
+
+/* Independent of cr_image_check: the 8-byte PNG signature, an IHDR chunk
+ * with a non-zero size, and more than a few hundred bytes. */
+static void assert_png(const char *path)
+{
+    size_t n = 0;
+    char *b = slurp(path, &n);
+    assert_non_null(b);
+    assert_true(n > 2000);
+    assert_memory_equal(b, "\x89PNG\r\n\x1a\n", 8);
+    assert_memory_equal(b + 12, "IHDR", 4);
+    unsigned w = (unsigned)(unsigned char)b[18] << 8 | (unsigned char)b[19];
+    assert_true(w >= 200);
+    free(b);
+}
+
+static void assert_svg(const char *path)
+{
+    size_t n = 0;
+    char *b = slurp(path, &n);
+    assert_non_null(b);
+    assert_true(n > 2000);
+    char *root = strstr(b, "<svg");
+    assert_non_null(root);
+    assert_non_null(strstr(root, "</svg>"));
+    free(b);
+}
+
+/* Renders c as NAME.png and NAME.svg and checks both images, the data file
+ * and the script. */
+static void render_both(const cr_chart *c, const char *name)
+{
+    char p[600];
+    const char *ext[2] = {"png", "svg"};
+    for (int i = 0; i < 2; i++) {
+        char file[128];
+        snprintf(file, sizeof file, "%s.%s", name, ext[i]);
+        path_of(p, sizeof p, file);
+        cr_diag d = {{0}};
+        cr_status st = cr_chart_render(c, p, "gnuplot", &d);
+        if (st != CR_OK)
+            fail_msg("render %s: %s", p, d.msg);
+        if (i == 0)
+            assert_png(p);
+        else
+            assert_svg(p);
+        assert_int_equal(cr_image_check(p, NULL), CR_OK);
+    }
+    snprintf(p, sizeof p, "%s/%s.dat", tmpdir, name);
+    assert_int_equal(access(p, R_OK), 0);
+    snprintf(p, sizeof p, "%s/%s.gp", tmpdir, name);
+    char *gp = slurp(p, NULL);
+    assert_non_null(gp);
+    char want[128];
+    snprintf(want, sizeof want, "%s.dat", name);
+    assert_non_null(strstr(gp, want));
+    assert_non_null(strstr(gp, "set title"));
+    assert_non_null(strstr(gp, "set xlabel"));
+    assert_non_null(strstr(gp, "set ylabel"));
+    free(gp);
+}
+
+/* ---- fixture: an HGX H200 board, built with the topology API ----
+ * 8 GPUs, each with 18 NVLink4 links of 25 GB/s per direction spread over
+ * four NVSwitch chips (5/4/4/5) that reduce in the switch; each GPU on a
+ * PCIe Gen5 x16 link (63 GB/s) to a PCIe switch that also holds one NDR NIC
+ * (400 Gb/s = 50 GB/s per direction) to a leaf switch. Peaks: BF16/FP16
+ * 989 TFLOP/s, FP8 1979, TF32 494, FP32 and FP64 67; HBM 4.8 TB/s. */
+static cr_topo *fixture(void)
+{
+    cr_topo *t = cr_topo_new("fixture-h200-8");
+    cr_gpu_spec g = {0};
+    g.name = (char *)"H200-SXM";
+    g.vendor = (char *)"nvidia";
+    g.arch = 90;
+    g.peak_flops[CR_DT_FP64] = 67e12;
+    g.peak_flops[CR_DT_FP32] = 67e12;
+    g.peak_flops[CR_DT_TF32] = 494e12;
+    g.peak_flops[CR_DT_BF16] = 989e12;
+    g.peak_flops[CR_DT_FP16] = 989e12;
+    g.peak_flops[CR_DT_FP8] = 1979e12;
+    g.hbm_bytes = 141e9;
+    g.hbm_Bps = 4.8e12;
+    g.l2_bytes = 50e6;
+    g.sms = 132;
+    int gs = cr_topo_add_gpu_spec(t, &g);
+    cr_switch_spec sw = {0};
+    sw.name = (char *)"nvswitch3";
+    sw.generation = 3;
+    sw.multicast = true;
+    sw.reduction = true;
+    int ss = cr_topo_add_switch_spec(t, &sw);
+    cr_switch_spec ib = {0};
+    ib.name = (char *)"quantum2";
+    int is = cr_topo_add_switch_spec(t, &ib);
+    int sws[4];
+    char id[32];
+    for (int s = 0; s < 4; s++) {
+        snprintf(id, sizeof id, "nvsw%d", s);
+        sws[s] = cr_topo_add_dev(t, CR_DEV_SWITCH, id, 0, ss);
+    }
+    int leaf = cr_topo_add_dev(t, CR_DEV_SWITCH, "leaf", -1, is);
+    int cpu = cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", 0, -1);
+    static const int links[4] = {5, 4, 4, 5};
+    for (int r = 0; r < 8; r++) {
+        snprintf(id, sizeof id, "gpu%d", r);
+        int gv = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
+        for (int s = 0; s < 4; s++)
+            cr_topo_add_link(t, gv, sws[s], CR_LINK_NVLINK, 25e9, 25e9, links[s], 0.5e-6);
+        snprintf(id, sizeof id, "pcisw%d", r);
+        int ps = cr_topo_add_dev(t, CR_DEV_PCISW, id, 0, -1);
+        snprintf(id, sizeof id, "nic%d", r);
+        int nic = cr_topo_add_dev(t, CR_DEV_NIC, id, 0, -1);
+        cr_topo_add_link(t, gv, ps, CR_LINK_PCIE, 63e9, 63e9, 1, 1e-6);
+        cr_topo_add_link(t, nic, ps, CR_LINK_PCIE, 63e9, 63e9, 1, 1e-6);
+        cr_topo_add_link(t, ps, cpu, CR_LINK_PCIE, 63e9, 63e9, 1, 1e-6);
+        cr_topo_add_link(t, nic, leaf, CR_LINK_IB, 50e9, 50e9, 1, 1e-6);
+    }
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("fixture: %s", d.msg);
+    return t;
+}
+
+static json_t *chart_json(const cr_chart *c)
+{
+    char *s = NULL;
+    assert_int_equal(cr_chart_json(c, &s), CR_OK);
+    json_error_t e;
+    json_t *j = json_loads(s, 0, &e);
+    free(s);
+    assert_non_null(j);
+    return j;
+}
+
+static json_t *series_named(json_t *j, const char *prefix)
+{
+    json_t *arr = json_object_get(j, "series");
+    size_t i;
+    json_t *s;
+    json_array_foreach(arr, i, s)
+    {
+        const char *n = json_string_value(json_object_get(s, "name"));
+        if (n && strncmp(n, prefix, strlen(prefix)) == 0)
+            return s;
+    }
+    fail_msg("no series named %s...", prefix);
+    return NULL;
+}
+
+static double pt_coord(json_t *s, size_t i, const char *k)
+{
+    return json_real_value(json_object_get(json_array_get(json_object_get(s, "points"), i), k));
+}
+
+/* ---- the writer ---- */
+
+static void test_data_and_script(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "a \"quoted\" title");
+    assert_int_equal(cr_chart_axis(c, 'x', "size (bytes)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'q', "bad", CR_AXIS_LOG), CR_EINVAL);
+    assert_int_equal(cr_chart_axis(c, 'y', "time (us)", CR_AXIS_AUTO), CR_OK);
+    int a = cr_chart_series(c, "first", CR_SERIES_LINE, false);
+    int b = cr_chart_series(c, "second", CR_SERIES_POINTS, true);
+    int e = cr_chart_series(c, "empty", CR_SERIES_POINTS, false);
+    assert_int_equal(cr_chart_point(c, a, 1, 2, NULL), CR_OK);
+    assert_int_equal(cr_chart_point(c, a, 10, 2000, NULL), CR_OK);
+    assert_int_equal(cr_chart_point(c, b, 3, 4, "lab \"x\"\nnext"), CR_OK);
+    assert_int_equal(cr_chart_point(c, 7, 3, 4, NULL), CR_EINVAL);
+    assert_int_equal(cr_chart_band(c, a, 3, 4, 5), CR_EINVAL); /* not a band series */
+    assert_int_equal(cr_chart_n_points(c, b), 1);
+    char p[600];
+    path_of(p, sizeof p, "writer.png");
+    cr_diag d = {{0}};
+    /* gnuplot NULL: data and script only */
+    assert_int_equal(cr_chart_render(c, p, NULL, &d), CR_OK);
+    assert_int_not_equal(access(p, F_OK), 0);
+    path_of(p, sizeof p, "writer.dat");
+    char *dat = slurp(p, NULL);
+    assert_non_null(dat);
+    /* blocks in series order; the label's quotes and line break are defused */
+    char *i0 = strstr(dat, "# index 0: first");
+    char *i1 = strstr(dat, "# index 1: second");
+    char *i2 = strstr(dat, "# index 2: empty");
+    assert_true(i0 && i1 && i2 && i0 < i1 && i1 < i2);
+    assert_non_null(strstr(dat, "10 2000 \"\""));
+    assert_non_null(strstr(dat, "3 4 \"lab 'x' next\""));
+    free(dat);
+    path_of(p, sizeof p, "writer.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(gp);
+    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\""));
+    assert_non_null(strstr(gp, "set logscale x"));
+    /* y spans 2 .. 2000: three decades, so the auto axis is logarithmic */
+    assert_non_null(strstr(gp, "set logscale y"));
+    assert_non_null(strstr(gp, "with labels"));
+    assert_null(strstr(gp, "index 2 ")); /* the empty series is not plotted */
+    free(gp);
+    /* no temporary files left behind */
+    DIR *dir = opendir(tmpdir);
+    struct dirent *ent;
+    while ((ent = readdir(dir)) != NULL)
+        assert_null(strstr(ent->d_name, ".tmp"));
+    closedir(dir);
+    cr_chart_free(c);
+    cr_chart_free(NULL);
+    (void)e;
+}
+
+static void test_render_errors(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "errors");
+    char p[600];
+    cr_diag d = {{0}};
+    path_of(p, sizeof p, "nodata.png");
+    assert_int_equal(cr_chart_render(c, p, "gnuplot", &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "no data"));
+    int s = cr_chart_series(c, "s", CR_SERIES_LINE, false);
+    cr_chart_point(c, s, 1, 1, NULL);
+    cr_chart_point(c, s, 2, 3, NULL);
+    memset(&d, 0, sizeof d);
+    path_of(p, sizeof p, "chart.jpg");
+    assert_int_equal(cr_chart_render(c, p, "gnuplot", &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, ".png or .svg"));
+    /* gnuplot fails: a clear error, no image */
+    memset(&d, 0, sizeof d);
+    path_of(p, sizeof p, "fails.png");
+    assert_int_equal(cr_chart_render(c, p, "false", &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "failed with status 1"));
+    assert_int_not_equal(access(p, F_OK), 0);
+    /* gnuplot succeeds but writes nothing */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_chart_render(c, p, "true", &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "no valid image"));
+    /* no gnuplot at all */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_chart_render(c, p, "/nonexistent/gnuplot", &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "install gnuplot"));
+    assert_int_not_equal(access(p, F_OK), 0);
+    /* an unwritable folder */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_chart_render(c, "/nonexistent-dir/x.png", "gnuplot", &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "/nonexistent-dir/x.dat"));
+    cr_chart_free(c);
+}
+
+static void test_image_check(void **state)
+{
+    (void)state;
+    char p[600];
+    path_of(p, sizeof p, "fake.png");
+    FILE *f = fopen(p, "wb");
+    fputs("\x89PNG\r\n\x1a\n", f); /* a signature and nothing else */
+    fclose(f);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_image_check(p, &d), CR_EPARSE);
+    path_of(p, sizeof p, "fake.svg");
+    f = fopen(p, "wb");
+    fputs("<?xml version=\"1.0\"?><html></html>", f);
+    fclose(f);
+    assert_int_equal(cr_image_check(p, NULL), CR_EPARSE);
+    path_of(p, sizeof p, "missing.svg");
+    assert_int_equal(cr_image_check(p, NULL), CR_EIO);
+    assert_int_equal(cr_write_file_atomic("/nonexistent-dir/f", "x", 1, NULL), CR_EIO);
+}
+
+static void test_html_and_json(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_BARS, "bars");
+    int s = cr_chart_series(c, "a<b", CR_SERIES_LINE, false);
+    int k0 = cr_chart_category(c, "x&y");
+    int k1 = cr_chart_category(c, "z");
+    assert_int_equal(cr_chart_bar(c, s, k0, 42.5), CR_OK);
+    assert_int_equal(cr_chart_bar(c, s, 5, 1), CR_EINVAL);
+    char *h = NULL;
+    assert_int_equal(cr_chart_html_table(c, &h), CR_OK);
+    assert_non_null(strstr(h, "<th>a&lt;b</th>"));
+    assert_non_null(strstr(h, "<td>x&amp;y</td><td>42.5</td>"));
+    assert_non_null(strstr(h, "<td>z</td><td>&ndash;</td>")); /* k1 has no bar */
+    free(h);
+    json_t *j = chart_json(c);
+    json_t *vals = json_object_get(json_array_get(json_object_get(j, "series"), 0), "values");
+    assert_close(json_real_value(json_array_get(vals, (size_t)k0)), 42.5, 0, 1e-12);
+    assert_true(json_is_null(json_array_get(vals, (size_t)k1)));
+    json_decref(j);
+    cr_chart_free(c);
+}
+
+/* ---- chart kinds ---- */
+
+static void test_roofline(void **state)
+{
+    (void)state;
+    cr_topo *t = fixture();
+    /* 8192^3 bf16 GEMM: 2 x 8192^3 = 1.0995e12 FLOP over 3 x 8192^2 x 2 B =
+     * 402.7 MB (each matrix once): intensity 2730 FLOP/B; at the 760
+     * TFLOP/s measured in hardware.md it takes 1.447 ms. */
+    cr_roof_point meas[] = {{"gemm 8192^3 bf16", 1.0995e12, 402.65e6, 1.4467e-3},
+                            {"copy 1GiB", 0, 2.147e9, 5.07e-4}};
+    cr_roof_point pred[] = {{"gemm 8192^3 bf16", 1.0995e12, 402.65e6, 1.25e-3}};
+    cr_roof_set sets[] = {{"measured", true, true, meas, 2}, {"predicted", false, true, pred, 1}};
+    cr_chart *c = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_plot_roofline(t, 0, sets, 2, &c, &d), CR_OK);
+    json_t *j = chart_json(c);
+    /* the HBM ceiling ends where it meets the top peak (FP8 1979 TFLOP/s):
+     * x = 1979e12 / 4.8e12 = 412.3 FLOP/B, y = 1979 TFLOP/s */
+    json_t *hbm = series_named(j, "HBM");
+    assert_close(pt_coord(hbm, 1, "x"), 1979e12 / 4.8e12, 1e-9, 0);
+    assert_close(pt_coord(hbm, 1, "y"), 1979, 1e-9, 0);
+    /* BF16 and FP16 share one line starting at its knee 989/4.8 = 206 */
+    json_t *bf = series_named(j, "BF16/FP16");
+    assert_close(pt_coord(bf, 0, "x"), 989.0 / 4.8, 1e-9, 0);
+    assert_close(pt_coord(bf, 0, "y"), 989, 1e-9, 0);
+    series_named(j, "FP64/FP32");
+    /* the measured GEMM: 1.0995e12 / 1.4467e-3 = 760 TFLOP/s; the copy has
+     * no FLOPs and is left out */
+    json_t *m = series_named(j, "measured");
+    assert_int_equal(json_array_size(json_object_get(m, "points")), 1);
+    assert_close(pt_coord(m, 0, "y"), 1.0995e12 / 1.4467e-3 / 1e12, 1e-9, 0);
+    json_decref(j);
+    render_both(c, "roofline");
+    cr_chart_free(c);
+
+    assert_int_equal(cr_plot_roofline(t, 8, NULL, 0, &c, &d), CR_EINVAL);
+    assert_null(c);
+    assert_non_null(strstr(d.msg, "out of range"));
+    cr_topo_free(t);
+}
+
+static void test_comm_ceilings(void **state)
+{
+    (void)state;
+    cr_topo *t = fixture();
+    cr_comm_ceilings cc;
+    assert_int_equal(cr_plot_comm_ceilings(t, 3, &cc, NULL), CR_OK);
+    /* 18 links x 25 GB/s = 450 GB/s per direction */
+    assert_close(cc.scaleup_Bps, 450e9, 1e-12, 0);
+    assert_string_equal(cc.scaleup_kind, "NVLink");
+    /* in-switch reduction over 8 GPUs: 450 x 2 x 7 / 8 = 787.5 GB/s bus */
+    assert_int_equal(cc.scaleup_gpus, 8);
+    assert_close(cc.in_switch_Bps, 787.5e9, 1e-12, 0);
+    /* one Gen5 x16 link per GPU */
+    assert_close(cc.pcie_Bps, 63e9, 1e-12, 0);
+    /* 8 NICs x 50 GB/s shared by 8 GPUs */
+    assert_close(cc.net_Bps, 50e9, 1e-12, 0);
+    assert_string_equal(cc.net_kind, "InfiniBand");
+
+    /* ring allreduce-like GEMM+AR: 2 x 1024 x 1024 x 512 FLOP over 2 x 7/8 x
+     * 2 MiB bus bytes; the times are illustrative */
+    cr_roof_point pts[] = {{"gemm+allreduce 1024", 1.0737e9, 3.67e6, 40e-6},
+                           {"allgather+gemm 1024", 1.0737e9, 1.835e6, 25e-6}};
+    cr_roof_set sets[] = {{"baseline", false, true, pts, 2}};
+    cr_chart *c = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_plot_comm_roofline(t, 0, sets, 1, &c, &d), CR_OK);
+    json_t *j = chart_json(c);
+    json_t *nv = series_named(j, "NVLink 450");
+    /* the NVLink ceiling meets the FP8 peak at 1979e12 / 450e9 FLOP/B */
+    assert_close(pt_coord(nv, 1, "x"), 1979e12 / 450e9, 1e-9, 0);
+    series_named(j, "NVLink + in-switch reduction 787.5");
+    series_named(j, "PCIe 63");
+    series_named(j, "InfiniBand 50");
+    json_decref(j);
+    render_both(c, "comm-roofline");
+    cr_chart_free(c);
+    cr_topo_free(t);
+}
+
+static void test_gap(void **state)
+{
+    (void)state;
+    cr_gap_row rows[] = {
+        {"allreduce", 10e-6, 40e-6, 12e-6, 0},
+        {"gemm+reducescatter", 20e-6, 30e-6, 25e-6, 50e-6},
+        {"ring-attention", 100e-6, 500e-6, 110e-6, 0},
+    };
+    cr_chart *c = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_plot_gap("test suite on fixture", rows, 3, &c, &d), CR_OK);
+    json_t *j = chart_json(c);
+    /* % of roofline = bound / time x 100: 10 / 40 = 25%, 20 / 50 = 40% */
+    json_t *b = series_named(j, "baseline");
+    assert_close(json_real_value(json_array_get(json_object_get(b, "values"), 0)), 25, 1e-12, 0);
+    json_t *m = series_named(j, "measured");
+    assert_true(json_is_null(json_array_get(json_object_get(m, "values"), 0)));
+    assert_close(json_real_value(json_array_get(json_object_get(m, "values"), 1)), 40, 1e-12, 0);
+    json_decref(j);
+    render_both(c, "gap");
+    cr_chart_free(c);
+    rows[1].bound_s = 0;
+    assert_int_equal(cr_plot_gap(NULL, rows, 3, &c, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "gemm+reducescatter"));
+}
+
+static void test_compare(void **state)
+{
+    (void)state;
+    const char *topos[] = {"hgx-h100-8", "hgx-h200-8", "hgx-b200-8"};
+    const char *probs[] = {"allreduce", "gemm+ar", "moe"};
+    double bound_s[] = {10e-6, 20e-6, 300e-6, 9e-6, 18e-6, 280e-6, 5e-6, 10e-6, 140e-6};
+    cr_chart *c = NULL;
+    assert_int_equal(
+        cr_plot_compare("pkb", CR_COMPARE_BOUND_US, topos, 3, probs, 3, bound_s, &c, NULL), CR_OK);
+    json_t *j = chart_json(c);
+    /* topology 1 (h200), problem 2: 280 us */
+    json_t *s = series_named(j, "hgx-h200-8");
+    assert_close(json_real_value(json_array_get(json_object_get(s, "values"), 2)), 280, 1e-12, 0);
+    /* 5 us .. 300 us span under two decades: linear */
+    assert_false(json_is_true(json_object_get(j, "y_log")));
+    json_decref(j);
+    render_both(c, "compare-bound");
+    cr_chart_free(c);
+    double head[] = {3, 2, 1.5, 3.2, 2.1, 1.6, 4, 2.5, 2};
+    assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_HEADROOM, topos, 3, probs, 3, head, &c, NULL),
+                     CR_OK);
+    render_both(c, "compare-headroom");
+    cr_chart_free(c);
+}
+
+static void test_accuracy(void **state)
+{
+    (void)state;
+    cr_acc_point pts[] = {
+        {"gemm", "8192 bf16", 1.25e-3, 1.40e-3},
+        {"gemm", "4096 bf16", 0.17e-3, 0.19e-3},
+        {"hbm", "copy 1GiB", 0.45e-3, 0.50e-3},
+        {"hbm", "copy 1MiB", 3e-6, 4.1e-6},
+        {"launch", "empty", 0, 2e-6}, /* no prediction: left out */
+    };
+    cr_chart *c = NULL;
+    assert_int_equal(cr_plot_accuracy("fixture", pts, 5, &c, NULL), CR_OK);
+    json_t *j = chart_json(c);
+    json_t *g = series_named(j, "gemm");
+    /* x measured, y predicted, in us */
+    assert_close(pt_coord(g, 0, "x"), 1400, 1e-9, 0);
+    assert_close(pt_coord(g, 0, "y"), 1250, 1e-9, 0);
+    json_t *band = series_named(j, "within");
+    double x0 = pt_coord(band, 0, "x");
+    assert_close(pt_coord(band, 0, "y_high"), 1.1 * x0, 1e-12, 0);
+    json_decref(j);
+    render_both(c, "accuracy");
+    cr_chart_free(c);
+    assert_int_equal(cr_plot_accuracy(NULL, pts + 4, 1, &c, NULL), CR_EINVAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_data_and_script),
+        cmocka_unit_test(test_render_errors),
+        cmocka_unit_test(test_image_check),
+        cmocka_unit_test(test_html_and_json),
+        cmocka_unit_test(test_roofline),
+        cmocka_unit_test(test_comm_ceilings),
+        cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_accuracy),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}

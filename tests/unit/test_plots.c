@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "plots.h"
+#include "plots/chart.h"
+#include "plots/plots.h"
 #include "topo.h"
 
 static char tmpdir[256];

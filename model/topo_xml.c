@@ -1,0 +1,2178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topology XML I/O with libxml2 (see topo_xml.h and doc/topology-format.md).
+ *
+ * Loading runs in three passes over the tree so that element order is free:
+ * (1) check every element and attribute name and read models, parameters
+ * and templates; (2) create devices (top level, node replicas, torus chips,
+ * rail-fabric switches); (3) create links. A template is compiled once
+ * (local ids, links as local index pairs) and stamped per node, so a
+ * 1,024-node cluster costs one pass over its devices and links.
+ *
+ * Safety: the parser gets XML_PARSE_NONET and neither XML_PARSE_NOENT nor
+ * XML_PARSE_DTDLOAD, and a SAX hook refuses the first entity declaration
+ * (internal or external) and stops the parser, so external entities and
+ * expansion bombs never get a chance to run. Input size and attribute
+ * length are capped, and so are the numbers of devices and links that
+ * templates and generators may produce.
+ */
+#include "topo_xml.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+/* embedded.h has a file glob in a comment, which -Wcomment flags. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcomment"
+#include "embedded.h"
+#pragma GCC diagnostic pop
+#include "units.h"
+
+#define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is ~12 MB */
+#define MAX_ATTR_BYTES ((size_t)1 << 20)
+#define MAX_DEVS 4000000 /* what templates and generators may produce */
+#define MAX_LINKS 16000000
+#define MAX_BW_BPS                                                                                 \
+    1e15                   /* 1PB/s per link per direction: the checker's limit                    \
+                            */
+#define MAX_FLOPS 1e21     /* 1000 PFLOP/s for one GPU is surely a typo */
+#define MAX_BYTES 1e15     /* 1PB of memory on one GPU, likewise */
+#define MAX_LAT_S 1.0      /* a one-hop latency of a second is a typo */
+#define MAX_EXPAND 1000000 /* devices from one brace group, nodes, torus chips */
+
+/* ---------------------------------------------------------------------- */
+/* Element and attribute tables                                            */
+
+struct elem_spec {
+    const char *name;
+    const char *attrs;    /* allowed, space-separated */
+    const char *required; /* required, space-separated */
+    const char *children; /* allowed child elements, space-separated */
+};
+
+#define LINK_ATTRS "a b kind bw bw-ab bw-ba count latency source"
+static const struct elem_spec elem_specs[] = {
+    {"topology", "name version description source", "name",
+     "gpu-model switch-model param node-template nodes gpu switch cpu pcisw "
+     "nic link "
+     "link-pattern rail-fabric torus"},
+    {"gpu-model", "name vendor arch sms hbm hbm-bw l2 clock source", "name vendor sms hbm hbm-bw",
+     "flops measured measured-flops"},
+    {"flops", "dtype peak source", "dtype peak", ""},
+    {"measured", "hbm-bw source", "hbm-bw", ""},
+    {"measured-flops", "dtype value source", "dtype value", ""},
+    {"switch-model", "name generation multicast reduction reduce-bw source", "name", ""},
+    {"param", "key value source", "key value", ""},
+    {"node-template", "name", "name", "gpu switch cpu pcisw nic link link-pattern"},
+    {"nodes", "template count prefix", "template count", ""},
+    {"gpu", "id model node", "id model", ""},
+    {"switch", "id model node", "id", ""},
+    {"cpu", "id node", "id", ""},
+    {"pcisw", "id node", "id", ""},
+    {"nic", "id node", "id", ""},
+    {"link", LINK_ATTRS, "a b kind", ""},
+    {"link-pattern", LINK_ATTRS, "a b kind", ""},
+    {"rail-fabric",
+     "name kind nic rails nodes-per-leaf spines spine-scope uplinks leaf-model "
+     "spine-model nic-bw "
+     "uplink-bw latency source",
+     "name kind nic rails nodes-per-leaf nic-bw", ""},
+    {"torus", "name model dims wrap kind bw count latency source", "name model dims bw", ""},
+};
+
+static const struct elem_spec *find_elem_spec(const char *name)
+{
+    for (size_t i = 0; i < sizeof elem_specs / sizeof elem_specs[0]; i++)
+        if (strcmp(elem_specs[i].name, name) == 0)
+            return &elem_specs[i];
+    return NULL;
+}
+
+/* Is w one of the space-separated words of list? */
+static bool word_in(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if ((size_t)(e - p) == n && n && strncmp(p, w, n) == 0)
+            return true;
+        p = e;
+    }
+    return false;
+}
+
+static bool is_name(const xmlNode *n, const char *name)
+{
+    return strcmp((const char *)n->name, name) == 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Loader state                                                            */
+
+struct tdev {
+    cr_dev_kind kind;
+    char *id; /* local id */
+    int spec;
+    int line;
+};
+
+struct tlink {
+    int a, b; /* local device indices */
+    cr_link_kind kind;
+    double ab, ba, lat;
+    int count;
+    int line;
+};
+
+struct tmpl {
+    const char *name; /* borrowed from the document */
+    xmlNode *node;
+    bool compiled;
+    struct tdev *devs;
+    int n_devs, cap_devs;
+    struct tlink *links;
+    int n_links, cap_links;
+};
+
+typedef struct {
+    const char *origin;
+    cr_diag *d;
+    cr_topo *t;
+    int *dev_line, *link_line; /* declaring line of each device and link */
+    int cap_dev_line, cap_link_line;
+    int gpu_spec_line[256], switch_spec_line[256];
+    struct tmpl *tmpls;
+    int n_tmpls, cap_tmpls;
+    char **node_prefix; /* "n12." or "" per node */
+    int *node_base;     /* device index of each node's first device */
+    int n_nodes, cap_node_prefix, cap_node_base;
+    int *gen_base; /* first device of each generator element, in document order */
+    int n_gen, cap_gen;
+    xmlChar **scratch; /* attribute values libxml2 had to assemble */
+    int n_scratch, cap_scratch;
+} loader;
+
+static int grow_arr(void **arr, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    int ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*arr, (size_t)ncap * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+static int line_of(const xmlNode *n)
+{
+    long l = n ? xmlGetLineNo(n) : 0;
+    return l > 0 && l < INT_MAX ? (int)l : 0;
+}
+
+/* Reports "origin:line: message" (the line of n) and returns st. */
+static cr_status fail_at(loader *L, int line, cr_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static cr_status fail_at(loader *L, int line, cr_status st, const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        return cr_diag_set(L->d, st, "%s:%d: %s", L->origin, line, msg);
+    return cr_diag_set(L->d, st, "%s: %s", L->origin, msg);
+}
+
+#define FAIL(L, node, st, ...) fail_at((L), line_of(node), (st), __VA_ARGS__)
+
+static cr_status oom(loader *L)
+{
+    return cr_diag_set(L->d, CR_ENOMEM, "%s: out of memory", L->origin);
+}
+
+/* The value of attribute name on n, or NULL when absent (borrowed until the
+ * loader is released). */
+static const char *get(loader *L, const xmlNode *n, const char *name)
+{
+    for (const xmlAttr *a = n->properties; a; a = a->next) {
+        if (strcmp((const char *)a->name, name) != 0)
+            continue;
+        if (!a->children)
+            return "";
+        if (a->children->type == XML_TEXT_NODE && !a->children->next)
+            return (const char *)a->children->content;
+        xmlChar *s = xmlNodeListGetString(n->doc, a->children, 1);
+        if (!s ||
+            grow_arr((void **)&L->scratch, &L->cap_scratch, L->n_scratch + 1, sizeof *L->scratch)) {
+            xmlFree(s);
+            return NULL;
+        }
+        L->scratch[L->n_scratch++] = s;
+        return (const char *)s;
+    }
+    return NULL;
+}
+
+static void loader_release(loader *L)
+{
+    free(L->dev_line);
+    free(L->link_line);
+    for (int i = 0; i < L->n_tmpls; i++) {
+        for (int j = 0; j < L->tmpls[i].n_devs; j++)
+            free(L->tmpls[i].devs[j].id);
+        free(L->tmpls[i].devs);
+        free(L->tmpls[i].links);
+    }
+    free(L->tmpls);
+    for (int i = 0; i < L->n_nodes; i++)
+        free(L->node_prefix[i]);
+    free(L->node_prefix);
+    free(L->node_base);
+    free(L->gen_base);
+    for (int i = 0; i < L->n_scratch; i++)
+        xmlFree(L->scratch[i]);
+    free(L->scratch);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Values                                                                  */
+
+/* Parses attribute attr of n (which must be present) as a quantity. */
+static cr_status get_qty(loader *L, const xmlNode *n, const char *attr, cr_unit_kind kind,
+                         double *out)
+{
+    const char *s = get(L, n, attr);
+    cr_diag ud = {{0}};
+    cr_status st = cr_units_parse(s ? s : "", kind, out, &ud);
+    if (st)
+        return FAIL(L, n, st, "<%s> %s: %s", n->name, attr, ud.msg);
+    return CR_OK;
+}
+
+/* A quantity that must be positive and at most max ("what" names it). */
+static cr_status get_pos(loader *L, const xmlNode *n, const char *attr, cr_unit_kind kind,
+                         double max, const char *max_text, double *out)
+{
+    cr_status st = get_qty(L, n, attr, kind, out);
+    if (st)
+        return st;
+    if (!(*out > 0) || *out > max)
+        return FAIL(L, n, CR_ERANGE,
+                    "<%s> %s: \"%s\" is out of range: it must be positive and at most %s", n->name,
+                    attr, get(L, n, attr), max_text);
+    return CR_OK;
+}
+
+static cr_status get_bw(loader *L, const xmlNode *n, const char *attr, double *out)
+{
+    return get_pos(L, n, attr, CR_UNIT_BANDWIDTH, MAX_BW_BPS, "1PB/s (e.g. \"25GB/s\")", out);
+}
+
+static cr_status get_latency(loader *L, const xmlNode *n, const char *attr, double *out)
+{
+    *out = 0;
+    if (!get(L, n, attr))
+        return CR_OK;
+    cr_status st = get_qty(L, n, attr, CR_UNIT_TIME, out);
+    if (st)
+        return st;
+    if (!(*out >= 0) || *out >= MAX_LAT_S)
+        return FAIL(L, n, CR_ERANGE,
+                    "<%s> %s: \"%s\" is out of range: a latency is at least 0 and under 1s "
+                    "(e.g. \"0.7us\")",
+                    n->name, attr, get(L, n, attr));
+    return CR_OK;
+}
+
+/* A whole number in [lo, hi]; dflt when the attribute is absent. */
+static cr_status get_int(loader *L, const xmlNode *n, const char *attr, long lo, long hi, int dflt,
+                         int *out)
+{
+    const char *s = get(L, n, attr);
+    *out = dflt;
+    if (!s)
+        return CR_OK;
+    char *end = NULL;
+    errno = 0;
+    long v = isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]))
+                 ? strtol(s, &end, 10)
+                 : 0;
+    if (!end || *end || errno || v < lo || v > hi)
+        return FAIL(L, n, CR_EINVAL, "<%s> %s: \"%s\" is not a whole number from %ld to %ld",
+                    n->name, attr, s, lo, hi);
+    *out = (int)v;
+    return CR_OK;
+}
+
+static cr_status get_bool(loader *L, const xmlNode *n, const char *attr, bool *out)
+{
+    const char *s = get(L, n, attr);
+    *out = false;
+    if (!s || strcmp(s, "no") == 0)
+        return CR_OK;
+    if (strcmp(s, "yes") == 0) {
+        *out = true;
+        return CR_OK;
+    }
+    return FAIL(L, n, CR_EINVAL, "<%s> %s: \"%s\" is not \"yes\" or \"no\"", n->name, attr, s);
+}
+
+/* Clock rates: units.h has no Hz, and a clock is the only frequency here. */
+static int parse_hz(const char *s, double *out)
+{
+    const char *q = s;
+    if (*q == '.')
+        q++;
+    if (!isdigit((unsigned char)*q))
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || !isfinite(v))
+        return -1;
+    if (*end == ' ')
+        end++;
+    static const struct {
+        const char *u;
+        double f;
+    } units[] = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}, {"THz", 1e12}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].u) == 0) {
+            *out = v * units[i].f;
+            return 0;
+        }
+    return -1;
+}
+
+static bool valid_id(const char *s)
+{
+    if (!*s)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("._-:/+", *p))
+            return false;
+    return true;
+}
+
+/* Expands one brace group: "gpu{0..3}" -> gpu0 .. gpu3, "p{0,0,1}" -> p0
+ * p0 p1; text without braces is itself. *out is an array of *n malloc'd
+ * strings. */
+static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char ***out, int *nout)
+{
+    const char *s = get(L, n, attr);
+    *out = NULL;
+    *nout = 0;
+    if (!s)
+        s = "";
+    const char *lb = strchr(s, '{'), *rb = strchr(s, '}');
+    int nl = 0, nr = 0;
+    for (const char *p = s; *p; p++) {
+        nl += *p == '{';
+        nr += *p == '}';
+    }
+    if (nl > 1 || nr > 1 || nl != nr || (lb && rb < lb))
+        return FAIL(L, n, CR_EINVAL,
+                    "<%s> %s: \"%s\" may hold at most one brace group, a range "
+                    "\"{0..7}\" or a "
+                    "list \"{0,0,1,1}\"",
+                    n->name, attr, s);
+    size_t pre = lb ? (size_t)(lb - s) : strlen(s);
+    const char *suf = rb ? rb + 1 : "";
+    char **v = NULL;
+    int cnt = 0, cap = 0;
+    cr_status st = CR_OK;
+    char item[256];
+    long lo = 0, hi = -1;
+    const char *body = lb ? lb + 1 : NULL;
+    bool range = false;
+    if (body) {
+        char *e1 = NULL, *e2 = NULL;
+        if (isdigit((unsigned char)*body)) {
+            lo = strtol(body, &e1, 10);
+            if (e1 && e1[0] == '.' && e1[1] == '.' && isdigit((unsigned char)e1[2])) {
+                hi = strtol(e1 + 2, &e2, 10);
+                if (e2 != rb || hi < lo || hi - lo >= MAX_EXPAND)
+                    return FAIL(L, n, CR_EINVAL,
+                                "<%s> %s: \"%s\": a range reads {FIRST..LAST} with FIRST <= LAST "
+                                "and at most %d items",
+                                n->name, attr, s, MAX_EXPAND);
+                range = true;
+            }
+        }
+    }
+    const char *p = body;
+    for (long i = lo;;) {
+        char mid[128];
+        if (!body) {
+            mid[0] = '\0';
+        } else if (range) {
+            if (i > hi)
+                break;
+            snprintf(mid, sizeof mid, "%ld", i++);
+        } else {
+            if (!p)
+                break;
+            const char *c = p;
+            while (c < rb && *c != ',')
+                c++;
+            size_t len = (size_t)(c - p);
+            if (len == 0 || len >= sizeof mid) {
+                st = FAIL(L, n, CR_EINVAL, "<%s> %s: \"%s\" has an empty or overlong list item",
+                          n->name, attr, s);
+                goto fail;
+            }
+            memcpy(mid, p, len);
+            mid[len] = '\0';
+            p = c < rb ? c + 1 : NULL;
+        }
+        int w = snprintf(item, sizeof item, "%.*s%s%s", (int)pre, s, mid, suf);
+        if (w < 0 || (size_t)w >= sizeof item) {
+            st = FAIL(L, n, CR_EINVAL, "<%s> %s: \"%s\" is longer than 255 characters", n->name,
+                      attr, s);
+            goto fail;
+        }
+        if (grow_arr((void **)&v, &cap, cnt + 1, sizeof *v) || !(v[cnt] = strdup(item))) {
+            st = oom(L);
+            goto fail;
+        }
+        cnt++;
+        if (!body)
+            break;
+    }
+    *out = v;
+    *nout = cnt;
+    return CR_OK;
+fail:
+    for (int i = 0; i < cnt; i++)
+        free(v[i]);
+    free(v);
+    return st;
+}
+
+static void free_ids(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pass 1: names, models, parameters, templates                            */
+
+static cr_status check_element(loader *L, xmlNode *n, const char *parent)
+{
+    const struct elem_spec *es = find_elem_spec((const char *)n->name);
+    const struct elem_spec *ps = find_elem_spec(parent);
+    if (n->ns)
+        return FAIL(L, n, CR_EPARSE,
+                    "element <%s:%s> has a namespace: topology files use no namespaces",
+                    n->ns->prefix ? (const char *)n->ns->prefix : "", n->name);
+    if (!es || !ps || !word_in(ps->children, (const char *)n->name)) {
+        if (ps && ps->children[0])
+            return FAIL(L, n, CR_EPARSE, "unknown element <%s> in <%s>: expected one of: %s",
+                        n->name, parent, ps->children);
+        return FAIL(L, n, CR_EPARSE, "unknown element <%s> in <%s>: <%s> has no child elements",
+                    n->name, parent, parent);
+    }
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        if (a->ns || !word_in(es->attrs, (const char *)a->name))
+            return FAIL(L, n, CR_EPARSE, "unknown attribute \"%s\" on <%s>: expected one of: %s",
+                        a->name, n->name, es->attrs);
+        size_t len = 0;
+        for (xmlNode *c = a->children; c; c = c->next)
+            if (c->content)
+                len += strlen((const char *)c->content);
+        if (len > MAX_ATTR_BYTES)
+            return FAIL(L, n, CR_ERANGE,
+                        "attribute \"%s\" on <%s> is %zu bytes long, more than the 1 "
+                        "MiB limit",
+                        a->name, n->name, len);
+    }
+    for (const char *p = es->required; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", (int)(e - p), p);
+        if (w[0] && !get(L, n, w))
+            return FAIL(L, n, CR_EINVAL, "<%s> needs the attribute \"%s\"", n->name, w);
+        p = e;
+    }
+    for (xmlNode *c = n->children; c; c = c->next) {
+        if (c->type == XML_ELEMENT_NODE) {
+            cr_status st = check_element(L, c, (const char *)n->name);
+            if (st)
+                return st;
+        } else if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
+            const char *s = (const char *)c->content;
+            while (s && *s && isspace((unsigned char)*s))
+                s++;
+            if (s && *s)
+                return FAIL(L, c, CR_EPARSE,
+                            "unexpected text \"%.20s\" in <%s>: values go in attributes", s,
+                            n->name);
+        } else if (c->type == XML_ENTITY_REF_NODE) {
+            return FAIL(L, c, CR_EPARSE, "entity reference &%s; in <%s> is not allowed", c->name,
+                        n->name);
+        }
+    }
+    return CR_OK;
+}
+
+static cr_status read_gpu_model(loader *L, xmlNode *n)
+{
+    cr_gpu_spec s = {0};
+    const char *name = get(L, n, "name");
+    int prev = cr_topo_find_gpu_spec(L->t, name);
+    if (prev >= 0)
+        return FAIL(L, n, CR_EINVAL, "GPU model \"%s\" is defined twice (first on line %d)", name,
+                    prev < 256 ? L->gpu_spec_line[prev] : 0);
+    if (L->t->n_gpu_specs >= 256)
+        return FAIL(L, n, CR_ERANGE, "more than 256 GPU models");
+    s.name = (char *)(uintptr_t)name;
+    s.vendor = (char *)(uintptr_t)get(L, n, "vendor");
+    s.source = (char *)(uintptr_t)get(L, n, "source");
+    cr_status st;
+    if ((st = get_int(L, n, "arch", 0, 10000, 0, &s.arch)) ||
+        (st = get_int(L, n, "sms", 1, 1000000, 0, &s.sms)) ||
+        (st = get_pos(L, n, "hbm", CR_UNIT_BYTES, MAX_BYTES, "1PB (e.g. \"141GB\")",
+                      &s.hbm_bytes)) ||
+        (st = get_pos(L, n, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS, "1PB/s (e.g. \"4.8TB/s\")",
+                      &s.hbm_Bps)))
+        return st;
+    if (get(L, n, "l2") &&
+        (st = get_pos(L, n, "l2", CR_UNIT_BYTES, MAX_BYTES, "1PB (e.g. \"50MiB\")", &s.l2_bytes)))
+        return st;
+    const char *clk = get(L, n, "clock");
+    if (clk && (parse_hz(clk, &s.clock_hz) || !(s.clock_hz > 0) || s.clock_hz > 1e12))
+        return FAIL(L, n, CR_EPARSE,
+                    "<gpu-model> clock: \"%s\" is not a positive frequency with a "
+                    "unit (e.g. "
+                    "\"1.98GHz\" or \"1980MHz\")",
+                    clk);
+    bool any = false;
+    for (xmlNode *c = n->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (is_name(c, "measured")) {
+            if (s.meas_hbm_Bps > 0)
+                return FAIL(L, c, CR_EINVAL, "<measured> given twice in GPU model \"%s\"", name);
+            if ((st = get_pos(L, c, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                              "1PB/s (e.g. \"4.2TB/s\")", &s.meas_hbm_Bps)))
+                return st;
+            continue;
+        }
+        bool meas = is_name(c, "measured-flops");
+        const char *dt = get(L, c, "dtype");
+        cr_dtype k;
+        cr_diag dd = {{0}};
+        if (cr_dtype_parse(dt, &k, &dd))
+            return FAIL(L, c, CR_EINVAL, "<%s> dtype: %s", c->name, dd.msg);
+        double *slot = meas ? &s.meas_flops[k] : &s.peak_flops[k];
+        if (*slot > 0)
+            return FAIL(L, c, CR_EINVAL, "<%s> for dtype \"%s\" given twice in GPU model \"%s\"",
+                        c->name, dt, name);
+        if ((st = get_pos(L, c, meas ? "value" : "peak", CR_UNIT_FLOPS, MAX_FLOPS,
+                          "1000PFLOP/s (e.g. \"989TFLOP/s\")", slot)))
+            return st;
+        any |= !meas;
+    }
+    if (!any)
+        return FAIL(L, n, CR_EINVAL,
+                    "GPU model \"%s\" has no <flops>: give at least one dense "
+                    "peak, e.g. <flops "
+                    "dtype=\"bf16\" peak=\"989TFLOP/s\"/>",
+                    name);
+    L->gpu_spec_line[L->t->n_gpu_specs] = line_of(n);
+    if (cr_topo_add_gpu_spec(L->t, &s) < 0)
+        return oom(L);
+    return CR_OK;
+}
+
+static cr_status read_switch_model(loader *L, xmlNode *n)
+{
+    cr_switch_spec s = {0};
+    const char *name = get(L, n, "name");
+    int prev = cr_topo_find_switch_spec(L->t, name);
+    if (prev >= 0)
+        return FAIL(L, n, CR_EINVAL, "switch model \"%s\" is defined twice (first on line %d)",
+                    name, prev < 256 ? L->switch_spec_line[prev] : 0);
+    if (L->t->n_switch_specs >= 256)
+        return FAIL(L, n, CR_ERANGE, "more than 256 switch models");
+    s.name = (char *)(uintptr_t)name;
+    s.source = (char *)(uintptr_t)get(L, n, "source");
+    cr_status st;
+    if ((st = get_int(L, n, "generation", 0, 1000, 0, &s.generation)) ||
+        (st = get_bool(L, n, "multicast", &s.multicast)) ||
+        (st = get_bool(L, n, "reduction", &s.reduction)))
+        return st;
+    if (get(L, n, "reduce-bw")) {
+        if (!s.reduction)
+            return FAIL(L, n, CR_EINVAL,
+                        "switch model \"%s\" gives reduce-bw without reduction=\"yes\"", name);
+        if ((st = get_bw(L, n, "reduce-bw", &s.reduce_Bps)))
+            return st;
+    }
+    L->switch_spec_line[L->t->n_switch_specs] = line_of(n);
+    if (cr_topo_add_switch_spec(L->t, &s) < 0)
+        return oom(L);
+    return CR_OK;
+}
+
+static cr_status read_param(loader *L, xmlNode *n)
+{
+    const char *key = get(L, n, "key"), *val = get(L, n, "value");
+    if (!*key)
+        return FAIL(L, n, CR_EINVAL, "<param> key is empty");
+    if (cr_topo_find_param(L->t, key))
+        return FAIL(L, n, CR_EINVAL, "parameter \"%s\" is set twice", key);
+    double v = 0;
+    bool ok = false;
+    const char *q = val;
+    if (*q == '-' || *q == '+')
+        q++;
+    if (*q == '.')
+        q++;
+    if (isdigit((unsigned char)*q) && !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))) {
+        char *end = NULL;
+        errno = 0;
+        v = strtod(val, &end);
+        ok = end && !*end && !errno && isfinite(v);
+        static const cr_unit_kind kinds[] = {CR_UNIT_BANDWIDTH, CR_UNIT_TIME, CR_UNIT_BYTES,
+                                             CR_UNIT_FLOPS, CR_UNIT_FLOP};
+        for (size_t i = 0; !ok && i < sizeof kinds / sizeof kinds[0]; i++)
+            ok = cr_units_parse(val, kinds[i], &v, NULL) == CR_OK;
+    }
+    if (!ok)
+        return FAIL(L, n, CR_EPARSE,
+                    "<param> value: \"%s\" is neither a plain number nor a "
+                    "quantity with a unit "
+                    "(e.g. \"0.82\", \"2us\", \"450GB/s\")",
+                    val);
+    if (cr_topo_set_param(L->t, key, v, get(L, n, "source")))
+        return oom(L);
+    return CR_OK;
+}
+
+static struct tmpl *find_tmpl(loader *L, const char *name)
+{
+    for (int i = 0; i < L->n_tmpls; i++)
+        if (strcmp(L->tmpls[i].name, name) == 0)
+            return &L->tmpls[i];
+    return NULL;
+}
+
+static cr_status compile_tmpl(loader *L, struct tmpl *tp);
+
+static cr_status pass1(loader *L, xmlNode *root)
+{
+    cr_status st = CR_OK;
+    for (xmlNode *n = root->children; n && !st; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (is_name(n, "gpu-model")) {
+            st = read_gpu_model(L, n);
+        } else if (is_name(n, "switch-model")) {
+            st = read_switch_model(L, n);
+        } else if (is_name(n, "param")) {
+            st = read_param(L, n);
+        } else if (is_name(n, "node-template")) {
+            const char *name = get(L, n, "name");
+            struct tmpl *prev = find_tmpl(L, name);
+            if (prev)
+                return FAIL(L, n, CR_EINVAL,
+                            "node template \"%s\" is defined twice (first on "
+                            "line %d)",
+                            name, line_of(prev->node));
+            if (grow_arr((void **)&L->tmpls, &L->cap_tmpls, L->n_tmpls + 1, sizeof *L->tmpls))
+                return oom(L);
+            L->tmpls[L->n_tmpls++] = (struct tmpl){.name = name, .node = n};
+        }
+    }
+    /* Every template is compiled, used or not, so that its errors show. */
+    for (int i = 0; i < L->n_tmpls && !st; i++)
+        st = compile_tmpl(L, &L->tmpls[i]);
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pass 2: devices                                                         */
+
+static cr_dev_kind dev_kind_of(const xmlNode *n)
+{
+    int k = cr_dev_kind_parse((const char *)n->name);
+    return k < 0 ? CR_DEV_GPU : (cr_dev_kind)k;
+}
+
+static bool is_dev_elem(const xmlNode *n)
+{
+    return n->type == XML_ELEMENT_NODE && cr_dev_kind_parse((const char *)n->name) >= 0;
+}
+
+/* The model index of a device element: a GPU model for GPUs, a switch
+ * model (or -1) for switches, -1 otherwise. */
+static cr_status dev_spec(loader *L, const xmlNode *n, int *spec)
+{
+    *spec = -1;
+    const char *m = get(L, n, "model");
+    if (!m)
+        return CR_OK;
+    if (is_name(n, "gpu")) {
+        *spec = cr_topo_find_gpu_spec(L->t, m);
+        if (*spec < 0)
+            return FAIL(L, n, CR_ENOTFOUND,
+                        "<gpu> model: no <gpu-model name=\"%s\"> in this file: "
+                        "define it or use "
+                        "one that is defined",
+                        m);
+    } else {
+        *spec = cr_topo_find_switch_spec(L->t, m);
+        if (*spec < 0)
+            return FAIL(L, n, CR_ENOTFOUND,
+                        "<switch> model: no <switch-model name=\"%s\"> in this file: "
+                        "define it or "
+                        "use one that is defined",
+                        m);
+    }
+    return CR_OK;
+}
+
+/* Adds one device with its declaring line; ids must be unique. */
+static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, int node, int spec)
+{
+    int prev = cr_topo_find_dev(L->t, id);
+    if (prev >= 0)
+        return fail_at(L, line, CR_EINVAL,
+                       "device id \"%s\" is already used (line %d): ids must be unique", id,
+                       L->dev_line[prev]);
+    if (L->t->n_devs >= MAX_DEVS)
+        return fail_at(L, line, CR_ERANGE, "more than %d devices: the file is too large", MAX_DEVS);
+    if (grow_arr((void **)&L->dev_line, &L->cap_dev_line, L->t->n_devs + 1, sizeof(int)))
+        return oom(L);
+    int v = cr_topo_add_dev(L->t, kind, id, node, spec);
+    if (v < 0)
+        return oom(L);
+    L->dev_line[v] = line;
+    return CR_OK;
+}
+
+static cr_status top_devices(loader *L, xmlNode *n)
+{
+    int spec, node;
+    cr_status st;
+    if ((st = dev_spec(L, n, &spec)) || (st = get_int(L, n, "node", 0, 100000000, -1, &node)))
+        return st;
+    char **ids;
+    int nids;
+    if ((st = expand_ids(L, n, "id", &ids, &nids)))
+        return st;
+    for (int i = 0; i < nids && !st; i++) {
+        if (!valid_id(ids[i]))
+            st = FAIL(L, n, CR_EINVAL,
+                      "<%s> id: \"%s\" may hold only letters, digits and . _ - : / +", n->name,
+                      ids[i]);
+        else
+            st = add_dev(L, line_of(n), dev_kind_of(n), ids[i], node, spec);
+    }
+    free_ids(ids, nids);
+    return st;
+}
+
+static int tmpl_find(const struct tmpl *tp, const char *id)
+{
+    for (int i = 0; i < tp->n_devs; i++)
+        if (strcmp(tp->devs[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+struct lattr {
+    cr_link_kind kind;
+    double ab, ba, lat;
+    int count;
+};
+
+static cr_status get_link_attrs(loader *L, const xmlNode *n, struct lattr *o)
+{
+    cr_status st;
+    const char *k = get(L, n, "kind");
+    o->kind = CR_LINK_ICI; /* the torus default */
+    if (k) {
+        int kk = cr_link_kind_parse(k);
+        if (kk < 0)
+            return FAIL(L, n, CR_EINVAL,
+                        "<%s> kind: \"%s\" is not a link kind: use nvlink, pcie, ib, "
+                        "ethernet, "
+                        "xgmi, ici or c2c",
+                        n->name, k);
+        o->kind = (cr_link_kind)kk;
+    }
+    bool bw = get(L, n, "bw") != NULL, ab = get(L, n, "bw-ab") != NULL,
+         ba = get(L, n, "bw-ba") != NULL;
+    if (bw && (ab || ba))
+        return FAIL(L, n, CR_EINVAL,
+                    "<%s> gives bw and bw-ab/bw-ba: give bw, or both bw-ab and "
+                    "bw-ba when the directions differ",
+                    n->name);
+    if (!bw && !(ab && ba))
+        return FAIL(L, n, CR_EINVAL,
+                    "<%s> needs a bandwidth: bw=\"25GB/s\" (per link and "
+                    "direction), or both "
+                    "bw-ab and bw-ba",
+                    n->name);
+    if (bw) {
+        if ((st = get_bw(L, n, "bw", &o->ab)))
+            return st;
+        o->ba = o->ab;
+    } else if ((st = get_bw(L, n, "bw-ab", &o->ab)) || (st = get_bw(L, n, "bw-ba", &o->ba))) {
+        return st;
+    }
+    if ((st = get_int(L, n, "count", 1, 1000000, 1, &o->count)))
+        return st;
+    return get_latency(L, n, "latency", &o->lat);
+}
+
+static cr_status tmpl_add_link(loader *L, struct tmpl *tp, const xmlNode *n, int a, int b,
+                               const struct lattr *la)
+{
+    if (a == b)
+        return FAIL(L, n, CR_EINVAL,
+                    "<%s> joins \"%s\" to itself: a link joins two different devices", n->name,
+                    tp->devs[a].id);
+    if (grow_arr((void **)&tp->links, &tp->cap_links, tp->n_links + 1, sizeof *tp->links))
+        return oom(L);
+    tp->links[tp->n_links++] =
+        (struct tlink){a, b, la->kind, la->ab, la->ba, la->lat, la->count, line_of(n)};
+    return CR_OK;
+}
+
+/* Pairs two expanded end lists: equal lengths pair up, a single end pairs
+ * with every element of the other. Returns the number of pairs or -1. */
+static int pair_count(int na, int nb)
+{
+    if (na == nb)
+        return na;
+    if (na == 1)
+        return nb;
+    if (nb == 1)
+        return na;
+    return -1;
+}
+
+static cr_status compile_tmpl(loader *L, struct tmpl *tp)
+{
+    cr_status st = CR_OK;
+    tp->compiled = true;
+    for (xmlNode *n = tp->node->children; n; n = n->next) {
+        if (!is_dev_elem(n))
+            continue;
+        if (get(L, n, "node"))
+            return FAIL(L, n, CR_EINVAL,
+                        "<%s> node: devices in a template get their node from "
+                        "<nodes>; remove "
+                        "node=",
+                        n->name);
+        int spec;
+        if ((st = dev_spec(L, n, &spec)))
+            return st;
+        char **ids;
+        int nids;
+        if ((st = expand_ids(L, n, "id", &ids, &nids)))
+            return st;
+        for (int i = 0; i < nids && !st; i++) {
+            int prev = tmpl_find(tp, ids[i]);
+            if (!valid_id(ids[i]))
+                st = FAIL(L, n, CR_EINVAL,
+                          "<%s> id: \"%s\" may hold only letters, digits and . _ - : / +", n->name,
+                          ids[i]);
+            else if (prev >= 0)
+                st = FAIL(L, n, CR_EINVAL,
+                          "device id \"%s\" is already used in template \"%s\" (line "
+                          "%d): ids "
+                          "must be unique",
+                          ids[i], tp->name, tp->devs[prev].line);
+            else if (grow_arr((void **)&tp->devs, &tp->cap_devs, tp->n_devs + 1, sizeof *tp->devs))
+                st = oom(L);
+            else {
+                tp->devs[tp->n_devs] = (struct tdev){dev_kind_of(n), ids[i], spec, line_of(n)};
+                tp->n_devs++;
+                ids[i] = NULL;
+            }
+        }
+        free_ids(ids, nids);
+        if (st)
+            return st;
+    }
+    for (xmlNode *n = tp->node->children; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE || is_dev_elem(n))
+            continue;
+        struct lattr la;
+        if ((st = get_link_attrs(L, n, &la)))
+            return st;
+        if (is_name(n, "link-pattern")) {
+            const char *ga = get(L, n, "a"), *gb = get(L, n, "b");
+            int found = 0;
+            for (int x = 0; x < tp->n_devs; x++) {
+                bool xa = fnmatch(ga, tp->devs[x].id, 0) == 0,
+                     xb = fnmatch(gb, tp->devs[x].id, 0) == 0;
+                if (!xa)
+                    continue;
+                for (int y = 0; y < tp->n_devs; y++) {
+                    if (y == x || fnmatch(gb, tp->devs[y].id, 0) != 0)
+                        continue;
+                    if (xb && fnmatch(ga, tp->devs[y].id, 0) == 0 && y < x)
+                        continue; /* the pair was added as (y, x) */
+                    if ((st = tmpl_add_link(L, tp, n, x, y, &la)))
+                        return st;
+                    found++;
+                }
+            }
+            if (!found)
+                return FAIL(L, n, CR_EINVAL,
+                            "<link-pattern> a=\"%s\" b=\"%s\" matches no pair of devices in "
+                            "template \"%s\"",
+                            ga, gb, tp->name);
+            continue;
+        }
+        char **ia, **ib;
+        int na, nb;
+        if ((st = expand_ids(L, n, "a", &ia, &na)))
+            return st;
+        if ((st = expand_ids(L, n, "b", &ib, &nb))) {
+            free_ids(ia, na);
+            return st;
+        }
+        int np = pair_count(na, nb);
+        if (np < 0)
+            st = FAIL(L, n, CR_EINVAL,
+                      "<link> a has %d devices and b has %d: give both the same "
+                      "number, or one "
+                      "device on one side",
+                      na, nb);
+        for (int i = 0; i < np && !st; i++) {
+            const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
+            int a = tmpl_find(tp, ea), b = tmpl_find(tp, eb);
+            if (a < 0 || b < 0)
+                st = FAIL(L, n, CR_ENOTFOUND,
+                          "<link> %s: no device \"%s\" in template \"%s\": declare it "
+                          "or correct "
+                          "the id",
+                          a < 0 ? "a" : "b", a < 0 ? ea : eb, tp->name);
+            else
+                st = tmpl_add_link(L, tp, n, a, b, &la);
+        }
+        free_ids(ia, na);
+        free_ids(ib, nb);
+        if (st)
+            return st;
+    }
+    return CR_OK;
+}
+
+static cr_status push_gen(loader *L, int base)
+{
+    if (grow_arr((void **)&L->gen_base, &L->cap_gen, L->n_gen + 1, sizeof *L->gen_base))
+        return oom(L);
+    L->gen_base[L->n_gen++] = base;
+    return CR_OK;
+}
+
+static cr_status nodes_devices(loader *L, xmlNode *n)
+{
+    cr_status st;
+    const char *tn = get(L, n, "template");
+    struct tmpl *tp = find_tmpl(L, tn);
+    if (!tp)
+        return FAIL(L, n, CR_ENOTFOUND,
+                    "<nodes> template: no <node-template name=\"%s\"> in this file", tn);
+    int count;
+    if ((st = get_int(L, n, "count", 1, MAX_EXPAND, 1, &count)))
+        return st;
+    const char *prefix = get(L, n, "prefix");
+    if (!prefix)
+        prefix = "n";
+    if (!*prefix && count != 1)
+        return FAIL(L, n, CR_EINVAL,
+                    "<nodes> prefix=\"\" keeps the template's ids and needs "
+                    "count=\"1\"; give a "
+                    "prefix such as \"n\" for %d nodes",
+                    count);
+    if (*prefix && !valid_id(prefix))
+        return FAIL(L, n, CR_EINVAL,
+                    "<nodes> prefix: \"%s\" may hold only letters, digits and . "
+                    "_ - : / +",
+                    prefix);
+    if ((long long)count * tp->n_devs + L->t->n_devs > MAX_DEVS ||
+        (long long)count * tp->n_links + L->t->n_links > MAX_LINKS)
+        return FAIL(L, n, CR_ERANGE,
+                    "<nodes> would create more than %d devices or %d links: the "
+                    "file is too large",
+                    MAX_DEVS, MAX_LINKS);
+    for (int i = 0; i < count; i++) {
+        char pre[128];
+        if (*prefix)
+            snprintf(pre, sizeof pre, "%s%d.", prefix, i);
+        else
+            pre[0] = '\0';
+        int node = L->n_nodes;
+        if (grow_arr((void **)&L->node_prefix, &L->cap_node_prefix, node + 1,
+                     sizeof *L->node_prefix) ||
+            grow_arr((void **)&L->node_base, &L->cap_node_base, node + 1, sizeof *L->node_base))
+            return oom(L);
+        if (!(L->node_prefix[node] = strdup(pre)))
+            return oom(L);
+        L->node_base[node] = L->t->n_devs;
+        L->n_nodes++;
+        for (int j = 0; j < tp->n_devs; j++) {
+            char id[400];
+            snprintf(id, sizeof id, "%s%s", pre, tp->devs[j].id);
+            if ((st = add_dev(L, tp->devs[j].line, tp->devs[j].kind, id, node, tp->devs[j].spec)))
+                return st;
+        }
+    }
+    return CR_OK;
+}
+
+/* Parses dims "4x4x4" into dim[0..*nd). */
+static cr_status torus_dims(loader *L, const xmlNode *n, int dim[4], int *nd, int *total)
+{
+    const char *s = get(L, n, "dims");
+    const char *p = s;
+    long prod = 1;
+    *nd = 0;
+    for (;;) {
+        char *end = NULL;
+        if (!isdigit((unsigned char)*p) || *nd == 4)
+            goto bad;
+        long v = strtol(p, &end, 10);
+        if (v < 1 || v > 1024)
+            goto bad;
+        dim[(*nd)++] = (int)v;
+        prod *= v;
+        if (prod > MAX_EXPAND)
+            goto bad;
+        if (*end == '\0')
+            break;
+        if (*end != 'x')
+            goto bad;
+        p = end + 1;
+    }
+    *total = (int)prod;
+    return CR_OK;
+bad:
+    return FAIL(L, n, CR_EINVAL,
+                "<torus> dims: \"%s\" is not 1 to 4 sizes joined by 'x' (e.g. "
+                "\"4x4x4\"), each "
+                "1..1024, at most %d chips",
+                s, MAX_EXPAND);
+}
+
+static void torus_id(char *buf, size_t size, const char *name, const int *dim, int nd, int idx)
+{
+    int c[4];
+    for (int d = nd - 1; d >= 0; d--) {
+        c[d] = idx % dim[d];
+        idx /= dim[d];
+    }
+    int w = snprintf(buf, size, "%s", name);
+    for (int d = 0; d < nd && w > 0 && (size_t)w < size; d++)
+        w += snprintf(buf + w, size - (size_t)w, ".%d", c[d]);
+}
+
+static cr_status torus_devices(loader *L, xmlNode *n)
+{
+    int dim[4], nd, total;
+    cr_status st;
+    if ((st = torus_dims(L, n, dim, &nd, &total)) || (st = push_gen(L, L->t->n_devs)))
+        return st;
+    const char *name = get(L, n, "name"), *model = get(L, n, "model");
+    if (!valid_id(name))
+        return FAIL(L, n, CR_EINVAL,
+                    "<torus> name: \"%s\" may hold only letters, digits and . _ - : / +", name);
+    int spec = cr_topo_find_gpu_spec(L->t, model);
+    if (spec < 0)
+        return FAIL(L, n, CR_ENOTFOUND,
+                    "<torus> model: no <gpu-model name=\"%s\"> in this file: "
+                    "define it or use one "
+                    "that is defined",
+                    model);
+    for (int i = 0; i < total; i++) {
+        char id[300];
+        torus_id(id, sizeof id, name, dim, nd, i);
+        if ((st = add_dev(L, line_of(n), CR_DEV_GPU, id, -1, spec)))
+            return st;
+    }
+    return CR_OK;
+}
+
+struct rail {
+    const char *name, *nic;
+    int rails, npl, spines, uplinks, groups;
+    bool shared;
+    int leaf_spec, spine_spec;
+    double nic_bw, up_bw, lat;
+    cr_link_kind kind;
+};
+
+static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
+{
+    cr_status st;
+    r->name = get(L, n, "name");
+    r->nic = get(L, n, "nic");
+    if ((st = get_int(L, n, "rails", 1, 64, 1, &r->rails)) ||
+        (st = get_int(L, n, "nodes-per-leaf", 1, MAX_EXPAND, 1, &r->npl)) ||
+        (st = get_int(L, n, "spines", 0, 100000, 0, &r->spines)) ||
+        (st = get_int(L, n, "uplinks", 1, 100000, 1, &r->uplinks)) ||
+        (st = get_bw(L, n, "nic-bw", &r->nic_bw)) || (st = get_latency(L, n, "latency", &r->lat)))
+        return st;
+    r->up_bw = r->nic_bw;
+    if (get(L, n, "uplink-bw") && (st = get_bw(L, n, "uplink-bw", &r->up_bw)))
+        return st;
+    const char *scope = get(L, n, "spine-scope");
+    if (scope && strcmp(scope, "rail") && strcmp(scope, "shared"))
+        return FAIL(L, n, CR_EINVAL,
+                    "<rail-fabric> spine-scope: \"%s\" is not \"rail\" or "
+                    "\"shared\"",
+                    scope);
+    r->shared = scope && strcmp(scope, "shared") == 0;
+    const char *k = get(L, n, "kind");
+    int kk = cr_link_kind_parse(k);
+    if (kk != CR_LINK_IB && kk != CR_LINK_ETHERNET && kk != CR_LINK_NVLINK)
+        return FAIL(L, n, CR_EINVAL, "<rail-fabric> kind: \"%s\" is not ib, ethernet or nvlink", k);
+    r->kind = (cr_link_kind)kk;
+    if (!valid_id(r->name))
+        return FAIL(L, n, CR_EINVAL,
+                    "<rail-fabric> name: \"%s\" may hold only letters, digits and "
+                    ". _ - : / +",
+                    r->name);
+    if (r->rails > 1 && !strstr(r->nic, "{rail}"))
+        return FAIL(L, n, CR_EINVAL,
+                    "<rail-fabric> nic: \"%s\" must hold \"{rail}\" (e.g. "
+                    "\"nic{rail}\") when "
+                    "there are %d rails",
+                    r->nic, r->rails);
+    r->leaf_spec = r->spine_spec = -1;
+    const char *lm = get(L, n, "leaf-model"), *sm = get(L, n, "spine-model");
+    if (lm && (r->leaf_spec = cr_topo_find_switch_spec(L->t, lm)) < 0)
+        return FAIL(L, n, CR_ENOTFOUND, "<rail-fabric> leaf-model: no <switch-model name=\"%s\">",
+                    lm);
+    if (sm && (r->spine_spec = cr_topo_find_switch_spec(L->t, sm)) < 0)
+        return FAIL(L, n, CR_ENOTFOUND, "<rail-fabric> spine-model: no <switch-model name=\"%s\">",
+                    sm);
+    if (L->n_nodes == 0)
+        return FAIL(L, n, CR_EINVAL,
+                    "<rail-fabric> needs nodes to join: declare them with <nodes "
+                    "template=... "
+                    "count=...>");
+    r->groups = (L->n_nodes + r->npl - 1) / r->npl;
+    if (r->groups > 1 && r->spines == 0)
+        return FAIL(L, n, CR_EINVAL,
+                    "<rail-fabric> %d nodes at %d per leaf make %d leaf groups, "
+                    "which only spines "
+                    "can join: set spines",
+                    L->n_nodes, r->npl, r->groups);
+    return CR_OK;
+}
+
+static cr_status rail_devices(loader *L, xmlNode *n)
+{
+    struct rail r;
+    cr_status st;
+    if ((st = rail_read(L, n, &r)) || (st = push_gen(L, L->t->n_devs)))
+        return st;
+    char id[300];
+    for (int k = 0; k < r.rails; k++)
+        for (int g = 0; g < r.groups; g++) {
+            snprintf(id, sizeof id, "%s.r%d.leaf%d", r.name, k, g);
+            if ((st = add_dev(L, line_of(n), CR_DEV_SWITCH, id, -1, r.leaf_spec)))
+                return st;
+        }
+    int planes = r.shared ? 1 : r.rails;
+    for (int k = 0; k < planes; k++)
+        for (int s = 0; s < r.spines; s++) {
+            if (r.shared)
+                snprintf(id, sizeof id, "%s.spine%d", r.name, s);
+            else
+                snprintf(id, sizeof id, "%s.r%d.spine%d", r.name, k, s);
+            if ((st = add_dev(L, line_of(n), CR_DEV_SWITCH, id, -1, r.spine_spec)))
+                return st;
+        }
+    return CR_OK;
+}
+
+static cr_status pass2(loader *L, xmlNode *root)
+{
+    cr_status st = CR_OK;
+    for (xmlNode *n = root->children; n && !st; n = n->next) {
+        if (is_dev_elem(n))
+            st = top_devices(L, n);
+        else if (n->type == XML_ELEMENT_NODE && is_name(n, "nodes"))
+            st = nodes_devices(L, n);
+        else if (n->type == XML_ELEMENT_NODE && is_name(n, "torus"))
+            st = torus_devices(L, n);
+    }
+    /* Fabrics last: they join every node, wherever <nodes> stands. */
+    for (xmlNode *n = root->children; n && !st; n = n->next)
+        if (n->type == XML_ELEMENT_NODE && is_name(n, "rail-fabric"))
+            st = rail_devices(L, n);
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pass 3: links                                                           */
+
+static cr_status add_link(loader *L, int line, int a, int b, const struct lattr *la)
+{
+    if (L->t->n_links >= MAX_LINKS)
+        return fail_at(L, line, CR_ERANGE, "more than %d links: the file is too large", MAX_LINKS);
+    if (grow_arr((void **)&L->link_line, &L->cap_link_line, L->t->n_links + 1, sizeof(int)))
+        return oom(L);
+    int l = cr_topo_add_link(L->t, a, b, la->kind, la->ab, la->ba, la->count, la->lat);
+    if (l < 0)
+        return oom(L);
+    L->link_line[l] = line;
+    return CR_OK;
+}
+
+static cr_status top_link(loader *L, xmlNode *n)
+{
+    struct lattr la;
+    cr_status st;
+    if ((st = get_link_attrs(L, n, &la)))
+        return st;
+    char **ia, **ib;
+    int na, nb;
+    if ((st = expand_ids(L, n, "a", &ia, &na)))
+        return st;
+    if ((st = expand_ids(L, n, "b", &ib, &nb))) {
+        free_ids(ia, na);
+        return st;
+    }
+    int np = pair_count(na, nb);
+    if (np < 0)
+        st = FAIL(L, n, CR_EINVAL,
+                  "<link> a has %d devices and b has %d: give both the same "
+                  "number, or one "
+                  "device on one side",
+                  na, nb);
+    for (int i = 0; i < np && !st; i++) {
+        const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
+        int a = cr_topo_find_dev(L->t, ea), b = cr_topo_find_dev(L->t, eb);
+        if (a < 0 || b < 0)
+            st = FAIL(L, n, CR_ENOTFOUND,
+                      "<link> %s: no device \"%s\": declare it or correct the id",
+                      a < 0 ? "a" : "b", a < 0 ? ea : eb);
+        else if (a == b)
+            st = FAIL(L, n, CR_EINVAL,
+                      "<link> joins \"%s\" to itself: a link joins two different devices", ea);
+        else
+            st = add_link(L, line_of(n), a, b, &la);
+    }
+    free_ids(ia, na);
+    free_ids(ib, nb);
+    return st;
+}
+
+static cr_status top_pattern(loader *L, xmlNode *n)
+{
+    struct lattr la;
+    cr_status st;
+    if ((st = get_link_attrs(L, n, &la)))
+        return st;
+    const char *ga = get(L, n, "a"), *gb = get(L, n, "b");
+    int nd = L->t->n_devs;
+    char *in = calloc((size_t)nd + 1, 1); /* bit 1: matches a, bit 2: matches b */
+    int *as = malloc(((size_t)nd + 1) * sizeof *as), *bs = malloc(((size_t)nd + 1) * sizeof *bs);
+    int na = 0, nb = 0, found = 0;
+    if (!in || !as || !bs) {
+        st = oom(L);
+        goto out;
+    }
+    for (int v = 0; v < nd; v++) {
+        const char *id = L->t->devs[v].id;
+        if (fnmatch(ga, id, 0) == 0) {
+            in[v] |= 1;
+            as[na++] = v;
+        }
+        if (fnmatch(gb, id, 0) == 0) {
+            in[v] |= 2;
+            bs[nb++] = v;
+        }
+    }
+    for (int i = 0; i < na && !st; i++)
+        for (int j = 0; j < nb && !st; j++) {
+            int x = as[i], y = bs[j];
+            if (x == y || (in[x] == 3 && in[y] == 3 && y < x))
+                continue;
+            st = add_link(L, line_of(n), x, y, &la);
+            found++;
+        }
+    if (!st && !found)
+        st = FAIL(L, n, CR_EINVAL, "<link-pattern> a=\"%s\" b=\"%s\" matches no pair of devices",
+                  ga, gb);
+out:
+    free(in);
+    free(as);
+    free(bs);
+    return st;
+}
+
+static cr_status nodes_links(loader *L, xmlNode *n, int *node)
+{
+    struct tmpl *tp = find_tmpl(L, get(L, n, "template"));
+    int count;
+    cr_status st;
+    if ((st = get_int(L, n, "count", 1, MAX_EXPAND, 1, &count)))
+        return st;
+    for (int i = 0; i < count; i++, (*node)++) {
+        int base = L->node_base[*node];
+        for (int j = 0; j < tp->n_links; j++) {
+            const struct tlink *k = &tp->links[j];
+            struct lattr la = {k->kind, k->ab, k->ba, k->lat, k->count};
+            if ((st = add_link(L, k->line, base + k->a, base + k->b, &la)))
+                return st;
+        }
+    }
+    return CR_OK;
+}
+
+static cr_status torus_links(loader *L, xmlNode *n, int base)
+{
+    int dim[4], nd, total;
+    struct lattr la;
+    cr_status st;
+    if ((st = torus_dims(L, n, dim, &nd, &total)) || (st = get_link_attrs(L, n, &la)))
+        return st;
+    bool wrap = true;
+    if (get(L, n, "wrap") && (st = get_bool(L, n, "wrap", &wrap)))
+        return st;
+    for (int i = 0; i < total; i++) {
+        int stride = 1;
+        for (int d = nd - 1; d >= 0; stride *= dim[d], d--) {
+            int c = (i / stride) % dim[d], s = dim[d];
+            struct lattr l2 = la;
+            int j;
+            if (s == 1)
+                continue;
+            if (s == 2) {
+                if (c != 0)
+                    continue;
+                j = i + stride;
+                if (wrap)
+                    l2.count = la.count * 2; /* both neighbours are the same chip */
+            } else if (c < s - 1) {
+                j = i + stride;
+            } else if (wrap) {
+                j = i - c * stride;
+            } else {
+                continue;
+            }
+            if ((st = add_link(L, line_of(n), base + i, base + j, &l2)))
+                return st;
+        }
+    }
+    return CR_OK;
+}
+
+static cr_status rail_links(loader *L, xmlNode *n, int base)
+{
+    struct rail r;
+    cr_status st;
+    if ((st = rail_read(L, n, &r)))
+        return st;
+    struct lattr down = {r.kind, r.nic_bw, r.nic_bw, r.lat, 1};
+    struct lattr up = {r.kind, r.up_bw, r.up_bw, r.lat, r.uplinks};
+    const char *mark = strstr(r.nic, "{rail}");
+    for (int k = 0; k < L->n_nodes; k++)
+        for (int rl = 0; rl < r.rails; rl++) {
+            char id[400];
+            if (mark)
+                snprintf(id, sizeof id, "%s%.*s%d%s", L->node_prefix[k], (int)(mark - r.nic), r.nic,
+                         rl, mark + 6);
+            else
+                snprintf(id, sizeof id, "%s%s", L->node_prefix[k], r.nic);
+            int v = cr_topo_find_dev(L->t, id);
+            if (v < 0)
+                return FAIL(L, n, CR_ENOTFOUND,
+                            "<rail-fabric> nic=\"%s\": node %d has no device \"%s\": "
+                            "every node "
+                            "needs one NIC per rail",
+                            r.nic, k, id);
+            int leaf = base + rl * r.groups + k / r.npl;
+            if ((st = add_link(L, line_of(n), v, leaf, &down)))
+                return st;
+        }
+    int spine0 = base + r.rails * r.groups;
+    for (int rl = 0; rl < r.rails; rl++)
+        for (int g = 0; g < r.groups; g++)
+            for (int s = 0; s < r.spines; s++) {
+                int spine = spine0 + (r.shared ? 0 : rl * r.spines) + s;
+                if ((st = add_link(L, line_of(n), base + rl * r.groups + g, spine, &up)))
+                    return st;
+            }
+    return CR_OK;
+}
+
+static cr_status pass3(loader *L, xmlNode *root)
+{
+    cr_status st = CR_OK;
+    int node = 0, gen = 0;
+    for (xmlNode *n = root->children; n && !st; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (is_name(n, "link"))
+            st = top_link(L, n);
+        else if (is_name(n, "link-pattern"))
+            st = top_pattern(L, n);
+        else if (is_name(n, "nodes"))
+            st = nodes_links(L, n, &node);
+        else if (is_name(n, "torus"))
+            st = torus_links(L, n, L->gen_base[gen++]);
+    }
+    for (xmlNode *n = root->children; n && !st; n = n->next)
+        if (n->type == XML_ELEMENT_NODE && is_name(n, "rail-fabric"))
+            st = rail_links(L, n, L->gen_base[gen++]);
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Checker messages to lines                                               */
+
+/* Copies the k-th "quoted" string of msg into out; false if none. */
+static bool quoted(const char *msg, int k, char *out, size_t size)
+{
+    const char *p = msg;
+    for (int i = 0; i <= k; i++) {
+        p = strchr(p, '"');
+        if (!p)
+            return false;
+        const char *e = strchr(p + 1, '"');
+        if (!e)
+            return false;
+        if (i == k) {
+            snprintf(out, size, "%.*s", (int)(e - p - 1), p + 1);
+            return true;
+        }
+        p = e + 1;
+    }
+    return false;
+}
+
+/* The line a checker message is about: the later link between the two
+ * devices it names, or the device or GPU model it names. */
+static int check_line(loader *L, const char *msg)
+{
+    char x[300], y[300];
+    const cr_topo *t = L->t;
+    bool link_msg = strncmp(msg, "link \"", 6) == 0 || strncmp(msg, "two ", 4) == 0;
+    if (link_msg && quoted(msg, 0, x, sizeof x) && quoted(msg, 1, y, sizeof y)) {
+        int a = cr_topo_find_dev(t, x), b = cr_topo_find_dev(t, y);
+        for (int l = t->n_links - 1; l >= 0; l--) {
+            const cr_link *k = &t->links[l];
+            if ((k->a == a && k->b == b) || (k->a == b && k->b == a))
+                return L->link_line[l];
+        }
+    }
+    if (!quoted(msg, 0, x, sizeof x))
+        return 0;
+    if (strncmp(msg, "GPU model", 9) == 0) {
+        int s = cr_topo_find_gpu_spec(t, x);
+        return s >= 0 && s < 256 ? L->gpu_spec_line[s] : 0;
+    }
+    int v = cr_topo_find_dev(t, x);
+    return v >= 0 ? L->dev_line[v] : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Parsing                                                                 */
+
+struct parse_state {
+    bool refused;
+    int refused_line;
+    char refused_msg[600];
+    bool have_err;
+    int code, line, int1;
+    char str1[200], str2[200], message[300];
+};
+
+/* Any entity declaration ends the parse: entities are how XML reads
+ * external files and how expansion bombs grow, and a topology needs none. */
+static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
+                           const xmlChar *system_id, xmlChar *content)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct parse_state *ps = ctxt->_private;
+    (void)type;
+    (void)content;
+    if (ps && !ps->refused) {
+        ps->refused = true;
+        ps->refused_line = ctxt->input ? ctxt->input->line : 0;
+        if (system_id || public_id)
+            snprintf(ps->refused_msg, sizeof ps->refused_msg,
+                     "external entity \"%s\" (SYSTEM \"%s\") is refused: topology "
+                     "files may not "
+                     "declare entities, and commroof never reads external content",
+                     (const char *)name, system_id ? (const char *)system_id : "");
+        else
+            snprintf(ps->refused_msg, sizeof ps->refused_msg,
+                     "entity \"%s\" is refused: topology files may not declare "
+                     "entities (this "
+                     "also stops entity-expansion bombs); write the text out in full",
+                     (const char *)name);
+    }
+    xmlStopParser(ctxt);
+}
+
+static void on_error(void *ctx, xmlErrorPtr err)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct parse_state *ps = ctxt ? ctxt->_private : NULL;
+    if (!ps || ps->have_err || !err || err->level < XML_ERR_ERROR)
+        return;
+    ps->have_err = true;
+    ps->code = err->code;
+    ps->line = err->line;
+    ps->int1 = err->int1;
+    snprintf(ps->str1, sizeof ps->str1, "%s", err->str1 ? err->str1 : "");
+    snprintf(ps->str2, sizeof ps->str2, "%s", err->str2 ? err->str2 : "");
+    snprintf(ps->message, sizeof ps->message, "%s", err->message ? err->message : "");
+    size_t n = strlen(ps->message);
+    while (n && (ps->message[n - 1] == '\n' || ps->message[n - 1] == ' '))
+        ps->message[--n] = '\0';
+}
+
+static cr_status parse_error(loader *L, const struct parse_state *ps)
+{
+    if (ps->refused)
+        return fail_at(L, ps->refused_line, CR_EPARSE, "%s", ps->refused_msg);
+    if (!ps->have_err)
+        return fail_at(L, 0, CR_EPARSE, "not well-formed XML");
+    switch (ps->code) {
+    case XML_ERR_DOCUMENT_EMPTY:
+        return fail_at(L, 1, CR_EPARSE,
+                       "the file is empty: a topology file holds one <topology name=\"...\"> "
+                       "element (see doc/topology-format.md)");
+    case XML_ERR_TAG_NOT_FINISHED:
+        return fail_at(L, ps->line, CR_EPARSE,
+                       "the file ends inside <%s> (opened on line %d): it looks "
+                       "truncated; close "
+                       "every element",
+                       ps->str1, ps->int1);
+    case XML_ERR_TAG_NAME_MISMATCH:
+        return fail_at(L, ps->line, CR_EPARSE,
+                       "end tag </%s> does not match <%s> (opened on line %d): "
+                       "close elements in "
+                       "the order they were opened",
+                       ps->str2, ps->str1, ps->int1);
+    case XML_ERR_DOCUMENT_END:
+        return fail_at(L, ps->line, CR_EPARSE,
+                       "content after the end of the root element: a topology file "
+                       "holds exactly "
+                       "one <topology> element");
+    case XML_ERR_UNDECLARED_ENTITY:
+    case XML_WAR_UNDECLARED_ENTITY:
+        return fail_at(L, ps->line, CR_EPARSE,
+                       "entity reference &%s; is not allowed: use only &amp; &lt; &gt; &quot; "
+                       "&apos; and character references",
+                       ps->str1);
+    default:
+        return fail_at(L, ps->line, CR_EPARSE, "not well-formed XML: %s", ps->message);
+    }
+}
+
+static cr_status parse_doc(loader *L, const char *buf, size_t len, xmlDocPtr *out)
+{
+    struct parse_state ps = {0};
+    *out = NULL;
+    xmlInitParser();
+    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+    if (!ctxt)
+        return oom(L);
+    ctxt->_private = &ps;
+    ctxt->sax->entityDecl = on_entity_decl;
+    ctxt->sax->serror = on_error;
+    ctxt->sax->warning = NULL;
+    /* No XML_PARSE_NOENT (entities stay unexpanded), no DTDLOAD/DTDATTR
+     * (nothing external is read), no HUGE (libxml2's own size limits). */
+    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, L->origin, NULL,
+                                      XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING);
+    cr_status st = CR_OK;
+    if (!doc || !ctxt->wellFormed || ps.refused) {
+        st = parse_error(L, &ps);
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    xmlFreeParserCtxt(ctxt);
+    *out = doc;
+    return st;
+}
+
+static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
+{
+    xmlNode *root = xmlDocGetRootElement(doc);
+    if (!root)
+        return fail_at(L, 1, CR_EPARSE, "the file has no root element: write <topology name=...>");
+    if (!is_name(root, "topology") || root->ns)
+        return FAIL(L, root, CR_EPARSE, "root element is <%s>, expected <topology>%s", root->name,
+                    is_name(root, "system")
+                        ? " (this looks like an NCCL topology dump: convert it with "
+                          "\"commroof topo import-nccl\")"
+                        : "");
+    for (xmlAttr *a = root->properties; a; a = a->next)
+        if (a->ns || !word_in(find_elem_spec("topology")->attrs, (const char *)a->name))
+            return FAIL(L, root, CR_EPARSE,
+                        "unknown attribute \"%s\" on <topology>: expected one of: %s", a->name,
+                        find_elem_spec("topology")->attrs);
+    const char *name = get(L, root, "name");
+    if (!name || !*name)
+        return FAIL(L, root, CR_EINVAL, "<topology> needs a non-empty attribute \"name\"");
+    const char *ver = get(L, root, "version");
+    if (ver && strcmp(ver, "1") != 0)
+        return FAIL(L, root, CR_EUNSUPPORTED,
+                    "<topology> version=\"%s\": this commroof reads version 1", ver);
+    cr_status st = CR_OK;
+    /* Children first (names, attributes, lengths), then the root's own. */
+    for (xmlNode *c = root->children; c && !st; c = c->next) {
+        if (c->type == XML_ELEMENT_NODE)
+            st = check_element(L, c, "topology");
+        else if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
+            const char *s = (const char *)c->content;
+            while (s && *s && isspace((unsigned char)*s))
+                s++;
+            if (s && *s)
+                st = FAIL(L, c, CR_EPARSE,
+                          "unexpected text \"%.20s\" in <topology>: values go in attributes", s);
+        }
+    }
+    for (xmlAttr *a = root->properties; a && !st; a = a->next) {
+        size_t len = 0;
+        for (xmlNode *c = a->children; c; c = c->next)
+            if (c->content)
+                len += strlen((const char *)c->content);
+        if (len > MAX_ATTR_BYTES)
+            st = FAIL(L, root, CR_ERANGE,
+                      "attribute \"%s\" on <topology> is %zu bytes long, more than "
+                      "the 1 MiB "
+                      "limit",
+                      a->name, len);
+    }
+    if (st)
+        return st;
+    L->t = cr_topo_new(name);
+    if (!L->t || cr_topo_set_description(L->t, get(L, root, "description")) ||
+        cr_topo_set_source(L->t, get(L, root, "source")))
+        return oom(L);
+    if ((st = pass1(L, root)) || (st = pass2(L, root)) || (st = pass3(L, root)))
+        return st;
+    cr_diag cd = {{0}};
+    st = cr_topo_check(L->t, &cd);
+    if (st)
+        return fail_at(L, check_line(L, cd.msg), st, "%s", cd.msg);
+    *out = L->t;
+    L->t = NULL;
+    return CR_OK;
+}
+
+cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origin, cr_topo **out,
+                                  cr_diag *d)
+{
+    loader L = {0};
+    L.origin = origin ? origin : "<memory>";
+    L.d = d;
+    if (out)
+        *out = NULL;
+    if (!out || (!buf && len))
+        return cr_diag_set(d, CR_EINVAL, "%s: no buffer or no place for the result", L.origin);
+    if (len > MAX_INPUT_BYTES)
+        return cr_diag_set(d, CR_ERANGE,
+                           "%s: input is %zu bytes, more than the 64 MiB limit for a topology "
+                           "file",
+                           L.origin, len);
+    if (len == 0)
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:1: the file is empty: a topology file holds one <topology "
+                           "name=\"...\"> element (see doc/topology-format.md)",
+                           L.origin);
+    xmlDocPtr doc = NULL;
+    cr_status st = parse_doc(&L, buf, len, &doc);
+    if (!st)
+        st = build(&L, doc, out);
+    xmlFreeDoc(doc);
+    cr_topo_free(L.t);
+    loader_release(&L);
+    return st;
+}
+
+cr_status cr_topo_xml_load_file(const char *path, cr_topo **out, cr_diag *d)
+{
+    if (out)
+        *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
+                           strerror(errno));
+    struct stat sb;
+    cr_status st = CR_OK;
+    char *buf = NULL;
+    if (fstat(fd, &sb) != 0) {
+        st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give a topology XML file", path);
+        goto out;
+    }
+    if ((unsigned long long)sb.st_size > MAX_INPUT_BYTES) {
+        st = cr_diag_set(d, CR_ERANGE,
+                         "%s: input is %lld bytes, more than the 64 MiB limit for a topology "
+                         "file",
+                         path, (long long)sb.st_size);
+        goto out;
+    }
+    size_t size = (size_t)sb.st_size, got = 0;
+    buf = malloc(size + 1);
+    if (!buf) {
+        st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    while (got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
+                             r < 0 ? strerror(errno) : "file shrank while reading");
+            goto out;
+        }
+        got += (size_t)r;
+    }
+    buf[size] = '\0';
+    st = cr_topo_xml_load_memory(buf, size, path, out, d);
+out:
+    free(buf);
+    close(fd);
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Saving                                                                  */
+
+struct sbuf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+/* name="escaped value" with a leading space. */
+static void sb_attr(struct sbuf *b, const char *name, const char *v)
+{
+    if (!v)
+        return;
+    sb_str(b, " ");
+    sb_str(b, name);
+    sb_str(b, "=\"");
+    const char *run = v;
+    for (const char *p = v;; p++) {
+        const char *esc = NULL;
+        switch (*p) {
+        case '&':
+            esc = "&amp;";
+            break;
+        case '<':
+            esc = "&lt;";
+            break;
+        case '>':
+            esc = "&gt;";
+            break;
+        case '"':
+            esc = "&quot;";
+            break;
+        case '\n':
+            esc = "&#10;";
+            break;
+        case '\r':
+            esc = "&#13;";
+            break;
+        case '\t':
+            esc = "&#9;";
+            break;
+        default:
+            /* Other control characters cannot appear in XML 1.0 at all. */
+            if (*p && (unsigned char)*p < 0x20)
+                esc = "?";
+        }
+        if (!esc && *p)
+            continue;
+        sb_put(b, run, (size_t)(p - run));
+        if (!*p)
+            break;
+        sb_str(b, esc);
+        run = p + 1;
+    }
+    sb_str(b, "\"");
+}
+
+/* Writes v with a unit so that cr_units_parse gives back exactly v: the
+ * shortest mantissa under the natural prefix, else the base unit with 17
+ * digits (strtod of that is exact). */
+static void fmt_exact(double v, cr_unit_kind kind, char *buf, size_t size)
+{
+    static const struct {
+        const char *p;
+        double s;
+    } si[] = {{"E", 1e18}, {"P", 1e15}, {"T", 1e12}, {"G", 1e9},  {"M", 1e6},  {"k", 1e3},
+              {"", 1},     {"m", 1e-3}, {"u", 1e-6}, {"n", 1e-9}, {"p", 1e-12}};
+    static const char *iec[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    const char *unit = kind == CR_UNIT_BYTES       ? "B"
+                       : kind == CR_UNIT_BANDWIDTH ? "B/s"
+                       : kind == CR_UNIT_TIME      ? "s"
+                       : kind == CR_UNIT_FLOPS     ? "FLOP/s"
+                                                   : "FLOP";
+    const char *pre = "";
+    double scale = 1, mag = fabs(v);
+    if (kind == CR_UNIT_BYTES && mag >= 1024 && v == floor(v)) {
+        double s = 1024;
+        for (int i = 0; i < 6 && mag >= s; i++, s *= 1024)
+            if (fmod(mag, s) == 0) {
+                pre = iec[i];
+                scale = s;
+            }
+    }
+    if (scale == 1 && mag > 0) {
+        for (size_t i = 0; i < sizeof si / sizeof si[0]; i++) {
+            if (si[i].s < 1 && kind != CR_UNIT_TIME)
+                break;
+            pre = si[i].p;
+            scale = si[i].s;
+            if (mag >= si[i].s)
+                break;
+        }
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g%s%s", prec, v / scale, pre, unit);
+        double back;
+        if (cr_units_parse(buf, kind, &back, NULL) == CR_OK && back == v)
+            return;
+    }
+    snprintf(buf, size, "%.17g%s", v, unit);
+}
+
+static void sb_qty(struct sbuf *b, const char *name, double v, cr_unit_kind kind)
+{
+    char q[64];
+    fmt_exact(v, kind, q, sizeof q);
+    sb_attr(b, name, q);
+}
+
+static void sb_hz(struct sbuf *b, const char *name, double v)
+{
+    char q[64];
+    static const struct {
+        const char *u;
+        double f;
+    } units[] = {{"GHz", 1e9}, {"MHz", 1e6}, {"kHz", 1e3}, {"Hz", 1}};
+    size_t i = 0;
+    while (i + 1 < sizeof units / sizeof units[0] && v < units[i].f)
+        i++;
+    for (int prec = 1; prec <= 18; prec++) {
+        double back;
+        if (prec == 18)
+            snprintf(q, sizeof q, "%.17gHz", v);
+        else
+            snprintf(q, sizeof q, "%.*g%s", prec, v / units[i].f, units[i].u);
+        if (parse_hz(q, &back) == 0 && back == v)
+            break;
+    }
+    sb_attr(b, name, q);
+}
+
+static void sb_int(struct sbuf *b, const char *name, long v)
+{
+    char q[32];
+    snprintf(q, sizeof q, "%ld", v);
+    sb_attr(b, name, q);
+}
+
+cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_diag *d)
+{
+    *buf = NULL;
+    if (len)
+        *len = 0;
+    for (int i = 0; i < t->n_gpu_specs; i++) {
+        if (!t->gpu_specs[i].name || !t->gpu_specs[i].vendor)
+            return cr_diag_set(d, CR_EINVAL, "GPU model %d has no name or vendor", i);
+        if (cr_topo_find_gpu_spec(t, t->gpu_specs[i].name) != i)
+            return cr_diag_set(d, CR_EINVAL, "two GPU models are named \"%s\"",
+                               t->gpu_specs[i].name);
+    }
+    for (int i = 0; i < t->n_switch_specs; i++) {
+        if (!t->switch_specs[i].name)
+            return cr_diag_set(d, CR_EINVAL, "switch model %d has no name", i);
+        if (cr_topo_find_switch_spec(t, t->switch_specs[i].name) != i)
+            return cr_diag_set(d, CR_EINVAL, "two switch models are named \"%s\"",
+                               t->switch_specs[i].name);
+    }
+    for (int v = 0; v < t->n_devs; v++)
+        if (!t->devs[v].id || !valid_id(t->devs[v].id))
+            return cr_diag_set(d, CR_EINVAL,
+                               "device %d has id \"%s\": ids may hold only letters, digits and . "
+                               "_ - : / +",
+                               v, t->devs[v].id ? t->devs[v].id : "");
+    struct sbuf b = {0};
+    sb_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<!-- Written by commroof: the expanded graph of a topology "
+               "(doc/topology-format.md). -->\n<topology");
+    sb_attr(&b, "name", t->name ? t->name : "unnamed");
+    sb_attr(&b, "version", "1");
+    sb_attr(&b, "description", t->description);
+    sb_attr(&b, "source", t->source);
+    sb_str(&b, ">\n");
+    for (int i = 0; i < t->n_gpu_specs; i++) {
+        const cr_gpu_spec *s = &t->gpu_specs[i];
+        sb_str(&b, "  <gpu-model");
+        sb_attr(&b, "name", s->name);
+        sb_attr(&b, "vendor", s->vendor);
+        sb_int(&b, "arch", s->arch);
+        sb_int(&b, "sms", s->sms);
+        sb_qty(&b, "hbm", s->hbm_bytes, CR_UNIT_BYTES);
+        sb_qty(&b, "hbm-bw", s->hbm_Bps, CR_UNIT_BANDWIDTH);
+        if (s->l2_bytes > 0)
+            sb_qty(&b, "l2", s->l2_bytes, CR_UNIT_BYTES);
+        if (s->clock_hz > 0)
+            sb_hz(&b, "clock", s->clock_hz);
+        sb_attr(&b, "source", s->source);
+        sb_str(&b, ">\n");
+        for (int k = 0; k < CR_DT__COUNT; k++)
+            if (s->peak_flops[k] != 0) {
+                sb_str(&b, "    <flops");
+                sb_attr(&b, "dtype", cr_dtype_name((cr_dtype)k));
+                sb_qty(&b, "peak", s->peak_flops[k], CR_UNIT_FLOPS);
+                sb_str(&b, "/>\n");
+            }
+        if (s->meas_hbm_Bps != 0) {
+            sb_str(&b, "    <measured");
+            sb_qty(&b, "hbm-bw", s->meas_hbm_Bps, CR_UNIT_BANDWIDTH);
+            sb_str(&b, "/>\n");
+        }
+        for (int k = 0; k < CR_DT__COUNT; k++)
+            if (s->meas_flops[k] != 0) {
+                sb_str(&b, "    <measured-flops");
+                sb_attr(&b, "dtype", cr_dtype_name((cr_dtype)k));
+                sb_qty(&b, "value", s->meas_flops[k], CR_UNIT_FLOPS);
+                sb_str(&b, "/>\n");
+            }
+        sb_str(&b, "  </gpu-model>\n");
+    }
+    for (int i = 0; i < t->n_switch_specs; i++) {
+        const cr_switch_spec *s = &t->switch_specs[i];
+        sb_str(&b, "  <switch-model");
+        sb_attr(&b, "name", s->name);
+        sb_int(&b, "generation", s->generation);
+        sb_attr(&b, "multicast", s->multicast ? "yes" : "no");
+        sb_attr(&b, "reduction", s->reduction ? "yes" : "no");
+        if (s->reduce_Bps != 0)
+            sb_qty(&b, "reduce-bw", s->reduce_Bps, CR_UNIT_BANDWIDTH);
+        sb_attr(&b, "source", s->source);
+        sb_str(&b, "/>\n");
+    }
+    for (int i = 0; i < t->n_params; i++) {
+        char q[40];
+        snprintf(q, sizeof q, "%.17g", t->params[i].value);
+        sb_str(&b, "  <param");
+        sb_attr(&b, "key", t->params[i].key);
+        sb_attr(&b, "value", q);
+        sb_attr(&b, "source", t->params[i].source);
+        sb_str(&b, "/>\n");
+    }
+    for (int v = 0; v < t->n_devs; v++) {
+        const cr_dev *dv = &t->devs[v];
+        sb_str(&b, "  <");
+        sb_str(&b, cr_dev_kind_name(dv->kind));
+        sb_attr(&b, "id", dv->id);
+        if (dv->kind == CR_DEV_GPU && dv->spec >= 0 && dv->spec < t->n_gpu_specs)
+            sb_attr(&b, "model", t->gpu_specs[dv->spec].name);
+        if (dv->kind == CR_DEV_SWITCH && dv->spec >= 0 && dv->spec < t->n_switch_specs)
+            sb_attr(&b, "model", t->switch_specs[dv->spec].name);
+        if (dv->node >= 0)
+            sb_int(&b, "node", dv->node);
+        sb_str(&b, "/>\n");
+    }
+    for (int l = 0; l < t->n_links; l++) {
+        const cr_link *k = &t->links[l];
+        if (k->a < 0 || k->a >= t->n_devs || k->b < 0 || k->b >= t->n_devs) {
+            free(b.p);
+            return cr_diag_set(d, CR_EINVAL, "link %d ends at a device that does not exist", l);
+        }
+        sb_str(&b, "  <link");
+        sb_attr(&b, "a", t->devs[k->a].id);
+        sb_attr(&b, "b", t->devs[k->b].id);
+        sb_attr(&b, "kind", cr_link_kind_name(k->kind));
+        if (k->bw_ab_Bps == k->bw_ba_Bps) {
+            sb_qty(&b, "bw", k->bw_ab_Bps, CR_UNIT_BANDWIDTH);
+        } else {
+            sb_qty(&b, "bw-ab", k->bw_ab_Bps, CR_UNIT_BANDWIDTH);
+            sb_qty(&b, "bw-ba", k->bw_ba_Bps, CR_UNIT_BANDWIDTH);
+        }
+        if (k->count != 1)
+            sb_int(&b, "count", k->count);
+        if (k->lat_s != 0)
+            sb_qty(&b, "latency", k->lat_s, CR_UNIT_TIME);
+        sb_str(&b, "/>\n");
+    }
+    sb_str(&b, "</topology>\n");
+    if (b.oom) {
+        free(b.p);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory writing topology \"%s\"", t->name);
+    }
+    *buf = b.p;
+    if (len)
+        *len = b.n;
+    return CR_OK;
+}
+
+cr_status cr_topo_xml_save_file(const cr_topo *t, const char *path, cr_diag *d)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    cr_status st = cr_topo_xml_save_memory(t, &buf, &len, d);
+    if (st)
+        return st;
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    if (!tmp) {
+        free(buf);
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    }
+    /* The temporary sits beside the target so that rename() stays within
+     * one file system and is atomic. */
+    snprintf(tmp, pl + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        st = cr_diag_set(d, CR_EIO, "%s: cannot create a temporary file beside it: %s", path,
+                         strerror(errno));
+        goto out;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, buf + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path,
+                             w < 0 ? strerror(errno) : "no progress");
+            break;
+        }
+        done += (size_t)w;
+    }
+    if (!st && (fchmod(fd, 0644) != 0 || fsync(fd) != 0))
+        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (close(fd) != 0 && !st)
+        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (!st && rename(tmp, path) != 0)
+        st = cr_diag_set(d, CR_EIO, "%s: cannot replace it: %s", path, strerror(errno));
+    if (st)
+        unlink(tmp);
+out:
+    free(tmp);
+    free(buf);
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Shipped topologies                                                      */
+
+const char *cr_topo_shipped_name(int i)
+{
+    if (i < 0)
+        return NULL;
+    for (int k = 0; cr_embedded_topo[k].name; k++)
+        if (k == i)
+            return cr_embedded_topo[k].name;
+    return NULL;
+}
+
+cr_status cr_topo_open(const char *name_or_path, cr_topo **out, cr_diag *d)
+{
+    if (out)
+        *out = NULL;
+    if (!name_or_path || !*name_or_path)
+        return cr_diag_set(d, CR_EINVAL,
+                           "no topology given: name a shipped one (e.g. \"%s\") or "
+                           "an XML file",
+                           CR_TOPO_DEFAULT);
+    size_t n = strlen(name_or_path);
+    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0))
+        return cr_topo_xml_load_file(name_or_path, out, d);
+    for (int k = 0; cr_embedded_topo[k].name; k++)
+        if (strcmp(cr_embedded_topo[k].name, name_or_path) == 0) {
+            char origin[300];
+            snprintf(origin, sizeof origin, "%s.xml", name_or_path);
+            return cr_topo_xml_load_memory(cr_embedded_topo[k].text,
+                                           strlen(cr_embedded_topo[k].text), origin, out, d);
+        }
+    char list[700] = "";
+    size_t used = 0;
+    for (int k = 0; cr_embedded_topo[k].name && used + 64 < sizeof list; k++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+                         cr_embedded_topo[k].name);
+        if (w > 0)
+            used += (size_t)w;
+    }
+    return cr_diag_set(d, CR_ENOTFOUND,
+                       "no shipped topology named \"%s\" (shipped: %s); for a file give a path "
+                       "with '/' or ending in .xml",
+                       name_or_path, list);
+}

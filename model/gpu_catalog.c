@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The built-in GPU catalog (see gpu_catalog.h).
+ *
+ * Datasheets list tensor-core figures "with sparsity"; the dense peak used
+ * here is half of that. Capacities use the datasheet's decimal GB (1e9 bytes),
+ * which is at or below the real capacity, and L2 sizes the whitepapers' MB,
+ * which are MiB (cudaDeviceProp reports 40960 KiB for the A100's "40 MB").
+ * PCI device ids: pci.ids from pciutils/pciids, version 2026.08.22.
+ */
+#include "gpu_catalog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define T 1e12
+#define GB 1e9
+#define MiB 1048576.0
+
+/* NVLink per-link, per-direction figures. */
+#define NVLINK2_BPS 25e9 /* V100 whitepaper: 6 links, 300 GB/s bidirectional */
+#define NVLINK3_BPS 25e9 /* A100 whitepaper: 12 links, 600 GB/s bidirectional */
+#define NVLINK4_BPS 25e9 /* Hopper whitepaper: 18 links, 900 GB/s bidirectional */
+#define NVLINK5_BPS 50e9 /* NVIDIA Blackwell / HGX B200 page: 18 links, 1.8 TB/s bidirectional */
+
+static const cr_gpu_catalog_entry catalog[] = {
+    {
+        .name = "V100-SXM2-16GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x1db1, /* pci.ids: GV100GL [Tesla V100 SXM2 16GB] */
+        .arch = 70,
+        .peak_flops = {[CR_DT_FP64] = 7.8 * T, /* V100 datasheet, SXM2 */
+                       [CR_DT_FP32] = 15.7 * T,
+                       [CR_DT_FP16] = 125 * T}, /* tensor core */
+        .hbm_bytes = 16 * GB,
+        .hbm_Bps = 900 * GB, /* V100 datasheet */
+        .l2_bytes = 6 * MiB, /* V100 whitepaper */
+        .sms = 80,
+        .clock_hz = 1.53e9, /* V100 whitepaper, SXM2 boost */
+        .scaleup_links = 6,
+        .scaleup_link_Bps = NVLINK2_BPS,
+        .scaleup_source = "NVIDIA V100 whitepaper: 6 NVLink2 links, 25 GB/s per direction each",
+        .source = "NVIDIA Tesla V100 datasheet (SXM2); NVIDIA Volta whitepaper (SMs, L2, clock)",
+    },
+    {
+        .name = "V100-SXM2-32GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x1db5, /* pci.ids: GV100GL [Tesla V100 SXM2 32GB] */
+        .arch = 70,
+        .peak_flops = {[CR_DT_FP64] = 7.8 * T, [CR_DT_FP32] = 15.7 * T, [CR_DT_FP16] = 125 * T},
+        .hbm_bytes = 32 * GB,
+        .hbm_Bps = 900 * GB, /* V100 datasheet */
+        .l2_bytes = 6 * MiB,
+        .sms = 80,
+        .clock_hz = 1.53e9,
+        .scaleup_links = 6,
+        .scaleup_link_Bps = NVLINK2_BPS,
+        .scaleup_source = "NVIDIA V100 whitepaper: 6 NVLink2 links, 25 GB/s per direction each",
+        .source = "NVIDIA Tesla V100 datasheet (SXM2); NVIDIA Volta whitepaper (SMs, L2, clock)",
+    },
+    {
+        .name = "A100-SXM-40GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x20b0, /* pci.ids: GA100 [A100 SXM4 40GB] */
+        .arch = 80,
+        .peak_flops = {[CR_DT_FP64] = 19.5 * T, /* A100 datasheet: FP64 Tensor Core */
+                       [CR_DT_FP32] = 19.5 * T,
+                       [CR_DT_TF32] = 156 * T, /* 312 with sparsity */
+                       [CR_DT_BF16] = 312 * T, /* 624 with sparsity */
+                       [CR_DT_FP16] = 312 * T,
+                       [CR_DT_INT8] = 624 * T}, /* 1248 TOPS with sparsity */
+        .hbm_bytes = 40 * GB,
+        .hbm_Bps = 1555 * GB, /* A100 datasheet, 40GB SXM */
+        .l2_bytes = 40 * MiB, /* A100 whitepaper */
+        .sms = 108,
+        .clock_hz = 1.41e9, /* A100 whitepaper */
+        .scaleup_links = 12,
+        .scaleup_link_Bps = NVLINK3_BPS,
+        .scaleup_source = "NVIDIA A100 whitepaper: 12 NVLink3 links, 25 GB/s per direction each",
+        .source = "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 whitepaper (SMs, L2, clock)",
+    },
+    {
+        .name = "A100-SXM-80GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x20b2, /* pci.ids: GA100 [A100 SXM4 80GB] */
+        .arch = 80,
+        .peak_flops = {[CR_DT_FP64] = 19.5 * T, /* A100 datasheet, as above */
+                       [CR_DT_FP32] = 19.5 * T,
+                       [CR_DT_TF32] = 156 * T,
+                       [CR_DT_BF16] = 312 * T,
+                       [CR_DT_FP16] = 312 * T,
+                       [CR_DT_INT8] = 624 * T},
+        .hbm_bytes = 80 * GB,
+        .hbm_Bps = 2039 * GB, /* A100 datasheet, 80GB SXM */
+        .l2_bytes = 40 * MiB,
+        .sms = 108,
+        .clock_hz = 1.41e9,
+        .scaleup_links = 12,
+        .scaleup_link_Bps = NVLINK3_BPS,
+        .scaleup_source = "NVIDIA A100 whitepaper: 12 NVLink3 links, 25 GB/s per direction each",
+        .source = "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 whitepaper (SMs, L2, clock)",
+    },
+    {
+        .name = "A100-PCIe-40GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x20f1, /* pci.ids: GA100 [A100 PCIe 40GB] */
+        .arch = 80,
+        .peak_flops = {[CR_DT_FP64] = 19.5 * T, /* A100 datasheet: same peaks as SXM */
+                       [CR_DT_FP32] = 19.5 * T,
+                       [CR_DT_TF32] = 156 * T,
+                       [CR_DT_BF16] = 312 * T,
+                       [CR_DT_FP16] = 312 * T,
+                       [CR_DT_INT8] = 624 * T},
+        .hbm_bytes = 40 * GB,
+        .hbm_Bps = 1555 * GB, /* A100 datasheet, 40GB PCIe */
+        .l2_bytes = 40 * MiB,
+        .sms = 108,
+        .clock_hz = 1.41e9,
+        .scaleup_links = 12,
+        .scaleup_link_Bps = NVLINK3_BPS,
+        .scaleup_source = "NVIDIA A100 datasheet: NVLink bridge for 2 GPUs, 600 GB/s "
+                          "bidirectional (12 NVLink3 links)",
+        .source = "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 whitepaper (SMs, L2, clock)",
+    },
+    {
+        .name = "A100-PCIe-80GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x20b5, /* pci.ids: GA100 [A100 PCIe 80GB] */
+        .arch = 80,
+        .peak_flops = {[CR_DT_FP64] = 19.5 * T,
+                       [CR_DT_FP32] = 19.5 * T,
+                       [CR_DT_TF32] = 156 * T,
+                       [CR_DT_BF16] = 312 * T,
+                       [CR_DT_FP16] = 312 * T,
+                       [CR_DT_INT8] = 624 * T},
+        .hbm_bytes = 80 * GB,
+        .hbm_Bps = 1935 * GB, /* A100 datasheet, 80GB PCIe */
+        .l2_bytes = 40 * MiB,
+        .sms = 108,
+        .clock_hz = 1.41e9,
+        .scaleup_links = 12,
+        .scaleup_link_Bps = NVLINK3_BPS,
+        .scaleup_source = "NVIDIA A100 datasheet: NVLink bridge for 2 GPUs, 600 GB/s "
+                          "bidirectional (12 NVLink3 links)",
+        .source = "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 whitepaper (SMs, L2, clock)",
+    },
+    {
+        .name = "H100-SXM",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x2330, /* pci.ids: GH100 [H100 SXM5 80GB] */
+        .arch = 90,
+        .peak_flops = {[CR_DT_FP64] = 67 * T, /* H100 datasheet (SXM): FP64 Tensor Core */
+                       [CR_DT_FP32] = 67 * T,
+                       [CR_DT_TF32] = 494.5 * T, /* 989 with sparsity */
+                       [CR_DT_BF16] = 989 * T,   /* 1979 with sparsity */
+                       [CR_DT_FP16] = 989 * T,
+                       [CR_DT_FP8] = 1979 * T,   /* 3958 with sparsity */
+                       [CR_DT_INT8] = 1979 * T}, /* 3958 TOPS with sparsity */
+        .hbm_bytes = 80 * GB,
+        .hbm_Bps = 3350 * GB, /* H100 datasheet, SXM */
+        .l2_bytes = 50 * MiB, /* Hopper whitepaper */
+        .sms = 132,           /* Hopper whitepaper, H100 SXM5 */
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK4_BPS,
+        .scaleup_source = "NVIDIA Hopper whitepaper: 18 NVLink4 links, 25 GB/s per direction each",
+        .source = "NVIDIA H100 Tensor Core GPU datasheet (SXM); NVIDIA Hopper whitepaper (SMs, L2)",
+    },
+    {
+        .name = "H100-SXM-94GB",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x2339, /* pci.ids: GH100 [H100 SXM5 94GB] */
+        .arch = 90,
+        .peak_flops = {[CR_DT_FP64] = 67 * T, /* same die and clocks as H100 SXM (datasheet) */
+                       [CR_DT_FP32] = 67 * T,
+                       [CR_DT_TF32] = 494.5 * T,
+                       [CR_DT_BF16] = 989 * T,
+                       [CR_DT_FP16] = 989 * T,
+                       [CR_DT_FP8] = 1979 * T,
+                       [CR_DT_INT8] = 1979 * T},
+        .hbm_bytes = 94 * GB,
+        .hbm_Bps = 3350 * GB, /* unverified: taken as H100 SXM 80GB */
+        .l2_bytes = 50 * MiB,
+        .sms = 132,
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK4_BPS,
+        .scaleup_source = "NVIDIA Hopper whitepaper: 18 NVLink4 links, 25 GB/s per direction each",
+        .source = "as H100 SXM (NVIDIA H100 datasheet); 94 GB from pci.ids name; HBM bandwidth "
+                  "unverified",
+    },
+    {
+        .name = "H100-PCIe",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x2331, /* pci.ids: GH100 [H100 PCIe] */
+        .arch = 90,
+        .peak_flops = {[CR_DT_FP64] = 51 * T, /* H100 datasheet (PCIe): FP64 Tensor Core */
+                       [CR_DT_FP32] = 51 * T,
+                       [CR_DT_TF32] = 378 * T, /* 756 with sparsity */
+                       [CR_DT_BF16] = 756 * T, /* 1513 with sparsity */
+                       [CR_DT_FP16] = 756 * T,
+                       [CR_DT_FP8] = 1513 * T, /* 3026 with sparsity */
+                       [CR_DT_INT8] = 1513 * T},
+        .hbm_bytes = 80 * GB,
+        .hbm_Bps = 2000 * GB, /* H100 datasheet, PCIe */
+        .l2_bytes = 50 * MiB,
+        .sms = 114, /* Hopper whitepaper, H100 PCIe */
+        .scaleup_links = 12,
+        .scaleup_link_Bps = NVLINK4_BPS,
+        .scaleup_source = "NVIDIA H100 datasheet (PCIe): NVLink bridge 600 GB/s bidirectional "
+                          "(12 NVLink4 links)",
+        .source = "NVIDIA H100 Tensor Core GPU datasheet (PCIe); NVIDIA Hopper whitepaper (SMs)",
+    },
+    {
+        .name = "H200-SXM",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x2335, /* pci.ids: GH100 [H200 SXM 141GB] */
+        .arch = 90,
+        .peak_flops = {[CR_DT_FP64] = 67 * T, /* H200 datasheet (SXM): FP64 Tensor Core */
+                       [CR_DT_FP32] = 67 * T,
+                       [CR_DT_TF32] = 494.5 * T, /* 989 with sparsity */
+                       [CR_DT_BF16] = 989 * T,   /* 1979 with sparsity */
+                       [CR_DT_FP16] = 989 * T,
+                       [CR_DT_FP8] = 1979 * T,   /* 3958 with sparsity */
+                       [CR_DT_INT8] = 1979 * T}, /* 3958 TOPS with sparsity */
+        .hbm_bytes = 141 * GB,
+        .hbm_Bps = 4800 * GB, /* H200 datasheet */
+        .l2_bytes = 50 * MiB, /* same GH100 die as H100 (Hopper whitepaper) */
+        .sms = 132,
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK4_BPS,
+        .scaleup_source = "NVIDIA H200 datasheet: NVLink 900 GB/s bidirectional (18 NVLink4 "
+                          "links, 25 GB/s per direction each, Hopper whitepaper)",
+        .source = "NVIDIA H200 Tensor Core GPU datasheet (SXM); SMs and L2 as H100 SXM (Hopper "
+                  "whitepaper)",
+    },
+    {
+        .name = "B200",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x2901, /* pci.ids: GB100 [B200] */
+        .arch = 100,
+        .peak_flops = {[CR_DT_FP64] = 40 * T, /* HGX B200 page: 320 TFLOP/s for 8 GPUs */
+                       [CR_DT_FP32] = 80 * T, /* third-party (TechPowerUp B200 entry), unverified */
+                       [CR_DT_TF32] = 1125 * T, /* HGX B200: 18 PFLOP/s sparse for 8, halved */
+                       [CR_DT_BF16] = 2250 * T, /* HGX B200: 36 PFLOP/s sparse for 8, halved */
+                       [CR_DT_FP16] = 2250 * T,
+                       [CR_DT_FP8] = 4500 * T,  /* HGX B200: 72 PFLOP/s sparse for 8, halved */
+                       [CR_DT_INT8] = 4500 * T, /* HGX B200: 72 POP/s sparse for 8, halved */
+                       [CR_DT_FP4] = 9000 * T}, /* HGX B200: 144 PFLOP/s sparse for 8, halved */
+        .hbm_bytes = 180 * GB,                  /* HGX B200: 1.44 TB for 8 GPUs */
+        .hbm_Bps = 8000 * GB,                   /* HGX B200 page */
+        .l2_bytes = 126 * MiB,                  /* third-party figure, unverified */
+        .sms = 148,                             /* third-party figure */
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK5_BPS,
+        .scaleup_source = "NVIDIA HGX B200 page: NVLink5 1.8 TB/s bidirectional per GPU (18 "
+                          "links, 50 GB/s per direction each)",
+        .source = "NVIDIA HGX B200 / DGX B200 pages (per-GPU = 8-GPU figure / 8); SMs, L2 and "
+                  "FP32 third-party",
+    },
+    {
+        .name = "GB200",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x2941, /* pci.ids: GB100 [HGX GB200] */
+        .arch = 100,
+        .peak_flops = {[CR_DT_FP64] = 45 * T,   /* GB200 NVL72 page: 3240 TFLOP/s for 72 GPUs */
+                       [CR_DT_FP32] = 80 * T,   /* third-party, as B200, unverified */
+                       [CR_DT_TF32] = 1250 * T, /* NVL72: 180 PFLOP/s sparse for 72, halved */
+                       [CR_DT_BF16] = 2500 * T, /* NVL72: 360 PFLOP/s sparse for 72, halved */
+                       [CR_DT_FP16] = 2500 * T,
+                       [CR_DT_FP8] = 5000 * T,   /* NVL72: 720 PFLOP/s sparse for 72, halved */
+                       [CR_DT_INT8] = 5000 * T,  /* NVL72: 720 POP/s sparse for 72, halved */
+                       [CR_DT_FP4] = 10000 * T}, /* NVL72: 1440 PFLOP/s sparse for 72, halved */
+        .hbm_bytes = 186 * GB,                   /* NVL72: 13.4 TB for 72 GPUs */
+        .hbm_Bps = 8000 * GB,                    /* NVL72: 576 TB/s for 72 GPUs */
+        .l2_bytes = 126 * MiB,                   /* third-party, as B200, unverified */
+        .sms = 148,                              /* third-party, as B200, unverified */
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK5_BPS,
+        .scaleup_source = "NVIDIA GB200 NVL72 page: NVLink5 1.8 TB/s bidirectional per GPU",
+        .source = "NVIDIA GB200 NVL72 page (per-GPU = rack figure / 72); SMs, L2, FP32 "
+                  "third-party",
+    },
+    {
+        .name = "L40S",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x26b9, /* pci.ids: AD102GL [L40S] */
+        .arch = 89,
+        .peak_flops = {[CR_DT_FP32] = 91.6 * T,   /* L40S datasheet; no FP64 figure published */
+                       [CR_DT_TF32] = 183 * T,    /* 366 with sparsity */
+                       [CR_DT_BF16] = 362.05 * T, /* 733 with sparsity */
+                       [CR_DT_FP16] = 362.05 * T,
+                       [CR_DT_FP8] = 733 * T,   /* 1466 with sparsity */
+                       [CR_DT_INT8] = 733 * T}, /* 1466 TOPS with sparsity */
+        .hbm_bytes = 48 * GB,                   /* GDDR6 with ECC */
+        .hbm_Bps = 864 * GB,                    /* L40S datasheet */
+        .l2_bytes = 96 * MiB,                   /* Ada whitepaper: AD102 L2 */
+        .sms = 142,                             /* L40S datasheet: 18,176 CUDA cores / 128 */
+        .scaleup_source = "L40S has no NVLink (datasheet): PCIe Gen4 x16 only",
+        .source = "NVIDIA L40S datasheet; NVIDIA Ada Lovelace whitepaper (L2)",
+    },
+    {
+        .name = "L40",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x26b5, /* pci.ids: AD102GL [L40] */
+        .arch = 89,
+        .peak_flops = {[CR_DT_FP32] = 90.5 * T,   /* L40 datasheet */
+                       [CR_DT_TF32] = 90.5 * T,   /* 181 with sparsity */
+                       [CR_DT_BF16] = 181.05 * T, /* 362.1 with sparsity */
+                       [CR_DT_FP16] = 181.05 * T,
+                       [CR_DT_FP8] = 362 * T,   /* 724 with sparsity */
+                       [CR_DT_INT8] = 362 * T}, /* 724 TOPS with sparsity */
+        .hbm_bytes = 48 * GB,
+        .hbm_Bps = 864 * GB, /* L40 datasheet */
+        .l2_bytes = 96 * MiB,
+        .sms = 142, /* L40 datasheet: 18,176 CUDA cores / 128 */
+        .scaleup_source = "L40 has no NVLink (datasheet)",
+        .source = "NVIDIA L40 datasheet; NVIDIA Ada Lovelace whitepaper (L2)",
+    },
+    {
+        .name = "MI300X",
+        .vendor = "amd",
+        .pci_vendor = 0x1002,
+        .pci_device = 0x74a1, /* pci.ids: Aqua Vanjaram [Instinct MI300X] */
+        .arch = 0,
+        .peak_flops = {[CR_DT_FP64] = 163.4 * T, /* MI300X datasheet: FP64 matrix */
+                       [CR_DT_FP32] = 163.4 * T,
+                       [CR_DT_TF32] = 653.7 * T,
+                       [CR_DT_BF16] = 1307.4 * T,
+                       [CR_DT_FP16] = 1307.4 * T,
+                       [CR_DT_FP8] = 2614.9 * T,
+                       [CR_DT_INT8] = 2614.9 * T},
+        .hbm_bytes = 192 * GB,
+        .hbm_Bps = 5300 * GB,  /* MI300X datasheet */
+        .l2_bytes = 256 * MiB, /* MI300X datasheet: 256 MB Infinity Cache (last level) */
+        .sms = 304,            /* compute units */
+        .scaleup_links = 7,
+        .scaleup_link_Bps = 64e9,
+        .scaleup_source = "AMD MI300X datasheet: 7 Infinity Fabric links, 64 GB/s per direction "
+                          "each (128 GB/s bidirectional)",
+        .source = "AMD Instinct MI300X datasheet",
+    },
+};
+
+#define N_CATALOG ((int)(sizeof catalog / sizeof catalog[0]))
+
+int cr_gpu_catalog_count(void)
+{
+    return N_CATALOG;
+}
+
+const cr_gpu_catalog_entry *cr_gpu_catalog_get(int i)
+{
+    return i >= 0 && i < N_CATALOG ? &catalog[i] : NULL;
+}
+
+const cr_gpu_catalog_entry *cr_gpu_catalog_find_pci(unsigned pci_vendor, unsigned pci_device)
+{
+    for (int i = 0; i < N_CATALOG; i++)
+        if (catalog[i].pci_vendor == pci_vendor && catalog[i].pci_device == pci_device)
+            return &catalog[i];
+    return NULL;
+}
+
+const cr_gpu_catalog_entry *cr_gpu_catalog_find_name(const char *name)
+{
+    for (int i = 0; name && i < N_CATALOG; i++)
+        if (strcmp(catalog[i].name, name) == 0)
+            return &catalog[i];
+    return NULL;
+}
+
+/* "0x20b0 (A100-SXM-40GB), 0x20b2 (...)" for the NVIDIA entries of one sm, or
+ * of all when sm is 0. */
+static void list_ids(int sm, char *buf, size_t size)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < N_CATALOG && off < size; i++) {
+        if (catalog[i].pci_vendor != 0x10de || (sm && catalog[i].arch != sm))
+            continue;
+        int n = snprintf(buf + off, size - off, "%s0x%04x (%s, sm %d)", off ? ", " : "",
+                         catalog[i].pci_device, catalog[i].name, catalog[i].arch);
+        if (n < 0)
+            break;
+        off += (size_t)n;
+    }
+}
+
+cr_status cr_gpu_catalog_lookup(int sm, unsigned pci_device, const cr_gpu_catalog_entry **out,
+                                cr_diag *d)
+{
+    char ids[700];
+    *out = NULL;
+    const cr_gpu_catalog_entry *e = pci_device ? cr_gpu_catalog_find_pci(0x10de, pci_device) : NULL;
+    if (e) {
+        if (e->arch != sm)
+            return cr_diag_set(d, CR_EINVAL,
+                               "PCI device 0x%04x is the %s (sm %d), but the dump says sm %d: "
+                               "the dump is inconsistent",
+                               pci_device, e->name, e->arch, sm);
+        *out = e;
+        return CR_OK;
+    }
+    const cr_gpu_catalog_entry *only = NULL;
+    int n = 0;
+    for (int i = 0; i < N_CATALOG; i++)
+        if (catalog[i].pci_vendor == 0x10de && catalog[i].arch == sm) {
+            only = &catalog[i];
+            n++;
+        }
+    if (n == 1) {
+        *out = only;
+        return CR_OK;
+    }
+    list_ids(n ? sm : 0, ids, sizeof ids);
+    if (n > 1)
+        return cr_diag_set(d, CR_ENOTFOUND,
+                           "GPU with PCI device 0x%04x and sm %d is not in the catalog, and sm %d "
+                           "alone does not identify it; known for sm %d: %s",
+                           pci_device, sm, sm, sm, ids);
+    return cr_diag_set(d, CR_ENOTFOUND,
+                       "GPU with PCI device 0x%04x and sm %d is not in the catalog; known: %s",
+                       pci_device, sm, ids);
+}
+
+int cr_gpu_catalog_add_spec(cr_topo *t, const cr_gpu_catalog_entry *e)
+{
+    int have = cr_topo_find_gpu_spec(t, e->name);
+    if (have >= 0)
+        return have;
+    /* cr_gpu_spec holds mutable strings; copy the static ones into local
+     * buffers (cr_topo_add_gpu_spec deep-copies them again). */
+    char name[64], vendor[16], source[512];
+    snprintf(name, sizeof name, "%s", e->name);
+    snprintf(vendor, sizeof vendor, "%s", e->vendor);
+    snprintf(source, sizeof source, "%s (commroof built-in GPU catalog)", e->source);
+    cr_gpu_spec s = {0};
+    s.name = name;
+    s.vendor = vendor;
+    s.source = source;
+    s.arch = e->arch;
+    memcpy(s.peak_flops, e->peak_flops, sizeof s.peak_flops);
+    s.hbm_bytes = e->hbm_bytes;
+    s.hbm_Bps = e->hbm_Bps;
+    s.l2_bytes = e->l2_bytes;
+    s.sms = e->sms;
+    s.clock_hz = e->clock_hz;
+    return cr_topo_add_gpu_spec(t, &s);
+}

@@ -1,0 +1,1085 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * NCCL topology dump import (see nccl_import.h for the mapping).
+ *
+ * Two passes: the XML tree is walked into small tables (CPUs, PCI elements,
+ * GPUs, NVLink entries, NICs) with the line of every element, then the
+ * commroof graph is built from the tables, GPUs first in rank order so that
+ * commroof's GPU numbering follows NCCL's ranks. The format follows NCCL's
+ * reader, ncclTopoGetSystemFromXml() and friends in NVIDIA/nccl
+ * src/graph/topo.cc, and its writer in src/graph/xml.cc (checked against the
+ * master branch of 2026-06).
+ */
+#include "nccl_import.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "gpu_catalog.h"
+
+/* NCCL's MAX_STR_LEN (src/graph/xml.h): no attribute it writes is longer. */
+#define ATTR_MAX 255
+/* NCCL writes this target for an NVLink whose far end NVML cannot see (the
+ * NVSwitches inside a VM), src/graph/xml.cc. */
+#define HIDDEN_NVS_BUSID "fffffff:ffff:ff"
+
+enum pci_kind { PCI_BRIDGE, PCI_GPU, PCI_NIC, PCI_OTHER };
+
+struct cpu_rec {
+    int numaid, line, dev;
+    char vendor[ATTR_MAX + 1], arch[ATTR_MAX + 1];
+    int familyid, modelid;
+};
+
+struct pci_rec {
+    char busid[ATTR_MAX + 1];
+    unsigned cls, device;
+    double bw_Bps; /* link to the parent, per direction */
+    int parent;    /* pci index, -1 when directly under the CPU */
+    int cpu;       /* cpu index */
+    enum pci_kind kind;
+    int line, needed, dev;
+};
+
+struct gpu_rec {
+    int rank, cudadev, sm, pci, line, dev, orig;
+    const cr_gpu_catalog_entry *e;
+};
+
+struct nvl_rec {
+    int gpu, count, line;
+    char target[ATTR_MAX + 1];
+    char tclass[ATTR_MAX + 1];
+};
+
+struct c2c_rec {
+    int gpu, count, line;
+    double bw_Bps;
+};
+
+struct nic_rec {
+    int pci, cpu, line, dev, ports;
+    char name[ATTR_MAX + 1];
+    double port_Bps[16];
+    int n_port_bw;
+    bool ib;
+};
+
+struct ctx {
+    const char *origin;
+    cr_diag *d;
+    struct cpu_rec *cpus;
+    int n_cpus, cap_cpus;
+    struct pci_rec *pcis;
+    int n_pcis, cap_pcis;
+    struct gpu_rec *gpus;
+    int n_gpus, cap_gpus;
+    struct nvl_rec *nvls;
+    int n_nvls, cap_nvls;
+    struct c2c_rec *c2cs;
+    int n_c2cs, cap_c2cs;
+    struct nic_rec *nics;
+    int n_nics, cap_nics;
+};
+
+/* Grows *arr to hold one more element; returns the new element's index or
+ * -1 when allocation fails. */
+static int push(void **arr, int *n, int *cap, size_t elem)
+{
+    if (*n == *cap) {
+        int nc = *cap ? *cap * 2 : 8;
+        void *p = realloc(*arr, (size_t)nc * elem);
+        if (!p)
+            return -1;
+        *arr = p;
+        *cap = nc;
+    }
+    memset((char *)*arr + (size_t)*n * elem, 0, elem);
+    return (*n)++;
+}
+
+#define PUSH(c, what)                                                                              \
+    push((void **)&(c)->what##s, &(c)->n_##what##s, &(c)->cap_##what##s, sizeof *(c)->what##s)
+
+static int line_of(const xmlNode *n)
+{
+    long l = xmlGetLineNo(n);
+    return l > 0 && l < INT_MAX ? (int)l : 0;
+}
+
+/* Copies attribute name of n into buf (size ATTR_MAX + 1). Returns 1 when
+ * present, 0 when absent, -1 (with the message in c->d) when too long. */
+static int get_attr(struct ctx *c, const xmlNode *n, const char *name, char *buf)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (!v)
+        return 0;
+    size_t len = strlen((const char *)v);
+    if (len > ATTR_MAX) {
+        xmlFree(v);
+        cr_diag_set(c->d, CR_EPARSE,
+                    "%s:%d: attribute %s of <%s> is %zu characters long; NCCL writes at most %d",
+                    c->origin, line_of(n), name, (const char *)n->name, len, ATTR_MAX);
+        return -1;
+    }
+    memcpy(buf, v, len + 1);
+    xmlFree(v);
+    return 1;
+}
+
+static cr_status missing(struct ctx *c, const xmlNode *n, const char *name, const char *example)
+{
+    return cr_diag_set(c->d, CR_EPARSE,
+                       "%s:%d: <%s> has no %s attribute: NCCL writes one (e.g. %s)", c->origin,
+                       line_of(n), (const char *)n->name, name, example);
+}
+
+/* Integer attribute (decimal, or hex with 0x when hex_ok). present may be
+ * NULL (then the attribute is required). */
+static cr_status get_int(struct ctx *c, const xmlNode *n, const char *name, const char *example,
+                         long lo, long hi, long *out, bool *present)
+{
+    char buf[ATTR_MAX + 1];
+    int r = get_attr(c, n, name, buf);
+    if (r < 0)
+        return CR_EPARSE;
+    if (r == 0) {
+        if (present) {
+            *present = false;
+            return CR_OK;
+        }
+        return missing(c, n, name, example);
+    }
+    if (present)
+        *present = true;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(buf, &end, 0);
+    if (end == buf || *end != '\0' || errno || v < lo || v > hi)
+        return cr_diag_set(
+            c->d, CR_EPARSE, "%s:%d: %s=\"%s\" of <%s> is not an integer from %ld to %ld (e.g. %s)",
+            c->origin, line_of(n), name, buf, (const char *)n->name, lo, hi, example);
+    *out = v;
+    return CR_OK;
+}
+
+cr_status cr_nccl_pcie_lane_Bps(const char *link_speed, double *out)
+{
+    /* sysfs writes "32.0 GT/s PCIe" (kernel 5.7+) or "32 GT/s"; NCCL copies
+     * it (src/graph/xml.cc) and knows the same list (kvDictPciGen). */
+    static const struct {
+        double gts, eff;
+    } rates[] = {
+        {2.5, 8.0 / 10.0},    /* PCIe 1.x: 8b/10b (PCI-SIG base spec 1.1) */
+        {5.0, 8.0 / 10.0},    /* PCIe 2.x: 8b/10b */
+        {8.0, 128.0 / 130.0}, /* PCIe 3.x: 128b/130b (PCI-SIG base spec 3.0) */
+        {16.0, 128.0 / 130.0}, {32.0, 128.0 / 130.0},
+        {64.0, 242.0 / 256.0}, /* PCIe 6.0 FLIT mode: 242 of 256 bytes carry TLP+DLLP */
+    };
+    char *end = NULL;
+    errno = 0;
+    double g = strtod(link_speed, &end);
+    if (end == link_speed || errno)
+        return CR_EPARSE;
+    while (*end == ' ')
+        end++;
+    if (strncmp(end, "GT/s", 4) != 0)
+        return CR_EPARSE;
+    end += 4;
+    if (*end == ' ')
+        end++;
+    if (*end != '\0' && strcmp(end, "PCIe") != 0)
+        return CR_EPARSE;
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+        if (g == rates[i].gts) {
+            /* one transfer carries one bit per lane */
+            *out = rates[i].gts * 1e9 * rates[i].eff / 8.0;
+            return CR_OK;
+        }
+    return CR_EPARSE;
+}
+
+static bool is_blank_text(const xmlNode *n)
+{
+    if (n->type == XML_COMMENT_NODE || n->type == XML_PI_NODE)
+        return true;
+    if (n->type != XML_TEXT_NODE && n->type != XML_CDATA_SECTION_NODE)
+        return false;
+    for (const xmlChar *p = n->content; p && *p; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            return false;
+    return true;
+}
+
+/* Every attribute of an element, read or not, is at most ATTR_MAX long. */
+static cr_status check_attrs(struct ctx *c, const xmlNode *n)
+{
+    for (const xmlAttr *a = n->properties; a; a = a->next) {
+        char buf[ATTR_MAX + 1];
+        if (get_attr(c, n, (const char *)a->name, buf) < 0)
+            return CR_EPARSE;
+    }
+    return CR_OK;
+}
+
+/* Anything that is neither an element nor blank text is an error. */
+static cr_status check_child(struct ctx *c, const xmlNode *parent, const xmlNode *n)
+{
+    if (n->type == XML_ELEMENT_NODE)
+        return check_attrs(c, n);
+    if (is_blank_text(n))
+        return CR_OK;
+    return cr_diag_set(c->d, CR_EPARSE,
+                       "%s:%d: unexpected text inside <%s>: an NCCL dump holds only elements",
+                       c->origin, line_of(n), (const char *)parent->name);
+}
+
+static cr_status unknown_elem(struct ctx *c, const xmlNode *n, const xmlNode *parent,
+                              const char *allowed)
+{
+    return cr_diag_set(
+        c->d, CR_EPARSE, "%s:%d: unknown element <%s> inside <%s>: NCCL dumps have %s there",
+        c->origin, line_of(n), (const char *)n->name, (const char *)parent->name, allowed);
+}
+
+static bool named(const xmlNode *n, const char *name)
+{
+    return strcmp((const char *)n->name, name) == 0;
+}
+
+static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, bool ib)
+{
+    int i = PUSH(c, nic);
+    if (i < 0)
+        return CR_ENOMEM;
+    struct nic_rec *nic = &c->nics[i];
+    nic->pci = pci;
+    nic->cpu = cpu;
+    nic->line = line_of(n);
+    nic->ib = ib;
+    for (const xmlNode *k = n->children; k; k = k->next) {
+        cr_status st = check_child(c, n, k);
+        if (st)
+            return st;
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        /* gin / rma: GPU-initiated and RMA views of the same ports (recent
+         * NCCL); they add no bandwidth. */
+        if (named(k, "gin") || named(k, "rma"))
+            continue;
+        if (!named(k, "net"))
+            return unknown_elem(c, k, n, "<net>");
+        long dev, mbps = 0, enabled = 1;
+        bool has_dev, has_speed, has_net;
+        if ((st = get_int(c, k, "dev", "dev=\"0\"", 0, 1 << 20, &dev, &has_dev)) ||
+            (st = get_int(c, k, "speed", "speed=\"400000\" (Mb/s)", -1, 1L << 30, &mbps,
+                          &has_speed)) ||
+            (st = get_int(c, k, "net", "net=\"1\"", 0, 1, &enabled, &has_net)))
+            return st;
+        (void)has_net;
+        /* NCCL ignores <net> without dev and ports fused into a virtual NIC
+         * (net="0"), ncclTopoAddNic(). */
+        if (!has_dev || !enabled)
+            continue;
+        char name[ATTR_MAX + 1];
+        int r = get_attr(c, k, "name", name);
+        if (r < 0)
+            return CR_EPARSE;
+        if (nic->ports == 0) {
+            if (r == 1)
+                snprintf(nic->name, sizeof nic->name, "%s", name);
+            else
+                snprintf(nic->name, sizeof nic->name, "net%ld", dev);
+        }
+        if (nic->ports >= (int)(sizeof nic->port_Bps / sizeof nic->port_Bps[0]))
+            return cr_diag_set(c->d, CR_ERANGE, "%s:%d: more than 16 <net> ports in one <nic>",
+                               c->origin, line_of(k));
+        /* Mb/s in the dump; NCCL takes 10 Gb/s when a NIC reports none or -1
+         * (ncclTopoAddNet, src/graph/topo.cc). */
+        if (!has_speed || mbps <= 0)
+            mbps = 10000;
+        nic->port_Bps[nic->ports++] = (double)mbps * 1e6 / 8.0;
+    }
+    return CR_OK;
+}
+
+static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
+{
+    long rank, dev, sm;
+    bool has_rank;
+    cr_status st;
+    if ((st = get_int(c, n, "rank", "rank=\"0\"", 0, INT_MAX, &rank, &has_rank)))
+        return st;
+    /* A GPU without rank is not part of the communicator: NCCL skips it
+     * (ncclTopoAddPci). */
+    if (!has_rank)
+        return CR_OK;
+    if ((st = get_int(c, n, "dev", "dev=\"0\"", 0, 1 << 16, &dev, NULL)) ||
+        (st = get_int(c, n, "sm", "sm=\"90\"", 10, 1000, &sm, NULL)))
+        return st;
+    int g = PUSH(c, gpu);
+    if (g < 0)
+        return CR_ENOMEM;
+    c->gpus[g].rank = (int)rank;
+    c->gpus[g].cudadev = (int)dev;
+    c->gpus[g].sm = (int)sm;
+    c->gpus[g].pci = pci;
+    c->gpus[g].line = line_of(n);
+    for (const xmlNode *k = n->children; k; k = k->next) {
+        if ((st = check_child(c, n, k)))
+            return st;
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        if (named(k, "nvlink")) {
+            long count;
+            if ((st = get_int(c, k, "count", "count=\"18\"", 1, 64, &count, NULL)))
+                return st;
+            int i = PUSH(c, nvl);
+            if (i < 0)
+                return CR_ENOMEM;
+            struct nvl_rec *v = &c->nvls[i];
+            v->gpu = g;
+            v->count = (int)count;
+            v->line = line_of(k);
+            char buf[ATTR_MAX + 1];
+            int r = get_attr(c, k, "target", buf);
+            if (r < 0)
+                return CR_EPARSE;
+            if (r == 0)
+                return missing(c, k, "target", "target=\"0000:05:00.0\"");
+            snprintf(v->target, sizeof v->target, "%s", buf);
+            r = get_attr(c, k, "tclass", buf);
+            if (r < 0)
+                return CR_EPARSE;
+            if (r == 0)
+                return missing(c, k, "tclass", "tclass=\"0x068000\"");
+            snprintf(v->tclass, sizeof v->tclass, "%s", buf);
+        } else if (named(k, "c2c")) {
+            long count, bw;
+            if ((st = get_int(c, k, "count", "count=\"10\"", 1, 64, &count, NULL)) ||
+                (st = get_int(c, k, "bw", "bw=\"45000\" (MB/s per link)", 1, 100000000, &bw, NULL)))
+                return st;
+            int i = PUSH(c, c2c);
+            if (i < 0)
+                return CR_ENOMEM;
+            c->c2cs[i].gpu = g;
+            c->c2cs[i].count = (int)count;
+            /* MB/s per link: NCCL computes GB/s as bw x count / 1000
+             * (ncclTopoAddC2c, src/graph/topo.cc). */
+            c->c2cs[i].bw_Bps = (double)bw * 1e6;
+            c->c2cs[i].line = line_of(k);
+        } else {
+            return unknown_elem(c, k, n, "<nvlink> and <c2c>");
+        }
+    }
+    return CR_OK;
+}
+
+static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
+{
+    char buf[ATTR_MAX + 1];
+    cr_status st;
+    int p = PUSH(c, pci);
+    if (p < 0)
+        return CR_ENOMEM;
+    struct pci_rec *r = &c->pcis[p];
+    r->parent = parent;
+    r->cpu = cpu;
+    r->line = line_of(n);
+    r->dev = -1;
+    int a = get_attr(c, n, "busid", buf);
+    if (a < 0)
+        return CR_EPARSE;
+    if (a == 0)
+        return missing(c, n, "busid", "busid=\"0000:05:00.0\"");
+    snprintf(r->busid, sizeof r->busid, "%s", buf);
+    long cls, device = 0, width = 0;
+    bool has_dev, has_width;
+    if ((st = get_int(c, n, "class", "class=\"0x060400\"", 0, 0xffffff, &cls, NULL)) ||
+        (st = get_int(c, n, "device", "device=\"0x2335\"", 0, 0xffff, &device, &has_dev)) ||
+        (st = get_int(c, n, "link_width", "link_width=\"16\"", 0, 32, &width, &has_width)))
+        return st;
+    r = &c->pcis[p];
+    r->cls = (unsigned)cls;
+    r->device = (unsigned)device;
+    /* NCCL (ncclTopoAddPci) takes width 0 as x16; a missing or empty speed
+     * (older kernels, VMs) inherits the parent's, as the device cannot be
+     * faster than the port above it. */
+    double parent_lane = parent >= 0 ? c->pcis[parent].bw_Bps / 16.0 : 0.0;
+    int w = (int)width ? (int)width : 16;
+    a = get_attr(c, n, "link_speed", buf);
+    if (a < 0)
+        return CR_EPARSE;
+    double lane = 0.0;
+    if (a == 1 && buf[0] != '\0') {
+        if (cr_nccl_pcie_lane_Bps(buf, &lane) != CR_OK)
+            return cr_diag_set(c->d, CR_EPARSE,
+                               "%s:%d: link_speed=\"%s\" is not a PCIe rate: expected 2.5, 5, 8, "
+                               "16, 32 or 64 GT/s, e.g. \"32.0 GT/s PCIe\"",
+                               c->origin, line_of(n), buf);
+        r->bw_Bps = lane * w;
+    } else if (parent >= 0) {
+        r->bw_Bps = parent_lane * w;
+    } else {
+        return cr_diag_set(c->d, CR_EPARSE,
+                           "%s:%d: <pci busid=\"%s\"> has no link_speed and no parent to take it "
+                           "from: give one, e.g. link_speed=\"32.0 GT/s PCIe\"",
+                           c->origin, line_of(n), r->busid);
+    }
+    unsigned base = r->cls >> 16, sub = (r->cls >> 8) & 0xff;
+    r->kind = base == 0x06 && sub == 0x04 ? PCI_BRIDGE
+              : base == 0x03              ? PCI_GPU
+              : base == 0x02              ? PCI_NIC
+                                          : PCI_OTHER;
+    bool ib = base == 0x02 && sub == 0x07; /* PCI class 0x0207: InfiniBand controller */
+    for (const xmlNode *k = n->children; k; k = k->next) {
+        if ((st = check_child(c, n, k)))
+            return st;
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        if (named(k, "pci")) {
+            st = walk_pci(c, k, p, cpu);
+        } else if (named(k, "gpu")) {
+            c->pcis[p].kind = PCI_GPU;
+            st = walk_gpu(c, k, p);
+        } else if (named(k, "nic")) {
+            c->pcis[p].kind = PCI_NIC; /* NCCL: a <nic> child makes it a NIC */
+            st = walk_nic(c, k, p, cpu, ib);
+        } else if (named(k, "pcilink")) {
+            st = CR_OK; /* Broadcom switch peer links: no bandwidth figure */
+        } else {
+            st = unknown_elem(c, k, n, "<pci>, <gpu>, <nic> and <pcilink>");
+        }
+        if (st)
+            return st;
+    }
+    return CR_OK;
+}
+
+static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
+{
+    long numaid, fam = 0, model = 0;
+    bool hf, hm;
+    cr_status st;
+    if ((st = get_int(c, n, "numaid", "numaid=\"0\"", -1, 1 << 16, &numaid, NULL)) ||
+        (st = get_int(c, n, "familyid", "familyid=\"6\"", 0, 1 << 16, &fam, &hf)) ||
+        (st = get_int(c, n, "modelid", "modelid=\"143\"", 0, 1 << 16, &model, &hm)))
+        return st;
+    for (int i = 0; i < c->n_cpus; i++)
+        if (c->cpus[i].numaid == numaid)
+            return cr_diag_set(c->d, CR_EPARSE,
+                               "%s:%d: a second <cpu numaid=\"%ld\"> (the first is at line %d): "
+                               "NUMA ids are unique in one host's dump",
+                               c->origin, line_of(n), numaid, c->cpus[i].line);
+    int i = PUSH(c, cpu);
+    if (i < 0)
+        return CR_ENOMEM;
+    char buf[ATTR_MAX + 1];
+    struct cpu_rec *cp = &c->cpus[i];
+    cp->numaid = (int)numaid;
+    cp->line = line_of(n);
+    cp->familyid = (int)fam;
+    cp->modelid = (int)model;
+    int a = get_attr(c, n, "vendor", buf);
+    if (a < 0)
+        return CR_EPARSE;
+    snprintf(cp->vendor, sizeof cp->vendor, "%s", a ? buf : "");
+    a = get_attr(c, n, "arch", buf);
+    if (a < 0)
+        return CR_EPARSE;
+    snprintf(cp->arch, sizeof cp->arch, "%s", a ? buf : "");
+    for (const xmlNode *k = n->children; k; k = k->next) {
+        if ((st = check_child(c, n, k)))
+            return st;
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        if (named(k, "pci"))
+            st = walk_pci(c, k, -1, i);
+        else if (named(k, "nic"))
+            st = walk_nic(c, k, -1, i, false);
+        else
+            st = unknown_elem(c, k, n, "<pci> and <nic>");
+        if (st)
+            return st;
+    }
+    return CR_OK;
+}
+
+/* Socket-to-socket link of a CPU as NCCL names it (vendor, familyid,
+ * modelid): per-link bandwidth per direction, link count and source. These
+ * are figures from the link rates, not measurements. */
+static void socket_link(const struct cpu_rec *cp, double *bw, int *count, const char **src)
+{
+    if (strcmp(cp->vendor, "GenuineIntel") == 0) {
+        int m = cp->modelid;
+        if (cp->familyid == 6 && (m >= 0x8F || m == 0xAD || m == 0xAE || m == 0xAF)) {
+            *bw = 32e9; /* UPI 2.0 16 GT/s x 2 bytes per transfer */
+            *count = 4;
+            *src = "Intel Xeon 4th/5th gen product brief: 4 UPI 2.0 links at 16GT/s, 32GB/s per "
+                   "direction each (2 bytes per transfer)";
+        } else if (cp->familyid == 6 && (m == 0x6A || m == 0x6C)) {
+            *bw = 22.4e9; /* UPI 11.2 GT/s */
+            *count = 3;
+            *src = "Intel Xeon 3rd gen (Ice Lake) product brief: 3 UPI links at 11.2GT/s, "
+                   "22.4GB/s per direction each";
+        } else {
+            *bw = 20.8e9; /* UPI 10.4 GT/s */
+            *count = 3;
+            *src = "Intel Xeon Scalable (Skylake/Cascade Lake) product brief: 3 UPI links at "
+                   "10.4GT/s, 20.8GB/s per direction each";
+        }
+    } else if (strcmp(cp->vendor, "AuthenticAMD") == 0) {
+        /* familyid is the CPUID family (25 = Zen 3/4) or, in dumps from older
+         * NCCL, 0x8F/0xAF/0xBF (ncclTopoAddCpu). */
+        bool zen4plus = cp->familyid == 26 || cp->familyid == 0xBF ||
+                        ((cp->familyid == 25 || cp->familyid == 0xAF) && cp->modelid >= 0x10);
+        *count = 4;
+        if (zen4plus) {
+            *bw = 64e9; /* xGMI3 x16 at 32 Gb/s per lane */
+            *src = "AMD EPYC 9004 (Genoa) platform: 4 xGMI3 x16 links at 32Gb/s per lane, "
+                   "64GB/s per direction each";
+        } else {
+            *bw = 36e9; /* xGMI2 x16 at 18 Gb/s per lane */
+            *src = "AMD EPYC 7002/7003 platform: 4 xGMI2 x16 links at 18Gb/s per lane, "
+                   "36GB/s per direction each";
+        }
+    } else {
+        *bw = 64e9;
+        *count = 1;
+        *src = "unknown CPU vendor: socket link figure is a placeholder (64GB/s), not a "
+               "datasheet figure";
+    }
+}
+
+static int cmp_gpu_rank(const void *x, const void *y)
+{
+    const struct gpu_rec *a = x, *b = y;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static void ctx_release(struct ctx *c)
+{
+    free(c->cpus);
+    free(c->pcis);
+    free(c->gpus);
+    free(c->nvls);
+    free(c->c2cs);
+    free(c->nics);
+}
+
+/* Mark every PCI element on the path from a GPU or NIC to its CPU. */
+static void mark_needed(struct ctx *c, int p)
+{
+    while (p >= 0 && !c->pcis[p].needed) {
+        c->pcis[p].needed = 1;
+        p = c->pcis[p].parent;
+    }
+}
+
+/* Device index of the element above PCI element p (a kept bridge or the
+ * CPU). */
+static int upstream_dev(const struct ctx *c, int p)
+{
+    int q = c->pcis[p].parent;
+    return q >= 0 ? c->pcis[q].dev : c->cpus[c->pcis[p].cpu].dev;
+}
+
+static int gpu_cpu(const struct ctx *c, int g)
+{
+    return c->cpus[c->pcis[c->gpus[g].pci].cpu].dev;
+}
+
+/* A switch model for the NVSwitch chips next to GPUs of arch sm. */
+static int nvswitch_spec(cr_topo *t, int sm)
+{
+    char name[32], src[256];
+    cr_switch_spec s = {0};
+    if (sm >= 100) {
+        snprintf(name, sizeof name, "nvswitch4");
+        s.generation = 4;
+        s.multicast = s.reduction = true;
+        snprintf(src, sizeof src,
+                 "NVIDIA Blackwell NVLink Switch (NVLink5): multicast and SHARP "
+                 "in-network reduction");
+    } else if (sm >= 90) {
+        snprintf(name, sizeof name, "nvswitch3");
+        s.generation = 3;
+        s.multicast = s.reduction = true;
+        snprintf(src, sizeof src,
+                 "NVIDIA Hopper whitepaper: third-generation NVSwitch, "
+                 "multicast and SHARP in-network reduction (NVLS)");
+    } else if (sm >= 80) {
+        snprintf(name, sizeof name, "nvswitch2");
+        s.generation = 2;
+        snprintf(src, sizeof src,
+                 "NVIDIA A100 whitepaper: second-generation NVSwitch, no "
+                 "in-switch reduction");
+    } else {
+        snprintf(name, sizeof name, "nvswitch1");
+        s.generation = 1;
+        snprintf(src, sizeof src, "NVIDIA V100 / DGX-2: first-generation NVSwitch");
+    }
+    int have = cr_topo_find_switch_spec(t, name);
+    if (have >= 0)
+        return have;
+    s.name = name;
+    s.source = src;
+    return cr_topo_add_switch_spec(t, &s);
+}
+
+static int fabric_switch(cr_topo *t, bool ib)
+{
+    const char *id = ib ? "fabric.ib" : "fabric.ethernet";
+    int v = cr_topo_find_dev(t, id);
+    if (v >= 0)
+        return v;
+    char name[32], src[200];
+    snprintf(name, sizeof name, "%s", ib ? "ib-fabric" : "ethernet-fabric");
+    snprintf(src, sizeof src,
+             "not in the NCCL dump: stands for the network the host's NIC ports "
+             "attach to (its capacity beyond the ports is unknown)");
+    int spec = cr_topo_find_switch_spec(t, name);
+    if (spec < 0) {
+        cr_switch_spec s = {0};
+        s.name = name;
+        s.source = src;
+        spec = cr_topo_add_switch_spec(t, &s);
+        if (spec < 0)
+            return -1;
+    }
+    return cr_topo_add_dev(t, CR_DEV_SWITCH, id, -1, spec);
+}
+
+/* Adds a bundle or, when one of that kind already joins a and b, checks
+ * that it agrees (both GPUs of a direct NVLink pair list it). */
+static cr_status add_link(struct ctx *c, cr_topo *t, int a, int b, cr_link_kind kind, double bw,
+                          int count, int line, bool shared_pair)
+{
+    for (int i = 0; i < t->n_links; i++) {
+        cr_link *l = &t->links[i];
+        if (l->kind != kind || !((l->a == a && l->b == b) || (l->a == b && l->b == a)))
+            continue;
+        if (shared_pair) {
+            if (l->count != count)
+                return cr_diag_set(c->d, CR_EPARSE,
+                                   "%s:%d: %d NVLinks from \"%s\" to \"%s\", but the other GPU "
+                                   "lists %d: both ends of a link must agree",
+                                   c->origin, line, count, t->devs[a].id, t->devs[b].id, l->count);
+            return CR_OK;
+        }
+        /* The same target listed twice for one GPU: NCCL would add the
+         * counts. */
+        l->count += count;
+        return CR_OK;
+    }
+    if (cr_topo_add_link(t, a, b, kind, bw, bw, count, 0.0) < 0)
+        return CR_ENOMEM;
+    return CR_OK;
+}
+
+static bool tclass_is(const char *tclass, const char *prefix)
+{
+    return strncmp(tclass, prefix, strlen(prefix)) == 0;
+}
+
+static cr_status build(struct ctx *c, cr_topo *t)
+{
+    cr_status st = CR_OK;
+    char id[ATTR_MAX + 32];
+    if (c->n_gpus == 0)
+        return cr_diag_set(c->d, CR_EINVARIANT,
+                           "%s: the dump has no <gpu> with a rank: it describes no GPU NCCL used",
+                           c->origin);
+    for (int g = 0; g < c->n_gpus; g++)
+        c->gpus[g].orig = g;
+    qsort(c->gpus, (size_t)c->n_gpus, sizeof *c->gpus, cmp_gpu_rank);
+    /* NVLink and C2C entries name their GPU by its index before sorting. */
+    int *sorted = malloc((size_t)c->n_gpus * sizeof *sorted);
+    if (!sorted)
+        return CR_ENOMEM;
+    for (int g = 0; g < c->n_gpus; g++)
+        sorted[c->gpus[g].orig] = g;
+    for (int i = 0; i < c->n_nvls; i++)
+        c->nvls[i].gpu = sorted[c->nvls[i].gpu];
+    for (int i = 0; i < c->n_c2cs; i++)
+        c->c2cs[i].gpu = sorted[c->c2cs[i].gpu];
+    free(sorted);
+    for (int g = 1; g < c->n_gpus; g++)
+        if (c->gpus[g].rank == c->gpus[g - 1].rank)
+            return cr_diag_set(c->d, CR_EPARSE,
+                               "%s:%d: a second GPU with rank %d (the other at line %d): ranks "
+                               "are unique",
+                               c->origin, c->gpus[g].line, c->gpus[g].rank, c->gpus[g - 1].line);
+    /* GPUs in rank order. */
+    for (int g = 0; g < c->n_gpus; g++) {
+        struct gpu_rec *gr = &c->gpus[g];
+        const struct pci_rec *pr = &c->pcis[gr->pci];
+        cr_diag cd = {{0}};
+        cr_status ls = cr_gpu_catalog_lookup(gr->sm, pr->device, &gr->e, &cd);
+        if (ls != CR_OK)
+            return cr_diag_set(c->d, ls, "%s:%d: %s", c->origin, gr->line, cd.msg);
+        int spec = cr_gpu_catalog_add_spec(t, gr->e);
+        if (spec < 0)
+            return CR_ENOMEM;
+        snprintf(id, sizeof id, "gpu%d", gr->cudadev);
+        if (cr_topo_find_dev(t, id) >= 0)
+            return cr_diag_set(c->d, CR_EPARSE,
+                               "%s:%d: a second GPU with dev=\"%d\": CUDA device numbers are "
+                               "unique",
+                               c->origin, gr->line, gr->cudadev);
+        gr->dev = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, spec);
+        if (gr->dev < 0)
+            return CR_ENOMEM;
+        mark_needed(c, gr->pci);
+    }
+    for (int n = 0; n < c->n_nics; n++)
+        if (c->nics[n].ports > 0 && c->nics[n].pci >= 0)
+            mark_needed(c, c->nics[n].pci);
+    for (int i = 0; i < c->n_cpus; i++) {
+        snprintf(id, sizeof id, "cpu%d", c->cpus[i].numaid);
+        if ((c->cpus[i].dev = cr_topo_add_dev(t, CR_DEV_CPU, id, 0, -1)) < 0)
+            return CR_ENOMEM;
+    }
+    for (int p = 0; p < c->n_pcis; p++) {
+        struct pci_rec *pr = &c->pcis[p];
+        if (!pr->needed || pr->kind == PCI_GPU || pr->kind == PCI_NIC)
+            continue;
+        snprintf(id, sizeof id, "pcisw.%s", pr->busid);
+        if (cr_topo_find_dev(t, id) >= 0)
+            return cr_diag_set(c->d, CR_EPARSE, "%s:%d: bus id %s appears twice", c->origin,
+                               pr->line, pr->busid);
+        if ((pr->dev = cr_topo_add_dev(t, CR_DEV_PCISW, id, 0, -1)) < 0)
+            return CR_ENOMEM;
+    }
+    /* PCIe links: each kept element to the one above it. GPUs use their own
+     * device; NIC elements are joined below, with their NIC. */
+    for (int p = 0; p < c->n_pcis; p++) {
+        const struct pci_rec *pr = &c->pcis[p];
+        if (!pr->needed || pr->kind == PCI_NIC)
+            continue;
+        int self = pr->dev;
+        if (pr->kind == PCI_GPU) {
+            self = -1;
+            for (int g = 0; g < c->n_gpus; g++)
+                if (c->gpus[g].pci == p)
+                    self = c->gpus[g].dev;
+        }
+        if (self < 0)
+            continue;
+        if ((st = add_link(c, t, self, upstream_dev(c, p), CR_LINK_PCIE, pr->bw_Bps, 1, pr->line,
+                           false)))
+            return st;
+    }
+    /* NICs and the network behind them. */
+    for (int n = 0; n < c->n_nics; n++) {
+        struct nic_rec *nr = &c->nics[n];
+        if (nr->ports == 0)
+            continue;
+        snprintf(id, sizeof id, "nic.%s", nr->name);
+        if (cr_topo_find_dev(t, id) >= 0)
+            return cr_diag_set(c->d, CR_EPARSE,
+                               "%s:%d: a second NIC port named \"%s\": port names are unique",
+                               c->origin, nr->line, nr->name);
+        if ((nr->dev = cr_topo_add_dev(t, CR_DEV_NIC, id, 0, -1)) < 0)
+            return CR_ENOMEM;
+        double total = 0.0;
+        bool equal = true;
+        for (int k = 0; k < nr->ports; k++) {
+            total += nr->port_Bps[k];
+            equal &= nr->port_Bps[k] == nr->port_Bps[0];
+        }
+        if (nr->pci >= 0)
+            st = add_link(c, t, nr->dev, upstream_dev(c, nr->pci), CR_LINK_PCIE,
+                          c->pcis[nr->pci].bw_Bps, 1, nr->line, false);
+        else /* a NIC NCCL places under the CPU has no PCIe figure: its ports */
+            st = add_link(c, t, nr->dev, c->cpus[nr->cpu].dev, CR_LINK_PCIE, total, 1, nr->line,
+                          false);
+        if (st)
+            return st;
+        int fab = fabric_switch(t, nr->ib);
+        if (fab < 0)
+            return CR_ENOMEM;
+        if (equal)
+            st = add_link(c, t, nr->dev, fab, nr->ib ? CR_LINK_IB : CR_LINK_ETHERNET,
+                          nr->port_Bps[0], nr->ports, nr->line, false);
+        else
+            st = add_link(c, t, nr->dev, fab, nr->ib ? CR_LINK_IB : CR_LINK_ETHERNET, total, 1,
+                          nr->line, false);
+        if (st)
+            return st;
+    }
+    /* NVLinks. */
+    int *links = calloc((size_t)c->n_gpus, sizeof *links);
+    if (!links)
+        return CR_ENOMEM;
+    for (int i = 0; i < c->n_nvls && !st; i++) {
+        const struct nvl_rec *v = &c->nvls[i];
+        const struct gpu_rec *gr = &c->gpus[v->gpu];
+        double bw = gr->e->scaleup_link_Bps;
+        links[v->gpu] += v->count;
+        if (gr->e->scaleup_links == 0 || bw <= 0.0) {
+            st = cr_diag_set(c->d, CR_EPARSE,
+                             "%s:%d: GPU %d is a %s, which has no NVLink, but the dump lists "
+                             "NVLinks for it",
+                             c->origin, v->line, gr->cudadev, gr->e->name);
+        } else if (links[v->gpu] > gr->e->scaleup_links) {
+            st = cr_diag_set(c->d, CR_EPARSE,
+                             "%s:%d: GPU %d has %d NVLinks in the dump, but a %s has %d (%s)",
+                             c->origin, v->line, gr->cudadev, links[v->gpu], gr->e->name,
+                             gr->e->scaleup_links, gr->e->scaleup_source);
+        } else if (tclass_is(v->tclass, "0x068000")) {
+            /* NVSwitch: one device per target bus id; the hidden target of a
+             * VM is one switch standing for all the chips. */
+            bool hidden = strcmp(v->target, HIDDEN_NVS_BUSID) == 0;
+            snprintf(id, sizeof id, "nvswitch.%s", hidden ? "hidden" : v->target);
+            int sw = cr_topo_find_dev(t, id);
+            if (sw < 0) {
+                int spec = nvswitch_spec(t, gr->sm);
+                if (spec < 0 || (sw = cr_topo_add_dev(t, CR_DEV_SWITCH, id, 0, spec)) < 0) {
+                    st = CR_ENOMEM;
+                    break;
+                }
+            }
+            st = add_link(c, t, gr->dev, sw, CR_LINK_NVLINK, bw, v->count, v->line, false);
+        } else if (tclass_is(v->tclass, "0x068001")) {
+            /* NVLink to the CPU (POWER9, Grace): NCCL joins the local CPU. */
+            st = add_link(c, t, gr->dev, gpu_cpu(c, v->gpu), CR_LINK_NVLINK, bw, v->count, v->line,
+                          false);
+        } else if (tclass_is(v->tclass, "0x03")) {
+            int peer = -1;
+            for (int g = 0; g < c->n_gpus; g++)
+                if (strcmp(c->pcis[c->gpus[g].pci].busid, v->target) == 0)
+                    peer = g;
+            /* A peer outside the communicator (no rank) is not imported. */
+            if (peer >= 0)
+                st = add_link(c, t, gr->dev, c->gpus[peer].dev, CR_LINK_NVLINK, bw, v->count,
+                              v->line, true);
+        } else {
+            st = cr_diag_set(c->d, CR_EPARSE,
+                             "%s:%d: NVLink target class tclass=\"%s\" is unknown: NCCL writes "
+                             "0x068000 (NVSwitch), 0x068001 (CPU) or 0x03xxxx (GPU)",
+                             c->origin, v->line, v->tclass);
+        }
+    }
+    free(links);
+    for (int i = 0; i < c->n_c2cs && !st; i++) {
+        const struct c2c_rec *k = &c->c2cs[i];
+        st = add_link(c, t, c->gpus[k->gpu].dev, gpu_cpu(c, k->gpu), CR_LINK_C2C, k->bw_Bps,
+                      k->count, k->line, false);
+    }
+    /* Sockets, pairwise (ncclTopoConnectCpus joins every pair). */
+    for (int i = 0; i < c->n_cpus && !st; i++)
+        for (int j = i + 1; j < c->n_cpus && !st; j++) {
+            double bw;
+            int count;
+            const char *src;
+            socket_link(&c->cpus[i], &bw, &count, &src);
+            st = add_link(c, t, c->cpus[i].dev, c->cpus[j].dev, CR_LINK_C2C, bw, count,
+                          c->cpus[j].line, false);
+        }
+    return st;
+}
+
+/* Refuses a DOCTYPE (and with it every entity declaration) before libxml2
+ * sees the text: an NCCL dump never has one. */
+static cr_status refuse_doctype(const char *buf, size_t len, const char *origin, cr_diag *d)
+{
+    static const char *const bad[] = {"<!DOCTYPE", "<!ENTITY"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t m = strlen(bad[k]);
+        for (size_t i = 0; i + m <= len; i++)
+            if (buf[i] == '<' && memcmp(buf + i, bad[k], m) == 0) {
+                int line = 1;
+                for (size_t j = 0; j < i; j++)
+                    line += buf[j] == '\n';
+                return cr_diag_set(d, CR_EPARSE,
+                                   "%s:%d: %s is not allowed: NCCL dumps have no DTD, and "
+                                   "commroof never reads DTDs or entities",
+                                   origin, line, bad[k]);
+            }
+    }
+    return CR_OK;
+}
+
+static void base_name(const char *origin, char *out, size_t size)
+{
+    const char *b = strrchr(origin, '/');
+    b = b ? b + 1 : origin;
+    snprintf(out, size, "%s", b);
+    size_t n = strlen(out);
+    if (n > 4 && strcmp(out + n - 4, ".xml") == 0)
+        out[n - 4] = '\0';
+    if (!out[0])
+        snprintf(out, size, "nccl-import");
+}
+
+cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin, cr_topo **out,
+                                cr_diag *d)
+{
+    struct ctx c = {0};
+    xmlParserCtxtPtr px = NULL;
+    xmlDocPtr doc = NULL;
+    cr_topo *t = NULL;
+    cr_status st = CR_OK;
+    *out = NULL;
+    c.origin = origin;
+    c.d = d;
+    if (len > CR_NCCL_IMPORT_MAX_BYTES) {
+        st = cr_diag_set(d, CR_ERANGE,
+                         "%s: %zu bytes is larger than the %u bytes an NCCL dump "
+                         "can be (about 100KB for 72 GPUs)",
+                         origin, len, CR_NCCL_IMPORT_MAX_BYTES);
+        goto out;
+    }
+    if ((st = refuse_doctype(buf, len, origin, d)))
+        goto out;
+    px = xmlNewParserCtxt();
+    if (!px) {
+        st = CR_ENOMEM;
+        goto out;
+    }
+    /* No NOENT (entities are never substituted), no DTDLOAD, no network, no
+     * error printing (the message goes to d), no HUGE (libxml2's limits). */
+    doc = xmlCtxtReadMemory(px, buf, (int)len, origin, NULL,
+                            XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
+    if (!doc || !px->wellFormed) {
+        const xmlError *e = xmlCtxtGetLastError(px);
+        char msg[300] = "not well-formed XML";
+        int line = e ? e->line : 0;
+        if (e && e->message) {
+            snprintf(msg, sizeof msg, "%s", e->message);
+            size_t n = strlen(msg);
+            while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+                msg[--n] = '\0';
+        }
+        if (len == 0)
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:1: the file is empty: expected an NCCL topology "
+                             "dump, <system version=\"1\">...</system>",
+                             origin);
+        else
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: not well-formed XML: %s", origin,
+                             line > 0 ? line : 1, msg);
+        goto out;
+    }
+    const xmlNode *root = xmlDocGetRootElement(doc);
+    if (!root || !named(root, "system")) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: the root element is <%s>: an NCCL topology dump starts with "
+                         "<system version=\"1\">",
+                         origin, root ? line_of(root) : 1, root ? (const char *)root->name : "");
+        goto out;
+    }
+    long version;
+    if ((st = check_attrs(&c, root)))
+        goto out;
+    if ((st = get_int(&c, root, "version", "version=\"1\"", 0, INT_MAX, &version, NULL)))
+        goto out;
+    if (version != 1) { /* NCCL_TOPO_XML_VERSION, src/graph/xml.h */
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: <system version=\"%ld\">: commroof reads version 1, the one "
+                         "NCCL writes",
+                         origin, line_of(root), version);
+        goto out;
+    }
+    for (const xmlNode *k = root->children; k; k = k->next) {
+        if ((st = check_child(&c, root, k)))
+            goto out;
+        if (k->type != XML_ELEMENT_NODE)
+            continue;
+        if (!named(k, "cpu")) {
+            st = unknown_elem(&c, k, root, "<cpu>");
+            goto out;
+        }
+        if ((st = walk_cpu(&c, k)))
+            goto out;
+    }
+    char name[256], desc[512], src[700];
+    base_name(origin, name, sizeof name);
+    t = cr_topo_new(name);
+    if (!t) {
+        st = CR_ENOMEM;
+        goto out;
+    }
+    if ((st = build(&c, t)))
+        goto out;
+    t->n_nodes = 1;
+    int n_sw = 0, n_nic = 0, n_pcisw = 0;
+    for (int v = 0; v < t->n_devs; v++) {
+        n_sw += t->devs[v].kind == CR_DEV_SWITCH && t->devs[v].node == 0;
+        n_nic += t->devs[v].kind == CR_DEV_NIC;
+        n_pcisw += t->devs[v].kind == CR_DEV_PCISW;
+    }
+    snprintf(desc, sizeof desc,
+             "imported from an NCCL topology dump: %d x %s, %d NVSwitch, %d CPU, %d PCIe "
+             "switch, %d NIC",
+             c.n_gpus, c.gpus[0].e->name, n_sw, c.n_cpus, n_pcisw, n_nic);
+    snprintf(src, sizeof src,
+             "NCCL_TOPO_DUMP_FILE %s (format: NVIDIA/nccl src/graph/xml.cc); GPU figures: "
+             "commroof GPU catalog; CPU socket links: %s",
+             origin,
+             c.n_cpus > 1 ? "vendor link rates (model/nccl_import.c)" : "none (one socket)");
+    if ((st = cr_topo_set_description(t, desc)) || (st = cr_topo_set_source(t, src)))
+        goto out;
+    cr_diag cd = {{0}};
+    if ((st = cr_topo_check(t, &cd))) {
+        st = cr_diag_set(d, st, "%s: the imported topology fails the checker: %s", origin, cd.msg);
+        goto out;
+    }
+    *out = t;
+    t = NULL;
+out:
+    cr_topo_free(t);
+    if (doc)
+        xmlFreeDoc(doc);
+    if (px)
+        xmlFreeParserCtxt(px);
+    ctx_release(&c);
+    return st;
+}
+
+cr_status cr_nccl_import_file(const char *path, cr_topo **out, cr_diag *d)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(f);
+        return cr_diag_set(d, CR_EIO, "%s: not a regular file", path);
+    }
+    if ((unsigned long long)sb.st_size > CR_NCCL_IMPORT_MAX_BYTES) {
+        fclose(f);
+        return cr_diag_set(d, CR_ERANGE,
+                           "%s: %lld bytes is larger than the %u bytes an NCCL dump can be "
+                           "(about 100KB for 72 GPUs)",
+                           path, (long long)sb.st_size, CR_NCCL_IMPORT_MAX_BYTES);
+    }
+    size_t size = (size_t)sb.st_size;
+    char *buf = malloc(size + 1);
+    if (!buf) {
+        fclose(f);
+        return CR_ENOMEM;
+    }
+    size_t got = fread(buf, 1, size, f);
+    int err = ferror(f);
+    fclose(f);
+    if (err || got != size) {
+        free(buf);
+        return cr_diag_set(d, CR_EIO, "%s: read failed", path);
+    }
+    buf[size] = '\0';
+    cr_status st = cr_nccl_import_memory(buf, size, path, out, d);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * NCCL topology dump import: the four fixtures in tests/fixtures/nccl (GPU
+ * count, per-GPU NVLink bandwidth, NIC bandwidth, PCIe tree, routes) and bad
+ * inputs with their exact messages. Expected numbers are derived here from
+ * datasheet figures, never taken from the program's output.
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nccl_import.h"
+#include "route.h"
+
+#define FIX "tests/fixtures/nccl/"
+
+/* Derivations used below. */
+#define NVLINK4_LINK_BPS 25e9 /* Hopper whitepaper: 25 GB/s per link per direction */
+#define NVLINK3_LINK_BPS 25e9 /* A100 whitepaper: 25 GB/s per link per direction */
+/* PCIe: GT/s x 128/130 encoding / 8 bits per byte, per lane and direction. */
+#define GEN5_LANE_BPS (32e9 * 128.0 / 130.0 / 8.0)
+#define GEN4_LANE_BPS (16e9 * 128.0 / 130.0 / 8.0)
+#define MBPS_TO_BPS(x) ((x)*1e6 / 8.0) /* NCCL <net speed> is in Mb/s */
+
+static cr_topo *import(const char *path)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    cr_status st = cr_nccl_import_file(path, &t, &d);
+    if (st != CR_OK)
+        fail_msg("%s: %s", path, d.msg);
+    return t;
+}
+
+static int count_kind(const cr_topo *t, cr_dev_kind k)
+{
+    int n = 0;
+    for (int v = 0; v < t->n_devs; v++)
+        n += t->devs[v].kind == k;
+    return n;
+}
+
+/* Sum of the bandwidth out of device v over its links of one kind. */
+static double out_bw(const cr_topo *t, int v, cr_link_kind kind)
+{
+    double s = 0.0;
+    for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+        const cr_link *l = &t->links[t->adj[i]];
+        if (l->kind == kind)
+            s += cr_link_bw_from(l, v);
+    }
+    return s;
+}
+
+static const cr_link *link_between(const cr_topo *t, const char *a, const char *b)
+{
+    int va = cr_topo_find_dev(t, a), vb = cr_topo_find_dev(t, b);
+    assert_true(va >= 0);
+    assert_true(vb >= 0);
+    for (int l = 0; l < t->n_links; l++) {
+        const cr_link *k = &t->links[l];
+        if ((k->a == va && k->b == vb) || (k->a == vb && k->b == va))
+            return k;
+    }
+    fail_msg("no link between %s and %s", a, b);
+    return NULL;
+}
+
+static void check_gpus_in_rank_order(const cr_topo *t, int n)
+{
+    assert_int_equal(t->n_gpus, n);
+    for (int r = 0; r < n; r++) {
+        char id[16];
+        snprintf(id, sizeof id, "gpu%d", r);
+        assert_string_equal(t->devs[t->gpus[r]].id, id);
+    }
+}
+
+static void test_hgx_h200_baremetal(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "hgx-h200-baremetal.xml");
+    check_gpus_in_rank_order(t, 8);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->name, "H200-SXM");
+    assert_close(cr_topo_gpu_spec(t, 0)->hbm_Bps, 4.8e12, 1e-12, 0); /* H200 datasheet */
+    /* Four visible NVSwitch chips (4 distinct targets) + the IB fabric. */
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 4 + 1);
+    assert_true(cr_topo_find_dev(t, "nvswitch.0000:05:00.0") >= 0);
+    int spec = t->devs[cr_topo_find_dev(t, "nvswitch.0000:06:00.0")].spec;
+    assert_string_equal(t->switch_specs[spec].name, "nvswitch3");
+    assert_true(t->switch_specs[spec].reduction && t->switch_specs[spec].multicast);
+    /* 4 + 5 + 5 + 4 = 18 links x 25 GB/s = 450 GB/s per direction per GPU. */
+    for (int r = 0; r < 8; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 18 * NVLINK4_LINK_BPS, 1e-12, 0);
+    assert_int_equal(link_between(t, "gpu3", "nvswitch.0000:06:00.0")->count, 5);
+    assert_int_equal(link_between(t, "gpu3", "nvswitch.0000:05:00.0")->count, 4);
+    /* GPU to GPU (route.h: max-flow over all paths): all four chips at
+     * once, 18 x 25 GB/s, plus the PCIe path through both sockets, bound by
+     * one Gen5 x16 link (the UPI links carry 128 GB/s). */
+    assert_close(cr_route_bw_Bps(t, 0, 7), 18 * NVLINK4_LINK_BPS + 16 * GEN5_LANE_BPS, 1e-9, 0);
+    /* PCIe tree: 4 Gen5 switches, GPU and switch uplinks x16. */
+    assert_int_equal(count_kind(t, CR_DEV_PCISW), 4);
+    assert_int_equal(count_kind(t, CR_DEV_CPU), 2);
+    assert_close(link_between(t, "gpu0", "pcisw.0000:17:00.0")->bw_ab_Bps, 16 * GEN5_LANE_BPS,
+                 1e-12, 0);
+    assert_close(link_between(t, "pcisw.0000:17:00.0", "cpu0")->bw_ab_Bps, 16 * GEN5_LANE_BPS,
+                 1e-12, 0);
+    assert_close(link_between(t, "pcisw.0000:c0:00.0", "cpu1")->bw_ab_Bps, 16 * GEN5_LANE_BPS,
+                 1e-12, 0);
+    assert_close(link_between(t, "nic.mlx5_5", "pcisw.0000:98:00.0")->bw_ab_Bps, 16 * GEN5_LANE_BPS,
+                 1e-12, 0);
+    /* 8 ConnectX-7 at 400000 Mb/s = 50 GB/s each, InfiniBand (class 0x0207). */
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 8);
+    for (int n = 0; n < 8; n++) {
+        char id[32];
+        snprintf(id, sizeof id, "nic.mlx5_%d", n);
+        int v = cr_topo_find_dev(t, id);
+        assert_true(v >= 0);
+        assert_close(out_bw(t, v, CR_LINK_IB), MBPS_TO_BPS(400000.0), 1e-12, 0);
+    }
+    /* Sapphire Rapids (family 6, model 143): 4 UPI links x 32 GB/s. */
+    const cr_link *upi = link_between(t, "cpu0", "cpu1");
+    assert_int_equal(upi->kind, CR_LINK_C2C);
+    assert_close(upi->count * upi->bw_ab_Bps, 4 * 32e9, 1e-12, 0);
+    cr_topo_free(t);
+}
+
+static void test_hgx_h200_vm(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "hgx-h200-vm.xml");
+    check_gpus_in_rank_order(t, 8);
+    /* Invisible NVSwitches: one switch standing for all, plus the IB fabric. */
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 1 + 1);
+    assert_true(cr_topo_find_dev(t, "nvswitch.hidden") >= 0);
+    /* One entry of 18 links: the same 450 GB/s per direction per GPU. */
+    for (int r = 0; r < 8; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 18 * NVLINK4_LINK_BPS, 1e-12, 0);
+    /* Max-flow: NVLink plus the PCIe path GPU - CPU - CPU - GPU (Gen5 x16). */
+    assert_close(cr_route_bw_Bps(t, 2, 5), 18 * NVLINK4_LINK_BPS + 16 * GEN5_LANE_BPS, 1e-9, 0);
+    assert_int_equal(count_kind(t, CR_DEV_PCISW), 0);
+    assert_close(link_between(t, "gpu0", "cpu0")->bw_ab_Bps, 16 * GEN5_LANE_BPS, 1e-12, 0);
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 8);
+    assert_close(out_bw(t, cr_topo_find_dev(t, "nic.mlx5_7"), CR_LINK_IB), MBPS_TO_BPS(400000.0),
+                 1e-12, 0);
+    cr_topo_free(t);
+}
+
+static void test_pcie_box(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "pcie-l40s-8.xml");
+    check_gpus_in_rank_order(t, 8);
+    assert_string_equal(cr_topo_gpu_spec(t, 7)->name, "L40S");
+    for (int r = 0; r < 8; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 0.0, 0, 0);
+    /* Two switches; the NVMe drives (class 0x0108) carry no GPU traffic. */
+    assert_int_equal(count_kind(t, CR_DEV_PCISW), 2);
+    assert_true(cr_topo_find_dev(t, "pcisw.0000:45:00.0") < 0);
+    /* Every PCIe link is Gen4 x16 = 31.5 GB/s; the socket link is 4 xGMI3
+     * x 64 GB/s (Genoa, family 25 model 17), far above it. So any pair is
+     * bound by one Gen4 x16 link, on the same switch or across sockets. */
+    assert_close(cr_route_bw_Bps(t, 0, 1), 16 * GEN4_LANE_BPS, 1e-9, 0);
+    assert_close(cr_route_bw_Bps(t, 0, 4), 16 * GEN4_LANE_BPS, 1e-9, 0);
+    const cr_link *x = link_between(t, "cpu0", "cpu1");
+    assert_close(x->count * x->bw_ab_Bps, 4 * 64e9, 1e-12, 0);
+    /* One 100G Ethernet NIC (class 0x0200) directly under socket 0. */
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 1);
+    int nic = cr_topo_find_dev(t, "nic.mlx5_0");
+    assert_close(out_bw(t, nic, CR_LINK_ETHERNET), MBPS_TO_BPS(100000.0), 1e-12, 0);
+    assert_close(out_bw(t, nic, CR_LINK_IB), 0.0, 0, 0);
+    assert_true(cr_topo_find_dev(t, "fabric.ethernet") >= 0);
+    cr_topo_free(t);
+}
+
+static void test_two_socket_nic_per_gpu(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "dgx-a100-2socket.xml");
+    check_gpus_in_rank_order(t, 8);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->name, "A100-SXM-80GB");
+    /* Six NVSwitch gen2 chips, 2 links each: 12 x 25 GB/s = 300 GB/s. */
+    int nvs = 0;
+    for (int v = 0; v < t->n_devs; v++)
+        if (t->devs[v].kind == CR_DEV_SWITCH && strncmp(t->devs[v].id, "nvswitch.", 9) == 0) {
+            nvs++;
+            assert_false(t->switch_specs[t->devs[v].spec].reduction);
+        }
+    assert_int_equal(nvs, 6);
+    for (int r = 0; r < 8; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 12 * NVLINK3_LINK_BPS, 1e-12, 0);
+    /* Max-flow: NVLink plus the PCIe path (Gen4 x16 links everywhere). */
+    assert_close(cr_route_bw_Bps(t, 0, 6), 12 * NVLINK3_LINK_BPS + 16 * GEN4_LANE_BPS, 1e-9, 0);
+    /* Two levels of switches: 4 per group (03, 04, 05, 09 + 0x40 per group). */
+    assert_int_equal(count_kind(t, CR_DEV_PCISW), 16);
+    assert_true(link_between(t, "gpu0", "pcisw.0000:05:00.0") != NULL);
+    assert_true(link_between(t, "pcisw.0000:05:00.0", "pcisw.0000:04:00.0") != NULL);
+    assert_close(link_between(t, "pcisw.0000:03:00.0", "cpu3")->bw_ab_Bps, 16 * GEN4_LANE_BPS,
+                 1e-12, 0);
+    /* One HDR 200G NIC per GPU (25 GB/s), plus the storage NIC whose two
+     * ports (200G + 100G) add up to 300 Gb/s = 37.5 GB/s of Ethernet. */
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 9);
+    for (int n = 0; n < 8; n++) {
+        char id[32];
+        snprintf(id, sizeof id, "nic.mlx5_%d", n);
+        assert_close(out_bw(t, cr_topo_find_dev(t, id), CR_LINK_IB), MBPS_TO_BPS(200000.0), 1e-12,
+                     0);
+    }
+    assert_close(out_bw(t, cr_topo_find_dev(t, "nic.mlx5_8"), CR_LINK_ETHERNET),
+                 MBPS_TO_BPS(300000.0), 1e-12, 0);
+    /* NUMA ids 3 and 7; Rome (family 23): 4 xGMI2 links x 36 GB/s. */
+    const cr_link *x = link_between(t, "cpu3", "cpu7");
+    assert_close(x->count * x->bw_ab_Bps, 4 * 36e9, 1e-12, 0);
+    cr_topo_free(t);
+}
+
+static void test_pcie_lane(void **state)
+{
+    (void)state;
+    double b = 0;
+    assert_int_equal(cr_nccl_pcie_lane_Bps("32.0 GT/s PCIe", &b), CR_OK);
+    assert_close(b, 32e9 * 128 / 130 / 8, 1e-12, 0);
+    assert_int_equal(cr_nccl_pcie_lane_Bps("16 GT/s", &b), CR_OK);
+    assert_close(b, 16e9 * 128 / 130 / 8, 1e-12, 0);
+    assert_int_equal(cr_nccl_pcie_lane_Bps("2.5 GT/s PCIe", &b), CR_OK);
+    assert_close(b, 2.5e9 * 8 / 10 / 8, 1e-12, 0); /* 8b/10b */
+    assert_int_equal(cr_nccl_pcie_lane_Bps("64.0 GT/s PCIe", &b), CR_OK);
+    assert_close(b, 64e9 * 242 / 256 / 8, 1e-12, 0); /* FLIT */
+    assert_int_equal(cr_nccl_pcie_lane_Bps("33 GT/s", &b), CR_EPARSE);
+    assert_int_equal(cr_nccl_pcie_lane_Bps("32.0 GT/s PCIe4", &b), CR_EPARSE);
+    assert_int_equal(cr_nccl_pcie_lane_Bps("fast", &b), CR_EPARSE);
+    assert_int_equal(cr_nccl_pcie_lane_Bps("", &b), CR_EPARSE);
+}
+
+/* Imports text and expects status st with message msg exactly. */
+static void expect_error_n(const char *text, cr_status st, const char *msg, size_t n)
+{
+    static cr_topo dummy;
+    cr_topo *t = &dummy; /* must come back NULL */
+    cr_diag d = {{0}};
+    cr_status got = cr_nccl_import_memory(text, strlen(text), "bad.xml", &t, &d);
+    if (got != st || strncmp(d.msg, msg, n) != 0 || (n == (size_t)-1 && strcmp(d.msg, msg)))
+        fail_msg("status %d (want %d), message\n  %s\nwant\n  %s", got, st, d.msg, msg);
+    assert_null(t);
+}
+
+static void expect_error(const char *text, cr_status st, const char *msg)
+{
+    expect_error_n(text, st, msg, (size_t)-1);
+}
+
+#define CPU                                                                                        \
+    "<cpu numaid=\"0\" arch=\"x86_64\" vendor=\"GenuineIntel\" familyid=\"6\" modelid=\"143\">\n"
+#define PCI(dev, extra)                                                                            \
+    "<pci busid=\"0000:19:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"" dev               \
+    "\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\"" extra ">\n"
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error("", CR_EPARSE,
+                 "bad.xml:1: the file is empty: expected an NCCL topology dump, <system "
+                 "version=\"1\">...</system>");
+    expect_error("<?xml version=\"1.0\"?>\n<!DOCTYPE system [<!ENTITY a \"aaaa\">"
+                 "<!ENTITY b \"&a;&a;&a;&a;\">]>\n<system version=\"1\">&b;</system>\n",
+                 CR_EPARSE,
+                 "bad.xml:2: <!DOCTYPE is not allowed: NCCL dumps have no DTD, and commroof never "
+                 "reads DTDs or entities");
+    expect_error("<topology name=\"x\"/>\n", CR_EPARSE,
+                 "bad.xml:1: the root element is <topology>: an NCCL topology dump starts with "
+                 "<system version=\"1\">");
+    expect_error(
+        "<system version=\"2\">\n</system>\n", CR_EPARSE,
+        "bad.xml:1: <system version=\"2\">: commroof reads version 1, the one NCCL writes");
+    expect_error("<system version=\"1\">\n" CPU "<gpux/>\n</cpu></system>\n", CR_EPARSE,
+                 "bad.xml:3: unknown element <gpux> inside <cpu>: NCCL dumps have <pci> and <nic> "
+                 "there");
+    /* Truncated: the rest of the message is libxml2's own wording. */
+    const char *trunc = "bad.xml:4: not well-formed XML: ";
+    expect_error_n("<system version=\"1\">\n" CPU PCI("0x2335", "") "<gpu dev=\"0\" sm=\"90\"",
+                   CR_EPARSE, trunc, strlen(trunc));
+    expect_error("<system version=\"1\">\n" CPU
+                 "<pci busid=\"0000:19:00.0\" class=\"0x030200\" device=\"0x2335\" "
+                 "link_speed=\"33 GT/s\" link_width=\"16\"/>\n</cpu></system>\n",
+                 CR_EPARSE,
+                 "bad.xml:3: link_speed=\"33 GT/s\" is not a PCIe rate: expected 2.5, 5, 8, 16, "
+                 "32 or 64 GT/s, e.g. \"32.0 GT/s PCIe\"");
+    expect_error("<system version=\"1\">\n" CPU PCI(
+                     "0x1eb8",
+                     "") "<gpu dev=\"0\" sm=\"75\" rank=\"0\" gdr=\"1\"/>\n</pci></cpu></system>\n",
+                 CR_ENOTFOUND,
+                 "bad.xml:4: GPU with PCI device 0x1eb8 and sm 75 is not in the catalog; known: "
+                 "0x1db1 (V100-SXM2-16GB, sm 70), 0x1db5 (V100-SXM2-32GB, sm 70), 0x20b0 "
+                 "(A100-SXM-40GB, sm 80), 0x20b2 (A100-SXM-80GB, sm 80), 0x20f1 (A100-PCIe-40GB, "
+                 "sm 80), 0x20b5 (A100-PCIe-80GB, sm 80), 0x2330 (H100-SXM, sm 90), 0x2339 "
+                 "(H100-SXM-94GB, sm 90), 0x2331 (H100-PCIe, sm 90), 0x2335 (H200-SXM, sm 90), "
+                 "0x2901 (B200, sm 100), 0x2941 (GB200, sm 100), 0x26b9 (L40S, sm 89), 0x26b5 "
+                 "(L40, sm 89)");
+    expect_error(
+        "<system version=\"1\">\n" CPU PCI(
+            "0x2335", "") "<gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\">\n"
+                          "<nvlink target=\"0000:05:00.0\" count=\"10\" tclass=\"0x068000\"/>\n"
+                          "<nvlink target=\"0000:06:00.0\" count=\"9\" tclass=\"0x068000\"/>\n"
+                          "</gpu></pci></cpu></system>\n",
+        CR_EPARSE,
+        "bad.xml:6: GPU 0 has 19 NVLinks in the dump, but a H200-SXM has 18 (NVIDIA H200 "
+        "datasheet: NVLink 900 GB/s bidirectional (18 NVLink4 links, 25 GB/s per "
+        "direction each, Hopper whitepaper))");
+    expect_error("<system version=\"1\">\n" CPU PCI(
+                     "0x2335",
+                     "") "<gpu dev=\"0\" sm=\"80\" rank=\"0\" gdr=\"1\"/>\n</pci></cpu></system>\n",
+                 CR_EINVAL,
+                 "bad.xml:4: PCI device 0x2335 is the H200-SXM (sm 90), but the dump says sm 80: "
+                 "the dump is inconsistent");
+    expect_error(
+        "<system version=\"1\">\n" CPU PCI(
+            "0x2335", "") "<gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\">\n"
+                          "<nvlink target=\"0000:05:00.0\" count=\"18\" tclass=\"0x060400\"/>\n"
+                          "</gpu></pci></cpu></system>\n",
+        CR_EPARSE,
+        "bad.xml:5: NVLink target class tclass=\"0x060400\" is unknown: NCCL writes "
+        "0x068000 (NVSwitch), 0x068001 (CPU) or 0x03xxxx (GPU)");
+    expect_error("<system version=\"1\">\n" CPU PCI(
+                     "0x2335", "") "<gpu dev=\"0\" sm=\"90\" gdr=\"1\"/>\n</pci></cpu></system>\n",
+                 CR_EINVARIANT,
+                 "bad.xml: the dump has no <gpu> with a rank: it describes no GPU NCCL used");
+    expect_error(
+        "<system version=\"1\">\n" CPU PCI(
+            "0x2335",
+            "") "<gpu dev=\"0\" sm=\"90\" rank=\"zero\" gdr=\"1\"/>\n</pci></cpu></system>\n",
+        CR_EPARSE,
+        "bad.xml:4: rank=\"zero\" of <gpu> is not an integer from 0 to 2147483647 (e.g. "
+        "rank=\"0\")");
+    /* One GPU lists 4 links to its peer, the peer lists 2. */
+    expect_error(
+        "<system version=\"1\">\n" CPU PCI(
+            "0x2335", "") "<gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\">\n"
+                          "<nvlink target=\"0000:1a:00.0\" count=\"4\" tclass=\"0x030200\"/>\n"
+                          "</gpu></pci>\n"
+                          "<pci busid=\"0000:1a:00.0\" class=\"0x030200\" device=\"0x2335\" "
+                          "link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n"
+                          "<gpu dev=\"1\" sm=\"90\" rank=\"1\" gdr=\"1\">\n"
+                          "<nvlink target=\"0000:19:00.0\" count=\"2\" tclass=\"0x030200\"/>\n"
+                          "</gpu></pci></cpu></system>\n",
+        CR_EPARSE,
+        "bad.xml:9: 2 NVLinks from \"gpu1\" to \"gpu0\", but the other GPU lists 4: both "
+        "ends of a link must agree");
+    /* An attribute longer than NCCL ever writes. */
+    size_t big = 300;
+    char *text = malloc(big + 200);
+    assert_non_null(text);
+    int off = snprintf(text, 100, "<system version=\"1\">\n<cpu numaid=\"0\" affinity=\"");
+    memset(text + off, 'f', big);
+    snprintf(text + off + big, 100, "\"/>\n</system>\n");
+    expect_error(text, CR_EPARSE,
+                 "bad.xml:2: attribute affinity of <cpu> is 300 characters long; NCCL writes at "
+                 "most 255");
+    free(text);
+    /* Larger than any dump: refused before parsing. */
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(
+        cr_nccl_import_memory("x", (size_t)CR_NCCL_IMPORT_MAX_BYTES + 1, "huge.xml", &t, &d),
+        CR_ERANGE);
+    assert_null(t);
+    /* A missing file. */
+    assert_int_equal(cr_nccl_import_file(FIX "no-such-file.xml", &t, &d), CR_EIO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hgx_h200_baremetal), cmocka_unit_test(test_hgx_h200_vm),
+        cmocka_unit_test(test_pcie_box),           cmocka_unit_test(test_two_socket_nic_per_gpu),
+        cmocka_unit_test(test_pcie_lane),          cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1874,40 +1874,60 @@ static void fmt_exact(double v, cr_unit_kind kind, char *buf, size_t size)
         const char *p;
         double s;
     } si[] = {{"E", 1e18}, {"P", 1e15}, {"T", 1e12}, {"G", 1e9},  {"M", 1e6},  {"k", 1e3},
-              {"", 1},     {"m", 1e-3}, {"u", 1e-6}, {"n", 1e-9}, {"p", 1e-12}};
-    static const char *iec[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+              {"", 1},     {"m", 1e-3}, {"u", 1e-6}, {"n", 1e-9}, {"p", 1e-12}},
+      iec[] = {{"Ki", 1024.0},          {"Mi", 1048576.0},          {"Gi", 1073741824.0},
+               {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0}, {"Ei", 1152921504606846976.0}};
     const char *unit = kind == CR_UNIT_BYTES       ? "B"
                        : kind == CR_UNIT_BANDWIDTH ? "B/s"
                        : kind == CR_UNIT_TIME      ? "s"
                        : kind == CR_UNIT_FLOPS     ? "FLOP/s"
                                                    : "FLOP";
-    const char *pre = "";
-    double scale = 1, mag = fabs(v);
-    if (kind == CR_UNIT_BYTES && mag >= 1024 && v == floor(v)) {
-        double s = 1024;
-        for (int i = 0; i < 6 && mag >= s; i++, s *= 1024)
-            if (fmod(mag, s) == 0) {
-                pre = iec[i];
-                scale = s;
+    double mag = fabs(v);
+    /* Candidates: every IEC prefix that divides a byte count exactly, the
+     * natural SI prefix and its two neighbours ("0.3us" parses back to
+     * 0.3 * 1e-6 exactly where "300ns" does not). The shortest wins. */
+    struct {
+        const char *p;
+        double s;
+    } cand[10];
+    int nc = 0;
+    if (kind == CR_UNIT_BYTES && mag >= 1024 && v == floor(v))
+        for (int i = 0; i < 6 && mag >= iec[i].s; i++)
+            if (fmod(mag, iec[i].s) == 0) {
+                cand[nc].p = iec[i].p;
+                cand[nc++].s = iec[i].s;
             }
-    }
-    if (scale == 1 && mag > 0) {
-        for (size_t i = 0; i < sizeof si / sizeof si[0]; i++) {
+    int nat = 6; /* "" */
+    if (mag > 0)
+        for (int i = 0; i < 11; i++) {
             if (si[i].s < 1 && kind != CR_UNIT_TIME)
                 break;
-            pre = si[i].p;
-            scale = si[i].s;
+            nat = i;
             if (mag >= si[i].s)
                 break;
         }
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g%s%s", prec, v / scale, pre, unit);
-        double back;
-        if (cr_units_parse(buf, kind, &back, NULL) == CR_OK && back == v)
-            return;
-    }
-    snprintf(buf, size, "%.17g%s", v, unit);
+    for (int i = nat - 1; i <= nat + 1; i++)
+        if (i >= 0 && i < 11 && (si[i].s >= 1 || kind == CR_UNIT_TIME)) {
+            cand[nc].p = si[i].p;
+            cand[nc++].s = si[i].s;
+        }
+    char best[64] = "", tmp[64];
+    for (int c = 0; c < nc; c++)
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(tmp, sizeof tmp, "%.*g%s%s", prec, v / cand[c].s, cand[c].p, unit);
+            double back;
+            if (strchr(tmp, 'e')) /* "5e+01MiB" parses, but people write "50MiB" */
+                continue;
+            if (cr_units_parse(tmp, kind, &back, NULL) == CR_OK && back == v) {
+                if (!best[0] || strlen(tmp) < strlen(best))
+                    snprintf(best, sizeof best, "%s", tmp);
+                break;
+            }
+        }
+    if (best[0])
+        snprintf(buf, size, "%s", best);
+    else
+        snprintf(buf, size, "%.17g%s", v, unit);
 }
 
 static void sb_qty(struct sbuf *b, const char *name, double v, cr_unit_kind kind)

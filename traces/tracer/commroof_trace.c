@@ -214,6 +214,7 @@ static struct {
     uint64_t ts_base;
     uint64_t last_ts;
     uint64_t records, dropped, incomplete;
+    uint64_t unmatched_ends;        /* NVTX ends whose start preceded tracing */
     uint64_t stats_records_written; /* records at the last commroof_stats line */
     uint64_t stats_dropped_written;
     size_t buffer_bytes;
@@ -324,6 +325,8 @@ static void sb_rank_suffix(sb_t *s)
         sb_printf(s, ", rank %d", g.rank);
 }
 
+static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d);
+
 /* process_name for a pid the first time it appears. Called with g.mu held. */
 static void name_pid(sb_t *s, int dev)
 {
@@ -331,6 +334,8 @@ static void name_pid(sb_t *s, int dev)
     if (g.pid_named[slot])
         return;
     g.pid_named[slot] = true;
+    if (slot != HOST_DEV)
+        describe_device(s, slot, NULL);
     sb_t n = {0};
     if (slot == HOST_DEV)
         sb_printf(&n, "host (pid %d", (int)g.os_pid);
@@ -382,63 +387,107 @@ static void name_stream(sb_t *s, int dev, uint32_t stream)
 typedef CUresult (*fn_cuDeviceGet)(CUdevice *, int);
 typedef CUresult (*fn_cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
 typedef CUresult (*fn_cuDeviceGetPCIBusId)(char *, int, CUdevice);
+typedef CUresult (*fn_cuDeviceGetName)(char *, int, CUdevice);
+typedef CUresult (*fn_cuDeviceTotalMem)(size_t *, CUdevice);
+typedef CUresult (*fn_cuDeviceGetUuid)(CUuuid *, CUdevice);
 
-static void device_record(sb_t *s, const CUpti_ActivityDevice5 *d)
+static void sb_uuid(sb_t *s, const CUuuid *id)
 {
-    int dev = (int)d->id;
-    if (dev < 0 || dev >= MAX_DEV || g.dev_known[dev])
-        return;
-    g.dev_known[dev] = true;
-    snprintf(g.dev_name[dev], sizeof g.dev_name[dev], "%s", d->name ? d->name : "");
-    sb_t j = {0};
-    sb_printf(&j, "{\"device\":%d,\"name\":", dev);
-    sb_str(&j, d->name);
-    const unsigned char *u = (const unsigned char *)d->uuid.bytes;
-    sb_printf(&j,
+    const unsigned char *u = (const unsigned char *)id->bytes;
+    sb_printf(s,
               ",\"uuid\":\"GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%"
               "02x\"",
               u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
               u[13], u[14], u[15]);
-    sb_printf(&j,
-              ",\"cc_major\":%u,\"cc_minor\":%u,\"sm_count\":%u,\"clock_khz\":%u,"
-              "\"mem_bytes\":%" PRIu64 ",\"mem_bw_cupti_KBps\":%" PRIu64 ",\"l2_bytes\":%u,"
-              "\"copy_engines\":%u,\"max_smem_per_sm_bytes\":%u,\"max_regs_per_sm\":%u",
-              d->computeCapabilityMajor, d->computeCapabilityMinor, d->numMultiprocessors,
-              d->coreClockRate, d->globalMemorySize, d->globalMemoryBandwidth, d->l2CacheSize,
-              d->numMemcpyEngines, d->maxSharedMemoryPerMultiprocessor,
-              d->maxRegistersPerMultiprocessor);
-    /* PCI ids and memory clock are not in CUPTI's record: ask the driver,
-     * which is loaded (it loaded us). This runs on CUPTI's worker thread,
-     * outside any driver call. Absent fields stay absent. */
+}
+
+/* The device's properties, written once per device as a commroof_device
+ * event and kept for metadata.devices. From CUPTI's device record when it
+ * came (d != NULL), otherwise, and for what that record lacks (PCI ids,
+ * memory clock and bus), from the driver, which is loaded (it loaded us).
+ * This runs on the thread that delivers CUPTI buffers, outside any driver
+ * call. Fields neither source gives stay absent, never guessed. */
+static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
+{
+    if (dev < 0 || dev >= MAX_DEV || g.dev_known[dev])
+        return;
+    g.dev_known[dev] = true;
     fn_cuDeviceGet get;
     fn_cuDeviceGetAttribute attr;
     fn_cuDeviceGetPCIBusId bus;
+    fn_cuDeviceGetName getname;
+    fn_cuDeviceTotalMem totalmem;
+    fn_cuDeviceGetUuid getuuid;
     LOAD_SYM(get, RTLD_DEFAULT, "cuDeviceGet");
     LOAD_SYM(attr, RTLD_DEFAULT, "cuDeviceGetAttribute");
     LOAD_SYM(bus, RTLD_DEFAULT, "cuDeviceGetPCIBusId");
-    CUdevice cu;
-    if (get && get(&cu, dev) == CUDA_SUCCESS) {
-        int v;
-        if (attr && attr(&v, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, cu) == CUDA_SUCCESS && v > 0)
-            sb_printf(&j, ",\"mem_clock_khz\":%d", v);
-        if (attr && attr(&v, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, cu) == CUDA_SUCCESS &&
-            v > 0)
-            sb_printf(&j, ",\"mem_bus_bits\":%d", v);
-        if (attr && attr(&v, CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID, cu) == CUDA_SUCCESS && v != 0)
-            sb_printf(&j, ",\"pci_device_id\":\"0x%08x\"", (unsigned)v);
-        char b[64];
-        if (bus && bus(b, (int)sizeof b, cu) == CUDA_SUCCESS) {
-            sb_puts(&j, ",\"pci\":");
-            sb_str(&j, b);
-        }
+    LOAD_SYM(getname, RTLD_DEFAULT, "cuDeviceGetName");
+    LOAD_SYM(totalmem, RTLD_DEFAULT, "cuDeviceTotalMem_v2");
+    LOAD_SYM(getuuid, RTLD_DEFAULT, "cuDeviceGetUuid_v2");
+    CUdevice cu = 0;
+    bool drv = get && get(&cu, dev) == CUDA_SUCCESS;
+    int v;
+#define ATTR(a) (drv && attr && attr(&v, (a), cu) == CUDA_SUCCESS)
+    sb_t j = {0};
+    sb_printf(&j, "{\"device\":%d", dev);
+    char name[128] = "";
+    if (d && d->name)
+        snprintf(name, sizeof name, "%s", d->name);
+    else if (drv && getname && getname(name, (int)sizeof name, cu) != CUDA_SUCCESS)
+        name[0] = '\0';
+    snprintf(g.dev_name[dev], sizeof g.dev_name[dev], "%s", name);
+    if (name[0]) {
+        sb_puts(&j, ",\"name\":");
+        sb_str(&j, name);
     }
+    CUuuid uu;
+    if (d)
+        sb_uuid(&j, &d->uuid);
+    else if (drv && getuuid && getuuid(&uu, cu) == CUDA_SUCCESS)
+        sb_uuid(&j, &uu);
+    if (d) {
+        sb_printf(&j,
+                  ",\"cc_major\":%u,\"cc_minor\":%u,\"sm_count\":%u,\"clock_khz\":%u,"
+                  "\"mem_bytes\":%" PRIu64 ",\"l2_bytes\":%u,\"copy_engines\":%u,"
+                  "\"max_smem_per_sm_bytes\":%u,\"max_regs_per_sm\":%u",
+                  d->computeCapabilityMajor, d->computeCapabilityMinor, d->numMultiprocessors,
+                  d->coreClockRate, d->globalMemorySize, d->l2CacheSize, d->numMemcpyEngines,
+                  d->maxSharedMemoryPerMultiprocessor, d->maxRegistersPerMultiprocessor);
+    } else {
+        if (ATTR(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR))
+            sb_printf(&j, ",\"cc_major\":%d", v);
+        if (ATTR(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))
+            sb_printf(&j, ",\"cc_minor\":%d", v);
+        if (ATTR(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))
+            sb_printf(&j, ",\"sm_count\":%d", v);
+        if (ATTR(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) && v > 0)
+            sb_printf(&j, ",\"clock_khz\":%d", v);
+        size_t mem = 0;
+        if (drv && totalmem && totalmem(&mem, cu) == CUDA_SUCCESS && mem > 0)
+            sb_printf(&j, ",\"mem_bytes\":%zu", mem);
+        if (ATTR(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) && v > 0)
+            sb_printf(&j, ",\"l2_bytes\":%d", v);
+    }
+    if (ATTR(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) && v > 0)
+        sb_printf(&j, ",\"mem_clock_khz\":%d", v);
+    if (ATTR(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH) && v > 0)
+        sb_printf(&j, ",\"mem_bus_bits\":%d", v);
+    if (ATTR(CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID) && v != 0)
+        sb_printf(&j, ",\"pci_device_id\":\"0x%08x\"", (unsigned)v);
+#undef ATTR
+    char b[64];
+    if (drv && bus && bus(b, (int)sizeof b, cu) == CUDA_SUCCESS) {
+        sb_puts(&j, ",\"pci\":");
+        sb_str(&j, b);
+    }
+    sb_puts(&j, ",\"source\":");
+    sb_str(&j, d ? "cupti+driver" : "driver");
     sb_puts(&j, "}");
     if (j.oom) {
         free(j.p);
         return;
     }
     g.dev_json[dev] = j.p;
-    name_pid(s, dev);
     sb_printf(s,
               "{\"ph\":\"M\",\"pid\":%" PRId64 ",\"tid\":0,\"name\":\"commroof_device\",\"args\":",
               host_pid_of(dev));
@@ -847,8 +896,9 @@ static void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
         open_range *o = find_range(m->id);
         if (!o) {
-            /* An end without a start: the start came before tracing began. */
-            g.dropped++;
+            /* An end without a start: the range opened before tracing began
+             * (traces/README.md, known limits). Not a lost record; counted. */
+            g.unmatched_ends++;
             return;
         }
         emit_range(s, o, m->timestamp, false);
@@ -944,7 +994,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
                 marker_data_record((const CUpti_ActivityMarkerData2 *)(void *)rec);
                 break;
             case CUPTI_ACTIVITY_KIND_DEVICE:
-                device_record(&s, (const CUpti_ActivityDevice5 *)(void *)rec);
+                describe_device(&s, (int)((const CUpti_ActivityDevice5 *)(void *)rec)->id,
+                                (const CUpti_ActivityDevice5 *)(void *)rec);
                 break;
             case CUPTI_ACTIVITY_KIND_CONTEXT: {
                 const CUpti_ActivityContext3 *c = (const CUpti_ActivityContext3 *)(void *)rec;
@@ -1079,8 +1130,9 @@ static void finish(void)
     sb_us(&s, g.last_ts > g.ts_base ? (int64_t)(g.last_ts - g.ts_base) : 0);
     sb_printf(&s,
               ",\"records\":%" PRIu64 ",\"dropped_records\":%" PRIu64
-              ",\"incomplete_records\":%" PRIu64 ",\"errors\":[",
-              g.records, g.dropped, g.incomplete);
+              ",\"incomplete_records\":%" PRIu64 ",\"nvtx_unmatched_ends\":%" PRIu64
+              ",\"errors\":[",
+              g.records, g.dropped, g.incomplete, g.unmatched_ends);
     pthread_mutex_lock(&g.err_mu);
     for (int i = 0; i < g.nerrors; i++) {
         if (i)
@@ -1199,8 +1251,10 @@ static void setup(void)
             enabled++;
     }
     if (enabled == 0) {
+        note_error("no activity kind could be enabled; the program runs untraced");
         close(g.fd);
         g.fd = -1;
+        unlink(g.path); /* an empty file would read as a truncated trace */
         return;
     }
     static const char head[] = "{\"traceEvents\":[\n";

@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
     {"topo", cli_cmd_topo, "list, show, check and import topologies"},
+    {"plot", cli_cmd_plot, "charts: roofline, comm-roofline, gap, sweep, compare, accuracy"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `commroof plot KIND ... -o OUT.png|OUT.svg`: one chart, with its data file
+ * and gnuplot script beside it (plots/chart.h). The chart kinds and where
+ * their numbers come from live in plots/; this file parses options and
+ * reports.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "topo_xml.h"
+#include "coll.h"
+#include "plots/chart.h"
+#include "plots/plots.h"
+#include "plots/sources.h"
+#include "rankset.h"
+
+#define MAX_FILES 64
+#define MAX_TOPOS 16
+
+static const char plot_help[] =
+    "usage: commroof plot KIND [options] -o OUT.png|OUT.svg [--json]\n"
+    "\n"
+    "Draws one chart with gnuplot and writes, beside OUT, the numbers (OUT.dat) and\n"
+    "the script (OUT.gp) so the chart can be restyled and re-rendered.\n"
+    "\n"
+    "kinds:\n"
+    "  roofline        FLOP/s against FLOP per HBM byte: per-dtype compute ceilings,\n"
+    "                  HBM ceiling; measured (--trace) and model points (--suite)\n"
+    "  comm-roofline   FLOP/s against FLOP per byte communicated: NVLink, in-switch\n"
+    "                  reduction, PCIe and InfiniBand ceilings; suite problems\n"
+    "  gap             % of roofline per problem of a suite: baseline, prediction,\n"
+    "                  measured (--trace); the bound is 100%\n"
+    "  sweep COLL      bus bandwidth against message size: bound, NCCL's choice, each\n"
+    "                  transfer mechanism; measured points (--trace, --nccl-tests)\n"
+    "  compare         one suite on several topologies: bound time or headroom\n"
+    "  accuracy        predicted against measured time of validated traces, y = x\n"
+    "                  and a +/-10% band\n"
+    "\n"
+    "options:\n"
+    "  -o FILE             output image, .png or .svg (required)\n"
+    "  --topo T            topology name or file (default " CR_TOPO_DEFAULT ");\n"
+    "                      compare: a comma-separated list (default hgx-h100-8,\n"
+    "                      hgx-h200-8,hgx-b200-8,mi300x-8)\n"
+    "  --suite S           suite name or file (default pkb)\n"
+    "  --gpu R             GPU rank whose figures the rooflines use (default 0)\n"
+    "  --trace FILE        a commroof trace with measured cases (repeatable; a folder\n"
+    "                      takes every *.json in it)\n"
+    "  --nccl-tests LOG    an nccl-tests output log (sweep, accuracy; repeatable)\n"
+    "  --ranks SPEC        ranks of the collective (sweep; default all)\n"
+    "  -b MIN -e MAX -f F  sweep sizes as nccl-tests takes them (default 8 to 8G, x2);\n"
+    "                      K, M, G suffixes are powers of 1024\n"
+    "  --dtype D           element type (sweep; default fp32, nccl-tests' default)\n"
+    "  --metric M          compare: bound (bound time, us) or headroom (default bound)\n"
+    "  --no-render         write the data file and script only\n"
+    "  --json              print the chart's numbers as one JSON document\n"
+    "\n"
+    "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
+    "examples:\n"
+    "  commroof plot roofline --topo h200-1 --trace traces/h200-1 -o roofline.png\n"
+    "  commroof plot sweep allreduce --topo hgx-h200-8 -b 1K -e 8G -o ar.svg\n"
+    "  commroof plot compare --suite llm --metric headroom -o llm.png\n";
+
+typedef struct {
+    const char *kind;
+    const char *coll; /* sweep's collective */
+    const char *out;
+    const char *topo;
+    const char *suite;
+    const char *ranks;
+    const char *dtype;
+    const char *metric;
+    const char *traces[MAX_FILES];
+    int n_traces;
+    const char *logs[MAX_FILES];
+    int n_logs;
+    const char *positional[MAX_FILES]; /* accuracy: trace files */
+    int n_positional;
+    double min_bytes, max_bytes, factor;
+    int gpu;
+    bool json, no_render;
+} plot_opts;
+
+/* nccl-tests sizes: a number with an optional K, M or G suffix (powers of
+ * 1024, as nccl-tests reads -b/-e), or a commroof quantity ("1GiB", "4MB"). */
+static bool parse_size(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno != 0 || !isfinite(v) || v < 0)
+        return false;
+    double mul = 1;
+    if (*end && strchr("kKmMgGtT", *end) &&
+        (end[1] == '\0' || strcmp(end + 1, "B") == 0 || strcmp(end + 1, "iB") == 0)) {
+        int p = (int)(strchr("kKmMgGtT", *end) - "kKmMgGtT") / 2 + 1;
+        mul = pow(1024.0, p);
+        end += 1 + strlen(end + 1);
+    } else if (strcmp(end, "B") == 0) {
+        end++;
+    }
+    if (*end)
+        return false;
+    *out = v * mul;
+    return true;
+}
+
+static const char *gnuplot_prog(void)
+{
+    const char *g = getenv("COMMROOF_GNUPLOT");
+    return g && g[0] ? g : "gnuplot";
+}
+
+/* Prints where the files went, or the chart's JSON. */
+static int report_chart(const cr_chart *c, const plot_opts *o)
+{
+    size_t n = strlen(o->out);
+    char stem[4096];
+    snprintf(stem, sizeof stem, "%.*s", (int)(n - 4), o->out);
+    char dat[4200], gp[4200];
+    snprintf(dat, sizeof dat, "%s.dat", stem);
+    snprintf(gp, sizeof gp, "%s.gp", stem);
+    if (o->json) {
+        char *js = NULL;
+        if (cr_chart_json(c, &js) != CR_OK)
+            return cli_fail("plot", "out of memory");
+        json_t *chart = json_loads(js, 0, NULL);
+        free(js);
+        json_t *root = json_object();
+        json_object_set_new(root, "kind", json_string(o->kind));
+        json_object_set_new(root, "image", o->no_render ? json_null() : json_string(o->out));
+        json_object_set_new(root, "data", json_string(dat));
+        json_object_set_new(root, "script", json_string(gp));
+        json_object_set_new(root, "chart", chart ? chart : json_null());
+        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        json_decref(root);
+        if (!txt)
+            return cli_fail("plot", "out of memory");
+        puts(txt);
+        free(txt);
+        return CLI_OK;
+    }
+    const char *base = strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp;
+    if (!o->no_render)
+        printf("wrote %s\n", o->out);
+    printf("  data:   %s\n  script: %s  (re-render: gnuplot %s, in its folder)\n", dat, gp, base);
+    return CLI_OK;
+}
+
+static int need_value(int i, int argc, char **argv)
+{
+    if (i + 1 >= argc)
+        return cli_usage_error("plot", "option %s needs a value", argv[i]);
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, plot_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_bytes = 8;
+    o->max_bytes = 8.0 * 1024 * 1024 * 1024;
+    o->factor = 2;
+    o->suite = "pkb";
+    o->metric = "bound";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool val = a[0] == '-' && strcmp(a, "--json") != 0 && strcmp(a, "--no-render") != 0 &&
+                   strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
+        if (val && need_value(i, argc, argv))
+            return CLI_USAGE;
+        const char *v = val ? argv[i + 1] : NULL;
+        if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(a, "--no-render") == 0) {
+            o->no_render = true;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            o->out = v;
+        } else if (strcmp(a, "--topo") == 0) {
+            o->topo = v;
+        } else if (strcmp(a, "--suite") == 0) {
+            o->suite = v;
+        } else if (strcmp(a, "--ranks") == 0) {
+            o->ranks = v;
+        } else if (strcmp(a, "--dtype") == 0) {
+            o->dtype = v;
+        } else if (strcmp(a, "--metric") == 0) {
+            if (strcmp(v, "bound") != 0 && strcmp(v, "headroom") != 0)
+                return cli_usage_error("plot", "--metric \"%s\": use bound or headroom", v);
+            o->metric = v;
+        } else if (strcmp(a, "--gpu") == 0) {
+            char *end = NULL;
+            long r = strtol(v, &end, 10);
+            if (end == v || *end || r < 0 || r > 1000000)
+                return cli_usage_error("plot", "--gpu \"%s\" is not a GPU rank (0, 1, ...)", v);
+            o->gpu = (int)r;
+        } else if (strcmp(a, "--trace") == 0 || strcmp(a, "--nccl-tests") == 0) {
+            bool tr = a[2] == 't';
+            int *n = tr ? &o->n_traces : &o->n_logs;
+            if (*n == MAX_FILES)
+                return cli_usage_error("plot", "at most %d %s files", MAX_FILES, a);
+            (tr ? o->traces : o->logs)[(*n)++] = v;
+        } else if (strcmp(a, "-b") == 0 || strcmp(a, "-e") == 0 || strcmp(a, "-f") == 0) {
+            double x = 0;
+            if (a[1] == 'f') {
+                char *end = NULL;
+                x = strtod(v, &end);
+                if (end == v || *end || !(x > 1) || !isfinite(x))
+                    return cli_usage_error("plot", "-f \"%s\": the size factor must be > 1", v);
+                o->factor = x;
+            } else {
+                if (!parse_size(v, &x))
+                    return cli_usage_error(
+                        "plot", "%s \"%s\" is not a size (e.g. 8, 128K, 1G, 4MiB)", a, v);
+                if (a[1] == 'b')
+                    o->min_bytes = x;
+                else
+                    o->max_bytes = x;
+            }
+        } else if (a[0] == '-') {
+            return cli_usage_error("plot", "unknown option \"%s\"", a);
+        } else if (!o->kind) {
+            o->kind = a;
+            continue;
+        } else if (strcmp(o->kind, "sweep") == 0 && !o->coll) {
+            o->coll = a;
+            continue;
+        } else {
+            if (o->n_positional == MAX_FILES)
+                return cli_usage_error("plot", "too many arguments");
+            o->positional[o->n_positional++] = a;
+            continue;
+        }
+        if (val)
+            i++;
+    }
+    return CLI_OK;
+}
+
+/* Splits a comma-separated list in place. */
+static int split_list(char *s, const char **out, int max)
+{
+    int n = 0;
+    for (char *tok = strtok(s, ","); tok && n < max; tok = strtok(NULL, ","))
+        if (*tok)
+            out[n++] = tok;
+    return n;
+}
+
+static const char *const default_compare[] = {"hgx-h100-8", "hgx-h200-8", "hgx-b200-8", "mi300x-8"};
+
+int cli_cmd_plot(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(plot_help, stdout);
+            return CLI_OK;
+        }
+    plot_opts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc != CLI_OK)
+        return rc;
+    if (!o.kind)
+        return cli_usage_error("plot", "which chart? roofline, comm-roofline, gap, sweep, "
+                                       "compare or accuracy");
+    if (!o.out)
+        return cli_usage_error("plot", "say where the chart goes: -o OUT.png or -o OUT.svg");
+    size_t ol = strlen(o.out);
+    if (ol < 5 || (strcmp(o.out + ol - 4, ".png") != 0 && strcmp(o.out + ol - 4, ".svg") != 0))
+        return cli_usage_error("plot", "-o \"%s\": the chart's name must end in .png or .svg",
+                               o.out);
+    bool is_acc = strcmp(o.kind, "accuracy") == 0;
+    if (o.n_positional > 0 && !is_acc)
+        return cli_usage_error("plot", "unexpected argument \"%s\"", o.positional[0]);
+
+    cr_diag d = {{0}};
+    cr_status st = CR_OK;
+    cr_chart *c = NULL;
+    cr_topo *t = NULL;
+    cr_plot_sources src = {0};
+    src.suite = o.suite;
+    src.traces = o.traces;
+    src.n_traces = o.n_traces;
+    src.nccl_logs = o.logs;
+    src.n_nccl_logs = o.n_logs;
+
+    if (strcmp(o.kind, "compare") == 0) {
+        char *list = NULL;
+        const char *names[MAX_TOPOS];
+        int nt = 0;
+        if (o.topo) {
+            list = strdup(o.topo);
+            if (!list)
+                return cli_fail("plot", "out of memory");
+            nt = split_list(list, names, MAX_TOPOS);
+        } else {
+            for (size_t i = 0; i < sizeof default_compare / sizeof *default_compare; i++)
+                names[nt++] = default_compare[i];
+        }
+        if (nt == 0) {
+            free(list);
+            return cli_usage_error("plot", "--topo: name at least one topology");
+        }
+        st = cr_plot_compare_suite(
+            &src, names, nt,
+            strcmp(o.metric, "headroom") == 0 ? CR_COMPARE_HEADROOM : CR_COMPARE_BOUND_US, &c, &d);
+        free(list);
+    } else {
+        t = cli_open_topo("plot", o.topo);
+        if (!t)
+            return CLI_FAIL;
+        if (is_acc) {
+            for (int i = 0; i < o.n_positional && o.n_traces < MAX_FILES; i++)
+                o.traces[o.n_traces++] = o.positional[i];
+            src.n_traces = o.n_traces;
+            if (o.n_traces == 0 && o.n_logs == 0) {
+                cr_topo_free(t);
+                return cli_usage_error("plot", "accuracy needs traces (commroof plot accuracy "
+                                               "TRACE...) or --nccl-tests LOG");
+            }
+        }
+        if (o.gpu >= t->n_gpus) {
+            rc = cli_usage_error("plot", "--gpu %d: %s has GPUs 0 to %d", o.gpu, t->name,
+                                 t->n_gpus - 1);
+            cr_topo_free(t);
+            return rc;
+        }
+        if (strcmp(o.kind, "roofline") == 0) {
+            st = cr_plot_roofline_from(t, o.gpu, &src, false, &c, &d);
+        } else if (strcmp(o.kind, "comm-roofline") == 0) {
+            st = cr_plot_roofline_from(t, o.gpu, &src, true, &c, &d);
+        } else if (strcmp(o.kind, "gap") == 0) {
+            st = cr_plot_gap_suite(t, &src, &c, &d);
+        } else if (is_acc) {
+            st = cr_plot_accuracy_from(t, &src, &c, &d);
+        } else if (strcmp(o.kind, "sweep") == 0) {
+            cr_sweep_opts so = {0};
+            cr_rankset *ranks = NULL;
+            if (!o.coll) {
+                cr_topo_free(t);
+                return cli_usage_error("plot", "sweep needs a collective: commroof plot sweep "
+                                               "allreduce ...");
+            }
+            if (cr_coll_parse(o.coll, &so.coll, &d) != CR_OK ||
+                (o.dtype && cr_dtype_parse(o.dtype, &so.dtype, &d) != CR_OK) ||
+                (o.ranks && cr_rankset_parse(o.ranks, t->n_gpus, &ranks, &d) != CR_OK)) {
+                cr_topo_free(t);
+                return cli_usage_error("plot", "%s", d.msg);
+            }
+            if (!o.dtype)
+                so.dtype = CR_DT_FP32;
+            if (o.min_bytes > o.max_bytes) {
+                cr_rankset_free(ranks);
+                cr_topo_free(t);
+                return cli_usage_error("plot", "-b %g is larger than -e %g", o.min_bytes,
+                                       o.max_bytes);
+            }
+            so.min_bytes = o.min_bytes > 0 ? o.min_bytes : 1;
+            so.max_bytes = o.max_bytes > 0 ? o.max_bytes : 1;
+            so.factor = o.factor;
+            so.ranks = ranks;
+            st = cr_plot_sweep_from(t, &so, &src, &c, &d);
+            cr_rankset_free(ranks);
+        } else {
+            cr_topo_free(t);
+            return cli_usage_error("plot",
+                                   "unknown chart \"%s\": roofline, comm-roofline, gap, sweep, "
+                                   "compare or accuracy",
+                                   o.kind);
+        }
+    }
+    if (st != CR_OK) {
+        rc = cli_fail("plot", "%s", d.msg[0] ? d.msg : cr_strerror(st));
+        goto out;
+    }
+    memset(&d, 0, sizeof d);
+    st = cr_chart_render(c, o.out, o.no_render ? NULL : gnuplot_prog(), &d);
+    if (st != CR_OK) {
+        rc = cli_fail("plot", "%s", d.msg);
+        goto out;
+    }
+    rc = report_chart(c, &o);
+out:
+    cr_chart_free(c);
+    cr_topo_free(t);
+    return rc;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where the charts' numbers come from: the model (topology, collectives,
+ * suites) and measurements (commroof traces through validate/, nccl-tests
+ * logs). Each function gathers the numbers for one chart kind and builds it
+ * with plots.h; `commroof plot` and `commroof report` call them.
+ */
+#ifndef CR_PLOTS_SOURCES_H
+#define CR_PLOTS_SOURCES_H
+
+#include <stdbool.h>
+
+#include "plots/chart.h"
+#include "plots/plots.h"
+#include "status.h"
+#include "topo.h"
+
+/* Inputs shared by the chart kinds. Every field may be empty. */
+typedef struct {
+    const char *suite;         /* suite name or file (NULL: none) */
+    const char *const *traces; /* commroof trace files or folders of them */
+    int n_traces;
+    const char *const *nccl_logs; /* nccl-tests output logs */
+    int n_nccl_logs;
+} cr_plot_sources;
+
+/* Roofline (comm = false) or communication roofline (comm = true) of GPU
+ * rank gpu of t, with the suite's problems (bound, baseline, prediction) and
+ * the traces' measured cases as labelled points. Errors: those of the
+ * builders, the suite loader and the trace reader, with the reason in d. */
+cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources *s, bool comm,
+                                cr_chart **out, cr_diag *d);
+
+/* Gap-to-roofline chart of s->suite on t; measured bars where the traces
+ * hold a case of the same problem. */
+cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart **out, cr_diag *d);
+
+/* Size sweep of one collective on t, with measured points from the traces'
+ * NCCL records and the nccl-tests logs for the same collective. */
+cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_plot_sources *s,
+                             cr_chart **out, cr_diag *d);
+
+/* s->suite on each named topology (opened with cr_topo_open). */
+cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *topos, int n_topos,
+                                cr_compare_metric metric, cr_chart **out, cr_diag *d);
+
+/* Prediction accuracy of the cases the traces and logs hold, on t. */
+cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_chart **out,
+                                cr_diag *d);
+
+#endif

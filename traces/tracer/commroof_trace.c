@@ -418,12 +418,16 @@ static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
     fn_cuDeviceGetName getname;
     fn_cuDeviceTotalMem totalmem;
     fn_cuDeviceGetUuid getuuid;
-    LOAD_SYM(get, RTLD_DEFAULT, "cuDeviceGet");
-    LOAD_SYM(attr, RTLD_DEFAULT, "cuDeviceGetAttribute");
-    LOAD_SYM(bus, RTLD_DEFAULT, "cuDeviceGetPCIBusId");
-    LOAD_SYM(getname, RTLD_DEFAULT, "cuDeviceGetName");
-    LOAD_SYM(totalmem, RTLD_DEFAULT, "cuDeviceTotalMem_v2");
-    LOAD_SYM(getuuid, RTLD_DEFAULT, "cuDeviceGetUuid_v2");
+    /* The runtime dlopen()s libcuda privately (RTLD_LOCAL), so RTLD_DEFAULT
+     * does not see it (seen on the H200, 2026-11-29): ask for the loaded copy. */
+    void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void *h = cuda ? cuda : RTLD_DEFAULT;
+    LOAD_SYM(get, h, "cuDeviceGet");
+    LOAD_SYM(attr, h, "cuDeviceGetAttribute");
+    LOAD_SYM(bus, h, "cuDeviceGetPCIBusId");
+    LOAD_SYM(getname, h, "cuDeviceGetName");
+    LOAD_SYM(totalmem, h, "cuDeviceTotalMem_v2");
+    LOAD_SYM(getuuid, h, "cuDeviceGetUuid_v2");
     CUdevice cu = 0;
     bool drv = get && get(&cu, dev) == CUDA_SUCCESS;
     int v;
@@ -483,6 +487,8 @@ static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
     sb_puts(&j, ",\"source\":");
     sb_str(&j, d ? "cupti+driver" : "driver");
     sb_puts(&j, "}");
+    if (cuda)
+        dlclose(cuda); /* drops only the reference NOLOAD took */
     if (j.oom) {
         free(j.p);
         return;
@@ -534,7 +540,13 @@ static const char *kernel_name_json(const char *mangled)
     static fn_demangle dem;
     static bool looked;
     if (!looked) {
-        LOAD_SYM(dem, RTLD_DEFAULT, "__cxa_demangle");
+        /* PyTorch loads libstdc++ privately, where RTLD_DEFAULT misses it
+         * (seen on the H200, 2026-11-29); a plain C program may not have it
+         * at all, and then loading it (privately) is harmless. */
+        void *cxx = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
+        if (!cxx)
+            cxx = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        LOAD_SYM(dem, cxx ? cxx : RTLD_DEFAULT, "__cxa_demangle");
         looked = true;
     }
     char *d = NULL;

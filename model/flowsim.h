@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Flow-level discrete-event simulator over the topology graph.
+ *
+ * The engine runs a dependency graph of tasks on the shared resources of a
+ * topology and reports when each task, operation and rank finishes and how
+ * busy each resource was. doc/simulator.md derives the model; in short:
+ *
+ *   resources  every link bundle in each direction (count x bandwidth), the
+ *              HBM of every GPU (its peak bandwidth), and the in-switch
+ *              reduction engine of every switch that has one (reduce_Bps);
+ *   flows      move bytes over a set of resources; a flow at rate x uses
+ *              w x x of each of its resources (w = the share of the flow a
+ *              link carries when routes spread over parallel paths, 2 for
+ *              HBM when a reduction reads a local operand, ...). Rates follow
+ *              weighted max-min fairness by progressive filling, re-solved at
+ *              every flow arrival and departure, over the connected component
+ *              of resources and flows that the change touches only;
+ *   latency    a flow starts moving bytes lat_s after it becomes ready: its
+ *              route's hop latencies plus the software latency the caller
+ *              adds (protocol, synchronisation);
+ *   delays     compute tasks: a fixed duration, optionally streaming bytes
+ *              through the GPU's HBM no faster than the duration allows;
+ *   deps       a task becomes ready when every task before it has finished.
+ *
+ * Routes between GPUs are the fewest-cost paths (PCIe hops cost a little more
+ * than NVLink/network hops, so GPU pairs with NVLink do not route over PCIe),
+ * through switches, NICs, CPUs and PCIe switches but not through other GPUs
+ * (unless the topology sets route.gpu_transit). Where several such paths
+ * exist the flow spreads over all of them in proportion to link capacity
+ * (fluid ECMP, NCCL spreading a peer's traffic over all NVSwitch chips).
+ *
+ * Typical use:
+ *   cr_sim *s; cr_sim_new(topo, &s, &d);
+ *   int op = cr_sim_op_add(s, "allreduce", CR_SIM_OP_COLL, ranks, n, stream);
+ *   int a = cr_sim_flow_add(s, op, 0, 1, bytes, 0.0), b = ...;
+ *   cr_sim_dep_add(s, a, b);
+ *   cr_sim_run(s, &d);
+ *   ... cr_sim_op_result(s, op), cr_sim_makespan_s(s), cr_sim_res_stat(...)
+ *   cr_sim_free(s);
+ * The simulator borrows topo: it must outlive s and stay unchanged.
+ */
+#ifndef CR_FLOWSIM_H
+#define CR_FLOWSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "coll.h"
+#include "status.h"
+#include "topo.h"
+
+typedef struct cr_sim cr_sim;
+
+typedef enum {
+    CR_SIM_RES_LINK,   /* one direction of a link bundle */
+    CR_SIM_RES_HBM,    /* a GPU's memory bandwidth */
+    CR_SIM_RES_REDUCE, /* a switch's in-switch reduction engine */
+} cr_sim_res_kind;
+
+typedef enum {
+    CR_SIM_OP_COLL,    /* a collective (or point-to-point pattern) */
+    CR_SIM_OP_COMPUTE, /* compute on GPUs */
+} cr_sim_op_kind;
+
+/* One use of a resource by a flow: a flow at rate x consumes w x x of it. */
+typedef struct {
+    int res;
+    double w;
+} cr_sim_use;
+
+/* What the engine counted for one resource. */
+typedef struct {
+    cr_sim_res_kind kind;
+    int index;      /* link index, GPU rank or switch device index */
+    int dir;        /* links: 0 = a to b, 1 = b to a; else 0 */
+    double cap_Bps; /* capacity */
+    double bytes;   /* bytes it carried (weighted) */
+    double busy_s;  /* time it was saturated (load within 1e-6 of capacity) */
+    double peak_load_Bps;
+} cr_sim_res_stat;
+
+/* Completion of one operation. */
+typedef struct {
+    const char *name; /* borrowed */
+    cr_sim_op_kind kind;
+    int n_ranks;
+    const int *ranks; /* topology GPU ranks (borrowed) */
+    int stream;
+    double start_s;           /* earliest task start (ready time) */
+    double end_s;             /* last task end */
+    const double *rank_end_s; /* per op rank: when its last task ended, -1 if none */
+    long n_tasks;
+    int first_task, last_task; /* the op's start and end markers, -1 if none */
+} cr_sim_op_result;
+
+/* One task as run, for timelines. */
+typedef struct {
+    int op;
+    int rank; /* topology GPU rank the task is shown on (sender for flows) */
+    int peer; /* receiver for flows, -1 otherwise */
+    bool is_flow;
+    double bytes;
+    double ready_s; /* all predecessors done */
+    double start_s; /* started moving bytes (ready + latency) or started computing */
+    double end_s;
+    const char *label; /* borrowed, may be NULL */
+    bool marker;       /* an op's start/end marker (launch delay or join) */
+} cr_sim_task_info;
+
+/* Run statistics. */
+typedef struct {
+    long n_tasks, n_flows, n_events, n_solves;
+    long solved_flows; /* sum over solves of the flows re-rated */
+    long n_routes;     /* distinct GPU pairs routed */
+    size_t route_entries;
+} cr_sim_stats;
+
+/* Creates a simulator over the finalized topology t (borrowed). Errors:
+ * CR_EINVAL (t not finalized or without GPUs), CR_ENOMEM. Free with
+ * cr_sim_free. */
+cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d);
+
+/* Frees s; NULL is a no-op. */
+void cr_sim_free(cr_sim *s);
+
+/* The topology the simulator runs on (borrowed). */
+const cr_topo *cr_sim_topo(const cr_sim *s);
+
+/* Adds an operation: name (copied), kind, its ranks (topology GPU ranks,
+ * copied; index i is the op's rank i) and the stream it runs on (the tid in
+ * timelines). Returns the op index, or -1 on allocation failure or a rank
+ * out of range. */
+int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *ranks, int n,
+                  int stream);
+
+/* Adds a flow of bytes from op rank src to op rank dst (op-local indices)
+ * routed over the topology, with extra_lat_s of software latency on top of
+ * the route's hop latency. bytes >= 0 (0 makes a pure latency). Returns the
+ * task id or -1 (allocation failure, bad ranks, no route). */
+int cr_sim_flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s);
+
+/* Like cr_sim_flow_add but the receiver also reads a local operand (a
+ * reduction step), so its HBM carries twice the bytes. */
+int cr_sim_flow_add_reduce(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s);
+
+/* Pass as peer: the flow's completion counts for every rank of the op (a
+ * coupled flow that moves all edges of a ring or tree). */
+#define CR_SIM_ALL_RANKS (-2)
+
+/* A flow over explicit resource uses (duplicates are merged), shown on op
+ * rank `rank` (peer: an op rank, -1 for none, or CR_SIM_ALL_RANKS). lat_s is its whole latency.
+ * Every res must be valid and every w > 0. Returns the task id or -1. */
+int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use *uses, int n,
+                         double bytes, double lat_s);
+
+/* A compute task on op rank `rank` lasting dur_s; when hbm_bytes > 0 it also
+ * streams that many bytes through the GPU's HBM (at most hbm_bytes / dur_s,
+ * less when the HBM is shared), so it may take longer than dur_s.
+ * Returns the task id or -1. */
+int cr_sim_compute_add(cr_sim *s, int op, int rank, double dur_s, double hbm_bytes);
+
+/* A pure delay of dur_s (synchronisation, launch) attributed to op rank
+ * `rank`. Returns the task id or -1. */
+int cr_sim_delay_add(cr_sim *s, int op, int rank, double dur_s);
+
+/* Task `after` may start only when `before` has finished. Returns CR_EINVAL
+ * for bad ids or a self edge, CR_ENOMEM. Cycles are reported by cr_sim_run. */
+cr_status cr_sim_dep_add(cr_sim *s, int before, int after);
+
+/* Gives op a start marker (a delay of launch_s that becomes ready no
+ * earlier than t_start_s) and an end marker (a zero delay): expansions make
+ * their first tasks depend on *first and *last depend on their final tasks,
+ * and scenarios chain ops through them. Markers do not count as a rank's
+ * work. Errors: CR_EINVAL (bad op, markers exist), CR_ENOMEM. */
+cr_status cr_sim_op_markers(cr_sim *s, int op, double launch_s, double t_start_s, int *first,
+                            int *last);
+
+/* Earliest time task may become ready (an op's start time); default 0. */
+cr_status cr_sim_task_not_before(cr_sim *s, int task, double t_s);
+
+/* Sets a task's label for timelines (copied; NULL clears). */
+cr_status cr_sim_task_label(cr_sim *s, int task, const char *label);
+
+/* ---------- collectives as dependency graphs of flows (flowsim_coll.c) ---------- */
+
+/* How finely a collective expands. Steps: one flow per rank per algorithm
+ * step, with the step's data dependencies (rank i's step k waits for its step
+ * k-1 and for step k-1 of the rank that feeds it). Pipelined: one coupled
+ * flow per channel and tree/ring that moves all its edges at one rate (NCCL
+ * pipelines chunks through the ring, so in steady state every edge runs at
+ * the pace of the slowest); its cost is independent of the step count, which
+ * is what lets a ring over 8,192 GPUs run in a second. Auto: steps while the
+ * expansion stays under CR_SIM_STEP_FLOWS_MAX flows, pipelined above. */
+typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } cr_sim_grain;
+
+#define CR_SIM_STEP_FLOWS_MAX 200000
+
+/* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */
+typedef struct {
+    cr_coll coll;
+    double bytes;         /* nccl-tests size (coll.h) */
+    int root;             /* op rank of the root for rooted collectives */
+    cr_algo algo;         /* ring, tree, nvls, direct */
+    int nchannels;        /* parallel rings/trees (>= 1) */
+    double launch_s;      /* fixed cost before the first step */
+    double step_lat_s;    /* latency of one step (at least the route's hop latency) */
+    double bw_eff;        /* fraction of link bandwidth the protocol reaches, (0, 1] */
+    const double *matrix; /* alltoall only, optional: n x n bytes, row = sender
+                             (all-to-all-v); NULL = bytes/n to every rank */
+    double t_start_s;     /* earliest start */
+    int stream;           /* timeline tid */
+    const char *name;     /* op name (copied); NULL = the collective's name */
+    cr_sim_grain grain;
+} cr_sim_coll_spec;
+
+/* A spec that expands the algorithm, channels, latencies and protocol
+ * efficiency of a closed-form prediction (coll.h), so that without
+ * contention the simulator reproduces pred_s. */
+cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_coll_pred *p);
+
+/* Expands a collective over the given topology GPU ranks (rank i of the
+ * array is op rank i) into flows, with start/end markers (cr_sim_op_markers).
+ * On success *op is the new op. Errors: CR_EINVAL (bad spec: bytes, channels,
+ * efficiency, root, matrix entries), CR_EUNSUPPORTED (an algorithm this
+ * collective or topology cannot run, e.g. nvls without a multicast switch),
+ * CR_ENOTFOUND (two ranks without a route), CR_ENOMEM; d says which. */
+cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *ranks, int n, int *op,
+                          cr_diag *d);
+
+/* A compute op: every rank computes for dur_s, streaming hbm_bytes through
+ * its HBM (cr_sim_compute_add), starting no earlier than t_start_s. */
+cr_status cr_sim_compute_op_add(cr_sim *s, const char *name, const int *ranks, int n, double dur_s,
+                                double hbm_bytes, double t_start_s, int stream, int *op,
+                                cr_diag *d);
+
+/* Op `after` starts only when op `before` has finished on every rank.
+ * Errors: CR_EINVAL (bad ops or ops without markers), CR_ENOMEM. */
+cr_status cr_sim_op_after(cr_sim *s, int before, int after);
+
+/* Resource index helpers: link l in the direction leaving device `from`,
+ * the HBM of GPU rank r, the reduction engine of switch device v (-1 when
+ * that switch has none). */
+int cr_sim_res_link(const cr_sim *s, int l, int from);
+int cr_sim_res_hbm(const cr_sim *s, int rank);
+int cr_sim_res_reduce(const cr_sim *s, int dev);
+int cr_sim_n_res(const cr_sim *s);
+
+/* The route from GPU rank a to GPU rank b as resource uses (links only),
+ * fractions summing per hop layer to 1, and its latency (the slowest hop
+ * sequence). *uses is borrowed and valid until the next call that adds
+ * tasks or routes. Errors: CR_ENOTFOUND (no path), CR_EINVAL, CR_ENOMEM. */
+cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
+
+/* Runs the simulation to completion. Errors: CR_EINVAL when the dependency
+ * graph has a cycle (with a task in it named in d), CR_ENOMEM. Call once. */
+cr_status cr_sim_run(cr_sim *s, cr_diag *d);
+
+/* Results (valid after cr_sim_run). */
+double cr_sim_makespan_s(const cr_sim *s);
+int cr_sim_n_ops(const cr_sim *s);
+cr_sim_op_result cr_sim_op_get(const cr_sim *s, int op);
+long cr_sim_n_tasks(const cr_sim *s);
+cr_sim_task_info cr_sim_task_get(const cr_sim *s, long task);
+cr_sim_res_stat cr_sim_res_get(const cr_sim *s, int res);
+cr_sim_stats cr_sim_stats_get(const cr_sim *s);
+
+/* A short name for a resource: "n0.gpu0->n0.nvsw1", "hbm n0.gpu3",
+ * "reduce n0.nvsw2". Writes into buf, returns buf. */
+char *cr_sim_res_name(const cr_sim *s, int res, char *buf, size_t size);
+
+/* Bytes of memory the simulator holds now (for benchmarks). */
+size_t cr_sim_mem_bytes(const cr_sim *s);
+
+#endif

@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Collectives expanded into dependency graphs of flows for the simulator
+ * (see flowsim.h; doc/simulator.md derives each expansion and shows that
+ * without contention it reproduces the closed form of coll.h:
+ *   pred = launch + n_steps x step_lat + wire_bytes / (link_Bps x bw_eff)).
+ *
+ * Every flow carries its payload divided by bw_eff (the protocol's and
+ * mechanism's achieved fraction of the link), so on an idle fabric it moves
+ * at bw_eff x the link rate, and when links are shared max-min fairness
+ * divides the raw capacity. A step's latency is step_lat_s, of which the
+ * route's hop latency is part (a longer route than the closed form assumed
+ * costs the difference).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowsim.h"
+
+typedef struct {
+    cr_sim *s;
+    const cr_sim_coll_spec *sp;
+    const int *ranks;
+    int n, op, first, last;
+    cr_diag *d;
+    cr_status err;   /* what the last failing flow() hit */
+    cr_sim_use *acc; /* coupled-flow use accumulator */
+    int n_acc, cap_acc;
+} xp;
+
+cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_coll_pred *p)
+{
+    cr_sim_coll_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.coll = c;
+    sp.bytes = bytes;
+    sp.algo = p->algo;
+    sp.nchannels = p->nchannels > 0 ? p->nchannels : 1;
+    sp.launch_s = p->launch_s;
+    sp.step_lat_s = p->step_lat_s;
+    sp.bw_eff = p->bw_eff > 0 ? p->bw_eff : 1.0;
+    sp.grain = CR_SIM_GRAIN_AUTO;
+    return sp;
+}
+
+static cr_status oom(xp *x)
+{
+    x->err = CR_ENOMEM;
+    return cr_diag_set(x->d, CR_ENOMEM, "simulator: out of memory expanding %s",
+                       cr_coll_name(x->sp->coll));
+}
+
+/* Software latency to add on top of the route so that one step costs
+ * step_lat_s (never less than the route itself). */
+static double extra_lat(xp *x, int a, int b)
+{
+    const cr_sim_use *u;
+    int n;
+    double lat = 0;
+    if (a != b && cr_sim_route(x->s, x->ranks[a], x->ranks[b], &u, &n, &lat) != CR_OK)
+        return 0;
+    double e = x->sp->step_lat_s - lat;
+    return e > 0 ? e : 0;
+}
+
+/* One flow of payload bytes from op rank a to b, after `dep` (and dep2 when
+ * >= 0). Returns the task or -1 (diagnostic set). */
+static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2)
+{
+    double wire = payload / x->sp->bw_eff;
+    double e = extra_lat(x, a, b);
+    int f = reduce ? cr_sim_flow_add_reduce(x->s, x->op, a, b, wire, e)
+                   : cr_sim_flow_add(x->s, x->op, a, b, wire, e);
+    if (f < 0) {
+        const cr_sim_use *u;
+        int n;
+        double lat;
+        if (cr_sim_route(x->s, x->ranks[a], x->ranks[b], &u, &n, &lat) == CR_ENOTFOUND)
+            x->err = cr_diag_set(x->d, CR_ENOTFOUND, "simulator: no route from GPU %d to GPU %d",
+                                 x->ranks[a], x->ranks[b]);
+        else
+            oom(x);
+        return -1;
+    }
+    if (cr_sim_dep_add(x->s, dep, f) || (dep2 >= 0 && cr_sim_dep_add(x->s, dep2, f)) ||
+        cr_sim_dep_add(x->s, f, x->last)) {
+        oom(x);
+        return -1;
+    }
+    return f;
+}
+
+static cr_status acc_add(xp *x, int res, double w)
+{
+    if (x->n_acc + 1 > x->cap_acc) {
+        int c = x->cap_acc ? 2 * x->cap_acc : 256;
+        cr_sim_use *p = realloc(x->acc, (size_t)c * sizeof *p);
+        if (!p)
+            return CR_ENOMEM;
+        x->acc = p;
+        x->cap_acc = c;
+    }
+    x->acc[x->n_acc].res = res;
+    x->acc[x->n_acc].w = w;
+    x->n_acc++;
+    return CR_OK;
+}
+
+/* Adds the edge a -> b (op ranks) to the coupled flow being built. */
+static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
+{
+    const cr_sim_use *u;
+    int n;
+    double lat;
+    int ga = x->ranks[a], gb = x->ranks[b];
+    if (ga != gb) {
+        cr_status st = cr_sim_route(x->s, ga, gb, &u, &n, &lat);
+        if (st == CR_ENOTFOUND)
+            return cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d", ga, gb);
+        if (st != CR_OK)
+            return oom(x);
+        if (lat > *max_lat)
+            *max_lat = lat;
+        for (int i = 0; i < n; i++)
+            if (acc_add(x, u[i].res, u[i].w))
+                return oom(x);
+    }
+    if (acc_add(x, cr_sim_res_hbm(x->s, ga), 1.0) ||
+        acc_add(x, cr_sim_res_hbm(x->s, gb), reduce ? 2.0 : 1.0))
+        return oom(x);
+    return CR_OK;
+}
+
+/* Emits the coupled flow: wire bytes per edge, n_steps step latencies. */
+static cr_status acc_flush(xp *x, double payload, int n_steps, double max_lat, int shown_on)
+{
+    double step = x->sp->step_lat_s > max_lat ? x->sp->step_lat_s : max_lat;
+    int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
+                                 payload / x->sp->bw_eff, n_steps * step);
+    x->n_acc = 0;
+    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
+        return oom(x);
+    return CR_OK;
+}
+
+/* ---------- ring orders ---------- */
+
+static int node_of(const xp *x, int i)
+{
+    const cr_topo *t = cr_sim_topo(x->s);
+    return t->devs[t->gpus[x->ranks[i]]].node;
+}
+
+/* Fills order[] with channel c's ring. Ranks are grouped by node in the
+ * order they first appear; when every node holds the same number m >= 2 of
+ * ranks, node j's segment enters at member c and leaves at member c+1
+ * (mod m) on even nodes and the reverse on odd nodes, so every inter-node
+ * edge joins the same local GPU of two nodes (the same rail) and channel c's
+ * crossings use rails c and c+1, spreading channels over all NICs as NCCL's
+ * rail-aligned rings do. Otherwise the ring is the rank order. */
+static cr_status ring_order(xp *x, int c, int *order)
+{
+    int n = x->n;
+    int *node = malloc((size_t)n * sizeof *node), *grp = malloc((size_t)n * sizeof *grp);
+    int *gstart = malloc(((size_t)n + 1) * sizeof *gstart);
+    int *cnt = calloc((size_t)n + 1, sizeof *cnt);
+    cr_status st = CR_OK;
+    if (!node || !grp || !gstart || !cnt) {
+        st = oom(x);
+        goto out;
+    }
+    /* Group index per rank, in order of first appearance (O(n) via a map
+     * from topology node to group, nodes being small integers). */
+    const cr_topo *t = cr_sim_topo(x->s);
+    int nn = t->n_nodes > 0 ? t->n_nodes : 1;
+    int *map = malloc((size_t)nn * sizeof *map);
+    if (!map) {
+        st = oom(x);
+        goto out;
+    }
+    for (int i = 0; i < nn; i++)
+        map[i] = -1;
+    int ng = 0;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        int v = node_of(x, i);
+        if (v < 0 || v >= nn) {
+            ok = false;
+            break;
+        }
+        if (map[v] < 0)
+            map[v] = ng++;
+        node[i] = map[v];
+        cnt[node[i]]++;
+    }
+    free(map);
+    int m = ok && ng > 0 ? cnt[0] : 0;
+    for (int g = 0; g < ng && ok; g++)
+        if (cnt[g] != m)
+            ok = false;
+    if (!ok || ng < 2 || m < 2) {
+        for (int i = 0; i < n; i++)
+            order[i] = i;
+        goto out;
+    }
+    gstart[0] = 0;
+    for (int g = 0; g < ng; g++)
+        gstart[g + 1] = gstart[g] + cnt[g];
+    memset(cnt, 0, (size_t)ng * sizeof *cnt);
+    for (int i = 0; i < n; i++)
+        grp[gstart[node[i]] + cnt[node[i]]++] = i;
+    int k = 0;
+    for (int g = 0; g < ng; g++) {
+        const int *mem = grp + gstart[g];
+        int in = c % m, outm = (c + 1) % m;
+        if (g % 2) {
+            int tmp = in;
+            in = outm;
+            outm = tmp;
+        }
+        order[k++] = mem[in];
+        for (int j = 0; j < m; j++)
+            if (j != in && j != outm)
+                order[k++] = mem[j];
+        order[k++] = mem[outm];
+    }
+out:
+    free(node);
+    free(grp);
+    free(gstart);
+    free(cnt);
+    return st;
+}
+
+/* ---------- ring ---------- */
+
+static cr_status ring(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    int n = x->n, C = sp->nchannels;
+    double S = sp->bytes;
+    int steps;
+    double chunk; /* per channel, per step */
+    switch (sp->coll) {
+    case CR_COLL_ALLREDUCE:
+        steps = 2 * (n - 1);
+        chunk = S / n / C;
+        break;
+    case CR_COLL_ALLGATHER:
+    case CR_COLL_REDUCESCATTER:
+        steps = n - 1;
+        chunk = S / n / C;
+        break;
+    case CR_COLL_BROADCAST:
+    case CR_COLL_REDUCE:
+        steps = n - 1;
+        chunk = S / C;
+        break;
+    default:
+        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: ring does not run %s",
+                           cr_coll_name(sp->coll));
+    }
+    bool chain = sp->coll == CR_COLL_BROADCAST || sp->coll == CR_COLL_REDUCE;
+    int *order = malloc((size_t)n * sizeof *order);
+    int *prev = malloc((size_t)n * sizeof *prev), *cur = malloc((size_t)n * sizeof *cur);
+    cr_status st = CR_OK;
+    if (!order || !prev || !cur) {
+        st = oom(x);
+        goto out;
+    }
+    double flows = (double)C * n * steps;
+    bool pipelined = chain || sp->grain == CR_SIM_GRAIN_PIPELINED ||
+                     (sp->grain == CR_SIM_GRAIN_AUTO && flows > CR_SIM_STEP_FLOWS_MAX);
+    for (int c = 0; c < C && st == CR_OK; c++) {
+        if ((st = ring_order(x, c, order)) != CR_OK)
+            break;
+        if (chain) {
+            /* A pipelined chain from the root (broadcast) or to it (reduce):
+             * the ring order rotated so the root is first. */
+            int r0 = 0;
+            while (order[r0] != sp->root)
+                r0++;
+            double lat = 0;
+            for (int i = 0; i + 1 < n && st == CR_OK; i++) {
+                int a = order[(r0 + i) % n], b = order[(r0 + i + 1) % n];
+                st = sp->coll == CR_COLL_BROADCAST ? acc_edge(x, a, b, false, &lat)
+                                                   : acc_edge(x, b, a, true, &lat);
+            }
+            if (st == CR_OK)
+                st = acc_flush(x, chunk, steps, lat, sp->root);
+            continue;
+        }
+        if (pipelined) {
+            double lat = 0;
+            bool red = sp->coll != CR_COLL_ALLGATHER;
+            for (int i = 0; i < n && st == CR_OK; i++)
+                st = acc_edge(x, order[i], order[(i + 1) % n], red, &lat);
+            if (st == CR_OK)
+                st = acc_flush(x, chunk * steps, steps, lat, 0);
+            continue;
+        }
+        /* Steps: cur[i] = the flow order[i] sends in this step. */
+        for (int k = 0; k < steps && st == CR_OK; k++) {
+            bool red =
+                sp->coll == CR_COLL_REDUCESCATTER || (sp->coll == CR_COLL_ALLREDUCE && k < n - 1);
+            for (int i = 0; i < n; i++) {
+                int dep = k == 0 ? x->first : prev[i];
+                int dep2 = k == 0 ? -1 : prev[(i + n - 1) % n];
+                cur[i] = flow(x, order[i], order[(i + 1) % n], chunk, red, dep, dep2);
+                if (cur[i] < 0) {
+                    st = x->err;
+                    break;
+                }
+            }
+            int *tmp = prev;
+            prev = cur;
+            cur = tmp;
+        }
+    }
+out:
+    free(order);
+    free(prev);
+    free(cur);
+    return st;
+}
+
+/* ---------- trees ---------- */
+
+/* NCCL's double binary tree, as two heap-numbered binary trees over the ring
+ * order, the second mirrored (rank i -> n-1-i) so that the interior ranks of
+ * one tree are leaves of the other; each carries half the data, reduced up
+ * and broadcast down, pipelined (one coupled flow per tree and channel). */
+static cr_status tree(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    if (sp->coll != CR_COLL_ALLREDUCE)
+        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: tree runs allreduce only, not %s",
+                           cr_coll_name(sp->coll));
+    int n = x->n, C = sp->nchannels;
+    int *order = malloc((size_t)n * sizeof *order);
+    cr_status st = CR_OK;
+    if (!order)
+        return oom(x);
+    int ntrees = n > 2 ? 2 : 1;
+    for (int c = 0; c < C && st == CR_OK; c++) {
+        if ((st = ring_order(x, c, order)) != CR_OK)
+            break;
+        for (int tr = 0; tr < ntrees && st == CR_OK; tr++) {
+            double lat = 0;
+            int depth = 0;
+            for (int i = 1; i < n && st == CR_OK; i++) {
+                int ci = tr ? n - 1 - i : i, pi = tr ? n - 1 - (i - 1) / 2 : (i - 1) / 2;
+                int ch = order[ci], pa = order[pi];
+                st = acc_edge(x, ch, pa, true, &lat);
+                if (st == CR_OK)
+                    st = acc_edge(x, pa, ch, false, &lat);
+            }
+            for (int k = n; k > 1; k /= 2)
+                depth++;
+            if (st == CR_OK)
+                st = acc_flush(x, sp->bytes / C / ntrees, 2 * depth, lat, order[tr ? n - 1 : 0]);
+        }
+    }
+    free(order);
+    return st;
+}
+
+/* ---------- direct ---------- */
+
+static cr_status direct(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    int n = x->n, root = sp->root;
+    double S = sp->bytes;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (i == j)
+                continue;
+            double b = 0;
+            bool red = false;
+            switch (sp->coll) {
+            case CR_COLL_ALLTOALL:
+                b = sp->matrix ? sp->matrix[(size_t)i * (size_t)n + (size_t)j] : S / n;
+                break;
+            case CR_COLL_ALLGATHER:
+                b = S / n;
+                break;
+            case CR_COLL_REDUCESCATTER:
+                b = S / n;
+                red = true;
+                break;
+            case CR_COLL_ALLREDUCE: /* one-shot: everyone sends everything to everyone */
+                b = S;
+                red = true;
+                break;
+            case CR_COLL_GATHER:
+                b = j == root ? S / n : 0;
+                break;
+            case CR_COLL_SCATTER:
+                b = i == root ? S / n : 0;
+                break;
+            case CR_COLL_BROADCAST:
+                b = i == root ? S : 0;
+                break;
+            case CR_COLL_REDUCE:
+                b = j == root ? S : 0;
+                red = true;
+                break;
+            case CR_COLL_SENDRECV:
+                b = j == (i + 1) % n ? S : 0;
+                break;
+            default:
+                return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: direct does not run %s",
+                                   cr_coll_name(sp->coll));
+            }
+            if (b <= 0 && !(sp->coll == CR_COLL_ALLTOALL && !sp->matrix))
+                continue;
+            if (flow(x, i, j, b, red, x->first, -1) < 0)
+                return x->err;
+        }
+    return CR_OK;
+}
+
+/* ---------- NVLS: in-switch reduction and multicast ---------- */
+
+/* Each rank owns a segment of bytes/n: the switches read it from every GPU
+ * and reduce it (multimem.ld_reduce: every GPU's uplink carries the segment
+ * once, the owner's downlink the result), then the owner stores it once
+ * and the switches multicast it to every GPU (multimem.st: the owner's
+ * uplink once, every downlink once). A GPU's traffic spreads over its
+ * multicast-capable switch links in proportion to their capacity, and so
+ * does the reduction over the switches' reduction engines. */
+static cr_status nvls(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    if (sp->coll != CR_COLL_ALLREDUCE)
+        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: nvls runs allreduce only, not %s",
+                           cr_coll_name(sp->coll));
+    const cr_topo *t = cr_sim_topo(x->s);
+    int n = x->n;
+    /* Per rank: its links to multicast switches and their shares. */
+    int *off = malloc(((size_t)n + 1) * sizeof *off);
+    int cap = 0, cnt = 0;
+    int *lk = NULL;
+    double *fr = NULL;
+    cr_status st = CR_OK;
+    if (!off)
+        return oom(x);
+    for (int i = 0; i < n; i++) {
+        int v = t->gpus[x->ranks[i]];
+        double tot = 0;
+        off[i] = cnt;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int w = cr_link_other(l, v);
+            const cr_dev *dw = &t->devs[w];
+            if (dw->kind != CR_DEV_SWITCH || dw->spec < 0 || !t->switch_specs[dw->spec].multicast)
+                continue;
+            if (cnt + 1 > cap) {
+                cap = cap ? 2 * cap : 64;
+                int *a = realloc(lk, (size_t)cap * sizeof *a);
+                double *b = a ? realloc(fr, (size_t)cap * sizeof *b) : NULL;
+                if (a)
+                    lk = a;
+                if (b)
+                    fr = b;
+                if (!a || !b) {
+                    st = oom(x);
+                    goto out;
+                }
+            }
+            lk[cnt] = t->adj[k];
+            fr[cnt] = cr_link_bw_from(l, v);
+            tot += fr[cnt];
+            cnt++;
+        }
+        if (cnt == off[i]) {
+            st = cr_diag_set(x->d, CR_EUNSUPPORTED,
+                             "simulator: nvls needs every GPU on a multicast-capable switch; "
+                             "GPU %d has none (try --algo ring)",
+                             x->ranks[i]);
+            goto out;
+        }
+        for (int k = off[i]; k < cnt; k++)
+            fr[k] /= tot;
+    }
+    off[n] = cnt;
+    double payload = sp->bytes / n / sp->nchannels;
+    for (int c = 0; c < sp->nchannels && st == CR_OK; c++)
+        for (int r = 0; r < n && st == CR_OK; r++) {
+            double lat = 0;
+            for (int g = 0; g < n && st == CR_OK; g++) {
+                int v = t->gpus[x->ranks[g]];
+                double mult = g == r ? 2.0 : 1.0;
+                for (int k = off[g]; k < off[g + 1]; k++) {
+                    const cr_link *l = &t->links[lk[k]];
+                    int sw = cr_link_other(l, v);
+                    if (l->lat_s > lat)
+                        lat = l->lat_s;
+                    if (acc_add(x, cr_sim_res_link(x->s, lk[k], v), mult * fr[k]) ||
+                        acc_add(x, cr_sim_res_link(x->s, lk[k], sw), mult * fr[k])) {
+                        st = oom(x);
+                        break;
+                    }
+                    int red = cr_sim_res_reduce(x->s, sw);
+                    if (g == r && red >= 0 && acc_add(x, red, fr[k])) {
+                        st = oom(x);
+                        break;
+                    }
+                }
+                /* HBM: the switch reads the operand and writes the result. */
+                if (st == CR_OK && acc_add(x, cr_sim_res_hbm(x->s, x->ranks[g]), 2.0))
+                    st = oom(x);
+            }
+            if (st == CR_OK)
+                st = acc_flush(x, payload, 1, 2 * lat, r);
+        }
+out:
+    free(off);
+    free(lk);
+    free(fr);
+    return st;
+}
+
+/* ---------- entry points ---------- */
+
+cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *ranks, int n, int *op,
+                          cr_diag *d)
+{
+    *op = -1;
+    const char *cname = cr_coll_name(sp->coll);
+    if (n < 1)
+        return cr_diag_set(d, CR_EINVAL, "simulator: %s needs at least one rank", cname);
+    if (!(sp->bytes >= 0) || !isfinite(sp->bytes))
+        return cr_diag_set(d, CR_EINVAL, "simulator: %s size %g is not a finite byte count >= 0",
+                           cname, sp->bytes);
+    if (sp->nchannels < 1 || sp->nchannels > 1024)
+        return cr_diag_set(d, CR_EINVAL, "simulator: %d channels; expected 1 to 1024",
+                           sp->nchannels);
+    if (!(sp->bw_eff > 0 && sp->bw_eff <= 1))
+        return cr_diag_set(d, CR_EINVAL, "simulator: bandwidth efficiency %g is outside (0, 1]",
+                           sp->bw_eff);
+    if (!(sp->launch_s >= 0) || !(sp->step_lat_s >= 0) || !isfinite(sp->launch_s) ||
+        !isfinite(sp->step_lat_s) || !(sp->t_start_s >= 0) || !isfinite(sp->t_start_s))
+        return cr_diag_set(d, CR_EINVAL,
+                           "simulator: latencies and start times must be finite "
+                           "and >= 0");
+    if (sp->root < 0 || sp->root >= n)
+        return cr_diag_set(d, CR_EINVAL, "simulator: root %d is not one of the %d ranks", sp->root,
+                           n);
+    if (sp->matrix) {
+        if (sp->coll != CR_COLL_ALLTOALL)
+            return cr_diag_set(d, CR_EINVAL, "simulator: a traffic matrix goes with alltoall");
+        for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
+            if (!(sp->matrix[i] >= 0) || !isfinite(sp->matrix[i]))
+                return cr_diag_set(d, CR_EINVAL,
+                                   "simulator: traffic matrix entry %zu,%zu is %g; expected "
+                                   "finite bytes >= 0",
+                                   i / (size_t)n, i % (size_t)n, sp->matrix[i]);
+    }
+    const cr_topo *t = cr_sim_topo(s);
+    for (int i = 0; i < n; i++)
+        if (ranks[i] < 0 || ranks[i] >= t->n_gpus)
+            return cr_diag_set(d, CR_EINVAL, "simulator: rank %d is not a GPU of %s (0-%d)",
+                               ranks[i], t->name, t->n_gpus - 1);
+    xp x;
+    memset(&x, 0, sizeof x);
+    x.s = s;
+    x.sp = sp;
+    x.ranks = ranks;
+    x.n = n;
+    x.d = d;
+    x.op = cr_sim_op_add(s, sp->name ? sp->name : cname, CR_SIM_OP_COLL, ranks, n, sp->stream);
+    if (x.op < 0)
+        return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
+    if (cr_sim_op_markers(s, x.op, sp->launch_s, sp->t_start_s, &x.first, &x.last))
+        return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
+    cr_status st = CR_OK;
+    if (cr_sim_dep_add(s, x.first, x.last))
+        st = oom(&x);
+    else if (n == 1 || sp->bytes == 0)
+        st = CR_OK; /* nothing moves: launch only */
+    else {
+        cr_algo a = sp->algo;
+        if (sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_GATHER ||
+            sp->coll == CR_COLL_SCATTER || sp->coll == CR_COLL_SENDRECV)
+            a = CR_ALGO_DIRECT; /* NCCL runs these as direct peer exchanges */
+        switch (a) {
+        case CR_ALGO_RING:
+            st = ring(&x);
+            break;
+        case CR_ALGO_TREE:
+            st = tree(&x);
+            break;
+        case CR_ALGO_NVLS:
+            st = nvls(&x);
+            break;
+        case CR_ALGO_DIRECT:
+            st = direct(&x);
+            break;
+        default:
+            st = cr_diag_set(d, CR_EUNSUPPORTED,
+                             "simulator: algorithm %s is not simulated; use ring, tree, nvls "
+                             "or direct",
+                             cr_algo_name(a));
+        }
+    }
+    free(x.acc);
+    if (st == CR_OK)
+        *op = x.op;
+    return st;
+}
+
+cr_status cr_sim_compute_op_add(cr_sim *s, const char *name, const int *ranks, int n, double dur_s,
+                                double hbm_bytes, double t_start_s, int stream, int *op, cr_diag *d)
+{
+    *op = -1;
+    if (!(dur_s >= 0) || !isfinite(dur_s) || !(hbm_bytes >= 0) || !isfinite(hbm_bytes))
+        return cr_diag_set(d, CR_EINVAL,
+                           "simulator: compute \"%s\" needs a finite duration and HBM bytes >= 0",
+                           name ? name : "compute");
+    int o = cr_sim_op_add(s, name ? name : "compute", CR_SIM_OP_COMPUTE, ranks, n, stream);
+    int first, last;
+    if (o < 0)
+        return cr_diag_set(d, CR_EINVAL, "simulator: compute \"%s\": bad rank list",
+                           name ? name : "compute");
+    if (cr_sim_op_markers(s, o, 0.0, t_start_s, &first, &last) || cr_sim_dep_add(s, first, last))
+        return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
+    for (int i = 0; i < n; i++) {
+        int k = cr_sim_compute_add(s, o, i, dur_s, hbm_bytes);
+        if (k < 0 || cr_sim_dep_add(s, first, k) || cr_sim_dep_add(s, k, last))
+            return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
+    }
+    *op = o;
+    return CR_OK;
+}
+
+cr_status cr_sim_op_after(cr_sim *s, int before, int after)
+{
+    cr_sim_op_result a = cr_sim_op_get(s, before), b = cr_sim_op_get(s, after);
+    if (before == after || a.last_task < 0 || b.first_task < 0)
+        return CR_EINVAL;
+    return cr_sim_dep_add(s, a.last_task, b.first_task);
+}

@@ -186,7 +186,7 @@ int cr_run_gemm(const struct cr_opts *o)
             double flops = 2.0 * sh.m * (double)sh.n * sh.k;
             double est =
                 std::max(flops / dt_rate[dt], (double)(a_bytes + b_bytes + d_bytes) / 3e12) + 5e-6;
-            int iters = cr_iters(o, est, 5, 100);
+            int iters = cr_iters(o, est, 5, 50);
             int sets = cr_rotation(a_bytes + b_bytes + d_bytes, 64);
             char *A = NULL, *B = NULL, *D = NULL;
             cublasLtMatmulDesc_t op = NULL;
@@ -220,10 +220,9 @@ int cr_run_gemm(const struct cr_opts *o)
                 cublasStatus_t hs =
                     cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &res, &nres);
                 if (hs != CUBLAS_STATUS_SUCCESS || nres == 0) {
-                    printf("gemm    %-52s %12s %10s %-8s SKIP (cuBLASLt has no algorithm: status "
+                    printf("#       skipped: %s m=%d n=%d k=%d (cuBLASLt has no algorithm: status "
                            "%d)\n",
-                           "", "", "", "", (int)hs);
-                    printf("#       skipped: %s m=%d n=%d k=%d\n", dt_name[dt], sh.m, sh.n, sh.k);
+                           dt_name[dt], sh.m, sh.n, sh.k, (int)hs);
                     g_skipped++;
                     cublasLtMatmulPreferenceDestroy(pref);
                     cublasLtMatrixLayoutDestroy(la);
@@ -246,8 +245,23 @@ int cr_run_gemm(const struct cr_opts *o)
                 /* Warm-up (cuBLASLt's first call loads its kernel), then the
                  * poison that the timed runs must overwrite. */
                 float alpha = 1.0f, beta = 0.0f;
-                LTCK(cublasLtMatmul(lt, op, &alpha, A, la, B, lb, &beta, D, ld, D, ld, &res.algo,
-                                    ws, ws_bytes, s));
+                cublasStatus_t ws_st = cublasLtMatmul(lt, op, &alpha, A, la, B, lb, &beta, D, ld, D,
+                                                      ld, &res.algo, ws, ws_bytes, s);
+                if (ws_st != CUBLAS_STATUS_SUCCESS) {
+                    printf("#       skipped: %s m=%d n=%d k=%d (cublasLtMatmul status %d)\n",
+                           dt_name[dt], sh.m, sh.n, sh.k, (int)ws_st);
+                    g_skipped++;
+                    CK(cudaStreamSynchronize(s));
+                    CK(cudaFree(A));
+                    CK(cudaFree(B));
+                    CK(cudaFree(D));
+                    cublasLtMatmulPreferenceDestroy(pref);
+                    cublasLtMatrixLayoutDestroy(la);
+                    cublasLtMatrixLayoutDestroy(lb);
+                    cublasLtMatrixLayoutDestroy(ld);
+                    cublasLtMatmulDescDestroy(op);
+                    continue;
+                }
                 for (int kk = 0; kk < sets; kk++)
                     cr_poison(D + kk * d_bytes, d_bytes, s);
             }

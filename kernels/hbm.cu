@@ -49,24 +49,26 @@ static __global__ void k_xor_ref(const uint32_t *a, size_t n, uint32_t *out)
     atomicXor(out, x);
 }
 
+/* Element i (counted over all rotation sets) of the write pattern. */
 __device__ static inline uint4 pattern(size_t i, uint32_t seed)
 {
     uint32_t b = (uint32_t)(i * 4) ^ seed;
     return make_uint4(b, b + 1, b + 2, b + 3);
 }
 
-static __global__ void __launch_bounds__(HBM_THREADS) k_write(uint4 *a, size_t n, uint32_t seed)
+static __global__ void __launch_bounds__(HBM_THREADS)
+    k_write(uint4 *a, size_t n, uint32_t seed, size_t base)
 {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     size_t st = (size_t)gridDim.x * blockDim.x;
     for (; i + 3 * st < n; i += 4 * st) {
-        a[i] = pattern(i, seed);
-        a[i + st] = pattern(i + st, seed);
-        a[i + 2 * st] = pattern(i + 2 * st, seed);
-        a[i + 3 * st] = pattern(i + 3 * st, seed);
+        a[i] = pattern(base + i, seed);
+        a[i + st] = pattern(base + i + st, seed);
+        a[i + 2 * st] = pattern(base + i + 2 * st, seed);
+        a[i + 3 * st] = pattern(base + i + 3 * st, seed);
     }
     for (; i < n; i += st)
-        a[i] = pattern(i, seed);
+        a[i] = pattern(base + i, seed);
 }
 
 static __global__ void k_write_check(const uint4 *a, size_t n, uint32_t seed,
@@ -197,28 +199,26 @@ int cr_run_hbm(const struct cr_opts *o)
             double wr = op == OP_READ ? 0.0 : (double)bytes;
             double flops = op == OP_TRIAD ? 2.0 * (double)(bytes / 4) : 0.0;
             double est = (rd + wr) / 4.0e12 + 3e-6;
-            int iters = cr_iters(o, est, 5, 200);
+            int iters = cr_iters(o, est, 5, 100);
             /* Fresh random inputs in every set; poisoned outputs. */
             uint64_t seed = o->list ? 0 : cr_next_seed();
             uint32_t wseed = (uint32_t)seed;
             float scal = 1.5f + (float)(seed & 7);
             if (!o->list) {
-                for (int k = 0; k < sets; k++) {
-                    size_t off = (size_t)k * bytes;
-                    if (op == OP_TRIAD) {
-                        k_fill_unit<<<grid_of(n16), 256, 0, s>>>((float *)(B + off), bytes / 4,
-                                                                 seed + 2 * (uint64_t)k);
-                        k_fill_unit<<<grid_of(n16), 256, 0, s>>>((float *)(C + off), bytes / 4,
-                                                                 seed + 2 * (uint64_t)k + 1);
-                        CKL();
-                        cr_poison(A + off, bytes, s);
-                    } else if (op == OP_WRITE) {
-                        cr_poison(A + off, bytes, s);
-                    } else {
-                        cr_fill_words(A + off, bytes, seed + (uint64_t)k, s);
-                        if (op == OP_COPY)
-                            cr_poison(B + off, bytes, s);
-                    }
+                /* The sets lie back to back: one fill and one poison per
+                 * role cover them all. */
+                size_t all = (size_t)sets * bytes;
+                if (op == OP_TRIAD) {
+                    k_fill_unit<<<grid_of(all / 16), 256, 0, s>>>((float *)B, all / 4, seed);
+                    k_fill_unit<<<grid_of(all / 16), 256, 0, s>>>((float *)C, all / 4, seed + 1);
+                    CKL();
+                    cr_poison(A, all, s);
+                } else if (op == OP_WRITE) {
+                    cr_poison(A, all, s);
+                } else {
+                    cr_fill_words(A, all, seed, s);
+                    if (op == OP_COPY)
+                        cr_poison(B, all, s);
                 }
                 CK(cudaMemsetAsync(x1, 0, 4, s));
                 /* Warm-up: one pass per set (module load, TLB, clocks). */
@@ -248,8 +248,8 @@ int cr_run_hbm(const struct cr_opts *o)
                                                                 it < sets ? x1 : x2);
                     break;
                 case OP_WRITE:
-                    k_write<<<grid_of(n16), HBM_THREADS, 0, s>>>((uint4 *)(A + off), n16,
-                                                                 wseed + (uint32_t)(it % sets));
+                    k_write<<<grid_of(n16), HBM_THREADS, 0, s>>>((uint4 *)(A + off), n16, wseed,
+                                                                 (size_t)(it % sets) * n16);
                     break;
                 case OP_COPY:
                     k_copy<<<grid_of(n16), HBM_THREADS, 0, s>>>((const uint4 *)(A + off),
@@ -274,9 +274,8 @@ int cr_run_hbm(const struct cr_opts *o)
             if (op == OP_READ) {
                 uint32_t got = 0, want = 0;
                 CK(cudaMemsetAsync(x2, 0, 4, s));
-                for (int k = 0; k < used; k++)
-                    k_xor_ref<<<grid_of(n16), 256, 0, s>>>(
-                        (const uint32_t *)(A + (size_t)k * bytes), bytes / 4, x2);
+                k_xor_ref<<<grid_of(n16 * used), 256, 0, s>>>((const uint32_t *)A, bytes / 4 * used,
+                                                              x2);
                 CKL();
                 CK(cudaMemcpyAsync(&got, x1, 4, cudaMemcpyDeviceToHost, s));
                 CK(cudaMemcpyAsync(&want, x2, 4, cudaMemcpyDeviceToHost, s));
@@ -286,18 +285,15 @@ int cr_run_hbm(const struct cr_opts *o)
                     snprintf(why, sizeof why, "xor %08x, expected %08x", got, want);
             } else {
                 CK(cudaMemsetAsync(bad, 0, sizeof *bad, s));
-                for (int k = 0; k < used; k++) {
-                    size_t off = (size_t)k * bytes;
-                    if (op == OP_WRITE)
-                        k_write_check<<<grid_of(n16), 256, 0, s>>>((const uint4 *)(A + off), n16,
-                                                                   wseed + (uint32_t)k, bad);
-                    else if (op == OP_COPY)
-                        nbad += cr_count_diff(A + off, B + off, bytes, s);
-                    else
-                        k_triad_check<<<grid_of(n16), 256, 0, s>>>(
-                            (const float *)(A + off), (const float *)(B + off),
-                            (const float *)(C + off), scal, bytes / 4, bad);
-                }
+                size_t all = (size_t)used * bytes;
+                if (op == OP_WRITE)
+                    k_write_check<<<grid_of(all / 16), 256, 0, s>>>((const uint4 *)A, all / 16,
+                                                                    wseed, bad);
+                else if (op == OP_COPY)
+                    nbad += cr_count_diff(A, B, all, s);
+                else
+                    k_triad_check<<<grid_of(all / 16), 256, 0, s>>>(
+                        (const float *)A, (const float *)B, (const float *)C, scal, all / 4, bad);
                 CKL();
                 unsigned long long h = 0;
                 CK(cudaMemcpyAsync(&h, bad, sizeof h, cudaMemcpyDeviceToHost, s));

@@ -36,7 +36,7 @@ int cr_run_launch(const struct cr_opts *o)
     static const char *kinds[] = {"async", "sync", "graph", "event"};
     for (int ki = 0; ki < 4; ki++) {
         const char *kind = kinds[ki];
-        int iters = ki == 0 ? 2000 : ki == 1 ? 500 : ki == 2 ? 20 : 500;
+        int iters = ki == 0 ? 1000 : ki == 1 ? 300 : ki == 2 ? 10 : 300;
         int nodes = ki == 2 ? 100 : 1;
         if (o->quick)
             iters /= 4;

@@ -1788,6 +1788,14 @@ struct sbuf {
     char *p;
     size_t n, cap;
     bool oom;
+    /* A graph repeats a few figures thousands of times: remember the last
+     * formatted ones (fmt_exact tries many spellings). */
+    struct {
+        double v;
+        int kind;
+        char text[64];
+    } memo[16];
+    int n_memo, next_memo;
 };
 
 static void sb_put(struct sbuf *b, const char *s, size_t n)
@@ -1932,9 +1940,19 @@ static void fmt_exact(double v, cr_unit_kind kind, char *buf, size_t size)
 
 static void sb_qty(struct sbuf *b, const char *name, double v, cr_unit_kind kind)
 {
-    char q[64];
-    fmt_exact(v, kind, q, sizeof q);
-    sb_attr(b, name, q);
+    for (int i = 0; i < b->n_memo; i++)
+        if (b->memo[i].v == v && b->memo[i].kind == (int)kind) {
+            sb_attr(b, name, b->memo[i].text);
+            return;
+        }
+    int slot = b->next_memo;
+    b->next_memo = (b->next_memo + 1) % 16;
+    if (b->n_memo < 16)
+        b->n_memo++;
+    b->memo[slot].v = v;
+    b->memo[slot].kind = (int)kind;
+    fmt_exact(v, kind, b->memo[slot].text, sizeof b->memo[slot].text);
+    sb_attr(b, name, b->memo[slot].text);
 }
 
 static void sb_hz(struct sbuf *b, const char *name, double v)

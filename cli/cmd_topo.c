@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `commroof topo list | show NAME|FILE | check FILE | import-nccl DUMP [-o OUT]`:
+ * the shipped topologies, one topology's summary figures (model/topo_metrics.h
+ * defines them), the loader's verdict on a file, and the import of NCCL's
+ * topology dump (model/nccl_import.h). Human output is nccl-tests style:
+ * '#' header lines, a units row, fixed-width columns; tables of one command
+ * are separated by two blank lines so gnuplot's `index` picks one.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nccl_import.h"
+#include "topo_metrics.h"
+#include "topo_xml.h"
+#include "units.h"
+
+#define GBPS 1e9 /* output unit: GB/s, 1e9 bytes per second */
+
+static const char topo_help[] =
+    "usage: commroof topo list [--json]\n"
+    "       commroof topo show NAME|FILE [--json]\n"
+    "       commroof topo check FILE [--json]\n"
+    "       commroof topo import-nccl DUMP.xml [-o OUT.xml] [--json]\n"
+    "\n"
+    "  list          the shipped topologies: name, GPUs, GPU model, nodes, description\n"
+    "  show          one topology: GPU models, devices, per-GPU injection bandwidth per\n"
+    "                fabric, bisection bandwidth, switch capabilities and the GPU-to-GPU\n"
+    "                bottleneck bandwidth (full matrix up to 16 GPUs, classes of pairs\n"
+    "                above)\n"
+    "  check         load a topology file, run the invariant checker, print OK or the\n"
+    "                error (file:line: what is wrong); exit 1 when it fails\n"
+    "  import-nccl   turn NCCL's topology dump (run any NCCL job with\n"
+    "                NCCL_TOPO_DUMP_FILE=DUMP.xml) into a commroof topology; writes\n"
+    "                OUT.xml (atomically) or the XML to stdout\n"
+    "\n"
+    "options:\n"
+    "  --json        one JSON document on stdout instead of the tables\n"
+    "  -o FILE       import-nccl: where to write the topology\n"
+    "  --help, -h    this text\n"
+    "\n"
+    "Bandwidths are per direction, in GB/s (1e9 bytes per second). Definitions of\n"
+    "injection and bisection bandwidth: README.md and model/topo_metrics.h.\n"
+    "\n"
+    "examples:\n"
+    "  commroof topo list\n"
+    "  commroof topo show hgx-h200-8\n"
+    "  commroof topo check my-cluster.xml\n"
+    "  NCCL_TOPO_DUMP_FILE=dump.xml torchrun ...; commroof topo import-nccl dump.xml -o mine.xml\n";
+
+struct opts {
+    const char *sub;
+    const char *arg;
+    const char *out;
+    bool json;
+};
+
+static int print_json(json_t *root)
+{
+    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (!txt)
+        return cli_fail("topo", "out of memory writing JSON");
+    puts(txt);
+    free(txt);
+    return CLI_OK;
+}
+
+/* "H200-SXM" or "H200-SXM+B200" for the GPU models in use. */
+static void gpu_models(const cr_topo *t, char *buf, size_t size)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < t->n_gpu_specs; s++) {
+        bool used = false;
+        for (int r = 0; r < t->n_gpus && !used; r++)
+            used = t->devs[t->gpus[r]].spec == s;
+        if (!used || off >= size)
+            continue;
+        int n = snprintf(buf + off, size - off, "%s%s", off ? "+" : "",
+                         t->gpu_specs[s].name ? t->gpu_specs[s].name : "?");
+        if (n > 0)
+            off += (size_t)n;
+    }
+}
+
+/* Nodes that hold GPUs (GPUs outside any template count as one node). */
+static int gpu_nodes(const cr_topo *t)
+{
+    int lo = 0, hi = -1;
+    for (int r = 0; r < t->n_gpus; r++) {
+        int nd = t->devs[t->gpus[r]].node;
+        lo = r == 0 || nd < lo ? nd : lo;
+        hi = r == 0 || nd > hi ? nd : hi;
+    }
+    if (hi < lo)
+        return 0;
+    char *seen = calloc((size_t)(hi - lo + 1), 1);
+    if (!seen)
+        return 0;
+    int n = 0;
+    for (int r = 0; r < t->n_gpus; r++) {
+        int k = t->devs[t->gpus[r]].node - lo;
+        n += !seen[k];
+        seen[k] = 1;
+    }
+    free(seen);
+    return n;
+}
+
+/* --- list --- */
+
+static int cmd_list(const struct opts *o)
+{
+    json_t *arr = o->json ? json_array() : NULL;
+    if (!o->json) {
+        printf("# commroof shipped topologies (commroof topo show NAME for details)\n");
+        printf("# %-16s %6s %-16s %6s  %s\n", "name", "gpus", "gpu_model", "nodes", "description");
+    }
+    int rc = CLI_OK;
+    for (int i = 0; cr_topo_shipped_name(i); i++) {
+        const char *name = cr_topo_shipped_name(i);
+        cr_topo *t = cli_open_topo("topo", name);
+        if (!t) {
+            rc = CLI_FAIL;
+            continue;
+        }
+        char models[256];
+        gpu_models(t, models, sizeof models);
+        int nodes = gpu_nodes(t);
+        if (o->json) {
+            json_t *e = json_object();
+            json_object_set_new(e, "name", json_string(name));
+            json_object_set_new(e, "gpus", json_integer(t->n_gpus));
+            json_object_set_new(e, "gpu_model", json_string(models));
+            json_object_set_new(e, "nodes", json_integer(nodes));
+            json_object_set_new(e, "description",
+                                json_string(t->description ? t->description : ""));
+            json_array_append_new(arr, e);
+        } else {
+            printf("  %-16s %6d %-16s %6d  %s\n", name, t->n_gpus, models, nodes,
+                   t->description ? t->description : "");
+        }
+        cr_topo_free(t);
+    }
+    if (o->json) {
+        json_t *root = json_object();
+        json_object_set_new(root, "topologies", arr);
+        int jr = print_json(root);
+        return rc ? rc : jr;
+    }
+    return rc;
+}
+
+/* --- show --- */
+
+static const char *yes_no(bool b)
+{
+    return b ? "yes" : "no";
+}
+
+static void kinds_text(unsigned kinds, char *buf, size_t size)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < CR_LINK__COUNT && off < size; k++)
+        if (kinds & (1u << k)) {
+            int n = snprintf(buf + off, size - off, "%s%s", off ? "," : "",
+                             cr_link_kind_name((cr_link_kind)k));
+            if (n > 0)
+                off += (size_t)n;
+        }
+    if (!buf[0])
+        snprintf(buf, size, "-");
+}
+
+struct shown {
+    double inj_min[CR_LINK__COUNT], inj_max[CR_LINK__COUNT];
+    cr_bisection bis;
+    cr_switch_summary *sw;
+    int n_sw;
+    cr_pair_summary pairs;
+    int dev_count[CR_DEV__COUNT];
+};
+
+static void show_release(struct shown *s)
+{
+    free(s->sw);
+    cr_pair_summary_release(&s->pairs);
+}
+
+static int compute(const char *what, cr_topo *t, struct shown *s)
+{
+    cr_status st;
+    memset(s, 0, sizeof *s);
+    for (int v = 0; v < t->n_devs; v++)
+        s->dev_count[t->devs[v].kind]++;
+    if ((st = cr_metrics_injection_range(t, s->inj_min, s->inj_max)) ||
+        (st = cr_metrics_bisection(t, &s->bis)) ||
+        (st = cr_metrics_switches(t, &s->sw, &s->n_sw)) || (st = cr_metrics_pairs(t, &s->pairs)))
+        return cli_fail("topo", "%s: %s", what, cr_strerror(st));
+    return CLI_OK;
+}
+
+static json_t *gbps(double bw_Bps)
+{
+    return json_real(bw_Bps / GBPS);
+}
+
+static int show_json(const cr_topo *t, const struct shown *s)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "name", json_string(t->name ? t->name : ""));
+    json_object_set_new(root, "description", json_string(t->description ? t->description : ""));
+    json_object_set_new(root, "source", json_string(t->source ? t->source : ""));
+    json_object_set_new(root, "gpus", json_integer(t->n_gpus));
+    json_object_set_new(root, "nodes", json_integer(s->bis.n_nodes));
+    json_t *devs = json_object();
+    for (int k = 0; k < CR_DEV__COUNT; k++)
+        json_object_set_new(devs, cr_dev_kind_name((cr_dev_kind)k), json_integer(s->dev_count[k]));
+    json_object_set_new(root, "devices", devs);
+    json_object_set_new(root, "link_bundles", json_integer(t->n_links));
+    json_t *models = json_array();
+    for (int i = 0; i < t->n_gpu_specs; i++) {
+        const cr_gpu_spec *g = &t->gpu_specs[i];
+        int count = 0;
+        for (int r = 0; r < t->n_gpus; r++)
+            count += t->devs[t->gpus[r]].spec == i;
+        json_t *m = json_object();
+        json_object_set_new(m, "name", json_string(g->name ? g->name : ""));
+        json_object_set_new(m, "count", json_integer(count));
+        json_object_set_new(m, "arch", json_integer(g->arch));
+        json_object_set_new(m, "sms", json_integer(g->sms));
+        json_object_set_new(m, "hbm_GB", json_real(g->hbm_bytes / 1e9));
+        json_object_set_new(m, "hbm_GBps", gbps(g->hbm_Bps));
+        json_object_set_new(m, "l2_MiB", json_real(g->l2_bytes / 1048576.0));
+        json_t *fl = json_object();
+        for (int k = 0; k < CR_DT__COUNT; k++)
+            if (g->peak_flops[k] > 0)
+                json_object_set_new(fl, cr_dtype_name((cr_dtype)k),
+                                    json_real(g->peak_flops[k] / 1e12));
+        json_object_set_new(m, "peak_TFLOPs", fl);
+        json_object_set_new(m, "source", json_string(g->source ? g->source : ""));
+        json_array_append_new(models, m);
+    }
+    json_object_set_new(root, "gpu_models", models);
+    json_t *inj = json_object();
+    for (int k = 0; k < CR_LINK__COUNT; k++) {
+        if (s->inj_max[k] <= 0)
+            continue;
+        json_t *e = json_object();
+        json_object_set_new(e, "min_GBps", gbps(s->inj_min[k]));
+        json_object_set_new(e, "max_GBps", gbps(s->inj_max[k]));
+        json_object_set_new(inj, cr_link_kind_name((cr_link_kind)k), e);
+    }
+    json_object_set_new(root, "injection_per_gpu", inj);
+    json_t *bis = json_object();
+    json_object_set_new(bis, "split", json_string(s->bis.node_aligned ? "nodes" : "ranks"));
+    json_object_set_new(bis, "gpus_a", json_integer(s->bis.n_a));
+    json_object_set_new(bis, "gpus_b", json_integer(s->bis.n_b));
+    json_object_set_new(bis, "a_to_b_GBps", gbps(s->bis.ab_Bps));
+    json_object_set_new(bis, "b_to_a_GBps", gbps(s->bis.ba_Bps));
+    json_object_set_new(bis, "bisection_GBps", gbps(s->bis.bw_Bps));
+    json_object_set_new(root, "bisection", bis);
+    json_t *sws = json_array();
+    for (int i = 0; i < s->n_sw; i++) {
+        const cr_switch_summary *w = &s->sw[i];
+        char kinds[128];
+        kinds_text(w->kinds, kinds, sizeof kinds);
+        json_t *e = json_object();
+        json_object_set_new(e, "model", json_string(w->name));
+        json_object_set_new(e, "count", json_integer(w->count));
+        json_object_set_new(e, "generation", json_integer(w->generation));
+        json_object_set_new(e, "multicast", json_boolean(w->multicast));
+        json_object_set_new(e, "reduction", json_boolean(w->reduction));
+        json_object_set_new(e, "reduce_GBps", gbps(w->reduce_Bps));
+        json_object_set_new(e, "max_ports", json_integer(w->max_ports));
+        json_object_set_new(e, "max_switch_GBps", gbps(w->max_switch_Bps));
+        json_object_set_new(e, "link_kinds", json_string(kinds));
+        json_array_append_new(sws, e);
+    }
+    json_object_set_new(root, "switches", sws);
+    json_t *pairs = json_object();
+    const cr_pair_class *cls[2] = {&s->pairs.same_node, &s->pairs.other_node};
+    const char *names[2] = {"same_node", "other_node"};
+    for (int i = 0; i < 2; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "pairs", json_integer(cls[i]->pairs));
+        json_object_set_new(e, "evaluated", json_integer(cls[i]->evaluated));
+        json_object_set_new(e, "min_GBps", cls[i]->evaluated ? gbps(cls[i]->min_Bps) : json_null());
+        json_object_set_new(e, "max_GBps", cls[i]->evaluated ? gbps(cls[i]->max_Bps) : json_null());
+        json_object_set_new(pairs, names[i], e);
+    }
+    json_object_set_new(pairs, "sampled", json_boolean(s->pairs.sampled));
+    if (s->pairs.matrix) {
+        json_t *m = json_array();
+        for (int a = 0; a < s->pairs.n; a++) {
+            json_t *row = json_array();
+            for (int b = 0; b < s->pairs.n; b++)
+                json_array_append_new(
+                    row, gbps(s->pairs.matrix[(size_t)a * (size_t)s->pairs.n + (size_t)b]));
+            json_array_append_new(m, row);
+        }
+        json_object_set_new(pairs, "matrix_GBps", m);
+    }
+    json_object_set_new(root, "bottleneck", pairs);
+    return print_json(root);
+}
+
+static void show_text(const cr_topo *t, const struct shown *s)
+{
+    printf("# commroof topo show %s\n", t->name ? t->name : "");
+    if (t->description && *t->description)
+        printf("# %s\n", t->description);
+    if (t->source && *t->source)
+        printf("# source: %s\n", t->source);
+    printf("# %d GPUs in %d node%s; devices: %d gpu, %d switch, %d cpu, %d pcisw, %d nic; %d "
+           "link bundles\n",
+           t->n_gpus, s->bis.n_nodes, s->bis.n_nodes == 1 ? "" : "s", s->dev_count[CR_DEV_GPU],
+           s->dev_count[CR_DEV_SWITCH], s->dev_count[CR_DEV_CPU], s->dev_count[CR_DEV_PCISW],
+           s->dev_count[CR_DEV_NIC], t->n_links);
+    printf("# bandwidths are per direction\n\n");
+
+    printf("# GPU models (dense peak)\n");
+    printf("# %-14s %5s %4s %5s %8s %8s %8s %8s %8s %8s %8s %8s\n", "model", "count", "arch", "sms",
+           "hbm", "hbm_bw", "l2", "fp64", "fp32", "tf32", "bf16", "fp8");
+    printf("# %-14s %5s %4s %5s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "", "GB", "GB/s",
+           "MiB", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s");
+    for (int i = 0; i < t->n_gpu_specs; i++) {
+        const cr_gpu_spec *g = &t->gpu_specs[i];
+        int count = 0;
+        for (int r = 0; r < t->n_gpus; r++)
+            count += t->devs[t->gpus[r]].spec == i;
+        printf("  %-14s %5d %4d %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+               g->name ? g->name : "?", count, g->arch, g->sms, g->hbm_bytes / 1e9,
+               g->hbm_Bps / GBPS, g->l2_bytes / 1048576.0, g->peak_flops[CR_DT_FP64] / 1e12,
+               g->peak_flops[CR_DT_FP32] / 1e12, g->peak_flops[CR_DT_TF32] / 1e12,
+               g->peak_flops[CR_DT_BF16] / 1e12, g->peak_flops[CR_DT_FP8] / 1e12);
+    }
+
+    printf("\n\n# Injection bandwidth per GPU and fabric (network fabrics: the GPU's share of its "
+           "node's NIC ports)\n");
+    printf("# %-10s %10s %10s\n", "fabric", "min", "max");
+    printf("# %-10s %10s %10s\n", "", "GB/s", "GB/s");
+    for (int k = 0; k < CR_LINK__COUNT; k++)
+        if (s->inj_max[k] > 0)
+            printf("  %-10s %10.1f %10.1f\n", cr_link_kind_name((cr_link_kind)k),
+                   s->inj_min[k] / GBPS, s->inj_max[k] / GBPS);
+
+    printf("\n\n# Bisection bandwidth: max-flow between halves A and B (%s)\n",
+           s->bis.node_aligned ? "node-aligned: first half of the nodes against the rest"
+                               : "GPU ranks 0..n/2-1 against the rest");
+    printf("# %-6s %6s %6s %10s %10s %10s\n", "split", "gpus_a", "gpus_b", "a_to_b", "b_to_a",
+           "bisection");
+    printf("# %-6s %6s %6s %10s %10s %10s\n", "", "", "", "GB/s", "GB/s", "GB/s");
+    printf("  %-6s %6d %6d %10.1f %10.1f %10.1f\n", s->bis.node_aligned ? "nodes" : "ranks",
+           s->bis.n_a, s->bis.n_b, s->bis.ab_Bps / GBPS, s->bis.ba_Bps / GBPS,
+           s->bis.bw_Bps / GBPS);
+
+    printf("\n\n# Switches\n");
+    printf("# %-16s %6s %4s %9s %9s %10s %6s %10s  %s\n", "model", "count", "gen", "multicast",
+           "reduction", "reduce_bw", "ports", "switch_bw", "links");
+    printf("# %-16s %6s %4s %9s %9s %10s %6s %10s\n", "", "", "", "", "", "GB/s", "max", "GB/s");
+    if (s->n_sw == 0)
+        printf("# (none)\n");
+    for (int i = 0; i < s->n_sw; i++) {
+        const cr_switch_summary *w = &s->sw[i];
+        char kinds[128];
+        kinds_text(w->kinds, kinds, sizeof kinds);
+        printf("  %-16s %6d %4d %9s %9s %10.1f %6d %10.1f  %s\n", w->name, w->count, w->generation,
+               yes_no(w->multicast), yes_no(w->reduction), w->reduce_Bps / GBPS, w->max_ports,
+               w->max_switch_Bps / GBPS, kinds);
+    }
+
+    printf("\n\n# GPU-to-GPU bottleneck bandwidth (max-flow over all paths) by class of pair%s\n",
+           s->pairs.sampled ? "; sampled" : "");
+    printf("# %-10s %12s %12s %10s %10s\n", "class", "pairs", "evaluated", "min", "max");
+    printf("# %-10s %12s %12s %10s %10s\n", "", "", "", "GB/s", "GB/s");
+    const cr_pair_class *cls[2] = {&s->pairs.same_node, &s->pairs.other_node};
+    const char *names[2] = {"same_node", "other_node"};
+    for (int i = 0; i < 2; i++) {
+        if (cls[i]->pairs == 0)
+            continue;
+        printf("  %-10s %12lld %12lld %10.1f %10.1f\n", names[i], cls[i]->pairs, cls[i]->evaluated,
+               cls[i]->min_Bps / GBPS, cls[i]->max_Bps / GBPS);
+    }
+    if (s->pairs.matrix) {
+        int n = s->pairs.n;
+        printf("\n\n# Bottleneck bandwidth matrix, GB/s: row = source GPU rank, column = "
+               "destination\n");
+        printf("# %4s", "src");
+        for (int b = 0; b < n; b++)
+            printf(" %7d", b);
+        printf("\n");
+        for (int a = 0; a < n; a++) {
+            printf("  %4d", a);
+            for (int b = 0; b < n; b++)
+                printf(" %7.1f", s->pairs.matrix[(size_t)a * (size_t)n + (size_t)b] / GBPS);
+            printf("\n");
+        }
+    }
+}
+
+static int cmd_show(const struct opts *o)
+{
+    cr_topo *t = cli_open_topo("topo", o->arg);
+    if (!t)
+        return CLI_FAIL;
+    struct shown s;
+    int rc = compute(o->arg, t, &s);
+    if (rc == CLI_OK) {
+        if (o->json)
+            rc = show_json(t, &s);
+        else
+            show_text(t, &s);
+    }
+    show_release(&s);
+    cr_topo_free(t);
+    return rc;
+}
+
+/* --- check --- */
+
+static int cmd_check(const struct opts *o)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    cr_status st = cr_topo_open(o->arg, &t, &d);
+    if (o->json) {
+        json_t *root = json_object();
+        json_object_set_new(root, "file", json_string(o->arg));
+        json_object_set_new(root, "ok", json_boolean(st == CR_OK));
+        if (st == CR_OK) {
+            json_object_set_new(root, "name", json_string(t->name ? t->name : ""));
+            json_object_set_new(root, "gpus", json_integer(t->n_gpus));
+            json_object_set_new(root, "devices", json_integer(t->n_devs));
+            json_object_set_new(root, "link_bundles", json_integer(t->n_links));
+        } else {
+            json_object_set_new(root, "error", json_string(d.msg));
+        }
+        cr_topo_free(t);
+        int rc = print_json(root);
+        return st == CR_OK ? rc : CLI_FAIL;
+    }
+    if (st != CR_OK)
+        return cli_fail("topo", "%s", d.msg);
+    printf("%s: OK (%d GPUs, %d devices, %d link bundles)\n", o->arg, t->n_gpus, t->n_devs,
+           t->n_links);
+    cr_topo_free(t);
+    return CLI_OK;
+}
+
+/* --- import-nccl --- */
+
+static int cmd_import(const struct opts *o)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_nccl_import_file(o->arg, &t, &d) != CR_OK)
+        return cli_fail("topo", "%s", d.msg);
+    int rc = CLI_OK;
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag sd = {{0}};
+    if (o->out) {
+        if (cr_topo_xml_save_file(t, o->out, &sd) != CR_OK)
+            rc = cli_fail("topo", "%s", sd.msg);
+    } else if (cr_topo_xml_save_memory(t, &xml, &len, &sd) != CR_OK) {
+        rc = cli_fail("topo", "%s", sd.msg);
+    }
+    if (rc == CLI_OK) {
+        double lo[CR_LINK__COUNT], hi[CR_LINK__COUNT];
+        cr_metrics_injection_range(t, lo, hi);
+        char models[256];
+        gpu_models(t, models, sizeof models);
+        if (o->json) {
+            json_t *root = json_object();
+            json_object_set_new(root, "input", json_string(o->arg));
+            json_object_set_new(root, "output", o->out ? json_string(o->out) : json_null());
+            json_object_set_new(root, "name", json_string(t->name));
+            json_object_set_new(root, "gpus", json_integer(t->n_gpus));
+            json_object_set_new(root, "gpu_model", json_string(models));
+            json_object_set_new(root, "description", json_string(t->description));
+            json_t *inj = json_object();
+            for (int k = 0; k < CR_LINK__COUNT; k++)
+                if (hi[k] > 0) {
+                    json_t *e = json_object();
+                    json_object_set_new(e, "min_GBps", gbps(lo[k]));
+                    json_object_set_new(e, "max_GBps", gbps(hi[k]));
+                    json_object_set_new(inj, cr_link_kind_name((cr_link_kind)k), e);
+                }
+            json_object_set_new(root, "injection_per_gpu", inj);
+            if (xml)
+                json_object_set_new(root, "xml", json_string(xml));
+            rc = print_json(root);
+        } else if (xml) {
+            fwrite(xml, 1, len, stdout);
+        } else {
+            printf("# %s -> %s\n# %s\n", o->arg, o->out, t->description);
+            printf("# %-10s %10s %10s\n", "fabric", "min", "max");
+            printf("# %-10s %10s %10s\n", "", "GB/s", "GB/s");
+            for (int k = 0; k < CR_LINK__COUNT; k++)
+                if (hi[k] > 0)
+                    printf("  %-10s %10.1f %10.1f\n", cr_link_kind_name((cr_link_kind)k),
+                           lo[k] / GBPS, hi[k] / GBPS);
+        }
+    }
+    free(xml);
+    cr_topo_free(t);
+    return rc;
+}
+
+int cli_cmd_topo(int argc, char **argv)
+{
+    struct opts o = {0};
+    int n_pos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(topo_help, stdout);
+            return CLI_OK;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            o.json = true;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("topo", "%s needs a file name", a);
+            o.out = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error("topo", "unknown option \"%s\"", a);
+        } else if (n_pos == 0) {
+            o.sub = a;
+            n_pos++;
+        } else if (n_pos == 1) {
+            o.arg = a;
+            n_pos++;
+        } else {
+            return cli_usage_error("topo", "unexpected argument \"%s\"", a);
+        }
+    }
+    if (!o.sub)
+        return cli_usage_error("topo", "say what to do: list, show, check or import-nccl");
+    bool is_list = strcmp(o.sub, "list") == 0;
+    bool known = is_list || strcmp(o.sub, "show") == 0 || strcmp(o.sub, "check") == 0 ||
+                 strcmp(o.sub, "import-nccl") == 0;
+    if (!known)
+        return cli_usage_error(
+            "topo", "unknown subcommand \"%s\": use list, show, check or import-nccl", o.sub);
+    if (is_list && o.arg)
+        return cli_usage_error("topo", "list takes no argument, got \"%s\"", o.arg);
+    if (!is_list && !o.arg)
+        return cli_usage_error("topo", "%s needs %s", o.sub,
+                               strcmp(o.sub, "import-nccl") == 0 ? "an NCCL dump file"
+                               : strcmp(o.sub, "show") == 0      ? "a topology name or file"
+                                                                 : "a topology file");
+    if (o.out && strcmp(o.sub, "import-nccl") != 0)
+        return cli_usage_error("topo", "-o is for import-nccl only");
+    if (is_list)
+        return cmd_list(&o);
+    if (strcmp(o.sub, "show") == 0)
+        return cmd_show(&o);
+    if (strcmp(o.sub, "check") == 0)
+        return cmd_check(&o);
+    return cmd_import(&o);
+}

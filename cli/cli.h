@@ -17,6 +17,7 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_IMPOSSIBLE = 3 };
 /* Command entry points: argv[0] is the command name ("topo"). */
 int cli_cmd_topo(int argc, char **argv);
 int cli_cmd_plot(int argc, char **argv);
+int cli_cmd_report(int argc, char **argv);
 
 /* Prints "commroof CMD: message" and a hint line to stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -14,6 +14,7 @@ struct command {
 static const struct command commands[] = {
     {"topo", cli_cmd_topo, "list, show, check and import topologies"},
     {"plot", cli_cmd_plot, "charts: roofline, comm-roofline, gap, sweep, compare, accuracy"},
+    {"report", cli_cmd_report, "all tables and charts for a machine and a suite, with index.html"},
 };
 
 static void usage(FILE *f)

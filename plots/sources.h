@@ -12,6 +12,7 @@
 
 #include "plots/chart.h"
 #include "plots/plots.h"
+#include "plots/table.h"
 #include "status.h"
 #include "topo.h"
 
@@ -47,5 +48,20 @@ cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *top
 /* Prediction accuracy of the cases the traces and logs hold, on t. */
 cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_chart **out,
                                 cr_diag *d);
+
+/* The machine's ceilings for GPU rank gpu: compute peaks per dtype, HBM,
+ * and the per-GPU communication ceilings (cr_plot_comm_ceilings), measured
+ * ceilings where the topology carries them. *out: cr_table_free. */
+cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_diag *d);
+
+/* One row per problem of s->suite on t: bound, baseline, prediction,
+ * headroom, binding resource. CR_EUNSUPPORTED when no suite is named. */
+cr_status cr_plot_suite_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
+                              cr_diag *d);
+
+/* One row per measured case of the traces and logs: bound, prediction,
+ * measured, % of roofline, error. CR_EUNSUPPORTED when none is given. */
+cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
+                                   cr_diag *d);
 
 #endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `commroof report --topo T [--suite S] -o DIR`: every table and chart for a
+ * machine and a suite, and DIR/index.html showing them (plots/report.h).
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plots/report.h"
+#include "topo_xml.h"
+
+#define MAX_FILES 64
+#define MAX_TOPOS 16
+
+static const char report_help[] =
+    "usage: commroof report [--topo T] [--suite S] -o DIR [options] [--json]\n"
+    "\n"
+    "Writes into DIR every table (text, CSV, JSON) and chart (PNG, SVG, data file,\n"
+    "gnuplot script) for one machine and one suite, and DIR/index.html that shows\n"
+    "each chart with the numbers behind it: machine ceilings, the suite's bound,\n"
+    "baseline and headroom, validation of measured traces, roofline, communication\n"
+    "roofline, gap to the roofline, an all-reduce size sweep, a comparison across\n"
+    "machines and the prediction accuracy. Parts without input are listed as\n"
+    "skipped.\n"
+    "\n"
+    "options:\n"
+    "  -o DIR              the report folder (created; its files are replaced)\n"
+    "  --topo T            topology name or file (default " CR_TOPO_DEFAULT ")\n"
+    "  --suite S           suite name or file (default pkb)\n"
+    "  --trace FILE        commroof trace, or a folder of them (repeatable)\n"
+    "  --nccl-tests LOG    nccl-tests output log (repeatable)\n"
+    "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
+    "                      hgx-h200-8,hgx-b200-8,mi300x-8)\n"
+    "  --no-render         data files and scripts, no images\n"
+    "  --json              list what was written as one JSON document\n"
+    "\n"
+    "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
+    "example:\n"
+    "  commroof report --topo hgx-h200-8 --suite pkb --trace traces/h200-1 -o report\n";
+
+int cli_cmd_report(int argc, char **argv)
+{
+    const char *dir = NULL, *topo = NULL, *suite = "pkb", *compare = NULL;
+    const char *traces[MAX_FILES], *logs[MAX_FILES];
+    int nt = 0, nl = 0;
+    bool json = false, no_render = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(report_help, stdout);
+            return CLI_OK;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            json = true;
+            continue;
+        }
+        if (strcmp(a, "--no-render") == 0) {
+            no_render = true;
+            continue;
+        }
+        if (a[0] != '-')
+            return cli_usage_error("report", "unexpected argument \"%s\"", a);
+        if (i + 1 >= argc)
+            return cli_usage_error("report", "option %s needs a value", a);
+        const char *v = argv[++i];
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            dir = v;
+        } else if (strcmp(a, "--topo") == 0) {
+            topo = v;
+        } else if (strcmp(a, "--suite") == 0) {
+            suite = v;
+        } else if (strcmp(a, "--compare") == 0) {
+            compare = v;
+        } else if (strcmp(a, "--trace") == 0) {
+            if (nt == MAX_FILES)
+                return cli_usage_error("report", "at most %d --trace", MAX_FILES);
+            traces[nt++] = v;
+        } else if (strcmp(a, "--nccl-tests") == 0) {
+            if (nl == MAX_FILES)
+                return cli_usage_error("report", "at most %d --nccl-tests", MAX_FILES);
+            logs[nl++] = v;
+        } else {
+            return cli_usage_error("report", "unknown option \"%s\"", a);
+        }
+    }
+    if (!dir || !dir[0])
+        return cli_usage_error("report", "say where the report goes: -o DIR");
+
+    const char *cmp[MAX_TOPOS];
+    int nc = 0;
+    char *cmp_buf = NULL;
+    if (compare) {
+        cmp_buf = strdup(compare);
+        if (!cmp_buf)
+            return cli_fail("report", "out of memory");
+        for (char *tok = strtok(cmp_buf, ","); tok && nc < MAX_TOPOS; tok = strtok(NULL, ","))
+            if (*tok)
+                cmp[nc++] = tok;
+        if (nc == 0) {
+            free(cmp_buf);
+            return cli_usage_error("report", "--compare: name at least one topology");
+        }
+    }
+    cr_topo *t = cli_open_topo("report", topo);
+    if (!t) {
+        free(cmp_buf);
+        return CLI_FAIL;
+    }
+    /* the command line, for the page's header */
+    char cmdline[2048] = "commroof";
+    for (int i = 0; i < argc; i++) {
+        size_t l = strlen(cmdline);
+        snprintf(cmdline + l, sizeof cmdline - l, " %s", argv[i]);
+    }
+    const char *g = getenv("COMMROOF_GNUPLOT");
+    cr_report_opts o = {0};
+    o.topo = t;
+    o.src.suite = suite;
+    o.src.traces = traces;
+    o.src.n_traces = nt;
+    o.src.nccl_logs = logs;
+    o.src.n_nccl_logs = nl;
+    o.compare_topos = nc ? cmp : NULL;
+    o.n_compare = nc;
+    o.gnuplot = no_render ? NULL : (g && g[0] ? g : "gnuplot");
+    o.command = cmdline;
+    if (cli_progress_enabled())
+        fprintf(stderr, "commroof report: writing %s ...\n", dir);
+    cr_report_result r;
+    cr_diag d = {{0}};
+    cr_status st = cr_report_write(dir, &o, &r, &d);
+    int rc = CLI_OK;
+    if (st != CR_OK) {
+        rc = cli_fail("report", "%s", d.msg[0] ? d.msg : cr_strerror(st));
+    } else if (json) {
+        json_t *root = json_object();
+        char idx[4200];
+        snprintf(idx, sizeof idx, "%s/index.html", dir);
+        json_object_set_new(root, "dir", json_string(dir));
+        json_object_set_new(root, "index", json_string(idx));
+        json_object_set_new(root, "topo", json_string(t->name));
+        json_object_set_new(root, "suite", json_string(suite));
+        json_t *files = json_array(), *skipped = json_array();
+        for (int i = 0; i < r.n_files; i++)
+            json_array_append_new(files, json_string(r.files[i]));
+        for (int i = 0; i < r.n_skipped; i++)
+            json_array_append_new(skipped, json_string(r.skipped[i]));
+        json_object_set_new(root, "files", files);
+        json_object_set_new(root, "skipped", skipped);
+        char *txt = json_dumps(root, JSON_INDENT(2));
+        json_decref(root);
+        if (txt)
+            puts(txt);
+        else
+            rc = cli_fail("report", "out of memory");
+        free(txt);
+    } else {
+        printf("# commroof report: %s, suite %s\n", t->name, suite);
+        printf("# %d files in %s/\n", r.n_files, dir);
+        for (int i = 0; i < r.n_files; i++)
+            printf("  %s/%s\n", dir, r.files[i]);
+        for (int i = 0; i < r.n_skipped; i++)
+            printf("# skipped %s\n", r.skipped[i]);
+        printf("open %s/index.html\n", dir);
+    }
+    cr_report_result_release(&r);
+    cr_topo_free(t);
+    free(cmp_buf);
+    return rc;
+}

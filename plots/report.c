@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report folder and its index.html (see report.h).
+ *
+ * index.html is self-contained (inline CSS, no scripts, no network) and
+ * links only files this function has just written: each chart's PNG (shown),
+ * SVG, data file and script, each table's text, CSV and JSON forms.
+ */
+#include "plots/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "plots/chart.h"
+#include "plots/plots.h"
+#include "plots/sbuf_priv.h"
+#include "plots/table.h"
+
+static const char *const default_compare[] = {"hgx-h100-8", "hgx-h200-8", "hgx-b200-8", "mi300x-8"};
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static cr_status push(char ***list, int *n, const char *s)
+{
+    char **nl = realloc(*list, (size_t)(*n + 1) * sizeof *nl);
+    if (!nl)
+        return CR_ENOMEM;
+    *list = nl;
+    nl[*n] = dupstr(s);
+    if (!nl[*n])
+        return CR_ENOMEM;
+    (*n)++;
+    return CR_OK;
+}
+
+void cr_report_result_release(cr_report_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n_files; i++)
+        free(r->files[i]);
+    for (int i = 0; i < r->n_skipped; i++)
+        free(r->skipped[i]);
+    free(r->files);
+    free(r->skipped);
+    memset(r, 0, sizeof *r);
+}
+
+/* State while writing: the folder, the HTML body, what was written. */
+typedef struct {
+    const char *dir;
+    const cr_report_opts *o;
+    cr_report_result *r;
+    cr_sbuf html;
+    cr_sbuf toc;
+    int section;
+} rep;
+
+static cr_status file_written(rep *p, const char *name)
+{
+    return push(&p->r->files, &p->r->n_files, name);
+}
+
+static cr_status skip(rep *p, const char *what, const char *why)
+{
+    char line[1200];
+    snprintf(line, sizeof line, "%s: %s", what, why);
+    cr_sbuf_add(&p->html, "<section class=\"skipped\"><h2>");
+    cr_sbuf_html(&p->html, what);
+    cr_sbuf_add(&p->html, "</h2><p>Not in this report: ");
+    cr_sbuf_html(&p->html, why);
+    cr_sbuf_add(&p->html, "</p></section>\n");
+    return push(&p->r->skipped, &p->r->n_skipped, line);
+}
+
+static void heading(rep *p, const char *title, const char *anchor)
+{
+    cr_sbuf_add(&p->toc, "<li><a href=\"#%s\">", anchor);
+    cr_sbuf_html(&p->toc, title);
+    cr_sbuf_add(&p->toc, "</a></li>\n");
+    cr_sbuf_add(&p->html, "<section id=\"%s\"><h2>", anchor);
+    cr_sbuf_html(&p->html, title);
+    cr_sbuf_add(&p->html, "</h2>\n");
+}
+
+static cr_status add_table(rep *p, const cr_table *t, const char *stem, const char *title,
+                           const char *about, cr_diag *d)
+{
+    char path[4200], html_name[300];
+    snprintf(path, sizeof path, "%s/%s", p->dir, stem);
+    cr_status st = cr_table_write(t, path, d);
+    if (st != CR_OK)
+        return st;
+    const char *ext[3] = {"txt", "csv", "json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(html_name, sizeof html_name, "%s.%s", stem, ext[i]);
+        if ((st = file_written(p, html_name)) != CR_OK)
+            return cr_diag_set(d, st, "out of memory");
+    }
+    heading(p, title, stem);
+    if (about) {
+        cr_sbuf_add(&p->html, "<p>");
+        cr_sbuf_html(&p->html, about);
+        cr_sbuf_add(&p->html, "</p>\n");
+    }
+    cr_sbuf_add(&p->html, "<p class=\"files\">");
+    for (int i = 0; i < 3; i++)
+        cr_sbuf_add(&p->html, "<a href=\"%s.%s\">%s</a> ", stem, ext[i], ext[i]);
+    cr_sbuf_add(&p->html, "</p>\n");
+    char *h = NULL;
+    if (cr_table_html(t, &h) != CR_OK)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    cr_sbuf_add(&p->html, "<div class=\"scroll\">%s</div></section>\n", h);
+    free(h);
+    return CR_OK;
+}
+
+static cr_status add_chart(rep *p, const cr_chart *c, const char *stem, const char *title,
+                           const char *about, cr_diag *d)
+{
+    char path[4200], name[300];
+    const char *ext[2] = {"svg", "png"};
+    /* render the SVG first so that the .dat/.gp beside them name the PNG,
+     * the format the page shows */
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s.%s", p->dir, stem, ext[i]);
+        cr_status st = cr_chart_render(c, path, p->o->gnuplot, d);
+        if (st != CR_OK)
+            return st;
+        if (!p->o->gnuplot)
+            break;
+    }
+    const char *kinds[4] = {"png", "svg", "dat", "gp"};
+    for (int i = p->o->gnuplot ? 0 : 2; i < 4; i++) {
+        snprintf(name, sizeof name, "%s.%s", stem, kinds[i]);
+        if (file_written(p, name) != CR_OK)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    heading(p, title, stem);
+    if (about) {
+        cr_sbuf_add(&p->html, "<p>");
+        cr_sbuf_html(&p->html, about);
+        cr_sbuf_add(&p->html, "</p>\n");
+    }
+    if (p->o->gnuplot)
+        cr_sbuf_add(&p->html,
+                    "<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s chart\"></a></p>\n"
+                    "<p class=\"files\"><a href=\"%s.svg\">svg</a> <a href=\"%s.png\">png</a> ",
+                    stem, stem, stem, stem, stem);
+    else
+        cr_sbuf_add(&p->html, "<p class=\"files\">");
+    cr_sbuf_add(&p->html, "<a href=\"%s.dat\">data</a> <a href=\"%s.gp\">gnuplot script</a></p>\n",
+                stem, stem);
+    char *h = NULL;
+    if (cr_chart_html_table(c, &h) != CR_OK)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    cr_sbuf_add(&p->html,
+                "<details><summary>the numbers behind this chart</summary>\n"
+                "<div class=\"scroll\">%s</div></details></section>\n",
+                h);
+    free(h);
+    return CR_OK;
+}
+
+/* Runs one chart or table builder: success adds it, CR_EUNSUPPORTED
+ * (missing input, a model part not built) skips it, anything else fails. */
+static cr_status chart_part(rep *p, cr_status st, cr_chart *c, const char *stem, const char *title,
+                            const char *about, cr_diag *bd, cr_diag *d)
+{
+    if (st == CR_EUNSUPPORTED) {
+        cr_chart_free(c);
+        return skip(p, title, bd->msg) == CR_OK ? CR_OK : cr_diag_set(d, CR_ENOMEM, "no memory");
+    }
+    if (st != CR_OK) {
+        cr_chart_free(c);
+        return cr_diag_set(d, st, "%s: %s", title, bd->msg);
+    }
+    st = add_chart(p, c, stem, title, about, d);
+    cr_chart_free(c);
+    return st;
+}
+
+static cr_status table_part(rep *p, cr_status st, cr_table *t, const char *stem, const char *title,
+                            const char *about, cr_diag *bd, cr_diag *d)
+{
+    if (st == CR_EUNSUPPORTED) {
+        cr_table_free(t);
+        return skip(p, title, bd->msg) == CR_OK ? CR_OK : cr_diag_set(d, CR_ENOMEM, "no memory");
+    }
+    if (st != CR_OK) {
+        cr_table_free(t);
+        return cr_diag_set(d, st, "%s: %s", title, bd->msg);
+    }
+    st = add_table(p, t, stem, title, about, d);
+    cr_table_free(t);
+    return st;
+}
+
+static const char css[] =
+    "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;"
+    "color:#222}\n"
+    "h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ccc;padding-bottom:.2em;"
+    "margin-top:2em}\n"
+    "img{max-width:100%;border:1px solid #ddd}\n"
+    "table.numbers{border-collapse:collapse;font-size:.85em}\n"
+    "table.numbers td,table.numbers th{border:1px solid #ddd;padding:2px 6px}\n"
+    "table.numbers th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:"
+    "tabular-nums}\n"
+    ".unit{font-weight:normal;color:#666}.files a{margin-right:.8em}\n"
+    ".scroll{overflow-x:auto;max-height:40em;overflow-y:auto}\n"
+    ".skipped{color:#777}code{background:#f3f3f3;padding:0 .2em}\n";
+
+static cr_status mkdir_p(const char *dir, cr_diag *d)
+{
+    char *p = dupstr(dir);
+    if (!p)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            cr_status st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
+            free(p);
+            return st;
+        }
+        *s = '/';
+    }
+    cr_status st = CR_OK;
+    struct stat sb;
+    if (mkdir(p, 0755) != 0 && errno != EEXIST)
+        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
+    else if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        st = cr_diag_set(d, CR_EIO, "%s exists and is not a folder", p);
+    free(p);
+    return st;
+}
+
+cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_result *r, cr_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    if (!o->topo || !dir || !dir[0])
+        return cr_diag_set(d, CR_EINVAL, "report: no topology or no folder");
+    cr_status st = mkdir_p(dir, d);
+    if (st != CR_OK)
+        return st;
+    rep p = {.dir = dir, .o = o, .r = r};
+    const cr_topo *t = o->topo;
+    const char *suite = o->src.suite ? o->src.suite : "pkb";
+    char about[600];
+    cr_diag bd;
+    cr_chart *c = NULL;
+    cr_table *tb = NULL;
+
+    /* the machine's ceilings */
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_ceilings_table(t, 0, &tb, &bd);
+    snprintf(about, sizeof about,
+             "Peak figures of GPU 0 of %s and its per-GPU communication ceilings, from the "
+             "topology description.",
+             t->name);
+    if ((st = table_part(&p, st, tb, "ceilings", "Machine ceilings", about, &bd, d)) != CR_OK)
+        goto out;
+
+    /* the suite */
+    memset(&bd, 0, sizeof bd);
+    tb = NULL;
+    st = cr_plot_suite_table(t, &o->src, &tb, &bd);
+    snprintf(about, sizeof about,
+             "One row per problem of suite %s on %s: bound (no implementation is faster), "
+             "baseline (PyTorch + NCCL), headroom = baseline / bound, and the binding resource.",
+             suite, t->name);
+    if ((st = table_part(&p, st, tb, "suite", "Suite: bound, baseline, headroom", about, &bd, d)) !=
+        CR_OK)
+        goto out;
+
+    /* measured traces */
+    memset(&bd, 0, sizeof bd);
+    tb = NULL;
+    st = cr_plot_validation_table(t, &o->src, &tb, &bd);
+    if ((st = table_part(&p, st, tb, "validation", "Validation of measured traces",
+                         "Each measured case matched to its model case: bound, prediction, "
+                         "measured, % of roofline and prediction error.",
+                         &bd, d)) != CR_OK)
+        goto out;
+
+    /* charts */
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_roofline_from(t, 0, &o->src, false, &c, &bd);
+    if ((st = chart_part(&p, st, c, "roofline", "Roofline",
+                         "FLOP/s against FLOP per HBM byte, log-log. Points: the suite's "
+                         "problems at their bound, prediction and baseline; measured cases "
+                         "from the traces.",
+                         &bd, d)) != CR_OK)
+        goto out;
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_roofline_from(t, 0, &o->src, true, &c, &bd);
+    if ((st = chart_part(&p, st, c, "comm-roofline", "Communication roofline",
+                         "FLOP/s against FLOP per byte communicated (bus bytes per GPU), with "
+                         "one ceiling per fabric.",
+                         &bd, d)) != CR_OK)
+        goto out;
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_gap_suite(t, &o->src, &c, &bd);
+    if ((st = chart_part(&p, st, c, "gap", "Gap to the roofline",
+                         "% of roofline (bound / time x 100) of the baseline, the prediction "
+                         "and measured kernels, per problem. The bound is 100%.",
+                         &bd, d)) != CR_OK)
+        goto out;
+    {
+        cr_sweep_opts so = {CR_COLL_ALLREDUCE, CR_DT_BF16, 8, 8.0 * 1024 * 1024 * 1024, 2, NULL};
+        memset(&bd, 0, sizeof bd);
+        st = cr_plot_sweep_from(t, &so, &o->src, &c, &bd);
+        if ((st = chart_part(&p, st, c, "sweep-allreduce", "All-reduce size sweep",
+                             "Bus bandwidth of a bf16 all-reduce over every GPU, 8 B to 8 GiB: "
+                             "bound, NCCL's choice, each transfer mechanism, and measured "
+                             "points.",
+                             &bd, d)) != CR_OK)
+            goto out;
+    }
+    {
+        const char *const *names = o->compare_topos;
+        int n = o->n_compare;
+        if (!names || n <= 0) {
+            names = default_compare;
+            n = (int)(sizeof default_compare / sizeof *default_compare);
+        }
+        static const struct {
+            cr_compare_metric m;
+            const char *stem, *title, *about;
+        } cmp[2] = {
+            {CR_COMPARE_BOUND_US, "compare-bound", "Hardware comparison: bound time",
+             "The suite's bound on each machine: the least time any implementation could "
+             "take."},
+            {CR_COMPARE_HEADROOM, "compare-headroom", "Hardware comparison: headroom",
+             "Baseline / bound on each machine: how much a custom kernel could gain over "
+             "PyTorch + NCCL."},
+        };
+        for (int i = 0; i < 2; i++) {
+            memset(&bd, 0, sizeof bd);
+            st = cr_plot_compare_suite(&o->src, names, n, cmp[i].m, &c, &bd);
+            if ((st = chart_part(&p, st, c, cmp[i].stem, cmp[i].title, cmp[i].about, &bd, d)) !=
+                CR_OK)
+                goto out;
+        }
+    }
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_accuracy_from(t, &o->src, &c, &bd);
+    if ((st = chart_part(&p, st, c, "accuracy", "Prediction accuracy",
+                         "Predicted against measured time for every validated case, log-log; "
+                         "the band is +/-10%.",
+                         &bd, d)) != CR_OK)
+        goto out;
+
+    /* the page */
+    {
+        cr_sbuf page = {0};
+        char when[64];
+        time_t now = time(NULL);
+        struct tm tmv;
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
+        cr_sbuf_add(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                           "<title>commroof report: ");
+        cr_sbuf_html(&page, t->name);
+        cr_sbuf_add(&page, ", ");
+        cr_sbuf_html(&page, suite);
+        cr_sbuf_add(&page,
+                    "</title>\n<style>\n%s</style></head><body>\n<h1>commroof report: ", css);
+        cr_sbuf_html(&page, t->name);
+        cr_sbuf_add(&page, ", suite ");
+        cr_sbuf_html(&page, suite);
+        cr_sbuf_add(&page, "</h1>\n<p>Written %s", when);
+        if (o->command) {
+            cr_sbuf_add(&page, " by <code>");
+            cr_sbuf_html(&page, o->command);
+            cr_sbuf_add(&page, "</code>");
+        }
+        cr_sbuf_add(&page, ". ");
+        if (t->description) {
+            cr_sbuf_html(&page, t->description);
+            cr_sbuf_add(&page, ". ");
+        }
+        cr_sbuf_add(&page,
+                    "<b>bound</b>: the least time any correct implementation could take on "
+                    "this hardware; <b>baseline</b>: PyTorch + NCCL; <b>headroom</b> = "
+                    "baseline / bound; <b>%% of roofline</b> = bound / measured x 100. Every "
+                    "chart has its data file and gnuplot script beside it "
+                    "(<code>gnuplot NAME.gp</code> in this folder re-renders it).</p>\n"
+                    "<ul>\n%s</ul>\n%s",
+                    p.toc.p ? p.toc.p : "", p.html.p ? p.html.p : "");
+        if (r->n_skipped > 0) {
+            cr_sbuf_add(&page, "<section><h2>Skipped</h2><ul>\n");
+            for (int i = 0; i < r->n_skipped; i++) {
+                cr_sbuf_add(&page, "<li>");
+                cr_sbuf_html(&page, r->skipped[i]);
+                cr_sbuf_add(&page, "</li>\n");
+            }
+            cr_sbuf_add(&page, "</ul></section>\n");
+        }
+        cr_sbuf_add(&page, "</body></html>\n");
+        if (page.oom || p.html.oom || p.toc.oom) {
+            cr_sbuf_release(&page);
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory writing index.html");
+            goto out;
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/index.html", dir);
+        st = cr_write_file_atomic(path, page.p, page.len, d);
+        cr_sbuf_release(&page);
+        if (st == CR_OK && file_written(&p, "index.html") != CR_OK)
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+out:
+    cr_sbuf_release(&p.html);
+    cr_sbuf_release(&p.toc);
+    return st;
+}

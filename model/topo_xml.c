@@ -269,6 +269,9 @@ static cr_status get_qty(loader *L, const xmlNode *n, const char *attr, cr_unit_
     const char *s = get(L, n, attr);
     cr_diag ud = {{0}};
     cr_status st = cr_units_parse(s ? s : "", kind, out, &ud);
+    if (st == CR_ERANGE) /* units says only "out of range": add what is right */
+        return FAIL(L, n, st, "<%s> %s: %s, expected %s", n->name, attr, ud.msg,
+                    cr_units_example(kind));
     if (st)
         return FAIL(L, n, st, "<%s> %s: %s", n->name, attr, ud.msg);
     return CR_OK;
@@ -484,6 +487,26 @@ static void free_ids(char **v, int n)
 /* ---------------------------------------------------------------------- */
 /* Pass 1: names, models, parameters, templates                            */
 
+/* Text between elements must be blank: values live in attributes. The
+ * node's line is where the text ends, so count back to its first word. */
+static cr_status check_text(loader *L, const xmlNode *c, const char *parent)
+{
+    const char *s = (const char *)c->content;
+    while (s && *s && isspace((unsigned char)*s))
+        s++;
+    if (!s || !*s)
+        return CR_OK;
+    int nl = 0;
+    for (const char *p = s; *p; p++)
+        nl += *p == '\n';
+    size_t n = 0;
+    while (n < 20 && s[n] && s[n] != '\n' && s[n] != '\r')
+        n++;
+    int line = line_of(c) - nl;
+    return fail_at(L, line > 0 ? line : line_of(c), CR_EPARSE,
+                   "unexpected text \"%.*s\" in <%s>: values go in attributes", (int)n, s, parent);
+}
+
 static cr_status check_element(loader *L, xmlNode *n, const char *parent)
 {
     const struct elem_spec *es = find_elem_spec((const char *)n->name);
@@ -531,13 +554,9 @@ static cr_status check_element(loader *L, xmlNode *n, const char *parent)
             if (st)
                 return st;
         } else if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-            const char *s = (const char *)c->content;
-            while (s && *s && isspace((unsigned char)*s))
-                s++;
-            if (s && *s)
-                return FAIL(L, c, CR_EPARSE,
-                            "unexpected text \"%.20s\" in <%s>: values go in attributes", s,
-                            n->name);
+            cr_status st = check_text(L, c, (const char *)n->name);
+            if (st)
+                return st;
         } else if (c->type == XML_ENTITY_REF_NODE) {
             return FAIL(L, c, CR_EPARSE, "entity reference &%s; in <%s> is not allowed", c->name,
                         n->name);
@@ -1662,14 +1681,8 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
     for (xmlNode *c = root->children; c && !st; c = c->next) {
         if (c->type == XML_ELEMENT_NODE)
             st = check_element(L, c, "topology");
-        else if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-            const char *s = (const char *)c->content;
-            while (s && *s && isspace((unsigned char)*s))
-                s++;
-            if (s && *s)
-                st = FAIL(L, c, CR_EPARSE,
-                          "unexpected text \"%.20s\" in <topology>: values go in attributes", s);
-        }
+        else if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE)
+            st = check_text(L, c, "topology");
     }
     for (xmlAttr *a = root->properties; a && !st; a = a->next) {
         size_t len = 0;
@@ -1693,8 +1706,11 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
         return st;
     cr_diag cd = {{0}};
     st = cr_topo_check(L->t, &cd);
-    if (st)
-        return fail_at(L, check_line(L, cd.msg), st, "%s", cd.msg);
+    if (st) {
+        /* Whole-graph problems that name nothing point at <topology>. */
+        int line = check_line(L, cd.msg);
+        return fail_at(L, line ? line : line_of(root), st, "%s", cd.msg);
+    }
     *out = L->t;
     L->t = NULL;
     return CR_OK;

@@ -12,6 +12,7 @@
 
 #include "nccl_import.h"
 #include "route.h"
+#include "topo_xml.h"
 
 #define FIX "tests/fixtures/nccl/"
 
@@ -368,12 +369,36 @@ static void test_errors(void **state)
     assert_int_equal(cr_nccl_import_file(FIX "no-such-file.xml", &t, &d), CR_EIO);
 }
 
+/* Imported topologies save as commroof XML that loads back identical. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    const char *files[] = {FIX "hgx-h200-baremetal.xml", FIX "hgx-h200-vm.xml",
+                           FIX "pcie-l40s-8.xml", FIX "dgx-a100-2socket.xml"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        cr_topo *a = import(files[i]), *b = NULL;
+        char *xml = NULL;
+        size_t len = 0;
+        cr_diag d = {{0}};
+        if (cr_topo_xml_save_memory(a, &xml, &len, &d) != CR_OK)
+            fail_msg("save %s: %s", files[i], d.msg);
+        if (cr_topo_xml_load_memory(xml, len, "saved.xml", &b, &d) != CR_OK)
+            fail_msg("load saved %s: %s", files[i], d.msg);
+        if (!cr_topo_equal(a, b, &d))
+            fail_msg("%s: round trip differs: %s", files[i], d.msg);
+        free(xml);
+        cr_topo_free(a);
+        cr_topo_free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hgx_h200_baremetal), cmocka_unit_test(test_hgx_h200_vm),
         cmocka_unit_test(test_pcie_box),           cmocka_unit_test(test_two_socket_nic_per_gpu),
         cmocka_unit_test(test_pcie_lane),          cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

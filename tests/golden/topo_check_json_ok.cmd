@@ -1,0 +1,1 @@
+$CR topo check topologies/mi300x-8.xml --json

@@ -1,0 +1,1 @@
+$CR topo check topologies/l40s-pcie-8.xml

@@ -1,0 +1,1 @@
+$CR topo show h100-ib-4n

@@ -1,0 +1,1 @@
+$CR topo show hgx-h200-8

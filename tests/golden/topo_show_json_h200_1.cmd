@@ -1,0 +1,1 @@
+$CR topo show h200-1 --json

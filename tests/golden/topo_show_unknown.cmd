@@ -1,0 +1,1 @@
+$CR topo show no-such-machine

@@ -1,0 +1,1 @@
+$CR topo import-nccl

@@ -1,90 +1,450 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Collectives: evaluation context and dispatch (see coll.h). Placeholder
- * while the cut model (bound.c) and the algorithms (algo_*.c) land.
+ * Collectives: the evaluation context and the request dispatch (see
+ * coll.h). The context gathers, once per (topology, rank set), the cuts
+ * (bound.c) and the per-GPU and per-node figures the algorithms use
+ * (algo.c), so that evaluating one size is a few hundred floating-point
+ * operations plus one pass over the cuts.
  */
 #include "coll.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct cr_coll_ctx {
-  const cr_topo *topo;
-  cr_rankset *ranks;
-};
+#include "coll_priv.h"
+#include "mech.h"
 
-cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks,
-                          cr_coll_ctx **out, cr_diag *d) {
-  *out = NULL;
-  cr_coll_ctx *c = calloc(1, sizeof *c);
-  if (!c)
-    return cr_diag_set(d, CR_ENOMEM, "out of memory");
-  c->topo = topo;
-  c->ranks = ranks ? cr_rankset_dup(ranks) : cr_rankset_all(topo->n_gpus);
-  if (!c->ranks) {
-    free(c);
-    return cr_diag_set(d, CR_ENOMEM, "out of memory");
-  }
-  *out = c;
-  return CR_OK;
+static bool scaleup_link(cr_link_kind k)
+{
+    return k == CR_LINK_NVLINK || k == CR_LINK_XGMI || k == CR_LINK_ICI;
 }
 
-void cr_coll_ctx_free(cr_coll_ctx *ctx) {
-  if (!ctx)
-    return;
-  cr_rankset_free(ctx->ranks);
-  free(ctx);
+static bool nic_link(cr_link_kind k)
+{
+    return k == CR_LINK_IB || k == CR_LINK_ETHERNET;
 }
 
-int cr_coll_ctx_nranks(const cr_coll_ctx *ctx) { return ctx->ranks->n; }
-
-const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx) {
-  return ctx->ranks;
+static bool is_nvls_switch(const cr_topo *t, int v)
+{
+    const cr_dev *d = &t->devs[v];
+    if (d->kind != CR_DEV_SWITCH || d->spec < 0)
+        return false;
+    const cr_switch_spec *s = &t->switch_specs[d->spec];
+    return s->multicast && s->reduction;
 }
 
-cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                             cr_coll_bound *out, cr_diag *d) {
-  (void)ctx;
-  (void)rq;
-  (void)out;
-  return cr_diag_set(d, CR_EUNSUPPORTED,
-                     "collective bound: not implemented yet");
+/* Labels the devices reachable from src through links accepted by `ok`
+ * (GPUs other than src forward nothing unless transit). Returns the number
+ * of ranks of the set reached. mark[] receives `label`. */
+static int reach(const cr_topo *t, int src, bool (*ok)(cr_link_kind), bool transit, int *mark,
+                 int label, int *queue, const int *member_of_dev)
+{
+    int h = 0, tl = 0, found = 0;
+    mark[src] = label;
+    queue[tl++] = src;
+    while (h < tl) {
+        int v = queue[h++];
+        if (member_of_dev[v] >= 0)
+            found++;
+        if (v != src && !transit && t->devs[v].kind == CR_DEV_GPU)
+            continue;
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            if (!ok(l->kind))
+                continue;
+            int w = cr_link_other(l, v);
+            if (mark[w] == label)
+                continue;
+            mark[w] = label;
+            queue[tl++] = w;
+        }
+    }
+    return found;
 }
 
-cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                          cr_coll_pred *out, cr_diag *d) {
-  (void)ctx;
-  (void)rq;
-  (void)out;
-  return cr_diag_set(d, CR_EUNSUPPORTED,
-                     "collective prediction: not implemented yet");
+static bool not_nic(cr_link_kind k)
+{
+    return !nic_link(k);
 }
 
-cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                       cr_coll_result *out, cr_diag *d) {
-  cr_status st = cr_coll_bound_eval(ctx, rq, &out->bound, d);
-  if (st != CR_OK)
+static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
+{
+    const cr_topo *t = c->topo;
+    int n = c->n, nd = t->n_devs;
+    bool transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+    int *member_of_dev = malloc((size_t)nd * sizeof *member_of_dev);
+    int *mark = malloc((size_t)nd * sizeof *mark);
+    int *queue = malloc((size_t)nd * sizeof *queue);
+    int *domain = malloc((size_t)n * sizeof *domain);
+    double *up_out = malloc((size_t)n * sizeof *up_out), *up_in = malloc((size_t)n * sizeof *up_in);
+    double *all_out = malloc((size_t)n * sizeof *all_out),
+           *all_in = malloc((size_t)n * sizeof *all_in);
+    cr_status st = CR_OK;
+    if (!member_of_dev || !mark || !queue || !domain || !up_out || !up_in || !all_out || !all_in) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int v = 0; v < nd; v++) {
+        member_of_dev[v] = -1;
+        mark[v] = -1;
+    }
+    for (int i = 0; i < n; i++)
+        member_of_dev[t->gpus[c->ranks->ranks[i]]] = i;
+
+    /* Ports per rank; NVLS reach. */
+    c->up_Bps = HUGE_VAL;
+    c->gpu_Bps = HUGE_VAL;
+    c->nvls = n > 1;
+    c->nvls_node = n > 1;
+    c->nvls_Bps = HUGE_VAL;
+    double reduce_sum = 0;
+    bool reduce_limited = true;
+    for (int i = 0; i < n; i++) {
+        int v = t->gpus[c->ranks->ranks[i]];
+        up_out[i] = up_in[i] = all_out[i] = all_in[i] = 0;
+        double nv = 0;
+        bool nv_in_node = false;
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            int w = cr_link_other(l, v);
+            double o = cr_link_bw_from(l, v), in = cr_link_bw_from(l, w);
+            all_out[i] += o;
+            all_in[i] += in;
+            if (scaleup_link(l->kind)) {
+                up_out[i] += o;
+                up_in[i] += in;
+            }
+            if (is_nvls_switch(t, w)) {
+                nv += fmin(o, in);
+                if (t->devs[w].node >= 0 && t->devs[w].node == t->devs[v].node)
+                    nv_in_node = true;
+                if (i == 0) {
+                    double r = t->switch_specs[t->devs[w].spec].reduce_Bps;
+                    if (r > 0)
+                        reduce_sum += r;
+                    else
+                        reduce_limited = false;
+                }
+            }
+        }
+        c->up_Bps = fmin(c->up_Bps, fmin(up_out[i], up_in[i]));
+        c->gpu_Bps = fmin(c->gpu_Bps, fmin(all_out[i], all_in[i]));
+        if (nv <= 0) {
+            c->nvls = false;
+            c->nvls_node = false;
+        }
+        if (!nv_in_node)
+            c->nvls_node = false;
+        c->nvls_Bps = fmin(c->nvls_Bps, nv);
+    }
+    if (!isfinite(c->nvls_Bps))
+        c->nvls_Bps = 0;
+    c->nvls_reduce_Bps = reduce_limited && reduce_sum > 0 ? reduce_sum : HUGE_VAL;
+
+    /* Scale-up domains of the ranks. */
+    int n_domains = 0;
+    for (int i = 0; i < n; i++) {
+        int v = t->gpus[c->ranks->ranks[i]];
+        if (mark[v] >= 0) {
+            domain[i] = mark[v];
+            continue;
+        }
+        reach(t, v, scaleup_link, transit, mark, n_domains, queue, member_of_dev);
+        domain[i] = n_domains++;
+    }
+    c->one_domain = n_domains == 1 && c->up_Bps > 0;
+    if (c->up_Bps <= 0 || !isfinite(c->up_Bps))
+        c->up_Bps = 0;
+    for (int v = 0; v < nd; v++)
+        mark[v] = -1;
+    c->peer =
+        reach(t, t->gpus[c->ranks->ranks[0]], not_nic, transit, mark, 0, queue, member_of_dev) == n;
+
+    c->n_nodes = c->one_domain ? 1 : c->cuts->n_member_nodes;
+    if (c->n_nodes < 1)
+        c->n_nodes = 1;
+    c->ppn = (n + c->n_nodes - 1) / c->n_nodes;
+    c->intra_hw = c->up_Bps > 0 ? CR_HW_NVLINK : CR_HW_PCI;
+    if (!c->nvls || c->n_nodes > 1)
+        c->nvls = c->nvls && c->one_domain;
+
+    /* The rank-order ring: each hop inside a scale-up domain runs at the
+     * ports of that fabric (NCCL spreads channels over every link and
+     * switch), other hops at the GPU's ports; every cut it crosses c times
+     * divides that cut's capacity by c. */
+    c->ring_Bps = HUGE_VAL;
+    c->ring_hw = c->intra_hw;
+    for (int i = 0; i < n && n > 1; i++) {
+        int j = (i + 1) % n;
+        double hop = domain[i] == domain[j] && up_out[i] > 0 && up_in[j] > 0
+                         ? fmin(up_out[i], up_in[j])
+                         : fmin(all_out[i], all_in[j]);
+        if (hop < c->ring_Bps) {
+            c->ring_Bps = hop;
+            c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
+        }
+    }
+    c->nic_node_Bps = 0;
+    double nic_min = HUGE_VAL;
+    for (int j = 0; j < c->cuts->n_cuts; j++) {
+        const cr_cut *cut = &c->cuts->cuts[j];
+        if (cut->kind == CR_CUT_GPU)
+            continue;
+        if (cut->kind == CR_CUT_NODE)
+            nic_min = fmin(nic_min, fmin(cut->out_Bps, cut->in_Bps));
+        double r = HUGE_VAL;
+        if (cut->ring_out > 0)
+            r = fmin(r, cut->out_Bps / cut->ring_out);
+        if (cut->ring_in > 0)
+            r = fmin(r, cut->in_Bps / cut->ring_in);
+        if (r < c->ring_Bps) {
+            c->ring_Bps = r;
+            c->ring_hw = cut->hw;
+        }
+    }
+    if (!isfinite(c->ring_Bps))
+        c->ring_Bps = c->gpu_Bps;
+    if (c->n_nodes > 1 && isfinite(nic_min))
+        c->nic_node_Bps = nic_min;
+
+    /* SHARP: a reducing switch outside every node, on the NIC fabric. */
+    c->collnet = false;
+    for (int v = 0; v < nd && !c->collnet; v++) {
+        const cr_dev *dv = &t->devs[v];
+        if (dv->kind != CR_DEV_SWITCH || dv->node >= 0 || dv->spec < 0 ||
+            !t->switch_specs[dv->spec].reduction)
+            continue;
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++)
+            if (nic_link(t->links[t->adj[a]].kind))
+                c->collnet = true;
+    }
+
+    /* NCCL counts NVLink below its datasheet rate (topo.h: 20 GB/s per
+     * NVLink3 link of 25, 20.6 per NVLink4 link of 25, 40.1 per NVLink5 of
+     * 50) and PCIe Gen4/5 x16 at about 24/48 of 31.5/63 GB/s (estimate). */
+    switch (c->p.gen) {
+    case CR_GEN_HOPPER:
+        c->nccl_scale = 20.6 / 25.0;
+        break;
+    case CR_GEN_BLACKWELL:
+        c->nccl_scale = 40.1 / 50.0;
+        break;
+    default:
+        c->nccl_scale = 20.0 / 25.0;
+        break;
+    }
+    if (c->intra_hw != CR_HW_NVLINK)
+        c->nccl_scale = 0.76;
+out:
+    free(member_of_dev);
+    free(mark);
+    free(queue);
+    free(domain);
+    free(up_out);
+    free(up_in);
+    free(all_out);
+    free(all_in);
     return st;
-  return cr_coll_predict(ctx, rq, &out->pred, d);
 }
 
-cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks,
-                            const cr_coll_req *rq, cr_coll_result *out,
-                            cr_diag *d) {
-  cr_coll_ctx *ctx = NULL;
-  cr_status st = cr_coll_ctx_new(topo, ranks, &ctx, d);
-  if (st != CR_OK)
-    return st;
-  st = cr_coll_eval(ctx, rq, out, d);
-  cr_coll_ctx_free(ctx);
-  return st;
+cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_ctx **out,
+                          cr_diag *d)
+{
+    *out = NULL;
+    if (!topo || !topo->finalized)
+        return cr_diag_set(d, CR_EINVAL, "topology is not finalized (call cr_topo_check)");
+    cr_coll_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    c->topo = topo;
+    cr_status st = CR_OK;
+    if (ranks) {
+        st = cr_rankset_from_array(ranks->ranks, ranks->n, topo->n_gpus, &c->ranks, d);
+    } else {
+        c->ranks = cr_rankset_all(topo->n_gpus);
+        if (!c->ranks)
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    if (st == CR_OK) {
+        c->n = c->ranks->n;
+        st = cr_cuts_build(topo, c->ranks, &c->cuts, d);
+    }
+    if (st == CR_OK)
+        st = cr_params_for_topo(topo, c->ranks->ranks[0], &c->p, d);
+    if (st == CR_OK)
+        st = build_figures(c, d);
+    if (st != CR_OK) {
+        cr_coll_ctx_free(c);
+        return st;
+    }
+    *out = c;
+    return CR_OK;
+}
+
+void cr_coll_ctx_free(cr_coll_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    cr_rankset_free(ctx->ranks);
+    cr_cuts_free(ctx->cuts);
+    free(ctx);
+}
+
+int cr_coll_ctx_nranks(const cr_coll_ctx *ctx)
+{
+    return ctx->n;
+}
+
+const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx)
+{
+    return ctx->ranks;
+}
+
+static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_diag *d)
+{
+    if ((unsigned)rq->coll >= CR_COLL__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "unknown collective %d", (int)rq->coll);
+    if (!isfinite(rq->bytes) || rq->bytes < 0)
+        return cr_diag_set(d, CR_EINVAL, "message size %g bytes is not a finite size >= 0",
+                           rq->bytes);
+    if ((unsigned)rq->dtype >= CR_DT__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "unknown element type %d", (int)rq->dtype);
+    bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
+                  rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    if (rooted && (rq->root < 0 || rq->root >= ctx->n))
+        return cr_diag_set(d, CR_EINVAL, "root %d is not a rank of the set (0-%d)", rq->root,
+                           ctx->n - 1);
+    if (cr_coll_reduces(rq->coll) && rq->dtype == CR_DT_FP4)
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s of %s: NCCL and the GPUs have no fp4 reduction; use bf16, fp16, "
+                           "fp32, fp8 or int8",
+                           cr_coll_name(rq->coll), cr_dtype_name(rq->dtype));
+    if (rq->algo != CR_ALGO_AUTO && (unsigned)rq->algo >= CR_ALGO__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "unknown algorithm %d", (int)rq->algo);
+    if (rq->proto != CR_PROTO_AUTO && (unsigned)rq->proto >= CR_PROTO__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "unknown protocol %d", (int)rq->proto);
+    if (rq->mech != CR_MECH_NONE && (unsigned)rq->mech >= CR_MECH__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "unknown mechanism %d", (int)rq->mech);
+    if (rq->nchannels < 0 || rq->sms < 0)
+        return cr_diag_set(d, CR_EINVAL, "channel and SM counts must be >= 0");
+    /* A message must be whole elements per rank where the rank's share is
+     * bytes/n (nccl-tests rounds counts the same way, so warn-free). */
+    return CR_OK;
+}
+
+cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out,
+                             cr_diag *d)
+{
+    cr_status st = check_req(ctx, rq, d);
+    if (st != CR_OK)
+        return st;
+    cr_bound_eval(ctx->cuts, rq, out);
+    return CR_OK;
+}
+
+static void unsupported(cr_coll_pred *p, cr_algo a, cr_proto pr, cr_mech m, const char *why)
+{
+    memset(p, 0, sizeof *p);
+    p->supported = false;
+    p->algo = a;
+    p->proto = pr;
+    p->mech = m;
+    snprintf(p->why, sizeof p->why, "%s", why);
 }
 
 cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                              cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT],
-                              cr_diag *d) {
-  (void)ctx;
-  (void)rq;
-  (void)out;
-  return cr_diag_set(d, CR_EUNSUPPORTED,
-                     "collective prediction: not implemented yet");
+                              cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT], cr_diag *d)
+{
+    cr_status st = check_req(ctx, rq, d);
+    if (st != CR_OK)
+        return st;
+    cr_coll_bound b;
+    cr_bound_eval(ctx->cuts, rq, &b);
+    for (int a = 0; a < CR_ALGO__COUNT; a++)
+        for (int p = 0; p < CR_PROTO__COUNT; p++)
+            cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, &b, &out[a][p]);
+    return CR_OK;
+}
+
+/* NCCL's choice among the table: the least nccl_est_s; CollNet only when
+ * forced (NCCL_COLLNET_ENABLE is off by default). */
+static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_bound *b,
+                   cr_coll_pred *out)
+{
+    cr_coll_pred best;
+    bool have = false;
+    int a0 = rq->algo == CR_ALGO_AUTO ? 0 : rq->algo;
+    int a1 = rq->algo == CR_ALGO_AUTO ? CR_ALGO__COUNT - 1 : rq->algo;
+    int p0 = rq->proto == CR_PROTO_AUTO ? 0 : rq->proto;
+    int p1 = rq->proto == CR_PROTO_AUTO ? CR_PROTO__COUNT - 1 : rq->proto;
+    cr_coll_pred first_unsupported;
+    bool have_uns = false;
+    for (int a = a0; a <= a1; a++) {
+        if (rq->algo == CR_ALGO_AUTO && a == CR_ALGO_COLLNET)
+            continue;
+        for (int p = p0; p <= p1; p++) {
+            cr_coll_pred cand;
+            cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, b, &cand);
+            if (!cand.supported) {
+                if (!have_uns) {
+                    first_unsupported = cand;
+                    have_uns = true;
+                }
+                continue;
+            }
+            if (!have || cand.nccl_est_s < best.nccl_est_s) {
+                best = cand;
+                have = true;
+            }
+        }
+    }
+    if (have)
+        *out = best;
+    else if (have_uns)
+        *out = first_unsupported;
+    else
+        unsupported(out, rq->algo, rq->proto, CR_MECH_NONE, "no algorithm applies");
+}
+
+cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_pred *out,
+                          cr_diag *d)
+{
+    cr_status st = check_req(ctx, rq, d);
+    if (st != CR_OK)
+        return st;
+    cr_coll_bound b;
+    cr_bound_eval(ctx->cuts, rq, &b);
+    if (rq->mech != CR_MECH_NONE)
+        cr_mech_predict(ctx, rq, &b, out);
+    else
+        choose(ctx, rq, &b, out);
+    return CR_OK;
+}
+
+cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_result *out,
+                       cr_diag *d)
+{
+    cr_status st = check_req(ctx, rq, d);
+    if (st != CR_OK)
+        return st;
+    cr_bound_eval(ctx->cuts, rq, &out->bound);
+    if (rq->mech != CR_MECH_NONE)
+        cr_mech_predict(ctx, rq, &out->bound, &out->pred);
+    else
+        choose(ctx, rq, &out->bound, &out->pred);
+    return CR_OK;
+}
+
+cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks, const cr_coll_req *rq,
+                            cr_coll_result *out, cr_diag *d)
+{
+    cr_coll_ctx *ctx = NULL;
+    cr_status st = cr_coll_ctx_new(topo, ranks, &ctx, d);
+    if (st != CR_OK)
+        return st;
+    st = cr_coll_eval(ctx, rq, out, d);
+    cr_coll_ctx_free(ctx);
+    return st;
 }

@@ -49,72 +49,71 @@
 #include "topo.h"
 
 typedef enum {
-  CR_COLL_ALLREDUCE,
-  CR_COLL_ALLGATHER,
-  CR_COLL_REDUCESCATTER,
-  CR_COLL_ALLTOALL,
-  CR_COLL_BROADCAST,
-  CR_COLL_REDUCE,
-  CR_COLL_GATHER,
-  CR_COLL_SCATTER,
-  CR_COLL_SENDRECV,
-  CR_COLL__COUNT
+    CR_COLL_ALLREDUCE,
+    CR_COLL_ALLGATHER,
+    CR_COLL_REDUCESCATTER,
+    CR_COLL_ALLTOALL,
+    CR_COLL_BROADCAST,
+    CR_COLL_REDUCE,
+    CR_COLL_GATHER,
+    CR_COLL_SCATTER,
+    CR_COLL_SENDRECV,
+    CR_COLL__COUNT
 } cr_coll;
 
 /* NCCL algorithms (NCCL_ALGO names), plus `direct` (every rank exchanges
  * with every other at once: NCCL's alltoall/gather/scatter/sendrecv path and
  * one-shot custom kernels). CR_ALGO_AUTO lets the model choose as NCCL does. */
 typedef enum {
-  CR_ALGO_AUTO = -1,
-  CR_ALGO_RING = 0,
-  CR_ALGO_TREE,
-  CR_ALGO_NVLS, /* NVLink SHARP: in-switch reduction + multicast, one node */
-  CR_ALGO_NVLSTREE, /* NVLS inside nodes, tree across nodes */
-  CR_ALGO_PAT,      /* parallel aggregated trees (allgather/reducescatter, 1
-                       GPU/node) */
-  CR_ALGO_DIRECT,
-  CR_ALGO_COLLNET, /* in-network reduction across nodes (SHARP on IB switches)
-                    */
-  CR_ALGO__COUNT
+    CR_ALGO_AUTO = -1,
+    CR_ALGO_RING = 0,
+    CR_ALGO_TREE,
+    CR_ALGO_NVLS,     /* NVLink SHARP: in-switch reduction + multicast, one node */
+    CR_ALGO_NVLSTREE, /* NVLS inside nodes, tree across nodes */
+    CR_ALGO_PAT,      /* parallel aggregated trees (allgather/reducescatter, 1
+                         GPU/node) */
+    CR_ALGO_DIRECT,
+    CR_ALGO_COLLNET, /* in-network reduction across nodes (SHARP on IB switches)
+                      */
+    CR_ALGO__COUNT
 } cr_algo;
 
 /* NCCL protocols. CR_PROTO_AUTO lets the model choose as NCCL does. */
 typedef enum {
-  CR_PROTO_AUTO = -1,
-  CR_PROTO_LL = 0, /* 8-byte lines: 4 B data + 4 B flag; lowest latency */
-  CR_PROTO_LL128,  /* 128-byte lines: 120 B data + 8 B flag */
-  CR_PROTO_SIMPLE, /* full bandwidth, fence + flag per chunk */
-  CR_PROTO__COUNT
+    CR_PROTO_AUTO = -1,
+    CR_PROTO_LL = 0, /* 8-byte lines: 4 B data + 4 B flag; lowest latency */
+    CR_PROTO_LL128,  /* 128-byte lines: 120 B data + 8 B flag */
+    CR_PROTO_SIMPLE, /* full bandwidth, fence + flag per chunk */
+    CR_PROTO__COUNT
 } cr_proto;
 
 /* Transfer mechanism of a custom kernel (ParallelKittens taxonomy).
  * CR_MECH_NONE means "an NCCL algorithm/protocol" (the default). */
 typedef enum {
-  CR_MECH_NONE = -1,
-  CR_MECH_CE = 0, /* copy engine, cudaMemcpyPeerAsync: host initiated, no SMs */
-  CR_MECH_TMA,    /* cp.async.bulk from a few SMs */
-  CR_MECH_LDST,   /* register loads/stores to peer memory from many SMs */
-  CR_MECH_MULTIMEM, /* multimem.ld_reduce / multimem.st through an NVSwitch */
-  CR_MECH__COUNT
+    CR_MECH_NONE = -1,
+    CR_MECH_CE = 0,   /* copy engine, cudaMemcpyPeerAsync: host initiated, no SMs */
+    CR_MECH_TMA,      /* cp.async.bulk from a few SMs */
+    CR_MECH_LDST,     /* register loads/stores to peer memory from many SMs */
+    CR_MECH_MULTIMEM, /* multimem.ld_reduce / multimem.st through an NVSwitch */
+    CR_MECH__COUNT
 } cr_mech;
 
 /* One evaluation request. Start from cr_coll_req_default() and change what
  * you need: fields added later get defaults there. */
 typedef struct {
-  cr_coll coll;
-  double bytes;   /* nccl-tests "size" (see above), >= 0 */
-  cr_dtype dtype; /* element type; reductions need a type the GPU adds */
-  int root;       /* communicator rank of the root (broadcast, reduce, gather,
-                     scatter); ignored otherwise */
-  cr_algo algo;   /* CR_ALGO_AUTO = NCCL's choice */
-  cr_proto proto; /* CR_PROTO_AUTO = NCCL's choice for that algorithm */
-  cr_mech
-      mech; /* CR_MECH_NONE = NCCL; else a custom kernel on this mechanism */
-  int nchannels;   /* NCCL channels, 0 = as NCCL would pick */
-  int sms;         /* SMs a custom kernel uses for communication, 0 = the
-                      mechanism's saturating count (ignored by CE) */
-  bool in_network; /* allow in-switch reduction/multicast in the bound where
-                      the topology's switches offer it (default true) */
+    cr_coll coll;
+    double bytes;    /* nccl-tests "size" (see above), >= 0 */
+    cr_dtype dtype;  /* element type; reductions need a type the GPU adds */
+    int root;        /* communicator rank of the root (broadcast, reduce, gather,
+                        scatter); ignored otherwise */
+    cr_algo algo;    /* CR_ALGO_AUTO = NCCL's choice */
+    cr_proto proto;  /* CR_PROTO_AUTO = NCCL's choice for that algorithm */
+    cr_mech mech;    /* CR_MECH_NONE = NCCL; else a custom kernel on this mechanism */
+    int nchannels;   /* NCCL channels, 0 = as NCCL would pick */
+    int sms;         /* SMs a custom kernel uses for communication, 0 = the
+                        mechanism's saturating count (ignored by CE) */
+    bool in_network; /* allow in-switch reduction/multicast in the bound where
+                        the topology's switches offer it (default true) */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */
@@ -123,26 +122,25 @@ typedef struct {
 /* One term of the bound: bytes forced across a cut (or through HBM) in its
  * busiest direction, the capacity there, and the time they take. */
 typedef struct {
-  char name[48];  /* "gpu-ports", "gpu-ports/in-switch", "node-nics",
-                     "pcie-uplink", "socket-link", "bisection", "hbm", ... */
-  char where[48]; /* the instance that binds: "gpu 3", "node 0", "pcisw n0.sw1"
-                   */
-  double bytes;   /* bytes that must cross (per direction, worst instance) */
-  double cap_Bps; /* capacity of that instance in that direction */
-  double time_s;  /* bytes / cap_Bps + the latency the term adds (lat_s) */
-  double lat_s;   /* unavoidable latency added to this term (0 if none) */
+    char name[48];  /* "gpu-ports", "gpu-ports/in-switch", "node-nics",
+                       "pcie-uplink", "socket-link", "bisection", "hbm", ... */
+    char where[48]; /* the instance that binds: "gpu 3", "node 0", "pcisw n0.sw1"
+                     */
+    double bytes;   /* bytes that must cross (per direction, worst instance) */
+    double cap_Bps; /* capacity of that instance in that direction */
+    double time_s;  /* bytes / cap_Bps + the latency the term adds (lat_s) */
+    double lat_s;   /* unavoidable latency added to this term (0 if none) */
 } cr_coll_term;
 
 typedef struct {
-  double bound_s;   /* least possible time */
-  char binding[48]; /* name of the term that sets it ("latency" possible) */
-  char binding_where[48]; /* its instance */
-  double lat_s;           /* unavoidable latency (one-way member diameter) */
-  bool in_network;        /* in-switch reduction/multicast was credited */
-  cr_coll_term terms[CR_COLL_MAX_TERMS];
-  int n_terms;
-  double algbw_Bps,
-      busbw_Bps; /* bytes / bound_s and x factor; 0 when bytes = 0 */
+    double bound_s;         /* least possible time */
+    char binding[48];       /* name of the term that sets it ("latency" possible) */
+    char binding_where[48]; /* its instance */
+    double lat_s;           /* unavoidable latency (one-way member diameter) */
+    bool in_network;        /* in-switch reduction/multicast was credited */
+    cr_coll_term terms[CR_COLL_MAX_TERMS];
+    int n_terms;
+    double algbw_Bps, busbw_Bps; /* bytes / bound_s and x factor; 0 when bytes = 0 */
 } cr_coll_bound;
 
 /* A prediction, with the closed form's parts so that a simulator can expand
@@ -152,29 +150,29 @@ typedef struct {
  * rank's ports (e.g. ring allreduce 2(n-1)/n x bytes) and wire_Bps the rate
  * it reaches there (link capacity x bw_eff). */
 typedef struct {
-  bool supported; /* false: this algo/proto/mech cannot run the request */
-  char why[96];   /* when unsupported: the reason */
-  double pred_s;
-  cr_algo algo;      /* the algorithm used (chosen or forced) */
-  cr_proto proto;    /* the protocol (CR_PROTO_AUTO never appears here;
-                        custom kernels report CR_PROTO_SIMPLE) */
-  cr_mech mech;      /* CR_MECH_NONE for NCCL */
-  int nchannels;     /* NCCL channels (or SMs for a custom kernel) */
-  double launch_s;   /* fixed cost: launch, setup, final sync */
-  double step_lat_s; /* latency of one step (hop + sync + protocol) */
-  int n_steps;       /* steps on the critical path */
-  double wire_bytes; /* bytes through the busiest rank port set */
-  double wire_Bps;   /* effective rate there */
-  double link_Bps;   /* raw capacity of that port set */
-  double bw_eff;     /* wire_Bps / link_Bps: protocol x mechanism x size */
-  double nccl_est_s; /* NCCL's own estimate (its tuning model, which picks the
-                        algorithm); 0 for custom kernels */
-  double algbw_Bps, busbw_Bps;
+    bool supported; /* false: this algo/proto/mech cannot run the request */
+    char why[96];   /* when unsupported: the reason */
+    double pred_s;
+    cr_algo algo;      /* the algorithm used (chosen or forced) */
+    cr_proto proto;    /* the protocol (CR_PROTO_AUTO never appears here;
+                          custom kernels report CR_PROTO_SIMPLE) */
+    cr_mech mech;      /* CR_MECH_NONE for NCCL */
+    int nchannels;     /* NCCL channels (or SMs for a custom kernel) */
+    double launch_s;   /* fixed cost: launch, setup, final sync */
+    double step_lat_s; /* latency of one step (hop + sync + protocol) */
+    int n_steps;       /* steps on the critical path */
+    double wire_bytes; /* bytes through the busiest rank port set */
+    double wire_Bps;   /* effective rate there */
+    double link_Bps;   /* raw capacity of that port set */
+    double bw_eff;     /* wire_Bps / link_Bps: protocol x mechanism x size */
+    double nccl_est_s; /* NCCL's own estimate (its tuning model, which picks the
+                          algorithm); 0 for custom kernels */
+    double algbw_Bps, busbw_Bps;
 } cr_coll_pred;
 
 typedef struct {
-  cr_coll_bound bound;
-  cr_coll_pred pred;
+    cr_coll_bound bound;
+    cr_coll_pred pred;
 } cr_coll_result;
 
 typedef struct cr_coll_ctx cr_coll_ctx;
@@ -222,8 +220,8 @@ cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
  * the model constants (params.h). topo must be finalized and checked.
  * Errors: CR_EINVAL (empty set, rank out of range), CR_ENOMEM. Free with
  * cr_coll_ctx_free. */
-cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks,
-                          cr_coll_ctx **out, cr_diag *d);
+cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_ctx **out,
+                          cr_diag *d);
 
 /* Frees ctx. cr_coll_ctx_free(NULL) is a no-op. */
 void cr_coll_ctx_free(cr_coll_ctx *ctx);
@@ -238,25 +236,24 @@ const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx);
  * every implementation). Errors: CR_EINVAL (negative or non-finite bytes,
  * root out of range, a reduction on a type the GPUs cannot add), with
  * the reason in d. */
-cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                             cr_coll_bound *out, cr_diag *d);
+cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out,
+                             cr_diag *d);
 
 /* The prediction for rq: NCCL's choice when algo/proto are auto, the forced
  * algorithm/protocol otherwise, a custom kernel when mech is set. A forced
  * combination that cannot run is not an error: out->supported is false and
  * out->why says why. Errors as cr_coll_bound_eval. */
-cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                          cr_coll_pred *out, cr_diag *d);
+cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_pred *out,
+                          cr_diag *d);
 
 /* Bound and prediction together. */
-cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                       cr_coll_result *out, cr_diag *d);
+cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_result *out,
+                       cr_diag *d);
 
 /* One-shot convenience for callers that evaluate a single size (ops):
  * builds a context, evaluates, frees it. ranks NULL = all. */
-cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks,
-                            const cr_coll_req *rq, cr_coll_result *out,
-                            cr_diag *d);
+cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks, const cr_coll_req *rq,
+                            cr_coll_result *out, cr_diag *d);
 
 /* Every NCCL algorithm x protocol prediction for rq (rq->algo/proto/mech
  * ignored): out[a][p] for a in [0, CR_ALGO__COUNT), p in [0,
@@ -265,7 +262,6 @@ cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks,
  * estimate, not our pred_s), which is what cr_coll_predict returns under
  * auto. */
 cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
-                              cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT],
-                              cr_diag *d);
+                              cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT], cr_diag *d);
 
 #endif

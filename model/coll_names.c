@@ -11,221 +11,226 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *coll_names[CR_COLL__COUNT] = {
-    "allreduce", "allgather", "reducescatter", "alltoall", "broadcast",
-    "reduce",    "gather",    "scatter",       "sendrecv"};
-static const char *algo_names[CR_ALGO__COUNT] = {
-    "ring", "tree", "nvls", "nvlstree", "pat", "direct", "collnet"};
+static const char *coll_names[CR_COLL__COUNT] = {"allreduce", "allgather", "reducescatter",
+                                                 "alltoall",  "broadcast", "reduce",
+                                                 "gather",    "scatter",   "sendrecv"};
+static const char *algo_names[CR_ALGO__COUNT] = {"ring", "tree",   "nvls",   "nvlstree",
+                                                 "pat",  "direct", "collnet"};
 static const char *proto_names[CR_PROTO__COUNT] = {"ll", "ll128", "simple"};
-static const char *mech_names[CR_MECH__COUNT] = {"ce", "tma", "ldst",
-                                                 "multimem"};
+static const char *mech_names[CR_MECH__COUNT] = {"ce", "tma", "ldst", "multimem"};
 
-const char *cr_coll_name(cr_coll c) {
-  return (unsigned)c < CR_COLL__COUNT ? coll_names[c] : "?";
+const char *cr_coll_name(cr_coll c)
+{
+    return (unsigned)c < CR_COLL__COUNT ? coll_names[c] : "?";
 }
 
-const char *cr_algo_name(cr_algo a) {
-  if (a == CR_ALGO_AUTO)
-    return "auto";
-  return (unsigned)a < CR_ALGO__COUNT ? algo_names[a] : "?";
+const char *cr_algo_name(cr_algo a)
+{
+    if (a == CR_ALGO_AUTO)
+        return "auto";
+    return (unsigned)a < CR_ALGO__COUNT ? algo_names[a] : "?";
 }
 
-const char *cr_proto_name(cr_proto p) {
-  if (p == CR_PROTO_AUTO)
-    return "auto";
-  return (unsigned)p < CR_PROTO__COUNT ? proto_names[p] : "?";
+const char *cr_proto_name(cr_proto p)
+{
+    if (p == CR_PROTO_AUTO)
+        return "auto";
+    return (unsigned)p < CR_PROTO__COUNT ? proto_names[p] : "?";
 }
 
-const char *cr_mech_name(cr_mech m) {
-  if (m == CR_MECH_NONE)
-    return "none";
-  return (unsigned)m < CR_MECH__COUNT ? mech_names[m] : "?";
+const char *cr_mech_name(cr_mech m)
+{
+    if (m == CR_MECH_NONE)
+        return "none";
+    return (unsigned)m < CR_MECH__COUNT ? mech_names[m] : "?";
 }
 
 /* Lower-cases s without '_', '-' and ' ' into buf, so "All_Reduce" and
  * "all-reduce" both read "allreduce". */
-static void squash(const char *s, char *buf, size_t size) {
-  size_t j = 0;
-  for (; *s && j + 1 < size; s++) {
-    if (*s == '_' || *s == '-' || *s == ' ')
-      continue;
-    char c = *s;
-    if (c >= 'A' && c <= 'Z')
-      c = (char)(c - 'A' + 'a');
-    buf[j++] = c;
-  }
-  buf[j] = '\0';
+static void squash(const char *s, char *buf, size_t size)
+{
+    size_t j = 0;
+    for (; *s && j + 1 < size; s++) {
+        if (*s == '_' || *s == '-' || *s == ' ')
+            continue;
+        char c = *s;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        buf[j++] = c;
+    }
+    buf[j] = '\0';
 }
 
 struct alias {
-  const char *name;
-  int value;
+    const char *name;
+    int value;
 };
 
-static int lookup(const char *s, const char *const *names, int n,
-                  const struct alias *aliases) {
-  char key[64];
-  if (!s)
+static int lookup(const char *s, const char *const *names, int n, const struct alias *aliases)
+{
+    char key[64];
+    if (!s)
+        return -100;
+    squash(s, key, sizeof key);
+    for (int i = 0; i < n; i++) {
+        char nm[64];
+        squash(names[i], nm, sizeof nm);
+        if (strcmp(key, nm) == 0)
+            return i;
+    }
+    for (const struct alias *a = aliases; a && a->name; a++)
+        if (strcmp(key, a->name) == 0)
+            return a->value;
     return -100;
-  squash(s, key, sizeof key);
-  for (int i = 0; i < n; i++) {
-    char nm[64];
-    squash(names[i], nm, sizeof nm);
-    if (strcmp(key, nm) == 0)
-      return i;
-  }
-  for (const struct alias *a = aliases; a && a->name; a++)
-    if (strcmp(key, a->name) == 0)
-      return a->value;
-  return -100;
 }
 
-static void list_names(const char *const *names, int n, const char *extra,
-                       char *buf, size_t size) {
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < n; i++) {
-    int k = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
-    if (k < 0 || (size_t)k >= size - len)
-      return;
-    len += (size_t)k;
-  }
-  if (extra)
-    snprintf(buf + len, size - len, ", %s", extra);
+static void list_names(const char *const *names, int n, const char *extra, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int k = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+        if (k < 0 || (size_t)k >= size - len)
+            return;
+        len += (size_t)k;
+    }
+    if (extra)
+        snprintf(buf + len, size - len, ", %s", extra);
 }
 
-cr_status cr_coll_parse(const char *s, cr_coll *out, cr_diag *d) {
-  static const struct alias al[] = {{"ar", CR_COLL_ALLREDUCE},
-                                    {"ag", CR_COLL_ALLGATHER},
-                                    {"rs", CR_COLL_REDUCESCATTER},
-                                    {"a2a", CR_COLL_ALLTOALL},
-                                    {"bcast", CR_COLL_BROADCAST},
-                                    {"p2p", CR_COLL_SENDRECV},
-                                    {NULL, 0}};
-  int v = lookup(s, coll_names, CR_COLL__COUNT, al);
-  if (v < 0) {
-    char list[256];
-    list_names(coll_names, CR_COLL__COUNT, NULL, list, sizeof list);
-    return cr_diag_set(d, CR_ENOTFOUND,
-                       "unknown collective \"%s\"; expected one of: %s",
-                       s ? s : "", list);
-  }
-  *out = (cr_coll)v;
-  return CR_OK;
+cr_status cr_coll_parse(const char *s, cr_coll *out, cr_diag *d)
+{
+    static const struct alias al[] = {{"ar", CR_COLL_ALLREDUCE},
+                                      {"ag", CR_COLL_ALLGATHER},
+                                      {"rs", CR_COLL_REDUCESCATTER},
+                                      {"a2a", CR_COLL_ALLTOALL},
+                                      {"bcast", CR_COLL_BROADCAST},
+                                      {"p2p", CR_COLL_SENDRECV},
+                                      {NULL, 0}};
+    int v = lookup(s, coll_names, CR_COLL__COUNT, al);
+    if (v < 0) {
+        char list[256];
+        list_names(coll_names, CR_COLL__COUNT, NULL, list, sizeof list);
+        return cr_diag_set(d, CR_ENOTFOUND, "unknown collective \"%s\"; expected one of: %s",
+                           s ? s : "", list);
+    }
+    *out = (cr_coll)v;
+    return CR_OK;
 }
 
-cr_status cr_algo_parse(const char *s, cr_algo *out, cr_diag *d) {
-  static const struct alias al[] = {{"auto", CR_ALGO_AUTO},
-                                    {"nvlsnvls", CR_ALGO_NVLS},
-                                    {"collnetdirect", CR_ALGO_COLLNET},
-                                    {"sharp", CR_ALGO_COLLNET},
-                                    {"oneshot", CR_ALGO_DIRECT},
-                                    {NULL, 0}};
-  int v = lookup(s, algo_names, CR_ALGO__COUNT, al);
-  if (v == -100) {
-    char list[256];
-    list_names(algo_names, CR_ALGO__COUNT, "auto", list, sizeof list);
-    return cr_diag_set(d, CR_ENOTFOUND,
-                       "unknown algorithm \"%s\"; expected one of: %s",
-                       s ? s : "", list);
-  }
-  *out = (cr_algo)v;
-  return CR_OK;
+cr_status cr_algo_parse(const char *s, cr_algo *out, cr_diag *d)
+{
+    static const struct alias al[] = {
+        {"auto", CR_ALGO_AUTO},     {"nvlsnvls", CR_ALGO_NVLS},  {"collnetdirect", CR_ALGO_COLLNET},
+        {"sharp", CR_ALGO_COLLNET}, {"oneshot", CR_ALGO_DIRECT}, {NULL, 0}};
+    int v = lookup(s, algo_names, CR_ALGO__COUNT, al);
+    if (v == -100) {
+        char list[256];
+        list_names(algo_names, CR_ALGO__COUNT, "auto", list, sizeof list);
+        return cr_diag_set(d, CR_ENOTFOUND, "unknown algorithm \"%s\"; expected one of: %s",
+                           s ? s : "", list);
+    }
+    *out = (cr_algo)v;
+    return CR_OK;
 }
 
-cr_status cr_proto_parse(const char *s, cr_proto *out, cr_diag *d) {
-  static const struct alias al[] = {{"auto", CR_PROTO_AUTO}, {NULL, 0}};
-  int v = lookup(s, proto_names, CR_PROTO__COUNT, al);
-  if (v == -100) {
-    char list[256];
-    list_names(proto_names, CR_PROTO__COUNT, "auto", list, sizeof list);
-    return cr_diag_set(d, CR_ENOTFOUND,
-                       "unknown protocol \"%s\"; expected one of: %s",
-                       s ? s : "", list);
-  }
-  *out = (cr_proto)v;
-  return CR_OK;
+cr_status cr_proto_parse(const char *s, cr_proto *out, cr_diag *d)
+{
+    static const struct alias al[] = {{"auto", CR_PROTO_AUTO}, {NULL, 0}};
+    int v = lookup(s, proto_names, CR_PROTO__COUNT, al);
+    if (v == -100) {
+        char list[256];
+        list_names(proto_names, CR_PROTO__COUNT, "auto", list, sizeof list);
+        return cr_diag_set(d, CR_ENOTFOUND, "unknown protocol \"%s\"; expected one of: %s",
+                           s ? s : "", list);
+    }
+    *out = (cr_proto)v;
+    return CR_OK;
 }
 
-cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d) {
-  static const struct alias al[] = {
-      {"none", CR_MECH_NONE},     {"nccl", CR_MECH_NONE},
-      {"copyengine", CR_MECH_CE}, {"memcpy", CR_MECH_CE},
-      {"ld", CR_MECH_LDST},       {"st", CR_MECH_LDST},
-      {"nvls", CR_MECH_MULTIMEM}, {NULL, 0}};
-  int v = lookup(s, mech_names, CR_MECH__COUNT, al);
-  if (v == -100) {
-    char list[256];
-    list_names(mech_names, CR_MECH__COUNT, "none", list, sizeof list);
-    return cr_diag_set(d, CR_ENOTFOUND,
-                       "unknown transfer mechanism \"%s\"; expected one of: %s",
-                       s ? s : "", list);
-  }
-  *out = (cr_mech)v;
-  return CR_OK;
+cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d)
+{
+    static const struct alias al[] = {{"none", CR_MECH_NONE},     {"nccl", CR_MECH_NONE},
+                                      {"copyengine", CR_MECH_CE}, {"memcpy", CR_MECH_CE},
+                                      {"ld", CR_MECH_LDST},       {"st", CR_MECH_LDST},
+                                      {"nvls", CR_MECH_MULTIMEM}, {NULL, 0}};
+    int v = lookup(s, mech_names, CR_MECH__COUNT, al);
+    if (v == -100) {
+        char list[256];
+        list_names(mech_names, CR_MECH__COUNT, "none", list, sizeof list);
+        return cr_diag_set(d, CR_ENOTFOUND,
+                           "unknown transfer mechanism \"%s\"; expected one of: %s", s ? s : "",
+                           list);
+    }
+    *out = (cr_mech)v;
+    return CR_OK;
 }
 
-double cr_coll_busbw_factor(cr_coll c, int n) {
-  if (n < 1)
-    return 0.0;
-  double nn = (double)n;
-  switch (c) {
-  case CR_COLL_ALLREDUCE:
-    return 2.0 * (nn - 1.0) / nn;
-  case CR_COLL_ALLGATHER:
-  case CR_COLL_REDUCESCATTER:
-  case CR_COLL_ALLTOALL:
-  case CR_COLL_GATHER:
-  case CR_COLL_SCATTER:
-    return (nn - 1.0) / nn;
-  case CR_COLL_BROADCAST:
-  case CR_COLL_REDUCE:
-  case CR_COLL_SENDRECV:
-    return 1.0;
-  default:
-    return 0.0;
-  }
+double cr_coll_busbw_factor(cr_coll c, int n)
+{
+    if (n < 1)
+        return 0.0;
+    double nn = (double)n;
+    switch (c) {
+    case CR_COLL_ALLREDUCE:
+        return 2.0 * (nn - 1.0) / nn;
+    case CR_COLL_ALLGATHER:
+    case CR_COLL_REDUCESCATTER:
+    case CR_COLL_ALLTOALL:
+    case CR_COLL_GATHER:
+    case CR_COLL_SCATTER:
+        return (nn - 1.0) / nn;
+    case CR_COLL_BROADCAST:
+    case CR_COLL_REDUCE:
+    case CR_COLL_SENDRECV:
+        return 1.0;
+    default:
+        return 0.0;
+    }
 }
 
-bool cr_coll_reduces(cr_coll c) {
-  return c == CR_COLL_ALLREDUCE || c == CR_COLL_REDUCESCATTER ||
-         c == CR_COLL_REDUCE;
+bool cr_coll_reduces(cr_coll c)
+{
+    return c == CR_COLL_ALLREDUCE || c == CR_COLL_REDUCESCATTER || c == CR_COLL_REDUCE;
 }
 
-double cr_coll_send_bytes(cr_coll c, double bytes, int n) {
-  double nn = n > 0 ? (double)n : 1.0;
-  switch (c) {
-  case CR_COLL_ALLGATHER:
-  case CR_COLL_GATHER:
-    return bytes / nn;
-  default:
-    return bytes;
-  }
+double cr_coll_send_bytes(cr_coll c, double bytes, int n)
+{
+    double nn = n > 0 ? (double)n : 1.0;
+    switch (c) {
+    case CR_COLL_ALLGATHER:
+    case CR_COLL_GATHER:
+        return bytes / nn;
+    default:
+        return bytes;
+    }
 }
 
-double cr_coll_recv_bytes(cr_coll c, double bytes, int n) {
-  double nn = n > 0 ? (double)n : 1.0;
-  switch (c) {
-  case CR_COLL_REDUCESCATTER:
-  case CR_COLL_SCATTER:
-    return bytes / nn;
-  default:
-    return bytes;
-  }
+double cr_coll_recv_bytes(cr_coll c, double bytes, int n)
+{
+    double nn = n > 0 ? (double)n : 1.0;
+    switch (c) {
+    case CR_COLL_REDUCESCATTER:
+    case CR_COLL_SCATTER:
+        return bytes / nn;
+    default:
+        return bytes;
+    }
 }
 
-cr_coll_req cr_coll_req_default(cr_coll c, double bytes) {
-  cr_coll_req r;
-  memset(&r, 0, sizeof r);
-  r.coll = c;
-  r.bytes = bytes;
-  r.dtype = CR_DT_FP32;
-  r.root = 0;
-  r.algo = CR_ALGO_AUTO;
-  r.proto = CR_PROTO_AUTO;
-  r.mech = CR_MECH_NONE;
-  r.nchannels = 0;
-  r.sms = 0;
-  r.in_network = true;
-  return r;
+cr_coll_req cr_coll_req_default(cr_coll c, double bytes)
+{
+    cr_coll_req r;
+    memset(&r, 0, sizeof r);
+    r.coll = c;
+    r.bytes = bytes;
+    r.dtype = CR_DT_FP32;
+    r.root = 0;
+    r.algo = CR_ALGO_AUTO;
+    r.proto = CR_PROTO_AUTO;
+    r.mech = CR_MECH_NONE;
+    r.nchannels = 0;
+    r.sms = 0;
+    r.in_network = true;
+    return r;
 }

@@ -24,16 +24,15 @@
 #include "status.h"
 
 typedef struct {
-  int n;      /* number of ranks (>= 1) */
-  int *ranks; /* ranks[i] = topology GPU rank of communicator rank i */
+    int n;      /* number of ranks (>= 1) */
+    int *ranks; /* ranks[i] = topology GPU rank of communicator rank i */
 } cr_rankset;
 
 /* Parses spec against a topology of n_gpus GPUs. On success *out is a new
  * set (free with cr_rankset_free). Errors: CR_EPARSE (malformed text: the
  * position and the accepted forms in d), CR_ERANGE (a rank >= n_gpus, a zero
  * stride, a reversed range), CR_EINVAL (a duplicate rank), CR_ENOMEM. */
-cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out,
-                           cr_diag *d);
+cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_diag *d);
 
 /* A set of all n_gpus ranks in order, or NULL on allocation failure or
  * n_gpus < 1. Free with cr_rankset_free. */
@@ -41,8 +40,7 @@ cr_rankset *cr_rankset_all(int n_gpus);
 
 /* A set from an array of n ranks (copied). Errors as cr_rankset_parse
  * (duplicates, out of range against n_gpus). */
-cr_status cr_rankset_from_array(const int *ranks, int n, int n_gpus,
-                                cr_rankset **out, cr_diag *d);
+cr_status cr_rankset_from_array(const int *ranks, int n, int n_gpus, cr_rankset **out, cr_diag *d);
 
 /* A deep copy, or NULL on allocation failure. */
 cr_rankset *cr_rankset_dup(const cr_rankset *s);
@@ -57,7 +55,6 @@ int cr_rankset_index(const cr_rankset *s, int r);
  * when s is every rank of an n_gpus topology in order, else ranges with
  * strides where they apply). Truncates to size, always NUL-terminates.
  * Returns the length the full text needs (like snprintf). */
-size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf,
-                         size_t size);
+size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size);
 
 #endif

@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Predictions per algorithm, protocol and mechanism, and NCCL's choice.
+ *
+ * Two models live here, on purpose kept apart:
+ *  - nccl_est(): NCCL's own tuning model, which decides the algorithm and
+ *    protocol NCCL runs. Its structure and constants are facts taken from
+ *    NVIDIA/nccl src/graph/tuning.cc (2.2x; tables baseLat, hwLat, llMaxBws,
+ *    perChMax*Bws, nvlsEfficiency, treeCorrectionFactor) and enqueue.cc
+ *    (channel tuning); the code is ours.
+ *  - our prediction: time = latency (NCCL's latency model, scaled by
+ *    coll.lat_scale) + the bytes each algorithm moves through its busiest
+ *    resource over the rate it reaches there, with efficiencies fitted to
+ *    published measurements (params.c). NCCL's bandwidth figures are
+ *    selection heuristics (NCCL issue 1154), so they are not used for the
+ *    prediction itself.
+ * Every prediction is at least the bound: its latency is at least the
+ * bound's unavoidable latency and its transfer time at least every cut term
+ * (no implementation beats a cut), see doc/bounds.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coll_priv.h"
+#include "mech.h"
+
+/* ---- NCCL tuning constants (NVIDIA/nccl src/graph/tuning.cc) ---- */
+
+enum {
+    N_ALG = 7
+}; /* NCCL order: tree, ring, collnet direct, collnet chain, nvls, nvls tree, pat */
+enum { NT_TREE, NT_RING, NT_CND, NT_CNC, NT_NVLS, NT_NVLST, NT_PAT };
+
+static const double nccl_base_lat[N_ALG][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0},
+                                               {0, 0, 0},        {0, 0, 0},        {0, 0, 0},
+                                               {8.0, 8.0, 8.0}};
+static const double nccl_hw_lat[3][N_ALG][3] = {
+    /* NVLink */
+    {{0.6, 1.25, 4.0},
+     {0.6, 1.9, 3.4},
+     {0, 0, 3.7},
+     {0, 0, 2.8},
+     {0, 0, 25},
+     {0, 0, 25},
+     {0, 0, 4.0}},
+    /* PCI */
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 0}, {0, 0, 0}, {0, 0, 4.0}},
+    /* NET */
+    {{5.0, 8.5, 14},
+     {2.7, 4.0, 14.0},
+     {0, 0, 31},
+     {0, 0, 30},
+     {0, 0, 18},
+     {0, 0, 20.9},
+     {0, 0, 14}},
+};
+/* [gen][nodes index: 1, 2, >2]; gen rows volta/ampere/hopper/blackwell */
+static const double nccl_ll_max[4][3] = {
+    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
+static const double nccl_ring_ll128_ch[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+static const double nccl_tree_ll128_ch[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+static const double nccl_tree_ch[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+static const double nccl_nvlstree_ch[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}};
+static const double nccl_nvls_eff[4] = {0.0, 0.0, 0.85, 0.74};
+static const float nccl_tree_corr[3][24] = {
+    {1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .7f, .7f,  .7f,  .7f,  .6f,  .5f,
+     .4f,  .4f,  .5f,  .6f,  .7f, .8f, .9f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f},
+    {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .8f, .8f, .7f,  .6f,  .6f,
+     .6f,  .6f,  .6f,  .6f,  .8f,  .9f, .9f, .9f, .9f, 1.0f, 1.0f, 1.0f},
+    {.9f, .9f, .9f, .9f, .9f, .9f, .9f, .8f, .7f, .6f, .6f, .5f,
+     .5f, .5f, .5f, .6f, .7f, .8f, .7f, .7f, .8f, .9f, .9f, .9f},
+};
+
+static int nccl_alg(cr_algo a)
+{
+    switch (a) {
+    case CR_ALGO_TREE:
+        return NT_TREE;
+    case CR_ALGO_RING:
+        return NT_RING;
+    case CR_ALGO_COLLNET:
+        return NT_CND;
+    case CR_ALGO_NVLS:
+        return NT_NVLS;
+    case CR_ALGO_NVLSTREE:
+        return NT_NVLST;
+    case CR_ALGO_PAT:
+        return NT_PAT;
+    default:
+        return -1;
+    }
+}
+
+static int log2i(double x)
+{
+    int l = -1;
+    while (x >= 1) {
+        x /= 2;
+        l++;
+    }
+    return l;
+}
+
+static int gen_row(const struct cr_coll_ctx *c)
+{
+    switch (c->p.gen) {
+    case CR_GEN_BLACKWELL:
+        return 3;
+    case CR_GEN_HOPPER:
+        return 2;
+    case CR_GEN_AMPERE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int nsteps_of(cr_coll coll, int n)
+{
+    if (coll == CR_COLL_ALLREDUCE)
+        return 2 * (n - 1);
+    if (coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER)
+        return n - 1;
+    return n;
+}
+
+/* NCCL's latency in microseconds for (coll, algo, proto) on this
+ * communicator (tuning.cc ncclTopoTuneModel). */
+static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p)
+{
+    int n = c->n, N = c->n_nodes, ppn = c->ppn;
+    int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
+    int hw = N == 1 ? intra : 2;
+    double lat = nccl_base_lat[na][p];
+    double intra_lat = nccl_hw_lat[intra][na][p];
+    double inter_lat = ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] : nccl_hw_lat[2][na][p];
+    int nsteps = nsteps_of(coll, n);
+    switch (na) {
+    case NT_RING:
+        if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
+            lat += nccl_hw_lat[hw][NT_RING][p];
+        } else {
+            /* getNetOverhead: 1 us per network post on x86 Intel, x3 for Simple */
+            double net_ovh = N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) : 0.0;
+            intra_lat = fmax(intra_lat, net_ovh);
+            int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
+            lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
+        }
+        break;
+    case NT_TREE:
+        lat += 2 * ((ppn - 1) * intra_lat + log2i(N) * inter_lat);
+        break;
+    case NT_CND:
+        lat += 2 * (fmin(1, ppn - 1) * intra_lat + (ppn - 1) * 0.4) + inter_lat;
+        break;
+    case NT_NVLS:
+        lat = intra_lat + (N > 1 ? inter_lat : 0);
+        break;
+    case NT_NVLST:
+        lat += intra_lat + 2 * log2i(N) * inter_lat;
+        break;
+    case NT_PAT:
+        lat += log2i(N) * (inter_lat / 3.5) + n * 2.8;
+        break;
+    default:
+        break;
+    }
+    return lat;
+}
+
+/* NCCL's algorithm bandwidth in GB/s for (coll, algo, proto); 0 when NCCL
+ * would not run it. */
+static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, int nch)
+{
+    int n = c->n, N = c->n_nodes, g = gen_row(c);
+    int i2 = N <= 2 ? N - 1 : 2;
+    int i1 = N == 1 ? g : 0; /* multi-node rows by CPU vendor: Intel assumed */
+    double ll_max = nccl_ll_max[i1][i2];
+    double ppn = (double)n / N;
+    /* the graph's bandwidth in NCCL's accounting: the intra-node fabric at
+     * NCCL's per-link rate, across nodes what the ring reaches there */
+    double intra = (c->up_Bps > 0 ? c->up_Bps : c->ring_Bps) * c->nccl_scale;
+    double total = (N > 1 ? fmin(intra, c->ring_Bps) : intra) / 1e9;
+    double bw = total / nch;
+    if (na == NT_NVLS || na == NT_NVLST) {
+        if (nch < 2)
+            return 0;
+        double nv = c->nvls_Bps * c->nccl_scale / 1e9 / nch;
+        double intra_bw = nv * nccl_nvls_eff[g] * (nch - 1) / nch;
+        intra_bw *= coll == CR_COLL_ALLREDUCE ? 2.0 : (ppn - 1) / ppn;
+        double inter_bw =
+            (N > 1 ? c->nic_node_Bps / 1e9 / nch : nv) * ((N <= 2 && na == NT_NVLST) ? 2 : 1);
+        bw = fmin(intra_bw, inter_bw);
+        if (na == NT_NVLST)
+            bw = fmin(bw, nccl_nvlstree_ch[g][i2]);
+    }
+    double bus = nch * bw;
+    if (na == NT_RING && p == CR_PROTO_LL)
+        bus = fmin(ll_max, bus * 0.5);
+    if (na == NT_RING && p == CR_PROTO_LL128)
+        bus = fmin(bus * 0.92, nch * nccl_ring_ll128_ch[g][i2]);
+    if (na == NT_TREE && coll == CR_COLL_ALLREDUCE)
+        bus = fmin(bus * 0.92, nch * nccl_tree_ch[g][i2]);
+    if (na == NT_TREE && p == CR_PROTO_LL)
+        bus = fmin(bus / 3.8, ll_max);
+    if (na == NT_TREE && p == CR_PROTO_LL128)
+        bus = fmin(bus * (N == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * nccl_tree_ll128_ch[g][i2]);
+    if (na == NT_PAT)
+        bus *= 0.75;
+    if (na == NT_CND)
+        bus *= 0.85;
+    bool agrs = coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER;
+    if (!(na != NT_RING && agrs)) {
+        double ratio = (na == NT_RING || na == NT_NVLS || na == NT_NVLST)
+                           ? (double)n / nsteps_of(coll, n)
+                           : 0.5;
+        bus *= ratio;
+    }
+    return bus;
+}
+
+/* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
+static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p,
+                         int nch)
+{
+    double bw = nccl_bw_GBps(c, coll, na, p, nch);
+    if (!(bw > 0))
+        return HUGE_VAL;
+    double lat = nccl_lat_us(c, coll, na, p);
+    int logsize = log2i(S / 64);
+    if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
+        bw *= nccl_tree_corr[p][logsize];
+    if (na == NT_RING && p == CR_PROTO_SIMPLE && c->n_nodes > 1 && coll == CR_COLL_ALLREDUCE &&
+        S / ((double)nch * c->n) >= 64)
+        lat *= c->p.gen >= CR_GEN_AMPERE ? 1.4 : 1.9;
+    return (lat + S / (1000.0 * bw)) * 1e-6;
+}
+
+/* ---- which algorithms exist for what ---- */
+
+static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a, cr_proto p)
+{
+    bool ar = coll == CR_COLL_ALLREDUCE;
+    bool agrs = coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER;
+    bool p2p = coll == CR_COLL_ALLTOALL || coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER ||
+               coll == CR_COLL_SENDRECV;
+    switch (a) {
+    case CR_ALGO_RING:
+        if (p2p)
+            return "NCCL runs this collective as point-to-point transfers: use --algo direct";
+        return NULL;
+    case CR_ALGO_TREE:
+        return ar ? NULL : "NCCL's tree runs allreduce only";
+    case CR_ALGO_NVLS:
+        if (!(ar || agrs))
+            return "NVLS runs allreduce, allgather and reducescatter only";
+        if (!c->nvls)
+            return "NVLS needs every rank on one NVSwitch domain with multicast and reduction";
+        if (p != CR_PROTO_SIMPLE)
+            return "NVLS runs the Simple protocol only";
+        return NULL;
+    case CR_ALGO_NVLSTREE:
+        if (!ar)
+            return "NVLS tree runs allreduce only";
+        if (c->n_nodes < 2)
+            return "NVLS tree needs ranks on more than one node";
+        if (!c->nvls_node)
+            return "NVLS tree needs NVSwitch multicast and reduction inside every node";
+        if (p != CR_PROTO_SIMPLE)
+            return "NVLS tree runs the Simple protocol only";
+        return NULL;
+    case CR_ALGO_PAT:
+        if (!agrs)
+            return "PAT runs allgather and reducescatter only";
+        if (c->ppn != 1 || c->n_nodes < 2)
+            return "PAT needs one rank per node";
+        if (p != CR_PROTO_SIMPLE)
+            return "PAT runs the Simple protocol only";
+        return NULL;
+    case CR_ALGO_COLLNET:
+        if (!ar)
+            return "CollNet (SHARP) here models allreduce only";
+        if (c->n_nodes < 2 || !c->collnet)
+            return "CollNet needs ranks on several nodes and a fabric switch with reduction";
+        if (p != CR_PROTO_SIMPLE)
+            return "CollNet runs the Simple protocol only";
+        return NULL;
+    case CR_ALGO_DIRECT:
+        if (!p2p)
+            return "NCCL has no direct algorithm for this collective: use --mech for a custom "
+                   "kernel";
+        if (p == CR_PROTO_LL128)
+            return "NCCL point-to-point runs LL or Simple";
+        return NULL;
+    default:
+        return "unknown algorithm";
+    }
+}
+
+/* LL128 is on by default only with NVLink between the ranks of a node
+ * (tuning.cc: typeIntra <= PATH_NVB); NCCL would not pick it otherwise. */
+static bool nccl_enabled(const struct cr_coll_ctx *c, cr_proto p)
+{
+    return p != CR_PROTO_LL128 || c->intra_hw == CR_HW_NVLINK;
+}
+
+/* ---- direct-pattern bytes across a cut (each rank exchanges with each
+ * peer itself, no forwarding, no pre-reduction) ---- */
+
+static void direct_bytes(cr_coll coll, double S, int n, int k, bool root_in, int ro, int ri,
+                         double *o, double *i)
+{
+    double nn = n, kk = k, x = kk * (nn - kk) / nn * S;
+    *o = *i = 0;
+    if (n < 2 || k <= 0 || k >= n)
+        return;
+    switch (coll) {
+    case CR_COLL_ALLREDUCE:
+        *o = *i = 2 * x; /* reduce-scatter then allgather, both direct */
+        break;
+    case CR_COLL_ALLGATHER:
+    case CR_COLL_REDUCESCATTER:
+    case CR_COLL_ALLTOALL:
+        *o = *i = x;
+        break;
+    case CR_COLL_BROADCAST: /* the root writes every peer */
+        if (root_in)
+            *o = (nn - kk) * S;
+        else
+            *i = kk * S;
+        break;
+    case CR_COLL_REDUCE: /* the root reads every peer */
+        if (root_in)
+            *i = (nn - kk) * S;
+        else
+            *o = kk * S;
+        break;
+    default:
+        cr_cut_forced_bytes(coll, S, n, k, root_in, ro, ri, o, i);
+        break;
+    }
+}
+
+/* Capacity of a cut as an algorithm may use it: a GPU's scale-up ports
+ * where it has them (NCCL and peer kernels do not route GPU traffic over
+ * PCIe next to NVLink); every crossing link otherwise. */
+static double pred_cap(const struct cr_coll_ctx *c, const cr_cut *cut, bool out)
+{
+    double cap = out ? cut->out_Bps : cut->in_Bps;
+    if (cut->kind == CR_CUT_GPU && c->up_Bps > 0)
+        cap = fmin(cap, c->up_Bps);
+    return cap;
+}
+
+/* Transfer time of the direct pattern over every cut, each at its own
+ * efficiency. Records the worst in *wb / *wc / *we. */
+static double direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
+                          double *wb, double *wc, double *we)
+{
+    const cr_cuts *cs = c->cuts;
+    int root = rq->root >= 0 && rq->root < c->n ? rq->root : 0;
+    bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
+                  rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    double worst = 0;
+    *wb = *wc = 0;
+    *we = eff_up;
+    for (int j = 0; j < cs->n_cuts; j++) {
+        const cr_cut *cut = &cs->cuts[j];
+        bool root_in = rooted && cs->member_cut[root * CR_CUT__COUNT + (int)cut->kind] == j;
+        double o, i;
+        direct_bytes(rq->coll, rq->bytes, c->n, cut->k, root_in, cut->ring_out, cut->ring_in, &o,
+                     &i);
+        double eff = cut->hw == CR_HW_NVLINK ? eff_up
+                     : cut->hw == CR_HW_PCI  ? fmin(eff_up, c->p.pcie_eff)
+                                             : fmin(eff_up, c->p.net_eff);
+        if (cut->kind == CR_CUT_GPU)
+            eff = c->up_Bps > 0 ? eff_up : fmin(eff_up, c->p.pcie_eff);
+        double co = pred_cap(c, cut, true) * eff, ci = pred_cap(c, cut, false) * eff;
+        double to = o > 0 ? o / co : 0, ti = i > 0 ? i / ci : 0;
+        if (to > worst) {
+            worst = to;
+            *wb = o;
+            *wc = pred_cap(c, cut, true);
+            *we = eff;
+        }
+        if (ti > worst) {
+            worst = ti;
+            *wb = i;
+            *wc = pred_cap(c, cut, false);
+            *we = eff;
+        }
+    }
+    return worst;
+}
+
+/* Finishes a prediction: latency at least the bound's, transfer time at
+ * least every cut term's (doc/bounds.md), algbw/busbw. */
+static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
+                   cr_coll_pred *o, double lat_s, double t_bw)
+{
+    double lat_floor = b->lat_s;
+    double t_floor = 0, tb = 0, tc = 0;
+    for (int j = 0; j < b->n_terms; j++) {
+        lat_floor = fmax(lat_floor, b->terms[j].lat_s);
+        double tt = b->terms[j].cap_Bps > 0 ? b->terms[j].bytes / b->terms[j].cap_Bps : 0;
+        if (tt > t_floor) {
+            t_floor = tt;
+            tb = b->terms[j].bytes;
+            tc = b->terms[j].cap_Bps;
+        }
+    }
+    lat_s = fmax(lat_s, lat_floor);
+    if (t_floor > t_bw) {
+        /* a cut the algorithm model does not see binds (e.g. an
+         * oversubscribed bisection): report it as the wire */
+        t_bw = t_floor;
+        o->wire_bytes = tb;
+        o->link_Bps = tc;
+        o->wire_Bps = tc;
+        o->bw_eff = 1.0;
+    }
+    if (rq->bytes <= 0 || c->n < 2) {
+        lat_s = 0;
+        t_bw = 0;
+    }
+    o->pred_s = lat_s + t_bw;
+    o->step_lat_s = o->n_steps > 0 ? fmax(0, lat_s - o->launch_s) / o->n_steps : 0;
+    if (o->n_steps == 0)
+        o->launch_s = lat_s;
+    if (o->pred_s > 0 && rq->bytes > 0) {
+        o->algbw_Bps = rq->bytes / o->pred_s;
+        o->busbw_Bps = o->algbw_Bps * cr_coll_busbw_factor(rq->coll, c->n);
+    }
+}
+
+void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
+                     cr_proto proto, const cr_coll_bound *b, cr_coll_pred *o)
+{
+    memset(o, 0, sizeof *o);
+    o->algo = algo;
+    o->proto = proto;
+    o->mech = CR_MECH_NONE;
+    const char *why = why_not(c, rq->coll, algo, proto);
+    if (why) {
+        snprintf(o->why, sizeof o->why, "%s", why);
+        return;
+    }
+    o->supported = true;
+    const cr_params *p = &c->p;
+    double S = rq->bytes;
+    int n = c->n, N = c->n_nodes;
+    double nn = n;
+    int nch_max = rq->nchannels > 0 ? rq->nchannels : p->nchannels;
+    double ch_bytes = S * (algo == CR_ALGO_RING && proto == CR_PROTO_LL ? 1.0 / n : 1.0);
+    int nch = cr_proto_channels(p, proto, ch_bytes, nch_max);
+    o->nchannels = nch;
+    int na = nccl_alg(algo);
+
+    /* NCCL's estimate (with NCCL's own channel count for the table; the
+     * protocol must also be enabled by default for auto to consider it). */
+    if (na >= 0) {
+        int nvls_ch = 16; /* NCCL_NVLS_NCHANNELS default (NCCL env documentation) */
+        int est_ch = (algo == CR_ALGO_NVLS || algo == CR_ALGO_NVLSTREE) ? nvls_ch : nch_max;
+        o->nccl_est_s = nccl_est_s(c, rq->coll, S, na, proto, est_ch);
+        if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
+            o->nccl_est_s = HUGE_VAL;
+    }
+    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto) : 0) * 1e-6 * p->lat_scale;
+    o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * p->lat_scale : 0;
+    o->n_steps = nsteps_of(rq->coll, n);
+
+    double eff_up = cr_proto_eff(p, proto, c->intra_hw);
+    double eff_net = cr_proto_eff(p, proto, CR_HW_NET);
+    double cap_ch = cr_proto_cap_Bps(p, proto, nch);
+    double t = 0;
+    switch (algo) {
+    case CR_ALGO_RING: {
+        double wire = rq->coll == CR_COLL_ALLREDUCE ? 2 * (nn - 1) / nn * S
+                      : (rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER)
+                          ? (nn - 1) / nn * S
+                          : S;
+        double eff = cr_proto_eff(p, proto, c->ring_hw);
+        double rate = fmin(c->ring_Bps * eff, cap_ch);
+        o->wire_bytes = wire;
+        o->link_Bps = c->ring_Bps;
+        o->wire_Bps = rate;
+        t = wire / rate;
+        break;
+    }
+    case CR_ALGO_TREE:
+    case CR_ALGO_NVLSTREE:
+    case CR_ALGO_COLLNET: {
+        /* inside a node: a chain (tree) moves 2S through each GPU, NVLS
+         * S; across nodes a double binary tree moves 2S through each
+         * node's NICs (S with two nodes), CollNet S */
+        double t_in = 0, t_out = 0, r_in = 0, w_in = 0;
+        if (algo == CR_ALGO_TREE) {
+            if (c->ppn > 1) {
+                r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
+                w_in = 2 * S;
+            }
+        } else if (c->nvls_node || (algo == CR_ALGO_COLLNET && c->nvls_node)) {
+            r_in = c->nvls_Bps * p->nvls_eff;
+            w_in = S;
+        } else if (c->ppn > 1) {
+            r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
+            w_in = 2.0 * (c->ppn - 1) / c->ppn * S;
+        }
+        if (w_in > 0 && r_in > 0)
+            t_in = w_in / r_in;
+        double w_out = 0, r_out = 0;
+        if (N > 1 && c->nic_node_Bps > 0) {
+            w_out = algo == CR_ALGO_COLLNET ? S : (N == 2 ? S : 2 * S);
+            r_out = fmin(c->nic_node_Bps * eff_net, c->ppn * cap_ch);
+            t_out = w_out / r_out;
+        }
+        if (t_in >= t_out) {
+            o->wire_bytes = w_in;
+            o->wire_Bps = r_in;
+            o->link_Bps = algo == CR_ALGO_TREE ? c->up_Bps : c->nvls_Bps;
+        } else {
+            o->wire_bytes = w_out;
+            o->wire_Bps = r_out;
+            o->link_Bps = c->nic_node_Bps;
+        }
+        t = fmax(t_in, t_out);
+        o->n_steps = algo == CR_ALGO_TREE ? 2 * (c->ppn - 1 + log2i(N)) : 2 + 2 * log2i(N);
+        break;
+    }
+    case CR_ALGO_NVLS: {
+        double wire = rq->coll == CR_COLL_ALLREDUCE ? S : (nn - 1) / nn * S;
+        double rate = c->nvls_Bps * p->nvls_eff;
+        t = wire / rate;
+        o->wire_bytes = wire;
+        o->wire_Bps = rate;
+        o->link_Bps = c->nvls_Bps;
+        /* the switches reduce n copies of every byte */
+        if (cr_coll_reduces(rq->coll) && isfinite(c->nvls_reduce_Bps)) {
+            double tr = nn * (rq->coll == CR_COLL_ALLREDUCE ? S : S / nn) / c->nvls_reduce_Bps;
+            t = fmax(t, tr);
+        }
+        o->n_steps = 2;
+        break;
+    }
+    case CR_ALGO_PAT: {
+        double wire = (nn - 1) / nn * S;
+        double rate = fmin(c->ring_Bps * cr_proto_eff(p, proto, c->ring_hw), cap_ch);
+        t = wire / rate;
+        o->wire_bytes = wire;
+        o->wire_Bps = rate;
+        o->link_Bps = c->ring_Bps;
+        o->n_steps = log2i(N) + 1;
+        break;
+    }
+    case CR_ALGO_DIRECT: {
+        double wb, wc, we;
+        t = direct_time(c, rq, eff_up, &wb, &wc, &we);
+        o->wire_bytes = wb;
+        o->link_Bps = wc;
+        o->wire_Bps = wc * we;
+        /* point-to-point: one launch, one hop, plus posting each remote
+         * peer through the network proxy (estimate: 0.5 us per peer) */
+        int hw = N == 1 ? (c->intra_hw == CR_HW_NVLINK ? 0 : 1) : 2;
+        double peers = rq->coll == CR_COLL_SENDRECV     ? 1
+                       : (rq->coll == CR_COLL_ALLTOALL) ? nn - 1
+                                                        : nn - 1;
+        double remote = N > 1 ? peers * (1.0 - 1.0 / N) : 0;
+        lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
+              1e-6 * p->lat_scale;
+        o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * p->lat_scale;
+        o->n_steps = 1;
+        if (proto == CR_PROTO_LL) {
+            t /= 0.5; /* half of each 8-byte line is the flag */
+            o->wire_Bps *= 0.5;
+        }
+        o->nccl_est_s = lat + t;
+        if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
+            o->nccl_est_s = HUGE_VAL;
+        /* NCCL p2p uses LL only for small transfers (NCCL_P2P_LL_THRESHOLD
+         * 16 KiB per peer, NCCL environment documentation) */
+        if (rq->proto == CR_PROTO_AUTO) {
+            double per_peer = rq->coll == CR_COLL_SENDRECV ? S : S / nn;
+            bool ll = per_peer <= 16384;
+            if ((proto == CR_PROTO_LL) != ll)
+                o->nccl_est_s = HUGE_VAL / 2;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
+    finish(c, rq, b, o, lat, t);
+}
+
+void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
+                     cr_coll_pred *o)
+{
+    memset(o, 0, sizeof *o);
+    cr_mech m = rq->mech;
+    o->mech = m;
+    o->algo = CR_ALGO_DIRECT;
+    o->proto = CR_PROTO_SIMPLE;
+    const cr_params *p = &c->p;
+    double S = rq->bytes, nn = c->n;
+    if (!c->peer) {
+        snprintf(o->why, sizeof o->why,
+                 "%s moves data through peer GPU memory; these ranks are not all reachable "
+                 "without a NIC",
+                 cr_mech_name(m));
+        return;
+    }
+    if (cr_mech_needs_switch(m) && !c->nvls) {
+        snprintf(o->why, sizeof o->why,
+                 "multimem needs every rank on one NVSwitch domain with multicast and reduction");
+        return;
+    }
+    o->supported = true;
+    int sms = rq->sms > 0 ? rq->sms : (int)p->mech_sat_sms[m];
+    o->nchannels = m == CR_MECH_CE ? 0 : sms;
+    cr_coll coll = rq->coll;
+    /* message size each transfer moves: one peer's chunk */
+    double msg = coll == CR_COLL_SENDRECV || coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE
+                     ? S
+                     : S / nn;
+    msg = fmin(msg, cr_mech_max_msg_bytes(m));
+    double eff = cr_mech_eff(p, m, msg, sms);
+    double t = 0;
+    if (m == CR_MECH_MULTIMEM &&
+        (coll == CR_COLL_ALLREDUCE || coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER ||
+         coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE)) {
+        /* in-switch: allreduce moves S through each GPU's ports each way
+         * (ld_reduce in, multicast store out); AG/RS (n-1)/n S; bcast and
+         * reduce S at the root */
+        double wire =
+            coll == CR_COLL_ALLREDUCE || coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE
+                ? S
+                : (nn - 1) / nn * S;
+        double rate = c->nvls_Bps * eff;
+        t = wire / rate;
+        if (cr_coll_reduces(coll) && isfinite(c->nvls_reduce_Bps))
+            t = fmax(t, nn * (coll == CR_COLL_ALLREDUCE ? S : S / nn) / c->nvls_reduce_Bps);
+        o->wire_bytes = wire;
+        o->wire_Bps = rate;
+        o->link_Bps = c->nvls_Bps;
+        o->n_steps = 2;
+    } else if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
+        /* a pipelined chain in rank order: S through every GPU */
+        double eff_r = c->ring_hw == CR_HW_NVLINK ? eff : fmin(eff, c->p.pcie_eff);
+        t = S / (c->ring_Bps * eff_r);
+        o->wire_bytes = S;
+        o->link_Bps = c->ring_Bps;
+        o->wire_Bps = c->ring_Bps * eff_r;
+        o->n_steps = c->n - 1;
+    } else {
+        double wb, wc, we;
+        t = direct_time(c, rq, eff, &wb, &wc, &we);
+        o->wire_bytes = wb;
+        o->link_Bps = wc;
+        o->wire_Bps = wc * we;
+        o->n_steps = coll == CR_COLL_ALLREDUCE ? 2 : 1;
+    }
+    /* The copy engine cannot reduce: reductions read what arrived from
+     * HBM on the SMs, one more read and write of the received bytes. */
+    if (m == CR_MECH_CE && cr_coll_reduces(coll)) {
+        double hbm = c->cuts->hbm_Bps[0];
+        t += 2 * (nn - 1) / nn * S / hbm;
+    }
+    o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
+    o->launch_s = p->mech_launch_s[m];
+    double lat = p->mech_launch_s[m] + o->n_steps * p->mech_step_s;
+    if (m == CR_MECH_CE)
+        lat += (nn - 1) * 1e-6; /* one host-issued copy per peer (estimate: 1 us each) */
+    finish(c, rq, b, o, lat, t);
+}

@@ -1,0 +1,936 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cut-based lower bounds (see bound.h; derivations in doc/bounds.md).
+ *
+ * Building the cuts walks each link once per cut kind, plus two max-flows
+ * (Dinic) for the bisection; evaluating a request is a loop over the cuts.
+ */
+#include "bound.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *cut_names[CR_CUT__COUNT] = {"gpu-ports", "pcie-switch", "socket", "node-nics",
+                                               "bisection"};
+
+const char *cr_cut_kind_name(cr_cut_kind k)
+{
+    return (unsigned)k < CR_CUT__COUNT ? cut_names[k] : "?";
+}
+
+void cr_cuts_free(cr_cuts *c)
+{
+    if (!c)
+        return;
+    free(c->cuts);
+    free(c->member_cut);
+    free(c->hbm_Bps);
+    free(c->lat0_s);
+    free(c);
+}
+
+static cr_hw link_hw(cr_link_kind k)
+{
+    switch (k) {
+    case CR_LINK_PCIE:
+        return CR_HW_PCI;
+    case CR_LINK_IB:
+    case CR_LINK_ETHERNET:
+        return CR_HW_NET;
+    default:
+        return CR_HW_NVLINK;
+    }
+}
+
+/* Builder state shared by the cut finders. */
+struct bctx {
+    const cr_topo *t;
+    const cr_rankset *rs;
+    int *member_of_dev; /* device -> communicator rank or -1 */
+    int *stamp;         /* device -> last group stamp */
+    int stamp_val;
+    int *claimed; /* [kind * n_devs + dev]: device already in a group of that kind */
+    int *list;    /* scratch list of devices of the current group */
+    int n_list;
+    cr_cuts *c;
+    int cap_cuts;
+    bool transit;
+};
+
+static int push_cut(struct bctx *b, const cr_cut *cut)
+{
+    cr_cuts *c = b->c;
+    if (c->n_cuts == b->cap_cuts) {
+        int nc = b->cap_cuts ? b->cap_cuts * 2 : 64;
+        cr_cut *p = realloc(c->cuts, (size_t)nc * sizeof *p);
+        if (!p)
+            return -1;
+        c->cuts = p;
+        b->cap_cuts = nc;
+    }
+    c->cuts[c->n_cuts] = *cut;
+    return c->n_cuts++;
+}
+
+/* Adds device v to the current group (b->list, stamped) unless present. */
+static void group_add(struct bctx *b, int v)
+{
+    if (b->stamp[v] == b->stamp_val)
+        return;
+    b->stamp[v] = b->stamp_val;
+    b->list[b->n_list++] = v;
+}
+
+/* Closes the current group as a cut of `kind`: capacities of links with one
+ * end inside, members inside, ring edges crossing. Skips groups holding no
+ * rank or every rank (no traffic is forced across them). */
+static int group_close(struct bctx *b, cr_cut_kind kind, int id)
+{
+    const cr_topo *t = b->t;
+    cr_cut cut;
+    memset(&cut, 0, sizeof cut);
+    cut.kind = kind;
+    cut.id = id;
+    double hw_cap[CR_HW__COUNT] = {0, 0, 0};
+    int n = b->rs->n;
+    for (int i = 0; i < b->n_list; i++) {
+        int v = b->list[i];
+        int m = b->member_of_dev[v];
+        if (m >= 0) {
+            cut.k++;
+            int nx = b->rs->ranks[(m + 1) % n], pv = b->rs->ranks[(m + n - 1) % n];
+            if (n > 1 && b->stamp[t->gpus[nx]] != b->stamp_val)
+                cut.ring_out++;
+            if (n > 1 && b->stamp[t->gpus[pv]] != b->stamp_val)
+                cut.ring_in++;
+        }
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            int w = cr_link_other(l, v);
+            if (b->stamp[w] == b->stamp_val)
+                continue;
+            double out = cr_link_bw_from(l, v), in = cr_link_bw_from(l, w);
+            cut.out_Bps += out;
+            cut.in_Bps += in;
+            hw_cap[link_hw(l->kind)] += out;
+        }
+    }
+    if (cut.k == 0 || cut.k == n)
+        return 0;
+    cut.hw = CR_HW_NVLINK;
+    for (int h = 0; h < CR_HW__COUNT; h++)
+        if (hw_cap[h] > hw_cap[cut.hw])
+            cut.hw = (cr_hw)h;
+    int idx = push_cut(b, &cut);
+    if (idx < 0)
+        return -1;
+    for (int i = 0; i < b->n_list; i++) {
+        int m = b->member_of_dev[b->list[i]];
+        if (m >= 0 && b->c->member_cut[m * CR_CUT__COUNT + (int)kind] < 0)
+            b->c->member_cut[m * CR_CUT__COUNT + (int)kind] = idx;
+    }
+    return 0;
+}
+
+static void group_open(struct bctx *b)
+{
+    b->stamp_val++;
+    b->n_list = 0;
+}
+
+/* ---- bisection: Dinic max-flow from one half of the ranks to the other ---- */
+
+struct flow {
+    int nv, na;
+    int *head, *next, *to; /* arcs: 2 per link + 2 per member; arc ^ 1 is the reverse */
+    double *cap;
+    int *level, *it, *queue;
+};
+
+static void flow_free(struct flow *f)
+{
+    free(f->head);
+    free(f->next);
+    free(f->to);
+    free(f->cap);
+    free(f->level);
+    free(f->it);
+    free(f->queue);
+}
+
+static void add_arc(struct flow *f, int u, int v, double c_uv, double c_vu)
+{
+    int a = f->na;
+    f->to[a] = v;
+    f->cap[a] = c_uv;
+    f->next[a] = f->head[u];
+    f->head[u] = a;
+    f->to[a + 1] = u;
+    f->cap[a + 1] = c_vu;
+    f->next[a + 1] = f->head[v];
+    f->head[v] = a + 1;
+    f->na += 2;
+}
+
+#define FLOW_EPS 1e-3 /* B/s: capacities are 1e9..1e13 */
+
+static bool flow_bfs(struct flow *f, int s, int t)
+{
+    for (int v = 0; v < f->nv; v++)
+        f->level[v] = -1;
+    int h = 0, tl = 0;
+    f->queue[tl++] = s;
+    f->level[s] = 0;
+    while (h < tl) {
+        int v = f->queue[h++];
+        for (int a = f->head[v]; a >= 0; a = f->next[a])
+            if (f->cap[a] > FLOW_EPS && f->level[f->to[a]] < 0) {
+                f->level[f->to[a]] = f->level[v] + 1;
+                f->queue[tl++] = f->to[a];
+            }
+    }
+    return f->level[t] >= 0;
+}
+
+/* Iterative blocking-flow DFS: finds one augmenting path in the level graph
+ * (queue holds the arc stack), pushes its bottleneck. Returns the amount. */
+static double flow_augment(struct flow *f, int s, int t)
+{
+    int depth = 0;
+    int v = s;
+    int *stack = f->queue;
+    while (1) {
+        if (v == t) {
+            double push = DBL_MAX;
+            for (int i = 0; i < depth; i++)
+                push = fmin(push, f->cap[stack[i]]);
+            for (int i = 0; i < depth; i++) {
+                f->cap[stack[i]] -= push;
+                f->cap[stack[i] ^ 1] += push;
+            }
+            return push;
+        }
+        int a = f->it[v];
+        while (a >= 0 && !(f->cap[a] > FLOW_EPS && f->level[f->to[a]] == f->level[v] + 1))
+            a = f->next[a];
+        f->it[v] = a;
+        if (a < 0) {
+            if (depth == 0)
+                return 0;
+            f->level[v] = -1; /* dead end */
+            depth--;
+            v = f->to[stack[depth] ^ 1];
+            f->it[v] = f->next[f->it[v]];
+            continue;
+        }
+        stack[depth++] = a;
+        v = f->to[a];
+    }
+}
+
+/* Max flow from the GPUs with side[] == 0 to those with side[] == 1 (ranks
+ * not in the set have side -1). GPUs forward nothing unless transit. */
+static int bisection_flow(const cr_topo *t, const signed char *side_of_dev, bool transit,
+                          double *out)
+{
+    struct flow f;
+    memset(&f, 0, sizeof f);
+    int s = t->n_devs, tt = t->n_devs + 1;
+    f.nv = t->n_devs + 2;
+    int max_arcs = 2 * t->n_links + 2 * t->n_gpus;
+    f.head = malloc((size_t)f.nv * sizeof *f.head);
+    f.next = malloc((size_t)max_arcs * sizeof *f.next);
+    f.to = malloc((size_t)max_arcs * sizeof *f.to);
+    f.cap = malloc((size_t)max_arcs * sizeof *f.cap);
+    f.level = malloc((size_t)f.nv * sizeof *f.level);
+    f.it = malloc((size_t)f.nv * sizeof *f.it);
+    f.queue = malloc((size_t)(f.nv > max_arcs ? f.nv : max_arcs) * sizeof *f.queue);
+    if (!f.head || !f.next || !f.to || !f.cap || !f.level || !f.it || !f.queue) {
+        flow_free(&f);
+        return -1;
+    }
+    for (int v = 0; v < f.nv; v++)
+        f.head[v] = -1;
+    for (int i = 0; i < t->n_links; i++) {
+        const cr_link *l = &t->links[i];
+        double ab = l->count * l->bw_ab_Bps, ba = l->count * l->bw_ba_Bps;
+        bool a_gpu = t->devs[l->a].kind == CR_DEV_GPU, b_gpu = t->devs[l->b].kind == CR_DEV_GPU;
+        /* A GPU sends only if it is a source, receives only if it is a sink. */
+        if (!transit) {
+            if (a_gpu && side_of_dev[l->a] != 0)
+                ab = 0;
+            if (b_gpu && side_of_dev[l->b] != 1)
+                ab = 0;
+            if (b_gpu && side_of_dev[l->b] != 0)
+                ba = 0;
+            if (a_gpu && side_of_dev[l->a] != 1)
+                ba = 0;
+        }
+        add_arc(&f, l->a, l->b, ab, ba);
+    }
+    for (int r = 0; r < t->n_gpus; r++) {
+        int v = t->gpus[r];
+        if (side_of_dev[v] == 0)
+            add_arc(&f, s, v, DBL_MAX / 4, 0);
+        else if (side_of_dev[v] == 1)
+            add_arc(&f, v, tt, DBL_MAX / 4, 0);
+    }
+    double total = 0;
+    while (flow_bfs(&f, s, tt)) {
+        memcpy(f.it, f.head, (size_t)f.nv * sizeof *f.it);
+        double pushed;
+        while ((pushed = flow_augment(&f, s, tt)) > 0)
+            total += pushed;
+    }
+    flow_free(&f);
+    *out = total;
+    return 0;
+}
+
+static int add_bisection(struct bctx *b)
+{
+    const cr_topo *t = b->t;
+    int n = b->rs->n;
+    if (n < 2)
+        return 0;
+    /* Halves by topology rank: the first half of the sorted ranks. */
+    int *sorted = malloc((size_t)n * sizeof *sorted);
+    signed char *side = malloc((size_t)t->n_devs);
+    if (!sorted || !side) {
+        free(sorted);
+        free(side);
+        return -1;
+    }
+    memcpy(sorted, b->rs->ranks, (size_t)n * sizeof *sorted);
+    /* counting sort would do; n log n is fine here */
+    for (int gap = n / 2; gap > 0; gap /= 2)
+        for (int i = gap; i < n; i++)
+            for (int j = i; j >= gap && sorted[j - gap] > sorted[j]; j -= gap) {
+                int x = sorted[j];
+                sorted[j] = sorted[j - gap];
+                sorted[j - gap] = x;
+            }
+    memset(side, -1, (size_t)t->n_devs);
+    int half = n / 2;
+    for (int i = 0; i < n; i++)
+        side[t->gpus[sorted[i]]] = (signed char)(i < half ? 0 : 1);
+    double ab = 0, ba = 0;
+    int rc = bisection_flow(t, side, b->transit, &ab);
+    if (rc == 0) {
+        for (int v = 0; v < t->n_devs; v++)
+            if (side[v] >= 0)
+                side[v] = (signed char)(1 - side[v]);
+        rc = bisection_flow(t, side, b->transit, &ba);
+        for (int v = 0; v < t->n_devs; v++)
+            if (side[v] >= 0)
+                side[v] = (signed char)(1 - side[v]);
+    }
+    if (rc == 0) {
+        cr_cut cut;
+        memset(&cut, 0, sizeof cut);
+        cut.kind = CR_CUT_BISECTION;
+        cut.id = -1;
+        cut.k = half;
+        cut.out_Bps = ab;
+        cut.in_Bps = ba;
+        cut.hw = b->c->n_member_nodes > 1 ? CR_HW_NET : CR_HW_NVLINK;
+        for (int m = 0; m < n; m++) {
+            int me = side[t->gpus[b->rs->ranks[m]]];
+            int nx = side[t->gpus[b->rs->ranks[(m + 1) % n]]];
+            if (me == 0 && nx == 1)
+                cut.ring_out++;
+            if (me == 1 && nx == 0)
+                cut.ring_in++;
+        }
+        int idx = push_cut(b, &cut);
+        if (idx < 0)
+            rc = -1;
+        else
+            for (int m = 0; m < n; m++)
+                if (side[t->gpus[b->rs->ranks[m]]] == 0)
+                    b->c->member_cut[m * CR_CUT__COUNT + CR_CUT_BISECTION] = idx;
+    }
+    free(sorted);
+    free(side);
+    return rc;
+}
+
+/* ---- latency: Dijkstra from rank 0 over link latencies ---- */
+
+static int latencies(struct bctx *b)
+{
+    const cr_topo *t = b->t;
+    int nv = t->n_devs;
+    double *dist = malloc((size_t)nv * sizeof *dist);
+    int *heap = malloc((size_t)(t->n_links * 2 + 1) * sizeof *heap);
+    double *hkey = malloc((size_t)(t->n_links * 2 + 1) * sizeof *hkey);
+    if (!dist || !heap || !hkey) {
+        free(dist);
+        free(heap);
+        free(hkey);
+        return -1;
+    }
+    for (int v = 0; v < nv; v++)
+        dist[v] = HUGE_VAL;
+    int src = t->gpus[b->rs->ranks[0]];
+    int hn = 0;
+    dist[src] = 0;
+    heap[hn] = src;
+    hkey[hn++] = 0;
+    while (hn > 0) {
+        /* pop min (binary heap with lazy deletion) */
+        int v = heap[0];
+        double dv = hkey[0];
+        hn--;
+        heap[0] = heap[hn];
+        hkey[0] = hkey[hn];
+        for (int i = 0;;) {
+            int l = 2 * i + 1, r = l + 1, m = i;
+            if (l < hn && hkey[l] < hkey[m])
+                m = l;
+            if (r < hn && hkey[r] < hkey[m])
+                m = r;
+            if (m == i)
+                break;
+            int tv = heap[i];
+            double tk = hkey[i];
+            heap[i] = heap[m];
+            hkey[i] = hkey[m];
+            heap[m] = tv;
+            hkey[m] = tk;
+            i = m;
+        }
+        if (dv > dist[v])
+            continue;
+        if (v != src && !b->transit && t->devs[v].kind == CR_DEV_GPU)
+            continue; /* GPUs do not forward */
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            int w = cr_link_other(l, v);
+            double nd = dv + l->lat_s;
+            if (nd < dist[w]) {
+                dist[w] = nd;
+                int i = hn++;
+                heap[i] = w;
+                hkey[i] = nd;
+                while (i > 0 && hkey[(i - 1) / 2] > hkey[i]) {
+                    int p = (i - 1) / 2;
+                    int tv = heap[i];
+                    double tk = hkey[i];
+                    heap[i] = heap[p];
+                    hkey[i] = hkey[p];
+                    heap[p] = tv;
+                    hkey[p] = tk;
+                    i = p;
+                }
+            }
+        }
+    }
+    cr_cuts *c = b->c;
+    c->lat_ecc0_s = 0;
+    for (int m = 0; m < c->n; m++) {
+        double dl = dist[t->gpus[b->rs->ranks[m]]];
+        c->lat0_s[m] = isfinite(dl) ? dl : 0;
+        if (c->lat0_s[m] > c->lat_ecc0_s)
+            c->lat_ecc0_s = c->lat0_s[m];
+    }
+    free(dist);
+    free(heap);
+    free(hkey);
+    return 0;
+}
+
+/* Latency any byte crossing a member GPU's ports still needs: a path
+ * between two member GPUs is one direct GPU-GPU link or at least two links
+ * each touching a member GPU (doc/bounds.md, "latency"). */
+static double cut_latency(const struct bctx *b)
+{
+    const cr_topo *t = b->t;
+    double direct = HUGE_VAL, via = HUGE_VAL;
+    for (int m = 0; m < b->rs->n; m++) {
+        int v = t->gpus[b->rs->ranks[m]];
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            int w = cr_link_other(l, v);
+            if (t->devs[w].kind == CR_DEV_GPU)
+                direct = fmin(direct, l->lat_s);
+            else
+                via = fmin(via, l->lat_s);
+        }
+    }
+    double lat = fmin(direct, 2 * via);
+    return isfinite(lat) ? lat : 0;
+}
+
+static bool usable_reducer(const struct bctx *b, int v)
+{
+    const cr_topo *t = b->t;
+    const cr_dev *dv = &t->devs[v];
+    if (dv->kind != CR_DEV_SWITCH || dv->spec < 0 || !t->switch_specs[dv->spec].reduction)
+        return false;
+    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+        int w = cr_link_other(&t->links[t->adj[a]], v);
+        if (t->devs[w].kind != CR_DEV_GPU || b->member_of_dev[w] >= 0)
+            return true;
+    }
+    return false;
+}
+
+cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **out, cr_diag *d)
+{
+    *out = NULL;
+    cr_status st = CR_OK;
+    if (!topo->finalized || topo->n_gpus < 1)
+        return cr_diag_set(d, CR_EINVAL, "topology \"%s\" is not finalized or has no GPU",
+                           topo->name);
+    cr_rankset *all = NULL;
+    if (!ranks) {
+        all = cr_rankset_all(topo->n_gpus);
+        if (!all)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        ranks = all;
+    }
+    int n = ranks->n, nd = topo->n_devs;
+    if (n < 1) {
+        cr_rankset_free(all);
+        return cr_diag_set(d, CR_EINVAL, "empty rank set");
+    }
+    for (int i = 0; i < n; i++)
+        if (ranks->ranks[i] < 0 || ranks->ranks[i] >= topo->n_gpus) {
+            cr_rankset_free(all);
+            return cr_diag_set(d, CR_EINVAL, "rank %d is out of range: \"%s\" has %d GPUs",
+                               ranks->ranks[i], topo->name, topo->n_gpus);
+        }
+
+    struct bctx b;
+    memset(&b, 0, sizeof b);
+    b.t = topo;
+    b.rs = ranks;
+    b.transit = cr_topo_param(topo, "route.gpu_transit", 0.0) != 0.0;
+    cr_cuts *c = calloc(1, sizeof *c);
+    b.c = c;
+    b.member_of_dev = malloc((size_t)nd * sizeof *b.member_of_dev);
+    b.stamp = calloc((size_t)nd, sizeof *b.stamp);
+    b.claimed = calloc((size_t)nd * CR_CUT__COUNT, sizeof *b.claimed);
+    b.list = malloc((size_t)nd * sizeof *b.list);
+    if (c) {
+        c->n = n;
+        c->member_cut = malloc((size_t)n * CR_CUT__COUNT * sizeof *c->member_cut);
+        c->hbm_Bps = malloc((size_t)n * sizeof *c->hbm_Bps);
+        c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
+    }
+    if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !c->member_cut ||
+        !c->hbm_Bps || !c->lat0_s) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
+        goto out;
+    }
+    for (int v = 0; v < nd; v++)
+        b.member_of_dev[v] = -1;
+    for (int i = 0; i < n * CR_CUT__COUNT; i++)
+        c->member_cut[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int v = topo->gpus[ranks->ranks[i]];
+        if (b.member_of_dev[v] >= 0) {
+            st =
+                cr_diag_set(d, CR_EINVAL, "rank %d appears twice in the rank set", ranks->ranks[i]);
+            goto out;
+        }
+        b.member_of_dev[v] = i;
+        const cr_gpu_spec *gs = cr_topo_gpu_spec(topo, ranks->ranks[i]);
+        c->hbm_Bps[i] = gs && gs->hbm_Bps > 0 ? gs->hbm_Bps : HUGE_VAL;
+    }
+
+    /* One GPU's ports. */
+    for (int i = 0; i < n; i++) {
+        group_open(&b);
+        group_add(&b, topo->gpus[ranks->ranks[i]]);
+        if (group_close(&b, CR_CUT_GPU, ranks->ranks[i]) < 0)
+            goto nomem;
+    }
+    /* PCIe switches with the GPUs and NICs hanging off them. A device joins
+     * at most one switch group: any device set is a valid cut, and disjoint
+     * groups keep "which cut holds the root" unambiguous. */
+    for (int v = 0; v < nd; v++) {
+        if (topo->devs[v].kind != CR_DEV_PCISW)
+            continue;
+        group_open(&b);
+        group_add(&b, v);
+        for (int a = topo->adj_off[v]; a < topo->adj_off[v + 1]; a++) {
+            int w = cr_link_other(&topo->links[topo->adj[a]], v);
+            cr_dev_kind k = topo->devs[w].kind;
+            if ((k == CR_DEV_GPU || k == CR_DEV_NIC) && !b.claimed[CR_CUT_PCISW * nd + w]) {
+                b.claimed[CR_CUT_PCISW * nd + w] = 1;
+                group_add(&b, w);
+            }
+        }
+        if (group_close(&b, CR_CUT_PCISW, v) < 0)
+            goto nomem;
+    }
+    /* CPU sockets with their PCIe trees (through PCIe switches to GPUs and
+     * NICs; never through another CPU or a fabric switch). */
+    for (int v = 0; v < nd; v++) {
+        if (topo->devs[v].kind != CR_DEV_CPU)
+            continue;
+        group_open(&b);
+        group_add(&b, v);
+        for (int i = 0; i < b.n_list; i++) {
+            int u = b.list[i];
+            if (u != v && topo->devs[u].kind != CR_DEV_PCISW)
+                continue;
+            for (int a = topo->adj_off[u]; a < topo->adj_off[u + 1]; a++) {
+                const cr_link *l = &topo->links[topo->adj[a]];
+                if (l->kind != CR_LINK_PCIE)
+                    continue;
+                int w = cr_link_other(l, u);
+                cr_dev_kind k = topo->devs[w].kind;
+                if ((k == CR_DEV_PCISW || k == CR_DEV_GPU || k == CR_DEV_NIC) &&
+                    !b.claimed[CR_CUT_SOCKET * nd + w]) {
+                    b.claimed[CR_CUT_SOCKET * nd + w] = 1;
+                    group_add(&b, w);
+                }
+            }
+        }
+        if (group_close(&b, CR_CUT_SOCKET, v) < 0)
+            goto nomem;
+    }
+    /* Nodes: every device carrying the node's number. */
+    {
+        int nn = topo->n_nodes;
+        int maxnode = -1;
+        for (int v = 0; v < nd; v++)
+            if (topo->devs[v].node > maxnode)
+                maxnode = topo->devs[v].node;
+        if (maxnode + 1 > nn)
+            nn = maxnode + 1;
+        int member_nodes = 0;
+        if (nn > 0) {
+            int *off = calloc((size_t)nn + 1, sizeof *off);
+            int *byn = malloc((size_t)nd * sizeof *byn);
+            if (!off || !byn) {
+                free(off);
+                free(byn);
+                goto nomem;
+            }
+            for (int v = 0; v < nd; v++)
+                if (topo->devs[v].node >= 0)
+                    off[topo->devs[v].node + 1]++;
+            for (int x = 0; x < nn; x++)
+                off[x + 1] += off[x];
+            int *fill = malloc((size_t)nn * sizeof *fill);
+            if (!fill) {
+                free(off);
+                free(byn);
+                goto nomem;
+            }
+            memcpy(fill, off, (size_t)nn * sizeof *fill);
+            for (int v = 0; v < nd; v++)
+                if (topo->devs[v].node >= 0)
+                    byn[fill[topo->devs[v].node]++] = v;
+            free(fill);
+            int rc = 0;
+            for (int x = 0; x < nn && rc == 0; x++) {
+                group_open(&b);
+                bool has_member = false;
+                for (int i = off[x]; i < off[x + 1]; i++) {
+                    group_add(&b, byn[i]);
+                    has_member |= b.member_of_dev[byn[i]] >= 0;
+                }
+                member_nodes += has_member;
+                rc = group_close(&b, CR_CUT_NODE, x);
+            }
+            free(off);
+            free(byn);
+            if (rc < 0)
+                goto nomem;
+        }
+        c->n_member_nodes = member_nodes > 0 ? member_nodes : 1;
+    }
+    if (add_bisection(&b) < 0)
+        goto nomem;
+
+    /* Where may reductions happen outside a group? */
+    c->reducer = false;
+    bool node_ok = true;
+    for (int v = 0; v < nd; v++) {
+        if (!usable_reducer(&b, v))
+            continue;
+        c->reducer = true;
+        int x = topo->devs[v].node;
+        if (x < 0) {
+            node_ok = false;
+            continue;
+        }
+        /* inside a node: fine when that node holds ranks */
+        bool held = false;
+        for (int m = 0; m < n && !held; m++)
+            held = topo->devs[topo->gpus[ranks->ranks[m]]].node == x;
+        if (!held)
+            node_ok = false;
+    }
+    c->agg_ok[CR_CUT_GPU] = !c->reducer;
+    c->agg_ok[CR_CUT_NODE] = node_ok;
+
+    c->lat_cut_s = cut_latency(&b);
+    if (latencies(&b) < 0)
+        goto nomem;
+    goto out;
+nomem:
+    st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
+out:
+    free(b.member_of_dev);
+    free(b.stamp);
+    free(b.claimed);
+    free(b.list);
+    cr_rankset_free(all);
+    if (st != CR_OK)
+        cr_cuts_free(c);
+    else
+        *out = c;
+    return st;
+}
+
+/* ---- forced bytes (doc/bounds.md derives each line) ---- */
+
+void cr_cut_forced_bytes(cr_coll coll, double S, int n, int k, bool root_inside, int ring_out,
+                         int ring_in, double *out_b, double *in_b)
+{
+    double nn = n, kk = k, o = 0, i = 0;
+    if (n < 2 || k <= 0 || k >= n) {
+        *out_b = *in_b = 0;
+        return;
+    }
+    switch (coll) {
+    case CR_COLL_ALLREDUCE:
+        o = i = S;
+        break;
+    case CR_COLL_ALLGATHER:
+        o = kk / nn * S;
+        i = (nn - kk) / nn * S;
+        break;
+    case CR_COLL_REDUCESCATTER:
+        o = (nn - kk) / nn * S;
+        i = kk / nn * S;
+        break;
+    case CR_COLL_ALLTOALL:
+        o = i = kk * (nn - kk) / nn * S;
+        break;
+    case CR_COLL_BROADCAST:
+        if (root_inside)
+            o = S;
+        else
+            i = S;
+        break;
+    case CR_COLL_REDUCE:
+        if (root_inside)
+            i = S;
+        else
+            o = S;
+        break;
+    case CR_COLL_GATHER:
+        if (root_inside)
+            i = (nn - kk) / nn * S;
+        else
+            o = kk / nn * S;
+        break;
+    case CR_COLL_SCATTER:
+        if (root_inside)
+            o = (nn - kk) / nn * S;
+        else
+            i = kk / nn * S;
+        break;
+    case CR_COLL_SENDRECV:
+        o = ring_out * S;
+        i = ring_in * S;
+        break;
+    default:
+        break;
+    }
+    *out_b = o;
+    *in_b = i;
+}
+
+double cr_coll_hbm_bytes(cr_coll coll, double S, int n, bool root)
+{
+    double nn = n > 0 ? n : 1;
+    if (n < 2)
+        return 0;
+    switch (coll) {
+    case CR_COLL_ALLREDUCE:
+        return 2 * S; /* read the input, write the result */
+    case CR_COLL_ALLGATHER:
+        return S; /* read own S/n, write the (n-1)/n S received */
+    case CR_COLL_REDUCESCATTER:
+        return S + S / nn; /* read all input, write own S/n */
+    case CR_COLL_ALLTOALL:
+        return 2 * (nn - 1) / nn * S; /* read what leaves, write what arrives */
+    case CR_COLL_BROADCAST:
+        return S; /* root reads S; others write S */
+    case CR_COLL_REDUCE:
+        return root ? 2 * S : S; /* root reads its input and writes the result */
+    case CR_COLL_GATHER:
+        return root ? (nn - 1) / nn * S : S / nn;
+    case CR_COLL_SCATTER:
+        return root ? (nn - 1) / nn * S : S / nn;
+    case CR_COLL_SENDRECV:
+        return 2 * S;
+    default:
+        return 0;
+    }
+}
+
+/* ---- evaluation ---- */
+
+static void put_term(cr_coll_bound *out, const char *name, const char *where, double bytes,
+                     double cap, double lat)
+{
+    if (out->n_terms >= CR_COLL_MAX_TERMS || !(bytes > 0))
+        return;
+    cr_coll_term *t = &out->terms[out->n_terms++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    snprintf(t->where, sizeof t->where, "%s", where);
+    t->bytes = bytes;
+    t->cap_Bps = cap;
+    t->lat_s = lat;
+    t->time_s = (cap > 0 ? bytes / cap : HUGE_VAL) + lat;
+}
+
+static void cut_where(const cr_cut *cut, char *buf, size_t size)
+{
+    switch (cut->kind) {
+    case CR_CUT_GPU:
+        snprintf(buf, size, "gpu %d", cut->id);
+        break;
+    case CR_CUT_NODE:
+        snprintf(buf, size, "node %d", cut->id);
+        break;
+    case CR_CUT_BISECTION:
+        snprintf(buf, size, "%d|%d ranks", cut->k, 0);
+        break;
+    default:
+        snprintf(buf, size, "device %d", cut->id);
+        break;
+    }
+}
+
+void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
+{
+    memset(out, 0, sizeof *out);
+    int n = c->n;
+    double S = rq->bytes;
+    snprintf(out->binding, sizeof out->binding, "none");
+    if (n < 2 || !(S > 0))
+        return;
+    int root = (rq->root >= 0 && rq->root < n) ? rq->root : 0;
+    bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
+                  rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+
+    /* Per kind: the worst cut instance. */
+    for (int kind = 0; kind < CR_CUT__COUNT; kind++) {
+        double best = -1, bb = 0, bc = 0;
+        int bi = -1;
+        int root_cut = c->member_cut[root * CR_CUT__COUNT + kind];
+        for (int j = 0; j < c->n_cuts; j++) {
+            const cr_cut *cut = &c->cuts[j];
+            if ((int)cut->kind != kind)
+                continue;
+            double ob, ib;
+            cr_cut_forced_bytes(rq->coll, S, n, cut->k, rooted && root_cut == j, cut->ring_out,
+                                cut->ring_in, &ob, &ib);
+            double to = ob > 0 ? ob / cut->out_Bps : 0, ti = ib > 0 ? ib / cut->in_Bps : 0;
+            double tm = fmax(to, ti);
+            if (tm > best) {
+                best = tm;
+                bi = j;
+                bb = to >= ti ? ob : ib;
+                bc = to >= ti ? cut->out_Bps : cut->in_Bps;
+            }
+        }
+        if (bi >= 0 && bb > 0) {
+            char where[48];
+            cut_where(&c->cuts[bi], where, sizeof where);
+            if (kind == CR_CUT_BISECTION)
+                snprintf(where, sizeof where, "ranks split %d|%d", c->cuts[bi].k,
+                         n - c->cuts[bi].k);
+            put_term(out, cr_cut_kind_name((cr_cut_kind)kind), where, bb, bc,
+                     kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+        }
+    }
+
+    /* Counting argument for allreduce where no reducer sits outside the
+     * groups: 2(m-1) S must cross group boundaries in each direction. */
+    if (rq->coll == CR_COLL_ALLREDUCE) {
+        int kinds[2] = {CR_CUT_GPU, CR_CUT_NODE};
+        for (int q = 0; q < 2; q++) {
+            int kind = kinds[q];
+            if (c->reducer && rq->in_network && !c->agg_ok[kind])
+                continue;
+            double so = 0, si = 0;
+            int m = 0;
+            for (int j = 0; j < c->n_cuts; j++)
+                if ((int)c->cuts[j].kind == kind) {
+                    so += c->cuts[j].out_Bps;
+                    si += c->cuts[j].in_Bps;
+                    m++;
+                }
+            /* groups must cover every rank for the count to hold */
+            int covered = 0;
+            for (int i = 0; i < n; i++)
+                covered += c->member_cut[i * CR_CUT__COUNT + kind] >= 0;
+            if (m < 2 || covered < n)
+                continue;
+            double cap = fmin(so, si) / m, bytes = 2.0 * (m - 1) / m * S;
+            char name[48], where[48];
+            snprintf(name, sizeof name, "%s:all", cr_cut_kind_name((cr_cut_kind)kind));
+            snprintf(where, sizeof where, "mean of %d %s", m,
+                     kind == CR_CUT_GPU ? "gpus" : "nodes");
+            put_term(out, name, where, bytes, cap, kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+        }
+        out->in_network = c->reducer && rq->in_network && !c->agg_ok[CR_CUT_GPU];
+    }
+
+    /* HBM: the worst rank. */
+    {
+        double worst = 0, wb = 0, wc = 0;
+        int wi = -1;
+        for (int i = 0; i < n; i++) {
+            double hb = cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root);
+            double tm = hb / c->hbm_Bps[i];
+            if (tm > worst) {
+                worst = tm;
+                wb = hb;
+                wc = c->hbm_Bps[i];
+                wi = i;
+            }
+        }
+        if (wi >= 0) {
+            char where[48];
+            snprintf(where, sizeof where, "rank %d", wi);
+            put_term(out, "hbm", where, wb, wc, 0);
+        }
+    }
+
+    /* Unavoidable latency: the farthest data a rank depends on. */
+    double lat = c->lat_ecc0_s;
+    if (rooted) {
+        double lr = c->lat0_s[root];
+        lat = fmax(lr, c->lat_ecc0_s - lr);
+    } else if (rq->coll == CR_COLL_SENDRECV) {
+        lat = fmax(c->lat0_s[1 % n], c->lat0_s[(n - 1) % n]);
+    }
+    out->lat_s = lat;
+
+    out->bound_s = lat;
+    snprintf(out->binding, sizeof out->binding, "latency");
+    snprintf(out->binding_where, sizeof out->binding_where, "rank %d", rooted ? root : 0);
+    for (int j = 0; j < out->n_terms; j++)
+        if (out->terms[j].time_s > out->bound_s) {
+            out->bound_s = out->terms[j].time_s;
+            snprintf(out->binding, sizeof out->binding, "%s", out->terms[j].name);
+            snprintf(out->binding_where, sizeof out->binding_where, "%s", out->terms[j].where);
+        }
+    out->algbw_Bps = S / out->bound_s;
+    out->busbw_Bps = out->algbw_Bps * cr_coll_busbw_factor(rq->coll, n);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cuts of a topology around a rank set, with their capacities, and the
+ * bytes each collective's semantics force across a cut. doc/bounds.md
+ * derives every formula; coll.h combines them into the bound.
+ *
+ * A cut is a set of devices (one GPU; a node; a PCIe switch with the GPUs
+ * and NICs under it; a CPU socket with its PCIe tree; one half of the
+ * ranks, with the fabric split by a max-flow min-cut). Its capacity is the
+ * sum of the link bandwidths leaving (out) or entering (in) the set, which
+ * is what any traffic between the inside and the outside must cross.
+ * Capacities are computed once per (topology, rank set): evaluating a size
+ * costs O(number of cuts), never a graph search.
+ */
+#ifndef CR_BOUND_H
+#define CR_BOUND_H
+
+#include <stdbool.h>
+
+#include "coll.h"
+#include "params.h"
+#include "rankset.h"
+#include "topo.h"
+
+typedef enum {
+    CR_CUT_GPU,       /* one GPU's ports, every fabric together */
+    CR_CUT_PCISW,     /* a PCIe switch and the GPUs/NICs under it */
+    CR_CUT_SOCKET,    /* a CPU socket with its PCIe tree */
+    CR_CUT_NODE,      /* one node: its NICs (and any other link leaving it) */
+    CR_CUT_BISECTION, /* first half of the ranks against the second */
+    CR_CUT__COUNT
+} cr_cut_kind;
+
+typedef struct {
+    cr_cut_kind kind;
+    int k;                  /* member ranks inside */
+    double out_Bps, in_Bps; /* capacity of the links leaving / entering */
+    int ring_out, ring_in;  /* rank-order ring edges i -> i+1 (mod n) leaving / entering */
+    cr_hw hw;               /* class of the dominant crossing links */
+    int id;                 /* GPU rank, node, device index, or -1 (bisection) */
+} cr_cut;
+
+/* The cuts of one (topology, rank set). */
+typedef struct {
+    int n; /* ranks */
+    cr_cut *cuts;
+    int n_cuts;
+    int *member_cut;            /* [i * CR_CUT__COUNT + kind]: cut of that kind holding
+                                   communicator rank i, or -1 */
+    int n_member_nodes;         /* nodes holding ranks (1 when the topology has no nodes) */
+    bool agg_ok[CR_CUT__COUNT]; /* the counting argument holds at this level even with the
+                                   topology's in-switch reduction (no reducer outside) */
+    bool reducer;               /* some switch usable by the ranks reduces in-network */
+    double *hbm_Bps;            /* [i]: HBM bandwidth of communicator rank i */
+    double lat_cut_s;           /* latency any byte crossing a GPU's ports still needs */
+    double *lat0_s;             /* [i]: path latency from rank 0 to rank i */
+    double lat_ecc0_s;          /* max over i of lat0_s[i] */
+} cr_cuts;
+
+/* Builds the cuts of topo around ranks (NULL = all). Errors: CR_EINVAL
+ * (an empty set or a rank out of range), CR_ENOMEM. Free with
+ * cr_cuts_free. */
+cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **out, cr_diag *d);
+
+/* Frees c; NULL is a no-op. */
+void cr_cuts_free(cr_cuts *c);
+
+/* Name of a cut kind as the bound reports it ("gpu-ports", "pcie-switch",
+ * "socket", "node-nics", "bisection"). */
+const char *cr_cut_kind_name(cr_cut_kind k);
+
+/* Bytes the semantics of coll force out of and into a cut holding k of n
+ * ranks (root_inside says whether the root is among them; ring_out/ring_in
+ * are the sendrecv edges crossing), for nccl-tests size `bytes`. Valid for
+ * any algorithm, with or without in-network reduction. */
+void cr_cut_forced_bytes(cr_coll coll, double bytes, int n, int k, bool root_inside, int ring_out,
+                         int ring_in, double *out_bytes, double *in_bytes);
+
+/* HBM bytes a rank must read plus write (root: whether it is the root). */
+double cr_coll_hbm_bytes(cr_coll coll, double bytes, int n, bool root);
+
+/* Evaluates the bound (see coll.h cr_coll_bound). rq->bytes must be finite
+ * and >= 0, rq->root in range (checked by the caller). */
+void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out);
+
+#endif

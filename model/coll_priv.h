@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by coll.c and algo.c (nothing outside model/ includes
+ * this): the evaluation context with the figures the algorithms need.
+ */
+#ifndef CR_COLL_PRIV_H
+#define CR_COLL_PRIV_H
+
+#include "bound.h"
+#include "coll.h"
+#include "params.h"
+
+struct cr_coll_ctx {
+    const cr_topo *topo;
+    cr_rankset *ranks;
+    cr_cuts *cuts;
+    cr_params p;
+    int n;       /* ranks */
+    int n_nodes; /* NCCL's nNodes: scale-up domains (or nodes) holding ranks */
+    int ppn;     /* ranks per node (largest) */
+    /* per-GPU figures, the minimum over ranks, raw datasheet B/s */
+    double up_Bps;          /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
+    double gpu_Bps;         /* all ports */
+    double ring_Bps;        /* rate a rank-order ring reaches per rank (multi-channel) */
+    cr_hw ring_hw;          /* class of the links limiting it */
+    cr_hw intra_hw;         /* NVLINK when ranks of a node share scale-up links, else PCI */
+    double nic_node_Bps;    /* a node's NIC capacity (min over nodes), 0 with one node */
+    bool nvls;              /* every rank reaches one multicast + reduction switch set */
+    double nvls_Bps;        /* a GPU's capacity to those switches (min over ranks) */
+    double nvls_reduce_Bps; /* total in-switch reduction throughput, HUGE_VAL if port-limited */
+    bool nvls_node;         /* every node's ranks reach reduction switches inside the node */
+    bool collnet;           /* a fabric switch (outside nodes) reduces: SHARP */
+    bool peer;              /* every pair of ranks is peer-accessible (no NIC on the way) */
+    bool one_domain;        /* every rank in one scale-up domain */
+    double nccl_scale;      /* NCCL's accounting of the intra links over the datasheet */
+};
+
+/* Fills out with algo/proto's prediction (algo, proto resolved, not auto). */
+void cr_algo_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq, cr_algo algo,
+                     cr_proto proto, const cr_coll_bound *bound, cr_coll_pred *out);
+
+/* A custom kernel on mechanism rq->mech. */
+void cr_mech_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq,
+                     const cr_coll_bound *bound, cr_coll_pred *out);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Model constants for collective predictions and transfer mechanisms: per
+ * GPU generation defaults, each with its source, overridable by a topology's
+ * <param key="..." value="..." source="..."/> entries.
+ *
+ * These feed predictions only. The bound (bound.h) uses peak capacities from
+ * the topology and no constant from here.
+ *
+ * Efficiencies are fractions of a link's datasheet per-direction bandwidth
+ * reached at large messages; size dependence comes from the latencies and
+ * the half-efficiency message sizes (mech.h shows the formulas).
+ */
+#ifndef CR_PARAMS_H
+#define CR_PARAMS_H
+
+#include "coll.h"
+#include "status.h"
+#include "topo.h"
+
+/* GPU generation used to pick defaults. */
+typedef enum {
+    CR_GEN_OTHER = 0, /* pre-Ampere NVIDIA, AMD, TPU: Ampere-like defaults */
+    CR_GEN_AMPERE,    /* sm80 */
+    CR_GEN_HOPPER,    /* sm90 */
+    CR_GEN_BLACKWELL, /* sm100 */
+    CR_GEN__COUNT
+} cr_gen;
+
+/* Link classes as NCCL's latency tables distinguish them. */
+typedef enum { CR_HW_NVLINK, CR_HW_PCI, CR_HW_NET, CR_HW__COUNT } cr_hw;
+
+typedef struct {
+    cr_gen gen;
+    /* NCCL predictions */
+    double proto_eff[CR_PROTO__COUNT];    /* of scale-up link bandwidth (NVLink/XGMI/ICI) */
+    double pcie_eff;                      /* of PCIe link bandwidth */
+    double net_eff;                       /* of NIC link bandwidth (IB/Ethernet) */
+    double nvls_eff;                      /* NVLS / multimem: of the GPU's ports to the switch */
+    double ll_max_Bps;                    /* LL protocol ceiling per GPU */
+    double ll128_ch_Bps;                  /* LL128 ceiling per channel */
+    double simple_ch_Bps;                 /* Simple ceiling per channel */
+    int nchannels;                        /* NCCL channels at large sizes */
+    double ch_min_bytes[CR_PROTO__COUNT]; /* bytes per channel before NCCL adds a channel */
+    double lat_scale;                     /* multiplies NCCL's latency tables (1 = as NCCL) */
+    /* custom kernels (ParallelKittens mechanisms) */
+    double mech_eff[CR_MECH__COUNT];        /* at large messages, enough SMs */
+    double mech_half_bytes[CR_MECH__COUNT]; /* message size reaching half of mech_eff */
+    double mech_sat_sms[CR_MECH__COUNT];    /* SMs that saturate the link (0: none used) */
+    double mech_launch_s[CR_MECH__COUNT];   /* launch / issue cost, once per operation */
+    double mech_step_s;                     /* one cross-GPU synchronisation step */
+} cr_params;
+
+/* Fills p with the defaults for the generation of the topology's GPU rank
+ * `rank` (its spec's arch), then applies every topology parameter whose key
+ * is one of cr_params_key(i). Errors: CR_EINVAL when a topology parameter
+ * with a known key has an invalid value (an efficiency outside (0, 1], a
+ * negative size or latency), with the key and the valid range in d. */
+cr_status cr_params_for_topo(const cr_topo *t, int rank, cr_params *p, cr_diag *d);
+
+/* Defaults of one generation (no topology overrides). */
+void cr_params_default(cr_gen gen, cr_params *p);
+
+/* Generation of a GPU model: from arch (80, 90, 100 ...), vendor "nvidia". */
+cr_gen cr_params_gen(const cr_gpu_spec *spec);
+
+/* The i-th override key ("coll.eff.simple", "mech.ce.eff", ...), or NULL past
+ * the end; *source (optional) receives the default's source text, *unit
+ * (optional) its unit ("", "B/s", "B", "s"). Borrowed strings. */
+const char *cr_params_key(int i, const char **source, const char **unit);
+
+/* The value of key in p (after defaults and overrides). Errors:
+ * CR_ENOTFOUND for an unknown key. */
+cr_status cr_params_get(const cr_params *p, const char *key, double *out, cr_diag *d);
+
+#endif

@@ -47,7 +47,8 @@ static const char plot_help[] =
     "  --topo T            topology name or file (default " CR_TOPO_DEFAULT ");\n"
     "                      compare: a comma-separated list (default hgx-h100-8,\n"
     "                      hgx-h200-8,hgx-b200-8,mi300x-8)\n"
-    "  --suite S           suite name or file (default pkb)\n"
+    "  --suite S           suite name or file (gap, compare: default pkb; rooflines:\n"
+    "                      its problems as points)\n"
     "  --gpu R             GPU rank whose figures the rooflines use (default 0)\n"
     "  --trace FILE        a commroof trace with measured cases (repeatable; a folder\n"
     "                      takes every *.json in it)\n"
@@ -84,6 +85,7 @@ typedef struct {
     double min_bytes, max_bytes, factor;
     int gpu;
     bool json, no_render;
+    bool suite_given; /* rooflines show suite points only when asked */
 } plot_opts;
 
 /* nccl-tests sizes: a number with an optional K, M or G suffix (powers of
@@ -184,6 +186,7 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             o->topo = v;
         } else if (strcmp(a, "--suite") == 0) {
             o->suite = v;
+            o->suite_given = true;
         } else if (strcmp(a, "--ranks") == 0) {
             o->ranks = v;
         } else if (strcmp(a, "--dtype") == 0) {
@@ -329,6 +332,9 @@ int cli_cmd_plot(int argc, char **argv)
             cr_topo_free(t);
             return rc;
         }
+        bool roof = strcmp(o.kind, "roofline") == 0 || strcmp(o.kind, "comm-roofline") == 0;
+        if (roof && !o.suite_given)
+            src.suite = NULL;
         if (strcmp(o.kind, "roofline") == 0) {
             st = cr_plot_roofline_from(t, o.gpu, &src, false, &c, &d);
         } else if (strcmp(o.kind, "comm-roofline") == 0) {

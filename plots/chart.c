@@ -691,7 +691,7 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
                   "maxcols 2\n");
     sb_add(b, "plot ");
     bool first = true;
-    int colour = 0, ptype = 0, nlabelled = 0;
+    int colour = 0, ptype = 0, nlabelled = 0, ndashed = 0;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         if (s->n == 0)
@@ -705,7 +705,12 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
             sb_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
             break;
         case CR_SERIES_DASHED:
-            sb_add(b, "using 1:2 with lines lw 2 dt 2 lc rgb \"%s\"", col);
+            /* dashed lines often coincide (two mechanisms at the same rate):
+             * a dash pattern and sparse markers of their own keep each visible */
+            sb_add(b, "using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 pi %d lc rgb \"%s\"",
+                   2 + ndashed % 4, point_types[(ndashed + 3) % N_POINT_TYPES],
+                   s->n > 12 ? 3 + ndashed % 3 : 1, col);
+            ndashed++;
             break;
         case CR_SERIES_POINTS:
             sb_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",

@@ -48,7 +48,7 @@ static cr_topo *box4(void)
     int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", -1, add_switch_spec(t, "nvs", true));
     int cpu = cr_topo_add_dev(t, CR_DEV_CPU, "cpu", -1, -1);
     for (int i = 0; i < 4; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "g%d", i);
         int v = cr_topo_add_dev(t, CR_DEV_GPU, id, -1, g);
         cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, NVL, NVL, 2, 0);

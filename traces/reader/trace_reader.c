@@ -1,0 +1,861 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Streaming reader for Chrome trace event JSON (traces/README.md).
+ *
+ * Why not json_loadf() on the whole file: a 1 GB trace would become several GB
+ * of jansson nodes. Instead a small byte scanner walks the top-level object,
+ * finds the extent of each element of "traceEvents" (tracking strings,
+ * escapes and bracket depth, nothing more), and hands just that element to
+ * json_loadb(), which does the real validation. Memory is the read buffer
+ * (grown only to the largest single element) plus one event's JSON tree.
+ *
+ * A file that ends early (the traced program was killed) is not an error:
+ * the scanner stops at the last complete element and reports the file as
+ * incomplete. Content that is there but wrong is an error with file:line.
+ */
+#include "trace_reader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_BYTES ((size_t)1 << 16)
+/* Top-level values other than the events (e.g. "metadata", or another tool's
+ * "stackFrames") are held whole while scanned; bound them too. */
+#define MAX_OTHER_BYTES ((size_t)64 << 20)
+
+typedef enum {
+    ST_START,
+    ST_KEY_FIRST, /* after the top-level '{' */
+    ST_KEY,       /* after a ',' in the top-level object */
+    ST_OBJ_AFTER, /* after a top-level value */
+    ST_EV_FIRST,  /* after "traceEvents":[ (or the bare array's '[') */
+    ST_EV_NEXT,   /* after a ',' between events */
+    ST_EV_AFTER,  /* after an event */
+    ST_TAIL,      /* the top level closed: only whitespace may follow */
+    ST_END,       /* returned the end */
+    ST_ERROR,
+} scan_state;
+
+struct cr_trace_reader {
+    FILE *f;
+    bool own_f;
+    const unsigned char *mem; /* memory mode: the whole input */
+    size_t mem_len, mem_pos;
+    char label[256];
+    char *buf; /* bytes [beg, len) are read and not yet consumed */
+    size_t cap, beg, len;
+    bool eof;
+    unsigned long line; /* line number of buf[beg] */
+    scan_state st;
+    bool bare_array;
+    bool in_events; /* the events array of the top-level object was opened */
+    cr_status err;
+    char errmsg[sizeof(((cr_diag *)0)->msg)];
+    json_t *cur;
+    cr_trace_event ev;
+    json_t *metadata;
+    json_t *devices;
+    bool devices_from_metadata;
+    cr_trace_info info;
+};
+
+/* ---------- input ---------- */
+
+/* Reads more bytes; false at the end of the input (or on a read error, which
+ * sets r->err). Offsets relative to r->beg stay valid. */
+static bool fill(cr_trace_reader *r)
+{
+    if (r->eof)
+        return false;
+    if (r->beg > 0) {
+        memmove(r->buf, r->buf + r->beg, r->len - r->beg);
+        r->len -= r->beg;
+        r->beg = 0;
+    }
+    if (r->cap - r->len < CHUNK_BYTES) {
+        size_t cap = r->cap ? r->cap * 2 : 4 * CHUNK_BYTES;
+        char *p = realloc(r->buf, cap);
+        if (!p) {
+            r->err = CR_ENOMEM;
+            snprintf(r->errmsg, sizeof r->errmsg, "%s: out of memory reading the trace", r->label);
+            r->eof = true;
+            return false;
+        }
+        r->buf = p;
+        r->cap = cap;
+    }
+    size_t n;
+    if (r->mem) {
+        n = r->mem_len - r->mem_pos;
+        if (n > r->cap - r->len)
+            n = r->cap - r->len;
+        memcpy(r->buf + r->len, r->mem + r->mem_pos, n);
+        r->mem_pos += n;
+    } else {
+        n = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
+        if (n == 0 && ferror(r->f)) {
+            r->err = CR_EIO;
+            snprintf(r->errmsg, sizeof r->errmsg, "%s: read error: %s", r->label, strerror(errno));
+            r->eof = true;
+            return false;
+        }
+    }
+    if (n == 0) {
+        r->eof = true;
+        return false;
+    }
+    r->len += n;
+    return true;
+}
+
+/* The byte at offset off from beg, or -1 at the end of the input. */
+static int at(cr_trace_reader *r, size_t off)
+{
+    while (r->beg + off >= r->len)
+        if (!fill(r))
+            return -1;
+    return (unsigned char)r->buf[r->beg + off];
+}
+
+static void consume(cr_trace_reader *r, size_t n)
+{
+    const char *p = r->buf + r->beg;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n')
+            r->line++;
+    r->beg += n;
+}
+
+static bool is_ws(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Skips whitespace; returns the next byte (not consumed) or -1 at the end. */
+static int skip_ws(cr_trace_reader *r)
+{
+    for (;;) {
+        int c = at(r, 0);
+        if (!is_ws(c))
+            return c;
+        if (c == '\n')
+            r->line++;
+        r->beg++;
+    }
+}
+
+static cr_status fail(cr_trace_reader *r, cr_status st, unsigned long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static cr_status fail(cr_trace_reader *r, cr_status st, unsigned long line, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->errmsg, sizeof r->errmsg, "%s:%lu: %s", r->label, line, msg);
+    r->err = st;
+    r->st = ST_ERROR;
+    return st;
+}
+
+typedef enum { SCAN_OK, SCAN_EOF, SCAN_BIG } scan_result;
+
+/* Finds the end of the JSON value starting at beg: *end is the offset just
+ * past it. Validation is json_loadb()'s job; this only needs to find the
+ * extent, so it tracks strings and bracket depth. */
+static scan_result scan_value(cr_trace_reader *r, size_t limit, size_t *end)
+{
+    size_t i = 0;
+    int c = at(r, 0);
+    if (c < 0)
+        return SCAN_EOF;
+    if (c == '{' || c == '[' || c == '"') {
+        size_t depth = 0;
+        bool in_str = false, esc = false;
+        for (;;) {
+            if (i >= limit)
+                return SCAN_BIG;
+            if (r->beg + i >= r->len && !fill(r))
+                return SCAN_EOF;
+            char ch = r->buf[r->beg + i];
+            i++;
+            if (in_str) {
+                if (esc)
+                    esc = false;
+                else if (ch == '\\')
+                    esc = true;
+                else if (ch == '"') {
+                    in_str = false;
+                    if (depth == 0) {
+                        *end = i;
+                        return SCAN_OK;
+                    }
+                }
+            } else if (ch == '"') {
+                in_str = true;
+            } else if (ch == '{' || ch == '[') {
+                depth++;
+            } else if (ch == '}' || ch == ']') {
+                if (depth > 0 && --depth == 0) {
+                    *end = i;
+                    return SCAN_OK;
+                }
+            }
+        }
+    }
+    /* A scalar: up to the next delimiter. At the end of the input it may be
+     * cut short (12 of 12345): treat as truncated. */
+    for (;;) {
+        if (i >= limit)
+            return SCAN_BIG;
+        int ch = at(r, i);
+        if (ch < 0)
+            return SCAN_EOF;
+        if (ch == ',' || ch == ']' || ch == '}' || is_ws(ch)) {
+            *end = i;
+            return SCAN_OK;
+        }
+        i++;
+    }
+}
+
+/* ---------- events ---------- */
+
+static cr_trace_cat cat_of(const char *cat)
+{
+    static const struct {
+        const char *name;
+        cr_trace_cat cat;
+    } map[] = {
+        {"kernel", CR_TRACE_KERNEL},
+        {"Kernel", CR_TRACE_KERNEL},
+        {"memcpy", CR_TRACE_MEMCPY},
+        {"gpu_memcpy", CR_TRACE_MEMCPY},
+        {"Memcpy", CR_TRACE_MEMCPY},
+        {"memset", CR_TRACE_MEMSET},
+        {"gpu_memset", CR_TRACE_MEMSET},
+        {"Memset", CR_TRACE_MEMSET},
+        {"sync", CR_TRACE_SYNC},
+        {"nvtx", CR_TRACE_NVTX},
+        {"gpu_user_annotation", CR_TRACE_NVTX},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(cat, map[i].name) == 0)
+            return map[i].cat;
+    return CR_TRACE_OTHER;
+}
+
+static cr_copy_kind copy_kind_of(const char *k)
+{
+    static const struct {
+        const char *name;
+        cr_copy_kind kind;
+    } map[] = {
+        {"h2d", CR_COPY_H2D},  {"d2h", CR_COPY_D2H},  {"d2d", CR_COPY_D2D},  {"h2h", CR_COPY_H2H},
+        {"p2p", CR_COPY_P2P},  {"HtoD", CR_COPY_H2D}, {"DtoH", CR_COPY_D2H}, {"DtoD", CR_COPY_D2D},
+        {"HtoH", CR_COPY_H2H}, {"PtoP", CR_COPY_P2P},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(k, map[i].name) == 0)
+            return map[i].kind;
+    return CR_COPY_OTHER;
+}
+
+const char *cr_copy_kind_name(cr_copy_kind k)
+{
+    switch (k) {
+    case CR_COPY_NONE:
+        return "none";
+    case CR_COPY_H2D:
+        return "h2d";
+    case CR_COPY_D2H:
+        return "d2h";
+    case CR_COPY_D2D:
+        return "d2d";
+    case CR_COPY_H2H:
+        return "h2h";
+    case CR_COPY_P2P:
+        return "p2p";
+    case CR_COPY_OTHER:
+        return "other";
+    }
+    return "other";
+}
+
+const char *cr_trace_cat_name(cr_trace_cat c)
+{
+    switch (c) {
+    case CR_TRACE_KERNEL:
+        return "kernel";
+    case CR_TRACE_MEMCPY:
+        return "memcpy";
+    case CR_TRACE_MEMSET:
+        return "memset";
+    case CR_TRACE_SYNC:
+        return "sync";
+    case CR_TRACE_NVTX:
+        return "nvtx";
+    case CR_TRACE_OTHER:
+        return "other";
+    }
+    return "other";
+}
+
+/* Reads an optional number field; wrong type is an error. */
+static cr_status get_num(cr_trace_reader *r, unsigned long line, const json_t *obj, const char *key,
+                         const char *where, bool *present, double *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    *present = false;
+    if (!v)
+        return CR_OK;
+    if (!json_is_number(v))
+        return fail(r, CR_EPARSE, line, "%s\"%s\" must be a number, e.g. \"%s\":0", where, key,
+                    key);
+    *out = json_number_value(v);
+    *present = true;
+    return CR_OK;
+}
+
+static cr_status get_int(cr_trace_reader *r, unsigned long line, const json_t *obj, const char *key,
+                         long long lo, long long hi, long long *out)
+{
+    bool present;
+    double v = 0;
+    cr_status st = get_num(r, line, obj, key, "args.", &present, &v);
+    if (st != CR_OK || !present)
+        return st;
+    if (v != floor(v) || v < (double)lo || v > (double)hi)
+        return fail(r, CR_ERANGE, line, "args.\"%s\" = %.17g is not an integer in [%lld, %lld]",
+                    key, v, lo, hi);
+    *out = (long long)v;
+    return CR_OK;
+}
+
+static cr_status get_dim3(cr_trace_reader *r, unsigned long line, const json_t *args,
+                          const char *key, unsigned out[3])
+{
+    const json_t *v = json_object_get(args, key);
+    if (!v)
+        return CR_OK;
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return fail(r, CR_EPARSE, line,
+                    "args.\"%s\" must be an array of 3 integers, e.g. [128,1,1]", key);
+    for (size_t i = 0; i < 3; i++) {
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+            json_integer_value(e) > 0x7fffffffLL)
+            return fail(r, CR_EPARSE, line,
+                        "args.\"%s\"[%zu] must be a non-negative integer below 2^31", key, i);
+        out[i] = (unsigned)json_integer_value(e);
+    }
+    return CR_OK;
+}
+
+static cr_status get_str(cr_trace_reader *r, unsigned long line, const json_t *obj, const char *key,
+                         const char *where, const char **out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return CR_OK;
+    if (!json_is_string(v))
+        return fail(r, CR_EPARSE, line, "%s\"%s\" must be a string", where, key);
+    *out = json_string_value(v);
+    return CR_OK;
+}
+
+static int64_t id_of(const json_t *v)
+{
+    if (json_is_integer(v))
+        return (int64_t)json_integer_value(v);
+    if (json_is_real(v) && isfinite(json_real_value(v)) && fabs(json_real_value(v)) < 9e18)
+        return (int64_t)json_real_value(v);
+    return -1; /* absent, or another tool's string id */
+}
+
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        cr_status st_ = (x);                                                                       \
+        if (st_ != CR_OK)                                                                          \
+            return st_;                                                                            \
+    } while (0)
+
+/* The args our categories define (traces/README.md). */
+static cr_status read_args(cr_trace_reader *r, unsigned long line, cr_trace_event *e)
+{
+    const json_t *a = e->args;
+    long long v;
+    v = -1;
+    TRY(get_int(r, line, a, "device", -1, 1 << 20, &v));
+    e->device = (int)v;
+    v = -1;
+    TRY(get_int(r, line, a, "stream", -1, 0x7fffffffffffffffLL, &v));
+    e->stream = v;
+    if (e->cat == CR_TRACE_KERNEL) {
+        TRY(get_dim3(r, line, a, "grid", e->grid));
+        TRY(get_dim3(r, line, a, "block", e->block));
+        v = 0;
+        TRY(get_int(r, line, a, "registers", 0, 1 << 16, &v));
+        e->registers = (unsigned)v;
+        bool p;
+        TRY(get_num(r, line, a, "smem_static_bytes", "args.", &p, &e->smem_static_bytes));
+        TRY(get_num(r, line, a, "smem_dynamic_bytes", "args.", &p, &e->smem_dynamic_bytes));
+    }
+    if (e->cat == CR_TRACE_MEMCPY || e->cat == CR_TRACE_MEMSET) {
+        bool p;
+        TRY(get_num(r, line, a, "bytes", "args.", &p, &e->bytes));
+        if (e->bytes < 0)
+            return fail(r, CR_ERANGE, line, "args.\"bytes\" = %.17g is negative", e->bytes);
+    }
+    if (e->cat == CR_TRACE_MEMCPY) {
+        const char *k = NULL;
+        TRY(get_str(r, line, a, "kind", "args.", &k));
+        if (k)
+            e->copy_kind = copy_kind_of(k);
+        v = -1;
+        TRY(get_int(r, line, a, "src_device", -1, 1 << 20, &v));
+        e->src_device = (int)v;
+        v = -1;
+        TRY(get_int(r, line, a, "dst_device", -1, 1 << 20, &v));
+        e->dst_device = (int)v;
+    }
+    if (e->cat == CR_TRACE_NVTX) {
+        TRY(get_num(r, line, a, "payload", "args.", &e->has_payload, &e->payload));
+        TRY(get_str(r, line, a, "domain", "args.", &e->domain));
+    }
+    return CR_OK;
+}
+
+/* Another tool's copy (PyTorch profiler: "Memcpy HtoD (Pageable -> Device)")
+ * names its direction only in the name. */
+static cr_copy_kind copy_kind_from_name(const char *name)
+{
+    static const char *const dirs[] = {"HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        if (strstr(name, dirs[i]))
+            return copy_kind_of(dirs[i]);
+    return CR_COPY_NONE;
+}
+
+static void absorb_metadata_event(cr_trace_reader *r, const cr_trace_event *e)
+{
+    if (!e->args || e->ph != 'M')
+        return;
+    if (strcmp(e->name, "commroof_stats") == 0) {
+        const json_t *d = json_object_get(e->args, "dropped_records");
+        if (json_is_integer(d) && json_integer_value(d) >= 0 && !r->info.has_metadata) {
+            r->info.dropped_known = true;
+            r->info.dropped_records = (uint64_t)json_integer_value(d);
+        }
+    } else if (strcmp(e->name, "commroof_device") == 0 && !r->devices_from_metadata) {
+        json_array_append(r->devices, (json_t *)(uintptr_t)e->args);
+    }
+}
+
+static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
+{
+    cr_trace_event *e = &r->ev;
+    memset(e, 0, sizeof *e);
+    e->device = -1;
+    e->stream = -1;
+    e->src_device = e->dst_device = -1;
+    e->name = "";
+    e->cat_str = "";
+    if (!json_is_object(j))
+        return fail(r, CR_EPARSE, line, "a trace event must be a JSON object {\"ph\":...}");
+    const char *ph = NULL;
+    TRY(get_str(r, line, j, "ph", "", &ph));
+    if (!ph || !ph[0])
+        return fail(r, CR_EPARSE, line,
+                    "event has no \"ph\" (phase) string, e.g. \"ph\":\"X\" for a complete event");
+    e->ph = ph[0];
+    TRY(get_str(r, line, j, "name", "", &e->name));
+    TRY(get_str(r, line, j, "cat", "", &e->cat_str));
+    e->cat = cat_of(e->cat_str);
+    e->pid = id_of(json_object_get(j, "pid"));
+    e->tid = id_of(json_object_get(j, "tid"));
+    bool has_ts = false, has_dur = false;
+    double ts = 0, dur = 0;
+    TRY(get_num(r, line, j, "ts", "", &has_ts, &ts));
+    TRY(get_num(r, line, j, "dur", "", &has_dur, &dur));
+    if (e->ph == 'X' && (!has_ts || !has_dur))
+        return fail(r, CR_EPARSE, line,
+                    "complete event (\"ph\":\"X\") \"%s\" needs numbers \"ts\" and \"dur\" "
+                    "(microseconds)",
+                    e->name);
+    if (dur < 0)
+        return fail(r, CR_ERANGE, line, "event \"%s\" has a negative duration (\"dur\":%.17g)",
+                    e->name, dur);
+    e->ts_s = ts * 1e-6;
+    e->dur_s = dur * 1e-6;
+    const json_t *args = json_object_get(j, "args");
+    if (args && !json_is_object(args))
+        return fail(r, CR_EPARSE, line, "event \"%s\": \"args\" must be an object", e->name);
+    e->args = args;
+    if (args && e->ph != 'M' && e->cat != CR_TRACE_OTHER)
+        TRY(read_args(r, line, e));
+    if (e->cat == CR_TRACE_MEMCPY && e->copy_kind == CR_COPY_NONE)
+        e->copy_kind = copy_kind_from_name(e->name);
+    if (e->cat == CR_TRACE_MEMCPY && e->copy_kind == CR_COPY_NONE)
+        e->copy_kind = CR_COPY_OTHER;
+    absorb_metadata_event(r, e);
+    return CR_OK;
+}
+
+static cr_status take_metadata(cr_trace_reader *r, unsigned long line, json_t *md)
+{
+    if (!json_is_object(md)) {
+        json_decref(md);
+        return fail(r, CR_EPARSE, line, "\"metadata\" must be an object");
+    }
+    json_decref(r->metadata);
+    r->metadata = md;
+    r->info.has_metadata = true;
+    const json_t *fv = json_object_get(md, "format_version");
+    const json_t *fmt = json_object_get(md, "format");
+    if (json_is_string(fmt) && strcmp(json_string_value(fmt), "commroof-trace") == 0 &&
+        json_is_integer(fv)) {
+        if (json_integer_value(fv) > CR_TRACE_FORMAT_VERSION || json_integer_value(fv) < 1)
+            return fail(r, CR_EUNSUPPORTED, line,
+                        "trace format version %lld; this reader reads version %d (update "
+                        "commroof)",
+                        (long long)json_integer_value(fv), CR_TRACE_FORMAT_VERSION);
+        r->info.format_version = (int)json_integer_value(fv);
+    }
+    const json_t *dr = json_object_get(md, "dropped_records");
+    if (json_is_integer(dr) && json_integer_value(dr) >= 0) {
+        r->info.dropped_known = true;
+        r->info.dropped_records = (uint64_t)json_integer_value(dr);
+    }
+    const json_t *base = json_object_get(md, "ts_base_ns");
+    if (json_is_integer(base))
+        r->info.ts_base_ns = (int64_t)json_integer_value(base);
+    json_t *devs = json_object_get(md, "devices");
+    if (json_is_array(devs)) {
+        json_decref(r->devices);
+        r->devices = json_incref(devs);
+        r->devices_from_metadata = true;
+    }
+    return CR_OK;
+}
+
+/* Parses bytes [beg, beg+n) as one JSON value. */
+static cr_status load_value(cr_trace_reader *r, size_t n, unsigned long line, json_t **out)
+{
+    json_error_t je;
+    *out = json_loadb(r->buf + r->beg, n, JSON_DECODE_ANY, &je);
+    if (!*out)
+        return fail(r, CR_EPARSE, line + (unsigned long)(je.line > 0 ? je.line - 1 : 0), "%s",
+                    je.text);
+    return CR_OK;
+}
+
+static void truncated(cr_trace_reader *r)
+{
+    r->info.complete = false;
+    r->info.discarded_bytes = r->len - r->beg;
+    r->st = ST_END;
+}
+
+cr_status cr_trace_reader_next(cr_trace_reader *r, const cr_trace_event **ev, cr_diag *d)
+{
+    *ev = NULL;
+    json_decref(r->cur);
+    r->cur = NULL;
+    for (;;) {
+        if (r->err != CR_OK || r->st == ST_ERROR) {
+            if (r->err == CR_OK)
+                r->err = CR_EPARSE;
+            return cr_diag_set(d, r->err, "%s", r->errmsg);
+        }
+        int c;
+        switch (r->st) {
+        case ST_START:
+            c = skip_ws(r);
+            if (c == 0xef && at(r, 1) == 0xbb && at(r, 2) == 0xbf) { /* UTF-8 BOM */
+                consume(r, 3);
+                c = skip_ws(r);
+            }
+            if (c < 0) {
+                if (r->err != CR_OK)
+                    continue;
+                fail(r, CR_EPARSE, r->line,
+                     "empty file: a trace starts with {\"traceEvents\":[ (traces/README.md)");
+                continue;
+            }
+            if (c == '{') {
+                consume(r, 1);
+                r->st = ST_KEY_FIRST;
+            } else if (c == '[') {
+                consume(r, 1);
+                r->bare_array = true;
+                r->in_events = true;
+                r->st = ST_EV_FIRST;
+            } else {
+                fail(r, CR_EPARSE, r->line,
+                     "not a trace: expected '{' (\"traceEvents\" object) or '[' (event array), "
+                     "found '%c'",
+                     c >= 0x20 && c < 0x7f ? c : '?');
+            }
+            continue;
+        case ST_KEY_FIRST:
+        case ST_KEY: {
+            c = skip_ws(r);
+            if (c < 0) {
+                truncated(r);
+                continue;
+            }
+            if (c == '}' && r->st == ST_KEY_FIRST) {
+                consume(r, 1);
+                r->st = ST_TAIL;
+                continue;
+            }
+            if (c != '"') {
+                fail(r, CR_EPARSE, r->line, "expected a key string in the top-level object");
+                continue;
+            }
+            size_t end = 0;
+            scan_result sr = scan_value(r, 4096, &end);
+            if (sr == SCAN_EOF) {
+                truncated(r);
+                continue;
+            }
+            if (sr == SCAN_BIG) {
+                fail(r, CR_ERANGE, r->line, "top-level key longer than 4096 bytes");
+                continue;
+            }
+            unsigned long key_line = r->line;
+            json_t *key = NULL;
+            if (load_value(r, end, key_line, &key) != CR_OK)
+                continue;
+            char keybuf[64];
+            snprintf(keybuf, sizeof keybuf, "%s", json_string_value(key));
+            json_decref(key);
+            consume(r, end);
+            c = skip_ws(r);
+            if (c < 0) {
+                truncated(r);
+                continue;
+            }
+            if (c != ':') {
+                fail(r, CR_EPARSE, r->line, "expected ':' after key \"%s\"", keybuf);
+                continue;
+            }
+            consume(r, 1);
+            c = skip_ws(r);
+            if (c < 0) {
+                truncated(r);
+                continue;
+            }
+            if (strcmp(keybuf, "traceEvents") == 0) {
+                if (c != '[') {
+                    fail(r, CR_EPARSE, r->line, "\"traceEvents\" must be an array [...]");
+                    continue;
+                }
+                if (r->in_events) {
+                    fail(r, CR_EPARSE, r->line, "\"traceEvents\" appears twice");
+                    continue;
+                }
+                consume(r, 1);
+                r->in_events = true;
+                r->st = ST_EV_FIRST;
+                continue;
+            }
+            sr = scan_value(r, MAX_OTHER_BYTES, &end);
+            if (sr == SCAN_EOF) {
+                truncated(r);
+                continue;
+            }
+            if (sr == SCAN_BIG) {
+                fail(r, CR_ERANGE, r->line, "top-level value \"%s\" is over %zu MiB", keybuf,
+                     MAX_OTHER_BYTES >> 20);
+                continue;
+            }
+            unsigned long vline = r->line;
+            json_t *val = NULL;
+            if (load_value(r, end, vline, &val) != CR_OK)
+                continue;
+            consume(r, end);
+            if (strcmp(keybuf, "metadata") == 0) {
+                if (take_metadata(r, vline, val) != CR_OK)
+                    continue;
+            } else {
+                json_decref(val); /* displayTimeUnit and other tools' keys */
+            }
+            r->st = ST_OBJ_AFTER;
+            continue;
+        }
+        case ST_OBJ_AFTER:
+            c = skip_ws(r);
+            if (c < 0) {
+                truncated(r);
+            } else if (c == ',') {
+                consume(r, 1);
+                r->st = ST_KEY;
+            } else if (c == '}') {
+                consume(r, 1);
+                r->st = ST_TAIL;
+            } else {
+                fail(r, CR_EPARSE, r->line, "expected ',' or '}' in the top-level object");
+            }
+            continue;
+        case ST_EV_FIRST:
+        case ST_EV_NEXT:
+        case ST_EV_AFTER:
+            c = skip_ws(r);
+            if (c < 0) {
+                truncated(r);
+                continue;
+            }
+            if (c == ']') {
+                /* A trailing comma before ']' (some writers leave one) is accepted. */
+                consume(r, 1);
+                r->st = r->bare_array ? ST_TAIL : ST_OBJ_AFTER;
+                continue;
+            }
+            if (r->st == ST_EV_AFTER) {
+                if (c != ',') {
+                    fail(r, CR_EPARSE, r->line, "expected ',' or ']' after an event");
+                    continue;
+                }
+                consume(r, 1);
+                r->st = ST_EV_NEXT;
+                continue;
+            }
+            {
+                size_t end = 0;
+                scan_result sr = scan_value(r, CR_TRACE_MAX_EVENT_BYTES, &end);
+                if (sr == SCAN_EOF) {
+                    truncated(r);
+                    continue;
+                }
+                if (sr == SCAN_BIG) {
+                    fail(r, CR_ERANGE, r->line, "event larger than %u bytes (the limit)",
+                         CR_TRACE_MAX_EVENT_BYTES);
+                    continue;
+                }
+                unsigned long line = r->line;
+                json_t *j = NULL;
+                if (load_value(r, end, line, &j) != CR_OK)
+                    continue;
+                consume(r, end);
+                r->cur = j;
+                r->st = ST_EV_AFTER;
+                if (make_event(r, line, j) != CR_OK)
+                    continue;
+                r->info.events++;
+                *ev = &r->ev;
+                return CR_OK;
+            }
+        case ST_TAIL:
+            c = skip_ws(r);
+            if (c >= 0) {
+                fail(r, CR_EPARSE, r->line, "unexpected content after the end of the trace");
+                continue;
+            }
+            if (r->err != CR_OK)
+                continue;
+            if (!r->in_events) {
+                fail(r, CR_EPARSE, r->line, "no \"traceEvents\" array in this JSON object");
+                continue;
+            }
+            r->info.complete = true;
+            r->st = ST_END;
+            continue;
+        case ST_END:
+            return CR_OK;
+        case ST_ERROR:
+            continue;
+        }
+    }
+}
+
+/* ---------- open / close ---------- */
+
+static cr_status new_reader(const char *label, cr_trace_reader **out)
+{
+    *out = NULL;
+    cr_trace_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return CR_ENOMEM;
+    r->devices = json_array();
+    if (!r->devices) {
+        free(r);
+        return CR_ENOMEM;
+    }
+    snprintf(r->label, sizeof r->label, "%s", label ? label : "<trace>");
+    r->line = 1;
+    r->st = ST_START;
+    *out = r;
+    return CR_OK;
+}
+
+cr_status cr_trace_reader_open(const char *path, cr_trace_reader **out, cr_diag *d)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    cr_trace_reader *r = NULL;
+    if (new_reader(path, &r) != CR_OK) {
+        fclose(f);
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    }
+    r->f = f;
+    r->own_f = true;
+    *out = r;
+    return CR_OK;
+}
+
+cr_status cr_trace_reader_open_stream(FILE *f, const char *label, cr_trace_reader **out)
+{
+    cr_status st = new_reader(label, out);
+    if (st == CR_OK)
+        (*out)->f = f;
+    return st;
+}
+
+cr_status cr_trace_reader_open_mem(const void *data, size_t len, const char *label,
+                                   cr_trace_reader **out)
+{
+    cr_status st = new_reader(label, out);
+    if (st == CR_OK) {
+        static const unsigned char empty[1];
+        (*out)->mem = data ? data : empty;
+        (*out)->mem_len = data ? len : 0;
+    }
+    return st;
+}
+
+void cr_trace_reader_info(const cr_trace_reader *r, cr_trace_info *info)
+{
+    *info = r->info;
+}
+
+const json_t *cr_trace_reader_metadata(const cr_trace_reader *r)
+{
+    return r->metadata;
+}
+
+const json_t *cr_trace_reader_devices(const cr_trace_reader *r)
+{
+    return r->devices;
+}
+
+void cr_trace_reader_free(cr_trace_reader *r)
+{
+    if (!r)
+        return;
+    if (r->own_f && r->f)
+        fclose(r->f);
+    json_decref(r->cur);
+    json_decref(r->metadata);
+    json_decref(r->devices);
+    free(r->buf);
+    free(r);
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* Trace summary (trace_summary.h): one streaming pass, kernels hashed by name. */
+#include "trace_summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* Rebuilds the name index at twice the capacity. */
+static cr_status grow_index(cr_trace_summary *s)
+{
+    size_t cap = s->index_cap_ ? 2 * s->index_cap_ : 256;
+    size_t *idx = calloc(cap, sizeof *idx);
+    if (!idx)
+        return CR_ENOMEM;
+    for (size_t i = 0; i < s->n_kernel_stats; i++) {
+        size_t h = (size_t)(hash_name(s->kernel_stats[i].name) % cap);
+        while (idx[h])
+            h = (h + 1) % cap;
+        idx[h] = i + 1;
+    }
+    free(s->index_);
+    s->index_ = idx;
+    s->index_cap_ = cap;
+    return CR_OK;
+}
+
+static cr_status add_kernel(cr_trace_summary *s, const cr_trace_event *e)
+{
+    if (2 * (s->n_kernel_stats + 1) > s->index_cap_ && grow_index(s) != CR_OK)
+        return CR_ENOMEM;
+    size_t h = (size_t)(hash_name(e->name) % s->index_cap_);
+    while (s->index_[h]) {
+        cr_trace_kernel_stat *k = &s->kernel_stats[s->index_[h] - 1];
+        if (strcmp(k->name, e->name) == 0) {
+            k->calls++;
+            k->total_s += e->dur_s;
+            if (e->dur_s < k->min_s)
+                k->min_s = e->dur_s;
+            if (e->dur_s > k->max_s)
+                k->max_s = e->dur_s;
+            return CR_OK;
+        }
+        h = (h + 1) % s->index_cap_;
+    }
+    if (s->n_kernel_stats == s->cap_kernel_) {
+        size_t cap = s->cap_kernel_ ? 2 * s->cap_kernel_ : 32;
+        cr_trace_kernel_stat *p = realloc(s->kernel_stats, cap * sizeof *p);
+        if (!p)
+            return CR_ENOMEM;
+        s->kernel_stats = p;
+        s->cap_kernel_ = cap;
+    }
+    char *name = strdup(e->name);
+    if (!name)
+        return CR_ENOMEM;
+    s->kernel_stats[s->n_kernel_stats] =
+        (cr_trace_kernel_stat){name, 1, e->dur_s, e->dur_s, e->dur_s};
+    s->index_[h] = ++s->n_kernel_stats;
+    return CR_OK;
+}
+
+static cr_status add_copy(cr_trace_summary *s, const cr_trace_event *e, bool is_memset)
+{
+    cr_copy_kind kind = is_memset ? CR_COPY_NONE : e->copy_kind;
+    int src = is_memset ? e->device : e->src_device;
+    int dst = is_memset ? e->device : e->dst_device;
+    for (size_t i = 0; i < s->n_copy_stats; i++) {
+        cr_trace_copy_stat *c = &s->copy_stats[i];
+        if (c->memset == is_memset && c->kind == kind && c->src_device == src &&
+            c->dst_device == dst) {
+            c->count++;
+            c->bytes += e->bytes;
+            c->total_s += e->dur_s;
+            return CR_OK;
+        }
+    }
+    if (s->n_copy_stats == s->cap_copy_) {
+        size_t cap = s->cap_copy_ ? 2 * s->cap_copy_ : 16;
+        cr_trace_copy_stat *p = realloc(s->copy_stats, cap * sizeof *p);
+        if (!p)
+            return CR_ENOMEM;
+        s->copy_stats = p;
+        s->cap_copy_ = cap;
+    }
+    s->copy_stats[s->n_copy_stats++] =
+        (cr_trace_copy_stat){is_memset, kind, src, dst, 1, e->bytes, e->dur_s};
+    return CR_OK;
+}
+
+static int by_kernel_time(const void *a, const void *b)
+{
+    const cr_trace_kernel_stat *x = a, *y = b;
+    if (x->total_s != y->total_s)
+        return x->total_s < y->total_s ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static int by_copy_bytes(const void *a, const void *b)
+{
+    const cr_trace_copy_stat *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    if (x->memset != y->memset)
+        return x->memset ? 1 : -1;
+    return (int)x->kind - (int)y->kind;
+}
+
+cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, cr_diag *d)
+{
+    *out = NULL;
+    cr_trace_summary *s = calloc(1, sizeof *s);
+    if (!s)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory summarising a trace");
+    const cr_trace_event *e = NULL;
+    cr_status st;
+    bool timed = false;
+    while ((st = cr_trace_reader_next(r, &e, d)) == CR_OK && e) {
+        cr_status add = CR_OK;
+        switch (e->cat) {
+        case CR_TRACE_KERNEL:
+            s->kernels++;
+            s->kernel_s += e->dur_s;
+            add = add_kernel(s, e);
+            break;
+        case CR_TRACE_MEMCPY:
+            s->copies++;
+            add = add_copy(s, e, false);
+            break;
+        case CR_TRACE_MEMSET:
+            s->memsets++;
+            add = add_copy(s, e, true);
+            break;
+        case CR_TRACE_SYNC:
+            s->syncs++;
+            break;
+        case CR_TRACE_NVTX:
+            s->nvtx++;
+            break;
+        case CR_TRACE_OTHER:
+            s->other++;
+            break;
+        }
+        if (add != CR_OK) {
+            st = cr_diag_set(d, add, "out of memory summarising a trace");
+            break;
+        }
+        if (e->cat != CR_TRACE_OTHER && e->ph == 'X') {
+            double end = e->ts_s + e->dur_s;
+            if (!timed || e->ts_s < s->first_ts_)
+                s->first_ts_ = e->ts_s;
+            if (!timed || end > s->last_end_)
+                s->last_end_ = end;
+            timed = true;
+        }
+    }
+    if (st != CR_OK) {
+        cr_trace_summary_free(s);
+        return st;
+    }
+    s->span_s = timed ? s->last_end_ - s->first_ts_ : 0.0;
+    cr_trace_reader_info(r, &s->info);
+    s->n_devices = json_array_size(cr_trace_reader_devices(r));
+    if (s->n_kernel_stats)
+        qsort(s->kernel_stats, s->n_kernel_stats, sizeof *s->kernel_stats, by_kernel_time);
+    if (s->n_copy_stats)
+        qsort(s->copy_stats, s->n_copy_stats, sizeof *s->copy_stats, by_copy_bytes);
+    free(s->index_); /* the order changed; the index is no longer valid */
+    s->index_ = NULL;
+    s->index_cap_ = 0;
+    *out = s;
+    return CR_OK;
+}
+
+cr_status cr_trace_summarize(const char *path, cr_trace_summary **out, cr_diag *d)
+{
+    *out = NULL;
+    cr_trace_reader *r = NULL;
+    cr_status st = cr_trace_reader_open(path, &r, d);
+    if (st != CR_OK)
+        return st;
+    st = cr_trace_summarize_reader(r, out, d);
+    cr_trace_reader_free(r);
+    return st;
+}
+
+void cr_trace_summary_free(cr_trace_summary *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_kernel_stats; i++)
+        free(s->kernel_stats[i].name);
+    free(s->kernel_stats);
+    free(s->copy_stats);
+    free(s->index_);
+    free(s);
+}

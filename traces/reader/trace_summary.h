@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Summary of one trace: kernels grouped by name (sorted by total time) and
+ * copies and memsets grouped by direction and devices (sorted by bytes), read
+ * in one streaming pass with the trace reader. Used by `commroof trace`.
+ */
+#ifndef CR_TRACE_SUMMARY_H
+#define CR_TRACE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+#include "trace_reader.h"
+
+/* Kernels of one name. Times in seconds. */
+typedef struct {
+    char *name; /* owned by the summary */
+    uint64_t calls;
+    double total_s, min_s, max_s;
+} cr_trace_kernel_stat;
+
+/* Copies (or memsets) of one kind between one pair of devices. */
+typedef struct {
+    bool memset;                /* a memset group; kind is CR_COPY_NONE then */
+    cr_copy_kind kind;          /* copy direction */
+    int src_device, dst_device; /* -1 = host or unknown */
+    uint64_t count;
+    double bytes;   /* total bytes */
+    double total_s; /* total time, seconds */
+} cr_trace_copy_stat;
+
+typedef struct {
+    cr_trace_info info;                             /* completeness and dropped records */
+    uint64_t kernels, copies, memsets, syncs, nvtx; /* event counts by category */
+    uint64_t other;                                 /* metadata and unknown events */
+    double kernel_s;                                /* sum of kernel durations, seconds */
+    double span_s;                      /* first start to last end of timed events, seconds */
+    cr_trace_kernel_stat *kernel_stats; /* sorted by total_s, descending */
+    size_t n_kernel_stats;
+    cr_trace_copy_stat *copy_stats; /* sorted by bytes, descending */
+    size_t n_copy_stats;
+    size_t n_devices; /* devices described in the trace */
+    /* private */
+    size_t cap_kernel_, cap_copy_, *index_;
+    size_t index_cap_;
+    double first_ts_, last_end_;
+} cr_trace_summary;
+
+/* Reads the trace at path and summarises it into a new *out (free with
+ * cr_trace_summary_free). A file cut short is summarised up to its last
+ * complete event (out->info.complete is false). Errors: those of the reader
+ * (CR_EIO, CR_EPARSE, CR_ERANGE, CR_EUNSUPPORTED) with d filled; CR_ENOMEM. */
+cr_status cr_trace_summarize(const char *path, cr_trace_summary **out, cr_diag *d);
+
+/* The same from an open reader (read to its end; the reader stays the
+ * caller's). */
+cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, cr_diag *d);
+
+/* Frees a summary; NULL is a no-op. */
+void cr_trace_summary_free(cr_trace_summary *s);
+
+#endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by `commroof op`, `commroof check` and `commroof suite`:
+ * operator parameters from the command line, and a result as JSON.
+ */
+#ifndef CR_CLI_OP_H
+#define CR_CLI_OP_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "ops.h"
+#include "topo.h"
+
+/* If argv[*i] is a parameter of op ("--m 1024", "--m=1024" or "m=1024"),
+ * stores it, advances *i past it and returns 1; returns 0 when argv[*i] is
+ * not a parameter form; prints a usage error and returns -1 when the value
+ * is bad or the parameter unknown to op. */
+int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p,
+                     int argc, char **argv, int *i);
+
+/* "dtype=bf16 m=1024 ..." for every parameter op takes. */
+void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf,
+                        size_t size);
+
+/* Prints op's parameters with their defaults and help lines. */
+void cli_op_params_help(FILE *f, const cr_op_def *op);
+
+/* The full result as a JSON object (new reference). */
+json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op,
+                           const cr_op_params *p, const cr_op_result *r);
+
+/* Prints a JSON document on stdout and releases it; returns the exit code. */
+int cli_op_print_json(const char *cmd, json_t *root);
+
+#endif

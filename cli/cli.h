@@ -16,6 +16,7 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_IMPOSSIBLE = 3 };
 
 /* Command entry points: argv[0] is the command name ("topo"). */
 int cli_cmd_topo(int argc, char **argv);
+int cli_cmd_coll(int argc, char **argv);
 int cli_cmd_op(int argc, char **argv);
 int cli_cmd_suite(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);

@@ -16,6 +16,7 @@ static const struct command commands[] = {
     {"op", cli_cmd_op, "one operator: bound, baseline, overlap predictions, headroom"},
     {"suite", cli_cmd_suite, "a suite of operators (pkb, llm): one row per problem"},
     {"check", cli_cmd_check, "a measured time against the bound: % of roofline, verdict"},
+    {"coll", cli_cmd_coll, "collective bound and NCCL/custom-kernel prediction per size"},
     {"plot", cli_cmd_plot, "charts: roofline, comm-roofline, gap, sweep, compare, accuracy"},
     {"report", cli_cmd_report, "all tables and charts for a machine and a suite, with index.html"},
 };

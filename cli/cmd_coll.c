@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `commroof coll COLL --topo T [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR]
+ * [--dtype D] [--algo A] [--proto P] [--mech M] [--json]`: for each message
+ * size, the bound (with its binding resource) and the prediction of NCCL's
+ * choice (or the forced algorithm/protocol, or a custom kernel's mechanism),
+ * with algbw and busbw as nccl-tests reports them.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "coll.h"
+#include "rankset.h"
+#include "topo_xml.h"
+#include "units.h"
+
+#define GBPS 1e9
+#define MAX_ROWS 4096
+
+static const char coll_help[] =
+    "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
+    "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
+    "                     [--root R] [--nchannels N] [--no-in-network] [--terms] [--json]\n"
+    "\n"
+    "For each message size: the bound (the least time any implementation could take\n"
+    "on the topology, with the resource that sets it), the prediction for the\n"
+    "algorithm and protocol NCCL would choose (or the ones forced), and algbw/busbw\n"
+    "as nccl-tests reports them. doc/bounds.md derives every bound.\n"
+    "\n"
+    "  COLL            allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
+    "                  gather, scatter, sendrecv\n"
+    "  --topo T        shipped name (commroof topo list) or file; default " CR_TOPO_DEFAULT "\n"
+    "  --ranks SPEC    all (default), 0-7, 0-8191:8 (one GPU per 8-GPU node), 0,3,5\n"
+    "  -b MIN, -e MAX  sizes as nccl-tests takes them: bytes, with K/M/G (powers of\n"
+    "                  1024) or units (1GB, 4KiB); defaults 8 and 8G\n"
+    "  -f FACTOR       multiply the size by FACTOR each row (default 2)\n"
+    "  -i STEP         add STEP bytes each row instead\n"
+    "  --dtype D       fp32 (default), bf16, fp16, fp8, int8 (also fp64)\n"
+    "  --algo A        ring, tree, nvls, nvlstree, pat, direct, collnet, auto (default)\n"
+    "  --proto P       ll, ll128, simple, auto (default)\n"
+    "  --mech M        a custom kernel on ce (copy engine), tma, ldst or multimem\n"
+    "  --sms N         SMs a custom kernel gives to communication (default: saturating)\n"
+    "  --root R        root rank (broadcast, reduce, gather, scatter); default 0\n"
+    "  --nchannels N   NCCL channels (default: as NCCL picks)\n"
+    "  --no-in-network bound without in-switch reduction/multicast even where offered\n"
+    "  --terms         also print every term of the bound for each size\n"
+    "  --json          one JSON document on stdout\n"
+    "  --help, -h      this text\n"
+    "\n"
+    "Sizes follow nccl-tests: allgather and gather count the whole gathered array,\n"
+    "reducescatter and scatter the whole input, alltoall one rank's send buffer.\n"
+    "GB/s = 1e9 bytes per second; busbw = algbw x the nccl-tests factor.\n"
+    "\n"
+    "examples:\n"
+    "  commroof coll allreduce --topo hgx-h100-8 -b 1M -e 8G -f 4\n"
+    "  commroof coll allgather --topo h100-ib-128n --ranks 0-1023:8 -b 1G -e 1G\n"
+    "  commroof coll allreduce --topo hgx-h200-8 --mech multimem -b 64M -e 64M --json\n";
+
+struct opts {
+    const char *coll_s, *topo, *ranks, *dtype_s, *algo_s, *proto_s, *mech_s;
+    double min_b, max_b, factor, step;
+    int root, nchannels, sms;
+    bool in_network, terms, json;
+};
+
+/* nccl-tests sizes: "8", "128K", "1G" (powers of 1024), or a unit string. */
+static int parse_size(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end != s && errno == 0 && isfinite(v) && v >= 0) {
+        double mul = 0;
+        if (*end == '\0')
+            mul = 1;
+        else if ((end[0] == 'K' || end[0] == 'k') && end[1] == '\0')
+            mul = 1024.0;
+        else if ((end[0] == 'M' || end[0] == 'm') && end[1] == '\0')
+            mul = 1024.0 * 1024.0;
+        else if ((end[0] == 'G' || end[0] == 'g') && end[1] == '\0')
+            mul = 1024.0 * 1024.0 * 1024.0;
+        else if ((end[0] == 'T' || end[0] == 't') && end[1] == '\0')
+            mul = 1024.0 * 1024.0 * 1024.0 * 1024.0;
+        if (mul > 0) {
+            *out = floor(v * mul);
+            return 0;
+        }
+    }
+    cr_diag d = {{0}};
+    if (cr_units_parse(s, CR_UNIT_BYTES, &v, &d) == CR_OK && v >= 0 && isfinite(v)) {
+        *out = floor(v);
+        return 0;
+    }
+    return -1;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_b = 8;
+    o->max_b = 8.0 * 1024 * 1024 * 1024;
+    o->factor = 2;
+    o->in_network = true;
+    bool got_e = false, got_f = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                                                     \
+    do {                                                                                           \
+        if (!v)                                                                                    \
+            return cli_usage_error("coll", "option %s needs a value", a);                          \
+        i++;                                                                                       \
+    } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(coll_help, stdout);
+            return -1;
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "--terms")) {
+            o->terms = true;
+        } else if (!strcmp(a, "--no-in-network")) {
+            o->in_network = false;
+        } else if (!strcmp(a, "--topo")) {
+            NEED();
+            o->topo = v;
+        } else if (!strcmp(a, "--ranks")) {
+            NEED();
+            o->ranks = v;
+        } else if (!strcmp(a, "--dtype") || !strcmp(a, "-d")) {
+            NEED();
+            o->dtype_s = v;
+        } else if (!strcmp(a, "--algo")) {
+            NEED();
+            o->algo_s = v;
+        } else if (!strcmp(a, "--proto")) {
+            NEED();
+            o->proto_s = v;
+        } else if (!strcmp(a, "--mech")) {
+            NEED();
+            o->mech_s = v;
+        } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
+            NEED();
+            if (parse_size(v, &o->min_b))
+                return cli_usage_error("coll", "-b \"%s\" is not a size (e.g. 8, 128K, 1G, 4KiB)",
+                                       v);
+        } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
+            NEED();
+            if (parse_size(v, &o->max_b))
+                return cli_usage_error("coll", "-e \"%s\" is not a size (e.g. 8, 128K, 1G, 4KiB)",
+                                       v);
+            got_e = true;
+        } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
+            NEED();
+            char *end = NULL;
+            o->factor = strtod(v, &end);
+            if (end == v || *end || !(o->factor > 1) || !isfinite(o->factor))
+                return cli_usage_error("coll", "-f \"%s\" is not a factor > 1 (e.g. 2)", v);
+            got_f = true;
+        } else if (!strcmp(a, "-i") || !strcmp(a, "--stepbytes")) {
+            NEED();
+            if (parse_size(v, &o->step) || !(o->step > 0))
+                return cli_usage_error("coll", "-i \"%s\" is not a step > 0 in bytes", v);
+        } else if (!strcmp(a, "--root")) {
+            NEED();
+            if (parse_int(v, 0, 1 << 30, &o->root))
+                return cli_usage_error("coll", "--root \"%s\" is not a rank number >= 0", v);
+        } else if (!strcmp(a, "--nchannels")) {
+            NEED();
+            if (parse_int(v, 1, 64, &o->nchannels))
+                return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-64", v);
+        } else if (!strcmp(a, "--sms")) {
+            NEED();
+            if (parse_int(v, 1, 4096, &o->sms))
+                return cli_usage_error("coll", "--sms \"%s\" is not an SM count in 1-4096", v);
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error("coll", "unknown option \"%s\"", a);
+        } else if (!o->coll_s) {
+            o->coll_s = a;
+        } else {
+            return cli_usage_error("coll", "unexpected argument \"%s\" (one collective only)", a);
+        }
+#undef NEED
+    }
+    if (!o->coll_s)
+        return cli_usage_error("coll", "which collective? e.g. commroof coll allreduce --topo "
+                                       "hgx-h100-8");
+    if (!got_e && o->min_b > o->max_b)
+        o->max_b = o->min_b;
+    if (o->min_b > o->max_b)
+        return cli_usage_error("coll", "-b %.0f is larger than -e %.0f", o->min_b, o->max_b);
+    if (o->step > 0 && got_f)
+        return cli_usage_error("coll", "give -f or -i, not both");
+    if (o->min_b == 0 && o->max_b > 0 && !(o->step > 0))
+        return cli_usage_error("coll", "-b 0 with a multiplying step never grows; start at -b 1 "
+                                       "or use -i STEP");
+    return 0;
+}
+
+/* Rounds a size as nccl-tests does: whole elements, and for collectives
+ * that split the buffer over ranks, a whole number of elements per rank. */
+static double round_size(cr_coll c, double bytes, double esize, int n)
+{
+    double count = floor(bytes / esize);
+    switch (c) {
+    case CR_COLL_ALLGATHER:
+    case CR_COLL_REDUCESCATTER:
+    case CR_COLL_ALLTOALL:
+    case CR_COLL_GATHER:
+    case CR_COLL_SCATTER:
+        count = floor(count / n) * n;
+        break;
+    default:
+        break;
+    }
+    return count * esize;
+}
+
+static const char *dtype_label(cr_dtype t)
+{
+    /* nccl-tests' type names */
+    switch (t) {
+    case CR_DT_FP32:
+        return "float";
+    case CR_DT_FP16:
+        return "half";
+    case CR_DT_BF16:
+        return "bfloat16";
+    case CR_DT_FP8:
+        return "f8e4m3";
+    case CR_DT_INT8:
+        return "int8";
+    case CR_DT_FP64:
+        return "double";
+    default:
+        return cr_dtype_name(t);
+    }
+}
+
+static json_t *terms_json(const cr_coll_bound *b)
+{
+    json_t *arr = json_array();
+    for (int j = 0; j < b->n_terms; j++) {
+        const cr_coll_term *t = &b->terms[j];
+        json_t *e = json_object();
+        json_object_set_new(e, "name", json_string(t->name));
+        json_object_set_new(e, "where", json_string(t->where));
+        json_object_set_new(e, "bytes", json_real(t->bytes));
+        json_object_set_new(e, "cap_GBps", json_real(t->cap_Bps / GBPS));
+        json_object_set_new(e, "lat_us", json_real(t->lat_s * 1e6));
+        json_object_set_new(e, "time_us", json_real(t->time_s * 1e6));
+        json_array_append_new(arr, e);
+    }
+    return arr;
+}
+
+int cli_cmd_coll(int argc, char **argv)
+{
+    struct opts o;
+    int pr = parse_args(argc, argv, &o);
+    if (pr != 0)
+        return pr < 0 ? CLI_OK : pr;
+
+    cr_diag d = {{0}};
+    cr_coll coll;
+    cr_dtype dt = CR_DT_FP32;
+    cr_algo algo = CR_ALGO_AUTO;
+    cr_proto proto = CR_PROTO_AUTO;
+    cr_mech mech = CR_MECH_NONE;
+    if (cr_coll_parse(o.coll_s, &coll, &d) != CR_OK)
+        return cli_usage_error("coll", "%s", d.msg);
+    if (o.dtype_s && cr_dtype_parse(o.dtype_s, &dt, &d) != CR_OK)
+        return cli_usage_error("coll", "%s", d.msg);
+    if (o.algo_s && cr_algo_parse(o.algo_s, &algo, &d) != CR_OK)
+        return cli_usage_error("coll", "%s", d.msg);
+    if (o.proto_s && cr_proto_parse(o.proto_s, &proto, &d) != CR_OK)
+        return cli_usage_error("coll", "%s", d.msg);
+    if (o.mech_s && cr_mech_parse(o.mech_s, &mech, &d) != CR_OK)
+        return cli_usage_error("coll", "%s", d.msg);
+    if (mech != CR_MECH_NONE && (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO))
+        return cli_usage_error("coll", "--mech models a custom kernel; it does not take --algo "
+                                       "or --proto");
+
+    cr_topo *t = cli_open_topo("coll", o.topo);
+    if (!t)
+        return CLI_FAIL;
+    int rc = CLI_OK;
+    cr_rankset *rs = NULL;
+    cr_coll_ctx *ctx = NULL;
+    json_t *root = NULL, *rows = NULL;
+    if (cr_rankset_parse(o.ranks ? o.ranks : "all", t->n_gpus, &rs, &d) != CR_OK) {
+        rc = cli_usage_error("coll", "--ranks: %s", d.msg);
+        goto out;
+    }
+    if (o.root >= rs->n && (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE ||
+                            coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER)) {
+        rc =
+            cli_usage_error("coll", "--root %d is not a rank of the set (0-%d)", o.root, rs->n - 1);
+        goto out;
+    }
+    if (cr_coll_ctx_new(t, rs, &ctx, &d) != CR_OK) {
+        rc = cli_fail("coll", "%s", d.msg);
+        goto out;
+    }
+    int n = rs->n;
+    double esize = cr_dtype_bytes(dt);
+    if (esize < 1)
+        esize = 1;
+    char rtext[128];
+    cr_rankset_format(rs, t->n_gpus, rtext, sizeof rtext);
+
+    if (o.json) {
+        root = json_object();
+        rows = json_array();
+        json_object_set_new(root, "command", json_string("coll"));
+        json_object_set_new(root, "coll", json_string(cr_coll_name(coll)));
+        json_object_set_new(root, "topology", json_string(t->name));
+        json_object_set_new(root, "ranks", json_string(rtext));
+        json_object_set_new(root, "nranks", json_integer(n));
+        json_object_set_new(root, "dtype", json_string(cr_dtype_name(dt)));
+        json_object_set_new(root, "busbw_factor", json_real(cr_coll_busbw_factor(coll, n)));
+        json_object_set_new(root, "in_network", json_boolean(o.in_network));
+    } else {
+        printf("# commroof coll %s  topology %s  ranks %s (%d)  dtype %s%s%s%s%s\n",
+               cr_coll_name(coll), t->name, rtext, n, cr_dtype_name(dt),
+               mech != CR_MECH_NONE ? "  mech " : "",
+               mech != CR_MECH_NONE ? cr_mech_name(mech) : "",
+               o.in_network ? "" : "  (bound without in-switch reduction)",
+               algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO ? "  (algorithm forced)" : "");
+        printf("# bound: least possible time on this topology (doc/bounds.md); pred: %s\n",
+               mech != CR_MECH_NONE ? "custom kernel on that mechanism"
+                                    : "the algorithm/protocol NCCL would run");
+        printf("#\n");
+        printf("# %12s %12s %8s %10s %-14s %10s %-8s %-6s %9s %9s %9s %9s\n", "size", "count",
+               "type", "bound_us", "binding", "pred_us", "algo", "proto", "bnd_algbw", "bnd_busbw",
+               "algbw", "busbw");
+        printf("# %12s %12s %8s %10s %-14s %10s %-8s %-6s %9s %9s %9s %9s\n", "(B)", "(elements)",
+               "", "(us)", "", "(us)", "", "", "(GB/s)", "(GB/s)", "(GB/s)", "(GB/s)");
+    }
+    int nrows = 0;
+    for (double sz = o.min_b; sz <= o.max_b * (1 + 1e-12); nrows++) {
+        if (nrows >= MAX_ROWS) {
+            rc = cli_usage_error("coll", "more than %d sizes; use a larger -f or -i", MAX_ROWS);
+            goto out;
+        }
+        double bytes = round_size(coll, sz, esize, n);
+        cr_coll_req rq = cr_coll_req_default(coll, bytes);
+        rq.dtype = dt;
+        rq.algo = algo;
+        rq.proto = proto;
+        rq.mech = mech;
+        rq.root = o.root;
+        rq.nchannels = o.nchannels;
+        rq.sms = o.sms;
+        rq.in_network = o.in_network;
+        cr_coll_result res;
+        if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
+            rc = cli_fail("coll", "%s", d.msg);
+            goto out;
+        }
+        const cr_coll_pred *p = &res.pred;
+        double count = bytes / esize;
+        if (o.json) {
+            json_t *e = json_object();
+            json_object_set_new(e, "size_bytes", json_real(bytes));
+            json_object_set_new(e, "count", json_real(count));
+            json_object_set_new(e, "bound_us", json_real(res.bound.bound_s * 1e6));
+            json_object_set_new(e, "binding", json_string(res.bound.binding));
+            json_object_set_new(e, "binding_where", json_string(res.bound.binding_where));
+            json_object_set_new(e, "in_network", json_boolean(res.bound.in_network));
+            json_object_set_new(e, "bound_algbw_GBps", json_real(res.bound.algbw_Bps / GBPS));
+            json_object_set_new(e, "bound_busbw_GBps", json_real(res.bound.busbw_Bps / GBPS));
+            json_object_set_new(e, "supported", json_boolean(p->supported));
+            if (p->supported) {
+                json_object_set_new(e, "pred_us", json_real(p->pred_s * 1e6));
+                json_object_set_new(e, "algbw_GBps", json_real(p->algbw_Bps / GBPS));
+                json_object_set_new(e, "busbw_GBps", json_real(p->busbw_Bps / GBPS));
+                json_object_set_new(e, "nccl_est_us", json_real(p->nccl_est_s * 1e6));
+                json_object_set_new(e, "nchannels", json_integer(p->nchannels));
+                json_object_set_new(e, "launch_us", json_real(p->launch_s * 1e6));
+                json_object_set_new(e, "step_lat_us", json_real(p->step_lat_s * 1e6));
+                json_object_set_new(e, "n_steps", json_integer(p->n_steps));
+                json_object_set_new(e, "wire_bytes", json_real(p->wire_bytes));
+                json_object_set_new(e, "wire_GBps", json_real(p->wire_Bps / GBPS));
+                json_object_set_new(e, "bw_eff", json_real(p->bw_eff));
+            } else {
+                json_object_set_new(e, "pred_us", json_null());
+                json_object_set_new(e, "why", json_string(p->why));
+            }
+            json_object_set_new(e, "algo", json_string(cr_algo_name(p->algo)));
+            json_object_set_new(e, "proto", json_string(cr_proto_name(p->proto)));
+            json_object_set_new(e, "mech", json_string(cr_mech_name(p->mech)));
+            json_object_set_new(e, "terms", terms_json(&res.bound));
+            json_array_append_new(rows, e);
+        } else {
+            const char *binding = res.bound.binding;
+            if (p->supported)
+                printf("  %12.0f %12.0f %8s %10.2f %-14s %10.2f %-8s %-6s %9.2f %9.2f %9.2f "
+                       "%9.2f\n",
+                       bytes, count, dtype_label(dt), res.bound.bound_s * 1e6, binding,
+                       p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
+                       res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
+                       p->busbw_Bps / GBPS);
+            else
+                printf("  %12.0f %12.0f %8s %10.2f %-14s %10s %-8s %-6s %9.2f %9.2f %9s %9s\n",
+                       bytes, count, dtype_label(dt), res.bound.bound_s * 1e6, binding, "n/a",
+                       cr_algo_name(p->algo), cr_proto_name(p->proto), res.bound.algbw_Bps / GBPS,
+                       res.bound.busbw_Bps / GBPS, "n/a", "n/a");
+            if (o.terms) {
+                for (int j = 0; j < res.bound.n_terms; j++) {
+                    const cr_coll_term *tm = &res.bound.terms[j];
+                    printf("#   term %-14s %-20s %14.0f B / %9.2f GB/s + %7.3f us = %10.2f us\n",
+                           tm->name, tm->where, tm->bytes, tm->cap_Bps / GBPS, tm->lat_s * 1e6,
+                           tm->time_s * 1e6);
+                }
+                printf("#   term %-14s %-20s %49s = %10.2f us\n", "latency", "", "",
+                       res.bound.lat_s * 1e6);
+            }
+            if (!p->supported && nrows == 0)
+                fprintf(stderr, "commroof coll: %s/%s%s%s: %s\n", cr_algo_name(p->algo),
+                        cr_proto_name(p->proto), mech != CR_MECH_NONE ? " " : "",
+                        mech != CR_MECH_NONE ? cr_mech_name(mech) : "", p->why);
+        }
+        if (o.max_b <= 0)
+            break;
+        sz = o.step > 0 ? sz + o.step : floor(sz * o.factor);
+        if (o.step <= 0 && sz == o.min_b)
+            sz += 1;
+    }
+    if (o.json) {
+        json_object_set_new(root, "rows", rows);
+        rows = NULL;
+        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        if (!txt) {
+            rc = cli_fail("coll", "out of memory writing JSON");
+            goto out;
+        }
+        puts(txt);
+        free(txt);
+    }
+out:
+    json_decref(rows);
+    json_decref(root);
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    cr_topo_free(t);
+    return rc;
+}

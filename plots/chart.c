@@ -635,6 +635,20 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
         char *t = malloc(n);
         if (t) {
             snprintf(t, n, "%s\n%s", c->title, c->subtitle);
+            /* the title is centred over the plot area: a long subtitle
+             * breaks at the "; " nearest its middle rather than run off */
+            size_t tl = strlen(c->title) + 1, sl = strlen(c->subtitle);
+            if (sl > 64) {
+                char *best = NULL;
+                for (char *q = strstr(t + tl, "; "); q; q = strstr(q + 1, "; "))
+                    if (!best || labs((long)(q - (t + tl)) - (long)sl / 2) <
+                                     labs((long)(best - (t + tl)) - (long)sl / 2))
+                        best = q;
+                if (best) {
+                    best[0] = '\n';
+                    memmove(best + 1, best + 2, strlen(best + 2) + 1);
+                }
+            }
             sb_gpstr(b, t);
             free(t);
         } else {

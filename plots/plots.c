@@ -204,7 +204,11 @@ cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *se
     if (!c)
         return oom(d);
     cr_status st = CR_OK;
-    if (cr_chart_subtitle(c, "dense peaks from the topology; dashed: measured ceilings") != CR_OK ||
+    if (cr_chart_subtitle(c, (nmpk > 0 || g->meas_hbm_Bps > 0)
+                                 ? "solid: dense peaks from the topology; dashed: measured "
+                                   "(calibrated) ceilings"
+                                 : "dense peaks from the topology (no measured ceilings: "
+                                   "commroof calibrate adds them)") != CR_OK ||
         cr_chart_axis(c, 'x', "arithmetic intensity (FLOP per HBM byte)", CR_AXIS_LOG) != CR_OK ||
         cr_chart_axis(c, 'y', "performance (TFLOP/s)", CR_AXIS_LOG) != CR_OK ||
         cr_chart_range(c, 'x', xlo, xhi) != CR_OK ||

@@ -14,6 +14,9 @@
 #include "route.h"
 #include "topo_xml.h"
 
+/* The fuzz target, replayed below on the fixtures and their prefixes. */
+#include "tests/fuzz/fuzz_nccl_import.c"
+
 #define FIX "tests/fixtures/nccl/"
 
 /* Derivations used below. */
@@ -392,13 +395,55 @@ static void test_round_trip(void **state)
     }
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    *len = buf ? fread(buf, 1, 1 << 20, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+/* Every fixture, whole and cut after every 61st byte, through the fuzz
+ * target's properties (no crash or leak, failures explained, successes
+ * round-trip). */
+static void test_fuzz_replay(void **state)
+{
+    (void)state;
+    const char *files[] = {FIX "hgx-h200-baremetal.xml",
+                           FIX "hgx-h200-vm.xml",
+                           FIX "pcie-l40s-8.xml",
+                           FIX "dgx-a100-2socket.xml",
+                           FIX "bad-unknown-gpu.xml",
+                           FIX "bad-doctype.xml",
+                           "tests/fuzz/corpus/nccl_import/gpu-pair.xml"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len = 0;
+        char *buf = slurp(files[i], &len);
+        if (!buf)
+            fail_msg("cannot read %s", files[i]);
+        for (size_t cut = 0; cut < len; cut += 61)
+            LLVMFuzzerTestOneInput((const uint8_t *)buf, cut);
+        LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
+        free(buf);
+    }
+    /* The corpus seed imports: an NVLink pair, C2C, an inherited PCIe speed. */
+    cr_topo *t = import("tests/fuzz/corpus/nccl_import/gpu-pair.xml");
+    assert_close(out_bw(t, t->gpus[0], CR_LINK_NVLINK), 12 * NVLINK3_LINK_BPS, 1e-12, 0);
+    assert_close(out_bw(t, t->gpus[1], CR_LINK_C2C), 2 * 45000e6, 1e-12, 0);
+    assert_close(out_bw(t, t->gpus[1], CR_LINK_PCIE), 16 * GEN4_LANE_BPS, 1e-12, 0);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hgx_h200_baremetal), cmocka_unit_test(test_hgx_h200_vm),
         cmocka_unit_test(test_pcie_box),           cmocka_unit_test(test_two_socket_nic_per_gpu),
         cmocka_unit_test(test_pcie_lane),          cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

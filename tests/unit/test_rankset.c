@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* Rank sets: every text form, printing back, and each kind of bad input. */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rankset.h"
+
+static void test_forms(void **state)
+{
+    (void)state;
+    cr_rankset *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_rankset_parse("all", 16, &s, &d), CR_OK);
+    assert_int_equal(s->n, 16);
+    assert_int_equal(s->ranks[15], 15);
+    cr_rankset_free(s);
+
+    assert_int_equal(cr_rankset_parse("0-7", 16, &s, &d), CR_OK);
+    assert_int_equal(s->n, 8);
+    assert_int_equal(s->ranks[7], 7);
+    cr_rankset_free(s);
+
+    /* one GPU per 8-GPU node of an 8,192-GPU cluster: 1,024 ranks */
+    assert_int_equal(cr_rankset_parse("0-8191:8", 8192, &s, &d), CR_OK);
+    assert_int_equal(s->n, 1024);
+    assert_int_equal(s->ranks[1], 8);
+    assert_int_equal(s->ranks[1023], 8184);
+    cr_rankset_free(s);
+
+    /* list order is communicator order */
+    assert_int_equal(cr_rankset_parse("5,3,0", 8, &s, &d), CR_OK);
+    assert_int_equal(s->n, 3);
+    assert_int_equal(s->ranks[0], 5);
+    assert_int_equal(s->ranks[2], 0);
+    assert_int_equal(cr_rankset_index(s, 3), 1);
+    assert_int_equal(cr_rankset_index(s, 4), -1);
+    cr_rankset_free(s);
+
+    assert_int_equal(cr_rankset_parse("0-3,8-11", 16, &s, &d), CR_OK);
+    assert_int_equal(s->n, 8);
+    assert_int_equal(s->ranks[4], 8);
+    cr_rankset_free(s);
+
+    assert_int_equal(cr_rankset_parse("7", 8, &s, &d), CR_OK);
+    assert_int_equal(s->n, 1);
+    cr_rankset_free(s);
+}
+
+static void roundtrip(const char *spec, int n_gpus, const char *want)
+{
+    cr_rankset *s = NULL, *s2 = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_rankset_parse(spec, n_gpus, &s, &d), CR_OK);
+    char buf[256];
+    size_t len = cr_rankset_format(s, n_gpus, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    assert_int_equal(len, strlen(want));
+    assert_int_equal(cr_rankset_parse(buf, n_gpus, &s2, &d), CR_OK);
+    assert_int_equal(s2->n, s->n);
+    assert_memory_equal(s2->ranks, s->ranks, (size_t)s->n * sizeof *s->ranks);
+    cr_rankset_free(s);
+    cr_rankset_free(s2);
+}
+
+static void test_format(void **state)
+{
+    (void)state;
+    roundtrip("0-7", 8, "all");
+    roundtrip("0-7", 16, "0-7");
+    roundtrip("0-8191:8", 8192, "0-8184:8");
+    roundtrip("0,1", 8, "0-1");
+    roundtrip("5,3,0", 8, "5,3,0");
+    roundtrip("0,2,4,9", 16, "0-4:2,9");
+    /* truncation keeps the full length */
+    cr_rankset *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_rankset_parse("1,3,4,7", 8, &s, &d), CR_OK);
+    char small[4];
+    size_t len = cr_rankset_format(s, 8, small, sizeof small);
+    assert_int_equal(len, strlen("1,3-4,7"));
+    assert_int_equal(strlen(small), 3);
+    cr_rankset_free(s);
+}
+
+static void bad(const char *spec, int n_gpus, cr_status want, const char *fragment)
+{
+    cr_rankset *s = (cr_rankset *)(uintptr_t)1;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_rankset_parse(spec, n_gpus, &s, &d), want);
+    assert_null(s);
+    if (!strstr(d.msg, fragment))
+        fail_msg("\"%s\": message \"%s\" lacks \"%s\"", spec, d.msg, fragment);
+}
+
+static void test_bad(void **state)
+{
+    (void)state;
+    bad("", 8, CR_EPARSE, "empty");
+    bad("8", 8, CR_ERANGE, "rank 8 is out of range");
+    bad("0-8", 8, CR_ERANGE, "ranks 0-7");
+    bad("7-0", 8, CR_ERANGE, "runs backwards");
+    bad("0-7:0", 8, CR_ERANGE, "stride 0");
+    bad("0,0", 8, CR_EINVAL, "appears twice");
+    bad("0-3,2", 8, CR_EINVAL, "appears twice");
+    bad("a", 8, CR_EPARSE, "column 1");
+    bad("0,", 8, CR_EPARSE, "column 3");
+    bad("0 1", 8, CR_EPARSE, "unexpected ' '");
+    bad("-1", 8, CR_EPARSE, "expected a rank");
+    bad("0-", 8, CR_EPARSE, "end of a range");
+    bad("0-7:", 8, CR_EPARSE, "stride");
+    bad("99999999999", 8, CR_ERANGE, "too large");
+}
+
+static void test_array(void **state)
+{
+    (void)state;
+    int r[3] = {2, 0, 2};
+    cr_rankset *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_rankset_from_array(r, 3, 4, &s, &d), CR_EINVAL);
+    assert_null(s);
+    r[2] = 1;
+    assert_int_equal(cr_rankset_from_array(r, 3, 4, &s, &d), CR_OK);
+    cr_rankset *c = cr_rankset_dup(s);
+    assert_non_null(c);
+    assert_int_equal(c->ranks[0], 2);
+    cr_rankset_free(c);
+    cr_rankset_free(s);
+    cr_rankset_free(NULL);
+    assert_null(cr_rankset_all(0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_format),
+        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_array),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -22,6 +22,10 @@ int cli_cmd_suite(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_plot(int argc, char **argv);
 int cli_cmd_report(int argc, char **argv);
+int cli_cmd_trace(int argc, char **argv);
+int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_calibrate(int argc, char **argv);
+int cli_cmd_sim(int argc, char **argv);
 
 /* Prints "commroof CMD: message" and a hint line to stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

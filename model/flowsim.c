@@ -113,6 +113,9 @@ typedef struct {
 struct cr_sim {
     const cr_topo *t;
     bool transit;
+    bool pxn;        /* relay inter-node traffic through the rail-aligned GPU */
+    int *local;      /* per GPU rank: position among its node's GPUs, -1 if no node */
+    int *node_first; /* per node: its first GPU rank */
     int n_res, link_res0, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */
@@ -230,7 +233,23 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         return CR_ENOMEM;
     s->t = t;
     s->transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+    s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
     s->dj_src = -1;
+    s->local = malloc(((size_t)t->n_gpus + 1) * sizeof *s->local);
+    s->node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *s->node_first);
+    if (!s->local || !s->node_first)
+        goto oom;
+    for (int i = 0; i < t->n_nodes; i++)
+        s->node_first[i] = -1;
+    for (int g = 0; g < t->n_gpus; g++) {
+        int nd = t->devs[t->gpus[g]].node;
+        s->local[g] = -1;
+        if (nd < 0 || nd >= t->n_nodes)
+            continue;
+        if (s->node_first[nd] < 0)
+            s->node_first[nd] = g;
+        s->local[g] = g - s->node_first[nd];
+    }
     int n_red = 0;
     s->reduce_res = malloc(((size_t)t->n_devs + 1) * sizeof *s->reduce_res);
     if (!s->reduce_res)
@@ -314,6 +333,8 @@ void cr_sim_free(cr_sim *s)
             free(s->res[r].act);
     free(s->res);
     free(s->reduce_res);
+    free(s->local);
+    free(s->node_first);
     for (long i = 0; i < s->n_tasks; i++)
         free(s->tasks[i].label);
     free(s->tasks);
@@ -764,6 +785,26 @@ static int task_abort(cr_sim *s)
     return -1;
 }
 
+/* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
+ * local index differs goes first over NVLink to the GPU of the sender's node
+ * on the receiver's rail, then out of that GPU's NIC, so that it stays on
+ * one rail of a rail-optimised fabric. Returns that relay GPU, or -1 when
+ * the flow goes straight (same node, same rail, no node structure, or the
+ * topology sets sim.pxn to 0). */
+static int pxn_relay(const cr_sim *s, int a, int b)
+{
+    if (!s->pxn || a == b)
+        return -1;
+    const cr_topo *t = s->t;
+    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
+    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b])
+        return -1;
+    int c = s->node_first[na] + s->local[b];
+    if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
+        return -1;
+    return c;
+}
+
 static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s,
                     double dst_hbm_w)
 {
@@ -773,24 +814,29 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
         dst >= s->ops[op].n)
         return -1;
     int a = s->ops[op].ranks[src], b = s->ops[op].ranks[dst];
-    const cr_sim_use *ru = NULL;
-    int rn = 0;
+    int relay = pxn_relay(s, a, b);
+    long r1 = -1, r2 = -1;
     double rlat = 0;
     if (a != b) {
-        long r = route_get(s, a, b);
-        if (r < 0)
+        r1 = route_get(s, a, relay >= 0 ? relay : b);
+        if (r1 >= 0 && relay >= 0)
+            r2 = route_get(s, relay, b);
+        if (r1 < 0 || (relay >= 0 && r2 < 0))
             return -1;
-        /* route_get may grow rpool: take the pointer after it. */
-        ru = s->rpool + s->routes[r].off;
-        rn = s->routes[r].n;
-        rlat = s->routes[r].lat_s;
+        rlat = s->routes[r1].lat_s + (r2 >= 0 ? s->routes[r2].lat_s : 0);
     }
     long id = task_new(s, op, T_FLOW, src, dst);
     if (id < 0)
         return -1;
-    for (int i = 0; i < rn; i++)
-        if (task_use(s, ru[i].res, ru[i].w))
-            return task_abort(s);
+    for (int h = 0; h < 2; h++) {
+        long r = h ? r2 : r1;
+        if (r < 0)
+            continue;
+        /* Index the pool afresh: route_get may have moved it. */
+        for (int i = 0; i < s->routes[r].n; i++)
+            if (task_use(s, s->rpool[s->routes[r].off + i].res, s->rpool[s->routes[r].off + i].w))
+                return task_abort(s);
+    }
     if (task_use(s, cr_sim_res_hbm(s, a), 1.0) || task_use(s, cr_sim_res_hbm(s, b), dst_hbm_w))
         return task_abort(s);
     task_t *k = &s->tasks[id];

@@ -1,0 +1,668 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `commroof sim`: the flow-level simulator (model/flowsim.h) from the command
+ * line. The simple form simulates one collective per size and prints the
+ * columns of `commroof coll` plus sim_us; --scenario runs an XML scenario of
+ * several collectives and compute ops. Both report completion per op and
+ * rank, the busiest links, and can write a Chrome trace (--timeline) in the
+ * shape of our measured traces (traces/README.md).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "coll.h"
+#include "flowsim.h"
+#include "rankset.h"
+#include "scenario.h"
+#include "units.h"
+
+#define GBPS 1e9
+
+static const char sim_help[] =
+    "usage: commroof sim COLL --topo T [--ranks SPEC] -b BYTES [-e MAX] [-f FACTOR]\n"
+    "                    [--dtype D] [--algo A] [--proto P] [--channels N]\n"
+    "                    [--grain auto|steps|pipelined] [--timeline OUT.json] [--top N]\n"
+    "                    [--per-rank] [--json]\n"
+    "       commroof sim --scenario FILE.xml --topo T [--timeline OUT.json] [--top N]\n"
+    "                    [--per-rank] [--json]\n"
+    "\n"
+    "Discrete-event flow-level simulation over the topology graph: flows share links\n"
+    "by max-min fairness (re-solved at every arrival and departure), with per-hop\n"
+    "latency, HBM and in-switch reduction as shared resources. A collective expands\n"
+    "into a dependency graph of flows for the algorithm `commroof coll` predicts\n"
+    "(ring steps, trees, NVLS, direct), using its latencies and protocol efficiency,\n"
+    "so on an idle fabric sim_us matches pred_us and under contention it shows the\n"
+    "slowdown. doc/simulator.md explains the model.\n"
+    "\n"
+    "options:\n"
+    "  COLL          allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
+    "                gather, scatter, sendrecv\n"
+    "  --topo T      shipped topology name or XML file (default hgx-h200-8)\n"
+    "  --ranks SPEC  all (default), 0-7, 0-8191:8, 0,3,5\n"
+    "  -b, -e, -f    sizes as nccl-tests: from -b to -e, times -f (default 2);\n"
+    "                bytes with a unit (1GB, 64MiB) or a number (nccl-tests K/M/G\n"
+    "                suffixes are powers of 1024)\n"
+    "  --dtype D     fp32 (default), bf16, fp16, fp8, int8\n"
+    "  --algo A      ring, tree, nvls, direct (default: NCCL's choice)\n"
+    "  --proto P     ll, ll128, simple (default: NCCL's choice)\n"
+    "  --channels N  force N channels (default: as NCCL would)\n"
+    "  --grain G     steps: one flow per rank and step; pipelined: one coupled flow\n"
+    "                per ring/tree; auto (default): steps while under 200,000 flows\n"
+    "  --scenario F  several collectives and compute ops from an XML file\n"
+    "                (doc/simulator.md, tests/fixtures/scenarios/)\n"
+    "  --timeline F  write a Chrome trace (open in ui.perfetto.dev): pid = rank x 100\n"
+    "                + GPU, tid = stream, one span per op and rank, flows of small runs\n"
+    "  --top N       busiest links to list (default 10)\n"
+    "  --per-rank    list every rank's completion time (default: summary)\n"
+    "  --json        one JSON document on stdout\n"
+    "  --help, -h    this text\n"
+    "\n"
+    "examples:\n"
+    "  commroof sim allreduce --topo hgx-h200-8 -b 1GB\n"
+    "  commroof sim alltoall --topo h100-ib-4n -b 64MB --timeline a2a.json\n"
+    "  commroof sim --scenario tests/fixtures/scenarios/tp-dp.xml --topo h100-ib-4n\n";
+
+struct opts {
+    const char *coll, *topo, *ranks, *dtype, *algo, *proto, *grain, *timeline, *scenario;
+    double b, e, f;
+    int channels, top;
+    bool json, per_rank, have_e;
+};
+
+/* Bytes: a quantity with a unit, or a number with nccl-tests' K/M/G suffix
+ * (powers of 1024), or a plain number. */
+static bool parse_bytes(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s && isfinite(v) && v >= 0) {
+        double m = 0;
+        if (*end == 0)
+            m = 1;
+        else if (end[1] == 0 && (*end == 'K' || *end == 'k'))
+            m = 1024.0;
+        else if (end[1] == 0 && *end == 'M')
+            m = 1024.0 * 1024;
+        else if (end[1] == 0 && *end == 'G')
+            m = 1024.0 * 1024 * 1024;
+        if (m > 0) {
+            *out = v * m;
+            return true;
+        }
+    }
+    cr_diag d = {{0}};
+    return cr_units_parse(s, CR_UNIT_BYTES, out, &d) == CR_OK && *out >= 0 && isfinite(*out);
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->f = 2;
+    o->top = 10;
+    o->b = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                                                     \
+    do {                                                                                           \
+        if (!v)                                                                                    \
+            return cli_usage_error("sim", "%s needs a value", a);                                  \
+        i++;                                                                                       \
+    } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(sim_help, stdout);
+            return -1;
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "--per-rank")) {
+            o->per_rank = true;
+        } else if (!strcmp(a, "--topo")) {
+            NEED();
+            o->topo = v;
+        } else if (!strcmp(a, "--ranks")) {
+            NEED();
+            o->ranks = v;
+        } else if (!strcmp(a, "--dtype")) {
+            NEED();
+            o->dtype = v;
+        } else if (!strcmp(a, "--algo")) {
+            NEED();
+            o->algo = v;
+        } else if (!strcmp(a, "--proto")) {
+            NEED();
+            o->proto = v;
+        } else if (!strcmp(a, "--grain")) {
+            NEED();
+            o->grain = v;
+        } else if (!strcmp(a, "--timeline")) {
+            NEED();
+            o->timeline = v;
+        } else if (!strcmp(a, "--scenario")) {
+            NEED();
+            o->scenario = v;
+        } else if (!strcmp(a, "--channels")) {
+            NEED();
+            char *end;
+            long c = strtol(v, &end, 10);
+            if (*end || c < 1 || c > 1024)
+                return cli_usage_error("sim", "--channels \"%s\" is not a number from 1 to 1024",
+                                       v);
+            o->channels = (int)c;
+        } else if (!strcmp(a, "--top")) {
+            NEED();
+            char *end;
+            long c = strtol(v, &end, 10);
+            if (*end || c < 0 || c > 100000)
+                return cli_usage_error("sim", "--top \"%s\" is not a count from 0 to 100000", v);
+            o->top = (int)c;
+        } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
+            NEED();
+            if (!parse_bytes(v, &o->b))
+                return cli_usage_error("sim", "-b \"%s\" is not a size (e.g. 1GB, 64MiB, 128M)", v);
+        } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
+            NEED();
+            if (!parse_bytes(v, &o->e))
+                return cli_usage_error("sim", "-e \"%s\" is not a size (e.g. 1GB, 64MiB, 128M)", v);
+            o->have_e = true;
+        } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
+            NEED();
+            char *end;
+            o->f = strtod(v, &end);
+            if (*end || !(o->f > 1) || !isfinite(o->f))
+                return cli_usage_error("sim", "-f \"%s\" is not a factor above 1", v);
+        } else if (a[0] == '-') {
+            return cli_usage_error("sim", "unknown option \"%s\"", a);
+        } else if (!o->coll) {
+            o->coll = a;
+        } else {
+            return cli_usage_error("sim",
+                                   "unexpected argument \"%s\" (one collective per run; "
+                                   "use --scenario for several)",
+                                   a);
+        }
+#undef NEED
+    }
+    if (o->scenario && o->coll)
+        return cli_usage_error("sim", "give either a collective or --scenario, not both");
+    if (!o->scenario && !o->coll)
+        return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
+    if (o->coll && o->b < 0)
+        return cli_usage_error("sim", "-b BYTES is required (e.g. -b 1GB)");
+    if (!o->have_e)
+        o->e = o->b;
+    if (o->coll && o->e < o->b)
+        return cli_usage_error("sim", "-e must not be below -b");
+    return 0;
+}
+
+/* ---------- reporting shared by both forms ---------- */
+
+typedef struct {
+    int res;
+    double util; /* bytes / (cap x makespan) */
+} busy_t;
+
+static int cmp_busy(const void *a, const void *b)
+{
+    double x = ((const busy_t *)a)->util, y = ((const busy_t *)b)->util;
+    return x < y ? 1 : x > y ? -1 : ((const busy_t *)a)->res - ((const busy_t *)b)->res;
+}
+
+/* The top busiest link directions (links only). Returns a malloc'd array of
+ * *n entries or NULL. */
+static busy_t *busiest(const cr_sim *s, int top, int *n)
+{
+    *n = 0;
+    double T = cr_sim_makespan_s(s);
+    int nr = cr_sim_n_res(s), k = 0;
+    busy_t *b = malloc(((size_t)nr + 1) * sizeof *b);
+    if (!b || T <= 0) {
+        free(b);
+        return NULL;
+    }
+    for (int r = 0; r < nr; r++) {
+        cr_sim_res_stat st = cr_sim_res_get(s, r);
+        if (st.bytes <= 0)
+            continue;
+        b[k].res = r;
+        b[k].util = st.bytes / (st.cap_Bps * T);
+        k++;
+    }
+    qsort(b, (size_t)k, sizeof *b, cmp_busy);
+    *n = k < top ? k : top;
+    return b;
+}
+
+static const char *res_kind_name(cr_sim_res_kind k)
+{
+    return k == CR_SIM_RES_LINK ? "link" : k == CR_SIM_RES_HBM ? "hbm" : "reduce";
+}
+
+static void print_busiest(const cr_sim *s, int top)
+{
+    int n;
+    busy_t *b = busiest(s, top, &n);
+    printf("#\n# busiest resources (utilisation = bytes / (capacity x makespan))\n");
+    printf("# %-44s %6s %10s %10s %7s %7s\n", "resource", "kind", "cap", "bytes", "util", "busy");
+    printf("# %-44s %6s %10s %10s %7s %7s\n", "", "", "GB/s", "GB", "%", "%");
+    double T = cr_sim_makespan_s(s);
+    char name[160];
+    for (int i = 0; i < n; i++) {
+        cr_sim_res_stat st = cr_sim_res_get(s, b[i].res);
+        printf("# %-44s %6s %10.1f %10.4f %7.1f %7.1f\n",
+               cr_sim_res_name(s, b[i].res, name, sizeof name), res_kind_name(st.kind),
+               st.cap_Bps / GBPS, st.bytes / 1e9, 100 * b[i].util, 100 * st.busy_s / T);
+    }
+    free(b);
+}
+
+static json_t *busiest_json(const cr_sim *s, int top)
+{
+    int n;
+    busy_t *b = busiest(s, top, &n);
+    json_t *a = json_array();
+    double T = cr_sim_makespan_s(s);
+    char name[160];
+    for (int i = 0; i < n; i++) {
+        cr_sim_res_stat st = cr_sim_res_get(s, b[i].res);
+        json_array_append_new(a, json_pack("{s:s,s:s,s:f,s:f,s:f,s:f}", "resource",
+                                           cr_sim_res_name(s, b[i].res, name, sizeof name), "kind",
+                                           res_kind_name(st.kind), "cap_GBps", st.cap_Bps / GBPS,
+                                           "bytes", st.bytes, "util_pct", 100 * b[i].util,
+                                           "busy_pct", 100 * st.busy_s / T));
+    }
+    free(b);
+    return a;
+}
+
+static void rank_summary(const cr_sim_op_result *r, double *mn, double *mx, int *slow)
+{
+    *mn = INFINITY;
+    *mx = -INFINITY;
+    *slow = 0;
+    for (int i = 0; i < r->n_ranks; i++) {
+        double e = r->rank_end_s[i] - r->start_s;
+        if (r->rank_end_s[i] < 0)
+            e = 0;
+        if (e < *mn)
+            *mn = e;
+        if (e > *mx) {
+            *mx = e;
+            *slow = i;
+        }
+    }
+}
+
+static void print_ops(const cr_sim *s, bool per_rank)
+{
+    printf("#\n# completion per op (times in us from 0; ranks: first/last to finish)\n");
+    printf("# %-24s %8s %6s %12s %12s %12s %12s %8s\n", "op", "kind", "ranks", "start", "end",
+           "rank_min", "rank_max", "slowest");
+    for (int i = 0; i < cr_sim_n_ops(s); i++) {
+        cr_sim_op_result r = cr_sim_op_get(s, i);
+        double mn, mx;
+        int slow;
+        rank_summary(&r, &mn, &mx, &slow);
+        printf("# %-24s %8s %6d %12.3f %12.3f %12.3f %12.3f %8d\n", r.name,
+               r.kind == CR_SIM_OP_COLL ? "coll" : "compute", r.n_ranks, r.start_s * 1e6,
+               r.end_s * 1e6, (r.start_s + mn) * 1e6, (r.start_s + mx) * 1e6, r.ranks[slow]);
+        if (per_rank)
+            for (int k = 0; k < r.n_ranks; k++)
+                printf("#   %-22s rank %6d end %12.3f us\n", r.name, r.ranks[k],
+                       r.rank_end_s[k] * 1e6);
+    }
+}
+
+static json_t *ops_json(const cr_sim *s, bool per_rank)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < cr_sim_n_ops(s); i++) {
+        cr_sim_op_result r = cr_sim_op_get(s, i);
+        double mn, mx;
+        int slow;
+        rank_summary(&r, &mn, &mx, &slow);
+        json_t *o = json_pack("{s:s,s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:i}", "name", r.name, "kind",
+                              r.kind == CR_SIM_OP_COLL ? "coll" : "compute", "ranks", r.n_ranks,
+                              "stream", r.stream, "start_us", r.start_s * 1e6, "end_us",
+                              r.end_s * 1e6, "rank_min_us", (r.start_s + mn) * 1e6, "rank_max_us",
+                              (r.start_s + mx) * 1e6, "slowest_rank", r.ranks[slow]);
+        if (per_rank) {
+            json_t *pr = json_array();
+            for (int k = 0; k < r.n_ranks; k++)
+                json_array_append_new(pr, json_pack("{s:i,s:f}", "rank", r.ranks[k], "end_us",
+                                                    r.rank_end_s[k] * 1e6));
+            json_object_set_new(o, "per_rank", pr);
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* ---------- the Chrome trace ---------- */
+
+/* Flows are drawn only up to this many tasks, so a timeline stays a file
+ * Perfetto opens quickly; op spans per rank are always there. */
+#define TIMELINE_MAX_TASKS 200000
+
+static int local_of(const cr_topo *t, int r)
+{
+    int node = t->devs[t->gpus[r]].node, k = 0;
+    if (node < 0)
+        return r % 99;
+    for (int q = r - 1; q >= 0 && t->devs[t->gpus[q]].node == node; q--)
+        k++;
+    return k % 99;
+}
+
+static int write_timeline(const cr_sim *s, const char *path, const char *what)
+{
+    const cr_topo *t = cr_sim_topo(s);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_fail("sim", "cannot write the timeline \"%s\"", path);
+    int n = t->n_gpus;
+    char *used = calloc((size_t)n, 1);
+    if (!used) {
+        fclose(f);
+        return cli_fail("sim", "out of memory");
+    }
+    for (int i = 0; i < cr_sim_n_ops(s); i++) {
+        cr_sim_op_result r = cr_sim_op_get(s, i);
+        for (int k = 0; k < r.n_ranks; k++)
+            used[r.ranks[k]] = 1;
+    }
+    fputs("{\"traceEvents\":[\n", f);
+    for (int r = 0; r < n; r++) {
+        if (!used[r])
+            continue;
+        const cr_gpu_spec *g = cr_topo_gpu_spec(t, r);
+        long pid = (long)r * 100 + local_of(t, r);
+        fprintf(f,
+                "{\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":"
+                "\"GPU %d %s (simulated rank %d, %s)\"}},\n",
+                pid, local_of(t, r), g && g->name ? g->name : "?", r, t->devs[t->gpus[r]].id);
+    }
+    for (int i = 0; i < cr_sim_n_ops(s); i++) {
+        cr_sim_op_result r = cr_sim_op_get(s, i);
+        for (int k = 0; k < r.n_ranks; k++) {
+            int g = r.ranks[k];
+            long pid = (long)g * 100 + local_of(t, g);
+            double end = r.rank_end_s[k] >= 0 ? r.rank_end_s[k] : r.end_s;
+            fprintf(f,
+                    "{\"ph\":\"M\",\"pid\":%ld,\"tid\":%d,\"name\":\"thread_name\",\"args\":{"
+                    "\"name\":\"stream %d\"}},\n",
+                    pid, r.stream, r.stream);
+            fprintf(f,
+                    "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%ld,\"tid\":%d,"
+                    "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,\"stream\":%d,"
+                    "\"simulated\":true,\"op\":%d,\"rank\":%d}},\n",
+                    r.kind == CR_SIM_OP_COLL ? "kernel" : "kernel", r.name, pid, r.stream,
+                    r.start_s * 1e6, (end - r.start_s) * 1e6, local_of(t, g), r.stream, i, g);
+        }
+    }
+    long nt = cr_sim_n_tasks(s);
+    if (nt <= TIMELINE_MAX_TASKS)
+        for (long k = 0; k < nt; k++) {
+            cr_sim_task_info ti = cr_sim_task_get(s, k);
+            if (!ti.is_flow || ti.marker || ti.end_s < 0)
+                continue;
+            cr_sim_op_result r = cr_sim_op_get(s, ti.op);
+            long pid = (long)ti.rank * 100 + local_of(t, ti.rank);
+            fprintf(f,
+                    "{\"ph\":\"X\",\"cat\":\"sim_flow\",\"name\":\"%s %s\",\"pid\":%ld,"
+                    "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,\"stream\":%d,"
+                    "\"bytes\":%.0f,\"peer\":%d,\"ready_us\":%.3f}},\n",
+                    r.name, ti.peer >= 0 ? "send" : "flow", pid, r.stream, ti.start_s * 1e6,
+                    (ti.end_s - ti.start_s) * 1e6, local_of(t, ti.rank), r.stream, ti.bytes,
+                    ti.peer, ti.ready_s * 1e6);
+        }
+    fprintf(f, "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],\n");
+    json_t *meta =
+        json_pack("{s:s,s:i,s:s,s:s,s:s,s:i,s:f,s:I}", "format", "commroof-trace", "format_version",
+                  1, "tool", "commroof sim", "topology", t->name, "command", what, "ts_base_ns", 0,
+                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)nt);
+    char *m = json_dumps(meta, JSON_COMPACT);
+    json_decref(meta);
+    fprintf(f, "\"displayTimeUnit\":\"ns\",\n\"metadata\":%s}\n", m ? m : "{}");
+    free(m);
+    free(used);
+    if (fclose(f) != 0)
+        return cli_fail("sim", "writing the timeline \"%s\" failed", path);
+    return CLI_OK;
+}
+
+/* ---------- the simple form ---------- */
+
+static int parse_enums(const struct opts *o, cr_coll *c, cr_coll_req *rq)
+{
+    cr_diag d = {{0}};
+    if (cr_coll_parse(o->coll, c, &d) != CR_OK)
+        return cli_usage_error("sim", "%s", d.msg);
+    *rq = cr_coll_req_default(*c, 0);
+    if (o->dtype && cr_dtype_parse(o->dtype, &rq->dtype, &d) != CR_OK)
+        return cli_usage_error("sim", "%s", d.msg);
+    if (o->algo && cr_algo_parse(o->algo, &rq->algo, &d) != CR_OK)
+        return cli_usage_error("sim", "%s", d.msg);
+    if (o->proto && cr_proto_parse(o->proto, &rq->proto, &d) != CR_OK)
+        return cli_usage_error("sim", "%s", d.msg);
+    rq->nchannels = o->channels;
+    return 0;
+}
+
+static int grain_of(const struct opts *o, cr_sim_grain *g)
+{
+    *g = CR_SIM_GRAIN_AUTO;
+    if (!o->grain || !strcmp(o->grain, "auto"))
+        return 0;
+    if (!strcmp(o->grain, "steps"))
+        *g = CR_SIM_GRAIN_STEPS;
+    else if (!strcmp(o->grain, "pipelined"))
+        *g = CR_SIM_GRAIN_PIPELINED;
+    else
+        return cli_usage_error("sim", "--grain \"%s\": expected auto, steps or pipelined",
+                               o->grain);
+    return 0;
+}
+
+static int run_simple(const struct opts *o)
+{
+    cr_coll c;
+    cr_coll_req rq;
+    cr_sim_grain grain;
+    int rc = parse_enums(o, &c, &rq);
+    if (rc)
+        return rc;
+    if ((rc = grain_of(o, &grain)))
+        return rc;
+    cr_topo *t = cli_open_topo("sim", o->topo);
+    if (!t)
+        return CLI_FAIL;
+    cr_diag d = {{0}};
+    cr_rankset *rs = NULL;
+    cr_coll_ctx *ctx = NULL;
+    json_t *root = NULL, *rows = NULL;
+    cr_sim *last = NULL;
+    rc = CLI_OK;
+    if (o->ranks ? cr_rankset_parse(o->ranks, t->n_gpus, &rs, &d) != CR_OK
+                 : !(rs = cr_rankset_all(t->n_gpus))) {
+        rc = cli_usage_error("sim", "--ranks: %s", d.msg[0] ? d.msg : "out of memory");
+        goto out;
+    }
+    if (cr_coll_ctx_new(t, rs, &ctx, &d) != CR_OK) {
+        rc = cli_fail("sim", "%s", d.msg);
+        goto out;
+    }
+    char rtxt[128];
+    cr_rankset_format(rs, t->n_gpus, rtxt, sizeof rtxt);
+    if (o->json) {
+        root = json_pack("{s:s,s:s,s:s,s:i,s:s}", "command", "sim", "collective", cr_coll_name(c),
+                         "topology", t->name, "nranks", rs->n, "ranks", rtxt);
+        rows = json_array();
+    } else {
+        printf("# commroof sim %s on %s, %d ranks (%s), dtype %s\n", cr_coll_name(c), t->name,
+               rs->n, rtxt, cr_dtype_name(rq.dtype));
+        printf("# sim_us: flow-level simulation of the predicted algorithm; algbw/busbw from "
+               "sim_us (busbw factor %.4g)\n",
+               cr_coll_busbw_factor(c, rs->n));
+        printf("#\n# %12s %12s %6s %9s %7s %3s %11s %11s %11s %10s %10s %7s  %s\n", "size", "count",
+               "type", "algo", "proto", "ch", "bound_us", "pred_us", "sim_us", "algbw", "busbw",
+               "sim/pr", "binding");
+        printf("# %12s %12s %6s %9s %7s %3s %11s %11s %11s %10s %10s %7s  %s\n", "(B)",
+               "(elements)", "", "", "", "", "(us)", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "");
+    }
+    for (double S = o->b;; S *= o->f) {
+        rq.bytes = S;
+        cr_coll_result res;
+        d.msg[0] = 0;
+        if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
+            rc = cli_fail("sim", "%s", d.msg);
+            goto out;
+        }
+        if (!res.pred.supported) {
+            rc = cli_fail("sim", "%s %s cannot run here: %s", cr_coll_name(c),
+                          cr_algo_name(rq.algo), res.pred.why);
+            goto out;
+        }
+        cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, S, &res.pred);
+        sp.grain = grain;
+        cr_sim *s = NULL;
+        int op;
+        if (cr_sim_new(t, &s, &d) != CR_OK || cr_sim_coll_add(s, &sp, rs->ranks, rs->n, &op, &d) ||
+            cr_sim_run(s, &d) != CR_OK) {
+            cr_sim_free(s);
+            rc = cli_fail("sim", "%s", d.msg);
+            goto out;
+        }
+        cr_sim_op_result r = cr_sim_op_get(s, op);
+        double T = r.end_s - r.start_s;
+        double algbw = T > 0 ? S / T : 0, busbw = algbw * cr_coll_busbw_factor(c, rs->n);
+        double count = S / cr_dtype_bytes(rq.dtype);
+        if (o->json) {
+            json_t *row = json_pack(
+                "{s:f,s:f,s:s,s:s,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:s,s:s}", "bytes", S, "count", count,
+                "dtype", cr_dtype_name(rq.dtype), "algo", cr_algo_name(res.pred.algo), "proto",
+                cr_proto_name(res.pred.proto), "nchannels", res.pred.nchannels, "bound_us",
+                res.bound.bound_s * 1e6, "pred_us", res.pred.pred_s * 1e6, "sim_us", T * 1e6,
+                "algbw_GBps", algbw / GBPS, "busbw_GBps", busbw / GBPS, "binding",
+                res.bound.binding, "binding_where", res.bound.binding_where);
+            cr_sim_stats st = cr_sim_stats_get(s);
+            json_object_set_new(row, "flows", json_integer(st.n_flows));
+            json_object_set_new(row, "events", json_integer(st.n_events));
+            json_array_append_new(rows, row);
+        } else {
+            printf("  %12.0f %12.0f %6s %9s %7s %3d %11.3f %11.3f %11.3f %10.2f %10.2f %7.3f  %s\n",
+                   S, count, cr_dtype_name(rq.dtype), cr_algo_name(res.pred.algo),
+                   cr_proto_name(res.pred.proto), res.pred.nchannels, res.bound.bound_s * 1e6,
+                   res.pred.pred_s * 1e6, T * 1e6, algbw / GBPS, busbw / GBPS,
+                   res.pred.pred_s > 0 ? T / res.pred.pred_s : 0, res.bound.binding);
+        }
+        cr_sim_free(last);
+        last = s;
+        if (S * o->f > o->e * (1 + 1e-12) || o->f <= 1)
+            break;
+    }
+    if (o->json) {
+        json_object_set_new(root, "sizes", rows);
+        rows = NULL;
+        json_object_set_new(root, "ops", ops_json(last, o->per_rank));
+        json_object_set_new(root, "busiest", busiest_json(last, o->top));
+    } else {
+        printf("#\n# details of the last size (%.0f B):\n",
+               cr_sim_op_get(last, 0).n_ranks > 0 ? o->e : o->e);
+        print_ops(last, o->per_rank);
+        print_busiest(last, o->top);
+    }
+    if (o->timeline) {
+        char what[256];
+        snprintf(what, sizeof what, "commroof sim %s --topo %s --ranks %s -b %.0f", cr_coll_name(c),
+                 t->name, rtxt, o->e);
+        if ((rc = write_timeline(last, o->timeline, what)) != CLI_OK)
+            goto out;
+    }
+    if (o->json) {
+        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        if (!txt) {
+            rc = cli_fail("sim", "out of memory writing JSON");
+            goto out;
+        }
+        puts(txt);
+        free(txt);
+    }
+out:
+    json_decref(root);
+    json_decref(rows);
+    cr_sim_free(last);
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    cr_topo_free(t);
+    return rc;
+}
+
+/* ---------- scenarios ---------- */
+
+static int run_scenario(const struct opts *o)
+{
+    cr_topo *t = cli_open_topo("sim", o->topo);
+    if (!t)
+        return CLI_FAIL;
+    cr_diag d = {{0}};
+    cr_sim *s = NULL;
+    int rc = CLI_OK;
+    cr_status st = cr_scenario_load_file(o->scenario, t, &s, &d);
+    if (st != CR_OK) {
+        rc = st == CR_EIO || st == CR_ENOMEM || st == CR_ENOTFOUND ? cli_fail("sim", "%s", d.msg)
+                                                                   : cli_fail("sim", "%s", d.msg);
+        goto out;
+    }
+    if (cr_sim_run(s, &d) != CR_OK) {
+        rc = cli_fail("sim", "%s", d.msg);
+        goto out;
+    }
+    if (o->json) {
+        cr_sim_stats ss = cr_sim_stats_get(s);
+        json_t *root =
+            json_pack("{s:s,s:s,s:s,s:f,s:I,s:I}", "command", "sim", "scenario", o->scenario,
+                      "topology", t->name, "makespan_us", cr_sim_makespan_s(s) * 1e6, "flows",
+                      (json_int_t)ss.n_flows, "events", (json_int_t)ss.n_events);
+        json_object_set_new(root, "ops", ops_json(s, o->per_rank));
+        json_object_set_new(root, "busiest", busiest_json(s, o->top));
+        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        json_decref(root);
+        if (!txt) {
+            rc = cli_fail("sim", "out of memory writing JSON");
+            goto out;
+        }
+        puts(txt);
+        free(txt);
+    } else {
+        cr_sim_stats ss = cr_sim_stats_get(s);
+        printf("# commroof sim --scenario %s on %s: makespan %.3f us, %ld flows, %ld events\n",
+               o->scenario, t->name, cr_sim_makespan_s(s) * 1e6, ss.n_flows, ss.n_events);
+        print_ops(s, o->per_rank);
+        print_busiest(s, o->top);
+    }
+    if (o->timeline) {
+        char what[512];
+        snprintf(what, sizeof what, "commroof sim --scenario %s --topo %s", o->scenario, t->name);
+        rc = write_timeline(s, o->timeline, what);
+    }
+out:
+    cr_sim_free(s);
+    cr_topo_free(t);
+    return rc;
+}
+
+int cli_cmd_sim(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc < 0)
+        return CLI_OK;
+    if (rc)
+        return rc;
+    return o.scenario ? run_scenario(&o) : run_simple(&o);
+}

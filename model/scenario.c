@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenario XML for the simulator (see scenario.h). Parsed with libxml2 with
+ * XML_PARSE_NONET and without NOENT/DTDLOAD; a SAX hook refuses every entity
+ * declaration (so no expansion bomb can start) and files above 16 MiB are
+ * refused before parsing.
+ */
+#include "scenario.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "rankset.h"
+#include "units.h"
+
+#define SCN_MAX_BYTES (16u << 20)
+#define SCN_MAX_OPS 4096
+
+typedef struct {
+    const char *origin;
+    const cr_topo *t;
+    cr_sim *s;
+    cr_diag *d;
+    char **names;
+    int *ops;
+    int n;
+} scn;
+
+struct pstate {
+    int refused;
+    int line;
+};
+
+static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
+                           const xmlChar *sys, xmlChar *content)
+{
+    (void)name;
+    (void)type;
+    (void)pub;
+    (void)sys;
+    (void)content;
+    xmlParserCtxtPtr c = ctx;
+    struct pstate *ps = c->_private;
+    if (!ps->refused) {
+        ps->refused = 1;
+        ps->line = c->input ? c->input->line : 0;
+    }
+    xmlStopParser(c);
+}
+
+static void on_error(void *ctx, xmlErrorPtr e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+static cr_status fail(scn *S, const xmlNode *n, cr_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static cr_status fail(scn *S, const xmlNode *n, cr_status st, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cr_diag_set(S->d, st, "%s:%d: %.900s", S->origin, n ? n->line : 0, msg);
+}
+
+static const char *attr(const xmlNode *n, const char *name)
+{
+    for (const xmlAttr *a = n->properties; a; a = a->next)
+        if (!strcmp((const char *)a->name, name) && a->children && a->children->content)
+            return (const char *)a->children->content;
+    return NULL;
+}
+
+static bool word_in(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; (p = strstr(p, w)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return true;
+    return false;
+}
+
+static cr_status check_attrs(scn *S, const xmlNode *n, const char *allowed)
+{
+    for (const xmlAttr *a = n->properties; a; a = a->next)
+        if (a->ns || !word_in(allowed, (const char *)a->name))
+            return fail(S, n, CR_EPARSE, "unknown attribute \"%s\"; expected one of: %s",
+                        (const char *)a->name, allowed);
+    return CR_OK;
+}
+
+static cr_status quantity(scn *S, const xmlNode *n, const char *name, cr_unit_kind k, double dflt,
+                          bool required, double *out)
+{
+    const char *v = attr(n, name);
+    *out = dflt;
+    if (!v) {
+        if (required)
+            return fail(S, n, CR_EINVAL, "<%s> needs the attribute \"%s\"", (const char *)n->name,
+                        name);
+        return CR_OK;
+    }
+    cr_diag d = {{0}};
+    if (cr_units_parse(v, k, out, &d) != CR_OK || !(*out >= 0) || !isfinite(*out)) {
+        char what[64];
+        snprintf(what, sizeof what, "%s=\"%.40s\"", name, v);
+        return fail(S, n, CR_EINVAL, "%s is not a quantity >= 0 with a unit (e.g. \"%s\")", what,
+                    k == CR_UNIT_TIME ? "20us" : "64MB");
+    }
+    return CR_OK;
+}
+
+static cr_status stream_of(scn *S, const xmlNode *n, int *out)
+{
+    const char *v = attr(n, "stream");
+    *out = 0;
+    if (!v)
+        return CR_OK;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end || end == v || x < 0 || x > 1000000)
+        return fail(S, n, CR_EINVAL, "stream=\"%s\" is not a number from 0 to 1000000%s", v, "");
+    *out = (int)x;
+    return CR_OK;
+}
+
+static cr_status ranks_of(scn *S, const xmlNode *n, cr_rankset **rs)
+{
+    const char *v = attr(n, "ranks");
+    cr_diag d = {{0}};
+    if (!v)
+        *rs = cr_rankset_all(S->t->n_gpus);
+    else if (cr_rankset_parse(v, S->t->n_gpus, rs, &d) != CR_OK)
+        return fail(S, n, CR_EINVAL, "ranks: %s%s", d.msg, "");
+    return *rs ? CR_OK : cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+}
+
+static cr_status add_name(scn *S, const xmlNode *n, int op)
+{
+    const char *name = attr(n, "name");
+    if (!name || !*name)
+        return fail(S, n, CR_EINVAL, "<%s> needs a non-empty name%s", (const char *)n->name, "");
+    for (int i = 0; i < S->n; i++)
+        if (!strcmp(S->names[i], name))
+            return fail(S, n, CR_EINVAL, "the name \"%s\" is used twice; op names are unique%s",
+                        name, "");
+    S->names[S->n] = strdup(name);
+    if (!S->names[S->n])
+        return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    S->ops[S->n++] = op;
+    return CR_OK;
+}
+
+/* after="a,b": dependencies on earlier or later ops, resolved at the end. */
+static cr_status resolve_after(scn *S, const xmlNode *n, int op)
+{
+    const char *v = attr(n, "after");
+    if (!v)
+        return CR_OK;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int found = -1;
+        for (int i = 0; i < S->n; i++)
+            if (!strcmp(S->names[i], tok))
+                found = S->ops[i];
+        if (found < 0)
+            return fail(S, n, CR_ENOTFOUND, "after=\"%s\": no op is named \"%s\"", v, tok);
+        if (found == op || cr_sim_op_after(S->s, found, op) != CR_OK)
+            return fail(S, n, CR_EINVAL, "after=\"%s\": \"%s\" cannot precede this op", v, tok);
+    }
+    return CR_OK;
+}
+
+static cr_status do_compute(scn *S, const xmlNode *n, int *op)
+{
+    cr_status st = check_attrs(S, n, "name ranks duration hbm start stream after");
+    double dur, hbm, start;
+    int stream;
+    cr_rankset *rs = NULL;
+    if (st || (st = quantity(S, n, "duration", CR_UNIT_TIME, 0, true, &dur)) ||
+        (st = quantity(S, n, "hbm", CR_UNIT_BYTES, 0, false, &hbm)) ||
+        (st = quantity(S, n, "start", CR_UNIT_TIME, 0, false, &start)) ||
+        (st = stream_of(S, n, &stream)) || (st = ranks_of(S, n, &rs)))
+        return st;
+    st = cr_sim_compute_op_add(S->s, attr(n, "name"), rs->ranks, rs->n, dur, hbm, start, stream, op,
+                               S->d);
+    cr_rankset_free(rs);
+    return st;
+}
+
+static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
+{
+    cr_status st = check_attrs(S, n,
+                               v ? "name ranks start stream after algo proto channels"
+                                 : "name coll ranks bytes dtype algo proto channels root start "
+                                   "stream after grain");
+    double bytes = 0, start;
+    int stream;
+    cr_rankset *rs = NULL;
+    cr_coll_ctx *ctx = NULL;
+    double *m = NULL;
+    cr_diag d = {{0}};
+    cr_coll c = CR_COLL_ALLTOALL;
+    if (st || (!v && (st = quantity(S, n, "bytes", CR_UNIT_BYTES, 0, true, &bytes))) ||
+        (st = quantity(S, n, "start", CR_UNIT_TIME, 0, false, &start)) ||
+        (st = stream_of(S, n, &stream)) || (st = ranks_of(S, n, &rs)))
+        return st;
+    const char *cs = attr(n, "coll");
+    if (!v && !cs) {
+        st = fail(S, n, CR_EINVAL, "<collective> needs coll=\"allreduce\" (or another: %s)%s",
+                  "allreduce allgather reducescatter alltoall broadcast reduce gather scatter "
+                  "sendrecv",
+                  "");
+        goto out;
+    }
+    if (!v && cr_coll_parse(cs, &c, &d) != CR_OK) {
+        st = fail(S, n, CR_EINVAL, "coll: %s%s", d.msg, "");
+        goto out;
+    }
+    if (v) {
+        /* One row per sender with n sizes. */
+        int nr = rs->n, row = 0;
+        m = calloc((size_t)nr * (size_t)nr, sizeof *m);
+        if (!m) {
+            st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (const xmlNode *k = n->children; k; k = k->next) {
+            if (k->type != XML_ELEMENT_NODE)
+                continue;
+            if (strcmp((const char *)k->name, "row") || (st = check_attrs(S, k, "bytes")))
+                goto bad_child;
+            if (row >= nr) {
+                st = fail(S, k, CR_EINVAL, "more <row>s than ranks%s%s", "", "");
+                goto out;
+            }
+            const char *b = attr(k, "bytes");
+            char buf[4096];
+            snprintf(buf, sizeof buf, "%s", b ? b : "");
+            int col = 0;
+            for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok;
+                 tok = strtok_r(NULL, " \t\n", &save)) {
+                double x;
+                if (col >= nr || cr_units_parse(tok, CR_UNIT_BYTES, &x, &d) != CR_OK || x < 0 ||
+                    !isfinite(x)) {
+                    st = fail(S, k, CR_EINVAL,
+                              "row entry \"%s\": expected one size with a unit (e.g. \"1MB\") "
+                              "per rank%s",
+                              tok, "");
+                    goto out;
+                }
+                m[(size_t)row * (size_t)nr + (size_t)col++] = x;
+            }
+            if (col != nr) {
+                char what[32];
+                snprintf(what, sizeof what, "%d", nr);
+                st = fail(S, k, CR_EINVAL, "a <row> needs %s sizes, one per rank%s", what, "");
+                goto out;
+            }
+            row++;
+            continue;
+        bad_child:
+            if (!st)
+                st = fail(S, k, CR_EPARSE, "unknown element <%s> in <alltoallv>; expected <row>%s",
+                          (const char *)k->name, "");
+            goto out;
+        }
+        if (row != nr) {
+            st = fail(S, n, CR_EINVAL, "<alltoallv> needs one <row> per rank%s%s", "", "");
+            goto out;
+        }
+        for (int i = 0; i < nr * nr; i++)
+            bytes += m[i];
+        bytes /= nr;
+    }
+    cr_coll_req rq = cr_coll_req_default(c, bytes);
+    const char *a;
+    if ((a = attr(n, "dtype")) && cr_dtype_parse(a, &rq.dtype, &d) != CR_OK) {
+        st = fail(S, n, CR_EINVAL, "dtype: %s%s", d.msg, "");
+        goto out;
+    }
+    if ((a = attr(n, "algo")) && cr_algo_parse(a, &rq.algo, &d) != CR_OK) {
+        st = fail(S, n, CR_EINVAL, "algo: %s%s", d.msg, "");
+        goto out;
+    }
+    if ((a = attr(n, "proto")) && cr_proto_parse(a, &rq.proto, &d) != CR_OK) {
+        st = fail(S, n, CR_EINVAL, "proto: %s%s", d.msg, "");
+        goto out;
+    }
+    if ((a = attr(n, "channels"))) {
+        char *end;
+        long ch = strtol(a, &end, 10);
+        if (*end || ch < 1 || ch > 1024) {
+            st = fail(S, n, CR_EINVAL, "channels=\"%s\" is not a number from 1 to 1024%s", a, "");
+            goto out;
+        }
+        rq.nchannels = (int)ch;
+    }
+    if ((a = attr(n, "root"))) {
+        char *end;
+        long r = strtol(a, &end, 10);
+        if (*end || r < 0 || r >= rs->n) {
+            st = fail(S, n, CR_EINVAL, "root=\"%s\" is not a position in the rank list%s", a, "");
+            goto out;
+        }
+        rq.root = (int)r;
+    }
+    cr_coll_pred p;
+    if (cr_coll_ctx_new(S->t, rs, &ctx, &d) != CR_OK || cr_coll_predict(ctx, &rq, &p, &d)) {
+        st = fail(S, n, CR_EINVAL, "%s%s", d.msg, "");
+        goto out;
+    }
+    if (!p.supported) {
+        st = fail(S, n, CR_EUNSUPPORTED, "this algorithm cannot run here: %s%s", p.why, "");
+        goto out;
+    }
+    cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, bytes, &p);
+    sp.matrix = m;
+    sp.root = rq.root;
+    sp.t_start_s = start;
+    sp.stream = stream;
+    sp.name = attr(n, "name");
+    if ((a = attr(n, "grain"))) {
+        if (!strcmp(a, "steps"))
+            sp.grain = CR_SIM_GRAIN_STEPS;
+        else if (!strcmp(a, "pipelined"))
+            sp.grain = CR_SIM_GRAIN_PIPELINED;
+        else if (strcmp(a, "auto")) {
+            st = fail(S, n, CR_EINVAL, "grain=\"%s\": expected auto, steps or pipelined%s", a, "");
+            goto out;
+        }
+    }
+    d.msg[0] = 0;
+    if ((st = cr_sim_coll_add(S->s, &sp, rs->ranks, rs->n, op, &d)) != CR_OK)
+        st = fail(S, n, st, "%s%s", d.msg, "");
+out:
+    free(m);
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    return st;
+}
+
+cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origin, const cr_topo *t,
+                                  cr_sim **out, cr_diag *d)
+{
+    *out = NULL;
+    scn S = {origin ? origin : "scenario", t, NULL, d, NULL, NULL, 0};
+    if (len == 0)
+        return cr_diag_set(d, CR_EPARSE, "%s:1: the file is empty; write <scenario name=...>",
+                           S.origin);
+    if (len > SCN_MAX_BYTES)
+        return cr_diag_set(d, CR_ERANGE, "%s: %zu bytes is above the 16 MiB limit for a scenario",
+                           S.origin, len);
+    struct pstate ps = {0, 0};
+    xmlInitParser();
+    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+    if (!ctxt)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    ctxt->_private = &ps;
+    ctxt->sax->entityDecl = on_entity_decl;
+    ctxt->sax->serror = on_error;
+    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, S.origin, NULL,
+                                      XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+    cr_status st = CR_OK;
+    if (ps.refused) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: entity declarations are not allowed in a scenario (no "
+                         "external or expanding entities)",
+                         S.origin, ps.line);
+        goto done;
+    }
+    if (!doc || !ctxt->wellFormed) {
+        const xmlError *e = &ctxt->lastError;
+        st = cr_diag_set(d, CR_EPARSE, "%s:%d: not well-formed XML: %.300s", S.origin, e->line,
+                         e->message ? e->message : "parse error");
+        goto done;
+    }
+    xmlNode *root = xmlDocGetRootElement(doc);
+    if (!root || strcmp((const char *)root->name, "scenario")) {
+        st = cr_diag_set(d, CR_EPARSE, "%s:%d: the root element is <%s>, expected <scenario>",
+                         S.origin, root ? root->line : 1, root ? (const char *)root->name : "");
+        goto done;
+    }
+    if ((st = check_attrs(&S, root, "name description")))
+        goto done;
+    S.names = calloc(SCN_MAX_OPS, sizeof *S.names);
+    S.ops = calloc(SCN_MAX_OPS, sizeof *S.ops);
+    if (!S.names || !S.ops || cr_sim_new(t, &S.s, d) != CR_OK) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int pass = 0; pass < 2 && st == CR_OK; pass++) {
+        int idx = 0;
+        for (xmlNode *n = root->children; n && st == CR_OK; n = n->next) {
+            if (n->type != XML_ELEMENT_NODE)
+                continue;
+            const char *nm = (const char *)n->name;
+            if (pass == 1) {
+                st = resolve_after(&S, n, S.ops[idx++]);
+                continue;
+            }
+            if (S.n >= SCN_MAX_OPS) {
+                st = fail(&S, n, CR_ERANGE, "more than 4096 ops in one scenario%s%s", "", "");
+                break;
+            }
+            int op = -1;
+            if (!strcmp(nm, "compute"))
+                st = do_compute(&S, n, &op);
+            else if (!strcmp(nm, "collective"))
+                st = do_collective(&S, n, false, &op);
+            else if (!strcmp(nm, "alltoallv"))
+                st = do_collective(&S, n, true, &op);
+            else
+                st = fail(&S, n, CR_EPARSE,
+                          "unknown element <%s>; expected <collective>, <alltoallv> or "
+                          "<compute>%s",
+                          nm, "");
+            if (st == CR_OK)
+                st = add_name(&S, n, op);
+        }
+    }
+    if (st == CR_OK && S.n == 0)
+        st =
+            fail(&S, root, CR_EINVAL,
+                 "the scenario has no ops; add <collective>, <alltoallv> or <compute>%s%s", "", "");
+done:
+    for (int i = 0; S.names && i < S.n; i++)
+        free(S.names[i]);
+    free(S.names);
+    free(S.ops);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    if (st != CR_OK) {
+        cr_sim_free(S.s);
+        return st;
+    }
+    *out = S.s;
+    return CR_OK;
+}
+
+cr_status cr_scenario_load_file(const char *path, const cr_topo *t, cr_sim **out, cr_diag *d)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open the scenario file", path);
+    char *buf = malloc(SCN_MAX_BYTES + 1);
+    if (!buf) {
+        fclose(f);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    size_t n = fread(buf, 1, SCN_MAX_BYTES + 1, f);
+    int err = ferror(f);
+    fclose(f);
+    cr_status st = err ? cr_diag_set(d, CR_EIO, "%s: read error", path)
+                       : cr_scenario_load_memory(buf, n, path, t, out, d);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Simulator scaling benchmark (make bench): ring allreduce on the shipped
+ * h100-ib-1024n cluster up to all 8,192 GPUs, and all-to-all on
+ * h100-ib-128n up to all 1,024 GPUs (about a million flows). One core; each
+ * row reports GPUs, tasks, flows, events, re-solves, routes, wall time (topology
+ * load excluded, expansion and run included), the simulator's own memory and
+ * the process's peak RSS. Targets (issue 5): each largest case under 2 s and
+ * 2 GB.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "flowsim.h"
+#include "topo_xml.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double peak_rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
+}
+
+/* Runs one case; returns 0 when within the targets (when check is set). */
+static int one(const cr_topo *t, const char *what, cr_coll c, cr_algo a, int n, double bytes,
+               int check)
+{
+    int *r = malloc((size_t)n * sizeof *r);
+    if (!r)
+        return 1;
+    for (int i = 0; i < n; i++)
+        r[i] = i;
+    cr_diag d = {{0}};
+    double t0 = now_s();
+    cr_sim *s = NULL;
+    cr_sim_coll_spec sp;
+    cr_coll_pred p = {0};
+    p.algo = a;
+    p.nchannels = a == CR_ALGO_RING ? 16 : 1;
+    p.launch_s = 5e-6;
+    p.step_lat_s = 2e-6;
+    p.bw_eff = 0.9;
+    sp = cr_sim_coll_spec_from_pred(c, bytes, &p);
+    int op;
+    int rc = 1;
+    if (cr_sim_new(t, &s, &d) != CR_OK || cr_sim_coll_add(s, &sp, r, n, &op, &d) != CR_OK ||
+        cr_sim_run(s, &d) != CR_OK) {
+        fprintf(stderr, "bench_sim: %s: %s\n", what, d.msg);
+        goto out;
+    }
+    double wall = now_s() - t0;
+    cr_sim_stats st = cr_sim_stats_get(s);
+    double mem = (double)cr_sim_mem_bytes(s) / 1e6, rss = peak_rss_mb();
+    printf("  %-22s %6d %9ld %9ld %8ld %7ld %8ld %9.3f %9.1f %9.1f %10.3f\n", what, n, st.n_tasks,
+           st.n_flows, st.n_events, st.n_solves, st.n_routes, wall, mem, rss,
+           cr_sim_makespan_s(s) * 1e3);
+    rc = check && (wall > 2.0 || rss > 2048.0) ? 1 : 0;
+    if (rc)
+        fprintf(stderr, "bench_sim: %s exceeds 2 s or 2 GB\n", what);
+out:
+    cr_sim_free(s);
+    free(r);
+    return rc;
+}
+
+int main(void)
+{
+    cr_diag d = {{0}};
+    cr_topo *big = NULL, *mid = NULL;
+    if (cr_topo_open("h100-ib-1024n", &big, &d) != CR_OK ||
+        cr_topo_open("h100-ib-128n", &mid, &d) != CR_OK) {
+        fprintf(stderr, "bench_sim: %s\n", d.msg);
+        cr_topo_free(big);
+        return 1;
+    }
+    printf("# flow simulator scaling (one core; wall = expand + route + run)\n");
+    printf("  %-22s %6s %9s %9s %8s %7s %8s %9s %9s %9s %10s\n", "case", "gpus", "tasks", "flows",
+           "events", "solves", "routes", "wall", "sim_mem", "peak_rss", "sim_time");
+    printf("  %-22s %6s %9s %9s %8s %7s %8s %9s %9s %9s %10s\n", "", "", "", "", "", "", "", "s",
+           "MB", "MB", "ms");
+    int fail = 0;
+    static const int ring_n[] = {64, 512, 8192};
+    for (size_t i = 0; i < sizeof ring_n / sizeof ring_n[0]; i++)
+        fail |= one(big, "ring allreduce 1GB", CR_COLL_ALLREDUCE, CR_ALGO_RING, ring_n[i], 1e9,
+                    ring_n[i] == 8192);
+    fail |= one(big, "ring allreduce 64MB st", CR_COLL_ALLREDUCE, CR_ALGO_RING, 64, 64e6, 0);
+    static const int a2a_n[] = {64, 256, 1024};
+    for (size_t i = 0; i < sizeof a2a_n / sizeof a2a_n[0]; i++)
+        fail |= one(mid, "alltoall 1GB", CR_COLL_ALLTOALL, CR_ALGO_DIRECT, a2a_n[i], 1e9,
+                    a2a_n[i] == 1024);
+    cr_topo_free(big);
+    cr_topo_free(mid);
+    printf("# %s\n", fail ? "FAILED" : "OK");
+    return fail;
+}

@@ -157,6 +157,12 @@ static void test_shipped_load_check_roundtrip(void **state)
     assert_int_equal(rmdir(dir), 0); /* empty: no temporaries left behind */
 }
 
+static void quiet(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
 static void test_shipped_validate_dtd(void **state)
 {
     (void)state;
@@ -178,8 +184,8 @@ static void test_shipped_validate_dtd(void **state)
     xmlDocPtr bad = xmlReadFile(FIX "bad-unknown-element.xml", NULL, XML_PARSE_NONET);
     assert_non_null(bad);
     xmlValidCtxtPtr v = xmlNewValidCtxt();
-    v->error = NULL; /* quiet: this failure is expected */
-    v->warning = NULL;
+    v->error = quiet; /* this failure is expected */
+    v->warning = quiet;
     assert_int_equal(xmlValidateDtd(v, bad, dtd), 0);
     xmlFreeValidCtxt(v);
     xmlFreeDoc(bad);

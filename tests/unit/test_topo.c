@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The topology graph (model/topo.h): builder, id index, adjacency, the
+ * invariant checker with its messages, parameters and cr_topo_equal. Graphs
+ * are built in code so each test shows the one thing it breaks.
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+/* Two GPUs of one model joined by one NVLink bundle: a valid graph. */
+static cr_topo *pair(void)
+{
+    cr_topo *t = cr_topo_new("pair");
+    assert_non_null(t);
+    cr_gpu_spec g = {.name = "G", .vendor = "nvidia", .sms = 1, .hbm_bytes = 1e9, .hbm_Bps = 1e12};
+    g.peak_flops[CR_DT_BF16] = 1e12;
+    assert_int_equal(cr_topo_add_gpu_spec(t, &g), 0);
+    assert_int_equal(cr_topo_add_dev(t, CR_DEV_GPU, "gpu0", 0, 0), 0);
+    assert_int_equal(cr_topo_add_dev(t, CR_DEV_GPU, "gpu1", 0, 0), 1);
+    assert_int_equal(cr_topo_add_link(t, 0, 1, CR_LINK_NVLINK, 25e9, 25e9, 18, 0.3e-6), 0);
+    return t;
+}
+
+static void check_fails(cr_topo *t, const char *want)
+{
+    cr_diag d = {{0}};
+    cr_status st = cr_topo_check(t, &d);
+    if (st != CR_EINVARIANT || strcmp(d.msg, want) != 0)
+        fail_msg("status %d\n  got:  %s\n  want: %s", st, d.msg, want);
+    cr_topo_free(t);
+}
+
+static void test_valid_pair(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    assert_true(t->finalized);
+    assert_int_equal(t->n_gpus, 2);
+    assert_int_equal(t->gpus[1], 1);
+    assert_int_equal(t->devs[1].gpu_rank, 1);
+    assert_int_equal(t->n_nodes, 1); /* node 0 seen */
+    assert_int_equal(t->adj_off[1] - t->adj_off[0], 1);
+    assert_close(cr_link_bw_from(&t->links[0], 0), 18 * 25e9, 1e-15, 0);
+    assert_int_equal(cr_link_other(&t->links[0], 0), 1);
+    assert_int_equal(cr_link_other(&t->links[0], 1), 0);
+    assert_ptr_equal(cr_topo_gpu_spec(t, 1), &t->gpu_specs[0]);
+    cr_topo_free(t);
+    cr_topo_free(NULL);
+}
+
+static void test_asymmetric_link(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    t->links[0].bw_ab_Bps = 50e9;
+    t->links[0].bw_ba_Bps = 40e9;
+    t->links[0].count = 2;
+    assert_close(cr_link_bw_from(&t->links[0], 0), 100e9, 1e-15, 0);
+    assert_close(cr_link_bw_from(&t->links[0], 1), 80e9, 1e-15, 0);
+    cr_topo_free(t);
+}
+
+/* 10,000 ids: the open-addressing index grows and still finds each one. */
+static void test_many_ids(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("many");
+    char id[32];
+    for (int i = 0; i < 10000; i++) {
+        snprintf(id, sizeof id, "n%d.nic%d", i / 8, i % 8);
+        assert_int_equal(cr_topo_add_dev(t, CR_DEV_NIC, id, i / 8, -1), i);
+    }
+    for (int i = 0; i < 10000; i += 7) {
+        snprintf(id, sizeof id, "n%d.nic%d", i / 8, i % 8);
+        assert_int_equal(cr_topo_find_dev(t, id), i);
+    }
+    assert_int_equal(cr_topo_find_dev(t, "n0.nic8"), -1);
+    assert_int_equal(t->n_nodes, 1250);
+    cr_topo_free(t);
+}
+
+static void test_duplicate_id(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    assert_int_equal(cr_topo_add_dev(t, CR_DEV_CPU, "gpu1", -1, -1), -1);
+    check_fails(t, "device id \"gpu1\" is used twice: ids must be unique");
+}
+
+static void test_no_gpu(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("empty");
+    cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", -1, -1);
+    check_fails(t, "the topology has no GPU: describe at least one");
+}
+
+static void test_bad_links(void **state)
+{
+    (void)state;
+    static const struct {
+        double ab, ba;
+        int count;
+        double lat;
+        const char *want;
+    } cases[] = {
+        {0, 25e9, 1, 0,
+         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
+         "direction"},
+        {25e9, -1, 1, 0,
+         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
+         "direction"},
+        {NAN, 25e9, 1, 0,
+         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
+         "direction"},
+        {2e15, 25e9, 1, 0,
+         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
+         "direction"},
+        {25e9, 25e9, 0, 0, "link \"gpu0\"-\"gpu1\": count must be at least 1"},
+        {25e9, 25e9, 1, -1e-6, "link \"gpu0\"-\"gpu1\": latency must be finite and not negative"},
+        {25e9, 25e9, 1, INFINITY,
+         "link \"gpu0\"-\"gpu1\": latency must be finite and not negative"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_topo *t = pair();
+        t->links[0].bw_ab_Bps = cases[i].ab;
+        t->links[0].bw_ba_Bps = cases[i].ba;
+        t->links[0].count = cases[i].count;
+        t->links[0].lat_s = cases[i].lat;
+        check_fails(t, cases[i].want);
+    }
+    cr_topo *t = pair();
+    cr_topo_add_link(t, 1, 1, CR_LINK_NVLINK, 1e9, 1e9, 1, 0);
+    check_fails(t, "link from \"gpu1\" to itself: a link joins two devices");
+    t = pair();
+    cr_topo_add_link(t, 1, 7, CR_LINK_NVLINK, 1e9, 1e9, 1, 0);
+    check_fails(t, "link 1 ends at a device that does not exist");
+}
+
+static void test_duplicate_bundle(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    cr_topo_add_link(t, 1, 0, CR_LINK_NVLINK, 25e9, 25e9, 1, 0);
+    check_fails(t, "two nvlink links join \"gpu0\" and \"gpu1\": give one link a count instead");
+    /* A bundle of another kind between the same pair is fine. */
+    t = pair();
+    cr_topo_add_link(t, 1, 0, CR_LINK_PCIE, 25e9, 25e9, 1, 0);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    cr_topo_free(t);
+}
+
+static void test_disconnected(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    cr_topo_add_dev(t, CR_DEV_GPU, "gpu2", 1, 0);
+    cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", 1, -1);
+    cr_topo_add_link(t, 2, 3, CR_LINK_PCIE, 63e9, 63e9, 1, 0);
+    check_fails(t, "GPU \"gpu2\" cannot reach GPU \"gpu0\": every GPU must be connected to every "
+                   "other through links");
+    /* Joining cpu0 to gpu1 connects everything (through non-GPU devices). */
+    t = pair();
+    cr_topo_add_dev(t, CR_DEV_GPU, "gpu2", 1, 0);
+    cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", 1, -1);
+    cr_topo_add_link(t, 2, 3, CR_LINK_PCIE, 63e9, 63e9, 1, 0);
+    cr_topo_add_link(t, 3, 1, CR_LINK_PCIE, 63e9, 63e9, 1, 0);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    assert_int_equal(t->n_gpus, 3);
+    assert_int_equal(t->n_nodes, 2);
+    cr_topo_free(t);
+}
+
+static void test_bad_gpu_specs(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    t->gpu_specs[0].hbm_Bps = 0;
+    check_fails(t, "GPU model \"G\": HBM capacity and bandwidth must be positive and finite");
+    t = pair();
+    t->gpu_specs[0].peak_flops[CR_DT_BF16] = 0;
+    check_fails(t, "GPU model \"G\" has no peak FLOP/s for any dtype: give at least one");
+    t = pair();
+    t->gpu_specs[0].meas_flops[CR_DT_FP8] = -1;
+    check_fails(t, "GPU model \"G\": fp8 FLOP/s must be finite and not negative");
+    t = pair();
+    t->gpu_specs[0].sms = 0;
+    check_fails(t, "GPU model \"G\": SM count must be positive");
+    t = pair();
+    t->devs[1].spec = 3;
+    check_fails(t, "GPU \"gpu1\" has no GPU model");
+    t = pair();
+    cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", -1, 0); /* no switch models at all */
+    cr_topo_add_link(t, 2, 0, CR_LINK_NVLINK, 1e9, 1e9, 1, 0);
+    check_fails(t, "switch \"sw\" names no known switch model");
+}
+
+static void test_specs(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    cr_switch_spec s = {.name = "nvswitch3",
+                        .generation = 3,
+                        .multicast = true,
+                        .reduction = true,
+                        .source = "whitepaper"};
+    assert_int_equal(cr_topo_add_switch_spec(t, &s), 0);
+    assert_int_equal(cr_topo_find_switch_spec(t, "nvswitch3"), 0);
+    assert_int_equal(cr_topo_find_switch_spec(t, "nvswitch4"), -1);
+    assert_int_equal(cr_topo_find_gpu_spec(t, "G"), 0);
+    assert_int_equal(cr_topo_find_gpu_spec(t, "H"), -1);
+    assert_ptr_not_equal(t->switch_specs[0].name, s.name); /* deep copy */
+    assert_string_equal(t->switch_specs[0].source, "whitepaper");
+    cr_topo_free(t);
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    assert_close(cr_topo_param(t, "route.gpu_transit", 0), 0, 0, 0);
+    assert_null(cr_topo_find_param(t, "route.gpu_transit"));
+    assert_int_equal(cr_topo_set_param(t, "route.gpu_transit", 1, "TPU docs"), CR_OK);
+    assert_close(cr_topo_param(t, "route.gpu_transit", 0), 1, 0, 0);
+    assert_int_equal(cr_topo_set_param(t, "route.gpu_transit", 0.5, NULL), CR_OK);
+    assert_int_equal(t->n_params, 1); /* replaced, not added */
+    assert_close(cr_topo_find_param(t, "route.gpu_transit")->value, 0.5, 0, 0);
+    assert_null(cr_topo_find_param(t, "route.gpu_transit")->source);
+    t->params[0].value = NAN;
+    check_fails(t, "parameter \"route.gpu_transit\" is not finite");
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    for (int k = 0; k < CR_DEV__COUNT; k++)
+        assert_int_equal(cr_dev_kind_parse(cr_dev_kind_name((cr_dev_kind)k)), k);
+    for (int k = 0; k < CR_LINK__COUNT; k++)
+        assert_int_equal(cr_link_kind_parse(cr_link_kind_name((cr_link_kind)k)), k);
+    assert_string_equal(cr_link_kind_name(CR_LINK_XGMI), "xgmi");
+    assert_string_equal(cr_dev_kind_name(CR_DEV_PCISW), "pcisw");
+    assert_int_equal(cr_link_kind_parse("NVLink"), -1);
+    assert_int_equal(cr_dev_kind_parse("tpu"), -1);
+    assert_string_equal(cr_link_kind_name((cr_link_kind)99), "?");
+}
+
+static void test_equal(void **state)
+{
+    (void)state;
+    cr_topo *a = pair(), *b = pair();
+    cr_diag d = {{0}};
+    assert_true(cr_topo_equal(a, b, &d));
+    assert_string_equal(d.msg, "");
+    b->links[0].lat_s = 0.31e-6;
+    assert_false(cr_topo_equal(a, b, &d));
+    assert_string_equal(d.msg, "link 0 (\"gpu0\"-\"gpu1\") differs");
+    b->links[0].lat_s = a->links[0].lat_s;
+    b->gpu_specs[0].hbm_bytes = 2e9;
+    d = (cr_diag){{0}};
+    assert_false(cr_topo_equal(a, b, &d));
+    assert_string_equal(d.msg, "GPU model 0 (\"G\") differs");
+    cr_topo_free(b);
+    b = pair();
+    cr_topo_set_param(b, "x", 1, NULL);
+    d = (cr_diag){{0}};
+    assert_false(cr_topo_equal(a, b, &d));
+    assert_string_equal(d.msg, "parameter counts differ: 0 vs 1");
+    cr_topo_free(a);
+    cr_topo_free(b);
+}
+
+/* Adding after a finalize un-finalizes; the next check rebuilds. */
+static void test_refinalize(void **state)
+{
+    (void)state;
+    cr_topo *t = pair();
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    cr_topo_add_dev(t, CR_DEV_GPU, "gpu2", 0, 0);
+    assert_false(t->finalized);
+    cr_topo_add_link(t, 2, 1, CR_LINK_NVLINK, 25e9, 25e9, 1, 0);
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    assert_int_equal(t->n_gpus, 3);
+    assert_int_equal(t->adj_off[2] - t->adj_off[1], 2); /* gpu1: two bundles */
+    cr_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_pair),
+        cmocka_unit_test(test_asymmetric_link),
+        cmocka_unit_test(test_many_ids),
+        cmocka_unit_test(test_duplicate_id),
+        cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_bad_links),
+        cmocka_unit_test(test_duplicate_bundle),
+        cmocka_unit_test(test_disconnected),
+        cmocka_unit_test(test_bad_gpu_specs),
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_equal),
+        cmocka_unit_test(test_refinalize),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

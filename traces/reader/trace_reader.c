@@ -412,7 +412,11 @@ static cr_status read_args(cr_trace_reader *r, unsigned long line, cr_trace_even
         if (e->bytes < 0)
             return fail(r, CR_ERANGE, line, "args.\"bytes\" = %.17g is negative", e->bytes);
     }
+    if (e->cat == CR_TRACE_MEMSET)
+        TRY(get_str(r, line, a, "mem", "args.", &e->dst_mem));
     if (e->cat == CR_TRACE_MEMCPY) {
+        TRY(get_str(r, line, a, "src_mem", "args.", &e->src_mem));
+        TRY(get_str(r, line, a, "dst_mem", "args.", &e->dst_mem));
         const char *k = NULL;
         TRY(get_str(r, line, a, "kind", "args.", &k));
         if (k)
@@ -466,6 +470,7 @@ static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
     e->src_device = e->dst_device = -1;
     e->name = "";
     e->cat_str = "";
+    e->src_mem = e->dst_mem = "";
     if (!json_is_object(j))
         return fail(r, CR_EPARSE, line, "a trace event must be a JSON object {\"ph\":...}");
     const char *ph = NULL;

@@ -80,8 +80,11 @@ typedef struct {
     double smem_static_bytes, smem_dynamic_bytes; /* per block */
     /* memcpy / memset */
     cr_copy_kind copy_kind;
-    double bytes;               /* bytes copied or set; 0 otherwise */
-    int src_device, dst_device; /* -1 = host or unknown */
+    double bytes;                  /* bytes copied or set; 0 otherwise */
+    int src_device, dst_device;    /* -1 = host or unknown */
+    const char *src_mem, *dst_mem; /* memory kinds: "pinned", "pageable", "device",
+                                      "managed", "array", "unknown"; "" when absent
+                                      (a memset's kind is in dst_mem) */
     /* nvtx */
     bool has_payload;
     double payload;     /* the range's scalar payload (NCCL: message size) */

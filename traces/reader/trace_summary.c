@@ -2,6 +2,7 @@
 /* Trace summary (trace_summary.h): one streaming pass, kernels hashed by name. */
 #include "trace_summary.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,8 @@ static cr_status add_copy(cr_trace_summary *s, const cr_trace_event *e, bool is_
     for (size_t i = 0; i < s->n_copy_stats; i++) {
         cr_trace_copy_stat *c = &s->copy_stats[i];
         if (c->memset == is_memset && c->kind == kind && c->src_device == src &&
-            c->dst_device == dst) {
+            c->dst_device == dst && strncmp(c->src_mem, e->src_mem, sizeof c->src_mem - 1) == 0 &&
+            strncmp(c->dst_mem, e->dst_mem, sizeof c->dst_mem - 1) == 0) {
             c->count++;
             c->bytes += e->bytes;
             c->total_s += e->dur_s;
@@ -92,8 +94,17 @@ static cr_status add_copy(cr_trace_summary *s, const cr_trace_event *e, bool is_
         s->copy_stats = p;
         s->cap_copy_ = cap;
     }
-    s->copy_stats[s->n_copy_stats++] =
-        (cr_trace_copy_stat){is_memset, kind, src, dst, 1, e->bytes, e->dur_s};
+    cr_trace_copy_stat *c = &s->copy_stats[s->n_copy_stats++];
+    memset(c, 0, sizeof *c);
+    c->memset = is_memset;
+    c->kind = kind;
+    c->src_device = src;
+    c->dst_device = dst;
+    snprintf(c->src_mem, sizeof c->src_mem, "%s", e->src_mem);
+    snprintf(c->dst_mem, sizeof c->dst_mem, "%s", e->dst_mem);
+    c->count = 1;
+    c->bytes = e->bytes;
+    c->total_s = e->dur_s;
     return CR_OK;
 }
 

@@ -23,9 +23,10 @@ typedef struct {
 
 /* Copies (or memsets) of one kind between one pair of devices. */
 typedef struct {
-    bool memset;                /* a memset group; kind is CR_COPY_NONE then */
-    cr_copy_kind kind;          /* copy direction */
-    int src_device, dst_device; /* -1 = host or unknown */
+    bool memset;                   /* a memset group; kind is CR_COPY_NONE then */
+    cr_copy_kind kind;             /* copy direction */
+    int src_device, dst_device;    /* -1 = host or unknown */
+    char src_mem[16], dst_mem[16]; /* memory kinds as in cr_trace_event ("" absent) */
     uint64_t count;
     double bytes;   /* total bytes */
     double total_s; /* total time, seconds */

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `commroof trace [-o DIR] [--lib PATH] [--top N] [--json] -- CMD [ARGS...]`
+ * runs CMD under the CUPTI tracer (traces/tracer/, an injection library),
+ * passes its exit status through, and summarises the traces it wrote;
+ * `commroof trace summary FILE...` summarises traces already written.
+ * The trace format is traces/README.md; reading is traces/reader/.
+ */
+#define _XOPEN_SOURCE 700 /* realpath() */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "traces/reader/trace_summary.h"
+
+#define TRACER_SO "libcommroof_trace.so"
+#define FILE_PREFIX "commroof-trace."
+
+static const char trace_help[] =
+    "usage: commroof trace [-o DIR] [--lib PATH] [--top N] [--json] -- CMD [ARGS...]\n"
+    "       commroof trace summary TRACE.json... [--top N] [--json]\n"
+    "\n"
+    "Runs CMD (any CUDA program: a binary, python3 script.py, torchrun ...) under the\n"
+    "CUPTI tracer, passes CMD's exit status through, and prints where the traces went\n"
+    "with a summary: kernels by total time, copies and memsets by bytes. One trace\n"
+    "per process: DIR/commroof-trace.HOST.PID[.rankR].json, Chrome trace JSON that\n"
+    "opens in Perfetto (format: traces/README.md).\n"
+    "\n"
+    "options:\n"
+    "  -o DIR        where the traces go (created if missing; default ./commroof-traces)\n"
+    "  --lib PATH    the tracer library; default $COMMROOF_TRACE_LIB, else\n"
+    "                " TRACER_SO " beside the commroof binary, else ../lib/ of it\n"
+    "  --top N       kernel names listed per trace (default 10, 0 = all)\n"
+    "  --json        one JSON document on stdout (CMD's stdout then goes to stderr)\n"
+    "  --help, -h    this text\n"
+    "\n"
+    "The tracer sets CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH in CMD's\n"
+    "environment. Times in the tables are microseconds; bandwidth is GB/s (1e9 B/s).\n"
+    "\n"
+    "examples:\n"
+    "  commroof trace -o traces/ -- ./my_kernel --size 1G\n"
+    "  commroof trace -- python3 train.py\n"
+    "  commroof trace summary traces/h200-1/cuda_demo.json\n";
+
+struct opts {
+    const char *dir;
+    const char *lib;
+    long top;
+    bool json;
+    bool summary_only;
+    char **files; /* summary: the files; run: NULL */
+    int n_files;
+    char **cmd; /* run: CMD and its arguments, NULL-terminated */
+};
+
+/* ---------- options ---------- */
+
+static int parse(int argc, char **argv, struct opts *o, bool *help)
+{
+    o->top = 10;
+    int i = 1;
+    if (argc > 1 && strcmp(argv[1], "summary") == 0) {
+        o->summary_only = true;
+        i = 2;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0 && !o->summary_only) {
+            if (i + 1 >= argc)
+                return cli_usage_error("trace", "nothing to run after \"--\" (e.g. -- ./app)");
+            o->cmd = argv + i + 1;
+            break;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            *help = true;
+            return CLI_OK;
+        }
+        if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--lib") == 0 || strcmp(a, "--top") == 0)) {
+            if (i + 1 >= argc)
+                return cli_usage_error("trace", "%s needs a value", a);
+            const char *v = argv[++i];
+            if (strcmp(a, "-o") == 0) {
+                if (o->summary_only)
+                    return cli_usage_error("trace", "-o applies to running a command, not to "
+                                                    "summary");
+                o->dir = v;
+            } else if (strcmp(a, "--lib") == 0) {
+                if (o->summary_only)
+                    return cli_usage_error("trace", "--lib applies to running a command");
+                o->lib = v;
+            } else {
+                char *end;
+                errno = 0;
+                o->top = strtol(v, &end, 10);
+                if (errno || *end || end == v || o->top < 0 || o->top > 1000000)
+                    return cli_usage_error("trace", "--top \"%s\" is not a count (e.g. --top 20)",
+                                           v);
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error("trace", "unknown option \"%s\"%s", a,
+                                   o->summary_only ? "" : " (put CMD after \"--\")");
+        } else if (o->summary_only) {
+            if (!o->files)
+                o->files = argv + i;
+            if (o->files + o->n_files != argv + i)
+                return cli_usage_error("trace", "options go after the files");
+            o->n_files++;
+        } else {
+            return cli_usage_error("trace",
+                                   "\"%s\": the command to trace goes after \"--\" "
+                                   "(commroof trace -- %s ...)",
+                                   a, a);
+        }
+    }
+    if (o->summary_only && o->n_files == 0)
+        return cli_usage_error("trace", "summary needs at least one trace file");
+    if (!o->summary_only && !o->cmd)
+        return cli_usage_error("trace", "no command: commroof trace [-o DIR] -- CMD [ARGS...]");
+    return CLI_OK;
+}
+
+/* ---------- output ---------- */
+
+static const char *dev_word(int dev, char *buf, size_t n)
+{
+    if (dev < 0)
+        return "host";
+    snprintf(buf, n, "%d", dev);
+    return buf;
+}
+
+static void print_summary(const char *path, const cr_trace_summary *s, long top)
+{
+    printf("#\n# trace %s\n", path);
+    char dropped[32];
+    if (s->info.dropped_known)
+        snprintf(dropped, sizeof dropped, "%llu", (unsigned long long)s->info.dropped_records);
+    else
+        snprintf(dropped, sizeof dropped, "unknown");
+    printf("#   %s, %llu events, dropped records %s%s, %zu device(s) described\n",
+           s->info.complete ? "complete" : "INCOMPLETE (the program was killed or crashed)",
+           (unsigned long long)s->info.events, dropped,
+           s->info.dropped_known && s->info.dropped_records ? " (records are missing!)" : "",
+           s->n_devices);
+    if (s->info.discarded_bytes)
+        printf("#   a partial last event (%llu bytes) was ignored\n",
+               (unsigned long long)s->info.discarded_bytes);
+    printf("#   kernels %llu (%.3f us total), copies %llu, memsets %llu, syncs %llu, nvtx %llu, "
+           "span %.3f us\n",
+           (unsigned long long)s->kernels, s->kernel_s * 1e6, (unsigned long long)s->copies,
+           (unsigned long long)s->memsets, (unsigned long long)s->syncs,
+           (unsigned long long)s->nvtx, s->span_s * 1e6);
+    size_t nk = s->n_kernel_stats;
+    size_t shown = top == 0 || (size_t)top > nk ? nk : (size_t)top;
+    printf("#\n# kernels by total time (%zu of %zu names)\n", shown, nk);
+    printf("# %8s %13s %11s %11s %11s %7s  %s\n", "calls", "total", "mean", "min", "max", "share",
+           "name");
+    printf("# %8s %13s %11s %11s %11s %7s  %s\n", "-", "us", "us", "us", "us", "%", "-");
+    for (size_t i = 0; i < shown; i++) {
+        const cr_trace_kernel_stat *k = &s->kernel_stats[i];
+        printf("  %8llu %13.3f %11.3f %11.3f %11.3f %7.2f  %s\n", (unsigned long long)k->calls,
+               k->total_s * 1e6, k->total_s / (double)k->calls * 1e6, k->min_s * 1e6,
+               k->max_s * 1e6, s->kernel_s > 0 ? 100.0 * k->total_s / s->kernel_s : 0.0, k->name);
+    }
+    printf("#\n# copies and memsets by bytes\n");
+    printf("# %8s %5s %5s %-18s %8s %15s %13s %10s\n", "kind", "src", "dst", "memory", "count",
+           "bytes", "total", "algbw");
+    printf("# %8s %5s %5s %-18s %8s %15s %13s %10s\n", "-", "-", "-", "-", "-", "B", "us", "GB/s");
+    for (size_t i = 0; i < s->n_copy_stats; i++) {
+        const cr_trace_copy_stat *c = &s->copy_stats[i];
+        char a[16], b[16], mem[40];
+        if (c->memset)
+            snprintf(mem, sizeof mem, "%s", c->dst_mem[0] ? c->dst_mem : "-");
+        else if (c->src_mem[0] || c->dst_mem[0])
+            snprintf(mem, sizeof mem, "%s->%s", c->src_mem[0] ? c->src_mem : "?",
+                     c->dst_mem[0] ? c->dst_mem : "?");
+        else
+            snprintf(mem, sizeof mem, "-");
+        printf("  %8s %5s %5s %-18s %8llu %15.0f %13.3f %10.2f\n",
+               c->memset ? "memset" : cr_copy_kind_name(c->kind),
+               dev_word(c->src_device, a, sizeof a), dev_word(c->dst_device, b, sizeof b), mem,
+               (unsigned long long)c->count, c->bytes, c->total_s * 1e6,
+               c->total_s > 0 ? c->bytes / c->total_s / 1e9 : 0.0);
+    }
+}
+
+static json_t *summary_json(const char *path, const cr_trace_summary *s, long top)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "path", json_string(path));
+    json_object_set_new(o, "complete", json_boolean(s->info.complete));
+    json_object_set_new(o, "events", json_integer((json_int_t)s->info.events));
+    json_object_set_new(o, "dropped_records",
+                        s->info.dropped_known ? json_integer((json_int_t)s->info.dropped_records)
+                                              : json_null());
+    json_object_set_new(o, "discarded_bytes", json_integer((json_int_t)s->info.discarded_bytes));
+    json_object_set_new(o, "kernel_count", json_integer((json_int_t)s->kernels));
+    json_object_set_new(o, "kernel_us", json_real(s->kernel_s * 1e6));
+    json_object_set_new(o, "copy_count", json_integer((json_int_t)s->copies));
+    json_object_set_new(o, "memset_count", json_integer((json_int_t)s->memsets));
+    json_object_set_new(o, "sync_count", json_integer((json_int_t)s->syncs));
+    json_object_set_new(o, "nvtx_count", json_integer((json_int_t)s->nvtx));
+    json_object_set_new(o, "span_us", json_real(s->span_s * 1e6));
+    json_t *ks = json_array();
+    size_t nk = s->n_kernel_stats;
+    size_t shown = top == 0 || (size_t)top > nk ? nk : (size_t)top;
+    for (size_t i = 0; i < shown; i++) {
+        const cr_trace_kernel_stat *k = &s->kernel_stats[i];
+        json_array_append_new(ks,
+                              json_pack("{s:s, s:I, s:f, s:f, s:f, s:f}", "name", k->name, "calls",
+                                        (json_int_t)k->calls, "total_us", k->total_s * 1e6,
+                                        "mean_us", k->total_s / (double)k->calls * 1e6, "min_us",
+                                        k->min_s * 1e6, "max_us", k->max_s * 1e6));
+    }
+    json_object_set_new(o, "kernels", ks);
+    json_t *cs = json_array();
+    for (size_t i = 0; i < s->n_copy_stats; i++) {
+        const cr_trace_copy_stat *c = &s->copy_stats[i];
+        json_array_append_new(cs, json_pack("{s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f}", "kind",
+                                            c->memset ? "memset" : cr_copy_kind_name(c->kind),
+                                            "src_device", c->src_device, "dst_device",
+                                            c->dst_device, "src_mem", c->src_mem, "dst_mem",
+                                            c->dst_mem, "count", (json_int_t)c->count, "bytes",
+                                            c->bytes, "total_us", c->total_s * 1e6, "algbw_GBps",
+                                            c->total_s > 0 ? c->bytes / c->total_s / 1e9 : 0.0));
+    }
+    json_object_set_new(o, "copies", cs);
+    return o;
+}
+
+/* Summarises each file; prints (or appends to arr). Returns how many failed. */
+static int summarise_files(char **files, int n, const struct opts *o, json_t *arr)
+{
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        cr_trace_summary *s = NULL;
+        cr_diag d = {{0}};
+        if (cr_trace_summarize(files[i], &s, &d) != CR_OK) {
+            cli_fail("trace", "%s", d.msg);
+            failed++;
+            continue;
+        }
+        if (arr)
+            json_array_append_new(arr, summary_json(files[i], s, o->top));
+        else
+            print_summary(files[i], s, o->top);
+        if (s->info.dropped_known && s->info.dropped_records)
+            fprintf(stderr, "commroof trace: %s: %llu records were dropped\n", files[i],
+                    (unsigned long long)s->info.dropped_records);
+        cr_trace_summary_free(s);
+    }
+    return failed;
+}
+
+static int print_json_doc(json_t *root)
+{
+    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (!txt)
+        return cli_fail("trace", "out of memory writing JSON");
+    puts(txt);
+    free(txt);
+    return CLI_OK;
+}
+
+/* ---------- running ---------- */
+
+static bool readable(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
+}
+
+/* The tracer library's absolute path, or false with why in msg. */
+static bool find_lib(const char *opt, char out[PATH_MAX], char *msg, size_t msgn)
+{
+    char cand[3][PATH_MAX];
+    int nc = 0;
+    const char *env = getenv("COMMROOF_TRACE_LIB");
+    if (opt) {
+        snprintf(cand[nc++], PATH_MAX, "%s", opt);
+    } else if (env && *env) {
+        snprintf(cand[nc++], PATH_MAX, "%s", env);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (len > 0) {
+            exe[len] = '\0';
+            char *slash = strrchr(exe, '/');
+            if (slash)
+                *slash = '\0';
+            snprintf(cand[nc++], PATH_MAX, "%.*s/%s", PATH_MAX - 32, exe, TRACER_SO);
+            snprintf(cand[nc++], PATH_MAX, "%.*s/../lib/%s", PATH_MAX - 32, exe, TRACER_SO);
+        }
+    }
+    for (int i = 0; i < nc; i++) {
+        if (readable(cand[i]) && realpath(cand[i], out))
+            return true;
+    }
+    if (opt || (env && *env))
+        snprintf(msg, msgn, "tracer library \"%s\" (from %s) is not a readable file",
+                 opt ? opt : env, opt ? "--lib" : "COMMROOF_TRACE_LIB");
+    else
+        snprintf(msg, msgn,
+                 "tracer library %s not found beside the commroof binary or in ../lib; build it "
+                 "with make where CUDA's CUPTI is installed, or pass --lib PATH",
+                 TRACER_SO);
+    return false;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
+        return -1;
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    return stat(tmp, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+struct seen {
+    char name[256];
+    struct timespec mtime;
+    off_t size;
+};
+
+static bool is_trace_name(const char *n)
+{
+    size_t len = strlen(n);
+    return strncmp(n, FILE_PREFIX, strlen(FILE_PREFIX)) == 0 && len > 5 &&
+           strcmp(n + len - 5, ".json") == 0 && len < sizeof(((struct seen *)0)->name);
+}
+
+/* The trace files in dir with their times (caller frees *out). */
+static int list_traces(const char *dir, struct seen **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!is_trace_name(e->d_name))
+            continue;
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%.*s/%s", PATH_MAX - 300, dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            struct seen *q = realloc(*out, cap * sizeof *q);
+            if (!q) {
+                closedir(d);
+                return -1;
+            }
+            *out = q;
+        }
+        struct seen *s = &(*out)[(*n)++];
+        snprintf(s->name, sizeof s->name, "%s", e->d_name);
+        s->mtime = st.st_mtim;
+        s->size = st.st_size;
+    }
+    closedir(d);
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct seen *)a)->name, ((const struct seen *)b)->name);
+}
+
+static int run_cmd(const struct opts *o, const char *lib, const char *dir)
+{
+    fflush(stdout);
+    fflush(stderr);
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    /* Like system(): Ctrl-C goes to CMD; we stay to report what it left. */
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    pid_t pid = fork();
+    if (pid < 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        return -1;
+    }
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        setenv("CUDA_INJECTION64_PATH", lib, 1);
+        setenv("NVTX_INJECTION64_PATH", lib, 1);
+        setenv("COMMROOF_TRACE_DIR", dir, 1);
+        if (o->json)
+            dup2(STDERR_FILENO, STDOUT_FILENO);
+        execvp(o->cmd[0], o->cmd);
+        fprintf(stderr, "commroof trace: cannot run \"%s\": %s\n", o->cmd[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            status = -1;
+            break;
+        }
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (status == -1)
+        return -1;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return 1;
+}
+
+static int trace_run(const struct opts *o)
+{
+    char lib[PATH_MAX], msg[PATH_MAX + 256];
+    if (!find_lib(o->lib, lib, msg, sizeof msg))
+        return cli_fail("trace", "%s", msg);
+    const char *dir_arg = o->dir ? o->dir : "commroof-traces";
+    if (mkdir_p(dir_arg) != 0)
+        return cli_fail("trace", "cannot create the trace folder \"%s\": %s", dir_arg,
+                        strerror(errno));
+    char dir[PATH_MAX];
+    if (!realpath(dir_arg, dir))
+        return cli_fail("trace", "\"%s\": %s", dir_arg, strerror(errno));
+    const char *prev = getenv("CUDA_INJECTION64_PATH");
+    if (prev && *prev && strcmp(prev, lib) != 0)
+        fprintf(stderr, "commroof trace: replacing CUDA_INJECTION64_PATH=%s for this run\n", prev);
+    struct seen *before = NULL, *after = NULL;
+    size_t nb = 0, na = 0;
+    if (list_traces(dir, &before, &nb) != 0)
+        return cli_fail("trace", "cannot list \"%s\": %s", dir, strerror(errno));
+    int rc = run_cmd(o, lib, dir);
+    if (rc < 0) {
+        free(before);
+        return cli_fail("trace", "cannot start \"%s\": %s", o->cmd[0], strerror(errno));
+    }
+    if (list_traces(dir, &after, &na) != 0) {
+        free(before);
+        cli_fail("trace", "cannot list \"%s\": %s", dir, strerror(errno));
+        return rc;
+    }
+    /* The traces of this run: new files, or files rewritten since (a pid
+     * reused between runs overwrites an older file of the same name). */
+    size_t nnew = 0;
+    for (size_t i = 0; i < na; i++) {
+        bool old = false;
+        for (size_t j = 0; j < nb && !old; j++)
+            old = strcmp(after[i].name, before[j].name) == 0 &&
+                  after[i].mtime.tv_sec == before[j].mtime.tv_sec &&
+                  after[i].mtime.tv_nsec == before[j].mtime.tv_nsec &&
+                  after[i].size == before[j].size;
+        if (!old)
+            after[nnew++] = after[i];
+    }
+    free(before);
+    qsort(after, nnew, sizeof *after, by_name);
+    char **paths = calloc(nnew ? nnew : 1, sizeof *paths);
+    for (size_t i = 0; paths && i < nnew; i++) {
+        size_t len = strlen(dir) + strlen(after[i].name) + 2;
+        paths[i] = malloc(len);
+        if (paths[i])
+            snprintf(paths[i], len, "%s/%s", dir, after[i].name);
+    }
+    free(after);
+    bool oom = !paths;
+    for (size_t i = 0; !oom && i < nnew; i++)
+        oom = !paths[i];
+    if (oom) {
+        for (size_t i = 0; paths && i < nnew; i++)
+            free(paths[i]);
+        free(paths);
+        cli_fail("trace", "out of memory listing the traces");
+        return rc; /* CMD's status still passes through */
+    }
+    if (nnew == 0)
+        fprintf(stderr,
+                "commroof trace: no trace was written in %s: did \"%s\" use CUDA? (the tracer "
+                "starts when CUDA initialises)\n",
+                dir, o->cmd[0]);
+    if (o->json) {
+        json_t *root = json_object();
+        json_t *cmd = json_array();
+        for (char **c = o->cmd; *c; c++)
+            json_array_append_new(cmd, json_string(*c));
+        json_object_set_new(root, "command", cmd);
+        json_object_set_new(root, "exit_status", json_integer(rc));
+        json_object_set_new(root, "trace_dir", json_string(dir));
+        json_t *arr = json_array();
+        summarise_files(paths, (int)nnew, o, arr);
+        json_object_set_new(root, "traces", arr);
+        print_json_doc(root);
+    } else {
+        printf("# commroof trace: \"%s\" exited with status %d; %zu trace file(s) in %s\n",
+               o->cmd[0], rc, nnew, dir);
+        summarise_files(paths, (int)nnew, o, NULL);
+    }
+    for (size_t i = 0; i < nnew; i++)
+        free(paths[i]);
+    free(paths);
+    return rc;
+}
+
+int cli_cmd_trace(int argc, char **argv)
+{
+    struct opts o;
+    memset(&o, 0, sizeof o);
+    bool help = false;
+    int rc = parse(argc, argv, &o, &help);
+    if (rc != CLI_OK)
+        return rc;
+    if (help) {
+        fputs(trace_help, stdout);
+        return CLI_OK;
+    }
+    if (!o.summary_only)
+        return trace_run(&o);
+    if (o.json) {
+        json_t *root = json_object();
+        json_t *arr = json_array();
+        int failed = summarise_files(o.files, o.n_files, &o, arr);
+        json_object_set_new(root, "traces", arr);
+        print_json_doc(root);
+        return failed ? CLI_FAIL : CLI_OK;
+    }
+    printf("# commroof trace summary: %d file(s)\n", o.n_files);
+    return summarise_files(o.files, o.n_files, &o, NULL) ? CLI_FAIL : CLI_OK;
+}

@@ -23,7 +23,6 @@ int cli_cmd_check(int argc, char **argv);
 int cli_cmd_plot(int argc, char **argv);
 int cli_cmd_report(int argc, char **argv);
 int cli_cmd_trace(int argc, char **argv);
-int cli_cmd_trace(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
 int cli_cmd_sim(int argc, char **argv);

@@ -476,7 +476,12 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
 
     double eff_up = cr_proto_eff(p, proto, c->intra_hw);
     double eff_net = cr_proto_eff(p, proto, CR_HW_NET);
-    double cap_ch = cr_proto_cap_Bps(p, proto, nch);
+    /* Channels grow with the message (enqueue.cc adds one per ch_min_bytes);
+     * counted as a real number so the rate ramps without steps. */
+    double nchf = fmin((double)nch_max, fmax(1.0, ch_bytes / p->ch_min_bytes[proto]));
+    double cap_ch = cr_proto_cap_Bps(p, proto, 1) * nchf;
+    if (proto == CR_PROTO_LL)
+        cap_ch = cr_proto_cap_Bps(p, proto, 1);
     double t = 0;
     switch (algo) {
     case CR_ALGO_RING: {
@@ -581,14 +586,9 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         o->nccl_est_s = lat + t;
         if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
-        /* NCCL p2p uses LL only for small transfers (NCCL_P2P_LL_THRESHOLD
-         * 16 KiB per peer, NCCL environment documentation) */
-        if (rq->proto == CR_PROTO_AUTO) {
-            double per_peer = rq->coll == CR_COLL_SENDRECV ? S : S / nn;
-            bool ll = per_peer <= 16384;
-            if ((proto == CR_PROTO_LL) != ll)
-                o->nccl_est_s = HUGE_VAL / 2;
-        }
+        /* NCCL point-to-point switches to LL for small transfers
+         * (NCCL_P2P_LL_THRESHOLD, 16 KiB per peer by default); we let the
+         * faster of the two predictions stand for that choice. */
         break;
     }
     default:

@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Collectives: bound and prediction properties on every shipped topology,
+ * the closed forms on small hand-built topologies (expected values derived
+ * in the comments, doc/bounds.md has the full derivations), the busbw
+ * factors, and the calibration against the published 8x H100 ring figure.
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bound.h"
+#include "coll.h"
+#include "topo.h"
+#include "topo_xml.h"
+
+#define GB 1e9
+
+static cr_topo *open_topo(const char *name)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_open(name, &t, &d) != CR_OK)
+        fail_msg("cannot open %s: %s", name, d.msg);
+    return t;
+}
+
+static cr_coll_ctx *ctx_for(cr_topo *t, const char *ranks)
+{
+    cr_rankset *rs = NULL;
+    cr_diag d = {{0}};
+    if (ranks && cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK)
+        fail_msg("ranks %s: %s", ranks, d.msg);
+    cr_coll_ctx *c = NULL;
+    if (cr_coll_ctx_new(t, rs, &c, &d) != CR_OK)
+        fail_msg("ctx: %s", d.msg);
+    cr_rankset_free(rs);
+    return c;
+}
+
+static cr_coll_result eval(cr_coll_ctx *c, cr_coll coll, double bytes, cr_algo a, cr_proto p,
+                           cr_mech m, bool in_network)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, bytes);
+    rq.algo = a;
+    rq.proto = p;
+    rq.mech = m;
+    rq.in_network = in_network;
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
+        fail_msg("eval: %s", d.msg);
+    return r;
+}
+
+/* ---- busbw factors: nccl-tests src/<coll>.cu GetBw() ---- */
+
+static void test_busbw_factors(void **state)
+{
+    (void)state;
+    assert_close(cr_coll_busbw_factor(CR_COLL_ALLREDUCE, 8), 2.0 * 7 / 8, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_ALLGATHER, 8), 7.0 / 8, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_REDUCESCATTER, 16), 15.0 / 16, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_ALLTOALL, 4), 3.0 / 4, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_GATHER, 4), 3.0 / 4, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_SCATTER, 4), 3.0 / 4, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_BROADCAST, 8), 1.0, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_REDUCE, 8), 1.0, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_SENDRECV, 8), 1.0, 1e-12, 0);
+    assert_close(cr_coll_busbw_factor(CR_COLL_ALLREDUCE, 1), 0.0, 0, 1e-12);
+    /* nccl-tests byte conventions */
+    assert_close(cr_coll_send_bytes(CR_COLL_ALLGATHER, 800, 8), 100, 1e-12, 0);
+    assert_close(cr_coll_recv_bytes(CR_COLL_REDUCESCATTER, 800, 8), 100, 1e-12, 0);
+    assert_close(cr_coll_recv_bytes(CR_COLL_ALLREDUCE, 800, 8), 800, 1e-12, 0);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    cr_diag d = {{0}};
+    for (int c = 0; c < CR_COLL__COUNT; c++) {
+        cr_coll out;
+        assert_int_equal(cr_coll_parse(cr_coll_name((cr_coll)c), &out, &d), CR_OK);
+        assert_int_equal(out, c);
+    }
+    for (int a = -1; a < CR_ALGO__COUNT; a++) {
+        cr_algo out;
+        assert_int_equal(cr_algo_parse(cr_algo_name((cr_algo)a), &out, &d), CR_OK);
+        assert_int_equal(out, a);
+    }
+    for (int p = -1; p < CR_PROTO__COUNT; p++) {
+        cr_proto out;
+        assert_int_equal(cr_proto_parse(cr_proto_name((cr_proto)p), &out, &d), CR_OK);
+        assert_int_equal(out, p);
+    }
+    for (int m = -1; m < CR_MECH__COUNT; m++) {
+        cr_mech out;
+        assert_int_equal(cr_mech_parse(cr_mech_name((cr_mech)m), &out, &d), CR_OK);
+        assert_int_equal(out, m);
+    }
+    cr_coll c;
+    assert_int_equal(cr_coll_parse("All_Reduce", &c, &d), CR_OK);
+    assert_int_equal(c, CR_COLL_ALLREDUCE);
+    assert_int_equal(cr_coll_parse("reduce-scatter", &c, &d), CR_OK);
+    assert_int_equal(c, CR_COLL_REDUCESCATTER);
+    assert_int_equal(cr_coll_parse("allreduc", &c, &d), CR_ENOTFOUND);
+    assert_non_null(strstr(d.msg, "allreduce"));
+    cr_proto p;
+    assert_int_equal(cr_proto_parse("LL128", &p, &d), CR_OK);
+    assert_int_equal(p, CR_PROTO_LL128);
+}
+
+/* ---- closed forms on hand-built NVSwitch boxes ---- */
+
+/* n GPUs, each with 18 links of 25 GB/s to one switch (450 GB/s per GPU),
+ * link latency 0.5 us; the switch reduces or not. */
+static cr_topo *nvswitch_box(int n, bool reduction)
+{
+    cr_topo *t = cr_topo_new("box");
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.name = (char *)"G";
+    g.vendor = (char *)"nvidia";
+    g.arch = 90;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.sms = 132;
+    g.peak_flops[CR_DT_FP32] = 67e12;
+    g.peak_flops[CR_DT_BF16] = 989e12;
+    int gs = cr_topo_add_gpu_spec(t, &g);
+    cr_switch_spec s;
+    memset(&s, 0, sizeof s);
+    s.name = (char *)"sw";
+    s.multicast = reduction;
+    s.reduction = reduction;
+    int ss = cr_topo_add_switch_spec(t, &s);
+    int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", 0, ss);
+    for (int i = 0; i < n; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "gpu%d", i);
+        int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
+        cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, 25e9, 25e9, 18, 0.5e-6);
+    }
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("box: %s", d.msg);
+    return t;
+}
+
+static void test_nvswitch_closed_form(void **state)
+{
+    (void)state;
+    double S = 1e9, B = 450e9, lat = 2 * 0.5e-6; /* two hops GPU-switch-GPU */
+    cr_topo *t = nvswitch_box(8, false);
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    /* no in-switch reduction: every element needs 2(n-1) GPU-to-GPU
+     * transfers, spread over n GPUs' ports: 2(n-1)/n S / B */
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, 2.0 * 7 / 8 * S / B + lat, 1e-9, 0);
+    assert_string_equal(r.bound.binding, "gpu-ports:all");
+    assert_false(r.bound.in_network);
+    /* allgather: each GPU receives (n-1)/n S */
+    r = eval(c, CR_COLL_ALLGATHER, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, 7.0 / 8 * S / B + lat, 1e-9, 0);
+    /* alltoall on one switch: per GPU (n-1)/n S out, bisection n/4 S over n/2 B: same */
+    r = eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, 7.0 / 8 * S / B + lat, 1e-9, 0);
+    /* broadcast: the root sends S */
+    r = eval(c, CR_COLL_BROADCAST, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, S / B + lat, 1e-9, 0);
+    /* NVLS cannot run without a reducing switch */
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_NVLS, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+
+    /* with in-switch reduction: each GPU must send its S once and receive
+     * the result once: S / B */
+    t = nvswitch_box(8, true);
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, S / B + lat, 1e-9, 0);
+    assert_string_equal(r.bound.binding, "gpu-ports");
+    assert_true(r.bound.in_network);
+    /* the same topology, bound asked without in-network reduction */
+    cr_coll_result r2 =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, false);
+    assert_close(r2.bound.bound_s, 2.0 * 7 / 8 * S / B + lat, 1e-9, 0);
+    /* NVLS runs now; its wire is S through the GPU's ports */
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    assert_close(r.pred.wire_bytes, S, 1e-12, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+/* Two CPU sockets, each with one PCIe switch holding 4 GPUs on x16 links of
+ * G each; each switch's uplink U; sockets joined by a link of X. */
+static cr_topo *pcie_box(double G, double U, double X)
+{
+    cr_topo *t = cr_topo_new("pcie");
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.name = (char *)"L";
+    g.vendor = (char *)"nvidia";
+    g.arch = 89;
+    g.hbm_bytes = 48e9;
+    g.hbm_Bps = 864e9;
+    g.sms = 142;
+    g.peak_flops[CR_DT_FP32] = 91e12;
+    int gs = cr_topo_add_gpu_spec(t, &g);
+    int cpu[2], sw[2];
+    for (int s = 0; s < 2; s++) {
+        char id[16];
+        snprintf(id, sizeof id, "cpu%d", s);
+        cpu[s] = cr_topo_add_dev(t, CR_DEV_CPU, id, 0, -1);
+        snprintf(id, sizeof id, "sw%d", s);
+        sw[s] = cr_topo_add_dev(t, CR_DEV_PCISW, id, 0, -1);
+        cr_topo_add_link(t, sw[s], cpu[s], CR_LINK_PCIE, U, U, 1, 0.5e-6);
+        for (int i = 0; i < 4; i++) {
+            snprintf(id, sizeof id, "gpu%d", s * 4 + i);
+            int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
+            cr_topo_add_link(t, v, sw[s], CR_LINK_PCIE, G, G, 1, 0.5e-6);
+        }
+    }
+    cr_topo_add_link(t, cpu[0], cpu[1], CR_LINK_C2C, X, X, 1, 0.1e-6);
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("pcie box: %s", d.msg);
+    return t;
+}
+
+static void test_pcie_box(void **state)
+{
+    (void)state;
+    double S = 1e9, G = 31.5e9;
+    /* uplinks as wide as a GPU link, a wider socket link: the switch
+     * uplink binds alltoall: 4 x 4 / 8 S = 2S must leave the 4 GPUs of a
+     * switch, over U, against (n-1)/n S = 7/8 S per GPU port */
+    cr_topo *t = pcie_box(G, G, 2 * G);
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_string_equal(r.bound.binding, "pcie-switch");
+    assert_close(r.bound.bound_s, 2 * S / G, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+
+    /* a narrow socket link (G/2): it binds instead, 2S / (G/2). The
+     * bisection min-cut finds the same link, so either name is right. */
+    t = pcie_box(G, G, G / 2);
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, 2 * S / (G / 2), 1e-9, 0);
+    assert_true(strcmp(r.bound.binding, "socket") == 0 ||
+                strcmp(r.bound.binding, "bisection") == 0);
+    /* allreduce: each side must send S across, and no reduction happens
+     * in a PCIe switch, so 2(n-1)/n S leaves the GPUs on average:
+     * max(S / (G/2), 1.75 S / G) = 2 S / G: the socket link binds */
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, S / (G / 2), 1e-9, 0);
+    /* the ring crosses the socket link once each way: it runs at G/2 */
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(r.pred.link_Bps, G / 2, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+
+    /* the shipped PCIe box: alltoall is bound by a PCIe switch uplink, a
+     * socket link or the bisection between them, never by one GPU */
+    t = open_topo("l40s-pcie-8");
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(strcmp(r.bound.binding, "pcie-switch") == 0 ||
+                strcmp(r.bound.binding, "socket") == 0 ||
+                strcmp(r.bound.binding, "bisection") == 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+static void test_nic_cut_binds(void **state)
+{
+    (void)state;
+    /* 4 nodes x 8 H100, 8 x 50 GB/s NICs per node: allreduce across nodes
+     * must move S out of and into every node (in-switch reduction inside
+     * a node does not help across it): S / 400 GB/s, far above the
+     * NVLink term S / 513 GB/s (NVLS credited), so the NIC cut binds. */
+    cr_topo *t = open_topo("h100-ib-4n");
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    double S = 1e9;
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_string_equal(r.bound.binding, "node-nics");
+    assert_close(r.bound.bound_s, S / 400e9, 1e-6, 0);
+    /* the prediction's busiest resource is the NICs as well */
+    assert_true(r.pred.supported);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+/* ---- calibration and checks against published figures ---- */
+
+static void test_h100_ring_busbw(void **state)
+{
+    (void)state;
+    /* NVIDIA/nccl#1455, nccl-tests#212: 8x H100 SXM ring allreduce busbw
+     * 365-370 GB/s at 1-8 GB. The prediction must be within 5% of 367.5. */
+    cr_topo *t = open_topo("hgx-h100-8");
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    for (double S = 1e9; S <= 8.1e9; S *= 2) {
+        cr_coll_result r =
+            eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+        assert_true(r.pred.supported);
+        assert_close(r.pred.busbw_Bps, 367.5e9, 0.05, 0);
+    }
+    /* The same figure holds for 2 to 8 GPUs (same source) */
+    const char *sets[] = {"0-1", "0-3"};
+    for (int i = 0; i < 2; i++) {
+        cr_coll_ctx *c2 = ctx_for(t, sets[i]);
+        cr_coll_result r =
+            eval(c2, CR_COLL_ALLREDUCE, 4e9, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+        assert_close(r.pred.busbw_Bps, 367.5e9, 0.05, 0);
+        cr_coll_ctx_free(c2);
+    }
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+static void test_nvls_bound_above_ring(void **state)
+{
+    (void)state;
+    /* On 8x H100 the switches reduce: the bound's busbw (in-switch
+     * credited) lies above the bound without it, which is the most any
+     * ring-style algorithm could reach. */
+    cr_topo *t = open_topo("hgx-h100-8");
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    double S = 1e9;
+    cr_coll_result with =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    cr_coll_result without =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, false);
+    assert_true(with.bound.in_network);
+    assert_true(with.bound.busbw_Bps > without.bound.busbw_Bps * 1.5);
+    /* and the NVLS prediction beats the ring prediction at 1 GB */
+    cr_coll_result nv =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    cr_coll_result ring =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(nv.pred.busbw_Bps > ring.pred.busbw_Bps);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+static void test_mech_fit(void **state)
+{
+    (void)state;
+    /* ParallelKittens (arXiv 2511.13940): 1 GB point-to-point on H100, all
+     * SMs: CE 368.8, TMA 350.0, ld/st 342.7 GB/s of 450. A sendrecv on 2
+     * GPUs moves S each way per GPU. */
+    cr_topo *t = open_topo("hgx-h100-8");
+    cr_coll_ctx *c = ctx_for(t, "0-1");
+    double want[3] = {368.8e9, 350.0e9, 342.7e9};
+    for (int m = 0; m < 3; m++) {
+        cr_coll_result r =
+            eval(c, CR_COLL_SENDRECV, 1e9, CR_ALGO_AUTO, CR_PROTO_AUTO, (cr_mech)m, true);
+        assert_true(r.pred.supported);
+        assert_close(r.pred.algbw_Bps, want[m], 0.05, 0);
+    }
+    /* multimem needs a reducing switch: hgx has one, the PCIe box not */
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, 1e9, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_MULTIMEM, true);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    t = open_topo("l40s-pcie-8");
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLREDUCE, 1e9, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_MULTIMEM, true);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+/* ---- properties on every shipped topology ---- */
+
+struct scan {
+    int checked;
+};
+
+static void check_one(const char *topo, cr_coll_ctx *c, cr_coll coll, cr_algo a, cr_proto p,
+                      cr_mech m, struct scan *sc)
+{
+    double prev_bound = -1, prev_pred = -1;
+    for (double S = 8; S <= 8.6e9; S *= 4) {
+        cr_coll_result r = eval(c, coll, S, a, p, m, true);
+        if (r.bound.bound_s < prev_bound * (1 - 1e-12))
+            fail_msg("%s %s: bound decreases at %.0f B: %g < %g", topo, cr_coll_name(coll), S,
+                     r.bound.bound_s, prev_bound);
+        prev_bound = r.bound.bound_s;
+        if (!r.pred.supported)
+            continue;
+        if (!(r.pred.pred_s >= r.bound.bound_s * (1 - 1e-12)))
+            fail_msg("%s %s %s/%s/%s at %.0f B: prediction %g s below bound %g s (%s)", topo,
+                     cr_coll_name(coll), cr_algo_name(r.pred.algo), cr_proto_name(r.pred.proto),
+                     cr_mech_name(m), S, r.pred.pred_s, r.bound.bound_s, r.bound.binding);
+        if (a != CR_ALGO_AUTO || m != CR_MECH_NONE) {
+            if (r.pred.pred_s < prev_pred * (1 - 1e-12))
+                fail_msg("%s %s %s/%s/%s: prediction decreases at %.0f B: %g < %g", topo,
+                         cr_coll_name(coll), cr_algo_name(a), cr_proto_name(p), cr_mech_name(m), S,
+                         r.pred.pred_s, prev_pred);
+            prev_pred = r.pred.pred_s;
+        }
+        sc->checked++;
+    }
+}
+
+static void test_shipped_properties(void **state)
+{
+    (void)state;
+    struct scan sc = {0};
+    for (int i = 0; cr_topo_shipped_name(i); i++) {
+        const char *name = cr_topo_shipped_name(i);
+        cr_topo *t = open_topo(name);
+        /* the full set, and one GPU per node where there are nodes */
+        const char *sets[2] = {NULL, NULL};
+        char stride[32];
+        int nsets = 1;
+        if (t->n_gpus >= 16 && t->n_gpus % 8 == 0) {
+            snprintf(stride, sizeof stride, "0-%d:8", t->n_gpus - 1);
+            sets[1] = stride;
+            nsets = 2;
+        }
+        for (int s = 0; s < nsets; s++) {
+            cr_coll_ctx *c = ctx_for(t, sets[s]);
+            for (int coll = 0; coll < CR_COLL__COUNT; coll++) {
+                check_one(name, c, (cr_coll)coll, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, &sc);
+                for (int a = 0; a < CR_ALGO__COUNT; a++)
+                    for (int p = 0; p < CR_PROTO__COUNT; p++)
+                        check_one(name, c, (cr_coll)coll, (cr_algo)a, (cr_proto)p, CR_MECH_NONE,
+                                  &sc);
+                for (int m = 0; m < CR_MECH__COUNT; m++)
+                    check_one(name, c, (cr_coll)coll, CR_ALGO_AUTO, CR_PROTO_AUTO, (cr_mech)m, &sc);
+            }
+            cr_coll_ctx_free(c);
+        }
+        cr_topo_free(t);
+    }
+    assert_true(sc.checked > 1000);
+}
+
+static void test_auto_monotone(void **state)
+{
+    (void)state;
+    /* NCCL's choice switches algorithms with size; the time it is predicted
+     * to take must still not fall as the message grows. */
+    const char *names[] = {"hgx-h100-8", "hgx-h200-8", "h100-ib-4n", "dgx-a100-8", "mi300x-8"};
+    for (int i = 0; i < 5; i++) {
+        cr_topo *t = open_topo(names[i]);
+        cr_coll_ctx *c = ctx_for(t, NULL);
+        for (int coll = 0; coll < CR_COLL__COUNT; coll++) {
+            double prev = 0;
+            for (double S = 8; S <= 8.6e9; S *= 2) {
+                cr_coll_result r =
+                    eval(c, (cr_coll)coll, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+                if (r.pred.pred_s < prev * (1 - 1e-9))
+                    fail_msg("%s %s: NCCL-choice prediction falls at %.0f B (%s/%s): %g < %g",
+                             names[i], cr_coll_name((cr_coll)coll), S, cr_algo_name(r.pred.algo),
+                             cr_proto_name(r.pred.proto), r.pred.pred_s, prev);
+                prev = r.pred.pred_s;
+            }
+        }
+        cr_coll_ctx_free(c);
+        cr_topo_free(t);
+    }
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    cr_topo *t = open_topo("hgx-h100-8");
+    cr_coll_ctx *c = ctx_for(t, "0-3");
+    cr_diag d = {{0}};
+    cr_coll_result r;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, -1);
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "finite size"));
+    memset(&d, 0, sizeof d);
+    rq = cr_coll_req_default(CR_COLL_BROADCAST, 1e6);
+    rq.root = 4; /* 4 ranks: 0-3 */
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "root 4"));
+    /* a forced algorithm that cannot run is reported, not an error */
+    rq = cr_coll_req_default(CR_COLL_ALLTOALL, 1e6);
+    rq.algo = CR_ALGO_TREE;
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_false(r.pred.supported);
+    assert_true(strlen(r.pred.why) > 0);
+    /* zero bytes: nothing to move, nothing to wait for */
+    rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 0);
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_close(r.bound.bound_s, 0, 0, 1e-15);
+    assert_close(r.pred.pred_s, 0, 0, 1e-15);
+    /* a single rank moves nothing */
+    cr_coll_ctx *one = ctx_for(t, "3");
+    rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1e9);
+    assert_int_equal(cr_coll_eval(one, &rq, &r, &d), CR_OK);
+    assert_close(r.bound.bound_s, 0, 0, 1e-15);
+    cr_coll_ctx_free(one);
+    cr_coll_ctx_free(c);
+    /* one-shot helper agrees with the context */
+    cr_coll_result r1, r2;
+    rq = cr_coll_req_default(CR_COLL_ALLGATHER, 1e8);
+    assert_int_equal(cr_coll_eval_topo(t, NULL, &rq, &r1, &d), CR_OK);
+    c = ctx_for(t, NULL);
+    assert_int_equal(cr_coll_eval(c, &rq, &r2, &d), CR_OK);
+    assert_close(r1.bound.bound_s, r2.bound.bound_s, 1e-15, 0);
+    assert_close(r1.pred.pred_s, r2.pred.pred_s, 1e-15, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_busbw_factors),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_nvswitch_closed_form),
+        cmocka_unit_test(test_pcie_box),
+        cmocka_unit_test(test_nic_cut_binds),
+        cmocka_unit_test(test_h100_ring_busbw),
+        cmocka_unit_test(test_nvls_bound_above_ring),
+        cmocka_unit_test(test_mech_fit),
+        cmocka_unit_test(test_shipped_properties),
+        cmocka_unit_test(test_auto_monotone),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -2,154 +2,156 @@
 /* Helpers shared by the op, check and suite commands (see cli_op.h). */
 #include "cli_op.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p,
-                     int argc, char **argv, int *i) {
-  const char *a = argv[*i];
-  char name[64];
-  const char *val = NULL;
-  int used = 1;
-  const char *eq = strchr(a, '=');
-  if (strncmp(a, "--", 2) == 0) {
-    a += 2;
-    eq = strchr(a, '=');
-    if (eq) {
-      val = eq + 1;
+int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, int argc, char **argv,
+                     int *i)
+{
+    const char *a = argv[*i];
+    char name[64];
+    const char *val = NULL;
+    int used = 1;
+    const char *eq = strchr(a, '=');
+    if (strncmp(a, "--", 2) == 0) {
+        a += 2;
+        eq = strchr(a, '=');
+        if (eq) {
+            val = eq + 1;
+        } else {
+            if (*i + 1 >= argc) {
+                snprintf(name, sizeof name, "%s", a);
+                if (cr_opp_parse(name) < 0 && strcmp(name, "order") != 0)
+                    return 0;
+                cli_usage_error(cmd, "--%s needs a value", name);
+                return -1;
+            }
+            val = argv[*i + 1];
+            used = 2;
+        }
+    } else if (eq) {
+        val = eq + 1;
     } else {
-      if (*i + 1 >= argc) {
-        snprintf(name, sizeof name, "%s", a);
-        if (cr_opp_parse(name) < 0 && strcmp(name, "order") != 0)
-          return 0;
-        cli_usage_error(cmd, "--%s needs a value", name);
-        return -1;
-      }
-      val = argv[*i + 1];
-      used = 2;
+        return 0;
     }
-  } else if (eq) {
-    val = eq + 1;
-  } else {
-    return 0;
-  }
-  size_t len = eq ? (size_t)(eq - a) : strlen(a);
-  if (len == 0 || len >= sizeof name)
-    return 0;
-  memcpy(name, a, len);
-  name[len] = '\0';
-  /* '-' and '_' are the same in parameter names (--kv-heads, kv_heads) */
-  for (char *c = name; *c; c++)
-    if (*c == '-')
-      *c = '_';
-  if (cr_opp_parse(name) < 0 && strcmp(name, "order") != 0)
-    return 0;
-  cr_diag d = {{0}};
-  if (cr_op_param_set(op, p, name, val, &d) != CR_OK) {
-    cli_usage_error(cmd, "%s", d.msg);
-    return -1;
-  }
-  *i += used;
-  return 1;
+    size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    if (len == 0 || len >= sizeof name)
+        return 0;
+    memcpy(name, a, len);
+    name[len] = '\0';
+    /* '-' and '_' are the same in parameter names (--kv-heads, kv_heads) */
+    for (char *c = name; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    if (cr_opp_parse(name) < 0 && strcmp(name, "order") != 0)
+        return 0;
+    cr_diag d = {{0}};
+    if (cr_op_param_set(op, p, name, val, &d) != CR_OK) {
+        cli_usage_error(cmd, "%s", d.msg);
+        return -1;
+    }
+    *i += used;
+    return 1;
 }
 
-void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf,
-                        size_t size) {
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int k = 0; k < CR_OPP__COUNT && len < size; k++) {
-    if (!cr_op_uses(op, (cr_opp)k))
-      continue;
-    char v[64];
-    cr_op_param_format(p, (cr_opp)k, v, sizeof v);
-    int w = snprintf(buf + len, size - len, "%s%s=%s", len ? " " : "",
-                     cr_opp_name((cr_opp)k), v);
-    if (w < 0)
-      break;
-    len += (size_t)w;
-  }
+void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < CR_OPP__COUNT && len < size; k++) {
+        if (!cr_op_uses(op, (cr_opp)k))
+            continue;
+        char v[64];
+        cr_op_param_format(p, (cr_opp)k, v, sizeof v);
+        int w =
+            snprintf(buf + len, size - len, "%s%s=%s", len ? " " : "", cr_opp_name((cr_opp)k), v);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
 }
 
-void cli_op_params_help(FILE *f, const cr_op_def *op) {
-  cr_op_params p;
-  cr_op_params_defaults(op, &p);
-  for (int k = 0; k < CR_OPP__COUNT; k++) {
-    if (!cr_op_uses(op, (cr_opp)k))
-      continue;
-    char v[64];
-    cr_op_param_format(&p, (cr_opp)k, v, sizeof v);
-    fprintf(f, "  --%-11s %-9s %s\n", cr_opp_name((cr_opp)k), v,
-            cr_opp_help((cr_opp)k));
-  }
-  if (cr_op_uses(op, CR_OPP_TP))
-    fprintf(
-        f, "  --%-11s %-9s %s\n", "order", "tp,cp,ep,dp,pp",
-        "group dimensions inner to outer (ranks are laid out in that order)");
+void cli_op_params_help(FILE *f, const cr_op_def *op)
+{
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    for (int k = 0; k < CR_OPP__COUNT; k++) {
+        if (!cr_op_uses(op, (cr_opp)k))
+            continue;
+        char v[64];
+        cr_op_param_format(&p, (cr_opp)k, v, sizeof v);
+        fprintf(f, "  --%-11s %-9s %s\n", cr_opp_name((cr_opp)k), v, cr_opp_help((cr_opp)k));
+    }
+    if (cr_op_uses(op, CR_OPP_TP))
+        fprintf(f, "  --%-11s %-9s %s\n", "order", "tp,cp,ep,dp,pp",
+                "group dimensions inner to outer (ranks are laid out in that order)");
 }
 
-static json_t *sched_json(const cr_op_sched *s) {
-  return json_pack("{s:f, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "pred_us",
-                   s->pred_s * 1e6, "comm_sms", s->comm_sms, "mech", s->mech,
-                   "t_launch_us", s->t_launch_s * 1e6, "t_comp_us",
-                   s->t_comp_s * 1e6, "t_mem_us", s->t_mem_s * 1e6, "t_comm_us",
-                   s->t_comm_s * 1e6, "t_nonoverlap_us",
-                   s->t_nonoverlap_s * 1e6, "t_sync_us", s->t_sync_s * 1e6);
+/* JSON has no infinity: a schedule that cannot run has null times. */
+static json_t *sched_json(const cr_op_sched *s)
+{
+    if (!isfinite(s->pred_s))
+        return json_pack("{s:o, s:i, s:s}", "pred_us", json_null(), "comm_sms", 0, "mech", "none");
+    return json_pack("{s:f, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "pred_us", s->pred_s * 1e6,
+                     "comm_sms", s->comm_sms, "mech", s->mech, "t_launch_us", s->t_launch_s * 1e6,
+                     "t_comp_us", s->t_comp_s * 1e6, "t_mem_us", s->t_mem_s * 1e6, "t_comm_us",
+                     s->t_comm_s * 1e6, "t_nonoverlap_us", s->t_nonoverlap_s * 1e6, "t_sync_us",
+                     s->t_sync_s * 1e6);
 }
 
-json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op,
-                           const cr_op_params *p, const cr_op_result *r) {
-  json_t *params = json_object();
-  for (int k = 0; k < CR_OPP__COUNT; k++) {
-    if (!cr_op_uses(op, (cr_opp)k))
-      continue;
-    char v[64];
-    cr_op_param_format(p, (cr_opp)k, v, sizeof v);
-    json_object_set_new(params, cr_opp_name((cr_opp)k), json_string(v));
-  }
-  json_t *comm = json_array();
-  for (int i = 0; i < r->n_comm; i++) {
-    const cr_op_comm *c = &r->comm[i];
-    json_array_append_new(
-        comm,
-        json_pack("{s:s, s:s, s:f, s:i, s:s, s:f, s:f, s:s, s:f, s:s, s:s}",
-                  "what", c->what, "coll", c->coll, "bytes", c->bytes, "ranks",
-                  c->group_size, "group", c->group, "bound_us",
-                  c->bound_s * 1e6, "latency_us", c->bound_lat_s * 1e6,
-                  "binding", c->binding, "nccl_us", c->nccl_s * 1e6, "algo",
-                  c->algo, "proto", c->proto));
-  }
-  json_t *o = json_pack(
-      "{s:s, s:s, s:s, s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
-      "s:s, s:f, s:f, "
-      "s:f, s:f, s:i, s:f, s:s, s:s, s:f, s:o}",
-      "op", cr_op_name(op), "category", cr_op_category(op), "topo", t->name,
-      "params", params, "ranks", r->ranks, "flops", r->flops, "hbm_bytes",
-      r->hbm_bytes, "comm_bytes", r->comm_bytes, "traffic_bytes",
-      r->traffic_bytes, "t_compute_us", r->t_compute_s * 1e6, "t_hbm_us",
-      r->t_hbm_s * 1e6, "t_comm_us", r->t_comm_s * 1e6, "latency_us",
-      r->lat_s * 1e6, "bound_us", r->bound_s * 1e6, "binding", r->binding,
-      "baseline_us", r->baseline_s * 1e6, "baseline_compute_us",
-      r->baseline_compute_s * 1e6, "baseline_comm_us", r->baseline_comm_s * 1e6,
-      "baseline_launch_us", r->baseline_launch_s * 1e6, "baseline_kernels",
-      r->baseline_kernels, "pred_us", r->pred_s * 1e6, "schedule", r->schedule,
-      "why", r->why, "headroom", r->headroom, "comm", comm);
-  if (o && r->has_overlap) {
-    json_object_set_new(o, "intra_sm", sched_json(&r->intra));
-    json_object_set_new(o, "inter_sm", sched_json(&r->inter));
-  }
-  return o;
+json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_params *p,
+                           const cr_op_result *r)
+{
+    json_t *params = json_object();
+    for (int k = 0; k < CR_OPP__COUNT; k++) {
+        if (!cr_op_uses(op, (cr_opp)k))
+            continue;
+        char v[64];
+        cr_op_param_format(p, (cr_opp)k, v, sizeof v);
+        json_object_set_new(params, cr_opp_name((cr_opp)k), json_string(v));
+    }
+    json_t *comm = json_array();
+    for (int i = 0; i < r->n_comm; i++) {
+        const cr_op_comm *c = &r->comm[i];
+        json_array_append_new(
+            comm,
+            json_pack("{s:s, s:s, s:f, s:i, s:s, s:f, s:f, s:s, s:f, s:s, s:s}", "what", c->what,
+                      "coll", c->coll, "bytes", c->bytes, "ranks", c->group_size, "group", c->group,
+                      "bound_us", c->bound_s * 1e6, "latency_us", c->bound_lat_s * 1e6, "binding",
+                      c->binding, "nccl_us", c->nccl_s * 1e6, "algo", c->algo, "proto", c->proto));
+    }
+    json_t *o = json_pack(
+        "{s:s, s:s, s:s, s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+        "s:s, s:f, s:f, "
+        "s:f, s:f, s:i, s:f, s:s, s:s, s:f, s:o}",
+        "op", cr_op_name(op), "category", cr_op_category(op), "topo", t->name, "params", params,
+        "ranks", r->ranks, "flops", r->flops, "hbm_bytes", r->hbm_bytes, "comm_bytes",
+        r->comm_bytes, "traffic_bytes", r->traffic_bytes, "t_compute_us", r->t_compute_s * 1e6,
+        "t_hbm_us", r->t_hbm_s * 1e6, "t_comm_us", r->t_comm_s * 1e6, "latency_us", r->lat_s * 1e6,
+        "bound_us", r->bound_s * 1e6, "binding", r->binding, "baseline_us", r->baseline_s * 1e6,
+        "baseline_compute_us", r->baseline_compute_s * 1e6, "baseline_comm_us",
+        r->baseline_comm_s * 1e6, "baseline_launch_us", r->baseline_launch_s * 1e6,
+        "baseline_kernels", r->baseline_kernels, "pred_us", r->pred_s * 1e6, "schedule",
+        r->schedule, "why", r->why, "headroom", r->headroom, "comm", comm);
+    if (o && r->has_overlap) {
+        json_object_set_new(o, "intra_sm", sched_json(&r->intra));
+        json_object_set_new(o, "inter_sm", sched_json(&r->inter));
+    }
+    return o;
 }
 
-int cli_op_print_json(const char *cmd, json_t *root) {
-  if (!root)
-    return cli_fail(cmd, "out of memory building JSON");
-  char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-  json_decref(root);
-  if (!txt)
-    return cli_fail(cmd, "out of memory writing JSON");
-  puts(txt);
-  free(txt);
-  return CLI_OK;
+int cli_op_print_json(const char *cmd, json_t *root)
+{
+    if (!root)
+        return cli_fail(cmd, "out of memory building JSON");
+    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (!txt)
+        return cli_fail(cmd, "out of memory writing JSON");
+    puts(txt);
+    free(txt);
+    return CLI_OK;
 }

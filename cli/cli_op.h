@@ -16,19 +16,18 @@
  * stores it, advances *i past it and returns 1; returns 0 when argv[*i] is
  * not a parameter form; prints a usage error and returns -1 when the value
  * is bad or the parameter unknown to op. */
-int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p,
-                     int argc, char **argv, int *i);
+int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, int argc, char **argv,
+                     int *i);
 
 /* "dtype=bf16 m=1024 ..." for every parameter op takes. */
-void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf,
-                        size_t size);
+void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, size_t size);
 
 /* Prints op's parameters with their defaults and help lines. */
 void cli_op_params_help(FILE *f, const cr_op_def *op);
 
 /* The full result as a JSON object (new reference). */
-json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op,
-                           const cr_op_params *p, const cr_op_result *r);
+json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_params *p,
+                           const cr_op_result *r);
 
 /* Prints a JSON document on stdout and releases it; returns the exit code. */
 int cli_op_print_json(const char *cmd, json_t *root);

@@ -28,381 +28,376 @@
 
 #define MAX_TOPOS 16
 
-static void check_usage(FILE *f) {
-  fputs(
-      "usage: commroof check OP [--topo T] [--PARAM VALUE ...] --measured-us X "
-      "[--json]\n"
-      "       commroof check --measured-json FILE [--topo T]\n"
-      "\n"
-      "Compares a measured time with the operator's bound and the PyTorch + "
-      "NCCL\n"
-      "baseline: % of roofline = bound / measured x 100, speedup = baseline /\n"
-      "measured, and a verdict: impossible (measured below the bound: the "
-      "kernel\n"
-      "or its timing is wrong; exit 3), near-roofline (>= 80%),\n"
-      "faster-than-baseline, slower-than-baseline.\n"
-      "\n"
-      "Bulk: --measured-json FILE takes a JSON array (or {\"results\": [...]}) "
-      "of\n"
-      "  {\"name\": \"run1\", \"op\": \"gemm_rs\", \"topo\": \"hgx-h100-8\",\n"
-      "   \"params\": {\"m\": 1024, \"tp\": 8}, \"measured_us\": 12.5}\n"
-      "and writes one JSON document (results + summary); exit 3 if any result "
-      "is\n"
-      "impossible, 1 if any entry could not be evaluated.\n"
-      "\n"
-      "options:\n"
-      "  --topo T            shipped topology or XML file "
-      "(default " CR_TOPO_DEFAULT ")\n"
-      "  --measured-us X     measured time in microseconds (also --measured "
-      "12.5us)\n"
-      "  --measured-json F   bulk mode (see above); '-' reads stdin\n"
-      "  --PARAM V           operator parameters (commroof op OP --help lists "
-      "them)\n"
-      "  --json              one JSON document on stdout\n"
-      "  --help, -h          this text\n"
-      "\n"
-      "examples:\n"
-      "  commroof check gemm_rs --topo hgx-h100-8 --tp 8 --measured-us 25\n"
-      "  commroof check --measured-json results.json --topo hgx-h100-8 > "
-      "verdicts.json\n",
-      f);
+static void check_usage(FILE *f)
+{
+    fputs("usage: commroof check OP [--topo T] [--PARAM VALUE ...] --measured-us X "
+          "[--json]\n"
+          "       commroof check --measured-json FILE [--topo T]\n"
+          "\n"
+          "Compares a measured time with the operator's bound and the PyTorch + "
+          "NCCL\n"
+          "baseline: % of roofline = bound / measured x 100, speedup = baseline /\n"
+          "measured, and a verdict: impossible (measured below the bound: the "
+          "kernel\n"
+          "or its timing is wrong; exit 3), near-roofline (>= 80%),\n"
+          "faster-than-baseline, slower-than-baseline.\n"
+          "\n"
+          "Bulk: --measured-json FILE takes a JSON array (or {\"results\": [...]}) "
+          "of\n"
+          "  {\"name\": \"run1\", \"op\": \"gemm_rs\", \"topo\": \"hgx-h100-8\",\n"
+          "   \"params\": {\"m\": 1024, \"tp\": 8}, \"measured_us\": 12.5}\n"
+          "and writes one JSON document (results + summary); exit 3 if any result "
+          "is\n"
+          "impossible, 1 if any entry could not be evaluated.\n"
+          "\n"
+          "options:\n"
+          "  --topo T            shipped topology or XML file "
+          "(default " CR_TOPO_DEFAULT ")\n"
+          "  --measured-us X     measured time in microseconds (also --measured "
+          "12.5us)\n"
+          "  --measured-json F   bulk mode (see above); '-' reads stdin\n"
+          "  --PARAM V           operator parameters (commroof op OP --help lists "
+          "them)\n"
+          "  --json              one JSON document on stdout\n"
+          "  --help, -h          this text\n"
+          "\n"
+          "examples:\n"
+          "  commroof check gemm_rs --topo hgx-h100-8 --tp 8 --measured-us 25\n"
+          "  commroof check --measured-json results.json --topo hgx-h100-8 > "
+          "verdicts.json\n",
+          f);
 }
 
-static json_t *verdict_json(const cr_op_result *r, double measured_s) {
-  double pct = 0, speedup = 0;
-  cr_verdict v = cr_op_verdict(r, measured_s, &pct, &speedup);
-  return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:s}",
-                   "measured_us", measured_s * 1e6, "bound_us",
-                   r->bound_s * 1e6, "baseline_us", r->baseline_s * 1e6,
-                   "pred_us", r->pred_s * 1e6, "pct_of_roofline", pct,
-                   "speedup", speedup, "binding", r->binding, "verdict",
-                   cr_verdict_name(v), "explanation", cr_verdict_help(v));
+static json_t *verdict_json(const cr_op_result *r, double measured_s)
+{
+    double pct = 0, speedup = 0;
+    cr_verdict v = cr_op_verdict(r, measured_s, &pct, &speedup);
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:s}", "measured_us",
+                     measured_s * 1e6, "bound_us", r->bound_s * 1e6, "baseline_us",
+                     r->baseline_s * 1e6, "pred_us", r->pred_s * 1e6, "pct_of_roofline", pct,
+                     "speedup", speedup, "binding", r->binding, "verdict", cr_verdict_name(v),
+                     "explanation", cr_verdict_help(v));
 }
 
 /* --- bulk --------------------------------------------------------------- */
 
 typedef struct {
-  char *name[MAX_TOPOS];
-  cr_topo *t[MAX_TOPOS];
-  int n;
+    char *name[MAX_TOPOS];
+    cr_topo *t[MAX_TOPOS];
+    int n;
 } topo_cache;
 
-static cr_topo *cache_get(topo_cache *c, const char *name, cr_diag *d) {
-  for (int i = 0; i < c->n; i++)
-    if (strcmp(c->name[i], name) == 0)
-      return c->t[i];
-  if (c->n >= MAX_TOPOS) {
-    cr_diag_set(d, CR_ERANGE, "more than %d distinct topologies in one file",
-                MAX_TOPOS);
-    return NULL;
-  }
-  cr_topo *t = NULL;
-  if (cr_topo_open(name, &t, d) != CR_OK)
-    return NULL;
-  c->name[c->n] = strdup(name);
-  if (!c->name[c->n]) {
-    cr_topo_free(t);
-    cr_diag_set(d, CR_ENOMEM, "out of memory");
-    return NULL;
-  }
-  c->t[c->n++] = t;
-  return t;
+static cr_topo *cache_get(topo_cache *c, const char *name, cr_diag *d)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->name[i], name) == 0)
+            return c->t[i];
+    if (c->n >= MAX_TOPOS) {
+        cr_diag_set(d, CR_ERANGE, "more than %d distinct topologies in one file", MAX_TOPOS);
+        return NULL;
+    }
+    cr_topo *t = NULL;
+    if (cr_topo_open(name, &t, d) != CR_OK)
+        return NULL;
+    c->name[c->n] = strdup(name);
+    if (!c->name[c->n]) {
+        cr_topo_free(t);
+        cr_diag_set(d, CR_ENOMEM, "out of memory");
+        return NULL;
+    }
+    c->t[c->n++] = t;
+    return t;
 }
 
-static void cache_free(topo_cache *c) {
-  for (int i = 0; i < c->n; i++) {
-    free(c->name[i]);
-    cr_topo_free(c->t[i]);
-  }
+static void cache_free(topo_cache *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->name[i]);
+        cr_topo_free(c->t[i]);
+    }
 }
 
 /* Evaluates one entry; returns the result object (with "error" when it
  * could not be evaluated) and sets *impossible. */
-static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo,
-                          topo_cache *cache, bool *impossible, bool *error) {
-  json_t *out = json_object();
-  cr_diag d = {{0}};
-  char msg[1100];
-  msg[0] = '\0';
-  json_object_set_new(out, "index", json_integer((json_int_t)idx));
-  if (!json_is_object(e)) {
-    snprintf(msg, sizeof msg, "entry %zu is not an object", idx);
-    goto fail;
-  }
-  json_t *nm = json_object_get(e, "name");
-  if (nm && json_is_string(nm))
-    json_object_set(out, "name", nm);
-  const char *opname = json_string_value(json_object_get(e, "op"));
-  json_t *ms = json_object_get(e, "measured_us");
-  if (!opname) {
-    snprintf(msg, sizeof msg,
-             "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
-    goto fail;
-  }
-  json_object_set_new(out, "op", json_string(opname));
-  if (!json_is_number(ms) || !(json_number_value(ms) > 0) ||
-      !isfinite(json_number_value(ms))) {
-    snprintf(msg, sizeof msg,
-             "entry %zu: \"measured_us\" must be a positive number", idx);
-    goto fail;
-  }
-  const char *tname = json_string_value(json_object_get(e, "topo"));
-  if (!tname)
-    tname = deftopo ? deftopo : CR_TOPO_DEFAULT;
-  json_object_set_new(out, "topo", json_string(tname));
-  const cr_op_def *op = NULL;
-  if (cr_op_find(opname, &op, &d) != CR_OK) {
-    snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-    goto fail;
-  }
-  cr_op_params p;
-  cr_op_params_defaults(op, &p);
-  json_t *params = json_object_get(e, "params");
-  if (params && !json_is_object(params)) {
-    snprintf(msg, sizeof msg, "entry %zu: \"params\" must be an object", idx);
-    goto fail;
-  }
-  /* group first: it moves the default group size */
-  json_t *grp = params ? json_object_get(params, "group") : NULL;
-  if (grp && json_is_string(grp) &&
-      cr_op_param_set(op, &p, "group", json_string_value(grp), &d) != CR_OK) {
-    snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-    goto fail;
-  }
-  const char *key;
-  json_t *val;
-  json_object_foreach(params, key, val) {
-    char txt[64];
-    if (strcmp(key, "group") == 0)
-      continue;
-    if (json_is_string(val))
-      snprintf(txt, sizeof txt, "%s", json_string_value(val));
-    else if (json_is_integer(val))
-      snprintf(txt, sizeof txt, "%lld", (long long)json_integer_value(val));
-    else if (json_is_real(val))
-      snprintf(txt, sizeof txt, "%.17g", json_real_value(val));
-    else if (json_is_boolean(val))
-      snprintf(txt, sizeof txt, "%s", json_is_true(val) ? "yes" : "no");
-    else {
-      snprintf(msg, sizeof msg,
-               "entry %zu: params.%s must be a number or a string", idx, key);
-      goto fail;
+static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, topo_cache *cache,
+                          bool *impossible, bool *error)
+{
+    json_t *out = json_object();
+    cr_diag d = {{0}};
+    char msg[1100];
+    msg[0] = '\0';
+    json_object_set_new(out, "index", json_integer((json_int_t)idx));
+    if (!json_is_object(e)) {
+        snprintf(msg, sizeof msg, "entry %zu is not an object", idx);
+        goto fail;
     }
-    if (cr_op_param_set(op, &p, key, txt, &d) != CR_OK) {
-      snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-      goto fail;
+    json_t *nm = json_object_get(e, "name");
+    if (nm && json_is_string(nm))
+        json_object_set(out, "name", nm);
+    const char *opname = json_string_value(json_object_get(e, "op"));
+    json_t *ms = json_object_get(e, "measured_us");
+    if (!opname) {
+        snprintf(msg, sizeof msg, "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
+        goto fail;
     }
-  }
-  cr_topo *t = cache_get(cache, tname, &d);
-  if (!t) {
-    snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-    goto fail;
-  }
-  cr_op_result r;
-  if (cr_op_eval(t, op, &p, &r, &d) != CR_OK) {
-    snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-    goto fail;
-  }
-  double m = json_number_value(ms) * 1e-6;
-  json_t *v = verdict_json(&r, m);
-  json_object_update(out, v);
-  json_decref(v);
-  if (m < r.bound_s)
-    *impossible = true;
-  return out;
+    json_object_set_new(out, "op", json_string(opname));
+    if (!json_is_number(ms) || !(json_number_value(ms) > 0) || !isfinite(json_number_value(ms))) {
+        snprintf(msg, sizeof msg, "entry %zu: \"measured_us\" must be a positive number", idx);
+        goto fail;
+    }
+    const char *tname = json_string_value(json_object_get(e, "topo"));
+    if (!tname)
+        tname = deftopo ? deftopo : CR_TOPO_DEFAULT;
+    json_object_set_new(out, "topo", json_string(tname));
+    const cr_op_def *op = NULL;
+    if (cr_op_find(opname, &op, &d) != CR_OK) {
+        snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
+        goto fail;
+    }
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    json_t *params = json_object_get(e, "params");
+    if (params && !json_is_object(params)) {
+        snprintf(msg, sizeof msg, "entry %zu: \"params\" must be an object", idx);
+        goto fail;
+    }
+    /* group first: it moves the default group size */
+    json_t *grp = params ? json_object_get(params, "group") : NULL;
+    if (grp && json_is_string(grp) &&
+        cr_op_param_set(op, &p, "group", json_string_value(grp), &d) != CR_OK) {
+        snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
+        goto fail;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(params, key, val)
+    {
+        char txt[64];
+        if (strcmp(key, "group") == 0)
+            continue;
+        if (json_is_string(val))
+            snprintf(txt, sizeof txt, "%s", json_string_value(val));
+        else if (json_is_integer(val))
+            snprintf(txt, sizeof txt, "%lld", (long long)json_integer_value(val));
+        else if (json_is_real(val))
+            snprintf(txt, sizeof txt, "%.17g", json_real_value(val));
+        else if (json_is_boolean(val))
+            snprintf(txt, sizeof txt, "%s", json_is_true(val) ? "yes" : "no");
+        else {
+            snprintf(msg, sizeof msg, "entry %zu: params.%s must be a number or a string", idx,
+                     key);
+            goto fail;
+        }
+        if (cr_op_param_set(op, &p, key, txt, &d) != CR_OK) {
+            snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
+            goto fail;
+        }
+    }
+    cr_topo *t = cache_get(cache, tname, &d);
+    if (!t) {
+        snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
+        goto fail;
+    }
+    cr_op_result r;
+    if (cr_op_eval(t, op, &p, &r, &d) != CR_OK) {
+        snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
+        goto fail;
+    }
+    double m = json_number_value(ms) * 1e-6;
+    json_t *v = verdict_json(&r, m);
+    json_object_update(out, v);
+    json_decref(v);
+    if (m < r.bound_s)
+        *impossible = true;
+    return out;
 fail:
-  *error = true;
-  json_object_set_new(out, "error", json_string(msg));
-  return out;
+    *error = true;
+    json_object_set_new(out, "error", json_string(msg));
+    return out;
 }
 
-static int bulk(const char *file, const char *deftopo) {
-  json_error_t jerr;
-  json_t *in = strcmp(file, "-") == 0
-                   ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr)
-                   : json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-  if (!in)
-    return cli_fail(
-        "check",
-        "%s:%d: %s (expected a JSON array of results or {\"results\": "
-        "[...]})",
-        file, jerr.line, jerr.text);
-  json_t *arr = json_is_array(in) ? in : json_object_get(in, "results");
-  if (!json_is_array(arr)) {
+static int bulk(const char *file, const char *deftopo)
+{
+    json_error_t jerr;
+    json_t *in = strcmp(file, "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr)
+                                        : json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    if (!in)
+        return cli_fail("check",
+                        "%s:%d: %s (expected a JSON array of results or {\"results\": "
+                        "[...]})",
+                        file, jerr.line, jerr.text);
+    json_t *arr = json_is_array(in) ? in : json_object_get(in, "results");
+    if (!json_is_array(arr)) {
+        json_decref(in);
+        return cli_fail("check",
+                        "%s: expected a JSON array of results or an object with a \"results\" "
+                        "array",
+                        file);
+    }
+    topo_cache cache;
+    memset(&cache, 0, sizeof cache);
+    json_t *results = json_array();
+    size_t idx;
+    json_t *e;
+    int n_imp = 0, n_err = 0, n_near = 0, n_good = 0, n_slow = 0;
+    json_array_foreach(arr, idx, e)
+    {
+        bool imp = false, err = false;
+        json_t *o = bulk_entry(e, idx, deftopo, &cache, &imp, &err);
+        const char *v = json_string_value(json_object_get(o, "verdict"));
+        n_imp += imp;
+        n_err += err;
+        if (v && strcmp(v, "near-roofline") == 0)
+            n_near++;
+        else if (v && strcmp(v, "faster-than-baseline") == 0)
+            n_good++;
+        else if (v && strcmp(v, "slower-than-baseline") == 0)
+            n_slow++;
+        json_array_append_new(results, o);
+    }
+    size_t n = json_array_size(arr);
     json_decref(in);
-    return cli_fail(
-        "check",
-        "%s: expected a JSON array of results or an object with a \"results\" "
-        "array",
-        file);
-  }
-  topo_cache cache;
-  memset(&cache, 0, sizeof cache);
-  json_t *results = json_array();
-  size_t idx;
-  json_t *e;
-  int n_imp = 0, n_err = 0, n_near = 0, n_good = 0, n_slow = 0;
-  json_array_foreach(arr, idx, e) {
-    bool imp = false, err = false;
-    json_t *o = bulk_entry(e, idx, deftopo, &cache, &imp, &err);
-    const char *v = json_string_value(json_object_get(o, "verdict"));
-    n_imp += imp;
-    n_err += err;
-    if (v && strcmp(v, "near-roofline") == 0)
-      n_near++;
-    else if (v && strcmp(v, "faster-than-baseline") == 0)
-      n_good++;
-    else if (v && strcmp(v, "slower-than-baseline") == 0)
-      n_slow++;
-    json_array_append_new(results, o);
-  }
-  size_t n = json_array_size(arr);
-  json_decref(in);
-  cache_free(&cache);
-  json_t *doc = json_pack(
-      "{s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}}", "results", results, "summary",
-      "entries", (int)n, "impossible", n_imp, "errors", n_err, "near_roofline",
-      n_near, "faster_than_baseline", n_good, "slower_than_baseline", n_slow);
-  int rc = cli_op_print_json("check", doc);
-  if (rc != CLI_OK)
-    return rc;
-  return n_imp ? CLI_IMPOSSIBLE : n_err ? CLI_FAIL : CLI_OK;
+    cache_free(&cache);
+    json_t *doc =
+        json_pack("{s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}}", "results", results, "summary",
+                  "entries", (int)n, "impossible", n_imp, "errors", n_err, "near_roofline", n_near,
+                  "faster_than_baseline", n_good, "slower_than_baseline", n_slow);
+    int rc = cli_op_print_json("check", doc);
+    if (rc != CLI_OK)
+        return rc;
+    return n_imp ? CLI_IMPOSSIBLE : n_err ? CLI_FAIL : CLI_OK;
 }
 
 /* --- one result --------------------------------------------------------- */
 
-int cli_cmd_check(int argc, char **argv) {
-  const char *topo = NULL, *opname = NULL, *bulk_file = NULL;
-  bool json = false;
-  double measured_s = -1;
-  int opi = -1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      check_usage(stdout);
-      return CLI_OK;
-    }
-    if (strcmp(a, "--measured-json") == 0) {
-      if (i + 1 >= argc)
-        return cli_usage_error("check",
-                               "--measured-json needs a file ('-' for stdin)");
-      bulk_file = argv[i + 1];
-    }
-    if (strcmp(a, "--topo") == 0 && i + 1 < argc)
-      topo = argv[i + 1];
-    if (a[0] != '-' && !strchr(a, '=') && opi < 0 &&
-        (i == 1 || argv[i - 1][0] != '-' ||
-         strcmp(argv[i - 1], "--json") == 0 || strchr(argv[i - 1], '=')))
-      opi = i, opname = a;
-  }
-  if (bulk_file) {
+int cli_cmd_check(int argc, char **argv)
+{
+    const char *topo = NULL, *opname = NULL, *bulk_file = NULL;
+    bool json = false;
+    double measured_s = -1;
+    int opi = -1;
     for (int i = 1; i < argc; i++) {
-      const char *a = argv[i];
-      if (strcmp(a, "--measured-json") == 0 || strcmp(a, "--topo") == 0)
-        i++;
-      else if (strcmp(a, "--json") != 0)
-        return cli_usage_error(
-            "check",
-            "with --measured-json only --topo and --json apply "
-            "(got \"%s\"): parameters go in the file",
-            a);
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            check_usage(stdout);
+            return CLI_OK;
+        }
+        if (strcmp(a, "--measured-json") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("check", "--measured-json needs a file ('-' for stdin)");
+            bulk_file = argv[i + 1];
+        }
+        if (strcmp(a, "--topo") == 0 && i + 1 < argc)
+            topo = argv[i + 1];
+        if (a[0] != '-' && !strchr(a, '=') && opi < 0 &&
+            (i == 1 || argv[i - 1][0] != '-' || strcmp(argv[i - 1], "--json") == 0 ||
+             strchr(argv[i - 1], '=')))
+            opi = i, opname = a;
     }
-    return bulk(bulk_file, topo);
-  }
-  if (!opname)
-    return cli_usage_error("check", "give an operator and --measured-us X, or "
-                                    "--measured-json FILE");
-  cr_diag d = {{0}};
-  const cr_op_def *op = NULL;
-  if (cr_op_find(opname, &op, &d) != CR_OK)
-    return cli_usage_error("check", "%s", d.msg);
-  cr_op_params p;
-  cr_op_params_defaults(op, &p);
-  for (int i = 1; i < argc;) {
-    const char *a = argv[i];
-    if (i == opi) {
-      i++;
-    } else if (strcmp(a, "--json") == 0) {
-      json = true;
-      i++;
-    } else if (strcmp(a, "--topo") == 0) {
-      if (i + 1 >= argc)
-        return cli_usage_error("check", "--topo needs a topology name or file");
-      i += 2;
-    } else if (strcmp(a, "--measured-us") == 0 ||
-               strcmp(a, "--measured") == 0) {
-      if (i + 1 >= argc)
-        return cli_usage_error("check", "%s needs a time", a);
-      const char *v = argv[i + 1];
-      char *end = NULL;
-      double x = strtod(v, &end);
-      if (strcmp(a, "--measured") == 0) {
-        cr_diag u = {{0}};
-        if (cr_units_parse(v, CR_UNIT_TIME, &x, &u) != CR_OK)
-          return cli_usage_error("check", "--measured %s: %s", v, u.msg);
-      } else if (end == v || *end != '\0') {
-        return cli_usage_error(
-            "check",
-            "--measured-us \"%s\" is not a number of microseconds "
-            "(e.g. 12.5)",
-            v);
-      } else {
-        x *= 1e-6;
-      }
-      if (!(x > 0) || !isfinite(x))
-        return cli_usage_error(
-            "check", "the measured time must be positive, got \"%s\"", v);
-      measured_s = x;
-      i += 2;
+    if (bulk_file) {
+        for (int i = 1; i < argc; i++) {
+            const char *a = argv[i];
+            if (strcmp(a, "--measured-json") == 0 || strcmp(a, "--topo") == 0)
+                i++;
+            else if (strcmp(a, "--json") != 0)
+                return cli_usage_error("check",
+                                       "with --measured-json only --topo and --json apply "
+                                       "(got \"%s\"): parameters go in the file",
+                                       a);
+        }
+        return bulk(bulk_file, topo);
+    }
+    if (!opname)
+        return cli_usage_error("check", "give an operator and --measured-us X, or "
+                                        "--measured-json FILE");
+    cr_diag d = {{0}};
+    const cr_op_def *op = NULL;
+    if (cr_op_find(opname, &op, &d) != CR_OK)
+        return cli_usage_error("check", "%s", d.msg);
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    for (int i = 1; i < argc;) {
+        const char *a = argv[i];
+        if (i == opi) {
+            i++;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+            i++;
+        } else if (strcmp(a, "--topo") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("check", "--topo needs a topology name or file");
+            i += 2;
+        } else if (strcmp(a, "--measured-us") == 0 || strcmp(a, "--measured") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("check", "%s needs a time", a);
+            const char *v = argv[i + 1];
+            char *end = NULL;
+            double x = strtod(v, &end);
+            if (strcmp(a, "--measured") == 0) {
+                cr_diag u = {{0}};
+                if (cr_units_parse(v, CR_UNIT_TIME, &x, &u) != CR_OK)
+                    return cli_usage_error("check", "--measured %s: %s", v, u.msg);
+            } else if (end == v || *end != '\0') {
+                return cli_usage_error("check",
+                                       "--measured-us \"%s\" is not a number of microseconds "
+                                       "(e.g. 12.5)",
+                                       v);
+            } else {
+                x *= 1e-6;
+            }
+            if (!(x > 0) || !isfinite(x))
+                return cli_usage_error("check", "the measured time must be positive, got \"%s\"",
+                                       v);
+            measured_s = x;
+            i += 2;
+        } else {
+            int rc = cli_op_param_arg("check", op, &p, argc, argv, &i);
+            if (rc < 0)
+                return CLI_USAGE;
+            if (rc == 0)
+                return cli_usage_error("check", "unknown argument \"%s\"", a);
+        }
+    }
+    if (measured_s < 0)
+        return cli_usage_error("check", "give the measured time: --measured-us X");
+    cr_topo *t = cli_open_topo("check", topo);
+    if (!t)
+        return CLI_FAIL;
+    cr_op_result r;
+    cr_status st = cr_op_eval(t, op, &p, &r, &d);
+    int rc = CLI_OK;
+    if (st == CR_EINVAL || st == CR_ERANGE || st == CR_EPARSE) {
+        rc = cli_usage_error("check", "%s", d.msg);
+        goto out;
+    }
+    if (st != CR_OK) {
+        rc = cli_fail("check", "%s", d.msg);
+        goto out;
+    }
+    double pct = 0, speedup = 0;
+    cr_verdict v = cr_op_verdict(&r, measured_s, &pct, &speedup);
+    if (json) {
+        json_t *o = cli_op_result_json(t, op, &p, &r);
+        json_t *vj = verdict_json(&r, measured_s);
+        json_object_update(o, vj);
+        json_decref(vj);
+        rc = cli_op_print_json("check", o);
     } else {
-      int rc = cli_op_param_arg("check", op, &p, argc, argv, &i);
-      if (rc < 0)
-        return CLI_USAGE;
-      if (rc == 0)
-        return cli_usage_error("check", "unknown argument \"%s\"", a);
+        char params[600];
+        cli_op_params_text(op, &p, params, sizeof params);
+        printf("# commroof check %s on %s\n# %s\n", cr_op_name(op), t->name, params);
+        printf("#%10s %10s %10s %10s %8s %8s %-21s %s\n", "measured", "bound", "baseline", "pred",
+               "roofline", "speedup", "verdict", "binding");
+        printf("#%10s %10s %10s %10s %8s %8s %-21s %s\n", "(us)", "(us)", "(us)", "(us)", "(%)",
+               "(x)", "", "");
+        printf(" %10.4g %10.4g %10.4g %10.4g %8.1f %8.3g %-21s %s\n", measured_s * 1e6,
+               r.bound_s * 1e6, r.baseline_s * 1e6, r.pred_s * 1e6, pct, speedup,
+               cr_verdict_name(v), r.binding);
+        printf("# %s\n", cr_verdict_help(v));
     }
-  }
-  if (measured_s < 0)
-    return cli_usage_error("check", "give the measured time: --measured-us X");
-  cr_topo *t = cli_open_topo("check", topo);
-  if (!t)
-    return CLI_FAIL;
-  cr_op_result r;
-  cr_status st = cr_op_eval(t, op, &p, &r, &d);
-  int rc = CLI_OK;
-  if (st == CR_EINVAL || st == CR_ERANGE || st == CR_EPARSE) {
-    rc = cli_usage_error("check", "%s", d.msg);
-    goto out;
-  }
-  if (st != CR_OK) {
-    rc = cli_fail("check", "%s", d.msg);
-    goto out;
-  }
-  double pct = 0, speedup = 0;
-  cr_verdict v = cr_op_verdict(&r, measured_s, &pct, &speedup);
-  if (json) {
-    json_t *o = cli_op_result_json(t, op, &p, &r);
-    json_t *vj = verdict_json(&r, measured_s);
-    json_object_update(o, vj);
-    json_decref(vj);
-    rc = cli_op_print_json("check", o);
-  } else {
-    char params[600];
-    cli_op_params_text(op, &p, params, sizeof params);
-    printf("# commroof check %s on %s\n# %s\n", cr_op_name(op), t->name,
-           params);
-    printf("#%10s %10s %10s %10s %8s %8s %-21s %s\n", "measured", "bound",
-           "baseline", "pred", "roofline", "speedup", "verdict", "binding");
-    printf("#%10s %10s %10s %10s %8s %8s %-21s %s\n", "(us)", "(us)", "(us)",
-           "(us)", "(%)", "(x)", "", "");
-    printf(" %10.4g %10.4g %10.4g %10.4g %8.1f %8.3g %-21s %s\n",
-           measured_s * 1e6, r.bound_s * 1e6, r.baseline_s * 1e6,
-           r.pred_s * 1e6, pct, speedup, cr_verdict_name(v), r.binding);
-    printf("# %s\n", cr_verdict_help(v));
-  }
-  if (rc == CLI_OK && v == CR_VERDICT_IMPOSSIBLE)
-    rc = CLI_IMPOSSIBLE;
+    if (rc == CLI_OK && v == CR_VERDICT_IMPOSSIBLE)
+        rc = CLI_IMPOSSIBLE;
 out:
-  cr_topo_free(t);
-  return rc;
+    cr_topo_free(t);
+    return rc;
 }

@@ -14,228 +14,220 @@
 #include "ops.h"
 #include "topo_xml.h"
 
-static void op_usage(FILE *f) {
-  fputs("usage: commroof op OP [--topo T] [--PARAM VALUE ...] [--json]\n"
-        "       commroof op list [--json]\n"
-        "       commroof op OP --help          (OP's parameters and defaults)\n"
-        "\n"
-        "For one operator: FLOPs, HBM bytes and communication per GPU; the "
-        "bound\n"
-        "(max(T_compute, T_hbm, T_comm over every cut) + latency) with its "
-        "binding\n"
-        "resource; the PyTorch + NCCL baseline (compute, then NCCL, "
-        "unoverlapped);\n"
-        "intra-SM and inter-SM overlap predictions with the best SM split; "
-        "headroom =\n"
-        "baseline / bound. Formulas: doc/operators.md.\n"
-        "\n"
-        "options:\n"
-        "  --topo T      shipped topology name or XML file "
-        "(default " CR_TOPO_DEFAULT ")\n"
-        "  --PARAM V     an operator parameter (also PARAM=V); sizes take "
-        "k/M/G suffixes\n"
-        "                (128k = 131072), bytes a unit (64MiB)\n"
-        "  --json        one JSON document on stdout\n"
-        "  --help, -h    this text\n"
-        "\n"
-        "Layout: --tp --cp --ep --dp --pp set group sizes; ranks are laid out "
-        "inner to\n"
-        "outer in --order (default tp,cp,ep,dp,pp), so tp 8 fills an 8-GPU "
-        "node and\n"
-        "dp then takes one GPU per node.\n"
-        "\n"
-        "examples:\n"
-        "  commroof op list\n"
-        "  commroof op gemm --topo h200-1 --m 8192 --n 8192 --k 8192\n"
-        "  commroof op gemm_rs --topo hgx-h100-8 --m 8192 --n 8192 --k 28672 "
-        "--tp 8\n"
-        "  commroof op ddp --topo h100-ib-1024n --params 70G --tokens 4096 "
-        "--tp 8 --dp 1024\n",
-        f);
+static void op_usage(FILE *f)
+{
+    fputs("usage: commroof op OP [--topo T] [--PARAM VALUE ...] [--json]\n"
+          "       commroof op list [--json]\n"
+          "       commroof op OP --help          (OP's parameters and defaults)\n"
+          "\n"
+          "For one operator: FLOPs, HBM bytes and communication per GPU; the "
+          "bound\n"
+          "(max(T_compute, T_hbm, T_comm over every cut) + latency) with its "
+          "binding\n"
+          "resource; the PyTorch + NCCL baseline (compute, then NCCL, "
+          "unoverlapped);\n"
+          "intra-SM and inter-SM overlap predictions with the best SM split; "
+          "headroom =\n"
+          "baseline / bound. Formulas: doc/operators.md.\n"
+          "\n"
+          "options:\n"
+          "  --topo T      shipped topology name or XML file "
+          "(default " CR_TOPO_DEFAULT ")\n"
+          "  --PARAM V     an operator parameter (also PARAM=V); sizes take "
+          "k/M/G suffixes\n"
+          "                (128k = 131072), bytes a unit (64MiB)\n"
+          "  --json        one JSON document on stdout\n"
+          "  --help, -h    this text\n"
+          "\n"
+          "Layout: --tp --cp --ep --dp --pp set group sizes; ranks are laid out "
+          "inner to\n"
+          "outer in --order (default tp,cp,ep,dp,pp), so tp 8 fills an 8-GPU "
+          "node and\n"
+          "dp then takes one GPU per node.\n"
+          "\n"
+          "examples:\n"
+          "  commroof op list\n"
+          "  commroof op gemm --topo h200-1 --m 8192 --n 8192 --k 8192\n"
+          "  commroof op gemm_rs --topo hgx-h100-8 --m 8192 --n 8192 --k 28672 "
+          "--tp 8\n"
+          "  commroof op ddp --topo h100-ib-1024n --params 70G --tokens 4096 "
+          "--tp 8 --dp 1024\n",
+          f);
 }
 
-static int op_list(bool json) {
-  if (json) {
-    json_t *arr = json_array();
+static int op_list(bool json)
+{
+    if (json) {
+        json_t *arr = json_array();
+        for (int i = 0; cr_op_at(i); i++) {
+            const cr_op_def *op = cr_op_at(i);
+            json_t *ps = json_array();
+            for (int k = 0; k < CR_OPP__COUNT; k++)
+                if (cr_op_uses(op, (cr_opp)k))
+                    json_array_append_new(ps, json_string(cr_opp_name((cr_opp)k)));
+            json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o}", "op", cr_op_name(op),
+                                                 "category", cr_op_category(op), "summary",
+                                                 cr_op_summary(op), "params", ps));
+        }
+        return cli_op_print_json("op", json_pack("{s:o}", "operators", arr));
+    }
+    printf("# commroof operators (ParallelKernelBench categories)\n");
+    printf("# %-12s %-10s %s\n", "op", "category", "summary");
     for (int i = 0; cr_op_at(i); i++) {
-      const cr_op_def *op = cr_op_at(i);
-      json_t *ps = json_array();
-      for (int k = 0; k < CR_OPP__COUNT; k++)
-        if (cr_op_uses(op, (cr_opp)k))
-          json_array_append_new(ps, json_string(cr_opp_name((cr_opp)k)));
-      json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o}", "op",
-                                           cr_op_name(op), "category",
-                                           cr_op_category(op), "summary",
-                                           cr_op_summary(op), "params", ps));
+        const cr_op_def *op = cr_op_at(i);
+        printf("  %-12s %-10s %s\n", cr_op_name(op), cr_op_category(op), cr_op_summary(op));
     }
-    return cli_op_print_json("op", json_pack("{s:o}", "operators", arr));
-  }
-  printf("# commroof operators (ParallelKernelBench categories)\n");
-  printf("# %-12s %-10s %s\n", "op", "category", "summary");
-  for (int i = 0; cr_op_at(i); i++) {
-    const cr_op_def *op = cr_op_at(i);
-    printf("  %-12s %-10s %s\n", cr_op_name(op), cr_op_category(op),
-           cr_op_summary(op));
-  }
-  return CLI_OK;
-}
-
-static void print_human(const cr_topo *t, const cr_op_def *op,
-                        const cr_op_params *p, const cr_op_result *r) {
-  char params[600];
-  cli_op_params_text(op, p, params, sizeof params);
-  const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
-  printf("# commroof op %s on %s (%d GPUs, %s)\n", cr_op_name(op), t->name,
-         t->n_gpus, g ? g->name : "?");
-  printf("# %s\n", params);
-  for (int i = 0; i < r->n_comm; i++)
-    printf("# phase %d: %s (%s) over %s\n", i + 1, r->comm[i].what,
-           r->comm[i].coll, r->comm[i].group);
-  printf("#\n#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "flops",
-         "hbm_bytes", "comm_bytes", "traffic", "compute", "hbm", "comm",
-         "latency", "bound", "binding");
-  printf("#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "(FLOP)", "(B)",
-         "(B)", "(B)", "(us)", "(us)", "(us)", "(us)", "(us)", "");
-  printf(
-      " %12.5g %12.5g %12.5g %12.5g %10.4g %10.4g %10.4g %10.4g %10.4g  %s\n",
-      r->flops, r->hbm_bytes, r->comm_bytes, r->traffic_bytes,
-      r->t_compute_s * 1e6, r->t_hbm_s * 1e6, r->t_comm_s * 1e6, r->lat_s * 1e6,
-      r->bound_s * 1e6, r->binding);
-  if (r->n_comm > 0) {
-    printf("\n\n# communication phases: bound of each alone, NCCL's choice\n");
-    printf("#%-26s %-13s %12s %5s %10s %10s %-7s %-6s  %s\n", "phase", "coll",
-           "bytes", "ranks", "bound", "nccl", "algo", "proto", "binding");
-    printf("#%-26s %-13s %12s %5s %10s %10s %-7s %-6s  %s\n", "", "", "(B)", "",
-           "(us)", "(us)", "", "", "");
-    for (int i = 0; i < r->n_comm; i++) {
-      const cr_op_comm *c = &r->comm[i];
-      char what[32];
-      snprintf(what, sizeof what, "%.26s", c->what);
-      for (char *s = what; *s; s++)
-        if (*s == ' ')
-          *s = '_';
-      printf(" %-26s %-13s %12.5g %5d %10.4g %10.4g %-7s %-6s  %s\n", what,
-             c->coll, c->bytes, c->group_size, c->bound_s * 1e6,
-             c->nccl_s * 1e6, c->algo, c->proto, c->binding);
-    }
-  }
-  if (r->has_overlap) {
-    printf("\n\n# overlap schedules (ParallelKittens: T = T_launch + "
-           "max(T_comp, T_mem, "
-           "T_comm) + T_non-overlapped + T_sync)\n");
-    printf("#%-9s %10s %8s %-9s %10s %10s %10s %10s %10s %10s\n", "schedule",
-           "pred", "comm_sms", "mech", "t_launch", "t_comp", "t_mem", "t_comm",
-           "t_nonovl", "t_sync");
-    printf("#%-9s %10s %8s %-9s %10s %10s %10s %10s %10s %10s\n", "", "(us)",
-           "", "", "(us)", "(us)", "(us)", "(us)", "(us)", "(us)");
-    const cr_op_sched *s[2] = {&r->intra, &r->inter};
-    const char *nm[2] = {"intra-sm", "inter-sm"};
-    for (int i = 0; i < 2; i++)
-      printf(
-          " %-9s %10.4g %8d %-9s %10.4g %10.4g %10.4g %10.4g %10.4g %10.4g\n",
-          nm[i], s[i]->pred_s * 1e6, s[i]->comm_sms, s[i]->mech,
-          s[i]->t_launch_s * 1e6, s[i]->t_comp_s * 1e6, s[i]->t_mem_s * 1e6,
-          s[i]->t_comm_s * 1e6, s[i]->t_nonoverlap_s * 1e6,
-          s[i]->t_sync_s * 1e6);
-  }
-  printf("\n\n# summary: baseline = PyTorch + NCCL unoverlapped (%d launches); "
-         "headroom = "
-         "baseline / bound\n",
-         r->baseline_kernels);
-  printf("#%10s %12s %10s %9s %-12s %s\n", "bound", "baseline", "pred",
-         "headroom", "schedule", "binding");
-  printf("#%10s %12s %10s %9s %-12s %s\n", "(us)", "(us)", "(us)", "(x)", "",
-         "");
-  printf(" %10.4g %12.4g %10.4g %9.3g %-12s %s\n", r->bound_s * 1e6,
-         r->baseline_s * 1e6, r->pred_s * 1e6, r->headroom, r->schedule,
-         r->binding);
-  printf("# %s\n", r->why);
-}
-
-int cli_cmd_op(int argc, char **argv) {
-  const char *topo = NULL, *opname = NULL;
-  bool json = false, help = false;
-  const cr_op_def *op = NULL;
-  cr_op_params p;
-  memset(&p, 0, sizeof p);
-  /* first pass: the operator and the help flag, so parameters parse against it
-   */
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-      help = true;
-    else if (strcmp(argv[i], "--json") != 0 && argv[i][0] == '-' &&
-             argv[i][1] == '-' && i + 1 < argc && !strchr(argv[i], '='))
-      i++; /* an option's value */
-    else if (argv[i][0] != '-' && !strchr(argv[i], '=') && !opname)
-      opname = argv[i];
-  }
-  if (!opname) {
-    if (help) {
-      op_usage(stdout);
-      return CLI_OK;
-    }
-    return cli_usage_error("op",
-                           "give an operator (commroof op list shows them)");
-  }
-  if (strcmp(opname, "list") == 0) {
-    for (int i = 1; i < argc; i++)
-      if (strcmp(argv[i], "--json") == 0)
-        json = true;
-    return op_list(json);
-  }
-  cr_diag d = {{0}};
-  if (cr_op_find(opname, &op, &d) != CR_OK)
-    return cli_usage_error("op", "%s", d.msg);
-  if (help) {
-    printf("usage: commroof op %s [--topo T] [--PARAM VALUE ...] "
-           "[--json]\n\n%s\n\n"
-           "parameters (default, meaning):\n",
-           cr_op_name(op), cr_op_summary(op));
-    cli_op_params_help(stdout, op);
-    printf("\nFormulas and derivations: doc/operators.md.\n");
     return CLI_OK;
-  }
-  cr_op_params_defaults(op, &p);
-  for (int i = 1; i < argc;) {
-    const char *a = argv[i];
-    if (a == opname) {
-      i++;
-    } else if (strcmp(a, "--json") == 0) {
-      json = true;
-      i++;
-    } else if (strcmp(a, "--topo") == 0) {
-      if (i + 1 >= argc)
-        return cli_usage_error("op", "--topo needs a topology name or file");
-      topo = argv[i + 1];
-      i += 2;
-    } else if (strncmp(a, "--topo=", 7) == 0) {
-      topo = a + 7;
-      i++;
-    } else {
-      int rc = cli_op_param_arg("op", op, &p, argc, argv, &i);
-      if (rc < 0)
-        return CLI_USAGE;
-      if (rc == 0)
-        return cli_usage_error("op",
-                               "unknown argument \"%s\" (commroof op %s --help "
-                               "lists the parameters)",
-                               a, cr_op_name(op));
+}
+
+static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_params *p,
+                        const cr_op_result *r)
+{
+    char params[600];
+    cli_op_params_text(op, p, params, sizeof params);
+    const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
+    printf("# commroof op %s on %s (%d GPUs, %s)\n", cr_op_name(op), t->name, t->n_gpus,
+           g ? g->name : "?");
+    printf("# %s\n", params);
+    for (int i = 0; i < r->n_comm; i++)
+        printf("# phase %d: %s (%s) over %s\n", i + 1, r->comm[i].what, r->comm[i].coll,
+               r->comm[i].group);
+    printf("#\n#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "flops", "hbm_bytes",
+           "comm_bytes", "traffic", "compute", "hbm", "comm", "latency", "bound", "binding");
+    printf("#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "(FLOP)", "(B)", "(B)", "(B)",
+           "(us)", "(us)", "(us)", "(us)", "(us)", "");
+    printf(" %12.5g %12.5g %12.5g %12.5g %10.4g %10.4g %10.4g %10.4g %10.4g  %s\n", r->flops,
+           r->hbm_bytes, r->comm_bytes, r->traffic_bytes, r->t_compute_s * 1e6, r->t_hbm_s * 1e6,
+           r->t_comm_s * 1e6, r->lat_s * 1e6, r->bound_s * 1e6, r->binding);
+    if (r->n_comm > 0) {
+        printf("\n\n# communication phases: bound of each alone, NCCL's choice\n");
+        printf("#%-26s %-13s %12s %5s %10s %10s %-7s %-6s  %s\n", "phase", "coll", "bytes", "ranks",
+               "bound", "nccl", "algo", "proto", "binding");
+        printf("#%-26s %-13s %12s %5s %10s %10s %-7s %-6s  %s\n", "", "", "(B)", "", "(us)", "(us)",
+               "", "", "");
+        for (int i = 0; i < r->n_comm; i++) {
+            const cr_op_comm *c = &r->comm[i];
+            char what[32];
+            snprintf(what, sizeof what, "%.26s", c->what);
+            for (char *s = what; *s; s++)
+                if (*s == ' ')
+                    *s = '_';
+            printf(" %-26s %-13s %12.5g %5d %10.4g %10.4g %-7s %-6s  %s\n", what, c->coll, c->bytes,
+                   c->group_size, c->bound_s * 1e6, c->nccl_s * 1e6, c->algo, c->proto, c->binding);
+        }
     }
-  }
-  cr_topo *t = cli_open_topo("op", topo);
-  if (!t)
-    return CLI_FAIL;
-  cr_op_result r;
-  cr_status st = cr_op_eval(t, op, &p, &r, &d);
-  int rc = CLI_OK;
-  if (st == CR_EINVAL || st == CR_ERANGE || st == CR_EPARSE)
-    rc = cli_usage_error("op", "%s", d.msg);
-  else if (st != CR_OK)
-    rc = cli_fail("op", "%s", d.msg);
-  else if (json)
-    rc = cli_op_print_json("op", cli_op_result_json(t, op, &p, &r));
-  else
-    print_human(t, op, &p, &r);
-  cr_topo_free(t);
-  return rc;
+    if (r->has_overlap) {
+        printf("\n\n# overlap schedules (ParallelKittens: T = T_launch + "
+               "max(T_comp, T_mem, "
+               "T_comm) + T_non-overlapped + T_sync)\n");
+        printf("#%-9s %10s %8s %-9s %10s %10s %10s %10s %10s %10s\n", "schedule", "pred",
+               "comm_sms", "mech", "t_launch", "t_comp", "t_mem", "t_comm", "t_nonovl", "t_sync");
+        printf("#%-9s %10s %8s %-9s %10s %10s %10s %10s %10s %10s\n", "", "(us)", "", "", "(us)",
+               "(us)", "(us)", "(us)", "(us)", "(us)");
+        const cr_op_sched *s[2] = {&r->intra, &r->inter};
+        const char *nm[2] = {"intra-sm", "inter-sm"};
+        for (int i = 0; i < 2; i++)
+            printf(" %-9s %10.4g %8d %-9s %10.4g %10.4g %10.4g %10.4g %10.4g %10.4g\n", nm[i],
+                   s[i]->pred_s * 1e6, s[i]->comm_sms, s[i]->mech, s[i]->t_launch_s * 1e6,
+                   s[i]->t_comp_s * 1e6, s[i]->t_mem_s * 1e6, s[i]->t_comm_s * 1e6,
+                   s[i]->t_nonoverlap_s * 1e6, s[i]->t_sync_s * 1e6);
+    }
+    printf("\n\n# summary: baseline = PyTorch + NCCL unoverlapped (%d launches); "
+           "headroom = "
+           "baseline / bound\n",
+           r->baseline_kernels);
+    printf("#%10s %12s %10s %9s %-12s %s\n", "bound", "baseline", "pred", "headroom", "schedule",
+           "binding");
+    printf("#%10s %12s %10s %9s %-12s %s\n", "(us)", "(us)", "(us)", "(x)", "", "");
+    printf(" %10.4g %12.4g %10.4g %9.3g %-12s %s\n", r->bound_s * 1e6, r->baseline_s * 1e6,
+           r->pred_s * 1e6, r->headroom, r->schedule, r->binding);
+    printf("# %s\n", r->why);
+}
+
+int cli_cmd_op(int argc, char **argv)
+{
+    const char *topo = NULL, *opname = NULL;
+    bool json = false, help = false;
+    const cr_op_def *op = NULL;
+    cr_op_params p;
+    memset(&p, 0, sizeof p);
+    /* first pass: the operator and the help flag, so parameters parse against it
+     */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            help = true;
+        else if (strcmp(argv[i], "--json") != 0 && argv[i][0] == '-' && argv[i][1] == '-' &&
+                 i + 1 < argc && !strchr(argv[i], '='))
+            i++; /* an option's value */
+        else if (argv[i][0] != '-' && !strchr(argv[i], '=') && !opname)
+            opname = argv[i];
+    }
+    if (!opname) {
+        if (help) {
+            op_usage(stdout);
+            return CLI_OK;
+        }
+        return cli_usage_error("op", "give an operator (commroof op list shows them)");
+    }
+    if (strcmp(opname, "list") == 0) {
+        for (int i = 1; i < argc; i++)
+            if (strcmp(argv[i], "--json") == 0)
+                json = true;
+        return op_list(json);
+    }
+    cr_diag d = {{0}};
+    if (cr_op_find(opname, &op, &d) != CR_OK)
+        return cli_usage_error("op", "%s", d.msg);
+    if (help) {
+        printf("usage: commroof op %s [--topo T] [--PARAM VALUE ...] "
+               "[--json]\n\n%s\n\n"
+               "parameters (default, meaning):\n",
+               cr_op_name(op), cr_op_summary(op));
+        cli_op_params_help(stdout, op);
+        printf("\nFormulas and derivations: doc/operators.md.\n");
+        return CLI_OK;
+    }
+    cr_op_params_defaults(op, &p);
+    for (int i = 1; i < argc;) {
+        const char *a = argv[i];
+        if (a == opname) {
+            i++;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+            i++;
+        } else if (strcmp(a, "--topo") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("op", "--topo needs a topology name or file");
+            topo = argv[i + 1];
+            i += 2;
+        } else if (strncmp(a, "--topo=", 7) == 0) {
+            topo = a + 7;
+            i++;
+        } else {
+            int rc = cli_op_param_arg("op", op, &p, argc, argv, &i);
+            if (rc < 0)
+                return CLI_USAGE;
+            if (rc == 0)
+                return cli_usage_error("op",
+                                       "unknown argument \"%s\" (commroof op %s --help "
+                                       "lists the parameters)",
+                                       a, cr_op_name(op));
+        }
+    }
+    cr_topo *t = cli_open_topo("op", topo);
+    if (!t)
+        return CLI_FAIL;
+    cr_op_result r;
+    cr_status st = cr_op_eval(t, op, &p, &r, &d);
+    int rc = CLI_OK;
+    if (st == CR_EINVAL || st == CR_ERANGE || st == CR_EPARSE)
+        rc = cli_usage_error("op", "%s", d.msg);
+    else if (st != CR_OK)
+        rc = cli_fail("op", "%s", d.msg);
+    else if (json)
+        rc = cli_op_print_json("op", cli_op_result_json(t, op, &p, &r));
+    else
+        print_human(t, op, &p, &r);
+    cr_topo_free(t);
+    return rc;
 }

@@ -14,179 +14,171 @@
 #include "suite.h"
 #include "topo_xml.h"
 
-static void suite_usage(FILE *f) {
-  fputs(
-      "usage: commroof suite NAME|FILE [--topo T] [--json]\n"
-      "       commroof suite list [--json]\n"
-      "\n"
-      "Evaluates every problem of a suite on a topology: one row per problem "
-      "with\n"
-      "FLOPs, HBM and communication bytes per GPU, the bound and what binds "
-      "it, the\n"
-      "PyTorch + NCCL baseline, the best overlap prediction and the headroom\n"
-      "(baseline / bound). Problems that cannot run on the topology (more GPUs "
-      "than\n"
-      "it has) are listed after the table with the reason.\n"
-      "\n"
-      "Shipped suites: pkb (ParallelKernelBench categories at its defaults, M "
-      "= N =\n"
-      "1024 bf16, K = 512, 8 ranks) and llm (Llama-3-70B and MoE layers at TP "
-      "8,\n"
-      "context parallel 8k-128k, EP 8-64, DP over 1,024 nodes). Format:\n"
-      "suites/suite.dtd.\n"
-      "\n"
-      "options:\n"
-      "  --topo T      shipped topology name or XML file "
-      "(default " CR_TOPO_DEFAULT ")\n"
-      "  --json        one JSON document on stdout\n"
-      "  --help, -h    this text\n"
-      "\n"
-      "examples:\n"
-      "  commroof suite pkb --topo hgx-h100-8\n"
-      "  commroof suite llm --topo h100-ib-1024n --json\n",
-      f);
+static void suite_usage(FILE *f)
+{
+    fputs("usage: commroof suite NAME|FILE [--topo T] [--json]\n"
+          "       commroof suite list [--json]\n"
+          "\n"
+          "Evaluates every problem of a suite on a topology: one row per problem "
+          "with\n"
+          "FLOPs, HBM and communication bytes per GPU, the bound and what binds "
+          "it, the\n"
+          "PyTorch + NCCL baseline, the best overlap prediction and the headroom\n"
+          "(baseline / bound). Problems that cannot run on the topology (more GPUs "
+          "than\n"
+          "it has) are listed after the table with the reason.\n"
+          "\n"
+          "Shipped suites: pkb (ParallelKernelBench categories at its defaults, M "
+          "= N =\n"
+          "1024 bf16, K = 512, 8 ranks) and llm (Llama-3-70B and MoE layers at TP "
+          "8,\n"
+          "context parallel 8k-128k, EP 8-64, DP over 1,024 nodes). Format:\n"
+          "suites/suite.dtd.\n"
+          "\n"
+          "options:\n"
+          "  --topo T      shipped topology name or XML file "
+          "(default " CR_TOPO_DEFAULT ")\n"
+          "  --json        one JSON document on stdout\n"
+          "  --help, -h    this text\n"
+          "\n"
+          "examples:\n"
+          "  commroof suite pkb --topo hgx-h100-8\n"
+          "  commroof suite llm --topo h100-ib-1024n --json\n",
+          f);
 }
 
-static int suite_list(bool json) {
-  if (json) {
-    json_t *arr = json_array();
+static int suite_list(bool json)
+{
+    if (json) {
+        json_t *arr = json_array();
+        for (int i = 0; cr_suite_shipped_name(i); i++) {
+            cr_suite *s = NULL;
+            cr_diag d = {{0}};
+            if (cr_suite_open(cr_suite_shipped_name(i), &s, &d) != CR_OK) {
+                json_decref(arr);
+                return cli_fail("suite", "%s", d.msg);
+            }
+            json_array_append_new(arr, json_pack("{s:s, s:i, s:s}", "name", s->name, "problems",
+                                                 s->n_problems, "description",
+                                                 s->description ? s->description : ""));
+            cr_suite_free(s);
+        }
+        return cli_op_print_json("suite", json_pack("{s:o}", "suites", arr));
+    }
+    printf("# commroof shipped suites\n# %-8s %8s  %s\n", "name", "problems", "description");
     for (int i = 0; cr_suite_shipped_name(i); i++) {
-      cr_suite *s = NULL;
-      cr_diag d = {{0}};
-      if (cr_suite_open(cr_suite_shipped_name(i), &s, &d) != CR_OK) {
-        json_decref(arr);
-        return cli_fail("suite", "%s", d.msg);
-      }
-      json_array_append_new(arr,
-                            json_pack("{s:s, s:i, s:s}", "name", s->name,
-                                      "problems", s->n_problems, "description",
-                                      s->description ? s->description : ""));
-      cr_suite_free(s);
+        cr_suite *s = NULL;
+        cr_diag d = {{0}};
+        if (cr_suite_open(cr_suite_shipped_name(i), &s, &d) != CR_OK)
+            return cli_fail("suite", "%s", d.msg);
+        printf("  %-8s %8d  %s\n", s->name, s->n_problems, s->description ? s->description : "");
+        cr_suite_free(s);
     }
-    return cli_op_print_json("suite", json_pack("{s:o}", "suites", arr));
-  }
-  printf("# commroof shipped suites\n# %-8s %8s  %s\n", "name", "problems",
-         "description");
-  for (int i = 0; cr_suite_shipped_name(i); i++) {
-    cr_suite *s = NULL;
+    return CLI_OK;
+}
+
+static json_t *rows_json(const cr_topo *t, const cr_suite *s, const cr_op_row *rows, int n)
+{
+    json_t *arr = json_array(), *skipped = json_array();
+    int ok = 0;
+    for (int i = 0; i < n; i++) {
+        const cr_op_row *r = &rows[i];
+        if (r->status != CR_OK) {
+            json_array_append_new(skipped, json_pack("{s:s, s:s, s:s}", "name", r->name, "op",
+                                                     r->op, "error", r->error));
+            continue;
+        }
+        ok++;
+        json_array_append_new(
+            arr,
+            json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s}", "name",
+                      r->name, "category", r->category, "op", r->op, "ranks", r->ranks, "flops",
+                      r->flops, "hbm_bytes", r->hbm_bytes, "comm_bytes", r->comm_bytes, "bound_us",
+                      r->bound_us, "baseline_us", r->baseline_us, "pred_us", r->pred_us, "headroom",
+                      r->headroom, "binding", r->binding, "schedule", r->schedule));
+    }
+    return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "suite", s->name, "topo", t->name,
+                     "problems", n, "evaluated", ok, "rows", arr, "skipped", skipped);
+}
+
+static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *rows, int n)
+{
+    printf("# commroof suite %s on %s (%d GPUs)\n", s->name, t->name, t->n_gpus);
+    if (s->description)
+        printf("# %s\n", s->description);
+    printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "name", "category",
+           "op", "ranks", "flops", "hbm_bytes", "comm_bytes", "bound", "baseline", "pred",
+           "headroom", "schedule", "binding");
+    printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "", "", "", "",
+           "(FLOP)", "(B)", "(B)", "(us)", "(us)", "(us)", "(x)", "", "");
+    int skipped = 0;
+    for (int i = 0; i < n; i++) {
+        const cr_op_row *r = &rows[i];
+        if (r->status != CR_OK) {
+            skipped++;
+            continue;
+        }
+        printf(" %-24s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g "
+               "%8.3g %-9s %s\n",
+               r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
+               r->bound_us, r->baseline_us, r->pred_us, r->headroom, r->schedule, r->binding);
+    }
+    printf("# %d problems, %d evaluated, %d skipped\n", n, n - skipped, skipped);
+    for (int i = 0; i < n; i++)
+        if (rows[i].status != CR_OK)
+            printf("# skipped %s: %s\n", rows[i].name, rows[i].error);
+}
+
+int cli_cmd_suite(int argc, char **argv)
+{
+    const char *topo = NULL, *name = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            suite_usage(stdout);
+            return CLI_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--topo") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("suite", "--topo needs a topology name or file");
+            topo = argv[++i];
+        } else if (strncmp(a, "--topo=", 7) == 0) {
+            topo = a + 7;
+        } else if (a[0] == '-') {
+            return cli_usage_error("suite", "unknown option \"%s\"", a);
+        } else if (name) {
+            return cli_usage_error("suite", "one suite at a time (got \"%s\" and \"%s\")", name, a);
+        } else {
+            name = a;
+        }
+    }
+    if (!name)
+        return cli_usage_error("suite", "give a suite name (pkb, llm) or file");
+    if (strcmp(name, "list") == 0)
+        return suite_list(json);
     cr_diag d = {{0}};
-    if (cr_suite_open(cr_suite_shipped_name(i), &s, &d) != CR_OK)
-      return cli_fail("suite", "%s", d.msg);
-    printf("  %-8s %8d  %s\n", s->name, s->n_problems,
-           s->description ? s->description : "");
+    cr_suite *s = NULL;
+    cr_status st = cr_suite_open(name, &s, &d);
+    if (st != CR_OK)
+        return cli_fail("suite", "%s", d.msg);
+    cr_topo *t = cli_open_topo("suite", topo);
+    if (!t) {
+        cr_suite_free(s);
+        return CLI_FAIL;
+    }
+    cr_op_row *rows = NULL;
+    int n = 0, rc = CLI_OK;
+    st = cr_op_eval_suite(t, s, &rows, &n, &d);
+    if (st != CR_OK)
+        rc = cli_fail("suite", "%s", d.msg);
+    else if (json)
+        rc = cli_op_print_json("suite", rows_json(t, s, rows, n));
+    else
+        rows_human(t, s, rows, n);
+    free(rows);
+    cr_topo_free(t);
     cr_suite_free(s);
-  }
-  return CLI_OK;
-}
-
-static json_t *rows_json(const cr_topo *t, const cr_suite *s,
-                         const cr_op_row *rows, int n) {
-  json_t *arr = json_array(), *skipped = json_array();
-  int ok = 0;
-  for (int i = 0; i < n; i++) {
-    const cr_op_row *r = &rows[i];
-    if (r->status != CR_OK) {
-      json_array_append_new(skipped,
-                            json_pack("{s:s, s:s, s:s}", "name", r->name, "op",
-                                      r->op, "error", r->error));
-      continue;
-    }
-    ok++;
-    json_array_append_new(
-        arr,
-        json_pack(
-            "{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s}",
-            "name", r->name, "category", r->category, "op", r->op, "ranks",
-            r->ranks, "flops", r->flops, "hbm_bytes", r->hbm_bytes,
-            "comm_bytes", r->comm_bytes, "bound_us", r->bound_us, "baseline_us",
-            r->baseline_us, "pred_us", r->pred_us, "headroom", r->headroom,
-            "binding", r->binding, "schedule", r->schedule));
-  }
-  return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "suite", s->name, "topo",
-                   t->name, "problems", n, "evaluated", ok, "rows", arr,
-                   "skipped", skipped);
-}
-
-static void rows_human(const cr_topo *t, const cr_suite *s,
-                       const cr_op_row *rows, int n) {
-  printf("# commroof suite %s on %s (%d GPUs)\n", s->name, t->name, t->n_gpus);
-  if (s->description)
-    printf("# %s\n", s->description);
-  printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n",
-         "name", "category", "op", "ranks", "flops", "hbm_bytes", "comm_bytes",
-         "bound", "baseline", "pred", "headroom", "schedule", "binding");
-  printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n",
-         "", "", "", "", "(FLOP)", "(B)", "(B)", "(us)", "(us)", "(us)", "(x)",
-         "", "");
-  int skipped = 0;
-  for (int i = 0; i < n; i++) {
-    const cr_op_row *r = &rows[i];
-    if (r->status != CR_OK) {
-      skipped++;
-      continue;
-    }
-    printf(" %-24s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g "
-           "%8.3g %-9s %s\n",
-           r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes,
-           r->comm_bytes, r->bound_us, r->baseline_us, r->pred_us, r->headroom,
-           r->schedule, r->binding);
-  }
-  printf("# %d problems, %d evaluated, %d skipped\n", n, n - skipped, skipped);
-  for (int i = 0; i < n; i++)
-    if (rows[i].status != CR_OK)
-      printf("# skipped %s: %s\n", rows[i].name, rows[i].error);
-}
-
-int cli_cmd_suite(int argc, char **argv) {
-  const char *topo = NULL, *name = NULL;
-  bool json = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      suite_usage(stdout);
-      return CLI_OK;
-    } else if (strcmp(a, "--json") == 0) {
-      json = true;
-    } else if (strcmp(a, "--topo") == 0) {
-      if (i + 1 >= argc)
-        return cli_usage_error("suite", "--topo needs a topology name or file");
-      topo = argv[++i];
-    } else if (strncmp(a, "--topo=", 7) == 0) {
-      topo = a + 7;
-    } else if (a[0] == '-') {
-      return cli_usage_error("suite", "unknown option \"%s\"", a);
-    } else if (name) {
-      return cli_usage_error(
-          "suite", "one suite at a time (got \"%s\" and \"%s\")", name, a);
-    } else {
-      name = a;
-    }
-  }
-  if (!name)
-    return cli_usage_error("suite", "give a suite name (pkb, llm) or file");
-  if (strcmp(name, "list") == 0)
-    return suite_list(json);
-  cr_diag d = {{0}};
-  cr_suite *s = NULL;
-  cr_status st = cr_suite_open(name, &s, &d);
-  if (st != CR_OK)
-    return cli_fail("suite", "%s", d.msg);
-  cr_topo *t = cli_open_topo("suite", topo);
-  if (!t) {
-    cr_suite_free(s);
-    return CLI_FAIL;
-  }
-  cr_op_row *rows = NULL;
-  int n = 0, rc = CLI_OK;
-  st = cr_op_eval_suite(t, s, &rows, &n, &d);
-  if (st != CR_OK)
-    rc = cli_fail("suite", "%s", d.msg);
-  else if (json)
-    rc = cli_op_print_json("suite", rows_json(t, s, rows, n));
-  else
-    rows_human(t, s, rows, n);
-  free(rows);
-  cr_topo_free(t);
-  cr_suite_free(s);
-  return rc;
+    return rc;
 }

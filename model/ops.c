@@ -52,40 +52,40 @@
 #define DEF_SYNC_INTER_S 832e-9
 
 typedef struct {
-  double gemm_eff, hbm_eff, pcie_eff, pageable_eff, vec_eff;
-  double launch_s, torch_op_s, tile_fixed_s, intra_penalty, sync_intra_s,
-      sync_inter_s;
+    double gemm_eff, hbm_eff, pcie_eff, pageable_eff, vec_eff;
+    double launch_s, torch_op_s, tile_fixed_s, intra_penalty, sync_intra_s, sync_inter_s;
 } consts;
 
-static consts load_consts(const cr_topo *t) {
-  consts c;
-  c.gemm_eff = cr_topo_param(t, "ops.gemm.eff", DEF_GEMM_EFF);
-  c.hbm_eff = cr_topo_param(t, "ops.hbm.eff", DEF_HBM_EFF);
-  c.pcie_eff = cr_topo_param(t, "ops.pcie.eff", DEF_PCIE_EFF);
-  c.pageable_eff = cr_topo_param(t, "ops.pageable.eff", DEF_PAGEABLE_EFF);
-  c.vec_eff = cr_topo_param(t, "ops.vec.eff", DEF_VEC_EFF);
-  c.launch_s = cr_topo_param(t, "ops.launch", DEF_LAUNCH_S);
-  c.torch_op_s = cr_topo_param(t, "ops.torch_op", DEF_TORCH_OP_S);
-  c.tile_fixed_s = cr_topo_param(t, "ops.gemm.tile_fixed", DEF_TILE_FIXED_S);
-  c.intra_penalty = cr_topo_param(t, "ops.intra_sm.penalty", DEF_INTRA_PENALTY);
-  c.sync_intra_s = cr_topo_param(t, "ops.sync.intra_sm", DEF_SYNC_INTRA_S);
-  c.sync_inter_s = cr_topo_param(t, "ops.sync.inter_sm", DEF_SYNC_INTER_S);
-  /* Efficiencies above 1 would let a prediction beat the bound. */
-  c.gemm_eff = fmin(fmax(c.gemm_eff, 1e-3), 1);
-  c.hbm_eff = fmin(fmax(c.hbm_eff, 1e-3), 1);
-  c.pcie_eff = fmin(fmax(c.pcie_eff, 1e-3), 1);
-  c.pageable_eff = fmin(fmax(c.pageable_eff, 1e-3), 1);
-  c.vec_eff = fmin(fmax(c.vec_eff, 1e-3), 1);
-  c.intra_penalty = fmin(fmax(c.intra_penalty, 0), 0.9);
-  return c;
+static consts load_consts(const cr_topo *t)
+{
+    consts c;
+    c.gemm_eff = cr_topo_param(t, "ops.gemm.eff", DEF_GEMM_EFF);
+    c.hbm_eff = cr_topo_param(t, "ops.hbm.eff", DEF_HBM_EFF);
+    c.pcie_eff = cr_topo_param(t, "ops.pcie.eff", DEF_PCIE_EFF);
+    c.pageable_eff = cr_topo_param(t, "ops.pageable.eff", DEF_PAGEABLE_EFF);
+    c.vec_eff = cr_topo_param(t, "ops.vec.eff", DEF_VEC_EFF);
+    c.launch_s = cr_topo_param(t, "ops.launch", DEF_LAUNCH_S);
+    c.torch_op_s = cr_topo_param(t, "ops.torch_op", DEF_TORCH_OP_S);
+    c.tile_fixed_s = cr_topo_param(t, "ops.gemm.tile_fixed", DEF_TILE_FIXED_S);
+    c.intra_penalty = cr_topo_param(t, "ops.intra_sm.penalty", DEF_INTRA_PENALTY);
+    c.sync_intra_s = cr_topo_param(t, "ops.sync.intra_sm", DEF_SYNC_INTRA_S);
+    c.sync_inter_s = cr_topo_param(t, "ops.sync.inter_sm", DEF_SYNC_INTER_S);
+    /* Efficiencies above 1 would let a prediction beat the bound. */
+    c.gemm_eff = fmin(fmax(c.gemm_eff, 1e-3), 1);
+    c.hbm_eff = fmin(fmax(c.hbm_eff, 1e-3), 1);
+    c.pcie_eff = fmin(fmax(c.pcie_eff, 1e-3), 1);
+    c.pageable_eff = fmin(fmax(c.pageable_eff, 1e-3), 1);
+    c.vec_eff = fmin(fmax(c.vec_eff, 1e-3), 1);
+    c.intra_penalty = fmin(fmax(c.intra_penalty, 0), 0.9);
+    return c;
 }
 
 typedef struct {
-  const cr_topo *t;
-  const cr_gpu_spec *g;
-  consts c;
-  double peak_mma; /* FLOP/s of the dtype */
-  double peak_vec; /* CUDA-core FLOP/s: fp32, doubled for packed 16-bit types */
+    const cr_topo *t;
+    const cr_gpu_spec *g;
+    consts c;
+    double peak_mma; /* FLOP/s of the dtype */
+    double peak_vec; /* CUDA-core FLOP/s: fp32, doubled for packed 16-bit types */
 } env;
 
 /* --- compute and memory time of kernels --------------------------------- */
@@ -94,51 +94,52 @@ typedef struct {
  * efficiency relative to the largest (smaller tiles re-read operands more
  * per FLOP): assumption, to be fitted against the GEMM sweep of kernels/. */
 static const struct {
-  double tm, tn, rel;
-} gemm_tiles[] = {
-    {128, 256, 1.0}, {128, 128, 0.95}, {64, 128, 0.85}, {64, 64, 0.7}};
+    double tm, tn, rel;
+} gemm_tiles[] = {{128, 256, 1.0}, {128, 128, 0.95}, {64, 128, 0.85}, {64, 64, 0.7}};
 
 /* Time of one GEMM on `sms` SMs, by tiles and waves: each SM takes one
  * tile at a time; a wave is `sms` tiles; a tile costs a fixed prologue
  * plus its padded FLOPs at the SM's share of peak. *ntiles gets the tile
  * count of the chosen shape. */
-static double gemm_comp_s(const env *v, double m, double n, double k, int sms,
-                          double *ntiles) {
-  double best = INFINITY, peak_sm = v->peak_mma / v->g->sms * v->c.gemm_eff;
-  *ntiles = 1;
-  for (size_t i = 0; i < sizeof gemm_tiles / sizeof gemm_tiles[0]; i++) {
-    double nt = ceil(m / gemm_tiles[i].tm) * ceil(n / gemm_tiles[i].tn);
-    double waves = ceil(nt / sms);
-    double tt = v->c.tile_fixed_s + 2 * gemm_tiles[i].tm * gemm_tiles[i].tn *
-                                        k / (peak_sm * gemm_tiles[i].rel);
-    if (waves * tt < best) {
-      best = waves * tt;
-      *ntiles = nt;
+static double gemm_comp_s(const env *v, double m, double n, double k, int sms, double *ntiles)
+{
+    double best = INFINITY, peak_sm = v->peak_mma / v->g->sms * v->c.gemm_eff;
+    *ntiles = 1;
+    for (size_t i = 0; i < sizeof gemm_tiles / sizeof gemm_tiles[0]; i++) {
+        double nt = ceil(m / gemm_tiles[i].tm) * ceil(n / gemm_tiles[i].tn);
+        double waves = ceil(nt / sms);
+        double tt = v->c.tile_fixed_s +
+                    2 * gemm_tiles[i].tm * gemm_tiles[i].tn * k / (peak_sm * gemm_tiles[i].rel);
+        if (waves * tt < best) {
+            best = waves * tt;
+            *ntiles = nt;
+        }
     }
-  }
-  return best;
+    return best;
 }
 
 /* Compute part of a kernel's time on `sms` SMs (the memory part is
  * separate). Tiles of the main GEMM go to *ntiles (sms when there is no
  * GEMM). */
-static double comp_s(const env *v, const ops_work *w, int sms, double *ntiles) {
-  double frac = (double)sms / v->g->sms, t = 0;
-  *ntiles = sms;
-  double mma = w->mma_flops;
-  if (w->kernel == OPS_KERNEL_GEMM && w->gm > 0) {
-    t += gemm_comp_s(v, w->gm, w->gn, w->gk, sms, ntiles);
-    mma = fmax(mma - 2 * w->gm * w->gn * w->gk, 0);
-  }
-  if (mma > 0)
-    t += mma / (v->peak_mma * v->c.gemm_eff * frac);
-  if (w->vec_flops > 0)
-    t += w->vec_flops / (v->peak_vec * v->c.vec_eff * frac);
-  return t;
+static double comp_s(const env *v, const ops_work *w, int sms, double *ntiles)
+{
+    double frac = (double)sms / v->g->sms, t = 0;
+    *ntiles = sms;
+    double mma = w->mma_flops;
+    if (w->kernel == OPS_KERNEL_GEMM && w->gm > 0) {
+        t += gemm_comp_s(v, w->gm, w->gn, w->gk, sms, ntiles);
+        mma = fmax(mma - 2 * w->gm * w->gn * w->gk, 0);
+    }
+    if (mma > 0)
+        t += mma / (v->peak_mma * v->c.gemm_eff * frac);
+    if (w->vec_flops > 0)
+        t += w->vec_flops / (v->peak_vec * v->c.vec_eff * frac);
+    return t;
 }
 
-static double mem_s(const env *v, double bytes) {
-  return bytes / (v->g->hbm_Bps * v->c.hbm_eff);
+static double mem_s(const env *v, double bytes)
+{
+    return bytes / (v->g->hbm_Bps * v->c.hbm_eff);
 }
 
 /* --- host link (h2d / d2h) ---------------------------------------------- */
@@ -146,97 +147,94 @@ static double mem_s(const env *v, double bytes) {
 /* Widest path from GPU device src to any CPU over PCIe and C2C links, in
  * the copy's direction (to_gpu: host to device). Returns its bottleneck
  * bandwidth and fills *lat_s and *kind; 0 when no CPU is reachable. */
-static double host_link_Bps(const cr_topo *t, int src, bool to_gpu,
-                            double *lat_s, cr_link_kind *kind) {
-  double *best = calloc((size_t)t->n_devs, sizeof *best);
-  double *lat = calloc((size_t)t->n_devs, sizeof *lat);
-  int *lk = calloc((size_t)t->n_devs, sizeof *lk);
-  int *queue = malloc((size_t)t->n_devs * 8 * sizeof *queue);
-  double res = 0;
-  if (!best || !lat || !lk || !queue)
-    goto out;
-  best[src] = INFINITY;
-  lk[src] = CR_LINK_PCIE;
-  int head = 0, tail = 0, cap = t->n_devs * 8;
-  queue[tail++] = src;
-  while (head < tail) {
-    int u = queue[head++];
-    if (u != src && t->devs[u].kind == CR_DEV_GPU)
-      continue; /* GPUs do not forward host traffic */
-    for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
-      const cr_link *l = &t->links[t->adj[i]];
-      if (l->kind != CR_LINK_PCIE && l->kind != CR_LINK_C2C)
-        continue;
-      int o = cr_link_other(l, u);
-      double bw = cr_link_bw_from(l, to_gpu ? o : u);
-      double b = fmin(best[u], bw);
-      if (b > best[o] * (1 + 1e-12)) {
-        best[o] = b;
-        lat[o] = lat[u] + l->lat_s;
-        lk[o] = b < best[u] ? (int)l->kind : lk[u];
-        if (tail < cap)
-          queue[tail++] = o;
-      }
+static double host_link_Bps(const cr_topo *t, int src, bool to_gpu, double *lat_s,
+                            cr_link_kind *kind)
+{
+    double *best = calloc((size_t)t->n_devs, sizeof *best);
+    double *lat = calloc((size_t)t->n_devs, sizeof *lat);
+    int *lk = calloc((size_t)t->n_devs, sizeof *lk);
+    int *queue = malloc((size_t)t->n_devs * 8 * sizeof *queue);
+    double res = 0;
+    if (!best || !lat || !lk || !queue)
+        goto out;
+    best[src] = INFINITY;
+    lk[src] = CR_LINK_PCIE;
+    int head = 0, tail = 0, cap = t->n_devs * 8;
+    queue[tail++] = src;
+    while (head < tail) {
+        int u = queue[head++];
+        if (u != src && t->devs[u].kind == CR_DEV_GPU)
+            continue; /* GPUs do not forward host traffic */
+        for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
+            const cr_link *l = &t->links[t->adj[i]];
+            if (l->kind != CR_LINK_PCIE && l->kind != CR_LINK_C2C)
+                continue;
+            int o = cr_link_other(l, u);
+            double bw = cr_link_bw_from(l, to_gpu ? o : u);
+            double b = fmin(best[u], bw);
+            if (b > best[o] * (1 + 1e-12)) {
+                best[o] = b;
+                lat[o] = lat[u] + l->lat_s;
+                lk[o] = b < best[u] ? (int)l->kind : lk[u];
+                if (tail < cap)
+                    queue[tail++] = o;
+            }
+        }
     }
-  }
-  for (int v = 0; v < t->n_devs; v++)
-    if (t->devs[v].kind == CR_DEV_CPU && best[v] > res) {
-      res = best[v];
-      *lat_s = lat[v];
-      *kind = (cr_link_kind)lk[v];
-    }
+    for (int v = 0; v < t->n_devs; v++)
+        if (t->devs[v].kind == CR_DEV_CPU && best[v] > res) {
+            res = best[v];
+            *lat_s = lat[v];
+            *kind = (cr_link_kind)lk[v];
+        }
 out:
-  free(best);
-  free(lat);
-  free(lk);
-  free(queue);
-  return res;
+    free(best);
+    free(lat);
+    free(lk);
+    free(queue);
+    return res;
 }
 
-static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes,
-                             cr_op_result *r, cr_diag *d) {
-  const consts *c = &v->c;
-  r->t_hbm_s = w->hbm_bytes / v->g->hbm_Bps;
-  if (w->copy_kind == 0) {
-    r->bound_s = r->t_hbm_s;
-    snprintf(r->binding, sizeof r->binding, "hbm");
-    r->pred_s = c->launch_s + mem_s(v, w->hbm_bytes);
-    snprintf(r->schedule, sizeof r->schedule, "copy-engine");
-  } else {
-    double lat = 0;
-    cr_link_kind kind = CR_LINK_PCIE;
-    double bw =
-        host_link_Bps(v->t, v->t->gpus[0], w->copy_kind == 1, &lat, &kind);
-    if (!(bw > 0) || !isfinite(bw))
-      return cr_diag_set(
-          d, CR_EUNSUPPORTED,
-          "topology %s has no host link from GPU 0 (h2d and d2h need a <cpu> "
-          "reached over pcie or c2c links)",
-          v->t->name);
-    r->t_comm_s = bytes / bw;
-    r->lat_s = lat;
-    double m = fmax(r->t_comm_s, r->t_hbm_s);
-    r->bound_s = m + lat;
-    snprintf(
-        r->binding, sizeof r->binding, "%s",
-        lat > m ? "latency"
-        : r->t_hbm_s > r->t_comm_s
-            ? "hbm"
-            : (kind == CR_LINK_C2C ? "host-link (c2c)" : "host-link (pcie)"));
-    double eff = c->pcie_eff * (w->pinned ? 1 : c->pageable_eff);
-    r->pred_s =
-        c->launch_s + lat + fmax(bytes / (bw * eff), mem_s(v, w->hbm_bytes));
-    snprintf(r->schedule, sizeof r->schedule, "copy-engine");
-  }
-  r->baseline_kernels = 1;
-  r->baseline_launch_s = c->torch_op_s;
-  r->baseline_compute_s = r->pred_s - c->launch_s;
-  r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
-  snprintf(r->why, sizeof r->why, "one copy-engine transfer%s",
-           w->copy_kind != 0 && !w->pinned
-               ? " staged through a pinned driver buffer (pageable)"
-               : "");
-  return CR_OK;
+static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_op_result *r,
+                             cr_diag *d)
+{
+    const consts *c = &v->c;
+    r->t_hbm_s = w->hbm_bytes / v->g->hbm_Bps;
+    if (w->copy_kind == 0) {
+        r->bound_s = r->t_hbm_s;
+        snprintf(r->binding, sizeof r->binding, "hbm");
+        r->pred_s = c->launch_s + mem_s(v, w->hbm_bytes);
+        snprintf(r->schedule, sizeof r->schedule, "copy-engine");
+    } else {
+        double lat = 0;
+        cr_link_kind kind = CR_LINK_PCIE;
+        double bw = host_link_Bps(v->t, v->t->gpus[0], w->copy_kind == 1, &lat, &kind);
+        if (!(bw > 0) || !isfinite(bw))
+            return cr_diag_set(d, CR_EUNSUPPORTED,
+                               "topology %s has no host link from GPU 0 (h2d and d2h need a <cpu> "
+                               "reached over pcie or c2c links)",
+                               v->t->name);
+        r->t_comm_s = bytes / bw;
+        r->lat_s = lat;
+        double m = fmax(r->t_comm_s, r->t_hbm_s);
+        r->bound_s = m + lat;
+        snprintf(r->binding, sizeof r->binding, "%s",
+                 lat > m ? "latency"
+                 : r->t_hbm_s > r->t_comm_s
+                     ? "hbm"
+                     : (kind == CR_LINK_C2C ? "host-link (c2c)" : "host-link (pcie)"));
+        double eff = c->pcie_eff * (w->pinned ? 1 : c->pageable_eff);
+        r->pred_s = c->launch_s + lat + fmax(bytes / (bw * eff), mem_s(v, w->hbm_bytes));
+        snprintf(r->schedule, sizeof r->schedule, "copy-engine");
+    }
+    r->baseline_kernels = 1;
+    r->baseline_launch_s = c->torch_op_s;
+    r->baseline_compute_s = r->pred_s - c->launch_s;
+    r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
+    snprintf(r->why, sizeof r->why, "one copy-engine transfer%s",
+             w->copy_kind != 0 && !w->pinned ? " staged through a pinned driver buffer (pageable)"
+                                             : "");
+    return CR_OK;
 }
 
 /* --- communication ------------------------------------------------------ */
@@ -246,605 +244,629 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes,
  * parallel, so the bound is the max over cuts of the sums. */
 #define MAX_KEYS (CR_OP_MAX_COMM * (CR_COLL_MAX_TERMS + 1))
 typedef struct {
-  char name[48], where[48];
-  double s;
+    char name[48], where[48];
+    double s;
 } cutsum;
 
-static void add_cut(cutsum *k, int *n, const char *name, const char *where,
-                    double s) {
-  for (int i = 0; i < *n; i++)
-    if (strcmp(k[i].name, name) == 0 && strcmp(k[i].where, where) == 0) {
-      k[i].s += s;
-      return;
-    }
-  if (*n >= MAX_KEYS)
-    return;
-  snprintf(k[*n].name, sizeof k[*n].name, "%s", name);
-  snprintf(k[*n].where, sizeof k[*n].where, "%s", where);
-  k[*n].s = s;
-  (*n)++;
+static void add_cut(cutsum *k, int *n, const char *name, const char *where, double s)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(k[i].name, name) == 0 && strcmp(k[i].where, where) == 0) {
+            k[i].s += s;
+            return;
+        }
+    if (*n >= MAX_KEYS)
+        return;
+    snprintf(k[*n].name, sizeof k[*n].name, "%s", name);
+    snprintf(k[*n].where, sizeof k[*n].where, "%s", where);
+    k[*n].s = s;
+    (*n)++;
 }
 
-static void describe_group(const cr_topo *t, const char *dim, int *ranks, int n,
-                           char *buf, size_t size) {
-  cr_rankset rs = {n, ranks};
-  char rtxt[24];
-  cr_rankset_format(&rs, t->n_gpus, rtxt, sizeof rtxt);
-  /* nodes spanned: count distinct node indices (ranks are few or strided) */
-  int nodes = 0, last = -2;
-  bool sorted_nodes = true;
-  for (int i = 0; i < n; i++) {
-    int nd = t->devs[t->gpus[ranks[i]]].node;
-    if (nd != last) {
-      if (nd < last)
-        sorted_nodes = false;
-      nodes++;
-      last = nd;
+static void describe_group(const cr_topo *t, const char *dim, int *ranks, int n, char *buf,
+                           size_t size)
+{
+    cr_rankset rs = {n, ranks};
+    char rtxt[24];
+    cr_rankset_format(&rs, t->n_gpus, rtxt, sizeof rtxt);
+    /* nodes spanned: count distinct node indices (ranks are few or strided) */
+    int nodes = 0, last = -2;
+    bool sorted_nodes = true;
+    for (int i = 0; i < n; i++) {
+        int nd = t->devs[t->gpus[ranks[i]]].node;
+        if (nd != last) {
+            if (nd < last)
+                sorted_nodes = false;
+            nodes++;
+            last = nd;
+        }
     }
-  }
-  if (!sorted_nodes || last < 0)
-    snprintf(buf, size, "%.4s: ranks %s", dim, rtxt);
-  else
-    snprintf(buf, size, "%.4s: ranks %s, %d node%s", dim, rtxt, nodes,
-             nodes == 1 ? "" : "s");
+    if (!sorted_nodes || last < 0)
+        snprintf(buf, size, "%.4s: ranks %s", dim, rtxt);
+    else
+        snprintf(buf, size, "%.4s: ranks %s, %d node%s", dim, rtxt, nodes, nodes == 1 ? "" : "s");
 }
 
 typedef struct {
-  ops_group g[CR_OP_MAX_COMM];
-  int gi[CR_OP_MAX_COMM]; /* phase -> group slot */
-  int n;
+    ops_group g[CR_OP_MAX_COMM];
+    int gi[CR_OP_MAX_COMM]; /* phase -> group slot */
+    int n;
 } groups;
 
-static void groups_close(groups *gs) {
-  for (int i = 0; i < gs->n; i++)
-    ops_group_close(&gs->g[i]);
-  gs->n = 0;
+static void groups_close(groups *gs)
+{
+    for (int i = 0; i < gs->n; i++)
+        ops_group_close(&gs->g[i]);
+    gs->n = 0;
 }
 
-static cr_status open_groups(const env *v, const cr_op_params *p,
-                             const ops_work *w, groups *gs, cr_op_result *r,
-                             cr_diag *d) {
-  static const char *const dn[] = {"tp", "cp", "ep", "dp", "pp"};
-  memset(gs, 0, sizeof *gs);
-  for (int i = 0; i < w->n_ph; i++) {
-    const ops_phase *ph = &w->ph[i];
-    int n = (int)p->v[ph->dim];
-    int *all = malloc((size_t)n * sizeof *all);
-    if (!all)
-      return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    ops_group_ranks(p, ph->dim, all);
-    int m = n;
-    if (ph->sub_n > 0) {
-      m = ph->sub_n;
-      for (int j = 0; j < m; j++)
-        all[j] = all[j * ph->sub_stride];
-    }
-    int found = -1;
-    for (int j = 0; j < gs->n; j++)
-      if (gs->g[j].n == m &&
-          memcmp(gs->g[j].ranks, all, (size_t)m * sizeof *all) == 0)
-        found = j;
-    if (found < 0) {
-      cr_status st = ops_group_open(v->t, all, m, &gs->g[gs->n], d);
-      if (st != CR_OK) {
+static cr_status open_groups(const env *v, const cr_op_params *p, const ops_work *w, groups *gs,
+                             cr_op_result *r, cr_diag *d)
+{
+    static const char *const dn[] = {"tp", "cp", "ep", "dp", "pp"};
+    memset(gs, 0, sizeof *gs);
+    for (int i = 0; i < w->n_ph; i++) {
+        const ops_phase *ph = &w->ph[i];
+        int n = (int)p->v[ph->dim];
+        int *all = malloc((size_t)n * sizeof *all);
+        if (!all)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        ops_group_ranks(p, ph->dim, all);
+        int m = n;
+        if (ph->sub_n > 0) {
+            m = ph->sub_n;
+            for (int j = 0; j < m; j++)
+                all[j] = all[j * ph->sub_stride];
+        }
+        int found = -1;
+        for (int j = 0; j < gs->n; j++)
+            if (gs->g[j].n == m && memcmp(gs->g[j].ranks, all, (size_t)m * sizeof *all) == 0)
+                found = j;
+        if (found < 0) {
+            cr_status st = ops_group_open(v->t, all, m, &gs->g[gs->n], d);
+            if (st != CR_OK) {
+                free(all);
+                return st;
+            }
+            found = gs->n++;
+        }
+        gs->gi[i] = found;
+        describe_group(v->t, dn[ph->dim - CR_OPP_TP], all, m, r->comm[i].group,
+                       sizeof r->comm[i].group);
         free(all);
-        return st;
-      }
-      found = gs->n++;
     }
-    gs->gi[i] = found;
-    describe_group(v->t, dn[ph->dim - CR_OPP_TP], all, m, r->comm[i].group,
-                   sizeof r->comm[i].group);
-    free(all);
-  }
-  return CR_OK;
+    return CR_OK;
 }
 
 /* Time of the phases with mechanism m on `sms` SMs (0 = the copy engine
  * for m = CE): stages in sequence, concurrent phases in parallel. */
-static cr_status comm_mech_s(const env *v, const ops_work *w, groups *gs,
-                             cr_mech m, int sms, double *out, cr_diag *d) {
-  double total = 0, stage = 0;
-  for (int i = 0; i < w->n_ph; i++) {
-    double s = 0;
-    cr_status st =
-        ops_comm_mech(&gs->g[gs->gi[i]], &w->ph[i], w->dt, m, sms, &s, d);
-    if (st != CR_OK)
-      return st;
-    if (i > 0 && !w->ph[i].concurrent) {
-      total += stage;
-      stage = 0;
+static cr_status comm_mech_s(const env *v, const ops_work *w, groups *gs, cr_mech m, int sms,
+                             double *out, int *sms_used, cr_diag *d)
+{
+    double total = 0, stage = 0;
+    if (sms_used)
+        *sms_used = 0;
+    for (int i = 0; i < w->n_ph; i++) {
+        double s = 0;
+        int used = 0;
+        cr_status st = ops_comm_mech(&gs->g[gs->gi[i]], &w->ph[i], w->dt, m, sms, &s, &used, d);
+        if (st != CR_OK)
+            return st;
+        if (sms_used && used > *sms_used)
+            *sms_used = used;
+        if (i > 0 && !w->ph[i].concurrent) {
+            total += stage;
+            stage = 0;
+        }
+        stage = fmax(stage, s);
     }
-    stage = fmax(stage, s);
-  }
-  *out = total + stage;
-  (void)v;
-  return CR_OK;
+    *out = total + stage;
+    (void)v;
+    return CR_OK;
 }
 
 /* --- the main evaluation ------------------------------------------------ */
 
-static void set_binding(cr_op_result *r, const char *comm_binding) {
-  double m = fmax(r->t_compute_s, fmax(r->t_hbm_s, r->t_comm_s));
-  r->bound_s = m + r->lat_s;
-  const char *b = r->lat_s > m                   ? "latency"
-                  : m == r->t_compute_s && m > 0 ? "compute"
-                  : m == r->t_hbm_s              ? "hbm"
-                                                 : comm_binding;
-  snprintf(r->binding, sizeof r->binding, "%s", b);
+static void set_binding(cr_op_result *r, const char *comm_binding)
+{
+    double m = fmax(r->t_compute_s, fmax(r->t_hbm_s, r->t_comm_s));
+    r->bound_s = m + r->lat_s;
+    const char *b = r->lat_s > m                   ? "latency"
+                    : m == r->t_compute_s && m > 0 ? "compute"
+                    : m == r->t_hbm_s              ? "hbm"
+                                                   : comm_binding;
+    snprintf(r->binding, sizeof r->binding, "%s", b);
 }
 
-static cr_status counts(const cr_op_def *op, const cr_op_params *p, ops_work *w,
-                        cr_op_result *r, cr_diag *d) {
-  memset(r, 0, sizeof *r);
-  memset(w, 0, sizeof *w);
-  cr_status st = op->shape(p, w, d);
-  if (st != CR_OK)
-    return st;
-  r->flops = w->flops;
-  r->hbm_bytes = w->hbm_bytes;
-  r->ranks = w->group_size;
-  r->n_comm = w->n_ph;
-  for (int i = 0; i < w->n_ph; i++) {
-    const ops_phase *ph = &w->ph[i];
-    cr_op_comm *c = &r->comm[i];
-    snprintf(c->what, sizeof c->what, "%s", ph->what);
-    snprintf(c->coll, sizeof c->coll, "%s", cr_coll_name(ph->coll));
-    c->bytes = ph->bytes;
-    c->group_size = ph->sub_n > 0 ? ph->sub_n : (int)p->v[ph->dim];
-    r->comm_bytes += ph->bytes;
-    double f = cr_coll_busbw_factor(ph->coll, c->group_size);
-    r->traffic_bytes += ph->bytes * f * (ph->skew > 1 ? ph->skew : 1);
-  }
-  return CR_OK;
-}
-
-cr_status cr_op_counts(const cr_op_def *op, const cr_op_params *p,
-                       cr_op_result *r, cr_diag *d) {
-  ops_work w;
-  cr_status st = cr_op_params_check(op, p, NULL, d);
-  if (st != CR_OK)
-    return st;
-  return counts(op, p, &w, r, d);
-}
-
-static void sched_why(cr_op_result *r, const env *v, const ops_work *w) {
-  const cr_op_sched *in = &r->intra, *ex = &r->inter;
-  bool inter = ex->pred_s < in->pred_s;
-  double gain =
-      100 * (fmax(in->pred_s, ex->pred_s) / fmin(in->pred_s, ex->pred_s) - 1);
-  snprintf(r->schedule, sizeof r->schedule, "%s",
-           inter ? "inter-sm" : "intra-sm");
-  r->pred_s = inter ? ex->pred_s : in->pred_s;
-  if (inter && strcmp(ex->mech, "multimem") == 0)
-    snprintf(r->why, sizeof r->why,
-             "inter-SM wins by %.0f%%: %d SMs drive in-switch "
-             "reduction/multicast (multimem), "
-             "so each GPU moves about half the bytes of a point-to-point "
-             "reduction; intra-SM "
-             "TMA cannot use the switch",
-             gain, ex->comm_sms);
-  else if (inter && ex->comm_sms == 0)
-    snprintf(r->why, sizeof r->why,
-             "inter-SM wins by %.0f%%: the copy engine moves the data with no "
-             "SM, so all %d "
-             "SMs compute; intra-SM pays %.0f%% compute for co-resident "
-             "communication warps",
-             gain, v->g->sms, 100 * v->c.intra_penalty);
-  else if (inter)
-    snprintf(r->why, sizeof r->why,
-             "inter-SM wins by %.0f%%: %d of %d SMs on %s saturate the links "
-             "(T_comm %.3g us) "
-             "while %d SMs compute (T_comp %.3g us); intra-SM's tiles pay "
-             "%.0f%% compute for "
-             "co-resident communication warps (T_comp %.3g us)",
-             gain, ex->comm_sms, v->g->sms, ex->mech, ex->t_comm_s * 1e6,
-             v->g->sms - ex->comm_sms, ex->t_comp_s * 1e6,
-             100 * v->c.intra_penalty, in->t_comp_s * 1e6);
-  else if (in->t_comp_s >= in->t_comm_s)
-    snprintf(r->why, sizeof r->why,
-             "intra-SM wins by %.0f%%: compute binds (T_comp %.3g us >= T_comm "
-             "%.3g us), so "
-             "taking SMs from compute costs more than co-resident "
-             "communication warps; tiles "
-             "%s overlap with %.0f ns mbarrier syncs instead of %.0f ns "
-             "cross-SM flags",
-             gain, in->t_comp_s * 1e6, in->t_comm_s * 1e6,
-             w->tile_aligned ? "produced and consumed in place" : "in flight",
-             v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9);
-  else
-    snprintf(r->why, sizeof r->why,
-             "intra-SM wins by %.0f%%: communication binds (T_comm %.3g us) "
-             "and every SM "
-             "issues TMA for it, with %.0f ns mbarrier syncs instead of %.0f "
-             "ns cross-SM "
-             "flags; the best inter-SM split (%d SMs) does not reach the "
-             "links' rate sooner",
-             gain, in->t_comm_s * 1e6, v->c.sync_intra_s * 1e9,
-             v->c.sync_inter_s * 1e9, ex->comm_sms);
-}
-
-static cr_status schedules(const env *v, const ops_work *w, groups *gs,
-                           cr_op_result *r, cr_diag *d) {
-  const consts *c = &v->c;
-  int S = v->g->sms;
-  double steps = 0;
-  for (int i = 0; i < w->n_ph; i++)
-    steps += r->comm[i].group_size - 1;
-  double chunks = fmax(w->group_size, 1), tiles = 0;
-  double tmem = mem_s(v, w->hbm_bytes);
-
-  /* intra-SM: every SM computes; producer warps issue TMA. */
-  cr_op_sched *in = &r->intra;
-  in->t_launch_s = c->launch_s;
-  in->t_comp_s = comp_s(v, w, S, &tiles) / (1 - c->intra_penalty);
-  in->t_mem_s = tmem;
-  cr_status st = comm_mech_s(v, w, gs, CR_MECH_TMA, S, &in->t_comm_s, d);
-  if (st != CR_OK)
-    return st;
-  double ichunks = w->tile_aligned ? fmax(chunks, tiles) : chunks;
-  in->t_nonoverlap_s = fmin(in->t_comp_s, in->t_comm_s) / ichunks + r->lat_s;
-  in->t_sync_s = steps * c->sync_intra_s;
-  snprintf(in->mech, sizeof in->mech, "tma");
-  in->pred_s = in->t_launch_s +
-               fmax(in->t_comp_s, fmax(in->t_mem_s, in->t_comm_s)) +
-               in->t_nonoverlap_s + in->t_sync_s;
-
-  /* inter-SM: s SMs communicate, S - s compute; s = 0 is the copy engine. */
-  static const int cand[] = {0,  1,  2,  4,  8,  12, 16, 20,  24, 32,
-                             40, 48, 56, 64, 76, 80, 96, 112, 128};
-  static const cr_mech mechs[] = {CR_MECH_TMA, CR_MECH_LDST, CR_MECH_MULTIMEM};
-  cr_op_sched *ex = &r->inter;
-  ex->pred_s = INFINITY;
-  for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
-    int s = cand[i];
-    if (s >= S)
-      break;
-    double tcomm = INFINITY;
-    cr_mech best = CR_MECH_CE;
-    if (s == 0) {
-      st = comm_mech_s(v, w, gs, CR_MECH_CE, 0, &tcomm, d);
-      if (st != CR_OK)
+static cr_status counts(const cr_op_def *op, const cr_op_params *p, ops_work *w, cr_op_result *r,
+                        cr_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    memset(w, 0, sizeof *w);
+    cr_status st = op->shape(p, w, d);
+    if (st != CR_OK)
         return st;
-    } else {
-      for (size_t j = 0; j < sizeof mechs / sizeof mechs[0]; j++) {
-        double x = INFINITY;
-        st = comm_mech_s(v, w, gs, mechs[j], s, &x, d);
-        if (st != CR_OK)
-          return st;
-        if (x < tcomm)
-          tcomm = x, best = mechs[j];
-      }
+    r->flops = w->flops;
+    r->hbm_bytes = w->hbm_bytes;
+    r->ranks = w->group_size;
+    r->n_comm = w->n_ph;
+    for (int i = 0; i < w->n_ph; i++) {
+        const ops_phase *ph = &w->ph[i];
+        cr_op_comm *c = &r->comm[i];
+        snprintf(c->what, sizeof c->what, "%s", ph->what);
+        snprintf(c->coll, sizeof c->coll, "%s", cr_coll_name(ph->coll));
+        c->bytes = ph->bytes;
+        c->group_size = ph->sub_n > 0 ? ph->sub_n : (int)p->v[ph->dim];
+        r->comm_bytes += ph->bytes;
+        double f = cr_coll_busbw_factor(ph->coll, c->group_size);
+        r->traffic_bytes += ph->bytes * f * (ph->skew > 1 ? ph->skew : 1);
     }
-    if (!isfinite(tcomm))
-      continue;
-    double tt = 0, tcomp = comp_s(v, w, S - s, &tt);
+    return CR_OK;
+}
+
+cr_status cr_op_counts(const cr_op_def *op, const cr_op_params *p, cr_op_result *r, cr_diag *d)
+{
+    ops_work w;
+    cr_status st = cr_op_params_check(op, p, NULL, d);
+    if (st != CR_OK)
+        return st;
+    return counts(op, p, &w, r, d);
+}
+
+static void sched_why(cr_op_result *r, const env *v, const ops_work *w)
+{
+    const cr_op_sched *in = &r->intra, *ex = &r->inter;
+    bool inter = ex->pred_s < in->pred_s;
+    double gain = 100 * (fmax(in->pred_s, ex->pred_s) / fmin(in->pred_s, ex->pred_s) - 1);
+    snprintf(r->schedule, sizeof r->schedule, "%s", inter ? "inter-sm" : "intra-sm");
+    r->pred_s = inter ? ex->pred_s : in->pred_s;
+    if (!isfinite(in->pred_s))
+        snprintf(r->why, sizeof r->why,
+                 "inter-SM is the only schedule: no device-initiated mechanism (TMA, ld/st) "
+                 "reaches every rank of the group (other nodes or a PCIe path), so %s on %d SMs "
+                 "communicates while the other %d compute",
+                 ex->mech, ex->comm_sms, v->g->sms - ex->comm_sms);
+    else if (inter && strcmp(ex->mech, "nccl") == 0)
+        snprintf(r->why, sizeof r->why,
+                 "inter-SM wins by %.0f%%: NCCL on its %d channel SMs, overlapped with compute on "
+                 "the other %d, beats the device-initiated mechanisms on this fabric",
+                 gain, ex->comm_sms, v->g->sms - ex->comm_sms);
+    else if (inter && strcmp(ex->mech, "multimem") == 0)
+        snprintf(r->why, sizeof r->why,
+                 "inter-SM wins by %.0f%%: %d SMs drive in-switch "
+                 "reduction/multicast (multimem), "
+                 "so each GPU moves about half the bytes of a point-to-point "
+                 "reduction; intra-SM "
+                 "TMA cannot use the switch",
+                 gain, ex->comm_sms);
+    else if (inter && ex->comm_sms == 0)
+        snprintf(r->why, sizeof r->why,
+                 "inter-SM wins by %.0f%%: the copy engine moves the data with no "
+                 "SM, so all %d "
+                 "SMs compute; intra-SM pays %.0f%% compute for co-resident "
+                 "communication warps",
+                 gain, v->g->sms, 100 * v->c.intra_penalty);
+    else if (inter)
+        snprintf(r->why, sizeof r->why,
+                 "inter-SM wins by %.0f%%: %d of %d SMs on %s saturate the links "
+                 "(T_comm %.3g us) "
+                 "while %d SMs compute (T_comp %.3g us); intra-SM's tiles pay "
+                 "%.0f%% compute for "
+                 "co-resident communication warps (T_comp %.3g us)",
+                 gain, ex->comm_sms, v->g->sms, ex->mech, ex->t_comm_s * 1e6,
+                 v->g->sms - ex->comm_sms, ex->t_comp_s * 1e6, 100 * v->c.intra_penalty,
+                 in->t_comp_s * 1e6);
+    else if (in->t_comp_s >= in->t_comm_s)
+        snprintf(r->why, sizeof r->why,
+                 "intra-SM wins by %.0f%%: compute binds (T_comp %.3g us >= T_comm "
+                 "%.3g us), so "
+                 "taking SMs from compute costs more than co-resident "
+                 "communication warps; tiles "
+                 "%s overlap with %.0f ns mbarrier syncs instead of %.0f ns "
+                 "cross-SM flags",
+                 gain, in->t_comp_s * 1e6, in->t_comm_s * 1e6,
+                 w->tile_aligned ? "produced and consumed in place" : "in flight",
+                 v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9);
+    else
+        snprintf(r->why, sizeof r->why,
+                 "intra-SM wins by %.0f%%: communication binds (T_comm %.3g us) "
+                 "and every SM "
+                 "issues TMA for it, with %.0f ns mbarrier syncs instead of %.0f "
+                 "ns cross-SM "
+                 "flags; the best inter-SM split (%d SMs) does not reach the "
+                 "links' rate sooner",
+                 gain, in->t_comm_s * 1e6, v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9,
+                 ex->comm_sms);
+}
+
+/* One inter-SM candidate: s SMs (or NCCL's channels) communicate, the
+ * others compute. */
+static void inter_try(const env *v, const ops_work *w, cr_op_result *r, int s, double tcomm,
+                      const char *mech, double chunks, double steps)
+{
+    const consts *c = &v->c;
+    cr_op_sched *ex = &r->inter;
+    if (!isfinite(tcomm) || s >= v->g->sms)
+        return;
+    double tt = 0, tcomp = comp_s(v, w, v->g->sms - s, &tt), tmem = mem_s(v, w->hbm_bytes);
     double non = fmin(tcomp, tcomm) / chunks + r->lat_s;
     double sync = steps * c->sync_inter_s;
     double pred = c->launch_s + fmax(tcomp, fmax(tmem, tcomm)) + non + sync;
     if (pred < ex->pred_s) {
-      ex->pred_s = pred;
-      ex->comm_sms = s;
-      ex->t_launch_s = c->launch_s;
-      ex->t_comp_s = tcomp;
-      ex->t_mem_s = tmem;
-      ex->t_comm_s = tcomm;
-      ex->t_nonoverlap_s = non;
-      ex->t_sync_s = sync;
-      snprintf(ex->mech, sizeof ex->mech, "%s", cr_mech_name(best));
+        ex->pred_s = pred;
+        ex->comm_sms = s;
+        ex->t_launch_s = c->launch_s;
+        ex->t_comp_s = tcomp;
+        ex->t_mem_s = tmem;
+        ex->t_comm_s = tcomm;
+        ex->t_nonoverlap_s = non;
+        ex->t_sync_s = sync;
+        snprintf(ex->mech, sizeof ex->mech, "%s", mech);
     }
-  }
-  if (!isfinite(ex->pred_s))
-    return cr_diag_set(d, CR_EUNSUPPORTED,
-                       "no transfer mechanism can run this operator");
-  sched_why(r, v, w);
-  return CR_OK;
+}
+
+static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_result *r, cr_diag *d)
+{
+    const consts *c = &v->c;
+    int S = v->g->sms;
+    double steps = 0;
+    for (int i = 0; i < w->n_ph; i++)
+        steps += r->comm[i].group_size - 1;
+    double chunks = fmax(w->group_size, 1), tiles = 0;
+    double tmem = mem_s(v, w->hbm_bytes);
+
+    /* intra-SM: every SM computes; producer warps issue TMA (register
+     * ld/st where TMA cannot reach the peers). */
+    cr_op_sched *in = &r->intra;
+    in->t_launch_s = c->launch_s;
+    in->t_comp_s = comp_s(v, w, S, &tiles) / (1 - c->intra_penalty);
+    in->t_mem_s = tmem;
+    cr_status st = comm_mech_s(v, w, gs, CR_MECH_TMA, S, &in->t_comm_s, NULL, d);
+    snprintf(in->mech, sizeof in->mech, "tma");
+    if (st == CR_OK && !isfinite(in->t_comm_s)) {
+        st = comm_mech_s(v, w, gs, CR_MECH_LDST, S, &in->t_comm_s, NULL, d);
+        snprintf(in->mech, sizeof in->mech, "ldst");
+    }
+    if (st != CR_OK)
+        return st;
+    double ichunks = w->tile_aligned ? fmax(chunks, tiles) : chunks;
+    in->t_nonoverlap_s = fmin(in->t_comp_s, in->t_comm_s) / ichunks + r->lat_s;
+    in->t_sync_s = steps * c->sync_intra_s;
+    in->pred_s = in->t_launch_s + fmax(in->t_comp_s, fmax(in->t_mem_s, in->t_comm_s)) +
+                 in->t_nonoverlap_s + in->t_sync_s;
+    if (!isfinite(in->pred_s))
+        snprintf(in->mech, sizeof in->mech, "none");
+
+    /* inter-SM: s SMs communicate with the best device mechanism, S - s
+     * compute; s = 0 is the copy engine; NCCL on its own channels is the
+     * candidate that reaches every topology. */
+    static const int cand[] = {1,  2,  4,  8,  12, 16, 20, 24,  32,
+                               40, 48, 56, 64, 76, 80, 96, 112, 128};
+    static const cr_mech mechs[] = {CR_MECH_TMA, CR_MECH_LDST, CR_MECH_MULTIMEM};
+    r->inter.pred_s = INFINITY;
+    double tcomm = INFINITY;
+    int used = 0;
+    st = comm_mech_s(v, w, gs, CR_MECH_CE, 0, &tcomm, NULL, d);
+    if (st != CR_OK)
+        return st;
+    inter_try(v, w, r, 0, tcomm, "ce", chunks, steps);
+    st = comm_mech_s(v, w, gs, CR_MECH_NONE, 0, &tcomm, &used, d);
+    if (st != CR_OK)
+        return st;
+    inter_try(v, w, r, used > 0 ? used : 1, tcomm, "nccl", chunks, steps);
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0] && cand[i] < S; i++)
+        for (size_t j = 0; j < sizeof mechs / sizeof mechs[0]; j++) {
+            st = comm_mech_s(v, w, gs, mechs[j], cand[i], &tcomm, NULL, d);
+            if (st != CR_OK)
+                return st;
+            inter_try(v, w, r, cand[i], tcomm, cr_mech_name(mechs[j]), chunks, steps);
+        }
+    if (!isfinite(r->inter.pred_s))
+        return cr_diag_set(d, CR_EUNSUPPORTED,
+                           "no transfer mechanism (NCCL, copy engine, TMA, ld/st, multimem) can "
+                           "run this operator's communication on this topology");
+    sched_why(r, v, w);
+    return CR_OK;
 }
 
 /* NCCL time of one phase, bucketed as DDP issues it. */
-static cr_status nccl_phase_s(const ops_work *w, int i, groups *gs,
-                              const ops_comm_est *e, double *out, cr_diag *d) {
-  const ops_phase *ph = &w->ph[i];
-  *out = e->nccl_s;
-  if (!(ph->bucket > 0) || ph->bucket >= ph->bytes)
-    return CR_OK;
-  double nb = floor(ph->bytes / ph->bucket), rem = ph->bytes - nb * ph->bucket;
-  cr_coll_req rq = cr_coll_req_default(ph->coll, ph->bucket);
-  rq.dtype = ph->fp32 ? CR_DT_FP32 : w->dt;
-  cr_coll_pred pr;
-  cr_status st = cr_coll_predict(gs->g[gs->gi[i]].ctx, &rq, &pr, d);
-  if (st != CR_OK)
-    return st;
-  double t = nb * pr.pred_s;
-  if (rem > 0) {
-    rq.bytes = rem;
-    st = cr_coll_predict(gs->g[gs->gi[i]].ctx, &rq, &pr, d);
+static cr_status nccl_phase_s(const ops_work *w, int i, groups *gs, const ops_comm_est *e,
+                              double *out, cr_diag *d)
+{
+    const ops_phase *ph = &w->ph[i];
+    *out = e->nccl_s;
+    if (!(ph->bucket > 0) || ph->bucket >= ph->bytes)
+        return CR_OK;
+    double nb = floor(ph->bytes / ph->bucket), rem = ph->bytes - nb * ph->bucket;
+    cr_coll_req rq = cr_coll_req_default(ph->coll, ph->bucket);
+    rq.dtype = ph->fp32 ? CR_DT_FP32 : w->dt;
+    cr_coll_pred pr;
+    cr_status st = cr_coll_predict(gs->g[gs->gi[i]].ctx, &rq, &pr, d);
     if (st != CR_OK)
-      return st;
-    t += pr.pred_s;
-  }
-  *out = t;
-  return CR_OK;
+        return st;
+    double t = nb * pr.pred_s;
+    if (rem > 0) {
+        rq.bytes = rem;
+        st = cr_coll_predict(gs->g[gs->gi[i]].ctx, &rq, &pr, d);
+        if (st != CR_OK)
+            return st;
+        t += pr.pred_s;
+    }
+    *out = t;
+    return CR_OK;
 }
 
-cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op,
-                     const cr_op_params *p, cr_op_result *r, cr_diag *d) {
-  ops_work w;
-  groups gs;
-  memset(&gs, 0, sizeof gs);
-  cr_status st = cr_op_params_check(op, p, t, d);
-  if (st != CR_OK)
-    return st;
-  st = counts(op, p, &w, r, d);
-  if (st != CR_OK)
-    return st;
-  if (!t->finalized || t->n_gpus < 1)
-    return cr_diag_set(d, CR_EINVAL, "topology %s is not finalized", t->name);
-  env v;
-  v.t = t;
-  v.g = cr_topo_gpu_spec(t, 0);
-  v.c = load_consts(t);
-  if (!v.g || !(v.g->hbm_Bps > 0) || v.g->sms < 1)
-    return cr_diag_set(d, CR_EUNSUPPORTED,
-                       "topology %s: GPU 0 has no HBM bandwidth or SMs",
-                       t->name);
-  v.peak_mma = v.g->peak_flops[w.dt];
-  double f32 = v.g->peak_flops[CR_DT_FP32];
-  v.peak_vec = f32 > 0 ? f32 * (cr_dtype_bytes(w.dt) < 4 ? 2 : 1) : v.peak_mma;
-  if ((w.mma_flops > 0 && !(v.peak_mma > 0)) ||
-      (w.vec_flops > 0 && !(v.peak_vec > 0)))
-    return cr_diag_set(d, CR_EUNSUPPORTED,
-                       "%s (GPU of topology %s) has no %s peak FLOP/s",
-                       v.g->name, t->name, cr_dtype_name(w.dt));
-  const consts *c = &v.c;
-
-  if (op->shape == ops_shape_memcpy) {
-    st = eval_memcpy(&v, &w, p->v[CR_OPP_BYTES], r, d);
+cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *p, cr_op_result *r,
+                     cr_diag *d)
+{
+    ops_work w;
+    groups gs;
+    memset(&gs, 0, sizeof gs);
+    cr_status st = cr_op_params_check(op, p, t, d);
     if (st != CR_OK)
-      return st;
+        return st;
+    st = counts(op, p, &w, r, d);
+    if (st != CR_OK)
+        return st;
+    if (!t->finalized || t->n_gpus < 1)
+        return cr_diag_set(d, CR_EINVAL, "topology %s is not finalized", t->name);
+    env v;
+    v.t = t;
+    v.g = cr_topo_gpu_spec(t, 0);
+    v.c = load_consts(t);
+    if (!v.g || !(v.g->hbm_Bps > 0) || v.g->sms < 1)
+        return cr_diag_set(d, CR_EUNSUPPORTED, "topology %s: GPU 0 has no HBM bandwidth or SMs",
+                           t->name);
+    v.peak_mma = v.g->peak_flops[w.dt];
+    double f32 = v.g->peak_flops[CR_DT_FP32];
+    v.peak_vec = f32 > 0 ? f32 * (cr_dtype_bytes(w.dt) < 4 ? 2 : 1) : v.peak_mma;
+    if ((w.mma_flops > 0 && !(v.peak_mma > 0)) || (w.vec_flops > 0 && !(v.peak_vec > 0)))
+        return cr_diag_set(d, CR_EUNSUPPORTED, "%s (GPU of topology %s) has no %s peak FLOP/s",
+                           v.g->name, t->name, cr_dtype_name(w.dt));
+    const consts *c = &v.c;
+
+    if (op->shape == ops_shape_memcpy) {
+        st = eval_memcpy(&v, &w, p->v[CR_OPP_BYTES], r, d);
+        if (st != CR_OK)
+            return st;
+        r->headroom = r->baseline_s / r->bound_s;
+        return CR_OK;
+    }
+
+    r->t_compute_s = fmax(w.mma_flops > 0 ? w.mma_flops / v.peak_mma : 0,
+                          w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
+    r->t_hbm_s = w.hbm_bytes / v.g->hbm_Bps;
+
+    /* communication: per-cut sums, latency per stage */
+    char comm_binding[64] = "comm";
+    double base_comm = 0;
+    if (w.n_ph > 0) {
+        st = open_groups(&v, p, &w, &gs, r, d);
+        if (st != CR_OK)
+            goto fail;
+        cutsum keys[MAX_KEYS];
+        int nk = 0;
+        double lat = 0, stage_lat = 0, stage_nccl = 0, stage_bound = 0;
+        cutsum stage_keys[MAX_KEYS];
+        int nsk = 0;
+        for (int i = 0; i <= w.n_ph; i++) {
+            if (i == w.n_ph || (i > 0 && !w.ph[i].concurrent)) {
+                /* close the stage: NCCL's concurrent calls cannot beat the
+                 * stage's own cut bound */
+                double sb = 0;
+                for (int k = 0; k < nsk; k++)
+                    sb = fmax(sb, stage_keys[k].s);
+                stage_bound = sb + stage_lat;
+                base_comm += fmax(stage_nccl, stage_bound);
+                lat += stage_lat;
+                stage_lat = stage_nccl = 0;
+                nsk = 0;
+                if (i == w.n_ph)
+                    break;
+            }
+            ops_comm_est e;
+            st = ops_comm_eval(&gs.g[gs.gi[i]], &w.ph[i], w.dt, &e, d);
+            if (st != CR_OK)
+                goto fail;
+            cr_op_comm *cc = &r->comm[i];
+            cc->bound_s = e.bound.bound_s;
+            cc->bound_lat_s = e.bound.lat_s;
+            double bw_max = 0;
+            for (int k = 0; k < e.bound.n_terms; k++) {
+                const cr_coll_term *tm = &e.bound.terms[k];
+                if (strcmp(tm->name, "hbm") == 0)
+                    continue; /* the operator counts HBM itself */
+                double bw = fmax(tm->time_s - tm->lat_s, 0);
+                add_cut(keys, &nk, tm->name, tm->where, bw);
+                add_cut(stage_keys, &nsk, tm->name, tm->where, bw);
+                bw_max = fmax(bw_max, bw);
+            }
+            snprintf(cc->binding, sizeof cc->binding, "%s", e.bound.binding);
+            if (e.skew_term_s > 0) {
+                add_cut(keys, &nk, "gpu-ingress", "hot receiver", e.skew_term_s);
+                add_cut(stage_keys, &nsk, "gpu-ingress", "hot receiver", e.skew_term_s);
+                if (e.skew_term_s > bw_max)
+                    snprintf(cc->binding, sizeof cc->binding, "gpu-ingress");
+                bw_max = fmax(bw_max, e.skew_term_s);
+                cc->bound_s = fmax(cc->bound_s, bw_max + e.bound.lat_s);
+            }
+            double ns = 0;
+            st = nccl_phase_s(&w, i, &gs, &e, &ns, d);
+            if (st != CR_OK)
+                goto fail;
+            cc->nccl_s = ns;
+            snprintf(cc->algo, sizeof cc->algo, "%s", e.algo);
+            snprintf(cc->proto, sizeof cc->proto, "%s", e.proto);
+            stage_lat = fmax(stage_lat, e.bound.lat_s);
+            stage_nccl = fmax(stage_nccl, ns);
+        }
+        int best = -1;
+        for (int k = 0; k < nk; k++)
+            if (best < 0 || keys[k].s > keys[best].s)
+                best = k;
+        if (best >= 0) {
+            r->t_comm_s = keys[best].s;
+            snprintf(comm_binding, sizeof comm_binding, "%s", keys[best].name);
+        }
+        r->lat_s = lat;
+    }
+    set_binding(r, comm_binding);
+
+    /* baseline: PyTorch kernels, then NCCL, unoverlapped */
+    double tiles = 0;
+    r->baseline_kernels = w.base_kernels + w.n_ph;
+    r->baseline_launch_s = w.base_kernels * c->torch_op_s;
+    r->baseline_compute_s =
+        w.kernel == OPS_KERNEL_NONE && w.flops == 0
+            ? (w.n_ph > 0 ? 0 : mem_s(&v, w.base_hbm_bytes))
+            : fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.base_hbm_bytes));
+    r->baseline_comm_s = base_comm;
+    r->baseline_s = r->baseline_launch_s + r->baseline_compute_s + r->baseline_comm_s;
+
+    if (w.n_ph == 0) { /* single-GPU kernel */
+        r->pred_s = c->launch_s + fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.hbm_bytes));
+        snprintf(r->schedule, sizeof r->schedule, "kernel");
+        if (w.kernel == OPS_KERNEL_GEMM)
+            snprintf(r->why, sizeof r->why, "one kernel: %.0f tiles in %.0f wave(s) over %d SMs",
+                     tiles, ceil(tiles / v.g->sms), v.g->sms);
+        else
+            snprintf(r->why, sizeof r->why, "one kernel over %d SMs", v.g->sms);
+    } else if (w.overlappable && w.flops > 0) {
+        r->has_overlap = true;
+        st = schedules(&v, &w, &gs, r, d);
+        if (st != CR_OK)
+            goto fail;
+    } else { /* pure communication: NCCL or the best custom kernel */
+        double best = INFINITY;
+        cr_mech bm = CR_MECH_NONE;
+        for (int m = 0; m < CR_MECH__COUNT; m++) {
+            double x = INFINITY;
+            st = comm_mech_s(&v, &w, &gs, (cr_mech)m, 0, &x, NULL, d);
+            if (st != CR_OK)
+                goto fail;
+            if (x < best)
+                best = x, bm = (cr_mech)m;
+        }
+        r->pred_s = r->baseline_comm_s + r->baseline_compute_s;
+        snprintf(r->schedule, sizeof r->schedule, "nccl");
+        snprintf(r->why, sizeof r->why, "no compute to overlap: NCCL %s/%s is the fastest transfer",
+                 r->comm[0].algo, r->comm[0].proto);
+        if (best + r->baseline_compute_s < r->pred_s) {
+            r->pred_s = best + r->baseline_compute_s;
+            snprintf(r->schedule, sizeof r->schedule, "%s", cr_mech_name(bm));
+            snprintf(r->why, sizeof r->why,
+                     "no compute to overlap: a custom %s kernel beats NCCL %s/%s (no "
+                     "staging "
+                     "buffers, one-sided sync)",
+                     cr_mech_name(bm), r->comm[0].algo, r->comm[0].proto);
+        }
+    }
     r->headroom = r->baseline_s / r->bound_s;
+    groups_close(&gs);
     return CR_OK;
-  }
-
-  r->t_compute_s = fmax(w.mma_flops > 0 ? w.mma_flops / v.peak_mma : 0,
-                        w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
-  r->t_hbm_s = w.hbm_bytes / v.g->hbm_Bps;
-
-  /* communication: per-cut sums, latency per stage */
-  char comm_binding[64] = "comm";
-  double base_comm = 0;
-  if (w.n_ph > 0) {
-    st = open_groups(&v, p, &w, &gs, r, d);
-    if (st != CR_OK)
-      goto fail;
-    cutsum keys[MAX_KEYS];
-    int nk = 0;
-    double lat = 0, stage_lat = 0, stage_nccl = 0, stage_bound = 0;
-    cutsum stage_keys[MAX_KEYS];
-    int nsk = 0;
-    for (int i = 0; i <= w.n_ph; i++) {
-      if (i == w.n_ph || (i > 0 && !w.ph[i].concurrent)) {
-        /* close the stage: NCCL's concurrent calls cannot beat the
-         * stage's own cut bound */
-        double sb = 0;
-        for (int k = 0; k < nsk; k++)
-          sb = fmax(sb, stage_keys[k].s);
-        stage_bound = sb + stage_lat;
-        base_comm += fmax(stage_nccl, stage_bound);
-        lat += stage_lat;
-        stage_lat = stage_nccl = 0;
-        nsk = 0;
-        if (i == w.n_ph)
-          break;
-      }
-      ops_comm_est e;
-      st = ops_comm_eval(&gs.g[gs.gi[i]], &w.ph[i], w.dt, &e, d);
-      if (st != CR_OK)
-        goto fail;
-      cr_op_comm *cc = &r->comm[i];
-      cc->bound_s = e.bound.bound_s;
-      cc->bound_lat_s = e.bound.lat_s;
-      double bw_max = 0;
-      for (int k = 0; k < e.bound.n_terms; k++) {
-        const cr_coll_term *tm = &e.bound.terms[k];
-        if (strcmp(tm->name, "hbm") == 0)
-          continue; /* the operator counts HBM itself */
-        double bw = fmax(tm->time_s - tm->lat_s, 0);
-        add_cut(keys, &nk, tm->name, tm->where, bw);
-        add_cut(stage_keys, &nsk, tm->name, tm->where, bw);
-        bw_max = fmax(bw_max, bw);
-      }
-      snprintf(cc->binding, sizeof cc->binding, "%s", e.bound.binding);
-      if (e.skew_term_s > 0) {
-        add_cut(keys, &nk, "gpu-ingress", "hot receiver", e.skew_term_s);
-        add_cut(stage_keys, &nsk, "gpu-ingress", "hot receiver", e.skew_term_s);
-        if (e.skew_term_s > bw_max)
-          snprintf(cc->binding, sizeof cc->binding, "gpu-ingress");
-        bw_max = fmax(bw_max, e.skew_term_s);
-        cc->bound_s = fmax(cc->bound_s, bw_max + e.bound.lat_s);
-      }
-      double ns = 0;
-      st = nccl_phase_s(&w, i, &gs, &e, &ns, d);
-      if (st != CR_OK)
-        goto fail;
-      cc->nccl_s = ns;
-      snprintf(cc->algo, sizeof cc->algo, "%s", e.algo);
-      snprintf(cc->proto, sizeof cc->proto, "%s", e.proto);
-      stage_lat = fmax(stage_lat, e.bound.lat_s);
-      stage_nccl = fmax(stage_nccl, ns);
-    }
-    int best = -1;
-    for (int k = 0; k < nk; k++)
-      if (best < 0 || keys[k].s > keys[best].s)
-        best = k;
-    if (best >= 0) {
-      r->t_comm_s = keys[best].s;
-      snprintf(comm_binding, sizeof comm_binding, "%s", keys[best].name);
-    }
-    r->lat_s = lat;
-  }
-  set_binding(r, comm_binding);
-
-  /* baseline: PyTorch kernels, then NCCL, unoverlapped */
-  double tiles = 0;
-  r->baseline_kernels = w.base_kernels + w.n_ph;
-  r->baseline_launch_s = w.base_kernels * c->torch_op_s;
-  r->baseline_compute_s =
-      w.kernel == OPS_KERNEL_NONE && w.flops == 0
-          ? (w.n_ph > 0 ? 0 : mem_s(&v, w.base_hbm_bytes))
-          : fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.base_hbm_bytes));
-  r->baseline_comm_s = base_comm;
-  r->baseline_s =
-      r->baseline_launch_s + r->baseline_compute_s + r->baseline_comm_s;
-
-  if (w.n_ph == 0) { /* single-GPU kernel */
-    r->pred_s = c->launch_s +
-                fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.hbm_bytes));
-    snprintf(r->schedule, sizeof r->schedule, "kernel");
-    if (w.kernel == OPS_KERNEL_GEMM)
-      snprintf(r->why, sizeof r->why,
-               "one kernel: %.0f tiles in %.0f wave(s) over %d SMs", tiles,
-               ceil(tiles / v.g->sms), v.g->sms);
-    else
-      snprintf(r->why, sizeof r->why, "one kernel over %d SMs", v.g->sms);
-  } else if (w.overlappable && w.flops > 0) {
-    r->has_overlap = true;
-    st = schedules(&v, &w, &gs, r, d);
-    if (st != CR_OK)
-      goto fail;
-  } else { /* pure communication: NCCL or the best custom kernel */
-    double best = INFINITY;
-    cr_mech bm = CR_MECH_NONE;
-    for (int m = 0; m < CR_MECH__COUNT; m++) {
-      double x = INFINITY;
-      st = comm_mech_s(&v, &w, &gs, (cr_mech)m, 0, &x, d);
-      if (st != CR_OK)
-        goto fail;
-      if (x < best)
-        best = x, bm = (cr_mech)m;
-    }
-    r->pred_s = r->baseline_comm_s + r->baseline_compute_s;
-    snprintf(r->schedule, sizeof r->schedule, "nccl");
-    snprintf(r->why, sizeof r->why,
-             "no compute to overlap: NCCL %s/%s is the fastest transfer",
-             r->comm[0].algo, r->comm[0].proto);
-    if (best + r->baseline_compute_s < r->pred_s) {
-      r->pred_s = best + r->baseline_compute_s;
-      snprintf(r->schedule, sizeof r->schedule, "%s", cr_mech_name(bm));
-      snprintf(r->why, sizeof r->why,
-               "no compute to overlap: a custom %s kernel beats NCCL %s/%s (no "
-               "staging "
-               "buffers, one-sided sync)",
-               cr_mech_name(bm), r->comm[0].algo, r->comm[0].proto);
-    }
-  }
-  r->headroom = r->baseline_s / r->bound_s;
-  groups_close(&gs);
-  return CR_OK;
 fail:
-  groups_close(&gs);
-  return st;
-}
-
-static cr_status eval_single(const cr_topo *t, const char *name,
-                             cr_op_params *p, cr_op_result *r, cr_diag *d) {
-  const cr_op_def *op = NULL;
-  cr_status st = cr_op_find(name, &op, d);
-  if (st != CR_OK)
+    groups_close(&gs);
     return st;
-  return cr_op_eval(t, op, p, r, d);
 }
 
-cr_status cr_op_eval_gemm(const cr_topo *t, double m, double n, double k,
-                          cr_dtype dt, cr_op_result *r, cr_diag *d) {
-  cr_op_params p;
-  cr_op_params_defaults(cr_op_at(0), &p);
-  p.v[CR_OPP_M] = m, p.v[CR_OPP_N] = n, p.v[CR_OPP_K] = k,
-  p.v[CR_OPP_DTYPE] = dt;
-  if (!(m >= 1 && n >= 1 && k >= 1 && m < 1e12 && n < 1e12 && k < 1e12))
-    return cr_diag_set(d, CR_ERANGE, "gemm: m, n, k must be 1 to 1e12");
-  return eval_single(t, "gemm", &p, r, d);
+static cr_status eval_single(const cr_topo *t, const char *name, cr_op_params *p, cr_op_result *r,
+                             cr_diag *d)
+{
+    const cr_op_def *op = NULL;
+    cr_status st = cr_op_find(name, &op, d);
+    if (st != CR_OK)
+        return st;
+    return cr_op_eval(t, op, p, r, d);
 }
 
-cr_status cr_op_eval_memcpy(const cr_topo *t, const char *kind, bool pinned,
-                            double bytes, cr_op_result *r, cr_diag *d) {
-  const cr_op_def *op = NULL;
-  cr_status st = cr_op_find("memcpy", &op, d);
-  if (st != CR_OK)
-    return st;
-  cr_op_params p;
-  cr_op_params_defaults(op, &p);
-  st = cr_op_param_set(op, &p, "kind", kind, d);
-  if (st != CR_OK)
-    return st;
-  if (!(bytes > 0 && bytes <= 1e15))
-    return cr_diag_set(d, CR_ERANGE,
-                       "memcpy: bytes must be more than 0 and at most 1e15");
-  p.v[CR_OPP_PINNED] = pinned;
-  p.v[CR_OPP_BYTES] = bytes;
-  return cr_op_eval(t, op, &p, r, d);
+cr_status cr_op_eval_gemm(const cr_topo *t, double m, double n, double k, cr_dtype dt,
+                          cr_op_result *r, cr_diag *d)
+{
+    cr_op_params p;
+    cr_op_params_defaults(cr_op_at(0), &p);
+    p.v[CR_OPP_M] = m, p.v[CR_OPP_N] = n, p.v[CR_OPP_K] = k, p.v[CR_OPP_DTYPE] = dt;
+    if (!(m >= 1 && n >= 1 && k >= 1 && m < 1e12 && n < 1e12 && k < 1e12))
+        return cr_diag_set(d, CR_ERANGE, "gemm: m, n, k must be 1 to 1e12");
+    return eval_single(t, "gemm", &p, r, d);
 }
 
-cr_status cr_op_eval_elementwise(const cr_topo *t, double elems, double reads,
-                                 double writes, double flops_per_elem,
-                                 cr_dtype dt, cr_op_result *r, cr_diag *d) {
-  cr_op_params p;
-  cr_op_params_defaults(NULL, &p);
-  if (!(elems >= 1 && elems <= 1e15 && reads >= 0 && writes >= 0 &&
-        flops_per_elem >= 0))
-    return cr_diag_set(
-        d, CR_ERANGE,
-        "elementwise: elems 1 to 1e15, reads, writes, FLOPs >= 0");
-  p.v[CR_OPP_ELEMS] = elems, p.v[CR_OPP_READS] = reads,
-  p.v[CR_OPP_WRITES] = writes;
-  p.v[CR_OPP_FLOPS_PER] = flops_per_elem, p.v[CR_OPP_DTYPE] = dt;
-  return eval_single(t, "elementwise", &p, r, d);
+cr_status cr_op_eval_memcpy(const cr_topo *t, const char *kind, bool pinned, double bytes,
+                            cr_op_result *r, cr_diag *d)
+{
+    const cr_op_def *op = NULL;
+    cr_status st = cr_op_find("memcpy", &op, d);
+    if (st != CR_OK)
+        return st;
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    st = cr_op_param_set(op, &p, "kind", kind, d);
+    if (st != CR_OK)
+        return st;
+    if (!(bytes > 0 && bytes <= 1e15))
+        return cr_diag_set(d, CR_ERANGE, "memcpy: bytes must be more than 0 and at most 1e15");
+    p.v[CR_OPP_PINNED] = pinned;
+    p.v[CR_OPP_BYTES] = bytes;
+    return cr_op_eval(t, op, &p, r, d);
 }
 
-cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct,
-                         double *speedup) {
-  *pct = 100 * r->bound_s / measured_s;
-  *speedup = r->baseline_s / measured_s;
-  if (measured_s < r->bound_s)
-    return CR_VERDICT_IMPOSSIBLE;
-  if (*pct >= 80)
-    return CR_VERDICT_NEAR_ROOF;
-  if (measured_s < r->baseline_s)
-    return CR_VERDICT_GOOD;
-  return CR_VERDICT_SLOW;
+cr_status cr_op_eval_elementwise(const cr_topo *t, double elems, double reads, double writes,
+                                 double flops_per_elem, cr_dtype dt, cr_op_result *r, cr_diag *d)
+{
+    cr_op_params p;
+    cr_op_params_defaults(NULL, &p);
+    if (!(elems >= 1 && elems <= 1e15 && reads >= 0 && writes >= 0 && flops_per_elem >= 0))
+        return cr_diag_set(d, CR_ERANGE, "elementwise: elems 1 to 1e15, reads, writes, FLOPs >= 0");
+    p.v[CR_OPP_ELEMS] = elems, p.v[CR_OPP_READS] = reads, p.v[CR_OPP_WRITES] = writes;
+    p.v[CR_OPP_FLOPS_PER] = flops_per_elem, p.v[CR_OPP_DTYPE] = dt;
+    return eval_single(t, "elementwise", &p, r, d);
 }
 
-const char *cr_verdict_name(cr_verdict v) {
-  switch (v) {
-  case CR_VERDICT_IMPOSSIBLE:
-    return "impossible";
-  case CR_VERDICT_NEAR_ROOF:
-    return "near-roofline";
-  case CR_VERDICT_GOOD:
-    return "faster-than-baseline";
-  case CR_VERDICT_SLOW:
-    return "slower-than-baseline";
-  }
-  return "?";
+cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct, double *speedup)
+{
+    *pct = 100 * r->bound_s / measured_s;
+    *speedup = r->baseline_s / measured_s;
+    if (measured_s < r->bound_s)
+        return CR_VERDICT_IMPOSSIBLE;
+    if (*pct >= 80)
+        return CR_VERDICT_NEAR_ROOF;
+    if (measured_s < r->baseline_s)
+        return CR_VERDICT_GOOD;
+    return CR_VERDICT_SLOW;
 }
 
-const char *cr_verdict_help(cr_verdict v) {
-  switch (v) {
-  case CR_VERDICT_IMPOSSIBLE:
-    return "measured time is below the bound: no correct kernel can run this "
-           "fast on this "
-           "hardware; check the timing (synchronisation, L2-warm inputs, "
-           "skipped work) and "
-           "the results";
-  case CR_VERDICT_NEAR_ROOF:
-    return "within 80% of the roofline: little is left to gain on this "
-           "hardware";
-  case CR_VERDICT_GOOD:
-    return "faster than the PyTorch + NCCL baseline, with headroom left to the "
-           "bound";
-  case CR_VERDICT_SLOW:
-    return "no faster than the PyTorch + NCCL baseline: overlap communication "
-           "with compute";
-  }
-  return "?";
+const char *cr_verdict_name(cr_verdict v)
+{
+    switch (v) {
+    case CR_VERDICT_IMPOSSIBLE:
+        return "impossible";
+    case CR_VERDICT_NEAR_ROOF:
+        return "near-roofline";
+    case CR_VERDICT_GOOD:
+        return "faster-than-baseline";
+    case CR_VERDICT_SLOW:
+        return "slower-than-baseline";
+    }
+    return "?";
+}
+
+const char *cr_verdict_help(cr_verdict v)
+{
+    switch (v) {
+    case CR_VERDICT_IMPOSSIBLE:
+        return "measured time is below the bound: no correct kernel can run this "
+               "fast on this "
+               "hardware; check the timing (synchronisation, L2-warm inputs, "
+               "skipped work) and "
+               "the results";
+    case CR_VERDICT_NEAR_ROOF:
+        return "within 80% of the roofline: little is left to gain on this "
+               "hardware";
+    case CR_VERDICT_GOOD:
+        return "faster than the PyTorch + NCCL baseline, with headroom left to the "
+               "bound";
+    case CR_VERDICT_SLOW:
+        return "no faster than the PyTorch + NCCL baseline: overlap communication "
+               "with compute";
+    }
+    return "?";
 }

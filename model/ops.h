@@ -46,55 +46,55 @@
  * (cr_op_uses); values live in cr_op_params.v[] as doubles (enumerations as
  * their index). */
 typedef enum {
-  CR_OPP_DTYPE,      /* element type (enum cr_dtype) */
-  CR_OPP_M,          /* GEMM rows (global, before sharding) */
-  CR_OPP_N,          /* GEMM columns */
-  CR_OPP_K,          /* GEMM reduction dimension */
-  CR_OPP_BYTES,      /* message or copy size in bytes */
-  CR_OPP_ELEMS,      /* elements (elementwise) */
-  CR_OPP_READS,      /* tensors read per element (elementwise) */
-  CR_OPP_WRITES,     /* tensors written per element (elementwise) */
-  CR_OPP_FLOPS_PER,  /* FLOPs per element (elementwise, norm) */
-  CR_OPP_KIND,       /* memcpy direction: d2d, h2d, d2h */
-  CR_OPP_PINNED,     /* host buffer pinned (1) or pageable (0) */
-  CR_OPP_COLL,       /* collective (coll operator) */
-  CR_OPP_BATCH,      /* sequences (attention) or decode batch (gemv) */
-  CR_OPP_SEQ,        /* sequence length, global (context parallel) */
-  CR_OPP_TOKENS,     /* tokens per rank */
-  CR_OPP_HIDDEN,     /* model width */
-  CR_OPP_FFN,        /* expert FFN width */
-  CR_OPP_HEADS,      /* query heads */
-  CR_OPP_KV_HEADS,   /* key/value heads (GQA) */
-  CR_OPP_HEAD_DIM,   /* head dimension */
-  CR_OPP_CAUSAL,     /* causal mask (1) or not (0) */
-  CR_OPP_EXPERTS,    /* experts in the layer */
-  CR_OPP_TOPK,       /* experts per token */
-  CR_OPP_CAPACITY,   /* capacity factor (0 = no capacity limit) */
-  CR_OPP_SKEW,       /* hottest rank's load over the mean (>= 1) */
-  CR_OPP_PARAMS,     /* model parameters (count) */
-  CR_OPP_GRAD_DTYPE, /* gradient / communication dtype (enum cr_dtype) */
-  CR_OPP_BUCKET,     /* DDP bucket size in bytes */
-  CR_OPP_VOCAB,      /* vocabulary size */
-  CR_OPP_NORM,       /* rms or layer */
-  CR_OPP_NX,         /* local grid width (halo) */
-  CR_OPP_NY,         /* local grid height (halo) */
-  CR_OPP_CHANNELS,   /* channels (halo) */
-  CR_OPP_HALO,       /* halo width in cells */
-  CR_OPP_PX,         /* ranks along x in the 2-D process grid (halo) */
-  CR_OPP_TP,         /* group sizes */
-  CR_OPP_CP,
-  CR_OPP_EP,
-  CR_OPP_DP,
-  CR_OPP_PP,
-  CR_OPP_GROUP, /* which group communicates (coll, alltoallv, halo): tp..pp */
-  CR_OPP__COUNT
+    CR_OPP_DTYPE,      /* element type (enum cr_dtype) */
+    CR_OPP_M,          /* GEMM rows (global, before sharding) */
+    CR_OPP_N,          /* GEMM columns */
+    CR_OPP_K,          /* GEMM reduction dimension */
+    CR_OPP_BYTES,      /* message or copy size in bytes */
+    CR_OPP_ELEMS,      /* elements (elementwise) */
+    CR_OPP_READS,      /* tensors read per element (elementwise) */
+    CR_OPP_WRITES,     /* tensors written per element (elementwise) */
+    CR_OPP_FLOPS_PER,  /* FLOPs per element (elementwise, norm) */
+    CR_OPP_KIND,       /* memcpy direction: d2d, h2d, d2h */
+    CR_OPP_PINNED,     /* host buffer pinned (1) or pageable (0) */
+    CR_OPP_COLL,       /* collective (coll operator) */
+    CR_OPP_BATCH,      /* sequences (attention) or decode batch (gemv) */
+    CR_OPP_SEQ,        /* sequence length, global (context parallel) */
+    CR_OPP_TOKENS,     /* tokens per rank */
+    CR_OPP_HIDDEN,     /* model width */
+    CR_OPP_FFN,        /* expert FFN width */
+    CR_OPP_HEADS,      /* query heads */
+    CR_OPP_KV_HEADS,   /* key/value heads (GQA) */
+    CR_OPP_HEAD_DIM,   /* head dimension */
+    CR_OPP_CAUSAL,     /* causal mask (1) or not (0) */
+    CR_OPP_EXPERTS,    /* experts in the layer */
+    CR_OPP_TOPK,       /* experts per token */
+    CR_OPP_CAPACITY,   /* capacity factor (0 = no capacity limit) */
+    CR_OPP_SKEW,       /* hottest rank's load over the mean (>= 1) */
+    CR_OPP_PARAMS,     /* model parameters (count) */
+    CR_OPP_GRAD_DTYPE, /* gradient / communication dtype (enum cr_dtype) */
+    CR_OPP_BUCKET,     /* DDP bucket size in bytes */
+    CR_OPP_VOCAB,      /* vocabulary size */
+    CR_OPP_NORM,       /* rms or layer */
+    CR_OPP_NX,         /* local grid width (halo) */
+    CR_OPP_NY,         /* local grid height (halo) */
+    CR_OPP_CHANNELS,   /* channels (halo) */
+    CR_OPP_HALO,       /* halo width in cells */
+    CR_OPP_PX,         /* ranks along x in the 2-D process grid (halo) */
+    CR_OPP_TP,         /* group sizes */
+    CR_OPP_CP,
+    CR_OPP_EP,
+    CR_OPP_DP,
+    CR_OPP_PP,
+    CR_OPP_GROUP, /* which group communicates (coll, alltoallv, halo): tp..pp */
+    CR_OPP__COUNT
 } cr_opp;
 
 /* A full parameter set. Zero-initialise, then cr_op_params_defaults(). */
 typedef struct {
-  double v[CR_OPP__COUNT];
-  bool set[CR_OPP__COUNT]; /* given by the user (rather than defaulted) */
-  int order[5]; /* group dims inner to outer: CR_OPP_TP.. CR_OPP_PP */
+    double v[CR_OPP__COUNT];
+    bool set[CR_OPP__COUNT]; /* given by the user (rather than defaulted) */
+    int order[5];            /* group dims inner to outer: CR_OPP_TP.. CR_OPP_PP */
 } cr_op_params;
 
 /* One operator of the catalog (opaque; use the getters). */
@@ -133,120 +133,116 @@ void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p);
  * "order" takes a comma list of tp,cp,ep,dp,pp.
  * Errors: CR_ENOTFOUND (op has no such parameter; d lists those it has),
  * CR_EPARSE or CR_ERANGE (bad value; d says what would be right). */
-cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p,
-                          const char *name, const char *text, cr_diag *d);
+cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name, const char *text,
+                          cr_diag *d);
 
 /* Writes a parameter's value as users type it ("1024", "bf16", "64MiB").
  * Returns buf. */
-char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf,
-                         size_t size);
+char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t size);
 
 /* Checks the combination (positive sizes, divisibility by group sizes,
  * skew <= group, ranks that fit the topology when t is not NULL).
  * Errors: CR_EINVAL or CR_ERANGE with the reason in d. */
-cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p,
-                             const cr_topo *t, cr_diag *d);
+cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const cr_topo *t,
+                             cr_diag *d);
 
 /* One communication phase of an operator. */
 typedef struct {
-  char what[48];      /* "allgather A", "dispatch (all-to-all-v)" */
-  char coll[16];      /* collective name as `commroof coll` takes it */
-  double bytes;       /* its size, as nccl-tests counts it */
-  int group_size;     /* ranks in the group */
-  char group[64];     /* "tp: ranks 0-7 (stride 1, 1 node)" */
-  double bound_s;     /* algorithm-independent bound of this phase alone */
-  double bound_lat_s; /* its unavoidable latency part */
-  char binding[64];   /* the cut (or "latency") that sets it */
-  double nccl_s;      /* NCCL's choice (algorithm, protocol) prediction */
-  char algo[16];
-  char proto[16];
+    char what[48];      /* "allgather A", "dispatch (all-to-all-v)" */
+    char coll[16];      /* collective name as `commroof coll` takes it */
+    double bytes;       /* its size, as nccl-tests counts it */
+    int group_size;     /* ranks in the group */
+    char group[64];     /* "tp: ranks 0-7 (stride 1, 1 node)" */
+    double bound_s;     /* algorithm-independent bound of this phase alone */
+    double bound_lat_s; /* its unavoidable latency part */
+    char binding[64];   /* the cut (or "latency") that sets it */
+    double nccl_s;      /* NCCL's choice (algorithm, protocol) prediction */
+    char algo[16];
+    char proto[16];
 } cr_op_comm;
 
 #define CR_OP_MAX_COMM 4
 
 /* One overlap schedule's prediction, by the ParallelKittens cost model. */
 typedef struct {
-  double pred_s;
-  int comm_sms; /* SMs given to communication (inter-SM), 0 otherwise */
-  double t_launch_s;
-  double t_comp_s;       /* compute on the SMs that compute */
-  double t_mem_s;        /* HBM traffic including communication staging */
-  double t_comm_s;       /* communication with the schedule's mechanism */
-  double t_nonoverlap_s; /* pipeline fill and drain that cannot overlap */
-  double t_sync_s;
-  char mech[16]; /* transfer mechanism: tma, ldst, multimem, ce */
+    double pred_s;
+    int comm_sms; /* SMs given to communication (inter-SM), 0 otherwise */
+    double t_launch_s;
+    double t_comp_s;       /* compute on the SMs that compute */
+    double t_mem_s;        /* HBM traffic including communication staging */
+    double t_comm_s;       /* communication with the schedule's mechanism */
+    double t_nonoverlap_s; /* pipeline fill and drain that cannot overlap */
+    double t_sync_s;
+    char mech[16]; /* transfer mechanism: tma, ldst, multimem, ce */
 } cr_op_sched;
 
 /* Everything cr_op_eval() computes. Times in seconds. */
 typedef struct {
-  double flops;         /* per GPU (the busiest one) */
-  double hbm_bytes;     /* compulsory HBM bytes per GPU */
-  double comm_bytes;    /* sum of the phases' sizes (nccl-tests convention) */
-  double traffic_bytes; /* bytes one GPU sends (phase size x nccl-tests bus
-                           factor) */
-  int ranks;            /* GPUs of one communication group (1 for single-GPU) */
+    double flops;         /* per GPU (the busiest one) */
+    double hbm_bytes;     /* compulsory HBM bytes per GPU */
+    double comm_bytes;    /* sum of the phases' sizes (nccl-tests convention) */
+    double traffic_bytes; /* bytes one GPU sends (phase size x nccl-tests bus
+                             factor) */
+    int ranks;            /* GPUs of one communication group (1 for single-GPU) */
 
-  double t_compute_s; /* flops / peak FLOP/s of the dtype */
-  double t_hbm_s;     /* hbm_bytes / peak HBM bandwidth */
-  double t_comm_s;    /* communication bandwidth term over the cuts */
-  double lat_s;       /* unavoidable latency */
-  double bound_s;
-  char binding[64]; /* "compute", "hbm", a cut's name, or "latency" */
+    double t_compute_s; /* flops / peak FLOP/s of the dtype */
+    double t_hbm_s;     /* hbm_bytes / peak HBM bandwidth */
+    double t_comm_s;    /* communication bandwidth term over the cuts */
+    double lat_s;       /* unavoidable latency */
+    double bound_s;
+    char binding[64]; /* "compute", "hbm", a cut's name, or "latency" */
 
-  double baseline_s;
-  int baseline_kernels; /* kernels and collectives the baseline launches */
-  double baseline_compute_s;
-  double baseline_comm_s;
-  double baseline_launch_s;
+    double baseline_s;
+    int baseline_kernels; /* kernels and collectives the baseline launches */
+    double baseline_compute_s;
+    double baseline_comm_s;
+    double baseline_launch_s;
 
-  bool has_overlap; /* false for single-GPU operators and pure collectives */
-  cr_op_sched intra;
-  cr_op_sched inter;
-  char schedule[16]; /* "intra-sm", "inter-sm", or "kernel"/"nccl" */
-  char why[320];     /* which schedule wins and why */
-  double pred_s;     /* the best prediction */
-  double headroom;   /* baseline / bound */
+    bool has_overlap; /* false for single-GPU operators and pure collectives */
+    cr_op_sched intra;
+    cr_op_sched inter;
+    char schedule[16]; /* "intra-sm", "inter-sm", or "kernel"/"nccl" */
+    char why[320];     /* which schedule wins and why */
+    double pred_s;     /* the best prediction */
+    double headroom;   /* baseline / bound */
 
-  cr_op_comm comm[CR_OP_MAX_COMM];
-  int n_comm;
+    cr_op_comm comm[CR_OP_MAX_COMM];
+    int n_comm;
 } cr_op_result;
 
 /* Evaluates op with parameters p on topology t (finalized). Errors:
  * CR_EINVAL / CR_ERANGE for parameters (see cr_op_params_check),
  * CR_EUNSUPPORTED when the topology lacks what the operator needs (no
  * peak for the dtype, no host link for h2d), with the reason in d. */
-cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op,
-                     const cr_op_params *p, cr_op_result *r, cr_diag *d);
+cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *p, cr_op_result *r,
+                     cr_diag *d);
 
 /* The topology-independent part of cr_op_eval: fills r->flops, hbm_bytes,
  * comm_bytes, traffic_bytes, ranks and the phases' what/coll/bytes (the
  * rest of r is zeroed). Errors as cr_op_params_check without a topology. */
-cr_status cr_op_counts(const cr_op_def *op, const cr_op_params *p,
-                       cr_op_result *r, cr_diag *d);
+cr_status cr_op_counts(const cr_op_def *op, const cr_op_params *p, cr_op_result *r, cr_diag *d);
 
 /* Convenience for single-GPU records (validate): the bound and prediction
  * of one kernel on GPU rank 0 of t. kind is "d2d", "h2d" or "d2h". */
-cr_status cr_op_eval_gemm(const cr_topo *t, double m, double n, double k,
-                          cr_dtype dt, cr_op_result *r, cr_diag *d);
-cr_status cr_op_eval_memcpy(const cr_topo *t, const char *kind, bool pinned,
-                            double bytes, cr_op_result *r, cr_diag *d);
-cr_status cr_op_eval_elementwise(const cr_topo *t, double elems, double reads,
-                                 double writes, double flops_per_elem,
-                                 cr_dtype dt, cr_op_result *r, cr_diag *d);
+cr_status cr_op_eval_gemm(const cr_topo *t, double m, double n, double k, cr_dtype dt,
+                          cr_op_result *r, cr_diag *d);
+cr_status cr_op_eval_memcpy(const cr_topo *t, const char *kind, bool pinned, double bytes,
+                            cr_op_result *r, cr_diag *d);
+cr_status cr_op_eval_elementwise(const cr_topo *t, double elems, double reads, double writes,
+                                 double flops_per_elem, cr_dtype dt, cr_op_result *r, cr_diag *d);
 
 /* Measured-time verdict of `commroof check`. */
 typedef enum {
-  CR_VERDICT_IMPOSSIBLE, /* measured < bound: the kernel or its timing is wrong
-                          */
-  CR_VERDICT_NEAR_ROOF,  /* >= 80% of roofline */
-  CR_VERDICT_GOOD,       /* faster than the baseline */
-  CR_VERDICT_SLOW,       /* no faster than the baseline */
+    CR_VERDICT_IMPOSSIBLE, /* measured < bound: the kernel or its timing is wrong
+                            */
+    CR_VERDICT_NEAR_ROOF,  /* >= 80% of roofline */
+    CR_VERDICT_GOOD,       /* faster than the baseline */
+    CR_VERDICT_SLOW,       /* no faster than the baseline */
 } cr_verdict;
 
 /* The verdict for a measured time (seconds) against r. *pct is bound /
  * measured x 100, *speedup baseline / measured. */
-cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct,
-                         double *speedup);
+cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct, double *speedup);
 /* "impossible", "near-roofline", "faster-than-baseline",
  * "slower-than-baseline". */
 const char *cr_verdict_name(cr_verdict v);
@@ -255,16 +251,16 @@ const char *cr_verdict_help(cr_verdict v);
 
 /* One row of a suite evaluation (plots, report, `commroof suite`). */
 typedef struct {
-  const char *name; /* borrowed from the suite */
-  const char *category;
-  const char *op;
-  cr_status status; /* CR_OK, or why the problem was not evaluated */
-  char error[256];  /* the reason when status != CR_OK */
-  double flops, hbm_bytes, comm_bytes;
-  double bound_us, baseline_us, pred_us, headroom;
-  char binding[64];
-  char schedule[16];
-  int ranks;
+    const char *name; /* borrowed from the suite */
+    const char *category;
+    const char *op;
+    cr_status status; /* CR_OK, or why the problem was not evaluated */
+    char error[256];  /* the reason when status != CR_OK */
+    double flops, hbm_bytes, comm_bytes;
+    double bound_us, baseline_us, pred_us, headroom;
+    char binding[64];
+    char schedule[16];
+    int ranks;
 } cr_op_row;
 
 struct cr_suite;
@@ -273,7 +269,7 @@ struct cr_suite;
  * order; free with free()). A problem that cannot run on t (needs more GPUs,
  * a dtype the GPU lacks) gets status != CR_OK and its reason in error; the
  * call still succeeds. Errors: CR_ENOMEM. */
-cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s,
-                           cr_op_row **rows, int *n, cr_diag *d);
+cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row **rows, int *n,
+                           cr_diag *d);
 
 #endif

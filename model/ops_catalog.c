@@ -14,51 +14,35 @@
 #include "ops_priv.h"
 #include "units.h"
 
-typedef enum {
-  PK_COUNT,
-  PK_REAL,
-  PK_BYTES,
-  PK_DTYPE,
-  PK_BOOL,
-  PK_ENUM,
-  PK_DIM
-} pkind;
+typedef enum { PK_COUNT, PK_REAL, PK_BYTES, PK_DTYPE, PK_BOOL, PK_ENUM, PK_DIM } pkind;
 
 static const char *const copy_kinds[] = {"d2d", "h2d", "d2h", NULL};
 static const char *const norm_kinds[] = {"rms", "layer", NULL};
 static const char *const dim_names[] = {"tp", "cp", "ep", "dp", "pp", NULL};
 
 static const struct {
-  const char *name;
-  pkind kind;
-  const char *const *enums;
-  const char *help;
+    const char *name;
+    pkind kind;
+    const char *const *enums;
+    const char *help;
 } pinfo[CR_OPP__COUNT] = {
-    [CR_OPP_DTYPE] = {"dtype", PK_DTYPE, NULL,
-                      "element type: fp32 tf32 bf16 fp16 fp8 int8 ..."},
-    [CR_OPP_M] = {"m", PK_COUNT, NULL,
-                  "GEMM rows, global before sharding (tokens)"},
+    [CR_OPP_DTYPE] = {"dtype", PK_DTYPE, NULL, "element type: fp32 tf32 bf16 fp16 fp8 int8 ..."},
+    [CR_OPP_M] = {"m", PK_COUNT, NULL, "GEMM rows, global before sharding (tokens)"},
     [CR_OPP_N] = {"n", PK_COUNT, NULL, "GEMM columns, global before sharding"},
-    [CR_OPP_K] = {"k", PK_COUNT, NULL,
-                  "GEMM reduction dimension, global before sharding"},
-    [CR_OPP_BYTES] =
-        {"bytes", PK_BYTES, NULL,
-         "size with a unit (64MiB); nccl-tests size for collectives"},
+    [CR_OPP_K] = {"k", PK_COUNT, NULL, "GEMM reduction dimension, global before sharding"},
+    [CR_OPP_BYTES] = {"bytes", PK_BYTES, NULL,
+                      "size with a unit (64MiB); nccl-tests size for collectives"},
     [CR_OPP_ELEMS] = {"elems", PK_COUNT, NULL, "elements"},
     [CR_OPP_READS] = {"reads", PK_COUNT, NULL, "tensors read per element"},
     [CR_OPP_WRITES] = {"writes", PK_COUNT, NULL, "tensors written per element"},
     [CR_OPP_FLOPS_PER] = {"flops_per", PK_REAL, NULL, "FLOPs per element"},
-    [CR_OPP_KIND] = {"kind", PK_ENUM, copy_kinds,
-                     "copy direction: d2d h2d d2h"},
-    [CR_OPP_PINNED] = {"pinned", PK_BOOL, NULL,
-                       "host buffer pinned (yes) or pageable (no)"},
+    [CR_OPP_KIND] = {"kind", PK_ENUM, copy_kinds, "copy direction: d2d h2d d2h"},
+    [CR_OPP_PINNED] = {"pinned", PK_BOOL, NULL, "host buffer pinned (yes) or pageable (no)"},
     [CR_OPP_COLL] = {"coll", PK_ENUM, NULL,
                      "collective: allreduce allgather reducescatter alltoall "
                      "broadcast reduce gather scatter sendrecv"},
-    [CR_OPP_BATCH] = {"batch", PK_COUNT, NULL,
-                      "sequences (attention, pipeline micro-batch)"},
-    [CR_OPP_SEQ] = {"seq", PK_COUNT, NULL,
-                    "sequence length, global (128k = 131072)"},
+    [CR_OPP_BATCH] = {"batch", PK_COUNT, NULL, "sequences (attention, pipeline micro-batch)"},
+    [CR_OPP_SEQ] = {"seq", PK_COUNT, NULL, "sequence length, global (128k = 131072)"},
     [CR_OPP_TOKENS] = {"tokens", PK_COUNT, NULL, "tokens per rank"},
     [CR_OPP_HIDDEN] = {"hidden", PK_COUNT, NULL, "model width"},
     [CR_OPP_FFN] = {"ffn", PK_COUNT, NULL, "expert FFN width"},
@@ -68,36 +52,28 @@ static const struct {
     [CR_OPP_CAUSAL] = {"causal", PK_BOOL, NULL, "causal mask (yes/no)"},
     [CR_OPP_EXPERTS] = {"experts", PK_COUNT, NULL, "experts in the layer"},
     [CR_OPP_TOPK] = {"topk", PK_COUNT, NULL, "experts per token"},
-    [CR_OPP_CAPACITY] = {"capacity", PK_REAL, NULL,
-                         "capacity factor, 0 = unlimited"},
-    [CR_OPP_SKEW] = {"skew", PK_REAL, NULL,
-                     "hottest rank's load over the mean, 1 = balanced"},
-    [CR_OPP_PARAMS] =
-        {"params", PK_COUNT, NULL,
-         "model parameters (70G = 70e9 is written 70000000000 or 65.2G)"},
-    [CR_OPP_GRAD_DTYPE] = {"grad_dtype", PK_DTYPE, NULL,
-                           "gradient / communication dtype"},
-    [CR_OPP_BUCKET] = {"bucket", PK_BYTES, NULL,
-                       "DDP bucket size with a unit (25MB)"},
+    [CR_OPP_CAPACITY] = {"capacity", PK_REAL, NULL, "capacity factor, 0 = unlimited"},
+    [CR_OPP_SKEW] = {"skew", PK_REAL, NULL, "hottest rank's load over the mean, 1 = balanced"},
+    [CR_OPP_PARAMS] = {"params", PK_COUNT, NULL,
+                       "model parameters (70G = 70e9 is written 70000000000 or 65.2G)"},
+    [CR_OPP_GRAD_DTYPE] = {"grad_dtype", PK_DTYPE, NULL, "gradient / communication dtype"},
+    [CR_OPP_BUCKET] = {"bucket", PK_BYTES, NULL, "DDP bucket size with a unit (25MB)"},
     [CR_OPP_VOCAB] = {"vocab", PK_COUNT, NULL, "vocabulary size"},
     [CR_OPP_NORM] = {"norm", PK_ENUM, norm_kinds, "rms or layer"},
     [CR_OPP_NX] = {"nx", PK_COUNT, NULL, "local grid width"},
     [CR_OPP_NY] = {"ny", PK_COUNT, NULL, "local grid height"},
     [CR_OPP_CHANNELS] = {"channels", PK_COUNT, NULL, "channels"},
     [CR_OPP_HALO] = {"halo", PK_COUNT, NULL, "halo width in cells"},
-    [CR_OPP_PX] = {"px", PK_COUNT, NULL,
-                   "ranks along x of the process grid (group = px x py)"},
+    [CR_OPP_PX] = {"px", PK_COUNT, NULL, "ranks along x of the process grid (group = px x py)"},
     [CR_OPP_TP] = {"tp", PK_COUNT, NULL, "tensor-parallel group size"},
     [CR_OPP_CP] = {"cp", PK_COUNT, NULL, "context-parallel group size"},
     [CR_OPP_EP] = {"ep", PK_COUNT, NULL, "expert-parallel group size"},
     [CR_OPP_DP] = {"dp", PK_COUNT, NULL, "data-parallel group size"},
     [CR_OPP_PP] = {"pp", PK_COUNT, NULL, "pipeline stages"},
-    [CR_OPP_GROUP] = {"group", PK_DIM, dim_names,
-                      "communicating group: tp cp ep dp pp"},
+    [CR_OPP_GROUP] = {"group", PK_DIM, dim_names, "communicating group: tp cp ep dp pp"},
 };
 
-#define LAYOUT                                                                 \
-  CR_OPP_TP, CR_OPP_CP, CR_OPP_EP, CR_OPP_DP, CR_OPP_PP, CR_OPP_GROUP
+#define LAYOUT CR_OPP_TP, CR_OPP_CP, CR_OPP_EP, CR_OPP_DP, CR_OPP_PP, CR_OPP_GROUP
 #define END CR_OPP__COUNT
 
 const struct cr_op_def ops_catalog[] = {
@@ -120,15 +96,14 @@ const struct cr_op_def ops_catalog[] = {
      "single",
      "one elementwise kernel: reads, writes, FLOPs per element",
      -1,
-     {CR_OPP_DTYPE, CR_OPP_ELEMS, CR_OPP_READS, CR_OPP_WRITES, CR_OPP_FLOPS_PER,
-      END},
+     {CR_OPP_DTYPE, CR_OPP_ELEMS, CR_OPP_READS, CR_OPP_WRITES, CR_OPP_FLOPS_PER, END},
      ops_shape_elementwise},
     {"coll",
      "collective",
      "collective",
      "one collective primitive over a group (PKB 1-8)",
      CR_OPP_TP,
-     {CR_OPP_COLL, CR_OPP_DTYPE, CR_OPP_BYTES, LAYOUT, END},
+     {CR_OPP_COLL, CR_OPP_DTYPE, CR_OPP_BYTES, LAYOUT, CR_OPP_GROUP, END},
      ops_shape_coll},
     {"ag_gemm",
      "allgather_gemm",
@@ -164,8 +139,8 @@ const struct cr_op_def ops_catalog[] = {
      "cp",
      "context-parallel attention passing K/V around the group (forward)",
      CR_OPP_CP,
-     {CR_OPP_DTYPE, CR_OPP_BATCH, CR_OPP_SEQ, CR_OPP_HEADS, CR_OPP_KV_HEADS,
-      CR_OPP_HEAD_DIM, CR_OPP_CAUSAL, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_BATCH, CR_OPP_SEQ, CR_OPP_HEADS, CR_OPP_KV_HEADS, CR_OPP_HEAD_DIM,
+      CR_OPP_CAUSAL, LAYOUT, END},
      ops_shape_ring_attn},
     {"ulysses",
      "ulysses_attention",
@@ -173,8 +148,8 @@ const struct cr_op_def ops_catalog[] = {
      "all-to-all from sequence to head sharding, attention, all-to-all back "
      "(forward)",
      CR_OPP_CP,
-     {CR_OPP_DTYPE, CR_OPP_BATCH, CR_OPP_SEQ, CR_OPP_HEADS, CR_OPP_KV_HEADS,
-      CR_OPP_HEAD_DIM, CR_OPP_CAUSAL, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_BATCH, CR_OPP_SEQ, CR_OPP_HEADS, CR_OPP_KV_HEADS, CR_OPP_HEAD_DIM,
+      CR_OPP_CAUSAL, LAYOUT, END},
      ops_shape_ulysses},
     {"moe",
      "moe_forward",
@@ -182,8 +157,8 @@ const struct cr_op_def ops_catalog[] = {
      "MoE layer: all-to-all dispatch, grouped expert GEMMs (SwiGLU), "
      "all-to-all combine",
      CR_OPP_EP,
-     {CR_OPP_DTYPE, CR_OPP_TOKENS, CR_OPP_HIDDEN, CR_OPP_FFN, CR_OPP_EXPERTS,
-      CR_OPP_TOPK, CR_OPP_CAPACITY, CR_OPP_SKEW, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_TOKENS, CR_OPP_HIDDEN, CR_OPP_FFN, CR_OPP_EXPERTS, CR_OPP_TOPK,
+      CR_OPP_CAPACITY, CR_OPP_SKEW, LAYOUT, END},
      ops_shape_moe},
     {"ddp",
      "ddp_allreduce",
@@ -191,8 +166,7 @@ const struct cr_op_def ops_catalog[] = {
      "DDP backward with bucketed gradient allreduce (backward = 4 x params x "
      "tokens FLOPs)",
      CR_OPP_DP,
-     {CR_OPP_DTYPE, CR_OPP_GRAD_DTYPE, CR_OPP_PARAMS, CR_OPP_TOKENS,
-      CR_OPP_BUCKET, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_GRAD_DTYPE, CR_OPP_PARAMS, CR_OPP_TOKENS, CR_OPP_BUCKET, LAYOUT, END},
      ops_shape_ddp},
     {"fsdp",
      "zero3",
@@ -200,8 +174,7 @@ const struct cr_op_def ops_catalog[] = {
      "FSDP/ZeRO-3 step: parameter allgather, forward + backward, gradient "
      "reducescatter",
      CR_OPP_DP,
-     {CR_OPP_DTYPE, CR_OPP_GRAD_DTYPE, CR_OPP_PARAMS, CR_OPP_TOKENS, LAYOUT,
-      END},
+     {CR_OPP_DTYPE, CR_OPP_GRAD_DTYPE, CR_OPP_PARAMS, CR_OPP_TOKENS, LAYOUT, END},
      ops_shape_fsdp},
     {"zero",
      "zero_adam",
@@ -245,396 +218,401 @@ const struct cr_op_def ops_catalog[] = {
      "other",
      "2-D boundary exchange with the 4 grid neighbours, then a 3x3 convolution",
      CR_OPP_TP,
-     {CR_OPP_DTYPE, CR_OPP_NX, CR_OPP_NY, CR_OPP_CHANNELS, CR_OPP_HALO,
-      CR_OPP_PX, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_NX, CR_OPP_NY, CR_OPP_CHANNELS, CR_OPP_HALO, CR_OPP_PX, LAYOUT, END},
      ops_shape_halo},
     {"alltoallv",
      "all_to_all_v",
      "other",
      "all-to-all-v with a skewed traffic matrix (one hot receiver)",
      CR_OPP_EP,
-     {CR_OPP_DTYPE, CR_OPP_BYTES, CR_OPP_SKEW, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_BYTES, CR_OPP_SKEW, LAYOUT, CR_OPP_GROUP, END},
      ops_shape_alltoallv},
 };
 const int ops_catalog_n = (int)(sizeof ops_catalog / sizeof ops_catalog[0]);
 
-const cr_op_def *cr_op_at(int i) {
-  return i >= 0 && i < ops_catalog_n ? &ops_catalog[i] : NULL;
+const cr_op_def *cr_op_at(int i)
+{
+    return i >= 0 && i < ops_catalog_n ? &ops_catalog[i] : NULL;
 }
 
-static void list_ops(char *buf, size_t size) {
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < ops_catalog_n && len < size; i++) {
-    int w = snprintf(buf + len, size - len, "%s%s", i ? " " : "",
-                     ops_catalog[i].name);
-    if (w < 0)
-      break;
-    len += (size_t)w;
-  }
-}
-
-cr_status cr_op_find(const char *name, const cr_op_def **out, cr_diag *d) {
-  *out = NULL;
-  for (int i = 0; i < ops_catalog_n; i++)
-    if (strcasecmp(name, ops_catalog[i].name) == 0 ||
-        (ops_catalog[i].alias && strcasecmp(name, ops_catalog[i].alias) == 0)) {
-      *out = &ops_catalog[i];
-      return CR_OK;
+static void list_ops(char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ops_catalog_n && len < size; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s", i ? " " : "", ops_catalog[i].name);
+        if (w < 0)
+            break;
+        len += (size_t)w;
     }
-  char list[512];
-  list_ops(list, sizeof list);
-  return cr_diag_set(d, CR_ENOTFOUND, "unknown operator \"%s\" (operators: %s)",
-                     name, list);
 }
 
-const char *cr_op_name(const cr_op_def *op) { return op->name; }
-const char *cr_op_category(const cr_op_def *op) { return op->category; }
-const char *cr_op_summary(const cr_op_def *op) { return op->summary; }
-
-bool cr_op_uses(const cr_op_def *op, cr_opp p) {
-  for (int i = 0; op->params[i] != CR_OPP__COUNT; i++)
-    if (op->params[i] == p)
-      return true;
-  return false;
+cr_status cr_op_find(const char *name, const cr_op_def **out, cr_diag *d)
+{
+    *out = NULL;
+    for (int i = 0; i < ops_catalog_n; i++)
+        if (strcasecmp(name, ops_catalog[i].name) == 0 ||
+            (ops_catalog[i].alias && strcasecmp(name, ops_catalog[i].alias) == 0)) {
+            *out = &ops_catalog[i];
+            return CR_OK;
+        }
+    char list[512];
+    list_ops(list, sizeof list);
+    return cr_diag_set(d, CR_ENOTFOUND, "unknown operator \"%s\" (operators: %s)", name, list);
 }
 
-const char *cr_opp_name(cr_opp p) {
-  return (int)p >= 0 && p < CR_OPP__COUNT ? pinfo[p].name : "?";
+const char *cr_op_name(const cr_op_def *op)
+{
+    return op->name;
+}
+const char *cr_op_category(const cr_op_def *op)
+{
+    return op->category;
+}
+const char *cr_op_summary(const cr_op_def *op)
+{
+    return op->summary;
 }
 
-const char *cr_opp_help(cr_opp p) {
-  return (int)p >= 0 && p < CR_OPP__COUNT ? pinfo[p].help : "?";
+bool cr_op_uses(const cr_op_def *op, cr_opp p)
+{
+    for (int i = 0; op->params[i] != CR_OPP__COUNT; i++)
+        if (op->params[i] == p)
+            return true;
+    return false;
 }
 
-int cr_opp_parse(const char *name) {
-  for (int i = 0; i < CR_OPP__COUNT; i++)
-    if (strcmp(name, pinfo[i].name) == 0)
-      return i;
-  if (strcmp(name, "kv-heads") == 0)
-    return CR_OPP_KV_HEADS;
-  if (strcmp(name, "head-dim") == 0)
-    return CR_OPP_HEAD_DIM;
-  if (strcmp(name, "grad-dtype") == 0)
-    return CR_OPP_GRAD_DTYPE;
-  if (strcmp(name, "flops-per") == 0)
-    return CR_OPP_FLOPS_PER;
-  return -1;
+const char *cr_opp_name(cr_opp p)
+{
+    return (int)p >= 0 && p < CR_OPP__COUNT ? pinfo[p].name : "?";
 }
 
-void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p) {
-  (void)op;
-  memset(p, 0, sizeof *p);
-  double *v = p->v;
-  /* ParallelKernelBench defaults: M = N = 1024 bf16, K = 512, 8 ranks. */
-  v[CR_OPP_DTYPE] = CR_DT_BF16;
-  v[CR_OPP_M] = 1024;
-  v[CR_OPP_N] = 1024;
-  v[CR_OPP_K] = 512;
-  v[CR_OPP_BYTES] = 1024.0 * 1024.0 * 2.0; /* one 1024 x 1024 bf16 matrix */
-  v[CR_OPP_ELEMS] = 1024.0 * 1024.0;
-  v[CR_OPP_READS] = 2;
-  v[CR_OPP_WRITES] = 1;
-  v[CR_OPP_FLOPS_PER] = 1;
-  v[CR_OPP_KIND] = 0;
-  v[CR_OPP_PINNED] = 1;
-  v[CR_OPP_COLL] = CR_COLL_ALLREDUCE;
-  v[CR_OPP_BATCH] = 1;
-  v[CR_OPP_SEQ] = 8192;
-  v[CR_OPP_TOKENS] = 1024;
-  v[CR_OPP_HIDDEN] = 1024;
-  v[CR_OPP_FFN] = 4096;
-  v[CR_OPP_HEADS] = 32;
-  v[CR_OPP_KV_HEADS] = 32;
-  v[CR_OPP_HEAD_DIM] = 128;
-  v[CR_OPP_CAUSAL] = 1;
-  v[CR_OPP_EXPERTS] = 8;
-  v[CR_OPP_TOPK] = 2;
-  v[CR_OPP_CAPACITY] = 0;
-  v[CR_OPP_SKEW] = 1;
-  v[CR_OPP_PARAMS] = 1024.0 * 1024.0 * 64.0;
-  v[CR_OPP_GRAD_DTYPE] = CR_DT_BF16;
-  v[CR_OPP_BUCKET] =
-      25.0 * 1024.0 * 1024.0; /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
-  v[CR_OPP_VOCAB] = 32768;
-  v[CR_OPP_NORM] = 0;
-  v[CR_OPP_NX] = 1024;
-  v[CR_OPP_NY] = 1024;
-  v[CR_OPP_CHANNELS] = 64;
-  v[CR_OPP_HALO] = 1;
-  v[CR_OPP_PX] = 0; /* 0 = all ranks along x (a ring of neighbours) */
-  v[CR_OPP_TP] = 1;
-  v[CR_OPP_CP] = 1;
-  v[CR_OPP_EP] = 1;
-  v[CR_OPP_DP] = 1;
-  v[CR_OPP_PP] = 1;
-  v[CR_OPP_GROUP] = op && op->dim >= 0 ? op->dim - CR_OPP_TP : 0;
-  /* The communicating group defaults to 8 ranks (PKB's 8 x H100). */
-  if (op && op->dim >= 0)
-    v[op->dim] = 8;
-  for (int i = 0; i < 5; i++)
-    p->order[i] = CR_OPP_TP + i;
+const char *cr_opp_help(cr_opp p)
+{
+    return (int)p >= 0 && p < CR_OPP__COUNT ? pinfo[p].help : "?";
+}
+
+int cr_opp_parse(const char *name)
+{
+    for (int i = 0; i < CR_OPP__COUNT; i++)
+        if (strcmp(name, pinfo[i].name) == 0)
+            return i;
+    if (strcmp(name, "kv-heads") == 0)
+        return CR_OPP_KV_HEADS;
+    if (strcmp(name, "head-dim") == 0)
+        return CR_OPP_HEAD_DIM;
+    if (strcmp(name, "grad-dtype") == 0)
+        return CR_OPP_GRAD_DTYPE;
+    if (strcmp(name, "flops-per") == 0)
+        return CR_OPP_FLOPS_PER;
+    return -1;
+}
+
+void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p)
+{
+    (void)op;
+    memset(p, 0, sizeof *p);
+    double *v = p->v;
+    /* ParallelKernelBench defaults: M = N = 1024 bf16, K = 512, 8 ranks. */
+    v[CR_OPP_DTYPE] = CR_DT_BF16;
+    v[CR_OPP_M] = 1024;
+    v[CR_OPP_N] = 1024;
+    v[CR_OPP_K] = 512;
+    v[CR_OPP_BYTES] = 1024.0 * 1024.0 * 2.0; /* one 1024 x 1024 bf16 matrix */
+    v[CR_OPP_ELEMS] = 1024.0 * 1024.0;
+    v[CR_OPP_READS] = 2;
+    v[CR_OPP_WRITES] = 1;
+    v[CR_OPP_FLOPS_PER] = 1;
+    v[CR_OPP_KIND] = 0;
+    v[CR_OPP_PINNED] = 1;
+    v[CR_OPP_COLL] = CR_COLL_ALLREDUCE;
+    v[CR_OPP_BATCH] = 1;
+    v[CR_OPP_SEQ] = 8192;
+    v[CR_OPP_TOKENS] = 1024;
+    v[CR_OPP_HIDDEN] = 1024;
+    v[CR_OPP_FFN] = 4096;
+    v[CR_OPP_HEADS] = 32;
+    v[CR_OPP_KV_HEADS] = 32;
+    v[CR_OPP_HEAD_DIM] = 128;
+    v[CR_OPP_CAUSAL] = 1;
+    v[CR_OPP_EXPERTS] = 8;
+    v[CR_OPP_TOPK] = 2;
+    v[CR_OPP_CAPACITY] = 0;
+    v[CR_OPP_SKEW] = 1;
+    v[CR_OPP_PARAMS] = 1024.0 * 1024.0 * 64.0;
+    v[CR_OPP_GRAD_DTYPE] = CR_DT_BF16;
+    v[CR_OPP_BUCKET] = 25.0 * 1024.0 * 1024.0; /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
+    v[CR_OPP_VOCAB] = 32768;
+    v[CR_OPP_NORM] = 0;
+    v[CR_OPP_NX] = 1024;
+    v[CR_OPP_NY] = 1024;
+    v[CR_OPP_CHANNELS] = 64;
+    v[CR_OPP_HALO] = 1;
+    v[CR_OPP_PX] = 0; /* 0 = all ranks along x (a ring of neighbours) */
+    v[CR_OPP_TP] = 1;
+    v[CR_OPP_CP] = 1;
+    v[CR_OPP_EP] = 1;
+    v[CR_OPP_DP] = 1;
+    v[CR_OPP_PP] = 1;
+    v[CR_OPP_GROUP] = op && op->dim >= 0 ? op->dim - CR_OPP_TP : 0;
+    /* The communicating group defaults to 8 ranks (PKB's 8 x H100). */
+    if (op && op->dim >= 0)
+        v[op->dim] = 8;
+    for (int i = 0; i < 5; i++)
+        p->order[i] = CR_OPP_TP + i;
 }
 
 /* Counts: an integer with an optional binary suffix k, M, G (128k =
  * 131072) or a decimal one with a point ("65.2G" is taken as 65.2e9 only
  * for params, where decimal is what people write). */
-static cr_status parse_count(const char *name, const char *text, bool decimal,
-                             double *out, cr_diag *d) {
-  errno = 0;
-  char *end = NULL;
-  double x = strtod(text, &end);
-  if (end == text || errno == ERANGE || !isfinite(x))
-    goto bad;
-  double mul = 1;
-  if (*end == 'k' || *end == 'K')
-    mul = decimal ? 1e3 : 1024.0, end++;
-  else if (*end == 'M')
-    mul = decimal ? 1e6 : 1048576.0, end++;
-  else if (*end == 'G')
-    mul = decimal ? 1e9 : 1073741824.0, end++;
-  else if (*end == 'T' && decimal)
-    mul = 1e12, end++;
-  if (*end != '\0')
-    goto bad;
-  x *= mul;
-  if (x < 0 || x > 1e18)
-    return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (0 to 1e18)",
-                       name, text);
-  if (!decimal && x != floor(x))
-    return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name,
-                       text);
-  *out = x;
-  return CR_OK;
-bad:
-  return cr_diag_set(d, CR_EPARSE,
-                     "%s = \"%s\" is not a count (e.g. 4096, 128k = 131072%s)",
-                     name, text, decimal ? ", 70G = 7e10" : "");
-}
-
-static int enum_index(const char *const *names, const char *text) {
-  for (int i = 0; names[i]; i++)
-    if (strcasecmp(names[i], text) == 0)
-      return i;
-  return -1;
-}
-
-static void join(const char *const *names, char *buf, size_t size) {
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int i = 0; names[i] && len < size; i++) {
-    int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
-    if (w < 0)
-      break;
-    len += (size_t)w;
-  }
-}
-
-static cr_status parse_order(cr_op_params *p, const char *text, cr_diag *d) {
-  int order[5], n = 0;
-  bool seen[5] = {false};
-  const char *s = text;
-  while (*s) {
-    size_t len = strcspn(s, ",");
-    int idx = -1;
-    for (int i = 0; i < 5; i++)
-      if (strlen(dim_names[i]) == len && strncmp(s, dim_names[i], len) == 0)
-        idx = i;
-    if (idx < 0 || seen[idx] || n >= 5)
-      return cr_diag_set(
-          d, CR_EPARSE,
-          "order = \"%s\": give each of tp, cp, ep, dp, pp at most once, "
-          "inner to outer, separated by commas (e.g. tp,cp,ep,dp,pp)",
-          text);
-    seen[idx] = true;
-    order[n++] = CR_OPP_TP + idx;
-    s += len;
-    if (*s == ',')
-      s++;
-  }
-  for (int i = 0; i < 5; i++) /* unnamed dimensions follow, outermost */
-    if (!seen[i])
-      order[n++] = CR_OPP_TP + i;
-  memcpy(p->order, order, sizeof order);
-  return CR_OK;
-}
-
-static void list_params(const cr_op_def *op, char *buf, size_t size) {
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int i = 0; op->params[i] != CR_OPP__COUNT && len < size; i++) {
-    int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
-                     pinfo[op->params[i]].name);
-    if (w < 0)
-      break;
-    len += (size_t)w;
-  }
-  if (op->dim >= 0 && len < size)
-    (void)snprintf(buf + len, size - len, ", order");
-}
-
-cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p,
-                          const char *name, const char *text, cr_diag *d) {
-  char list[512];
-  if (strcmp(name, "order") == 0 && op->dim >= 0)
-    return parse_order(p, text, d);
-  int k = cr_opp_parse(name);
-  if (k < 0 || !cr_op_uses(op, (cr_opp)k)) {
-    list_params(op, list, sizeof list);
-    return cr_diag_set(d, CR_ENOTFOUND,
-                       "operator %s has no parameter \"%s\" (it takes: %s)",
-                       op->name, name, list);
-  }
-  double x = 0;
-  cr_status st = CR_OK;
-  cr_diag sub = {{0}};
-  switch (pinfo[k].kind) {
-  case PK_COUNT:
-    st = parse_count(name, text, k == CR_OPP_PARAMS, &x, d);
-    if (st == CR_OK && x < 1 && k != CR_OPP_PX)
-      st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be at least 1", name,
-                       text);
-    break;
-  case PK_REAL: {
+static cr_status parse_count(const char *name, const char *text, bool decimal, double *out,
+                             cr_diag *d)
+{
     errno = 0;
     char *end = NULL;
-    x = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(x) ||
-        x < 0 || x > 1e15)
-      st = cr_diag_set(d, CR_EPARSE,
-                       "%s = \"%s\" is not a non-negative number (e.g. 1.25)",
-                       name, text);
-    break;
-  }
-  case PK_BYTES:
-    st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub);
-    if (st != CR_OK)
-      st = cr_diag_set(d, st, "%s = \"%s\": %s", name, text, sub.msg);
-    else if (!(x > 0) || x > 1e15)
-      st = cr_diag_set(d, CR_ERANGE,
-                       "%s = \"%s\" must be more than 0 and at most 1PB", name,
-                       text);
-    break;
-  case PK_DTYPE: {
-    cr_dtype dt;
-    st = cr_dtype_parse(text, &dt, &sub);
-    if (st != CR_OK)
-      st = cr_diag_set(d, st, "%s: %s", name, sub.msg);
-    x = dt;
-    break;
-  }
-  case PK_BOOL:
-    if (strcmp(text, "1") == 0 || strcasecmp(text, "yes") == 0 ||
-        strcasecmp(text, "true") == 0)
-      x = 1;
-    else if (strcmp(text, "0") == 0 || strcasecmp(text, "no") == 0 ||
-             strcasecmp(text, "false") == 0)
-      x = 0;
-    else
-      st =
-          cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not yes or no", name, text);
-    break;
-  case PK_ENUM:
-  case PK_DIM:
-    if (k == CR_OPP_COLL) {
-      cr_coll c;
-      st = cr_coll_parse(text, &c, &sub);
-      if (st != CR_OK)
-        st = cr_diag_set(d, st, "coll: %s", sub.msg);
-      x = c;
-    } else {
-      int idx = enum_index(pinfo[k].enums, text);
-      if (idx < 0) {
-        join(pinfo[k].enums, list, sizeof list);
-        st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not one of %s", name,
-                         text, list);
-      }
-      x = idx;
+    double x = strtod(text, &end);
+    if (end == text || errno == ERANGE || !isfinite(x))
+        goto bad;
+    double mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = decimal ? 1e3 : 1024.0, end++;
+    else if (*end == 'M')
+        mul = decimal ? 1e6 : 1048576.0, end++;
+    else if (*end == 'G')
+        mul = decimal ? 1e9 : 1073741824.0, end++;
+    else if (*end == 'T' && decimal)
+        mul = 1e12, end++;
+    if (*end != '\0')
+        goto bad;
+    x *= mul;
+    if (x < 0 || x > 1e18)
+        return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (0 to 1e18)", name, text);
+    if (!decimal && x != floor(x))
+        return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name, text);
+    *out = x;
+    return CR_OK;
+bad:
+    return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a count (e.g. 4096, 128k = 131072%s)",
+                       name, text, decimal ? ", 70G = 7e10" : "");
+}
+
+static int enum_index(const char *const *names, const char *text)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcasecmp(names[i], text) == 0)
+            return i;
+    return -1;
+}
+
+static void join(const char *const *names, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; names[i] && len < size; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
+        if (w < 0)
+            break;
+        len += (size_t)w;
     }
-    break;
-  }
-  if (st != CR_OK)
-    return st;
-  p->v[k] = x;
-  p->set[k] = true;
-  /* The default 8 ranks follow the communicating group when it moves. */
-  if (k == CR_OPP_GROUP && op->dim >= 0) {
-    int g = CR_OPP_TP + (int)x;
-    for (int i = CR_OPP_TP; i <= CR_OPP_PP; i++)
-      if (!p->set[i])
-        p->v[i] = i == g ? 8 : 1;
-  }
-  return CR_OK;
 }
 
-char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf,
-                         size_t size) {
-  double x = p->v[which];
-  switch (pinfo[which].kind) {
-  case PK_DTYPE:
-    snprintf(buf, size, "%s", cr_dtype_name((cr_dtype)(int)x));
-    break;
-  case PK_BOOL:
-    snprintf(buf, size, "%s", x != 0 ? "yes" : "no");
-    break;
-  case PK_BYTES:
-    cr_units_format(x, CR_UNIT_BYTES, buf, size);
-    break;
-  case PK_ENUM:
-  case PK_DIM:
-    if (which == CR_OPP_COLL)
-      snprintf(buf, size, "%s", cr_coll_name((cr_coll)(int)x));
-    else
-      snprintf(buf, size, "%s", pinfo[which].enums[(int)x]);
-    break;
-  case PK_REAL:
-    snprintf(buf, size, "%g", x);
-    break;
-  case PK_COUNT:
-    snprintf(buf, size, "%.0f", x);
-    break;
-  }
-  return buf;
+static cr_status parse_order(cr_op_params *p, const char *text, cr_diag *d)
+{
+    int order[5], n = 0;
+    bool seen[5] = {false};
+    const char *s = text;
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        int idx = -1;
+        for (int i = 0; i < 5; i++)
+            if (strlen(dim_names[i]) == len && strncmp(s, dim_names[i], len) == 0)
+                idx = i;
+        if (idx < 0 || seen[idx] || n >= 5)
+            return cr_diag_set(d, CR_EPARSE,
+                               "order = \"%s\": give each of tp, cp, ep, dp, pp at most once, "
+                               "inner to outer, separated by commas (e.g. tp,cp,ep,dp,pp)",
+                               text);
+        seen[idx] = true;
+        order[n++] = CR_OPP_TP + idx;
+        s += len;
+        if (*s == ',')
+            s++;
+    }
+    for (int i = 0; i < 5; i++) /* unnamed dimensions follow, outermost */
+        if (!seen[i])
+            order[n++] = CR_OPP_TP + i;
+    memcpy(p->order, order, sizeof order);
+    return CR_OK;
 }
 
-double ops_layout_gpus(const cr_op_params *p) {
-  return p->v[CR_OPP_TP] * p->v[CR_OPP_CP] * p->v[CR_OPP_EP] * p->v[CR_OPP_DP] *
-         p->v[CR_OPP_PP];
+static void list_params(const cr_op_def *op, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; op->params[i] != CR_OPP__COUNT && len < size; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", pinfo[op->params[i]].name);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    if (op->dim >= 0 && len < size)
+        (void)snprintf(buf + len, size - len, ", order");
 }
 
-int ops_group_ranks(const cr_op_params *p, int dim, int *ranks) {
-  double stride = 1;
-  for (int i = 0; i < 5 && p->order[i] != dim; i++)
-    stride *= p->v[p->order[i]];
-  int n = (int)p->v[dim];
-  for (int i = 0; i < n; i++)
-    ranks[i] = (int)(i * stride);
-  return (int)stride;
+cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name, const char *text,
+                          cr_diag *d)
+{
+    char list[512];
+    if (strcmp(name, "order") == 0 && op->dim >= 0)
+        return parse_order(p, text, d);
+    int k = cr_opp_parse(name);
+    if (k < 0 || !cr_op_uses(op, (cr_opp)k)) {
+        list_params(op, list, sizeof list);
+        return cr_diag_set(d, CR_ENOTFOUND, "operator %s has no parameter \"%s\" (it takes: %s)",
+                           op->name, name, list);
+    }
+    double x = 0;
+    cr_status st = CR_OK;
+    cr_diag sub = {{0}};
+    switch (pinfo[k].kind) {
+    case PK_COUNT:
+        st = parse_count(name, text, k == CR_OPP_PARAMS, &x, d);
+        if (st == CR_OK && x < 1 && k != CR_OPP_PX)
+            st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be at least 1", name, text);
+        break;
+    case PK_REAL: {
+        errno = 0;
+        char *end = NULL;
+        x = strtod(text, &end);
+        if (end == text || *end != '\0' || errno == ERANGE || !isfinite(x) || x < 0 || x > 1e15)
+            st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a non-negative number (e.g. 1.25)",
+                             name, text);
+        break;
+    }
+    case PK_BYTES:
+        st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub);
+        if (st != CR_OK)
+            st = cr_diag_set(d, st, "%s = \"%s\": %s", name, text, sub.msg);
+        else if (!(x > 0) || x > 1e15)
+            st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be more than 0 and at most 1PB", name,
+                             text);
+        break;
+    case PK_DTYPE: {
+        cr_dtype dt;
+        st = cr_dtype_parse(text, &dt, &sub);
+        if (st != CR_OK)
+            st = cr_diag_set(d, st, "%s: %s", name, sub.msg);
+        x = dt;
+        break;
+    }
+    case PK_BOOL:
+        if (strcmp(text, "1") == 0 || strcasecmp(text, "yes") == 0 || strcasecmp(text, "true") == 0)
+            x = 1;
+        else if (strcmp(text, "0") == 0 || strcasecmp(text, "no") == 0 ||
+                 strcasecmp(text, "false") == 0)
+            x = 0;
+        else
+            st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not yes or no", name, text);
+        break;
+    case PK_ENUM:
+    case PK_DIM:
+        if (k == CR_OPP_COLL) {
+            cr_coll c;
+            st = cr_coll_parse(text, &c, &sub);
+            if (st != CR_OK)
+                st = cr_diag_set(d, st, "coll: %s", sub.msg);
+            x = c;
+        } else {
+            int idx = enum_index(pinfo[k].enums, text);
+            if (idx < 0) {
+                join(pinfo[k].enums, list, sizeof list);
+                st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not one of %s", name, text, list);
+            }
+            x = idx;
+        }
+        break;
+    }
+    if (st != CR_OK)
+        return st;
+    p->v[k] = x;
+    p->set[k] = true;
+    /* The default 8 ranks follow the communicating group when it moves. */
+    if (k == CR_OPP_GROUP && op->dim >= 0) {
+        int g = CR_OPP_TP + (int)x;
+        for (int i = CR_OPP_TP; i <= CR_OPP_PP; i++)
+            if (!p->set[i])
+                p->v[i] = i == g ? 8 : 1;
+    }
+    return CR_OK;
+}
+
+char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t size)
+{
+    double x = p->v[which];
+    switch (pinfo[which].kind) {
+    case PK_DTYPE:
+        snprintf(buf, size, "%s", cr_dtype_name((cr_dtype)(int)x));
+        break;
+    case PK_BOOL:
+        snprintf(buf, size, "%s", x != 0 ? "yes" : "no");
+        break;
+    case PK_BYTES:
+        cr_units_format(x, CR_UNIT_BYTES, buf, size);
+        break;
+    case PK_ENUM:
+    case PK_DIM:
+        if (which == CR_OPP_COLL)
+            snprintf(buf, size, "%s", cr_coll_name((cr_coll)(int)x));
+        else
+            snprintf(buf, size, "%s", pinfo[which].enums[(int)x]);
+        break;
+    case PK_REAL:
+        snprintf(buf, size, "%g", x);
+        break;
+    case PK_COUNT:
+        snprintf(buf, size, "%.0f", x);
+        break;
+    }
+    return buf;
+}
+
+double ops_layout_gpus(const cr_op_params *p)
+{
+    return p->v[CR_OPP_TP] * p->v[CR_OPP_CP] * p->v[CR_OPP_EP] * p->v[CR_OPP_DP] * p->v[CR_OPP_PP];
+}
+
+int ops_group_ranks(const cr_op_params *p, int dim, int *ranks)
+{
+    double stride = 1;
+    for (int i = 0; i < 5 && p->order[i] != dim; i++)
+        stride *= p->v[p->order[i]];
+    int n = (int)p->v[dim];
+    for (int i = 0; i < n; i++)
+        ranks[i] = (int)(i * stride);
+    return (int)stride;
 }
 
 /* Every count must be positive and every group size must divide what it
  * shards; each shape function checks its own divisibility. */
-cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p,
-                             const cr_topo *t, cr_diag *d) {
-  if (op->dim >= 0) {
-    for (int i = CR_OPP_TP; i <= CR_OPP_PP; i++)
-      if (p->v[i] < 1 || p->v[i] > 1048576)
-        return cr_diag_set(d, CR_ERANGE,
-                           "%s = %.0f: a group size is 1 to 1048576",
-                           pinfo[i].name, p->v[i]);
-    double need = ops_layout_gpus(p);
-    if (need > 1048576)
-      return cr_diag_set(d, CR_ERANGE,
-                         "the layout needs %.0f GPUs (tp x cp x ep x dp x pp)",
-                         need);
-    if (t && need > t->n_gpus)
-      return cr_diag_set(
-          d, CR_EINVAL,
-          "the layout needs %.0f GPUs (tp x cp x ep x dp x pp) but topology "
-          "%s has %d",
-          need, t->name, t->n_gpus);
-  }
-  ops_work w;
-  memset(&w, 0, sizeof w);
-  return op->shape(p, &w, d);
+cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const cr_topo *t,
+                             cr_diag *d)
+{
+    if (op->dim >= 0) {
+        for (int i = CR_OPP_TP; i <= CR_OPP_PP; i++)
+            if (p->v[i] < 1 || p->v[i] > 1048576)
+                return cr_diag_set(d, CR_ERANGE, "%s = %.0f: a group size is 1 to 1048576",
+                                   pinfo[i].name, p->v[i]);
+        double need = ops_layout_gpus(p);
+        if (need > 1048576)
+            return cr_diag_set(d, CR_ERANGE, "the layout needs %.0f GPUs (tp x cp x ep x dp x pp)",
+                               need);
+        if (t && need > t->n_gpus)
+            return cr_diag_set(d, CR_EINVAL,
+                               "the layout needs %.0f GPUs (tp x cp x ep x dp x pp) but topology "
+                               "%s has %d",
+                               need, t->name, t->n_gpus);
+    }
+    ops_work w;
+    memset(&w, 0, sizeof w);
+    return op->shape(p, &w, d);
 }

@@ -13,74 +13,75 @@
 
 /* How the compute part of an operator runs, for the predictions. */
 typedef enum {
-  OPS_KERNEL_STREAM, /* bandwidth-bound kernel(s): elementwise, norm, optimizer
-                      */
-  OPS_KERNEL_GEMM,   /* one GEMM (m x n x k per GPU), tile model */
-  OPS_KERNEL_MATMUL, /* matmul-dominated without one GEMM shape (attention,
-                        backward) */
-  OPS_KERNEL_NONE,   /* pure communication or copy */
+    OPS_KERNEL_STREAM, /* bandwidth-bound kernel(s): elementwise, norm, optimizer
+                        */
+    OPS_KERNEL_GEMM,   /* one GEMM (m x n x k per GPU), tile model */
+    OPS_KERNEL_MATMUL, /* matmul-dominated without one GEMM shape (attention,
+                          backward) */
+    OPS_KERNEL_NONE,   /* pure communication or copy */
 } ops_kernel;
 
 /* One communication phase as the shape function describes it. */
 typedef struct {
-  const char *what;
-  cr_coll coll;
-  double bytes; /* nccl-tests size */
-  double skew;  /* alltoall only: hottest receiver's load over the mean (1 =
-                   balanced) */
-  int dim;      /* group dimension (CR_OPP_TP..CR_OPP_PP) */
-  int sub_n; /* > 0: only group members 0, sub_stride, 2 sub_stride, .. (sub_n
-                of them) */
-  int sub_stride;
-  bool concurrent; /* runs at the same time as the previous phase (else after
-                      it) */
-  bool fp32;       /* the phase moves fp32 (vocab-parallel statistics) */
-  double bucket;   /* > 0: the baseline issues it in buckets of this many bytes
-                      (DDP) */
+    const char *what;
+    cr_coll coll;
+    double bytes; /* nccl-tests size */
+    double skew;  /* alltoall only: hottest receiver's load over the mean (1 =
+                     balanced) */
+    int dim;      /* group dimension (CR_OPP_TP..CR_OPP_PP) */
+    int sub_n;    /* > 0: only group members 0, sub_stride, 2 sub_stride, .. (sub_n
+                     of them) */
+    int sub_stride;
+    bool concurrent; /* runs at the same time as the previous phase (else after
+                        it) */
+    bool fp32;       /* the phase moves fp32 (vocab-parallel statistics) */
+    double bucket;   /* > 0: the baseline issues it in buckets of this many bytes
+                        (DDP) */
 } ops_phase;
 
 /* What a shape function computes from the parameters alone. Counts are per
  * GPU of the busiest rank. */
 typedef struct {
-  cr_dtype dt;      /* compute dtype (peak FLOP/s looked up by it) */
-  double flops;     /* all FLOPs = mma_flops + vec_flops */
-  double mma_flops; /* matrix FLOPs (tensor cores at the dtype's peak) */
-  double vec_flops; /* elementwise FLOPs (CUDA cores) */
-  double hbm_bytes; /* compulsory: inputs read once, outputs written once */
-  double
-      base_hbm_bytes; /* what the unfused PyTorch kernels move (>= hbm_bytes) */
-  int base_kernels;   /* compute kernels the PyTorch baseline launches */
-  ops_kernel kernel;
-  double gm, gn, gk; /* the main GEMM per GPU (OPS_KERNEL_GEMM) */
-  ops_phase ph[CR_OP_MAX_COMM];
-  int n_ph;
-  int group_size;    /* ranks of the communicating group */
-  bool overlappable; /* communication can overlap the compute (fused kernel) */
-  bool tile_aligned; /* the communication consumes/produces the compute's tiles
-                      */
-  /* memcpy only */
-  int copy_kind; /* 0 d2d, 1 h2d, 2 d2h */
-  bool pinned;
+    cr_dtype dt;           /* compute dtype (peak FLOP/s looked up by it) */
+    double flops;          /* all FLOPs = mma_flops + vec_flops */
+    double mma_flops;      /* matrix FLOPs (tensor cores at the dtype's peak) */
+    double vec_flops;      /* elementwise FLOPs (CUDA cores) */
+    double hbm_bytes;      /* compulsory: inputs read once, outputs written once */
+    double base_hbm_bytes; /* what the unfused PyTorch kernels move (>= hbm_bytes) */
+    int base_kernels;      /* compute kernels the PyTorch baseline launches */
+    ops_kernel kernel;
+    double gm, gn, gk; /* the main GEMM per GPU (OPS_KERNEL_GEMM) */
+    ops_phase ph[CR_OP_MAX_COMM];
+    int n_ph;
+    int group_size;    /* ranks of the communicating group */
+    bool overlappable; /* communication can overlap the compute (fused kernel) */
+    bool tile_aligned; /* the communication consumes/produces the compute's tiles
+                        */
+    /* memcpy only */
+    int copy_kind; /* 0 d2d, 1 h2d, 2 d2h */
+    bool pinned;
 } ops_work;
 
-typedef cr_status (*ops_shape_fn)(const cr_op_params *p, ops_work *w,
-                                  cr_diag *d);
+typedef cr_status (*ops_shape_fn)(const cr_op_params *p, ops_work *w, cr_diag *d);
 
 struct cr_op_def {
-  const char *name;
-  const char *alias;
-  const char *category;
-  const char *summary;
-  int dim; /* default communicating group (CR_OPP_TP..), -1 single GPU */
-  cr_opp params[20]; /* parameters it takes, ended by CR_OPP__COUNT */
-  ops_shape_fn shape;
+    const char *name;
+    const char *alias;
+    const char *category;
+    const char *summary;
+    int dim;           /* default communicating group (CR_OPP_TP..), -1 single GPU */
+    cr_opp params[20]; /* parameters it takes, ended by CR_OPP__COUNT */
+    ops_shape_fn shape;
 };
 
 extern const struct cr_op_def ops_catalog[];
 extern const int ops_catalog_n;
 
 /* Parameter value helpers. */
-static inline double ops_v(const cr_op_params *p, cr_opp k) { return p->v[k]; }
+static inline double ops_v(const cr_op_params *p, cr_opp k)
+{
+    return p->v[k];
+}
 
 /* Group ranks of dimension dim (group 0) given the layout: fills ranks[0..n)
  * (n = the group size) and returns the stride between them. */
@@ -112,33 +113,34 @@ cr_status ops_shape_alltoallv(const cr_op_params *p, ops_work *w, cr_diag *d);
 
 /* Adapter to the collectives module (ops_comm.c): one phase on one group. */
 typedef struct {
-  cr_coll_bound bound; /* the collective's bound with its per-cut terms */
-  double nccl_s;       /* NCCL's choice */
-  char algo[16], proto[16];
-  double skew_term_s; /* all-to-all-v: hottest receiver's port time (0 if
-                         balanced) */
+    cr_coll_bound bound; /* the collective's bound with its per-cut terms */
+    double nccl_s;       /* NCCL's choice */
+    char algo[16], proto[16];
+    double skew_term_s; /* all-to-all-v: hottest receiver's port time (0 if
+                           balanced) */
 } ops_comm_est;
 
 /* A context for a group: created once per phase group, reused for the SM
  * split search. */
 typedef struct {
-  cr_coll_ctx *ctx;
-  const cr_topo *t;
-  int n;
-  int *ranks;
-  double min_in_Bps; /* least total ingress capacity of a member GPU (all
-                        fabrics) */
+    cr_coll_ctx *ctx;
+    const cr_topo *t;
+    int n;
+    int *ranks;
+    double min_in_Bps; /* least total ingress capacity of a member GPU (all
+                          fabrics) */
 } ops_group;
 
-cr_status ops_group_open(const cr_topo *t, const int *ranks, int n,
-                         ops_group *g, cr_diag *d);
+cr_status ops_group_open(const cr_topo *t, const int *ranks, int n, ops_group *g, cr_diag *d);
 void ops_group_close(ops_group *g);
 /* Bound (with per-cut terms) and NCCL's choice for one phase. */
-cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt,
-                        ops_comm_est *e, cr_diag *d);
+cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm_est *e,
+                        cr_diag *d);
 /* Prediction of a custom kernel moving the phase with mechanism m on `sms`
- * SMs (0 = saturating count). Returns +inf in *pred_s when m cannot run it. */
-cr_status ops_comm_mech(ops_group *g, const ops_phase *ph, cr_dtype dt,
-                        cr_mech m, int sms, double *pred_s, cr_diag *d);
+ * SMs (0 = saturating count), or of NCCL's choice when m is CR_MECH_NONE
+ * (*sms_used then gets its channel count, one SM each). Returns +inf in
+ * *pred_s when m cannot run it. sms_used may be NULL. */
+cr_status ops_comm_mech(ops_group *g, const ops_phase *ph, cr_dtype dt, cr_mech m, int sms,
+                        double *pred_s, int *sms_used, cr_diag *d);
 
 #endif

@@ -7,39 +7,39 @@
 #include "ops.h"
 #include "suite.h"
 
-cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s,
-                           cr_op_row **rows, int *n, cr_diag *d) {
-  *rows = NULL;
-  *n = 0;
-  cr_op_row *out =
-      calloc((size_t)(s->n_problems > 0 ? s->n_problems : 1), sizeof *out);
-  if (!out)
-    return cr_diag_set(d, CR_ENOMEM, "out of memory");
-  for (int i = 0; i < s->n_problems; i++) {
-    const cr_suite_problem *pr = &s->problems[i];
-    cr_op_row *row = &out[i];
-    row->name = pr->name;
-    row->category = pr->category;
-    row->op = cr_op_name(pr->op);
-    cr_op_result r;
-    cr_diag sub = {{0}};
-    row->status = cr_op_eval(t, pr->op, &pr->params, &r, &sub);
-    if (row->status != CR_OK) {
-      snprintf(row->error, sizeof row->error, "%.250s", sub.msg);
-      continue;
+cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row **rows, int *n,
+                           cr_diag *d)
+{
+    *rows = NULL;
+    *n = 0;
+    cr_op_row *out = calloc((size_t)(s->n_problems > 0 ? s->n_problems : 1), sizeof *out);
+    if (!out)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (int i = 0; i < s->n_problems; i++) {
+        const cr_suite_problem *pr = &s->problems[i];
+        cr_op_row *row = &out[i];
+        row->name = pr->name;
+        row->category = pr->category;
+        row->op = cr_op_name(pr->op);
+        cr_op_result r;
+        cr_diag sub = {{0}};
+        row->status = cr_op_eval(t, pr->op, &pr->params, &r, &sub);
+        if (row->status != CR_OK) {
+            snprintf(row->error, sizeof row->error, "%.250s", sub.msg);
+            continue;
+        }
+        row->flops = r.flops;
+        row->hbm_bytes = r.hbm_bytes;
+        row->comm_bytes = r.comm_bytes;
+        row->bound_us = r.bound_s * 1e6;
+        row->baseline_us = r.baseline_s * 1e6;
+        row->pred_us = r.pred_s * 1e6;
+        row->headroom = r.headroom;
+        row->ranks = r.ranks;
+        snprintf(row->binding, sizeof row->binding, "%s", r.binding);
+        snprintf(row->schedule, sizeof row->schedule, "%s", r.schedule);
     }
-    row->flops = r.flops;
-    row->hbm_bytes = r.hbm_bytes;
-    row->comm_bytes = r.comm_bytes;
-    row->bound_us = r.bound_s * 1e6;
-    row->baseline_us = r.baseline_s * 1e6;
-    row->pred_us = r.pred_s * 1e6;
-    row->headroom = r.headroom;
-    row->ranks = r.ranks;
-    snprintf(row->binding, sizeof row->binding, "%s", r.binding);
-    snprintf(row->schedule, sizeof row->schedule, "%s", r.schedule);
-  }
-  *rows = out;
-  *n = s->n_problems;
-  return CR_OK;
+    *rows = out;
+    *n = s->n_problems;
+    return CR_OK;
 }

@@ -34,439 +34,432 @@
 #define SUITE_MAX_PROBLEMS 100000
 
 struct pstate {
-  bool refused;
-  int refused_line;
-  char refused_msg[400];
-  bool have_err;
-  int code, line, int1;
-  char str1[160], str2[160], message[300];
+    bool refused;
+    int refused_line;
+    char refused_msg[400];
+    bool have_err;
+    int code, line, int1;
+    char str1[160], str2[160], message[300];
 };
 
-static void on_entity_decl(void *ctx, const xmlChar *name, int type,
-                           const xmlChar *public_id, const xmlChar *system_id,
-                           xmlChar *content) {
-  xmlParserCtxtPtr ctxt = ctx;
-  struct pstate *ps = ctxt->_private;
-  (void)type;
-  (void)content;
-  (void)public_id;
-  if (ps && !ps->refused) {
-    ps->refused = true;
-    ps->refused_line = ctxt->input ? ctxt->input->line : 0;
-    snprintf(ps->refused_msg, sizeof ps->refused_msg,
-             "%sentity \"%s\" is refused: suite files may not declare entities "
-             "(commroof "
-             "never reads external content, and this stops expansion bombs); "
-             "write the text "
-             "out in full",
-             system_id ? "external " : "", (const char *)name);
-  }
-  xmlStopParser(ctxt);
+static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
+                           const xmlChar *system_id, xmlChar *content)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct pstate *ps = ctxt->_private;
+    (void)type;
+    (void)content;
+    (void)public_id;
+    if (ps && !ps->refused) {
+        ps->refused = true;
+        ps->refused_line = ctxt->input ? ctxt->input->line : 0;
+        snprintf(ps->refused_msg, sizeof ps->refused_msg,
+                 "%sentity \"%s\" is refused: suite files may not declare entities "
+                 "(commroof "
+                 "never reads external content, and this stops expansion bombs); "
+                 "write the text "
+                 "out in full",
+                 system_id ? "external " : "", (const char *)name);
+    }
+    xmlStopParser(ctxt);
 }
 
-static void on_error(void *ctx, xmlErrorPtr err) {
-  xmlParserCtxtPtr ctxt = ctx;
-  struct pstate *ps = ctxt ? ctxt->_private : NULL;
-  if (!ps || ps->have_err || !err || err->level < XML_ERR_ERROR)
-    return;
-  ps->have_err = true;
-  ps->code = err->code;
-  ps->line = err->line;
-  ps->int1 = err->int1;
-  snprintf(ps->str1, sizeof ps->str1, "%s", err->str1 ? err->str1 : "");
-  snprintf(ps->str2, sizeof ps->str2, "%s", err->str2 ? err->str2 : "");
-  snprintf(ps->message, sizeof ps->message, "%s",
-           err->message ? err->message : "");
-  size_t n = strlen(ps->message);
-  while (n && (ps->message[n - 1] == '\n' || ps->message[n - 1] == ' '))
-    ps->message[--n] = '\0';
+static void on_error(void *ctx, xmlErrorPtr err)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct pstate *ps = ctxt ? ctxt->_private : NULL;
+    if (!ps || ps->have_err || !err || err->level < XML_ERR_ERROR)
+        return;
+    ps->have_err = true;
+    ps->code = err->code;
+    ps->line = err->line;
+    ps->int1 = err->int1;
+    snprintf(ps->str1, sizeof ps->str1, "%s", err->str1 ? err->str1 : "");
+    snprintf(ps->str2, sizeof ps->str2, "%s", err->str2 ? err->str2 : "");
+    snprintf(ps->message, sizeof ps->message, "%s", err->message ? err->message : "");
+    size_t n = strlen(ps->message);
+    while (n && (ps->message[n - 1] == '\n' || ps->message[n - 1] == ' '))
+        ps->message[--n] = '\0';
 }
 
-static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line,
-                       const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line,
-                       const char *fmt, ...) {
-  char msg[900];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return cr_diag_set(d, st, "%s:%ld: %s", origin, line, msg);
+static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line, const char *fmt,
+                       ...) __attribute__((format(printf, 5, 6)));
+static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line, const char *fmt,
+                       ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cr_diag_set(d, st, "%s:%ld: %s", origin, line, msg);
 }
 
-static cr_status parse_error(const struct pstate *ps, const char *origin,
-                             cr_diag *d) {
-  if (ps->refused)
-    return failf(d, CR_EPARSE, origin, ps->refused_line, "%s", ps->refused_msg);
-  if (!ps->have_err)
-    return failf(d, CR_EPARSE, origin, 0, "not well-formed XML");
-  switch (ps->code) {
-  case XML_ERR_DOCUMENT_EMPTY:
-    return failf(d, CR_EPARSE, origin, 1,
-                 "the file is empty: a suite file holds one <suite "
-                 "name=\"...\"> element "
-                 "(see suites/suite.dtd)");
-  case XML_ERR_TAG_NOT_FINISHED:
-    return failf(d, CR_EPARSE, origin, ps->line,
-                 "the file ends inside <%s> (opened on line %d): it looks "
-                 "truncated; close "
-                 "every element",
-                 ps->str1, ps->int1);
-  case XML_ERR_TAG_NAME_MISMATCH:
-    return failf(d, CR_EPARSE, origin, ps->line,
-                 "end tag </%s> does not match <%s> (opened on line %d)",
-                 ps->str2, ps->str1, ps->int1);
-  case XML_ERR_UNDECLARED_ENTITY:
-  case XML_WAR_UNDECLARED_ENTITY:
-    return failf(
-        d, CR_EPARSE, origin, ps->line,
-        "entity reference &%s; is not allowed: use only &amp; &lt; &gt; &quot; "
-        "&apos; and character references",
-        ps->str1);
-  default:
-    return failf(d, CR_EPARSE, origin, ps->line, "not well-formed XML: %s",
-                 ps->message);
-  }
+static cr_status parse_error(const struct pstate *ps, const char *origin, cr_diag *d)
+{
+    if (ps->refused)
+        return failf(d, CR_EPARSE, origin, ps->refused_line, "%s", ps->refused_msg);
+    if (!ps->have_err)
+        return failf(d, CR_EPARSE, origin, 0, "not well-formed XML");
+    switch (ps->code) {
+    case XML_ERR_DOCUMENT_EMPTY:
+        return failf(d, CR_EPARSE, origin, 1,
+                     "the file is empty: a suite file holds one <suite "
+                     "name=\"...\"> element "
+                     "(see suites/suite.dtd)");
+    case XML_ERR_TAG_NOT_FINISHED:
+        return failf(d, CR_EPARSE, origin, ps->line,
+                     "the file ends inside <%s> (opened on line %d): it looks "
+                     "truncated; close "
+                     "every element",
+                     ps->str1, ps->int1);
+    case XML_ERR_TAG_NAME_MISMATCH:
+        return failf(d, CR_EPARSE, origin, ps->line,
+                     "end tag </%s> does not match <%s> (opened on line %d)", ps->str2, ps->str1,
+                     ps->int1);
+    case XML_ERR_UNDECLARED_ENTITY:
+    case XML_WAR_UNDECLARED_ENTITY:
+        return failf(d, CR_EPARSE, origin, ps->line,
+                     "entity reference &%s; is not allowed: use only &amp; &lt; &gt; &quot; "
+                     "&apos; and character references",
+                     ps->str1);
+    default:
+        return failf(d, CR_EPARSE, origin, ps->line, "not well-formed XML: %s", ps->message);
+    }
 }
 
-static char *dupstr(const char *s) { return s ? strdup(s) : NULL; }
+static char *dupstr(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
 
-void cr_suite_free(cr_suite *s) {
-  if (!s)
-    return;
-  for (int i = 0; i < s->n_problems; i++) {
-    free(s->problems[i].name);
-    free(s->problems[i].category);
-    free(s->problems[i].note);
-  }
-  free(s->problems);
-  free(s->name);
-  free(s->description);
-  free(s->source);
-  free(s->origin);
-  free(s);
+void cr_suite_free(cr_suite *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->n_problems; i++) {
+        free(s->problems[i].name);
+        free(s->problems[i].category);
+        free(s->problems[i].note);
+    }
+    free(s->problems);
+    free(s->name);
+    free(s->description);
+    free(s->source);
+    free(s->origin);
+    free(s);
 }
 
 /* An attribute's value (caller frees with xmlFree), or NULL. */
-static xmlChar *attr_value(xmlNode *n, xmlAttr *a) {
-  return xmlNodeListGetString(n->doc, a->children, 1);
+static xmlChar *attr_value(xmlNode *n, xmlAttr *a)
+{
+    return xmlNodeListGetString(n->doc, a->children, 1);
 }
 
-static bool is_elem(xmlNode *n, const char *name) {
-  return n->type == XML_ELEMENT_NODE &&
-         strcmp((const char *)n->name, name) == 0;
+static bool is_elem(xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d) {
-  const char *origin = s->origin;
-  long line = xmlGetLineNo(n);
-  cr_suite_problem *pr = &s->problems[s->n_problems];
-  memset(pr, 0, sizeof *pr);
-  pr->line = (int)line;
-  xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-  xmlChar *opname = xmlGetNoNsProp(n, (const xmlChar *)"op");
-  cr_status st = CR_OK;
-  cr_diag sub = {{0}};
-  if (!name || !*name) {
-    st = failf(d, CR_EPARSE, origin, line,
-               "<problem> needs a non-empty attribute \"name\"");
-    goto out;
-  }
-  if (!opname || !*opname) {
-    st = failf(d, CR_EPARSE, origin, line,
-               "<problem name=\"%s\"> needs an attribute \"op\" (an operator: "
-               "commroof op "
-               "--help lists them)",
-               name);
-    goto out;
-  }
-  for (int i = 0; i < s->n_problems; i++)
-    if (strcmp(s->problems[i].name, (const char *)name) == 0) {
-      st = failf(d, CR_EINVAL, origin, line,
-                 "problem \"%s\" is defined twice (first on line %d): give "
-                 "each problem a "
-                 "unique name",
-                 name, s->problems[i].line);
-      goto out;
+static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
+{
+    const char *origin = s->origin;
+    long line = xmlGetLineNo(n);
+    cr_suite_problem *pr = &s->problems[s->n_problems];
+    memset(pr, 0, sizeof *pr);
+    pr->line = (int)line;
+    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
+    xmlChar *opname = xmlGetNoNsProp(n, (const xmlChar *)"op");
+    cr_status st = CR_OK;
+    cr_diag sub = {{0}};
+    if (!name || !*name) {
+        st = failf(d, CR_EPARSE, origin, line, "<problem> needs a non-empty attribute \"name\"");
+        goto out;
     }
-  st = cr_op_find((const char *)opname, &pr->op, &sub);
-  if (st != CR_OK) {
-    st = failf(d, st, origin, line, "%s", sub.msg);
-    goto out;
-  }
-  cr_op_params_defaults(pr->op, &pr->params);
-  pr->name = dupstr((const char *)name);
-  if (!pr->name) {
-    st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-    goto out;
-  }
-  s->n_problems++; /* owned by s from here: freed with it on failure */
-  /* group first: it moves the default group size, later attributes set sizes */
-  xmlChar *grp = xmlGetNoNsProp(n, (const xmlChar *)"group");
-  if (grp) {
-    st = cr_op_param_set(pr->op, &pr->params, "group", (const char *)grp, &sub);
-    xmlFree(grp);
+    if (!opname || !*opname) {
+        st = failf(d, CR_EPARSE, origin, line,
+                   "<problem name=\"%s\"> needs an attribute \"op\" (an operator: "
+                   "commroof op "
+                   "--help lists them)",
+                   name);
+        goto out;
+    }
+    for (int i = 0; i < s->n_problems; i++)
+        if (strcmp(s->problems[i].name, (const char *)name) == 0) {
+            st = failf(d, CR_EINVAL, origin, line,
+                       "problem \"%s\" is defined twice (first on line %d): give "
+                       "each problem a "
+                       "unique name",
+                       name, s->problems[i].line);
+            goto out;
+        }
+    st = cr_op_find((const char *)opname, &pr->op, &sub);
     if (st != CR_OK) {
-      st = failf(d, st, origin, line, "problem \"%s\": %s", name, sub.msg);
-      goto out;
+        st = failf(d, st, origin, line, "%s", sub.msg);
+        goto out;
     }
-  }
-  for (xmlAttr *a = n->properties; a; a = a->next) {
-    const char *an = (const char *)a->name;
-    if (a->ns) {
-      st = failf(d, CR_EPARSE, origin, line,
-                 "namespaced attribute \"%s\" is not allowed", an);
-      goto out;
+    cr_op_params_defaults(pr->op, &pr->params);
+    pr->name = dupstr((const char *)name);
+    if (!pr->name) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
     }
-    if (strcmp(an, "name") == 0 || strcmp(an, "op") == 0 ||
-        strcmp(an, "group") == 0)
-      continue;
-    xmlChar *val = attr_value(n, a);
-    if (!val) {
-      st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-      goto out;
+    s->n_problems++; /* owned by s from here: freed with it on failure */
+    /* group first: it moves the default group size, later attributes set sizes */
+    xmlChar *grp = xmlGetNoNsProp(n, (const xmlChar *)"group");
+    if (grp) {
+        st = cr_op_param_set(pr->op, &pr->params, "group", (const char *)grp, &sub);
+        xmlFree(grp);
+        if (st != CR_OK) {
+            st = failf(d, st, origin, line, "problem \"%s\": %s", name, sub.msg);
+            goto out;
+        }
     }
-    if (strlen((const char *)val) > SUITE_MAX_ATTR) {
-      st =
-          failf(d, CR_ERANGE, origin, line,
-                "attribute \"%s\" is longer than %d bytes", an, SUITE_MAX_ATTR);
-    } else if (strcmp(an, "category") == 0) {
-      pr->category = dupstr((const char *)val);
-    } else if (strcmp(an, "note") == 0) {
-      pr->note = dupstr((const char *)val);
-    } else {
-      st = cr_op_param_set(pr->op, &pr->params, an, (const char *)val, &sub);
-      if (st != CR_OK)
-        st = failf(d, st, origin, line, "problem \"%s\": %s", name, sub.msg);
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        const char *an = (const char *)a->name;
+        if (a->ns) {
+            st =
+                failf(d, CR_EPARSE, origin, line, "namespaced attribute \"%s\" is not allowed", an);
+            goto out;
+        }
+        if (strcmp(an, "name") == 0 || strcmp(an, "op") == 0 || strcmp(an, "group") == 0)
+            continue;
+        xmlChar *val = attr_value(n, a);
+        if (!val) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        if (strlen((const char *)val) > SUITE_MAX_ATTR) {
+            st = failf(d, CR_ERANGE, origin, line, "attribute \"%s\" is longer than %d bytes", an,
+                       SUITE_MAX_ATTR);
+        } else if (strcmp(an, "category") == 0) {
+            pr->category = dupstr((const char *)val);
+        } else if (strcmp(an, "note") == 0) {
+            pr->note = dupstr((const char *)val);
+        } else {
+            st = cr_op_param_set(pr->op, &pr->params, an, (const char *)val, &sub);
+            if (st != CR_OK)
+                st = failf(d, st, origin, line, "problem \"%s\": %s", name, sub.msg);
+        }
+        xmlFree(val);
+        if (st != CR_OK)
+            goto out;
     }
-    xmlFree(val);
+    if (!pr->category)
+        pr->category = dupstr(cr_op_category(pr->op));
+    if (!pr->category) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    st = cr_op_params_check(pr->op, &pr->params, NULL, &sub);
     if (st != CR_OK)
-      goto out;
-  }
-  if (!pr->category)
-    pr->category = dupstr(cr_op_category(pr->op));
-  if (!pr->category) {
-    st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-    goto out;
-  }
-  st = cr_op_params_check(pr->op, &pr->params, NULL, &sub);
-  if (st != CR_OK)
-    st = failf(d, st, origin, line, "problem \"%s\": %s", name, sub.msg);
-  for (xmlNode *c = n->children; c && st == CR_OK; c = c->next)
-    if (c->type == XML_ELEMENT_NODE)
-      st = failf(
-          d, CR_EPARSE, origin, xmlGetLineNo(c),
-          "<problem> holds no elements, found <%s>: parameters are attributes",
-          c->name);
+        st = failf(d, st, origin, line, "problem \"%s\": %s", name, sub.msg);
+    for (xmlNode *c = n->children; c && st == CR_OK; c = c->next)
+        if (c->type == XML_ELEMENT_NODE)
+            st = failf(d, CR_EPARSE, origin, xmlGetLineNo(c),
+                       "<problem> holds no elements, found <%s>: parameters are attributes",
+                       c->name);
 out:
-  xmlFree(name);
-  xmlFree(opname);
-  return st;
+    xmlFree(name);
+    xmlFree(opname);
+    return st;
 }
 
-static cr_status build(xmlDocPtr doc, cr_suite *s, cr_diag *d) {
-  const char *origin = s->origin;
-  xmlNode *root = xmlDocGetRootElement(doc);
-  if (!root)
-    return failf(d, CR_EPARSE, origin, 1,
-                 "no root element: write <suite name=\"...\">");
-  if (!is_elem(root, "suite") || root->ns)
-    return failf(d, CR_EPARSE, origin, xmlGetLineNo(root),
-                 "root element is <%s>, expected <suite>%s", root->name,
-                 is_elem(root, "topology")
-                     ? " (this is a topology file: pass it to --topo)"
-                     : "");
-  for (xmlAttr *a = root->properties; a; a = a->next) {
-    const char *an = (const char *)a->name;
-    if (a->ns || (strcmp(an, "name") && strcmp(an, "description") &&
-                  strcmp(an, "source") && strcmp(an, "version")))
-      return failf(
-          d, CR_EPARSE, origin, xmlGetLineNo(root),
-          "unknown attribute \"%s\" on <suite>: expected one of: name, "
-          "description, source, version",
-          an);
-    xmlChar *v = attr_value(root, a);
-    size_t len = v ? strlen((const char *)v) : 0;
-    if (len > SUITE_MAX_ATTR) {
-      xmlFree(v);
-      return failf(d, CR_ERANGE, origin, xmlGetLineNo(root),
-                   "attribute \"%s\" is longer than %d bytes", an,
-                   SUITE_MAX_ATTR);
+static cr_status build(xmlDocPtr doc, cr_suite *s, cr_diag *d)
+{
+    const char *origin = s->origin;
+    xmlNode *root = xmlDocGetRootElement(doc);
+    if (!root)
+        return failf(d, CR_EPARSE, origin, 1, "no root element: write <suite name=\"...\">");
+    if (!is_elem(root, "suite") || root->ns)
+        return failf(d, CR_EPARSE, origin, xmlGetLineNo(root),
+                     "root element is <%s>, expected <suite>%s", root->name,
+                     is_elem(root, "topology") ? " (this is a topology file: pass it to --topo)"
+                                               : "");
+    for (xmlAttr *a = root->properties; a; a = a->next) {
+        const char *an = (const char *)a->name;
+        if (a->ns || (strcmp(an, "name") && strcmp(an, "description") && strcmp(an, "source") &&
+                      strcmp(an, "version")))
+            return failf(d, CR_EPARSE, origin, xmlGetLineNo(root),
+                         "unknown attribute \"%s\" on <suite>: expected one of: name, "
+                         "description, source, version",
+                         an);
+        xmlChar *v = attr_value(root, a);
+        size_t len = v ? strlen((const char *)v) : 0;
+        if (len > SUITE_MAX_ATTR) {
+            xmlFree(v);
+            return failf(d, CR_ERANGE, origin, xmlGetLineNo(root),
+                         "attribute \"%s\" is longer than %d bytes", an, SUITE_MAX_ATTR);
+        }
+        if (strcmp(an, "name") == 0)
+            s->name = dupstr((const char *)v);
+        else if (strcmp(an, "description") == 0)
+            s->description = dupstr((const char *)v);
+        else if (strcmp(an, "source") == 0)
+            s->source = dupstr((const char *)v);
+        else if (v && strcmp((const char *)v, "1") != 0) {
+            xmlFree(v);
+            return failf(d, CR_EUNSUPPORTED, origin, xmlGetLineNo(root),
+                         "<suite> version=\"%s\": this commroof reads version 1", v);
+        }
+        xmlFree(v);
     }
-    if (strcmp(an, "name") == 0)
-      s->name = dupstr((const char *)v);
-    else if (strcmp(an, "description") == 0)
-      s->description = dupstr((const char *)v);
-    else if (strcmp(an, "source") == 0)
-      s->source = dupstr((const char *)v);
-    else if (v && strcmp((const char *)v, "1") != 0) {
-      xmlFree(v);
-      return failf(d, CR_EUNSUPPORTED, origin, xmlGetLineNo(root),
-                   "<suite> version=\"%s\": this commroof reads version 1", v);
+    if (!s->name || !*s->name)
+        return failf(d, CR_EPARSE, origin, xmlGetLineNo(root),
+                     "<suite> needs a non-empty attribute \"name\"");
+    int count = 0;
+    for (xmlNode *c = root->children; c; c = c->next) {
+        if (c->type == XML_TEXT_NODE || c->type == XML_COMMENT_NODE)
+            continue;
+        if (!is_elem(c, "problem") || c->ns)
+            return failf(d, CR_EPARSE, origin, xmlGetLineNo(c),
+                         "unknown element <%s> in <suite>: expected <problem>",
+                         c->type == XML_ELEMENT_NODE ? (const char *)c->name : "?");
+        count++;
     }
-    xmlFree(v);
-  }
-  if (!s->name || !*s->name)
-    return failf(d, CR_EPARSE, origin, xmlGetLineNo(root),
-                 "<suite> needs a non-empty attribute \"name\"");
-  int count = 0;
-  for (xmlNode *c = root->children; c; c = c->next) {
-    if (c->type == XML_TEXT_NODE || c->type == XML_COMMENT_NODE)
-      continue;
-    if (!is_elem(c, "problem") || c->ns)
-      return failf(d, CR_EPARSE, origin, xmlGetLineNo(c),
-                   "unknown element <%s> in <suite>: expected <problem>",
-                   c->type == XML_ELEMENT_NODE ? (const char *)c->name : "?");
-    count++;
-  }
-  if (count == 0)
-    return failf(d, CR_EINVAL, origin, xmlGetLineNo(root),
-                 "suite \"%s\" has no <problem>: add at least one", s->name);
-  if (count > SUITE_MAX_PROBLEMS)
-    return failf(d, CR_ERANGE, origin, xmlGetLineNo(root),
-                 "suite has %d problems, more than the limit of %d", count,
-                 SUITE_MAX_PROBLEMS);
-  s->problems = calloc((size_t)count, sizeof *s->problems);
-  if (!s->problems)
-    return cr_diag_set(d, CR_ENOMEM, "out of memory");
-  for (xmlNode *c = root->children; c; c = c->next)
-    if (is_elem(c, "problem")) {
-      cr_status st = load_problem(s, c, d);
-      if (st != CR_OK)
+    if (count == 0)
+        return failf(d, CR_EINVAL, origin, xmlGetLineNo(root),
+                     "suite \"%s\" has no <problem>: add at least one", s->name);
+    if (count > SUITE_MAX_PROBLEMS)
+        return failf(d, CR_ERANGE, origin, xmlGetLineNo(root),
+                     "suite has %d problems, more than the limit of %d", count, SUITE_MAX_PROBLEMS);
+    s->problems = calloc((size_t)count, sizeof *s->problems);
+    if (!s->problems)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (xmlNode *c = root->children; c; c = c->next)
+        if (is_elem(c, "problem")) {
+            cr_status st = load_problem(s, c, d);
+            if (st != CR_OK)
+                return st;
+        }
+    return CR_OK;
+}
+
+cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin, cr_suite **out,
+                               cr_diag *d)
+{
+    *out = NULL;
+    if (!origin)
+        origin = "suite";
+    if (len > SUITE_MAX_BYTES)
+        return cr_diag_set(d, CR_ERANGE,
+                           "%s: input is %zu bytes, more than the 4 MiB limit for a suite file",
+                           origin, len);
+    if (len == 0)
+        return failf(d, CR_EPARSE, origin, 1,
+                     "the file is empty: a suite file holds one <suite "
+                     "name=\"...\"> element "
+                     "(see suites/suite.dtd)");
+    cr_suite *s = calloc(1, sizeof *s);
+    if (!s || !(s->origin = strdup(origin))) {
+        free(s);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    struct pstate ps;
+    memset(&ps, 0, sizeof ps);
+    xmlInitParser();
+    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+    if (!ctxt) {
+        cr_suite_free(s);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    ctxt->_private = &ps;
+    ctxt->sax->entityDecl = on_entity_decl;
+    ctxt->sax->serror = on_error;
+    ctxt->sax->warning = NULL;
+    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, origin, NULL,
+                                      XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING);
+    cr_status st = CR_OK;
+    if (!doc || !ctxt->wellFormed || ps.refused)
+        st = parse_error(&ps, origin, d);
+    else
+        st = build(doc, s, d);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    if (st != CR_OK) {
+        cr_suite_free(s);
         return st;
     }
-  return CR_OK;
+    *out = s;
+    return CR_OK;
 }
 
-cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin,
-                               cr_suite **out, cr_diag *d) {
-  *out = NULL;
-  if (!origin)
-    origin = "suite";
-  if (len > SUITE_MAX_BYTES)
-    return cr_diag_set(
-        d, CR_ERANGE,
-        "%s: input is %zu bytes, more than the 4 MiB limit for a suite file",
-        origin, len);
-  if (len == 0)
-    return failf(d, CR_EPARSE, origin, 1,
-                 "the file is empty: a suite file holds one <suite "
-                 "name=\"...\"> element "
-                 "(see suites/suite.dtd)");
-  cr_suite *s = calloc(1, sizeof *s);
-  if (!s || !(s->origin = strdup(origin))) {
-    free(s);
-    return cr_diag_set(d, CR_ENOMEM, "out of memory");
-  }
-  struct pstate ps;
-  memset(&ps, 0, sizeof ps);
-  xmlInitParser();
-  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-  if (!ctxt) {
-    cr_suite_free(s);
-    return cr_diag_set(d, CR_ENOMEM, "out of memory");
-  }
-  ctxt->_private = &ps;
-  ctxt->sax->entityDecl = on_entity_decl;
-  ctxt->sax->serror = on_error;
-  ctxt->sax->warning = NULL;
-  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, origin, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_BIG_LINES |
-                                        XML_PARSE_NOWARNING);
-  cr_status st = CR_OK;
-  if (!doc || !ctxt->wellFormed || ps.refused)
-    st = parse_error(&ps, origin, d);
-  else
-    st = build(doc, s, d);
-  xmlFreeDoc(doc);
-  xmlFreeParserCtxt(ctxt);
-  if (st != CR_OK) {
-    cr_suite_free(s);
-    return st;
-  }
-  *out = s;
-  return CR_OK;
-}
-
-cr_status cr_suite_load_file(const char *path, cr_suite **out, cr_diag *d) {
-  *out = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO,
-                       "%s: cannot open: %s", path, strerror(errno));
-  struct stat sb;
-  cr_status st = CR_OK;
-  char *buf = NULL;
-  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give a suite XML file",
-                     path);
-    goto out;
-  }
-  if ((unsigned long long)sb.st_size > SUITE_MAX_BYTES) {
-    st = cr_diag_set(
-        d, CR_ERANGE,
-        "%s: input is %lld bytes, more than the 4 MiB limit for a suite file",
-        path, (long long)sb.st_size);
-    goto out;
-  }
-  size_t size = (size_t)sb.st_size, got = 0;
-  buf = malloc(size + 1);
-  if (!buf) {
-    st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-    goto out;
-  }
-  while (got < size) {
-    ssize_t r = read(fd, buf + got, size - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0) {
-      st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
-                       r < 0 ? strerror(errno) : "file shrank while reading");
-      goto out;
+cr_status cr_suite_load_file(const char *path, cr_suite **out, cr_diag *d)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
+                           strerror(errno));
+    struct stat sb;
+    cr_status st = CR_OK;
+    char *buf = NULL;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give a suite XML file", path);
+        goto out;
     }
-    got += (size_t)r;
-  }
-  buf[size] = '\0';
-  st = cr_suite_load_memory(buf, size, path, out, d);
+    if ((unsigned long long)sb.st_size > SUITE_MAX_BYTES) {
+        st = cr_diag_set(d, CR_ERANGE,
+                         "%s: input is %lld bytes, more than the 4 MiB limit for a suite file",
+                         path, (long long)sb.st_size);
+        goto out;
+    }
+    size_t size = (size_t)sb.st_size, got = 0;
+    buf = malloc(size + 1);
+    if (!buf) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    while (got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
+                             r < 0 ? strerror(errno) : "file shrank while reading");
+            goto out;
+        }
+        got += (size_t)r;
+    }
+    buf[size] = '\0';
+    st = cr_suite_load_memory(buf, size, path, out, d);
 out:
-  free(buf);
-  close(fd);
-  return st;
+    free(buf);
+    close(fd);
+    return st;
 }
 
-const char *cr_suite_shipped_name(int i) {
-  for (int k = 0; cr_embedded_suite[k].name; k++)
-    if (k == i)
-      return cr_embedded_suite[k].name;
-  return NULL;
+const char *cr_suite_shipped_name(int i)
+{
+    for (int k = 0; cr_embedded_suite[k].name; k++)
+        if (k == i)
+            return cr_embedded_suite[k].name;
+    return NULL;
 }
 
-cr_status cr_suite_open(const char *name_or_path, cr_suite **out, cr_diag *d) {
-  *out = NULL;
-  size_t n = strlen(name_or_path);
-  if (strchr(name_or_path, '/') ||
-      (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0))
-    return cr_suite_load_file(name_or_path, out, d);
-  for (int k = 0; cr_embedded_suite[k].name; k++)
-    if (strcmp(cr_embedded_suite[k].name, name_or_path) == 0) {
-      char origin[300];
-      snprintf(origin, sizeof origin, "suites/%s.xml", name_or_path);
-      return cr_suite_load_memory(cr_embedded_suite[k].text,
-                                  strlen(cr_embedded_suite[k].text), origin,
-                                  out, d);
+cr_status cr_suite_open(const char *name_or_path, cr_suite **out, cr_diag *d)
+{
+    *out = NULL;
+    size_t n = strlen(name_or_path);
+    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0))
+        return cr_suite_load_file(name_or_path, out, d);
+    for (int k = 0; cr_embedded_suite[k].name; k++)
+        if (strcmp(cr_embedded_suite[k].name, name_or_path) == 0) {
+            char origin[300];
+            snprintf(origin, sizeof origin, "suites/%s.xml", name_or_path);
+            return cr_suite_load_memory(cr_embedded_suite[k].text,
+                                        strlen(cr_embedded_suite[k].text), origin, out, d);
+        }
+    char list[400] = "";
+    size_t used = 0;
+    for (int k = 0; cr_embedded_suite[k].name && used + 64 < sizeof list; k++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+                         cr_embedded_suite[k].name);
+        if (w > 0)
+            used += (size_t)w;
     }
-  char list[400] = "";
-  size_t used = 0;
-  for (int k = 0; cr_embedded_suite[k].name && used + 64 < sizeof list; k++) {
-    int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                     cr_embedded_suite[k].name);
-    if (w > 0)
-      used += (size_t)w;
-  }
-  return cr_diag_set(
-      d, CR_ENOTFOUND,
-      "no shipped suite named \"%s\" (shipped: %s); for a file give a path "
-      "(with a '/' or ending in .xml)",
-      name_or_path, list);
+    return cr_diag_set(d, CR_ENOTFOUND,
+                       "no shipped suite named \"%s\" (shipped: %s); for a file give a path "
+                       "(with a '/' or ending in .xml)",
+                       name_or_path, list);
 }

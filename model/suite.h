@@ -25,21 +25,21 @@
 #include "status.h"
 
 typedef struct {
-  char *name;
-  char *category; /* the problem's or, when absent, the operator's */
-  char *note;     /* may be NULL */
-  const cr_op_def *op;
-  cr_op_params params;
-  int line; /* where it was defined */
+    char *name;
+    char *category; /* the problem's or, when absent, the operator's */
+    char *note;     /* may be NULL */
+    const cr_op_def *op;
+    cr_op_params params;
+    int line; /* where it was defined */
 } cr_suite_problem;
 
 typedef struct cr_suite {
-  char *name;
-  char *description; /* may be NULL */
-  char *source;      /* may be NULL */
-  char *origin;      /* file name used in messages */
-  cr_suite_problem *problems;
-  int n_problems;
+    char *name;
+    char *description; /* may be NULL */
+    char *source;      /* may be NULL */
+    char *origin;      /* file name used in messages */
+    cr_suite_problem *problems;
+    int n_problems;
 } cr_suite;
 
 /* Loads a suite from a buffer; origin names it in messages. On success *out
@@ -47,8 +47,8 @@ typedef struct cr_suite {
  * and where. Errors: CR_EPARSE (XML, unknown element or attribute, bad
  * value), CR_EINVAL (duplicate problem name, inconsistent parameters),
  * CR_ENOTFOUND (unknown operator), CR_ERANGE (too large), CR_ENOMEM. */
-cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin,
-                               cr_suite **out, cr_diag *d);
+cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin, cr_suite **out,
+                               cr_diag *d);
 
 /* Same from a file (at most 4 MiB). Errors also CR_EIO, CR_ENOTFOUND. */
 cr_status cr_suite_load_file(const char *path, cr_suite **out, cr_diag *d);

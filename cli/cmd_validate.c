@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--ranks SPEC]
+ *                  [--family F] [--max-median-error PCT] [--summary] [--json]
+ *
+ * Matches every measured case of commroof traces (kernels/ crbench ranges)
+ * and nccl-tests logs to its model case and prints bound, attainable bound,
+ * prediction, measured time, % of roofline and prediction error per case,
+ * then median and p90 |error| per family and the count of bound violations.
+ * Exit: 0 ok; 1 runtime failure, or a family's median |error| above
+ * --max-median-error; 2 usage; 3 a measured time below its bound.
+ */
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "topo.h"
+#include "validate/validate.h"
+
+static const char *const validate_help =
+    "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--ranks SPEC]\n"
+    "                         [--family F] [--max-median-error PCT] [--summary] [--json]\n"
+    "\n"
+    "Compares measurements with the model. TRACE is a commroof trace (or a folder of\n"
+    "them) recorded around kernels/ (crbench): every NVTX range \"cr:<family> ...\" is one\n"
+    "case (doc/validation.md). LOG is an nccl-tests output (all_reduce_perf, ...).\n"
+    "\n"
+    "Per case: bound_us (least possible time from peaks), attain_us (the bound from\n"
+    "measured ceilings, where the topology has them), pred_us (the model's prediction),\n"
+    "measured_us (median per iteration), roof_% (bound / measured x 100) and err_%\n"
+    "((pred - measured) / measured x 100). Then, per family, the median and p90 of\n"
+    "|err_%| and the number of bound violations (measured below the bound).\n"
+    "\n"
+    "  --topo T               topology (shipped name or file; default hgx-h200-8)\n"
+    "  --nccl-tests LOG       also read an nccl-tests log (repeatable)\n"
+    "  --ranks SPEC           GPUs of multi-GPU cases (default: the first n)\n"
+    "  --family F             only cases of family F (hbm ce mech gemm launch nccl p2p)\n"
+    "  --max-median-error PCT exit 1 when a family's median |err_%| exceeds PCT\n"
+    "  --summary              print only the summary\n"
+    "  --json                 one JSON document on stdout\n"
+    "\n"
+    "Exit status: 0 ok; 1 runtime failure or --max-median-error exceeded; 2 usage;\n"
+    "3 a measured time below its bound (an impossible result).\n";
+
+static int is_dir(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Reads every *.json of a folder, in name order. */
+static int read_dir(const char *dir, cr_vmeas_list *l, int *skipped, char *why, size_t wsz,
+                    int *files)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return cli_fail("validate", "%s: cannot open folder", dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = CLI_OK;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **t = realloc(names, cap * sizeof *t);
+            if (!t) {
+                rc = cli_fail("validate", "out of memory");
+                goto out;
+            }
+            names = t;
+        }
+        size_t sz = strlen(dir) + len + 2;
+        names[n] = malloc(sz);
+        if (!names[n]) {
+            rc = cli_fail("validate", "out of memory");
+            goto out;
+        }
+        snprintf(names[n], sz, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        cr_diag d = {{0}};
+        int sk = 0;
+        if (cr_validate_read_trace(names[i], l, &sk, why, wsz, &d) != CR_OK)
+            rc = cli_fail("validate", "%s", d.msg);
+        *skipped += sk;
+        (*files)++;
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(dp);
+    return rc;
+}
+
+static double us(double s)
+{
+    return s * 1e6;
+}
+
+int cli_cmd_validate(int argc, char **argv)
+{
+    const char *topo_name = NULL, *ranks = NULL, *family = NULL;
+    const char **logs = NULL, **traces = NULL;
+    int n_logs = 0, n_traces = 0, json = 0, summary_only = 0;
+    double max_med = -1;
+    int rc = CLI_OK;
+    cr_topo *t = NULL;
+    cr_vmeas_list l = {0};
+    cr_vresult *res = NULL;
+    json_t *root = NULL;
+    logs = calloc((size_t)argc, sizeof *logs);
+    traces = calloc((size_t)argc, sizeof *traces);
+    if (!logs || !traces) {
+        rc = cli_fail("validate", "out of memory");
+        goto out;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(validate_help, stdout);
+            goto out;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--summary")) {
+            summary_only = 1;
+        } else if (!strcmp(a, "--topo")) {
+            if (!more) {
+                rc = cli_usage_error("validate", "--topo needs a topology name or file");
+                goto out;
+            }
+            topo_name = argv[++i];
+        } else if (!strcmp(a, "--ranks")) {
+            if (!more) {
+                rc = cli_usage_error("validate", "--ranks needs a rank set (e.g. 0-1)");
+                goto out;
+            }
+            ranks = argv[++i];
+        } else if (!strcmp(a, "--family")) {
+            if (!more) {
+                rc = cli_usage_error("validate", "--family needs one of hbm ce mech gemm launch "
+                                                 "nccl p2p");
+                goto out;
+            }
+            family = argv[++i];
+            int ok = 0;
+            for (int f = 0; f < CR_VFAM__COUNT; f++)
+                ok |= !strcmp(family, cr_vfam_name((cr_vfam)f));
+            if (!ok) {
+                rc = cli_usage_error("validate",
+                                     "--family \"%s\": expected one of hbm ce mech gemm launch "
+                                     "nccl p2p",
+                                     family);
+                goto out;
+            }
+        } else if (!strcmp(a, "--nccl-tests")) {
+            if (!more) {
+                rc = cli_usage_error("validate", "--nccl-tests needs a log file");
+                goto out;
+            }
+            logs[n_logs++] = argv[++i];
+        } else if (!strcmp(a, "--max-median-error")) {
+            char *end = NULL;
+            if (more)
+                max_med = strtod(argv[i + 1], &end);
+            if (!more || !end || *end || !(max_med >= 0) || !isfinite(max_med)) {
+                rc = cli_usage_error("validate",
+                                     "--max-median-error needs a percentage >= 0 (e.g. 10)");
+                goto out;
+            }
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("validate", "unknown option \"%s\"", a);
+            goto out;
+        } else {
+            traces[n_traces++] = a;
+        }
+    }
+    if (n_traces == 0 && n_logs == 0) {
+        rc = cli_usage_error("validate", "give at least one trace (or folder) or --nccl-tests LOG");
+        goto out;
+    }
+    t = cli_open_topo("validate", topo_name);
+    if (!t) {
+        rc = CLI_FAIL;
+        goto out;
+    }
+    int skipped = 0, files = 0;
+    char why[256] = "";
+    for (int i = 0; i < n_traces; i++) {
+        if (is_dir(traces[i])) {
+            if ((rc = read_dir(traces[i], &l, &skipped, why, sizeof why, &files)) != CLI_OK)
+                goto out;
+            continue;
+        }
+        cr_diag d = {{0}};
+        int sk = 0;
+        if (cr_validate_read_trace(traces[i], &l, &sk, why, sizeof why, &d) != CR_OK) {
+            rc = cli_fail("validate", "%s", d.msg);
+            goto out;
+        }
+        skipped += sk;
+        files++;
+    }
+    for (int i = 0; i < n_logs; i++) {
+        cr_diag d = {{0}};
+        if (cr_validate_read_nccl_tests(logs[i], &l, &d) != CR_OK) {
+            rc = cli_fail("validate", "%s", d.msg);
+            goto out;
+        }
+    }
+    if (family) {
+        size_t k = 0;
+        for (size_t i = 0; i < l.n; i++)
+            if (!strcmp(cr_vfam_name(l.v[i].c.family), family))
+                l.v[k++] = l.v[i];
+        l.n = k;
+    }
+    if (l.n == 0) {
+        rc = cli_fail("validate",
+                      "no measured cases in the input (%d trace file(s), %d log(s)): traces need "
+                      "NVTX ranges named \"cr:<family> ...\" from kernels/crbench%s%s",
+                      files, n_logs, skipped ? "; first skipped range: " : "", why);
+        goto out;
+    }
+    res = calloc(l.n, sizeof *res);
+    if (!res) {
+        rc = cli_fail("validate", "out of memory");
+        goto out;
+    }
+    cr_validate_opts vo = {ranks};
+    for (size_t i = 0; i < l.n; i++) {
+        cr_diag d = {{0}};
+        if (cr_validate_eval(t, &l.v[i], &vo, &res[i], &d) != CR_OK) {
+            rc = cli_fail("validate", "%s", d.msg);
+            goto out;
+        }
+    }
+    cr_vsummary sum[CR_VFAM__COUNT], all;
+    if (cr_validate_summarize(&l, res, sum, &all) != CR_OK) {
+        rc = cli_fail("validate", "out of memory");
+        goto out;
+    }
+    int gate_fail = 0;
+    for (int f = 0; f < CR_VFAM__COUNT; f++)
+        if (max_med >= 0 && sum[f].with_pred > 0 && sum[f].median_abs_err_pct > max_med)
+            gate_fail++;
+
+    if (json) {
+        root = json_object();
+        json_t *cases = json_array(), *js = json_object();
+        json_object_set_new(root, "topology", json_string(t->name));
+        json_object_set_new(root, "cases", cases);
+        for (size_t i = 0; i < l.n && !summary_only; i++) {
+            const cr_vmeas *m = &l.v[i];
+            const cr_vresult *r = &res[i];
+            json_t *c = json_object();
+            json_object_set_new(c, "family", json_string(cr_vfam_name(m->c.family)));
+            json_object_set_new(c, "case", json_string(m->label));
+            json_object_set_new(c, "source", json_string(m->source));
+            if (m->rank >= 0)
+                json_object_set_new(c, "rank", json_integer(m->rank));
+            json_object_set_new(c, "measured_us", json_real(us(m->measured_s)));
+            json_object_set_new(c, "samples", json_integer(m->samples));
+            json_object_set_new(c, "bound_us",
+                                r->has_bound ? json_real(us(r->bound_s)) : json_null());
+            json_object_set_new(c, "attainable_us",
+                                r->attainable_s > 0 ? json_real(us(r->attainable_s)) : json_null());
+            json_object_set_new(c, "pred_us", r->has_pred ? json_real(us(r->pred_s)) : json_null());
+            json_object_set_new(c, "pct_of_roofline",
+                                r->has_bound ? json_real(r->pct_of_roofline) : json_null());
+            json_object_set_new(c, "error_pct",
+                                r->has_pred ? json_real(r->error_pct) : json_null());
+            json_object_set_new(c, "binding", json_string(r->binding));
+            json_object_set_new(c, "impl", json_string(r->impl));
+            json_object_set_new(c, "violation", json_boolean(r->violation));
+            if (r->note[0])
+                json_object_set_new(c, "note", json_string(r->note));
+            json_t *keys = json_object();
+            for (int k = 0; k < m->c.n_keys; k++)
+                json_object_set_new(keys, m->c.kv[k].key, json_string(m->c.kv[k].value));
+            json_object_set_new(c, "keys", keys);
+            json_array_append_new(cases, c);
+        }
+        for (int f = -1; f < CR_VFAM__COUNT; f++) {
+            const cr_vsummary *s = f < 0 ? &all : &sum[f];
+            if (f >= 0 && s->cases == 0)
+                continue;
+            json_t *o = json_object();
+            json_object_set_new(o, "cases", json_integer(s->cases));
+            json_object_set_new(o, "predicted", json_integer(s->with_pred));
+            json_object_set_new(o, "median_abs_error_pct", json_real(s->median_abs_err_pct));
+            json_object_set_new(o, "p90_abs_error_pct", json_real(s->p90_abs_err_pct));
+            json_object_set_new(o, "max_abs_error_pct", json_real(s->max_abs_err_pct));
+            json_object_set_new(o, "violations", json_integer(s->violations));
+            json_object_set_new(js, f < 0 ? "all" : cr_vfam_name((cr_vfam)f), o);
+        }
+        json_object_set_new(root, "summary", js);
+        json_object_set_new(root, "violations", json_integer(all.violations));
+        json_object_set_new(root, "skipped_ranges", json_integer(skipped));
+        if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
+            rc = cli_fail("validate", "cannot write JSON to stdout");
+            goto out;
+        }
+        fputc('\n', stdout);
+    } else {
+        printf("# commroof validate: %zu cases from %d trace file(s) and %d nccl-tests log(s), "
+               "topology %s\n",
+               l.n, files, n_logs, t->name);
+        if (skipped)
+            printf("# %d range(s) skipped; first: %s\n", skipped, why);
+        if (!summary_only) {
+            printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s\n", "family", "case",
+                   "bound", "attain", "pred", "measured", "roof", "err", "binding", "impl",
+                   "source");
+            printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s\n", "", "", "us", "us",
+                   "us", "us", "%", "%", "", "", "");
+            for (size_t i = 0; i < l.n; i++) {
+                const cr_vmeas *m = &l.v[i];
+                const cr_vresult *r = &res[i];
+                char b[16] = "-", a[16] = "-", p[16] = "-", rf[16] = "-", e[16] = "-";
+                if (r->has_bound) {
+                    snprintf(b, sizeof b, "%.3f", us(r->bound_s));
+                    snprintf(rf, sizeof rf, "%.1f", r->pct_of_roofline);
+                }
+                if (r->attainable_s > 0)
+                    snprintf(a, sizeof a, "%.3f", us(r->attainable_s));
+                if (r->has_pred) {
+                    snprintf(p, sizeof p, "%.3f", us(r->pred_s));
+                    snprintf(e, sizeof e, "%+.1f", r->error_pct);
+                }
+                char lab[64];
+                snprintf(lab, sizeof lab, "%.60s", m->label);
+                for (char *q = lab; *q; q++)
+                    if (*q == ' ')
+                        *q = '_';
+                printf("  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s%s%s%s\n",
+                       cr_vfam_name(m->c.family), lab, b, a, p, us(m->measured_s), rf, e,
+                       r->binding[0] ? r->binding : "-", r->impl[0] ? r->impl : "-", m->source,
+                       r->violation ? "  VIOLATION" : "", r->note[0] ? "  # " : "", r->note);
+            }
+        }
+        printf("#\n# summary per family (|err| over the cases with a prediction)\n");
+        printf("# %-6s %6s %9s %10s %10s %10s %10s\n", "family", "cases", "predicted",
+               "median|err|", "p90|err|", "max|err|", "violations");
+        printf("# %-6s %6s %9s %10s %10s %10s %10s\n", "", "", "", "%", "%", "%", "");
+        for (int f = -1; f < CR_VFAM__COUNT; f++) {
+            const cr_vsummary *s = f < 0 ? &all : &sum[f];
+            if (f >= 0 && s->cases == 0)
+                continue;
+            printf("  %-6s %6d %9d %10.1f %10.1f %10.1f %10d\n",
+                   f < 0 ? "all" : cr_vfam_name((cr_vfam)f), s->cases, s->with_pred,
+                   s->median_abs_err_pct, s->p90_abs_err_pct, s->max_abs_err_pct, s->violations);
+        }
+        if (all.violations)
+            printf("# FAILED: %d measured time(s) below the bound (impossible: the kernel, its "
+                   "timing or the bound is wrong)\n",
+                   all.violations);
+        else if (gate_fail)
+            printf("# FAILED: %d famil%s with median |err| above %.1f%%\n", gate_fail,
+                   gate_fail == 1 ? "y" : "ies", max_med);
+        else
+            printf("# OK: no bound violations%s\n",
+                   max_med >= 0 ? ", every family's median |err| within the limit" : "");
+    }
+    if (all.violations)
+        rc = CLI_IMPOSSIBLE;
+    else if (gate_fail)
+        rc = CLI_FAIL;
+out:
+    json_decref(root);
+    free(res);
+    cr_vmeas_list_release(&l);
+    cr_topo_free(t);
+    free(logs);
+    free(traces);
+    return rc;
+}

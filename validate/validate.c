@@ -1,0 +1,1054 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: case names, measurement extraction from traces and nccl-tests
+ * logs, the match to ops/coll model cases, summaries and calibration (see
+ * validate.h and doc/validation.md). The models are ops' and coll's: this
+ * file only maps a case's keys to their parameters.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "dtype.h"
+#include "ops.h"
+#include "rankset.h"
+#include "traces/reader/trace_reader.h"
+#include "validate.h"
+
+static const char *const fam_names[CR_VFAM__COUNT] = {"hbm",    "ce",   "mech", "gemm",
+                                                      "launch", "nccl", "p2p"};
+
+const char *cr_vfam_name(cr_vfam f)
+{
+    return (unsigned)f < CR_VFAM__COUNT ? fam_names[f] : "?";
+}
+
+/* --- case names ----------------------------------------------------------- */
+
+cr_status cr_vcase_parse(const char *name, cr_vcase *out, cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (strncmp(name, "cr:", 3) != 0)
+        return cr_diag_set(d, CR_EPARSE, "case \"%.60s\": does not start with \"cr:\"", name);
+    const char *p = name + 3;
+    size_t fl = strcspn(p, " ");
+    int fam = -1;
+    for (int i = 0; i < CR_VFAM__COUNT; i++)
+        if (strlen(fam_names[i]) == fl && strncmp(p, fam_names[i], fl) == 0)
+            fam = i;
+    if (fam < 0)
+        return cr_diag_set(d, CR_EPARSE,
+                           "case \"%.60s\": unknown family \"%.*s\" (expected hbm, ce, mech, gemm, "
+                           "launch, nccl or p2p)",
+                           name, (int)(fl > 24 ? 24 : fl), p);
+    out->family = (cr_vfam)fam;
+    p += fl;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t tl = strcspn(p, " ");
+        const char *eq = memchr(p, '=', tl);
+        if (!eq || eq == p || eq == p + tl - 1)
+            return cr_diag_set(d, CR_EPARSE,
+                               "case \"%.60s\": \"%.*s\" is not key=value with both parts "
+                               "non-empty",
+                               name, (int)(tl > 40 ? 40 : tl), p);
+        size_t kl = (size_t)(eq - p), vl = tl - kl - 1;
+        for (size_t i = 0; i < kl; i++)
+            if (!(islower((unsigned char)p[i]) || isdigit((unsigned char)p[i]) || p[i] == '_'))
+                return cr_diag_set(d, CR_EPARSE,
+                                   "case \"%.60s\": key \"%.*s\" has characters other than a-z, "
+                                   "0-9 and _",
+                                   name, (int)(kl > 24 ? 24 : kl), p);
+        if (kl >= sizeof out->kv[0].key || vl >= sizeof out->kv[0].value)
+            return cr_diag_set(d, CR_EPARSE,
+                               "case \"%.60s\": \"%.*s\" is too long (keys under %zu, values "
+                               "under %zu characters)",
+                               name, (int)(tl > 40 ? 40 : tl), p, sizeof out->kv[0].key,
+                               sizeof out->kv[0].value);
+        if (out->n_keys >= CR_VCASE_MAX_KEYS)
+            return cr_diag_set(d, CR_EPARSE, "case \"%.60s\": more than %d keys", name,
+                               CR_VCASE_MAX_KEYS);
+        char key[24];
+        memcpy(key, p, kl);
+        key[kl] = 0;
+        if (cr_vcase_get(out, key))
+            return cr_diag_set(d, CR_EPARSE, "case \"%.60s\": key \"%s\" given twice", name, key);
+        memcpy(out->kv[out->n_keys].key, p, kl);
+        memcpy(out->kv[out->n_keys].value, eq + 1, vl);
+        out->n_keys++;
+        p += tl;
+    }
+    return CR_OK;
+}
+
+const char *cr_vcase_get(const cr_vcase *c, const char *key)
+{
+    for (int i = 0; i < c->n_keys; i++)
+        if (strcmp(c->kv[i].key, key) == 0)
+            return c->kv[i].value;
+    return NULL;
+}
+
+cr_status cr_vcase_num(const cr_vcase *c, const char *key, double *out, cr_diag *d)
+{
+    const char *v = cr_vcase_get(c, key);
+    if (!v)
+        return cr_diag_set(d, CR_ENOTFOUND, "%s case lacks the key \"%s\"", cr_vfam_name(c->family),
+                           key);
+    char *end = NULL;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !isfinite(x))
+        return cr_diag_set(d, CR_EPARSE, "%s case: %s=\"%s\" is not a finite number",
+                           cr_vfam_name(c->family), key, v);
+    *out = x;
+    return CR_OK;
+}
+
+static double num_or(const cr_vcase *c, const char *key, double fallback)
+{
+    double x;
+    return cr_vcase_num(c, key, &x, NULL) == CR_OK ? x : fallback;
+}
+
+static const char *str_or(const cr_vcase *c, const char *key, const char *fallback)
+{
+    const char *v = cr_vcase_get(c, key);
+    return v ? v : fallback;
+}
+
+/* "1GiB", "64KiB", "3000B": bytes for labels. */
+static void fmt_bytes(double b, char *buf, size_t size)
+{
+    static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    while (b >= 1024 && fmod(b, 1024) == 0 && i < 4) {
+        b /= 1024;
+        i++;
+    }
+    snprintf(buf, size, "%.0f%s", b, u[i]);
+}
+
+static void make_label(cr_vmeas *m)
+{
+    const cr_vcase *c = &m->c;
+    char b[32];
+    fmt_bytes(num_or(c, "bytes", 0), b, sizeof b);
+    switch (c->family) {
+    case CR_VFAM_HBM:
+        snprintf(m->label, sizeof m->label, "%s %s", str_or(c, "op", "?"), b);
+        break;
+    case CR_VFAM_CE:
+        snprintf(m->label, sizeof m->label, "%s %s %s", str_or(c, "dir", "?"),
+                 str_or(c, "host", "?"), b);
+        break;
+    case CR_VFAM_MECH:
+        snprintf(m->label, sizeof m->label, "%s sms=%s %s", str_or(c, "mech", "?"),
+                 str_or(c, "sms", "?"), b);
+        break;
+    case CR_VFAM_GEMM:
+        snprintf(m->label, sizeof m->label, "%s %sx%sx%s", str_or(c, "dtype", "?"),
+                 str_or(c, "m", "?"), str_or(c, "n", "?"), str_or(c, "k", "?"));
+        break;
+    case CR_VFAM_LAUNCH:
+        snprintf(m->label, sizeof m->label, "%s", str_or(c, "kind", "?"));
+        break;
+    case CR_VFAM_NCCL:
+        snprintf(m->label, sizeof m->label, "%s n=%s %s%s%s", str_or(c, "coll", "?"),
+                 str_or(c, "nranks", "?"), b, strcmp(str_or(c, "algo", "auto"), "auto") ? " " : "",
+                 strcmp(str_or(c, "algo", "auto"), "auto") ? str_or(c, "algo", "") : "");
+        break;
+    case CR_VFAM_P2P:
+        snprintf(m->label, sizeof m->label, "%s %s sms=%s %s", str_or(c, "mech", "?"),
+                 str_or(c, "mode", "?"), str_or(c, "sms", "?"), b);
+        break;
+    default:
+        snprintf(m->label, sizeof m->label, "?");
+    }
+}
+
+/* --- lists ------------------------------------------------------------------ */
+
+void cr_vmeas_list_release(cr_vmeas_list *l)
+{
+    if (!l)
+        return;
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+static cr_vmeas *list_push(cr_vmeas_list *l)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        cr_vmeas *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        l->v = v;
+        l->cap = cap;
+    }
+    cr_vmeas *m = &l->v[l->n++];
+    memset(m, 0, sizeof *m);
+    m->rank = -1;
+    return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cr_validate_percentile(double *v, size_t n, double p)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    if (p <= 0)
+        return v[0];
+    size_t r = (size_t)ceil(p / 100.0 * (double)n);
+    if (r < 1)
+        r = 1;
+    if (r > n)
+        r = n;
+    return v[r - 1];
+}
+
+/* Median of v[0..n) (the mean of the middle two when n is even). Sorts v. */
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* --- traces ----------------------------------------------------------------- */
+
+typedef struct {
+    int64_t proc;
+    int dev;
+    double ts, end;
+} act;
+
+typedef struct {
+    int64_t proc;
+    double ts, end;
+    char *name;
+} range;
+
+static int cmp_act(const void *a, const void *b)
+{
+    const act *x = a, *y = b;
+    if (x->proc != y->proc)
+        return (x->proc > y->proc) - (x->proc < y->proc);
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* First index of a (sorted) with (proc, ts) >= (proc, t). */
+static size_t lower(const act *a, size_t n, int64_t proc, double t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (a[mid].proc < proc || (a[mid].proc == proc && a[mid].ts < t))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#define MAX_DEVS 64
+
+/* Fills m->measured_s from the activities a[lo..hi) of one range (see
+ * validate.h). Returns false with why filled when they cannot be split. */
+static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_t hi, double iters,
+                    char *why, size_t why_size)
+{
+    int n_it = (int)iters;
+    m->activities = (int)(hi - lo);
+    double per = 1;
+    if (m->c.family == CR_VFAM_LAUNCH) {
+        /* Per launch: a graph of `nodes` kernels counts each kernel. */
+        per = num_or(&m->c, "nodes", 1);
+        if (!(per >= 1))
+            per = 1;
+    }
+    if (hi == lo || n_it <= 1) {
+        m->measured_s = (rg->end - rg->ts) / (n_it > 0 ? n_it : 1) / per;
+        m->samples = 1;
+        m->host_timed = hi == lo;
+        return true;
+    }
+    /* Per device: count activities. */
+    int devs[MAX_DEVS], counts[MAX_DEVS], nd = 0;
+    for (size_t i = lo; i < hi; i++) {
+        int j = 0;
+        while (j < nd && devs[j] != a[i].dev)
+            j++;
+        if (j == nd) {
+            if (nd == MAX_DEVS) {
+                snprintf(why, why_size, "%s: more than %d devices in one range", rg->name,
+                         MAX_DEVS);
+                return false;
+            }
+            devs[nd] = a[i].dev;
+            counts[nd++] = 0;
+        }
+        counts[j]++;
+    }
+    for (int j = 0; j < nd; j++)
+        if (counts[j] % n_it != 0) {
+            snprintf(why, why_size,
+                     "%.120s: %d activities on device %d do not split into iters=%d groups",
+                     rg->name, counts[j], devs[j], n_it);
+            return false;
+        }
+    double *start = malloc((size_t)n_it * sizeof *start);
+    double *gap = malloc((size_t)n_it * sizeof *gap);
+    if (!start || !gap) {
+        free(start);
+        free(gap);
+        snprintf(why, why_size, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n_it; i++)
+        start[i] = INFINITY;
+    for (int j = 0; j < nd; j++) {
+        int k = counts[j] / n_it, seen = 0;
+        for (size_t i = lo; i < hi; i++)
+            if (a[i].dev == devs[j]) {
+                int g = seen++ / k;
+                if (a[i].ts < start[g])
+                    start[g] = a[i].ts;
+            }
+    }
+    for (int i = 0; i + 1 < n_it; i++)
+        gap[i] = start[i + 1] - start[i];
+    m->measured_s = median(gap, (size_t)n_it - 1) / per;
+    m->samples = n_it - 1;
+    free(start);
+    free(gap);
+    return true;
+}
+
+static int64_t proc_of(int64_t pid)
+{
+    /* Our traces: pid = os pid x 100 + device (99 for the host). */
+    return pid >= 100 ? pid / 100 : pid;
+}
+
+cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
+                                 char *skip_why, size_t skip_why_size, cr_diag *d)
+{
+    cr_trace_reader *r = NULL;
+    cr_status st = cr_trace_reader_open(path, &r, d);
+    if (st != CR_OK)
+        return st;
+    act *a = NULL;
+    range *rg = NULL;
+    size_t na = 0, ca = 0, nr = 0, cr = 0;
+    int skipped = 0;
+    const cr_trace_event *ev = NULL;
+    while ((st = cr_trace_reader_next(r, &ev, d)) == CR_OK && ev) {
+        if (ev->ph != 'X')
+            continue;
+        if (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY ||
+            ev->cat == CR_TRACE_MEMSET) {
+            if (na == ca) {
+                size_t c = ca ? 2 * ca : 4096;
+                act *t = realloc(a, c * sizeof *t);
+                if (!t) {
+                    st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                    goto out;
+                }
+                a = t;
+                ca = c;
+            }
+            a[na].proc = proc_of(ev->pid);
+            a[na].dev = ev->device;
+            a[na].ts = ev->ts_s;
+            a[na].end = ev->ts_s + ev->dur_s;
+            na++;
+        } else if (ev->cat == CR_TRACE_NVTX && strncmp(ev->name, "cr:", 3) == 0) {
+            if (nr == cr) {
+                size_t c = cr ? 2 * cr : 256;
+                range *t = realloc(rg, c * sizeof *t);
+                if (!t) {
+                    st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                    goto out;
+                }
+                rg = t;
+                cr = c;
+            }
+            rg[nr].name = strdup(ev->name);
+            if (!rg[nr].name) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            rg[nr].proc = proc_of(ev->pid);
+            rg[nr].ts = ev->ts_s;
+            rg[nr].end = ev->ts_s + ev->dur_s;
+            nr++;
+        }
+    }
+    if (st != CR_OK)
+        goto out;
+    int rank = -1;
+    const json_t *md = cr_trace_reader_metadata(r);
+    if (md && json_is_integer(json_object_get(md, "rank")))
+        rank = (int)json_integer_value(json_object_get(md, "rank"));
+    qsort(a, na, sizeof *a, cmp_act);
+    for (size_t i = 0; i < nr; i++) {
+        cr_vmeas *m = list_push(out);
+        if (!m) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        cr_diag cd = {{0}};
+        double iters = 1;
+        char why[256] = "";
+        if (cr_vcase_parse(rg[i].name, &m->c, &cd) != CR_OK) {
+            snprintf(why, sizeof why, "%.250s", cd.msg);
+        } else if (cr_vcase_num(&m->c, "iters", &iters, &cd) != CR_OK || !(iters >= 1) ||
+                   iters > 1e9) {
+            snprintf(why, sizeof why, "%.200s: needs iters=N with N >= 1", rg[i].name);
+        } else {
+            size_t lo = lower(a, na, rg[i].proc, rg[i].ts), hi = lo;
+            while (hi < na && a[hi].proc == rg[i].proc && a[hi].ts <= rg[i].end)
+                hi++;
+            if (measure(m, &rg[i], a, lo, hi, iters, why, sizeof why)) {
+                snprintf(m->source, sizeof m->source, "%s", base_name(path));
+                double rk = num_or(&m->c, "rank", -1);
+                m->rank = rk >= 0 ? (int)rk : rank;
+                make_label(m);
+                continue;
+            }
+        }
+        out->n--; /* not appended */
+        if (skipped++ == 0 && skip_why && skip_why_size)
+            snprintf(skip_why, skip_why_size, "%s", why);
+    }
+out:
+    for (size_t i = 0; i < nr; i++)
+        free(rg[i].name);
+    free(rg);
+    free(a);
+    cr_trace_reader_free(r);
+    if (n_skipped)
+        *n_skipped = skipped;
+    return st;
+}
+
+/* --- nccl-tests logs ----------------------------------------------------------- */
+
+static const struct {
+    const char *word; /* in "<word>_perf" */
+    const char *coll;
+} nccl_tests_names[] = {
+    {"all_reduce", "allreduce"}, {"all_gather", "allgather"}, {"reduce_scatter", "reducescatter"},
+    {"alltoall", "alltoall"},    {"broadcast", "broadcast"},  {"reduce", "reduce"},
+    {"sendrecv", "sendrecv"},    {"gather", "gather"},        {"scatter", "scatter"}};
+
+/* The collective named in s ("all_reduce_perf" or a file name holding it). */
+static const char *nccl_tests_coll(const char *s)
+{
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < sizeof nccl_tests_names / sizeof nccl_tests_names[0]; i++) {
+        char w[32];
+        snprintf(w, sizeof w, "%s_perf", nccl_tests_names[i].word);
+        if (strstr(s, w) && strlen(w) > best_len) {
+            best = nccl_tests_names[i].coll;
+            best_len = strlen(w);
+        }
+    }
+    return best;
+}
+
+cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    const char *coll = NULL;
+    int nranks = 0, line_no = 0, rows = 0;
+    char dtype[16] = "float";
+    size_t first = out->n;
+    cr_status st = CR_OK;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        line_no++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: line longer than %zu characters", path, line_no,
+                             sizeof line - 1);
+            goto out;
+        }
+        if (line[0] == '#') {
+            const char *c = nccl_tests_coll(line);
+            if (c && strstr(line, "test starting"))
+                coll = c;
+            int rk;
+            if (sscanf(line, "# Rank %d", &rk) == 1 || sscanf(line, "#  Rank %d", &rk) == 1)
+                nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            continue;
+        }
+        /* A data row: size count type redop root time algbw busbw #wrong ... */
+        double size, count, t_us, algbw, busbw;
+        char type[16], redop[16], root[16], wrong[16];
+        int nf = sscanf(line, "%lf %lf %15s %15s %15s %lf %lf %lf %15s", &size, &count, type, redop,
+                        root, &t_us, &algbw, &busbw, wrong);
+        const char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\n' || *s == 0 || !isdigit((unsigned char)*s))
+            continue; /* blank, or a banner line such as " Avg bus bandwidth" */
+        if (nf < 8) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: not an nccl-tests result row (expected: size count type "
+                             "redop root time algbw busbw #wrong ...)",
+                             path, line_no);
+            goto out;
+        }
+        if (!(size >= 0) || !(t_us > 0) || !isfinite(t_us)) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: size %g or time %g us out of range", path,
+                             line_no, size, t_us);
+            goto out;
+        }
+        snprintf(dtype, sizeof dtype, "%s", type);
+        cr_vmeas *m = list_push(out);
+        if (!m) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        m->measured_s = t_us * 1e-6;
+        m->samples = 1;
+        snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), line_no);
+        /* The case's keys are filled once the collective and n are known. */
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.0f", size);
+        m->c.family = CR_VFAM_NCCL;
+        snprintf(m->c.kv[0].key, sizeof m->c.kv[0].key, "bytes");
+        snprintf(m->c.kv[0].value, sizeof m->c.kv[0].value, "%s", buf);
+        snprintf(m->c.kv[1].key, sizeof m->c.kv[1].key, "dtype");
+        snprintf(m->c.kv[1].value, sizeof m->c.kv[1].value, "%s",
+                 strcmp(type, "float") == 0      ? "fp32"
+                 : strcmp(type, "half") == 0     ? "fp16"
+                 : strcmp(type, "bfloat16") == 0 ? "bf16"
+                 : strcmp(type, "double") == 0   ? "fp64"
+                                                 : type);
+        m->c.n_keys = 2;
+        rows++;
+    }
+    if (ferror(f)) {
+        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+        goto out;
+    }
+    if (!coll)
+        coll = nccl_tests_coll(base_name(path));
+    if (rows > 0 && !coll) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s: cannot tell the collective: no \"# Collective test starting: "
+                         "<name>_perf\" line and no <name>_perf in the file name",
+                         path);
+        goto out;
+    }
+    if (rows > 0 && nranks < 1) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s: no \"#  Rank N Group ...\" lines: the number of ranks is unknown",
+                         path);
+        goto out;
+    }
+    for (size_t i = first; i < out->n; i++) {
+        cr_vmeas *m = &out->v[i];
+        int k = m->c.n_keys;
+        snprintf(m->c.kv[k].key, sizeof m->c.kv[k].key, "coll");
+        snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", coll);
+        snprintf(m->c.kv[k + 1].key, sizeof m->c.kv[k + 1].key, "nranks");
+        snprintf(m->c.kv[k + 1].value, sizeof m->c.kv[k + 1].value, "%d", nranks);
+        m->c.n_keys = k + 2;
+        make_label(m);
+    }
+out:
+    fclose(f);
+    if (st != CR_OK)
+        out->n = first;
+    return st;
+}
+
+/* --- model match ----------------------------------------------------------------- */
+
+static cr_status need(const cr_vmeas *m, const char *key, double *v, cr_diag *d)
+{
+    cr_diag cd = {{0}};
+    if (cr_vcase_num(&m->c, key, v, &cd) != CR_OK)
+        return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, cd.msg);
+    return CR_OK;
+}
+
+static void from_op(cr_vresult *r, const cr_op_result *o)
+{
+    r->has_bound = true;
+    r->bound_s = o->bound_s;
+    snprintf(r->binding, sizeof r->binding, "%s", o->binding);
+    r->has_pred = true;
+    r->pred_s = o->pred_s;
+}
+
+/* The bound from measured ceilings: the op's compute and HBM terms scaled
+ * by peak / measured where the GPU model carries measured figures. */
+static double attainable(const cr_topo *t, const cr_op_result *o, cr_dtype dt, bool compute)
+{
+    const cr_gpu_spec *g = t->n_gpus > 0 ? cr_topo_gpu_spec(t, 0) : NULL;
+    if (!g)
+        return 0;
+    double tc = 0, th = 0;
+    bool any = false;
+    if (compute && g->meas_flops[dt] > 0 && g->peak_flops[dt] > 0) {
+        tc = o->t_compute_s * g->peak_flops[dt] / g->meas_flops[dt];
+        any = true;
+    } else {
+        tc = o->t_compute_s;
+    }
+    if (g->meas_hbm_Bps > 0 && g->hbm_Bps > 0) {
+        th = o->t_hbm_s * g->hbm_Bps / g->meas_hbm_Bps;
+        any = true;
+    } else {
+        th = o->t_hbm_s;
+    }
+    if (!any)
+        return 0;
+    return fmax(fmax(tc, th), o->t_comm_s) + o->lat_s;
+}
+
+static cr_status eval_hbm(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
+{
+    double bytes, rd, wr, fl;
+    cr_status st;
+    if ((st = need(m, "bytes", &bytes, d)) || (st = need(m, "rd_bytes", &rd, d)) ||
+        (st = need(m, "wr_bytes", &wr, d)))
+        return st;
+    fl = num_or(&m->c, "flops", 0);
+    if (!(bytes > 0))
+        return cr_diag_set(d, CR_EINVAL, "%s: hbm case with bytes=%g", m->source, bytes);
+    /* fp32 elements of `bytes` per array; reads and writes as arrays. */
+    double elems = bytes / 4, reads = rd / bytes, writes = wr / bytes;
+    cr_op_result o;
+    memset(&o, 0, sizeof o);
+    st = cr_op_eval_elementwise(t, elems, reads, writes, fl / elems, CR_DT_FP32, &o, d);
+    if (st != CR_OK)
+        return st;
+    from_op(r, &o);
+    r->attainable_s = attainable(t, &o, CR_DT_FP32, false);
+    snprintf(r->impl, sizeof r->impl, "stream kernel");
+    if (fabs(o.hbm_bytes - (rd + wr)) > 1e-6 * (rd + wr))
+        snprintf(r->note, sizeof r->note, "model counts %.0f HBM bytes, the kernel declares %.0f",
+                 o.hbm_bytes, rd + wr);
+    return CR_OK;
+}
+
+static cr_status eval_memcpy(const cr_topo *t, const cr_vmeas *m, const char *dir, bool pinned,
+                             cr_vresult *r, cr_diag *d)
+{
+    double bytes;
+    cr_status st = need(m, "bytes", &bytes, d);
+    if (st)
+        return st;
+    cr_op_result o;
+    memset(&o, 0, sizeof o);
+    if ((st = cr_op_eval_memcpy(t, dir, pinned, bytes, &o, d)) != CR_OK)
+        return st;
+    from_op(r, &o);
+    r->attainable_s = attainable(t, &o, CR_DT_FP32, false);
+    snprintf(r->impl, sizeof r->impl, "copy engine");
+    return CR_OK;
+}
+
+static cr_status eval_ce(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
+{
+    const char *dir = cr_vcase_get(&m->c, "dir"), *host = str_or(&m->c, "host", "none");
+    if (!dir || (strcmp(dir, "d2d") && strcmp(dir, "h2d") && strcmp(dir, "d2h")))
+        return cr_diag_set(d, CR_EINVAL, "%s: ce case needs dir=d2d, h2d or d2h (got %s)",
+                           m->source, dir ? dir : "none");
+    return eval_memcpy(t, m, dir, strcmp(host, "pageable") != 0, r, d);
+}
+
+static cr_status eval_mech(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
+{
+    const char *mech = str_or(&m->c, "mech", "?");
+    double sms = num_or(&m->c, "sms", 0);
+    cr_status st = eval_memcpy(t, m, "d2d", true, r, d);
+    if (st != CR_OK)
+        return st;
+    const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
+    int all = g ? g->sms : 0;
+    if (strcmp(mech, "ce") == 0) {
+        snprintf(r->impl, sizeof r->impl, "copy engine");
+    } else if ((int)sms == all) {
+        snprintf(r->impl, sizeof r->impl, "%s, all %d SMs", mech, all);
+    } else {
+        /* ops predicts a copy with every SM; fewer SMs is the mechanism
+         * model's question, which covers links (coll), not HBM copies. */
+        r->has_pred = false;
+        r->pred_s = 0;
+        snprintf(r->impl, sizeof r->impl, "%s, %.0f SMs", mech, sms);
+        snprintf(r->note, sizeof r->note,
+                 "no prediction: ops predicts copies on all SMs; calibrate fits per-SM rates");
+    }
+    return CR_OK;
+}
+
+static cr_status eval_gemm(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
+{
+    double mm, nn, kk;
+    cr_status st;
+    if ((st = need(m, "m", &mm, d)) || (st = need(m, "n", &nn, d)) || (st = need(m, "k", &kk, d)))
+        return st;
+    cr_dtype dt;
+    cr_diag dd = {{0}};
+    const char *dts = str_or(&m->c, "dtype", "?");
+    if (cr_dtype_parse(dts, &dt, &dd) != CR_OK)
+        return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+    cr_op_result o;
+    memset(&o, 0, sizeof o);
+    if ((st = cr_op_eval_gemm(t, mm, nn, kk, dt, &o, d)) != CR_OK)
+        return st;
+    from_op(r, &o);
+    r->attainable_s = attainable(t, &o, dt, true);
+    snprintf(r->impl, sizeof r->impl, "cuBLASLt %s", dts);
+    double fl = num_or(&m->c, "flops", 0);
+    if (fl > 0 && fabs(fl - o.flops) > 1e-9 * fl)
+        snprintf(r->note, sizeof r->note, "model counts %.4g FLOP, the kernel declares %.4g",
+                 o.flops, fl);
+    return CR_OK;
+}
+
+/* ops' launch overhead (launch-to-start of back-to-back kernels); the
+ * default is ops' own (model/ops.c DEF_LAUNCH_S), read through the same
+ * parameter. */
+#define OPS_LAUNCH_KEY "ops.launch"
+
+static cr_status eval_launch(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
+{
+    const char *kind = str_or(&m->c, "kind", "?");
+    (void)d;
+    r->has_bound = false;
+    snprintf(r->binding, sizeof r->binding, "-");
+    if (strcmp(kind, "async") == 0 || strcmp(kind, "graph") == 0) {
+        /* An empty kernel through ops' elementwise model: launch overhead
+         * plus nothing. */
+        cr_op_result o;
+        memset(&o, 0, sizeof o);
+        cr_diag dd = {{0}};
+        if (cr_op_eval_elementwise(t, 0, 0, 0, 0, CR_DT_FP32, &o, &dd) == CR_OK) {
+            r->has_pred = true;
+            r->pred_s = o.pred_s;
+        } else {
+            r->has_pred = true;
+            r->pred_s = cr_topo_param(t, OPS_LAUNCH_KEY, 2e-6);
+        }
+        snprintf(r->impl, sizeof r->impl, "%s launches", kind);
+        snprintf(r->note, sizeof r->note, "no bound: a launch has no physical lower limit here");
+    } else {
+        snprintf(r->impl, sizeof r->impl, "%s", kind);
+        snprintf(r->note, sizeof r->note, "no model for host round trips (measured only)");
+    }
+    return CR_OK;
+}
+
+static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o,
+                           cr_vresult *r, cr_diag *d)
+{
+    double bytes, n;
+    cr_status st;
+    if ((st = need(m, "bytes", &bytes, d)))
+        return st;
+    cr_coll coll;
+    cr_mech mech = CR_MECH_NONE;
+    cr_diag dd = {{0}};
+    if (m->c.family == CR_VFAM_P2P) {
+        coll = CR_COLL_SENDRECV;
+        n = 2;
+        if (cr_mech_parse(str_or(&m->c, "mech", "?"), &mech, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+    } else {
+        if ((st = need(m, "nranks", &n, d)))
+            return st;
+        if (cr_coll_parse(str_or(&m->c, "coll", "?"), &coll, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+    }
+    if (!(n >= 1) || n > t->n_gpus) {
+        snprintf(r->note, sizeof r->note,
+                 "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs", n,
+                 t->name, t->n_gpus);
+        return CR_OK;
+    }
+    cr_rankset *rs = NULL;
+    if (o && o->ranks) {
+        if ((st = cr_rankset_parse(o->ranks, t->n_gpus, &rs, d)) != CR_OK)
+            return st;
+        if (rs->n != (int)n) {
+            snprintf(r->note, sizeof r->note, "--ranks has %d ranks, the case %.0f", rs->n, n);
+            cr_rankset_free(rs);
+            return CR_OK;
+        }
+    } else {
+        int ids[1024];
+        if (n > 1024) {
+            snprintf(r->note, sizeof r->note, "more than 1024 ranks: give --ranks");
+            return CR_OK;
+        }
+        for (int i = 0; i < (int)n; i++)
+            ids[i] = i;
+        if ((st = cr_rankset_from_array(ids, (int)n, t->n_gpus, &rs, d)) != CR_OK)
+            return st;
+    }
+    cr_coll_req rq = cr_coll_req_default(coll, bytes);
+    const char *dts = str_or(&m->c, "dtype", "fp32");
+    cr_dtype dt;
+    if (cr_dtype_parse(dts, &dt, &dd) == CR_OK)
+        rq.dtype = dt;
+    rq.mech = mech;
+    if (mech != CR_MECH_NONE)
+        rq.sms = (int)num_or(&m->c, "sms", 0);
+    const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");
+    if (strcmp(algo, "auto") && cr_algo_parse(algo, &rq.algo, &dd) != CR_OK)
+        rq.algo = CR_ALGO_AUTO;
+    if (strcmp(proto, "auto") && cr_proto_parse(proto, &rq.proto, &dd) != CR_OK)
+        rq.proto = CR_PROTO_AUTO;
+    cr_coll_result res;
+    memset(&res, 0, sizeof res);
+    st = cr_coll_eval_topo(t, rs, &rq, &res, d);
+    cr_rankset_free(rs);
+    if (st == CR_EUNSUPPORTED) {
+        snprintf(r->note, sizeof r->note, "coll: %.150s", d ? d->msg : "unsupported");
+        if (d)
+            d->msg[0] = 0;
+        return CR_OK;
+    }
+    if (st != CR_OK)
+        return st;
+    r->has_bound = true;
+    r->bound_s = res.bound.bound_s;
+    snprintf(r->binding, sizeof r->binding, "%s", res.bound.binding);
+    if (res.pred.supported && res.pred.pred_s > 0) {
+        r->has_pred = true;
+        r->pred_s = res.pred.pred_s;
+        if (mech != CR_MECH_NONE)
+            snprintf(r->impl, sizeof r->impl, "%s %d SMs", cr_mech_name(res.pred.mech),
+                     res.pred.nchannels);
+        else
+            snprintf(r->impl, sizeof r->impl, "%s/%s", cr_algo_name(res.pred.algo),
+                     cr_proto_name(res.pred.proto));
+    } else {
+        snprintf(r->note, sizeof r->note, "no prediction: %s",
+                 res.pred.why[0] ? res.pred.why : "unsupported");
+    }
+    return CR_OK;
+}
+
+cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o,
+                           cr_vresult *out, cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    cr_status st;
+    switch (m->c.family) {
+    case CR_VFAM_HBM:
+        st = eval_hbm(t, m, out, d);
+        break;
+    case CR_VFAM_CE:
+        st = eval_ce(t, m, out, d);
+        break;
+    case CR_VFAM_MECH:
+        st = eval_mech(t, m, out, d);
+        break;
+    case CR_VFAM_GEMM:
+        st = eval_gemm(t, m, out, d);
+        break;
+    case CR_VFAM_LAUNCH:
+        st = eval_launch(t, m, out, d);
+        break;
+    case CR_VFAM_NCCL:
+    case CR_VFAM_P2P:
+        st = eval_coll(t, m, o, out, d);
+        break;
+    default:
+        return cr_diag_set(d, CR_EINVAL, "%s: unknown family", m->source);
+    }
+    if (st != CR_OK)
+        return st;
+    double meas = m->measured_s;
+    if (out->has_bound && meas > 0) {
+        out->pct_of_roofline = out->bound_s / meas * 100;
+        out->violation = meas < out->bound_s;
+    }
+    if (out->has_pred && meas > 0)
+        out->error_pct = (out->pred_s - meas) / meas * 100;
+    return CR_OK;
+}
+
+/* --- summaries ------------------------------------------------------------------ */
+
+cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
+                                cr_vsummary out[CR_VFAM__COUNT], cr_vsummary *all)
+{
+    memset(out, 0, CR_VFAM__COUNT * sizeof *out);
+    memset(all, 0, sizeof *all);
+    double *e = malloc((l->n ? l->n : 1) * sizeof *e);
+    if (!e)
+        return CR_ENOMEM;
+    for (int f = -1; f < CR_VFAM__COUNT; f++) {
+        cr_vsummary *s = f < 0 ? all : &out[f];
+        size_t ne = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            if (f >= 0 && (int)l->v[i].c.family != f)
+                continue;
+            s->cases++;
+            s->violations += r[i].violation;
+            if (r[i].has_pred)
+                e[ne++] = fabs(r[i].error_pct);
+        }
+        s->with_pred = (int)ne;
+        s->median_abs_err_pct = median(e, ne);
+        s->p90_abs_err_pct = cr_validate_percentile(e, ne, 90);
+        s->max_abs_err_pct = ne ? e[ne - 1] : 0;
+    }
+    free(e);
+    return CR_OK;
+}
+
+/* --- calibration ----------------------------------------------------------------- */
+
+void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
+{
+    memset(c, 0, sizeof *c);
+    double launch[64], sync[64];
+    size_t nl = 0, ns = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const cr_vmeas *m = &l->v[i];
+        double t = m->measured_s;
+        if (!(t > 0))
+            continue;
+        double bytes = num_or(&m->c, "bytes", 0);
+        double moved = num_or(&m->c, "rd_bytes", 0) + num_or(&m->c, "wr_bytes", 0);
+        bool used = true;
+        switch (m->c.family) {
+        case CR_VFAM_HBM:
+            if (bytes >= 256.0 * 1048576 && moved / t > c->hbm_Bps)
+                c->hbm_Bps = moved / t;
+            break;
+        case CR_VFAM_GEMM: {
+            cr_dtype dt;
+            double fl = num_or(&m->c, "flops", 0);
+            if (cr_dtype_parse(str_or(&m->c, "dtype", "?"), &dt, NULL) == CR_OK && (int)dt < 16 &&
+                fl / t > c->flops[dt])
+                c->flops[dt] = fl / t;
+            break;
+        }
+        case CR_VFAM_CE: {
+            const char *dir = str_or(&m->c, "dir", ""), *host = str_or(&m->c, "host", "");
+            double *dst = NULL;
+            if (!strcmp(dir, "h2d"))
+                dst = !strcmp(host, "pageable") ? &c->h2d_pageable_Bps : &c->h2d_pinned_Bps;
+            else if (!strcmp(dir, "d2h"))
+                dst = !strcmp(host, "pageable") ? &c->d2h_pageable_Bps : &c->d2h_pinned_Bps;
+            if (dst && bytes >= 64.0 * 1048576 && bytes / t > *dst)
+                *dst = bytes / t;
+            used = dst != NULL;
+            break;
+        }
+        case CR_VFAM_LAUNCH: {
+            const char *kind = str_or(&m->c, "kind", "");
+            if (!strcmp(kind, "async") && nl < 64)
+                launch[nl++] = t;
+            else if (!strcmp(kind, "sync") && ns < 64)
+                sync[ns++] = t;
+            break;
+        }
+        case CR_VFAM_MECH: {
+            double sms = num_or(&m->c, "sms", 0);
+            const char *mech = str_or(&m->c, "mech", "");
+            /* One SM on a large copy: the mechanism's per-SM rate (bytes
+             * copied, counted once). */
+            if (sms == 1 && bytes >= 64.0 * 1048576) {
+                if (!strcmp(mech, "ldst") && bytes / t > c->ldst_sm_Bps)
+                    c->ldst_sm_Bps = bytes / t;
+                if (!strcmp(mech, "tma") && bytes / t > c->tma_sm_Bps)
+                    c->tma_sm_Bps = bytes / t;
+            } else {
+                used = false;
+            }
+            break;
+        }
+        default:
+            used = false;
+        }
+        c->n_used += used;
+    }
+    c->launch_s = median(launch, nl);
+    c->sync_s = median(sync, ns);
+}
+
+cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const char *source)
+{
+    for (int s = 0; s < t->n_gpu_specs; s++) {
+        cr_gpu_spec *g = &t->gpu_specs[s];
+        if (c->hbm_Bps > 0)
+            g->meas_hbm_Bps = c->hbm_Bps;
+        for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
+            if (c->flops[dt] > 0)
+                g->meas_flops[dt] = c->flops[dt];
+    }
+    const cr_gpu_spec *g0 = t->n_gpus > 0 ? cr_topo_gpu_spec(t, 0) : NULL;
+    cr_status st = CR_OK;
+#define SET(key, val)                                                                              \
+    do {                                                                                           \
+        if ((st = cr_topo_set_param(t, key, val, source)) != CR_OK)                                \
+            return st;                                                                             \
+    } while (0)
+    if (c->hbm_Bps > 0 && g0 && g0->hbm_Bps > 0)
+        SET("ops.hbm.eff", fmin(c->hbm_Bps / g0->hbm_Bps, 1.0));
+    if (g0 && g0->peak_flops[CR_DT_BF16] > 0 && c->flops[CR_DT_BF16] > 0)
+        SET("ops.gemm.eff", fmin(c->flops[CR_DT_BF16] / g0->peak_flops[CR_DT_BF16], 1.0));
+    /* Host link: the best pinned direction against the PCIe link of GPU 0. */
+    double pinned = fmax(c->h2d_pinned_Bps, c->d2h_pinned_Bps);
+    double pcie = 0;
+    if (t->n_gpus > 0) {
+        int g = t->gpus[0];
+        for (int i = t->adj_off[g]; i < t->adj_off[g + 1]; i++) {
+            const cr_link *l = &t->links[t->adj[i]];
+            if (l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C)
+                pcie = fmax(pcie, cr_link_bw_from(l, g));
+        }
+    }
+    if (pinned > 0 && pcie > 0)
+        SET("ops.pcie.eff", fmin(pinned / pcie, 1.0));
+    double pageable = fmax(c->h2d_pageable_Bps, c->d2h_pageable_Bps);
+    if (pinned > 0 && pageable > 0)
+        SET("ops.pageable.eff", fmin(pageable / pinned, 1.0));
+    if (c->launch_s > 0)
+        SET("ops.launch", c->launch_s);
+    if (c->sync_s > 0)
+        SET("calib.sync", c->sync_s);
+    if (c->ldst_sm_Bps > 0)
+        SET("mech.ldst.sm_bw", c->ldst_sm_Bps);
+    if (c->tma_sm_Bps > 0)
+        SET("mech.tma.sm_bw", c->tma_sm_Bps);
+#undef SET
+    return st;
+}

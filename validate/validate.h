@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: model against measurement.
+ *
+ * Measurements come from commroof traces of the kernels/ microbenchmarks
+ * (crbench) and from nccl-tests output logs. Each crbench case runs inside
+ * one NVTX range named "cr:<family> key=value ..." (doc/validation.md); the
+ * GPU activities (kernels, copies, memsets) inside the range's time window,
+ * in the same process, are the case's work. The range's `iters` key says how
+ * many timed iterations it holds; the activities are split into that many
+ * consecutive groups per device and
+ *
+ *   measured = median over i of (start of iteration i+1 - start of
+ *              iteration i)
+ *
+ * the per-iteration time as back-to-back CUDA events see it (the kernel or
+ * copy plus the gap to the next launch: what a caller pays per call, and the
+ * convention of ops' launch overhead). With one iteration, or a range without
+ * activities (host-side waits), the range's duration divided by `iters`.
+ *
+ * Each measurement is matched to its model case: hbm -> ops elementwise,
+ * ce -> ops memcpy, mech -> ops memcpy d2d (bound; prediction where the
+ * mechanism uses every SM, or the copy engine), gemm -> ops gemm, launch ->
+ * ops launch overhead (prediction only: there is no bound on a launch), nccl
+ * and p2p -> coll (bound and prediction of the collective, or of a custom
+ * kernel on the named mechanism). The result carries bound, attainable
+ * bound (from measured ceilings where the topology has them), prediction,
+ * % of roofline and the prediction error.
+ *
+ * A measured time below the bound is a violation: the kernel, its timing or
+ * the bound is wrong.
+ */
+#ifndef CR_VALIDATE_H
+#define CR_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "status.h"
+#include "topo.h"
+
+/* Families of cases (the word after "cr:"). */
+typedef enum {
+    CR_VFAM_HBM,    /* HBM streaming kernels: read, write, copy, triad */
+    CR_VFAM_CE,     /* copy engine: d2d, h2d, d2h; pinned or pageable */
+    CR_VFAM_MECH,   /* one-GPU copy by mechanism (ldst, tma, ce) and SM count */
+    CR_VFAM_GEMM,   /* cuBLASLt GEMM */
+    CR_VFAM_LAUNCH, /* launch and synchronisation overheads */
+    CR_VFAM_NCCL,   /* NCCL collectives (crbench or nccl-tests) */
+    CR_VFAM_P2P,    /* GPU-to-GPU copies by mechanism */
+    CR_VFAM__COUNT
+} cr_vfam;
+
+/* "hbm", "ce", ...; "?" out of range. */
+const char *cr_vfam_name(cr_vfam f);
+
+#define CR_VCASE_MAX_KEYS 24
+
+/* A parsed case name "cr:<family> key=value key=value ...". */
+typedef struct {
+    cr_vfam family;
+    int n_keys;
+    struct {
+        char key[24];
+        char value[40];
+    } kv[CR_VCASE_MAX_KEYS];
+} cr_vcase;
+
+/* Parses a case name. Keys are [a-z0-9_]+, values non-empty without spaces;
+ * a key appears once. Errors: CR_EPARSE (not "cr:" + a known family, a
+ * malformed pair, a duplicate key, too many keys, a key or value too long),
+ * with the reason in d. */
+cr_status cr_vcase_parse(const char *name, cr_vcase *out, cr_diag *d);
+
+/* The value of key (borrowed), or NULL. */
+const char *cr_vcase_get(const cr_vcase *c, const char *key);
+
+/* The value of key as a finite number. Errors: CR_ENOTFOUND (absent),
+ * CR_EPARSE (not a number), each with the key and case in d. */
+cr_status cr_vcase_num(const cr_vcase *c, const char *key, double *out, cr_diag *d);
+
+/* One measured case. */
+typedef struct {
+    cr_vcase c;
+    char label[96];   /* short human name: "copy 1GiB", "bf16 8192x8192x8192" */
+    char source[128]; /* "file.json" or "file.log:12" */
+    int rank;         /* process rank (trace metadata or case key), -1 unknown */
+    double measured_s;
+    int samples;     /* iterations that make up the median */
+    int activities;  /* GPU activities found in the range (0 for logs) */
+    bool host_timed; /* measured from the range (no activities) */
+} cr_vmeas;
+
+/* A growable list of measurements. Zero-initialise; release with
+ * cr_vmeas_list_release(). */
+typedef struct {
+    cr_vmeas *v;
+    size_t n, cap;
+} cr_vmeas_list;
+
+void cr_vmeas_list_release(cr_vmeas_list *l);
+
+/* Reads a commroof trace and appends one measurement per "cr:" range.
+ * Ranges whose name does not parse, or whose activities cannot be split
+ * into `iters` groups, are reported through *n_skipped (may be NULL) with
+ * the first reason in skip_why (may be NULL, size skip_why_size) and not
+ * appended. Errors: those of the trace reader (CR_EIO, CR_EPARSE, ...),
+ * CR_ENOMEM; d says what and where. */
+cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
+                                 char *skip_why, size_t skip_why_size, cr_diag *d);
+
+/* Reads an nccl-tests output log (all_reduce_perf and friends) and appends
+ * one measurement per size row (out-of-place time). The collective comes
+ * from the log ("Collective test starting: all_reduce_perf") or, failing
+ * that, from the file name; the rank count from the "#  Rank" lines.
+ * Errors: CR_EIO, CR_EPARSE ("file:line: ..." when a row is malformed or
+ * the collective cannot be told), CR_ENOMEM. */
+cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d);
+
+/* Model figures for one measurement. Times in seconds; 0 when absent. */
+typedef struct {
+    bool has_bound;
+    double bound_s;
+    double attainable_s; /* bound from measured ceilings; 0 when none */
+    char binding[64];
+    bool has_pred;
+    double pred_s;
+    char impl[48];          /* the implementation predicted: "ring/simple", "ldst 16 SMs" */
+    double pct_of_roofline; /* bound / measured x 100 */
+    double error_pct;       /* (pred - measured) / measured x 100 */
+    bool violation;         /* measured < bound */
+    char note[160];         /* why a figure is absent, or a warning */
+} cr_vresult;
+
+/* Options of the comparison. */
+typedef struct {
+    const char *ranks; /* rank set for multi-GPU cases (NULL: the first n) */
+} cr_validate_opts;
+
+/* Evaluates the model for m on topology t. A case the model does not cover
+ * is not an error: has_bound/has_pred are false and note says why. Errors:
+ * CR_EINVAL (the case lacks a key its family needs, or carries a value the
+ * model rejects; d says which), CR_ENOMEM. */
+cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o,
+                           cr_vresult *out, cr_diag *d);
+
+/* Summary of one family (or of all). */
+typedef struct {
+    int cases;
+    int with_pred;
+    double median_abs_err_pct;
+    double p90_abs_err_pct;
+    double max_abs_err_pct;
+    int violations;
+} cr_vsummary;
+
+/* Summarises results r[0..n) of measurements l: out[f] per family, *all
+ * over everything. Errors: CR_ENOMEM. */
+cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
+                                cr_vsummary out[CR_VFAM__COUNT], cr_vsummary *all);
+
+/* The median and p-th percentile (p in [0, 100], nearest rank) of v[0..n),
+ * which this sorts. 0 when n = 0. */
+double cr_validate_percentile(double *v, size_t n, double p);
+
+/* Calibration: measured ceilings and mechanism parameters from measurements.
+ * Fills what the measurements support (0 / false otherwise). */
+typedef struct {
+    double hbm_Bps;        /* best large (>= 256 MiB) HBM kernel, read + written bytes */
+    double flops[16];      /* best GEMM rate per cr_dtype (index), FLOP/s */
+    double h2d_pinned_Bps; /* best large (>= 64 MiB) copy-engine rates */
+    double d2h_pinned_Bps;
+    double h2d_pageable_Bps;
+    double d2h_pageable_Bps;
+    double launch_s;    /* median start-to-start of back-to-back empty kernels */
+    double sync_s;      /* launch + stream synchronize round trip */
+    double ldst_sm_Bps; /* one SM's copy rate with 16-byte loads/stores (1 SM case) */
+    double tma_sm_Bps;  /* one SM's copy rate with TMA bulk copies */
+    int n_used;         /* measurements that contributed */
+} cr_vcalib;
+
+/* Derives calibration figures from l. */
+void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *out);
+
+/* Writes cal into t: measured HBM bandwidth and FLOP/s into every GPU model
+ * (meas_hbm_Bps, meas_flops), and parameters ("ops.hbm.eff",
+ * "ops.pcie.eff", "ops.pageable.eff", "ops.launch", "mech.ldst.sm_bw",
+ * "mech.tma.sm_bw", "calib.sync") with `source` as their source. Only the
+ * figures cal has are written. Errors: CR_ENOMEM. */
+cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *cal, const char *source);
+
+#endif

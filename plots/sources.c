@@ -4,7 +4,9 @@
  */
 #include "plots/sources.h"
 
+#include "coll.h"
 #include "ops.h"
+#include "plots/measured_priv.h"
 #include "suite.h"
 #include "topo_xml.h"
 
@@ -53,21 +55,62 @@ static cr_status suite_eval_run(const cr_topo *t, const char *name, suite_eval *
     return CR_OK;
 }
 
+/* Roofline points of the measured cases that do arithmetic (GEMMs, HBM
+ * kernels that declare FLOPs): measured and predicted, same intensity. */
+static cr_status meas_roof_points(const cr_topo *t, const cr_plot_meas *m, cr_roof_point *meas,
+                                  cr_roof_point *pred, int *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < m->list.n; i++) {
+        const cr_vmeas *v = &m->list.v[i];
+        double flops = 0, bytes = 0;
+        if (v->c.family == CR_VFAM_GEMM) {
+            double mm = 0, nn = 0, kk = 0;
+            cr_dtype dt;
+            const char *dts = cr_vcase_get(&v->c, "dtype");
+            cr_op_result r;
+            if (cr_vcase_num(&v->c, "m", &mm, NULL) != CR_OK ||
+                cr_vcase_num(&v->c, "n", &nn, NULL) != CR_OK ||
+                cr_vcase_num(&v->c, "k", &kk, NULL) != CR_OK || !dts ||
+                cr_dtype_parse(dts, &dt, NULL) != CR_OK ||
+                cr_op_eval_gemm(t, mm, nn, kk, dt, &r, NULL) != CR_OK)
+                continue;
+            flops = r.flops;
+            bytes = r.hbm_bytes;
+        } else if (v->c.family == CR_VFAM_HBM) {
+            double rd = 0, wr = 0;
+            if (cr_vcase_num(&v->c, "flops", &flops, NULL) != CR_OK ||
+                cr_vcase_num(&v->c, "rd_bytes", &rd, NULL) != CR_OK ||
+                cr_vcase_num(&v->c, "wr_bytes", &wr, NULL) != CR_OK)
+                continue;
+            bytes = rd + wr;
+        }
+        if (!(flops > 0) || !(bytes > 0) || !(v->measured_s > 0))
+            continue;
+        meas[*n] = (cr_roof_point){v->label, flops, bytes, v->measured_s};
+        pred[*n] =
+            (cr_roof_point){v->label, flops, bytes, m->res[i].has_pred ? m->res[i].pred_s : 0};
+        (*n)++;
+    }
+    return CR_OK;
+}
+
 cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources *s, bool comm,
                                 cr_chart **out, cr_diag *d)
 {
     *out = NULL;
     suite_eval e = {0};
-    cr_roof_point *pts = NULL;
+    cr_plot_meas m = {0};
+    cr_roof_point *pts = NULL, *mpts = NULL;
     cr_status st = CR_OK;
-    int np = 0;
+    int np = 0, nm = 0;
     if (s && s->suite) {
         if ((st = suite_eval_run(t, s->suite, &e, d)) != CR_OK)
             return st;
         pts = calloc((size_t)(3 * e.n + 1), sizeof *pts);
         if (!pts) {
-            suite_eval_free(&e);
-            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
         }
         for (int i = 0; i < e.n; i++) {
             const cr_op_result *r = &e.res[i];
@@ -81,23 +124,46 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
             np++;
         }
     }
+    /* measured cases: traces hold single-GPU GEMMs and HBM kernels, which
+     * belong on the HBM roofline only */
+    if (!comm && s && (s->n_traces > 0 || s->n_nccl_logs > 0)) {
+        if ((st = cr_plot_meas_load(t, s, &m, d)) != CR_OK)
+            goto out;
+        mpts = calloc(2 * m.list.n + 1, sizeof *mpts);
+        if (!mpts) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        meas_roof_points(t, &m, mpts, mpts + m.list.n, &nm);
+    }
     char names[3][160];
     snprintf(names[0], sizeof names[0], "%s: prediction (best schedule)",
              e.suite ? e.suite->name : "");
     snprintf(names[1], sizeof names[1], "%s: baseline (PyTorch + NCCL)",
              e.suite ? e.suite->name : "");
     snprintf(names[2], sizeof names[2], "%s: bound", e.suite ? e.suite->name : "");
-    cr_roof_set sets[3] = {
-        {names[2], false, false, pts ? pts + 2 * e.n : NULL, np},
-        {names[0], false, true, pts, np},
-        {names[1], false, false, pts ? pts + e.n : NULL, np},
-    };
-    int nsets = np > 0 ? 3 : 0;
+    cr_roof_set sets[5];
+    int nsets = 0;
+    if (np > 0) {
+        sets[nsets++] = (cr_roof_set){names[2], false, false, pts + 2 * e.n, np};
+        sets[nsets++] = (cr_roof_set){names[0], false, true, pts, np};
+        sets[nsets++] = (cr_roof_set){names[1], false, false, pts + e.n, np};
+    }
+    if (nm > 0) {
+        /* with many cases the labels would cover each other: label the
+         * measured points only when there are few */
+        sets[nsets++] = (cr_roof_set){"measured (traces)", true, nm <= 16, mpts, nm};
+        sets[nsets++] =
+            (cr_roof_set){"predicted for the measured cases", false, false, mpts + m.list.n, nm};
+    }
     if (comm)
         st = cr_plot_comm_roofline(t, gpu, sets, nsets, out, d);
     else
         st = cr_plot_roofline(t, gpu, sets, nsets, out, d);
+out:
     free(pts);
+    free(mpts);
+    cr_plot_meas_release(&m);
     suite_eval_free(&e);
     return st;
 }
@@ -132,16 +198,37 @@ cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart
     if (st != CR_OK)
         return st;
     cr_gap_row *g = calloc((size_t)(n ? n : 1), sizeof *g);
-    int ng = 0;
+    int ng = 0, nmj = 0;
+    char **mnames = NULL;
+    double *mus = NULL;
+    cr_plot_meas meas = {0};
     if (!g) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
+    /* measured times: harness results by problem name, and trace cases
+     * that carry a problem=NAME key */
+    if (s->measured_json &&
+        (st = cr_plot_read_measured_json(s->measured_json, &mnames, &mus, &nmj, d)) != CR_OK)
+        goto out;
+    if (s->n_traces > 0 || s->n_nccl_logs > 0) {
+        if ((st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
+            goto out;
+    }
     for (int i = 0; i < n; i++) {
         if (rows[i].status != CR_OK || !(rows[i].bound_us > 0))
             continue;
+        double measured_s = NAN;
+        for (int j = 0; j < nmj; j++)
+            if (strcmp(mnames[j], rows[i].name) == 0)
+                measured_s = mus[j] * 1e-6;
+        for (size_t j = 0; j < meas.list.n; j++) {
+            const char *pn = cr_vcase_get(&meas.list.v[j].c, "problem");
+            if (pn && strcmp(pn, rows[i].name) == 0)
+                measured_s = meas.list.v[j].measured_s;
+        }
         g[ng++] = (cr_gap_row){rows[i].name, rows[i].bound_us * 1e-6, rows[i].baseline_us * 1e-6,
-                               rows[i].pred_us * 1e-6, NAN};
+                               rows[i].pred_us * 1e-6, measured_s};
     }
     if (ng == 0) {
         st = cr_diag_set(d, CR_EINVAL, "suite %s: no problem runs on %s", suite->name, t->name);
@@ -154,14 +241,82 @@ out:
     free(g);
     free(rows);
     cr_suite_free(suite);
+    for (int j = 0; j < nmj; j++)
+        free(mnames[j]);
+    free(mnames);
+    free(mus);
+    cr_plot_meas_release(&meas);
     return st;
+}
+
+/* Last path component of a measurement's source, without ":line". */
+static void source_name(const char *src, char *buf, size_t n)
+{
+    const char *b = strrchr(src, '/');
+    snprintf(buf, n, "%s", b ? b + 1 : src);
+    char *colon = strrchr(buf, ':');
+    if (colon)
+        *colon = '\0';
 }
 
 cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_plot_sources *s,
                              cr_chart **out, cr_diag *d)
 {
-    (void)s;
-    return cr_plot_sweep(t, o, NULL, 0, out, d);
+    *out = NULL;
+    if (!s || (s->n_traces == 0 && s->n_nccl_logs == 0))
+        return cr_plot_sweep(t, o, NULL, 0, out, d);
+    cr_plot_meas m = {0};
+    cr_status st = cr_plot_meas_load(t, s, &m, d);
+    int nranks = o->ranks ? o->ranks->n : t->n_gpus;
+    cr_sweep_meas *pts = NULL;
+    cr_sweep_meas_set sets[16];
+    char names[16][160];
+    int nsets = 0;
+    if (st != CR_OK)
+        goto out;
+    pts = calloc(m.list.n + 1, sizeof *pts);
+    if (!pts) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    /* one set per source file, in order of appearance; only this
+     * collective on the same number of ranks is comparable */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t used = 0;
+        for (int k = 0; k < (pass ? nsets : 1); k++) {
+            if (pass)
+                sets[k] = (cr_sweep_meas_set){names[k], pts + used, 0};
+            for (size_t i = 0; i < m.list.n; i++) {
+                const cr_vmeas *v = &m.list.v[i];
+                const char *cs = cr_vcase_get(&v->c, "coll");
+                cr_coll c;
+                double bytes = 0, nr = 0;
+                if (v->c.family != CR_VFAM_NCCL || !cs || cr_coll_parse(cs, &c, NULL) != CR_OK ||
+                    c != o->coll || cr_vcase_num(&v->c, "bytes", &bytes, NULL) != CR_OK ||
+                    cr_vcase_num(&v->c, "nranks", &nr, NULL) != CR_OK || (int)nr != nranks ||
+                    !(v->measured_s > 0) || !(bytes > 0))
+                    continue;
+                char src[160];
+                source_name(v->source, src, sizeof src);
+                if (pass == 0) {
+                    int j = 0;
+                    while (j < nsets && strcmp(names[j], src) != 0)
+                        j++;
+                    if (j == nsets && nsets < 16)
+                        snprintf(names[nsets++], sizeof names[0], "%s", src);
+                } else if (strcmp(names[k], src) == 0) {
+                    pts[used++] = (cr_sweep_meas){bytes, bytes / v->measured_s *
+                                                             cr_coll_busbw_factor(c, nranks)};
+                    sets[k].n++;
+                }
+            }
+        }
+    }
+    st = cr_plot_sweep(t, o, sets, nsets, out, d);
+out:
+    free(pts);
+    cr_plot_meas_release(&m);
+    return st;
 }
 
 cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *topos, int n_topos,
@@ -216,11 +371,33 @@ out:
 cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_chart **out,
                                 cr_diag *d)
 {
-    (void)t;
-    (void)s;
     *out = NULL;
-    return cr_diag_set(d, CR_EUNSUPPORTED,
-                       "the accuracy chart needs the validate module (not built yet)");
+    cr_plot_meas m = {0};
+    cr_acc_point *pts = NULL;
+    cr_status st = cr_plot_meas_load(t, s, &m, d);
+    if (st != CR_OK)
+        goto out;
+    pts = calloc(m.list.n + 1, sizeof *pts);
+    if (!pts) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    int n = 0;
+    for (size_t i = 0; i < m.list.n; i++)
+        if (m.res[i].has_pred)
+            pts[n++] = (cr_acc_point){cr_vfam_name(m.list.v[i].c.family), m.list.v[i].label,
+                                      m.res[i].pred_s, m.list.v[i].measured_s};
+    if (n == 0) {
+        st = cr_diag_set(d, CR_EUNSUPPORTED, "the %zu measured cases have no prediction", m.list.n);
+        goto out;
+    }
+    char ctx[300];
+    snprintf(ctx, sizeof ctx, "%d files on %s", m.n_files, t->name);
+    st = cr_plot_accuracy(ctx, pts, n, out, d);
+out:
+    free(pts);
+    cr_plot_meas_release(&m);
+    return st;
 }
 
 static cr_status ceiling_row(cr_table *tb, const char *what, double v, const char *unit,
@@ -361,9 +538,75 @@ oom:
 cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
                                    cr_diag *d)
 {
-    (void)t;
     *out = NULL;
-    if (s->n_traces == 0 && s->n_nccl_logs == 0)
-        return cr_diag_set(d, CR_EUNSUPPORTED, "no traces or nccl-tests logs given");
-    return cr_diag_set(d, CR_EUNSUPPORTED, "the validate module is not built yet");
+    cr_plot_meas m = {0};
+    cr_table *tb = NULL;
+    cr_status st = cr_plot_meas_load(t, s, &m, d);
+    if (st != CR_OK)
+        goto out;
+    char title[300];
+    snprintf(title, sizeof title, "commroof validation on %s: %zu cases from %d files", t->name,
+             m.list.n, m.n_files);
+    tb = cr_table_new(title);
+    static const struct {
+        const char *name, *unit;
+        bool text;
+    } cols[] = {
+        {"family", "", true},      {"case", "", true},       {"measured_us", "us", false},
+        {"bound_us", "us", false}, {"pred_us", "us", false}, {"pct_of_roofline", "%", false},
+        {"error_pct", "%", false}, {"impl", "", true},       {"binding", "", true},
+        {"violation", "", true},   {"source", "", true},     {"note", "", true}};
+    int nc = (int)(sizeof cols / sizeof cols[0]);
+    if (!tb) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int c = 0; c < nc; c++)
+        if (cr_table_col(tb, cols[c].name, cols[c].unit, cols[c].text, 4) < 0) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+    if (m.n_skipped > 0) {
+        char note[120];
+        snprintf(note, sizeof note, "%d ranges could not be used (commroof validate says why)",
+                 m.n_skipped);
+        cr_table_note(tb, note);
+    }
+    int violations = 0;
+    for (size_t i = 0; i < m.list.n; i++) {
+        const cr_vmeas *v = &m.list.v[i];
+        const cr_vresult *r = &m.res[i];
+        int row = cr_table_row(tb);
+        violations += r->violation;
+        if (row < 0 || cr_table_set_text(tb, row, 0, cr_vfam_name(v->c.family)) != CR_OK ||
+            cr_table_set_text(tb, row, 1, v->label) != CR_OK ||
+            cr_table_set_num(tb, row, 2, v->measured_s * 1e6) != CR_OK ||
+            cr_table_set_num(tb, row, 3, r->has_bound ? r->bound_s * 1e6 : NAN) != CR_OK ||
+            cr_table_set_num(tb, row, 4, r->has_pred ? r->pred_s * 1e6 : NAN) != CR_OK ||
+            cr_table_set_num(tb, row, 5, r->has_bound ? r->pct_of_roofline : NAN) != CR_OK ||
+            cr_table_set_num(tb, row, 6, r->has_pred ? r->error_pct : NAN) != CR_OK ||
+            cr_table_set_text(tb, row, 7, r->impl) != CR_OK ||
+            cr_table_set_text(tb, row, 8, r->binding) != CR_OK ||
+            cr_table_set_text(tb, row, 9, r->violation ? "VIOLATION" : "") != CR_OK ||
+            cr_table_set_text(tb, row, 10, v->source) != CR_OK ||
+            cr_table_set_text(tb, row, 11, r->note) != CR_OK) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
+    char note[160];
+    snprintf(note, sizeof note,
+             "%d bound violations (a measured time below the bound: a timing bug or a wrong "
+             "bound)",
+             violations);
+    if (cr_table_note(tb, note) != CR_OK) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    *out = tb;
+    tb = NULL;
+out:
+    cr_table_free(tb);
+    cr_plot_meas_release(&m);
+    return st;
 }

@@ -23,6 +23,8 @@ typedef struct {
     int n_traces;
     const char *const *nccl_logs; /* nccl-tests output logs */
     int n_nccl_logs;
+    const char *measured_json; /* harness results, `commroof check --measured-json` form:
+                                  measured times of suite problems by name */
 } cr_plot_sources;
 
 /* Roofline (comm = false) or communication roofline (comm = true) of GPU

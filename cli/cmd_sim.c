@@ -51,7 +51,7 @@ static const char sim_help[] =
     "  --proto P     ll, ll128, simple (default: NCCL's choice)\n"
     "  --channels N  force N channels (default: as NCCL would)\n"
     "  --grain G     steps: one flow per rank and step; pipelined: one coupled flow\n"
-    "                per ring/tree; auto (default): steps while under 200,000 flows\n"
+    "                per ring/tree; auto (default): steps while under 50,000 flows\n"
     "  --scenario F  several collectives and compute ops from an XML file\n"
     "                (doc/simulator.md, tests/fixtures/scenarios/)\n"
     "  --timeline F  write a Chrome trace (open in ui.perfetto.dev): pid = rank x 100\n"
@@ -486,6 +486,7 @@ static int run_simple(const struct opts *o)
     cr_coll_ctx *ctx = NULL;
     json_t *root = NULL, *rows = NULL;
     cr_sim *last = NULL;
+    double last_S = o->b;
     rc = CLI_OK;
     if (o->ranks ? cr_rankset_parse(o->ranks, t->n_gpus, &rs, &d) != CR_OK
                  : !(rs = cr_rankset_all(t->n_gpus))) {
@@ -562,6 +563,7 @@ static int run_simple(const struct opts *o)
         }
         cr_sim_free(last);
         last = s;
+        last_S = S;
         if (S * o->f > o->e * (1 + 1e-12) || o->f <= 1)
             break;
     }
@@ -571,15 +573,14 @@ static int run_simple(const struct opts *o)
         json_object_set_new(root, "ops", ops_json(last, o->per_rank));
         json_object_set_new(root, "busiest", busiest_json(last, o->top));
     } else {
-        printf("#\n# details of the last size (%.0f B):\n",
-               cr_sim_op_get(last, 0).n_ranks > 0 ? o->e : o->e);
+        printf("#\n# details of the last size (%.0f B):\n", last_S);
         print_ops(last, o->per_rank);
         print_busiest(last, o->top);
     }
     if (o->timeline) {
         char what[256];
         snprintf(what, sizeof what, "commroof sim %s --topo %s --ranks %s -b %.0f", cr_coll_name(c),
-                 t->name, rtxt, o->e);
+                 t->name, rtxt, last_S);
         if ((rc = write_timeline(last, o->timeline, what)) != CLI_OK)
             goto out;
     }

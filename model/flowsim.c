@@ -703,6 +703,41 @@ static long route_get(cr_sim *s, int a, int b)
     return r;
 }
 
+/* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
+ * local index differs goes first over NVLink to the GPU of the sender's node
+ * on the receiver's rail, then out of that GPU's NIC, so that it stays on
+ * one rail of a rail-optimised fabric. Returns that relay GPU, or -1 when
+ * the flow goes straight (same node, same rail, no node structure, or the
+ * topology sets sim.pxn to 0). */
+static int pxn_relay(const cr_sim *s, int a, int b)
+{
+    if (!s->pxn || a == b)
+        return -1;
+    const cr_topo *t = s->t;
+    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
+    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b])
+        return -1;
+    int c = s->node_first[na] + s->local[b];
+    if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
+        return -1;
+    return c;
+}
+
+cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int a = ranks[i], b = ranks[j];
+            if (a == b || a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus ||
+                pxn_relay(s, a, b) >= 0)
+                continue;
+            long r = route_get(s, a, b);
+            if (r == -2)
+                return CR_ENOMEM;
+        }
+    return CR_OK;
+}
+
 cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s)
 {
     *uses = NULL;
@@ -783,26 +818,6 @@ static int task_abort(cr_sim *s)
     s->n_uses = k->use_off;
     s->n_tasks--;
     return -1;
-}
-
-/* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
- * local index differs goes first over NVLink to the GPU of the sender's node
- * on the receiver's rail, then out of that GPU's NIC, so that it stays on
- * one rail of a rail-optimised fabric. Returns that relay GPU, or -1 when
- * the flow goes straight (same node, same rail, no node structure, or the
- * topology sets sim.pxn to 0). */
-static int pxn_relay(const cr_sim *s, int a, int b)
-{
-    if (!s->pxn || a == b)
-        return -1;
-    const cr_topo *t = s->t;
-    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
-    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b])
-        return -1;
-    int c = s->node_first[na] + s->local[b];
-    if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
-        return -1;
-    return c;
 }
 
 static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s,

@@ -194,7 +194,7 @@ cr_status cr_sim_task_label(cr_sim *s, int task, const char *label);
  * expansion stays under CR_SIM_STEP_FLOWS_MAX flows, pipelined above. */
 typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } cr_sim_grain;
 
-#define CR_SIM_STEP_FLOWS_MAX 200000
+#define CR_SIM_STEP_FLOWS_MAX 50000
 
 /* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */
 typedef struct {
@@ -251,6 +251,12 @@ int cr_sim_n_res(const cr_sim *s);
  * sequence). *uses is borrowed and valid until the next call that adds
  * tasks or routes. Errors: CR_ENOTFOUND (no path), CR_EINVAL, CR_ENOMEM. */
 cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
+
+/* Computes and caches the routes among all pairs of the given GPU ranks
+ * grouped by source, so that one shortest-path search per source serves
+ * them all (an all-to-all's flows then find their routes cached). Errors:
+ * CR_ENOMEM. Pairs without a route are left for the flows to report. */
+cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n);
 
 /* Runs the simulation to completion. Errors: CR_EINVAL when the dependency
  * graph has a cycle (with a task in it named in d), CR_ENOMEM. Call once. */

@@ -373,6 +373,8 @@ static cr_status direct(xp *x)
     const cr_sim_coll_spec *sp = x->sp;
     int n = x->n, root = sp->root;
     double S = sp->bytes;
+    if (n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)
+        return oom(x);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             if (i == j)

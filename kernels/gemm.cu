@@ -13,7 +13,8 @@
  *
  * Check: the output is poisoned with NaN first; afterwards every element must
  * be finite (all written) and 256 sampled entries must match a float64
- * reference within rounding (tolerances below, from the formats' precision).
+ * reference within rounding (tolerances below, from the formats' precision
+ * and, for fp8, the tensor cores' reduced accumulation precision).
  */
 #include <algorithm>
 #include <cublasLt.h>
@@ -135,7 +136,10 @@ static __global__ void k_sample_check(const void *A, const void *B, const void *
     if (threadIdx.x == 0) {
         double ref = s_sum[0], got = out_at(D, j * (size_t)m + i, dt);
         double r_out = dt == DT_FP16 ? 1e-3 : dt == DT_BF16 || dt == DT_FP8 ? 8e-3 : 1e-6;
-        double r_in = dt == DT_TF32 ? 2e-3 : 1e-5;
+        /* fp8 on Hopper: the tensor cores accumulate e4m3 products in
+         * about 14 bits (DeepSeek-V3 report, section 3.3.2), so fp8 gets
+         * tf32's allowance. */
+        double r_in = dt == DT_TF32 || dt == DT_FP8 ? 2e-3 : 1e-5;
         double tol = r_out * fabs(ref) + r_in * sqrt(s_sq[0]) + 1e-6;
         if (!(fabs(got - ref) <= tol))
             atomicAdd(bad, 1ull);

@@ -33,10 +33,20 @@ static __global__ void __launch_bounds__(HBM_THREADS)
         uint4 v = a[i];
         x ^= v.x ^ v.y ^ v.z ^ v.w;
     }
+    /* One atomic per block: thousands of warps XOR-ing one word serialise
+     * in the L2 and would time the atomics, not the reads. */
+    __shared__ uint32_t warp_x[HBM_THREADS / 32];
     for (int o = 16; o > 0; o >>= 1)
         x ^= __shfl_xor_sync(0xffffffffu, x, o);
     if ((threadIdx.x & 31) == 0)
-        atomicXor(out, x);
+        warp_x[threadIdx.x / 32] = x;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t b = 0;
+        for (unsigned w = 0; w < blockDim.x / 32; w++)
+            b ^= warp_x[w];
+        atomicXor(out, b);
+    }
 }
 
 /* The read kernel's reference: a plain word-by-word XOR. */

@@ -36,6 +36,9 @@ done
 
 # NVLink multicast stays off everywhere (DEVELOPERS.md, KINDS.md).
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# crbench's own ranges name every case; NCCL's ranges (tens of thousands per
+# sweep) would only swell the traces. Set CR_KEEP_NCCL_NVTX=1 to keep them.
+[ "${CR_KEEP_NCCL_NVTX:-0}" = 1 ] || export NCCL_NVTX_DISABLE=1
 
 if [ "$DO_BUILD" = 1 ]; then
     make --no-print-directory BUILD="$BUILD" kernels >"$BUILD.kernels-build.log" 2>&1 ||

@@ -320,15 +320,19 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
             return false;
         }
     double *start = malloc((size_t)n_it * sizeof *start);
-    double *gap = malloc((size_t)n_it * sizeof *gap);
-    if (!start || !gap) {
+    double *end = malloc((size_t)n_it * sizeof *end);
+    double *t = malloc((size_t)n_it * sizeof *t);
+    if (!start || !end || !t) {
         free(start);
-        free(gap);
+        free(end);
+        free(t);
         snprintf(why, why_size, "out of memory");
         return false;
     }
-    for (int i = 0; i < n_it; i++)
+    for (int i = 0; i < n_it; i++) {
         start[i] = INFINITY;
+        end[i] = -INFINITY;
+    }
     for (int j = 0; j < nd; j++) {
         int k = counts[j] / n_it, seen = 0;
         for (size_t i = lo; i < hi; i++)
@@ -336,14 +340,26 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
                 int g = seen++ / k;
                 if (a[i].ts < start[g])
                     start[g] = a[i].ts;
+                if (a[i].end > end[g])
+                    end[g] = a[i].end;
             }
     }
-    for (int i = 0; i + 1 < n_it; i++)
-        gap[i] = start[i + 1] - start[i];
-    m->measured_s = median(gap, (size_t)n_it - 1) / per;
-    m->samples = n_it - 1;
-    free(start);
-    free(gap);
+    if (m->c.family == CR_VFAM_LAUNCH) {
+        /* Launch overhead: start to start of consecutive launches. */
+        for (int i = 0; i + 1 < n_it; i++)
+            t[i] = start[i + 1] - start[i];
+        m->measured_s = median(t, (size_t)n_it - 1) / per;
+        m->samples = n_it - 1;
+    } else {
+        /* Device time of one iteration: first start to last end, over
+         * every device the case ran on. */
+        for (int i = 0; i < n_it; i++)
+            t[i] = end[i] - start[i];
+        m->measured_s = median(t, (size_t)n_it);
+        m->samples = n_it;
+    }
+    free(end);
+    free(t);
     return true;
 }
 

@@ -190,7 +190,9 @@ typedef struct {
     double t_comm_s;    /* communication bandwidth term over the cuts */
     double lat_s;       /* unavoidable latency */
     double bound_s;
-    char binding[64]; /* "compute", "hbm", a cut's name, or "latency" */
+    char binding[64];    /* "compute", "hbm", a cut's name, or "latency" */
+    double attainable_s; /* the bound from measured ceilings where the topology has
+                            them (compute, HBM), else equal to bound_s */
 
     double baseline_s;
     int baseline_kernels; /* kernels and collectives the baseline launches */

@@ -369,9 +369,15 @@ static double direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, do
     double worst = 0;
     *wb = *wc = 0;
     *we = eff_up;
-    for (int j = 0; j < cs->n_cuts; j++) {
+    int root_cut[CR_CUT__COUNT];
+    for (int k = 0; k < CR_CUT__COUNT; k++)
+        root_cut[k] = rooted ? cs->member_cut[root * CR_CUT__COUNT + k] : -1;
+    for (int q = -CR_CUT__COUNT; q < cs->n_classes; q++) {
+        int j = q < 0 ? root_cut[q + CR_CUT__COUNT] : cs->classes[q];
+        if (j < 0 || (q >= 0 && j == root_cut[cs->cuts[j].kind] && cs->class_count[q] == 1))
+            continue;
         const cr_cut *cut = &cs->cuts[j];
-        bool root_in = rooted && cs->member_cut[root * CR_CUT__COUNT + (int)cut->kind] == j;
+        bool root_in = q < 0;
         double o, i;
         direct_bytes(rq->coll, rq->bytes, c->n, cut->k, root_in, cut->ring_out, cut->ring_in, &o,
                      &i);

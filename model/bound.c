@@ -26,6 +26,8 @@ void cr_cuts_free(cr_cuts *c)
     if (!c)
         return;
     free(c->cuts);
+    free(c->classes);
+    free(c->class_count);
     free(c->member_cut);
     free(c->hbm_Bps);
     free(c->lat0_s);
@@ -358,6 +360,76 @@ static int add_bisection(struct bctx *b)
     return rc;
 }
 
+/* ---- cut classes: identical cuts evaluate identically ---- */
+
+struct cut_key {
+    const cr_cut *cut;
+    int idx;
+};
+
+static int cmp_cut(const void *pa, const void *pb)
+{
+    const struct cut_key *ka = pa, *kb = pb;
+    const cr_cut *a = ka->cut, *b = kb->cut;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    if (a->out_Bps != b->out_Bps)
+        return a->out_Bps < b->out_Bps ? -1 : 1;
+    if (a->in_Bps != b->in_Bps)
+        return a->in_Bps < b->in_Bps ? -1 : 1;
+    if (a->ring_out != b->ring_out)
+        return a->ring_out < b->ring_out ? -1 : 1;
+    if (a->ring_in != b->ring_in)
+        return a->ring_in < b->ring_in ? -1 : 1;
+    if (a->hw != b->hw)
+        return a->hw < b->hw ? -1 : 1;
+    return ka->idx < kb->idx ? -1 : (ka->idx > kb->idx);
+}
+
+static int build_classes(cr_cuts *c)
+{
+    c->n_classes = 0;
+    for (int i = 0; i < c->n_cuts; i++) {
+        const cr_cut *cut = &c->cuts[i];
+        c->agg_out_Bps[cut->kind] += cut->out_Bps;
+        c->agg_in_Bps[cut->kind] += cut->in_Bps;
+        c->agg_m[cut->kind]++;
+    }
+    for (int m = 0; m < c->n; m++)
+        for (int k = 0; k < CR_CUT__COUNT; k++)
+            c->agg_covered[k] += c->member_cut[m * CR_CUT__COUNT + k] >= 0;
+    if (c->n_cuts == 0)
+        return 0;
+    struct cut_key *keys = malloc((size_t)c->n_cuts * sizeof *keys);
+    c->classes = malloc((size_t)c->n_cuts * sizeof *c->classes);
+    c->class_count = malloc((size_t)c->n_cuts * sizeof *c->class_count);
+    if (!keys || !c->classes || !c->class_count) {
+        free(keys);
+        return -1;
+    }
+    for (int i = 0; i < c->n_cuts; i++) {
+        keys[i].cut = &c->cuts[i];
+        keys[i].idx = i;
+    }
+    qsort(keys, (size_t)c->n_cuts, sizeof *keys, cmp_cut);
+    for (int i = 0; i < c->n_cuts; i++) {
+        if (c->n_classes > 0) {
+            struct cut_key prev = {&c->cuts[c->classes[c->n_classes - 1]], -1};
+            struct cut_key cur = {keys[i].cut, -1};
+            if (cmp_cut(&prev, &cur) == 0) {
+                c->class_count[c->n_classes - 1]++;
+                continue;
+            }
+        }
+        c->classes[c->n_classes] = keys[i].idx;
+        c->class_count[c->n_classes++] = 1;
+    }
+    free(keys);
+    return 0;
+}
+
 /* ---- latency: Dijkstra from rank 0 over link latencies ---- */
 
 static int latencies(struct bctx *b)
@@ -673,6 +745,8 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     c->agg_ok[CR_CUT_GPU] = !c->reducer;
     c->agg_ok[CR_CUT_NODE] = node_ok;
 
+    if (build_classes(c) < 0)
+        goto nomem;
     c->lat_cut_s = cut_latency(&b);
     if (latencies(&b) < 0)
         goto nomem;
@@ -827,18 +901,24 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
     bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
                   rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
 
-    /* Per kind: the worst cut instance. */
+    /* Per kind: the worst cut instance. Identical cuts share a class; the
+     * root's own cut is evaluated on its own (its bytes differ). */
     for (int kind = 0; kind < CR_CUT__COUNT; kind++) {
         double best = -1, bb = 0, bc = 0;
         int bi = -1;
-        int root_cut = c->member_cut[root * CR_CUT__COUNT + kind];
-        for (int j = 0; j < c->n_cuts; j++) {
+        int root_cut = rooted ? c->member_cut[root * CR_CUT__COUNT + kind] : -1;
+        for (int q = -1; q < c->n_classes; q++) {
+            int j = q < 0 ? root_cut : c->classes[q];
+            /* the root's cut read as a non-root cut only when an identical
+             * cut without the root exists */
+            if (j < 0 || (q >= 0 && j == root_cut && c->class_count[q] == 1))
+                continue;
             const cr_cut *cut = &c->cuts[j];
             if ((int)cut->kind != kind)
                 continue;
             double ob, ib;
-            cr_cut_forced_bytes(rq->coll, S, n, cut->k, rooted && root_cut == j, cut->ring_out,
-                                cut->ring_in, &ob, &ib);
+            cr_cut_forced_bytes(rq->coll, S, n, cut->k, q < 0, cut->ring_out, cut->ring_in, &ob,
+                                &ib);
             double to = ob > 0 ? ob / cut->out_Bps : 0, ti = ib > 0 ? ib / cut->in_Bps : 0;
             double tm = fmax(to, ti);
             if (tm > best) {
@@ -867,18 +947,9 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
             int kind = kinds[q];
             if (c->reducer && rq->in_network && !c->agg_ok[kind])
                 continue;
-            double so = 0, si = 0;
-            int m = 0;
-            for (int j = 0; j < c->n_cuts; j++)
-                if ((int)c->cuts[j].kind == kind) {
-                    so += c->cuts[j].out_Bps;
-                    si += c->cuts[j].in_Bps;
-                    m++;
-                }
+            double so = c->agg_out_Bps[kind], si = c->agg_in_Bps[kind];
+            int m = c->agg_m[kind], covered = c->agg_covered[kind];
             /* groups must cover every rank for the count to hold */
-            int covered = 0;
-            for (int i = 0; i < n; i++)
-                covered += c->member_cut[i * CR_CUT__COUNT + kind] >= 0;
             if (m < 2 || covered < n)
                 continue;
             double cap = fmin(so, si) / m, bytes = 2.0 * (m - 1) / m * S;

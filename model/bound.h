@@ -45,16 +45,23 @@ typedef struct {
     int n; /* ranks */
     cr_cut *cuts;
     int n_cuts;
-    int *member_cut;            /* [i * CR_CUT__COUNT + kind]: cut of that kind holding
-                                   communicator rank i, or -1 */
-    int n_member_nodes;         /* nodes holding ranks (1 when the topology has no nodes) */
-    bool agg_ok[CR_CUT__COUNT]; /* the counting argument holds at this level even with the
-                                   topology's in-switch reduction (no reducer outside) */
-    bool reducer;               /* some switch usable by the ranks reduces in-network */
-    double *hbm_Bps;            /* [i]: HBM bandwidth of communicator rank i */
-    double lat_cut_s;           /* latency any byte crossing a GPU's ports still needs */
-    double *lat0_s;             /* [i]: path latency from rank 0 to rank i */
-    double lat_ecc0_s;          /* max over i of lat0_s[i] */
+    int *classes;     /* one representative cut per distinct (kind, k, capacities,
+                         ring crossings, hw): evaluations loop over these */
+    int *class_count; /* cuts in each class */
+    int n_classes;
+    double agg_out_Bps[CR_CUT__COUNT], agg_in_Bps[CR_CUT__COUNT]; /* sums over a kind */
+    int agg_m[CR_CUT__COUNT];                                     /* cuts of that kind */
+    int agg_covered[CR_CUT__COUNT]; /* ranks inside some cut of that kind */
+    int *member_cut;                /* [i * CR_CUT__COUNT + kind]: cut of that kind holding
+                                       communicator rank i, or -1 */
+    int n_member_nodes;             /* nodes holding ranks (1 when the topology has no nodes) */
+    bool agg_ok[CR_CUT__COUNT];     /* the counting argument holds at this level even with the
+                                       topology's in-switch reduction (no reducer outside) */
+    bool reducer;                   /* some switch usable by the ranks reduces in-network */
+    double *hbm_Bps;                /* [i]: HBM bandwidth of communicator rank i */
+    double lat_cut_s;               /* latency any byte crossing a GPU's ports still needs */
+    double *lat0_s;                 /* [i]: path latency from rank 0 to rank i */
+    double lat_ecc0_s;              /* max over i of lat0_s[i] */
 } cr_cuts;
 
 /* Builds the cuts of topo around ranks (NULL = all). Errors: CR_EINVAL

@@ -458,6 +458,8 @@ static const int point_types[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12};
 
 /* ---- data file and script ---- */
 
+static size_t longest_name(const cr_chart *c);
+
 static bool axis_log(const cr_chart *c, int a)
 {
     if (c->scale[a] == CR_AXIS_LOG)
@@ -491,7 +493,95 @@ static bool axis_log(const cr_chart *c, int a)
     return hi > 0 && hi / lo > 100.0;
 }
 
-static void write_data(const cr_chart *c, sbuf *b)
+/* Where each point's label goes: 'L' (right of the point, left-aligned),
+ * 'R' (left of the point, near the right edge) or 0 (not drawn: it would
+ * overlap a label already placed; the data file and the HTML table still
+ * name every point). Greedy in series order on an estimate of the plot
+ * area in pixels; labels are about 6.5 px per character and 13 px tall at
+ * the 9 pt font the script uses. Returns one flag per point of every
+ * series in order, or NULL when nothing is labelled or memory runs out. */
+static char *place_labels(const cr_chart *c)
+{
+    size_t total = 0;
+    bool any = false;
+    for (int i = 0; i < c->ns; i++) {
+        total += (size_t)c->s[i].n;
+        any = any || (c->s[i].labelled && c->s[i].style != CR_SERIES_BAND && c->s[i].n > 0);
+    }
+    if (!any || c->kind != CR_CHART_XY)
+        return NULL;
+    char *flag = calloc(total + 1, 1);
+    double *bx = malloc((total + 1) * 4 * sizeof *bx); /* placed boxes: x0 x1 y0 y1 */
+    if (!flag || !bx) {
+        free(flag);
+        free(bx);
+        return NULL;
+    }
+    double lo[2], hi[2];
+    bool lg[2];
+    for (int a = 0; a < 2; a++) {
+        lg[a] = axis_log(c, a);
+        lo[a] = INFINITY;
+        hi[a] = -INFINITY;
+        if (c->range_set[a]) {
+            lo[a] = c->lo[a];
+            hi[a] = c->hi[a];
+            continue;
+        }
+        for (int i = 0; i < c->ns; i++)
+            for (int j = 0; j < c->s[i].n; j++) {
+                double v = a == 0 ? c->s[i].pts[j].x : c->s[i].pts[j].y;
+                if (isfinite(v) && (!lg[a] || v > 0)) {
+                    lo[a] = fmin(lo[a], v);
+                    hi[a] = fmax(hi[a], v);
+                }
+            }
+    }
+    double key_px = longest_name(c) <= 34 ? (double)longest_name(c) * 7.0 + 70.0 : 0.0;
+    int shown = 0;
+    for (int i = 0; i < c->ns; i++)
+        shown += c->s[i].n > 0;
+    /* a key under the plot takes a row per two entries */
+    double key_rows = key_px > 0 ? 0.0 : ceil((shown + c->nhl) / 2.0);
+    double wpx = fmax(200.0, c->w - 90.0 - key_px);
+    double hpx = fmax(150.0, c->h - 170.0 - 20.0 * key_rows);
+    size_t k = 0, nb = 0;
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        bool lab = s->labelled && s->style != CR_SERIES_BAND;
+        for (int j = 0; j < s->n; j++, k++) {
+            const pt *p = &s->pts[j];
+            if (!lab || !p->label || !(hi[0] > lo[0]) || !(hi[1] > lo[1]))
+                continue;
+            double fx = lg[0] ? log10(p->x / lo[0]) / log10(hi[0] / lo[0])
+                              : (p->x - lo[0]) / (hi[0] - lo[0]);
+            double fy = lg[1] ? log10(p->y / lo[1]) / log10(hi[1] / lo[1])
+                              : (p->y - lo[1]) / (hi[1] - lo[1]);
+            if (!isfinite(fx) || !isfinite(fy) || fx < 0 || fx > 1 || fy < 0 || fy > 1)
+                continue;
+            double px = fx * wpx, py = fy * hpx, len = 7.0 * (double)strlen(p->label) + 10.0;
+            char side = px + len <= wpx ? 'L' : 'R';
+            double x0 = side == 'L' ? px + 4 : px - len, x1 = x0 + len;
+            double y0 = py - 2.0, y1 = py + 15.0;
+            bool clash = false;
+            for (size_t q = 0; q < nb && !clash; q++)
+                clash = x0 < bx[4 * q + 1] && bx[4 * q] < x1 && y0 < bx[4 * q + 3] &&
+                        bx[4 * q + 2] < y1;
+            if (clash)
+                continue;
+            flag[k] = side;
+            bx[4 * nb] = x0;
+            bx[4 * nb + 1] = x1;
+            bx[4 * nb + 2] = y0;
+            bx[4 * nb + 3] = y1;
+            nb++;
+        }
+    }
+    free(bx);
+    return flag;
+}
+
+static void write_data(const cr_chart *c, sbuf *b, const char *flag)
 {
     sb_comment(b, "commroof chart: ", c->title);
     if (c->subtitle)
@@ -519,8 +609,10 @@ static void write_data(const cr_chart *c, sbuf *b)
     }
     sb_comment(b, "x: ", c->label[0] ? c->label[0] : "");
     sb_comment(b, "y: ", c->label[1] ? c->label[1] : "");
-    sb_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\";\n"
-              "# band series have columns x y_low y_high.\n");
+    sb_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
+              "# (L: label drawn right of the point, R: left of it, -: not drawn, it would\n"
+              "# overlap another); band series have columns x y_low y_high.\n");
+    size_t k = 0;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         char head[32];
@@ -532,12 +624,17 @@ static void write_data(const cr_chart *c, sbuf *b)
             sb_add(b, " ");
             sb_num(b, s->pts[j].y);
             sb_add(b, " ");
-            if (s->style == CR_SERIES_BAND)
+            if (s->style == CR_SERIES_BAND) {
                 sb_num(b, s->pts[j].y2);
-            else
+            } else {
                 sb_datastr(b, s->pts[j].label ? s->pts[j].label : "");
+                /* where the script draws the label: L, R, or - (not drawn) */
+                char f = flag ? flag[k + (size_t)j] : 0;
+                sb_add(b, " %c", f ? f : '-');
+            }
             sb_add(b, "\n");
         }
+        k += (size_t)s->n;
         if (s->n == 0) /* keep the index numbering when a series is empty */
             sb_add(b, "NaN NaN \"\"\n");
     }
@@ -554,7 +651,28 @@ static void write_axis(const cr_chart *c, sbuf *b, int a)
     bool lg = axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
     if (lg) {
         sb_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
-        if (c->si_unit[a]) {
+        if (c->si_unit[a] && c->range_set[a] && c->lo[a] > 0 && c->hi[a] / c->lo[a] < 1e30) {
+            /* a known range: one label per decade, plain below 1000 (0.1,
+             * not 100m), SI prefixes above (1k, 10M) */
+            static const char pre[] = "kMGTPE";
+            sb_add(b, "set %stics (", ax);
+            bool first = true;
+            for (double v = pow(10.0, floor(log10(c->lo[a]) + 1e-9)); v <= c->hi[a] * 1.0001;
+                 v *= 10.0) {
+                char lab[48];
+                int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
+                if (e3 > 6)
+                    e3 = 6;
+                if (e3 > 0)
+                    snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1],
+                             c->si_unit[a]);
+                else
+                    snprintf(lab, sizeof lab, "%g%s", v, c->si_unit[a]);
+                sb_add(b, "%s\"%s\" %.6g", first ? "" : ", ", lab, v);
+                first = false;
+            }
+            sb_add(b, ")\n");
+        } else if (c->si_unit[a]) {
             /* %.0s%c prints 1k, 10M ...: readable where 1e+06 is not */
             sb_add(b, "set format %s ", ax);
             char fmt[64];
@@ -744,12 +862,19 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
         sb_add(b, " title ");
         sb_gpstr(b, s->name);
         if (s->labelled && s->style != CR_SERIES_BAND) {
+            /* column 4 says where each label fits (see place_labels) */
+            const char *dy = (nlabelled++ % 2) ? "-0.7" : "0.7";
             sb_add(b, ", \\\n     ");
             sb_gpstr(b, dat);
             sb_add(b,
-                   " index %d using 1:2:3 with labels offset char 0.8,%s left "
-                   "font \",9\" tc rgb \"%s\" notitle",
-                   i, (nlabelled++ % 2) ? "-0.7" : "0.7", col);
+                   " index %d using 1:2:(strcol(4) eq \"L\" ? strcol(3) : \"\") with labels "
+                   "left offset char 0.8,%s font \",9\" tc rgb \"%s\" notitle, \\\n     ",
+                   i, dy, col);
+            sb_gpstr(b, dat);
+            sb_add(b,
+                   " index %d using 1:2:(strcol(4) eq \"R\" ? strcol(3) : \"\") with labels "
+                   "right offset char -0.8,%s font \",9\" tc rgb \"%s\" notitle",
+                   i, dy, col);
         }
         first = false;
     }
@@ -1008,7 +1133,9 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
         goto out;
     }
 
-    write_data(c, &data);
+    char *flags = place_labels(c);
+    write_data(c, &data, flags);
+    free(flags);
     write_script(c, &script, stem, ext);
     if (data.oom || script.oom) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");

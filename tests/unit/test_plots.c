@@ -267,7 +267,7 @@ static void test_data_and_script(void **state)
     char *i2 = strstr(dat, "# index 2: empty");
     assert_true(i0 && i1 && i2 && i0 < i1 && i1 < i2);
     assert_non_null(strstr(dat, "10 2000 \"\""));
-    assert_non_null(strstr(dat, "3 4 \"lab 'x' next\""));
+    assert_non_null(strstr(dat, "3 4 \"lab 'x' next\" L"));
     free(dat);
     path_of(p, sizeof p, "writer.gp");
     char *gp = slurp(p, NULL);
@@ -288,6 +288,33 @@ static void test_data_and_script(void **state)
     cr_chart_free(c);
     cr_chart_free(NULL);
     (void)e;
+}
+
+/* Two labelled points on the same spot: the second label would cover the
+ * first, so the data file marks it "-" (not drawn); a point near the right
+ * edge gets its label on its left ("R"). */
+static void test_label_placement(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "labels");
+    cr_chart_axis(c, 'x', "x", CR_AXIS_LOG);
+    cr_chart_axis(c, 'y', "y", CR_AXIS_LOG);
+    cr_chart_range(c, 'x', 1, 1000);
+    cr_chart_range(c, 'y', 1, 1000);
+    int s = cr_chart_series(c, "pts", CR_SERIES_POINTS, true);
+    cr_chart_point(c, s, 10, 10, "first");
+    cr_chart_point(c, s, 10, 10, "second");
+    cr_chart_point(c, s, 990, 100, "right_edge_label");
+    char p[600];
+    path_of(p, sizeof p, "labels.png");
+    assert_int_equal(cr_chart_render(c, p, NULL, NULL), CR_OK);
+    path_of(p, sizeof p, "labels.dat");
+    char *dat = slurp(p, NULL);
+    assert_non_null(strstr(dat, "10 10 \"first\" L"));
+    assert_non_null(strstr(dat, "10 10 \"second\" -"));
+    assert_non_null(strstr(dat, "990 100 \"right_edge_label\" R"));
+    free(dat);
+    cr_chart_free(c);
 }
 
 static void test_render_errors(void **state)
@@ -532,15 +559,11 @@ static void test_accuracy(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_data_and_script),
-        cmocka_unit_test(test_render_errors),
-        cmocka_unit_test(test_image_check),
-        cmocka_unit_test(test_html_and_json),
-        cmocka_unit_test(test_roofline),
-        cmocka_unit_test(test_comm_ceilings),
-        cmocka_unit_test(test_gap),
-        cmocka_unit_test(test_compare),
-        cmocka_unit_test(test_accuracy),
+        cmocka_unit_test(test_data_and_script), cmocka_unit_test(test_label_placement),
+        cmocka_unit_test(test_render_errors),   cmocka_unit_test(test_image_check),
+        cmocka_unit_test(test_html_and_json),   cmocka_unit_test(test_roofline),
+        cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_compare),         cmocka_unit_test(test_accuracy),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

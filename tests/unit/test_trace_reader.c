@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trace reader and summary (traces/reader/): committed fixtures, a real
+ * H200 trace (complete and killed), other tools' Chrome traces, files cut at
+ * every byte, and bad inputs with their exact messages.
+ *
+ * Expected numbers come from the fixtures' own text (hand-written, the sums
+ * are spelled out below) or from kernels/trace_demo/trace_demo.cu, the
+ * program that produced the H200 traces (counts and byte sizes derived from
+ * its source next to each assertion).
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "traces/reader/trace_reader.h"
+#include "traces/reader/trace_summary.h"
+
+#define FIX "tests/fixtures/traces/"
+
+/* Reads every event of a reader; returns the final status; counts by cat. */
+static cr_status drain(cr_trace_reader *r, unsigned long counts[6], cr_diag *d)
+{
+    const cr_trace_event *e;
+    cr_status st;
+    if (counts)
+        memset(counts, 0, 6 * sizeof counts[0]);
+    while ((st = cr_trace_reader_next(r, &e, d)) == CR_OK && e)
+        if (counts)
+            counts[e->cat]++;
+    return st;
+}
+
+/* The message of reading text (which must fail) with status want. */
+static const char *error_of(const char *text, cr_status want)
+{
+    static cr_diag d;
+    memset(&d, 0, sizeof d);
+    cr_trace_reader *r = NULL;
+    assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t.json", &r), CR_OK);
+    cr_status st = drain(r, NULL, &d);
+    cr_trace_reader_free(r);
+    if (st != want)
+        fail_msg("status %d (%s), expected %d; message: %s", st, cr_strerror(st), want, d.msg);
+    return d.msg;
+}
+
+static void test_minimal_fixture(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open(FIX "minimal.json", &r, &d), CR_OK);
+    const cr_trace_event *e;
+    int n = 0;
+    bool saw_kernel = false, saw_p2p = false, saw_nvtx = false, saw_memset = false;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        n++;
+        if (e->cat == CR_TRACE_KERNEL && !saw_kernel) {
+            saw_kernel = true; /* the first gemm line */
+            assert_string_equal(e->name, "gemm");
+            assert_int_equal(e->ph, 'X');
+            assert_int_equal(e->pid, 4200);
+            assert_int_equal(e->tid, 7);
+            assert_close(e->ts_s, 10e-6, 1e-12, 0);
+            assert_close(e->dur_s, 2.5e-6, 1e-12, 0);
+            assert_int_equal(e->device, 0);
+            assert_int_equal(e->stream, 7);
+            assert_int_equal(e->grid[0], 132);
+            assert_int_equal(e->grid[1], 1);
+            assert_int_equal(e->block[0], 256);
+            assert_int_equal(e->registers, 96);
+            assert_close(e->smem_static_bytes, 1024, 0, 0);
+            assert_close(e->smem_dynamic_bytes, 49152, 0, 0);
+        }
+        if (e->cat == CR_TRACE_MEMCPY && e->copy_kind == CR_COPY_P2P) {
+            saw_p2p = true;
+            assert_int_equal(e->src_device, 1);
+            assert_int_equal(e->dst_device, 0);
+            assert_close(e->bytes, 4e6, 0, 0);
+            assert_string_equal(e->src_mem, "device");
+        }
+        if (e->cat == CR_TRACE_MEMSET) {
+            saw_memset = true;
+            assert_string_equal(e->dst_mem, "device");
+            assert_close(e->bytes, 4096, 0, 0);
+        }
+        if (e->cat == CR_TRACE_NVTX && e->ph == 'X') {
+            saw_nvtx = true;
+            assert_string_equal(e->name, "ncclAllReduce");
+            assert_non_null(e->domain);
+            assert_string_equal(e->domain, "NCCL");
+            assert_true(e->has_payload);
+            assert_close(e->payload, 1048576, 0, 0);
+            assert_int_equal(e->device, -1);
+        }
+        if (e->cat == CR_TRACE_KERNEL && e->tid == 8)
+            assert_string_equal(e->name, "add \"quoted\" \xc3\xa9"); /* JSON escapes decoded */
+    }
+    assert_true(saw_kernel && saw_p2p && saw_nvtx && saw_memset);
+    assert_int_equal(n, 13); /* 13 event lines in the fixture */
+    cr_trace_info info;
+    cr_trace_reader_info(r, &info);
+    assert_true(info.complete);
+    assert_true(info.has_metadata);
+    assert_int_equal(info.events, 13);
+    /* metadata says 3; the last commroof_stats line (2) is older */
+    assert_true(info.dropped_known);
+    assert_int_equal(info.dropped_records, 3);
+    assert_int_equal(info.format_version, 1);
+    assert_int_equal(info.ts_base_ns, 1000000000000LL);
+    /* metadata.devices (2) replaces the one commroof_device event */
+    assert_int_equal(json_array_size(cr_trace_reader_devices(r)), 2);
+    assert_non_null(cr_trace_reader_metadata(r));
+    cr_trace_reader_free(r);
+}
+
+static void test_minimal_summary(void **state)
+{
+    (void)state;
+    cr_trace_summary *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_summarize(FIX "minimal.json", &s, &d), CR_OK);
+    assert_int_equal(s->kernels, 3);
+    assert_int_equal(s->copies, 2);
+    assert_int_equal(s->memsets, 1);
+    assert_int_equal(s->syncs, 1);
+    assert_int_equal(s->nvtx, 2);
+    /* kernels: gemm 2.5 + 1.5 = 4.0 us, add 0.25 us */
+    assert_close(s->kernel_s, 4.25e-6, 1e-12, 0);
+    assert_int_equal(s->n_kernel_stats, 2);
+    assert_string_equal(s->kernel_stats[0].name, "gemm");
+    assert_int_equal(s->kernel_stats[0].calls, 2);
+    assert_close(s->kernel_stats[0].total_s, 4e-6, 1e-12, 0);
+    assert_close(s->kernel_stats[0].min_s, 1.5e-6, 1e-12, 0);
+    assert_close(s->kernel_stats[0].max_s, 2.5e-6, 1e-12, 0);
+    /* copies by bytes: p2p 4e6 B, then h2d 1 MiB, then the 4 KiB memset */
+    assert_int_equal(s->n_copy_stats, 3);
+    assert_int_equal(s->copy_stats[0].kind, CR_COPY_P2P);
+    assert_int_equal(s->copy_stats[1].kind, CR_COPY_H2D);
+    assert_int_equal(s->copy_stats[1].src_device, -1);
+    assert_string_equal(s->copy_stats[1].src_mem, "pinned");
+    assert_true(s->copy_stats[2].memset);
+    /* span: earliest start 0 (the h2d copy) to latest end 305 us (the nvtx
+     * range 5 + 300); the instant mark and metadata do not count */
+    assert_close(s->span_s, 305e-6, 1e-9, 0);
+    assert_int_equal(s->n_devices, 2);
+    cr_trace_summary_free(s);
+}
+
+/* The CUDA C demo traced on the H200 (2026-11-29). Counts and sizes follow
+ * from kernels/trace_demo/trace_demo.cu: n = 1024 (matrices of n*n floats,
+ * 4 MiB), vectors of 16 Mi floats (64 MiB). */
+static void test_h200_cuda_demo(void **state)
+{
+    (void)state;
+    cr_trace_summary *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_summarize(FIX "h200_cuda_demo.json", &s, &d), CR_OK);
+    assert_true(s->info.complete);
+    assert_true(s->info.dropped_known);
+    assert_int_equal(s->info.dropped_records, 0);
+    assert_int_equal(s->kernels, 12); /* 4 matmul_tiled + 8 axpy */
+    assert_int_equal(s->n_kernel_stats, 2);
+    assert_int_equal(s->copies, 4); /* h2d pinned, h2d pageable, d2d, d2h */
+    assert_int_equal(s->memsets, 2);
+    double h2d = 0, d2h = 0, d2d = 0, set = 0;
+    for (size_t i = 0; i < s->n_copy_stats; i++) {
+        const cr_trace_copy_stat *c = &s->copy_stats[i];
+        if (c->memset)
+            set += c->bytes;
+        else if (c->kind == CR_COPY_H2D)
+            h2d += c->bytes;
+        else if (c->kind == CR_COPY_D2H)
+            d2h += c->bytes;
+        else if (c->kind == CR_COPY_D2D)
+            d2d += c->bytes;
+    }
+    assert_close(h2d, 2.0 * 4194304, 0, 0);  /* A (pinned) and B (pageable), 4 MiB each */
+    assert_close(d2h, 4194304, 0, 0);        /* C back */
+    assert_close(d2d, 67108864, 0, 0);       /* Y -> Y2, 64 MiB */
+    assert_close(set, 2.0 * 67108864, 0, 0); /* X and Y zeroed */
+    /* One device: the H200, 132 SMs (nvidia-smi and CUPTI on that machine). */
+    const json_t *devs = NULL;
+    cr_trace_reader *r = NULL;
+    assert_int_equal(cr_trace_reader_open(FIX "h200_cuda_demo.json", &r, &d), CR_OK);
+    unsigned long counts[6];
+    assert_int_equal(drain(r, counts, &d), CR_OK);
+    devs = cr_trace_reader_devices(r);
+    assert_int_equal(json_array_size(devs), 1);
+    const json_t *dev0 = json_array_get(devs, 0);
+    assert_string_equal(json_string_value(json_object_get(dev0, "name")), "NVIDIA H200");
+    assert_int_equal(json_integer_value(json_object_get(dev0, "sm_count")), 132);
+    /* NVTX: 6 ranges (before_cuda_init, trace_demo, h2d_inputs, matmul x4,
+     * axpy x8, d2d_and_d2h) and the "checkpoint" mark */
+    assert_int_equal(counts[CR_TRACE_NVTX], 7);
+    cr_trace_reader_free(r);
+    cr_trace_summary_free(s);
+}
+
+/* NVTX payloads as trace_demo.cu sets them. */
+static void test_h200_nvtx_payloads(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open(FIX "h200_cuda_demo.json", &r, &d), CR_OK);
+    const cr_trace_event *e;
+    int found = 0;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        if (e->cat != CR_TRACE_NVTX)
+            continue;
+        if (strcmp(e->name, "h2d_inputs") == 0) {
+            assert_true(e->has_payload);
+            assert_close(e->payload, 2.0 * 4194304, 0, 0); /* 2 * mat_bytes */
+            found++;
+        } else if (strcmp(e->name, "matmul x4") == 0) {
+            assert_true(e->has_payload);
+            assert_close(e->payload, 4.0 * 2.0 * 1024.0 * 1024.0 * 1024.0, 0, 0);
+            assert_string_equal(e->domain, "commroof");
+            found++;
+        } else if (strcmp(e->name, "axpy x8") == 0) {
+            assert_close(e->payload, 8.0 * 3.0 * 67108864.0, 0, 0);
+            found++;
+        } else if (strcmp(e->name, "d2d_and_d2h") == 0) {
+            assert_close(e->payload, 67108864.0 + 4194304.0, 0, 0);
+            found++;
+        } else if (strcmp(e->name, "trace_demo") == 0) {
+            assert_false(e->has_payload);
+            assert_null(e->domain);
+            found++;
+        }
+    }
+    assert_int_equal(found, 5);
+    cr_trace_reader_free(r);
+}
+
+/* The same program SIGKILLed after its work (trace_demo --kill-after-ms
+ * 1500): no closing brackets, no metadata, but every flushed event, four
+ * more axpy kernels than the complete run, and the dropped count from the
+ * last commroof_stats line. */
+static void test_h200_killed(void **state)
+{
+    (void)state;
+    cr_trace_summary *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_summarize(FIX "h200_cuda_demo_killed.json", &s, &d), CR_OK);
+    assert_false(s->info.complete);
+    assert_false(s->info.has_metadata);
+    assert_true(s->info.dropped_known);
+    assert_int_equal(s->info.dropped_records, 0);
+    assert_int_equal(s->kernels, 16);             /* 12 + the 4 axpy of the killed phase */
+    assert_int_equal(s->info.discarded_bytes, 0); /* the file ends after a complete line */
+    cr_trace_summary_free(s);
+}
+
+/* Cutting the complete H200 trace at every byte never fails and never
+ * returns more events than the whole file; the count never decreases as the
+ * cut moves right. */
+static void test_truncated_everywhere(void **state)
+{
+    (void)state;
+    FILE *f = fopen(FIX "h200_cuda_demo.json", "rb");
+    assert_non_null(f);
+    char *buf = malloc(1 << 16);
+    assert_non_null(buf);
+    size_t n = fread(buf, 1, 1 << 16, f);
+    fclose(f);
+    assert_true(n > 1000 && n < (1 << 16));
+    uint64_t prev = 0, full = 0;
+    for (size_t cut = 1; cut <= n; cut++) {
+        cr_trace_reader *r = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_trace_reader_open_mem(buf, cut, "cut", &r), CR_OK);
+        cr_status st = drain(r, NULL, &d);
+        if (st != CR_OK)
+            fail_msg("cut at %zu: %s", cut, d.msg);
+        cr_trace_info info;
+        cr_trace_reader_info(r, &info);
+        assert_true(info.events >= prev);
+        prev = info.events;
+        if (cut == n) {
+            assert_true(info.complete);
+            full = info.events;
+        } else if (cut < n - 2) { /* only the final "}\n" can go and leave it complete */
+            assert_false(info.complete);
+        }
+        cr_trace_reader_free(r);
+    }
+    assert_int_equal(full, 42); /* the event lines of the file */
+    free(buf);
+}
+
+static void test_other_tools(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open(FIX "pytorch_profiler.json", &r, &d), CR_OK);
+    const cr_trace_event *e;
+    int n = 0;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        n++;
+        if (strcmp(e->cat_str, "gpu_memcpy") == 0) {
+            assert_int_equal(e->cat, CR_TRACE_MEMCPY);
+            assert_int_equal(e->copy_kind, CR_COPY_H2D); /* from "Memcpy HtoD" */
+            assert_close(e->bytes, 4194304, 0, 0);
+            assert_int_equal(e->tid, -1); /* a string tid */
+        }
+        if (strcmp(e->cat_str, "cpu_op") == 0) {
+            assert_int_equal(e->cat, CR_TRACE_OTHER);
+            assert_int_equal(e->device, -1); /* args.device "cpu" is not read for others */
+        }
+        if (e->ph == 's')
+            assert_close(e->dur_s, 0, 0, 0);
+    }
+    assert_int_equal(n, 6);
+    cr_trace_info info;
+    cr_trace_reader_info(r, &info);
+    assert_true(info.complete);
+    assert_false(info.has_metadata);
+    assert_false(info.dropped_known);
+    cr_trace_reader_free(r);
+
+    unsigned long counts[6];
+    assert_int_equal(cr_trace_reader_open(FIX "bare_array.json", &r, &d), CR_OK);
+    assert_int_equal(drain(r, counts, &d), CR_OK);
+    assert_int_equal(counts[CR_TRACE_KERNEL], 2);
+    cr_trace_reader_info(r, &info);
+    assert_true(info.complete);
+    cr_trace_reader_free(r);
+}
+
+static void test_lenient_forms(void **state)
+{
+    (void)state;
+    static const char *const ok[] = {
+        /* trailing comma before ']' */
+        "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1},]}",
+        /* BOM, key order, extra keys, nested values skipped */
+        "\xef\xbb\xbf {\"displayTimeUnit\":\"ns\",\"x\":{\"a\":[1,{\"b\":\"]}\"}]},"
+        "\"traceEvents\":[]}",
+        /* braces and escapes inside strings do not confuse the scanner */
+        "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"a}]\\\"{[\"}]}",
+        /* empty object: no events */
+        "{\"traceEvents\":[]}",
+        "[]",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        cr_trace_reader *r = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_trace_reader_open_mem(ok[i], strlen(ok[i]), "t", &r), CR_OK);
+        cr_status st = drain(r, NULL, &d);
+        if (st != CR_OK)
+            fail_msg("case %zu: %s", i, d.msg);
+        cr_trace_info info;
+        cr_trace_reader_info(r, &info);
+        assert_true(info.complete);
+        cr_trace_reader_free(r);
+    }
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    assert_string_equal(error_of("", CR_EPARSE),
+                        "t.json:1: empty file: a trace starts with {\"traceEvents\":[ "
+                        "(traces/README.md)");
+    assert_string_equal(error_of("  \n\n", CR_EPARSE),
+                        "t.json:3: empty file: a trace starts with {\"traceEvents\":[ "
+                        "(traces/README.md)");
+    assert_string_equal(error_of("hello", CR_EPARSE),
+                        "t.json:1: not a trace: expected '{' (\"traceEvents\" object) or '[' "
+                        "(event array), found 'h'");
+    assert_string_equal(error_of("{\"traceEvents\":[\n{\"ts\":1}]}", CR_EPARSE),
+                        "t.json:2: event has no \"ph\" (phase) string, e.g. \"ph\":\"X\" for a "
+                        "complete event");
+    assert_string_equal(error_of("{\"traceEvents\":[\n\n{\"ph\":\"X\",\"name\":\"k\",\"ts\":1,"
+                                 "\"dur\":-2}]}",
+                                 CR_ERANGE),
+                        "t.json:3: event \"k\" has a negative duration (\"dur\":-2)");
+    assert_string_equal(
+        error_of("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"k\",\"ts\":1}]}", CR_EPARSE),
+        "t.json:1: complete event (\"ph\":\"X\") \"k\" needs numbers \"ts\" and "
+        "\"dur\" (microseconds)");
+    assert_string_equal(
+        error_of("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":\"1\",\"dur\":1}]}", CR_EPARSE),
+        "t.json:1: \"ts\" must be a number, e.g. \"ts\":0");
+    assert_string_equal(error_of("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,"
+                                 "\"dur\":1,\"args\":{\"bytes\":\"4MB\"}}]}",
+                                 CR_EPARSE),
+                        "t.json:1: args.\"bytes\" must be a number, e.g. \"bytes\":0");
+    assert_string_equal(error_of("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,"
+                                 "\"dur\":1,\"args\":{\"grid\":[1,2]}}]}",
+                                 CR_EPARSE),
+                        "t.json:1: args.\"grid\" must be an array of 3 integers, e.g. [128,1,1]");
+    assert_string_equal(error_of("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,"
+                                 "\"dur\":1,\"args\":{\"device\":1.5}}]}",
+                                 CR_ERANGE),
+                        "t.json:1: args.\"device\" = 1.5 is not an integer in [-1, 1048576]");
+    assert_string_equal(error_of("{\"traceEvents\":[1]}", CR_EPARSE),
+                        "t.json:1: a trace event must be a JSON object {\"ph\":...}");
+    assert_string_equal(error_of("{\"traceEvents\":[{\"ph\":\"X\" \"ts\":1}]}", CR_EPARSE),
+                        "t.json:1: '}' expected near '\"ts\"'");
+    assert_string_equal(error_of("{\"traceEvents\":[]} x", CR_EPARSE),
+                        "t.json:1: unexpected content after the end of the trace");
+    assert_string_equal(error_of("{\"traceEvents\":{}}", CR_EPARSE),
+                        "t.json:1: \"traceEvents\" must be an array [...]");
+    assert_string_equal(error_of("{\"metadata\":{}}", CR_EPARSE),
+                        "t.json:1: no \"traceEvents\" array in this JSON object");
+    assert_string_equal(
+        error_of("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1} {}]}", CR_EPARSE),
+        "t.json:1: expected ',' or ']' after an event");
+    assert_string_equal(
+        error_of("{\"traceEvents\":[],\"metadata\":{\"format\":\"commroof-trace\","
+                 "\"format_version\":2}}",
+                 CR_EUNSUPPORTED),
+        "t.json:1: trace format version 2; this reader reads version 1 (update commroof)");
+    assert_string_equal(error_of("{\"traceEvents\":[],\"metadata\":[]}", CR_EPARSE),
+                        "t.json:1: \"metadata\" must be an object");
+    assert_string_equal(error_of("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,"
+                                 "\"args\":[]}]}",
+                                 CR_EPARSE),
+                        "t.json:1: event \"\": \"args\" must be an object");
+}
+
+static void test_event_too_big(void **state)
+{
+    (void)state;
+    size_t big = CR_TRACE_MAX_EVENT_BYTES + 100;
+    char *t = malloc(big + 64);
+    assert_non_null(t);
+    int k = snprintf(t, 64, "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"");
+    memset(t + k, 'a', big);
+    strcpy(t + k + big, "\"}]}");
+    assert_string_equal(error_of(t, CR_ERANGE), "t.json:1: event larger than 1048576 bytes (the "
+                                                "limit)");
+    free(t);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open(FIX "no-such-file.json", &r, &d), CR_EIO);
+    assert_null(r);
+    assert_string_equal(d.msg, FIX "no-such-file.json: cannot open: No such file or directory");
+    cr_trace_reader_free(NULL); /* a no-op */
+    cr_trace_summary_free(NULL);
+}
+
+static void test_error_is_sticky(void **state)
+{
+    (void)state;
+    const char *t = "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1},{\"ts\":1}]}";
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open_mem(t, strlen(t), "t", &r), CR_OK);
+    const cr_trace_event *e;
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    assert_non_null(e);
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_EPARSE);
+    assert_null(e);
+    cr_diag d2 = {{0}};
+    assert_int_equal(cr_trace_reader_next(r, &e, &d2), CR_EPARSE);
+    assert_string_equal(d.msg, d2.msg);
+    cr_trace_reader_free(r);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(cr_copy_kind_name(CR_COPY_P2P), "p2p");
+    assert_string_equal(cr_copy_kind_name(CR_COPY_NONE), "none");
+    assert_string_equal(cr_trace_cat_name(CR_TRACE_NVTX), "nvtx");
+    assert_string_equal(cr_trace_cat_name(CR_TRACE_OTHER), "other");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_minimal_fixture), cmocka_unit_test(test_minimal_summary),
+        cmocka_unit_test(test_h200_cuda_demo),  cmocka_unit_test(test_h200_nvtx_payloads),
+        cmocka_unit_test(test_h200_killed),     cmocka_unit_test(test_truncated_everywhere),
+        cmocka_unit_test(test_other_tools),     cmocka_unit_test(test_lenient_forms),
+        cmocka_unit_test(test_bad_inputs),      cmocka_unit_test(test_event_too_big),
+        cmocka_unit_test(test_missing_file),    cmocka_unit_test(test_error_is_sticky),
+        cmocka_unit_test(test_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

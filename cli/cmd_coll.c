@@ -344,7 +344,9 @@ int cli_cmd_coll(int argc, char **argv)
                algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO ? "  (algorithm forced)" : "");
         printf("# bound: least possible time on this topology (doc/bounds.md); pred: %s\n",
                mech != CR_MECH_NONE ? "custom kernel on that mechanism"
-                                    : "the algorithm/protocol NCCL would run");
+               : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO
+                   ? "the forced algorithm/protocol"
+                   : "the algorithm/protocol NCCL would run");
         printf("#\n");
         printf("# %12s %12s %8s %10s %-14s %10s %-8s %-6s %9s %9s %9s %9s\n", "size", "count",
                "type", "bound_us", "binding", "pred_us", "algo", "proto", "bnd_algbw", "bnd_busbw",
@@ -353,6 +355,7 @@ int cli_cmd_coll(int argc, char **argv)
                "", "(us)", "", "(us)", "", "", "(GB/s)", "(GB/s)", "(GB/s)", "(GB/s)");
     }
     int nrows = 0;
+    bool any_unsupported = false;
     for (double sz = o.min_b; sz <= o.max_b * (1 + 1e-12); nrows++) {
         if (nrows >= MAX_ROWS) {
             rc = cli_usage_error("coll", "more than %d sizes; use a larger -f or -i", MAX_ROWS);
@@ -374,6 +377,7 @@ int cli_cmd_coll(int argc, char **argv)
             goto out;
         }
         const cr_coll_pred *p = &res.pred;
+        any_unsupported |= !p->supported;
         double count = bytes / esize;
         if (o.json) {
             json_t *e = json_object();
@@ -453,6 +457,10 @@ int cli_cmd_coll(int argc, char **argv)
         puts(txt);
         free(txt);
     }
+    /* a forced algorithm or mechanism that cannot run is a failed request,
+     * even though the bound was printed */
+    if (any_unsupported && rc == CLI_OK)
+        rc = CLI_FAIL;
 out:
     json_decref(rows);
     json_decref(root);

@@ -243,8 +243,11 @@ static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, in
 
 /* ---- which algorithms exist for what ---- */
 
-static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a, cr_proto p)
+static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a, cr_proto p,
+                           bool in_network)
 {
+    if (!in_network && (a == CR_ALGO_NVLS || a == CR_ALGO_NVLSTREE || a == CR_ALGO_COLLNET))
+        return "in-network reduction excluded (--no-in-network)";
     bool ar = coll == CR_COLL_ALLREDUCE;
     bool agrs = coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER;
     bool p2p = coll == CR_COLL_ALLTOALL || coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER ||
@@ -451,7 +454,7 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
     o->algo = algo;
     o->proto = proto;
     o->mech = CR_MECH_NONE;
-    const char *why = why_not(c, rq->coll, algo, proto);
+    const char *why = why_not(c, rq->coll, algo, proto, rq->in_network);
     if (why) {
         snprintf(o->why, sizeof o->why, "%s", why);
         return;
@@ -619,6 +622,10 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
                  "%s moves data through peer GPU memory; these ranks are not all reachable "
                  "without a NIC",
                  cr_mech_name(m));
+        return;
+    }
+    if (cr_mech_needs_switch(m) && !rq->in_network) {
+        snprintf(o->why, sizeof o->why, "in-network reduction excluded (--no-in-network)");
         return;
     }
     if (cr_mech_needs_switch(m) && !c->nvls) {

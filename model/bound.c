@@ -96,6 +96,12 @@ static int group_close(struct bctx *b, cr_cut_kind kind, int id)
     memset(&cut, 0, sizeof cut);
     cut.kind = kind;
     cut.id = id;
+    if (kind == CR_CUT_GPU)
+        snprintf(cut.name, sizeof cut.name, "gpu %d (%s)", id, t->devs[t->gpus[id]].id);
+    else if (kind == CR_CUT_NODE)
+        snprintf(cut.name, sizeof cut.name, "node %d", id);
+    else
+        snprintf(cut.name, sizeof cut.name, "%s", t->devs[id].id);
     double hw_cap[CR_HW__COUNT] = {0, 0, 0};
     int n = b->rs->n;
     for (int i = 0; i < b->n_list; i++) {
@@ -871,24 +877,6 @@ static void put_term(cr_coll_bound *out, const char *name, const char *where, do
     t->time_s = (cap > 0 ? bytes / cap : HUGE_VAL) + lat;
 }
 
-static void cut_where(const cr_cut *cut, char *buf, size_t size)
-{
-    switch (cut->kind) {
-    case CR_CUT_GPU:
-        snprintf(buf, size, "gpu %d", cut->id);
-        break;
-    case CR_CUT_NODE:
-        snprintf(buf, size, "node %d", cut->id);
-        break;
-    case CR_CUT_BISECTION:
-        snprintf(buf, size, "%d|%d ranks", cut->k, 0);
-        break;
-    default:
-        snprintf(buf, size, "device %d", cut->id);
-        break;
-    }
-}
-
 void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
 {
     memset(out, 0, sizeof *out);
@@ -930,7 +918,7 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
         }
         if (bi >= 0 && bb > 0) {
             char where[48];
-            cut_where(&c->cuts[bi], where, sizeof where);
+            snprintf(where, sizeof where, "%s", c->cuts[bi].name);
             if (kind == CR_CUT_BISECTION)
                 snprintf(where, sizeof where, "ranks split %d|%d", c->cuts[bi].k,
                          n - c->cuts[bi].k);

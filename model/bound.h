@@ -38,6 +38,7 @@ typedef struct {
     int ring_out, ring_in;  /* rank-order ring edges i -> i+1 (mod n) leaving / entering */
     cr_hw hw;               /* class of the dominant crossing links */
     int id;                 /* GPU rank, node, device index, or -1 (bisection) */
+    char name[40];          /* the instance as users read it: "gpu 3", "node 12", a device id */
 } cr_cut;
 
 /* The cuts of one (topology, rank set). */

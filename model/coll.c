@@ -402,9 +402,10 @@ static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_
     }
     if (have)
         *out = best;
-    else if (have_uns)
+    else if (have_uns) {
         *out = first_unsupported;
-    else
+        out->proto = rq->proto; /* the forced protocol, or auto: none ran */
+    } else
         unsupported(out, rq->algo, rq->proto, CR_MECH_NONE, "no algorithm applies");
 }
 

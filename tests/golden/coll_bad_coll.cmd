@@ -1,0 +1,1 @@
+$CR coll allreduc --topo hgx-h100-8

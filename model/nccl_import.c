@@ -255,6 +255,36 @@ static bool named(const xmlNode *n, const char *name)
     return strcmp((const char *)n->name, name) == 0;
 }
 
+/* A PCI bus id as sysfs and NCCL write it: "0000:05:00.0" (hex digits,
+ * ':' and '.'), or NCCL's sentinel for a device NVML cannot see. */
+static bool is_busid(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 7 || n > 16)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789abcdefABCDEF:.", s[i]))
+            return false;
+    return true;
+}
+
+static cr_status bad_busid(struct ctx *c, const xmlNode *n, const char *attr, const char *v)
+{
+    return cr_diag_set(c->d, CR_EPARSE,
+                       "%s:%d: %s=\"%s\" is not a PCI bus id: expected e.g. \"0000:05:00.0\"",
+                       c->origin, line_of(n), attr, v);
+}
+
+/* Port names become device ids: keep letters, digits and . _ - ; anything
+ * else becomes '_' (a clash is then reported as a duplicate name). */
+static void sanitize_name(char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '.' || *s == '_' || *s == '-'))
+            *s = '_';
+}
+
 static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, bool ib)
 {
     int i = PUSH(c, nic);
@@ -298,6 +328,7 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
                 snprintf(nic->name, sizeof nic->name, "%s", name);
             else
                 snprintf(nic->name, sizeof nic->name, "net%ld", dev);
+            sanitize_name(nic->name);
         }
         if (nic->ports >= (int)(sizeof nic->port_Bps / sizeof nic->port_Bps[0]))
             return cr_diag_set(c->d, CR_ERANGE, "%s:%d: more than 16 <net> ports in one <nic>",
@@ -355,6 +386,8 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
                 return CR_EPARSE;
             if (r == 0)
                 return missing(c, k, "target", "target=\"0000:05:00.0\"");
+            if (!is_busid(buf) && strcmp(buf, HIDDEN_NVS_BUSID) != 0)
+                return bad_busid(c, k, "target", buf);
             snprintf(v->target, sizeof v->target, "%s", buf);
             r = get_attr(c, k, "tclass", buf);
             if (r < 0)
@@ -400,6 +433,8 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         return CR_EPARSE;
     if (a == 0)
         return missing(c, n, "busid", "busid=\"0000:05:00.0\"");
+    if (!is_busid(buf))
+        return bad_busid(c, n, "busid", buf);
     snprintf(r->busid, sizeof r->busid, "%s", buf);
     long cls, device = 0, width = 0;
     bool has_dev, has_width;

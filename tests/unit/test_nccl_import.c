@@ -336,6 +336,16 @@ static void test_errors(void **state)
         CR_EPARSE,
         "bad.xml:4: rank=\"zero\" of <gpu> is not an integer from 0 to 2147483647 (e.g. "
         "rank=\"0\")");
+    /* Found by fuzzing: a bus id that is not one (it would become a device
+     * id the topology format refuses). */
+    expect_error(
+        "<system version=\"1\">\n" CPU PCI(
+            "0x2335", "") "<gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\">\n"
+                          "<nvlink target=\"fffff*f:ffff:ff\" count=\"18\" tclass=\"0x068000\"/>\n"
+                          "</gpu></pci></cpu></system>\n",
+        CR_EPARSE,
+        "bad.xml:5: target=\"fffff*f:ffff:ff\" is not a PCI bus id: expected e.g. "
+        "\"0000:05:00.0\"");
     /* One GPU lists 4 links to its peer, the peer lists 2. */
     expect_error(
         "<system version=\"1\">\n" CPU PCI(

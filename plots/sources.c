@@ -392,7 +392,7 @@ cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_c
         goto out;
     }
     char ctx[300];
-    snprintf(ctx, sizeof ctx, "%d files on %s", m.n_files, t->name);
+    snprintf(ctx, sizeof ctx, "%d file%s on %s", m.n_files, m.n_files == 1 ? "" : "s", t->name);
     st = cr_plot_accuracy(ctx, pts, n, out, d);
 out:
     free(pts);

@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `commroof plot` and `commroof report` end to end: every chart kind renders
+# a valid, non-empty PNG and SVG with its data file and script beside it;
+# gnuplot failures give a clear error and exit 1; usage errors exit 2; the
+# report's index.html references only files that exist.
+# Usage: tests/check_plots.sh BUILD/commroof
+set -u
+CR=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/.." || exit 1
+T=$(mktemp -d /tmp/cr-check-plots.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# A PNG: the 8-byte signature, an IHDR chunk, more than 2 kB.
+is_png() {
+    [ "$(od -An -tx1 -N8 "$1" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ] || return 1
+    [ "$(od -An -c -j12 -N4 "$1" | tr -d ' \n')" = IHDR ] || return 1
+    [ "$(wc -c < "$1")" -gt 2000 ]
+}
+# An SVG: an <svg> root element, closed, drawing something.
+is_svg() {
+    grep -q '<svg' "$1" && grep -q '</svg>' "$1" && grep -q '<path' "$1" &&
+        [ "$(wc -c < "$1")" -gt 2000 ]
+}
+
+# plot KIND-NAME ARGS...: renders NAME.png and NAME.svg, checks both.
+plot() {
+    name=$1
+    shift
+    for ext in png svg; do
+        out="$T/$name.$ext"
+        "$CR" plot "$@" -o "$out" > "$T/out.txt" 2>&1
+        rc=$?
+        if [ $rc != 0 ]; then
+            bad "plot $* -o $out exited $rc: $(head -3 "$T/out.txt")"
+            continue
+        fi
+        if [ "$ext" = png ]; then is_png "$out" || bad "$out is not a valid PNG"; fi
+        if [ "$ext" = svg ]; then is_svg "$out" || bad "$out is not a valid SVG"; fi
+        [ -s "$T/$name.dat" ] || bad "no data file $T/$name.dat"
+        grep -q "$name.dat" "$T/$name.gp" 2>/dev/null || bad "$T/$name.gp does not read $name.dat"
+        grep -q "wrote $out" "$T/out.txt" || bad "plot $name did not say where the image went"
+    done
+}
+
+plot roofline roofline --topo hgx-h200-8
+plot roofline-h200-1 roofline --topo h200-1
+plot comm-roofline comm-roofline --topo hgx-h200-8
+plot comm-roofline-ib comm-roofline --topo h100-ib-4n --gpu 9
+plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
+plot gap gap --topo hgx-h200-8 --suite pkb
+plot compare compare --suite pkb --topo hgx-h100-8,hgx-h200-8
+plot compare-headroom compare --suite pkb --metric headroom
+# measured points: a synthetic nccl-tests log (tests/fixtures/plots, not a
+# measurement) and, where they are committed, the H200 traces
+LOG=tests/fixtures/plots/all_reduce_perf_8gpu.log
+plot sweep-measured sweep allreduce --topo hgx-h200-8 --nccl-tests "$LOG"
+grep -q "measured: all_reduce_perf_8gpu.log" "$T/sweep-measured.gp" ||
+    bad "sweep with --nccl-tests has no measured series"
+plot accuracy-log accuracy --topo hgx-h200-8 --nccl-tests "$LOG"
+n=$(grep -c -E '^[0-9.e+-]+ [0-9.e+-]+ "allreduce' "$T/accuracy-log.dat")
+[ "$n" = 11 ] || bad "accuracy: $n allreduce cases in the data file, the log has 11 sizes"
+for tr in traces/h200-1/*.json; do
+    [ -f "$tr" ] && { plot accuracy accuracy --topo h200-1 traces/h200-1; break; }
+done
+for tr in traces/h200-1/*.json; do
+    [ -f "$tr" ] && { plot roofline-measured roofline --topo h200-1 --trace traces/h200-1; break; }
+done
+
+# the script re-renders on its own, in its folder (the last render was the SVG)
+(cd "$T" && rm -f roofline.svg && gnuplot roofline.gp 2> gp.err) || bad "gnuplot roofline.gp failed"
+is_svg "$T/roofline.svg" || bad "re-rendered roofline.svg is not a valid SVG"
+(cd "$T" && gnuplot -e "outfile='again.png'" roofline.gp 2> gp.err) || bad "gnuplot -e outfile failed"
+is_png "$T/again.png" || bad "re-rendered again.png is not a valid PNG"
+
+# --json: one document with the chart's numbers
+"$CR" plot roofline --json -o "$T/j.png" > "$T/j.json" || bad "plot --json failed"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["chart"]["series"]' \
+    "$T/j.json" 2>/dev/null || bad "plot --json is not a JSON document with series"
+
+# no temporary files left behind
+ls -a "$T" | grep -q '\.tmp' && bad "temporary files left in $T: $(ls -a "$T" | grep '\.tmp')"
+
+# gnuplot failures: exit 1 and a message that says what failed
+COMMROOF_GNUPLOT=false "$CR" plot roofline -o "$T/f.png" > "$T/err.txt" 2>&1
+rc=$?
+[ $rc = 1 ] || bad "a failing gnuplot gave exit $rc, expected 1"
+grep -q "gnuplot (false) failed with status 1" "$T/err.txt" || bad "unclear error: $(cat "$T/err.txt")"
+[ -e "$T/f.png" ] && bad "a failed render left $T/f.png"
+COMMROOF_GNUPLOT=/nonexistent/gnuplot "$CR" plot roofline -o "$T/f.png" > "$T/err.txt" 2>&1
+rc=$?
+[ $rc = 1 ] || bad "a missing gnuplot gave exit $rc, expected 1"
+grep -q "install gnuplot" "$T/err.txt" || bad "missing gnuplot: unclear error: $(cat "$T/err.txt")"
+
+# usage errors: exit 2 with a hint
+usage() {
+    "$CR" plot "$@" > "$T/err.txt" 2>&1
+    rc=$?
+    [ $rc = 2 ] || bad "plot $* gave exit $rc, expected 2"
+    grep -q "Try 'commroof plot --help'" "$T/err.txt" || bad "plot $*: no hint: $(cat "$T/err.txt")"
+}
+usage roofline -o "$T/x.jpg"
+usage roofline
+usage piechart -o "$T/x.png"
+usage sweep -o "$T/x.png"
+usage sweep allreduce -b 1X -o "$T/x.png"
+usage roofline --bogus -o "$T/x.png"
+usage compare --metric speed -o "$T/x.png"
+usage accuracy -o "$T/x.png"
+"$CR" plot roofline --topo no-such-topo -o "$T/x.png" > /dev/null 2>&1
+[ $? = 1 ] || bad "an unknown topology should exit 1"
+"$CR" plot --help | grep -q "comm-roofline" || bad "plot --help does not list the kinds"
+
+# the report: every file index.html references exists
+R="$T/report"
+if "$CR" report --topo hgx-h200-8 --suite pkb -o "$R" > "$T/rep.txt" 2>&1; then
+    [ -s "$R/index.html" ] || bad "report wrote no index.html"
+    refs=$(grep -o -E '(src|href)="[^"#][^"]*"' "$R/index.html" | sed -E 's/^(src|href)="//; s/"$//' | sort -u)
+    [ -n "$refs" ] || bad "index.html references nothing"
+    for f in $refs; do
+        case "$f" in
+        http:* | https:* | /*) bad "index.html references outside the report: $f" ;;
+        *) [ -s "$R/$f" ] || bad "index.html references $f, which does not exist" ;;
+        esac
+    done
+    for img in "$R"/*.png; do is_png "$img" || bad "$img is not a valid PNG"; done
+    for svg in "$R"/*.svg; do is_svg "$svg" || bad "$svg is not a valid SVG"; done
+    for f in ceilings.txt ceilings.csv ceilings.json roofline.png comm-roofline.png; do
+        [ -s "$R/$f" ] || bad "report lacks $f"
+    done
+    grep -q "open $R/index.html" "$T/rep.txt" || bad "report did not say where index.html is"
+else
+    bad "report failed: $(head -5 "$T/rep.txt")"
+fi
+"$CR" report -o "$T/rep2" --json --nccl-tests "$LOG" > "$T/rep.json" || bad "report --json failed"
+for f in validation.csv accuracy.png accuracy.svg sweep-allreduce.png; do
+    [ -s "$T/rep2/$f" ] || bad "report with --nccl-tests lacks $f"
+done
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "index.html" in d["files"]' \
+    "$T/rep.json" 2>/dev/null || bad "report --json does not list index.html"
+"$CR" report > /dev/null 2>&1
+[ $? = 2 ] || bad "report without -o should exit 2"
+mkdir -p "$T/ro" && chmod 555 "$T/ro"
+if [ "$(id -u)" != 0 ]; then
+    "$CR" report -o "$T/ro/sub" > /dev/null 2>&1
+    [ $? = 1 ] || bad "report into an unwritable folder should exit 1"
+fi
+
+if [ $fail = 0 ]; then echo "check_plots: OK"; else echo "check_plots: FAILED"; fi
+exit $fail

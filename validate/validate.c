@@ -282,6 +282,15 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
 {
     int n_it = (int)iters;
     m->activities = (int)(hi - lo);
+    if (hi > lo) {
+        double *dur = malloc((hi - lo) * sizeof *dur);
+        if (dur) {
+            for (size_t i = lo; i < hi; i++)
+                dur[i - lo] = a[i].end - a[i].ts;
+            m->act_median_s = median(dur, hi - lo);
+            free(dur);
+        }
+    }
     double per = 1;
     if (m->c.family == CR_VFAM_LAUNCH) {
         /* Per launch: a graph of `nodes` kernels counts each kernel. */
@@ -953,8 +962,8 @@ cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
 void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
 {
     memset(c, 0, sizeof *c);
-    double launch[64], sync[64];
-    size_t nl = 0, ns = 0;
+    double launch[64], sync[64], kern[64], hbm[256], gemm[64];
+    size_t nl = 0, ns = 0, nk = 0, nh = 0, ng = 0;
     for (size_t i = 0; i < l->n; i++) {
         const cr_vmeas *m = &l->v[i];
         double t = m->measured_s;
@@ -965,15 +974,22 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
         bool used = true;
         switch (m->c.family) {
         case CR_VFAM_HBM:
-            if (bytes >= 256.0 * 1048576 && moved / t > c->hbm_Bps)
-                c->hbm_Bps = moved / t;
+            if (bytes >= 256.0 * 1048576) {
+                if (moved / t > c->hbm_Bps)
+                    c->hbm_Bps = moved / t;
+                if (nh < 256)
+                    hbm[nh++] = moved / t;
+            }
             break;
         case CR_VFAM_GEMM: {
             cr_dtype dt;
             double fl = num_or(&m->c, "flops", 0);
-            if (cr_dtype_parse(str_or(&m->c, "dtype", "?"), &dt, NULL) == CR_OK && (int)dt < 16 &&
-                fl / t > c->flops[dt])
+            if (cr_dtype_parse(str_or(&m->c, "dtype", "?"), &dt, NULL) != CR_OK || (int)dt >= 16)
+                break;
+            if (fl / t > c->flops[dt])
                 c->flops[dt] = fl / t;
+            if (dt == CR_DT_BF16 && fl >= 2 * 4096.0 * 4096 * 4096 && ng < 64)
+                gemm[ng++] = fl / t;
             break;
         }
         case CR_VFAM_CE: {
@@ -990,9 +1006,11 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
         }
         case CR_VFAM_LAUNCH: {
             const char *kind = str_or(&m->c, "kind", "");
-            if (!strcmp(kind, "async") && nl < 64)
+            if (!strcmp(kind, "async") && nl < 64) {
                 launch[nl++] = t;
-            else if (!strcmp(kind, "sync") && ns < 64)
+                if (m->act_median_s > 0)
+                    kern[nk++] = m->act_median_s;
+            } else if (!strcmp(kind, "sync") && ns < 64)
                 sync[ns++] = t;
             break;
         }
@@ -1017,7 +1035,10 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
         c->n_used += used;
     }
     c->launch_s = median(launch, nl);
+    c->kernel_s = median(kern, nk);
     c->sync_s = median(sync, ns);
+    c->hbm_typ_Bps = median(hbm, nh);
+    c->gemm_typ_eff = median(gemm, ng); /* FLOP/s until divided by the peak */
 }
 
 cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const char *source)
@@ -1037,10 +1058,10 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
         if ((st = cr_topo_set_param(t, key, val, source)) != CR_OK)                                \
             return st;                                                                             \
     } while (0)
-    if (c->hbm_Bps > 0 && g0 && g0->hbm_Bps > 0)
-        SET("ops.hbm.eff", fmin(c->hbm_Bps / g0->hbm_Bps, 1.0));
-    if (g0 && g0->peak_flops[CR_DT_BF16] > 0 && c->flops[CR_DT_BF16] > 0)
-        SET("ops.gemm.eff", fmin(c->flops[CR_DT_BF16] / g0->peak_flops[CR_DT_BF16], 1.0));
+    if (c->hbm_typ_Bps > 0 && g0 && g0->hbm_Bps > 0)
+        SET("ops.hbm.eff", fmin(c->hbm_typ_Bps / g0->hbm_Bps, 1.0));
+    if (g0 && g0->peak_flops[CR_DT_BF16] > 0 && c->gemm_typ_eff > 0)
+        SET("ops.gemm.eff", fmin(c->gemm_typ_eff / g0->peak_flops[CR_DT_BF16], 1.0));
     /* Host link: the best pinned direction against the PCIe link of GPU 0. */
     double pinned = fmax(c->h2d_pinned_Bps, c->d2h_pinned_Bps);
     double pcie = 0;
@@ -1057,8 +1078,10 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
     double pageable = fmax(c->h2d_pageable_Bps, c->d2h_pageable_Bps);
     if (pinned > 0 && pageable > 0)
         SET("ops.pageable.eff", fmin(pageable / pinned, 1.0));
+    if (c->kernel_s > 0)
+        SET("ops.launch", c->kernel_s);
     if (c->launch_s > 0)
-        SET("ops.launch", c->launch_s);
+        SET("calib.launch_rate", c->launch_s);
     if (c->sync_s > 0)
         SET("calib.sync", c->sync_s);
     if (c->ldst_sm_Bps > 0)

@@ -86,9 +86,10 @@ typedef struct {
     char source[128]; /* "file.json" or "file.log:12" */
     int rank;         /* process rank (trace metadata or case key), -1 unknown */
     double measured_s;
-    int samples;     /* iterations that make up the median */
-    int activities;  /* GPU activities found in the range (0 for logs) */
-    bool host_timed; /* measured from the range (no activities) */
+    int samples;         /* iterations that make up the median */
+    int activities;      /* GPU activities found in the range (0 for logs) */
+    bool host_timed;     /* measured from the range (no activities) */
+    double act_median_s; /* median duration of one activity in the range (0: none) */
 } cr_vmeas;
 
 /* A growable list of measurements. Zero-initialise; release with
@@ -167,12 +168,15 @@ double cr_validate_percentile(double *v, size_t n, double p);
  * Fills what the measurements support (0 / false otherwise). */
 typedef struct {
     double hbm_Bps;        /* best large (>= 256 MiB) HBM kernel, read + written bytes */
+    double hbm_typ_Bps;    /* median of those large HBM cases (what ops.hbm.eff predicts) */
+    double gemm_typ_eff;   /* median fraction of peak of large (>= 4096^3) bf16 GEMMs */
     double flops[16];      /* best GEMM rate per cr_dtype (index), FLOP/s */
     double h2d_pinned_Bps; /* best large (>= 64 MiB) copy-engine rates */
     double d2h_pinned_Bps;
     double h2d_pageable_Bps;
     double d2h_pageable_Bps;
-    double launch_s;    /* median start-to-start of back-to-back empty kernels */
+    double launch_s;    /* median start-to-start of back-to-back empty kernels (host rate) */
+    double kernel_s;    /* median device time of one empty kernel */
     double sync_s;      /* launch + stream synchronize round trip */
     double ldst_sm_Bps; /* one SM's copy rate with 16-byte loads/stores (1 SM case) */
     double tma_sm_Bps;  /* one SM's copy rate with TMA bulk copies */
@@ -183,9 +187,14 @@ typedef struct {
 void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *out);
 
 /* Writes cal into t: measured HBM bandwidth and FLOP/s into every GPU model
- * (meas_hbm_Bps, meas_flops), and parameters ("ops.hbm.eff",
- * "ops.pcie.eff", "ops.pageable.eff", "ops.launch", "mech.ldst.sm_bw",
- * "mech.tma.sm_bw", "calib.sync") with `source` as their source. Only the
+ * (meas_hbm_Bps, meas_flops: the best case, a ceiling), and parameters
+ * (typical figures, what predictions need): "ops.hbm.eff" (median large
+ * HBM case / peak), "ops.gemm.eff" (median large bf16 GEMM / peak),
+ * "ops.pcie.eff", "ops.pageable.eff", "ops.launch" (the device time of an
+ * empty kernel: validate compares device times, so this is the fixed cost
+ * per kernel they show), "calib.launch_rate" (host start-to-start of
+ * back-to-back launches), "calib.sync", "mech.ldst.sm_bw", "mech.tma.sm_bw",
+ * with `source` as their source. Only the
  * figures cal has are written. Errors: CR_ENOMEM. */
 cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *cal, const char *source);
 

@@ -752,10 +752,11 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
     double tiles = 0;
     r->baseline_kernels = w.base_kernels + w.n_ph;
     r->baseline_launch_s = w.base_kernels * c->torch_op_s;
-    r->baseline_compute_s =
-        w.kernel == OPS_KERNEL_NONE && w.flops == 0
-            ? (w.n_ph > 0 ? 0 : mem_s(&v, w.base_hbm_bytes))
-            : fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.base_hbm_bytes));
+    /* A pure collective's adds and copies run inside NCCL's kernels. */
+    if (w.kernel == OPS_KERNEL_NONE && w.n_ph > 0)
+        r->baseline_compute_s = 0;
+    else
+        r->baseline_compute_s = fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.base_hbm_bytes));
     r->baseline_comm_s = base_comm;
     r->baseline_s = r->baseline_launch_s + r->baseline_compute_s + r->baseline_comm_s;
 

@@ -73,7 +73,7 @@ static const struct {
     [CR_OPP_GROUP] = {"group", PK_DIM, dim_names, "communicating group: tp cp ep dp pp"},
 };
 
-#define LAYOUT CR_OPP_TP, CR_OPP_CP, CR_OPP_EP, CR_OPP_DP, CR_OPP_PP, CR_OPP_GROUP
+#define LAYOUT CR_OPP_TP, CR_OPP_CP, CR_OPP_EP, CR_OPP_DP, CR_OPP_PP
 #define END CR_OPP__COUNT
 
 const struct cr_op_def ops_catalog[] = {
@@ -218,7 +218,8 @@ const struct cr_op_def ops_catalog[] = {
      "other",
      "2-D boundary exchange with the 4 grid neighbours, then a 3x3 convolution",
      CR_OPP_TP,
-     {CR_OPP_DTYPE, CR_OPP_NX, CR_OPP_NY, CR_OPP_CHANNELS, CR_OPP_HALO, CR_OPP_PX, LAYOUT, END},
+     {CR_OPP_DTYPE, CR_OPP_NX, CR_OPP_NY, CR_OPP_CHANNELS, CR_OPP_HALO, CR_OPP_PX, LAYOUT,
+      CR_OPP_GROUP, END},
      ops_shape_halo},
     {"alltoallv",
      "all_to_all_v",

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Properties of every problem of both shipped suites on every shipped
+ * topology: bound <= baseline (headroom >= 1), bound <= every prediction
+ * (a prediction below the bound would be an impossible implementation),
+ * bound <= attainable, and the binding resource named. Problems that need
+ * more GPUs than a topology has are skipped with a reason; every 8-GPU or
+ * larger topology must evaluate most of pkb.
+ */
+#include "cr_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "suite.h"
+#include "topo_xml.h"
+
+static void check_problem(const cr_topo *t, const cr_suite_problem *pr, int *ok, int *skipped)
+{
+    cr_op_result r;
+    cr_diag d = {{0}};
+    cr_status st = cr_op_eval(t, pr->op, &pr->params, &r, &d);
+    if (st != CR_OK) {
+        /* only "does not fit this machine" reasons may skip a problem */
+        if (st != CR_EINVAL && st != CR_EUNSUPPORTED)
+            fail_msg("%s on %s: %s (%s)", pr->name, t->name, d.msg, cr_strerror(st));
+        (*skipped)++;
+        return;
+    }
+    (*ok)++;
+    const char *where = pr->name;
+    if (!(r.bound_s > 0 && isfinite(r.bound_s)))
+        fail_msg("%s on %s: bound %g", where, t->name, r.bound_s);
+    if (!(r.bound_s <= r.baseline_s * (1 + 1e-12)))
+        fail_msg("%s on %s: bound %g us > baseline %g us", where, t->name, r.bound_s * 1e6,
+                 r.baseline_s * 1e6);
+    if (!(r.headroom >= 1 - 1e-12))
+        fail_msg("%s on %s: headroom %g < 1", where, t->name, r.headroom);
+    if (!(r.bound_s <= r.pred_s * (1 + 1e-12)))
+        fail_msg("%s on %s: prediction %g us below the bound %g us", where, t->name, r.pred_s * 1e6,
+                 r.bound_s * 1e6);
+    if (r.has_overlap) {
+        if (isfinite(r.intra.pred_s) && !(r.bound_s <= r.intra.pred_s * (1 + 1e-12)))
+            fail_msg("%s on %s: intra-SM %g us below the bound %g us", where, t->name,
+                     r.intra.pred_s * 1e6, r.bound_s * 1e6);
+        if (!(r.bound_s <= r.inter.pred_s * (1 + 1e-12)))
+            fail_msg("%s on %s: inter-SM %g us below the bound %g us", where, t->name,
+                     r.inter.pred_s * 1e6, r.bound_s * 1e6);
+        if (!(r.inter.comm_sms >= 0 && r.inter.comm_sms < cr_topo_gpu_spec(t, 0)->sms))
+            fail_msg("%s on %s: %d comm SMs", where, t->name, r.inter.comm_sms);
+    }
+    if (!(r.attainable_s >= r.bound_s * (1 - 1e-12)))
+        fail_msg("%s on %s: attainable %g below bound %g", where, t->name, r.attainable_s,
+                 r.bound_s);
+    if (strlen(r.binding) == 0 || strlen(r.schedule) == 0 || strlen(r.why) == 0)
+        fail_msg("%s on %s: empty binding/schedule/why", where, t->name);
+}
+
+static void test_suites_everywhere(void **state)
+{
+    (void)state;
+    int topos = 0;
+    for (int i = 0; cr_topo_shipped_name(i); i++) {
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        if (cr_topo_open(cr_topo_shipped_name(i), &t, &d) != CR_OK)
+            fail_msg("%s: %s", cr_topo_shipped_name(i), d.msg);
+        topos++;
+        for (int k = 0; cr_suite_shipped_name(k); k++) {
+            cr_suite *s = NULL;
+            if (cr_suite_open(cr_suite_shipped_name(k), &s, &d) != CR_OK)
+                fail_msg("%s: %s", cr_suite_shipped_name(k), d.msg);
+            int ok = 0, skipped = 0;
+            for (int p = 0; p < s->n_problems; p++)
+                check_problem(t, &s->problems[p], &ok, &skipped);
+            if (t->n_gpus >= 8 && strcmp(s->name, "pkb") == 0 && ok < s->n_problems * 9 / 10)
+                fail_msg("pkb on %s: only %d of %d problems evaluated", t->name, ok, s->n_problems);
+            if (t->n_gpus == 1 && strcmp(s->name, "pkb") == 0 && ok < 4)
+                fail_msg("pkb on %s: the single-GPU problems must run (%d ran)", t->name, ok);
+            cr_suite_free(s);
+        }
+        cr_topo_free(t);
+    }
+    assert_true(topos >= 12);
+}
+
+/* The suite rows API gives the same numbers as cr_op_eval. */
+static void test_suite_rows(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h100-8", &t, &d), CR_OK);
+    assert_int_equal(cr_suite_open("pkb", &s, &d), CR_OK);
+    cr_op_row *rows = NULL;
+    int n = 0;
+    assert_int_equal(cr_op_eval_suite(t, s, &rows, &n, &d), CR_OK);
+    assert_int_equal(n, s->n_problems);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(rows[i].status, CR_OK);
+        cr_op_result r;
+        assert_int_equal(cr_op_eval(t, s->problems[i].op, &s->problems[i].params, &r, &d), CR_OK);
+        assert_close(rows[i].bound_us, r.bound_s * 1e6, 1e-12, 0);
+        assert_close(rows[i].baseline_us, r.baseline_s * 1e6, 1e-12, 0);
+        assert_close(rows[i].headroom, r.headroom, 1e-12, 0);
+        assert_string_equal(rows[i].binding, r.binding);
+        assert_string_equal(rows[i].name, s->problems[i].name);
+    }
+    free(rows);
+    cr_suite_free(s);
+    cr_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_suites_everywhere),
+        cmocka_unit_test(test_suite_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Suite XML: the shipped suites load, validate against suites/suite.dtd and
+ * cover every ParallelKernelBench category; a custom suite's parameters
+ * arrive as written; every bad input fixture (tests/fixtures/suites) gets
+ * its exact file:line message; size limits hold.
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/valid.h>
+
+#include "suite.h"
+
+#define FIX "tests/fixtures/suites/"
+
+static void test_shipped_load(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (int i = 0; cr_suite_shipped_name(i); i++, n++) {
+        cr_suite *s = NULL;
+        cr_diag d = {{0}};
+        if (cr_suite_open(cr_suite_shipped_name(i), &s, &d) != CR_OK)
+            fail_msg("%s", d.msg);
+        assert_string_equal(s->name, cr_suite_shipped_name(i));
+        assert_true(s->n_problems >= 10);
+        cr_suite_free(s);
+    }
+    assert_int_equal(n, 2);
+}
+
+/* pkb covers every category of shared/reference/pkb-taxonomy.md at the
+ * benchmark's defaults. */
+static void test_pkb_categories(void **state)
+{
+    (void)state;
+    static const char *const cats[] = {"collective", "tp",    "dp", "ep",
+                                       "cp",         "vocab", "pp", "other"};
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_suite_open("pkb", &s, &d), CR_OK);
+    for (size_t c = 0; c < sizeof cats / sizeof cats[0]; c++) {
+        int found = 0;
+        for (int i = 0; i < s->n_problems; i++)
+            found += strcmp(s->problems[i].category, cats[c]) == 0;
+        if (!found)
+            fail_msg("pkb has no %s problem", cats[c]);
+    }
+    /* the GEMMs run at M = N = 1024, K = 512, bf16, 8 ranks */
+    for (int i = 0; i < s->n_problems; i++) {
+        const cr_suite_problem *p = &s->problems[i];
+        if (strcmp(cr_op_name(p->op), "gemm_rs") == 0) {
+            assert_int_equal((int)p->params.v[CR_OPP_M], 1024);
+            assert_int_equal((int)p->params.v[CR_OPP_N], 1024);
+            assert_int_equal((int)p->params.v[CR_OPP_K], 512);
+            assert_int_equal((int)p->params.v[CR_OPP_TP], 8);
+            assert_int_equal((int)p->params.v[CR_OPP_DTYPE], CR_DT_BF16);
+        }
+    }
+    cr_suite_free(s);
+}
+
+/* The shipped files follow the DTD (the loader checks more than a DTD). */
+static void test_shipped_dtd(void **state)
+{
+    (void)state;
+    xmlDtdPtr dtd = xmlParseDTD(NULL, (const xmlChar *)"suites/suite.dtd");
+    assert_non_null(dtd);
+    static const char *const files[] = {"suites/pkb.xml", "suites/llm.xml", FIX "good.xml"};
+    for (size_t i = 0; i < 3; i++) {
+        xmlDocPtr doc = xmlReadFile(files[i], NULL, XML_PARSE_NONET);
+        assert_non_null(doc);
+        xmlValidCtxtPtr vc = xmlNewValidCtxt();
+        vc->error = NULL;
+        vc->warning = NULL;
+        if (xmlValidateDtd(vc, doc, dtd) != 1)
+            fail_msg("%s does not follow suites/suite.dtd", files[i]);
+        xmlFreeValidCtxt(vc);
+        xmlFreeDoc(doc);
+    }
+    xmlFreeDtd(dtd);
+}
+
+static void test_custom_suite(void **state)
+{
+    (void)state;
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_suite_open(FIX "good.xml", &s, &d), CR_OK);
+    assert_string_equal(s->name, "mine");
+    assert_string_equal(s->description, "a custom suite");
+    assert_int_equal(s->n_problems, 3);
+    const cr_suite_problem *p = &s->problems[1];
+    assert_string_equal(p->name, "rs_dp");
+    assert_string_equal(p->category, "custom");
+    assert_string_equal(p->note, "TP across the DP pair");
+    assert_int_equal(p->line, 5);
+    assert_int_equal((int)p->params.v[CR_OPP_TP], 4);
+    assert_int_equal((int)p->params.v[CR_OPP_DP], 2);
+    assert_int_equal(p->params.order[0], CR_OPP_DP); /* dp innermost */
+    assert_int_equal(p->params.order[1], CR_OPP_TP);
+    /* the default category is the operator's */
+    assert_string_equal(s->problems[0].category, "tp");
+    /* group="dp" moves the default 8 ranks from tp to dp */
+    p = &s->problems[2];
+    assert_int_equal((int)p->params.v[CR_OPP_TP], 1);
+    assert_int_equal((int)p->params.v[CR_OPP_DP], 8);
+    cr_suite_free(s);
+}
+
+static void expect(const char *file, cr_status want, const char *msg)
+{
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    cr_status st = cr_suite_load_file(file, &s, &d);
+    if (st != want)
+        fail_msg("%s: status %d (%s), expected %d", file, st, d.msg, want);
+    assert_null(s);
+    assert_string_equal(d.msg, msg);
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    expect(FIX "bad_unknown_element.xml", CR_EPARSE,
+           FIX "bad_unknown_element.xml:4: unknown element <case> in <suite>: expected <problem>");
+    expect(FIX "bad_unknown_param.xml", CR_ENOTFOUND,
+           FIX "bad_unknown_param.xml:3: problem \"a\": operator gemm has no parameter \"heads\" "
+               "(it takes: dtype, m, n, k)");
+    expect(FIX "bad_unknown_op.xml", CR_ENOTFOUND,
+           FIX "bad_unknown_op.xml:3: unknown operator \"gemm_rx\" (operators: gemm memcpy "
+               "elementwise coll ag_gemm gemm_rs gemm_ar sp_norm ring_attn ulysses moe ddp fsdp "
+               "zero pp_sendrecv vocab_ce gemv_ar embedding halo alltoallv)");
+    expect(FIX "bad_duplicate.xml", CR_EINVAL,
+           FIX "bad_duplicate.xml:4: problem \"a\" is defined twice (first on line 3): give each "
+               "problem a unique name");
+    expect(FIX "bad_value.xml", CR_EPARSE,
+           FIX "bad_value.xml:3: problem \"a\": m = \"12x\" is not a count (e.g. 4096, 128k = "
+               "131072)");
+    expect(FIX "bad_divisible.xml", CR_EINVAL,
+           FIX "bad_divisible.xml:3: problem \"a\": k = 1001 must be a multiple of tp = 8");
+    expect(FIX "bad_range.xml", CR_ERANGE,
+           FIX "bad_range.xml:3: problem \"a\": skew = 12 exceeds ep = 8 (all tokens on one "
+               "rank)");
+    expect(FIX "bad_entity.xml", CR_EPARSE,
+           FIX "bad_entity.xml:3: entity \"sz\" is refused: suite files may not declare entities "
+               "(commroof never reads external content, and this stops expansion bombs); write "
+               "the text out in full");
+    expect(FIX "bad_xxe.xml", CR_EPARSE,
+           FIX "bad_xxe.xml:3: external entity \"x\" is refused: suite files may not declare "
+               "entities (commroof never reads external content, and this stops expansion "
+               "bombs); write the text out in full");
+    expect(FIX "bad_bomb.xml", CR_EPARSE,
+           FIX "bad_bomb.xml:3: entity \"a\" is refused: suite files may not declare entities "
+               "(commroof never reads external content, and this stops expansion bombs); write "
+               "the text out in full");
+    expect(FIX "bad_empty.xml", CR_EPARSE,
+           FIX "bad_empty.xml:1: the file is empty: a suite file holds one <suite name=\"...\"> "
+               "element (see suites/suite.dtd)");
+    expect(FIX "bad_truncated.xml", CR_EPARSE,
+           FIX "bad_truncated.xml:4: the file ends inside <suite> (opened on line 2): it looks "
+               "truncated; close every element");
+    expect(FIX "bad_root.xml", CR_EPARSE,
+           FIX "bad_root.xml:2: root element is <topology>, expected <suite> (this is a topology "
+               "file: pass it to --topo)");
+    expect(FIX "bad_no_problems.xml", CR_EINVAL,
+           FIX "bad_no_problems.xml:2: suite \"bad\" has no <problem>: add at least one");
+    expect(FIX "bad_missing_op.xml", CR_EPARSE,
+           FIX "bad_missing_op.xml:3: <problem name=\"a\"> needs an attribute \"op\" (an "
+               "operator: commroof op --help lists them)");
+    expect(FIX "bad_suite_attr.xml", CR_EPARSE,
+           FIX "bad_suite_attr.xml:2: unknown attribute \"color\" on <suite>: expected one of: "
+               "name, description, source, version");
+    expect(FIX "bad_child.xml", CR_EPARSE,
+           FIX "bad_child.xml:3: <problem> holds no elements, found <param>: parameters are "
+               "attributes");
+    expect(FIX "missing.xml", CR_ENOTFOUND,
+           FIX "missing.xml: cannot open: No such file or directory");
+}
+
+static void test_limits(void **state)
+{
+    (void)state;
+    /* 5 MiB of whitespace inside a valid suite: over the 4 MiB cap */
+    size_t n = 5u << 20;
+    char *buf = malloc(n + 1);
+    assert_non_null(buf);
+    memset(buf, ' ', n);
+    const char *head = "<suite name=\"x\"><problem name=\"a\" op=\"gemm\"/>";
+    memcpy(buf, head, strlen(head));
+    memcpy(buf + n - 8, "</suite>", 8);
+    buf[n] = '\0';
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_suite_load_memory(buf, n, "big.xml", &s, &d), CR_ERANGE);
+    assert_string_equal(d.msg,
+                        "big.xml: input is 5242880 bytes, more than the 4 MiB limit for a suite "
+                        "file");
+    /* a 5 KiB note: over the 4 KiB attribute cap */
+    char *note = malloc(8192);
+    assert_non_null(note);
+    memset(note, 'x', 5000);
+    note[5000] = '\0';
+    snprintf(buf, n, "<suite name=\"x\">\n<problem name=\"a\" op=\"gemm\" note=\"%s\"/></suite>",
+             note);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_suite_load_memory(buf, strlen(buf), "long.xml", &s, &d), CR_ERANGE);
+    assert_string_equal(d.msg, "long.xml:2: attribute \"note\" is longer than 4096 bytes");
+    free(note);
+    free(buf);
+    /* an unknown shipped name lists the shipped ones */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_suite_open("pkbb", &s, &d), CR_ENOTFOUND);
+    assert_string_equal(d.msg, "no shipped suite named \"pkbb\" (shipped: llm, pkb); for a file "
+                               "give a path (with a '/' or ending in .xml)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_pkb_categories),
+        cmocka_unit_test(test_shipped_dtd),  cmocka_unit_test(test_custom_suite),
+        cmocka_unit_test(test_bad_inputs),   cmocka_unit_test(test_limits),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    xmlCleanupParser();
+    return rc;
+}

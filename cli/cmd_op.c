@@ -86,8 +86,8 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     char params[600];
     cli_op_params_text(op, p, params, sizeof params);
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
-    printf("# commroof op %s on %s (%d GPUs, %s)\n", cr_op_name(op), t->name, t->n_gpus,
-           g ? g->name : "?");
+    printf("# commroof op %s on %s (%d GPU%s, %s)\n", cr_op_name(op), t->name, t->n_gpus,
+           t->n_gpus == 1 ? "" : "s", g ? g->name : "?");
     printf("# %s\n", params);
     for (int i = 0; i < r->n_comm; i++)
         printf("# phase %d: %s (%s) over %s\n", i + 1, r->comm[i].what, r->comm[i].coll,

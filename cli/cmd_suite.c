@@ -103,7 +103,8 @@ static json_t *rows_json(const cr_topo *t, const cr_suite *s, const cr_op_row *r
 
 static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *rows, int n)
 {
-    printf("# commroof suite %s on %s (%d GPUs)\n", s->name, t->name, t->n_gpus);
+    printf("# commroof suite %s on %s (%d GPU%s)\n", s->name, t->name, t->n_gpus,
+           t->n_gpus == 1 ? "" : "s");
     if (s->description)
         printf("# %s\n", s->description);
     printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "name", "category",

@@ -902,8 +902,8 @@ const char *cr_verdict_help(cr_verdict v)
         return "faster than the PyTorch + NCCL baseline, with headroom left to the "
                "bound";
     case CR_VERDICT_SLOW:
-        return "no faster than the PyTorch + NCCL baseline: overlap communication "
-               "with compute";
+        return "no faster than the PyTorch + NCCL baseline: fuse the kernels, overlap "
+               "communication with compute, or move data with a cheaper mechanism";
     }
     return "?";
 }

@@ -1,0 +1,1 @@
+$CR check gemm --topo h200-1

@@ -1,0 +1,1 @@
+$CR op gemm_rx --topo h200-1

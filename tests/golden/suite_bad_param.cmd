@@ -1,0 +1,1 @@
+$CR suite tests/fixtures/suites/bad_unknown_param.xml --topo h200-1

@@ -1,0 +1,1 @@
+$CR suite pkb --topo h200-1

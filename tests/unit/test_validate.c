@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: case names, measurements from synthetic traces (expected times
+ * derived by hand from the event times written below), the nccl-tests
+ * reader, the model match on h200-1, summaries and calibration.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cr_test.h"
+#include "topo_xml.h"
+#include "validate/validate.h"
+
+/* --- case names ---------------------------------------------------------- */
+
+static void test_case_parse_ok(void **state)
+{
+    (void)state;
+    cr_vcase c;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse("cr:gemm dtype=bf16 m=8192 n=1 k=4096  iters=5", &c, &d),
+                     CR_OK);
+    assert_int_equal(c.family, CR_VFAM_GEMM);
+    assert_int_equal(c.n_keys, 5);
+    assert_string_equal(cr_vcase_get(&c, "dtype"), "bf16");
+    assert_null(cr_vcase_get(&c, "bytes"));
+    double v = 0;
+    assert_int_equal(cr_vcase_num(&c, "m", &v, &d), CR_OK);
+    assert_close(v, 8192, 0, 0);
+    assert_int_equal(cr_vcase_num(&c, "dtype", &v, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "dtype=\"bf16\" is not a finite number"));
+    assert_int_equal(cr_vcase_num(&c, "bytes", &v, NULL), CR_ENOTFOUND);
+    assert_int_equal(cr_vcase_parse("cr:launch", &c, &d), CR_OK);
+    assert_int_equal(c.n_keys, 0);
+}
+
+static void test_case_parse_bad(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *msg;
+    } bad[] = {
+        {"gemm m=1", "does not start with \"cr:\""},
+        {"cr:foo m=1", "unknown family \"foo\""},
+        {"cr:hbmx m=1", "unknown family \"hbmx\""},
+        {"cr:hbm bytes", "\"bytes\" is not key=value"},
+        {"cr:hbm =5", "\"=5\" is not key=value"},
+        {"cr:hbm bytes=", "\"bytes=\" is not key=value"},
+        {"cr:hbm Bytes=5", "key \"Bytes\" has characters other than"},
+        {"cr:hbm bytes=1 bytes=2", "key \"bytes\" given twice"},
+        {"cr:hbm averyveryveryverylongkeyname=1", "is too long"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_vcase c;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_vcase_parse(bad[i].name, &c, &d), CR_EPARSE);
+        if (!strstr(d.msg, bad[i].msg))
+            fail_msg("\"%s\": message \"%s\" lacks \"%s\"", bad[i].name, d.msg, bad[i].msg);
+    }
+}
+
+/* --- traces ----------------------------------------------------------------- */
+
+static char *write_tmp(const char *text, const char *suffix)
+{
+    char tmpl[] = "/tmp/test_validate_XXXXXX";
+    int fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    size_t n = strlen(text);
+    assert_int_equal((size_t)write(fd, text, n), n);
+    close(fd);
+    size_t sz = strlen(tmpl) + strlen(suffix) + 1;
+    char *path = malloc(sz);
+    assert_non_null(path);
+    snprintf(path, sz, "%s%s", tmpl, suffix);
+    assert_int_equal(rename(tmpl, path), 0);
+    return path;
+}
+
+#define HDR "{\"traceEvents\":[\n"
+#define END "{\"ph\":\"M\",\"pid\":100,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n]}\n"
+/* A kernel on process 1 (pid 100 + device), ts/dur in us. */
+#define K(dev, ts, dur)                                                                            \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":10" #dev ",\"tid\":7,\"ts\":" #ts     \
+    ",\"dur\":" #dur ",\"args\":{\"device\":" #dev "}},\n"
+#define R(name, ts, dur)                                                                           \
+    "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"" name "\",\"pid\":199,\"tid\":1,\"ts\":" #ts       \
+    ",\"dur\":" #dur ",\"args\":{\"device\":-1}},\n"
+
+static void test_trace_measure(void **state)
+{
+    (void)state;
+    /* Range A: 3 iterations of one kernel each, durations 500, 510, 520 us:
+     * the median device time per iteration is 510 us.
+     * Range B: 2 iterations of 2 kernels on device 0 plus 2 on device 1:
+     * iteration 0 spans 2000 .. max(2010, 2012) = 12 us, iteration 1 spans
+     * 2020 .. 2040 = 20 us; the median of {12, 20} is 16 us.
+     * Range C: 5 kernels for iters=3 cannot be split: skipped.
+     * Range D: no activities, 400 us over iters=4: 100 us, host-timed.
+     * A kernel of another process (pid 200) inside range A is not counted. */
+    const char *text = HDR R("cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                             "wr_bytes=1073741824 flops=0",
+                             0, 1900) K(0, 10, 500) K(0, 600, 510)
+        K(0, 1200, 520) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"other\",\"pid\":200,\"tid\":7,"
+                        "\"ts\":700,"
+                        "\"dur\":5,\"args\":{\"device\":0}},\n" R(
+                            "cr:nccl coll=allreduce bytes=4096 nranks=2 "
+                            "iters=2",
+                            1999, 100) K(0, 2000, 5) K(0, 2006, 4) K(1, 2001, 11) K(1, 2003, 9)
+                            K(0, 2020, 5) K(0, 2030, 5) K(1, 2022, 18) K(1, 2025, 10)
+                                R("cr:gemm dtype=bf16 m=8 n=8 k=8 iters=3", 3000, 100) K(0, 3001, 1)
+                                    K(0, 3010, 1) K(0, 3020, 1) K(0, 3030, 1) K(0, 3040, 1)
+                                        R("cr:launch kind=event iters=4", 4000, 400) END;
+    char *path = write_tmp(text, ".json");
+    cr_vmeas_list l = {0};
+    int skipped = 0;
+    char why[256] = "";
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    assert_int_equal(l.n, 3);
+    assert_int_equal(skipped, 1);
+    assert_non_null(strstr(why, "do not split into iters=3 groups"));
+    assert_int_equal(l.v[0].c.family, CR_VFAM_HBM);
+    assert_close(l.v[0].measured_s, 510e-6, 1e-9, 0);
+    assert_int_equal(l.v[0].activities, 3);
+    assert_string_equal(l.v[0].label, "copy 1GiB");
+    assert_int_equal(l.v[1].c.family, CR_VFAM_NCCL);
+    assert_close(l.v[1].measured_s, 16e-6, 1e-9, 0);
+    assert_int_equal(l.v[2].c.family, CR_VFAM_LAUNCH);
+    assert_true(l.v[2].host_timed);
+    assert_close(l.v[2].measured_s, 100e-6, 1e-9, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
+static void test_trace_errors(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace("/nonexistent/x.json", &l, NULL, NULL, 0, &d), CR_EIO);
+    char *path = write_tmp(
+        "{\"traceEvents\":[\n{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":\"no\"}\n]}", ".json");
+    memset(&d, 0, sizeof d);
+    assert_int_not_equal(cr_validate_read_trace(path, &l, NULL, NULL, 0, &d), CR_OK);
+    assert_true(d.msg[0] != 0);
+    assert_int_equal(l.n, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
+/* --- model match -------------------------------------------------------------- */
+
+static cr_topo *h200(void)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    return t;
+}
+
+static void test_eval_hbm(void **state)
+{
+    (void)state;
+    cr_topo *t = h200();
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                                    "wr_bytes=1073741824 flops=0",
+                                    &m.c, &d),
+                     CR_OK);
+    /* Bound: 2 x 2^30 bytes over the H200's 4.8 TB/s = 447.392 us. */
+    double bound = 2.0 * 1073741824 / 4.8e12;
+    m.measured_s = 510e-6;
+    cr_vresult r;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_true(r.has_bound);
+    assert_close(r.bound_s, bound, 1e-6, 0);
+    assert_string_equal(r.binding, "hbm");
+    assert_false(r.violation);
+    assert_close(r.pct_of_roofline, bound / 510e-6 * 100, 1e-6, 0);
+    assert_true(r.has_pred);
+    assert_close(r.error_pct, (r.pred_s - 510e-6) / 510e-6 * 100, 1e-9, 0);
+    /* A time below the bound is impossible. */
+    m.measured_s = 400e-6;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_true(r.violation);
+    /* A case without its keys is an error naming the key. */
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy iters=3", &m.c, &d), CR_OK);
+    snprintf(m.source, sizeof m.source, "x.json");
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "lacks the key \"bytes\""));
+    cr_topo_free(t);
+}
+
+static void test_eval_gemm_and_multi_gpu(void **state)
+{
+    (void)state;
+    cr_topo *t = h200();
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse("cr:gemm dtype=bf16 m=8192 n=8192 k=8192 iters=5 "
+                                    "flops=1099511627776",
+                                    &m.c, &d),
+                     CR_OK);
+    m.measured_s = 1.4e-3;
+    cr_vresult r;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    /* Compute bound: 2 x 8192^3 FLOP at 989 TFLOP/s = 1.1117 ms. */
+    assert_close(r.bound_s, 2.0 * 8192.0 * 8192 * 8192 / 989e12, 1e-6, 0);
+    assert_string_equal(r.binding, "compute");
+    assert_false(r.violation);
+    /* Two ranks on a one-GPU topology: no figures, a note, not an error. */
+    assert_int_equal(
+        cr_vcase_parse("cr:nccl coll=allreduce bytes=1048576 nranks=2 iters=5", &m.c, &d), CR_OK);
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_false(r.has_bound);
+    assert_non_null(strstr(r.note, "topology h200-1 has 1 GPUs"));
+    cr_topo_free(t);
+}
+
+/* --- nccl-tests ------------------------------------------------------------------ */
+
+static void test_nccl_tests(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *log = "# nThread 1 nGpus 2 minBytes 1024 maxBytes 2048\n"
+                      "#  Rank  0 Group  0 Pid  1 on h device  0 [0x18] NVIDIA H100\n"
+                      "#  Rank  1 Group  0 Pid  1 on h device  1 [0x28] NVIDIA H100\n"
+                      "# Collective test starting: all_gather_perf\n"
+                      "#       size         count      type   redop    root     time   algbw   "
+                      "busbw #wrong\n"
+                      "        1024           128     float    none      -1    12.50    0.08    "
+                      "0.04      0    12.00    0.09    0.04      0\n"
+                      "        2048           256     float    none      -1    13.00    0.16    "
+                      "0.08      0    12.80    0.16    0.08      0\n"
+                      "# Avg bus bandwidth    : 0.06\n";
+    char *path = write_tmp(log, ".log");
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "bytes"), "2048");
+    assert_close(l.v[1].measured_s, 13e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+    /* A row cut short is an error at its line. */
+    path = write_tmp("#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n"
+                     "        1024           256     float\n",
+                     ".log");
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, ":3: not an nccl-tests result row"));
+    assert_int_equal(l.n, 0);
+    unlink(path);
+    free(path);
+    /* No collective named anywhere. */
+    path = write_tmp("#  Rank  0 Group  0\n        1024           256     float     sum      -1  "
+                     "  10.0    0.1    0.1      0\n",
+                     ".log");
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "cannot tell the collective"));
+    unlink(path);
+    free(path);
+    cr_vmeas_list_release(&l);
+}
+
+/* --- summaries and calibration ------------------------------------------------------ */
+
+static void test_percentile_and_summary(void **state)
+{
+    (void)state;
+    double v[] = {5, 1, 4, 2, 3};
+    /* Nearest rank: ceil(0.9 x 5) = 5th smallest = 5; ceil(0.5 x 5) = 3rd = 3. */
+    assert_close(cr_validate_percentile(v, 5, 90), 5, 0, 0);
+    assert_close(cr_validate_percentile(v, 5, 50), 3, 0, 0);
+    assert_close(cr_validate_percentile(v, 0, 50), 0, 0, 0);
+    cr_vmeas ms[3];
+    memset(ms, 0, sizeof ms);
+    ms[0].c.family = ms[1].c.family = CR_VFAM_HBM;
+    ms[2].c.family = CR_VFAM_GEMM;
+    cr_vmeas_list l = {ms, 3, 3};
+    cr_vresult r[3];
+    memset(r, 0, sizeof r);
+    r[0].has_pred = r[1].has_pred = r[2].has_pred = true;
+    r[0].error_pct = -4;
+    r[1].error_pct = 8;
+    r[2].error_pct = 30;
+    r[2].violation = true;
+    cr_vsummary s[CR_VFAM__COUNT], all;
+    assert_int_equal(cr_validate_summarize(&l, r, s, &all), CR_OK);
+    /* hbm: |err| {4, 8}: median 6, p90 8. */
+    assert_int_equal(s[CR_VFAM_HBM].cases, 2);
+    assert_close(s[CR_VFAM_HBM].median_abs_err_pct, 6, 0, 1e-12);
+    assert_close(s[CR_VFAM_HBM].p90_abs_err_pct, 8, 0, 1e-12);
+    assert_int_equal(s[CR_VFAM_GEMM].violations, 1);
+    assert_int_equal(all.cases, 3);
+    assert_close(all.median_abs_err_pct, 8, 0, 1e-12);
+}
+
+static void test_calibrate(void **state)
+{
+    (void)state;
+    cr_vmeas ms[4];
+    memset(ms, 0, sizeof ms);
+    cr_diag d = {{0}};
+    /* Two large HBM copies: 2 GiB moved in 500 us and in 550 us. Ceiling:
+     * the best, 2^31 / 500e-6 B/s; typical: their median. */
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                                    "wr_bytes=1073741824",
+                                    &ms[0].c, &d),
+                     CR_OK);
+    ms[1].c = ms[0].c;
+    ms[0].measured_s = 500e-6;
+    ms[1].measured_s = 550e-6;
+    /* A small one (1 MiB) does not count. */
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1048576 iters=3 rd_bytes=1048576 "
+                                    "wr_bytes=1048576",
+                                    &ms[2].c, &d),
+                     CR_OK);
+    ms[2].measured_s = 0.1e-6;
+    assert_int_equal(
+        cr_vcase_parse("cr:ce dir=h2d host=pinned bytes=1073741824 iters=3", &ms[3].c, &d), CR_OK);
+    ms[3].measured_s = 1073741824 / 55e9;
+    cr_vmeas_list l = {ms, 4, 4};
+    cr_vcalib c;
+    cr_validate_calibrate(&l, &c);
+    double moved = 2.0 * 1073741824;
+    assert_close(c.hbm_Bps, moved / 500e-6, 1e-12, 0);
+    assert_close(c.hbm_typ_Bps, 0.5 * (moved / 500e-6 + moved / 550e-6), 1e-12, 0);
+    assert_close(c.h2d_pinned_Bps, 55e9, 1e-9, 0);
+    cr_topo *t = h200();
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "test"), CR_OK);
+    assert_close(cr_topo_gpu_spec(t, 0)->meas_hbm_Bps, moved / 500e-6, 1e-12, 0);
+    /* ops.hbm.eff = typical / 4.8 TB/s; ops.pcie.eff = 55 / 63 GB/s (h200-1's link). */
+    assert_close(cr_topo_param(t, "ops.hbm.eff", -1), c.hbm_typ_Bps / 4.8e12, 1e-12, 0);
+    assert_close(cr_topo_param(t, "ops.pcie.eff", -1), 55.0 / 63.0, 1e-9, 0);
+    cr_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_case_parse_ok), cmocka_unit_test(test_case_parse_bad),
+        cmocka_unit_test(test_trace_measure), cmocka_unit_test(test_trace_errors),
+        cmocka_unit_test(test_eval_hbm),      cmocka_unit_test(test_eval_gemm_and_multi_gpu),
+        cmocka_unit_test(test_nccl_tests),    cmocka_unit_test(test_percentile_and_summary),
+        cmocka_unit_test(test_calibrate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

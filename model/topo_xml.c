@@ -69,9 +69,8 @@ struct elem_spec {
 #define LINK_ATTRS "a b kind bw bw-ab bw-ba count latency source"
 static const struct elem_spec elem_specs[] = {
     {"topology", "name version description source", "name",
-     "gpu-model switch-model param node-template nodes gpu switch cpu pcisw "
-     "nic link "
-     "link-pattern rail-fabric torus"},
+     "gpu-model switch-model param node-template nodes gpu switch cpu pcisw nic link link-pattern "
+     "rail-fabric torus"},
     {"gpu-model", "name vendor arch sms hbm hbm-bw l2 clock source", "name vendor sms hbm hbm-bw",
      "flops measured measured-flops"},
     {"flops", "dtype peak source", "dtype peak", ""},
@@ -89,8 +88,7 @@ static const struct elem_spec elem_specs[] = {
     {"link", LINK_ATTRS, "a b kind", ""},
     {"link-pattern", LINK_ATTRS, "a b kind", ""},
     {"rail-fabric",
-     "name kind nic rails nodes-per-leaf spines spine-scope uplinks leaf-model "
-     "spine-model nic-bw "
+     "name kind nic rails nodes-per-leaf spines spine-scope uplinks leaf-model spine-model nic-bw "
      "uplink-bw latency source",
      "name kind nic rails nodes-per-leaf nic-bw", ""},
     {"torus", "name model dims wrap kind bw count latency source", "name model dims bw", ""},
@@ -306,8 +304,8 @@ static cr_status get_latency(loader *L, const xmlNode *n, const char *attr, doub
         return st;
     if (!(*out >= 0) || *out >= MAX_LAT_S)
         return FAIL(L, n, CR_ERANGE,
-                    "<%s> %s: \"%s\" is out of range: a latency is at least 0 and under 1s "
-                    "(e.g. \"0.7us\")",
+                    "<%s> %s: \"%s\" is out of range: a latency is at least 0 and under 1s (e.g. "
+                    "\"0.7us\")",
                     n->name, attr, get(L, n, attr));
     return CR_OK;
 }
@@ -400,8 +398,7 @@ static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char 
     }
     if (nl > 1 || nr > 1 || nl != nr || (lb && rb < lb))
         return FAIL(L, n, CR_EINVAL,
-                    "<%s> %s: \"%s\" may hold at most one brace group, a range "
-                    "\"{0..7}\" or a "
+                    "<%s> %s: \"%s\" may hold at most one brace group, a range \"{0..7}\" or a "
                     "list \"{0,0,1,1}\"",
                     n->name, attr, s);
     size_t pre = lb ? (size_t)(lb - s) : strlen(s);
@@ -532,8 +529,7 @@ static cr_status check_element(loader *L, xmlNode *n, const char *parent)
                 len += strlen((const char *)c->content);
         if (len > MAX_ATTR_BYTES)
             return FAIL(L, n, CR_ERANGE,
-                        "attribute \"%s\" on <%s> is %zu bytes long, more than the 1 "
-                        "MiB limit",
+                        "attribute \"%s\" on <%s> is %zu bytes long, more than the 1 MiB limit",
                         a->name, n->name, len);
     }
     for (const char *p = es->required; *p;) {
@@ -592,8 +588,7 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
     const char *clk = get(L, n, "clock");
     if (clk && (parse_hz(clk, &s.clock_hz) || !(s.clock_hz > 0) || s.clock_hz > 1e12))
         return FAIL(L, n, CR_EPARSE,
-                    "<gpu-model> clock: \"%s\" is not a positive frequency with a "
-                    "unit (e.g. "
+                    "<gpu-model> clock: \"%s\" is not a positive frequency with a unit (e.g. "
                     "\"1.98GHz\" or \"1980MHz\")",
                     clk);
     bool any = false;
@@ -625,8 +620,7 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
     }
     if (!any)
         return FAIL(L, n, CR_EINVAL,
-                    "GPU model \"%s\" has no <flops>: give at least one dense "
-                    "peak, e.g. <flops "
+                    "GPU model \"%s\" has no <flops>: give at least one dense peak, e.g. <flops "
                     "dtype=\"bf16\" peak=\"989TFLOP/s\"/>",
                     name);
     L->gpu_spec_line[L->t->n_gpu_specs] = line_of(n);
@@ -691,8 +685,7 @@ static cr_status read_param(loader *L, xmlNode *n)
     }
     if (!ok)
         return FAIL(L, n, CR_EPARSE,
-                    "<param> value: \"%s\" is neither a plain number nor a "
-                    "quantity with a unit "
+                    "<param> value: \"%s\" is neither a plain number nor a quantity with a unit "
                     "(e.g. \"0.82\", \"2us\", \"450GB/s\")",
                     val);
     if (cr_topo_set_param(L->t, key, v, get(L, n, "source")))
@@ -727,9 +720,8 @@ static cr_status pass1(loader *L, xmlNode *root)
             struct tmpl *prev = find_tmpl(L, name);
             if (prev)
                 return FAIL(L, n, CR_EINVAL,
-                            "node template \"%s\" is defined twice (first on "
-                            "line %d)",
-                            name, line_of(prev->node));
+                            "node template \"%s\" is defined twice (first on line %d)", name,
+                            line_of(prev->node));
             if (grow_arr((void **)&L->tmpls, &L->cap_tmpls, L->n_tmpls + 1, sizeof *L->tmpls))
                 return oom(L);
             L->tmpls[L->n_tmpls++] = (struct tmpl){.name = name, .node = n};
@@ -767,16 +759,14 @@ static cr_status dev_spec(loader *L, const xmlNode *n, int *spec)
         *spec = cr_topo_find_gpu_spec(L->t, m);
         if (*spec < 0)
             return FAIL(L, n, CR_ENOTFOUND,
-                        "<gpu> model: no <gpu-model name=\"%s\"> in this file: "
-                        "define it or use "
+                        "<gpu> model: no <gpu-model name=\"%s\"> in this file: define it or use "
                         "one that is defined",
                         m);
     } else {
         *spec = cr_topo_find_switch_spec(L->t, m);
         if (*spec < 0)
             return FAIL(L, n, CR_ENOTFOUND,
-                        "<switch> model: no <switch-model name=\"%s\"> in this file: "
-                        "define it or "
+                        "<switch> model: no <switch-model name=\"%s\"> in this file: define it or "
                         "use one that is defined",
                         m);
     }
@@ -847,8 +837,7 @@ static cr_status get_link_attrs(loader *L, const xmlNode *n, struct lattr *o)
         int kk = cr_link_kind_parse(k);
         if (kk < 0)
             return FAIL(L, n, CR_EINVAL,
-                        "<%s> kind: \"%s\" is not a link kind: use nvlink, pcie, ib, "
-                        "ethernet, "
+                        "<%s> kind: \"%s\" is not a link kind: use nvlink, pcie, ib, ethernet, "
                         "xgmi, ici or c2c",
                         n->name, k);
         o->kind = (cr_link_kind)kk;
@@ -857,14 +846,13 @@ static cr_status get_link_attrs(loader *L, const xmlNode *n, struct lattr *o)
          ba = get(L, n, "bw-ba") != NULL;
     if (bw && (ab || ba))
         return FAIL(L, n, CR_EINVAL,
-                    "<%s> gives bw and bw-ab/bw-ba: give bw, or both bw-ab and "
-                    "bw-ba when the directions differ",
+                    "<%s> gives bw and bw-ab/bw-ba: give bw, or both bw-ab and bw-ba when the "
+                    "directions differ",
                     n->name);
     if (!bw && !(ab && ba))
         return FAIL(L, n, CR_EINVAL,
-                    "<%s> needs a bandwidth: bw=\"25GB/s\" (per link and "
-                    "direction), or both "
-                    "bw-ab and bw-ba",
+                    "<%s> needs a bandwidth: bw=\"25GB/s\" (per link and direction), or both bw-ab "
+                    "and bw-ba",
                     n->name);
     if (bw) {
         if ((st = get_bw(L, n, "bw", &o->ab)))
@@ -913,11 +901,10 @@ static cr_status compile_tmpl(loader *L, struct tmpl *tp)
         if (!is_dev_elem(n))
             continue;
         if (get(L, n, "node"))
-            return FAIL(L, n, CR_EINVAL,
-                        "<%s> node: devices in a template get their node from "
-                        "<nodes>; remove "
-                        "node=",
-                        n->name);
+            return FAIL(
+                L, n, CR_EINVAL,
+                "<%s> node: devices in a template get their node from <nodes>; remove node=",
+                n->name);
         int spec;
         if ((st = dev_spec(L, n, &spec)))
             return st;
@@ -933,9 +920,8 @@ static cr_status compile_tmpl(loader *L, struct tmpl *tp)
                           ids[i]);
             else if (prev >= 0)
                 st = FAIL(L, n, CR_EINVAL,
-                          "device id \"%s\" is already used in template \"%s\" (line "
-                          "%d): ids "
-                          "must be unique",
+                          "device id \"%s\" is already used in template \"%s\" (line %d): ids must "
+                          "be unique",
                           ids[i], tp->name, tp->devs[prev].line);
             else if (grow_arr((void **)&tp->devs, &tp->cap_devs, tp->n_devs + 1, sizeof *tp->devs))
                 st = oom(L);
@@ -991,19 +977,17 @@ static cr_status compile_tmpl(loader *L, struct tmpl *tp)
         int np = pair_count(na, nb);
         if (np < 0)
             st = FAIL(L, n, CR_EINVAL,
-                      "<link> a has %d devices and b has %d: give both the same "
-                      "number, or one "
+                      "<link> a has %d devices and b has %d: give both the same number, or one "
                       "device on one side",
                       na, nb);
         for (int i = 0; i < np && !st; i++) {
             const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
             int a = tmpl_find(tp, ea), b = tmpl_find(tp, eb);
             if (a < 0 || b < 0)
-                st = FAIL(L, n, CR_ENOTFOUND,
-                          "<link> %s: no device \"%s\" in template \"%s\": declare it "
-                          "or correct "
-                          "the id",
-                          a < 0 ? "a" : "b", a < 0 ? ea : eb, tp->name);
+                st = FAIL(
+                    L, n, CR_ENOTFOUND,
+                    "<link> %s: no device \"%s\" in template \"%s\": declare it or correct the id",
+                    a < 0 ? "a" : "b", a < 0 ? ea : eb, tp->name);
             else
                 st = tmpl_add_link(L, tp, n, a, b, &la);
         }
@@ -1039,20 +1023,16 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
         prefix = "n";
     if (!*prefix && count != 1)
         return FAIL(L, n, CR_EINVAL,
-                    "<nodes> prefix=\"\" keeps the template's ids and needs "
-                    "count=\"1\"; give a "
+                    "<nodes> prefix=\"\" keeps the template's ids and needs count=\"1\"; give a "
                     "prefix such as \"n\" for %d nodes",
                     count);
     if (*prefix && !valid_id(prefix))
         return FAIL(L, n, CR_EINVAL,
-                    "<nodes> prefix: \"%s\" may hold only letters, digits and . "
-                    "_ - : / +",
-                    prefix);
+                    "<nodes> prefix: \"%s\" may hold only letters, digits and . _ - : / +", prefix);
     if ((long long)count * tp->n_devs + L->t->n_devs > MAX_DEVS ||
         (long long)count * tp->n_links + L->t->n_links > MAX_LINKS)
         return FAIL(L, n, CR_ERANGE,
-                    "<nodes> would create more than %d devices or %d links: the "
-                    "file is too large",
+                    "<nodes> would create more than %d devices or %d links: the file is too large",
                     MAX_DEVS, MAX_LINKS);
     for (int i = 0; i < count; i++) {
         char pre[128];
@@ -1107,8 +1087,7 @@ static cr_status torus_dims(loader *L, const xmlNode *n, int dim[4], int *nd, in
     return CR_OK;
 bad:
     return FAIL(L, n, CR_EINVAL,
-                "<torus> dims: \"%s\" is not 1 to 4 sizes joined by 'x' (e.g. "
-                "\"4x4x4\"), each "
+                "<torus> dims: \"%s\" is not 1 to 4 sizes joined by 'x' (e.g. \"4x4x4\"), each "
                 "1..1024, at most %d chips",
                 s, MAX_EXPAND);
 }
@@ -1138,8 +1117,7 @@ static cr_status torus_devices(loader *L, xmlNode *n)
     int spec = cr_topo_find_gpu_spec(L->t, model);
     if (spec < 0)
         return FAIL(L, n, CR_ENOTFOUND,
-                    "<torus> model: no <gpu-model name=\"%s\"> in this file: "
-                    "define it or use one "
+                    "<torus> model: no <gpu-model name=\"%s\"> in this file: define it or use one "
                     "that is defined",
                     model);
     for (int i = 0; i < total; i++) {
@@ -1177,9 +1155,7 @@ static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
     const char *scope = get(L, n, "spine-scope");
     if (scope && strcmp(scope, "rail") && strcmp(scope, "shared"))
         return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> spine-scope: \"%s\" is not \"rail\" or "
-                    "\"shared\"",
-                    scope);
+                    "<rail-fabric> spine-scope: \"%s\" is not \"rail\" or \"shared\"", scope);
     r->shared = scope && strcmp(scope, "shared") == 0;
     const char *k = get(L, n, "kind");
     int kk = cr_link_kind_parse(k);
@@ -1188,13 +1164,11 @@ static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
     r->kind = (cr_link_kind)kk;
     if (!valid_id(r->name))
         return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> name: \"%s\" may hold only letters, digits and "
-                    ". _ - : / +",
+                    "<rail-fabric> name: \"%s\" may hold only letters, digits and . _ - : / +",
                     r->name);
     if (r->rails > 1 && !strstr(r->nic, "{rail}"))
         return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> nic: \"%s\" must hold \"{rail}\" (e.g. "
-                    "\"nic{rail}\") when "
+                    "<rail-fabric> nic: \"%s\" must hold \"{rail}\" (e.g. \"nic{rail}\") when "
                     "there are %d rails",
                     r->nic, r->rails);
     r->leaf_spec = r->spine_spec = -1;
@@ -1206,15 +1180,13 @@ static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
         return FAIL(L, n, CR_ENOTFOUND, "<rail-fabric> spine-model: no <switch-model name=\"%s\">",
                     sm);
     if (L->n_nodes == 0)
-        return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> needs nodes to join: declare them with <nodes "
-                    "template=... "
-                    "count=...>");
+        return FAIL(
+            L, n, CR_EINVAL,
+            "<rail-fabric> needs nodes to join: declare them with <nodes template=... count=...>");
     r->groups = (L->n_nodes + r->npl - 1) / r->npl;
     if (r->groups > 1 && r->spines == 0)
         return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> %d nodes at %d per leaf make %d leaf groups, "
-                    "which only spines "
+                    "<rail-fabric> %d nodes at %d per leaf make %d leaf groups, which only spines "
                     "can join: set spines",
                     L->n_nodes, r->npl, r->groups);
     return CR_OK;
@@ -1297,9 +1269,8 @@ static cr_status top_link(loader *L, xmlNode *n)
     int np = pair_count(na, nb);
     if (np < 0)
         st = FAIL(L, n, CR_EINVAL,
-                  "<link> a has %d devices and b has %d: give both the same "
-                  "number, or one "
-                  "device on one side",
+                  "<link> a has %d devices and b has %d: give both the same number, or one device "
+                  "on one side",
                   na, nb);
     for (int i = 0; i < np && !st; i++) {
         const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
@@ -1440,8 +1411,7 @@ static cr_status rail_links(loader *L, xmlNode *n, int base)
             int v = cr_topo_find_dev(L->t, id);
             if (v < 0)
                 return FAIL(L, n, CR_ENOTFOUND,
-                            "<rail-fabric> nic=\"%s\": node %d has no device \"%s\": "
-                            "every node "
+                            "<rail-fabric> nic=\"%s\": node %d has no device \"%s\": every node "
                             "needs one NIC per rail",
                             r.nic, k, id);
             int leaf = base + rl * r.groups + k / r.npl;
@@ -1555,15 +1525,13 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
         ps->refused_line = ctxt->input ? ctxt->input->line : 0;
         if (system_id || public_id)
             snprintf(ps->refused_msg, sizeof ps->refused_msg,
-                     "external entity \"%s\" (SYSTEM \"%s\") is refused: topology "
-                     "files may not "
+                     "external entity \"%s\" (SYSTEM \"%s\") is refused: topology files may not "
                      "declare entities, and commroof never reads external content",
                      (const char *)name, system_id ? (const char *)system_id : "");
         else
             snprintf(ps->refused_msg, sizeof ps->refused_msg,
-                     "entity \"%s\" is refused: topology files may not declare "
-                     "entities (this "
-                     "also stops entity-expansion bombs); write the text out in full",
+                     "entity \"%s\" is refused: topology files may not declare entities (this also "
+                     "stops entity-expansion bombs); write the text out in full",
                      (const char *)name);
     }
     xmlStopParser(ctxt);
@@ -1585,6 +1553,9 @@ static void on_error(void *ctx, xmlErrorPtr err)
     size_t n = strlen(ps->message);
     while (n && (ps->message[n - 1] == '\n' || ps->message[n - 1] == ' '))
         ps->message[--n] = '\0';
+    for (char *p = ps->message; *p; p++) /* one message, one line */
+        if (*p == '\n')
+            *p = ' ';
 }
 
 static cr_status parse_error(loader *L, const struct parse_state *ps)
@@ -1600,20 +1571,17 @@ static cr_status parse_error(loader *L, const struct parse_state *ps)
                        "element (see doc/topology-format.md)");
     case XML_ERR_TAG_NOT_FINISHED:
         return fail_at(L, ps->line, CR_EPARSE,
-                       "the file ends inside <%s> (opened on line %d): it looks "
-                       "truncated; close "
+                       "the file ends inside <%s> (opened on line %d): it looks truncated; close "
                        "every element",
                        ps->str1, ps->int1);
     case XML_ERR_TAG_NAME_MISMATCH:
         return fail_at(L, ps->line, CR_EPARSE,
-                       "end tag </%s> does not match <%s> (opened on line %d): "
-                       "close elements in "
+                       "end tag </%s> does not match <%s> (opened on line %d): close elements in "
                        "the order they were opened",
                        ps->str2, ps->str1, ps->int1);
     case XML_ERR_DOCUMENT_END:
         return fail_at(L, ps->line, CR_EPARSE,
-                       "content after the end of the root element: a topology file "
-                       "holds exactly "
+                       "content after the end of the root element: a topology file holds exactly "
                        "one <topology> element");
     case XML_ERR_UNDECLARED_ENTITY:
     case XML_WAR_UNDECLARED_ENTITY:
@@ -1658,12 +1626,15 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
     xmlNode *root = xmlDocGetRootElement(doc);
     if (!root)
         return fail_at(L, 1, CR_EPARSE, "the file has no root element: write <topology name=...>");
-    if (!is_name(root, "topology") || root->ns)
+    if (root->ns)
+        return FAIL(L, root, CR_EPARSE,
+                    "root element <%s> is in namespace \"%s\": topology files use no namespaces",
+                    root->name, root->ns->href ? (const char *)root->ns->href : "");
+    if (!is_name(root, "topology"))
         return FAIL(L, root, CR_EPARSE, "root element is <%s>, expected <topology>%s", root->name,
-                    is_name(root, "system")
-                        ? " (this looks like an NCCL topology dump: convert it with "
-                          "\"commroof topo import-nccl\")"
-                        : "");
+                    is_name(root, "system") ? " (this looks like an NCCL topology dump: convert it "
+                                              "with \"commroof topo import-nccl\")"
+                                            : "");
     for (xmlAttr *a = root->properties; a; a = a->next)
         if (a->ns || !word_in(find_elem_spec("topology")->attrs, (const char *)a->name))
             return FAIL(L, root, CR_EPARSE,
@@ -1691,9 +1662,7 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
                 len += strlen((const char *)c->content);
         if (len > MAX_ATTR_BYTES)
             st = FAIL(L, root, CR_ERANGE,
-                      "attribute \"%s\" on <topology> is %zu bytes long, more than "
-                      "the 1 MiB "
-                      "limit",
+                      "attribute \"%s\" on <topology> is %zu bytes long, more than the 1 MiB limit",
                       a->name, len);
     }
     if (st)
@@ -1728,8 +1697,7 @@ cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origi
         return cr_diag_set(d, CR_EINVAL, "%s: no buffer or no place for the result", L.origin);
     if (len > MAX_INPUT_BYTES)
         return cr_diag_set(d, CR_ERANGE,
-                           "%s: input is %zu bytes, more than the 64 MiB limit for a topology "
-                           "file",
+                           "%s: input is %zu bytes, more than the 64 MiB limit for a topology file",
                            L.origin, len);
     if (len == 0)
         return cr_diag_set(d, CR_EPARSE,
@@ -1767,8 +1735,7 @@ cr_status cr_topo_xml_load_file(const char *path, cr_topo **out, cr_diag *d)
     }
     if ((unsigned long long)sb.st_size > MAX_INPUT_BYTES) {
         st = cr_diag_set(d, CR_ERANGE,
-                         "%s: input is %lld bytes, more than the 64 MiB limit for a topology "
-                         "file",
+                         "%s: input is %lld bytes, more than the 64 MiB limit for a topology file",
                          path, (long long)sb.st_size);
         goto out;
     }
@@ -2021,14 +1988,13 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
     }
     for (int v = 0; v < t->n_devs; v++)
         if (!t->devs[v].id || !valid_id(t->devs[v].id))
-            return cr_diag_set(d, CR_EINVAL,
-                               "device %d has id \"%s\": ids may hold only letters, digits and . "
-                               "_ - : / +",
-                               v, t->devs[v].id ? t->devs[v].id : "");
+            return cr_diag_set(
+                d, CR_EINVAL,
+                "device %d has id \"%s\": ids may hold only letters, digits and . _ - : / +", v,
+                t->devs[v].id ? t->devs[v].id : "");
     struct sbuf b = {0};
-    sb_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<!-- Written by commroof: the expanded graph of a topology "
-               "(doc/topology-format.md). -->\n<topology");
+    sb_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Written by commroof: the expanded "
+               "graph of a topology (doc/topology-format.md). -->\n<topology");
     sb_attr(&b, "name", t->name ? t->name : "unnamed");
     sb_attr(&b, "version", "1");
     sb_attr(&b, "description", t->description);
@@ -2204,8 +2170,7 @@ cr_status cr_topo_open(const char *name_or_path, cr_topo **out, cr_diag *d)
         *out = NULL;
     if (!name_or_path || !*name_or_path)
         return cr_diag_set(d, CR_EINVAL,
-                           "no topology given: name a shipped one (e.g. \"%s\") or "
-                           "an XML file",
+                           "no topology given: name a shipped one (e.g. \"%s\") or an XML file",
                            CR_TOPO_DEFAULT);
     size_t n = strlen(name_or_path);
     if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0))

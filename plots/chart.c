@@ -452,9 +452,11 @@ static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7"
                                       "#E69F00", "#56B4E9", "#000000", "#8B0000",
                                       "#4B0082", "#556B2F", "#B8860B", "#708090"};
 static const int point_types[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12};
+static const int open_types[] = {4, 6, 8, 12, 10, 14}; /* hollow square, circle, ... */
 
 #define N_COLOURS ((int)(sizeof colours / sizeof colours[0]))
 #define N_POINT_TYPES ((int)(sizeof point_types / sizeof point_types[0]))
+#define N_OPEN_TYPES ((int)(sizeof open_types / sizeof open_types[0]))
 
 /* ---- data file and script ---- */
 
@@ -823,7 +825,7 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
                   "maxcols 2\n");
     sb_add(b, "plot ");
     bool first = true;
-    int colour = 0, ptype = 0, nlabelled = 0, ndashed = 0;
+    int colour = 0, ptype = 0, nlabelled = 0, ndashed = 0, optype = 0;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         if (s->n == 0)
@@ -848,13 +850,17 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
             sb_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
                    point_types[ptype++ % N_POINT_TYPES], col);
             break;
+        case CR_SERIES_OPENPOINTS:
+            sb_add(b, "using 1:2 with points pt %d ps 1.7 lw 1.5 lc rgb \"%s\"",
+                   open_types[optype++ % N_OPEN_TYPES], col);
+            break;
         case CR_SERIES_LINEPOINTS:
             sb_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1 lc rgb \"%s\"",
                    point_types[ptype++ % N_POINT_TYPES], col);
             break;
         case CR_SERIES_BAND:
             sb_add(b,
-                   "using 1:2:3 with filledcurves fs transparent solid 0.18 noborder "
+                   "using 1:2:3 with filledcurves fs transparent solid 0.3 noborder "
                    "lc rgb \"%s\"",
                    col);
             break;

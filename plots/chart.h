@@ -36,7 +36,8 @@ typedef enum {
 typedef enum {
     CR_SERIES_LINE,       /* solid line (ceilings, bounds) */
     CR_SERIES_DASHED,     /* dashed line (attainable ceilings, predictions) */
-    CR_SERIES_POINTS,     /* markers only (measured points) */
+    CR_SERIES_POINTS,     /* filled markers only (measured points) */
+    CR_SERIES_OPENPOINTS, /* hollow markers only (model points beside measured ones) */
     CR_SERIES_LINEPOINTS, /* line with markers (predictions over a sweep) */
     CR_SERIES_BAND,       /* filled band between ylo and yhi (error bands) */
 } cr_series_style;

@@ -73,7 +73,9 @@ static void points_extent(const cr_roof_set *sets, int nsets, double *xlo, doubl
 static cr_status add_points(cr_chart *c, const cr_roof_set *sets, int nsets, cr_diag *d)
 {
     for (int s = 0; s < nsets; s++) {
-        int si = cr_chart_series(c, sets[s].name, CR_SERIES_POINTS, sets[s].labelled);
+        int si = cr_chart_series(c, sets[s].name,
+                                 sets[s].measured ? CR_SERIES_POINTS : CR_SERIES_OPENPOINTS,
+                                 sets[s].labelled);
         if (si < 0)
             return oom(d);
         for (int i = 0; i < sets[s].n; i++) {

@@ -150,11 +150,11 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         sets[nsets++] = (cr_roof_set){names[1], false, false, pts + e.n, np};
     }
     if (nm > 0) {
-        /* with many cases the labels would cover each other: label the
-         * measured points only when there are few */
-        sets[nsets++] = (cr_roof_set){"measured (traces)", true, nm <= 16, mpts, nm};
+        /* predictions first, measured on top; labels where they fit (the
+         * chart drops those that would overlap) */
         sets[nsets++] =
             (cr_roof_set){"predicted for the measured cases", false, false, mpts + m.list.n, nm};
+        sets[nsets++] = (cr_roof_set){"measured (traces)", true, true, mpts, nm};
     }
     if (comm)
         st = cr_plot_comm_roofline(t, gpu, sets, nsets, out, d);

@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # One device call (the `run` tool) for the tracer: build the library and the
-# demos there, trace the CUDA C demo (normal, killed, NVTX injected late) and
-# the PyTorch demo, and measure the overhead on the kernel-dense program
-# (untraced and traced processes alternating). Results go to $OUT.
+# demos there, trace the CUDA C demo and the PyTorch demo (through
+# `commroof trace` when a commroof binary is carried in .crcarry/, else with
+# the environment variables directly), optionally the killed and late-NVTX
+# variants (FULL=1), and measure the overhead on the kernel-dense program:
+# untraced and traced processes alternating, REPS of each, 5 timed loops of
+# 10,000 kernels of 10 us per process. Results go to $OUT.
 #
 #   bash traces/tracer/h200_run.sh
 set -u
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
+REPS=${REPS:-10}
 mkdir -p "$OUT"
 W=/tmp/crt
 rm -rf $W && mkdir -p $W
@@ -18,7 +22,7 @@ exec > >(tee -a "$LOG") 2>&1
 CUDA=/usr/local/cuda
 CUPTI_LIB=$(dirname "$(ls $CUDA/lib64/libcupti.so $CUDA/extras/CUPTI/lib64/libcupti.so 2>/dev/null | head -1)")
 echo "== machine"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,pci.bus_id --format=csv
-uname -r; $CUDA/bin/nvcc --version | tail -2; echo "cupti in $CUPTI_LIB"
+uname -r; $CUDA/bin/nvcc --version | tail -2; echo "cupti in $CUPTI_LIB"; grep PRETTY /etc/os-release
 
 echo "== build"
 gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
@@ -34,41 +38,66 @@ traced() { # DIR CMD...
 }
 one() { ls "$1"/commroof-trace.*.json | head -1; }
 
+CR=""
+if [ -x .crcarry/commroof ]; then
+  mkdir -p $W/bin && cp .crcarry/commroof $W/bin/ && cp $LIB $W/bin/   # the library beside the binary
+  export LD_LIBRARY_PATH=$PWD/.crcarry
+  $W/bin/commroof trace --help >/dev/null && CR=$W/bin/commroof
+  echo "commroof binary: ${CR:-not usable here}"
+fi
+
 echo "== cuda demo"
-traced $W/cuda $W/trace_demo; echo "rc=$?"
+if [ -n "$CR" ]; then
+  $CR trace -o $W/cuda -- $W/trace_demo; echo "rc=$?"
+  $CR trace -o $W/rc3 -- sh -c "$W/trace_demo >/dev/null; exit 3" >/dev/null; echo "exit status passed through: $? (3 expected)"
+else
+  traced $W/cuda $W/trace_demo; echo "rc=$?"
+fi
 cp "$(one $W/cuda)" $OUT/cuda_demo.json
-echo "== cuda demo, NVTX injection only at CUDA init"
-COMMROOF_TRACE_EARLY_NVTX=0 traced $W/late $W/trace_demo; echo "rc=$?"
-cp "$(one $W/late)" $OUT/cuda_demo_late_nvtx.json
-echo "== cuda demo, killed"
-traced $W/kill $W/trace_demo --kill-after-ms 1500; echo "rc=$? (137 expected)"
-cp "$(one $W/kill)" $OUT/cuda_demo_killed.json
-echo "== cuda demo, untraced"
-$W/trace_demo; echo "rc=$?"
+if [ "${FULL:-0}" = 1 ]; then
+  COMMROOF_TRACE_EARLY_NVTX=0 traced $W/late $W/trace_demo; echo "late rc=$?"
+  cp "$(one $W/late)" $OUT/cuda_demo_late_nvtx.json
+  traced $W/kill $W/trace_demo --kill-after-ms 1500; echo "killed rc=$? (137 expected)"
+  cp "$(one $W/kill)" $OUT/cuda_demo_killed.json
+fi
 
 echo "== torch demo"
-traced $W/torch timeout 180 python3 kernels/trace_demo/torch_demo.py --nccl; echo "rc=$?"
+if [ -n "$CR" ]; then
+  # through torchrun (one worker): the file name carries the rank
+  $CR trace -o $W/torch --top 12 -- timeout 180 python3 -m torch.distributed.run --nproc-per-node 1 \
+    kernels/trace_demo/torch_demo.py --nccl; echo "rc=$?"
+  ls $W/torch/commroof-trace.*.json >/dev/null 2>&1 || { echo "torchrun gave no trace; plain python3";
+    $CR trace -o $W/torch --top 12 -- timeout 180 python3 kernels/trace_demo/torch_demo.py --nccl; echo "rc=$?"; }
+else
+  traced $W/torch timeout 180 python3 kernels/trace_demo/torch_demo.py --nccl; echo "rc=$?"
+fi
 cp "$(one $W/torch)" $OUT/torch_demo.json
 
-echo "== overhead (10,000 kernels of 10 us, 5 reps per process, alternating)"
+echo "== overhead (10,000 kernels of 10 us, 5 loops per process, $REPS processes each, alternating)"
 : > $OUT/overhead.txt
-for i in 1 2 3 4 5; do
-  $W/overhead -n 10000 -t 10000 -r 5 | sed 's/^/untraced /' >> $OUT/overhead.txt
-  rm -rf $W/ovh; traced $W/ovh $W/overhead -n 10000 -t 10000 -r 5 | sed 's/^/traced /' >> $OUT/overhead.txt
-  python3 traces/tracer/check_trace.py "$(one $W/ovh)" --expect-kernels 50100 | head -3 | sed 's/^/   /'
+for i in $(seq 1 $REPS); do
+  $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/untraced p$i /" >> $OUT/overhead.txt
+  rm -rf $W/ovh; traced $W/ovh $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/traced p$i /" >> $OUT/overhead.txt
+  python3 traces/tracer/check_trace.py "$(one $W/ovh)" --expect-kernels 50100 > $W/chk.txt; echo "   check rc=$? $(head -1 $W/chk.txt | cut -c1-160)"
 done
 gzip -c "$(one $W/ovh)" > $OUT/overhead_traced.json.gz
 python3 - $OUT/overhead.txt <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
+def wall(r): return float(r[r.index("wall_us") + 1])
 for mode in ("untraced", "traced"):
-    w = [float(r[r.index("wall_us") + 1]) for r in rows if r[0] == mode]
-    print(f"{mode:9s} n={len(w)} median {statistics.median(w):.1f} us  min {min(w):.1f}  max {max(w):.1f}")
-u = statistics.median(float(r[r.index("wall_us") + 1]) for r in rows if r[0] == "untraced")
-t = statistics.median(float(r[r.index("wall_us") + 1]) for r in rows if r[0] == "traced")
-print(f"overhead {100 * (t - u) / u:+.2f} % (median traced vs median untraced)")
+    w = [wall(r) for r in rows if r[0] == mode]
+    per_proc = {}
+    for r in rows:
+        if r[0] == mode: per_proc.setdefault(r[1], []).append(wall(r))
+    meds = [statistics.median(v) for v in per_proc.values()]
+    print(f"{mode:9s} loops={len(w)} median {statistics.median(w):.1f} us  min {min(w):.1f}  max {max(w):.1f}"
+          f"  per-process medians {' '.join(f'{m:.0f}' for m in meds)}")
+u = statistics.median(wall(r) for r in rows if r[0] == "untraced")
+t = statistics.median(wall(r) for r in rows if r[0] == "traced")
+print(f"overhead {100 * (t - u) / u:+.2f} % (median traced vs median untraced); per kernel {(t - u) / 10000 * 1000:.0f} ns")
 PY
 
 echo "== checks"
-python3 traces/tracer/check_trace.py $OUT/cuda_demo.json $OUT/cuda_demo_late_nvtx.json $OUT/cuda_demo_killed.json $OUT/torch_demo.json 2>&1 | cut -c1-400
+python3 traces/tracer/check_trace.py $OUT/*.json 2>&1 | cut -c1-300
 ls -la $OUT

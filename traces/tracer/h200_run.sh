@@ -36,7 +36,7 @@ traced() { # DIR CMD...
   mkdir -p "$d"
   CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB COMMROOF_TRACE_DIR=$d "$@"
 }
-one() { ls "$1"/commroof-trace.*.json | head -1; }
+one() { ls -S "$1"/commroof-trace.*.json | head -1; }  # the largest: torchrun's agent may leave an empty one
 
 CR=""
 if [ -x .crcarry/commroof ]; then

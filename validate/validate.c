@@ -367,6 +367,7 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
         m->measured_s = median(t, (size_t)n_it);
         m->samples = n_it;
     }
+    free(start);
     free(end);
     free(t);
     return true;
@@ -438,7 +439,8 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
     const json_t *md = cr_trace_reader_metadata(r);
     if (md && json_is_integer(json_object_get(md, "rank")))
         rank = (int)json_integer_value(json_object_get(md, "rank"));
-    qsort(a, na, sizeof *a, cmp_act);
+    if (na > 1)
+        qsort(a, na, sizeof *a, cmp_act);
     for (size_t i = 0; i < nr; i++) {
         cr_vmeas *m = list_push(out);
         if (!m) {

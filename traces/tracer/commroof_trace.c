@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -401,6 +402,20 @@ static void sb_uuid(sb_t *s, const CUuuid *id)
               u[13], u[14], u[15]);
 }
 
+/* dl_iterate_phdr callback: copies the path of a loaded libcuda into data. */
+static int find_libcuda(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *n = info->dlpi_name;
+    const char *base = n ? strrchr(n, '/') : NULL;
+    base = base ? base + 1 : n;
+    if (base && strncmp(base, "libcuda.so", 10) == 0) {
+        snprintf((char *)data, 4096, "%s", n);
+        return 1;
+    }
+    return 0;
+}
+
 /* The device's properties, written once per device as a commroof_device
  * event and kept for metadata.devices. From CUPTI's device record when it
  * came (d != NULL), otherwise, and for what that record lacks (PCI ids,
@@ -421,6 +436,12 @@ static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
     /* The runtime dlopen()s libcuda privately (RTLD_LOCAL), so RTLD_DEFAULT
      * does not see it (seen on the H200, 2026-11-29): ask for the loaded copy. */
     void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!cuda) { /* loaded under another name or path: find it among the loaded objects */
+        char path[4096] = "";
+        dl_iterate_phdr(find_libcuda, path);
+        if (path[0])
+            cuda = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    }
     void *h = cuda ? cuda : RTLD_DEFAULT;
     LOAD_SYM(get, h, "cuDeviceGet");
     LOAD_SYM(attr, h, "cuDeviceGetAttribute");
@@ -429,7 +450,19 @@ static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
     LOAD_SYM(totalmem, h, "cuDeviceTotalMem_v2");
     LOAD_SYM(getuuid, h, "cuDeviceGetUuid_v2");
     CUdevice cu = 0;
-    bool drv = get && get(&cu, dev) == CUDA_SUCCESS;
+    CUresult gr = get ? get(&cu, dev) : CUDA_ERROR_NOT_FOUND;
+    if (gr == CUDA_ERROR_NOT_INITIALIZED) {
+        /* Records can arrive before the program's cuInit finished (the
+         * tracer may start from NVTX, earlier); cuInit is idempotent. */
+        CUresult (*init)(unsigned);
+        LOAD_SYM(init, h, "cuInit");
+        if (init && init(0) == CUDA_SUCCESS)
+            gr = get(&cu, dev);
+    }
+    bool drv = gr == CUDA_SUCCESS;
+    if (!drv)
+        note_error("device %d: no PCI ids or memory clock (the driver was not reachable: %s)", dev,
+                   get ? "cuDeviceGet failed" : "no cuDeviceGet");
     int v;
 #define ATTR(a) (drv && attr && attr(&v, (a), cu) == CUDA_SUCCESS)
     sb_t j = {0};

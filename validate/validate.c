@@ -513,6 +513,15 @@ cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_d
     FILE *f = fopen(path, "r");
     if (!f)
         return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    cr_status st = cr_validate_read_nccl_tests_stream(f, path, out, d);
+    fclose(f);
+    return st;
+}
+
+cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmeas_list *out,
+                                             cr_diag *d)
+{
+    const char *path = label;
     const char *coll = NULL;
     int nranks = 0, line_no = 0, rows = 0;
     char dtype[16] = "float";
@@ -612,7 +621,6 @@ cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_d
         make_label(m);
     }
 out:
-    fclose(f);
     if (st != CR_OK)
         out->n = first;
     return st;

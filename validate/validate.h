@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "status.h"
 #include "topo.h"
@@ -117,6 +118,12 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
  * Errors: CR_EIO, CR_EPARSE ("file:line: ..." when a row is malformed or
  * the collective cannot be told), CR_ENOMEM. */
 cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d);
+
+/* The same from an open stream the caller keeps owning; label names it in
+ * diagnostics and in each measurement's source, and stands for the file name
+ * when the log does not name its collective. */
+cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmeas_list *out,
+                                             cr_diag *d);
 
 /* Model figures for one measurement. Times in seconds; 0 when absent. */
 typedef struct {

@@ -4,6 +4,7 @@
  * derived by hand from the event times written below), the nccl-tests
  * reader, the model match on h200-1, summaries and calibration.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include "cr_test.h"
 #include "topo_xml.h"
 #include "validate/validate.h"
+
+#include "tests/fuzz/fuzz_validate.c"
 
 /* --- case names ---------------------------------------------------------- */
 
@@ -347,6 +350,32 @@ static void test_calibrate(void **state)
     cr_topo_free(t);
 }
 
+/* Every corpus file through the fuzz target (it aborts on a broken
+ * property). */
+static void test_fuzz_replay(void **state)
+{
+    (void)state;
+    DIR *dir = opendir("tests/fuzz/corpus/validate");
+    assert_non_null(dir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "tests/fuzz/corpus/validate/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        uint8_t buf[4096];
+        size_t len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        assert_int_equal(LLVMFuzzerTestOneInput(buf, len), 0);
+        n++;
+    }
+    closedir(dir);
+    assert_true(n >= 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,7 +383,7 @@ int main(void)
         cmocka_unit_test(test_trace_measure), cmocka_unit_test(test_trace_errors),
         cmocka_unit_test(test_eval_hbm),      cmocka_unit_test(test_eval_gemm_and_multi_gpu),
         cmocka_unit_test(test_nccl_tests),    cmocka_unit_test(test_percentile_and_summary),
-        cmocka_unit_test(test_calibrate),
+        cmocka_unit_test(test_calibrate),     cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

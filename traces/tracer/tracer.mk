@@ -27,3 +27,26 @@ $(TRACER_SO): traces/tracer/commroof_trace.c traces/tracer/tracer.mk
 	  -isystem $(TRACER_INC) -isystem $(CUDA_HOME)/include -o $@ $< \
 	  -L$(TRACER_LIBDIR) -Wl,-rpath,$(TRACER_LIBDIR) -Wl,--no-undefined -lcupti -ldl -lpthread
 endif
+
+# The tracer's demo and overhead programs (kernels/trace_demo, kernels/overhead):
+# `make trace-demos`, also part of `make kernels`. Not in `all` (nvcc is slow on
+# a 2-core machine); tests/check_trace.sh compiles them once where nvcc exists.
+TRACE_NVCC := $(wildcard $(CUDA_HOME)/bin/nvcc)
+TRACE_DEMO_GENCODE ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
+TRACE_DEMO_BIN := $(BUILD)/kernels/trace_demo/trace_demo $(BUILD)/kernels/overhead/overhead
+.PHONY: trace-demos kernels
+ifneq ($(TRACE_NVCC),)
+trace-demos: $(TRACE_DEMO_BIN)
+kernels: trace-demos
+$(BUILD)/kernels/trace_demo/trace_demo: kernels/trace_demo/trace_demo.cu
+	@mkdir -p $(dir $@)
+	$(TRACE_NVCC) -O2 $(TRACE_DEMO_GENCODE) -Xcompiler -Wall,-Wextra -Werror all-warnings \
+	  -I$(CUDA_HOME)/include -o $@ $< -ldl
+$(BUILD)/kernels/overhead/overhead: kernels/overhead/overhead.cu
+	@mkdir -p $(dir $@)
+	$(TRACE_NVCC) -O2 $(TRACE_DEMO_GENCODE) -Xcompiler -Wall,-Wextra -Werror all-warnings \
+	  -I$(CUDA_HOME)/include -o $@ $<
+else
+trace-demos:
+	@echo "trace-demos: $(CUDA_HOME)/bin/nvcc not found; set CUDA_HOME to build them"
+endif

@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `commroof trace` on a machine without a GPU: usage errors (exit 2), the
+# library lookup, the exit status of CMD passed through (also a signal's
+# 128+N), --json keeping CMD's stdout off stdout, summaries of committed
+# traces (complete, killed, malformed). Where nvcc exists (and not in the
+# SAN=1 pass), also compiles the tracer's demo programs, so a change that
+# breaks them fails CI.
+set -u
+CR=$1
+B=${BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+FIX=tests/fixtures/traces
+fails=0
+check() { # WHAT EXPECTED_RC ACTUAL_RC
+    if [ "$2" != "$3" ]; then echo "check_trace: $1: exit $3, expected $2"; fails=$((fails + 1)); fi
+}
+has() { # WHAT FILE TEXT
+    grep -qF -- "$3" "$2" || { echo "check_trace: $1: no \"$3\" in:"; cat "$2"; fails=$((fails + 1)); }
+}
+
+# usage errors
+"$CR" trace >"$T/o" 2>"$T/e"; check "no command" 2 $?
+has "no command" "$T/e" "no command: commroof trace [-o DIR] -- CMD [ARGS...]"
+"$CR" trace -- >"$T/o" 2>"$T/e"; check "empty command" 2 $?
+"$CR" trace --bogus -- true >"$T/o" 2>"$T/e"; check "unknown option" 2 $?
+has "unknown option" "$T/e" "unknown option \"--bogus\""
+"$CR" trace ls -l >"$T/o" 2>"$T/e"; check "command without --" 2 $?
+"$CR" trace --top x -- true >"$T/o" 2>"$T/e"; check "bad --top" 2 $?
+"$CR" trace summary >"$T/o" 2>"$T/e"; check "summary without files" 2 $?
+"$CR" trace --help >"$T/o" 2>"$T/e"; check "--help" 0 $?
+has "--help" "$T/o" "usage: commroof trace"
+
+# the library: missing -> exit 1 with a hint; any readable file stands in
+# for it here (the commands below never start CUDA)
+COMMROOF_TRACE_LIB=/nonexistent/lib.so "$CR" trace -o "$T/d" -- true >"$T/o" 2>"$T/e"
+check "missing library" 1 $?
+has "missing library" "$T/e" "tracer library \"/nonexistent/lib.so\" (from COMMROOF_TRACE_LIB) is not a readable file"
+LIB="$T/fake.so"
+: >"$LIB"
+
+# exit status passes through; the environment reaches CMD
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'exit 7' >"$T/o" 2>"$T/e"; check "exit 7" 7 $?
+has "exit 7" "$T/o" "exited with status 7; 0 trace file(s)"
+has "exit 7" "$T/e" "no trace was written"
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'kill -TERM $$' >"$T/o" 2>"$T/e"; check "SIGTERM" 143 $?
+"$CR" trace --lib "$LIB" -o "$T/d" -- /nonexistent/cmd >"$T/o" 2>"$T/e"; check "no such command" 127 $?
+has "no such command" "$T/e" "cannot run \"/nonexistent/cmd\""
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'echo "$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$COMMROOF_TRACE_DIR"' >"$T/o" 2>"$T/e"
+check "environment" 0 $?
+LIBABS=$(cd "$T" && pwd -P)/fake.so
+has "environment" "$T/o" "$LIBABS|$LIBABS|$(cd "$T/d" && pwd -P)"
+# a trace written during the run is found and summarised
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c "cp $FIX/minimal.json \"\$COMMROOF_TRACE_DIR/commroof-trace.host.42.json\"" >"$T/o" 2>"$T/e"
+check "trace found" 0 $?
+has "trace found" "$T/o" "1 trace file(s)"
+has "trace found" "$T/o" "dropped records 3 (records are missing!)"
+has "trace found" "$T/e" "records were dropped"
+# --json: CMD's stdout goes to stderr, stdout is one JSON document
+"$CR" trace --json --lib "$LIB" -o "$T/d" -- sh -c 'echo child-says-$((1+1))' >"$T/o" 2>"$T/e"; check "--json" 0 $?
+has "--json child output" "$T/e" "child-says-2"
+if grep -q child-says-2 "$T/o"; then echo "check_trace: --json: CMD's output on stdout"; fails=$((fails + 1)); fi
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_status"] == 0 and d["traces"] == []' "$T/o" ||
+        { echo "check_trace: --json output is not the expected JSON"; fails=$((fails + 1)); }
+fi
+# beside the binary (where make built it)
+if [ -f "$B/libcommroof_trace.so" ]; then
+    env -u COMMROOF_TRACE_LIB "$CR" trace -o "$T/d" -- true >"$T/o" 2>"$T/e"; check "library beside the binary" 0 $?
+fi
+
+# summaries of committed traces
+"$CR" trace summary $FIX/h200_cuda_demo.json >"$T/o" 2>"$T/e"; check "summary" 0 $?
+has "summary" "$T/o" "complete, 42 events, dropped records 0"
+has "summary" "$T/o" "matmul_tiled(float const*, float const*, float*, int)"
+"$CR" trace summary $FIX/h200_cuda_demo_killed.json >"$T/o" 2>"$T/e"; check "summary killed" 0 $?
+has "summary killed" "$T/o" "INCOMPLETE (the program was killed or crashed)"
+printf '{"traceEvents":[\n{"ph":"X","ts":1}\n]}\n' >"$T/bad.json"
+"$CR" trace summary "$T/bad.json" >"$T/o" 2>"$T/e"; check "summary of a bad trace" 1 $?
+has "summary of a bad trace" "$T/e" "bad.json:2: complete event (\"ph\":\"X\") \"\" needs numbers \"ts\" and \"dur\" (microseconds)"
+"$CR" trace summary --json $FIX/minimal.json >"$T/o" 2>"$T/e"; check "summary --json" 0 $?
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["traces"][0]
+# minimal.json: gemm 2.5 + 1.5 us; p2p 4e6 B first among copies
+assert t["kernels"][0]["name"] == "gemm" and abs(t["kernels"][0]["total_us"] - 4.0) < 1e-9, t
+assert t["copies"][0]["kind"] == "p2p" and t["copies"][0]["bytes"] == 4e6, t
+assert t["dropped_records"] == 3 and t["complete"] is True, t' "$T/o" ||
+        { echo "check_trace: summary --json content"; fails=$((fails + 1)); }
+fi
+
+# the demo programs compile (CUDA, no GPU needed)
+case "$B" in
+*-san) ;;
+*)
+    if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+        make --no-print-directory BUILD="$B" trace-demos >"$T/build.log" 2>&1 ||
+            { cat "$T/build.log"; echo "check_trace: trace demos do not build"; fails=$((fails + 1)); }
+    fi
+    ;;
+esac
+
+if [ $fails -ne 0 ]; then echo "check_trace: $fails FAILED"; exit 1; fi
+echo "check_trace: OK"

@@ -35,7 +35,9 @@ static const char *const calibrate_help =
     "peaks: <measured hbm-bw> (best HBM stream kernel, bytes read plus written),\n"
     "<measured-flops> per dtype (best cuBLASLt GEMM), and parameters ops.hbm.eff,\n"
     "ops.gemm.eff, ops.pcie.eff, ops.pageable.eff, ops.launch, calib.sync,\n"
-    "mech.ldst.sm_bw and mech.tma.sm_bw. attainable_us and predictions then use them.\n"
+    "calib.ldst.sm_bw and calib.tma.sm_bw; from p2p traces on a topology of two or more\n"
+    "GPUs, coll's mechanism parameters mech.{ce,tma,ldst}.{eff,sms,launch}.\n"
+    "attainable_us and predictions then use them.\n"
     "\n"
     "  --from-traces TRACE...  use traces of an earlier kernels/ sweep (files or\n"
     "                          folders) instead of running the kernels\n"
@@ -255,6 +257,18 @@ int cli_cmd_calibrate(int argc, char **argv)
         json_object_set_new(o, "sync_us", json_real(cal.sync_s * 1e6));
         json_object_set_new(o, "ldst_sm_Bps", json_real(cal.ldst_sm_Bps));
         json_object_set_new(o, "tma_sm_Bps", json_real(cal.tma_sm_Bps));
+        static const char *const mn[3] = {"ce", "tma", "ldst"};
+        for (int mk = 0; mk < 3; mk++) {
+            if (!(cal.p2p_Bps[mk] > 0))
+                continue;
+            char k[48];
+            snprintf(k, sizeof k, "p2p_%s_Bps", mn[mk]);
+            json_object_set_new(o, k, json_real(cal.p2p_Bps[mk]));
+            snprintf(k, sizeof k, "p2p_%s_1sm_Bps", mn[mk]);
+            json_object_set_new(o, k, json_real(cal.p2p_sm1_Bps[mk]));
+            snprintf(k, sizeof k, "p2p_%s_small_us", mn[mk]);
+            json_object_set_new(o, k, json_real(cal.p2p_small_s[mk] * 1e6));
+        }
         if (out_path)
             json_object_set_new(o, "output", json_string(out_path));
         int bad = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0;
@@ -283,6 +297,12 @@ int cli_cmd_calibrate(int argc, char **argv)
         printf("  %-20s %14.2f us\n", "launch+sync", cal.sync_s * 1e6);
         printf("  %-20s %11.1f GB/s\n", "ldst per SM", cal.ldst_sm_Bps / 1e9);
         printf("  %-20s %11.1f GB/s\n", "tma per SM", cal.tma_sm_Bps / 1e9);
+        static const char *const mn[3] = {"ce", "tma", "ldst"};
+        for (int mk = 0; mk < 3; mk++)
+            if (cal.p2p_Bps[mk] > 0)
+                printf("  p2p %-16s %11.1f GB/s, 1 SM %.1f GB/s, %.0f B in %.2f us\n", mn[mk],
+                       cal.p2p_Bps[mk] / 1e9, cal.p2p_sm1_Bps[mk] / 1e9, cal.p2p_small_bytes[mk],
+                       cal.p2p_small_s[mk] * 1e6);
     } else {
         char *buf = NULL;
         size_t len = 0;

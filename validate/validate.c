@@ -17,6 +17,7 @@
 #include "dtype.h"
 #include "ops.h"
 #include "rankset.h"
+#include "route.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
 
@@ -1039,6 +1040,26 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
             }
             break;
         }
+        case CR_VFAM_P2P: {
+            cr_mech mk;
+            double sms = num_or(&m->c, "sms", 0);
+            if (cr_mech_parse(str_or(&m->c, "mech", "?"), &mk, NULL) != CR_OK || (int)mk < 0 ||
+                (int)mk > 2) {
+                used = false;
+                break;
+            }
+            if (bytes >= 256.0 * 1048576 && bytes / t > c->p2p_Bps[mk])
+                c->p2p_Bps[mk] = bytes / t;
+            if (sms == 1 && bytes >= 64.0 * 1048576 && bytes / t > c->p2p_sm1_Bps[mk])
+                c->p2p_sm1_Bps[mk] = bytes / t;
+            if (bytes > 0 && (c->p2p_small_bytes[mk] == 0 || bytes < c->p2p_small_bytes[mk])) {
+                c->p2p_small_bytes[mk] = bytes;
+                c->p2p_small_s[mk] = t;
+            } else if (bytes == c->p2p_small_bytes[mk] && t < c->p2p_small_s[mk]) {
+                c->p2p_small_s[mk] = t;
+            }
+            break;
+        }
         default:
             used = false;
         }
@@ -1049,6 +1070,58 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
     c->sync_s = median(sync, ns);
     c->hbm_typ_Bps = median(hbm, nh);
     c->gemm_typ_eff = median(gemm, ng); /* FLOP/s until divided by the peak */
+}
+
+/* coll's mechanism parameters from p2p measurements (see validate.h). */
+static cr_status apply_p2p(cr_topo *t, const cr_vcalib *c, const char *source)
+{
+    static const char *const name[3] = {"ce", "tma", "ldst"};
+    if (!t->finalized && cr_topo_finalize(t) != CR_OK)
+        return CR_ENOMEM;
+    double link = cr_route_bw_Bps(t, 0, 1);
+    if (!(link > 0))
+        return CR_OK;
+    cr_status st;
+    char key[48];
+    for (int mk = 0; mk < 3; mk++) {
+        if (!(c->p2p_Bps[mk] > 0))
+            continue;
+        double eff = fmin(c->p2p_Bps[mk] / link, 1.0);
+        snprintf(key, sizeof key, "mech.%s.eff", name[mk]);
+        if ((st = cr_topo_set_param(t, key, eff, source)) != CR_OK)
+            return st;
+        if (mk != CR_MECH_CE && c->p2p_sm1_Bps[mk] > 0) {
+            snprintf(key, sizeof key, "mech.%s.sms", name[mk]);
+            double sms = fmax(1.0, eff * link / c->p2p_sm1_Bps[mk]);
+            if ((st = cr_topo_set_param(t, key, sms, source)) != CR_OK)
+                return st;
+        }
+        if (!(c->p2p_small_s[mk] > 0))
+            continue;
+        /* coll's prediction for the smallest message without a launch cost;
+         * the launch is what the measurement has beyond it. */
+        snprintf(key, sizeof key, "mech.%s.launch", name[mk]);
+        if ((st = cr_topo_set_param(t, key, 0.0, source)) != CR_OK)
+            return st;
+        cr_rankset *rs = NULL;
+        int ids[2] = {0, 1};
+        if (cr_rankset_from_array(ids, 2, t->n_gpus, &rs, NULL) != CR_OK)
+            return CR_ENOMEM;
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, c->p2p_small_bytes[mk]);
+        rq.mech = (cr_mech)mk;
+        cr_coll_pred pr;
+        memset(&pr, 0, sizeof pr);
+        cr_coll_ctx *ctx = NULL;
+        double launch = 0;
+        if (cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
+            cr_coll_predict(ctx, &rq, &pr, NULL) == CR_OK && pr.supported)
+            launch = fmax(0.0, c->p2p_small_s[mk] - pr.pred_s);
+        cr_coll_ctx_free(ctx);
+        cr_rankset_free(rs);
+        if ((st = cr_topo_set_param(t, key, launch, source)) != CR_OK)
+            return st;
+    }
+    return CR_OK;
 }
 
 cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const char *source)
@@ -1095,9 +1168,11 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
     if (c->sync_s > 0)
         SET("calib.sync", c->sync_s);
     if (c->ldst_sm_Bps > 0)
-        SET("mech.ldst.sm_bw", c->ldst_sm_Bps);
+        SET("calib.ldst.sm_bw", c->ldst_sm_Bps);
     if (c->tma_sm_Bps > 0)
-        SET("mech.tma.sm_bw", c->tma_sm_Bps);
+        SET("calib.tma.sm_bw", c->tma_sm_Bps);
+    if (t->n_gpus >= 2)
+        st = apply_p2p(t, c, source);
 #undef SET
     return st;
 }

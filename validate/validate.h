@@ -187,7 +187,12 @@ typedef struct {
     double sync_s;      /* launch + stream synchronize round trip */
     double ldst_sm_Bps; /* one SM's copy rate with 16-byte loads/stores (1 SM case) */
     double tma_sm_Bps;  /* one SM's copy rate with TMA bulk copies */
-    int n_used;         /* measurements that contributed */
+    /* GPU-to-GPU copies (p2p family), indexed by cr_mech (ce, tma, ldst): */
+    double p2p_Bps[3];     /* best rate of a large (>= 256 MiB) copy, any SM count */
+    double p2p_sm1_Bps[3]; /* best rate of a large (>= 64 MiB) copy from one SM */
+    double p2p_small_s[3]; /* best device time of the smallest message measured */
+    double p2p_small_bytes[3];
+    int n_used; /* measurements that contributed */
 } cr_vcalib;
 
 /* Derives calibration figures from l. */
@@ -200,8 +205,14 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *out);
  * "ops.pcie.eff", "ops.pageable.eff", "ops.launch" (the device time of an
  * empty kernel: validate compares device times, so this is the fixed cost
  * per kernel they show), "calib.launch_rate" (host start-to-start of
- * back-to-back launches), "calib.sync", "mech.ldst.sm_bw", "mech.tma.sm_bw",
- * with `source` as their source. Only the
+ * back-to-back launches), "calib.sync", "calib.ldst.sm_bw", "calib.tma.sm_bw"
+ * (one SM's local copy rate), with `source` as their source. With p2p
+ * measurements and a topology of two or more GPUs, coll's mechanism
+ * parameters (params.h) for the link between GPU ranks 0 and 1:
+ * "mech.<m>.eff" (best large rate / the route's bandwidth), "mech.<m>.sms"
+ * (SMs that reach it: eff x route / one SM's rate) and "mech.<m>.launch"
+ * (the smallest message's device time less what coll predicts for it without
+ * a launch cost: coll's own formula, used as it is). Only the
  * figures cal has are written. Errors: CR_ENOMEM. */
 cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *cal, const char *source);
 

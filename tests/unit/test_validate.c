@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cr_test.h"
+#include "route.h"
 #include "topo_xml.h"
 #include "validate/validate.h"
 
@@ -350,6 +351,48 @@ static void test_calibrate(void **state)
     cr_topo_free(t);
 }
 
+static void test_calibrate_p2p(void **state)
+{
+    (void)state;
+    cr_vmeas ms[3];
+    memset(ms, 0, sizeof ms);
+    cr_diag d = {{0}};
+    /* TMA: 1 GiB with all SMs in 3 ms; 1 GiB from one SM in 20 ms; 4 KiB in
+     * 0.5 ms (far above any prediction: the launch absorbs the rest). */
+    assert_int_equal(
+        cr_vcase_parse("cr:p2p mech=tma mode=pull bytes=1073741824 sms=132 iters=3", &ms[0].c, &d),
+        CR_OK);
+    ms[0].measured_s = 3e-3;
+    assert_int_equal(
+        cr_vcase_parse("cr:p2p mech=tma mode=pull bytes=1073741824 sms=1 iters=3", &ms[1].c, &d),
+        CR_OK);
+    ms[1].measured_s = 20e-3;
+    assert_int_equal(
+        cr_vcase_parse("cr:p2p mech=tma mode=pull bytes=4096 sms=1 iters=3", &ms[2].c, &d), CR_OK);
+    ms[2].measured_s = 0.5e-3;
+    cr_vmeas_list l = {ms, 3, 3};
+    cr_vcalib c;
+    cr_validate_calibrate(&l, &c);
+    assert_close(c.p2p_Bps[1], 1073741824 / 3e-3, 1e-12, 0);
+    assert_close(c.p2p_sm1_Bps[1], 1073741824 / 20e-3, 1e-12, 0);
+    assert_close(c.p2p_small_bytes[1], 4096, 0, 0);
+    cr_topo *t = NULL;
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    double link = cr_route_bw_Bps(t, 0, 1);
+    assert_true(link > 0);
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "test"), CR_OK);
+    /* eff = rate / route; SMs to reach it = eff x route / one SM's rate =
+     * 20 / 3 (the ratio of the two times). */
+    double eff = fmin(1073741824 / 3e-3 / link, 1.0);
+    assert_close(cr_topo_param(t, "mech.tma.eff", -1), eff, 1e-12, 0);
+    assert_close(cr_topo_param(t, "mech.tma.sms", -1), eff * link / (1073741824 / 20e-3), 1e-9, 0);
+    double launch = cr_topo_param(t, "mech.tma.launch", -1);
+    assert_true(launch > 0 && launch < 0.5e-3);
+    /* No copy-engine figures: its parameters stay unset. */
+    assert_close(cr_topo_param(t, "mech.ce.eff", -1), -1, 0, 0);
+    cr_topo_free(t);
+}
+
 /* Every corpus file through the fuzz target (it aborts on a broken
  * property). */
 static void test_fuzz_replay(void **state)
@@ -383,7 +426,8 @@ int main(void)
         cmocka_unit_test(test_trace_measure), cmocka_unit_test(test_trace_errors),
         cmocka_unit_test(test_eval_hbm),      cmocka_unit_test(test_eval_gemm_and_multi_gpu),
         cmocka_unit_test(test_nccl_tests),    cmocka_unit_test(test_percentile_and_summary),
-        cmocka_unit_test(test_calibrate),     cmocka_unit_test(test_fuzz_replay),
+        cmocka_unit_test(test_calibrate),     cmocka_unit_test(test_calibrate_p2p),
+        cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

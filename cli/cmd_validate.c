@@ -309,6 +309,7 @@ int cli_cmd_validate(int argc, char **argv)
             json_object_set_new(o, "p90_abs_error_pct", json_real(s->p90_abs_err_pct));
             json_object_set_new(o, "max_abs_error_pct", json_real(s->max_abs_err_pct));
             json_object_set_new(o, "violations", json_integer(s->violations));
+            json_object_set_new(o, "beats_attainable", json_integer(s->beats_attainable));
             json_object_set_new(js, f < 0 ? "all" : cr_vfam_name((cr_vfam)f), o);
         }
         json_object_set_new(root, "summary", js);
@@ -368,6 +369,10 @@ int cli_cmd_validate(int argc, char **argv)
                    f < 0 ? "all" : cr_vfam_name((cr_vfam)f), s->cases, s->with_pred,
                    s->median_abs_err_pct, s->p90_abs_err_pct, s->max_abs_err_pct, s->violations);
         }
+        if (all.beats_attainable)
+            printf("# note: %d case(s) ran faster than the attainable bound (measured ceilings of "
+                   "topology %s): run 'commroof calibrate' to refresh them\n",
+                   all.beats_attainable, t->name);
         if (all.violations)
             printf("# FAILED: %d measured time(s) below the bound (impossible: the kernel, its "
                    "timing or the bound is wrong)\n",

@@ -933,6 +933,13 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
         out->pct_of_roofline = out->bound_s / meas * 100;
         out->violation = meas < out->bound_s;
     }
+    if (out->attainable_s > 0 && meas > 0 && meas < out->attainable_s) {
+        out->beats_attainable = true;
+        if (!out->note[0])
+            snprintf(out->note, sizeof out->note,
+                     "faster than the attainable bound: the topology's measured ceilings are "
+                     "stale (commroof calibrate)");
+    }
     if (out->has_pred && meas > 0)
         out->error_pct = (out->pred_s - meas) / meas * 100;
     return CR_OK;
@@ -956,6 +963,7 @@ cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
                 continue;
             s->cases++;
             s->violations += r[i].violation;
+            s->beats_attainable += r[i].beats_attainable;
             if (r[i].has_pred)
                 e[ne++] = fabs(r[i].error_pct);
         }

@@ -137,6 +137,8 @@ typedef struct {
     double pct_of_roofline; /* bound / measured x 100 */
     double error_pct;       /* (pred - measured) / measured x 100 */
     bool violation;         /* measured < bound */
+    bool beats_attainable;  /* measured < attainable: the topology's measured
+                               ceilings are stale (recalibrate); not a violation */
     char note[160];         /* why a figure is absent, or a warning */
 } cr_vresult;
 
@@ -160,6 +162,7 @@ typedef struct {
     double p90_abs_err_pct;
     double max_abs_err_pct;
     int violations;
+    int beats_attainable; /* cases faster than the measured-ceiling bound */
 } cr_vsummary;
 
 /* Summarises results r[0..n) of measurements l: out[f] per family, *all

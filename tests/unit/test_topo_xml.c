@@ -446,6 +446,11 @@ static void test_generators(void **state)
     assert_int_equal(n, 3);
     roundtrip(t);
     cr_topo_free(t);
+
+    /* A DOCTYPE with a remote system id loads without fetching anything. */
+    t = load_fix("good-doctype.xml");
+    assert_int_equal(t->n_gpus, 1);
+    cr_topo_free(t);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -550,6 +555,9 @@ static const struct bad_case bad_cases[] = {
      ":4: <flops> dtype: unknown dtype \"bf17\", expected one of fp64 fp32 tf32 bf16 fp16 fp8 "
      "int8 fp4"},
     {"bad-no-gpu.xml", CR_EINVARIANT, ":2: the topology has no GPU: describe at least one"},
+    {"bad-namespace.xml", CR_EPARSE,
+     ":2: root element <topology> is in namespace \"urn:example\": topology files use no "
+     "namespaces"},
     {"bad-version.xml", CR_EUNSUPPORTED,
      ":2: <topology> version=\"2\": this commroof reads version 1"},
 };

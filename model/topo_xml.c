@@ -370,9 +370,14 @@ static int parse_hz(const char *s, double *out)
     return -1;
 }
 
+/* Ids, prefixes and generator names: short enough that every id built from
+ * them fits the fixed buffers below (ID_MAX x 2 plus numbers < ID_BUF). */
+#define ID_MAX 200
+#define ID_BUF 512
+
 static bool valid_id(const char *s)
 {
-    if (!*s)
+    if (!*s || strlen(s) > ID_MAX)
         return false;
     for (const char *p = s; *p; p++)
         if (!isalnum((unsigned char)*p) && !strchr("._-:/+", *p))
@@ -805,8 +810,8 @@ static cr_status top_devices(loader *L, xmlNode *n)
     for (int i = 0; i < nids && !st; i++) {
         if (!valid_id(ids[i]))
             st = FAIL(L, n, CR_EINVAL,
-                      "<%s> id: \"%s\" may hold only letters, digits and . _ - : / +", n->name,
-                      ids[i]);
+                      "<%s> id: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
+                      n->name, ids[i]);
         else
             st = add_dev(L, line_of(n), dev_kind_of(n), ids[i], node, spec);
     }
@@ -915,9 +920,10 @@ static cr_status compile_tmpl(loader *L, struct tmpl *tp)
         for (int i = 0; i < nids && !st; i++) {
             int prev = tmpl_find(tp, ids[i]);
             if (!valid_id(ids[i]))
-                st = FAIL(L, n, CR_EINVAL,
-                          "<%s> id: \"%s\" may hold only letters, digits and . _ - : / +", n->name,
-                          ids[i]);
+                st = FAIL(
+                    L, n, CR_EINVAL,
+                    "<%s> id: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
+                    n->name, ids[i]);
             else if (prev >= 0)
                 st = FAIL(L, n, CR_EINVAL,
                           "device id \"%s\" is already used in template \"%s\" (line %d): ids must "
@@ -1027,15 +1033,17 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
                     "prefix such as \"n\" for %d nodes",
                     count);
     if (*prefix && !valid_id(prefix))
-        return FAIL(L, n, CR_EINVAL,
-                    "<nodes> prefix: \"%s\" may hold only letters, digits and . _ - : / +", prefix);
+        return FAIL(
+            L, n, CR_EINVAL,
+            "<nodes> prefix: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
+            prefix);
     if ((long long)count * tp->n_devs + L->t->n_devs > MAX_DEVS ||
         (long long)count * tp->n_links + L->t->n_links > MAX_LINKS)
         return FAIL(L, n, CR_ERANGE,
                     "<nodes> would create more than %d devices or %d links: the file is too large",
                     MAX_DEVS, MAX_LINKS);
     for (int i = 0; i < count; i++) {
-        char pre[128];
+        char pre[ID_BUF];
         if (*prefix)
             snprintf(pre, sizeof pre, "%s%d.", prefix, i);
         else
@@ -1050,7 +1058,7 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
         L->node_base[node] = L->t->n_devs;
         L->n_nodes++;
         for (int j = 0; j < tp->n_devs; j++) {
-            char id[400];
+            char id[ID_BUF];
             snprintf(id, sizeof id, "%s%s", pre, tp->devs[j].id);
             if ((st = add_dev(L, tp->devs[j].line, tp->devs[j].kind, id, node, tp->devs[j].spec)))
                 return st;
@@ -1112,8 +1120,10 @@ static cr_status torus_devices(loader *L, xmlNode *n)
         return st;
     const char *name = get(L, n, "name"), *model = get(L, n, "model");
     if (!valid_id(name))
-        return FAIL(L, n, CR_EINVAL,
-                    "<torus> name: \"%s\" may hold only letters, digits and . _ - : / +", name);
+        return FAIL(
+            L, n, CR_EINVAL,
+            "<torus> name: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
+            name);
     int spec = cr_topo_find_gpu_spec(L->t, model);
     if (spec < 0)
         return FAIL(L, n, CR_ENOTFOUND,
@@ -1121,7 +1131,7 @@ static cr_status torus_devices(loader *L, xmlNode *n)
                     "that is defined",
                     model);
     for (int i = 0; i < total; i++) {
-        char id[300];
+        char id[ID_BUF];
         torus_id(id, sizeof id, name, dim, nd, i);
         if ((st = add_dev(L, line_of(n), CR_DEV_GPU, id, -1, spec)))
             return st;
@@ -1143,6 +1153,8 @@ static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
     cr_status st;
     r->name = get(L, n, "name");
     r->nic = get(L, n, "nic");
+    if (strlen(r->nic) > ID_MAX)
+        return FAIL(L, n, CR_EINVAL, "<rail-fabric> nic: longer than %d characters", ID_MAX);
     if ((st = get_int(L, n, "rails", 1, 64, 1, &r->rails)) ||
         (st = get_int(L, n, "nodes-per-leaf", 1, MAX_EXPAND, 1, &r->npl)) ||
         (st = get_int(L, n, "spines", 0, 100000, 0, &r->spines)) ||
@@ -1164,7 +1176,8 @@ static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
     r->kind = (cr_link_kind)kk;
     if (!valid_id(r->name))
         return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> name: \"%s\" may hold only letters, digits and . _ - : / +",
+                    "<rail-fabric> name: \"%s\" may hold only letters, digits and . _ - : / + (at "
+                    "most 200)",
                     r->name);
     if (r->rails > 1 && !strstr(r->nic, "{rail}"))
         return FAIL(L, n, CR_EINVAL,
@@ -1198,7 +1211,7 @@ static cr_status rail_devices(loader *L, xmlNode *n)
     cr_status st;
     if ((st = rail_read(L, n, &r)) || (st = push_gen(L, L->t->n_devs)))
         return st;
-    char id[300];
+    char id[ID_BUF];
     for (int k = 0; k < r.rails; k++)
         for (int g = 0; g < r.groups; g++) {
             snprintf(id, sizeof id, "%s.r%d.leaf%d", r.name, k, g);
@@ -1402,7 +1415,7 @@ static cr_status rail_links(loader *L, xmlNode *n, int base)
     const char *mark = strstr(r.nic, "{rail}");
     for (int k = 0; k < L->n_nodes; k++)
         for (int rl = 0; rl < r.rails; rl++) {
-            char id[400];
+            char id[ID_BUF];
             if (mark)
                 snprintf(id, sizeof id, "%s%.*s%d%s", L->node_prefix[k], (int)(mark - r.nic), r.nic,
                          rl, mark + 6);
@@ -1988,10 +2001,10 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
     }
     for (int v = 0; v < t->n_devs; v++)
         if (!t->devs[v].id || !valid_id(t->devs[v].id))
-            return cr_diag_set(
-                d, CR_EINVAL,
-                "device %d has id \"%s\": ids may hold only letters, digits and . _ - : / +", v,
-                t->devs[v].id ? t->devs[v].id : "");
+            return cr_diag_set(d, CR_EINVAL,
+                               "device %d has id \"%s\": ids may hold only letters, digits and . _ "
+                               "- : / + (at most 200)",
+                               v, t->devs[v].id ? t->devs[v].id : "");
     struct sbuf b = {0};
     sb_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Written by commroof: the expanded "
                "graph of a topology (doc/topology-format.md). -->\n<topology");

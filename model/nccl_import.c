@@ -13,6 +13,7 @@
 #include "nccl_import.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ enum pci_kind { PCI_BRIDGE, PCI_GPU, PCI_NIC, PCI_OTHER };
 
 struct cpu_rec {
     int numaid, line, dev;
+    int host; /* index of its host_hash among the dump's hosts */
     char vendor[ATTR_MAX + 1], arch[ATTR_MAX + 1];
     int familyid, modelid;
 };
@@ -88,6 +90,10 @@ struct ctx {
     int n_c2cs, cap_c2cs;
     struct nic_rec *nics;
     int n_nics, cap_nics;
+    /* host_hash values in order of first appearance: one per host in a
+     * dump that spans an NVLink domain of several hosts (MNNVL). */
+    char (*hosts)[ATTR_MAX + 1];
+    int n_hosts, cap_hosts;
 };
 
 /* Grows *arr to hold one more element; returns the new element's index or
@@ -508,8 +514,22 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
         (st = get_int(c, n, "familyid", "familyid=\"6\"", 0, 1 << 16, &fam, &hf)) ||
         (st = get_int(c, n, "modelid", "modelid=\"143\"", 0, 1 << 16, &model, &hm)))
         return st;
+    char hh[ATTR_MAX + 1];
+    int a = get_attr(c, n, "host_hash", hh);
+    if (a < 0)
+        return CR_EPARSE;
+    if (a == 0)
+        hh[0] = '\0';
+    int host = 0;
+    while (host < c->n_hosts && strcmp(c->hosts[host], hh) != 0)
+        host++;
+    if (host == c->n_hosts) {
+        if (PUSH(c, host) < 0)
+            return CR_ENOMEM;
+        memcpy(c->hosts[host], hh, sizeof hh);
+    }
     for (int i = 0; i < c->n_cpus; i++)
-        if (c->cpus[i].numaid == numaid)
+        if (c->cpus[i].host == host && c->cpus[i].numaid == numaid)
             return cr_diag_set(c->d, CR_EPARSE,
                                "%s:%d: a second <cpu numaid=\"%ld\"> (the first is at line %d): "
                                "NUMA ids are unique in one host's dump",
@@ -520,10 +540,11 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
     char buf[ATTR_MAX + 1];
     struct cpu_rec *cp = &c->cpus[i];
     cp->numaid = (int)numaid;
+    cp->host = host;
     cp->line = line_of(n);
     cp->familyid = (int)fam;
     cp->modelid = (int)model;
-    int a = get_attr(c, n, "vendor", buf);
+    a = get_attr(c, n, "vendor", buf);
     if (a < 0)
         return CR_EPARSE;
     snprintf(cp->vendor, sizeof cp->vendor, "%s", a ? buf : "");
@@ -608,6 +629,7 @@ static void ctx_release(struct ctx *c)
     free(c->nvls);
     free(c->c2cs);
     free(c->nics);
+    free(c->hosts);
 }
 
 /* Mark every PCI element on the path from a GPU or NIC to its CPU. */
@@ -625,6 +647,27 @@ static int upstream_dev(const struct ctx *c, int p)
 {
     int q = c->pcis[p].parent;
     return q >= 0 ? c->pcis[q].dev : c->cpus[c->pcis[p].cpu].dev;
+}
+
+static int pci_host(const struct ctx *c, int p)
+{
+    return c->cpus[c->pcis[p].cpu].host;
+}
+
+/* Device id; with several hosts in the dump every host's devices get the
+ * prefix "h<host>." (bus ids, NUMA ids and port names repeat across hosts). */
+__attribute__((format(printf, 5, 6))) static void dev_id(const struct ctx *c, int host, char *id,
+                                                         size_t size, const char *fmt, ...)
+{
+    size_t off = 0;
+    if (c->n_hosts > 1) {
+        int n = snprintf(id, size, "h%d.", host);
+        off = n > 0 ? (size_t)n : 0;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(id + off, size - off, fmt, ap);
+    va_end(ap);
 }
 
 static int gpu_cpu(const struct ctx *c, int g)
@@ -764,13 +807,14 @@ static cr_status build(struct ctx *c, cr_topo *t)
         int spec = cr_gpu_catalog_add_spec(t, gr->e);
         if (spec < 0)
             return CR_ENOMEM;
-        snprintf(id, sizeof id, "gpu%d", gr->cudadev);
+        int host = pci_host(c, gr->pci);
+        dev_id(c, host, id, sizeof id, "gpu%d", gr->cudadev);
         if (cr_topo_find_dev(t, id) >= 0)
             return cr_diag_set(c->d, CR_EPARSE,
                                "%s:%d: a second GPU with dev=\"%d\": CUDA device numbers are "
                                "unique",
                                c->origin, gr->line, gr->cudadev);
-        gr->dev = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, spec);
+        gr->dev = cr_topo_add_dev(t, CR_DEV_GPU, id, host, spec);
         if (gr->dev < 0)
             return CR_ENOMEM;
         mark_needed(c, gr->pci);
@@ -779,19 +823,19 @@ static cr_status build(struct ctx *c, cr_topo *t)
         if (c->nics[n].ports > 0 && c->nics[n].pci >= 0)
             mark_needed(c, c->nics[n].pci);
     for (int i = 0; i < c->n_cpus; i++) {
-        snprintf(id, sizeof id, "cpu%d", c->cpus[i].numaid);
-        if ((c->cpus[i].dev = cr_topo_add_dev(t, CR_DEV_CPU, id, 0, -1)) < 0)
+        dev_id(c, c->cpus[i].host, id, sizeof id, "cpu%d", c->cpus[i].numaid);
+        if ((c->cpus[i].dev = cr_topo_add_dev(t, CR_DEV_CPU, id, c->cpus[i].host, -1)) < 0)
             return CR_ENOMEM;
     }
     for (int p = 0; p < c->n_pcis; p++) {
         struct pci_rec *pr = &c->pcis[p];
         if (!pr->needed || pr->kind == PCI_GPU || pr->kind == PCI_NIC)
             continue;
-        snprintf(id, sizeof id, "pcisw.%s", pr->busid);
+        dev_id(c, pci_host(c, p), id, sizeof id, "pcisw.%s", pr->busid);
         if (cr_topo_find_dev(t, id) >= 0)
             return cr_diag_set(c->d, CR_EPARSE, "%s:%d: bus id %s appears twice", c->origin,
                                pr->line, pr->busid);
-        if ((pr->dev = cr_topo_add_dev(t, CR_DEV_PCISW, id, 0, -1)) < 0)
+        if ((pr->dev = cr_topo_add_dev(t, CR_DEV_PCISW, id, pci_host(c, p), -1)) < 0)
             return CR_ENOMEM;
     }
     /* PCIe links: each kept element to the one above it. GPUs use their own
@@ -818,12 +862,13 @@ static cr_status build(struct ctx *c, cr_topo *t)
         struct nic_rec *nr = &c->nics[n];
         if (nr->ports == 0)
             continue;
-        snprintf(id, sizeof id, "nic.%s", nr->name);
+        int host = nr->pci >= 0 ? pci_host(c, nr->pci) : c->cpus[nr->cpu].host;
+        dev_id(c, host, id, sizeof id, "nic.%s", nr->name);
         if (cr_topo_find_dev(t, id) >= 0)
             return cr_diag_set(c->d, CR_EPARSE,
                                "%s:%d: a second NIC port named \"%s\": port names are unique",
                                c->origin, nr->line, nr->name);
-        if ((nr->dev = cr_topo_add_dev(t, CR_DEV_NIC, id, 0, -1)) < 0)
+        if ((nr->dev = cr_topo_add_dev(t, CR_DEV_NIC, id, host, -1)) < 0)
             return CR_ENOMEM;
         double total = 0.0;
         bool equal = true;
@@ -873,12 +918,19 @@ static cr_status build(struct ctx *c, cr_topo *t)
         } else if (tclass_is(v->tclass, "0x068000")) {
             /* NVSwitch: one device per target bus id; the hidden target of a
              * VM is one switch standing for all the chips. */
+            /* Invisible chips are shared by every host of the dump (one NVLink
+             * domain, as NCCL's single NVS node); visible ones are local. */
             bool hidden = strcmp(v->target, HIDDEN_NVS_BUSID) == 0;
-            snprintf(id, sizeof id, "nvswitch.%s", hidden ? "hidden" : v->target);
+            int host = pci_host(c, gr->pci);
+            if (hidden)
+                snprintf(id, sizeof id, "nvswitch.hidden");
+            else
+                dev_id(c, host, id, sizeof id, "nvswitch.%s", v->target);
             int sw = cr_topo_find_dev(t, id);
             if (sw < 0) {
                 int spec = nvswitch_spec(t, gr->sm);
-                if (spec < 0 || (sw = cr_topo_add_dev(t, CR_DEV_SWITCH, id, 0, spec)) < 0) {
+                int node = hidden && c->n_hosts > 1 ? -1 : host;
+                if (spec < 0 || (sw = cr_topo_add_dev(t, CR_DEV_SWITCH, id, node, spec)) < 0) {
                     st = CR_ENOMEM;
                     break;
                 }
@@ -891,7 +943,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
         } else if (tclass_is(v->tclass, "0x03")) {
             int peer = -1;
             for (int g = 0; g < c->n_gpus; g++)
-                if (strcmp(c->pcis[c->gpus[g].pci].busid, v->target) == 0)
+                if (strcmp(c->pcis[c->gpus[g].pci].busid, v->target) == 0 &&
+                    pci_host(c, c->gpus[g].pci) == pci_host(c, gr->pci))
                     peer = g;
             /* A peer outside the communicator (no rank) is not imported. */
             if (peer >= 0)
@@ -913,6 +966,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
     /* Sockets, pairwise (ncclTopoConnectCpus joins every pair). */
     for (int i = 0; i < c->n_cpus && !st; i++)
         for (int j = i + 1; j < c->n_cpus && !st; j++) {
+            if (c->cpus[i].host != c->cpus[j].host)
+                continue;
             double bw;
             int count;
             const char *src;
@@ -1047,17 +1102,20 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
     }
     if ((st = build(&c, t)))
         goto out;
-    t->n_nodes = 1;
+    t->n_nodes = c.n_hosts;
     int n_sw = 0, n_nic = 0, n_pcisw = 0;
     for (int v = 0; v < t->n_devs; v++) {
-        n_sw += t->devs[v].kind == CR_DEV_SWITCH && t->devs[v].node == 0;
+        n_sw += t->devs[v].kind == CR_DEV_SWITCH && strstr(t->devs[v].id, "nvswitch.") != NULL;
         n_nic += t->devs[v].kind == CR_DEV_NIC;
         n_pcisw += t->devs[v].kind == CR_DEV_PCISW;
     }
+    char hosts[48] = "";
+    if (c.n_hosts > 1)
+        snprintf(hosts, sizeof hosts, " in %d hosts", c.n_hosts);
     snprintf(desc, sizeof desc,
-             "imported from an NCCL topology dump: %d x %s, %d NVSwitch, %d CPU, %d PCIe "
+             "imported from an NCCL topology dump: %d x %s%s, %d NVSwitch, %d CPU, %d PCIe "
              "switch, %d NIC",
-             c.n_gpus, c.gpus[0].e->name, n_sw, c.n_cpus, n_pcisw, n_nic);
+             c.n_gpus, c.gpus[0].e->name, hosts, n_sw, c.n_cpus, n_pcisw, n_nic);
     snprintf(src, sizeof src,
              "NCCL_TOPO_DUMP_FILE %s (format: NVIDIA/nccl src/graph/xml.cc); GPU figures: "
              "commroof GPU catalog; CPU socket links: %s",

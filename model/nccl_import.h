@@ -29,7 +29,12 @@
  *    bundle with the vendor's socket-link figure (nccl_import.c names it);
  *  - <nic>: a NIC "nic.<name of its first port>"; its ports (Mb/s in the dump)
  *    join a switch "fabric.ib" (PCI class 0x0207, InfiniBand) or
- *    "fabric.ethernet" that stands for the network outside the host.
+ *    "fabric.ethernet" that stands for the network outside the host;
+ *  - several hosts in one dump (NCCL fuses the topologies of an NVLink
+ *    domain spanning hosts, MNNVL, e.g. GB200 NVL72 trays; one set of <cpu>
+ *    per host_hash): each host is a node and its device ids get the prefix
+ *    "h<host>."; the invisible NVLink switches are one switch shared by all
+ *    hosts; sockets are joined within a host only.
  *
  * Safety as for commroof's own XML: no network, no entity substitution, any
  * DOCTYPE (hence any entity declaration) refused before parsing, input at

@@ -12,6 +12,7 @@
 
 #include "nccl_import.h"
 #include "route.h"
+#include "topo_metrics.h"
 #include "topo_xml.h"
 
 /* The fuzz target, replayed below on the fixtures and their prefixes. */
@@ -219,6 +220,45 @@ static void test_two_socket_nic_per_gpu(void **state)
     cr_topo_free(t);
 }
 
+/* Two GB200 trays fused into one dump (MNNVL): host prefixes, one shared
+ * NVLink domain, per-host sockets and NICs. */
+static void test_mnnvl_two_hosts(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "gb200-2tray-mnnvl.xml");
+    assert_int_equal(t->n_gpus, 8);
+    assert_int_equal(t->n_nodes, 2);
+    assert_string_equal(t->devs[t->gpus[0]].id, "h0.gpu0");
+    assert_string_equal(t->devs[t->gpus[7]].id, "h1.gpu3");
+    assert_int_equal(t->devs[t->gpus[5]].node, 1);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->name, "GB200");
+    /* One switch for the invisible NVLink switch trays, shared by both
+     * hosts; 18 NVLink5 links x 50 GB/s = 900 GB/s per GPU. */
+    int sw = cr_topo_find_dev(t, "nvswitch.hidden");
+    assert_true(sw >= 0);
+    assert_int_equal(t->devs[sw].node, -1);
+    for (int r = 0; r < 8; r++) {
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 18 * 50e9, 1e-12, 0);
+        /* C2C: 10 links x 45000 MB/s (NCCL: GB/s = bw x count / 1000). */
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_C2C), 10 * 45000e6, 1e-12, 0);
+    }
+    /* Sockets are joined within a host only. */
+    assert_int_equal(count_kind(t, CR_DEV_CPU), 4);
+    assert_true(link_between(t, "h0.cpu0", "h0.cpu1") != NULL);
+    for (int l = 0; l < t->n_links; l++) {
+        const cr_link *k = &t->links[l];
+        if (t->devs[k->a].kind == CR_DEV_CPU && t->devs[k->b].kind == CR_DEV_CPU)
+            assert_int_equal(t->devs[k->a].node, t->devs[k->b].node);
+    }
+    /* Node-aligned bisection: host 0's 4 GPUs send 4 x 900 GB/s of NVLink
+     * and the network takes host 0's 4 NIC ports x 50 GB/s: 3800 GB/s. */
+    cr_bisection b;
+    assert_int_equal(cr_metrics_bisection(t, &b), CR_OK);
+    assert_true(b.node_aligned);
+    assert_close(b.bw_Bps, 4 * 18 * 50e9 + 4 * MBPS_TO_BPS(400000.0), 1e-9, 0);
+    cr_topo_free(t);
+}
+
 static void test_pcie_lane(void **state)
 {
     (void)state;
@@ -387,7 +427,8 @@ static void test_round_trip(void **state)
 {
     (void)state;
     const char *files[] = {FIX "hgx-h200-baremetal.xml", FIX "hgx-h200-vm.xml",
-                           FIX "pcie-l40s-8.xml", FIX "dgx-a100-2socket.xml"};
+                           FIX "pcie-l40s-8.xml", FIX "dgx-a100-2socket.xml",
+                           FIX "gb200-2tray-mnnvl.xml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         cr_topo *a = import(files[i]), *b = NULL;
         char *xml = NULL;
@@ -422,13 +463,11 @@ static char *slurp(const char *path, size_t *len)
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    const char *files[] = {FIX "hgx-h200-baremetal.xml",
-                           FIX "hgx-h200-vm.xml",
-                           FIX "pcie-l40s-8.xml",
-                           FIX "dgx-a100-2socket.xml",
-                           FIX "bad-unknown-gpu.xml",
-                           FIX "bad-doctype.xml",
-                           "tests/fuzz/corpus/nccl_import/gpu-pair.xml"};
+    const char *files[] = {
+        FIX "hgx-h200-baremetal.xml", FIX "hgx-h200-vm.xml",
+        FIX "pcie-l40s-8.xml",        FIX "dgx-a100-2socket.xml",
+        FIX "bad-unknown-gpu.xml",    FIX "bad-doctype.xml",
+        FIX "gb200-2tray-mnnvl.xml",  "tests/fuzz/corpus/nccl_import/gpu-pair.xml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t len = 0;
         char *buf = slurp(files[i], &len);
@@ -450,10 +489,15 @@ static void test_fuzz_replay(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hgx_h200_baremetal), cmocka_unit_test(test_hgx_h200_vm),
-        cmocka_unit_test(test_pcie_box),           cmocka_unit_test(test_two_socket_nic_per_gpu),
-        cmocka_unit_test(test_pcie_lane),          cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_fuzz_replay),
+        cmocka_unit_test(test_hgx_h200_baremetal),
+        cmocka_unit_test(test_hgx_h200_vm),
+        cmocka_unit_test(test_pcie_box),
+        cmocka_unit_test(test_two_socket_nic_per_gpu),
+        cmocka_unit_test(test_mnnvl_two_hosts),
+        cmocka_unit_test(test_pcie_lane),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

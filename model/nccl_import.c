@@ -1116,11 +1116,21 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
              "imported from an NCCL topology dump: %d x %s%s, %d NVSwitch, %d CPU, %d PCIe "
              "switch, %d NIC",
              c.n_gpus, c.gpus[0].e->name, hosts, n_sw, c.n_cpus, n_pcisw, n_nic);
+    bool socket_links = false, placeholder = false;
+    for (int i = 0; i < c.n_cpus; i++)
+        for (int j = i + 1; j < c.n_cpus; j++)
+            if (c.cpus[i].host == c.cpus[j].host) {
+                socket_links = true;
+                placeholder |= strcmp(c.cpus[i].vendor, "GenuineIntel") != 0 &&
+                               strcmp(c.cpus[i].vendor, "AuthenticAMD") != 0;
+            }
     snprintf(src, sizeof src,
              "NCCL_TOPO_DUMP_FILE %s (format: NVIDIA/nccl src/graph/xml.cc); GPU figures: "
              "commroof GPU catalog; CPU socket links: %s",
              origin,
-             c.n_cpus > 1 ? "vendor link rates (model/nccl_import.c)" : "none (one socket)");
+             !socket_links ? "none (one socket per host)"
+             : placeholder ? "unknown CPU vendor, 64GB/s placeholder, not a datasheet figure"
+                           : "vendor link rates (model/nccl_import.c)");
     if ((st = cr_topo_set_description(t, desc)) || (st = cr_topo_set_source(t, src)))
         goto out;
     cr_diag cd = {{0}};

@@ -53,6 +53,11 @@ static const char plot_help[] =
     "  --trace FILE        a commroof trace with measured cases (repeatable; a folder\n"
     "                      takes every *.json in it)\n"
     "  --nccl-tests LOG    an nccl-tests output log (sweep, accuracy; repeatable)\n"
+    "  --measured-json F   gap: measured times of suite problems, in the form\n"
+    "                      `commroof check --measured-json` reads ({\"name\": PROBLEM,\n"
+    "                      \"measured_us\": X}, ...)\n"
+    "  --trace-topo T      the machine the traces and logs come from, where their\n"
+    "                      cases are evaluated (default: --topo)\n"
     "  --ranks SPEC        ranks of the collective (sweep; default all)\n"
     "  -b MIN -e MAX -f F  sweep sizes as nccl-tests takes them (default 8 to 8G, x2);\n"
     "                      K, M, G suffixes are powers of 1024\n"
@@ -76,6 +81,8 @@ typedef struct {
     const char *ranks;
     const char *dtype;
     const char *metric;
+    const char *trace_topo;
+    const char *measured_json;
     const char *traces[MAX_FILES];
     int n_traces;
     const char *logs[MAX_FILES];
@@ -184,6 +191,10 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             o->out = v;
         } else if (strcmp(a, "--topo") == 0) {
             o->topo = v;
+        } else if (strcmp(a, "--measured-json") == 0) {
+            o->measured_json = v;
+        } else if (strcmp(a, "--trace-topo") == 0) {
+            o->trace_topo = v;
         } else if (strcmp(a, "--suite") == 0) {
             o->suite = v;
             o->suite_given = true;
@@ -280,61 +291,81 @@ int cli_cmd_plot(int argc, char **argv)
     if (o.n_positional > 0 && !is_acc)
         return cli_usage_error("plot", "unexpected argument \"%s\"", o.positional[0]);
 
+    static const char *const kinds[] = {"roofline", "comm-roofline", "gap",
+                                        "sweep",    "compare",       "accuracy"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        known = known || strcmp(o.kind, kinds[i]) == 0;
+    if (!known)
+        return cli_usage_error("plot",
+                               "unknown chart \"%s\": roofline, comm-roofline, gap, sweep, "
+                               "compare or accuracy",
+                               o.kind);
+    if (is_acc) {
+        for (int i = 0; i < o.n_positional && o.n_traces < MAX_FILES; i++)
+            o.traces[o.n_traces++] = o.positional[i];
+        if (o.n_traces == 0 && o.n_logs == 0)
+            return cli_usage_error("plot", "accuracy needs traces (commroof plot accuracy "
+                                           "TRACE...) or --nccl-tests LOG");
+    }
+    if (strcmp(o.kind, "sweep") == 0 && !o.coll)
+        return cli_usage_error("plot", "sweep needs a collective: commroof plot sweep "
+                                       "allreduce ...");
+    if (o.min_bytes > o.max_bytes)
+        return cli_usage_error("plot", "-b %g is larger than -e %g", o.min_bytes, o.max_bytes);
+
     cr_diag d = {{0}};
     cr_status st = CR_OK;
     cr_chart *c = NULL;
-    cr_topo *t = NULL;
+    cr_topo *t = NULL, *mt = NULL;
+    cr_rankset *ranks = NULL;
+    char *list = NULL;
     cr_plot_sources src = {0};
     src.suite = o.suite;
     src.traces = o.traces;
     src.n_traces = o.n_traces;
     src.nccl_logs = o.logs;
     src.n_nccl_logs = o.n_logs;
+    src.measured_json = o.measured_json;
+    bool roof = strcmp(o.kind, "roofline") == 0 || strcmp(o.kind, "comm-roofline") == 0;
+    if (roof && !o.suite_given)
+        src.suite = NULL;
+    if (o.trace_topo) {
+        if (!(mt = cli_open_topo("plot", o.trace_topo)))
+            return CLI_FAIL;
+        src.meas_topo = mt;
+    }
 
     if (strcmp(o.kind, "compare") == 0) {
-        char *list = NULL;
         const char *names[MAX_TOPOS];
         int nt = 0;
         if (o.topo) {
-            list = strdup(o.topo);
-            if (!list)
-                return cli_fail("plot", "out of memory");
+            if (!(list = strdup(o.topo))) {
+                rc = cli_fail("plot", "out of memory");
+                goto out;
+            }
             nt = split_list(list, names, MAX_TOPOS);
         } else {
             for (size_t i = 0; i < sizeof default_compare / sizeof *default_compare; i++)
                 names[nt++] = default_compare[i];
         }
         if (nt == 0) {
-            free(list);
-            return cli_usage_error("plot", "--topo: name at least one topology");
+            rc = cli_usage_error("plot", "--topo: name at least one topology");
+            goto out;
         }
         st = cr_plot_compare_suite(
             &src, names, nt,
             strcmp(o.metric, "headroom") == 0 ? CR_COMPARE_HEADROOM : CR_COMPARE_BOUND_US, &c, &d);
-        free(list);
     } else {
-        t = cli_open_topo("plot", o.topo);
-        if (!t)
-            return CLI_FAIL;
-        if (is_acc) {
-            for (int i = 0; i < o.n_positional && o.n_traces < MAX_FILES; i++)
-                o.traces[o.n_traces++] = o.positional[i];
-            src.n_traces = o.n_traces;
-            if (o.n_traces == 0 && o.n_logs == 0) {
-                cr_topo_free(t);
-                return cli_usage_error("plot", "accuracy needs traces (commroof plot accuracy "
-                                               "TRACE...) or --nccl-tests LOG");
-            }
+        if (!(t = cli_open_topo("plot", o.topo))) {
+            rc = CLI_FAIL;
+            goto out;
         }
         if (o.gpu >= t->n_gpus) {
             rc = cli_usage_error("plot", "--gpu %d: %s has GPUs 0 to %d", o.gpu, t->name,
                                  t->n_gpus - 1);
-            cr_topo_free(t);
-            return rc;
+            goto out;
         }
-        bool roof = strcmp(o.kind, "roofline") == 0 || strcmp(o.kind, "comm-roofline") == 0;
-        if (roof && !o.suite_given)
-            src.suite = NULL;
         if (strcmp(o.kind, "roofline") == 0) {
             st = cr_plot_roofline_from(t, o.gpu, &src, false, &c, &d);
         } else if (strcmp(o.kind, "comm-roofline") == 0) {
@@ -343,40 +374,20 @@ int cli_cmd_plot(int argc, char **argv)
             st = cr_plot_gap_suite(t, &src, &c, &d);
         } else if (is_acc) {
             st = cr_plot_accuracy_from(t, &src, &c, &d);
-        } else if (strcmp(o.kind, "sweep") == 0) {
+        } else {
             cr_sweep_opts so = {0};
-            cr_rankset *ranks = NULL;
-            if (!o.coll) {
-                cr_topo_free(t);
-                return cli_usage_error("plot", "sweep needs a collective: commroof plot sweep "
-                                               "allreduce ...");
-            }
+            so.dtype = CR_DT_FP32;
             if (cr_coll_parse(o.coll, &so.coll, &d) != CR_OK ||
                 (o.dtype && cr_dtype_parse(o.dtype, &so.dtype, &d) != CR_OK) ||
                 (o.ranks && cr_rankset_parse(o.ranks, t->n_gpus, &ranks, &d) != CR_OK)) {
-                cr_topo_free(t);
-                return cli_usage_error("plot", "%s", d.msg);
-            }
-            if (!o.dtype)
-                so.dtype = CR_DT_FP32;
-            if (o.min_bytes > o.max_bytes) {
-                cr_rankset_free(ranks);
-                cr_topo_free(t);
-                return cli_usage_error("plot", "-b %g is larger than -e %g", o.min_bytes,
-                                       o.max_bytes);
+                rc = cli_usage_error("plot", "%s", d.msg);
+                goto out;
             }
             so.min_bytes = o.min_bytes > 0 ? o.min_bytes : 1;
             so.max_bytes = o.max_bytes > 0 ? o.max_bytes : 1;
             so.factor = o.factor;
             so.ranks = ranks;
             st = cr_plot_sweep_from(t, &so, &src, &c, &d);
-            cr_rankset_free(ranks);
-        } else {
-            cr_topo_free(t);
-            return cli_usage_error("plot",
-                                   "unknown chart \"%s\": roofline, comm-roofline, gap, sweep, "
-                                   "compare or accuracy",
-                                   o.kind);
         }
     }
     if (st != CR_OK) {
@@ -392,6 +403,9 @@ int cli_cmd_plot(int argc, char **argv)
     rc = report_chart(c, &o);
 out:
     cr_chart_free(c);
+    cr_rankset_free(ranks);
     cr_topo_free(t);
+    cr_topo_free(mt);
+    free(list);
     return rc;
 }

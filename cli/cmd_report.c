@@ -32,6 +32,10 @@ static const char report_help[] =
     "  --suite S           suite name or file (default pkb)\n"
     "  --trace FILE        commroof trace, or a folder of them (repeatable)\n"
     "  --nccl-tests LOG    nccl-tests output log (repeatable)\n"
+    "  --trace-topo T      the machine the traces and logs come from, where their\n"
+    "                      cases are evaluated (default: --topo)\n"
+    "  --measured-json F   measured times of suite problems for the gap chart, as\n"
+    "                      `commroof check --measured-json` reads them\n"
     "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
     "                      hgx-h200-8,hgx-b200-8,mi300x-8)\n"
     "  --no-render         data files and scripts, no images\n"
@@ -43,7 +47,8 @@ static const char report_help[] =
 
 int cli_cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL, *topo = NULL, *suite = "pkb", *compare = NULL;
+    const char *dir = NULL, *topo = NULL, *suite = "pkb", *compare = NULL, *trace_topo = NULL;
+    const char *measured_json = NULL;
     const char *traces[MAX_FILES], *logs[MAX_FILES];
     int nt = 0, nl = 0;
     bool json = false, no_render = false;
@@ -75,6 +80,10 @@ int cli_cmd_report(int argc, char **argv)
             topo = v;
         } else if (strcmp(a, "--suite") == 0) {
             suite = v;
+        } else if (strcmp(a, "--trace-topo") == 0) {
+            trace_topo = v;
+        } else if (strcmp(a, "--measured-json") == 0) {
+            measured_json = v;
         } else if (strcmp(a, "--compare") == 0) {
             compare = v;
         } else if (strcmp(a, "--trace") == 0) {
@@ -107,8 +116,9 @@ int cli_cmd_report(int argc, char **argv)
             return cli_usage_error("report", "--compare: name at least one topology");
         }
     }
-    cr_topo *t = cli_open_topo("report", topo);
-    if (!t) {
+    cr_topo *t = cli_open_topo("report", topo), *mt = NULL;
+    if (!t || (trace_topo && !(mt = cli_open_topo("report", trace_topo)))) {
+        cr_topo_free(t);
         free(cmp_buf);
         return CLI_FAIL;
     }
@@ -126,6 +136,8 @@ int cli_cmd_report(int argc, char **argv)
     o.src.n_traces = nt;
     o.src.nccl_logs = logs;
     o.src.n_nccl_logs = nl;
+    o.src.meas_topo = mt;
+    o.src.measured_json = measured_json;
     o.compare_topos = nc ? cmp : NULL;
     o.n_compare = nc;
     o.gnuplot = no_render ? NULL : (g && g[0] ? g : "gnuplot");
@@ -171,6 +183,7 @@ int cli_cmd_report(int argc, char **argv)
     }
     cr_report_result_release(&r);
     cr_topo_free(t);
+    cr_topo_free(mt);
     free(cmp_buf);
     return rc;
 }

@@ -112,7 +112,8 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
         cr_diag ed = {{0}};
         /* a case the model rejects stays in the list without figures: the
          * validation table shows why */
-        if (cr_validate_eval(t, &m->list.v[i], NULL, &m->res[i], &ed) != CR_OK)
+        if (cr_validate_eval(s->meas_topo ? s->meas_topo : t, &m->list.v[i], NULL, &m->res[i],
+                             &ed) != CR_OK)
             snprintf(m->res[i].note, sizeof m->res[i].note, "%.150s", ed.msg);
     }
     return CR_OK;
@@ -126,10 +127,11 @@ cr_status cr_plot_read_measured_json(const char *path, char ***names, double **u
     *n = 0;
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root)
-        return cr_diag_set(d,
-                           json_error_code(&je) == json_error_cannot_open_file ? CR_EIO : CR_EPARSE,
-                           "%s:%d: %s", path, je.line, je.text);
+    if (!root) {
+        if (json_error_code(&je) == json_error_cannot_open_file)
+            return cr_diag_set(d, CR_EIO, "%s", je.text);
+        return cr_diag_set(d, CR_EPARSE, "%s:%d: %s", path, je.line, je.text);
+    }
     json_t *arr = json_is_array(root) ? root : json_object_get(root, "results");
     cr_status st = CR_OK;
     if (!json_is_array(arr)) {

@@ -20,7 +20,8 @@ typedef struct {
 /* Reads every trace (a folder: its *.json, in name order) and log of s and
  * evaluates each case on t. Errors: CR_EUNSUPPORTED when s names none (d:
  * "no traces or nccl-tests logs given"), CR_EIO (a path that does not
- * exist, a folder without traces), and those of the validator. Release m
+ * exist, a folder without traces), and those of the validator. Cases are
+ * evaluated on s->meas_topo when set, else on t. Release m
  * with cr_plot_meas_release (also after a failure). */
 cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_meas *m,
                             cr_diag *d);

@@ -134,7 +134,7 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
-        meas_roof_points(t, &m, mpts, mpts + m.list.n, &nm);
+        meas_roof_points(s->meas_topo ? s->meas_topo : t, &m, mpts, mpts + m.list.n, &nm);
     }
     char names[3][160];
     snprintf(names[0], sizeof names[0], "%s: prediction (best schedule)",
@@ -214,6 +214,20 @@ cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart
     if (s->n_traces > 0 || s->n_nccl_logs > 0) {
         if ((st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
             goto out;
+    }
+    /* a result for a problem the suite does not have is a mistake (a
+     * renamed problem, the wrong suite): say so rather than drop it */
+    for (int j = 0; j < nmj; j++) {
+        int i = 0;
+        while (i < n && strcmp(mnames[j], rows[i].name) != 0)
+            i++;
+        if (i == n) {
+            st = cr_diag_set(d, CR_EINVAL,
+                             "%s: result \"%s\" is not a problem of suite %s (commroof suite "
+                             "%s lists them)",
+                             s->measured_json, mnames[j], suite->name, suite->name);
+            goto out;
+        }
     }
     for (int i = 0; i < n; i++) {
         if (rows[i].status != CR_OK || !(rows[i].bound_us > 0))
@@ -392,7 +406,8 @@ cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_c
         goto out;
     }
     char ctx[300];
-    snprintf(ctx, sizeof ctx, "%d file%s on %s", m.n_files, m.n_files == 1 ? "" : "s", t->name);
+    const cr_topo *mt = s->meas_topo ? s->meas_topo : t;
+    snprintf(ctx, sizeof ctx, "%d file%s on %s", m.n_files, m.n_files == 1 ? "" : "s", mt->name);
     st = cr_plot_accuracy(ctx, pts, n, out, d);
 out:
     free(pts);
@@ -545,8 +560,8 @@ cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, c
     if (st != CR_OK)
         goto out;
     char title[300];
-    snprintf(title, sizeof title, "commroof validation on %s: %zu cases from %d files", t->name,
-             m.list.n, m.n_files);
+    snprintf(title, sizeof title, "commroof validation on %s: %zu cases from %d files",
+             (s->meas_topo ? s->meas_topo : t)->name, m.list.n, m.n_files);
     tb = cr_table_new(title);
     static const struct {
         const char *name, *unit;

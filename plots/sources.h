@@ -23,6 +23,8 @@ typedef struct {
     int n_traces;
     const char *const *nccl_logs; /* nccl-tests output logs */
     int n_nccl_logs;
+    const cr_topo *meas_topo;  /* the machine the traces and logs were measured on, their
+                                  cases are evaluated there (NULL: the chart's topology) */
     const char *measured_json; /* harness results, `commroof check --measured-json` form:
                                   measured times of suite problems by name */
 } cr_plot_sources;

@@ -69,6 +69,24 @@ for tr in traces/h200-1/*.json; do
     [ -f "$tr" ] && { plot roofline-measured roofline --topo h200-1 --trace traces/h200-1; break; }
 done
 
+# harness results in `commroof check --measured-json` form: measured bars;
+# % of roofline = bound / measured x 100 must match the baseline bar's bound
+printf '[{"name": "allreduce", "measured_us": 1000}]\n' > "$T/results.json"
+plot gap-measured gap --suite pkb --measured-json "$T/results.json"
+python3 - "$T/gap-measured.dat" <<'PY' || bad "gap --measured-json: no measured bar for allreduce"
+import sys
+for line in open(sys.argv[1]):
+    if line.startswith('"allreduce"'):
+        v = line.split()
+        assert len(v) == 4 and v[3] != "NaN" and 0 < float(v[3]) < 100, v
+        sys.exit(0)
+sys.exit(1)
+PY
+printf '[{"name": "no_such_problem", "measured_us": 5}]\n' > "$T/bad.json"
+"$CR" plot gap --measured-json "$T/bad.json" -o "$T/x.png" > "$T/err.txt" 2>&1
+[ $? = 1 ] && grep -q '"no_such_problem" is not a problem of suite pkb' "$T/err.txt" ||
+    bad "a result for an unknown problem: $(cat "$T/err.txt")"
+
 # the script re-renders on its own, in its folder (the last render was the SVG)
 (cd "$T" && rm -f roofline.svg && gnuplot roofline.gp 2> gp.err) || bad "gnuplot roofline.gp failed"
 is_svg "$T/roofline.svg" || bad "re-rendered roofline.svg is not a valid SVG"

@@ -401,7 +401,7 @@ cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_se
                  fmt_bw(cc.net_Bps, buf, sizeof buf));
         st = slanted(c, name, CR_SERIES_LINE, cc.net_Bps, xlo, top, xhi, d);
     } else {
-        snprintf(name, sizeof name, "InfiniBand NDR 50 GB/s per GPU (reference: not in %s)",
+        snprintf(name, sizeof name, "InfiniBand NDR 50 GB/s per GPU (reference: %s has no network)",
                  t->name);
         st = slanted(c, name, CR_SERIES_DASHED, REF_IB_NDR_Bps, xlo, top, xhi, d);
     }

@@ -241,6 +241,104 @@ static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, in
     return (lat + S / (1000.0 * bw)) * 1e-6;
 }
 
+/* ---- pipelining of the hierarchical algorithms (NVLS, NVLS tree, tree) ----
+ *
+ * NCCL runs these as a pipeline: each channel cuts its part of the buffer
+ * into loops of `chunk` bytes per head, and separate warp groups (NVLS:
+ * scatter, reduce, broadcast, gather, src/device/all_reduce.h) or
+ * successive ranks (tree) work on successive loops at once. In steady
+ * state the slowest stage sets the rate (the max of the phase times); the
+ * first loop still has to cross every stage before the slowest one runs
+ * full, and the last one drains behind it: with stage times t_k for the
+ * whole buffer and a fraction f of the buffer in one loop (over all
+ * channels), the fill and drain add f x (sum of t_k - max t_k). With one
+ * loop (f = 1) that is the time one chunk takes through every stage. */
+
+/* NCCL's NVLS channel count (src/transport/nvls.cc: NVLS_NCHANNELS_SM90 16;
+ * SM100 24 inside one NVLink domain, 32 across nodes). */
+static int nvls_channels(const struct cr_coll_ctx *c)
+{
+    if (c->p.gen == CR_GEN_BLACKWELL)
+        return c->n_nodes > 1 ? 32 : 24;
+    return 16;
+}
+
+/* Bytes per head per loop NCCL picks (src/enqueue.cc, chunk size tuning;
+ * NCCL_NVLS_CHUNKSIZE default 128 KiB and NCCL_NVLSTREE_MAX_CHUNKSIZE
+ * default 64 KiB from 4 nodes, src/transport/nvls.cc). */
+static double nvls_chunk_bytes(const struct cr_coll_ctx *c, bool tree, double S, int nch)
+{
+    double ops = (double)nch * c->ppn; /* concurrentOps = channels x heads */
+    double ch = 131072;
+    if (!tree) {
+        if (S < 64 * ops * ch && ch > 65536)
+            ch = 65536;
+        if (S < 8 * ops * ch && ch > 32768)
+            ch = 32768;
+        if (S < 2 * ops * ch && ch > 16384)
+            ch = 16384;
+        return ch;
+    }
+    if (c->n_nodes >= 4)
+        ch = 65536;
+    if (S < 32 * ops * ch && ch > 262144)
+        ch = 262144;
+    if (S < 16 * ops * ch && ch > 131072)
+        ch = 131072;
+    if (S < 4 * ops * ch && ch > 65536)
+        ch = 65536;
+    if (S < ops * ch && ch > 32768)
+        ch = 32768;
+    return ch;
+}
+
+/* Tree chunk: one buffer step (src/enqueue.cc: chunkSteps 1 outside rings;
+ * src/init.cc: Simple 4 MiB / NCCL_STEPS 8; LL 8 lines x 512 threads x 8
+ * steps x 16 B / 8, half of it data; LL128 120 x 640 x 8 x 8 B / 8, 120 of
+ * every 128 bytes data). */
+static double tree_chunk_bytes(const struct cr_coll_ctx *c, cr_proto p, double S, double nch)
+{
+    switch (p) {
+    case CR_PROTO_LL:
+        return 8.0 * 512 * 16 / 2;
+    case CR_PROTO_LL128: {
+        /* enqueue.cc shrinks LL128 tree chunks until every channel has
+         * enough steps: nstepsLL128 = 1 + log2(nodes) + 0.1 ppn */
+        double ch = 120.0 * 640 * 8 * 120 / 128;
+        double ppn = c->ppn, steps = 1 + log2i(c->n_nodes) + 0.1 * ppn;
+        while (S / (nch * ch) < steps * 64 / ppn && ch > 131072)
+            ch /= 2;
+        while (S / (nch * ch) < steps * 16 / ppn && ch > 32768)
+            ch /= 2;
+        return ch;
+    }
+    default:
+        return 4194304.0 / 8;
+    }
+}
+
+/* Fill and drain of a pipeline of k stages taking t[i] each for the whole
+ * buffer, when a fraction f of the buffer moves per loop. */
+static double pipe_fill(double f, const double *t, int k)
+{
+    double sum = 0, mx = 0;
+    for (int i = 0; i < k; i++) {
+        sum += t[i];
+        mx = fmax(mx, t[i]);
+    }
+    return fmin(1.0, f) * (sum - mx);
+}
+
+/* Levels of NCCL's double binary tree across N nodes (longest leaf-root
+ * path in tree edges). */
+static int tree_levels(int N)
+{
+    int l = 0;
+    while ((1 << l) < N)
+        l++;
+    return l;
+}
+
 /* ---- which algorithms exist for what ---- */
 
 static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a, cr_proto p,
@@ -437,6 +535,15 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         lat_s = 0;
         t_bw = 0;
     }
+    /* The rate fields carry every term of the transfer time (pipeline fill,
+     * the copy engine's extra HBM pass for reductions, the switches'
+     * reduction throughput), so that pred_s = launch_s + n_steps x
+     * step_lat_s + wire_bytes / wire_Bps holds exactly and a simulator
+     * running wire_bytes at bw_eff x link_Bps reproduces pred_s. */
+    if (t_bw > 0 && o->wire_bytes > 0) {
+        o->wire_Bps = o->wire_bytes / t_bw;
+        o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
+    }
     o->pred_s = lat_s + t_bw;
     o->step_lat_s = o->n_steps > 0 ? fmax(0, lat_s - o->launch_s) / o->n_steps : 0;
     if (o->n_steps == 0)
@@ -509,18 +616,26 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
     case CR_ALGO_TREE:
     case CR_ALGO_NVLSTREE:
     case CR_ALGO_COLLNET: {
-        /* inside a node: a chain (tree) moves 2S through each GPU, NVLS
-         * S; across nodes a double binary tree moves 2S through each
-         * node's NICs (S with two nodes), CollNet S */
+        /* Inside a node: a chain (tree) moves 2S through each GPU's ports;
+         * NVLS moves S(1 + 1/ppn) each way (every GPU's buffer is read by
+         * the switches, each head's reduced share comes back to it and is
+         * multicast out, src/device/all_reduce.h). Across nodes a double
+         * binary tree moves 2S through each node's NICs (S with two nodes:
+         * each node roots one of the two trees), CollNet S. The phases run
+         * as one pipeline (see pipe_fill): the slower sets the rate, the
+         * others add their fill and drain. */
         double t_in = 0, t_out = 0, r_in = 0, w_in = 0;
+        bool nv_in = false;
+        double pp = c->ppn;
         if (algo == CR_ALGO_TREE) {
             if (c->ppn > 1) {
                 r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
                 w_in = 2 * S;
             }
-        } else if (c->nvls_node || (algo == CR_ALGO_COLLNET && c->nvls_node)) {
+        } else if (c->nvls_node) {
             r_in = c->nvls_Bps * p->nvls_eff;
-            w_in = S;
+            w_in = S * (1 + 1 / pp);
+            nv_in = true;
         } else if (c->ppn > 1) {
             r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
             w_in = 2.0 * (c->ppn - 1) / c->ppn * S;
@@ -543,11 +658,35 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
             o->link_Bps = c->nic_node_Bps;
         }
         t = fmax(t_in, t_out);
+        /* Stages one loop crosses. NVLS tree (all_reduce.h NVLS_TREE):
+         * copy into the NVLS buffer, switch reduce, L network hops up each
+         * followed by a combine (switch reduce + network receive), L hops
+         * down with L-1 forwards, multicast, copy out. Tree: ppn-1 NVLink
+         * hops up the chain, L network hops up and down, ppn-1 hops down. */
+        int L = tree_levels(N);
+        double t_net = r_out > 0 ? S / r_out : 0;
+        double sum = 0, mx = 0, f = 0;
+        if (nv_in) {
+            double t_copy = 2 * S / c->cuts->hbm_Bps[0], t_nv = S / r_in;
+            sum = 2 * t_copy + (2 * L + 1) * t_nv + 2 * L * t_net;
+            mx = fmax(t_copy, fmax(t_nv, t_net));
+            int nch_nv = nvls_channels(c);
+            f = nch_nv * pp * nvls_chunk_bytes(c, algo != CR_ALGO_COLLNET, S, nch_nv) / S;
+        } else if (algo == CR_ALGO_TREE) {
+            double t_hop = r_in > 0 ? S / r_in : 0;
+            sum = 2 * (c->ppn - 1) * t_hop + 2 * L * t_net;
+            mx = fmax(c->ppn > 1 ? t_hop : 0, t_net);
+            f = nchf * tree_chunk_bytes(c, proto, S, nchf) / S;
+        }
+        if (S > 0)
+            t += fmin(1.0, f) * (sum - mx);
         o->n_steps = algo == CR_ALGO_TREE ? 2 * (c->ppn - 1 + log2i(N)) : 2 + 2 * log2i(N);
         break;
     }
     case CR_ALGO_NVLS: {
-        double wire = rq->coll == CR_COLL_ALLREDUCE ? S : (nn - 1) / nn * S;
+        /* allreduce: S(1 + 1/n) through each GPU's ports each way (see the
+         * tree case); allgather/reducescatter: (n-1)/n S */
+        double wire = rq->coll == CR_COLL_ALLREDUCE ? S * (1 + 1 / nn) : (nn - 1) / nn * S;
         double rate = c->nvls_Bps * p->nvls_eff;
         t = wire / rate;
         o->wire_bytes = wire;
@@ -557,6 +696,15 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         if (cr_coll_reduces(rq->coll) && isfinite(c->nvls_reduce_Bps)) {
             double tr = nn * (rq->coll == CR_COLL_ALLREDUCE ? S : S / nn) / c->nvls_reduce_Bps;
             t = fmax(t, tr);
+        }
+        if (rq->coll == CR_COLL_ALLREDUCE && S > 0) {
+            /* one node (all_reduce.h NVLS, oneNode): copy in, reduce +
+             * multicast, copy out, pipelined by loops */
+            double hbm = c->cuts->hbm_Bps[0];
+            double st3[3] = {2 * S / hbm, t, 2 * S / hbm};
+            int nch_nv = nvls_channels(c);
+            double f = nch_nv * nn * nvls_chunk_bytes(c, false, S, nch_nv) / S;
+            t += pipe_fill(f, st3, 3);
         }
         o->n_steps = 2;
         break;
@@ -647,13 +795,14 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
     if (m == CR_MECH_MULTIMEM &&
         (coll == CR_COLL_ALLREDUCE || coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER ||
          coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE)) {
-        /* in-switch: allreduce moves S through each GPU's ports each way
-         * (ld_reduce in, multicast store out); AG/RS (n-1)/n S; bcast and
-         * reduce S at the root */
-        double wire =
-            coll == CR_COLL_ALLREDUCE || coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE
-                ? S
-                : (nn - 1) / nn * S;
+        /* in-switch: allreduce moves S(1 + 1/n) through each GPU's ports
+         * each way (the switches read all of it for the ld_reduce of every
+         * owner's share, the owner gets its S/n back and stores it to the
+         * multicast address, every GPU receives S); AG/RS (n-1)/n S; bcast
+         * and reduce S at the root */
+        double wire = coll == CR_COLL_ALLREDUCE                             ? S * (1 + 1 / nn)
+                      : coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE ? S
+                                                                            : (nn - 1) / nn * S;
         double rate = c->nvls_Bps * eff;
         t = wire / rate;
         if (cr_coll_reduces(coll) && isfinite(c->nvls_reduce_Bps))

@@ -94,6 +94,10 @@ struct ctx {
      * dump that spans an NVLink domain of several hosts (MNNVL). */
     char (*hosts)[ATTR_MAX + 1];
     int n_hosts, cap_hosts;
+    /* add_link looks for a bundle to merge with among links scan_from..;
+     * PCIe, NIC and socket links are unique by construction (INT_MAX: no
+     * search), NVLink and C2C entries may repeat a pair. */
+    int scan_from;
 };
 
 /* Grows *arr to hold one more element; returns the new element's index or
@@ -111,6 +115,15 @@ static int push(void **arr, int *n, int *cap, size_t elem)
     memset((char *)*arr + (size_t)*n * elem, 0, elem);
     return (*n)++;
 }
+
+/* Element counts far above any real dump (an NVL576 domain has 576 GPUs):
+ * they bound the work an adversarial 16 MiB file can cause, since links are
+ * merged by linear search. */
+#define MAX_GPUS 4096
+#define MAX_PCIS 16384
+#define MAX_NICS 4096
+#define MAX_CPUS 1024
+#define MAX_NVLS 16384
 
 #define PUSH(c, what)                                                                              \
     push((void **)&(c)->what##s, &(c)->n_##what##s, &(c)->cap_##what##s, sizeof *(c)->what##s)
@@ -291,8 +304,17 @@ static void sanitize_name(char *s)
             *s = '_';
 }
 
+static cr_status too_many(struct ctx *c, const xmlNode *n, int max)
+{
+    return cr_diag_set(c->d, CR_ERANGE,
+                       "%s:%d: more than %d <%s> elements: no NCCL dump is that large", c->origin,
+                       line_of(n), max, (const char *)n->name);
+}
+
 static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, bool ib)
 {
+    if (c->n_nics >= MAX_NICS)
+        return too_many(c, n, MAX_NICS);
     int i = PUSH(c, nic);
     if (i < 0)
         return CR_ENOMEM;
@@ -362,6 +384,8 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
     if ((st = get_int(c, n, "dev", "dev=\"0\"", 0, 1 << 16, &dev, NULL)) ||
         (st = get_int(c, n, "sm", "sm=\"90\"", 10, 1000, &sm, NULL)))
         return st;
+    if (c->n_gpus >= MAX_GPUS)
+        return too_many(c, n, MAX_GPUS);
     int g = PUSH(c, gpu);
     if (g < 0)
         return CR_ENOMEM;
@@ -379,6 +403,8 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
             long count;
             if ((st = get_int(c, k, "count", "count=\"18\"", 1, 64, &count, NULL)))
                 return st;
+            if (c->n_nvls >= MAX_NVLS)
+                return too_many(c, k, MAX_NVLS);
             int i = PUSH(c, nvl);
             if (i < 0)
                 return CR_ENOMEM;
@@ -406,6 +432,8 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
             if ((st = get_int(c, k, "count", "count=\"10\"", 1, 64, &count, NULL)) ||
                 (st = get_int(c, k, "bw", "bw=\"45000\" (MB/s per link)", 1, 100000000, &bw, NULL)))
                 return st;
+            if (c->n_c2cs >= MAX_GPUS)
+                return too_many(c, k, MAX_GPUS);
             int i = PUSH(c, c2c);
             if (i < 0)
                 return CR_ENOMEM;
@@ -426,6 +454,8 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
 {
     char buf[ATTR_MAX + 1];
     cr_status st;
+    if (c->n_pcis >= MAX_PCIS)
+        return too_many(c, n, MAX_PCIS);
     int p = PUSH(c, pci);
     if (p < 0)
         return CR_ENOMEM;
@@ -534,6 +564,8 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
                                "%s:%d: a second <cpu numaid=\"%ld\"> (the first is at line %d): "
                                "NUMA ids are unique in one host's dump",
                                c->origin, line_of(n), numaid, c->cpus[i].line);
+    if (c->n_cpus >= MAX_CPUS)
+        return too_many(c, n, MAX_CPUS);
     int i = PUSH(c, cpu);
     if (i < 0)
         return CR_ENOMEM;
@@ -741,7 +773,7 @@ static int fabric_switch(cr_topo *t, bool ib)
 static cr_status add_link(struct ctx *c, cr_topo *t, int a, int b, cr_link_kind kind, double bw,
                           int count, int line, bool shared_pair)
 {
-    for (int i = 0; i < t->n_links; i++) {
+    for (int i = c->scan_from; i < t->n_links; i++) {
         cr_link *l = &t->links[i];
         if (l->kind != kind || !((l->a == a && l->b == b) || (l->a == b && l->b == a)))
             continue;
@@ -796,6 +828,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
                                "%s:%d: a second GPU with rank %d (the other at line %d): ranks "
                                "are unique",
                                c->origin, c->gpus[g].line, c->gpus[g].rank, c->gpus[g - 1].line);
+    c->scan_from = INT_MAX;
     /* GPUs in rank order. */
     for (int g = 0; g < c->n_gpus; g++) {
         struct gpu_rec *gr = &c->gpus[g];
@@ -896,7 +929,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
         if (st)
             return st;
     }
-    /* NVLinks. */
+    /* NVLinks (and C2C below): entries may name a pair twice. */
+    c->scan_from = t->n_links;
     int *links = calloc((size_t)c->n_gpus, sizeof *links);
     if (!links)
         return CR_ENOMEM;
@@ -964,6 +998,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
                       k->count, k->line, false);
     }
     /* Sockets, pairwise (ncclTopoConnectCpus joins every pair). */
+    c->scan_from = INT_MAX;
     for (int i = 0; i < c->n_cpus && !st; i++)
         for (int j = i + 1; j < c->n_cpus && !st; j++) {
             if (c->cpus[i].host != c->cpus[j].host)

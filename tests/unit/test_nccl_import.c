@@ -411,6 +411,18 @@ static void test_errors(void **state)
                  "bad.xml:2: attribute affinity of <cpu> is 300 characters long; NCCL writes at "
                  "most 255");
     free(text);
+    /* More sockets than any host has: refused (bounds the work a crafted
+     * file can cause). Line 1026: the 1025th <cpu>, one per line. */
+    size_t cap = 1100 * 40;
+    char *many = malloc(cap);
+    assert_non_null(many);
+    size_t at = (size_t)snprintf(many, cap, "<system version=\"1\">\n");
+    for (int i = 0; i < 1025; i++)
+        at += (size_t)snprintf(many + at, cap - at, "<cpu numaid=\"%d\"/>\n", i);
+    snprintf(many + at, cap - at, "</system>\n");
+    expect_error(many, CR_ERANGE,
+                 "bad.xml:1026: more than 1024 <cpu> elements: no NCCL dump is that large");
+    free(many);
     /* Larger than any dump: refused before parsing. */
     cr_topo *t = NULL;
     cr_diag d = {{0}};

@@ -184,11 +184,13 @@ struct shown {
     int n_sw;
     cr_pair_summary pairs;
     int dev_count[CR_DEV__COUNT];
+    double (*per_gpu)[CR_LINK__COUNT]; /* each GPU's injection, n <= 16 only */
 };
 
 static void show_release(struct shown *s)
 {
     free(s->sw);
+    free(s->per_gpu);
     cr_pair_summary_release(&s->pairs);
 }
 
@@ -202,6 +204,14 @@ static int compute(const char *what, cr_topo *t, struct shown *s)
         (st = cr_metrics_bisection(t, &s->bis)) ||
         (st = cr_metrics_switches(t, &s->sw, &s->n_sw)) || (st = cr_metrics_pairs(t, &s->pairs)))
         return cli_fail("topo", "%s: %s", what, cr_strerror(st));
+    if (t->n_gpus <= CR_METRICS_FULL_MATRIX_MAX) {
+        s->per_gpu = calloc((size_t)t->n_gpus + 1, sizeof *s->per_gpu);
+        if (!s->per_gpu)
+            return cli_fail("topo", "out of memory");
+        for (int r = 0; r < t->n_gpus; r++)
+            if ((st = cr_metrics_injection(t, r, s->per_gpu[r])))
+                return cli_fail("topo", "%s: %s", what, cr_strerror(st));
+    }
     return CLI_OK;
 }
 
@@ -257,6 +267,26 @@ static int show_json(const cr_topo *t, const struct shown *s)
         json_object_set_new(inj, cr_link_kind_name((cr_link_kind)k), e);
     }
     json_object_set_new(root, "injection_per_gpu", inj);
+    if (s->per_gpu) {
+        json_t *list = json_array();
+        for (int r = 0; r < t->n_gpus; r++) {
+            const cr_dev *dv = &t->devs[t->gpus[r]];
+            const char *model = t->gpu_specs[dv->spec].name;
+            json_t *e = json_object();
+            json_object_set_new(e, "rank", json_integer(r));
+            json_object_set_new(e, "id", json_string(dv->id));
+            json_object_set_new(e, "model", json_string(model ? model : ""));
+            json_object_set_new(e, "node", json_integer(dv->node));
+            json_t *bw = json_object();
+            for (int k = 0; k < CR_LINK__COUNT; k++)
+                if (s->inj_max[k] > 0)
+                    json_object_set_new(bw, cr_link_kind_name((cr_link_kind)k),
+                                        gbps(s->per_gpu[r][k]));
+            json_object_set_new(e, "injection_GBps", bw);
+            json_array_append_new(list, e);
+        }
+        json_object_set_new(root, "gpu_list", list);
+    }
     json_t *bis = json_object();
     json_object_set_new(bis, "split", json_string(s->bis.node_aligned ? "nodes" : "ranks"));
     json_object_set_new(bis, "gpus_a", json_integer(s->bis.n_a));
@@ -349,6 +379,28 @@ static void show_text(const cr_topo *t, const struct shown *s)
         if (s->inj_max[k] > 0)
             printf("  %-10s %10.1f %10.1f\n", cr_link_kind_name((cr_link_kind)k),
                    s->inj_min[k] / GBPS, s->inj_max[k] / GBPS);
+
+    if (s->per_gpu) {
+        printf("\n\n# Injection bandwidth of each GPU per fabric\n");
+        printf("# %4s %-16s %-14s %4s", "rank", "id", "model", "node");
+        for (int k = 0; k < CR_LINK__COUNT; k++)
+            if (s->inj_max[k] > 0)
+                printf(" %10s", cr_link_kind_name((cr_link_kind)k));
+        printf("\n# %4s %-16s %-14s %4s", "", "", "", "");
+        for (int k = 0; k < CR_LINK__COUNT; k++)
+            if (s->inj_max[k] > 0)
+                printf(" %10s", "GB/s");
+        printf("\n");
+        for (int r = 0; r < t->n_gpus; r++) {
+            const cr_dev *dv = &t->devs[t->gpus[r]];
+            const char *model = t->gpu_specs[dv->spec].name;
+            printf("  %4d %-16s %-14s %4d", r, dv->id, model ? model : "?", dv->node);
+            for (int k = 0; k < CR_LINK__COUNT; k++)
+                if (s->inj_max[k] > 0)
+                    printf(" %10.1f", s->per_gpu[r][k] / GBPS);
+            printf("\n");
+        }
+    }
 
     printf("\n\n# Bisection bandwidth: max-flow between halves A and B (%s)\n",
            s->bis.node_aligned ? "node-aligned: first half of the nodes against the rest"

@@ -36,6 +36,9 @@
  *    "h<host>."; the invisible NVLink switches are one switch shared by all
  *    hosts; sockets are joined within a host only.
  *
+ * Link latencies are not in the dump: imported links carry 0 (a bound stays
+ * a bound; nothing is guessed).
+ *
  * Safety as for commroof's own XML: no network, no entity substitution, any
  * DOCTYPE (hence any entity declaration) refused before parsing, input at
  * most CR_NCCL_IMPORT_MAX_BYTES, attribute values at most 255 characters

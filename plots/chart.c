@@ -548,9 +548,15 @@ static char *place_labels(const cr_chart *c)
     double wpx = fmax(200.0, c->w - 90.0 - key_px);
     double hpx = fmax(150.0, c->h - 170.0 - 20.0 * key_rows);
     size_t k = 0, nb = 0;
+    int nlab = 0;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         bool lab = s->labelled && s->style != CR_SERIES_BAND;
+        /* the script alternates labelled series above and below their
+         * points (offset 0.7 character, about 9 px) */
+        double dy = 0;
+        if (lab && s->n > 0)
+            dy = (nlab++ % 2) ? -9.0 : 9.0;
         for (int j = 0; j < s->n; j++, k++) {
             const pt *p = &s->pts[j];
             if (!lab || !p->label || !(hi[0] > lo[0]) || !(hi[1] > lo[1]))
@@ -563,8 +569,8 @@ static char *place_labels(const cr_chart *c)
                 continue;
             double px = fx * wpx, py = fy * hpx, len = 7.0 * (double)strlen(p->label) + 10.0;
             char side = px + len <= wpx ? 'L' : 'R';
-            double x0 = side == 'L' ? px + 4 : px - len, x1 = x0 + len;
-            double y0 = py - 2.0, y1 = py + 15.0;
+            double x0 = side == 'L' ? px + 7 : px - 7 - len, x1 = x0 + len;
+            double y0 = py + dy - 7.5, y1 = py + dy + 7.5;
             bool clash = false;
             for (size_t q = 0; q < nb && !clash; q++)
                 clash = x0 < bx[4 * q + 1] && bx[4 * q] < x1 && y0 < bx[4 * q + 3] &&

@@ -296,14 +296,32 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         goto out;
 
     /* charts */
+    /* the suite's roofline, and the measured kernels' roofline on the
+     * machine they ran on (one chart each: together they crowd) */
+    cr_plot_sources model_src = o->src, meas_src = o->src;
+    model_src.n_traces = model_src.n_nccl_logs = 0;
+    meas_src.suite = NULL;
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_roofline_from(t, 0, &o->src, false, &c, &bd);
+    st = cr_plot_roofline_from(t, 0, &model_src, false, &c, &bd);
     if ((st = chart_part(&p, st, c, "roofline", "Roofline",
                          "FLOP/s against FLOP per HBM byte, log-log. Points: the suite's "
-                         "problems at their bound, prediction and baseline; measured cases "
-                         "from the traces.",
+                         "problems at their bound, prediction and baseline (labels where they "
+                         "fit; the table names every point).",
                          &bd, d)) != CR_OK)
         goto out;
+    if (o->src.n_traces > 0) {
+        const cr_topo *mt = o->src.meas_topo ? o->src.meas_topo : t;
+        memset(&bd, 0, sizeof bd);
+        st = cr_plot_roofline_from(mt, 0, &meas_src, false, &c, &bd);
+        snprintf(about, sizeof about,
+                 "The measured GEMM and HBM kernels of the traces on %s (filled) and their "
+                 "predictions (hollow), against its ceilings; dashed: measured ceilings where "
+                 "the topology carries them.",
+                 mt->name);
+        if ((st = chart_part(&p, st, c, "roofline-measured", "Roofline of the measured kernels",
+                             about, &bd, d)) != CR_OK)
+            goto out;
+    }
     memset(&bd, 0, sizeof bd);
     st = cr_plot_roofline_from(t, 0, &o->src, true, &c, &bd);
     if ((st = chart_part(&p, st, c, "comm-roofline", "Communication roofline",

@@ -135,6 +135,12 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
             goto out;
         }
         meas_roof_points(s->meas_topo ? s->meas_topo : t, &m, mpts, mpts + m.list.n, &nm);
+        if (nm == 0 && np == 0) {
+            st = cr_diag_set(d, CR_EUNSUPPORTED,
+                             "the traces hold no case with FLOPs (GEMM, or HBM kernels that "
+                             "declare flops=) to place on the roofline");
+            goto out;
+        }
     }
     char names[3][160];
     snprintf(names[0], sizeof names[0], "%s: prediction (best schedule)",

@@ -20,7 +20,8 @@ static const struct command commands[] = {
     {"plot", cli_cmd_plot, "charts: roofline, comm-roofline, gap, sweep, compare, accuracy"},
     {"report", cli_cmd_report, "all tables and charts for a machine and a suite, with index.html"},
     {"trace", cli_cmd_trace, "run a CUDA program under the CUPTI tracer; summarise traces"},
-    {"validate", cli_cmd_validate, "measured traces and nccl-tests logs against bound and prediction"},
+    {"validate", cli_cmd_validate,
+     "measured traces and nccl-tests logs against bound and prediction"},
     {"calibrate", cli_cmd_calibrate, "measure this GPU; write a topology with measured ceilings"},
     {"sim", cli_cmd_sim, "flow-level simulation: contention, timelines, scenarios"},
 };

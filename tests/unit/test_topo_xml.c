@@ -180,6 +180,35 @@ static void test_shipped_validate_dtd(void **state)
         xmlFreeValidCtxt(v);
         xmlFreeDoc(doc);
     }
+    /* What commroof writes (the expanded form) validates too, and so do the
+     * good fixtures. */
+    for (int i = 0; i < N_SHIPPED; i++) {
+        cr_topo *t = open_ok(shipped[i]);
+        char *buf = NULL;
+        size_t len = 0;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_topo_xml_save_memory(t, &buf, &len, &d), CR_OK);
+        xmlDocPtr doc = xmlReadMemory(buf, (int)len, "saved.xml", NULL, XML_PARSE_NONET);
+        assert_non_null(doc);
+        xmlValidCtxtPtr v = xmlNewValidCtxt();
+        if (xmlValidateDtd(v, doc, dtd) != 1)
+            fail_msg("saved %s does not validate against the DTD", shipped[i]);
+        xmlFreeValidCtxt(v);
+        xmlFreeDoc(doc);
+        free(buf);
+        cr_topo_free(t);
+    }
+    static const char *const good[] = {FIX "good-generators.xml", FIX "good-mesh.xml",
+                                       FIX "good-doctype.xml"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        xmlDocPtr doc = xmlReadFile(good[i], NULL, XML_PARSE_NONET);
+        assert_non_null(doc);
+        xmlValidCtxtPtr v = xmlNewValidCtxt();
+        if (xmlValidateDtd(v, doc, dtd) != 1)
+            fail_msg("%s does not validate against the DTD", good[i]);
+        xmlFreeValidCtxt(v);
+        xmlFreeDoc(doc);
+    }
     /* The DTD can fail: an unknown element does not validate. */
     xmlDocPtr bad = xmlReadFile(FIX "bad-unknown-element.xml", NULL, XML_PARSE_NONET);
     assert_non_null(bad);
@@ -625,6 +654,30 @@ static void test_huge_inputs(void **state)
     unlink(path);
 }
 
+/* The example at the top of doc/topology-format.md loads as written. */
+static void test_doc_example(void **state)
+{
+    (void)state;
+    FILE *f = fopen("doc/topology-format.md", "rb");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    char *start = strstr(text, "```xml\n");
+    assert_non_null(start);
+    start += 7;
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_xml_load_memory(start, (size_t)(end - start), "doc-example.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(t->n_gpus, 8);
+    assert_close(cr_topo_gpu_spec(t, 0)->meas_hbm_Bps, 4.23e12, 1e-12, 0);
+    cr_topo_free(t);
+}
+
 static void test_open_errors(void **state)
 {
     (void)state;
@@ -785,6 +838,7 @@ int main(void)
         cmocka_unit_test(test_generators),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_huge_inputs),
+        cmocka_unit_test(test_doc_example),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_cwd_independent),
         cmocka_unit_test(test_save_file),

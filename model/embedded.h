@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shipped data files compiled into the library (tools/embed.c generates the
- * tables from topologies/*.xml and suites/*.xml at build time).
+ * tables from the XML files under topologies/ and suites/ at build time).
  */
 #ifndef CR_EMBEDDED_H
 #define CR_EMBEDDED_H

@@ -37,11 +37,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
-/* embedded.h has a file glob in a comment, which -Wcomment flags. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcomment"
 #include "embedded.h"
-#pragma GCC diagnostic pop
 #include "units.h"
 
 #define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is ~12 MB */

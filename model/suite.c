@@ -298,9 +298,11 @@ static cr_status build(xmlDocPtr doc, cr_suite *s, cr_diag *d)
         else if (strcmp(an, "source") == 0)
             s->source = dupstr((const char *)v);
         else if (v && strcmp((const char *)v, "1") != 0) {
+            cr_status st =
+                failf(d, CR_EUNSUPPORTED, origin, xmlGetLineNo(root),
+                      "<suite> version=\"%.40s\": this commroof reads version 1", (const char *)v);
             xmlFree(v);
-            return failf(d, CR_EUNSUPPORTED, origin, xmlGetLineNo(root),
-                         "<suite> version=\"%s\": this commroof reads version 1", v);
+            return st;
         }
         xmlFree(v);
     }

@@ -7,6 +7,7 @@
  */
 #include "cr_test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,9 @@
 #include <libxml/valid.h>
 
 #include "suite.h"
+
+/* The fuzz target itself: the corpus replay below calls it. */
+#include "tests/fuzz/fuzz_suite.c"
 
 #define FIX "tests/fixtures/suites/"
 
@@ -219,12 +223,42 @@ static void test_limits(void **state)
                                "give a path (with a '/' or ending in .xml)");
 }
 
+/* Replays the fuzz corpus (seeds, fixtures and what libFuzzer found, e.g.
+ * the use-after-free of a bad version attribute) through the target. */
+static void test_fuzz_replay(void **state)
+{
+    (void)state;
+    const char *dir = "tests/fuzz/corpus/suite";
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        char *buf = malloc(1 << 20);
+        assert_non_null(buf);
+        size_t len = fread(buf, 1, 1 << 20, f);
+        fclose(f);
+        assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)buf, len), 0);
+        free(buf);
+        n++;
+    }
+    closedir(dp);
+    assert_true(n >= 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_pkb_categories),
         cmocka_unit_test(test_shipped_dtd),  cmocka_unit_test(test_custom_suite),
         cmocka_unit_test(test_bad_inputs),   cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_fuzz_replay),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     xmlCleanupParser();

@@ -262,6 +262,10 @@ static json_t *terms_json(const cr_coll_bound *b)
         json_object_set_new(e, "where", json_string(t->where));
         json_object_set_new(e, "bytes", json_real(t->bytes));
         json_object_set_new(e, "cap_GBps", json_real(t->cap_Bps / GBPS));
+        if (t->main_class[0] && t->main_frac < 1) {
+            json_object_set_new(e, "cap_main_class", json_string(t->main_class));
+            json_object_set_new(e, "cap_main_GBps", json_real(t->cap_Bps * t->main_frac / GBPS));
+        }
         json_object_set_new(e, "lat_us", json_real(t->lat_s * 1e6));
         json_object_set_new(e, "time_us", json_real(t->time_s * 1e6));
         json_array_append_new(arr, e);
@@ -323,6 +327,14 @@ int cli_cmd_coll(int argc, char **argv)
         esize = 1;
     char rtext[128];
     cr_rankset_format(rs, t->n_gpus, rtext, sizeof rtext);
+    /* the attainable column appears where the topology carries measured
+     * ceilings (it equals the bound elsewhere; JSON always has it) */
+    cr_coll_ceilings ceil;
+    if (cr_coll_ceilings_for(t, rs->ranks[0], &ceil, &d) != CR_OK) {
+        rc = cli_fail("coll", "%s", d.msg);
+        goto out;
+    }
+    bool att = ceil.measured;
 
     if (o.json) {
         root = json_object();
@@ -335,6 +347,7 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "dtype", json_string(cr_dtype_name(dt)));
         json_object_set_new(root, "busbw_factor", json_real(cr_coll_busbw_factor(coll, n)));
         json_object_set_new(root, "in_network", json_boolean(o.in_network));
+        json_object_set_new(root, "measured_ceilings", json_boolean(att));
     } else {
         printf("# commroof coll %s  topology %s  ranks %s (%d)  dtype %s%s%s%s%s\n",
                cr_coll_name(coll), t->name, rtext, n, cr_dtype_name(dt),
@@ -347,12 +360,21 @@ int cli_cmd_coll(int argc, char **argv)
                : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO
                    ? "the forced algorithm/protocol"
                    : "the algorithm/protocol NCCL would run");
+        if (att)
+            printf("# attain: the bound from the topology's measured ceilings (scale-up %.3f, "
+                   "PCIe %.3f, network %.3f of the datasheet rate; HBM %.2f GB/s)\n",
+                   ceil.scaleup_frac, ceil.pcie_frac, ceil.net_frac, ceil.hbm_Bps / GBPS);
         printf("#\n");
-        printf("# %12s %12s %8s %10s %-14s %10s %-8s %-6s %9s %9s %9s %9s\n", "size", "count",
-               "type", "bound_us", "binding", "pred_us", "algo", "proto", "bnd_algbw", "bnd_busbw",
-               "algbw", "busbw");
-        printf("# %12s %12s %8s %10s %-14s %10s %-8s %-6s %9s %9s %9s %9s\n", "(B)", "(elements)",
-               "", "(us)", "", "(us)", "", "", "(GB/s)", "(GB/s)", "(GB/s)", "(GB/s)");
+        printf("# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
+        if (att)
+            printf("%10s ", "attain_us");
+        printf("%10s %-8s %-6s %9s %9s %9s %9s\n", "pred_us", "algo", "proto", "bnd_algbw",
+               "bnd_busbw", "algbw", "busbw");
+        printf("# %12s %12s %8s %10s %-14s ", "(B)", "(elements)", "", "(us)", "");
+        if (att)
+            printf("%10s ", "(us)");
+        printf("%10s %-8s %-6s %9s %9s %9s %9s\n", "(us)", "", "", "(GB/s)", "(GB/s)", "(GB/s)",
+               "(GB/s)");
     }
     int nrows = 0;
     bool any_unsupported = false;
@@ -386,6 +408,8 @@ int cli_cmd_coll(int argc, char **argv)
             json_object_set_new(e, "bound_us", json_real(res.bound.bound_s * 1e6));
             json_object_set_new(e, "binding", json_string(res.bound.binding));
             json_object_set_new(e, "binding_where", json_string(res.bound.binding_where));
+            json_object_set_new(e, "attainable_us", json_real(res.bound.attainable_s * 1e6));
+            json_object_set_new(e, "attainable_binding", json_string(res.bound.attainable_binding));
             json_object_set_new(e, "in_network", json_boolean(res.bound.in_network));
             json_object_set_new(e, "bound_algbw_GBps", json_real(res.bound.algbw_Bps / GBPS));
             json_object_set_new(e, "bound_busbw_GBps", json_real(res.bound.busbw_Bps / GBPS));
@@ -413,17 +437,17 @@ int cli_cmd_coll(int argc, char **argv)
             json_array_append_new(rows, e);
         } else {
             const char *binding = res.bound.binding;
+            printf("  %12.0f %12.0f %8s %10.2f %-14s ", bytes, count, dtype_label(dt),
+                   res.bound.bound_s * 1e6, binding);
+            if (att)
+                printf("%10.2f ", res.bound.attainable_s * 1e6);
             if (p->supported)
-                printf("  %12.0f %12.0f %8s %10.2f %-14s %10.2f %-8s %-6s %9.2f %9.2f %9.2f "
-                       "%9.2f\n",
-                       bytes, count, dtype_label(dt), res.bound.bound_s * 1e6, binding,
-                       p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
-                       res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
-                       p->busbw_Bps / GBPS);
-            else
-                printf("  %12.0f %12.0f %8s %10.2f %-14s %10s %-8s %-6s %9.2f %9.2f %9s %9s\n",
-                       bytes, count, dtype_label(dt), res.bound.bound_s * 1e6, binding, "n/a",
+                printf("%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f\n", p->pred_s * 1e6,
                        cr_algo_name(p->algo), cr_proto_name(p->proto), res.bound.algbw_Bps / GBPS,
+                       res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS, p->busbw_Bps / GBPS);
+            else
+                printf("%10s %-8s %-6s %9.2f %9.2f %9s %9s\n", "n/a", cr_algo_name(p->algo),
+                       cr_proto_name(p->proto), res.bound.algbw_Bps / GBPS,
                        res.bound.busbw_Bps / GBPS, "n/a", "n/a");
             if (o.terms) {
                 for (int j = 0; j < res.bound.n_terms; j++) {
@@ -431,6 +455,13 @@ int cli_cmd_coll(int argc, char **argv)
                     printf("#   term %-14s %-20s %14.0f B / %9.2f GB/s + %7.3f us = %10.2f us\n",
                            tm->name, tm->where, tm->bytes, tm->cap_Bps / GBPS, tm->lat_s * 1e6,
                            tm->time_s * 1e6);
+                    /* a capacity that mixes link classes says so (doc/bounds.md
+                     * 1.7: a GPU's PCIe port counts beside its NVLink) */
+                    if (tm->main_class[0] && tm->main_frac < 1)
+                        printf("#        %-14s %-20s capacity = %s %.2f + other links %.2f "
+                               "GB/s\n",
+                               "", "", tm->main_class, tm->cap_Bps * tm->main_frac / GBPS,
+                               tm->cap_Bps * (1 - tm->main_frac) / GBPS);
                 }
                 printf("#   term %-14s %-20s %49s = %10.2f us\n", "latency", "", "",
                        res.bound.lat_s * 1e6);

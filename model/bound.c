@@ -132,6 +132,7 @@ static int group_close(struct bctx *b, cr_cut_kind kind, int id)
     for (int h = 0; h < CR_HW__COUNT; h++)
         if (hw_cap[h] > hw_cap[cut.hw])
             cut.hw = (cr_hw)h;
+    cut.hw_out_Bps = hw_cap[cut.hw];
     int idx = push_cut(b, &cut);
     if (idx < 0)
         return -1;
@@ -863,11 +864,11 @@ double cr_coll_hbm_bytes(cr_coll coll, double S, int n, bool root)
 
 /* ---- evaluation ---- */
 
-static void put_term(cr_coll_bound *out, const char *name, const char *where, double bytes,
-                     double cap, double lat)
+static cr_coll_term *put_term(cr_coll_bound *out, const char *name, const char *where, double bytes,
+                              double cap, double lat)
 {
     if (out->n_terms >= CR_COLL_MAX_TERMS || !(bytes > 0))
-        return;
+        return NULL;
     cr_coll_term *t = &out->terms[out->n_terms++];
     snprintf(t->name, sizeof t->name, "%s", name);
     snprintf(t->where, sizeof t->where, "%s", where);
@@ -875,9 +876,33 @@ static void put_term(cr_coll_bound *out, const char *name, const char *where, do
     t->cap_Bps = cap;
     t->lat_s = lat;
     t->time_s = (cap > 0 ? bytes / cap : HUGE_VAL) + lat;
+    t->main_frac = 1.0;
+    snprintf(t->main_class, sizeof t->main_class, "%s", "");
+    return t;
+}
+
+static const char *hw_name(cr_hw h)
+{
+    return h == CR_HW_NVLINK ? "scale-up" : h == CR_HW_PCI ? "pcie" : "network";
 }
 
 void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
+{
+    cr_bound_eval_scaled(c, rq, NULL, NULL, out);
+}
+
+/* Link class of the cuts of one kind (the first class representative). */
+static cr_hw kind_hw(const cr_cuts *c, int kind)
+{
+    for (int q = 0; q < c->n_classes; q++)
+        if ((int)c->cuts[c->classes[q]].kind == kind)
+            return c->cuts[c->classes[q]].hw;
+    return kind == CR_CUT_NODE ? CR_HW_NET : CR_HW_NVLINK;
+}
+
+void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
+                          const double hw_frac[CR_HW__COUNT], const double *hbm_Bps,
+                          cr_coll_bound *out)
 {
     memset(out, 0, sizeof *out);
     int n = c->n;
@@ -907,13 +932,15 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
             double ob, ib;
             cr_cut_forced_bytes(rq->coll, S, n, cut->k, q < 0, cut->ring_out, cut->ring_in, &ob,
                                 &ib);
-            double to = ob > 0 ? ob / cut->out_Bps : 0, ti = ib > 0 ? ib / cut->in_Bps : 0;
+            double fr = hw_frac ? hw_frac[cut->hw] : 1.0;
+            double co = cut->out_Bps * fr, ci = cut->in_Bps * fr;
+            double to = ob > 0 ? ob / co : 0, ti = ib > 0 ? ib / ci : 0;
             double tm = fmax(to, ti);
             if (tm > best) {
                 best = tm;
                 bi = j;
                 bb = to >= ti ? ob : ib;
-                bc = to >= ti ? cut->out_Bps : cut->in_Bps;
+                bc = to >= ti ? co : ci;
             }
         }
         if (bi >= 0 && bb > 0) {
@@ -922,8 +949,15 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
             if (kind == CR_CUT_BISECTION)
                 snprintf(where, sizeof where, "ranks split %d|%d", c->cuts[bi].k,
                          n - c->cuts[bi].k);
-            put_term(out, cr_cut_kind_name((cr_cut_kind)kind), where, bb, bc,
-                     kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+            cr_coll_term *tm = put_term(out, cr_cut_kind_name((cr_cut_kind)kind), where, bb, bc,
+                                        kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+            const cr_cut *ct = &c->cuts[bi];
+            if (tm && ct->out_Bps > 0 && ct->hw_out_Bps > 0) {
+                /* which share of the capacity is the dominant class (on an
+                 * HGX GPU: NVLink 450 of 513 GB/s, the rest PCIe) */
+                tm->main_frac = fmin(1.0, ct->hw_out_Bps / ct->out_Bps);
+                snprintf(tm->main_class, sizeof tm->main_class, "%s", hw_name(ct->hw));
+            }
         }
     }
 
@@ -940,7 +974,8 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
             /* groups must cover every rank for the count to hold */
             if (m < 2 || covered < n)
                 continue;
-            double cap = fmin(so, si) / m, bytes = 2.0 * (m - 1) / m * S;
+            double cap = fmin(so, si) / m * (hw_frac ? hw_frac[kind_hw(c, kind)] : 1.0);
+            double bytes = 2.0 * (m - 1) / m * S;
             char name[48], where[48];
             snprintf(name, sizeof name, "%s:all", cr_cut_kind_name((cr_cut_kind)kind));
             snprintf(where, sizeof where, "mean of %d %s", m,
@@ -956,11 +991,12 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
         int wi = -1;
         for (int i = 0; i < n; i++) {
             double hb = cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root);
-            double tm = hb / c->hbm_Bps[i];
+            double cap = hbm_Bps ? hbm_Bps[i] : c->hbm_Bps[i];
+            double tm = hb / cap;
             if (tm > worst) {
                 worst = tm;
                 wb = hb;
-                wc = c->hbm_Bps[i];
+                wc = cap;
                 wi = i;
             }
         }

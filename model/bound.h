@@ -37,6 +37,7 @@ typedef struct {
     double out_Bps, in_Bps; /* capacity of the links leaving / entering */
     int ring_out, ring_in;  /* rank-order ring edges i -> i+1 (mod n) leaving / entering */
     cr_hw hw;               /* class of the dominant crossing links */
+    double hw_out_Bps;      /* the part of out_Bps on that class (rest: other classes) */
     int id;                 /* GPU rank, node, device index, or -1 (bisection) */
     char name[40];          /* the instance as users read it: "gpu 3", "node 12", a device id */
 } cr_cut;
@@ -90,5 +91,13 @@ double cr_coll_hbm_bytes(cr_coll coll, double bytes, int n, bool root);
 /* Evaluates the bound (see coll.h cr_coll_bound). rq->bytes must be finite
  * and >= 0, rq->root in range (checked by the caller). */
 void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out);
+
+/* The same bound with every cut's capacity multiplied by hw_frac[cut's link
+ * class] (fractions in (0, 1]: measured ceilings over datasheet peaks) and
+ * rank i's HBM bandwidth replaced by hbm_Bps[i] (NULL: the peaks). Gives
+ * the attainable bound (doc/bounds.md 1.7); hw_frac NULL is cr_bound_eval. */
+void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
+                          const double hw_frac[CR_HW__COUNT], const double *hbm_Bps,
+                          cr_coll_bound *out);
 
 #endif

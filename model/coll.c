@@ -249,6 +249,98 @@ out:
     return st;
 }
 
+/* A fraction parameter of the topology, if present: *v and true. */
+static cr_status ceil_param(const cr_topo *t, const char *key, double *v, bool *found, cr_diag *d)
+{
+    const cr_param *p = cr_topo_find_param(t, key);
+    *found = false;
+    if (!p)
+        return CR_OK;
+    if (!isfinite(p->value) || p->value <= 0 || p->value > 1)
+        return cr_diag_set(d, CR_EINVAL,
+                           "topology \"%s\": parameter %s = %g is not a measured fraction of the "
+                           "datasheet rate in (0, 1]",
+                           t->name, key, p->value);
+    *v = p->value;
+    *found = true;
+    return CR_OK;
+}
+
+cr_status cr_coll_ceilings_for(const cr_topo *topo, int gpu_rank, cr_coll_ceilings *out, cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->scaleup_frac = out->pcie_frac = out->net_frac = 1.0;
+    if (!topo || gpu_rank < 0 || gpu_rank >= topo->n_gpus)
+        return cr_diag_set(d, CR_EINVAL, "GPU rank %d is not in the topology (0-%d)", gpu_rank,
+                           topo ? topo->n_gpus - 1 : -1);
+    const cr_gpu_spec *g = cr_topo_gpu_spec(topo, gpu_rank);
+    out->hbm_Bps = g && g->hbm_Bps > 0 ? g->hbm_Bps : HUGE_VAL;
+    if (g && g->meas_hbm_Bps > 0) {
+        out->hbm_Bps = fmin(out->hbm_Bps, g->meas_hbm_Bps);
+        out->measured = true;
+    }
+    double v = 0;
+    bool f = false;
+    cr_status st = ceil_param(topo, "coll.ceil.scaleup", &v, &f, d);
+    if (st != CR_OK)
+        return st;
+    if (f) {
+        out->scaleup_frac = v;
+    } else {
+        /* the best measured peer copy: a ceiling any kernel on these links
+         * was seen to reach */
+        static const char *const mk[3] = {"mech.ce.eff", "mech.tma.eff", "mech.ldst.eff"};
+        double best = 0;
+        for (int i = 0; i < 3; i++) {
+            if ((st = ceil_param(topo, mk[i], &v, &f, d)) != CR_OK)
+                return st;
+            if (f)
+                best = fmax(best, v);
+        }
+        if (best > 0) {
+            out->scaleup_frac = best;
+            f = true;
+        }
+    }
+    out->measured = out->measured || f;
+    if ((st = ceil_param(topo, "coll.ceil.pcie", &v, &f, d)) != CR_OK)
+        return st;
+    if (!f && (st = ceil_param(topo, "ops.pcie.eff", &v, &f, d)) != CR_OK)
+        return st;
+    if (f)
+        out->pcie_frac = v;
+    out->measured = out->measured || f;
+    if ((st = ceil_param(topo, "coll.ceil.net", &v, &f, d)) != CR_OK)
+        return st;
+    if (f)
+        out->net_frac = v;
+    out->measured = out->measured || f;
+    return CR_OK;
+}
+
+/* The context's ceilings: link classes from the topology, HBM per rank. */
+static cr_status build_ceilings(cr_coll_ctx *c, cr_diag *d)
+{
+    cr_coll_ceilings ce;
+    cr_status st = cr_coll_ceilings_for(c->topo, c->ranks->ranks[0], &ce, d);
+    if (st != CR_OK)
+        return st;
+    c->ceil_frac[CR_HW_NVLINK] = ce.scaleup_frac;
+    c->ceil_frac[CR_HW_PCI] = ce.pcie_frac;
+    c->ceil_frac[CR_HW_NET] = ce.net_frac;
+    c->measured = ce.measured;
+    c->att_hbm_Bps = malloc((size_t)c->n * sizeof *c->att_hbm_Bps);
+    if (!c->att_hbm_Bps)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (int i = 0; i < c->n; i++) {
+        cr_coll_ceilings ci;
+        if ((st = cr_coll_ceilings_for(c->topo, c->ranks->ranks[i], &ci, d)) != CR_OK)
+            return st;
+        c->att_hbm_Bps[i] = fmin(ci.hbm_Bps, c->cuts->hbm_Bps[i]);
+    }
+    return CR_OK;
+}
+
 cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_ctx **out,
                           cr_diag *d)
 {
@@ -275,6 +367,8 @@ cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_
         st = cr_params_for_topo(topo, c->ranks->ranks[0], &c->p, d);
     if (st == CR_OK)
         st = build_figures(c, d);
+    if (st == CR_OK)
+        st = build_ceilings(c, d);
     if (st != CR_OK) {
         cr_coll_ctx_free(c);
         return st;
@@ -289,6 +383,7 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
         return;
     cr_rankset_free(ctx->ranks);
     cr_cuts_free(ctx->cuts);
+    free(ctx->att_hbm_Bps);
     free(ctx);
 }
 
@@ -334,13 +429,30 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
     return CR_OK;
 }
 
+/* The bound from peaks, then the attainable one from the measured
+ * ceilings (the same cuts, each capacity scaled by its link class' ceiling;
+ * never below the bound since every fraction is <= 1). */
+static void bound_full(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out)
+{
+    cr_bound_eval(ctx->cuts, rq, out);
+    out->attainable_s = out->bound_s;
+    snprintf(out->attainable_binding, sizeof out->attainable_binding, "%s", out->binding);
+    out->measured = ctx->measured;
+    if (!ctx->measured || !(out->bound_s > 0))
+        return;
+    cr_coll_bound a;
+    cr_bound_eval_scaled(ctx->cuts, rq, ctx->ceil_frac, ctx->att_hbm_Bps, &a);
+    out->attainable_s = fmax(a.bound_s, out->bound_s);
+    snprintf(out->attainable_binding, sizeof out->attainable_binding, "%s", a.binding);
+}
+
 cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out,
                              cr_diag *d)
 {
     cr_status st = check_req(ctx, rq, d);
     if (st != CR_OK)
         return st;
-    cr_bound_eval(ctx->cuts, rq, out);
+    bound_full(ctx, rq, out);
     return CR_OK;
 }
 
@@ -430,7 +542,7 @@ cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_re
     cr_status st = check_req(ctx, rq, d);
     if (st != CR_OK)
         return st;
-    cr_bound_eval(ctx->cuts, rq, &out->bound);
+    bound_full(ctx, rq, &out->bound);
     if (rq->mech != CR_MECH_NONE)
         cr_mech_predict(ctx, rq, &out->bound, &out->pred);
     else

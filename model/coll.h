@@ -122,14 +122,18 @@ typedef struct {
 /* One term of the bound: bytes forced across a cut (or through HBM) in its
  * busiest direction, the capacity there, and the time they take. */
 typedef struct {
-    char name[48];  /* "gpu-ports", "gpu-ports/in-switch", "node-nics",
-                       "pcie-uplink", "socket-link", "bisection", "hbm", ... */
-    char where[48]; /* the instance that binds: "gpu 3", "node 0", "pcisw n0.sw1"
-                     */
-    double bytes;   /* bytes that must cross (per direction, worst instance) */
-    double cap_Bps; /* capacity of that instance in that direction */
-    double time_s;  /* bytes / cap_Bps + the latency the term adds (lat_s) */
-    double lat_s;   /* unavoidable latency added to this term (0 if none) */
+    char name[48];       /* "gpu-ports", "gpu-ports/in-switch", "node-nics",
+                            "pcie-uplink", "socket-link", "bisection", "hbm", ... */
+    char where[48];      /* the instance that binds: "gpu 3", "node 0", "pcisw n0.sw1"
+                          */
+    double bytes;        /* bytes that must cross (per direction, worst instance) */
+    double cap_Bps;      /* capacity of that instance in that direction */
+    double time_s;       /* bytes / cap_Bps + the latency the term adds (lat_s) */
+    double lat_s;        /* unavoidable latency added to this term (0 if none) */
+    char main_class[12]; /* link class carrying most of cap_Bps ("scale-up", "pcie",
+                            "network"); "" for aggregate and HBM terms */
+    double main_frac;    /* its share of cap_Bps (1 = one class; a GPU of an HGX board:
+                            NVLink 450 of 513 GB/s, the rest PCIe, doc/bounds.md 1.7) */
 } cr_coll_term;
 
 typedef struct {
@@ -141,6 +145,12 @@ typedef struct {
     cr_coll_term terms[CR_COLL_MAX_TERMS];
     int n_terms;
     double algbw_Bps, busbw_Bps; /* bytes / bound_s and x factor; 0 when bytes = 0 */
+    /* The attainable bound: the same cuts with measured ceilings in place of
+     * datasheet peaks where the topology carries them (cr_coll_ceilings);
+     * equal to bound_s when it carries none. Always >= bound_s. */
+    double attainable_s;
+    char attainable_binding[48]; /* the term that sets it */
+    bool measured;               /* some measured ceiling entered attainable_s */
 } cr_coll_bound;
 
 /* A prediction, with the closed form's parts so that a simulator can expand
@@ -176,6 +186,29 @@ typedef struct {
 } cr_coll_result;
 
 typedef struct cr_coll_ctx cr_coll_ctx;
+
+/* Measured ceilings a topology carries, as the attainable bound uses them
+ * (doc/bounds.md 1.7). Each fraction is a measured rate over the datasheet
+ * rate of that link class, in (0, 1]; 1 where the topology has none:
+ *   scaleup_frac: param coll.ceil.scaleup, else the best of the topology's
+ *                 mech.ce.eff / mech.tma.eff / mech.ldst.eff (commroof
+ *                 calibrate writes them from peer copies);
+ *   pcie_frac:    param coll.ceil.pcie, else the topology's ops.pcie.eff
+ *                 (calibrate: pinned host copies);
+ *   net_frac:     param coll.ceil.net;
+ *   hbm_Bps:      the GPU model's measured copy bandwidth (<measured
+ *                 hbm-bw>), capped at the peak; the peak when absent. */
+typedef struct {
+    double scaleup_frac, pcie_frac, net_frac;
+    double hbm_Bps;
+    bool measured; /* at least one of the above came from the topology */
+} cr_coll_ceilings;
+
+/* The ceilings of topo for GPU rank `gpu_rank` (single-GPU users such as ops
+ * call this directly). Errors: CR_EINVAL when gpu_rank is out of range or a
+ * coll.ceil.* parameter lies outside (0, 1], with the key in d. */
+cr_status cr_coll_ceilings_for(const cr_topo *topo, int gpu_rank, cr_coll_ceilings *out,
+                               cr_diag *d);
 
 /* Names as users type them: "allreduce", "allgather", "reducescatter",
  * "alltoall", "broadcast", "reduce", "gather", "scatter", "sendrecv";

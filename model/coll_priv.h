@@ -33,6 +33,10 @@ struct cr_coll_ctx {
     bool peer;              /* every pair of ranks is peer-accessible (no NIC on the way) */
     bool one_domain;        /* every rank in one scale-up domain */
     double nccl_scale;      /* NCCL's accounting of the intra links over the datasheet */
+    /* attainable bound: measured ceilings (cr_coll_ceilings) */
+    double ceil_frac[CR_HW__COUNT]; /* per link class, 1 = peak */
+    double *att_hbm_Bps;            /* [i]: rank i's measured HBM ceiling (or peak) */
+    bool measured;                  /* some ceiling came from the topology */
 };
 
 /* Fills out with algo/proto's prediction (algo, proto resolved, not auto). */

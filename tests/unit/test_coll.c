@@ -507,6 +507,75 @@ static void test_nvls_checks(void **state)
     cr_topo_free(t);
 }
 
+/* The attainable bound: the bound's cuts with measured ceilings in place of
+ * peaks (doc/bounds.md 1.7), on the 8-GPU reducing box (B = 450 GB/s per
+ * GPU, two 0.5 us hops, HBM 3.35 TB/s). */
+static void test_attainable(void **state)
+{
+    (void)state;
+    double S = 1e9, B = 450e9, lat = 2 * 0.5e-6;
+    cr_topo *t = nvswitch_box(8, true);
+    cr_diag d = {{0}};
+    /* no ceilings: attainable = bound */
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_false(r.bound.measured);
+    assert_close(r.bound.attainable_s, r.bound.bound_s, 1e-15, 0);
+    cr_coll_ctx_free(c);
+
+    /* calibrate's peer-copy efficiencies: the best one (0.82) is the
+     * scale-up ceiling. Allreduce with in-switch reduction: S / (0.82 B)
+     * at the GPU's ports, plus the hops. */
+    assert_int_equal(cr_topo_set_param(t, "mech.ce.eff", 0.82, "test"), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "mech.tma.eff", 0.78, "test"), CR_OK);
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.bound.measured);
+    assert_close(r.bound.bound_s, S / B + lat, 1e-9, 0);
+    assert_close(r.bound.attainable_s, S / (0.82 * B) + lat, 1e-9, 0);
+    assert_string_equal(r.bound.attainable_binding, "gpu-ports");
+    /* no prediction beats the measured ceiling here either: NCCL's choice
+     * is at least the attainable figure */
+    assert_true(r.pred.pred_s >= r.bound.attainable_s);
+    cr_coll_ctx_free(c);
+
+    /* an explicit ceiling wins over the mechanisms' */
+    assert_int_equal(cr_topo_set_param(t, "coll.ceil.scaleup", 0.5, "test"), CR_OK);
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLGATHER, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.attainable_s, 7.0 / 8 * S / (0.5 * B) + lat, 1e-9, 0);
+    cr_coll_ctx_free(c);
+
+    /* a measured HBM ceiling of 300 GB/s: allreduce must read S and write S
+     * per rank, 2S / 300 GB/s = 6.67 ms, above the ports' S / (0.5 B) + lat
+     * = 4.45 ms */
+    t->gpu_specs[0].meas_hbm_Bps = 300e9;
+    c = ctx_for(t, NULL);
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.attainable_s, 2 * S / 300e9, 1e-9, 0);
+    assert_string_equal(r.bound.attainable_binding, "hbm");
+    assert_close(r.bound.bound_s, S / B + lat, 1e-9, 0); /* the bound keeps the peaks */
+    cr_coll_ceilings ce;
+    assert_int_equal(cr_coll_ceilings_for(t, 3, &ce, &d), CR_OK);
+    assert_close(ce.hbm_Bps, 300e9, 1e-12, 0);
+    assert_close(ce.scaleup_frac, 0.5, 1e-12, 0);
+    assert_close(ce.pcie_frac, 1.0, 1e-12, 0);
+    assert_int_equal(cr_coll_ceilings_for(t, 8, &ce, &d), CR_EINVAL);
+    cr_coll_ctx_free(c);
+
+    /* a ceiling above the peak is not a measurement */
+    assert_int_equal(cr_topo_set_param(t, "coll.ceil.net", 1.3, "test"), CR_OK);
+    c = NULL;
+    d.msg[0] = 0;
+    assert_int_equal(cr_coll_ctx_new(t, NULL, &c, &d), CR_EINVAL);
+    assert_null(c);
+    if (!strstr(d.msg, "coll.ceil.net = 1.3"))
+        fail_msg("message: %s", d.msg);
+    assert_non_null(strstr(d.msg, "(0, 1]"));
+    cr_topo_free(t);
+}
+
 static void test_auto_monotone(void **state)
 {
     (void)state;
@@ -581,12 +650,19 @@ static void test_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_busbw_factors),         cmocka_unit_test(test_names),
-        cmocka_unit_test(test_nvswitch_closed_form),  cmocka_unit_test(test_pcie_box),
-        cmocka_unit_test(test_nic_cut_binds),         cmocka_unit_test(test_h100_ring_busbw),
-        cmocka_unit_test(test_nvls_bound_above_ring), cmocka_unit_test(test_mech_fit),
-        cmocka_unit_test(test_shipped_properties),    cmocka_unit_test(test_nvls_checks),
-        cmocka_unit_test(test_auto_monotone),         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_busbw_factors),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_nvswitch_closed_form),
+        cmocka_unit_test(test_pcie_box),
+        cmocka_unit_test(test_nic_cut_binds),
+        cmocka_unit_test(test_h100_ring_busbw),
+        cmocka_unit_test(test_nvls_bound_above_ring),
+        cmocka_unit_test(test_mech_fit),
+        cmocka_unit_test(test_shipped_properties),
+        cmocka_unit_test(test_nvls_checks),
+        cmocka_unit_test(test_attainable),
+        cmocka_unit_test(test_auto_monotone),
+        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -532,8 +532,12 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->bw_eff = 1.0;
     }
     if (rq->bytes <= 0 || c->n < 2) {
+        /* nothing moves: every part of the closed form is zero */
         lat_s = 0;
         t_bw = 0;
+        o->launch_s = 0;
+        o->n_steps = 0;
+        o->wire_bytes = 0;
     }
     /* The rate fields carry every term of the transfer time (pipeline fill,
      * the copy engine's extra HBM pass for reductions, the switches'
@@ -542,6 +546,8 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
      * running wire_bytes at bw_eff x link_Bps reproduces pred_s. */
     if (t_bw > 0 && o->wire_bytes > 0) {
         o->wire_Bps = o->wire_bytes / t_bw;
+        if (!(o->link_Bps > 0))
+            o->link_Bps = o->wire_Bps; /* no raw figure known: the rate is the capacity */
         o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
     }
     o->pred_s = lat_s + t_bw;
@@ -651,7 +657,7 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         if (t_in >= t_out) {
             o->wire_bytes = w_in;
             o->wire_Bps = r_in;
-            o->link_Bps = algo == CR_ALGO_TREE ? c->up_Bps : c->nvls_Bps;
+            o->link_Bps = nv_in ? c->nvls_Bps : c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps;
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;

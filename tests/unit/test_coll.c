@@ -7,6 +7,7 @@
  */
 #include "cr_test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,6 +417,19 @@ static void check_one(const char *topo, cr_coll_ctx *c, cr_coll coll, cr_algo a,
             fail_msg("%s %s %s/%s/%s at %.0f B: prediction %g s below bound %g s (%s)", topo,
                      cr_coll_name(coll), cr_algo_name(r.pred.algo), cr_proto_name(r.pred.proto),
                      cr_mech_name(m), S, r.pred.pred_s, r.bound.bound_s, r.bound.binding);
+        /* the closed form a simulator expands (coll.h cr_coll_pred) holds
+         * exactly, and the efficiency it runs at is a fraction of the link */
+        double parts = r.pred.launch_s + r.pred.n_steps * r.pred.step_lat_s +
+                       (r.pred.wire_bytes > 0 ? r.pred.wire_bytes / r.pred.wire_Bps : 0);
+        if (fabs(parts - r.pred.pred_s) > 1e-9 * r.pred.pred_s + 1e-15)
+            fail_msg("%s %s %s/%s/%s at %.0f B: launch + steps x step + wire/rate = %g s, "
+                     "pred %g s",
+                     topo, cr_coll_name(coll), cr_algo_name(r.pred.algo),
+                     cr_proto_name(r.pred.proto), cr_mech_name(m), S, parts, r.pred.pred_s);
+        if (r.pred.wire_bytes > 0 && !(r.pred.bw_eff > 0 && r.pred.bw_eff <= 1 + 1e-12))
+            fail_msg("%s %s %s/%s/%s at %.0f B: bw_eff %g outside (0, 1]", topo, cr_coll_name(coll),
+                     cr_algo_name(r.pred.algo), cr_proto_name(r.pred.proto), cr_mech_name(m), S,
+                     r.pred.bw_eff);
         if (a != CR_ALGO_AUTO || m != CR_MECH_NONE) {
             if (r.pred.pred_s < prev_pred * (1 - 1e-12))
                 fail_msg("%s %s %s/%s/%s: prediction decreases at %.0f B: %g < %g", topo,

@@ -294,12 +294,36 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
         }
     }
     int n = 0;
+    int *ranks = malloc((size_t)t->n_gpus * sizeof *ranks);
+    if (!ranks) {
+        free(seen);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
     for (int r = 0; r < t->n_gpus; r++)
-        n += seen[r];
+        if (seen[r])
+            ranks[n++] = r;
     free(seen);
     c->scaleup_gpus = n;
-    if (reducing_switch && n > 1)
+    if (reducing_switch && n > 1) {
+        /* The collective bound of a large allreduce over the GPUs on the
+         * reducing switches, with in-switch reduction credited, in bus
+         * bytes (doc/bounds.md derives it). Without a model answer, the
+         * simple form: each GPU sends S and receives S instead of the
+         * ring's 2(n-1)/n S, so 2(n-1)/n x the port bandwidth. */
         c->in_switch_Bps = c->scaleup_Bps * 2.0 * (n - 1) / n;
+        cr_rankset *rs = NULL;
+        cr_coll_ctx *ctx = NULL;
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 64.0 * 1024 * 1024 * 1024);
+        rq.dtype = CR_DT_BF16;
+        cr_coll_bound b;
+        if (cr_rankset_from_array(ranks, n, t->n_gpus, &rs, NULL) == CR_OK &&
+            cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
+            cr_coll_bound_eval(ctx, &rq, &b, NULL) == CR_OK && b.in_network && b.busbw_Bps > 0)
+            c->in_switch_Bps = b.busbw_Bps;
+        cr_coll_ctx_free(ctx);
+        cr_rankset_free(rs);
+    }
+    free(ranks);
 
     /* the node's NIC ports to the network, shared by the node's GPUs */
     int node = t->devs[g].node, gpus_in_node = 0;
@@ -386,7 +410,7 @@ cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_se
             goto fail;
     }
     if (cc.in_switch_Bps > 0) {
-        snprintf(name, sizeof name, "%s + in-switch reduction %s (allreduce, %d GPUs)",
+        snprintf(name, sizeof name, "%s + in-switch reduction %s (allreduce bound, %d GPUs)",
                  cc.scaleup_kind, fmt_bw(cc.in_switch_Bps, buf, sizeof buf), cc.scaleup_gpus);
         if ((st = slanted(c, name, CR_SERIES_LINE, cc.in_switch_Bps, xlo, top, xhi, d)) != CR_OK)
             goto fail;

@@ -56,9 +56,9 @@ cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *se
 /* Per-GPU communication ceilings of GPU rank gpu_rank, in bytes per second
  * per direction (0 where the topology has none): NVLink (or XGMI / ICI:
  * the GPU's scale-up ports), the same credited with in-switch reduction
- * (an allreduce moves S per GPU instead of 2(n-1)/n S on a ring, so in bus
- * bytes the ceiling is 2(n-1)/n x the port bandwidth; 0 when no switch on
- * the GPU's ports reduces), PCIe (the GPU's host link) and the network
+ * (the bus bandwidth of the collective bound of a large allreduce over the
+ * GPUs on the reducing switches, coll.h; 0 when no switch on the GPU's
+ * ports reduces), PCIe (the GPU's host link) and the network
  * (the GPU's share of its node's NIC ports). n is the number of GPUs that
  * share the scale-up switches with it. */
 typedef struct {

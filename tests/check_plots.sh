@@ -149,6 +149,27 @@ if "$CR" report --topo hgx-h200-8 --suite pkb -o "$R" > "$T/rep.txt" 2>&1; then
         [ -s "$R/$f" ] || bad "report lacks $f"
     done
     grep -q "open $R/index.html" "$T/rep.txt" || bad "report did not say where index.html is"
+    # every element that opens closes, in order
+    python3 - "$R/index.html" <<'PY' || bad "index.html is not well-formed"
+import sys
+from html.parser import HTMLParser
+VOID = {"meta", "br", "img", "hr", "link", "input"}
+class Check(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.bad = [], []
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append(tag)
+    def handle_endtag(self, tag):
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        else:
+            self.bad.append((tag, self.getpos()))
+c = Check()
+c.feed(open(sys.argv[1]).read())
+sys.exit(1 if c.stack or c.bad else 0)
+PY
 else
     bad "report failed: $(head -5 "$T/rep.txt")"
 fi

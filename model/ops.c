@@ -25,10 +25,25 @@
 /* Pinned host copies: about 54 GB/s of PCIe Gen5 x16's 63 GB/s raw
  * (hardware.md, our measurement). */
 #define DEF_PCIE_EFF 0.86
-/* Pageable copies go through a driver staging buffer (CUDA C Best Practices
- * Guide, "Pinned Memory"); half the pinned rate is an assumption until
- * traces/h200-1 holds the pageable sweep of kernels/ (issue 7). */
-#define DEF_PAGEABLE_EFF 0.5
+/* Copy-engine fixed costs (call to completion, between CUDA events) and
+ * pageable rates, fitted to the lent H200's copy sweep
+ * (traces/h200-1/kernels-ce.json, 4 KiB to 4 GiB): d2d intercept over
+ * 64 KiB-16 MiB about 1.3 us; pinned h2d about 3.0 us and d2h 0.8 us over
+ * the 0.5 us link latency (256 KiB-1 MiB intercepts). Pageable copies up to
+ * 1 MiB run as fast as pinned ones (the driver copies them through its
+ * staging buffer in one go); above, the host-side staging copy sets the
+ * rate: about 12 GB/s h2d and 13 GB/s d2h while the buffer fits the host's
+ * caches (4-16 MiB), 5.5 GB/s and 10.2 GB/s beyond (64 MiB-4 GiB). These
+ * are properties of the host: calibrate them on yours. */
+#define DEF_CE_D2D_S 1.3e-6
+#define DEF_CE_H2D_S 3.0e-6
+#define DEF_CE_D2H_S 0.8e-6
+#define DEF_PAGEABLE_DIRECT_BYTES (1024.0 * 1024.0)
+#define DEF_PAGEABLE_CACHE_BYTES (32.0 * 1024.0 * 1024.0)
+#define DEF_PAGEABLE_H2D_BPS 5.5e9
+#define DEF_PAGEABLE_D2H_BPS 10.2e9
+#define DEF_PAGEABLE_CACHED_H2D_BPS 12e9
+#define DEF_PAGEABLE_CACHED_D2H_BPS 13e9
 /* Elementwise kernels reach about the HBM efficiency on arithmetic too
  * (assumption: they are never compute bound in practice). */
 #define DEF_VEC_EFF 0.8
@@ -54,7 +69,10 @@
 #define DEF_SYNC_INTER_S 832e-9
 
 typedef struct {
-    double gemm_eff, hbm_eff, pcie_eff, pageable_eff, vec_eff;
+    double gemm_eff, hbm_eff, pcie_eff, vec_eff;
+    double ce_s[3]; /* copy-engine fixed cost: d2d, h2d, d2h */
+    double pageable_direct_bytes, pageable_cache_bytes;
+    double pageable_Bps[3], pageable_cached_Bps[3]; /* [1] h2d, [2] d2h */
     double launch_s, torch_op_s, tile_fixed_s, intra_penalty, sync_intra_s, sync_inter_s;
 } consts;
 
@@ -64,7 +82,19 @@ static consts load_consts(const cr_topo *t)
     c.gemm_eff = cr_topo_param(t, "ops.gemm.eff", DEF_GEMM_EFF);
     c.hbm_eff = cr_topo_param(t, "ops.hbm.eff", DEF_HBM_EFF);
     c.pcie_eff = cr_topo_param(t, "ops.pcie.eff", DEF_PCIE_EFF);
-    c.pageable_eff = cr_topo_param(t, "ops.pageable.eff", DEF_PAGEABLE_EFF);
+    c.ce_s[0] = cr_topo_param(t, "ops.ce.d2d", DEF_CE_D2D_S);
+    c.ce_s[1] = cr_topo_param(t, "ops.ce.h2d", DEF_CE_H2D_S);
+    c.ce_s[2] = cr_topo_param(t, "ops.ce.d2h", DEF_CE_D2H_S);
+    c.pageable_direct_bytes =
+        cr_topo_param(t, "ops.pageable.direct_bytes", DEF_PAGEABLE_DIRECT_BYTES);
+    c.pageable_cache_bytes = cr_topo_param(t, "ops.pageable.cache_bytes", DEF_PAGEABLE_CACHE_BYTES);
+    c.pageable_Bps[0] = c.pageable_cached_Bps[0] = 0;
+    c.pageable_Bps[1] = cr_topo_param(t, "ops.pageable.h2d", DEF_PAGEABLE_H2D_BPS);
+    c.pageable_Bps[2] = cr_topo_param(t, "ops.pageable.d2h", DEF_PAGEABLE_D2H_BPS);
+    c.pageable_cached_Bps[1] =
+        cr_topo_param(t, "ops.pageable.cached_h2d", DEF_PAGEABLE_CACHED_H2D_BPS);
+    c.pageable_cached_Bps[2] =
+        cr_topo_param(t, "ops.pageable.cached_d2h", DEF_PAGEABLE_CACHED_D2H_BPS);
     c.vec_eff = cr_topo_param(t, "ops.vec.eff", DEF_VEC_EFF);
     c.launch_s = cr_topo_param(t, "ops.launch", DEF_LAUNCH_S);
     c.torch_op_s = cr_topo_param(t, "ops.torch_op", DEF_TORCH_OP_S);
@@ -76,9 +106,13 @@ static consts load_consts(const cr_topo *t)
     c.gemm_eff = fmin(fmax(c.gemm_eff, 1e-3), 1);
     c.hbm_eff = fmin(fmax(c.hbm_eff, 1e-3), 1);
     c.pcie_eff = fmin(fmax(c.pcie_eff, 1e-3), 1);
-    c.pageable_eff = fmin(fmax(c.pageable_eff, 1e-3), 1);
     c.vec_eff = fmin(fmax(c.vec_eff, 1e-3), 1);
     c.intra_penalty = fmin(fmax(c.intra_penalty, 0), 0.9);
+    for (int i = 0; i < 3; i++) {
+        c.ce_s[i] = fmax(c.ce_s[i], 0);
+        c.pageable_Bps[i] = fmax(c.pageable_Bps[i], 0);
+        c.pageable_cached_Bps[i] = fmax(c.pageable_cached_Bps[i], 0);
+    }
     return c;
 }
 
@@ -115,6 +149,18 @@ static double gemm_comp_s(const env *v, double m, double n, double k, int sms, d
         if (waves * tt < best) {
             best = waves * tt;
             *ntiles = nt;
+        }
+    }
+    /* Skinny shapes (m or n up to 16, decode) run as a GEMV / split-K kernel
+     * over every SM, padded to the MMA's 8 rows, at 0.3 of the per-tile
+     * efficiency: fitted to the fp32 16 x 8192 x 8192 GEMM measured on the
+     * lent H200 (139 us, traces/h200-1/kernels-gemm.json). */
+    if (fmin(m, n) <= 16) {
+        double t =
+            v->c.tile_fixed_s + 2 * fmax(fmin(m, n), 8) * fmax(m, n) * k / (peak_sm * sms * 0.3);
+        if (t < best) {
+            best = t;
+            *ntiles = sms;
         }
     }
     return best;
@@ -222,7 +268,7 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
     if (w->copy_kind == 0) {
         r->bound_s = r->t_hbm_s;
         snprintf(r->binding, sizeof r->binding, "hbm");
-        r->pred_s = c->launch_s + mem_s(v, w->hbm_bytes);
+        r->pred_s = c->ce_s[0] + mem_s(v, w->hbm_bytes);
         snprintf(r->schedule, sizeof r->schedule, "copy-engine");
     } else {
         double lat = 0;
@@ -242,13 +288,21 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
                  : r->t_hbm_s > r->t_comm_s
                      ? "hbm"
                      : (kind == CR_LINK_C2C ? "host-link (c2c)" : "host-link (pcie)"));
-        double eff = c->pcie_eff * (w->pinned ? 1 : c->pageable_eff);
-        r->pred_s = c->launch_s + lat + fmax(bytes / (bw * eff), mem_s(v, w->hbm_bytes));
+        /* pinned: the link at its measured efficiency; pageable: the host's
+         * staging copy when it is slower (never faster than pinned) */
+        double rate = bw * c->pcie_eff;
+        if (!w->pinned && bytes > c->pageable_direct_bytes) {
+            double staged = bytes <= c->pageable_cache_bytes ? c->pageable_cached_Bps[w->copy_kind]
+                                                             : c->pageable_Bps[w->copy_kind];
+            if (staged > 0)
+                rate = fmin(rate, staged);
+        }
+        r->pred_s = c->ce_s[w->copy_kind] + lat + fmax(bytes / rate, mem_s(v, w->hbm_bytes));
         snprintf(r->schedule, sizeof r->schedule, "copy-engine");
     }
     r->baseline_kernels = 1;
     r->baseline_launch_s = c->torch_op_s;
-    r->baseline_compute_s = r->pred_s - c->launch_s;
+    r->baseline_compute_s = r->pred_s - c->ce_s[w->copy_kind];
     r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
     snprintf(r->why, sizeof r->why, "one copy-engine transfer%s",
              w->copy_kind != 0 && !w->pinned ? " staged through a pinned driver buffer (pageable)"

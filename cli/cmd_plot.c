@@ -46,7 +46,7 @@ static const char plot_help[] =
     "  -o FILE             output image, .png or .svg (required)\n"
     "  --topo T            topology name or file (default " CR_TOPO_DEFAULT ");\n"
     "                      compare: a comma-separated list (default hgx-h100-8,\n"
-    "                      hgx-h200-8,hgx-b200-8,mi300x-8)\n"
+    "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
     "  --suite S           suite name or file (gap, compare: default pkb; rooflines:\n"
     "                      its problems as points)\n"
     "  --gpu R             GPU rank whose figures the rooflines use (default 0)\n"
@@ -265,7 +265,8 @@ static int split_list(char *s, const char **out, int max)
     return n;
 }
 
-static const char *const default_compare[] = {"hgx-h100-8", "hgx-h200-8", "hgx-b200-8", "mi300x-8"};
+static const char *const default_compare[] = {"hgx-h100-8",  "hgx-h200-8", "hgx-b200-8",
+                                              "gb200-nvl72", "mi300x-8",   "l40s-pcie-8"};
 
 int cli_cmd_plot(int argc, char **argv)
 {

@@ -37,7 +37,7 @@ static const char report_help[] =
     "  --measured-json F   measured times of suite problems for the gap chart, as\n"
     "                      `commroof check --measured-json` reads them\n"
     "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
-    "                      hgx-h200-8,hgx-b200-8,mi300x-8)\n"
+    "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
     "  --no-render         data files and scripts, no images\n"
     "  --json              list what was written as one JSON document\n"
     "\n"

@@ -728,6 +728,124 @@ static size_t longest_name(const cr_chart *c)
     return m;
 }
 
+/* Many bars read better lying down: categories down the page, values
+ * across, the image growing in height instead of width. */
+static bool bars_horizontal(const cr_chart *c)
+{
+    return c->kind == CR_CHART_BARS && c->nc * (c->ns > 0 ? c->ns : 1) > 48;
+}
+
+/* The image size in pixels. */
+static void chart_px(const cr_chart *c, int *w, int *h)
+{
+    *w = c->w;
+    *h = c->h;
+    if (bars_horizontal(c)) {
+        *w = 1150;
+        *h = 190 + c->nc * (c->ns * 10 + 9);
+        if (*h < 500)
+            *h = 500;
+    }
+}
+
+/* The value range of a bar chart: the set range, else from 0 (linear) or
+ * a decade under the least bar (log) to clear of the tallest bar. */
+static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out)
+{
+    if (c->range_set[1]) {
+        *lo_out = c->lo[1];
+        *hi_out = c->hi[1];
+        return true;
+    }
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < c->ns; i++)
+        for (int k = 0; k < c->nc; k++) {
+            double v = bar_value(c, i, k);
+            if (isfinite(v) && v > 0) {
+                lo = fmin(lo, v);
+                hi = fmax(hi, v);
+            }
+        }
+    for (int i = 0; i < c->nhl; i++)
+        hi = fmax(hi, c->hl_y[i]);
+    if (!(hi > 0))
+        return false;
+    if (lg) {
+        *lo_out = pow(10.0, floor(log10(lo))) * 0.9;
+        *hi_out = pow(10.0, ceil(log10(hi * 1.5)));
+    } else {
+        *lo_out = 0;
+        *hi_out = hi * 1.12;
+    }
+    return true;
+}
+
+/* Horizontal grouped bars: boxxyerror boxes, one per series and category,
+ * from the value axis' base to the value. */
+static void write_hbars(const cr_chart *c, sbuf *b, const char *dat)
+{
+    bool lg = axis_log(c, 1);
+    double lo = 0, hi = 1;
+    bool have = bar_range(c, lg, &lo, &hi);
+    if (c->label[1]) {
+        sb_add(b, "set xlabel ");
+        sb_gpstr(b, c->label[1]);
+        sb_add(b, "\n");
+    }
+    if (c->label[0]) {
+        sb_add(b, "set ylabel ");
+        sb_gpstr(b, c->label[0]);
+        sb_add(b, "\n");
+    }
+    if (lg)
+        sb_add(b, "set logscale x 10\nset mxtics 10\nset format x \"%%g\"\n");
+    /* the value axis repeats on top: with dozens of categories the
+     * bottom one is a long way down */
+    if (lg)
+        sb_add(b, "set logscale x2 10\nset mx2tics 10\n");
+    if (have)
+        sb_add(b, "set xrange [%.6g:%.6g]\nset x2range [%.6g:%.6g]\n", lo, hi, lo, hi);
+    double base = lg ? lo : 0;
+    sb_add(b,
+           "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
+           "set style fill solid 0.85 border rgb \"#333333\"\n"
+           "set grid xtics mxtics noytics nomytics\n"
+           "set x2tics\nset format x2 \"%%g\"\n"
+           "set yrange [%.1f:-0.6]\nset ytics nomirror font \",9\" (",
+           (double)c->nc - 0.4);
+    for (int k = 0; k < c->nc; k++) {
+        sb_add(b, "%s", k ? ", " : "");
+        sb_gpstr(b, c->cats[k]);
+        sb_add(b, " %d", k);
+    }
+    sb_add(b, ")\n");
+    for (int i = 0; i < c->nhl; i++) {
+        sb_add(b,
+               "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lw 2 dt 2 lc rgb \"#000000\" "
+               "front\n",
+               c->hl_y[i], c->hl_y[i]);
+    }
+    double step = 0.8 / (c->ns > 0 ? c->ns : 1), half = step * 0.45;
+    sb_add(b, "plot ");
+    for (int i = 0; i < c->ns; i++) {
+        double off = -0.4 + (i + 0.5) * step;
+        sb_add(b, "%s", i ? ", \\\n     " : "");
+        sb_gpstr(b, dat);
+        sb_add(b,
+               " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "
+               "lc rgb \"%s\" title ",
+               base, off, base, i + 2, off - half, off + half, colours[i % N_COLOURS]);
+        sb_gpstr(b, c->s[i].name);
+    }
+    /* the reference lines are arrows; NaN plots give them a legend entry */
+    for (int i = 0; i < c->nhl; i++) {
+        sb_add(b, "%sNaN with lines lw 2 dt 2 lc rgb \"#000000\" title ",
+               c->ns ? ", \\\n     " : "");
+        sb_gpstr(b, c->hl_name[i]);
+    }
+    sb_add(b, "\n");
+}
+
 static void write_script(const cr_chart *c, sbuf *b, const char *stem, const char *ext)
 {
     sb_comment(b, "commroof chart: ", c->title);
@@ -740,6 +858,8 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
     snprintf(def, sizeof def, "%s.%s", stem, ext);
     sb_gpstr(b, def);
     sb_add(b, "\n");
+    int pw, ph;
+    chart_px(c, &pw, &ph);
     sb_add(b,
            "if (strstrt(outfile, \".svg\") > 0) {\n"
            "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
@@ -754,7 +874,7 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
            "}\n"
            "set output outfile\n"
            "set datafile missing \"NaN\"\n",
-           c->w, c->h, c->w, c->h, c->w, c->h);
+           pw, ph, pw, ph, pw, ph);
     sb_add(b, "set title ");
     if (c->subtitle) {
         size_t n = strlen(c->title) + strlen(c->subtitle) + 2;
@@ -785,11 +905,15 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
     }
     sb_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
               "\"#ececec\" lw 1\nset border lw 1.2\n");
+    char dat[1100];
+    snprintf(dat, sizeof dat, "%s.dat", stem);
+    if (bars_horizontal(c)) {
+        write_hbars(c, b, dat);
+        return;
+    }
     write_axis(c, b, 0);
     write_axis(c, b, 1);
 
-    char dat[1100];
-    snprintf(dat, sizeof dat, "%s.dat", stem);
     if (c->kind == CR_CHART_BARS) {
         sb_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
                   "set style data histogram\n"

@@ -20,7 +20,8 @@
 #include "plots/sbuf_priv.h"
 #include "plots/table.h"
 
-static const char *const default_compare[] = {"hgx-h100-8", "hgx-h200-8", "hgx-b200-8", "mi300x-8"};
+static const char *const default_compare[] = {"hgx-h100-8",  "hgx-h200-8", "hgx-b200-8",
+                                              "gb200-nvl72", "mi300x-8",   "l40s-pcie-8"};
 
 static char *dupstr(const char *s)
 {

@@ -534,6 +534,30 @@ static void test_compare(void **state)
     cr_chart_free(c);
 }
 
+/* 10 problems x 5 machines = 50 bars (> 48): the chart lies down, with
+ * the categories as y tick labels, and still renders. */
+static void test_horizontal_bars(void **state)
+{
+    (void)state;
+    const char *topos[5] = {"a", "b", "c", "d", "e"};
+    const char *probs[10] = {"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"};
+    double v[50];
+    for (int i = 0; i < 50; i++)
+        v[i] = (1 + i % 7) * 1e-6 * pow(10, i % 4); /* 1 us .. 7 ms: log axis */
+    cr_chart *c = NULL;
+    assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, 5, probs, 10, v, &c, NULL),
+                     CR_OK);
+    render_both(c, "hbars");
+    char p[600];
+    path_of(p, sizeof p, "hbars.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "with boxxyerror"));
+    assert_non_null(strstr(gp, "\"p9\" 9"));
+    assert_non_null(strstr(gp, "set logscale x"));
+    free(gp);
+    cr_chart_free(c);
+}
+
 static void test_accuracy(void **state)
 {
     (void)state;
@@ -568,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_html_and_json),   cmocka_unit_test(test_roofline),
         cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
         cmocka_unit_test(test_compare),         cmocka_unit_test(test_accuracy),
+        cmocka_unit_test(test_horizontal_bars),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -221,11 +221,13 @@ static int bulk(const char *file, const char *deftopo)
     json_error_t jerr;
     json_t *in = strcmp(file, "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr)
                                         : json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
-    if (!in)
+    if (!in) {
+        if (jerr.line < 1) /* could not open or read it */
+            return cli_fail("check", "%s", jerr.text);
         return cli_fail("check",
-                        "%s:%d: %s (expected a JSON array of results or {\"results\": "
-                        "[...]})",
+                        "%s:%d: %s (expected a JSON array of results or {\"results\": [...]})",
                         file, jerr.line, jerr.text);
+    }
     json_t *arr = json_is_array(in) ? in : json_object_get(in, "results");
     if (!json_is_array(arr)) {
         json_decref(in);

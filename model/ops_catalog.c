@@ -387,7 +387,7 @@ static cr_status parse_count(const char *name, const char *text, bool decimal, d
         goto bad;
     x *= mul;
     if (x < 0 || x > 1e18)
-        return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (0 to 1e18)", name, text);
+        return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (1 to 1e18)", name, text);
     if (!decimal && x != floor(x))
         return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name, text);
     *out = x;

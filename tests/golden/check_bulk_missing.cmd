@@ -1,0 +1,1 @@
+$CR check --measured-json tests/fixtures/check/missing.json

@@ -1,0 +1,1 @@
+$CR check --measured-json tests/fixtures/check/bulk_ok.json

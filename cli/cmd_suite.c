@@ -107,10 +107,10 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
            t->n_gpus == 1 ? "" : "s");
     if (s->description)
         printf("# %s\n", s->description);
-    printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "name", "category",
+    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "name", "category",
            "op", "ranks", "flops", "hbm_bytes", "comm_bytes", "bound", "baseline", "pred",
            "headroom", "schedule", "binding");
-    printf("#%-24s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "", "", "", "",
+    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "", "", "", "",
            "(FLOP)", "(B)", "(B)", "(us)", "(us)", "(us)", "(x)", "", "");
     int skipped = 0;
     for (int i = 0; i < n; i++) {
@@ -119,7 +119,7 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             skipped++;
             continue;
         }
-        printf(" %-24s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g "
+        printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g "
                "%8.3g %-9s %s\n",
                r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
                r->bound_us, r->baseline_us, r->pred_us, r->headroom, r->schedule, r->binding);

@@ -46,8 +46,9 @@ static const struct key keys[] = {
      "fit: pinned host copies about 55 GB/s on PCIe Gen5 x16 of 63 GB/s (shared/reference/"
      "hardware.md; our H200 measurement)"},
     {"coll.eff.net", OFF(net_eff), K_DOUBLE, {0.92, 0.92, 0.92, 0.92}, 0.01, 1, "",
-     "estimate: InfiniBand payload after headers at 4 KiB MTU and NCCL proxy overhead; checked, "
-     "not fitted, against 2x8 H200 allreduce (nccl-tests#256)"},
+     "NVIDIA maintainer, NVIDIA/nccl-tests#290: NDR 400 Gb/s NICs should reach 46-48 GB/s each "
+     "through NCCL; the low end, 46/50 (InfiniBand headers at 4 KiB MTU, proxy overhead); "
+     "checked, not fitted, against 2x8 H200 allreduce (nccl-tests#256, doc/bounds.md 2.2.1)"},
     {"coll.eff.nvls", OFF(nvls_eff), K_DOUBLE, {0.70, 0.70, 0.85 * 20.6 / 25, 0.74 * 40.1 / 50},
      0.01, 1, "",
      "NCCL tuning.cc nvlsEfficiency (Hopper 0.85, Blackwell 0.74) times NCCL's NVLink accounting "

@@ -160,7 +160,7 @@ static double gemm_comp_s(const env *v, double m, double n, double k, int sms, d
             v->c.tile_fixed_s + 2 * fmax(fmin(m, n), 8) * fmax(m, n) * k / (peak_sm * sms * 0.3);
         if (t < best) {
             best = t;
-            *ntiles = sms;
+            *ntiles = 0; /* no output tiles: a GEMV / split-K kernel */
         }
     }
     return best;
@@ -817,7 +817,12 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
     if (w.n_ph == 0) { /* single-GPU kernel */
         r->pred_s = c->launch_s + fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.hbm_bytes));
         snprintf(r->schedule, sizeof r->schedule, "kernel");
-        if (w.kernel == OPS_KERNEL_GEMM)
+        if (w.kernel == OPS_KERNEL_GEMM && tiles == 0)
+            snprintf(r->why, sizeof r->why,
+                     "one GEMV / split-K kernel over %d SMs (a skinny shape: no output tiles "
+                     "to spread)",
+                     v.g->sms);
+        else if (w.kernel == OPS_KERNEL_GEMM)
             snprintf(r->why, sizeof r->why, "one kernel: %.0f tiles in %.0f wave(s) over %d SMs",
                      tiles, ceil(tiles / v.g->sms), v.g->sms);
         else

@@ -495,6 +495,20 @@ static bool axis_log(const cr_chart *c, int a)
     return hi > 0 && hi / lo > 100.0;
 }
 
+/* Whether gnuplot can draw any point of s: a series with none (all its
+ * values zero on a log axis, say) would make gnuplot stop with "all points
+ * undefined", so it is left out of the plot (its numbers stay in the data
+ * file). */
+static bool drawable(const series *s, bool lgx, bool lgy)
+{
+    for (int j = 0; j < s->n; j++) {
+        const pt *p = &s->pts[j];
+        if (isfinite(p->x) && isfinite(p->y) && (!lgx || p->x > 0) && (!lgy || p->y > 0))
+            return true;
+    }
+    return false;
+}
+
 /* Where each point's label goes: 'L' (right of the point, left-aligned),
  * 'R' (left of the point, near the right edge) or 0 (not drawn: it would
  * overlap a label already placed; the data file and the HTML table still
@@ -542,7 +556,7 @@ static char *place_labels(const cr_chart *c)
     double key_px = longest_name(c) <= 34 ? (double)longest_name(c) * 7.0 + 70.0 : 0.0;
     int shown = 0;
     for (int i = 0; i < c->ns; i++)
-        shown += c->s[i].n > 0;
+        shown += drawable(&c->s[i], lg[0], lg[1]);
     /* a key under the plot takes a row per two entries */
     double key_rows = key_px > 0 ? 0.0 : ceil((shown + c->nhl) / 2.0);
     double wpx = fmax(200.0, c->w - 90.0 - key_px);
@@ -555,7 +569,7 @@ static char *place_labels(const cr_chart *c)
         /* the script alternates labelled series above and below their
          * points (offset 0.7 character, about 9 px) */
         double dy = 0;
-        if (lab && s->n > 0)
+        if (lab && drawable(s, lg[0], lg[1]))
             dy = (nlab++ % 2) ? -9.0 : 9.0;
         for (int j = 0; j < s->n; j++, k++) {
             const pt *p = &s->pts[j];
@@ -956,9 +970,10 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
     sb_add(b, "plot ");
     bool first = true;
     int colour = 0, ptype = 0, nlabelled = 0, ndashed = 0, optype = 0;
+    bool lgx = axis_log(c, 0), lgy = axis_log(c, 1);
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
-        if (s->n == 0)
+        if (!drawable(s, lgx, lgy))
             continue;
         const char *col = colours[colour++ % N_COLOURS];
         sb_add(b, "%s", first ? "" : ", \\\n     ");
@@ -1234,7 +1249,8 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
                            out_path);
     bool any = false;
     for (int i = 0; i < c->ns; i++)
-        if (c->s[i].n > 0 || (c->kind == CR_CHART_BARS && c->nc > 0))
+        if ((c->kind == CR_CHART_XY && drawable(&c->s[i], axis_log(c, 0), axis_log(c, 1))) ||
+            (c->kind == CR_CHART_BARS && c->nc > 0))
             any = true;
     if (!any)
         return cr_diag_set(d, CR_EINVAL, "chart \"%s\" has no data to draw", c->title);

@@ -522,9 +522,17 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
     if (st != CR_OK)
         return st;
     int nr = cr_coll_ctx_nranks(ctx);
+    if (!(cr_coll_busbw_factor(o->coll, nr) > 0)) {
+        cr_coll_ctx_free(ctx);
+        return cr_diag_set(d, CR_EUNSUPPORTED,
+                           "%s over %d rank%s moves nothing between GPUs (the nccl-tests bus "
+                           "factor is 0): sweep 2 or more ranks (--ranks, or a topology with "
+                           "more GPUs)",
+                           cr_coll_name(o->coll), nr, nr == 1 ? "" : "s");
+    }
     char title[256], sub[256];
-    snprintf(title, sizeof title, "%s bus bandwidth on %s (%d ranks, %s)", cr_coll_name(o->coll),
-             t->name, nr, cr_dtype_name(o->dtype));
+    snprintf(title, sizeof title, "%s bus bandwidth on %s (%d rank%s, %s)", cr_coll_name(o->coll),
+             t->name, nr, nr == 1 ? "" : "s", cr_dtype_name(o->dtype));
     snprintf(sub, sizeof sub, "busbw = bytes / time x %.4g (nccl-tests factor)",
              cr_coll_busbw_factor(o->coll, nr));
     cr_chart *c = cr_chart_new(CR_CHART_XY, title);

@@ -1,25 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Flow-level discrete-event simulator: the engine (see flowsim.h and
- * doc/simulator.md).
+ * doc/simulator.md, which derives the model and the costs below).
  *
  * Data structures, chosen so that one change costs what it touches:
- *   - every resource keeps the list of flows active on it (swap-remove, each
- *     flow use remembers its position), every flow the list of resources it
- *     uses with weights;
- *   - a binary heap of events (activation after latency, completion) with a
- *     version number per task so that a re-rated flow's old completion event
- *     is skipped rather than searched for;
+ *   - routes are computed once per GPU pair and cached (hash on the pair):
+ *     a single route by a bidirectional Dijkstra (two balls of half the
+ *     route's length instead of one of its whole length), all routes from
+ *     one source of an all-to-all by one resumable Dijkstra from it;
+ *   - flows added by cr_sim_flow_add keep references to their route legs,
+ *     not copies of the links, until the run starts;
+ *   - at run start, base resources (link directions, HBM, reduction
+ *     engines) that are used by exactly the same routes and explicit flows
+ *     with proportional weights are merged into one solver resource
+ *     ("class"): they saturate together, so one constraint of capacity
+ *     min(cap_i / alpha_i) is exactly equivalent. This folds the 4 NVSwitch
+ *     planes of a GPU, the 16 spine uplinks of a leaf, a NIC's PCIe and
+ *     network sides, into one each. HBM that cannot bind (its capacity
+ *     exceeds everything the GPU's links can carry to and from it, and no
+ *     compute task uses it) is not simulated; its bytes are still counted;
+ *   - every solver resource keeps the list of flows active on it
+ *     (swap-remove; each flow use remembers its position), every flow the
+ *     list of solver resources it uses with weights;
  *   - after each batch of simultaneous arrivals and departures, only the
  *     connected component of resources and flows reachable from the changed
- *     resources is re-solved (flows elsewhere keep their rates and events);
- *   - progressive filling uses a heap of resources keyed by their
- *     saturation level with lazy keys: freezing a flow only lowers counts on
- *     its resources, and a popped resource whose level has risen since it was
- *     pushed goes back in with the new level (levels only rise).
- * Routes are found by a Dijkstra from the source that stops when the
- * destination settles and resumes for the next destination of the same
- * source, and are cached per GPU pair.
+ *     resources is re-solved, by progressive filling with a heap of
+ *     resources keyed by saturation level (lazy keys: levels only rise);
+ *   - a re-solved component gets one completion event (its earliest flow
+ *     end) instead of one per flow: a component is superseded as a whole by
+ *     the next solve that touches any of its flows, so when its event fires
+ *     one scan of its flows finds those that end;
+ *   - tasks released together with the same activation time share one
+ *     event.
  */
 #include "flowsim.h"
 
@@ -27,12 +39,12 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { T_FLOW = 0, T_DELAY = 1 };
-enum { EV_ACT = 0, EV_DONE = 1 };
+enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
 /* Link costs for route selection: a PCIe hop costs a little more than a hop
  * on the scale-up or scale-out fabric, so GPUs with NVLink (or XGMI) do not
@@ -41,6 +53,7 @@ enum { EV_ACT = 0, EV_DONE = 1 };
  * NVLink > PCIe, src/graph/paths.cc). */
 #define COST_HOP 8
 #define COST_PCIE 9
+#define DINF INT_MAX
 
 /* Two events closer than this (relative) are processed as one batch: it
  * merges the completions of identical flows that rounding separates by a few
@@ -48,29 +61,75 @@ enum { EV_ACT = 0, EV_DONE = 1 };
 #define BATCH_REL 1e-9
 #define BATCH_ABS 1e-15
 
+/* Weights of two resources count as proportional (same class) when their
+ * ratios agree to this relative tolerance: route fractions are products of
+ * capacity ratios, exact to a few ulps. */
+#define CLASS_TOL 1e-9
+
+/* A source with at least this many destinations in a prewarm gets one
+ * resumable Dijkstra; fewer get bidirectional searches. */
+#define PREWARM_MIN_DESTS 8
+
+/* Released successors of one task are grouped by activation time (one
+ * event per group) when there are at least this many. */
+/* Up to this many GPUs the route cache is a dense n x n table (16 MiB at
+ * most, pages touched only where routes exist): an all-to-all looks its
+ * routes up row by row instead of hashing a million pairs. */
+#define DENSE_MAX_GPUS 2048
+
+#define GROUP_MIN 16
+#define GROUP_SLOTS 8
+
 typedef struct {
-    int res;
-    int pos; /* index of this flow in the resource's active list */
+    int res; /* base resource before the run; during it the class, stored as
+                -(class + 1) on a flow's last use (see use_cls) */
     double w;
 } use_t;
 
 typedef struct {
     int task;
-    int use; /* absolute index into s->uses */
+    int uoff; /* the flow's first use in s->uses: freeze reads its uses
+                 without touching the task */
+    double w; /* its weight (so a class sums its load without the flows) */
 } ref_t;
 
+/* A base resource. */
+typedef struct {
+    double cap_Bps;
+    double alpha; /* its weights are alpha x its class's */
+    double dropped_bytes;
+    int kind, index, dir;
+    int cls;               /* solver class, -1 when unused or dropped */
+    unsigned char pinned;  /* HBM used by compute or explicit uses: keep */
+    unsigned char dropped; /* HBM that cannot bind: not simulated */
+    unsigned char tight;   /* binds its class (cap / alpha is the class cap) */
+} res_t;
+
+/* A solver resource: a class of base resources. Its active list drops
+ * departed flows lazily (they fail the alive bit) and is compacted when
+ * they outnumber the live ones, so that a departure costs O(1) per use
+ * and no flow needs to know its position in the list. */
 typedef struct {
     ref_t *act;
     int n_act, cap_act;
+    int n_live;
     double cap_Bps;
     double load_Bps; /* sum of w x rate of the active flows */
     double t_last;
     double bytes, busy_s, peak_Bps;
-    int kind, index, dir;
-} res_t;
+} cls_t;
+
+/* The per-flow state the solver touches on every re-solve, apart from the
+ * task (32 bytes: two to a cache line, for the random accesses of the
+ * component search and progressive filling). */
+typedef struct {
+    double left, rate, t_last;
+    int batch;  /* the solve (component) that last rated it, -1 none */
+    int capped; /* the task has a max_rate (kept here to avoid the task) */
+} fdyn_t;
 
 typedef struct {
-    double bytes, left, rate, t_last;
+    double bytes;
     double lat_s;      /* flows: latency before bytes move; delays: duration */
     double max_rate;   /* 0 = unlimited */
     double not_before; /* earliest ready time */
@@ -79,20 +138,30 @@ typedef struct {
     int n_use;
     int op, src, dst; /* op-local ranks; dst -1 when none */
     int npred;
-    unsigned ver;
-    int stamp;
+    int r1, r2; /* routed flows: route legs (r2 -1 without a relay) */
     unsigned char type, active, done;
-    unsigned char quiet; /* start/end markers: no rank attribution */
-    unsigned char all;   /* completion counts for every rank of the op */
+    unsigned char quiet;  /* start/end markers: no rank attribution */
+    unsigned char all;    /* completion counts for every rank of the op */
+    unsigned char routed; /* uses come from r1/r2 + HBM at run start */
+    unsigned char red;    /* routed: the receiver reads a local operand */
     char *label;
 } task_t;
 
 typedef struct {
     double t;
-    int task;
-    unsigned ver;
+    int id;
     int kind;
 } event_t;
+
+/* A solved component (or an activation group): its tasks. A component
+ * that outlives its first completion (no re-solve followed) keeps its live
+ * flows in a heap on their end times (their rates no longer change). */
+typedef struct {
+    int *f;
+    double *end; /* heap keys, once made a heap */
+    int n, live;
+    int scanned; /* its first event has passed */
+} batch_t;
 
 typedef struct {
     char *name;
@@ -107,8 +176,24 @@ typedef struct {
 typedef struct {
     long off;
     int n;
+    int refs; /* routed flows using it */
     double lat_s;
 } route_t;
+
+/* An integer-keyed binary heap of devices (Dijkstra). */
+typedef struct {
+    int *v, *d;
+    long n, cap;
+} iheap;
+
+/* One direction of a search: distances, settled flags, touched list. */
+typedef struct {
+    int *dist;
+    unsigned char *settled;
+    int *touched;
+    int n_touched;
+    iheap h;
+} search_t;
 
 struct cr_sim {
     const cr_topo *t;
@@ -116,12 +201,17 @@ struct cr_sim {
     bool pxn;        /* relay inter-node traffic through the rail-aligned GPU */
     int *local;      /* per GPU rank: position among its node's GPUs, -1 if no node */
     int *node_first; /* per node: its first GPU rank */
-    int n_res, link_res0, hbm_res0;
+    int n_res, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */
 
     task_t *tasks;
     long n_tasks, cap_tasks;
+    fdyn_t *fd;      /* per task, allocated at run start */
+    uint64_t *unf;   /* bitmap per task: in the component being solved and not
+                        yet frozen (128 KiB per million tasks: stays in cache) */
+    uint64_t *alive; /* bitmap per task: attached to its classes now */
+    int *fbn;        /* per task: the class whose saturation froze its rate, -1 none */
     use_t *uses;
     long n_uses, cap_uses;
     long (*deps)[2];
@@ -131,6 +221,10 @@ struct cr_sim {
 
     event_t *heap;
     long n_heap, cap_heap;
+    batch_t *batches;
+    int n_batches, cap_batches;
+    batch_t *groups;
+    int n_groups, cap_groups;
 
     /* routing */
     cr_sim_use *rpool;
@@ -140,23 +234,24 @@ struct cr_sim {
     uint64_t *hkeys;
     long *hvals;
     long hcap, hcount;
-    int dj_src; /* device whose Dijkstra state is loaded, -1 none */
-    int *dist;  /* per device */
-    unsigned char *settled;
-    int *dj_heap_v, *dj_heap_d;
-    long dj_n, dj_cap;
-    int *touched;
-    int n_touched;
+    int *dense; /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
+    search_t fw, bw;
+    int fw_src;    /* source whose full forward search is loaded, -1 none */
+    int prewarm;   /* device a prewarm searches from (resumable), -1 none */
     int *dag_mark; /* per device stamp */
+    int *bmark;    /* per device stamp: walked in a DAG's backward part */
     int dag_stamp;
-    int *dag_nodes;
+    int *dag_nodes, *pos;
+    int *queue;
     double *frac, *lat;
-    int *res_slot; /* per resource: index in a use list being merged, or -1 */
+    int *res_slot; /* per resource or class: index in a use list being merged, or -1 */
     cr_sim_use *scratch;
     int cap_scratch;
 
-    /* solver scratch */
-    int *res_stamp;
+    /* solver (per class) */
+    cls_t *cls;
+    int n_cls;
+    int *cls_stamp;
     int stamp;
     int *comp_res;
     long *comp_flows;
@@ -172,6 +267,14 @@ struct cr_sim {
     double *newrate;
     int *seeds;
     int n_seeds, cap_seeds;
+    int *seeded; /* per class: stamp of the seed round it was added in */
+    int *hard;   /* per class: the seed round an arrival touched it in */
+    int *nb;     /* per class: active flows it is the bottleneck of */
+    int seed_round;
+    /* conservative components: union-find over classes, merged when a flow
+     * joins them, rebuilt from the active flows when they halve */
+    int *uf_par, *uf_size, *uf_next, *root_stamp;
+    long n_active, peak_active;
 
     bool ran;
     double makespan;
@@ -221,6 +324,34 @@ static int link_cost(const cr_link *l)
     return l->kind == CR_LINK_PCIE ? COST_PCIE : COST_HOP;
 }
 
+static bool has_reduce(const cr_topo *t, int v)
+{
+    const cr_dev *dv = &t->devs[v];
+    return dv->kind == CR_DEV_SWITCH && dv->spec >= 0 && t->switch_specs[dv->spec].reduction &&
+           t->switch_specs[dv->spec].reduce_Bps > 0;
+}
+
+static int search_init(search_t *x, size_t nd)
+{
+    x->dist = malloc(nd * sizeof *x->dist);
+    x->settled = calloc(nd, 1);
+    x->touched = malloc(nd * sizeof *x->touched);
+    if (!x->dist || !x->settled || !x->touched)
+        return -1;
+    for (size_t i = 0; i < nd; i++)
+        x->dist[i] = DINF;
+    return 0;
+}
+
+static void search_free(search_t *x)
+{
+    free(x->dist);
+    free(x->settled);
+    free(x->touched);
+    free(x->h.v);
+    free(x->h.d);
+}
+
 /* ---------- construction ---------- */
 
 cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
@@ -234,7 +365,8 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     s->t = t;
     s->transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
     s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
-    s->dj_src = -1;
+    s->fw_src = -1;
+    s->prewarm = -1;
     s->local = malloc(((size_t)t->n_gpus + 1) * sizeof *s->local);
     s->node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *s->node_first);
     if (!s->local || !s->node_first)
@@ -256,12 +388,9 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         goto oom;
     for (int v = 0; v < t->n_devs; v++) {
         s->reduce_res[v] = -1;
-        const cr_dev *dv = &t->devs[v];
-        if (dv->kind == CR_DEV_SWITCH && dv->spec >= 0 && t->switch_specs[dv->spec].reduction &&
-            t->switch_specs[dv->spec].reduce_Bps > 0)
+        if (has_reduce(t, v))
             n_red++;
     }
-    s->link_res0 = 0;
     s->hbm_res0 = 2 * t->n_links;
     s->n_res = 2 * t->n_links + t->n_gpus + n_red;
     s->res = calloc((size_t)s->n_res + 1, sizeof *s->res);
@@ -286,35 +415,30 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     }
     int ri = s->hbm_res0 + t->n_gpus;
     for (int v = 0; v < t->n_devs; v++) {
-        const cr_dev *dv = &t->devs[v];
-        if (dv->kind == CR_DEV_SWITCH && dv->spec >= 0 && t->switch_specs[dv->spec].reduction &&
-            t->switch_specs[dv->spec].reduce_Bps > 0) {
-            res_t *r = &s->res[ri];
-            r->kind = CR_SIM_RES_REDUCE;
-            r->index = v;
-            r->cap_Bps = t->switch_specs[dv->spec].reduce_Bps;
-            s->reduce_res[v] = ri++;
-        }
+        if (!has_reduce(t, v))
+            continue;
+        res_t *r = &s->res[ri];
+        r->kind = CR_SIM_RES_REDUCE;
+        r->index = v;
+        r->cap_Bps = t->switch_specs[t->devs[v].spec].reduce_Bps;
+        s->reduce_res[v] = ri++;
+    }
+    for (int r = 0; r < s->n_res; r++) {
+        s->res[r].cls = -1;
+        s->res[r].alpha = 1.0;
     }
     size_t nd = (size_t)t->n_devs + 1, nr = (size_t)s->n_res + 1;
-    s->dist = malloc(nd * sizeof *s->dist);
-    s->settled = calloc(nd, 1);
-    s->touched = malloc(nd * sizeof *s->touched);
     s->dag_mark = calloc(nd, sizeof *s->dag_mark);
+    s->bmark = calloc(nd, sizeof *s->bmark);
     s->dag_nodes = malloc(nd * sizeof *s->dag_nodes);
+    s->pos = malloc(nd * sizeof *s->pos);
+    s->queue = malloc(nd * sizeof *s->queue);
     s->frac = malloc(nd * sizeof *s->frac);
     s->lat = malloc(nd * sizeof *s->lat);
     s->res_slot = malloc(nr * sizeof *s->res_slot);
-    s->res_stamp = calloc(nr, sizeof *s->res_stamp);
-    s->comp_res = malloc(nr * sizeof *s->comp_res);
-    s->rem = malloc(nr * sizeof *s->rem);
-    s->wsum = malloc(nr * sizeof *s->wsum);
-    s->nunf = malloc(nr * sizeof *s->nunf);
-    if (!s->dist || !s->settled || !s->touched || !s->dag_mark || !s->dag_nodes || !s->frac ||
-        !s->lat || !s->res_slot || !s->res_stamp || !s->comp_res || !s->rem || !s->wsum || !s->nunf)
+    if (search_init(&s->fw, nd) || search_init(&s->bw, nd) || !s->dag_mark || !s->bmark ||
+        !s->dag_nodes || !s->pos || !s->queue || !s->frac || !s->lat || !s->res_slot)
         goto oom;
-    for (int v = 0; v < t->n_devs; v++)
-        s->dist[v] = INT_MAX;
     for (int r = 0; r < s->n_res; r++)
         s->res_slot[r] = -1;
     *out = s;
@@ -324,13 +448,23 @@ oom:
     return CR_ENOMEM;
 }
 
+static void batches_free(batch_t *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(b[i].f);
+        free(b[i].end);
+    }
+    free(b);
+}
+
 void cr_sim_free(cr_sim *s)
 {
     if (!s)
         return;
-    if (s->res)
-        for (int r = 0; r < s->n_res; r++)
-            free(s->res[r].act);
+    if (s->cls)
+        for (int c = 0; c < s->n_cls; c++)
+            free(s->cls[c].act);
+    free(s->cls);
     free(s->res);
     free(s->reduce_res);
     free(s->local);
@@ -338,6 +472,14 @@ void cr_sim_free(cr_sim *s)
     for (long i = 0; i < s->n_tasks; i++)
         free(s->tasks[i].label);
     free(s->tasks);
+    free(s->fd);
+    free(s->unf);
+    free(s->alive);
+    free(s->fbn);
+    free(s->uf_par);
+    free(s->uf_size);
+    free(s->uf_next);
+    free(s->root_stamp);
     free(s->uses);
     free(s->deps);
     for (int i = 0; i < s->n_ops; i++) {
@@ -347,22 +489,25 @@ void cr_sim_free(cr_sim *s)
     }
     free(s->ops);
     free(s->heap);
+    batches_free(s->batches, s->n_batches);
+    batches_free(s->groups, s->n_groups);
     free(s->rpool);
     free(s->routes);
     free(s->hkeys);
     free(s->hvals);
-    free(s->dist);
-    free(s->settled);
-    free(s->dj_heap_v);
-    free(s->dj_heap_d);
-    free(s->touched);
+    free(s->dense);
+    search_free(&s->fw);
+    search_free(&s->bw);
     free(s->dag_mark);
+    free(s->bmark);
     free(s->dag_nodes);
+    free(s->pos);
+    free(s->queue);
     free(s->frac);
     free(s->lat);
     free(s->res_slot);
     free(s->scratch);
-    free(s->res_stamp);
+    free(s->cls_stamp);
     free(s->comp_res);
     free(s->comp_flows);
     free(s->rem);
@@ -374,6 +519,9 @@ void cr_sim_free(cr_sim *s)
     free(s->cheap_f);
     free(s->newrate);
     free(s->seeds);
+    free(s->seeded);
+    free(s->hard);
+    free(s->nb);
     free(s);
 }
 
@@ -435,68 +583,83 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
 
 /* ---------- routing ---------- */
 
-static void dj_push(cr_sim *s, int v, int dist)
+static int ih_push(iheap *h, int v, int dist)
 {
-    if (s->dj_n + 1 > s->dj_cap) {
-        long c = s->dj_cap ? s->dj_cap * 2 : 64;
-        int *a = realloc(s->dj_heap_v, (size_t)c * sizeof *a);
+    if (h->n + 1 > h->cap) {
+        long c = h->cap ? h->cap * 2 : 64;
+        int *a = realloc(h->v, (size_t)c * sizeof *a);
         if (!a)
-            return;
-        s->dj_heap_v = a;
-        int *b = realloc(s->dj_heap_d, (size_t)c * sizeof *b);
+            return -1;
+        h->v = a;
+        int *b = realloc(h->d, (size_t)c * sizeof *b);
         if (!b)
-            return;
-        s->dj_heap_d = b;
-        s->dj_cap = c;
+            return -1;
+        h->d = b;
+        h->cap = c;
     }
-    long i = s->dj_n++;
+    long i = h->n++;
     while (i > 0) {
         long p = (i - 1) / 2;
-        if (s->dj_heap_d[p] <= dist)
+        if (h->d[p] <= dist)
             break;
-        s->dj_heap_v[i] = s->dj_heap_v[p];
-        s->dj_heap_d[i] = s->dj_heap_d[p];
+        h->v[i] = h->v[p];
+        h->d[i] = h->d[p];
         i = p;
     }
-    s->dj_heap_v[i] = v;
-    s->dj_heap_d[i] = dist;
+    h->v[i] = v;
+    h->d[i] = dist;
+    return 0;
 }
 
-static void dj_pop(cr_sim *s, int *v, int *dist)
+static void ih_pop(iheap *h, int *v, int *dist)
 {
-    *v = s->dj_heap_v[0];
-    *dist = s->dj_heap_d[0];
-    long n = --s->dj_n;
-    int lv = s->dj_heap_v[n], ld = s->dj_heap_d[n];
+    *v = h->v[0];
+    *dist = h->d[0];
+    long n = --h->n;
+    int lv = h->v[n], ld = h->d[n];
     long i = 0;
     for (;;) {
         long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && s->dj_heap_d[c + 1] < s->dj_heap_d[c])
+        if (c + 1 < n && h->d[c + 1] < h->d[c])
             c++;
-        if (s->dj_heap_d[c] >= ld)
+        if (h->d[c] >= ld)
             break;
-        s->dj_heap_v[i] = s->dj_heap_v[c];
-        s->dj_heap_d[i] = s->dj_heap_d[c];
+        h->v[i] = h->v[c];
+        h->d[i] = h->d[c];
         i = c;
     }
-    s->dj_heap_v[i] = lv;
-    s->dj_heap_d[i] = ld;
+    if (n > 0) {
+        h->v[i] = lv;
+        h->d[i] = ld;
+    }
 }
 
-static void dj_reset(cr_sim *s, int src)
+static int search_reset(search_t *x, int src)
 {
-    for (int i = 0; i < s->n_touched; i++) {
-        s->dist[s->touched[i]] = INT_MAX;
-        s->settled[s->touched[i]] = 0;
+    for (int i = 0; i < x->n_touched; i++) {
+        x->dist[x->touched[i]] = DINF;
+        x->settled[x->touched[i]] = 0;
     }
-    s->n_touched = 0;
-    s->dj_n = 0;
-    s->dj_src = src;
-    s->dist[src] = 0;
-    s->touched[s->n_touched++] = src;
-    dj_push(s, src, 0);
+    x->n_touched = 0;
+    x->h.n = 0;
+    x->dist[src] = 0;
+    x->touched[x->n_touched++] = src;
+    return ih_push(&x->h, src, 0);
+}
+
+/* The least key of a search's heap after dropping stale entries; DINF when
+ * empty. */
+static int search_top(search_t *x)
+{
+    while (x->h.n > 0) {
+        int v = x->h.v[0], d = x->h.d[0];
+        if (!x->settled[v] && d == x->dist[v])
+            return d;
+        ih_pop(&x->h, &v, &d);
+    }
+    return DINF;
 }
 
 static bool can_forward(const cr_sim *s, int v)
@@ -504,34 +667,330 @@ static bool can_forward(const cr_sim *s, int v)
     return s->transit || s->t->devs[v].kind != CR_DEV_GPU;
 }
 
-/* Runs the Dijkstra from the loaded source until target settles (or the
- * heap empties). Returns whether target settled. */
-static bool dj_until(cr_sim *s, int target)
+/* Relaxes the edges leaving u (forward: links usable from u) or entering u
+ * (backward: links usable towards u whose far end may forward) at distance
+ * du. Returns -1 on allocation failure. *mu tracks the best meeting. */
+static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, bool fwd, int src,
+                 long *mu)
 {
     const cr_topo *t = s->t;
-    while (!s->settled[target] && s->dj_n > 0) {
+    for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
+        const cr_link *l = &t->links[t->adj[i]];
+        int w = cr_link_other(l, u);
+        if (cr_link_bw_from(l, fwd ? u : w) <= 0)
+            continue;
+        if (!fwd && w != src && !can_forward(s, w))
+            continue;
+        int nd = du + link_cost(l);
+        if (nd < x->dist[w]) {
+            if (x->dist[w] == DINF)
+                x->touched[x->n_touched++] = w;
+            x->dist[w] = nd;
+            if (ih_push(&x->h, w, nd))
+                return -1;
+        }
+        if (other && other->dist[w] != DINF && (long)nd + other->dist[w] < *mu)
+            *mu = (long)nd + other->dist[w];
+    }
+    return 0;
+}
+
+/* Resumes the full forward search (loaded for s->fw_src) until target
+ * settles. Returns 1 when it did, 0 when unreachable, -1 out of memory. */
+static int fw_until(cr_sim *s, int target)
+{
+    search_t *x = &s->fw;
+    while (!x->settled[target]) {
+        if (search_top(x) == DINF)
+            return 0;
         int v, dv;
-        dj_pop(s, &v, &dv);
-        if (s->settled[v] || dv != s->dist[v])
+        ih_pop(&x->h, &v, &dv);
+        x->settled[v] = 1;
+        if (v != s->fw_src && !can_forward(s, v))
             continue;
-        s->settled[v] = 1;
-        if (v != s->dj_src && !can_forward(s, v))
-            continue;
-        for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
-            const cr_link *l = &t->links[t->adj[i]];
-            int w = cr_link_other(l, v);
-            if (cr_link_bw_from(l, v) <= 0)
+        if (relax(s, x, NULL, v, dv, true, s->fw_src, NULL))
+            return -1;
+    }
+    return 1;
+}
+
+/* Bidirectional Dijkstra from src and (over reversed usable links) from
+ * dst, alternating on the smaller key. It stops once tf + tb >= mu + 2: then
+ * mu is the distance D, every node within tf - 1 of src is settled forward
+ * and every node within tb - 1 of dst backward, and since (tf-1) + (tb-1)
+ * >= D, every node of every shortest path is settled in at least one of
+ * the two (doc/simulator.md). Returns 1 with *D, 0 without a path, -1 out
+ * of memory. */
+static int bidir(cr_sim *s, int src, int dst, int *D)
+{
+    search_t *f = &s->fw, *b = &s->bw;
+    if (search_reset(f, src) || search_reset(b, dst))
+        return -1;
+    s->fw_src = src; /* a valid partial forward search: resumable */
+    long mu = DINF;
+    for (;;) {
+        int tf = search_top(f), tb = search_top(b);
+        if (tf == DINF && tb == DINF)
+            break;
+        if (mu < DINF && (long)tf + tb >= mu + 2)
+            break;
+        if (mu == DINF && (tf == DINF || tb == DINF))
+            break;
+        int v, dv;
+        if (tf <= tb) {
+            ih_pop(&f->h, &v, &dv);
+            f->settled[v] = 1;
+            if (b->dist[v] != DINF && (long)dv + b->dist[v] < mu)
+                mu = (long)dv + b->dist[v];
+            if (v != src && !can_forward(s, v))
                 continue;
-            int nd = dv + link_cost(l);
-            if (nd < s->dist[w]) {
-                if (s->dist[w] == INT_MAX)
-                    s->touched[s->n_touched++] = w;
-                s->dist[w] = nd;
-                dj_push(s, w, nd);
+            if (relax(s, f, b, v, dv, true, src, &mu))
+                return -1;
+        } else {
+            ih_pop(&b->h, &v, &dv);
+            b->settled[v] = 1;
+            if (f->dist[v] != DINF && (long)dv + f->dist[v] < mu)
+                mu = (long)dv + f->dist[v];
+            if (v != dst && !can_forward(s, v))
+                continue;
+            if (relax(s, b, f, v, dv, false, src, &mu))
+                return -1;
+        }
+    }
+    if (mu >= DINF)
+        return 0;
+    *D = (int)mu;
+    return 1;
+}
+
+static bool in_dag(const cr_sim *s, int v)
+{
+    return s->dag_mark[v] == s->dag_stamp;
+}
+
+static void dag_add(cr_sim *s, int v, int pos, int *nn)
+{
+    if (in_dag(s, v))
+        return;
+    s->dag_mark[v] = s->dag_stamp;
+    s->pos[v] = pos;
+    s->dag_nodes[(*nn)++] = v;
+}
+
+static void dag_stamp_next(cr_sim *s)
+{
+    if (++s->dag_stamp == INT_MAX) {
+        memset(s->dag_mark, 0, (size_t)s->t->n_devs * sizeof *s->dag_mark);
+        memset(s->bmark, 0, (size_t)s->t->n_devs * sizeof *s->bmark);
+        s->dag_stamp = 1;
+    }
+}
+
+/* Adds to the DAG every settled-forward predecessor chain of the nodes
+ * already in it from index `from` on (tight edges: dist[p] + cost ==
+ * dist[x]). */
+static void dag_back(cr_sim *s, int src, int from, int *nn)
+{
+    const cr_topo *t = s->t;
+    const search_t *f = &s->fw;
+    for (int i = from; i < *nn; i++) {
+        int v = s->dag_nodes[i];
+        if (v == src || f->dist[v] == DINF)
+            continue;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int u = cr_link_other(l, v);
+            if (!f->settled[u] || (u != src && !can_forward(s, u)))
+                continue;
+            if (cr_link_bw_from(l, u) <= 0 || f->dist[u] + link_cost(l) != f->dist[v])
+                continue;
+            dag_add(s, u, f->dist[u], nn);
+        }
+    }
+}
+
+/* The shortest-path DAG from a full forward search: back from dst. */
+static int fw_dag(cr_sim *s, int src, int dst)
+{
+    dag_stamp_next(s);
+    int nn = 0;
+    dag_add(s, dst, s->fw.dist[dst], &nn);
+    dag_back(s, src, 0, &nn);
+    return nn;
+}
+
+/* The shortest-path DAG after bidir(): meeting edges (u settled forward, w
+ * settled backward, dist_f[u] + cost + dist_b[w] == D) split every shortest
+ * path into a forward part (walked back from u over tight forward edges)
+ * and a backward part (walked on from w over tight backward edges). A node's
+ * position is its distance from src: dist_f, or D - dist_b. */
+static int bidir_dag(cr_sim *s, int src, int dst, int D)
+{
+    const cr_topo *t = s->t;
+    const search_t *f = &s->fw, *b = &s->bw;
+    dag_stamp_next(s);
+    const int st = s->dag_stamp;
+    int nn = 0, nb = 0;
+    if (f->settled[dst] && f->dist[dst] == D)
+        dag_add(s, dst, D, &nn);
+    for (int i = 0; i < f->n_touched; i++) {
+        int u = f->touched[i];
+        if (!f->settled[u] || (u != src && !can_forward(s, u)))
+            continue;
+        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int w = cr_link_other(l, u);
+            if (!b->settled[w] || cr_link_bw_from(l, u) <= 0 ||
+                (long)f->dist[u] + link_cost(l) + b->dist[w] != D)
+                continue;
+            dag_add(s, u, f->dist[u], &nn);
+            if (s->bmark[w] != st) {
+                s->bmark[w] = st;
+                s->queue[nb++] = w;
             }
         }
     }
-    return s->settled[target] != 0;
+    dag_back(s, src, 0, &nn);
+    /* Backward part, from the meeting heads on over tight backward edges,
+     * with its own marks: a head may already be in the DAG (settled both
+     * ways) and must still be walked from. */
+    if (b->settled[src] && b->dist[src] == D && s->bmark[src] != st) {
+        s->bmark[src] = st;
+        s->queue[nb++] = src;
+    }
+    for (int i = 0; i < nb; i++) {
+        int v = s->queue[i];
+        dag_add(s, v, D - b->dist[v], &nn);
+        if (v == dst || (v != src && !can_forward(s, v)))
+            continue;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int q = cr_link_other(l, v);
+            if (!b->settled[q] || s->bmark[q] == st || cr_link_bw_from(l, v) <= 0 ||
+                (long)b->dist[q] + link_cost(l) != b->dist[v])
+                continue;
+            s->bmark[q] = st;
+            s->queue[nb++] = q;
+        }
+    }
+    return nn;
+}
+
+static int cmp_pos_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1];
+}
+
+/* Sorts the DAG nodes by position. */
+static int sort_dag(cr_sim *s, int nn)
+{
+    int *v = s->dag_nodes;
+    if (nn <= 32) {
+        for (int i = 1; i < nn; i++) {
+            int x = v[i], j = i - 1;
+            while (j >= 0 && s->pos[v[j]] > s->pos[x]) {
+                v[j + 1] = v[j];
+                j--;
+            }
+            v[j + 1] = x;
+        }
+        return 0;
+    }
+    int *pr = malloc((size_t)nn * 2 * sizeof *pr);
+    if (!pr)
+        return -1;
+    for (int i = 0; i < nn; i++) {
+        pr[2 * i] = s->pos[v[i]];
+        pr[2 * i + 1] = v[i];
+    }
+    qsort(pr, (size_t)nn, 2 * sizeof *pr, cmp_pos_pair);
+    for (int i = 0; i < nn; i++)
+        v[i] = pr[2 * i + 1];
+    free(pr);
+    return 0;
+}
+
+/* Spreads one unit of flow from src over the DAG in proportion to link
+ * capacity at every fork and appends the route to the pool. Returns the
+ * route index or -2 when out of memory. */
+static long emit_route(cr_sim *s, int src, int dst, int nn)
+{
+    const cr_topo *t = s->t;
+    if (sort_dag(s, nn))
+        return -2;
+    for (int i = 0; i < nn; i++) {
+        s->frac[s->dag_nodes[i]] = 0.0;
+        s->lat[s->dag_nodes[i]] = 0.0;
+    }
+    s->frac[src] = 1.0;
+    long off = s->n_rpool;
+    for (int i = 0; i < nn; i++) {
+        int u = s->dag_nodes[i];
+        if (u == dst || (u != src && !can_forward(s, u)))
+            continue;
+        double tot = 0.0;
+        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int v = cr_link_other(l, u);
+            if (in_dag(s, v) && s->pos[v] == s->pos[u] + link_cost(l))
+                tot += cr_link_bw_from(l, u);
+        }
+        if (tot <= 0)
+            continue;
+        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            int li = t->adj[k];
+            const cr_link *l = &t->links[li];
+            int v = cr_link_other(l, u);
+            if (!in_dag(s, v) || s->pos[v] != s->pos[u] + link_cost(l))
+                continue;
+            double f = s->frac[u] * cr_link_bw_from(l, u) / tot;
+            if (f <= 0)
+                continue;
+            s->frac[v] += f;
+            if (s->lat[u] + l->lat_s > s->lat[v])
+                s->lat[v] = s->lat[u] + l->lat_s;
+            if (grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
+                return -2;
+            s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
+            s->rpool[s->n_rpool].w = f;
+            s->n_rpool++;
+        }
+    }
+    if (grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
+        return -2;
+    route_t *r = &s->routes[s->n_routes];
+    r->off = off;
+    r->n = (int)(s->n_rpool - off);
+    r->refs = 0;
+    r->lat_s = s->lat[dst];
+    s->st.route_entries += (size_t)r->n;
+    return s->n_routes++;
+}
+
+/* Computes the route from device src to device dst into the pool. Returns
+ * the route index, -1 when there is no path, -2 when out of memory. */
+static long route_compute(cr_sim *s, int src, int dst)
+{
+    int nn;
+    if (s->prewarm == src) {
+        if (s->fw_src != src) {
+            if (search_reset(&s->fw, src))
+                return -2;
+            s->fw_src = src;
+        }
+        int r = fw_until(s, dst);
+        if (r <= 0)
+            return r < 0 ? -2 : -1;
+        nn = fw_dag(s, src, dst);
+    } else {
+        int D = 0;
+        int r = bidir(s, src, dst, &D);
+        if (r <= 0)
+            return r < 0 ? -2 : -1;
+        nn = bidir_dag(s, src, dst, D);
+    }
+    return emit_route(s, src, dst, nn);
 }
 
 static long hash_find(const cr_sim *s, uint64_t key)
@@ -586,119 +1045,39 @@ static int hash_put(cr_sim *s, uint64_t key, long val)
     return 0;
 }
 
-/* Sort DAG nodes by distance (small sets: insertion sort). */
-static void sort_by_dist(const int *dist, int *v, int n)
+static uint64_t pair_key(const cr_sim *s, int a, int b)
 {
-    for (int i = 1; i < n; i++) {
-        int x = v[i], j = i - 1;
-        while (j >= 0 && dist[v[j]] > dist[x]) {
-            v[j + 1] = v[j];
-            j--;
-        }
-        v[j + 1] = x;
-    }
+    return (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
 }
 
-static bool in_dag(const cr_sim *s, int v)
+/* The cached route between GPU ranks a and b, -1 when not computed. */
+static long route_find(cr_sim *s, int a, int b)
 {
-    return s->dag_mark[v] == s->dag_stamp;
-}
-
-/* Computes the route from device src to device dst into the pool. Returns
- * the route index, -1 when there is no path, -2 when out of memory. */
-static long route_compute(cr_sim *s, int src, int dst)
-{
-    const cr_topo *t = s->t;
-    if (s->dj_src != src)
-        dj_reset(s, src);
-    if (!dj_until(s, dst))
-        return -1;
-    /* Collect the shortest-path DAG backwards from dst. */
-    if (++s->dag_stamp == INT_MAX) {
-        memset(s->dag_mark, 0, (size_t)t->n_devs * sizeof *s->dag_mark);
-        s->dag_stamp = 1;
-    }
-    int nn = 0;
-    s->dag_nodes[nn++] = dst;
-    s->dag_mark[dst] = s->dag_stamp;
-    for (int i = 0; i < nn; i++) {
-        int v = s->dag_nodes[i];
-        if (v == src)
-            continue;
-        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-            const cr_link *l = &t->links[t->adj[k]];
-            int u = cr_link_other(l, v);
-            if (s->dist[u] == INT_MAX || !s->settled[u] || in_dag(s, u))
-                continue;
-            if (u != src && !can_forward(s, u))
-                continue;
-            if (cr_link_bw_from(l, u) <= 0 || s->dist[u] + link_cost(l) != s->dist[v])
-                continue;
-            s->dag_mark[u] = s->dag_stamp;
-            s->dag_nodes[nn++] = u;
-        }
-    }
-    sort_by_dist(s->dist, s->dag_nodes, nn);
-    for (int i = 0; i < nn; i++) {
-        s->frac[s->dag_nodes[i]] = 0.0;
-        s->lat[s->dag_nodes[i]] = 0.0;
-    }
-    s->frac[src] = 1.0;
-    long off = s->n_rpool;
-    for (int i = 0; i < nn; i++) {
-        int u = s->dag_nodes[i];
-        if (u == dst)
-            continue;
-        double tot = 0.0;
-        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
-            const cr_link *l = &t->links[t->adj[k]];
-            int v = cr_link_other(l, u);
-            if (in_dag(s, v) && s->dist[v] == s->dist[u] + link_cost(l))
-                tot += cr_link_bw_from(l, u);
-        }
-        if (tot <= 0)
-            continue;
-        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
-            int li = t->adj[k];
-            const cr_link *l = &t->links[li];
-            int v = cr_link_other(l, u);
-            if (!in_dag(s, v) || s->dist[v] != s->dist[u] + link_cost(l))
-                continue;
-            double f = s->frac[u] * cr_link_bw_from(l, u) / tot;
-            if (f <= 0)
-                continue;
-            s->frac[v] += f;
-            if (s->lat[u] + l->lat_s > s->lat[v])
-                s->lat[v] = s->lat[u] + l->lat_s;
-            if (grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
-                return -2;
-            s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
-            s->rpool[s->n_rpool].w = f;
-            s->n_rpool++;
-        }
-    }
-    if (grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
-        return -2;
-    route_t *r = &s->routes[s->n_routes];
-    r->off = off;
-    r->n = (int)(s->n_rpool - off);
-    r->lat_s = s->lat[dst];
-    s->st.route_entries += (size_t)r->n;
-    return s->n_routes++;
+    if (s->dense)
+        return (long)s->dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
+    return hash_find(s, pair_key(s, a, b));
 }
 
 /* Cached route between GPU ranks a != b; errors as route_compute. */
 static long route_get(cr_sim *s, int a, int b)
 {
-    uint64_t key = (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
-    long r = hash_find(s, key);
+    int n = s->t->n_gpus;
+    if (!s->dense && n <= DENSE_MAX_GPUS && s->hcount == 0 &&
+        !(s->dense = calloc((size_t)n * (size_t)n, sizeof *s->dense)))
+        return -2;
+    long r = route_find(s, a, b);
     if (r >= 0)
         return r;
     r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
     if (r < 0)
         return r;
-    if (hash_put(s, key, r))
+    if (s->dense) {
+        if (r + 1 >= INT_MAX)
+            return -2;
+        s->dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
+    } else if (hash_put(s, pair_key(s, a, b), r)) {
         return -2;
+    }
     s->st.n_routes++;
     return r;
 }
@@ -723,19 +1102,48 @@ static int pxn_relay(const cr_sim *s, int a, int b)
     return c;
 }
 
+/* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
+ * or to b, r2 from the relay (-1 without one). Returns 0, -1 (no route) or
+ * -2 (out of memory). */
+static int flow_legs(cr_sim *s, int a, int b, long *r1, long *r2)
+{
+    int relay = pxn_relay(s, a, b);
+    *r2 = -1;
+    *r1 = route_get(s, a, relay >= 0 ? relay : b);
+    if (*r1 < 0)
+        return (int)*r1;
+    if (relay >= 0) {
+        *r2 = route_get(s, relay, b);
+        if (*r2 < 0)
+            return (int)*r2;
+    }
+    return 0;
+}
+
 cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
 {
-    for (int i = 0; i < n; i++)
+    cr_status st = CR_OK;
+    for (int i = 0; i < n && st == CR_OK; i++) {
+        int a = ranks[i];
+        if (a < 0 || a >= s->t->n_gpus)
+            continue;
+        s->prewarm = n - 1 >= PREWARM_MIN_DESTS ? s->t->gpus[a] : -1;
         for (int j = 0; j < n; j++) {
-            int a = ranks[i], b = ranks[j];
-            if (a == b || a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus ||
-                pxn_relay(s, a, b) >= 0)
+            int b = ranks[j];
+            if (a == b || b < 0 || b >= s->t->n_gpus)
                 continue;
-            long r = route_get(s, a, b);
-            if (r == -2)
-                return CR_ENOMEM;
+            int relay = pxn_relay(s, a, b);
+            int tgt = relay >= 0 ? relay : b;
+            if (route_find(s, a, tgt) >= 0)
+                continue;
+            if (route_get(s, a, tgt) == -2) {
+                st = CR_ENOMEM;
+                break;
+            }
         }
-    return CR_OK;
+    }
+    s->prewarm = -1;
+    return st;
 }
 
 cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s)
@@ -753,6 +1161,36 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
     *uses = s->rpool + s->routes[r].off;
     *n = s->routes[r].n;
     *lat_s = s->routes[r].lat_s;
+    return CR_OK;
+}
+
+cr_status cr_sim_path(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s)
+{
+    *uses = NULL;
+    *n = 0;
+    *lat_s = 0;
+    if (a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus)
+        return CR_EINVAL;
+    if (a == b)
+        return CR_OK;
+    long r1, r2;
+    int e = flow_legs(s, a, b, &r1, &r2);
+    if (e < 0)
+        return e == -1 ? CR_ENOTFOUND : CR_ENOMEM;
+    if (r2 < 0) {
+        *uses = s->rpool + s->routes[r1].off;
+        *n = s->routes[r1].n;
+        *lat_s = s->routes[r1].lat_s;
+        return CR_OK;
+    }
+    int n1 = s->routes[r1].n, n2 = s->routes[r2].n;
+    if (grow_i((void **)&s->scratch, &s->cap_scratch, n1 + n2, sizeof *s->scratch))
+        return CR_ENOMEM;
+    memcpy(s->scratch, s->rpool + s->routes[r1].off, (size_t)n1 * sizeof *s->scratch);
+    memcpy(s->scratch + n1, s->rpool + s->routes[r2].off, (size_t)n2 * sizeof *s->scratch);
+    *uses = s->scratch;
+    *n = n1 + n2;
+    *lat_s = s->routes[r1].lat_s + s->routes[r2].lat_s;
     return CR_OK;
 }
 
@@ -775,29 +1213,33 @@ static long task_new(cr_sim *s, int op, int type, int src, int dst)
     k->type = (unsigned char)type;
     k->src = src;
     k->dst = dst;
+    k->r1 = k->r2 = -1;
     k->ready_s = k->start_s = k->end_s = -1.0;
     k->use_off = s->n_uses;
     return s->n_tasks++;
 }
 
-/* Appends a use to the task being built (the last one), merging duplicates
- * through res_slot (reset by task_uses_done). */
+/* Appends an explicit use to the task being built (the last one), merging
+ * duplicates through res_slot (reset by task_uses_done). An HBM used
+ * explicitly is pinned: it stays simulated whatever its capacity. */
 static int task_use(cr_sim *s, int res, double w)
 {
     if (res < 0 || res >= s->n_res || !(w > 0) || !isfinite(w))
         return -1;
     if (!isfinite(s->res[res].cap_Bps))
         return 0; /* an unlimited resource never binds */
+    if (s->res[res].kind == CR_SIM_RES_HBM)
+        s->res[res].pinned = 1;
     if (s->res_slot[res] >= 0) {
         s->uses[s->res_slot[res]].w += w;
         return 0;
     }
-    if (grow((void **)&s->uses, &s->cap_uses, s->n_uses + 1, sizeof *s->uses))
+    if (s->n_uses >= INT_MAX - 1 ||
+        grow((void **)&s->uses, &s->cap_uses, s->n_uses + 1, sizeof *s->uses))
         return -1;
     s->res_slot[res] = (int)s->n_uses;
     s->uses[s->n_uses].res = res;
     s->uses[s->n_uses].w = w;
-    s->uses[s->n_uses].pos = -1;
     s->n_uses++;
     return 0;
 }
@@ -820,56 +1262,67 @@ static int task_abort(cr_sim *s)
     return -1;
 }
 
+/* A flow from op rank src to dst; its latency is its path's plus
+ * extra_lat_s, and at least min_lat_s. */
 static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s,
-                    double dst_hbm_w)
+                    double min_lat_s, bool red)
 {
-    if (!(bytes >= 0) || !isfinite(bytes) || !(extra_lat_s >= 0) || !isfinite(extra_lat_s))
+    if (!(bytes >= 0) || !isfinite(bytes) || !(extra_lat_s >= 0) || !isfinite(extra_lat_s) ||
+        !(min_lat_s >= 0) || !isfinite(min_lat_s))
         return -1;
     if (op < 0 || op >= s->n_ops || src < 0 || dst < 0 || src >= s->ops[op].n ||
         dst >= s->ops[op].n)
         return -1;
     int a = s->ops[op].ranks[src], b = s->ops[op].ranks[dst];
-    int relay = pxn_relay(s, a, b);
-    long r1 = -1, r2 = -1;
-    double rlat = 0;
-    if (a != b) {
-        r1 = route_get(s, a, relay >= 0 ? relay : b);
-        if (r1 >= 0 && relay >= 0)
-            r2 = route_get(s, relay, b);
-        if (r1 < 0 || (relay >= 0 && r2 < 0))
+    if (a == b) {
+        /* A local copy: reads and writes (and reads the operand) in HBM. */
+        long id = task_new(s, op, T_FLOW, src, dst);
+        if (id < 0)
             return -1;
-        rlat = s->routes[r1].lat_s + (r2 >= 0 ? s->routes[r2].lat_s : 0);
+        if (task_use(s, cr_sim_res_hbm(s, a), red ? 3.0 : 2.0))
+            return task_abort(s);
+        task_t *k = &s->tasks[id];
+        task_uses_done(s, k);
+        k->bytes = bytes;
+        k->lat_s = fmax(extra_lat_s, min_lat_s);
+        s->st.n_flows++;
+        return (int)id;
     }
+    long r1, r2;
+    if (flow_legs(s, a, b, &r1, &r2) < 0)
+        return -1;
     long id = task_new(s, op, T_FLOW, src, dst);
     if (id < 0)
         return -1;
-    for (int h = 0; h < 2; h++) {
-        long r = h ? r2 : r1;
-        if (r < 0)
-            continue;
-        /* Index the pool afresh: route_get may have moved it. */
-        for (int i = 0; i < s->routes[r].n; i++)
-            if (task_use(s, s->rpool[s->routes[r].off + i].res, s->rpool[s->routes[r].off + i].w))
-                return task_abort(s);
-    }
-    if (task_use(s, cr_sim_res_hbm(s, a), 1.0) || task_use(s, cr_sim_res_hbm(s, b), dst_hbm_w))
-        return task_abort(s);
     task_t *k = &s->tasks[id];
-    task_uses_done(s, k);
-    k->bytes = k->left = bytes;
-    k->lat_s = rlat + extra_lat_s;
+    k->routed = 1;
+    k->red = red;
+    k->r1 = (int)r1;
+    k->r2 = (int)r2;
+    s->routes[r1].refs++;
+    if (r2 >= 0)
+        s->routes[r2].refs++;
+    k->bytes = bytes;
+    k->lat_s =
+        fmax(s->routes[r1].lat_s + (r2 >= 0 ? s->routes[r2].lat_s : 0) + extra_lat_s, min_lat_s);
     s->st.n_flows++;
     return (int)id;
 }
 
 int cr_sim_flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s)
 {
-    return flow_add(s, op, src, dst, bytes, extra_lat_s, 1.0);
+    return flow_add(s, op, src, dst, bytes, extra_lat_s, 0.0, false);
 }
 
 int cr_sim_flow_add_reduce(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s)
 {
-    return flow_add(s, op, src, dst, bytes, extra_lat_s, 2.0);
+    return flow_add(s, op, src, dst, bytes, extra_lat_s, 0.0, true);
+}
+
+int cr_sim_flow_add_step(cr_sim *s, int op, int src, int dst, double bytes, double step_lat_s,
+                         bool reduce)
+{
+    return flow_add(s, op, src, dst, bytes, 0.0, step_lat_s, reduce);
 }
 
 int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use *uses, int n,
@@ -886,7 +1339,7 @@ int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use
             return task_abort(s);
     task_t *k = &s->tasks[id];
     task_uses_done(s, k);
-    k->bytes = k->left = bytes;
+    k->bytes = bytes;
     k->lat_s = lat_s;
     s->st.n_flows++;
     return (int)id;
@@ -902,6 +1355,8 @@ int cr_sim_compute_add(cr_sim *s, int op, int rank, double dur_s, double hbm_byt
         else
             return cr_sim_delay_add(s, op, rank, dur_s);
     }
+    if (op < 0 || op >= s->n_ops || rank < 0 || rank >= s->ops[op].n)
+        return -1;
     long id = task_new(s, op, T_FLOW, rank, -1);
     if (id < 0)
         return -1;
@@ -909,7 +1364,7 @@ int cr_sim_compute_add(cr_sim *s, int op, int rank, double dur_s, double hbm_byt
         return task_abort(s);
     task_t *k = &s->tasks[id];
     task_uses_done(s, k);
-    k->bytes = k->left = hbm_bytes;
+    k->bytes = hbm_bytes;
     /* The roofline of one kernel: it cannot stream faster than its compute
      * lets it, nor faster than its (shared) HBM. */
     k->max_rate = dur_s > 0 ? hbm_bytes / dur_s : 0.0;
@@ -930,6 +1385,16 @@ int cr_sim_delay_add(cr_sim *s, int op, int rank, double dur_s)
     s->tasks[id].lat_s = dur_s;
     s->tasks[id].n_use = 0;
     return (int)id;
+}
+
+cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
+{
+    if (tasks < 0 || deps < 0 || tasks > INT_MAX)
+        return CR_EINVAL;
+    if (grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
+        grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
+        return CR_ENOMEM;
+    return CR_OK;
 }
 
 cr_status cr_sim_dep_add(cr_sim *s, int before, int after)
@@ -985,13 +1450,384 @@ cr_status cr_sim_task_label(cr_sim *s, int task, const char *label)
     return CR_OK;
 }
 
+/* ---------- resource classes (at run start) ---------- */
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+typedef struct {
+    uint64_t h;
+    long cnt;
+    int r;
+} sig_t;
+
+static int cmp_sig(const void *a, const void *b)
+{
+    const sig_t *x = a, *y = b;
+    if (x->cnt != y->cnt)
+        return x->cnt < y->cnt ? -1 : 1;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    return x->r - y->r;
+}
+
+/* A unit is a user of resources: a route that some flow references, or an
+ * explicit task. Calls fn(s, ctx, unit, res, w) for every non-HBM use of
+ * every unit, in unit order. */
+typedef void (*unit_fn)(cr_sim *s, void *ctx, long unit, int res, double w);
+
+static void for_units(cr_sim *s, void *ctx, unit_fn fn)
+{
+    for (long r = 0; r < s->n_routes; r++) {
+        const route_t *ro = &s->routes[r];
+        if (ro->refs <= 0)
+            continue;
+        for (int i = 0; i < ro->n; i++)
+            fn(s, ctx, r, s->rpool[ro->off + i].res, s->rpool[ro->off + i].w);
+    }
+    for (long k = 0; k < s->n_tasks; k++) {
+        const task_t *tk = &s->tasks[k];
+        if (tk->routed)
+            continue;
+        for (int i = 0; i < tk->n_use; i++) {
+            const use_t *u = &s->uses[tk->use_off + i];
+            if (s->res[u->res].kind != CR_SIM_RES_HBM)
+                fn(s, ctx, s->n_routes + k, u->res, u->w);
+        }
+    }
+}
+
+typedef struct {
+    long *cnt;
+    uint64_t *h;
+} count_ctx;
+
+static void count_unit(cr_sim *s, void *ctx, long unit, int res, double w)
+{
+    (void)s;
+    (void)w;
+    count_ctx *c = ctx;
+    c->cnt[res]++;
+    c->h[res] += mix64((uint64_t)unit);
+}
+
+typedef struct {
+    long *fill; /* per resource: next slot, -1 when not recorded */
+    long *unit;
+    double *w;
+} fill_ctx;
+
+static void fill_unit(cr_sim *s, void *ctx, long unit, int res, double w)
+{
+    (void)s;
+    fill_ctx *c = ctx;
+    long i = c->fill[res];
+    if (i < 0)
+        return;
+    c->unit[i] = unit;
+    c->w[i] = w;
+    c->fill[res] = i + 1;
+}
+
+/* Whether resource r has the same users as anchor a (user lists from
+ * start[] with cnt[] entries, in unit order) with weights in one ratio;
+ * that ratio in *alpha. */
+static bool same_users(const long *start, const long *cnt, const long *unit, const double *w, int a,
+                       int r, double *alpha)
+{
+    long na = cnt[a];
+    if (na != cnt[r] || na == 0)
+        return false;
+    const long *ua = unit + start[a], *ur = unit + start[r];
+    const double *wa = w + start[a], *wr = w + start[r];
+    double al = wr[0] / wa[0];
+    for (long i = 0; i < na; i++) {
+        if (ua[i] != ur[i])
+            return false;
+        double q = wr[i] / wa[i];
+        if (fabs(q - al) > CLASS_TOL * al)
+            return false;
+    }
+    *alpha = al;
+    return true;
+}
+
+static void gpu_port_caps(const cr_sim *s, int g, double *out, double *in)
+{
+    const cr_topo *t = s->t;
+    int v = t->gpus[g];
+    *out = *in = 0;
+    for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+        const cr_link *l = &t->links[t->adj[k]];
+        *out += cr_link_bw_from(l, v);
+        *in += cr_link_bw_from(l, cr_link_other(l, v));
+    }
+}
+
+static int new_class(cr_sim *s, int r, double alpha)
+{
+    s->res[r].cls = s->n_cls;
+    s->res[r].alpha = alpha;
+    return s->n_cls++;
+}
+
+/* Merges equivalent resources into classes, drops HBM that cannot bind,
+ * and rewrites every task's uses in classes (doc/simulator.md). */
+static int normalize(cr_sim *s)
+{
+    const cr_topo *t = s->t;
+    const int nr = s->n_res;
+    int rc = -1;
+    long *cnt = calloc((size_t)nr + 1, sizeof *cnt);
+    uint64_t *h = calloc((size_t)nr + 1, sizeof *h);
+    sig_t *sg = malloc(((size_t)nr + 1) * sizeof *sg);
+    long *off = calloc((size_t)nr + 1, sizeof *off); /* start of each user list */
+    long *fill = malloc(((size_t)nr + 1) * sizeof *fill);
+    int *left = malloc(((size_t)nr + 1) * sizeof *left);
+    long *unit = NULL, *rr_off = NULL;
+    double *uw = NULL;
+    cr_sim_use *rr = NULL;
+    use_t *nu = NULL;
+    if (!cnt || !h || !sg || !off || !fill || !left)
+        goto out;
+    /* HBM that cannot bind: every routed flow from GPU g crosses g's
+     * outgoing links with weight 1 in all, every one into g its incoming
+     * links, so the HBM load is at most out + 2 in (2: a reduction reads
+     * the local operand); with no compute or explicit use, a capacity above
+     * that never binds. */
+    for (int g = 0; g < t->n_gpus; g++) {
+        res_t *q = &s->res[s->hbm_res0 + g];
+        double o, i;
+        gpu_port_caps(s, g, &o, &i);
+        if (!q->pinned && isfinite(q->cap_Bps) && q->cap_Bps >= o + 2 * i) {
+            q->dropped = 1;
+            s->st.n_dropped++;
+        }
+    }
+    count_ctx cc = {cnt, h};
+    for_units(s, &cc, count_unit);
+    int ns = 0;
+    for (int r = 0; r < nr; r++)
+        if (cnt[r] > 0) {
+            sg[ns].h = h[r];
+            sg[ns].cnt = cnt[r];
+            sg[ns].r = r;
+            ns++;
+        }
+    qsort(sg, (size_t)ns, sizeof *sg, cmp_sig);
+    /* Record users only for resources that share a signature. */
+    for (int r = 0; r < nr; r++)
+        fill[r] = -1;
+    long tot = 0;
+    for (int i = 0; i < ns; i++) {
+        bool grp = (i > 0 && sg[i - 1].cnt == sg[i].cnt && sg[i - 1].h == sg[i].h) ||
+                   (i + 1 < ns && sg[i + 1].cnt == sg[i].cnt && sg[i + 1].h == sg[i].h);
+        if (grp) {
+            fill[sg[i].r] = tot;
+            tot += sg[i].cnt;
+        }
+    }
+    for (int r = 0; r < nr; r++)
+        off[r] = fill[r];
+    unit = malloc(((size_t)tot + 1) * sizeof *unit);
+    uw = malloc(((size_t)tot + 1) * sizeof *uw);
+    if (!unit || !uw)
+        goto out;
+    fill_ctx fc = {fill, unit, uw};
+    for_units(s, &fc, fill_unit);
+    /* Classes: runs of equal signature, verified against an anchor; the
+     * members that fail form the next run. */
+    s->n_cls = 0;
+    for (int i = 0; i < ns;) {
+        int j = i + 1;
+        while (j < ns && sg[j].cnt == sg[i].cnt && sg[j].h == sg[i].h)
+            j++;
+        if (j - i == 1) {
+            new_class(s, sg[i].r, 1.0);
+            i = j;
+            continue;
+        }
+        int nl = 0;
+        for (int k = i; k < j; k++)
+            left[nl++] = sg[k].r;
+        while (nl > 0) {
+            int a = left[0], keep = 0;
+            int c = new_class(s, a, 1.0);
+            for (int k = 1; k < nl; k++) {
+                double al;
+                if (same_users(off, cnt, unit, uw, a, left[k], &al)) {
+                    s->res[left[k]].cls = c;
+                    s->res[left[k]].alpha = al;
+                } else {
+                    left[keep++] = left[k];
+                }
+            }
+            nl = keep;
+        }
+        i = j;
+    }
+    /* Every simulated HBM is a class of its own (its users include routed
+     * flows, which are not units). */
+    for (int g = 0; g < t->n_gpus; g++) {
+        res_t *q = &s->res[s->hbm_res0 + g];
+        if (!q->dropped && isfinite(q->cap_Bps))
+            new_class(s, s->hbm_res0 + g, 1.0);
+    }
+    s->cls = calloc((size_t)s->n_cls + 1, sizeof *s->cls);
+    if (!s->cls)
+        goto out;
+    for (int c = 0; c < s->n_cls; c++)
+        s->cls[c].cap_Bps = INFINITY;
+    for (int r = 0; r < nr; r++) {
+        res_t *q = &s->res[r];
+        if (q->cls >= 0 && q->cap_Bps / q->alpha < s->cls[q->cls].cap_Bps)
+            s->cls[q->cls].cap_Bps = q->cap_Bps / q->alpha;
+    }
+    for (int r = 0; r < nr; r++) {
+        res_t *q = &s->res[r];
+        q->tight = q->cls >= 0 && q->cap_Bps / q->alpha <= s->cls[q->cls].cap_Bps * (1 + 1e-6);
+    }
+    /* Routes in classes: one use per class (members carry the same
+     * weight / alpha). */
+    rr_off = malloc(((size_t)s->n_routes + 1) * sizeof *rr_off);
+    if (!rr_off)
+        goto out;
+    long nrr = 0;
+    for (long r = 0; r < s->n_routes; r++)
+        nrr += s->routes[r].refs > 0 ? s->routes[r].n : 0;
+    rr = malloc(((size_t)nrr + 1) * sizeof *rr);
+    if (!rr)
+        goto out;
+    nrr = 0;
+    for (long r = 0; r < s->n_routes; r++) {
+        const route_t *ro = &s->routes[r];
+        rr_off[r] = nrr;
+        if (ro->refs <= 0)
+            continue;
+        for (int i = 0; i < ro->n; i++) {
+            const res_t *q = &s->res[s->rpool[ro->off + i].res];
+            if (q->cls < 0 || s->res_slot[q->cls] >= 0)
+                continue;
+            s->res_slot[q->cls] = (int)(nrr - rr_off[r]);
+            rr[nrr].res = q->cls;
+            rr[nrr].w = s->rpool[ro->off + i].w / q->alpha;
+            nrr++;
+        }
+        for (long i = rr_off[r]; i < nrr; i++)
+            s->res_slot[rr[i].res] = -1;
+    }
+    /* Every task's uses in classes. */
+    long need = 0;
+    for (long k = 0; k < s->n_tasks; k++) {
+        const task_t *tk = &s->tasks[k];
+        if (tk->routed) {
+            long r1 = tk->r1, r2 = tk->r2;
+            need += (r1 + 1 < s->n_routes ? rr_off[r1 + 1] : nrr) - rr_off[r1] + 2;
+            if (r2 >= 0)
+                need += (r2 + 1 < s->n_routes ? rr_off[r2 + 1] : nrr) - rr_off[r2];
+        } else {
+            need += tk->n_use;
+        }
+    }
+    if (need >= INT_MAX)
+        goto out;
+    nu = malloc(((size_t)need + 1) * sizeof *nu);
+    if (!nu)
+        goto out;
+    long n = 0;
+    for (long k = 0; k < s->n_tasks; k++) {
+        task_t *tk = &s->tasks[k];
+        long o = n;
+        if (tk->routed) {
+            const op_t *op = &s->ops[tk->op];
+            int hb[2] = {s->hbm_res0 + op->ranks[tk->src], s->hbm_res0 + op->ranks[tk->dst]};
+            double hw[2] = {1.0, tk->red ? 2.0 : 1.0};
+            for (int leg = 0; leg < 2; leg++) {
+                long r = leg ? tk->r2 : tk->r1;
+                if (r < 0)
+                    continue;
+                long e = r + 1 < s->n_routes ? rr_off[r + 1] : nrr;
+                for (long i = rr_off[r]; i < e; i++) {
+                    int c = rr[i].res;
+                    if (s->res_slot[c] >= 0) {
+                        nu[s->res_slot[c]].w += rr[i].w;
+                        continue;
+                    }
+                    s->res_slot[c] = (int)n;
+                    nu[n].res = c;
+                    nu[n].w = rr[i].w;
+                    n++;
+                }
+            }
+            for (int e = 0; e < 2; e++) {
+                int c = s->res[hb[e]].cls;
+                if (c < 0)
+                    continue;
+                if (s->res_slot[c] >= 0) {
+                    nu[s->res_slot[c]].w += hw[e];
+                    continue;
+                }
+                s->res_slot[c] = (int)n;
+                nu[n].res = c;
+                nu[n].w = hw[e];
+                n++;
+            }
+        } else {
+            for (int i = 0; i < tk->n_use; i++) {
+                const use_t *u = &s->uses[tk->use_off + i];
+                const res_t *q = &s->res[u->res];
+                if (q->cls < 0 || s->res_slot[q->cls] >= 0)
+                    continue;
+                s->res_slot[q->cls] = (int)n;
+                nu[n].res = q->cls;
+                nu[n].w = u->w / q->alpha;
+                n++;
+            }
+        }
+        for (long i = o; i < n; i++)
+            s->res_slot[nu[i].res] = -1;
+        tk->use_off = o;
+        tk->n_use = (int)(n - o);
+    }
+    for (long k = 0; k < s->n_tasks; k++)
+        if (s->tasks[k].n_use > 0) {
+            use_t *u = &nu[s->tasks[k].use_off + s->tasks[k].n_use - 1];
+            u->res = -u->res - 1; /* the flow's last use */
+        }
+    free(s->uses);
+    s->uses = nu;
+    nu = NULL;
+    s->n_uses = s->cap_uses = n;
+    s->st.n_classes = s->n_cls;
+    s->st.n_uses = n;
+    rc = 0;
+out:
+    free(cnt);
+    free(h);
+    free(sg);
+    free(off);
+    free(fill);
+    free(left);
+    free(unit);
+    free(uw);
+    free(rr_off);
+    free(rr);
+    free(nu);
+    return rc;
+}
+
 /* ---------- event heap ---------- */
 
-static int ev_push(cr_sim *s, double t, long task, int kind)
+static int ev_push(cr_sim *s, double t, int id, int kind)
 {
     if (grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
         return -1;
-    event_t e = {t, (int)task, s->tasks[task].ver, kind};
+    event_t e = {t, id, kind};
     long i = s->n_heap++;
     while (i > 0) {
         long p = (i - 1) / 2;
@@ -1025,53 +1861,198 @@ static event_t ev_pop(cr_sim *s)
     return top;
 }
 
+/* ---------- batches: solved components, activation groups ---------- */
+
+/* A new batch (list copied from f[0..n) when f is given). Returns its
+ * index or -1. */
+static int batch_new(batch_t **arr, int *n_arr, int *cap, const long *f, int n)
+{
+    if (grow_i((void **)arr, cap, *n_arr + 1, sizeof **arr))
+        return -1;
+    batch_t *b = &(*arr)[*n_arr];
+    b->n = 0;
+    b->live = 0;
+    b->end = NULL;
+    b->scanned = 0;
+    b->f = malloc(((size_t)(n > 0 ? n : 1)) * sizeof *b->f);
+    if (!b->f)
+        return -1;
+    if (f)
+        for (int i = 0; i < n; i++)
+            b->f[i] = (int)f[i];
+    b->n = f ? n : 0;
+    b->live = n; /* groups: capacity */
+    return (*n_arr)++;
+}
+
+static void batch_leave(cr_sim *s, int b)
+{
+    if (b < 0)
+        return;
+    batch_t *x = &s->batches[b];
+    if (--x->live <= 0) {
+        free(x->f);
+        free(x->end);
+        x->f = NULL;
+        x->end = NULL;
+        x->n = 0;
+    }
+}
+
 /* ---------- resource membership ---------- */
 
-static int seed(cr_sim *s, int r)
+static int use_cls(const use_t *u)
 {
+    return u->res < 0 ? -u->res - 1 : u->res;
+}
+
+static bool bit_get(const uint64_t *b, long f)
+{
+    return (b[f >> 6] >> (f & 63)) & 1u;
+}
+
+static void bit_put(uint64_t *b, long f, bool v)
+{
+    if (v)
+        b[f >> 6] |= (uint64_t)1 << (f & 63);
+    else
+        b[f >> 6] &= ~((uint64_t)1 << (f & 63));
+}
+
+/* Marks class c changed in this round: hard when a flow arrived on it (its
+ * component must be re-solved), soft when one left (re-solved only if a
+ * remaining flow had its bottleneck there). */
+static int seed(cr_sim *s, int c, bool hard)
+{
+    if (hard)
+        s->hard[c] = s->seed_round;
+    if (s->seeded[c] == s->seed_round)
+        return 0;
+    s->seeded[c] = s->seed_round;
     if (grow_i((void **)&s->seeds, &s->cap_seeds, s->n_seeds + 1, sizeof *s->seeds))
         return -1;
-    s->seeds[s->n_seeds++] = r;
+    s->seeds[s->n_seeds++] = c;
     return 0;
+}
+
+static int uf_find(cr_sim *s, int c)
+{
+    while (s->uf_par[c] != c) {
+        s->uf_par[c] = s->uf_par[s->uf_par[c]];
+        c = s->uf_par[c];
+    }
+    return c;
+}
+
+static void uf_union(cr_sim *s, int a, int b)
+{
+    a = uf_find(s, a);
+    b = uf_find(s, b);
+    if (a == b)
+        return;
+    if (s->uf_size[a] < s->uf_size[b]) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    s->uf_par[b] = a;
+    s->uf_size[a] += s->uf_size[b];
+    int t = s->uf_next[a]; /* splice the circular member lists */
+    s->uf_next[a] = s->uf_next[b];
+    s->uf_next[b] = t;
+}
+
+/* Components from scratch: the classes joined by the active flows. */
+static void uf_rebuild(cr_sim *s)
+{
+    for (int c = 0; c < s->n_cls; c++) {
+        s->uf_par[c] = c;
+        s->uf_size[c] = 1;
+        s->uf_next[c] = c;
+    }
+    for (int c = 0; c < s->n_cls; c++) {
+        const cls_t *r = &s->cls[c];
+        for (int j = 0; j < r->n_act; j++)
+            if (bit_get(s->alive, r->act[j].task))
+                uf_union(s, c, use_cls(&s->uses[r->act[j].uoff]));
+    }
+    s->peak_active = s->n_active;
 }
 
 static int flow_attach(cr_sim *s, long f)
 {
     task_t *k = &s->tasks[f];
+    int c0 = k->n_use > 0 ? use_cls(&s->uses[k->use_off]) : -1;
     for (int i = 0; i < k->n_use; i++) {
         use_t *u = &s->uses[k->use_off + i];
-        res_t *r = &s->res[u->res];
+        int c = use_cls(u);
+        cls_t *r = &s->cls[c];
         if (grow_i((void **)&r->act, &r->cap_act, r->n_act + 1, sizeof *r->act))
             return -1;
-        u->pos = r->n_act;
         r->act[r->n_act].task = (int)f;
-        r->act[r->n_act].use = (int)(k->use_off + i);
+        r->act[r->n_act].uoff = (int)k->use_off;
+        r->act[r->n_act].w = u->w;
         r->n_act++;
-        if (seed(s, u->res))
+        r->n_live++;
+        if (i > 0)
+            uf_union(s, c0, c);
+        if (seed(s, c, true))
             return -1;
     }
     k->active = 1;
-    k->rate = 0;
-    k->t_last = 0;
+    bit_put(s->alive, f, true);
+    s->fd[f].rate = 0;
+    if (++s->n_active > s->peak_active)
+        s->peak_active = s->n_active;
     return 0;
 }
 
-static int flow_detach(cr_sim *s, long f)
+static void cls_settle(cls_t *r, double now)
+{
+    double dt = now - r->t_last;
+    if (dt > 0) {
+        r->bytes += r->load_Bps * dt;
+        if (r->load_Bps > 0 && r->load_Bps >= r->cap_Bps * (1 - 1e-6))
+            r->busy_s += dt;
+    }
+    r->t_last = now;
+}
+
+/* Drops the departed flows from a class's active list. */
+static void act_compact(cr_sim *s, cls_t *r)
+{
+    int j = 0;
+    for (int a = 0; a < r->n_act; a++)
+        if (bit_get(s->alive, r->act[a].task))
+            r->act[j++] = r->act[a];
+    r->n_act = j;
+}
+
+/* Flow f leaves its classes at now: their loads drop by its share. */
+static int flow_detach(cr_sim *s, long f, double now)
 {
     task_t *k = &s->tasks[f];
+    const fdyn_t *y = &s->fd[f];
+    if (s->fbn[f] >= 0)
+        s->nb[s->fbn[f]]--;
+    s->fbn[f] = -1;
+    bit_put(s->alive, f, false);
+    double rate = isfinite(y->rate) ? y->rate : 0;
     for (int i = 0; i < k->n_use; i++) {
-        use_t *u = &s->uses[k->use_off + i];
-        res_t *r = &s->res[u->res];
-        ref_t last = r->act[--r->n_act];
-        if (u->pos != r->n_act) {
-            r->act[u->pos] = last;
-            s->uses[last.use].pos = u->pos;
-        }
-        u->pos = -1;
-        if (seed(s, u->res))
+        const use_t *u = &s->uses[k->use_off + i];
+        int c = use_cls(u);
+        cls_t *r = &s->cls[c];
+        cls_settle(r, now);
+        r->load_Bps -= u->w * rate;
+        if (--r->n_live == 0 || r->load_Bps < 1e-9 * r->cap_Bps)
+            r->load_Bps = 0;
+        if (r->n_act - r->n_live > r->n_live + 16)
+            act_compact(s, r);
+        if (seed(s, c, false))
             return -1;
     }
     k->active = 0;
+    s->n_active--;
     return 0;
 }
 
@@ -1179,19 +2160,39 @@ static void cheap_pop(cr_sim *s)
     }
 }
 
-/* Flow stamps: a flow is in the component when stamp == s->stamp, frozen
- * when stamp == -s->stamp. */
-static void freeze(cr_sim *s, long f, double rate)
+/* Flow f's rate is final for this solve: it leaves the unfrozen set and
+ * its weights leave its classes' free capacity. */
+static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
 {
-    task_t *k = &s->tasks[f];
-    k->stamp = -s->stamp;
+    bit_put(s->unf, f, false);
     s->newrate[f] = rate;
-    for (int i = 0; i < k->n_use; i++) {
-        const use_t *u = &s->uses[k->use_off + i];
-        s->rem[u->res] -= u->w * rate;
-        s->wsum[u->res] -= u->w;
-        s->nunf[u->res]--;
+    s->fbn[f] = bneck;
+    if (bneck >= 0)
+        s->nb[bneck]++;
+    for (const use_t *u = &s->uses[uoff];; u++) {
+        int c = u->res;
+        bool last = c < 0;
+        if (last)
+            c = -c - 1;
+        s->rem[c] -= u->w * rate;
+        s->wsum[c] -= u->w;
+        s->nunf[c]--;
+        if (last)
+            break;
     }
+}
+
+/* Brings a class into the component: its counters settled up to now and
+ * its solver state set from its active flows. */
+static void comp_add_res(cr_sim *s, int q, int *nr, double now)
+{
+    cls_t *r = &s->cls[q];
+    s->cls_stamp[q] = s->stamp;
+    s->comp_res[(*nr)++] = q;
+    cls_settle(r, now);
+    s->rem[q] = r->cap_Bps;
+    s->wsum[q] = 0; /* summed by the component search */
+    s->nunf[q] = r->n_live;
 }
 
 static int solve(cr_sim *s, double now)
@@ -1199,77 +2200,83 @@ static int solve(cr_sim *s, double now)
     if (s->n_seeds == 0)
         return 0;
     if (++s->stamp == INT_MAX) {
-        for (int r = 0; r < s->n_res; r++)
-            s->res_stamp[r] = 0;
-        for (long f = 0; f < s->n_tasks; f++)
-            s->tasks[f].stamp = 0;
+        for (int r = 0; r < s->n_cls; r++)
+            s->cls_stamp[r] = s->root_stamp[r] = 0;
         s->stamp = 1;
     }
     const int st = s->stamp;
-    /* The component: breadth-first over resources and the flows on them. */
+    if (s->peak_active > 64 && 2 * s->n_active < s->peak_active)
+        uf_rebuild(s);
+    /* The component: every class in the (conservative) union-find set of
+     * a seed that must be re-solved, and every flow on them. */
     int nr = 0;
-    long nf = 0;
     for (int i = 0; i < s->n_seeds; i++) {
-        int r = s->seeds[i];
-        if (s->res_stamp[r] != st) {
-            s->res_stamp[r] = st;
-            s->comp_res[nr++] = r;
-        }
+        int c = s->seeds[i];
+        if (s->hard[c] != s->seed_round && s->nb[c] <= 0)
+            continue;
+        int root = uf_find(s, c);
+        if (s->root_stamp[root] == st)
+            continue;
+        s->root_stamp[root] = st;
+        int m = root;
+        do {
+            comp_add_res(s, m, &nr, now);
+            m = s->uf_next[m];
+        } while (m != root);
     }
     s->n_seeds = 0;
+    s->seed_round++;
+    if (nr == 0)
+        return 0; /* only departures, and no remaining flow lost its bottleneck */
+    long nf = 0;
     for (int i = 0; i < nr; i++) {
-        const res_t *r = &s->res[s->comp_res[i]];
+        const cls_t *r = &s->cls[s->comp_res[i]];
+        double w = 0;
         for (int j = 0; j < r->n_act; j++) {
             long f = r->act[j].task;
-            task_t *k = &s->tasks[f];
-            if (k->stamp == st)
+            if (!bit_get(s->alive, f))
                 continue;
-            k->stamp = st;
+            w += r->act[j].w;
+            if (bit_get(s->unf, f))
+                continue;
+            bit_put(s->unf, f, true);
             if (nf + 1 > s->cap_comp_flows &&
                 grow((void **)&s->comp_flows, &s->cap_comp_flows, nf + 1, sizeof *s->comp_flows))
                 return -1;
             s->comp_flows[nf++] = f;
-            for (int u = 0; u < k->n_use; u++) {
-                int q = s->uses[k->use_off + u].res;
-                if (s->res_stamp[q] != st) {
-                    s->res_stamp[q] = st;
-                    s->comp_res[nr++] = q;
-                }
-            }
         }
+        s->wsum[s->comp_res[i]] = w;
+    }
+    /* A large component is walked in task order (memory order) from here. */
+    if (nf > 4096 && nf * 16 > s->n_tasks) {
+        long k = 0;
+        for (long w = 0; w <= (s->n_tasks - 1) >> 6; w++)
+            for (uint64_t m = s->unf[w]; m; m &= m - 1)
+                s->comp_flows[k++] = (w << 6) + __builtin_ctzll(m);
+    }
+    for (long i = 0; i < nf; i++) {
+        long f = s->comp_flows[i];
+        fdyn_t *y = &s->fd[f];
+        y->left -= y->rate * (now - y->t_last);
+        if (y->left < 0)
+            y->left = 0;
+        y->t_last = now;
+        if (s->fbn[f] >= 0)
+            s->nb[s->fbn[f]]--;
+        s->fbn[f] = -1;
     }
     s->st.n_solves++;
     s->st.solved_flows += nf;
-    /* Settle bytes and resource counters up to now at the old rates. */
-    for (long i = 0; i < nf; i++) {
-        task_t *k = &s->tasks[s->comp_flows[i]];
-        k->left -= k->rate * (now - k->t_last);
-        if (k->left < 0)
-            k->left = 0;
-        k->t_last = now;
-    }
     s->n_rheap = 0;
     s->n_cheap = 0;
     for (int i = 0; i < nr; i++) {
         int q = s->comp_res[i];
-        res_t *r = &s->res[q];
-        double dt = now - r->t_last;
-        r->bytes += r->load_Bps * dt;
-        if (r->load_Bps >= r->cap_Bps * (1 - 1e-6))
-            r->busy_s += dt;
-        r->t_last = now;
-        s->rem[q] = r->cap_Bps;
-        s->nunf[q] = r->n_act;
-        double w = 0;
-        for (int j = 0; j < r->n_act; j++)
-            w += s->uses[r->act[j].use].w;
-        s->wsum[q] = w;
-        if (r->n_act > 0 && rheap_push(s, r->cap_Bps / w, q))
+        if (s->nunf[q] > 0 && rheap_push(s, s->cls[q].cap_Bps / s->wsum[q], q))
             return -1;
     }
     for (long i = 0; i < nf; i++) {
         long f = s->comp_flows[i];
-        if (s->tasks[f].max_rate > 0 && cheap_push(s, s->tasks[f].max_rate, f))
+        if (s->fd[f].capped && cheap_push(s, s->tasks[f].max_rate, f))
             return -1;
     }
     /* Progressive filling: raise every unfrozen flow's rate together; the
@@ -1300,14 +2307,14 @@ static int solve(cr_sim *s, double now)
             rbest = q;
             break;
         }
-        while (s->n_cheap > 0 && s->tasks[s->cheap_f[0]].stamp != st)
+        while (s->n_cheap > 0 && !bit_get(s->unf, s->cheap_f[0]))
             cheap_pop(s);
         if (s->n_cheap > 0 && s->cheap_k[0] <= rkey) {
             long f = s->cheap_f[0];
             if (s->cheap_k[0] > level)
                 level = s->cheap_k[0];
             cheap_pop(s);
-            freeze(s, f, s->tasks[f].max_rate);
+            freeze(s, f, s->tasks[f].use_off, s->tasks[f].max_rate, -1);
             frozen++;
             continue;
         }
@@ -1315,8 +2322,8 @@ static int solve(cr_sim *s, double now)
             /* Flows with no resource and no cap: unlimited (finish at once). */
             for (long i = 0; i < nf; i++) {
                 long f = s->comp_flows[i];
-                if (s->tasks[f].stamp == st) {
-                    freeze(s, f, INFINITY);
+                if (bit_get(s->unf, f)) {
+                    freeze(s, f, s->tasks[f].use_off, INFINITY, -1);
                     frozen++;
                 }
             }
@@ -1324,47 +2331,113 @@ static int solve(cr_sim *s, double now)
         }
         rheap_pop(s);
         level = rkey;
-        const res_t *r = &s->res[rbest];
+        const cls_t *r = &s->cls[rbest];
         for (int j = 0; j < r->n_act; j++) {
             long f = r->act[j].task;
-            if (s->tasks[f].stamp == st) {
-                freeze(s, f, level);
+            if (bit_get(s->unf, f)) {
+                freeze(s, f, r->act[j].uoff, level, rbest);
                 frozen++;
             }
         }
     }
     for (int i = 0; i < nr; i++) {
         int q = s->comp_res[i];
-        res_t *r = &s->res[q];
-        double load = r->cap_Bps - s->rem[q];
+        cls_t *r = &s->cls[q];
+        double load = r->n_live == 0 ? 0 : r->cap_Bps - s->rem[q];
         r->load_Bps = load > 0 ? load : 0;
         if (r->load_Bps > r->peak_Bps)
             r->peak_Bps = r->load_Bps;
     }
+    /* New rates; the component becomes one batch with one event at its
+     * earliest completion. */
+    int b = batch_new(&s->batches, &s->n_batches, &s->cap_batches, s->comp_flows, (int)nf);
+    if (b < 0)
+        return -1;
+    double tmin = INFINITY;
     for (long i = 0; i < nf; i++) {
         long f = s->comp_flows[i];
-        task_t *k = &s->tasks[f];
-        double nr8 = s->newrate[f];
-        if (nr8 == k->rate)
-            continue;
-        k->rate = nr8;
-        k->ver++;
-        double t_end = isfinite(nr8) ? now + k->left / nr8 : now;
-        if (ev_push(s, t_end, f, EV_DONE))
-            return -1;
+        fdyn_t *y = &s->fd[f];
+        y->rate = s->newrate[f];
+        batch_leave(s, y->batch);
+        y->batch = b;
+        double t_end = isfinite(y->rate) ? now + y->left / y->rate : now;
+        if (t_end < tmin)
+            tmin = t_end;
     }
-    return 0;
+    return ev_push(s, tmin, b, EV_BATCH);
 }
 
 /* ---------- the event loop ---------- */
 
+typedef struct {
+    const long *succ_off, *succ;
+    long finished;
+    long *fin;
+    long n_fin, cap_fin;
+} loop_t;
+
+/* Task f's successors whose last predecessor it was become ready at now
+ * (or their start time) and activate after their latency; many released
+ * at once are grouped by activation time (within the batch tolerance). */
+static int release(cr_sim *s, loop_t *L, long f, double now)
+{
+    long a = L->succ_off[f], e = L->succ_off[f + 1];
+    double gt[GROUP_SLOTS];
+    int gid[GROUP_SLOTS], ng = 0;
+    for (long i = a; i < e; i++) {
+        long x = L->succ[i];
+        task_t *n = &s->tasks[x];
+        if (--n->npred != 0)
+            continue;
+        double r = now > n->not_before ? now : n->not_before;
+        n->ready_s = r;
+        double ta = r + n->lat_s;
+        int g = -1;
+        if (e - a >= GROUP_MIN) {
+            for (int j = 0; j < ng && g < 0; j++)
+                if (fabs(ta - gt[j]) <= BATCH_ABS + BATCH_REL * fabs(ta))
+                    g = j;
+            if (g < 0 && ng < GROUP_SLOTS) {
+                int id = batch_new(&s->groups, &s->n_groups, &s->cap_groups, NULL,
+                                   (int)(e - a < 1024 ? e - a : 1024));
+                if (id < 0)
+                    return -1;
+                gt[ng] = ta;
+                gid[ng] = id;
+                g = ng++;
+            }
+        }
+        if (g < 0) {
+            if (ev_push(s, ta, (int)x, EV_ACT))
+                return -1;
+            continue;
+        }
+        batch_t *gr = &s->groups[gid[g]];
+        if (gr->n + 1 > gr->live) {
+            int c = gr->live * 2;
+            int *p = realloc(gr->f, (size_t)c * sizeof *p);
+            if (!p)
+                return -1;
+            gr->f = p;
+            gr->live = c;
+        }
+        gr->f[gr->n++] = (int)x;
+    }
+    for (int j = 0; j < ng; j++)
+        if (ev_push(s, gt[j], gid[j], EV_ACTG))
+            return -1;
+    return 0;
+}
+
 /* Task f finished at now: record, release successors. */
-static int task_finish(cr_sim *s, long f, double now, const long *succ_off, const long *succ)
+static int task_finish(cr_sim *s, loop_t *L, long f, double now)
 {
     task_t *k = &s->tasks[f];
     k->done = 1;
     k->end_s = now;
-    k->left = 0;
+    s->fd[f].left = 0;
+    L->finished++;
+    s->st.n_events++;
     op_t *o = &s->ops[k->op];
     if (o->end_s < now)
         o->end_s = now;
@@ -1378,14 +2451,144 @@ static int task_finish(cr_sim *s, long f, double now, const long *succ_off, cons
         o->rank_end[k->dst] = now;
     if (now > s->makespan)
         s->makespan = now;
-    for (long i = succ_off[f]; i < succ_off[f + 1]; i++) {
-        task_t *n = &s->tasks[succ[i]];
-        if (--n->npred == 0) {
-            double r = now > n->not_before ? now : n->not_before;
-            n->ready_s = r;
-            if (ev_push(s, r + n->lat_s, succ[i], EV_ACT))
+    if (k->routed) {
+        /* HBM that is not simulated still counts its bytes. */
+        res_t *ha = &s->res[s->hbm_res0 + o->ranks[k->src]];
+        res_t *hb = &s->res[s->hbm_res0 + o->ranks[k->dst]];
+        if (ha->dropped)
+            ha->dropped_bytes += k->bytes;
+        if (hb->dropped)
+            hb->dropped_bytes += k->bytes * (k->red ? 2.0 : 1.0);
+    }
+    return release(s, L, f, now);
+}
+
+/* Task x's latency has passed: a delay ends, a flow starts moving bytes. */
+static int activate(cr_sim *s, loop_t *L, long x, double now)
+{
+    task_t *k = &s->tasks[x];
+    s->st.n_events++;
+    k->start_s = k->type == T_DELAY ? k->ready_s : now;
+    if (k->type == T_DELAY || k->n_use == 0 || k->bytes <= 0) {
+        if (k->type != T_DELAY && k->n_use == 0 && k->bytes > 0 && k->max_rate > 0) {
+            /* A capped stream over unlimited resources: a batch of one. */
+            k->active = 1;
+            s->fd[x].rate = k->max_rate;
+            s->fd[x].t_last = now;
+            int b = batch_new(&s->batches, &s->n_batches, &s->cap_batches, &x, 1);
+            if (b < 0)
+                return -1;
+            s->fd[x].batch = b;
+            return ev_push(s, now + k->bytes / k->max_rate, b, EV_BATCH);
+        }
+        return task_finish(s, L, x, now);
+    }
+    if (flow_attach(s, x))
+        return -1;
+    s->fd[x].t_last = now;
+    return 0;
+}
+
+static double flow_end(const fdyn_t *y)
+{
+    return !isfinite(y->rate) ? y->t_last : y->rate > 0 ? y->t_last + y->left / y->rate : INFINITY;
+}
+
+static void bheap_down(batch_t *x, int i)
+{
+    int n = x->n;
+    double k = x->end[i];
+    int f = x->f[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && x->end[c + 1] < x->end[c])
+            c++;
+        if (x->end[c] >= k)
+            break;
+        x->end[i] = x->end[c];
+        x->f[i] = x->f[c];
+        i = c;
+    }
+    x->end[i] = k;
+    x->f[i] = f;
+}
+
+/* A batch's event: its flows that end by horizon finish now. The first
+ * event scans the batch; if the batch outlives it (no re-solve touched it),
+ * its live flows become a heap on their end times. */
+static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
+{
+    batch_t *x = &s->batches[b];
+    if (!x->f)
+        return 0;
+    L->n_fin = 0;
+    if (!x->end) {
+        double tmin = INFINITY;
+        int keep = 0;
+        for (int i = 0; i < x->n; i++) {
+            long f = x->f[i];
+            const fdyn_t *y = &s->fd[f];
+            if (y->batch != b)
+                continue; /* re-rated since, or finished */
+            double end = flow_end(y);
+            if (end <= horizon) {
+                if (grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                    return -1;
+                L->fin[L->n_fin++] = f;
+            } else {
+                x->f[keep++] = (int)f;
+                if (end < tmin)
+                    tmin = end;
+            }
+        }
+        x->n = keep;
+        if (keep > 0 && !x->scanned) {
+            /* Usually the solve that follows supersedes the batch: make the
+             * heap only if it survives to a second event. */
+            x->scanned = 1;
+            if (ev_push(s, tmin, b, EV_BATCH))
+                return -1;
+        } else if (keep > 0) {
+            x->end = malloc((size_t)keep * sizeof *x->end);
+            if (!x->end)
+                return -1;
+            for (int i = 0; i < keep; i++)
+                x->end[i] = flow_end(&s->fd[x->f[i]]);
+            for (int i = keep / 2 - 1; i >= 0; i--)
+                bheap_down(x, i);
+            if (ev_push(s, tmin, b, EV_BATCH))
                 return -1;
         }
+    } else {
+        while (x->n > 0 && (s->fd[x->f[0]].batch != b || x->end[0] <= horizon)) {
+            long f = x->f[0];
+            if (s->fd[f].batch == b) {
+                if (grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                    return -1;
+                L->fin[L->n_fin++] = f;
+            }
+            x->n--;
+            if (x->n > 0) {
+                x->f[0] = x->f[x->n];
+                x->end[0] = x->end[x->n];
+                bheap_down(x, 0);
+            }
+        }
+        if (x->n > 0 && ev_push(s, x->end[0], b, EV_BATCH))
+            return -1;
+    }
+    for (long i = 0; i < L->n_fin; i++) {
+        long f = L->fin[i];
+        task_t *k = &s->tasks[f];
+        if (k->n_use > 0 && flow_detach(s, f, now))
+            return -1;
+        k->active = 0;
+        batch_leave(s, s->fd[f].batch);
+        s->fd[f].batch = -1;
+        if (task_finish(s, L, f, now))
+            return -1;
     }
     return 0;
 }
@@ -1397,11 +2600,53 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     s->ran = true;
     cr_status st = CR_ENOMEM;
     long n = s->n_tasks;
+    loop_t L;
+    memset(&L, 0, sizeof L);
     long *succ_off = calloc((size_t)n + 2, sizeof *succ_off);
     long *succ = malloc(((size_t)s->n_deps + 1) * sizeof *succ);
     s->newrate = malloc(((size_t)n + 1) * sizeof *s->newrate);
-    if (!succ_off || !succ || !s->newrate)
+    s->fd = malloc(((size_t)n + 1) * sizeof *s->fd);
+    s->unf = calloc((size_t)n / 64 + 2, sizeof *s->unf);
+    s->alive = calloc((size_t)n / 64 + 2, sizeof *s->alive);
+    s->fbn = malloc(((size_t)n + 1) * sizeof *s->fbn);
+    if (!succ_off || !succ || !s->newrate || !s->fd || !s->unf || !s->alive || !s->fbn ||
+        normalize(s))
         goto out;
+    for (long f = 0; f < n; f++) {
+        s->fd[f].left = s->tasks[f].bytes;
+        s->fd[f].rate = s->fd[f].t_last = 0;
+        s->fd[f].batch = -1;
+        s->fd[f].capped = s->tasks[f].max_rate > 0;
+        s->fbn[f] = -1;
+    }
+    size_t nc = (size_t)s->n_cls + 1;
+    s->cls_stamp = calloc(nc, sizeof *s->cls_stamp);
+    s->seeded = calloc(nc, sizeof *s->seeded);
+    s->hard = calloc(nc, sizeof *s->hard);
+    s->nb = calloc(nc, sizeof *s->nb);
+
+    s->uf_par = malloc(nc * sizeof *s->uf_par);
+    s->uf_size = malloc(nc * sizeof *s->uf_size);
+    s->uf_next = malloc(nc * sizeof *s->uf_next);
+    s->root_stamp = calloc(nc, sizeof *s->root_stamp);
+    s->comp_res = malloc(nc * sizeof *s->comp_res);
+    s->rem = malloc(nc * sizeof *s->rem);
+    s->wsum = malloc(nc * sizeof *s->wsum);
+    s->nunf = malloc(nc * sizeof *s->nunf);
+    if (!s->cls_stamp || !s->seeded || !s->hard || !s->nb || !s->uf_par || !s->uf_size ||
+        !s->uf_next || !s->root_stamp || !s->comp_res || !s->rem || !s->wsum || !s->nunf)
+        goto out;
+    s->seed_round = 1;
+    uf_rebuild(s);
+    /* Active lists sized once for every flow that will use each class, so
+     * that activations append without reallocating. */
+    for (long i = 0; i < s->n_uses; i++)
+        s->cls[use_cls(&s->uses[i])].cap_act++;
+    for (int c = 0; c < s->n_cls; c++) {
+        cls_t *r = &s->cls[c];
+        if (r->cap_act > 0 && !(r->act = malloc((size_t)r->cap_act * sizeof *r->act)))
+            goto out;
+    }
     for (long i = 0; i < s->n_deps; i++) {
         succ_off[s->deps[i][0] + 1]++;
         s->tasks[s->deps[i][1]].npred++;
@@ -1417,6 +2662,11 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
             succ[fill[s->deps[i][0]]++] = s->deps[i][1];
         free(fill);
     }
+    free(s->deps);
+    s->deps = NULL;
+    s->cap_deps = 0;
+    L.succ_off = succ_off;
+    L.succ = succ;
     for (int i = 0; i < s->n_ops; i++) {
         s->ops[i].start_s = INFINITY;
         s->ops[i].end_s = 0;
@@ -1429,55 +2679,35 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
         s->ops[k->op].n_tasks++;
         if (k->npred == 0) {
             k->ready_s = k->not_before;
-            if (ev_push(s, k->ready_s + k->lat_s, f, EV_ACT))
+            if (ev_push(s, k->ready_s + k->lat_s, (int)f, EV_ACT))
                 goto out;
         }
     }
     s->st.n_tasks = n;
-    long finished = 0;
     while (s->n_heap > 0) {
         double now = s->heap[0].t;
         double horizon = now + BATCH_ABS + BATCH_REL * fabs(now);
         while (s->n_heap > 0 && s->heap[0].t <= horizon) {
             event_t e = ev_pop(s);
-            task_t *k = &s->tasks[e.task];
-            if (e.ver != k->ver || k->done)
-                continue;
-            s->st.n_events++;
             if (e.kind == EV_ACT) {
-                k->start_s = k->type == T_DELAY ? k->ready_s : now;
-                if (k->type == T_DELAY || k->n_use == 0 || k->bytes <= 0) {
-                    if (k->type != T_DELAY && k->n_use == 0 && k->bytes > 0 && k->max_rate > 0) {
-                        /* A capped stream over unlimited resources. */
-                        k->active = 1;
-                        k->rate = k->max_rate;
-                        k->t_last = now;
-                        k->ver++;
-                        if (ev_push(s, now + k->bytes / k->max_rate, e.task, EV_DONE))
-                            goto out;
-                        continue;
-                    }
-                    if (task_finish(s, e.task, now, succ_off, succ))
+                if (activate(s, &L, e.id, now))
+                    goto out;
+            } else if (e.kind == EV_ACTG) {
+                batch_t *g = &s->groups[e.id];
+                for (int i = 0; i < g->n; i++)
+                    if (activate(s, &L, g->f[i], now))
                         goto out;
-                    finished++;
-                    continue;
-                }
-                if (flow_attach(s, e.task))
-                    goto out;
-                k->t_last = now;
-            } else {
-                if (k->n_use > 0 && flow_detach(s, e.task))
-                    goto out;
-                k->active = 0;
-                if (task_finish(s, e.task, now, succ_off, succ))
-                    goto out;
-                finished++;
+                free(g->f);
+                g->f = NULL;
+                g->n = 0;
+            } else if (batch_event(s, &L, e.id, now, horizon)) {
+                goto out;
             }
         }
         if (solve(s, now))
             goto out;
     }
-    if (finished < n) {
+    if (L.finished < n) {
         long stuck = -1;
         for (long f = 0; f < n && stuck < 0; f++)
             if (!s->tasks[f].done)
@@ -1485,7 +2715,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
         st = cr_diag_set(d, CR_EINVAL,
                          "simulator: %ld of %ld tasks never became ready (a dependency cycle "
                          "through task %ld of \"%s\"); dependencies must form a DAG",
-                         n - finished, n, stuck, s->ops[s->tasks[stuck].op].name);
+                         n - L.finished, n, stuck, s->ops[s->tasks[stuck].op].name);
         goto out;
     }
     /* An op starts when its start marker becomes ready (its launch counts),
@@ -1503,20 +2733,14 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
             o->start_s = 0;
     }
     /* Close the resource counters at the end. */
-    for (int q = 0; q < s->n_res; q++) {
-        res_t *r = &s->res[q];
-        double dt = s->makespan - r->t_last;
-        if (dt > 0) {
-            r->bytes += r->load_Bps * dt;
-            if (r->load_Bps >= r->cap_Bps * (1 - 1e-6) && r->load_Bps > 0)
-                r->busy_s += dt;
-            r->t_last = s->makespan;
-        }
-    }
+    for (int q = 0; q < s->n_cls; q++)
+        if (s->makespan > s->cls[q].t_last)
+            cls_settle(&s->cls[q], s->makespan);
     st = CR_OK;
 out:
     free(succ_off);
     free(succ);
+    free(L.fin);
     if (st == CR_ENOMEM)
         cr_diag_set(d, st, "simulator: out of memory");
     return st;
@@ -1592,9 +2816,16 @@ cr_sim_res_stat cr_sim_res_get(const cr_sim *s, int res)
     r.index = q->index;
     r.dir = q->dir;
     r.cap_Bps = q->cap_Bps;
-    r.bytes = q->bytes;
-    r.busy_s = q->busy_s;
-    r.peak_load_Bps = q->peak_Bps;
+    if (q->dropped) {
+        r.bytes = q->dropped_bytes;
+    } else if (q->cls >= 0 && s->cls) {
+        /* A member carries alpha x its class's load; it is saturated when
+         * it is the class's binding member. */
+        const cls_t *c = &s->cls[q->cls];
+        r.bytes = q->alpha * c->bytes;
+        r.peak_load_Bps = q->alpha * c->peak_Bps;
+        r.busy_s = q->tight ? c->busy_s : 0;
+    }
     return r;
 }
 
@@ -1633,9 +2864,13 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
     m += (size_t)s->cap_deps * sizeof *s->deps + (size_t)s->cap_heap * sizeof *s->heap;
     m += (size_t)s->cap_rpool * sizeof *s->rpool + (size_t)s->cap_routes * sizeof *s->routes;
     m += (size_t)s->hcap * (sizeof *s->hkeys + sizeof *s->hvals);
-    m += (size_t)s->n_res * (sizeof *s->res + 5 * sizeof(double));
-    for (int r = 0; r < s->n_res; r++)
-        m += (size_t)s->res[r].cap_act * sizeof(ref_t);
-    m += (size_t)s->cap_comp_flows * sizeof(long) + (size_t)s->n_tasks * sizeof(double);
+    m += (size_t)s->n_res * sizeof *s->res;
+    m += (size_t)s->n_cls * (sizeof *s->cls + 3 * sizeof(double) + 4 * sizeof(int));
+    for (int c = 0; c < s->n_cls; c++)
+        m += (size_t)s->cls[c].cap_act * sizeof(ref_t);
+    for (int b = 0; b < s->n_batches; b++)
+        m += sizeof(batch_t) + (s->batches[b].f ? (size_t)s->batches[b].n * sizeof(int) : 0);
+    m += (size_t)s->cap_comp_flows * sizeof(long) +
+         (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t));
     return m;
 }

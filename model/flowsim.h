@@ -114,6 +114,9 @@ typedef struct {
     long solved_flows; /* sum over solves of the flows re-rated */
     long n_routes;     /* distinct GPU pairs routed */
     size_t route_entries;
+    int n_classes; /* resources the solver ran on (equivalent resources merged) */
+    int n_dropped; /* HBM resources that could not bind (not simulated) */
+    long n_uses;   /* flow-resource uses the solver ran on */
 } cr_sim_stats;
 
 /* Creates a simulator over the finalized topology t (borrowed). Errors:
@@ -144,6 +147,13 @@ int cr_sim_flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
  * reduction step), so its HBM carries twice the bytes. */
 int cr_sim_flow_add_reduce(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s);
 
+/* A flow that takes one algorithm step: its latency is step_lat_s, or its
+ * path's latency where that is longer (a step cannot complete before its
+ * data has crossed the route; doc/simulator.md). reduce as
+ * cr_sim_flow_add_reduce. Returns the task id or -1. */
+int cr_sim_flow_add_step(cr_sim *s, int op, int src, int dst, double bytes, double step_lat_s,
+                         bool reduce);
+
 /* Pass as peer: the flow's completion counts for every rank of the op (a
  * coupled flow that moves all edges of a ring or tree). */
 #define CR_SIM_ALL_RANKS (-2)
@@ -163,6 +173,11 @@ int cr_sim_compute_add(cr_sim *s, int op, int rank, double dur_s, double hbm_byt
 /* A pure delay of dur_s (synchronisation, launch) attributed to op rank
  * `rank`. Returns the task id or -1. */
 int cr_sim_delay_add(cr_sim *s, int op, int rank, double dur_s);
+
+/* Reserves room for `tasks` more tasks and `deps` more dependencies, so
+ * that an expansion that knows its size does not reallocate as it grows.
+ * Errors: CR_EINVAL (negative or above INT_MAX tasks), CR_ENOMEM. */
+cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps);
 
 /* Task `after` may start only when `before` has finished. Returns CR_EINVAL
  * for bad ids or a self edge, CR_ENOMEM. Cycles are reported by cr_sim_run. */
@@ -251,6 +266,14 @@ int cr_sim_n_res(const cr_sim *s);
  * sequence). *uses is borrowed and valid until the next call that adds
  * tasks or routes. Errors: CR_ENOTFOUND (no path), CR_EINVAL, CR_ENOMEM. */
 cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
+
+/* The path a flow from GPU rank a to GPU rank b takes (cr_sim_flow_add):
+ * the route, or with NCCL's PXN relay (inter-node, different rail) the
+ * route to the relay GPU followed by the relay's route, as link uses (legs
+ * concatenated) and its latency (sum of the legs'). *uses is borrowed and
+ * valid until the next call that adds tasks or routes; a == b gives no
+ * uses and 0 latency. Errors: CR_ENOTFOUND, CR_EINVAL, CR_ENOMEM. */
+cr_status cr_sim_path(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
 
 /* Computes and caches the routes among all pairs of the given GPU ranks
  * grouped by source, so that one shortest-path search per source serves

@@ -51,32 +51,17 @@ static cr_status oom(xp *x)
                        cr_coll_name(x->sp->coll));
 }
 
-/* Software latency to add on top of the route so that one step costs
- * step_lat_s (never less than the route itself). */
-static double extra_lat(xp *x, int a, int b)
-{
-    const cr_sim_use *u;
-    int n;
-    double lat = 0;
-    if (a != b && cr_sim_route(x->s, x->ranks[a], x->ranks[b], &u, &n, &lat) != CR_OK)
-        return 0;
-    double e = x->sp->step_lat_s - lat;
-    return e > 0 ? e : 0;
-}
-
 /* One flow of payload bytes from op rank a to b, after `dep` (and dep2 when
  * >= 0). Returns the task or -1 (diagnostic set). */
 static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2)
 {
     double wire = payload / x->sp->bw_eff;
-    double e = extra_lat(x, a, b);
-    int f = reduce ? cr_sim_flow_add_reduce(x->s, x->op, a, b, wire, e)
-                   : cr_sim_flow_add(x->s, x->op, a, b, wire, e);
+    int f = cr_sim_flow_add_step(x->s, x->op, a, b, wire, x->sp->step_lat_s, reduce);
     if (f < 0) {
         const cr_sim_use *u;
         int n;
         double lat;
-        if (cr_sim_route(x->s, x->ranks[a], x->ranks[b], &u, &n, &lat) == CR_ENOTFOUND)
+        if (cr_sim_path(x->s, x->ranks[a], x->ranks[b], &u, &n, &lat) == CR_ENOTFOUND)
             x->err = cr_diag_set(x->d, CR_ENOTFOUND, "simulator: no route from GPU %d to GPU %d",
                                  x->ranks[a], x->ranks[b]);
         else
@@ -115,7 +100,7 @@ static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
     double lat;
     int ga = x->ranks[a], gb = x->ranks[b];
     if (ga != gb) {
-        cr_status st = cr_sim_route(x->s, ga, gb, &u, &n, &lat);
+        cr_status st = cr_sim_path(x->s, ga, gb, &u, &n, &lat);
         if (st == CR_ENOTFOUND)
             return cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d", ga, gb);
         if (st != CR_OK)
@@ -374,6 +359,8 @@ static cr_status direct(xp *x)
     int n = x->n, root = sp->root;
     double S = sp->bytes;
     if (n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)
+        return oom(x);
+    if (cr_sim_reserve(x->s, (long)n * n, 2L * n * n) != CR_OK)
         return oom(x);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {

@@ -35,7 +35,7 @@ static const char plot_help[] =
     "  comm-roofline   FLOP/s against FLOP per byte communicated: NVLink, in-switch\n"
     "                  reduction, PCIe and InfiniBand ceilings; suite problems\n"
     "  gap             % of roofline per problem of a suite: baseline, prediction,\n"
-    "                  measured (--trace); the bound is 100%\n"
+    "                  measured (--measured-json, --trace); the bound is 100%\n"
     "  sweep COLL      bus bandwidth against message size: bound, NCCL's choice, each\n"
     "                  transfer mechanism; measured points (--trace, --nccl-tests)\n"
     "  compare         one suite on several topologies: bound time or headroom\n"

@@ -620,11 +620,15 @@ cr_status cr_plot_compare(const char *context, cr_compare_metric metric,
     if (!c)
         return oom(d);
     cr_status st = CR_OK;
-    char sub[300];
-    snprintf(sub, sizeof sub, "%s%s%s", context ? context : "", context ? "; " : "",
+    bool missing = false;
+    for (size_t i = 0; i < (size_t)n_topos * (size_t)n_problems; i++)
+        missing = missing || !isfinite(values[i]);
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s%s%s%s", context ? context : "", context ? "; " : "",
              bound ? "lower is faster"
                    : "headroom = baseline / bound: how much faster than "
-                     "PyTorch + NCCL a kernel could be");
+                     "PyTorch + NCCL a kernel could be",
+             missing ? "; no bar: the problem does not fit that machine" : "");
     if (cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
         cr_chart_axis(c, 'y', bound ? "bound time (us)" : "headroom (baseline / bound, x)",

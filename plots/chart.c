@@ -461,6 +461,7 @@ static const int open_types[] = {4, 6, 8, 12, 10, 14}; /* hollow square, circle,
 /* ---- data file and script ---- */
 
 static size_t longest_name(const cr_chart *c);
+static void chart_px(const cr_chart *c, int *w, int *h);
 
 static bool axis_log(const cr_chart *c, int a)
 {
@@ -559,8 +560,10 @@ static char *place_labels(const cr_chart *c)
         shown += drawable(&c->s[i], lg[0], lg[1]);
     /* a key under the plot takes a row per two entries */
     double key_rows = key_px > 0 ? 0.0 : ceil((shown + c->nhl) / 2.0);
-    double wpx = fmax(200.0, c->w - 90.0 - key_px);
-    double hpx = fmax(150.0, c->h - 170.0 - 20.0 * key_rows);
+    int pw, ph;
+    chart_px(c, &pw, &ph);
+    double wpx = fmax(200.0, pw - 90.0 - key_px);
+    double hpx = fmax(150.0, ph - 170.0 - 20.0 * key_rows);
     size_t k = 0, nb = 0;
     int nlab = 0;
     for (int i = 0; i < c->ns; i++) {
@@ -754,6 +757,16 @@ static void chart_px(const cr_chart *c, int *w, int *h)
 {
     *w = c->w;
     *h = c->h;
+    if (c->kind == CR_CHART_XY && longest_name(c) > 34) {
+        /* a key under the plot: grow the image by its rows so the plot
+         * area keeps its height (about 7 px per character, 20 px a row) */
+        int entries = c->nhl;
+        for (int i = 0; i < c->ns; i++)
+            entries += c->s[i].n > 0;
+        int colw = (int)longest_name(c) * 7 + 70;
+        int cols = (*w - 100) / colw >= 2 ? 2 : 1;
+        *h += 20 * ((entries + cols - 1) / cols);
+    }
     if (bars_horizontal(c)) {
         *w = 1150;
         *h = 190 + c->nc * (c->ns * 10 + 9);

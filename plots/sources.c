@@ -103,11 +103,11 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
     cr_plot_meas m = {0};
     cr_roof_point *pts = NULL, *mpts = NULL;
     cr_status st = CR_OK;
-    int np = 0, nm = 0;
+    int np = 0, nm = 0, nres = 0;
     if (s && s->suite) {
         if ((st = suite_eval_run(t, s->suite, &e, d)) != CR_OK)
             return st;
-        pts = calloc((size_t)(3 * e.n + 1), sizeof *pts);
+        pts = calloc((size_t)(4 * e.n + 1), sizeof *pts);
         if (!pts) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
@@ -122,6 +122,28 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
             pts[e.n + np] = (cr_roof_point){name, r->flops, bytes, r->baseline_s};
             pts[2 * e.n + np] = (cr_roof_point){name, r->flops, bytes, r->bound_s};
             np++;
+        }
+        /* harness results: the measured kernels of suite problems */
+        if (s->measured_json) {
+            char **mn = NULL;
+            double *mus = NULL;
+            int nmj = 0;
+            if ((st = cr_plot_read_measured_json(s->measured_json, &mn, &mus, &nmj, d)) != CR_OK)
+                goto out;
+            for (int j = 0; j < nmj; j++) {
+                for (int i = 0; i < e.n; i++) {
+                    const cr_op_result *r = &e.res[i];
+                    double bytes = comm ? r->traffic_bytes : r->hbm_bytes;
+                    if (strcmp(mn[j], e.suite->problems[i].name) != 0 || !e.ok[i] ||
+                        !(r->flops > 0) || !(bytes > 0))
+                        continue;
+                    pts[3 * e.n + nres++] =
+                        (cr_roof_point){e.suite->problems[i].name, r->flops, bytes, mus[j] * 1e-6};
+                }
+                free(mn[j]);
+            }
+            free(mn);
+            free(mus);
         }
     }
     /* measured cases: traces hold single-GPU GEMMs and HBM kernels, which
@@ -148,13 +170,16 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
     snprintf(names[1], sizeof names[1], "%s: baseline (PyTorch + NCCL)",
              e.suite ? e.suite->name : "");
     snprintf(names[2], sizeof names[2], "%s: bound", e.suite ? e.suite->name : "");
-    cr_roof_set sets[5];
+    cr_roof_set sets[6];
     int nsets = 0;
     if (np > 0) {
         sets[nsets++] = (cr_roof_set){names[2], false, false, pts + 2 * e.n, np};
-        sets[nsets++] = (cr_roof_set){names[0], false, true, pts, np};
+        sets[nsets++] = (cr_roof_set){names[0], false, nres == 0, pts, np};
         sets[nsets++] = (cr_roof_set){names[1], false, false, pts + e.n, np};
     }
+    if (nres > 0) /* measured problems carry the labels */
+        sets[nsets++] =
+            (cr_roof_set){"measured (harness results)", true, true, pts + 3 * e.n, nres};
     if (nm > 0) {
         /* predictions first, measured on top; labels where they fit (the
          * chart drops those that would overlap) */

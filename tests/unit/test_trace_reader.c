@@ -11,6 +11,7 @@
  */
 #include "cr_test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -469,6 +470,45 @@ static void test_error_is_sticky(void **state)
     cr_trace_reader_free(r);
 }
 
+/* Every trace committed under traces/<machine>/ reads to its end without an
+ * error (they are what validate and plots consume). */
+static void test_committed_traces(void **state)
+{
+    (void)state;
+    DIR *top = opendir("traces");
+    assert_non_null(top);
+    int files = 0;
+    struct dirent *m;
+    while ((m = readdir(top))) {
+        if (m->d_name[0] == '.' || strcmp(m->d_name, "tracer") == 0 ||
+            strcmp(m->d_name, "reader") == 0)
+            continue;
+        char dir[512];
+        snprintf(dir, sizeof dir, "traces/%s", m->d_name);
+        DIR *sub = opendir(dir);
+        if (!sub)
+            continue;
+        struct dirent *f;
+        while ((f = readdir(sub))) {
+            size_t len = strlen(f->d_name);
+            if (len < 6 || strcmp(f->d_name + len - 5, ".json") != 0)
+                continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
+            cr_trace_summary *s = NULL;
+            cr_diag d = {{0}};
+            if (cr_trace_summarize(path, &s, &d) != CR_OK)
+                fail_msg("%s", d.msg);
+            assert_true(s->info.events > 0);
+            cr_trace_summary_free(s);
+            files++;
+        }
+        closedir(sub);
+    }
+    closedir(top);
+    assert_true(files >= 4); /* at least our four in traces/h200-1/ */
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -487,7 +527,7 @@ int main(void)
         cmocka_unit_test(test_other_tools),     cmocka_unit_test(test_lenient_forms),
         cmocka_unit_test(test_bad_inputs),      cmocka_unit_test(test_event_too_big),
         cmocka_unit_test(test_missing_file),    cmocka_unit_test(test_error_is_sticky),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_names),           cmocka_unit_test(test_committed_traces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

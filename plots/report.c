@@ -167,7 +167,7 @@ static cr_status add_chart(rep *p, const cr_chart *c, const char *stem, const ch
     if (cr_chart_html_table(c, &h) != CR_OK)
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     cr_sbuf_add(&p->html,
-                "<details><summary>the numbers behind this chart</summary>\n"
+                "<details open><summary>the numbers behind this chart</summary>\n"
                 "<div class=\"scroll\">%s</div></details></section>\n",
                 h);
     free(h);
@@ -215,7 +215,7 @@ static const char css[] =
     "margin-top:2em}\n"
     "img{max-width:100%;border:1px solid #ddd}\n"
     "table.numbers{border-collapse:collapse;font-size:.85em}\n"
-    "table.numbers td,table.numbers th{border:1px solid #ddd;padding:2px 6px}\n"
+    "table.numbers td,table.numbers th{border:1px solid #ddd;padding:2px 6px;white-space:nowrap}\n"
     "table.numbers th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:"
     "tabular-nums}\n"
     ".unit{font-weight:normal;color:#666}.files a{margin-right:.8em}\n"

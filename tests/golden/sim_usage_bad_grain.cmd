@@ -1,0 +1,1 @@
+$CR sim allreduce -b 1MB --grain fine

@@ -1,0 +1,1 @@
+$CR sim --topo hgx-h200-8

@@ -483,7 +483,8 @@ static int trace_run(const struct opts *o)
             after[nnew++] = after[i];
     }
     free(before);
-    qsort(after, nnew, sizeof *after, by_name);
+    if (nnew > 1) /* after may be NULL when the folder holds no trace */
+        qsort(after, nnew, sizeof *after, by_name);
     char **paths = calloc(nnew ? nnew : 1, sizeof *paths);
     for (size_t i = 0; paths && i < nnew; i++) {
         size_t len = strlen(dir) + strlen(after[i].name) + 2;

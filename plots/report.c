@@ -134,13 +134,11 @@ static cr_status add_chart(rep *p, const cr_chart *c, const char *stem, const ch
     const char *ext[2] = {"svg", "png"};
     /* render the SVG first so that the .dat/.gp beside them name the PNG,
      * the format the page shows */
-    for (int i = 0; i < 2; i++) {
+    for (int i = p->o->gnuplot ? 0 : 1; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s.%s", p->dir, stem, ext[i]);
         cr_status st = cr_chart_render(c, path, p->o->gnuplot, d);
         if (st != CR_OK)
             return st;
-        if (!p->o->gnuplot)
-            break;
     }
     const char *kinds[4] = {"png", "svg", "dat", "gp"};
     for (int i = p->o->gnuplot ? 0 : 2; i < 4; i++) {

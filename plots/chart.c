@@ -1297,6 +1297,16 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
         st = cr_diag_set(d, CR_EINVAL, "output \"%s\" has no file name before .%s", out_path, ext);
         goto out;
     }
+    /* the name goes into gnuplot strings and the data file's name into the
+     * script: quotes or control characters there would break them */
+    for (const char *q = stem; *q; q++)
+        if (*q == '\'' || *q == '"' || *q == '\\' || (unsigned char)*q < 0x20) {
+            st = cr_diag_set(d, CR_EINVAL,
+                             "output \"%s\": the file name may not hold quotes, backslashes or "
+                             "control characters",
+                             out_path);
+            goto out;
+        }
 
     char *flags = place_labels(c);
     write_data(c, &data, flags);

@@ -333,6 +333,10 @@ static void test_render_errors(void **state)
     path_of(p, sizeof p, "chart.jpg");
     assert_int_equal(cr_chart_render(c, p, "gnuplot", &d), CR_EINVAL);
     assert_non_null(strstr(d.msg, ".png or .svg"));
+    memset(&d, 0, sizeof d);
+    path_of(p, sizeof p, "it's.png");
+    assert_int_equal(cr_chart_render(c, p, "gnuplot", &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "may not hold quotes"));
     /* gnuplot fails: a clear error, no image */
     memset(&d, 0, sizeof d);
     path_of(p, sizeof p, "fails.png");

@@ -129,6 +129,17 @@ static cr_status acc_flush(xp *x, double payload, int n_steps, double max_lat, i
     return CR_OK;
 }
 
+/* The same with the latency given whole. */
+static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on)
+{
+    int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
+                                 payload / x->sp->bw_eff, lat_s);
+    x->n_acc = 0;
+    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
+        return oom(x);
+    return CR_OK;
+}
+
 /* ---------- ring orders ---------- */
 
 static int node_of(const xp *x, int i)
@@ -312,42 +323,125 @@ out:
 
 /* ---------- trees ---------- */
 
-/* NCCL's double binary tree, as two heap-numbered binary trees over the ring
- * order, the second mirrored (rank i -> n-1-i) so that the interior ranks of
- * one tree are leaves of the other; each carries half the data, reduced up
- * and broadcast down, pipelined (one coupled flow per tree and channel). */
+/* Groups the op's ranks by node in order of first appearance: grp[gstart[g]
+ * .. gstart[g] + m) are node g's ranks in rank order. Returns the number of
+ * groups when every node holds the same number m of ranks, 0 otherwise (or
+ * on allocation failure, with x->err set). */
+static int node_groups(xp *x, int **grp_out, int *m_out)
+{
+    int n = x->n;
+    const cr_topo *t = cr_sim_topo(x->s);
+    int nn = t->n_nodes > 0 ? t->n_nodes : 1;
+    int *map = malloc((size_t)nn * sizeof *map), *node = malloc((size_t)n * sizeof *node);
+    int *cnt = calloc((size_t)n + 1, sizeof *cnt), *grp = malloc((size_t)n * sizeof *grp);
+    int ng = 0;
+    *grp_out = NULL;
+    if (!map || !node || !cnt || !grp) {
+        oom(x);
+        goto fail;
+    }
+    for (int i = 0; i < nn; i++)
+        map[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int v = node_of(x, i);
+        if (v < 0 || v >= nn)
+            goto fail;
+        if (map[v] < 0)
+            map[v] = ng++;
+        node[i] = map[v];
+        cnt[node[i]]++;
+    }
+    for (int g = 1; g < ng; g++)
+        if (cnt[g] != cnt[0])
+            goto fail;
+    *m_out = cnt[0];
+    memset(cnt, 0, (size_t)ng * sizeof *cnt);
+    for (int i = 0; i < n; i++)
+        grp[node[i] * *m_out + cnt[node[i]]++] = i;
+    free(map);
+    free(node);
+    free(cnt);
+    *grp_out = grp;
+    return ng;
+fail:
+    free(map);
+    free(node);
+    free(cnt);
+    free(grp);
+    return 0;
+}
+
+static int floor_log2(int v)
+{
+    int l = 0;
+    while (v >= 2) {
+        v /= 2;
+        l++;
+    }
+    return l;
+}
+
+/* NCCL's tree allreduce (src/graph/trees.cc): inside every node a chain
+ * through its GPUs, across nodes a double binary tree over the nodes'
+ * chain heads, the second tree mirrored (node k -> G-1-k) so that the
+ * interior nodes of one are leaves of the other. Each of the two trees
+ * carries half the data, reduced up and broadcast down, pipelined (one
+ * coupled flow per tree and channel). Channel c starts tree 0's chains at
+ * local GPU c and tree 1's (reversed) at c+1, on every node alike, so the
+ * network hops of a tree stay on one rail. Depth (ppn - 1) + floor(log2
+ * nodes) as coll counts it (2 x depth steps). Ranks not spread evenly over
+ * nodes get the two heap-numbered trees over the rank order instead. */
 static cr_status tree(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
     if (sp->coll != CR_COLL_ALLREDUCE)
         return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: tree runs allreduce only, not %s",
                            cr_coll_name(sp->coll));
-    int n = x->n, C = sp->nchannels;
-    int *order = malloc((size_t)n * sizeof *order);
-    cr_status st = CR_OK;
-    if (!order)
-        return oom(x);
-    int ntrees = n > 2 ? 2 : 1;
-    for (int c = 0; c < C && st == CR_OK; c++) {
-        if ((st = ring_order(x, c, order)) != CR_OK)
-            break;
-        for (int tr = 0; tr < ntrees && st == CR_OK; tr++) {
-            double lat = 0;
-            int depth = 0;
-            for (int i = 1; i < n && st == CR_OK; i++) {
-                int ci = tr ? n - 1 - i : i, pi = tr ? n - 1 - (i - 1) / 2 : (i - 1) / 2;
-                int ch = order[ci], pa = order[pi];
-                st = acc_edge(x, ch, pa, true, &lat);
-                if (st == CR_OK)
-                    st = acc_edge(x, pa, ch, false, &lat);
-            }
-            for (int k = n; k > 1; k /= 2)
-                depth++;
-            if (st == CR_OK)
-                st = acc_flush(x, sp->bytes / C / ntrees, 2 * depth, lat, order[tr ? n - 1 : 0]);
-        }
+    int n = x->n, C = sp->nchannels, m = 0;
+    int *grp = NULL;
+    int G = node_groups(x, &grp, &m);
+    if (!grp && x->err == CR_ENOMEM)
+        return CR_ENOMEM;
+    if (G < 1) {
+        G = n; /* one rank per group: a plain double binary tree */
+        m = 1;
+        grp = malloc((size_t)n * sizeof *grp);
+        if (!grp)
+            return oom(x);
+        for (int i = 0; i < n; i++)
+            grp[i] = i;
     }
-    free(order);
+    int ntrees = n > 2 ? 2 : 1;
+    int depth = (m - 1) + floor_log2(G);
+    cr_status st = CR_OK;
+    for (int c = 0; c < C && st == CR_OK; c++)
+        for (int tr = 0; tr < ntrees && st == CR_OK; tr++) {
+            double lat = 0, lat_net = 0; /* slowest chain edge, slowest tree edge */
+            /* member j of node g's chain, j = 0 its head */
+            int h0 = tr ? (c + 1) % m : c % m;
+#define CHAIN(g, j) grp[(g)*m + (tr ? (h0 - (j) + m) % m : (h0 + (j)) % m)]
+            for (int g = 0; g < G && st == CR_OK; g++)
+                for (int j = 1; j < m && st == CR_OK; j++) {
+                    st = acc_edge(x, CHAIN(g, j), CHAIN(g, j - 1), true, &lat);
+                    if (st == CR_OK)
+                        st = acc_edge(x, CHAIN(g, j - 1), CHAIN(g, j), false, &lat);
+                }
+            for (int k = 1; k < G && st == CR_OK; k++) {
+                int ck = tr ? G - 1 - k : k, pk = tr ? G - 1 - (k - 1) / 2 : (k - 1) / 2;
+                int ch = CHAIN(ck, 0), pa = CHAIN(pk, 0);
+                st = acc_edge(x, ch, pa, true, &lat_net);
+                if (st == CR_OK)
+                    st = acc_edge(x, pa, ch, false, &lat_net);
+            }
+#undef CHAIN
+            /* Up and down the critical path: m - 1 chain steps and
+             * floor(log2 G) tree steps, each no shorter than its edge. */
+            double step = sp->step_lat_s;
+            double L = 2 * ((m - 1) * fmax(step, lat) + (depth - (m - 1)) * fmax(step, lat_net));
+            if (st == CR_OK)
+                st = acc_flush_lat(x, sp->bytes / C / ntrees, L, grp[(tr ? G - 1 : 0) * m + h0]);
+        }
+    free(grp);
     return st;
 }
 

@@ -458,6 +458,19 @@ static const int open_types[] = {4, 6, 8, 12, 10, 14}; /* hollow square, circle,
 #define N_POINT_TYPES ((int)(sizeof point_types / sizeof point_types[0]))
 #define N_OPEN_TYPES ((int)(sizeof open_types / sizeof open_types[0]))
 
+/* An axis' label as the numbers' readers need it: where the tick labels
+ * carry the unit ("1 ms"), the data file, JSON and HTML still say what
+ * unit the numbers are in. */
+static const char *data_label(const cr_chart *c, int a, char *buf, size_t n)
+{
+    const char *l = c->label[a] ? c->label[a] : "";
+    if (c->si_unit[a] && strcmp(c->si_unit[a], "us") == 0)
+        snprintf(buf, n, "%s (us)", l);
+    else
+        snprintf(buf, n, "%s", l);
+    return buf;
+}
+
 /* ---- data file and script ---- */
 
 static size_t longest_name(const cr_chart *c);
@@ -632,8 +645,9 @@ static void write_data(const cr_chart *c, sbuf *b, const char *flag)
         }
         return;
     }
-    sb_comment(b, "x: ", c->label[0] ? c->label[0] : "");
-    sb_comment(b, "y: ", c->label[1] ? c->label[1] : "");
+    char lab[2][400];
+    sb_comment(b, "x: ", data_label(c, 0, lab[0], sizeof lab[0]));
+    sb_comment(b, "y: ", data_label(c, 1, lab[1], sizeof lab[1]));
     sb_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
               "# (L: label drawn right of the point, R: left of it, -: not drawn, it would\n"
               "# overlap another); band series have columns x y_low y_high.\n");
@@ -688,7 +702,12 @@ static void write_axis(const cr_chart *c, sbuf *b, int a)
                 int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
                 if (e3 > 6)
                     e3 = 6;
-                if (e3 > 0)
+                if (strcmp(c->si_unit[a], "us") == 0) {
+                    /* times given in us read best in their own unit */
+                    static const char *const tu[] = {"ns", "us", "ms", "s"};
+                    int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
+                    snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
+                } else if (e3 > 0)
                     snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1],
                              c->si_unit[a]);
                 else
@@ -1401,9 +1420,10 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
         }
     } else {
         sb_add(&b, "<tr><th>series</th><th>label</th><th>");
-        sb_html(&b, c->label[0] ? c->label[0] : "x");
+        char lab[400];
+        sb_html(&b, c->label[0] ? data_label(c, 0, lab, sizeof lab) : "x");
         sb_add(&b, "</th><th>");
-        sb_html(&b, c->label[1] ? c->label[1] : "y");
+        sb_html(&b, c->label[1] ? data_label(c, 1, lab, sizeof lab) : "y");
         sb_add(&b, "</th></tr>\n");
         for (int i = 0; i < c->ns; i++) {
             const series *s = &c->s[i];
@@ -1452,8 +1472,11 @@ cr_status cr_chart_json(const cr_chart *c, char **out)
     if (c->subtitle)
         json_object_set_new(root, "subtitle", json_string(c->subtitle));
     json_object_set_new(root, "kind", json_string(c->kind == CR_CHART_BARS ? "bars" : "xy"));
-    json_object_set_new(root, "x_label", c->label[0] ? json_string(c->label[0]) : json_null());
-    json_object_set_new(root, "y_label", c->label[1] ? json_string(c->label[1]) : json_null());
+    char lab[400];
+    json_object_set_new(root, "x_label",
+                        c->label[0] ? json_string(data_label(c, 0, lab, sizeof lab)) : json_null());
+    json_object_set_new(root, "y_label",
+                        c->label[1] ? json_string(data_label(c, 1, lab, sizeof lab)) : json_null());
     json_object_set_new(root, "y_log", json_boolean(axis_log(c, 1)));
     if (c->kind == CR_CHART_XY)
         json_object_set_new(root, "x_log", json_boolean(axis_log(c, 0)));

@@ -61,7 +61,8 @@ cr_status cr_chart_axis(cr_chart *c, char axis, const char *label, cr_axis_scale
 cr_status cr_chart_range(cr_chart *c, char axis, double lo, double hi);
 
 /* Makes log axes print tick labels with SI prefixes and this unit suffix
- * ("B" gives 1kB, 1MB, ...). */
+ * ("B" gives 1kB, 1MB, ...). "us" marks values in microseconds, labelled
+ * 100 ns, 1 us, 1 ms, 1 s where the range is fixed. */
 cr_status cr_chart_si_ticks(cr_chart *c, char axis, const char *unit);
 
 /* A line of text under the title (topology, suite, data source). */

@@ -700,8 +700,9 @@ cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, 
     int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
     int diag = cr_chart_series(c, "y = x (exact)", CR_SERIES_LINE, false);
     if (band < 0 || diag < 0 || cr_chart_subtitle(c, sub) != CR_OK ||
-        cr_chart_axis(c, 'x', "measured time (us)", CR_AXIS_LOG) != CR_OK ||
-        cr_chart_axis(c, 'y', "predicted time (us)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'x', "measured time", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'y', "predicted time", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_si_ticks(c, 'x', "us") != CR_OK || cr_chart_si_ticks(c, 'y', "us") != CR_OK ||
         cr_chart_range(c, 'x', lo, hi) != CR_OK || cr_chart_range(c, 'y', lo, hi) != CR_OK ||
         cr_chart_band(c, band, lo, lo * 0.9, lo * 1.1) != CR_OK ||
         cr_chart_band(c, band, hi, hi * 0.9, hi * 1.1) != CR_OK ||

@@ -19,6 +19,7 @@
 
 #include "plots/chart.h"
 #include "plots/plots.h"
+#include "plots/table.h"
 #include "topo.h"
 
 static char tmpdir[256];
@@ -402,6 +403,59 @@ static void test_html_and_json(void **state)
     cr_chart_free(c);
 }
 
+/* Tables: the text form is nccl-tests style (# title, # header, # units,
+ * fixed-width rows with no spaces inside a cell), CSV quotes per RFC 4180,
+ * JSON gives null for a missing number, HTML escapes. */
+static void test_table(void **state)
+{
+    (void)state;
+    cr_table *t = cr_table_new("demo table");
+    assert_non_null(t);
+    assert_int_equal(cr_table_col(t, "name", "", true, 0), 0);
+    assert_int_equal(cr_table_col(t, "bound_us", "us", false, 4), 1);
+    assert_int_equal(cr_table_note(t, "a note"), CR_OK);
+    int r0 = cr_table_row(t), r1 = cr_table_row(t);
+    assert_int_equal(cr_table_col(t, "late", "", true, 0), -1); /* after the first row */
+    assert_int_equal(cr_table_set_text(t, r0, 0, "a, \"b\" <c>"), CR_OK);
+    assert_int_equal(cr_table_set_num(t, r0, 1, 12.3456789), CR_OK);
+    assert_int_equal(cr_table_set_text(t, r1, 0, "plain"), CR_OK);
+    assert_int_equal(cr_table_set_num(t, r1, 0, 1), CR_EINVAL);   /* a text column */
+    assert_int_equal(cr_table_set_text(t, 5, 0, "x"), CR_EINVAL); /* no such row */
+    char *txt = NULL;
+    assert_int_equal(cr_table_text(t, &txt), CR_OK);
+    assert_non_null(strstr(txt, "# demo table\n# a note\n"));
+    assert_non_null(strstr(txt, "bound_us\n"));
+    assert_non_null(strstr(txt, "us\n"));
+    assert_non_null(strstr(txt, "a,_\"b\"_<c>"));
+    assert_non_null(strstr(txt, "12.35")); /* 4 significant digits */
+    free(txt);
+    char stem[600];
+    path_of(stem, sizeof stem, "table");
+    assert_int_equal(cr_table_write(t, stem, NULL), CR_OK);
+    char p[700];
+    snprintf(p, sizeof p, "%s.csv", stem);
+    char *csv = slurp(p, NULL);
+    /* CSV keeps two more significant digits than the text (4 + 2) */
+    assert_string_equal(csv, "name,bound_us\n\"a, \"\"b\"\" <c>\",12.3457\nplain,\n");
+    free(csv);
+    snprintf(p, sizeof p, "%s.json", stem);
+    json_error_t je;
+    json_t *j = json_load_file(p, 0, &je);
+    assert_non_null(j);
+    json_t *rows = json_object_get(j, "rows");
+    assert_int_equal(json_array_size(rows), 2);
+    assert_true(json_is_null(json_object_get(json_array_get(rows, 1), "bound_us")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "units"), "bound_us")),
+                        "us");
+    json_decref(j);
+    char *h = NULL;
+    assert_int_equal(cr_table_html(t, &h), CR_OK);
+    assert_non_null(strstr(h, "<td>a, &quot;b&quot; &lt;c&gt;</td>"));
+    free(h);
+    cr_table_free(t);
+    cr_table_free(NULL);
+}
+
 /* ---- chart kinds ---- */
 
 static void test_roofline(void **state)
@@ -591,11 +645,17 @@ static void test_accuracy(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_data_and_script), cmocka_unit_test(test_label_placement),
-        cmocka_unit_test(test_render_errors),   cmocka_unit_test(test_image_check),
-        cmocka_unit_test(test_html_and_json),   cmocka_unit_test(test_roofline),
-        cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
-        cmocka_unit_test(test_compare),         cmocka_unit_test(test_accuracy),
+        cmocka_unit_test(test_data_and_script),
+        cmocka_unit_test(test_label_placement),
+        cmocka_unit_test(test_render_errors),
+        cmocka_unit_test(test_image_check),
+        cmocka_unit_test(test_html_and_json),
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_roofline),
+        cmocka_unit_test(test_comm_ceilings),
+        cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_accuracy),
         cmocka_unit_test(test_horizontal_bars),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -2229,20 +2229,19 @@ static int solve(cr_sim *s, double now)
     if (nr == 0)
         return 0; /* only departures, and no remaining flow lost its bottleneck */
     long nf = 0;
+    if (grow((void **)&s->comp_flows, &s->cap_comp_flows, s->n_active + 1, sizeof *s->comp_flows))
+        return -1;
     for (int i = 0; i < nr; i++) {
-        const cls_t *r = &s->cls[s->comp_res[i]];
+        cls_t *r = &s->cls[s->comp_res[i]];
+        if (r->n_act != r->n_live)
+            act_compact(s, r); /* then every entry is alive */
         double w = 0;
         for (int j = 0; j < r->n_act; j++) {
             long f = r->act[j].task;
-            if (!bit_get(s->alive, f))
-                continue;
             w += r->act[j].w;
             if (bit_get(s->unf, f))
                 continue;
             bit_put(s->unf, f, true);
-            if (nf + 1 > s->cap_comp_flows &&
-                grow((void **)&s->comp_flows, &s->cap_comp_flows, nf + 1, sizeof *s->comp_flows))
-                return -1;
             s->comp_flows[nf++] = f;
         }
         s->wsum[s->comp_res[i]] = w;

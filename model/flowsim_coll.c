@@ -513,7 +513,9 @@ static cr_status direct(xp *x)
  * and the switches multicast it to every GPU (multimem.st: the owner's
  * uplink once, every downlink once). A GPU's traffic spreads over its
  * multicast-capable switch links in proportion to their capacity, and so
- * does the reduction over the switches' reduction engines. */
+ * does the reduction over the switches' reduction engines. Two steps, as
+ * coll counts them (the reduce, then the multicast), each crossing GPU ->
+ * switch -> GPU. */
 static cr_status nvls(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -597,7 +599,7 @@ static cr_status nvls(xp *x)
                     st = oom(x);
             }
             if (st == CR_OK)
-                st = acc_flush(x, payload, 1, 2 * lat, r);
+                st = acc_flush(x, payload, 2, 2 * lat, r);
         }
 out:
     free(off);

@@ -13,9 +13,12 @@
  *              w x x of each of its resources (w = the share of the flow a
  *              link carries when routes spread over parallel paths, 2 for
  *              HBM when a reduction reads a local operand, ...). Rates follow
- *              weighted max-min fairness by progressive filling, re-solved at
- *              every flow arrival and departure, over the connected component
- *              of resources and flows that the change touches only;
+ *              weighted max-min fairness by progressive filling, re-solved
+ *              when flows arrive (over the component they join) and when
+ *              they leave (only if a remaining flow lost its bottleneck).
+ *              Resources with the same users and proportional weights are
+ *              solved as one (exact), an HBM that cannot bind is not
+ *              simulated (its bytes are still counted);
  *   latency    a flow starts moving bytes lat_s after it becomes ready: its
  *              route's hop latencies plus the software latency the caller
  *              adds (protocol, synchronisation);
@@ -29,6 +32,9 @@
  * (unless the topology sets route.gpu_transit). Where several such paths
  * exist the flow spreads over all of them in proportion to link capacity
  * (fluid ECMP, NCCL spreading a peer's traffic over all NVSwitch chips).
+ * Flows between nodes on different rails relay through the sender node's
+ * GPU on the receiver's rail (NCCL's PXN; topology parameter sim.pxn = 0
+ * turns it off).
  *
  * Typical use:
  *   cr_sim *s; cr_sim_new(topo, &s, &d);
@@ -69,7 +75,10 @@ typedef struct {
     double w;
 } cr_sim_use;
 
-/* What the engine counted for one resource. */
+/* What the engine counted for one resource. A link merged with others into
+ * one solver class reports its own share (its weight ratio x the class's
+ * traffic). An HBM that could not bind and was not simulated reports its
+ * bytes only (busy_s and peak_load_Bps 0). */
 typedef struct {
     cr_sim_res_kind kind;
     int index;      /* link index, GPU rank or switch device index */
@@ -138,9 +147,9 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
                   int stream);
 
 /* Adds a flow of bytes from op rank src to op rank dst (op-local indices)
- * routed over the topology, with extra_lat_s of software latency on top of
- * the route's hop latency. bytes >= 0 (0 makes a pure latency). Returns the
- * task id or -1 (allocation failure, bad ranks, no route). */
+ * over its path (cr_sim_path: the route, or two with a PXN relay), with
+ * extra_lat_s of software latency on top of the path's hop latency. bytes >= 0 (0 makes a pure
+ * latency). Returns the task id or -1 (allocation failure, bad ranks, no route). */
 int cr_sim_flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s);
 
 /* Like cr_sim_flow_add but the receiver also reads a local operand (a

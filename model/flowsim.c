@@ -200,6 +200,7 @@ struct cr_sim {
     bool transit;
     bool pxn;        /* relay inter-node traffic through the rail-aligned GPU */
     int *local;      /* per GPU rank: position among its node's GPUs, -1 if no node */
+    int *domain;     /* per GPU rank: its scale-up (NVLink/XGMI) domain */
     int *node_first; /* per node: its first GPU rank */
     int n_res, hbm_res0;
     res_t *res;
@@ -382,6 +383,42 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
             s->node_first[nd] = g;
         s->local[g] = g - s->node_first[nd];
     }
+    /* Scale-up domains: GPUs joined by NVLink or XGMI through switches (an
+     * NVL72 rack is one domain of 18 nodes). PXN applies between domains
+     * only: inside one, NCCL reaches a peer over NVLink, not the network. */
+    s->domain = malloc(((size_t)t->n_gpus + 1) * sizeof *s->domain);
+    int *dev_dom = malloc(((size_t)t->n_devs + 1) * sizeof *dev_dom);
+    int *stack = malloc(((size_t)t->n_devs + 1) * sizeof *stack);
+    if (!s->domain || !dev_dom || !stack) {
+        free(dev_dom);
+        free(stack);
+        goto oom;
+    }
+    for (int v = 0; v < t->n_devs; v++)
+        dev_dom[v] = -1;
+    for (int g = 0; g < t->n_gpus; g++) {
+        int v0 = t->gpus[g];
+        if (dev_dom[v0] >= 0)
+            continue;
+        int sp = 0;
+        dev_dom[v0] = g;
+        stack[sp++] = v0;
+        while (sp > 0) {
+            int v = stack[--sp];
+            for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+                const cr_link *l = &t->links[t->adj[k]];
+                int w = cr_link_other(l, v);
+                if ((l->kind != CR_LINK_NVLINK && l->kind != CR_LINK_XGMI) || dev_dom[w] >= 0)
+                    continue;
+                dev_dom[w] = g;
+                stack[sp++] = w;
+            }
+        }
+    }
+    for (int g = 0; g < t->n_gpus; g++)
+        s->domain[g] = dev_dom[t->gpus[g]];
+    free(dev_dom);
+    free(stack);
     int n_red = 0;
     s->reduce_res = malloc(((size_t)t->n_devs + 1) * sizeof *s->reduce_res);
     if (!s->reduce_res)
@@ -468,6 +505,7 @@ void cr_sim_free(cr_sim *s)
     free(s->res);
     free(s->reduce_res);
     free(s->local);
+    free(s->domain);
     free(s->node_first);
     for (long i = 0; i < s->n_tasks; i++)
         free(s->tasks[i].label);
@@ -1086,15 +1124,16 @@ static long route_get(cr_sim *s, int a, int b)
  * local index differs goes first over NVLink to the GPU of the sender's node
  * on the receiver's rail, then out of that GPU's NIC, so that it stays on
  * one rail of a rail-optimised fabric. Returns that relay GPU, or -1 when
- * the flow goes straight (same node, same rail, no node structure, or the
- * topology sets sim.pxn to 0). */
+ * the flow goes straight (same node, same rail, same NVLink domain, no
+ * node structure, or the topology sets sim.pxn to 0). */
 static int pxn_relay(const cr_sim *s, int a, int b)
 {
     if (!s->pxn || a == b)
         return -1;
     const cr_topo *t = s->t;
     int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
-    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b])
+    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b] ||
+        s->domain[a] == s->domain[b])
         return -1;
     int c = s->node_first[na] + s->local[b];
     if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)

@@ -788,13 +788,14 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
         return;
     }
     o->supported = true;
-    int sms = rq->sms > 0 ? rq->sms : (int)p->mech_sat_sms[m];
+    int sms = rq->sms > 0 ? rq->sms : (int)ceil(p->mech_sat_sms[m]);
     o->nchannels = m == CR_MECH_CE ? 0 : sms;
     cr_coll coll = rq->coll;
     /* message size each transfer moves: one peer's chunk */
     double msg = coll == CR_COLL_SENDRECV || coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE
                      ? S
                      : S / nn;
+    double peer_bytes = msg;
     msg = fmin(msg, cr_mech_max_msg_bytes(m));
     double eff = cr_mech_eff(p, m, msg, sms);
     double t = 0;
@@ -831,8 +832,18 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
         o->wire_bytes = wb;
         o->link_Bps = wc;
         o->wire_Bps = wc * we;
-        o->n_steps = coll == CR_COLL_ALLREDUCE ? 2 : 1;
+        /* a point-to-point copy is one-sided: the copy's completion (or a
+         * flag written behind the data, whose latency overlaps the copy's
+         * tail) ends it, no synchronisation step (traces/nvidia-h200-x2:
+         * 4 KiB copies take 1.6-2.1 us of device time in all) */
+        o->n_steps = coll == CR_COLL_ALLREDUCE ? 2 : coll == CR_COLL_SENDRECV ? 0 : 1;
     }
+    /* Pipeline fill: the first chunk crosses one SM before the link
+     * streams (mech.<m>.chunk bytes at one SM's rate, mech_eff x link /
+     * mech_sat_sms); the copy engine has none. */
+    double chunk = p->mech_chunk_bytes[m], sat = p->mech_sat_sms[m];
+    if (chunk > 0 && sat > 0 && o->link_Bps > 0 && p->mech_eff[m] > 0)
+        t += fmin(peer_bytes, chunk) / (p->mech_eff[m] * o->link_Bps / sat);
     /* The copy engine cannot reduce: reductions read what arrived from
      * HBM on the SMs, one more read and write of the received bytes. */
     if (m == CR_MECH_CE && cr_coll_reduces(coll)) {
@@ -843,6 +854,54 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
     o->launch_s = p->mech_launch_s[m];
     double lat = p->mech_launch_s[m] + o->n_steps * p->mech_step_s;
     if (m == CR_MECH_CE)
-        lat += (nn - 1) * 1e-6; /* one host-issued copy per peer (estimate: 1 us each) */
+        lat += fmax(0, nn - 2) * 1e-6; /* mech.ce.launch covers one copy; each further
+                                          host-issued peer copy about 1 us (estimate) */
     finish(c, rq, b, o, lat, t);
+}
+
+void cr_local_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
+                      cr_coll_pred *o)
+{
+    memset(o, 0, sizeof *o);
+    o->supported = true;
+    o->algo = CR_ALGO_DIRECT;
+    o->proto = CR_PROTO_SIMPLE;
+    o->mech = rq->mech;
+    const cr_params *p = &c->p;
+    double S = rq->bytes;
+    if (!(S > 0) || rq->in_place)
+        return; /* in place on one rank, NCCL returns at once */
+    /* NCCL (enqueue.cc, one rank) runs allreduce, allgather, reducescatter,
+     * broadcast and reduce as one local copy kernel; alltoall, sendrecv,
+     * gather and scatter are sends and receives to itself, through the
+     * point-to-point kernel (LL up to NCCL_P2P_LL_THRESHOLD, 16 KiB). */
+    bool p2p = rq->coll == CR_COLL_ALLTOALL || rq->coll == CR_COLL_SENDRECV ||
+               rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    double eff = p2p ? p->local_p2p_eff : p->local_eff;
+    double launch = p->local_launch_s;
+    if (p2p) {
+        bool ll = S <= 16384;
+        launch = ll ? p->local_p2p_ll_launch_s : p->local_p2p_launch_s;
+        o->proto = ll ? CR_PROTO_LL : CR_PROTO_SIMPLE;
+    }
+    if (rq->mech != CR_MECH_NONE && (unsigned)rq->mech < CR_MECH__COUNT)
+        launch = p->mech_launch_s[rq->mech];
+    double hbm = c->cuts->hbm_Bps[0];
+    double rate = hbm * eff;
+    /* Input and output that fit in L2 together stay there between calls
+     * (the same buffers every iteration): the copy runs at the L2-resident
+     * rate, the point-to-point path keeping its ratio to the copy kernel. */
+    if (2 * S <= c->cuts->l2_bytes[0])
+        rate = hbm * p->local_l2_x * (eff / p->local_eff);
+    o->nchannels = 1;
+    o->launch_s = launch;
+    o->n_steps = 0;
+    o->wire_bytes = 2 * S;
+    o->link_Bps = hbm;
+    o->wire_Bps = rate;
+    o->bw_eff = rate / hbm;
+    o->pred_s = fmax(launch + 2 * S / rate, b->bound_s);
+    o->nccl_est_s = rq->mech == CR_MECH_NONE ? o->pred_s : 0;
+    o->algbw_Bps = S / o->pred_s;
+    o->busbw_Bps = o->algbw_Bps * cr_coll_busbw_factor(rq->coll, 1);
 }

@@ -30,6 +30,7 @@ void cr_cuts_free(cr_cuts *c)
     free(c->class_count);
     free(c->member_cut);
     free(c->hbm_Bps);
+    free(c->l2_bytes);
     free(c->lat0_s);
     free(c);
 }
@@ -599,10 +600,11 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->n = n;
         c->member_cut = malloc((size_t)n * CR_CUT__COUNT * sizeof *c->member_cut);
         c->hbm_Bps = malloc((size_t)n * sizeof *c->hbm_Bps);
+        c->l2_bytes = malloc((size_t)n * sizeof *c->l2_bytes);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !c->member_cut ||
-        !c->hbm_Bps || !c->lat0_s) {
+        !c->hbm_Bps || !c->l2_bytes || !c->lat0_s) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }
@@ -620,6 +622,7 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         b.member_of_dev[v] = i;
         const cr_gpu_spec *gs = cr_topo_gpu_spec(topo, ranks->ranks[i]);
         c->hbm_Bps[i] = gs && gs->hbm_Bps > 0 ? gs->hbm_Bps : HUGE_VAL;
+        c->l2_bytes[i] = gs && gs->l2_bytes > 0 ? gs->l2_bytes : 0;
     }
 
     /* One GPU's ports. */
@@ -836,8 +839,10 @@ void cr_cut_forced_bytes(cr_coll coll, double S, int n, int k, bool root_inside,
 double cr_coll_hbm_bytes(cr_coll coll, double S, int n, bool root)
 {
     double nn = n > 0 ? n : 1;
-    if (n < 2)
+    if (n < 1)
         return 0;
+    if (n == 1)
+        return 2 * S; /* NCCL copies the send buffer into the receive buffer */
     switch (coll) {
     case CR_COLL_ALLREDUCE:
         return 2 * S; /* read the input, write the result */
@@ -908,8 +913,8 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
     int n = c->n;
     double S = rq->bytes;
     snprintf(out->binding, sizeof out->binding, "none");
-    if (n < 2 || !(S > 0))
-        return;
+    if (n < 1 || !(S > 0) || (n == 1 && rq->in_place))
+        return; /* one rank in place: NCCL has nothing to do */
     int root = (rq->root >= 0 && rq->root < n) ? rq->root : 0;
     bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
                   rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
@@ -990,7 +995,10 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
         double worst = 0, wb = 0, wc = 0;
         int wi = -1;
         for (int i = 0; i < n; i++) {
-            double hb = cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root);
+            /* what the rank's L2 can hold may have stayed there since the
+             * previous call (nccl-tests and crbench reuse their buffers) */
+            double hb =
+                fmax(0, cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root) - c->l2_bytes[i]);
             double cap = hbm_Bps ? hbm_Bps[i] : c->hbm_Bps[i];
             double tm = hb / cap;
             if (tm > worst) {
@@ -1026,6 +1034,12 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
             snprintf(out->binding, sizeof out->binding, "%s", out->terms[j].name);
             snprintf(out->binding_where, sizeof out->binding_where, "%s", out->terms[j].where);
         }
+    if (!(out->bound_s > 0)) {
+        /* one rank whose buffers fit in L2: nothing forces HBM traffic and
+         * no byte leaves the GPU (no L2 bandwidth figure bounds it) */
+        snprintf(out->binding, sizeof out->binding, "none");
+        return;
+    }
     out->algbw_Bps = S / out->bound_s;
     out->busbw_Bps = out->algbw_Bps * cr_coll_busbw_factor(rq->coll, n);
 }

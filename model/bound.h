@@ -61,6 +61,7 @@ typedef struct {
                                        topology's in-switch reduction (no reducer outside) */
     bool reducer;                   /* some switch usable by the ranks reduces in-network */
     double *hbm_Bps;                /* [i]: HBM bandwidth of communicator rank i */
+    double *l2_bytes;               /* [i]: its L2 capacity (bytes that may stay on chip) */
     double lat_cut_s;               /* latency any byte crossing a GPU's ports still needs */
     double *lat0_s;                 /* [i]: path latency from rank 0 to rank i */
     double lat_ecc0_s;              /* max over i of lat0_s[i] */
@@ -85,7 +86,11 @@ const char *cr_cut_kind_name(cr_cut_kind k);
 void cr_cut_forced_bytes(cr_coll coll, double bytes, int n, int k, bool root_inside, int ring_out,
                          int ring_in, double *out_bytes, double *in_bytes);
 
-/* HBM bytes a rank must read plus write (root: whether it is the root). */
+/* HBM bytes a rank must read plus write (root: whether it is the root), for
+ * out-of-place buffers as nccl-tests times them. One rank (n = 1): its
+ * send buffer is copied to its receive buffer, 2 x bytes for every
+ * collective (doc/bounds.md 1.8). The bound subtracts what the rank's L2
+ * can hold (data left there by the previous call need not touch HBM). */
 double cr_coll_hbm_bytes(cr_coll coll, double bytes, int n, bool root);
 
 /* Evaluates the bound (see coll.h cr_coll_bound). rq->bytes must be finite

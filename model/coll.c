@@ -474,6 +474,19 @@ cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
         return st;
     cr_coll_bound b;
     cr_bound_eval(ctx->cuts, rq, &b);
+    if (ctx->n == 1) {
+        /* one rank: NCCL's local copy is the only implementation */
+        cr_coll_req r1 = *rq;
+        r1.mech = CR_MECH_NONE;
+        cr_coll_pred lp;
+        cr_local_predict(ctx, &r1, &b, &lp);
+        for (int a = 0; a < CR_ALGO__COUNT; a++)
+            for (int p = 0; p < CR_PROTO__COUNT; p++)
+                unsupported(&out[a][p], (cr_algo)a, (cr_proto)p, CR_MECH_NONE,
+                            "one rank: NCCL copies the buffer locally (direct)");
+        out[lp.algo][lp.proto] = lp;
+        return CR_OK;
+    }
     for (int a = 0; a < CR_ALGO__COUNT; a++)
         for (int p = 0; p < CR_PROTO__COUNT; p++)
             cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, &b, &out[a][p]);
@@ -529,7 +542,9 @@ cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll
         return st;
     cr_coll_bound b;
     cr_bound_eval(ctx->cuts, rq, &b);
-    if (rq->mech != CR_MECH_NONE)
+    if (ctx->n == 1)
+        cr_local_predict(ctx, rq, &b, out);
+    else if (rq->mech != CR_MECH_NONE)
         cr_mech_predict(ctx, rq, &b, out);
     else
         choose(ctx, rq, &b, out);
@@ -543,7 +558,9 @@ cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_re
     if (st != CR_OK)
         return st;
     bound_full(ctx, rq, &out->bound);
-    if (rq->mech != CR_MECH_NONE)
+    if (ctx->n == 1)
+        cr_local_predict(ctx, rq, &out->bound, &out->pred);
+    else if (rq->mech != CR_MECH_NONE)
         cr_mech_predict(ctx, rq, &out->bound, &out->pred);
     else
         choose(ctx, rq, &out->bound, &out->pred);

@@ -114,6 +114,11 @@ typedef struct {
                         mechanism's saturating count (ignored by CE) */
     bool in_network; /* allow in-switch reduction/multicast in the bound where
                         the topology's switches offer it (default true) */
+    bool in_place;   /* receive buffer = send buffer (default true, as PyTorch
+                        calls NCCL; nccl-tests' and crbench's first column is out
+                        of place). Matters for one rank only: NCCL then copies
+                        the send buffer (out of place) or does nothing (in place);
+                        with n >= 2 the bound's HBM bytes hold for both. */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */
@@ -243,7 +248,7 @@ double cr_coll_send_bytes(cr_coll c, double bytes, int n);
 double cr_coll_recv_bytes(cr_coll c, double bytes, int n);
 
 /* A request with defaults: fp32 (nccl-tests' default type), root 0, algo/proto
- * auto, mech none, nchannels/sms 0, in_network true. */
+ * auto, mech none, nchannels/sms 0, in_network true, in_place true. */
 cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
 
 /* Prepares a context: resolves the rank set on topo (NULL = all ranks),

@@ -232,5 +232,6 @@ cr_coll_req cr_coll_req_default(cr_coll c, double bytes)
     r.nchannels = 0;
     r.sms = 0;
     r.in_network = true;
+    r.in_place = true;
     return r;
 }

@@ -43,6 +43,11 @@ struct cr_coll_ctx {
 void cr_algo_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq, cr_algo algo,
                      cr_proto proto, const cr_coll_bound *bound, cr_coll_pred *out);
 
+/* One rank: NCCL's local copy (out of place) or nothing (in place); a
+ * custom kernel (rq->mech) copies locally too. */
+void cr_local_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq,
+                      const cr_coll_bound *bound, cr_coll_pred *out);
+
 /* A custom kernel on mechanism rq->mech. */
 void cr_mech_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq,
                      const cr_coll_bound *bound, cr_coll_pred *out);

@@ -72,46 +72,93 @@ static const struct key keys[] = {
      "NCCL comm.h Simple thread threshold 64 B x 512 threads"},
     {"coll.lat_scale", OFF(lat_scale), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
      "1 = NCCL tuning.cc baseLat/hwLat tables as they are"},
-    {"mech.ce.eff", OFF(mech_eff[CR_MECH_CE]), K_DOUBLE, {0.82, 0.82, 368.8 / 450, 368.8 / 450},
-     0.01, 1, "",
-     "fit: ParallelKittens (arXiv 2511.13940) copy engine 368.8 of 450 GB/s on H100, 1 GB; "
-     "Blackwell uses Hopper's fraction (check: 726.1 of 900 measured)"},
-    {"mech.tma.eff", OFF(mech_eff[CR_MECH_TMA]), K_DOUBLE, {0.78, 0.78, 350.0 / 450, 350.0 / 450},
-     0.01, 1, "",
-     "fit: ParallelKittens TMA 350.0 of 450 GB/s on H100 (check: B200 669.1 of 900)"},
-    {"mech.ldst.eff", OFF(mech_eff[CR_MECH_LDST]), K_DOUBLE,
-     {0.76, 0.76, 342.7 / 450, 342.7 / 450}, 0.01, 1, "",
-     "fit: ParallelKittens register ld/st 342.7 of 450 GB/s on H100 (check: B200 628.4 of 900)"},
-    {"mech.multimem.eff", OFF(mech_eff[CR_MECH_MULTIMEM]), K_DOUBLE,
-     {0.76, 0.76, 342.7 / 450, 342.7 / 450}, 0.01, 1, "",
-     "ParallelKittens: multimem is register ld/st through the switch; ld/st figure"},
-    {"mech.ce.half", OFF(mech_half_bytes[CR_MECH_CE]), K_DOUBLE, {6.5e6, 6.5e6, 6.5e6, 6.5e6}, 0,
-     1e12, "B",
-     "fit: ParallelKittens, copy engine needs about 256 MB for over 80% of 450 GB/s: "
-     "0.80/0.82 at 256 MB gives 6.5 MB"},
+    {"mech.ce.eff", OFF(mech_eff[CR_MECH_CE]), K_DOUBLE, {0.82, 0.82, 0.883, 0.866}, 0.01, 1, "",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, copy engine GPU0 -> GPU1 1 GiB in 2703 us: "
+     "397.2 of 450 GB/s (check: ParallelKittens arXiv 2511.13940 H100 368.8 GiB/s = 396.0 GB/s; "
+     "its figures are binary units, doc/bounds.md 3.2); Blackwell: ParallelKittens B200 726.1 "
+     "GiB/s = 779.6 of 900 GB/s; Ampere: ParallelKittens' H100 fraction, unfitted"},
+    {"mech.tma.eff", OFF(mech_eff[CR_MECH_TMA]), K_DOUBLE, {0.78, 0.78, 0.830, 0.798}, 0.01, 1, "",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, TMA pull/push 132 SMs 1 GiB: 375.1 / 372.2 "
+     "GB/s, mean 373.7 of 450 (check: ParallelKittens H100 350.0 GiB/s = 375.8 GB/s); "
+     "Blackwell: ParallelKittens B200 669.1 GiB/s = 718.4 of 900 GB/s"},
+    {"mech.ldst.eff", OFF(mech_eff[CR_MECH_LDST]), K_DOUBLE, {0.76, 0.76, 0.828, 0.750}, 0.01, 1,
+     "",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, ld/st pull/push 132 SMs 1 GiB: 375.2 / "
+     "370.1 GB/s, mean 372.7 of 450 (check: ParallelKittens H100 342.7 GiB/s = 368.0 GB/s); "
+     "Blackwell: ParallelKittens B200 628.4 GiB/s = 674.7 of 900 GB/s"},
+    {"mech.multimem.eff", OFF(mech_eff[CR_MECH_MULTIMEM]), K_DOUBLE, {0.76, 0.76, 0.828, 0.750},
+     0.01, 1, "", "ParallelKittens: multimem is register ld/st through the switch; ld/st figure"},
+    {"mech.ce.half", OFF(mech_half_bytes[CR_MECH_CE]), K_DOUBLE, {6.5e6, 6.5e6, 0, 0}, 0, 1e12,
+     "B",
+     "Hopper, Blackwell: 0, traces/nvidia-h200-x2/kernels-p2p.json.gz: after its 1.7 us fixed "
+     "cost the copy engine runs at its 1 GiB rate from 256 KiB (2.40 us) on; ParallelKittens' "
+     "'about 256 MB for over 80%' is host-timed issue cost (Ampere keeps that reading: 6.5 MB)"},
     {"mech.tma.half", OFF(mech_half_bytes[CR_MECH_TMA]), K_DOUBLE, {228, 228, 228, 228}, 0, 1e12,
      "B", "fit: ParallelKittens, TMA near peak (taken as 90%) from about 2 KB messages: 2048/9"},
     {"mech.ldst.half", OFF(mech_half_bytes[CR_MECH_LDST]), K_DOUBLE, {14, 14, 14, 14}, 0, 1e12,
      "B", "fit: ParallelKittens, ld/st efficient (taken as 90%) at 128 B granularity: 128/9"},
     {"mech.multimem.half", OFF(mech_half_bytes[CR_MECH_MULTIMEM]), K_DOUBLE, {14, 14, 14, 14}, 0,
      1e12, "B", "as ld/st (ParallelKittens)"},
-    {"mech.tma.sms", OFF(mech_sat_sms[CR_MECH_TMA]), K_DOUBLE, {15, 15, 15, 15}, 1, 1024, "",
-     "ParallelKittens: about 15 SMs saturate NVLink with TMA on H100"},
-    {"mech.ldst.sms", OFF(mech_sat_sms[CR_MECH_LDST]), K_DOUBLE, {76, 76, 76, 76}, 1, 1024, "",
-     "ParallelKittens: about 76 SMs saturate NVLink with ld/st on H100"},
-    {"mech.multimem.sms", OFF(mech_sat_sms[CR_MECH_MULTIMEM]), K_DOUBLE, {76, 76, 76, 76}, 1, 1024,
-     "", "as ld/st (ParallelKittens)"},
-    {"mech.ce.launch", OFF(mech_launch_s[CR_MECH_CE]), K_DOUBLE, {5e-6, 5e-6, 5e-6, 5e-6}, 0, 1,
-     "s", "estimate: host-side cudaMemcpyPeerAsync issue plus an event wait; unverified"},
-    {"mech.tma.launch", OFF(mech_launch_s[CR_MECH_TMA]), K_DOUBLE, {4e-6, 4e-6, 4e-6, 4e-6}, 0, 1,
-     "s", "estimate: one kernel launch and completion, as NCCL's ~4-8 us base latencies"},
-    {"mech.ldst.launch", OFF(mech_launch_s[CR_MECH_LDST]), K_DOUBLE, {4e-6, 4e-6, 4e-6, 4e-6}, 0,
-     1, "s", "as TMA"},
+    {"mech.tma.sms", OFF(mech_sat_sms[CR_MECH_TMA]), K_DOUBLE, {15, 15, 8.0, 15.4}, 1, 1024, "",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, one SM moves 50.3 (pull) / 43.2 (push) "
+     "GB/s, mean 46.75: 373.7 / 46.75 = 8.0 SMs reach the link (per-SM rate = bytes in flight / "
+     "latency, so it depends on the kernel: ParallelKittens' H100 kernel needed about 15); "
+     "Blackwell: 718.4 GB/s at Hopper's per-SM rate, unmeasured"},
+    {"mech.ldst.sms", OFF(mech_sat_sms[CR_MECH_LDST]), K_DOUBLE, {76, 76, 7.9, 14.3}, 1, 1024, "",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, one SM moves 48.2 (pull) / 45.9 (push) "
+     "GB/s with 16-byte accesses, mean 47.05: 372.7 / 47.05 = 7.9 SMs (ParallelKittens' H100 "
+     "kernel, with fewer bytes in flight per SM, needed about 76); Blackwell: 674.7 GB/s at "
+     "Hopper's per-SM rate, unmeasured"},
+    {"mech.multimem.sms", OFF(mech_sat_sms[CR_MECH_MULTIMEM]), K_DOUBLE, {76, 76, 7.9, 14.3}, 1,
+     1024, "", "as ld/st"},
+    {"mech.ce.launch", OFF(mech_launch_s[CR_MECH_CE]), K_DOUBLE, {5e-6, 5e-6, 1.7e-6, 1.7e-6}, 0,
+     1, "s",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, a 4 KiB peer copy takes 1.70 us of device "
+     "time (Blackwell: Hopper's figure; Ampere: estimate)"},
+    {"mech.tma.launch", OFF(mech_launch_s[CR_MECH_TMA]), K_DOUBLE, {4e-6, 4e-6, 1.9e-6, 1.9e-6}, 0,
+     1, "s",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, a 4 KiB TMA copy kernel takes 2.08 (pull) / "
+     "1.70 (push) us of device time, mean 1.9 (Blackwell: Hopper's figure; Ampere: estimate)"},
+    {"mech.ldst.launch", OFF(mech_launch_s[CR_MECH_LDST]), K_DOUBLE, {4e-6, 4e-6, 1.75e-6, 1.75e-6},
+     0, 1, "s",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, a 4 KiB ld/st copy kernel takes 1.92 (pull) "
+     "/ 1.57 (push) us of device time, mean 1.75"},
     {"mech.multimem.launch", OFF(mech_launch_s[CR_MECH_MULTIMEM]), K_DOUBLE,
-     {4e-6, 4e-6, 4e-6, 4e-6}, 0, 1, "s", "as TMA"},
+     {4e-6, 4e-6, 1.75e-6, 1.75e-6}, 0, 1, "s", "as ld/st"},
+    {"mech.tma.chunk", OFF(mech_chunk_bytes[CR_MECH_TMA]), K_DOUBLE,
+     {32768, 32768, 32768, 32768}, 0, 1e12, "B",
+     "crbench's TMA chunk (doc/validation.md: 32 KiB bulk copies): the first chunk crosses one SM "
+     "before the link streams; checked on traces/nvidia-h200-x2/kernels-p2p.json.gz (64 KiB: "
+     "2.78 us measured, 1.9 + 0.70 + 0.17 modelled)"},
+    {"mech.ldst.chunk", OFF(mech_chunk_bytes[CR_MECH_LDST]), K_DOUBLE,
+     {16384, 16384, 16384, 16384}, 0, 1e12, "B",
+     "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, all-SM ld/st copies of 1-4 MiB take about "
+     "0.35 us over launch + bytes / rate: 0.35 us x 47 GB/s per SM"},
+    {"mech.multimem.chunk", OFF(mech_chunk_bytes[CR_MECH_MULTIMEM]), K_DOUBLE,
+     {16384, 16384, 16384, 16384}, 0, 1e12, "B", "as ld/st"},
     {"mech.step", OFF(mech_step_s), K_DOUBLE, {2e-6, 2e-6, 1.8e-6, 1.8e-6}, 0, 1, "s",
      "estimate: flag write over NVLink and poll (about 1 us) plus ParallelKittens cross-SM sync "
      "through HBM 0.832 us"},
+    {"coll.local.eff", OFF(local_eff), K_DOUBLE, {0.885, 0.885, 0.885, 0.885}, 0.01, 1, "",
+     "fit: traces/h200-1/kernels-nccl.json, NCCL allreduce/allgather/reducescatter/broadcast/"
+     "reduce on one rank (an out-of-place copy): 1 GiB in 506 us, 2 GiB moved = 4.25 of 4.8 TB/s "
+     "(other generations: H200's fraction, unmeasured)"},
+    {"coll.local.launch", OFF(local_launch_s), K_DOUBLE, {0.8e-6, 0.8e-6, 0.8e-6, 0.8e-6}, 0, 1,
+     "s", "fit: traces/h200-1/kernels-nccl.json, one rank, 1-16 KiB: 0.80 us of device time"},
+    {"coll.local.p2p_eff", OFF(local_p2p_eff), K_DOUBLE, {0.79, 0.79, 0.79, 0.79}, 0.01, 1, "",
+     "fit: traces/h200-1/kernels-nccl.json, alltoall/sendrecv on one rank (NCCL's send/receive "
+     "to itself): 1 GiB in 566-571 us, 3.80 of 4.8 TB/s"},
+    {"coll.local.p2p_launch", OFF(local_p2p_launch_s), K_DOUBLE, {4.2e-6, 4.2e-6, 4.2e-6, 4.2e-6},
+     0, 1, "s",
+     "fit: traces/h200-1/kernels-nccl.json, alltoall/sendrecv on one rank, 64 KiB - 4 MiB: "
+     "4.2-4.5 us (Simple)"},
+    {"coll.local.p2p_ll_launch", OFF(local_p2p_ll_launch_s), K_DOUBLE,
+     {3.2e-6, 3.2e-6, 3.2e-6, 3.2e-6}, 0, 1, "s",
+     "fit: traces/h200-1/kernels-nccl.json, alltoall/sendrecv on one rank, 1-16 KiB: 3.2-3.3 us "
+     "(LL up to NCCL_P2P_LL_THRESHOLD, 16 KiB)"},
+    {"coll.local.l2_x", OFF(local_l2_x), K_DOUBLE, {1.46, 1.46, 1.46, 1.46}, 0.01, 10, "",
+     "fit: traces/h200-1/kernels-nccl.json, one-rank copies whose input and output fit in L2 "
+     "(1-16 MiB) run at about 7.0 TB/s = 1.46 x the 4.8 TB/s HBM peak"},
 };
 /* clang-format on */
 

@@ -44,11 +44,20 @@ typedef struct {
     double ch_min_bytes[CR_PROTO__COUNT]; /* bytes per channel before NCCL adds a channel */
     double lat_scale;                     /* multiplies NCCL's latency tables (1 = as NCCL) */
     /* custom kernels (ParallelKittens mechanisms) */
-    double mech_eff[CR_MECH__COUNT];        /* at large messages, enough SMs */
-    double mech_half_bytes[CR_MECH__COUNT]; /* message size reaching half of mech_eff */
-    double mech_sat_sms[CR_MECH__COUNT];    /* SMs that saturate the link (0: none used) */
-    double mech_launch_s[CR_MECH__COUNT];   /* launch / issue cost, once per operation */
-    double mech_step_s;                     /* one cross-GPU synchronisation step */
+    double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
+    double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */
+    double mech_sat_sms[CR_MECH__COUNT];     /* SMs that saturate the link (0: none used) */
+    double mech_launch_s[CR_MECH__COUNT];    /* launch / issue cost, once per operation */
+    double mech_chunk_bytes[CR_MECH__COUNT]; /* bytes one SM moves before the link streams
+                                                (pipeline fill; 0: none) */
+    double mech_step_s;                      /* one cross-GPU synchronisation step */
+    /* one rank: NCCL copies the buffer locally (out of place) */
+    double local_eff;          /* of HBM peak, read + written bytes, NCCL's one-rank copy kernel */
+    double local_launch_s;     /* its fixed device time */
+    double local_p2p_eff;      /* alltoall/sendrecv to itself: NCCL's point-to-point copy */
+    double local_p2p_launch_s; /* its fixed device time, Simple */
+    double local_p2p_ll_launch_s; /* the same up to NCCL_P2P_LL_THRESHOLD (LL) */
+    double local_l2_x;            /* L2-resident copy rate over HBM peak (buffers that fit in L2) */
 } cr_params;
 
 /* Fills p with the defaults for the generation of the topology's GPU rank

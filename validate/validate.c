@@ -867,6 +867,9 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
     if (cr_dtype_parse(dts, &dt, &dd) == CR_OK)
         rq.dtype = dt;
     rq.mech = mech;
+    /* crbench (kernels/nccl.cu) and nccl-tests' first column time out-of-place
+     * calls: on one rank NCCL then copies the buffer */
+    rq.in_place = false;
     if (mech != CR_MECH_NONE)
         rq.sms = (int)num_or(&m->c, "sms", 0);
     const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");

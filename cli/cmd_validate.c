@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--ranks SPEC]
- *                  [--family F] [--max-median-error PCT] [--summary] [--json]
+ *                  [--family F] [--subset even|odd] [--max-median-error PCT]
+ *                  [--summary] [--json]
  *
  * Matches every measured case of commroof traces (kernels/ crbench ranges)
  * and nccl-tests logs to its model case and prints bound, attainable bound,
  * prediction, measured time, % of roofline and prediction error per case,
  * then median and p90 |error| per family and the count of bound violations.
+ * --subset keeps every other case of each family (in input order): the
+ * halves a model is fitted on and checked against (doc/validation.md).
  * Exit: 0 ok; 1 runtime failure, or a family's median |error| above
  * --max-median-error; 2 usage; 3 a measured time below its bound.
  */
@@ -24,7 +27,8 @@
 
 static const char *const validate_help =
     "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--ranks SPEC]\n"
-    "                         [--family F] [--max-median-error PCT] [--summary] [--json]\n"
+    "                         [--family F] [--subset even|odd] [--max-median-error PCT]\n"
+    "                         [--summary] [--json]\n"
     "\n"
     "Compares measurements with the model. TRACE is a commroof trace (or a folder of\n"
     "them) recorded around kernels/ (crbench): every NVTX range \"cr:<family> ...\" is one\n"
@@ -40,6 +44,8 @@ static const char *const validate_help =
     "  --nccl-tests LOG       also read an nccl-tests log (repeatable)\n"
     "  --ranks SPEC           GPUs of multi-GPU cases (default: the first n)\n"
     "  --family F             only cases of family F (hbm ce mech gemm launch nccl p2p)\n"
+    "  --subset even|odd      only the even (0th, 2nd, ...) or odd cases of each family,\n"
+    "                         in input order: fit a model on one half, check the other\n"
     "  --max-median-error PCT exit 1 when a family's median |err_%| exceeds PCT\n"
     "  --summary              print only the summary\n"
     "  --json                 one JSON document on stdout\n"
@@ -115,7 +121,7 @@ static double us(double s)
 
 int cli_cmd_validate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *ranks = NULL, *family = NULL;
+    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0, json = 0, summary_only = 0;
     double max_med = -1;
@@ -169,6 +175,12 @@ int cli_cmd_validate(int argc, char **argv)
                                      family);
                 goto out;
             }
+        } else if (!strcmp(a, "--subset")) {
+            if (!more || (strcmp(argv[i + 1], "even") && strcmp(argv[i + 1], "odd"))) {
+                rc = cli_usage_error("validate", "--subset needs even or odd");
+                goto out;
+            }
+            subset = argv[++i];
         } else if (!strcmp(a, "--nccl-tests")) {
             if (!more) {
                 rc = cli_usage_error("validate", "--nccl-tests needs a log file");
@@ -224,6 +236,18 @@ int cli_cmd_validate(int argc, char **argv)
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
+    }
+    if (subset) {
+        /* Parity counts within each family, before any --family filter, so
+         * the halves do not depend on it. */
+        int seen[CR_VFAM__COUNT] = {0}, want = strcmp(subset, "odd") == 0;
+        size_t k = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            int f = (int)l.v[i].c.family;
+            if (f >= 0 && f < CR_VFAM__COUNT && seen[f]++ % 2 == want)
+                l.v[k++] = l.v[i];
+        }
+        l.n = k;
     }
     if (family) {
         size_t k = 0;

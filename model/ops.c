@@ -24,7 +24,7 @@
 #define DEF_HBM_EFF 0.88
 /* Pinned host copies: about 54 GB/s of PCIe Gen5 x16's 63 GB/s raw
  * (hardware.md, our measurement). */
-#define DEF_PCIE_EFF 0.86
+#define DEF_PCIE_EFF 0.876
 /* Copy-engine fixed costs (call to completion, between CUDA events) and
  * pageable rates, fitted to the lent H200's copy sweep
  * (traces/h200-1/kernels-ce.json, 4 KiB to 4 GiB): d2d intercept over
@@ -35,15 +35,15 @@
  * rate: about 12 GB/s h2d and 13 GB/s d2h while the buffer fits the host's
  * caches (4-16 MiB), 5.5 GB/s and 10.2 GB/s beyond (64 MiB-4 GiB). These
  * are properties of the host: calibrate them on yours. */
-#define DEF_CE_D2D_S 1.3e-6
-#define DEF_CE_H2D_S 3.0e-6
-#define DEF_CE_D2H_S 0.8e-6
+#define DEF_CE_D2D_S 1.25e-6
+#define DEF_CE_H2D_S 3.23e-6
+#define DEF_CE_D2H_S 0.90e-6
 #define DEF_PAGEABLE_DIRECT_BYTES (1024.0 * 1024.0)
 #define DEF_PAGEABLE_CACHE_BYTES (32.0 * 1024.0 * 1024.0)
-#define DEF_PAGEABLE_H2D_BPS 5.5e9
-#define DEF_PAGEABLE_D2H_BPS 10.2e9
-#define DEF_PAGEABLE_CACHED_H2D_BPS 12e9
-#define DEF_PAGEABLE_CACHED_D2H_BPS 13e9
+#define DEF_PAGEABLE_H2D_BPS 5.31e9
+#define DEF_PAGEABLE_D2H_BPS 10.15e9
+#define DEF_PAGEABLE_CACHED_H2D_BPS 11.05e9
+#define DEF_PAGEABLE_CACHED_D2H_BPS 12.0e9
 /* Elementwise kernels reach about the HBM efficiency on arithmetic too
  * (assumption: they are never compute bound in practice). */
 #define DEF_VEC_EFF 0.8
@@ -58,7 +58,7 @@
 #define DEF_TORCH_OP_S 5.0e-6
 /* Per-tile prologue and epilogue of a GEMM (pipeline fill from HBM, store
  * of the tile): about one HBM round trip (~0.5 us). Assumption. */
-#define DEF_TILE_FIXED_S 0.5e-6
+#define DEF_TILE_FIXED_S 3.3e-6
 /* Intra-SM overlap: communication warps share issue slots, registers and
  * shared memory with the math warps: 10% compute slowdown, an assumption
  * pending measurement. */
@@ -68,8 +68,63 @@
 #define DEF_SYNC_INTRA_S 64e-9
 #define DEF_SYNC_INTER_S 832e-9
 
+/* --- single-GPU kernels as validate measures them (device time, first
+ * start to last end; traces/h200-1, 2026-11-29 sweep; fitted on the even
+ * size steps and checked on the odd ones, doc/validation.md) ---------- */
+/* Fixed device time of one kernel: an empty kernel takes 0.67 us
+ * (kernels-launch.json, median activity of the async case); streaming
+ * kernels of 1 MiB write 1.0 us (kernels-hbm.json), so the fixed part of a
+ * kernel that moves data is about 0.8 us. */
+#define DEF_KERNEL_FIXED_S 0.87e-6
+/* HBM rate of a streaming kernel by direction, fractions of peak
+ * (kernels-hbm.json, 256 MiB - 8 GiB): reads reach 4.65 TB/s (0.969 of
+ * 4.8), writes 4.34 TB/s (0.904); mixing reads and writes costs bus
+ * turnarounds: copy (1:1) reaches 3.94 TB/s and triad (2:1) 4.16 TB/s, both
+ * fitted by one extra term, min(read, written) bytes at 3.3 x peak. */
+#define DEF_HBM_RD_EFF 0.969
+#define DEF_HBM_WR_EFF 0.902
+#define DEF_HBM_TURN 3.46
+/* A kernel that reads waits for its first loads (HBM latency, about
+ * 0.6 us on Hopper) and reduces at the end: read kernels of 1-32 MiB sit
+ * about 1.2 us above write kernels of the same size (kernels-hbm.json). */
+#define DEF_HBM_RD_LAT_S 0.89e-6
+/* Memory-bound cuBLASLt GEMMs (decode shapes, m <= 128 rows against an
+ * 8192 x 8192 weight) stream their operands at about 3.9 TB/s, 0.82 of
+ * peak (kernels-gemm.json, bf16/fp16 1-128 x 8192 x 8192). */
+#define DEF_GEMM_MEM_EFF 0.805
+/* Compute and memory of one GEMM overlap imperfectly: time = (Tc^q +
+ * Tm^q)^(1/q) (q -> inf is a perfect max). Fitted to the tall shapes
+ * (131072 x 256 x 2048: both terms large), kernels-gemm.json. */
+#define DEF_GEMM_OVERLAP_Q 4.6
+/* Copy engine, device to device: 4.26 TB/s read plus written (0.888 of
+ * peak) at 256 MiB - 4 GiB (kernels-ce.json, kernels-mech.json ce). */
+#define DEF_CE_D2D_EFF 0.888
+/* Local copies by SMs (kernels-mech.json): one SM copies 48.6 GB/s with
+ * 16-byte loads/stores and 50.5 GB/s with TMA bulk copies (1 GiB, 1 SM);
+ * many SMs saturate at the HBM copy rate; the knee between the two is a
+ * soft minimum (a^-p + b^-p)^(-1/p) with p fitted to the 32-128 SM cases.
+ * Fixed device time: 64 KiB on 4+ SMs takes 1.4 us (ldst) and 2.1 us
+ * (TMA: barrier setup and the bulk pipeline's fill). */
+#define DEF_LDST_SM_BPS 48.4e9
+#define DEF_TMA_SM_BPS 50.7e9
+#define DEF_SMCOPY_KNEE 5.3
+#define DEF_LDST_FIXED_S 1.42e-6
+#define DEF_TMA_FIXED_S 1.93e-6
+/* Host-side launch costs (kernels-launch.json; they are properties of the
+ * host and driver, 3.8-7.0 us per launch between the lent VMs): back-to-
+ * back launches of empty kernels start 6.6 us apart (the host's launch
+ * rate); launch + cudaStreamSynchronize takes 12.0 us; kernels replayed
+ * from a CUDA graph start 1.5 us apart (the GPU front end); an event
+ * record + synchronize takes 1.9 us. */
+#define DEF_LAUNCH_HOST_S 6.6e-6
+#define DEF_LAUNCH_SYNC_S 12.0e-6
+#define DEF_LAUNCH_GRAPH_S 1.5e-6
+#define DEF_LAUNCH_EVENT_S 1.9e-6
+
 typedef struct {
     double gemm_eff, hbm_eff, pcie_eff, vec_eff;
+    double kernel_fixed_s, hbm_rd_eff, hbm_wr_eff, hbm_turn, hbm_rd_lat_s;
+    double gemm_mem_eff, gemm_q, ce_d2d_eff;
     double ce_s[3]; /* copy-engine fixed cost: d2d, h2d, d2h */
     double pageable_direct_bytes, pageable_cache_bytes;
     double pageable_Bps[3], pageable_cached_Bps[3]; /* [1] h2d, [2] d2h */
@@ -102,6 +157,14 @@ static consts load_consts(const cr_topo *t)
     c.intra_penalty = cr_topo_param(t, "ops.intra_sm.penalty", DEF_INTRA_PENALTY);
     c.sync_intra_s = cr_topo_param(t, "ops.sync.intra_sm", DEF_SYNC_INTRA_S);
     c.sync_inter_s = cr_topo_param(t, "ops.sync.inter_sm", DEF_SYNC_INTER_S);
+    c.kernel_fixed_s = fmax(cr_topo_param(t, "ops.kernel.fixed", DEF_KERNEL_FIXED_S), 0);
+    c.hbm_rd_eff = fmin(fmax(cr_topo_param(t, "ops.hbm.read_eff", DEF_HBM_RD_EFF), 1e-3), 1);
+    c.hbm_wr_eff = fmin(fmax(cr_topo_param(t, "ops.hbm.write_eff", DEF_HBM_WR_EFF), 1e-3), 1);
+    c.hbm_turn = fmax(cr_topo_param(t, "ops.hbm.turn", DEF_HBM_TURN), 1e-3);
+    c.hbm_rd_lat_s = fmax(cr_topo_param(t, "ops.hbm.read_lat", DEF_HBM_RD_LAT_S), 0);
+    c.gemm_mem_eff = fmin(fmax(cr_topo_param(t, "ops.gemm.mem_eff", DEF_GEMM_MEM_EFF), 1e-3), 1);
+    c.gemm_q = fmax(cr_topo_param(t, "ops.gemm.overlap_q", DEF_GEMM_OVERLAP_Q), 1);
+    c.ce_d2d_eff = fmin(fmax(cr_topo_param(t, "ops.ce.d2d_eff", DEF_CE_D2D_EFF), 1e-3), 1);
     /* Efficiencies above 1 would let a prediction beat the bound. */
     c.gemm_eff = fmin(fmax(c.gemm_eff, 1e-3), 1);
     c.hbm_eff = fmin(fmax(c.hbm_eff, 1e-3), 1);
@@ -207,6 +270,56 @@ static double mem_s(const env *v, double bytes)
     return bytes / (v->g->hbm_Bps * v->c.hbm_eff);
 }
 
+/* Device time of the data movement of one streaming kernel that reads rd
+ * and writes wr bytes of HBM: each direction at its own rate, the
+ * turnaround cost of mixing them (min(rd, wr) bytes at hbm_turn x peak),
+ * and the wait for the first loads when it reads. */
+static double stream_s(const env *v, double rd, double wr)
+{
+    const consts *c = &v->c;
+    double B = v->g->hbm_Bps;
+    return rd / (B * c->hbm_rd_eff) + wr / (B * c->hbm_wr_eff) + fmin(rd, wr) / (B * c->hbm_turn) +
+           (rd > 0 ? c->hbm_rd_lat_s : 0);
+}
+
+/* (a^q + b^q)^(1/q): a max that lets two overlapping terms each cost a
+ * little of the other (q = inf is max(a, b)); never below max(a, b). */
+static double soft_max(double a, double b, double q)
+{
+    double m = fmax(a, b);
+    if (!(m > 0))
+        return 0;
+    return m * pow(pow(a / m, q) + pow(b / m, q), 1 / q);
+}
+
+/* Device time of one single-GPU kernel (no communication), as validate
+ * measures it: the fixed cost of a kernel plus its compute and memory
+ * time. A GEMM streams its operands at the rate memory-bound cuBLAS
+ * kernels reach and overlaps that imperfectly with its tiles; a streaming
+ * kernel moves its reads and writes at their own rates (the read/write
+ * split from the operator's reads and writes per element where it has
+ * them, else half and half). */
+static double kernel_s(const env *v, const cr_op_def *op, const ops_work *w, const cr_op_params *p,
+                       double *tiles)
+{
+    const consts *c = &v->c;
+    double tc = comp_s(v, w, v->g->sms, tiles);
+    if (w->kernel == OPS_KERNEL_GEMM)
+        return c->kernel_fixed_s +
+               soft_max(tc, w->hbm_bytes / (v->g->hbm_Bps * c->gemm_mem_eff), c->gemm_q);
+    if (w->kernel == OPS_KERNEL_STREAM) {
+        double rd_frac = 0.5;
+        if (cr_op_uses(op, CR_OPP_READS) && cr_op_uses(op, CR_OPP_WRITES)) {
+            double rw = p->v[CR_OPP_READS] + p->v[CR_OPP_WRITES];
+            if (rw > 0)
+                rd_frac = p->v[CR_OPP_READS] / rw;
+        }
+        return c->kernel_fixed_s +
+               fmax(tc, stream_s(v, w->hbm_bytes * rd_frac, w->hbm_bytes * (1 - rd_frac)));
+    }
+    return c->kernel_fixed_s + fmax(tc, mem_s(v, w->hbm_bytes));
+}
+
 /* --- host link (h2d / d2h) ---------------------------------------------- */
 
 /* Widest path from GPU device src to any CPU over PCIe and C2C links, in
@@ -268,7 +381,7 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
     if (w->copy_kind == 0) {
         r->bound_s = r->t_hbm_s;
         snprintf(r->binding, sizeof r->binding, "hbm");
-        r->pred_s = c->ce_s[0] + mem_s(v, w->hbm_bytes);
+        r->pred_s = c->ce_s[0] + w->hbm_bytes / (v->g->hbm_Bps * c->ce_d2d_eff);
         snprintf(r->schedule, sizeof r->schedule, "copy-engine");
     } else {
         double lat = 0;
@@ -814,8 +927,11 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
     r->baseline_comm_s = base_comm;
     r->baseline_s = r->baseline_launch_s + r->baseline_compute_s + r->baseline_comm_s;
 
-    if (w.n_ph == 0) { /* single-GPU kernel */
-        r->pred_s = c->launch_s + fmax(comp_s(&v, &w, v.g->sms, &tiles), mem_s(&v, w.hbm_bytes));
+    if (w.n_ph == 0) { /* single-GPU kernel: its device time */
+        r->pred_s = kernel_s(&v, op, &w, p, &tiles);
+        /* PyTorch launches the same kernel from its dispatcher. */
+        r->baseline_compute_s = r->pred_s;
+        r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
         snprintf(r->schedule, sizeof r->schedule, "kernel");
         if (w.kernel == OPS_KERNEL_GEMM && tiles == 0)
             snprintf(r->why, sizeof r->why,
@@ -903,6 +1019,66 @@ cr_status cr_op_eval_memcpy(const cr_topo *t, const char *kind, bool pinned, dou
     p.v[CR_OPP_PINNED] = pinned;
     p.v[CR_OPP_BYTES] = bytes;
     return cr_op_eval(t, op, &p, r, d);
+}
+
+cr_status cr_op_eval_sm_copy(const cr_topo *t, const char *mech, int sms, double bytes,
+                             cr_op_result *r, cr_diag *d)
+{
+    bool tma = mech && strcmp(mech, "tma") == 0;
+    if (!mech || (!tma && strcmp(mech, "ldst") != 0))
+        return cr_diag_set(d, CR_EINVAL, "SM copy: mechanism \"%s\" is not ldst or tma",
+                           mech ? mech : "(none)");
+    cr_status st = cr_op_eval_memcpy(t, "d2d", true, bytes, r, d);
+    if (st != CR_OK)
+        return st;
+    env v;
+    memset(&v, 0, sizeof v);
+    v.t = t;
+    v.g = cr_topo_gpu_spec(t, 0);
+    v.c = load_consts(t);
+    if (sms < 1 || sms > v.g->sms)
+        return cr_diag_set(d, CR_ERANGE, "SM copy: %d SMs, GPU 0 of %s has 1 to %d", sms, t->name,
+                           v.g->sms);
+    double sm_Bps = tma ? cr_topo_param(t, "ops.tma.sm_bw", DEF_TMA_SM_BPS)
+                        : cr_topo_param(t, "ops.ldst.sm_bw", DEF_LDST_SM_BPS);
+    double fixed = tma ? cr_topo_param(t, "ops.tma.fixed", DEF_TMA_FIXED_S)
+                       : cr_topo_param(t, "ops.ldst.fixed", DEF_LDST_FIXED_S);
+    double knee = fmax(cr_topo_param(t, "ops.smcopy.knee", DEF_SMCOPY_KNEE), 1);
+    /* bytes copied per second when HBM binds: one byte read and one written
+     * at the streaming rates (stream_s without the read latency, which the
+     * fixed cost holds) */
+    double hbm = 1 / (stream_s(&v, 1, 1) - v.c.hbm_rd_lat_s);
+    double sm = fmax(sm_Bps, 1) * sms;
+    double rate = pow(pow(sm, -knee) + pow(hbm, -knee), -1 / knee);
+    r->pred_s = fmax(fixed, 0) + bytes / rate;
+    r->baseline_compute_s = r->pred_s;
+    r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
+    r->headroom = r->baseline_s / r->bound_s;
+    snprintf(r->schedule, sizeof r->schedule, "%s", tma ? "tma" : "ldst");
+    snprintf(r->why, sizeof r->why,
+             "%d SMs copy at %.3g GB/s each; HBM holds the copy to %.4g GB/s", sms, sm_Bps / 1e9,
+             hbm / 1e9);
+    return CR_OK;
+}
+
+cr_status cr_op_launch_s(const cr_topo *t, const char *kind, double *out_s, cr_diag *d)
+{
+    static const struct {
+        const char *kind, *key;
+        double def_s;
+    } k[] = {{"async", "ops.launch.host", DEF_LAUNCH_HOST_S},
+             {"sync", "ops.launch.sync", DEF_LAUNCH_SYNC_S},
+             {"graph", "ops.launch.graph", DEF_LAUNCH_GRAPH_S},
+             {"event", "ops.launch.event", DEF_LAUNCH_EVENT_S},
+             {"kernel", "ops.kernel.fixed", DEF_KERNEL_FIXED_S}};
+    for (size_t i = 0; kind && i < sizeof k / sizeof k[0]; i++)
+        if (strcmp(kind, k[i].kind) == 0) {
+            *out_s = fmax(cr_topo_param(t, k[i].key, k[i].def_s), 0);
+            return CR_OK;
+        }
+    return cr_diag_set(d, CR_EINVAL,
+                       "launch kind \"%s\" is not async, sync, graph, event or kernel",
+                       kind ? kind : "(none)");
 }
 
 cr_status cr_op_eval_elementwise(const cr_topo *t, double elems, double reads, double writes,

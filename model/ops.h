@@ -232,6 +232,21 @@ cr_status cr_op_eval_memcpy(const cr_topo *t, const char *kind, bool pinned, dou
                             cr_op_result *r, cr_diag *d);
 cr_status cr_op_eval_elementwise(const cr_topo *t, double elems, double reads, double writes,
                                  double flops_per_elem, cr_dtype dt, cr_op_result *r, cr_diag *d);
+/* A local device-to-device copy of `bytes` by `sms` SMs with mechanism
+ * "ldst" (16-byte loads/stores) or "tma" (bulk copies): the memcpy d2d
+ * bound, and the prediction min-soft(sms x one SM's rate, HBM's copy rate)
+ * plus the mechanism's fixed cost. Errors: CR_EINVAL (mechanism),
+ * CR_ERANGE (sms outside 1..the GPU's SMs), those of cr_op_eval_memcpy. */
+cr_status cr_op_eval_sm_copy(const cr_topo *t, const char *mech, int sms, double bytes,
+                             cr_op_result *r, cr_diag *d);
+
+/* Host-side and GPU front-end costs, in seconds, from t's parameters
+ * (ops.launch.*) or the H200 measurements: kind "async" (spacing of
+ * back-to-back kernel launches), "sync" (launch + stream synchronize),
+ * "graph" (spacing of kernels replayed from a CUDA graph), "event" (event
+ * record + synchronize), "kernel" (fixed device time of one kernel).
+ * Errors: CR_EINVAL for another kind. */
+cr_status cr_op_launch_s(const cr_topo *t, const char *kind, double *out_s, cr_diag *d);
 
 /* Measured-time verdict of `commroof check`. */
 typedef enum {

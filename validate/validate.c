@@ -727,25 +727,33 @@ static cr_status eval_ce(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_
 static cr_status eval_mech(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
 {
     const char *mech = str_or(&m->c, "mech", "?");
-    double sms = num_or(&m->c, "sms", 0);
-    cr_status st = eval_memcpy(t, m, "d2d", true, r, d);
-    if (st != CR_OK)
-        return st;
-    const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
-    int all = g ? g->sms : 0;
     if (strcmp(mech, "ce") == 0) {
-        snprintf(r->impl, sizeof r->impl, "copy engine");
-    } else if ((int)sms == all) {
-        snprintf(r->impl, sizeof r->impl, "%s, all %d SMs", mech, all);
-    } else {
-        /* ops predicts a copy with every SM; fewer SMs is the mechanism
-         * model's question, which covers links (coll), not HBM copies. */
-        r->has_pred = false;
-        r->pred_s = 0;
-        snprintf(r->impl, sizeof r->impl, "%s, %.0f SMs", mech, sms);
-        snprintf(r->note, sizeof r->note,
-                 "no prediction: ops predicts copies on all SMs; calibrate fits per-SM rates");
+        cr_status st = eval_memcpy(t, m, "d2d", true, r, d);
+        if (st == CR_OK)
+            snprintf(r->impl, sizeof r->impl, "copy engine");
+        return st;
     }
+    if (strcmp(mech, "ldst") && strcmp(mech, "tma"))
+        return cr_diag_set(d, CR_EINVAL, "%s: mech case needs mech=ldst, tma or ce (got %s)",
+                           m->source, mech);
+    double bytes, sms;
+    cr_status st;
+    if ((st = need(m, "bytes", &bytes, d)) || (st = need(m, "sms", &sms, d)))
+        return st;
+    const cr_gpu_spec *g = t->n_gpus > 0 ? cr_topo_gpu_spec(t, 0) : NULL;
+    if (!g || !(sms >= 1) || sms > g->sms || sms != floor(sms))
+        return cr_diag_set(d, CR_EINVAL, "%s: mech case with sms=%g (GPU 0 of %s has 1 to %d SMs)",
+                           m->source, sms, t->name, g ? g->sms : 0);
+    cr_op_result o;
+    memset(&o, 0, sizeof o);
+    if ((st = cr_op_eval_sm_copy(t, mech, (int)sms, bytes, &o, d)) != CR_OK)
+        return st;
+    from_op(r, &o);
+    r->attainable_s = attainable(t, &o, CR_DT_FP32, false);
+    if ((int)sms == g->sms)
+        snprintf(r->impl, sizeof r->impl, "%s, all %d SMs", mech, g->sms);
+    else
+        snprintf(r->impl, sizeof r->impl, "%s, %.0f SMs", mech, sms);
     return CR_OK;
 }
 
@@ -774,43 +782,27 @@ static cr_status eval_gemm(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, c
     return CR_OK;
 }
 
-/* ops' launch overhead (launch-to-start of back-to-back kernels); the
- * default is ops' own (model/ops.c DEF_LAUNCH_S), read through the same
- * parameter. */
-#define OPS_LAUNCH_KEY "ops.launch"
-
+/* Launch cases measure host and GPU front-end costs, which have no physical
+ * floor (no bound); the predictions are ops' launch constants
+ * (cr_op_launch_s): "async" the spacing of back-to-back launches (the
+ * host's launch rate), "sync" launch + stream synchronize, "graph" the
+ * spacing of kernels replayed from a CUDA graph, "event" event record +
+ * synchronize. */
 static cr_status eval_launch(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
 {
     const char *kind = str_or(&m->c, "kind", "?");
-    (void)d;
     r->has_bound = false;
     snprintf(r->binding, sizeof r->binding, "-");
-    /* Only graph replays measure what ops' launch constant stands for (the
-     * spacing of kernels queued on the GPU); back-to-back stream launches
-     * of empty kernels measure the host's launch rate, a property of the
-     * host (3.8 to 7 us on the lent VMs), and round trips measure host
-     * waits: no model covers those. */
-    if (strcmp(kind, "graph") == 0) {
-        /* An empty kernel through ops' elementwise model: launch overhead
-         * plus nothing. */
-        cr_op_result o;
-        memset(&o, 0, sizeof o);
-        cr_diag dd = {{0}};
-        if (cr_op_eval_elementwise(t, 0, 0, 0, 0, CR_DT_FP32, &o, &dd) == CR_OK) {
-            r->has_pred = true;
-            r->pred_s = o.pred_s;
-        } else {
-            r->has_pred = true;
-            r->pred_s = cr_topo_param(t, OPS_LAUNCH_KEY, 2e-6);
-        }
-        snprintf(r->impl, sizeof r->impl, "%s launches", kind);
-        snprintf(r->note, sizeof r->note, "no bound: a launch has no physical lower limit here");
-    } else {
-        snprintf(r->impl, sizeof r->impl, "%s", kind);
-        snprintf(r->note, sizeof r->note, "%s",
-                 strcmp(kind, "async") == 0 ? "host launch rate: measured only"
-                                            : "host round trip: measured only");
-    }
+    cr_diag dd = {{0}};
+    double s = 0;
+    if (cr_op_launch_s(t, kind, &s, &dd) != CR_OK || !strcmp(kind, "kernel"))
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: launch case needs kind=async, sync, graph or event (got %s)",
+                           m->source, kind);
+    r->has_pred = true;
+    r->pred_s = s;
+    snprintf(r->impl, sizeof r->impl, "%s%s", kind, strcmp(kind, "graph") ? "" : " launches");
+    snprintf(r->note, sizeof r->note, "no bound: a launch has no physical lower limit");
     return CR_OK;
 }
 

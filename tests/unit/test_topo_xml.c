@@ -285,7 +285,9 @@ static void test_shipped_figures(void **state)
     t = open_ok("h200-1");
     assert_int_equal(t->n_gpus, 1);
     assert_close(out_bw(t, t->gpus[0], CR_LINK_PCIE, NULL), 32e9 * 16 * 128 / 130 / 8, 0.001, 0);
-    assert_close(cr_topo_gpu_spec(t, 0)->meas_hbm_Bps, 4.23e12, 1e-12, 0);
+    /* the best HBM stream kernel of traces/h200-1/kernels-hbm.json (read 8 GiB:
+     * 4.6503 TB/s read), rounded up so that it stays a ceiling */
+    assert_close(cr_topo_gpu_spec(t, 0)->meas_hbm_Bps, 4.651e12, 1e-12, 0);
     cr_topo_free(t);
 
     /* DGX A100: 12 NVLink3 links x 25GB/s = 300GB/s; gen2 switches, no NVLS. */

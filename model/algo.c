@@ -592,8 +592,13 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
     }
-    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto) : 0) * 1e-6 * p->lat_scale;
-    o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * p->lat_scale : 0;
+    /* two ranks: measured (coll.n2.*, traces/nvidia-h200-x2); larger
+     * communicators keep NCCL's tables until a trace of them exists */
+    bool two = n == 2;
+    double ls = p->lat_scale * (two ? p->n2_lat_scale : 1.0);
+    double fill_Bps = two ? p->ch_fill_Bps : 0;
+    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto) : 0) * 1e-6 * ls;
+    o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls : 0;
     o->n_steps = nsteps_of(rq->coll, n);
 
     double eff_up = cr_proto_eff(p, proto, c->intra_hw);
@@ -612,11 +617,24 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
                           ? (nn - 1) / nn * S
                           : S;
         double eff = cr_proto_eff(p, proto, c->ring_hw);
+        /* Two ranks: both ring neighbours are the one peer. Measured on two
+         * H200s (params coll.n2.ring.*), NCCL's rings then run below the n = 8
+         * figure while broadcast, reduce and point-to-point on the same pair
+         * reach it (doc/bounds.md 3.3). */
+        bool agrs = rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER;
+        if (two && c->ring_hw == CR_HW_NVLINK && (rq->coll == CR_COLL_ALLREDUCE || agrs))
+            eff *= (agrs ? p->ring2_agrs_eff : p->ring2_ar_eff) / p->proto_eff[CR_PROTO_SIMPLE];
         double rate = fmin(c->ring_Bps * eff, cap_ch);
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
         o->wire_Bps = rate;
         t = wire / rate;
+        /* Simple: the first FIFO step of every channel crosses the link
+         * and then the receiving channel before the pipeline streams
+         * (pipe_fill: f x (sum - max) = one step per channel through the
+         * faster stage, the channels' copy-out at coll.ch_fill each) */
+        if (proto == CR_PROTO_SIMPLE && fill_Bps > 0)
+            t += fmin(wire, nchf * p->simple_step_bytes) / (nchf * fill_Bps);
         break;
     }
     case CR_ALGO_TREE:
@@ -731,6 +749,8 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         o->wire_bytes = wb;
         o->link_Bps = wc;
         o->wire_Bps = wc * we;
+        if (proto == CR_PROTO_SIMPLE && fill_Bps > 0) /* pipeline fill, as the ring's */
+            t += fmin(wb, nchf * p->simple_step_bytes) / (nchf * fill_Bps);
         /* point-to-point: one launch, one hop, plus posting each remote
          * peer through the network proxy (estimate: 0.5 us per peer) */
         int hw = N == 1 ? (c->intra_hw == CR_HW_NVLINK ? 0 : 1) : 2;
@@ -739,8 +759,8 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
                                                         : nn - 1;
         double remote = N > 1 ? peers * (1.0 - 1.0 / N) : 0;
         lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
-              1e-6 * p->lat_scale;
-        o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * p->lat_scale;
+              1e-6 * ls;
+        o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
         o->n_steps = 1;
         if (proto == CR_PROTO_LL) {
             t /= 0.5; /* half of each 8-byte line is the flag */

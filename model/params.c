@@ -72,6 +72,27 @@ static const struct key keys[] = {
      "NCCL comm.h Simple thread threshold 64 B x 512 threads"},
     {"coll.lat_scale", OFF(lat_scale), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
      "1 = NCCL tuning.cc baseLat/hwLat tables as they are"},
+    {"coll.n2.lat_scale", OFF(n2_lat_scale), K_DOUBLE, {1, 1, 1.24, 1}, 0.01, 100, "",
+     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, 1-64 KiB on 2 H200s take a median "
+     "1.24 x NCCL tuning.cc's baseLat + hwLat x steps of device time (7.7-12 us); two ranks "
+     "only (the one size measured); others 1"},
+    {"coll.step.simple", OFF(simple_step_bytes), K_DOUBLE, {524288, 524288, 524288, 524288}, 1,
+     1e12, "B",
+     "NCCL init.cc: Simple buffer 4 MiB (NCCL_BUFFSIZE) in NCCL_STEPS = 8 steps per channel; the "
+     "first step of every channel fills the pipeline (coll.n2.fill)"},
+    {"coll.n2.fill", OFF(ch_fill_Bps), K_DOUBLE, {0, 0, 29.5e9, 0}, 0, 1e15, "B/s",
+     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, broadcast of 4-16 MiB on 2 H200s "
+     "takes 8.3-17.8 us more than latency + bytes / rate: the first 512 KiB step of each of 16 "
+     "channels at 29.5 GB/s per channel; two ranks only until larger traces exist; 0 = no "
+     "fill term"},
+    {"coll.n2.ring.ar", OFF(ring2_ar_eff), K_DOUBLE, {0.78, 0.78, 0.733, HOP_SIMPLE}, 0.01, 1, "",
+     "fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, ring allreduce of 2 H200s, 1 GiB in 3286 "
+     "us: 330 GB/s after latency and fill = 0.733 of 450 (8x H100 n = 8: 0.815; two-rank rings "
+     "only, doc/bounds.md 3.3); other generations: coll.eff.simple's figure, unmeasured at n = 2"},
+    {"coll.n2.ring.agrs", OFF(ring2_agrs_eff), K_DOUBLE, {0.78, 0.78, 0.62, HOP_SIMPLE}, 0.01, 1, "",
+     "fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, ring allgather / reducescatter of 2 H200s, "
+     "1 GiB in 2008 / 1954 us: 272 / 280 GB/s per direction after latency and fill, 0.62 of "
+     "450 (doc/bounds.md 3.3)"},
     {"mech.ce.eff", OFF(mech_eff[CR_MECH_CE]), K_DOUBLE, {0.82, 0.82, 0.883, 0.866}, 0.01, 1, "",
      "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, copy engine GPU0 -> GPU1 1 GiB in 2703 us: "
      "397.2 of 450 GB/s (check: ParallelKittens arXiv 2511.13940 H100 368.8 GiB/s = 396.0 GB/s; "

@@ -43,6 +43,11 @@ typedef struct {
     int nchannels;                        /* NCCL channels at large sizes */
     double ch_min_bytes[CR_PROTO__COUNT]; /* bytes per channel before NCCL adds a channel */
     double lat_scale;                     /* multiplies NCCL's latency tables (1 = as NCCL) */
+    double simple_step_bytes;             /* Simple protocol: one FIFO step per channel */
+    double ch_fill_Bps;    /* two ranks: one channel's rate through the first step (0: no fill) */
+    double n2_lat_scale;   /* two ranks: further multiplies NCCL's latency tables */
+    double ring2_ar_eff;   /* ring allreduce of two ranks on scale-up links, Simple */
+    double ring2_agrs_eff; /* ring allgather / reducescatter of two ranks, Simple */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
     double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# coll's calibration gate (issues 3, 7, 9): coll's predictions against the
+# committed GPU measurements, per family, with the model's shipped defaults
+# (model/params.c names these files as the sources of its Hopper constants).
+#   traces/nvidia-h200-x2/kernels-nccl.json.gz  NCCL on 2 H200s (n = 2)
+#   traces/nvidia-h200-x2/kernels-p2p.json.gz   GPU0 -> GPU1 copies by mechanism
+#                                               (ce, tma, ldst; 1-132 SMs)
+#   traces/h200-1/kernels-nccl.json             NCCL on one H200 (n = 1)
+# For each group: zero bound violations (validate exits 3 otherwise) and a
+# median |prediction error| of at most MAX_MEDIAN percent (default 10) over
+# the group's cases, computed here from validate's per-case rows so that
+# the p2p family splits by mechanism.
+set -u
+CR=$1
+MAX_MEDIAN=${MAX_MEDIAN:-10}
+fail=0
+
+# median and p90 of |err| (column 8) over the rows whose case (column 2)
+# matches $2 in family $1; prints "cases median p90"
+stats() {
+    awk -v fam="$1" -v pat="$2" '$1 == fam && $2 ~ pat && $8 != "-" {
+        e = $8; if (e < 0) e = -e; print e }' | sort -g | awk '
+        { v[NR] = $1 }
+        END {
+            if (NR == 0) { print 0, -1, -1; exit }
+            m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+            i = int(0.9 * NR); if (i < 1) i = 1; if (i < 0.9 * NR) i++
+            print NR, m, v[i]
+        }'
+}
+
+# gate FILE-LABEL OUTPUT FAMILY PATTERN GROUP-NAME MIN-CASES
+gate() {
+    set -- $(printf '%s\n' "$2" | stats "$3" "$4") "$1" "$5" "$6"
+    n=$1 med=$2 p90=$3 file=$4 name=$5 min=$6
+    if [ "$n" -lt "$min" ]; then
+        echo "check_coll_traces: $name ($file): $n predicted cases, expected at least $min: FAILED"
+        fail=1
+        return
+    fi
+    verdict=$(awk -v m="$med" -v x="$MAX_MEDIAN" 'BEGIN { print (m <= x) ? "ok" : "FAILED" }')
+    printf 'check_coll_traces: %-10s median |err| %5.1f%%  p90 %5.1f%%  over %3d cases (%s): %s\n' \
+        "$name" "$med" "$p90" "$n" "$file" "$verdict"
+    [ "$verdict" = ok ] || fail=1
+}
+
+run() { # run LABEL validate-args... ; sets $out, checks the exit status
+    label=$1
+    shift
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 3 ]; then
+        echo "check_coll_traces: $label: bound violations (a measured time below coll's bound):"
+        printf '%s\n' "$out" | grep -i viol | head
+        fail=1
+    elif [ $rc -ne 0 ]; then
+        echo "check_coll_traces: $label: validate failed (exit $rc)"
+        printf '%s\n' "$out" | tail -5
+        fail=1
+    fi
+}
+
+X2=traces/nvidia-h200-x2
+for f in $X2/kernels-nccl.json.gz $X2/kernels-p2p.json.gz traces/h200-1/kernels-nccl.json; do
+    [ -f "$f" ] || { echo "check_coll_traces: missing $f"; exit 1; }
+done
+
+run "$X2/kernels-nccl.json.gz" sh -c "gzip -dc $X2/kernels-nccl.json.gz | '$CR' validate /dev/stdin --topo hgx-h200-8"
+gate "$X2/kernels-nccl.json.gz" "$out" nccl '_n=2_' "nccl n=2" 77
+
+run "$X2/kernels-p2p.json.gz" sh -c "gzip -dc $X2/kernels-p2p.json.gz | '$CR' validate /dev/stdin --topo hgx-h200-8"
+gate "$X2/kernels-p2p.json.gz" "$out" p2p '^ce_' "p2p ce" 10
+gate "$X2/kernels-p2p.json.gz" "$out" p2p '^tma_' "p2p tma" 160
+gate "$X2/kernels-p2p.json.gz" "$out" p2p '^ldst_' "p2p ldst" 160
+
+run traces/h200-1/kernels-nccl.json "$CR" validate traces/h200-1/kernels-nccl.json --topo h200-1
+gate traces/h200-1/kernels-nccl.json "$out" nccl '_n=1_' "nccl n=1" 77
+
+[ $fail -eq 0 ] && echo "check_coll_traces: OK"
+exit $fail

@@ -48,6 +48,8 @@ static const char coll_help[] =
     "  --root R        root rank (broadcast, reduce, gather, scatter); default 0\n"
     "  --nchannels N   NCCL channels (default: as NCCL picks)\n"
     "  --no-in-network bound without in-switch reduction/multicast even where offered\n"
+    "  --in-place      receive buffer = send buffer (default out of place, as nccl-tests'\n"
+    "                  first column; matters for one rank: out of place NCCL copies)\n"
     "  --terms         also print every term of the bound for each size\n"
     "  --json          one JSON document on stdout\n"
     "  --help, -h      this text\n"
@@ -65,7 +67,7 @@ struct opts {
     const char *coll_s, *topo, *ranks, *dtype_s, *algo_s, *proto_s, *mech_s;
     double min_b, max_b, factor, step;
     int root, nchannels, sms;
-    bool in_network, terms, json;
+    bool in_network, in_place, terms, json;
 };
 
 /* nccl-tests sizes: "8", "128K", "1G" (powers of 1024), or a unit string. */
@@ -136,6 +138,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->terms = true;
         } else if (!strcmp(a, "--no-in-network")) {
             o->in_network = false;
+        } else if (!strcmp(a, "--in-place")) {
+            o->in_place = true;
         } else if (!strcmp(a, "--topo")) {
             NEED();
             o->topo = v;
@@ -347,6 +351,7 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "dtype", json_string(cr_dtype_name(dt)));
         json_object_set_new(root, "busbw_factor", json_real(cr_coll_busbw_factor(coll, n)));
         json_object_set_new(root, "in_network", json_boolean(o.in_network));
+        json_object_set_new(root, "in_place", json_boolean(o.in_place));
         json_object_set_new(root, "measured_ceilings", json_boolean(att));
     } else {
         printf("# commroof coll %s  topology %s  ranks %s (%d)  dtype %s%s%s%s%s\n",
@@ -393,6 +398,7 @@ int cli_cmd_coll(int argc, char **argv)
         rq.nchannels = o.nchannels;
         rq.sms = o.sms;
         rq.in_network = o.in_network;
+        rq.in_place = o.in_place;
         cr_coll_result res;
         if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
             rc = cli_fail("coll", "%s", d.msg);

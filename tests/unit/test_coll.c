@@ -413,6 +413,57 @@ static void test_mech_fit(void **state)
     cr_topo_free(t);
 }
 
+/* ---- one rank: NCCL's local copy ---- */
+
+static void test_one_rank(void **state)
+{
+    (void)state;
+    /* h200-1: one H200, HBM 4.8 TB/s, L2 50 MiB (gpu_catalog.c). Out of
+     * place, every collective copies the send buffer into the receive
+     * buffer: read S + write S. The bound counts what L2 cannot hold
+     * (doc/bounds.md 1.4): (2S - 50 MiB) / 4.8 TB/s. The prediction is
+     * NCCL's copy kernel, measured in traces/h200-1/kernels-nccl.json:
+     * 0.8 us + 2S / (0.885 x 4.8 TB/s); alltoall and sendrecv go through
+     * NCCL's point-to-point path, 4.2 us + 2S / (0.79 x 4.8 TB/s) (LL and
+     * 3.2 us up to 16 KiB); buffers that fit in L2 copy at 1.46 x 4.8. */
+    cr_topo *t = open_topo("h200-1");
+    cr_coll_ctx *c = ctx_for(t, NULL);
+    const double S = 1073741824.0, l2 = 50.0 * 1048576, hbm = 4.8e12;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
+    rq.in_place = false;
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_string_equal(r.bound.binding, "hbm");
+    assert_close(r.bound.bound_s, (2 * S - l2) / hbm, 1e-9, 0);
+    assert_true(r.pred.supported);
+    assert_close(r.pred.pred_s, 0.8e-6 + 2 * S / (0.885 * hbm), 1e-9, 0);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    /* measured 505.985 us (traces/h200-1/kernels-nccl.json): within 2% */
+    assert_close(r.pred.pred_s, 505.985e-6, 0.02, 0);
+    /* the point-to-point path */
+    rq.coll = CR_COLL_SENDRECV;
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_close(r.pred.pred_s, 4.2e-6 + 2 * S / (0.79 * hbm), 1e-9, 0);
+    rq.bytes = 1024;
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_int_equal(r.pred.proto, CR_PROTO_LL);
+    assert_close(r.pred.pred_s, 3.2e-6 + 2048 / (1.46 * 0.79 / 0.885 * hbm), 1e-9, 0);
+    /* 16 MiB in and out fit in L2: no HBM traffic is forced, bound 0 */
+    rq.coll = CR_COLL_ALLGATHER;
+    rq.bytes = 16.0 * 1048576;
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_true(r.bound.bound_s == 0);
+    assert_close(r.pred.pred_s, 0.8e-6 + 2 * rq.bytes / (1.46 * hbm), 1e-9, 0);
+    /* in place: NCCL does nothing, and nothing is forced */
+    rq.in_place = true;
+    rq.bytes = S;
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_true(r.bound.bound_s == 0 && r.pred.supported && r.pred.pred_s == 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* ---- properties on every shipped topology ---- */
 
 struct scan {
@@ -690,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_h100_ring_busbw),
         cmocka_unit_test(test_nvls_bound_above_ring),
         cmocka_unit_test(test_mech_fit),
+        cmocka_unit_test(test_one_rank),
         cmocka_unit_test(test_shipped_properties),
         cmocka_unit_test(test_nvls_checks),
         cmocka_unit_test(test_attainable),

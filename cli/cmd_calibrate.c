@@ -6,9 +6,11 @@
  * Measures the local GPU with the kernels/ microbenchmarks (crbench, under
  * the CUPTI tracer) or reads traces of an earlier run, and writes BASE with
  * measured ceilings (<measured hbm-bw>, <measured-flops>) beside the
- * datasheet peaks and the fitted model parameters (ops.hbm.eff, ops.pcie.eff,
- * ops.pageable.eff, ops.launch, mech.*.sm_bw). The attainable bound
- * (attainable_us) and the predictions then use them.
+ * datasheet peaks and the fitted model parameters of ops' single-GPU
+ * predictions (ops.hbm.*, ops.kernel.fixed, ops.gemm.mem_eff, ops.ce.*,
+ * ops.pcie.eff, ops.pageable.*, ops.launch.*, ops.{ldst,tma}.*; see
+ * cr_validate_apply_calibration) and of coll's mechanisms (mech.*). The
+ * attainable bound (attainable_us) and the predictions then use them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,10 +35,12 @@ static const char *const calibrate_help =
     "Measures this machine's GPU 0 and writes topology BASE (default hgx-h200-8; use the\n"
     "one that describes this machine, e.g. h200-1) with measured ceilings beside the\n"
     "peaks: <measured hbm-bw> (best HBM stream kernel, bytes read plus written),\n"
-    "<measured-flops> per dtype (best cuBLASLt GEMM), and parameters ops.hbm.eff,\n"
-    "ops.gemm.eff, ops.pcie.eff, ops.pageable.eff, ops.launch, calib.sync,\n"
-    "calib.ldst.sm_bw and calib.tma.sm_bw; from p2p traces on a topology of two or more\n"
-    "GPUs, coll's mechanism parameters mech.{ce,tma,ldst}.{eff,sms,launch}.\n"
+    "<measured-flops> per dtype (best cuBLASLt GEMM), and the parameters of the\n"
+    "single-GPU predictions (typical figures): ops.hbm.{eff,read_eff,write_eff,turn,\n"
+    "read_lat}, ops.kernel.fixed, ops.gemm.mem_eff, ops.ce.d2d_eff, ops.pcie.eff,\n"
+    "ops.pageable.{h2d,d2h,cached_h2d,cached_d2h}, ops.launch.{host,sync,graph,event},\n"
+    "ops.{ldst,tma}.{sm_bw,fixed}; from p2p traces on a topology of two or more GPUs,\n"
+    "coll's mechanism parameters mech.{ce,tma,ldst}.{eff,sms,launch}.\n"
     "attainable_us and predictions then use them.\n"
     "\n"
     "  --from-traces TRACE...  use traces of an earlier kernels/ sweep (files or\n"
@@ -255,6 +259,15 @@ int cli_cmd_calibrate(int argc, char **argv)
         json_object_set_new(o, "d2h_pageable_Bps", json_real(cal.d2h_pageable_Bps));
         json_object_set_new(o, "launch_us", json_real(cal.launch_s * 1e6));
         json_object_set_new(o, "sync_us", json_real(cal.sync_s * 1e6));
+        json_object_set_new(o, "graph_us", json_real(cal.graph_s * 1e6));
+        json_object_set_new(o, "event_us", json_real(cal.event_s * 1e6));
+        json_object_set_new(o, "kernel_us", json_real(cal.kernel_s * 1e6));
+        json_object_set_new(o, "kernel_fixed_us", json_real(cal.kernel_fixed_s * 1e6));
+        json_object_set_new(o, "hbm_read_Bps", json_real(cal.hbm_rd_Bps));
+        json_object_set_new(o, "hbm_write_Bps", json_real(cal.hbm_wr_Bps));
+        json_object_set_new(o, "hbm_copy_Bps", json_real(cal.hbm_copy_Bps));
+        json_object_set_new(o, "ce_d2d_Bps", json_real(cal.ce_d2d_Bps));
+        json_object_set_new(o, "gemm_mem_Bps", json_real(cal.gemm_mem_Bps));
         json_object_set_new(o, "ldst_sm_Bps", json_real(cal.ldst_sm_Bps));
         json_object_set_new(o, "tma_sm_Bps", json_real(cal.tma_sm_Bps));
         static const char *const mn[3] = {"ce", "tma", "ldst"};
@@ -295,6 +308,14 @@ int cli_cmd_calibrate(int argc, char **argv)
         printf("  %-20s %11.1f GB/s\n", "d2h pageable", cal.d2h_pageable_Bps / 1e9);
         printf("  %-20s %14.2f us\n", "launch", cal.launch_s * 1e6);
         printf("  %-20s %14.2f us\n", "launch+sync", cal.sync_s * 1e6);
+        printf("  %-20s %14.2f us\n", "graph kernel", cal.graph_s * 1e6);
+        printf("  %-20s %14.2f us\n", "event sync", cal.event_s * 1e6);
+        printf("  %-20s %14.2f us\n", "kernel fixed", cal.kernel_fixed_s * 1e6);
+        printf("  %-20s %11.1f GB/s\n", "hbm read", cal.hbm_rd_Bps / 1e9);
+        printf("  %-20s %11.1f GB/s\n", "hbm write", cal.hbm_wr_Bps / 1e9);
+        printf("  %-20s %11.1f GB/s\n", "hbm copy", cal.hbm_copy_Bps / 1e9);
+        printf("  %-20s %11.1f GB/s\n", "ce d2d", cal.ce_d2d_Bps / 1e9);
+        printf("  %-20s %11.1f GB/s\n", "gemm memory-bound", cal.gemm_mem_Bps / 1e9);
         printf("  %-20s %11.1f GB/s\n", "ldst per SM", cal.ldst_sm_Bps / 1e9);
         printf("  %-20s %11.1f GB/s\n", "tma per SM", cal.tma_sm_Bps / 1e9);
         static const char *const mn[3] = {"ce", "tma", "ldst"};

@@ -14,27 +14,28 @@
 
 #include "ops_priv.h"
 
-/* Per-tile math efficiency of a GEMM: cuBLAS bf16 8192^3 on the lent H200
- * reaches about 760 of 989 TFLOP/s (shared/reference/hardware.md, our
- * measurement); through the tile model (16 waves of 128x256 tiles with a
- * 0.5 us prologue, see gemm_eff_from_measured) that is 0.80 per tile. */
-#define DEF_GEMM_EFF 0.80
-/* Device-to-device copy on the H200: 4.23 of 4.8 TB/s counting read plus
- * written bytes (hardware.md, our measurement). */
-#define DEF_HBM_EFF 0.88
-/* Pinned host copies: about 54 GB/s of PCIe Gen5 x16's 63 GB/s raw
- * (hardware.md, our measurement). */
+/* Per-tile math efficiency of a GEMM where the topology has no measured
+ * FLOP/s (with one, gemm_eff_from_measured solves it per dtype): cuBLASLt
+ * bf16 8192^3 on the lent H200 takes 1367.9 us, 803.8 of 989 TFLOP/s
+ * (traces/h200-1/kernels-gemm.json); through the tile model (16 waves of
+ * 128x256 tiles with DEF_TILE_FIXED_S each) that is 0.87 per tile. */
+#define DEF_GEMM_EFF 0.87
+/* Multi-GPU operators' HBM traffic (mixed reads and writes of unknown
+ * proportion): a 2:1 read/write stream kernel (triad) on the H200 reaches
+ * 4.16 of 4.8 TB/s (traces/h200-1/kernels-hbm.json, 256 MiB - 8 GiB). */
+#define DEF_HBM_EFF 0.87
+/* Copy-engine constants, fitted to the even half of the lent H200's copy
+ * sweep (traces/h200-1/kernels-ce.json, 4 KiB to 4 GiB; tools/fit_h200.py,
+ * checked on the odd half, doc/validation.md). Pinned copies reach 0.876 of
+ * PCIe Gen5 x16's 63 GB/s (55.2 GB/s). Fixed costs (device time): d2d
+ * 1.25 us, pinned h2d 3.23 us and d2h 0.90 us over the 0.5 us link
+ * latency. Pageable copies up to 1 MiB run as fast as pinned ones (the
+ * driver copies them through its staging buffer in one go); above, the
+ * host-side staging copy sets the rate: 11.1 GB/s h2d and 12.0 GB/s d2h
+ * while the buffer fits the host's caches (up to 32 MiB), 5.3 GB/s and
+ * 10.2 GB/s beyond. These are properties of the host: calibrate them on
+ * yours. */
 #define DEF_PCIE_EFF 0.876
-/* Copy-engine fixed costs (call to completion, between CUDA events) and
- * pageable rates, fitted to the lent H200's copy sweep
- * (traces/h200-1/kernels-ce.json, 4 KiB to 4 GiB): d2d intercept over
- * 64 KiB-16 MiB about 1.3 us; pinned h2d about 3.0 us and d2h 0.8 us over
- * the 0.5 us link latency (256 KiB-1 MiB intercepts). Pageable copies up to
- * 1 MiB run as fast as pinned ones (the driver copies them through its
- * staging buffer in one go); above, the host-side staging copy sets the
- * rate: about 12 GB/s h2d and 13 GB/s d2h while the buffer fits the host's
- * caches (4-16 MiB), 5.5 GB/s and 10.2 GB/s beyond (64 MiB-4 GiB). These
- * are properties of the host: calibrate them on yours. */
 #define DEF_CE_D2D_S 1.25e-6
 #define DEF_CE_H2D_S 3.23e-6
 #define DEF_CE_D2H_S 0.90e-6
@@ -56,8 +57,11 @@
  * time per op (PyTorch performance tuning guide: "CPU overhead of a few
  * microseconds per operator"); exposed when kernels are short. */
 #define DEF_TORCH_OP_S 5.0e-6
-/* Per-tile prologue and epilogue of a GEMM (pipeline fill from HBM, store
- * of the tile): about one HBM round trip (~0.5 us). Assumption. */
+/* Per-tile (per-wave) prologue and epilogue of a GEMM: pipeline fill from
+ * HBM, the tile's store, the wave's tail. 3.3 us fitted to the even half
+ * of traces/h200-1/kernels-gemm.json (tools/fit_h200.py) together with
+ * DEF_GEMM_MEM_EFF and DEF_GEMM_OVERLAP_Q; it sets the small GEMMs
+ * (1024^3: one wave of 32 tiles, 6 us measured). */
 #define DEF_TILE_FIXED_S 3.3e-6
 /* Intra-SM overlap: communication warps share issue slots, registers and
  * shared memory with the math warps: 10% compute slowdown, an assumption
@@ -69,42 +73,46 @@
 #define DEF_SYNC_INTER_S 832e-9
 
 /* --- single-GPU kernels as validate measures them (device time, first
- * start to last end; traces/h200-1, 2026-11-29 sweep; fitted on the even
- * size steps and checked on the odd ones, doc/validation.md) ---------- */
-/* Fixed device time of one kernel: an empty kernel takes 0.67 us
- * (kernels-launch.json, median activity of the async case); streaming
- * kernels of 1 MiB write 1.0 us (kernels-hbm.json), so the fixed part of a
- * kernel that moves data is about 0.8 us. */
+ * start to last end). Every constant below is fitted to the even half of
+ * its family in traces/h200-1 (2026-11-29 sweep) by tools/fit_h200.py and
+ * checked on the odd half (doc/validation.md has both errors) ---------- */
+/* Fixed device time of one kernel that moves data: 0.87 us (an empty
+ * kernel takes 0.67 us, kernels-launch.json; a 1 MiB write kernel 1.0 us,
+ * kernels-hbm.json). */
 #define DEF_KERNEL_FIXED_S 0.87e-6
 /* HBM rate of a streaming kernel by direction, fractions of peak
- * (kernels-hbm.json, 256 MiB - 8 GiB): reads reach 4.65 TB/s (0.969 of
- * 4.8), writes 4.34 TB/s (0.904); mixing reads and writes costs bus
- * turnarounds: copy (1:1) reaches 3.94 TB/s and triad (2:1) 4.16 TB/s, both
- * fitted by one extra term, min(read, written) bytes at 3.3 x peak. */
+ * (kernels-hbm.json): reads reach 4.65 TB/s (0.969 of 4.8), writes
+ * 4.33 TB/s (0.902); mixing reads and writes costs DRAM bus turnarounds:
+ * copy (1:1) reaches only 3.94 TB/s and triad (2:1) 4.16 TB/s, both fitted
+ * by one extra term, min(read, written) bytes at 3.46 x peak. */
 #define DEF_HBM_RD_EFF 0.969
 #define DEF_HBM_WR_EFF 0.902
 #define DEF_HBM_TURN 3.46
-/* A kernel that reads waits for its first loads (HBM latency, about
- * 0.6 us on Hopper) and reduces at the end: read kernels of 1-32 MiB sit
- * about 1.2 us above write kernels of the same size (kernels-hbm.json). */
+/* A kernel that reads waits for its first loads (HBM latency) and reduces
+ * at the end: 0.89 us more than a write kernel of the same size (read
+ * kernels of 1-4 MiB take 1.0-1.1 us longer than their bytes at the read
+ * rate would over the write kernels' intercept, kernels-hbm.json). */
 #define DEF_HBM_RD_LAT_S 0.89e-6
-/* Memory-bound cuBLASLt GEMMs (decode shapes, m <= 128 rows against an
- * 8192 x 8192 weight) stream their operands at about 3.9 TB/s, 0.82 of
- * peak (kernels-gemm.json, bf16/fp16 1-128 x 8192 x 8192). */
+/* Memory-bound cuBLASLt GEMMs stream their operands at 0.805 of peak,
+ * 3.86 TB/s (decode shapes, 1-128 x 8192 x 8192 in 16-bit types: 33-37 us
+ * for a 128 MiB weight, kernels-gemm.json). */
 #define DEF_GEMM_MEM_EFF 0.805
 /* Compute and memory of one GEMM overlap imperfectly: time = (Tc^q +
- * Tm^q)^(1/q) (q -> inf is a perfect max). Fitted to the tall shapes
- * (131072 x 256 x 2048: both terms large), kernels-gemm.json. */
+ * Tm^q)^(1/q) (q = inf would be a perfect max); q = 4.6 from the shapes
+ * where both terms are large (131072 x 256 x 2048, decode at m = 128). */
 #define DEF_GEMM_OVERLAP_Q 4.6
 /* Copy engine, device to device: 4.26 TB/s read plus written (0.888 of
- * peak) at 256 MiB - 4 GiB (kernels-ce.json, kernels-mech.json ce). */
+ * peak) at 256 MiB - 4 GiB (kernels-ce.json, and the ce cases of
+ * kernels-mech.json). */
 #define DEF_CE_D2D_EFF 0.888
-/* Local copies by SMs (kernels-mech.json): one SM copies 48.6 GB/s with
- * 16-byte loads/stores and 50.5 GB/s with TMA bulk copies (1 GiB, 1 SM);
- * many SMs saturate at the HBM copy rate; the knee between the two is a
- * soft minimum (a^-p + b^-p)^(-1/p) with p fitted to the 32-128 SM cases.
- * Fixed device time: 64 KiB on 4+ SMs takes 1.4 us (ldst) and 2.1 us
- * (TMA: barrier setup and the bulk pipeline's fill). */
+/* Local copies by SMs (kernels-mech.json): one SM copies 48.4 GB/s with
+ * 16-byte loads/stores and 50.7 GB/s with TMA bulk copies (the 1 GiB one-SM
+ * cases measure 48.6 and 50.5); many SMs saturate at the HBM copy rate of
+ * the stream model (3.94 TB/s read + written); between the two, a soft
+ * minimum (a^-p + b^-p)^(-1/p) with p = 5.3 (32-128 SMs reach 90-97% of
+ * the lesser rate). Fixed device time: 1.42 us (ldst) and 1.93 us (TMA:
+ * mbarrier setup and the bulk pipeline's fill); 64 KiB on 4 or more SMs
+ * takes 1.4-1.5 and 2.1 us. */
 #define DEF_LDST_SM_BPS 48.4e9
 #define DEF_TMA_SM_BPS 50.7e9
 #define DEF_SMCOPY_KNEE 5.3
@@ -810,12 +818,15 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         return cr_diag_set(d, CR_EUNSUPPORTED, "%s (GPU of topology %s) has no %s peak FLOP/s",
                            v.g->name, t->name, cr_dtype_name(w.dt));
     /* Measured ceilings (commroof calibrate) replace the default
-     * efficiencies: they are what this machine reaches. */
+     * efficiencies: they are what this machine reaches. The HBM ceiling is
+     * the best stream kernel (reads only); mixed traffic runs at the share
+     * of it that a 2:1 read/write kernel reaches on the H200 (4.16 of
+     * 4.65 TB/s, traces/h200-1/kernels-hbm.json). */
     double meas_mma = v.g->meas_flops[w.dt], meas_hbm = v.g->meas_hbm_Bps;
     if (meas_mma > 0 && v.peak_mma > 0 && !cr_topo_find_param(t, "ops.gemm.eff"))
         v.c.gemm_eff = gemm_eff_from_measured(&v, meas_mma);
     if (meas_hbm > 0 && !cr_topo_find_param(t, "ops.hbm.eff"))
-        v.c.hbm_eff = fmin(meas_hbm / v.g->hbm_Bps, 1);
+        v.c.hbm_eff = fmin(meas_hbm / v.g->hbm_Bps * DEF_HBM_EFF / DEF_HBM_RD_EFF, 1);
     const consts *c = &v.c;
 
     if (op->shape == ops_shape_memcpy) {
@@ -1049,7 +1060,10 @@ cr_status cr_op_eval_sm_copy(const cr_topo *t, const char *mech, int sms, double
      * fixed cost holds) */
     double hbm = 1 / (stream_s(&v, 1, 1) - v.c.hbm_rd_lat_s);
     double sm = fmax(sm_Bps, 1) * sms;
-    double rate = pow(pow(sm, -knee) + pow(hbm, -knee), -1 / knee);
+    /* soft minimum, normalised by the lesser rate so that no power
+     * underflows */
+    double lo = fmin(sm, hbm);
+    double rate = lo * pow(pow(lo / sm, knee) + pow(lo / hbm, knee), -1 / knee);
     r->pred_s = fmax(fixed, 0) + bytes / rate;
     r->baseline_compute_s = r->pred_s;
     r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;

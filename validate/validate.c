@@ -980,11 +980,22 @@ cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
 
 /* --- calibration ----------------------------------------------------------------- */
 
+/* A growable-free bounded sample: appends x to v[*n] when there is room. */
+#define NSAMP 256
+static void push(double *v, size_t *n, double x)
+{
+    if (*n < NSAMP && isfinite(x))
+        v[(*n)++] = x;
+}
+
 void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
 {
     memset(c, 0, sizeof *c);
-    double launch[64], sync[64], kern[64], hbm[256], gemm[64];
-    size_t nl = 0, ns = 0, nk = 0, nh = 0, ng = 0;
+    double launch[NSAMP], sync[NSAMP], kern[NSAMP], hbm[NSAMP], gemm[NSAMP], graph[NSAMP],
+        event[NSAMP], rd[NSAMP], wr[NSAMP], cp[NSAMP], d2d[NSAMP], gmem[NSAMP], pg[3][NSAMP],
+        pgc[3][NSAMP];
+    size_t nl = 0, ns = 0, nk = 0, nh = 0, ng = 0, ngr = 0, nev = 0, nrd = 0, nwr = 0, ncp = 0,
+           nd2d = 0, ngm = 0, npg[3] = {0}, npgc[3] = {0};
     for (size_t i = 0; i < l->n; i++) {
         const cr_vmeas *m = &l->v[i];
         double t = m->measured_s;
@@ -996,10 +1007,16 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
         switch (m->c.family) {
         case CR_VFAM_HBM:
             if (bytes >= 256.0 * 1048576) {
+                const char *op = str_or(&m->c, "op", "");
                 if (moved / t > c->hbm_Bps)
                     c->hbm_Bps = moved / t;
-                if (nh < 256)
-                    hbm[nh++] = moved / t;
+                push(hbm, &nh, moved / t);
+                if (!strcmp(op, "read"))
+                    push(rd, &nrd, moved / t);
+                else if (!strcmp(op, "write"))
+                    push(wr, &nwr, moved / t);
+                else if (!strcmp(op, "copy"))
+                    push(cp, &ncp, moved / t);
             }
             break;
         case CR_VFAM_GEMM: {
@@ -1009,30 +1026,48 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
                 break;
             if (fl / t > c->flops[dt])
                 c->flops[dt] = fl / t;
-            if (dt == CR_DT_BF16 && fl >= 2 * 4096.0 * 4096 * 4096 && ng < 64)
-                gemm[ng++] = fl / t;
+            if (dt == CR_DT_BF16 && fl >= 2 * 4096.0 * 4096 * 4096)
+                push(gemm, &ng, fl / t);
+            double mm = num_or(&m->c, "m", 0), nn = num_or(&m->c, "n", 0),
+                   kk = num_or(&m->c, "k", 0);
+            /* memory-bound: a 16-bit GEMV-like shape streams its operands */
+            if ((dt == CR_DT_BF16 || dt == CR_DT_FP16) && fmin(mm, nn) >= 1 && fmin(mm, nn) <= 16)
+                push(gmem, &ngm, 2 * (mm * kk + kk * nn + mm * nn) / t);
             break;
         }
         case CR_VFAM_CE: {
             const char *dir = str_or(&m->c, "dir", ""), *host = str_or(&m->c, "host", "");
             double *dst = NULL;
-            if (!strcmp(dir, "h2d"))
-                dst = !strcmp(host, "pageable") ? &c->h2d_pageable_Bps : &c->h2d_pinned_Bps;
-            else if (!strcmp(dir, "d2h"))
-                dst = !strcmp(host, "pageable") ? &c->d2h_pageable_Bps : &c->d2h_pinned_Bps;
+            int k = !strcmp(dir, "h2d") ? 1 : !strcmp(dir, "d2h") ? 2 : 0;
+            bool pageable = !strcmp(host, "pageable");
+            if (k == 1)
+                dst = pageable ? &c->h2d_pageable_Bps : &c->h2d_pinned_Bps;
+            else if (k == 2)
+                dst = pageable ? &c->d2h_pageable_Bps : &c->d2h_pinned_Bps;
             if (dst && bytes >= 64.0 * 1048576 && bytes / t > *dst)
                 *dst = bytes / t;
-            used = dst != NULL;
+            if (k && pageable && bytes >= 64.0 * 1048576)
+                push(pg[k], &npg[k], bytes / t);
+            if (k && pageable && bytes >= 4.0 * 1048576 && bytes <= 16.0 * 1048576)
+                push(pgc[k], &npgc[k], bytes / t);
+            if (k == 0 && !strcmp(dir, "d2d") && bytes >= 256.0 * 1048576)
+                push(d2d, &nd2d, 2 * bytes / t);
+            used = dst != NULL || k == 0;
             break;
         }
         case CR_VFAM_LAUNCH: {
             const char *kind = str_or(&m->c, "kind", "");
-            if (!strcmp(kind, "async") && nl < 64) {
-                launch[nl++] = t;
+            if (!strcmp(kind, "async")) {
+                push(launch, &nl, t);
                 if (m->act_median_s > 0)
-                    kern[nk++] = m->act_median_s;
-            } else if (!strcmp(kind, "sync") && ns < 64)
-                sync[ns++] = t;
+                    push(kern, &nk, m->act_median_s);
+            } else if (!strcmp(kind, "sync")) {
+                push(sync, &ns, t);
+            } else if (!strcmp(kind, "graph")) {
+                push(graph, &ngr, t);
+            } else if (!strcmp(kind, "event")) {
+                push(event, &nev, t);
+            }
             break;
         }
         case CR_VFAM_MECH: {
@@ -1046,7 +1081,7 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
                 if (!strcmp(mech, "tma") && bytes / t > c->tma_sm_Bps)
                     c->tma_sm_Bps = bytes / t;
             } else {
-                used = false;
+                used = sms >= 8;
             }
             break;
         }
@@ -1078,8 +1113,61 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
     c->launch_s = median(launch, nl);
     c->kernel_s = median(kern, nk);
     c->sync_s = median(sync, ns);
+    c->graph_s = median(graph, ngr);
+    c->event_s = median(event, nev);
     c->hbm_typ_Bps = median(hbm, nh);
     c->gemm_typ_eff = median(gemm, ng); /* FLOP/s until divided by the peak */
+    c->hbm_rd_Bps = median(rd, nrd);
+    c->hbm_wr_Bps = median(wr, nwr);
+    c->hbm_copy_Bps = median(cp, ncp);
+    c->ce_d2d_Bps = median(d2d, nd2d);
+    c->gemm_mem_Bps = median(gmem, ngm);
+    for (int k = 1; k < 3; k++) {
+        c->pageable_Bps[k] = median(pg[k], npg[k]);
+        c->pageable_c_Bps[k] = median(pgc[k], npgc[k]);
+    }
+
+    /* Second pass, with the rates known: the fixed costs. A small write
+     * kernel (<= 4 MiB) less its bytes at the write rate is the kernel's
+     * fixed cost; a small read kernel has that plus the read latency; a
+     * small SM copy (the smallest size, >= 8 SMs) less its bytes at the
+     * lesser of its SMs' and HBM's rate is the mechanism's fixed cost. */
+    double fx[NSAMP], rl[NSAMP], lf[NSAMP], tf[NSAMP];
+    size_t nfx = 0, nrl = 0, nlf = 0, ntf = 0;
+    double small[2] = {0, 0}; /* smallest mech size: ldst, tma */
+    for (size_t i = 0; i < l->n; i++) {
+        const cr_vmeas *m = &l->v[i];
+        double bytes = num_or(&m->c, "bytes", 0);
+        if (m->c.family == CR_VFAM_MECH && bytes > 0) {
+            int k = !strcmp(str_or(&m->c, "mech", ""), "tma");
+            if (small[k] == 0 || bytes < small[k])
+                small[k] = bytes;
+        }
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        const cr_vmeas *m = &l->v[i];
+        double t = m->measured_s, bytes = num_or(&m->c, "bytes", 0);
+        if (!(t > 0) || !(bytes > 0))
+            continue;
+        if (m->c.family == CR_VFAM_HBM && bytes <= 4.0 * 1048576) {
+            const char *op = str_or(&m->c, "op", "");
+            if (!strcmp(op, "write") && c->hbm_wr_Bps > 0)
+                push(fx, &nfx, t - bytes / c->hbm_wr_Bps);
+            else if (!strcmp(op, "read") && c->hbm_rd_Bps > 0)
+                push(rl, &nrl, t - bytes / c->hbm_rd_Bps);
+        } else if (m->c.family == CR_VFAM_MECH && c->hbm_copy_Bps > 0) {
+            const char *mech = str_or(&m->c, "mech", "");
+            int k = !strcmp(mech, "tma");
+            double sms = num_or(&m->c, "sms", 0), sm = k ? c->tma_sm_Bps : c->ldst_sm_Bps;
+            if ((k || !strcmp(mech, "ldst")) && sms >= 8 && bytes == small[k] && sm > 0)
+                push(k ? tf : lf, k ? &ntf : &nlf, t - bytes / fmin(sms * sm, c->hbm_copy_Bps / 2));
+        }
+    }
+    c->kernel_fixed_s = fmax(median(fx, nfx), 0);
+    if (nrl > 0)
+        c->read_lat_s = fmax(median(rl, nrl) - c->kernel_fixed_s, 0);
+    c->ldst_fixed_s = fmax(median(lf, nlf), 0);
+    c->tma_fixed_s = fmax(median(tf, ntf), 0);
 }
 
 /* coll's mechanism parameters from p2p measurements (see validate.h). */
@@ -1151,10 +1239,29 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
         if ((st = cr_topo_set_param(t, key, val, source)) != CR_OK)                                \
             return st;                                                                             \
     } while (0)
-    if (c->hbm_typ_Bps > 0 && g0 && g0->hbm_Bps > 0)
-        SET("ops.hbm.eff", fmin(c->hbm_typ_Bps / g0->hbm_Bps, 1.0));
-    if (g0 && g0->peak_flops[CR_DT_BF16] > 0 && c->gemm_typ_eff > 0)
-        SET("ops.gemm.eff", fmin(c->gemm_typ_eff / g0->peak_flops[CR_DT_BF16], 1.0));
+    double peak = g0 ? g0->hbm_Bps : 0;
+    if (c->hbm_typ_Bps > 0 && peak > 0)
+        SET("ops.hbm.eff", fmin(c->hbm_typ_Bps / peak, 1.0));
+    /* The stream model (model/ops.c stream_s): a copy of b bytes takes
+     * b / rd + b / wr + b / turn, so turn = b / (t - b / rd - b / wr) with
+     * b / t = copy rate / 2 (the copy rate counts read + written bytes). */
+    if (c->hbm_rd_Bps > 0 && peak > 0)
+        SET("ops.hbm.read_eff", fmin(c->hbm_rd_Bps / peak, 1.0));
+    if (c->hbm_wr_Bps > 0 && peak > 0)
+        SET("ops.hbm.write_eff", fmin(c->hbm_wr_Bps / peak, 1.0));
+    if (c->hbm_rd_Bps > 0 && c->hbm_wr_Bps > 0 && c->hbm_copy_Bps > 0 && peak > 0) {
+        double extra = 2 / c->hbm_copy_Bps - 1 / c->hbm_rd_Bps - 1 / c->hbm_wr_Bps;
+        if (extra > 0)
+            SET("ops.hbm.turn", 1 / extra / peak);
+    }
+    if (c->kernel_fixed_s > 0)
+        SET("ops.kernel.fixed", c->kernel_fixed_s);
+    if (c->read_lat_s > 0)
+        SET("ops.hbm.read_lat", c->read_lat_s);
+    if (c->gemm_mem_Bps > 0 && peak > 0)
+        SET("ops.gemm.mem_eff", fmin(c->gemm_mem_Bps / peak, 1.0));
+    if (c->ce_d2d_Bps > 0 && peak > 0)
+        SET("ops.ce.d2d_eff", fmin(c->ce_d2d_Bps / peak, 1.0));
     /* Host link: the best pinned direction against the PCIe link of GPU 0. */
     double pinned = fmax(c->h2d_pinned_Bps, c->d2h_pinned_Bps);
     double pcie = 0;
@@ -1168,19 +1275,33 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
     }
     if (pinned > 0 && pcie > 0)
         SET("ops.pcie.eff", fmin(pinned / pcie, 1.0));
-    double pageable = fmax(c->h2d_pageable_Bps, c->d2h_pageable_Bps);
-    if (pinned > 0 && pageable > 0)
-        SET("ops.pageable.eff", fmin(pageable / pinned, 1.0));
+    static const char *const pg_key[3] = {NULL, "ops.pageable.h2d", "ops.pageable.d2h"};
+    static const char *const pgc_key[3] = {NULL, "ops.pageable.cached_h2d",
+                                           "ops.pageable.cached_d2h"};
+    for (int k = 1; k < 3; k++) {
+        if (c->pageable_Bps[k] > 0)
+            SET(pg_key[k], c->pageable_Bps[k]);
+        if (c->pageable_c_Bps[k] > 0)
+            SET(pgc_key[k], c->pageable_c_Bps[k]);
+    }
     if (c->kernel_s > 0)
-        SET("ops.launch", c->kernel_s);
+        SET("calib.kernel", c->kernel_s);
     if (c->launch_s > 0)
-        SET("calib.launch_rate", c->launch_s);
+        SET("ops.launch.host", c->launch_s);
     if (c->sync_s > 0)
-        SET("calib.sync", c->sync_s);
+        SET("ops.launch.sync", c->sync_s);
+    if (c->graph_s > 0)
+        SET("ops.launch.graph", c->graph_s);
+    if (c->event_s > 0)
+        SET("ops.launch.event", c->event_s);
     if (c->ldst_sm_Bps > 0)
-        SET("calib.ldst.sm_bw", c->ldst_sm_Bps);
+        SET("ops.ldst.sm_bw", c->ldst_sm_Bps);
     if (c->tma_sm_Bps > 0)
-        SET("calib.tma.sm_bw", c->tma_sm_Bps);
+        SET("ops.tma.sm_bw", c->tma_sm_Bps);
+    if (c->ldst_fixed_s > 0)
+        SET("ops.ldst.fixed", c->ldst_fixed_s);
+    if (c->tma_fixed_s > 0)
+        SET("ops.tma.fixed", c->tma_fixed_s);
     if (t->n_gpus >= 2)
         st = apply_p2p(t, c, source);
 #undef SET

@@ -188,8 +188,22 @@ typedef struct {
     double launch_s;    /* median start-to-start of back-to-back empty kernels (host rate) */
     double kernel_s;    /* median device time of one empty kernel */
     double sync_s;      /* launch + stream synchronize round trip */
+    double graph_s;     /* start-to-start of kernels replayed from a CUDA graph */
+    double event_s;     /* event record + synchronize */
     double ldst_sm_Bps; /* one SM's copy rate with 16-byte loads/stores (1 SM case) */
     double tma_sm_Bps;  /* one SM's copy rate with TMA bulk copies */
+    /* The stream-kernel model of ops (model/ops.c): medians of the large
+     * (>= 256 MiB) read, write and copy cases, bytes moved per second; the
+     * fixed device time of a kernel (small writes less their bytes at the
+     * write rate) and the extra of a kernel that reads. */
+    double hbm_rd_Bps, hbm_wr_Bps, hbm_copy_Bps;
+    double kernel_fixed_s, read_lat_s;
+    double ce_d2d_Bps;        /* median large (>= 256 MiB) copy-engine d2d, read + written */
+    double gemm_mem_Bps;      /* median HBM rate of memory-bound 16-bit GEMMs (m or n <= 16) */
+    double pageable_Bps[3];   /* [1] h2d, [2] d2h: median pageable rate >= 64 MiB */
+    double pageable_c_Bps[3]; /* the same for 4-16 MiB (the host's caches) */
+    double ldst_fixed_s;      /* fixed device time of an SM copy (smallest size, >= 8 SMs) */
+    double tma_fixed_s;
     /* GPU-to-GPU copies (p2p family), indexed by cr_mech (ce, tma, ldst): */
     double p2p_Bps[3];     /* best rate of a large (>= 256 MiB) copy, any SM count */
     double p2p_sm1_Bps[3]; /* best rate of a large (>= 64 MiB) copy from one SM */
@@ -202,14 +216,19 @@ typedef struct {
 void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *out);
 
 /* Writes cal into t: measured HBM bandwidth and FLOP/s into every GPU model
- * (meas_hbm_Bps, meas_flops: the best case, a ceiling), and parameters
- * (typical figures, what predictions need): "ops.hbm.eff" (median large
- * HBM case / peak), "ops.gemm.eff" (median large bf16 GEMM / peak),
- * "ops.pcie.eff", "ops.pageable.eff", "ops.launch" (the device time of an
- * empty kernel: validate compares device times, so this is the fixed cost
- * per kernel they show), "calib.launch_rate" (host start-to-start of
- * back-to-back launches), "calib.sync", "calib.ldst.sm_bw", "calib.tma.sm_bw"
- * (one SM's local copy rate), with `source` as their source. With p2p
+ * (meas_hbm_Bps, meas_flops: the best case, a ceiling; ops derives the
+ * GEMM per-tile efficiency per dtype from them), and ops' parameters
+ * (typical figures, what predictions need; model/ops.c): "ops.hbm.eff"
+ * (median large HBM case / peak), "ops.hbm.read_eff", "ops.hbm.write_eff",
+ * "ops.hbm.turn" (the copy's extra time per byte, as a multiple of peak),
+ * "ops.kernel.fixed", "ops.hbm.read_lat", "ops.gemm.mem_eff",
+ * "ops.ce.d2d_eff", "ops.pcie.eff", "ops.pageable.h2d", "ops.pageable.d2h",
+ * "ops.pageable.cached_h2d", "ops.pageable.cached_d2h", "ops.launch.host"
+ * (host start-to-start of back-to-back launches), "ops.launch.sync",
+ * "ops.launch.graph", "ops.launch.event", "ops.ldst.sm_bw",
+ * "ops.tma.sm_bw" (one SM's local copy rate), "ops.ldst.fixed",
+ * "ops.tma.fixed", and for the record "calib.kernel" (an empty kernel's
+ * device time), with `source` as their source. With p2p
  * measurements and a topology of two or more GPUs, coll's mechanism
  * parameters (params.h) for the link between GPU ranks 0 and 1:
  * "mech.<m>.eff" (best large rate / the route's bandwidth), "mech.<m>.sms"

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate against ops' single-GPU models: the stream-kernel, local SM-copy
+ * and launch predictions with parameters set in the test (expected times
+ * derived below from those parameters), the committed H200 traces (every
+ * single-GPU case predicted, none below its bound or its attainable bound),
+ * and calibrate's closed-form estimates of the same parameters from
+ * synthetic measurements.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cr_test.h"
+#include "ops.h"
+#include "topo_xml.h"
+#include "validate/validate.h"
+
+#define GIB 1073741824.0
+#define MIB 1048576.0
+/* h200-1.xml: 4.8 TB/s HBM, 132 SMs (H200 datasheet, Hopper whitepaper). */
+#define PEAK 4.8e12
+
+static cr_topo *h200_with(const char *const *kv)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    for (int i = 0; kv && kv[i]; i += 2)
+        assert_int_equal(cr_topo_set_param(t, kv[i], atof(kv[i + 1]), "test"), CR_OK);
+    return t;
+}
+
+static const char *const stream_params[] = {"ops.kernel.fixed",
+                                            "1e-6",
+                                            "ops.hbm.read_eff",
+                                            "0.9",
+                                            "ops.hbm.write_eff",
+                                            "0.8",
+                                            "ops.hbm.turn",
+                                            "2",
+                                            "ops.hbm.read_lat",
+                                            "5e-7",
+                                            NULL};
+
+static cr_vresult eval_case(cr_topo *t, const char *name, double measured_s)
+{
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse(name, &m.c, &d), CR_OK);
+    snprintf(m.source, sizeof m.source, "test");
+    m.measured_s = measured_s;
+    cr_vresult r;
+    if (cr_validate_eval(t, &m, NULL, &r, &d) != CR_OK)
+        fail_msg("%s: %s", name, d.msg);
+    return r;
+}
+
+/* A streaming kernel: fixed + read latency (when it reads) + reads at
+ * read_eff x peak + writes at write_eff x peak + min(rd, wr) at turn x
+ * peak. */
+static void test_stream_model(void **state)
+{
+    (void)state;
+    cr_topo *t = h200_with(stream_params);
+    cr_vresult r = eval_case(t,
+                             "cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                             "wr_bytes=1073741824 flops=0",
+                             600e-6);
+    double want = 1e-6 + 5e-7 + GIB / (0.9 * PEAK) + GIB / (0.8 * PEAK) + GIB / (2 * PEAK);
+    assert_close(r.pred_s, want, 1e-9, 0);
+    assert_close(r.bound_s, 2 * GIB / PEAK, 1e-9, 0);
+    /* a write kernel: no read latency, no turnaround */
+    r = eval_case(t, "cr:hbm op=write bytes=1048576 iters=3 rd_bytes=0 wr_bytes=1048576 flops=0",
+                  2e-6);
+    assert_close(r.pred_s, 1e-6 + MIB / (0.8 * PEAK), 1e-9, 0);
+    /* triad a = b + s c: two arrays read, one written; 2 FLOP per fp32
+     * element are far below the CUDA cores' rate */
+    r = eval_case(t,
+                  "cr:hbm op=triad bytes=1073741824 iters=3 rd_bytes=2147483648 "
+                  "wr_bytes=1073741824 flops=536870912",
+                  800e-6);
+    want = 1e-6 + 5e-7 + 2 * GIB / (0.9 * PEAK) + GIB / (0.8 * PEAK) + GIB / (2 * PEAK);
+    assert_close(r.pred_s, want, 1e-9, 0);
+    cr_topo_free(t);
+}
+
+/* A local copy by SMs: fixed + bytes / softmin(sms x one SM's rate, HBM's
+ * copy rate), HBM's copy rate from the stream model (bytes copied per
+ * second: 1 / (1/rd + 1/wr + 1/turn)). A large knee makes the soft minimum
+ * a plain one. */
+static void test_sm_copy(void **state)
+{
+    (void)state;
+    static const char *const p[] = {"ops.kernel.fixed",
+                                    "1e-6",
+                                    "ops.hbm.read_eff",
+                                    "0.9",
+                                    "ops.hbm.write_eff",
+                                    "0.8",
+                                    "ops.hbm.turn",
+                                    "2",
+                                    "ops.hbm.read_lat",
+                                    "5e-7",
+                                    "ops.ldst.sm_bw",
+                                    "50e9",
+                                    "ops.ldst.fixed",
+                                    "1.5e-6",
+                                    "ops.tma.sm_bw",
+                                    "40e9",
+                                    "ops.tma.fixed",
+                                    "2e-6",
+                                    "ops.smcopy.knee",
+                                    "60",
+                                    NULL};
+    cr_topo *t = h200_with(p);
+    double hbm = 1 / (1 / (0.9 * PEAK) + 1 / (0.8 * PEAK) + 1 / (2 * PEAK));
+    cr_op_result r;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_op_eval_sm_copy(t, "ldst", 1, GIB, &r, &d), CR_OK);
+    assert_close(r.pred_s, 1.5e-6 + GIB / 50e9, 1e-9, 0);
+    assert_close(r.bound_s, 2 * GIB / PEAK, 1e-12, 0);
+    assert_int_equal(cr_op_eval_sm_copy(t, "tma", 4, GIB, &r, &d), CR_OK);
+    assert_close(r.pred_s, 2e-6 + GIB / 160e9, 1e-9, 0);
+    assert_int_equal(cr_op_eval_sm_copy(t, "ldst", 132, GIB, &r, &d), CR_OK);
+    assert_close(r.pred_s, 1.5e-6 + GIB / hbm, 1e-6, 0);
+    /* through validate: the case's keys pick mechanism and SMs */
+    cr_vresult v = eval_case(t,
+                             "cr:mech mech=tma bytes=1073741824 sms=4 chunk=32768 iters=3 "
+                             "rd_bytes=1073741824 wr_bytes=1073741824 flops=0",
+                             30e-3);
+    assert_true(v.has_pred && v.has_bound);
+    assert_close(v.pred_s, 2e-6 + GIB / 160e9, 1e-9, 0);
+    assert_string_equal(v.impl, "tma, 4 SMs");
+    /* errors: SMs outside the GPU, an unknown mechanism */
+    assert_int_equal(cr_op_eval_sm_copy(t, "ldst", 0, GIB, &r, &d), CR_ERANGE);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_eval_sm_copy(t, "ldst", 133, GIB, &r, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "133 SMs, GPU 0 of h200-1 has 1 to 132"));
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_eval_sm_copy(t, "dma", 4, GIB, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "\"dma\" is not ldst or tma"));
+    memset(&d, 0, sizeof d);
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.source, sizeof m.source, "x.json");
+    assert_int_equal(cr_vcase_parse("cr:mech mech=ldst bytes=4096 sms=500 iters=1", &m.c, &d),
+                     CR_OK);
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &v, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "sms=500"));
+    cr_topo_free(t);
+}
+
+/* With the shipped constants: more SMs never slow a copy, and no
+ * prediction is below its bound, for every mechanism, size and SM count. */
+static void test_sm_copy_properties(void **state)
+{
+    (void)state;
+    cr_topo *t = h200_with(NULL);
+    cr_diag d = {{0}};
+    static const char *const mech[] = {"ldst", "tma"};
+    for (int k = 0; k < 2; k++)
+        for (double b = 4096; b <= 8 * GIB; b *= 4) {
+            double prev = INFINITY;
+            for (int s = 1; s <= 132; s++) {
+                cr_op_result r;
+                assert_int_equal(cr_op_eval_sm_copy(t, mech[k], s, b, &r, &d), CR_OK);
+                assert_true(r.pred_s >= r.bound_s);
+                assert_true(r.pred_s <= prev * (1 + 1e-12));
+                prev = r.pred_s;
+            }
+        }
+    cr_topo_free(t);
+}
+
+static void test_launch(void **state)
+{
+    (void)state;
+    static const char *const p[] = {"ops.launch.host",
+                                    "5e-6",
+                                    "ops.launch.sync",
+                                    "11e-6",
+                                    "ops.launch.graph",
+                                    "1e-6",
+                                    "ops.launch.event",
+                                    "2e-6",
+                                    NULL};
+    cr_topo *t = h200_with(p);
+    static const struct {
+        const char *name;
+        double want_s;
+    } c[] = {{"cr:launch kind=async nodes=1 iters=100", 5e-6},
+             {"cr:launch kind=sync nodes=1 iters=100", 11e-6},
+             {"cr:launch kind=graph nodes=100 iters=10", 1e-6},
+             {"cr:launch kind=event nodes=1 iters=100", 2e-6}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        cr_vresult r = eval_case(t, c[i].name, 4e-6);
+        assert_true(r.has_pred);
+        assert_false(r.has_bound);
+        assert_close(r.pred_s, c[i].want_s, 1e-12, 0);
+        assert_close(r.error_pct, (c[i].want_s - 4e-6) / 4e-6 * 100, 1e-9, 0);
+    }
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    cr_diag d = {{0}};
+    snprintf(m.source, sizeof m.source, "x.json");
+    assert_int_equal(cr_vcase_parse("cr:launch kind=warp iters=1", &m.c, &d), CR_OK);
+    cr_vresult r;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "kind=async, sync, graph or event (got warp)"));
+    double s = 0;
+    assert_int_equal(cr_op_launch_s(t, "nope", &s, &d), CR_EINVAL);
+    cr_topo_free(t);
+}
+
+/* The committed H200 sweep on the shipped h200-1: every single-GPU case has
+ * a prediction, none is below its bound or its attainable bound (measured
+ * ceilings), and every prediction is at or above its bound. */
+static void test_committed_traces(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "traces/h200-1/kernels-hbm.json", "traces/h200-1/kernels-ce.json",
+        "traces/h200-1/kernels-mech.json", "traces/h200-1/kernels-gemm.json",
+        "traces/h200-1/kernels-launch.json"};
+    cr_topo *t = h200_with(NULL);
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        int skipped = 0;
+        if (cr_validate_read_trace(files[i], &l, &skipped, NULL, 0, &d) != CR_OK)
+            fail_msg("%s", d.msg);
+        assert_int_equal(skipped, 0);
+    }
+    /* 56 hbm, 55 ce, 152 mech, 54 gemm, 4 launch cases (doc/validation.md) */
+    assert_int_equal(l.n, 56 + 55 + 152 + 54 + 4);
+    for (size_t i = 0; i < l.n; i++) {
+        cr_vresult r;
+        if (cr_validate_eval(t, &l.v[i], NULL, &r, &d) != CR_OK)
+            fail_msg("%s", d.msg);
+        if (!r.has_pred || r.violation || r.beats_attainable ||
+            (r.has_bound && r.pred_s < r.bound_s))
+            fail_msg("%s %s: pred %s %g us, bound %g us, attainable %g us, measured %g us",
+                     cr_vfam_name(l.v[i].c.family), l.v[i].label, r.has_pred ? "" : "(none)",
+                     r.pred_s * 1e6, r.bound_s * 1e6, r.attainable_s * 1e6,
+                     l.v[i].measured_s * 1e6);
+    }
+    cr_vmeas_list_release(&l);
+    cr_topo_free(t);
+}
+
+/* calibrate's closed forms for the stream model, from synthetic cases made
+ * with known figures: reads at 4.5 TB/s, writes at 4.2 TB/s, a copy whose
+ * extra time is 2^30 B at 15 TB/s (turn = 15 / 4.8), a kernel fixed cost of
+ * 0.8 us and a read latency of 1 us, a 1 MiB GEMV-like bf16 GEMM at
+ * 3.9 TB/s, and launch figures. */
+static void test_calibrate_stream(void **state)
+{
+    (void)state;
+    const double R = 4.5e12, W = 4.2e12, T = 15e12, F = 0.8e-6, L = 1e-6;
+    cr_vmeas ms[8];
+    memset(ms, 0, sizeof ms);
+    cr_diag d = {{0}};
+    const char *names[8] = {
+        "cr:hbm op=read bytes=1073741824 iters=3 rd_bytes=1073741824 wr_bytes=0",
+        "cr:hbm op=write bytes=1073741824 iters=3 rd_bytes=0 wr_bytes=1073741824",
+        "cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 wr_bytes=1073741824",
+        "cr:hbm op=write bytes=1048576 iters=3 rd_bytes=0 wr_bytes=1048576",
+        "cr:hbm op=read bytes=1048576 iters=3 rd_bytes=1048576 wr_bytes=0",
+        "cr:gemm dtype=bf16 m=16 n=8192 k=8192 iters=3",
+        "cr:launch kind=graph nodes=100 iters=10",
+        "cr:launch kind=event nodes=1 iters=10"};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(cr_vcase_parse(names[i], &ms[i].c, &d), CR_OK);
+    ms[0].measured_s = GIB / R;
+    ms[1].measured_s = GIB / W;
+    ms[2].measured_s = GIB / R + GIB / W + GIB / T;
+    ms[3].measured_s = F + MIB / W;
+    ms[4].measured_s = F + L + MIB / R;
+    double gemv = 2.0 * (16 * 8192 + 8192.0 * 8192 + 16 * 8192);
+    ms[5].measured_s = gemv / 3.9e12;
+    ms[6].measured_s = 1.5e-6;
+    ms[7].measured_s = 2e-6;
+    cr_vmeas_list l = {ms, 8, 8};
+    cr_vcalib c;
+    cr_validate_calibrate(&l, &c);
+    cr_topo *t = h200_with(NULL);
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "test"), CR_OK);
+    assert_close(cr_topo_param(t, "ops.hbm.read_eff", -1), R / PEAK, 1e-9, 0);
+    assert_close(cr_topo_param(t, "ops.hbm.write_eff", -1), W / PEAK, 1e-9, 0);
+    assert_close(cr_topo_param(t, "ops.hbm.turn", -1), T / PEAK, 1e-6, 0);
+    assert_close(cr_topo_param(t, "ops.kernel.fixed", -1), F, 1e-6, 0);
+    assert_close(cr_topo_param(t, "ops.hbm.read_lat", -1), L, 1e-6, 0);
+    assert_close(cr_topo_param(t, "ops.gemm.mem_eff", -1), 3.9e12 / PEAK, 1e-9, 0);
+    assert_close(cr_topo_param(t, "ops.launch.graph", -1), 1.5e-6, 1e-12, 0);
+    assert_close(cr_topo_param(t, "ops.launch.event", -1), 2e-6, 1e-12, 0);
+    /* what was not measured stays unset */
+    assert_close(cr_topo_param(t, "ops.launch.sync", -1), -1, 0, 0);
+    /* the calibrated topology predicts the copy it was calibrated from */
+    cr_vresult r = eval_case(t,
+                             "cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                             "wr_bytes=1073741824 flops=0",
+                             ms[2].measured_s);
+    assert_close(r.pred_s, F + L + ms[2].measured_s, 1e-6, 0);
+    cr_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stream_model),       cmocka_unit_test(test_sm_copy),
+        cmocka_unit_test(test_sm_copy_properties), cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_committed_traces),   cmocka_unit_test(test_calibrate_stream),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

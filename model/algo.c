@@ -858,12 +858,16 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
          * 4 KiB copies take 1.6-2.1 us of device time in all) */
         o->n_steps = coll == CR_COLL_ALLREDUCE ? 2 : coll == CR_COLL_SENDRECV ? 0 : 1;
     }
-    /* Pipeline fill: the first chunk crosses one SM before the link
-     * streams (mech.<m>.chunk bytes at one SM's rate, mech_eff x link /
-     * mech_sat_sms); the copy engine has none. */
+    /* Pipeline fill: the first chunk crosses one SM (mech.<m>.chunk bytes
+     * at one SM's rate, mech_eff x link / mech_sat_sms) before the link
+     * streams at the transfer's rate: pipe_fill's (sum - max) of those two
+     * stages for one chunk. One SM alone is the stream: no fill. The copy
+     * engine has none. */
     double chunk = p->mech_chunk_bytes[m], sat = p->mech_sat_sms[m];
-    if (chunk > 0 && sat > 0 && o->link_Bps > 0 && p->mech_eff[m] > 0)
-        t += fmin(peer_bytes, chunk) / (p->mech_eff[m] * o->link_Bps / sat);
+    if (chunk > 0 && sat > 0 && o->link_Bps > 0 && p->mech_eff[m] > 0 && o->wire_Bps > 0) {
+        double r_sm = p->mech_eff[m] * o->link_Bps / sat;
+        t += fmin(peer_bytes, chunk) * fmax(0, 1 / r_sm - 1 / o->wire_Bps);
+    }
     /* The copy engine cannot reduce: reductions read what arrived from
      * HBM on the SMs, one more read and write of the received bytes. */
     if (m == CR_MECH_CE && cr_coll_reduces(coll)) {

@@ -150,7 +150,7 @@ static const struct key keys[] = {
      {32768, 32768, 32768, 32768}, 0, 1e12, "B",
      "crbench's TMA chunk (doc/validation.md: 32 KiB bulk copies): the first chunk crosses one SM "
      "before the link streams; checked on traces/nvidia-h200-x2/kernels-p2p.json.gz (64 KiB: "
-     "2.78 us measured, 1.9 + 0.70 + 0.17 modelled)"},
+     "2.78 us measured (pull), 1.9 + 0.61 + 0.18 modelled)"},
     {"mech.ldst.chunk", OFF(mech_chunk_bytes[CR_MECH_LDST]), K_DOUBLE,
      {16384, 16384, 16384, 16384}, 0, 1e12, "B",
      "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, all-SM ld/st copies of 1-4 MiB take about "

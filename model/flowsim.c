@@ -77,6 +77,9 @@ enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
  * routes up row by row instead of hashing a million pairs. */
 #define DENSE_MAX_GPUS 2048
 
+/* Software prefetch distance (active-list entries) in progressive filling. */
+#define PREFETCH_AHEAD 8
+
 #define GROUP_MIN 16
 #define GROUP_SLOTS 8
 
@@ -237,10 +240,15 @@ struct cr_sim {
     long hcap, hcount;
     int *dense; /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
     search_t fw, bw;
-    int fw_src;    /* source whose full forward search is loaded, -1 none */
-    int prewarm;   /* device a prewarm searches from (resumable), -1 none */
-    int *dag_mark; /* per device stamp */
-    int *bmark;    /* per device stamp: walked in a DAG's backward part */
+    int fw_src;           /* source whose full forward search is loaded, -1 none */
+    int prewarm;          /* device a prewarm searches from (resumable), -1 none */
+    int *dag_mark;        /* per device stamp */
+    int *bmark;           /* per device stamp: walked in a DAG's backward part */
+    int *link_mark;       /* per link stamp: recorded as an edge of the DAG */
+    int *edge_u, *edge_l; /* the DAG's edges (from, link), found while it is built */
+    int *edge_ord;        /* edge indices grouped by from-node (emit_route) */
+    int n_edges, cap_edges;
+    int *eoff, *dag_idx; /* per DAG node: its edges; per device: its DAG node index */
     int dag_stamp;
     int *dag_nodes, *pos;
     int *queue;
@@ -467,6 +475,9 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     size_t nd = (size_t)t->n_devs + 1, nr = (size_t)s->n_res + 1;
     s->dag_mark = calloc(nd, sizeof *s->dag_mark);
     s->bmark = calloc(nd, sizeof *s->bmark);
+    s->link_mark = calloc((size_t)t->n_links + 1, sizeof *s->link_mark);
+    s->eoff = malloc((nd + 1) * sizeof *s->eoff);
+    s->dag_idx = malloc(nd * sizeof *s->dag_idx);
     s->dag_nodes = malloc(nd * sizeof *s->dag_nodes);
     s->pos = malloc(nd * sizeof *s->pos);
     s->queue = malloc(nd * sizeof *s->queue);
@@ -474,7 +485,8 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     s->lat = malloc(nd * sizeof *s->lat);
     s->res_slot = malloc(nr * sizeof *s->res_slot);
     if (search_init(&s->fw, nd) || search_init(&s->bw, nd) || !s->dag_mark || !s->bmark ||
-        !s->dag_nodes || !s->pos || !s->queue || !s->frac || !s->lat || !s->res_slot)
+        !s->link_mark || !s->eoff || !s->dag_idx || !s->dag_nodes || !s->pos || !s->queue ||
+        !s->frac || !s->lat || !s->res_slot)
         goto oom;
     for (int r = 0; r < s->n_res; r++)
         s->res_slot[r] = -1;
@@ -538,6 +550,12 @@ void cr_sim_free(cr_sim *s)
     search_free(&s->bw);
     free(s->dag_mark);
     free(s->bmark);
+    free(s->link_mark);
+    free(s->edge_u);
+    free(s->edge_l);
+    free(s->edge_ord);
+    free(s->eoff);
+    free(s->dag_idx);
     free(s->dag_nodes);
     free(s->pos);
     free(s->queue);
@@ -817,17 +835,48 @@ static void dag_add(cr_sim *s, int v, int pos, int *nn)
 
 static void dag_stamp_next(cr_sim *s)
 {
+    s->n_edges = 0;
     if (++s->dag_stamp == INT_MAX) {
+        memset(s->link_mark, 0, (size_t)s->t->n_links * sizeof *s->link_mark);
         memset(s->dag_mark, 0, (size_t)s->t->n_devs * sizeof *s->dag_mark);
         memset(s->bmark, 0, (size_t)s->t->n_devs * sizeof *s->bmark);
         s->dag_stamp = 1;
     }
 }
 
+/* Records the DAG edge leaving device u over link l (once: a link carries
+ * a route one way only). Returns -1 when out of memory. */
+static int dag_edge(cr_sim *s, int u, int l)
+{
+    if (s->link_mark[l] == s->dag_stamp)
+        return 0;
+    s->link_mark[l] = s->dag_stamp;
+    if (s->n_edges + 1 > s->cap_edges) {
+        int c = s->cap_edges ? 2 * s->cap_edges : 64;
+        int *a = realloc(s->edge_u, (size_t)c * sizeof *a);
+        if (!a)
+            return -1;
+        s->edge_u = a;
+        int *b = realloc(s->edge_l, (size_t)c * sizeof *b);
+        if (!b)
+            return -1;
+        s->edge_l = b;
+        int *o = realloc(s->edge_ord, (size_t)c * sizeof *o);
+        if (!o)
+            return -1;
+        s->edge_ord = o;
+        s->cap_edges = c;
+    }
+    s->edge_u[s->n_edges] = u;
+    s->edge_l[s->n_edges] = l;
+    s->n_edges++;
+    return 0;
+}
+
 /* Adds to the DAG every settled-forward predecessor chain of the nodes
  * already in it from index `from` on (tight edges: dist[p] + cost ==
  * dist[x]). */
-static void dag_back(cr_sim *s, int src, int from, int *nn)
+static int dag_back(cr_sim *s, int src, int from, int *nn)
 {
     const cr_topo *t = s->t;
     const search_t *f = &s->fw;
@@ -842,9 +891,12 @@ static void dag_back(cr_sim *s, int src, int from, int *nn)
                 continue;
             if (cr_link_bw_from(l, u) <= 0 || f->dist[u] + link_cost(l) != f->dist[v])
                 continue;
+            if (dag_edge(s, u, t->adj[k]))
+                return -1;
             dag_add(s, u, f->dist[u], nn);
         }
     }
+    return 0;
 }
 
 /* The shortest-path DAG from a full forward search: back from dst. */
@@ -853,7 +905,8 @@ static int fw_dag(cr_sim *s, int src, int dst)
     dag_stamp_next(s);
     int nn = 0;
     dag_add(s, dst, s->fw.dist[dst], &nn);
-    dag_back(s, src, 0, &nn);
+    if (dag_back(s, src, 0, &nn))
+        return -1;
     return nn;
 }
 
@@ -881,6 +934,8 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
             if (!b->settled[w] || cr_link_bw_from(l, u) <= 0 ||
                 (long)f->dist[u] + link_cost(l) + b->dist[w] != D)
                 continue;
+            if (dag_edge(s, u, t->adj[k]))
+                return -1;
             dag_add(s, u, f->dist[u], &nn);
             if (s->bmark[w] != st) {
                 s->bmark[w] = st;
@@ -888,7 +943,8 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
             }
         }
     }
-    dag_back(s, src, 0, &nn);
+    if (dag_back(s, src, 0, &nn))
+        return -1;
     /* Backward part, from the meeting heads on over tight backward edges,
      * with its own marks: a head may already be in the DAG (settled both
      * ways) and must still be walked from. */
@@ -904,8 +960,12 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
         for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
             int q = cr_link_other(l, v);
-            if (!b->settled[q] || s->bmark[q] == st || cr_link_bw_from(l, v) <= 0 ||
+            if (!b->settled[q] || cr_link_bw_from(l, v) <= 0 ||
                 (long)b->dist[q] + link_cost(l) != b->dist[v])
+                continue;
+            if (dag_edge(s, v, t->adj[k]))
+                return -1;
+            if (s->bmark[q] == st)
                 continue;
             s->bmark[q] = st;
             s->queue[nb++] = q;
@@ -962,26 +1022,33 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
         s->lat[s->dag_nodes[i]] = 0.0;
     }
     s->frac[src] = 1.0;
+    /* The recorded edges grouped by their from-node, in position order. */
+    for (int i = 0; i <= nn; i++)
+        s->eoff[i] = 0;
+    for (int i = 0; i < nn; i++)
+        s->dag_idx[s->dag_nodes[i]] = i;
+    for (int e = 0; e < s->n_edges; e++)
+        s->eoff[s->dag_idx[s->edge_u[e]] + 1]++;
+    for (int i = 0; i < nn; i++)
+        s->eoff[i + 1] += s->eoff[i];
+    int *order = s->edge_ord;
+    for (int e = 0; e < s->n_edges; e++)
+        order[s->eoff[s->dag_idx[s->edge_u[e]]]++] = e;
+    for (int i = nn; i > 0; i--)
+        s->eoff[i] = s->eoff[i - 1];
+    s->eoff[0] = 0;
     long off = s->n_rpool;
     for (int i = 0; i < nn; i++) {
         int u = s->dag_nodes[i];
-        if (u == dst || (u != src && !can_forward(s, u)))
-            continue;
         double tot = 0.0;
-        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
-            const cr_link *l = &t->links[t->adj[k]];
-            int v = cr_link_other(l, u);
-            if (in_dag(s, v) && s->pos[v] == s->pos[u] + link_cost(l))
-                tot += cr_link_bw_from(l, u);
-        }
+        for (int e = s->eoff[i]; e < s->eoff[i + 1]; e++)
+            tot += cr_link_bw_from(&t->links[s->edge_l[order[e]]], u);
         if (tot <= 0)
             continue;
-        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
-            int li = t->adj[k];
+        for (int e = s->eoff[i]; e < s->eoff[i + 1]; e++) {
+            int li = s->edge_l[order[e]];
             const cr_link *l = &t->links[li];
             int v = cr_link_other(l, u);
-            if (!in_dag(s, v) || s->pos[v] != s->pos[u] + link_cost(l))
-                continue;
             double f = s->frac[u] * cr_link_bw_from(l, u) / tot;
             if (f <= 0)
                 continue;
@@ -1021,12 +1088,16 @@ static long route_compute(cr_sim *s, int src, int dst)
         if (r <= 0)
             return r < 0 ? -2 : -1;
         nn = fw_dag(s, src, dst);
+        if (nn < 0)
+            return -2;
     } else {
         int D = 0;
         int r = bidir(s, src, dst, &D);
         if (r <= 0)
             return r < 0 ? -2 : -1;
         nn = bidir_dag(s, src, dst, D);
+        if (nn < 0)
+            return -2;
     }
     return emit_route(s, src, dst, nn);
 }
@@ -2372,6 +2443,12 @@ static int solve(cr_sim *s, double now)
         const cls_t *r = &s->cls[rbest];
         for (int j = 0; j < r->n_act; j++) {
             long f = r->act[j].task;
+            /* The uses of the flows a few entries on: they lie far apart in
+             * memory, and the active list says in advance which. */
+            if (j + PREFETCH_AHEAD < r->n_act) {
+                __builtin_prefetch(&s->uses[r->act[j + PREFETCH_AHEAD].uoff]);
+                __builtin_prefetch(&s->newrate[r->act[j + PREFETCH_AHEAD].task], 1);
+            }
             if (bit_get(s->unf, f)) {
                 freeze(s, f, r->act[j].uoff, level, rbest);
                 frozen++;

@@ -73,5 +73,11 @@ for f in tests/fixtures/nccl-tests/*.log; do
 done
 "$CR" validate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "check_validate: no input should be a usage error (2)"; fail=1; }
 "$CR" validate traces/h200-1/kernels-hbm.json --topo nope >/dev/null 2>&1; [ $? -eq 1 ] || { echo "check_validate: unknown topology should exit 1"; fail=1; }
+"$CR" validate traces/h200-1/kernels-hbm.json --topo h200-1 --subset third >/dev/null 2>&1; [ $? -eq 2 ] || { echo "check_validate: --subset third should be a usage error (2)"; fail=1; }
+# The halves partition each family: even + odd cases = all cases.
+n_all=$("$CR" validate traces/h200-1/kernels-mech.json --topo h200-1 --summary | awk '$1 == "mech" {print $2}')
+n_even=$("$CR" validate traces/h200-1/kernels-mech.json --topo h200-1 --summary --subset even | awk '$1 == "mech" {print $2}')
+n_odd=$("$CR" validate traces/h200-1/kernels-mech.json --topo h200-1 --summary --subset odd | awk '$1 == "mech" {print $2}')
+[ "$n_all" = 152 ] && [ "$n_even" = 76 ] && [ "$n_odd" = 76 ] || { echo "check_validate: mech halves $n_even + $n_odd, all $n_all (want 76 + 76 = 152)"; fail=1; }
 [ $fail -eq 0 ] && echo "check_validate: OK"
 exit $fail

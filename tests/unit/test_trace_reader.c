@@ -307,7 +307,9 @@ static void test_other_tools(void **state)
             assert_int_equal(e->cat, CR_TRACE_MEMCPY);
             assert_int_equal(e->copy_kind, CR_COPY_H2D); /* from "Memcpy HtoD" */
             assert_close(e->bytes, 4194304, 0, 0);
-            assert_int_equal(e->tid, -1); /* a string tid */
+            assert_int_equal(e->tid, -1);        /* a string tid */
+            assert_int_equal(e->src_device, -1); /* host to args.device 0 */
+            assert_int_equal(e->dst_device, 0);
         }
         if (strcmp(e->cat_str, "cpu_op") == 0) {
             assert_int_equal(e->cat, CR_TRACE_OTHER);

@@ -508,6 +508,16 @@ static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
         e->copy_kind = copy_kind_from_name(e->name);
     if (e->cat == CR_TRACE_MEMCPY && e->copy_kind == CR_COPY_NONE)
         e->copy_kind = CR_COPY_OTHER;
+    /* Other tools name only the device a copy ran on: the direction says
+     * which end that is (our own traces always carry both). */
+    if (e->cat == CR_TRACE_MEMCPY && e->src_device < 0 && e->dst_device < 0 && e->device >= 0) {
+        if (e->copy_kind == CR_COPY_H2D)
+            e->dst_device = e->device;
+        else if (e->copy_kind == CR_COPY_D2H)
+            e->src_device = e->device;
+        else if (e->copy_kind == CR_COPY_D2D)
+            e->src_device = e->dst_device = e->device;
+    }
     absorb_metadata_event(r, e);
     return CR_OK;
 }

@@ -81,7 +81,8 @@ typedef struct {
     /* memcpy / memset */
     cr_copy_kind copy_kind;
     double bytes;                  /* bytes copied or set; 0 otherwise */
-    int src_device, dst_device;    /* -1 = host or unknown */
+    int src_device, dst_device;    /* -1 = host or unknown; for other tools' copies that
+                                      name only "device", set from the direction */
     const char *src_mem, *dst_mem; /* memory kinds: "pinned", "pageable", "device",
                                       "managed", "array", "unknown"; "" when absent
                                       (a memset's kind is in dst_mem) */

@@ -1,0 +1,1 @@
+$CR trace summary tests/fixtures/traces/minimal.json

@@ -116,6 +116,7 @@ typedef struct {
     ref_t *act;
     int n_act, cap_act;
     int n_live;
+    double live_w; /* sum of the weights of its live flows */
     double cap_Bps;
     double load_Bps; /* sum of w x rate of the active flows */
     double t_last;
@@ -283,6 +284,7 @@ struct cr_sim {
     /* conservative components: union-find over classes, merged when a flow
      * joins them, rebuilt from the active flows when they halve */
     int *uf_par, *uf_size, *uf_next, *root_stamp;
+    long *uf_nf; /* per root: the active flows in its component */
     long n_active, peak_active;
 
     bool ran;
@@ -530,6 +532,7 @@ void cr_sim_free(cr_sim *s)
     free(s->uf_size);
     free(s->uf_next);
     free(s->root_stamp);
+    free(s->uf_nf);
     free(s->uses);
     free(s->deps);
     for (int i = 0; i < s->n_ops; i++) {
@@ -2067,6 +2070,7 @@ static void uf_union(cr_sim *s, int a, int b)
     }
     s->uf_par[b] = a;
     s->uf_size[a] += s->uf_size[b];
+    s->uf_nf[a] += s->uf_nf[b];
     int t = s->uf_next[a]; /* splice the circular member lists */
     s->uf_next[a] = s->uf_next[b];
     s->uf_next[b] = t;
@@ -2079,12 +2083,20 @@ static void uf_rebuild(cr_sim *s)
         s->uf_par[c] = c;
         s->uf_size[c] = 1;
         s->uf_next[c] = c;
+        s->uf_nf[c] = 0;
     }
     for (int c = 0; c < s->n_cls; c++) {
         const cls_t *r = &s->cls[c];
         for (int j = 0; j < r->n_act; j++)
             if (bit_get(s->alive, r->act[j].task))
                 uf_union(s, c, use_cls(&s->uses[r->act[j].uoff]));
+    }
+    /* each active flow counted once, on the root of its first class */
+    for (int c = 0; c < s->n_cls; c++) {
+        const cls_t *r = &s->cls[c];
+        for (int j = 0; j < r->n_act; j++)
+            if (bit_get(s->alive, r->act[j].task) && use_cls(&s->uses[r->act[j].uoff]) == c)
+                s->uf_nf[uf_find(s, c)]++;
     }
     s->peak_active = s->n_active;
 }
@@ -2104,11 +2116,14 @@ static int flow_attach(cr_sim *s, long f)
         r->act[r->n_act].w = u->w;
         r->n_act++;
         r->n_live++;
+        r->live_w += u->w;
         if (i > 0)
             uf_union(s, c0, c);
         if (seed(s, c, true))
             return -1;
     }
+    if (c0 >= 0)
+        s->uf_nf[uf_find(s, c0)]++;
     k->active = 1;
     bit_put(s->alive, f, true);
     s->fd[f].rate = 0;
@@ -2147,6 +2162,8 @@ static int flow_detach(cr_sim *s, long f, double now)
         s->nb[s->fbn[f]]--;
     s->fbn[f] = -1;
     bit_put(s->alive, f, false);
+    if (k->n_use > 0)
+        s->uf_nf[uf_find(s, use_cls(&s->uses[k->use_off]))]--;
     double rate = isfinite(y->rate) ? y->rate : 0;
     for (int i = 0; i < k->n_use; i++) {
         const use_t *u = &s->uses[k->use_off + i];
@@ -2154,8 +2171,11 @@ static int flow_detach(cr_sim *s, long f, double now)
         cls_t *r = &s->cls[c];
         cls_settle(r, now);
         r->load_Bps -= u->w * rate;
+        r->live_w -= u->w;
         if (--r->n_live == 0 || r->load_Bps < 1e-9 * r->cap_Bps)
             r->load_Bps = 0;
+        if (r->n_live == 0)
+            r->live_w = 0;
         if (r->n_act - r->n_live > r->n_live + 16)
             act_compact(s, r);
         if (seed(s, c, false))
@@ -2320,6 +2340,7 @@ static int solve(cr_sim *s, double now)
     /* The component: every class in the (conservative) union-find set of
      * a seed that must be re-solved, and every flow on them. */
     int nr = 0;
+    long in_roots = 0; /* active flows in the seeds' components */
     for (int i = 0; i < s->n_seeds; i++) {
         int c = s->seeds[i];
         if (s->hard[c] != s->seed_round && s->nb[c] <= 0)
@@ -2328,6 +2349,7 @@ static int solve(cr_sim *s, double now)
         if (s->root_stamp[root] == st)
             continue;
         s->root_stamp[root] = st;
+        in_roots += s->uf_nf[root];
         int m = root;
         do {
             comp_add_res(s, m, &nr, now);
@@ -2341,23 +2363,37 @@ static int solve(cr_sim *s, double now)
     long nf = 0;
     if (grow((void **)&s->comp_flows, &s->cap_comp_flows, s->n_active + 1, sizeof *s->comp_flows))
         return -1;
-    for (int i = 0; i < nr; i++) {
-        cls_t *r = &s->cls[s->comp_res[i]];
-        if (r->n_act != r->n_live)
-            act_compact(s, r); /* then every entry is alive */
-        double w = 0;
-        for (int j = 0; j < r->n_act; j++) {
-            long f = r->act[j].task;
-            w += r->act[j].w;
-            if (bit_get(s->unf, f))
-                continue;
-            bit_put(s->unf, f, true);
-            s->comp_flows[nf++] = f;
+    bool full = in_roots == s->n_active && s->n_active > 4096;
+    if (full) {
+        /* The component holds every active flow (a large collective): take
+         * them from the alive bitmap in task order, and the classes' weight
+         * sums as kept, instead of walking every active list. */
+        for (long w = 0; w <= (s->n_tasks - 1) >> 6; w++) {
+            s->unf[w] = s->alive[w];
+            for (uint64_t m = s->alive[w]; m; m &= m - 1)
+                s->comp_flows[nf++] = (w << 6) + __builtin_ctzll(m);
         }
-        s->wsum[s->comp_res[i]] = w;
+        for (int i = 0; i < nr; i++)
+            s->wsum[s->comp_res[i]] = s->cls[s->comp_res[i]].live_w;
+    } else {
+        for (int i = 0; i < nr; i++) {
+            cls_t *r = &s->cls[s->comp_res[i]];
+            if (r->n_act != r->n_live)
+                act_compact(s, r); /* then every entry is alive */
+            double w = 0;
+            for (int j = 0; j < r->n_act; j++) {
+                long f = r->act[j].task;
+                w += r->act[j].w;
+                if (bit_get(s->unf, f))
+                    continue;
+                bit_put(s->unf, f, true);
+                s->comp_flows[nf++] = f;
+            }
+            s->wsum[s->comp_res[i]] = w;
+        }
     }
     /* A large component is walked in task order (memory order) from here. */
-    if (nf > 4096 && nf * 16 > s->n_tasks) {
+    if (!full && nf > 4096 && nf * 16 > s->n_tasks) {
         long k = 0;
         for (long w = 0; w <= (s->n_tasks - 1) >> 6; w++)
             for (uint64_t m = s->unf[w]; m; m &= m - 1)
@@ -2744,12 +2780,14 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     s->uf_size = malloc(nc * sizeof *s->uf_size);
     s->uf_next = malloc(nc * sizeof *s->uf_next);
     s->root_stamp = calloc(nc, sizeof *s->root_stamp);
+    s->uf_nf = calloc(nc, sizeof *s->uf_nf);
     s->comp_res = malloc(nc * sizeof *s->comp_res);
     s->rem = malloc(nc * sizeof *s->rem);
     s->wsum = malloc(nc * sizeof *s->wsum);
     s->nunf = malloc(nc * sizeof *s->nunf);
     if (!s->cls_stamp || !s->seeded || !s->hard || !s->nb || !s->uf_par || !s->uf_size ||
-        !s->uf_next || !s->root_stamp || !s->comp_res || !s->rem || !s->wsum || !s->nunf)
+        !s->uf_next || !s->root_stamp || !s->uf_nf || !s->comp_res || !s->rem || !s->wsum ||
+        !s->nunf)
         goto out;
     s->seed_round = 1;
     uf_rebuild(s);

@@ -733,12 +733,23 @@ static cr_status eval_mech(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, c
             snprintf(r->impl, sizeof r->impl, "copy engine");
         return st;
     }
-    if (strcmp(mech, "ldst") && strcmp(mech, "tma"))
-        return cr_diag_set(d, CR_EINVAL, "%s: mech case needs mech=ldst, tma or ce (got %s)",
-                           m->source, mech);
     double bytes, sms;
     cr_status st;
-    if ((st = need(m, "bytes", &bytes, d)) || (st = need(m, "sms", &sms, d)))
+    if ((st = need(m, "bytes", &bytes, d)))
+        return st;
+    if (strcmp(mech, "ldst") && strcmp(mech, "tma")) {
+        /* a mechanism ops has no model for: the bound only */
+        if ((st = eval_memcpy(t, m, "d2d", true, r, d)) != CR_OK)
+            return st;
+        r->has_pred = false;
+        r->pred_s = 0;
+        snprintf(r->impl, sizeof r->impl, "%.40s", mech);
+        snprintf(r->note, sizeof r->note,
+                 "no prediction: ops models local copies by ldst, tma and ce (got mech=%.40s)",
+                 mech);
+        return CR_OK;
+    }
+    if ((st = need(m, "sms", &sms, d)))
         return st;
     const cr_gpu_spec *g = t->n_gpus > 0 ? cr_topo_gpu_spec(t, 0) : NULL;
     if (!g || !(sms >= 1) || sms > g->sms || sms != floor(sms))
@@ -795,10 +806,16 @@ static cr_status eval_launch(const cr_topo *t, const cr_vmeas *m, cr_vresult *r,
     snprintf(r->binding, sizeof r->binding, "-");
     cr_diag dd = {{0}};
     double s = 0;
-    if (cr_op_launch_s(t, kind, &s, &dd) != CR_OK || !strcmp(kind, "kernel"))
-        return cr_diag_set(d, CR_EINVAL,
-                           "%s: launch case needs kind=async, sync, graph or event (got %s)",
-                           m->source, kind);
+    (void)d;
+    if (cr_op_launch_s(t, kind, &s, &dd) != CR_OK || !strcmp(kind, "kernel")) {
+        /* a kind ops has no constant for: measured only */
+        snprintf(r->impl, sizeof r->impl, "%.40s", kind);
+        snprintf(r->note, sizeof r->note,
+                 "no prediction: ops has launch constants for kind=async, sync, graph and "
+                 "event (got %.40s)",
+                 kind);
+        return CR_OK;
+    }
     r->has_pred = true;
     r->pred_s = s;
     snprintf(r->impl, sizeof r->impl, "%s%s", kind, strcmp(kind, "graph") ? "" : " launches");

@@ -10,22 +10,23 @@
  * many timed iterations it holds; the activities are split into that many
  * consecutive groups per device and
  *
- *   measured = median over i of (start of iteration i+1 - start of
- *              iteration i)
+ *   measured = median over i of (last end - first start of iteration i)
  *
- * the per-iteration time as back-to-back CUDA events see it (the kernel or
- * copy plus the gap to the next launch: what a caller pays per call, and the
- * convention of ops' launch overhead). With one iteration, or a range without
- * activities (host-side waits), the range's duration divided by `iters`.
+ * the device time of one iteration over every device of the case (what the
+ * GPU spent; the host's launch cost is not in it). Launch cases measure the
+ * launch itself: the median start-to-start spacing of consecutive
+ * iterations (per kernel for graphs). With one iteration, or a range
+ * without activities (host-side waits), the range's duration divided by
+ * `iters`.
  *
  * Each measurement is matched to its model case: hbm -> ops elementwise,
- * ce -> ops memcpy, mech -> ops memcpy d2d (bound; prediction where the
- * mechanism uses every SM, or the copy engine), gemm -> ops gemm, launch ->
- * ops launch overhead (prediction only: there is no bound on a launch), nccl
- * and p2p -> coll (bound and prediction of the collective, or of a custom
- * kernel on the named mechanism). The result carries bound, attainable
- * bound (from measured ceilings where the topology has them), prediction,
- * % of roofline and the prediction error.
+ * ce -> ops memcpy, mech -> ops memcpy d2d (bound) and ops' SM copy by
+ * mechanism and SM count, or the copy engine (prediction), gemm -> ops
+ * gemm, launch -> ops' launch constants (prediction only: there is no bound
+ * on a launch), nccl and p2p -> coll (bound and prediction of the
+ * collective, or of a custom kernel on the named mechanism). The result
+ * carries bound, attainable bound (from measured ceilings where the
+ * topology has them), prediction, % of roofline and the prediction error.
  *
  * A measured time below the bound is a violation: the kernel, its timing or
  * the bound is wrong.

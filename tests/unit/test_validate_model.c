@@ -149,6 +149,13 @@ static void test_sm_copy(void **state)
                      CR_OK);
     assert_int_equal(cr_validate_eval(t, &m, NULL, &v, &d), CR_EINVAL);
     assert_non_null(strstr(d.msg, "sms=500"));
+    /* a mechanism ops does not model: the bound, no prediction */
+    assert_int_equal(cr_vcase_parse("cr:mech mech=multimem bytes=4096 sms=4 iters=1", &m.c, &d),
+                     CR_OK);
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &v, &d), CR_OK);
+    assert_true(v.has_bound);
+    assert_false(v.has_pred);
+    assert_non_null(strstr(v.note, "got mech=multimem"));
     cr_topo_free(t);
 }
 
@@ -205,10 +212,12 @@ static void test_launch(void **state)
     memset(&m, 0, sizeof m);
     cr_diag d = {{0}};
     snprintf(m.source, sizeof m.source, "x.json");
+    /* a kind without a constant: measured only, with the reason */
     assert_int_equal(cr_vcase_parse("cr:launch kind=warp iters=1", &m.c, &d), CR_OK);
     cr_vresult r;
-    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_EINVAL);
-    assert_non_null(strstr(d.msg, "kind=async, sync, graph or event (got warp)"));
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_false(r.has_pred);
+    assert_non_null(strstr(r.note, "kind=async, sync, graph and event (got warp)"));
     double s = 0;
     assert_int_equal(cr_op_launch_s(t, "nope", &s, &d), CR_EINVAL);
     cr_topo_free(t);

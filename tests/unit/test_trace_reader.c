@@ -18,6 +18,8 @@
 #include "traces/reader/trace_reader.h"
 #include "traces/reader/trace_summary.h"
 
+#include "tests/fuzz/fuzz_trace_reader.c"
+
 #define FIX "tests/fixtures/traces/"
 
 /* Reads every event of a reader; returns the final status; counts by cat. */
@@ -511,6 +513,35 @@ static void test_committed_traces(void **state)
     assert_true(files >= 4); /* at least our four in traces/h200-1/ */
 }
 
+/* The fuzz target's properties on its seed corpus and on the fixtures, so
+ * every make test exercises them (the target aborts on a violation). */
+static void test_fuzz_corpus_replay(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {"tests/fuzz/corpus/trace_reader", "tests/fixtures/traces"};
+    int n = 0;
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        DIR *dir = opendir(dirs[k]);
+        assert_non_null(dir);
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
+            FILE *f = fopen(path, "rb");
+            assert_non_null(f);
+            static char data[1 << 16];
+            size_t len = fread(data, 1, sizeof data, f);
+            fclose(f);
+            assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
+            n++;
+        }
+        closedir(dir);
+    }
+    assert_true(n >= 8);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -523,13 +554,21 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_minimal_fixture), cmocka_unit_test(test_minimal_summary),
-        cmocka_unit_test(test_h200_cuda_demo),  cmocka_unit_test(test_h200_nvtx_payloads),
-        cmocka_unit_test(test_h200_killed),     cmocka_unit_test(test_truncated_everywhere),
-        cmocka_unit_test(test_other_tools),     cmocka_unit_test(test_lenient_forms),
-        cmocka_unit_test(test_bad_inputs),      cmocka_unit_test(test_event_too_big),
-        cmocka_unit_test(test_missing_file),    cmocka_unit_test(test_error_is_sticky),
-        cmocka_unit_test(test_names),           cmocka_unit_test(test_committed_traces),
+        cmocka_unit_test(test_minimal_fixture),
+        cmocka_unit_test(test_minimal_summary),
+        cmocka_unit_test(test_h200_cuda_demo),
+        cmocka_unit_test(test_h200_nvtx_payloads),
+        cmocka_unit_test(test_h200_killed),
+        cmocka_unit_test(test_truncated_everywhere),
+        cmocka_unit_test(test_other_tools),
+        cmocka_unit_test(test_lenient_forms),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_event_too_big),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_error_is_sticky),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_committed_traces),
+        cmocka_unit_test(test_fuzz_corpus_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

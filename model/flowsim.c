@@ -93,7 +93,6 @@ typedef struct {
     int task;
     int uoff; /* the flow's first use in s->uses: freeze reads its uses
                  without touching the task */
-    double w; /* its weight (so a class sums its load without the flows) */
 } ref_t;
 
 /* A base resource. */
@@ -219,7 +218,7 @@ struct cr_sim {
     int *fbn;        /* per task: the class whose saturation froze its rate, -1 none */
     use_t *uses;
     long n_uses, cap_uses;
-    long (*deps)[2];
+    int (*deps)[2]; /* (before, after) task ids */
     long n_deps, cap_deps;
     op_t *ops;
     int n_ops, cap_ops;
@@ -2113,7 +2112,6 @@ static int flow_attach(cr_sim *s, long f)
             return -1;
         r->act[r->n_act].task = (int)f;
         r->act[r->n_act].uoff = (int)k->use_off;
-        r->act[r->n_act].w = u->w;
         r->n_act++;
         r->n_live++;
         r->live_w += u->w;
@@ -2373,25 +2371,22 @@ static int solve(cr_sim *s, double now)
             for (uint64_t m = s->alive[w]; m; m &= m - 1)
                 s->comp_flows[nf++] = (w << 6) + __builtin_ctzll(m);
         }
-        for (int i = 0; i < nr; i++)
-            s->wsum[s->comp_res[i]] = s->cls[s->comp_res[i]].live_w;
     } else {
         for (int i = 0; i < nr; i++) {
             cls_t *r = &s->cls[s->comp_res[i]];
             if (r->n_act != r->n_live)
                 act_compact(s, r); /* then every entry is alive */
-            double w = 0;
             for (int j = 0; j < r->n_act; j++) {
                 long f = r->act[j].task;
-                w += r->act[j].w;
                 if (bit_get(s->unf, f))
                     continue;
                 bit_put(s->unf, f, true);
                 s->comp_flows[nf++] = f;
             }
-            s->wsum[s->comp_res[i]] = w;
         }
     }
+    for (int i = 0; i < nr; i++) /* weight sums as kept by attach and detach */
+        s->wsum[s->comp_res[i]] = s->cls[s->comp_res[i]].live_w;
     /* A large component is walked in task order (memory order) from here. */
     if (!full && nf > 4096 && nf * 16 > s->n_tasks) {
         long k = 0;
@@ -2521,7 +2516,8 @@ static int solve(cr_sim *s, double now)
 /* ---------- the event loop ---------- */
 
 typedef struct {
-    const long *succ_off, *succ;
+    const long *succ_off;
+    const int *succ;
     long finished;
     long *fin;
     long n_fin, cap_fin;
@@ -2754,7 +2750,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     loop_t L;
     memset(&L, 0, sizeof L);
     long *succ_off = calloc((size_t)n + 2, sizeof *succ_off);
-    long *succ = malloc(((size_t)s->n_deps + 1) * sizeof *succ);
+    int *succ = malloc(((size_t)s->n_deps + 1) * sizeof *succ);
     s->newrate = malloc(((size_t)n + 1) * sizeof *s->newrate);
     s->fd = malloc(((size_t)n + 1) * sizeof *s->fd);
     s->unf = calloc((size_t)n / 64 + 2, sizeof *s->unf);

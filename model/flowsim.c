@@ -70,6 +70,9 @@ enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
  * resumable Dijkstra; fewer get bidirectional searches. */
 #define PREWARM_MIN_DESTS 8
 
+/* In vr[f][3]: the receiver's HBM is read twice (a reduction). */
+#define VR_W2 (1 << 30)
+
 /* Released successors of one task are grouped by activation time (one
  * event per group) when there are at least this many. */
 /* Up to this many GPUs the route cache is a dense n x n table (16 MiB at
@@ -216,8 +219,14 @@ struct cr_sim {
                         yet frozen (128 KiB per million tasks: stays in cache) */
     uint64_t *alive; /* bitmap per task: attached to its classes now */
     int *fbn;        /* per task: the class whose saturation froze its rate, -1 none */
-    use_t *uses;
+    use_t *uses;     /* explicit tasks' uses (routed flows use rr, see flow_uses) */
     long n_uses, cap_uses;
+    use_t *rr;    /* after normalize: every route in classes, one use per class */
+    long *rr_off; /* per route: its first entry in rr (n_routes + 1 entries) */
+    int (*vr)[4]; /* per task, routed flows: legs r1, r2, HBM classes of sender and
+                     receiver (VR_W2: weight 2), -1 none */
+    use_t *vbuf;  /* a routed flow's uses spelled out (flow_uses) */
+    int cap_vbuf;
     int (*deps)[2]; /* (before, after) task ids */
     long n_deps, cap_deps;
     op_t *ops;
@@ -534,6 +543,10 @@ void cr_sim_free(cr_sim *s)
     free(s->uf_nf);
     free(s->uses);
     free(s->deps);
+    free(s->rr);
+    free(s->rr_off);
+    free(s->vr);
+    free(s->vbuf);
     for (int i = 0; i < s->n_ops; i++) {
         free(s->ops[i].name);
         free(s->ops[i].ranks);
@@ -1703,7 +1716,7 @@ static int normalize(cr_sim *s)
     int *left = malloc(((size_t)nr + 1) * sizeof *left);
     long *unit = NULL, *rr_off = NULL;
     double *uw = NULL;
-    cr_sim_use *rr = NULL;
+    use_t *rr = NULL;
     use_t *nu = NULL;
     if (!cnt || !h || !sg || !off || !fill || !left)
         goto out;
@@ -1806,7 +1819,7 @@ static int normalize(cr_sim *s)
     }
     /* Routes in classes: one use per class (members carry the same
      * weight / alpha). */
-    rr_off = malloc(((size_t)s->n_routes + 1) * sizeof *rr_off);
+    rr_off = malloc(((size_t)s->n_routes + 2) * sizeof *rr_off);
     if (!rr_off)
         goto out;
     long nrr = 0;
@@ -1833,90 +1846,82 @@ static int normalize(cr_sim *s)
         for (long i = rr_off[r]; i < nrr; i++)
             s->res_slot[rr[i].res] = -1;
     }
-    /* Every task's uses in classes. */
-    long need = 0;
+    rr_off[s->n_routes] = nrr;
+    /* Explicit tasks' uses in classes; routed flows keep their route legs
+     * (reduced above, shared) and their HBM classes. */
+    s->vr = malloc(((size_t)s->n_tasks + 1) * sizeof *s->vr);
+    if (!s->vr)
+        goto out;
+    long need = 0, n_virtual = 0;
+    int maxv = 4;
     for (long k = 0; k < s->n_tasks; k++) {
         const task_t *tk = &s->tasks[k];
-        if (tk->routed) {
-            long r1 = tk->r1, r2 = tk->r2;
-            need += (r1 + 1 < s->n_routes ? rr_off[r1 + 1] : nrr) - rr_off[r1] + 2;
-            if (r2 >= 0)
-                need += (r2 + 1 < s->n_routes ? rr_off[r2 + 1] : nrr) - rr_off[r2];
-        } else {
+        if (!tk->routed) {
             need += tk->n_use;
+            continue;
         }
+        long v = rr_off[tk->r1 + 1] - rr_off[tk->r1] + 2;
+        if (tk->r2 >= 0)
+            v += rr_off[tk->r2 + 1] - rr_off[tk->r2];
+        if (v > maxv)
+            maxv = (int)v;
     }
     if (need >= INT_MAX)
         goto out;
     nu = malloc(((size_t)need + 1) * sizeof *nu);
-    if (!nu)
+    s->vbuf = malloc((size_t)maxv * sizeof *s->vbuf);
+    if (!nu || !s->vbuf)
         goto out;
+    s->cap_vbuf = maxv;
     long n = 0;
     for (long k = 0; k < s->n_tasks; k++) {
         task_t *tk = &s->tasks[k];
         long o = n;
         if (tk->routed) {
             const op_t *op = &s->ops[tk->op];
-            int hb[2] = {s->hbm_res0 + op->ranks[tk->src], s->hbm_res0 + op->ranks[tk->dst]};
-            double hw[2] = {1.0, tk->red ? 2.0 : 1.0};
-            for (int leg = 0; leg < 2; leg++) {
-                long r = leg ? tk->r2 : tk->r1;
-                if (r < 0)
-                    continue;
-                long e = r + 1 < s->n_routes ? rr_off[r + 1] : nrr;
-                for (long i = rr_off[r]; i < e; i++) {
-                    int c = rr[i].res;
-                    if (s->res_slot[c] >= 0) {
-                        nu[s->res_slot[c]].w += rr[i].w;
-                        continue;
-                    }
-                    s->res_slot[c] = (int)n;
-                    nu[n].res = c;
-                    nu[n].w = rr[i].w;
-                    n++;
-                }
-            }
-            for (int e = 0; e < 2; e++) {
-                int c = s->res[hb[e]].cls;
-                if (c < 0)
-                    continue;
-                if (s->res_slot[c] >= 0) {
-                    nu[s->res_slot[c]].w += hw[e];
-                    continue;
-                }
-                s->res_slot[c] = (int)n;
-                nu[n].res = c;
-                nu[n].w = hw[e];
-                n++;
-            }
-        } else {
-            for (int i = 0; i < tk->n_use; i++) {
-                const use_t *u = &s->uses[tk->use_off + i];
-                const res_t *q = &s->res[u->res];
-                if (q->cls < 0 || s->res_slot[q->cls] >= 0)
-                    continue;
-                s->res_slot[q->cls] = (int)n;
-                nu[n].res = q->cls;
-                nu[n].w = u->w / q->alpha;
-                n++;
-            }
+            int *v = s->vr[k];
+            int hs = s->res[s->hbm_res0 + op->ranks[tk->src]].cls;
+            int hd = s->res[s->hbm_res0 + op->ranks[tk->dst]].cls;
+            v[0] = tk->r1;
+            v[1] = tk->r2;
+            v[2] = hs;
+            v[3] = hd < 0 ? -1 : hd | (tk->red ? VR_W2 : 0);
+            long c = rr_off[tk->r1 + 1] - rr_off[tk->r1] + (hs >= 0) + (hd >= 0);
+            if (tk->r2 >= 0)
+                c += rr_off[tk->r2 + 1] - rr_off[tk->r2];
+            tk->use_off = -1;
+            tk->n_use = (int)c;
+            n_virtual += c;
+            continue;
+        }
+        s->vr[k][0] = s->vr[k][1] = s->vr[k][2] = s->vr[k][3] = -1;
+        for (int i = 0; i < tk->n_use; i++) {
+            const use_t *u = &s->uses[tk->use_off + i];
+            const res_t *q = &s->res[u->res];
+            if (q->cls < 0 || s->res_slot[q->cls] >= 0)
+                continue;
+            s->res_slot[q->cls] = (int)n;
+            nu[n].res = q->cls;
+            nu[n].w = u->w / q->alpha;
+            n++;
         }
         for (long i = o; i < n; i++)
             s->res_slot[nu[i].res] = -1;
         tk->use_off = o;
         tk->n_use = (int)(n - o);
+        if (tk->n_use > 0)
+            nu[n - 1].res = -nu[n - 1].res - 1; /* the flow's last use */
     }
-    for (long k = 0; k < s->n_tasks; k++)
-        if (s->tasks[k].n_use > 0) {
-            use_t *u = &nu[s->tasks[k].use_off + s->tasks[k].n_use - 1];
-            u->res = -u->res - 1; /* the flow's last use */
-        }
     free(s->uses);
     s->uses = nu;
     nu = NULL;
     s->n_uses = s->cap_uses = n;
+    s->rr = rr;
+    s->rr_off = rr_off;
+    rr = NULL;
+    rr_off = NULL;
     s->st.n_classes = s->n_cls;
-    s->st.n_uses = n;
+    s->st.n_uses = n + n_virtual;
     rc = 0;
 out:
     free(cnt);
@@ -2018,6 +2023,44 @@ static int use_cls(const use_t *u)
     return u->res < 0 ? -u->res - 1 : u->res;
 }
 
+/* Flow f's uses in classes: an explicit task's own list, or a routed
+ * flow's route legs and HBM classes spelled out into s->vbuf (valid until
+ * the next call). A class may appear twice in a routed flow (once per leg):
+ * every consumer counts entries, not classes, consistently. */
+static int flow_uses(cr_sim *s, long f, const use_t **out)
+{
+    const task_t *k = &s->tasks[f];
+    if (!k->routed) {
+        *out = &s->uses[k->use_off];
+        return k->n_use;
+    }
+    const int *v = s->vr[f];
+    int n = 0;
+    for (int leg = 0; leg < 2; leg++) {
+        if (v[leg] < 0)
+            continue;
+        for (long i = s->rr_off[v[leg]]; i < s->rr_off[v[leg] + 1]; i++)
+            s->vbuf[n++] = s->rr[i];
+    }
+    if (v[2] >= 0) {
+        s->vbuf[n].res = v[2];
+        s->vbuf[n++].w = 1.0;
+    }
+    if (v[3] >= 0) {
+        s->vbuf[n].res = v[3] & ~VR_W2;
+        s->vbuf[n++].w = v[3] & VR_W2 ? 2.0 : 1.0;
+    }
+    *out = s->vbuf;
+    return n;
+}
+
+/* The class of flow f's first use (it names the flow's component). */
+static int first_cls(cr_sim *s, long f)
+{
+    const use_t *u;
+    return flow_uses(s, f, &u) > 0 ? use_cls(u) : -1;
+}
+
 static bool bit_get(const uint64_t *b, long f)
 {
     return (b[f >> 6] >> (f & 63)) & 1u;
@@ -2088,30 +2131,29 @@ static void uf_rebuild(cr_sim *s)
         const cls_t *r = &s->cls[c];
         for (int j = 0; j < r->n_act; j++)
             if (bit_get(s->alive, r->act[j].task))
-                uf_union(s, c, use_cls(&s->uses[r->act[j].uoff]));
+                uf_union(s, c, first_cls(s, r->act[j].task));
     }
     /* each active flow counted once, on the root of its first class */
-    for (int c = 0; c < s->n_cls; c++) {
-        const cls_t *r = &s->cls[c];
-        for (int j = 0; j < r->n_act; j++)
-            if (bit_get(s->alive, r->act[j].task) && use_cls(&s->uses[r->act[j].uoff]) == c)
-                s->uf_nf[uf_find(s, c)]++;
-    }
+    for (long w = 0; s->n_tasks > 0 && w <= (s->n_tasks - 1) >> 6; w++)
+        for (uint64_t m = s->alive[w]; m; m &= m - 1)
+            s->uf_nf[uf_find(s, first_cls(s, (w << 6) + __builtin_ctzll(m)))]++;
     s->peak_active = s->n_active;
 }
 
 static int flow_attach(cr_sim *s, long f)
 {
     task_t *k = &s->tasks[f];
-    int c0 = k->n_use > 0 ? use_cls(&s->uses[k->use_off]) : -1;
-    for (int i = 0; i < k->n_use; i++) {
-        use_t *u = &s->uses[k->use_off + i];
+    const use_t *us;
+    int nu = flow_uses(s, f, &us);
+    int c0 = nu > 0 ? use_cls(us) : -1;
+    for (int i = 0; i < nu; i++) {
+        const use_t *u = &us[i];
         int c = use_cls(u);
         cls_t *r = &s->cls[c];
         if (grow_i((void **)&r->act, &r->cap_act, r->n_act + 1, sizeof *r->act))
             return -1;
         r->act[r->n_act].task = (int)f;
-        r->act[r->n_act].uoff = (int)k->use_off;
+        r->act[r->n_act].uoff = k->routed ? -1 : (int)k->use_off;
         r->n_act++;
         r->n_live++;
         r->live_w += u->w;
@@ -2160,11 +2202,13 @@ static int flow_detach(cr_sim *s, long f, double now)
         s->nb[s->fbn[f]]--;
     s->fbn[f] = -1;
     bit_put(s->alive, f, false);
-    if (k->n_use > 0)
-        s->uf_nf[uf_find(s, use_cls(&s->uses[k->use_off]))]--;
+    const use_t *us;
+    int nu = flow_uses(s, f, &us);
+    if (nu > 0)
+        s->uf_nf[uf_find(s, use_cls(us))]--;
     double rate = isfinite(y->rate) ? y->rate : 0;
-    for (int i = 0; i < k->n_use; i++) {
-        const use_t *u = &s->uses[k->use_off + i];
+    for (int i = 0; i < nu; i++) {
+        const use_t *u = &us[i];
         int c = use_cls(u);
         cls_t *r = &s->cls[c];
         cls_settle(r, now);
@@ -2290,6 +2334,24 @@ static void cheap_pop(cr_sim *s)
 
 /* Flow f's rate is final for this solve: it leaves the unfrozen set and
  * its weights leave its classes' free capacity. */
+static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate)
+{
+    for (long i = 0; i < n; i++) {
+        s->rem[u[i].res] -= u[i].w * rate;
+        s->wsum[u[i].res] -= u[i].w;
+        s->nunf[u[i].res]--;
+    }
+}
+
+static void freeze_one(cr_sim *s, int c, double w, double rate)
+{
+    s->rem[c] -= w * rate;
+    s->wsum[c] -= w;
+    s->nunf[c]--;
+}
+
+/* uoff: the flow's first explicit use, -1 for a routed flow (its uses are
+ * read from the shared routes: small and hot in cache). */
 static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
 {
     bit_put(s->unf, f, false);
@@ -2297,14 +2359,24 @@ static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
     s->fbn[f] = bneck;
     if (bneck >= 0)
         s->nb[bneck]++;
+    if (uoff < 0) {
+        const int *v = s->vr[f];
+        for (int leg = 0; leg < 2; leg++)
+            if (v[leg] >= 0)
+                freeze_seg(s, &s->rr[s->rr_off[v[leg]]], s->rr_off[v[leg] + 1] - s->rr_off[v[leg]],
+                           rate);
+        if (v[2] >= 0)
+            freeze_one(s, v[2], 1.0, rate);
+        if (v[3] >= 0)
+            freeze_one(s, v[3] & ~VR_W2, v[3] & VR_W2 ? 2.0 : 1.0, rate);
+        return;
+    }
     for (const use_t *u = &s->uses[uoff];; u++) {
         int c = u->res;
         bool last = c < 0;
         if (last)
             c = -c - 1;
-        s->rem[c] -= u->w * rate;
-        s->wsum[c] -= u->w;
-        s->nunf[c]--;
+        freeze_one(s, c, u->w, rate);
         if (last)
             break;
     }
@@ -2454,7 +2526,7 @@ static int solve(cr_sim *s, double now)
             if (s->cheap_k[0] > level)
                 level = s->cheap_k[0];
             cheap_pop(s);
-            freeze(s, f, s->tasks[f].use_off, s->tasks[f].max_rate, -1);
+            freeze(s, f, s->tasks[f].routed ? -1 : s->tasks[f].use_off, s->tasks[f].max_rate, -1);
             frozen++;
             continue;
         }
@@ -2463,7 +2535,7 @@ static int solve(cr_sim *s, double now)
             for (long i = 0; i < nf; i++) {
                 long f = s->comp_flows[i];
                 if (bit_get(s->unf, f)) {
-                    freeze(s, f, s->tasks[f].use_off, INFINITY, -1);
+                    freeze(s, f, s->tasks[f].routed ? -1 : s->tasks[f].use_off, INFINITY, -1);
                     frozen++;
                 }
             }
@@ -2477,7 +2549,9 @@ static int solve(cr_sim *s, double now)
             /* The uses of the flows a few entries on: they lie far apart in
              * memory, and the active list says in advance which. */
             if (j + PREFETCH_AHEAD < r->n_act) {
-                __builtin_prefetch(&s->uses[r->act[j + PREFETCH_AHEAD].uoff]);
+                int po = r->act[j + PREFETCH_AHEAD].uoff;
+                __builtin_prefetch(po >= 0 ? (const void *)&s->uses[po]
+                                           : (const void *)s->vr[r->act[j + PREFETCH_AHEAD].task]);
                 __builtin_prefetch(&s->newrate[r->act[j + PREFETCH_AHEAD].task], 1);
             }
             if (bit_get(s->unf, f)) {
@@ -2789,8 +2863,12 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     uf_rebuild(s);
     /* Active lists sized once for every flow that will use each class, so
      * that activations append without reallocating. */
-    for (long i = 0; i < s->n_uses; i++)
-        s->cls[use_cls(&s->uses[i])].cap_act++;
+    for (long f = 0; f < n; f++) {
+        const use_t *us;
+        int nu = s->tasks[f].type == T_FLOW ? flow_uses(s, f, &us) : 0;
+        for (int i = 0; i < nu; i++)
+            s->cls[use_cls(&us[i])].cap_act++;
+    }
     for (int c = 0; c < s->n_cls; c++) {
         cls_t *r = &s->cls[c];
         if (r->cap_act > 0 && !(r->act = malloc((size_t)r->cap_act * sizeof *r->act)))

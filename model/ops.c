@@ -81,18 +81,22 @@
  * kernels-hbm.json). */
 #define DEF_KERNEL_FIXED_S 0.87e-6
 /* HBM rate of a streaming kernel by direction, fractions of peak
- * (kernels-hbm.json): reads reach 4.65 TB/s (0.969 of 4.8), writes
+ * (kernels-hbm.json): reads reach 4.63-4.65 TB/s (0.965 of 4.8), writes
  * 4.33 TB/s (0.902); mixing reads and writes costs DRAM bus turnarounds:
  * copy (1:1) reaches only 3.94 TB/s and triad (2:1) 4.16 TB/s, both fitted
- * by one extra term, min(read, written) bytes at 3.46 x peak. */
-#define DEF_HBM_RD_EFF 0.969
+ * by one extra term, min(read, written) bytes at 3.51 x peak. */
+#define DEF_HBM_RD_EFF 0.965
 #define DEF_HBM_WR_EFF 0.902
-#define DEF_HBM_TURN 3.46
-/* A kernel that reads waits for its first loads (HBM latency) and reduces
- * at the end: 0.89 us more than a write kernel of the same size (read
- * kernels of 1-4 MiB take 1.0-1.1 us longer than their bytes at the read
- * rate would over the write kernels' intercept, kernels-hbm.json). */
-#define DEF_HBM_RD_LAT_S 0.89e-6
+#define DEF_HBM_TURN 3.51
+/* A kernel that reads waits for its first loads (HBM latency): small copy
+ * and triad kernels (1-4 MiB) sit about 0.6 us above a write kernel's
+ * intercept plus their bytes (kernels-hbm.json). A kernel that only reads
+ * must reduce what it read to something (crbench's read kernel XORs its
+ * input into one word): block reductions and a final combine add about
+ * 0.4 us more (read kernels of 1-4 MiB take 1.0-1.1 us above that
+ * intercept). */
+#define DEF_HBM_RD_LAT_S 0.63e-6
+#define DEF_HBM_REDUCE_S 0.38e-6
 /* Memory-bound cuBLASLt GEMMs stream their operands at 0.805 of peak,
  * 3.86 TB/s (decode shapes, 1-128 x 8192 x 8192 in 16-bit types: 33-37 us
  * for a 128 MiB weight, kernels-gemm.json). */
@@ -131,7 +135,7 @@
 
 typedef struct {
     double gemm_eff, hbm_eff, pcie_eff, vec_eff;
-    double kernel_fixed_s, hbm_rd_eff, hbm_wr_eff, hbm_turn, hbm_rd_lat_s;
+    double kernel_fixed_s, hbm_rd_eff, hbm_wr_eff, hbm_turn, hbm_rd_lat_s, hbm_reduce_s;
     double gemm_mem_eff, gemm_q, ce_d2d_eff;
     double ce_s[3]; /* copy-engine fixed cost: d2d, h2d, d2h */
     double pageable_direct_bytes, pageable_cache_bytes;
@@ -170,6 +174,7 @@ static consts load_consts(const cr_topo *t)
     c.hbm_wr_eff = fmin(fmax(cr_topo_param(t, "ops.hbm.write_eff", DEF_HBM_WR_EFF), 1e-3), 1);
     c.hbm_turn = fmax(cr_topo_param(t, "ops.hbm.turn", DEF_HBM_TURN), 1e-3);
     c.hbm_rd_lat_s = fmax(cr_topo_param(t, "ops.hbm.read_lat", DEF_HBM_RD_LAT_S), 0);
+    c.hbm_reduce_s = fmax(cr_topo_param(t, "ops.hbm.reduce_tail", DEF_HBM_REDUCE_S), 0);
     c.gemm_mem_eff = fmin(fmax(cr_topo_param(t, "ops.gemm.mem_eff", DEF_GEMM_MEM_EFF), 1e-3), 1);
     c.gemm_q = fmax(cr_topo_param(t, "ops.gemm.overlap_q", DEF_GEMM_OVERLAP_Q), 1);
     c.ce_d2d_eff = fmin(fmax(cr_topo_param(t, "ops.ce.d2d_eff", DEF_CE_D2D_EFF), 1e-3), 1);
@@ -281,13 +286,14 @@ static double mem_s(const env *v, double bytes)
 /* Device time of the data movement of one streaming kernel that reads rd
  * and writes wr bytes of HBM: each direction at its own rate, the
  * turnaround cost of mixing them (min(rd, wr) bytes at hbm_turn x peak),
- * and the wait for the first loads when it reads. */
+ * the wait for the first loads when it reads, and the reduction's tail
+ * when it only reads. */
 static double stream_s(const env *v, double rd, double wr)
 {
     const consts *c = &v->c;
     double B = v->g->hbm_Bps;
     return rd / (B * c->hbm_rd_eff) + wr / (B * c->hbm_wr_eff) + fmin(rd, wr) / (B * c->hbm_turn) +
-           (rd > 0 ? c->hbm_rd_lat_s : 0);
+           (rd > 0 ? c->hbm_rd_lat_s : 0) + (rd > 0 && !(wr > 0) ? c->hbm_reduce_s : 0);
 }
 
 /* (a^q + b^q)^(1/q): a max that lets two overlapping terms each cost a

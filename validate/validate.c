@@ -1146,11 +1146,18 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
 
     /* Second pass, with the rates known: the fixed costs. A small write
      * kernel (<= 4 MiB) less its bytes at the write rate is the kernel's
-     * fixed cost; a small read kernel has that plus the read latency; a
-     * small SM copy (the smallest size, >= 8 SMs) less its bytes at the
-     * lesser of its SMs' and HBM's rate is the mechanism's fixed cost. */
-    double fx[NSAMP], rl[NSAMP], lf[NSAMP], tf[NSAMP];
-    size_t nfx = 0, nrl = 0, nlf = 0, ntf = 0;
+     * fixed cost; a small copy less its bytes (at the read, write and
+     * turnaround rates) has that plus the read latency; a small read has
+     * both plus the reduction's tail; a small SM copy (the smallest size,
+     * >= 8 SMs) less its bytes at the lesser of its SMs' and HBM's rate is
+     * the mechanism's fixed cost. */
+    double fx[NSAMP], rl[NSAMP], cl[NSAMP], lf[NSAMP], tf[NSAMP];
+    size_t nfx = 0, nrl = 0, ncl = 0, nlf = 0, ntf = 0;
+    double turn_Bps = 0; /* per byte copied, beyond its read and write */
+    if (c->hbm_rd_Bps > 0 && c->hbm_wr_Bps > 0 && c->hbm_copy_Bps > 0) {
+        double extra = 2 / c->hbm_copy_Bps - 1 / c->hbm_rd_Bps - 1 / c->hbm_wr_Bps;
+        turn_Bps = extra > 0 ? 1 / extra : 0;
+    }
     double small[2] = {0, 0}; /* smallest mech size: ldst, tma */
     for (size_t i = 0; i < l->n; i++) {
         const cr_vmeas *m = &l->v[i];
@@ -1172,6 +1179,9 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
                 push(fx, &nfx, t - bytes / c->hbm_wr_Bps);
             else if (!strcmp(op, "read") && c->hbm_rd_Bps > 0)
                 push(rl, &nrl, t - bytes / c->hbm_rd_Bps);
+            else if (!strcmp(op, "copy") && turn_Bps > 0)
+                push(cl, &ncl,
+                     t - bytes / c->hbm_rd_Bps - bytes / c->hbm_wr_Bps - bytes / turn_Bps);
         } else if (m->c.family == CR_VFAM_MECH && c->hbm_copy_Bps > 0) {
             const char *mech = str_or(&m->c, "mech", "");
             int k = !strcmp(mech, "tma");
@@ -1181,8 +1191,10 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
         }
     }
     c->kernel_fixed_s = fmax(median(fx, nfx), 0);
+    if (ncl > 0)
+        c->read_lat_s = fmax(median(cl, ncl) - c->kernel_fixed_s, 0);
     if (nrl > 0)
-        c->read_lat_s = fmax(median(rl, nrl) - c->kernel_fixed_s, 0);
+        c->reduce_s = fmax(median(rl, nrl) - c->kernel_fixed_s - c->read_lat_s, 0);
     c->ldst_fixed_s = fmax(median(lf, nlf), 0);
     c->tma_fixed_s = fmax(median(tf, ntf), 0);
 }
@@ -1275,6 +1287,8 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
         SET("ops.kernel.fixed", c->kernel_fixed_s);
     if (c->read_lat_s > 0)
         SET("ops.hbm.read_lat", c->read_lat_s);
+    if (c->reduce_s > 0)
+        SET("ops.hbm.reduce_tail", c->reduce_s);
     if (c->gemm_mem_Bps > 0 && peak > 0)
         SET("ops.gemm.mem_eff", fmin(c->gemm_mem_Bps / peak, 1.0));
     if (c->ce_d2d_Bps > 0 && peak > 0)

@@ -196,9 +196,10 @@ typedef struct {
     /* The stream-kernel model of ops (model/ops.c): medians of the large
      * (>= 256 MiB) read, write and copy cases, bytes moved per second; the
      * fixed device time of a kernel (small writes less their bytes at the
-     * write rate) and the extra of a kernel that reads. */
+     * write rate), the extra of a kernel that reads (small copies) and of
+     * one that only reads (small reads: the reduction's tail). */
     double hbm_rd_Bps, hbm_wr_Bps, hbm_copy_Bps;
-    double kernel_fixed_s, read_lat_s;
+    double kernel_fixed_s, read_lat_s, reduce_s;
     double ce_d2d_Bps;        /* median large (>= 256 MiB) copy-engine d2d, read + written */
     double gemm_mem_Bps;      /* median HBM rate of memory-bound 16-bit GEMMs (m or n <= 16) */
     double pageable_Bps[3];   /* [1] h2d, [2] d2h: median pageable rate >= 64 MiB */
@@ -222,7 +223,8 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *out);
  * (typical figures, what predictions need; model/ops.c): "ops.hbm.eff"
  * (median large HBM case / peak), "ops.hbm.read_eff", "ops.hbm.write_eff",
  * "ops.hbm.turn" (the copy's extra time per byte, as a multiple of peak),
- * "ops.kernel.fixed", "ops.hbm.read_lat", "ops.gemm.mem_eff",
+ * "ops.kernel.fixed", "ops.hbm.read_lat", "ops.hbm.reduce_tail",
+ * "ops.gemm.mem_eff",
  * "ops.ce.d2d_eff", "ops.pcie.eff", "ops.pageable.h2d", "ops.pageable.d2h",
  * "ops.pageable.cached_h2d", "ops.pageable.cached_d2h", "ops.launch.host"
  * (host start-to-start of back-to-back launches), "ops.launch.sync",

@@ -41,6 +41,8 @@ static const char *const stream_params[] = {"ops.kernel.fixed",
                                             "2",
                                             "ops.hbm.read_lat",
                                             "5e-7",
+                                            "ops.hbm.reduce_tail",
+                                            "3e-7",
                                             NULL};
 
 static cr_vresult eval_case(cr_topo *t, const char *name, double measured_s)
@@ -75,6 +77,10 @@ static void test_stream_model(void **state)
     r = eval_case(t, "cr:hbm op=write bytes=1048576 iters=3 rd_bytes=0 wr_bytes=1048576 flops=0",
                   2e-6);
     assert_close(r.pred_s, 1e-6 + MIB / (0.8 * PEAK), 1e-9, 0);
+    /* a read-only kernel reduces: + the reduction's tail */
+    r = eval_case(t, "cr:hbm op=read bytes=1048576 iters=3 rd_bytes=1048576 wr_bytes=0 flops=0",
+                  3e-6);
+    assert_close(r.pred_s, 1e-6 + 5e-7 + 3e-7 + MIB / (0.9 * PEAK), 1e-9, 0);
     /* triad a = b + s c: two arrays read, one written; 2 FLOP per fp32
      * element are far below the CUDA cores' rate */
     r = eval_case(t,
@@ -262,16 +268,16 @@ static void test_committed_traces(void **state)
 /* calibrate's closed forms for the stream model, from synthetic cases made
  * with known figures: reads at 4.5 TB/s, writes at 4.2 TB/s, a copy whose
  * extra time is 2^30 B at 15 TB/s (turn = 15 / 4.8), a kernel fixed cost of
- * 0.8 us and a read latency of 1 us, a 1 MiB GEMV-like bf16 GEMM at
- * 3.9 TB/s, and launch figures. */
+ * 0.8 us, a read latency of 1 us and a reduction tail of 0.3 us, a
+ * GEMV-like bf16 GEMM at 3.9 TB/s, and launch figures. */
 static void test_calibrate_stream(void **state)
 {
     (void)state;
-    const double R = 4.5e12, W = 4.2e12, T = 15e12, F = 0.8e-6, L = 1e-6;
-    cr_vmeas ms[8];
+    const double R = 4.5e12, W = 4.2e12, T = 15e12, F = 0.8e-6, L = 1e-6, X = 0.3e-6;
+    cr_vmeas ms[9];
     memset(ms, 0, sizeof ms);
     cr_diag d = {{0}};
-    const char *names[8] = {
+    const char *names[9] = {
         "cr:hbm op=read bytes=1073741824 iters=3 rd_bytes=1073741824 wr_bytes=0",
         "cr:hbm op=write bytes=1073741824 iters=3 rd_bytes=0 wr_bytes=1073741824",
         "cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 wr_bytes=1073741824",
@@ -279,19 +285,21 @@ static void test_calibrate_stream(void **state)
         "cr:hbm op=read bytes=1048576 iters=3 rd_bytes=1048576 wr_bytes=0",
         "cr:gemm dtype=bf16 m=16 n=8192 k=8192 iters=3",
         "cr:launch kind=graph nodes=100 iters=10",
-        "cr:launch kind=event nodes=1 iters=10"};
-    for (int i = 0; i < 8; i++)
+        "cr:launch kind=event nodes=1 iters=10",
+        "cr:hbm op=copy bytes=1048576 iters=3 rd_bytes=1048576 wr_bytes=1048576"};
+    for (int i = 0; i < 9; i++)
         assert_int_equal(cr_vcase_parse(names[i], &ms[i].c, &d), CR_OK);
     ms[0].measured_s = GIB / R;
     ms[1].measured_s = GIB / W;
     ms[2].measured_s = GIB / R + GIB / W + GIB / T;
     ms[3].measured_s = F + MIB / W;
-    ms[4].measured_s = F + L + MIB / R;
+    ms[4].measured_s = F + L + X + MIB / R;
     double gemv = 2.0 * (16 * 8192 + 8192.0 * 8192 + 16 * 8192);
     ms[5].measured_s = gemv / 3.9e12;
     ms[6].measured_s = 1.5e-6;
     ms[7].measured_s = 2e-6;
-    cr_vmeas_list l = {ms, 8, 8};
+    ms[8].measured_s = F + L + MIB / R + MIB / W + MIB / T;
+    cr_vmeas_list l = {ms, 9, 9};
     cr_vcalib c;
     cr_validate_calibrate(&l, &c);
     cr_topo *t = h200_with(NULL);
@@ -301,6 +309,7 @@ static void test_calibrate_stream(void **state)
     assert_close(cr_topo_param(t, "ops.hbm.turn", -1), T / PEAK, 1e-6, 0);
     assert_close(cr_topo_param(t, "ops.kernel.fixed", -1), F, 1e-6, 0);
     assert_close(cr_topo_param(t, "ops.hbm.read_lat", -1), L, 1e-6, 0);
+    assert_close(cr_topo_param(t, "ops.hbm.reduce_tail", -1), X, 1e-6, 0);
     assert_close(cr_topo_param(t, "ops.gemm.mem_eff", -1), 3.9e12 / PEAK, 1e-9, 0);
     assert_close(cr_topo_param(t, "ops.launch.graph", -1), 1.5e-6, 1e-12, 0);
     assert_close(cr_topo_param(t, "ops.launch.event", -1), 2e-6, 1e-12, 0);

@@ -3098,6 +3098,12 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
     for (int b = 0; b < s->n_batches; b++)
         m += sizeof(batch_t) + (s->batches[b].f ? (size_t)s->batches[b].n * sizeof(int) : 0);
     m += (size_t)s->cap_comp_flows * sizeof(long) +
-         (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t));
+         (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t) + 2 * sizeof(int));
+    if (s->vr)
+        m += (size_t)s->n_tasks * sizeof *s->vr;
+    if (s->rr_off)
+        m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
+    if (s->dense)
+        m += (size_t)s->t->n_gpus * (size_t)s->t->n_gpus * sizeof *s->dense;
     return m;
 }

@@ -229,6 +229,20 @@ void cr_timer_free(struct cr_timer *t)
     t->ev = NULL;
 }
 
+static double g_start_s;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cr_over_budget(const struct cr_opts *o)
+{
+    return o->budget_s > 0 && now_s() - g_start_s > o->budget_s;
+}
+
 int cr_iters(const struct cr_opts *o, double est_s, int lo, int hi)
 {
     double n = est_s > 0 ? o->target_s / est_s : hi;
@@ -264,13 +278,16 @@ const cudaDeviceProp *cr_props(void)
 static void usage(FILE *f)
 {
     fputs("usage: crbench FAMILY... [--quick] [--max-bytes N] [--min-bytes N] [--device D]\n"
-          "               [--target-ms T] [--seed S] [--list]\n"
-          "families: hbm ce mech gemm launch nccl p2p all\n"
+          "               [--target-ms T] [--seed S] [--colls LIST] [--budget-s S] [--list]\n"
+          "families: hbm ce mech gemm launch nccl p2p fused all\n"
           "  --quick       fewer sizes (smoke test)\n"
           "  --max-bytes   largest buffer per family (default: each family's own, up to 8 GiB)\n"
           "  --min-bytes   smallest message for nccl and p2p (default 1024)\n"
           "  --device      GPU for single-GPU families (default 0)\n"
           "  --target-ms   timed work per case before iteration clamps (default 30)\n"
+          "  --colls       nccl: comma-separated collectives (default all: allreduce,allgather,\n"
+          "                reducescatter,alltoall,broadcast,reduce,sendrecv)\n"
+          "  --budget-s    nccl, fused: start no case after S seconds (the rest is skipped)\n"
           "  --list        print the NVTX range names that would run; touch no GPU\n"
           "Each case runs inside an NVTX range \"cr:<family> key=value ...\"\n"
           "(doc/validation.md). Run under 'commroof trace' to record it.\n",
@@ -331,6 +348,10 @@ int main(int argc, char **argv)
             o.device = (int)parse_num(argv[++i], a);
         } else if (!strcmp(a, "--target-ms") && more) {
             o.target_s = parse_num(argv[++i], a) / 1e3;
+        } else if (!strcmp(a, "--colls") && more) {
+            o.colls = argv[++i];
+        } else if (!strcmp(a, "--budget-s") && more) {
+            o.budget_s = parse_num(argv[++i], a);
         } else if (!strcmp(a, "--seed") && more) {
             o.seed = (uint64_t)parse_num(argv[++i], a);
         } else if (a[0] == '-') {
@@ -350,7 +371,7 @@ int main(int argc, char **argv)
         int (*run)(const struct cr_opts *);
     } fams[] = {{"hbm", cr_run_hbm},   {"ce", cr_run_ce},         {"mech", cr_run_mech},
                 {"gemm", cr_run_gemm}, {"launch", cr_run_launch}, {"nccl", cr_run_nccl},
-                {"p2p", cr_run_p2p}};
+                {"p2p", cr_run_p2p},   {"fused", cr_run_fused}};
     const int NF = (int)(sizeof fams / sizeof fams[0]);
     for (int i = 0; i < nfam; i++) {
         int ok = !strcmp(fam[i], "all");
@@ -359,12 +380,13 @@ int main(int argc, char **argv)
         if (!ok) {
             fprintf(stderr,
                     "crbench: unknown family \"%s\" (one of: hbm ce mech gemm launch "
-                    "nccl p2p all)\n",
+                    "nccl p2p fused all)\n",
                     fam[i]);
             return 2;
         }
     }
     g_seed_state = o.seed;
+    g_start_s = now_s();
     if (!o.list) {
         /* CUDA first: the tracer is injected when CUDA initialises, and NVTX
          * ranges opened before that are lost (traces/README.md). */

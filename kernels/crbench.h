@@ -42,14 +42,21 @@
 
 /* Options shared by every family. */
 struct cr_opts {
-    int quick;        /* fewer sizes (a smoke test) */
-    double max_bytes; /* largest buffer a family may use (bytes) */
-    double min_bytes; /* smallest message (bytes) where a family sweeps sizes */
-    int device;       /* CUDA device for single-GPU families */
-    double target_s;  /* timed work per case (seconds), before min/max iterations */
-    int list;         /* print the ranges that would run, run nothing */
-    uint64_t seed;    /* base seed; every case draws a fresh one from it */
+    int quick;         /* fewer sizes (a smoke test) */
+    double max_bytes;  /* largest buffer a family may use (bytes) */
+    double min_bytes;  /* smallest message (bytes) where a family sweeps sizes */
+    int device;        /* CUDA device for single-GPU families */
+    double target_s;   /* timed work per case (seconds), before min/max iterations */
+    int list;          /* print the ranges that would run, run nothing */
+    uint64_t seed;     /* base seed; every case draws a fresh one from it */
+    const char *colls; /* nccl: comma-separated collectives to run (NULL: all) */
+    double budget_s;   /* nccl, fused: start no new case after this many seconds (0: none) */
 };
+
+/* 1 when o->budget_s is set and that many seconds have passed since crbench
+ * started: families that honour it start no further case (counted skipped),
+ * so that the process still exits normally and the tracer writes its trace. */
+int cr_over_budget(const struct cr_opts *o);
 
 /* Counters of the run (crbench.cu). */
 extern int g_cases, g_failed, g_skipped;
@@ -127,6 +134,7 @@ int cr_run_gemm(const struct cr_opts *o);
 int cr_run_launch(const struct cr_opts *o);
 int cr_run_nccl(const struct cr_opts *o);
 int cr_run_p2p(const struct cr_opts *o);
+int cr_run_fused(const struct cr_opts *o); /* fused/fused.cu */
 
 /* Transfer mechanisms shared by mech.cu and p2p.cu: copy bytes from src to
  * dst (either may be a peer device's memory) with `sms` thread blocks, one per

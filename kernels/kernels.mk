@@ -17,7 +17,7 @@ NVCC ?= $(CUDA_HOME)/bin/nvcc
 NVCC_GENCODE ?= -gencode=arch=compute_90a,code=sm_90a
 NVCC_FLAGS ?= -std=c++17 -O3 -lineinfo $(NVCC_GENCODE) -Xcompiler -Wall,-Wextra \
               -Werror all-warnings
-KERNELS_SRC := $(sort $(wildcard kernels/*.cu))
+KERNELS_SRC := $(sort $(wildcard kernels/*.cu kernels/fused/*.cu))
 KERNELS_OBJ := $(KERNELS_SRC:%.cu=$(BUILD)/%.o)
 KERNELS_BIN := $(BUILD)/kernels/crbench
 

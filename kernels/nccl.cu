@@ -364,8 +364,33 @@ int cr_run_nccl(const struct cr_opts *o)
         }
     }
     int rc = 0;
+    bool want[C_N];
     for (int c = 0; c < C_N; c++) {
-        for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= (o->quick ? 16 : 4)) {
+        want[c] = !o->colls;
+        if (o->colls) {
+            /* Whole names in a comma-separated list. */
+            size_t L = strlen(coll_name[c]);
+            for (const char *q = o->colls; q && *q;) {
+                const char *e = strchr(q, ',');
+                size_t ql = e ? (size_t)(e - q) : strlen(q);
+                if (ql == L && !strncmp(q, coll_name[c], L))
+                    want[c] = true;
+                q = e ? e + 1 : NULL;
+            }
+        }
+    }
+    /* Sizes outermost: when --budget-s runs out, every collective has its
+     * small and middle sizes and only the largest are skipped. */
+    for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= (o->quick ? 16 : 4)) {
+        for (int c = 0; c < C_N; c++) {
+            if (!want[c])
+                continue;
+            if (!o->list && cr_over_budget(o)) {
+                printf("#       skipped: %s %zu B (--budget-s %.0f s spent)\n", coll_name[c], bytes,
+                       o->budget_s);
+                g_skipped++;
+                continue;
+            }
             size_t n_in, n_out, cnt;
             counts(c, bytes, n, &n_in, &n_out, &cnt);
             if (cnt == 0)

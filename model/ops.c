@@ -58,11 +58,11 @@
  * microseconds per operator"); exposed when kernels are short. */
 #define DEF_TORCH_OP_S 5.0e-6
 /* Per-tile (per-wave) prologue and epilogue of a GEMM: pipeline fill from
- * HBM, the tile's store, the wave's tail. 3.3 us fitted to the even half
+ * HBM, the tile's store, the wave's tail. 3.4 us fitted to the even half
  * of traces/h200-1/kernels-gemm.json (tools/fit_h200.py) together with
  * DEF_GEMM_MEM_EFF and DEF_GEMM_OVERLAP_Q; it sets the small GEMMs
  * (1024^3: one wave of 32 tiles, 6 us measured). */
-#define DEF_TILE_FIXED_S 3.3e-6
+#define DEF_TILE_FIXED_S 3.4e-6
 /* Intra-SM overlap: communication warps share issue slots, registers and
  * shared memory with the math warps: 10% compute slowdown, an assumption
  * pending measurement. */
@@ -102,9 +102,18 @@
  * for a 128 MiB weight, kernels-gemm.json). */
 #define DEF_GEMM_MEM_EFF 0.805
 /* Compute and memory of one GEMM overlap imperfectly: time = (Tc^q +
- * Tm^q)^(1/q) (q = inf would be a perfect max); q = 4.6 from the shapes
+ * Tm^q)^(1/q) (q = inf would be a perfect max); q = 4.9 from the shapes
  * where both terms are large (131072 x 256 x 2048, decode at m = 128). */
-#define DEF_GEMM_OVERLAP_Q 4.6
+#define DEF_GEMM_OVERLAP_Q 4.9
+/* Long tensor-core GEMMs slow down under the power limit: the H200 holds
+ * its clock for a few ms of full tensor load, then the board's 700 W limit
+ * lowers it. Modelled as a fraction of the kernel's time beyond a
+ * threshold: 16384^3 in bf16 (11.6 ms) runs 6% and tf32 (24 ms) 11% below
+ * the 8192^3 rate, fp8 (6 ms) 2%, while 8192^3 kernels (0.7-2.7 ms) and
+ * fp32 on the CUDA cores (22 ms, less power) do not slow
+ * (kernels-gemm.json; threshold and slope fitted on the even half). */
+#define DEF_GEMM_POWER_S 3.7e-3
+#define DEF_GEMM_POWER_SLOPE 0.159
 /* Copy engine, device to device: 4.26 TB/s read plus written (0.888 of
  * peak) at 256 MiB - 4 GiB (kernels-ce.json, and the ce cases of
  * kernels-mech.json). */
@@ -136,7 +145,7 @@
 typedef struct {
     double gemm_eff, hbm_eff, pcie_eff, vec_eff;
     double kernel_fixed_s, hbm_rd_eff, hbm_wr_eff, hbm_turn, hbm_rd_lat_s, hbm_reduce_s;
-    double gemm_mem_eff, gemm_q, ce_d2d_eff;
+    double gemm_mem_eff, gemm_q, ce_d2d_eff, gemm_power_s, gemm_power_slope;
     double ce_s[3]; /* copy-engine fixed cost: d2d, h2d, d2h */
     double pageable_direct_bytes, pageable_cache_bytes;
     double pageable_Bps[3], pageable_cached_Bps[3]; /* [1] h2d, [2] d2h */
@@ -177,6 +186,8 @@ static consts load_consts(const cr_topo *t)
     c.hbm_reduce_s = fmax(cr_topo_param(t, "ops.hbm.reduce_tail", DEF_HBM_REDUCE_S), 0);
     c.gemm_mem_eff = fmin(fmax(cr_topo_param(t, "ops.gemm.mem_eff", DEF_GEMM_MEM_EFF), 1e-3), 1);
     c.gemm_q = fmax(cr_topo_param(t, "ops.gemm.overlap_q", DEF_GEMM_OVERLAP_Q), 1);
+    c.gemm_power_s = fmax(cr_topo_param(t, "ops.gemm.power_s", DEF_GEMM_POWER_S), 0);
+    c.gemm_power_slope = fmax(cr_topo_param(t, "ops.gemm.power_slope", DEF_GEMM_POWER_SLOPE), 0);
     c.ce_d2d_eff = fmin(fmax(cr_topo_param(t, "ops.ce.d2d_eff", DEF_CE_D2D_EFF), 1e-3), 1);
     /* Efficiencies above 1 would let a prediction beat the bound. */
     c.gemm_eff = fmin(fmax(c.gemm_eff, 1e-3), 1);
@@ -318,9 +329,15 @@ static double kernel_s(const env *v, const cr_op_def *op, const ops_work *w, con
 {
     const consts *c = &v->c;
     double tc = comp_s(v, w, v->g->sms, tiles);
-    if (w->kernel == OPS_KERNEL_GEMM)
-        return c->kernel_fixed_s +
-               soft_max(tc, w->hbm_bytes / (v->g->hbm_Bps * c->gemm_mem_eff), c->gemm_q);
+    if (w->kernel == OPS_KERNEL_GEMM) {
+        double t = c->kernel_fixed_s +
+                   soft_max(tc, w->hbm_bytes / (v->g->hbm_Bps * c->gemm_mem_eff), c->gemm_q);
+        /* the power limit: tensor-core kernels only (fp32 runs on the CUDA
+         * cores) */
+        if (w->dt != CR_DT_FP32)
+            t += c->gemm_power_slope * fmax(0, t - c->gemm_power_s);
+        return t;
+    }
     if (w->kernel == OPS_KERNEL_STREAM) {
         double rd_frac = 0.5;
         if (cr_op_uses(op, CR_OPP_READS) && cr_op_uses(op, CR_OPP_WRITES)) {

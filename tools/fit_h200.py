@@ -44,7 +44,8 @@ FAMILIES = {
              ["ops.ldst.sm_bw", "ops.tma.sm_bw", "ops.ldst.fixed", "ops.tma.fixed",
               "ops.smcopy.knee"]),
     "gemm": ("kernels-gemm.json",
-             ["ops.gemm.mem_eff", "ops.gemm.overlap_q", "ops.gemm.tile_fixed"]),
+             ["ops.gemm.mem_eff", "ops.gemm.overlap_q", "ops.gemm.tile_fixed", "ops.gemm.power_s",
+              "ops.gemm.power_slope"]),
 }
 
 # Where the search starts: the defaults model/ops.c ships (this script's
@@ -57,7 +58,8 @@ START = {
     "ops.pageable.cached_h2d": 11.05e9, "ops.pageable.cached_d2h": 12.0e9,
     "ops.ldst.sm_bw": 48.4e9, "ops.tma.sm_bw": 50.7e9, "ops.ldst.fixed": 1.42e-6,
     "ops.tma.fixed": 1.93e-6, "ops.smcopy.knee": 5.3,
-    "ops.gemm.mem_eff": 0.805, "ops.gemm.overlap_q": 4.6, "ops.gemm.tile_fixed": 3.3e-6,
+    "ops.gemm.mem_eff": 0.805, "ops.gemm.overlap_q": 4.9, "ops.gemm.tile_fixed": 3.4e-6,
+    "ops.gemm.power_s": 3.7e-3, "ops.gemm.power_slope": 0.159,
 }
 # Upper limits (efficiencies are fractions of peak).
 UPPER = {"ops.hbm.read_eff": 1, "ops.hbm.write_eff": 1, "ops.ce.d2d_eff": 1, "ops.pcie.eff": 1,

@@ -14,7 +14,7 @@
 # Every process gets a --budget-s so that the call ends inside the device
 # limit with every trace written (a killed process writes none); cases past
 # a budget are listed as skipped in the logs.
-# Output: $OUT/multigpu.tar.gz (nvidia-h200-xN/{nccl-ALGO-PROTO,fused}.{json.gz,log})
+# Output: $OUT/multigpu.tar.gz (nvidia-h200-xN/{kernels-nccl-ALGO-PROTO,fused}.{json.gz,log})
 # and $OUT/multigpu.log.
 #
 #   bash kernels/multigpu_sweep.sh [--quick]
@@ -58,22 +58,26 @@ traced() {
     mkdir -p "$tdir"
     t1=$(date +%s)
     COMMROOF_TRACE_DIR=$tdir CUDA_INJECTION64_PATH=$TRACE_LIB NVTX_INJECTION64_PATH=$TRACE_LIB \
-        timeout $((budget + 60)) "$CRBENCH" "$@" --budget-s "$budget" $QUICK >"$W/$name.log" 2>&1
+        timeout $((budget + 60)) "$CRBENCH" "$@" --budget-s "$budget" $QUICK >"$W/kernels-$name.log" 2>&1
     local rc=$?
     local f
     f=$(ls "$tdir"/*.json 2>/dev/null | head -1)
     # NCCL polls with event queries: the sync records are not used by
     # validate and would swell the trace (one event a line).
-    [ -n "$f" ] && grep -v '"cat":"sync"' "$f" | gzip -9 >"$W/$name.json.gz"
+    [ -n "$f" ] && grep -v '"cat":"sync"' "$f" | gzip -9 >"$W/kernels-$name.json.gz"
     rm -rf "$tdir"
-    echo "$name: exit $rc, $(($(date +%s) - t1)) s, $(grep -c 'OK$' "$W/$name.log") ok, \
-$(grep -c FAILED "$W/$name.log") failed, $(grep -c 'skipped' "$W/$name.log") skipped lines, \
-trace $(stat -c %s "$W/$name.json.gz" 2>/dev/null || echo none) B"
-    grep -m3 'FAILED\|NCCL WARN\|failed:' "$W/$name.log"
+    echo "$name: exit $rc, $(($(date +%s) - t1)) s, $(grep -c 'OK$' "$W/kernels-$name.log") ok, \
+$(grep -c FAILED "$W/kernels-$name.log") failed, $(grep -c 'skipped' "$W/kernels-$name.log") skipped lines, \
+trace $(stat -c %s "$W/kernels-$name.json.gz" 2>/dev/null || echo none) B"
+    grep -m3 'FAILED\|NCCL WARN\|failed:' "$W/kernels-$name.log"
 }
 
 echo "== fused (auto algorithm)"
 traced fused 60 fused
+# Not kernels-*: `commroof validate` has no fused family yet (tests/check_validate.sh
+# validates every traces/*/kernels-*.json.gz); kernels/fused/fused_measure.py reads it.
+mv "$W/kernels-fused.json.gz" "$W/fused.json.gz" 2>/dev/null
+mv "$W/kernels-fused.log" "$W/fused.log"
 echo "== nccl sweep"
 for proto in Simple LL128 LL; do
     for algo in Ring Tree auto; do

@@ -54,124 +54,8 @@
         memcpy(&(var), &p_, sizeof(var));                                                          \
     } while (0)
 
-/* ---------- growable string ---------- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} sb_t;
-
-static void sb_reserve(sb_t *s, size_t extra)
-{
-    if (s->oom || s->len + extra + 1 <= s->cap)
-        return;
-    size_t cap = s->cap ? s->cap : 4096;
-    while (cap < s->len + extra + 1)
-        cap *= 2;
-    char *p = realloc(s->p, cap);
-    if (!p) {
-        s->oom = true;
-        return;
-    }
-    s->p = p;
-    s->cap = cap;
-}
-
-static void sb_put(sb_t *s, const char *str, size_t n)
-{
-    sb_reserve(s, n);
-    if (s->oom)
-        return;
-    memcpy(s->p + s->len, str, n);
-    s->len += n;
-    s->p[s->len] = '\0';
-}
-
-static void sb_puts(sb_t *s, const char *str)
-{
-    sb_put(s, str, strlen(str));
-}
-
-__attribute__((format(printf, 2, 3))) static void sb_printf(sb_t *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char tmp[512];
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof tmp) {
-        sb_put(s, tmp, (size_t)n);
-        return;
-    }
-    sb_reserve(s, (size_t)n);
-    if (s->oom)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s->len += (size_t)n;
-}
-
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *p)
-{
-    unsigned c = p[0];
-    size_t n;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
-/* A JSON string literal; invalid UTF-8 bytes become '?' so every line parses. */
-static void sb_str(sb_t *s, const char *str)
-{
-    sb_put(s, "\"", 1);
-    if (!str)
-        str = "";
-    const unsigned char *p = (const unsigned char *)str;
-    while (*p) {
-        const unsigned char *q = p;
-        while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
-            q++;
-        if (q > p) {
-            sb_put(s, (const char *)p, (size_t)(q - p));
-            p = q;
-            continue;
-        }
-        if (*p == '"' || *p == '\\') {
-            char e[2] = {'\\', (char)*p};
-            sb_put(s, e, 2);
-            p++;
-        } else if (*p < 0x20) {
-            sb_printf(s, "\\u%04x", *p);
-            p++;
-        } else {
-            size_t n = utf8_len(p);
-            if (n == 0) {
-                sb_put(s, "?", 1);
-                p++;
-            } else {
-                sb_put(s, (const char *)p, n);
-                p += n;
-            }
-        }
-    }
-    sb_put(s, "\"", 1);
-}
+#include "sb.h"
+#include "nvtx_payload.h"
 
 /* Microseconds with exactly 3 decimals from a signed ns count (no rounding). */
 static void sb_us(sb_t *s, int64_t ns)
@@ -196,6 +80,12 @@ typedef struct {
     int payload_kind; /* CUpti_MetricValueKind, -1 none */
     CUpti_MetricValue payload;
     uint32_t color, category;
+    char *ext_json;     /* decoded NVTX extended payload fields, or NULL */
+    bool ext_undecoded; /* an extended payload came that was not (fully) decoded */
+    bool own;           /* recorded by our NVTX wrappers, not CUPTI (nvtx own path) */
+    bool is_push;       /* own: push/pop (else start/end) */
+    const void *dom;    /* own: the NVTX domain handle */
+    uint64_t own_id;    /* own: order of opening, and the start/end range id */
 } open_range;
 
 typedef struct {
@@ -216,6 +106,13 @@ static struct {
     uint64_t last_ts;
     uint64_t records, dropped, incomplete;
     uint64_t unmatched_ends;        /* NVTX ends whose start preceded tracing */
+    bool nvtx_started;              /* setup() was asked for by NVTX's initialisation */
+    bool marker_on;                 /* CUPTI records NVTX markers (else the own path) */
+    bool clock_own;                 /* cuptiGetTimestamp failed: CLOCK_REALTIME instead */
+    bool cupti_on;                  /* CUPTI activity recording works */
+    uint64_t ext_decoded;           /* NVTX extended payloads decoded */
+    uint64_t ext_undecoded;         /* ... not (fully) decoded: unknown schema, bad data */
+    uint64_t ext_unmatched;         /* ... decoded but whose range CUPTI never delivered */
     uint64_t stats_records_written; /* records at the last commroof_stats line */
     uint64_t stats_dropped_written;
     size_t buffer_bytes;
@@ -249,6 +146,17 @@ static struct {
 static bool owner(void)
 {
     return g.os_pid == getpid();
+}
+
+/* A timestamp on CUPTI's clock (ns), or CLOCK_REALTIME where CUPTI has none. */
+static uint64_t now_ns(void)
+{
+    uint64_t t = 0;
+    if (!g.clock_own && cuptiGetTimestamp(&t) == CUPTI_SUCCESS)
+        return t;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Prints a message once per distinct text, and keeps it for the metadata. */
@@ -852,7 +760,8 @@ static void range_args(sb_t *s, const open_range *o, bool unclosed)
                           o->payload.metricValueDouble);
             break;
         case CUPTI_METRIC_VALUE_KIND_NVTX_EXTENDED_PAYLOAD:
-            sb_puts(s, ",\"payload_kind\":\"nvtx_ext\"");
+            if (!o->ext_json && !o->ext_undecoded)
+                sb_puts(s, ",\"payload_kind\":\"nvtx_ext\"");
             break;
         default:
             break;
@@ -862,6 +771,15 @@ static void range_args(sb_t *s, const open_range *o, bool unclosed)
         if (o->category)
             sb_printf(s, ",\"category\":%u", o->category);
     }
+    if (o->ext_json) {
+        sb_puts(s, ",\"payload\":{");
+        sb_puts(s, o->ext_json);
+        sb_puts(s, "},\"payload_kind\":\"nvtx_ext\"");
+    } else if (o->ext_undecoded) {
+        sb_puts(s, ",\"payload_kind\":\"nvtx_ext\"");
+    }
+    if (o->ext_undecoded)
+        sb_puts(s, ",\"payload_undecoded\":true");
     if (unclosed)
         sb_puts(s, ",\"unclosed\":true");
     sb_puts(s, "}},\n");
@@ -886,12 +804,15 @@ static void free_range(open_range *o)
 {
     free(o->name);
     free(o->domain);
+    free(o->ext_json);
 }
+
+static void pend_claim(open_range *o, uint32_t tid, uint64_t ts, bool at_end);
 
 static open_range *find_range(uint32_t id)
 {
     for (size_t i = g.nranges; i-- > 0;)
-        if (g.ranges[i].id == id)
+        if (!g.ranges[i].own && g.ranges[i].id == id)
             return &g.ranges[i];
     return NULL;
 }
@@ -936,6 +857,7 @@ static void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
         o->name = strdup(m->name ? m->name : "");
         o->domain = m->domain ? strdup(m->domain) : NULL;
         o->payload_kind = -1;
+        pend_claim(o, tid, m->timestamp, false);
         return;
     }
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
@@ -946,6 +868,7 @@ static void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
             g.unmatched_ends++;
             return;
         }
+        pend_claim(o, tid, m->timestamp, true);
         emit_range(s, o, m->timestamp, false);
         free_range(o);
         *o = g.ranges[--g.nranges];
@@ -1081,6 +1004,175 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
     free(buffer);
 }
 
+/* ---------- NVTX: state shared by our wrappers (see the end of the file) ---------- */
+
+/* A decoded extended payload waiting for the CUPTI marker record of its range
+ * (CUPTI mode): matched by thread and time, since our wrapper reads the clock
+ * just before it calls CUPTI's handler, which stamps the range. */
+typedef struct {
+    uint32_t tid;
+    uint64_t t;
+    bool at_end; /* payload given at the pop (nvtxRangePopPayload) */
+    bool undecoded;
+    char *json;
+    char *name; /* the range's message when we could resolve it, else NULL */
+} pend_t;
+
+#define PEND_MAX 4096
+#define NAMES_MAX 65536
+
+typedef struct {
+    const void *h;
+    char *s;
+} handle_name;
+
+static struct {
+    pthread_mutex_t mu; /* everything below; taken after g.mu, never before */
+    bool cupti_nvtx;    /* CUPTI's InitializeInjectionNvtx2 succeeded */
+    nvp_registry reg;
+    handle_name *strings, *domains;
+    size_t nstrings, capstrings, ndomains, capdomains;
+    uintptr_t next_handle; /* own handles for domains and strings (no CUPTI) */
+    uint64_t next_schema;  /* dynamic schema ids we hand out */
+    uint64_t next_id;      /* own range ids */
+    pend_t *pend;
+    size_t npend, cappend;
+} nv = {.mu = PTHREAD_MUTEX_INITIALIZER,
+        .next_handle = 0x10000,
+        .next_schema = NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START};
+
+static uint32_t self_tid(void)
+{
+    /* CUPTI's marker records name threads by the low 32 bits of pthread_self
+     * (seen in the h200-1 traces); the own path uses the same, so tids agree. */
+    return (uint32_t)(uintptr_t)pthread_self();
+}
+
+static bool own_mode(void)
+{
+    return !(g.marker_on && nv.cupti_nvtx);
+}
+
+/* Remembers h -> a copy of s (nv.mu held). Lost names only cost labels. */
+static void map_put(handle_name **a, size_t *n, size_t *cap, const void *h, const char *s)
+{
+    if (!h || !s || *n >= NAMES_MAX)
+        return;
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        handle_name *p = realloc(*a, c * sizeof *p);
+        if (!p)
+            return;
+        *a = p;
+        *cap = c;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        return;
+    (*a)[*n].h = h;
+    (*a)[*n].s = copy;
+    (*n)++;
+}
+
+/* A copy of the name of h, or NULL (nv.mu held). */
+static char *map_get(const handle_name *a, size_t n, const void *h)
+{
+    for (size_t i = n; h && i-- > 0;)
+        if (a[i].h == h)
+            return strdup(a[i].s);
+    return NULL;
+}
+
+/* Queues a decoded payload for the CUPTI record of its range. */
+static void pend_add(uint32_t tid, uint64_t t, bool at_end, char *json, bool undecoded, char *name)
+{
+    pthread_mutex_lock(&nv.mu);
+    if (nv.npend == PEND_MAX) { /* CUPTI is not delivering: the oldest is lost */
+        free(nv.pend[0].json);
+        free(nv.pend[0].name);
+        memmove(nv.pend, nv.pend + 1, (nv.npend - 1) * sizeof *nv.pend);
+        nv.npend--;
+        __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
+    }
+    if (nv.npend == nv.cappend) {
+        size_t c = nv.cappend ? 2 * nv.cappend : 64;
+        pend_t *p = realloc(nv.pend, c * sizeof *p);
+        if (!p) {
+            pthread_mutex_unlock(&nv.mu);
+            free(json);
+            free(name);
+            __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        nv.pend = p;
+        nv.cappend = c;
+    }
+    nv.pend[nv.npend++] = (pend_t){tid, t, at_end, undecoded, json, name};
+    pthread_mutex_unlock(&nv.mu);
+}
+
+/* Gives range o (CUPTI's, starting or ending at ts on thread tid) the payload
+ * our wrapper decoded for it: the latest one queued on that thread at or
+ * before ts. Earlier ones on that thread were never claimed: their ranges did
+ * not reach us (counted). Called with g.mu held. */
+static void pend_claim(open_range *o, uint32_t tid, uint64_t ts, bool at_end)
+{
+    if (tid == 0)
+        return;
+    pthread_mutex_lock(&nv.mu);
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < nv.npend; i++) {
+        const pend_t *p = &nv.pend[i];
+        /* A different name means CUPTI lost this payload's range and o is
+         * another one: leave it (it is counted as unmatched later). */
+        if (p->tid == tid && p->at_end == at_end && p->t <= ts &&
+            (best == SIZE_MAX || p->t >= nv.pend[best].t) &&
+            (!p->name || !p->name[0] || !o->name || strcmp(p->name, o->name) == 0))
+            best = i;
+    }
+    if (best == SIZE_MAX) {
+        pthread_mutex_unlock(&nv.mu);
+        return;
+    }
+    uint64_t tb = nv.pend[best].t;
+    size_t k = 0;
+    for (size_t i = 0; i < nv.npend; i++) {
+        pend_t *p = &nv.pend[i];
+        if (i == best) {
+            if (p->json && !o->ext_json) {
+                o->ext_json = p->json;
+                p->json = NULL;
+            }
+            o->ext_undecoded = o->ext_undecoded || p->undecoded;
+            free(p->json);
+            free(p->name);
+            continue;
+        }
+        if (p->tid == tid && p->at_end == at_end && p->t < tb) {
+            free(p->json);
+            free(p->name);
+            __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        nv.pend[k++] = *p;
+    }
+    nv.npend = k;
+    pthread_mutex_unlock(&nv.mu);
+}
+
+/* At exit: payloads never claimed are counted. */
+static void pend_finish(void)
+{
+    pthread_mutex_lock(&nv.mu);
+    for (size_t i = 0; i < nv.npend; i++) {
+        free(nv.pend[i].json);
+        free(nv.pend[i].name);
+    }
+    __atomic_fetch_add(&g.ext_unmatched, (uint64_t)nv.npend, __ATOMIC_RELAXED);
+    nv.npend = 0;
+    pthread_mutex_unlock(&nv.mu);
+}
+
 /* ---------- lifecycle ---------- */
 
 static void *flusher_main(void *arg)
@@ -1138,7 +1230,9 @@ static void finish(void)
     __atomic_store_n(&g.stop_flusher, 1, __ATOMIC_RELEASE);
     /* Deliver everything CUPTI still holds, complete or not (incomplete
      * records are counted as dropped by times_ok()). */
-    cupti_ok(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    if (g.cupti_on)
+        cupti_ok(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    pend_finish();
     pthread_mutex_lock(&g.mu);
     sb_t s = {0};
     for (size_t i = 0; i < g.nranges; i++) {
@@ -1176,8 +1270,13 @@ static void finish(void)
     sb_printf(&s,
               ",\"records\":%" PRIu64 ",\"dropped_records\":%" PRIu64
               ",\"incomplete_records\":%" PRIu64 ",\"nvtx_unmatched_ends\":%" PRIu64
+              ",\"nvtx_recorder\":\"%s\",\"nvtx_payloads_decoded\":%" PRIu64
+              ",\"nvtx_payloads_undecoded\":%" PRIu64 ",\"nvtx_payloads_unmatched\":%" PRIu64
               ",\"errors\":[",
-              g.records, g.dropped, g.incomplete, g.unmatched_ends);
+              g.records, g.dropped, g.incomplete, g.unmatched_ends, own_mode() ? "own" : "cupti",
+              __atomic_load_n(&g.ext_decoded, __ATOMIC_RELAXED),
+              __atomic_load_n(&g.ext_undecoded, __ATOMIC_RELAXED),
+              __atomic_load_n(&g.ext_unmatched, __ATOMIC_RELAXED));
     pthread_mutex_lock(&g.err_mu);
     for (int i = 0; i < g.nerrors; i++) {
         if (i)
@@ -1256,15 +1355,16 @@ static void setup(void)
         note_error("cannot create %s: %s; the program runs untraced", g.path, strerror(errno));
         return;
     }
-    if (!cupti_ok(cuptiGetTimestamp(&g.ts_base), "cuptiGetTimestamp")) {
-        close(g.fd);
-        g.fd = -1;
-        return;
+    if (cuptiGetTimestamp(&g.ts_base) != CUPTI_SUCCESS) {
+        g.clock_own = true; /* CUPTI's clock is CLOCK_REALTIME in ns where it works */
+        g.ts_base = now_ns();
     }
-    if (!cupti_ok(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
-                  "cuptiActivityRegisterCallbacks")) {
+    bool cupti = cupti_ok(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
+                          "cuptiActivityRegisterCallbacks");
+    if (!cupti && !g.nvtx_started) {
         close(g.fd);
         g.fd = -1;
+        unlink(g.path);
         return;
     }
     /* A device-side record buffer large enough for many thousands of kernels
@@ -1272,8 +1372,9 @@ static void setup(void)
      * it fills before the worker thread drains it. */
     size_t devbuf = 32u << 20;
     size_t sz = sizeof devbuf;
-    cupti_ok(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &devbuf),
-             "cuptiActivitySetAttribute(DEVICE_BUFFER_SIZE)");
+    if (cupti)
+        cupti_ok(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &devbuf),
+                 "cuptiActivitySetAttribute(DEVICE_BUFFER_SIZE)");
     static const struct {
         CUpti_ActivityKind kind;
         const char *name;
@@ -1289,13 +1390,21 @@ static void setup(void)
         {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA"},
     };
     int enabled = 0;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    for (size_t i = 0; cupti && i < sizeof kinds / sizeof kinds[0]; i++) {
         char what[96];
         snprintf(what, sizeof what, "cuptiActivityEnable(%s)", kinds[i].name);
-        if (cupti_ok(cuptiActivityEnable(kinds[i].kind), what))
+        if (cupti_ok(cuptiActivityEnable(kinds[i].kind), what)) {
             enabled++;
+            g.cupti_on = true;
+            if (kinds[i].kind == CUPTI_ACTIVITY_KIND_MARKER)
+                g.marker_on = true;
+        }
     }
-    if (enabled == 0) {
+    if (enabled == 0 && g.nvtx_started) {
+        /* No GPU, or CUPTI refuses: NVTX ranges are still recorded, by our
+         * own NVTX wrappers (the "own path", traces/README.md). */
+        note_error("CUPTI records nothing here; recording NVTX ranges only, without CUPTI");
+    } else if (enabled == 0) {
         note_error("no activity kind could be enabled; the program runs untraced");
         close(g.fd);
         g.fd = -1;
@@ -1310,7 +1419,9 @@ static void setup(void)
     if (s.p)
         write_all(s.p, s.len);
     free(s.p);
-    if (pthread_create(&g.flusher, NULL, flusher_main, NULL) == 0) {
+    if (!g.cupti_on) {
+        /* nothing to flush: the own path writes each range as it ends */
+    } else if (pthread_create(&g.flusher, NULL, flusher_main, NULL) == 0) {
         pthread_detach(g.flusher);
         g.flusher_started = true;
     } else {
@@ -1335,19 +1446,674 @@ EXPORT int InitializeInjection(void)
     return 1; /* the driver carries on whatever happens here */
 }
 
-typedef const void *(*nvtx_get_export_table)(uint32_t);
-typedef int (*nvtx_init_fn)(nvtx_get_export_table);
+/* ---------- NVTX: our wrappers around CUPTI's NVTX handlers ---------- */
+
+/* NVTX hands a tool tables of function slots (nvtxDetail/nvtxTypes.h): the
+ * core modules through InitializeInjectionNvtx2, extension modules such as
+ * the payload extension through InitializeInjectionNvtxExtension. CUPTI
+ * fills the core slots; we then put our wrappers in the slots we need and
+ * call CUPTI's handler from them, so CUPTI records as before. The wrappers:
+ * - decode NVTX extended payloads (NVTX_PAYLOAD_TYPE_EXT in the event
+ *   attributes, or nvtxRangePopPayload) with the schemas the program
+ *   registered (nvtx_payload.h), and queue the fields for the CUPTI marker
+ *   record of the same range (pend_claim);
+ * - where CUPTI records no markers (no GPU, CUPTI refused), record every
+ *   range, mark and payload themselves: the "own path".
+ * Anything unexpected is skipped and counted, and the program's call always
+ * reaches CUPTI's handler unchanged. */
+
+typedef int (*fn_push_ex)(const nvtxEventAttributes_t *);
+typedef int (*fn_push_a)(const char *);
+typedef int (*fn_pop)(void);
+typedef nvtxRangeId_t (*fn_start_ex)(const nvtxEventAttributes_t *);
+typedef nvtxRangeId_t (*fn_start_a)(const char *);
+typedef void (*fn_end)(nvtxRangeId_t);
+typedef void (*fn_mark_ex)(const nvtxEventAttributes_t *);
+typedef void (*fn_mark_a)(const char *);
+typedef void (*fn_dmark_ex)(nvtxDomainHandle_t, const nvtxEventAttributes_t *);
+typedef nvtxRangeId_t (*fn_dstart_ex)(nvtxDomainHandle_t, const nvtxEventAttributes_t *);
+typedef void (*fn_dend)(nvtxDomainHandle_t, nvtxRangeId_t);
+typedef int (*fn_dpush_ex)(nvtxDomainHandle_t, const nvtxEventAttributes_t *);
+typedef int (*fn_dpop)(nvtxDomainHandle_t);
+typedef nvtxStringHandle_t (*fn_dreg_str)(nvtxDomainHandle_t, const char *);
+typedef nvtxDomainHandle_t (*fn_dcreate)(const char *);
+typedef uint64_t (*fn_schema_reg)(nvtxDomainHandle_t, const nvtxPayloadSchemaAttr_t *);
+typedef uint64_t (*fn_enum_reg)(nvtxDomainHandle_t, const nvtxPayloadEnumAttr_t *);
+typedef int (*fn_range_pl)(nvtxDomainHandle_t, const nvtxPayloadData_t *, size_t);
+
+/* CUPTI's handlers (NULL where CUPTI has none: then we alone handle it). */
+static struct {
+    fn_push_ex push_ex;
+    fn_push_a push_a;
+    fn_pop pop;
+    fn_start_ex start_ex;
+    fn_start_a start_a;
+    fn_end end;
+    fn_mark_ex mark_ex;
+    fn_mark_a mark_a;
+    fn_dmark_ex dmark_ex;
+    fn_dstart_ex dstart_ex;
+    fn_dend dend;
+    fn_dpush_ex dpush_ex;
+    fn_dpop dpop;
+    fn_dreg_str dreg_str;
+    fn_dcreate dcreate;
+} orig;
+
+static __thread int own_depth; /* push/pop level when CUPTI keeps none */
+
+/* The event attributes as far as the caller's struct goes (its size field);
+ * false for NULL or a struct too short to hold the message. NVTX's contract
+ * is a valid struct; CUPTI reads it directly too. */
+static bool read_attr(const nvtxEventAttributes_t *a, nvtxEventAttributes_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!a || a->size < offsetof(nvtxEventAttributes_t, message) + sizeof a->message)
+        return false;
+    size_t n = a->size < sizeof *out ? a->size : sizeof *out;
+    memcpy(out, a, n);
+    return true;
+}
+
+/* A copy of the event's message (ASCII, wide or registered), "" when absent. */
+static char *attr_message(const nvtxEventAttributes_t *a)
+{
+    char *m = NULL;
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+        m = nvp_read_str(a->message.ascii);
+        break;
+    case NVTX_MESSAGE_TYPE_UNICODE: {
+        wchar_t w[128];
+        size_t got = nvp_safe_read(w, a->message.unicode, sizeof w) / sizeof w[0];
+        char buf[129];
+        size_t i = 0;
+        for (; i < got && w[i]; i++)
+            buf[i] = w[i] > 0 && w[i] < 0x80 ? (char)w[i] : '?';
+        buf[i] = '\0';
+        m = strdup(buf);
+        break;
+    }
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        pthread_mutex_lock(&nv.mu);
+        m = map_get(nv.strings, nv.nstrings, a->message.registered);
+        pthread_mutex_unlock(&nv.mu);
+        break;
+    default:
+        break;
+    }
+    return m ? m : strdup("");
+}
+
+/* Decodes count payloads at pd for domain: the "name":value,... text
+ * (malloc'd) or NULL; *undecoded when any was not fully decoded. Counted. */
+static char *decode_ext(const void *domain, const nvtxPayloadData_t *pd, size_t count,
+                        bool *undecoded)
+{
+    sb_t s = {0};
+    unsigned bad = 0;
+    pthread_mutex_lock(&nv.mu);
+    unsigned fields = nvp_decode(&nv.reg, domain, pd, count, &s, &bad);
+    pthread_mutex_unlock(&nv.mu);
+    *undecoded = bad > 0 || s.oom;
+    if (*undecoded)
+        __atomic_fetch_add(&g.ext_undecoded, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_add(&g.ext_decoded, 1, __ATOMIC_RELAXED);
+    if (fields == 0 || s.oom) {
+        free(s.p);
+        return NULL;
+    }
+    return s.p;
+}
+
+/* The extended payload of an event, decoded (NULL when it has none). */
+static char *attr_ext(const void *domain, const nvtxEventAttributes_t *a, bool *has,
+                      bool *undecoded)
+{
+    *has = a->payloadType == NVTX_PAYLOAD_TYPE_EXT;
+    *undecoded = false;
+    if (!*has)
+        return NULL;
+    /* reserved0 holds the number of nvtxPayloadData_t items (NVTX's
+     * NVTX_PAYLOAD_EVTATTR_SET_DATA sets 1; 0 from older writers means 1). */
+    size_t count = a->reserved0 > 0 ? (size_t)a->reserved0 : 1;
+    const nvtxPayloadData_t *pd = (const nvtxPayloadData_t *)(uintptr_t)a->payload.ullValue;
+    return decode_ext(domain, pd, count, undecoded);
+}
+
+/* Own path: opens a range (push or start) with what the attributes say. */
+static void own_open(const void *dom, bool is_push, uint64_t id, const nvtxEventAttributes_t *a,
+                     const char *ascii, char *ext, bool has_ext, bool undecoded)
+{
+    uint64_t t = now_ns();
+    char *name = a ? attr_message(a) : nvp_read_str(ascii);
+    char *dname = NULL;
+    if (dom) {
+        pthread_mutex_lock(&nv.mu);
+        dname = map_get(nv.domains, nv.ndomains, dom);
+        pthread_mutex_unlock(&nv.mu);
+    }
+    pthread_mutex_lock(&g.mu);
+    if (!g.active || g.closed || !owner()) {
+        pthread_mutex_unlock(&g.mu);
+        free(name);
+        free(dname);
+        free(ext);
+        return;
+    }
+    if (g.nranges == g.capranges) {
+        size_t cap = g.capranges ? 2 * g.capranges : 64;
+        open_range *p = realloc(g.ranges, cap * sizeof *p);
+        if (!p) {
+            g.dropped++;
+            pthread_mutex_unlock(&g.mu);
+            free(name);
+            free(dname);
+            free(ext);
+            return;
+        }
+        g.ranges = p;
+        g.capranges = cap;
+    }
+    open_range *o = &g.ranges[g.nranges++];
+    memset(o, 0, sizeof *o);
+    o->own = true;
+    o->is_push = is_push;
+    o->dom = dom;
+    o->own_id = id;
+    o->start = t;
+    o->tid = self_tid();
+    o->name = name ? name : strdup("");
+    o->domain = dname;
+    o->payload_kind = -1;
+    o->ext_json = ext;
+    o->ext_undecoded = undecoded;
+    if (a && !has_ext && a->payloadType != NVTX_PAYLOAD_UNKNOWN) {
+        o->has_data = true;
+        switch (a->payloadType) {
+        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
+            o->payload_kind = CUPTI_METRIC_VALUE_KIND_UINT64;
+            o->payload.metricValueUint64 = a->payload.ullValue;
+            break;
+        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32:
+            o->payload_kind = CUPTI_METRIC_VALUE_KIND_UINT64;
+            o->payload.metricValueUint64 = a->payload.uiValue;
+            break;
+        case NVTX_PAYLOAD_TYPE_INT64:
+            o->payload_kind = CUPTI_METRIC_VALUE_KIND_INT64;
+            o->payload.metricValueInt64 = a->payload.llValue;
+            break;
+        case NVTX_PAYLOAD_TYPE_INT32:
+            o->payload_kind = CUPTI_METRIC_VALUE_KIND_INT64;
+            o->payload.metricValueInt64 = a->payload.iValue;
+            break;
+        case NVTX_PAYLOAD_TYPE_DOUBLE:
+            o->payload_kind = CUPTI_METRIC_VALUE_KIND_DOUBLE;
+            o->payload.metricValueDouble = a->payload.dValue;
+            break;
+        case NVTX_PAYLOAD_TYPE_FLOAT:
+            o->payload_kind = CUPTI_METRIC_VALUE_KIND_DOUBLE;
+            o->payload.metricValueDouble = (double)a->payload.fValue;
+            break;
+        default:
+            break;
+        }
+    }
+    if (a) {
+        if (a->colorType == NVTX_COLOR_ARGB) {
+            o->has_data = true;
+            o->color = a->color;
+        }
+        if (a->category) {
+            o->has_data = true;
+            o->category = a->category;
+        }
+    }
+    pthread_mutex_unlock(&g.mu);
+}
+
+/* Own path: closes the newest push range of this thread in dom (is_push), or
+ * the start range id, adding a payload given at the close. */
+static void own_close(const void *dom, bool is_push, uint64_t id, char *ext, bool undecoded)
+{
+    uint64_t t = now_ns();
+    uint32_t tid = self_tid();
+    pthread_mutex_lock(&g.mu);
+    open_range *o = NULL;
+    for (size_t i = 0; i < g.nranges; i++) {
+        open_range *r = &g.ranges[i];
+        if (!r->own || r->is_push != is_push)
+            continue;
+        if (is_push ? (r->tid == tid && r->dom == dom && (!o || r->own_id > o->own_id))
+                    : r->own_id == id)
+            o = r;
+    }
+    if (!o || !g.active || g.closed || !owner()) {
+        if (g.active && !o)
+            g.unmatched_ends++;
+        pthread_mutex_unlock(&g.mu);
+        free(ext);
+        return;
+    }
+    if (ext && !o->ext_json) {
+        o->ext_json = ext;
+        ext = NULL;
+    }
+    o->ext_undecoded = o->ext_undecoded || undecoded;
+    if (t > g.last_ts)
+        g.last_ts = t;
+    sb_t s = {0};
+    emit_range(&s, o, t, false);
+    if (!s.oom) {
+        g.records++;
+        write_all(s.p, s.len);
+    } else {
+        g.dropped++;
+    }
+    free_range(o);
+    *o = g.ranges[--g.nranges];
+    pthread_mutex_unlock(&g.mu);
+    free(s.p);
+    free(ext);
+}
+
+/* Own path: an instant event. */
+static void own_mark(const void *dom, const nvtxEventAttributes_t *a, const char *ascii)
+{
+    uint64_t t = now_ns();
+    char *name = a ? attr_message(a) : nvp_read_str(ascii);
+    char *dname = NULL;
+    if (dom) {
+        pthread_mutex_lock(&nv.mu);
+        dname = map_get(nv.domains, nv.ndomains, dom);
+        pthread_mutex_unlock(&nv.mu);
+    }
+    pthread_mutex_lock(&g.mu);
+    if (g.active && !g.closed && owner()) {
+        sb_t s = {0};
+        uint32_t tid = self_tid();
+        name_pid(&s, -1);
+        sb_printf(
+            &s, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"nvtx\",\"pid\":%" PRId64 ",\"tid\":%u,\"ts\":",
+            host_pid_of(-1), tid);
+        sb_us(&s, (int64_t)(t - g.ts_base));
+        sb_puts(&s, ",\"name\":");
+        sb_str(&s, name ? name : "");
+        sb_printf(&s, ",\"args\":{\"device\":-1,\"thread\":%u", tid);
+        if (dname) {
+            sb_puts(&s, ",\"domain\":");
+            sb_str(&s, dname);
+        }
+        sb_puts(&s, "}},\n");
+        if (t > g.last_ts)
+            g.last_ts = t;
+        if (!s.oom) {
+            g.records++;
+            write_all(s.p, s.len);
+        } else {
+            g.dropped++;
+        }
+        free(s.p);
+    }
+    pthread_mutex_unlock(&g.mu);
+    free(name);
+    free(dname);
+}
+
+static uint64_t next_own_id(void)
+{
+    return __atomic_add_fetch(&nv.next_id, 1, __ATOMIC_RELAXED);
+}
+
+/* push/start with attributes, in a domain or the default one (dom NULL) */
+static int w_push(const void *dom, const nvtxEventAttributes_t *attr, int (*call)(void *),
+                  void *ctx)
+{
+    nvtxEventAttributes_t a;
+    bool ok = read_attr(attr, &a);
+    bool own = own_mode();
+    bool has = false, bad = false;
+    char *ext = ok ? attr_ext(dom, &a, &has, &bad) : NULL;
+    if (!own && has)
+        pend_add(self_tid(), now_ns(), false, ext, bad, attr_message(&a));
+    else if (own && ok)
+        own_open(dom, true, next_own_id(), &a, NULL, ext, has, bad);
+    else
+        free(ext);
+    int r = call ? call(ctx) : -1;
+    if (!call)
+        r = own_depth;
+    own_depth++;
+    return r;
+}
+
+typedef struct {
+    const void *dom;
+    const nvtxEventAttributes_t *attr;
+} push_ctx;
+
+static int call_push_ex(void *c)
+{
+    return orig.push_ex(((push_ctx *)c)->attr);
+}
+
+static int call_dpush_ex(void *c)
+{
+    const push_ctx *p = c;
+    return orig.dpush_ex((nvtxDomainHandle_t)(uintptr_t)p->dom, p->attr);
+}
+
+static int NVTX_API w_push_ex(const nvtxEventAttributes_t *attr)
+{
+    push_ctx c = {NULL, attr};
+    return w_push(NULL, attr, orig.push_ex ? call_push_ex : NULL, &c);
+}
+
+static int NVTX_API w_dpush_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
+{
+    push_ctx c = {d, attr};
+    return w_push(d, attr, orig.dpush_ex ? call_dpush_ex : NULL, &c);
+}
+
+static int NVTX_API w_push_a(const char *msg)
+{
+    if (own_mode())
+        own_open(NULL, true, next_own_id(), NULL, msg, NULL, false, false);
+    int r = orig.push_a ? orig.push_a(msg) : own_depth;
+    own_depth++;
+    return r;
+}
+
+static int pop_common(const void *dom)
+{
+    if (own_mode())
+        own_close(dom, true, 0, NULL, false);
+    if (own_depth > 0)
+        own_depth--;
+    return own_depth;
+}
+
+static int NVTX_API w_pop(void)
+{
+    int r = pop_common(NULL);
+    return orig.pop ? orig.pop() : r;
+}
+
+static int NVTX_API w_dpop(nvtxDomainHandle_t d)
+{
+    int r = pop_common(d);
+    return orig.dpop ? orig.dpop(d) : r;
+}
+
+static nvtxRangeId_t start_common(const void *dom, const nvtxEventAttributes_t *attr,
+                                  const char *ascii,
+                                  nvtxRangeId_t (*call)(const void *, const void *))
+{
+    nvtxEventAttributes_t a;
+    bool ok = attr ? read_attr(attr, &a) : false;
+    bool own = own_mode();
+    bool has = false, bad = false;
+    char *ext = ok ? attr_ext(dom, &a, &has, &bad) : NULL;
+    if (!own && has) {
+        pend_add(self_tid(), now_ns(), false, ext, bad, attr_message(&a));
+        ext = NULL;
+    }
+    nvtxRangeId_t id = call ? call(dom, attr ? (const void *)attr : (const void *)ascii) : 0;
+    if (own) {
+        uint64_t oid = next_own_id();
+        if (id == 0)
+            id = oid;
+        if (attr && ok)
+            own_open(dom, false, id, &a, NULL, ext, has, bad);
+        else if (!attr)
+            own_open(dom, false, id, NULL, ascii, NULL, false, false);
+        else
+            free(ext);
+    }
+    return id;
+}
+
+static nvtxRangeId_t call_start_ex(const void *dom, const void *a)
+{
+    (void)dom;
+    return orig.start_ex((const nvtxEventAttributes_t *)a);
+}
+
+static nvtxRangeId_t call_dstart_ex(const void *dom, const void *a)
+{
+    return orig.dstart_ex((nvtxDomainHandle_t)(uintptr_t)dom, (const nvtxEventAttributes_t *)a);
+}
+
+static nvtxRangeId_t call_start_a(const void *dom, const void *m)
+{
+    (void)dom;
+    return orig.start_a((const char *)m);
+}
+
+static nvtxRangeId_t NVTX_API w_start_ex(const nvtxEventAttributes_t *attr)
+{
+    return start_common(NULL, attr, NULL, orig.start_ex ? call_start_ex : NULL);
+}
+
+static nvtxRangeId_t NVTX_API w_dstart_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
+{
+    return start_common(d, attr, NULL, orig.dstart_ex ? call_dstart_ex : NULL);
+}
+
+static nvtxRangeId_t NVTX_API w_start_a(const char *msg)
+{
+    return start_common(NULL, NULL, msg, orig.start_a ? call_start_a : NULL);
+}
+
+static void NVTX_API w_end(nvtxRangeId_t id)
+{
+    if (own_mode())
+        own_close(NULL, false, id, NULL, false);
+    if (orig.end)
+        orig.end(id);
+}
+
+static void NVTX_API w_dend(nvtxDomainHandle_t d, nvtxRangeId_t id)
+{
+    if (own_mode())
+        own_close(d, false, id, NULL, false);
+    if (orig.dend)
+        orig.dend(d, id);
+}
+
+static void NVTX_API w_mark_ex(const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a;
+    if (own_mode() && read_attr(attr, &a))
+        own_mark(NULL, &a, NULL);
+    if (orig.mark_ex)
+        orig.mark_ex(attr);
+}
+
+static void NVTX_API w_dmark_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a;
+    if (own_mode() && read_attr(attr, &a))
+        own_mark(d, &a, NULL);
+    if (orig.dmark_ex)
+        orig.dmark_ex(d, attr);
+}
+
+static void NVTX_API w_mark_a(const char *msg)
+{
+    if (own_mode())
+        own_mark(NULL, NULL, msg);
+    if (orig.mark_a)
+        orig.mark_a(msg);
+}
+
+static nvtxStringHandle_t NVTX_API w_dreg_str(nvtxDomainHandle_t d, const char *str)
+{
+    nvtxStringHandle_t h = orig.dreg_str ? orig.dreg_str(d, str) : NULL;
+    char *copy = nvp_read_str(str);
+    pthread_mutex_lock(&nv.mu);
+    if (!h) /* no CUPTI: a handle of our own (NVTX never dereferences it) */
+        h = (nvtxStringHandle_t)(nv.next_handle += 16);
+    map_put(&nv.strings, &nv.nstrings, &nv.capstrings, h, copy);
+    pthread_mutex_unlock(&nv.mu);
+    free(copy);
+    return h;
+}
+
+static nvtxDomainHandle_t NVTX_API w_dcreate(const char *name)
+{
+    nvtxDomainHandle_t h = orig.dcreate ? orig.dcreate(name) : NULL;
+    char *copy = nvp_read_str(name);
+    pthread_mutex_lock(&nv.mu);
+    if (!h)
+        h = (nvtxDomainHandle_t)(nv.next_handle += 16);
+    map_put(&nv.domains, &nv.ndomains, &nv.capdomains, h, copy);
+    pthread_mutex_unlock(&nv.mu);
+    free(copy);
+    return h;
+}
+
+/* ----- the payload extension (module NVTX_EXT_PAYLOAD_MODULEID) ----- */
+
+static uint64_t NVTX_API w_schema_reg(nvtxDomainHandle_t d, const nvtxPayloadSchemaAttr_t *attr)
+{
+    nvtxPayloadSchemaAttr_t a;
+    if (nvp_safe_read(&a, attr, sizeof a) != sizeof a)
+        return 0;
+    pthread_mutex_lock(&nv.mu);
+    uint64_t id =
+        (a.fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID) ? a.schemaId : nv.next_schema++;
+    if (!nvp_register_schema(&nv.reg, d, attr, id))
+        id = 0;
+    pthread_mutex_unlock(&nv.mu);
+    if (!id)
+        note_error("an NVTX payload schema could not be read; its payloads are not decoded");
+    return id;
+}
+
+static uint64_t NVTX_API w_enum_reg(nvtxDomainHandle_t d, const nvtxPayloadEnumAttr_t *attr)
+{
+    nvtxPayloadEnumAttr_t a;
+    if (nvp_safe_read(&a, attr, sizeof a) != sizeof a)
+        return 0;
+    pthread_mutex_lock(&nv.mu);
+    uint64_t id =
+        (a.fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID) ? a.schemaId : nv.next_schema++;
+    if (!nvp_register_enum(&nv.reg, d, attr, id))
+        id = 0;
+    pthread_mutex_unlock(&nv.mu);
+    if (!id)
+        note_error("an NVTX payload enum could not be read; its values are not named");
+    return id;
+}
+
+/* nvtxRangePushPayload: a push whose only data is the payload; named after
+ * the schema (CUPTI gets a push with that name). */
+static int NVTX_API w_push_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd, size_t count)
+{
+    bool bad = false;
+    char *ext = decode_ext(d, pd, count, &bad);
+    char name[128] = "payload range";
+    nvtxPayloadData_t first;
+    if (nvp_safe_read(&first, pd, sizeof first) == sizeof first) {
+        pthread_mutex_lock(&nv.mu);
+        const nvp_schema *sc = nvp_find(&nv.reg, d, first.schemaId);
+        if (sc && sc->name)
+            snprintf(name, sizeof name, "%s", sc->name);
+        pthread_mutex_unlock(&nv.mu);
+    }
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = name;
+    if (own_mode()) {
+        own_open(d, true, next_own_id(), &a, NULL, ext, true, bad);
+    } else {
+        pend_add(self_tid(), now_ns(), false, ext, bad, strdup(name));
+    }
+    int r = orig.dpush_ex ? orig.dpush_ex(d, &a) : own_depth;
+    own_depth++;
+    return r;
+}
+
+/* nvtxRangePopPayload: NCCL's ncclCommInit* ranges get their payload here
+ * (NVTX3_RANGE_ADD_PAYLOAD). CUPTI is handed a plain pop, so the range closes
+ * (without this it stayed open: h200-1/torch_demo.json, ncclCommInitRankConfig). */
+static int NVTX_API w_pop_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd, size_t count)
+{
+    bool bad = false;
+    char *ext = decode_ext(d, pd, count, &bad);
+    if (own_mode())
+        own_close(d, true, 0, ext, bad);
+    else
+        pend_add(self_tid(), now_ns(), true, ext, bad, NULL);
+    if (own_depth > 0)
+        own_depth--;
+    return orig.dpop ? orig.dpop(d) : own_depth;
+}
+
+/* ----- installing the wrappers ----- */
+
+typedef struct {
+    NvtxCallbackModule module;
+    unsigned cbid;
+    NvtxFunctionPointer wrapper;
+    void *orig_slot; /* where CUPTI's handler is kept (a function pointer) */
+} wrap_t;
+
+#define FP(f) ((NvtxFunctionPointer)(void (*)(void))(f))
+
+/* Reads every slot of the core modules (before the tool fills them). */
+typedef struct {
+    NvtxFunctionTable table[NVTX_CB_MODULE_SIZE];
+    unsigned size[NVTX_CB_MODULE_SIZE];
+    NvtxFunctionPointer before[NVTX_CB_MODULE_SIZE][32];
+} tables_t;
+
+static bool get_tables(NvtxGetExportTableFunc_t get, tables_t *t)
+{
+    memset(t, 0, sizeof *t);
+    const NvtxExportTableCallbacks *cb = get ? get(NVTX_ETID_CALLBACKS) : NULL;
+    if (!cb || cb->struct_size < sizeof *cb || !cb->GetModuleFunctionTable)
+        return false;
+    for (unsigned m = NVTX_CB_MODULE_CORE; m < NVTX_CB_MODULE_SIZE; m++) {
+        NvtxFunctionTable tab = NULL;
+        unsigned size = 0;
+        if (!cb->GetModuleFunctionTable((NvtxCallbackModule)m, &tab, &size) || !tab)
+            continue;
+        if (size > 32)
+            size = 32;
+        t->table[m] = tab;
+        t->size[m] = size;
+        for (unsigned i = 1; i < size; i++)
+            t->before[m][i] = tab[i] ? *tab[i] : NULL;
+    }
+    return t->table[NVTX_CB_MODULE_CORE] && t->table[NVTX_CB_MODULE_CORE2];
+}
+
+static bool nvtx_own_only(void)
+{
+    const char *e = getenv("COMMROOF_TRACE_NVTX_WRAP");
+    return e && strcmp(e, "0") == 0;
+}
 
 /* Called by NVTX (NVTX_INJECTION64_PATH) in every NVTX copy in the process
  * (the program's, PyTorch's, NCCL's). CUPTI implements NVTX recording; we
  * hand NVTX to the libcupti this library is bound to, so that one CUPTI
  * instance sees both activity and markers (a second libcupti would lose
  * every marker: seen on the H200, traces/README.md). Activity is enabled
- * here too, so ranges opened before the first CUDA call are recorded. */
-EXPORT int InitializeInjectionNvtx2(nvtx_get_export_table get);
-EXPORT int InitializeInjectionNvtx2(nvtx_get_export_table get)
+ * here too, so ranges opened before the first CUDA call are recorded. Then
+ * our wrappers go into the slots (above). COMMROOF_TRACE_NVTX_WRAP=0 leaves
+ * CUPTI's slots alone (the behaviour before payload decoding). */
+typedef int (*nvtx_init_fn)(NvtxGetExportTableFunc_t);
+EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get);
+EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 {
     const char *early = getenv("COMMROOF_TRACE_EARLY_NVTX");
+    g.nvtx_started = true;
     if (!early || strcmp(early, "0") != 0)
         setup_once();
     Dl_info info;
@@ -1366,9 +2132,102 @@ EXPORT int InitializeInjectionNvtx2(nvtx_get_export_table get)
         if (h)
             LOAD_SYM(fwd, h, "InitializeInjectionNvtx2");
     }
-    if (!fwd || fwd == InitializeInjectionNvtx2) {
-        note_error("libcupti has no InitializeInjectionNvtx2; NVTX ranges are not recorded");
-        return 0;
+    if (fwd == InitializeInjectionNvtx2)
+        fwd = NULL;
+    bool wrap = !nvtx_own_only();
+    tables_t t;
+    if (wrap && !get_tables(get, &t)) {
+        note_error("NVTX export tables unreadable; NVTX payloads are not decoded");
+        wrap = false;
     }
-    return fwd(get);
+    int r = fwd ? fwd(get) : 0;
+    if (!fwd)
+        note_error("libcupti has no InitializeInjectionNvtx2; NVTX ranges are recorded without "
+                   "CUPTI");
+    else if (!r)
+        note_error("CUPTI's NVTX initialisation failed; NVTX ranges are recorded without CUPTI");
+    if (!wrap)
+        return r;
+    pthread_mutex_lock(&nv.mu);
+    if (r)
+        nv.cupti_nvtx = true;
+    const wrap_t wraps[] = {
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx, FP(w_push_ex), &orig.push_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushA, FP(w_push_a), &orig.push_a},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePop, FP(w_pop), &orig.pop},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartEx, FP(w_start_ex), &orig.start_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartA, FP(w_start_a), &orig.start_a},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeEnd, FP(w_end), &orig.end},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkEx, FP(w_mark_ex), &orig.mark_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkA, FP(w_mark_a), &orig.mark_a},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FP(w_dmark_ex), &orig.dmark_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeStartEx, FP(w_dstart_ex),
+         &orig.dstart_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeEnd, FP(w_dend), &orig.dend},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FP(w_dpush_ex), &orig.dpush_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, FP(w_dpop), &orig.dpop},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA, FP(w_dreg_str),
+         &orig.dreg_str},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateA, FP(w_dcreate), &orig.dcreate},
+    };
+    for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++) {
+        const wrap_t *w = &wraps[i];
+        if (w->cbid >= t.size[w->module] || !t.table[w->module][w->cbid])
+            continue;
+        NvtxFunctionPointer *slot = t.table[w->module][w->cbid];
+        NvtxFunctionPointer now = *slot;
+        /* CUPTI's handler is what it put there; an untouched slot still
+         * holds NVTX's own initialiser, which must never be called again. */
+        NvtxFunctionPointer cupti = (r && now != t.before[w->module][w->cbid]) ? now : NULL;
+        NvtxFunctionPointer kept;
+        memcpy(&kept, w->orig_slot, sizeof kept);
+        if (kept && cupti && kept != cupti) {
+            /* another NVTX copy, another handler: leave CUPTI's in place */
+            note_error("NVTX handlers differ between NVTX copies; some ranges are recorded by "
+                       "CUPTI alone");
+            continue;
+        }
+        if (cupti)
+            memcpy(w->orig_slot, &cupti, sizeof cupti);
+        else if (kept && r)
+            continue; /* CUPTI handles it elsewhere but not here: leave as is */
+        *slot = w->wrapper;
+    }
+    if (!r) {
+        /* CUPTI failed: undo whatever else it put in the slots. */
+        for (unsigned m = NVTX_CB_MODULE_CORE; m < NVTX_CB_MODULE_SIZE; m++)
+            for (unsigned i = 1; i < t.size[m]; i++) {
+                if (!t.table[m] || !t.table[m][i])
+                    continue;
+                bool ours = false;
+                for (size_t k = 0; k < sizeof wraps / sizeof wraps[0]; k++)
+                    ours = ours || (wraps[k].module == m && wraps[k].cbid == i);
+                if (!ours)
+                    *t.table[m][i] = t.before[m][i];
+            }
+    }
+    pthread_mutex_unlock(&nv.mu);
+    return 1;
+}
+
+/* Called by NVTX's extension loader (nvtxDetail/nvtxExtInit.h) for each
+ * extension module a program uses. The payload extension is ours: schema and
+ * enum registration, push and pop with a payload. Other modules (counters,
+ * memory, ...) are declined, as before this library exported the function;
+ * CUPTI's InitializeInjectionNvtxExtension is not called (CUPTI does not
+ * decode payloads, and how it behaves there is not verified on a GPU). */
+EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *info);
+EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *info)
+{
+    if (!info || nvtx_own_only() || info->moduleId != NVTX_EXT_PAYLOAD_MODULEID ||
+        info->segmentsCount < 1 || !info->segments)
+        return 0;
+    nvtxExtModuleSegment_t *seg = &info->segments[0];
+    if (!seg->functionSlots || seg->slotCount <= NVTX3EXT_CBID_nvtxRangePopPayload)
+        return 0;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxPayloadSchemaRegister] = (intptr_t)w_schema_reg;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxPayloadEnumRegister] = (intptr_t)w_enum_reg;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxRangePushPayload] = (intptr_t)w_push_pl;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxRangePopPayload] = (intptr_t)w_pop_pl;
+    return 1;
 }

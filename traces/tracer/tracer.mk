@@ -21,7 +21,7 @@ tracer: $(TRACER_SO)
 # -isystem: CUDA's headers are not ours to keep warning-free. The rpath binds
 # the library to this libcupti unless the process already loaded one with the
 # same soname (PyTorch does), which is what NVTX forwarding needs.
-$(TRACER_SO): traces/tracer/commroof_trace.c traces/tracer/tracer.mk
+$(TRACER_SO): traces/tracer/commroof_trace.c traces/tracer/sb.h traces/tracer/nvtx_payload.h traces/tracer/tracer.mk
 	@mkdir -p $(dir $@)
 	gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden $(TRACER_WARN) \
 	  -isystem $(TRACER_INC) -isystem $(CUDA_HOME)/include -o $@ $< \

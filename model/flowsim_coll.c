@@ -516,14 +516,13 @@ static cr_status direct(xp *x)
  * does the reduction over the switches' reduction engines. Two steps, as
  * coll counts them (the reduce, then the multicast), each crossing GPU ->
  * switch -> GPU. */
-static cr_status nvls(xp *x)
+/* NVLS allreduce of `bytes` among the op ranks mem[0..n) (one multicast
+ * domain), every channel's segments as coupled flows of lat_s latency
+ * (the steps of the caller's algorithm). */
+static cr_status nvls_group(xp *x, const int *mem, int n, double bytes, double lat_steps)
 {
     const cr_sim_coll_spec *sp = x->sp;
-    if (sp->coll != CR_COLL_ALLREDUCE)
-        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: nvls runs allreduce only, not %s",
-                           cr_coll_name(sp->coll));
     const cr_topo *t = cr_sim_topo(x->s);
-    int n = x->n;
     /* Per rank: its links to multicast switches and their shares. */
     int *off = malloc(((size_t)n + 1) * sizeof *off);
     int cap = 0, cnt = 0;
@@ -533,7 +532,7 @@ static cr_status nvls(xp *x)
     if (!off)
         return oom(x);
     for (int i = 0; i < n; i++) {
-        int v = t->gpus[x->ranks[i]];
+        int v = t->gpus[x->ranks[mem[i]]];
         double tot = 0;
         off[i] = cnt;
         for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
@@ -564,19 +563,19 @@ static cr_status nvls(xp *x)
             st = cr_diag_set(x->d, CR_EUNSUPPORTED,
                              "simulator: nvls needs every GPU on a multicast-capable switch; "
                              "GPU %d has none (try --algo ring)",
-                             x->ranks[i]);
+                             x->ranks[mem[i]]);
             goto out;
         }
         for (int k = off[i]; k < cnt; k++)
             fr[k] /= tot;
     }
     off[n] = cnt;
-    double payload = sp->bytes / n / sp->nchannels;
+    double payload = bytes / n / sp->nchannels;
     for (int c = 0; c < sp->nchannels && st == CR_OK; c++)
         for (int r = 0; r < n && st == CR_OK; r++) {
             double lat = 0;
             for (int g = 0; g < n && st == CR_OK; g++) {
-                int v = t->gpus[x->ranks[g]];
+                int v = t->gpus[x->ranks[mem[g]]];
                 double mult = g == r ? 2.0 : 1.0;
                 for (int k = off[g]; k < off[g + 1]; k++) {
                     const cr_link *l = &t->links[lk[k]];
@@ -595,16 +594,83 @@ static cr_status nvls(xp *x)
                     }
                 }
                 /* HBM: the switch reads the operand and writes the result. */
-                if (st == CR_OK && acc_add(x, cr_sim_res_hbm(x->s, x->ranks[g]), 2.0))
+                if (st == CR_OK && acc_add(x, cr_sim_res_hbm(x->s, x->ranks[mem[g]]), 2.0))
                     st = oom(x);
             }
+            /* each step crosses GPU -> switch -> GPU */
             if (st == CR_OK)
-                st = acc_flush(x, payload, 2, 2 * lat, r);
+                st = acc_flush_lat(x, payload, lat_steps * fmax(sp->step_lat_s, 2 * lat), mem[r]);
         }
 out:
     free(off);
     free(lk);
     free(fr);
+    return st;
+}
+
+static cr_status nvls(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    if (sp->coll != CR_COLL_ALLREDUCE)
+        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: nvls runs allreduce only, not %s",
+                           cr_coll_name(sp->coll));
+    int *mem = malloc((size_t)x->n * sizeof *mem);
+    if (!mem)
+        return oom(x);
+    for (int i = 0; i < x->n; i++)
+        mem[i] = i;
+    cr_status st = nvls_group(x, mem, x->n, sp->bytes, 2);
+    free(mem);
+    return st;
+}
+
+/* NCCL's NVLS_TREE allreduce: inside every node NVLS (reduce-scatter by
+ * the switches, each GPU left with 1/ppn of the data, then multicast), and
+ * across nodes, for every local GPU k, a double binary tree over the nodes'
+ * GPUs k carrying that 1/ppn share (half per tree), so every rail carries
+ * its own. The parts run pipelined, concurrently; the trees take the whole
+ * latency coll counts, 2 + 2 floor(log2 nodes) steps, the network steps no
+ * shorter than their route. One node is plain NVLS. */
+static cr_status nvlstree(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    if (sp->coll != CR_COLL_ALLREDUCE)
+        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: nvlstree runs allreduce only, not %s",
+                           cr_coll_name(sp->coll));
+    int m = 0, *grp = NULL;
+    int G = node_groups(x, &grp, &m);
+    if (!grp) {
+        if (x->err == CR_ENOMEM)
+            return CR_ENOMEM;
+        return cr_diag_set(x->d, CR_EUNSUPPORTED,
+                           "simulator: nvlstree needs the same number of ranks on every node "
+                           "(try --algo ring)");
+    }
+    if (G == 1) {
+        free(grp);
+        return nvls(x);
+    }
+    cr_status st = CR_OK;
+    int depth = floor_log2(G), C = sp->nchannels;
+    double step = sp->step_lat_s;
+    for (int g = 0; g < G && st == CR_OK; g++)
+        st = nvls_group(x, grp + (size_t)g * (size_t)m, m, sp->bytes, 2);
+    for (int k = 0; k < m && st == CR_OK; k++)
+        for (int c = 0; c < C && st == CR_OK; c++)
+            for (int tr = 0; tr < 2 && st == CR_OK; tr++) {
+                double lat = 0;
+                for (int j = 1; j < G && st == CR_OK; j++) {
+                    int cj = tr ? G - 1 - j : j, pj = tr ? G - 1 - (j - 1) / 2 : (j - 1) / 2;
+                    int ch = grp[cj * m + k], pa = grp[pj * m + k];
+                    st = acc_edge(x, ch, pa, true, &lat);
+                    if (st == CR_OK)
+                        st = acc_edge(x, pa, ch, false, &lat);
+                }
+                double L = 2 * step + 2 * depth * fmax(step, lat);
+                if (st == CR_OK)
+                    st = acc_flush_lat(x, sp->bytes / m / C / 2, L, grp[(tr ? G - 1 : 0) * m + k]);
+            }
+    free(grp);
     return st;
 }
 
@@ -681,13 +747,16 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
         case CR_ALGO_NVLS:
             st = nvls(&x);
             break;
+        case CR_ALGO_NVLSTREE:
+            st = nvlstree(&x);
+            break;
         case CR_ALGO_DIRECT:
             st = direct(&x);
             break;
         default:
             st = cr_diag_set(d, CR_EUNSUPPORTED,
-                             "simulator: algorithm %s is not simulated; use ring, tree, nvls "
-                             "or direct",
+                             "simulator: algorithm %s is not simulated; use --algo ring, tree, "
+                             "nvls, nvlstree or direct",
                              cr_algo_name(a));
         }
     }

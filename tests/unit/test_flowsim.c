@@ -410,6 +410,33 @@ static void test_nvls_reduction_engine_binds(void **state)
     cr_topo_free(t);
 }
 
+/* NVLS tree on two nodes (one leaf per rail), bw_eff 1, no step latency:
+ * inside each node NVLS moves S (n+1)/n through every GPU's 450 GB/s of
+ * NVLink; across nodes GPU k of each node carries S/8 in two mirrored
+ * trees, S/16 each way per tree, so its NIC (50 GB/s, below PCIe's 64)
+ * carries S/8 each way. For S = 1 GB both parts take 2.5 ms and share no
+ * link (HBM, 4.8 TB/s, is far from binding), so they end together; the
+ * trees' latency is 2 x their network step, the route GPU -> PCIe switch
+ * -> NIC -> leaf -> NIC -> PCIe switch -> GPU, six 0.5 us hops: 6 us. */
+static void test_nvlstree_two_nodes(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_cluster(2, 2, 0, 0, 0);
+    cr_sim *s = sim_on(t);
+    int *r = iota(16, 1);
+    double S = 1e9;
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLREDUCE, CR_ALGO_NVLSTREE, S, 1, 0, 0, 1.0);
+    int op = add_coll(s, &sp, r, 16);
+    run_ok(s);
+    double nvls_part = 2 * 2 * FX_HOP_LAT + S * 9 / 8 / GPU_Bps;
+    double tree_part = 2 * 6 * FX_HOP_LAT + S / 8 / FX_NIC_Bps;
+    assert_close(nvls_part, 2e-6 + 2.5e-3, 1e-12, 0);
+    assert_close(cr_sim_op_get(s, op).end_s, fmax(nvls_part, tree_part), 1e-6, 0);
+    free(r);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Compute overlaps communication and shares HBM. A compute task of 1 ms
  * streaming 4.8 GB (exactly the 4.8 TB/s HBM for 1 ms) on GPU 0, with a
  * 450 MB flow 0 -> 1 at 450 GB/s (1 ms) reading GPU 0's HBM: the flow's
@@ -655,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_oversubscribed_spine),
         cmocka_unit_test(test_alltoallv_hot_receiver),
         cmocka_unit_test(test_nvls_reduction_engine_binds),
+        cmocka_unit_test(test_nvlstree_two_nodes),
         cmocka_unit_test(test_compute_shares_hbm),
         cmocka_unit_test(test_deps_and_cycles),
         cmocka_unit_test(test_bad_specs),

@@ -155,6 +155,48 @@ static int node_of(const xp *x, int i)
  * edge joins the same local GPU of two nodes (the same rail) and channel c's
  * crossings use rails c and c+1, spreading channels over all NICs as NCCL's
  * rail-aligned rings do. Otherwise the ring is the rank order. */
+static int gcd(int a, int b)
+{
+    while (b) {
+        int r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Whether GPUs ga and gb share a link. */
+static bool linked(const cr_topo *t, int ga, int gb)
+{
+    int va = t->gpus[ga], vb = t->gpus[gb];
+    for (int k = t->adj_off[va]; k < t->adj_off[va + 1]; k++)
+        if (cr_link_other(&t->links[t->adj[k]], va) == vb)
+            return true;
+    return false;
+}
+
+/* The ring stride of channel c (see ring_order): 1 unless the op's ranks
+ * are directly linked for at least two strides coprime with n. On 8 fully
+ * meshed MI300X that is strides 1, 3, 5, 7: four of each GPU's seven links,
+ * where RCCL's rings reach all seven (doc/simulator.md). */
+static int mesh_stride(const xp *x, int c)
+{
+    const cr_topo *t = cr_sim_topo(x->s);
+    int n = x->n, cand[64], nc = 0;
+    if (n > 512)
+        return 1; /* direct meshes are small; do not scan n^2 pairs */
+    for (int st = 1; st < n && nc < 64; st++) {
+        if (gcd(st, n) != 1)
+            continue;
+        bool all = true;
+        for (int i = 0; i < n && all; i++)
+            all = linked(t, x->ranks[i], x->ranks[(i + st) % n]);
+        if (all)
+            cand[nc++] = st;
+    }
+    return nc >= 2 ? cand[c % nc] : 1;
+}
+
 static cr_status ring_order(xp *x, int c, int *order)
 {
     int n = x->n;
@@ -196,8 +238,13 @@ static cr_status ring_order(xp *x, int c, int *order)
         if (cnt[g] != m)
             ok = false;
     if (!ok || ng < 2 || m < 2) {
-        for (int i = 0; i < n; i++)
-            order[i] = i;
+        /* GPUs wired to each other directly (an XGMI mesh): channel c steps
+         * by the c-th stride s, coprime with n, whose pairs (i, i+s) all
+         * have a link, so that the channels spread over different links as
+         * RCCL's rings do; otherwise (switched or PCIe) the rank order. */
+        int s_c = mesh_stride(x, c);
+        for (int i = 0, r = 0; i < n; i++, r = (r + s_c) % n)
+            order[i] = r;
         goto out;
     }
     gstart[0] = 0;

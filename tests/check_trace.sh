@@ -91,6 +91,36 @@ assert t["dropped_records"] == 3 and t["complete"] is True, t' "$T/o" ||
         { echo "check_trace: summary --json content"; fails=$((fails + 1)); }
 fi
 
+# NVTX extended payloads (NCCL's message sizes) through the real library, no
+# GPU: tests/trace/nvtx_payload_demo.c registers NCCL's schemas and pushes
+# NCCL-style ranges; CUPTI records nothing here, so the tracer's own NVTX path
+# writes them. Expected values are the demo's (see its header).
+CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
+if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h" ]; then
+    if cc -std=c11 -O1 -I"$CUDA_INC" -o "$T/nvtx_demo" tests/trace/nvtx_payload_demo.c -ldl 2>"$T/e"; then
+        "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/nv" -- "$T/nvtx_demo" >"$T/o" 2>"$T/e"
+        check "nvtx payload demo" 0 $?
+        has "nvtx payload demo" "$T/o" "1 trace file(s)"
+        NVT=$(ls "$T/nv"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        if [ -z "$NVT" ]; then
+            echo "check_trace: nvtx payload demo wrote no trace"; cat "$T/e"; fails=$((fails + 1))
+        else
+            has "nvtx payload: allreduce size" "$NVT" '"name":"ncclAllReduce","args":{"device":-1'
+            has "nvtx payload: allreduce size" "$NVT" '"Message size [bytes]":1048576,"Reduction operation":"Sum"'
+            has "nvtx payload: allreduce size" "$NVT" '"Message size [bytes]":4096,"Reduction operation":"Max"'
+            has "nvtx payload: send" "$NVT" '"Message size [bytes]":65536,"Peer rank":3'
+            has "nvtx payload: pop payload" "$NVT" '"No. of ranks":8,"Rank":2,"CUDA device":2'
+            has "nvtx payload: 64-bit id as string" "$NVT" '"NCCL communicator ID":"12379813738877118345"'
+            has "nvtx payload: scalar" "$NVT" '"payload":777,"payload_kind":"u64"'
+            has "nvtx payload: counts" "$NVT" '"nvtx_payloads_decoded":5,"nvtx_payloads_undecoded":5'
+            "$CR" trace summary "$NVT" >"$T/o" 2>"$T/e"; check "nvtx payload summary" 0 $?
+            has "nvtx payload summary" "$T/o" "complete"
+        fi
+    else
+        cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))
+    fi
+fi
+
 # the demo programs compile (CUDA, no GPU needed)
 case "$B" in
 *-san) ;;

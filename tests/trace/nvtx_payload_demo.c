@@ -16,14 +16,15 @@
  *   as NVTX3_FUNC_WITH_PARAMS does; and a range whose payload comes at the pop
  *   (nvtxRangePopPayload), as NVTX3_RANGE_ADD_PAYLOAD does for ncclCommInit*;
  * - a start/end range with an extended payload, a scalar-payload range, and
- *   three payloads the tracer must count as undecoded (unknown schema, size
- *   smaller than the schema, NULL data) without crashing.
+ *   five payloads the tracer must count as undecoded (unknown schema, size
+ *   smaller than the schema, NULL data, wild data pointer, wild pointer to
+ *   the nvtxPayloadData_t) without crashing.
  *
  * Run with NVTX_INJECTION64_PATH=libcommroof_trace.so. Expected content
  * (derived from the values below): ncclAllReduce ranges with "Message size
  * [bytes]" 1048576 and 4096, "Reduction operation" "Sum" and "Max"; ncclSend
  * with 65536 bytes to peer 3; ncclCommInitRank with 8 ranks, rank 2, device 2;
- * 3 undecoded payloads.
+ * 5 undecoded payloads.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -196,6 +197,12 @@ int main(void)
     nvtxDomainRangePop(nccl);
     nvtxPayloadData_t bad3 = {SID(5), sizeof ar1, NULL};
     push_ext(nccl, s_ar, &bad3);
+    nvtxDomainRangePop(nccl);
+    /* wild pointers: to data, and to the nvtxPayloadData_t itself */
+    nvtxPayloadData_t bad4 = {SID(5), sizeof ar1, (const void *)(uintptr_t)0xdead0000};
+    push_ext(nccl, s_ar, &bad4);
+    nvtxDomainRangePop(nccl);
+    push_ext(nccl, s_ar, (const nvtxPayloadData_t *)(uintptr_t)0x8);
     nvtxDomainRangePop(nccl);
 
     puts("nvtx_payload_demo: done");

@@ -239,6 +239,83 @@ static void test_h200_nvtx_payloads(void **state)
     cr_trace_reader_free(r);
 }
 
+/* NVTX extended payloads decoded by the tracer's own path on a CPU machine
+ * (cpu_nvtx_payload.json: tests/trace/nvtx_payload_demo.c run with
+ * NVTX_INJECTION64_PATH=libcommroof_trace.so, no GPU). The demo's values:
+ * ncclAllReduce 1048576 B Sum and 4096 B Max, ncclSend 65536 B to peer 3,
+ * ncclCommInitRank (payload at the pop) 8 ranks, rank 2, device 2; the
+ * communicator 0xabcdef0123456789 = 12379813738877118345 (> 2^53, so a
+ * string); five payloads it makes undecodable; a scalar payload 777. */
+static void test_nvtx_ext_payloads(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open(FIX "cpu_nvtx_payload.json", &r, &d), CR_OK);
+    const cr_trace_event *e;
+    int ar = 0, undecoded = 0, found = 0;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        if (e->cat != CR_TRACE_NVTX)
+            continue;
+        const json_t *pl = json_object_get(e->args, "payload");
+        if (strcmp(e->name, "ncclAllReduce") == 0 && json_is_object(pl)) {
+            const double want[2] = {1048576, 4096};
+            const char *op[2] = {"Sum", "Max"};
+            assert_true(ar < 2);
+            assert_true(e->has_payload);
+            assert_close(e->payload, want[ar], 0, 0);
+            assert_close(e->bytes, want[ar], 0, 0);
+            assert_string_equal(e->domain, "NCCL");
+            assert_string_equal(json_string_value(json_object_get(pl, "Reduction operation")),
+                                op[ar]);
+            assert_string_equal(json_string_value(json_object_get(pl, "NCCL communicator ID")),
+                                "12379813738877118345");
+            ar++;
+        } else if (strcmp(e->name, "ncclAllReduce") == 0) {
+            assert_false(e->has_payload);
+            assert_true(json_is_true(json_object_get(e->args, "payload_undecoded")));
+            undecoded++;
+        } else if (strcmp(e->name, "ncclSend") == 0) {
+            assert_close(e->payload, 65536, 0, 0);
+            assert_int_equal(json_integer_value(json_object_get(pl, "Peer rank")), 3);
+            found++;
+        } else if (strcmp(e->name, "ncclCommInitRank") == 0) {
+            assert_false(e->has_payload); /* no message size in this schema */
+            assert_int_equal(json_integer_value(json_object_get(pl, "No. of ranks")), 8);
+            assert_int_equal(json_integer_value(json_object_get(pl, "Rank")), 2);
+            assert_int_equal(json_integer_value(json_object_get(pl, "CUDA device")), 2);
+            found++;
+        } else if (strcmp(e->name, "scalar") == 0) {
+            assert_close(e->payload, 777, 0, 0);
+            found++;
+        }
+    }
+    assert_int_equal(ar, 2);
+    assert_int_equal(undecoded, 5);
+    assert_int_equal(found, 3);
+    const json_t *m = cr_trace_reader_metadata(r);
+    assert_int_equal(json_integer_value(json_object_get(m, "nvtx_payloads_decoded")), 5);
+    assert_int_equal(json_integer_value(json_object_get(m, "nvtx_payloads_undecoded")), 5);
+    assert_string_equal(json_string_value(json_object_get(m, "nvtx_recorder")), "own");
+    cr_trace_reader_free(r);
+
+    /* a payload object without a usable size: no payload, the event still reads */
+    const char *t = "{\"traceEvents\":[\n"
+                    "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+                    "\"ts\":1,\"dur\":1,\"args\":{\"payload\":{\"Rank\":2}}},\n"
+                    "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"b\",\"pid\":1,\"tid\":1,"
+                    "\"ts\":1,\"dur\":1,\"args\":{\"payload\":{\"Message size [bytes]\":"
+                    "\"18446744073709551615\"}}}\n]}";
+    assert_int_equal(cr_trace_reader_open_mem(t, strlen(t), "t", &r), CR_OK);
+    int n = 0;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        assert_false(e->has_payload);
+        n++;
+    }
+    assert_int_equal(n, 2);
+    cr_trace_reader_free(r);
+}
+
 /* The same program SIGKILLed after its work (trace_demo --kill-after-ms
  * 1500): no closing brackets, no metadata, but every flushed event, four
  * more axpy kernels than the complete run, and the dropped count from the
@@ -476,6 +553,20 @@ static void test_error_is_sticky(void **state)
 
 /* Every trace committed under traces/<machine>/ reads to its end without an
  * error (they are what validate and plots consume). */
+/* A Chrome trace names "traceEvents" or "ph" near its start; other JSON
+ * files under traces/ (e.g. nvidia-h200-x2/fused-measured.json, results for
+ * commroof check --measured-json) do not. */
+static bool looks_like_trace(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char buf[4097];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, "\"traceEvents\"") || strstr(buf, "\"ph\"");
+}
+
 static void test_committed_traces(void **state)
 {
     (void)state;
@@ -499,6 +590,8 @@ static void test_committed_traces(void **state)
                 continue;
             char path[1024];
             snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
+            if (!looks_like_trace(path))
+                continue; /* other JSON beside the traces (measured results) */
             cr_trace_summary *s = NULL;
             cr_diag d = {{0}};
             if (cr_trace_summarize(path, &s, &d) != CR_OK)
@@ -554,21 +647,14 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_minimal_fixture),
-        cmocka_unit_test(test_minimal_summary),
-        cmocka_unit_test(test_h200_cuda_demo),
-        cmocka_unit_test(test_h200_nvtx_payloads),
-        cmocka_unit_test(test_h200_killed),
-        cmocka_unit_test(test_truncated_everywhere),
-        cmocka_unit_test(test_other_tools),
-        cmocka_unit_test(test_lenient_forms),
-        cmocka_unit_test(test_bad_inputs),
-        cmocka_unit_test(test_event_too_big),
-        cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_error_is_sticky),
-        cmocka_unit_test(test_names),
-        cmocka_unit_test(test_committed_traces),
-        cmocka_unit_test(test_fuzz_corpus_replay),
+        cmocka_unit_test(test_minimal_fixture),      cmocka_unit_test(test_minimal_summary),
+        cmocka_unit_test(test_h200_cuda_demo),       cmocka_unit_test(test_h200_nvtx_payloads),
+        cmocka_unit_test(test_nvtx_ext_payloads),    cmocka_unit_test(test_h200_killed),
+        cmocka_unit_test(test_truncated_everywhere), cmocka_unit_test(test_other_tools),
+        cmocka_unit_test(test_lenient_forms),        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_event_too_big),        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_error_is_sticky),      cmocka_unit_test(test_names),
+        cmocka_unit_test(test_committed_traces),     cmocka_unit_test(test_fuzz_corpus_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

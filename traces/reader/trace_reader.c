@@ -429,7 +429,21 @@ static cr_status read_args(cr_trace_reader *r, unsigned long line, cr_trace_even
         e->dst_device = (int)v;
     }
     if (e->cat == CR_TRACE_NVTX) {
-        TRY(get_num(r, line, a, "payload", "args.", &e->has_payload, &e->payload));
+        const json_t *pl = json_object_get(a, "payload");
+        if (json_is_object(pl)) {
+            /* a decoded NVTX extended payload (traces/README.md): NCCL's
+             * message size becomes the range's payload and its bytes. The
+             * tracer writes integers beyond 2^53 as strings; such a size,
+             * or a negative one, is left in args only. */
+            const json_t *sz = json_object_get(pl, CR_TRACE_NCCL_SIZE_FIELD);
+            if (json_is_number(sz) && json_number_value(sz) >= 0) {
+                e->has_payload = true;
+                e->payload = json_number_value(sz);
+                e->bytes = e->payload;
+            }
+        } else {
+            TRY(get_num(r, line, a, "payload", "args.", &e->has_payload, &e->payload));
+        }
         TRY(get_str(r, line, a, "domain", "args.", &e->domain));
     }
     return CR_OK;

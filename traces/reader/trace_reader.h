@@ -64,6 +64,10 @@ typedef enum {
 /* One event. Fields that the event does not carry hold their "absent" value
  * (-1 for device, stream, src/dst device; 0 otherwise). Pointers are
  * borrowed: valid until the next cr_trace_reader_next() or _free(). */
+/* The field of NCCL's NVTX payload schemas that holds a collective's message
+ * size (NVIDIA/nccl src/include/nvtx_payload_schemas.h). */
+#define CR_TRACE_NCCL_SIZE_FIELD "Message size [bytes]"
+
 typedef struct {
     char ph;             /* Chrome phase: 'X' complete, 'i' instant, 'M' metadata, ... */
     cr_trace_cat cat;    /* what it records */
@@ -88,7 +92,10 @@ typedef struct {
                                       (a memset's kind is in dst_mem) */
     /* nvtx */
     bool has_payload;
-    double payload;     /* the range's scalar payload (NCCL: message size) */
+    double payload;     /* the range's scalar payload; for a decoded NVTX extended
+                           payload (args.payload an object), its NCCL message size
+                           (CR_TRACE_NCCL_SIZE_FIELD), also in bytes; the other
+                           fields are in args */
     const char *domain; /* NVTX domain, NULL for the default one */
     /* everything else: the event's "args" object, or NULL */
     const json_t *args;

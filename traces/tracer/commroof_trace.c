@@ -1390,15 +1390,24 @@ static void setup(void)
         {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA"},
     };
     int enabled = 0;
+    CUptiResult why[sizeof kinds / sizeof kinds[0]];
     for (size_t i = 0; cupti && i < sizeof kinds / sizeof kinds[0]; i++) {
-        char what[96];
-        snprintf(what, sizeof what, "cuptiActivityEnable(%s)", kinds[i].name);
-        if (cupti_ok(cuptiActivityEnable(kinds[i].kind), what)) {
+        why[i] = cuptiActivityEnable(kinds[i].kind);
+        if (why[i] == CUPTI_SUCCESS) {
             enabled++;
             g.cupti_on = true;
             if (kinds[i].kind == CUPTI_ACTIVITY_KIND_MARKER)
                 g.marker_on = true;
         }
+    }
+    for (size_t i = 0; cupti && i < sizeof kinds / sizeof kinds[0]; i++) {
+        char what[96];
+        if (enabled == 0) { /* one line, not one per kind (a machine without a GPU) */
+            cupti_ok(why[i], "cuptiActivityEnable (every activity kind)");
+            break;
+        }
+        snprintf(what, sizeof what, "cuptiActivityEnable(%s)", kinds[i].name);
+        cupti_ok(why[i], what);
     }
     if (enabled == 0 && g.nvtx_started) {
         /* No GPU, or CUPTI refuses: NVTX ranges are still recorded, by our

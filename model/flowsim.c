@@ -173,6 +173,7 @@ typedef struct {
     char *name;
     int kind, n, stream;
     int *ranks;
+    uint64_t *member; /* bitmap over GPU ranks: the op's ranks */
     double *rank_end;
     double start_s, end_s;
     long n_tasks;
@@ -550,6 +551,7 @@ void cr_sim_free(cr_sim *s)
     for (int i = 0; i < s->n_ops; i++) {
         free(s->ops[i].name);
         free(s->ops[i].ranks);
+        free(s->ops[i].member);
         free(s->ops[i].rank_end);
     }
     free(s->ops);
@@ -638,13 +640,17 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
     o->name = dup_str(name ? name : "op");
     o->ranks = malloc((size_t)n * sizeof *o->ranks);
     o->rank_end = malloc((size_t)n * sizeof *o->rank_end);
-    if (!o->name || !o->ranks || !o->rank_end) {
+    o->member = calloc((size_t)s->t->n_gpus / 64 + 1, sizeof *o->member);
+    if (!o->name || !o->ranks || !o->rank_end || !o->member) {
         free(o->name);
         free(o->ranks);
         free(o->rank_end);
+        free(o->member);
         return -1;
     }
     memcpy(o->ranks, ranks, (size_t)n * sizeof *ranks);
+    for (int i = 0; i < n; i++)
+        o->member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
     o->kind = (int)kind;
     o->n = n;
     o->stream = stream;
@@ -1209,10 +1215,12 @@ static long route_get(cr_sim *s, int a, int b)
 /* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
  * local index differs goes first over NVLink to the GPU of the sender's node
  * on the receiver's rail, then out of that GPU's NIC, so that it stays on
- * one rail of a rail-optimised fabric. Returns that relay GPU, or -1 when
- * the flow goes straight (same node, same rail, same NVLink domain, no
- * node structure, or the topology sets sim.pxn to 0). */
-static int pxn_relay(const cr_sim *s, int a, int b)
+ * one rail of a rail-optimised fabric. The relay must be a rank of the
+ * communicator (NCCL's proxy runs there): member is its bitmap over GPU
+ * ranks, NULL for any. Returns that relay GPU, or -1 when the flow goes
+ * straight (same node, same rail, same NVLink domain, no node structure,
+ * no such member, or the topology sets sim.pxn to 0). */
+static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
 {
     if (!s->pxn || a == b)
         return -1;
@@ -1224,15 +1232,17 @@ static int pxn_relay(const cr_sim *s, int a, int b)
     int c = s->node_first[na] + s->local[b];
     if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
         return -1;
+    if (member && !((member[c >> 6] >> (c & 63)) & 1u))
+        return -1;
     return c;
 }
 
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
  * or to b, r2 from the relay (-1 without one). Returns 0, -1 (no route) or
  * -2 (out of memory). */
-static int flow_legs(cr_sim *s, int a, int b, long *r1, long *r2)
+static int flow_legs(cr_sim *s, const uint64_t *member, int a, int b, long *r1, long *r2)
 {
-    int relay = pxn_relay(s, a, b);
+    int relay = pxn_relay(s, member, a, b);
     *r2 = -1;
     *r1 = route_get(s, a, relay >= 0 ? relay : b);
     if (*r1 < 0)
@@ -1248,6 +1258,12 @@ static int flow_legs(cr_sim *s, int a, int b, long *r1, long *r2)
 cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
 {
     cr_status st = CR_OK;
+    uint64_t *member = calloc((size_t)s->t->n_gpus / 64 + 1, sizeof *member);
+    if (!member)
+        return CR_ENOMEM;
+    for (int i = 0; i < n; i++)
+        if (ranks[i] >= 0 && ranks[i] < s->t->n_gpus)
+            member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
     for (int i = 0; i < n && st == CR_OK; i++) {
         int a = ranks[i];
         if (a < 0 || a >= s->t->n_gpus)
@@ -1257,7 +1273,7 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
             int b = ranks[j];
             if (a == b || b < 0 || b >= s->t->n_gpus)
                 continue;
-            int relay = pxn_relay(s, a, b);
+            int relay = pxn_relay(s, member, a, b);
             int tgt = relay >= 0 ? relay : b;
             if (route_find(s, a, tgt) >= 0)
                 continue;
@@ -1268,6 +1284,7 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
         }
     }
     s->prewarm = -1;
+    free(member);
     return st;
 }
 
@@ -1289,7 +1306,8 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
     return CR_OK;
 }
 
-cr_status cr_sim_path(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s)
+cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, int *n,
+                      double *lat_s)
 {
     *uses = NULL;
     *n = 0;
@@ -1299,7 +1317,7 @@ cr_status cr_sim_path(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, 
     if (a == b)
         return CR_OK;
     long r1, r2;
-    int e = flow_legs(s, a, b, &r1, &r2);
+    int e = flow_legs(s, op >= 0 && op < s->n_ops ? s->ops[op].member : NULL, a, b, &r1, &r2);
     if (e < 0)
         return e == -1 ? CR_ENOTFOUND : CR_ENOMEM;
     if (r2 < 0) {
@@ -1414,7 +1432,7 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
         return (int)id;
     }
     long r1, r2;
-    if (flow_legs(s, a, b, &r1, &r2) < 0)
+    if (flow_legs(s, s->ops[op].member, a, b, &r1, &r2) < 0)
         return -1;
     long id = task_new(s, op, T_FLOW, src, dst);
     if (id < 0)

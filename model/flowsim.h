@@ -276,13 +276,15 @@ int cr_sim_n_res(const cr_sim *s);
  * tasks or routes. Errors: CR_ENOTFOUND (no path), CR_EINVAL, CR_ENOMEM. */
 cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
 
-/* The path a flow from GPU rank a to GPU rank b takes (cr_sim_flow_add):
- * the route, or with NCCL's PXN relay (inter-node, different rail) the
+/* The path a flow of op from GPU rank a to GPU rank b takes
+ * (cr_sim_flow_add): the route, or with NCCL's PXN relay (inter-node,
+ * different rail, the relay a rank of op; op -1: any GPU may relay) the
  * route to the relay GPU followed by the relay's route, as link uses (legs
  * concatenated) and its latency (sum of the legs'). *uses is borrowed and
  * valid until the next call that adds tasks or routes; a == b gives no
  * uses and 0 latency. Errors: CR_ENOTFOUND, CR_EINVAL, CR_ENOMEM. */
-cr_status cr_sim_path(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
+cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, int *n,
+                      double *lat_s);
 
 /* Computes and caches the routes among all pairs of the given GPU ranks
  * grouped by source, so that one shortest-path search per source serves

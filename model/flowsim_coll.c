@@ -61,7 +61,7 @@ static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int d
         const cr_sim_use *u;
         int n;
         double lat;
-        if (cr_sim_path(x->s, x->ranks[a], x->ranks[b], &u, &n, &lat) == CR_ENOTFOUND)
+        if (cr_sim_path(x->s, x->op, x->ranks[a], x->ranks[b], &u, &n, &lat) == CR_ENOTFOUND)
             x->err = cr_diag_set(x->d, CR_ENOTFOUND, "simulator: no route from GPU %d to GPU %d",
                                  x->ranks[a], x->ranks[b]);
         else
@@ -100,7 +100,7 @@ static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
     double lat;
     int ga = x->ranks[a], gb = x->ranks[b];
     if (ga != gb) {
-        cr_status st = cr_sim_path(x->s, ga, gb, &u, &n, &lat);
+        cr_status st = cr_sim_path(x->s, x->op, ga, gb, &u, &n, &lat);
         if (st == CR_ENOTFOUND)
             return cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d", ga, gb);
         if (st != CR_OK)

@@ -71,6 +71,24 @@ for f in tests/fixtures/nccl-tests/*.log; do
     *) [ $r -eq 0 ] || [ $r -eq 3 ] || { echo "check_validate: $f: exit $r"; "$CR" validate --nccl-tests "$f" --topo hgx-h100-8 --summary; fail=1; } ;;
     esac
 done
+# calibrate from the committed traces: the written topology passes the
+# checker, carries ops' parameters, and validates the same sweep with no
+# violation and no case beating its (now exact) ceilings.
+CAL="${BUILD:-build}/validate-calibrated.xml"
+if "$CR" calibrate --topo h200-1 --from-traces traces/h200-1/ -o "$CAL" >/dev/null 2>&1; then
+    "$CR" topo check "$CAL" >/dev/null 2>&1 || { echo "check_validate: calibrated topology fails topo check"; fail=1; }
+    for k in ops.hbm.read_eff ops.hbm.turn ops.kernel.fixed ops.launch.graph ops.tma.sm_bw; do
+        grep -q "key=\"$k\"" "$CAL" || { echo "check_validate: calibrate did not write $k"; fail=1; }
+    done
+    out=$("$CR" validate $TRACES --topo "$CAL" --summary --max-median-error $MAX_MEDIAN 2>&1); r=$?
+    if [ $r -ne 0 ] || echo "$out" | grep -q "faster than the attainable"; then
+        echo "$out" | sed -n '/summary per family/,$p'; echo "check_validate: calibrated topology: exit $r"; fail=1
+    else
+        echo "check_validate: calibrated h200-1 (from the traces): $(echo "$out" | awk '$1 == "all" {print "median |err| " $4 "%, p90 " $5 "%"}')"
+    fi
+else
+    echo "check_validate: calibrate --from-traces failed"; fail=1
+fi
 "$CR" validate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "check_validate: no input should be a usage error (2)"; fail=1; }
 "$CR" validate traces/h200-1/kernels-hbm.json --topo nope >/dev/null 2>&1; [ $? -eq 1 ] || { echo "check_validate: unknown topology should exit 1"; fail=1; }
 "$CR" validate traces/h200-1/kernels-hbm.json --topo h200-1 --subset third >/dev/null 2>&1; [ $? -eq 2 ] || { echo "check_validate: --subset third should be a usage error (2)"; fail=1; }

@@ -395,9 +395,7 @@ static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a,
         if (!p2p)
             return "NCCL has no direct algorithm for this collective: use --mech for a custom "
                    "kernel";
-        if (p == CR_PROTO_LL128)
-            return "NCCL point-to-point runs LL or Simple";
-        return NULL;
+        return NULL; /* any protocol asked: NCCL picks LL or Simple by size (p2p_proto) */
     default:
         return "unknown algorithm";
     }
@@ -560,9 +558,73 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
     }
 }
 
+/* LL on scale-up links is issue-bound, not link-bound: every 8-byte store
+ * carries 4 data bytes and a flag, every load polls its flag, so a GPU's
+ * rate is set by how many buffer streams each primitive touches, not by
+ * the wire (doc/bounds.md 3.5). Per data byte a primitive costs one unit
+ * per stream it reads or writes: send (user buffer in, peer LL buffer out)
+ * 2, recv (LL buffer in, output out) 2, copySend / recvCopySend /
+ * recvReduceSend / recvReduceCopy 3, recvReduceCopySend 4
+ * (src/device/prims_ll.h). A channel's thread block runs its ring steps
+ * one after the other, so a rank's cost is the sum over its steps of the
+ * step's bytes x streams; ranks run concurrently, the busiest one sets the
+ * time. Returns the stream bytes of the busiest rank (0 when the model
+ * does not apply). */
+static double ll_stream_bytes(const struct cr_coll_ctx *c, cr_coll coll, cr_algo algo, double S)
+{
+    double nn = c->n;
+    if (algo == CR_ALGO_RING) {
+        switch (coll) {
+        case CR_COLL_ALLREDUCE: /* send 2, (n-2) recvReduceSend 3, recvReduceCopySend 4,
+                                   (n-2) recvCopySend 3, recv 2: S/n each */
+            return (6 * nn - 4) / nn * S;
+        case CR_COLL_ALLGATHER:     /* copySend 3, (n-2) recvCopySend 3, recv 2 */
+        case CR_COLL_REDUCESCATTER: /* send 2, (n-2) recvReduceSend 3, recvReduceCopy 3 */
+            return (3 * nn - 1) / nn * S;
+        case CR_COLL_BROADCAST: /* root copySend 3, middle recvCopySend 3, last recv 2 */
+        case CR_COLL_REDUCE:    /* first send 2, middle recvReduceSend 3, root recvReduceCopy 3 */
+            return 3 * S;
+        default:
+            return 0;
+        }
+    }
+    if (algo == CR_ALGO_TREE && coll == CR_COLL_ALLREDUCE && c->n_nodes == 1)
+        /* a chain: the leaf sends S up and receives S down (2 + 2), the root
+         * recvReduceCopySend S (4), a middle rank recvReduceSend up and
+         * recvCopySend down (3 + 3) */
+        return (c->ppn > 2 ? 6 : 4) * S;
+    return 0;
+}
+
+static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
+                        cr_proto proto, const cr_coll_bound *b, cr_coll_pred *o);
+
 void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
                      cr_proto proto, const cr_coll_bound *b, cr_coll_pred *o)
 {
+    if (algo != CR_ALGO_DIRECT || c->n < 2) {
+        predict_one(c, rq, algo, proto, b, o);
+        return;
+    }
+    /* Point-to-point: whatever protocol is asked, NCCL picks LL or Simple
+     * by size (src/enqueue.cc addP2pToPlan: LL when the bytes per channel
+     * stay within NCCL_P2P_LL_THRESHOLD and the connection has LL buffers,
+     * Simple otherwise; LL128 never). Measured on 2 H200s
+     * (traces/nvidia-h200-x2/kernels-nccl-auto-{LL,LL128}.json.gz):
+     * sendrecv of 8 GiB at 366 GB/s under NCCL_PROTO=LL and =LL128, as
+     * Simple; 64-256 KiB at 11-12 us, LL's speed. The faster of the two
+     * predictions stands for NCCL's switch (doc/bounds.md 3.5). */
+    cr_coll_pred ll;
+    predict_one(c, rq, algo, CR_PROTO_LL, b, &ll);
+    predict_one(c, rq, algo, CR_PROTO_SIMPLE, b, o);
+    if (ll.supported && (!o->supported || ll.pred_s < o->pred_s))
+        *o = ll;
+}
+
+static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
+                        cr_proto proto, const cr_coll_bound *b, cr_coll_pred *o)
+{
+
     memset(o, 0, sizeof *o);
     o->algo = algo;
     o->proto = proto;
@@ -595,7 +657,8 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
     /* two ranks: measured (coll.n2.*, traces/nvidia-h200-x2); larger
      * communicators keep NCCL's tables until a trace of them exists */
     bool two = n == 2;
-    double ls = p->lat_scale * (two ? p->n2_lat_scale : 1.0);
+    double ls = p->lat_scale *
+                (two ? (proto == CR_PROTO_LL128 ? p->n2_lat_scale_ll128 : p->n2_lat_scale) : 1.0);
     double fill_Bps = two ? p->ch_fill_Bps : 0;
     double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto) : 0) * 1e-6 * ls;
     o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls : 0;
@@ -609,6 +672,20 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
     double cap_ch = cr_proto_cap_Bps(p, proto, 1) * nchf;
     if (proto == CR_PROTO_LL)
         cap_ch = cr_proto_cap_Bps(p, proto, 1);
+    /* LL on scale-up links: the stream term (ll_stream_bytes) replaces
+     * NCCL's llMaxBw, a selection figure that 2 H200s beat (broadcast 164
+     * GB/s of 141, traces/nvidia-h200-x2/kernels-nccl-Ring-LL.json.gz);
+     * the stream rate grows with the channels as the wire rate does.
+     * Two ranks only, where it is measured (params coll.n2.ll.stream);
+     * larger communicators keep llMaxBw until a trace of them exists. */
+    double ll_s = 0;
+    if (proto == CR_PROTO_LL && two && p->ll_stream_Bps > 0 && c->intra_hw == CR_HW_NVLINK) {
+        double sb = ll_stream_bytes(c, rq->coll, algo, S);
+        if (sb > 0) {
+            ll_s = sb / (p->ll_stream_Bps * nchf / nch_max);
+            cap_ch = HUGE_VAL;
+        }
+    }
     double t = 0;
     switch (algo) {
     case CR_ALGO_RING: {
@@ -624,11 +701,14 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         bool agrs = rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER;
         if (two && c->ring_hw == CR_HW_NVLINK && (rq->coll == CR_COLL_ALLREDUCE || agrs))
             eff *= (agrs ? p->ring2_agrs_eff : p->ring2_ar_eff) / p->proto_eff[CR_PROTO_SIMPLE];
-        double rate = fmin(c->ring_Bps * eff, cap_ch);
+        double rate = fmin(c->ring_Bps * eff,
+                           c->ring_hw == CR_HW_NVLINK
+                               ? cap_ch
+                               : cr_proto_cap_Bps(p, proto, 1) * (proto == CR_PROTO_LL ? 1 : nchf));
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
         o->wire_Bps = rate;
-        t = wire / rate;
+        t = fmax(wire / rate, ll_s);
         /* Simple: the first FIFO step of every channel crosses the link
          * and then the receiving channel before the pipeline streams
          * (pipe_fill: f x (sum - max) = one step per channel through the
@@ -654,7 +734,12 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         if (algo == CR_ALGO_TREE) {
             if (c->ppn > 1) {
                 r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
-                w_in = 2 * S;
+                /* the chain's middle ranks receive S from below and S
+                 * from above; with two ranks in the node there is no
+                 * middle: the leaf sends S up and gets S back, the root
+                 * the reverse (traces/nvidia-h200-x2/kernels-nccl-Tree-
+                 * Simple: 355 GB/s busbw, the ring's 349) */
+                w_in = (c->ppn > 2 || N > 1 ? 2 : 1) * S;
             }
         } else if (c->nvls_node) {
             r_in = c->nvls_Bps * p->nvls_eff;
@@ -681,7 +766,7 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
             o->wire_Bps = r_out;
             o->link_Bps = c->nic_node_Bps;
         }
-        t = fmax(t_in, t_out);
+        t = fmax(fmax(t_in, t_out), ll_s);
         /* Stages one loop crosses. NVLS tree (all_reduce.h NVLS_TREE):
          * copy into the NVLS buffer, switch reduce, L network hops up each
          * followed by a combine (switch reduce + network receive), L hops
@@ -761,6 +846,10 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
               1e-6 * ls;
         o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
+        if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
+            lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */
+            o->launch_s = fmin(o->launch_s, lat);
+        }
         o->n_steps = 1;
         if (proto == CR_PROTO_LL) {
             t /= 0.5; /* half of each 8-byte line is the flag */

@@ -76,6 +76,23 @@ static const struct key keys[] = {
      "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, 1-64 KiB on 2 H200s take a median "
      "1.24 x NCCL tuning.cc's baseLat + hwLat x steps of device time (7.7-12 us); two ranks "
      "only (the one size measured); others 1"},
+    {"coll.n2.lat_scale.ll128", OFF(n2_lat_scale_ll128), K_DOUBLE, {1, 1, 0.96, 1}, 0.01, 100, "",
+     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl-{Ring,Tree,auto}-LL128.json.gz, LL128 "
+     "collectives of 8 B - 64 KiB on 2 H200s at the even-indexed sizes (8 B, 128 B, 2 KiB, "
+     "32 KiB) take a median 0.96 x NCCL tuning.cc's baseLat + hwLat x steps (held-out odd "
+     "sizes: 0.97); LL and Simple keep coll.n2.lat_scale; others 1"},
+    {"coll.n2.p2p_ll_lat", OFF(n2_p2p_ll_lat_s), K_DOUBLE, {0, 0, 10.6e-6, 0}, 0, 1, "s",
+     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl-auto-{LL,LL128,Simple}.json.gz, sendrecv "
+     "and alltoall of at most 16 KiB per peer (NCCL's LL range) at the even-indexed sizes on 2 "
+     "H200s: median 10.6 us of device time (21 cases; held-out odd sizes 11.5 us); NCCL's table "
+     "(baseLat + hwLat, ring LL: 7.2 us) x coll.n2.lat_scale gives 8.9; 0 = the table"},
+    {"coll.n2.ll.stream", OFF(ll_stream_Bps), K_DOUBLE, {0, 0, 495e9, 0}, 0, 1e15, "B/s",
+     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl-Ring-LL.json.gz, ring LL allreduce, "
+     "allgather, reducescatter, broadcast, reduce of 128 MiB and 2 GiB on 2 H200s: median 495 "
+     "GB/s of memory-stream bytes (doc/bounds.md 3.5: 8-byte LL stores and flag polls make LL "
+     "issue-bound, each primitive's loads and stores cost alike; held-out 32 MiB, 512 MiB, "
+     "8 GiB: 495); two ranks only (n >= 3 keep NCCL's llMaxBw until measured); other generations "
+     "unmeasured: 0, no stream term"},
     {"coll.step.simple", OFF(simple_step_bytes), K_DOUBLE, {524288, 524288, 524288, 524288}, 1,
      1e12, "B",
      "NCCL init.cc: Simple buffer 4 MiB (NCCL_BUFFSIZE) in NCCL_STEPS = 8 steps per channel; the "

@@ -7,6 +7,10 @@
 #   traces/nvidia-h200-x2/kernels-p2p.json.gz   GPU0 -> GPU1 copies by mechanism
 #                                               (ce, tma, ldst; 1-132 SMs)
 #   traces/h200-1/kernels-nccl.json             NCCL on one H200 (n = 1)
+#   traces/nvidia-h200-x2/kernels-nccl-ALGO-PROTO.json.gz
+#                                               NCCL on 2 H200s, NCCL_ALGO x NCCL_PROTO
+#                                               forced (Ring, Tree, auto x LL, LL128,
+#                                               Simple), 8 B - 8 GiB, one group each
 # For each group: zero bound violations (validate exits 3 otherwise) and a
 # median |prediction error| of at most MAX_MEDIAN percent (default 10) over
 # the group's cases, computed here from validate's per-case rows so that
@@ -76,6 +80,27 @@ gate "$X2/kernels-p2p.json.gz" "$out" p2p '^ldst_' "p2p ldst" 160
 
 run traces/h200-1/kernels-nccl.json "$CR" validate traces/h200-1/kernels-nccl.json --topo h200-1
 gate traces/h200-1/kernels-nccl.json "$out" nccl '_n=1_' "nccl n=1" 77
+
+# Forced algorithm x protocol (issue 9's sweep). Every group: zero bound
+# violations and every case predicted. The median gate holds where the
+# model reaches it; the groups listed in LOOSE (doc/bounds.md 3.5 says why
+# they stay above 10%) are gated at their documented figure instead, so a
+# regression still fails.
+LOOSE="Tree-LL:25 Tree-LL128:20 auto-Simple:12"
+for a in Ring Tree auto; do
+    for p in LL LL128 Simple; do
+        f=$X2/kernels-nccl-$a-$p.json.gz
+        [ -f "$f" ] || { echo "check_coll_traces: missing $f"; fail=1; continue; }
+        case $a in Ring) min=80 ;; Tree) min=16 ;; *) min=112 ;; esac
+        lim=$MAX_MEDIAN
+        for l in $LOOSE; do [ "${l%%:*}" = "$a-$p" ] && lim=${l#*:}; done
+        run "$f" sh -c "gzip -dc $f | '$CR' validate /dev/stdin --topo hgx-h200-8"
+        save=$MAX_MEDIAN
+        MAX_MEDIAN=$lim
+        gate "$f" "$out" nccl '_n=2_' "$a/$p" $min
+        MAX_MEDIAN=$save
+    done
+done
 
 [ $fail -eq 0 ] && echo "check_coll_traces: OK"
 exit $fail

@@ -195,6 +195,20 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
                (unsigned long long)c->count, c->bytes, c->total_s * 1e6,
                c->total_s > 0 ? c->bytes / c->total_s / 1e9 : 0.0);
     }
+    if (s->n_nvtx_sizes == 0)
+        return; /* no NCCL payloads: the table would be empty */
+    printf("#\n# NVTX ranges by message size (NCCL calls; host-side time of the call, not the "
+           "GPU's)\n");
+    printf("# %8s %15s %13s %11s  %s\n", "calls", "bytes", "total", "mean", "name");
+    printf("# %8s %15s %13s %11s  %s\n", "-", "B", "us", "us", "-");
+    for (size_t i = 0; i < s->n_nvtx_sizes; i++) {
+        const cr_trace_nvtx_size_stat *n = &s->nvtx_sizes[i];
+        printf("  %8llu %15.0f %13.3f %11.3f  %s\n", (unsigned long long)n->calls, n->bytes,
+               n->total_s * 1e6, n->total_s / (double)n->calls * 1e6, n->name);
+    }
+    if (s->nvtx_sizes_ungrouped)
+        printf("#   %llu more ranges in further (name, size) groups are not listed\n",
+               (unsigned long long)s->nvtx_sizes_ungrouped);
 }
 
 static json_t *summary_json(const char *path, const cr_trace_summary *s, long top)
@@ -238,6 +252,16 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
                                             c->total_s > 0 ? c->bytes / c->total_s / 1e9 : 0.0));
     }
     json_object_set_new(o, "copies", cs);
+    json_t *ns = json_array();
+    for (size_t i = 0; i < s->n_nvtx_sizes; i++) {
+        const cr_trace_nvtx_size_stat *n = &s->nvtx_sizes[i];
+        json_array_append_new(ns, json_pack("{s:s, s:f, s:I, s:f}", "name", n->name, "bytes",
+                                            n->bytes, "calls", (json_int_t)n->calls, "total_us",
+                                            n->total_s * 1e6));
+    }
+    json_object_set_new(o, "nvtx_sizes", ns);
+    json_object_set_new(o, "nvtx_sizes_ungrouped",
+                        json_integer((json_int_t)s->nvtx_sizes_ungrouped));
     return o;
 }
 

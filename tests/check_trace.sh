@@ -115,6 +115,8 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
             has "nvtx payload: counts" "$NVT" '"nvtx_payloads_decoded":5,"nvtx_payloads_undecoded":5'
             "$CR" trace summary "$NVT" >"$T/o" 2>"$T/e"; check "nvtx payload summary" 0 $?
             has "nvtx payload summary" "$T/o" "complete"
+            has "nvtx payload summary" "$T/o" "# NVTX ranges by message size"
+            grep -Eq '^ +1 +65536 .* ncclSend$' "$T/o" || { echo "check_trace: no ncclSend 65536 row in:"; cat "$T/o"; fails=$((fails + 1)); }
         fi
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))

@@ -1,41 +1,93 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Builds the libFuzzer targets with clang (ASan + UBSan + libFuzzer) into
-# build-fuzz/ and, with "run", fuzzes each for FUZZ_SECONDS (default 60):
+# Builds every libFuzzer target tests/fuzz/fuzz_*.c with clang (ASan + UBSan
+# + libFuzzer) into build-fuzz/ and, with "run", fuzzes each for FUZZ_SECONDS
+# (default 60):
 #
-#   tests/fuzz/build.sh            build only
-#   tests/fuzz/build.sh run        build, then fuzz every target
+#   tests/fuzz/build.sh                  build every target
+#   tests/fuzz/build.sh run              build, then fuzz every target
+#   tests/fuzz/build.sh [run] units ...  only the targets named (fuzz_units.c)
 #
-# Seeds: tests/fuzz/corpus/<target>/ plus, for topology XML, the fixtures
-# and the shipped topologies. Crashes land in build-fuzz/. The unit tests
-# replay tests/fuzz/corpus/ through the same entry points on every make test.
+# Every target links an instrumented libcommroof: all library sources, as the
+# Makefile lists them (model/ traces/reader/ validate/ plots/), plus the
+# shipped topologies and suites embedded as the Makefile does it. A target's
+# header comment adds what else it needs, one line each:
+#
+#   * fuzz-sources: FILE.c ...   more sources compiled into it
+#   * fuzz-cflags: FLAGS         more compiler flags
+#   * fuzz-needs: PATH           skip it (saying so) where PATH does not exist
+#   * fuzz-max-len: N            -max_len when fuzzing (default 65536)
+#   * fuzz-seeds: DIR ...        seed folders besides tests/fuzz/corpus/NAME/
+#
+# Crashes land in build-fuzz/. The unit tests replay tests/fuzz/corpus/
+# through the same entry points on every make test. CC (default clang) must
+# support -fsanitize=fuzzer; FUZZ_BUILD sets the folder; FUZZ_JOBS (default
+# 2) the parallel compiles.
 set -eu
 cd "$(dirname "$0")/../.."
 OUT=${FUZZ_BUILD:-build-fuzz}
 CC=${CC:-clang}
-mkdir -p "$OUT/obj"
-FLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link -I. -Imodel $(pkg-config --cflags libxml-2.0)"
-SRC="model/units.c model/status.c model/dtype.c model/topo.c model/topo_xml.c"
-# The shipped topology table, generated the way the Makefile does it.
+JOBS=${FUZZ_JOBS:-2}
+PKGS="libxml-2.0 jansson"
+pkg-config --exists $PKGS || { echo "build.sh: pkg-config cannot find $PKGS (run make deps)" >&2; exit 1; }
+command -v "$CC" >/dev/null 2>&1 || { echo "build.sh: no compiler \"$CC\" (install clang, or set CC)" >&2; exit 1; }
+mkdir -p "$OUT/libobj"
+FLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I. -Imodel $(pkg-config --cflags $PKGS)"
+LIBS="$(pkg-config --libs $PKGS) -lm"
+
+# A header field of target $1: the text after " * fuzz-$2:" (empty if none).
+field() { sed -n "s/^ \* fuzz-$2: *//p" "$1" | head -n 1; }
+
+# The instrumented library, rebuilt only where a source is newer.
 $CC -std=c11 -O1 -o "$OUT/embed" tools/embed.c
-"$OUT/embed" topo topologies/*.xml -- suite $(ls suites/*.xml 2>/dev/null) > "$OUT/embedded.c"
-objs=""
-for f in $SRC "$OUT/embedded.c"; do
-    o="$OUT/obj/$(basename "$f" .c).o"
-    $CC $FLAGS -c -o "$o" "$f"
-    objs="$objs $o"
-done
-for t in topo_xml units; do
-    $CC $FLAGS -fsanitize=fuzzer -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs \
-        $(pkg-config --libs libxml-2.0) -lm
-    echo "built $OUT/fuzz_$t"
-done
-if [ "${1:-}" = run ]; then
-    secs=${FUZZ_SECONDS:-60}
-    mkdir -p "$OUT/corpus/topo_xml" "$OUT/corpus/units"
-    cp tests/fuzz/corpus/topo_xml/* tests/fixtures/xml/*.xml topologies/*.xml "$OUT/corpus/topo_xml/" 2>/dev/null || true
-    cp tests/fuzz/corpus/units/* "$OUT/corpus/units/"
-    "$OUT/fuzz_topo_xml" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="$OUT/" "$OUT/corpus/topo_xml"
-    "$OUT/fuzz_units" -max_total_time="$secs" -max_len=64 -artifact_prefix="$OUT/" "$OUT/corpus/units"
+"$OUT/embed" topo topologies/*.xml -- suite $(ls suites/*.xml 2>/dev/null) >"$OUT/embedded.c.tmp"
+if cmp -s "$OUT/embedded.c.tmp" "$OUT/embedded.c"; then rm -f "$OUT/embedded.c.tmp"; else mv "$OUT/embedded.c.tmp" "$OUT/embedded.c"; fi
+LIBSRC="$(ls model/*.c traces/reader/*.c validate/*.c plots/*.c 2>/dev/null) $OUT/embedded.c"
+for f in $LIBSRC; do
+    o="$OUT/libobj/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"
+    if [ ! -f "$o" ] || [ "$f" -nt "$o" ] || [ -n "$(find model traces/reader validate plots -name '*.h' -newer "$o" 2>/dev/null | head -n 1)" ]; then
+        echo "$CC $FLAGS -fsanitize=fuzzer-no-link -c -o $o $f"
+    fi
+done | xargs -P "$JOBS" -I{} sh -c '{}'
+rm -f "$OUT/libcommroof-fuzz.a"
+ar rcs "$OUT/libcommroof-fuzz.a" "$OUT"/libobj/*.o
+
+targets=""
+if [ $# -gt 0 ] && [ "$1" = run ]; then run=1; shift; else run=0; fi
+if [ $# -gt 0 ]; then
+    for n in "$@"; do targets="$targets tests/fuzz/fuzz_${n#fuzz_}.c"; done
+else
+    targets=$(ls tests/fuzz/fuzz_*.c)
 fi
+built=""
+for src in $targets; do
+    [ -f "$src" ] || { echo "build.sh: no target $src" >&2; exit 2; }
+    name=$(basename "$src" .c)
+    need=$(field "$src" needs)
+    if [ -n "$need" ] && [ ! -e "$need" ]; then
+        echo "skipped $name: needs $need"
+        continue
+    fi
+    # word splitting of the header's lists is intended
+    # shellcheck disable=SC2046
+    $CC $FLAGS $(field "$src" cflags) -fsanitize=fuzzer -o "$OUT/$name" "$src" \
+        $(field "$src" sources) "$OUT/libcommroof-fuzz.a" $LIBS
+    echo "built $OUT/$name"
+    built="$built $src"
+done
+
+[ "$run" = 1 ] || exit 0
+secs=${FUZZ_SECONDS:-60}
+for src in $built; do
+    name=$(basename "$src" .c)
+    short=${name#fuzz_}
+    corpus="$OUT/corpus/$short"
+    mkdir -p "$corpus"
+    for d in "tests/fuzz/corpus/$short" $(field "$src" seeds); do
+        [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
+    done
+    len=$(field "$src" max-len)
+    echo "== fuzzing $name for ${secs}s"
+    "$OUT/$name" -max_total_time="$secs" -max_len="${len:-65536}" -timeout=10 -rss_limit_mb=4096 \
+        -artifact_prefix="$OUT/$name-" "$corpus"
+done

@@ -2,14 +2,10 @@
 /*
  * libFuzzer target for the NCCL topology dump import (model/nccl_import.h).
  * test_nccl_import.c replays the fixtures and their truncations through this
- * same function on every make test. Build and run it by hand:
- *
- *   make BUILD=build-fuzz-nccl SAN=1 CC=clang all    (an ASan/UBSan libcommroof)
- *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=address,undefined,fuzzer \
- *     -I. -Imodel $(pkg-config --cflags libxml-2.0) -o fuzz_nccl_import \
- *     tests/fuzz/fuzz_nccl_import.c build-fuzz-nccl/libcommroof.a \
- *     $(pkg-config --libs libxml-2.0 jansson) -lm
- *   ./fuzz_nccl_import -max_len=65536 tests/fuzz/corpus/nccl_import tests/fixtures/nccl
+ * same function on every make test. tests/fuzz/build.sh builds it
+ * (`tests/fuzz/build.sh run nccl_import` fuzzes it):
+ * fuzz-max-len: 65536
+ * fuzz-seeds: tests/fixtures/nccl
  *
  * Properties: importing never crashes or leaks; a failure always says why and
  * returns no topology; whatever imports passes the checker, saves as

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for the suite XML loader. Build with clang, linking the
- * model sources and an embedded.c generated as the Makefile does it
- * (tools/embed.c), with -fsanitize=address,undefined,fuzzer; run with
- * -max_len=8192 over tests/fuzz/corpus/suite.
+ * libFuzzer target for the suite XML loader (tests/fuzz/build.sh builds it
+ * with the model sources and the embedded topologies and suites).
+ * fuzz-max-len: 8192
+ * fuzz-seeds: suites
  *
  * test_suite.c replays tests/fuzz/corpus/suite through this function.
  * Properties: loading never crashes or leaks; a failure always says why

@@ -2,6 +2,8 @@
 /*
  * libFuzzer target for the topology XML loader (tests/fuzz/build.sh builds
  * it; test_topo_xml.c replays the corpus through this same function).
+ * fuzz-max-len: 65536
+ * fuzz-seeds: tests/fixtures/xml topologies
  *
  * Properties: loading never crashes or leaks; a failure always says why and
  * returns no topology; whatever loads saves, and the saved text loads back

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for the trace reader (traces/reader/). Build and run:
- *
- *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=address,undefined,fuzzer \
- *     -I. -Imodel tests/fuzz/fuzz_trace_reader.c traces/reader/trace_reader.c \
- *     traces/reader/trace_summary.c model/status.c -ljansson -lm -o build-fuzz/fuzz_trace_reader
- *   build-fuzz/fuzz_trace_reader -max_total_time=60 tests/fuzz/corpus/trace_reader
+ * libFuzzer target for the trace reader (traces/reader/): tests/fuzz/build.sh
+ * builds it, `tests/fuzz/build.sh run trace_reader` fuzzes it.
+ * fuzz-max-len: 65536
+ * fuzz-seeds: tests/fixtures/traces
  *
  * Properties: reading never crashes, leaks or reads out of bounds; every
  * event returned is well formed (a phase, a name, a non-negative duration);

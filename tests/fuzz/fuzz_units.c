@@ -2,6 +2,7 @@
 /*
  * libFuzzer target for quantities with units (tests/fuzz/build.sh builds
  * it; test_units.c replays the corpus through this same function).
+ * fuzz-max-len: 64
  *
  * Properties: parsing never crashes; a success gives a finite value; a
  * failure says why; what parses prints, and the printed text (four

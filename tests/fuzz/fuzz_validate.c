@@ -3,8 +3,9 @@
  * libFuzzer target for validate's parsers: crbench case names
  * ("cr:<family> key=value ...") and nccl-tests output logs. test_validate.c
  * replays tests/fuzz/corpus/validate/ through this same function on every
- * make test. Build it as tests/fuzz/build.sh builds the others, adding
- * validate/validate.c and the model sources it calls.
+ * make test. tests/fuzz/build.sh builds it (validate/ is in its library).
+ * fuzz-max-len: 16384
+ * fuzz-seeds: tests/fixtures/nccl-tests
  *
  * Properties: neither parser crashes or leaks; a failure says why; a parsed
  * case has a known family, at most CR_VCASE_MAX_KEYS keys, each key of

@@ -299,6 +299,19 @@ static void test_nvtx_ext_payloads(void **state)
     assert_string_equal(json_string_value(json_object_get(m, "nvtx_recorder")), "own");
     cr_trace_reader_free(r);
 
+    /* the summary groups the sized ranges by name, then size: the demo's
+     * allreduce_started (1 MiB), ncclAllReduce 4096 and 1048576, ncclSend */
+    cr_trace_summary *sum = NULL;
+    assert_int_equal(cr_trace_summarize(FIX "cpu_nvtx_payload.json", &sum, &d), CR_OK);
+    assert_int_equal(sum->n_nvtx_sizes, 4);
+    assert_int_equal(sum->nvtx_sized, 4);
+    assert_string_equal(sum->nvtx_sizes[1].name, "ncclAllReduce");
+    assert_close(sum->nvtx_sizes[1].bytes, 4096, 0, 0);
+    assert_close(sum->nvtx_sizes[2].bytes, 1048576, 0, 0);
+    assert_int_equal(sum->nvtx_sizes[2].calls, 1);
+    assert_string_equal(sum->nvtx_sizes[3].name, "ncclSend");
+    cr_trace_summary_free(sum);
+
     /* a payload object without a usable size: no payload, the event still reads */
     const char *t = "{\"traceEvents\":[\n"
                     "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"a\",\"pid\":1,\"tid\":1,"

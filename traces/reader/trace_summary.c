@@ -108,6 +108,47 @@ static cr_status add_copy(cr_trace_summary *s, const cr_trace_event *e, bool is_
     return CR_OK;
 }
 
+/* NVTX ranges carrying a message size (a decoded NCCL payload: the reader
+ * sets bytes only for those) grouped by name and size. */
+static cr_status add_nvtx_size(cr_trace_summary *s, const cr_trace_event *e)
+{
+    s->nvtx_sized++;
+    for (size_t i = 0; i < s->n_nvtx_sizes; i++) {
+        cr_trace_nvtx_size_stat *n = &s->nvtx_sizes[i];
+        if (n->bytes == e->bytes && strcmp(n->name, e->name) == 0) {
+            n->calls++;
+            n->total_s += e->dur_s;
+            return CR_OK;
+        }
+    }
+    if (s->n_nvtx_sizes == CR_TRACE_NVTX_SIZE_GROUPS_MAX) {
+        s->nvtx_sizes_ungrouped++;
+        return CR_OK;
+    }
+    if (s->n_nvtx_sizes == s->cap_nvtx_) {
+        size_t cap = s->cap_nvtx_ ? 2 * s->cap_nvtx_ : 16;
+        cr_trace_nvtx_size_stat *p = realloc(s->nvtx_sizes, cap * sizeof *p);
+        if (!p)
+            return CR_ENOMEM;
+        s->nvtx_sizes = p;
+        s->cap_nvtx_ = cap;
+    }
+    char *name = strdup(e->name);
+    if (!name)
+        return CR_ENOMEM;
+    s->nvtx_sizes[s->n_nvtx_sizes++] = (cr_trace_nvtx_size_stat){name, e->bytes, 1, e->dur_s};
+    return CR_OK;
+}
+
+static int by_nvtx_name_size(const void *a, const void *b)
+{
+    const cr_trace_nvtx_size_stat *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
 static int by_kernel_time(const void *a, const void *b)
 {
     const cr_trace_kernel_stat *x = a, *y = b;
@@ -156,6 +197,8 @@ cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, 
             break;
         case CR_TRACE_NVTX:
             s->nvtx++;
+            if (e->ph == 'X' && e->has_payload && e->bytes > 0)
+                add = add_nvtx_size(s, e);
             break;
         case CR_TRACE_OTHER:
             s->other++;
@@ -185,6 +228,8 @@ cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, 
         qsort(s->kernel_stats, s->n_kernel_stats, sizeof *s->kernel_stats, by_kernel_time);
     if (s->n_copy_stats)
         qsort(s->copy_stats, s->n_copy_stats, sizeof *s->copy_stats, by_copy_bytes);
+    if (s->n_nvtx_sizes)
+        qsort(s->nvtx_sizes, s->n_nvtx_sizes, sizeof *s->nvtx_sizes, by_nvtx_name_size);
     free(s->index_); /* the order changed; the index is no longer valid */
     s->index_ = NULL;
     s->index_cap_ = 0;
@@ -212,6 +257,9 @@ void cr_trace_summary_free(cr_trace_summary *s)
         free(s->kernel_stats[i].name);
     free(s->kernel_stats);
     free(s->copy_stats);
+    for (size_t i = 0; i < s->n_nvtx_sizes; i++)
+        free(s->nvtx_sizes[i].name);
+    free(s->nvtx_sizes);
     free(s->index_);
     free(s);
 }

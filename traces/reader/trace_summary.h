@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Summary of one trace: kernels grouped by name (sorted by total time) and
- * copies and memsets grouped by direction and devices (sorted by bytes), read
+ * Summary of one trace: kernels grouped by name (sorted by total time),
+ * copies and memsets grouped by direction and devices (sorted by bytes), and
+ * NVTX ranges with a message size (NCCL's calls) by name and size, read
  * in one streaming pass with the trace reader. Used by `commroof trace`.
  */
 #ifndef CR_TRACE_SUMMARY_H
@@ -32,6 +33,18 @@ typedef struct {
     double total_s; /* total time, seconds */
 } cr_trace_copy_stat;
 
+/* NVTX ranges of one name and one message size: NCCL's calls, whose size the
+ * tracer decodes from NCCL's NVTX payloads (traces/README.md). Times are the
+ * ranges' host-side durations (the API call), not the GPU's. */
+typedef struct {
+    char *name; /* owned by the summary */
+    double bytes;
+    uint64_t calls;
+    double total_s;
+} cr_trace_nvtx_size_stat;
+
+#define CR_TRACE_NVTX_SIZE_GROUPS_MAX 4096 /* more (name, size) pairs are counted only */
+
 typedef struct {
     cr_trace_info info;                             /* completeness and dropped records */
     uint64_t kernels, copies, memsets, syncs, nvtx; /* event counts by category */
@@ -42,9 +55,13 @@ typedef struct {
     size_t n_kernel_stats;
     cr_trace_copy_stat *copy_stats; /* sorted by bytes, descending */
     size_t n_copy_stats;
-    size_t n_devices; /* devices described in the trace */
+    cr_trace_nvtx_size_stat *nvtx_sizes; /* sorted by name, then bytes */
+    size_t n_nvtx_sizes;
+    uint64_t nvtx_sized;           /* NVTX ranges with a message size */
+    uint64_t nvtx_sizes_ungrouped; /* ... beyond CR_TRACE_NVTX_SIZE_GROUPS_MAX groups */
+    size_t n_devices;              /* devices described in the trace */
     /* private */
-    size_t cap_kernel_, cap_copy_, *index_;
+    size_t cap_kernel_, cap_copy_, cap_nvtx_, *index_;
     size_t index_cap_;
     double first_ts_, last_end_;
 } cr_trace_summary;

@@ -740,6 +740,13 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                  * the reverse (traces/nvidia-h200-x2/kernels-nccl-Tree-
                  * Simple: 355 GB/s busbw, the ring's 349) */
                 w_in = (c->ppn > 2 || N > 1 ? 2 : 1) * S;
+                /* LL128 in a one-node chain: NCCL's own model runs it at 7/9
+                 * of its link rate (tuning.cc, tree LL128, nNodes == 1);
+                 * measured on 2 H200s, Tree/LL128 231 GB/s against ring/LL128
+                 * 333 (kernels-nccl-Tree-LL128.json.gz). Two ranks only,
+                 * where it is measured. */
+                if (proto == CR_PROTO_LL128 && N == 1 && two)
+                    r_in *= 7.0 / 9.0;
             }
         } else if (c->nvls_node) {
             r_in = c->nvls_Bps * p->nvls_eff;

@@ -22,7 +22,7 @@
 #include "validate.h"
 
 static const char *const fam_names[CR_VFAM__COUNT] = {"hbm",    "ce",   "mech", "gemm",
-                                                      "launch", "nccl", "p2p"};
+                                                      "launch", "nccl", "p2p",  "fused"};
 
 const char *cr_vfam_name(cr_vfam f)
 {
@@ -45,7 +45,7 @@ cr_status cr_vcase_parse(const char *name, cr_vcase *out, cr_diag *d)
     if (fam < 0)
         return cr_diag_set(d, CR_EPARSE,
                            "case \"%.60s\": unknown family \"%.*s\" (expected hbm, ce, mech, gemm, "
-                           "launch, nccl or p2p)",
+                           "launch, nccl, p2p or fused)",
                            name, (int)(fl > 24 ? 24 : fl), p);
     out->family = (cr_vfam)fam;
     p += fl;
@@ -170,6 +170,11 @@ static void make_label(cr_vmeas *m)
     case CR_VFAM_P2P:
         snprintf(m->label, sizeof m->label, "%s %s sms=%s %s", str_or(c, "mech", "?"),
                  str_or(c, "mode", "?"), str_or(c, "sms", "?"), b);
+        break;
+    case CR_VFAM_FUSED:
+        snprintf(m->label, sizeof m->label, "%s %s %sx%sx%s p=%s", str_or(c, "op", "?"),
+                 str_or(c, "variant", "?"), str_or(c, "m", "?"), str_or(c, "n", "?"),
+                 str_or(c, "k", "?"), str_or(c, "ranks", "?"));
         break;
     default:
         snprintf(m->label, sizeof m->label, "?");
@@ -299,6 +304,27 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
         if (!(per >= 1))
             per = 1;
     }
+    if (m->c.family == CR_VFAM_FUSED && hi > lo) {
+        /* The span of every device's work over the iterations: the overlap
+         * variant's streams interleave consecutive iterations, so no count
+         * splits them (doc/multigpu.md); back to back, span / iters is the
+         * mean device time of one iteration, gaps included. */
+        double t0 = INFINITY, t1 = -INFINITY;
+        int devs[MAX_DEVS], nd = 0;
+        for (size_t i = lo; i < hi; i++) {
+            t0 = fmin(t0, a[i].ts);
+            t1 = fmax(t1, a[i].end);
+            int j = 0;
+            while (j < nd && devs[j] != a[i].dev)
+                j++;
+            if (j == nd && nd < MAX_DEVS)
+                devs[nd++] = a[i].dev;
+        }
+        m->devices = nd;
+        m->measured_s = (t1 - t0) / (n_it > 0 ? n_it : 1);
+        m->samples = n_it > 0 ? n_it : 1;
+        return true;
+    }
     if (hi == lo || n_it <= 1) {
         m->measured_s = (rg->end - rg->ts) / (n_it > 0 ? n_it : 1) / per;
         m->samples = 1;
@@ -322,6 +348,7 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
         }
         counts[j]++;
     }
+    m->devices = nd;
     for (int j = 0; j < nd; j++)
         if (counts[j] % n_it != 0) {
             snprintf(why, why_size,
@@ -917,6 +944,126 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
     return CR_OK;
 }
 
+/* A fused operator (kernels/fused/fused.cu): ops' bound; ops' PyTorch +
+ * NCCL baseline for variant=baseline; for variant=overlap the chunked
+ * schedule (cr_vfused_pipeline_s) of ops' GEMM of one piece and coll's
+ * NCCL prediction for one piece's collective, slowed by the measured
+ * interference while both run. Either is no faster than the host can issue
+ * it when one process drives every GPU of the case: steps x GPUs x the
+ * host's step time (doc/validation.md). */
+static cr_status eval_fused(const cr_topo *t, const cr_vmeas *m, cr_vresult *r, cr_diag *d)
+{
+    const char *opn = str_or(&m->c, "op", "?"), *variant = str_or(&m->c, "variant", "?");
+    int kind = !strcmp(opn, "ag_gemm")   ? 0
+               : !strcmp(opn, "gemm_rs") ? 1
+               : !strcmp(opn, "gemm_ar") ? 2
+                                         : -1;
+    if (kind < 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: fused case op=%.40s: validate models ag_gemm, gemm_rs and gemm_ar",
+                           m->source, opn);
+    bool overlap = !strcmp(variant, "overlap");
+    if (!overlap && strcmp(variant, "baseline"))
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: fused case variant=%.40s: expected baseline or overlap", m->source,
+                           variant);
+    double mm, nn, kk, ranks, chunks = 1;
+    cr_status st;
+    if ((st = need(m, "m", &mm, d)) || (st = need(m, "n", &nn, d)) || (st = need(m, "k", &kk, d)) ||
+        (st = need(m, "ranks", &ranks, d)) || (overlap && (st = need(m, "chunks", &chunks, d))))
+        return st;
+    if (!(ranks >= 1) || ranks != floor(ranks) || ranks > 1024 || !(chunks >= 1) ||
+        chunks != floor(chunks) || chunks > 4096)
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: fused case ranks=%g chunks=%g: need whole numbers, ranks 1-1024, "
+                           "chunks 1-4096",
+                           m->source, ranks, chunks);
+    if (ranks > t->n_gpus) {
+        snprintf(r->note, sizeof r->note,
+                 "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs", ranks,
+                 t->name, t->n_gpus);
+        return CR_OK;
+    }
+    const cr_op_def *op = NULL;
+    cr_op_params p;
+    cr_diag dd = {{0}};
+    if (cr_op_find(opn, &op, &dd) != CR_OK)
+        return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+    memset(&p, 0, sizeof p);
+    cr_op_params_defaults(op, &p);
+    const char *keys[] = {"m", "n", "k", "ranks", "dtype"},
+               *pnames[] = {"m", "n", "k", "tp", "dtype"};
+    for (int i = 0; i < 5; i++) {
+        const char *v = i == 4 ? str_or(&m->c, "dtype", "bf16") : cr_vcase_get(&m->c, keys[i]);
+        if (cr_op_param_set(op, &p, pnames[i], v, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+    }
+    cr_op_result o;
+    if (cr_op_eval(t, op, &p, &o, &dd) != CR_OK)
+        return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+    r->has_bound = true;
+    r->bound_s = o.bound_s;
+    /* no measured ceilings: attainable equals the bound, nothing to add */
+    r->attainable_s = o.attainable_s > o.bound_s * (1 + 1e-12) ? o.attainable_s : 0;
+    snprintf(r->binding, sizeof r->binding, "%s", o.binding);
+    double pred;
+    if (!overlap) {
+        pred = o.baseline_s;
+        snprintf(r->impl, sizeof r->impl, "baseline %s/%s", o.comm[0].algo, o.comm[0].proto);
+    } else {
+        /* one piece: GEMM rows / chunks (ops_shapes.c's per-rank GEMM),
+         * collective bytes / chunks */
+        cr_dtype dt = (cr_dtype)p.v[CR_OPP_DTYPE];
+        double gm = mm / chunks, gn = kind == 0 ? nn / ranks : nn, gk = kind == 0 ? kk : kk / ranks;
+        cr_op_result g;
+        if (cr_op_eval_gemm(t, gm, gn, gk, dt, &g, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
+        int ids[1024];
+        for (int i = 0; i < (int)ranks; i++)
+            ids[i] = i;
+        cr_rankset *rs = NULL;
+        if ((st = cr_rankset_from_array(ids, (int)ranks, t->n_gpus, &rs, d)) != CR_OK)
+            return st;
+        static const cr_coll colls[] = {CR_COLL_ALLGATHER, CR_COLL_REDUCESCATTER,
+                                        CR_COLL_ALLREDUCE};
+        cr_coll_req rq = cr_coll_req_default(colls[kind], o.comm[0].bytes / chunks);
+        rq.dtype = dt;
+        rq.in_place = false; /* fused.cu's collectives are out of place */
+        cr_coll_result res;
+        memset(&res, 0, sizeof res);
+        st = cr_coll_eval_topo(t, rs, &rq, &res, &dd);
+        cr_rankset_free(rs);
+        if (st != CR_OK || !res.pred.supported || !(res.pred.pred_s > 0)) {
+            snprintf(r->note, sizeof r->note, "no prediction: coll has none for one piece (%.100s)",
+                     st != CR_OK ? dd.msg : res.pred.why);
+            return CR_OK;
+        }
+        double slow = cr_topo_param(t, "fused.overlap.slow", CR_VFUSED_SLOW);
+        cr_vfused_pipe pp = {(int)chunks, kind == 0, g.pred_s, res.pred.pred_s, slow, slow};
+        pred = cr_vfused_pipeline_s(&pp);
+        if (!isfinite(pred))
+            return cr_diag_set(d, CR_EINVAL, "%s: fused.overlap.slow = %g: a slowdown must be >= 1",
+                               m->source, slow);
+        snprintf(r->impl, sizeof r->impl, "%d chunks, %s/%s", (int)chunks,
+                 cr_algo_name(res.pred.algo), cr_proto_name(res.pred.proto));
+    }
+    if (m->devices > 1) {
+        /* one process issues every GPU's work: a step is one GEMM and one
+         * NCCL call per GPU */
+        double step = fmax(cr_topo_param(t, "fused.host.step", CR_VFUSED_HOST_STEP_S), 0);
+        double host = chunks * m->devices * step;
+        if (host > pred) {
+            pred = host;
+            snprintf(r->note, sizeof r->note,
+                     "host-bound: one process issues %.0f step(s) for %d GPUs, %.2f us each",
+                     chunks, m->devices, step * 1e6);
+        }
+    }
+    r->has_pred = true;
+    r->pred_s = pred;
+    return CR_OK;
+}
+
 cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o,
                            cr_vresult *out, cr_diag *d)
 {
@@ -941,6 +1088,9 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
     case CR_VFAM_NCCL:
     case CR_VFAM_P2P:
         st = eval_coll(t, m, o, out, d);
+        break;
+    case CR_VFAM_FUSED:
+        st = eval_fused(t, m, out, d);
         break;
     default:
         return cr_diag_set(d, CR_EINVAL, "%s: unknown family", m->source);

@@ -28,6 +28,14 @@
  * carries bound, attainable bound (from measured ceilings where the
  * topology has them), prediction, % of roofline and the prediction error.
  *
+ * fused -> ops' ag_gemm, gemm_rs, gemm_ar: measured = the span of every
+ * device's activities in the range / iters (the overlapped variant's
+ * kernels of consecutive iterations interleave across streams, so they
+ * cannot be split by count); bound = ops' bound; prediction = ops'
+ * baseline for variant=baseline and the chunked-overlap model below for
+ * variant=overlap, each no faster than the host can issue the work when
+ * one process drives every GPU of the case (doc/validation.md).
+ *
  * A measured time below the bound is a violation: the kernel, its timing or
  * the bound is wrong.
  */
@@ -50,6 +58,7 @@ typedef enum {
     CR_VFAM_LAUNCH, /* launch and synchronisation overheads */
     CR_VFAM_NCCL,   /* NCCL collectives (crbench or nccl-tests) */
     CR_VFAM_P2P,    /* GPU-to-GPU copies by mechanism */
+    CR_VFAM_FUSED,  /* fused multi-GPU operators (ag_gemm, gemm_rs, gemm_ar) */
     CR_VFAM__COUNT
 } cr_vfam;
 
@@ -92,6 +101,7 @@ typedef struct {
     int activities;      /* GPU activities found in the range (0 for logs) */
     bool host_timed;     /* measured from the range (no activities) */
     double act_median_s; /* median duration of one activity in the range (0: none) */
+    int devices;         /* distinct GPUs with activities in the range (one process) */
 } cr_vmeas;
 
 /* A growable list of measurements. Zero-initialise; release with
@@ -154,6 +164,39 @@ typedef struct {
  * model rejects; d says which), CR_ENOMEM. */
 cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o,
                            cr_vresult *out, cr_diag *d);
+
+/* The chunked-overlap schedule of a fused GEMM + collective (validate/
+ * fused.c): the rows in `chunks` pieces, GEMMs on one stream, collectives
+ * on a second; comm_first (ag_gemm): the collective of piece j comes
+ * before the GEMM of piece j, which waits for it; otherwise (gemm_rs,
+ * gemm_ar) the collective of piece j waits for the GEMM of piece j. While
+ * both streams run, the GEMM progresses at 1/gemm_slow and the collective
+ * at 1/coll_slow of their solo rates (they share SMs and HBM). */
+typedef struct {
+    int chunks;
+    bool comm_first;
+    double gemm_s;    /* one piece's GEMM alone, seconds */
+    double coll_s;    /* one piece's collective alone, seconds */
+    double gemm_slow; /* >= 1 */
+    double coll_slow; /* >= 1 */
+} cr_vfused_pipe;
+
+/* Makespan in seconds of the schedule p (an exact event simulation of the
+ * two streams with piecewise-constant rates). Returns NaN when chunks < 1,
+ * a time is negative or not finite, or a slowdown is below 1. */
+double cr_vfused_pipeline_s(const cr_vfused_pipe *p);
+
+/* Shared slowdown of a GEMM and an NCCL collective running at once on the
+ * same GPU (both ways): fitted on the 8192^3 overlap cases of
+ * traces/nvidia-h200-x2/fused.json.gz (tools/fit_fused.py), held out on
+ * 4096^3; topology parameter "fused.overlap.slow". */
+#define CR_VFUSED_SLOW 1.58
+/* Host time to issue one step (one cuBLASLt GEMM and one NCCL call with its
+ * event record/wait) for one GPU when a single thread drives them all:
+ * the host-bound 1024^3 baseline gemm_rs and gemm_ar cases of the same
+ * trace (47.9 and 47.1 us per iteration for 2 GPUs); topology parameter
+ * "fused.host.step". */
+#define CR_VFUSED_HOST_STEP_S 23.75e-6
 
 /* Summary of one family (or of all). */
 typedef struct {

@@ -43,7 +43,7 @@ static const char *const validate_help =
     "  --topo T               topology (shipped name or file; default hgx-h200-8)\n"
     "  --nccl-tests LOG       also read an nccl-tests log (repeatable)\n"
     "  --ranks SPEC           GPUs of multi-GPU cases (default: the first n)\n"
-    "  --family F             only cases of family F (hbm ce mech gemm launch nccl p2p)\n"
+    "  --family F             only cases of family F (hbm ce mech gemm launch nccl p2p fused)\n"
     "  --subset even|odd      only the even (0th, 2nd, ...) or odd cases of each family,\n"
     "                         in input order: fit a model on one half, check the other\n"
     "  --max-median-error PCT exit 1 when a family's median |err_%| exceeds PCT\n"
@@ -161,7 +161,7 @@ int cli_cmd_validate(int argc, char **argv)
         } else if (!strcmp(a, "--family")) {
             if (!more) {
                 rc = cli_usage_error("validate", "--family needs one of hbm ce mech gemm launch "
-                                                 "nccl p2p");
+                                                 "nccl p2p fused");
                 goto out;
             }
             family = argv[++i];
@@ -171,7 +171,7 @@ int cli_cmd_validate(int argc, char **argv)
             if (!ok) {
                 rc = cli_usage_error("validate",
                                      "--family \"%s\": expected one of hbm ce mech gemm launch "
-                                     "nccl p2p",
+                                     "nccl p2p fused",
                                      family);
                 goto out;
             }

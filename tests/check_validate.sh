@@ -61,6 +61,44 @@ for f in traces/nvidia-h200-x2/kernels-*.json.gz; do
     [ $r -eq 0 ] || { cat "${BUILD:-build}/validate-x2.txt"; echo "check_validate: $f: exit $r"; fail=1; }
 done
 
+# Fused operators on two H200s (traces/nvidia-h200-x2/fused.json.gz, 18
+# cases: ag_gemm, gemm_rs, gemm_ar x baseline/overlap x 1024^3, 4096^3,
+# 8192^3): zero bound violations, all 18 predicted, median |error| <= 10%
+# over all and over the held-out cases alone. Fitted on this trace
+# (validate.h): the shared overlap slowdown on the three 8192^3 overlap
+# cases, the host step on the 1024^3 gemm_rs and gemm_ar baselines; every
+# other case is held out (doc/validation.md). A held-out case above 25% is
+# printed as a known miss with its reason, not hidden.
+FUSED=traces/nvidia-h200-x2/fused.json.gz
+if [ -f "$FUSED" ]; then
+    FT="${BUILD:-build}/validate-fused.json"
+    gzip -dc "$FUSED" >"$FT"
+    out=$("$CR" validate "$FT" --topo hgx-h200-8 2>&1); r=$?
+    rm -f "$FT"
+    [ $r -eq 0 ] || { echo "$out"; echo "check_validate: fused: exit $r (3 = bound violations)"; fail=1; }
+    echo "$out" | awk -v max="$MAX_MEDIAN" '
+        $1 == "fused" && NF >= 7 && $2 ~ /^[a-z]/ {
+            fit = ($2 ~ /overlap_8192x/) || ($2 ~ /^gemm_(rs|ar)_baseline_1024x/)
+            e = $8; sub(/^\+/, "", e); e = e + 0; e = e < 0 ? -e : e
+            all[na++] = e; if (!fit) { held[nh++] = e; if (e > 25) miss[nm++] = $2 " " $8 "%" }
+        }
+        $1 == "fused" && NF == 7 { viol = $7 + 0 }
+        function med(v, n,   i, j, t) {
+            for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+            return n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+        }
+        END {
+            ma = med(all, na); mh = med(held, nh)
+            printf "check_validate: x2 fused: %d cases, %d violations, median |err| %.1f%% (held-out %d: %.1f%%): %s\n", na, viol, ma, nh, mh, (na == 18 && viol == 0 && ma <= max && mh <= max) ? "ok" : "FAILED"
+            for (i = 0; i < nm; i++) printf "check_validate: x2 fused: known miss %s: the host issues ag_gemm'"'"'s allgather-first iteration slower than one step per GPU (doc/validation.md)\n", miss[i]
+        }' >"${BUILD:-build}/validate-fused.txt"
+    cat "${BUILD:-build}/validate-fused.txt"
+    grep -q FAILED "${BUILD:-build}/validate-fused.txt" && fail=1
+    grep -q "cases" "${BUILD:-build}/validate-fused.txt" || { echo "check_validate: fused: no summary"; fail=1; }
+else
+    echo "check_validate: $FUSED missing"; fail=1
+fi
+
 # nccl-tests logs: the fixture reads, a truncated row is an error.
 for f in tests/fixtures/nccl-tests/*.log; do
     [ -f "$f" ] || continue

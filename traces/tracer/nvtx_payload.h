@@ -31,6 +31,7 @@
 #endif
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -58,10 +59,32 @@
  * to their own live data, so this is the rare and last resort. */
 static inline size_t nvp_safe_read(void *dst, const void *src, size_t n)
 {
-    static int no_vm_readv; /* set once the kernel refused the call */
+    static int no_vm_readv;                   /* set once the kernel refused the call */
+    static __thread uintptr_t stk_lo, stk_hi; /* this thread's stack, 1/1 if unknown */
     uintptr_t a = (uintptr_t)src;
     if (!src || n == 0 || a < 4096 || a + n < a)
         return 0;
+    /* Fast path, no system call: data between our own frame and the top of
+     * this thread's stack is mapped (NCCL's payloads are locals of the
+     * caller, so they are there). Not on a signal's alternate stack. */
+    if (!stk_hi) {
+        pthread_attr_t at;
+        void *lo = NULL;
+        size_t sz = 0;
+        stk_lo = stk_hi = 1;
+        if (pthread_getattr_np(pthread_self(), &at) == 0) {
+            if (pthread_attr_getstack(&at, &lo, &sz) == 0 && lo && sz) {
+                stk_lo = (uintptr_t)lo;
+                stk_hi = (uintptr_t)lo + sz;
+            }
+            pthread_attr_destroy(&at);
+        }
+    }
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (sp >= stk_lo && sp < stk_hi && a >= sp && a + n <= stk_hi) {
+        memcpy(dst, src, n);
+        return n;
+    }
     if (!__atomic_load_n(&no_vm_readv, __ATOMIC_RELAXED)) {
         struct iovec local = {dst, n};
         struct iovec remote = {(void *)a, n};

@@ -54,6 +54,7 @@ def main(argv):
         if md:
             print(f"   metadata: records={md.get('records')} errors={md.get('errors')} "
                   f"command={md.get('command')!r}")
+            print("   nvtx: " + " ".join(f"{k}={md[k]}" for k in md if k.startswith("nvtx_")))
             for d in md.get("devices", []):
                 print(f"   device: {json.dumps(d)}")
         k = collections.defaultdict(lambda: [0, 0.0])

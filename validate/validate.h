@@ -190,7 +190,7 @@ double cr_vfused_pipeline_s(const cr_vfused_pipe *p);
  * same GPU (both ways): fitted on the 8192^3 overlap cases of
  * traces/nvidia-h200-x2/fused.json.gz (tools/fit_fused.py), held out on
  * 4096^3; topology parameter "fused.overlap.slow". */
-#define CR_VFUSED_SLOW 1.58
+#define CR_VFUSED_SLOW 1.585
 /* Host time to issue one step (one cuBLASLt GEMM and one NCCL call with its
  * event record/wait) for one GPU when a single thread drives them all:
  * the host-bound 1024^3 baseline gemm_rs and gemm_ar cases of the same

@@ -13,6 +13,7 @@
 #      (`--subset odd`: ops' constants are fitted on the even half,
 #      tools/fit_h200.py, doc/validation.md).
 # Also: zero violations in the two-GPU traces (traces/nvidia-h200-x2), the
+# fused family there within the 10% median (all and held-out cases), the
 # nccl-tests fixture parses, and bad inputs fail with the right exit status.
 set -u
 CR=$1

@@ -761,7 +761,11 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double w_out = 0, r_out = 0;
         if (N > 1 && c->nic_node_Bps > 0) {
             w_out = algo == CR_ALGO_COLLNET ? S : (N == 2 ? S : 2 * S);
-            r_out = fmin(c->nic_node_Bps * eff_net, c->ppn * cap_ch);
+            /* the node's member egress: its NICs, or with few ranks per
+             * node the ranks' own PCIe links (bound.c, member_flow) */
+            double eff_o =
+                c->nic_node_hw == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
+            r_out = fmin(c->nic_node_Bps * eff_o, c->ppn * cap_ch);
             t_out = w_out / r_out;
         }
         if (t_in >= t_out) {

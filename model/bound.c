@@ -57,6 +57,7 @@ struct bctx {
     int stamp_val;
     int *claimed; /* [kind * n_devs + dev]: device already in a group of that kind */
     int *list;    /* scratch list of devices of the current group */
+    int *local;   /* device -> index in list (valid for stamped devices) */
     int n_list;
     cr_cuts *c;
     int cap_cuts;
@@ -86,6 +87,8 @@ static void group_add(struct bctx *b, int v)
     b->stamp[v] = b->stamp_val;
     b->list[b->n_list++] = v;
 }
+
+static int member_flow(struct bctx *b, bool into, double *out);
 
 /* Closes the current group as a cut of `kind`: capacities of links with one
  * end inside, members inside, ring edges crossing. Skips groups holding no
@@ -134,6 +137,24 @@ static int group_close(struct bctx *b, cr_cut_kind kind, int id)
         if (hw_cap[h] > hw_cap[cut.hw])
             cut.hw = (cr_hw)h;
     cut.hw_out_Bps = hw_cap[cut.hw];
+    /* A node's cut counts what its member ranks can move out and in:
+     * GPUs outside the communicator hold no buffer of it and relay nothing
+     * (NCCL's PXN relays only through ranks, whose processes run the proxy;
+     * doc/bounds.md 1.9), as in the bisection. One GPU per node then sends
+     * through its own PCIe link, not the node's eight NICs. */
+    if (kind == CR_CUT_NODE && !b->transit) {
+        double fo = 0, fi = 0;
+        if (member_flow(b, false, &fo) < 0 || member_flow(b, true, &fi) < 0)
+            return -1;
+        bool lower = fo < cut.out_Bps * (1 - 1e-9) || fi < cut.in_Bps * (1 - 1e-9);
+        cut.out_Bps = fmin(cut.out_Bps, fo);
+        cut.in_Bps = fmin(cut.in_Bps, fi);
+        if (lower) {
+            /* the ranks' own host paths bind, not the NICs */
+            cut.hw = CR_HW_PCI;
+            cut.hw_out_Bps = cut.out_Bps;
+        }
+    }
     int idx = push_cut(b, &cut);
     if (idx < 0)
         return -1;
@@ -287,6 +308,77 @@ static int bisection_flow(const cr_topo *t, const signed char *side_of_dev, bool
             add_arc(&f, s, v, DBL_MAX / 4, 0);
         else if (side_of_dev[v] == 1)
             add_arc(&f, v, tt, DBL_MAX / 4, 0);
+    }
+    double total = 0;
+    while (flow_bfs(&f, s, tt)) {
+        memcpy(f.it, f.head, (size_t)f.nv * sizeof *f.it);
+        double pushed;
+        while ((pushed = flow_augment(&f, s, tt)) > 0)
+            total += pushed;
+    }
+    flow_free(&f);
+    *out = total;
+    return 0;
+}
+
+/* Max flow between the member GPUs of the current group and everything
+ * outside it (into: from outside to the members), over the group's own
+ * devices. Member GPUs may relay for each other (PXN); GPUs outside the
+ * communicator carry nothing. Local vertices: the group's devices, then
+ * source and sink; a node has a few dozen, so this is cheap per node. */
+static int member_flow(struct bctx *b, bool into, double *out)
+{
+    const cr_topo *t = b->t;
+    struct flow f;
+    memset(&f, 0, sizeof f);
+    int nl = b->n_list, s = nl, tt = nl + 1;
+    f.nv = nl + 2;
+    int max_arcs = 2 * nl;
+    for (int i = 0; i < nl; i++) {
+        int v = b->list[i];
+        b->local[v] = i;
+        max_arcs += 2 * (t->adj_off[v + 1] - t->adj_off[v]);
+    }
+    f.head = malloc((size_t)f.nv * sizeof *f.head);
+    f.next = malloc((size_t)max_arcs * sizeof *f.next);
+    f.to = malloc((size_t)max_arcs * sizeof *f.to);
+    f.cap = malloc((size_t)max_arcs * sizeof *f.cap);
+    f.level = malloc((size_t)f.nv * sizeof *f.level);
+    f.it = malloc((size_t)f.nv * sizeof *f.it);
+    f.queue = malloc((size_t)(f.nv > max_arcs ? f.nv : max_arcs) * sizeof *f.queue);
+    if (!f.head || !f.next || !f.to || !f.cap || !f.level || !f.it || !f.queue) {
+        flow_free(&f);
+        return -1;
+    }
+    for (int v = 0; v < f.nv; v++)
+        f.head[v] = -1;
+    for (int i = 0; i < nl; i++) {
+        int v = b->list[i];
+        bool v_gpu = t->devs[v].kind == CR_DEV_GPU;
+        if (v_gpu && b->member_of_dev[v] < 0)
+            continue; /* not a rank: carries nothing */
+        if (v_gpu) {
+            if (into)
+                add_arc(&f, i, tt, DBL_MAX / 4, 0);
+            else
+                add_arc(&f, s, i, DBL_MAX / 4, 0);
+        }
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            int w = cr_link_other(l, v);
+            bool w_gpu = t->devs[w].kind == CR_DEV_GPU;
+            if (w_gpu && b->member_of_dev[w] < 0)
+                continue;
+            double vw = cr_link_bw_from(l, v), wv = cr_link_bw_from(l, w);
+            if (b->stamp[w] == b->stamp_val) {
+                if (l->a == v && w != v) /* each inside link once */
+                    add_arc(&f, i, b->local[w], vw, wv);
+            } else if (into) {
+                add_arc(&f, s, i, wv, 0);
+            } else {
+                add_arc(&f, i, tt, vw, 0);
+            }
+        }
     }
     double total = 0;
     while (flow_bfs(&f, s, tt)) {
@@ -596,6 +688,7 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     b.stamp = calloc((size_t)nd, sizeof *b.stamp);
     b.claimed = calloc((size_t)nd * CR_CUT__COUNT, sizeof *b.claimed);
     b.list = malloc((size_t)nd * sizeof *b.list);
+    b.local = malloc((size_t)nd * sizeof *b.local);
     if (c) {
         c->n = n;
         c->member_cut = malloc((size_t)n * CR_CUT__COUNT * sizeof *c->member_cut);
@@ -603,7 +696,7 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->l2_bytes = malloc((size_t)n * sizeof *c->l2_bytes);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
     }
-    if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !c->member_cut ||
+    if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
         !c->hbm_Bps || !c->l2_bytes || !c->lat0_s) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
@@ -768,6 +861,7 @@ out:
     free(b.stamp);
     free(b.claimed);
     free(b.list);
+    free(b.local);
     cr_rankset_free(all);
     if (st != CR_OK)
         cr_cuts_free(c);

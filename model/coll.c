@@ -187,13 +187,16 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
         }
     }
     c->nic_node_Bps = 0;
+    c->nic_node_hw = CR_HW_NET;
     double nic_min = HUGE_VAL;
     for (int j = 0; j < c->cuts->n_cuts; j++) {
         const cr_cut *cut = &c->cuts->cuts[j];
         if (cut->kind == CR_CUT_GPU)
             continue;
-        if (cut->kind == CR_CUT_NODE)
-            nic_min = fmin(nic_min, fmin(cut->out_Bps, cut->in_Bps));
+        if (cut->kind == CR_CUT_NODE && fmin(cut->out_Bps, cut->in_Bps) < nic_min) {
+            nic_min = fmin(cut->out_Bps, cut->in_Bps);
+            c->nic_node_hw = cut->hw == CR_HW_PCI ? CR_HW_PCI : CR_HW_NET;
+        }
         double r = HUGE_VAL;
         if (cut->ring_out > 0)
             r = fmin(r, cut->out_Bps / cut->ring_out);

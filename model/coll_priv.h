@@ -24,7 +24,8 @@ struct cr_coll_ctx {
     double ring_Bps;        /* rate a rank-order ring reaches per rank (multi-channel) */
     cr_hw ring_hw;          /* class of the links limiting it */
     cr_hw intra_hw;         /* NVLINK when ranks of a node share scale-up links, else PCI */
-    double nic_node_Bps;    /* a node's NIC capacity (min over nodes), 0 with one node */
+    double nic_node_Bps;    /* what a node's ranks move out (min over nodes), 0 with one node */
+    cr_hw nic_node_hw;      /* class binding it: NET (the NICs), PCI (the ranks' own links) */
     bool nvls;              /* every rank reaches one multicast + reduction switch set */
     double nvls_Bps;        /* a GPU's capacity to those switches (min over ranks) */
     double nvls_reduce_Bps; /* total in-switch reduction throughput, HUGE_VAL if port-limited */

@@ -313,6 +313,32 @@ static void test_nic_cut_binds(void **state)
     cr_topo_free(t);
 }
 
+static void test_one_gpu_per_node(void **state)
+{
+    (void)state;
+    /* One GPU per node on h100-ib-4n (ranks 0, 8, 16, 24). GPUs outside the
+     * communicator relay nothing (NCCL's PXN relays only through ranks), so
+     * a rank's bytes leave its node through its own PCIe Gen5 x16 link
+     * (63 GB/s, the node's member egress), not the node's 8 x 50 GB/s NICs.
+     * Bound: allreduce forces S out of each node: S / 63 GB/s (node-nics).
+     * Ring: 2(n-1)/n S through each rank's PCIe at coll.eff.pcie = 0.87,
+     * so pred >= 1.5 S / (0.87 x 63 GB/s); tree: 2S through it. */
+    cr_topo *t = open_topo("h100-ib-4n");
+    cr_coll_ctx *c = ctx_for(t, "0-31:8");
+    double S = 1e9;
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_string_equal(r.bound.binding, "node-nics");
+    assert_close(r.bound.bound_s, S / 63e9, 1e-6, 0);
+    double t_ring = 1.5 * S / (0.87 * 63e9);
+    assert_true(r.pred.pred_s >= t_ring);
+    assert_close(r.pred.pred_s, t_ring, 0.01, 0); /* latency < 1% at 1 GB */
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(r.pred.pred_s >= 2 * S / (0.87 * 63e9));
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* ---- calibration and checks against published figures ---- */
 
 static void test_h100_ring_busbw(void **state)
@@ -738,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_nvswitch_closed_form),
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_nic_cut_binds),
+        cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_h100_ring_busbw),
         cmocka_unit_test(test_nvls_bound_above_ring),
         cmocka_unit_test(test_mech_fit),

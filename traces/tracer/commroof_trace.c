@@ -868,7 +868,9 @@ static void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
             g.unmatched_ends++;
             return;
         }
-        pend_claim(o, tid, m->timestamp, true);
+        /* a pop happens on its push's thread: the START record's tid holds
+         * even if CUPTI's END record names no thread */
+        pend_claim(o, o->tid ? o->tid : tid, m->timestamp, true);
         emit_range(s, o, m->timestamp, false);
         free_range(o);
         *o = g.ranges[--g.nranges];

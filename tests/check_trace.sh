@@ -121,6 +121,30 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))
     fi
+    # CUPTI mode, simulated: payloads matched to CUPTI's marker records (the
+    # scenario and expected values are in tests/trace/cupti_mode_sim.c)
+    CH=${CUDA_HOME:-/usr/local/cuda}
+    CUPTI_DIR=""
+    for d in "$CH/lib64" "$CH/extras/CUPTI/lib64" "$CH/lib"; do
+        [ -f "$d/libcupti.so" ] && { CUPTI_DIR=$d; break; }
+    done
+    if [ -n "$CUPTI_DIR" ] && cc -std=c11 -O1 -I"$CUDA_INC" -I"$CH/extras/CUPTI/include" -o "$T/sim" \
+        tests/trace/cupti_mode_sim.c -L"$CUPTI_DIR" -Wl,-rpath,"$CUPTI_DIR" -lcupti -ldl -lpthread 2>"$T/e"; then
+        "$T/sim" "$T/sim.json" >"$T/o" 2>"$T/e"; check "cupti mode sim" 0 $?
+        S="$T/sim.json"
+        has "cupti sim: matched" "$S" '"name":"ncclAllReduce","args":{"device":-1,"thread":'
+        has "cupti sim: 1 MiB" "$S" '"Message size [bytes]":1048576,"Reduction operation":"Sum"},"payload_kind":"nvtx_ext"}}'
+        has "cupti sim: 64 KiB" "$S" '"Message size [bytes]":65536,"Reduction operation":"Max"}'
+        has "cupti sim: pop payload" "$S" '"name":"ncclCommInitRank","args":{"device":-1,"thread":'
+        has "cupti sim: pop payload" "$S" '"No. of ranks":8,"Rank":2,"CUDA device":2}'
+        has "cupti sim: other untouched" "$S" '"name":"other","args":{"device":-1,"thread":'
+        if grep -q '"name":"other".*payload' "$S" || grep -q '"Message size \[bytes\]":4096' "$S"; then
+            echo "check_trace: cupti sim: the lost range's payload went to another range:"; cat "$S"; fails=$((fails + 1))
+        fi
+        has "cupti sim: counts" "$S" '"nvtx_recorder":"cupti","nvtx_payloads_decoded":4,"nvtx_payloads_undecoded":0,"nvtx_payloads_unmatched":1'
+    elif [ -n "$CUPTI_DIR" ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/cupti_mode_sim.c does not build"; fails=$((fails + 1))
+    fi
 fi
 
 # the demo programs compile (CUDA, no GPU needed)

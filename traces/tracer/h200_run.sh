@@ -72,6 +72,15 @@ else
   traced $W/torch timeout 180 python3 kernels/trace_demo/torch_demo.py --nccl; echo "rc=$?"
 fi
 cp "$(one $W/torch)" $OUT/torch_demo.json
+# NCCL's ranges in it should now carry "payload":{"Message size [bytes]":...}
+# (traces/README.md, NVTX extended payloads; not yet seen on a GPU)
+grep -o '"name":"nccl[A-Za-z]*","args":{[^}]*}[^}]*}' $OUT/torch_demo.json | head -5
+grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/torch_demo.json
+
+echo "== nvtx payload demo (NCCL's schemas and calls without NCCL; CUPTI mode here)"
+gcc -std=c11 -O1 -I$CUDA/include -o $W/nvtx_demo tests/trace/nvtx_payload_demo.c -ldl &&
+  traced $W/nvtx $W/nvtx_demo; echo "rc=$?"
+cp "$(one $W/nvtx)" $OUT/nvtx_payload_demo.json && grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/nvtx_payload_demo.json
 
 echo "== overhead (10,000 kernels of 10 us, 5 loops per process, $REPS processes each, alternating)"
 : > $OUT/overhead.txt

@@ -138,10 +138,13 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         has "cupti sim: pop payload" "$S" '"name":"ncclCommInitRank","args":{"device":-1,"thread":'
         has "cupti sim: pop payload" "$S" '"No. of ranks":8,"Rank":2,"CUDA device":2}'
         has "cupti sim: other untouched" "$S" '"name":"other","args":{"device":-1,"thread":'
-        if grep -q '"name":"other".*payload' "$S" || grep -q '"Message size \[bytes\]":4096' "$S"; then
+        if grep -q '"name":"other".*payload' "$S" || grep -q '"Message size \[bytes\]":4096,' "$S"; then
             echo "check_trace: cupti sim: the lost range's payload went to another range:"; cat "$S"; fails=$((fails + 1))
         fi
-        has "cupti sim: counts" "$S" '"nvtx_recorder":"cupti","nvtx_payloads_decoded":4,"nvtx_payloads_undecoded":0,"nvtx_payloads_unmatched":1'
+        has "cupti sim: counts" "$S" '"nvtx_recorder":"cupti","nvtx_payloads_decoded":20004,"nvtx_payloads_undecoded":0,"nvtx_payloads_unmatched":1'
+        has "cupti sim: late delivery" "$S" '"Message size [bytes]":120000,"Reduction operation":"Sum"}'
+        n=$(grep -c '"name":"ncclAllReduce".*"Message size' "$S")
+        [ "$n" = 20002 ] || { echo "check_trace: cupti sim: $n sized ncclAllReduce ranges, expected 20002"; fails=$((fails + 1)); }
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/cupti_mode_sim.c does not build"; fails=$((fails + 1))
     fi

@@ -18,6 +18,9 @@
  *      the same thread, is counted unmatched (nvtx_payloads_unmatched 1).
  *   5. ncclCommInitRank pushed bare, payload at the pop (8 ranks, rank 2):
  *      matched at CUPTI's END record, which names no thread.
+ *   6. 20,000 ncclAllReduce calls (sizes 100001..120000 B) whose records CUPTI
+ *      delivers only afterwards, as after a flush interval: all matched,
+ *      in order (last one 120000 B); nothing more unmatched.
  *
  * Usage: cupti_mode_sim OUT.json
  */
@@ -80,13 +83,13 @@ static const nvtxPayloadSchemaEntry_t init_schema[] = {
 static const nvtxPayloadEnum_t ops[] = {{"Sum", 0, 0}, {"Max", 2, 0}};
 
 /* CUPTI's record of a range start or end, delivered to the tracer. */
-static void deliver(uint32_t id, bool start, const char *name, uint32_t tid)
+static void deliver_at(uint64_t ts, uint32_t id, bool start, const char *name, uint32_t tid)
 {
     CUpti_ActivityMarker2 m;
     memset(&m, 0, sizeof m);
     m.kind = CUPTI_ACTIVITY_KIND_MARKER;
     m.flags = start ? CUPTI_ACTIVITY_FLAG_MARKER_START : CUPTI_ACTIVITY_FLAG_MARKER_END;
-    m.timestamp = now_ns();
+    m.timestamp = ts;
     m.id = id;
     m.objectKind = tid ? CUPTI_ACTIVITY_OBJECT_THREAD : CUPTI_ACTIVITY_OBJECT_UNKNOWN;
     m.objectId.pt.threadId = tid;
@@ -98,6 +101,11 @@ static void deliver(uint32_t id, bool start, const char *name, uint32_t tid)
     write_all(s.p, s.len);
     pthread_mutex_unlock(&g.mu);
     free(s.p);
+}
+
+static void deliver(uint32_t id, bool start, const char *name, uint32_t tid)
+{
+    deliver_at(now_ns(), id, start, name, tid);
 }
 
 static void push_ext(nvtxDomainHandle_t d, nvtxStringHandle_t name, const nvtxPayloadData_t *pd)
@@ -223,6 +231,21 @@ int main(int argc, char **argv)
     nvtxPayloadData_t d5 = {(uint64_t)NVTX_PAYLOAD_SCHEMA_ID_STATIC_START, sizeof p5, &p5};
     w_pop_pl(d, &d5, 1);
     deliver(5, false, NULL, 0);
+    /* 6 */
+    enum { N6 = 20000 };
+    static uint64_t t6[N6][2];
+    for (int i = 0; i < N6; i++) {
+        ar_params p6 = {7, (size_t)i + 100001, 0};
+        nvtxPayloadData_t d6 = {(uint64_t)NVTX_PAYLOAD_SCHEMA_ID_STATIC_START + 5, sizeof p6, &p6};
+        push_ext(d, s_ar, &d6);
+        t6[i][0] = now_ns(); /* CUPTI stamps the start inside its handler */
+        w_dpop(d);
+        t6[i][1] = now_ns();
+    }
+    for (int i = 0; i < N6; i++) {
+        deliver_at(t6[i][0], 100 + (uint32_t)i, true, "ncclAllReduce", tid);
+        deliver_at(t6[i][1], 100 + (uint32_t)i, false, NULL, tid);
+    }
 
     finish();
     return 0;

@@ -1020,13 +1020,23 @@ typedef struct {
     char *name; /* the range's message when we could resolve it, else NULL */
 } pend_t;
 
-#define PEND_MAX 4096
+#define PEND_MAX 65536        /* payloads waiting per thread (CUPTI delivers every flush) */
+#define PEND_THREADS_MAX 4096 /* threads with waiting payloads */
 #define NAMES_MAX 65536
 
 typedef struct {
     const void *h;
     char *s;
 } handle_name;
+
+/* One thread's payloads waiting for CUPTI's records, oldest first: [0] for
+ * range starts, [1] for pops. A thread's records come in time order, and so
+ * do its payloads, so matching takes from the front (amortised O(1)). */
+typedef struct {
+    uint32_t tid;
+    pend_t *q[2];
+    size_t head[2], n[2], cap[2];
+} pend_thread;
 
 static struct {
     pthread_mutex_t mu; /* everything below; taken after g.mu, never before */
@@ -1037,8 +1047,8 @@ static struct {
     uintptr_t next_handle; /* own handles for domains and strings (no CUPTI) */
     uint64_t next_schema;  /* dynamic schema ids we hand out */
     uint64_t next_id;      /* own range ids */
-    pend_t *pend;
-    size_t npend, cappend;
+    pend_thread *threads;
+    size_t nthreads, capthreads;
 } nv = {.mu = PTHREAD_MUTEX_INITIALIZER,
         .next_handle = 0x10000,
         .next_schema = NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START};
@@ -1085,80 +1095,107 @@ static char *map_get(const handle_name *a, size_t n, const void *h)
     return NULL;
 }
 
-/* Queues a decoded payload for the CUPTI record of its range. */
+static pend_thread *pend_thread_of(uint32_t tid, bool create)
+{
+    for (size_t i = 0; i < nv.nthreads; i++)
+        if (nv.threads[i].tid == tid)
+            return &nv.threads[i];
+    if (!create || nv.nthreads >= PEND_THREADS_MAX)
+        return NULL;
+    if (nv.nthreads == nv.capthreads) {
+        size_t c = nv.capthreads ? 2 * nv.capthreads : 16;
+        pend_thread *p = realloc(nv.threads, c * sizeof *p);
+        if (!p)
+            return NULL;
+        nv.threads = p;
+        nv.capthreads = c;
+    }
+    pend_thread *t = &nv.threads[nv.nthreads++];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    return t;
+}
+
+static void pend_free(pend_t *p)
+{
+    free(p->json);
+    free(p->name);
+}
+
+/* Queues a decoded payload for the CUPTI record of its range (takes json
+ * and name). */
 static void pend_add(uint32_t tid, uint64_t t, bool at_end, char *json, bool undecoded, char *name)
 {
     pthread_mutex_lock(&nv.mu);
-    if (nv.npend == PEND_MAX) { /* CUPTI is not delivering: the oldest is lost */
-        free(nv.pend[0].json);
-        free(nv.pend[0].name);
-        memmove(nv.pend, nv.pend + 1, (nv.npend - 1) * sizeof *nv.pend);
-        nv.npend--;
+    pend_thread *th = pend_thread_of(tid, true);
+    int k = at_end ? 1 : 0;
+    if (th && th->n[k] - th->head[k] >= PEND_MAX) {
+        /* CUPTI is not delivering this thread's records: the oldest is lost */
+        pend_free(&th->q[k][th->head[k]++]);
         __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
     }
-    if (nv.npend == nv.cappend) {
-        size_t c = nv.cappend ? 2 * nv.cappend : 64;
-        pend_t *p = realloc(nv.pend, c * sizeof *p);
-        if (!p) {
-            pthread_mutex_unlock(&nv.mu);
-            free(json);
-            free(name);
-            __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
-            return;
-        }
-        nv.pend = p;
-        nv.cappend = c;
+    if (th && th->head[k] > 0 && th->head[k] * 2 >= th->n[k]) { /* compact */
+        memmove(th->q[k], th->q[k] + th->head[k], (th->n[k] - th->head[k]) * sizeof *th->q[k]);
+        th->n[k] -= th->head[k];
+        th->head[k] = 0;
     }
-    nv.pend[nv.npend++] = (pend_t){tid, t, at_end, undecoded, json, name};
+    if (th && th->n[k] == th->cap[k]) {
+        size_t c = th->cap[k] ? 2 * th->cap[k] : 64;
+        pend_t *p = realloc(th->q[k], c * sizeof *p);
+        if (p) {
+            th->q[k] = p;
+            th->cap[k] = c;
+        }
+    }
+    if (!th || th->n[k] == th->cap[k]) {
+        pthread_mutex_unlock(&nv.mu);
+        free(json);
+        free(name);
+        __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    th->q[k][th->n[k]++] = (pend_t){tid, t, at_end, undecoded, json, name};
     pthread_mutex_unlock(&nv.mu);
 }
 
 /* Gives range o (CUPTI's, starting or ending at ts on thread tid) the payload
  * our wrapper decoded for it: the latest one queued on that thread at or
- * before ts. Earlier ones on that thread were never claimed: their ranges did
- * not reach us (counted). Called with g.mu held. */
+ * before ts, when its name agrees (a different name means CUPTI lost that
+ * payload's range and o is another one: it stays, to be counted). Older
+ * ones on that thread were never claimed: their ranges did not reach us
+ * (counted). Called with g.mu held. */
 static void pend_claim(open_range *o, uint32_t tid, uint64_t ts, bool at_end)
 {
     if (tid == 0)
         return;
     pthread_mutex_lock(&nv.mu);
-    size_t best = SIZE_MAX;
-    for (size_t i = 0; i < nv.npend; i++) {
-        const pend_t *p = &nv.pend[i];
-        /* A different name means CUPTI lost this payload's range and o is
-         * another one: leave it (it is counted as unmatched later). */
-        if (p->tid == tid && p->at_end == at_end && p->t <= ts &&
-            (best == SIZE_MAX || p->t >= nv.pend[best].t) &&
-            (!p->name || !p->name[0] || !o->name || strcmp(p->name, o->name) == 0))
-            best = i;
-    }
-    if (best == SIZE_MAX) {
+    pend_thread *th = pend_thread_of(tid, false);
+    int k = at_end ? 1 : 0;
+    size_t last = th ? th->head[k] : 0;
+    while (th && last < th->n[k] && th->q[k][last].t <= ts)
+        last++;
+    if (!th || last == th->head[k]) {
         pthread_mutex_unlock(&nv.mu);
         return;
     }
-    uint64_t tb = nv.pend[best].t;
-    size_t k = 0;
-    for (size_t i = 0; i < nv.npend; i++) {
-        pend_t *p = &nv.pend[i];
-        if (i == best) {
-            if (p->json && !o->ext_json) {
-                o->ext_json = p->json;
-                p->json = NULL;
-            }
-            o->ext_undecoded = o->ext_undecoded || p->undecoded;
-            free(p->json);
-            free(p->name);
-            continue;
-        }
-        if (p->tid == tid && p->at_end == at_end && p->t < tb) {
-            free(p->json);
-            free(p->name);
-            __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
-            continue;
-        }
-        nv.pend[k++] = *p;
+    size_t cand = last - 1;
+    for (size_t i = th->head[k]; i < cand; i++) {
+        pend_free(&th->q[k][i]);
+        __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
     }
-    nv.npend = k;
+    th->head[k] = cand;
+    pend_t *p = &th->q[k][cand];
+    if (p->name && p->name[0] && o->name && strcmp(p->name, o->name) != 0) {
+        pthread_mutex_unlock(&nv.mu);
+        return;
+    }
+    if (p->json && !o->ext_json) {
+        o->ext_json = p->json;
+        p->json = NULL;
+    }
+    o->ext_undecoded = o->ext_undecoded || p->undecoded;
+    pend_free(p);
+    th->head[k] = cand + 1;
     pthread_mutex_unlock(&nv.mu);
 }
 
@@ -1166,12 +1203,15 @@ static void pend_claim(open_range *o, uint32_t tid, uint64_t ts, bool at_end)
 static void pend_finish(void)
 {
     pthread_mutex_lock(&nv.mu);
-    for (size_t i = 0; i < nv.npend; i++) {
-        free(nv.pend[i].json);
-        free(nv.pend[i].name);
-    }
-    __atomic_fetch_add(&g.ext_unmatched, (uint64_t)nv.npend, __ATOMIC_RELAXED);
-    nv.npend = 0;
+    for (size_t i = 0; i < nv.nthreads; i++)
+        for (int k = 0; k < 2; k++) {
+            pend_thread *th = &nv.threads[i];
+            for (size_t j = th->head[k]; j < th->n[k]; j++) {
+                pend_free(&th->q[k][j]);
+                __atomic_fetch_add(&g.ext_unmatched, 1, __ATOMIC_RELAXED);
+            }
+            th->head[k] = th->n[k] = 0;
+        }
     pthread_mutex_unlock(&nv.mu);
 }
 

@@ -329,6 +329,51 @@ static double pipe_fill(double f, const double *t, int k)
     return fmin(1.0, f) * (sum - mx);
 }
 
+/* Busiest GPU's share of S sent along the intra-node tree chains across
+ * nodes (doc/bounds.md 2.2.2). With a network, search.cc starts channel
+ * c's chain at the GPU local to its NIC and walks the node from there, so
+ * the chain heads rotate over the node's GPUs; each channel runs the two
+ * trees on S/(2C), modelled (as flowsim_coll.c does) with tree 0's chain
+ * headed at GPU c and tree 1's, reversed, at c+1. A GPU at chain position j
+ * sends up (j > 0) and down (j < m-1). With C a multiple of m every GPU
+ * sends 2(m-1)/m S; fewer channels leave some GPU in the middle of every
+ * chain (2S). One node has no NIC to start from: every channel replays
+ * one chain, and its middle GPUs send 2S (the caller's case). */
+static double chain_egress(int m, int C)
+{
+    if (m < 2 || C < 1)
+        return 0;
+    double worst = 0;
+    for (int g = 0; g < m; g++) {
+        int edges = 0;
+        for (int ch = 0; ch < C; ch++)
+            for (int tr = 0; tr < 2; tr++) {
+                int h0 = tr ? (ch + 1) % m : ch % m;
+                int j = tr ? (h0 - g + m) % m : (g - h0 + m) % m;
+                edges += (j > 0) + (j < m - 1);
+            }
+        worst = fmax(worst, edges / (2.0 * C));
+    }
+    return worst;
+}
+
+/* Busiest node's share of S sent to the network by NCCL's double binary
+ * tree over N nodes (cr_nccl_dtree): each tree carries S/2; a node sends it
+ * up once if it has a parent and down once per child (doc/bounds.md
+ * 2.2.2). Two nodes: S; N even >= 4: 2S (a node with a parent and two
+ * children in one tree is a leaf with a parent in the other); N odd
+ * (shifted tree) less where no node is interior in both. */
+static double dtree_egress(int N)
+{
+    double worst = 0;
+    for (int r = 0; r < N; r++) {
+        int k0, k1;
+        int p0 = cr_nccl_dtree(N, r, 0, &k0), p1 = cr_nccl_dtree(N, r, 1, &k1);
+        worst = fmax(worst, 0.5 * ((p0 >= 0) + k0 + (p1 >= 0) + k1));
+    }
+    return worst;
+}
+
 /* Levels of NCCL's double binary tree across N nodes (longest leaf-root
  * path in tree edges). */
 static int tree_levels(int N)
@@ -739,7 +784,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                  * middle: the leaf sends S up and gets S back, the root
                  * the reverse (traces/nvidia-h200-x2/kernels-nccl-Tree-
                  * Simple: 355 GB/s busbw, the ring's 349) */
-                w_in = (c->ppn > 2 || N > 1 ? 2 : 1) * S;
+                w_in = N == 1 ? (c->ppn > 2 ? 2 : 1) * S : chain_egress(c->ppn, nch) * S;
                 /* LL128 in a one-node chain: NCCL's own model runs it at 7/9
                  * of its link rate (tuning.cc, tree LL128, nNodes == 1);
                  * measured on 2 H200s, Tree/LL128 231 GB/s against ring/LL128
@@ -760,7 +805,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             t_in = w_in / r_in;
         double w_out = 0, r_out = 0;
         if (N > 1 && c->nic_node_Bps > 0) {
-            w_out = algo == CR_ALGO_COLLNET ? S : (N == 2 ? S : 2 * S);
+            w_out = algo == CR_ALGO_COLLNET ? S : dtree_egress(N) * S;
             /* the node's member egress: its NICs, or with few ranks per
              * node the ranks' own PCIe links (bound.c, member_flow) */
             double eff_o =

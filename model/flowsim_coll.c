@@ -429,13 +429,15 @@ static int floor_log2(int v)
 }
 
 /* NCCL's tree allreduce (src/graph/trees.cc): inside every node a chain
- * through its GPUs, across nodes a double binary tree over the nodes'
- * chain heads, the second tree mirrored (node k -> G-1-k) so that the
- * interior nodes of one are leaves of the other. Each of the two trees
+ * through its GPUs, across nodes NCCL's double binary tree over the nodes'
+ * chain heads (cr_nccl_dtree: ncclGetBtree, the second tree mirrored or
+ * shifted) so that the interior nodes of one are leaves of the other. Each of the two trees
  * carries half the data, reduced up and broadcast down, pipelined (one
- * coupled flow per tree and channel). Channel c starts tree 0's chains at
- * local GPU c and tree 1's (reversed) at c+1, on every node alike, so the
- * network hops of a tree stay on one rail. Depth (ppn - 1) + floor(log2
+ * coupled flow per tree and channel). Across nodes channel c starts tree
+ * 0's chains at local GPU c and tree 1's (reversed) at c+1, on every node
+ * alike, so the network hops of a tree stay on one rail (search.cc starts
+ * each channel at its NIC's GPU). In one node every channel replays one
+ * chain (no NIC to start from): its middle GPUs send 2S. Depth (ppn - 1) + floor(log2
  * nodes) as coll counts it (2 x depth steps). Ranks not spread evenly over
  * nodes get the two heap-numbered trees over the rank order instead. */
 static cr_status tree(xp *x)
@@ -465,7 +467,9 @@ static cr_status tree(xp *x)
         for (int tr = 0; tr < ntrees && st == CR_OK; tr++) {
             double lat = 0, lat_net = 0; /* slowest chain edge, slowest tree edge */
             /* member j of node g's chain, j = 0 its head */
-            int h0 = tr ? (c + 1) % m : c % m;
+            /* one node: no NIC to start from, every channel replays one
+             * chain (search.cc); tree 1 runs it reversed, same edges */
+            int h0 = G == 1 ? (tr ? m - 1 : 0) : tr ? (c + 1) % m : c % m;
 #define CHAIN(g, j) grp[(g)*m + (tr ? (h0 - (j) + m) % m : (h0 + (j)) % m)]
             for (int g = 0; g < G && st == CR_OK; g++)
                 for (int j = 1; j < m && st == CR_OK; j++) {
@@ -473,8 +477,13 @@ static cr_status tree(xp *x)
                     if (st == CR_OK)
                         st = acc_edge(x, CHAIN(g, j - 1), CHAIN(g, j), false, &lat);
                 }
-            for (int k = 1; k < G && st == CR_OK; k++) {
-                int ck = tr ? G - 1 - k : k, pk = tr ? G - 1 - (k - 1) / 2 : (k - 1) / 2;
+            int root = 0;
+            for (int ck = 0; ck < G && st == CR_OK; ck++) {
+                int pk = cr_nccl_dtree(G, ck, tr, NULL);
+                if (pk < 0) {
+                    root = ck;
+                    continue;
+                }
                 int ch = CHAIN(ck, 0), pa = CHAIN(pk, 0);
                 st = acc_edge(x, ch, pa, true, &lat_net);
                 if (st == CR_OK)
@@ -486,7 +495,7 @@ static cr_status tree(xp *x)
             double step = sp->step_lat_s;
             double L = 2 * ((m - 1) * fmax(step, lat) + (depth - (m - 1)) * fmax(step, lat_net));
             if (st == CR_OK)
-                st = acc_flush_lat(x, sp->bytes / C / ntrees, L, grp[(tr ? G - 1 : 0) * m + h0]);
+                st = acc_flush_lat(x, sp->bytes / C / ntrees, L, grp[root * m + h0]);
         }
     free(grp);
     return st;
@@ -673,11 +682,11 @@ static cr_status nvls(xp *x)
 
 /* NCCL's NVLS_TREE allreduce: inside every node NVLS (reduce-scatter by
  * the switches, each GPU left with 1/ppn of the data, then multicast), and
- * across nodes, for every local GPU k, a double binary tree over the nodes'
- * GPUs k carrying that 1/ppn share (half per tree), so every rail carries
- * its own. The parts run pipelined, concurrently; the trees take the whole
- * latency coll counts, 2 + 2 floor(log2 nodes) steps, the network steps no
- * shorter than their route. One node is plain NVLS. */
+ * across nodes, for every local GPU k, NCCL's double binary tree
+ * (cr_nccl_dtree) over the nodes' GPUs k carrying that 1/ppn share (half per tree), so every rail
+ * carries its own. The parts run pipelined, concurrently; the trees take the whole latency coll
+ * counts, 2 + 2 floor(log2 nodes) steps, the network steps no shorter than their route. One node is
+ * plain NVLS. */
 static cr_status nvlstree(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -706,8 +715,13 @@ static cr_status nvlstree(xp *x)
         for (int c = 0; c < C && st == CR_OK; c++)
             for (int tr = 0; tr < 2 && st == CR_OK; tr++) {
                 double lat = 0;
-                for (int j = 1; j < G && st == CR_OK; j++) {
-                    int cj = tr ? G - 1 - j : j, pj = tr ? G - 1 - (j - 1) / 2 : (j - 1) / 2;
+                int root = 0;
+                for (int cj = 0; cj < G && st == CR_OK; cj++) {
+                    int pj = cr_nccl_dtree(G, cj, tr, NULL);
+                    if (pj < 0) {
+                        root = cj;
+                        continue;
+                    }
                     int ch = grp[cj * m + k], pa = grp[pj * m + k];
                     st = acc_edge(x, ch, pa, true, &lat);
                     if (st == CR_OK)
@@ -715,7 +729,7 @@ static cr_status nvlstree(xp *x)
                 }
                 double L = 2 * step + 2 * depth * fmax(step, lat);
                 if (st == CR_OK)
-                    st = acc_flush_lat(x, sp->bytes / m / C / 2, L, grp[(tr ? G - 1 : 0) * m + k]);
+                    st = acc_flush_lat(x, sp->bytes / m / C / 2, L, grp[root * m + k]);
             }
     free(grp);
     return st;

@@ -318,3 +318,51 @@ size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size
     }
     return len;
 }
+
+/* ncclGetBtree (src/graph/trees.cc): parent and children by the lowest set
+ * bit of r. */
+static int btree(int n, int r, int *n_children)
+{
+    int bit;
+    for (bit = 1; bit < n; bit <<= 1)
+        if (bit & r)
+            break;
+    int kids = 0, up = -1;
+    if (r == 0) {
+        kids = n > 1 ? 1 : 0;
+    } else {
+        up = (r ^ bit) | (bit << 1);
+        if (up >= n)
+            up = r ^ bit;
+        int lowbit = bit >> 1;
+        if (lowbit) {
+            kids = 1; /* down0 = r - lowbit is always within bounds */
+            int down1 = r + lowbit;
+            while (down1 >= n) {
+                down1 = lowbit == 0 ? -1 : r + lowbit;
+                lowbit >>= 1;
+            }
+            kids += down1 >= 0;
+        }
+    }
+    if (n_children)
+        *n_children = kids;
+    return up;
+}
+
+int cr_nccl_dtree(int n, int r, int tree, int *n_children)
+{
+    if (n < 1 || r < 0 || r >= n) {
+        if (n_children)
+            *n_children = 0;
+        return -1;
+    }
+    if (tree == 0)
+        return btree(n, r, n_children);
+    if (n % 2 == 1) {
+        int u = btree(n, (r - 1 + n) % n, n_children);
+        return u < 0 ? -1 : (u + 1) % n;
+    }
+    int u = btree(n, n - 1 - r, n_children);
+    return u < 0 ? -1 : n - 1 - u;
+}

@@ -57,4 +57,11 @@ int cr_rankset_index(const cr_rankset *s, int r);
  * Returns the length the full text needs (like snprintf). */
 size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size);
 
+/* NCCL's double binary tree over n ranks (src/graph/trees.cc ncclGetDtree):
+ * tree 0 is ncclGetBtree (rank 0 the root, with one child; odd ranks are
+ * leaves), tree 1 its mirror (n even: r -> n-1-r) or its shift by one (n
+ * odd). Returns r's parent in tree `tree` (0 or 1), -1 for the root, and
+ * its number of children in *n_children (may be NULL). r in [0, n). */
+int cr_nccl_dtree(int n, int r, int tree, int *n_children);
+
 #endif

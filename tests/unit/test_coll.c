@@ -339,6 +339,50 @@ static void test_one_gpu_per_node(void **state)
     cr_topo_free(t);
 }
 
+static cr_coll_pred tree_pred(cr_topo *t, const char *ranks, double S)
+{
+    cr_coll_ctx *c = ctx_for(t, ranks);
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    cr_coll_ctx_free(c);
+    assert_true(r.pred.supported);
+    return r.pred;
+}
+
+static void test_tree_loads(void **state)
+{
+    (void)state;
+    /* The busiest resource of NCCL's tree (doc/bounds.md 2.2.2), 1 GiB:
+     * - one node (hgx-h100-8): every channel replays one chain; its middle
+     *   GPUs receive S from below and above and send S up and down: 2S;
+     * - h100-ib-4n, NICs (8 x 50 GB/s x 0.92 = 368 GB/s) against NVLink
+     *   (450 x 0.815 = 366.75 GB/s): the double binary tree over N nodes
+     *   (trees.cc) sends from its busiest node S (N = 2), 1.5 S (N = 3:
+     *   shifted, node 0 is a parent of one in tree 0 and the middle of
+     *   0 -> 2 -> 1 in the shifted tree: (1 + 0) + (1 + 1) halves), 2S
+     *   (N = 4: node 1 has a parent and two children in the mirror tree and
+     *   a parent in tree 0); the chains rotate with the NICs, so each GPU
+     *   sends 2S x 7/8 = 1.75 S over NVLink (channels a multiple of 8).
+     *   N = 2: 1.75 S / 366.75 > S / 368, the chain binds; N = 3:
+     *   1.75/366.75 > 1.5/368, the chain; N = 4: 2/368 > 1.75/366.75, the
+     *   NICs. */
+    double S = 1 << 30;
+    cr_topo *t = open_topo("hgx-h100-8");
+    assert_close(tree_pred(t, NULL, S).wire_bytes, 2 * S, 1e-9, 0);
+    cr_topo_free(t);
+    t = open_topo("h100-ib-4n");
+    cr_coll_pred p = tree_pred(t, "0-15", S);
+    assert_int_equal(p.nchannels % 8, 0);
+    assert_close(p.wire_bytes, 1.75 * S, 1e-9, 0);
+    assert_close(tree_pred(t, "0-23", S).wire_bytes, 1.75 * S, 1e-9, 0);
+    p = tree_pred(t, "0-31", S);
+    assert_close(p.wire_bytes, 2 * S, 1e-9, 0);
+    assert_close(p.link_Bps, 400e9, 1e-9, 0);
+    /* one GPU per node, 3 nodes: the NIC side alone, 1.5 S */
+    assert_close(tree_pred(t, "0-23:8", S).wire_bytes, 1.5 * S, 1e-9, 0);
+    cr_topo_free(t);
+}
+
 /* ---- calibration and checks against published figures ---- */
 
 static void test_h100_ring_busbw(void **state)
@@ -765,6 +809,7 @@ int main(void)
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
+        cmocka_unit_test(test_tree_loads),
         cmocka_unit_test(test_h100_ring_busbw),
         cmocka_unit_test(test_nvls_bound_above_ring),
         cmocka_unit_test(test_mech_fit),

@@ -132,12 +132,60 @@ static void test_array(void **state)
     assert_null(cr_rankset_all(0));
 }
 
+static void test_nccl_dtree(void **state)
+{
+    (void)state;
+    /* ncclGetBtree's illustration for 14 ranks (NVIDIA/nccl
+     * src/graph/trees.cc): 0 -> 8; 8 -> 4, 12; 4 -> 2, 6; 12 -> 10, 13;
+     * 2 -> 1, 3; 6 -> 5, 7; 10 -> 9, 11. */
+    static const int parent14[14] = {-1, 2, 4, 2, 8, 6, 4, 6, 0, 10, 12, 10, 8, 12};
+    static const int kids14[14] = {1, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0};
+    for (int r = 0; r < 14; r++) {
+        int k = -1;
+        assert_int_equal(cr_nccl_dtree(14, r, 0, &k), parent14[r]);
+        assert_int_equal(k, kids14[r]);
+        /* even n: the second tree is the mirror r -> n-1-r */
+        int p1 = cr_nccl_dtree(14, r, 1, &k);
+        assert_int_equal(p1, parent14[13 - r] < 0 ? -1 : 13 - parent14[13 - r]);
+        assert_int_equal(k, kids14[13 - r]);
+    }
+    /* odd n = 3: tree 0 is the chain 0 -> 2 -> 1, tree 1 shifted by one:
+     * 1 -> 0 -> 2 */
+    assert_int_equal(cr_nccl_dtree(3, 1, 0, NULL), 2);
+    assert_int_equal(cr_nccl_dtree(3, 2, 0, NULL), 0);
+    assert_int_equal(cr_nccl_dtree(3, 1, 1, NULL), -1);
+    assert_int_equal(cr_nccl_dtree(3, 0, 1, NULL), 1);
+    assert_int_equal(cr_nccl_dtree(3, 2, 1, NULL), 0);
+    /* every rank but one root has a parent; no cycles; children counted
+     * match the parents pointing at each rank */
+    for (int n = 1; n <= 70; n++)
+        for (int t = 0; t < 2; t++) {
+            int roots = 0;
+            for (int r = 0; r < n; r++) {
+                int k;
+                if (cr_nccl_dtree(n, r, t, &k) < 0)
+                    roots++;
+                int c = 0;
+                for (int q = 0; q < n; q++)
+                    c += cr_nccl_dtree(n, q, t, NULL) == r;
+                assert_int_equal(c, k);
+                int x = r, steps = 0;
+                while (x >= 0 && steps <= n) {
+                    x = cr_nccl_dtree(n, x, t, NULL);
+                    steps++;
+                }
+                assert_true(steps <= n);
+            }
+            assert_int_equal(roots, 1);
+        }
+    assert_int_equal(cr_nccl_dtree(4, 4, 0, NULL), -1); /* out of range */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_forms),
-        cmocka_unit_test(test_format),
-        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_nccl_dtree), cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_format),     cmocka_unit_test(test_bad),
         cmocka_unit_test(test_array),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,42 +130,54 @@ static int nsteps_of(cr_coll coll, int n)
 }
 
 /* NCCL's latency in microseconds for (coll, algo, proto) on this
- * communicator (tuning.cc ncclTopoTuneModel). */
-static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p)
+ * communicator (tuning.cc ncclTopoTuneModel), its figures times ls, each
+ * step at least the route latency of its hop (doc/bounds.md 2.2.3): a step
+ * inside a node r_intra, a network step r_inter, a ring at least its steps
+ * x its edges' mean route latency. NCCL's choice ranks the same floored
+ * figures, so the pair it picks is the one whose prediction is least where
+ * the floors bind (they raise only latencies below the hardware's). */
+static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, double ls)
 {
+    const bool floor = true;
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
     int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
     int hw = N == 1 ? intra : 2;
-    double lat = nccl_base_lat[na][p];
-    double intra_lat = nccl_hw_lat[intra][na][p];
-    double inter_lat = ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] : nccl_hw_lat[2][na][p];
+    double lat = nccl_base_lat[na][p] * ls;
+    double intra_lat = nccl_hw_lat[intra][na][p] * ls;
+    double inter_lat = (ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] : nccl_hw_lat[2][na][p]) * ls;
+    double r_in = floor ? c->r_intra_s * 1e6 : 0, r_x = floor ? c->r_inter_s * 1e6 : 0;
     int nsteps = nsteps_of(coll, n);
     switch (na) {
     case NT_RING:
         if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
-            lat += nccl_hw_lat[hw][NT_RING][p];
+            /* one figure for the pipelined chain: its n-1 hops at least */
+            lat += fmax(nccl_hw_lat[hw][NT_RING][p] * ls,
+                        floor ? (n - 1) * c->r_ring_mean_s * 1e6 : 0);
         } else {
             /* getNetOverhead: 1 us per network post on x86 Intel, x3 for Simple */
             double net_ovh = N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) : 0.0;
-            intra_lat = fmax(intra_lat, net_ovh);
+            intra_lat = fmax(fmax(intra_lat, net_ovh * ls), r_in);
+            inter_lat = fmax(inter_lat, r_x); /* a ring's node crossing stays on a rail */
             int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
-            lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
+            lat += fmax((nsteps - inter_steps) * intra_lat + inter_steps * inter_lat,
+                        floor ? nsteps * c->r_ring_mean_s * 1e6 : 0);
         }
         break;
     case NT_TREE:
-        lat += 2 * ((ppn - 1) * intra_lat + log2i(N) * inter_lat);
+        lat += 2 * ((ppn - 1) * fmax(intra_lat, r_in) + log2i(N) * fmax(inter_lat, r_x));
         break;
     case NT_CND:
-        lat += 2 * (fmin(1, ppn - 1) * intra_lat + (ppn - 1) * 0.4) + inter_lat;
+        lat += 2 * (fmin(1, ppn - 1) * intra_lat + (ppn - 1) * 0.4 * ls) + inter_lat;
         break;
     case NT_NVLS:
-        lat = intra_lat + (N > 1 ? inter_lat : 0);
+        /* two steps (reduce, multicast), each GPU -> switch -> GPU */
+        lat = fmax(intra_lat, 2 * r_in) + (N > 1 ? inter_lat : 0);
         break;
     case NT_NVLST:
-        lat += intra_lat + 2 * log2i(N) * inter_lat;
+        lat += intra_lat + 2 * log2i(N) * fmax(inter_lat, r_x);
         break;
     case NT_PAT:
-        lat += log2i(N) * (inter_lat / 3.5) + n * 2.8;
+        lat += log2i(N) * (inter_lat / 3.5) + n * 2.8 * ls;
         break;
     default:
         break;
@@ -231,7 +243,7 @@ static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, in
     double bw = nccl_bw_GBps(c, coll, na, p, nch);
     if (!(bw > 0))
         return HUGE_VAL;
-    double lat = nccl_lat_us(c, coll, na, p);
+    double lat = nccl_lat_us(c, coll, na, p, 1.0);
     int logsize = log2i(S / 64);
     if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
         bw *= nccl_tree_corr[p][logsize];
@@ -705,7 +717,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     double ls = p->lat_scale *
                 (two ? (proto == CR_PROTO_LL128 ? p->n2_lat_scale_ll128 : p->n2_lat_scale) : 1.0);
     double fill_Bps = two ? p->ch_fill_Bps : 0;
-    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto) : 0) * 1e-6 * ls;
+    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto, ls) : 0) * 1e-6;
     o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls : 0;
     o->n_steps = nsteps_of(rq->coll, n);
 
@@ -907,6 +919,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             o->launch_s = fmin(o->launch_s, lat);
         }
         o->n_steps = 1;
+        /* the one step at least its route: across nodes off the rail
+         * through PXN's scale-up hop (doc/bounds.md 2.2.3) */
+        lat = fmax(lat,
+                   o->launch_s + (N > 1 ? (c->ppn > 1 ? c->r_pxn_s : c->r_inter_s) : c->r_intra_s));
         if (proto == CR_PROTO_LL) {
             t /= 0.5; /* half of each 8-byte line is the flag */
             o->wire_Bps *= 0.5;

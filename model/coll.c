@@ -212,6 +212,32 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     if (c->n_nodes > 1 && isfinite(nic_min))
         c->nic_node_Bps = nic_min;
 
+    /* Route latency of one step (doc/bounds.md 2.2.3), from rank 0's path
+     * latencies (bound.c: Dijkstra over link latencies, GPUs not
+     * forwarding): a step inside rank 0's node (NCCL's node: the scale-up
+     * domain or the machine), one to another node (the nearest: on rank 0's rail where rails
+     * exist), and one off the rail, which NCCL's PXN sends over a scale-up hop to the rail's GPU
+     * first. The rank-order ring's mean: its edges inside and across domains at those latencies. */
+    c->r_intra_s = c->r_inter_s = 0;
+    for (int i = 0; i < n; i++) /* NCCL's nodes: one, or the ranks' nodes */
+        domain[i] = c->n_nodes == 1 ? 0 : t->devs[t->gpus[c->ranks->ranks[i]]].node;
+    for (int j = 1; j < n; j++) {
+        double l = c->cuts->lat0_s[j];
+        if (domain[j] == domain[0]) {
+            if (c->r_intra_s == 0 || l < c->r_intra_s)
+                c->r_intra_s = l;
+        } else if (c->r_inter_s == 0 || l < c->r_inter_s) {
+            c->r_inter_s = l;
+        }
+    }
+    c->r_pxn_s = c->r_inter_s + (c->ppn > 1 ? c->r_intra_s : 0);
+    {
+        /* the ring crosses each node boundary once, on a rail (channel c
+         * enters a node at its GPU on rail c and leaves on that rail) */
+        int cross = c->n_nodes > 1 ? c->n_nodes : 0;
+        c->r_ring_mean_s = n > 1 ? (cross * c->r_inter_s + (n - cross) * c->r_intra_s) / n : 0;
+    }
+
     /* SHARP: a reducing switch outside every node, on the NIC fabric. */
     c->collnet = false;
     for (int v = 0; v < nd && !c->collnet; v++) {

@@ -19,13 +19,18 @@ struct cr_coll_ctx {
     int n_nodes; /* NCCL's nNodes: scale-up domains (or nodes) holding ranks */
     int ppn;     /* ranks per node (largest) */
     /* per-GPU figures, the minimum over ranks, raw datasheet B/s */
-    double up_Bps;          /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
-    double gpu_Bps;         /* all ports */
-    double ring_Bps;        /* rate a rank-order ring reaches per rank (multi-channel) */
-    cr_hw ring_hw;          /* class of the links limiting it */
-    cr_hw intra_hw;         /* NVLINK when ranks of a node share scale-up links, else PCI */
-    double nic_node_Bps;    /* what a node's ranks move out (min over nodes), 0 with one node */
-    cr_hw nic_node_hw;      /* class binding it: NET (the NICs), PCI (the ranks' own links) */
+    double up_Bps;       /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
+    double gpu_Bps;      /* all ports */
+    double ring_Bps;     /* rate a rank-order ring reaches per rank (multi-channel) */
+    cr_hw ring_hw;       /* class of the links limiting it */
+    cr_hw intra_hw;      /* NVLINK when ranks of a node share scale-up links, else PCI */
+    double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
+    cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
+    /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
+     * a scale-up domain, between domains on one rail, between domains off
+     * the rail (PXN: a scale-up hop to the rail's GPU first) */
+    double r_intra_s, r_inter_s, r_pxn_s;
+    double r_ring_mean_s;   /* mean over the rank-order ring's edges */
     bool nvls;              /* every rank reaches one multicast + reduction switch set */
     double nvls_Bps;        /* a GPU's capacity to those switches (min over ranks) */
     double nvls_reduce_Bps; /* total in-switch reduction throughput, HUGE_VAL if port-limited */

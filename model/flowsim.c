@@ -1406,9 +1406,9 @@ static int task_abort(cr_sim *s)
 }
 
 /* A flow from op rank src to dst; its latency is its path's plus
- * extra_lat_s, and at least min_lat_s. */
+ * extra_lat_s, and at least min_lat_s (exactly min_lat_s when whole). */
 static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s,
-                    double min_lat_s, bool red)
+                    double min_lat_s, bool red, bool whole)
 {
     if (!(bytes >= 0) || !isfinite(bytes) || !(extra_lat_s >= 0) || !isfinite(extra_lat_s) ||
         !(min_lat_s >= 0) || !isfinite(min_lat_s))
@@ -1446,26 +1446,33 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
     if (r2 >= 0)
         s->routes[r2].refs++;
     k->bytes = bytes;
-    k->lat_s =
-        fmax(s->routes[r1].lat_s + (r2 >= 0 ? s->routes[r2].lat_s : 0) + extra_lat_s, min_lat_s);
+    k->lat_s = whole ? min_lat_s
+                     : fmax(s->routes[r1].lat_s + (r2 >= 0 ? s->routes[r2].lat_s : 0) + extra_lat_s,
+                            min_lat_s);
     s->st.n_flows++;
     return (int)id;
 }
 
 int cr_sim_flow_add(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s)
 {
-    return flow_add(s, op, src, dst, bytes, extra_lat_s, 0.0, false);
+    return flow_add(s, op, src, dst, bytes, extra_lat_s, 0.0, false, false);
 }
 
 int cr_sim_flow_add_reduce(cr_sim *s, int op, int src, int dst, double bytes, double extra_lat_s)
 {
-    return flow_add(s, op, src, dst, bytes, extra_lat_s, 0.0, true);
+    return flow_add(s, op, src, dst, bytes, extra_lat_s, 0.0, true, false);
 }
 
 int cr_sim_flow_add_step(cr_sim *s, int op, int src, int dst, double bytes, double step_lat_s,
                          bool reduce)
 {
-    return flow_add(s, op, src, dst, bytes, 0.0, step_lat_s, reduce);
+    return flow_add(s, op, src, dst, bytes, 0.0, step_lat_s, reduce, false);
+}
+
+int cr_sim_flow_add_step_at(cr_sim *s, int op, int src, int dst, double bytes, double lat_s,
+                            bool reduce)
+{
+    return flow_add(s, op, src, dst, bytes, 0.0, lat_s, reduce, true);
 }
 
 int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use *uses, int n,

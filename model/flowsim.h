@@ -163,6 +163,14 @@ int cr_sim_flow_add_reduce(cr_sim *s, int op, int src, int dst, double bytes, do
 int cr_sim_flow_add_step(cr_sim *s, int op, int src, int dst, double bytes, double step_lat_s,
                          bool reduce);
 
+/* A flow whose latency is lat_s as given: the caller has already floored
+ * the latency of the whole algorithm at its route latencies (a ring's
+ * steps at their edges' mean, doc/simulator.md), so this step's own route
+ * is not a floor. reduce as cr_sim_flow_add_reduce. Returns the task id or
+ * -1. */
+int cr_sim_flow_add_step_at(cr_sim *s, int op, int src, int dst, double bytes, double lat_s,
+                            bool reduce);
+
 /* Pass as peer: the flow's completion counts for every rank of the op (a
  * coupled flow that moves all edges of a ring or tree). */
 #define CR_SIM_ALL_RANKS (-2)

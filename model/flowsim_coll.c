@@ -27,6 +27,7 @@ typedef struct {
     cr_status err;   /* what the last failing flow() hit */
     cr_sim_use *acc; /* coupled-flow use accumulator */
     int n_acc, cap_acc;
+    double step_at; /* >= 0: flow() steps take this latency whole (a ring) */
 } xp;
 
 cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_coll_pred *p)
@@ -56,7 +57,9 @@ static cr_status oom(xp *x)
 static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2)
 {
     double wire = payload / x->sp->bw_eff;
-    int f = cr_sim_flow_add_step(x->s, x->op, a, b, wire, x->sp->step_lat_s, reduce);
+    int f = x->step_at >= 0
+                ? cr_sim_flow_add_step_at(x->s, x->op, a, b, wire, x->step_at, reduce)
+                : cr_sim_flow_add_step(x->s, x->op, a, b, wire, x->sp->step_lat_s, reduce);
     if (f < 0) {
         const cr_sim_use *u;
         int n;
@@ -117,19 +120,7 @@ static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
     return CR_OK;
 }
 
-/* Emits the coupled flow: wire bytes per edge, n_steps step latencies. */
-static cr_status acc_flush(xp *x, double payload, int n_steps, double max_lat, int shown_on)
-{
-    double step = x->sp->step_lat_s > max_lat ? x->sp->step_lat_s : max_lat;
-    int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
-                                 payload / x->sp->bw_eff, n_steps * step);
-    x->n_acc = 0;
-    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
-        return oom(x);
-    return CR_OK;
-}
-
-/* The same with the latency given whole. */
+/* Emits the coupled flow (wire bytes per edge) with the latency given whole. */
 static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on)
 {
     int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
@@ -278,6 +269,32 @@ out:
 
 /* ---------- ring ---------- */
 
+/* Mean route latency of the ring's n edges order[i] -> order[i+1]. A ring
+ * step's latency is floored there, not at its own edge: its steps pipeline
+ * around the ring, so the critical path of 2(n-1) (or n-1) consecutive
+ * hops crosses the edges in the ring's mix (doc/bounds.md 2.2.3). */
+static cr_status ring_mean_lat(xp *x, const int *order, double *mean)
+{
+    double sum = 0;
+    int n = x->n;
+    for (int i = 0; i < n; i++) {
+        int ga = x->ranks[order[i]], gb = x->ranks[order[(i + 1) % n]];
+        if (ga == gb)
+            continue;
+        const cr_sim_use *u;
+        int nu;
+        double lat;
+        cr_status st = cr_sim_path(x->s, x->op, ga, gb, &u, &nu, &lat);
+        if (st == CR_ENOTFOUND)
+            return cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d", ga, gb);
+        if (st != CR_OK)
+            return oom(x);
+        sum += lat;
+    }
+    *mean = n > 0 ? sum / n : 0;
+    return CR_OK;
+}
+
 static cr_status ring(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -318,6 +335,11 @@ static cr_status ring(xp *x)
     for (int c = 0; c < C && st == CR_OK; c++) {
         if ((st = ring_order(x, c, order)) != CR_OK)
             break;
+        double mean = 0;
+        if ((st = ring_mean_lat(x, order, &mean)) != CR_OK)
+            break;
+        /* every step at least the ring's mean route latency */
+        double L = steps * fmax(sp->step_lat_s, mean);
         if (chain) {
             /* A pipelined chain from the root (broadcast) or to it (reduce):
              * the ring order rotated so the root is first. */
@@ -331,7 +353,7 @@ static cr_status ring(xp *x)
                                                    : acc_edge(x, b, a, true, &lat);
             }
             if (st == CR_OK)
-                st = acc_flush(x, chunk, steps, lat, sp->root);
+                st = acc_flush_lat(x, chunk, L, sp->root);
             continue;
         }
         if (pipelined) {
@@ -340,9 +362,10 @@ static cr_status ring(xp *x)
             for (int i = 0; i < n && st == CR_OK; i++)
                 st = acc_edge(x, order[i], order[(i + 1) % n], red, &lat);
             if (st == CR_OK)
-                st = acc_flush(x, chunk * steps, steps, lat, 0);
+                st = acc_flush_lat(x, chunk * steps, L, 0);
             continue;
         }
+        x->step_at = L / steps;
         /* Steps: cur[i] = the flow order[i] sends in this step. */
         for (int k = 0; k < steps && st == CR_OK; k++) {
             bool red =
@@ -360,6 +383,7 @@ static cr_status ring(xp *x)
             prev = cur;
             cur = tmp;
         }
+        x->step_at = -1;
     }
 out:
     free(order);
@@ -491,9 +515,10 @@ static cr_status tree(xp *x)
             }
 #undef CHAIN
             /* Up and down the critical path: m - 1 chain steps and
-             * floor(log2 G) tree steps, each no shorter than its edge. */
+             * floor(log2 G) tree steps; coll's steps, and no shorter than
+             * the path's routes (the slowest chain and tree edge). */
             double step = sp->step_lat_s;
-            double L = 2 * ((m - 1) * fmax(step, lat) + (depth - (m - 1)) * fmax(step, lat_net));
+            double L = fmax(2 * depth * step, 2 * ((m - 1) * lat + (depth - (m - 1)) * lat_net));
             if (st == CR_OK)
                 st = acc_flush_lat(x, sp->bytes / C / ntrees, L, grp[root * m + h0]);
         }
@@ -727,7 +752,7 @@ static cr_status nvlstree(xp *x)
                     if (st == CR_OK)
                         st = acc_edge(x, pa, ch, false, &lat);
                 }
-                double L = 2 * step + 2 * depth * fmax(step, lat);
+                double L = fmax((2 + 2 * depth) * step, 2 * step + 2 * depth * lat);
                 if (st == CR_OK)
                     st = acc_flush_lat(x, sp->bytes / m / C / 2, L, grp[root * m + k]);
             }
@@ -783,6 +808,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     x.ranks = ranks;
     x.n = n;
     x.d = d;
+    x.step_at = -1;
     x.op = cr_sim_op_add(s, sp->name ? sp->name : cname, CR_SIM_OP_COLL, ranks, n, sp->stream);
     if (x.op < 0)
         return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");

@@ -1,24 +1,57 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `make demo` runs this with the commroof binary as $1: a tour of what commroof
-# does on the embedded default topology. Each step prints the command it runs
-# so the output can be reproduced by hand. Later parts of commroof add steps.
+# answers on the embedded default topology (hgx-h200-8) with the pkb suite,
+# then the validation of the committed H200 traces, then the full report
+# (tables, charts, index.html). Each step prints the command it runs so the
+# output can be reproduced by hand. DEMO_DIR overrides where files go
+# (default: BUILD/demo beside the binary).
 set -eu
 CR=${1:?usage: tools/demo.sh PATH/TO/commroof}
+CR=$(cd "$(dirname "$CR")" && pwd)/$(basename "$CR")
 cd "$(dirname "$0")/.."
+OUT=${DEMO_DIR:-$(dirname "$CR")/demo}
+mkdir -p "$OUT"
 
 step() {
     printf '\n$ commroof %s\n' "$*"
     "$CR" "$@"
 }
 
-echo "== commroof demo: the shipped topologies, then the default one (hgx-h200-8) in detail"
+echo "== 1. the machine: shipped topologies, and the default one (hgx-h200-8)"
 step topo list
 step topo show hgx-h200-8
 
 echo
-echo "== your own machine: run any NCCL job with NCCL_TOPO_DUMP_FILE=dump.xml, then"
+echo "== 2. your own machine: run any NCCL job with NCCL_TOPO_DUMP_FILE=dump.xml, then"
 echo "   commroof topo import-nccl dump.xml -o mine.xml. Here with a VM dump from the tests:"
-demo_dir=$(mktemp -d)
-trap 'rm -rf "$demo_dir"' EXIT
-step topo import-nccl tests/fixtures/nccl/hgx-h200-vm.xml -o "$demo_dir/vm.xml"
+step topo import-nccl tests/fixtures/nccl/hgx-h200-vm.xml -o "$OUT/vm.xml"
+
+echo
+echo "== 3. before writing a kernel: how fast could an allreduce possibly run (bound),"
+echo "   and what does NCCL's choice take (prediction)?"
+step coll allreduce --topo hgx-h200-8 -b 1K -e 1G -f 32
+
+echo
+echo "== 4. the ParallelKernelBench suite: bound, PyTorch + NCCL baseline, headroom"
+step suite pkb --topo hgx-h200-8
+
+echo
+echo "== 5. after running a kernel: is 25 us for a GEMM + reduce-scatter good, or impossible?"
+step check gemm_rs --topo hgx-h200-8 --tp 8 --measured-us 25
+
+echo
+echo "== 6. the model against real measurements: the committed H200 traces (traces/h200-1)"
+step validate traces/h200-1 --topo h200-1 --summary
+
+echo
+echo "== 7. the report: every table and chart, and an index.html that shows them"
+step report --topo hgx-h200-8 --suite pkb --trace traces/h200-1 --trace-topo h200-1 \
+    -o "$OUT/report"
+
+echo
+echo "== where the files are"
+echo "   report:   $OUT/report/index.html"
+echo "   charts:   $OUT/report/*.png (and .svg; each with its .dat and its gnuplot .gp)"
+echo "   tables:   $OUT/report/*.txt, *.csv, *.json (ceilings, suite, validation)"
+echo "   topology: $OUT/vm.xml (imported from an NCCL dump)"

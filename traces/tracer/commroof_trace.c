@@ -742,8 +742,11 @@ static void range_args(sb_t *s, const open_range *o, bool unclosed)
         sb_puts(s, ",\"domain\":");
         sb_str(s, o->domain);
     }
+    /* An event whose extended payload we decoded reached CUPTI without it
+     * (attr_for_cupti), so CUPTI's scalar payload is only a placeholder. */
+    bool ext = o->ext_json || o->ext_undecoded;
     if (o->has_data) {
-        switch (o->payload_kind) {
+        switch (ext ? -1 : o->payload_kind) {
         case CUPTI_METRIC_VALUE_KIND_UINT64:
             sb_printf(s, ",\"payload\":%" PRIu64 ",\"payload_kind\":\"u64\"",
                       o->payload.metricValueUint64);
@@ -1817,12 +1820,37 @@ static uint64_t next_own_id(void)
     return __atomic_add_fetch(&nv.next_id, 1, __ATOMIC_RELAXED);
 }
 
-/* push/start with attributes, in a domain or the default one (dom NULL) */
-static int w_push(const void *dom, const nvtxEventAttributes_t *attr, int (*call)(void *),
-                  void *ctx)
+/* The attributes CUPTI's handlers get. CUPTI follows an extended payload's
+ * pointers itself and crashed on a bad one (seen on the H200 with
+ * tests/trace/nvtx_payload_demo.c: SIGSEGV inside libcupti's domain push
+ * handler); it records no field of such a payload anyway, we decode it. So
+ * CUPTI gets our checked copy with the extended payload removed; events
+ * without one pass through untouched. */
+static const nvtxEventAttributes_t *attr_for_cupti(const nvtxEventAttributes_t *attr,
+                                                   const nvtxEventAttributes_t *copy, bool ok,
+                                                   nvtxEventAttributes_t *clean)
 {
-    nvtxEventAttributes_t a;
+    if (!attr || !ok || copy->payloadType != NVTX_PAYLOAD_TYPE_EXT)
+        return attr;
+    *clean = *copy;
+    clean->payloadType = NVTX_PAYLOAD_UNKNOWN;
+    clean->payload.ullValue = 0;
+    clean->reserved0 = 0;
+    return clean;
+}
+
+/* push/start with attributes, in a domain or the default one (dom NULL) */
+typedef struct {
+    const void *dom;
+    const nvtxEventAttributes_t *attr;
+} push_ctx;
+
+static int w_push(const void *dom, const nvtxEventAttributes_t *attr, int (*call)(push_ctx *),
+                  push_ctx *ctx)
+{
+    nvtxEventAttributes_t a, clean;
     bool ok = read_attr(attr, &a);
+    ctx->attr = attr_for_cupti(attr, &a, ok, &clean);
     bool own = own_mode();
     bool has = false, bad = false;
     char *ext = ok ? attr_ext(dom, &a, &has, &bad) : NULL;
@@ -1839,19 +1867,13 @@ static int w_push(const void *dom, const nvtxEventAttributes_t *attr, int (*call
     return r;
 }
 
-typedef struct {
-    const void *dom;
-    const nvtxEventAttributes_t *attr;
-} push_ctx;
-
-static int call_push_ex(void *c)
+static int call_push_ex(push_ctx *c)
 {
-    return orig.push_ex(((push_ctx *)c)->attr);
+    return orig.push_ex(c->attr);
 }
 
-static int call_dpush_ex(void *c)
+static int call_dpush_ex(push_ctx *p)
 {
-    const push_ctx *p = c;
     return orig.dpush_ex((nvtxDomainHandle_t)(uintptr_t)p->dom, p->attr);
 }
 
@@ -1901,7 +1923,7 @@ static nvtxRangeId_t start_common(const void *dom, const nvtxEventAttributes_t *
                                   const char *ascii,
                                   nvtxRangeId_t (*call)(const void *, const void *))
 {
-    nvtxEventAttributes_t a;
+    nvtxEventAttributes_t a, clean;
     bool ok = attr ? read_attr(attr, &a) : false;
     bool own = own_mode();
     bool has = false, bad = false;
@@ -1910,7 +1932,8 @@ static nvtxRangeId_t start_common(const void *dom, const nvtxEventAttributes_t *
         pend_add(self_tid(), now_ns(), false, ext, bad, attr_message(&a));
         ext = NULL;
     }
-    nvtxRangeId_t id = call ? call(dom, attr ? (const void *)attr : (const void *)ascii) : 0;
+    const nvtxEventAttributes_t *to_cupti = attr_for_cupti(attr, &a, ok, &clean);
+    nvtxRangeId_t id = call ? call(dom, attr ? (const void *)to_cupti : (const void *)ascii) : 0;
     if (own) {
         uint64_t oid = next_own_id();
         if (id == 0)
@@ -1975,20 +1998,22 @@ static void NVTX_API w_dend(nvtxDomainHandle_t d, nvtxRangeId_t id)
 
 static void NVTX_API w_mark_ex(const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a;
-    if (own_mode() && read_attr(attr, &a))
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    if (own_mode() && ok)
         own_mark(NULL, &a, NULL);
     if (orig.mark_ex)
-        orig.mark_ex(attr);
+        orig.mark_ex(attr_for_cupti(attr, &a, ok, &clean));
 }
 
 static void NVTX_API w_dmark_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a;
-    if (own_mode() && read_attr(attr, &a))
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    if (own_mode() && ok)
         own_mark(d, &a, NULL);
     if (orig.dmark_ex)
-        orig.dmark_ex(d, attr);
+        orig.dmark_ex(d, attr_for_cupti(attr, &a, ok, &clean));
 }
 
 static void NVTX_API w_mark_a(const char *msg)

@@ -33,6 +33,9 @@ static const char *const validate_help =
     "Compares measurements with the model. TRACE is a commroof trace (or a folder of\n"
     "them) recorded around kernels/ (crbench): every NVTX range \"cr:<family> ...\" is one\n"
     "case (doc/validation.md). LOG is an nccl-tests output (all_reduce_perf, ...).\n"
+    "Give every rank's trace of a one-process-per-GPU run (torchrun, mpirun): the\n"
+    "ranks' shares of a case are combined (per iteration, the last end less the last\n"
+    "rank's start); one rank alone is measured as it is, with a note.\n"
     "\n"
     "Per case: bound_us (least possible time from peaks), attain_us (the bound from\n"
     "measured ceilings, where the topology has them), pred_us (the model's prediction),\n"
@@ -237,6 +240,16 @@ int cli_cmd_validate(int argc, char **argv)
             goto out;
         }
     }
+    /* One process per GPU: each rank's trace holds its share of a case;
+     * combine them before anything counts cases. */
+    cr_vmerge_info mi = {0};
+    {
+        cr_diag d = {{0}};
+        if (cr_validate_merge_ranks(&l, &mi, &d) != CR_OK) {
+            rc = cli_fail("validate", "%s", d.msg);
+            goto out;
+        }
+    }
     if (subset) {
         /* Parity counts within each family, before any --family filter, so
          * the halves do not depend on it. */
@@ -300,6 +313,10 @@ int cli_cmd_validate(int argc, char **argv)
             json_object_set_new(c, "source", json_string(m->source));
             if (m->rank >= 0)
                 json_object_set_new(c, "rank", json_integer(m->rank));
+            if (m->ranks_merged > 1) {
+                json_object_set_new(c, "ranks_merged", json_integer(m->ranks_merged));
+                json_object_set_new(c, "measured_first_start_us", json_real(us(m->first_start_s)));
+            }
             json_object_set_new(c, "measured_us", json_real(us(m->measured_s)));
             json_object_set_new(c, "samples", json_integer(m->samples));
             json_object_set_new(c, "bound_us",
@@ -314,8 +331,12 @@ int cli_cmd_validate(int argc, char **argv)
             json_object_set_new(c, "binding", json_string(r->binding));
             json_object_set_new(c, "impl", json_string(r->impl));
             json_object_set_new(c, "violation", json_boolean(r->violation));
-            if (r->note[0])
-                json_object_set_new(c, "note", json_string(r->note));
+            if (r->note[0] || m->note[0]) {
+                char nb[300];
+                snprintf(nb, sizeof nb, "%s%s%s", m->note, m->note[0] && r->note[0] ? "; " : "",
+                         r->note);
+                json_object_set_new(c, "note", json_string(nb));
+            }
             json_t *keys = json_object();
             for (int k = 0; k < m->c.n_keys; k++)
                 json_object_set_new(keys, m->c.kv[k].key, json_string(m->c.kv[k].value));
@@ -339,6 +360,8 @@ int cli_cmd_validate(int argc, char **argv)
         json_object_set_new(root, "summary", js);
         json_object_set_new(root, "violations", json_integer(all.violations));
         json_object_set_new(root, "skipped_ranges", json_integer(skipped));
+        json_object_set_new(root, "merged_cases", json_integer(mi.merged));
+        json_object_set_new(root, "rank_alone_cases", json_integer(mi.rank_alone));
         if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
             rc = cli_fail("validate", "cannot write JSON to stdout");
             goto out;
@@ -350,6 +373,15 @@ int cli_cmd_validate(int argc, char **argv)
                l.n, files, n_logs, t->name);
         if (skipped)
             printf("# %d range(s) skipped; first: %s\n", skipped, why);
+        if (mi.merged)
+            printf("# %d case(s) combined over the traces of up to %d ranks of one run: per "
+                   "iteration, last end - last start over the ranks (doc/validation.md)\n",
+                   mi.merged, mi.ranks_max);
+        if (mi.rank_alone)
+            printf("# note: %d case(s) from one rank of a multi-process job whose other ranks' "
+                   "traces are missing: their times include waiting for the late rank (give "
+                   "every rank's trace)\n",
+                   mi.rank_alone);
         if (!summary_only) {
             printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s\n", "family", "case",
                    "bound", "attain", "pred", "measured", "roof", "err", "binding", "impl",
@@ -375,10 +407,11 @@ int cli_cmd_validate(int argc, char **argv)
                 for (char *q = lab; *q; q++)
                     if (*q == ' ')
                         *q = '_';
-                printf("  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s%s%s%s\n",
+                printf("  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s%s%s%s%s%s\n",
                        cr_vfam_name(m->c.family), lab, b, a, p, us(m->measured_s), rf, e,
                        r->binding[0] ? r->binding : "-", r->impl[0] ? r->impl : "-", m->source,
-                       r->violation ? "  VIOLATION" : "", r->note[0] ? "  # " : "", r->note);
+                       r->violation ? "  VIOLATION" : "", r->note[0] || m->note[0] ? "  # " : "",
+                       m->note, m->note[0] && r->note[0] ? "; " : "", r->note);
             }
         }
         printf("#\n# summary per family (|err| over the cases with a prediction)\n");

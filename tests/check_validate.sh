@@ -100,6 +100,50 @@ else
     echo "check_validate: $FUSED missing"; fail=1
 fi
 
+# One process per GPU (torchrun, traces/nvidia-h200-x2/torchrun-nccl-rank*):
+# validate combines the two ranks' traces of each case (per iteration, the
+# last end less the last rank's start; doc/validation.md): 55 merged cases,
+# zero bound violations. Median |err| <= 10% is the aim; it is not reached
+# (54%): below 4 MiB the collective costs 4.7-8 us once both ranks are in,
+# about half of coll's small-message latency, which was fitted to the
+# one-process sweep whose span includes the launch skew between the GPUs
+# (doc/validation.md). Printed as a known miss; the >= 4 MiB cases (25) are
+# gated at 10%. One rank alone must be noted, not silently merged.
+R0=traces/nvidia-h200-x2/torchrun-nccl-rank0.json.gz
+R1=traces/nvidia-h200-x2/torchrun-nccl-rank1.json.gz
+if [ -f "$R0" ] && [ -f "$R1" ]; then
+    T0="${BUILD:-build}/validate-torchrun-nccl.rank0.json"
+    T1="${BUILD:-build}/validate-torchrun-nccl.rank1.json"
+    gzip -dc "$R0" >"$T0" && gzip -dc "$R1" >"$T1"
+    out=$("$CR" validate "$T0" "$T1" --topo hgx-h200-8 2>&1); r=$?
+    one=$("$CR" validate "$T0" --topo hgx-h200-8 --summary 2>&1)
+    rm -f "$T0" "$T1"
+    [ $r -eq 0 ] || { echo "$out" | sed -n '/summary per family/,$p'; echo "check_validate: torchrun: exit $r (3 = bound violations)"; fail=1; }
+    echo "$out" | grep -q "55 case(s) combined over the traces of up to 2 ranks" || { echo "check_validate: torchrun: the two ranks were not combined into 55 cases"; fail=1; }
+    echo "$one" | grep -q "note: 55 case(s) from one rank" || { echo "check_validate: torchrun: rank 0 alone is not noted"; fail=1; }
+    echo "$out" | awk -v max="$MAX_MEDIAN" '
+        $1 == "nccl" && NF >= 9 && $2 ~ /^[a-z]/ {
+            e = $8; sub(/^\+/, "", e); e = e + 0; e = e < 0 ? -e : e
+            sz = $2; sub(/.*_/, "", sz); big = sz ~ /(4|16|64|256)MiB$|GiB$/
+            all[na++] = e; if (big) large[nl++] = e
+        }
+        $1 == "nccl" && NF == 7 { viol = $7 + 0 }
+        function med(v, n,   i, j, t) {
+            for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+            return n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
+        }
+        END {
+            ma = med(all, na); ml = med(large, nl)
+            printf "check_validate: x2 torchrun: %d merged cases, %d violations, median |err| %.1f%%; >= 4 MiB (%d cases) %.1f%%: %s\n", na, viol, ma, nl, ml, (na == 55 && viol == 0 && nl == 25 && ml <= max) ? "ok" : "FAILED"
+            if (ma > max) printf "check_validate: x2 torchrun: known miss: median |err| %.1f%% > %.0f%%: below 4 MiB the merged device time (the cost once the last rank arrived) is about half of coll'"'"'s latency, fitted to the one-process sweep that includes launch skew (doc/validation.md)\n", ma, max
+        }' >"${BUILD:-build}/validate-torchrun.txt"
+    cat "${BUILD:-build}/validate-torchrun.txt"
+    grep -q FAILED "${BUILD:-build}/validate-torchrun.txt" && fail=1
+    grep -q "merged cases" "${BUILD:-build}/validate-torchrun.txt" || { echo "check_validate: torchrun: no summary"; fail=1; }
+else
+    echo "check_validate: $R0 or $R1 missing"; fail=1
+fi
+
 # nccl-tests logs: the fixture reads, a truncated row is an error.
 for f in tests/fixtures/nccl-tests/*.log; do
     [ -f "$f" ] || continue

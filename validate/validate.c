@@ -188,6 +188,7 @@ void cr_vmeas_list_release(cr_vmeas_list *l)
     if (!l)
         return;
     free(l->v);
+    free(l->iter_s);
     memset(l, 0, sizeof *l);
 }
 
@@ -204,7 +205,27 @@ static cr_vmeas *list_push(cr_vmeas_list *l)
     cr_vmeas *m = &l->v[l->n++];
     memset(m, 0, sizeof *m);
     m->rank = -1;
+    m->world_size = -1;
     return m;
+}
+
+/* Reserves 2 n doubles of l's per-iteration pool; returns the offset, or
+ * (size_t)-1 when out of memory. */
+static size_t iter_alloc(cr_vmeas_list *l, size_t n)
+{
+    if (l->iter_n + 2 * n > l->iter_cap) {
+        size_t cap = l->iter_cap ? 2 * l->iter_cap : 4096;
+        while (cap < l->iter_n + 2 * n)
+            cap *= 2;
+        double *v = realloc(l->iter_s, cap * sizeof *v);
+        if (!v)
+            return (size_t)-1;
+        l->iter_s = v;
+        l->iter_cap = cap;
+    }
+    size_t off = l->iter_n;
+    l->iter_n += 2 * n;
+    return off;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -283,8 +304,8 @@ static size_t lower(const act *a, size_t n, int64_t proc, double t)
 
 /* Fills m->measured_s from the activities a[lo..hi) of one range (see
  * validate.h). Returns false with why filled when they cannot be split. */
-static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_t hi, double iters,
-                    char *why, size_t why_size)
+static bool measure(cr_vmeas_list *l, cr_vmeas *m, const range *rg, const act *a, size_t lo,
+                    size_t hi, double iters, char *why, size_t why_size)
 {
     int n_it = (int)iters;
     m->activities = (int)(hi - lo);
@@ -389,9 +410,17 @@ static bool measure(cr_vmeas *m, const range *rg, const act *a, size_t lo, size_
         m->samples = n_it - 1;
     } else {
         /* Device time of one iteration: first start to last end, over
-         * every device the case ran on. */
+         * every device the case ran on. Kept per iteration for
+         * cr_validate_merge_ranks(). */
         for (int i = 0; i < n_it; i++)
             t[i] = end[i] - start[i];
+        size_t off = iter_alloc(l, (size_t)n_it);
+        if (off != (size_t)-1) {
+            memcpy(l->iter_s + off, start, (size_t)n_it * sizeof *start);
+            memcpy(l->iter_s + off + (size_t)n_it, end, (size_t)n_it * sizeof *end);
+            m->iter_off = off;
+            m->n_iter = n_it;
+        }
         m->measured_s = median(t, (size_t)n_it);
         m->samples = n_it;
     }
@@ -467,6 +496,16 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
     const json_t *md = cr_trace_reader_metadata(r);
     if (md && json_is_integer(json_object_get(md, "rank")))
         rank = (int)json_integer_value(json_object_get(md, "rank"));
+    if (rank < 0)
+        rank = cr_validate_rank_from_name(path);
+    int world = -1;
+    if (md && json_is_integer(json_object_get(md, "world_size")))
+        world = (int)json_integer_value(json_object_get(md, "world_size"));
+    const char *host = "";
+    if (md && json_is_string(json_object_get(md, "hostname")))
+        host = json_string_value(json_object_get(md, "hostname"));
+    cr_trace_info info;
+    cr_trace_reader_info(r, &info);
     if (na > 1)
         qsort(a, na, sizeof *a, cmp_act);
     for (size_t i = 0; i < nr; i++) {
@@ -487,10 +526,13 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
             size_t lo = lower(a, na, rg[i].proc, rg[i].ts), hi = lo;
             while (hi < na && a[hi].proc == rg[i].proc && a[hi].ts <= rg[i].end)
                 hi++;
-            if (measure(m, &rg[i], a, lo, hi, iters, why, sizeof why)) {
+            if (measure(out, m, &rg[i], a, lo, hi, iters, why, sizeof why)) {
                 snprintf(m->source, sizeof m->source, "%s", base_name(path));
                 double rk = num_or(&m->c, "rank", -1);
                 m->rank = rk >= 0 ? (int)rk : rank;
+                m->world_size = world;
+                m->ts_base_ns = info.ts_base_ns;
+                snprintf(m->host, sizeof m->host, "%s", host);
                 make_label(m);
                 continue;
             }
@@ -511,6 +553,183 @@ out:
 }
 
 /* --- nccl-tests logs ----------------------------------------------------------- */
+
+/* --- several ranks of one run ------------------------------------------------- */
+
+int cr_validate_rank_from_name(const char *path)
+{
+    const char *b = base_name(path);
+    for (const char *p = strstr(b, "rank"); p; p = strstr(p + 1, "rank")) {
+        if (p == b || !(p[-1] == '.' || p[-1] == '-' || p[-1] == '_'))
+            continue;
+        const char *q = p + 4;
+        long v = 0;
+        int digits = 0;
+        while (isdigit((unsigned char)*q) && digits < 7)
+            v = v * 10 + (*q++ - '0'), digits++;
+        if (digits > 0 && (*q == '.' || *q == '-' || *q == '_' || *q == '\0'))
+            return (int)v;
+    }
+    return -1;
+}
+
+/* The same case but for its rank key. */
+static bool same_case(const cr_vmeas *a, const cr_vmeas *b)
+{
+    if (a->c.family != b->c.family)
+        return false;
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->c.n_keys && !strcmp(a->c.kv[i].key, "rank"))
+            i++;
+        while (j < b->c.n_keys && !strcmp(b->c.kv[j].key, "rank"))
+            j++;
+        if (i == a->c.n_keys || j == b->c.n_keys)
+            return i == a->c.n_keys && j == b->c.n_keys;
+        if (strcmp(a->c.kv[i].key, b->c.kv[j].key) || strcmp(a->c.kv[i].value, b->c.kv[j].value))
+            return false;
+        i++;
+        j++;
+    }
+}
+
+/* One process's share of a multi-process case: it has a rank and ran on one
+ * device, of a job (world size, or the case's nranks) of several. Returns
+ * the job's size, or 0 when m is not such a share. */
+static int job_size(const cr_vmeas *m)
+{
+    if (m->rank < 0)
+        return 0;
+    int n = m->world_size;
+    if (n < 2)
+        n = (int)num_or(&m->c, "nranks", num_or(&m->c, "ranks", 0));
+    return n >= 2 && m->devices <= 1 ? n : 0;
+}
+
+cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_diag *d)
+{
+    cr_vmerge_info inf = {0};
+    size_t n = l->n;
+    int *occ = malloc((n ? n : 1) * sizeof *occ);
+    int *grp = malloc((n ? n : 1) * sizeof *grp);
+    size_t *mem = malloc((n ? n : 1) * sizeof *mem);
+    double *t = NULL, *t1 = NULL;
+    size_t tn = 0;
+    for (size_t i = 0; i < n; i++)
+        if (l->v[i].n_iter > 0 && (size_t)l->v[i].n_iter > tn)
+            tn = (size_t)l->v[i].n_iter;
+    t = malloc((tn ? tn : 1) * sizeof *t);
+    t1 = malloc((tn ? tn : 1) * sizeof *t1);
+    if (!occ || !grp || !mem || !t || !t1) {
+        free(occ);
+        free(grp);
+        free(mem);
+        free(t);
+        free(t1);
+        return cr_diag_set(d, CR_ENOMEM, "merging ranks: out of memory");
+    }
+    /* occ: how many earlier measurements of the same case the same rank had
+     * (the k-th run of a case on one rank pairs with the k-th on another). */
+    for (size_t i = 0; i < n; i++) {
+        occ[i] = 0;
+        grp[i] = -1;
+        for (size_t j = 0; j < i; j++)
+            if (l->v[j].rank == l->v[i].rank && same_case(&l->v[j], &l->v[i]))
+                occ[i]++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        cr_vmeas *m = &l->v[i];
+        if (grp[i] >= 0 || !job_size(m) || m->n_iter < 1)
+            continue;
+        size_t k = 0;
+        mem[k++] = i;
+        grp[i] = (int)i;
+        for (size_t j = i + 1; j < n; j++) {
+            const cr_vmeas *o = &l->v[j];
+            bool dup = false;
+            for (size_t q = 0; q < k; q++)
+                dup |= l->v[mem[q]].rank == o->rank;
+            if (grp[j] >= 0 || dup || !job_size(o) || occ[j] != occ[i] || o->n_iter != m->n_iter ||
+                o->world_size != m->world_size || strcmp(o->host, m->host) || !same_case(m, o))
+                continue;
+            mem[k++] = j;
+            grp[j] = (int)i;
+        }
+        if (k < 2) {
+            grp[i] = -1;
+            continue;
+        }
+        /* Per iteration: the last end less the last start over the ranks,
+         * each rank's times moved onto the first one's clock. */
+        size_t it = (size_t)m->n_iter;
+        for (size_t g = 0; g < it; g++) {
+            double s0 = -INFINITY, s1 = INFINITY, e = -INFINITY;
+            for (size_t q = 0; q < k; q++) {
+                const cr_vmeas *o = &l->v[mem[q]];
+                double off = (double)(o->ts_base_ns - m->ts_base_ns) * 1e-9;
+                double st = l->iter_s[o->iter_off + g] + off;
+                double en = l->iter_s[o->iter_off + it + g] + off;
+                s0 = fmax(s0, st);
+                s1 = fmin(s1, st);
+                e = fmax(e, en);
+            }
+            t[g] = e - s0;
+            t1[g] = e - s1;
+        }
+        int acts = 0, devs = 0, lo_rank = m->rank, hi_rank = m->rank;
+        for (size_t q = 0; q < k; q++) {
+            const cr_vmeas *o = &l->v[mem[q]];
+            acts += o->activities;
+            devs += o->devices;
+            lo_rank = o->rank < lo_rank ? o->rank : lo_rank;
+            hi_rank = o->rank > hi_rank ? o->rank : hi_rank;
+        }
+        m->measured_s = median(t, it);
+        m->first_start_s = median(t1, it);
+        m->samples = (int)it;
+        m->activities = acts;
+        m->devices = devs;
+        m->ranks_merged = (int)k;
+        int job = job_size(m);
+        const cr_vmeas *last = &l->v[mem[k - 1]];
+        char src[sizeof m->source];
+        snprintf(src, sizeof src, "%.60s+%.60s%s", m->source, last->source, k > 2 ? "+..." : "");
+        snprintf(m->source, sizeof m->source, "%s", src);
+        if ((int)k < job)
+            snprintf(m->note, sizeof m->note,
+                     "%d of %d ranks merged (%d-%d): the others' traces "
+                     "are missing",
+                     (int)k, job, lo_rank, hi_rank);
+        m->rank = -1;
+        inf.merged++;
+        inf.ranks_max = (int)k > inf.ranks_max ? (int)k : inf.ranks_max;
+    }
+    /* Drop the merged-in measurements; note the ranks left alone. */
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (grp[i] >= 0 && grp[i] != (int)i)
+            continue;
+        cr_vmeas *m = &l->v[i];
+        int job = job_size(m);
+        if (grp[i] < 0 && job) {
+            snprintf(m->note, sizeof m->note,
+                     "rank %d of a %d-rank job alone: its time includes waiting for the others "
+                     "(give every rank's trace)",
+                     m->rank, job);
+            inf.rank_alone++;
+        }
+        l->v[w++] = *m;
+    }
+    l->n = w;
+    free(occ);
+    free(grp);
+    free(mem);
+    free(t);
+    free(t1);
+    if (info)
+        *info = inf;
+    return CR_OK;
+}
 
 static const struct {
     const char *word; /* in "<word>_perf" */

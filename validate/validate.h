@@ -44,6 +44,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "status.h"
@@ -102,6 +103,21 @@ typedef struct {
     bool host_timed;     /* measured from the range (no activities) */
     double act_median_s; /* median duration of one activity in the range (0: none) */
     int devices;         /* distinct GPUs with activities in the range (one process) */
+    /* The job the trace belongs to (trace metadata; rank also from a
+     * ".rank<R>" / "-rank<R>" file name): */
+    int world_size;     /* processes of the job, -1 unknown */
+    char host[64];      /* metadata.hostname, "" unknown */
+    int64_t ts_base_ns; /* metadata.ts_base_ns: aligns the ranks' clocks */
+    /* Per iteration (device time split by iters, not launch or fused
+     * cases): first start and last end over the process's devices, seconds
+     * from ts_base_ns, at iter_s[iter_off + i] and
+     * iter_s[iter_off + n_iter + i] of the list (an index, so copies of a
+     * cr_vmeas own nothing); n_iter 0 when absent. */
+    int n_iter;
+    size_t iter_off;
+    int ranks_merged;     /* > 1: measured over that many ranks' traces */
+    double first_start_s; /* merged: median of (last end - first start) */
+    char note[112];       /* e.g. a rank of a multi-process job alone */
 } cr_vmeas;
 
 /* A growable list of measurements. Zero-initialise; release with
@@ -109,6 +125,8 @@ typedef struct {
 typedef struct {
     cr_vmeas *v;
     size_t n, cap;
+    double *iter_s; /* per-iteration times of the measurements (see n_iter) */
+    size_t iter_n, iter_cap;
 } cr_vmeas_list;
 
 void cr_vmeas_list_release(cr_vmeas_list *l);
@@ -121,6 +139,37 @@ void cr_vmeas_list_release(cr_vmeas_list *l);
  * CR_ENOMEM; d says what and where. */
 cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
                                  char *skip_why, size_t skip_why_size, cr_diag *d);
+
+/* What cr_validate_merge_ranks() did. */
+typedef struct {
+    int merged;     /* cases now measured over several ranks */
+    int ranks_max;  /* the most ranks combined into one case */
+    int rank_alone; /* cases of a multi-process job with ranks missing */
+} cr_vmerge_info;
+
+/* Combines the traces of one multi-process run (one process per GPU, each
+ * rank traced into its own file): measurements of the same case (the same
+ * "cr:" name but for its rank key, the same iteration count, the same
+ * host and job size) from different ranks, matched by order of occurrence
+ * per rank, become one whose iteration i takes
+ *
+ *   max over ranks of the last end - max over ranks of the first start
+ *
+ * (the collective's cost once the last rank arrived; each rank's own span
+ * includes waiting for the others), clocks aligned by ts_base_ns, and
+ * measured_s = their median; first_start_s keeps the alternative (from the
+ * first rank's start). The merged entry takes the first one's place with
+ * rank -1, ranks_merged = the count and both sources; the others are
+ * removed. A rank of a multi-process job whose peers are missing keeps its
+ * per-rank figure and gets a note.
+ * Hosts' clocks are not comparable: ranks on different hosts are not
+ * merged. info may be NULL. Errors: CR_ENOMEM (the list is unchanged). */
+cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_diag *d);
+
+/* The rank in a trace file name: "<...>.rank<R>.json", "...-rank<R>.json.gz"
+ * ('.', '-' or '_' before "rank", '.', '-', '_' or the end after the digits);
+ * -1 when there is none. */
+int cr_validate_rank_from_name(const char *path);
 
 /* Reads an nccl-tests output log (all_reduce_perf and friends) and appends
  * one measurement per size row (out-of-place time). The collective comes

@@ -292,7 +292,7 @@ static void test_percentile_and_summary(void **state)
     memset(ms, 0, sizeof ms);
     ms[0].c.family = ms[1].c.family = CR_VFAM_HBM;
     ms[2].c.family = CR_VFAM_GEMM;
-    cr_vmeas_list l = {ms, 3, 3};
+    cr_vmeas_list l = {.v = ms, .n = 3, .cap = 3};
     cr_vresult r[3];
     memset(r, 0, sizeof r);
     r[0].has_pred = r[1].has_pred = r[2].has_pred = true;
@@ -335,7 +335,7 @@ static void test_calibrate(void **state)
     assert_int_equal(
         cr_vcase_parse("cr:ce dir=h2d host=pinned bytes=1073741824 iters=3", &ms[3].c, &d), CR_OK);
     ms[3].measured_s = 1073741824 / 55e9;
-    cr_vmeas_list l = {ms, 4, 4};
+    cr_vmeas_list l = {.v = ms, .n = 4, .cap = 4};
     cr_vcalib c;
     cr_validate_calibrate(&l, &c);
     double moved = 2.0 * 1073741824;
@@ -370,7 +370,7 @@ static void test_calibrate_p2p(void **state)
     assert_int_equal(
         cr_vcase_parse("cr:p2p mech=tma mode=pull bytes=4096 sms=1 iters=3", &ms[2].c, &d), CR_OK);
     ms[2].measured_s = 0.5e-3;
-    cr_vmeas_list l = {ms, 3, 3};
+    cr_vmeas_list l = {.v = ms, .n = 3, .cap = 3};
     cr_vcalib c;
     cr_validate_calibrate(&l, &c);
     assert_close(c.p2p_Bps[1], 1073741824 / 3e-3, 1e-12, 0);

@@ -299,7 +299,7 @@ static void test_calibrate_stream(void **state)
     ms[6].measured_s = 1.5e-6;
     ms[7].measured_s = 2e-6;
     ms[8].measured_s = F + L + MIB / R + MIB / W + MIB / T;
-    cr_vmeas_list l = {ms, 9, 9};
+    cr_vmeas_list l = {.v = ms, .n = 9, .cap = 9};
     cr_vcalib c;
     cr_validate_calibrate(&l, &c);
     cr_topo *t = h200_with(NULL);

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: combining the traces of a one-process-per-GPU run
+ * (cr_validate_merge_ranks). Synthetic two-rank traces whose clocks differ
+ * by a known offset; every expected time is derived by hand below.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cr_test.h"
+#include "validate/validate.h"
+
+static char *write_tmp(const char *text, const char *suffix)
+{
+    char tmpl[] = "/tmp/test_validate_ranks_XXXXXX";
+    int fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    size_t n = strlen(text);
+    assert_int_equal((size_t)write(fd, text, n), n);
+    close(fd);
+    size_t sz = strlen(tmpl) + strlen(suffix) + 1;
+    char *path = malloc(sz);
+    assert_non_null(path);
+    snprintf(path, sz, "%s%s", tmpl, suffix);
+    assert_int_equal(rename(tmpl, path), 0);
+    return path;
+}
+
+#define HDR "{\"traceEvents\":[\n"
+/* The end of a file with metadata: rank, world size, clock base (ns). */
+#define END_MD(rank, base)                                                                         \
+    "{\"ph\":\"M\",\"pid\":199,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],"               \
+    "\"metadata\":{\"format\":\"commroof-trace\",\"format_version\":1,\"hostname\":\"h\","         \
+    "\"rank\":" #rank ",\"world_size\":2,\"ts_base_ns\":" #base "}}\n"
+/* The same without rank and world size (the rank then comes from the name). */
+#define END_BASE(base)                                                                             \
+    "{\"ph\":\"M\",\"pid\":199,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],"               \
+    "\"metadata\":{\"format\":\"commroof-trace\",\"format_version\":1,\"hostname\":\"h\","         \
+    "\"ts_base_ns\":" #base "}}\n"
+#define K(dev, ts, dur)                                                                            \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":10" #dev ",\"tid\":7,\"ts\":" #ts     \
+    ",\"dur\":" #dur ",\"args\":{\"device\":" #dev "}},\n"
+#define R(name, ts, dur)                                                                           \
+    "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"" name "\",\"pid\":199,\"tid\":1,\"ts\":" #ts       \
+    ",\"dur\":" #dur ",\"args\":{\"device\":-1}},\n"
+
+/* An allreduce of 3 iterations, one kernel per iteration and rank. Rank 1's
+ * clock base is 50 us later than rank 0's: its absolute times are its own
+ * plus 50 us.
+ *   rank 0 (absolute): [100, 130] [200, 215] [300, 340]
+ *   rank 1 (own):      [ 70,  82] [140, 168] [255, 290]
+ *   rank 1 (absolute): [120, 132] [190, 218] [305, 340]
+ * Merged, last end - last start per iteration:
+ *   132 - 120 = 12, 218 - 200 = 18, 340 - 305 = 35: median 18 us;
+ * the alternative, last end - first start:
+ *   132 - 100 = 32, 218 - 190 = 28, 340 - 300 = 40: median 32 us.
+ * Alone: rank 0 30, 15, 40 -> 30 us; rank 1 12, 28, 35 -> 28 us.
+ * Without the clock offset the merge would give 130 - 100 = 30,
+ * 215 - 200 = 15, 340 - 300 = 40 -> 30 us (rank 0's own): the offset
+ * matters. Rank 0 also has an allgather (2 iterations, [500, 510],
+ * [520, 524]: 10 and 4 -> median 7 us) that rank 1 lacks: it stays per
+ * rank, with a note. */
+#define AR0 "cr:nccl coll=allreduce bytes=4096 nranks=2 rank=0 iters=3"
+#define AR1 "cr:nccl coll=allreduce bytes=4096 nranks=2 rank=1 iters=3"
+static const char rank0[] = HDR R(AR0, 90, 300) K(0, 100, 30) K(0, 200, 15) K(0, 300, 40)
+    R("cr:nccl coll=allgather bytes=4096 nranks=2 rank=0 iters=2", 490, 50) K(0, 500, 10)
+        K(0, 520, 4) END_MD(0, 1000000000000000000);
+static const char rank1[] =
+    HDR R(AR1, 60, 250) K(0, 70, 12) K(0, 140, 28) K(0, 255, 35) END_MD(1, 1000000000000050000);
+
+static void read_all(char **paths, int n, cr_vmeas_list *l)
+{
+    for (int i = 0; i < n; i++) {
+        cr_diag d = {{0}};
+        int skipped = -1;
+        assert_int_equal(cr_validate_read_trace(paths[i], l, &skipped, NULL, 0, &d), CR_OK);
+        assert_int_equal(skipped, 0);
+    }
+}
+
+static void test_merge_two_ranks(void **state)
+{
+    (void)state;
+    char *p[2] = {write_tmp(rank0, ".json"), write_tmp(rank1, ".json")};
+    cr_vmeas_list l = {0};
+    read_all(p, 2, &l);
+    assert_int_equal(l.n, 3);
+    /* Before merging, each rank's own figure. */
+    assert_int_equal(l.v[0].rank, 0);
+    assert_int_equal(l.v[0].world_size, 2);
+    assert_close(l.v[0].measured_s, 30e-6, 1e-9, 0);
+    assert_close(l.v[1].measured_s, 7e-6, 1e-9, 0);
+    assert_int_equal(l.v[2].rank, 1);
+    assert_close(l.v[2].measured_s, 28e-6, 1e-9, 0);
+
+    cr_vmerge_info mi;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged, 1);
+    assert_int_equal(mi.ranks_max, 2);
+    assert_int_equal(mi.rank_alone, 1);
+    assert_int_equal(l.n, 2);
+    const cr_vmeas *ar = &l.v[0], *ag = &l.v[1];
+    assert_int_equal(ar->ranks_merged, 2);
+    assert_int_equal(ar->rank, -1);
+    assert_int_equal(ar->samples, 3);
+    assert_int_equal(ar->activities, 6);
+    assert_close(ar->measured_s, 18e-6, 1e-9, 0);
+    assert_close(ar->first_start_s, 32e-6, 1e-9, 0);
+    assert_string_equal(ar->note, "");
+    assert_non_null(strchr(ar->source, '+'));
+    /* The allgather of rank 0 alone keeps its figure and says why. */
+    assert_int_equal(ag->rank, 0);
+    assert_close(ag->measured_s, 7e-6, 1e-9, 0);
+    assert_non_null(strstr(ag->note, "rank 0 of a 2-rank job alone"));
+
+    /* One file alone: nothing merged, every case noted. */
+    cr_vmeas_list one = {0};
+    read_all(p, 1, &one);
+    assert_int_equal(cr_validate_merge_ranks(&one, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged, 0);
+    assert_int_equal(mi.rank_alone, 2);
+    assert_int_equal(one.n, 2);
+    assert_close(one.v[0].measured_s, 30e-6, 1e-9, 0);
+    assert_non_null(strstr(one.v[0].note, "alone"));
+
+    /* The same rank twice (the same file given twice) is not merged with
+     * itself: the two copies are the first and second run of each case. */
+    cr_vmeas_list twice = {0};
+    char *pp[2] = {p[0], p[0]};
+    read_all(pp, 2, &twice);
+    assert_int_equal(cr_validate_merge_ranks(&twice, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged, 0);
+    assert_int_equal(twice.n, 4);
+
+    cr_vmeas_list_release(&l);
+    cr_vmeas_list_release(&one);
+    cr_vmeas_list_release(&twice);
+    for (int i = 0; i < 2; i++) {
+        unlink(p[i]);
+        free(p[i]);
+    }
+}
+
+/* Ranks from the file names (no rank in the metadata; the case's nranks
+ * gives the job size), equal clock bases, 4 iterations:
+ *   rank 0: [10, 20] [30, 36] [50, 60] [70, 71]
+ *   rank 1: [12, 21] [29, 40] [55, 58] [80, 90]
+ * last end - last start: 21 - 12 = 9, 40 - 30 = 10, 60 - 55 = 5,
+ * 90 - 80 = 10: median (9 + 10) / 2 = 9.5 us. */
+static void test_merge_rank_from_name(void **state)
+{
+    (void)state;
+    const char *t0 = HDR R("cr:p2p mech=ce bytes=4096 nranks=2 iters=4", 0, 100) K(0, 10, 10)
+        K(0, 30, 6) K(0, 50, 10) K(0, 70, 1) END_BASE(5000);
+    const char *t1 = HDR R("cr:p2p mech=ce bytes=4096 nranks=2 iters=4", 0, 100) K(0, 12, 9)
+        K(0, 29, 11) K(0, 55, 3) K(0, 80, 10) END_BASE(5000);
+    char *a = write_tmp(t0, ".rank0.json"), *b = write_tmp(t1, "-rank1.json");
+    char *p[2] = {b, a};
+    cr_vmeas_list l = {0};
+    read_all(p, 2, &l);
+    assert_int_equal(l.n, 2);
+    assert_int_equal(l.v[0].rank, 1);
+    assert_int_equal(l.v[1].rank, 0);
+    cr_vmerge_info mi;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged, 1);
+    assert_int_equal(l.n, 1);
+    assert_close(l.v[0].measured_s, 9.5e-6, 1e-9, 0);
+    cr_vmeas_list_release(&l);
+    unlink(a);
+    unlink(b);
+    free(a);
+    free(b);
+}
+
+/* One process driving two GPUs (rank -1, two devices) is neither merged
+ * nor noted: its span over both devices is already the collective's. */
+static void test_single_process_untouched(void **state)
+{
+    (void)state;
+    const char *t = HDR R("cr:nccl coll=allreduce bytes=4096 nranks=2 rank=-1 iters=2", 0, 100)
+        K(0, 10, 5) K(1, 11, 6) K(0, 30, 5) K(1, 32, 5) END_BASE(0);
+    char *p[1] = {write_tmp(t, ".json")};
+    cr_vmeas_list l = {0};
+    read_all(p, 1, &l);
+    cr_vmerge_info mi;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged + mi.rank_alone, 0);
+    assert_int_equal(l.n, 1);
+    /* 17 - 10 = 7, 37 - 30 = 7 */
+    assert_close(l.v[0].measured_s, 7e-6, 1e-9, 0);
+    assert_string_equal(l.v[0].note, "");
+    cr_vmeas_list_release(&l);
+    unlink(p[0]);
+    free(p[0]);
+}
+
+static void test_rank_from_name(void **state)
+{
+    (void)state;
+    assert_int_equal(cr_validate_rank_from_name("d/commroof-trace.vm.12.rank3.json"), 3);
+    assert_int_equal(cr_validate_rank_from_name("torchrun-nccl-rank12.json.gz"), 12);
+    assert_int_equal(cr_validate_rank_from_name("x_rank0"), 0);
+    assert_int_equal(cr_validate_rank_from_name("frank1.json"), -1);
+    assert_int_equal(cr_validate_rank_from_name("a.rank.json"), -1);
+    assert_int_equal(cr_validate_rank_from_name("a.rank2x.json"), -1);
+    assert_int_equal(cr_validate_rank_from_name("rank4/trace.json"), -1);
+    assert_int_equal(cr_validate_rank_from_name("trace.json"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_merge_two_ranks),
+        cmocka_unit_test(test_merge_rank_from_name),
+        cmocka_unit_test(test_single_process_untouched),
+        cmocka_unit_test(test_rank_from_name),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

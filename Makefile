@@ -35,7 +35,7 @@ ifeq ($(SAN),1)
 endif
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -I. -Imodel -I$(BUILD)/gen
 CFLAGS += -std=c11 $(WARN) $(OPT) -fPIC $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -lm
+LDLIBS += $(PKG_LIBS) -lm -lz
 LDFLAGS += $(SANLD)
 
 LIB_SRC := $(sort $(wildcard model/*.c traces/reader/*.c validate/*.c plots/*.c))

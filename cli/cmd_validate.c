@@ -30,9 +30,10 @@ static const char *const validate_help =
     "                         [--family F] [--subset even|odd] [--max-median-error PCT]\n"
     "                         [--summary] [--json]\n"
     "\n"
-    "Compares measurements with the model. TRACE is a commroof trace (or a folder of\n"
-    "them) recorded around kernels/ (crbench): every NVTX range \"cr:<family> ...\" is one\n"
-    "case (doc/validation.md). LOG is an nccl-tests output (all_reduce_perf, ...).\n"
+    "Compares measurements with the model. TRACE is a commroof trace, .json or\n"
+    ".json.gz (or a folder of them), recorded around kernels/ (crbench): every NVTX\n"
+    "range \"cr:<family> ...\" is one case (doc/validation.md). LOG is an nccl-tests\n"
+    "output (all_reduce_perf, ...).\n"
     "Give every rank's trace of a one-process-per-GPU run (torchrun, mpirun): the\n"
     "ranks' shares of a case are combined (per iteration, the last end less the last\n"
     "rank's start); one rank alone is measured as it is, with a note.\n"
@@ -67,7 +68,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Reads every *.json of a folder, in name order. */
+/* Reads every *.json and *.json.gz of a folder, in name order. */
 static int read_dir(const char *dir, cr_vmeas_list *l, int *skipped, char *why, size_t wsz,
                     int *files)
 {
@@ -80,7 +81,8 @@ static int read_dir(const char *dir, cr_vmeas_list *l, int *skipped, char *why, 
     struct dirent *e;
     while ((e = readdir(dp))) {
         size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+        if (!(len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) &&
+            !(len > 8 && strcmp(e->d_name + len - 8, ".json.gz") == 0))
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;

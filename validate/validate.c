@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "coll.h"
 #include "dtype.h"
@@ -430,6 +431,67 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, const range *rg, const act *a
     return true;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Decompresses a gzip file into an anonymous temporary file (deleted when
+ * closed), positioned at its start: the trace reader streams it as it
+ * would the plain file, so memory stays bounded. Errors: CR_EIO (cannot
+ * open, not gzip data or a corrupt or truncated stream, no temporary
+ * file), CR_ENOMEM, with the file and zlib's reason in d. */
+static cr_status gunzip_tmp(const char *path, FILE **out, cr_diag *d)
+{
+    *out = NULL;
+    gzFile g = gzopen(path, "rb");
+    if (!g)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = tmpfile();
+    if (!f) {
+        gzclose(g);
+        return cr_diag_set(d, CR_EIO, "%s: cannot create a temporary file to decompress into: %s",
+                           path, strerror(errno));
+    }
+    enum { BUF = 1 << 16 };
+    char *buf = malloc(BUF);
+    if (!buf) {
+        gzclose(g);
+        fclose(f);
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    }
+    int n;
+    while ((n = gzread(g, buf, BUF)) > 0)
+        if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            gzclose(g);
+            fclose(f);
+            return cr_diag_set(d, CR_EIO, "%s: cannot write the decompressed trace (disk full?)",
+                               path);
+        }
+    free(buf);
+    int zerr = 0;
+    const char *msg = gzerror(g, &zerr);
+    if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+        /* zlib's message starts with the path again */
+        size_t pl = strlen(path);
+        if (msg && !strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
+            msg += pl + 2;
+        cr_status st = cr_diag_set(d, CR_EIO,
+                                   "%s: not a valid gzip file (zlib: %s); give the trace as "
+                                   ".json or a complete .json.gz",
+                                   path, msg && *msg ? msg : "read error");
+        gzclose(g);
+        fclose(f);
+        return st;
+    }
+    gzclose(g);
+    rewind(f);
+    *out = f;
+    return CR_OK;
+}
+
 static int64_t proc_of(int64_t pid)
 {
     /* Our traces: pid = os pid x 100 + device (99 for the host). */
@@ -440,9 +502,18 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
                                  char *skip_why, size_t skip_why_size, cr_diag *d)
 {
     cr_trace_reader *r = NULL;
-    cr_status st = cr_trace_reader_open(path, &r, d);
+    FILE *gz = NULL;
+    cr_status st = ends_with(path, ".gz") ? gunzip_tmp(path, &gz, d) : CR_OK;
     if (st != CR_OK)
         return st;
+    st = gz ? cr_trace_reader_open_stream(gz, path, &r) : cr_trace_reader_open(path, &r, d);
+    if (st == CR_ENOMEM && gz)
+        cr_diag_set(d, st, "%s: out of memory", path);
+    if (st != CR_OK) {
+        if (gz)
+            fclose(gz);
+        return st;
+    }
     act *a = NULL;
     range *rg = NULL;
     size_t na = 0, ca = 0, nr = 0, cr = 0;
@@ -547,6 +618,8 @@ out:
     free(rg);
     free(a);
     cr_trace_reader_free(r);
+    if (gz)
+        fclose(gz);
     if (n_skipped)
         *n_skipped = skipped;
     return st;

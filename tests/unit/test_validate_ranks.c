@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "cr_test.h"
 #include "validate/validate.h"
@@ -199,6 +200,51 @@ static void test_single_process_untouched(void **state)
     free(p[0]);
 }
 
+/* The two ranks above as .json.gz (validate reads them directly): the same
+ * merged 18 us; a truncated .gz is an error that names the file. */
+static char *write_gz(const char *text, const char *suffix)
+{
+    char *path = write_tmp("", suffix);
+    gzFile g = gzopen(path, "wb");
+    assert_non_null(g);
+    assert_int_equal(gzwrite(g, text, (unsigned)strlen(text)), (int)strlen(text));
+    assert_int_equal(gzclose(g), Z_OK);
+    return path;
+}
+
+static void test_merge_gz(void **state)
+{
+    (void)state;
+    char *p[2] = {write_gz(rank0, ".json.gz"), write_gz(rank1, ".json.gz")};
+    cr_vmeas_list l = {0};
+    read_all(p, 2, &l);
+    cr_vmerge_info mi;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged, 1);
+    assert_close(l.v[0].measured_s, 18e-6, 1e-9, 0);
+    cr_vmeas_list_release(&l);
+    /* cut the first file's compressed stream in half */
+    FILE *f = fopen(p[0], "rb");
+    assert_non_null(f);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    f = fopen(p[0], "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, n / 2, f), n / 2);
+    fclose(f);
+    cr_vmeas_list bad = {0};
+    assert_int_equal(cr_validate_read_trace(p[0], &bad, NULL, NULL, 0, &d), CR_EIO);
+    assert_non_null(strstr(d.msg, p[0]));
+    assert_non_null(strstr(d.msg, "not a valid gzip file"));
+    cr_vmeas_list_release(&bad);
+    for (int i = 0; i < 2; i++) {
+        unlink(p[i]);
+        free(p[i]);
+    }
+}
+
 static void test_rank_from_name(void **state)
 {
     (void)state;
@@ -218,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_merge_two_ranks),
         cmocka_unit_test(test_merge_rank_from_name),
         cmocka_unit_test(test_single_process_untouched),
+        cmocka_unit_test(test_merge_gz),
         cmocka_unit_test(test_rank_from_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

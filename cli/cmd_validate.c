@@ -10,6 +10,8 @@
  * then median and p90 |error| per family and the count of bound violations.
  * --subset keeps every other case of each family (in input order): the
  * halves a model is fitted on and checked against (doc/validation.md).
+ * The traces of several ranks of one run (one process per GPU) are combined
+ * per case (cr_validate_merge_ranks); a lone rank's cases carry a note.
  * Exit: 0 ok; 1 runtime failure, or a family's median |error| above
  * --max-median-error; 2 usage; 3 a measured time below its bound.
  */

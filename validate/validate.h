@@ -36,6 +36,10 @@
  * variant=overlap, each no faster than the host can issue the work when
  * one process drives every GPU of the case (doc/validation.md).
  *
+ * One process per GPU (torchrun, mpirun): each rank's trace holds its own
+ * share of a case; cr_validate_merge_ranks() combines them (per iteration,
+ * the last end less the last rank's start).
+ *
  * A measured time below the bound is a violation: the kernel, its timing or
  * the bound is wrong.
  */
@@ -131,7 +135,8 @@ typedef struct {
 
 void cr_vmeas_list_release(cr_vmeas_list *l);
 
-/* Reads a commroof trace and appends one measurement per "cr:" range.
+/* Reads a commroof trace (.json, or gzip-compressed when the path ends in
+ * ".gz") and appends one measurement per "cr:" range.
  * Ranges whose name does not parse, or whose activities cannot be split
  * into `iters` groups, are reported through *n_skipped (may be NULL) with
  * the first reason in skip_why (may be NULL, size skip_why_size) and not

@@ -7,6 +7,7 @@ missing=""
 pkg-config --exists libxml-2.0 || missing="$missing libxml2-dev"
 pkg-config --exists jansson || missing="$missing libjansson-dev"
 pkg-config --exists cmocka || missing="$missing libcmocka-dev"
+pkg-config --exists zlib || missing="$missing zlib1g-dev"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config $missing"
 [ -z "$missing" ] && exit 0

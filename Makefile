@@ -20,7 +20,7 @@ CC ?= cc
 BUILD ?= build$(if $(filter 1,$(SAN)),-san,)
 CUDA_HOME ?= /usr/local/cuda
 
-PKGS := libxml-2.0 jansson
+PKGS := libxml-2.0 jansson zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -35,7 +35,7 @@ ifeq ($(SAN),1)
 endif
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -I. -Imodel -I$(BUILD)/gen
 CFLAGS += -std=c11 $(WARN) $(OPT) -fPIC $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -lm -lz
+LDLIBS += $(PKG_LIBS) -lm
 LDFLAGS += $(SANLD)
 
 LIB_SRC := $(sort $(wildcard model/*.c traces/reader/*.c validate/*.c plots/*.c))

@@ -25,6 +25,10 @@
 #include <libxml/tree.h>
 
 #include "gpu_catalog.h"
+#include "xml_safe.h"
+
+/* How size and file messages name the format ("... for an NCCL dump file"). */
+#define DUMP_WHAT "an NCCL dump"
 
 /* NCCL's MAX_STR_LEN (src/graph/xml.h): no attribute it writes is longer. */
 #define ATTR_MAX 255
@@ -1013,27 +1017,6 @@ static cr_status build(struct ctx *c, cr_topo *t)
     return st;
 }
 
-/* Refuses a DOCTYPE (and with it every entity declaration) before libxml2
- * sees the text: an NCCL dump never has one. */
-static cr_status refuse_doctype(const char *buf, size_t len, const char *origin, cr_diag *d)
-{
-    static const char *const bad[] = {"<!DOCTYPE", "<!ENTITY"};
-    for (size_t k = 0; k < 2; k++) {
-        size_t m = strlen(bad[k]);
-        for (size_t i = 0; i + m <= len; i++)
-            if (buf[i] == '<' && memcmp(buf + i, bad[k], m) == 0) {
-                int line = 1;
-                for (size_t j = 0; j < i; j++)
-                    line += buf[j] == '\n';
-                return cr_diag_set(d, CR_EPARSE,
-                                   "%s:%d: %s is not allowed: NCCL dumps have no DTD, and "
-                                   "commroof never reads DTDs or entities",
-                                   origin, line, bad[k]);
-            }
-    }
-    return CR_OK;
-}
-
 static void base_name(const char *origin, char *out, size_t size)
 {
     const char *b = strrchr(origin, '/');
@@ -1050,50 +1033,35 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                                 cr_diag *d)
 {
     struct ctx c = {0};
-    xmlParserCtxtPtr px = NULL;
     xmlDocPtr doc = NULL;
     cr_topo *t = NULL;
     cr_status st = CR_OK;
     *out = NULL;
     c.origin = origin;
     c.d = d;
-    if (len > CR_NCCL_IMPORT_MAX_BYTES) {
-        st = cr_diag_set(d, CR_ERANGE,
-                         "%s: %zu bytes is larger than the %u bytes an NCCL dump "
-                         "can be (about 100KB for 72 GPUs)",
-                         origin, len, CR_NCCL_IMPORT_MAX_BYTES);
+    if ((st = cr_xml_check_size(origin, len, CR_NCCL_IMPORT_MAX_BYTES, DUMP_WHAT, NULL, d)))
+        goto out;
+    if (len == 0) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:1: the file is empty: expected an NCCL topology "
+                         "dump, <system version=\"1\">...</system>",
+                         origin);
         goto out;
     }
-    if ((st = refuse_doctype(buf, len, origin, d)))
-        goto out;
-    px = xmlNewParserCtxt();
-    if (!px) {
-        st = CR_ENOMEM;
+    /* An NCCL dump never has a DOCTYPE, so any is refused (and with it every
+     * entity declaration); CDATA merges into text as NCCL never writes it. */
+    cr_xml_error e;
+    cr_diag scratch = {{0}};
+    st = cr_xml_parse(buf, len, origin, CR_XML_NO_DOCTYPE | CR_XML_NOCDATA, &doc, &e, &scratch);
+    if (st == CR_EPARSE && e.kind == CR_XML_ERR_DOCTYPE) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: <!DOCTYPE is not allowed: NCCL dumps have no DTD, and commroof "
+                         "never reads DTDs or entities",
+                         origin, e.line);
         goto out;
     }
-    /* No NOENT (entities are never substituted), no DTDLOAD, no network, no
-     * error printing (the message goes to d), no HUGE (libxml2's limits). */
-    doc = xmlCtxtReadMemory(px, buf, (int)len, origin, NULL,
-                            XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                                XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
-    if (!doc || !px->wellFormed) {
-        const xmlError *e = xmlCtxtGetLastError(px);
-        char msg[300] = "not well-formed XML";
-        int line = e ? e->line : 0;
-        if (e && e->message) {
-            snprintf(msg, sizeof msg, "%s", e->message);
-            size_t n = strlen(msg);
-            while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-                msg[--n] = '\0';
-        }
-        if (len == 0)
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s:1: the file is empty: expected an NCCL topology "
-                             "dump, <system version=\"1\">...</system>",
-                             origin);
-        else
-            st = cr_diag_set(d, CR_EPARSE, "%s:%d: not well-formed XML: %s", origin,
-                             line > 0 ? line : 1, msg);
+    if (st) {
+        st = cr_diag_set(d, st, "%s", scratch.msg);
         goto out;
     }
     const xmlNode *root = xmlDocGetRootElement(doc);
@@ -1179,8 +1147,6 @@ out:
     cr_topo_free(t);
     if (doc)
         xmlFreeDoc(doc);
-    if (px)
-        xmlFreeParserCtxt(px);
     ctx_release(&c);
     return st;
 }
@@ -1188,36 +1154,14 @@ out:
 cr_status cr_nccl_import_file(const char *path, cr_topo **out, cr_diag *d)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return cr_diag_set(d, CR_EIO, "%s: not a regular file", path);
-    }
-    if ((unsigned long long)sb.st_size > CR_NCCL_IMPORT_MAX_BYTES) {
-        fclose(f);
-        return cr_diag_set(d, CR_ERANGE,
-                           "%s: %lld bytes is larger than the %u bytes an NCCL dump can be "
-                           "(about 100KB for 72 GPUs)",
-                           path, (long long)sb.st_size, CR_NCCL_IMPORT_MAX_BYTES);
-    }
-    size_t size = (size_t)sb.st_size;
-    char *buf = malloc(size + 1);
-    if (!buf) {
-        fclose(f);
-        return CR_ENOMEM;
-    }
-    size_t got = fread(buf, 1, size, f);
-    int err = ferror(f);
-    fclose(f);
-    if (err || got != size) {
-        free(buf);
-        return cr_diag_set(d, CR_EIO, "%s: read failed", path);
-    }
-    buf[size] = '\0';
-    cr_status st = cr_nccl_import_memory(buf, size, path, out, d);
+    char *buf = NULL;
+    size_t size = 0;
+    cr_status st =
+        cr_xml_read_file(path, CR_NCCL_IMPORT_MAX_BYTES, DUMP_WHAT, &buf, &size, NULL, d);
+    if (st == CR_ENOTFOUND) /* nccl_import.h promises CR_EIO for any unreadable file */
+        st = CR_EIO;
+    if (st == CR_OK)
+        st = cr_nccl_import_memory(buf, size, path, out, d);
     free(buf);
     return st;
 }

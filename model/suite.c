@@ -2,7 +2,7 @@
 /*
  * Suite XML loader (see suite.h and suites/suite.dtd).
  *
- * Safety, as for topologies: XML_PARSE_NONET, neither XML_PARSE_NOENT nor
+ * Safety, as for topologies (model/xml_safe.c): XML_PARSE_NONET, neither XML_PARSE_NOENT nor
  * XML_PARSE_DTDLOAD, and a SAX hook that refuses the first entity
  * declaration and stops the parser (no external entities, no expansion
  * bombs); input capped at 4 MiB and attributes at 4 KiB.
@@ -27,60 +27,12 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
 #include "embedded.h"
+#include "xml_safe.h"
 #pragma GCC diagnostic pop
 
 #define SUITE_MAX_BYTES ((size_t)4 << 20)
 #define SUITE_MAX_ATTR 4096
 #define SUITE_MAX_PROBLEMS 100000
-
-struct pstate {
-    bool refused;
-    int refused_line;
-    char refused_msg[400];
-    bool have_err;
-    int code, line, int1;
-    char str1[160], str2[160], message[300];
-};
-
-static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
-                           const xmlChar *system_id, xmlChar *content)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    struct pstate *ps = ctxt->_private;
-    (void)type;
-    (void)content;
-    (void)public_id;
-    if (ps && !ps->refused) {
-        ps->refused = true;
-        ps->refused_line = ctxt->input ? ctxt->input->line : 0;
-        snprintf(ps->refused_msg, sizeof ps->refused_msg,
-                 "%sentity \"%s\" is refused: suite files may not declare entities "
-                 "(commroof "
-                 "never reads external content, and this stops expansion bombs); "
-                 "write the text "
-                 "out in full",
-                 system_id ? "external " : "", (const char *)name);
-    }
-    xmlStopParser(ctxt);
-}
-
-static void on_error(void *ctx, xmlErrorPtr err)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    struct pstate *ps = ctxt ? ctxt->_private : NULL;
-    if (!ps || ps->have_err || !err || err->level < XML_ERR_ERROR)
-        return;
-    ps->have_err = true;
-    ps->code = err->code;
-    ps->line = err->line;
-    ps->int1 = err->int1;
-    snprintf(ps->str1, sizeof ps->str1, "%s", err->str1 ? err->str1 : "");
-    snprintf(ps->str2, sizeof ps->str2, "%s", err->str2 ? err->str2 : "");
-    snprintf(ps->message, sizeof ps->message, "%s", err->message ? err->message : "");
-    size_t n = strlen(ps->message);
-    while (n && (ps->message[n - 1] == '\n' || ps->message[n - 1] == ' '))
-        ps->message[--n] = '\0';
-}
 
 static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line, const char *fmt,
                        ...) __attribute__((format(printf, 5, 6)));
@@ -95,11 +47,16 @@ static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line, 
     return cr_diag_set(d, st, "%s:%ld: %s", origin, line, msg);
 }
 
-static cr_status parse_error(const struct pstate *ps, const char *origin, cr_diag *d)
+/* Suite wording for what cr_xml_parse() refused. */
+static cr_status parse_error(const cr_xml_error *ps, const char *origin, cr_diag *d)
 {
-    if (ps->refused)
-        return failf(d, CR_EPARSE, origin, ps->refused_line, "%s", ps->refused_msg);
-    if (!ps->have_err)
+    if (ps->kind == CR_XML_ERR_ENTITY)
+        return failf(d, CR_EPARSE, origin, ps->line,
+                     "%sentity \"%s\" is refused: suite files may not declare entities (commroof "
+                     "never reads external content, and this stops expansion bombs); write the "
+                     "text out in full",
+                     ps->system_id[0] ? "external " : "", ps->name);
+    if (ps->kind != CR_XML_ERR_SYNTAX)
         return failf(d, CR_EPARSE, origin, 0, "not well-formed XML");
     switch (ps->code) {
     case XML_ERR_DOCUMENT_EMPTY:
@@ -343,10 +300,9 @@ cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin, 
     *out = NULL;
     if (!origin)
         origin = "suite";
-    if (len > SUITE_MAX_BYTES)
-        return cr_diag_set(d, CR_ERANGE,
-                           "%s: input is %zu bytes, more than the 4 MiB limit for a suite file",
-                           origin, len);
+    cr_status st = cr_xml_check_size(origin, len, SUITE_MAX_BYTES, "a suite", NULL, d);
+    if (st != CR_OK)
+        return st;
     if (len == 0)
         return failf(d, CR_EPARSE, origin, 1,
                      "the file is empty: a suite file holds one <suite "
@@ -357,27 +313,17 @@ cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin, 
         free(s);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
-    struct pstate ps;
-    memset(&ps, 0, sizeof ps);
-    xmlInitParser();
-    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt) {
-        cr_suite_free(s);
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    }
-    ctxt->_private = &ps;
-    ctxt->sax->entityDecl = on_entity_decl;
-    ctxt->sax->serror = on_error;
-    ctxt->sax->warning = NULL;
-    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, origin, NULL,
-                                      XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING);
-    cr_status st = CR_OK;
-    if (!doc || !ctxt->wellFormed || ps.refused)
-        st = parse_error(&ps, origin, d);
+    cr_xml_error e;
+    cr_diag scratch = {{0}}; /* the generic wording; parse_error words it for suites */
+    xmlDocPtr doc = NULL;
+    st = cr_xml_parse(buf, len, origin, 0, &doc, &e, &scratch);
+    if (st == CR_EPARSE)
+        st = parse_error(&e, origin, d);
+    else if (st != CR_OK)
+        st = cr_diag_set(d, st, "%s", scratch.msg);
     else
         st = build(doc, s, d);
     xmlFreeDoc(doc);
-    xmlFreeParserCtxt(ctxt);
     if (st != CR_OK) {
         cr_suite_free(s);
         return st;
@@ -389,45 +335,12 @@ cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin, 
 cr_status cr_suite_load_file(const char *path, cr_suite **out, cr_diag *d)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
-                           strerror(errno));
-    struct stat sb;
-    cr_status st = CR_OK;
     char *buf = NULL;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give a suite XML file", path);
-        goto out;
-    }
-    if ((unsigned long long)sb.st_size > SUITE_MAX_BYTES) {
-        st = cr_diag_set(d, CR_ERANGE,
-                         "%s: input is %lld bytes, more than the 4 MiB limit for a suite file",
-                         path, (long long)sb.st_size);
-        goto out;
-    }
-    size_t size = (size_t)sb.st_size, got = 0;
-    buf = malloc(size + 1);
-    if (!buf) {
-        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-        goto out;
-    }
-    while (got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
-                             r < 0 ? strerror(errno) : "file shrank while reading");
-            goto out;
-        }
-        got += (size_t)r;
-    }
-    buf[size] = '\0';
-    st = cr_suite_load_memory(buf, size, path, out, d);
-out:
+    size_t size = 0;
+    cr_status st = cr_xml_read_file(path, SUITE_MAX_BYTES, "a suite", &buf, &size, NULL, d);
+    if (st == CR_OK)
+        st = cr_suite_load_memory(buf, size, path, out, d);
     free(buf);
-    close(fd);
     return st;
 }
 

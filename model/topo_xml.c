@@ -9,10 +9,11 @@
  * (local ids, links as local index pairs) and stamped per node, so a
  * 1,024-node cluster costs one pass over its devices and links.
  *
- * Safety: the parser gets XML_PARSE_NONET and neither XML_PARSE_NOENT nor
- * XML_PARSE_DTDLOAD, and a SAX hook refuses the first entity declaration
- * (internal or external) and stops the parser, so external entities and
- * expansion bombs never get a chance to run. Input size and attribute
+ * Safety (model/xml_safe.c, shared by every XML parser): the parser gets
+ * XML_PARSE_NONET and neither XML_PARSE_NOENT nor XML_PARSE_DTDLOAD, and a
+ * SAX hook refuses the first entity declaration (internal or external) and
+ * stops the parser, so external entities and expansion bombs never get a
+ * chance to run. Input size and attribute
  * length are capped, and so are the numbers of devices and links that
  * templates and generators may produce.
  */
@@ -39,6 +40,7 @@
 
 #include "embedded.h"
 #include "units.h"
+#include "xml_safe.h"
 
 #define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is ~12 MB */
 #define MAX_ATTR_BYTES ((size_t)1 << 20)
@@ -1511,67 +1513,22 @@ static int check_line(loader *L, const char *msg)
 /* ---------------------------------------------------------------------- */
 /* Parsing                                                                 */
 
-struct parse_state {
-    bool refused;
-    int refused_line;
-    char refused_msg[600];
-    bool have_err;
-    int code, line, int1;
-    char str1[200], str2[200], message[300];
-};
-
-/* Any entity declaration ends the parse: entities are how XML reads
- * external files and how expansion bombs grow, and a topology needs none. */
-static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
-                           const xmlChar *system_id, xmlChar *content)
+/* Topology wording for what cr_xml_parse() refused: the format's rules and
+ * what to write instead. */
+static cr_status parse_error(loader *L, const cr_xml_error *ps)
 {
-    xmlParserCtxtPtr ctxt = ctx;
-    struct parse_state *ps = ctxt->_private;
-    (void)type;
-    (void)content;
-    if (ps && !ps->refused) {
-        ps->refused = true;
-        ps->refused_line = ctxt->input ? ctxt->input->line : 0;
-        if (system_id || public_id)
-            snprintf(ps->refused_msg, sizeof ps->refused_msg,
-                     "external entity \"%s\" (SYSTEM \"%s\") is refused: topology files may not "
-                     "declare entities, and commroof never reads external content",
-                     (const char *)name, system_id ? (const char *)system_id : "");
-        else
-            snprintf(ps->refused_msg, sizeof ps->refused_msg,
-                     "entity \"%s\" is refused: topology files may not declare entities (this also "
-                     "stops entity-expansion bombs); write the text out in full",
-                     (const char *)name);
+    if (ps->kind == CR_XML_ERR_ENTITY) {
+        if (ps->external)
+            return fail_at(L, ps->line, CR_EPARSE,
+                           "external entity \"%s\" (SYSTEM \"%s\") is refused: topology files may "
+                           "not declare entities, and commroof never reads external content",
+                           ps->name, ps->system_id);
+        return fail_at(L, ps->line, CR_EPARSE,
+                       "entity \"%s\" is refused: topology files may not declare entities (this "
+                       "also stops entity-expansion bombs); write the text out in full",
+                       ps->name);
     }
-    xmlStopParser(ctxt);
-}
-
-static void on_error(void *ctx, xmlErrorPtr err)
-{
-    xmlParserCtxtPtr ctxt = ctx;
-    struct parse_state *ps = ctxt ? ctxt->_private : NULL;
-    if (!ps || ps->have_err || !err || err->level < XML_ERR_ERROR)
-        return;
-    ps->have_err = true;
-    ps->code = err->code;
-    ps->line = err->line;
-    ps->int1 = err->int1;
-    snprintf(ps->str1, sizeof ps->str1, "%s", err->str1 ? err->str1 : "");
-    snprintf(ps->str2, sizeof ps->str2, "%s", err->str2 ? err->str2 : "");
-    snprintf(ps->message, sizeof ps->message, "%s", err->message ? err->message : "");
-    size_t n = strlen(ps->message);
-    while (n && (ps->message[n - 1] == '\n' || ps->message[n - 1] == ' '))
-        ps->message[--n] = '\0';
-    for (char *p = ps->message; *p; p++) /* one message, one line */
-        if (*p == '\n')
-            *p = ' ';
-}
-
-static cr_status parse_error(loader *L, const struct parse_state *ps)
-{
-    if (ps->refused)
-        return fail_at(L, ps->refused_line, CR_EPARSE, "%s", ps->refused_msg);
-    if (!ps->have_err)
+    if (ps->kind != CR_XML_ERR_SYNTAX)
         return fail_at(L, 0, CR_EPARSE, "not well-formed XML");
     switch (ps->code) {
     case XML_ERR_DOCUMENT_EMPTY:
@@ -1605,29 +1562,14 @@ static cr_status parse_error(loader *L, const struct parse_state *ps)
 
 static cr_status parse_doc(loader *L, const char *buf, size_t len, xmlDocPtr *out)
 {
-    struct parse_state ps = {0};
-    *out = NULL;
-    xmlInitParser();
-    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt)
-        return oom(L);
-    ctxt->_private = &ps;
-    ctxt->sax->entityDecl = on_entity_decl;
-    ctxt->sax->serror = on_error;
-    ctxt->sax->warning = NULL;
-    /* No XML_PARSE_NOENT (entities stay unexpanded), no DTDLOAD/DTDATTR
-     * (nothing external is read), no HUGE (libxml2's own size limits). */
-    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, L->origin, NULL,
-                                      XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING);
-    cr_status st = CR_OK;
-    if (!doc || !ctxt->wellFormed || ps.refused) {
-        st = parse_error(L, &ps);
-        xmlFreeDoc(doc);
-        doc = NULL;
-    }
-    xmlFreeParserCtxt(ctxt);
-    *out = doc;
-    return st;
+    cr_xml_error e;
+    cr_diag scratch = {{0}}; /* the generic wording; parse_error words it for topologies */
+    cr_status st = cr_xml_parse(buf, len, L->origin, 0, out, &e, &scratch);
+    if (st == CR_EPARSE)
+        return parse_error(L, &e);
+    if (st)
+        return cr_diag_set(L->d, st, "%s", scratch.msg);
+    return CR_OK;
 }
 
 static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
@@ -1704,17 +1646,16 @@ cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origi
         *out = NULL;
     if (!out || (!buf && len))
         return cr_diag_set(d, CR_EINVAL, "%s: no buffer or no place for the result", L.origin);
-    if (len > MAX_INPUT_BYTES)
-        return cr_diag_set(d, CR_ERANGE,
-                           "%s: input is %zu bytes, more than the 64 MiB limit for a topology file",
-                           L.origin, len);
+    cr_status st = cr_xml_check_size(L.origin, len, MAX_INPUT_BYTES, "a topology", NULL, d);
+    if (st)
+        return st;
     if (len == 0)
         return cr_diag_set(d, CR_EPARSE,
                            "%s:1: the file is empty: a topology file holds one <topology "
                            "name=\"...\"> element (see doc/topology-format.md)",
                            L.origin);
     xmlDocPtr doc = NULL;
-    cr_status st = parse_doc(&L, buf, len, &doc);
+    st = parse_doc(&L, buf, len, &doc);
     if (!st)
         st = build(&L, doc, out);
     xmlFreeDoc(doc);
@@ -1727,49 +1668,12 @@ cr_status cr_topo_xml_load_file(const char *path, cr_topo **out, cr_diag *d)
 {
     if (out)
         *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
-                           strerror(errno));
-    struct stat sb;
-    cr_status st = CR_OK;
     char *buf = NULL;
-    if (fstat(fd, &sb) != 0) {
-        st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(errno));
-        goto out;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give a topology XML file", path);
-        goto out;
-    }
-    if ((unsigned long long)sb.st_size > MAX_INPUT_BYTES) {
-        st = cr_diag_set(d, CR_ERANGE,
-                         "%s: input is %lld bytes, more than the 64 MiB limit for a topology file",
-                         path, (long long)sb.st_size);
-        goto out;
-    }
-    size_t size = (size_t)sb.st_size, got = 0;
-    buf = malloc(size + 1);
-    if (!buf) {
-        st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-        goto out;
-    }
-    while (got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
-                             r < 0 ? strerror(errno) : "file shrank while reading");
-            goto out;
-        }
-        got += (size_t)r;
-    }
-    buf[size] = '\0';
-    st = cr_topo_xml_load_memory(buf, size, path, out, d);
-out:
+    size_t size = 0;
+    cr_status st = cr_xml_read_file(path, MAX_INPUT_BYTES, "a topology", &buf, &size, NULL, d);
+    if (!st)
+        st = cr_topo_xml_load_memory(buf, size, path, out, d);
     free(buf);
-    close(fd);
     return st;
 }
 

@@ -9,6 +9,7 @@
  * final name.
  */
 #include "chart.h"
+#include "plots/sbuf_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,47 +61,6 @@ struct cr_chart {
     char **notes;
     int nn, cap_n;
 };
-
-/* ---- a growable string ---- */
-
-typedef struct {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = true;
-            return;
-        }
-        if (b->p && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t ncap = b->cap ? b->cap * 2 : 4096;
-        while (ncap < b->len + (size_t)n + 1)
-            ncap *= 2;
-        char *np = realloc(b->p, ncap);
-        if (!np) {
-            b->oom = true;
-            return;
-        }
-        b->p = np;
-        b->cap = ncap;
-    }
-}
 
 static char *dupstr(const char *s)
 {
@@ -375,75 +335,53 @@ static double bar_value(const cr_chart *c, int si, int k)
 /* ---- text helpers ---- */
 
 /* A value in a data file: NaN for missing (the script declares it). */
-static void sb_num(sbuf *b, double v)
+static void sb_num(cr_sbuf *b, double v)
 {
     if (isfinite(v))
-        sb_add(b, "%.6g", v);
+        cr_sbuf_add(b, "%.6g", v);
     else
-        sb_add(b, "NaN");
+        cr_sbuf_add(b, "NaN");
 }
 
 /* A string in a data file: double-quoted, inner quotes and line breaks
  * replaced so one record stays one line and one column. */
-static void sb_datastr(sbuf *b, const char *s)
+static void sb_datastr(cr_sbuf *b, const char *s)
 {
-    sb_add(b, "\"");
+    cr_sbuf_add(b, "\"");
     for (; s && *s; s++) {
         char ch = *s;
         if (ch == '"')
             ch = '\'';
         else if (ch == '\n' || ch == '\r' || ch == '\t')
             ch = ' ';
-        sb_add(b, "%c", ch);
+        cr_sbuf_add(b, "%c", ch);
     }
-    sb_add(b, "\"");
+    cr_sbuf_add(b, "\"");
 }
 
 /* A string literal in a gnuplot script (double quotes: backslash escapes
  * apply, so escape backslash and quote; a line break becomes \n). */
-static void sb_gpstr(sbuf *b, const char *s)
+static void sb_gpstr(cr_sbuf *b, const char *s)
 {
-    sb_add(b, "\"");
+    cr_sbuf_add(b, "\"");
     for (; s && *s; s++) {
         if (*s == '"' || *s == '\\')
-            sb_add(b, "\\%c", *s);
+            cr_sbuf_add(b, "\\%c", *s);
         else if (*s == '\n')
-            sb_add(b, "\\n");
+            cr_sbuf_add(b, "\\n");
         else if ((unsigned char)*s >= 0x20)
-            sb_add(b, "%c", *s);
+            cr_sbuf_add(b, "%c", *s);
     }
-    sb_add(b, "\"");
+    cr_sbuf_add(b, "\"");
 }
 
 /* A comment line in a script or data file: no line breaks. */
-static void sb_comment(sbuf *b, const char *prefix, const char *s)
+static void sb_comment(cr_sbuf *b, const char *prefix, const char *s)
 {
-    sb_add(b, "# %s", prefix);
+    cr_sbuf_add(b, "# %s", prefix);
     for (; s && *s; s++)
-        sb_add(b, "%c", (*s == '\n' || *s == '\r') ? ' ' : *s);
-    sb_add(b, "\n");
-}
-
-static void sb_html(sbuf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<':
-            sb_add(b, "&lt;");
-            break;
-        case '>':
-            sb_add(b, "&gt;");
-            break;
-        case '&':
-            sb_add(b, "&amp;");
-            break;
-        case '"':
-            sb_add(b, "&quot;");
-            break;
-        default:
-            sb_add(b, "%c", *s);
-        }
-    }
+        cr_sbuf_add(b, "%c", (*s == '\n' || *s == '\r') ? ' ' : *s);
+    cr_sbuf_add(b, "\n");
 }
 
 /* Colours that stay distinct in print and for common colour blindness
@@ -619,7 +557,7 @@ static char *place_labels(const cr_chart *c)
     return flag;
 }
 
-static void write_data(const cr_chart *c, sbuf *b, const char *flag)
+static void write_data(const cr_chart *c, cr_sbuf *b, const char *flag)
 {
     sb_comment(b, "commroof chart: ", c->title);
     if (c->subtitle)
@@ -629,7 +567,7 @@ static void write_data(const cr_chart *c, sbuf *b, const char *flag)
     if (c->kind == CR_CHART_BARS) {
         sb_comment(b, "columns: 1 = category; then one column per series, in ",
                    c->label[1] ? c->label[1] : "");
-        sb_add(b, "#   1 category\n");
+        cr_sbuf_add(b, "#   1 category\n");
         for (int i = 0; i < c->ns; i++) {
             char head[32];
             snprintf(head, sizeof head, "  %d ", i + 2);
@@ -638,63 +576,63 @@ static void write_data(const cr_chart *c, sbuf *b, const char *flag)
         for (int k = 0; k < c->nc; k++) {
             sb_datastr(b, c->cats[k]);
             for (int i = 0; i < c->ns; i++) {
-                sb_add(b, " ");
+                cr_sbuf_add(b, " ");
                 sb_num(b, bar_value(c, i, k));
             }
-            sb_add(b, "\n");
+            cr_sbuf_add(b, "\n");
         }
         return;
     }
     char lab[2][400];
     sb_comment(b, "x: ", data_label(c, 0, lab[0], sizeof lab[0]));
     sb_comment(b, "y: ", data_label(c, 1, lab[1], sizeof lab[1]));
-    sb_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
-              "# (L: label drawn right of the point, R: left of it, -: not drawn, it would\n"
-              "# overlap another); band series have columns x y_low y_high.\n");
+    cr_sbuf_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
+                   "# (L: label drawn right of the point, R: left of it, -: not drawn, it would\n"
+                   "# overlap another); band series have columns x y_low y_high.\n");
     size_t k = 0;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         char head[32];
         snprintf(head, sizeof head, "index %d: ", i);
-        sb_add(b, "\n\n");
+        cr_sbuf_add(b, "\n\n");
         sb_comment(b, head, s->name);
         for (int j = 0; j < s->n; j++) {
             sb_num(b, s->pts[j].x);
-            sb_add(b, " ");
+            cr_sbuf_add(b, " ");
             sb_num(b, s->pts[j].y);
-            sb_add(b, " ");
+            cr_sbuf_add(b, " ");
             if (s->style == CR_SERIES_BAND) {
                 sb_num(b, s->pts[j].y2);
             } else {
                 sb_datastr(b, s->pts[j].label ? s->pts[j].label : "");
                 /* where the script draws the label: L, R, or - (not drawn) */
                 char f = flag ? flag[k + (size_t)j] : 0;
-                sb_add(b, " %c", f ? f : '-');
+                cr_sbuf_add(b, " %c", f ? f : '-');
             }
-            sb_add(b, "\n");
+            cr_sbuf_add(b, "\n");
         }
         k += (size_t)s->n;
         if (s->n == 0) /* keep the index numbering when a series is empty */
-            sb_add(b, "NaN NaN \"\"\n");
+            cr_sbuf_add(b, "NaN NaN \"\"\n");
     }
 }
 
-static void write_axis(const cr_chart *c, sbuf *b, int a)
+static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
 {
     const char *ax = a == 0 ? "x" : "y";
     if (c->label[a]) {
-        sb_add(b, "set %slabel ", ax);
+        cr_sbuf_add(b, "set %slabel ", ax);
         sb_gpstr(b, c->label[a]);
-        sb_add(b, "\n");
+        cr_sbuf_add(b, "\n");
     }
     bool lg = axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
     if (lg) {
-        sb_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
+        cr_sbuf_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
         if (c->si_unit[a] && c->range_set[a] && c->lo[a] > 0 && c->hi[a] / c->lo[a] < 1e30) {
             /* a known range: one label per decade, plain below 1000 (0.1,
              * not 100m), SI prefixes above (1k, 10M) */
             static const char pre[] = "kMGTPE";
-            sb_add(b, "set %stics (", ax);
+            cr_sbuf_add(b, "set %stics (", ax);
             bool first = true;
             for (double v = pow(10.0, floor(log10(c->lo[a]) + 1e-9)); v <= c->hi[a] * 1.0001;
                  v *= 10.0) {
@@ -712,23 +650,23 @@ static void write_axis(const cr_chart *c, sbuf *b, int a)
                              c->si_unit[a]);
                 else
                     snprintf(lab, sizeof lab, "%g%s", v, c->si_unit[a]);
-                sb_add(b, "%s\"%s\" %.6g", first ? "" : ", ", lab, v);
+                cr_sbuf_add(b, "%s\"%s\" %.6g", first ? "" : ", ", lab, v);
                 first = false;
             }
-            sb_add(b, ")\n");
+            cr_sbuf_add(b, ")\n");
         } else if (c->si_unit[a]) {
             /* %.0s%c prints 1k, 10M ...: readable where 1e+06 is not */
-            sb_add(b, "set format %s ", ax);
+            cr_sbuf_add(b, "set format %s ", ax);
             char fmt[64];
             snprintf(fmt, sizeof fmt, "%%.0s%%c%s", c->si_unit[a]);
             sb_gpstr(b, fmt);
-            sb_add(b, "\n");
+            cr_sbuf_add(b, "\n");
         } else {
-            sb_add(b, "set format %s \"%%g\"\n", ax);
+            cr_sbuf_add(b, "set format %s \"%%g\"\n", ax);
         }
     }
     if (c->range_set[a]) {
-        sb_add(b, "set %srange [%.6g:%.6g]\n", ax, c->lo[a], c->hi[a]);
+        cr_sbuf_add(b, "set %srange [%.6g:%.6g]\n", ax, c->lo[a], c->hi[a]);
     } else if (a == 1 && c->kind == CR_CHART_BARS) {
         /* bars start at 0 (or a decade under the least value on a log axis)
          * and the tallest stays clear of the frame */
@@ -744,10 +682,10 @@ static void write_axis(const cr_chart *c, sbuf *b, int a)
         for (int i = 0; i < c->nhl; i++)
             hi = fmax(hi, c->hl_y[i]);
         if (hi > 0 && lg)
-            sb_add(b, "set yrange [%.6g:%.6g]\n", pow(10.0, floor(log10(lo))) * 0.9,
-                   pow(10.0, ceil(log10(hi * 1.5))));
+            cr_sbuf_add(b, "set yrange [%.6g:%.6g]\n", pow(10.0, floor(log10(lo))) * 0.9,
+                        pow(10.0, ceil(log10(hi * 1.5))));
         else if (hi > 0)
-            sb_add(b, "set yrange [0:%.6g]\n", hi * 1.12);
+            cr_sbuf_add(b, "set yrange [0:%.6g]\n", hi * 1.12);
     }
 }
 
@@ -828,100 +766,101 @@ static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out
 
 /* Horizontal grouped bars: boxxyerror boxes, one per series and category,
  * from the value axis' base to the value. */
-static void write_hbars(const cr_chart *c, sbuf *b, const char *dat)
+static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
 {
     bool lg = axis_log(c, 1);
     double lo = 0, hi = 1;
     bool have = bar_range(c, lg, &lo, &hi);
     if (c->label[1]) {
-        sb_add(b, "set xlabel ");
+        cr_sbuf_add(b, "set xlabel ");
         sb_gpstr(b, c->label[1]);
-        sb_add(b, "\n");
+        cr_sbuf_add(b, "\n");
     }
     if (c->label[0]) {
-        sb_add(b, "set ylabel ");
+        cr_sbuf_add(b, "set ylabel ");
         sb_gpstr(b, c->label[0]);
-        sb_add(b, "\n");
+        cr_sbuf_add(b, "\n");
     }
     if (lg)
-        sb_add(b, "set logscale x 10\nset mxtics 10\nset format x \"%%g\"\n");
+        cr_sbuf_add(b, "set logscale x 10\nset mxtics 10\nset format x \"%%g\"\n");
     /* the value axis repeats on top: with dozens of categories the
      * bottom one is a long way down */
     if (lg)
-        sb_add(b, "set logscale x2 10\nset mx2tics 10\n");
+        cr_sbuf_add(b, "set logscale x2 10\nset mx2tics 10\n");
     if (have)
-        sb_add(b, "set xrange [%.6g:%.6g]\nset x2range [%.6g:%.6g]\n", lo, hi, lo, hi);
+        cr_sbuf_add(b, "set xrange [%.6g:%.6g]\nset x2range [%.6g:%.6g]\n", lo, hi, lo, hi);
     double base = lg ? lo : 0;
-    sb_add(b,
-           "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
-           "set style fill solid 0.85 border rgb \"#333333\"\n"
-           "set grid xtics mxtics noytics nomytics\n"
-           "set x2tics\nset format x2 \"%%g\"\n"
-           "set yrange [%.1f:-0.6]\nset ytics nomirror font \",9\" (",
-           (double)c->nc - 0.4);
+    cr_sbuf_add(b,
+                "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
+                "set style fill solid 0.85 border rgb \"#333333\"\n"
+                "set grid xtics mxtics noytics nomytics\n"
+                "set x2tics\nset format x2 \"%%g\"\n"
+                "set yrange [%.1f:-0.6]\nset ytics nomirror font \",9\" (",
+                (double)c->nc - 0.4);
     for (int k = 0; k < c->nc; k++) {
-        sb_add(b, "%s", k ? ", " : "");
+        cr_sbuf_add(b, "%s", k ? ", " : "");
         sb_gpstr(b, c->cats[k]);
-        sb_add(b, " %d", k);
+        cr_sbuf_add(b, " %d", k);
     }
-    sb_add(b, ")\n");
+    cr_sbuf_add(b, ")\n");
     for (int i = 0; i < c->nhl; i++) {
-        sb_add(b,
-               "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lw 2 dt 2 lc rgb \"#000000\" "
-               "front\n",
-               c->hl_y[i], c->hl_y[i]);
+        cr_sbuf_add(
+            b,
+            "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lw 2 dt 2 lc rgb \"#000000\" "
+            "front\n",
+            c->hl_y[i], c->hl_y[i]);
     }
     double step = 0.8 / (c->ns > 0 ? c->ns : 1), half = step * 0.45;
-    sb_add(b, "plot ");
+    cr_sbuf_add(b, "plot ");
     for (int i = 0; i < c->ns; i++) {
         double off = -0.4 + (i + 0.5) * step;
-        sb_add(b, "%s", i ? ", \\\n     " : "");
+        cr_sbuf_add(b, "%s", i ? ", \\\n     " : "");
         sb_gpstr(b, dat);
-        sb_add(b,
-               " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "
-               "lc rgb \"%s\" title ",
-               base, off, base, i + 2, off - half, off + half, colours[i % N_COLOURS]);
+        cr_sbuf_add(b,
+                    " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "
+                    "lc rgb \"%s\" title ",
+                    base, off, base, i + 2, off - half, off + half, colours[i % N_COLOURS]);
         sb_gpstr(b, c->s[i].name);
     }
     /* the reference lines are arrows; NaN plots give them a legend entry */
     for (int i = 0; i < c->nhl; i++) {
-        sb_add(b, "%sNaN with lines lw 2 dt 2 lc rgb \"#000000\" title ",
-               c->ns ? ", \\\n     " : "");
+        cr_sbuf_add(b, "%sNaN with lines lw 2 dt 2 lc rgb \"#000000\" title ",
+                    c->ns ? ", \\\n     " : "");
         sb_gpstr(b, c->hl_name[i]);
     }
-    sb_add(b, "\n");
+    cr_sbuf_add(b, "\n");
 }
 
-static void write_script(const cr_chart *c, sbuf *b, const char *stem, const char *ext)
+static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const char *ext)
 {
     sb_comment(b, "commroof chart: ", c->title);
-    sb_add(b,
-           "# Re-render in this folder: gnuplot %s.gp   (writes %s.%s; another name or\n"
-           "# format: gnuplot -e \"outfile='%s.svg'\" %s.gp). Data: %s.dat\n",
-           stem, stem, ext, stem, stem, stem);
-    sb_add(b, "if (!exists(\"outfile\")) outfile = ");
+    cr_sbuf_add(b,
+                "# Re-render in this folder: gnuplot %s.gp   (writes %s.%s; another name or\n"
+                "# format: gnuplot -e \"outfile='%s.svg'\" %s.gp). Data: %s.dat\n",
+                stem, stem, ext, stem, stem, stem);
+    cr_sbuf_add(b, "if (!exists(\"outfile\")) outfile = ");
     char def[1100];
     snprintf(def, sizeof def, "%s.%s", stem, ext);
     sb_gpstr(b, def);
-    sb_add(b, "\n");
+    cr_sbuf_add(b, "\n");
     int pw, ph;
     chart_px(c, &pw, &ph);
-    sb_add(b,
-           "if (strstrt(outfile, \".svg\") > 0) {\n"
-           "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
-           "background \"white\"\n"
-           "} else {\n"
-           "    if (strstrt(GPVAL_TERMINALS, \" pngcairo \") > 0) {\n"
-           "        set terminal pngcairo size %d,%d noenhanced font \"Sans,11\" "
-           "background \"white\"\n"
-           "    } else {\n"
-           "        set terminal png size %d,%d noenhanced\n"
-           "    }\n"
-           "}\n"
-           "set output outfile\n"
-           "set datafile missing \"NaN\"\n",
-           pw, ph, pw, ph, pw, ph);
-    sb_add(b, "set title ");
+    cr_sbuf_add(b,
+                "if (strstrt(outfile, \".svg\") > 0) {\n"
+                "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
+                "background \"white\"\n"
+                "} else {\n"
+                "    if (strstrt(GPVAL_TERMINALS, \" pngcairo \") > 0) {\n"
+                "        set terminal pngcairo size %d,%d noenhanced font \"Sans,11\" "
+                "background \"white\"\n"
+                "    } else {\n"
+                "        set terminal png size %d,%d noenhanced\n"
+                "    }\n"
+                "}\n"
+                "set output outfile\n"
+                "set datafile missing \"NaN\"\n",
+                pw, ph, pw, ph, pw, ph);
+    cr_sbuf_add(b, "set title ");
     if (c->subtitle) {
         size_t n = strlen(c->title) + strlen(c->subtitle) + 2;
         char *t = malloc(n);
@@ -949,8 +888,8 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
     } else {
         sb_gpstr(b, c->title);
     }
-    sb_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
-              "\"#ececec\" lw 1\nset border lw 1.2\n");
+    cr_sbuf_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
+                   "\"#ececec\" lw 1\nset border lw 1.2\n");
     char dat[1100];
     snprintf(dat, sizeof dat, "%s.dat", stem);
     if (bars_horizontal(c)) {
@@ -961,45 +900,46 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
     write_axis(c, b, 1);
 
     if (c->kind == CR_CHART_BARS) {
-        sb_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
-                  "set style data histogram\n"
-                  "set style histogram clustered gap 1\n"
-                  "set style fill solid 0.85 border rgb \"#333333\"\n"
-                  "set boxwidth 0.9\n"
-                  "set xtics rotate by 45 right nomirror\n"
-                  "set grid noxtics nomxtics\n");
+        cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
+                       "set style data histogram\n"
+                       "set style histogram clustered gap 1\n"
+                       "set style fill solid 0.85 border rgb \"#333333\"\n"
+                       "set boxwidth 0.9\n"
+                       "set xtics rotate by 45 right nomirror\n"
+                       "set grid noxtics nomxtics\n");
         if (c->nc > 0)
-            sb_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
-        sb_add(b, "plot ");
+            cr_sbuf_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
+        cr_sbuf_add(b, "plot ");
         bool first = true;
         for (int i = 0; i < c->ns; i++) {
-            sb_add(b, "%s", first ? "" : ", \\\n     ");
+            cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
             if (first) {
                 sb_gpstr(b, dat);
-                sb_add(b, " using %d:xtic(1)", i + 2);
+                cr_sbuf_add(b, " using %d:xtic(1)", i + 2);
             } else {
-                sb_add(b, "'' using %d", i + 2);
+                cr_sbuf_add(b, "'' using %d", i + 2);
             }
-            sb_add(b, " lc rgb \"%s\" title ", colours[i % N_COLOURS]);
+            cr_sbuf_add(b, " lc rgb \"%s\" title ", colours[i % N_COLOURS]);
             sb_gpstr(b, c->s[i].name);
             first = false;
         }
         for (int i = 0; i < c->nhl; i++) {
-            sb_add(b, "%s%.6g with lines lw 2 dt 2 lc rgb \"#000000\" title ",
-                   first ? "" : ", \\\n     ", c->hl_y[i]);
+            cr_sbuf_add(b, "%s%.6g with lines lw 2 dt 2 lc rgb \"#000000\" title ",
+                        first ? "" : ", \\\n     ", c->hl_y[i]);
             sb_gpstr(b, c->hl_name[i]);
             first = false;
         }
-        sb_add(b, "\n");
+        cr_sbuf_add(b, "\n");
         return;
     }
 
     if (longest_name(c) <= 34)
-        sb_add(b, "set key outside right top vertical Left reverse samplen 3 spacing 1.2\n");
+        cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 3 spacing 1.2\n");
     else
-        sb_add(b, "set key outside bottom center horizontal Left reverse samplen 3 spacing 1.2 "
-                  "maxcols 2\n");
-    sb_add(b, "plot ");
+        cr_sbuf_add(b,
+                    "set key outside bottom center horizontal Left reverse samplen 3 spacing 1.2 "
+                    "maxcols 2\n");
+    cr_sbuf_add(b, "plot ");
     bool first = true;
     int colour = 0, ptype = 0, nlabelled = 0, ndashed = 0, optype = 0;
     bool lgx = axis_log(c, 0), lgy = axis_log(c, 1);
@@ -1008,66 +948,66 @@ static void write_script(const cr_chart *c, sbuf *b, const char *stem, const cha
         if (!drawable(s, lgx, lgy))
             continue;
         const char *col = colours[colour++ % N_COLOURS];
-        sb_add(b, "%s", first ? "" : ", \\\n     ");
+        cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
         sb_gpstr(b, dat);
-        sb_add(b, " index %d ", i);
+        cr_sbuf_add(b, " index %d ", i);
         switch (s->style) {
         case CR_SERIES_LINE:
-            sb_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
+            cr_sbuf_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
             break;
         case CR_SERIES_DASHED:
             /* dashed lines often coincide (two mechanisms at the same rate):
              * a dash pattern and sparse markers of their own keep each visible */
-            sb_add(b, "using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 pi %d lc rgb \"%s\"",
-                   2 + ndashed % 4, point_types[(ndashed + 3) % N_POINT_TYPES],
-                   s->n > 12 ? 3 + ndashed % 3 : 1, col);
+            cr_sbuf_add(b, "using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 pi %d lc rgb \"%s\"",
+                        2 + ndashed % 4, point_types[(ndashed + 3) % N_POINT_TYPES],
+                        s->n > 12 ? 3 + ndashed % 3 : 1, col);
             ndashed++;
             break;
         case CR_SERIES_POINTS:
-            sb_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
-                   point_types[ptype++ % N_POINT_TYPES], col);
+            cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
+                        point_types[ptype++ % N_POINT_TYPES], col);
             break;
         case CR_SERIES_OPENPOINTS:
-            sb_add(b, "using 1:2 with points pt %d ps 1.7 lw 1.5 lc rgb \"%s\"",
-                   open_types[optype++ % N_OPEN_TYPES], col);
+            cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.7 lw 1.5 lc rgb \"%s\"",
+                        open_types[optype++ % N_OPEN_TYPES], col);
             break;
         case CR_SERIES_LINEPOINTS:
-            sb_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1 lc rgb \"%s\"",
-                   point_types[ptype++ % N_POINT_TYPES], col);
+            cr_sbuf_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1 lc rgb \"%s\"",
+                        point_types[ptype++ % N_POINT_TYPES], col);
             break;
         case CR_SERIES_BAND:
-            sb_add(b,
-                   "using 1:2:3 with filledcurves fs transparent solid 0.3 noborder "
-                   "lc rgb \"%s\"",
-                   col);
+            cr_sbuf_add(b,
+                        "using 1:2:3 with filledcurves fs transparent solid 0.3 noborder "
+                        "lc rgb \"%s\"",
+                        col);
             break;
         }
-        sb_add(b, " title ");
+        cr_sbuf_add(b, " title ");
         sb_gpstr(b, s->name);
         if (s->labelled && s->style != CR_SERIES_BAND) {
             /* column 4 says where each label fits (see place_labels) */
             const char *dy = (nlabelled++ % 2) ? "-0.7" : "0.7";
-            sb_add(b, ", \\\n     ");
+            cr_sbuf_add(b, ", \\\n     ");
             sb_gpstr(b, dat);
-            sb_add(b,
-                   " index %d using 1:2:(strcol(4) eq \"L\" ? strcol(3) : \"\") with labels "
-                   "left offset char 0.8,%s font \",9\" tc rgb \"%s\" notitle, \\\n     ",
-                   i, dy, col);
+            cr_sbuf_add(b,
+                        " index %d using 1:2:(strcol(4) eq \"L\" ? strcol(3) : \"\") with labels "
+                        "left offset char 0.8,%s font \",9\" tc rgb \"%s\" notitle, \\\n     ",
+                        i, dy, col);
             sb_gpstr(b, dat);
-            sb_add(b,
-                   " index %d using 1:2:(strcol(4) eq \"R\" ? strcol(3) : \"\") with labels "
-                   "right offset char -0.8,%s font \",9\" tc rgb \"%s\" notitle",
-                   i, dy, col);
+            cr_sbuf_add(b,
+                        " index %d using 1:2:(strcol(4) eq \"R\" ? strcol(3) : \"\") with labels "
+                        "right offset char -0.8,%s font \",9\" tc rgb \"%s\" notitle",
+                        i, dy, col);
         }
         first = false;
     }
     for (int i = 0; i < c->nhl; i++) {
-        sb_add(b, "%s%.6g with lines lw 2 dt 3 lc rgb \"#444444\" title ",
-               first ? "" : ", \\\n     ", c->hl_y[i]);
+        cr_sbuf_add(b, "%s%.6g with lines lw 2 dt 3 lc rgb \"#444444\" title ",
+                    first ? "" : ", \\\n     ", c->hl_y[i]);
         sb_gpstr(b, c->hl_name[i]);
         first = false;
     }
-    sb_add(b, "\n");
+    cr_sbuf_add(b, "\n");
 }
 
 /* ---- files ---- */
@@ -1156,7 +1096,7 @@ cr_status cr_image_check(const char *path, cr_diag *d)
     FILE *f = fopen(path, "rb");
     if (!f)
         return cr_diag_set(d, CR_EIO, "cannot read %s: %s", path, strerror(errno));
-    sbuf b = {0};
+    cr_sbuf b = {0};
     char chunk[8192];
     size_t r;
     while ((r = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.oom) {
@@ -1184,7 +1124,7 @@ cr_status cr_image_check(const char *path, cr_diag *d)
         st = cr_diag_set(d, CR_EPARSE, "%s: not an SVG document (no <svg> root element)", path);
     else if (!strstr(b.p, "<path") && !strstr(b.p, "<text"))
         st = cr_diag_set(d, CR_EPARSE, "%s: SVG document draws nothing", path);
-    free(b.p);
+    cr_sbuf_release(&b);
     return st;
 }
 
@@ -1289,7 +1229,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
 
     cr_status st = CR_OK;
     char *dir = NULL, *stem = NULL, *path = NULL, *tmp_image = NULL, *final_base = NULL;
-    sbuf data = {0}, script = {0};
+    cr_sbuf data = {0}, script = {0};
     const char *slash = strrchr(out_path, '/');
     if (slash) {
         dir = malloc((size_t)(slash - out_path) + 2);
@@ -1369,8 +1309,8 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
     if (st != CR_OK)
         unlink(final_base);
 out:
-    free(data.p);
-    free(script.p);
+    cr_sbuf_release(&data);
+    cr_sbuf_release(&script);
     free(dir);
     free(stem);
     free(path);
@@ -1381,72 +1321,72 @@ out:
 
 /* ---- HTML and JSON views of the numbers ---- */
 
-static void sb_htmlnum(sbuf *b, double v)
+static void sb_htmlnum(cr_sbuf *b, double v)
 {
     if (isfinite(v))
-        sb_add(b, "%.4g", v);
+        cr_sbuf_add(b, "%.4g", v);
     else
-        sb_add(b, "&ndash;");
+        cr_sbuf_add(b, "&ndash;");
 }
 
 cr_status cr_chart_html_table(const cr_chart *c, char **html)
 {
     *html = NULL;
-    sbuf b = {0};
-    sb_add(&b, "<table class=\"numbers\">\n");
+    cr_sbuf b = {0};
+    cr_sbuf_add(&b, "<table class=\"numbers\">\n");
     if (c->kind == CR_CHART_BARS) {
-        sb_add(&b, "<tr><th>category</th>");
+        cr_sbuf_add(&b, "<tr><th>category</th>");
         for (int i = 0; i < c->ns; i++) {
-            sb_add(&b, "<th>");
-            sb_html(&b, c->s[i].name);
-            sb_add(&b, "</th>");
+            cr_sbuf_add(&b, "<th>");
+            cr_sbuf_html(&b, c->s[i].name);
+            cr_sbuf_add(&b, "</th>");
         }
-        sb_add(&b, "</tr>\n");
+        cr_sbuf_add(&b, "</tr>\n");
         for (int k = 0; k < c->nc; k++) {
-            sb_add(&b, "<tr><td>");
-            sb_html(&b, c->cats[k]);
-            sb_add(&b, "</td>");
+            cr_sbuf_add(&b, "<tr><td>");
+            cr_sbuf_html(&b, c->cats[k]);
+            cr_sbuf_add(&b, "</td>");
             for (int i = 0; i < c->ns; i++) {
-                sb_add(&b, "<td>");
+                cr_sbuf_add(&b, "<td>");
                 sb_htmlnum(&b, bar_value(c, i, k));
-                sb_add(&b, "</td>");
+                cr_sbuf_add(&b, "</td>");
             }
-            sb_add(&b, "</tr>\n");
+            cr_sbuf_add(&b, "</tr>\n");
         }
         if (c->label[1]) {
-            sb_add(&b, "<tr><td colspan=\"%d\" class=\"unit\">values: ", c->ns + 1);
-            sb_html(&b, c->label[1]);
-            sb_add(&b, "</td></tr>\n");
+            cr_sbuf_add(&b, "<tr><td colspan=\"%d\" class=\"unit\">values: ", c->ns + 1);
+            cr_sbuf_html(&b, c->label[1]);
+            cr_sbuf_add(&b, "</td></tr>\n");
         }
     } else {
-        sb_add(&b, "<tr><th>series</th><th>label</th><th>");
+        cr_sbuf_add(&b, "<tr><th>series</th><th>label</th><th>");
         char lab[400];
-        sb_html(&b, c->label[0] ? data_label(c, 0, lab, sizeof lab) : "x");
-        sb_add(&b, "</th><th>");
-        sb_html(&b, c->label[1] ? data_label(c, 1, lab, sizeof lab) : "y");
-        sb_add(&b, "</th></tr>\n");
+        cr_sbuf_html(&b, c->label[0] ? data_label(c, 0, lab, sizeof lab) : "x");
+        cr_sbuf_add(&b, "</th><th>");
+        cr_sbuf_html(&b, c->label[1] ? data_label(c, 1, lab, sizeof lab) : "y");
+        cr_sbuf_add(&b, "</th></tr>\n");
         for (int i = 0; i < c->ns; i++) {
             const series *s = &c->s[i];
             for (int j = 0; j < s->n; j++) {
-                sb_add(&b, "<tr><td>");
-                sb_html(&b, s->name);
-                sb_add(&b, "</td><td>");
-                sb_html(&b, s->pts[j].label ? s->pts[j].label : "");
-                sb_add(&b, "</td><td>");
+                cr_sbuf_add(&b, "<tr><td>");
+                cr_sbuf_html(&b, s->name);
+                cr_sbuf_add(&b, "</td><td>");
+                cr_sbuf_html(&b, s->pts[j].label ? s->pts[j].label : "");
+                cr_sbuf_add(&b, "</td><td>");
                 sb_htmlnum(&b, s->pts[j].x);
-                sb_add(&b, "</td><td>");
+                cr_sbuf_add(&b, "</td><td>");
                 sb_htmlnum(&b, s->pts[j].y);
                 if (s->style == CR_SERIES_BAND) {
-                    sb_add(&b, " &ndash; ");
+                    cr_sbuf_add(&b, " &ndash; ");
                     sb_htmlnum(&b, s->pts[j].y2);
                 }
-                sb_add(&b, "</td></tr>\n");
+                cr_sbuf_add(&b, "</td></tr>\n");
             }
         }
     }
-    sb_add(&b, "</table>\n");
+    cr_sbuf_add(&b, "</table>\n");
     if (b.oom) {
-        free(b.p);
+        cr_sbuf_release(&b);
         return CR_ENOMEM;
     }
     *html = b.p;

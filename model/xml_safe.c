@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Safe XML input (see xml_safe.h): the one place where commroof reads an
+ * XML file and sets libxml2 up, so every format gets the same protection
+ * against external entities, entity bombs, network access and huge inputs.
+ */
+#include "xml_safe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+
+static void set_err(cr_xml_error *err, cr_xml_err_kind kind)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->kind = kind;
+    }
+}
+
+static void limit_text(size_t max_bytes, char *buf, size_t size)
+{
+    if (max_bytes >= ((size_t)1 << 20) && max_bytes % ((size_t)1 << 20) == 0)
+        snprintf(buf, size, "%zu MiB", max_bytes >> 20);
+    else
+        snprintf(buf, size, "%zu bytes", max_bytes);
+}
+
+static cr_status size_error(const char *origin, long long bytes, size_t max_bytes, const char *what,
+                            cr_xml_error *err, cr_diag *d)
+{
+    char lim[64];
+    limit_text(max_bytes, lim, sizeof lim);
+    set_err(err, CR_XML_ERR_SIZE);
+    if (err) {
+        err->bytes = bytes;
+        err->limit_bytes = max_bytes;
+    }
+    return cr_diag_set(d, CR_ERANGE, "%s: input is %lld bytes, more than the %s limit for %s file",
+                       origin, bytes, lim, what ? what : "an XML");
+}
+
+cr_status cr_xml_check_size(const char *origin, size_t len, size_t max_bytes, const char *what,
+                            cr_xml_error *err, cr_diag *d)
+{
+    set_err(err, CR_XML_ERR_NONE);
+    if (len <= max_bytes)
+        return CR_OK;
+    return size_error(origin ? origin : "<memory>", (long long)len, max_bytes, what, err, d);
+}
+
+cr_status cr_xml_read_file(const char *path, size_t max_bytes, const char *what, char **out,
+                           size_t *len, cr_xml_error *err, cr_diag *d)
+{
+    char *buf = NULL;
+    cr_status st = CR_OK;
+    *out = NULL;
+    *len = 0;
+    set_err(err, CR_XML_ERR_NONE);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        set_err(err, CR_XML_ERR_OPEN);
+        if (err)
+            err->sys_errno = e;
+        return cr_diag_set(d, e == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
+                           strerror(e));
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        set_err(err, CR_XML_ERR_READ);
+        if (err)
+            err->sys_errno = e;
+        st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(e));
+        goto out;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        set_err(err, CR_XML_ERR_NOTFILE);
+        st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give %s XML file", path,
+                         what ? what : "an");
+        goto out;
+    }
+    /* The size decides before a byte is read, so a huge file costs nothing. */
+    if ((unsigned long long)sb.st_size > max_bytes) {
+        st = size_error(path, (long long)sb.st_size, max_bytes, what, err, d);
+        goto out;
+    }
+    size_t size = (size_t)sb.st_size, got = 0;
+    buf = malloc(size + 1);
+    if (!buf) {
+        st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    while (got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = r < 0 ? errno : 0;
+            set_err(err, CR_XML_ERR_READ);
+            if (err)
+                err->sys_errno = e;
+            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
+                             e ? strerror(e) : "file shrank while reading");
+            goto out;
+        }
+        got += (size_t)r;
+    }
+    buf[size] = '\0';
+    *out = buf;
+    *len = size;
+    buf = NULL;
+out:
+    free(buf);
+    close(fd);
+    return st;
+}
+
+struct parse_state {
+    unsigned flags;
+    cr_xml_error e; /* the first problem wins: later ones are its echoes */
+};
+
+static void copy_str(char *dst, size_t size, const void *src)
+{
+    snprintf(dst, size, "%s", src ? (const char *)src : "");
+}
+
+static int cur_line(xmlParserCtxtPtr ctxt)
+{
+    return ctxt->input ? ctxt->input->line : 0;
+}
+
+/* Any entity declaration ends the parse: entities are how XML reads
+ * external files and how expansion bombs grow, and no commroof format
+ * needs one. */
+static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
+                           const xmlChar *system_id, xmlChar *content)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct parse_state *ps = ctxt->_private;
+    (void)type;
+    (void)content;
+    if (ps && ps->e.kind == CR_XML_ERR_NONE) {
+        ps->e.kind = CR_XML_ERR_ENTITY;
+        ps->e.line = cur_line(ctxt);
+        ps->e.external = system_id || public_id;
+        copy_str(ps->e.name, sizeof ps->e.name, name);
+        copy_str(ps->e.system_id, sizeof ps->e.system_id, system_id);
+    }
+    xmlStopParser(ctxt);
+}
+
+/* Called for every <!DOCTYPE>, with or without an internal subset, before
+ * the subset is read: formats that never have one refuse it here. */
+static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *external_id,
+                               const xmlChar *system_id)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct parse_state *ps = ctxt->_private;
+    if (ps && (ps->flags & CR_XML_NO_DOCTYPE)) {
+        if (ps->e.kind == CR_XML_ERR_NONE) {
+            ps->e.kind = CR_XML_ERR_DOCTYPE;
+            ps->e.line = cur_line(ctxt);
+            copy_str(ps->e.name, sizeof ps->e.name, name);
+        }
+        xmlStopParser(ctxt);
+        return;
+    }
+    xmlSAX2InternalSubset(ctx, name, external_id, system_id);
+}
+
+static void on_error(void *ctx, xmlErrorPtr err)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    struct parse_state *ps = ctxt ? ctxt->_private : NULL;
+    if (!ps || ps->e.kind != CR_XML_ERR_NONE || !err || err->level < XML_ERR_ERROR)
+        return;
+    cr_xml_error *e = &ps->e;
+    e->kind = CR_XML_ERR_SYNTAX;
+    e->code = err->code;
+    e->line = err->line;
+    e->int1 = err->int1;
+    copy_str(e->str1, sizeof e->str1, err->str1);
+    copy_str(e->str2, sizeof e->str2, err->str2);
+    copy_str(e->message, sizeof e->message, err->message);
+    size_t n = strlen(e->message);
+    while (n && (e->message[n - 1] == '\n' || e->message[n - 1] == ' '))
+        e->message[--n] = '\0';
+    for (char *p = e->message; *p; p++) /* one message, one line */
+        if (*p == '\n')
+            *p = ' ';
+}
+
+static cr_status report(const struct parse_state *ps, const char *origin, cr_diag *d)
+{
+    const cr_xml_error *e = &ps->e;
+    switch (e->kind) {
+    case CR_XML_ERR_ENTITY:
+        if (e->external)
+            return cr_diag_set(d, CR_EPARSE,
+                               "%s:%d: external entity \"%s\" (SYSTEM \"%s\") is refused: "
+                               "commroof never reads external content; write the text out in full",
+                               origin, e->line, e->name, e->system_id);
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: entity \"%s\" is refused: entity declarations are not allowed "
+                           "(this also stops entity-expansion bombs); write the text out in full",
+                           origin, e->line, e->name);
+    case CR_XML_ERR_DOCTYPE:
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: <!DOCTYPE is not allowed: this format has no DTD, and commroof "
+                           "never reads DTDs or entities",
+                           origin, e->line);
+    case CR_XML_ERR_SYNTAX:
+        return cr_diag_set(d, CR_EPARSE, "%s:%d: not well-formed XML: %s", origin,
+                           e->line > 0 ? e->line : 1, e->message);
+    default:
+        return cr_diag_set(d, CR_EPARSE, "%s:1: not well-formed XML", origin);
+    }
+}
+
+cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned flags,
+                       xmlDocPtr *out, cr_xml_error *err, cr_diag *d)
+{
+    struct parse_state ps;
+    memset(&ps, 0, sizeof ps);
+    ps.flags = flags;
+    *out = NULL;
+    set_err(err, CR_XML_ERR_NONE);
+    if (!origin)
+        origin = "<memory>";
+    if (len > INT_MAX) /* xmlCtxtReadMemory takes an int */
+        return size_error(origin, (long long)len, INT_MAX, "an XML", err, d);
+    if (!buf && len)
+        return cr_diag_set(d, CR_EINVAL, "%s: no buffer", origin);
+    xmlInitParser();
+    xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+    if (!ctxt)
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", origin);
+    ctxt->_private = &ps;
+    ctxt->sax->entityDecl = on_entity_decl;
+    ctxt->sax->internalSubset = on_internal_subset;
+    ctxt->sax->serror = on_error;
+    ctxt->sax->warning = NULL;
+    /* No XML_PARSE_NOENT (entities stay unexpanded), no DTDLOAD/DTDATTR
+     * (nothing external is read), no HUGE (libxml2's own size limits);
+     * BIG_LINES so xmlGetLineNo() is right past line 65535. */
+    int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING;
+    if (flags & CR_XML_NOCDATA)
+        opts |= XML_PARSE_NOCDATA;
+    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf ? buf : "", (int)len, origin, NULL, opts);
+    cr_status st = CR_OK;
+    if (!doc || !ctxt->wellFormed || ps.e.kind != CR_XML_ERR_NONE) {
+        st = report(&ps, origin, d);
+        xmlFreeDoc(doc);
+        doc = NULL;
+        if (err)
+            *err = ps.e;
+    }
+    xmlFreeParserCtxt(ctxt);
+    *out = doc;
+    return st;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model/xml_safe: the one safe way commroof reads and parses XML. Entity
+ * bombs, external and parameter entities are refused at their declaration
+ * (before anything expands or is fetched), DOCTYPE handling follows the
+ * flags, size limits hold for buffers and files, libxml2's errors come back
+ * as "origin:line: message", and line numbers stay right past 65535.
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include "xml_safe.h"
+
+static cr_status parse(const char *text, unsigned flags, xmlDocPtr *doc, cr_xml_error *e,
+                       cr_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    return cr_xml_parse(text, strlen(text), "t.xml", flags, doc, e, d);
+}
+
+static void test_good(void **state)
+{
+    (void)state;
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d;
+    assert_int_equal(parse("<a x=\"1\">\n  <b>&amp;&#65;</b>\n</a>\n", 0, &doc, &e, &d), CR_OK);
+    assert_non_null(doc);
+    assert_string_equal(d.msg, "");
+    xmlNode *root = xmlDocGetRootElement(doc);
+    assert_string_equal((const char *)root->name, "a");
+    xmlChar *txt = xmlNodeGetContent(root->children->next);
+    assert_string_equal((const char *)txt, "&A"); /* predefined and character refs only */
+    xmlFree(txt);
+    xmlFreeDoc(doc);
+}
+
+/* Billion laughs: ten entities each ten times the last. Refused at the
+ * first declaration (line 3), so nothing is ever expanded. */
+static void test_entity_bomb(void **state)
+{
+    (void)state;
+    const char *bomb = "<?xml version=\"1.0\"?>\n"
+                       "<!DOCTYPE lolz [\n"
+                       " <!ENTITY lol \"lol\">\n"
+                       " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
+                       " <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n"
+                       "]>\n"
+                       "<lolz>&lol2;</lolz>\n";
+    xmlDocPtr doc = (xmlDocPtr)1;
+    cr_xml_error e;
+    cr_diag d;
+    assert_int_equal(parse(bomb, 0, &doc, &e, &d), CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_ENTITY);
+    assert_int_equal(e.line, 3);
+    assert_string_equal(e.name, "lol");
+    assert_false(e.external);
+    assert_string_equal(d.msg, "t.xml:3: entity \"lol\" is refused: entity declarations are not "
+                               "allowed (this also stops entity-expansion bombs); write the text "
+                               "out in full");
+}
+
+/* XXE: an external general entity and an external parameter entity. */
+static void test_external_entity(void **state)
+{
+    (void)state;
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d;
+    assert_int_equal(parse("<?xml version=\"1.0\"?>\n<!DOCTYPE a [\n"
+                           "<!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n]>\n<a>&xxe;</a>\n",
+                           0, &doc, &e, &d),
+                     CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_ENTITY);
+    assert_true(e.external);
+    assert_string_equal(e.name, "xxe");
+    assert_string_equal(e.system_id, "file:///etc/passwd");
+    assert_string_equal(d.msg, "t.xml:3: external entity \"xxe\" (SYSTEM \"file:///etc/passwd\") "
+                               "is refused: commroof never reads external content; write the "
+                               "text out in full");
+    /* A parameter entity would pull a remote DTD in: refused the same way. */
+    assert_int_equal(parse("<!DOCTYPE a [\n\n<!ENTITY % p SYSTEM \"http://example.invalid/x\">\n"
+                           "%p;\n]>\n<a/>\n",
+                           0, &doc, &e, &d),
+                     CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_ENTITY);
+    assert_int_equal(e.line, 3);
+    assert_string_equal(e.name, "p");
+}
+
+/* A DOCTYPE with an internal subset but no entity is allowed by default, and
+ * its attribute defaults are not applied (no DTDATTR); a DOCTYPE naming a
+ * remote DTD loads without reading it (no DTDLOAD, NONET). CR_XML_NO_DOCTYPE
+ * refuses both, on the DOCTYPE's line. */
+static void test_doctype(void **state)
+{
+    (void)state;
+    const char *subset = "<?xml version=\"1.0\"?>\n<!DOCTYPE a [\n"
+                         "<!ELEMENT a EMPTY>\n<!ATTLIST a x CDATA \"dflt\">\n]>\n<a/>\n";
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d;
+    assert_int_equal(parse(subset, 0, &doc, &e, &d), CR_OK);
+    assert_non_null(doc);
+    assert_null(xmlDocGetRootElement(doc)->properties); /* xmlHasProp would see the DTD */
+    xmlFreeDoc(doc);
+    const char *remote = "<!DOCTYPE a SYSTEM \"http://example.invalid/a.dtd\">\n<a/>\n";
+    assert_int_equal(parse(remote, 0, &doc, &e, &d), CR_OK);
+    assert_non_null(doc);
+    xmlFreeDoc(doc);
+
+    assert_int_equal(parse(subset, CR_XML_NO_DOCTYPE, &doc, &e, &d), CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_DOCTYPE);
+    assert_int_equal(e.line, 2);
+    assert_string_equal(e.name, "a");
+    assert_string_equal(d.msg, "t.xml:2: <!DOCTYPE is not allowed: this format has no DTD, and "
+                               "commroof never reads DTDs or entities");
+    assert_int_equal(parse(remote, CR_XML_NO_DOCTYPE, &doc, &e, &d), CR_EPARSE);
+    assert_int_equal(e.kind, CR_XML_ERR_DOCTYPE);
+    assert_int_equal(e.line, 1);
+    /* "<!DOCTYPE" in a comment is text, not a DOCTYPE. */
+    assert_int_equal(parse("<!-- no <!DOCTYPE here -->\n<a/>\n", CR_XML_NO_DOCTYPE, &doc, &e, &d),
+                     CR_OK);
+    xmlFreeDoc(doc);
+}
+
+/* libxml2's own error, first one only, as origin:line: message. */
+static void test_malformed(void **state)
+{
+    (void)state;
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d;
+    assert_int_equal(parse("<a>\n<b>\n</a>\n", 0, &doc, &e, &d), CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_SYNTAX);
+    assert_int_equal(e.code, XML_ERR_TAG_NAME_MISMATCH);
+    assert_int_equal(e.line, 3);
+    assert_string_equal(e.str1, "b"); /* the open tag, opened on line 2 */
+    assert_int_equal(e.int1, 2);
+    const char *want = "t.xml:3: not well-formed XML: ";
+    assert_memory_equal(d.msg, want, strlen(want));
+    assert_null(strchr(d.msg, '\n'));
+    assert_int_equal(parse("", 0, &doc, &e, &d), CR_EPARSE);
+    assert_int_equal(e.code, XML_ERR_DOCUMENT_EMPTY);
+    /* An undeclared entity is an error, not silently dropped. */
+    assert_int_equal(parse("<a>&nope;</a>", 0, &doc, &e, &d), CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_SYNTAX);
+    assert_string_equal(e.str1, "nope");
+}
+
+/* 70,000 newlines first: node lines and error lines are past 65535, where
+ * libxml2's 16-bit node->line saturates without XML_PARSE_BIG_LINES. */
+static void test_big_lines(void **state)
+{
+    (void)state;
+    const size_t pad = 70000;
+    const char *tail_ok = "<a>\n<b>x</b>\n</a>\n", *tail_bad = "<a>\n<b>\n</a>\n";
+    char *buf = malloc(pad + 32);
+    assert_non_null(buf);
+    memset(buf, '\n', pad);
+    strcpy(buf + pad, tail_ok);
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_xml_parse(buf, strlen(buf), "big.xml", 0, &doc, &e, &d), CR_OK);
+    xmlNode *b = xmlDocGetRootElement(doc)->children->next;
+    assert_string_equal((const char *)b->name, "b");
+    assert_int_equal(xmlGetLineNo(b), (long)pad + 2); /* <a> on pad+1, <b> on pad+2 */
+    xmlFreeDoc(doc);
+    strcpy(buf + pad, tail_bad);
+    assert_int_equal(cr_xml_parse(buf, strlen(buf), "big.xml", 0, &doc, &e, &d), CR_EPARSE);
+    assert_int_equal(e.line, (int)pad + 3);
+    assert_int_equal(e.int1, (int)pad + 2);
+    const char *want = "big.xml:70003: not well-formed XML: ";
+    assert_memory_equal(d.msg, want, strlen(want));
+    free(buf);
+}
+
+static void test_size_limit(void **state)
+{
+    (void)state;
+    cr_xml_error e;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_xml_check_size("x.xml", 4u << 20, 4u << 20, "a suite", &e, &d), CR_OK);
+    assert_int_equal(e.kind, CR_XML_ERR_NONE);
+    /* 5 MiB = 5 x 1,048,576 = 5,242,880 bytes */
+    assert_int_equal(cr_xml_check_size("x.xml", 5u << 20, 4u << 20, "a suite", &e, &d), CR_ERANGE);
+    assert_string_equal(
+        d.msg, "x.xml: input is 5242880 bytes, more than the 4 MiB limit for a suite file");
+    assert_int_equal(e.kind, CR_XML_ERR_SIZE);
+    assert_int_equal(e.bytes, 5242880);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_xml_check_size("y", 101, 100, "a dump", &e, &d), CR_ERANGE);
+    assert_string_equal(d.msg,
+                        "y: input is 101 bytes, more than the 100 bytes limit for a dump file");
+
+    /* A file: exactly at the limit reads, one byte over is refused unread. */
+    char path[] = "/tmp/cr-xml-safe-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char text[1000];
+    memset(text, 'a', sizeof text);
+    assert_int_equal(write(fd, text, sizeof text), (ssize_t)sizeof text);
+    close(fd);
+    char *buf = NULL;
+    size_t len = 0;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_xml_read_file(path, 1000, "a test", &buf, &len, &e, &d), CR_OK);
+    assert_int_equal(len, 1000);
+    assert_int_equal(buf[999], 'a');
+    assert_int_equal(buf[1000], '\0');
+    free(buf);
+    assert_int_equal(cr_xml_read_file(path, 999, "a test", &buf, &len, &e, &d), CR_ERANGE);
+    assert_null(buf);
+    assert_int_equal(e.kind, CR_XML_ERR_SIZE);
+    assert_int_equal(e.bytes, 1000);
+    char want[200];
+    snprintf(want, sizeof want,
+             "%s: input is 1000 bytes, more than the 999 bytes limit for a test file", path);
+    assert_string_equal(d.msg, want);
+    unlink(path);
+
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_xml_read_file(path, 999, "a test", &buf, &len, &e, &d), CR_ENOTFOUND);
+    assert_int_equal(e.kind, CR_XML_ERR_OPEN);
+    snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
+    assert_string_equal(d.msg, want);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_xml_read_file("/tmp", 999, "a test", &buf, &len, &e, &d), CR_EIO);
+    assert_int_equal(e.kind, CR_XML_ERR_NOTFILE);
+    assert_string_equal(d.msg, "/tmp: not a regular file: give a test XML file");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good),
+        cmocka_unit_test(test_entity_bomb),
+        cmocka_unit_test(test_external_entity),
+        cmocka_unit_test(test_doctype),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_big_lines),
+        cmocka_unit_test(test_size_limit),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    xmlCleanupParser();
+    return rc;
+}

@@ -25,7 +25,8 @@
 static const char coll_help[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
-    "                     [--root R] [--nchannels N] [--no-in-network] [--terms] [--json]\n"
+    "                     [--root R] [--nchannels N] [--ranks-per-process N]\n"
+    "                     [--no-in-network] [--terms] [--json]\n"
     "\n"
     "For each message size: the bound (the least time any implementation could take\n"
     "on the topology, with the resource that sets it), the prediction for the\n"
@@ -47,6 +48,11 @@ static const char coll_help[] =
     "  --sms N         SMs a custom kernel gives to communication (default: saturating)\n"
     "  --root R        root rank (broadcast, reduce, gather, scatter); default 0\n"
     "  --nchannels N   NCCL channels (default: as NCCL picks)\n"
+    "  --ranks-per-process N\n"
+    "                  GPUs one host thread drives: 1 (default) = one process per\n"
+    "                  GPU, as torchrun, mpirun and PyTorch run; the rank count = one\n"
+    "                  process for all (nccl-tests -g N); each extra GPU adds the host\n"
+    "                  launch gap (param coll.launch_gap) to the NCCL prediction\n"
     "  --no-in-network bound without in-switch reduction/multicast even where offered\n"
     "  --in-place      receive buffer = send buffer (default out of place, as nccl-tests'\n"
     "                  first column; matters for one rank: out of place NCCL copies)\n"
@@ -66,7 +72,7 @@ static const char coll_help[] =
 struct opts {
     const char *coll_s, *topo, *ranks, *dtype_s, *algo_s, *proto_s, *mech_s;
     double min_b, max_b, factor, step;
-    int root, nchannels, sms;
+    int root, nchannels, sms, rpp;
     bool in_network, in_place, terms, json;
 };
 
@@ -188,6 +194,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
             NEED();
             if (parse_int(v, 1, 64, &o->nchannels))
                 return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-64", v);
+        } else if (!strcmp(a, "--ranks-per-process")) {
+            NEED();
+            if (parse_int(v, 1, 1 << 30, &o->rpp))
+                return cli_usage_error("coll",
+                                       "--ranks-per-process \"%s\" is not a GPU count >= 1 "
+                                       "(1 = one process per GPU)",
+                                       v);
         } else if (!strcmp(a, "--sms")) {
             NEED();
             if (parse_int(v, 1, 4096, &o->sms))
@@ -321,6 +334,13 @@ int cli_cmd_coll(int argc, char **argv)
             cli_usage_error("coll", "--root %d is not a rank of the set (0-%d)", o.root, rs->n - 1);
         goto out;
     }
+    if (o.rpp > rs->n) {
+        rc = cli_usage_error("coll",
+                             "--ranks-per-process %d exceeds the %d rank(s) of the set (%d = one "
+                             "process drives them all)",
+                             o.rpp, rs->n, rs->n);
+        goto out;
+    }
     if (cr_coll_ctx_new(t, rs, &ctx, &d) != CR_OK) {
         rc = cli_fail("coll", "%s", d.msg);
         goto out;
@@ -352,6 +372,7 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "busbw_factor", json_real(cr_coll_busbw_factor(coll, n)));
         json_object_set_new(root, "in_network", json_boolean(o.in_network));
         json_object_set_new(root, "in_place", json_boolean(o.in_place));
+        json_object_set_new(root, "ranks_per_process", json_integer(o.rpp > 0 ? o.rpp : 1));
         json_object_set_new(root, "measured_ceilings", json_boolean(att));
     } else {
         printf("# commroof coll %s  topology %s  ranks %s (%d)  dtype %s%s%s%s%s\n",
@@ -365,6 +386,10 @@ int cli_cmd_coll(int argc, char **argv)
                : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO
                    ? "the forced algorithm/protocol"
                    : "the algorithm/protocol NCCL would run");
+        if (o.rpp > 1)
+            printf("# pred: one host thread launches the kernels of %d GPUs in turn (each extra "
+                   "GPU adds the launch gap, param coll.launch_gap)\n",
+                   o.rpp);
         if (att)
             printf("# attain: the bound from the topology's measured ceilings (scale-up %.3f, "
                    "PCIe %.3f, network %.3f of the datasheet rate; HBM %.2f GB/s)\n",
@@ -399,6 +424,7 @@ int cli_cmd_coll(int argc, char **argv)
         rq.sms = o.sms;
         rq.in_network = o.in_network;
         rq.in_place = o.in_place;
+        rq.ranks_per_process = o.rpp;
         cr_coll_result res;
         if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
             rc = cli_fail("coll", "%s", d.msg);

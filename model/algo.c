@@ -593,6 +593,13 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->launch_s = 0;
         o->n_steps = 0;
         o->wire_bytes = 0;
+    } else if (rq->mech == CR_MECH_NONE && rq->ranks_per_process > 1) {
+        /* One host thread launches each GPU's kernel in turn: the
+         * collective completes only once the last one has started, so each
+         * extra GPU it drives adds one launch gap (params coll.launch_gap) */
+        double gap = (rq->ranks_per_process - 1) * c->p.launch_gap_s;
+        lat_s += gap;
+        o->launch_s += gap;
     }
     /* The rate fields carry every term of the transfer time (pipeline fill,
      * the copy engine's extra HBM pass for reductions, the switches'
@@ -714,8 +721,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     /* two ranks: measured (coll.n2.*, traces/nvidia-h200-x2); larger
      * communicators keep NCCL's tables until a trace of them exists */
     bool two = n == 2;
-    double ls = p->lat_scale *
-                (two ? (proto == CR_PROTO_LL128 ? p->n2_lat_scale_ll128 : p->n2_lat_scale) : 1.0);
+    double ls = p->lat_scale * (!two                       ? 1.0
+                                : proto == CR_PROTO_LL128  ? p->n2_lat_scale_ll128
+                                : proto == CR_PROTO_SIMPLE ? p->n2_lat_scale_simple
+                                                           : p->n2_lat_scale);
     double fill_Bps = two ? p->ch_fill_Bps : 0;
     double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto, ls) : 0) * 1e-6;
     o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls : 0;

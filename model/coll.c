@@ -453,6 +453,11 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
         return cr_diag_set(d, CR_EINVAL, "unknown mechanism %d", (int)rq->mech);
     if (rq->nchannels < 0 || rq->sms < 0)
         return cr_diag_set(d, CR_EINVAL, "channel and SM counts must be >= 0");
+    if (rq->ranks_per_process < 0 || rq->ranks_per_process > ctx->n)
+        return cr_diag_set(d, CR_EINVAL,
+                           "ranks per process %d: must be 1 (one process per GPU) up to the %d "
+                           "rank(s) of the set (one process drives all)",
+                           rq->ranks_per_process, ctx->n);
     /* A message must be whole elements per rank where the rank's share is
      * bytes/n (nccl-tests rounds counts the same way, so warn-free). */
     return CR_OK;

@@ -102,23 +102,31 @@ typedef enum {
  * you need: fields added later get defaults there. */
 typedef struct {
     cr_coll coll;
-    double bytes;    /* nccl-tests "size" (see above), >= 0 */
-    cr_dtype dtype;  /* element type; reductions need a type the GPU adds */
-    int root;        /* communicator rank of the root (broadcast, reduce, gather,
-                        scatter); ignored otherwise */
-    cr_algo algo;    /* CR_ALGO_AUTO = NCCL's choice */
-    cr_proto proto;  /* CR_PROTO_AUTO = NCCL's choice for that algorithm */
-    cr_mech mech;    /* CR_MECH_NONE = NCCL; else a custom kernel on this mechanism */
-    int nchannels;   /* NCCL channels, 0 = as NCCL would pick */
-    int sms;         /* SMs a custom kernel uses for communication, 0 = the
-                        mechanism's saturating count (ignored by CE) */
-    bool in_network; /* allow in-switch reduction/multicast in the bound where
-                        the topology's switches offer it (default true) */
-    bool in_place;   /* receive buffer = send buffer (default true, as PyTorch
-                        calls NCCL; nccl-tests' and crbench's first column is out
-                        of place). Matters for one rank only: NCCL then copies
-                        the send buffer (out of place) or does nothing (in place);
-                        with n >= 2 the bound's HBM bytes hold for both. */
+    double bytes;          /* nccl-tests "size" (see above), >= 0 */
+    cr_dtype dtype;        /* element type; reductions need a type the GPU adds */
+    int root;              /* communicator rank of the root (broadcast, reduce, gather,
+                              scatter); ignored otherwise */
+    cr_algo algo;          /* CR_ALGO_AUTO = NCCL's choice */
+    cr_proto proto;        /* CR_PROTO_AUTO = NCCL's choice for that algorithm */
+    cr_mech mech;          /* CR_MECH_NONE = NCCL; else a custom kernel on this mechanism */
+    int nchannels;         /* NCCL channels, 0 = as NCCL would pick */
+    int sms;               /* SMs a custom kernel uses for communication, 0 = the
+                              mechanism's saturating count (ignored by CE) */
+    bool in_network;       /* allow in-switch reduction/multicast in the bound where
+                              the topology's switches offer it (default true) */
+    bool in_place;         /* receive buffer = send buffer (default true, as PyTorch
+                              calls NCCL; nccl-tests' and crbench's first column is out
+                              of place). Matters for one rank only: NCCL then copies
+                              the send buffer (out of place) or does nothing (in place);
+                              with n >= 2 the bound's HBM bytes hold for both. */
+    int ranks_per_process; /* GPUs one host thread drives (launches each GPU's
+                        kernel in turn): 0 or 1 = one process per GPU, as
+                        torchrun, mpirun and PyTorch run NCCL (the default);
+                        n = one process for all ranks (nccl-tests -g n,
+                        crbench). Each extra GPU adds the host launch gap
+                        (param coll.launch_gap) to NCCL predictions: the
+                        collective waits for its last rank's kernel. At most
+                        the number of ranks; the bound ignores it. */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */
@@ -248,7 +256,8 @@ double cr_coll_send_bytes(cr_coll c, double bytes, int n);
 double cr_coll_recv_bytes(cr_coll c, double bytes, int n);
 
 /* A request with defaults: fp32 (nccl-tests' default type), root 0, algo/proto
- * auto, mech none, nchannels/sms 0, in_network true, in_place true. */
+ * auto, mech none, nchannels/sms 0, in_network true, in_place true,
+ * ranks_per_process 0 (one process per GPU). */
 cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
 
 /* Prepares a context: resolves the rank set on topo (NULL = all ranks),

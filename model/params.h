@@ -46,13 +46,16 @@ typedef struct {
     double simple_step_bytes;             /* Simple protocol: one FIFO step per channel */
     double ch_fill_Bps;  /* two ranks: one channel's rate through the first step (0: no fill) */
     double n2_lat_scale; /* two ranks: further multiplies NCCL's latency tables */
-    double n2_lat_scale_ll128; /* the same for LL128 (its own measured figure) */
-    double n2_p2p_ll_lat_s;    /* two ranks: point-to-point latency under LL (0: NCCL's table) */
-    double ll_stream_Bps;      /* LL on scale-up links: data bytes per second one GPU moves through
-                                  one memory stream (a load or store of an LL buffer or user
-                                  buffer), all channels; 0: no such term */
-    double ring2_ar_eff;       /* ring allreduce of two ranks on scale-up links, Simple */
-    double ring2_agrs_eff;     /* ring allgather / reducescatter of two ranks, Simple */
+    double n2_lat_scale_ll128;  /* the same for LL128 (its own measured figure) */
+    double n2_lat_scale_simple; /* the same for Simple (one process per GPU) */
+    double n2_p2p_ll_lat_s;     /* two ranks: point-to-point latency under LL (0: NCCL's table) */
+    double launch_gap_s;        /* host launch gap per extra GPU one thread drives (cr_coll_req
+                                   ranks_per_process) */
+    double ll_stream_Bps;       /* LL on scale-up links: data bytes per second one GPU moves through
+                                   one memory stream (a load or store of an LL buffer or user
+                                   buffer), all channels; 0: no such term */
+    double ring2_ar_eff;        /* ring allreduce of two ranks on scale-up links, Simple */
+    double ring2_agrs_eff;      /* ring allgather / reducescatter of two ranks, Simple */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
     double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */

@@ -6,6 +6,9 @@
 #   traces/nvidia-h200-x2/kernels-nccl.json.gz  NCCL on 2 H200s (n = 2)
 #   traces/nvidia-h200-x2/kernels-p2p.json.gz   GPU0 -> GPU1 copies by mechanism
 #                                               (ce, tma, ldst; 1-132 SMs)
+#   traces/nvidia-h200-x2/torchrun-nccl-rank{0,1}.json.gz
+#                                               the same NCCL sweep, one process per
+#                                               GPU (torchrun), ranks merged
 #   traces/h200-1/kernels-nccl.json             NCCL on one H200 (n = 1)
 #   traces/nvidia-h200-x2/kernels-nccl-ALGO-PROTO.json.gz
 #                                               NCCL on 2 H200s, NCCL_ALGO x NCCL_PROTO
@@ -72,6 +75,20 @@ done
 
 run "$X2/kernels-nccl.json.gz" sh -c "gzip -dc $X2/kernels-nccl.json.gz | '$CR' validate /dev/stdin --topo hgx-h200-8"
 gate "$X2/kernels-nccl.json.gz" "$out" nccl '_n=2_' "nccl n=2" 77
+
+# One process per GPU (torchrun, 2 ranks, one trace each, merged by
+# validate): the same sweep as kernels-nccl.json.gz without the host launch
+# gap one thread driving both GPUs adds (crbench's rank=-1 cases above are
+# predicted with ranks_per_process = 2; these with 1). Median 54.3% before
+# the process layout was modelled (coll's n = 2 latency carried the gap).
+TR0=$X2/torchrun-nccl-rank0.json.gz TR1=$X2/torchrun-nccl-rank1.json.gz
+if [ -f "$TR0" ] && [ -f "$TR1" ]; then
+    run "$X2/torchrun-nccl-rank{0,1}.json.gz" "$CR" validate "$TR0" "$TR1" --topo hgx-h200-8
+    gate "$X2/torchrun-nccl-rank{0,1}.json.gz" "$out" nccl '_n=2_' "torchrun" 55
+else
+    echo "check_coll_traces: missing $TR0 or $TR1"
+    fail=1
+fi
 
 run "$X2/kernels-p2p.json.gz" sh -c "gzip -dc $X2/kernels-p2p.json.gz | '$CR' validate /dev/stdin --topo hgx-h200-8"
 gate "$X2/kernels-p2p.json.gz" "$out" p2p '^ce_' "p2p ce" 10

@@ -1198,6 +1198,9 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
     /* crbench (kernels/nccl.cu) and nccl-tests' first column time out-of-place
      * calls: on one rank NCCL then copies the buffer */
     rq.in_place = false;
+    /* crbench's rank=-1: one process drives every GPU (coll.launch_gap) */
+    if (num_or(&m->c, "rank", 0) < 0)
+        rq.ranks_per_process = (int)n;
     if (mech != CR_MECH_NONE)
         rq.sms = (int)num_or(&m->c, "sms", 0);
     const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");

@@ -37,6 +37,12 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
  * Prints the diagnostic and returns NULL on failure. */
 cr_topo *cli_open_topo(const char *cmd, const char *name_or_path);
 
+/* Parses a message size as nccl-tests' -b/-e/-i take it: a number of bytes
+ * with an optional K, M, G or T suffix (powers of 1024, any case), or a
+ * commroof quantity with a unit ("4MB" = 4e6, "64MiB"). Rounds down to whole
+ * bytes. Returns 0, or -1 when s is not a non-negative finite size. */
+int cli_parse_size(const char *s, double *out);
+
 /* True when stderr is a terminal (progress output goes there only then). */
 bool cli_progress_enabled(void);
 

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the command files (see cli.h). */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "topo_xml.h"
+#include "units.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -43,4 +48,30 @@ cr_topo *cli_open_topo(const char *cmd, const char *name_or_path)
 bool cli_progress_enabled(void)
 {
     return isatty(STDERR_FILENO) == 1;
+}
+
+int cli_parse_size(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end != s && errno == 0 && isfinite(v) && v >= 0) {
+        static const char suffixes[] = "kmgt";
+        const char *p = *end ? strchr(suffixes, end[0] | 0x20) : NULL;
+        double mul = 0;
+        if (*end == '\0')
+            mul = 1;
+        else if (p && end[1] == '\0')
+            mul = pow(1024.0, (double)(p - suffixes + 1));
+        if (mul > 0) {
+            *out = floor(v * mul);
+            return 0;
+        }
+    }
+    cr_diag d = {{0}};
+    if (cr_units_parse(s, CR_UNIT_BYTES, &v, &d) == CR_OK && v >= 0 && isfinite(v)) {
+        *out = floor(v);
+        return 0;
+    }
+    return -1;
 }

@@ -76,37 +76,6 @@ struct opts {
     bool in_network, in_place, terms, json;
 };
 
-/* nccl-tests sizes: "8", "128K", "1G" (powers of 1024), or a unit string. */
-static int parse_size(const char *s, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end != s && errno == 0 && isfinite(v) && v >= 0) {
-        double mul = 0;
-        if (*end == '\0')
-            mul = 1;
-        else if ((end[0] == 'K' || end[0] == 'k') && end[1] == '\0')
-            mul = 1024.0;
-        else if ((end[0] == 'M' || end[0] == 'm') && end[1] == '\0')
-            mul = 1024.0 * 1024.0;
-        else if ((end[0] == 'G' || end[0] == 'g') && end[1] == '\0')
-            mul = 1024.0 * 1024.0 * 1024.0;
-        else if ((end[0] == 'T' || end[0] == 't') && end[1] == '\0')
-            mul = 1024.0 * 1024.0 * 1024.0 * 1024.0;
-        if (mul > 0) {
-            *out = floor(v * mul);
-            return 0;
-        }
-    }
-    cr_diag d = {{0}};
-    if (cr_units_parse(s, CR_UNIT_BYTES, &v, &d) == CR_OK && v >= 0 && isfinite(v)) {
-        *out = floor(v);
-        return 0;
-    }
-    return -1;
-}
-
 static int parse_int(const char *s, int lo, int hi, int *out)
 {
     char *end = NULL;
@@ -166,12 +135,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->mech_s = v;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
             NEED();
-            if (parse_size(v, &o->min_b))
+            if (cli_parse_size(v, &o->min_b))
                 return cli_usage_error("coll", "-b \"%s\" is not a size (e.g. 8, 128K, 1G, 4KiB)",
                                        v);
         } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
             NEED();
-            if (parse_size(v, &o->max_b))
+            if (cli_parse_size(v, &o->max_b))
                 return cli_usage_error("coll", "-e \"%s\" is not a size (e.g. 8, 128K, 1G, 4KiB)",
                                        v);
             got_e = true;
@@ -184,7 +153,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
             got_f = true;
         } else if (!strcmp(a, "-i") || !strcmp(a, "--stepbytes")) {
             NEED();
-            if (parse_size(v, &o->step) || !(o->step > 0))
+            if (cli_parse_size(v, &o->step) || !(o->step > 0))
                 return cli_usage_error("coll", "-i \"%s\" is not a step > 0 in bytes", v);
         } else if (!strcmp(a, "--root")) {
             NEED();

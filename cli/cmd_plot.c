@@ -95,30 +95,6 @@ typedef struct {
     bool suite_given; /* rooflines show suite points only when asked */
 } plot_opts;
 
-/* nccl-tests sizes: a number with an optional K, M or G suffix (powers of
- * 1024, as nccl-tests reads -b/-e), or a commroof quantity ("1GiB", "4MB"). */
-static bool parse_size(const char *s, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno != 0 || !isfinite(v) || v < 0)
-        return false;
-    double mul = 1;
-    if (*end && strchr("kKmMgGtT", *end) &&
-        (end[1] == '\0' || strcmp(end + 1, "B") == 0 || strcmp(end + 1, "iB") == 0)) {
-        int p = (int)(strchr("kKmMgGtT", *end) - "kKmMgGtT") / 2 + 1;
-        mul = pow(1024.0, p);
-        end += 1 + strlen(end + 1);
-    } else if (strcmp(end, "B") == 0) {
-        end++;
-    }
-    if (*end)
-        return false;
-    *out = v * mul;
-    return true;
-}
-
 static const char *gnuplot_prog(void)
 {
     const char *g = getenv("COMMROOF_GNUPLOT");
@@ -227,7 +203,7 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
                     return cli_usage_error("plot", "-f \"%s\": the size factor must be > 1", v);
                 o->factor = x;
             } else {
-                if (!parse_size(v, &x))
+                if (cli_parse_size(v, &x))
                     return cli_usage_error(
                         "plot", "%s \"%s\" is not a size (e.g. 8, 128K, 1G, 4MiB)", a, v);
                 if (a[1] == 'b')

@@ -73,31 +73,6 @@ struct opts {
     bool json, per_rank, have_e;
 };
 
-/* Bytes: a quantity with a unit, or a number with nccl-tests' K/M/G suffix
- * (powers of 1024), or a plain number. */
-static bool parse_bytes(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end != s && isfinite(v) && v >= 0) {
-        double m = 0;
-        if (*end == 0)
-            m = 1;
-        else if (end[1] == 0 && (*end == 'K' || *end == 'k'))
-            m = 1024.0;
-        else if (end[1] == 0 && *end == 'M')
-            m = 1024.0 * 1024;
-        else if (end[1] == 0 && *end == 'G')
-            m = 1024.0 * 1024 * 1024;
-        if (m > 0) {
-            *out = v * m;
-            return true;
-        }
-    }
-    cr_diag d = {{0}};
-    return cr_units_parse(s, CR_UNIT_BYTES, out, &d) == CR_OK && *out >= 0 && isfinite(*out);
-}
-
 static int parse(int argc, char **argv, struct opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -161,11 +136,11 @@ static int parse(int argc, char **argv, struct opts *o)
             o->top = (int)c;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
             NEED();
-            if (!parse_bytes(v, &o->b))
+            if (cli_parse_size(v, &o->b))
                 return cli_usage_error("sim", "-b \"%s\" is not a size (e.g. 1GB, 64MiB, 128M)", v);
         } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
             NEED();
-            if (!parse_bytes(v, &o->e))
+            if (cli_parse_size(v, &o->e))
                 return cli_usage_error("sim", "-e \"%s\" is not a size (e.g. 1GB, 64MiB, 128M)", v);
             o->have_e = true;
         } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Simulates, on a CPU machine, the tracer's CUPTI mode for NVTX extended
- * payloads: the tracer's NVTX wrappers run with stub "CUPTI handlers", and
+ * payloads: the tracer's NVTX wrappers run with stand-in "CUPTI handlers", and
  * the CUPTI marker records that a GPU run would deliver are fed to the
  * tracer's record handler by hand, in the order and with the timestamps
  * CUPTI gives them (after the wrapper read the clock). What it checks is the
@@ -26,26 +26,26 @@
  */
 #include "../../traces/tracer/commroof_trace.c"
 
-static int NVTX_API stub_dpush(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
+static int NVTX_API fake_cupti_dpush(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
     (void)d;
     (void)a;
     return 0;
 }
 
-static int NVTX_API stub_dpop(nvtxDomainHandle_t d)
+static int NVTX_API fake_cupti_dpop(nvtxDomainHandle_t d)
 {
     (void)d;
     return 0;
 }
 
-static nvtxDomainHandle_t NVTX_API stub_dcreate(const char *n)
+static nvtxDomainHandle_t NVTX_API fake_cupti_dcreate(const char *n)
 {
     (void)n;
     return (nvtxDomainHandle_t)(uintptr_t)0x5000;
 }
 
-static nvtxStringHandle_t NVTX_API stub_dreg(nvtxDomainHandle_t d, const char *s)
+static nvtxStringHandle_t NVTX_API fake_cupti_dreg(nvtxDomainHandle_t d, const char *s)
 {
     (void)d;
     static uintptr_t next = 0x6000;
@@ -143,10 +143,10 @@ int main(int argc, char **argv)
     g.active = true;
     g.marker_on = true;   /* as on a GPU: CUPTI records markers ... */
     nv.cupti_nvtx = true; /* ... and took NVTX */
-    orig.dpush_ex = stub_dpush;
-    orig.dpop = stub_dpop;
-    orig.dcreate = stub_dcreate;
-    orig.dreg_str = stub_dreg;
+    orig.dpush_ex = fake_cupti_dpush;
+    orig.dpop = fake_cupti_dpop;
+    orig.dcreate = fake_cupti_dcreate;
+    orig.dreg_str = fake_cupti_dreg;
 
     nvtxDomainHandle_t d = w_dcreate("NCCL");
     nvtxPayloadEnumAttr_t ea = {

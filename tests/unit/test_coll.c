@@ -6,6 +6,7 @@
  * factors, and the calibration against the published 8x H100 ring figure.
  */
 #include "cr_test.h"
+#include "cr_test_topo.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,28 +18,6 @@
 #include "topo_xml.h"
 
 #define GB 1e9
-
-static cr_topo *open_topo(const char *name)
-{
-    cr_topo *t = NULL;
-    cr_diag d = {{0}};
-    if (cr_topo_open(name, &t, &d) != CR_OK)
-        fail_msg("cannot open %s: %s", name, d.msg);
-    return t;
-}
-
-static cr_coll_ctx *ctx_for(cr_topo *t, const char *ranks)
-{
-    cr_rankset *rs = NULL;
-    cr_diag d = {{0}};
-    if (ranks && cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK)
-        fail_msg("ranks %s: %s", ranks, d.msg);
-    cr_coll_ctx *c = NULL;
-    if (cr_coll_ctx_new(t, rs, &c, &d) != CR_OK)
-        fail_msg("ctx: %s", d.msg);
-    cr_rankset_free(rs);
-    return c;
-}
 
 static cr_coll_result eval(cr_coll_ctx *c, cr_coll coll, double bytes, cr_algo a, cr_proto p,
                            cr_mech m, bool in_network)
@@ -154,7 +133,7 @@ static void test_nvswitch_closed_form(void **state)
     (void)state;
     double S = 1e9, B = 450e9, lat = 2 * 0.5e-6; /* two hops GPU-switch-GPU */
     cr_topo *t = nvswitch_box(8, false);
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     /* no in-switch reduction: every element needs 2(n-1) GPU-to-GPU
      * transfers, spread over n GPUs' ports: 2(n-1)/n S / B */
     cr_coll_result r =
@@ -180,7 +159,7 @@ static void test_nvswitch_closed_form(void **state)
     /* with in-switch reduction: each GPU must send its S once and receive
      * the result once: S / B */
     t = nvswitch_box(8, true);
-    c = ctx_for(t, NULL);
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_close(r.bound.bound_s, S / B + lat, 1e-9, 0);
     assert_string_equal(r.bound.binding, "gpu-ports");
@@ -253,7 +232,7 @@ static void test_pcie_box(void **state)
      * uplink binds alltoall: 4 x 4 / 8 S = 2S must leave the 4 GPUs of a
      * switch, over U, against (n-1)/n S = 7/8 S per GPU port */
     cr_topo *t = pcie_box(G, G, 2 * G);
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     cr_coll_result r =
         eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_string_equal(r.bound.binding, "pcie-switch");
@@ -264,7 +243,7 @@ static void test_pcie_box(void **state)
     /* a narrow socket link (G/2): it binds instead, 2S / (G/2). The
      * bisection min-cut finds the same link, so either name is right. */
     t = pcie_box(G, G, G / 2);
-    c = ctx_for(t, NULL);
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_close(r.bound.bound_s, 2 * S / (G / 2), 1e-9, 0);
     assert_true(strcmp(r.bound.binding, "socket") == 0 ||
@@ -282,8 +261,8 @@ static void test_pcie_box(void **state)
 
     /* the shipped PCIe box: alltoall is bound by a PCIe switch uplink, a
      * socket link or the bisection between them, never by one GPU */
-    t = open_topo("l40s-pcie-8");
-    c = ctx_for(t, NULL);
+    t = cr_test_open_topo("l40s-pcie-8");
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_true(strcmp(r.bound.binding, "pcie-switch") == 0 ||
                 strcmp(r.bound.binding, "socket") == 0 ||
@@ -299,8 +278,8 @@ static void test_nic_cut_binds(void **state)
      * must move S out of and into every node (in-switch reduction inside
      * a node does not help across it): S / 400 GB/s, far above the
      * NVLink term S / 513 GB/s (NVLS credited), so the NIC cut binds. */
-    cr_topo *t = open_topo("h100-ib-4n");
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     double S = 1e9;
     cr_coll_result r =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
@@ -323,8 +302,8 @@ static void test_one_gpu_per_node(void **state)
      * Bound: allreduce forces S out of each node: S / 63 GB/s (node-nics).
      * Ring: 2(n-1)/n S through each rank's PCIe at coll.eff.pcie = 0.87,
      * so pred >= 1.5 S / (0.87 x 63 GB/s); tree: 2S through it. */
-    cr_topo *t = open_topo("h100-ib-4n");
-    cr_coll_ctx *c = ctx_for(t, "0-31:8");
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-31:8");
     double S = 1e9;
     cr_coll_result r =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
@@ -341,7 +320,7 @@ static void test_one_gpu_per_node(void **state)
 
 static cr_coll_pred tree_pred(cr_topo *t, const char *ranks, double S)
 {
-    cr_coll_ctx *c = ctx_for(t, ranks);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
     cr_coll_result r =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
     cr_coll_ctx_free(c);
@@ -367,10 +346,10 @@ static void test_tree_loads(void **state)
      *   1.75/366.75 > 1.5/368, the chain; N = 4: 2/368 > 1.75/366.75, the
      *   NICs. */
     double S = 1 << 30;
-    cr_topo *t = open_topo("hgx-h100-8");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
     assert_close(tree_pred(t, NULL, S).wire_bytes, 2 * S, 1e-9, 0);
     cr_topo_free(t);
-    t = open_topo("h100-ib-4n");
+    t = cr_test_open_topo("h100-ib-4n");
     cr_coll_pred p = tree_pred(t, "0-15", S);
     assert_int_equal(p.nchannels % 8, 0);
     assert_close(p.wire_bytes, 1.75 * S, 1e-9, 0);
@@ -390,8 +369,8 @@ static void test_h100_ring_busbw(void **state)
     (void)state;
     /* NVIDIA/nccl#1455, nccl-tests#212: 8x H100 SXM ring allreduce busbw
      * 365-370 GB/s at 1-8 GB. The prediction must be within 5% of 367.5. */
-    cr_topo *t = open_topo("hgx-h100-8");
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     for (double S = 1e9; S <= 8.1e9; S *= 2) {
         cr_coll_result r =
             eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
@@ -399,7 +378,7 @@ static void test_h100_ring_busbw(void **state)
         assert_close(r.pred.busbw_Bps, 367.5e9, 0.05, 0);
     }
     /* The same figure for 4 GPUs (same source) */
-    cr_coll_ctx *c4 = ctx_for(t, "0-3");
+    cr_coll_ctx *c4 = cr_test_coll_ctx(t, "0-3");
     cr_coll_result r4 =
         eval(c4, CR_COLL_ALLREDUCE, 4e9, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
     assert_close(r4.pred.busbw_Bps, 367.5e9, 0.05, 0);
@@ -411,8 +390,8 @@ static void test_h100_ring_busbw(void **state)
      * allreduce of 1073741824 B in 3287.74 us (CUDA events) = busbw 326.6
      * GB/s, against broadcast 366.4 on the same pair (doc/bounds.md 3.3).
      * The two-rank ring is modelled from that measurement. */
-    t = open_topo("hgx-h200-8");
-    cr_coll_ctx *c2 = ctx_for(t, "0-1");
+    t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c2 = cr_test_coll_ctx(t, "0-1");
     cr_coll_result r2 =
         eval(c2, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_int_equal(r2.pred.algo, CR_ALGO_RING);
@@ -430,8 +409,8 @@ static void test_nvls_bound_above_ring(void **state)
     /* On 8x H100 the switches reduce: the bound's busbw (in-switch
      * credited) lies above the bound without it, which is the most any
      * ring-style algorithm could reach. */
-    cr_topo *t = open_topo("hgx-h100-8");
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     double S = 1e9;
     cr_coll_result with =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
@@ -459,8 +438,8 @@ static void test_mech_fit(void **state)
      * (traces/nvidia-h200-x2/kernels-p2p.log, 1 GiB: CE 397.2, TMA
      * 375.1/372.2, ld/st 375.2/370.1 GB/s; doc/bounds.md 3.2). A sendrecv
      * on 2 GPUs moves S each way per GPU. */
-    cr_topo *t = open_topo("hgx-h100-8");
-    cr_coll_ctx *c = ctx_for(t, "0-1");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-1");
     const double gib = 1073741824.0 / 1e9;
     double want[3] = {368.8e9 * gib, 350.0e9 * gib, 342.7e9 * gib};
     for (int m = 0; m < 3; m++) {
@@ -475,8 +454,8 @@ static void test_mech_fit(void **state)
     assert_true(r.pred.supported);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
-    t = open_topo("l40s-pcie-8");
-    c = ctx_for(t, NULL);
+    t = cr_test_open_topo("l40s-pcie-8");
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLREDUCE, 1e9, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_MULTIMEM, true);
     assert_false(r.pred.supported);
     cr_coll_ctx_free(c);
@@ -496,8 +475,8 @@ static void test_one_rank(void **state)
      * 0.8 us + 2S / (0.885 x 4.8 TB/s); alltoall and sendrecv go through
      * NCCL's point-to-point path, 4.2 us + 2S / (0.79 x 4.8 TB/s) (LL and
      * 3.2 us up to 16 KiB); buffers that fit in L2 copy at 1.46 x 4.8. */
-    cr_topo *t = open_topo("h200-1");
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_topo *t = cr_test_open_topo("h200-1");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     const double S = 1073741824.0, l2 = 50.0 * 1048576, hbm = 4.8e12;
     cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
     rq.in_place = false;
@@ -586,7 +565,7 @@ static void test_shipped_properties(void **state)
     struct scan sc = {0};
     for (int i = 0; cr_topo_shipped_name(i); i++) {
         const char *name = cr_topo_shipped_name(i);
-        cr_topo *t = open_topo(name);
+        cr_topo *t = cr_test_open_topo(name);
         /* the full set, and one GPU per node where there are nodes */
         const char *sets[2] = {NULL, NULL};
         char stride[32];
@@ -597,7 +576,7 @@ static void test_shipped_properties(void **state)
             nsets = 2;
         }
         for (int s = 0; s < nsets; s++) {
-            cr_coll_ctx *c = ctx_for(t, sets[s]);
+            cr_coll_ctx *c = cr_test_coll_ctx(t, sets[s]);
             for (int coll = 0; coll < CR_COLL__COUNT; coll++) {
                 check_one(name, c, (cr_coll)coll, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, &sc);
                 for (int a = 0; a < CR_ALGO__COUNT; a++)
@@ -634,8 +613,8 @@ static void test_shipped_properties(void **state)
 static void test_nvls_checks(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h200-8");
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     double S = 16.0 * (1 << 30);
     cr_coll_result r =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
@@ -644,8 +623,8 @@ static void test_nvls_checks(void **state)
     cr_coll_ctx_free(c);
     cr_topo_free(t);
 
-    t = open_topo("tests/fixtures/coll/h200-ib-2n.xml");
-    c = ctx_for(t, NULL);
+    t = cr_test_open_topo("tests/fixtures/coll/h200-ib-2n.xml");
+    c = cr_test_coll_ctx(t, NULL);
     for (double g = 1; g <= 9; g *= 3) {
         r = eval(c, CR_COLL_ALLREDUCE, g * (1 << 30), CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE,
                  true);
@@ -670,7 +649,7 @@ static void test_attainable(void **state)
     cr_topo *t = nvswitch_box(8, true);
     cr_diag d = {{0}};
     /* no ceilings: attainable = bound */
-    cr_coll_ctx *c = ctx_for(t, NULL);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     cr_coll_result r =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_false(r.bound.measured);
@@ -682,7 +661,7 @@ static void test_attainable(void **state)
      * at the GPU's ports, plus the hops. */
     assert_int_equal(cr_topo_set_param(t, "mech.ce.eff", 0.82, "test"), CR_OK);
     assert_int_equal(cr_topo_set_param(t, "mech.tma.eff", 0.78, "test"), CR_OK);
-    c = ctx_for(t, NULL);
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_true(r.bound.measured);
     assert_close(r.bound.bound_s, S / B + lat, 1e-9, 0);
@@ -695,7 +674,7 @@ static void test_attainable(void **state)
 
     /* an explicit ceiling wins over the mechanisms' */
     assert_int_equal(cr_topo_set_param(t, "coll.ceil.scaleup", 0.5, "test"), CR_OK);
-    c = ctx_for(t, NULL);
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLGATHER, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_close(r.bound.attainable_s, 7.0 / 8 * S / (0.5 * B) + lat, 1e-9, 0);
     cr_coll_ctx_free(c);
@@ -704,7 +683,7 @@ static void test_attainable(void **state)
      * per rank, 2S / 300 GB/s = 6.67 ms, above the ports' S / (0.5 B) + lat
      * = 4.45 ms */
     t->gpu_specs[0].meas_hbm_Bps = 300e9;
-    c = ctx_for(t, NULL);
+    c = cr_test_coll_ctx(t, NULL);
     r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_close(r.bound.attainable_s, 2 * S / 300e9, 1e-9, 0);
     assert_string_equal(r.bound.attainable_binding, "hbm");
@@ -736,8 +715,8 @@ static void test_auto_monotone(void **state)
      * to take must still not fall as the message grows. */
     const char *names[] = {"hgx-h100-8", "hgx-h200-8", "h100-ib-4n", "dgx-a100-8", "mi300x-8"};
     for (int i = 0; i < 5; i++) {
-        cr_topo *t = open_topo(names[i]);
-        cr_coll_ctx *c = ctx_for(t, NULL);
+        cr_topo *t = cr_test_open_topo(names[i]);
+        cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
         for (int coll = 0; coll < CR_COLL__COUNT; coll++) {
             double prev = 0;
             for (double S = 8; S <= 8.6e9; S *= 2) {
@@ -758,8 +737,8 @@ static void test_auto_monotone(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h100-8");
-    cr_coll_ctx *c = ctx_for(t, "0-3");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-3");
     cr_diag d = {{0}};
     cr_coll_result r;
     cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, -1);
@@ -782,7 +761,7 @@ static void test_errors(void **state)
     assert_close(r.bound.bound_s, 0, 0, 1e-15);
     assert_close(r.pred.pred_s, 0, 0, 1e-15);
     /* a single rank moves nothing */
-    cr_coll_ctx *one = ctx_for(t, "3");
+    cr_coll_ctx *one = cr_test_coll_ctx(t, "3");
     rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1e9);
     assert_int_equal(cr_coll_eval(one, &rq, &r, &d), CR_OK);
     assert_close(r.bound.bound_s, 0, 0, 1e-15);
@@ -792,7 +771,7 @@ static void test_errors(void **state)
     cr_coll_result r1, r2;
     rq = cr_coll_req_default(CR_COLL_ALLGATHER, 1e8);
     assert_int_equal(cr_coll_eval_topo(t, NULL, &rq, &r1, &d), CR_OK);
-    c = ctx_for(t, NULL);
+    c = cr_test_coll_ctx(t, NULL);
     assert_int_equal(cr_coll_eval(c, &rq, &r2, &d), CR_OK);
     assert_close(r1.bound.bound_s, r2.bound.bound_s, 1e-15, 0);
     assert_close(r1.pred.pred_s, r2.pred.pred_s, 1e-15, 0);

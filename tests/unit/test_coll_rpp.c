@@ -7,6 +7,7 @@
  * are checked against both launch modes of the same 2-H200 NCCL sweep.
  */
 #include "cr_test.h"
+#include "cr_test_topo.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,28 +17,6 @@
 #include "params.h"
 #include "topo.h"
 #include "topo_xml.h"
-
-static cr_topo *open_topo(const char *name)
-{
-    cr_topo *t = NULL;
-    cr_diag d = {{0}};
-    if (cr_topo_open(name, &t, &d) != CR_OK)
-        fail_msg("cannot open %s: %s", name, d.msg);
-    return t;
-}
-
-static cr_coll_ctx *ctx_for(cr_topo *t, const char *ranks)
-{
-    cr_rankset *rs = NULL;
-    cr_diag d = {{0}};
-    if (ranks && cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK)
-        fail_msg("ranks %s: %s", ranks, d.msg);
-    cr_coll_ctx *c = NULL;
-    if (cr_coll_ctx_new(t, rs, &c, &d) != CR_OK)
-        fail_msg("ctx: %s", d.msg);
-    cr_rankset_free(rs);
-    return c;
-}
 
 static cr_coll_result eval_rpp(const cr_coll_ctx *c, cr_coll coll, double bytes, cr_mech m, int rpp)
 {
@@ -72,10 +51,10 @@ static void test_gap_per_extra_gpu(void **state)
     /* traces/nvidia-h200-x2: one-process minus torchrun, 1 KiB - 1 MiB,
      * median 4.27 us (3.9-5.7) */
     assert_close(gap, 4.27e-6, 0.01, 0);
-    cr_topo *t = open_topo("hgx-h200-8");
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
     const char *sets[] = {"0,1", NULL};
     for (int s = 0; s < 2; s++) {
-        cr_coll_ctx *c = ctx_for(t, sets[s]);
+        cr_coll_ctx *c = cr_test_coll_ctx(t, sets[s]);
         int n = cr_coll_ctx_nranks(c);
         for (int k = 0; k < CR_COLL__COUNT; k++) {
             for (double b = 1024; b <= 1073741824.0; b *= 1024) {
@@ -103,8 +82,8 @@ static void test_gap_per_extra_gpu(void **state)
 static void test_bad_rpp(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h200-8");
-    cr_coll_ctx *c = ctx_for(t, "0,1");
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,1");
     cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1024);
     cr_coll_result r;
     cr_diag d = {{0}};
@@ -128,8 +107,8 @@ static void test_bad_rpp(void **state)
 static void test_two_launch_modes(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h200-8");
-    cr_coll_ctx *c = ctx_for(t, "0,1");
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,1");
     struct {
         cr_coll coll;
         double pp_s, one_s;

@@ -9,6 +9,7 @@
  * test_ops_props.c.
  */
 #include "cr_test.h"
+#include "cr_test_topo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +48,6 @@ static cr_op_result counts(const char *name, const char *const *kv)
     if (cr_op_counts(op, &p, &r, &d) != CR_OK)
         fail_msg("%s: %s", name, d.msg);
     return r;
-}
-
-static cr_topo *open_topo(const char *name)
-{
-    cr_topo *t = NULL;
-    cr_diag d = {{0}};
-    if (cr_topo_open(name, &t, &d) != CR_OK)
-        fail_msg("%s: %s", name, d.msg);
-    return t;
 }
 
 static cr_op_result eval(cr_topo *t, const char *name, const char *const *kv)
@@ -283,7 +275,7 @@ static void test_other_counts(void **state)
 static void test_single_gpu_bounds(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("h200-1");
+    cr_topo *t = cr_test_open_topo("h200-1");
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
     /* H200 datasheet: 989 TFLOP/s dense bf16, 4.8 TB/s */
     assert_close(g->peak_flops[CR_DT_BF16], 989e12, 1e-9, 0);
@@ -330,7 +322,7 @@ static void test_single_gpu_bounds(void **state)
 static void test_coll_matches_coll_module(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h100-8");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
     static const char *const colls[] = {"allreduce", "allgather", "reducescatter", "alltoall"};
     for (size_t i = 0; i < 4; i++) {
         cr_op_result r =
@@ -357,7 +349,7 @@ static void test_coll_matches_coll_module(void **state)
 static void test_phases_add_on_a_cut(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h100-8");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
     cr_op_result r = eval(t, "sp_norm", (const char *[]){"m", "8192", "hidden", "8192", NULL});
     double one = r.comm[0].bound_s - r.comm[0].bound_lat_s;
     double two = r.comm[1].bound_s - r.comm[1].bound_lat_s;
@@ -370,7 +362,7 @@ static void test_phases_add_on_a_cut(void **state)
 static void test_layout(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("h100-ib-4n");
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
     cr_op_result r = eval(t, "ddp", (const char *[]){"params", "1G", "tp", "8", "dp", "4", NULL});
     assert_non_null(strstr(r.comm[0].group, "4 nodes"));
     assert_int_equal(r.comm[0].group_size, 4);
@@ -409,7 +401,7 @@ static void test_param_errors(void **state)
     assert_int_equal(cr_op_find("gemm_rx", &op, &d), CR_ENOTFOUND);
     assert_non_null(strstr(d.msg, "unknown operator \"gemm_rx\" (operators: gemm memcpy"));
     /* more GPUs than the topology has */
-    cr_topo *t = open_topo("hgx-h100-8");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
     op = find("ddp");
     cr_op_params_defaults(op, &p);
     memset(&d, 0, sizeof d);
@@ -452,7 +444,7 @@ static void test_verdicts(void **state)
 static void test_overlap_schedules(void **state)
 {
     (void)state;
-    cr_topo *t = open_topo("hgx-h100-8");
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
     cr_op_result r =
         eval(t, "gemm_rs", (const char *[]){"m", "8192", "n", "8192", "k", "28672", NULL});
     assert_true(r.has_overlap);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* Test support: topologies and collective contexts (see cr_test_topo.h). */
+#include "cr_test.h"
+
+#include "cr_test_topo.h"
+#include "rankset.h"
+#include "topo_xml.h"
+
+cr_topo *cr_test_open_topo(const char *name)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_open(name, &t, &d) != CR_OK)
+        fail_msg("cannot open %s: %s", name, d.msg);
+    return t;
+}
+
+cr_coll_ctx *cr_test_coll_ctx(cr_topo *t, const char *ranks)
+{
+    cr_rankset *rs = NULL;
+    cr_diag d = {{0}};
+    if (ranks && cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK)
+        fail_msg("ranks %s: %s", ranks, d.msg);
+    cr_coll_ctx *c = NULL;
+    if (cr_coll_ctx_new(t, rs, &c, &d) != CR_OK)
+        fail_msg("ctx: %s", d.msg);
+    cr_rankset_free(rs);
+    return c;
+}

@@ -6,6 +6,7 @@
  * (Dinic) for the bisection; evaluating a request is a loop over the cuts.
  */
 #include "bound.h"
+#include "maxflow.h"
 
 #include <float.h>
 #include <math.h>
@@ -174,117 +175,17 @@ static void group_open(struct bctx *b)
 
 /* ---- bisection: Dinic max-flow from one half of the ranks to the other ---- */
 
-struct flow {
-    int nv, na;
-    int *head, *next, *to; /* arcs: 2 per link + 2 per member; arc ^ 1 is the reverse */
-    double *cap;
-    int *level, *it, *queue;
-};
-
-static void flow_free(struct flow *f)
-{
-    free(f->head);
-    free(f->next);
-    free(f->to);
-    free(f->cap);
-    free(f->level);
-    free(f->it);
-    free(f->queue);
-}
-
-static void add_arc(struct flow *f, int u, int v, double c_uv, double c_vu)
-{
-    int a = f->na;
-    f->to[a] = v;
-    f->cap[a] = c_uv;
-    f->next[a] = f->head[u];
-    f->head[u] = a;
-    f->to[a + 1] = u;
-    f->cap[a + 1] = c_vu;
-    f->next[a + 1] = f->head[v];
-    f->head[v] = a + 1;
-    f->na += 2;
-}
-
-#define FLOW_EPS 1e-3 /* B/s: capacities are 1e9..1e13 */
-
-static bool flow_bfs(struct flow *f, int s, int t)
-{
-    for (int v = 0; v < f->nv; v++)
-        f->level[v] = -1;
-    int h = 0, tl = 0;
-    f->queue[tl++] = s;
-    f->level[s] = 0;
-    while (h < tl) {
-        int v = f->queue[h++];
-        for (int a = f->head[v]; a >= 0; a = f->next[a])
-            if (f->cap[a] > FLOW_EPS && f->level[f->to[a]] < 0) {
-                f->level[f->to[a]] = f->level[v] + 1;
-                f->queue[tl++] = f->to[a];
-            }
-    }
-    return f->level[t] >= 0;
-}
-
-/* Iterative blocking-flow DFS: finds one augmenting path in the level graph
- * (queue holds the arc stack), pushes its bottleneck. Returns the amount. */
-static double flow_augment(struct flow *f, int s, int t)
-{
-    int depth = 0;
-    int v = s;
-    int *stack = f->queue;
-    while (1) {
-        if (v == t) {
-            double push = DBL_MAX;
-            for (int i = 0; i < depth; i++)
-                push = fmin(push, f->cap[stack[i]]);
-            for (int i = 0; i < depth; i++) {
-                f->cap[stack[i]] -= push;
-                f->cap[stack[i] ^ 1] += push;
-            }
-            return push;
-        }
-        int a = f->it[v];
-        while (a >= 0 && !(f->cap[a] > FLOW_EPS && f->level[f->to[a]] == f->level[v] + 1))
-            a = f->next[a];
-        f->it[v] = a;
-        if (a < 0) {
-            if (depth == 0)
-                return 0;
-            f->level[v] = -1; /* dead end */
-            depth--;
-            v = f->to[stack[depth] ^ 1];
-            f->it[v] = f->next[f->it[v]];
-            continue;
-        }
-        stack[depth++] = a;
-        v = f->to[a];
-    }
-}
-
 /* Max flow from the GPUs with side[] == 0 to those with side[] == 1 (ranks
  * not in the set have side -1). GPUs forward nothing unless transit. */
 static int bisection_flow(const cr_topo *t, const signed char *side_of_dev, bool transit,
                           double *out)
 {
-    struct flow f;
-    memset(&f, 0, sizeof f);
+    cr_maxflow f;
     int s = t->n_devs, tt = t->n_devs + 1;
-    f.nv = t->n_devs + 2;
-    int max_arcs = 2 * t->n_links + 2 * t->n_gpus;
-    f.head = malloc((size_t)f.nv * sizeof *f.head);
-    f.next = malloc((size_t)max_arcs * sizeof *f.next);
-    f.to = malloc((size_t)max_arcs * sizeof *f.to);
-    f.cap = malloc((size_t)max_arcs * sizeof *f.cap);
-    f.level = malloc((size_t)f.nv * sizeof *f.level);
-    f.it = malloc((size_t)f.nv * sizeof *f.it);
-    f.queue = malloc((size_t)(f.nv > max_arcs ? f.nv : max_arcs) * sizeof *f.queue);
-    if (!f.head || !f.next || !f.to || !f.cap || !f.level || !f.it || !f.queue) {
-        flow_free(&f);
+    if (cr_maxflow_init(&f, t->n_devs + 2, t->n_links + t->n_gpus) != CR_OK) {
+        cr_maxflow_release(&f);
         return -1;
     }
-    for (int v = 0; v < f.nv; v++)
-        f.head[v] = -1;
     for (int i = 0; i < t->n_links; i++) {
         const cr_link *l = &t->links[i];
         double ab = l->count * l->bw_ab_Bps, ba = l->count * l->bw_ba_Bps;
@@ -300,24 +201,17 @@ static int bisection_flow(const cr_topo *t, const signed char *side_of_dev, bool
             if (a_gpu && side_of_dev[l->a] != 1)
                 ba = 0;
         }
-        add_arc(&f, l->a, l->b, ab, ba);
+        cr_maxflow_add(&f, l->a, l->b, ab, ba);
     }
     for (int r = 0; r < t->n_gpus; r++) {
         int v = t->gpus[r];
         if (side_of_dev[v] == 0)
-            add_arc(&f, s, v, DBL_MAX / 4, 0);
+            cr_maxflow_add(&f, s, v, DBL_MAX / 4, 0);
         else if (side_of_dev[v] == 1)
-            add_arc(&f, v, tt, DBL_MAX / 4, 0);
+            cr_maxflow_add(&f, v, tt, DBL_MAX / 4, 0);
     }
-    double total = 0;
-    while (flow_bfs(&f, s, tt)) {
-        memcpy(f.it, f.head, (size_t)f.nv * sizeof *f.it);
-        double pushed;
-        while ((pushed = flow_augment(&f, s, tt)) > 0)
-            total += pushed;
-    }
-    flow_free(&f);
-    *out = total;
+    *out = cr_maxflow_run(&f, s, tt);
+    cr_maxflow_release(&f);
     return 0;
 }
 
@@ -329,29 +223,18 @@ static int bisection_flow(const cr_topo *t, const signed char *side_of_dev, bool
 static int member_flow(struct bctx *b, bool into, double *out)
 {
     const cr_topo *t = b->t;
-    struct flow f;
-    memset(&f, 0, sizeof f);
     int nl = b->n_list, s = nl, tt = nl + 1;
-    f.nv = nl + 2;
-    int max_arcs = 2 * nl;
+    int max_pairs = nl;
     for (int i = 0; i < nl; i++) {
         int v = b->list[i];
         b->local[v] = i;
-        max_arcs += 2 * (t->adj_off[v + 1] - t->adj_off[v]);
+        max_pairs += t->adj_off[v + 1] - t->adj_off[v];
     }
-    f.head = malloc((size_t)f.nv * sizeof *f.head);
-    f.next = malloc((size_t)max_arcs * sizeof *f.next);
-    f.to = malloc((size_t)max_arcs * sizeof *f.to);
-    f.cap = malloc((size_t)max_arcs * sizeof *f.cap);
-    f.level = malloc((size_t)f.nv * sizeof *f.level);
-    f.it = malloc((size_t)f.nv * sizeof *f.it);
-    f.queue = malloc((size_t)(f.nv > max_arcs ? f.nv : max_arcs) * sizeof *f.queue);
-    if (!f.head || !f.next || !f.to || !f.cap || !f.level || !f.it || !f.queue) {
-        flow_free(&f);
+    cr_maxflow f;
+    if (cr_maxflow_init(&f, nl + 2, max_pairs) != CR_OK) {
+        cr_maxflow_release(&f);
         return -1;
     }
-    for (int v = 0; v < f.nv; v++)
-        f.head[v] = -1;
     for (int i = 0; i < nl; i++) {
         int v = b->list[i];
         bool v_gpu = t->devs[v].kind == CR_DEV_GPU;
@@ -359,9 +242,9 @@ static int member_flow(struct bctx *b, bool into, double *out)
             continue; /* not a rank: carries nothing */
         if (v_gpu) {
             if (into)
-                add_arc(&f, i, tt, DBL_MAX / 4, 0);
+                cr_maxflow_add(&f, i, tt, DBL_MAX / 4, 0);
             else
-                add_arc(&f, s, i, DBL_MAX / 4, 0);
+                cr_maxflow_add(&f, s, i, DBL_MAX / 4, 0);
         }
         for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
             const cr_link *l = &t->links[t->adj[a]];
@@ -372,23 +255,16 @@ static int member_flow(struct bctx *b, bool into, double *out)
             double vw = cr_link_bw_from(l, v), wv = cr_link_bw_from(l, w);
             if (b->stamp[w] == b->stamp_val) {
                 if (l->a == v && w != v) /* each inside link once */
-                    add_arc(&f, i, b->local[w], vw, wv);
+                    cr_maxflow_add(&f, i, b->local[w], vw, wv);
             } else if (into) {
-                add_arc(&f, s, i, wv, 0);
+                cr_maxflow_add(&f, s, i, wv, 0);
             } else {
-                add_arc(&f, i, tt, vw, 0);
+                cr_maxflow_add(&f, i, tt, vw, 0);
             }
         }
     }
-    double total = 0;
-    while (flow_bfs(&f, s, tt)) {
-        memcpy(f.it, f.head, (size_t)f.nv * sizeof *f.it);
-        double pushed;
-        while ((pushed = flow_augment(&f, s, tt)) > 0)
-            total += pushed;
-    }
-    flow_free(&f);
-    *out = total;
+    *out = cr_maxflow_run(&f, s, tt);
+    cr_maxflow_release(&f);
     return 0;
 }
 

@@ -3,6 +3,10 @@
  * Routes between GPUs (see route.h): max-flow bandwidth by Edmonds-Karp over
  * the link graph, and fewest-hop paths by breadth-first search.
  *
+ * Why not maxflow.h (the Dinic that bounds and metrics use): one pair's
+ * query touches few paths, and building the whole arc network per query
+ * made `topo show` on 8,192 GPUs 4x slower (0.11 s -> 0.47 s, bench_topo_metrics).
+ *
  * Each link bundle is a pair of opposite arcs with capacities
  * count x bw_ab and count x bw_ba; the flow is kept as one signed number per
  * bundle (positive from a to b), so the residual capacity from a to b is

@@ -10,6 +10,7 @@
  * receiving in the source half, when GPUs do not forward) start at 0.
  */
 #include "topo_metrics.h"
+#include "maxflow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -146,126 +147,21 @@ cr_status cr_metrics_injection_range(const cr_topo *t, double min_Bps[CR_LINK__C
     return st;
 }
 
-/* --- Dinic over the device graph --- */
-
-struct flownet {
-    int n;       /* vertices: devices + source + sink */
-    int *head;   /* first arc of each vertex, -1 = none */
-    int *next;   /* next arc of the same tail */
-    int *to;     /* head vertex of each arc */
-    double *cap; /* residual capacity; arc i ^ 1 is its opposite */
-    int n_arcs;
-    int *level, *iter, *queue;
-};
-
-static void fn_release(struct flownet *f)
-{
-    free(f->head);
-    free(f->next);
-    free(f->to);
-    free(f->cap);
-    free(f->level);
-    free(f->iter);
-    free(f->queue);
-}
-
-static cr_status fn_init(struct flownet *f, int n, int max_arcs)
-{
-    f->n = n;
-    f->head = malloc((size_t)n * sizeof *f->head);
-    f->next = malloc((size_t)max_arcs * sizeof *f->next);
-    f->to = malloc((size_t)max_arcs * sizeof *f->to);
-    f->cap = malloc((size_t)max_arcs * sizeof *f->cap);
-    f->level = malloc((size_t)n * sizeof *f->level);
-    f->iter = malloc((size_t)n * sizeof *f->iter);
-    f->queue = malloc((size_t)n * sizeof *f->queue);
-    if (!f->head || !f->next || !f->to || !f->cap || !f->level || !f->iter || !f->queue)
-        return CR_ENOMEM;
-    for (int v = 0; v < n; v++)
-        f->head[v] = -1;
-    f->n_arcs = 0;
-    return CR_OK;
-}
-
-/* Arc u->v with capacity c_uv, paired with v->u of capacity c_vu. */
-static void fn_pair(struct flownet *f, int u, int v, double c_uv, double c_vu)
-{
-    int a = f->n_arcs++, b = f->n_arcs++;
-    f->to[a] = v;
-    f->cap[a] = c_uv;
-    f->next[a] = f->head[u];
-    f->head[u] = a;
-    f->to[b] = u;
-    f->cap[b] = c_vu;
-    f->next[b] = f->head[v];
-    f->head[v] = b;
-}
-
-static bool fn_bfs(struct flownet *f, int s, int t)
-{
-    for (int v = 0; v < f->n; v++)
-        f->level[v] = -1;
-    int qh = 0, qt = 0;
-    f->level[s] = 0;
-    f->queue[qt++] = s;
-    while (qh < qt) {
-        int v = f->queue[qh++];
-        for (int a = f->head[v]; a >= 0; a = f->next[a])
-            if (f->cap[a] > EPS_BPS && f->level[f->to[a]] < 0) {
-                f->level[f->to[a]] = f->level[v] + 1;
-                f->queue[qt++] = f->to[a];
-            }
-    }
-    return f->level[t] >= 0;
-}
-
-/* Depth-first augmentation along the level graph; depth is the s-t
- * distance, a handful of hops in any fabric. */
-static double fn_dfs(struct flownet *f, int v, int t, double limit)
-{
-    if (v == t)
-        return limit;
-    for (; f->iter[v] >= 0; f->iter[v] = f->next[f->iter[v]]) {
-        int a = f->iter[v], w = f->to[a];
-        if (f->cap[a] <= EPS_BPS || f->level[w] != f->level[v] + 1)
-            continue;
-        double got = fn_dfs(f, w, t, limit < f->cap[a] ? limit : f->cap[a]);
-        if (got > 0.0) {
-            f->cap[a] -= got;
-            f->cap[a ^ 1] += got;
-            return got;
-        }
-    }
-    return 0.0;
-}
-
-static double fn_maxflow(struct flownet *f, int s, int t)
-{
-    double total = 0.0;
-    while (fn_bfs(f, s, t)) {
-        memcpy(f->iter, f->head, (size_t)f->n * sizeof *f->iter);
-        double got;
-        while ((got = fn_dfs(f, s, t, HUGE_VAL)) > 0.0)
-            total += got;
-    }
-    return total;
-}
-
 /* Max-flow from the GPUs with in_a[r] == from_a to the others. */
 static cr_status half_flow(const cr_topo *t, const char *in_a, char from_a, double *out)
 {
-    struct flownet f = {0};
+    cr_maxflow f;
     int S = t->n_devs, T = t->n_devs + 1;
-    cr_status st = fn_init(&f, t->n_devs + 2, 2 * (t->n_links + t->n_gpus) + 2);
+    cr_status st = cr_maxflow_init(&f, t->n_devs + 2, t->n_links + t->n_gpus + 1);
     if (st) {
-        fn_release(&f);
+        cr_maxflow_release(&f);
         return st;
     }
     bool transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
     /* +1: side of each device: 1 source half, 2 sink half, 0 not a GPU */
     char *side = calloc((size_t)t->n_devs, 1);
     if (!side) {
-        fn_release(&f);
+        cr_maxflow_release(&f);
         return CR_ENOMEM;
     }
     for (int r = 0; r < t->n_gpus; r++)
@@ -283,19 +179,19 @@ static cr_status half_flow(const cr_topo *t, const char *in_a, char from_a, doub
             if (side[k->b] == 2 || side[k->a] == 1)
                 ba = 0.0;
         }
-        fn_pair(&f, k->a, k->b, ab, ba);
+        cr_maxflow_add(&f, k->a, k->b, ab, ba);
     }
     inf = inf * 2.0 + 1.0;
     for (int r = 0; r < t->n_gpus; r++) {
         int v = t->gpus[r];
         if (side[v] == 1)
-            fn_pair(&f, S, v, inf, 0.0);
+            cr_maxflow_add(&f, S, v, inf, 0.0);
         else
-            fn_pair(&f, v, T, inf, 0.0);
+            cr_maxflow_add(&f, v, T, inf, 0.0);
     }
-    *out = fn_maxflow(&f, S, T);
+    *out = cr_maxflow_run(&f, S, T);
     free(side);
-    fn_release(&f);
+    cr_maxflow_release(&f);
     return CR_OK;
 }
 

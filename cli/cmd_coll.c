@@ -61,7 +61,9 @@ static const char coll_help[] =
     "  --help, -h      this text\n"
     "\n"
     "Sizes follow nccl-tests: allgather and gather count the whole gathered array,\n"
-    "reducescatter and scatter the whole input, alltoall one rank's send buffer.\n"
+    "reducescatter and scatter the whole input, alltoall one rank's send buffer;\n"
+    "sizes round down to whole elements and, for those five, to a per-rank part of\n"
+    "a multiple of 16 bytes, whose element count is the count column (as nccl-tests).\n"
     "GB/s = 1e9 bytes per second; busbw = algbw x the nccl-tests factor.\n"
     "\n"
     "examples:\n"
@@ -198,23 +200,29 @@ static int parse_args(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* Rounds a size as nccl-tests does: whole elements, and for collectives
- * that split the buffer over ranks, a whole number of elements per rank. */
-static double round_size(cr_coll c, double bytes, double esize, int n)
+/* The collectives whose nccl-tests count is per rank. */
+static bool split_over_ranks(cr_coll c)
+{
+    return c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER || c == CR_COLL_ALLTOALL ||
+           c == CR_COLL_GATHER || c == CR_COLL_SCATTER;
+}
+
+/* Rounds a size as nccl-tests does (src/<coll>.cu, *GetCollByteCount):
+ * whole elements; where the buffer is split over ranks, each rank's count
+ * rounded down to a multiple of 16 bytes (`(count/nranks) & -(16/eltSize)`)
+ * and the size is that times the rank count. *count_out is the count
+ * nccl-tests prints: per rank for the split collectives, else the whole. */
+static double round_size(cr_coll c, double bytes, double esize, int n, double *count_out)
 {
     double count = floor(bytes / esize);
-    switch (c) {
-    case CR_COLL_ALLGATHER:
-    case CR_COLL_REDUCESCATTER:
-    case CR_COLL_ALLTOALL:
-    case CR_COLL_GATHER:
-    case CR_COLL_SCATTER:
-        count = floor(count / n) * n;
-        break;
-    default:
-        break;
+    if (!split_over_ranks(c)) {
+        *count_out = count;
+        return count * esize;
     }
-    return count * esize;
+    double align = esize < 16 ? floor(16 / esize) : 1;
+    double per_rank = floor(floor(count / n) / align) * align;
+    *count_out = per_rank;
+    return per_rank * n * esize;
 }
 
 static const char *dtype_label(cr_dtype t)
@@ -236,6 +244,23 @@ static const char *dtype_label(cr_dtype t)
     default:
         return cr_dtype_name(t);
     }
+}
+
+/* The request for one size: the options' fields over base's. */
+static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, double bytes)
+{
+    cr_coll_req rq = cr_coll_req_default(base->coll, bytes);
+    rq.dtype = base->dtype;
+    rq.algo = base->algo;
+    rq.proto = base->proto;
+    rq.mech = base->mech;
+    rq.root = o->root;
+    rq.nchannels = o->nchannels;
+    rq.sms = o->sms;
+    rq.in_network = o->in_network;
+    rq.in_place = o->in_place;
+    rq.ranks_per_process = o->rpp;
+    return rq;
 }
 
 static json_t *terms_json(const cr_coll_bound *b)
@@ -276,6 +301,15 @@ int cli_cmd_coll(int argc, char **argv)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.dtype_s && cr_dtype_parse(o.dtype_s, &dt, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
+    /* a buffer's element type as NCCL and nccl-tests know it: tf32 is fp32
+     * in memory, and NCCL has no 4-bit type (packed fp4 moves as int8) */
+    if (dt == CR_DT_TF32 || dt == CR_DT_FP4)
+        return cli_usage_error("coll",
+                               "--dtype %s is not an NCCL element type; use fp32, bf16, fp16, "
+                               "fp8, int8 or fp64%s",
+                               cr_dtype_name(dt),
+                               dt == CR_DT_TF32 ? " (tf32 is stored as fp32)"
+                                                : " (packed fp4 moves as int8 bytes)");
     if (o.algo_s && cr_algo_parse(o.algo_s, &algo, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.proto_s && cr_proto_parse(o.proto_s, &proto, &d) != CR_OK)
@@ -315,9 +349,7 @@ int cli_cmd_coll(int argc, char **argv)
         goto out;
     }
     int n = rs->n;
-    double esize = cr_dtype_bytes(dt);
-    if (esize < 1)
-        esize = 1;
+    double esize = cr_dtype_bytes(dt); /* >= 1: fp4 is refused above */
     char rtext[128];
     cr_rankset_format(rs, t->n_gpus, rtext, sizeof rtext);
     /* the attainable column appears where the topology carries measured
@@ -328,6 +360,35 @@ int cli_cmd_coll(int argc, char **argv)
         goto out;
     }
     bool att = ceil.measured;
+    cr_coll_req base = cr_coll_req_default(coll, 0);
+    base.dtype = dt;
+    base.algo = algo;
+    base.proto = proto;
+    base.mech = mech;
+    /* A forced algorithm, protocol or mechanism that cannot run here is a
+     * usage error, found before anything is printed (whether it runs does
+     * not depend on the size; the probe uses the first one). */
+    if (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO || mech != CR_MECH_NONE) {
+        double probe_count;
+        cr_coll_req probe = make_req(&o, &base, round_size(coll, o.min_b, esize, n, &probe_count));
+        cr_coll_result pr_res;
+        if (cr_coll_eval(ctx, &probe, &pr_res, &d) != CR_OK) {
+            rc = cli_usage_error("coll", "%s", d.msg);
+            goto out;
+        }
+        if (!pr_res.pred.supported) {
+            char what[64];
+            if (mech != CR_MECH_NONE)
+                snprintf(what, sizeof what, "--mech %s", cr_mech_name(mech));
+            else
+                snprintf(what, sizeof what, "--algo %s --proto %s", cr_algo_name(algo),
+                         cr_proto_name(proto));
+            rc = cli_usage_error("coll", "%s cannot run %s of %s on %s, ranks %s: %s", what,
+                                 cr_coll_name(coll), cr_dtype_name(dt), t->name, rtext,
+                                 pr_res.pred.why);
+            goto out;
+        }
+    }
 
     if (o.json) {
         root = json_object();
@@ -382,18 +443,9 @@ int cli_cmd_coll(int argc, char **argv)
             rc = cli_usage_error("coll", "more than %d sizes; use a larger -f or -i", MAX_ROWS);
             goto out;
         }
-        double bytes = round_size(coll, sz, esize, n);
-        cr_coll_req rq = cr_coll_req_default(coll, bytes);
-        rq.dtype = dt;
-        rq.algo = algo;
-        rq.proto = proto;
-        rq.mech = mech;
-        rq.root = o.root;
-        rq.nchannels = o.nchannels;
-        rq.sms = o.sms;
-        rq.in_network = o.in_network;
-        rq.in_place = o.in_place;
-        rq.ranks_per_process = o.rpp;
+        double count;
+        double bytes = round_size(coll, sz, esize, n, &count);
+        cr_coll_req rq = make_req(&o, &base, bytes);
         cr_coll_result res;
         if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
             rc = cli_fail("coll", "%s", d.msg);
@@ -401,7 +453,6 @@ int cli_cmd_coll(int argc, char **argv)
         }
         const cr_coll_pred *p = &res.pred;
         any_unsupported |= !p->supported;
-        double count = bytes / esize;
         if (o.json) {
             json_t *e = json_object();
             json_object_set_new(e, "size_bytes", json_real(bytes));

@@ -398,10 +398,39 @@ static int tree_levels(int N)
 
 /* ---- which algorithms exist for what ---- */
 
-static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a, cr_proto p,
-                           bool in_network)
+/* NCCL's NVLS kernels reduce int32/uint32/int64/uint64, fp16, bf16 (sum,
+ * min/max), fp32 and fp64 (sum), nothing else: ncclNvlsSupported in
+ * src/include/device.h, kept in sync with src/device/generate.py. NVLS
+ * allgather moves bytes and takes any type. */
+static bool nccl_nvls_type(cr_coll coll, cr_dtype dt)
 {
-    if (!in_network && (a == CR_ALGO_NVLS || a == CR_ALGO_NVLSTREE || a == CR_ALGO_COLLNET))
+    if (!cr_coll_reduces(coll))
+        return true;
+    return dt == CR_DT_FP32 || dt == CR_DT_FP64 || dt == CR_DT_FP16 || dt == CR_DT_BF16;
+}
+
+/* What NCCL adds to the topology's NVLS capability, for NVLS and NVLS tree. */
+static const char *nvls_nccl_why(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    if (!nccl_nvls_type(rq->coll, rq->dtype))
+        return rq->dtype == CR_DT_INT8
+                   ? "NCCL's NVLS kernels do not reduce int8 (ncclNvlsSupported: int32/64, "
+                     "fp16, bf16, fp32, fp64); use --algo ring or tree"
+                   : "NCCL's NVLS kernels do not reduce fp8 (ncclNvlsSupported: int32/64, "
+                     "fp16, bf16, fp32, fp64); use --algo ring or tree";
+    /* ncclNvlsInit (src/transport/nvls.cc) turns NVLS off when the node's
+     * part of the communicator holds 2 GPUs or fewer */
+    if (c->ppn_min <= 2)
+        return "NCCL turns NVLS off with 2 or fewer GPUs of the communicator per node "
+               "(ncclNvlsInit); a custom kernel can: --mech multimem";
+    return NULL;
+}
+
+static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo a,
+                           cr_proto p)
+{
+    cr_coll coll = rq->coll;
+    if (!rq->in_network && (a == CR_ALGO_NVLS || a == CR_ALGO_NVLSTREE || a == CR_ALGO_COLLNET))
         return "in-network reduction excluded (--no-in-network)";
     bool ar = coll == CR_COLL_ALLREDUCE;
     bool agrs = coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER;
@@ -419,9 +448,9 @@ static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a,
             return "NVLS runs allreduce, allgather and reducescatter only";
         if (!c->nvls)
             return "NVLS needs every rank on one NVSwitch domain with multicast and reduction";
-        if (p != CR_PROTO_SIMPLE)
-            return "NVLS runs the Simple protocol only";
-        return NULL;
+        if (nvls_nccl_why(c, rq))
+            return nvls_nccl_why(c, rq);
+        return p != CR_PROTO_SIMPLE ? "NVLS runs the Simple protocol only" : NULL;
     case CR_ALGO_NVLSTREE:
         if (!ar)
             return "NVLS tree runs allreduce only";
@@ -429,9 +458,9 @@ static const char *why_not(const struct cr_coll_ctx *c, cr_coll coll, cr_algo a,
             return "NVLS tree needs ranks on more than one node";
         if (!c->nvls_node)
             return "NVLS tree needs NVSwitch multicast and reduction inside every node";
-        if (p != CR_PROTO_SIMPLE)
-            return "NVLS tree runs the Simple protocol only";
-        return NULL;
+        if (nvls_nccl_why(c, rq))
+            return nvls_nccl_why(c, rq);
+        return p != CR_PROTO_SIMPLE ? "NVLS tree runs the Simple protocol only" : NULL;
     case CR_ALGO_PAT:
         if (!agrs)
             return "PAT runs allgather and reducescatter only";
@@ -693,7 +722,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     o->algo = algo;
     o->proto = proto;
     o->mech = CR_MECH_NONE;
-    const char *why = why_not(c, rq->coll, algo, proto, rq->in_network);
+    const char *why = why_not(c, rq, algo, proto);
     if (why) {
         snprintf(o->why, sizeof o->why, "%s", why);
         return;
@@ -975,6 +1004,20 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
     if (cr_mech_needs_switch(m) && !c->nvls) {
         snprintf(o->why, sizeof o->why,
                  "multimem needs every rank on one NVSwitch domain with multicast and reduction");
+        return;
+    }
+    /* multimem.ld_reduce / multimem.red types (PTX ISA, "multimem"):
+     * integers .b32/.b64/.u32/.u64/.s32/.s64, floats .f16/.bf16/.f32/.f64;
+     * fp8 (.e4m3x4/.e5m2x4 with .acc::f16) only on Blackwell's family
+     * targets (sm_100f); no 8-bit integer at all */
+    if (m == CR_MECH_MULTIMEM && cr_coll_reduces(rq->coll) &&
+        (rq->dtype == CR_DT_INT8 || (rq->dtype == CR_DT_FP8 && c->p.gen < CR_GEN_BLACKWELL))) {
+        snprintf(o->why, sizeof o->why, "%s",
+                 rq->dtype == CR_DT_INT8
+                     ? "multimem.ld_reduce has no 8-bit integer type (PTX ISA: s32/u32/s64/u64, "
+                       "f16, bf16, f32, f64); a kernel would have to widen its elements"
+                     : "multimem.ld_reduce has no fp8 type before Blackwell (PTX ISA: e4m3/e5m2 "
+                       "from sm_100); a kernel would have to widen its elements");
         return;
     }
     o->supported = true;

@@ -166,6 +166,21 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     if (c->n_nodes < 1)
         c->n_nodes = 1;
     c->ppn = (n + c->n_nodes - 1) / c->n_nodes;
+    /* the fewest ranks any node holds (NCCL's node: the scale-up domain when
+     * it spans every rank, else the topology's node replica) */
+    c->ppn_min = n;
+    if (c->n_nodes > 1) {
+        for (int v = 0; v < nd; v++)
+            mark[v] = 0;
+        for (int i = 0; i < n; i++) {
+            int node = t->devs[t->gpus[c->ranks->ranks[i]]].node;
+            if (node >= 0 && node < nd)
+                mark[node]++;
+        }
+        for (int v = 0; v < nd; v++)
+            if (mark[v] > 0 && mark[v] < c->ppn_min)
+                c->ppn_min = mark[v];
+    }
     c->intra_hw = c->up_Bps > 0 ? CR_HW_NVLINK : CR_HW_PCI;
     if (!c->nvls || c->n_nodes > 1)
         c->nvls = c->nvls && c->one_domain;

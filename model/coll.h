@@ -174,7 +174,7 @@ typedef struct {
  * it reaches there (link capacity x bw_eff). */
 typedef struct {
     bool supported; /* false: this algo/proto/mech cannot run the request */
-    char why[96];   /* when unsupported: the reason */
+    char why[144];  /* when unsupported: the reason */
     double pred_s;
     cr_algo algo;      /* the algorithm used (chosen or forced) */
     cr_proto proto;    /* the protocol (CR_PROTO_AUTO never appears here;

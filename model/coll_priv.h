@@ -18,6 +18,7 @@ struct cr_coll_ctx {
     int n;       /* ranks */
     int n_nodes; /* NCCL's nNodes: scale-up domains (or nodes) holding ranks */
     int ppn;     /* ranks per node (largest) */
+    int ppn_min; /* ranks per node (smallest): NCCL's per-node GPU count for NVLS */
     /* per-GPU figures, the minimum over ranks, raw datasheet B/s */
     double up_Bps;       /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
     double gpu_Bps;      /* all ports */

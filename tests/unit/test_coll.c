@@ -523,14 +523,22 @@ static void check_one(const char *topo, cr_coll_ctx *c, cr_coll coll, cr_algo a,
                       cr_mech m, struct scan *sc)
 {
     double prev_bound = -1, prev_pred = -1;
-    for (double S = 8; S <= 8.6e9; S *= 4) {
+    /* 0 B, 1 B, then x4 to 1.1 TB (4^20 B) */
+    for (double S = 0; S <= 1.2e12; S = S > 0 ? S * 4 : 1) {
         cr_coll_result r = eval(c, coll, S, a, p, m, true);
         if (r.bound.bound_s < prev_bound * (1 - 1e-12))
             fail_msg("%s %s: bound decreases at %.0f B: %g < %g", topo, cr_coll_name(coll), S,
                      r.bound.bound_s, prev_bound);
         prev_bound = r.bound.bound_s;
+        if (!(isfinite(r.bound.bound_s) && r.bound.bound_s >= 0) ||
+            (S == 0 && r.bound.bound_s != 0))
+            fail_msg("%s %s at %.0f B: bound %g s", topo, cr_coll_name(coll), S, r.bound.bound_s);
         if (!r.pred.supported)
             continue;
+        if (!isfinite(r.pred.pred_s) || (S == 0 && r.pred.pred_s != 0))
+            fail_msg("%s %s %s/%s/%s at %.0f B: prediction %g s", topo, cr_coll_name(coll),
+                     cr_algo_name(r.pred.algo), cr_proto_name(r.pred.proto), cr_mech_name(m), S,
+                     r.pred.pred_s);
         if (!(r.pred.pred_s >= r.bound.bound_s * (1 - 1e-12)))
             fail_msg("%s %s %s/%s/%s at %.0f B: prediction %g s below bound %g s (%s)", topo,
                      cr_coll_name(coll), cr_algo_name(r.pred.algo), cr_proto_name(r.pred.proto),
@@ -779,6 +787,117 @@ static void test_errors(void **state)
     cr_topo_free(t);
 }
 
+/* ---- what NCCL adds to the hardware's in-switch capability ---- */
+
+static cr_coll_result eval_dt(cr_coll_ctx *c, cr_coll coll, double bytes, cr_dtype dt, cr_algo a,
+                              cr_mech m)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, bytes);
+    rq.dtype = dt;
+    rq.algo = a;
+    rq.proto = a == CR_ALGO_AUTO ? CR_PROTO_AUTO : CR_PROTO_SIMPLE;
+    rq.mech = m;
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
+        fail_msg("eval: %s", d.msg);
+    return r;
+}
+
+static void test_nvls_types(void **state)
+{
+    (void)state;
+    /* NCCL's NVLS kernels reduce int32/uint32/int64/uint64, fp16 and bf16
+     * (sum, min/max), fp32 and fp64 (sum) only: ncclNvlsSupported,
+     * src/include/device.h. So on 8x H100, where fp32 allreduce of 1 GiB
+     * goes to NVLS, int8 and fp8 cannot, and NCCL's choice must be another
+     * algorithm; allgather moves bytes and keeps NVLS for any type. */
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    double S = 1 << 30;
+    cr_coll_result r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_BF16, CR_ALGO_AUTO, CR_MECH_NONE);
+    assert_int_equal(r.pred.algo, CR_ALGO_NVLS);
+    const cr_dtype no_nvls[2] = {CR_DT_INT8, CR_DT_FP8};
+    for (int i = 0; i < 2; i++) {
+        r = eval_dt(c, CR_COLL_ALLREDUCE, S, no_nvls[i], CR_ALGO_AUTO, CR_MECH_NONE);
+        assert_true(r.pred.supported);
+        assert_int_not_equal(r.pred.algo, CR_ALGO_NVLS);
+        r = eval_dt(c, CR_COLL_ALLREDUCE, S, no_nvls[i], CR_ALGO_NVLS, CR_MECH_NONE);
+        assert_false(r.pred.supported);
+        assert_non_null(strstr(r.pred.why, "ncclNvlsSupported"));
+        r = eval_dt(c, CR_COLL_REDUCESCATTER, S, no_nvls[i], CR_ALGO_NVLS, CR_MECH_NONE);
+        assert_false(r.pred.supported);
+        r = eval_dt(c, CR_COLL_ALLGATHER, S, no_nvls[i], CR_ALGO_NVLS, CR_MECH_NONE);
+        assert_true(r.pred.supported);
+    }
+    /* multimem.ld_reduce (PTX ISA) has no 8-bit integer type, and fp8
+     * (e4m3x4/e5m2x4 with .acc::f16) only from Blackwell (sm_100) */
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_INT8, CR_ALGO_AUTO, CR_MECH_MULTIMEM);
+    assert_false(r.pred.supported);
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP8, CR_ALGO_AUTO, CR_MECH_MULTIMEM);
+    assert_false(r.pred.supported);
+    r = eval_dt(c, CR_COLL_ALLGATHER, S, CR_DT_INT8, CR_ALGO_AUTO, CR_MECH_MULTIMEM);
+    assert_true(r.pred.supported);
+    /* the bound keeps the in-switch credit for every type: a kernel that
+     * widens int8 to int32 may still reduce in the switch, so S / B is a
+     * floor for it too (doc/bounds.md 1.3) */
+    cr_coll_result f32 = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_AUTO, CR_MECH_NONE);
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_INT8, CR_ALGO_AUTO, CR_MECH_NONE);
+    assert_close(r.bound.bound_s, f32.bound.bound_s, 1e-12, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+
+    t = cr_test_open_topo("hgx-b200-8");
+    c = cr_test_coll_ctx(t, NULL);
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP8, CR_ALGO_AUTO, CR_MECH_MULTIMEM);
+    assert_true(r.pred.supported);
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_INT8, CR_ALGO_AUTO, CR_MECH_MULTIMEM);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+static void test_nvls_gpu_count(void **state)
+{
+    (void)state;
+    /* ncclNvlsInit (src/transport/nvls.cc) leaves NVLS off when the
+     * communicator holds 2 GPUs or fewer in a node; a custom multimem
+     * kernel needs only the switch. */
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    double S = 1 << 30;
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-1");
+    cr_coll_result r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_NVLS, CR_MECH_NONE);
+    assert_false(r.pred.supported);
+    assert_non_null(strstr(r.pred.why, "ncclNvlsInit"));
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_AUTO, CR_MECH_NONE);
+    assert_int_equal(r.pred.algo, CR_ALGO_RING);
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_AUTO, CR_MECH_MULTIMEM);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-2");
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_NVLS, CR_MECH_NONE);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    /* across nodes: the NVLS tree needs more than 2 ranks in every node.
+     * h100-ib-4n: 0-31:4 puts 2 ranks in each of 4 nodes, 0-31:2 four */
+    t = cr_test_open_topo("h100-ib-4n");
+    c = cr_test_coll_ctx(t, "0-31:4");
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_NVLSTREE, CR_MECH_NONE);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-31:2");
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_NVLSTREE, CR_MECH_NONE);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    /* uneven: 3 ranks in node 0, 2 in node 1: the node with 2 turns it off */
+    c = cr_test_coll_ctx(t, "0-2,8-9");
+    r = eval_dt(c, CR_COLL_ALLREDUCE, S, CR_DT_FP32, CR_ALGO_NVLSTREE, CR_MECH_NONE);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -798,6 +917,8 @@ int main(void)
         cmocka_unit_test(test_attainable),
         cmocka_unit_test(test_auto_monotone),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_nvls_types),
+        cmocka_unit_test(test_nvls_gpu_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +52,10 @@ static const char *const calibrate_help =
     "Running the kernels needs crbench (make kernels) and libcommroof_trace.so: they\n"
     "are looked up beside this binary ($BUILD/kernels/crbench, $BUILD/\n"
     "libcommroof_trace.so) or given by COMMROOF_CRBENCH and COMMROOF_TRACE_LIB.\n";
+
+/* crbench's exit status when the machine has no usable GPU
+ * (CR_EXIT_NO_GPU, kernels/crbench.h; crbench is CUDA, this file is not). */
+enum { CRBENCH_EXIT_NO_GPU = 4 };
 
 /* Directory of this executable, or "." */
 static void self_dir(char *buf, size_t size)
@@ -117,42 +120,21 @@ static int run_kernels(const char *dir, int quick)
     int status = 0;
     if (waitpid(pid, &status, 0) < 0)
         return cli_fail("calibrate", "waitpid: %s", strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CRBENCH_EXIT_NO_GPU)
+        return cli_fail("calibrate",
+                        "no usable NVIDIA GPU on this machine (%s says why above): calibrate "
+                        "measures GPU 0 here; on a machine without one, calibrate from traces "
+                        "recorded on the GPU machine: --from-traces DIR",
+                        crbench);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return cli_fail("calibrate", "cannot run %s", crbench);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return cli_fail("calibrate",
-                        "%s failed (exit %d): a check failed or no GPU is usable; run it by hand "
-                        "to see why",
-                        crbench, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                        "%s failed (%s %d): a correctness check or a CUDA call failed; run it by "
+                        "hand to see its table",
+                        crbench, WIFEXITED(status) ? "exit" : "signal",
+                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     return CLI_OK;
-}
-
-static int read_path(const char *p, cr_vmeas_list *l)
-{
-    struct stat sb;
-    if (stat(p, &sb) != 0)
-        return cli_fail("calibrate", "%s: %s", p, strerror(errno));
-    if (!S_ISDIR(sb.st_mode)) {
-        cr_diag d = {{0}};
-        if (cr_validate_read_trace(p, l, NULL, NULL, 0, &d) != CR_OK)
-            return cli_fail("calibrate", "%s", d.msg);
-        return CLI_OK;
-    }
-    DIR *dp = opendir(p);
-    if (!dp)
-        return cli_fail("calibrate", "%s: cannot open folder", p);
-    struct dirent *e;
-    int rc = CLI_OK;
-    while (rc == CLI_OK && (e = readdir(dp))) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
-            continue;
-        char f[PATH_MAX];
-        snprintf(f, sizeof f, "%s/%s", p, e->d_name);
-        cr_diag d = {{0}};
-        if (cr_validate_read_trace(f, l, NULL, NULL, 0, &d) != CR_OK)
-            rc = cli_fail("calibrate", "%s", d.msg);
-    }
-    closedir(dp);
-    return rc;
 }
 
 int cli_cmd_calibrate(int argc, char **argv)
@@ -219,9 +201,29 @@ int cli_cmd_calibrate(int argc, char **argv)
             goto out;
         inputs[n_in++] = tmpdir;
     }
-    for (int i = 0; i < n_in; i++)
-        if ((rc = read_path(inputs[i], &l)) != CLI_OK)
+    cr_vread_info ri = {0};
+    for (int i = 0; i < n_in; i++) {
+        cr_diag d = {{0}};
+        if (cr_validate_read_path(inputs[i], &l, &ri, &d) != CR_OK) {
+            rc = cli_fail("calibrate", "%s", d.msg);
             goto out;
+        }
+    }
+    if (ri.not_traces)
+        fprintf(stderr,
+                "commroof calibrate: note: %d file(s) of the folder(s) given are not traces and "
+                "were left out; first: %s\n",
+                ri.not_traces, ri.not_trace_why);
+    /* One process per GPU (torchrun, mpirun): one trace per rank; combine
+     * each case's ranks as validate does before taking figures from it. */
+    {
+        cr_vmerge_info mi = {0};
+        cr_diag d = {{0}};
+        if (cr_validate_merge_ranks(&l, &mi, &d) != CR_OK) {
+            rc = cli_fail("calibrate", "%s", d.msg);
+            goto out;
+        }
+    }
     cr_vcalib cal;
     cr_validate_calibrate(&l, &cal);
     if (cal.n_used == 0) {
@@ -302,22 +304,31 @@ int cli_cmd_calibrate(int argc, char **argv)
             if (cal.flops[dt] > 0)
                 printf("  %-20s %8.1f TFLOP/s %6.1f TFLOP/s\n", cr_dtype_name((cr_dtype)dt),
                        cal.flops[dt] / 1e12, g ? g->peak_flops[dt] / 1e12 : 0);
-        printf("  %-20s %11.1f GB/s\n", "h2d pinned", cal.h2d_pinned_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "d2h pinned", cal.d2h_pinned_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "h2d pageable", cal.h2d_pageable_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "d2h pageable", cal.d2h_pageable_Bps / 1e9);
-        printf("  %-20s %14.2f us\n", "launch", cal.launch_s * 1e6);
-        printf("  %-20s %14.2f us\n", "launch+sync", cal.sync_s * 1e6);
-        printf("  %-20s %14.2f us\n", "graph kernel", cal.graph_s * 1e6);
-        printf("  %-20s %14.2f us\n", "event sync", cal.event_s * 1e6);
-        printf("  %-20s %14.2f us\n", "kernel fixed", cal.kernel_fixed_s * 1e6);
-        printf("  %-20s %11.1f GB/s\n", "hbm read", cal.hbm_rd_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "hbm write", cal.hbm_wr_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "hbm copy", cal.hbm_copy_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "ce d2d", cal.ce_d2d_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "gemm memory-bound", cal.gemm_mem_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "ldst per SM", cal.ldst_sm_Bps / 1e9);
-        printf("  %-20s %11.1f GB/s\n", "tma per SM", cal.tma_sm_Bps / 1e9);
+        /* Only the figures the input measured (a p2p trace has no HBM case). */
+        const struct {
+            const char *name;
+            double v, scale;
+            const char *unit;
+        } rows[] = {{"h2d pinned", cal.h2d_pinned_Bps, 1e-9, "GB/s"},
+                    {"d2h pinned", cal.d2h_pinned_Bps, 1e-9, "GB/s"},
+                    {"h2d pageable", cal.h2d_pageable_Bps, 1e-9, "GB/s"},
+                    {"d2h pageable", cal.d2h_pageable_Bps, 1e-9, "GB/s"},
+                    {"launch", cal.launch_s, 1e6, "us"},
+                    {"launch+sync", cal.sync_s, 1e6, "us"},
+                    {"graph kernel", cal.graph_s, 1e6, "us"},
+                    {"event sync", cal.event_s, 1e6, "us"},
+                    {"kernel fixed", cal.kernel_fixed_s, 1e6, "us"},
+                    {"hbm read", cal.hbm_rd_Bps, 1e-9, "GB/s"},
+                    {"hbm write", cal.hbm_wr_Bps, 1e-9, "GB/s"},
+                    {"hbm copy", cal.hbm_copy_Bps, 1e-9, "GB/s"},
+                    {"ce d2d", cal.ce_d2d_Bps, 1e-9, "GB/s"},
+                    {"gemm memory-bound", cal.gemm_mem_Bps, 1e-9, "GB/s"},
+                    {"ldst per SM", cal.ldst_sm_Bps, 1e-9, "GB/s"},
+                    {"tma per SM", cal.tma_sm_Bps, 1e-9, "GB/s"}};
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            if (rows[i].v > 0)
+                printf("  %-20s %14.2f %s\n", rows[i].name, rows[i].v * rows[i].scale,
+                       rows[i].unit);
         static const char *const mn[3] = {"ce", "tma", "ldst"};
         for (int mk = 0; mk < 3; mk++)
             if (cal.p2p_Bps[mk] > 0)

@@ -15,13 +15,11 @@
  * Exit: 0 ok; 1 runtime failure, or a family's median |error| above
  * --max-median-error; 2 usage; 3 a measured time below its bound.
  */
-#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "topo.h"
@@ -58,68 +56,6 @@ static const char *const validate_help =
     "\n"
     "Exit status: 0 ok; 1 runtime failure or --max-median-error exceeded; 2 usage;\n"
     "3 a measured time below its bound (an impossible result).\n";
-
-static int is_dir(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Reads every *.json and *.json.gz of a folder, in name order. */
-static int read_dir(const char *dir, cr_vmeas_list *l, int *skipped, char *why, size_t wsz,
-                    int *files)
-{
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return cli_fail("validate", "%s: cannot open folder", dir);
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = CLI_OK;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t len = strlen(e->d_name);
-        if (!(len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) &&
-            !(len > 8 && strcmp(e->d_name + len - 8, ".json.gz") == 0))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **t = realloc(names, cap * sizeof *t);
-            if (!t) {
-                rc = cli_fail("validate", "out of memory");
-                goto out;
-            }
-            names = t;
-        }
-        size_t sz = strlen(dir) + len + 2;
-        names[n] = malloc(sz);
-        if (!names[n]) {
-            rc = cli_fail("validate", "out of memory");
-            goto out;
-        }
-        snprintf(names[n], sz, "%s/%s", dir, e->d_name);
-        n++;
-    }
-    qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
-        cr_diag d = {{0}};
-        int sk = 0;
-        if (cr_validate_read_trace(names[i], l, &sk, why, wsz, &d) != CR_OK)
-            rc = cli_fail("validate", "%s", d.msg);
-        *skipped += sk;
-        (*files)++;
-    }
-out:
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    closedir(dp);
-    return rc;
-}
 
 static double us(double s)
 {
@@ -220,22 +156,13 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
         goto out;
     }
-    int skipped = 0, files = 0;
-    char why[256] = "";
+    cr_vread_info ri = {0};
     for (int i = 0; i < n_traces; i++) {
-        if (is_dir(traces[i])) {
-            if ((rc = read_dir(traces[i], &l, &skipped, why, sizeof why, &files)) != CLI_OK)
-                goto out;
-            continue;
-        }
         cr_diag d = {{0}};
-        int sk = 0;
-        if (cr_validate_read_trace(traces[i], &l, &sk, why, sizeof why, &d) != CR_OK) {
+        if (cr_validate_read_path(traces[i], &l, &ri, &d) != CR_OK) {
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
-        skipped += sk;
-        files++;
     }
     for (int i = 0; i < n_logs; i++) {
         cr_diag d = {{0}};
@@ -277,7 +204,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate",
                       "no measured cases in the input (%d trace file(s), %d log(s)): traces need "
                       "NVTX ranges named \"cr:<family> ...\" from kernels/crbench%s%s",
-                      files, n_logs, skipped ? "; first skipped range: " : "", why);
+                      ri.files, n_logs, ri.skipped ? "; first skipped range: " : "", ri.why);
         goto out;
     }
     res = calloc(l.n, sizeof *res);
@@ -363,7 +290,9 @@ int cli_cmd_validate(int argc, char **argv)
         }
         json_object_set_new(root, "summary", js);
         json_object_set_new(root, "violations", json_integer(all.violations));
-        json_object_set_new(root, "skipped_ranges", json_integer(skipped));
+        json_object_set_new(root, "skipped_ranges", json_integer(ri.skipped));
+        json_object_set_new(root, "skipped_files", json_integer(ri.not_traces));
+        json_object_set_new(root, "incomplete_files", json_integer(ri.incomplete));
         json_object_set_new(root, "merged_cases", json_integer(mi.merged));
         json_object_set_new(root, "rank_alone_cases", json_integer(mi.rank_alone));
         if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
@@ -374,9 +303,18 @@ int cli_cmd_validate(int argc, char **argv)
     } else {
         printf("# commroof validate: %zu cases from %d trace file(s) and %d nccl-tests log(s), "
                "topology %s\n",
-               l.n, files, n_logs, t->name);
-        if (skipped)
-            printf("# %d range(s) skipped; first: %s\n", skipped, why);
+               l.n, ri.files, n_logs, t->name);
+        if (ri.skipped)
+            printf("# %d range(s) skipped; first: %s\n", ri.skipped, ri.why);
+        if (ri.incomplete)
+            printf("# note: %d trace file(s) end before their closing bracket (the traced "
+                   "process was killed, or the file was cut): first %s; a case near the cut may "
+                   "lack activities and be skipped\n",
+                   ri.incomplete, ri.incomplete_path);
+        if (ri.not_traces)
+            printf("# note: %d file(s) of the folder(s) given are not traces and were left "
+                   "out; first: %s\n",
+                   ri.not_traces, ri.not_trace_why);
         if (mi.merged)
             printf("# %d case(s) combined over the traces of up to %d ranks of one run: per "
                    "iteration, last end - last start over the ranks (doc/validation.md)\n",

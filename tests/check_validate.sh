@@ -58,7 +58,7 @@ for f in traces/nvidia-h200-x2/kernels-*.json.gz; do
     [ -f "$f" ] || continue
     gzip -dc "$f" | "$CR" validate /dev/stdin --topo hgx-h200-8 --summary >"${BUILD:-build}/validate-x2.txt" 2>&1
     r=$?
-    sed -n 's/^  \(nccl\|p2p\) /check_validate: x2 &/p' "${BUILD:-build}/validate-x2.txt"
+    sed -n "s#^  \(nccl\|p2p\) #check_validate: x2 $(basename "$f" .json.gz) &#p" "${BUILD:-build}/validate-x2.txt"
     [ $r -eq 0 ] || { cat "${BUILD:-build}/validate-x2.txt"; echo "check_validate: $f: exit $r"; fail=1; }
 done
 
@@ -103,12 +103,10 @@ fi
 # One process per GPU (torchrun, traces/nvidia-h200-x2/torchrun-nccl-rank*):
 # validate combines the two ranks' traces of each case (per iteration, the
 # last end less the last rank's start; doc/validation.md): 55 merged cases,
-# zero bound violations. Median |err| <= 10% is the aim; it is not reached
-# (54%): below 4 MiB the collective costs 4.7-8 us once both ranks are in,
-# about half of coll's small-message latency, which was fitted to the
-# one-process sweep whose span includes the launch skew between the GPUs
-# (doc/validation.md). Printed as a known miss; the >= 4 MiB cases (25) are
-# gated at 10%. One rank alone must be noted, not silently merged.
+# zero bound violations, median |err| <= 10% over all 55 and over the 25
+# cases of 4 MiB and more (tests/check_coll_traces.sh gates all 55 at 10%: coll models the
+# process layout since d6313ea; 54.3% before). One rank alone must be
+# noted, not silently merged.
 R0=traces/nvidia-h200-x2/torchrun-nccl-rank0.json.gz
 R1=traces/nvidia-h200-x2/torchrun-nccl-rank1.json.gz
 if [ -f "$R0" ] && [ -f "$R1" ]; then
@@ -131,8 +129,7 @@ if [ -f "$R0" ] && [ -f "$R1" ]; then
         }
         END {
             ma = med(all, na); ml = med(large, nl)
-            printf "check_validate: x2 torchrun: %d merged cases, %d violations, median |err| %.1f%%; >= 4 MiB (%d cases) %.1f%%: %s\n", na, viol, ma, nl, ml, (na == 55 && viol == 0 && nl == 25 && ml <= max) ? "ok" : "FAILED"
-            if (ma > max) printf "check_validate: x2 torchrun: known miss: median |err| %.1f%% > %.0f%%: below 4 MiB the merged device time (the cost once the last rank arrived) is about half of coll'"'"'s latency, fitted to the one-process sweep that includes launch skew (doc/validation.md)\n", ma, max
+            printf "check_validate: x2 torchrun: %d merged cases, %d violations, median |err| %.1f%%; >= 4 MiB (%d cases) %.1f%%: %s\n", na, viol, ma, nl, ml, (na == 55 && viol == 0 && nl == 25 && ml <= max && ma <= max) ? "ok" : "FAILED"
         }' >"${BUILD:-build}/validate-torchrun.txt"
     cat "${BUILD:-build}/validate-torchrun.txt"
     grep -q FAILED "${BUILD:-build}/validate-torchrun.txt" && fail=1
@@ -141,14 +138,28 @@ else
     echo "check_validate: $R0 or $R1 missing"; fail=1
 fi
 
-# nccl-tests logs: the fixture reads, a truncated row is an error.
+# nccl-tests logs (tests/fixtures/nccl-tests, written in the published
+# layouts: 2.11+ with the root column and "#wrong", 2.10 and earlier
+# without root and with "error", one process driving 8 GPUs, mpirun's one
+# process per GPU, two tests and NCCL_DEBUG lines in one log): each must
+# yield one case per result row (rows counted here from the text: lines
+# that start with two whole numbers and are not NCCL_DEBUG output), on the
+# topology its name says; bad-* must fail with exit 1.
 for f in tests/fixtures/nccl-tests/*.log; do
     [ -f "$f" ] || continue
-    "$CR" validate --nccl-tests "$f" --topo hgx-h100-8 --summary >/dev/null 2>&1
+    case "$(basename "$f")" in a100*) nt=dgx-a100-8 ;; *) nt=hgx-h100-8 ;; esac
+    out=$("$CR" validate --nccl-tests "$f" --topo $nt --summary 2>&1)
     r=$?
     case "$f" in
     *bad*) [ $r -eq 1 ] || { echo "check_validate: $f should fail with exit 1, got $r"; fail=1; } ;;
-    *) [ $r -eq 0 ] || [ $r -eq 3 ] || { echo "check_validate: $f: exit $r"; "$CR" validate --nccl-tests "$f" --topo hgx-h100-8 --summary; fail=1; } ;;
+    *)
+        rows=$(grep -c '^ *[0-9][0-9]* \{1,\}[0-9][0-9]* ' "$f")
+        got=$(echo "$out" | awk '$1 == "nccl" && NF == 7 {print $2}')
+        if { [ $r -eq 0 ] || [ $r -eq 3 ]; } && [ "$got" = "$rows" ]; then
+            echo "check_validate: nccl-tests $(basename "$f"): $got of $rows rows read on $nt"
+        else
+            echo "$out"; echo "check_validate: $f: exit $r, $got cases for $rows result rows"; fail=1
+        fi ;;
     esac
 done
 # calibrate from the committed traces: the written topology passes the
@@ -169,6 +180,49 @@ if "$CR" calibrate --topo h200-1 --from-traces traces/h200-1/ -o "$CAL" >/dev/nu
 else
     echo "check_validate: calibrate --from-traces failed"; fail=1
 fi
+# calibrate from the two-GPU folder (compressed traces, the torchrun ranks
+# combined as validate does, fused-measured.json beside them is not a trace
+# and is reported): coll's mechanism parameters from the p2p trace, on the
+# imported topology of that machine; the p2p cases then validate with no
+# violation.
+X2T="${BUILD:-build}/validate-x2-topo.xml" X2C="${BUILD:-build}/validate-x2-calibrated.xml"
+if "$CR" topo import-nccl traces/nvidia-h200-x2/nccl-topo.xml -o "$X2T" >/dev/null 2>&1 &&
+    msg=$("$CR" calibrate --topo "$X2T" --from-traces traces/nvidia-h200-x2 -o "$X2C" 2>&1); then
+    for k in mech.ce.eff mech.tma.eff mech.tma.sms mech.ldst.sms; do
+        grep -q "key=\"$k\"" "$X2C" || { echo "check_validate: calibrate (x2) did not write $k"; fail=1; }
+    done
+    echo "$msg" | grep -q "1 file(s) of the folder(s) given are not traces.*fused-measured.json" ||
+        { echo "$msg"; echo "check_validate: calibrate (x2) did not report fused-measured.json"; fail=1; }
+    out=$("$CR" validate traces/nvidia-h200-x2/kernels-p2p.json.gz --topo "$X2C" --summary 2>&1); r=$?
+    [ $r -eq 0 ] || { echo "$out"; echo "check_validate: p2p on the calibrated x2 topology: exit $r"; fail=1; }
+    echo "check_validate: calibrated x2 (from the traces): p2p $(echo "$out" | awk '$1 == "p2p" {print "median |err| " $4 "%, p90 " $5 "%, " $7 " violations"}')"
+else
+    echo "$msg"; echo "check_validate: calibrate --from-traces traces/nvidia-h200-x2 failed"; fail=1
+fi
+# Bad input: exit status and the message name the file and what is wrong.
+BADT="${BUILD:-build}/validate-bad"
+mkdir -p "$BADT"
+echo "hello" >"$BADT/text.json"
+head -c 4000 traces/nvidia-h200-x2/kernels-p2p.json.gz >"$BADT/cut.json.gz"
+bad() { # bad WANT-RC PATTERN validate-args...
+    want=$1 pat=$2; shift 2
+    m=$("$CR" validate "$@" 2>&1); r=$?
+    if [ $r -ne "$want" ] || ! echo "$m" | grep -q "$pat"; then
+        echo "$m"; echo "check_validate: validate $*: exit $r (want $want, message matching \"$pat\")"; fail=1
+    fi
+}
+bad 1 "no-such.json: cannot open: No such file" "$BADT/no-such.json" --topo h200-1
+bad 1 "text.json:1: not a trace" "$BADT/text.json" --topo h200-1
+bad 1 "cut.json.gz: not a valid gzip file" "$BADT/cut.json.gz" --topo h200-1
+mkdir -p "$BADT/empty"
+bad 1 "empty: no trace file" "$BADT/empty" --topo h200-1
+bad 1 "no-such.log: cannot open" --nccl-tests "$BADT/no-such.log" --topo h200-1
+bad 2 "unknown option" traces/h200-1/kernels-hbm.json --bogus
+# A trace cut before its closing bracket (the traced process killed) is read
+# up to its last whole event and reported, not silently taken as complete.
+head -c 300000 traces/h200-1/kernels-hbm.json >"$BADT/cut.json"
+bad 0 "1 trace file(s) end before their closing bracket" "$BADT/cut.json" --topo h200-1 --summary
+rm -rf "$BADT"
 "$CR" validate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "check_validate: no input should be a usage error (2)"; fail=1; }
 "$CR" validate traces/h200-1/kernels-hbm.json --topo nope >/dev/null 2>&1; [ $? -eq 1 ] || { echo "check_validate: unknown topology should exit 1"; fail=1; }
 "$CR" validate traces/h200-1/kernels-hbm.json --topo h200-1 --subset third >/dev/null 2>&1; [ $? -eq 2 ] || { echo "check_validate: --subset third should be a usage error (2)"; fail=1; }

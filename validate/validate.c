@@ -6,12 +6,14 @@
  * file only maps a case's keys to their parameters.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "coll.h"
@@ -347,7 +349,10 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, const range *rg, const act *a
         m->samples = n_it > 0 ? n_it : 1;
         return true;
     }
-    if (hi == lo || n_it <= 1) {
+    /* Without activities the range's host time; a launch case of one
+     * iteration has no launch-to-launch spacing either. One iteration with
+     * activities is a device time like any other (below). */
+    if (hi == lo || (n_it <= 1 && m->c.family == CR_VFAM_LAUNCH)) {
         m->measured_s = (rg->end - rg->ts) / (n_it > 0 ? n_it : 1) / per;
         m->samples = 1;
         m->host_timed = hi == lo;
@@ -498,8 +503,10 @@ static int64_t proc_of(int64_t pid)
     return pid >= 100 ? pid / 100 : pid;
 }
 
-cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
-                                 char *skip_why, size_t skip_why_size, cr_diag *d)
+/* cr_validate_read_trace(); *complete (may be NULL) false when the file
+ * ends before its closing bracket (the writer did not finish). */
+static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped, char *skip_why,
+                            size_t skip_why_size, bool *complete, cr_diag *d)
 {
     cr_trace_reader *r = NULL;
     FILE *gz = NULL;
@@ -577,6 +584,8 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
         host = json_string_value(json_object_get(md, "hostname"));
     cr_trace_info info;
     cr_trace_reader_info(r, &info);
+    if (complete)
+        *complete = info.complete;
     if (na > 1)
         qsort(a, na, sizeof *a, cmp_act);
     for (size_t i = 0; i < nr; i++) {
@@ -622,6 +631,98 @@ out:
         fclose(gz);
     if (n_skipped)
         *n_skipped = skipped;
+    return st;
+}
+
+cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
+                                 char *skip_why, size_t skip_why_size, cr_diag *d)
+{
+    return read_trace(path, out, n_skipped, skip_why, skip_why_size, NULL, d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool is_trace_name(const char *name)
+{
+    size_t len = strlen(name);
+    return (len > 5 && strcmp(name + len - 5, ".json") == 0) ||
+           (len > 8 && strcmp(name + len - 8, ".json.gz") == 0);
+}
+
+/* One trace into out; info's skip figures updated. */
+static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *info, cr_diag *d)
+{
+    int sk = 0;
+    bool complete = true;
+    cr_status st = read_trace(path, out, &sk, info->skipped ? NULL : info->why,
+                              info->skipped ? 0 : sizeof info->why, &complete, d);
+    info->skipped += sk;
+    if (st == CR_OK && !complete && info->incomplete++ == 0)
+        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+    info->files += st == CR_OK;
+    return st;
+}
+
+cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
+                                cr_diag *d)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return read_one(path, out, info, d);
+    DIR *dp = opendir(path);
+    if (!dp)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open folder: %s", path, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int read = 0;
+    cr_status st = CR_OK;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        if (!is_trace_name(e->d_name))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **t = realloc(names, cap * sizeof *t);
+            if (!t) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            names = t;
+        }
+        size_t sz = strlen(path) + strlen(e->d_name) + 2;
+        if (!(names[n] = malloc(sz))) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        snprintf(names[n++], sz, "%s/%s", path, e->d_name);
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        cr_diag fd = {{0}};
+        cr_status fs = read_one(names[i], out, info, &fd);
+        if (fs == CR_ENOMEM) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s", fd.msg);
+            goto out;
+        }
+        if (fs != CR_OK) {
+            if (info->not_traces++ == 0)
+                snprintf(info->not_trace_why, sizeof info->not_trace_why, "%.300s", fd.msg);
+            continue;
+        }
+        read++;
+    }
+    if (read == 0)
+        st =
+            cr_diag_set(d, CR_EIO, "%s: no trace file (*.json, *.json.gz) in this folder reads%s%s",
+                        path, n ? "; first: " : "", n ? info->not_trace_why : "");
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(dp);
     return st;
 }
 
@@ -838,13 +939,94 @@ cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_d
     return st;
 }
 
+/* Column layout of one nccl-tests result table, read from its header line.
+ * Every release names its columns there and they moved: 2.11 added "root"
+ * (before it the out-of-place time was the fifth column), releases before
+ * 2.11 printed no "redop" column for all_gather / alltoall, the first ones
+ * said "bytes N type op ... res", recent ones "#wrong" for "error". */
+typedef struct {
+    int time_col; /* first "time": the out-of-place time, us */
+    int type_col; /* "type", or -1 */
+    int n_cols;   /* columns the header names */
+    int line;     /* header line (0: none yet, the 2.11+ layout assumed) */
+} nt_layout;
+
+enum { NT_MAX_TOK = 40 };
+
+/* Splits s at blanks into at most NT_MAX_TOK tokens (s is modified). */
+static int nt_split(char *s, char **tok)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(s, " \t\r\n", &save); p && n < NT_MAX_TOK;
+         p = strtok_r(NULL, " \t\r\n", &save))
+        tok[n++] = p;
+    return n;
+}
+
+static bool nt_all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* A header line ("# size count type redop root time algbw busbw #wrong
+ * time ..."): sets the layout and returns true. */
+static bool nt_header(const char *line, int line_no, nt_layout *lay)
+{
+    char buf[4096], *tok[NT_MAX_TOK];
+    snprintf(buf, sizeof buf, "%s", line + 1);
+    int n = nt_split(buf, tok);
+    if (n < 4 || (strcmp(tok[0], "size") && strcmp(tok[0], "bytes")))
+        return false;
+    int tc = -1, ty = -1;
+    for (int i = 0; i < n; i++) {
+        if (tc < 0 && !strcmp(tok[i], "time"))
+            tc = i;
+        if (ty < 0 && !strcmp(tok[i], "type"))
+            ty = i;
+    }
+    if (tc < 1)
+        return false;
+    *lay = (nt_layout){tc, ty, n, line_no};
+    return true;
+}
+
+/* "fp32" etc. for nccl-tests' type names */
+static const char *nt_dtype(const char *type)
+{
+    static const struct {
+        const char *nt, *cr;
+    } map[] = {{"float", "fp32"},  {"half", "fp16"},  {"bfloat16", "bf16"},
+               {"double", "fp64"}, {"f8e4m3", "fp8"}, {"fp8_e4m3", "fp8"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(type, map[i].nt))
+            return map[i].cr;
+    return type;
+}
+
+static void nt_set(cr_vmeas *m, const char *key, const char *value)
+{
+    int k = m->c.n_keys++;
+    snprintf(m->c.kv[k].key, sizeof m->c.kv[k].key, "%s", key);
+    snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", value);
+}
+
 cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmeas_list *out,
                                              cr_diag *d)
 {
     const char *path = label;
-    const char *coll = NULL;
-    int nranks = 0, line_no = 0, rows = 0;
-    char dtype[16] = "float";
+    const char *coll = NULL, *file_coll = nccl_tests_coll(base_name(path));
+    /* Ranks of the current run: a log may hold several runs one after the
+     * other (a job's logs concatenated, or mpirun of a non-MPI build, where
+     * every process prints its own one-rank run); each "# nThread" line
+     * starts one. */
+    int nranks = 0, line_no = 0;
+    nt_layout lay = {5, 2, 9, 0};
     size_t first = out->n;
     cr_status st = CR_OK;
     char line[4096];
@@ -859,34 +1041,62 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmea
             const char *c = nccl_tests_coll(line);
             if (c && strstr(line, "test starting"))
                 coll = c;
+            if (!strncmp(line, "# nThread", 9))
+                nranks = 0;
             int rk;
-            if (sscanf(line, "# Rank %d", &rk) == 1 || sscanf(line, "#  Rank %d", &rk) == 1)
+            if (sscanf(line, "# Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20) {
                 nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            }
+            nt_header(line, line_no, &lay);
             continue;
         }
-        /* A data row: size count type redop root time algbw busbw #wrong ... */
-        double size, count, t_us, algbw, busbw;
-        char type[16], redop[16], root[16], wrong[16];
-        int nf = sscanf(line, "%lf %lf %15s %15s %15s %lf %lf %lf %15s", &size, &count, type, redop,
-                        root, &t_us, &algbw, &busbw, wrong);
-        const char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '\n' || *s == 0 || !isdigit((unsigned char)*s))
-            continue; /* blank, or a banner line such as " Avg bus bandwidth" */
-        if (nf < 8) {
+        /* A result row starts with two whole numbers (size, count); other
+         * lines (NCCL_DEBUG output, banners, blank lines) are not rows. */
+        char buf[4096], *tok[NT_MAX_TOK];
+        snprintf(buf, sizeof buf, "%s", line);
+        int nt = nt_split(buf, tok);
+        if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
+            continue;
+        int need_cols = lay.time_col + 3; /* time algbw busbw */
+        if (nt < need_cols) {
+            if (lay.line)
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: not an nccl-tests result row: %d column(s), the header at "
+                                 "line %d names %d (the out-of-place time is column %d)",
+                                 path, line_no, nt, lay.line, lay.n_cols, lay.time_col + 1);
+            else
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: not an nccl-tests result row (expected: size count type "
+                                 "redop root time algbw busbw #wrong ..., as nccl-tests 2.11+ "
+                                 "prints when no header line comes first)",
+                                 path, line_no);
+            goto out;
+        }
+        char *end = NULL;
+        double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
+        if (!end || *end || !(t_us > 0) || !isfinite(t_us) || !(size >= 0) || !isfinite(size)) {
             st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: not an nccl-tests result row (expected: size count type "
-                             "redop root time algbw busbw #wrong ...)",
+                             "%s:%d: size %s, out-of-place time \"%s\" (column %d): need a time "
+                             "> 0 us",
+                             path, line_no, tok[0], tok[lay.time_col], lay.time_col + 1);
+            goto out;
+        }
+        if (nranks < 1) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: a result row before any \"#  Rank N Group ...\" line: the "
+                             "number of ranks is unknown",
                              path, line_no);
             goto out;
         }
-        if (!(size >= 0) || !(t_us > 0) || !isfinite(t_us)) {
-            st = cr_diag_set(d, CR_EPARSE, "%s:%d: size %g or time %g us out of range", path,
-                             line_no, size, t_us);
+        const char *cl = coll ? coll : file_coll;
+        if (!cl) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: cannot tell the collective: no \"# Collective test starting: "
+                             "<name>_perf\" line and no <name>_perf in the file name (e.g. "
+                             "all_reduce_perf.log)",
+                             path, line_no);
             goto out;
         }
-        snprintf(dtype, sizeof dtype, "%s", type);
         cr_vmeas *m = list_push(out);
         if (!m) {
             st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
@@ -895,50 +1105,20 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmea
         m->measured_s = t_us * 1e-6;
         m->samples = 1;
         snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), line_no);
-        /* The case's keys are filled once the collective and n are known. */
-        char buf[40];
-        snprintf(buf, sizeof buf, "%.0f", size);
         m->c.family = CR_VFAM_NCCL;
-        snprintf(m->c.kv[0].key, sizeof m->c.kv[0].key, "bytes");
-        snprintf(m->c.kv[0].value, sizeof m->c.kv[0].value, "%s", buf);
-        snprintf(m->c.kv[1].key, sizeof m->c.kv[1].key, "dtype");
-        snprintf(m->c.kv[1].value, sizeof m->c.kv[1].value, "%s",
-                 strcmp(type, "float") == 0      ? "fp32"
-                 : strcmp(type, "half") == 0     ? "fp16"
-                 : strcmp(type, "bfloat16") == 0 ? "bf16"
-                 : strcmp(type, "double") == 0   ? "fp64"
-                                                 : type);
-        m->c.n_keys = 2;
-        rows++;
+        m->c.n_keys = 0;
+        char num[40];
+        snprintf(num, sizeof num, "%.0f", size);
+        nt_set(m, "bytes", num);
+        nt_set(m, "dtype", lay.type_col >= 0 ? nt_dtype(tok[lay.type_col]) : "fp32");
+        nt_set(m, "coll", cl);
+        snprintf(num, sizeof num, "%d", nranks);
+        nt_set(m, "nranks", num);
+        make_label(m);
     }
     if (ferror(f)) {
         st = cr_diag_set(d, CR_EIO, "%s: read error", path);
         goto out;
-    }
-    if (!coll)
-        coll = nccl_tests_coll(base_name(path));
-    if (rows > 0 && !coll) {
-        st = cr_diag_set(d, CR_EPARSE,
-                         "%s: cannot tell the collective: no \"# Collective test starting: "
-                         "<name>_perf\" line and no <name>_perf in the file name",
-                         path);
-        goto out;
-    }
-    if (rows > 0 && nranks < 1) {
-        st = cr_diag_set(d, CR_EPARSE,
-                         "%s: no \"#  Rank N Group ...\" lines: the number of ranks is unknown",
-                         path);
-        goto out;
-    }
-    for (size_t i = first; i < out->n; i++) {
-        cr_vmeas *m = &out->v[i];
-        int k = m->c.n_keys;
-        snprintf(m->c.kv[k].key, sizeof m->c.kv[k].key, "coll");
-        snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", coll);
-        snprintf(m->c.kv[k + 1].key, sizeof m->c.kv[k + 1].key, "nranks");
-        snprintf(m->c.kv[k + 1].value, sizeof m->c.kv[k + 1].value, "%d", nranks);
-        m->c.n_keys = k + 2;
-        make_label(m);
     }
 out:
     if (st != CR_OK)

@@ -176,6 +176,30 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
  * -1 when there is none. */
 int cr_validate_rank_from_name(const char *path);
 
+/* What cr_validate_read_path() read; it adds to the figures (zero it once
+ * before the first call). */
+typedef struct {
+    int files;                 /* trace files read */
+    int skipped;               /* ranges skipped (cr_validate_read_trace's n_skipped) */
+    char why[256];             /* the first skipped range's reason */
+    int not_traces;            /* files of a folder that could not be read as traces */
+    char not_trace_why[320];   /* the first of them: the reader's message */
+    int incomplete;            /* traces that end before their closing bracket (the
+                                  traced process was killed, or the file was cut) */
+    char incomplete_path[256]; /* the first of them */
+} cr_vread_info;
+
+/* cr_validate_read_trace() for a file, or for every *.json and *.json.gz
+ * of a folder in name order (not its subfolders). A file named by path
+ * must be a trace; a folder's file that cannot be read as one (another
+ * tool's JSON beside the traces, a truncated .json.gz) is counted in
+ * info->not_traces with the reader's message and left out, so that the
+ * caller can report it. Errors: CR_EIO for a folder that cannot be read or
+ * holds no trace file that reads, CR_ENOMEM, and for a file those of
+ * cr_validate_read_trace(). */
+cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
+                                cr_diag *d);
+
 /* Reads an nccl-tests output log (all_reduce_perf and friends) and appends
  * one measurement per size row (out-of-place time). The collective comes
  * from the log ("Collective test starting: all_reduce_perf") or, failing

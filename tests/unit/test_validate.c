@@ -228,6 +228,66 @@ static void test_eval_gemm_and_multi_gpu(void **state)
     cr_topo_free(t);
 }
 
+/* A folder: its traces are read in name order (.json and .json.gz); another
+ * tool's JSON beside them is left out and counted with the reader's
+ * message; a trace cut before its closing bracket is read and counted as
+ * incomplete. A file named directly must be a trace. */
+static void test_read_path(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_validate_dir_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[128], b[128], c[128], e[128];
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b-measured.json", dir);
+    snprintf(c, sizeof c, "%s/c.json", dir);
+    snprintf(e, sizeof e, "%s/notes.txt", dir);
+    const char *whole = HDR R("cr:hbm op=read bytes=1048576 iters=1 rd_bytes=1048576 wr_bytes=0 "
+                              "flops=0",
+                              0, 100) K(0, 10, 5) END;
+    /* cut after the second event: no closing bracket */
+    const char *cut = HDR R("cr:hbm op=write bytes=1048576 iters=1 rd_bytes=0 wr_bytes=1048576 "
+                            "flops=0",
+                            0, 100) K(0, 10, 7) "{\"ph\":\"X\",\"cat\":\"ker";
+    const char *other = "[{\"name\": \"ag_gemm baseline\", \"measured_us\": 76.2}]\n";
+    const char *files[4][2] = {{a, whole}, {b, other}, {c, cut}, {e, "not json"}};
+    for (int i = 0; i < 4; i++) {
+        FILE *f = fopen(files[i][0], "w");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        fclose(f);
+    }
+    cr_vmeas_list l = {0};
+    cr_vread_info ri = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_path(dir, &l, &ri, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "op"), "read"); /* a.json first */
+    /* iters=1: the kernel's 5 us of device time, not the range's 100 us */
+    assert_close(l.v[0].measured_s, 5e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "op"), "write");
+    assert_close(l.v[1].measured_s, 7e-6, 1e-12, 0);
+    assert_int_equal(ri.files, 2);
+    assert_int_equal(ri.not_traces, 1);
+    assert_non_null(strstr(ri.not_trace_why, "b-measured.json"));
+    assert_int_equal(ri.incomplete, 1);
+    assert_non_null(strstr(ri.incomplete_path, "c.json"));
+    cr_vmeas_list_release(&l);
+    /* named directly, the other tool's file is an error */
+    memset(&ri, 0, sizeof ri);
+    assert_int_not_equal(cr_validate_read_path(b, &l, &ri, &d), CR_OK);
+    assert_non_null(strstr(d.msg, "b-measured.json"));
+    assert_int_equal(l.n, 0);
+    for (int i = 0; i < 4; i++)
+        unlink(files[i][0]);
+    /* an empty folder is an error */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_validate_read_path(dir, &l, &ri, &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "no trace file"));
+    rmdir(dir);
+    cr_vmeas_list_release(&l);
+}
+
 /* --- nccl-tests ------------------------------------------------------------------ */
 
 static void test_nccl_tests(void **state)
@@ -273,6 +333,123 @@ static void test_nccl_tests(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "cannot tell the collective"));
+    unlink(path);
+    free(path);
+    cr_vmeas_list_release(&l);
+}
+
+/* The column layouts of earlier nccl-tests releases (common.cu's
+ * print_header): before 2.11 no "root" column, so the out-of-place time is
+ * the fifth column, and all_gather printed no "redop" column either (time
+ * fourth). The times below are read off the rows by hand. */
+static void test_nccl_tests_layouts(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *old = "# nThread 1 nGpus 2 minBytes 1024 maxBytes 2048 step: 2(factor)\n"
+                      "#   Rank  0 Pid  7001 on  dgx device  0 [0x07] A100-SXM4-80GB\n"
+                      "#   Rank  1 Pid  7002 on  dgx device  1 [0x0f] A100-SXM4-80GB\n"
+                      "#       size         count    type   redop     time   algbw   busbw  "
+                      "error     time   algbw   busbw  error\n"
+                      "        1024           128   float     sum    25.00    0.04    0.04  "
+                      "0e+00    24.75    0.04    0.04  0e+00\n"
+                      "# Collective test starting: all_gather_perf\n"
+                      "#       size         count    type     time   algbw   busbw  error     "
+                      "time   algbw   busbw  error\n"
+                      "        2048           256   float    12.50    0.16    0.08  0e+00    "
+                      "12.40    0.17    0.08  0e+00\n";
+    char *path = write_tmp(old, "reduce_scatter_perf.log");
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    /* first table: time is the 5th column; the collective from the file
+     * name until the log names one */
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "reducescatter");
+    assert_close(l.v[0].measured_s, 25.00e-6, 1e-12, 0);
+    /* second table: no redop column, time 4th */
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "coll"), "allgather");
+    assert_close(l.v[1].measured_s, 12.50e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "dtype"), "fp32");
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "nranks"), "2");
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
+/* Several runs in one log: each "# nThread" line starts a run with its own
+ * "#  Rank" lines and collective. mpirun of a build without MPI prints one
+ * one-rank run per process (n = 1 each, not their sum); NCCL_DEBUG lines
+ * whose host name starts with digits are not rows. */
+static void test_nccl_tests_runs(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *hdr = "#       size         count      type   redop    root     time   algbw   "
+                      "busbw #wrong     time   algbw   busbw #wrong\n";
+    char log[4096];
+    snprintf(log, sizeof log,
+             "# Collective test starting: all_reduce_perf\n"
+             "# nThread 1 nGpus 1 minBytes 4096 maxBytes 4096\n"
+             "#  Rank  0 Group  0 Pid 3300 on 10-0-3-17 device  0 [0x18] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 3301 on 10-0-3-17 device  1 [0x28] NVIDIA H100\n"
+             "#  Rank  2 Group  0 Pid 3302 on 10-0-3-18 device  0 [0x18] NVIDIA H100\n"
+             "#  Rank  3 Group  0 Pid 3303 on 10-0-3-18 device  1 [0x28] NVIDIA H100\n"
+             "10-0-3-17:3300:3300 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+             "%s"
+             "        4096          1024     float     sum      -1    18.02    0.23    0.40      0 "
+             "   17.66    0.23    0.41      0\n"
+             "# Collective test starting: sendrecv_perf\n"
+             "# nThread 1 nGpus 1 minBytes 4096 maxBytes 4096\n"
+             "#  Rank  0 Group  0 Pid 3400 on 10-0-3-17 device  0 [0x18] NVIDIA H100\n"
+             "%s"
+             "        4096          1024     float     sum      -1     7.50    0.55    0.55      0 "
+             "    7.20    0.57    0.57      0\n"
+             "# nThread 1 nGpus 1 minBytes 4096 maxBytes 4096\n"
+             "#  Rank  0 Group  0 Pid 3401 on 10-0-3-17 device  1 [0x28] NVIDIA H100\n"
+             "%s"
+             "        4096          1024    bfloat16     sum      -1     7.70    0.53    0.53      "
+             "0     7.30    0.56    0.56      0\n",
+             hdr, hdr, hdr);
+    char *path = write_tmp(log, ".log");
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_OK);
+    assert_int_equal(l.n, 3);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allreduce");
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "4");
+    assert_close(l.v[0].measured_s, 18.02e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "coll"), "sendrecv");
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "nranks"), "1");
+    assert_close(l.v[1].measured_s, 7.50e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[2].c, "nranks"), "1");
+    assert_string_equal(cr_vcase_get(&l.v[2].c, "dtype"), "bf16");
+    assert_close(l.v[2].measured_s, 7.70e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+
+    /* A time that is not a number is an error naming its line and column. */
+    snprintf(
+        log, sizeof log,
+        "#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n%s"
+        "        4096          1024     float     sum      -1      N/A    0.23    0.40      0\n",
+        hdr);
+    path = write_tmp(log, ".log");
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, ":4: size 4096, out-of-place time \"N/A\" (column 6)"));
+    assert_int_equal(l.n, 0);
+    unlink(path);
+    free(path);
+    /* A row before any rank line: n unknown. */
+    snprintf(
+        log, sizeof log,
+        "# Collective test starting: all_reduce_perf\n%s"
+        "        4096          1024     float     sum      -1    18.02    0.23    0.40      0\n",
+        hdr);
+    path = write_tmp(log, ".log");
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, ":3: a result row before any \"#  Rank N Group ...\" line"));
     unlink(path);
     free(path);
     cr_vmeas_list_release(&l);
@@ -422,11 +599,19 @@ static void test_fuzz_replay(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_case_parse_ok), cmocka_unit_test(test_case_parse_bad),
-        cmocka_unit_test(test_trace_measure), cmocka_unit_test(test_trace_errors),
-        cmocka_unit_test(test_eval_hbm),      cmocka_unit_test(test_eval_gemm_and_multi_gpu),
-        cmocka_unit_test(test_nccl_tests),    cmocka_unit_test(test_percentile_and_summary),
-        cmocka_unit_test(test_calibrate),     cmocka_unit_test(test_calibrate_p2p),
+        cmocka_unit_test(test_case_parse_ok),
+        cmocka_unit_test(test_case_parse_bad),
+        cmocka_unit_test(test_trace_measure),
+        cmocka_unit_test(test_trace_errors),
+        cmocka_unit_test(test_eval_hbm),
+        cmocka_unit_test(test_eval_gemm_and_multi_gpu),
+        cmocka_unit_test(test_read_path),
+        cmocka_unit_test(test_nccl_tests),
+        cmocka_unit_test(test_nccl_tests_layouts),
+        cmocka_unit_test(test_nccl_tests_runs),
+        cmocka_unit_test(test_percentile_and_summary),
+        cmocka_unit_test(test_calibrate),
+        cmocka_unit_test(test_calibrate_p2p),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

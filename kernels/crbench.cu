@@ -390,6 +390,18 @@ int main(int argc, char **argv)
     if (!o.list) {
         /* CUDA first: the tracer is injected when CUDA initialises, and NVTX
          * ranges opened before that are lost (traces/README.md). */
+        int ndev = 0;
+        cudaError_t e = cudaGetDeviceCount(&ndev);
+        if (e != cudaSuccess || ndev == 0) {
+            fprintf(stderr, "crbench: no usable CUDA GPU on this machine (%s)\n",
+                    e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+            return CR_EXIT_NO_GPU;
+        }
+        if (o.device < 0 || o.device >= ndev) {
+            fprintf(stderr, "crbench: --device %d: this machine has %d GPU(s), 0-%d\n", o.device,
+                    ndev, ndev - 1);
+            return CR_EXIT_NO_GPU;
+        }
         CK(cudaSetDevice(o.device));
         CK(cudaFree(0));
         printf("# crbench on %s (%d SMs, %.1f GiB), seed %llu\n", cr_props()->name,

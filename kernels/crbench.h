@@ -40,6 +40,12 @@
     } while (0)
 #define CKL() CK(cudaGetLastError())
 
+/* crbench's exit status: 0 every case ran and every check passed; 1 a check
+ * failed or a CUDA call failed; 2 usage; CR_EXIT_NO_GPU when the machine
+ * has no usable CUDA GPU (no driver, no device, or --device out of range),
+ * so that `commroof calibrate` can say so (cli/cmd_calibrate.c). */
+#define CR_EXIT_NO_GPU 4
+
 /* Options shared by every family. */
 struct cr_opts {
     int quick;         /* fewer sizes (a smoke test) */

@@ -802,6 +802,16 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                                : cr_proto_cap_Bps(p, proto, 1) * (proto == CR_PROTO_LL ? 1 : nchf));
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
+        /* across nodes a channel crosses each node boundary through one NIC
+         * (rail-aligned rings): with fewer channels than NICs the ring reaches
+         * channels x one NIC, not the node's NICs (coll.c nic1_Bps) */
+        if (c->nic1_Bps > 0 && nchf * c->nic1_Bps < c->ring_Bps) {
+            double r_net = nchf * c->nic1_Bps * cr_proto_eff(p, proto, CR_HW_NET);
+            if (r_net < rate) {
+                rate = r_net;
+                o->link_Bps = nchf * c->nic1_Bps;
+            }
+        }
         o->wire_Bps = rate;
         t = fmax(wire / rate, ll_s);
         /* Simple: the first FIFO step of every channel crosses the link

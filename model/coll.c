@@ -35,6 +35,26 @@ static bool is_nvls_switch(const cr_topo *t, int v)
     return s->multicast && s->reduction;
 }
 
+/* The least network capacity (out of the node) of one NIC in `node`, 0
+ * when the node has none. */
+static double one_nic_Bps(const cr_topo *t, int node)
+{
+    double best = HUGE_VAL;
+    for (int v = 0; v < t->n_devs; v++) {
+        if (t->devs[v].kind != CR_DEV_NIC || t->devs[v].node != node)
+            continue;
+        double out = 0;
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
+            if (nic_link(l->kind))
+                out += cr_link_bw_from(l, v);
+        }
+        if (out > 0 && out < best)
+            best = out;
+    }
+    return isfinite(best) ? best : 0;
+}
+
 /* Labels the devices reachable from src through links accepted by `ok`
  * (GPUs other than src forward nothing unless transit). Returns the number
  * of ranks of the set reached. mark[] receives `label`. */
@@ -254,6 +274,15 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     }
 
     /* SHARP: a reducing switch outside every node, on the NIC fabric. */
+    /* NCCL's rings are rail-aligned: each channel crosses a node boundary
+     * through one NIC (the simulator's rings likewise, when every node holds
+     * the same m >= 2 ranks), so fewer channels than NICs reach only that
+     * many NICs (the ring's cap, algo.c) */
+    c->nic1_Bps = 0;
+    if (c->n_nodes > 1 && c->ppn_min >= 2 && c->ppn_min == c->ppn && n % c->n_nodes == 0 &&
+        c->nic_node_hw == CR_HW_NET)
+        c->nic1_Bps = one_nic_Bps(t, t->devs[t->gpus[c->ranks->ranks[0]]].node);
+
     c->collnet = false;
     for (int v = 0; v < nd && !c->collnet; v++) {
         const cr_dev *dv = &t->devs[v];

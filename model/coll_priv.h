@@ -27,6 +27,7 @@ struct cr_coll_ctx {
     cr_hw intra_hw;      /* NVLINK when ranks of a node share scale-up links, else PCI */
     double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
     cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
+    double nic1_Bps;     /* one NIC's network capacity where rings are rail-aligned, else 0 */
     /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
      * a scale-up domain, between domains on one rail, between domains off
      * the rail (PXN: a scale-up hop to the rail's GPU first) */

@@ -204,7 +204,7 @@ typedef struct {
     cr_op_sched intra;
     cr_op_sched inter;
     char schedule[16]; /* "intra-sm", "inter-sm", or "kernel"/"nccl" */
-    char why[320];     /* which schedule wins and why */
+    char why[448];     /* which schedule wins and why */
     double pred_s;     /* the best prediction */
     double headroom;   /* baseline / bound */
 

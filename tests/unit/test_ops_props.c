@@ -3,13 +3,16 @@
  * Properties of every problem of both shipped suites on every shipped
  * topology: bound <= baseline (headroom >= 1), bound <= every prediction
  * (a prediction below the bound would be an impossible implementation),
- * bound <= attainable, and the binding resource named. Problems that need
+ * bound <= attainable, the binding resource named, the overlap prediction
+ * the faster of the two schedules with `why` naming it (and saying so when
+ * neither beats the baseline). Problems that need
  * more GPUs than a topology has are skipped with a reason; every 8-GPU or
  * larger topology must evaluate most of pkb.
  */
 #include "cr_test.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +53,18 @@ static void check_problem(const cr_topo *t, const cr_suite_problem *pr, int *ok,
                      r.inter.pred_s * 1e6, r.bound_s * 1e6);
         if (!(r.inter.comm_sms >= 0 && r.inter.comm_sms < cr_topo_gpu_spec(t, 0)->sms))
             fail_msg("%s on %s: %d comm SMs", where, t->name, r.inter.comm_sms);
+        /* the prediction is the winner, and `why` names it */
+        bool inter = r.inter.pred_s < r.intra.pred_s;
+        if (r.pred_s != fmin(r.intra.pred_s, r.inter.pred_s) ||
+            strcmp(r.schedule, inter ? "inter-sm" : "intra-sm") != 0 ||
+            !strstr(r.why, inter ? "inter-SM" : "intra-SM"))
+            fail_msg("%s on %s: schedule %s (%g us) is not the faster of intra %g, inter %g: %s",
+                     where, t->name, r.schedule, r.pred_s * 1e6, r.intra.pred_s * 1e6,
+                     r.inter.pred_s * 1e6, r.why);
+        /* a fused schedule slower than the baseline says so */
+        if (r.pred_s > r.baseline_s && !strstr(r.why, "neither beats the PyTorch + NCCL"))
+            fail_msg("%s on %s: prediction %g us > baseline %g us, unexplained: %s", where, t->name,
+                     r.pred_s * 1e6, r.baseline_s * 1e6, r.why);
     }
     if (!(r.attainable_s >= r.bound_s * (1 - 1e-12)))
         fail_msg("%s on %s: attainable %g below bound %g", where, t->name, r.attainable_s,

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "coll.h"
+#include "dtype.h"
 #include "status.h"
 #include "topo.h"
 
@@ -42,6 +44,15 @@ cr_topo *cli_open_topo(const char *cmd, const char *name_or_path);
  * commroof quantity with a unit ("4MB" = 4e6, "64MiB"). Rounds down to whole
  * bytes. Returns 0, or -1 when s is not a non-negative finite size. */
 int cli_parse_size(const char *s, double *out);
+
+/* nccl-tests' name of a data type ("float", "half", "bfloat16", ...), the
+ * type column of coll and sim tables. */
+const char *cli_nccl_type_name(cr_dtype t);
+
+/* Rounds a message size as nccl-tests does: whole elements of esize bytes,
+ * and for collectives that split the buffer over n ranks (allgather,
+ * reducescatter, alltoall, gather, scatter) a whole number per rank. */
+double cli_nccl_round_size(cr_coll c, double bytes, double esize, int n);
 
 /* True when stderr is a terminal (progress output goes there only then). */
 bool cli_progress_enabled(void);

@@ -75,3 +75,40 @@ int cli_parse_size(const char *s, double *out)
     }
     return -1;
 }
+
+const char *cli_nccl_type_name(cr_dtype t)
+{
+    switch (t) {
+    case CR_DT_FP32:
+        return "float";
+    case CR_DT_FP16:
+        return "half";
+    case CR_DT_BF16:
+        return "bfloat16";
+    case CR_DT_FP8:
+        return "f8e4m3";
+    case CR_DT_INT8:
+        return "int8";
+    case CR_DT_FP64:
+        return "double";
+    default:
+        return cr_dtype_name(t);
+    }
+}
+
+double cli_nccl_round_size(cr_coll c, double bytes, double esize, int n)
+{
+    double count = floor(bytes / esize);
+    switch (c) {
+    case CR_COLL_ALLGATHER:
+    case CR_COLL_REDUCESCATTER:
+    case CR_COLL_ALLTOALL:
+    case CR_COLL_GATHER:
+    case CR_COLL_SCATTER:
+        count = floor(count / n) * n;
+        break;
+    default:
+        break;
+    }
+    return count * esize;
+}

@@ -16,15 +16,17 @@
 #include "cli.h"
 #include "coll.h"
 #include "flowsim.h"
+#include "plots/chart.h"
 #include "rankset.h"
 #include "scenario.h"
 #include "units.h"
 
 #define GBPS 1e9
+#define MAX_ROWS 4096 /* sizes in one run, as coll allows */
 
 static const char sim_help[] =
     "usage: commroof sim COLL --topo T [--ranks SPEC] -b BYTES [-e MAX] [-f FACTOR]\n"
-    "                    [--dtype D] [--algo A] [--proto P] [--channels N]\n"
+    "                    [--dtype D] [--algo A] [--proto P] [--nchannels N] [--root R]\n"
     "                    [--grain auto|steps|pipelined] [--timeline OUT.json] [--top N]\n"
     "                    [--per-rank] [--json]\n"
     "       commroof sim --scenario FILE.xml --topo T [--timeline OUT.json] [--top N]\n"
@@ -36,7 +38,9 @@ static const char sim_help[] =
     "into a dependency graph of flows for the algorithm `commroof coll` predicts\n"
     "(ring steps, trees, NVLS, direct), using its latencies and protocol efficiency,\n"
     "so on an idle fabric sim_us matches pred_us and under contention it shows the\n"
-    "slowdown. doc/simulator.md explains the model.\n"
+    "slowdown. The table has the columns of `commroof coll` followed by sim_us, the\n"
+    "simulated algbw and busbw, sim/pr and the channels. doc/simulator.md explains\n"
+    "the model and lists where the simulation and coll's closed form disagree.\n"
     "\n"
     "options:\n"
     "  COLL          allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
@@ -47,19 +51,27 @@ static const char sim_help[] =
     "                bytes with a unit (1GB, 64MiB) or a number (nccl-tests K/M/G\n"
     "                suffixes are powers of 1024)\n"
     "  --dtype D     fp32 (default), bf16, fp16, fp8, int8\n"
-    "  --algo A      ring, tree, nvls, direct (default: NCCL's choice)\n"
+    "  --algo A      ring, tree, nvls, nvlstree, direct (default: NCCL's choice;\n"
+    "                pat and collnet are predicted by coll but not simulated)\n"
     "  --proto P     ll, ll128, simple (default: NCCL's choice)\n"
-    "  --channels N  force N channels (default: as NCCL would)\n"
+    "  --nchannels N force N channels (default: as NCCL would; --channels too)\n"
+    "  --root R      root rank of broadcast, reduce, gather, scatter (default 0)\n"
     "  --grain G     steps: one flow per rank and step; pipelined: one coupled flow\n"
     "                per ring/tree; auto (default): steps while under 50,000 flows\n"
     "  --scenario F  several collectives and compute ops from an XML file\n"
     "                (doc/simulator.md, tests/fixtures/scenarios/)\n"
     "  --timeline F  write a Chrome trace (open in ui.perfetto.dev): pid = rank x 100\n"
-    "                + GPU, tid = stream, one span per op and rank, flows of small runs\n"
+    "                + GPU, tid = stream, one span per op and rank, flows of small runs;\n"
+    "                written whole or not at all (a temporary file renamed)\n"
     "  --top N       busiest links to list (default 10)\n"
     "  --per-rank    list every rank's completion time (default: summary)\n"
     "  --json        one JSON document on stdout\n"
     "  --help, -h    this text\n"
+    "\n"
+    "Progress of long runs goes to stderr when it is a terminal. Exit status: 0 ok,\n"
+    "1 runtime failure (a scenario file missing or not valid, as file:line: what\n"
+    "is wrong; no route; an algorithm the topology cannot run), 2 usage error\n"
+    "(the command line).\n"
     "\n"
     "examples:\n"
     "  commroof sim allreduce --topo hgx-h200-8 -b 1GB\n"
@@ -69,7 +81,7 @@ static const char sim_help[] =
 struct opts {
     const char *coll, *topo, *ranks, *dtype, *algo, *proto, *grain, *timeline, *scenario;
     double b, e, f;
-    int channels, top;
+    int channels, top, root;
     bool json, per_rank, have_e;
 };
 
@@ -119,19 +131,25 @@ static int parse(int argc, char **argv, struct opts *o)
         } else if (!strcmp(a, "--scenario")) {
             NEED();
             o->scenario = v;
-        } else if (!strcmp(a, "--channels")) {
+        } else if (!strcmp(a, "--nchannels") || !strcmp(a, "--channels")) {
             NEED();
             char *end;
             long c = strtol(v, &end, 10);
-            if (*end || c < 1 || c > 1024)
-                return cli_usage_error("sim", "--channels \"%s\" is not a number from 1 to 1024",
-                                       v);
+            if (*end || end == v || c < 1 || c > 1024)
+                return cli_usage_error("sim", "%s \"%s\" is not a number from 1 to 1024", a, v);
             o->channels = (int)c;
+        } else if (!strcmp(a, "--root")) {
+            NEED();
+            char *end;
+            long r = strtol(v, &end, 10);
+            if (*end || end == v || r < 0 || r > 1000000)
+                return cli_usage_error("sim", "--root \"%s\" is not a rank number", v);
+            o->root = (int)r;
         } else if (!strcmp(a, "--top")) {
             NEED();
             char *end;
             long c = strtol(v, &end, 10);
-            if (*end || c < 0 || c > 100000)
+            if (*end || end == v || c < 0 || c > 100000)
                 return cli_usage_error("sim", "--top \"%s\" is not a count from 0 to 100000", v);
             o->top = (int)c;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
@@ -163,6 +181,11 @@ static int parse(int argc, char **argv, struct opts *o)
     }
     if (o->scenario && o->coll)
         return cli_usage_error("sim", "give either a collective or --scenario, not both");
+    if (o->scenario && (o->b >= 0 || o->ranks || o->dtype || o->algo || o->proto || o->grain ||
+                        o->channels || o->root))
+        return cli_usage_error("sim", "--scenario takes sizes, ranks, algorithms and roots from "
+                                      "the file; -b, --ranks, --algo and the like belong to the "
+                                      "one-collective form");
     if (!o->scenario && !o->coll)
         return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
     if (o->coll && o->b < 0)
@@ -323,6 +346,8 @@ static json_t *ops_json(const cr_sim *s, bool per_rank)
  * Perfetto opens quickly; op spans per rank are always there. */
 #define TIMELINE_MAX_TASKS 200000
 
+/* The GPU's position in its node (the CUDA ordinal of a measured trace),
+ * 0-98 as traces/README.md's pid = process x 100 + device allows. */
 static int local_of(const cr_topo *t, int r)
 {
     int node = t->devs[t->gpus[r]].node, k = 0;
@@ -333,34 +358,43 @@ static int local_of(const cr_topo *t, int r)
     return k % 99;
 }
 
-static int write_timeline(const cr_sim *s, const char *path, const char *what)
+/* Writes s as a JSON string (quoted, escaped): op names come from scenario
+ * files and may hold quotes or backslashes. */
+static void put_jstr(FILE *f, const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    char *txt = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(txt ? txt : "\"\"", f);
+    free(txt);
+    json_decref(j);
+}
+
+static int timeline_events(FILE *f, const cr_sim *s)
 {
     const cr_topo *t = cr_sim_topo(s);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cli_fail("sim", "cannot write the timeline \"%s\"", path);
     int n = t->n_gpus;
     char *used = calloc((size_t)n, 1);
-    if (!used) {
-        fclose(f);
-        return cli_fail("sim", "out of memory");
-    }
+    if (!used)
+        return -1;
     for (int i = 0; i < cr_sim_n_ops(s); i++) {
         cr_sim_op_result r = cr_sim_op_get(s, i);
         for (int k = 0; k < r.n_ranks; k++)
             used[r.ranks[k]] = 1;
     }
-    fputs("{\"traceEvents\":[\n", f);
     for (int r = 0; r < n; r++) {
         if (!used[r])
             continue;
         const cr_gpu_spec *g = cr_topo_gpu_spec(t, r);
-        long pid = (long)r * 100 + local_of(t, r);
+        char name[256];
+        snprintf(name, sizeof name, "GPU %d %s (simulated rank %d, %s)", local_of(t, r),
+                 g && g->name ? g->name : "?", r, t->devs[t->gpus[r]].id);
         fprintf(f,
-                "{\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":"
-                "\"GPU %d %s (simulated rank %d, %s)\"}},\n",
-                pid, local_of(t, r), g && g->name ? g->name : "?", r, t->devs[t->gpus[r]].id);
+                "{\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":",
+                (long)r * 100 + local_of(t, r));
+        put_jstr(f, name);
+        fputs("}},\n", f);
     }
+    free(used);
     for (int i = 0; i < cr_sim_n_ops(s); i++) {
         cr_sim_op_result r = cr_sim_op_get(s, i);
         for (int k = 0; k < r.n_ranks; k++) {
@@ -371,42 +405,67 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
                     "{\"ph\":\"M\",\"pid\":%ld,\"tid\":%d,\"name\":\"thread_name\",\"args\":{"
                     "\"name\":\"stream %d\"}},\n",
                     pid, r.stream, r.stream);
+            fputs("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":", f);
+            put_jstr(f, r.name);
             fprintf(f,
-                    "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%ld,\"tid\":%d,"
-                    "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,\"stream\":%d,"
-                    "\"simulated\":true,\"op\":%d,\"rank\":%d}},\n",
-                    r.kind == CR_SIM_OP_COLL ? "kernel" : "kernel", r.name, pid, r.stream,
-                    r.start_s * 1e6, (end - r.start_s) * 1e6, local_of(t, g), r.stream, i, g);
+                    ",\"pid\":%ld,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,"
+                    "\"stream\":%d,\"simulated\":true,\"op\":%d,\"rank\":%d}},\n",
+                    pid, r.stream, r.start_s * 1e6, (end - r.start_s) * 1e6, local_of(t, g),
+                    r.stream, i, g);
         }
     }
     long nt = cr_sim_n_tasks(s);
-    if (nt <= TIMELINE_MAX_TASKS)
-        for (long k = 0; k < nt; k++) {
-            cr_sim_task_info ti = cr_sim_task_get(s, k);
-            if (!ti.is_flow || ti.marker || ti.end_s < 0)
-                continue;
-            cr_sim_op_result r = cr_sim_op_get(s, ti.op);
-            long pid = (long)ti.rank * 100 + local_of(t, ti.rank);
-            fprintf(f,
-                    "{\"ph\":\"X\",\"cat\":\"sim_flow\",\"name\":\"%s %s\",\"pid\":%ld,"
-                    "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,\"stream\":%d,"
-                    "\"bytes\":%.0f,\"peer\":%d,\"ready_us\":%.3f}},\n",
-                    r.name, ti.peer >= 0 ? "send" : "flow", pid, r.stream, ti.start_s * 1e6,
-                    (ti.end_s - ti.start_s) * 1e6, local_of(t, ti.rank), r.stream, ti.bytes,
-                    ti.peer, ti.ready_s * 1e6);
-        }
+    for (long k = 0; k < nt && nt <= TIMELINE_MAX_TASKS; k++) {
+        cr_sim_task_info ti = cr_sim_task_get(s, k);
+        if (!ti.is_flow || ti.marker || ti.end_s < 0)
+            continue;
+        cr_sim_op_result r = cr_sim_op_get(s, ti.op);
+        char name[300];
+        snprintf(name, sizeof name, "%s %s", r.name, ti.peer >= 0 ? "send" : "flow");
+        fputs("{\"ph\":\"X\",\"cat\":\"sim_flow\",\"name\":", f);
+        put_jstr(f, name);
+        fprintf(f,
+                ",\"pid\":%ld,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,"
+                "\"stream\":%d,\"bytes\":%.0f,\"peer\":%d,\"ready_us\":%.3f}},\n",
+                (long)ti.rank * 100 + local_of(t, ti.rank), r.stream, ti.start_s * 1e6,
+                (ti.end_s - ti.start_s) * 1e6, local_of(t, ti.rank), r.stream, ti.bytes, ti.peer,
+                ti.ready_s * 1e6);
+    }
+    return 0;
+}
+
+/* Writes the Chrome trace of s to path: built in memory, then written to a
+ * temporary file beside path and renamed over it (cr_write_file_atomic), so
+ * path holds a whole trace or is left as it was. */
+static int write_timeline(const cr_sim *s, const char *path, const char *what)
+{
+    const cr_topo *t = cr_sim_topo(s);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cli_fail("sim", "out of memory building the timeline");
+    fputs("{\"traceEvents\":[\n", f);
+    bool bad = timeline_events(f, s) != 0;
     fprintf(f, "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],\n");
     json_t *meta =
         json_pack("{s:s,s:i,s:s,s:s,s:s,s:i,s:f,s:I}", "format", "commroof-trace", "format_version",
                   1, "tool", "commroof sim", "topology", t->name, "command", what, "ts_base_ns", 0,
-                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)nt);
-    char *m = json_dumps(meta, JSON_COMPACT);
+                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)cr_sim_n_tasks(s));
+    char *m = meta ? json_dumps(meta, JSON_COMPACT) : NULL;
     json_decref(meta);
     fprintf(f, "\"displayTimeUnit\":\"ns\",\n\"metadata\":%s}\n", m ? m : "{}");
     free(m);
-    free(used);
-    if (fclose(f) != 0)
-        return cli_fail("sim", "writing the timeline \"%s\" failed", path);
+    bad = bad || ferror(f) != 0;
+    if (fclose(f) != 0 || bad || !buf) {
+        free(buf);
+        return cli_fail("sim", "out of memory building the timeline");
+    }
+    cr_diag d = {{0}};
+    cr_status st = cr_write_file_atomic(path, buf, len, &d);
+    free(buf);
+    if (st != CR_OK)
+        return cli_fail("sim", "cannot write the timeline: %s", d.msg);
     return CLI_OK;
 }
 
@@ -425,22 +484,88 @@ static int parse_enums(const struct opts *o, cr_coll *c, cr_coll_req *rq)
     if (o->proto && cr_proto_parse(o->proto, &rq->proto, &d) != CR_OK)
         return cli_usage_error("sim", "%s", d.msg);
     rq->nchannels = o->channels;
+    rq->root = o->root;
     return 0;
 }
 
-static int grain_of(const struct opts *o, cr_sim_grain *g)
+static int grain_of(const char *grain, cr_sim_grain *g)
 {
     *g = CR_SIM_GRAIN_AUTO;
-    if (!o->grain || !strcmp(o->grain, "auto"))
+    if (!grain || !strcmp(grain, "auto"))
         return 0;
-    if (!strcmp(o->grain, "steps"))
+    if (!strcmp(grain, "steps"))
         *g = CR_SIM_GRAIN_STEPS;
-    else if (!strcmp(o->grain, "pipelined"))
+    else if (!strcmp(grain, "pipelined"))
         *g = CR_SIM_GRAIN_PIPELINED;
     else
-        return cli_usage_error("sim", "--grain \"%s\": expected auto, steps or pipelined",
-                               o->grain);
+        return cli_usage_error("sim", "--grain \"%s\": expected auto, steps or pipelined", grain);
     return 0;
+}
+
+/* Progress of a long run on stderr (only when it is a terminal): the
+ * simulator calls this every 65,536 events. */
+static void progress(void *ctx, long finished, long n_tasks, double now_s)
+{
+    fprintf(stderr, "\rcommroof sim: %s: %ld of %ld tasks done, simulated %.3f us   ",
+            (const char *)ctx, finished, n_tasks, now_s * 1e6);
+    fflush(stderr);
+}
+
+/* Ends a progress line, if one was started. */
+static void progress_done(void)
+{
+    if (cli_progress_enabled())
+        fprintf(stderr, "\r%-100s\r", "");
+}
+
+/* Simulates one size; on success *out is the simulator (cr_sim_free). */
+static int sim_one(const cr_topo *t, const cr_rankset *rs, cr_coll c, double S, int root,
+                   const cr_coll_pred *p, cr_sim_grain grain, cr_sim **out, int *op)
+{
+    cr_diag d = {{0}};
+    cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, S, p);
+    sp.grain = grain;
+    sp.root = root;
+    cr_sim *s = NULL;
+    char what[64];
+    snprintf(what, sizeof what, "%s %.0f B", cr_coll_name(c), S);
+    *out = NULL;
+    if (cr_sim_new(t, &s, &d) != CR_OK)
+        return cli_fail("sim", "%s", d.msg);
+    if (cli_progress_enabled())
+        cr_sim_set_progress(s, progress, what);
+    cr_status st = cr_sim_coll_add(s, &sp, rs->ranks, rs->n, op, &d);
+    if (st == CR_OK)
+        st = cr_sim_run(s, &d);
+    progress_done();
+    cr_sim_set_progress(s, NULL, NULL);
+    if (st != CR_OK) {
+        cr_sim_free(s);
+        return cli_fail("sim", "%s", d.msg);
+    }
+    *out = s;
+    return CLI_OK;
+}
+
+static void print_header(const cr_topo *t, cr_coll c, const cr_rankset *rs, const char *rtxt,
+                         const cr_coll_req *rq, bool att)
+{
+    printf("# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c), t->name,
+           rtxt, rs->n, cr_dtype_name(rq->dtype),
+           rq->algo != CR_ALGO_AUTO || rq->proto != CR_PROTO_AUTO ? "  (algorithm forced)" : "");
+    printf("# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
+           "algorithm on the topology graph (doc/simulator.md)\n#\n");
+    printf("# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
+    if (att)
+        printf("%10s ", "attain_us");
+    printf("%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "pred_us", "algo", "proto",
+           "bnd_algbw", "bnd_busbw", "algbw", "busbw", "sim_us", "sim_algbw", "sim_busbw", "sim/pr",
+           "ch");
+    printf("# %12s %12s %8s %10s %-14s ", "(B)", "(elements)", "", "(us)", "");
+    if (att)
+        printf("%10s ", "(us)");
+    printf("%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "(us)", "", "", "(GB/s)",
+           "(GB/s)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)", "", "");
 }
 
 static int run_simple(const struct opts *o)
@@ -449,9 +574,7 @@ static int run_simple(const struct opts *o)
     cr_coll_req rq;
     cr_sim_grain grain;
     int rc = parse_enums(o, &c, &rq);
-    if (rc)
-        return rc;
-    if ((rc = grain_of(o, &grain)))
+    if (rc || (rc = grain_of(o->grain, &grain)))
         return rc;
     cr_topo *t = cli_open_topo("sim", o->topo);
     if (!t)
@@ -463,34 +586,44 @@ static int run_simple(const struct opts *o)
     cr_sim *last = NULL;
     double last_S = o->b;
     rc = CLI_OK;
-    if (o->ranks ? cr_rankset_parse(o->ranks, t->n_gpus, &rs, &d) != CR_OK
-                 : !(rs = cr_rankset_all(t->n_gpus))) {
+    if (cr_rankset_parse(o->ranks ? o->ranks : "all", t->n_gpus, &rs, &d) != CR_OK) {
         rc = cli_usage_error("sim", "--ranks: %s", d.msg[0] ? d.msg : "out of memory");
+        goto out;
+    }
+    if (rq.root >= rs->n) {
+        rc =
+            cli_usage_error("sim", "--root %d is not a rank of the set (0-%d)", rq.root, rs->n - 1);
         goto out;
     }
     if (cr_coll_ctx_new(t, rs, &ctx, &d) != CR_OK) {
         rc = cli_fail("sim", "%s", d.msg);
         goto out;
     }
+    cr_coll_ceilings ceil;
+    if (cr_coll_ceilings_for(t, rs->ranks[0], &ceil, &d) != CR_OK) {
+        rc = cli_fail("sim", "%s", d.msg);
+        goto out;
+    }
     char rtxt[128];
     cr_rankset_format(rs, t->n_gpus, rtxt, sizeof rtxt);
+    double esize = cr_dtype_bytes(rq.dtype) >= 1 ? cr_dtype_bytes(rq.dtype) : 1;
+    double bbf = cr_coll_busbw_factor(c, rs->n);
     if (o->json) {
-        root = json_pack("{s:s,s:s,s:s,s:i,s:s}", "command", "sim", "collective", cr_coll_name(c),
-                         "topology", t->name, "nranks", rs->n, "ranks", rtxt);
+        root = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:f}", "command", "sim", "coll", cr_coll_name(c),
+                         "topology", t->name, "ranks", rtxt, "nranks", rs->n, "dtype",
+                         cr_dtype_name(rq.dtype), "busbw_factor", bbf);
         rows = json_array();
     } else {
-        printf("# commroof sim %s on %s, %d ranks (%s), dtype %s\n", cr_coll_name(c), t->name,
-               rs->n, rtxt, cr_dtype_name(rq.dtype));
-        printf("# sim_us: flow-level simulation of the predicted algorithm; algbw/busbw from "
-               "sim_us (busbw factor %.4g)\n",
-               cr_coll_busbw_factor(c, rs->n));
-        printf("#\n# %12s %12s %6s %9s %7s %3s %11s %11s %11s %10s %10s %7s  %s\n", "size", "count",
-               "type", "algo", "proto", "ch", "bound_us", "pred_us", "sim_us", "algbw", "busbw",
-               "sim/pr", "binding");
-        printf("# %12s %12s %6s %9s %7s %3s %11s %11s %11s %10s %10s %7s  %s\n", "(B)",
-               "(elements)", "", "", "", "", "(us)", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "");
+        print_header(t, c, rs, rtxt, &rq, ceil.measured);
     }
-    for (double S = o->b;; S *= o->f) {
+    int nrows = 0;
+    for (double sz = o->b;;) {
+        if (++nrows > MAX_ROWS) {
+            rc = cli_usage_error("sim", "more than %d sizes; use a larger -f", MAX_ROWS);
+            goto out;
+        }
+        /* sized as coll and nccl-tests size their buffers */
+        double S = cli_nccl_round_size(c, sz, esize, rs->n);
         rq.bytes = S;
         cr_coll_result res;
         d.msg[0] = 0;
@@ -498,49 +631,65 @@ static int run_simple(const struct opts *o)
             rc = cli_fail("sim", "%s", d.msg);
             goto out;
         }
-        if (!res.pred.supported) {
-            rc = cli_fail("sim", "%s %s cannot run here: %s", cr_coll_name(c),
-                          cr_algo_name(rq.algo), res.pred.why);
+        const cr_coll_pred *p = &res.pred;
+        if (!p->supported) {
+            rc = cli_fail("sim", "%s %s/%s cannot run here: %s", cr_coll_name(c),
+                          cr_algo_name(p->algo), cr_proto_name(p->proto), p->why);
             goto out;
         }
-        cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, S, &res.pred);
-        sp.grain = grain;
         cr_sim *s = NULL;
         int op;
-        if (cr_sim_new(t, &s, &d) != CR_OK || cr_sim_coll_add(s, &sp, rs->ranks, rs->n, &op, &d) ||
-            cr_sim_run(s, &d) != CR_OK) {
-            cr_sim_free(s);
-            rc = cli_fail("sim", "%s", d.msg);
+        if ((rc = sim_one(t, rs, c, S, rq.root, p, grain, &s, &op)) != CLI_OK)
             goto out;
-        }
         cr_sim_op_result r = cr_sim_op_get(s, op);
         double T = r.end_s - r.start_s;
-        double algbw = T > 0 ? S / T : 0, busbw = algbw * cr_coll_busbw_factor(c, rs->n);
-        double count = S / cr_dtype_bytes(rq.dtype);
+        double algbw = T > 0 ? S / T : 0;
+        double count = S / esize, ratio = p->pred_s > 0 ? T / p->pred_s : 0;
         if (o->json) {
-            json_t *row = json_pack(
-                "{s:f,s:f,s:s,s:s,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:s,s:s}", "bytes", S, "count", count,
-                "dtype", cr_dtype_name(rq.dtype), "algo", cr_algo_name(res.pred.algo), "proto",
-                cr_proto_name(res.pred.proto), "nchannels", res.pred.nchannels, "bound_us",
-                res.bound.bound_s * 1e6, "pred_us", res.pred.pred_s * 1e6, "sim_us", T * 1e6,
-                "algbw_GBps", algbw / GBPS, "busbw_GBps", busbw / GBPS, "binding",
-                res.bound.binding, "binding_where", res.bound.binding_where);
             cr_sim_stats st = cr_sim_stats_get(s);
-            json_object_set_new(row, "flows", json_integer(st.n_flows));
-            json_object_set_new(row, "events", json_integer(st.n_events));
-            json_array_append_new(rows, row);
+            json_t *e = json_object();
+            json_object_set_new(e, "size_bytes", json_real(S));
+            json_object_set_new(e, "count", json_real(count));
+            json_object_set_new(e, "bound_us", json_real(res.bound.bound_s * 1e6));
+            json_object_set_new(e, "binding", json_string(res.bound.binding));
+            json_object_set_new(e, "binding_where", json_string(res.bound.binding_where));
+            json_object_set_new(e, "attainable_us", json_real(res.bound.attainable_s * 1e6));
+            json_object_set_new(e, "bound_algbw_GBps", json_real(res.bound.algbw_Bps / GBPS));
+            json_object_set_new(e, "bound_busbw_GBps", json_real(res.bound.busbw_Bps / GBPS));
+            json_object_set_new(e, "pred_us", json_real(p->pred_s * 1e6));
+            json_object_set_new(e, "algbw_GBps", json_real(p->algbw_Bps / GBPS));
+            json_object_set_new(e, "busbw_GBps", json_real(p->busbw_Bps / GBPS));
+            json_object_set_new(e, "algo", json_string(cr_algo_name(p->algo)));
+            json_object_set_new(e, "proto", json_string(cr_proto_name(p->proto)));
+            json_object_set_new(e, "nchannels", json_integer(p->nchannels));
+            json_object_set_new(e, "sim_us", json_real(T * 1e6));
+            json_object_set_new(e, "sim_algbw_GBps", json_real(algbw / GBPS));
+            json_object_set_new(e, "sim_busbw_GBps", json_real(algbw * bbf / GBPS));
+            json_object_set_new(e, "sim_over_pred", json_real(ratio));
+            json_object_set_new(e, "flows", json_integer(st.n_flows));
+            json_object_set_new(e, "events", json_integer(st.n_events));
+            json_array_append_new(rows, e);
         } else {
-            printf("  %12.0f %12.0f %6s %9s %7s %3d %11.3f %11.3f %11.3f %10.2f %10.2f %7.3f  %s\n",
-                   S, count, cr_dtype_name(rq.dtype), cr_algo_name(res.pred.algo),
-                   cr_proto_name(res.pred.proto), res.pred.nchannels, res.bound.bound_s * 1e6,
-                   res.pred.pred_s * 1e6, T * 1e6, algbw / GBPS, busbw / GBPS,
-                   res.pred.pred_s > 0 ? T / res.pred.pred_s : 0, res.bound.binding);
+            printf("  %12.0f %12.0f %8s %10.2f %-14s ", S, count, cli_nccl_type_name(rq.dtype),
+                   res.bound.bound_s * 1e6, res.bound.binding);
+            if (ceil.measured)
+                printf("%10.2f ", res.bound.attainable_s * 1e6);
+            printf("%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %7.3f %3d\n",
+                   p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
+                   res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
+                   p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio,
+                   p->nchannels);
         }
         cr_sim_free(last);
         last = s;
         last_S = S;
-        if (S * o->f > o->e * (1 + 1e-12) || o->f <= 1)
+        /* the next size as coll steps it: floor(size x factor) */
+        double next = floor(sz * o->f);
+        if (next <= sz)
+            next = sz + 1;
+        if (next > o->e * (1 + 1e-12))
             break;
+        sz = next;
     }
     if (o->json) {
         json_object_set_new(root, "sizes", rows);

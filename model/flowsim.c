@@ -46,14 +46,16 @@
 enum { T_FLOW = 0, T_DELAY = 1 };
 enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
-/* Link costs for route selection: a PCIe hop costs a little more than a hop
- * on the scale-up or scale-out fabric, so GPUs with NVLink (or XGMI) do not
+/* Link costs for route selection: a PCIe or C2C hop costs a little more than
+ * a hop on the scale-up or scale-out fabric, so GPUs with NVLink (or XGMI) do not
  * route peer traffic through a shared PCIe switch, while equal-hop paths over
  * the same kind of links tie and share the traffic (NCCL's preference order
  * NVLink > PCIe, src/graph/paths.cc). */
 #define COST_HOP 8
 #define COST_PCIE 9
 #define DINF INT_MAX
+/* Events between two progress reports: a few per second on one core. */
+#define PROGRESS_EVERY 65536
 
 /* Two events closer than this (relative) are processed as one batch: it
  * merges the completions of identical flows that rounding separates by a few
@@ -298,6 +300,8 @@ struct cr_sim {
 
     bool ran;
     double makespan;
+    cr_sim_progress_fn progress; /* called while running, NULL none */
+    void *progress_ctx;
     cr_sim_stats st;
     size_t mem;
 };
@@ -339,9 +343,14 @@ static char *dup_str(const char *s)
     return p;
 }
 
+/* A hop through the host (PCIe, or C2C: NVLink-C2C to a Grace CPU, a
+ * socket link) costs more than a scale-up or network hop, so GPUs joined by
+ * NVLink never send peer traffic through a PCIe switch or a CPU (on GB200,
+ * GPU -> Grace -> GPU is as short as GPU -> NVSwitch -> GPU); NCCL ranks
+ * such paths (PHB, SYS) below NVL (src/graph/paths.cc). */
 static int link_cost(const cr_link *l)
 {
-    return l->kind == CR_LINK_PCIE ? COST_PCIE : COST_HOP;
+    return l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C ? COST_PCIE : COST_HOP;
 }
 
 static bool has_reduce(const cr_topo *t, int v)
@@ -2936,8 +2945,13 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
         }
     }
     s->st.n_tasks = n;
+    long next_report = PROGRESS_EVERY;
     while (s->n_heap > 0) {
         double now = s->heap[0].t;
+        if (s->progress && s->st.n_events >= next_report) {
+            s->progress(s->progress_ctx, L.finished, n, now);
+            next_report = s->st.n_events + PROGRESS_EVERY;
+        }
         double horizon = now + BATCH_ABS + BATCH_REL * fabs(now);
         while (s->n_heap > 0 && s->heap[0].t <= horizon) {
             event_t e = ev_pop(s);
@@ -3131,4 +3145,15 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
     if (s->dense)
         m += (size_t)s->t->n_gpus * (size_t)s->t->n_gpus * sizeof *s->dense;
     return m;
+}
+
+int cr_sim_gpu_domain(const cr_sim *s, int rank)
+{
+    return rank >= 0 && rank < s->t->n_gpus ? s->domain[rank] : -1;
+}
+
+void cr_sim_set_progress(cr_sim *s, cr_sim_progress_fn fn, void *ctx)
+{
+    s->progress = fn;
+    s->progress_ctx = ctx;
 }

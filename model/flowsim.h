@@ -300,6 +300,19 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
  * CR_ENOMEM. Pairs without a route are left for the flows to report. */
 cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n);
 
+/* Progress of a run: tasks finished of n_tasks, simulated time now_s. */
+typedef void (*cr_sim_progress_fn)(void *ctx, long finished, long n_tasks, double now_s);
+
+/* Has cr_sim_run call fn(ctx, ...) every 65,536 events (NULL: never), so a
+ * front end can show progress of a long run; the library itself prints
+ * nothing. */
+void cr_sim_set_progress(cr_sim *s, cr_sim_progress_fn fn, void *ctx);
+
+/* The scale-up domain of GPU rank (GPUs joined by NVLink or XGMI, through
+ * switches or directly: an NVL72 rack is one domain of 18 nodes); -1 for a
+ * bad rank. */
+int cr_sim_gpu_domain(const cr_sim *s, int rank);
+
 /* Runs the simulation to completion. Errors: CR_EINVAL when the dependency
  * graph has a cycle (with a task in it named in d), CR_ENOMEM. Call once. */
 cr_status cr_sim_run(cr_sim *s, cr_diag *d);

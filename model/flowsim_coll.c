@@ -28,6 +28,8 @@ typedef struct {
     cr_sim_use *acc; /* coupled-flow use accumulator */
     int n_acc, cap_acc;
     double step_at; /* >= 0: flow() steps take this latency whole (a ring) */
+    int one_domain; /* -1 unknown; 1: every rank in one scale-up domain */
+    int *ring_nb;   /* a ring through direct neighbours (neighbour_ring), NULL none */
 } xp;
 
 cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_coll_pred *p)
@@ -133,10 +135,27 @@ static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on
 
 /* ---------- ring orders ---------- */
 
-static int node_of(const xp *x, int i)
+/* Whether every op rank sits in one scale-up domain although the ranks span
+ * several nodes (GB200 NVL72: 18 trays, one NVLink domain). NCCL then
+ * builds its rings and trees over the domain as over one node (MNNVL), and
+ * coll counts it as one node (coll.c: one_domain): so does the simulator. */
+static bool in_one_domain(xp *x)
+{
+    if (x->one_domain < 0) {
+        int d0 = cr_sim_gpu_domain(x->s, x->ranks[0]);
+        x->one_domain = d0 >= 0;
+        for (int i = 1; i < x->n && x->one_domain; i++)
+            x->one_domain = cr_sim_gpu_domain(x->s, x->ranks[i]) == d0;
+    }
+    return x->one_domain == 1;
+}
+
+/* The ranks' NCCL node: the topology node, or 0 for all when they share one
+ * scale-up domain. */
+static int node_of(xp *x, int i)
 {
     const cr_topo *t = cr_sim_topo(x->s);
-    return t->devs[t->gpus[x->ranks[i]]].node;
+    return in_one_domain(x) ? 0 : t->devs[t->gpus[x->ranks[i]]].node;
 }
 
 /* Fills order[] with channel c's ring. Ranks are grouped by node in the
@@ -188,6 +207,138 @@ static int mesh_stride(const xp *x, int c)
     return nc >= 2 ? cand[c % nc] : 1;
 }
 
+/* Direct links between op ranks (GPU-to-GPU, no switch), as op indices:
+ * nb[off[i] .. off[i+1]). Returns false on allocation failure. */
+static bool direct_adjacency(xp *x, int **off_out, int **nb_out)
+{
+    const cr_topo *t = cr_sim_topo(x->s);
+    int n = x->n, *pos = malloc(((size_t)t->n_devs + 1) * sizeof *pos);
+    int *off = calloc((size_t)n + 1, sizeof *off), *nb = NULL;
+    if (!pos || !off)
+        goto fail;
+    for (int v = 0; v < t->n_devs; v++)
+        pos[v] = -1;
+    for (int i = 0; i < n; i++)
+        pos[t->gpus[x->ranks[i]]] = i;
+    for (int pass = 0; pass < 2; pass++) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int v = t->gpus[x->ranks[i]];
+            if (pass == 1)
+                off[i] = k;
+            for (int e = t->adj_off[v]; e < t->adj_off[v + 1]; e++) {
+                int j = pos[cr_link_other(&t->links[t->adj[e]], v)];
+                if (j < 0 || j == i)
+                    continue;
+                if (pass == 1)
+                    nb[k] = j;
+                k++;
+            }
+        }
+        if (pass == 0 && !(nb = malloc(((size_t)k + 1) * sizeof *nb)))
+            goto fail;
+        if (pass == 1)
+            off[n] = k;
+    }
+    free(pos);
+    *off_out = off;
+    *nb_out = nb;
+    return true;
+fail:
+    free(pos);
+    free(off);
+    free(nb);
+    return false;
+}
+
+/* A ring through neighbours (a Hamiltonian cycle of the direct-link graph):
+ * depth-first, trying first the unvisited neighbour with the fewest
+ * unvisited neighbours of its own (Warnsdorff's rule), within a budget of
+ * search steps. On a 4x4x4 torus it finds one at once; where it finds none,
+ * order[] keeps the rank order. Sets x->ring_nb when order[] is a cycle. */
+#define NB_RING_BUDGET 1000000L
+static cr_status neighbour_ring(xp *x, int *order)
+{
+    if (x->ring_nb) {
+        memcpy(order, x->ring_nb, (size_t)x->n * sizeof *order);
+        return CR_OK;
+    }
+    int n = x->n, *off = NULL, *nb = NULL;
+    if (n < 3 || n > 65536)
+        return CR_OK;
+    if (!direct_adjacency(x, &off, &nb))
+        return oom(x);
+    int *path = malloc((size_t)n * sizeof *path), *next = malloc((size_t)n * sizeof *next);
+    char *used = calloc((size_t)n, 1);
+    cr_status st = CR_OK;
+    if (!path || !next || !used) {
+        st = oom(x);
+        goto out;
+    }
+    int depth = 1;
+    long budget = NB_RING_BUDGET;
+    path[0] = 0;
+    used[0] = 1;
+    next[0] = 0; /* candidates of path[d] already tried: next[d] of them */
+    while (depth > 0 && depth < n && budget-- > 0) {
+        int u = path[depth - 1], best = -1, best_deg = 1 << 30, tried = next[depth - 1];
+        /* the tried-th best candidate by (unvisited degree, index) */
+        for (int round = 0; round <= tried; round++) {
+            int pick = -1, pick_deg = 1 << 30;
+            for (int e = off[u]; e < off[u + 1]; e++) {
+                int w = nb[e];
+                if (used[w])
+                    continue;
+                int deg = 0;
+                for (int f = off[w]; f < off[w + 1]; f++)
+                    deg += !used[nb[f]];
+                /* strictly after the previous pick in (deg, index) order */
+                if (round > 0 && (deg < best_deg || (deg == best_deg && w <= best)))
+                    continue;
+                if (deg < pick_deg || (deg == pick_deg && w < pick)) {
+                    pick = w;
+                    pick_deg = deg;
+                }
+            }
+            best = pick;
+            best_deg = pick_deg;
+            if (best < 0)
+                break;
+        }
+        next[depth - 1] = tried + 1;
+        if (best < 0) { /* dead end: step back */
+            depth--;
+            used[path[depth]] = depth == 0;
+            continue;
+        }
+        path[depth] = best;
+        used[best] = 1;
+        next[depth] = 0;
+        depth++;
+        if (depth == n) { /* closes only if the last links back to the first */
+            bool closes = false;
+            for (int e = off[best]; e < off[best + 1]; e++)
+                closes |= nb[e] == path[0];
+            if (!closes) {
+                depth--;
+                used[best] = 0;
+            }
+        }
+    }
+    if (depth == n) {
+        x->ring_nb = path;
+        path = NULL;
+        memcpy(order, x->ring_nb, (size_t)n * sizeof *order);
+    }
+out:
+    free(off);
+    free(nb);
+    free(path);
+    free(next);
+    free(used);
+    return st;
+}
+
 static cr_status ring_order(xp *x, int c, int *order)
 {
     int n = x->n;
@@ -236,6 +387,18 @@ static cr_status ring_order(xp *x, int c, int *order)
         int s_c = mesh_stride(x, c);
         for (int i = 0, r = 0; i < n; i++, r = (r + s_c) % n)
             order[i] = r;
+        /* GPUs that forward for each other over direct links (a TPU torus)
+         * and no stride that keeps every hop on a link: a ring through
+         * neighbours, odd channels the other way round */
+        if (s_c == 1 && cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0 &&
+            (st = neighbour_ring(x, order)) != CR_OK)
+            goto out;
+        if (s_c == 1 && x->ring_nb && c % 2)
+            for (int i = 1, j = n - 1; i < j; i++, j--) {
+                int tmp = order[i];
+                order[i] = order[j];
+                order[j] = tmp;
+            }
         goto out;
     }
     gstart[0] = 0;
@@ -588,19 +751,25 @@ static cr_status direct(xp *x)
 
 /* ---------- NVLS: in-switch reduction and multicast ---------- */
 
-/* Each rank owns a segment of bytes/n: the switches read it from every GPU
- * and reduce it (multimem.ld_reduce: every GPU's uplink carries the segment
- * once, the owner's downlink the result), then the owner stores it once
- * and the switches multicast it to every GPU (multimem.st: the owner's
- * uplink once, every downlink once). A GPU's traffic spreads over its
+/* Each rank owns a segment of bytes/n. Allreduce: the switches read the
+ * segment from every GPU and reduce it (multimem.ld_reduce: every GPU's
+ * uplink carries the segment once, the owner's downlink the result), then
+ * the owner stores it once and the switches multicast it to every GPU
+ * (multimem.st: the owner's uplink once, every downlink once): S (n+1)/n
+ * through each port each way, coll's figure. Reducescatter is the first
+ * half (uplinks S, the owner's downlink S/n), allgather the second (the
+ * owner's uplink S/n, every downlink S): a multicast reaches every GPU of
+ * the group, the sender too, and a multimem load reads every GPU's copy,
+ * the owner's too, through its port. A GPU's traffic spreads over its
  * multicast-capable switch links in proportion to their capacity, and so
- * does the reduction over the switches' reduction engines. Two steps, as
- * coll counts them (the reduce, then the multicast), each crossing GPU ->
- * switch -> GPU. */
-/* NVLS allreduce of `bytes` among the op ranks mem[0..n) (one multicast
- * domain), every channel's segments as coupled flows of lat_s latency
- * (the steps of the caller's algorithm). */
-static cr_status nvls_group(xp *x, const int *mem, int n, double bytes, double lat_steps)
+ * does the reduction over the switches' reduction engines, which consume
+ * the n operands of every reduced byte (coll's accounting: n copies of
+ * every byte). Two steps for every collective, as coll counts them, each
+ * crossing GPU -> switch -> GPU. */
+/* NVLS `coll` of `bytes` among the op ranks mem[0..n) (one multicast
+ * domain), every channel's segments as coupled flows of lat_steps steps. */
+static cr_status nvls_group(xp *x, cr_coll coll, const int *mem, int n, double bytes,
+                            double lat_steps)
 {
     const cr_sim_coll_spec *sp = x->sp;
     const cr_topo *t = cr_sim_topo(x->s);
@@ -652,30 +821,39 @@ static cr_status nvls_group(xp *x, const int *mem, int n, double bytes, double l
     }
     off[n] = cnt;
     double payload = bytes / n / sp->nchannels;
+    /* per GPU g and segment owner r: what its uplink and downlink carry */
+    bool red = coll != CR_COLL_ALLGATHER, mc = coll != CR_COLL_REDUCESCATTER;
     for (int c = 0; c < sp->nchannels && st == CR_OK; c++)
         for (int r = 0; r < n && st == CR_OK; r++) {
             double lat = 0;
             for (int g = 0; g < n && st == CR_OK; g++) {
                 int v = t->gpus[x->ranks[mem[g]]];
-                double mult = g == r ? 2.0 : 1.0;
+                bool own = g == r;
+                /* reduce: every operand up, the result down to the owner;
+                 * multicast: the owner's store up, the copy down to all */
+                double up = (red ? 1.0 : 0.0) + (mc && own ? 1.0 : 0.0);
+                double down = (red && own ? 1.0 : 0.0) + (mc ? 1.0 : 0.0);
                 for (int k = off[g]; k < off[g + 1]; k++) {
                     const cr_link *l = &t->links[lk[k]];
                     int sw = cr_link_other(l, v);
                     if (l->lat_s > lat)
                         lat = l->lat_s;
-                    if (acc_add(x, cr_sim_res_link(x->s, lk[k], v), mult * fr[k]) ||
-                        acc_add(x, cr_sim_res_link(x->s, lk[k], sw), mult * fr[k])) {
+                    if ((up > 0 && acc_add(x, cr_sim_res_link(x->s, lk[k], v), up * fr[k])) ||
+                        (down > 0 && acc_add(x, cr_sim_res_link(x->s, lk[k], sw), down * fr[k]))) {
                         st = oom(x);
                         break;
                     }
-                    int red = cr_sim_res_reduce(x->s, sw);
-                    if (g == r && red >= 0 && acc_add(x, red, fr[k])) {
+                    int re = cr_sim_res_reduce(x->s, sw);
+                    if (red && own && re >= 0 && acc_add(x, re, n * fr[k])) {
                         st = oom(x);
                         break;
                     }
                 }
-                /* HBM: the switch reads the operand and writes the result. */
-                if (st == CR_OK && acc_add(x, cr_sim_res_hbm(x->s, x->ranks[mem[g]]), 2.0))
+                /* HBM: reads of the operand (every GPU when reducing, the
+                 * owner's store otherwise), writes of the result (every GPU
+                 * when multicasting, the owner's otherwise) */
+                double hbm = (red || own ? 1.0 : 0.0) + (mc || own ? 1.0 : 0.0);
+                if (st == CR_OK && acc_add(x, cr_sim_res_hbm(x->s, x->ranks[mem[g]]), hbm))
                     st = oom(x);
             }
             /* each step crosses GPU -> switch -> GPU */
@@ -692,15 +870,17 @@ out:
 static cr_status nvls(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
-    if (sp->coll != CR_COLL_ALLREDUCE)
-        return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: nvls runs allreduce only, not %s",
+    if (sp->coll != CR_COLL_ALLREDUCE && sp->coll != CR_COLL_ALLGATHER &&
+        sp->coll != CR_COLL_REDUCESCATTER)
+        return cr_diag_set(x->d, CR_EUNSUPPORTED,
+                           "simulator: nvls runs allreduce, allgather and reducescatter, not %s",
                            cr_coll_name(sp->coll));
     int *mem = malloc((size_t)x->n * sizeof *mem);
     if (!mem)
         return oom(x);
     for (int i = 0; i < x->n; i++)
         mem[i] = i;
-    cr_status st = nvls_group(x, mem, x->n, sp->bytes, 2);
+    cr_status st = nvls_group(x, sp->coll, mem, x->n, sp->bytes, 2);
     free(mem);
     return st;
 }
@@ -735,7 +915,7 @@ static cr_status nvlstree(xp *x)
     int depth = floor_log2(G), C = sp->nchannels;
     double step = sp->step_lat_s;
     for (int g = 0; g < G && st == CR_OK; g++)
-        st = nvls_group(x, grp + (size_t)g * (size_t)m, m, sp->bytes, 2);
+        st = nvls_group(x, CR_COLL_ALLREDUCE, grp + (size_t)g * (size_t)m, m, sp->bytes, 2);
     for (int k = 0; k < m && st == CR_OK; k++)
         for (int c = 0; c < C && st == CR_OK; c++)
             for (int tr = 0; tr < 2 && st == CR_OK; tr++) {
@@ -809,6 +989,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     x.n = n;
     x.d = d;
     x.step_at = -1;
+    x.one_domain = -1;
     x.op = cr_sim_op_add(s, sp->name ? sp->name : cname, CR_SIM_OP_COLL, ranks, n, sp->stream);
     if (x.op < 0)
         return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
@@ -848,6 +1029,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
         }
     }
     free(x.acc);
+    free(x.ring_nb);
     if (st == CR_OK)
         *op = x.op;
     return st;

@@ -30,7 +30,10 @@ typedef struct {
     cr_diag *d;
     char **names;
     int *ops;
+    const xmlNode **nodes; /* per op: its element, for file:line */
     int n;
+    int (*edges)[2]; /* after= as (before, after) op indices */
+    int n_edges, cap_edges;
 } scn;
 
 static cr_status fail(scn *S, const xmlNode *n, cr_status st, const char *fmt, ...)
@@ -103,7 +106,7 @@ static cr_status stream_of(scn *S, const xmlNode *n, int *out)
     char *end;
     long x = strtol(v, &end, 10);
     if (*end || end == v || x < 0 || x > 1000000)
-        return fail(S, n, CR_EINVAL, "stream=\"%s\" is not a number from 0 to 1000000%s", v, "");
+        return fail(S, n, CR_EINVAL, "stream=\"%s\" is not a number from 0 to 1000000", v);
     *out = (int)x;
     return CR_OK;
 }
@@ -115,7 +118,7 @@ static cr_status ranks_of(scn *S, const xmlNode *n, cr_rankset **rs)
     if (!v)
         *rs = cr_rankset_all(S->t->n_gpus);
     else if (cr_rankset_parse(v, S->t->n_gpus, rs, &d) != CR_OK)
-        return fail(S, n, CR_EINVAL, "ranks: %s%s", d.msg, "");
+        return fail(S, n, CR_EINVAL, "ranks: %s", d.msg);
     return *rs ? CR_OK : cr_diag_set(S->d, CR_ENOMEM, "out of memory");
 }
 
@@ -123,38 +126,138 @@ static cr_status add_name(scn *S, const xmlNode *n, int op)
 {
     const char *name = attr(n, "name");
     if (!name || !*name)
-        return fail(S, n, CR_EINVAL, "<%s> needs a non-empty name%s", (const char *)n->name, "");
+        return fail(S, n, CR_EINVAL, "<%s> needs a non-empty name", (const char *)n->name);
     for (int i = 0; i < S->n; i++)
         if (!strcmp(S->names[i], name))
-            return fail(S, n, CR_EINVAL, "the name \"%s\" is used twice; op names are unique%s",
-                        name, "");
+            return fail(S, n, CR_EINVAL, "the name \"%s\" is used twice; op names are unique",
+                        name);
     S->names[S->n] = strdup(name);
     if (!S->names[S->n])
         return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    S->nodes[S->n] = n;
     S->ops[S->n++] = op;
     return CR_OK;
 }
 
-/* after="a,b": dependencies on earlier or later ops, resolved at the end. */
-static cr_status resolve_after(scn *S, const xmlNode *n, int op)
+/* after="a, b": dependencies on earlier or later ops, resolved once every
+ * op has its name. Names are separated by commas; blanks around them are
+ * ignored. */
+static cr_status resolve_after(scn *S, const xmlNode *n, int idx)
 {
     const char *v = attr(n, "after");
     if (!v)
         return CR_OK;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", v);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+    char *buf = strdup(v);
+    cr_status st = CR_OK;
+    if (!buf)
+        return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && st == CR_OK;
          tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ' || *tok == '\t' || *tok == '\n')
+            tok++;
+        size_t len = strlen(tok);
+        while (len > 0 && (tok[len - 1] == ' ' || tok[len - 1] == '\t' || tok[len - 1] == '\n'))
+            tok[--len] = 0;
         int found = -1;
-        for (int i = 0; i < S->n; i++)
+        for (int i = 0; i < S->n && found < 0; i++)
             if (!strcmp(S->names[i], tok))
-                found = S->ops[i];
-        if (found < 0)
-            return fail(S, n, CR_ENOTFOUND, "after=\"%s\": no op is named \"%s\"", v, tok);
-        if (found == op || cr_sim_op_after(S->s, found, op) != CR_OK)
-            return fail(S, n, CR_EINVAL, "after=\"%s\": \"%s\" cannot precede this op", v, tok);
+                found = i;
+        if (!*tok)
+            st = fail(S, n, CR_EINVAL,
+                      "after=\"%s\": an empty name; write op names separated "
+                      "by commas (after=\"gemm, tp\")",
+                      v);
+        else if (found < 0)
+            st = fail(S, n, CR_ENOTFOUND, "after=\"%s\": no op is named \"%s\"", v, tok);
+        else if (found == idx)
+            st = fail(S, n, CR_EINVAL, "after=\"%s\": an op cannot wait for itself", v);
+        else if (cr_sim_op_after(S->s, S->ops[found], S->ops[idx]) != CR_OK)
+            st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+        else if (S->n_edges >= S->cap_edges) {
+            int c = S->cap_edges ? 2 * S->cap_edges : 64;
+            void *e = realloc(S->edges, (size_t)c * sizeof *S->edges);
+            if (!e)
+                st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+            else {
+                S->edges = e;
+                S->cap_edges = c;
+            }
+        }
+        if (st == CR_OK) {
+            S->edges[S->n_edges][0] = found;
+            S->edges[S->n_edges][1] = idx;
+            S->n_edges++;
+        }
     }
-    return CR_OK;
+    free(buf);
+    return st;
+}
+
+/* The ops' after= must form no cycle (the simulator would find its tasks
+ * never ready; here the message names the ops and the line). Kahn's order:
+ * ops left with waiting predecessors lie on or behind a cycle; walking back
+ * from one along unfinished predecessors must repeat an op, which closes
+ * the cycle reported. */
+static cr_status check_cycles(scn *S)
+{
+    int n = S->n, *indeg = calloc((size_t)n + 1, sizeof *indeg);
+    int *queue = malloc(((size_t)n + 1) * sizeof *queue),
+        *seen = calloc((size_t)n + 1, sizeof *seen);
+    cr_status st = CR_OK;
+    if (!indeg || !queue || !seen) {
+        st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int e = 0; e < S->n_edges; e++)
+        indeg[S->edges[e][1]]++;
+    int head = 0, tail = 0;
+    for (int i = 0; i < n; i++)
+        if (indeg[i] == 0)
+            queue[tail++] = i;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int e = 0; e < S->n_edges; e++)
+            if (S->edges[e][0] == u && --indeg[S->edges[e][1]] == 0)
+                queue[tail++] = S->edges[e][1];
+    }
+    if (tail == n)
+        goto out;
+    int v = -1;
+    for (int i = 0; i < n && v < 0; i++)
+        if (indeg[i] > 0)
+            v = i;
+    /* walk back along predecessors that never finished until one repeats */
+    while (!seen[v]) {
+        seen[v] = 1;
+        for (int e = 0; e < S->n_edges; e++)
+            if (S->edges[e][1] == v && indeg[S->edges[e][0]] > 0) {
+                v = S->edges[e][0];
+                break;
+            }
+    }
+    char path[1024];
+    size_t len = 0;
+    int u = v;
+    path[0] = 0;
+    do { /* v's cycle, in the order the ops wait: u waits for its predecessor */
+        len += (size_t)snprintf(path + len, len < sizeof path ? sizeof path - len : 0, "%s\"%s\"",
+                                len ? " after " : "", S->names[u]);
+        int w = -1;
+        for (int e = 0; e < S->n_edges && w < 0; e++)
+            if (S->edges[e][1] == u && indeg[S->edges[e][0]] > 0 && seen[S->edges[e][0]])
+                w = S->edges[e][0];
+        u = w;
+    } while (u >= 0 && u != v && len < sizeof path);
+    snprintf(path + (len < sizeof path ? len : sizeof path - 1),
+             len < sizeof path ? sizeof path - len : 1, " after \"%s\"", S->names[v]);
+    st = fail(S, S->nodes[v], CR_EINVAL,
+              "after= makes a cycle: %.700s; no op can start. Remove one of these after= names",
+              path);
+out:
+    free(indeg);
+    free(queue);
+    free(seen);
+    return st;
 }
 
 static cr_status do_compute(scn *S, const xmlNode *n, int *op)
@@ -193,14 +296,13 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         return st;
     const char *cs = attr(n, "coll");
     if (!v && !cs) {
-        st = fail(S, n, CR_EINVAL, "<collective> needs coll=\"allreduce\" (or another: %s)%s",
+        st = fail(S, n, CR_EINVAL, "<collective> needs coll=\"allreduce\" (or another: %s)",
                   "allreduce allgather reducescatter alltoall broadcast reduce gather scatter "
-                  "sendrecv",
-                  "");
+                  "sendrecv");
         goto out;
     }
     if (!v && cr_coll_parse(cs, &c, &d) != CR_OK) {
-        st = fail(S, n, CR_EINVAL, "coll: %s%s", d.msg, "");
+        st = fail(S, n, CR_EINVAL, "coll: %s", d.msg);
         goto out;
     }
     if (v) {
@@ -217,42 +319,48 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
             if (strcmp((const char *)k->name, "row") || (st = check_attrs(S, k, "bytes")))
                 goto bad_child;
             if (row >= nr) {
-                st = fail(S, k, CR_EINVAL, "more <row>s than ranks%s%s", "", "");
+                st = fail(S, k, CR_EINVAL, "more <row>s than ranks");
                 goto out;
             }
             const char *b = attr(k, "bytes");
-            char buf[4096];
-            snprintf(buf, sizeof buf, "%s", b ? b : "");
+            char *buf = strdup(b ? b : "");
+            if (!buf) {
+                st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+                goto out;
+            }
             int col = 0;
-            for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok;
+            for (char *save = NULL, *tok = strtok_r(buf, " \t\n", &save); tok && !st;
                  tok = strtok_r(NULL, " \t\n", &save)) {
                 double x;
-                if (col >= nr || cr_units_parse(tok, CR_UNIT_BYTES, &x, &d) != CR_OK || x < 0 ||
-                    !isfinite(x)) {
+                if (col >= nr)
+                    st = fail(S, k, CR_EINVAL, "a <row> needs %d sizes, one per rank; it has more",
+                              nr);
+                else if (cr_units_parse(tok, CR_UNIT_BYTES, &x, &d) != CR_OK || x < 0 ||
+                         !isfinite(x))
                     st = fail(S, k, CR_EINVAL,
-                              "row entry \"%s\": expected one size with a unit (e.g. \"1MB\") "
-                              "per rank%s",
-                              tok, "");
-                    goto out;
-                }
-                m[(size_t)row * (size_t)nr + (size_t)col++] = x;
+                              "row entry \"%.60s\": expected a size with a unit (e.g. \"1MB\")",
+                              tok);
+                else
+                    m[(size_t)row * (size_t)nr + (size_t)col++] = x;
             }
+            free(buf);
+            if (st)
+                goto out;
             if (col != nr) {
-                char what[32];
-                snprintf(what, sizeof what, "%d", nr);
-                st = fail(S, k, CR_EINVAL, "a <row> needs %s sizes, one per rank%s", what, "");
+                st = fail(S, k, CR_EINVAL, "a <row> needs %d sizes, one per rank; it has %d", nr,
+                          col);
                 goto out;
             }
             row++;
             continue;
         bad_child:
             if (!st)
-                st = fail(S, k, CR_EPARSE, "unknown element <%s> in <alltoallv>; expected <row>%s",
-                          (const char *)k->name, "");
+                st = fail(S, k, CR_EPARSE, "unknown element <%s> in <alltoallv>; expected <row>",
+                          (const char *)k->name);
             goto out;
         }
         if (row != nr) {
-            st = fail(S, n, CR_EINVAL, "<alltoallv> needs one <row> per rank%s%s", "", "");
+            st = fail(S, n, CR_EINVAL, "<alltoallv> needs one <row> per rank");
             goto out;
         }
         for (int i = 0; i < nr * nr; i++)
@@ -262,22 +370,22 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     cr_coll_req rq = cr_coll_req_default(c, bytes);
     const char *a;
     if ((a = attr(n, "dtype")) && cr_dtype_parse(a, &rq.dtype, &d) != CR_OK) {
-        st = fail(S, n, CR_EINVAL, "dtype: %s%s", d.msg, "");
+        st = fail(S, n, CR_EINVAL, "dtype: %s", d.msg);
         goto out;
     }
     if ((a = attr(n, "algo")) && cr_algo_parse(a, &rq.algo, &d) != CR_OK) {
-        st = fail(S, n, CR_EINVAL, "algo: %s%s", d.msg, "");
+        st = fail(S, n, CR_EINVAL, "algo: %s", d.msg);
         goto out;
     }
     if ((a = attr(n, "proto")) && cr_proto_parse(a, &rq.proto, &d) != CR_OK) {
-        st = fail(S, n, CR_EINVAL, "proto: %s%s", d.msg, "");
+        st = fail(S, n, CR_EINVAL, "proto: %s", d.msg);
         goto out;
     }
     if ((a = attr(n, "channels"))) {
         char *end;
         long ch = strtol(a, &end, 10);
         if (*end || ch < 1 || ch > 1024) {
-            st = fail(S, n, CR_EINVAL, "channels=\"%s\" is not a number from 1 to 1024%s", a, "");
+            st = fail(S, n, CR_EINVAL, "channels=\"%s\" is not a number from 1 to 1024", a);
             goto out;
         }
         rq.nchannels = (int)ch;
@@ -286,18 +394,18 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         char *end;
         long r = strtol(a, &end, 10);
         if (*end || r < 0 || r >= rs->n) {
-            st = fail(S, n, CR_EINVAL, "root=\"%s\" is not a position in the rank list%s", a, "");
+            st = fail(S, n, CR_EINVAL, "root=\"%s\" is not a position in the rank list", a);
             goto out;
         }
         rq.root = (int)r;
     }
     cr_coll_pred p;
     if (cr_coll_ctx_new(S->t, rs, &ctx, &d) != CR_OK || cr_coll_predict(ctx, &rq, &p, &d)) {
-        st = fail(S, n, CR_EINVAL, "%s%s", d.msg, "");
+        st = fail(S, n, CR_EINVAL, "%s", d.msg);
         goto out;
     }
     if (!p.supported) {
-        st = fail(S, n, CR_EUNSUPPORTED, "this algorithm cannot run here: %s%s", p.why, "");
+        st = fail(S, n, CR_EUNSUPPORTED, "this algorithm cannot run here: %s", p.why);
         goto out;
     }
     cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, bytes, &p);
@@ -312,13 +420,13 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         else if (!strcmp(a, "pipelined"))
             sp.grain = CR_SIM_GRAIN_PIPELINED;
         else if (strcmp(a, "auto")) {
-            st = fail(S, n, CR_EINVAL, "grain=\"%s\": expected auto, steps or pipelined%s", a, "");
+            st = fail(S, n, CR_EINVAL, "grain=\"%s\": expected auto, steps or pipelined", a);
             goto out;
         }
     }
     d.msg[0] = 0;
     if ((st = cr_sim_coll_add(S->s, &sp, rs->ranks, rs->n, op, &d)) != CR_OK)
-        st = fail(S, n, st, "%s%s", d.msg, "");
+        st = fail(S, n, st, "%s", d.msg);
 out:
     free(m);
     cr_coll_ctx_free(ctx);
@@ -330,7 +438,7 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
                                   cr_sim **out, cr_diag *d)
 {
     *out = NULL;
-    scn S = {origin ? origin : "scenario", t, NULL, d, NULL, NULL, 0};
+    scn S = {origin ? origin : "scenario", t, NULL, d, NULL, NULL, NULL, 0, NULL, 0, 0};
     if (len == 0)
         return cr_diag_set(d, CR_EPARSE, "%s:1: the file is empty; write <scenario name=...>",
                            S.origin);
@@ -363,7 +471,8 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
         goto done;
     S.names = calloc(SCN_MAX_OPS, sizeof *S.names);
     S.ops = calloc(SCN_MAX_OPS, sizeof *S.ops);
-    if (!S.names || !S.ops || cr_sim_new(t, &S.s, d) != CR_OK) {
+    S.nodes = calloc(SCN_MAX_OPS, sizeof *S.nodes);
+    if (!S.names || !S.ops || !S.nodes || cr_sim_new(t, &S.s, d) != CR_OK) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto done;
     }
@@ -374,11 +483,11 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
                 continue;
             const char *nm = (const char *)n->name;
             if (pass == 1) {
-                st = resolve_after(&S, n, S.ops[idx++]);
+                st = resolve_after(&S, n, idx++);
                 continue;
             }
             if (S.n >= SCN_MAX_OPS) {
-                st = fail(&S, n, CR_ERANGE, "more than 4096 ops in one scenario%s%s", "", "");
+                st = fail(&S, n, CR_ERANGE, "more than 4096 ops in one scenario");
                 break;
             }
             int op = -1;
@@ -391,21 +500,24 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
             else
                 st = fail(&S, n, CR_EPARSE,
                           "unknown element <%s>; expected <collective>, <alltoallv> or "
-                          "<compute>%s",
-                          nm, "");
+                          "<compute>",
+                          nm);
             if (st == CR_OK)
                 st = add_name(&S, n, op);
         }
     }
+    if (st == CR_OK && S.n_edges > 0)
+        st = check_cycles(&S);
     if (st == CR_OK && S.n == 0)
-        st =
-            fail(&S, root, CR_EINVAL,
-                 "the scenario has no ops; add <collective>, <alltoallv> or <compute>%s%s", "", "");
+        st = fail(&S, root, CR_EINVAL,
+                  "the scenario has no ops; add <collective>, <alltoallv> or <compute>");
 done:
     for (int i = 0; S.names && i < S.n; i++)
         free(S.names[i]);
     free(S.names);
     free(S.ops);
+    free(S.nodes);
+    free(S.edges);
     xmlFreeDoc(doc);
     if (st != CR_OK) {
         cr_sim_free(S.s);

@@ -13,6 +13,7 @@
 
 #include "coll.h"
 #include "flowsim.h"
+#include "rankset.h"
 #include "test_flowsim_fixture.h"
 #include "topo_xml.h"
 
@@ -416,11 +417,12 @@ static void test_alltoallv_hot_receiver(void **state)
 }
 
 /* In-switch reduction as its own resource: NVLS allreduce on one node with
- * chips that reduce only 10 GB/s each. Every segment's reduction spreads
- * 5/18, 4/18, 4/18, 5/18 over the chips, so chip 0 reduces 5/18 of S:
- * 5 S / (18 x 10 GB/s), far above the link term S (n+1)/n / 450 GB/s.
- * Latency: two steps (reduce, then multicast) of GPU -> switch -> GPU, two
- * 0.5 us hops each: 2 us. */
+ * chips that reduce only 10 GB/s each. The engines consume the n = 8
+ * operands of every reduced byte (coll's accounting: n copies of every
+ * byte), and every segment's reduction spreads 5/18, 4/18, 4/18, 5/18 over
+ * the chips, so chip 0 takes 5/18 of 8 S: 8 x 5 S / (18 x 10 GB/s), far
+ * above the link term S (n+1)/n / 450 GB/s. Latency: two steps (reduce,
+ * then multicast) of GPU -> switch -> GPU, two 0.5 us hops each: 2 us. */
 static void test_nvls_reduction_engine_binds(void **state)
 {
     (void)state;
@@ -431,7 +433,7 @@ static void test_nvls_reduction_engine_binds(void **state)
     cr_sim_coll_spec sp = spec(CR_COLL_ALLREDUCE, CR_ALGO_NVLS, S, 1, 0, 0, 1.0);
     int op = add_coll(s, &sp, r, 8);
     run_ok(s);
-    assert_close(cr_sim_op_get(s, op).end_s, 2e-6 + 5 * S / (18 * 10e9), 1e-6, 0);
+    assert_close(cr_sim_op_get(s, op).end_s, 2e-6 + 8 * 5 * S / (18 * 10e9), 1e-6, 0);
     cr_sim_free(s);
     cr_topo_free(t);
     /* Without a reduction limit the ports bind: each GPU's uplink carries
@@ -706,6 +708,82 @@ static void test_independent_flows_end_in_order(void **state)
     cr_topo_free(t);
 }
 
+/* The simulation is never faster than coll's bound: the bound is the least
+ * time any implementation could take on the topology (doc/bounds.md), and
+ * the simulator runs one implementation on the same graph, so sim < bound
+ * would be a defect of one of the two. Every shipped topology, every
+ * collective, NCCL's choice and every algorithm the simulator expands,
+ * three sizes (latency, middle, bandwidth). Clusters of 512 GPUs and more
+ * are cut to their first 64 and to one GPU on each of 64 nodes (0-511:8),
+ * which keeps the all-to-alls at 4,032 flows; GB200 NVL72 runs its first 64
+ * and all 72. */
+static void test_never_below_bound(void **state)
+{
+    (void)state;
+    static const cr_coll colls[] = {CR_COLL_ALLREDUCE, CR_COLL_ALLGATHER, CR_COLL_REDUCESCATTER,
+                                    CR_COLL_ALLTOALL,  CR_COLL_BROADCAST, CR_COLL_REDUCE,
+                                    CR_COLL_GATHER,    CR_COLL_SCATTER,   CR_COLL_SENDRECV};
+    static const cr_algo algos[] = {CR_ALGO_AUTO, CR_ALGO_RING,     CR_ALGO_TREE,
+                                    CR_ALGO_NVLS, CR_ALGO_NVLSTREE, CR_ALGO_DIRECT};
+    static const double sizes[] = {256, 1 << 20, 1 << 26};
+    int checked = 0, topos = 0;
+    for (int ti = 0; cr_topo_shipped_name(ti); ti++) {
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_topo_open(cr_topo_shipped_name(ti), &t, &d), CR_OK);
+        const char *sets[2] = {"all", NULL};
+        if (t->n_gpus > 64) {
+            sets[0] = "0-63";
+            sets[1] = t->n_gpus >= 512 ? "0-511:8" : "all";
+        }
+        topos++;
+        for (int k = 0; k < 2 && sets[k]; k++) {
+            cr_rankset *rs = NULL;
+            cr_coll_ctx *ctx = NULL;
+            assert_int_equal(cr_rankset_parse(sets[k], t->n_gpus, &rs, &d), CR_OK);
+            assert_int_equal(cr_coll_ctx_new(t, rs, &ctx, &d), CR_OK);
+            for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++)
+                for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+                    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                        cr_coll_req rq = cr_coll_req_default(colls[c], sizes[z]);
+                        rq.algo = algos[a];
+                        cr_coll_result res;
+                        if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK || !res.pred.supported ||
+                            rs->n < 2)
+                            continue;
+                        cr_sim *s = sim_on(t);
+                        cr_sim_coll_spec sp =
+                            cr_sim_coll_spec_from_pred(colls[c], sizes[z], &res.pred);
+                        int op = -1;
+                        cr_status st = cr_sim_coll_add(s, &sp, rs->ranks, rs->n, &op, &d);
+                        if (st == CR_EUNSUPPORTED) { /* PAT, CollNet: refused, documented */
+                            cr_sim_free(s);
+                            continue;
+                        }
+                        if (st != CR_OK)
+                            fail_msg("%s %s: %s", t->name, cr_coll_name(colls[c]), d.msg);
+                        run_ok(s);
+                        cr_sim_op_result r = cr_sim_op_get(s, op);
+                        double got = r.end_s - r.start_s;
+                        if (got < res.bound.bound_s * (1 - 1e-9))
+                            fail_msg("%s ranks %s %s %s %.0f B: sim %.3f us below the bound "
+                                     "%.3f us (%s)",
+                                     t->name, sets[k], cr_coll_name(colls[c]),
+                                     cr_algo_name(res.pred.algo), sizes[z], got * 1e6,
+                                     res.bound.bound_s * 1e6, res.bound.binding);
+                        checked++;
+                        cr_sim_free(s);
+                    }
+            cr_coll_ctx_free(ctx);
+            cr_rankset_free(rs);
+        }
+        cr_topo_free(t);
+    }
+    print_message("never below the bound: %d cases on %d shipped topologies\n", checked, topos);
+    assert_true(topos >= 10);
+    assert_true(checked > 300);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -726,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_classes_report_member_links),
         cmocka_unit_test(test_departure_slows_another),
         cmocka_unit_test(test_independent_flows_end_in_order),
+        cmocka_unit_test(test_never_below_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

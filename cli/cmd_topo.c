@@ -177,6 +177,17 @@ static void kinds_text(unsigned kinds, char *buf, size_t size)
         snprintf(buf, size, "-");
 }
 
+/* A figure in a table cell: "-" where the file gives none (0), so that an
+ * unknown L2 size or a dtype the part lacks does not read as zero. */
+static const char *cell(double v, int width, char *buf, size_t size)
+{
+    if (v == 0.0)
+        snprintf(buf, size, "%*s", width, "-");
+    else
+        snprintf(buf, size, "%*.1f", width, v);
+    return buf;
+}
+
 struct shown {
     double inj_min[CR_LINK__COUNT], inj_max[CR_LINK__COUNT];
     cr_bisection bis;
@@ -364,11 +375,19 @@ static void show_text(const cr_topo *t, const struct shown *s)
         int count = 0;
         for (int r = 0; r < t->n_gpus; r++)
             count += t->devs[t->gpus[r]].spec == i;
-        printf("  %-14s %5d %4d %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-               g->name ? g->name : "?", count, g->arch, g->sms, g->hbm_bytes / 1e9,
-               g->hbm_Bps / GBPS, g->l2_bytes / 1048576.0, g->peak_flops[CR_DT_FP64] / 1e12,
-               g->peak_flops[CR_DT_FP32] / 1e12, g->peak_flops[CR_DT_TF32] / 1e12,
-               g->peak_flops[CR_DT_BF16] / 1e12, g->peak_flops[CR_DT_FP8] / 1e12);
+        char arch[16], c[6][16];
+        if (g->arch > 0)
+            snprintf(arch, sizeof arch, "%4d", g->arch);
+        else
+            snprintf(arch, sizeof arch, "%4s", "-");
+        printf("  %-14s %5d %s %5d %8.1f %8.1f %s %s %s %s %s %s\n", g->name ? g->name : "?", count,
+               arch, g->sms, g->hbm_bytes / 1e9, g->hbm_Bps / GBPS,
+               cell(g->l2_bytes / 1048576.0, 8, c[0], sizeof c[0]),
+               cell(g->peak_flops[CR_DT_FP64] / 1e12, 8, c[1], sizeof c[1]),
+               cell(g->peak_flops[CR_DT_FP32] / 1e12, 8, c[2], sizeof c[2]),
+               cell(g->peak_flops[CR_DT_TF32] / 1e12, 8, c[3], sizeof c[3]),
+               cell(g->peak_flops[CR_DT_BF16] / 1e12, 8, c[4], sizeof c[4]),
+               cell(g->peak_flops[CR_DT_FP8] / 1e12, 8, c[5], sizeof c[5]));
     }
 
     printf("\n\n# Injection bandwidth per GPU and fabric (network fabrics: the GPU's share of its "
@@ -408,29 +427,51 @@ static void show_text(const cr_topo *t, const struct shown *s)
     printf("# %-6s %6s %6s %10s %10s %10s\n", "split", "gpus_a", "gpus_b", "a_to_b", "b_to_a",
            "bisection");
     printf("# %-6s %6s %6s %10s %10s %10s\n", "", "", "", "GB/s", "GB/s", "GB/s");
-    printf("  %-6s %6d %6d %10.1f %10.1f %10.1f\n", s->bis.node_aligned ? "nodes" : "ranks",
-           s->bis.n_a, s->bis.n_b, s->bis.ab_Bps / GBPS, s->bis.ba_Bps / GBPS,
-           s->bis.bw_Bps / GBPS);
+    if (t->n_gpus < 2)
+        printf("# (one GPU: nothing to split)\n");
+    else
+        printf("  %-6s %6d %6d %10.1f %10.1f %10.1f\n", s->bis.node_aligned ? "nodes" : "ranks",
+               s->bis.n_a, s->bis.n_b, s->bis.ab_Bps / GBPS, s->bis.ba_Bps / GBPS,
+               s->bis.bw_Bps / GBPS);
 
     printf("\n\n# Switches\n");
     printf("# %-16s %6s %4s %9s %9s %10s %6s %10s  %s\n", "model", "count", "gen", "multicast",
            "reduction", "reduce_bw", "ports", "switch_bw", "links");
     printf("# %-16s %6s %4s %9s %9s %10s %6s %10s\n", "", "", "", "", "", "GB/s", "max", "GB/s");
+    printf("# reduce_bw: in-switch reduction throughput per chip; ports: limited by the chip's "
+           "ports (the file gives no figure of its own); -: none or unknown\n");
     if (s->n_sw == 0)
         printf("# (none)\n");
     for (int i = 0; i < s->n_sw; i++) {
         const cr_switch_summary *w = &s->sw[i];
         char kinds[128];
         kinds_text(w->kinds, kinds, sizeof kinds);
-        printf("  %-16s %6d %4d %9s %9s %10.1f %6d %10.1f  %s\n", w->name, w->count, w->generation,
-               yes_no(w->multicast), yes_no(w->reduction), w->reduce_Bps / GBPS, w->max_ports,
+        /* reduce_bw: "-" without in-switch reduction, "ports" where the
+         * file gives no throughput of its own (the ports limit it). */
+        char gen[16], red[16];
+        if (w->generation > 0)
+            snprintf(gen, sizeof gen, "%4d", w->generation);
+        else
+            snprintf(gen, sizeof gen, "%4s", "-");
+        if (!w->reduction)
+            snprintf(red, sizeof red, "%10s", "-");
+        else if (w->reduce_Bps > 0)
+            snprintf(red, sizeof red, "%10.1f", w->reduce_Bps / GBPS);
+        else
+            snprintf(red, sizeof red, "%10s", "ports");
+        printf("  %-16s %6d %s %9s %9s %s %6d %10.1f  %s\n", w->name, w->count, gen,
+               yes_no(w->multicast), yes_no(w->reduction), red, w->max_ports,
                w->max_switch_Bps / GBPS, kinds);
     }
 
     printf("\n\n# GPU-to-GPU bottleneck bandwidth (max-flow over all paths) by class of pair%s\n",
            s->pairs.sampled ? "; sampled" : "");
+    printf("# every link kind a byte may cross counts (NVLink and PCIe together where both join "
+           "the pair, doc/bounds.md 1.7); GPUs do not forward\n");
     printf("# %-10s %12s %12s %10s %10s\n", "class", "pairs", "evaluated", "min", "max");
     printf("# %-10s %12s %12s %10s %10s\n", "", "", "", "GB/s", "GB/s");
+    if (t->n_gpus < 2)
+        printf("# (one GPU: no pairs)\n");
     const cr_pair_class *cls[2] = {&s->pairs.same_node, &s->pairs.other_node};
     const char *names[2] = {"same_node", "other_node"};
     for (int i = 0; i < 2; i++) {
@@ -439,7 +480,7 @@ static void show_text(const cr_topo *t, const struct shown *s)
         printf("  %-10s %12lld %12lld %10.1f %10.1f\n", names[i], cls[i]->pairs, cls[i]->evaluated,
                cls[i]->min_Bps / GBPS, cls[i]->max_Bps / GBPS);
     }
-    if (s->pairs.matrix) {
+    if (s->pairs.matrix && s->pairs.n >= 2) {
         int n = s->pairs.n;
         printf("\n\n# Bottleneck bandwidth matrix, GB/s: row = source GPU rank, column = "
                "destination\n");
@@ -450,7 +491,10 @@ static void show_text(const cr_topo *t, const struct shown *s)
         for (int a = 0; a < n; a++) {
             printf("  %4d", a);
             for (int b = 0; b < n; b++)
-                printf(" %7.1f", s->pairs.matrix[(size_t)a * (size_t)n + (size_t)b] / GBPS);
+                if (a == b)
+                    printf(" %7s", "-");
+                else
+                    printf(" %7.1f", s->pairs.matrix[(size_t)a * (size_t)n + (size_t)b] / GBPS);
             printf("\n");
         }
     }

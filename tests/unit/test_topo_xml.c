@@ -755,6 +755,49 @@ static void test_save_file(void **state)
     cr_topo_free(t);
 }
 
+/* What calibrate adds to a shipped topology (measured ceilings beside the
+ * peaks, transfer-mechanism and collective parameters) survives load, save,
+ * load, through memory and through a file. The values are awkward doubles
+ * on purpose: the saved text must carry every bit. */
+static void test_calibrated_roundtrip(void **state)
+{
+    (void)state;
+    cr_topo *t = open_ok("hgx-h200-8");
+    cr_gpu_spec *g = &t->gpu_specs[t->devs[t->gpus[0]].spec];
+    g->meas_hbm_Bps = 4.6503e12 + 1.0 / 3.0;
+    g->meas_flops[CR_DT_BF16] = 803.8e12 / 3.0;
+    g->meas_flops[CR_DT_FP8] = 1476.4e12;
+    static const struct {
+        const char *key;
+        double value;
+    } params[] = {{"mech.ce.eff", 0.77 / 1.1}, {"mech.tma.sms", 7.4},
+                  {"mech.ldst.sms", 7.8},      {"mech.tma.eff", 0.73},
+                  {"mech.ce.launch", 2.1e-6},  {"coll.launch_gap", 4.27e-6},
+                  {"coll.eff.nvls", 0.1 + 0.2}};
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+        assert_int_equal(cr_topo_set_param(t, params[i].key, params[i].value, "calibrate"), CR_OK);
+    roundtrip(t);
+    char path[] = "/tmp/cr-topo-cal-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_xml_save_file(t, path, &d), CR_OK);
+    cr_topo *u = NULL;
+    if (cr_topo_open(path, &u, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    if (!cr_topo_equal(t, u, &d))
+        fail_msg("%s", d.msg);
+    const cr_gpu_spec *h = cr_topo_gpu_spec(u, 0);
+    assert_true(h->meas_hbm_Bps == g->meas_hbm_Bps);
+    assert_true(h->meas_flops[CR_DT_BF16] == g->meas_flops[CR_DT_BF16]);
+    assert_true(cr_topo_param(u, "coll.eff.nvls", 0) == 0.1 + 0.2);
+    assert_string_equal(cr_topo_find_param(u, "mech.ce.eff")->source, "calibrate");
+    unlink(path);
+    cr_topo_free(u);
+    cr_topo_free(t);
+}
+
 /* A graph built in code, with strings XML must escape, saves and loads. */
 static void test_save_built(void **state)
 {
@@ -845,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_cwd_independent),
         cmocka_unit_test(test_save_file),
         cmocka_unit_test(test_save_built),
+        cmocka_unit_test(test_calibrated_roundtrip),
         cmocka_unit_test(test_fuzz_replay),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -246,6 +246,30 @@ static const char *dtype_label(cr_dtype t)
     }
 }
 
+/* algbw and busbw of `bytes` in `time_s`: where something moves in no time
+ * (a bound of 0 where L2 holds the buffers, an in-place one-rank call) the
+ * rate has no finite value: "inf" in the table, null in JSON. A busbw
+ * factor of 0 (one rank) keeps busbw 0. */
+static bool bw_unbounded(double bytes, double time_s)
+{
+    return bytes > 0 && !(time_s > 0);
+}
+
+static void bw_text(char *buf, size_t len, double Bps, double bytes, double time_s, double factor)
+{
+    if (bw_unbounded(bytes, time_s) && factor > 0)
+        snprintf(buf, len, "%9s", "inf");
+    else
+        snprintf(buf, len, "%9.2f", bw_unbounded(bytes, time_s) ? 0.0 : Bps / GBPS);
+}
+
+static json_t *bw_json(double Bps, double bytes, double time_s, double factor)
+{
+    if (bw_unbounded(bytes, time_s))
+        return factor > 0 ? json_null() : json_real(0);
+    return json_real(Bps / GBPS);
+}
+
 /* The request for one size: the options' fields over base's. */
 static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, double bytes)
 {
@@ -438,6 +462,7 @@ int cli_cmd_coll(int argc, char **argv)
     }
     int nrows = 0;
     bool any_unsupported = false;
+    double bfac = cr_coll_busbw_factor(coll, n);
     for (double sz = o.min_b; sz <= o.max_b * (1 + 1e-12); nrows++) {
         if (nrows >= MAX_ROWS) {
             rc = cli_usage_error("coll", "more than %d sizes; use a larger -f or -i", MAX_ROWS);
@@ -463,13 +488,15 @@ int cli_cmd_coll(int argc, char **argv)
             json_object_set_new(e, "attainable_us", json_real(res.bound.attainable_s * 1e6));
             json_object_set_new(e, "attainable_binding", json_string(res.bound.attainable_binding));
             json_object_set_new(e, "in_network", json_boolean(res.bound.in_network));
-            json_object_set_new(e, "bound_algbw_GBps", json_real(res.bound.algbw_Bps / GBPS));
-            json_object_set_new(e, "bound_busbw_GBps", json_real(res.bound.busbw_Bps / GBPS));
+            json_object_set_new(e, "bound_algbw_GBps",
+                                bw_json(res.bound.algbw_Bps, bytes, res.bound.bound_s, 1));
+            json_object_set_new(e, "bound_busbw_GBps",
+                                bw_json(res.bound.busbw_Bps, bytes, res.bound.bound_s, bfac));
             json_object_set_new(e, "supported", json_boolean(p->supported));
             if (p->supported) {
                 json_object_set_new(e, "pred_us", json_real(p->pred_s * 1e6));
-                json_object_set_new(e, "algbw_GBps", json_real(p->algbw_Bps / GBPS));
-                json_object_set_new(e, "busbw_GBps", json_real(p->busbw_Bps / GBPS));
+                json_object_set_new(e, "algbw_GBps", bw_json(p->algbw_Bps, bytes, p->pred_s, 1));
+                json_object_set_new(e, "busbw_GBps", bw_json(p->busbw_Bps, bytes, p->pred_s, bfac));
                 json_object_set_new(e, "nccl_est_us", json_real(p->nccl_est_s * 1e6));
                 json_object_set_new(e, "nchannels", json_integer(p->nchannels));
                 json_object_set_new(e, "launch_us", json_real(p->launch_s * 1e6));
@@ -493,14 +520,18 @@ int cli_cmd_coll(int argc, char **argv)
                    res.bound.bound_s * 1e6, binding);
             if (att)
                 printf("%10.2f ", res.bound.attainable_s * 1e6);
-            if (p->supported)
-                printf("%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f\n", p->pred_s * 1e6,
-                       cr_algo_name(p->algo), cr_proto_name(p->proto), res.bound.algbw_Bps / GBPS,
-                       res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS, p->busbw_Bps / GBPS);
-            else
-                printf("%10s %-8s %-6s %9.2f %9.2f %9s %9s\n", "n/a", cr_algo_name(p->algo),
-                       cr_proto_name(p->proto), res.bound.algbw_Bps / GBPS,
-                       res.bound.busbw_Bps / GBPS, "n/a", "n/a");
+            char ba[16], bb[16], pa[16] = "      n/a", pb[16] = "      n/a";
+            bw_text(ba, sizeof ba, res.bound.algbw_Bps, bytes, res.bound.bound_s, 1);
+            bw_text(bb, sizeof bb, res.bound.busbw_Bps, bytes, res.bound.bound_s, bfac);
+            if (p->supported) {
+                bw_text(pa, sizeof pa, p->algbw_Bps, bytes, p->pred_s, 1);
+                bw_text(pb, sizeof pb, p->busbw_Bps, bytes, p->pred_s, bfac);
+                printf("%10.2f ", p->pred_s * 1e6);
+            } else {
+                printf("%10s ", "n/a");
+            }
+            printf("%-8s %-6s %s %s %s %s\n", cr_algo_name(p->algo), cr_proto_name(p->proto), ba,
+                   bb, pa, pb);
             if (o.terms) {
                 for (int j = 0; j < res.bound.n_terms; j++) {
                     const cr_coll_term *tm = &res.bound.terms[j];

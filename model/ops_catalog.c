@@ -610,8 +610,9 @@ cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const c
         if (t && need > t->n_gpus)
             return cr_diag_set(d, CR_EINVAL,
                                "the layout needs %.0f GPUs (tp x cp x ep x dp x pp) but topology "
-                               "%s has %d",
-                               need, t->name, t->n_gpus);
+                               "%s has %d: give smaller group sizes or a topology with at least "
+                               "%.0f GPUs",
+                               need, t->name, t->n_gpus, need);
     }
     ops_work w;
     memset(&w, 0, sizeof w);

@@ -284,6 +284,13 @@ cr_status ops_shape_ring_attn(const cr_op_params *p, ops_work *w, cr_diag *d)
 {
     init(p, w, CR_OPP_CP);
     cr_status st = attn_check(p, d);
+    /* causal ring attention balances the mask with the zigzag split: 2 cp
+     * chunks, rank i holding chunks i and 2 cp - 1 - i */
+    if (st == CR_OK && V(CAUSAL) != 0 && fmod(V(SEQ), 2 * V(CP)) != 0)
+        st = cr_diag_set(d, CR_EINVAL,
+                         "seq = %.0f must be a multiple of 2 x cp = %.0f when causal (the zigzag "
+                         "split gives each rank two chunks)",
+                         V(SEQ), 2 * V(CP));
     if (st != CR_OK)
         return st;
     double e = ebytes(p), g = V(CP), b = V(BATCH), s = V(SEQ), hd = V(HEAD_DIM);

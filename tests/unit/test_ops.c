@@ -11,6 +11,8 @@
 #include "cr_test.h"
 #include "cr_test_topo.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,13 +88,27 @@ static void test_memcpy_elementwise_counts(void **state)
     /* d2d reads and writes every byte; h2d only writes HBM */
     cr_op_result r = counts("memcpy", (const char *[]){"kind", "d2d", "bytes", "1GiB", NULL});
     EXACT(r.hbm_bytes, 2.0 * 1073741824.0);
+    EXACT(r.flops, 0);
+    EXACT(r.comm_bytes, 0); /* one GPU: no collective */
+    assert_int_equal(r.n_comm, 0);
     r = counts("memcpy", (const char *[]){"kind", "h2d", "bytes", "1GiB", NULL});
     EXACT(r.hbm_bytes, 1073741824.0);
+    /* d2h reads it once; pinned or pageable moves the same bytes */
+    r = counts("memcpy", (const char *[]){"kind", "d2h", "pinned", "no", "bytes", "3MiB", NULL});
+    EXACT(r.hbm_bytes, 3.0 * 1048576);
+    EXACT(r.flops, 0);
     /* 2^20 fp32 elements, 2 reads + 1 write = 12 bytes and 3 FLOPs each */
     r = counts("elementwise", (const char *[]){"elems", "1M", "reads", "2", "writes", "1",
                                                "flops_per", "3", "dtype", "fp32", NULL});
     EXACT(r.flops, 3.0 * 1048576);
     EXACT(r.hbm_bytes, 12.0 * 1048576);
+    EXACT(r.comm_bytes, 0);
+    /* bf16 halves the bytes, not the FLOPs: 1000 elements, 1 read, 3 writes,
+     * 0.5 FLOPs each: 4 x 1000 x 2 bytes, 500 FLOPs */
+    r = counts("elementwise", (const char *[]){"elems", "1000", "reads", "1", "writes", "3",
+                                               "flops_per", "0.5", NULL});
+    EXACT(r.flops, 500);
+    EXACT(r.hbm_bytes, 8000);
 }
 
 static void test_tp_gemm_counts(void **state)
@@ -122,6 +138,8 @@ static void test_tp_gemm_counts(void **state)
     r = counts("gemm_ar", kv);
     EXACT(r.flops, 2.0 * 1024 * 1024 * 64 + 7.0 / 8 * 1024 * 1024);
     EXACT(r.hbm_bytes, 2.0 * (1024 * 64 + 64 * 1024 + 1024 * 1024));
+    EXACT(r.comm_bytes, 1024.0 * 1024 * 2);
+    assert_string_equal(r.comm[0].coll, "allreduce");
     EXACT(r.traffic_bytes, 2.0 * 7 / 8 * 1024 * 1024 * 2);
     /* decode GEMV: Y[1,1024] = X[1,128] W[128,1024]: 2 x 128 x 1024 + 7/8 x 1024 adds;
      * HBM: W shard (128 x 1024), X shard, Y; allreduce of 1024 bf16. */
@@ -189,6 +207,11 @@ static void test_attention_counts(void **state)
      * in the first all-to-all and O (1024 x 16 x 64 x 2) in the second. */
     r = counts("ulysses", base);
     EXACT(r.comm_bytes, 1024.0 * 48 * 64 * 2 + 1024.0 * 16 * 64 * 2);
+    /* HBM: this rank's Q, K, V (1024 tokens x 48 heads x 64) in, O (1024 x 16
+     * x 64) out, bf16: the head-sharded copies arrive over links. Traffic:
+     * each all-to-all sends 7/8 of its buffer. */
+    EXACT(r.hbm_bytes, 2.0 * 1024 * 48 * 64 + 2.0 * 1024 * 16 * 64);
+    EXACT(r.traffic_bytes, 7.0 / 8 * (1024.0 * 48 * 64 * 2 + 1024.0 * 16 * 64 * 2));
     EXACT(r.flops, 4.0 * 16 * 64 * 8192.0 * 8192 / 8);
     assert_int_equal(r.n_comm, 2);
     assert_string_equal(r.comm[0].coll, "alltoall");
@@ -215,6 +238,18 @@ static void test_moe_counts(void **state)
                (const char *[]){"tokens", "1024", "hidden", "1024", "ffn", "512", "experts", "8",
                                 "topk", "2", "ep", "8", "skew", "3", "capacity", "1.25", NULL});
     EXACT(r.flops, router + 6.0 * 1024 * 512 * 2560 + sum);
+    /* the same bytes leave every rank; the hot receiver's 1.25x shows in the
+     * traffic: 2 phases x 4 MiB x 7/8 x 1.25 */
+    EXACT(r.comm_bytes, 2 * (1024.0 * 2 * 1024 * 2));
+    EXACT(r.traffic_bytes, 2 * 4194304.0 * 7 / 8 * 1.25);
+    EXACT(r.hbm_bytes, 2.0 * (3.0 * 1024 * 512 + 1024 * 8 + 2.0 * 1024 * 1024));
+    /* capacity 0 (none) leaves the skew: 16 experts on 8 ranks (2 each), skew 2
+     * doubles the hot rank's routed tokens (2 x 1024 x 2) and reads two
+     * experts' weights */
+    r = counts("moe", (const char *[]){"tokens", "1024", "hidden", "1024", "ffn", "512", "experts",
+                                       "16", "topk", "2", "ep", "8", "skew", "2", NULL});
+    EXACT(r.flops, 2.0 * 1024 * 1024 * 16 + 6.0 * 1024 * 512 * 4096 + sum);
+    EXACT(r.hbm_bytes, 2.0 * (2 * 3.0 * 1024 * 512 + 1024 * 16 + 2.0 * 1024 * 1024));
 }
 
 static void test_dp_pp_counts(void **state)
@@ -243,8 +278,22 @@ static void test_dp_pp_counts(void **state)
     /* pipeline: 1 x 1024 x 1024 bf16 activations between two stages */
     r = counts("pp_sendrecv", (const char *[]){"seq", "1024", "hidden", "1024", NULL});
     EXACT(r.comm_bytes, 2097152);
+    EXACT(r.traffic_bytes, 2097152); /* sendrecv: bus factor 1 */
     EXACT(r.hbm_bytes, 2 * 2097152.0);
+    EXACT(r.flops, 0);
     assert_int_equal(r.ranks, 2);
+    /* DDP traffic: allreduce of 2P bytes at 2 x 7/8; fp32 gradients double it */
+    r = counts("ddp", (const char *[]){"params", "16777216", "tokens", "1024", "grad_dtype", "fp32",
+                                       NULL});
+    EXACT(r.comm_bytes, 4 * P);
+    EXACT(r.traffic_bytes, 4 * P * 2 * 7 / 8);
+    EXACT(r.hbm_bytes, 2 * P + 4 * P);
+    /* FSDP with fp8 parameters: the allgather moves P bytes, the bf16
+     * gradients' reducescatter 2P */
+    r = counts("fsdp", (const char *[]){"params", "16777216", "tokens", "1024", "dtype", "fp8",
+                                        "grad_dtype", "bf16", NULL});
+    EXACT(r.comm_bytes, P + 2 * P);
+    EXACT(r.hbm_bytes, P / 8 + 2 * P / 8);
 }
 
 static void test_other_counts(void **state)
@@ -261,13 +310,36 @@ static void test_other_counts(void **state)
     /* a 1-D ring (px = 8) has only the two x strips */
     r = counts("halo", (const char *[]){"px", "8", NULL});
     assert_int_equal(r.n_comm, 2);
-    /* all-to-all-v: 2 MiB sent; the hot rank writes skew x 2 MiB */
+    /* halo traffic: sendrecv strips, bus factor 1 */
+    r = counts("halo", (const char *[]){"px", "4", NULL});
+    EXACT(r.traffic_bytes, 4 * 1024.0 * 64 * 2);
+    /* a 2 x 4 grid with a 512 x 256 tile of 32 fp32 channels, width 2: x strips
+     * are 256 x 2 x 32 x 4 bytes, y strips 512 x 2 x 32 x 4 */
+    r = counts("halo", (const char *[]){"px", "2", "nx", "512", "ny", "256", "channels", "32",
+                                        "halo", "2", "dtype", "fp32", NULL});
+    EXACT(r.comm_bytes, 2 * 256.0 * 2 * 32 * 4 + 2 * 512.0 * 2 * 32 * 4);
+    EXACT(r.flops, 18.0 * 32 * 32 * 512 * 256);
+    EXACT(r.hbm_bytes, 4.0 * (2.0 * 512 * 256 * 32 + 9 * 32 * 32));
+    /* all-to-all-v: 2 MiB sent; the hot rank writes skew x 2 MiB; no FLOPs;
+     * one phase of 2 MiB, the hot receiver's 2x in the traffic (7/8 x 2 x 2 MiB) */
     r = counts("alltoallv", (const char *[]){"bytes", "2MiB", "skew", "2", NULL});
     EXACT(r.hbm_bytes, 2097152.0 * 3);
+    EXACT(r.flops, 0);
+    EXACT(r.comm_bytes, 2097152.0);
+    EXACT(r.traffic_bytes, 2097152.0 * 7 / 8 * 2);
+    assert_int_equal(r.ranks, 8);
     /* allreduce primitive: 7/8 of the 2^20 elements added per rank; send + receive */
     r = counts("coll", (const char *[]){"coll", "allreduce", "bytes", "2MiB", NULL});
     EXACT(r.flops, 7.0 / 8 * 1048576);
     EXACT(r.hbm_bytes, 2 * 2097152.0);
+    EXACT(r.comm_bytes, 2097152.0);
+    EXACT(r.traffic_bytes, 2097152.0 * 2 * 7 / 8);
+    /* allgather of 2 MiB gathered (nccl-tests size): no FLOPs; a rank reads its
+     * 256 KiB and writes the 2 MiB; it sends 7/8 of the 2 MiB */
+    r = counts("coll", (const char *[]){"coll", "allgather", "bytes", "2MiB", NULL});
+    EXACT(r.flops, 0);
+    EXACT(r.hbm_bytes, 2097152.0 / 8 + 2097152.0);
+    EXACT(r.traffic_bytes, 2097152.0 * 7 / 8);
 }
 
 /* --- bounds ------------------------------------------------------------ */
@@ -375,6 +447,27 @@ static void test_layout(void **state)
         (const char *[]){"m", "8192", "n", "8192", "k", "8192", "dp", "4", "order", "dp,tp", NULL});
     assert_non_null(strstr(x.comm[0].group, "4 nodes"));
     assert_true(x.bound_s > r.bound_s);
+    /* By hand (h100-ib-4n.xml): the reducescatter's S = 8192^2 x 2 bytes.
+     * Inside a node a GPU sends 7/8 S through its ports: 18 NVLinks of 25
+     * GB/s plus its 63 GB/s PCIe link = 513 GB/s, 228.9 us, against the GEMM's
+     * 2 x 8192^3 / 8 / 989e12 = 139.0 us of compute: the GPU's ports bind.
+     * Across nodes (ranks 0, 4, ..., 28: two per node) node 0 must receive,
+     * for its two output shards, the other three nodes' partial sums (each
+     * reduced inside its node first): 3 x 2 x S/8 = 0.75 S, through at most
+     * its two GPUs' 63 GB/s PCIe links to the NICs: 126 GB/s, 798.9 us: the
+     * node's NICs bind. */
+    const double S = 8192.0 * 8192 * 2;
+    assert_string_equal(r.binding, "gpu-ports");
+    assert_close(r.t_comm_s, 7.0 / 8 * S / 513e9, 1e-6, 0);
+    assert_close(r.t_compute_s, 2.0 * 8192 * 8192 * 8192 / 8 / 989e12, 1e-6, 0);
+    assert_string_equal(x.binding, "node-nics");
+    assert_close(x.t_comm_s, 0.75 * S / 126e9, 1e-6, 0);
+    assert_close(x.t_compute_s, r.t_compute_s, 1e-12, 0);
+    /* and only NCCL (or the copy engine) reaches the other nodes: no
+     * intra-SM schedule */
+    assert_true(isinf(x.intra.pred_s));
+    assert_string_equal(x.schedule, "inter-sm");
+    assert_non_null(strstr(x.why, "inter-SM is the only schedule"));
     cr_topo_free(t);
 }
 
@@ -409,7 +502,8 @@ static void test_param_errors(void **state)
     cr_op_result r;
     assert_int_equal(cr_op_eval(t, op, &p, &r, &d), CR_EINVAL);
     assert_string_equal(d.msg, "the layout needs 16 GPUs (tp x cp x ep x dp x pp) but topology "
-                               "hgx-h100-8 has 8");
+                               "hgx-h100-8 has 8: give smaller group sizes or a topology with "
+                               "at least 16 GPUs");
     /* skew beyond the group */
     op = find("moe");
     cr_op_params_defaults(op, &p);
@@ -417,6 +511,37 @@ static void test_param_errors(void **state)
     assert_int_equal(cr_op_param_set(op, &p, "skew", "9", &d), CR_OK);
     assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
     assert_string_equal(d.msg, "skew = 9 exceeds ep = 8 (all tokens on one rank)");
+    /* zero, negative and fractional sizes are refused where they are typed */
+    op = find("gemm");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "m", "0", &d), CR_ERANGE);
+    assert_string_equal(d.msg, "m = \"0\" must be at least 1");
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "n", "-5", &d), CR_ERANGE);
+    assert_string_equal(d.msg, "n = \"-5\" is out of range (1 to 1e18)");
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "k", "1.5", &d), CR_EPARSE);
+    assert_string_equal(d.msg, "k = \"1.5\" is not a whole number");
+    /* a communicating group of one rank */
+    op = find("gemm_ar");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "tp", "1", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "the tp group has 1 rank: this operator communicates over tp, give "
+                               "it 2 or more ranks (e.g. tp=8)");
+    /* causal ring attention's zigzag split needs 2 cp chunks: 1000 tokens
+     * divide by cp = 8 (125 each) but not into 16 chunks */
+    op = find("ring_attn");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "seq", "1000", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "seq = 1000 must be a multiple of 2 x cp = 16 when causal (the "
+                               "zigzag split gives each rank two chunks)");
+    assert_int_equal(cr_op_param_set(op, &p, "causal", "no", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_OK);
     cr_topo_free(t);
 }
 
@@ -452,7 +577,67 @@ static void test_overlap_schedules(void **state)
     assert_true(r.pred_s <= r.intra.pred_s && r.pred_s <= r.inter.pred_s);
     assert_true(r.pred_s >= r.bound_s);
     assert_true(r.pred_s < r.baseline_s); /* overlap beats compute-then-NCCL */
-    assert_true(strlen(r.why) > 20);
+    /* the winner is the faster schedule and `why` names it */
+    bool inter = r.inter.pred_s < r.intra.pred_s;
+    assert_string_equal(r.schedule, inter ? "inter-sm" : "intra-sm");
+    assert_non_null(strstr(r.why, inter ? "inter-SM wins" : "intra-SM wins"));
+
+    /* GEMM + allreduce where the NVSwitch reduces (H100 NVLS): the allreduce
+     * of 8192^2 bf16 (2 x 8192^3 / 8 FLOPs: 139 us compute, 229 us on the
+     * ports) runs on a few SMs with multimem, each GPU moving about half the
+     * bytes of a point-to-point reduction: inter-SM wins and says so. */
+    r = eval(t, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "8192", NULL});
+    assert_string_equal(r.schedule, "inter-sm");
+    assert_string_equal(r.inter.mech, "multimem");
+    assert_true(r.inter.comm_sms > 0 && r.inter.comm_sms < 132);
+    assert_non_null(strstr(r.why, "multimem"));
+    assert_true(r.pred_s < r.intra.pred_s);
+    /* the A100's NVSwitch cannot reduce: no multimem there */
+    cr_topo *a = cr_test_open_topo("dgx-a100-8");
+    cr_op_result ra =
+        eval(a, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "8192", NULL});
+    assert_string_not_equal(ra.inter.mech, "multimem");
+    cr_topo_free(a);
+
+    /* A compute-bound operator keeps every SM computing: the 8192 x 57344 x
+     * 8192 MLP up-projection's GEMM (1/8 per rank: 962 TFLOP, 973 us at 989
+     * TFLOP/s) dwarfs its 128 MiB allgather (229 us on the ports). */
+    r = eval(t, "ag_gemm", (const char *[]){"m", "8192", "n", "57344", "k", "8192", NULL});
+    assert_string_equal(r.binding, "compute");
+    assert_true(r.inter.t_comm_s < r.inter.t_comp_s);
+    assert_true(r.pred_s < r.baseline_s);
+    cr_topo_free(t);
+}
+
+/* Inter-SM: the SMs that communicate compute again once their transfers are
+ * done, so the schedule never costs more compute than giving them up for the
+ * communication's duration. Llama-3-70B 128k causal ring attention over 16
+ * GPUs on two nodes (h100-ib-1024n): compute binds; only NCCL reaches the
+ * other node, on its channels' SMs. */
+static void test_inter_sm_release(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-1024n");
+    cr_op_result r = eval(t, "ring_attn",
+                          (const char *[]){"seq", "128k", "heads", "64", "kv_heads", "8",
+                                           "head_dim", "128", "causal", "yes", "cp", "16", NULL});
+    const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
+    /* 4 x 64 x 128 x 131072 x 131073 / 2 / 16 FLOPs per rank on tensor cores at
+     * 989 TFLOP/s x 0.87 (the default per-tile efficiency: no measured
+     * FLOP/s in h100-ib-1024n.xml) on all 132 SMs, or on 132 - s */
+    double flops = 4.0 * 64 * 128 * (131072.0 * 131073 / 2) / 16;
+    EXACT(r.flops, flops);
+    double t_all = flops / (g->peak_flops[CR_DT_BF16] * 0.87);
+    double s = r.inter.comm_sms, t_few = t_all * g->sms / (g->sms - s);
+    double tc = r.inter.t_comm_s;
+    assert_string_equal(r.inter.mech, "nccl");
+    assert_true(s > 0 && t_few > tc);
+    /* the share tcomm / t_few is done while NCCL runs, the rest on all SMs */
+    assert_close(r.inter.t_comp_s, tc + t_all * (1 - tc / t_few), 1e-9, 0);
+    assert_true(r.inter.t_comp_s < t_few);
+    /* so overlapping beats compute-then-NCCL */
+    assert_true(r.pred_s < r.baseline_s);
+    assert_null(strstr(r.why, "neither beats"));
     cr_topo_free(t);
 }
 
@@ -474,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_param_errors),
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_overlap_schedules),
+        cmocka_unit_test(test_inter_sm_release),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

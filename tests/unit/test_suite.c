@@ -8,13 +8,16 @@
 #include "cr_test.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/parser.h>
 #include <libxml/valid.h>
 
+#include "ops.h"
 #include "suite.h"
+#include "topo_xml.h"
 
 /* The fuzz target itself: the corpus replay below calls it. */
 #include "tests/fuzz/fuzz_suite.c"
@@ -24,17 +27,22 @@
 static void test_shipped_load(void **state)
 {
     (void)state;
-    int n = 0;
-    for (int i = 0; cr_suite_shipped_name(i); i++, n++) {
+    int found = 0;
+    for (int i = 0; cr_suite_shipped_name(i); i++) {
         cr_suite *s = NULL;
         cr_diag d = {{0}};
         if (cr_suite_open(cr_suite_shipped_name(i), &s, &d) != CR_OK)
             fail_msg("%s", d.msg);
         assert_string_equal(s->name, cr_suite_shipped_name(i));
-        assert_true(s->n_problems >= 10);
+        assert_true(s->n_problems >= 1);
+        /* the two the issue names, each a real suite */
+        if (strcmp(s->name, "pkb") == 0 || strcmp(s->name, "llm") == 0) {
+            assert_true(s->n_problems >= 20);
+            found++;
+        }
         cr_suite_free(s);
     }
-    assert_int_equal(n, 2);
+    assert_int_equal(found, 2);
 }
 
 /* pkb covers every category of shared/reference/pkb-taxonomy.md at the
@@ -54,17 +62,91 @@ static void test_pkb_categories(void **state)
         if (!found)
             fail_msg("pkb has no %s problem", cats[c]);
     }
-    /* the GEMMs run at M = N = 1024, K = 512, bf16, 8 ranks */
+    /* The benchmark's defaults: every GEMM at M = N = 1024, K = 512 (the
+     * decode GEMV at M = 1), every problem in bf16 unless it is about another
+     * type (fp8 variants), every multi-GPU problem on 8 ranks. */
     for (int i = 0; i < s->n_problems; i++) {
         const cr_suite_problem *p = &s->problems[i];
-        if (strcmp(cr_op_name(p->op), "gemm_rs") == 0) {
-            assert_int_equal((int)p->params.v[CR_OPP_M], 1024);
-            assert_int_equal((int)p->params.v[CR_OPP_N], 1024);
-            assert_int_equal((int)p->params.v[CR_OPP_K], 512);
-            assert_int_equal((int)p->params.v[CR_OPP_TP], 8);
-            assert_int_equal((int)p->params.v[CR_OPP_DTYPE], CR_DT_BF16);
+        const char *op = cr_op_name(p->op);
+        const double *v = p->params.v;
+        if (strcmp(op, "gemm") == 0 || strcmp(op, "ag_gemm") == 0 || strcmp(op, "gemm_rs") == 0 ||
+            strcmp(op, "gemm_ar") == 0 || strcmp(op, "gemv_ar") == 0) {
+            if ((int)v[CR_OPP_M] != (strcmp(op, "gemv_ar") == 0 ? 1 : 1024) ||
+                (int)v[CR_OPP_N] != 1024 || (int)v[CR_OPP_K] != 512)
+                fail_msg("pkb %s: m n k = %g %g %g, not PKB's 1024 1024 512", p->name, v[CR_OPP_M],
+                         v[CR_OPP_N], v[CR_OPP_K]);
+        }
+        if (cr_op_uses(p->op, CR_OPP_DTYPE) && (int)v[CR_OPP_DTYPE] != CR_DT_BF16 &&
+            !strstr(p->name, "fp8"))
+            fail_msg("pkb %s: dtype is not bf16", p->name);
+        if (strcmp(p->category, "single") != 0 && cr_op_uses(p->op, CR_OPP_TP)) {
+            double gpus = v[CR_OPP_TP] * v[CR_OPP_CP] * v[CR_OPP_EP] * v[CR_OPP_DP] * v[CR_OPP_PP];
+            if (gpus != 8)
+                fail_msg("pkb %s: %g ranks, not PKB's 8", p->name, gpus);
         }
     }
+    /* and every operator of the catalog appears */
+    for (int k = 0; cr_op_at(k); k++) {
+        int found = 0;
+        for (int i = 0; i < s->n_problems; i++)
+            found += s->problems[i].op == cr_op_at(k);
+        if (!found)
+            fail_msg("pkb has no %s problem", cr_op_name(cr_op_at(k)));
+    }
+    cr_suite_free(s);
+}
+
+/* llm covers what the issue names: Llama-3-70B layers at TP 8 (width 8192,
+ * 64 heads, 8 KV heads of 128, FFN 28672, vocabulary 128256), context
+ * parallel at 8k to 128k tokens, expert parallel over 8 to 64 ranks with
+ * Mixtral (8 experts, top-2) and DeepSeek-V3 style (256 experts, top-8)
+ * layers, data parallel over 1,024 nodes of 8 GPUs. */
+static void test_llm_coverage(void **state)
+{
+    (void)state;
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_suite_open("llm", &s, &d), CR_OK);
+    double seq_min = 1e30, seq_max = 0, ep_min = 1e30, ep_max = 0;
+    int tp8 = 0, mixtral = 0, deepseek = 0, dp1024 = 0;
+    for (int i = 0; i < s->n_problems; i++) {
+        const cr_suite_problem *p = &s->problems[i];
+        const double *v = p->params.v;
+        const char *op = cr_op_name(p->op);
+        if (strcmp(p->category, "tp") == 0 && v[CR_OPP_TP] == 8)
+            tp8++;
+        if (strcmp(op, "ring_attn") == 0 || strcmp(op, "ulysses") == 0) {
+            seq_min = fmin(seq_min, v[CR_OPP_SEQ]), seq_max = fmax(seq_max, v[CR_OPP_SEQ]);
+            assert_int_equal((int)v[CR_OPP_HEADS], 64);
+            assert_int_equal((int)v[CR_OPP_KV_HEADS], 8);
+            assert_int_equal((int)v[CR_OPP_HEAD_DIM], 128);
+        }
+        if (strcmp(op, "moe") == 0) {
+            ep_min = fmin(ep_min, v[CR_OPP_EP]), ep_max = fmax(ep_max, v[CR_OPP_EP]);
+            mixtral += v[CR_OPP_EXPERTS] == 8 && v[CR_OPP_TOPK] == 2 && v[CR_OPP_HIDDEN] == 4096;
+            deepseek += v[CR_OPP_EXPERTS] == 256 && v[CR_OPP_TOPK] == 8 && v[CR_OPP_HIDDEN] == 7168;
+        }
+        if (strcmp(p->category, "dp") == 0 && v[CR_OPP_DP] == 1024 && v[CR_OPP_TP] == 8)
+            dp1024++;
+    }
+    assert_true(tp8 >= 6);
+    assert_int_equal((int)seq_min, 8192);
+    assert_int_equal((int)seq_max, 131072);
+    assert_int_equal((int)ep_min, 8);
+    assert_int_equal((int)ep_max, 64);
+    assert_true(mixtral >= 1 && deepseek >= 1);
+    assert_true(dp1024 >= 3); /* DDP, ZeRO, FSDP */
+    /* all of it runs on the 1,024-node cluster, none skipped */
+    cr_topo *t = NULL;
+    assert_int_equal(cr_topo_open("h100-ib-1024n", &t, &d), CR_OK);
+    cr_op_row *rows = NULL;
+    int n = 0;
+    assert_int_equal(cr_op_eval_suite(t, s, &rows, &n, &d), CR_OK);
+    for (int i = 0; i < n; i++)
+        if (rows[i].status != CR_OK)
+            fail_msg("llm %s on h100-ib-1024n: %s", rows[i].name, rows[i].error);
+    free(rows);
+    cr_topo_free(t);
     cr_suite_free(s);
 }
 
@@ -219,8 +301,9 @@ static void test_limits(void **state)
     /* an unknown shipped name lists the shipped ones */
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_suite_open("pkbb", &s, &d), CR_ENOTFOUND);
-    assert_string_equal(d.msg, "no shipped suite named \"pkbb\" (shipped: llm, pkb); for a file "
-                               "give a path (with a '/' or ending in .xml)");
+    assert_non_null(strstr(d.msg, "no shipped suite named \"pkbb\" (shipped: "));
+    assert_non_null(strstr(d.msg, "llm, pkb"));
+    assert_non_null(strstr(d.msg, "); for a file give a path (with a '/' or ending in .xml)"));
 }
 
 /* Replays the fuzz corpus (seeds, fixtures and what libFuzzer found, e.g.
@@ -256,9 +339,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_pkb_categories),
-        cmocka_unit_test(test_shipped_dtd),  cmocka_unit_test(test_custom_suite),
-        cmocka_unit_test(test_bad_inputs),   cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_fuzz_replay),
+        cmocka_unit_test(test_llm_coverage), cmocka_unit_test(test_shipped_dtd),
+        cmocka_unit_test(test_custom_suite), cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_limits),       cmocka_unit_test(test_fuzz_replay),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     xmlCleanupParser();

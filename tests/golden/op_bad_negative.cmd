@@ -1,0 +1,1 @@
+$CR op gemm --topo h200-1 --n -5

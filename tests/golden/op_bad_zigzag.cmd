@@ -1,0 +1,1 @@
+$CR op ring_attn --topo hgx-h100-8 --seq 1000

@@ -10,10 +10,16 @@
  * "results" array, of objects
  *   {"name": "...", "op": "gemm_rs", "topo": "hgx-h100-8",
  *    "params": {"m": 1024, "dtype": "bf16", "tp": 8}, "measured_us": 12.5}
- * ("name" and "topo" optional; --topo is the default topology). Output: one
- * JSON document with a result per entry (an entry that cannot be evaluated
- * gets "error") and a summary. Exit 3 if any result is impossible, else 1
- * if any entry has an error, else 0.
+ * ("name" and "topo" optional; --topo is the default topology; other keys
+ * are the harness's metadata and are ignored, except one that looks like
+ * a misspelt known key (near_key), an error so that it cannot fall back to
+ * a default).
+ * Output: one JSON document with a result per entry, in input order (an
+ * entry that cannot be evaluated gets "error" saying which entry, what is
+ * wrong and what would be right) and a summary. The document is built whole
+ * before anything is printed. Exit 3 if any result is impossible, else 1 if
+ * any entry has an error, else 0; a file that cannot be read or parsed, or a
+ * bad --topo, prints no JSON and exits 1; bad command-line arguments exit 2.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,9 +52,12 @@ static void check_usage(FILE *f)
           "of\n"
           "  {\"name\": \"run1\", \"op\": \"gemm_rs\", \"topo\": \"hgx-h100-8\",\n"
           "   \"params\": {\"m\": 1024, \"tp\": 8}, \"measured_us\": 12.5}\n"
-          "and writes one JSON document (results + summary); exit 3 if any result "
-          "is\n"
-          "impossible, 1 if any entry could not be evaluated.\n"
+          "(other keys are ignored; one that looks like a misspelt known key is an\n"
+          "error) and writes one JSON document: a result per entry in input order\n"
+          "(\"error\" where an entry cannot be evaluated) and a summary.\n"
+          "Exit 3 if any result is impossible, else 1 if any entry has an error, "
+          "else 0;\n"
+          "an unreadable or malformed file or a bad --topo: no JSON, exit 1.\n"
           "\n"
           "options:\n"
           "  --topo T            shipped topology or XML file "
@@ -117,6 +126,47 @@ static void cache_free(topo_cache *c)
     }
 }
 
+/* Edit distance of a and b (short keys), capped at 9. */
+static int edits(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 9;
+    int row[33];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int sub = diag + (a[i - 1] != b[j - 1]);
+            int best = sub < up + 1 ? sub : up + 1;
+            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[lb] < 9 ? row[lb] : 9;
+}
+
+/* The known entry key that `key` looks like a misspelling of (within two
+ * edits of a longer key, one of a 4-letter one, or a known key's stem such
+ * as "measured" or "param"), or NULL for a known key or unrelated harness
+ * metadata ("variant", "iters", "note"). */
+static const char *near_key(const char *key)
+{
+    static const char *const keys[] = {"name", "op", "topo", "params", "measured_us"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return NULL;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if ((strlen(keys[i]) > 2 && edits(key, keys[i]) <= (strlen(keys[i]) > 4 ? 2 : 1)) ||
+            (strlen(key) >= 5 && strncmp(key, keys[i], strlen(key)) == 0) ||
+            strncmp(key, "measured", 8) == 0)
+            return strncmp(key, "measured", 8) == 0 ? "measured_us" : keys[i];
+    return NULL;
+}
+
 /* Evaluates one entry; returns the result object (with "error" when it
  * could not be evaluated) and sets *impossible. */
 static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, topo_cache *cache,
@@ -134,15 +184,40 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, topo_cache
     json_t *nm = json_object_get(e, "name");
     if (nm && json_is_string(nm))
         json_object_set(out, "name", nm);
+    json_t *opj = json_object_get(e, "op");
+    if (opj && json_is_string(opj))
+        json_object_set(out, "op", opj);
+    /* Other keys are the harness's own (variant, iterations, ...) and are
+     * ignored, but a misspelt known key would silently fall back to a
+     * default: refuse keys within two edits of one. */
+    const char *k0;
+    json_t *v0;
+    json_object_foreach(e, k0, v0)
+    {
+        const char *near = near_key(k0);
+        if (near) {
+            snprintf(msg, sizeof msg,
+                     "entry %zu: unknown key \"%.64s\": did you mean \"%s\"? (an entry has "
+                     "name, op, topo, params, measured_us; operator parameters go in \"params\")",
+                     idx, k0, near);
+            goto fail;
+        }
+        if ((strcmp(k0, "name") == 0 || strcmp(k0, "op") == 0 || strcmp(k0, "topo") == 0) &&
+            !json_is_string(v0)) {
+            snprintf(msg, sizeof msg, "entry %zu: \"%s\" must be a string", idx, k0);
+            goto fail;
+        }
+    }
     const char *opname = json_string_value(json_object_get(e, "op"));
     json_t *ms = json_object_get(e, "measured_us");
     if (!opname) {
         snprintf(msg, sizeof msg, "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
         goto fail;
     }
-    json_object_set_new(out, "op", json_string(opname));
     if (!json_is_number(ms) || !(json_number_value(ms) > 0) || !isfinite(json_number_value(ms))) {
-        snprintf(msg, sizeof msg, "entry %zu: \"measured_us\" must be a positive number", idx);
+        snprintf(msg, sizeof msg,
+                 "entry %zu: \"measured_us\" must be a positive number of microseconds (e.g. 12.5)",
+                 idx);
         goto fail;
     }
     const char *tname = json_string_value(json_object_get(e, "topo"));
@@ -238,6 +313,13 @@ static int bulk(const char *file, const char *deftopo)
     }
     topo_cache cache;
     memset(&cache, 0, sizeof cache);
+    /* A bad --topo is the command line's fault, not every entry's. */
+    cr_diag td = {{0}};
+    if (deftopo && !cache_get(&cache, deftopo, &td)) {
+        json_decref(in);
+        cache_free(&cache);
+        return cli_fail("check", "%s", td.msg);
+    }
     json_t *results = json_array();
     size_t idx;
     json_t *e;
@@ -272,101 +354,73 @@ static int bulk(const char *file, const char *deftopo)
 
 /* --- one result --------------------------------------------------------- */
 
-int cli_cmd_check(int argc, char **argv)
+/* If argv[*i] is option `name` ("--topo T" or "--topo=T"), sets *val to its
+ * value, advances *i past it and returns 1; returns 0 when it is another
+ * argument, -1 (after a usage error) when the value is missing. */
+static int opt_value(const char *name, int argc, char **argv, int *i, const char **val)
 {
-    const char *topo = NULL, *opname = NULL, *bulk_file = NULL;
-    bool json = false;
-    double measured_s = -1;
-    int opi = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            check_usage(stdout);
-            return CLI_OK;
+    const char *a = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(a, name, len) != 0)
+        return 0;
+    if (a[len] == '=') {
+        *val = a + len + 1;
+        *i += 1;
+    } else if (a[len] == '\0') {
+        if (*i + 1 >= argc) {
+            cli_usage_error("check", "%s needs a value", name);
+            return -1;
         }
-        if (strcmp(a, "--measured-json") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("check", "--measured-json needs a file ('-' for stdin)");
-            bulk_file = argv[i + 1];
-        }
-        if (strcmp(a, "--topo") == 0 && i + 1 < argc)
-            topo = argv[i + 1];
-        if (a[0] != '-' && !strchr(a, '=') && opi < 0 &&
-            (i == 1 || argv[i - 1][0] != '-' || strcmp(argv[i - 1], "--json") == 0 ||
-             strchr(argv[i - 1], '=')))
-            opi = i, opname = a;
+        *val = argv[*i + 1];
+        *i += 2;
+    } else {
+        return 0;
     }
-    if (bulk_file) {
-        for (int i = 1; i < argc; i++) {
-            const char *a = argv[i];
-            if (strcmp(a, "--measured-json") == 0 || strcmp(a, "--topo") == 0)
-                i++;
-            else if (strcmp(a, "--json") != 0)
-                return cli_usage_error("check",
-                                       "with --measured-json only --topo and --json apply "
-                                       "(got \"%s\"): parameters go in the file",
-                                       a);
-        }
-        return bulk(bulk_file, topo);
+    if (!**val) {
+        cli_usage_error("check", "%s needs a non-empty value", name);
+        return -1;
     }
-    if (!opname)
-        return cli_usage_error("check", "give an operator and --measured-us X, or "
-                                        "--measured-json FILE");
-    cr_diag d = {{0}};
-    const cr_op_def *op = NULL;
-    if (cr_op_find(opname, &op, &d) != CR_OK)
-        return cli_usage_error("check", "%s", d.msg);
-    cr_op_params p;
-    cr_op_params_defaults(op, &p);
-    for (int i = 1; i < argc;) {
-        const char *a = argv[i];
-        if (i == opi) {
-            i++;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-            i++;
-        } else if (strcmp(a, "--topo") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("check", "--topo needs a topology name or file");
-            i += 2;
-        } else if (strcmp(a, "--measured-us") == 0 || strcmp(a, "--measured") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("check", "%s needs a time", a);
-            const char *v = argv[i + 1];
-            char *end = NULL;
-            double x = strtod(v, &end);
-            if (strcmp(a, "--measured") == 0) {
-                cr_diag u = {{0}};
-                if (cr_units_parse(v, CR_UNIT_TIME, &x, &u) != CR_OK)
-                    return cli_usage_error("check", "--measured %s: %s", v, u.msg);
-            } else if (end == v || *end != '\0') {
-                return cli_usage_error("check",
-                                       "--measured-us \"%s\" is not a number of microseconds "
-                                       "(e.g. 12.5)",
-                                       v);
-            } else {
-                x *= 1e-6;
-            }
-            if (!(x > 0) || !isfinite(x))
-                return cli_usage_error("check", "the measured time must be positive, got \"%s\"",
-                                       v);
-            measured_s = x;
-            i += 2;
-        } else {
-            int rc = cli_op_param_arg("check", op, &p, argc, argv, &i);
-            if (rc < 0)
-                return CLI_USAGE;
-            if (rc == 0)
-                return cli_usage_error("check", "unknown argument \"%s\"", a);
+    return 1;
+}
+
+/* The measured time of --measured-us X (a number of microseconds) or
+ * --measured X (a time with a unit, "12.5us"), in seconds; -1 after a usage
+ * error. */
+static double parse_measured(const char *opt, const char *v)
+{
+    double x = 0;
+    if (strcmp(opt, "--measured") == 0) {
+        cr_diag u = {{0}};
+        if (cr_units_parse(v, CR_UNIT_TIME, &x, &u) != CR_OK) {
+            cli_usage_error("check", "--measured %s: %s", v, u.msg);
+            return -1;
+        }
+    } else {
+        char *end = NULL;
+        x = strtod(v, &end) * 1e-6;
+        if (end == v || *end != '\0') {
+            cli_usage_error("check",
+                            "--measured-us \"%s\" is not a number of microseconds (e.g. 12.5)", v);
+            return -1;
         }
     }
-    if (measured_s < 0)
-        return cli_usage_error("check", "give the measured time: --measured-us X");
+    if (!(x > 0) || !isfinite(x)) {
+        cli_usage_error("check", "the measured time must be a positive, finite number, got \"%s\"",
+                        v);
+        return -1;
+    }
+    return x;
+}
+
+static int check_one(const cr_op_def *op, const cr_op_params *p, const char *topo,
+                     double measured_s, bool json)
+{
     cr_topo *t = cli_open_topo("check", topo);
     if (!t)
         return CLI_FAIL;
+    cr_diag d = {{0}};
     cr_op_result r;
-    cr_status st = cr_op_eval(t, op, &p, &r, &d);
+    cr_status st = cr_op_eval(t, op, p, &r, &d);
     int rc = CLI_OK;
     if (st == CR_EINVAL || st == CR_ERANGE || st == CR_EPARSE) {
         rc = cli_usage_error("check", "%s", d.msg);
@@ -379,14 +433,15 @@ int cli_cmd_check(int argc, char **argv)
     double pct = 0, speedup = 0;
     cr_verdict v = cr_op_verdict(&r, measured_s, &pct, &speedup);
     if (json) {
-        json_t *o = cli_op_result_json(t, op, &p, &r);
+        json_t *o = cli_op_result_json(t, op, p, &r);
         json_t *vj = verdict_json(&r, measured_s);
-        json_object_update(o, vj);
+        if (o && vj)
+            json_object_update(o, vj);
         json_decref(vj);
         rc = cli_op_print_json("check", o);
     } else {
         char params[600];
-        cli_op_params_text(op, &p, params, sizeof params);
+        cli_op_params_text(op, p, params, sizeof params);
         printf("# commroof check %s on %s\n# %s\n", cr_op_name(op), t->name, params);
         printf("#%10s %10s %10s %10s %8s %8s %-21s %s\n", "measured", "bound", "baseline", "pred",
                "roofline", "speedup", "verdict", "binding");
@@ -402,4 +457,86 @@ int cli_cmd_check(int argc, char **argv)
 out:
     cr_topo_free(t);
     return rc;
+}
+
+int cli_cmd_check(int argc, char **argv)
+{
+    const char *topo = NULL, *opname = NULL, *bulk_file = NULL, *mval = NULL, *mopt = NULL;
+    bool json = false;
+    /* first pass: help, bulk mode, and the operator (parameters parse
+     * against it) */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            check_usage(stdout);
+            return CLI_OK;
+        }
+        if (strncmp(a, "--measured-json", 15) == 0 && (a[15] == '\0' || a[15] == '='))
+            bulk_file = a;
+        if (!opname && a[0] != '-' && !strchr(a, '=') &&
+            (i == 1 || argv[i - 1][0] != '-' || strcmp(argv[i - 1], "--json") == 0 ||
+             strchr(argv[i - 1], '=')))
+            opname = a;
+    }
+    if (bulk_file) {
+        bulk_file = NULL;
+        for (int i = 1; i < argc;) {
+            int r1 = opt_value("--measured-json", argc, argv, &i, &bulk_file);
+            int r2 = r1 ? 0 : opt_value("--topo", argc, argv, &i, &topo);
+            if (r1 < 0 || r2 < 0)
+                return CLI_USAGE;
+            if (r1 || r2)
+                continue;
+            if (strcmp(argv[i], "--json") != 0)
+                return cli_usage_error("check",
+                                       "with --measured-json only --topo and --json apply "
+                                       "(got \"%s\"): the operator, its parameters and the "
+                                       "measured time go in the file",
+                                       argv[i]);
+            i++;
+        }
+        return bulk(bulk_file, topo);
+    }
+    if (!opname)
+        return cli_usage_error("check", "give an operator and --measured-us X, or "
+                                        "--measured-json FILE");
+    cr_diag d = {{0}};
+    const cr_op_def *op = NULL;
+    if (cr_op_find(opname, &op, &d) != CR_OK)
+        return cli_usage_error("check", "%s", d.msg);
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    for (int i = 1; i < argc;) {
+        const char *a = argv[i];
+        int r = 0;
+        if (a == opname) {
+            i++;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+            i++;
+        } else if ((r = opt_value("--topo", argc, argv, &i, &topo)) != 0) {
+            if (r < 0)
+                return CLI_USAGE;
+        } else if ((r = opt_value("--measured-us", argc, argv, &i, &mval)) != 0 ||
+                   (r = opt_value("--measured", argc, argv, &i, &mval)) != 0) {
+            if (r < 0)
+                return CLI_USAGE;
+            mopt = strncmp(a, "--measured-us", 13) == 0 ? "--measured-us" : "--measured";
+        } else {
+            r = cli_op_param_arg("check", op, &p, argc, argv, &i);
+            if (r < 0)
+                return CLI_USAGE;
+            if (r == 0)
+                return cli_usage_error("check",
+                                       "unknown argument \"%s\" (commroof op %s --help lists "
+                                       "the parameters)",
+                                       a, cr_op_name(op));
+        }
+    }
+    if (!mval)
+        return cli_usage_error("check", "give the measured time: --measured-us X");
+    double measured_s = parse_measured(mopt, mval);
+    if (measured_s < 0)
+        return CLI_USAGE;
+    return check_one(op, &p, topo, measured_s, json);
 }

@@ -1193,8 +1193,8 @@ const char *cr_verdict_help(cr_verdict v)
                "skipped work) and "
                "the results";
     case CR_VERDICT_NEAR_ROOF:
-        return "within 80% of the roofline: little is left to gain on this "
-               "hardware";
+        return "at 80% or more of the roofline (within 1.25x the bound): little is "
+               "left to gain on this hardware";
     case CR_VERDICT_GOOD:
         return "faster than the PyTorch + NCCL baseline, with headroom left to the "
                "bound";

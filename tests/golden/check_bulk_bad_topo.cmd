@@ -1,0 +1,1 @@
+echo '[]' | $CR check --measured-json - --topo no-such-machine

@@ -1,0 +1,1 @@
+$CR check --measured-json - --m 5 </dev/null

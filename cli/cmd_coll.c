@@ -270,6 +270,28 @@ static json_t *bw_json(double Bps, double bytes, double time_s, double factor)
     return json_real(Bps / GBPS);
 }
 
+/* The size after sz: + STEP, or x FACTOR rounded down to whole bytes and at
+ * least one byte more (a factor such as 1.001 would otherwise stall). */
+static double next_size(const struct opts *o, double sz)
+{
+    if (o->step > 0)
+        return sz + o->step;
+    return fmax(floor(sz * o->factor), sz + 1);
+}
+
+/* How many sizes the sweep has, or MAX_ROWS + 1 when it has more. */
+static int count_sizes(const struct opts *o)
+{
+    int k = 0;
+    for (double sz = o->min_b; sz <= o->max_b * (1 + 1e-12) && k <= MAX_ROWS;
+         sz = next_size(o, sz)) {
+        k++;
+        if (o->max_b <= 0)
+            break;
+    }
+    return k;
+}
+
 /* The request for one size: the options' fields over base's. */
 static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, double bytes)
 {
@@ -343,6 +365,19 @@ int cli_cmd_coll(int argc, char **argv)
     if (mech != CR_MECH_NONE && (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO))
         return cli_usage_error("coll", "--mech models a custom kernel; it does not take --algo "
                                        "or --proto");
+
+    int n_sizes = count_sizes(&o);
+    if (n_sizes > MAX_ROWS) {
+        if (o.step > 0)
+            return cli_usage_error("coll",
+                                   "-b %.0f -e %.0f -i %.0f gives more than %d sizes; use "
+                                   "a larger -i",
+                                   o.min_b, o.max_b, o.step, MAX_ROWS);
+        return cli_usage_error("coll",
+                               "-b %.0f -e %.0f -f %g gives more than %d sizes; use a "
+                               "larger -f",
+                               o.min_b, o.max_b, o.factor, MAX_ROWS);
+    }
 
     cr_topo *t = cli_open_topo("coll", o.topo);
     if (!t)
@@ -463,11 +498,7 @@ int cli_cmd_coll(int argc, char **argv)
     int nrows = 0;
     bool any_unsupported = false;
     double bfac = cr_coll_busbw_factor(coll, n);
-    for (double sz = o.min_b; sz <= o.max_b * (1 + 1e-12); nrows++) {
-        if (nrows >= MAX_ROWS) {
-            rc = cli_usage_error("coll", "more than %d sizes; use a larger -f or -i", MAX_ROWS);
-            goto out;
-        }
+    for (double sz = o.min_b; nrows < n_sizes; sz = next_size(&o, sz), nrows++) {
         double count;
         double bytes = round_size(coll, sz, esize, n, &count);
         cr_coll_req rq = make_req(&o, &base, bytes);
@@ -554,11 +585,6 @@ int cli_cmd_coll(int argc, char **argv)
                         cr_proto_name(p->proto), mech != CR_MECH_NONE ? " " : "",
                         mech != CR_MECH_NONE ? cr_mech_name(mech) : "", p->why);
         }
-        if (o.max_b <= 0)
-            break;
-        sz = o.step > 0 ? sz + o.step : floor(sz * o.factor);
-        if (o.step <= 0 && sz == o.min_b)
-            sz += 1;
     }
     if (o.json) {
         json_object_set_new(root, "rows", rows);

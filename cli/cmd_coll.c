@@ -270,6 +270,21 @@ static json_t *bw_json(double Bps, double bytes, double time_s, double factor)
     return json_real(Bps / GBPS);
 }
 
+/* NCCL runs alltoall, gather, scatter and sendrecv as point-to-point
+ * transfers, and NCCL_PROTO does not bind those: addP2pToPlan
+ * (src/enqueue.cc) picks LL or Simple by the bytes per channel (measured:
+ * doc/bounds.md 3.5). A forced protocol is then reported, not dropped. */
+#define P2P_PROTO_NOTE                                                                             \
+    "NCCL's point-to-point ignores a forced protocol (addP2pToPlan picks LL or Simple by "         \
+    "size); the proto column shows the one it runs"
+
+static bool p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech)
+{
+    bool p2p = c == CR_COLL_ALLTOALL || c == CR_COLL_GATHER || c == CR_COLL_SCATTER ||
+               c == CR_COLL_SENDRECV;
+    return p2p && proto != CR_PROTO_AUTO && mech == CR_MECH_NONE;
+}
+
 /* The size after sz: + STEP, or x FACTOR rounded down to whole bytes and at
  * least one byte more (a factor such as 1.001 would otherwise stall). */
 static double next_size(const struct opts *o, double sz)
@@ -463,6 +478,8 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "in_place", json_boolean(o.in_place));
         json_object_set_new(root, "ranks_per_process", json_integer(o.rpp > 0 ? o.rpp : 1));
         json_object_set_new(root, "measured_ceilings", json_boolean(att));
+        if (p2p_proto_note(coll, proto, mech))
+            json_object_set_new(root, "note", json_string(P2P_PROTO_NOTE));
     } else {
         printf("# commroof coll %s  topology %s  ranks %s (%d)  dtype %s%s%s%s%s\n",
                cr_coll_name(coll), t->name, rtext, n, cr_dtype_name(dt),
@@ -475,6 +492,8 @@ int cli_cmd_coll(int argc, char **argv)
                : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO
                    ? "the forced algorithm/protocol"
                    : "the algorithm/protocol NCCL would run");
+        if (p2p_proto_note(coll, proto, mech))
+            printf("# pred: %s\n", P2P_PROTO_NOTE);
         if (o.rpp > 1)
             printf("# pred: one host thread launches the kernels of %d GPUs in turn (each extra "
                    "GPU adds the launch gap, param coll.launch_gap)\n",

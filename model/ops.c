@@ -680,20 +680,19 @@ static void sched_why(cr_op_result *r, const env *v, const ops_work *w)
                  "taking SMs from compute costs more than co-resident "
                  "communication warps; tiles "
                  "%s overlap with %.0f ns mbarrier syncs instead of %.0f ns "
-                 "cross-SM flags",
+                 "cross-SM flags; the best inter-SM split (%d SMs on %s) takes %.4g us",
                  gain, in->t_comp_s * 1e6, in->t_comm_s * 1e6,
                  w->tile_aligned ? "produced and consumed in place" : "in flight",
-                 v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9);
+                 v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9, ex->comm_sms, ex->mech,
+                 ex->pred_s * 1e6);
     else
         snprintf(r->why, sizeof r->why,
                  "intra-SM wins by %.0f%%: communication binds (T_comm %.3g us) "
-                 "and every SM "
-                 "issues TMA for it, with %.0f ns mbarrier syncs instead of %.0f "
-                 "ns cross-SM "
-                 "flags; the best inter-SM split (%d SMs) does not reach the "
-                 "links' rate sooner",
-                 gain, in->t_comm_s * 1e6, v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9,
-                 ex->comm_sms);
+                 "and every SM issues %s for it, with %.0f ns mbarrier syncs instead of %.0f "
+                 "ns cross-SM flags; the best inter-SM split (%d SMs on %s, %.4g us) does not "
+                 "reach the links' rate sooner",
+                 gain, in->t_comm_s * 1e6, in->mech, v->c.sync_intra_s * 1e9,
+                 v->c.sync_inter_s * 1e9, ex->comm_sms, ex->mech, ex->pred_s * 1e6);
     /* A fused schedule can lose to the unfused baseline (its per-step
      * syncs, the SMs it takes from compute): say so rather than let the
      * winner of the two read as a gain. */

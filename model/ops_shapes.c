@@ -446,8 +446,8 @@ cr_status ops_shape_fsdp(const cr_op_params *p, ops_work *w, cr_diag *d)
 /* ZeRO-1/2 step: reducescatter gradients, Adam on the P/p shard, allgather
  * the updated parameters. Adam per parameter (Kingma and Ba 2015, Alg. 1,
  * with decoupled weight decay): 3 (m) + 4 (v) + 2 (bias corrections) +
- * 5 (update) + 2 (decay) = 16 FLOPs; bytes: gradient in, fp32 master
- * weight, m and v in and out (24), updated parameter out. */
+ * 5 (update) + 2 (decay) = 16 FLOPs; bytes: fp32 master weight, m and v
+ * in and out (24) on the shard. */
 cr_status ops_shape_zero(const cr_op_params *p, ops_work *w, cr_diag *d)
 {
     init(p, w, CR_OPP_DP);
@@ -460,7 +460,14 @@ cr_status ops_shape_zero(const cr_op_params *p, ops_work *w, cr_diag *d)
     double g = V(DP), np = V(PARAMS), shard = np / g;
     w->dt = CR_DT_FP32;
     w->vec_flops = 16 * shard + (g - 1) / g * np;
-    w->hbm_bytes = shard * (eg + 24 + e);
+    /* Compulsory: the local gradients (all P, the reducescatter's input) read
+     * once, the shard's fp32 master weight, m and v in and out, the gathered
+     * parameters (all P, the allgather's output) written once. */
+    w->hbm_bytes = np * eg + 24 * shard + np * e;
+    /* PyTorch's Adam kernel moves its shard's bytes; NCCL's kernels read the
+     * gradients and write the parameters inside their own times (each at
+     * least its HBM term), so the baseline still covers the bound. */
+    w->base_hbm_bytes = shard * (eg + 24 + e);
     w->base_kernels = 1; /* torch.optim.Adam(fused=True) */
     w->kernel = OPS_KERNEL_STREAM;
     phase(w, "reducescatter gradients", CR_COLL_REDUCESCATTER, np * eg, CR_OPP_DP);

@@ -268,12 +268,14 @@ static void test_dp_pp_counts(void **state)
     EXACT(r.flops, 6 * P * 1024 + 7.0 / 8 * P);
     EXACT(r.hbm_bytes, 2 * P / 8 + 2 * P / 8);
     EXACT(r.comm_bytes, 4 * P);
-    /* ZeRO with fused Adam on the P/8 shard: 16 FLOPs and 2 (grad) + 24 (fp32
-     * master, m, v in and out) + 2 (bf16 param) bytes per parameter; fp8
-     * gradients halve the reducescatter. */
+    /* ZeRO with fused Adam on the P/8 shard: 16 FLOPs per shard parameter;
+     * HBM: all P local fp8 gradients read (the reducescatter's input), 24
+     * bytes (fp32 master, m, v in and out) per shard parameter, all P bf16
+     * parameters written (the allgather's output); fp8 gradients halve the
+     * reducescatter. */
     r = counts("zero", (const char *[]){"params", "16777216", "grad_dtype", "fp8", NULL});
     EXACT(r.flops, 16 * P / 8 + 7.0 / 8 * P);
-    EXACT(r.hbm_bytes, P / 8 * (1 + 24 + 2));
+    EXACT(r.hbm_bytes, P * 1 + 24 * P / 8 + P * 2);
     EXACT(r.comm_bytes, P * 1 + P * 2);
     /* pipeline: 1 x 1024 x 1024 bf16 activations between two stages */
     r = counts("pp_sendrecv", (const char *[]){"seq", "1024", "hidden", "1024", NULL});
@@ -413,6 +415,39 @@ static void test_coll_matches_coll_module(void **state)
         assert_close(r.comm[0].nccl_s, cres.pred.pred_s, 1e-12, 0);
         assert_close(r.baseline_s, cres.pred.pred_s, 1e-12, 0);
     }
+    cr_topo_free(t);
+}
+
+/* DDP's baseline issues the gradient allreduce in PyTorch's buckets: 32Mi
+ * bf16 gradients are 64 MiB, so with the default 25 MiB buckets 2 full
+ * buckets and a 14 MiB remainder, each its own NCCL call with its own
+ * latency; one bucket as large as the gradients is one call. */
+static void test_ddp_buckets(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_diag d = {{0}};
+    const double MiB = 1048576.0;
+    double nccl[3];
+    const double sizes[3] = {25 * MiB, 14 * MiB, 64 * MiB};
+    for (int i = 0; i < 3; i++) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, sizes[i]);
+        rq.dtype = CR_DT_BF16;
+        cr_coll_result cres;
+        assert_int_equal(cr_coll_eval_topo(t, NULL, &rq, &cres, &d), CR_OK);
+        nccl[i] = cres.pred.pred_s;
+    }
+    cr_op_result r =
+        eval(t, "ddp", (const char *[]){"params", "33554432", "tokens", "1024", "dp", "8", NULL});
+    EXACT(r.comm_bytes, 64 * MiB);
+    assert_close(r.comm[0].nccl_s, 2 * nccl[0] + nccl[1], 1e-12, 0);
+    assert_close(r.baseline_comm_s, 2 * nccl[0] + nccl[1], 1e-12, 0);
+    r = eval(t, "ddp",
+             (const char *[]){"params", "33554432", "tokens", "1024", "dp", "8", "bucket", "1GiB",
+                              NULL});
+    assert_close(r.comm[0].nccl_s, nccl[2], 1e-12, 0);
+    /* fewer, larger calls pay fewer latencies */
+    assert_true(nccl[2] < 2 * nccl[0] + nccl[1]);
     cr_topo_free(t);
 }
 
@@ -654,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_other_counts),
         cmocka_unit_test(test_single_gpu_bounds),
         cmocka_unit_test(test_coll_matches_coll_module),
+        cmocka_unit_test(test_ddp_buckets),
         cmocka_unit_test(test_phases_add_on_a_cut),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_param_errors),

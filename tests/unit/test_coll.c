@@ -575,14 +575,17 @@ static void test_shipped_properties(void **state)
     for (int i = 0; cr_topo_shipped_name(i); i++) {
         const char *name = cr_topo_shipped_name(i);
         cr_topo *t = cr_test_open_topo(name);
-        /* the full set, and one GPU per node where there are nodes */
-        const char *sets[2] = {NULL, NULL};
+        /* the full set; 5 ranks (not a power of two); where there are
+         * nodes, one GPU per node and an uneven 3 + 2 over two nodes */
+        const char *sets[4] = {NULL, NULL, NULL, NULL};
         char stride[32];
         int nsets = 1;
+        if (t->n_gpus >= 8)
+            sets[nsets++] = "0-4";
         if (t->n_gpus >= 16 && t->n_gpus % 8 == 0) {
             snprintf(stride, sizeof stride, "0-%d:8", t->n_gpus - 1);
-            sets[1] = stride;
-            nsets = 2;
+            sets[nsets++] = stride;
+            sets[nsets++] = "0-2,8-9";
         }
         for (int s = 0; s < nsets; s++) {
             cr_coll_ctx *c = cr_test_coll_ctx(t, sets[s]);

@@ -43,7 +43,9 @@ static const char *const calibrate_help =
     "attainable_us and predictions then use them.\n"
     "\n"
     "  --from-traces TRACE...  use traces of an earlier kernels/ sweep (files or\n"
-    "                          folders) instead of running the kernels\n"
+    "                          folders; .json or .json.gz; every rank's trace of a\n"
+    "                          one-process-per-GPU run, combined) instead of running\n"
+    "                          the kernels\n"
     "  --quick                 fewer sizes when running the kernels\n"
     "  -o OUT.xml              where to write (default: stdout)\n"
     "  --json                  print the measured figures as JSON (the XML still goes\n"
@@ -51,7 +53,10 @@ static const char *const calibrate_help =
     "\n"
     "Running the kernels needs crbench (make kernels) and libcommroof_trace.so: they\n"
     "are looked up beside this binary ($BUILD/kernels/crbench, $BUILD/\n"
-    "libcommroof_trace.so) or given by COMMROOF_CRBENCH and COMMROOF_TRACE_LIB.\n";
+    "libcommroof_trace.so) or given by COMMROOF_CRBENCH and COMMROOF_TRACE_LIB.\n"
+    "Without a usable GPU it says so and exits 1, writing nothing.\n"
+    "\n"
+    "Exit status: 0 ok; 1 no GPU, crbench failed, or unreadable input; 2 usage.\n";
 
 /* crbench's exit status when the machine has no usable GPU
  * (CR_EXIT_NO_GPU, kernels/crbench.h; crbench is CUDA, this file is not). */

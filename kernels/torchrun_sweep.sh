@@ -34,10 +34,13 @@ timeout 200 torchrun --nproc-per-node "$ngpu" --master-port 29512 --no-python \
 echo "traced rc=$? ($(grep -c 'OK$' "$OUT/traced.log") ok lines)"
 grep -m5 'FAILED\|WARN\|rror' "$OUT/traced.log"
 ls -la /tmp/tr
-i=0
+# One file per rank, named by the rank the tracer put in its file name
+# (traces/README.md; glob order is not rank order from rank 10 on), as
+# committed: traces/nvidia-h200-x2/torchrun-nccl-rank<R>.json.gz.
 for f in /tmp/tr/*.json; do
-    grep -v '"cat":"sync"' "$f" | gzip -9 >"$OUT/torchrun-rank$i.json.gz"
-    i=$((i + 1))
+    r=$(basename "$f" | sed -n 's/.*rank\([0-9][0-9]*\).*/\1/p')
+    [ -n "$r" ] || { echo "no rank in the name of $f"; continue; }
+    grep -v '"cat":"sync"' "$f" | gzip -9 >"$OUT/torchrun-nccl-rank$r.json.gz"
 done
 for f in /tmp/tr/*.json; do
     echo "$f: $(grep -c '"cat":"kernel"' "$f") kernels, $(grep -c 'Message size' "$f") NCCL ranges with sizes"

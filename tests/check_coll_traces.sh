@@ -102,7 +102,12 @@ gate traces/h200-1/kernels-nccl.json "$out" nccl '_n=1_' "nccl n=1" 77
 # violations and every case predicted. The median gate holds where the
 # model reaches it; the groups listed in LOOSE (doc/bounds.md 3.5 says why
 # they stay above 10%) are gated at their documented figure instead, so a
-# regression still fails.
+# regression still fails. Tree-LL (22.0%) and auto-Simple (12.0%) sit at
+# their limits: their small messages carry a process-dependent launch skew
+# of one thread driving both GPUs (identical ring cases of the auto/Simple
+# and Ring/Simple processes differ by a median 2.65 us from the first GPU's
+# start, 0.07 us from the last's; doc/validation.md), which one
+# coll.launch_gap cannot fit in both processes.
 LOOSE="Tree-LL:22 Tree-LL128:14 auto-Simple:12"
 for a in Ring Tree auto; do
     for p in LL LL128 Simple; do

@@ -478,7 +478,10 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
     switch (pinfo[k].kind) {
     case PK_COUNT:
         st = parse_count(name, text, k == CR_OPP_PARAMS, &x, d);
-        if (st == CR_OK && x < 1 && k != CR_OPP_PX)
+        /* 0 means something for these: px = 0 is the whole group along x, an
+         * elementwise kernel may only write (a fill) or only read (a
+         * reduction); reads + writes >= 1 is checked with the shape */
+        if (st == CR_OK && x < 1 && k != CR_OPP_PX && k != CR_OPP_READS && k != CR_OPP_WRITES)
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be at least 1", name, text);
         break;
     case PK_REAL: {

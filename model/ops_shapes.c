@@ -112,7 +112,10 @@ cr_status ops_shape_elementwise(const cr_op_params *p, ops_work *w, cr_diag *d)
 {
     init(p, w, -1);
     if (V(READS) + V(WRITES) < 1)
-        return cr_diag_set(d, CR_EINVAL, "elementwise: reads + writes must be at least 1");
+        return cr_diag_set(d, CR_EINVAL,
+                           "elementwise: reads = %.0f and writes = %.0f move nothing: give at "
+                           "least one tensor read or written per element",
+                           V(READS), V(WRITES));
     double e = ebytes(p), n = V(ELEMS);
     w->vec_flops = V(FLOPS_PER) * n;
     w->hbm_bytes = (V(READS) + V(WRITES)) * n * e;

@@ -109,6 +109,19 @@ static void test_memcpy_elementwise_counts(void **state)
                                                "flops_per", "0.5", NULL});
     EXACT(r.flops, 500);
     EXACT(r.hbm_bytes, 8000);
+    /* a fill only writes: 2^20 fp32 elements, 4 MiB, no FLOPs */
+    r = counts("elementwise", (const char *[]){"elems", "1M", "reads", "0", "writes", "1",
+                                               "flops_per", "0", "dtype", "fp32", NULL});
+    EXACT(r.hbm_bytes, 4.0 * 1048576);
+    EXACT(r.flops, 0);
+    /* nothing read or written is refused, saying what would be right */
+    const cr_op_def *op = find("elementwise");
+    cr_op_params p;
+    params(op, &p, (const char *[]){"reads", "0", "writes", "0", NULL});
+    cr_diag d = {{0}};
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "elementwise: reads = 0 and writes = 0 move nothing: give at least "
+                               "one tensor read or written per element");
 }
 
 static void test_tp_gemm_counts(void **state)

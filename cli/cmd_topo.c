@@ -467,7 +467,7 @@ static void show_text(const cr_topo *t, const struct shown *s)
     printf("\n\n# GPU-to-GPU bottleneck bandwidth (max-flow over all paths) by class of pair%s\n",
            s->pairs.sampled ? "; sampled" : "");
     printf("# every link kind a byte may cross counts (NVLink and PCIe together where both join "
-           "the pair, doc/bounds.md 1.7); GPUs do not forward\n");
+           "the pair, doc/bounds.md 1.7); other GPUs forward only where no path avoids them\n");
     printf("# %-10s %12s %12s %10s %10s\n", "class", "pairs", "evaluated", "min", "max");
     printf("# %-10s %12s %12s %10s %10s\n", "", "", "", "GB/s", "GB/s");
     if (t->n_gpus < 2)

@@ -68,12 +68,10 @@ static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool tr
     return false;
 }
 
-double cr_route_bw_Bps(const cr_topo *t, int src, int dst)
+/* Edmonds-Karp max-flow from device s to device d; GPUs other than s and d
+ * forward only when transit is set. */
+static double route_flow(const cr_topo *t, int s, int d, bool transit)
 {
-    if (src == dst || src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
-        return 0.0;
-    int s = t->gpus[src], d = t->gpus[dst];
-    bool transit = gpu_transit(t);
     double *flow = calloc((size_t)t->n_links + 1, sizeof *flow);
     int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
     int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
@@ -105,6 +103,20 @@ out:
     return total;
 }
 
+double cr_route_bw_Bps(const cr_topo *t, int src, int dst)
+{
+    if (src == dst || src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
+        return 0.0;
+    int s = t->gpus[src], d = t->gpus[dst];
+    bool transit = gpu_transit(t);
+    double bw = route_flow(t, s, d, transit);
+    /* No path avoids the other GPUs (a chain, a rail-only fabric without
+     * spines): forward through them, as NCCL does (route.h). */
+    if (bw <= 0.0 && !transit)
+        bw = route_flow(t, s, d, true);
+    return bw;
+}
+
 cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max, int *n,
                         double *lat_s)
 {
@@ -122,7 +134,8 @@ cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max,
         st = CR_ENOMEM;
         goto out;
     }
-    if (!bfs(t, NULL, s, d, gpu_transit(t), via, queue)) {
+    /* Through other GPUs only where no path avoids them (route.h). */
+    if (!bfs(t, NULL, s, d, gpu_transit(t), via, queue) && !bfs(t, NULL, s, d, true, via, queue)) {
         st = CR_ENOTFOUND;
         goto out;
     }

@@ -6,6 +6,13 @@
  * GPUs do not forward traffic for other GPUs (NVLink, XGMI and PCIe GPUs do
  * not route), except where the topology sets the parameter
  * "route.gpu_transit" to 1 (TPU ICI routers sit in the chip).
+ *
+ * One exception keeps routes in line with the invariant checker (every GPU
+ * reaches every other through links, other GPUs included): a pair that has
+ * no path avoiding the other GPUs (a chain gpu1 - gpu0 - gpu2, a rail-only
+ * fabric without spines between rails) is routed through them, as NCCL
+ * does (P2P through an intermediate GPU, PXN through a peer GPU's NIC).
+ * Where a path that avoids them exists, GPUs still forward nothing.
  */
 #ifndef CR_ROUTE_H
 #define CR_ROUTE_H
@@ -14,11 +21,13 @@
 
 /* Maximum bandwidth from GPU rank src to GPU rank dst in that direction, in
  * bytes per second: the max-flow over all paths (so an HGX GPU reaches a
- * peer through all four NVSwitch chips at once). Returns 0 when src == dst
- * or no path exists. t must be finalized. */
+ * peer through all four NVSwitch chips at once), through other GPUs only
+ * where no path avoids them (see above). Returns 0 when src == dst or no
+ * path exists. t must be finalized. */
 double cr_route_bw_Bps(const cr_topo *t, int src, int dst);
 
-/* Fewest-hop path from GPU rank src to dst: fills links[0..*n) (up to max)
+/* Fewest-hop path from GPU rank src to dst (through other GPUs only where
+ * no path avoids them): fills links[0..*n) (up to max)
  * with link indices in order and *lat_s with the sum of their latencies.
  * Errors: CR_ENOTFOUND when there is no path, CR_ERANGE when longer than
  * max, CR_ENOMEM. */

@@ -43,8 +43,11 @@ static void test_nvswitch_board(void **state)
     cr_topo_free(t);
 }
 
-/* A GPU in the middle of a chain does not forward: 0-1-2 with GPU 1 in the
- * middle leaves no route from 0 to 2 unless route.gpu_transit is set. */
+/* A chain a - b - c (ICI, 100 GB/s then 2 x 60 GB/s): no path from a to c
+ * avoids b, so b forwards (route.h) and a reaches c at min(100, 2 x 60) =
+ * 100 GB/s, in two hops of 1 us. A direct a - c PCIe link of 10 GB/s
+ * gives a path that avoids b: then b forwards nothing (10 GB/s) unless
+ * route.gpu_transit is set (10 + 100 = 110 GB/s). */
 static void test_gpu_transit(void **state)
 {
     (void)state;
@@ -52,11 +55,38 @@ static void test_gpu_transit(void **state)
     int a = add_gpu(t, "a"), b = add_gpu(t, "b"), c = add_gpu(t, "c");
     cr_topo_add_link(t, a, b, CR_LINK_ICI, 100e9, 100e9, 1, 1e-6);
     cr_topo_add_link(t, b, c, CR_LINK_ICI, 60e9, 60e9, 2, 1e-6);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK); /* the checker accepts the chain */
+    assert_close(cr_route_bw_Bps(t, 0, 2), 100e9, 1e-12, 0);
+    assert_close(cr_route_bw_Bps(t, 2, 0), 100e9, 1e-12, 0);
+    int path[8], n = 0;
+    double lat = 0;
+    assert_int_equal(cr_route_path(t, 0, 2, path, 8, &n, &lat), CR_OK);
+    assert_int_equal(n, 2);
+    assert_close(lat, 2e-6, 1e-12, 0);
+    cr_topo_free(t);
+
+    t = cr_topo_new("chain+pcie");
+    a = add_gpu(t, "a"), b = add_gpu(t, "b"), c = add_gpu(t, "c");
+    cr_topo_add_link(t, a, b, CR_LINK_ICI, 100e9, 100e9, 1, 1e-6);
+    cr_topo_add_link(t, b, c, CR_LINK_ICI, 60e9, 60e9, 2, 1e-6);
+    cr_topo_add_link(t, a, c, CR_LINK_PCIE, 10e9, 10e9, 1, 3e-6);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    assert_close(cr_route_bw_Bps(t, 0, 2), 10e9, 1e-12, 0);
+    assert_int_equal(cr_route_path(t, 0, 2, path, 8, &n, &lat), CR_OK);
+    assert_int_equal(n, 1);
+    assert_close(lat, 3e-6, 1e-12, 0);
+    cr_topo_set_param(t, "route.gpu_transit", 1, "test");
+    assert_close(cr_route_bw_Bps(t, 0, 2), 110e9, 1e-12, 0);
+    cr_topo_free(t);
+
+    /* Two pieces: no route at all. */
+    t = cr_topo_new("apart");
+    a = add_gpu(t, "a"), b = add_gpu(t, "b"), c = add_gpu(t, "c");
+    cr_topo_add_link(t, a, b, CR_LINK_ICI, 100e9, 100e9, 1, 1e-6);
     assert_int_equal(cr_topo_finalize(t), CR_OK);
     assert_close(cr_route_bw_Bps(t, 0, 2), 0.0, 0, 0);
-    cr_topo_set_param(t, "route.gpu_transit", 1, "test");
-    /* min(100, 2 x 60) = 100 GB/s */
-    assert_close(cr_route_bw_Bps(t, 0, 2), 100e9, 1e-12, 0);
+    assert_int_equal(cr_route_path(t, 0, 2, path, 8, &n, &lat), CR_ENOTFOUND);
     cr_topo_free(t);
 }
 

@@ -723,6 +723,12 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     }
     c->agg_ok[CR_CUT_GPU] = !c->reducer;
     c->agg_ok[CR_CUT_NODE] = node_ok;
+    c->multicaster = false;
+    for (int v = 0; v < nd && !c->multicaster; v++) {
+        const cr_dev *dv = &topo->devs[v];
+        c->multicaster =
+            dv->kind == CR_DEV_SWITCH && dv->spec >= 0 && topo->switch_specs[dv->spec].multicast;
+    }
 
     if (build_classes(c) < 0)
         goto nomem;
@@ -949,7 +955,12 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
             /* groups must cover every rank for the count to hold */
             if (m < 2 || covered < n)
                 continue;
-            double cap = fmin(so, si) / m * (hw_frac ? hw_frac[kind_hw(c, kind)] : 1.0);
+            /* Each of the m-1 combining steps lands a value in a group and
+             * each of the other m-1 groups receives the result: 2(m-1) into
+             * groups, always. Out of groups too only without multicast: a
+             * switch that replicates sends the result once for all. */
+            double dir = c->multicaster && rq->in_network ? si : fmin(so, si);
+            double cap = dir / m * (hw_frac ? hw_frac[kind_hw(c, kind)] : 1.0);
             double bytes = 2.0 * (m - 1) / m * S;
             char name[48], where[48];
             snprintf(name, sizeof name, "%s:all", cr_cut_kind_name((cr_cut_kind)kind));

@@ -60,6 +60,8 @@ typedef struct {
     bool agg_ok[CR_CUT__COUNT];     /* the counting argument holds at this level even with the
                                        topology's in-switch reduction (no reducer outside) */
     bool reducer;                   /* some switch usable by the ranks reduces in-network */
+    bool multicaster;               /* some switch replicates writes (multicast): the counting
+                                       argument then holds for bytes into groups only */
     double *hbm_Bps;                /* [i]: HBM bandwidth of communicator rank i */
     double *l2_bytes;               /* [i]: its L2 capacity (bytes that may stay on chip) */
     double lat_cut_s;               /* latency any byte crossing a GPU's ports still needs */

@@ -949,6 +949,60 @@ static void test_ring_nic_per_channel(void **state)
     cr_topo_free(t);
 }
 
+/* The counting argument of doc/bounds.md 1.3 counts bytes into groups; out
+ * of groups only where no switch multicasts. 8 GPUs on one switch that
+ * multicasts but does not reduce, links 450 GB/s out of each GPU and 900
+ * GB/s into it (asymmetric on purpose), 0.5 us per hop. An allreduce that
+ * sends each GPU's S/n shares to their owners ((n-1)/n S out, as much in),
+ * reduces there and multicasts each reduced S/n once (S/n out, (n-1)/n S
+ * in) moves S out of and 2(n-1)/n S into every GPU: max(S / 450, 1.75 S /
+ * 900) = S / 450 GB/s. The bound must not exceed that: it is the single
+ * GPU's S out (1.2), plus the two hops; counting out of the GPUs as well
+ * would claim 1.75 S / 450. */
+static void test_multicast_only_switch(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("mcast");
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.name = (char *)"G";
+    g.vendor = (char *)"nvidia";
+    g.arch = 90;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.sms = 132;
+    g.peak_flops[CR_DT_FP32] = 67e12;
+    int gs = cr_topo_add_gpu_spec(t, &g);
+    cr_switch_spec sws;
+    memset(&sws, 0, sizeof sws);
+    sws.name = (char *)"sw";
+    sws.multicast = true;
+    sws.reduction = false;
+    int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", 0, cr_topo_add_switch_spec(t, &sws));
+    for (int i = 0; i < 8; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "gpu%d", i);
+        int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
+        cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, 450e9, 900e9, 1, 0.5e-6);
+    }
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("mcast: %s", d.msg);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    double S = 1e9;
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, S / 450e9 + 1e-6, 1e-9, 0);
+    assert_string_equal(r.bound.binding, "gpu-ports");
+    /* without multicast (--no-in-network) both directions count:
+     * 2(n-1)/n S / 450 GB/s */
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, false);
+    assert_close(r.bound.bound_s, 1.75 * S / 450e9 + 1e-6, 1e-9, 0);
+    assert_string_equal(r.bound.binding, "gpu-ports:all");
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -971,6 +1025,7 @@ int main(void)
         cmocka_unit_test(test_nvls_types),
         cmocka_unit_test(test_nvls_gpu_count),
         cmocka_unit_test(test_ring_nic_per_channel),
+        cmocka_unit_test(test_multicast_only_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

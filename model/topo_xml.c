@@ -1555,7 +1555,17 @@ static cr_status parse_error(loader *L, const cr_xml_error *ps)
                        "entity reference &%s; is not allowed: use only &amp; &lt; &gt; &quot; "
                        "&apos; and character references",
                        ps->str1);
+    case XML_ERR_ATTRIBUTE_REDEFINED:
+        return fail_at(L, ps->line, CR_EPARSE,
+                       "attribute \"%s\" appears twice on one element: give it once", ps->str1);
     default:
+        /* libxml2's nesting limit names a parser option, not the file's
+         * fault: say what the format allows instead. */
+        if (strstr(ps->message, "Excessive depth"))
+            return fail_at(L, ps->line, CR_EPARSE,
+                           "elements nest more than 256 deep: a topology file nests at most "
+                           "three levels (<topology>, <node-template> or <gpu-model>, and their "
+                           "children)");
         return fail_at(L, ps->line, CR_EPARSE, "not well-formed XML: %s", ps->message);
     }
 }

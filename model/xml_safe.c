@@ -221,6 +221,13 @@ static cr_status report(const struct parse_state *ps, const char *origin, cr_dia
                            "never reads DTDs or entities",
                            origin, e->line);
     case CR_XML_ERR_SYNTAX:
+        /* libxml2's nesting limit names a parser option, not what is wrong
+         * with the file. */
+        if (strstr(e->message, "Excessive depth"))
+            return cr_diag_set(d, CR_EPARSE,
+                               "%s:%d: elements nest more than 256 deep: no commroof input nests "
+                               "that deep; check for unclosed elements",
+                               origin, e->line > 0 ? e->line : 1);
         return cr_diag_set(d, CR_EPARSE, "%s:%d: not well-formed XML: %s", origin,
                            e->line > 0 ? e->line : 1, e->message);
     default:

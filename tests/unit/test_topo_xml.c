@@ -589,6 +589,11 @@ static const struct bad_case bad_cases[] = {
     {"bad-namespace.xml", CR_EPARSE,
      ":2: root element <topology> is in namespace \"urn:example\": topology files use no "
      "namespaces"},
+    {"bad-duplicate-attr.xml", CR_EPARSE,
+     ":3: attribute \"id\" appears twice on one element: give it once"},
+    {"bad-deep.xml", CR_EPARSE,
+     ":3: elements nest more than 256 deep: a topology file nests at most three levels "
+     "(<topology>, <node-template> or <gpu-model>, and their children)"},
     {"bad-version.xml", CR_EUNSUPPORTED,
      ":2: <topology> version=\"2\": this commroof reads version 1"},
 };

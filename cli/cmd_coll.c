@@ -26,7 +26,7 @@ static const char coll_help[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
     "                     [--root R] [--nchannels N] [--ranks-per-process N]\n"
-    "                     [--no-in-network] [--terms] [--json]\n"
+    "                     [--no-in-network] [--in-place] [--terms] [--json]\n"
     "\n"
     "For each message size: the bound (the least time any implementation could take\n"
     "on the topology, with the resource that sets it), the prediction for the\n"
@@ -488,10 +488,11 @@ int cli_cmd_coll(int argc, char **argv)
                o.in_network ? "" : "  (bound without in-switch reduction)",
                algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO ? "  (algorithm forced)" : "");
         printf("# bound: least possible time on this topology (doc/bounds.md); pred: %s\n",
-               mech != CR_MECH_NONE ? "custom kernel on that mechanism"
-               : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO
-                   ? "the forced algorithm/protocol"
-                   : "the algorithm/protocol NCCL would run");
+               mech != CR_MECH_NONE                             ? "custom kernel on that mechanism"
+               : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO ? "the forced algorithm/protocol"
+               : cr_coll_ctx_nccl_choice(ctx)
+                   ? "the algorithm/protocol NCCL would run"
+                   : "the fastest modelled algorithm/protocol (no NCCL or RCCL on this vendor)");
         if (p2p_proto_note(coll, proto, mech))
             printf("# pred: %s\n", P2P_PROTO_NOTE);
         if (o.rpp > 1)

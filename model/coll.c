@@ -436,8 +436,14 @@ cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_
         c->n = c->ranks->n;
         st = cr_cuts_build(topo, c->ranks, &c->cuts, d);
     }
-    if (st == CR_OK)
+    if (st == CR_OK) {
+        /* NCCL and RCCL tune by NCCL's model; other vendors' libraries
+         * (XLA on TPUs) have no tables here */
+        int spec = topo->devs[topo->gpus[c->ranks->ranks[0]]].spec;
+        const char *vendor = spec >= 0 ? topo->gpu_specs[spec].vendor : NULL;
+        c->nccl_lib = vendor && (!strcmp(vendor, "nvidia") || !strcmp(vendor, "amd"));
         st = cr_params_for_topo(topo, c->ranks->ranks[0], &c->p, d);
+    }
     if (st == CR_OK)
         st = build_figures(c, d);
     if (st == CR_OK)
@@ -571,6 +577,18 @@ cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
     return CR_OK;
 }
 
+/* What an automatic choice minimises: NCCL's own estimate where NCCL (or
+ * RCCL) picks, the predicted time elsewhere. */
+static double choice_key(const cr_coll_ctx *ctx, const cr_coll_pred *p)
+{
+    return ctx->nccl_lib ? p->nccl_est_s : p->pred_s;
+}
+
+bool cr_coll_ctx_nccl_choice(const cr_coll_ctx *ctx)
+{
+    return ctx->nccl_lib;
+}
+
 /* NCCL's choice among the table: the least nccl_est_s; CollNet only when
  * forced (NCCL_COLLNET_ENABLE is off by default). */
 static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_bound *b,
@@ -597,7 +615,7 @@ static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_
                 }
                 continue;
             }
-            if (!have || cand.nccl_est_s < best.nccl_est_s) {
+            if (!have || choice_key(ctx, &cand) < choice_key(ctx, &best)) {
                 best = cand;
                 have = true;
             }

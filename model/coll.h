@@ -276,6 +276,12 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx);
 /* Number of ranks in the context's set. */
 int cr_coll_ctx_nranks(const cr_coll_ctx *ctx);
 
+/* Whether an automatic choice is NCCL's (NVIDIA GPUs) or RCCL's (AMD,
+ * which keeps NCCL's tuning model): the least of NCCL's own estimates.
+ * Where neither library runs (a TPU), it is the algorithm and protocol
+ * with the least predicted time. */
+bool cr_coll_ctx_nccl_choice(const cr_coll_ctx *ctx);
+
 /* The context's rank set (borrowed). */
 const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx);
 

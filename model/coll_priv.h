@@ -15,10 +15,11 @@ struct cr_coll_ctx {
     cr_rankset *ranks;
     cr_cuts *cuts;
     cr_params p;
-    int n;       /* ranks */
-    int n_nodes; /* NCCL's nNodes: scale-up domains (or nodes) holding ranks */
-    int ppn;     /* ranks per node (largest) */
-    int ppn_min; /* ranks per node (smallest): NCCL's per-node GPU count for NVLS */
+    int n;         /* ranks */
+    int n_nodes;   /* NCCL's nNodes: scale-up domains (or nodes) holding ranks */
+    int ppn;       /* ranks per node (largest) */
+    int ppn_min;   /* ranks per node (smallest): NCCL's per-node GPU count for NVLS */
+    bool nccl_lib; /* NCCL (NVIDIA) or RCCL (AMD) picks the algorithm; else the fastest modelled */
     /* per-GPU figures, the minimum over ranks, raw datasheet B/s */
     double up_Bps;       /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
     double gpu_Bps;      /* all ports */

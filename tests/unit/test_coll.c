@@ -725,9 +725,9 @@ static void test_auto_monotone(void **state)
     (void)state;
     /* NCCL's choice switches algorithms with size; the time it is predicted
      * to take must still not fall as the message grows. */
-    const char *names[] = {"hgx-h100-8", "hgx-h200-8", "h100-ib-4n", "dgx-a100-8", "mi300x-8"};
-    for (int i = 0; i < 5; i++) {
-        cr_topo *t = cr_test_open_topo(names[i]);
+    for (int i = 0; cr_topo_shipped_name(i); i++) {
+        const char *name = cr_topo_shipped_name(i);
+        cr_topo *t = cr_test_open_topo(name);
         cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
         for (int coll = 0; coll < CR_COLL__COUNT; coll++) {
             double prev = 0;
@@ -735,8 +735,8 @@ static void test_auto_monotone(void **state)
                 cr_coll_result r =
                     eval(c, (cr_coll)coll, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
                 if (r.pred.pred_s < prev * (1 - 1e-9))
-                    fail_msg("%s %s: NCCL-choice prediction falls at %.0f B (%s/%s): %g < %g",
-                             names[i], cr_coll_name((cr_coll)coll), S, cr_algo_name(r.pred.algo),
+                    fail_msg("%s %s: NCCL-choice prediction falls at %.0f B (%s/%s): %g < %g", name,
+                             cr_coll_name((cr_coll)coll), S, cr_algo_name(r.pred.algo),
                              cr_proto_name(r.pred.proto), r.pred.pred_s, prev);
                 prev = r.pred.pred_s;
             }

@@ -2,6 +2,7 @@
 /* Helpers shared by the op, check and suite commands (see cli_op.h). */
 #include "cli_op.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,21 @@ int cli_op_print_json(const char *cmd, json_t *root)
     json_decref(root);
     if (!txt)
         return cli_fail(cmd, "out of memory writing JSON");
-    puts(txt);
+    int bad = puts(txt) == EOF;
     free(txt);
+    if (bad)
+        return cli_fail(cmd, "cannot write the output to stdout: %s", strerror(errno));
     return CLI_OK;
+}
+
+int cli_op_flush(const char *cmd, int rc)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    if (bad && rc == CLI_FAIL) /* already said */
+        return rc;
+    if (bad)
+        return cli_fail(cmd, "cannot write the output to stdout: %s",
+                        errno ? strerror(errno) : "write error");
+    return rc;
 }

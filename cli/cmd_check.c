@@ -459,7 +459,7 @@ out:
     return rc;
 }
 
-int cli_cmd_check(int argc, char **argv)
+static int check_main(int argc, char **argv)
 {
     const char *topo = NULL, *opname = NULL, *bulk_file = NULL, *mval = NULL, *mopt = NULL;
     bool json = false;
@@ -539,4 +539,9 @@ int cli_cmd_check(int argc, char **argv)
     if (measured_s < 0)
         return CLI_USAGE;
     return check_one(op, &p, topo, measured_s, json);
+}
+
+int cli_cmd_check(int argc, char **argv)
+{
+    return cli_op_flush("check", check_main(argc, argv));
 }

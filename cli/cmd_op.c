@@ -144,7 +144,7 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     printf("# %s\n", r->why);
 }
 
-int cli_cmd_op(int argc, char **argv)
+static int op_main(int argc, char **argv)
 {
     const char *topo = NULL, *opname = NULL;
     bool json = false, help = false;
@@ -230,4 +230,9 @@ int cli_cmd_op(int argc, char **argv)
         print_human(t, op, &p, &r);
     cr_topo_free(t);
     return rc;
+}
+
+int cli_cmd_op(int argc, char **argv)
+{
+    return cli_op_flush("op", op_main(argc, argv));
 }

@@ -641,7 +641,7 @@ static void sched_why(cr_op_result *r, const env *v, const ops_work *w)
         snprintf(r->why, sizeof r->why,
                  "inter-SM is the only schedule: no device-initiated mechanism (TMA, ld/st) "
                  "reaches every rank of the group (other nodes or a PCIe path), so %s on %d SMs "
-                 "communicates while the other %d compute",
+                 "communicates while the other %d compute (all of them once it is done)",
                  ex->mech, ex->comm_sms, v->g->sms - ex->comm_sms);
     else if (inter && strcmp(ex->mech, "nccl") == 0)
         snprintf(r->why, sizeof r->why,

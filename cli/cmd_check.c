@@ -238,8 +238,12 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, topo_cache
     }
     /* group first: it moves the default group size */
     json_t *grp = params ? json_object_get(params, "group") : NULL;
-    if (grp && json_is_string(grp) &&
-        cr_op_param_set(op, &p, "group", json_string_value(grp), &d) != CR_OK) {
+    if (grp && !json_is_string(grp)) {
+        snprintf(msg, sizeof msg,
+                 "entry %zu: params.group must be a string naming a group (tp cp ep dp pp)", idx);
+        goto fail;
+    }
+    if (grp && cr_op_param_set(op, &p, "group", json_string_value(grp), &d) != CR_OK) {
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
         goto fail;
     }

@@ -7,6 +7,7 @@ $CR check --measured-json - --topo hgx-h100-8 <<'JSON'
  {"name": "not_divisible", "op": "gemm_rs", "params": {"k": 1001}, "measured_us": 20},
  {"name": "too_many_gpus", "op": "ddp", "params": {"dp": 16}, "measured_us": 20},
  {"name": "zero_time", "op": "gemm", "measured_us": 0},
+ {"name": "group_not_string", "op": "coll", "params": {"group": 3}, "measured_us": 20},
  {"name": "other_topo", "op": "gemm", "topo": "h200-1", "measured_us": 6}
 ]}
 JSON

@@ -75,7 +75,7 @@ struct opts {
     const char *coll_s, *topo, *ranks, *dtype_s, *algo_s, *proto_s, *mech_s;
     double min_b, max_b, factor, step;
     int root, nchannels, sms, rpp;
-    bool in_network, in_place, terms, json;
+    bool in_network, in_place, terms, json, root_given;
 };
 
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -161,6 +161,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
             NEED();
             if (parse_int(v, 0, 1 << 30, &o->root))
                 return cli_usage_error("coll", "--root \"%s\" is not a rank number >= 0", v);
+            o->root_given = true;
         } else if (!strcmp(a, "--nchannels")) {
             NEED();
             if (parse_int(v, 1, 64, &o->nchannels))
@@ -380,6 +381,18 @@ int cli_cmd_coll(int argc, char **argv)
     if (mech != CR_MECH_NONE && (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO))
         return cli_usage_error("coll", "--mech models a custom kernel; it does not take --algo "
                                        "or --proto");
+    /* options that would be ignored are refused, so none is silently lost */
+    if (o.root_given && !(coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE ||
+                          coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER))
+        return cli_usage_error("coll",
+                               "--root applies to broadcast, reduce, gather and scatter, not %s",
+                               cr_coll_name(coll));
+    if (o.sms > 0 && mech == CR_MECH_NONE)
+        return cli_usage_error("coll", "--sms sets a custom kernel's SM count; give --mech too "
+                                       "(NCCL's channels: --nchannels)");
+    if (o.nchannels > 0 && mech != CR_MECH_NONE)
+        return cli_usage_error("coll", "--nchannels sets NCCL's channels; a custom kernel (--mech) "
+                                       "takes --sms");
 
     int n_sizes = count_sizes(&o);
     if (n_sizes > MAX_ROWS) {

@@ -261,9 +261,14 @@ int cli_cmd_plot(int argc, char **argv)
     if (!o.out)
         return cli_usage_error("plot", "say where the chart goes: -o OUT.png or -o OUT.svg");
     size_t ol = strlen(o.out);
-    if (ol < 5 || (strcmp(o.out + ol - 4, ".png") != 0 && strcmp(o.out + ol - 4, ".svg") != 0))
+    if (ol < 4 || (strcmp(o.out + ol - 4, ".png") != 0 && strcmp(o.out + ol - 4, ".svg") != 0))
         return cli_usage_error("plot", "-o \"%s\": the chart's name must end in .png or .svg",
                                o.out);
+    if (ol == 4 || o.out[ol - 5] == '/')
+        return cli_usage_error("plot",
+                               "-o \"%s\": give the chart a name before %s (e.g. -o "
+                               "roofline%s)",
+                               o.out, o.out + ol - 4, o.out + ol - 4);
     bool is_acc = strcmp(o.kind, "accuracy") == 0;
     if (o.n_positional > 0 && !is_acc)
         return cli_usage_error("plot", "unexpected argument \"%s\"", o.positional[0]);

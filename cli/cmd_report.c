@@ -36,6 +36,7 @@ static const char report_help[] =
     "                      cases are evaluated (default: --topo)\n"
     "  --measured-json F   measured times of suite problems for the gap chart, as\n"
     "                      `commroof check --measured-json` reads them\n"
+    "  --ranks SPEC        GPUs of the all-reduce sweep (default every GPU; e.g. 0,1)\n"
     "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
     "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
     "  --no-render         data files and scripts, no images\n"
@@ -43,12 +44,15 @@ static const char report_help[] =
     "\n"
     "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
     "example:\n"
-    "  commroof report --topo hgx-h200-8 --suite pkb --trace traces/h200-1 -o report\n";
+    "  commroof report --topo hgx-h200-8 --suite pkb --trace traces/h200-1 -o report\n"
+    "  commroof report --topo hgx-h200-8 --suite h200x2 --ranks 0,1 \\\n"
+    "      --measured-json traces/nvidia-h200-x2/fused-measured.json \\\n"
+    "      --trace traces/nvidia-h200-x2/fused.json.gz -o report-h200x2\n";
 
 int cli_cmd_report(int argc, char **argv)
 {
     const char *dir = NULL, *topo = NULL, *suite = "pkb", *compare = NULL, *trace_topo = NULL;
-    const char *measured_json = NULL;
+    const char *measured_json = NULL, *ranks_spec = NULL;
     const char *traces[MAX_FILES], *logs[MAX_FILES];
     int nt = 0, nl = 0;
     bool json = false, no_render = false;
@@ -86,6 +90,8 @@ int cli_cmd_report(int argc, char **argv)
             measured_json = v;
         } else if (strcmp(a, "--compare") == 0) {
             compare = v;
+        } else if (strcmp(a, "--ranks") == 0) {
+            ranks_spec = v;
         } else if (strcmp(a, "--trace") == 0) {
             if (nt == MAX_FILES)
                 return cli_usage_error("report", "at most %d --trace", MAX_FILES);
@@ -122,6 +128,14 @@ int cli_cmd_report(int argc, char **argv)
         free(cmp_buf);
         return CLI_FAIL;
     }
+    cr_rankset *ranks = NULL;
+    cr_diag rd = {{0}};
+    if (ranks_spec && cr_rankset_parse(ranks_spec, t->n_gpus, &ranks, &rd) != CR_OK) {
+        cr_topo_free(t);
+        cr_topo_free(mt);
+        free(cmp_buf);
+        return cli_usage_error("report", "--ranks %s: %s", ranks_spec, rd.msg);
+    }
     /* the command line, for the page's header */
     char cmdline[2048] = "commroof";
     for (int i = 0; i < argc; i++) {
@@ -140,6 +154,7 @@ int cli_cmd_report(int argc, char **argv)
     o.src.measured_json = measured_json;
     o.compare_topos = nc ? cmp : NULL;
     o.n_compare = nc;
+    o.sweep_ranks = ranks;
     o.gnuplot = no_render ? NULL : (g && g[0] ? g : "gnuplot");
     o.command = cmdline;
     if (cli_progress_enabled())
@@ -182,6 +197,7 @@ int cli_cmd_report(int argc, char **argv)
         printf("open %s/index.html\n", dir);
     }
     cr_report_result_release(&r);
+    cr_rankset_free(ranks);
     cr_topo_free(t);
     cr_topo_free(mt);
     free(cmp_buf);

@@ -413,6 +413,8 @@ static const char *data_label(const cr_chart *c, int a, char *buf, size_t n)
 
 static size_t longest_name(const cr_chart *c);
 static void chart_px(const cr_chart *c, int *w, int *h);
+static int key_columns(const cr_chart *c);
+static bool drawable(const series *s, bool lgx, bool lgy);
 
 static bool axis_log(const cr_chart *c, int a)
 {
@@ -461,99 +463,283 @@ static bool drawable(const series *s, bool lgx, bool lgy)
     return false;
 }
 
-/* Where each point's label goes: 'L' (right of the point, left-aligned),
- * 'R' (left of the point, near the right edge) or 0 (not drawn: it would
- * overlap a label already placed; the data file and the HTML table still
- * name every point). Greedy in series order on an estimate of the plot
- * area in pixels; labels are about 6.5 px per character and 13 px tall at
- * the 9 pt font the script uses. Returns one flag per point of every
- * series in order, or NULL when nothing is labelled or memory runs out. */
-static char *place_labels(const cr_chart *c)
-{
-    size_t total = 0;
-    bool any = false;
-    for (int i = 0; i < c->ns; i++) {
-        total += (size_t)c->s[i].n;
-        any = any || (c->s[i].labelled && c->s[i].style != CR_SERIES_BAND && c->s[i].n > 0);
-    }
-    if (!any || c->kind != CR_CHART_XY)
-        return NULL;
-    char *flag = calloc(total + 1, 1);
-    double *bx = malloc((total + 1) * 4 * sizeof *bx); /* placed boxes: x0 x1 y0 y1 */
-    if (!flag || !bx) {
-        free(flag);
-        free(bx);
-        return NULL;
-    }
-    double lo[2], hi[2];
+/* The plot area of an XY chart, in pixels, and its axes. The script fixes
+ * the margins (set lmargin at screen ...) and the log axes' ranges to
+ * these numbers, so that labels are placed on the picture gnuplot draws.
+ * Text is estimated at 8 px a character for the 11 pt key and tick font
+ * and 7 px for the 9 pt labels (pngcairo Sans; the SVG's Helvetica 13 px
+ * is narrower), lines at 18 px. */
+typedef struct {
+    int pw, ph;                      /* the image */
+    double left, right, top, bottom; /* margins */
+    double w, h;                     /* the plot area */
     bool lg[2];
+    double lo[2], hi[2];
+    bool known; /* both ranges positive and non-empty */
+} xy_geom;
+
+#define KEY_RIGHT_MAX_CHARS 34
+
+static int title_lines(const cr_chart *c);
+
+static bool key_right(const cr_chart *c)
+{
+    return longest_name(c) <= KEY_RIGHT_MAX_CHARS;
+}
+
+/* Whether any labelled series has a point to label. */
+static bool has_labels(const cr_chart *c)
+{
+    for (int i = 0; i < c->ns; i++)
+        if (c->s[i].labelled && c->s[i].style != CR_SERIES_BAND && c->s[i].n > 0)
+            return true;
+    return false;
+}
+
+static int key_entries(const cr_chart *c)
+{
+    int n = c->nhl;
+    bool lg[2] = {axis_log(c, 0), axis_log(c, 1)};
+    for (int i = 0; i < c->ns; i++)
+        n += drawable(&c->s[i], lg[0], lg[1]);
+    return n;
+}
+
+static void xy_geom_of(const cr_chart *c, xy_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    chart_px(c, &g->pw, &g->ph);
     for (int a = 0; a < 2; a++) {
-        lg[a] = axis_log(c, a);
-        lo[a] = INFINITY;
-        hi[a] = -INFINITY;
+        g->lg[a] = axis_log(c, a);
+        g->lo[a] = INFINITY;
+        g->hi[a] = -INFINITY;
         if (c->range_set[a]) {
-            lo[a] = c->lo[a];
-            hi[a] = c->hi[a];
+            g->lo[a] = c->lo[a];
+            g->hi[a] = c->hi[a];
             continue;
         }
         for (int i = 0; i < c->ns; i++)
             for (int j = 0; j < c->s[i].n; j++) {
-                double v = a == 0 ? c->s[i].pts[j].x : c->s[i].pts[j].y;
-                if (isfinite(v) && (!lg[a] || v > 0)) {
-                    lo[a] = fmin(lo[a], v);
-                    hi[a] = fmax(hi[a], v);
-                }
+                double vs[2] = {a == 0 ? c->s[i].pts[j].x : c->s[i].pts[j].y,
+                                a == 0 ? NAN : c->s[i].pts[j].y2};
+                for (int q = 0; q < 2; q++)
+                    if (isfinite(vs[q]) && (!g->lg[a] || vs[q] > 0)) {
+                        g->lo[a] = fmin(g->lo[a], vs[q]);
+                        g->hi[a] = fmax(g->hi[a], vs[q]);
+                    }
             }
-    }
-    double key_px = longest_name(c) <= 34 ? (double)longest_name(c) * 7.0 + 70.0 : 0.0;
-    int shown = 0;
-    for (int i = 0; i < c->ns; i++)
-        shown += drawable(&c->s[i], lg[0], lg[1]);
-    /* a key under the plot takes a row per two entries */
-    double key_rows = key_px > 0 ? 0.0 : ceil((shown + c->nhl) / 2.0);
-    int pw, ph;
-    chart_px(c, &pw, &ph);
-    double wpx = fmax(200.0, pw - 90.0 - key_px);
-    double hpx = fmax(150.0, ph - 170.0 - 20.0 * key_rows);
-    size_t k = 0, nb = 0;
-    int nlab = 0;
-    for (int i = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        bool lab = s->labelled && s->style != CR_SERIES_BAND;
-        /* the script alternates labelled series above and below their
-         * points (offset 0.7 character, about 9 px) */
-        double dy = 0;
-        if (lab && drawable(s, lg[0], lg[1]))
-            dy = (nlab++ % 2) ? -9.0 : 9.0;
-        for (int j = 0; j < s->n; j++, k++) {
-            const pt *p = &s->pts[j];
-            if (!lab || !p->label || !(hi[0] > lo[0]) || !(hi[1] > lo[1]))
-                continue;
-            double fx = lg[0] ? log10(p->x / lo[0]) / log10(hi[0] / lo[0])
-                              : (p->x - lo[0]) / (hi[0] - lo[0]);
-            double fy = lg[1] ? log10(p->y / lo[1]) / log10(hi[1] / lo[1])
-                              : (p->y - lo[1]) / (hi[1] - lo[1]);
-            if (!isfinite(fx) || !isfinite(fy) || fx < 0 || fx > 1 || fy < 0 || fy > 1)
-                continue;
-            double px = fx * wpx, py = fy * hpx, len = 7.0 * (double)strlen(p->label) + 10.0;
-            char side = px + len <= wpx ? 'L' : 'R';
-            double x0 = side == 'L' ? px + 7 : px - 7 - len, x1 = x0 + len;
-            double y0 = py + dy - 7.5, y1 = py + dy + 7.5;
-            bool clash = false;
-            for (size_t q = 0; q < nb && !clash; q++)
-                clash = x0 < bx[4 * q + 1] && bx[4 * q] < x1 && y0 < bx[4 * q + 3] &&
-                        bx[4 * q + 2] < y1;
-            if (clash)
-                continue;
-            flag[k] = side;
-            bx[4 * nb] = x0;
-            bx[4 * nb + 1] = x1;
-            bx[4 * nb + 2] = y0;
-            bx[4 * nb + 3] = y1;
-            nb++;
+        /* gnuplot's autoscale of a log axis ends on whole decades */
+        if (g->lg[a] && g->hi[a] > 0) {
+            g->lo[a] = pow(10.0, floor(log10(g->lo[a]) + 1e-9));
+            g->hi[a] = pow(10.0, ceil(log10(g->hi[a]) - 1e-9));
+            if (!(g->hi[a] > g->lo[a]))
+                g->hi[a] = g->lo[a] * 10.0;
         }
     }
-    free(bx);
+    g->known = g->hi[0] > g->lo[0] && g->hi[1] > g->lo[1] && isfinite(g->lo[0]) &&
+               isfinite(g->lo[1]) && (!g->lg[0] || g->lo[0] > 0) && (!g->lg[1] || g->lo[1] > 0);
+    g->left = 90;
+    g->top = 22 + 18.0 * title_lines(c);
+    g->bottom = 62;
+    if (key_right(c)) {
+        g->right = (double)longest_name(c) * 8.0 + 80.0;
+    } else {
+        int cols = key_columns(c);
+        g->right = 30;
+        g->bottom += 10 + 20.0 * ceil((double)key_entries(c) / cols);
+    }
+    g->w = fmax(200.0, g->pw - g->left - g->right);
+    g->h = fmax(150.0, g->ph - g->top - g->bottom);
+}
+
+/* A point's position in the plot area, pixels from its bottom-left
+ * corner; false outside it or not drawable. */
+static bool to_px(const xy_geom *g, double x, double y, double *px, double *py)
+{
+    double v[2] = {x, y}, f[2];
+    for (int a = 0; a < 2; a++) {
+        if (!isfinite(v[a]) || (g->lg[a] && !(v[a] > 0)))
+            return false;
+        f[a] = g->lg[a] ? log10(v[a] / g->lo[a]) / log10(g->hi[a] / g->lo[a])
+                        : (v[a] - g->lo[a]) / (g->hi[a] - g->lo[a]);
+        if (!isfinite(f[a]))
+            return false;
+    }
+    *px = f[0] * g->w;
+    *py = f[1] * g->h;
+    return f[0] >= -1e-9 && f[0] <= 1 + 1e-9 && f[1] >= -1e-9 && f[1] <= 1 + 1e-9;
+}
+
+/* Whether the segment (ax,ay)-(bx,by) crosses the box (Liang-Barsky). */
+static bool seg_hits_box(double ax, double ay, double bx, double by, const double box[4])
+{
+    double t0 = 0, t1 = 1, dx = bx - ax, dy = by - ay;
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {ax - box[0], box[1] - ax, ay - box[2], box[3] - ay};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return false;
+            continue;
+        }
+        double r = q[i] / p[i];
+        if (p[i] < 0)
+            t0 = fmax(t0, r);
+        else
+            t1 = fmin(t1, r);
+        if (t0 > t1)
+            return false;
+    }
+    return true;
+}
+
+static bool boxes_overlap(const double a[4], const double b[4])
+{
+    return a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
+}
+
+/* Marker half-size in pixels for a series style (the script's ps x about
+ * 3.5 px, and a pixel to spare); 0 for styles without markers. */
+static double marker_half(cr_series_style st)
+{
+    switch (st) {
+    case CR_SERIES_POINTS:
+        return 1.6 * 3.5 + 1;
+    case CR_SERIES_OPENPOINTS:
+        return 1.7 * 3.5 + 1;
+    case CR_SERIES_LINEPOINTS:
+        return 1.1 * 3.5 + 1;
+    default:
+        return 0;
+    }
+}
+
+/* The places a label may take around its point, in order of preference:
+ * on its right above, below and level with it, then the same on its left
+ * (the data file's NE, SE, E, NW, SW, W, as on a map; the script draws
+ * each with its own offset). */
+#define N_PLACES 6
+static const char *const place_code[N_PLACES] = {"NE", "SE", "E", "NW", "SW", "W"};
+#define LABEL_DX 8.0 /* px between the point and the label's near end */
+#define LABEL_DY 8.0 /* px between the point and the label's middle line */
+#define LABEL_HALF_H 7.0
+
+static bool place_right(int where)
+{
+    return where < 3;
+}
+
+/* The label's vertical offset from its point in px. */
+static double place_dy(int where)
+{
+    return where % 3 == 0 ? LABEL_DY : where % 3 == 1 ? -LABEL_DY : 0.0;
+}
+
+static void label_box(double px, double py, int where, double len, double box[4])
+{
+    box[0] = place_right(where) ? px + LABEL_DX : px - LABEL_DX - len;
+    box[1] = box[0] + len;
+    box[2] = py + place_dy(where) - LABEL_HALF_H;
+    box[3] = py + place_dy(where) + LABEL_HALF_H;
+}
+
+/* Where each point's label goes: one of place_code (index + 1) or 0 (not
+ * drawn; the data file, the JSON and the HTML table still name every
+ * point). Greedy in series order over the plot area xy_geom_of computes:
+ * a label may cover no other label, no marker and (unless nothing else is
+ * left) no line, and stays inside the plot area. Returns one flag per
+ * point of every series in order, the number of points with a label to
+ * draw and of those left out, or NULL when nothing is labelled or memory
+ * runs out. */
+static char *place_labels(const cr_chart *c, int *dropped, int *eligible)
+{
+    *dropped = 0;
+    *eligible = 0;
+    if (c->kind != CR_CHART_XY || !has_labels(c))
+        return NULL;
+    xy_geom g;
+    xy_geom_of(c, &g);
+    size_t total = 0, nmk = 0, nseg = 0;
+    for (int i = 0; i < c->ns; i++)
+        total += (size_t)c->s[i].n;
+    char *flag = calloc(total + 1, 1);
+    double *lab = malloc((total + 1) * 4 * sizeof *lab); /* placed labels */
+    double *mk = malloc((total + 1) * 4 * sizeof *mk);   /* markers */
+    double *seg = malloc((total + 1) * 4 * sizeof *seg); /* line segments */
+    if (!flag || !lab || !mk || !seg || !g.known) {
+        free(lab);
+        free(mk);
+        free(seg);
+        if (flag && !g.known)
+            return flag;
+        free(flag);
+        return NULL;
+    }
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        if (s->style == CR_SERIES_BAND || !drawable(s, g.lg[0], g.lg[1]))
+            continue;
+        double hm = marker_half(s->style), prev[2] = {NAN, NAN};
+        bool lines = s->style == CR_SERIES_LINE || s->style == CR_SERIES_DASHED ||
+                     s->style == CR_SERIES_LINEPOINTS;
+        for (int j = 0; j < s->n; j++) {
+            double px, py;
+            bool in = to_px(&g, s->pts[j].x, s->pts[j].y, &px, &py);
+            bool finite = isfinite(s->pts[j].x) && isfinite(s->pts[j].y) &&
+                          (!g.lg[0] || s->pts[j].x > 0) && (!g.lg[1] || s->pts[j].y > 0);
+            if (!finite) {
+                prev[0] = prev[1] = NAN;
+                continue;
+            }
+            if (hm > 0 && in) {
+                double *b = &mk[4 * nmk++];
+                b[0] = px - hm, b[1] = px + hm, b[2] = py - hm, b[3] = py + hm;
+            }
+            if (lines && isfinite(prev[0])) {
+                double *q = &seg[4 * nseg++];
+                q[0] = prev[0], q[1] = prev[1], q[2] = px, q[3] = py;
+            }
+            prev[0] = px;
+            prev[1] = py;
+        }
+    }
+    size_t k = 0, nl = 0;
+    for (int i = 0; i < c->ns; i++) {
+        const series *s = &c->s[i];
+        bool labelled = s->labelled && s->style != CR_SERIES_BAND;
+        for (int j = 0; j < s->n; j++, k++) {
+            const pt *p = &s->pts[j];
+            double px, py;
+            if (!labelled || !p->label || !p->label[0] || !to_px(&g, p->x, p->y, &px, &py))
+                continue;
+            (*eligible)++;
+            double len = 7.0 * (double)strlen(p->label) + 4.0, box[4];
+            int best = -1;
+            for (int pass = 0; pass < 2 && best < 0; pass++)
+                for (int w = 0; w < N_PLACES && best < 0; w++) {
+                    label_box(px, py, w, len, box);
+                    bool bad = box[0] < 0 || box[1] > g.w || box[2] < 0 || box[3] > g.h;
+                    for (size_t q = 0; q < nl && !bad; q++)
+                        bad = boxes_overlap(box, &lab[4 * q]);
+                    for (size_t q = 0; q < nmk && !bad; q++)
+                        bad = boxes_overlap(box, &mk[4 * q]);
+                    for (size_t q = 0; q < nseg && !bad && pass == 0; q++)
+                        bad = seg_hits_box(seg[4 * q], seg[4 * q + 1], seg[4 * q + 2],
+                                           seg[4 * q + 3], box);
+                    if (!bad)
+                        best = w;
+                }
+            if (best < 0) {
+                (*dropped)++;
+                continue;
+            }
+            flag[k] = (char)(best + 1);
+            label_box(px, py, best, len, &lab[4 * nl++]);
+        }
+    }
+    free(lab);
+    free(mk);
+    free(seg);
     return flag;
 }
 
@@ -587,8 +773,9 @@ static void write_data(const cr_chart *c, cr_sbuf *b, const char *flag)
     sb_comment(b, "x: ", data_label(c, 0, lab[0], sizeof lab[0]));
     sb_comment(b, "y: ", data_label(c, 1, lab[1], sizeof lab[1]));
     cr_sbuf_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
-                   "# (L: label drawn right of the point, R: left of it, -: not drawn, it would\n"
-                   "# overlap another); band series have columns x y_low y_high.\n");
+                   "# (NE, SE, E, NW, SW, W: the label's side of the point, as on a map;\n"
+                   "# -: not drawn, it would cover another label or a marker); band series have\n"
+                   "# columns x y_low y_high.\n");
     size_t k = 0;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
@@ -605,9 +792,9 @@ static void write_data(const cr_chart *c, cr_sbuf *b, const char *flag)
                 sb_num(b, s->pts[j].y2);
             } else {
                 sb_datastr(b, s->pts[j].label ? s->pts[j].label : "");
-                /* where the script draws the label: L, R, or - (not drawn) */
+                /* where the script draws the label (place_code), or - */
                 char f = flag ? flag[k + (size_t)j] : 0;
-                cr_sbuf_add(b, " %c", f ? f : '-');
+                cr_sbuf_add(b, " %s", f ? place_code[f - 1] : "-");
             }
             cr_sbuf_add(b, "\n");
         }
@@ -709,19 +896,70 @@ static bool bars_horizontal(const cr_chart *c)
     return c->kind == CR_CHART_BARS && c->nc * (c->ns > 0 ? c->ns : 1) > 48;
 }
 
+/* The title, the subtitle (a long one broken at the "; " nearest its
+ * middle: the title is centred over the plot area and would run off) and
+ * note (NULL: none), one per line. Returns a new string, NULL when memory
+ * runs out. */
+static char *title_text(const cr_chart *c, const char *note)
+{
+    const char *sub = c->subtitle ? c->subtitle : "";
+    size_t tl = strlen(c->title), sl = strlen(sub), nl = note ? strlen(note) : 0;
+    char *t = malloc(tl + sl + nl + 3);
+    if (!t)
+        return NULL;
+    memcpy(t, c->title, tl + 1);
+    if (c->subtitle) {
+        char *st = t + tl + 1;
+        t[tl] = '\n';
+        memcpy(st, sub, sl + 1);
+        if (sl > 64) {
+            char *best = NULL;
+            for (char *q = strstr(st, "; "); q; q = strstr(q + 1, "; "))
+                if (!best ||
+                    labs((long)(q - st) - (long)sl / 2) < labs((long)(best - st) - (long)sl / 2))
+                    best = q;
+            if (best) {
+                best[0] = '\n';
+                memmove(best + 1, best + 2, strlen(best + 2) + 1);
+            }
+        }
+    }
+    if (note) {
+        size_t l = strlen(t);
+        t[l] = '\n';
+        memcpy(t + l + 1, note, nl + 1);
+    }
+    return t;
+}
+
+/* Lines the title takes (with the label note XY charts with labels get). */
+static int title_lines(const cr_chart *c)
+{
+    char *t = title_text(c, c->kind == CR_CHART_XY && has_labels(c) ? "note" : NULL);
+    int n = 1;
+    for (const char *q = t; q && *q; q++)
+        n += *q == '\n';
+    free(t);
+    return n;
+}
+
+/* Columns of a key under the plot: two where two of the longest entry fit
+ * (8 px a character and the sample). */
+static int key_columns(const cr_chart *c)
+{
+    int colw = (int)longest_name(c) * 8 + 70;
+    return (c->w - 100) / colw >= 2 ? 2 : 1;
+}
+
 /* The image size in pixels. */
 static void chart_px(const cr_chart *c, int *w, int *h)
 {
     *w = c->w;
     *h = c->h;
-    if (c->kind == CR_CHART_XY && longest_name(c) > 34) {
+    if (c->kind == CR_CHART_XY && !key_right(c)) {
         /* a key under the plot: grow the image by its rows so the plot
-         * area keeps its height (about 7 px per character, 20 px a row) */
-        int entries = c->nhl;
-        for (int i = 0; i < c->ns; i++)
-            entries += c->s[i].n > 0;
-        int colw = (int)longest_name(c) * 7 + 70;
-        int cols = (*w - 100) / colw >= 2 ? 2 : 1;
+         * area keeps its height (20 px a row) */
+        int cols = key_columns(c), entries = key_entries(c);
         *h += 20 * ((entries + cols - 1) / cols);
     }
     if (bars_horizontal(c)) {
@@ -831,7 +1069,8 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
     cr_sbuf_add(b, "\n");
 }
 
-static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const char *ext)
+static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const char *ext,
+                         const char *label_note)
 {
     sb_comment(b, "commroof chart: ", c->title);
     cr_sbuf_add(b,
@@ -861,33 +1100,12 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
                 "set datafile missing \"NaN\"\n",
                 pw, ph, pw, ph, pw, ph);
     cr_sbuf_add(b, "set title ");
-    if (c->subtitle) {
-        size_t n = strlen(c->title) + strlen(c->subtitle) + 2;
-        char *t = malloc(n);
-        if (t) {
-            snprintf(t, n, "%s\n%s", c->title, c->subtitle);
-            /* the title is centred over the plot area: a long subtitle
-             * breaks at the "; " nearest its middle rather than run off */
-            size_t tl = strlen(c->title) + 1, sl = strlen(c->subtitle);
-            if (sl > 64) {
-                char *best = NULL;
-                for (char *q = strstr(t + tl, "; "); q; q = strstr(q + 1, "; "))
-                    if (!best || labs((long)(q - (t + tl)) - (long)sl / 2) <
-                                     labs((long)(best - (t + tl)) - (long)sl / 2))
-                        best = q;
-                if (best) {
-                    best[0] = '\n';
-                    memmove(best + 1, best + 2, strlen(best + 2) + 1);
-                }
-            }
-            sb_gpstr(b, t);
-            free(t);
-        } else {
-            b->oom = true;
-        }
-    } else {
-        sb_gpstr(b, c->title);
-    }
+    char *tt = title_text(c, label_note);
+    if (tt)
+        sb_gpstr(b, tt);
+    else
+        b->oom = true;
+    free(tt);
     cr_sbuf_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
                    "\"#ececec\" lw 1\nset border lw 1.2\n");
     char dat[1100];
@@ -933,15 +1151,30 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
         return;
     }
 
-    if (longest_name(c) <= 34)
-        cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 3 spacing 1.2\n");
+    /* fixed margins and ranges: the plot area place_labels placed the
+     * labels on */
+    xy_geom g;
+    xy_geom_of(c, &g);
+    for (int a = 0; a < 2; a++)
+        if (!c->range_set[a] && g.lg[a] && g.known)
+            cr_sbuf_add(b, "set %srange [%.6g:%.6g]\n", a ? "y" : "x", g.lo[a], g.hi[a]);
+    cr_sbuf_add(b,
+                "set lmargin at screen %.5f\nset rmargin at screen %.5f\n"
+                "set tmargin at screen %.5f\nset bmargin at screen %.5f\n",
+                g.left / g.pw, 1.0 - g.right / g.pw, 1.0 - g.top / g.ph, g.bottom / g.ph);
+    if (key_right(c))
+        cr_sbuf_add(b,
+                    "set key at screen %.5f, screen %.5f left top vertical Left reverse samplen 3 "
+                    "spacing 1.2\n",
+                    (g.left + g.w + 12.0) / g.pw, 1.0 - g.top / g.ph);
     else
         cr_sbuf_add(b,
-                    "set key outside bottom center horizontal Left reverse samplen 3 spacing 1.2 "
-                    "maxcols 2\n");
+                    "set key at screen 0.5, screen %.5f center top horizontal Left reverse "
+                    "samplen 3 spacing 1.2 maxcols %d\n",
+                    (g.bottom - 52.0) / g.ph, key_columns(c));
     cr_sbuf_add(b, "plot ");
     bool first = true;
-    int colour = 0, ptype = 0, nlabelled = 0, ndashed = 0, optype = 0;
+    int colour = 0, ptype = 0, ndashed = 0, optype = 0;
     bool lgx = axis_log(c, 0), lgy = axis_log(c, 1);
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
@@ -985,19 +1218,19 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
         cr_sbuf_add(b, " title ");
         sb_gpstr(b, s->name);
         if (s->labelled && s->style != CR_SERIES_BAND) {
-            /* column 4 says where each label fits (see place_labels) */
-            const char *dy = (nlabelled++ % 2) ? "-0.7" : "0.7";
-            cr_sbuf_add(b, ", \\\n     ");
-            sb_gpstr(b, dat);
-            cr_sbuf_add(b,
-                        " index %d using 1:2:(strcol(4) eq \"L\" ? strcol(3) : \"\") with labels "
-                        "left offset char 0.8,%s font \",9\" tc rgb \"%s\" notitle, \\\n     ",
-                        i, dy, col);
-            sb_gpstr(b, dat);
-            cr_sbuf_add(b,
-                        " index %d using 1:2:(strcol(4) eq \"R\" ? strcol(3) : \"\") with labels "
-                        "right offset char -0.8,%s font \",9\" tc rgb \"%s\" notitle",
-                        i, dy, col);
+            /* column 4 says where each label fits (place_labels); the
+             * offsets are the pixels it assumed, as fractions of the image */
+            for (int w = 0; w < N_PLACES; w++) {
+                bool right = place_right(w);
+                cr_sbuf_add(b, ", \\\n     ");
+                sb_gpstr(b, dat);
+                cr_sbuf_add(b,
+                            " index %d using 1:2:(strcol(4) eq \"%s\" ? strcol(3) : \"\") with "
+                            "labels %s offset screen %.5f, screen %.5f font \",9\" tc rgb \"%s\" "
+                            "notitle",
+                            i, place_code[w], right ? "left" : "right",
+                            (right ? LABEL_DX : -LABEL_DX) / g.pw, place_dy(w) / g.ph, col);
+            }
         }
         first = false;
     }
@@ -1051,6 +1284,19 @@ cr_status cr_write_file_atomic(const char *path, const char *data, size_t len, c
 out:
     free(tmp);
     return st;
+}
+
+/* Writes a temporary file of the render (in dir, removed by the caller);
+ * its failure names the folder, where the user can act. */
+static cr_status write_in(const char *dir, const char *path, const char *data, size_t len,
+                          cr_diag *d)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return cr_diag_set(d, CR_EIO, "cannot write into %s: %s", dir, strerror(errno));
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    return ok ? CR_OK : cr_diag_set(d, CR_EIO, "cannot write into %s: %s", dir, strerror(errno));
 }
 
 static cr_status read_head(const char *path, unsigned char *buf, size_t cap, size_t *got,
@@ -1144,7 +1390,7 @@ static void slurp(const char *path, char *buf, size_t cap)
 }
 
 static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *script,
-                             const char *tmp_image, cr_diag *d)
+                             const char *shown, const char *tmp_image, cr_diag *d)
 {
     char errpath[4200];
     snprintf(errpath, sizeof errpath, "%s/.gnuplot-err.XXXXXX", dir);
@@ -1197,14 +1443,15 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
     if (WIFEXITED(wst) && WEXITSTATUS(wst) == 127 && strncmp(msg, "exec:", 5) == 0)
         return cr_diag_set(d, CR_EIO,
                            "cannot run \"%s\" (%s): install gnuplot (apt-get install "
-                           "gnuplot-nox) or set COMMROOF_GNUPLOT to its path",
+                           "gnuplot-nox) or set COMMROOF_GNUPLOT to its path; --no-render "
+                           "writes the data file and script without an image",
                            gnuplot, msg + 6);
     if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
         if (WIFSIGNALED(wst))
             return cr_diag_set(d, CR_EIO, "gnuplot (%s) was killed by signal %d rendering %s/%s",
-                               gnuplot, WTERMSIG(wst), dir, script);
+                               gnuplot, WTERMSIG(wst), dir, shown);
         return cr_diag_set(d, CR_EIO, "gnuplot (%s) failed with status %d rendering %s/%s%s%s",
-                           gnuplot, WEXITSTATUS(wst), dir, script, msg[0] ? ": " : "", msg);
+                           gnuplot, WEXITSTATUS(wst), dir, shown, msg[0] ? ": " : "", msg);
     }
     return CR_OK;
 }
@@ -1229,7 +1476,8 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
 
     cr_status st = CR_OK;
     char *dir = NULL, *stem = NULL, *path = NULL, *tmp_image = NULL, *final_base = NULL;
-    cr_sbuf data = {0}, script = {0};
+    cr_sbuf data = {0}, script = {0}, tmp_script = {0};
+    char *tmp_dat = NULL, *tmp_gp = NULL;
     const char *slash = strrchr(out_path, '/');
     if (slash) {
         dir = malloc((size_t)(slash - out_path) + 2);
@@ -1267,50 +1515,81 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
             goto out;
         }
 
-    char *flags = place_labels(c);
+    int dropped = 0, eligible = 0;
+    char *flags = place_labels(c, &dropped, &eligible);
+    char note[200];
+    if (dropped > 0)
+        snprintf(note, sizeof note,
+                 "labels on %d of %d points (the others would overlap; %s.dat names every point)",
+                 eligible - dropped, eligible, stem);
+    else
+        snprintf(note, sizeof note, "every point labelled (%d)", eligible);
     write_data(c, &data, flags);
     free(flags);
-    write_script(c, &script, stem, ext);
+    write_script(c, &script, stem, ext, c->kind == CR_CHART_XY && has_labels(c) ? note : NULL);
     if (data.oom || script.oom) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
+    if (gnuplot) {
+        /* render from a temporary data file and script first: only an
+         * image that passes the check replaces NAME.png, and a failed
+         * render leaves the old data, script and image as they were */
+        snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
+        write_script(c, &tmp_script, tmp_image, ext,
+                     c->kind == CR_CHART_XY && has_labels(c) ? note : NULL);
+        size_t tl = strlen(dir) + strlen(tmp_image) + 16;
+        tmp_dat = malloc(tl);
+        tmp_gp = malloc(tl);
+        final_base = malloc(tl);
+        if (!tmp_dat || !tmp_gp || !final_base || tmp_script.oom) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        snprintf(tmp_dat, tl, "%s/%s.dat", dir, tmp_image);
+        snprintf(tmp_gp, tl, "%s/%s.gp", dir, tmp_image);
+        snprintf(final_base, tl, "%s/%s.%s", dir, tmp_image, ext);
+        char shown[1100], img_name[1100];
+        snprintf(shown, sizeof shown, "%s.gp", stem);
+        snprintf(img_name, sizeof img_name, "%s.%s", tmp_image, ext);
+        st = write_in(dir, tmp_dat, data.p, data.len, d);
+        if (st == CR_OK)
+            st = write_in(dir, tmp_gp, tmp_script.p, tmp_script.len, d);
+        if (st == CR_OK) {
+            char gp_name[1100];
+            snprintf(gp_name, sizeof gp_name, "%s.gp", tmp_image);
+            st = run_gnuplot(gnuplot, dir, gp_name, shown, img_name, d);
+        }
+        unlink(tmp_dat);
+        unlink(tmp_gp);
+        if (st == CR_OK) {
+            cr_diag id = {{0}};
+            if (cr_image_check(final_base, &id) != CR_OK)
+                st = cr_diag_set(d, CR_EIO, "gnuplot wrote no valid image for %s: %s", out_path,
+                                 id.msg);
+        }
+        if (st != CR_OK) {
+            unlink(final_base);
+            goto out;
+        }
+    }
     snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
     st = cr_write_file_atomic(path, data.p, data.len, d);
-    if (st != CR_OK)
-        goto out;
-    snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
-    st = cr_write_file_atomic(path, script.p, script.len, d);
-    if (st != CR_OK || !gnuplot)
-        goto out;
-
-    /* gnuplot writes a temporary image that becomes out_path only once it
-     * passes the check */
-    snprintf(tmp_image, n + 64, ".%s.tmp%ld.%s", stem, (long)getpid(), ext);
-    char script_name[1100];
-    snprintf(script_name, sizeof script_name, "%s.gp", stem);
-    st = run_gnuplot(gnuplot, dir, script_name, tmp_image, d);
-    final_base = malloc(strlen(dir) + strlen(tmp_image) + 2);
-    if (!final_base) {
-        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-        goto out;
-    }
-    sprintf(final_base, "%s/%s", dir, tmp_image);
     if (st == CR_OK) {
-        cr_diag id = {{0}};
-        cr_status ist = cr_image_check(final_base, &id);
-        if (ist != CR_OK)
-            st =
-                cr_diag_set(d, CR_EIO, "gnuplot wrote no valid image for %s: %s", out_path, id.msg);
-        else if (rename(final_base, out_path) != 0)
-            st = cr_diag_set(d, CR_EIO, "cannot rename %s to %s: %s", final_base, out_path,
-                             strerror(errno));
+        snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
+        st = cr_write_file_atomic(path, script.p, script.len, d);
     }
-    if (st != CR_OK)
+    if (st == CR_OK && gnuplot && rename(final_base, out_path) != 0)
+        st = cr_diag_set(d, CR_EIO, "cannot rename %s to %s: %s", final_base, out_path,
+                         strerror(errno));
+    if (st != CR_OK && final_base)
         unlink(final_base);
 out:
     cr_sbuf_release(&data);
     cr_sbuf_release(&script);
+    cr_sbuf_release(&tmp_script);
+    free(tmp_dat);
+    free(tmp_gp);
     free(dir);
     free(stem);
     free(path);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,8 @@ static cr_status read_one_trace(const char *path, cr_plot_meas *m, cr_diag *d)
     return st;
 }
 
-/* A folder: every *.json in it, in name order (stable charts). */
+/* A folder: every *.json and *.json.gz in it (validate reads both), in
+ * name order (stable charts). */
 static cr_status read_folder(const char *dir, cr_plot_meas *m, cr_diag *d)
 {
     DIR *dh = opendir(dir);
@@ -49,7 +51,9 @@ static cr_status read_folder(const char *dir, cr_plot_meas *m, cr_diag *d)
     struct dirent *e;
     while ((e = readdir(dh)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.')
+        bool json = l > 5 && strcmp(e->d_name + l - 5, ".json") == 0;
+        bool gz = l > 8 && strcmp(e->d_name + l - 8, ".json.gz") == 0;
+        if (!(json || gz) || e->d_name[0] == '.')
             continue;
         if (n == cap) {
             size_t ncap = cap ? 2 * cap : 16;
@@ -71,7 +75,7 @@ static cr_status read_folder(const char *dir, cr_plot_meas *m, cr_diag *d)
         n++;
     }
     if (n == 0) {
-        st = cr_diag_set(d, CR_EIO, "%s holds no traces (*.json)", dir);
+        st = cr_diag_set(d, CR_EIO, "%s holds no traces (*.json, *.json.gz)", dir);
         goto out;
     }
     qsort(names, n, sizeof *names, cmp_str);
@@ -119,12 +123,102 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
     return CR_OK;
 }
 
-cr_status cr_plot_read_measured_json(const char *path, char ***names, double **us, int *n,
-                                     cr_diag *d)
+/* Whether two parameter sets of op agree on every parameter op takes. */
+static bool params_equal(const cr_op_def *op, const cr_op_params *a, const cr_op_params *b)
 {
-    *names = NULL;
-    *us = NULL;
-    *n = 0;
+    for (int p = 0; p < CR_OPP__COUNT; p++) {
+        if (!cr_op_uses(op, (cr_opp)p))
+            continue;
+        double x = a->v[p], y = b->v[p];
+        if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)))
+            return false;
+    }
+    return true;
+}
+
+/* The problem of suite named name, or with operator op and parameters p
+ * (op NULL: by name only); -1 when none. */
+static int find_problem(const cr_suite *suite, const char *name, const cr_op_def *op,
+                        const cr_op_params *p)
+{
+    for (int i = 0; name && i < suite->n_problems; i++)
+        if (strcmp(suite->problems[i].name, name) == 0)
+            return i;
+    for (int i = 0; op && i < suite->n_problems; i++)
+        if (suite->problems[i].op == op && params_equal(op, &suite->problems[i].params, p))
+            return i;
+    return -1;
+}
+
+/* "baseline", or "overlap, 4 chunks" when the run was chunked. */
+static void variant_text(const char *variant, double chunks, char *buf, size_t n)
+{
+    if (!variant || !variant[0])
+        snprintf(buf, n, "%s", "");
+    else if (chunks > 1)
+        snprintf(buf, n, "%.40s, %.0f chunks", variant, chunks);
+    else
+        snprintf(buf, n, "%.60s", variant);
+}
+
+/* Parameters of one harness result, read as `commroof check --measured-json`
+ * reads them: the group first (it moves the default group size), then the
+ * rest as text through cr_op_param_set. */
+static cr_status params_from_json(const cr_op_def *op, json_t *params, cr_op_params *p, cr_diag *d)
+{
+    cr_op_params_defaults(op, p);
+    if (!params)
+        return CR_OK;
+    if (!json_is_object(params))
+        return cr_diag_set(d, CR_EPARSE, "\"params\" must be an object");
+    json_t *grp = json_object_get(params, "group");
+    if (grp && json_is_string(grp)) {
+        cr_status st = cr_op_param_set(op, p, "group", json_string_value(grp), d);
+        if (st != CR_OK)
+            return st;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(params, key, val)
+    {
+        char txt[64];
+        if (strcmp(key, "group") == 0)
+            continue;
+        if (json_is_string(val))
+            snprintf(txt, sizeof txt, "%s", json_string_value(val));
+        else if (json_is_integer(val))
+            snprintf(txt, sizeof txt, "%lld", (long long)json_integer_value(val));
+        else if (json_is_real(val))
+            snprintf(txt, sizeof txt, "%.17g", json_real_value(val));
+        else if (json_is_boolean(val))
+            snprintf(txt, sizeof txt, "%s", json_is_true(val) ? "yes" : "no");
+        else
+            return cr_diag_set(d, CR_EPARSE, "params.%s must be a number or a string", key);
+        cr_status st = cr_op_param_set(op, p, key, txt, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}
+
+static cr_status push_mprob(cr_plot_mprob **v, int *n, int *cap, const cr_plot_mprob *e)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 16;
+        cr_plot_mprob *nv = realloc(*v, (size_t)nc * sizeof *nv);
+        if (!nv)
+            return CR_ENOMEM;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = *e;
+    return CR_OK;
+}
+
+/* The harness results of path, each matched to a problem of suite. */
+static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mprob **v, int *n,
+                            int *cap, cr_diag *d)
+{
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
@@ -139,50 +233,129 @@ cr_status cr_plot_read_measured_json(const char *path, char ***names, double **u
                          "%s: expected a JSON array of results, or {\"results\": [...]}", path);
         goto out;
     }
-    size_t cnt = json_array_size(arr);
-    *names = calloc(cnt ? cnt : 1, sizeof **names);
-    *us = calloc(cnt ? cnt : 1, sizeof **us);
-    if (!*names || !*us) {
-        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < cnt; i++) {
+    for (size_t i = 0; i < json_array_size(arr); i++) {
         json_t *e = json_array_get(arr, i);
         const char *nm = json_string_value(json_object_get(e, "name"));
+        const char *opname = json_string_value(json_object_get(e, "op"));
         json_t *mv = json_object_get(e, "measured_us");
-        double v = json_is_number(mv) ? json_number_value(mv) : NAN;
+        double us = json_is_number(mv) ? json_number_value(mv) : NAN;
         if (!nm || !nm[0]) {
             st = cr_diag_set(d, CR_EPARSE,
-                             "%s: result %zu has no \"name\" (the suite problem "
-                             "it measures)",
-                             path, i);
+                             "%s: result %zu has no \"name\" (the suite problem it measures)", path,
+                             i);
             goto out;
         }
-        if (!(v > 0) || !isfinite(v)) {
+        if (!(us > 0) || !isfinite(us)) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s: result %zu (\"%s\"): \"measured_us\" must be a positive "
                              "number of microseconds",
                              path, i, nm);
             goto out;
         }
-        (*names)[*n] = strdup(nm);
-        if (!(*names)[*n]) {
+        const cr_op_def *op = NULL;
+        cr_op_params p;
+        cr_diag pd = {{0}};
+        if (opname && (cr_op_find(opname, &op, &pd) != CR_OK ||
+                       params_from_json(op, json_object_get(e, "params"), &p, &pd) != CR_OK)) {
+            st = cr_diag_set(d, CR_EPARSE, "%s: result %zu (\"%s\"): %s", path, i, nm, pd.msg);
+            goto out;
+        }
+        int k = find_problem(suite, nm, op, &p);
+        if (k < 0) {
+            st = cr_diag_set(d, CR_EINVAL,
+                             "%s: result %zu (\"%s\") is neither a problem of suite %s nor "
+                             "has the operator and parameters of one (commroof suite %s "
+                             "lists them)",
+                             path, i, nm, suite->name, suite->name);
+            goto out;
+        }
+        json_t *ch = json_object_get(e, "chunks");
+        cr_plot_mprob mp = {.problem = k, .measured_s = us * 1e-6};
+        variant_text(json_string_value(json_object_get(e, "variant")),
+                     json_is_number(ch) ? json_number_value(ch) : 0, mp.variant, sizeof mp.variant);
+        if (push_mprob(v, n, cap, &mp) != CR_OK) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
-        (*us)[*n] = v;
-        (*n)++;
     }
 out:
     json_decref(root);
-    if (st != CR_OK) {
-        for (int i = 0; i < *n; i++)
-            free((*names)[i]);
-        free(*names);
-        free(*us);
-        *names = NULL;
-        *us = NULL;
-        *n = 0;
+    return st;
+}
+
+/* The parameters a trace case states: its operator's parameters by name,
+ * ranks= as the size of the group the operator communicates over. false
+ * when the case names no operator or a value does not parse. */
+static bool case_params(const cr_vcase *c, const cr_op_def **op, cr_op_params *p)
+{
+    const char *opname = cr_vcase_get(c, "op");
+    if (!opname || cr_op_find(opname, op, NULL) != CR_OK)
+        return false;
+    cr_op_params_defaults(*op, p);
+    for (int i = 0; i < c->n_keys; i++) {
+        int q = cr_opp_parse(c->kv[i].key);
+        if (q < 0 || !cr_op_uses(*op, (cr_opp)q))
+            continue;
+        if (cr_op_param_set(*op, p, c->kv[i].key, c->kv[i].value, NULL) != CR_OK)
+            return false;
     }
+    const char *ranks = cr_vcase_get(c, "ranks");
+    if (ranks) {
+        int g = -1;
+        if (cr_op_uses(*op, CR_OPP_GROUP))
+            g = CR_OPP_TP + (int)p->v[CR_OPP_GROUP];
+        for (int q = CR_OPP_TP; g < 0 && q <= CR_OPP_PP; q++)
+            if (cr_op_uses(*op, (cr_opp)q))
+                g = q;
+        if (g < 0 || cr_op_param_set(*op, p, cr_opp_name((cr_opp)g), ranks, NULL) != CR_OK)
+            return false;
+    }
+    return true;
+}
+
+cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s,
+                                 const cr_plot_meas *m, cr_plot_mprob **out, int *n,
+                                 cr_plot_mprob_count *count, cr_diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    memset(count, 0, sizeof *count);
+    int cap = 0;
+    cr_status st = CR_OK;
+    if (s && s->measured_json &&
+        (st = match_json(suite, s->measured_json, out, n, &cap, d)) != CR_OK)
+        goto fail;
+    count->n_json = *n;
+    for (size_t i = 0; m && i < m->list.n; i++) {
+        const cr_vmeas *v = &m->list.v[i];
+        const cr_op_def *op = NULL;
+        cr_op_params p;
+        const char *pname = cr_vcase_get(&v->c, "problem");
+        bool have = case_params(&v->c, &op, &p);
+        int k = find_problem(suite, pname, have ? op : NULL, &p);
+        if (k < 0 || !(v->measured_s > 0))
+            continue;
+        double chunks = 0;
+        cr_vcase_num(&v->c, "chunks", &chunks, NULL);
+        cr_plot_mprob mp = {.problem = k, .measured_s = v->measured_s, .from_trace = true};
+        variant_text(cr_vcase_get(&v->c, "variant"), chunks, mp.variant, sizeof mp.variant);
+        bool dup = false;
+        for (int j = 0; j < count->n_json && !dup; j++)
+            dup = (*out)[j].problem == k && strcmp((*out)[j].variant, mp.variant) == 0;
+        if (dup) {
+            count->n_dup++;
+            continue;
+        }
+        if (push_mprob(out, n, &cap, &mp) != CR_OK) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto fail;
+        }
+        count->n_trace++;
+    }
+    return CR_OK;
+fail:
+    free(*out);
+    *out = NULL;
+    *n = 0;
     return st;
 }

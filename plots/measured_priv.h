@@ -8,6 +8,7 @@
 #define CR_PLOTS_MEASURED_PRIV_H
 
 #include "plots/sources.h"
+#include "suite.h"
 #include "validate/validate.h"
 
 typedef struct {
@@ -28,12 +29,39 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
 
 void cr_plot_meas_release(cr_plot_meas *m);
 
-/* Measured times by problem name from a `commroof check --measured-json`
- * file (a JSON array, or {"results": [...]}, of objects with "name" and
- * "measured_us"). *names and *us are parallel arrays of *n entries; names
- * are owned (free each and the arrays). Errors: CR_EIO, CR_EPARSE (with the
- * entry's index and what is wrong), CR_ENOMEM. */
-cr_status cr_plot_read_measured_json(const char *path, char ***names, double **us, int *n,
-                                     cr_diag *d);
+/* One measured time of a suite problem. */
+typedef struct {
+    int problem;      /* index into the suite's problems */
+    char variant[64]; /* what was measured ("baseline", "overlap, 4 chunks"); "" unnamed */
+    double measured_s;
+    bool from_trace; /* a trace case (else a harness result) */
+} cr_plot_mprob;
+
+/* Where measured times of suite problems come from, for captions. */
+typedef struct {
+    int n_json;  /* harness results used */
+    int n_trace; /* trace cases used */
+    int n_dup;   /* trace cases left out: the harness results give the same
+                    problem and variant */
+} cr_plot_mprob_count;
+
+/* The measured times of suite's problems:
+ *  - harness results in s->measured_json (`commroof check --measured-json`
+ *    form: a JSON array, or {"results": [...]}, of objects with "name" and
+ *    "measured_us", optionally "op" and "params" as check reads them and
+ *    "variant" and "chunks"). An entry matches the problem of the same
+ *    name, else the problem with the same operator and parameters; one
+ *    that matches none is an error (a renamed problem, the wrong suite);
+ *  - cases of m (NULL: none) that carry problem=NAME, or an operator
+ *    (op=) whose parameters, with ranks= as the operator's group size,
+ *    equal a problem's (the fused cases of traces/nvidia-h200-x2). Other
+ *    cases are not suite problems and are left alone; a case whose problem
+ *    and variant a harness result already gives is counted in n_dup.
+ * *out holds *n entries (free()). Errors: CR_EIO, CR_EPARSE (with the
+ * entry's index and what is wrong), CR_EINVAL (no problem matches),
+ * CR_ENOMEM. */
+cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s,
+                                 const cr_plot_meas *m, cr_plot_mprob **out, int *n,
+                                 cr_plot_mprob_count *count, cr_diag *d);
 
 #endif

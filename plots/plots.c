@@ -455,36 +455,55 @@ static double pct(double bound_s, double t_s)
     return (t_s > 0 && isfinite(t_s)) ? bound_s / t_s * 100.0 : NAN;
 }
 
-cr_status cr_plot_gap(const char *context, const cr_gap_row *rows, int n, cr_chart **out,
-                      cr_diag *d)
+cr_status cr_plot_gap(const char *context, const char *source, const char *const *measured_names,
+                      int n_measured, const cr_gap_row *rows, int n, cr_chart **out, cr_diag *d)
 {
     *out = NULL;
     if (n <= 0)
         return cr_diag_set(d, CR_EINVAL, "gap chart: no problems to draw");
-    bool any_meas = false, any_pred = false;
+    if (n_measured < 0 || n_measured > CR_GAP_MAX_MEASURED)
+        return cr_diag_set(d, CR_EINVAL, "gap chart: %d measured series, at most %d", n_measured,
+                           CR_GAP_MAX_MEASURED);
+    bool any_pred = false;
+    double top = 100.0;
     for (int i = 0; i < n; i++) {
         if (!(rows[i].bound_s > 0) || !isfinite(rows[i].bound_s))
             return cr_diag_set(d, CR_EINVAL, "gap chart: problem \"%s\" has no positive bound",
                                rows[i].name);
-        any_meas = any_meas || rows[i].measured_s > 0;
         any_pred = any_pred || rows[i].pred_s > 0;
+        double ts[2 + CR_GAP_MAX_MEASURED] = {rows[i].baseline_s, rows[i].pred_s};
+        for (int j = 0; j < n_measured; j++)
+            ts[2 + j] = rows[i].measured_s[j];
+        for (int j = 0; j < 2 + n_measured; j++) {
+            double v = pct(rows[i].bound_s, ts[j]);
+            if (isfinite(v))
+                top = fmax(top, v);
+        }
     }
     cr_chart *c = cr_chart_new(CR_CHART_BARS, "Gap to the roofline: % of roofline per problem");
     if (!c)
         return oom(d);
     cr_status st = CR_OK;
-    char sub[300];
-    snprintf(sub, sizeof sub, "%s%s%% of roofline = bound / time x 100; the bound is 100%%",
-             context ? context : "", context ? "; " : "");
-    int sb = cr_chart_series(c, "baseline (PyTorch + NCCL)", CR_SERIES_LINE, false);
-    int sp = any_pred
-                 ? cr_chart_series(c, "prediction (best overlap schedule)", CR_SERIES_LINE, false)
-                 : -2;
-    int sm = any_meas ? cr_chart_series(c, "measured", CR_SERIES_LINE, false) : -2;
-    if (sb < 0 || sp == -1 || sm == -1 || cr_chart_subtitle(c, sub) != CR_OK ||
+    char sub[900];
+    snprintf(sub, sizeof sub, "%s%s%% of roofline = bound / time x 100; the bound is 100%%%s%s",
+             context ? context : "", context ? "; " : "", source ? "; measured: " : "",
+             source ? source : "");
+    /* model bars first, then what was measured */
+    int sb = cr_chart_series(c, "model: baseline (PyTorch + NCCL)", CR_SERIES_LINE, false);
+    int sp = any_pred ? cr_chart_series(c, "model: prediction (best overlap schedule)",
+                                        CR_SERIES_LINE, false)
+                      : -2;
+    int sm[CR_GAP_MAX_MEASURED];
+    bool bad = sb < 0 || sp == -1;
+    for (int j = 0; j < n_measured; j++) {
+        sm[j] = cr_chart_series(c, measured_names[j], CR_SERIES_LINE, false);
+        bad = bad || sm[j] < 0;
+    }
+    /* the 100% line and every bar inside the frame, with room for a label */
+    if (bad || cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
         cr_chart_axis(c, 'y', "% of roofline (bound / time x 100)", CR_AXIS_LINEAR) != CR_OK ||
-        cr_chart_range(c, 'y', 0, 110) != CR_OK ||
+        cr_chart_range(c, 'y', 0, ceil(top * 1.1 / 10.0) * 10.0) != CR_OK ||
         cr_chart_hline(c, 100.0, "bound (100%)") != CR_OK) {
         st = oom(d);
         goto fail;
@@ -492,14 +511,17 @@ cr_status cr_plot_gap(const char *context, const cr_gap_row *rows, int n, cr_cha
     for (int i = 0; i < n; i++) {
         int k = cr_chart_category(c, rows[i].name);
         if (k < 0 || cr_chart_bar(c, sb, k, pct(rows[i].bound_s, rows[i].baseline_s)) != CR_OK ||
-            (sp >= 0 && cr_chart_bar(c, sp, k, pct(rows[i].bound_s, rows[i].pred_s)) != CR_OK) ||
-            (sm >= 0 &&
-             cr_chart_bar(c, sm, k, pct(rows[i].bound_s, rows[i].measured_s)) != CR_OK)) {
+            (sp >= 0 && cr_chart_bar(c, sp, k, pct(rows[i].bound_s, rows[i].pred_s)) != CR_OK)) {
             st = oom(d);
             goto fail;
         }
+        for (int j = 0; j < n_measured; j++)
+            if (cr_chart_bar(c, sm[j], k, pct(rows[i].bound_s, rows[i].measured_s[j])) != CR_OK) {
+                st = oom(d);
+                goto fail;
+            }
     }
-    int w = 260 + n * (any_meas ? 46 : 36);
+    int w = 260 + n * (26 + 10 * (2 + n_measured));
     cr_chart_size(c, w < 1000 ? 1000 : w, 720);
     *out = c;
     return CR_OK;

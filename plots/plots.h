@@ -83,21 +83,30 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
 cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
                                 cr_chart **out, cr_diag *d);
 
+/* Measured series of the gap chart at most (variants of one problem:
+ * "baseline", "overlap, 4 chunks", ...). */
+#define CR_GAP_MAX_MEASURED 4
+
 /* One problem of a suite for the gap chart. Absent times are 0 or NAN. */
 typedef struct {
     const char *name;
     double bound_s;
     double baseline_s;
     double pred_s;
-    double measured_s;
+    double measured_s[CR_GAP_MAX_MEASURED]; /* one per measured series */
 } cr_gap_row;
 
 /* Gap-to-roofline chart: for each row, bars of % of roofline (bound / time
- * x 100) for baseline, prediction and measured, and a line at 100% (the
- * bound). context (e.g. "pkb on hgx-h200-8") goes under the title.
- * Errors: CR_EINVAL (no rows, a row without a positive bound). */
-cr_status cr_plot_gap(const char *context, const cr_gap_row *rows, int n, cr_chart **out,
-                      cr_diag *d);
+ * x 100) for the baseline, the prediction and each of the n_measured
+ * measured series (measured_names[j] names series j in the legend, e.g.
+ * "measured: baseline"), and a line at 100% (the bound). context (e.g.
+ * "pkb on hgx-h200-8") and source (where measured times come from; NULL:
+ * none) go under the title. The value axis reaches past the tallest bar: a
+ * bar over 100% (a time under the bound) stays visible.
+ * Errors: CR_EINVAL (no rows, a row without a positive bound, more than
+ * CR_GAP_MAX_MEASURED measured series). */
+cr_status cr_plot_gap(const char *context, const char *source, const char *const *measured_names,
+                      int n_measured, const cr_gap_row *rows, int n, cr_chart **out, cr_diag *d);
 
 /* A measured bus bandwidth for the sweep chart. */
 typedef struct {

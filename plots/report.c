@@ -313,7 +313,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         memset(&bd, 0, sizeof bd);
         st = cr_plot_roofline_from(mt, 0, &meas_src, false, &c, &bd);
         snprintf(about, sizeof about,
-                 "The measured GEMM and HBM kernels of the traces on %s (filled) and their "
+                 "The measured GEMM, HBM and fused kernels of the traces on %s (filled) and their "
                  "predictions (hollow), against its ceilings; dashed: measured ceilings where "
                  "the topology carries them.",
                  mt->name);
@@ -336,14 +336,22 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
                          &bd, d)) != CR_OK)
         goto out;
     {
-        cr_sweep_opts so = {CR_COLL_ALLREDUCE, CR_DT_BF16, 8, 8.0 * 1024 * 1024 * 1024, 2, NULL};
+        cr_sweep_opts so = {CR_COLL_ALLREDUCE,        CR_DT_BF16, 8,
+                            8.0 * 1024 * 1024 * 1024, 2,          o->sweep_ranks};
+        char who[64];
+        if (o->sweep_ranks)
+            snprintf(who, sizeof who, "%d of its GPUs", o->sweep_ranks->n);
+        else
+            snprintf(who, sizeof who, "every GPU");
+        snprintf(about, sizeof about,
+                 "Bus bandwidth of a bf16 all-reduce over %s, 8 B to 8 GiB: bound, NCCL's "
+                 "choice, each transfer mechanism, and measured points (NCCL all-reduce cases "
+                 "of the traces and nccl-tests logs on as many ranks).",
+                 who);
         memset(&bd, 0, sizeof bd);
         st = cr_plot_sweep_from(t, &so, &o->src, &c, &bd);
-        if ((st = chart_part(&p, st, c, "sweep-allreduce", "All-reduce size sweep",
-                             "Bus bandwidth of a bf16 all-reduce over every GPU, 8 B to 8 GiB: "
-                             "bound, NCCL's choice, each transfer mechanism, and measured "
-                             "points.",
-                             &bd, d)) != CR_OK)
+        if ((st = chart_part(&p, st, c, "sweep-allreduce", "All-reduce size sweep", about, &bd,
+                             d)) != CR_OK)
             goto out;
     }
     {

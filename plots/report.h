@@ -13,6 +13,7 @@
 
 #include "plots/sources.h"
 #include "status.h"
+#include "rankset.h"
 #include "topo.h"
 
 typedef struct {
@@ -20,6 +21,7 @@ typedef struct {
     cr_plot_sources src;              /* suite, traces, nccl-tests logs */
     const char *const *compare_topos; /* topologies for the comparison; */
     int n_compare;                    /*   NULL/0: a built-in set */
+    const cr_rankset *sweep_ranks;    /* GPUs of the all-reduce sweep (NULL: every GPU) */
     const char *gnuplot;              /* program; NULL: data and scripts only */
     const char *command;              /* the command line, for the header */
 } cr_report_opts;

@@ -56,7 +56,8 @@ static cr_status suite_eval_run(const cr_topo *t, const char *name, suite_eval *
 }
 
 /* Roofline points of the measured cases that do arithmetic (GEMMs, HBM
- * kernels that declare FLOPs): measured and predicted, same intensity. */
+ * kernels and fused operators that declare FLOPs): measured and predicted,
+ * same intensity. */
 static cr_status meas_roof_points(const cr_topo *t, const cr_plot_meas *m, cr_roof_point *meas,
                                   cr_roof_point *pred, int *n)
 {
@@ -77,7 +78,8 @@ static cr_status meas_roof_points(const cr_topo *t, const cr_plot_meas *m, cr_ro
                 continue;
             flops = r.flops;
             bytes = r.hbm_bytes;
-        } else if (v->c.family == CR_VFAM_HBM) {
+        } else if (v->c.family == CR_VFAM_HBM || v->c.family == CR_VFAM_FUSED) {
+            /* both declare their FLOPs and HBM bytes per GPU */
             double rd = 0, wr = 0;
             if (cr_vcase_num(&v->c, "flops", &flops, NULL) != CR_OK ||
                 cr_vcase_num(&v->c, "rd_bytes", &rd, NULL) != CR_OK ||
@@ -101,9 +103,12 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
     *out = NULL;
     suite_eval e = {0};
     cr_plot_meas m = {0};
-    cr_roof_point *pts = NULL, *mpts = NULL;
+    cr_roof_point *pts = NULL, *mpts = NULL, *rpts = NULL;
+    cr_plot_mprob *mp = NULL;
+    cr_plot_mprob_count mc;
+    char **mlabels = NULL;
     cr_status st = CR_OK;
-    int np = 0, nm = 0, nres = 0;
+    int np = 0, nm = 0, nres = 0, nmp = 0;
     if (s && s->suite) {
         if ((st = suite_eval_run(t, s->suite, &e, d)) != CR_OK)
             return st;
@@ -123,34 +128,41 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
             pts[2 * e.n + np] = (cr_roof_point){name, r->flops, bytes, r->bound_s};
             np++;
         }
-        /* harness results: the measured kernels of suite problems */
-        if (s->measured_json) {
-            char **mn = NULL;
-            double *mus = NULL;
-            int nmj = 0;
-            if ((st = cr_plot_read_measured_json(s->measured_json, &mn, &mus, &nmj, d)) != CR_OK)
-                goto out;
-            for (int j = 0; j < nmj; j++) {
-                for (int i = 0; i < e.n; i++) {
-                    const cr_op_result *r = &e.res[i];
-                    double bytes = comm ? r->traffic_bytes : r->hbm_bytes;
-                    if (strcmp(mn[j], e.suite->problems[i].name) != 0 || !e.ok[i] ||
-                        !(r->flops > 0) || !(bytes > 0))
-                        continue;
-                    pts[3 * e.n + nres++] =
-                        (cr_roof_point){e.suite->problems[i].name, r->flops, bytes, mus[j] * 1e-6};
-                }
-                free(mn[j]);
-            }
-            free(mn);
-            free(mus);
+    }
+    /* measured times of suite problems: harness results, and trace cases
+     * of the same operator and parameters */
+    if (s && (s->n_traces > 0 || s->n_nccl_logs > 0) &&
+        (st = cr_plot_meas_load(t, s, &m, d)) != CR_OK)
+        goto out;
+    if (e.suite &&
+        (st = cr_plot_match_measured(e.suite, s, m.list.n ? &m : NULL, &mp, &nmp, &mc, d)) != CR_OK)
+        goto out;
+    if (nmp > 0) {
+        mlabels = calloc((size_t)nmp, sizeof *mlabels);
+        rpts = calloc((size_t)nmp, sizeof *rpts);
+        if (!mlabels || !rpts) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
         }
+    }
+    for (int j = 0; j < nmp; j++) {
+        const cr_op_result *r = &e.res[mp[j].problem];
+        double bytes = comm ? r->traffic_bytes : r->hbm_bytes;
+        if (!e.ok[mp[j].problem] || !(r->flops > 0) || !(bytes > 0))
+            continue;
+        const char *pn = e.suite->problems[mp[j].problem].name;
+        size_t ll = strlen(pn) + strlen(mp[j].variant) + 4;
+        if (!(mlabels[nres] = malloc(ll))) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        snprintf(mlabels[nres], ll, mp[j].variant[0] ? "%s (%s)" : "%s%s", pn, mp[j].variant);
+        rpts[nres] = (cr_roof_point){mlabels[nres], r->flops, bytes, mp[j].measured_s};
+        nres++;
     }
     /* measured cases: traces hold single-GPU GEMMs and HBM kernels, which
      * belong on the HBM roofline only */
     if (!comm && s && (s->n_traces > 0 || s->n_nccl_logs > 0)) {
-        if ((st = cr_plot_meas_load(t, s, &m, d)) != CR_OK)
-            goto out;
         mpts = calloc(2 * m.list.n + 1, sizeof *mpts);
         if (!mpts) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -159,8 +171,8 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         meas_roof_points(s->meas_topo ? s->meas_topo : t, &m, mpts, mpts + m.list.n, &nm);
         if (nm == 0 && np == 0) {
             st = cr_diag_set(d, CR_EUNSUPPORTED,
-                             "the traces hold no case with FLOPs (GEMM, or HBM kernels that "
-                             "declare flops=) to place on the roofline");
+                             "the traces hold no case with FLOPs (GEMM, or HBM kernels and "
+                             "fused operators that declare flops=) to place on the roofline");
             goto out;
         }
     }
@@ -178,8 +190,10 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         sets[nsets++] = (cr_roof_set){names[1], false, false, pts + e.n, np};
     }
     if (nres > 0) /* measured problems carry the labels */
-        sets[nsets++] =
-            (cr_roof_set){"measured (harness results)", true, true, pts + 3 * e.n, nres};
+        sets[nsets++] = (cr_roof_set){mc.n_json == 0    ? "measured (traces)"
+                                      : mc.n_trace == 0 ? "measured (harness results)"
+                                                        : "measured (harness results and traces)",
+                                      true, true, rpts, nres};
     if (nm > 0) {
         /* predictions first, measured on top; labels where they fit (the
          * chart drops those that would overlap) */
@@ -192,6 +206,11 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
     else
         st = cr_plot_roofline(t, gpu, sets, nsets, out, d);
 out:
+    for (int j = 0; mlabels && j < nres; j++)
+        free(mlabels[j]);
+    free(mlabels);
+    free(rpts);
+    free(mp);
     free(pts);
     free(mpts);
     cr_plot_meas_release(&m);
@@ -217,6 +236,27 @@ static cr_status suite_rows(const cr_topo *t, const char *name, cr_suite **suite
     return st;
 }
 
+/* Where the gap chart's measured times come from, for its caption. */
+static void measured_source(const cr_plot_sources *s, const cr_plot_mprob_count *mc, size_t n_cases,
+                            char *buf, size_t n)
+{
+    buf[0] = '\0';
+    size_t l = 0;
+    if (mc->n_json > 0)
+        l += (size_t)snprintf(buf + l, n - l, "%d harness results of %s", mc->n_json,
+                              s->measured_json);
+    if (mc->n_trace > 0 && l < n) {
+        l += (size_t)snprintf(buf + l, n - l, "%s%d trace cases of ", l ? ", " : "", mc->n_trace);
+        for (int i = 0; i < s->n_traces && l < n; i++)
+            l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? " " : "", s->traces[i]);
+    }
+    if (mc->n_dup > 0 && l < n)
+        snprintf(buf + l, n - l, " (%d trace cases repeat them)", mc->n_dup);
+    if (l == 0 && n_cases > 0)
+        snprintf(buf, n, "none of the %zu cases of the traces and logs is a problem of the suite",
+                 n_cases);
+}
+
 cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart **out, cr_diag *d)
 {
     *out = NULL;
@@ -229,67 +269,76 @@ cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart
     if (st != CR_OK)
         return st;
     cr_gap_row *g = calloc((size_t)(n ? n : 1), sizeof *g);
-    int ng = 0, nmj = 0;
-    char **mnames = NULL;
-    double *mus = NULL;
+    int ng = 0, nmp = 0, nvar = 0;
+    cr_plot_mprob *mp = NULL;
+    cr_plot_mprob_count mc;
     cr_plot_meas meas = {0};
+    const char *variants[CR_GAP_MAX_MEASURED];
+    char names[CR_GAP_MAX_MEASURED][96];
+    const char *pnames[CR_GAP_MAX_MEASURED];
     if (!g) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    /* measured times: harness results by problem name, and trace cases
-     * that carry a problem=NAME key */
-    if (s->measured_json &&
-        (st = cr_plot_read_measured_json(s->measured_json, &mnames, &mus, &nmj, d)) != CR_OK)
+    /* measured times: harness results and trace cases of the suite's
+     * problems, one series per variant measured ("baseline", "overlap, 4
+     * chunks") */
+    if ((s->n_traces > 0 || s->n_nccl_logs > 0) &&
+        (st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
         goto out;
-    if (s->n_traces > 0 || s->n_nccl_logs > 0) {
-        if ((st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
-            goto out;
-    }
-    /* a result for a problem the suite does not have is a mistake (a
-     * renamed problem, the wrong suite): say so rather than drop it */
-    for (int j = 0; j < nmj; j++) {
-        int i = 0;
-        while (i < n && strcmp(mnames[j], rows[i].name) != 0)
-            i++;
-        if (i == n) {
+    if ((st = cr_plot_match_measured(suite, s, meas.list.n ? &meas : NULL, &mp, &nmp, &mc, d)) !=
+        CR_OK)
+        goto out;
+    for (int j = 0; j < nmp; j++) {
+        int v = 0;
+        while (v < nvar && strcmp(variants[v], mp[j].variant) != 0)
+            v++;
+        if (v < nvar)
+            continue;
+        if (nvar == CR_GAP_MAX_MEASURED) {
             st = cr_diag_set(d, CR_EINVAL,
-                             "%s: result \"%s\" is not a problem of suite %s (commroof suite "
-                             "%s lists them)",
-                             s->measured_json, mnames[j], suite->name, suite->name);
+                             "the measured times name more than %d variants of a problem "
+                             "(\"%s\" is one too many for the gap chart)",
+                             CR_GAP_MAX_MEASURED, mp[j].variant);
             goto out;
         }
+        variants[nvar] = mp[j].variant;
+        snprintf(names[nvar], sizeof names[nvar], "%s%s",
+                 mp[j].variant[0] ? "measured: " : "measured", mp[j].variant);
+        pnames[nvar] = names[nvar];
+        nvar++;
     }
     for (int i = 0; i < n; i++) {
         if (rows[i].status != CR_OK || !(rows[i].bound_us > 0))
             continue;
-        double measured_s = NAN;
-        for (int j = 0; j < nmj; j++)
-            if (strcmp(mnames[j], rows[i].name) == 0)
-                measured_s = mus[j] * 1e-6;
-        for (size_t j = 0; j < meas.list.n; j++) {
-            const char *pn = cr_vcase_get(&meas.list.v[j].c, "problem");
-            if (pn && strcmp(pn, rows[i].name) == 0)
-                measured_s = meas.list.v[j].measured_s;
+        cr_gap_row *r = &g[ng++];
+        *r = (cr_gap_row){rows[i].name,
+                          rows[i].bound_us * 1e-6,
+                          rows[i].baseline_us * 1e-6,
+                          rows[i].pred_us * 1e-6,
+                          {0}};
+        /* the first time given for a problem and variant (harness results
+         * come before traces) */
+        for (int v = 0; v < nvar; v++) {
+            r->measured_s[v] = NAN;
+            for (int j = nmp - 1; j >= 0; j--)
+                if (mp[j].problem == i && strcmp(mp[j].variant, variants[v]) == 0)
+                    r->measured_s[v] = mp[j].measured_s;
         }
-        g[ng++] = (cr_gap_row){rows[i].name, rows[i].bound_us * 1e-6, rows[i].baseline_us * 1e-6,
-                               rows[i].pred_us * 1e-6, measured_s};
     }
     if (ng == 0) {
         st = cr_diag_set(d, CR_EINVAL, "suite %s: no problem runs on %s", suite->name, t->name);
         goto out;
     }
-    char ctx[300];
+    char ctx[300], src[1200];
     snprintf(ctx, sizeof ctx, "suite %s on %s", suite->name, t->name);
-    st = cr_plot_gap(ctx, g, ng, out, d);
+    measured_source(s, &mc, meas.list.n, src, sizeof src);
+    st = cr_plot_gap(ctx, src[0] ? src : NULL, pnames, nvar, g, ng, out, d);
 out:
     free(g);
     free(rows);
+    free(mp);
     cr_suite_free(suite);
-    for (int j = 0; j < nmj; j++)
-        free(mnames[j]);
-    free(mnames);
-    free(mus);
     cr_plot_meas_release(&meas);
     return st;
 }

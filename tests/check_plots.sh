@@ -84,8 +84,45 @@ sys.exit(1)
 PY
 printf '[{"name": "no_such_problem", "measured_us": 5}]\n' > "$T/bad.json"
 "$CR" plot gap --measured-json "$T/bad.json" -o "$T/x.png" > "$T/err.txt" 2>&1
-[ $? = 1 ] && grep -q '"no_such_problem" is not a problem of suite pkb' "$T/err.txt" ||
+[ $? = 1 ] && grep -q '"no_such_problem") is neither a problem of suite pkb' "$T/err.txt" ||
     bad "a result for an unknown problem: $(cat "$T/err.txt")"
+
+# real measured bars: the fused operators measured on two H200s
+# (traces/nvidia-h200-x2), matched to suite h200x2 by operator and
+# parameters, one series per variant run. From the harness results and,
+# separately, from the trace: the same committed times. Expected % of
+# roofline = bound / measured x 100 with the bound from `commroof op` and
+# the measured times of fused-measured.json (ag_gemm 8192^3: baseline
+# 913.995 us, 4-chunk overlap 1026.343 us); the bound itself is at least
+# the compute time, 2 x 8192^3 / 2 FLOP per GPU at the H200's dense bf16
+# 989 TFLOP/s = 555.87 us, so the baseline bar is at least 555.87 / 913.995 = 60.82%.
+X2=traces/nvidia-h200-x2
+bound=$("$CR" op ag_gemm --topo hgx-h200-8 --m 8192 --n 8192 --k 8192 --tp 2 --dtype bf16 --json |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("result", d)["bound_us"])')
+for src in "--measured-json $X2/fused-measured.json" "--trace $X2/fused.json.gz"; do
+    # shellcheck disable=SC2086
+    plot gap-x2 gap --topo hgx-h200-8 --suite h200x2 $src
+    python3 - "$T/gap-x2.dat" "$bound" <<'PY' || bad "gap $src: wrong measured bars"
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    if line.startswith('"'):
+        v = line.split()
+        rows[v[0].strip('"')] = [float(x) for x in v[1:]]
+head = open(sys.argv[1]).read()
+assert "#   4 measured: baseline" in head and "#   5 measured: overlap, 4 chunks" in head, head
+assert "measured: " in head.splitlines()[1], head.splitlines()[1]
+bound = float(sys.argv[2])
+assert bound >= 2 * 8192**3 / 2 / 989e12 * 1e6 * (1 - 1e-9), bound
+b, o = rows["ag_gemm_8192"][2], rows["ag_gemm_8192"][3]
+assert abs(b - bound / 913.995 * 100) < 1e-3 * b, (b, bound)
+assert abs(o - bound / 1026.343 * 100) < 1e-3 * o, (o, bound)
+assert b >= 60.82 - 1e-6, b
+assert len(rows) == 9 and all(len(r) == 4 and r[2] == r[2] and r[3] == r[3] for r in rows.values()), rows
+PY
+done
+grep -q "18 trace cases of $X2/fused.json.gz" "$T/gap-x2.gp" ||
+    bad "the trace's gap chart does not say where its measured bars come from"
 
 # the script re-renders on its own, in its folder (the last render was the SVG)
 (cd "$T" && rm -f roofline.svg && gnuplot roofline.gp 2> gp.err) || bad "gnuplot roofline.gp failed"
@@ -111,6 +148,16 @@ COMMROOF_GNUPLOT=/nonexistent/gnuplot "$CR" plot roofline -o "$T/f.png" > "$T/er
 rc=$?
 [ $rc = 1 ] || bad "a missing gnuplot gave exit $rc, expected 1"
 grep -q "install gnuplot" "$T/err.txt" || bad "missing gnuplot: unclear error: $(cat "$T/err.txt")"
+grep -q "\-\-no-render" "$T/err.txt" || bad "missing gnuplot: no hint at --no-render"
+# a failed render writes nothing: neither the image nor the data file and
+# script (--no-render is the way to get those without gnuplot)
+for f in f.png f.dat f.gp; do [ -e "$T/$f" ] && bad "a failed render left $T/$f"; done
+"$CR" plot roofline --no-render -o "$T/nr.png" > /dev/null 2>&1 || bad "plot --no-render failed"
+[ -s "$T/nr.dat" ] && [ -s "$T/nr.gp" ] && [ ! -e "$T/nr.png" ] ||
+    bad "--no-render: expected nr.dat and nr.gp and no image"
+"$CR" plot roofline -o /nonexistent-dir/x.png > "$T/err.txt" 2>&1
+[ $? = 1 ] && grep -q "/nonexistent-dir" "$T/err.txt" ||
+    bad "an unwritable folder: $(cat "$T/err.txt")"
 
 # usage errors: exit 2 with a hint
 usage() {
@@ -120,6 +167,7 @@ usage() {
     grep -q "Try 'commroof plot --help'" "$T/err.txt" || bad "plot $*: no hint: $(cat "$T/err.txt")"
 }
 usage roofline -o "$T/x.jpg"
+usage roofline -o "$T/.png"
 usage roofline
 usage piechart -o "$T/x.png"
 usage sweep -o "$T/x.png"
@@ -182,6 +230,22 @@ for f in validation.csv accuracy.png accuracy.svg sweep-allreduce.png; do
 done
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "index.html" in d["files"]' \
     "$T/rep.json" 2>/dev/null || bad "report --json does not list index.html"
+# the two-GPU report: measured gap bars, a 2-rank sweep with the measured
+# NCCL all-reduce, every reference resolving
+R2="$T/rep-x2"
+"$CR" report --topo hgx-h200-8 --suite h200x2 --ranks 0,1 \
+    --measured-json "$X2/fused-measured.json" --trace "$X2/fused.json.gz" \
+    --trace "$X2/kernels-nccl.json.gz" -o "$R2" > "$T/rep-x2.txt" 2>&1 ||
+    bad "the two-GPU report failed: $(head -5 "$T/rep-x2.txt")"
+grep -q "measured: overlap, 4 chunks" "$R2/gap.dat" || bad "the two-GPU report's gap chart has no measured bars"
+grep -q "measured: kernels-nccl.json.gz" "$R2/sweep-allreduce.gp" ||
+    bad "the two-GPU report's sweep has no measured points"
+grep -q "(2 ranks" "$R2/sweep-allreduce.gp" || bad "the two-GPU report's sweep is not over 2 ranks"
+for f in $(grep -o -E '(src|href)="[^"#][^"]*"' "$R2/index.html" | sed -E 's/^(src|href)="//; s/"$//' | sort -u); do
+    [ -s "$R2/$f" ] || bad "rep-x2/index.html references $f, which does not exist"
+done
+"$CR" report --ranks 0,9 -o "$T/rep3" > "$T/err.txt" 2>&1
+[ $? = 2 ] || bad "report --ranks past the GPUs should exit 2: $(cat "$T/err.txt")"
 "$CR" report > /dev/null 2>&1
 [ $? = 2 ] || bad "report without -o should exit 2"
 mkdir -p "$T/ro" && chmod 555 "$T/ro"

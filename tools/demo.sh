@@ -3,7 +3,9 @@
 # `make demo` runs this with the commroof binary as $1: a tour of what commroof
 # answers on the embedded default topology (hgx-h200-8) with the pkb suite,
 # then the validation of the committed H200 traces, then the full report
-# (tables, charts, index.html). Each step prints the command it runs so the
+# (tables, charts, index.html), then a second report for the two-H200
+# machine whose fused operators were measured (traces/nvidia-h200-x2): its
+# gap chart carries those measured times. Each step prints the command it runs so the
 # output can be reproduced by hand. DEMO_DIR overrides where files go
 # (default: BUILD/demo beside the binary).
 set -eu
@@ -50,8 +52,18 @@ step report --topo hgx-h200-8 --suite pkb --trace traces/h200-1 --trace-topo h20
     -o "$OUT/report"
 
 echo
+echo "== 8. measured against the roofline: fused GEMM + collective operators timed on two"
+echo "   H200s (traces/nvidia-h200-x2; suite h200x2 names them, tp 2 on the board's"
+echo "   first two GPUs). The gap chart shows the measured bars beside the model's."
+step report --topo hgx-h200-8 --suite h200x2 --ranks 0,1 \
+    --measured-json traces/nvidia-h200-x2/fused-measured.json \
+    --trace traces/nvidia-h200-x2/fused.json.gz --trace traces/nvidia-h200-x2/kernels-nccl.json.gz \
+    -o "$OUT/report-h200x2"
+
+echo
 echo "== where the files are"
 echo "   report:   $OUT/report/index.html"
+echo "   2 x H200: $OUT/report-h200x2/index.html (gap.png: measured fused operators)"
 echo "   charts:   $OUT/report/*.png (and .svg; each with its .dat and its gnuplot .gp)"
 echo "   tables:   $OUT/report/*.txt, *.csv, *.json (ceilings, suite, validation)"
 echo "   topology: $OUT/vm.xml (imported from an NCCL dump)"

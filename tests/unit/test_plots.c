@@ -268,12 +268,13 @@ static void test_data_and_script(void **state)
     char *i2 = strstr(dat, "# index 2: empty");
     assert_true(i0 && i1 && i2 && i0 < i1 && i1 < i2);
     assert_non_null(strstr(dat, "10 2000 \"\""));
-    assert_non_null(strstr(dat, "3 4 \"lab 'x' next\" L"));
+    assert_non_null(strstr(dat, "3 4 \"lab 'x' next\" NE"));
     free(dat);
     path_of(p, sizeof p, "writer.gp");
     char *gp = slurp(p, NULL);
     assert_non_null(gp);
-    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\""));
+    /* the title, and a line saying which points carry their labels */
+    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\\nevery point labelled (1)\""));
     assert_non_null(strstr(gp, "set logscale x"));
     /* y spans 2 .. 2000: three decades, so the auto axis is logarithmic */
     assert_non_null(strstr(gp, "set logscale y"));
@@ -291,9 +292,21 @@ static void test_data_and_script(void **state)
     (void)e;
 }
 
-/* Two labelled points on the same spot: the second label would cover the
- * first, so the data file marks it "-" (not drawn); a point near the right
- * edge gets its label on its left ("R"). */
+/* Labels avoid each other and the markers. The plot area of this chart is
+ * 1000 - 90 - (7 x 8 + 80) = 774 px wide (left margin 90, the key's
+ * longest name "markers" at 8 px a character and 80 px of sample) and
+ * 650 - (22 + 2 x 18) - 62 = 530 px high (a title and the label note);
+ * three decades on each axis: 258 px per decade across, 176.7 up.
+ *  - five labels on one point: right above (NE), right below (SE), then
+ *    left above and below (NW, SW): level with the point (E, W) would
+ *    cover the labels above and below it (boxes 14 px high, 8 px off the
+ *    point's line); the fifth finds no room and is not drawn (-);
+ *  - a point at the right edge takes its label on its left (NW);
+ *  - a marker 20 px right of a point and 8 px above it (marker boxes are
+ *    1.6 x 3.5 + 1 = 6.6 px each way) sits in the NE box (1..15 px up,
+ *    from 8 px right), so that label goes below (SE);
+ *  - markers 20 px right and 14 px above and below block NE and SE but
+ *    leave the level box (-7..7 px) free: E. */
 static void test_label_placement(void **state)
 {
     (void)state;
@@ -302,19 +315,38 @@ static void test_label_placement(void **state)
     cr_chart_axis(c, 'y', "y", CR_AXIS_LOG);
     cr_chart_range(c, 'x', 1, 1000);
     cr_chart_range(c, 'y', 1, 1000);
+    int other = cr_chart_series(c, "markers", CR_SERIES_POINTS, false);
     int s = cr_chart_series(c, "pts", CR_SERIES_POINTS, true);
-    cr_chart_point(c, s, 10, 10, "first");
-    cr_chart_point(c, s, 10, 10, "second");
+    const char *names[] = {"first", "second", "third", "fourth", "fifth"};
+    for (int i = 0; i < 5; i++)
+        cr_chart_point(c, s, 10, 10, names[i]);
     cr_chart_point(c, s, 990, 100, "right_edge_label");
+    double px_x = 3.0 / 774.0, px_y = 3.0 / 530.0; /* decades per pixel */
+    cr_chart_point(c, other, 100 * pow(10, 20 * px_x), 100 * pow(10, 8 * px_y), NULL);
+    cr_chart_point(c, s, 100, 100, "pushed");
+    cr_chart_point(c, other, 100 * pow(10, 20 * px_x), 400 * pow(10, 14 * px_y), NULL);
+    cr_chart_point(c, other, 100 * pow(10, 20 * px_x), 400 * pow(10, -14 * px_y), NULL);
+    cr_chart_point(c, s, 100, 400, "level");
     char p[600];
     path_of(p, sizeof p, "labels.png");
     assert_int_equal(cr_chart_render(c, p, NULL, NULL), CR_OK);
     path_of(p, sizeof p, "labels.dat");
     char *dat = slurp(p, NULL);
-    assert_non_null(strstr(dat, "10 10 \"first\" L"));
-    assert_non_null(strstr(dat, "10 10 \"second\" -"));
-    assert_non_null(strstr(dat, "990 100 \"right_edge_label\" R"));
+    assert_non_null(strstr(dat, "10 10 \"first\" NE"));
+    assert_non_null(strstr(dat, "10 10 \"second\" SE"));
+    assert_non_null(strstr(dat, "10 10 \"third\" NW"));
+    assert_non_null(strstr(dat, "10 10 \"fourth\" SW"));
+    assert_non_null(strstr(dat, "10 10 \"fifth\" -"));
+    assert_non_null(strstr(dat, "990 100 \"right_edge_label\" NW"));
+    assert_non_null(strstr(dat, "100 100 \"pushed\" SE"));
+    assert_non_null(strstr(dat, "100 400 \"level\" E"));
     free(dat);
+    /* the title says how many labels were left out */
+    path_of(p, sizeof p, "labels.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "labels on 7 of 8 points"));
+    assert_non_null(strstr(gp, "set lmargin at screen 0.09000"));
+    free(gp);
     cr_chart_free(c);
 }
 
@@ -353,9 +385,37 @@ static void test_render_errors(void **state)
     assert_int_equal(cr_chart_render(c, p, "/nonexistent/gnuplot", &d), CR_EIO);
     assert_non_null(strstr(d.msg, "install gnuplot"));
     assert_int_not_equal(access(p, F_OK), 0);
-    /* an unwritable folder */
+    /* a failed render writes nothing: no data file, no script */
+    path_of(p, sizeof p, "fails.dat");
+    assert_int_not_equal(access(p, F_OK), 0);
+    path_of(p, sizeof p, "fails.gp");
+    assert_int_not_equal(access(p, F_OK), 0);
+    /* and leaves a chart rendered before exactly as it was: the data file
+     * still matches the image beside it */
+    path_of(p, sizeof p, "keep.png");
+    assert_int_equal(cr_chart_render(c, p, "gnuplot", &d), CR_OK);
+    path_of(p, sizeof p, "keep.dat");
+    char *before = slurp(p, NULL);
+    cr_chart_point(c, s, 5, 7, NULL);
+    path_of(p, sizeof p, "keep.png");
+    assert_int_equal(cr_chart_render(c, p, "false", &d), CR_EIO);
+    assert_png(p);
+    path_of(p, sizeof p, "keep.dat");
+    char *after = slurp(p, NULL);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    DIR *dir = opendir(tmpdir);
+    struct dirent *ent;
+    while ((ent = readdir(dir)) != NULL)
+        assert_null(strstr(ent->d_name, ".tmp"));
+    closedir(dir);
+    /* an unwritable folder: the message names it */
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_chart_render(c, "/nonexistent-dir/x.png", "gnuplot", &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "/nonexistent-dir"));
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_chart_render(c, "/nonexistent-dir/x.png", NULL, &d), CR_EIO);
     assert_non_null(strstr(d.msg, "/nonexistent-dir/x.dat"));
     cr_chart_free(c);
 }
@@ -545,25 +605,44 @@ static void test_gap(void **state)
 {
     (void)state;
     cr_gap_row rows[] = {
-        {"allreduce", 10e-6, 40e-6, 12e-6, 0},
-        {"gemm+reducescatter", 20e-6, 30e-6, 25e-6, 50e-6},
-        {"ring-attention", 100e-6, 500e-6, 110e-6, 0},
+        {"allreduce", 10e-6, 40e-6, 12e-6, {0, NAN}},
+        {"gemm+reducescatter", 20e-6, 30e-6, 25e-6, {50e-6, 80e-6}},
+        {"ring-attention", 100e-6, 500e-6, 110e-6, {0, 80e-6}},
     };
+    const char *mnames[] = {"measured: baseline", "measured: overlap, 4 chunks"};
     cr_chart *c = NULL;
     cr_diag d = {{0}};
-    assert_int_equal(cr_plot_gap("test suite on fixture", rows, 3, &c, &d), CR_OK);
+    assert_int_equal(
+        cr_plot_gap("test suite on fixture", "results.json", mnames, 2, rows, 3, &c, &d), CR_OK);
     json_t *j = chart_json(c);
-    /* % of roofline = bound / time x 100: 10 / 40 = 25%, 20 / 50 = 40% */
-    json_t *b = series_named(j, "baseline");
+    /* % of roofline = bound / time x 100: 10 / 40 = 25%, 20 / 50 = 40%,
+     * 20 / 80 = 25%; ring-attention's 80 us overlap is under its 100 us
+     * bound: 125%, an impossible time the chart must still show */
+    json_t *b = series_named(j, "model: baseline");
     assert_close(json_real_value(json_array_get(json_object_get(b, "values"), 0)), 25, 1e-12, 0);
-    json_t *m = series_named(j, "measured");
+    json_t *m = series_named(j, "measured: baseline");
     assert_true(json_is_null(json_array_get(json_object_get(m, "values"), 0)));
     assert_close(json_real_value(json_array_get(json_object_get(m, "values"), 1)), 40, 1e-12, 0);
+    json_t *o = series_named(j, "measured: overlap");
+    assert_true(json_is_null(json_array_get(json_object_get(o, "values"), 0)));
+    assert_close(json_real_value(json_array_get(json_object_get(o, "values"), 1)), 25, 1e-12, 0);
+    assert_close(json_real_value(json_array_get(json_object_get(o, "values"), 2)), 125, 1e-12, 0);
     json_decref(j);
     render_both(c, "gap");
+    /* the value axis reaches past 125% (x 1.1, rounded up to 10: 140) and
+     * the caption says where the measured times come from */
+    char p[600];
+    path_of(p, sizeof p, "gap.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "[0:140]"));
+    assert_non_null(strstr(gp, "measured: results.json"));
+    free(gp);
     cr_chart_free(c);
+    assert_int_equal(cr_plot_gap(NULL, NULL, mnames, CR_GAP_MAX_MEASURED + 1, rows, 3, &c, &d),
+                     CR_EINVAL);
     rows[1].bound_s = 0;
-    assert_int_equal(cr_plot_gap(NULL, rows, 3, &c, &d), CR_EINVAL);
+    d.msg[0] = '\0';
+    assert_int_equal(cr_plot_gap(NULL, NULL, NULL, 0, rows, 3, &c, &d), CR_EINVAL);
     assert_non_null(strstr(d.msg, "gemm+reducescatter"));
 }
 

@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE 700 /* realpath() */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
@@ -417,59 +418,123 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const struct seen *)a)->name, ((const struct seen *)b)->name);
 }
 
-static int run_cmd(const struct opts *o, const char *lib, const char *dir)
+/* The child's pid while CMD runs, for forward_signal (0 otherwise). */
+static volatile sig_atomic_t child_pid;
+
+/* SIGTERM or SIGHUP to us (a batch system's kill, a closed terminal) goes on
+ * to CMD, so that CMD ends and we still report what it left. */
+static void forward_signal(int sig)
 {
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+/* How CMD ended, as a shell reports it. */
+struct run_result {
+    int status;     /* exit status, 128 + N for signal N, 126/127 when exec failed */
+    int signal;     /* the signal that ended CMD, 0 if it exited */
+    int exec_errno; /* why CMD could not be run, 0 if it ran */
+};
+
+/* Runs CMD with the tracer's environment. Returns -1 (errno set) when no
+ * child could be made or waited for. */
+static int run_cmd(const struct opts *o, const char *lib, const char *dir, struct run_result *res)
+{
+    memset(res, 0, sizeof *res);
     fflush(stdout);
     fflush(stderr);
-    struct sigaction ign, old_int, old_quit;
+    /* exec's failure comes back through a close-on-exec pipe: an exec that
+     * works closes it empty, so CMD's own exit 127 is never mistaken for it */
+    int pfd[2];
+    if (pipe(pfd) != 0)
+        return -1;
+    fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+    struct sigaction ign, fwd, old_int, old_quit, old_term, old_hup;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
-    /* Like system(): Ctrl-C goes to CMD; we stay to report what it left. */
+    memset(&fwd, 0, sizeof fwd);
+    fwd.sa_handler = forward_signal;
+    sigemptyset(&fwd.sa_mask);
+    /* Like system(): Ctrl-C goes to CMD (same process group); we stay to
+     * report what it left. */
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
+    sigaction(SIGTERM, &fwd, &old_term);
+    sigaction(SIGHUP, &fwd, &old_hup);
     pid_t pid = fork();
-    if (pid < 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
-        return -1;
-    }
     if (pid == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
+        close(pfd[0]);
         setenv("CUDA_INJECTION64_PATH", lib, 1);
         setenv("NVTX_INJECTION64_PATH", lib, 1);
         setenv("COMMROOF_TRACE_DIR", dir, 1);
         if (o->json)
             dup2(STDERR_FILENO, STDOUT_FILENO);
         execvp(o->cmd[0], o->cmd);
-        fprintf(stderr, "commroof trace: cannot run \"%s\": %s\n", o->cmd[0], strerror(errno));
-        _exit(127);
+        int e = errno;
+        ssize_t w = write(pfd[1], &e, sizeof e);
+        (void)w; /* the parent then reports the exec as failed with errno 0: EIO below */
+        _exit(e == ENOENT ? 127 : 126);
     }
+    int saved = errno;
+    close(pfd[1]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            status = -1;
-            break;
+    if (pid > 0) {
+        child_pid = pid;
+        int e = 0;
+        ssize_t n;
+        while ((n = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
+            ;
+        if (n == (ssize_t)sizeof e)
+            res->exec_errno = e ? e : EIO;
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) {
+                saved = errno;
+                pid = -1;
+                break;
+            }
         }
+        child_pid = 0;
     }
+    close(pfd[0]);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
-    if (status == -1)
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    if (pid < 0) {
+        errno = saved;
         return -1;
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return 1;
+    }
+    if (res->exec_errno)
+        res->status = res->exec_errno == ENOENT ? 127 : 126; /* as a shell says it */
+    else if (WIFEXITED(status))
+        res->status = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) {
+        res->signal = WTERMSIG(status);
+        res->status = 128 + res->signal;
+    } else {
+        res->status = 1;
+    }
+    return 0;
 }
 
 static int trace_run(const struct opts *o)
 {
+    const char *dir_arg = o->dir ? o->dir : "commroof-traces";
+    struct stat dst;
+    if (stat(dir_arg, &dst) == 0 && !S_ISDIR(dst.st_mode))
+        return cli_usage_error("trace",
+                               "-o \"%s\" is a file, not a folder: give a folder for the traces "
+                               "(made if missing), e.g. -o traces/",
+                               dir_arg);
     char lib[PATH_MAX], msg[PATH_MAX + 256];
     if (!find_lib(o->lib, lib, msg, sizeof msg))
         return cli_fail("trace", "%s", msg);
-    const char *dir_arg = o->dir ? o->dir : "commroof-traces";
     if (mkdir_p(dir_arg) != 0)
         return cli_fail("trace", "cannot create the trace folder \"%s\": %s", dir_arg,
                         strerror(errno));
@@ -483,11 +548,32 @@ static int trace_run(const struct opts *o)
     size_t nb = 0, na = 0;
     if (list_traces(dir, &before, &nb) != 0)
         return cli_fail("trace", "cannot list \"%s\": %s", dir, strerror(errno));
-    int rc = run_cmd(o, lib, dir);
-    if (rc < 0) {
+    struct run_result res;
+    if (run_cmd(o, lib, dir, &res) != 0) {
         free(before);
         return cli_fail("trace", "cannot start \"%s\": %s", o->cmd[0], strerror(errno));
     }
+    int rc = res.status;
+    if (res.exec_errno) {
+        /* CMD never ran: nothing was traced, and a summary would only say so */
+        free(before);
+        cli_fail("trace", "cannot run \"%s\": %s (exit status %d, as a shell gives it)", o->cmd[0],
+                 strerror(res.exec_errno), rc);
+        if (o->json) {
+            json_t *root =
+                json_pack("{s:s, s:i, s:n, s:s, s:[]}", "exec_error", strerror(res.exec_errno),
+                          "exit_status", rc, "signal", "trace_dir", dir, "traces");
+            if (root)
+                print_json_doc(root);
+        }
+        return rc;
+    }
+    char how[128];
+    if (res.signal)
+        snprintf(how, sizeof how, "was ended by signal %d (%s): exit status %d", res.signal,
+                 strsignal(res.signal), rc);
+    else
+        snprintf(how, sizeof how, "exited with status %d", rc);
     if (list_traces(dir, &after, &na) != 0) {
         free(before);
         cli_fail("trace", "cannot list \"%s\": %s", dir, strerror(errno));
@@ -539,14 +625,14 @@ static int trace_run(const struct opts *o)
             json_array_append_new(cmd, json_string(*c));
         json_object_set_new(root, "command", cmd);
         json_object_set_new(root, "exit_status", json_integer(rc));
+        json_object_set_new(root, "signal", res.signal ? json_integer(res.signal) : json_null());
         json_object_set_new(root, "trace_dir", json_string(dir));
         json_t *arr = json_array();
         summarise_files(paths, (int)nnew, o, arr);
         json_object_set_new(root, "traces", arr);
         print_json_doc(root);
     } else {
-        printf("# commroof trace: \"%s\" exited with status %d; %zu trace file(s) in %s\n",
-               o->cmd[0], rc, nnew, dir);
+        printf("# commroof trace: \"%s\" %s; %zu trace file(s) in %s\n", o->cmd[0], how, nnew, dir);
         summarise_files(paths, (int)nnew, o, NULL);
     }
     for (size_t i = 0; i < nnew; i++)

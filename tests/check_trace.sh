@@ -45,8 +45,29 @@ LIB="$T/fake.so"
 has "exit 7" "$T/o" "exited with status 7; 0 trace file(s)"
 has "exit 7" "$T/e" "no trace was written"
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'kill -TERM $$' >"$T/o" 2>"$T/e"; check "SIGTERM" 143 $?
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'kill -KILL $$' >"$T/o" 2>"$T/e"; check "SIGKILL" 137 $?
+has "SIGKILL" "$T/o" "\"sh\" was ended by signal 9"
 "$CR" trace --lib "$LIB" -o "$T/d" -- /nonexistent/cmd >"$T/o" 2>"$T/e"; check "no such command" 127 $?
-has "no such command" "$T/e" "cannot run \"/nonexistent/cmd\""
+has "no such command" "$T/e" "cannot run \"/nonexistent/cmd\": No such file or directory (exit status 127"
+if grep -q "no trace was written" "$T/e"; then echo "check_trace: a command that never ran got the no-trace hint"; fails=$((fails + 1)); fi
+: >"$T/noexec"; chmod 644 "$T/noexec"
+"$CR" trace --lib "$LIB" -o "$T/d" -- "$T/noexec" >"$T/o" 2>"$T/e"; check "not executable" 126 $?
+# CMD's own exit 127 is its status, not a failure to run it
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'exit 127' >"$T/o" 2>"$T/e"; check "CMD exits 127" 127 $?
+has "CMD exits 127" "$T/o" "exited with status 127"
+# -o: a missing folder is made (with its parents); a file is a usage error
+"$CR" trace --lib "$LIB" -o "$T/new/deeper" -- true >"$T/o" 2>"$T/e"; check "-o new folder" 0 $?
+[ -d "$T/new/deeper" ] || { echo "check_trace: -o did not make $T/new/deeper"; fails=$((fails + 1)); }
+: >"$T/afile"
+"$CR" trace --lib "$LIB" -o "$T/afile" -- true >"$T/o" 2>"$T/e"; check "-o a file" 2 $?
+has "-o a file" "$T/e" "is a file, not a folder"
+# SIGTERM to commroof goes on to CMD, and commroof still reports
+"$CR" trace --lib "$LIB" -o "$T/d" -- sleep 30 >"$T/o" 2>"$T/e" &
+tp=$!
+sleep 1
+kill -TERM $tp
+wait $tp; check "SIGTERM forwarded" 143 $?
+has "SIGTERM forwarded" "$T/o" "\"sleep\" was ended by signal 15"
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'echo "$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$COMMROOF_TRACE_DIR"' >"$T/o" 2>"$T/e"
 check "environment" 0 $?
 LIBABS=$(cd "$T" && pwd -P)/fake.so
@@ -118,6 +139,20 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
             has "nvtx payload summary" "$T/o" "# NVTX ranges by message size"
             grep -Eq '^ +1 +65536 .* ncclSend$' "$T/o" || { echo "check_trace: no ncclSend 65536 row in:"; cat "$T/o"; fails=$((fails + 1)); }
         fi
+        # the file name carries the pid, and the rank when the environment
+        # gives one (torchrun's RANK); the metadata has rank, local rank, size
+        RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/nvr" -- "$T/nvtx_demo" >"$T/o" 2>"$T/e"
+        check "rank in the name" 0 $?
+        NVR=$(ls "$T/nvr"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        case "$NVR" in
+        */commroof-trace.*.[0-9]*.rank3.json) has "rank metadata" "$NVR" '"rank":3,"local_rank":1,"world_size":4' ;;
+        *) echo "check_trace: a RANK=3 trace is named \"$NVR\", not commroof-trace.HOST.PID.rank3.json"; fails=$((fails + 1)) ;;
+        esac
+        # guard mode: no decoding, no own path, and the program still exits 0
+        COMMROOF_TRACE_NVTX_WRAP=0 "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/nv0" -- "$T/nvtx_demo" >"$T/o" 2>"$T/e"
+        check "nvtx payload demo, WRAP=0" 0 $?
+        NV0=$(ls "$T/nv0"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        [ -n "$NV0" ] && has "nvtx payload demo, WRAP=0" "$NV0" '"nvtx_recorder":"none","nvtx_payloads_decoded":0'
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))
     fi
@@ -147,6 +182,18 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         [ "$n" = 20002 ] || { echo "check_trace: cupti sim: $n sized ncclAllReduce ranges, expected 20002"; fails=$((fails + 1)); }
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/cupti_mode_sim.c does not build"; fails=$((fails + 1))
+    fi
+    # CUPTI's NVTX handlers never see an extended payload (CUPTI crashed on a
+    # bad one on the H200), with the wrappers and in guard mode
+    # (COMMROOF_TRACE_NVTX_WRAP=0); a fault there ends the sim with 139
+    if [ -n "$CUPTI_DIR" ] && cc -std=c11 -O1 -I"$CUDA_INC" -I"$CH/extras/CUPTI/include" -o "$T/guard" \
+        tests/trace/nvtx_guard_sim.c -L"$CUPTI_DIR" -Wl,-rpath,"$CUPTI_DIR" -lcupti -ldl -lpthread 2>"$T/e"; then
+        "$T/guard" >"$T/o" 2>"$T/e"; check "nvtx guard sim, wrappers" 0 $?
+        has "nvtx guard sim, wrappers" "$T/o" "wrapper mode: 8 calls, 2 pops reached CUPTI, no extended payload, no unknown payload"
+        COMMROOF_TRACE_NVTX_WRAP=0 "$T/guard" >"$T/o" 2>"$T/e"; check "nvtx guard sim, WRAP=0" 0 $?
+        has "nvtx guard sim, WRAP=0" "$T/o" "guard mode: 8 calls, 2 pops reached CUPTI, no extended payload, no unknown payload"
+    elif [ -n "$CUPTI_DIR" ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/nvtx_guard_sim.c does not build"; fails=$((fails + 1))
     fi
 fi
 

@@ -129,6 +129,8 @@ static struct {
     size_t nseen, capseen;
     bool dev_known[MAX_DEV];
     char *dev_json[MAX_DEV]; /* the device's properties object */
+    struct drv_props *drv;   /* [MAX_DEV] what the driver said, taken while it was up */
+    int drv_state;           /* __atomic: 0 not yet asked, 1 snapshot taken, 2 no driver */
     char dev_name[MAX_DEV][128];
     uint32_t ctx_dev[1024]; /* context id -> device + 1 (0 unknown) */
     open_range *ranges;
@@ -324,25 +326,25 @@ static int find_libcuda(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-/* The device's properties, written once per device as a commroof_device
- * event and kept for metadata.devices. From CUPTI's device record when it
- * came (d != NULL), otherwise, and for what that record lacks (PCI ids,
- * memory clock and bus), from the driver, which is loaded (it loaded us).
- * This runs on the thread that delivers CUPTI buffers, outside any driver
- * call. Fields neither source gives stay absent, never guessed. */
-static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
+/* What the driver says about one device; what CUPTI's device record lacks
+ * (PCI ids, memory clock and bus width) comes only from here. */
+struct drv_props {
+    bool ok; /* the driver answered for this device */
+    char name[128];
+    bool has_uuid;
+    CUuuid uuid;
+    int cc_major, cc_minor, sm_count, clock_khz, l2_bytes; /* 0 = not given */
+    int mem_clock_khz, mem_bus_bits, pci_device_id;
+    size_t mem_bytes;
+    char pci[32]; /* "0000:00:06.0", "" = not given */
+};
+
+/* The loaded libcuda (a NOLOAD reference the caller dlclose()s), or NULL when
+ * none is loaded. The runtime dlopen()s libcuda privately (RTLD_LOCAL), so
+ * RTLD_DEFAULT does not see it (seen on the H200, 2026-11-29). Never loads
+ * it: a process that has not loaded CUDA must not get it from us. */
+static void *loaded_libcuda(void)
 {
-    if (dev < 0 || dev >= MAX_DEV || g.dev_known[dev])
-        return;
-    g.dev_known[dev] = true;
-    fn_cuDeviceGet get;
-    fn_cuDeviceGetAttribute attr;
-    fn_cuDeviceGetPCIBusId bus;
-    fn_cuDeviceGetName getname;
-    fn_cuDeviceTotalMem totalmem;
-    fn_cuDeviceGetUuid getuuid;
-    /* The runtime dlopen()s libcuda privately (RTLD_LOCAL), so RTLD_DEFAULT
-     * does not see it (seen on the H200, 2026-11-29): ask for the loaded copy. */
     void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
     if (!cuda) { /* loaded under another name or path: find it among the loaded objects */
         char path[4096] = "";
@@ -350,46 +352,153 @@ static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
         if (path[0])
             cuda = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
     }
-    void *h = cuda ? cuda : RTLD_DEFAULT;
-    LOAD_SYM(get, h, "cuDeviceGet");
-    LOAD_SYM(attr, h, "cuDeviceGetAttribute");
-    LOAD_SYM(bus, h, "cuDeviceGetPCIBusId");
-    LOAD_SYM(getname, h, "cuDeviceGetName");
-    LOAD_SYM(totalmem, h, "cuDeviceTotalMem_v2");
-    LOAD_SYM(getuuid, h, "cuDeviceGetUuid_v2");
+    return cuda;
+}
+
+/* Asks the driver (cuda, from loaded_libcuda) about device ordinal dev.
+ * Returns the cuDeviceGet result; *p is filled on CUDA_SUCCESS. Never calls
+ * cuInit. Reads only device attributes: no context is made or touched. */
+static CUresult drv_query(void *cuda, int dev, struct drv_props *p)
+{
+    fn_cuDeviceGet get;
+    fn_cuDeviceGetAttribute attr;
+    fn_cuDeviceGetPCIBusId bus;
+    fn_cuDeviceGetName getname;
+    fn_cuDeviceTotalMem totalmem;
+    fn_cuDeviceGetUuid getuuid;
+    LOAD_SYM(get, cuda, "cuDeviceGet");
+    LOAD_SYM(attr, cuda, "cuDeviceGetAttribute");
+    LOAD_SYM(bus, cuda, "cuDeviceGetPCIBusId");
+    LOAD_SYM(getname, cuda, "cuDeviceGetName");
+    LOAD_SYM(totalmem, cuda, "cuDeviceTotalMem_v2");
+    LOAD_SYM(getuuid, cuda, "cuDeviceGetUuid_v2");
+    memset(p, 0, sizeof *p);
     CUdevice cu = 0;
-    CUresult gr = get ? get(&cu, dev) : CUDA_ERROR_NOT_FOUND;
-    if (gr == CUDA_ERROR_NOT_INITIALIZED) {
-        /* Records can arrive before the program's cuInit finished (the
-         * tracer may start from NVTX, earlier); cuInit is idempotent. */
+    CUresult r = get ? get(&cu, dev) : CUDA_ERROR_NOT_FOUND;
+    if (r != CUDA_SUCCESS)
+        return r;
+    p->ok = true;
+    if (getname && getname(p->name, (int)sizeof p->name, cu) != CUDA_SUCCESS)
+        p->name[0] = '\0';
+    p->has_uuid = getuuid && getuuid(&p->uuid, cu) == CUDA_SUCCESS;
+    static const struct {
+        CUdevice_attribute a;
+        size_t off;
+    } attrs[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(struct drv_props, cc_major)},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(struct drv_props, cc_minor)},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(struct drv_props, sm_count)},
+        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, offsetof(struct drv_props, clock_khz)},
+        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(struct drv_props, l2_bytes)},
+        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(struct drv_props, mem_clock_khz)},
+        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(struct drv_props, mem_bus_bits)},
+        {CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID, offsetof(struct drv_props, pci_device_id)},
+    };
+    for (size_t i = 0; attr && i < sizeof attrs / sizeof attrs[0]; i++) {
+        int v = 0;
+        if (attr(&v, attrs[i].a, cu) == CUDA_SUCCESS)
+            memcpy((char *)p + attrs[i].off, &v, sizeof v);
+    }
+    if (totalmem && totalmem(&p->mem_bytes, cu) != CUDA_SUCCESS)
+        p->mem_bytes = 0;
+    if (bus && bus(p->pci, (int)sizeof p->pci, cu) != CUDA_SUCCESS)
+        p->pci[0] = '\0';
+    return CUDA_SUCCESS;
+}
+
+/* Takes the driver's view of every device once CUDA is initialised; the
+ * flush thread calls it until it returns true. Why not only when CUPTI's
+ * device record comes: a program shorter than the flush period gets its
+ * records at exit, when the runtime may have shut the driver down already
+ * (cuDeviceGet failed there: h200-1/cuda_demo.json, a 0.46 s program, had no
+ * PCI ids). cuDeviceGetCount does not initialise CUDA: before the program's
+ * cuInit it fails and we ask again later. */
+static bool drv_snapshot(void)
+{
+    if (__atomic_load_n(&g.drv_state, __ATOMIC_ACQUIRE) != 0)
+        return true;
+    void *cuda = loaded_libcuda();
+    if (!cuda)
+        return false;
+    CUresult (*count)(int *);
+    LOAD_SYM(count, cuda, "cuDeviceGetCount");
+    int n = 0;
+    CUresult r = count ? count(&n) : CUDA_ERROR_NOT_FOUND;
+    if (r == CUDA_ERROR_NOT_INITIALIZED) {
+        dlclose(cuda);
+        return false;
+    }
+    struct drv_props *props = calloc(MAX_DEV, sizeof *props);
+    if (r == CUDA_SUCCESS && props)
+        for (int d = 0; d < n && d < MAX_DEV; d++)
+            drv_query(cuda, d, &props[d]);
+    dlclose(cuda); /* drops only the reference NOLOAD took */
+    pthread_mutex_lock(&g.mu);
+    if (!g.drv && props && r == CUDA_SUCCESS) {
+        g.drv = props;
+        props = NULL;
+    }
+    __atomic_store_n(&g.drv_state, g.drv ? 1 : 2, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g.mu);
+    free(props);
+    return true;
+}
+
+/* The driver's properties of dev (g.mu held): the snapshot when it has
+ * them, else asked now (cuInit retried only when the driver says it is not
+ * initialised: records arrive, so the program is initialising CUDA). */
+static bool drv_props_of(int dev, struct drv_props *p)
+{
+    if (g.drv && g.drv[dev].ok) {
+        *p = g.drv[dev];
+        return true;
+    }
+    void *cuda = loaded_libcuda();
+    void *h = cuda ? cuda : RTLD_DEFAULT;
+    CUresult r = drv_query(h, dev, p);
+    if (r == CUDA_ERROR_NOT_INITIALIZED) {
         CUresult (*init)(unsigned);
         LOAD_SYM(init, h, "cuInit");
         if (init && init(0) == CUDA_SUCCESS)
-            gr = get(&cu, dev);
+            r = drv_query(h, dev, p);
     }
-    bool drv = gr == CUDA_SUCCESS;
-    if (!drv)
-        note_error("device %d: no PCI ids or memory clock (the driver was not reachable: %s)", dev,
-                   get ? "cuDeviceGet failed" : "no cuDeviceGet");
-    int v;
-#define ATTR(a) (drv && attr && attr(&v, (a), cu) == CUDA_SUCCESS)
+    if (cuda)
+        dlclose(cuda);
+    if (r != CUDA_SUCCESS)
+        note_error("device %d: no PCI ids or memory clock (the driver did not answer: "
+                   "cuDeviceGet returned %d)",
+                   dev, (int)r);
+    return r == CUDA_SUCCESS;
+}
+
+/* The device's properties, written once per device as a commroof_device
+ * event and kept for metadata.devices. From CUPTI's device record when it
+ * came (d != NULL), otherwise, and for what that record lacks (PCI ids,
+ * memory clock and bus), from the driver. Fields neither source gives stay
+ * absent, never guessed. Called with g.mu held. */
+static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
+{
+    if (dev < 0 || dev >= MAX_DEV || g.dev_known[dev])
+        return;
+    g.dev_known[dev] = true;
+    struct drv_props p;
+    bool drv = drv_props_of(dev, &p);
     sb_t j = {0};
     sb_printf(&j, "{\"device\":%d", dev);
     char name[128] = "";
     if (d && d->name)
         snprintf(name, sizeof name, "%s", d->name);
-    else if (drv && getname && getname(name, (int)sizeof name, cu) != CUDA_SUCCESS)
-        name[0] = '\0';
+    else if (drv)
+        snprintf(name, sizeof name, "%s", p.name);
     snprintf(g.dev_name[dev], sizeof g.dev_name[dev], "%s", name);
     if (name[0]) {
         sb_puts(&j, ",\"name\":");
         sb_str(&j, name);
     }
-    CUuuid uu;
     if (d)
         sb_uuid(&j, &d->uuid);
-    else if (drv && getuuid && getuuid(&uu, cu) == CUDA_SUCCESS)
-        sb_uuid(&j, &uu);
+    else if (drv && p.has_uuid)
+        sb_uuid(&j, &p.uuid);
     if (d) {
         sb_printf(&j,
                   ",\"cc_major\":%u,\"cc_minor\":%u,\"sm_count\":%u,\"clock_khz\":%u,"
@@ -398,38 +507,30 @@ static void describe_device(sb_t *s, int dev, const CUpti_ActivityDevice5 *d)
                   d->computeCapabilityMajor, d->computeCapabilityMinor, d->numMultiprocessors,
                   d->coreClockRate, d->globalMemorySize, d->l2CacheSize, d->numMemcpyEngines,
                   d->maxSharedMemoryPerMultiprocessor, d->maxRegistersPerMultiprocessor);
-    } else {
-        if (ATTR(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR))
-            sb_printf(&j, ",\"cc_major\":%d", v);
-        if (ATTR(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))
-            sb_printf(&j, ",\"cc_minor\":%d", v);
-        if (ATTR(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))
-            sb_printf(&j, ",\"sm_count\":%d", v);
-        if (ATTR(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) && v > 0)
-            sb_printf(&j, ",\"clock_khz\":%d", v);
-        size_t mem = 0;
-        if (drv && totalmem && totalmem(&mem, cu) == CUDA_SUCCESS && mem > 0)
-            sb_printf(&j, ",\"mem_bytes\":%zu", mem);
-        if (ATTR(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) && v > 0)
-            sb_printf(&j, ",\"l2_bytes\":%d", v);
+    } else if (drv) {
+        if (p.sm_count > 0) /* cc 0.0 is no device: with no SMs, leave the pair out */
+            sb_printf(&j, ",\"cc_major\":%d,\"cc_minor\":%d,\"sm_count\":%d", p.cc_major,
+                      p.cc_minor, p.sm_count);
+        if (p.clock_khz > 0)
+            sb_printf(&j, ",\"clock_khz\":%d", p.clock_khz);
+        if (p.mem_bytes > 0)
+            sb_printf(&j, ",\"mem_bytes\":%zu", p.mem_bytes);
+        if (p.l2_bytes > 0)
+            sb_printf(&j, ",\"l2_bytes\":%d", p.l2_bytes);
     }
-    if (ATTR(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) && v > 0)
-        sb_printf(&j, ",\"mem_clock_khz\":%d", v);
-    if (ATTR(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH) && v > 0)
-        sb_printf(&j, ",\"mem_bus_bits\":%d", v);
-    if (ATTR(CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID) && v != 0)
-        sb_printf(&j, ",\"pci_device_id\":\"0x%08x\"", (unsigned)v);
-#undef ATTR
-    char b[64];
-    if (drv && bus && bus(b, (int)sizeof b, cu) == CUDA_SUCCESS) {
+    if (drv && p.mem_clock_khz > 0)
+        sb_printf(&j, ",\"mem_clock_khz\":%d", p.mem_clock_khz);
+    if (drv && p.mem_bus_bits > 0)
+        sb_printf(&j, ",\"mem_bus_bits\":%d", p.mem_bus_bits);
+    if (drv && p.pci_device_id != 0)
+        sb_printf(&j, ",\"pci_device_id\":\"0x%08x\"", (unsigned)p.pci_device_id);
+    if (drv && p.pci[0]) {
         sb_puts(&j, ",\"pci\":");
-        sb_str(&j, b);
+        sb_str(&j, p.pci);
     }
     sb_puts(&j, ",\"source\":");
-    sb_str(&j, d ? "cupti+driver" : "driver");
+    sb_str(&j, d ? (drv ? "cupti+driver" : "cupti") : "driver");
     sb_puts(&j, "}");
-    if (cuda)
-        dlclose(cuda); /* drops only the reference NOLOAD took */
     if (j.oom) {
         free(j.p);
         return;
@@ -1220,17 +1321,42 @@ static void pend_finish(void)
 
 /* ---------- lifecycle ---------- */
 
+/* Until the driver's snapshot of the devices is taken (drv_snapshot), the
+ * thread wakes this often to try, for at most DRV_POLL_MAX tries (2 s: a
+ * program that started the tracer from NVTX and initialises CUDA later is
+ * then asked at each flush only); then only at each flush. */
+#define DRV_POLL_MS 10
+#define DRV_POLL_MAX 200
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
 static void *flusher_main(void *arg)
 {
     (void)arg;
-    struct timespec ts = {.tv_sec = g.flush_ms / 1000,
-                          .tv_nsec = (long)(g.flush_ms % 1000) * 1000000L};
+    unsigned since_flush_ms = 0, polls = 0;
+    bool drv_done = false;
     while (!__atomic_load_n(&g.stop_flusher, __ATOMIC_ACQUIRE)) {
-        nanosleep(&ts, NULL);
+        bool fast = !drv_done && polls < DRV_POLL_MAX;
+        unsigned step = fast ? DRV_POLL_MS : g.flush_ms - since_flush_ms;
+        if (step > g.flush_ms - since_flush_ms)
+            step = g.flush_ms - since_flush_ms;
+        sleep_ms(step);
+        since_flush_ms += step;
         if (__atomic_load_n(&g.stop_flusher, __ATOMIC_ACQUIRE))
             break;
-        /* flag 0: only buffers whose records are all complete; cheap. */
-        cuptiActivityFlushAll(0);
+        if (!drv_done && (fast || since_flush_ms >= g.flush_ms)) {
+            drv_done = drv_snapshot();
+            polls++;
+        }
+        if (since_flush_ms >= g.flush_ms) {
+            since_flush_ms = 0;
+            /* flag 0: only buffers whose records are all complete; cheap. */
+            cuptiActivityFlushAll(0);
+        }
     }
     return NULL;
 }
@@ -1265,6 +1391,16 @@ static void read_cmdline(sb_t *s)
     sb_str(s, buf);
 }
 
+static bool nvtx_guard_only(void);
+
+/* Who recorded the NVTX ranges (metadata.nvtx_recorder, traces/README.md). */
+static const char *nvtx_recorder(void)
+{
+    if (nvtx_guard_only()) /* CUPTI alone, or nobody where it records no markers */
+        return g.marker_on ? "cupti" : "none";
+    return own_mode() ? "own" : "cupti";
+}
+
 static void finish(void)
 {
     pthread_mutex_lock(&g.mu);
@@ -1273,6 +1409,7 @@ static void finish(void)
     if (!go)
         return;
     __atomic_store_n(&g.stop_flusher, 1, __ATOMIC_RELEASE);
+    drv_snapshot(); /* while the driver may still be up (a program shorter than a poll) */
     /* Deliver everything CUPTI still holds, complete or not (incomplete
      * records are counted as dropped by times_ok()). */
     if (g.cupti_on)
@@ -1318,7 +1455,7 @@ static void finish(void)
               ",\"nvtx_recorder\":\"%s\",\"nvtx_payloads_decoded\":%" PRIu64
               ",\"nvtx_payloads_undecoded\":%" PRIu64 ",\"nvtx_payloads_unmatched\":%" PRIu64
               ",\"errors\":[",
-              g.records, g.dropped, g.incomplete, g.unmatched_ends, own_mode() ? "own" : "cupti",
+              g.records, g.dropped, g.incomplete, g.unmatched_ends, nvtx_recorder(),
               __atomic_load_n(&g.ext_decoded, __ATOMIC_RELAXED),
               __atomic_load_n(&g.ext_undecoded, __ATOMIC_RELAXED),
               __atomic_load_n(&g.ext_unmatched, __ATOMIC_RELAXED));
@@ -1820,22 +1957,34 @@ static uint64_t next_own_id(void)
     return __atomic_add_fetch(&nv.next_id, 1, __ATOMIC_RELAXED);
 }
 
-/* The attributes CUPTI's handlers get. CUPTI follows an extended payload's
- * pointers itself and crashed on a bad one (seen on the H200 with
- * tests/trace/nvtx_payload_demo.c: SIGSEGV inside libcupti's domain push
- * handler); it records no field of such a payload anyway, we decode it. So
- * CUPTI gets our checked copy with the extended payload removed; events
- * without one pass through untouched. */
+/* Marks attributes we hand CUPTI as carrying no payload (attr_for_cupti). */
+static void no_payload(nvtxEventAttributes_t *a)
+{
+    a->payloadType = NVTX_PAYLOAD_TYPE_DOUBLE;
+    a->payload.dValue = __builtin_nan("");
+    a->reserved0 = 0;
+}
+
+/* The attributes CUPTI's handlers get.
+ * - An extended payload is removed: CUPTI follows its pointers itself and
+ *   crashed on a bad one (seen on the H200 with tests/trace/nvtx_payload_demo.c:
+ *   SIGSEGV inside libcupti's domain push handler, exit 139); it records no
+ *   field of such a payload anyway, we decode it.
+ * - An event with no payload gets a NaN double: CUPTI records payload kind
+ *   u64 value 0 for NVTX_PAYLOAD_UNKNOWN (seen on the H200, 2026-12-01: every
+ *   NCCL range read "payload":0 in guard mode), which no reader can tell from
+ *   a real 0; a NaN is never written (JSON has none, range_args), so such a
+ *   range has no payload in the trace, as in the program.
+ * Events with a scalar payload pass through untouched. */
 static const nvtxEventAttributes_t *attr_for_cupti(const nvtxEventAttributes_t *attr,
                                                    const nvtxEventAttributes_t *copy, bool ok,
                                                    nvtxEventAttributes_t *clean)
 {
-    if (!attr || !ok || copy->payloadType != NVTX_PAYLOAD_TYPE_EXT)
+    if (!attr || !ok ||
+        (copy->payloadType != NVTX_PAYLOAD_TYPE_EXT && copy->payloadType != NVTX_PAYLOAD_UNKNOWN))
         return attr;
     *clean = *copy;
-    clean->payloadType = NVTX_PAYLOAD_UNKNOWN;
-    clean->payload.ullValue = 0;
-    clean->reserved0 = 0;
+    no_payload(clean);
     return clean;
 }
 
@@ -2105,6 +2254,7 @@ static int NVTX_API w_push_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd,
     a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
     a.messageType = NVTX_MESSAGE_TYPE_ASCII;
     a.message.ascii = name;
+    no_payload(&a); /* for CUPTI; ours is ext (decoded above) */
     if (own_mode()) {
         own_open(d, true, next_own_id(), &a, NULL, ext, true, bad);
     } else {
@@ -2132,6 +2282,8 @@ static int NVTX_API w_pop_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd, 
 }
 
 /* ----- installing the wrappers ----- */
+
+typedef int (*nvtx_init_fn)(NvtxGetExportTableFunc_t);
 
 typedef struct {
     NvtxCallbackModule module;
@@ -2170,10 +2322,213 @@ static bool get_tables(NvtxGetExportTableFunc_t get, tables_t *t)
     return t->table[NVTX_CB_MODULE_CORE] && t->table[NVTX_CB_MODULE_CORE2];
 }
 
-static bool nvtx_own_only(void)
+/* COMMROOF_TRACE_NVTX_WRAP=0: guard mode (below) instead of the wrappers. */
+static bool nvtx_guard_only(void)
 {
     const char *e = getenv("COMMROOF_TRACE_NVTX_WRAP");
     return e && strcmp(e, "0") == 0;
+}
+
+/* ----- guard mode (COMMROOF_TRACE_NVTX_WRAP=0) -----
+ * No payload decoding and no own path: CUPTI records NVTX alone, as before
+ * the wrappers existed. But CUPTI follows an extended payload's pointers and
+ * crashed on a bad one (SIGSEGV inside libcupti, tests/trace/nvtx_payload_demo.c
+ * on the H200), and the tracer must never make the traced program fail; so
+ * the slots that take event attributes still get a thin guard that hands
+ * CUPTI the attributes without the extended payload (attr_for_cupti), and
+ * the payload extension is still taken, so that a pop with a payload
+ * (NCCL's ncclCommInit* ranges) reaches CUPTI as a plain pop and its range
+ * closes. Guards are installed only over CUPTI's own handlers. */
+
+static int NVTX_API gd_push_ex(const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    return orig.push_ex(attr_for_cupti(attr, &a, ok, &clean));
+}
+
+static int NVTX_API gd_dpush_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    return orig.dpush_ex(d, attr_for_cupti(attr, &a, ok, &clean));
+}
+
+static nvtxRangeId_t NVTX_API gd_start_ex(const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    return orig.start_ex(attr_for_cupti(attr, &a, ok, &clean));
+}
+
+static nvtxRangeId_t NVTX_API gd_dstart_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    return orig.dstart_ex(d, attr_for_cupti(attr, &a, ok, &clean));
+}
+
+static void NVTX_API gd_mark_ex(const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    orig.mark_ex(attr_for_cupti(attr, &a, ok, &clean));
+}
+
+static void NVTX_API gd_dmark_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
+{
+    nvtxEventAttributes_t a, clean;
+    bool ok = read_attr(attr, &a);
+    orig.dmark_ex(d, attr_for_cupti(attr, &a, ok, &clean));
+}
+
+/* Schema and enum ids as NVTX's contract gives them (the caller's static id,
+ * or a fresh dynamic one); nothing is registered, nothing decoded. */
+static uint64_t NVTX_API gd_schema_reg(nvtxDomainHandle_t d, const nvtxPayloadSchemaAttr_t *attr)
+{
+    (void)d;
+    nvtxPayloadSchemaAttr_t a;
+    if (nvp_safe_read(&a, attr, sizeof a) != sizeof a)
+        return 0;
+    if (a.fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID)
+        return a.schemaId;
+    return __atomic_fetch_add(&nv.next_schema, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t NVTX_API gd_enum_reg(nvtxDomainHandle_t d, const nvtxPayloadEnumAttr_t *attr)
+{
+    (void)d;
+    nvtxPayloadEnumAttr_t a;
+    if (nvp_safe_read(&a, attr, sizeof a) != sizeof a)
+        return 0;
+    if (a.fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID)
+        return a.schemaId;
+    return __atomic_fetch_add(&nv.next_schema, 1, __ATOMIC_RELAXED);
+}
+
+/* nvtxRangePushPayload: a plain push named "payload range" (the payload is
+ * not read). */
+static int NVTX_API gd_push_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd, size_t count)
+{
+    (void)pd;
+    (void)count;
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "payload range";
+    no_payload(&a);
+    return orig.dpush_ex ? orig.dpush_ex(d, &a) : 0;
+}
+
+/* nvtxRangePopPayload: a plain pop, so the range closes. */
+static int NVTX_API gd_pop_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd, size_t count)
+{
+    (void)pd;
+    (void)count;
+    return orig.dpop ? orig.dpop(d) : 0;
+}
+
+/* Puts the wrappers (or, in guard mode, the guards) into NVTX's slots
+ * around CUPTI's handlers. init is CUPTI's InitializeInjectionNvtx2 (NULL
+ * when there is none): it fills the slots first. Returns what NVTX gets
+ * back from InitializeInjectionNvtx2. Separate from it so that
+ * tests/trace/nvtx_guard_sim.c can run it with a stand-in NVTX and CUPTI. */
+static int nvtx_take_over(NvtxGetExportTableFunc_t get, nvtx_init_fn init)
+{
+    bool guard = nvtx_guard_only();
+    tables_t t;
+    bool tables = get_tables(get, &t);
+    if (!tables)
+        note_error("NVTX export tables unreadable; NVTX payloads are not decoded%s",
+                   guard ? " and CUPTI sees them unguarded" : "");
+    int r = init ? init(get) : 0;
+    if (!init)
+        note_error("libcupti has no InitializeInjectionNvtx2; NVTX ranges are recorded without "
+                   "CUPTI");
+    else if (!r)
+        note_error("CUPTI's NVTX initialisation failed; NVTX ranges are recorded without CUPTI");
+    if (!tables || (guard && !r))
+        return r; /* guard mode without CUPTI: there is nothing to guard */
+    pthread_mutex_lock(&nv.mu);
+    if (r && !guard)
+        nv.cupti_nvtx = true;
+    /* wrapper NULL: CUPTI's handler stays in the slot; we only keep it (for
+     * the payload extension's push and pop) */
+    const wrap_t full[] = {
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx, FP(w_push_ex), &orig.push_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushA, FP(w_push_a), &orig.push_a},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePop, FP(w_pop), &orig.pop},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartEx, FP(w_start_ex), &orig.start_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartA, FP(w_start_a), &orig.start_a},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeEnd, FP(w_end), &orig.end},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkEx, FP(w_mark_ex), &orig.mark_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkA, FP(w_mark_a), &orig.mark_a},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FP(w_dmark_ex), &orig.dmark_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeStartEx, FP(w_dstart_ex),
+         &orig.dstart_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeEnd, FP(w_dend), &orig.dend},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FP(w_dpush_ex), &orig.dpush_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, FP(w_dpop), &orig.dpop},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA, FP(w_dreg_str),
+         &orig.dreg_str},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateA, FP(w_dcreate), &orig.dcreate},
+    };
+    const wrap_t guards[] = {
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx, FP(gd_push_ex), &orig.push_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartEx, FP(gd_start_ex), &orig.start_ex},
+        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkEx, FP(gd_mark_ex), &orig.mark_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FP(gd_dmark_ex), &orig.dmark_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeStartEx, FP(gd_dstart_ex),
+         &orig.dstart_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FP(gd_dpush_ex), &orig.dpush_ex},
+        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, NULL, &orig.dpop},
+    };
+    const wrap_t *wraps = guard ? guards : full;
+    size_t nwraps = guard ? sizeof guards / sizeof guards[0] : sizeof full / sizeof full[0];
+    for (size_t i = 0; i < nwraps; i++) {
+        const wrap_t *w = &wraps[i];
+        if (w->cbid >= t.size[w->module] || !t.table[w->module][w->cbid])
+            continue;
+        NvtxFunctionPointer *slot = t.table[w->module][w->cbid];
+        NvtxFunctionPointer now = *slot;
+        /* CUPTI's handler is what it put there; an untouched slot still
+         * holds NVTX's own initialiser, which must never be called again. */
+        NvtxFunctionPointer cupti = (r && now != t.before[w->module][w->cbid]) ? now : NULL;
+        NvtxFunctionPointer kept;
+        memcpy(&kept, w->orig_slot, sizeof kept);
+        if (kept && cupti && kept != cupti) {
+            /* another NVTX copy, another handler: leave CUPTI's in place */
+            note_error("NVTX handlers differ between NVTX copies; some ranges are recorded by "
+                       "CUPTI alone%s",
+                       guard ? " and unguarded" : "");
+            continue;
+        }
+        if (guard && !cupti)
+            continue; /* a guard calls CUPTI's handler: only over one */
+        if (cupti)
+            memcpy(w->orig_slot, &cupti, sizeof cupti);
+        else if (kept && r)
+            continue; /* CUPTI handles it elsewhere but not here: leave as is */
+        if (w->wrapper)
+            *slot = w->wrapper;
+    }
+    if (!r) {
+        /* CUPTI failed: undo whatever else it put in the slots. */
+        for (unsigned m = NVTX_CB_MODULE_CORE; m < NVTX_CB_MODULE_SIZE; m++)
+            for (unsigned i = 1; i < t.size[m]; i++) {
+                if (!t.table[m] || !t.table[m][i])
+                    continue;
+                bool ours = false;
+                for (size_t k = 0; k < nwraps; k++)
+                    ours = ours || (wraps[k].module == m && wraps[k].cbid == i);
+                if (!ours)
+                    *t.table[m][i] = t.before[m][i];
+            }
+    }
+    pthread_mutex_unlock(&nv.mu);
+    return guard ? r : 1;
 }
 
 /* Called by NVTX (NVTX_INJECTION64_PATH) in every NVTX copy in the process
@@ -2182,9 +2537,7 @@ static bool nvtx_own_only(void)
  * instance sees both activity and markers (a second libcupti would lose
  * every marker: seen on the H200, traces/README.md). Activity is enabled
  * here too, so ranges opened before the first CUDA call are recorded. Then
- * our wrappers go into the slots (above). COMMROOF_TRACE_NVTX_WRAP=0 leaves
- * CUPTI's slots alone (the behaviour before payload decoding). */
-typedef int (*nvtx_init_fn)(NvtxGetExportTableFunc_t);
+ * our wrappers (or guards) go into the slots (nvtx_take_over). */
 EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get);
 EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 {
@@ -2210,100 +2563,33 @@ EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
     }
     if (fwd == InitializeInjectionNvtx2)
         fwd = NULL;
-    bool wrap = !nvtx_own_only();
-    tables_t t;
-    if (wrap && !get_tables(get, &t)) {
-        note_error("NVTX export tables unreadable; NVTX payloads are not decoded");
-        wrap = false;
-    }
-    int r = fwd ? fwd(get) : 0;
-    if (!fwd)
-        note_error("libcupti has no InitializeInjectionNvtx2; NVTX ranges are recorded without "
-                   "CUPTI");
-    else if (!r)
-        note_error("CUPTI's NVTX initialisation failed; NVTX ranges are recorded without CUPTI");
-    if (!wrap)
-        return r;
-    pthread_mutex_lock(&nv.mu);
-    if (r)
-        nv.cupti_nvtx = true;
-    const wrap_t wraps[] = {
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx, FP(w_push_ex), &orig.push_ex},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushA, FP(w_push_a), &orig.push_a},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePop, FP(w_pop), &orig.pop},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartEx, FP(w_start_ex), &orig.start_ex},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartA, FP(w_start_a), &orig.start_a},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeEnd, FP(w_end), &orig.end},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkEx, FP(w_mark_ex), &orig.mark_ex},
-        {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkA, FP(w_mark_a), &orig.mark_a},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FP(w_dmark_ex), &orig.dmark_ex},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeStartEx, FP(w_dstart_ex),
-         &orig.dstart_ex},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeEnd, FP(w_dend), &orig.dend},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FP(w_dpush_ex), &orig.dpush_ex},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, FP(w_dpop), &orig.dpop},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA, FP(w_dreg_str),
-         &orig.dreg_str},
-        {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateA, FP(w_dcreate), &orig.dcreate},
-    };
-    for (size_t i = 0; i < sizeof wraps / sizeof wraps[0]; i++) {
-        const wrap_t *w = &wraps[i];
-        if (w->cbid >= t.size[w->module] || !t.table[w->module][w->cbid])
-            continue;
-        NvtxFunctionPointer *slot = t.table[w->module][w->cbid];
-        NvtxFunctionPointer now = *slot;
-        /* CUPTI's handler is what it put there; an untouched slot still
-         * holds NVTX's own initialiser, which must never be called again. */
-        NvtxFunctionPointer cupti = (r && now != t.before[w->module][w->cbid]) ? now : NULL;
-        NvtxFunctionPointer kept;
-        memcpy(&kept, w->orig_slot, sizeof kept);
-        if (kept && cupti && kept != cupti) {
-            /* another NVTX copy, another handler: leave CUPTI's in place */
-            note_error("NVTX handlers differ between NVTX copies; some ranges are recorded by "
-                       "CUPTI alone");
-            continue;
-        }
-        if (cupti)
-            memcpy(w->orig_slot, &cupti, sizeof cupti);
-        else if (kept && r)
-            continue; /* CUPTI handles it elsewhere but not here: leave as is */
-        *slot = w->wrapper;
-    }
-    if (!r) {
-        /* CUPTI failed: undo whatever else it put in the slots. */
-        for (unsigned m = NVTX_CB_MODULE_CORE; m < NVTX_CB_MODULE_SIZE; m++)
-            for (unsigned i = 1; i < t.size[m]; i++) {
-                if (!t.table[m] || !t.table[m][i])
-                    continue;
-                bool ours = false;
-                for (size_t k = 0; k < sizeof wraps / sizeof wraps[0]; k++)
-                    ours = ours || (wraps[k].module == m && wraps[k].cbid == i);
-                if (!ours)
-                    *t.table[m][i] = t.before[m][i];
-            }
-    }
-    pthread_mutex_unlock(&nv.mu);
-    return 1;
+    return nvtx_take_over(get, fwd);
 }
 
 /* Called by NVTX's extension loader (nvtxDetail/nvtxExtInit.h) for each
  * extension module a program uses. The payload extension is ours: schema and
- * enum registration, push and pop with a payload. Other modules (counters,
- * memory, ...) are declined, as before this library exported the function;
- * CUPTI's InitializeInjectionNvtxExtension is not called (CUPTI does not
- * decode payloads, and how it behaves there is not verified on a GPU). */
+ * enum registration, push and pop with a payload (guard mode: the gd_
+ * versions, which decode nothing). Other modules (counters, memory, ...) are
+ * declined, as before this library exported the function; CUPTI's
+ * InitializeInjectionNvtxExtension is not called (CUPTI does not decode
+ * payloads, and how it behaves there is not verified on a GPU). */
 EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *info);
 EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *info)
 {
-    if (!info || nvtx_own_only() || info->moduleId != NVTX_EXT_PAYLOAD_MODULEID ||
-        info->segmentsCount < 1 || !info->segments)
+    if (!info || info->moduleId != NVTX_EXT_PAYLOAD_MODULEID || info->segmentsCount < 1 ||
+        !info->segments)
         return 0;
     nvtxExtModuleSegment_t *seg = &info->segments[0];
     if (!seg->functionSlots || seg->slotCount <= NVTX3EXT_CBID_nvtxRangePopPayload)
         return 0;
-    seg->functionSlots[NVTX3EXT_CBID_nvtxPayloadSchemaRegister] = (intptr_t)w_schema_reg;
-    seg->functionSlots[NVTX3EXT_CBID_nvtxPayloadEnumRegister] = (intptr_t)w_enum_reg;
-    seg->functionSlots[NVTX3EXT_CBID_nvtxRangePushPayload] = (intptr_t)w_push_pl;
-    seg->functionSlots[NVTX3EXT_CBID_nvtxRangePopPayload] = (intptr_t)w_pop_pl;
+    bool guard = nvtx_guard_only();
+    seg->functionSlots[NVTX3EXT_CBID_nvtxPayloadSchemaRegister] =
+        guard ? (intptr_t)gd_schema_reg : (intptr_t)w_schema_reg;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxPayloadEnumRegister] =
+        guard ? (intptr_t)gd_enum_reg : (intptr_t)w_enum_reg;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxRangePushPayload] =
+        guard ? (intptr_t)gd_push_pl : (intptr_t)w_push_pl;
+    seg->functionSlots[NVTX3EXT_CBID_nvtxRangePopPayload] =
+        guard ? (intptr_t)gd_pop_pl : (intptr_t)w_pop_pl;
     return 1;
 }

@@ -90,22 +90,7 @@ for i in $(seq 1 $REPS); do
   python3 traces/tracer/check_trace.py "$(one $W/ovh)" --expect-kernels 50100 > $W/chk.txt; echo "   check rc=$? $(head -1 $W/chk.txt | cut -c1-160)"
 done
 gzip -c "$(one $W/ovh)" > $OUT/overhead_traced.json.gz
-python3 - $OUT/overhead.txt <<'PY'
-import statistics, sys
-rows = [l.split() for l in open(sys.argv[1])]
-def wall(r): return float(r[r.index("wall_us") + 1])
-for mode in ("untraced", "traced"):
-    w = [wall(r) for r in rows if r[0] == mode]
-    per_proc = {}
-    for r in rows:
-        if r[0] == mode: per_proc.setdefault(r[1], []).append(wall(r))
-    meds = [statistics.median(v) for v in per_proc.values()]
-    print(f"{mode:9s} loops={len(w)} median {statistics.median(w):.1f} us  min {min(w):.1f}  max {max(w):.1f}"
-          f"  per-process medians {' '.join(f'{m:.0f}' for m in meds)}")
-u = statistics.median(wall(r) for r in rows if r[0] == "untraced")
-t = statistics.median(wall(r) for r in rows if r[0] == "traced")
-print(f"overhead {100 * (t - u) / u:+.2f} % (median traced vs median untraced); per kernel {(t - u) / 10000 * 1000:.0f} ns")
-PY
+python3 traces/tracer/overhead_summary.py $OUT/overhead.txt 10000
 
 echo "== checks"
 python3 traces/tracer/check_trace.py $OUT/*.json 2>&1 | cut -c1-300

@@ -348,6 +348,99 @@ static void test_h200_killed(void **state)
     cr_trace_summary_free(s);
 }
 
+/* The same CUDA C demo traced again on the H200 after the driver snapshot
+ * (traces/h200-1/cuda_demo_pci.json, 2026-12-01): a 0.46 s program whose
+ * device record arrives at exit now carries the PCI ids. Expected values:
+ * the bus id nvidia-smi printed on that machine (00000000:00:06.0,
+ * h200-1/verify_run.log) in the driver's 4-digit-domain form, and the
+ * H200's PCI device id 0x2335 with NVIDIA's vendor id 0x10de. Its NVTX
+ * ranges without a payload (before_cuda_init, trace_demo in trace_demo.cu)
+ * have none in the trace (CUPTI's "u64 0" for no payload is masked). */
+static void test_h200_cuda_demo_pci(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open("traces/h200-1/cuda_demo_pci.json", &r, &d), CR_OK);
+    const cr_trace_event *e;
+    int ranges = 0, with_payload = 0;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        if (e->cat != CR_TRACE_NVTX || e->ph != 'X')
+            continue;
+        ranges++;
+        with_payload += e->has_payload;
+        if (strcmp(e->name, "before_cuda_init") == 0 || strcmp(e->name, "trace_demo") == 0)
+            assert_false(e->has_payload);
+    }
+    assert_int_equal(ranges, 6);
+    assert_int_equal(with_payload, 4); /* h2d_inputs, matmul x4, axpy x8, d2d_and_d2h */
+    const json_t *dev0 = json_array_get(cr_trace_reader_devices(r), 0);
+    assert_non_null(dev0);
+    assert_string_equal(json_string_value(json_object_get(dev0, "pci")), "0000:00:06.0");
+    assert_string_equal(json_string_value(json_object_get(dev0, "pci_device_id")), "0x233510de");
+    assert_string_equal(json_string_value(json_object_get(dev0, "source")), "cupti+driver");
+    const json_t *errs = json_object_get(cr_trace_reader_metadata(r), "errors");
+    assert_int_equal(json_array_size(errs), 0);
+    cr_trace_reader_free(r);
+}
+
+/* PyTorch with a one-rank NCCL all-reduce, NVTX in guard mode
+ * (COMMROOF_TRACE_NVTX_WRAP=0, traces/h200-1/torch_demo_wrap0.json): the
+ * program exited 0, NCCL's ranges are there (3 ncclAllReduce in
+ * kernels/trace_demo/torch_demo.py, the communicator's init, finalize and
+ * destroy), closed, and carry no payload (none decoded; CUPTI's "u64 0"
+ * masked). */
+static void test_h200_torch_guard_mode(void **state)
+{
+    (void)state;
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open("traces/h200-1/torch_demo_wrap0.json", &r, &d), CR_OK);
+    const cr_trace_event *e;
+    int nccl = 0, allreduce = 0;
+    while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
+        if (e->cat != CR_TRACE_NVTX || !e->domain || strcmp(e->domain, "NCCL") != 0)
+            continue;
+        nccl++;
+        allreduce += strcmp(e->name, "ncclAllReduce") == 0;
+        assert_false(e->has_payload);
+        assert_null(json_object_get(e->args, "unclosed"));
+    }
+    assert_int_equal(nccl, 6);
+    assert_int_equal(allreduce, 3);
+    const json_t *md = cr_trace_reader_metadata(r);
+    assert_string_equal(json_string_value(json_object_get(md, "nvtx_recorder")), "cupti");
+    assert_int_equal(json_integer_value(json_object_get(md, "nvtx_payloads_decoded")), 0);
+    assert_int_equal(json_integer_value(json_object_get(md, "dropped_records")), 0);
+    cr_trace_reader_free(r);
+}
+
+/* A torchrun worker under `commroof trace`, stopped by `timeout` on the H200
+ * (traces/h200-1/torch_demo_torchrun_killed.json): what the periodic flush
+ * wrote is read, the file is reported incomplete. Expected numbers from the
+ * file's text: 38 lines end in "}," (every event line, the last one
+ * included: the kill came between flushes), 9 of them "cat":"kernel", 6
+ * "cat":"memcpy"; the last commroof_stats says dropped_records 0; one
+ * commroof_device line. */
+static void test_h200_torchrun_killed(void **state)
+{
+    (void)state;
+    cr_trace_summary *s = NULL;
+    cr_diag d = {{0}};
+    if (cr_trace_summarize("traces/h200-1/torch_demo_torchrun_killed.json", &s, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_false(s->info.complete);
+    assert_false(s->info.has_metadata);
+    assert_int_equal(s->info.events, 38);
+    assert_int_equal(s->info.discarded_bytes, 0);
+    assert_true(s->info.dropped_known);
+    assert_int_equal(s->info.dropped_records, 0);
+    assert_int_equal(s->kernels, 9);
+    assert_int_equal(s->copies, 6);
+    assert_int_equal(s->n_devices, 1);
+    cr_trace_summary_free(s);
+}
+
 /* Cutting the complete H200 trace at every byte never fails and never
  * returns more events than the whole file; the count never decreases as the
  * cut moves right. */
@@ -660,14 +753,16 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_minimal_fixture),      cmocka_unit_test(test_minimal_summary),
-        cmocka_unit_test(test_h200_cuda_demo),       cmocka_unit_test(test_h200_nvtx_payloads),
-        cmocka_unit_test(test_nvtx_ext_payloads),    cmocka_unit_test(test_h200_killed),
-        cmocka_unit_test(test_truncated_everywhere), cmocka_unit_test(test_other_tools),
-        cmocka_unit_test(test_lenient_forms),        cmocka_unit_test(test_bad_inputs),
-        cmocka_unit_test(test_event_too_big),        cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_error_is_sticky),      cmocka_unit_test(test_names),
-        cmocka_unit_test(test_committed_traces),     cmocka_unit_test(test_fuzz_corpus_replay),
+        cmocka_unit_test(test_minimal_fixture),       cmocka_unit_test(test_minimal_summary),
+        cmocka_unit_test(test_h200_cuda_demo),        cmocka_unit_test(test_h200_nvtx_payloads),
+        cmocka_unit_test(test_nvtx_ext_payloads),     cmocka_unit_test(test_h200_killed),
+        cmocka_unit_test(test_truncated_everywhere),  cmocka_unit_test(test_other_tools),
+        cmocka_unit_test(test_lenient_forms),         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_event_too_big),         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_error_is_sticky),       cmocka_unit_test(test_names),
+        cmocka_unit_test(test_committed_traces),      cmocka_unit_test(test_fuzz_corpus_replay),
+        cmocka_unit_test(test_h200_torchrun_killed),  cmocka_unit_test(test_h200_cuda_demo_pci),
+        cmocka_unit_test(test_h200_torch_guard_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,13 +61,15 @@ has "CMD exits 127" "$T/o" "exited with status 127"
 : >"$T/afile"
 "$CR" trace --lib "$LIB" -o "$T/afile" -- true >"$T/o" 2>"$T/e"; check "-o a file" 2 $?
 has "-o a file" "$T/e" "is a file, not a folder"
-# SIGTERM to commroof goes on to CMD, and commroof still reports
-"$CR" trace --lib "$LIB" -o "$T/d" -- sleep 30 >"$T/o" 2>"$T/e" &
+# SIGTERM to commroof goes on to CMD, and commroof still reports. CMD
+# marks that it runs (commroof set its handlers before it forked CMD).
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c ": >\"$T/started\"; exec sleep 30" >"$T/o" 2>"$T/e" &
 tp=$!
-sleep 1
+n=0
+while [ ! -f "$T/started" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
 kill -TERM $tp
 wait $tp; check "SIGTERM forwarded" 143 $?
-has "SIGTERM forwarded" "$T/o" "\"sleep\" was ended by signal 15"
+has "SIGTERM forwarded" "$T/o" "\"sh\" was ended by signal 15"
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'echo "$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$COMMROOF_TRACE_DIR"' >"$T/o" 2>"$T/e"
 check "environment" 0 $?
 LIBABS=$(cd "$T" && pwd -P)/fake.so

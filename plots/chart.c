@@ -853,7 +853,10 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
         }
     }
     if (c->range_set[a]) {
-        cr_sbuf_add(b, "set %srange [%.6g:%.6g]\n", ax, c->lo[a], c->hi[a]);
+        /* a log axis' end ticks sit on its ends: gnuplot drops a tick that
+         * rounds outside the range, so the range gives them a millionth */
+        double pad = lg ? 1e-6 : 0.0;
+        cr_sbuf_add(b, "set %srange [%.7g:%.7g]\n", ax, c->lo[a] * (1 - pad), c->hi[a] * (1 + pad));
     } else if (a == 1 && c->kind == CR_CHART_BARS) {
         /* bars start at 0 (or a decade under the least value on a log axis)
          * and the tallest stays clear of the frame */
@@ -881,7 +884,7 @@ static size_t longest_name(const cr_chart *c)
 {
     size_t m = 0;
     for (int i = 0; i < c->ns; i++)
-        if (c->s[i].n > 0 && strlen(c->s[i].name) > m)
+        if ((c->s[i].n > 0 || c->kind == CR_CHART_BARS) && strlen(c->s[i].name) > m)
             m = strlen(c->s[i].name);
     for (int i = 0; i < c->nhl; i++)
         if (strlen(c->hl_name[i]) > m)
@@ -896,46 +899,90 @@ static bool bars_horizontal(const cr_chart *c)
     return c->kind == CR_CHART_BARS && c->nc * (c->ns > 0 ? c->ns : 1) > 48;
 }
 
-/* The title, the subtitle (a long one broken at the "; " nearest its
- * middle: the title is centred over the plot area and would run off) and
- * note (NULL: none), one per line. Returns a new string, NULL when memory
- * runs out. */
+/* Characters a title line may hold: gnuplot centres the title over the
+ * plot area, so a line may reach as far on each side as the nearer image
+ * edge (the key, on the right, shifts the centre left). 8 px a character
+ * at the 11 pt title font. */
+static size_t title_chars(const cr_chart *c)
+{
+    int pw, ph;
+    chart_px(c, &pw, &ph);
+    bool right = c->kind == CR_CHART_BARS || key_right(c);
+    double key = right ? (double)longest_name(c) * 8.0 + 80.0 : 30.0;
+    double centre = 90.0 + (pw - 90.0 - key) / 2.0;
+    double half = fmin(centre, pw - centre) - 10.0;
+    return half > 160.0 ? (size_t)(2.0 * half / 8.0) : 40;
+}
+
+/* Appends text to b broken into lines of at most width characters: at
+ * "; " where it can, else at a space; a word longer than a line stays
+ * whole. */
+static void add_wrapped(cr_sbuf *b, const char *text, size_t width)
+{
+    size_t line = 0; /* characters on the current line */
+    const char *p = text;
+    while (*p) {
+        /* the next piece: up to and including the next "; " */
+        const char *sc = strstr(p, "; ");
+        size_t n = sc ? (size_t)(sc - p) : strlen(p);
+        const char *piece = p;
+        p += n + (sc ? 2 : 0);
+        size_t need = line ? line + 2 + n : n;
+        if (line && need > width) {
+            cr_sbuf_add(b, "\n");
+            line = 0;
+        } else if (line) {
+            cr_sbuf_add(b, "; ");
+            line += 2;
+        }
+        /* a piece longer than a line breaks at spaces */
+        while (n > width - line && line + n > width) {
+            size_t cut = width - line;
+            while (cut > 0 && piece[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                break;
+            cr_sbuf_add(b, "%.*s\n", (int)cut, piece);
+            piece += cut + 1;
+            n -= cut + 1;
+            line = 0;
+        }
+        cr_sbuf_add(b, "%.*s", (int)n, piece);
+        line += n;
+    }
+}
+
+/* The title, then the subtitle and note (NULL: none) wrapped to the width
+ * the title has (title_chars). Returns a new string, NULL when memory runs
+ * out. */
 static char *title_text(const cr_chart *c, const char *note)
 {
-    const char *sub = c->subtitle ? c->subtitle : "";
-    size_t tl = strlen(c->title), sl = strlen(sub), nl = note ? strlen(note) : 0;
-    char *t = malloc(tl + sl + nl + 3);
-    if (!t)
-        return NULL;
-    memcpy(t, c->title, tl + 1);
+    cr_sbuf b = {0};
+    size_t width = title_chars(c);
+    cr_sbuf_add(&b, "%s", c->title);
     if (c->subtitle) {
-        char *st = t + tl + 1;
-        t[tl] = '\n';
-        memcpy(st, sub, sl + 1);
-        if (sl > 64) {
-            char *best = NULL;
-            for (char *q = strstr(st, "; "); q; q = strstr(q + 1, "; "))
-                if (!best ||
-                    labs((long)(q - st) - (long)sl / 2) < labs((long)(best - st) - (long)sl / 2))
-                    best = q;
-            if (best) {
-                best[0] = '\n';
-                memmove(best + 1, best + 2, strlen(best + 2) + 1);
-            }
-        }
+        cr_sbuf_add(&b, "\n");
+        add_wrapped(&b, c->subtitle, width);
     }
     if (note) {
-        size_t l = strlen(t);
-        t[l] = '\n';
-        memcpy(t + l + 1, note, nl + 1);
+        cr_sbuf_add(&b, "\n");
+        add_wrapped(&b, note, width);
     }
-    return t;
+    if (b.oom) {
+        cr_sbuf_release(&b);
+        return NULL;
+    }
+    return b.p;
 }
 
 /* Lines the title takes (with the label note XY charts with labels get). */
 static int title_lines(const cr_chart *c)
 {
-    char *t = title_text(c, c->kind == CR_CHART_XY && has_labels(c) ? "note" : NULL);
+    /* the longest label note render writes, for the lines it may take */
+    char *t = title_text(c, c->kind == CR_CHART_XY && has_labels(c)
+                                ? "labels on 9999 of 9999 points (the others would overlap; "
+                                  "a-long-chart-name.dat names every point)"
+                                : NULL);
     int n = 1;
     for (const char *q = t; q && *q; q++)
         n += *q == '\n';
@@ -1033,7 +1080,7 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
                 "set style fill solid 0.85 border rgb \"#333333\"\n"
                 "set grid xtics mxtics noytics nomytics\n"
                 "set x2tics\nset format x2 \"%%g\"\n"
-                "set yrange [%.1f:-0.6]\nset ytics nomirror font \",9\" (",
+                "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
                 (double)c->nc - 0.4);
     for (int k = 0; k < c->nc; k++) {
         cr_sbuf_add(b, "%s", k ? ", " : "");
@@ -1157,7 +1204,8 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     xy_geom_of(c, &g);
     for (int a = 0; a < 2; a++)
         if (!c->range_set[a] && g.lg[a] && g.known)
-            cr_sbuf_add(b, "set %srange [%.6g:%.6g]\n", a ? "y" : "x", g.lo[a], g.hi[a]);
+            cr_sbuf_add(b, "set %srange [%.7g:%.7g]\n", a ? "y" : "x", g.lo[a] * (1 - 1e-6),
+                        g.hi[a] * (1 + 1e-6));
     cr_sbuf_add(b,
                 "set lmargin at screen %.5f\nset rmargin at screen %.5f\n"
                 "set tmargin at screen %.5f\nset bmargin at screen %.5f\n",

@@ -650,7 +650,9 @@ cr_status cr_plot_compare(const char *context, cr_compare_metric metric,
              bound ? "lower is faster"
                    : "headroom = baseline / bound: how much faster than "
                      "PyTorch + NCCL a kernel could be",
-             missing ? "; no bar: the problem does not fit that machine" : "");
+             missing
+                 ? "; no bar: the machine cannot run the problem (commroof suite --topo says why)"
+                 : "");
     if (cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
         cr_chart_axis(c, 'y', bound ? "bound time (us)" : "headroom (baseline / bound, x)",

@@ -99,6 +99,19 @@ has "summary" "$T/o" "complete, 42 events, dropped records 0"
 has "summary" "$T/o" "matmul_tiled(float const*, float const*, float*, int)"
 "$CR" trace summary $FIX/h200_cuda_demo_killed.json >"$T/o" 2>"$T/e"; check "summary killed" 0 $?
 has "summary killed" "$T/o" "INCOMPLETE (the program was killed or crashed)"
+# closing a killed trace for other viewers (the sed line in traces/README.md):
+# strict JSON with every complete event, also when cut inside an event
+if command -v python3 >/dev/null 2>&1; then
+    K=traces/h200-1/torch_demo_torchrun_killed.json
+    # its first 300 bytes: the header line, two whole event lines, part of a third
+    head -c 300 "$K" >"$T/cut.json"; printf '{"ph":"X","cat":"ker' >>"$T/cut.json"
+    for pair in "$K:38" "$T/cut.json:2"; do
+        f=${pair%:*}; n=${pair##*:}
+        sed -e '$ { /},$/!d }' "$f" | sed -e '$ s/,$//' >"$T/closed.json" && printf ']}\n' >>"$T/closed.json"
+        python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["traceEvents"]) == int(sys.argv[2]), len(d["traceEvents"])' "$T/closed.json" "$n" ||
+            { echo "check_trace: closing $f did not give strict JSON with $n events"; fails=$((fails + 1)); }
+    done
+fi
 printf '{"traceEvents":[\n{"ph":"X","ts":1}\n]}\n' >"$T/bad.json"
 "$CR" trace summary "$T/bad.json" >"$T/o" 2>"$T/e"; check "summary of a bad trace" 1 $?
 has "summary of a bad trace" "$T/e" "bad.json:2: complete event (\"ph\":\"X\") \"\" needs numbers \"ts\" and \"dur\" (microseconds)"

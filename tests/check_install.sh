@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `make install PREFIX=...` as a user meets it: installs into a temporary
+# prefix, then builds a small program against the installed pkg-config file
+# (shared library, and the static one with --static), runs both, and checks
+# that every installed header compiles on its own with the file's Cflags.
+# The program opens the shipped hgx-h200-8 and prints its GPU count and the
+# GPU 0 -> 1 route: 8 GPUs; 18 x 25 GB/s of NVLink + 63 GB/s of PCIe Gen5
+# (the pair figure, README `topo show`) = 513 GB/s.
+set -u
+B=${BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "check_install: $*"; fails=$((fails + 1)); }
+
+if ! make --no-print-directory BUILD="$B" install PREFIX="$T/prefix" >"$T/log" 2>&1; then
+    cat "$T/log"; echo "check_install: make install failed"; exit 1
+fi
+for f in bin/commroof lib/libcommroof.a lib/libcommroof.so lib/pkgconfig/commroof.pc \
+    include/commroof/topo.h share/commroof/topologies/commroof-topology.dtd \
+    share/commroof/topologies/hgx-h200-8.xml; do
+    [ -f "$T/prefix/$f" ] || fail "$f was not installed"
+done
+
+export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
+# The SAN=1 pass installs an instrumented library: programs linking it need
+# the same runtime.
+SANF=""
+nm "$B/libcommroof.a" 2>/dev/null | grep -q __asan && SANF="-fsanitize=address,undefined"
+
+cat >"$T/tiny.c" <<'EOF'
+#include <stdio.h>
+
+#include <route.h>
+#include <topo_xml.h>
+#include <units.h>
+
+int main(void)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_open("hgx-h200-8", &t, &d) != CR_OK) {
+        fprintf(stderr, "%s\n", d.msg);
+        return 1;
+    }
+    char bw[32];
+    printf("%d GPUs, 0->1 %s\n", t->n_gpus,
+           cr_units_format(cr_route_bw_Bps(t, 0, 1), CR_UNIT_BANDWIDTH, bw, sizeof bw));
+    cr_topo_free(t);
+    return 0;
+}
+EOF
+want="8 GPUs, 0->1 513GB/s"
+CF=$(pkg-config --cflags commroof) || fail "pkg-config --cflags commroof"
+if cc -std=c11 -Wall -Wextra -Werror $SANF $CF "$T/tiny.c" -o "$T/tiny" \
+    $(pkg-config --libs commroof) 2>"$T/err"; then
+    got=$(LD_LIBRARY_PATH="$T/prefix/lib" "$T/tiny" 2>&1)
+    [ "$got" = "$want" ] || fail "shared: got \"$got\", expected \"$want\""
+else
+    cat "$T/err"; fail "cannot build against the shared library"
+fi
+# Static: the archive by path (the .so sits beside it), then what
+# pkg-config --static adds after -lcommroof.
+STATIC_LIBS=$(pkg-config --static --libs commroof | sed 's/-lcommroof//')
+if cc -std=c11 $SANF $CF "$T/tiny.c" -o "$T/tiny-static" "$T/prefix/lib/libcommroof.a" \
+    $STATIC_LIBS 2>"$T/err"; then
+    got=$("$T/tiny-static" 2>&1)
+    [ "$got" = "$want" ] || fail "static: got \"$got\", expected \"$want\""
+else
+    cat "$T/err"; fail "cannot build against the static library"
+fi
+for h in "$T"/prefix/include/commroof/*.h; do
+    printf '#include "%s"\n' "$(basename "$h")" >"$T/h.c"
+    cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $CF "$T/h.c" 2>"$T/err" ||
+        { cat "$T/err"; fail "$(basename "$h") does not compile on its own"; }
+done
+"$T/prefix/bin/commroof" topo check "$T/prefix/share/commroof/topologies/hgx-h200-8.xml" \
+    >/dev/null 2>&1 || fail "the installed commroof rejects the installed hgx-h200-8.xml"
+
+if [ $fails -ne 0 ]; then echo "check_install: $fails failure(s)"; exit 1; fi
+echo "check_install: OK (make install PREFIX=..., pkg-config, shared and static, headers)"

@@ -453,8 +453,10 @@ static int latencies(struct bctx *b)
         }
         if (dv > dist[v])
             continue;
-        if (v != src && !b->transit && t->devs[v].kind == CR_DEV_GPU)
-            continue; /* GPUs do not forward */
+        /* GPUs outside the communicator forward nothing (doc/bounds.md 1.9);
+         * its own GPUs may relay for each other, as NCCL's PXN does */
+        if (v != src && !b->transit && t->devs[v].kind == CR_DEV_GPU && b->member_of_dev[v] < 0)
+            continue;
         for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
             const cr_link *l = &t->links[t->adj[a]];
             int w = cr_link_other(l, v);

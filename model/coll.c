@@ -248,8 +248,8 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
         c->nic_node_Bps = nic_min;
 
     /* Route latency of one step (doc/bounds.md 2.2.3), from rank 0's path
-     * latencies (bound.c: Dijkstra over link latencies, GPUs not
-     * forwarding): a step inside rank 0's node (NCCL's node: the scale-up
+     * latencies (bound.c: Dijkstra over link latencies, only the
+     * communicator's GPUs relaying): a step inside rank 0's node (NCCL's node: the scale-up
      * domain or the machine), one to another node (the nearest: on rank 0's rail where rails
      * exist), and one off the rail, which NCCL's PXN sends over a scale-up hop to the rail's GPU
      * first. The rank-order ring's mean: its edges inside and across domains at those latencies. */

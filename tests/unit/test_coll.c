@@ -286,6 +286,20 @@ static void test_nic_cut_binds(void **state)
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_string_equal(r.bound.binding, "node-nics");
     assert_close(r.bound.bound_s, S / 400e9, 1e-6, 0);
+    /* 8 B: the latency to the farthest rank. Rank 0 reaches a GPU of
+     * another node on another rail over its rail (links GPU-PCIe switch
+     * 0.5, switch-NIC 0.5, NIC-leaf 0.25, leaf-NIC 0.25, NIC-switch 0.5,
+     * switch-GPU 0.5 us: 2.5 us) and one NVLink relay by a rank of that
+     * node (2 x 0.3 us): 3.1 us; the host path through the other socket
+     * is 3.6 us. One GPU per node, all on rail 0: 2.5 us. */
+    r = eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_string_equal(r.bound.binding, "latency");
+    assert_close(r.bound.bound_s, 3.1e-6, 1e-9, 0);
+    cr_coll_ctx *c1 = cr_test_coll_ctx(t, "0-31:8");
+    r = eval(c1, CR_COLL_ALLREDUCE, 8, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.bound_s, 2.5e-6, 1e-9, 0);
+    cr_coll_ctx_free(c1);
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     /* the prediction's busiest resource is the NICs as well */
     assert_true(r.pred.supported);
     assert_true(r.pred.pred_s >= r.bound.bound_s);

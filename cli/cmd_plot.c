@@ -40,7 +40,7 @@ static const char plot_help[] =
     "                  transfer mechanism; measured points (--trace, --nccl-tests)\n"
     "  compare         one suite on several topologies: bound time or headroom\n"
     "  accuracy        predicted against measured time of validated traces, y = x\n"
-    "                  and a +/-10% band\n"
+    "                  and a +/-10% band (--ratio: predicted / measured, linear)\n"
     "\n"
     "options:\n"
     "  -o FILE             output image, .png or .svg (required)\n"
@@ -51,11 +51,14 @@ static const char plot_help[] =
     "                      its problems as points)\n"
     "  --gpu R             GPU rank whose figures the rooflines use (default 0)\n"
     "  --trace FILE        a commroof trace with measured cases (repeatable; a folder\n"
-    "                      takes every *.json in it)\n"
+    "                      takes every *.json and *.json.gz in it)\n"
     "  --nccl-tests LOG    an nccl-tests output log (sweep, accuracy; repeatable)\n"
-    "  --measured-json F   gap: measured times of suite problems, in the form\n"
-    "                      `commroof check --measured-json` reads ({\"name\": PROBLEM,\n"
-    "                      \"measured_us\": X}, ...)\n"
+    "  --measured-json F   gap, rooflines: measured times of suite problems, in the\n"
+    "                      form `commroof check --measured-json` reads ({\"name\": N,\n"
+    "                      \"measured_us\": X}, ...); an entry is the problem named N,\n"
+    "                      else the one with its \"op\" and \"params\"; \"variant\"\n"
+    "                      and \"chunks\" name its bar\n"
+    "  --ratio             accuracy: predicted / measured against measured\n"
     "  --trace-topo T      the machine the traces and logs come from, where their\n"
     "                      cases are evaluated (default: --topo)\n"
     "  --ranks SPEC        ranks of the collective (sweep; default all)\n"
@@ -91,7 +94,7 @@ typedef struct {
     int n_positional;
     double min_bytes, max_bytes, factor;
     int gpu;
-    bool json, no_render;
+    bool json, no_render, ratio;
     bool suite_given; /* rooflines show suite points only when asked */
 } plot_opts;
 
@@ -155,7 +158,7 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool val = a[0] == '-' && strcmp(a, "--json") != 0 && strcmp(a, "--no-render") != 0 &&
-                   strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
+                   strcmp(a, "--ratio") != 0 && strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
         if (val && need_value(i, argc, argv))
             return CLI_USAGE;
         const char *v = val ? argv[i + 1] : NULL;
@@ -163,6 +166,8 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             o->json = true;
         } else if (strcmp(a, "--no-render") == 0) {
             o->no_render = true;
+        } else if (strcmp(a, "--ratio") == 0) {
+            o->ratio = true;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             o->out = v;
         } else if (strcmp(a, "--topo") == 0) {
@@ -270,6 +275,8 @@ int cli_cmd_plot(int argc, char **argv)
                                "roofline%s)",
                                o.out, o.out + ol - 4, o.out + ol - 4);
     bool is_acc = strcmp(o.kind, "accuracy") == 0;
+    if (o.ratio && !is_acc)
+        return cli_usage_error("plot", "--ratio applies to the accuracy chart only");
     if (o.n_positional > 0 && !is_acc)
         return cli_usage_error("plot", "unexpected argument \"%s\"", o.positional[0]);
 
@@ -355,7 +362,7 @@ int cli_cmd_plot(int argc, char **argv)
         } else if (strcmp(o.kind, "gap") == 0) {
             st = cr_plot_gap_suite(t, &src, &c, &d);
         } else if (is_acc) {
-            st = cr_plot_accuracy_from(t, &src, &c, &d);
+            st = cr_plot_accuracy_from(t, &src, o.ratio, &c, &d);
         } else {
             cr_sweep_opts so = {0};
             so.dtype = CR_DT_FP32;

@@ -598,13 +598,28 @@ static bool boxes_overlap(const double a[4], const double b[4])
     return a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
 }
 
+/* Many filled markers (an accuracy chart of hundreds of cases) hide each
+ * other, and a family drawn first can vanish under the later ones: past
+ * DENSE_POINTS they are drawn smaller and see-through (alpha 0x60 of 0xff
+ * transparent), so overlaps show as darker spots. */
+#define DENSE_POINTS 60
+
+static bool dense_points(const cr_chart *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->ns; i++)
+        if (c->s[i].style == CR_SERIES_POINTS)
+            n += c->s[i].n;
+    return n > DENSE_POINTS;
+}
+
 /* Marker half-size in pixels for a series style (the script's ps x about
  * 3.5 px, and a pixel to spare); 0 for styles without markers. */
-static double marker_half(cr_series_style st)
+static double marker_half(cr_series_style st, bool dense)
 {
     switch (st) {
     case CR_SERIES_POINTS:
-        return 1.6 * 3.5 + 1;
+        return (dense ? 1.2 : 1.6) * 3.5 + 1;
     case CR_SERIES_OPENPOINTS:
         return 1.7 * 3.5 + 1;
     case CR_SERIES_LINEPOINTS:
@@ -679,7 +694,7 @@ static char *place_labels(const cr_chart *c, int *dropped, int *eligible)
         const series *s = &c->s[i];
         if (s->style == CR_SERIES_BAND || !drawable(s, g.lg[0], g.lg[1]))
             continue;
-        double hm = marker_half(s->style), prev[2] = {NAN, NAN};
+        double hm = marker_half(s->style, dense_points(c)), prev[2] = {NAN, NAN};
         bool lines = s->style == CR_SERIES_LINE || s->style == CR_SERIES_DASHED ||
                      s->style == CR_SERIES_LINEPOINTS;
         for (int j = 0; j < s->n; j++) {
@@ -1245,8 +1260,12 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
             ndashed++;
             break;
         case CR_SERIES_POINTS:
-            cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
-                        point_types[ptype++ % N_POINT_TYPES], col);
+            if (dense_points(c))
+                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.2 lc rgb \"#60%s\"",
+                            point_types[ptype++ % N_POINT_TYPES], col + 1);
+            else
+                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
+                            point_types[ptype++ % N_POINT_TYPES], col);
             break;
         case CR_SERIES_OPENPOINTS:
             cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.7 lw 1.5 lc rgb \"%s\"",

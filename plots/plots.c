@@ -694,6 +694,138 @@ fail:
     return st;
 }
 
+static bool acc_usable(const cr_acc_point *p)
+{
+    return p->pred_s > 0 && p->measured_s > 0 && isfinite(p->pred_s) && isfinite(p->measured_s);
+}
+
+/* The cases as one series per family, the largest family first so that a
+ * small one is drawn over it rather than hidden under it: x the measured
+ * time (us), y the predicted time (us) or, with ratio, predicted /
+ * measured. Labels when there are at most 24 cases. */
+static cr_status acc_families(cr_chart *c, const cr_acc_point *pts, int n, int usable, bool ratio,
+                              cr_diag *d)
+{
+    enum { MAX_FAM = 32 };
+    const char *fam[MAX_FAM];
+    int count[MAX_FAM], order[MAX_FAM], sfam[MAX_FAM], nfam = 0;
+    bool label = usable <= 24;
+    /* families in order of first appearance (past 32: folded into the
+     * last), with their sizes */
+    int *which = malloc((size_t)(n > 0 ? n : 1) * sizeof *which);
+    if (!which)
+        return oom(d);
+    for (int i = 0; i < n; i++) {
+        which[i] = -1;
+        if (!acc_usable(&pts[i]))
+            continue;
+        const char *f = pts[i].family ? pts[i].family : "cases";
+        int j = 0;
+        while (j < nfam && strcmp(fam[j], f) != 0)
+            j++;
+        if (j == nfam && nfam == MAX_FAM)
+            j = MAX_FAM - 1;
+        else if (j == nfam) {
+            fam[nfam] = f;
+            count[nfam++] = 0;
+        }
+        count[j]++;
+        which[i] = j;
+    }
+    for (int j = 0; j < nfam; j++)
+        order[j] = j;
+    for (int j = 1; j < nfam; j++) /* stable: equal sizes keep their order */
+        for (int k = j; k > 0 && count[order[k]] > count[order[k - 1]]; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    cr_status st = CR_OK;
+    for (int j = 0; j < nfam && st == CR_OK; j++) {
+        sfam[order[j]] = cr_chart_series(c, fam[order[j]], CR_SERIES_POINTS, label);
+        if (sfam[order[j]] < 0)
+            st = oom(d);
+    }
+    for (int i = 0; i < n && st == CR_OK; i++) {
+        if (which[i] < 0)
+            continue;
+        double y = ratio ? pts[i].pred_s / pts[i].measured_s : pts[i].pred_s / US;
+        if (cr_chart_point(c, sfam[which[i]], pts[i].measured_s / US, y, pts[i].label) != CR_OK)
+            st = oom(d);
+    }
+    free(which);
+    return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, int n,
+                                 cr_chart **out, cr_diag *d)
+{
+    *out = NULL;
+    double lo = INFINITY, hi = 0, rmax = 0;
+    int usable = 0;
+    double *err = malloc((size_t)(n > 0 ? n : 1) * sizeof *err);
+    if (!err)
+        return oom(d);
+    for (int i = 0; i < n; i++)
+        if (acc_usable(&pts[i])) {
+            double r = pts[i].pred_s / pts[i].measured_s;
+            err[usable++] = fabs(r - 1.0);
+            lo = fmin(lo, pts[i].measured_s);
+            hi = fmax(hi, pts[i].measured_s);
+            rmax = fmax(rmax, r);
+        }
+    if (usable == 0) {
+        free(err);
+        return cr_diag_set(d, CR_EINVAL,
+                           "accuracy chart: no case has both a prediction and a measurement");
+    }
+    qsort(err, (size_t)usable, sizeof *err, cmp_double);
+    double med = usable % 2 ? err[usable / 2] : (err[usable / 2 - 1] + err[usable / 2]) / 2;
+    free(err);
+    lo = dec_floor(lo / US * 0.8);
+    hi = dec_ceil(hi / US * 1.25);
+    if (hi <= lo)
+        hi = lo * 10;
+    /* linear from 0: the +/-10% band is a fifth of the way from 0 to 1, and
+     * a prediction twice the measurement is as far above 1 as 0 is below */
+    double ytop = fmax(2.0, ceil(rmax * 1.08 * 4.0) / 4.0);
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "Prediction error: predicted / measured time");
+    if (!c)
+        return oom(d);
+    cr_status st = CR_OK;
+    char sub[400];
+    snprintf(sub, sizeof sub,
+             "%s%s%d cases; median |error| %.1f%%; 1 = exact; in the band: within 10%%",
+             context ? context : "", context ? "; " : "", usable, med * 100.0);
+    int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
+    int one = cr_chart_series(c, "1 (exact)", CR_SERIES_LINE, false);
+    if (band < 0 || one < 0 || cr_chart_subtitle(c, sub) != CR_OK ||
+        cr_chart_axis(c, 'x', "measured time (log; the unit on each tick)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'y', "predicted / measured time (x)", CR_AXIS_LINEAR) != CR_OK ||
+        cr_chart_si_ticks(c, 'x', "us") != CR_OK || cr_chart_range(c, 'x', lo, hi) != CR_OK ||
+        cr_chart_range(c, 'y', 0, ytop) != CR_OK || cr_chart_band(c, band, lo, 0.9, 1.1) != CR_OK ||
+        cr_chart_band(c, band, hi, 0.9, 1.1) != CR_OK ||
+        cr_chart_point(c, one, lo, 1.0, NULL) != CR_OK ||
+        cr_chart_point(c, one, hi, 1.0, NULL) != CR_OK) {
+        st = oom(d);
+        goto fail;
+    }
+    if ((st = acc_families(c, pts, n, usable, true, d)) != CR_OK)
+        goto fail;
+    cr_chart_size(c, 1100, 650);
+    *out = c;
+    return CR_OK;
+fail:
+    cr_chart_free(c);
+    return st;
+}
+
 cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, cr_chart **out,
                            cr_diag *d)
 {
@@ -724,8 +856,9 @@ cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, 
     int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
     int diag = cr_chart_series(c, "y = x (exact)", CR_SERIES_LINE, false);
     if (band < 0 || diag < 0 || cr_chart_subtitle(c, sub) != CR_OK ||
-        cr_chart_axis(c, 'x', "measured time", CR_AXIS_LOG) != CR_OK ||
-        cr_chart_axis(c, 'y', "predicted time", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'x', "measured time (log; the unit on each tick)", CR_AXIS_LOG) != CR_OK ||
+        cr_chart_axis(c, 'y', "predicted time (log; the unit on each tick)", CR_AXIS_LOG) !=
+            CR_OK ||
         cr_chart_si_ticks(c, 'x', "us") != CR_OK || cr_chart_si_ticks(c, 'y', "us") != CR_OK ||
         cr_chart_range(c, 'x', lo, hi) != CR_OK || cr_chart_range(c, 'y', lo, hi) != CR_OK ||
         cr_chart_band(c, band, lo, lo * 0.9, lo * 1.1) != CR_OK ||
@@ -735,38 +868,8 @@ cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, 
         st = oom(d);
         goto fail;
     }
-    /* one series per family, in order of first appearance */
-    const char *fam[32];
-    int sfam[32], nfam = 0;
-    bool label = usable <= 24;
-    for (int i = 0; i < n; i++) {
-        if (!(pts[i].pred_s > 0 && pts[i].measured_s > 0 && isfinite(pts[i].pred_s) &&
-              isfinite(pts[i].measured_s)))
-            continue;
-        const char *f = pts[i].family ? pts[i].family : "cases";
-        int j = 0;
-        for (; j < nfam; j++)
-            if (strcmp(fam[j], f) == 0)
-                break;
-        if (j == nfam) {
-            if (nfam == 32) { /* more families than colours: fold into the last */
-                j = 31;
-            } else {
-                fam[nfam] = f;
-                sfam[nfam] = cr_chart_series(c, f, CR_SERIES_POINTS, label);
-                if (sfam[nfam] < 0) {
-                    st = oom(d);
-                    goto fail;
-                }
-                nfam++;
-            }
-        }
-        if (cr_chart_point(c, sfam[j], pts[i].measured_s / US, pts[i].pred_s / US, pts[i].label) !=
-            CR_OK) {
-            st = oom(d);
-            goto fail;
-        }
-    }
+    if ((st = acc_families(c, pts, n, usable, false, d)) != CR_OK)
+        goto fail;
     cr_chart_size(c, 1100, 800);
     *out = c;
     return CR_OK;

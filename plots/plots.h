@@ -163,4 +163,12 @@ typedef struct {
 cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, cr_chart **out,
                            cr_diag *d);
 
+/* The same cases as predicted / measured (linear, from 0) against the
+ * measured time (log), with 1 and a 0.9-1.1 band: on a log-log chart
+ * spanning many decades the 10% band is a hairline, here it is a fifth of
+ * the way to 1. The subtitle gives the median |error|. Errors: as
+ * cr_plot_accuracy. */
+cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, int n,
+                                 cr_chart **out, cr_diag *d);
+
 #endif

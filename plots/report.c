@@ -381,10 +381,18 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         }
     }
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_accuracy_from(t, &o->src, &c, &bd);
+    st = cr_plot_accuracy_from(t, &o->src, false, &c, &bd);
     if ((st = chart_part(&p, st, c, "accuracy", "Prediction accuracy",
                          "Predicted against measured time for every validated case, log-log; "
                          "the band is +/-10%.",
+                         &bd, d)) != CR_OK)
+        goto out;
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_accuracy_from(t, &o->src, true, &c, &bd);
+    if ((st = chart_part(&p, st, c, "accuracy-error", "Prediction error",
+                         "The same cases as predicted / measured against the measured time: "
+                         "1 is exact, the band +/-10% (on the log-log chart above it is a "
+                         "hairline).",
                          &bd, d)) != CR_OK)
         goto out;
 

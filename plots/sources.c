@@ -462,8 +462,8 @@ out:
     return st;
 }
 
-cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_chart **out,
-                                cr_diag *d)
+cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, bool ratio,
+                                cr_chart **out, cr_diag *d)
 {
     *out = NULL;
     cr_plot_meas m = {0};
@@ -488,7 +488,8 @@ cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_c
     char ctx[300];
     const cr_topo *mt = s->meas_topo ? s->meas_topo : t;
     snprintf(ctx, sizeof ctx, "%d file%s on %s", m.n_files, m.n_files == 1 ? "" : "s", mt->name);
-    st = cr_plot_accuracy(ctx, pts, n, out, d);
+    st =
+        ratio ? cr_plot_accuracy_ratio(ctx, pts, n, out, d) : cr_plot_accuracy(ctx, pts, n, out, d);
 out:
     free(pts);
     cr_plot_meas_release(&m);

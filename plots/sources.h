@@ -49,9 +49,11 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
 cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *topos, int n_topos,
                                 cr_compare_metric metric, cr_chart **out, cr_diag *d);
 
-/* Prediction accuracy of the cases the traces and logs hold, on t. */
-cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, cr_chart **out,
-                                cr_diag *d);
+/* Prediction accuracy of the cases the traces and logs hold, on t:
+ * predicted against measured (ratio false) or predicted / measured
+ * against measured (ratio true, cr_plot_accuracy_ratio). */
+cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, bool ratio,
+                                cr_chart **out, cr_diag *d);
 
 /* The machine's ceilings for GPU rank gpu: compute peaks per dtype, HBM,
  * and the per-GPU communication ceilings (cr_plot_comm_ceilings), measured

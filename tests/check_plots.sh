@@ -60,6 +60,8 @@ plot sweep-measured sweep allreduce --topo hgx-h200-8 --nccl-tests "$LOG"
 grep -q "measured: all_reduce_perf_8gpu.log" "$T/sweep-measured.gp" ||
     bad "sweep with --nccl-tests has no measured series"
 plot accuracy-log accuracy --topo hgx-h200-8 --nccl-tests "$LOG"
+plot accuracy-ratio accuracy --ratio --topo hgx-h200-8 --nccl-tests "$LOG"
+grep -q "predicted / measured" "$T/accuracy-ratio.gp" || bad "accuracy --ratio is not the ratio chart"
 n=$(grep -c -E '^[0-9.e+-]+ [0-9.e+-]+ "allreduce' "$T/accuracy-log.dat")
 [ "$n" = 11 ] || bad "accuracy: $n allreduce cases in the data file, the log has 11 sizes"
 for tr in traces/h200-1/*.json; do
@@ -174,6 +176,7 @@ usage sweep -o "$T/x.png"
 usage sweep allreduce -b 1X -o "$T/x.png"
 usage roofline --bogus -o "$T/x.png"
 usage compare --metric speed -o "$T/x.png"
+usage roofline --ratio -o "$T/x.png"
 usage accuracy -o "$T/x.png"
 "$CR" plot sweep allreduce --topo h200-1 -o "$T/x.png" > "$T/err.txt" 2>&1
 [ $? = 1 ] && grep -q "moves nothing between GPUs" "$T/err.txt" ||
@@ -225,7 +228,7 @@ else
     bad "report failed: $(head -5 "$T/rep.txt")"
 fi
 "$CR" report -o "$T/rep2" --json --nccl-tests "$LOG" > "$T/rep.json" || bad "report --json failed"
-for f in validation.csv accuracy.png accuracy.svg sweep-allreduce.png; do
+for f in validation.csv accuracy.png accuracy.svg accuracy-error.png sweep-allreduce.png; do
     [ -s "$T/rep2/$f" ] || bad "report with --nccl-tests lacks $f"
 done
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "index.html" in d["files"]' \

@@ -719,6 +719,27 @@ static void test_accuracy(void **state)
     render_both(c, "accuracy");
     cr_chart_free(c);
     assert_int_equal(cr_plot_accuracy(NULL, pts + 4, 1, &c, NULL), CR_EINVAL);
+    /* the ratio view: y = predicted / measured, 1.25 / 1.40 = 0.8929 for
+     * the first GEMM; |errors| 0.1071, 0.1053, 0.1, 0.2683: median
+     * (0.1053 + 0.1071) / 2 = 10.6% */
+    assert_int_equal(cr_plot_accuracy_ratio("fixture", pts, 5, &c, NULL), CR_OK);
+    j = chart_json(c);
+    g = series_named(j, "gemm");
+    assert_close(pt_coord(g, 0, "x"), 1400, 1e-9, 0);
+    assert_close(pt_coord(g, 0, "y"), 1.25 / 1.40, 1e-9, 0);
+    band = series_named(j, "within");
+    assert_close(pt_coord(band, 0, "y_low"), 0.9, 1e-12, 0);
+    assert_close(pt_coord(band, 0, "y_high"), 1.1, 1e-12, 0);
+    assert_non_null(strstr(json_string_value(json_object_get(j, "title")), "Prediction error"));
+    json_decref(j);
+    render_both(c, "accuracy-ratio");
+    char p[600];
+    path_of(p, sizeof p, "accuracy-ratio.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "median |error| 10.6%"));
+    free(gp);
+    cr_chart_free(c);
+    assert_int_equal(cr_plot_accuracy_ratio(NULL, pts + 4, 1, &c, NULL), CR_EINVAL);
 }
 
 int main(void)

@@ -540,7 +540,18 @@ static void check_one(const char *topo, cr_coll_ctx *c, cr_coll coll, cr_algo a,
     double prev_bound = -1, prev_pred = -1;
     /* 0 B, 1 B, then x4 to 1.1 TB (4^20 B) */
     for (double S = 0; S <= 1.2e12; S = S > 0 ? S * 4 : 1) {
+        /* the bound without in-switch help (--no-in-network) is above the
+         * other and still below what runs without it */
+        cr_coll_result rn = eval(c, coll, S, a, p, m, false);
+        if (rn.pred.supported && !(rn.pred.pred_s >= rn.bound.bound_s * (1 - 1e-12)))
+            fail_msg("%s %s %s/%s/%s at %.0f B, no in-network: prediction %g s below bound %g s",
+                     topo, cr_coll_name(coll), cr_algo_name(rn.pred.algo),
+                     cr_proto_name(rn.pred.proto), cr_mech_name(m), S, rn.pred.pred_s,
+                     rn.bound.bound_s);
         cr_coll_result r = eval(c, coll, S, a, p, m, true);
+        if (r.bound.bound_s > rn.bound.bound_s * (1 + 1e-12))
+            fail_msg("%s %s at %.0f B: bound with in-switch help %g s above the one without %g s",
+                     topo, cr_coll_name(coll), S, r.bound.bound_s, rn.bound.bound_s);
         if (r.bound.bound_s < prev_bound * (1 - 1e-12))
             fail_msg("%s %s: bound decreases at %.0f B: %g < %g", topo, cr_coll_name(coll), S,
                      r.bound.bound_s, prev_bound);

@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     --families) FAMILIES=$2; shift 2 ;;
     --no-build) DO_BUILD=0; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,18p' "$0"; exit 0 ;;
     *) echo "run_sweep.sh: unknown argument \"$1\" (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -271,6 +271,7 @@ static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mpr
         }
         json_t *ch = json_object_get(e, "chunks");
         cr_plot_mprob mp = {.problem = k, .measured_s = us * 1e-6};
+        snprintf(mp.source, sizeof mp.source, "%s", path);
         variant_text(json_string_value(json_object_get(e, "variant")),
                      json_is_number(ch) ? json_number_value(ch) : 0, mp.variant, sizeof mp.variant);
         if (push_mprob(v, n, cap, &mp) != CR_OK) {
@@ -338,6 +339,7 @@ cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s
         double chunks = 0;
         cr_vcase_num(&v->c, "chunks", &chunks, NULL);
         cr_plot_mprob mp = {.problem = k, .measured_s = v->measured_s, .from_trace = true};
+        snprintf(mp.source, sizeof mp.source, "%s", v->source);
         variant_text(cr_vcase_get(&v->c, "variant"), chunks, mp.variant, sizeof mp.variant);
         bool dup = false;
         for (int j = 0; j < count->n_json && !dup; j++)

@@ -34,7 +34,8 @@ typedef struct {
     int problem;      /* index into the suite's problems */
     char variant[64]; /* what was measured ("baseline", "overlap, 4 chunks"); "" unnamed */
     double measured_s;
-    bool from_trace; /* a trace case (else a harness result) */
+    bool from_trace;  /* a trace case (else a harness result) */
+    char source[160]; /* the results file, or the trace case's file */
 } cr_plot_mprob;
 
 /* Where measured times of suite problems come from, for captions. */

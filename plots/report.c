@@ -284,6 +284,18 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         CR_OK)
         goto out;
 
+    /* measured times of the suite's problems: the numbers behind the gap
+     * chart's measured bars */
+    memset(&bd, 0, sizeof bd);
+    tb = NULL;
+    st = cr_plot_measured_table(t, &o->src, &tb, &bd);
+    if ((st = table_part(&p, st, tb, "measured", "Measured problems: % of roofline",
+                         "Each measured time of a problem of the suite (harness results, trace "
+                         "cases of the same operator and parameters) against the problem's "
+                         "bound: the gap chart's measured bars.",
+                         &bd, d)) != CR_OK)
+        goto out;
+
     /* measured traces */
     memset(&bd, 0, sizeof bd);
     tb = NULL;

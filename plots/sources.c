@@ -343,6 +343,82 @@ out:
     return st;
 }
 
+cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
+                                 cr_diag *d)
+{
+    *out = NULL;
+    if (!s || !s->suite)
+        return cr_diag_set(d, CR_EUNSUPPORTED, "no suite given");
+    cr_suite *suite = NULL;
+    cr_op_row *rows = NULL;
+    cr_plot_mprob *mp = NULL;
+    cr_plot_mprob_count mc;
+    cr_plot_meas meas = {0};
+    cr_table *tb = NULL;
+    int n = 0, nmp = 0;
+    cr_status st = suite_rows(t, s->suite, &suite, &rows, &n, d);
+    if (st != CR_OK)
+        return st;
+    if ((s->n_traces > 0 || s->n_nccl_logs > 0) &&
+        (st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
+        goto out;
+    if ((st = cr_plot_match_measured(suite, s, meas.list.n ? &meas : NULL, &mp, &nmp, &mc, d)) !=
+        CR_OK)
+        goto out;
+    if (nmp == 0) {
+        st = cr_diag_set(d, CR_EUNSUPPORTED,
+                         "no measured time of a problem of suite %s (give --measured-json, or "
+                         "traces with cases of its problems)",
+                         suite->name);
+        goto out;
+    }
+    char title[300];
+    snprintf(title, sizeof title, "commroof measured problems of suite %s on %s", suite->name,
+             t->name);
+    tb = cr_table_new(title);
+    static const struct {
+        const char *name, *unit;
+        bool text;
+        int prec; /* significant digits: the measured times as the harness wrote them */
+    } cols[] = {{"problem", "", true, 0},           {"variant", "", true, 0},
+                {"measured_us", "us", false, 7},    {"bound_us", "us", false, 7},
+                {"pct_of_roofline", "%", false, 4}, {"baseline_us", "us", false, 7},
+                {"pred_us", "us", false, 7},        {"source", "", true, 0}};
+    int nc = (int)(sizeof cols / sizeof cols[0]);
+    bool oom = !tb;
+    for (int c = 0; c < nc && !oom; c++)
+        oom = cr_table_col(tb, cols[c].name, cols[c].unit, cols[c].text, cols[c].prec) < 0;
+    oom = oom || cr_table_note(tb, "% of roofline = bound / measured x 100; bound, baseline "
+                                   "and prediction from the model on this machine") != CR_OK;
+    for (int j = 0; j < nmp && !oom; j++) {
+        const cr_op_row *r = &rows[mp[j].problem];
+        bool ok = r->status == CR_OK && r->bound_us > 0;
+        int row = cr_table_row(tb);
+        oom = row < 0 || cr_table_set_text(tb, row, 0, r->name) != CR_OK ||
+              cr_table_set_text(tb, row, 1, mp[j].variant) != CR_OK ||
+              cr_table_set_num(tb, row, 2, mp[j].measured_s * 1e6) != CR_OK ||
+              cr_table_set_num(tb, row, 3, ok ? r->bound_us : NAN) != CR_OK ||
+              cr_table_set_num(
+                  tb, row, 4, ok ? r->bound_us / (mp[j].measured_s * 1e6) * 100.0 : NAN) != CR_OK ||
+              cr_table_set_num(tb, row, 5, ok ? r->baseline_us : NAN) != CR_OK ||
+              cr_table_set_num(tb, row, 6, ok ? r->pred_us : NAN) != CR_OK ||
+              cr_table_set_text(tb, row, 7, mp[j].source) != CR_OK;
+    }
+    if (oom) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    *out = tb;
+    tb = NULL;
+out:
+    cr_table_free(tb);
+    free(mp);
+    free(rows);
+    cr_suite_free(suite);
+    cr_plot_meas_release(&meas);
+    return st;
+}
+
 /* Last path component of a measurement's source, without ":line". */
 static void source_name(const char *src, char *buf, size_t n)
 {

@@ -241,6 +241,10 @@ R2="$T/rep-x2"
     --trace "$X2/kernels-nccl.json.gz" -o "$R2" > "$T/rep-x2.txt" 2>&1 ||
     bad "the two-GPU report failed: $(head -5 "$T/rep-x2.txt")"
 grep -q "measured: overlap, 4 chunks" "$R2/gap.dat" || bad "the two-GPU report's gap chart has no measured bars"
+n=$(grep -c '^ag_gemm\|^gemm_' "$R2/measured.csv")
+[ "$n" = 18 ] || bad "the two-GPU report's measured table has $n rows, the harness results 18"
+grep -q '^ag_gemm_8192,baseline,913.995,' "$R2/measured.csv" ||
+    bad "measured.csv does not carry the harness's 913.995 us for ag_gemm 8192^3"
 grep -q "measured: kernels-nccl.json.gz" "$R2/sweep-allreduce.gp" ||
     bad "the two-GPU report's sweep has no measured points"
 grep -q "(2 ranks" "$R2/sweep-allreduce.gp" || bad "the two-GPU report's sweep is not over 2 ranks"

@@ -699,7 +699,8 @@ cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_i
         }
         snprintf(names[n++], sz, "%s/%s", path, e->d_name);
     }
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         cr_diag fd = {{0}};
         cr_status fs = read_one(names[i], out, info, &fd);

@@ -503,7 +503,7 @@ cr_status cr_plot_gap(const char *context, const char *source, const char *const
     if (bad || cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
         cr_chart_axis(c, 'y', "% of roofline (bound / time x 100)", CR_AXIS_LINEAR) != CR_OK ||
-        cr_chart_range(c, 'y', 0, ceil(top * 1.1 / 10.0) * 10.0) != CR_OK ||
+        cr_chart_range(c, 'y', 0, ceil(top * 1.1 / 10.0 - 1e-9) * 10.0) != CR_OK ||
         cr_chart_hline(c, 100.0, "bound (100%)") != CR_OK) {
         st = oom(d);
         goto fail;

@@ -204,51 +204,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* The collectives whose nccl-tests count is per rank. */
-static bool split_over_ranks(cr_coll c)
-{
-    return c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER || c == CR_COLL_ALLTOALL ||
-           c == CR_COLL_GATHER || c == CR_COLL_SCATTER;
-}
-
-/* Rounds a size as nccl-tests does (src/<coll>.cu, *GetCollByteCount):
- * whole elements; where the buffer is split over ranks, each rank's count
- * rounded down to a multiple of 16 bytes (`(count/nranks) & -(16/eltSize)`)
- * and the size is that times the rank count. *count_out is the count
- * nccl-tests prints: per rank for the split collectives, else the whole. */
-static double round_size(cr_coll c, double bytes, double esize, int n, double *count_out)
-{
-    double count = floor(bytes / esize);
-    if (!split_over_ranks(c)) {
-        *count_out = count;
-        return count * esize;
-    }
-    double align = esize < 16 ? floor(16 / esize) : 1;
-    double per_rank = floor(floor(count / n) / align) * align;
-    *count_out = per_rank;
-    return per_rank * n * esize;
-}
-
-static const char *dtype_label(cr_dtype t)
-{
-    /* nccl-tests' type names */
-    switch (t) {
-    case CR_DT_FP32:
-        return "float";
-    case CR_DT_FP16:
-        return "half";
-    case CR_DT_BF16:
-        return "bfloat16";
-    case CR_DT_FP8:
-        return "f8e4m3";
-    case CR_DT_INT8:
-        return "int8";
-    case CR_DT_FP64:
-        return "double";
-    default:
-        return cr_dtype_name(t);
-    }
-}
 
 /* algbw and busbw of `bytes` in `time_s`: where something moves in no time
  * (a bound of 0 where L2 holds the buffers, an in-place one-rank call) the
@@ -459,8 +414,7 @@ int cli_cmd_coll(int argc, char **argv)
      * usage error, found before anything is printed (whether it runs does
      * not depend on the size; the probe uses the first one). */
     if (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO || mech != CR_MECH_NONE) {
-        double probe_count;
-        cr_coll_req probe = make_req(&o, &base, round_size(coll, o.min_b, esize, n, &probe_count));
+        cr_coll_req probe = make_req(&o, &base, cli_nccl_round_size(coll, o.min_b, esize, n));
         cr_coll_result pr_res;
         if (cr_coll_eval(ctx, &probe, &pr_res, &d) != CR_OK) {
             rc = cli_usage_error("coll", "%s", d.msg);
@@ -535,8 +489,8 @@ int cli_cmd_coll(int argc, char **argv)
     bool any_unsupported = false;
     double bfac = cr_coll_busbw_factor(coll, n);
     for (double sz = o.min_b; nrows < n_sizes; sz = next_size(&o, sz), nrows++) {
-        double count;
-        double bytes = round_size(coll, sz, esize, n, &count);
+        double bytes = cli_nccl_round_size(coll, sz, esize, n);
+        double count = cli_nccl_count(coll, bytes, esize, n);
         cr_coll_req rq = make_req(&o, &base, bytes);
         cr_coll_result res;
         if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
@@ -583,7 +537,7 @@ int cli_cmd_coll(int argc, char **argv)
             json_array_append_new(rows, e);
         } else {
             const char *binding = res.bound.binding;
-            printf("  %12.0f %12.0f %8s %10.2f %-14s ", bytes, count, dtype_label(dt),
+            printf("  %12.0f %12.0f %8s %10.2f %-14s ", bytes, count, cli_nccl_type_name(dt),
                    res.bound.bound_s * 1e6, binding);
             if (att)
                 printf("%10.2f ", res.bound.attainable_s * 1e6);

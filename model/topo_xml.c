@@ -42,7 +42,7 @@
 #include "units.h"
 #include "xml_safe.h"
 
-#define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is ~12 MB */
+#define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is 6.9 MB (bench_topo) */
 #define MAX_ATTR_BYTES ((size_t)1 << 20)
 #define MAX_DEVS 4000000 /* what templates and generators may produce */
 #define MAX_LINKS 16000000
@@ -1646,6 +1646,18 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
     return CR_OK;
 }
 
+/* Topology wording for an input over MAX_INPUT_BYTES: where (line 1: the
+ * file as a whole), what, and what to do instead. */
+static cr_status too_big(const char *origin, long long bytes, cr_diag *d)
+{
+    return cr_diag_set(d, CR_ERANGE,
+                       "%s:1: the file is %lld bytes, more than the 64 MiB a topology file may "
+                       "hold (a saved 8,192-GPU cluster is 6.9 MB): check that it is a topology "
+                       "file; describe repeated nodes once with <node-template> and <nodes "
+                       "count=...>",
+                       origin, bytes);
+}
+
 cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origin, cr_topo **out,
                                   cr_diag *d)
 {
@@ -1656,16 +1668,15 @@ cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origi
         *out = NULL;
     if (!out || (!buf && len))
         return cr_diag_set(d, CR_EINVAL, "%s: no buffer or no place for the result", L.origin);
-    cr_status st = cr_xml_check_size(L.origin, len, MAX_INPUT_BYTES, "a topology", NULL, d);
-    if (st)
-        return st;
+    if (len > MAX_INPUT_BYTES)
+        return too_big(L.origin, (long long)len, d);
     if (len == 0)
         return cr_diag_set(d, CR_EPARSE,
                            "%s:1: the file is empty: a topology file holds one <topology "
                            "name=\"...\"> element (see doc/topology-format.md)",
                            L.origin);
     xmlDocPtr doc = NULL;
-    st = parse_doc(&L, buf, len, &doc);
+    cr_status st = parse_doc(&L, buf, len, &doc);
     if (!st)
         st = build(&L, doc, out);
     xmlFreeDoc(doc);
@@ -1680,7 +1691,13 @@ cr_status cr_topo_xml_load_file(const char *path, cr_topo **out, cr_diag *d)
         *out = NULL;
     char *buf = NULL;
     size_t size = 0;
-    cr_status st = cr_xml_read_file(path, MAX_INPUT_BYTES, "a topology", &buf, &size, NULL, d);
+    cr_xml_error e;
+    cr_diag rd = {{0}}; /* d keeps its first message: reword a size error before it gets one */
+    cr_status st = cr_xml_read_file(path, MAX_INPUT_BYTES, "a topology", &buf, &size, &e, &rd);
+    if (st && e.kind == CR_XML_ERR_SIZE)
+        too_big(path, e.bytes, d);
+    else if (st)
+        cr_diag_set(d, st, "%s", rd.msg);
     if (!st)
         st = cr_topo_xml_load_memory(buf, size, path, out, d);
     free(buf);

@@ -215,10 +215,16 @@ typedef struct {
 
 /* Tile shapes a Hopper-class GEMM library chooses from, with their math
  * efficiency relative to the largest (smaller tiles re-read operands more
- * per FLOP): assumption, to be fitted against the GEMM sweep of kernels/. */
+ * per FLOP): assumption, to be fitted against the GEMM sweep of kernels/.
+ * The set holds both orientations of each non-square tile (cuBLAS has
+ * both, and a transposed tile re-reads the same bytes per FLOP), so a GEMM
+ * and its transpose cost the same: a narrow output (a convolution's
+ * 1M x 64) gets 128 x 64 tiles rather than 64 x 64 ones or 128 x 256 ones
+ * three quarters empty. */
 static const struct {
     double tm, tn, rel;
-} gemm_tiles[] = {{128, 256, 1.0}, {128, 128, 0.95}, {64, 128, 0.85}, {64, 64, 0.7}};
+} gemm_tiles[] = {{128, 256, 1.0}, {256, 128, 1.0}, {128, 128, 0.95},
+                  {64, 128, 0.85}, {128, 64, 0.85}, {64, 64, 0.7}};
 
 /* Time of one GEMM on `sms` SMs, by tiles and waves: each SM takes one
  * tile at a time; a wave is `sms` tiles; a tile costs a fixed prologue

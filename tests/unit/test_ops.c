@@ -388,6 +388,12 @@ static void test_single_gpu_bounds(void **state)
     assert_int_equal(cr_op_eval_gemm(t, 4096 + 1, 4096 + 1, 4096, CR_DT_BF16, &b, &d), CR_OK);
     assert_true(b.pred_s / b.flops > 1.05 * a.pred_s / a.flops);
     assert_close(b.bound_s / b.flops, a.bound_s / a.flops, 1e-3, 0);
+    /* a GEMM and its transpose move the same bytes and FLOPs and find the
+     * same tiles turned: the halo's 3x3 convolution as a 1M x 64 x 576 GEMM
+     * costs what its 64 x 1M x 576 transpose does */
+    assert_int_equal(cr_op_eval_gemm(t, 1048576, 64, 576, CR_DT_BF16, &a, &d), CR_OK);
+    assert_int_equal(cr_op_eval_gemm(t, 64, 1048576, 576, CR_DT_BF16, &b, &d), CR_OK);
+    assert_close(a.pred_s, b.pred_s, 1e-12, 0);
     /* d2d 1 GiB: read + write at 4.8 TB/s */
     assert_int_equal(cr_op_eval_memcpy(t, "d2d", true, 1073741824.0, &r, &d), CR_OK);
     assert_close(r.bound_s, 2 * 1073741824.0 / 4.8e12, 1e-9, 0);

@@ -289,6 +289,8 @@ static void usage(FILE *f)
           "                reducescatter,alltoall,broadcast,reduce,sendrecv)\n"
           "  --budget-s    nccl, fused: start no case after S seconds (the rest is skipped)\n"
           "  --list        print the NVTX range names that would run; touch no GPU\n"
+          "  --gpus N      with --list: nccl's names as one process driving N GPUs (default 1;\n"
+          "                under torchrun/mpirun WORLD_SIZE and RANK say it)\n"
           "Each case runs inside an NVTX range \"cr:<family> key=value ...\"\n"
           "(doc/validation.md). Run under 'commroof trace' to record it.\n",
           f);
@@ -352,6 +354,8 @@ int main(int argc, char **argv)
             o.colls = argv[++i];
         } else if (!strcmp(a, "--budget-s") && more) {
             o.budget_s = parse_num(argv[++i], a);
+        } else if (!strcmp(a, "--gpus") && more) {
+            o.gpus = (int)parse_num(argv[++i], a);
         } else if (!strcmp(a, "--seed") && more) {
             o.seed = (uint64_t)parse_num(argv[++i], a);
         } else if (a[0] == '-') {
@@ -384,6 +388,11 @@ int main(int argc, char **argv)
                     fam[i]);
             return 2;
         }
+    }
+    if (o.gpus && (!o.list || o.gpus < 1 || o.gpus > 1024)) {
+        fprintf(stderr, "crbench: --gpus N (1-1024) names cases for --list only; a run uses the "
+                        "GPUs it finds\n");
+        return 2;
     }
     g_seed_state = o.seed;
     g_start_s = now_s();

@@ -57,6 +57,7 @@ struct cr_opts {
     uint64_t seed;     /* base seed; every case draws a fresh one from it */
     const char *colls; /* nccl: comma-separated collectives to run (NULL: all) */
     double budget_s;   /* nccl, fused: start no new case after this many seconds (0: none) */
+    int gpus;          /* --list: name nccl's cases as one process on this many GPUs (0: 1) */
 };
 
 /* 1 when o->budget_s is set and that many seconds have passed since crbench

@@ -79,16 +79,12 @@ traced fused 60 fused
 mv "$W/kernels-fused.json.gz" "$W/fused.json.gz" 2>/dev/null
 mv "$W/kernels-fused.log" "$W/fused.log"
 echo "== nccl sweep"
-for proto in Simple LL128 LL; do
-    for algo in Ring Tree auto; do
-        case $algo in
-        Ring) colls=allreduce,allgather,reducescatter,broadcast,reduce; bud=18 ;;
-        Tree) colls=allreduce; bud=10 ;;
-        *) colls=allreduce,allgather,reducescatter,alltoall,broadcast,reduce,sendrecv; bud=20 ;;
-        esac
+. kernels/nccl_groups.sh
+for proto in $CR_NCCL_PROTOS; do
+    for algo in $CR_NCCL_ALGOS; do
         if [ "$algo" = auto ]; then unset NCCL_ALGO; else export NCCL_ALGO=$algo; fi
-        NCCL_PROTO=$proto traced "nccl-$algo-$proto" $bud nccl --min-bytes 8 --max-bytes 8G \
-            --colls $colls --target-ms 10
+        NCCL_PROTO=$proto traced "nccl-$algo-$proto" "$(cr_nccl_budget_s $algo)" nccl \
+            $CR_NCCL_GROUP_ARGS --colls "$(cr_nccl_colls $algo)"
     done
 done
 unset NCCL_ALGO

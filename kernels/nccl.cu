@@ -259,7 +259,7 @@ int cr_run_nccl(const struct cr_opts *o)
     int world = env_int(size_env, 0);
     int multi = world > 0; /* one process per GPU */
     int myrank = multi ? env_int(rank_env, 0) : 0;
-    int ndev = 1;
+    int ndev = o->list && o->gpus > 0 ? o->gpus : 1;
     if (!o->list) {
         CK(cudaGetDeviceCount(&ndev));
         if (nccl_load() != 0) {

@@ -21,7 +21,8 @@ LIB=$(pwd)/$B/libcommroof_trace.so
 for f in /usr/lib/x86_64-linux-gnu/libnccl.so.2 /usr/local/cuda/lib64/libnccl.so.2; do
     [ -f "$f" ] && export CR_NCCL_LIB=$f && break
 done
-ARGS="nccl --colls allreduce,allgather,reducescatter,alltoall,sendrecv --max-bytes 1073741824 --budget-s 60"
+. kernels/nccl_groups.sh
+ARGS="$CR_TORCHRUN_NCCL_ARGS --budget-s 60"
 echo "== untraced torchrun"
 timeout 150 torchrun --nproc-per-node "$ngpu" --master-port 29511 --no-python \
     $B/kernels/crbench $ARGS >"$OUT/untraced.log" 2>&1

@@ -3,11 +3,18 @@
 # Compiles kernels/ (crbench) once where nvcc exists, so that a change that
 # breaks the CUDA build fails CI even though CI has no GPU; then checks that
 # every NVTX range name crbench would open parses as a validate case
-# (crbench --list touches no GPU). Skipped without nvcc, and in the SAN=1
+# (crbench --list touches no GPU), that every committed sweep trace
+# (traces/h200-1, traces/nvidia-h200-x2) holds exactly the cases the current
+# code lists for the arguments of its capture, and that calibrate fails
+# cleanly where no GPU is usable. Skipped without nvcc, and in the SAN=1
 # pass (BUILD ending in -san): nvcc output is not sanitised, and compiling
 # twice would only cost time.
 set -u
 CR=$1
+# crbench's nccl names depend on these (a launcher's world size and rank,
+# NCCL's forced choices); the listings below set what each capture had.
+unset WORLD_SIZE RANK OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK PMI_SIZE PMI_RANK SLURM_NTASKS \
+    SLURM_PROCID NCCL_ALGO NCCL_PROTO
 B=${BUILD:-build}
 case "$B" in *-san) echo "check_kernels: skipped in the sanitizer pass"; exit 0 ;; esac
 NVCC=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
@@ -43,6 +50,51 @@ for fam in hbm ce mech gemm launch nccl; do
     fi
 done
 echo "check_kernels: traces/h200-1 kernels-{hbm,ce,mech,gemm,launch,nccl}.json hold exactly the cases crbench lists now"
+# The same for every two-GPU trace (traces/nvidia-h200-x2), listed with the
+# arguments each capture ran (kernels/nccl_groups.sh): one process driving
+# two GPUs (--gpus 2), NCCL_ALGO x NCCL_PROTO groups, torchrun ranks.
+X2=traces/nvidia-h200-x2
+same() { # same TRACE.json.gz LABEL crbench-args... (env set by the caller)
+    tr=$1 label=$2
+    shift 2
+    [ -f "$tr" ] || { echo "check_kernels: $tr missing"; exit 1; }
+    "$B/kernels/crbench" "$@" --list | sort >"$B/crbench-x2.txt"
+    gzip -dc "$tr" | grep -o '"name":"cr:[^"]*"' | sed 's/^"name":"//; s/"$//' | sort >"$B/trace-x2.txt"
+    nd=$(comm -3 "$B/crbench-x2.txt" "$B/trace-x2.txt" | wc -l)
+    nt=$(wc -l <"$B/trace-x2.txt")
+    if [ "$nd" -ne 0 ] || [ "$nt" -eq 0 ]; then
+        comm -3 "$B/crbench-x2.txt" "$B/trace-x2.txt" | head -5
+        echo "check_kernels: $tr ($label): $nd of $nt range name(s) differ from 'crbench $* --list'"
+        exit 1
+    fi
+    x2n=$((x2n + nt))
+}
+x2n=0
+for fam in hbm ce mech gemm launch nccl; do
+    same traces/h200-1/run-2026-12-01/kernels-$fam.json.gz "second capture" $fam
+done
+echo "check_kernels: traces/h200-1/run-2026-12-01: all $x2n ranges are the cases crbench lists now"
+x2n=0
+. kernels/nccl_groups.sh
+same $X2/kernels-nccl.json.gz "one process, auto" nccl --gpus 2
+same $X2/kernels-p2p.json.gz p2p p2p
+same $X2/fused.json.gz fused fused
+for a in $CR_NCCL_ALGOS; do
+    for p in $CR_NCCL_PROTOS; do
+        if [ $a = auto ]; then unset NCCL_ALGO; else NCCL_ALGO=$a; export NCCL_ALGO; fi
+        NCCL_PROTO=$p
+        export NCCL_PROTO
+        same $X2/kernels-nccl-$a-$p.json.gz "$a/$p" nccl --gpus 2 $CR_NCCL_GROUP_ARGS --colls "$(cr_nccl_colls $a)"
+    done
+done
+unset NCCL_ALGO NCCL_PROTO
+for r in 0 1; do
+    WORLD_SIZE=2 RANK=$r
+    export WORLD_SIZE RANK
+    same $X2/torchrun-nccl-rank$r.json.gz "torchrun rank $r" $CR_TORCHRUN_NCCL_ARGS
+done
+unset WORLD_SIZE RANK
+echo "check_kernels: traces/nvidia-h200-x2: all $x2n ranges of the 15 traces are the cases crbench lists now"
 # calibrate measures this machine's GPU 0 with crbench; without a usable
 # GPU (the CI machine) crbench exits 4 (CR_EXIT_NO_GPU) and calibrate must
 # say so, exit 1 and write nothing.

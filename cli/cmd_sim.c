@@ -9,6 +9,7 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,8 +505,11 @@ static int grain_of(const char *grain, cr_sim_grain *g)
 
 /* Progress of a long run on stderr (only when it is a terminal): the
  * simulator calls this every 65,536 events. */
+static bool progress_shown; /* a progress line is on the terminal */
+
 static void progress(void *ctx, long finished, long n_tasks, double now_s)
 {
+    progress_shown = true;
     fprintf(stderr, "\rcommroof sim: %s: %ld of %ld tasks done, simulated %.3f us   ",
             (const char *)ctx, finished, n_tasks, now_s * 1e6);
     fflush(stderr);
@@ -514,8 +518,9 @@ static void progress(void *ctx, long finished, long n_tasks, double now_s)
 /* Ends a progress line, if one was started. */
 static void progress_done(void)
 {
-    if (cli_progress_enabled())
+    if (progress_shown)
         fprintf(stderr, "\r%-100s\r", "");
+    progress_shown = false;
 }
 
 /* Simulates one size; on success *out is the simulator (cr_sim_free). */
@@ -739,11 +744,16 @@ static int run_scenario(const struct opts *o)
     int rc = CLI_OK;
     cr_status st = cr_scenario_load_file(o->scenario, t, &s, &d);
     if (st != CR_OK) {
-        rc = st == CR_EIO || st == CR_ENOMEM || st == CR_ENOTFOUND ? cli_fail("sim", "%s", d.msg)
-                                                                   : cli_fail("sim", "%s", d.msg);
+        /* a missing or invalid scenario file exits 1, as a bad topology or
+         * suite file does; the message names file:line */
+        rc = cli_fail("sim", "%s", d.msg);
         goto out;
     }
-    if (cr_sim_run(s, &d) != CR_OK) {
+    if (cli_progress_enabled())
+        cr_sim_set_progress(s, progress, (void *)(uintptr_t)o->scenario);
+    st = cr_sim_run(s, &d);
+    progress_done();
+    if (st != CR_OK) {
         rc = cli_fail("sim", "%s", d.msg);
         goto out;
     }

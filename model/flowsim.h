@@ -228,6 +228,12 @@ typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } c
 
 #define CR_SIM_STEP_FLOWS_MAX 50000
 
+/* The most flows one collective may expand into: 2^25 flows take about
+ * 4 GB (112 bytes per task, 16 per routed flow, dependencies); an
+ * all-to-all over 8,192 GPUs (67 million) is refused with CR_ERANGE
+ * rather than exhaust memory. */
+#define CR_SIM_FLOWS_MAX (1L << 25)
+
 /* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */
 typedef struct {
     cr_coll coll;
@@ -254,7 +260,8 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
 /* Expands a collective over the given topology GPU ranks (rank i of the
  * array is op rank i) into flows, with start/end markers (cr_sim_op_markers).
  * On success *op is the new op. Errors: CR_EINVAL (bad spec: bytes, channels,
- * efficiency, root, matrix entries), CR_EUNSUPPORTED (an algorithm this
+ * efficiency, root, matrix entries), CR_ERANGE (more than CR_SIM_FLOWS_MAX
+ * flows), CR_EUNSUPPORTED (an algorithm this
  * collective or topology cannot run, e.g. nvls without a multicast switch),
  * CR_ENOTFOUND (two ranks without a route), CR_ENOMEM; d says which. */
 cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *ranks, int n, int *op,
@@ -308,9 +315,9 @@ typedef void (*cr_sim_progress_fn)(void *ctx, long finished, long n_tasks, doubl
  * nothing. */
 void cr_sim_set_progress(cr_sim *s, cr_sim_progress_fn fn, void *ctx);
 
-/* The scale-up domain of GPU rank (GPUs joined by NVLink or XGMI, through
- * switches or directly: an NVL72 rack is one domain of 18 nodes); -1 for a
- * bad rank. */
+/* The scale-up domain of GPU rank (GPUs joined by NVLink, XGMI or ICI,
+ * through switches or directly: an NVL72 rack is one domain of 18 nodes, a
+ * TPU torus one domain); -1 for a bad rank. */
 int cr_sim_gpu_domain(const cr_sim *s, int rank);
 
 /* Runs the simulation to completion. Errors: CR_EINVAL when the dependency

@@ -495,6 +495,13 @@ static cr_status ring(xp *x)
     double flows = (double)C * n * steps;
     bool pipelined = chain || sp->grain == CR_SIM_GRAIN_PIPELINED ||
                      (sp->grain == CR_SIM_GRAIN_AUTO && flows > CR_SIM_STEP_FLOWS_MAX);
+    if (!pipelined && flows > (double)CR_SIM_FLOWS_MAX) {
+        st = cr_diag_set(x->d, CR_ERANGE,
+                         "simulator: a ring in steps over %d ranks and %d channels is %.0f flows, "
+                         "more than the %ld the simulator takes; use --grain pipelined (or auto)",
+                         n, C, flows, CR_SIM_FLOWS_MAX);
+        goto out;
+    }
     for (int c = 0; c < C && st == CR_OK; c++) {
         if ((st = ring_order(x, c, order)) != CR_OK)
             break;
@@ -647,6 +654,15 @@ static cr_status tree(xp *x)
         for (int i = 0; i < n; i++)
             grp[i] = i;
     }
+    /* One domain of chips that forward for each other (a TPU torus): the
+     * chain follows the ring through neighbours, not the rank order */
+    if (G == 1 && cr_topo_param(cr_sim_topo(x->s), "route.gpu_transit", 0.0) != 0.0) {
+        cr_status st = neighbour_ring(x, grp);
+        if (st != CR_OK) {
+            free(grp);
+            return st;
+        }
+    }
     int ntrees = n > 2 ? 2 : 1;
     int depth = (m - 1) + floor_log2(G);
     cr_status st = CR_OK;
@@ -689,6 +705,81 @@ static cr_status tree(xp *x)
     return st;
 }
 
+/* ---------- PAT ---------- */
+
+/* NCCL's PAT allgather and reducescatter (one rank per node): the ranks
+ * exchange blocks over distances that double (allgather) or halve
+ * (reducescatter), ceil(log2 n) rounds, so that every rank sends each of
+ * the other n-1 blocks of S/n once: the (n-1)/n S of coll's figure, at the
+ * rate of the link each round crosses. Allgather round k: rank i sends the
+ * min(2^k, n - 2^k) blocks it holds to rank i - 2^k (Bruck's order), after
+ * its own round k-1 and after the round k-1 message that brought those
+ * blocks from rank i + 2^(k-1); reducescatter runs the rounds the other way
+ * (distance 2^(R-1-r)), each a reduction. The R rounds share coll's step
+ * latency x coll's step count (floor(log2 n) + 1), which is NCCL's tuning
+ * figure (R is one less where n is a power of two), each round at least its
+ * slowest route. */
+static cr_status pat(xp *x)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    if (sp->coll != CR_COLL_ALLGATHER && sp->coll != CR_COLL_REDUCESCATTER)
+        return cr_diag_set(x->d, CR_EUNSUPPORTED,
+                           "simulator: pat runs allgather and reducescatter, not %s",
+                           cr_coll_name(sp->coll));
+    int n = x->n, C = sp->nchannels, R = 0;
+    while ((1L << R) < n)
+        R++;
+    int steps = floor_log2(n) + 1;
+    bool rs = sp->coll == CR_COLL_REDUCESCATTER;
+    int *prev = malloc((size_t)n * sizeof *prev), *cur = malloc((size_t)n * sizeof *cur);
+    cr_status st = CR_OK;
+    if (!prev || !cur) {
+        st = oom(x);
+        goto out;
+    }
+    for (int c = 0; c < C && st == CR_OK; c++)
+        for (int r = 0; r < R && st == CR_OK; r++) {
+            int k = rs ? R - 1 - r : r; /* the distance is 2^k */
+            int dist = 1 << k, kp = rs ? k + 1 : k - 1;
+            double blocks = dist < n - dist ? dist : n - dist;
+            double route = 0; /* the round's slowest route */
+            for (int i = 0; i < n && st == CR_OK; i++) {
+                const cr_sim_use *u;
+                int nu;
+                double lat = 0;
+                st = cr_sim_path(x->s, x->op, x->ranks[i], x->ranks[((i - dist) % n + n) % n], &u,
+                                 &nu, &lat);
+                if (st == CR_ENOTFOUND)
+                    st = cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d",
+                                     x->ranks[i], x->ranks[((i - dist) % n + n) % n]);
+                else if (st != CR_OK)
+                    st = oom(x);
+                route = fmax(route, lat);
+            }
+            x->step_at = fmax(sp->step_lat_s * steps / R, route);
+            for (int i = 0; i < n && st == CR_OK; i++) {
+                int to = ((i - dist) % n + n) % n;
+                /* the message of the previous round that fed rank i */
+                int feeder = r == 0 ? -1 : ((i + (1 << kp)) % n);
+                int dep = r == 0 ? x->first : prev[i];
+                int dep2 = r == 0 ? -1 : prev[feeder];
+                cur[i] = flow(x, i, to, blocks * sp->bytes / n / C, rs, dep, dep2);
+                if (cur[i] < 0) {
+                    st = x->err;
+                    break;
+                }
+            }
+            int *tmp = prev;
+            prev = cur;
+            cur = tmp;
+        }
+    x->step_at = -1;
+out:
+    free(prev);
+    free(cur);
+    return st;
+}
+
 /* ---------- direct ---------- */
 
 static cr_status direct(xp *x)
@@ -696,12 +787,33 @@ static cr_status direct(xp *x)
     const cr_sim_coll_spec *sp = x->sp;
     int n = x->n, root = sp->root;
     double S = sp->bytes;
-    if (n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)
+    /* Only all-to-all patterns touch every pair; rooted collectives and
+     * sendrecv have n - 1 or n flows, so they neither search every route
+     * nor reserve n^2 tasks (a gather over 8,192 GPUs took 4.4 GB so). */
+    bool all_pairs = sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_ALLGATHER ||
+                     sp->coll == CR_COLL_REDUCESCATTER || sp->coll == CR_COLL_ALLREDUCE;
+    long pairs = all_pairs ? (long)n * (n - 1) : n;
+    if (pairs > CR_SIM_FLOWS_MAX)
+        return cr_diag_set(x->d, CR_ERANGE,
+                           "simulator: %s over %d ranks is %ld flows, more than the %ld the "
+                           "simulator takes (about 4 GB); simulate fewer ranks (--ranks)",
+                           cr_coll_name(sp->coll), n, pairs, CR_SIM_FLOWS_MAX);
+    if (all_pairs && n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)
         return oom(x);
-    if (cr_sim_reserve(x->s, (long)n * n, 2L * n * n) != CR_OK)
+    if (cr_sim_reserve(x->s, pairs, 2 * pairs) != CR_OK)
         return oom(x);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) {
+        int jlo = 0, jhi = n;
+        if (sp->coll == CR_COLL_GATHER || sp->coll == CR_COLL_REDUCE) {
+            jlo = root;
+            jhi = root + 1;
+        } else if (sp->coll == CR_COLL_SENDRECV) {
+            jlo = (i + 1) % n;
+            jhi = jlo + 1;
+        } else if ((sp->coll == CR_COLL_SCATTER || sp->coll == CR_COLL_BROADCAST) && i != root) {
+            continue;
+        }
+        for (int j = jlo; j < jhi; j++) {
             if (i == j)
                 continue;
             double b = 0;
@@ -746,6 +858,7 @@ static cr_status direct(xp *x)
             if (flow(x, i, j, b, red, x->first, -1) < 0)
                 return x->err;
         }
+    }
     return CR_OK;
 }
 
@@ -1021,10 +1134,13 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
         case CR_ALGO_DIRECT:
             st = direct(&x);
             break;
+        case CR_ALGO_PAT:
+            st = pat(&x);
+            break;
         default:
             st = cr_diag_set(d, CR_EUNSUPPORTED,
                              "simulator: algorithm %s is not simulated; use --algo ring, tree, "
-                             "nvls, nvlstree or direct",
+                             "nvls, nvlstree, pat or direct",
                              cr_algo_name(a));
         }
     }

@@ -174,6 +174,38 @@ static void test_contention_free_closed_form(void **state)
     cr_topo_free(t);
 }
 
+/* PAT allgather and reducescatter, one rank per node (GPU 0 of each node,
+ * all on rail 0's leaf): every rank sends (n-1)/n S, round by round, each
+ * round over one NIC at 50 GB/s x bw_eff 0.8; coll's step count is
+ * floor(log2 n) + 1 (3 for four nodes, 2 for three) at 5 us, above the 3 us
+ * six-hop route GPU -> PCIe switch -> NIC -> leaf -> NIC -> PCIe switch ->
+ * GPU. So launch 4 us + steps x 5 us + (n-1)/n S / 40 GB/s, rounds
+ * ceil(log2 n) = 2 in both cases. */
+static void test_pat_closed_form(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_cluster(4, 4, 0, 0, 0);
+    const double S = 1 << 28, launch = 4e-6, step = 5e-6, eff = 0.8;
+    static const cr_coll colls[2] = {CR_COLL_ALLGATHER, CR_COLL_REDUCESCATTER};
+    for (int n = 3; n <= 4; n++)
+        for (int c = 0; c < 2; c++) {
+            cr_sim *s = sim_on(t);
+            int *r = iota(n, 8);
+            cr_sim_coll_spec sp = spec(colls[c], CR_ALGO_PAT, S, 2, launch, step, eff);
+            int op = add_coll(s, &sp, r, n);
+            run_ok(s);
+            int steps = n == 4 ? 3 : 2;
+            double want = launch + steps * step + (n - 1.0) / n * S / (FX_NIC_Bps * eff);
+            cr_sim_op_result res = cr_sim_op_get(s, op);
+            assert_close(res.end_s - res.start_s, want, 1e-3, 0);
+            /* one flow per channel (2), rank and round (2) */
+            assert_int_equal(cr_sim_stats_get(s).n_flows, 2 * n * 2);
+            free(r);
+            cr_sim_free(s);
+        }
+    cr_topo_free(t);
+}
+
 /* Across nodes on the shipped h100-ib-4n (8 H100 per node, one 50 GB/s NIC
  * per GPU), ring, tree and NVLS-tree allreduce agree with coll within 1%:
  * at 256 B, where latency is all, both floor each step at its route's
@@ -791,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_nvswitch_spread),
         cmocka_unit_test(test_contention_free_closed_form),
         cmocka_unit_test(test_agrees_with_coll_predictions),
+        cmocka_unit_test(test_pat_closed_form),
         cmocka_unit_test(test_agrees_across_nodes),
         cmocka_unit_test(test_concurrent_collectives_share),
         cmocka_unit_test(test_oversubscribed_spine),

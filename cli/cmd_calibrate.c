@@ -232,9 +232,16 @@ int cli_cmd_calibrate(int argc, char **argv)
     cr_vcalib cal;
     cr_validate_calibrate(&l, &cal);
     if (cal.n_used == 0) {
-        rc = cli_fail("calibrate",
-                      "the input holds no calibration cases (hbm, ce, gemm, launch or mech ranges "
-                      "from kernels/crbench)");
+        size_t n_other = 0;
+        for (size_t i = 0; i < l.n; i++)
+            n_other += l.v[i].c.family == CR_VFAM_NCCL || l.v[i].c.family == CR_VFAM_FUSED;
+        rc =
+            cli_fail("calibrate",
+                     "the input holds no calibration cases (hbm, ce, mech, gemm, launch or p2p "
+                     "ranges from kernels/crbench)%s",
+                     n_other ? "; its nccl and fused cases calibrate nothing: NCCL's constants are "
+                               "coll's (model/params.c), validate checks them"
+                             : "");
         goto out;
     }
     char src[256];

@@ -426,13 +426,23 @@ cr_status cr_gpu_catalog_lookup(int sm, unsigned pci_device, const cr_gpu_catalo
         return CR_OK;
     }
     list_ids(n ? sm : 0, ids, sizeof ids);
+    if (n > 1 && !pci_device)
+        return cr_diag_set(d, CR_ENOTFOUND,
+                           "GPU with sm %d and no PCI device id: sm %d alone does not identify "
+                           "it; give its <pci> the device attribute NCCL writes (e.g. "
+                           "device=\"0x2335\"); known for sm %d: %s",
+                           sm, sm, sm, ids);
     if (n > 1)
         return cr_diag_set(d, CR_ENOTFOUND,
                            "GPU with PCI device 0x%04x and sm %d is not in the catalog, and sm %d "
-                           "alone does not identify it; known for sm %d: %s",
+                           "alone does not identify it: add it to model/gpu_catalog.c with its "
+                           "datasheet figures, or write the topology by hand "
+                           "(doc/topology-format.md); known for sm %d: %s",
                            pci_device, sm, sm, sm, ids);
     return cr_diag_set(d, CR_ENOTFOUND,
-                       "GPU with PCI device 0x%04x and sm %d is not in the catalog; known: %s",
+                       "GPU with PCI device 0x%04x and sm %d is not in the catalog: add it to "
+                       "model/gpu_catalog.c with its datasheet figures, or write the topology by "
+                       "hand (doc/topology-format.md); known: %s",
                        pci_device, sm, ids);
 }
 

@@ -1065,6 +1065,13 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
         goto out;
     }
     const xmlNode *root = xmlDocGetRootElement(doc);
+    if (root && named(root, "topology")) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: the root element is <topology>: this is a commroof topology "
+                         "already, not an NCCL dump; use it as it is (commroof topo show %s)",
+                         origin, line_of(root), origin);
+        goto out;
+    }
     if (!root || !named(root, "system")) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: the root element is <%s>: an NCCL topology dump starts with "

@@ -82,7 +82,11 @@ static void test_lookup(void **state)
     /* sm 90 alone is H100 or H200: refuse to guess. */
     assert_int_equal(cr_gpu_catalog_lookup(90, 0, &e, &d), CR_ENOTFOUND);
     assert_null(e);
-    assert_non_null(strstr(d.msg, "sm 90 alone does not identify it"));
+    assert_string_equal(d.msg, "GPU with sm 90 and no PCI device id: sm 90 alone does not "
+                               "identify it; give its <pci> the device attribute NCCL writes (e.g. "
+                               "device=\"0x2335\"); known for sm 90: 0x2330 (H100-SXM, sm 90), "
+                               "0x2339 (H100-SXM-94GB, sm 90), 0x2331 (H100-PCIe, sm 90), 0x2335 "
+                               "(H200-SXM, sm 90)");
     cr_diag d2 = {{0}};
     assert_int_equal(cr_gpu_catalog_lookup(80, 0x2335, &e, &d2), CR_EINVAL);
     assert_string_equal(d2.msg, "PCI device 0x2335 is the H200-SXM (sm 90), but the dump says sm "

@@ -312,7 +312,10 @@ static void test_errors(void **state)
                  "bad.xml:2: <!DOCTYPE is not allowed: NCCL dumps have no DTD, and commroof never "
                  "reads DTDs or entities");
     expect_error("<topology name=\"x\"/>\n", CR_EPARSE,
-                 "bad.xml:1: the root element is <topology>: an NCCL topology dump starts with "
+                 "bad.xml:1: the root element is <topology>: this is a commroof topology already, "
+                 "not an NCCL dump; use it as it is (commroof topo show bad.xml)");
+    expect_error("<graphs version=\"1\"/>\n", CR_EPARSE,
+                 "bad.xml:1: the root element is <graphs>: an NCCL topology dump starts with "
                  "<system version=\"1\">");
     expect_error(
         "<system version=\"2\">\n</system>\n", CR_EPARSE,
@@ -334,7 +337,9 @@ static void test_errors(void **state)
                      "0x1eb8",
                      "") "<gpu dev=\"0\" sm=\"75\" rank=\"0\" gdr=\"1\"/>\n</pci></cpu></system>\n",
                  CR_ENOTFOUND,
-                 "bad.xml:4: GPU with PCI device 0x1eb8 and sm 75 is not in the catalog; known: "
+                 "bad.xml:4: GPU with PCI device 0x1eb8 and sm 75 is not in the catalog: add it "
+                 "to model/gpu_catalog.c with its datasheet figures, or write the topology by "
+                 "hand (doc/topology-format.md); known: "
                  "0x1db1 (V100-SXM2-16GB, sm 70), 0x1db5 (V100-SXM2-32GB, sm 70), 0x20b0 "
                  "(A100-SXM-40GB, sm 80), 0x20b2 (A100-SXM-80GB, sm 80), 0x20f1 (A100-PCIe-40GB, "
                  "sm 80), 0x20b5 (A100-PCIe-80GB, sm 80), 0x2330 (H100-SXM, sm 90), 0x2339 "

@@ -239,7 +239,7 @@ typedef struct {
     cr_coll coll;
     double bytes;         /* nccl-tests size (coll.h) */
     int root;             /* op rank of the root for rooted collectives */
-    cr_algo algo;         /* ring, tree, nvls, direct */
+    cr_algo algo;         /* ring, tree, nvls, nvlstree, pat, direct */
     int nchannels;        /* parallel rings/trees (>= 1) */
     double launch_s;      /* fixed cost before the first step */
     double step_lat_s;    /* latency of one step (at least the route's hop latency) */

@@ -218,6 +218,15 @@ if "$CR" topo import-nccl traces/nvidia-h200-x2/nccl-topo.xml -o "$X2T" >/dev/nu
 else
     echo "$msg"; echo "check_validate: calibrate --from-traces traces/nvidia-h200-x2 failed"; fail=1
 fi
+# The torchrun ranks alone hold only NCCL cases: calibrate reads and merges
+# them, then says that NCCL's constants are not its to fit (exit 1, no file).
+TRC="${BUILD:-build}/validate-torchrun-cal.xml"
+rm -f "$TRC"
+msg=$("$CR" calibrate --topo hgx-h200-8 --from-traces traces/nvidia-h200-x2/torchrun-nccl-rank0.json.gz \
+    traces/nvidia-h200-x2/torchrun-nccl-rank1.json.gz -o "$TRC" 2>&1); r=$?
+if [ $r -ne 1 ] || [ -e "$TRC" ] || ! echo "$msg" | grep -q "nccl and fused cases calibrate nothing"; then
+    echo "$msg"; echo "check_validate: calibrate on the torchrun ranks: exit $r (want 1, the NCCL note, no file)"; fail=1
+fi
 # Bad input: exit status and the message name the file and what is wrong.
 BADT="${BUILD:-build}/validate-bad"
 mkdir -p "$BADT"

@@ -505,10 +505,19 @@ static int key_entries(const cr_chart *c)
     return n;
 }
 
-static void xy_geom_of(const cr_chart *c, xy_geom *g)
+/* Pixels a row of the numbered label list takes (8 pt) under a key that
+ * sits under the plot, in TAG_COLUMNS columns. */
+#define TAG_ROW_PX 14.0
+#define TAG_COLUMNS 3
+
+/* list_rows: rows of the numbered label list under a key under the plot
+ * (0 otherwise): the image grows by them, the plot area stays. */
+static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
 {
     memset(g, 0, sizeof *g);
     chart_px(c, &g->pw, &g->ph);
+    double list_px = list_rows > 0 ? TAG_ROW_PX * list_rows + 12.0 : 0.0;
+    g->ph += (int)list_px;
     for (int a = 0; a < 2; a++) {
         g->lg[a] = axis_log(c, a);
         g->lo[a] = INFINITY;
@@ -546,7 +555,7 @@ static void xy_geom_of(const cr_chart *c, xy_geom *g)
     } else {
         int cols = key_columns(c);
         g->right = 30;
-        g->bottom += 10 + 20.0 * ceil((double)key_entries(c) / cols);
+        g->bottom += 10 + 20.0 * ceil((double)key_entries(c) / cols) + list_px;
     }
     g->w = fmax(200.0, g->pw - g->left - g->right);
     g->h = fmax(150.0, g->ph - g->top - g->bottom);
@@ -658,38 +667,91 @@ static void label_box(double px, double py, int where, double len, double box[4]
     box[3] = py + place_dy(where) + LABEL_HALF_H;
 }
 
-/* Where each point's label goes: one of place_code (index + 1) or 0 (not
- * drawn; the data file, the JSON and the HTML table still name every
- * point). Greedy in series order over the plot area xy_geom_of computes:
- * a label may cover no other label, no marker and (unless nothing else is
- * left) no line, and stays inside the plot area. Returns one flag per
- * point of every series in order, the number of points with a label to
- * draw and of those left out, or NULL when nothing is labelled or memory
- * runs out. */
-static char *place_labels(const cr_chart *c, int *dropped, int *eligible)
+/* Where the labels go. flag[k], per point of every series in order: one
+ * of place_code (index + 1), or 0 (not drawn; the data file, the JSON and
+ * the HTML table still name every point). tag[k] > 0: the label is drawn
+ * as that number, and the list beside or under the key names it. */
+typedef struct {
+    char *flag;
+    int *tag;
+    int eligible; /* points with a label to draw */
+    int dropped;  /* of those, drawn neither by name nor by number */
+    int ntags;
+} label_plan;
+
+static void label_plan_free(label_plan *lp)
 {
-    *dropped = 0;
-    *eligible = 0;
+    free(lp->flag);
+    free(lp->tag);
+    memset(lp, 0, sizeof *lp);
+}
+
+/* Numbers the list may hold: under a key on the right, the rows left
+ * below it (13 px each); under a key under the plot, up to 60 in
+ * TAG_COLUMNS columns (the image grows). */
+static int tag_capacity(const cr_chart *c, const xy_geom *g)
+{
+    if (!key_right(c))
+        return 60;
+    double top = g->top + 20.0 * key_entries(c) + 24.0;
+    int n = (int)floor((g->ph - 20.0 - top) / 13.0);
+    return n > 0 ? n : 0;
+}
+
+/* The first of the six places where a label of len px next to (px, py)
+ * covers no placed label, no marker and, if it can, no line; -1: none. */
+static int free_place(const xy_geom *g, double px, double py, double len, const double *lab,
+                      size_t nl, const double *mk, size_t nmk, const double *seg, size_t nseg)
+{
+    double box[4];
+    for (int pass = 0; pass < 2; pass++)
+        for (int w = 0; w < N_PLACES; w++) {
+            label_box(px, py, w, len, box);
+            bool bad = box[0] < 0 || box[1] > g->w || box[2] < 0 || box[3] > g->h;
+            for (size_t q = 0; q < nl && !bad; q++)
+                bad = boxes_overlap(box, &lab[4 * q]);
+            for (size_t q = 0; q < nmk && !bad; q++)
+                bad = boxes_overlap(box, &mk[4 * q]);
+            for (size_t q = 0; q < nseg && !bad && pass == 0; q++)
+                bad = seg_hits_box(seg[4 * q], seg[4 * q + 1], seg[4 * q + 2], seg[4 * q + 3], box);
+            if (!bad)
+                return w;
+        }
+    return -1;
+}
+
+/* Places the labels greedily in series order over the plot area
+ * xy_geom_of computes: first every label by name where it fits, then, for
+ * those left, a number (a few pixels wide, it fits where a name does not)
+ * that the list beside the key names, as many as the list holds. A label
+ * stays inside the plot area. lp is zeroed when nothing is labelled.
+ * Errors: CR_ENOMEM. */
+static cr_status place_labels(const cr_chart *c, label_plan *lp)
+{
+    memset(lp, 0, sizeof *lp);
     if (c->kind != CR_CHART_XY || !has_labels(c))
-        return NULL;
+        return CR_OK;
     xy_geom g;
-    xy_geom_of(c, &g);
+    xy_geom_of(c, 0, &g);
     size_t total = 0, nmk = 0, nseg = 0;
     for (int i = 0; i < c->ns; i++)
         total += (size_t)c->s[i].n;
-    char *flag = calloc(total + 1, 1);
+    lp->flag = calloc(total + 1, 1);
+    lp->tag = calloc(total + 1, sizeof *lp->tag);
     double *lab = malloc((total + 1) * 4 * sizeof *lab); /* placed labels */
     double *mk = malloc((total + 1) * 4 * sizeof *mk);   /* markers */
     double *seg = malloc((total + 1) * 4 * sizeof *seg); /* line segments */
-    if (!flag || !lab || !mk || !seg || !g.known) {
+    double *ppx = malloc((total + 1) * 2 * sizeof *ppx); /* points, NAN: no label */
+    if (!lp->flag || !lp->tag || !lab || !mk || !seg || !ppx) {
         free(lab);
         free(mk);
         free(seg);
-        if (flag && !g.known)
-            return flag;
-        free(flag);
-        return NULL;
+        free(ppx);
+        label_plan_free(lp);
+        return CR_ENOMEM;
     }
+    if (!g.known)
+        goto done;
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         if (s->style == CR_SERIES_BAND || !drawable(s, g.lg[0], g.lg[1]))
@@ -718,47 +780,64 @@ static char *place_labels(const cr_chart *c, int *dropped, int *eligible)
             prev[1] = py;
         }
     }
-    size_t k = 0, nl = 0;
-    for (int i = 0; i < c->ns; i++) {
+    size_t nl = 0;
+    /* names first */
+    for (int i = 0, k = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         bool labelled = s->labelled && s->style != CR_SERIES_BAND;
         for (int j = 0; j < s->n; j++, k++) {
             const pt *p = &s->pts[j];
-            double px, py;
-            if (!labelled || !p->label || !p->label[0] || !to_px(&g, p->x, p->y, &px, &py))
-                continue;
-            (*eligible)++;
-            double len = 7.0 * (double)strlen(p->label) + 4.0, box[4];
-            int best = -1;
-            for (int pass = 0; pass < 2 && best < 0; pass++)
-                for (int w = 0; w < N_PLACES && best < 0; w++) {
-                    label_box(px, py, w, len, box);
-                    bool bad = box[0] < 0 || box[1] > g.w || box[2] < 0 || box[3] > g.h;
-                    for (size_t q = 0; q < nl && !bad; q++)
-                        bad = boxes_overlap(box, &lab[4 * q]);
-                    for (size_t q = 0; q < nmk && !bad; q++)
-                        bad = boxes_overlap(box, &mk[4 * q]);
-                    for (size_t q = 0; q < nseg && !bad && pass == 0; q++)
-                        bad = seg_hits_box(seg[4 * q], seg[4 * q + 1], seg[4 * q + 2],
-                                           seg[4 * q + 3], box);
-                    if (!bad)
-                        best = w;
-                }
-            if (best < 0) {
-                (*dropped)++;
+            double *pp = &ppx[2 * k];
+            pp[0] = pp[1] = NAN;
+            if (!labelled || !p->label || !p->label[0] || !to_px(&g, p->x, p->y, &pp[0], &pp[1])) {
+                pp[0] = NAN;
                 continue;
             }
-            flag[k] = (char)(best + 1);
-            label_box(px, py, best, len, &lab[4 * nl++]);
+            lp->eligible++;
+            double len = 7.0 * (double)strlen(p->label) + 4.0;
+            int w = free_place(&g, pp[0], pp[1], len, lab, nl, mk, nmk, seg, nseg);
+            if (w < 0)
+                continue;
+            lp->flag[k] = (char)(w + 1);
+            label_box(pp[0], pp[1], w, len, &lab[4 * nl++]);
         }
     }
+    /* then numbers for the rest, as many as the list holds */
+    int cap = tag_capacity(c, &g);
+    for (size_t k = 0; k < total; k++) {
+        if (!isfinite(ppx[2 * k]) || lp->flag[k])
+            continue;
+        if (lp->ntags == cap) {
+            lp->dropped++;
+            continue;
+        }
+        int t = lp->ntags + 1;
+        double len = 7.0 * (t < 10 ? 1 : t < 100 ? 2 : 3) + 4.0;
+        int w = free_place(&g, ppx[2 * k], ppx[2 * k + 1], len, lab, nl, mk, nmk, seg, nseg);
+        if (w < 0) {
+            lp->dropped++;
+            continue;
+        }
+        lp->flag[k] = (char)(w + 1);
+        lp->tag[k] = t;
+        lp->ntags++;
+        label_box(ppx[2 * k], ppx[2 * k + 1], w, len, &lab[4 * nl++]);
+    }
+done:
     free(lab);
     free(mk);
     free(seg);
-    return flag;
+    free(ppx);
+    return CR_OK;
 }
 
-static void write_data(const cr_chart *c, cr_sbuf *b, const char *flag)
+/* Rows of the numbered list under a key under the plot. */
+static int tag_rows(const cr_chart *c, const label_plan *lp)
+{
+    return !lp || key_right(c) || lp->ntags == 0 ? 0 : (lp->ntags + TAG_COLUMNS - 1) / TAG_COLUMNS;
+}
+
+static void write_data(const cr_chart *c, cr_sbuf *b, const label_plan *lp)
 {
     sb_comment(b, "commroof chart: ", c->title);
     if (c->subtitle)
@@ -788,8 +867,10 @@ static void write_data(const cr_chart *c, cr_sbuf *b, const char *flag)
     sb_comment(b, "x: ", data_label(c, 0, lab[0], sizeof lab[0]));
     sb_comment(b, "y: ", data_label(c, 1, lab[1], sizeof lab[1]));
     cr_sbuf_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
-                   "# (NE, SE, E, NW, SW, W: the label's side of the point, as on a map;\n"
-                   "# -: not drawn, it would cover another label or a marker); band series have\n"
+                   "# \"drawn\": placement is the side of the point the label takes, as on a map\n"
+                   "# (NE, SE, E, NW, SW, W), or - where it would cover another label or a\n"
+                   "# marker; drawn is the text drawn there: the label, or its number in the\n"
+                   "# list beside the key where the name has no room. Band series have\n"
                    "# columns x y_low y_high.\n");
     size_t k = 0;
     for (int i = 0; i < c->ns; i++) {
@@ -807,9 +888,16 @@ static void write_data(const cr_chart *c, cr_sbuf *b, const char *flag)
                 sb_num(b, s->pts[j].y2);
             } else {
                 sb_datastr(b, s->pts[j].label ? s->pts[j].label : "");
-                /* where the script draws the label (place_code), or - */
-                char f = flag ? flag[k + (size_t)j] : 0;
-                cr_sbuf_add(b, " %s", f ? place_code[f - 1] : "-");
+                /* where the script draws the label (place_code), or -, and
+                 * what it draws */
+                size_t q = k + (size_t)j;
+                char f = lp && lp->flag ? lp->flag[q] : 0;
+                int t = lp && lp->tag ? lp->tag[q] : 0;
+                cr_sbuf_add(b, " %s ", f ? place_code[f - 1] : "-");
+                if (t > 0)
+                    cr_sbuf_add(b, "\"%d\"", t);
+                else
+                    sb_datastr(b, f && s->pts[j].label ? s->pts[j].label : "");
             }
             cr_sbuf_add(b, "\n");
         }
@@ -995,8 +1083,8 @@ static int title_lines(const cr_chart *c)
 {
     /* the longest label note render writes, for the lines it may take */
     char *t = title_text(c, c->kind == CR_CHART_XY && has_labels(c)
-                                ? "labels on 9999 of 9999 points (the others would overlap; "
-                                  "a-long-chart-name.dat names every point)"
+                                ? "labels: 9999 of 9999 points, 999 by number: see the list; the "
+                                  "rest would overlap (a-long-chart-name.dat names all)"
                                 : NULL);
     int n = 1;
     for (const char *q = t; q && *q; q++)
@@ -1131,8 +1219,47 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
     cr_sbuf_add(b, "\n");
 }
 
+/* The numbered labels' names: beside a key on the right, under it; under
+ * a key under the plot, in TAG_COLUMNS columns under it. One gnuplot
+ * label per column, 8 pt, each line "N name" (names cut to the column). */
+static void write_tag_list(const cr_chart *c, cr_sbuf *b, const label_plan *lp, const xy_geom *g)
+{
+    if (!lp || lp->ntags == 0)
+        return;
+    bool right = key_right(c);
+    int cols = right ? 1 : TAG_COLUMNS, rows = right ? lp->ntags : tag_rows(c, lp);
+    double colw = right ? g->right - 20.0 : (g->pw - 60.0) / cols;
+    size_t maxc = colw > 60 ? (size_t)((colw - 24.0) / 6.0) : 8;
+    double x0 = right ? g->left + g->w + 12.0 : 30.0;
+    double y0 = right ? g->top + 20.0 * key_entries(c) + 24.0
+                      : g->ph - (g->bottom - 52.0 -
+                                 20.0 * ceil((double)key_entries(c) / key_columns(c)) - 8.0);
+    for (int col = 0; col < cols; col++) {
+        cr_sbuf text = {0};
+        int first = col * rows + 1, last = first + rows - 1;
+        size_t k = 0;
+        for (int i = 0; i < c->ns; i++)
+            for (int j = 0; j < c->s[i].n; j++, k++) {
+                int t = lp->tag[k];
+                if (t < first || t > last)
+                    continue;
+                const char *nm = c->s[i].pts[j].label;
+                cr_sbuf_add(&text, "%s%d %.*s", text.len ? "\n" : "", t, (int)maxc, nm);
+            }
+        if (text.len) {
+            cr_sbuf_add(b, "set label ");
+            sb_gpstr(b, text.p);
+            cr_sbuf_add(b,
+                        " at screen %.5f, screen %.5f left front font \",8\" tc rgb \"#333333\"\n",
+                        (x0 + col * colw) / g->pw, 1.0 - y0 / g->ph);
+        }
+        b->oom = b->oom || text.oom;
+        cr_sbuf_release(&text);
+    }
+}
+
 static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const char *ext,
-                         const char *label_note)
+                         const char *label_note, const label_plan *lp)
 {
     sb_comment(b, "commroof chart: ", c->title);
     cr_sbuf_add(b,
@@ -1146,6 +1273,12 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     cr_sbuf_add(b, "\n");
     int pw, ph;
     chart_px(c, &pw, &ph);
+    if (c->kind == CR_CHART_XY) {
+        /* the numbered list under the key grows the image */
+        xy_geom g0;
+        xy_geom_of(c, tag_rows(c, lp), &g0);
+        ph = g0.ph;
+    }
     cr_sbuf_add(b,
                 "if (strstrt(outfile, \".svg\") > 0) {\n"
                 "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
@@ -1216,7 +1349,8 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     /* fixed margins and ranges: the plot area place_labels placed the
      * labels on */
     xy_geom g;
-    xy_geom_of(c, &g);
+    xy_geom_of(c, tag_rows(c, lp), &g);
+    write_tag_list(c, b, lp, &g);
     for (int a = 0; a < 2; a++)
         if (!c->range_set[a] && g.lg[a] && g.known)
             cr_sbuf_add(b, "set %srange [%.7g:%.7g]\n", a ? "y" : "x", g.lo[a] * (1 - 1e-6),
@@ -1292,7 +1426,7 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
                 cr_sbuf_add(b, ", \\\n     ");
                 sb_gpstr(b, dat);
                 cr_sbuf_add(b,
-                            " index %d using 1:2:(strcol(4) eq \"%s\" ? strcol(3) : \"\") with "
+                            " index %d using 1:2:(strcol(4) eq \"%s\" ? strcol(5) : \"\") with "
                             "labels %s offset screen %.5f, screen %.5f font \",9\" tc rgb \"%s\" "
                             "notitle",
                             i, place_code[w], right ? "left" : "right",
@@ -1545,6 +1679,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
     char *dir = NULL, *stem = NULL, *path = NULL, *tmp_image = NULL, *final_base = NULL;
     cr_sbuf data = {0}, script = {0}, tmp_script = {0};
     char *tmp_dat = NULL, *tmp_gp = NULL;
+    label_plan lp = {0};
     const char *slash = strrchr(out_path, '/');
     if (slash) {
         dir = malloc((size_t)(slash - out_path) + 2);
@@ -1582,18 +1717,22 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
             goto out;
         }
 
-    int dropped = 0, eligible = 0;
-    char *flags = place_labels(c, &dropped, &eligible);
-    char note[200];
-    if (dropped > 0)
+    if (place_labels(c, &lp) != CR_OK) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    char note[240], bynum[64] = "";
+    if (lp.ntags > 0)
+        snprintf(bynum, sizeof bynum, ", %d by number: see the list", lp.ntags);
+    if (lp.dropped > 0)
         snprintf(note, sizeof note,
-                 "labels on %d of %d points (the others would overlap; %s.dat names every point)",
-                 eligible - dropped, eligible, stem);
+                 "labels: %d of %d points%s; the rest would overlap (%s.dat names all)",
+                 lp.eligible - lp.dropped, lp.eligible, bynum, stem);
     else
-        snprintf(note, sizeof note, "every point labelled (%d)", eligible);
-    write_data(c, &data, flags);
-    free(flags);
-    write_script(c, &script, stem, ext, c->kind == CR_CHART_XY && has_labels(c) ? note : NULL);
+        snprintf(note, sizeof note, "labels: all %d points%s", lp.eligible, bynum);
+    const char *shown_note = c->kind == CR_CHART_XY && has_labels(c) ? note : NULL;
+    write_data(c, &data, &lp);
+    write_script(c, &script, stem, ext, shown_note, &lp);
     if (data.oom || script.oom) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
@@ -1603,8 +1742,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
          * image that passes the check replaces NAME.png, and a failed
          * render leaves the old data, script and image as they were */
         snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
-        write_script(c, &tmp_script, tmp_image, ext,
-                     c->kind == CR_CHART_XY && has_labels(c) ? note : NULL);
+        write_script(c, &tmp_script, tmp_image, ext, shown_note, &lp);
         size_t tl = strlen(dir) + strlen(tmp_image) + 16;
         tmp_dat = malloc(tl);
         tmp_gp = malloc(tl);
@@ -1652,6 +1790,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
     if (st != CR_OK && final_base)
         unlink(final_base);
 out:
+    label_plan_free(&lp);
     cr_sbuf_release(&data);
     cr_sbuf_release(&script);
     cr_sbuf_release(&tmp_script);

@@ -274,7 +274,7 @@ static void test_data_and_script(void **state)
     char *gp = slurp(p, NULL);
     assert_non_null(gp);
     /* the title, and a line saying which points carry their labels */
-    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\\nevery point labelled (1)\""));
+    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\\nlabels: all 1 points\""));
     assert_non_null(strstr(gp, "set logscale x"));
     /* y spans 2 .. 2000: three decades, so the auto axis is logarithmic */
     assert_non_null(strstr(gp, "set logscale y"));
@@ -327,6 +327,14 @@ static void test_label_placement(void **state)
     cr_chart_point(c, other, 100 * pow(10, 20 * px_x), 400 * pow(10, 14 * px_y), NULL);
     cr_chart_point(c, other, 100 * pow(10, 20 * px_x), 400 * pow(10, -14 * px_y), NULL);
     cr_chart_point(c, s, 100, 400, "level");
+    /* a name of 120 characters (7 x 120 + 4 = 844 px) is wider than the
+     * plot: it is drawn as the number 1, and the list beside the key names
+     * it, cut to the key's column (136 - 20 px wide, 6 px a character after
+     * 24: 15 characters) */
+    char longname[121];
+    memset(longname, 'x', 120);
+    longname[120] = '\0';
+    cr_chart_point(c, s, 100, 10, longname);
     char p[600];
     path_of(p, sizeof p, "labels.png");
     assert_int_equal(cr_chart_render(c, p, NULL, NULL), CR_OK);
@@ -340,11 +348,15 @@ static void test_label_placement(void **state)
     assert_non_null(strstr(dat, "990 100 \"right_edge_label\" NW"));
     assert_non_null(strstr(dat, "100 100 \"pushed\" SE"));
     assert_non_null(strstr(dat, "100 400 \"level\" E"));
+    char want[200];
+    snprintf(want, sizeof want, "100 10 \"%s\" NE \"1\"", longname);
+    assert_non_null(strstr(dat, want));
     free(dat);
     /* the title says how many labels were left out */
     path_of(p, sizeof p, "labels.gp");
     char *gp = slurp(p, NULL);
-    assert_non_null(strstr(gp, "labels on 7 of 8 points"));
+    assert_non_null(strstr(gp, "labels: 8 of 9 points, 1 by number: see the list; the rest"));
+    assert_non_null(strstr(gp, "set label \"1 xxxxxxxxxxxxxxx\" at screen"));
     assert_non_null(strstr(gp, "set lmargin at screen 0.09000"));
     free(gp);
     cr_chart_free(c);

@@ -687,14 +687,16 @@ static void label_plan_free(label_plan *lp)
 }
 
 /* Numbers the list may hold: under a key on the right, the rows left
- * below it (13 px each); under a key under the plot, up to 60 in
+ * below it down to the plot area's bottom (13 px each); under a key under the plot, up to 60 in
  * TAG_COLUMNS columns (the image grows). */
 static int tag_capacity(const cr_chart *c, const xy_geom *g)
 {
     if (!key_right(c))
         return 60;
+    /* from under the key down to the plot area's bottom: lower, the x
+     * axis' last tick label reaches into the margin */
     double top = g->top + 20.0 * key_entries(c) + 24.0;
-    int n = (int)floor((g->ph - 20.0 - top) / 13.0);
+    int n = (int)floor((g->top + g->h - top) / 13.0);
     return n > 0 ? n : 0;
 }
 

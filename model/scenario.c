@@ -335,13 +335,15 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
                 if (col >= nr)
                     st = fail(S, k, CR_EINVAL, "a <row> needs %d sizes, one per rank; it has more",
                               nr);
-                else if (cr_units_parse(tok, CR_UNIT_BYTES, &x, &d) != CR_OK || x < 0 ||
-                         !isfinite(x))
+                else if (strcmp(tok, "0") && /* a bare 0: nothing to that rank */
+                         (cr_units_parse(tok, CR_UNIT_BYTES, &x, &d) != CR_OK || x < 0 ||
+                          !isfinite(x)))
                     st = fail(S, k, CR_EINVAL,
-                              "row entry \"%.60s\": expected a size with a unit (e.g. \"1MB\")",
+                              "row entry \"%.60s\": expected a size with a unit (e.g. \"1MB\") "
+                              "or 0",
                               tok);
                 else
-                    m[(size_t)row * (size_t)nr + (size_t)col++] = x;
+                    m[(size_t)row * (size_t)nr + (size_t)col++] = strcmp(tok, "0") ? x : 0.0;
             }
             free(buf);
             if (st)

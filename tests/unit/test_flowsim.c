@@ -380,7 +380,9 @@ static void test_concurrent_collectives_share(void **state)
  * 8 n_nodes slices of S/(8 n_nodes) across nodes, all through its NIC, so
  * the bandwidth term is (n_nodes - 1)/n_nodes S / 50 GB/s with full
  * bisection and twice that oversubscribed (the NVLink slices finish long
- * before). Latency: 8 hops = 4 us plus the 1 us step. */
+ * before). Latency: the one step lasts its route, GPU -> PCIe switch -> NIC
+ * -> leaf -> spine -> leaf -> NIC -> PCIe switch -> GPU, 8 hops of 0.5 us =
+ * 4 us, longer than the 1 us step latency given. */
 static void test_oversubscribed_spine(void **state)
 {
     (void)state;
@@ -396,7 +398,7 @@ static void test_oversubscribed_spine(void **state)
         int op = add_coll(s, &sp, r, 32);
         run_ok(s);
         got[over] = cr_sim_op_get(s, op).end_s;
-        assert_close(got[over], 4e-6 + 1e-6 * 0 + want[over], 0.002, 0);
+        assert_close(got[over], 8 * FX_HOP_LAT + want[over], 0.002, 0);
         free(r);
         cr_sim_free(s);
         cr_topo_free(t);
@@ -740,6 +742,35 @@ static void test_independent_flows_end_in_order(void **state)
     cr_topo_free(t);
 }
 
+/* Fair shares are re-solved only where a change lands: f1 (0 -> 1) and f2
+ * (2 -> 3) cross disjoint links of the star. f1 starts at its 1 us route
+ * latency: one solve of one flow. f2 becomes ready after a 1 ms delay and
+ * starts 1 us later: its solve covers its own component, f2 alone, not f1.
+ * Neither departure takes a bottleneck from a remaining flow, so nothing
+ * more is solved: 2 solves re-rating 2 flows (a global re-solve at f2's
+ * arrival would re-rate 3). Both move 1 GB at 100 GB/s: f1 ends at 1 us +
+ * 10 ms, f2 at 1 ms + 1 us + 10 ms. */
+static void test_arrival_resolves_its_component_only(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_star(4, 100e9);
+    cr_sim *s = sim_on(t);
+    int r[4] = {0, 1, 2, 3};
+    int op = cr_sim_op_add(s, "x", CR_SIM_OP_COLL, r, 4, 0);
+    int f1 = cr_sim_flow_add(s, op, 0, 1, 1e9, 0);
+    int wait = cr_sim_delay_add(s, op, 2, 1e-3);
+    int f2 = cr_sim_flow_add(s, op, 2, 3, 1e9, 0);
+    assert_int_equal(cr_sim_dep_add(s, wait, f2), CR_OK);
+    run_ok(s);
+    assert_close(cr_sim_task_get(s, f1).end_s, 2 * FX_HOP_LAT + 0.010, 1e-9, 0);
+    assert_close(cr_sim_task_get(s, f2).end_s, 1e-3 + 2 * FX_HOP_LAT + 0.010, 1e-9, 0);
+    cr_sim_stats st = cr_sim_stats_get(s);
+    assert_int_equal(st.n_solves, 2);
+    assert_int_equal(st.solved_flows, 2);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* The simulation is never faster than coll's bound: the bound is the least
  * time any implementation could take on the topology (doc/bounds.md), and
  * the simulator runs one implementation on the same graph, so sim < bound
@@ -837,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_classes_report_member_links),
         cmocka_unit_test(test_departure_slows_another),
         cmocka_unit_test(test_independent_flows_end_in_order),
+        cmocka_unit_test(test_arrival_resolves_its_component_only),
         cmocka_unit_test(test_never_below_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

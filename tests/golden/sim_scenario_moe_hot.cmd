@@ -1,0 +1,1 @@
+$CR sim --scenario tests/fixtures/scenarios/moe-hot.xml --topo hgx-h200-8 --top 4

@@ -160,15 +160,3 @@ int cli_op_print_json(const char *cmd, json_t *root)
         return cli_fail(cmd, "cannot write the output to stdout: %s", strerror(errno));
     return CLI_OK;
 }
-
-int cli_op_flush(const char *cmd, int rc)
-{
-    errno = 0;
-    bool bad = fflush(stdout) != 0 || ferror(stdout);
-    if (bad && rc == CLI_FAIL) /* already said */
-        return rc;
-    if (bad)
-        return cli_fail(cmd, "cannot write the output to stdout: %s",
-                        errno ? strerror(errno) : "write error");
-    return rc;
-}

@@ -32,9 +32,4 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
 /* Prints a JSON document on stdout and releases it; returns the exit code. */
 int cli_op_print_json(const char *cmd, json_t *root);
 
-/* Flushes stdout at the end of a command: when the output could not be
- * written (a full disk, a closed pipe) says so and returns CLI_FAIL,
- * otherwise rc. */
-int cli_op_flush(const char *cmd, int rc);
-
 #endif

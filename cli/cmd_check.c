@@ -550,5 +550,5 @@ static int check_main(int argc, char **argv)
 
 int cli_cmd_check(int argc, char **argv)
 {
-    return cli_op_flush("check", check_main(argc, argv));
+    return check_main(argc, argv);
 }

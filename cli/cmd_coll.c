@@ -204,7 +204,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-
 /* algbw and busbw of `bytes` in `time_s`: where something moves in no time
  * (a bound of 0 where L2 holds the buffers, an in-place one-rank call) the
  * rate has no finite value: "inf" in the table, null in JSON. A busbw

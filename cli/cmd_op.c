@@ -234,5 +234,5 @@ static int op_main(int argc, char **argv)
 
 int cli_cmd_op(int argc, char **argv)
 {
-    return cli_op_flush("op", op_main(argc, argv));
+    return op_main(argc, argv);
 }

@@ -186,5 +186,5 @@ static int suite_main(int argc, char **argv)
 
 int cli_cmd_suite(int argc, char **argv)
 {
-    return cli_op_flush("suite", suite_main(argc, argv));
+    return suite_main(argc, argv);
 }

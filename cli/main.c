@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* commroof: entry point and command dispatch. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +40,20 @@ static void usage(FILE *f)
     fputs("\nRun 'commroof COMMAND --help' for a command's options.\n", f);
 }
 
+/* A command whose output never reached stdout (a full disk, a closed pipe
+ * reader, /dev/full) has failed even if it computed everything: a harness
+ * reading its JSON would otherwise see exit 0 and nothing, or half a
+ * document. A command that already failed has said why. */
+static int finish_stdout(const char *cmd, int rc)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    if (!bad || rc == CLI_FAIL || rc == CLI_USAGE)
+        return rc;
+    return cli_fail(cmd, "cannot write the output to stdout: %s",
+                    errno ? strerror(errno) : "write error");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -51,7 +67,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return finish_stdout(argv[1], commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "commroof: unknown command \"%s\"\nRun 'commroof --help' for the list.\n",
             argv[1]);
     return CLI_USAGE;

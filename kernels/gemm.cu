@@ -321,8 +321,9 @@ int cr_run_gemm(const struct cr_opts *o)
             char label[96], why[96] = "";
             snprintf(label, sizeof label, "%s %s %dx%dx%d", dt_name[dt], sh.kind, sh.m, sh.n, sh.k);
             if (nonfinite || wrong)
-                snprintf(why, sizeof why, "%llu non-finite, %llu of %d samples off (worst %.2f tol)",
-                         nonfinite, wrong, 256 * std::min(sets, iters), (double)worst / 1024.0);
+                snprintf(why, sizeof why,
+                         "%llu non-finite, %llu of %d samples off (worst %.2f tol)", nonfinite,
+                         wrong, 256 * std::min(sets, iters), (double)worst / 1024.0);
             else
                 snprintf(why, sizeof why, "(worst sample %.2f tol)", (double)worst / 1024.0);
             cr_report("gemm", label, med, flops / (med * 1e-6) / 1e12, "TFLOP/s",

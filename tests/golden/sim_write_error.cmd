@@ -1,0 +1,1 @@
+$CR sim allreduce --topo hgx-h200-8 -b 1M > /dev/full

@@ -1,0 +1,1 @@
+$CR topo list > /dev/full

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
+#include <libxml/valid.h>
+
 #include "nccl_import.h"
 #include "route.h"
 #include "topo_metrics.h"
@@ -439,10 +442,13 @@ static void test_errors(void **state)
     assert_int_equal(cr_nccl_import_file(FIX "no-such-file.xml", &t, &d), CR_EIO);
 }
 
-/* Imported topologies save as commroof XML that loads back identical. */
+/* Imported topologies save as commroof XML that loads back identical and
+ * validates against the schema shipped files are held to. */
 static void test_round_trip(void **state)
 {
     (void)state;
+    xmlDtdPtr dtd = xmlParseDTD(NULL, (const xmlChar *)"topologies/commroof-topology.dtd");
+    assert_non_null(dtd);
     const char *files[] = {FIX "hgx-h200-baremetal.xml", FIX "hgx-h200-vm.xml",
                            FIX "pcie-l40s-8.xml", FIX "dgx-a100-2socket.xml",
                            FIX "gb200-2tray-mnnvl.xml"};
@@ -457,10 +463,19 @@ static void test_round_trip(void **state)
             fail_msg("load saved %s: %s", files[i], d.msg);
         if (!cr_topo_equal(a, b, &d))
             fail_msg("%s: round trip differs: %s", files[i], d.msg);
+        xmlDocPtr doc = xmlReadMemory(xml, (int)len, "saved.xml", NULL, XML_PARSE_NONET);
+        assert_non_null(doc);
+        xmlValidCtxtPtr v = xmlNewValidCtxt();
+        assert_non_null(v);
+        if (xmlValidateDtd(v, doc, dtd) != 1)
+            fail_msg("%s: the imported topology does not validate against the DTD", files[i]);
+        xmlFreeValidCtxt(v);
+        xmlFreeDoc(doc);
         free(xml);
         cr_topo_free(a);
         cr_topo_free(b);
     }
+    xmlFreeDtd(dtd);
 }
 
 static char *slurp(const char *path, size_t *len)

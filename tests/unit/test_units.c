@@ -54,6 +54,11 @@ static const struct parse_case good[] = {
     {"2TFLOP", CR_UNIT_FLOP, 2e12},
     {"5GOP", CR_UNIT_FLOP, 5e9},
     {"-5GB/s", CR_UNIT_BANDWIDTH, -5e9}, /* the caller judges the sign */
+    {"+2GB/s", CR_UNIT_BANDWIDTH, 2e9},
+    {"1e3GB/s", CR_UNIT_BANDWIDTH, 1e12},        /* 1e3 x 1e9 */
+    {"1E3GB/s", CR_UNIT_BANDWIDTH, 1e12},        /* E followed by digits: an exponent */
+    {"1EB/s", CR_UNIT_BANDWIDTH, 1e18},          /* E followed by the unit: exa */
+    {"1GiB/s", CR_UNIT_BANDWIDTH, 1073741824.0}, /* IEC rate: 2^30 B/s */
 };
 
 static void test_parse_good(void **state)
@@ -112,6 +117,22 @@ static const struct bad_case bad[] = {
      "\"400Gb/s\""},
     {"1GIB", CR_UNIT_BYTES, CR_EPARSE,
      "\"1GIB\" has an unknown unit \"GIB\", expected a size such as \"64MiB\" or \"1GB\""},
+    {" 450GB/s", CR_UNIT_BANDWIDTH, CR_EPARSE,
+     "\" 450GB/s\" is not a number with a unit, expected a bandwidth such as \"450GB/s\" or "
+     "\"400Gb/s\""},
+    {"450GB/s ", CR_UNIT_BANDWIDTH, CR_EPARSE,
+     "\"450GB/s \" has an unknown unit \"GB/s \", expected a bandwidth such as \"450GB/s\" or "
+     "\"400Gb/s\""},
+    {"1.5.2GB/s", CR_UNIT_BANDWIDTH, CR_EPARSE,
+     "\"1.5.2GB/s\" has an unknown unit \".2GB/s\", expected a bandwidth such as \"450GB/s\" "
+     "or \"400Gb/s\""},
+    {"1e-400GB/s", CR_UNIT_BANDWIDTH, CR_ERANGE, "\"1e-400GB/s\" is out of range"}, /* underflow */
+    {"1e308TB/s", CR_UNIT_BANDWIDTH, CR_ERANGE, "\"1e308TB/s\" is out of range"},   /* x 1e12 */
+    {"-infGB/s", CR_UNIT_BANDWIDTH, CR_EPARSE,
+     "\"-infGB/s\" is not a number with a unit, expected a bandwidth such as \"450GB/s\" or "
+     "\"400Gb/s\""},
+    {"0x1p4GB", CR_UNIT_BYTES, CR_EPARSE,
+     "\"0x1p4GB\": hexadecimal is not accepted, expected a size such as \"64MiB\" or \"1GB\""},
 };
 
 static void test_parse_bad(void **state)

@@ -1731,7 +1731,8 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
                  "labels: %d of %d points%s; the rest would overlap (%s.dat names all)",
                  lp.eligible - lp.dropped, lp.eligible, bynum, stem);
     else
-        snprintf(note, sizeof note, "labels: all %d points%s", lp.eligible, bynum);
+        snprintf(note, sizeof note, "labels: %s %d point%s%s", lp.eligible == 1 ? "the" : "all",
+                 lp.eligible, lp.eligible == 1 ? "" : "s", bynum);
     const char *shown_note = c->kind == CR_CHART_XY && has_labels(c) ? note : NULL;
     write_data(c, &data, &lp);
     write_script(c, &script, stem, ext, shown_note, &lp);

@@ -274,7 +274,7 @@ static void test_data_and_script(void **state)
     char *gp = slurp(p, NULL);
     assert_non_null(gp);
     /* the title, and a line saying which points carry their labels */
-    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\\nlabels: all 1 points\""));
+    assert_non_null(strstr(gp, "set title \"a \\\"quoted\\\" title\\nlabels: the 1 point\""));
     assert_non_null(strstr(gp, "set logscale x"));
     /* y spans 2 .. 2000: three decades, so the auto axis is logarithmic */
     assert_non_null(strstr(gp, "set logscale y"));

@@ -226,30 +226,30 @@ static cr_status check_cycles(scn *S)
     for (int i = 0; i < n && v < 0; i++)
         if (indeg[i] > 0)
             v = i;
-    /* walk back along predecessors that never finished until one repeats */
+    /* Walk back along predecessors that never finished until one repeats:
+     * trail[k] waits for trail[k + 1], and the ops from the repeated one's
+     * first place on are the cycle. seen[] holds place + 1 (queue is free
+     * again and serves as the trail). */
+    int *trail = queue, len = 0;
     while (!seen[v]) {
-        seen[v] = 1;
+        seen[v] = ++len;
+        trail[len - 1] = v;
         for (int e = 0; e < S->n_edges; e++)
             if (S->edges[e][1] == v && indeg[S->edges[e][0]] > 0) {
                 v = S->edges[e][0];
                 break;
             }
     }
-    char path[1024];
-    size_t len = 0;
-    int u = v;
-    path[0] = 0;
-    do { /* v's cycle, in the order the ops wait: u waits for its predecessor */
-        len += (size_t)snprintf(path + len, len < sizeof path ? sizeof path - len : 0, "%s\"%s\"",
-                                len ? " after " : "", S->names[u]);
-        int w = -1;
-        for (int e = 0; e < S->n_edges && w < 0; e++)
-            if (S->edges[e][1] == u && indeg[S->edges[e][0]] > 0 && seen[S->edges[e][0]])
-                w = S->edges[e][0];
-        u = w;
-    } while (u >= 0 && u != v && len < sizeof path);
-    snprintf(path + (len < sizeof path ? len : sizeof path - 1),
-             len < sizeof path ? sizeof path - len : 1, " after \"%s\"", S->names[v]);
+    char path[1024] = "";
+    size_t used = 0;
+    for (int k = seen[v] - 1; k <= len && used + 1 < sizeof path; k++) {
+        int u = k < len ? trail[k] : v; /* back to the first to close it */
+        int w = snprintf(path + used, sizeof path - used, "%s\"%s\"", used ? " after " : "",
+                         S->names[u]);
+        if (w < 0)
+            break;
+        used += (size_t)w < sizeof path - used ? (size_t)w : sizeof path - used - 1;
+    }
     st = fail(S, S->nodes[v], CR_EINVAL,
               "after= makes a cycle: %.700s; no op can start. Remove one of these after= names",
               path);

@@ -14,6 +14,7 @@
 #include "coll.h"
 #include "flowsim.h"
 #include "rankset.h"
+#include "scenario.h"
 #include "test_flowsim_fixture.h"
 #include "topo_xml.h"
 
@@ -771,6 +772,53 @@ static void test_arrival_resolves_its_component_only(void **state)
     cr_topo_free(t);
 }
 
+/* Scenario dependencies: a cycle reached only through an op that waits on
+ * it (d after c, c after b, b after c) is reported as the cycle itself,
+ * with the line of an op on it and in the order the ops wait; an op that
+ * waits for itself is refused; blanks around after= names are ignored. */
+static void test_scenario_after_errors(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_star(2, 100e9);
+    cr_sim *s = NULL;
+    cr_diag d = {{0}};
+    static const char cyc[] =
+        "<scenario name=\"x\">\n"
+        "  <compute name=\"a\" ranks=\"0-1\" duration=\"1us\"/>\n"
+        "  <compute name=\"d\" ranks=\"0-1\" duration=\"1us\" after=\"c\"/>\n"
+        "  <compute name=\"c\" ranks=\"0-1\" duration=\"1us\" after=\"b\"/>\n"
+        "  <compute name=\"b\" ranks=\"0-1\" duration=\"1us\" after=\"c, a\"/>\n"
+        "</scenario>\n";
+    assert_int_equal(cr_scenario_load_memory(cyc, strlen(cyc), "cyc.xml", t, &s, &d), CR_EINVAL);
+    assert_null(s);
+    assert_non_null(strstr(d.msg, "cycle"));
+    /* the walk starts at d (line 3), goes back to c (line 4) and b (5) */
+    assert_true(strstr(d.msg, "cyc.xml:4: ") == d.msg || strstr(d.msg, "cyc.xml:5: ") == d.msg);
+    assert_true(strstr(d.msg, "\"c\" after \"b\" after \"c\"") ||
+                strstr(d.msg, "\"b\" after \"c\" after \"b\""));
+    assert_null(strstr(d.msg, "\"d\""));
+    static const char self[] =
+        "<scenario name=\"x\">\n"
+        "  <compute name=\"a\" ranks=\"0-1\" duration=\"1us\" after=\"a\"/>\n"
+        "</scenario>\n";
+    d.msg[0] = 0; /* a diagnostic keeps its first message */
+    assert_int_equal(cr_scenario_load_memory(self, strlen(self), "self.xml", t, &s, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "self.xml:2: "));
+    assert_non_null(strstr(d.msg, "itself"));
+    /* a 1 ms op after " a , b " starts when both have ended (2 us) */
+    static const char ok[] =
+        "<scenario name=\"x\">\n"
+        "  <compute name=\"a\" ranks=\"0\" duration=\"1us\"/>\n"
+        "  <compute name=\"b\" ranks=\"1\" duration=\"2us\"/>\n"
+        "  <compute name=\"c\" ranks=\"0-1\" duration=\"1ms\" after=\" a , b \"/>\n"
+        "</scenario>\n";
+    assert_int_equal(cr_scenario_load_memory(ok, strlen(ok), "ok.xml", t, &s, &d), CR_OK);
+    run_ok(s);
+    assert_close(cr_sim_op_get(s, 2).end_s, 2e-6 + 1e-3, 1e-12, 0);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* The simulation is never faster than coll's bound: the bound is the least
  * time any implementation could take on the topology (doc/bounds.md), and
  * the simulator runs one implementation on the same graph, so sim < bound
@@ -869,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_departure_slows_another),
         cmocka_unit_test(test_independent_flows_end_in_order),
         cmocka_unit_test(test_arrival_resolves_its_component_only),
+        cmocka_unit_test(test_scenario_after_errors),
         cmocka_unit_test(test_never_below_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -482,6 +482,37 @@ static void test_nvls_reduction_engine_binds(void **state)
     cr_topo_free(t);
 }
 
+/* NVLS allgather and reducescatter, one node, bw_eff 1, no step latency:
+ * allgather multicasts every rank's S/n to all eight GPUs, the sender's
+ * own too, so every downlink carries S; reducescatter reads all eight
+ * copies of every segment, the owner's too, so every uplink carries S:
+ * S / 450 GB/s after two steps of GPU -> switch -> GPU (2 x 1 us). The
+ * reduction engines (10 GB/s per chip) bind reducescatter as they bind
+ * allreduce: the n segments of S/n bytes have 8 operands each, 8 S in all,
+ * 5/18 of it on chip 0; allgather does not reduce and ignores them. coll
+ * charges (n-1)/n S per port (doc/simulator.md: agreement). */
+static void test_nvls_allgather_reducescatter(void **state)
+{
+    (void)state;
+    double S = 1e9;
+    int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (int lim = 0; lim < 2; lim++)
+        for (int c = 0; c < 2; c++) {
+            cr_topo *t = fx_cluster(1, 1, 0, 0, lim ? 10e9 : 0);
+            cr_sim *s = sim_on(t);
+            cr_coll coll = c ? CR_COLL_REDUCESCATTER : CR_COLL_ALLGATHER;
+            cr_sim_coll_spec sp = spec(coll, CR_ALGO_NVLS, S, 1, 0, 0, 1.0);
+            int op = add_coll(s, &sp, r, 8);
+            run_ok(s);
+            double want = 2e-6 + S / GPU_Bps;
+            if (lim && c) /* reducescatter on 10 GB/s engines: 8 x 5/18 x S */
+                want = 2e-6 + 8 * 5 * S / (18 * 10e9);
+            assert_close(cr_sim_op_get(s, op).end_s, want, 1e-6, 0);
+            cr_sim_free(s);
+            cr_topo_free(t);
+        }
+}
+
 /* NVLS tree on two nodes (one leaf per rail), bw_eff 1, no step latency:
  * inside each node NVLS moves S (n+1)/n through every GPU's 450 GB/s of
  * NVLink; across nodes GPU k of each node carries S/8 in two mirrored
@@ -908,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_oversubscribed_spine),
         cmocka_unit_test(test_alltoallv_hot_receiver),
         cmocka_unit_test(test_nvls_reduction_engine_binds),
+        cmocka_unit_test(test_nvls_allgather_reducescatter),
         cmocka_unit_test(test_nvlstree_two_nodes),
         cmocka_unit_test(test_compute_shares_hbm),
         cmocka_unit_test(test_deps_and_cycles),

@@ -333,6 +333,10 @@ static int show_json(const cr_topo *t, const struct shown *s)
         json_object_set_new(e, "evaluated", json_integer(cls[i]->evaluated));
         json_object_set_new(e, "min_GBps", cls[i]->evaluated ? gbps(cls[i]->min_Bps) : json_null());
         json_object_set_new(e, "max_GBps", cls[i]->evaluated ? gbps(cls[i]->max_Bps) : json_null());
+        json_object_set_new(e, "scaleup_min_GBps",
+                            cls[i]->evaluated ? gbps(cls[i]->scaleup_min_Bps) : json_null());
+        json_object_set_new(e, "scaleup_max_GBps",
+                            cls[i]->evaluated ? gbps(cls[i]->scaleup_max_Bps) : json_null());
         json_object_set_new(pairs, names[i], e);
     }
     json_object_set_new(pairs, "sampled", json_boolean(s->pairs.sampled));
@@ -468,8 +472,11 @@ static void show_text(const cr_topo *t, const struct shown *s)
            s->pairs.sampled ? "; sampled" : "");
     printf("# every link kind a byte may cross counts (NVLink and PCIe together where both join "
            "the pair, doc/bounds.md 1.7); other GPUs forward only where no path avoids them\n");
-    printf("# %-10s %12s %12s %10s %10s\n", "class", "pairs", "evaluated", "min", "max");
-    printf("# %-10s %12s %12s %10s %10s\n", "", "", "", "GB/s", "GB/s");
+    printf("# scaleup_min/max: the same over NVLink, XGMI and ICI links alone (what a peer copy "
+           "over them reaches; - where none joins the pair)\n");
+    printf("# %-10s %12s %12s %10s %10s %11s %11s\n", "class", "pairs", "evaluated", "min", "max",
+           "scaleup_min", "scaleup_max");
+    printf("# %-10s %12s %12s %10s %10s %11s %11s\n", "", "", "", "GB/s", "GB/s", "GB/s", "GB/s");
     if (t->n_gpus < 2)
         printf("# (one GPU: no pairs)\n");
     const cr_pair_class *cls[2] = {&s->pairs.same_node, &s->pairs.other_node};
@@ -477,8 +484,11 @@ static void show_text(const cr_topo *t, const struct shown *s)
     for (int i = 0; i < 2; i++) {
         if (cls[i]->pairs == 0)
             continue;
-        printf("  %-10s %12lld %12lld %10.1f %10.1f\n", names[i], cls[i]->pairs, cls[i]->evaluated,
-               cls[i]->min_Bps / GBPS, cls[i]->max_Bps / GBPS);
+        char c[2][16];
+        printf("  %-10s %12lld %12lld %10.1f %10.1f %s %s\n", names[i], cls[i]->pairs,
+               cls[i]->evaluated, cls[i]->min_Bps / GBPS, cls[i]->max_Bps / GBPS,
+               cell(cls[i]->scaleup_min_Bps / GBPS, 11, c[0], sizeof c[0]),
+               cell(cls[i]->scaleup_max_Bps / GBPS, 11, c[1], sizeof c[1]));
     }
     if (s->pairs.matrix && s->pairs.n >= 2) {
         int n = s->pairs.n;

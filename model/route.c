@@ -40,8 +40,8 @@ static double residual(const cr_topo *t, const double *flow, int l, int from)
 /* BFS from device s over arcs with residual capacity (or all arcs when flow
  * is NULL). Fills via[v] with the link used to reach v (-1 for s, -2 unseen).
  * Stops when target is reached. Returns whether it was. */
-static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool transit, int *via,
-                int *queue)
+static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool transit,
+                unsigned kinds, int *via, int *queue)
 {
     for (int v = 0; v < t->n_devs; v++)
         via[v] = -2;
@@ -55,7 +55,7 @@ static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool tr
         for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
             int l = t->adj[i];
             int w = cr_link_other(&t->links[l], v);
-            if (via[w] != -2)
+            if (via[w] != -2 || !(kinds & (1u << t->links[l].kind)))
                 continue;
             if (flow && residual(t, flow, l, v) <= ROUTE_EPS_BPS)
                 continue;
@@ -68,9 +68,9 @@ static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool tr
     return false;
 }
 
-/* Edmonds-Karp max-flow from device s to device d; GPUs other than s and d
- * forward only when transit is set. */
-static double route_flow(const cr_topo *t, int s, int d, bool transit)
+/* Edmonds-Karp max-flow from device s to device d over links of the kinds
+ * in the mask; GPUs other than s and d forward only when transit is set. */
+static double route_flow(const cr_topo *t, int s, int d, bool transit, unsigned kinds)
 {
     double *flow = calloc((size_t)t->n_links + 1, sizeof *flow);
     int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
@@ -78,7 +78,7 @@ static double route_flow(const cr_topo *t, int s, int d, bool transit)
     double total = 0.0;
     if (!flow || !via || !queue)
         goto out;
-    while (bfs(t, flow, s, d, transit, via, queue)) {
+    while (bfs(t, flow, s, d, transit, kinds, via, queue)) {
         double push = -1.0;
         for (int v = d; v != s;) {
             const cr_link *k = &t->links[via[v]];
@@ -103,18 +103,23 @@ out:
     return total;
 }
 
-double cr_route_bw_Bps(const cr_topo *t, int src, int dst)
+double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
 {
     if (src == dst || src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
         return 0.0;
     int s = t->gpus[src], d = t->gpus[dst];
     bool transit = gpu_transit(t);
-    double bw = route_flow(t, s, d, transit);
+    double bw = route_flow(t, s, d, transit, kinds);
     /* No path avoids the other GPUs (a chain, a rail-only fabric without
      * spines): forward through them, as NCCL does (route.h). */
     if (bw <= 0.0 && !transit)
-        bw = route_flow(t, s, d, true);
+        bw = route_flow(t, s, d, true, kinds);
     return bw;
+}
+
+double cr_route_bw_Bps(const cr_topo *t, int src, int dst)
+{
+    return cr_route_bw_kinds_Bps(t, src, dst, CR_ROUTE_ALL_KINDS);
 }
 
 cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max, int *n,
@@ -135,7 +140,8 @@ cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max,
         goto out;
     }
     /* Through other GPUs only where no path avoids them (route.h). */
-    if (!bfs(t, NULL, s, d, gpu_transit(t), via, queue) && !bfs(t, NULL, s, d, true, via, queue)) {
+    if (!bfs(t, NULL, s, d, gpu_transit(t), CR_ROUTE_ALL_KINDS, via, queue) &&
+        !bfs(t, NULL, s, d, true, CR_ROUTE_ALL_KINDS, via, queue)) {
         st = CR_ENOTFOUND;
         goto out;
     }

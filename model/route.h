@@ -26,6 +26,16 @@
  * path exists. t must be finalized. */
 double cr_route_bw_Bps(const cr_topo *t, int src, int dst);
 
+/* Link-kind masks for cr_route_bw_kinds_Bps: bit (1u << cr_link_kind). */
+#define CR_ROUTE_ALL_KINDS ((1u << CR_LINK__COUNT) - 1u)
+/* The scale-up fabrics GPUs copy over directly: NVLink, XGMI, ICI. */
+#define CR_ROUTE_SCALEUP_KINDS ((1u << CR_LINK_NVLINK) | (1u << CR_LINK_XGMI) | (1u << CR_LINK_ICI))
+
+/* cr_route_bw_Bps over links of the kinds in the mask only: with
+ * CR_ROUTE_SCALEUP_KINDS, what a peer copy over NVLink (or XGMI, ICI) can
+ * reach, 450 GB/s for an HGX H200 pair where all paths give 513. */
+double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
+
 /* Fewest-hop path from GPU rank src to dst (through other GPUs only where
  * no path avoids them): fills links[0..*n) (up to max)
  * with link indices in order and *lat_s with the sum of their latencies.

@@ -285,21 +285,37 @@ cr_status cr_metrics_switches(const cr_topo *t, cr_switch_summary **out, int *n)
     return CR_OK;
 }
 
-static void class_add(cr_pair_class *c, double bw)
+static void class_add(cr_pair_class *c, double bw, double up)
 {
     if (c->evaluated == 0 || bw < c->min_Bps)
         c->min_Bps = bw;
     if (c->evaluated == 0 || bw > c->max_Bps)
         c->max_Bps = bw;
+    if (c->evaluated == 0 || up < c->scaleup_min_Bps)
+        c->scaleup_min_Bps = up;
+    if (c->evaluated == 0 || up > c->scaleup_max_Bps)
+        c->scaleup_max_Bps = up;
     c->evaluated++;
 }
 
-static void eval_pair(const cr_topo *t, const int *node, int s, int d, cr_pair_summary *out)
+/* Does the topology have scale-up links at all? (Skips a second max-flow
+ * per pair on PCIe-only machines.) */
+static bool has_scaleup(const cr_topo *t)
+{
+    for (int l = 0; l < t->n_links; l++)
+        if (CR_ROUTE_SCALEUP_KINDS & (1u << t->links[l].kind))
+            return true;
+    return false;
+}
+
+static void eval_pair(const cr_topo *t, const int *node, bool scaleup, int s, int d,
+                      cr_pair_summary *out)
 {
     if (s == d)
         return;
     double bw = cr_route_bw_Bps(t, s, d);
-    class_add(node[s] == node[d] ? &out->same_node : &out->other_node, bw);
+    double up = scaleup ? cr_route_bw_kinds_Bps(t, s, d, CR_ROUTE_SCALEUP_KINDS) : 0.0;
+    class_add(node[s] == node[d] ? &out->same_node : &out->other_node, bw, up);
     if (out->matrix)
         out->matrix[(size_t)s * (size_t)out->n + (size_t)d] = bw;
 }
@@ -334,6 +350,7 @@ cr_status cr_metrics_pairs(const cr_topo *t, cr_pair_summary *out)
         out->same_node.pairs += (long long)per[k] * (per[k] - 1);
     out->other_node.pairs = (long long)n * (n - 1) - out->same_node.pairs;
     cr_status st = CR_OK;
+    bool up = has_scaleup(t);
     if (n <= CR_METRICS_FULL_MATRIX_MAX) {
         out->matrix = calloc((size_t)n * (size_t)n + 1, sizeof *out->matrix);
         if (!out->matrix) {
@@ -342,7 +359,7 @@ cr_status cr_metrics_pairs(const cr_topo *t, cr_pair_summary *out)
         }
         for (int s = 0; s < n; s++)
             for (int d = 0; d < n; d++)
-                eval_pair(t, node, s, d, out);
+                eval_pair(t, node, up, s, d, out);
         goto done;
     }
     /* Sample: within the first and last node, their first GPU to the other
@@ -356,7 +373,7 @@ cr_status cr_metrics_pairs(const cr_topo *t, cr_pair_summary *out)
         int stride = per[k] > SAMPLE_PER_NODE ? per[k] / SAMPLE_PER_NODE : 1;
         for (int d = 0; d < n; d++)
             if (node[d] == k && seen++ % stride == 0)
-                eval_pair(t, node, s, d, out);
+                eval_pair(t, node, up, s, d, out);
     }
     int targets[3] = {1, n_nodes / 2, n_nodes - 1};
     int src_stride = per[0] > SAMPLE_PER_NODE ? per[0] / SAMPLE_PER_NODE : 1;
@@ -372,7 +389,7 @@ cr_status cr_metrics_pairs(const cr_topo *t, cr_pair_summary *out)
             int di = 0;
             for (int d = 0; d < n; d++)
                 if (node[d] == tk && di++ % dst_stride == 0)
-                    eval_pair(t, node, s, d, out);
+                    eval_pair(t, node, up, s, d, out);
         }
     }
     out->sampled = out->same_node.evaluated < out->same_node.pairs ||

@@ -29,7 +29,9 @@
  *
  * - pair classes: GPU pairs (s, d), s != d, in the same node and in different
  *   nodes; for each, the min and max of cr_route_bw_Bps(s, d) over the pairs
- *   evaluated. With n <= CR_METRICS_FULL_MATRIX_MAX GPUs every ordered pair is
+ *   evaluated, and the same over the scale-up fabrics alone
+ *   (cr_route_bw_kinds_Bps with CR_ROUTE_SCALEUP_KINDS: NVLink, XGMI, ICI;
+ *   0 for a pair they do not join). With n <= CR_METRICS_FULL_MATRIX_MAX GPUs every ordered pair is
  *   evaluated and the full matrix is returned; above it a fixed sample is
  *   (first GPU of the first and last node to every GPU of its node; the
  *   first node's GPUs to those of the second, middle and last node), and
@@ -89,6 +91,7 @@ typedef struct {
     long long pairs;     /* ordered pairs in the class */
     long long evaluated; /* of them, how many were routed */
     double min_Bps, max_Bps;
+    double scaleup_min_Bps, scaleup_max_Bps; /* NVLink, XGMI, ICI links only */
 } cr_pair_class;
 
 typedef struct {

@@ -90,6 +90,35 @@ static void test_gpu_transit(void **state)
     cr_topo_free(t);
 }
 
+/* The board above plus one PCIe Gen5 x16 link (63 GB/s) from each GPU to a
+ * shared PCIe switch: all paths give 450 + 63 = 513 GB/s, the scale-up
+ * fabric alone 18 x 25 = 450 GB/s, PCIe alone 63 GB/s. */
+static void test_kinds(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("board+pcie");
+    int g0 = add_gpu(t, "gpu0"), g1 = add_gpu(t, "gpu1");
+    const int links[4] = {5, 4, 4, 5};
+    for (int i = 0; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "nvs%d", i);
+        int s = cr_topo_add_dev(t, CR_DEV_SWITCH, id, -1, -1);
+        cr_topo_add_link(t, g0, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
+        cr_topo_add_link(t, g1, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
+    }
+    int p = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw0", -1, -1);
+    cr_topo_add_link(t, g0, p, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_topo_add_link(t, g1, p, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    assert_close(cr_route_bw_Bps(t, 0, 1), 513e9, 1e-12, 0);
+    assert_close(cr_route_bw_kinds_Bps(t, 0, 1, CR_ROUTE_ALL_KINDS), 513e9, 1e-12, 0);
+    assert_close(cr_route_bw_kinds_Bps(t, 0, 1, CR_ROUTE_SCALEUP_KINDS), 450e9, 1e-12, 0);
+    assert_close(cr_route_bw_kinds_Bps(t, 1, 0, 1u << CR_LINK_PCIE), 63e9, 1e-12, 0);
+    assert_close(cr_route_bw_kinds_Bps(t, 0, 1, 1u << CR_LINK_IB), 0.0, 0, 0);
+    cr_topo_free(t);
+}
+
 /* Asymmetric link: the direction matters. */
 static void test_direction(void **state)
 {
@@ -109,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_nvswitch_board),
         cmocka_unit_test(test_gpu_transit),
         cmocka_unit_test(test_direction),
+        cmocka_unit_test(test_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,6 +177,9 @@ static void test_pairs_full(void **state)
     assert_int_equal(p.other_node.pairs, 0);
     assert_close(p.same_node.min_Bps, 80e9, 1e-9, 0);
     assert_close(p.same_node.max_Bps, 80e9, 1e-9, 0);
+    /* NVLink alone: the 2 links through the switch, 50 GB/s. */
+    assert_close(p.same_node.scaleup_min_Bps, 50e9, 1e-9, 0);
+    assert_close(p.same_node.scaleup_max_Bps, 50e9, 1e-9, 0);
     assert_close(p.matrix[0 * 4 + 3], 80e9, 1e-9, 0);
     assert_close(p.matrix[2 * 4 + 2], 0, 0, 0);
     cr_pair_summary_release(&p);
@@ -204,6 +207,11 @@ static void test_pairs_sampled(void **state)
     assert_close(p.same_node.max_Bps, 100e9, 1e-9, 0);
     assert_close(p.other_node.min_Bps, 50e9, 1e-9, 0);
     assert_close(p.other_node.max_Bps, 50e9, 1e-9, 0);
+    /* Over NVLink alone: 50 GB/s in a node, nothing between nodes. */
+    assert_close(p.same_node.scaleup_min_Bps, 50e9, 1e-9, 0);
+    assert_close(p.same_node.scaleup_max_Bps, 50e9, 1e-9, 0);
+    assert_close(p.other_node.scaleup_min_Bps, 0, 0, 0);
+    assert_close(p.other_node.scaleup_max_Bps, 0, 0, 0);
     cr_pair_summary_release(&p);
     cr_pair_summary_release(NULL);
     cr_topo_free(t);

@@ -246,10 +246,10 @@ int cli_cmd_validate(int argc, char **argv)
             json_object_set_new(c, "source", json_string(m->source));
             if (m->rank >= 0)
                 json_object_set_new(c, "rank", json_integer(m->rank));
-            if (m->ranks_merged > 1) {
+            if (m->ranks_merged > 1)
                 json_object_set_new(c, "ranks_merged", json_integer(m->ranks_merged));
+            if (m->first_start_s > 0) /* merged ranks, or one process's GPUs */
                 json_object_set_new(c, "measured_first_start_us", json_real(us(m->first_start_s)));
-            }
             json_object_set_new(c, "measured_us", json_real(us(m->measured_s)));
             json_object_set_new(c, "samples", json_integer(m->samples));
             json_object_set_new(c, "bound_us",

@@ -776,8 +776,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     double ll_s = 0;
     if (proto == CR_PROTO_LL && two && p->ll_stream_Bps > 0 && c->intra_hw == CR_HW_NVLINK) {
         double sb = ll_stream_bytes(c, rq->coll, algo, S);
+        /* the tree's chain streams slower than the ring (params
+         * coll.n2.ll.stream.tree, measured) */
+        double st_Bps = algo == CR_ALGO_TREE && p->ll_stream_tree_Bps > 0 ? p->ll_stream_tree_Bps
+                                                                          : p->ll_stream_Bps;
         if (sb > 0) {
-            ll_s = sb / (p->ll_stream_Bps * nchf / nch_max);
+            ll_s = sb / (st_Bps * nchf / nch_max);
             cap_ch = HUGE_VAL;
         }
     }

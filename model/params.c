@@ -26,14 +26,6 @@ struct key {
 
 #define OFF(f) offsetof(cr_params, f)
 #define HOP_SIMPLE 0.815 /* fit, see coll.eff.simple */
-/* coll.n2.lat_scale.ll128 for one process per GPU: the one-process fit 0.96
- * less coll.launch_gap (4.27 us) over the 2-rank ring LL128 allreduce table
- * latency (NCCL tuning.cc baseLat 14.0 + 2 steps x hwLat 1.9 = 17.8 us) */
-#define LL128_PP (0.96 - 4.27 / 17.8)
-/* coll.n2.lat_scale.simple likewise: the one-process 1.24 less 4.27 us over
- * the 2-rank ring Simple allreduce table (8.4 + 2 x 3.4 = 15.2 us) */
-#define SIMPLE_PP (1.24 - 4.27 / 15.2)
-
 /* clang-format off */
 static const struct key keys[] = {
     {"coll.eff.simple", OFF(proto_eff[CR_PROTO_SIMPLE]), K_DOUBLE,
@@ -79,38 +71,45 @@ static const struct key keys[] = {
      "NCCL comm.h Simple thread threshold 64 B x 512 threads"},
     {"coll.lat_scale", OFF(lat_scale), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
      "1 = NCCL tuning.cc baseLat/hwLat tables as they are"},
-    {"coll.n2.lat_scale", OFF(n2_lat_scale), K_DOUBLE, {1, 1, 0.61, 1}, 0.01, 100, "",
-     "Hopper, fit to both launch modes on 2 H200s: one process per GPU (traces/nvidia-h200-x2/"
-     "torchrun-nccl-rank{0,1}.json.gz, ranks merged: ring LL allreduce / allgather / "
-     "reducescatter of 1-64 KiB alone want 0.52 x NCCL tuning.cc's baseLat + hwLat x steps) "
-     "and one thread driving both (kernels-nccl*.json.gz, the same + coll.launch_gap: 1.24 x "
-     "before the gap was modelled; Tree/LL wants 0.62); 0.61 keeps both within their gates "
-     "(tests/check_coll_traces.sh); LL only (LL128, Simple: own keys); others 1"},
-    {"coll.n2.lat_scale.ll128", OFF(n2_lat_scale_ll128), K_DOUBLE, {1, 1, LL128_PP, 1}, 0.01, 100,
+    {"coll.n2.lat_scale", OFF(n2_lat_scale), K_DOUBLE, {1, 1, 0.520, 1}, 0.01, 100, "",
+     "Hopper, fit (tools/fit_n2_lat.py): 2 H200s, ring and tree LL allreduce, allgather, "
+     "reducescatter, broadcast, reduce of 8 B - 64 KiB, each timed from the last GPU's start "
+     "(doc/validation.md), one thread driving both (traces/nvidia-h200-x2/kernels-nccl-{Ring,"
+     "Tree,auto}-LL.json.gz) and one process per GPU (torchrun-nccl-rank{0,1}.json.gz, merged) "
+     "together: median signed error 0 at 0.520 x NCCL tuning.cc's baseLat + hwLat x steps over "
+     "the even cases (46; median |error| 1.9%), held-out odd cases 2.4% (43); LL only (LL128, "
+     "Simple: own keys); others 1"},
+    {"coll.n2.lat_scale.ll128", OFF(n2_lat_scale_ll128), K_DOUBLE, {1, 1, 0.616, 1}, 0.01, 100,
      "",
-     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl-{Ring,Tree,auto}-LL128.json.gz (one "
-     "process drives both GPUs), LL128 collectives of 8 B - 64 KiB on 2 H200s at the "
-     "even-indexed sizes take a median 0.96 x NCCL tuning.cc's baseLat + hwLat x steps (held-out "
-     "odd sizes: 0.97); one process per GPU (no LL128 torchrun trace yet): that figure less "
-     "coll.launch_gap over the table's 2-rank ring LL128 latency; others 1"},
-    {"coll.n2.lat_scale.simple", OFF(n2_lat_scale_simple), K_DOUBLE, {1, 1, SIMPLE_PP, 1}, 0.01,
+     "Hopper, fit (tools/fit_n2_lat.py): traces/nvidia-h200-x2/kernels-nccl-{Ring,Tree,auto}-"
+     "LL128.json.gz, LL128 allreduce, allgather, reducescatter, broadcast, reduce of 8 B - 64 KiB "
+     "on 2 H200s timed from the last GPU's start: median signed error 0 at 0.616 x NCCL "
+     "tuning.cc's baseLat + hwLat x steps over the even cases (40; median |error| 6.4%), "
+     "held-out odd cases 13.3% (37); no LL128 torchrun trace: the same for one process per GPU, "
+     "which the last-start timing makes alike; others 1"},
+    {"coll.n2.lat_scale.simple", OFF(n2_lat_scale_simple), K_DOUBLE, {1, 1, 0.898, 1}, 0.01,
      100, "",
-     "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl*.json.gz (one process drives both GPUs) "
-     "fit Simple with coll.n2.lat_scale's one-process figure 1.24; one process per GPU (no "
-     "small-message Simple in the torchrun trace): 1.24 less coll.launch_gap over the table's "
-     "2-rank ring Simple allreduce latency; others 1"},
-    {"coll.n2.p2p_ll_lat", OFF(n2_p2p_ll_lat_s), K_DOUBLE, {0, 0, 6.15e-6, 0}, 0, 1, "s",
-     "Hopper, fit to both launch modes on 2 H200s, sendrecv and alltoall in NCCL's LL range: "
-     "one process per GPU (traces/nvidia-h200-x2/torchrun-nccl-rank{0,1}.json.gz, merged, 1-64 "
-     "KiB: median 5.8 us, 4.99-6.68, 8 cases) and one thread driving both (kernels-nccl-auto-"
-     "*.json.gz: median 10.6 us, less coll.launch_gap 6.33 us); 6.15 between; 0 = NCCL's "
-     "table (baseLat + hwLat) x coll.n2.lat_scale"},
-    {"coll.launch_gap", OFF(launch_gap_s), K_DOUBLE, {4.27e-6, 4.27e-6, 4.27e-6, 4.27e-6}, 0, 1,
+     "Hopper, fit (tools/fit_n2_lat.py): traces/nvidia-h200-x2/kernels-nccl-{Ring,Tree,auto}-"
+     "Simple.json.gz, Simple allreduce, allgather, reducescatter, broadcast, reduce of 8 B - 64 "
+     "KiB on 2 H200s timed from the last GPU's start: median signed error 0 at 0.898 x NCCL "
+     "tuning.cc's baseLat + hwLat x steps over the even cases (40; median |error| 7.6%), "
+     "held-out odd cases 7.1% (37); no small-message Simple in the torchrun trace: the same for "
+     "one process per GPU; others 1"},
+    {"coll.n2.p2p_ll_lat", OFF(n2_p2p_ll_lat_s), K_DOUBLE, {0, 0, 5.10e-6, 0}, 0, 1, "s",
+     "Hopper, fit (tools/fit_n2_lat.py): 2 H200s, sendrecv and alltoall of 1 - 64 KiB in NCCL's "
+     "LL, timed from the last GPU's start, one thread driving both (traces/nvidia-h200-x2/"
+     "kernels-nccl-auto-LL.json.gz) and one process per GPU (torchrun-nccl-rank{0,1}.json.gz, "
+     "merged) together: median signed error 0 at 5.10 us over the even cases (11; median "
+     "|error| 3.8%), held-out odd cases 4.4% (11); 0 = NCCL's table (baseLat + hwLat) x "
+     "coll.n2.lat_scale"},
+    {"coll.launch_gap", OFF(launch_gap_s), K_DOUBLE, {5.50e-6, 5.50e-6, 5.50e-6, 5.50e-6}, 0, 1,
      "s",
-     "our measurement: one thread driving 2 H200s (traces/nvidia-h200-x2/kernels-nccl.json.gz) "
-     "against one process per GPU (torchrun-nccl-rank{0,1}.json.gz, merged), the same 30 NCCL "
-     "cases of 1 KiB - 1 MiB: median 4.27 us longer (3.9-5.7); added per extra GPU one thread "
-     "drives (cr_coll_req ranks_per_process); a host cost, so every generation"},
+     "our measurement (tools/fit_n2_lat.py): one thread driving 2 H200s (traces/nvidia-h200-x2/"
+     "kernels-nccl-{Ring,Tree,auto}-{LL,LL128,Simple}.json.gz), 351 NCCL cases of 8 B - 1 MiB: "
+     "the second GPU's kernel starts a median 5.50 us after the first's (quartiles 5.18 - "
+     "7.23); added per extra GPU one thread drives (cr_coll_req ranks_per_process) to a time "
+     "taken from the first GPU's start; validate times trace cases from the last GPU's start "
+     "and leaves it out (doc/validation.md); a host cost, so every generation"},
     {"coll.n2.ll.stream", OFF(ll_stream_Bps), K_DOUBLE, {0, 0, 495e9, 0}, 0, 1e15, "B/s",
      "Hopper, fit: traces/nvidia-h200-x2/kernels-nccl-Ring-LL.json.gz, ring LL allreduce, "
      "allgather, reducescatter, broadcast, reduce of 128 MiB and 2 GiB on 2 H200s: median 495 "
@@ -118,6 +117,13 @@ static const struct key keys[] = {
      "issue-bound, each primitive's loads and stores cost alike; held-out 32 MiB, 512 MiB, "
      "8 GiB: 495); two ranks only (n >= 3 keep NCCL's llMaxBw until measured); other generations "
      "unmeasured: 0, no stream term"},
+    {"coll.n2.ll.stream.tree", OFF(ll_stream_tree_Bps), K_DOUBLE, {0, 0, 455e9, 0}, 0, 1e15,
+     "B/s",
+     "Hopper, fit (tools/fit_n2_lat.py): traces/nvidia-h200-x2/kernels-nccl-Tree-LL.json.gz, "
+     "tree LL allreduce of 128 MiB - 8 GiB on 2 H200s (transfer-bound): median signed error 0 "
+     "at 455 GB/s of memory-stream bytes (4 S per GPU, doc/bounds.md 3.5; 8 GiB: 75.8 ms "
+     "measured, 69.4 predicted at coll.n2.ll.stream's 495), where the ring reaches 495 with the "
+     "same stream count; held-out 32 MiB: +1.1%; two ranks only; 0 = coll.n2.ll.stream"},
     {"coll.step.simple", OFF(simple_step_bytes), K_DOUBLE, {524288, 524288, 524288, 524288}, 1,
      1e12, "B",
      "NCCL init.cc: Simple buffer 4 MiB (NCCL_BUFFSIZE) in NCCL_STEPS = 8 steps per channel; the "

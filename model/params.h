@@ -54,6 +54,7 @@ typedef struct {
     double ll_stream_Bps;       /* LL on scale-up links: data bytes per second one GPU moves through
                                    one memory stream (a load or store of an LL buffer or user
                                    buffer), all channels; 0: no such term */
+    double ll_stream_tree_Bps;  /* the same for tree allreduce (0: ll_stream_Bps) */
     double ring2_ar_eff;        /* ring allreduce of two ranks on scale-up links, Simple */
     double ring2_agrs_eff;      /* ring allgather / reducescatter of two ranks, Simple */
     /* custom kernels (ParallelKittens mechanisms) */

@@ -77,14 +77,19 @@ run "$X2/kernels-nccl.json.gz" sh -c "gzip -dc $X2/kernels-nccl.json.gz | '$CR' 
 gate "$X2/kernels-nccl.json.gz" "$out" nccl '_n=2_' "nccl n=2" 77
 
 # One process per GPU (torchrun, 2 ranks, one trace each, merged by
-# validate): the same sweep as kernels-nccl.json.gz without the host launch
-# gap one thread driving both GPUs adds (crbench's rank=-1 cases above are
-# predicted with ranks_per_process = 2; these with 1). Median 54.3% before
-# the process layout was modelled (coll's n = 2 latency carried the gap).
+# validate): the same sweep as kernels-nccl.json.gz. Every multi-GPU case,
+# here and in the one-process traces, is timed from the last GPU's start
+# (doc/validation.md), so neither carries the host launch gap of one thread
+# driving both GPUs and both are predicted without it. Gated at 6% (4.8%
+# with the n = 2 latencies of tools/fit_n2_lat.py; 9.8% before, 54.3%
+# before the process layout was modelled).
 TR0=$X2/torchrun-nccl-rank0.json.gz TR1=$X2/torchrun-nccl-rank1.json.gz
 if [ -f "$TR0" ] && [ -f "$TR1" ]; then
     run "$X2/torchrun-nccl-rank{0,1}.json.gz" "$CR" validate "$TR0" "$TR1" --topo hgx-h200-8
+    save=$MAX_MEDIAN
+    MAX_MEDIAN=6
     gate "$X2/torchrun-nccl-rank{0,1}.json.gz" "$out" nccl '_n=2_' "torchrun" 55
+    MAX_MEDIAN=$save
 else
     echo "check_coll_traces: missing $TR0 or $TR1"
     fail=1
@@ -99,16 +104,16 @@ run traces/h200-1/kernels-nccl.json "$CR" validate traces/h200-1/kernels-nccl.js
 gate traces/h200-1/kernels-nccl.json "$out" nccl '_n=1_' "nccl n=1" 77
 
 # Forced algorithm x protocol (issue 9's sweep). Every group: zero bound
-# violations and every case predicted. The median gate holds where the
-# model reaches it; the groups listed in LOOSE (doc/bounds.md 3.5 says why
-# they stay above 10%) are gated at their documented figure instead, so a
-# regression still fails. Tree-LL (22.0%) and auto-Simple (12.0%) sit at
-# their limits: their small messages carry a process-dependent launch skew
-# of one thread driving both GPUs (identical ring cases of the auto/Simple
-# and Ring/Simple processes differ by a median 2.65 us from the first GPU's
-# start, 0.07 us from the last's; doc/validation.md), which one
-# coll.launch_gap cannot fit in both processes.
-LOOSE="Tree-LL:22 Tree-LL128:14 auto-Simple:12"
+# violations, every case predicted, and a median |error| of at most 10%.
+# Tree-LL (22.0%), Tree-LL128 (11.4%) and auto-Simple (12.0%) had looser
+# limits while one-process cases were timed from the first GPU's start:
+# that included a launch skew between the two GPUs which differs from
+# process to process (auto/Simple vs Ring/Simple: +2.65 us from the first
+# start, +0.07 us from the last), which no one constant fits. Timed from
+# the last GPU's start with the n = 2 latencies refitted to it
+# (tools/fit_n2_lat.py) they are 8.3, 6.8 and 6.4%. LOOSE lists
+# GROUP:LIMIT exceptions (none now).
+LOOSE=""
 for a in Ring Tree auto; do
     for p in LL LL128 Simple; do
         f=$X2/kernels-nccl-$a-$p.json.gz

@@ -113,14 +113,16 @@ typedef struct {
     char host[64];      /* metadata.hostname, "" unknown */
     int64_t ts_base_ns; /* metadata.ts_base_ns: aligns the ranks' clocks */
     /* Per iteration (device time split by iters, not launch or fused
-     * cases): first start and last end over the process's devices, seconds
+     * cases): start and last end over the process's devices (an NCCL case
+     * on several devices starts at the last device's start), seconds
      * from ts_base_ns, at iter_s[iter_off + i] and
      * iter_s[iter_off + n_iter + i] of the list (an index, so copies of a
      * cr_vmeas own nothing); n_iter 0 when absent. */
     int n_iter;
     size_t iter_off;
     int ranks_merged;     /* > 1: measured over that many ranks' traces */
-    double first_start_s; /* merged: median of (last end - first start) */
+    double first_start_s; /* merged, or NCCL on several devices: median of
+                             (last end - first start) */
     char note[112];       /* e.g. a rank of a multi-process job alone */
 } cr_vmeas;
 

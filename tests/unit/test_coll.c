@@ -379,6 +379,30 @@ static void test_tree_loads(void **state)
 
 /* ---- calibration and checks against published figures ---- */
 
+/* Two H200s, LL allreduce of 8 GiB: both the ring and the tree (a chain of
+ * two) move 4 S of LL memory-stream bytes per GPU (doc/bounds.md 3.5: ring
+ * (6n - 4) / n S at n = 2, the tree's leaf 2 + 2, root 4). Measured
+ * (traces/nvidia-h200-x2/kernels-nccl-{Ring,Tree}-LL.json.gz): ring 69.36
+ * ms, 4 S / 69.36 ms = 495 GB/s; tree 75.76 ms = 453 GB/s. The model's
+ * stream rates (coll.n2.ll.stream, .tree) keep each within 1%, the
+ * latency (under 10 us) being negligible at this size. */
+static void test_ll_stream_ring_tree(void **state)
+{
+    (void)state;
+    double S = 8589934592.0;
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-1");
+    cr_coll_result ring =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, true);
+    cr_coll_result tree =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_TREE, CR_PROTO_LL, CR_MECH_NONE, true);
+    assert_true(ring.pred.supported && tree.pred.supported);
+    assert_close(ring.pred.pred_s, 69.36e-3, 0.01, 0);
+    assert_close(tree.pred.pred_s, 75.76e-3, 0.01, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_h100_ring_busbw(void **state)
 {
     (void)state;
@@ -1051,6 +1075,7 @@ int main(void)
         cmocka_unit_test(test_nvls_gpu_count),
         cmocka_unit_test(test_ring_nic_per_channel),
         cmocka_unit_test(test_multicast_only_switch),
+        cmocka_unit_test(test_ll_stream_ring_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cr_test.h"
+#include "params.h"
 #include "route.h"
 #include "topo_xml.h"
 #include "validate/validate.h"
@@ -97,9 +98,12 @@ static void test_trace_measure(void **state)
     (void)state;
     /* Range A: 3 iterations of one kernel each, durations 500, 510, 520 us:
      * the median device time per iteration is 510 us.
-     * Range B: 2 iterations of 2 kernels on device 0 plus 2 on device 1:
-     * iteration 0 spans 2000 .. max(2010, 2012) = 12 us, iteration 1 spans
-     * 2020 .. 2040 = 20 us; the median of {12, 20} is 16 us.
+     * Range B: 2 iterations of 2 kernels on device 0 plus 2 on device 1, a
+     * collective on two GPUs, so timed from the last GPU's start: iteration
+     * 0 from max(2000, 2001) to max(2010, 2012) = 11 us, iteration 1 from
+     * max(2020, 2022) to max(2035, 2040) = 18 us; the median of {11, 18} is
+     * 14.5 us. From the first GPU's start (first_start_s): 12 and 20 us,
+     * median 16 us.
      * Range C: 5 kernels for iters=3 cannot be split: skipped.
      * Range D: no activities, 400 us over iters=4: 100 us, host-timed.
      * A kernel of another process (pid 200) inside range A is not counted. */
@@ -130,7 +134,9 @@ static void test_trace_measure(void **state)
     assert_int_equal(l.v[0].activities, 3);
     assert_string_equal(l.v[0].label, "copy 1GiB");
     assert_int_equal(l.v[1].c.family, CR_VFAM_NCCL);
-    assert_close(l.v[1].measured_s, 16e-6, 1e-9, 0);
+    assert_close(l.v[1].measured_s, 14.5e-6, 1e-9, 0);
+    assert_close(l.v[1].first_start_s, 16e-6, 1e-9, 0);
+    assert_int_equal(l.v[1].devices, 2);
     assert_int_equal(l.v[2].c.family, CR_VFAM_LAUNCH);
     assert_true(l.v[2].host_timed);
     assert_close(l.v[2].measured_s, 100e-6, 1e-9, 0);
@@ -225,6 +231,39 @@ static void test_eval_gemm_and_multi_gpu(void **state)
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
     assert_false(r.has_bound);
     assert_non_null(strstr(r.note, "topology h200-1 has 1 GPUs"));
+    cr_topo_free(t);
+}
+
+/* crbench's rank=-1 (one thread drives both GPUs): a case timed on both
+ * GPUs starts at the last GPU's start, so the host launch gap is not in it
+ * and the prediction leaves coll.launch_gap out; one timed on fewer GPUs
+ * than ranks (here none: a host-timed range) includes it, and the
+ * prediction is exactly one gap longer (2 ranks, 1 extra GPU). */
+static void test_eval_launch_gap(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_open("hgx-h200-8", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    cr_params p;
+    cr_params_default(CR_GEN_HOPPER, &p);
+    double gap = 0;
+    assert_int_equal(cr_params_get(&p, "coll.launch_gap", &gap, &d), CR_OK);
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    assert_int_equal(
+        cr_vcase_parse("cr:nccl coll=allreduce bytes=4096 nranks=2 rank=-1 iters=5", &m.c, &d),
+        CR_OK);
+    m.measured_s = 20e-6;
+    cr_vresult both, host;
+    m.devices = 2;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &both, &d), CR_OK);
+    m.devices = 0;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &host, &d), CR_OK);
+    assert_true(both.has_pred && host.has_pred);
+    assert_close(host.pred_s - both.pred_s, gap, 1e-12, 0);
+    assert_close(host.bound_s, both.bound_s, 1e-15, 0);
     cr_topo_free(t);
 }
 
@@ -599,19 +638,13 @@ static void test_fuzz_replay(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_case_parse_ok),
-        cmocka_unit_test(test_case_parse_bad),
-        cmocka_unit_test(test_trace_measure),
-        cmocka_unit_test(test_trace_errors),
-        cmocka_unit_test(test_eval_hbm),
-        cmocka_unit_test(test_eval_gemm_and_multi_gpu),
-        cmocka_unit_test(test_read_path),
-        cmocka_unit_test(test_nccl_tests),
-        cmocka_unit_test(test_nccl_tests_layouts),
-        cmocka_unit_test(test_nccl_tests_runs),
-        cmocka_unit_test(test_percentile_and_summary),
-        cmocka_unit_test(test_calibrate),
-        cmocka_unit_test(test_calibrate_p2p),
+        cmocka_unit_test(test_case_parse_ok),   cmocka_unit_test(test_case_parse_bad),
+        cmocka_unit_test(test_trace_measure),   cmocka_unit_test(test_trace_errors),
+        cmocka_unit_test(test_eval_hbm),        cmocka_unit_test(test_eval_gemm_and_multi_gpu),
+        cmocka_unit_test(test_eval_launch_gap), cmocka_unit_test(test_read_path),
+        cmocka_unit_test(test_nccl_tests),      cmocka_unit_test(test_nccl_tests_layouts),
+        cmocka_unit_test(test_nccl_tests_runs), cmocka_unit_test(test_percentile_and_summary),
+        cmocka_unit_test(test_calibrate),       cmocka_unit_test(test_calibrate_p2p),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

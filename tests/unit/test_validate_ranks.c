@@ -178,7 +178,8 @@ static void test_merge_rank_from_name(void **state)
 }
 
 /* One process driving two GPUs (rank -1, two devices) is neither merged
- * nor noted: its span over both devices is already the collective's. */
+ * nor noted: it is timed as merged ranks are, from the last GPU's start to
+ * the last end (the first start kept in first_start_s). */
 static void test_single_process_untouched(void **state)
 {
     (void)state;
@@ -192,8 +193,10 @@ static void test_single_process_untouched(void **state)
     assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_OK);
     assert_int_equal(mi.merged + mi.rank_alone, 0);
     assert_int_equal(l.n, 1);
-    /* 17 - 10 = 7, 37 - 30 = 7 */
-    assert_close(l.v[0].measured_s, 7e-6, 1e-9, 0);
+    /* last start: 17 - max(10, 11) = 6, 37 - max(30, 32) = 5, median 5.5;
+     * first start: 17 - 10 = 7, 37 - 30 = 7 */
+    assert_close(l.v[0].measured_s, 5.5e-6, 1e-9, 0);
+    assert_close(l.v[0].first_start_s, 7e-6, 1e-9, 0);
     assert_string_equal(l.v[0].note, "");
     cr_vmeas_list_release(&l);
     unlink(p[0]);

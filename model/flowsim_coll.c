@@ -27,9 +27,11 @@ typedef struct {
     cr_status err;   /* what the last failing flow() hit */
     cr_sim_use *acc; /* coupled-flow use accumulator */
     int n_acc, cap_acc;
-    double step_at; /* >= 0: flow() steps take this latency whole (a ring) */
-    int one_domain; /* -1 unknown; 1: every rank in one scale-up domain */
-    int *ring_nb;   /* a ring through direct neighbours (neighbour_ring), NULL none */
+    double step_at;   /* >= 0: flow() steps take this latency whole (a ring) */
+    int one_domain;   /* -1 unknown; 1: every rank in one scale-up domain */
+    int *rings;       /* n_rings rings through direct neighbours, n ranks each */
+    int n_rings;      /* (neighbour_rings); 0 none */
+    bool rings_tried; /* neighbour_rings has run */
 } xp;
 
 cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_coll_pred *p)
@@ -251,30 +253,25 @@ fail:
     return false;
 }
 
-/* A ring through neighbours (a Hamiltonian cycle of the direct-link graph):
- * depth-first, trying first the unvisited neighbour with the fewest
- * unvisited neighbours of its own (Warnsdorff's rule), within a budget of
- * search steps. On a 4x4x4 torus it finds one at once; where it finds none,
- * order[] keeps the rank order. Sets x->ring_nb when order[] is a cycle. */
-#define NB_RING_BUDGET 1000000L
-static cr_status neighbour_ring(xp *x, int *order)
+/* The arc u -> w (op ranks) not yet taken by a ring: its index in nb, or -1. */
+static int free_arc(const int *off, const int *nb, const char *taken, int u, int w)
 {
-    if (x->ring_nb) {
-        memcpy(order, x->ring_nb, (size_t)x->n * sizeof *order);
-        return CR_OK;
-    }
-    int n = x->n, *off = NULL, *nb = NULL;
-    if (n < 3 || n > 65536)
-        return CR_OK;
-    if (!direct_adjacency(x, &off, &nb))
-        return oom(x);
-    int *path = malloc((size_t)n * sizeof *path), *next = malloc((size_t)n * sizeof *next);
-    char *used = calloc((size_t)n, 1);
-    cr_status st = CR_OK;
-    if (!path || !next || !used) {
-        st = oom(x);
-        goto out;
-    }
+    for (int e = off[u]; e < off[u + 1]; e++)
+        if (nb[e] == w && !taken[e])
+            return e;
+    return -1;
+}
+
+/* One ring through neighbours over arcs no earlier ring took (a directed
+ * Hamiltonian cycle of the direct links): depth-first, trying first the
+ * unvisited neighbour with the fewest free arcs on to unvisited ranks
+ * (Warnsdorff's rule), within a budget of search steps. Returns true with
+ * path[] the cycle and its arcs marked taken. */
+#define NB_RING_BUDGET 200000L
+static bool one_neighbour_ring(int n, const int *off, const int *nb, char *taken, int *path,
+                               int *next, char *used)
+{
+    memset(used, 0, (size_t)n);
     int depth = 1;
     long budget = NB_RING_BUDGET;
     path[0] = 0;
@@ -282,16 +279,16 @@ static cr_status neighbour_ring(xp *x, int *order)
     next[0] = 0; /* candidates of path[d] already tried: next[d] of them */
     while (depth > 0 && depth < n && budget-- > 0) {
         int u = path[depth - 1], best = -1, best_deg = 1 << 30, tried = next[depth - 1];
-        /* the tried-th best candidate by (unvisited degree, index) */
+        /* the tried-th best candidate by (free onward arcs, index) */
         for (int round = 0; round <= tried; round++) {
             int pick = -1, pick_deg = 1 << 30;
             for (int e = off[u]; e < off[u + 1]; e++) {
                 int w = nb[e];
-                if (used[w])
+                if (used[w] || taken[e])
                     continue;
                 int deg = 0;
                 for (int f = off[w]; f < off[w + 1]; f++)
-                    deg += !used[nb[f]];
+                    deg += !used[nb[f]] && !taken[f];
                 /* strictly after the previous pick in (deg, index) order */
                 if (round > 0 && (deg < best_deg || (deg == best_deg && w <= best)))
                     continue;
@@ -308,27 +305,77 @@ static cr_status neighbour_ring(xp *x, int *order)
         next[depth - 1] = tried + 1;
         if (best < 0) { /* dead end: step back */
             depth--;
-            used[path[depth]] = depth == 0;
+            if (depth > 0)
+                used[path[depth]] = 0;
             continue;
         }
         path[depth] = best;
         used[best] = 1;
         next[depth] = 0;
         depth++;
-        if (depth == n) { /* closes only if the last links back to the first */
-            bool closes = false;
-            for (int e = off[best]; e < off[best + 1]; e++)
-                closes |= nb[e] == path[0];
-            if (!closes) {
-                depth--;
-                used[best] = 0;
-            }
+        /* a full path closes only over a free arc back to the first */
+        if (depth == n && free_arc(off, nb, taken, best, path[0]) < 0) {
+            depth--;
+            used[best] = 0;
         }
     }
-    if (depth == n) {
-        x->ring_nb = path;
-        path = NULL;
-        memcpy(order, x->ring_nb, (size_t)n * sizeof *order);
+    if (depth != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        taken[free_arc(off, nb, taken, path[i], path[(i + 1) % n])] = 1;
+    return true;
+}
+
+/* Rings through neighbours for ranks joined by direct links (an XGMI mesh,
+ * a TPU torus): as many arc-disjoint directed rings as the search finds,
+ * up to the ranks' fewest links, so that channels spread over every link
+ * of a GPU as RCCL's ring sets do (8 fully meshed MI300X: 7 rings over
+ * their 7 links each way; a 4x4x4 torus: up to 6). Cached in x->rings;
+ * none where the ranks have no direct links (switched, PCIe). */
+static cr_status neighbour_rings(xp *x)
+{
+    if (x->rings || x->rings_tried)
+        return CR_OK;
+    x->rings_tried = true;
+    int n = x->n, *off = NULL, *nb = NULL;
+    if (n < 3 || n > 65536)
+        return CR_OK;
+    if (!direct_adjacency(x, &off, &nb))
+        return oom(x);
+    int maxk = off[n] > 0 ? 1 << 30 : 0;
+    for (int i = 0; i < n; i++)
+        if (off[i + 1] - off[i] < maxk)
+            maxk = off[i + 1] - off[i];
+    int *path = malloc((size_t)n * sizeof *path), *next = malloc((size_t)n * sizeof *next);
+    char *used = malloc((size_t)n), *taken = calloc((size_t)off[n] + 1, 1);
+    int *rings = maxk > 0 ? malloc((size_t)maxk * (size_t)n * sizeof *rings) : NULL;
+    cr_status st = CR_OK;
+    if (!path || !next || !used || !taken || (maxk > 0 && !rings)) {
+        st = oom(x);
+        goto out;
+    }
+    int k = 0;
+    while (k < maxk && one_neighbour_ring(n, off, nb, taken, path, next, used)) {
+        memcpy(rings + (size_t)k * (size_t)n, path, (size_t)n * sizeof *path);
+        k++;
+        /* the same ring the other way round, where its arcs are free: the
+         * greedy search alone may stop at one ring (a torus) */
+        bool free_back = k < maxk;
+        for (int i = 0; i < n && free_back; i++)
+            free_back = free_arc(off, nb, taken, path[(i + 1) % n], path[i]) >= 0;
+        if (!free_back)
+            continue;
+        for (int i = 0; i < n; i++) {
+            int *r = rings + (size_t)k * (size_t)n;
+            r[i] = path[(n - i) % n];
+            taken[free_arc(off, nb, taken, path[(i + 1) % n], path[i])] = 1;
+        }
+        k++;
+    }
+    if (k > 0) {
+        x->rings = rings;
+        x->n_rings = k;
+        rings = NULL;
     }
 out:
     free(off);
@@ -336,6 +383,8 @@ out:
     free(path);
     free(next);
     free(used);
+    free(taken);
+    free(rings);
     return st;
 }
 
@@ -380,25 +429,21 @@ static cr_status ring_order(xp *x, int c, int *order)
         if (cnt[g] != m)
             ok = false;
     if (!ok || ng < 2 || m < 2) {
-        /* GPUs wired to each other directly (an XGMI mesh): channel c steps
-         * by the c-th stride s, coprime with n, whose pairs (i, i+s) all
-         * have a link, so that the channels spread over different links as
-         * RCCL's rings do; otherwise (switched or PCIe) the rank order. */
+        /* GPUs wired to each other directly (an XGMI mesh, a TPU torus):
+         * channel c takes the c-th ring through neighbours (arc-disjoint
+         * rings over the direct links); where the search finds none, the
+         * c-th stride s coprime with n whose pairs (i, i+s) all have a
+         * link; otherwise (switched or PCIe) the rank order. */
+        if ((st = neighbour_rings(x)) != CR_OK)
+            goto out;
+        if (x->n_rings > 0) {
+            memcpy(order, x->rings + (size_t)(c % x->n_rings) * (size_t)n,
+                   (size_t)n * sizeof *order);
+            goto out;
+        }
         int s_c = mesh_stride(x, c);
         for (int i = 0, r = 0; i < n; i++, r = (r + s_c) % n)
             order[i] = r;
-        /* GPUs that forward for each other over direct links (a TPU torus)
-         * and no stride that keeps every hop on a link: a ring through
-         * neighbours, odd channels the other way round */
-        if (s_c == 1 && cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0 &&
-            (st = neighbour_ring(x, order)) != CR_OK)
-            goto out;
-        if (s_c == 1 && x->ring_nb && c % 2)
-            for (int i = 1, j = n - 1; i < j; i++, j--) {
-                int tmp = order[i];
-                order[i] = order[j];
-                order[j] = tmp;
-            }
         goto out;
     }
     gstart[0] = 0;
@@ -657,11 +702,13 @@ static cr_status tree(xp *x)
     /* One domain of chips that forward for each other (a TPU torus): the
      * chain follows the ring through neighbours, not the rank order */
     if (G == 1 && cr_topo_param(cr_sim_topo(x->s), "route.gpu_transit", 0.0) != 0.0) {
-        cr_status st = neighbour_ring(x, grp);
+        cr_status st = neighbour_rings(x);
         if (st != CR_OK) {
             free(grp);
             return st;
         }
+        if (x->n_rings > 0)
+            memcpy(grp, x->rings, (size_t)n * sizeof *grp);
     }
     int ntrees = n > 2 ? 2 : 1;
     int depth = (m - 1) + floor_log2(G);
@@ -1145,7 +1192,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
         }
     }
     free(x.acc);
-    free(x.ring_nb);
+    free(x.rings);
     if (st == CR_OK)
         *op = x.op;
     return st;

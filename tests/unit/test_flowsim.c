@@ -207,6 +207,31 @@ static void test_pat_closed_form(void **state)
     cr_topo_free(t);
 }
 
+/* Rings through neighbours on a direct mesh: eight GPUs, every pair linked
+ * at 64 GB/s each way (a fully meshed MI300X board). The search finds six
+ * arc-disjoint directed rings (three Hamiltonian cycles, each both ways:
+ * K8 holds three edge-disjoint ones and a perfect matching), so six
+ * channels of a pipelined allgather each get a ring to themselves: each
+ * moves (n-1)/n S / 6 at 64 GB/s, bw_eff 1, no latency: 7/8 S / (6 x 64
+ * GB/s). Strides coprime with 8 (1, 3, 5, 7) would give four rings, two of
+ * them carrying two channels: twice as long. */
+static void test_mesh_rings_use_the_links(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_mesh(8, 64e9);
+    cr_sim *s = sim_on(t);
+    int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    double S = 768e6;
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLGATHER, CR_ALGO_RING, S, 6, 0, 0, 1.0);
+    sp.grain = CR_SIM_GRAIN_PIPELINED;
+    int op = add_coll(s, &sp, r, 8);
+    run_ok(s);
+    /* latency: 7 steps of one 0.5 us hop */
+    assert_close(cr_sim_op_get(s, op).end_s, 7 * FX_HOP_LAT + 7.0 / 8 * S / (6 * 64e9), 1e-6, 0);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Across nodes on the shipped h100-ib-4n (8 H100 per node, one 50 GB/s NIC
  * per GPU), ring, tree and NVLS-tree allreduce agree with coll within 1%:
  * at 256 B, where latency is all, both floor each step at its route's
@@ -934,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_contention_free_closed_form),
         cmocka_unit_test(test_agrees_with_coll_predictions),
         cmocka_unit_test(test_pat_closed_form),
+        cmocka_unit_test(test_mesh_rings_use_the_links),
         cmocka_unit_test(test_agrees_across_nodes),
         cmocka_unit_test(test_concurrent_collectives_share),
         cmocka_unit_test(test_oversubscribed_spine),

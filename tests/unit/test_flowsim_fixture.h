@@ -4,6 +4,7 @@
  * builder so that every figure a test derives from is visible here:
  *
  *   fx_star:    n GPUs on one switch, each by one link of bw each way;
+ *   fx_mesh:    n GPUs, every pair by one direct XGMI link of bw each way;
  *   fx_cluster: n_nodes HGX-style nodes (8 GPUs, 4 NVSwitch chips, the 18
  *               NVLinks of a GPU split 5/4/4/5 over the chips at 25 GB/s per
  *               link and direction = 450 GB/s, NVIDIA Hopper whitepaper), one
@@ -83,6 +84,23 @@ static inline cr_topo *fx_star(int n, double bw_Bps)
         int g = cr_topo_add_dev(t, CR_DEV_GPU, id, -1, gs);
         cr_topo_add_link(t, g, sw, CR_LINK_NVLINK, bw_Bps, bw_Bps, 1, FX_HOP_LAT);
     }
+    return fx_done(t);
+}
+
+/* n GPUs, every pair joined by one direct XGMI link of bw_Bps each way (a
+ * fully meshed MI300X board), no switch. */
+static inline cr_topo *fx_mesh(int n, double bw_Bps)
+{
+    cr_topo *t = cr_topo_new("fx-mesh");
+    int gs = fx_gpu_spec(t), g[64];
+    char id[32];
+    for (int i = 0; i < n && i < 64; i++) {
+        snprintf(id, sizeof id, "gpu%d", i);
+        g[i] = cr_topo_add_dev(t, CR_DEV_GPU, id, -1, gs);
+    }
+    for (int i = 0; i < n && i < 64; i++)
+        for (int j = i + 1; j < n && j < 64; j++)
+            cr_topo_add_link(t, g[i], g[j], CR_LINK_XGMI, bw_Bps, bw_Bps, 1, FX_HOP_LAT);
     return fx_done(t);
 }
 

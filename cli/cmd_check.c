@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "cli_op.h"
 #include "ops.h"
+#include "ops_json.h"
 #include "topo_xml.h"
 #include "units.h"
 
@@ -233,47 +234,9 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, topo_cache
         goto fail;
     }
     cr_op_params p;
-    cr_op_params_defaults(op, &p);
-    json_t *params = json_object_get(e, "params");
-    if (params && !json_is_object(params)) {
-        snprintf(msg, sizeof msg, "entry %zu: \"params\" must be an object", idx);
-        goto fail;
-    }
-    /* group first: it moves the default group size */
-    json_t *grp = params ? json_object_get(params, "group") : NULL;
-    if (grp && !json_is_string(grp)) {
-        snprintf(msg, sizeof msg,
-                 "entry %zu: params.group must be a string naming a group (tp cp ep dp pp)", idx);
-        goto fail;
-    }
-    if (grp && cr_op_param_set(op, &p, "group", json_string_value(grp), &d) != CR_OK) {
+    if (cr_op_params_from_json(op, json_object_get(e, "params"), &p, &d) != CR_OK) {
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
         goto fail;
-    }
-    const char *key;
-    json_t *val;
-    json_object_foreach(params, key, val)
-    {
-        char txt[64];
-        if (strcmp(key, "group") == 0)
-            continue;
-        if (json_is_string(val))
-            snprintf(txt, sizeof txt, "%s", json_string_value(val));
-        else if (json_is_integer(val))
-            snprintf(txt, sizeof txt, "%lld", (long long)json_integer_value(val));
-        else if (json_is_real(val))
-            snprintf(txt, sizeof txt, "%.17g", json_real_value(val));
-        else if (json_is_boolean(val))
-            snprintf(txt, sizeof txt, "%s", json_is_true(val) ? "yes" : "no");
-        else {
-            snprintf(msg, sizeof msg, "entry %zu: params.%s must be a number or a string", idx,
-                     key);
-            goto fail;
-        }
-        if (cr_op_param_set(op, &p, key, txt, &d) != CR_OK) {
-            snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-            goto fail;
-        }
     }
     cr_topo *t = cache_get(cache, tname, &d);
     if (!t) {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ops_json.h"
+
 void cr_plot_meas_release(cr_plot_meas *m)
 {
     if (!m)
@@ -161,46 +163,6 @@ static void variant_text(const char *variant, double chunks, char *buf, size_t n
         snprintf(buf, n, "%.60s", variant);
 }
 
-/* Parameters of one harness result, read as `commroof check --measured-json`
- * reads them: the group first (it moves the default group size), then the
- * rest as text through cr_op_param_set. */
-static cr_status params_from_json(const cr_op_def *op, json_t *params, cr_op_params *p, cr_diag *d)
-{
-    cr_op_params_defaults(op, p);
-    if (!params)
-        return CR_OK;
-    if (!json_is_object(params))
-        return cr_diag_set(d, CR_EPARSE, "\"params\" must be an object");
-    json_t *grp = json_object_get(params, "group");
-    if (grp && json_is_string(grp)) {
-        cr_status st = cr_op_param_set(op, p, "group", json_string_value(grp), d);
-        if (st != CR_OK)
-            return st;
-    }
-    const char *key;
-    json_t *val;
-    json_object_foreach(params, key, val)
-    {
-        char txt[64];
-        if (strcmp(key, "group") == 0)
-            continue;
-        if (json_is_string(val))
-            snprintf(txt, sizeof txt, "%s", json_string_value(val));
-        else if (json_is_integer(val))
-            snprintf(txt, sizeof txt, "%lld", (long long)json_integer_value(val));
-        else if (json_is_real(val))
-            snprintf(txt, sizeof txt, "%.17g", json_real_value(val));
-        else if (json_is_boolean(val))
-            snprintf(txt, sizeof txt, "%s", json_is_true(val) ? "yes" : "no");
-        else
-            return cr_diag_set(d, CR_EPARSE, "params.%s must be a number or a string", key);
-        cr_status st = cr_op_param_set(op, p, key, txt, d);
-        if (st != CR_OK)
-            return st;
-    }
-    return CR_OK;
-}
-
 static cr_status push_mprob(cr_plot_mprob **v, int *n, int *cap, const cr_plot_mprob *e)
 {
     if (*n == *cap) {
@@ -255,8 +217,9 @@ static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mpr
         const cr_op_def *op = NULL;
         cr_op_params p;
         cr_diag pd = {{0}};
-        if (opname && (cr_op_find(opname, &op, &pd) != CR_OK ||
-                       params_from_json(op, json_object_get(e, "params"), &p, &pd) != CR_OK)) {
+        if (opname &&
+            (cr_op_find(opname, &op, &pd) != CR_OK ||
+             cr_op_params_from_json(op, json_object_get(e, "params"), &p, &pd) != CR_OK)) {
             st = cr_diag_set(d, CR_EPARSE, "%s: result %zu (\"%s\"): %s", path, i, nm, pd.msg);
             goto out;
         }

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Operator parameters from a harness result's JSON (see ops_json.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_json.h"
+
+/* A JSON scalar as cr_op_param_set reads text; false when it is not one. */
+static bool scalar_text(json_t *v, char *buf, size_t n)
+{
+    if (json_is_string(v))
+        snprintf(buf, n, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, n, "%.17g", json_real_value(v));
+    else if (json_is_boolean(v))
+        snprintf(buf, n, "%s", json_is_true(v) ? "yes" : "no");
+    else
+        return false;
+    return true;
+}
+
+cr_status cr_op_params_from_json(const cr_op_def *op, json_t *params, cr_op_params *p, cr_diag *d)
+{
+    cr_op_params_defaults(op, p);
+    if (!params)
+        return CR_OK;
+    if (!json_is_object(params))
+        return cr_diag_set(d, CR_EPARSE, "\"params\" must be an object");
+    json_t *grp = json_object_get(params, "group");
+    if (grp && !json_is_string(grp))
+        return cr_diag_set(d, CR_EPARSE,
+                           "params.group must be a string naming a group (tp cp ep dp pp)");
+    if (grp) {
+        cr_status st = cr_op_param_set(op, p, "group", json_string_value(grp), d);
+        if (st != CR_OK)
+            return st;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(params, key, val)
+    {
+        char txt[64];
+        if (strcmp(key, "group") == 0)
+            continue;
+        if (!scalar_text(val, txt, sizeof txt))
+            return cr_diag_set(d, CR_EPARSE, "params.%s must be a number or a string", key);
+        cr_status st = cr_op_param_set(op, p, key, txt, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}

@@ -444,6 +444,8 @@ static void show_text(const cr_topo *t, const struct shown *s)
     printf("# %-16s %6s %4s %9s %9s %10s %6s %10s\n", "", "", "", "", "", "GB/s", "max", "GB/s");
     printf("# reduce_bw: in-switch reduction throughput per chip; ports: limited by the chip's "
            "ports (the file gives no figure of its own); -: none or unknown\n");
+    printf("# ports, switch_bw: the most links (and their bandwidth out) on one chip in this "
+           "topology, not the chip's port count\n");
     if (s->n_sw == 0)
         printf("# (none)\n");
     for (int i = 0; i < s->n_sw; i++) {

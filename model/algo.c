@@ -914,8 +914,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     }
     case CR_ALGO_NVLS: {
         /* allreduce: S(1 + 1/n) through each GPU's ports each way (see the
-         * tree case); allgather/reducescatter: (n-1)/n S */
-        double wire = rq->coll == CR_COLL_ALLREDUCE ? S * (1 + 1 / nn) : (nn - 1) / nn * S;
+         * tree case). Allgather: each rank multimem-stores its S/n to the
+         * group, which includes itself, and its gather warps read all n
+         * shards, its own too, from the NVLS buffer (all_gather.h NVLS:
+         * prims.send to nvls->down, prims.gather of nHeads x count from
+         * nvls->up): S into every port. Reducescatter the mirror: each rank
+         * scatters its whole S of operands to the switches, its own share
+         * too, before the multimem.ld_reduce: S out of every port. The
+         * bound keeps (n-1)/n S: nothing forces the own copy across. */
+        double wire = rq->coll == CR_COLL_ALLREDUCE ? S * (1 + 1 / nn) : S;
         double rate = c->nvls_Bps * p->nvls_eff;
         t = wire / rate;
         o->wire_bytes = wire;
@@ -1052,11 +1059,12 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
         /* in-switch: allreduce moves S(1 + 1/n) through each GPU's ports
          * each way (the switches read all of it for the ld_reduce of every
          * owner's share, the owner gets its S/n back and stores it to the
-         * multicast address, every GPU receives S); AG/RS (n-1)/n S; bcast
-         * and reduce S at the root */
-        double wire = coll == CR_COLL_ALLREDUCE                             ? S * (1 + 1 / nn)
-                      : coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE ? S
-                                                                            : (nn - 1) / nn * S;
+         * multicast address, every GPU receives S); AG: a multimem.st
+         * reaches every member, the storing GPU too, so S enters each port;
+         * RS: each owner's ld_reduce reads its share from all n, its own
+         * copy too, so S leaves each port (the NVLS case, predict_one);
+         * bcast and reduce S at the root */
+        double wire = coll == CR_COLL_ALLREDUCE ? S * (1 + 1 / nn) : S;
         double rate = c->nvls_Bps * eff;
         t = wire / rate;
         if (cr_coll_reduces(coll) && isfinite(c->nvls_reduce_Bps))

@@ -1052,6 +1052,33 @@ static void test_multicast_only_switch(void **state)
     cr_topo_free(t);
 }
 
+/* NVLS allgather: every rank multimem-stores its S/n to the multicast
+ * group, itself included, and reads all n shards (its own too) from the
+ * NVLS buffer (NCCL src/device/all_gather.h, NVLS: prims.send to
+ * nvls->down, prims.gather of nHeads x count from nvls->up): S into each
+ * port. Reducescatter mirrors it: S of operands out of each port. On
+ * hgx-h200-8 the NVLS ports are 18 x 25 = 450 GB/s at coll.eff.nvls =
+ * 0.85 x 20.6 / 25 = 0.7004: S / (0.7004 x 450 GB/s). The bound keeps
+ * (n-1)/n S = 7/8 S across each GPU's ports. */
+static void test_nvls_agrs_own_copy(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    double S = 1e9, eff = 0.85 * 20.6 / 25;
+    cr_coll colls[2] = {CR_COLL_ALLGATHER, CR_COLL_REDUCESCATTER};
+    for (int k = 0; k < 2; k++) {
+        cr_coll_result r = eval(c, colls[k], S, CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+        assert_true(r.pred.supported);
+        assert_close(r.pred.wire_bytes, S, 1e-12, 0);
+        assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (eff * 450e9), 1e-9, 0);
+        assert_string_equal(r.bound.terms[0].name, "gpu-ports");
+        assert_close(r.bound.terms[0].bytes, 7.0 / 8 * S, 1e-12, 0);
+    }
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1076,6 +1103,7 @@ int main(void)
         cmocka_unit_test(test_ring_nic_per_channel),
         cmocka_unit_test(test_multicast_only_switch),
         cmocka_unit_test(test_ll_stream_ring_tree),
+        cmocka_unit_test(test_nvls_agrs_own_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

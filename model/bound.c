@@ -33,6 +33,7 @@ void cr_cuts_free(cr_cuts *c)
     free(c->hbm_Bps);
     free(c->l2_bytes);
     free(c->lat0_s);
+    free(c->lat0_peer_s);
     free(c);
 }
 
@@ -408,7 +409,16 @@ static int build_classes(cr_cuts *c)
 
 /* ---- latency: Dijkstra from rank 0 over link latencies ---- */
 
-static int latencies(struct bctx *b)
+static bool scaleup_kind(cr_link_kind k)
+{
+    return k == CR_LINK_NVLINK || k == CR_LINK_XGMI || k == CR_LINK_ICI;
+}
+
+/* Path latencies from rank 0 to every rank into lat[] (0 where none),
+ * over every link or, with scaleup_only, over NVLink, XGMI and ICI links
+ * alone (the route NCCL's peer transport takes between GPUs of one
+ * scale-up domain). Returns the largest, or -1 when out of memory. */
+static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
 {
     const cr_topo *t = b->t;
     int nv = t->n_devs;
@@ -419,7 +429,7 @@ static int latencies(struct bctx *b)
         free(dist);
         free(heap);
         free(hkey);
-        return -1;
+        return -1.0;
     }
     for (int v = 0; v < nv; v++)
         dist[v] = HUGE_VAL;
@@ -459,6 +469,8 @@ static int latencies(struct bctx *b)
             continue;
         for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
             const cr_link *l = &t->links[t->adj[a]];
+            if (scaleup_only && !scaleup_kind(l->kind))
+                continue;
             int w = cr_link_other(l, v);
             double nd = dv + l->lat_s;
             if (nd < dist[w]) {
@@ -479,17 +491,32 @@ static int latencies(struct bctx *b)
             }
         }
     }
-    cr_cuts *c = b->c;
-    c->lat_ecc0_s = 0;
-    for (int m = 0; m < c->n; m++) {
+    double ecc = 0;
+    for (int m = 0; m < b->rs->n; m++) {
         double dl = dist[t->gpus[b->rs->ranks[m]]];
-        c->lat0_s[m] = isfinite(dl) ? dl : 0;
-        if (c->lat0_s[m] > c->lat_ecc0_s)
-            c->lat_ecc0_s = c->lat0_s[m];
+        lat[m] = isfinite(dl) ? dl : 0;
+        ecc = fmax(ecc, lat[m]);
     }
     free(dist);
     free(heap);
     free(hkey);
+    return ecc;
+}
+
+/* The bound's latencies over every link (a GPU-CPU-GPU path through a
+ * Grace CPU's C2C links carries data too: staged in the CPU's memory),
+ * and the peer latencies predictions take: over scale-up links where they
+ * join the pair, since NCCL's P2P transport then uses NVLink and never
+ * relays through a CPU (doc/bounds.md 2.2.3); over every link elsewhere. */
+static int latencies(struct bctx *b)
+{
+    cr_cuts *c = b->c;
+    c->lat_ecc0_s = latencies_over(b, false, c->lat0_s);
+    if (c->lat_ecc0_s < 0 || latencies_over(b, true, c->lat0_peer_s) < 0)
+        return -1;
+    for (int m = 0; m < c->n; m++)
+        if (m > 0 && !(c->lat0_peer_s[m] > 0))
+            c->lat0_peer_s[m] = c->lat0_s[m];
     return 0;
 }
 
@@ -573,9 +600,10 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->hbm_Bps = malloc((size_t)n * sizeof *c->hbm_Bps);
         c->l2_bytes = malloc((size_t)n * sizeof *c->l2_bytes);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
+        c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
-        !c->hbm_Bps || !c->l2_bytes || !c->lat0_s) {
+        !c->hbm_Bps || !c->l2_bytes || !c->lat0_s || !c->lat0_peer_s) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }

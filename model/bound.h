@@ -67,6 +67,9 @@ typedef struct {
     double lat_cut_s;               /* latency any byte crossing a GPU's ports still needs */
     double *lat0_s;                 /* [i]: path latency from rank 0 to rank i */
     double lat_ecc0_s;              /* max over i of lat0_s[i] */
+    double *lat0_peer_s;            /* [i]: rank 0 to rank i as NCCL's peer transport goes:
+                                       over scale-up links alone where they join the two
+                                       (never through a CPU), else lat0_s[i] */
 } cr_cuts;
 
 /* Builds the cuts of topo around ranks (NULL = all). Errors: CR_EINVAL

@@ -257,7 +257,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     for (int i = 0; i < n; i++) /* NCCL's nodes: one, or the ranks' nodes */
         domain[i] = c->n_nodes == 1 ? 0 : t->devs[t->gpus[c->ranks->ranks[i]]].node;
     for (int j = 1; j < n; j++) {
-        double l = c->cuts->lat0_s[j];
+        double l = c->cuts->lat0_peer_s[j];
         if (domain[j] == domain[0]) {
             if (c->r_intra_s == 0 || l < c->r_intra_s)
                 c->r_intra_s = l;

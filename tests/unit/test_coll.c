@@ -1079,6 +1079,34 @@ static void test_nvls_agrs_own_copy(void **state)
     cr_topo_free(t);
 }
 
+/* The prediction's route floor follows NCCL's peer transport: NVLink
+ * between GPUs of one NVLink domain, never a CPU in between. On
+ * gb200-nvl72 GPUs 0 and 1 share a Grace CPU: GPU -> C2C -> CPU -> C2C ->
+ * GPU is 2 x 0.1 us, GPU -> NVSwitch -> GPU 2 x 0.3 us. Ring broadcast over
+ * all 72 at 256 B with LL: NCCL's latency 6.6 us (baseLat, ring LL) plus
+ * the chain's 71 hops at their route, 71 x 0.6 us = 42.6 us (NCCL's own
+ * hwLat 0.6 us for the whole chain is below it): 49.2 us. The bound of
+ * the pair {0, 1} keeps the C2C path (data staged in the Grace's memory
+ * crosses it): 0.2 us; the pair's sendrecv prediction floors its one step
+ * at 0.6 us. */
+static void test_peer_route_over_nvlink(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("gb200-nvl72");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result r =
+        eval(c, CR_COLL_BROADCAST, 256, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, true);
+    assert_close(r.pred.pred_s - r.pred.wire_bytes / r.pred.wire_Bps, 6.6e-6 + 71 * 0.6e-6, 1e-9,
+                 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-1");
+    r = eval(c, CR_COLL_SENDRECV, 256, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(r.bound.lat_s, 0.2e-6, 1e-9, 0);
+    assert_true(r.pred.pred_s - r.pred.launch_s >= 0.6e-6 * (1 - 1e-9));
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1104,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_multicast_only_switch),
         cmocka_unit_test(test_ll_stream_ring_tree),
         cmocka_unit_test(test_nvls_agrs_own_copy),
+        cmocka_unit_test(test_peer_route_over_nvlink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

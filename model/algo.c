@@ -542,8 +542,85 @@ static double pred_cap(const struct cr_coll_ctx *c, const cr_cut *cut, bool out)
     return cap;
 }
 
+/* Whether NCCL's point-to-point between nodes sets a rooted or sendrecv
+ * pattern's per-GPU loads (rail_time): ranks on several nodes with NICs and
+ * scale-up links inside nodes, NCCL's kernels (not a custom one). The
+ * all-to-all stays with the cuts: every rank's NIC share carries (N-1)/N S
+ * either way, which is the node cut's figure. */
+static bool rail_applies(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return c->pair_net_Bps > 0 && c->node_slots > 0 && c->up_Bps > 0 && rq->mech == CR_MECH_NONE &&
+           (rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER ||
+            rq->coll == CR_COLL_SENDRECV);
+}
+
+/* One message of b bytes from rank i to rank j on the per-rank loads L
+ * (scale-up out, in, network out, in: L[4 r + 0..3]). Across nodes it
+ * crosses one NIC at each end (ncclTopoGetLocalNet): the receiver's own,
+ * and the sender's own or, with PXN, that of the sender's node-mate on the
+ * receiver's rail after a scale-up hop to it (NCCL 2.12+, where that
+ * node-mate is a rank: its proxy posts the send). */
+static void rail_message(const struct cr_coll_ctx *c, double *L, int i, int j, double b)
+{
+    if (c->rank_node[i] == c->rank_node[j]) {
+        L[4 * i + 0] += b;
+        L[4 * j + 1] += b;
+        return;
+    }
+    int r = i;
+    if (c->rank_local[j] < c->node_slots) {
+        int k = c->node_rank[c->rank_node[i] * c->node_slots + c->rank_local[j]];
+        if (k >= 0)
+            r = k;
+    }
+    if (r != i) {
+        L[4 * i + 0] += b;
+        L[4 * r + 1] += b;
+    }
+    L[4 * r + 2] += b;
+    L[4 * j + 3] += b;
+}
+
+/* Time of gather, scatter or sendrecv from each rank's scale-up and NIC
+ * loads (rail_message), the scale-up ports at eff_up, a rank's NIC share
+ * at its link class' efficiency. Records the worst in *wb / *wc / *we. */
+static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
+                        double *wb, double *wc, double *we)
+{
+    int n = c->n, root = rq->root >= 0 && rq->root < n ? rq->root : 0;
+    double S = rq->bytes, *L = c->load;
+    for (int k = 0; k < 4 * n; k++)
+        L[k] = 0;
+    for (int i = 0; i < n; i++) {
+        if (rq->coll == CR_COLL_SENDRECV)
+            rail_message(c, L, i, (i + 1) % n, S);
+        else if (i != root && rq->coll == CR_COLL_GATHER)
+            rail_message(c, L, i, root, S / n);
+        else if (i != root)
+            rail_message(c, L, root, i, S / n);
+    }
+    /* the NIC share's class: the NICs, or the ranks' own PCIe links where
+     * those bind the node (one rank a node, bound.c member_flow) */
+    double eff_net = fmin(eff_up, c->nic_node_hw == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
+    double worst = 0;
+    for (int k = 0; k < 4 * n; k++) {
+        bool net = k % 4 >= 2;
+        double cap = net ? c->pair_net_Bps : c->up_Bps, eff = net ? eff_net : eff_up;
+        double tk = L[k] / (cap * eff);
+        if (tk > worst) {
+            worst = tk;
+            *wb = L[k];
+            *wc = cap;
+            *we = eff;
+        }
+    }
+    return worst;
+}
+
 /* Transfer time of the direct pattern over every cut, each at its own
- * efficiency. Records the worst in *wb / *wc / *we. */
+ * efficiency; for NCCL's point-to-point across nodes the GPU cuts give
+ * way to each rank's scale-up and NIC loads (rail_time). Records the
+ * worst in *wb / *wc / *we. */
 static double direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
                           double *wb, double *wc, double *we)
 {
@@ -557,11 +634,16 @@ static double direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, do
     int root_cut[CR_CUT__COUNT];
     for (int k = 0; k < CR_CUT__COUNT; k++)
         root_cut[k] = rooted ? cs->member_cut[root * CR_CUT__COUNT + k] : -1;
+    bool rail = rail_applies(c, rq);
+    if (rail)
+        worst = rail_time(c, rq, eff_up, wb, wc, we);
     for (int q = -CR_CUT__COUNT; q < cs->n_classes; q++) {
         int j = q < 0 ? root_cut[q + CR_CUT__COUNT] : cs->classes[q];
         if (j < 0 || (q >= 0 && j == root_cut[cs->cuts[j].kind] && cs->class_count[q] == 1))
             continue;
         const cr_cut *cut = &cs->cuts[j];
+        if (rail && cut->kind == CR_CUT_GPU)
+            continue;
         bool root_in = q < 0;
         double o, i;
         direct_bytes(rq->coll, rq->bytes, c->n, cut->k, root_in, cut->ring_out, cut->ring_in, &o,

@@ -89,6 +89,65 @@ static bool not_nic(cr_link_kind k)
     return !nic_link(k);
 }
 
+/* Each rank's node and local index (its place among the node's GPUs in
+ * topology order, the NIC rail it sits on), the rank at each (node, local
+ * index), and a rank's share of its node's network capacity, for NCCL's
+ * point-to-point across nodes (coll_priv.h, doc/bounds.md 2.2.4). */
+static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
+{
+    const cr_topo *t = c->topo;
+    int n = c->n, nn = t->n_nodes;
+    c->pair_net_Bps = 0;
+    c->node_slots = 0;
+    for (int g = 0; g < t->n_gpus; g++) /* node numbers as bound.c counts them */
+        if (t->devs[t->gpus[g]].node + 1 > nn)
+            nn = t->devs[t->gpus[g]].node + 1;
+    for (int i = 0; i < n; i++)
+        if (t->devs[t->gpus[c->ranks->ranks[i]]].node < 0)
+            nn = 0; /* a rank outside every node: no rails */
+    if (c->n_nodes < 2 || !(c->nic_node_Bps > 0) || nn < 1)
+        return CR_OK;
+    int *first = malloc((size_t)nn * sizeof *first);
+    c->rank_node = malloc((size_t)n * sizeof *c->rank_node);
+    c->rank_local = malloc((size_t)n * sizeof *c->rank_local);
+    c->load = malloc((size_t)n * 4 * sizeof *c->load);
+    if (!first || !c->rank_node || !c->rank_local || !c->load) {
+        free(first);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    for (int x = 0; x < nn; x++)
+        first[x] = -1;
+    for (int g = 0; g < t->n_gpus; g++) {
+        int x = t->devs[t->gpus[g]].node;
+        if (x >= 0 && x < nn && first[x] < 0)
+            first[x] = g;
+    }
+    int slots = 1;
+    for (int i = 0; i < n; i++) {
+        int g = c->ranks->ranks[i], x = t->devs[t->gpus[g]].node;
+        c->rank_node[i] = x;
+        c->rank_local[i] = g - first[x];
+        if (c->rank_local[i] + 1 > slots)
+            slots = c->rank_local[i] + 1;
+    }
+    free(first);
+    c->node_rank = malloc((size_t)nn * (size_t)slots * sizeof *c->node_rank);
+    if (!c->node_rank)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (int k = 0; k < nn * slots; k++)
+        c->node_rank[k] = -1;
+    for (int i = 0; i < n; i++)
+        c->node_rank[c->rank_node[i] * slots + c->rank_local[i]] = i;
+    c->node_slots = slots;
+    /* ncclTopoGetLocalNet (src/graph/topo.cc): a GPU's NICs are the nearest
+     * ones, shared by the ranks as near, DIVUP(local NICs, local GPUs) each:
+     * one NIC per GPU on a DGX H100 with eight ranks a node, the NICs behind
+     * its own PCIe link with one rank a node. nic_node_Bps already takes the
+     * lesser of the NICs and the ranks' own host links (bound.c member_flow). */
+    c->pair_net_Bps = c->nic_node_Bps / c->ppn;
+    return CR_OK;
+}
+
 static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
@@ -283,6 +342,9 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
         c->nic_node_hw == CR_HW_NET)
         c->nic1_Bps = one_nic_Bps(t, t->devs[t->gpus[c->ranks->ranks[0]]].node);
 
+    if ((st = build_rails(c, d)) != CR_OK)
+        goto out;
+
     c->collnet = false;
     for (int v = 0; v < nd && !c->collnet; v++) {
         const cr_dev *dv = &t->devs[v];
@@ -463,6 +525,10 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     cr_rankset_free(ctx->ranks);
     cr_cuts_free(ctx->cuts);
     free(ctx->att_hbm_Bps);
+    free(ctx->rank_node);
+    free(ctx->rank_local);
+    free(ctx->node_rank);
+    free(ctx->load);
     free(ctx);
 }
 

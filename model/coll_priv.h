@@ -29,6 +29,19 @@ struct cr_coll_ctx {
     double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
     cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
     double nic1_Bps;     /* one NIC's network capacity where rings are rail-aligned, else 0 */
+    /* NCCL's network transport between two ranks of different nodes
+     * (doc/bounds.md 2.2.4): each rank reaches the network through its own
+     * NIC(s), its share of its node's, pair_net_Bps = nic_node_Bps / ppn
+     * (0 with one node); a message to another node's rank at local index
+     * j leaves through the NIC of the sender's node-mate at local index j
+     * (PXN) where that GPU is a rank. rank_node/rank_local: each rank's node
+     * and its index among the node's GPUs; node_rank[node x node_slots +
+     * local]: the rank there or -1; load: 4n doubles of scratch that
+     * rail_time (algo.c) overwrites on each evaluation. */
+    double pair_net_Bps;
+    int *rank_node, *rank_local, *node_rank;
+    int node_slots;
+    double *load;
     /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
      * a scale-up domain, between domains on one rail, between domains off
      * the rail (PXN: a scale-up hop to the rail's GPU first) */

@@ -1052,6 +1052,57 @@ static void test_multicast_only_switch(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's point-to-point between two nodes crosses one NIC at each end
+ * (ncclTopoGetLocalNet: a GPU's nearest NICs, DIVUP(local NICs, local
+ * GPUs) each: one of the two under its PCIe switch on a DGX H100 with all
+ * eight GPUs in the communicator), PXN sending from the node-mate on the
+ * receiver's rail. h100-ib-4n, 32 ranks, S = 1 GB, Simple (NVLink at
+ * coll.eff.simple 0.815, the NIC at min(0.815, coll.eff.net 0.92) =
+ * 0.815; NIC 400 Gb/s = 50 GB/s, NVLink 18 x 25 = 450 GB/s):
+ *  - sendrecv: rank 7 -> 8 goes 7 -> 0 over NVLink, out of rank 0's NIC
+ *    (rail 0), into rank 8's: S through one NIC, S / (0.815 x 50 GB/s);
+ *    the bound keeps the node's 8 NICs, S / 400 GB/s (PXN-like relays
+ *    could spread one GPU's bytes over all of them).
+ *  - gather to rank 0: the 24 ranks of nodes 1-3 each send S/32 through
+ *    their node-mate on rail 0 into rank 0's one NIC: 24/32 S / (0.815 x
+ *    50 GB/s); the bound stays rank 0's ports, 31/32 S / 513 GB/s.
+ *  - scatter from rank 0: its 3 pieces for rail 0 leave through its own
+ *    NIC (3/32 S / 50 GB/s = 1.875 ms/GB), the 7 local pieces and 21
+ *    PXN relays go over its NVLink: 28/32 S / 450 GB/s = 1.944 ms/GB, so
+ *    NVLink binds: 28/32 S / (0.815 x 450 GB/s), not 31/32 S.
+ *  - one rank per node (0-31:8): no node-mate relays; a rank's NIC share
+ *    is its node's member egress, its own PCIe Gen5 link (63 GB/s, the
+ *    two NICs behind it), at min(0.815, coll.eff.pcie 0.87): sendrecv
+ *    S / (0.815 x 63 GB/s). */
+static void test_p2p_one_nic_per_pair(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    double S = 1e9, e = 0.815;
+    cr_coll_result r =
+        eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 50e9), 1e-9, 0);
+    assert_close(r.pred.link_Bps, 50e9, 1e-12, 0);
+    assert_string_equal(r.bound.binding, "node-nics");
+    assert_close(r.bound.bound_s, S / 400e9, 1e-9, 0);
+    r = eval(c, CR_COLL_GATHER, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(r.pred.wire_bytes / r.pred.wire_Bps, 24.0 / 32 * S / (e * 50e9), 1e-9, 0);
+    assert_string_equal(r.bound.terms[0].name, "gpu-ports");
+    assert_close(r.bound.terms[0].bytes, 31.0 / 32 * S, 1e-12, 0);
+    assert_close(r.bound.terms[0].cap_Bps, 513e9, 1e-12, 0);
+    r = eval(c, CR_COLL_SCATTER, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(r.pred.wire_bytes / r.pred.wire_Bps, 28.0 / 32 * S / (e * 450e9), 1e-9, 0);
+    assert_close(r.pred.link_Bps, 450e9, 1e-12, 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-31:8");
+    r = eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 63e9), 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* NVLS allgather: every rank multimem-stores its S/n to the multicast
  * group, itself included, and reads all n shards (its own too) from the
  * NVLS buffer (NCCL src/device/all_gather.h, NVLS: prims.send to
@@ -1131,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_ring_nic_per_channel),
         cmocka_unit_test(test_multicast_only_switch),
         cmocka_unit_test(test_ll_stream_ring_tree),
+        cmocka_unit_test(test_p2p_one_nic_per_pair),
         cmocka_unit_test(test_nvls_agrs_own_copy),
         cmocka_unit_test(test_peer_route_over_nvlink),
     };

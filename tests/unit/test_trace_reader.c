@@ -741,6 +741,152 @@ static void test_fuzz_corpus_replay(void **state)
     assert_true(n >= 8);
 }
 
+/* The fast path (traces/reader/json_subset.c) against jansson alone, on
+ * events at the edges of its subset and cut at every byte: numbers jansson
+ * types or rounds differently or rejects, escapes and UTF-8, repeated keys,
+ * deep nesting, top-level fields of the wrong type, errors after lines the
+ * fast path skipped. Each must read exactly as with jansson (same events,
+ * args, status and message). */
+static void test_fast_path_edges(void **state)
+{
+    (void)state;
+    static const char *const events[] = {
+        /* numbers: integers and reals the subset takes, and what it leaves */
+        "{\"ph\":\"X\",\"ts\":0,\"dur\":-0,\"args\":{\"a\":0.0,\"b\":-0.0,\"c\":-0}}",
+        "{\"ph\":\"X\",\"ts\":0.1,\"dur\":0.30000000000000004,\"args\":{\"a\":1.7976931348623157}}",
+        "{\"ph\":\"X\",\"ts\":9007199254740992.5,\"dur\":9007199254740993,\"args\":{}}",
+        "{\"ph\":\"X\",\"ts\":123456789012345678,\"dur\":1234567890123456789}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":99999999999999999999}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":-99999999999999999999}",
+        "{\"ph\":\"X\",\"ts\":1.0000000000000000000001,\"dur\":0.00000000000000000000001}",
+        "{\"ph\":\"X\",\"ts\":1e3,\"dur\":2E-3}",
+        "{\"ph\":\"X\",\"ts\":1e999,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":01,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":1.,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":.5,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":-,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":1.5.3,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":12abc,\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":-2.5}",
+        /* pid and tid: integers, reals (truncated), strings, huge */
+        "{\"ph\":\"i\",\"pid\":-3.7,\"tid\":1e30}",
+        "{\"ph\":\"i\",\"pid\":\"main\",\"tid\":12.0}",
+        "{\"ph\":\"i\",\"pid\":9.5e18,\"tid\":8999999999999999999}",
+        /* strings: escapes, UTF-8 (good and bad), control bytes */
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"a\\\"b\\u00e9\"}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"caf\xc3\xa9\"}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"bad\xff\"}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"tab\there\"}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"nul\\u0000\"}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"del\x7f\"}",
+        /* literals */
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":true,\"f\":false,\"n\":null}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":tru}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":truex}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":nul}}",
+        /* repeated keys: jansson keeps the last */
+        "{\"ph\":\"X\",\"ph\":\"i\",\"name\":\"a\",\"name\":\"b\",\"ts\":1,\"ts\":2}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"device\":1},"
+        "\"args\":{\"device\":2,\"device\":3}}",
+        /* containers: empty, nested, trailing commas, missing colons */
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"o\":{},\"a\":[],\"x\":[[{\"y\":[1,2.5]}]]}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\":[1,]}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\":1,}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\" 1}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\" 1}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{1:2}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]"
+        "]]]]]]"
+        "]]]]]]]]]]]]]]]]]]]]]]]]}",
+        "{}",
+        "{\"ph\":\"\"}",
+        "{\"ph\":1}",
+        "{\"name\":\"no phase\"}",
+        /* top-level fields of the wrong type */
+        "{\"ph\":\"X\",\"ts\":\"1\",\"dur\":1}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":null}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":[]}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"cat\":7}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":[]}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":\"x\"}",
+        /* the args checks of our categories, through the fast path */
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"grid\":[1,2]}}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"grid\":[1,2,-3]}}",
+        "{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"name\":\"Memcpy DtoH\","
+        "\"args\":{\"device\":2,\"bytes\":4096.0}}",
+        "{\"ph\":\"X\",\"cat\":\"nvtx\",\"ts\":1,\"dur\":1,\"args\":{\"payload\":{"
+        "\"Message size [bytes]\":1048576},\"domain\":\"NCCL\"}}",
+        "{\"ph\":\"M\",\"name\":\"commroof_device\",\"args\":{\"device\":0,\"name\":\"H200\"}}",
+        "{\"ph\":\"M\",\"name\":\"commroof_stats\",\"args\":{\"dropped_records\":5}}",
+        /* whitespace, with newlines inside the event, then something wrong */
+        "\n{ \"ph\" :\t\"X\" ,\r\n \"ts\" : 1 ,\n \"dur\" : "
+        "1\n}\n,\n{\"ph\":\"X\",\"ts\":1,\"dur\":x}",
+        "{\"ph\":\"X\",\n\"ts\":1,\n\"dur\":1,\n\"args\":{\n\"a\":[\n1\n]\n}\n}\n,\n{\"ts\":1}",
+        /* a key longer than the fast path's key buffer */
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{"
+        "\"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\":1}}",
+        "1",
+        "\"x\"",
+        "[1,2]",
+    };
+    char text[4096];
+    int cases = 0;
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+        int n = snprintf(text, sizeof text,
+                         "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":5,\"dur\":1},%s\n],"
+                         "\"metadata\":{\"format\":\"commroof-trace\",\"format_version\":1}}",
+                         events[i]);
+        assert_true(n > 0 && (size_t)n < sizeof text);
+        for (size_t cut = 0; cut <= (size_t)n; cut++, cases++)
+            if (!fuzz_fast_matches_jansson((const uint8_t *)text, cut))
+                fail_msg("event %zu cut at %zu of %d bytes: the fast path differs from jansson", i,
+                         cut, n);
+    }
+    assert_true(cases > 5000);
+}
+
+/* Every committed trace, whole, reads the same with and without the fast
+ * path (test_fuzz_corpus_replay sees only their first 64 KiB). */
+static void test_fast_path_committed_traces(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {"traces/h200-1", "traces/nvidia-h200-x2",
+                                       "tests/fixtures/traces"};
+    int files = 0;
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        DIR *dir = opendir(dirs[k]);
+        assert_non_null(dir);
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t len = strlen(e->d_name);
+            if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+                continue;
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
+            FILE *f = fopen(path, "rb");
+            assert_non_null(f);
+            assert_int_equal(fseek(f, 0, SEEK_END), 0);
+            long size = ftell(f);
+            assert_true(size >= 0);
+            rewind(f);
+            char *data = malloc((size_t)size + 1);
+            assert_non_null(data);
+            assert_int_equal(fread(data, 1, (size_t)size, f), (size_t)size);
+            fclose(f);
+            if (!fuzz_fast_matches_jansson((const uint8_t *)data, (size_t)size))
+                fail_msg("%s: the fast path differs from jansson", path);
+            free(data);
+            files++;
+        }
+        closedir(dir);
+    }
+    assert_true(files >= 8);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -753,16 +899,27 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_minimal_fixture),       cmocka_unit_test(test_minimal_summary),
-        cmocka_unit_test(test_h200_cuda_demo),        cmocka_unit_test(test_h200_nvtx_payloads),
-        cmocka_unit_test(test_nvtx_ext_payloads),     cmocka_unit_test(test_h200_killed),
-        cmocka_unit_test(test_truncated_everywhere),  cmocka_unit_test(test_other_tools),
-        cmocka_unit_test(test_lenient_forms),         cmocka_unit_test(test_bad_inputs),
-        cmocka_unit_test(test_event_too_big),         cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_error_is_sticky),       cmocka_unit_test(test_names),
-        cmocka_unit_test(test_committed_traces),      cmocka_unit_test(test_fuzz_corpus_replay),
-        cmocka_unit_test(test_h200_torchrun_killed),  cmocka_unit_test(test_h200_cuda_demo_pci),
+        cmocka_unit_test(test_minimal_fixture),
+        cmocka_unit_test(test_minimal_summary),
+        cmocka_unit_test(test_h200_cuda_demo),
+        cmocka_unit_test(test_h200_nvtx_payloads),
+        cmocka_unit_test(test_nvtx_ext_payloads),
+        cmocka_unit_test(test_h200_killed),
+        cmocka_unit_test(test_truncated_everywhere),
+        cmocka_unit_test(test_other_tools),
+        cmocka_unit_test(test_lenient_forms),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_event_too_big),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_error_is_sticky),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_committed_traces),
+        cmocka_unit_test(test_fuzz_corpus_replay),
+        cmocka_unit_test(test_h200_torchrun_killed),
+        cmocka_unit_test(test_h200_cuda_demo_pci),
         cmocka_unit_test(test_h200_torch_guard_mode),
+        cmocka_unit_test(test_fast_path_edges),
+        cmocka_unit_test(test_fast_path_committed_traces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

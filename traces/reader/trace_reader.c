@@ -9,11 +9,21 @@
  * json_loadb(), which does the real validation. Memory is the read buffer
  * (grown only to the largest single element) plus one event's JSON tree.
  *
+ * Events as our tracer writes them take a fast path first (fast_event): a
+ * parser for a strict subset of JSON (json_subset.c) reads the top-level
+ * fields in place and builds only "args" as JSON, several times faster than
+ * jansson's lexer. Whatever it is not sure of, valid or not, it hands back
+ * untouched to the path above, so every error and message is jansson's and
+ * make_event's as before; the tests and the fuzz target read each input both
+ * ways and require the same result.
+ *
  * A file that ends early (the traced program was killed) is not an error:
  * the scanner stops at the last complete element and reports the file as
  * incomplete. Content that is there but wrong is an error with file:line.
  */
 #include "trace_reader.h"
+#include "json_subset_priv.h"
+#include "trace_reader_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_BYTES ((size_t)1 << 16)
+/* Reads of 256 KiB into a buffer of 1 MiB: an event that straddles the
+ * buffer's end (which the fast path hands back to scan_value) is rare. */
+#define CHUNK_BYTES ((size_t)1 << 18)
 /* Top-level values other than the events (e.g. "metadata", or another tool's
  * "stackFrames") are held whole while scanned; bound them too. */
 #define MAX_OTHER_BYTES ((size_t)64 << 20)
@@ -57,6 +69,9 @@ struct cr_trace_reader {
     char errmsg[sizeof(((cr_diag *)0)->msg)];
     json_t *cur;
     cr_trace_event ev;
+    bool fast;  /* try fast_event before jansson (trace_reader_priv.h) */
+    char *strs; /* the fast path's copies of ph, name and cat */
+    size_t strs_cap;
     json_t *metadata;
     json_t *devices;
     bool devices_from_metadata;
@@ -123,10 +138,11 @@ static int at(cr_trace_reader *r, size_t off)
 
 static void consume(cr_trace_reader *r, size_t n)
 {
-    const char *p = r->buf + r->beg;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] == '\n')
-            r->line++;
+    const char *p = r->buf + r->beg, *end = p + n;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        r->line++;
+        p++;
+    }
     r->beg += n;
 }
 
@@ -369,12 +385,17 @@ static cr_status get_str(cr_trace_reader *r, unsigned long line, const json_t *o
     return CR_OK;
 }
 
+static int64_t id_of_real(double v)
+{
+    return isfinite(v) && fabs(v) < 9e18 ? (int64_t)v : -1;
+}
+
 static int64_t id_of(const json_t *v)
 {
     if (json_is_integer(v))
         return (int64_t)json_integer_value(v);
-    if (json_is_real(v) && isfinite(json_real_value(v)) && fabs(json_real_value(v)) < 9e18)
-        return (int64_t)json_real_value(v);
+    if (json_is_real(v))
+        return id_of_real(json_real_value(v));
     return -1; /* absent, or another tool's string id */
 }
 
@@ -475,9 +496,8 @@ static void absorb_metadata_event(cr_trace_reader *r, const cr_trace_event *e)
     }
 }
 
-static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
+static void init_event(cr_trace_event *e)
 {
-    cr_trace_event *e = &r->ev;
     memset(e, 0, sizeof *e);
     e->device = -1;
     e->stream = -1;
@@ -485,23 +505,14 @@ static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
     e->name = "";
     e->cat_str = "";
     e->src_mem = e->dst_mem = "";
-    if (!json_is_object(j))
-        return fail(r, CR_EPARSE, line, "a trace event must be a JSON object {\"ph\":...}");
-    const char *ph = NULL;
-    TRY(get_str(r, line, j, "ph", "", &ph));
-    if (!ph || !ph[0])
-        return fail(r, CR_EPARSE, line,
-                    "event has no \"ph\" (phase) string, e.g. \"ph\":\"X\" for a complete event");
-    e->ph = ph[0];
-    TRY(get_str(r, line, j, "name", "", &e->name));
-    TRY(get_str(r, line, j, "cat", "", &e->cat_str));
-    e->cat = cat_of(e->cat_str);
-    e->pid = id_of(json_object_get(j, "pid"));
-    e->tid = id_of(json_object_get(j, "tid"));
-    bool has_ts = false, has_dur = false;
-    double ts = 0, dur = 0;
-    TRY(get_num(r, line, j, "ts", "", &has_ts, &ts));
-    TRY(get_num(r, line, j, "dur", "", &has_dur, &dur));
+}
+
+/* The checks and fields after the top-level ones, shared by the jansson path
+ * (make_event) and the fast path (fast_event): e has ph, name, cat and ids. */
+static cr_status finish_event(cr_trace_reader *r, unsigned long line, bool has_ts, double ts,
+                              bool has_dur, double dur, const json_t *args)
+{
+    cr_trace_event *e = &r->ev;
     if (e->ph == 'X' && (!has_ts || !has_dur))
         return fail(r, CR_EPARSE, line,
                     "complete event (\"ph\":\"X\") \"%s\" needs numbers \"ts\" and \"dur\" "
@@ -512,7 +523,6 @@ static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
                     e->name, dur);
     e->ts_s = ts * 1e-6;
     e->dur_s = dur * 1e-6;
-    const json_t *args = json_object_get(j, "args");
     if (args && !json_is_object(args))
         return fail(r, CR_EPARSE, line, "event \"%s\": \"args\" must be an object", e->name);
     e->args = args;
@@ -534,6 +544,205 @@ static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
     }
     absorb_metadata_event(r, e);
     return CR_OK;
+}
+
+/* The event j (parsed by jansson) into r->ev. */
+static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
+{
+    cr_trace_event *e = &r->ev;
+    init_event(e);
+    if (!json_is_object(j))
+        return fail(r, CR_EPARSE, line, "a trace event must be a JSON object {\"ph\":...}");
+    const char *ph = NULL;
+    TRY(get_str(r, line, j, "ph", "", &ph));
+    if (!ph || !ph[0])
+        return fail(r, CR_EPARSE, line,
+                    "event has no \"ph\" (phase) string, e.g. \"ph\":\"X\" for a complete event");
+    e->ph = ph[0];
+    TRY(get_str(r, line, j, "name", "", &e->name));
+    TRY(get_str(r, line, j, "cat", "", &e->cat_str));
+    e->cat = cat_of(e->cat_str);
+    e->pid = id_of(json_object_get(j, "pid"));
+    e->tid = id_of(json_object_get(j, "tid"));
+    bool has_ts = false, has_dur = false;
+    double ts = 0, dur = 0;
+    TRY(get_num(r, line, j, "ts", "", &has_ts, &ts));
+    TRY(get_num(r, line, j, "dur", "", &has_dur, &dur));
+    return finish_event(r, line, has_ts, ts, has_dur, dur, json_object_get(j, "args"));
+}
+
+/* ---------- fast path ---------- */
+
+/* The top-level fields of an event as the fast path reads them. */
+enum { TOP_PH, TOP_NAME, TOP_CAT, TOP_STRINGS };
+typedef struct {
+    const char *str[TOP_STRINGS]; /* in the read buffer, not terminated; NULL when absent */
+    size_t len[TOP_STRINGS];
+    int64_t pid, tid;
+    bool has_ts, has_dur;
+    double ts, dur;
+    json_t *args; /* owned */
+} fast_top;
+
+static bool key_is(const char *k, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(k, word, n) == 0;
+}
+
+static cr_jsub_result fast_number(cr_jsub *c, bool *present, double *out)
+{
+    cr_jsub_num n;
+    if (*c->p != '-' && !(*c->p >= '0' && *c->p <= '9'))
+        return CR_JSUB_NO; /* another type: make_event names the error */
+    cr_jsub_result res = cr_jsub_number(c, &n);
+    if (res == CR_JSUB_OK) {
+        *out = n.is_int ? (double)n.i : n.d;
+        if (present)
+            *present = true;
+    }
+    return res;
+}
+
+/* One "key":value of the event, at its key. Known keys of the wrong type are
+ * CR_JSUB_NO; unknown keys are checked and skipped, as make_event ignores
+ * them. A repeated key replaces the earlier value, as in jansson. */
+static cr_jsub_result fast_member(cr_jsub *c, fast_top *t)
+{
+    static const char *const str_keys[TOP_STRINGS] = {"ph", "name", "cat"};
+    const char *k;
+    size_t kn;
+    if (*c->p != '"')
+        return CR_JSUB_NO;
+    cr_jsub_result res = cr_jsub_string(c, &k, &kn);
+    if (res == CR_JSUB_OK)
+        res = cr_jsub_ws(c);
+    if (res != CR_JSUB_OK || *c->p != ':')
+        return res != CR_JSUB_OK ? res : CR_JSUB_NO;
+    c->p++;
+    if ((res = cr_jsub_ws(c)) != CR_JSUB_OK)
+        return res;
+    for (int i = 0; i < TOP_STRINGS; i++)
+        if (key_is(k, kn, str_keys[i]))
+            return *c->p == '"' ? cr_jsub_string(c, &t->str[i], &t->len[i]) : CR_JSUB_NO;
+    if (key_is(k, kn, "ts"))
+        return fast_number(c, &t->has_ts, &t->ts);
+    if (key_is(k, kn, "dur"))
+        return fast_number(c, &t->has_dur, &t->dur);
+    if (key_is(k, kn, "pid") || key_is(k, kn, "tid")) {
+        cr_jsub_num n;
+        if (*c->p != '-' && !(*c->p >= '0' && *c->p <= '9'))
+            return CR_JSUB_NO; /* string ids and the like: id_of() decides */
+        if ((res = cr_jsub_number(c, &n)) == CR_JSUB_OK)
+            *(k[0] == 'p' ? &t->pid : &t->tid) = n.is_int ? (int64_t)n.i : id_of_real(n.d);
+        return res;
+    }
+    if (key_is(k, kn, "args")) {
+        json_t *a = NULL;
+        if (*c->p != '{')
+            return CR_JSUB_NO;
+        if ((res = cr_jsub_value(c, &a)) == CR_JSUB_OK) {
+            json_decref(t->args);
+            t->args = a;
+        }
+        return res;
+    }
+    return cr_jsub_value(c, NULL);
+}
+
+/* The members of the event object at c (its '{'), up to its '}'. */
+static cr_jsub_result fast_object(cr_jsub *c, fast_top *t)
+{
+    c->p++;
+    cr_jsub_result res = cr_jsub_ws(c);
+    if (res != CR_JSUB_OK || *c->p == '}') {
+        c->p += res == CR_JSUB_OK;
+        return res;
+    }
+    for (;;) {
+        if ((res = fast_member(c, t)) != CR_JSUB_OK || (res = cr_jsub_ws(c)) != CR_JSUB_OK)
+            return res;
+        if (*c->p == '}') {
+            c->p++;
+            return CR_JSUB_OK;
+        }
+        if (*c->p != ',')
+            return CR_JSUB_NO;
+        c->p++;
+        if ((res = cr_jsub_ws(c)) != CR_JSUB_OK)
+            return res;
+    }
+}
+
+/* Copies the event's strings out of the read buffer, terminated. */
+static bool fast_strings(cr_trace_reader *r, const fast_top *t, const char *out[TOP_STRINGS])
+{
+    size_t need = TOP_STRINGS;
+    for (int i = 0; i < TOP_STRINGS; i++)
+        need += t->len[i];
+    if (need > r->strs_cap) {
+        char *p = realloc(r->strs, need);
+        if (!p)
+            return false;
+        r->strs = p;
+        r->strs_cap = need;
+    }
+    char *p = r->strs;
+    for (int i = 0; i < TOP_STRINGS; i++) {
+        memcpy(p, t->str[i] ? t->str[i] : "", t->len[i]);
+        p[t->len[i]] = '\0';
+        out[i] = p;
+        p += t->len[i] + 1;
+    }
+    return true;
+}
+
+/* Why a fast path: jansson lexes a byte at a time and builds a node for every
+ * value, and the events are most of a trace (perf: traces/README.md). The
+ * event at beg, of at most avail bytes, is read with the subset parser
+ * (json_subset_priv.h): the top-level fields straight into r->ev, only
+ * "args" (which the event hands out) built as JSON. On CR_JSUB_OK the event
+ * is consumed, r->cur holds its args, and *st is finish_event's status.
+ * CR_JSUB_NO changes nothing and leaves the event to jansson and make_event:
+ * input outside the subset, and every event that make_event would reject
+ * before finish_event, so their messages stay make_event's.
+ * CR_JSUB_SHORT: the avail bytes end inside the event. */
+static cr_jsub_result fast_event(cr_trace_reader *r, size_t avail, unsigned long line,
+                                 cr_status *st)
+{
+    const char *base = r->buf + r->beg;
+    cr_jsub c = {base, base + avail, 0, 0};
+    if (avail == 0)
+        return CR_JSUB_SHORT;
+    if (*c.p != '{')
+        return CR_JSUB_NO;
+    fast_top t = {.pid = -1, .tid = -1};
+    const char *s[TOP_STRINGS];
+    cr_jsub_result res = fast_object(&c, &t);
+    if (res == CR_JSUB_OK && ((size_t)(c.p - base) > CR_TRACE_MAX_EVENT_BYTES || !t.str[TOP_PH] ||
+                              !t.len[TOP_PH] || !fast_strings(r, &t, s)))
+        res = CR_JSUB_NO;
+    if (res != CR_JSUB_OK) {
+        json_decref(t.args);
+        return res;
+    }
+    r->beg += (size_t)(c.p - base);
+    r->line += c.lines;
+    r->cur = t.args;
+    cr_trace_event *e = &r->ev;
+    init_event(e);
+    e->ph = s[TOP_PH][0];
+    e->name = s[TOP_NAME];
+    e->cat_str = s[TOP_CAT];
+    e->cat = cat_of(e->cat_str);
+    e->pid = t.pid;
+    e->tid = t.tid;
+    *st = finish_event(r, line, t.has_ts, t.ts, t.has_dur, t.dur, t.args);
+    return CR_JSUB_OK;
+}
+
+void cr_trace_reader_set_fast_path(cr_trace_reader *r, bool on)
+{
+    r->fast = on;
 }
 
 static cr_status take_metadata(cr_trace_reader *r, unsigned long line, json_t *md)
@@ -757,25 +966,35 @@ cr_status cr_trace_reader_next(cr_trace_reader *r, const cr_trace_event **ev, cr
                 continue;
             }
             {
-                size_t end = 0;
-                scan_result sr = scan_value(r, CR_TRACE_MAX_EVENT_BYTES, &end);
-                if (sr == SCAN_EOF) {
-                    truncated(r);
-                    continue;
-                }
-                if (sr == SCAN_BIG) {
-                    fail(r, CR_ERANGE, r->line, "event larger than %u bytes (the limit)",
-                         CR_TRACE_MAX_EVENT_BYTES);
-                    continue;
-                }
                 unsigned long line = r->line;
-                json_t *j = NULL;
-                if (load_value(r, end, line, &j) != CR_OK)
-                    continue;
-                consume(r, end);
-                r->cur = j;
+                cr_status est = CR_OK;
+                cr_jsub_result fr =
+                    r->fast ? fast_event(r, r->len - r->beg, line, &est) : CR_JSUB_NO;
+                if (fr != CR_JSUB_OK) {
+                    size_t end = 0;
+                    scan_result sr = scan_value(r, CR_TRACE_MAX_EVENT_BYTES, &end);
+                    if (sr == SCAN_EOF) {
+                        truncated(r);
+                        continue;
+                    }
+                    if (sr == SCAN_BIG) {
+                        fail(r, CR_ERANGE, r->line, "event larger than %u bytes (the limit)",
+                             CR_TRACE_MAX_EVENT_BYTES);
+                        continue;
+                    }
+                    if (fr == CR_JSUB_SHORT) /* the whole event is in the buffer now */
+                        fr = fast_event(r, end, line, &est);
+                    if (fr != CR_JSUB_OK) {
+                        json_t *j = NULL;
+                        if (load_value(r, end, line, &j) != CR_OK)
+                            continue;
+                        consume(r, end);
+                        r->cur = j;
+                        est = make_event(r, line, j);
+                    }
+                }
                 r->st = ST_EV_AFTER;
-                if (make_event(r, line, j) != CR_OK)
+                if (est != CR_OK)
                     continue;
                 r->info.events++;
                 *ev = &r->ev;
@@ -820,6 +1039,7 @@ static cr_status new_reader(const char *label, cr_trace_reader **out)
     snprintf(r->label, sizeof r->label, "%s", label ? label : "<trace>");
     r->line = 1;
     r->st = ST_START;
+    r->fast = true;
     *out = r;
     return CR_OK;
 }
@@ -885,6 +1105,7 @@ void cr_trace_reader_free(cr_trace_reader *r)
     json_decref(r->cur);
     json_decref(r->metadata);
     json_decref(r->devices);
+    free(r->strs);
     free(r->buf);
     free(r);
 }

@@ -4,7 +4,8 @@
  * and, more loosely, any Chrome trace event JSON.
  *
  * The reader never holds the whole file: it scans the "traceEvents" array one
- * element at a time and parses each element alone with jansson, so memory is
+ * element at a time and parses each element alone (jansson, or for the usual
+ * event shapes a faster parser that accepts exactly the same), so memory is
  * bounded by the largest event (CR_TRACE_MAX_EVENT_BYTES), not by the file. A
  * file cut short by a crash or kill of the traced program (no closing "]" or
  * "metadata") is read up to its last complete event and reported as

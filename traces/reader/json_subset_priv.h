@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A parser for the part of JSON that trace writers produce, for the trace
+ * reader's fast path (trace_reader.c); internal to traces/reader/.
+ *
+ * It accepts a strict subset of what jansson accepts and, on that subset,
+ * builds the same tree json_loadb() would (same types, values, key order):
+ *   - strings of printable ASCII without escapes (bytes 0x20..0x7f but '"'
+ *     and '\\');
+ *   - numbers -?(0|[1-9][0-9]*)(.[0-9]+)? without an exponent: an integer of
+ *     at most 18 digits (no overflow), a real whose digits make an integer
+ *     below 2^53 with at most 22 after the point, so that one division by an
+ *     exact power of ten gives the correctly rounded double, as strtod does;
+ *   - true, false, null; objects and arrays nested at most CR_JSUB_MAX_DEPTH;
+ *   - object keys under 256 bytes.
+ * Anything else, valid JSON or not, is CR_JSUB_NO: the caller hands the
+ * bytes to jansson, which accepts them or reports the error as ever. The
+ * subset parser itself never reports an error.
+ */
+#ifndef CR_JSON_SUBSET_PRIV_H
+#define CR_JSON_SUBSET_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define CR_JSUB_MAX_DEPTH 32
+
+typedef enum {
+    CR_JSUB_OK,
+    CR_JSUB_NO,    /* outside the subset (or out of memory): use jansson */
+    CR_JSUB_SHORT, /* the input ended first: more bytes may complete it */
+} cr_jsub_result;
+
+/* A cursor over the bytes [p, end); lines counts the newlines skipped. */
+typedef struct {
+    const char *p, *end;
+    unsigned long lines;
+    unsigned depth;
+} cr_jsub;
+
+/* A number as jansson types it: an integer (i) or a real (d). */
+typedef struct {
+    bool is_int;
+    long long i;
+    double d;
+} cr_jsub_num;
+
+/* Skips JSON whitespace; CR_JSUB_SHORT when none but whitespace is left. */
+cr_jsub_result cr_jsub_ws(cr_jsub *c);
+
+/* At a '"': the string's bytes (borrowed from the input, not terminated). */
+cr_jsub_result cr_jsub_string(cr_jsub *c, const char **s, size_t *n);
+
+/* At a '-' or digit: the number. */
+cr_jsub_result cr_jsub_number(cr_jsub *c, cr_jsub_num *out);
+
+/* Any value. With out, *out is its new tree (the caller owns it; NULL unless
+ * CR_JSUB_OK); with out NULL the value is only checked. */
+cr_jsub_result cr_jsub_value(cr_jsub *c, json_t **out);
+
+#endif

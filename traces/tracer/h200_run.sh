@@ -9,34 +9,16 @@
 # 10,000 kernels of 10 us per process. Results go to $OUT.
 #
 #   bash traces/tracer/h200_run.sh
-set -u
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONUNBUFFERED=1
-OUT=${OUT:-/tmp/out}
 REPS=${REPS:-10}
-mkdir -p "$OUT"
-W=/tmp/crt
-rm -rf $W && mkdir -p $W
-LOG=$OUT/log.txt
-exec > >(tee -a "$LOG") 2>&1
-CUDA=/usr/local/cuda
-CUPTI_LIB=$(dirname "$(ls $CUDA/lib64/libcupti.so $CUDA/extras/CUPTI/lib64/libcupti.so 2>/dev/null | head -1)")
+# shellcheck source=traces/tracer/device_common.sh
+. "$(dirname "$0")/device_common.sh"
 echo "== machine"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,pci.bus_id --format=csv
 uname -r; $CUDA/bin/nvcc --version | tail -2; echo "cupti in $CUPTI_LIB"; grep PRETTY /etc/os-release
 
 echo "== build"
-gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-  -isystem $CUDA/include -o $W/libcommroof_trace.so traces/tracer/commroof_trace.c \
-  -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
+build_tracer
 $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/trace_demo kernels/trace_demo/trace_demo.cu -ldl || exit 1
 $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu || exit 1
-LIB=$W/libcommroof_trace.so
-traced() { # DIR CMD...
-  local d=$1; shift
-  mkdir -p "$d"
-  CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB COMMROOF_TRACE_DIR=$d "$@"
-}
-one() { ls -S "$1"/commroof-trace.*.json | head -1; }  # the largest: torchrun's agent may leave an empty one
 
 CR=""
 if [ -x .crcarry/commroof ]; then

@@ -21,26 +21,16 @@
 # machine with nvcc 13.0, the device's version), else are built here.
 #
 #   BIN=build-x/kernels bash traces/tracer/h200_verify.sh
-set -u
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONUNBUFFERED=1
-OUT=${OUT:-/tmp/out}
 REPS=${REPS:-5}
 BIN=${BIN:-}
-mkdir -p "$OUT"
-W=/tmp/crt
-rm -rf $W && mkdir -p $W
-exec > >(tee -a "$OUT/log.txt") 2>&1
-CUDA=/usr/local/cuda
-CUPTI_LIB=$(dirname "$(ls $CUDA/lib64/libcupti.so $CUDA/extras/CUPTI/lib64/libcupti.so 2>/dev/null | head -1)")
+# shellcheck source=traces/tracer/device_common.sh
+. "$(dirname "$0")/device_common.sh"
 echo "== machine"
 nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv
 uname -r; $CUDA/bin/nvcc --version | tail -1
 
 echo "== build"
-gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-  -isystem $CUDA/include -o $W/libcommroof_trace.so traces/tracer/commroof_trace.c \
-  -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
+build_tracer
 gcc -std=c11 -O1 -I$CUDA/include -o $W/nvtx_demo tests/trace/nvtx_payload_demo.c -ldl || exit 1
 if [ -n "$BIN" ] && "$BIN/overhead/overhead" -n 10 -t 1000 -r 1 >/dev/null; then
   cp "$BIN/trace_demo/trace_demo" "$BIN/overhead/overhead" $W/
@@ -48,13 +38,6 @@ else
   $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/trace_demo kernels/trace_demo/trace_demo.cu -ldl || exit 1
   $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu || exit 1
 fi
-LIB=$W/libcommroof_trace.so
-traced() { # DIR CMD...
-  local d=$1; shift
-  mkdir -p "$d"
-  CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB COMMROOF_TRACE_DIR=$d "$@"
-}
-one() { ls -S "$1"/commroof-trace.*.json | head -1; }
 devline() { grep -o '"name":"commroof_device","args":{[^}]*}' "$1" | head -1; }
 
 echo "== 1. CUDA C demo: PCI ids"

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# What the tracer's device scripts (h200_run.sh, h200_verify.sh) share,
+# sourced by each from the repository root: NVLink multicast kept off, the
+# results folder $OUT (default /tmp/out) with the log of everything printed
+# ($OUT/log.txt), a fresh scratch folder $W, the CUDA and CUPTI paths, and
+#
+#   build_tracer          build libcommroof_trace.so into $W ($LIB); exits on failure
+#   traced DIR CMD...     run CMD under the tracer, traces written to DIR
+#   one DIR               the largest trace in DIR (torchrun's agent may leave an empty one)
+#
+# Not run on its own.
+set -u
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+W=/tmp/crt
+rm -rf $W && mkdir -p $W
+exec > >(tee -a "$OUT/log.txt") 2>&1
+CUDA=/usr/local/cuda
+CUPTI_LIB=$(dirname "$(ls $CUDA/lib64/libcupti.so $CUDA/extras/CUPTI/lib64/libcupti.so 2>/dev/null | head -1)")
+LIB=$W/libcommroof_trace.so
+
+build_tracer() {
+  gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
+    -isystem $CUDA/include -o $LIB traces/tracer/commroof_trace.c \
+    -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
+}
+traced() { # DIR CMD...
+  local d=$1; shift
+  mkdir -p "$d"
+  CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB COMMROOF_TRACE_DIR=$d "$@"
+}
+one() { ls -S "$1"/commroof-trace.*.json | head -1; }

@@ -4,7 +4,9 @@
  * doc/simulator.md, which derives the model and the costs below).
  *
  * Data structures, chosen so that one change costs what it touches:
- *   - routes are computed once per GPU pair and cached (hash on the pair):
+ *   - routes are computed once per GPU pair and cached (hash on the pair;
+ *     across nodes, on the pair and the NIC shares of its two GPUs, since
+ *     NCCL gives each GPU its own NIC(s): nic_shares, pair_shares):
  *     a single route by a bidirectional Dijkstra (two balls of half the
  *     route's length instead of one of its whole length), all routes from
  *     one source of an all-to-all by one resumable Dijkstra from it;
@@ -86,6 +88,9 @@ enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 #define PREFETCH_AHEAD 8
 
 #define GROUP_MIN 16
+/* At most this many nearest NICs per GPU are kept (a share fits a byte);
+ * DGX-class nodes have one or two. */
+#define NEAR_NICS_MAX 255
 #define GROUP_SLOTS 8
 
 typedef struct {
@@ -175,7 +180,9 @@ typedef struct {
     char *name;
     int kind, n, stream;
     int *ranks;
-    uint64_t *member; /* bitmap over GPU ranks: the op's ranks */
+    uint64_t *member;     /* bitmap over GPU ranks: the op's ranks */
+    unsigned char *share; /* per GPU rank: its NIC share in this op (nic_shares), NULL
+                             when the topology has no NICs near GPUs */
     double *rank_end;
     double start_s, end_s;
     long n_tasks;
@@ -211,6 +218,16 @@ struct cr_sim {
     int *local;      /* per GPU rank: position among its node's GPUs, -1 if no node */
     int *domain;     /* per GPU rank: its scale-up (NVLink/XGMI) domain */
     int *node_first; /* per node: its first GPU rank */
+    /* NCCL's NIC choice for point-to-point across nodes (ncclTopoGetLocalNet,
+     * nic_set): per GPU rank its nearest NICs (devices, topology order:
+     * near_nic[near_off[g] .. near_off[g + 1])), the NIC share of each GPU
+     * rank when every GPU of the topology is a rank (def_share), and a
+     * per-device stamp marking the NICs a restricted route search may cross */
+    int *near_off, *near_nic;
+    unsigned char *def_share;
+    int *nic_ok, nic_stamp;
+    bool restrict_nic; /* the search under way honours nic_ok */
+    int *grp_cnt;      /* per device scratch: ranks whose first near NIC it is */
     int n_res, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */
@@ -383,6 +400,9 @@ static void search_free(search_t *x)
 
 /* ---------- construction ---------- */
 
+static int near_nics_build(cr_sim *s);
+static void nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share);
+
 cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
 {
     *out = NULL;
@@ -513,6 +533,8 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         goto oom;
     for (int r = 0; r < s->n_res; r++)
         s->res_slot[r] = -1;
+    if (near_nics_build(s))
+        goto oom;
     *out = s;
     return CR_OK;
 oom:
@@ -542,6 +564,11 @@ void cr_sim_free(cr_sim *s)
     free(s->local);
     free(s->domain);
     free(s->node_first);
+    free(s->near_off);
+    free(s->near_nic);
+    free(s->def_share);
+    free(s->nic_ok);
+    free(s->grp_cnt);
     for (long i = 0; i < s->n_tasks; i++)
         free(s->tasks[i].label);
     free(s->tasks);
@@ -564,6 +591,7 @@ void cr_sim_free(cr_sim *s)
         free(s->ops[i].name);
         free(s->ops[i].ranks);
         free(s->ops[i].member);
+        free(s->ops[i].share);
         free(s->ops[i].rank_end);
     }
     free(s->ops);
@@ -663,6 +691,16 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
     memcpy(o->ranks, ranks, (size_t)n * sizeof *ranks);
     for (int i = 0; i < n; i++)
         o->member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
+    if (s->near_off[s->t->n_gpus] > 0) {
+        if (!(o->share = calloc((size_t)s->t->n_gpus + 1, 1))) {
+            free(o->name);
+            free(o->ranks);
+            free(o->rank_end);
+            free(o->member);
+            return -1;
+        }
+        nic_shares(s, o->member, o->share);
+    }
     o->kind = (int)kind;
     o->n = n;
     o->stream = stream;
@@ -770,6 +808,8 @@ static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, b
             continue;
         if (!fwd && w != src && !can_forward(s, w))
             continue;
+        if (s->restrict_nic && t->devs[w].kind == CR_DEV_NIC && s->nic_ok[w] != s->nic_stamp)
+            continue;
         int nd = du + link_cost(l);
         if (nd < x->dist[w]) {
             if (x->dist[w] == DINF)
@@ -815,7 +855,8 @@ static int bidir(cr_sim *s, int src, int dst, int *D)
     search_t *f = &s->fw, *b = &s->bw;
     if (search_reset(f, src) || search_reset(b, dst))
         return -1;
-    s->fw_src = src; /* a valid partial forward search: resumable */
+    /* a valid partial forward search: resumable, unless NICs were left out */
+    s->fw_src = s->restrict_nic ? -1 : src;
     long mu = DINF;
     for (;;) {
         int tf = search_top(f), tb = search_top(b);
@@ -1106,12 +1147,170 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
     return s->n_routes++;
 }
 
+static int n_near(const cr_sim *s, int g)
+{
+    return s->near_off[g + 1] - s->near_off[g];
+}
+
+/* Each rank's share of its nearest NICs (ncclTopoGetLocalNet,
+ * src/graph/topo.cc): DIVUP(local NICs, local GPUs), the local GPUs being
+ * the ranks whose nearest NICs begin with the same one (NCCL's topology
+ * holds only the communicator's GPUs). One NIC per GPU on a DGX H100 with
+ * its eight GPUs ranks (two GPUs and two NICs a PCIe switch); both NICs of
+ * the switch for a GPU that is the only rank on it. member: bitmap over
+ * GPU ranks; writes share[g] for every member g (0: no NIC near it). */
+static void nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share)
+{
+    const cr_topo *t = s->t;
+    for (int pass = 0; pass < 3; pass++)
+        for (int g = 0; g < t->n_gpus; g++) {
+            if (!((member[g >> 6] >> (g & 63)) & 1u) || n_near(s, g) == 0)
+                continue;
+            int *c = &s->grp_cnt[s->near_nic[s->near_off[g]]];
+            if (pass == 0)
+                (*c)++;
+            else if (pass == 1)
+                share[g] = (unsigned char)((n_near(s, g) + *c - 1) / *c);
+            else
+                *c = 0;
+        }
+}
+
+/* ---------- NCCL's NIC per GPU (point-to-point across nodes) ---------- */
+
+/* A hop that joins GPUs of one scale-up domain: not a way to a NIC. */
+static bool scaleup_link(const cr_link *l)
+{
+    return l->kind == CR_LINK_NVLINK || l->kind == CR_LINK_XGMI || l->kind == CR_LINK_ICI;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The NICs nearest to each GPU, as ncclTopoGetLocal(GPU, NET) finds them
+ * (src/graph/topo.cc: the NICs of the best path type): the least route
+ * cost (link_cost) from the GPU through host devices of its own node
+ * (PCIe switches, CPUs; never a GPU, a NIC or a scale-up link), every tie
+ * kept, in topology order. A GPU outside every node or without a NIC in
+ * its node has none; its routes are never restricted. Also the default
+ * shares (every GPU a rank) and the scratch the searches use. Returns -1
+ * when out of memory. */
+static int near_nics_build(cr_sim *s)
+{
+    const cr_topo *t = s->t;
+    size_t ng = (size_t)t->n_gpus, nd = (size_t)t->n_devs + 1;
+    long n = 0, cap = 0;
+    s->near_off = malloc((ng + 1) * sizeof *s->near_off);
+    s->def_share = calloc(ng + 1, 1);
+    s->nic_ok = calloc(nd, sizeof *s->nic_ok);
+    s->grp_cnt = calloc(nd, sizeof *s->grp_cnt);
+    if (!s->near_off || !s->def_share || !s->nic_ok || !s->grp_cnt)
+        return -1;
+    search_t *x = &s->bw;
+    for (int g = 0; g < t->n_gpus; g++) {
+        s->near_off[g] = (int)n;
+        int src = t->gpus[g], node = t->devs[src].node;
+        if (node < 0)
+            continue;
+        if (search_reset(x, src))
+            return -1;
+        int best = DINF;
+        long first = n;
+        while (search_top(x) != DINF) {
+            int v, dv;
+            ih_pop(&x->h, &v, &dv);
+            if (dv > best)
+                break;
+            x->settled[v] = 1;
+            if (t->devs[v].kind == CR_DEV_NIC) {
+                best = dv;
+                if (n - first < NEAR_NICS_MAX) {
+                    if (grow((void **)&s->near_nic, &cap, n + 1, sizeof *s->near_nic))
+                        return -1;
+                    s->near_nic[n++] = v;
+                }
+                continue;
+            }
+            if (v != src && t->devs[v].kind == CR_DEV_GPU)
+                continue;
+            for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+                const cr_link *l = &t->links[t->adj[k]];
+                int w = cr_link_other(l, v);
+                if (scaleup_link(l) || t->devs[w].node != node || cr_link_bw_from(l, v) <= 0)
+                    continue;
+                int dw = dv + link_cost(l);
+                if (dw < x->dist[w]) {
+                    if (x->dist[w] == DINF)
+                        x->touched[x->n_touched++] = w;
+                    x->dist[w] = dw;
+                    if (ih_push(&x->h, w, dw))
+                        return -1;
+                }
+            }
+        }
+        qsort(s->near_nic + first, (size_t)(n - first), sizeof *s->near_nic, cmp_int);
+    }
+    s->near_off[t->n_gpus] = (int)n;
+    uint64_t *all = calloc(ng / 64 + 1, sizeof *all);
+    if (!all)
+        return -1;
+    for (int g = 0; g < t->n_gpus; g++)
+        all[g >> 6] |= (uint64_t)1 << (g & 63);
+    nic_shares(s, all, s->def_share);
+    free(all);
+    return 0;
+}
+
+/* NCCL's mirrorBits (src/graph/topo.cc): val's low log2(pow2) bits reversed. */
+static int mirror_bits(int val, int pow2)
+{
+    int m = 0;
+    for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
+        if (val & b)
+            m |= mb;
+    return m;
+}
+
+/* Marks for the next route search the NICs that GPU rank g uses with a
+ * share of m: ncclTopoGetLocalNet takes its nearest NICs from index
+ * dev (its index in the node, mirrored when their number is a power of
+ * two) on, channel c using the (dev + c mod m)-th: m NICs in all, each
+ * carrying an equal part of a peer's channels. */
+static void nic_mark(cr_sim *s, int g, int m)
+{
+    int k = n_near(s, g), dev = s->local[g] > 0 ? s->local[g] : 0;
+    const int *near = s->near_nic + s->near_off[g];
+    if ((k & (k - 1)) == 0)
+        dev = mirror_bits(dev, k);
+    for (int c = 0; c < m && c < k; c++)
+        s->nic_ok[near[(dev + c) % k]] = s->nic_stamp;
+}
+
+/* The NIC shares a route from GPU rank a to b is searched with: both ends'
+ * (share, from nic_shares) where the two are on different nodes and
+ * scale-up domains and both have NICs near them (NCCL's network transport
+ * between them), else 0 and 0 (no restriction). */
+static void pair_shares(const cr_sim *s, const unsigned char *share, int a, int b, int *ma, int *mb)
+{
+    const cr_topo *t = s->t;
+    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
+    *ma = *mb = 0;
+    if (na < 0 || nb < 0 || na == nb || s->domain[a] == s->domain[b] || n_near(s, a) == 0 ||
+        n_near(s, b) == 0)
+        return;
+    *ma = share && share[a] ? share[a] : s->def_share[a];
+    *mb = share && share[b] ? share[b] : s->def_share[b];
+}
+
 /* Computes the route from device src to device dst into the pool. Returns
  * the route index, -1 when there is no path, -2 when out of memory. */
 static long route_compute(cr_sim *s, int src, int dst)
 {
     int nn;
-    if (s->prewarm == src) {
+    if (s->prewarm == src && !s->restrict_nic) {
         if (s->fw_src != src) {
             if (search_reset(&s->fw, src))
                 return -2;
@@ -1187,37 +1386,64 @@ static int hash_put(cr_sim *s, uint64_t key, long val)
     return 0;
 }
 
-static uint64_t pair_key(const cr_sim *s, int a, int b)
+/* The hash key of the route from GPU rank a to b searched with NIC shares
+ * ma and mb (pair_shares; each below 256). */
+static uint64_t pair_key(const cr_sim *s, int a, int b, int ma, int mb)
 {
-    return (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
+    uint64_t pair = (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
+    return pair << 16 | (uint64_t)ma << 8 | (uint64_t)mb;
 }
 
-/* The cached route between GPU ranks a and b, -1 when not computed. */
-static long route_find(cr_sim *s, int a, int b)
+/* Whether the route from a to b with shares ma, mb is the one the dense
+ * table holds: the shares when every GPU is a rank (or none). */
+static bool dense_variant(const cr_sim *s, int a, int b, int ma, int mb)
 {
-    if (s->dense)
+    return s->dense && (ma == 0 || (ma == s->def_share[a] && mb == s->def_share[b]));
+}
+
+/* The cached route between GPU ranks a and b with NIC shares ma, mb, -1
+ * when not computed. */
+static long route_find(cr_sim *s, int a, int b, int ma, int mb)
+{
+    if (dense_variant(s, a, b, ma, mb))
         return (long)s->dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
-    return hash_find(s, pair_key(s, a, b));
+    return hash_find(s, pair_key(s, a, b, ma, mb));
 }
 
-/* Cached route between GPU ranks a != b; errors as route_compute. */
-static long route_get(cr_sim *s, int a, int b)
+/* Cached route between GPU ranks a != b that leaves a's node through a's
+ * NIC share ma and enters b's through b's share mb (pair_shares; 0 and 0:
+ * any path); errors as route_compute. Where the fabric joins those NICs by
+ * no path (a rail-only fabric without spines, two NICs of different
+ * rails), the route is the unrestricted one, through the hosts. */
+static long route_get(cr_sim *s, int a, int b, int ma, int mb)
 {
     int n = s->t->n_gpus;
-    if (!s->dense && n <= DENSE_MAX_GPUS && s->hcount == 0 &&
+    if (!s->dense && n <= DENSE_MAX_GPUS &&
         !(s->dense = calloc((size_t)n * (size_t)n, sizeof *s->dense)))
         return -2;
-    long r = route_find(s, a, b);
+    long r = route_find(s, a, b, ma, mb);
     if (r >= 0)
         return r;
+    if (ma > 0) {
+        if (++s->nic_stamp == INT_MAX) {
+            memset(s->nic_ok, 0, (size_t)s->t->n_devs * sizeof *s->nic_ok);
+            s->nic_stamp = 1;
+        }
+        nic_mark(s, a, ma);
+        nic_mark(s, b, mb);
+        s->restrict_nic = true;
+    }
     r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    s->restrict_nic = false;
+    if (r == -1 && ma > 0)
+        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
     if (r < 0)
         return r;
-    if (s->dense) {
+    if (dense_variant(s, a, b, ma, mb)) {
         if (r + 1 >= INT_MAX)
             return -2;
         s->dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
-    } else if (hash_put(s, pair_key(s, a, b), r)) {
+    } else if (hash_put(s, pair_key(s, a, b, ma, mb), r)) {
         return -2;
     }
     s->st.n_routes++;
@@ -1249,18 +1475,29 @@ static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
     return c;
 }
 
+/* The cached route from GPU rank a to b with the NIC shares of share
+ * (NULL: every GPU a rank); errors as route_compute. */
+static long route_shared(cr_sim *s, const unsigned char *share, int a, int b)
+{
+    int ma, mb;
+    pair_shares(s, share, a, b, &ma, &mb);
+    return route_get(s, a, b, ma, mb);
+}
+
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
- * or to b, r2 from the relay (-1 without one). Returns 0, -1 (no route) or
- * -2 (out of memory). */
-static int flow_legs(cr_sim *s, const uint64_t *member, int a, int b, long *r1, long *r2)
+ * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
+ * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
+ * -1 (no route) or -2 (out of memory). */
+static int flow_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
+                     long *r1, long *r2)
 {
     int relay = pxn_relay(s, member, a, b);
     *r2 = -1;
-    *r1 = route_get(s, a, relay >= 0 ? relay : b);
+    *r1 = route_shared(s, share, a, relay >= 0 ? relay : b);
     if (*r1 < 0)
         return (int)*r1;
     if (relay >= 0) {
-        *r2 = route_get(s, relay, b);
+        *r2 = route_shared(s, share, relay, b);
         if (*r2 < 0)
             return (int)*r2;
     }
@@ -1271,11 +1508,16 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
 {
     cr_status st = CR_OK;
     uint64_t *member = calloc((size_t)s->t->n_gpus / 64 + 1, sizeof *member);
-    if (!member)
+    unsigned char *share = calloc((size_t)s->t->n_gpus + 1, 1);
+    if (!member || !share) {
+        free(member);
+        free(share);
         return CR_ENOMEM;
+    }
     for (int i = 0; i < n; i++)
         if (ranks[i] >= 0 && ranks[i] < s->t->n_gpus)
             member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
+    nic_shares(s, member, share);
     for (int i = 0; i < n && st == CR_OK; i++) {
         int a = ranks[i];
         if (a < 0 || a >= s->t->n_gpus)
@@ -1286,10 +1528,11 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
             if (a == b || b < 0 || b >= s->t->n_gpus)
                 continue;
             int relay = pxn_relay(s, member, a, b);
-            int tgt = relay >= 0 ? relay : b;
-            if (route_find(s, a, tgt) >= 0)
+            int tgt = relay >= 0 ? relay : b, ma, mb;
+            pair_shares(s, share, a, tgt, &ma, &mb);
+            if (route_find(s, a, tgt, ma, mb) >= 0)
                 continue;
-            if (route_get(s, a, tgt) == -2) {
+            if (route_get(s, a, tgt, ma, mb) == -2) {
                 st = CR_ENOMEM;
                 break;
             }
@@ -1297,6 +1540,7 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
     }
     s->prewarm = -1;
     free(member);
+    free(share);
     return st;
 }
 
@@ -1309,7 +1553,7 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
         return CR_EINVAL;
     if (a == b)
         return CR_OK;
-    long r = route_get(s, a, b);
+    long r = route_shared(s, NULL, a, b);
     if (r < 0)
         return r == -1 ? CR_ENOTFOUND : CR_ENOMEM;
     *uses = s->rpool + s->routes[r].off;
@@ -1329,7 +1573,9 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
     if (a == b)
         return CR_OK;
     long r1, r2;
-    int e = flow_legs(s, op >= 0 && op < s->n_ops ? s->ops[op].member : NULL, a, b, &r1, &r2);
+    bool in_op = op >= 0 && op < s->n_ops;
+    int e = flow_legs(s, in_op ? s->ops[op].member : NULL, in_op ? s->ops[op].share : NULL, a, b,
+                      &r1, &r2);
     if (e < 0)
         return e == -1 ? CR_ENOTFOUND : CR_ENOMEM;
     if (r2 < 0) {
@@ -1444,7 +1690,7 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
         return (int)id;
     }
     long r1, r2;
-    if (flow_legs(s, s->ops[op].member, a, b, &r1, &r2) < 0)
+    if (flow_legs(s, s->ops[op].member, s->ops[op].share, a, b, &r1, &r2) < 0)
         return -1;
     long id = task_new(s, op, T_FLOW, src, dst);
     if (id < 0)
@@ -3147,6 +3393,11 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
         m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
     if (s->dense)
         m += (size_t)s->t->n_gpus * (size_t)s->t->n_gpus * sizeof *s->dense;
+    size_t ng = (size_t)s->t->n_gpus + 1;
+    m += ng * (sizeof *s->near_off + 1) + (size_t)s->near_off[ng - 1] * sizeof *s->near_nic;
+    m += 2 * ((size_t)s->t->n_devs + 1) * sizeof(int); /* nic_ok, grp_cnt */
+    for (int i = 0; i < s->n_ops; i++)
+        m += s->ops[i].share ? ng : 0;
     return m;
 }
 

@@ -287,14 +287,17 @@ int cr_sim_n_res(const cr_sim *s);
 
 /* The route from GPU rank a to GPU rank b as resource uses (links only),
  * fractions summing per hop layer to 1, and its latency (the slowest hop
- * sequence). *uses is borrowed and valid until the next call that adds
- * tasks or routes. Errors: CR_ENOTFOUND (no path), CR_EINVAL, CR_ENOMEM. */
+ * sequence). Between nodes it leaves and enters through the NICs NCCL
+ * gives a and b when every GPU is a rank (doc/simulator.md, Routes).
+ * *uses is borrowed and valid until the next call that adds tasks or
+ * routes. Errors: CR_ENOTFOUND (no path), CR_EINVAL, CR_ENOMEM. */
 cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s);
 
 /* The path a flow of op from GPU rank a to GPU rank b takes
  * (cr_sim_flow_add): the route, or with NCCL's PXN relay (inter-node,
  * different rail, the relay a rank of op; op -1: any GPU may relay) the
- * route to the relay GPU followed by the relay's route, as link uses (legs
+ * route to the relay GPU followed by the relay's route, each through the
+ * NICs NCCL gives its two GPUs among op's ranks, as link uses (legs
  * concatenated) and its latency (sum of the legs'). *uses is borrowed and
  * valid until the next call that adds tasks or routes; a == b gives no
  * uses and 0 latency. Errors: CR_ENOTFOUND, CR_EINVAL, CR_ENOMEM. */

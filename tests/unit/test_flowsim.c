@@ -432,6 +432,89 @@ static void test_oversubscribed_spine(void **state)
     assert_close(got[1] / got[0], 2.0, 0.01, 0);
 }
 
+/* NCCL's point-to-point between nodes crosses one NIC at each end
+ * (ncclTopoGetLocalNet, src/graph/topo.cc): a GPU's NICs are its nearest
+ * (on a DGX H100 the two under its PCIe switch), DIVUP(2 NICs, ranks on
+ * that switch) of them. h100-ib-4n (its XML): NIC 400 Gb/s = 50 GB/s,
+ * PCIe Gen5 63 GB/s, hop latency PCIe 0.5 us, IB 0.25 us, NVLink 0.3 us.
+ * One flow of S / eff bytes (the Simple efficiency eff of coll's sendrecv
+ * prediction, as cr_sim_coll_spec_from_pred charges it), alone:
+ *  - all 32 GPUs ranks, GPU 0 -> GPU 8 (node 1, same rail): GPU 0's NIC
+ *    is nic0 (GPU 1 has nic1), GPU 8's nic0 of node 1; route gpu0 ->
+ *    pcisw0 -> nic0 -> rail-0 leaf -> nic0 -> pcisw0 -> gpu8, latency
+ *    0.5 + 0.5 + 0.25 + 0.25 + 0.5 + 0.5 = 2.5 us; one NIC binds:
+ *    T = 2.5 us + S / (eff x 50 GB/s). Spread over both NICs of the
+ *    switch (the routing before) the 63 GB/s PCIe link bound: 21% faster.
+ *  - all 32 ranks, GPU 1 -> GPU 8 (another rail): PXN through GPU 0 (the
+ *    node-mate on GPU 8's rail), NVLink gpu1 -> nvswitch -> gpu0 (0.6
+ *    us) then as above: T = 3.1 us + S / (eff x 50 GB/s), and nic1 idle.
+ *  - ranks 0 and 8 alone: each is the only rank on its PCIe switch and
+ *    takes both NICs (DIVUP(2, 1) = 2), which together take 100 GB/s, so
+ *    the GPU's 63 GB/s PCIe link binds: T = 2.5 us + S / (eff x 63 GB/s). */
+static void test_p2p_one_nic_per_pair(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
+    cr_rankset *rs = NULL;
+    assert_int_equal(cr_rankset_parse("0-31", t->n_gpus, &rs, &d), CR_OK);
+    cr_coll_ctx *ctx = NULL;
+    assert_int_equal(cr_coll_ctx_new(t, rs, &ctx, &d), CR_OK);
+    double S = 64.0 * (1 << 20);
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, S);
+    rq.proto = CR_PROTO_SIMPLE;
+    cr_coll_pred p;
+    assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+    double eff = p.bw_eff;
+    assert_true(eff > 0 && eff <= 1);
+    int pair[2] = {0, 8};
+    const struct {
+        const int *ranks;
+        int n, src, dst;
+        double lat_s, Bps, out0;
+    } cases[] = {
+        {rs->ranks, 32, 0, 8, 2.5e-6, 50e9, 1},
+        {rs->ranks, 32, 1, 8, 3.1e-6, 50e9, 1},
+        {pair, 2, 0, 1, 2.5e-6, 63e9, 0.5},
+    };
+    int nic0 = cr_topo_find_dev(t, "n0.nic0"), nic1 = cr_topo_find_dev(t, "n0.nic1");
+    assert_true(nic0 >= 0 && nic1 >= 0);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_sim *s = sim_on(t);
+        int op = cr_sim_op_add(s, "p2p", CR_SIM_OP_COLL, cases[k].ranks, cases[k].n, 0);
+        assert_true(op >= 0);
+        int a = cases[k].ranks[cases[k].src], b = cases[k].ranks[cases[k].dst];
+        /* the share of the flow leaving node 0 by each of its first two
+         * NICs: nic0 all of it, or half each with the pair alone (equal
+         * NICs split a peer's channels) */
+        const cr_sim_use *u;
+        int nu;
+        double lat, out0 = 0, out1 = 0;
+        assert_int_equal(cr_sim_path(s, op, a, b, &u, &nu, &lat), CR_OK);
+        for (int i = 0; i < nu; i++) {
+            int l = u[i].res / 2;
+            if (l >= t->n_links)
+                continue;
+            const cr_link *lk = &t->links[l];
+            bool from0 = lk->a == nic0 || lk->b == nic0, from1 = lk->a == nic1 || lk->b == nic1;
+            out0 += from0 && u[i].res == cr_sim_res_link(s, l, nic0) ? u[i].w : 0;
+            out1 += from1 && u[i].res == cr_sim_res_link(s, l, nic1) ? u[i].w : 0;
+        }
+        assert_close(out0, cases[k].out0, 1e-12, 0);
+        assert_close(out1, 1 - cases[k].out0, 1e-12, 0);
+        assert_close(lat, cases[k].lat_s, 1e-9, 0);
+        assert_true(cr_sim_flow_add(s, op, cases[k].src, cases[k].dst, S / eff, 0) >= 0);
+        run_ok(s);
+        double want = cases[k].lat_s + S / (eff * cases[k].Bps);
+        assert_close(cr_sim_op_get(s, op).end_s, want, 1e-6, 0);
+        cr_sim_free(s);
+    }
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    cr_topo_free(t);
+}
+
 /* All-to-all-v with one hot receiver: every rank sends 1 MB to each peer
  * and 64 MB to rank 0. Rank 0's 450 GB/s of NVLink ingress must take 7 x 64
  * MB: 0.996 ms; the flows among the other ranks get at least 450 - 450/7
@@ -963,6 +1046,7 @@ int main(void)
         cmocka_unit_test(test_agrees_across_nodes),
         cmocka_unit_test(test_concurrent_collectives_share),
         cmocka_unit_test(test_oversubscribed_spine),
+        cmocka_unit_test(test_p2p_one_nic_per_pair),
         cmocka_unit_test(test_alltoallv_hot_receiver),
         cmocka_unit_test(test_nvls_reduction_engine_binds),
         cmocka_unit_test(test_nvls_allgather_reducescatter),

@@ -127,6 +127,11 @@ typedef struct {
                         (param coll.launch_gap) to NCCL predictions: the
                         collective waits for its last rank's kernel. At most
                         the number of ranks; the bound ignores it. */
+    bool from_last_start;  /* the time runs from the last rank's kernel start (validate's
+                              cases traced on every GPU), not from the first launch: the
+                              launch gap is then out of it, and with ranks_per_process =
+                              n the last rank is rank 0 (NCCL's group launch order,
+                              algo.c last_start_rank). Default false. */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */

@@ -14,13 +14,15 @@
 #                                               NCCL on 2 H200s, NCCL_ALGO x NCCL_PROTO
 #                                               forced (Ring, Tree, auto x LL, LL128,
 #                                               Simple), 8 B - 8 GiB, one group each
-# For each group: zero bound violations (validate exits 3 otherwise) and a
-# median |prediction error| of at most MAX_MEDIAN percent (default 10) over
-# the group's cases, computed here from validate's per-case rows so that
-# the p2p family splits by mechanism.
+# For each group: zero bound violations (validate exits 3 otherwise), a
+# median |prediction error| of at most MAX_MEDIAN percent (default 10) and,
+# for the two-GPU NCCL groups, a p90 of at most MAX_P90 percent, over the
+# group's cases, computed here from validate's per-case rows so that the
+# p2p family splits by mechanism.
 set -u
 CR=$1
 MAX_MEDIAN=${MAX_MEDIAN:-10}
+MAX_P90=1000
 fail=0
 
 # median and p90 of |err| (column 8) over the rows whose case (column 2)
@@ -46,7 +48,8 @@ gate() {
         fail=1
         return
     fi
-    verdict=$(awk -v m="$med" -v x="$MAX_MEDIAN" 'BEGIN { print (m <= x) ? "ok" : "FAILED" }')
+    verdict=$(awk -v m="$med" -v x="$MAX_MEDIAN" -v p="$p90" -v y="$MAX_P90" \
+        'BEGIN { print (m <= x && p <= y) ? "ok" : "FAILED" }')
     printf 'check_coll_traces: %-10s median |err| %5.1f%%  p90 %5.1f%%  over %3d cases (%s): %s\n' \
         "$name" "$med" "$p90" "$n" "$file" "$verdict"
     [ "$verdict" = ok ] || fail=1
@@ -73,6 +76,11 @@ for f in $X2/kernels-nccl.json.gz $X2/kernels-p2p.json.gz traces/h200-1/kernels-
     [ -f "$f" ] || { echo "check_coll_traces: missing $f"; exit 1; }
 done
 
+# p90 gates on two GPUs (doc/bounds.md 3.8): since a reduce rooted at the
+# GPU one thread launches last no longer carries NCCL's chain hop, the p90s
+# are 17.2% here (24.6% before), 14.7% for torchrun, at most 22.9% in the
+# forced groups (Ring/Simple 40.1% before, auto/Simple 28.6%).
+MAX_P90=20
 run "$X2/kernels-nccl.json.gz" sh -c "gzip -dc $X2/kernels-nccl.json.gz | '$CR' validate /dev/stdin --topo hgx-h200-8"
 gate "$X2/kernels-nccl.json.gz" "$out" nccl '_n=2_' "nccl n=2" 77
 
@@ -88,8 +96,10 @@ if [ -f "$TR0" ] && [ -f "$TR1" ]; then
     run "$X2/torchrun-nccl-rank{0,1}.json.gz" "$CR" validate "$TR0" "$TR1" --topo hgx-h200-8
     save=$MAX_MEDIAN
     MAX_MEDIAN=6
+    MAX_P90=16
     gate "$X2/torchrun-nccl-rank{0,1}.json.gz" "$out" nccl '_n=2_' "torchrun" 55
     MAX_MEDIAN=$save
+    MAX_P90=1000
 else
     echo "check_coll_traces: missing $TR0 or $TR1"
     fail=1
@@ -124,8 +134,10 @@ for a in Ring Tree auto; do
         run "$f" sh -c "gzip -dc $f | '$CR' validate /dev/stdin --topo hgx-h200-8"
         save=$MAX_MEDIAN
         MAX_MEDIAN=$lim
+        MAX_P90=25
         gate "$f" "$out" nccl '_n=2_' "$a/$p" $min
         MAX_MEDIAN=$save
+        MAX_P90=1000
     done
 done
 

@@ -1411,9 +1411,11 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
      * (coll.launch_gap) is in the measured time only where the measurement
      * did not see every GPU's start (host-timed, or fewer devices traced
      * than ranks); timed from the last GPU's start (measure()) it is not,
-     * and the prediction leaves it out too (doc/validation.md). */
-    if (num_or(&m->c, "rank", 0) < 0 && m->devices < (int)n)
+     * and the prediction leaves it out too (doc/validation.md), starting
+     * instead on the rank NCCL launches last (cr_coll_req from_last_start). */
+    if (num_or(&m->c, "rank", 0) < 0)
         rq.ranks_per_process = (int)n;
+    rq.from_last_start = m->devices >= (int)n && n > 1;
     if (mech != CR_MECH_NONE)
         rq.sms = (int)num_or(&m->c, "sms", 0);
     const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");

@@ -127,12 +127,62 @@ static void test_two_launch_modes(void **state)
     cr_topo_free(t);
 }
 
+static cr_coll_result eval_last(const cr_coll_ctx *c, cr_coll coll, int root, bool from_last)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, 8);
+    rq.in_place = false;
+    rq.root = root;
+    rq.algo = CR_ALGO_RING;
+    rq.proto = CR_PROTO_LL;
+    rq.ranks_per_process = 2;
+    rq.from_last_start = from_last;
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
+        fail_msg("eval: %s", d.msg);
+    return r;
+}
+
+/* Timed from the last GPU's start with one thread driving both, rank 0 is
+ * the last to start (NCCL's group launch order): a reduce rooted there
+ * finds its peer's data already in its FIFO, so NCCL's one chain hop
+ * (tuning.cc: baseLat + hwLat) is not in the time: 8 B ring LL reduce =
+ * baseLat 6.6 us x coll.n2.lat_scale 0.520 = 3.432 us, measured 3.15 us
+ * (traces/nvidia-h200-x2/kernels-nccl-Ring-LL.json.gz, +9%; +28% with the
+ * hop). Rooted at rank 1, or a broadcast from rank 0, the data crosses after
+ * the last start: the hop stays. No launch gap either way, and the bound
+ * does not move. */
+static void test_last_start_window(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,1");
+    cr_coll_result red0 = eval_last(c, CR_COLL_REDUCE, 0, true);
+    cr_coll_result red1 = eval_last(c, CR_COLL_REDUCE, 1, true);
+    cr_coll_result bc0 = eval_last(c, CR_COLL_BROADCAST, 0, true);
+    cr_coll_result bc1 = eval_last(c, CR_COLL_BROADCAST, 1, true);
+    cr_coll_result first = eval_last(c, CR_COLL_REDUCE, 0, false);
+    assert_close(red0.pred.pred_s, 6.6e-6 * 0.520, 0.01, 0);
+    assert_close(red0.pred.pred_s, 3.15e-6, 0.10, 0);
+    assert_close(bc1.pred.pred_s, red0.pred.pred_s, 1e-9, 0);
+    /* the hop: at least NCCL's NVLink ring LL hwLat 0.6 us x 0.520 */
+    assert_true(red1.pred.pred_s - red0.pred.pred_s >= 0.6e-6 * 0.520 * 0.999);
+    assert_close(bc0.pred.pred_s, red1.pred.pred_s, 1e-9, 0);
+    /* from the first start: the hop and one launch gap (5.50 us) */
+    assert_close(first.pred.pred_s - red1.pred.pred_s, launch_gap_s(), 1e-9, 1e-15);
+    assert_close(red0.bound.bound_s, red1.bound.bound_s, 1e-12, 0);
+    assert_close(red0.bound.bound_s, first.bound.bound_s, 1e-12, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gap_per_extra_gpu),
         cmocka_unit_test(test_bad_rpp),
         cmocka_unit_test(test_two_launch_modes),
+        cmocka_unit_test(test_last_start_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,6 +129,30 @@ static int nsteps_of(cr_coll coll, int n)
     return n;
 }
 
+/* Channels NCCL's planner spreads a ring or tree collective over, counted
+ * as a real number (HUGE_VAL where the planner does not limit them).
+ * NCCL 2.28 scheduleCollTasksToPlan (src/enqueue.cc:512-584 at v2.28.3-1)
+ * cuts the message into cells of MinTrafficPerChannel = 16 KiB of traffic
+ * (param coll.ch_min_traffic) and gives each channel at least one cell:
+ * traffic = bytes x ncclFuncTrafficPerByte (enqueue.cc:74: allreduce 2;
+ * allgather and reducescatter n on the per-rank count, so S; others 1),
+ * four times that for LL (enqueue.cc:583). The thread threshold
+ * (coll.ch_min.*) allows more channels than cells for LL128 only: on 2
+ * H200s an LL128 allreduce of 32 KiB runs 4 channels, an allgather,
+ * broadcast or reduce 2, where the threshold would give 6 (kernel grids of
+ * traces/nvidia-h200-x2/kernels-nccl-Ring-LL128.json.gz). */
+static double plan_channels(const cr_params *p, cr_coll coll, cr_algo algo, cr_proto proto,
+                            double S, int n)
+{
+    if ((algo != CR_ALGO_RING && algo != CR_ALGO_TREE) || !(p->ch_min_traffic_bytes > 0) || n < 2)
+        return HUGE_VAL;
+    if (coll != CR_COLL_ALLREDUCE && coll != CR_COLL_ALLGATHER && coll != CR_COLL_REDUCESCATTER &&
+        coll != CR_COLL_BROADCAST && coll != CR_COLL_REDUCE)
+        return HUGE_VAL;
+    double traffic = S * (coll == CR_COLL_ALLREDUCE ? 2 : 1) * (proto == CR_PROTO_LL ? 4 : 1);
+    return fmax(1.0, traffic / p->ch_min_traffic_bytes);
+}
+
 /* The rank whose kernel starts last, where the request says (-1: not
  * known). A time taken from the last start (validate's traced cases) with
  * one thread driving every GPU begins on rank 0: ncclGroupEnd launches the
@@ -853,6 +877,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     int nch_max = rq->nchannels > 0 ? rq->nchannels : p->nchannels;
     double ch_bytes = S * (algo == CR_ALGO_RING && proto == CR_PROTO_LL ? 1.0 / n : 1.0);
     int nch = cr_proto_channels(p, proto, ch_bytes, nch_max);
+    double plan_ch = plan_channels(p, rq->coll, algo, proto, S, n);
+    if (nch > plan_ch)
+        nch = (int)fmax(1.0, ceil(plan_ch));
     o->nchannels = nch;
     int na = nccl_alg(algo);
 
@@ -887,7 +914,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     double eff_net = cr_proto_eff(p, proto, CR_HW_NET);
     /* Channels grow with the message (enqueue.cc adds one per ch_min_bytes);
      * counted as a real number so the rate ramps without steps. */
-    double nchf = fmin((double)nch_max, fmax(1.0, ch_bytes / p->ch_min_bytes[proto]));
+    double nchf =
+        fmin(fmin((double)nch_max, plan_ch), fmax(1.0, ch_bytes / p->ch_min_bytes[proto]));
+    nchf = fmax(1.0, nchf);
     double cap_ch = cr_proto_cap_Bps(p, proto, 1) * nchf;
     if (proto == CR_PROTO_LL)
         cap_ch = cr_proto_cap_Bps(p, proto, 1);

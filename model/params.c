@@ -69,6 +69,11 @@ static const struct key keys[] = {
     {"coll.ch_min.simple", OFF(ch_min_bytes[CR_PROTO_SIMPLE]), K_DOUBLE,
      {32768, 32768, 32768, 32768}, 1, 1e12, "B",
      "NCCL comm.h Simple thread threshold 64 B x 512 threads"},
+    {"coll.ch_min_traffic", OFF(ch_min_traffic_bytes), K_DOUBLE, {16384, 16384, 16384, 16384}, 0,
+     1e12, "B",
+     "NCCL 2.28.3 src/enqueue.cc:512 MinTrafficPerChannel 16 KiB (32 KiB from 2.29.2): "
+     "scheduleCollTasksToPlan gives a ring or tree collective no more channels than cells of "
+     "this much traffic (algo.c plan_channels); the traces are NCCL 2.28.3; 0 = no limit"},
     {"coll.lat_scale", OFF(lat_scale), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
      "1 = NCCL tuning.cc baseLat/hwLat tables as they are"},
     {"coll.n2.lat_scale", OFF(n2_lat_scale), K_DOUBLE, {1, 1, 0.520, 1}, 0.01, 100, "",

@@ -43,6 +43,7 @@ typedef struct {
     int nchannels;                        /* NCCL channels at large sizes */
     double ch_min_bytes[CR_PROTO__COUNT]; /* bytes per channel before NCCL adds a channel */
     double lat_scale;                     /* multiplies NCCL's latency tables (1 = as NCCL) */
+    double ch_min_traffic_bytes;          /* NCCL's planner: traffic per channel at least */
     double simple_step_bytes;             /* Simple protocol: one FIFO step per channel */
     double ch_fill_Bps;  /* two ranks: one channel's rate through the first step (0: no fill) */
     double n2_lat_scale; /* two ranks: further multiplies NCCL's latency tables */

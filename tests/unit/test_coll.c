@@ -1158,6 +1158,40 @@ static void test_peer_route_over_nvlink(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL 2.28.3's planner gives a channel at least 16 KiB of traffic
+ * (enqueue.cc MinTrafficPerChannel; traffic = 2 S for allreduce, S for the
+ * others), which caps LL128 below its thread threshold (S / 5120 B): on 2
+ * H200s the kernel grids of traces/nvidia-h200-x2/kernels-nccl-Ring-
+ * LL128.json.gz are 4 channels for a 32 KiB allreduce (2 x 32768 / 16384)
+ * and 2 for an allgather or reducescatter (32768 / 16384), 16 and 8 at 128
+ * KiB; the threshold alone gives 6 and 25. Simple stays on its threshold
+ * (S / 32 KiB: 4 at 128 KiB, grid 4), which is below the planner's cap. */
+static void test_ll128_plan_channels(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,1");
+    struct {
+        cr_coll coll;
+        double bytes;
+        cr_proto proto;
+        int nch;
+    } m[] = {{CR_COLL_ALLREDUCE, 32768, CR_PROTO_LL128, 4},
+             {CR_COLL_ALLGATHER, 32768, CR_PROTO_LL128, 2},
+             {CR_COLL_REDUCESCATTER, 32768, CR_PROTO_LL128, 2},
+             {CR_COLL_ALLREDUCE, 131072, CR_PROTO_LL128, 16},
+             {CR_COLL_ALLGATHER, 131072, CR_PROTO_LL128, 8},
+             {CR_COLL_ALLREDUCE, 131072, CR_PROTO_SIMPLE, 4},
+             {CR_COLL_ALLGATHER, 131072, CR_PROTO_SIMPLE, 4}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        cr_coll_result r =
+            eval(c, m[i].coll, m[i].bytes, CR_ALGO_RING, m[i].proto, CR_MECH_NONE, true);
+        assert_int_equal(r.pred.nchannels, m[i].nch);
+    }
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1185,6 +1219,7 @@ int main(void)
         cmocka_unit_test(test_p2p_one_nic_per_pair),
         cmocka_unit_test(test_nvls_agrs_own_copy),
         cmocka_unit_test(test_peer_route_over_nvlink),
+        cmocka_unit_test(test_ll128_plan_channels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1862,18 +1862,48 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
 }
 
 /* coll's mechanism parameters from p2p measurements (see validate.h). */
+/* The bandwidth coll multiplies mech.<m>.eff by for a copy from GPU 0 to
+ * GPU 1 (the prediction's link_Bps, algo.c mech_predict): the scale-up
+ * links a peer copy uses (450 GB/s on an HGX H200 pair, NVLink 18 x 25),
+ * not the all-paths max-flow of cr_route_bw_Bps (513, NVLink plus the
+ * PCIe path through the CPU, which the bound may use and a copy does not).
+ * Calibrating against the same figure the prediction multiplies makes a
+ * calibrated prediction reproduce the measured rate. 0 when coll cannot
+ * predict the copy. */
+static double p2p_link_Bps(cr_topo *t, int mk)
+{
+    cr_rankset *rs = NULL;
+    int ids[2] = {0, 1};
+    if (cr_rankset_from_array(ids, 2, t->n_gpus, &rs, NULL) != CR_OK)
+        return 0;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, 1073741824.0);
+    rq.mech = (cr_mech)mk;
+    cr_coll_pred pr;
+    memset(&pr, 0, sizeof pr);
+    cr_coll_ctx *ctx = NULL;
+    double link = 0;
+    if (cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
+        cr_coll_predict(ctx, &rq, &pr, NULL) == CR_OK && pr.supported)
+        link = pr.link_Bps;
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    return link;
+}
+
 static cr_status apply_p2p(cr_topo *t, const cr_vcalib *c, const char *source)
 {
     static const char *const name[3] = {"ce", "tma", "ldst"};
     if (!t->finalized && cr_topo_finalize(t) != CR_OK)
         return CR_ENOMEM;
-    double link = cr_route_bw_Bps(t, 0, 1);
-    if (!(link > 0))
+    if (t->n_gpus < 2)
         return CR_OK;
     cr_status st;
     char key[48];
     for (int mk = 0; mk < 3; mk++) {
         if (!(c->p2p_Bps[mk] > 0))
+            continue;
+        double link = p2p_link_Bps(t, mk);
+        if (!(link > 0))
             continue;
         double eff = fmin(c->p2p_Bps[mk] / link, 1.0);
         snprintf(key, sizeof key, "mech.%s.eff", name[mk]);

@@ -6,6 +6,8 @@
 # of up to 128 GPUs. Prints, per topology and algorithm, how many cases are
 # within 1% and the sim/pr of the rest, and any case below coll's bound. doc/simulator.md explains each gap.
 # Usage: tests/bench/bench_sim_agreement.sh BUILD/commroof   (needs jq)
+# With CASES=FILE set, every case is also written to FILE, one a line:
+# topology collective algo proto size_bytes sim/pr sim/bound.
 set -u
 CR=${1:?usage: $0 path/to/commroof}
 command -v jq > /dev/null || { echo "bench_sim_agreement: needs jq" >&2; exit 1; }
@@ -25,7 +27,7 @@ for topo in $("$CR" topo list | awk '!/^#/ && $2 <= 128 {print $1}'); do
         done
     done
 done
-sort -u "$out" | awk '
+sort -u "$out" | tee "${CASES:-/dev/null}" | awk '
     { key = $1 " " $3; n[key]++; r = $6 + 0
       if (r >= 0.99 && r <= 1.01) ok[key]++; else bad[key] = bad[key] sprintf(" %s:%.2f", $2, r)
       if ($7 + 0 < 1 - 1e-9) { below++; print "BELOW THE BOUND: " $0 } }

@@ -753,12 +753,14 @@ static void test_fast_path_edges(void **state)
     static const char *const events[] = {
         /* numbers: integers and reals the subset takes, and what it leaves */
         "{\"ph\":\"X\",\"ts\":0,\"dur\":-0,\"args\":{\"a\":0.0,\"b\":-0.0,\"c\":-0}}",
-        "{\"ph\":\"X\",\"ts\":0.1,\"dur\":0.30000000000000004,\"args\":{\"a\":1.7976931348623157}}",
+        "{\"ph\":\"X\",\"ts\":0.1,\"dur\":0.30000000000000004,\"args\":{\"a\":1."
+        "7976931348623157}}",
         "{\"ph\":\"X\",\"ts\":9007199254740992.5,\"dur\":9007199254740993,\"args\":{}}",
         "{\"ph\":\"X\",\"ts\":123456789012345678,\"dur\":1234567890123456789}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":99999999999999999999}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":-99999999999999999999}",
-        "{\"ph\":\"X\",\"ts\":1.0000000000000000000001,\"dur\":0.00000000000000000000001}",
+        "{\"ph\":\"X\",\"ts\":1.0000000000000000000001,\"dur\":0."
+        "00000000000000000000001}",
         "{\"ph\":\"X\",\"ts\":1e3,\"dur\":2E-3}",
         "{\"ph\":\"X\",\"ts\":1e999,\"dur\":1}",
         "{\"ph\":\"X\",\"ts\":01,\"dur\":1}",
@@ -780,7 +782,8 @@ static void test_fast_path_edges(void **state)
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"nul\\u0000\"}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"del\x7f\"}",
         /* literals */
-        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":true,\"f\":false,\"n\":null}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":true,\"f\":false,\"n\":null}"
+        "}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":tru}}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":truex}}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"t\":nul}}",
@@ -789,14 +792,16 @@ static void test_fast_path_edges(void **state)
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"device\":1},"
         "\"args\":{\"device\":2,\"device\":3}}",
         /* containers: empty, nested, trailing commas, missing colons */
-        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"o\":{},\"a\":[],\"x\":[[{\"y\":[1,2.5]}]]}}",
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"o\":{},\"a\":[],\"x\":[[{\"y\":["
+        "1,2.5]}]]}}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\":[1,]}}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\":1,}}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\" 1}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\" 1}}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{1:2}}",
-        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]"
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+        "[1]]]]]]]]]]"
         "]]]]]]"
         "]]]]]]]]]]]]]]]]]]]]]]]]}",
         "{}",
@@ -811,29 +816,83 @@ static void test_fast_path_edges(void **state)
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":[]}",
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":\"x\"}",
         /* the args checks of our categories, through the fast path */
-        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"grid\":[1,2]}}",
-        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"grid\":[1,2,-3]}}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"grid\":[1,2]}"
+        "}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"grid\":[1,2,-"
+        "3]}}",
         "{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"name\":\"Memcpy DtoH\","
         "\"args\":{\"device\":2,\"bytes\":4096.0}}",
         "{\"ph\":\"X\",\"cat\":\"nvtx\",\"ts\":1,\"dur\":1,\"args\":{\"payload\":{"
         "\"Message size [bytes]\":1048576},\"domain\":\"NCCL\"}}",
-        "{\"ph\":\"M\",\"name\":\"commroof_device\",\"args\":{\"device\":0,\"name\":\"H200\"}}",
+        "{\"ph\":\"M\",\"name\":\"commroof_device\",\"args\":{\"device\":0,\"name\":"
+        "\"H200\"}}",
         "{\"ph\":\"M\",\"name\":\"commroof_stats\",\"args\":{\"dropped_records\":5}}",
         /* whitespace, with newlines inside the event, then something wrong */
         "\n{ \"ph\" :\t\"X\" ,\r\n \"ts\" : 1 ,\n \"dur\" : "
         "1\n}\n,\n{\"ph\":\"X\",\"ts\":1,\"dur\":x}",
-        "{\"ph\":\"X\",\n\"ts\":1,\n\"dur\":1,\n\"args\":{\n\"a\":[\n1\n]\n}\n}\n,\n{\"ts\":1}",
+        "{\"ph\":\"X\",\n\"ts\":1,\n\"dur\":1,\n\"args\":{\n\"a\":[\n1\n]\n}\n}\n,\n{"
+        "\"ts\":1}",
         /* a key longer than the fast path's key buffer */
         "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{"
         "\"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
-        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
-        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+        "kkkkkkkk"
+        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+        "kkkkkkkk"
         "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\":1}}",
         "1",
         "\"x\"",
         "[1,2]",
+        /* args of one category refilled in place (fast_args), shapes that
+         * change between events */
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"device\":0,"
+        "\"grid\":[1,2,3],\"s\":\"ab\",\"r\":1.5,\"t\":true,\"n\":null,\"o\":{\"x\":[]}"
+        "}},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"device\":1,"
+        "\"grid\":[4,5,6],\"s\":\"abc\",\"r\":2.5,\"t\":true,\"n\":null,\"o\":{\"x\":[]"
+        "}}},{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{\"device\":"
+        "2,\"grid\":[7,8,9],\"s\":\"\",\"r\":-0.0,\"t\":true,\"n\":null,\"o\":{\"x\":[]"
+        "}}}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":1}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":1.0}},{"
+        "\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{\"a\":2}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":\"2\"}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":true}},{"
+        "\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{\"a\":false}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":null}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":0}},{"
+        "\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{\"a\":[]}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":{}}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":{\"b\":1}}"
+        "}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"g\":[1,2,3]}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"g\":[1,2]}},{"
+        "\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{\"g\":[1,2,3,4]}}"
+        ",{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"g\":[]}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"g\":[1]}}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":1,\"b\":2}"
+        "},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"b\":2,\"a\":"
+        "1}},{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{\"a\":1,"
+        "\"b\":2,\"c\":3}},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,"
+        "\"args\":{\"a\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,"
+        "\"args\":{}},{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,\"args\":{"
+        "\"a\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"a\":"
+        "1,\"a\":2}},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{"
+        "\"a\":3}}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"s\":\"x\","
+        "\"v\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"s\":"
+        "\"a\\\"b\",\"v\":2}},{\"ph\":\"X\",\"cat\":\"memcpy\",\"ts\":1,\"dur\":1,"
+        "\"args\":{\"s\":\"y\",\"v\":3}},{\"ph\":\"X\",\"cat\":\"kernel\","
+        "\"ts\":1,\"dur\":1,\"args\":{\"s\":\"z\",\"v\":1e2}},{\"ph\":\"X\","
+        "\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"s\":\"w\",\"v\":"
+        "01}}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"v\":1}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"v\":2},\"pid\":"
+        "\"p\"}",
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"v\":1}},{"
+        "\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,\"args\":{\"v\":2},\"ts\":"
+        "\"late\"}",
     };
-    char text[4096];
+    char text[8192];
     int cases = 0;
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
         int n = snprintf(text, sizeof text,
@@ -887,6 +946,45 @@ static void test_fast_path_committed_traces(void **state)
     assert_true(files >= 8);
 }
 
+/* Args the caller keeps (json_incref) stay as they were while later events
+ * of the same shape are read: the fast path refills only args no one holds.
+ * Expected values: the event text below. */
+static void test_kept_args_unchanged(void **state)
+{
+    (void)state;
+    const char *t = "{\"traceEvents\":["
+                    "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":1,\"dur\":1,"
+                    "\"args\":{\"device\":0,\"grid\":[1,1,1],\"s\":\"one\"}},"
+                    "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":2,\"dur\":1,"
+                    "\"args\":{\"device\":1,\"grid\":[2,2,2],\"s\":\"two\"}},"
+                    "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":3,\"dur\":1,"
+                    "\"args\":{\"device\":2,\"grid\":[3,3,3],\"s\":\"three\"}}]}";
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open_mem(t, strlen(t), "t", &r), CR_OK);
+    const cr_trace_event *e;
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    json_t *kept1 = json_incref((json_t *)(uintptr_t)e->args); /* all of event 1's args */
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    assert_int_equal(e->device, 1);
+    assert_int_equal(e->grid[0], 2);
+    json_t *grid2 = json_incref(json_object_get(e->args, "grid")); /* a part of event 2's */
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    assert_int_equal(e->device, 2);
+    assert_int_equal(e->grid[2], 3);
+    assert_string_equal(json_string_value(json_object_get(e->args, "s")), "three");
+    assert_int_equal(json_integer_value(json_object_get(kept1, "device")), 0);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(kept1, "grid"), 0)), 1);
+    assert_string_equal(json_string_value(json_object_get(kept1, "s")), "one");
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(json_integer_value(json_array_get(grid2, i)), 2);
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    assert_null(e);
+    json_decref(kept1);
+    json_decref(grid2);
+    cr_trace_reader_free(r);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -920,6 +1018,7 @@ int main(void)
         cmocka_unit_test(test_h200_torch_guard_mode),
         cmocka_unit_test(test_fast_path_edges),
         cmocka_unit_test(test_fast_path_committed_traces),
+        cmocka_unit_test(test_kept_args_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

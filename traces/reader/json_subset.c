@@ -18,7 +18,7 @@ static bool is_digit(char ch)
     return ch >= '0' && ch <= '9';
 }
 
-cr_jsub_result cr_jsub_ws(cr_jsub *c)
+cr_jsub_result cr_jsub_ws_slow(cr_jsub *c)
 {
     for (; c->p < c->end; c->p++) {
         char ch = *c->p;
@@ -30,12 +30,26 @@ cr_jsub_result cr_jsub_ws(cr_jsub *c)
     return CR_JSUB_SHORT;
 }
 
+/* Whether any of the 8 bytes of w is one the byte loop of cr_jsub_string
+ * stops at: a control byte (< 0x20), '"', '\\' or one with the high bit set
+ * (the "has a zero byte" test of Hacker's Delight, 6-1, on w and on w xor
+ * the quote and the backslash). */
+static bool word_stops(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return ((((w - ones * 0x20) | (q - ones) | (b - ones)) & ~w) | w) & highs;
+}
+
 cr_jsub_result cr_jsub_string(cr_jsub *c, const char **s, size_t *n)
 {
     const unsigned char *p = (const unsigned char *)c->p + 1;
     const unsigned char *end = (const unsigned char *)c->end;
-    /* Escapes, control bytes and UTF-8 go to jansson, which decodes and
-     * checks them. */
+    /* Eight bytes at a time while none is special (names run to 200 bytes),
+     * then byte by byte. Escapes, control bytes and UTF-8 go to jansson,
+     * which decodes and checks them. */
+    for (uint64_t w; end - p >= 8 && (memcpy(&w, p, 8), !word_stops(w));)
+        p += 8;
     while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
         p++;
     if (p == end)
@@ -285,4 +299,128 @@ cr_jsub_result cr_jsub_value(cr_jsub *c, json_t **out)
     if (out)
         *out = v;
     return res;
+}
+
+/* ---------- refill ---------- */
+
+static bool key_equals(const char *key, const char *k, size_t kn)
+{
+    return strncmp(key, k, kn) == 0 && key[kn] == '\0';
+}
+
+static cr_jsub_result refill_member(cr_jsub *c, void *it)
+{
+    const char *k;
+    size_t kn;
+    if (!it || *c->p != '"')
+        return CR_JSUB_NO;
+    cr_jsub_result res = cr_jsub_string(c, &k, &kn);
+    if (res == CR_JSUB_OK && !key_equals(json_object_iter_key(it), k, kn))
+        res = CR_JSUB_NO;
+    if (res == CR_JSUB_OK)
+        res = cr_jsub_ws(c);
+    if (res != CR_JSUB_OK)
+        return res;
+    if (*c->p != ':')
+        return CR_JSUB_NO;
+    c->p++;
+    res = cr_jsub_ws(c);
+    return res == CR_JSUB_OK ? cr_jsub_refill(c, json_object_iter_value(it)) : res;
+}
+
+/* The members in the order jansson iterates them, which is the order they
+ * were set (hashtable.c keeps an ordered list); a repeated key can never
+ * match, as old has each key once. */
+static cr_jsub_result refill_object(cr_jsub *c, json_t *obj)
+{
+    void *it = json_object_iter(obj);
+    c->p++;
+    cr_jsub_result res = cr_jsub_ws(c);
+    if (res != CR_JSUB_OK)
+        return res;
+    if (*c->p == '}') {
+        c->p++;
+        return it ? CR_JSUB_NO : CR_JSUB_OK;
+    }
+    for (bool more = true; more; it = json_object_iter_next(obj, it)) {
+        res = refill_member(c, it);
+        if (res == CR_JSUB_OK)
+            res = after_item(c, '}', &more);
+        if (res != CR_JSUB_OK)
+            return res;
+    }
+    return it ? CR_JSUB_NO : CR_JSUB_OK;
+}
+
+static cr_jsub_result refill_array(cr_jsub *c, json_t *arr)
+{
+    size_t n = json_array_size(arr), i = 0;
+    c->p++;
+    cr_jsub_result res = cr_jsub_ws(c);
+    if (res != CR_JSUB_OK)
+        return res;
+    if (*c->p == ']') {
+        c->p++;
+        return n == 0 ? CR_JSUB_OK : CR_JSUB_NO;
+    }
+    for (bool more = true; more; i++) {
+        res = i < n ? cr_jsub_refill(c, json_array_get(arr, i)) : CR_JSUB_NO;
+        if (res == CR_JSUB_OK)
+            res = after_item(c, ']', &more);
+        if (res != CR_JSUB_OK)
+            return res;
+    }
+    return i == n ? CR_JSUB_OK : CR_JSUB_NO;
+}
+
+static cr_jsub_result refill_scalar(cr_jsub *c, json_t *old)
+{
+    cr_jsub_result res;
+    if (json_is_string(old)) {
+        const char *s;
+        size_t n;
+        if (*c->p != '"')
+            return CR_JSUB_NO;
+        res = cr_jsub_string(c, &s, &n);
+        if (res == CR_JSUB_OK &&
+            (json_string_length(old) != n || memcmp(json_string_value(old), s, n) != 0))
+            res = json_string_setn_nocheck(old, s, n) == 0 ? CR_JSUB_OK : CR_JSUB_NO;
+        return res;
+    }
+    cr_jsub_num num;
+    if (*c->p != '-' && !is_digit(*c->p))
+        return CR_JSUB_NO;
+    res = cr_jsub_number(c, &num);
+    if (res != CR_JSUB_OK)
+        return res;
+    if (num.is_int != json_is_integer(old))
+        return CR_JSUB_NO; /* jansson types 1 and 1.0 apart */
+    return (num.is_int ? json_integer_set(old, (json_int_t)num.i) : json_real_set(old, num.d)) == 0
+               ? CR_JSUB_OK
+               : CR_JSUB_NO;
+}
+
+cr_jsub_result cr_jsub_refill(cr_jsub *c, json_t *old)
+{
+    if (c->p == c->end)
+        return CR_JSUB_SHORT;
+    /* the singletons: the same word or nothing */
+    if (json_is_true(old))
+        return *c->p == 't' ? literal(c, "true") : CR_JSUB_NO;
+    if (json_is_false(old))
+        return *c->p == 'f' ? literal(c, "false") : CR_JSUB_NO;
+    if (json_is_null(old))
+        return *c->p == 'n' ? literal(c, "null") : CR_JSUB_NO;
+    if (old->refcount != 1)
+        return CR_JSUB_NO; /* someone kept it: it must not change */
+    if (json_is_object(old) || json_is_array(old)) {
+        if (*c->p != (json_is_object(old) ? '{' : '['))
+            return CR_JSUB_NO;
+        if (++c->depth > CR_JSUB_MAX_DEPTH)
+            return CR_JSUB_NO;
+        cr_jsub_result res = json_is_object(old) ? refill_object(c, old) : refill_array(c, old);
+        c->depth--;
+        return res;
+    }
+    return refill_scalar(c, old);
 }

@@ -48,7 +48,14 @@ typedef struct {
 } cr_jsub_num;
 
 /* Skips JSON whitespace; CR_JSUB_SHORT when none but whitespace is left. */
-cr_jsub_result cr_jsub_ws(cr_jsub *c);
+cr_jsub_result cr_jsub_ws_slow(cr_jsub *c);
+static inline cr_jsub_result cr_jsub_ws(cr_jsub *c)
+{
+    /* compact JSON has none: one compare, no call */
+    if (c->p < c->end && (unsigned char)*c->p > ' ')
+        return CR_JSUB_OK;
+    return cr_jsub_ws_slow(c);
+}
 
 /* At a '"': the string's bytes (borrowed from the input, not terminated). */
 cr_jsub_result cr_jsub_string(cr_jsub *c, const char **s, size_t *n);
@@ -59,5 +66,15 @@ cr_jsub_result cr_jsub_number(cr_jsub *c, cr_jsub_num *out);
 /* Any value. With out, *out is its new tree (the caller owns it; NULL unless
  * CR_JSUB_OK); with out NULL the value is only checked. */
 cr_jsub_result cr_jsub_value(cr_jsub *c, json_t **out);
+
+/* Parses the value at c into old, a tree that no one else holds (every node
+ * not a singleton has refcount 1, else CR_JSUB_NO): where the value has the
+ * shape of old (types, the same object keys in the same order, the same
+ * array lengths), every scalar of old takes its new value in place, with no
+ * allocation but for changed strings; on CR_JSUB_OK old equals what
+ * cr_jsub_value would build. CR_JSUB_NO also when the shapes differ, and
+ * then, as after CR_JSUB_SHORT, old holds a mix of both: it must be dropped
+ * or refilled whole. */
+cr_jsub_result cr_jsub_refill(cr_jsub *c, json_t *old);
 
 #endif

@@ -13,6 +13,7 @@
  * costs the difference).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,6 +327,222 @@ static bool one_neighbour_ring(int n, const int *off, const int *nb, char *taken
     return true;
 }
 
+/* Grows *a to hold need ints (doubling). Returns -1 when out of memory. */
+static int grow_int(int **a, int *cap, int need)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap ? *cap : 256;
+    while (c < need)
+        c *= 2;
+    int *p = realloc(*a, (size_t)c * sizeof *p);
+    if (!p)
+        return -1;
+    *a = p;
+    *cap = c;
+    return 0;
+}
+
+/* Cycles of 2-factor f (edges with fac[] == f) on n ranks; ea: per arc its
+ * edge id. seen: n bytes of scratch. */
+static int factor_cycles(int n, const int *off, const int *nb, const int *ea,
+                         const signed char *fac, int f, char *seen)
+{
+    memset(seen, 0, (size_t)n);
+    int cycles = 0;
+    for (int v0 = 0; v0 < n; v0++) {
+        if (seen[v0])
+            continue;
+        cycles++;
+        int prev_e = -1, v = v0;
+        while (!seen[v]) {
+            seen[v] = 1;
+            int go = -1;
+            for (int e = off[v]; e < off[v + 1] && go < 0; e++)
+                if (fac[ea[e]] == f && ea[e] != prev_e)
+                    go = e;
+            if (go < 0)
+                break;
+            prev_e = ea[go];
+            v = nb[go];
+        }
+    }
+    return cycles;
+}
+
+/* Splits the edges not in factor 0 of a 4-regular remainder into factors 1
+ * and 2: along an Euler circuit of each component, alternately (every
+ * pass through a vertex enters by one and leaves by the other, so each
+ * vertex keeps two edges of each when the circuit's length is even).
+ * Returns false when a circuit is odd. */
+static bool euler_split(int n, const int *off, const int *nb, const int *ea, signed char *fac,
+                        int m, int *stack_v, int *stack_e, int *ptr)
+{
+    char *used = calloc((size_t)m + 1, 1);
+    if (!used)
+        return false;
+    for (int v = 0; v < n; v++)
+        ptr[v] = off[v];
+    bool ok = true;
+    for (int s0 = 0; s0 < n && ok; s0++) {
+        int sp = 0, len = 0;
+        stack_v[sp] = s0;
+        stack_e[sp++] = -1;
+        while (sp > 0) {
+            int v = stack_v[sp - 1];
+            while (ptr[v] < off[v + 1] && (fac[ea[ptr[v]]] == 0 || used[ea[ptr[v]]]))
+                ptr[v]++;
+            if (ptr[v] < off[v + 1]) {
+                int e = ptr[v]++;
+                used[ea[e]] = 1;
+                stack_v[sp] = nb[e];
+                stack_e[sp++] = ea[e];
+            } else {
+                /* Hierholzer: edges leave the stack in circuit order */
+                int e = stack_e[--sp];
+                if (e >= 0)
+                    fac[e] = (signed char)(1 + len++ % 2);
+            }
+        }
+        ok = len % 2 == 0;
+    }
+    free(used);
+    return ok;
+}
+
+/* Three (or two) edge-disjoint Hamiltonian cycles of a 6-regular (4-regular)
+ * graph of direct links, such as a 3D (2D) torus, every link in one: the
+ * greedy search's first ring is factor 0, the other links are split into
+ * 2-factors (euler_split), then squares a-b-c-d whose sides alternate
+ * between two factors swap them (each factor stays a 2-factor; two cycles
+ * of a factor crossing the square merge), a swap kept when the factors'
+ * cycles do not grow in number, until every factor is one cycle (the
+ * cycle-merging switches constructions of Hamiltonian decompositions of
+ * tori use). Writes
+ * each cycle and its reverse to rings (2h rings of n) and returns 2h, or 0
+ * where the links are not so (odd degree, parallel links) or the search
+ * ends first. Deterministic (a fixed xorshift seed). */
+#define DECOMP_WORK 50000000L
+static int cycle_decomposition(int n, const int *off, const int *nb, const int *h1, int *rings)
+{
+    int deg = off[1] - off[0], h = deg / 2, m = n * h, got = 0;
+    if (deg % 2 || h < 2 || h > 3)
+        return 0;
+    for (int v = 0; v < n; v++) {
+        if (off[v + 1] - off[v] != deg)
+            return 0;
+        for (int e = off[v]; e < off[v + 1]; e++)
+            for (int f = e + 1; f < off[v + 1]; f++)
+                if (nb[e] == nb[f])
+                    return 0;
+    }
+    int *ea = malloc((size_t)off[n] * sizeof *ea), *sq = NULL, nsq = 0, cap = 0;
+    int *sv = malloc(((size_t)m + 2) * sizeof *sv), *se = malloc(((size_t)m + 2) * sizeof *se);
+    int *ptr = malloc((size_t)n * sizeof *ptr), *cyc = calloc((size_t)h, sizeof *cyc);
+    signed char *fac = malloc((size_t)m + 1);
+    char *seen = malloc((size_t)n);
+    if (!ea || !sv || !se || !ptr || !cyc || !fac || !seen)
+        goto out;
+    /* edge ids: u < w numbers the pair, the reverse arc finds it */
+    int id = 0;
+    for (int u = 0; u < n; u++)
+        for (int e = off[u]; e < off[u + 1]; e++) {
+            int w = nb[e];
+            if (u < w) {
+                ea[e] = id++;
+                continue;
+            }
+            for (int f = off[w]; f < off[w + 1]; f++)
+                if (nb[f] == u)
+                    ea[e] = ea[f];
+        }
+    for (int k = 0; k < m; k++)
+        fac[k] = 1;
+    for (int i = 0; i < n; i++)
+        for (int e = off[h1[i]]; e < off[h1[i] + 1]; e++)
+            if (nb[e] == h1[(i + 1) % n])
+                fac[ea[e]] = 0;
+    if (h == 3 && !euler_split(n, off, nb, ea, fac, m, sv, se, ptr))
+        goto out;
+    /* squares a-b-c-d, a the least corner, b < d */
+    for (int a = 0; a < n; a++)
+        for (int e1 = off[a]; e1 < off[a + 1]; e1++)
+            for (int e4 = off[a]; e4 < off[a + 1]; e4++) {
+                int b = nb[e1], d = nb[e4];
+                if (b <= a || d <= b)
+                    continue;
+                for (int e2 = off[b]; e2 < off[b + 1]; e2++) {
+                    int c = nb[e2];
+                    if (c <= a)
+                        continue;
+                    for (int e3 = off[c]; e3 < off[c + 1]; e3++) {
+                        if (nb[e3] != d)
+                            continue;
+                        if (grow_int(&sq, &cap, 4 * (nsq + 1)))
+                            goto out;
+                        sq[4 * nsq] = ea[e1];
+                        sq[4 * nsq + 1] = ea[e2];
+                        sq[4 * nsq + 2] = ea[e3];
+                        sq[4 * nsq + 3] = ea[e4];
+                        nsq++;
+                    }
+                }
+            }
+    int total = 0;
+    for (int f = 0; f < h; f++)
+        total += cyc[f] = factor_cycles(n, off, nb, ea, fac, f, seen);
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    for (long work = 0; total > h && nsq > 0 && work < DECOMP_WORK; work += 2L * off[n]) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        const int *q = sq + 4 * (long)(rng % (uint64_t)nsq);
+        int f0 = fac[q[0]], f1 = fac[q[1]];
+        if (f0 == f1 || fac[q[2]] != f0 || fac[q[3]] != f1)
+            continue;
+        fac[q[0]] = fac[q[2]] = (signed char)f1;
+        fac[q[1]] = fac[q[3]] = (signed char)f0;
+        int c0 = factor_cycles(n, off, nb, ea, fac, f0, seen);
+        int c1 = factor_cycles(n, off, nb, ea, fac, f1, seen);
+        if (c0 + c1 <= cyc[f0] + cyc[f1]) {
+            total += c0 + c1 - cyc[f0] - cyc[f1];
+            cyc[f0] = c0;
+            cyc[f1] = c1;
+        } else {
+            fac[q[0]] = fac[q[2]] = (signed char)f0;
+            fac[q[1]] = fac[q[3]] = (signed char)f1;
+        }
+    }
+    if (total != h)
+        goto out;
+    for (int f = 0; f < h; f++) {
+        int *r = rings + (size_t)(2 * f) * (size_t)n, *back = r + n;
+        int prev_e = -1, v = 0;
+        for (int i = 0; i < n; i++) {
+            r[i] = v;
+            for (int e = off[v]; e < off[v + 1]; e++)
+                if (fac[ea[e]] == f && ea[e] != prev_e) {
+                    prev_e = ea[e];
+                    v = nb[e];
+                    break;
+                }
+        }
+        for (int i = 0; i < n; i++)
+            back[i] = r[(n - i) % n];
+    }
+    got = 2 * h;
+out:
+    free(ea);
+    free(sq);
+    free(sv);
+    free(se);
+    free(ptr);
+    free(cyc);
+    free(fac);
+    free(seen);
+    return got;
+}
+
 /* Rings through neighbours for ranks joined by direct links (an XGMI mesh,
  * a TPU torus): as many arc-disjoint directed rings as the search finds,
  * up to the ranks' fewest links, so that channels spread over every link
@@ -371,6 +588,24 @@ static cr_status neighbour_rings(xp *x)
             taken[free_arc(off, nb, taken, path[(i + 1) % n], path[i])] = 1;
         }
         k++;
+    }
+    /* a torus: the greedy search stops at one cycle and its reverse where
+     * its links decompose into three (two) */
+    if (k > 0 && k < maxk) {
+        int *whole = malloc((size_t)maxk * (size_t)n * sizeof *whole);
+        if (!whole) {
+            st = oom(x);
+            goto out;
+        }
+        memcpy(whole, rings, (size_t)n * sizeof *rings);
+        int got = cycle_decomposition(n, off, nb, rings, whole);
+        if (got > k) {
+            free(rings);
+            rings = whole;
+            k = got;
+        } else {
+            free(whole);
+        }
     }
     if (k > 0) {
         x->rings = rings;

@@ -232,6 +232,35 @@ static void test_mesh_rings_use_the_links(void **state)
     cr_topo_free(t);
 }
 
+/* The 4x4x4 torus of tpu-v5p-64 (its XML: six ICI links a chip, 100 GB/s
+ * a direction each, 1 us a hop) splits into three edge-disjoint
+ * Hamiltonian cycles, six directed rings: an allgather of S on six
+ * channels, one a ring, moves 63/64 x S/6 over every link each way at
+ * once. Pipelined, bw_eff 1, no launch or step latency: 63 steps of one
+ * 1 us hop + 63/64 x (S/6) / 100 GB/s; S = 384 MB: 63 + 630 = 693 us.
+ * With one cycle and its reverse (two rings, three channels each) the
+ * links would carry three times that: 1,953 us; a ring edge that is no
+ * direct link, or two rings on one arc, would show in both terms. */
+static void test_torus_rings_decompose(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("tpu-v5p-64", &t, &d), CR_OK);
+    assert_int_equal(t->n_gpus, 64);
+    cr_sim *s = sim_on(t);
+    int *r = iota(64, 1);
+    double S = 384e6;
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLGATHER, CR_ALGO_RING, S, 6, 0, 0, 1.0);
+    sp.grain = CR_SIM_GRAIN_PIPELINED;
+    int op = add_coll(s, &sp, r, 64);
+    run_ok(s);
+    assert_close(cr_sim_op_get(s, op).end_s, 63 * 1e-6 + 63.0 / 64 * (S / 6) / 100e9, 1e-6, 0);
+    free(r);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Across nodes on the shipped h100-ib-4n (8 H100 per node, one 50 GB/s NIC
  * per GPU), ring, tree and NVLS-tree allreduce agree with coll within 1%:
  * at 256 B, where latency is all, both floor each step at its route's
@@ -1043,6 +1072,7 @@ int main(void)
         cmocka_unit_test(test_agrees_with_coll_predictions),
         cmocka_unit_test(test_pat_closed_form),
         cmocka_unit_test(test_mesh_rings_use_the_links),
+        cmocka_unit_test(test_torus_rings_decompose),
         cmocka_unit_test(test_agrees_across_nodes),
         cmocka_unit_test(test_concurrent_collectives_share),
         cmocka_unit_test(test_oversubscribed_spine),

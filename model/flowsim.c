@@ -219,7 +219,7 @@ struct cr_sim {
     int *domain;     /* per GPU rank: its scale-up (NVLink/XGMI) domain */
     int *node_first; /* per node: its first GPU rank */
     /* NCCL's NIC choice for point-to-point across nodes (ncclTopoGetLocalNet,
-     * nic_set): per GPU rank its nearest NICs (devices, topology order:
+     * nic_shares and nic_mark): per GPU rank its nearest NICs (devices, topology order:
      * near_nic[near_off[g] .. near_off[g + 1])), the NIC share of each GPU
      * rank when every GPU of the topology is a rank (def_share), and a
      * per-device stamp marking the NICs a restricted route search may cross */
@@ -1251,7 +1251,8 @@ static int near_nics_build(cr_sim *s)
                 }
             }
         }
-        qsort(s->near_nic + first, (size_t)(n - first), sizeof *s->near_nic, cmp_int);
+        if (n > first)
+            qsort(s->near_nic + first, (size_t)(n - first), sizeof *s->near_nic, cmp_int);
     }
     s->near_off[t->n_gpus] = (int)n;
     uint64_t *all = calloc(ng / 64 + 1, sizeof *all);
@@ -1387,7 +1388,7 @@ static int hash_put(cr_sim *s, uint64_t key, long val)
 }
 
 /* The hash key of the route from GPU rank a to b searched with NIC shares
- * ma and mb (pair_shares; each below 256). */
+ * ma and mb (pair_shares; each below 256): unique while n_gpus^2 < 2^48. */
 static uint64_t pair_key(const cr_sim *s, int a, int b, int ma, int mb)
 {
     uint64_t pair = (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;

@@ -539,6 +539,26 @@ static void test_p2p_one_nic_per_pair(void **state)
         assert_close(cr_sim_op_get(s, op).end_s, want, 1e-6, 0);
         cr_sim_free(s);
     }
+    /* Both rank sets in one simulation: the same GPU pair takes one NIC in
+     * the op of 32 ranks and both in the op of two (routes cached per pair
+     * and NIC shares). */
+    cr_sim *s = sim_on(t);
+    int all = cr_sim_op_add(s, "all", CR_SIM_OP_COLL, rs->ranks, 32, 0);
+    int two = cr_sim_op_add(s, "two", CR_SIM_OP_COLL, pair, 2, 1);
+    for (int k = 0; k < 4; k++) {
+        const cr_sim_use *u;
+        int nu;
+        double lat, out1 = 0;
+        assert_int_equal(cr_sim_path(s, k % 2 ? two : all, 0, 8, &u, &nu, &lat), CR_OK);
+        for (int i = 0; i < nu; i++) {
+            int l = u[i].res / 2;
+            const cr_link *lk = l < t->n_links ? &t->links[l] : NULL;
+            if (lk && (lk->a == nic1 || lk->b == nic1) && u[i].res == cr_sim_res_link(s, l, nic1))
+                out1 += u[i].w;
+        }
+        assert_close(out1, k % 2 ? 0.5 : 0, 1e-12, 0);
+    }
+    cr_sim_free(s);
     cr_coll_ctx_free(ctx);
     cr_rankset_free(rs);
     cr_topo_free(t);

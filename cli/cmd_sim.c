@@ -26,11 +26,11 @@
 #define MAX_ROWS 4096 /* sizes in one run, as coll allows */
 
 static const char sim_help[] =
-    "usage: commroof sim COLL --topo T [--ranks SPEC] -b BYTES [-e MAX] [-f FACTOR]\n"
+    "usage: commroof sim COLL [--topo T] [--ranks SPEC] -b BYTES [-e MAX] [-f FACTOR]\n"
     "                    [--dtype D] [--algo A] [--proto P] [--nchannels N] [--root R]\n"
     "                    [--grain auto|steps|pipelined] [--timeline OUT.json] [--top N]\n"
     "                    [--per-rank] [--json]\n"
-    "       commroof sim --scenario FILE.xml --topo T [--timeline OUT.json] [--top N]\n"
+    "       commroof sim --scenario FILE.xml [--topo T] [--timeline OUT.json] [--top N]\n"
     "                    [--per-rank] [--json]\n"
     "\n"
     "Discrete-event flow-level simulation over the topology graph: flows share links\n"

@@ -602,16 +602,27 @@ static double pred_cap(const struct cr_coll_ctx *c, const cr_cut *cut, bool out)
     return cap;
 }
 
-/* Whether NCCL's point-to-point between nodes sets a rooted or sendrecv
- * pattern's per-GPU loads (rail_time): ranks on several nodes with NICs and
- * scale-up links inside nodes, NCCL's kernels (not a custom one). The
- * all-to-all stays with the cuts: every rank's NIC share carries (N-1)/N S
- * either way, which is the node cut's figure. */
+/* What a ring's or tree's channels move across a node boundary: each
+ * channel through one rank's NICs (net_ch_Bps) on one of net_rails rails,
+ * so min(channels, rails) of them; HUGE_VAL within one node. */
+static double net_cap_Bps(const struct cr_coll_ctx *c, double nchf)
+{
+    if (!(c->net_ch_Bps > 0) || c->net_rails < 1)
+        return HUGE_VAL;
+    return fmin(nchf, (double)c->net_rails) * c->net_ch_Bps;
+}
+
+/* Whether NCCL's point-to-point between nodes sets a rooted, sendrecv or
+ * all-to-all pattern's per-GPU loads (rail_time): ranks on several nodes
+ * with NICs and scale-up links inside nodes, NCCL's kernels (not a custom
+ * one). With full nodes the all-to-all's NIC loads are the node cut's
+ * figure ((N-1)/N S a rank's NIC share); on partial nodes a rank's own
+ * NICs (coll.c rank_nics) bind first. */
 static bool rail_applies(const struct cr_coll_ctx *c, const cr_coll_req *rq)
 {
     return c->pair_net_Bps > 0 && c->node_slots > 0 && c->up_Bps > 0 && rq->mech == CR_MECH_NONE &&
            (rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER ||
-            rq->coll == CR_COLL_SENDRECV);
+            rq->coll == CR_COLL_SENDRECV || rq->coll == CR_COLL_ALLTOALL);
 }
 
 /* One message of b bytes from rank i to rank j on the per-rank loads L
@@ -641,9 +652,46 @@ static void rail_message(const struct cr_coll_ctx *c, double *L, int i, int j, d
     L[4 * j + 3] += b;
 }
 
-/* Time of gather, scatter or sendrecv from each rank's scale-up and NIC
- * loads (rail_message), the scale-up ports at eff_up, a rank's NIC share
- * at its link class' efficiency. Records the worst in *wb / *wc / *we. */
+/* The all-to-all's loads (S/n from every rank to every rank), summed per
+ * rank instead of n^2 rail_message calls: rank i on node x at local index
+ * a, rem(l) the ranks at local index l on other nodes. Its node-mates'
+ * messages to rail a leave by its NIC (PXN), its own to a rail no rank of
+ * x sits on leave by its NIC too, the rest go by the scale-up fabric to
+ * the rail's node-mate. */
+static void rail_alltoall(const struct cr_coll_ctx *c, double *L, double S)
+{
+    int n = c->n, ns = c->node_slots;
+    int *slot = c->a2a_cnt, *node = c->a2a_cnt + ns;
+    for (int k = 0; k < ns + c->rail_nodes; k++)
+        slot[k] = 0;
+    for (int i = 0; i < n; i++) {
+        slot[c->rank_local[i]]++;
+        node[c->rank_node[i]]++;
+    }
+    double per = S / n;
+    for (int i = 0; i < n; i++) {
+        int x = c->rank_node[i], a = c->rank_local[i];
+        const int *nr = c->node_rank + (size_t)x * (size_t)ns;
+        double via_mate = 0, own_rail = 0;
+        for (int l = 0; l < ns; l++) {
+            int rem = slot[l] - (nr[l] >= 0 ? 1 : 0);
+            if (nr[l] < 0)
+                own_rail += rem;
+            else if (l != a)
+                via_mate += rem;
+        }
+        double rem_a = slot[a] - 1, mates = node[x] - 1;
+        L[4 * i + 0] = per * (mates + via_mate);
+        L[4 * i + 1] = per * (mates + mates * rem_a);
+        L[4 * i + 2] = per * (node[x] * rem_a + own_rail);
+        L[4 * i + 3] = per * (n - node[x]);
+    }
+}
+
+/* Time of gather, scatter, sendrecv or all-to-all from each rank's
+ * scale-up and NIC loads (rail_message), the scale-up ports at eff_up, a
+ * rank's own NICs (rank_net_Bps) at their class' efficiency. Records the
+ * worst in *wb / *wc / *we. */
 static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
                         double *wb, double *wc, double *we)
 {
@@ -651,7 +699,9 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
     double S = rq->bytes, *L = c->load;
     for (int k = 0; k < 4 * n; k++)
         L[k] = 0;
-    for (int i = 0; i < n; i++) {
+    if (rq->coll == CR_COLL_ALLTOALL)
+        rail_alltoall(c, L, S);
+    for (int i = 0; i < n && rq->coll != CR_COLL_ALLTOALL; i++) {
         if (rq->coll == CR_COLL_SENDRECV)
             rail_message(c, L, i, (i + 1) % n, S);
         else if (i != root && rq->coll == CR_COLL_GATHER)
@@ -659,13 +709,14 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
         else if (i != root)
             rail_message(c, L, root, i, S / n);
     }
-    /* the NIC share's class: the NICs, or the ranks' own PCIe links where
-     * those bind the node (one rank a node, bound.c member_flow) */
-    double eff_net = fmin(eff_up, c->nic_node_hw == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
     double worst = 0;
     for (int k = 0; k < 4 * n; k++) {
         bool net = k % 4 >= 2;
-        double cap = net ? c->pair_net_Bps : c->up_Bps, eff = net ? eff_net : eff_up;
+        /* the NIC share's class: the NICs, or the rank's own PCIe link
+         * where that binds (one rank a PCIe switch, bound.c member_flow) */
+        double eff_net =
+            fmin(eff_up, c->rank_net_hw[k / 4] == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
+        double cap = net ? c->rank_net_Bps[k / 4] : c->up_Bps, eff = net ? eff_net : eff_up;
         double tk = L[k] / (cap * eff);
         if (tk > worst) {
             worst = tk;
@@ -959,14 +1010,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                                : cr_proto_cap_Bps(p, proto, 1) * (proto == CR_PROTO_LL ? 1 : nchf));
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
-        /* across nodes a channel crosses each node boundary through one NIC
-         * (rail-aligned rings): with fewer channels than NICs the ring reaches
-         * channels x one NIC, not the node's NICs (coll.c nic1_Bps) */
-        if (c->nic1_Bps > 0 && nchf * c->nic1_Bps < c->ring_Bps) {
-            double r_net = nchf * c->nic1_Bps * cr_proto_eff(p, proto, CR_HW_NET);
+        /* across nodes a channel crosses each node boundary through one
+         * rank's NICs (rail-aligned rings, net_rails rails): the ring
+         * reaches min(channels, rails) x that rank's NICs (net_cap_Bps) */
+        double net_Bps = net_cap_Bps(c, nchf);
+        if (net_Bps < c->ring_Bps) {
+            double r_net = net_Bps * cr_proto_eff(p, proto, c->net_ch_hw);
             if (r_net < rate) {
                 rate = r_net;
-                o->link_Bps = nchf * c->nic1_Bps;
+                o->link_Bps = net_Bps;
             }
         }
         o->wire_Bps = rate;

@@ -15,6 +15,7 @@
 
 #include "coll_priv.h"
 #include "mech.h"
+#include "nic.h"
 
 static bool scaleup_link(cr_link_kind k)
 {
@@ -35,24 +36,16 @@ static bool is_nvls_switch(const cr_topo *t, int v)
     return s->multicast && s->reduction;
 }
 
-/* The least network capacity (out of the node) of one NIC in `node`, 0
- * when the node has none. */
-static double one_nic_Bps(const cr_topo *t, int node)
+/* Network capacity out of NIC device v (its links onto the fabric). */
+static double nic_out_Bps(const cr_topo *t, int v)
 {
-    double best = HUGE_VAL;
-    for (int v = 0; v < t->n_devs; v++) {
-        if (t->devs[v].kind != CR_DEV_NIC || t->devs[v].node != node)
-            continue;
-        double out = 0;
-        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
-            const cr_link *l = &t->links[t->adj[a]];
-            if (nic_link(l->kind))
-                out += cr_link_bw_from(l, v);
-        }
-        if (out > 0 && out < best)
-            best = out;
+    double out = 0;
+    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+        const cr_link *l = &t->links[t->adj[a]];
+        if (nic_link(l->kind))
+            out += cr_link_bw_from(l, v);
     }
-    return isfinite(best) ? best : 0;
+    return out;
 }
 
 /* Labels the devices reachable from src through links accepted by `ok`
@@ -93,11 +86,65 @@ static bool not_nic(cr_link_kind k)
  * topology order, the NIC rail it sits on), the rank at each (node, local
  * index), and a rank's share of its node's network capacity, for NCCL's
  * point-to-point across nodes (coll_priv.h, doc/bounds.md 2.2.4). */
+/* Each rank's NIC figure (coll_priv.h rank_net_Bps): the NICs NCCL gives
+ * it (nic.c, the simulator's rule: its share of its nearest NICs among the
+ * ranks as near, from its index in the node on), at most its slice of what
+ * the node's ranks move out (pair_net_Bps: their own host links where those
+ * bind); a rank with no NIC near it keeps that slice. Also the figure and
+ * the rails a ring or tree channel crosses nodes on (net_ch_Bps,
+ * net_rails). */
+static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
+{
+    const cr_topo *t = c->topo;
+    int n = c->n;
+    cr_nic_map *m = cr_nic_map_new(t);
+    uint64_t *member = calloc((size_t)t->n_gpus / 64 + 1, sizeof *member);
+    unsigned char *share = calloc((size_t)t->n_gpus + 1, 1);
+    int *scratch = calloc((size_t)t->n_devs + 1, sizeof *scratch);
+    c->rank_net_Bps = malloc((size_t)n * sizeof *c->rank_net_Bps);
+    c->rank_net_hw = malloc((size_t)n * sizeof *c->rank_net_hw);
+    cr_status st = CR_OK;
+    if (!m || !member || !share || !scratch || !c->rank_net_Bps || !c->rank_net_hw) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        member[c->ranks->ranks[i] >> 6] |= (uint64_t)1 << (c->ranks->ranks[i] & 63);
+    cr_nic_shares(m, member, share, scratch);
+    c->net_ch_Bps = HUGE_VAL;
+    for (int i = 0; i < n; i++) {
+        int g = c->ranks->ranks[i], pick[256];
+        int k = cr_nic_pick(m, g, c->rank_local[i], share[g], pick);
+        double own = 0;
+        for (int q = 0; q < k; q++)
+            own += nic_out_Bps(t, pick[q]);
+        bool nic_binds = k > 0 && own < c->pair_net_Bps;
+        c->rank_net_Bps[i] = nic_binds ? own : c->pair_net_Bps;
+        c->rank_net_hw[i] = nic_binds ? CR_HW_NET : c->nic_node_hw;
+        if (c->rank_net_Bps[i] < c->net_ch_Bps) {
+            c->net_ch_Bps = c->rank_net_Bps[i];
+            c->net_ch_hw = c->rank_net_hw[i];
+        }
+    }
+    /* NCCL's rail-aligned rings and trees (and the simulator's, when every
+     * node holds the same m >= 2 ranks) cross node boundaries on rails c,
+     * c+1, ... per channel c; otherwise a node's segment leaves by one rank */
+    c->net_rails = c->ppn_min >= 2 && c->ppn_min == c->ppn && n % c->n_nodes == 0 ? c->ppn : 1;
+out:
+    cr_nic_map_free(m);
+    free(member);
+    free(share);
+    free(scratch);
+    return st;
+}
+
 static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
     int n = c->n, nn = t->n_nodes;
     c->pair_net_Bps = 0;
+    c->net_ch_Bps = 0;
+    c->net_rails = 0;
     c->node_slots = 0;
     for (int g = 0; g < t->n_gpus; g++) /* node numbers as bound.c counts them */
         if (t->devs[t->gpus[g]].node + 1 > nn)
@@ -139,13 +186,16 @@ static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
     for (int i = 0; i < n; i++)
         c->node_rank[c->rank_node[i] * slots + c->rank_local[i]] = i;
     c->node_slots = slots;
+    c->rail_nodes = nn;
+    if (!(c->a2a_cnt = malloc(((size_t)slots + (size_t)nn) * sizeof *c->a2a_cnt)))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
     /* ncclTopoGetLocalNet (src/graph/topo.cc): a GPU's NICs are the nearest
      * ones, shared by the ranks as near, DIVUP(local NICs, local GPUs) each:
      * one NIC per GPU on a DGX H100 with eight ranks a node, the NICs behind
      * its own PCIe link with one rank a node. nic_node_Bps already takes the
      * lesser of the NICs and the ranks' own host links (bound.c member_flow). */
     c->pair_net_Bps = c->nic_node_Bps / c->ppn;
-    return CR_OK;
+    return rank_nics(c, d);
 }
 
 static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
@@ -333,15 +383,6 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     }
 
     /* SHARP: a reducing switch outside every node, on the NIC fabric. */
-    /* NCCL's rings are rail-aligned: each channel crosses a node boundary
-     * through one NIC (the simulator's rings likewise, when every node holds
-     * the same m >= 2 ranks), so fewer channels than NICs reach only that
-     * many NICs (the ring's cap, algo.c) */
-    c->nic1_Bps = 0;
-    if (c->n_nodes > 1 && c->ppn_min >= 2 && c->ppn_min == c->ppn && n % c->n_nodes == 0 &&
-        c->nic_node_hw == CR_HW_NET)
-        c->nic1_Bps = one_nic_Bps(t, t->devs[t->gpus[c->ranks->ranks[0]]].node);
-
     if ((st = build_rails(c, d)) != CR_OK)
         goto out;
 
@@ -527,6 +568,9 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     free(ctx->att_hbm_Bps);
     free(ctx->rank_node);
     free(ctx->rank_local);
+    free(ctx->rank_net_Bps);
+    free(ctx->a2a_cnt);
+    free(ctx->rank_net_hw);
     free(ctx->node_rank);
     free(ctx->load);
     free(ctx);

@@ -28,19 +28,31 @@ struct cr_coll_ctx {
     cr_hw intra_hw;      /* NVLINK when ranks of a node share scale-up links, else PCI */
     double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
     cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
-    double nic1_Bps;     /* one NIC's network capacity where rings are rail-aligned, else 0 */
     /* NCCL's network transport between two ranks of different nodes
      * (doc/bounds.md 2.2.4): each rank reaches the network through its own
-     * NIC(s), its share of its node's, pair_net_Bps = nic_node_Bps / ppn
-     * (0 with one node); a message to another node's rank at local index
+     * NIC(s): rank_net_Bps[i], the NICs nic.c picks for it (NCCL's
+     * ncclTopoGetLocalNet, the simulator's rule) up to pair_net_Bps =
+     * nic_node_Bps / ppn (the ranks' own host links where those bind the
+     * node), rank_net_hw[i] the class binding it (0 / NULL with one node);
+     * a ring or tree channel crosses a node boundary through one rank's
+     * NICs: net_ch_Bps (the least rank_net_Bps, class net_ch_hw), on one of
+     * net_rails rails (ppn where every node holds the same ppn >= 2 ranks,
+     * else 1); a message to another node's rank at local index
      * j leaves through the NIC of the sender's node-mate at local index j
      * (PXN) where that GPU is a rank. rank_node/rank_local: each rank's node
      * and its index among the node's GPUs; node_rank[node x node_slots +
-     * local]: the rank there or -1; load: 4n doubles of scratch that
-     * rail_time (algo.c) overwrites on each evaluation. */
+     * local]: the rank there or -1 (rail_nodes nodes); load: 4n doubles,
+     * a2a_cnt: node_slots + rail_nodes ints, scratch that rail_time
+     * (algo.c) overwrites on each evaluation. */
     double pair_net_Bps;
+    double *rank_net_Bps;
+    cr_hw *rank_net_hw;
+    double net_ch_Bps;
+    cr_hw net_ch_hw;
+    int net_rails;
     int *rank_node, *rank_local, *node_rank;
-    int node_slots;
+    int node_slots, rail_nodes;
+    int *a2a_cnt;
     double *load;
     /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
      * a scale-up domain, between domains on one rail, between domains off

@@ -36,6 +36,7 @@
  *     event.
  */
 #include "flowsim.h"
+#include "nic.h"
 
 #include <float.h>
 #include <limits.h>
@@ -48,13 +49,11 @@
 enum { T_FLOW = 0, T_DELAY = 1 };
 enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
-/* Link costs for route selection: a PCIe or C2C hop costs a little more than
- * a hop on the scale-up or scale-out fabric, so GPUs with NVLink (or XGMI) do not
- * route peer traffic through a shared PCIe switch, while equal-hop paths over
- * the same kind of links tie and share the traffic (NCCL's preference order
- * NVLink > PCIe, src/graph/paths.cc). */
-#define COST_HOP 8
-#define COST_PCIE 9
+/* Link costs for route selection (cr_nic_hop_cost, nic.c): a PCIe or C2C hop
+ * costs a little more than a hop on the scale-up or scale-out fabric, so GPUs
+ * with NVLink (or XGMI) do not route peer traffic through a shared PCIe switch,
+ * while equal-hop paths over the same kind of links tie and share the traffic
+ * (NCCL's preference order NVLink > PCIe, src/graph/paths.cc). */
 #define DINF INT_MAX
 /* Events between two progress reports: a few per second on one core. */
 #define PROGRESS_EVERY 65536
@@ -88,9 +87,6 @@ enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 #define PREFETCH_AHEAD 8
 
 #define GROUP_MIN 16
-/* At most this many nearest NICs per GPU are kept (a share fits a byte);
- * DGX-class nodes have one or two. */
-#define NEAR_NICS_MAX 255
 #define GROUP_SLOTS 8
 
 typedef struct {
@@ -223,7 +219,8 @@ struct cr_sim {
      * near_nic[near_off[g] .. near_off[g + 1])), the NIC share of each GPU
      * rank when every GPU of the topology is a rank (def_share), and a
      * per-device stamp marking the NICs a restricted route search may cross */
-    int *near_off, *near_nic;
+    cr_nic_map *nics;         /* nic.c */
+    int *near_off, *near_nic; /* nics->off, nics->nic */
     unsigned char *def_share;
     int *nic_ok, nic_stamp;
     bool restrict_nic; /* the search under way honours nic_ok */
@@ -367,7 +364,7 @@ static char *dup_str(const char *s)
  * such paths (PHB, SYS) below NVL (src/graph/paths.cc). */
 static int link_cost(const cr_link *l)
 {
-    return l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C ? COST_PCIE : COST_HOP;
+    return cr_nic_hop_cost(l);
 }
 
 static bool has_reduce(const cr_topo *t, int v)
@@ -564,8 +561,7 @@ void cr_sim_free(cr_sim *s)
     free(s->local);
     free(s->domain);
     free(s->node_first);
-    free(s->near_off);
-    free(s->near_nic);
+    cr_nic_map_free(s->nics);
     free(s->def_share);
     free(s->nic_ok);
     free(s->grp_cnt);
@@ -1152,109 +1148,32 @@ static int n_near(const cr_sim *s, int g)
     return s->near_off[g + 1] - s->near_off[g];
 }
 
-/* Each rank's share of its nearest NICs (ncclTopoGetLocalNet,
- * src/graph/topo.cc): DIVUP(local NICs, local GPUs), the local GPUs being
- * the ranks whose nearest NICs begin with the same one (NCCL's topology
- * holds only the communicator's GPUs). One NIC per GPU on a DGX H100 with
- * its eight GPUs ranks (two GPUs and two NICs a PCIe switch); both NICs of
- * the switch for a GPU that is the only rank on it. member: bitmap over
- * GPU ranks; writes share[g] for every member g (0: no NIC near it). */
+/* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
+ * bitmap over GPU ranks; writes share[g] for every member g (0: no NIC
+ * near it). */
 static void nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share)
 {
-    const cr_topo *t = s->t;
-    for (int pass = 0; pass < 3; pass++)
-        for (int g = 0; g < t->n_gpus; g++) {
-            if (!((member[g >> 6] >> (g & 63)) & 1u) || n_near(s, g) == 0)
-                continue;
-            int *c = &s->grp_cnt[s->near_nic[s->near_off[g]]];
-            if (pass == 0)
-                (*c)++;
-            else if (pass == 1)
-                share[g] = (unsigned char)((n_near(s, g) + *c - 1) / *c);
-            else
-                *c = 0;
-        }
+    cr_nic_shares(s->nics, member, share, s->grp_cnt);
 }
 
 /* ---------- NCCL's NIC per GPU (point-to-point across nodes) ---------- */
 
-/* A hop that joins GPUs of one scale-up domain: not a way to a NIC. */
-static bool scaleup_link(const cr_link *l)
-{
-    return l->kind == CR_LINK_NVLINK || l->kind == CR_LINK_XGMI || l->kind == CR_LINK_ICI;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-/* The NICs nearest to each GPU, as ncclTopoGetLocal(GPU, NET) finds them
- * (src/graph/topo.cc: the NICs of the best path type): the least route
- * cost (link_cost) from the GPU through host devices of its own node
- * (PCIe switches, CPUs; never a GPU, a NIC or a scale-up link), every tie
- * kept, in topology order. A GPU outside every node or without a NIC in
- * its node has none; its routes are never restricted. Also the default
+/* The NICs nearest to each GPU (cr_nic_map_new, nic.c: ncclTopoGetLocal);
+ * a GPU without any has its routes never restricted. Also the default
  * shares (every GPU a rank) and the scratch the searches use. Returns -1
  * when out of memory. */
 static int near_nics_build(cr_sim *s)
 {
     const cr_topo *t = s->t;
     size_t ng = (size_t)t->n_gpus, nd = (size_t)t->n_devs + 1;
-    long n = 0, cap = 0;
-    s->near_off = malloc((ng + 1) * sizeof *s->near_off);
+    s->nics = cr_nic_map_new(t);
     s->def_share = calloc(ng + 1, 1);
     s->nic_ok = calloc(nd, sizeof *s->nic_ok);
     s->grp_cnt = calloc(nd, sizeof *s->grp_cnt);
-    if (!s->near_off || !s->def_share || !s->nic_ok || !s->grp_cnt)
+    if (!s->nics || !s->def_share || !s->nic_ok || !s->grp_cnt)
         return -1;
-    search_t *x = &s->bw;
-    for (int g = 0; g < t->n_gpus; g++) {
-        s->near_off[g] = (int)n;
-        int src = t->gpus[g], node = t->devs[src].node;
-        if (node < 0)
-            continue;
-        if (search_reset(x, src))
-            return -1;
-        int best = DINF;
-        long first = n;
-        while (search_top(x) != DINF) {
-            int v, dv;
-            ih_pop(&x->h, &v, &dv);
-            if (dv > best)
-                break;
-            x->settled[v] = 1;
-            if (t->devs[v].kind == CR_DEV_NIC) {
-                best = dv;
-                if (n - first < NEAR_NICS_MAX) {
-                    if (grow((void **)&s->near_nic, &cap, n + 1, sizeof *s->near_nic))
-                        return -1;
-                    s->near_nic[n++] = v;
-                }
-                continue;
-            }
-            if (v != src && t->devs[v].kind == CR_DEV_GPU)
-                continue;
-            for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-                const cr_link *l = &t->links[t->adj[k]];
-                int w = cr_link_other(l, v);
-                if (scaleup_link(l) || t->devs[w].node != node || cr_link_bw_from(l, v) <= 0)
-                    continue;
-                int dw = dv + link_cost(l);
-                if (dw < x->dist[w]) {
-                    if (x->dist[w] == DINF)
-                        x->touched[x->n_touched++] = w;
-                    x->dist[w] = dw;
-                    if (ih_push(&x->h, w, dw))
-                        return -1;
-                }
-            }
-        }
-        if (n > first)
-            qsort(s->near_nic + first, (size_t)(n - first), sizeof *s->near_nic, cmp_int);
-    }
-    s->near_off[t->n_gpus] = (int)n;
+    s->near_off = s->nics->off;
+    s->near_nic = s->nics->nic;
     uint64_t *all = calloc(ng / 64 + 1, sizeof *all);
     if (!all)
         return -1;
@@ -1265,16 +1184,6 @@ static int near_nics_build(cr_sim *s)
     return 0;
 }
 
-/* NCCL's mirrorBits (src/graph/topo.cc): val's low log2(pow2) bits reversed. */
-static int mirror_bits(int val, int pow2)
-{
-    int m = 0;
-    for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
-        if (val & b)
-            m |= mb;
-    return m;
-}
-
 /* Marks for the next route search the NICs that GPU rank g uses with a
  * share of m: ncclTopoGetLocalNet takes its nearest NICs from index
  * dev (its index in the node, mirrored when their number is a power of
@@ -1282,12 +1191,9 @@ static int mirror_bits(int val, int pow2)
  * carrying an equal part of a peer's channels. */
 static void nic_mark(cr_sim *s, int g, int m)
 {
-    int k = n_near(s, g), dev = s->local[g] > 0 ? s->local[g] : 0;
-    const int *near = s->near_nic + s->near_off[g];
-    if ((k & (k - 1)) == 0)
-        dev = mirror_bits(dev, k);
-    for (int c = 0; c < m && c < k; c++)
-        s->nic_ok[near[(dev + c) % k]] = s->nic_stamp;
+    int pick[256], k = cr_nic_pick(s->nics, g, s->local[g], m, pick);
+    for (int c = 0; c < k; c++)
+        s->nic_ok[pick[c]] = s->nic_stamp;
 }
 
 /* The NIC shares a route from GPU rank a to b is searched with: both ends'

@@ -1103,6 +1103,61 @@ static void test_p2p_one_nic_per_pair(void **state)
     cr_topo_free(t);
 }
 
+/* A partial node: --ranks 0,1,8,9 on h100-ib-4n puts two ranks on each of
+ * two nodes, both on the node's first PCIe switch (GPUs 0 and 1 with NICs
+ * 0 and 1, 50 GB/s each; each GPU's PCIe link 63 GB/s). NCCL gives each
+ * rank DIVUP(2 NICs, 2 ranks) = 1 NIC (ncclTopoGetLocalNet; nic.c, the
+ * simulator's rule): 50 GB/s, where the node's figure over ppn was 2 x 63
+ * / 2 = 63. Simple at min(NVLink 0.815, net 0.92) = 0.815 (coll.eff.*):
+ *   sendrecv: 1 -> 8 is relayed by 0 (PXN, 8 sits on rail 0), 9 -> 0 by
+ *     8: rank 0's NIC sends S: S / (0.815 x 50 GB/s);
+ *   gather to 0: 8 sends S/4, 9 relays through 8 S/4; 0's NIC receives
+ *     S/2: S/2 / (0.815 x 50 GB/s);
+ *   scatter from 0: S/4 to 8 by its NIC, S/4 to 9 through 1's NIC: S/4;
+ *   all-to-all: rank 0's NIC carries its own and rank 1's S/4 to 8 and
+ *     receives S/4 from 8 and from 9: S/2;
+ *   ring allreduce (two rails: channel c leaves by rank c mod 2's NIC):
+ *     2 x 50 = 100 GB/s at the net's Simple efficiency 0.92.
+ * The bound keeps the node cut (two 63 GB/s PCIe links, 126 GB/s): a
+ * relay through the other rank could spread one rank's bytes over both
+ * NICs, so S / 126 GB/s for sendrecv stays the floor. */
+static void test_p2p_partial_node_nic_share(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,1,8,9");
+    double S = 1e9, e = 0.815, nic = 50e9;
+    struct {
+        cr_coll coll;
+        double bytes;
+    } cases[] = {{CR_COLL_SENDRECV, S},
+                 {CR_COLL_GATHER, S / 2},
+                 {CR_COLL_SCATTER, S / 4},
+                 {CR_COLL_ALLTOALL, S / 2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_coll_result r =
+            eval(c, cases[k].coll, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+        assert_true(r.pred.supported);
+        if (fabs(r.pred.wire_bytes / r.pred.wire_Bps - cases[k].bytes / (e * nic)) >
+            1e-9 * cases[k].bytes / (e * nic))
+            fail_msg("%s: wire %g s, derived %g s", cr_coll_name(cases[k].coll),
+                     r.pred.wire_bytes / r.pred.wire_Bps, cases[k].bytes / (e * nic));
+        assert_close(r.pred.link_Bps, nic, 1e-12, 0);
+    }
+    cr_coll_result r =
+        eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_string_equal(r.bound.binding, "node-nics");
+    assert_close(r.bound.bound_s, S / 126e9, 1e-9, 0);
+    r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(r.pred.link_Bps, 2 * nic, 1e-12, 0);
+    assert_close(r.pred.wire_bytes, 2.0 * 3 / 4 * S, 1e-12, 0);
+    assert_true(r.pred.wire_bytes / r.pred.wire_Bps >= 2.0 * 3 / 4 * S / (0.92 * 2 * nic));
+    cr_coll_ctx_free(c);
+    /* one rank a PCIe switch (0-31:8, test_p2p_one_nic_per_pair: both
+     * NICs, 100 GB/s behind its 63 GB/s PCIe link) keeps 63 GB/s */
+    cr_topo_free(t);
+}
+
 /* NVLS allgather: every rank multimem-stores its S/n to the multicast
  * group, itself included, and reads all n shards (its own too) from the
  * NVLS buffer (NCCL src/device/all_gather.h, NVLS: prims.send to
@@ -1217,6 +1272,7 @@ int main(void)
         cmocka_unit_test(test_multicast_only_switch),
         cmocka_unit_test(test_ll_stream_ring_tree),
         cmocka_unit_test(test_p2p_one_nic_per_pair),
+        cmocka_unit_test(test_p2p_partial_node_nic_share),
         cmocka_unit_test(test_nvls_agrs_own_copy),
         cmocka_unit_test(test_peer_route_over_nvlink),
         cmocka_unit_test(test_ll128_plan_channels),

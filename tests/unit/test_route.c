@@ -4,7 +4,11 @@
  * by hand from the link figures.
  */
 #include "cr_test.h"
+#include "cr_test_topo.h"
 
+#include <stdlib.h>
+
+#include "nic.h"
 #include "route.h"
 
 static int add_gpu(cr_topo *t, const char *id)
@@ -90,6 +94,51 @@ static void test_gpu_transit(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's NIC per GPU (nic.c, ncclTopoGetLocalNet) on h100-ib-4n: each
+ * PCIe switch holds two GPUs and two NICs (n0.pcisw0: GPUs 0, 1, NICs 0,
+ * 1), so GPU 0's nearest NICs are n0.nic0 and n0.nic1, GPU 2's n0.nic2 and
+ * n0.nic3. With GPUs 0 and 1 both ranks each gets DIVUP(2, 2) = 1 NIC:
+ * GPU 0 index 0, GPU 1 index mirrorBits(1, 2) = 1, so nic0 and nic1; with
+ * GPU 0 alone on its switch it gets DIVUP(2, 1) = 2, both. */
+static const char *nic_id(const cr_topo *t, int v)
+{
+    return t->devs[v].id;
+}
+
+static void test_nic_share(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_nic_map *m = cr_nic_map_new(t);
+    assert_non_null(m);
+    assert_int_equal(cr_nic_count(m, 0), 2);
+    assert_string_equal(nic_id(t, m->nic[m->off[0]]), "n0.nic0");
+    assert_string_equal(nic_id(t, m->nic[m->off[0] + 1]), "n0.nic1");
+    assert_string_equal(nic_id(t, m->nic[m->off[2]]), "n0.nic2");
+    uint64_t member[1] = {(1u << 0) | (1u << 1) | (1u << 8)};
+    unsigned char share[33] = {0};
+    int *scratch = calloc((size_t)t->n_devs + 1, sizeof *scratch);
+    assert_non_null(scratch);
+    cr_nic_shares(m, member, share, scratch);
+    assert_int_equal(share[0], 1);
+    assert_int_equal(share[1], 1);
+    assert_int_equal(share[8], 2);
+    assert_int_equal(share[2], 0); /* not a member */
+    for (int v = 0; v <= t->n_devs; v++)
+        assert_int_equal(scratch[v], 0);
+    int pick[4];
+    assert_int_equal(cr_nic_pick(m, 0, 0, share[0], pick), 1);
+    assert_string_equal(nic_id(t, pick[0]), "n0.nic0");
+    assert_int_equal(cr_nic_pick(m, 1, 1, share[1], pick), 1);
+    assert_string_equal(nic_id(t, pick[0]), "n0.nic1");
+    assert_int_equal(cr_nic_pick(m, 8, 0, share[8], pick), 2);
+    assert_string_equal(nic_id(t, pick[0]), "n1.nic0");
+    assert_string_equal(nic_id(t, pick[1]), "n1.nic1");
+    free(scratch);
+    cr_nic_map_free(m);
+    cr_topo_free(t);
+}
+
 /* The board above plus one PCIe Gen5 x16 link (63 GB/s) from each GPU to a
  * shared PCIe switch: all paths give 450 + 63 = 513 GB/s, the scale-up
  * fabric alone 18 x 25 = 450 GB/s, PCIe alone 63 GB/s. */
@@ -135,10 +184,9 @@ static void test_direction(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nvswitch_board),
-        cmocka_unit_test(test_gpu_transit),
-        cmocka_unit_test(test_direction),
-        cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_nvswitch_board), cmocka_unit_test(test_gpu_transit),
+        cmocka_unit_test(test_direction),      cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_nic_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * NCCL's NIC per GPU (see nic.h): the nearest NICs of each GPU by a
+ * Dijkstra over its node's host devices, the ranks' shares and the NICs a
+ * share picks.
+ */
+#include "nic.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* Hop costs: a host hop (PCIe, C2C) above a scale-up or network hop, so
+ * GPUs joined by NVLink never route peer traffic through a PCIe switch or
+ * a CPU (GB200: GPU -> Grace -> GPU is as short as GPU -> NVSwitch -> GPU). */
+#define COST_HOP 8
+#define COST_PCIE 9
+/* At most this many nearest NICs per GPU are kept (a share fits a byte);
+ * DGX-class nodes have one or two. */
+#define NEAR_NICS_MAX 255
+
+int cr_nic_hop_cost(const cr_link *l)
+{
+    return l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C ? COST_PCIE : COST_HOP;
+}
+
+/* A hop that joins GPUs of one scale-up domain: not a way to a NIC. */
+static bool scaleup_link(const cr_link *l)
+{
+    return l->kind == CR_LINK_NVLINK || l->kind == CR_LINK_XGMI || l->kind == CR_LINK_ICI;
+}
+
+typedef struct {
+    int *d, *v; /* min-heap on d, lazy: stale entries skipped on pop */
+    long n, cap;
+} heap_t;
+
+static int heap_push(heap_t *h, int d, int v)
+{
+    if (h->n == h->cap) {
+        long cap = h->cap ? 2 * h->cap : 64;
+        int *nd = realloc(h->d, (size_t)cap * sizeof *nd);
+        if (!nd)
+            return -1;
+        h->d = nd;
+        int *nv = realloc(h->v, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        h->v = nv;
+        h->cap = cap;
+    }
+    long i = h->n++;
+    while (i > 0 && h->d[(i - 1) / 2] > d) {
+        h->d[i] = h->d[(i - 1) / 2];
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->d[i] = d;
+    h->v[i] = v;
+    return 0;
+}
+
+static void heap_pop(heap_t *h, int *d, int *v)
+{
+    *d = h->d[0];
+    *v = h->v[0];
+    int ld = h->d[--h->n], lv = h->v[h->n];
+    long i = 0;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->d[c + 1] < h->d[c])
+            c++;
+        if (h->d[c] >= ld)
+            break;
+        h->d[i] = h->d[c];
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    h->d[i] = ld;
+    h->v[i] = lv;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Appends GPU rank g's nearest NICs to m->nic (*n entries used of *cap).
+ * dist: n_devs ints, all INT_MAX, left so; touched: n_devs ints of scratch. */
+static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, heap_t *h,
+                    int *dist, int *touched)
+{
+    int src = t->gpus[g], node = t->devs[src].node, nt = 0, rc = 0;
+    if (node < 0)
+        return 0;
+    long first = *n;
+    int best = INT_MAX;
+    h->n = 0;
+    dist[src] = 0;
+    touched[nt++] = src;
+    if (heap_push(h, 0, src))
+        return -1;
+    while (h->n > 0) {
+        int v, dv;
+        heap_pop(h, &dv, &v);
+        if (dv != dist[v])
+            continue; /* stale */
+        if (dv > best)
+            break;
+        if (t->devs[v].kind == CR_DEV_NIC) {
+            best = dv;
+            if (*n - first < NEAR_NICS_MAX) {
+                if (*n == *cap) {
+                    long nc = *cap ? 2 * *cap : 64;
+                    int *p = realloc(m->nic, (size_t)nc * sizeof *p);
+                    if (!p) {
+                        rc = -1;
+                        break;
+                    }
+                    m->nic = p;
+                    *cap = nc;
+                }
+                m->nic[(*n)++] = v;
+            }
+            dist[v] = -1; /* settled: never relaxed again */
+            continue;
+        }
+        if (v != src && t->devs[v].kind == CR_DEV_GPU)
+            continue;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int w = cr_link_other(l, v);
+            if (scaleup_link(l) || t->devs[w].node != node || cr_link_bw_from(l, v) <= 0)
+                continue;
+            int dw = dv + cr_nic_hop_cost(l);
+            if (dist[w] >= 0 && dw < dist[w]) {
+                if (dist[w] == INT_MAX)
+                    touched[nt++] = w;
+                dist[w] = dw;
+                if (heap_push(h, dw, w)) {
+                    rc = -1;
+                    break;
+                }
+            }
+        }
+        if (rc)
+            break;
+    }
+    for (int i = 0; i < nt; i++)
+        dist[touched[i]] = INT_MAX;
+    if (*n > first)
+        qsort(m->nic + first, (size_t)(*n - first), sizeof *m->nic, cmp_int);
+    return rc;
+}
+
+cr_nic_map *cr_nic_map_new(const cr_topo *t)
+{
+    cr_nic_map *m = calloc(1, sizeof *m);
+    size_t nd = (size_t)t->n_devs + 1;
+    int *dist = malloc(nd * sizeof *dist), *touched = malloc(nd * sizeof *touched);
+    heap_t h = {0};
+    long n = 0, cap = 0;
+    int rc = -1;
+    if (!m || !dist || !touched || !(m->off = malloc(((size_t)t->n_gpus + 1) * sizeof *m->off)))
+        goto out;
+    m->n_gpus = t->n_gpus;
+    for (size_t v = 0; v < nd; v++)
+        dist[v] = INT_MAX;
+    rc = 0;
+    for (int g = 0; g < t->n_gpus && rc == 0; g++) {
+        m->off[g] = (int)n;
+        rc = near_one(t, m, g, &n, &cap, &h, dist, touched);
+    }
+    m->off[t->n_gpus] = (int)n;
+out:
+    free(dist);
+    free(touched);
+    free(h.d);
+    free(h.v);
+    if (rc) {
+        cr_nic_map_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void cr_nic_map_free(cr_nic_map *m)
+{
+    if (!m)
+        return;
+    free(m->off);
+    free(m->nic);
+    free(m);
+}
+
+void cr_nic_shares(const cr_nic_map *m, const uint64_t *member, unsigned char *share, int *scratch)
+{
+    for (int pass = 0; pass < 3; pass++)
+        for (int g = 0; g < m->n_gpus; g++) {
+            if (!((member[g >> 6] >> (g & 63)) & 1u) || cr_nic_count(m, g) == 0)
+                continue;
+            int *c = &scratch[m->nic[m->off[g]]];
+            if (pass == 0)
+                (*c)++;
+            else if (pass == 1)
+                share[g] = (unsigned char)((cr_nic_count(m, g) + *c - 1) / *c);
+            else
+                *c = 0;
+        }
+}
+
+/* NCCL's mirrorBits (src/graph/topo.cc): val's low log2(pow2) bits reversed. */
+static int mirror_bits(int val, int pow2)
+{
+    int r = 0;
+    for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
+        if (val & b)
+            r |= mb;
+    return r;
+}
+
+int cr_nic_pick(const cr_nic_map *m, int g, int local, int share, int *out)
+{
+    int k = cr_nic_count(m, g), dev = local > 0 ? local : 0, n = 0;
+    const int *near = m->nic + m->off[g];
+    if (k == 0)
+        return 0;
+    if ((k & (k - 1)) == 0)
+        dev = mirror_bits(dev, k);
+    for (int c = 0; c < share && c < k; c++)
+        out[n++] = near[(dev + c) % k];
+    return n;
+}

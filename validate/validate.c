@@ -1861,7 +1861,26 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
     c->tma_fixed_s = fmax(median(tf, ntf), 0);
 }
 
-/* coll's mechanism parameters from p2p measurements (see validate.h). */
+/* coll's prediction of a copy of `bytes` from GPU 0 to GPU 1 by mechanism
+ * mk on t's current parameters (pr->supported false where coll cannot
+ * predict it); CR_ENOMEM when the two-rank set cannot be made. */
+static cr_status pair_copy_pred(cr_topo *t, int mk, double bytes, cr_coll_pred *pr)
+{
+    cr_rankset *rs = NULL;
+    int ids[2] = {0, 1};
+    memset(pr, 0, sizeof *pr);
+    if (cr_rankset_from_array(ids, 2, t->n_gpus, &rs, NULL) != CR_OK)
+        return CR_ENOMEM;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, bytes);
+    rq.mech = (cr_mech)mk;
+    cr_coll_ctx *ctx = NULL;
+    if (cr_coll_ctx_new(t, rs, &ctx, NULL) != CR_OK || cr_coll_predict(ctx, &rq, pr, NULL) != CR_OK)
+        pr->supported = false;
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    return CR_OK;
+}
+
 /* The bandwidth coll multiplies mech.<m>.eff by for a copy from GPU 0 to
  * GPU 1 (the prediction's link_Bps, algo.c mech_predict): the scale-up
  * links a peer copy uses (450 GB/s on an HGX H200 pair, NVLink 18 x 25),
@@ -1872,24 +1891,13 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
  * predict the copy. */
 static double p2p_link_Bps(cr_topo *t, int mk)
 {
-    cr_rankset *rs = NULL;
-    int ids[2] = {0, 1};
-    if (cr_rankset_from_array(ids, 2, t->n_gpus, &rs, NULL) != CR_OK)
-        return 0;
-    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, 1073741824.0);
-    rq.mech = (cr_mech)mk;
     cr_coll_pred pr;
-    memset(&pr, 0, sizeof pr);
-    cr_coll_ctx *ctx = NULL;
-    double link = 0;
-    if (cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
-        cr_coll_predict(ctx, &rq, &pr, NULL) == CR_OK && pr.supported)
-        link = pr.link_Bps;
-    cr_coll_ctx_free(ctx);
-    cr_rankset_free(rs);
-    return link;
+    if (pair_copy_pred(t, mk, 1073741824.0, &pr) != CR_OK || !pr.supported)
+        return 0;
+    return pr.link_Bps;
 }
 
+/* coll's mechanism parameters from p2p measurements (see validate.h). */
 static cr_status apply_p2p(cr_topo *t, const cr_vcalib *c, const char *source)
 {
     static const char *const name[3] = {"ce", "tma", "ldst"};
@@ -1922,21 +1930,10 @@ static cr_status apply_p2p(cr_topo *t, const cr_vcalib *c, const char *source)
         snprintf(key, sizeof key, "mech.%s.launch", name[mk]);
         if ((st = cr_topo_set_param(t, key, 0.0, source)) != CR_OK)
             return st;
-        cr_rankset *rs = NULL;
-        int ids[2] = {0, 1};
-        if (cr_rankset_from_array(ids, 2, t->n_gpus, &rs, NULL) != CR_OK)
-            return CR_ENOMEM;
-        cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, c->p2p_small_bytes[mk]);
-        rq.mech = (cr_mech)mk;
         cr_coll_pred pr;
-        memset(&pr, 0, sizeof pr);
-        cr_coll_ctx *ctx = NULL;
-        double launch = 0;
-        if (cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
-            cr_coll_predict(ctx, &rq, &pr, NULL) == CR_OK && pr.supported)
-            launch = fmax(0.0, c->p2p_small_s[mk] - pr.pred_s);
-        cr_coll_ctx_free(ctx);
-        cr_rankset_free(rs);
+        if (pair_copy_pred(t, mk, c->p2p_small_bytes[mk], &pr) != CR_OK)
+            return CR_ENOMEM;
+        double launch = pr.supported ? fmax(0.0, c->p2p_small_s[mk] - pr.pred_s) : 0;
         if ((st = cr_topo_set_param(t, key, launch, source)) != CR_OK)
             return st;
     }

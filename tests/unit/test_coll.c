@@ -94,9 +94,11 @@ static void test_names(void **state)
 
 /* ---- closed forms on hand-built NVSwitch boxes ---- */
 
-/* n GPUs, each with 18 links of 25 GB/s to one switch (450 GB/s per GPU),
- * link latency 0.5 us; the switch reduces or not. */
-static cr_topo *nvswitch_box(int n, bool reduction)
+/* n GPUs, each with `links` links to one switch of out_Bps from the GPU
+ * and in_Bps into it per link, link latency 0.5 us; the switch multicasts
+ * and reduces as told. */
+static cr_topo *switch_box(int n, bool multicast, bool reduction, int links, double out_Bps,
+                           double in_Bps)
 {
     cr_topo *t = cr_topo_new("box");
     cr_gpu_spec g;
@@ -113,7 +115,7 @@ static cr_topo *nvswitch_box(int n, bool reduction)
     cr_switch_spec s;
     memset(&s, 0, sizeof s);
     s.name = (char *)"sw";
-    s.multicast = reduction;
+    s.multicast = multicast;
     s.reduction = reduction;
     int ss = cr_topo_add_switch_spec(t, &s);
     int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", 0, ss);
@@ -121,12 +123,19 @@ static cr_topo *nvswitch_box(int n, bool reduction)
         char id[16];
         snprintf(id, sizeof id, "gpu%d", i);
         int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
-        cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, 25e9, 25e9, 18, 0.5e-6);
+        cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, out_Bps, in_Bps, links, 0.5e-6);
     }
     cr_diag d = {{0}};
     if (cr_topo_check(t, &d) != CR_OK)
         fail_msg("box: %s", d.msg);
     return t;
+}
+
+/* n GPUs, each with 18 links of 25 GB/s to one switch (450 GB/s per GPU),
+ * link latency 0.5 us; the switch reduces (and multicasts) or not. */
+static cr_topo *nvswitch_box(int n, bool reduction)
+{
+    return switch_box(n, reduction, reduction, 18, 25e9, 25e9);
 }
 
 static void test_nvswitch_closed_form(void **state)
@@ -1011,32 +1020,7 @@ static void test_ring_nic_per_channel(void **state)
 static void test_multicast_only_switch(void **state)
 {
     (void)state;
-    cr_topo *t = cr_topo_new("mcast");
-    cr_gpu_spec g;
-    memset(&g, 0, sizeof g);
-    g.name = (char *)"G";
-    g.vendor = (char *)"nvidia";
-    g.arch = 90;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.sms = 132;
-    g.peak_flops[CR_DT_FP32] = 67e12;
-    int gs = cr_topo_add_gpu_spec(t, &g);
-    cr_switch_spec sws;
-    memset(&sws, 0, sizeof sws);
-    sws.name = (char *)"sw";
-    sws.multicast = true;
-    sws.reduction = false;
-    int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", 0, cr_topo_add_switch_spec(t, &sws));
-    for (int i = 0; i < 8; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "gpu%d", i);
-        int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
-        cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, 450e9, 900e9, 1, 0.5e-6);
-    }
-    cr_diag d = {{0}};
-    if (cr_topo_check(t, &d) != CR_OK)
-        fail_msg("mcast: %s", d.msg);
+    cr_topo *t = switch_box(8, true, false, 1, 450e9, 900e9);
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     double S = 1e9;
     cr_coll_result r =

@@ -21,21 +21,30 @@ static int add_gpu(cr_topo *t, const char *id)
     return cr_topo_add_dev(t, CR_DEV_GPU, id, -1, spec);
 }
 
+/* Two GPUs (device indices into g[0], g[1]) on four switch chips with
+ * 5/4/4/5 NVLinks of 25 GB/s each, 0.5 us per link. */
+static void add_board(cr_topo *t, int g[2])
+{
+    g[0] = add_gpu(t, "gpu0");
+    g[1] = add_gpu(t, "gpu1");
+    const int links[4] = {5, 4, 4, 5};
+    for (int i = 0; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "nvs%d", i);
+        int s = cr_topo_add_dev(t, CR_DEV_SWITCH, id, -1, -1);
+        cr_topo_add_link(t, g[0], s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
+        cr_topo_add_link(t, g[1], s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
+    }
+}
+
 /* Two GPUs on four switch chips with 5/4/4/5 links of 25 GB/s: a pair
  * reaches 18 x 25 = 450 GB/s through all chips together. */
 static void test_nvswitch_board(void **state)
 {
     (void)state;
     cr_topo *t = cr_topo_new("board");
-    int g0 = add_gpu(t, "gpu0"), g1 = add_gpu(t, "gpu1");
-    const int links[4] = {5, 4, 4, 5};
-    for (int i = 0; i < 4; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "nvs%d", i);
-        int s = cr_topo_add_dev(t, CR_DEV_SWITCH, id, -1, -1);
-        cr_topo_add_link(t, g0, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
-        cr_topo_add_link(t, g1, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
-    }
+    int g[2];
+    add_board(t, g);
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_check(t, &d), CR_OK);
     assert_close(cr_route_bw_Bps(t, 0, 1), 450e9, 1e-12, 0);
@@ -146,18 +155,11 @@ static void test_kinds(void **state)
 {
     (void)state;
     cr_topo *t = cr_topo_new("board+pcie");
-    int g0 = add_gpu(t, "gpu0"), g1 = add_gpu(t, "gpu1");
-    const int links[4] = {5, 4, 4, 5};
-    for (int i = 0; i < 4; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "nvs%d", i);
-        int s = cr_topo_add_dev(t, CR_DEV_SWITCH, id, -1, -1);
-        cr_topo_add_link(t, g0, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
-        cr_topo_add_link(t, g1, s, CR_LINK_NVLINK, 25e9, 25e9, links[i], 0.5e-6);
-    }
+    int g[2];
+    add_board(t, g);
     int p = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw0", -1, -1);
-    cr_topo_add_link(t, g0, p, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
-    cr_topo_add_link(t, g1, p, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_topo_add_link(t, g[0], p, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_topo_add_link(t, g[1], p, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_check(t, &d), CR_OK);
     assert_close(cr_route_bw_Bps(t, 0, 1), 513e9, 1e-12, 0);

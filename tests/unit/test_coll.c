@@ -20,6 +20,16 @@
 
 #define GB 1e9
 
+/* cr_coll_eval that fails the test on an error. */
+static cr_coll_result eval_req(const cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    if (cr_coll_eval(c, rq, &r, &d) != CR_OK)
+        fail_msg("eval: %s", d.msg);
+    return r;
+}
+
 static cr_coll_result eval(cr_coll_ctx *c, cr_coll coll, double bytes, cr_algo a, cr_proto p,
                            cr_mech m, bool in_network)
 {
@@ -28,11 +38,7 @@ static cr_coll_result eval(cr_coll_ctx *c, cr_coll coll, double bytes, cr_algo a
     rq.proto = p;
     rq.mech = m;
     rq.in_network = in_network;
-    cr_coll_result r;
-    cr_diag d = {{0}};
-    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
-        fail_msg("eval: %s", d.msg);
-    return r;
+    return eval_req(c, &rq);
 }
 
 /* ---- busbw factors: nccl-tests src/<coll>.cu GetBw() ---- */
@@ -859,11 +865,7 @@ static cr_coll_result eval_dt(cr_coll_ctx *c, cr_coll coll, double bytes, cr_dty
     rq.algo = a;
     rq.proto = a == CR_ALGO_AUTO ? CR_PROTO_AUTO : CR_PROTO_SIMPLE;
     rq.mech = m;
-    cr_coll_result r;
-    cr_diag d = {{0}};
-    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
-        fail_msg("eval: %s", d.msg);
-    return r;
+    return eval_req(c, &rq);
 }
 
 static void test_nvls_types(void **state)

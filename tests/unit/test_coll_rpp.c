@@ -18,17 +18,23 @@
 #include "topo.h"
 #include "topo_xml.h"
 
+/* cr_coll_eval that fails the test on an error. */
+static cr_coll_result eval_req(const cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    if (cr_coll_eval(c, rq, &r, &d) != CR_OK)
+        fail_msg("eval: %s", d.msg);
+    return r;
+}
+
 static cr_coll_result eval_rpp(const cr_coll_ctx *c, cr_coll coll, double bytes, cr_mech m, int rpp)
 {
     cr_coll_req rq = cr_coll_req_default(coll, bytes);
     rq.mech = m;
     rq.in_place = false;
     rq.ranks_per_process = rpp;
-    cr_coll_result r;
-    cr_diag d = {{0}};
-    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
-        fail_msg("eval: %s", d.msg);
-    return r;
+    return eval_req(c, &rq);
 }
 
 static double launch_gap_s(void)
@@ -136,11 +142,7 @@ static cr_coll_result eval_last(const cr_coll_ctx *c, cr_coll coll, int root, bo
     rq.proto = CR_PROTO_LL;
     rq.ranks_per_process = 2;
     rq.from_last_start = from_last;
-    cr_coll_result r;
-    cr_diag d = {{0}};
-    if (cr_coll_eval(c, &rq, &r, &d) != CR_OK)
-        fail_msg("eval: %s", d.msg);
-    return r;
+    return eval_req(c, &rq);
 }
 
 /* Timed from the last GPU's start with one thread driving both, rank 0 is

@@ -328,6 +328,18 @@ static void test_read_path(void **state)
     cr_vmeas_list_release(&l);
 }
 
+/* Writes text to a temporary file whose name ends in suffix, reads it as an
+ * nccl-tests log into l (d cleared first) and removes the file. */
+static cr_status read_log(const char *text, const char *suffix, cr_vmeas_list *l, cr_diag *d)
+{
+    char *path = write_tmp(text, suffix);
+    memset(d, 0, sizeof *d);
+    cr_status st = cr_validate_read_nccl_tests(path, l, d);
+    unlink(path);
+    free(path);
+    return st;
+}
+
 /* --- nccl-tests ------------------------------------------------------------------ */
 
 static void test_nccl_tests(void **state)
@@ -346,35 +358,27 @@ static void test_nccl_tests(void **state)
                       "        2048           256     float    none      -1    13.00    0.16    "
                       "0.08      0    12.80    0.16    0.08      0\n"
                       "# Avg bus bandwidth    : 0.06\n";
-    char *path = write_tmp(log, ".log");
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_OK);
+    assert_int_equal(read_log(log, ".log", &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
     assert_string_equal(cr_vcase_get(&l.v[1].c, "bytes"), "2048");
     assert_close(l.v[1].measured_s, 13e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
-    unlink(path);
-    free(path);
     /* A row cut short is an error at its line. */
-    path = write_tmp("#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n"
-                     "        1024           256     float\n",
-                     ".log");
-    memset(&d, 0, sizeof d);
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_int_equal(read_log("#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n"
+                              "        1024           256     float\n",
+                              ".log", &l, &d),
+                     CR_EPARSE);
     assert_non_null(strstr(d.msg, ":3: not an nccl-tests result row"));
     assert_int_equal(l.n, 0);
-    unlink(path);
-    free(path);
     /* No collective named anywhere. */
-    path = write_tmp("#  Rank  0 Group  0\n        1024           256     float     sum      -1  "
-                     "  10.0    0.1    0.1      0\n",
-                     ".log");
-    memset(&d, 0, sizeof d);
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_int_equal(
+        read_log("#  Rank  0 Group  0\n        1024           256     float     sum      -1  "
+                 "  10.0    0.1    0.1      0\n",
+                 ".log", &l, &d),
+        CR_EPARSE);
     assert_non_null(strstr(d.msg, "cannot tell the collective"));
-    unlink(path);
-    free(path);
     cr_vmeas_list_release(&l);
 }
 
@@ -399,8 +403,7 @@ static void test_nccl_tests_layouts(void **state)
                       "time   algbw   busbw  error\n"
                       "        2048           256   float    12.50    0.16    0.08  0e+00    "
                       "12.40    0.17    0.08  0e+00\n";
-    char *path = write_tmp(old, "reduce_scatter_perf.log");
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_OK);
+    assert_int_equal(read_log(old, "reduce_scatter_perf.log", &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     /* first table: time is the 5th column; the collective from the file
      * name until the log names one */
@@ -412,8 +415,6 @@ static void test_nccl_tests_layouts(void **state)
     assert_string_equal(cr_vcase_get(&l.v[1].c, "dtype"), "fp32");
     assert_string_equal(cr_vcase_get(&l.v[1].c, "nranks"), "2");
     cr_vmeas_list_release(&l);
-    unlink(path);
-    free(path);
 }
 
 /* Several runs in one log: each "# nThread" line starts a run with its own
@@ -451,8 +452,7 @@ static void test_nccl_tests_runs(void **state)
              "        4096          1024    bfloat16     sum      -1     7.70    0.53    0.53      "
              "0     7.30    0.56    0.56      0\n",
              hdr, hdr, hdr);
-    char *path = write_tmp(log, ".log");
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_OK);
+    assert_int_equal(read_log(log, ".log", &l, &d), CR_OK);
     assert_int_equal(l.n, 3);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allreduce");
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "4");
@@ -464,8 +464,6 @@ static void test_nccl_tests_runs(void **state)
     assert_string_equal(cr_vcase_get(&l.v[2].c, "dtype"), "bf16");
     assert_close(l.v[2].measured_s, 7.70e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
-    unlink(path);
-    free(path);
 
     /* A time that is not a number is an error naming its line and column. */
     snprintf(
@@ -473,25 +471,17 @@ static void test_nccl_tests_runs(void **state)
         "#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n%s"
         "        4096          1024     float     sum      -1      N/A    0.23    0.40      0\n",
         hdr);
-    path = write_tmp(log, ".log");
-    memset(&d, 0, sizeof d);
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_int_equal(read_log(log, ".log", &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, ":4: size 4096, out-of-place time \"N/A\" (column 6)"));
     assert_int_equal(l.n, 0);
-    unlink(path);
-    free(path);
     /* A row before any rank line: n unknown. */
     snprintf(
         log, sizeof log,
         "# Collective test starting: all_reduce_perf\n%s"
         "        4096          1024     float     sum      -1    18.02    0.23    0.40      0\n",
         hdr);
-    path = write_tmp(log, ".log");
-    memset(&d, 0, sizeof d);
-    assert_int_equal(cr_validate_read_nccl_tests(path, &l, &d), CR_EPARSE);
+    assert_int_equal(read_log(log, ".log", &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, ":3: a result row before any \"#  Rank N Group ...\" line"));
-    unlink(path);
-    free(path);
     cr_vmeas_list_release(&l);
 }
 

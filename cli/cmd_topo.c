@@ -188,6 +188,16 @@ static const char *cell(double v, int width, char *buf, size_t size)
     return buf;
 }
 
+/* The same for a whole number (an architecture, a generation): "-" for 0. */
+static const char *icell(int v, int width, char *buf, size_t size)
+{
+    if (v > 0)
+        snprintf(buf, size, "%*d", width, v);
+    else
+        snprintf(buf, size, "%*s", width, "-");
+    return buf;
+}
+
 struct shown {
     double inj_min[CR_LINK__COUNT], inj_max[CR_LINK__COUNT];
     cr_bisection bis;
@@ -380,10 +390,7 @@ static void show_text(const cr_topo *t, const struct shown *s)
         for (int r = 0; r < t->n_gpus; r++)
             count += t->devs[t->gpus[r]].spec == i;
         char arch[16], c[6][16];
-        if (g->arch > 0)
-            snprintf(arch, sizeof arch, "%4d", g->arch);
-        else
-            snprintf(arch, sizeof arch, "%4s", "-");
+        icell(g->arch, 4, arch, sizeof arch);
         printf("  %-14s %5d %s %5d %8.1f %8.1f %s %s %s %s %s %s\n", g->name ? g->name : "?", count,
                arch, g->sms, g->hbm_bytes / 1e9, g->hbm_Bps / GBPS,
                cell(g->l2_bytes / 1048576.0, 8, c[0], sizeof c[0]),
@@ -455,10 +462,7 @@ static void show_text(const cr_topo *t, const struct shown *s)
         /* reduce_bw: "-" without in-switch reduction, "ports" where the
          * file gives no throughput of its own (the ports limit it). */
         char gen[16], red[16];
-        if (w->generation > 0)
-            snprintf(gen, sizeof gen, "%4d", w->generation);
-        else
-            snprintf(gen, sizeof gen, "%4s", "-");
+        icell(w->generation, 4, gen, sizeof gen);
         if (!w->reduction)
             snprintf(red, sizeof red, "%10s", "-");
         else if (w->reduce_Bps > 0)

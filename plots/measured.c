@@ -18,8 +18,10 @@ void cr_plot_meas_release(cr_plot_meas *m)
 {
     if (!m)
         return;
-    cr_vmeas_list_release(&m->list);
-    free(m->res);
+    if (!m->borrowed) {
+        cr_vmeas_list_release(&m->list);
+        free(m->res);
+    }
     memset(m, 0, sizeof *m);
 }
 
@@ -96,6 +98,13 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
     memset(m, 0, sizeof *m);
     if (!s || (s->n_traces == 0 && s->n_nccl_logs == 0))
         return cr_diag_set(d, CR_EUNSUPPORTED, "no traces or nccl-tests logs given");
+    const cr_topo *et = s->meas_topo ? s->meas_topo : t;
+    if (s->loaded && s->loaded->eval_topo == et) {
+        *m = *s->loaded;
+        m->borrowed = true;
+        return CR_OK;
+    }
+    m->eval_topo = et;
     cr_status st = CR_OK;
     for (int i = 0; i < s->n_traces && st == CR_OK; i++) {
         struct stat sb;
@@ -118,8 +127,7 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
         cr_diag ed = {{0}};
         /* a case the model rejects stays in the list without figures: the
          * validation table shows why */
-        if (cr_validate_eval(s->meas_topo ? s->meas_topo : t, &m->list.v[i], NULL, &m->res[i],
-                             &ed) != CR_OK)
+        if (cr_validate_eval(et, &m->list.v[i], NULL, &m->res[i], &ed) != CR_OK)
             snprintf(m->res[i].note, sizeof m->res[i].note, "%.150s", ed.msg);
     }
     return CR_OK;

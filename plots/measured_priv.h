@@ -11,19 +11,23 @@
 #include "suite.h"
 #include "validate/validate.h"
 
-typedef struct {
+typedef struct cr_plot_meas {
     cr_vmeas_list list;
-    cr_vresult *res; /* res[i] is the model's view of list.v[i] */
-    int n_files;     /* trace files and logs read */
-    int n_skipped;   /* ranges the validator could not use */
+    cr_vresult *res;          /* res[i] is the model's view of list.v[i] */
+    int n_files;              /* trace files and logs read */
+    int n_skipped;            /* ranges the validator could not use */
+    const cr_topo *eval_topo; /* the topology the cases were evaluated on */
+    bool borrowed;            /* list and res belong to s->loaded */
 } cr_plot_meas;
 
 /* Reads every trace (a folder: its *.json, in name order) and log of s and
  * evaluates each case on t. Errors: CR_EUNSUPPORTED when s names none (d:
  * "no traces or nccl-tests logs given"), CR_EIO (a path that does not
  * exist, a folder without traces), and those of the validator. Cases are
- * evaluated on s->meas_topo when set, else on t. Release m
- * with cr_plot_meas_release (also after a failure). */
+ * evaluated on s->meas_topo when set, else on t. When s->loaded holds
+ * them already, evaluated on the same topology, m borrows its lists
+ * instead of reading the files again. Release m with cr_plot_meas_release
+ * (also after a failure). */
 cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_meas *m,
                             cr_diag *d);
 

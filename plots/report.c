@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "plots/chart.h"
+#include "plots/measured_priv.h"
 #include "plots/plots.h"
 #include "plots/sbuf_priv.h"
 #include "plots/table.h"
@@ -257,6 +258,14 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     rep p = {.dir = dir, .o = o, .r = r};
     const cr_topo *t = o->topo;
     const char *suite = o->src.suite ? o->src.suite : "pkb";
+    /* the traces and logs, read and evaluated once for every part that
+     * shows them; when that fails each part reads them and says why */
+    cr_plot_sources src = o->src;
+    cr_plot_meas meas = {0};
+    cr_diag md = {{0}};
+    if ((src.n_traces > 0 || src.n_nccl_logs > 0) &&
+        cr_plot_meas_load(t, &src, &meas, &md) == CR_OK)
+        src.loaded = &meas;
     char about[600];
     cr_diag bd;
     cr_chart *c = NULL;
@@ -275,7 +284,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     /* the suite */
     memset(&bd, 0, sizeof bd);
     tb = NULL;
-    st = cr_plot_suite_table(t, &o->src, &tb, &bd);
+    st = cr_plot_suite_table(t, &src, &tb, &bd);
     snprintf(about, sizeof about,
              "One row per problem of suite %s on %s: bound (no implementation is faster), "
              "baseline (PyTorch + NCCL), headroom = baseline / bound, and the binding resource.",
@@ -288,7 +297,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
      * chart's measured bars */
     memset(&bd, 0, sizeof bd);
     tb = NULL;
-    st = cr_plot_measured_table(t, &o->src, &tb, &bd);
+    st = cr_plot_measured_table(t, &src, &tb, &bd);
     if ((st = table_part(&p, st, tb, "measured", "Measured problems: % of roofline",
                          "Each measured time of a problem of the suite (harness results, trace "
                          "cases of the same operator and parameters) against the problem's "
@@ -299,7 +308,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     /* measured traces */
     memset(&bd, 0, sizeof bd);
     tb = NULL;
-    st = cr_plot_validation_table(t, &o->src, &tb, &bd);
+    st = cr_plot_validation_table(t, &src, &tb, &bd);
     if ((st = table_part(&p, st, tb, "validation", "Validation of measured traces",
                          "Each measured case matched to its model case: bound, prediction, "
                          "measured, % of roofline and prediction error.",
@@ -309,7 +318,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     /* charts */
     /* the suite's roofline, and the measured kernels' roofline on the
      * machine they ran on (one chart each: together they crowd) */
-    cr_plot_sources model_src = o->src, meas_src = o->src;
+    cr_plot_sources model_src = src, meas_src = src;
     model_src.n_traces = model_src.n_nccl_logs = 0;
     meas_src.suite = NULL;
     memset(&bd, 0, sizeof bd);
@@ -334,14 +343,14 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
             goto out;
     }
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_roofline_from(t, 0, &o->src, true, &c, &bd);
+    st = cr_plot_roofline_from(t, 0, &src, true, &c, &bd);
     if ((st = chart_part(&p, st, c, "comm-roofline", "Communication roofline",
                          "FLOP/s against FLOP per byte communicated (bus bytes per GPU), with "
                          "one ceiling per fabric.",
                          &bd, d)) != CR_OK)
         goto out;
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_gap_suite(t, &o->src, &c, &bd);
+    st = cr_plot_gap_suite(t, &src, &c, &bd);
     if ((st = chart_part(&p, st, c, "gap", "Gap to the roofline",
                          "% of roofline (bound / time x 100) of the baseline, the prediction "
                          "and measured kernels, per problem. The bound is 100%.",
@@ -361,7 +370,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
                  "of the traces and nccl-tests logs on as many ranks).",
                  who);
         memset(&bd, 0, sizeof bd);
-        st = cr_plot_sweep_from(t, &so, &o->src, &c, &bd);
+        st = cr_plot_sweep_from(t, &so, &src, &c, &bd);
         if ((st = chart_part(&p, st, c, "sweep-allreduce", "All-reduce size sweep", about, &bd,
                              d)) != CR_OK)
             goto out;
@@ -386,21 +395,21 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         };
         for (int i = 0; i < 2; i++) {
             memset(&bd, 0, sizeof bd);
-            st = cr_plot_compare_suite(&o->src, names, n, cmp[i].m, &c, &bd);
+            st = cr_plot_compare_suite(&src, names, n, cmp[i].m, &c, &bd);
             if ((st = chart_part(&p, st, c, cmp[i].stem, cmp[i].title, cmp[i].about, &bd, d)) !=
                 CR_OK)
                 goto out;
         }
     }
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_accuracy_from(t, &o->src, false, &c, &bd);
+    st = cr_plot_accuracy_from(t, &src, false, &c, &bd);
     if ((st = chart_part(&p, st, c, "accuracy", "Prediction accuracy",
                          "Predicted against measured time for every validated case, log-log; "
                          "the band is +/-10%.",
                          &bd, d)) != CR_OK)
         goto out;
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_accuracy_from(t, &o->src, true, &c, &bd);
+    st = cr_plot_accuracy_from(t, &src, true, &c, &bd);
     if ((st = chart_part(&p, st, c, "accuracy-error", "Prediction error",
                          "The same cases as predicted / measured against the measured time: "
                          "1 is exact, the band +/-10% (on the log-log chart above it is a "
@@ -467,6 +476,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
 out:
+    cr_plot_meas_release(&meas);
     cr_sbuf_release(&p.html);
     cr_sbuf_release(&p.toc);
     return st;

@@ -16,6 +16,8 @@
 #include "status.h"
 #include "topo.h"
 
+struct cr_plot_meas;
+
 /* Inputs shared by the chart kinds. Every field may be empty. */
 typedef struct {
     const char *suite;         /* suite name or file (NULL: none) */
@@ -23,10 +25,12 @@ typedef struct {
     int n_traces;
     const char *const *nccl_logs; /* nccl-tests output logs */
     int n_nccl_logs;
-    const cr_topo *meas_topo;  /* the machine the traces and logs were measured on, their
-                                  cases are evaluated there (NULL: the chart's topology) */
-    const char *measured_json; /* harness results, `commroof check --measured-json` form:
-                                  measured times of suite problems by name */
+    const cr_topo *meas_topo;          /* the machine the traces and logs were measured on, their
+                                          cases are evaluated there (NULL: the chart's topology) */
+    const char *measured_json;         /* harness results, `commroof check --measured-json` form:
+                                          measured times of suite problems by name */
+    const struct cr_plot_meas *loaded; /* the traces and logs read and evaluated once for
+                                          several charts (NULL: each chart reads them) */
 } cr_plot_sources;
 
 /* Roofline (comm = false) or communication roofline (comm = true) of GPU

@@ -429,7 +429,7 @@ out:
     return rc;
 }
 
-static int check_main(int argc, char **argv)
+int cli_cmd_check(int argc, char **argv)
 {
     const char *topo = NULL, *opname = NULL, *bulk_file = NULL, *mval = NULL, *mopt = NULL;
     bool json = false;
@@ -509,9 +509,4 @@ static int check_main(int argc, char **argv)
     if (measured_s < 0)
         return CLI_USAGE;
     return check_one(op, &p, topo, measured_s, json);
-}
-
-int cli_cmd_check(int argc, char **argv)
-{
-    return check_main(argc, argv);
 }

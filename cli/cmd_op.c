@@ -144,7 +144,7 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     printf("# %s\n", r->why);
 }
 
-static int op_main(int argc, char **argv)
+int cli_cmd_op(int argc, char **argv)
 {
     const char *topo = NULL, *opname = NULL;
     bool json = false, help = false;
@@ -230,9 +230,4 @@ static int op_main(int argc, char **argv)
         print_human(t, op, &p, &r);
     cr_topo_free(t);
     return rc;
-}
-
-int cli_cmd_op(int argc, char **argv)
-{
-    return op_main(argc, argv);
 }

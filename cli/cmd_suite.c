@@ -130,7 +130,7 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             printf("# skipped %s: %s\n", rows[i].name, rows[i].error);
 }
 
-static int suite_main(int argc, char **argv)
+int cli_cmd_suite(int argc, char **argv)
 {
     const char *topo = NULL, *name = NULL;
     bool json = false;
@@ -182,9 +182,4 @@ static int suite_main(int argc, char **argv)
     cr_topo_free(t);
     cr_suite_free(s);
     return rc;
-}
-
-int cli_cmd_suite(int argc, char **argv)
-{
-    return suite_main(argc, argv);
 }

@@ -833,8 +833,7 @@ cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, 
     double lo = INFINITY, hi = 0;
     int usable = 0;
     for (int i = 0; i < n; i++)
-        if (pts[i].pred_s > 0 && pts[i].measured_s > 0 && isfinite(pts[i].pred_s) &&
-            isfinite(pts[i].measured_s)) {
+        if (acc_usable(&pts[i])) {
             usable++;
             lo = fmin(lo, fmin(pts[i].pred_s, pts[i].measured_s));
             hi = fmax(hi, fmax(pts[i].pred_s, pts[i].measured_s));

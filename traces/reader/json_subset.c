@@ -148,27 +148,11 @@ static cr_jsub_result literal(cr_jsub *c, const char *word)
     return CR_JSUB_OK;
 }
 
-/* After a member or element: skips whitespace, then takes the ',' (true in
- * *more) or the closing byte. */
-static cr_jsub_result after_item(cr_jsub *c, char close, bool *more)
+cr_jsub_result cr_jsub_key(cr_jsub *c, const char **k, size_t *kn)
 {
-    cr_jsub_result res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK)
-        return res;
-    if (*c->p != ',' && *c->p != close)
-        return CR_JSUB_NO;
-    *more = *c->p == ',';
-    c->p++;
-    return *more ? cr_jsub_ws(c) : CR_JSUB_OK;
-}
-
-static cr_jsub_result member(cr_jsub *c, json_t *obj)
-{
-    const char *k;
-    size_t kn;
     if (*c->p != '"')
         return CR_JSUB_NO;
-    cr_jsub_result res = cr_jsub_string(c, &k, &kn);
+    cr_jsub_result res = cr_jsub_string(c, k, kn);
     if (res == CR_JSUB_OK)
         res = cr_jsub_ws(c);
     if (res != CR_JSUB_OK)
@@ -176,7 +160,14 @@ static cr_jsub_result member(cr_jsub *c, json_t *obj)
     if (*c->p != ':')
         return CR_JSUB_NO;
     c->p++;
-    res = cr_jsub_ws(c);
+    return cr_jsub_ws(c);
+}
+
+static cr_jsub_result member(cr_jsub *c, json_t *obj)
+{
+    const char *k;
+    size_t kn;
+    cr_jsub_result res = cr_jsub_key(c, &k, &kn);
     if (res != CR_JSUB_OK)
         return res;
     json_t *v = NULL;
@@ -197,45 +188,29 @@ static cr_jsub_result member(cr_jsub *c, json_t *obj)
 
 static cr_jsub_result object(cr_jsub *c, json_t *obj)
 {
-    c->p++;
-    cr_jsub_result res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK)
-        return res;
-    if (*c->p == '}') {
-        c->p++;
-        return CR_JSUB_OK;
-    }
-    for (bool more = true; more;) {
+    bool more;
+    cr_jsub_result res = cr_jsub_open(c, '}', &more);
+    while (res == CR_JSUB_OK && more) {
         res = member(c, obj);
         if (res == CR_JSUB_OK)
-            res = after_item(c, '}', &more);
-        if (res != CR_JSUB_OK)
-            return res;
+            res = cr_jsub_after_item(c, '}', &more);
     }
-    return CR_JSUB_OK;
+    return res;
 }
 
 static cr_jsub_result array(cr_jsub *c, json_t *arr)
 {
-    c->p++;
-    cr_jsub_result res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK)
-        return res;
-    if (*c->p == ']') {
-        c->p++;
-        return CR_JSUB_OK;
-    }
-    for (bool more = true; more;) {
+    bool more;
+    cr_jsub_result res = cr_jsub_open(c, ']', &more);
+    while (res == CR_JSUB_OK && more) {
         json_t *v = NULL;
         res = cr_jsub_value(c, arr ? &v : NULL);
         if (res == CR_JSUB_OK && arr && json_array_append_new(arr, v) != 0)
             res = CR_JSUB_NO;
         if (res == CR_JSUB_OK)
-            res = after_item(c, ']', &more);
-        if (res != CR_JSUB_OK)
-            return res;
+            res = cr_jsub_after_item(c, ']', &more);
     }
-    return CR_JSUB_OK;
+    return res;
 }
 
 static cr_jsub_result container(cr_jsub *c, json_t **out)
@@ -312,19 +287,11 @@ static cr_jsub_result refill_member(cr_jsub *c, void *it)
 {
     const char *k;
     size_t kn;
-    if (!it || *c->p != '"')
+    if (!it)
         return CR_JSUB_NO;
-    cr_jsub_result res = cr_jsub_string(c, &k, &kn);
+    cr_jsub_result res = cr_jsub_key(c, &k, &kn);
     if (res == CR_JSUB_OK && !key_equals(json_object_iter_key(it), k, kn))
         res = CR_JSUB_NO;
-    if (res == CR_JSUB_OK)
-        res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK)
-        return res;
-    if (*c->p != ':')
-        return CR_JSUB_NO;
-    c->p++;
-    res = cr_jsub_ws(c);
     return res == CR_JSUB_OK ? cr_jsub_refill(c, json_object_iter_value(it)) : res;
 }
 
@@ -334,43 +301,27 @@ static cr_jsub_result refill_member(cr_jsub *c, void *it)
 static cr_jsub_result refill_object(cr_jsub *c, json_t *obj)
 {
     void *it = json_object_iter(obj);
-    c->p++;
-    cr_jsub_result res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK)
-        return res;
-    if (*c->p == '}') {
-        c->p++;
-        return it ? CR_JSUB_NO : CR_JSUB_OK;
-    }
-    for (bool more = true; more; it = json_object_iter_next(obj, it)) {
+    bool more;
+    cr_jsub_result res = cr_jsub_open(c, '}', &more);
+    for (; res == CR_JSUB_OK && more; it = json_object_iter_next(obj, it)) {
         res = refill_member(c, it);
         if (res == CR_JSUB_OK)
-            res = after_item(c, '}', &more);
-        if (res != CR_JSUB_OK)
-            return res;
+            res = cr_jsub_after_item(c, '}', &more);
     }
-    return it ? CR_JSUB_NO : CR_JSUB_OK;
+    return res == CR_JSUB_OK && it ? CR_JSUB_NO : res; /* old has more members */
 }
 
 static cr_jsub_result refill_array(cr_jsub *c, json_t *arr)
 {
     size_t n = json_array_size(arr), i = 0;
-    c->p++;
-    cr_jsub_result res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK)
-        return res;
-    if (*c->p == ']') {
-        c->p++;
-        return n == 0 ? CR_JSUB_OK : CR_JSUB_NO;
-    }
-    for (bool more = true; more; i++) {
+    bool more;
+    cr_jsub_result res = cr_jsub_open(c, ']', &more);
+    for (; res == CR_JSUB_OK && more; i++) {
         res = i < n ? cr_jsub_refill(c, json_array_get(arr, i)) : CR_JSUB_NO;
         if (res == CR_JSUB_OK)
-            res = after_item(c, ']', &more);
-        if (res != CR_JSUB_OK)
-            return res;
+            res = cr_jsub_after_item(c, ']', &more);
     }
-    return i == n ? CR_JSUB_OK : CR_JSUB_NO;
+    return res == CR_JSUB_OK && i != n ? CR_JSUB_NO : res; /* old has more elements */
 }
 
 static cr_jsub_result refill_scalar(cr_jsub *c, json_t *old)
@@ -388,8 +339,6 @@ static cr_jsub_result refill_scalar(cr_jsub *c, json_t *old)
         return res;
     }
     cr_jsub_num num;
-    if (*c->p != '-' && !is_digit(*c->p))
-        return CR_JSUB_NO;
     res = cr_jsub_number(c, &num);
     if (res != CR_JSUB_OK)
         return res;

@@ -60,7 +60,37 @@ static inline cr_jsub_result cr_jsub_ws(cr_jsub *c)
 /* At a '"': the string's bytes (borrowed from the input, not terminated). */
 cr_jsub_result cr_jsub_string(cr_jsub *c, const char **s, size_t *n);
 
-/* At a '-' or digit: the number. */
+/* At an object member: its key (as cr_jsub_string gives it), the ':' and
+ * the whitespace up to the value. */
+cr_jsub_result cr_jsub_key(cr_jsub *c, const char **k, size_t *kn);
+
+/* At a container's '{' or '[': takes it and the whitespace after; *more is
+ * false when close follows at once (the container is empty; taken too). */
+static inline cr_jsub_result cr_jsub_open(cr_jsub *c, char close, bool *more)
+{
+    c->p++;
+    cr_jsub_result res = cr_jsub_ws(c);
+    *more = res != CR_JSUB_OK || *c->p != close;
+    if (!*more)
+        c->p++;
+    return res;
+}
+
+/* After a member or element: skips whitespace, then takes the ',' (*more
+ * true, and the whitespace after it) or the closing byte close. */
+static inline cr_jsub_result cr_jsub_after_item(cr_jsub *c, char close, bool *more)
+{
+    cr_jsub_result res = cr_jsub_ws(c);
+    if (res != CR_JSUB_OK)
+        return res;
+    if (*c->p != ',' && *c->p != close)
+        return CR_JSUB_NO;
+    *more = *c->p == ',';
+    c->p++;
+    return *more ? cr_jsub_ws(c) : CR_JSUB_OK;
+}
+
+/* The number at c; CR_JSUB_NO where c holds no number (another type). */
 cr_jsub_result cr_jsub_number(cr_jsub *c, cr_jsub_num *out);
 
 /* Any value. With out, *out is its new tree (the caller owns it; NULL unless

@@ -597,23 +597,18 @@ static bool key_is(const char *k, size_t n, const char *word)
     return strlen(word) == n && memcmp(k, word, n) == 0;
 }
 
+/* Another type than a number is CR_JSUB_NO: make_event names the error. */
 static cr_jsub_result fast_number(cr_jsub *c, bool *present, double *out)
 {
     cr_jsub_num n;
-    if (*c->p != '-' && !(*c->p >= '0' && *c->p <= '9'))
-        return CR_JSUB_NO; /* another type: make_event names the error */
     cr_jsub_result res = cr_jsub_number(c, &n);
     if (res == CR_JSUB_OK) {
         *out = n.is_int ? (double)n.i : n.d;
-        if (present)
-            *present = true;
+        *present = true;
     }
     return res;
 }
 
-/* One "key":value of the event, at its key. Known keys of the wrong type are
- * CR_JSUB_NO; unknown keys are checked and skipped, as make_event ignores
- * them. A repeated key replaces the earlier value, as in jansson. */
 /* The event's args object at c. Why refill: building it anew took a third of
  * the fast path's time in malloc and free (perf, 128 MB bench trace), while
  * the args of one category mostly have the same keys event after event. */
@@ -641,20 +636,16 @@ static cr_jsub_result fast_args(cr_trace_reader *r, cr_jsub *c, fast_top *t)
     return CR_JSUB_OK;
 }
 
+/* One "key":value of the event, at its key. Known keys of the wrong type are
+ * CR_JSUB_NO; unknown keys are checked and skipped, as make_event ignores
+ * them. A repeated key replaces the earlier value, as in jansson. */
 static cr_jsub_result fast_member(cr_trace_reader *r, cr_jsub *c, fast_top *t)
 {
     static const char *const str_keys[TOP_STRINGS] = {"ph", "name", "cat"};
     const char *k;
     size_t kn;
-    if (*c->p != '"')
-        return CR_JSUB_NO;
-    cr_jsub_result res = cr_jsub_string(c, &k, &kn);
-    if (res == CR_JSUB_OK)
-        res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK || *c->p != ':')
-        return res != CR_JSUB_OK ? res : CR_JSUB_NO;
-    c->p++;
-    if ((res = cr_jsub_ws(c)) != CR_JSUB_OK)
+    cr_jsub_result res = cr_jsub_key(c, &k, &kn);
+    if (res != CR_JSUB_OK)
         return res;
     for (int i = 0; i < TOP_STRINGS; i++)
         if (key_is(k, kn, str_keys[i]))
@@ -664,9 +655,7 @@ static cr_jsub_result fast_member(cr_trace_reader *r, cr_jsub *c, fast_top *t)
     if (key_is(k, kn, "dur"))
         return fast_number(c, &t->has_dur, &t->dur);
     if (key_is(k, kn, "pid") || key_is(k, kn, "tid")) {
-        cr_jsub_num n;
-        if (*c->p != '-' && !(*c->p >= '0' && *c->p <= '9'))
-            return CR_JSUB_NO; /* string ids and the like: id_of() decides */
+        cr_jsub_num n; /* string ids and the like are CR_JSUB_NO: id_of() decides */
         if ((res = cr_jsub_number(c, &n)) == CR_JSUB_OK)
             *(k[0] == 'p' ? &t->pid : &t->tid) = n.is_int ? (int64_t)n.i : id_of_real(n.d);
         return res;
@@ -679,25 +668,14 @@ static cr_jsub_result fast_member(cr_trace_reader *r, cr_jsub *c, fast_top *t)
 /* The members of the event object at c (its '{'), up to its '}'. */
 static cr_jsub_result fast_object(cr_trace_reader *r, cr_jsub *c, fast_top *t)
 {
-    c->p++;
-    cr_jsub_result res = cr_jsub_ws(c);
-    if (res != CR_JSUB_OK || *c->p == '}') {
-        c->p += res == CR_JSUB_OK;
-        return res;
+    bool more;
+    cr_jsub_result res = cr_jsub_open(c, '}', &more);
+    while (res == CR_JSUB_OK && more) {
+        res = fast_member(r, c, t);
+        if (res == CR_JSUB_OK)
+            res = cr_jsub_after_item(c, '}', &more);
     }
-    for (;;) {
-        if ((res = fast_member(r, c, t)) != CR_JSUB_OK || (res = cr_jsub_ws(c)) != CR_JSUB_OK)
-            return res;
-        if (*c->p == '}') {
-            c->p++;
-            return CR_JSUB_OK;
-        }
-        if (*c->p != ',')
-            return CR_JSUB_NO;
-        c->p++;
-        if ((res = cr_jsub_ws(c)) != CR_JSUB_OK)
-            return res;
-    }
+    return res;
 }
 
 /* Copies the event's strings out of the read buffer, terminated. */

@@ -30,26 +30,12 @@ cr_jsub_result cr_jsub_ws_slow(cr_jsub *c)
     return CR_JSUB_SHORT;
 }
 
-/* Whether any of the 8 bytes of w is one the byte loop of cr_jsub_string
- * stops at: a control byte (< 0x20), '"', '\\' or one with the high bit set
- * (the "has a zero byte" test of Hacker's Delight, 6-1, on w and on w xor
- * the quote and the backslash). */
-static bool word_stops(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-    return ((((w - ones * 0x20) | (q - ones) | (b - ones)) & ~w) | w) & highs;
-}
-
 cr_jsub_result cr_jsub_string(cr_jsub *c, const char **s, size_t *n)
 {
     const unsigned char *p = (const unsigned char *)c->p + 1;
     const unsigned char *end = (const unsigned char *)c->end;
-    /* Eight bytes at a time while none is special (names run to 200 bytes),
-     * then byte by byte. Escapes, control bytes and UTF-8 go to jansson,
-     * which decodes and checks them. */
-    for (uint64_t w; end - p >= 8 && (memcpy(&w, p, 8), !word_stops(w));)
-        p += 8;
+    /* Escapes, control bytes and UTF-8 go to jansson, which decodes and
+     * checks them. */
     while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
         p++;
     if (p == end)

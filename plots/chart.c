@@ -487,6 +487,16 @@ static bool key_right(const cr_chart *c)
     return longest_name(c) <= KEY_RIGHT_MAX_CHARS;
 }
 
+/* The plot area's margins in px: 90 on the left for the y tick labels and
+ * title; on the right the key's longest entry (8 px a character) and its
+ * sample when the key is there, else 30. */
+#define LEFT_MARGIN_PX 90.0
+
+static double right_margin_px(const cr_chart *c, bool key_on_right)
+{
+    return key_on_right ? (double)longest_name(c) * 8.0 + 80.0 : 30.0;
+}
+
 /* Whether any labelled series has a point to label. */
 static bool has_labels(const cr_chart *c)
 {
@@ -547,14 +557,12 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
     }
     g->known = g->hi[0] > g->lo[0] && g->hi[1] > g->lo[1] && isfinite(g->lo[0]) &&
                isfinite(g->lo[1]) && (!g->lg[0] || g->lo[0] > 0) && (!g->lg[1] || g->lo[1] > 0);
-    g->left = 90;
+    g->left = LEFT_MARGIN_PX;
     g->top = 22 + 18.0 * title_lines(c);
     g->bottom = 62;
-    if (key_right(c)) {
-        g->right = (double)longest_name(c) * 8.0 + 80.0;
-    } else {
+    g->right = right_margin_px(c, key_right(c));
+    if (!key_right(c)) {
         int cols = key_columns(c);
-        g->right = 30;
         g->bottom += 10 + 20.0 * ceil((double)key_entries(c) / cols) + list_px;
     }
     g->w = fmax(200.0, g->pw - g->left - g->right);
@@ -1012,9 +1020,8 @@ static size_t title_chars(const cr_chart *c)
 {
     int pw, ph;
     chart_px(c, &pw, &ph);
-    bool right = c->kind == CR_CHART_BARS || key_right(c);
-    double key = right ? (double)longest_name(c) * 8.0 + 80.0 : 30.0;
-    double centre = 90.0 + (pw - 90.0 - key) / 2.0;
+    double key = right_margin_px(c, c->kind == CR_CHART_BARS || key_right(c));
+    double centre = LEFT_MARGIN_PX + (pw - LEFT_MARGIN_PX - key) / 2.0;
     double half = fmin(centre, pw - centre) - 10.0;
     return half > 160.0 ? (size_t)(2.0 * half / 8.0) : 40;
 }
@@ -1275,11 +1282,12 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     cr_sbuf_add(b, "\n");
     int pw, ph;
     chart_px(c, &pw, &ph);
+    /* an XY chart's plot area: the one place_labels placed the labels on,
+     * the numbered list under the key growing the image */
+    xy_geom g = {0};
     if (c->kind == CR_CHART_XY) {
-        /* the numbered list under the key grows the image */
-        xy_geom g0;
-        xy_geom_of(c, tag_rows(c, lp), &g0);
-        ph = g0.ph;
+        xy_geom_of(c, tag_rows(c, lp), &g);
+        ph = g.ph;
     }
     cr_sbuf_add(b,
                 "if (strstrt(outfile, \".svg\") > 0) {\n"
@@ -1348,10 +1356,7 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
         return;
     }
 
-    /* fixed margins and ranges: the plot area place_labels placed the
-     * labels on */
-    xy_geom g;
-    xy_geom_of(c, tag_rows(c, lp), &g);
+    /* fixed margins and ranges: the plot area g */
     write_tag_list(c, b, lp, &g);
     for (int a = 0; a < 2; a++)
         if (!c->range_set[a] && g.lg[a] && g.known)

@@ -219,13 +219,15 @@ out:
 }
 
 /* Suite rows on one topology. */
-static cr_status suite_rows(const cr_topo *t, const char *name, cr_suite **suite, cr_op_row **rows,
-                            int *n, cr_diag *d)
+static cr_status suite_rows(const cr_topo *t, const cr_plot_sources *s, cr_suite **suite,
+                            cr_op_row **rows, int *n, cr_diag *d)
 {
     *suite = NULL;
     *rows = NULL;
     *n = 0;
-    cr_status st = cr_suite_open(name, suite, d);
+    if (!s || !s->suite)
+        return cr_diag_set(d, CR_EUNSUPPORTED, "no suite given");
+    cr_status st = cr_suite_open(s->suite, suite, d);
     if (st != CR_OK)
         return st;
     st = cr_op_eval_suite(t, *suite, rows, n, d);
@@ -234,6 +236,21 @@ static cr_status suite_rows(const cr_topo *t, const char *name, cr_suite **suite
         *suite = NULL;
     }
     return st;
+}
+
+/* The measured times of suite's problems (cr_plot_match_measured): the
+ * harness results of s and the cases of its traces and logs, read into
+ * *meas when s names any. */
+static cr_status suite_measured(const cr_topo *t, const cr_plot_sources *s, const cr_suite *suite,
+                                cr_plot_meas *meas, cr_plot_mprob **mp, int *nmp,
+                                cr_plot_mprob_count *mc, cr_diag *d)
+{
+    if (s->n_traces > 0 || s->n_nccl_logs > 0) {
+        cr_status st = cr_plot_meas_load(t, s, meas, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return cr_plot_match_measured(suite, s, meas->list.n ? meas : NULL, mp, nmp, mc, d);
 }
 
 /* Where the gap chart's measured times come from, for its caption. */
@@ -260,12 +277,10 @@ static void measured_source(const cr_plot_sources *s, const cr_plot_mprob_count 
 cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart **out, cr_diag *d)
 {
     *out = NULL;
-    if (!s || !s->suite)
-        return cr_diag_set(d, CR_EUNSUPPORTED, "no suite given");
     cr_suite *suite = NULL;
     cr_op_row *rows = NULL;
     int n = 0;
-    cr_status st = suite_rows(t, s->suite, &suite, &rows, &n, d);
+    cr_status st = suite_rows(t, s, &suite, &rows, &n, d);
     if (st != CR_OK)
         return st;
     cr_gap_row *g = calloc((size_t)(n ? n : 1), sizeof *g);
@@ -283,11 +298,7 @@ cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart
     /* measured times: harness results and trace cases of the suite's
      * problems, one series per variant measured ("baseline", "overlap, 4
      * chunks") */
-    if ((s->n_traces > 0 || s->n_nccl_logs > 0) &&
-        (st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
-        goto out;
-    if ((st = cr_plot_match_measured(suite, s, meas.list.n ? &meas : NULL, &mp, &nmp, &mc, d)) !=
-        CR_OK)
+    if ((st = suite_measured(t, s, suite, &meas, &mp, &nmp, &mc, d)) != CR_OK)
         goto out;
     for (int j = 0; j < nmp; j++) {
         int v = 0;
@@ -347,8 +358,6 @@ cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_
                                  cr_diag *d)
 {
     *out = NULL;
-    if (!s || !s->suite)
-        return cr_diag_set(d, CR_EUNSUPPORTED, "no suite given");
     cr_suite *suite = NULL;
     cr_op_row *rows = NULL;
     cr_plot_mprob *mp = NULL;
@@ -356,14 +365,10 @@ cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_
     cr_plot_meas meas = {0};
     cr_table *tb = NULL;
     int n = 0, nmp = 0;
-    cr_status st = suite_rows(t, s->suite, &suite, &rows, &n, d);
+    cr_status st = suite_rows(t, s, &suite, &rows, &n, d);
     if (st != CR_OK)
         return st;
-    if ((s->n_traces > 0 || s->n_nccl_logs > 0) &&
-        (st = cr_plot_meas_load(t, s, &meas, d)) != CR_OK)
-        goto out;
-    if ((st = cr_plot_match_measured(suite, s, meas.list.n ? &meas : NULL, &mp, &nmp, &mc, d)) !=
-        CR_OK)
+    if ((st = suite_measured(t, s, suite, &meas, &mp, &nmp, &mc, d)) != CR_OK)
         goto out;
     if (nmp == 0) {
         st = cr_diag_set(d, CR_EUNSUPPORTED,
@@ -642,12 +647,10 @@ cr_status cr_plot_suite_table(const cr_topo *t, const cr_plot_sources *s, cr_tab
                               cr_diag *d)
 {
     *out = NULL;
-    if (!s || !s->suite)
-        return cr_diag_set(d, CR_EUNSUPPORTED, "no suite given");
     cr_suite *suite = NULL;
     cr_op_row *rows = NULL;
     int n = 0;
-    cr_status st = suite_rows(t, s->suite, &suite, &rows, &n, d);
+    cr_status st = suite_rows(t, s, &suite, &rows, &n, d);
     if (st != CR_OK)
         return st;
     char title[300];

@@ -710,6 +710,33 @@ out:
     return st;
 }
 
+/* ---------- steps ---------- */
+
+/* One step of x->n flows, each after two of the previous step (a ring's
+ * steps, PAT's rounds): flow i goes from rank o(i) to o(i + to_shift),
+ * after (*prev)[i] (the rank's own previous send) and
+ * (*prev)[i + feed_shift] (the send that brought it the data), indices
+ * mod n, o(i) = order[i] (i where order is NULL); the first step after the
+ * op's start. Then swaps *prev and *cur, so *prev holds this step's flows. */
+static cr_status step_flows(xp *x, const int *order, int to_shift, int feed_shift, double payload,
+                            bool red, bool first, int **prev, int **cur)
+{
+    int n = x->n, *p = *prev, *c = *cur;
+    cr_status st = CR_OK;
+    for (int i = 0; i < n; i++) {
+        int j = (i + to_shift) % n;
+        int dep = first ? x->first : p[i], dep2 = first ? -1 : p[(i + feed_shift) % n];
+        c[i] = flow(x, order ? order[i] : i, order ? order[j] : j, payload, red, dep, dep2);
+        if (c[i] < 0) {
+            st = x->err;
+            break;
+        }
+    }
+    *prev = c;
+    *cur = p;
+    return st;
+}
+
 /* ---------- ring ---------- */
 
 /* Mean route latency of the ring's n edges order[i] -> order[i+1]. A ring
@@ -820,18 +847,7 @@ static cr_status ring(xp *x)
         for (int k = 0; k < steps && st == CR_OK; k++) {
             bool red =
                 sp->coll == CR_COLL_REDUCESCATTER || (sp->coll == CR_COLL_ALLREDUCE && k < n - 1);
-            for (int i = 0; i < n; i++) {
-                int dep = k == 0 ? x->first : prev[i];
-                int dep2 = k == 0 ? -1 : prev[(i + n - 1) % n];
-                cur[i] = flow(x, order[i], order[(i + 1) % n], chunk, red, dep, dep2);
-                if (cur[i] < 0) {
-                    st = x->err;
-                    break;
-                }
-            }
-            int *tmp = prev;
-            prev = cur;
-            cur = tmp;
+            st = step_flows(x, order, 1, n - 1, chunk, red, k == 0, &prev, &cur);
         }
         x->step_at = -1;
     }
@@ -1029,31 +1045,21 @@ static cr_status pat(xp *x)
                 const cr_sim_use *u;
                 int nu;
                 double lat = 0;
-                st = cr_sim_path(x->s, x->op, x->ranks[i], x->ranks[((i - dist) % n + n) % n], &u,
-                                 &nu, &lat);
+                int to = (i + n - dist) % n;
+                st = cr_sim_path(x->s, x->op, x->ranks[i], x->ranks[to], &u, &nu, &lat);
                 if (st == CR_ENOTFOUND)
                     st = cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d",
-                                     x->ranks[i], x->ranks[((i - dist) % n + n) % n]);
+                                     x->ranks[i], x->ranks[to]);
                 else if (st != CR_OK)
                     st = oom(x);
                 route = fmax(route, lat);
             }
             x->step_at = fmax(sp->step_lat_s * steps / R, route);
-            for (int i = 0; i < n && st == CR_OK; i++) {
-                int to = ((i - dist) % n + n) % n;
-                /* the message of the previous round that fed rank i */
-                int feeder = r == 0 ? -1 : ((i + (1 << kp)) % n);
-                int dep = r == 0 ? x->first : prev[i];
-                int dep2 = r == 0 ? -1 : prev[feeder];
-                cur[i] = flow(x, i, to, blocks * sp->bytes / n / C, rs, dep, dep2);
-                if (cur[i] < 0) {
-                    st = x->err;
-                    break;
-                }
-            }
-            int *tmp = prev;
-            prev = cur;
-            cur = tmp;
+            /* to rank i - 2^k; fed by the previous round's message from
+             * rank i + 2^kp */
+            if (st == CR_OK)
+                st = step_flows(x, NULL, n - dist, r == 0 ? 0 : 1 << kp, blocks * sp->bytes / n / C,
+                                rs, r == 0, &prev, &cur);
         }
     x->step_at = -1;
 out:

@@ -1030,41 +1030,48 @@ static cr_status pat(xp *x)
     int steps = floor_log2(n) + 1;
     bool rs = sp->coll == CR_COLL_REDUCESCATTER;
     int *prev = malloc((size_t)n * sizeof *prev), *cur = malloc((size_t)n * sizeof *cur);
+    double *round_s = malloc(((size_t)R + 1) * sizeof *round_s);
     cr_status st = CR_OK;
-    if (!prev || !cur) {
+    if (!prev || !cur || !round_s) {
         st = oom(x);
         goto out;
+    }
+    /* each round's step latency, the same on every channel: its share of
+     * coll's, at least the round's slowest route */
+    for (int r = 0; r < R && st == CR_OK; r++) {
+        int dist = 1 << (rs ? R - 1 - r : r);
+        double route = 0;
+        for (int i = 0; i < n && st == CR_OK; i++) {
+            const cr_sim_use *u;
+            int nu;
+            double lat = 0;
+            int to = (i + n - dist) % n;
+            st = cr_sim_path(x->s, x->op, x->ranks[i], x->ranks[to], &u, &nu, &lat);
+            if (st == CR_ENOTFOUND)
+                st = cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d", x->ranks[i],
+                                 x->ranks[to]);
+            else if (st != CR_OK)
+                st = oom(x);
+            route = fmax(route, lat);
+        }
+        round_s[r] = fmax(sp->step_lat_s * steps / R, route);
     }
     for (int c = 0; c < C && st == CR_OK; c++)
         for (int r = 0; r < R && st == CR_OK; r++) {
             int k = rs ? R - 1 - r : r; /* the distance is 2^k */
             int dist = 1 << k, kp = rs ? k + 1 : k - 1;
             double blocks = dist < n - dist ? dist : n - dist;
-            double route = 0; /* the round's slowest route */
-            for (int i = 0; i < n && st == CR_OK; i++) {
-                const cr_sim_use *u;
-                int nu;
-                double lat = 0;
-                int to = (i + n - dist) % n;
-                st = cr_sim_path(x->s, x->op, x->ranks[i], x->ranks[to], &u, &nu, &lat);
-                if (st == CR_ENOTFOUND)
-                    st = cr_diag_set(x->d, st, "simulator: no route from GPU %d to GPU %d",
-                                     x->ranks[i], x->ranks[to]);
-                else if (st != CR_OK)
-                    st = oom(x);
-                route = fmax(route, lat);
-            }
-            x->step_at = fmax(sp->step_lat_s * steps / R, route);
+            x->step_at = round_s[r];
             /* to rank i - 2^k; fed by the previous round's message from
              * rank i + 2^kp */
-            if (st == CR_OK)
-                st = step_flows(x, NULL, n - dist, r == 0 ? 0 : 1 << kp, blocks * sp->bytes / n / C,
-                                rs, r == 0, &prev, &cur);
+            st = step_flows(x, NULL, n - dist, r == 0 ? 0 : 1 << kp, blocks * sp->bytes / n / C, rs,
+                            r == 0, &prev, &cur);
         }
     x->step_at = -1;
 out:
     free(prev);
     free(cur);
+    free(round_s);
     return st;
 }
 

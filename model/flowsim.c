@@ -36,6 +36,7 @@
  *     event.
  */
 #include "flowsim.h"
+#include "flowsim_heap.h"
 #include "nic.h"
 
 #include <float.h>
@@ -49,11 +50,8 @@
 enum { T_FLOW = 0, T_DELAY = 1 };
 enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
-/* Link costs for route selection (cr_nic_hop_cost, nic.c): a PCIe or C2C hop
- * costs a little more than a hop on the scale-up or scale-out fabric, so GPUs
- * with NVLink (or XGMI) do not route peer traffic through a shared PCIe switch,
- * while equal-hop paths over the same kind of links tie and share the traffic
- * (NCCL's preference order NVLink > PCIe, src/graph/paths.cc). */
+/* An unreached distance; route searches cost a hop cr_nic_hop_cost (nic.h),
+ * as NCCL's NIC choice does. */
 #define DINF INT_MAX
 /* Events between two progress reports: a few per second on one core. */
 #define PROGRESS_EVERY 65536
@@ -192,19 +190,13 @@ typedef struct {
     double lat_s;
 } route_t;
 
-/* An integer-keyed binary heap of devices (Dijkstra). */
-typedef struct {
-    int *v, *d;
-    long n, cap;
-} iheap;
-
 /* One direction of a search: distances, settled flags, touched list. */
 typedef struct {
     int *dist;
     unsigned char *settled;
     int *touched;
     int n_touched;
-    iheap h;
+    cr_iheap h;
 } search_t;
 
 struct cr_sim {
@@ -215,12 +207,10 @@ struct cr_sim {
     int *domain;     /* per GPU rank: its scale-up (NVLink/XGMI) domain */
     int *node_first; /* per node: its first GPU rank */
     /* NCCL's NIC choice for point-to-point across nodes (ncclTopoGetLocalNet,
-     * nic_shares and nic_mark): per GPU rank its nearest NICs (devices, topology order:
-     * near_nic[near_off[g] .. near_off[g + 1])), the NIC share of each GPU
+     * nic_shares and nic_mark): per GPU rank its nearest NICs (nics), the NIC share of each GPU
      * rank when every GPU of the topology is a rank (def_share), and a
      * per-device stamp marking the NICs a restricted route search may cross */
-    cr_nic_map *nics;         /* nic.c */
-    int *near_off, *near_nic; /* nics->off, nics->nic */
+    cr_nic_map *nics; /* nic.c */
     unsigned char *def_share;
     int *nic_ok, nic_stamp;
     bool restrict_nic; /* the search under way honours nic_ok */
@@ -357,16 +347,6 @@ static char *dup_str(const char *s)
     return p;
 }
 
-/* A hop through the host (PCIe, or C2C: NVLink-C2C to a Grace CPU, a
- * socket link) costs more than a scale-up or network hop, so GPUs joined by
- * NVLink never send peer traffic through a PCIe switch or a CPU (on GB200,
- * GPU -> Grace -> GPU is as short as GPU -> NVSwitch -> GPU); NCCL ranks
- * such paths (PHB, SYS) below NVL (src/graph/paths.cc). */
-static int link_cost(const cr_link *l)
-{
-    return cr_nic_hop_cost(l);
-}
-
 static bool has_reduce(const cr_topo *t, int v)
 {
     const cr_dev *dv = &t->devs[v];
@@ -391,8 +371,7 @@ static void search_free(search_t *x)
     free(x->dist);
     free(x->settled);
     free(x->touched);
-    free(x->h.v);
-    free(x->h.d);
+    cr_iheap_free(&x->h);
 }
 
 /* ---------- construction ---------- */
@@ -687,7 +666,7 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
     memcpy(o->ranks, ranks, (size_t)n * sizeof *ranks);
     for (int i = 0; i < n; i++)
         o->member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
-    if (s->near_off[s->t->n_gpus] > 0) {
+    if (s->nics->off[s->t->n_gpus] > 0) {
         if (!(o->share = calloc((size_t)s->t->n_gpus + 1, 1))) {
             free(o->name);
             free(o->ranks);
@@ -706,59 +685,6 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
 
 /* ---------- routing ---------- */
 
-static int ih_push(iheap *h, int v, int dist)
-{
-    if (h->n + 1 > h->cap) {
-        long c = h->cap ? h->cap * 2 : 64;
-        int *a = realloc(h->v, (size_t)c * sizeof *a);
-        if (!a)
-            return -1;
-        h->v = a;
-        int *b = realloc(h->d, (size_t)c * sizeof *b);
-        if (!b)
-            return -1;
-        h->d = b;
-        h->cap = c;
-    }
-    long i = h->n++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (h->d[p] <= dist)
-            break;
-        h->v[i] = h->v[p];
-        h->d[i] = h->d[p];
-        i = p;
-    }
-    h->v[i] = v;
-    h->d[i] = dist;
-    return 0;
-}
-
-static void ih_pop(iheap *h, int *v, int *dist)
-{
-    *v = h->v[0];
-    *dist = h->d[0];
-    long n = --h->n;
-    int lv = h->v[n], ld = h->d[n];
-    long i = 0;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h->d[c + 1] < h->d[c])
-            c++;
-        if (h->d[c] >= ld)
-            break;
-        h->v[i] = h->v[c];
-        h->d[i] = h->d[c];
-        i = c;
-    }
-    if (n > 0) {
-        h->v[i] = lv;
-        h->d[i] = ld;
-    }
-}
-
 static int search_reset(search_t *x, int src)
 {
     for (int i = 0; i < x->n_touched; i++) {
@@ -769,7 +695,7 @@ static int search_reset(search_t *x, int src)
     x->h.n = 0;
     x->dist[src] = 0;
     x->touched[x->n_touched++] = src;
-    return ih_push(&x->h, src, 0);
+    return cr_iheap_push(&x->h, src, 0);
 }
 
 /* The least key of a search's heap after dropping stale entries; DINF when
@@ -780,7 +706,7 @@ static int search_top(search_t *x)
         int v = x->h.v[0], d = x->h.d[0];
         if (!x->settled[v] && d == x->dist[v])
             return d;
-        ih_pop(&x->h, &v, &d);
+        cr_iheap_pop(&x->h, &v, &d);
     }
     return DINF;
 }
@@ -806,12 +732,12 @@ static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, b
             continue;
         if (s->restrict_nic && t->devs[w].kind == CR_DEV_NIC && s->nic_ok[w] != s->nic_stamp)
             continue;
-        int nd = du + link_cost(l);
+        int nd = du + cr_nic_hop_cost(l);
         if (nd < x->dist[w]) {
             if (x->dist[w] == DINF)
                 x->touched[x->n_touched++] = w;
             x->dist[w] = nd;
-            if (ih_push(&x->h, w, nd))
+            if (cr_iheap_push(&x->h, w, nd))
                 return -1;
         }
         if (other && other->dist[w] != DINF && (long)nd + other->dist[w] < *mu)
@@ -829,7 +755,7 @@ static int fw_until(cr_sim *s, int target)
         if (search_top(x) == DINF)
             return 0;
         int v, dv;
-        ih_pop(&x->h, &v, &dv);
+        cr_iheap_pop(&x->h, &v, &dv);
         x->settled[v] = 1;
         if (v != s->fw_src && !can_forward(s, v))
             continue;
@@ -864,7 +790,7 @@ static int bidir(cr_sim *s, int src, int dst, int *D)
             break;
         int v, dv;
         if (tf <= tb) {
-            ih_pop(&f->h, &v, &dv);
+            cr_iheap_pop(&f->h, &v, &dv);
             f->settled[v] = 1;
             if (b->dist[v] != DINF && (long)dv + b->dist[v] < mu)
                 mu = (long)dv + b->dist[v];
@@ -873,7 +799,7 @@ static int bidir(cr_sim *s, int src, int dst, int *D)
             if (relax(s, f, b, v, dv, true, src, &mu))
                 return -1;
         } else {
-            ih_pop(&b->h, &v, &dv);
+            cr_iheap_pop(&b->h, &v, &dv);
             b->settled[v] = 1;
             if (f->dist[v] != DINF && (long)dv + f->dist[v] < mu)
                 mu = (long)dv + f->dist[v];
@@ -959,7 +885,7 @@ static int dag_back(cr_sim *s, int src, int from, int *nn)
             int u = cr_link_other(l, v);
             if (!f->settled[u] || (u != src && !can_forward(s, u)))
                 continue;
-            if (cr_link_bw_from(l, u) <= 0 || f->dist[u] + link_cost(l) != f->dist[v])
+            if (cr_link_bw_from(l, u) <= 0 || f->dist[u] + cr_nic_hop_cost(l) != f->dist[v])
                 continue;
             if (dag_edge(s, u, t->adj[k]))
                 return -1;
@@ -1002,7 +928,7 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
             const cr_link *l = &t->links[t->adj[k]];
             int w = cr_link_other(l, u);
             if (!b->settled[w] || cr_link_bw_from(l, u) <= 0 ||
-                (long)f->dist[u] + link_cost(l) + b->dist[w] != D)
+                (long)f->dist[u] + cr_nic_hop_cost(l) + b->dist[w] != D)
                 continue;
             if (dag_edge(s, u, t->adj[k]))
                 return -1;
@@ -1031,7 +957,7 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
             const cr_link *l = &t->links[t->adj[k]];
             int q = cr_link_other(l, v);
             if (!b->settled[q] || cr_link_bw_from(l, v) <= 0 ||
-                (long)b->dist[q] + link_cost(l) != b->dist[v])
+                (long)b->dist[q] + cr_nic_hop_cost(l) != b->dist[v])
                 continue;
             if (dag_edge(s, v, t->adj[k]))
                 return -1;
@@ -1143,11 +1069,6 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
     return s->n_routes++;
 }
 
-static int n_near(const cr_sim *s, int g)
-{
-    return s->near_off[g + 1] - s->near_off[g];
-}
-
 /* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
  * bitmap over GPU ranks; writes share[g] for every member g (0: no NIC
  * near it). */
@@ -1172,8 +1093,6 @@ static int near_nics_build(cr_sim *s)
     s->grp_cnt = calloc(nd, sizeof *s->grp_cnt);
     if (!s->nics || !s->def_share || !s->nic_ok || !s->grp_cnt)
         return -1;
-    s->near_off = s->nics->off;
-    s->near_nic = s->nics->nic;
     uint64_t *all = calloc(ng / 64 + 1, sizeof *all);
     if (!all)
         return -1;
@@ -1205,8 +1124,8 @@ static void pair_shares(const cr_sim *s, const unsigned char *share, int a, int 
     const cr_topo *t = s->t;
     int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
     *ma = *mb = 0;
-    if (na < 0 || nb < 0 || na == nb || s->domain[a] == s->domain[b] || n_near(s, a) == 0 ||
-        n_near(s, b) == 0)
+    if (na < 0 || nb < 0 || na == nb || s->domain[a] == s->domain[b] ||
+        cr_nic_count(s->nics, a) == 0 || cr_nic_count(s->nics, b) == 0)
         return;
     *ma = share && share[a] ? share[a] : s->def_share[a];
     *mb = share && share[b] ? share[b] : s->def_share[b];
@@ -3301,7 +3220,7 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
     if (s->dense)
         m += (size_t)s->t->n_gpus * (size_t)s->t->n_gpus * sizeof *s->dense;
     size_t ng = (size_t)s->t->n_gpus + 1;
-    m += ng * (sizeof *s->near_off + 1) + (size_t)s->near_off[ng - 1] * sizeof *s->near_nic;
+    m += ng * (sizeof *s->nics->off + 1) + (size_t)s->nics->off[ng - 1] * sizeof *s->nics->nic;
     m += 2 * ((size_t)s->t->n_devs + 1) * sizeof(int); /* nic_ok, grp_cnt */
     for (int i = 0; i < s->n_ops; i++)
         m += s->ops[i].share ? ng : 0;

@@ -6,79 +6,19 @@
  */
 #include "nic.h"
 
+#include "flowsim_heap.h"
+
 #include <limits.h>
 #include <stdlib.h>
 
-/* Hop costs: a host hop (PCIe, C2C) above a scale-up or network hop, so
- * GPUs joined by NVLink never route peer traffic through a PCIe switch or
- * a CPU (GB200: GPU -> Grace -> GPU is as short as GPU -> NVSwitch -> GPU). */
-#define COST_HOP 8
-#define COST_PCIE 9
 /* At most this many nearest NICs per GPU are kept (a share fits a byte);
  * DGX-class nodes have one or two. */
 #define NEAR_NICS_MAX 255
-
-int cr_nic_hop_cost(const cr_link *l)
-{
-    return l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C ? COST_PCIE : COST_HOP;
-}
 
 /* A hop that joins GPUs of one scale-up domain: not a way to a NIC. */
 static bool scaleup_link(const cr_link *l)
 {
     return l->kind == CR_LINK_NVLINK || l->kind == CR_LINK_XGMI || l->kind == CR_LINK_ICI;
-}
-
-typedef struct {
-    int *d, *v; /* min-heap on d, lazy: stale entries skipped on pop */
-    long n, cap;
-} heap_t;
-
-static int heap_push(heap_t *h, int d, int v)
-{
-    if (h->n == h->cap) {
-        long cap = h->cap ? 2 * h->cap : 64;
-        int *nd = realloc(h->d, (size_t)cap * sizeof *nd);
-        if (!nd)
-            return -1;
-        h->d = nd;
-        int *nv = realloc(h->v, (size_t)cap * sizeof *nv);
-        if (!nv)
-            return -1;
-        h->v = nv;
-        h->cap = cap;
-    }
-    long i = h->n++;
-    while (i > 0 && h->d[(i - 1) / 2] > d) {
-        h->d[i] = h->d[(i - 1) / 2];
-        h->v[i] = h->v[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->d[i] = d;
-    h->v[i] = v;
-    return 0;
-}
-
-static void heap_pop(heap_t *h, int *d, int *v)
-{
-    *d = h->d[0];
-    *v = h->v[0];
-    int ld = h->d[--h->n], lv = h->v[h->n];
-    long i = 0;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && h->d[c + 1] < h->d[c])
-            c++;
-        if (h->d[c] >= ld)
-            break;
-        h->d[i] = h->d[c];
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    h->d[i] = ld;
-    h->v[i] = lv;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -89,7 +29,7 @@ static int cmp_int(const void *a, const void *b)
 
 /* Appends GPU rank g's nearest NICs to m->nic (*n entries used of *cap).
  * dist: n_devs ints, all INT_MAX, left so; touched: n_devs ints of scratch. */
-static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, heap_t *h,
+static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, cr_iheap *h,
                     int *dist, int *touched)
 {
     int src = t->gpus[g], node = t->devs[src].node, nt = 0, rc = 0;
@@ -100,11 +40,11 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, 
     h->n = 0;
     dist[src] = 0;
     touched[nt++] = src;
-    if (heap_push(h, 0, src))
+    if (cr_iheap_push(h, src, 0))
         return -1;
     while (h->n > 0) {
         int v, dv;
-        heap_pop(h, &dv, &v);
+        cr_iheap_pop(h, &v, &dv);
         if (dv != dist[v])
             continue; /* stale */
         if (dv > best)
@@ -139,7 +79,7 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, 
                 if (dist[w] == INT_MAX)
                     touched[nt++] = w;
                 dist[w] = dw;
-                if (heap_push(h, dw, w)) {
+                if (cr_iheap_push(h, w, dw)) {
                     rc = -1;
                     break;
                 }
@@ -160,7 +100,7 @@ cr_nic_map *cr_nic_map_new(const cr_topo *t)
     cr_nic_map *m = calloc(1, sizeof *m);
     size_t nd = (size_t)t->n_devs + 1;
     int *dist = malloc(nd * sizeof *dist), *touched = malloc(nd * sizeof *touched);
-    heap_t h = {0};
+    cr_iheap h = {0};
     long n = 0, cap = 0;
     int rc = -1;
     if (!m || !dist || !touched || !(m->off = malloc(((size_t)t->n_gpus + 1) * sizeof *m->off)))
@@ -177,8 +117,7 @@ cr_nic_map *cr_nic_map_new(const cr_topo *t)
 out:
     free(dist);
     free(touched);
-    free(h.d);
-    free(h.v);
+    cr_iheap_free(&h);
     if (rc) {
         cr_nic_map_free(m);
         return NULL;

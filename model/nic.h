@@ -25,10 +25,17 @@ typedef struct cr_nic_map {
     int *nic;
 } cr_nic_map;
 
-/* Route cost of one hop: a hop through the host (PCIe, or C2C to a Grace
- * CPU) costs more than a scale-up or network hop (NCCL ranks PHB, SYS
- * below NVL, src/graph/paths.cc). The simulator's routes use the same. */
-int cr_nic_hop_cost(const cr_link *l);
+/* Route cost of one hop: a hop through the host (PCIe, or C2C: NVLink-C2C
+ * to a Grace CPU, a socket link) costs 9, a little more than a scale-up or
+ * network hop's 8 (NCCL ranks PHB, SYS below NVL, src/graph/paths.cc), so GPUs
+ * joined by NVLink never send peer traffic through a PCIe switch or a CPU
+ * (GB200: GPU -> Grace -> GPU is as short as GPU -> NVSwitch -> GPU), while
+ * equal-hop paths over the same kind of links tie and share the traffic.
+ * The simulator's routes use the same (inline: its searches' inner loop). */
+static inline int cr_nic_hop_cost(const cr_link *l)
+{
+    return l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C ? 9 : 8;
+}
 
 /* The NICs nearest to each GPU, as ncclTopoGetLocal(GPU, NET) finds them:
  * the least cr_nic_hop_cost path from the GPU through host devices of its

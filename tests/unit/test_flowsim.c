@@ -207,6 +207,23 @@ static void test_pat_closed_form(void **state)
     cr_topo_free(t);
 }
 
+/* The end of a pipelined ring allgather of S on ch channels over GPU ranks
+ * 0 .. n-1 of t, bw_eff 1, no launch or step latency (the rings' own
+ * links and hops are all its time). */
+static double ring_allgather_end_s(const cr_topo *t, int n, double S, int ch)
+{
+    cr_sim *s = sim_on(t);
+    int *r = iota(n, 1);
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLGATHER, CR_ALGO_RING, S, ch, 0, 0, 1.0);
+    sp.grain = CR_SIM_GRAIN_PIPELINED;
+    int op = add_coll(s, &sp, r, n);
+    run_ok(s);
+    double end_s = cr_sim_op_get(s, op).end_s;
+    free(r);
+    cr_sim_free(s);
+    return end_s;
+}
+
 /* Rings through neighbours on a direct mesh: eight GPUs, every pair linked
  * at 64 GB/s each way (a fully meshed MI300X board). The search finds six
  * arc-disjoint directed rings (three Hamiltonian cycles, each both ways:
@@ -219,16 +236,10 @@ static void test_mesh_rings_use_the_links(void **state)
 {
     (void)state;
     cr_topo *t = fx_mesh(8, 64e9);
-    cr_sim *s = sim_on(t);
-    int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     double S = 768e6;
-    cr_sim_coll_spec sp = spec(CR_COLL_ALLGATHER, CR_ALGO_RING, S, 6, 0, 0, 1.0);
-    sp.grain = CR_SIM_GRAIN_PIPELINED;
-    int op = add_coll(s, &sp, r, 8);
-    run_ok(s);
     /* latency: 7 steps of one 0.5 us hop */
-    assert_close(cr_sim_op_get(s, op).end_s, 7 * FX_HOP_LAT + 7.0 / 8 * S / (6 * 64e9), 1e-6, 0);
-    cr_sim_free(s);
+    assert_close(ring_allgather_end_s(t, 8, S, 6), 7 * FX_HOP_LAT + 7.0 / 8 * S / (6 * 64e9), 1e-6,
+                 0);
     cr_topo_free(t);
 }
 
@@ -248,16 +259,9 @@ static void test_torus_rings_decompose(void **state)
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_open("tpu-v5p-64", &t, &d), CR_OK);
     assert_int_equal(t->n_gpus, 64);
-    cr_sim *s = sim_on(t);
-    int *r = iota(64, 1);
     double S = 384e6;
-    cr_sim_coll_spec sp = spec(CR_COLL_ALLGATHER, CR_ALGO_RING, S, 6, 0, 0, 1.0);
-    sp.grain = CR_SIM_GRAIN_PIPELINED;
-    int op = add_coll(s, &sp, r, 64);
-    run_ok(s);
-    assert_close(cr_sim_op_get(s, op).end_s, 63 * 1e-6 + 63.0 / 64 * (S / 6) / 100e9, 1e-6, 0);
-    free(r);
-    cr_sim_free(s);
+    assert_close(ring_allgather_end_s(t, 64, S, 6), 63 * 1e-6 + 63.0 / 64 * (S / 6) / 100e9, 1e-6,
+                 0);
     cr_topo_free(t);
 }
 

@@ -87,6 +87,17 @@ struct opts {
     bool json, per_rank, have_e;
 };
 
+/* Whether v is a whole decimal number from lo to hi; then *out is it. */
+static bool parse_int(const char *v, long lo, long hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end || end == v || x < lo || x > hi)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
 static int parse(int argc, char **argv, struct opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -135,25 +146,16 @@ static int parse(int argc, char **argv, struct opts *o)
             o->scenario = v;
         } else if (!strcmp(a, "--nchannels") || !strcmp(a, "--channels")) {
             NEED();
-            char *end;
-            long c = strtol(v, &end, 10);
-            if (*end || end == v || c < 1 || c > 1024)
+            if (!parse_int(v, 1, 1024, &o->channels))
                 return cli_usage_error("sim", "%s \"%s\" is not a number from 1 to 1024", a, v);
-            o->channels = (int)c;
         } else if (!strcmp(a, "--root")) {
             NEED();
-            char *end;
-            long r = strtol(v, &end, 10);
-            if (*end || end == v || r < 0 || r > 1000000)
+            if (!parse_int(v, 0, 1000000, &o->root))
                 return cli_usage_error("sim", "--root \"%s\" is not a rank number", v);
-            o->root = (int)r;
         } else if (!strcmp(a, "--top")) {
             NEED();
-            char *end;
-            long c = strtol(v, &end, 10);
-            if (*end || end == v || c < 0 || c > 100000)
+            if (!parse_int(v, 0, 100000, &o->top))
                 return cli_usage_error("sim", "--top \"%s\" is not a count from 0 to 100000", v);
-            o->top = (int)c;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
             NEED();
             if (cli_parse_size(v, &o->b))

@@ -2201,6 +2201,13 @@ static nvtxDomainHandle_t NVTX_API w_dcreate(const char *name)
 
 /* ----- the payload extension (module NVTX_EXT_PAYLOAD_MODULEID) ----- */
 
+/* The id a schema or enum registration returns, as NVTX's contract gives
+ * it: the caller's static id when given, else a fresh dynamic one. */
+static uint64_t schema_id(bool given, uint64_t id)
+{
+    return given ? id : __atomic_fetch_add(&nv.next_schema, 1, __ATOMIC_RELAXED);
+}
+
 static uint64_t NVTX_API w_schema_reg(nvtxDomainHandle_t d, const nvtxPayloadSchemaAttr_t *attr)
 {
     nvtxPayloadSchemaAttr_t a;
@@ -2208,7 +2215,7 @@ static uint64_t NVTX_API w_schema_reg(nvtxDomainHandle_t d, const nvtxPayloadSch
         return 0;
     pthread_mutex_lock(&nv.mu);
     uint64_t id =
-        (a.fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID) ? a.schemaId : nv.next_schema++;
+        schema_id((a.fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID) != 0, a.schemaId);
     if (!nvp_register_schema(&nv.reg, d, attr, id))
         id = 0;
     pthread_mutex_unlock(&nv.mu);
@@ -2224,13 +2231,25 @@ static uint64_t NVTX_API w_enum_reg(nvtxDomainHandle_t d, const nvtxPayloadEnumA
         return 0;
     pthread_mutex_lock(&nv.mu);
     uint64_t id =
-        (a.fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID) ? a.schemaId : nv.next_schema++;
+        schema_id((a.fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID) != 0, a.schemaId);
     if (!nvp_register_enum(&nv.reg, d, attr, id))
         id = 0;
     pthread_mutex_unlock(&nv.mu);
     if (!id)
         note_error("an NVTX payload enum could not be read; its values are not named");
     return id;
+}
+
+/* The attributes of a push that carries only a name (ascii), with no payload
+ * for CUPTI: what nvtxRangePushPayload hands it. */
+static void named_attr(nvtxEventAttributes_t *a, const char *ascii)
+{
+    memset(a, 0, sizeof *a);
+    a->version = NVTX_VERSION;
+    a->size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a->messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a->message.ascii = ascii;
+    no_payload(a);
 }
 
 /* nvtxRangePushPayload: a push whose only data is the payload; named after
@@ -2249,12 +2268,7 @@ static int NVTX_API w_push_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd,
         pthread_mutex_unlock(&nv.mu);
     }
     nvtxEventAttributes_t a;
-    memset(&a, 0, sizeof a);
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    a.message.ascii = name;
-    no_payload(&a); /* for CUPTI; ours is ext (decoded above) */
+    named_attr(&a, name); /* no payload for CUPTI; ours is ext (decoded above) */
     if (own_mode()) {
         own_open(d, true, next_own_id(), &a, NULL, ext, true, bad);
     } else {
@@ -2340,46 +2354,50 @@ static bool nvtx_guard_only(void)
  * (NCCL's ncclCommInit* ranges) reaches CUPTI as a plain pop and its range
  * closes. Guards are installed only over CUPTI's own handlers. */
 
+/* What a guard hands CUPTI: attr_for_cupti of the caller's attributes
+ * (attr itself, or clean). */
+static const nvtxEventAttributes_t *guarded(const nvtxEventAttributes_t *attr,
+                                            nvtxEventAttributes_t *clean)
+{
+    nvtxEventAttributes_t a;
+    bool ok = read_attr(attr, &a);
+    return attr_for_cupti(attr, &a, ok, clean);
+}
+
 static int NVTX_API gd_push_ex(const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a, clean;
-    bool ok = read_attr(attr, &a);
-    return orig.push_ex(attr_for_cupti(attr, &a, ok, &clean));
+    nvtxEventAttributes_t clean;
+    return orig.push_ex(guarded(attr, &clean));
 }
 
 static int NVTX_API gd_dpush_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a, clean;
-    bool ok = read_attr(attr, &a);
-    return orig.dpush_ex(d, attr_for_cupti(attr, &a, ok, &clean));
+    nvtxEventAttributes_t clean;
+    return orig.dpush_ex(d, guarded(attr, &clean));
 }
 
 static nvtxRangeId_t NVTX_API gd_start_ex(const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a, clean;
-    bool ok = read_attr(attr, &a);
-    return orig.start_ex(attr_for_cupti(attr, &a, ok, &clean));
+    nvtxEventAttributes_t clean;
+    return orig.start_ex(guarded(attr, &clean));
 }
 
 static nvtxRangeId_t NVTX_API gd_dstart_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a, clean;
-    bool ok = read_attr(attr, &a);
-    return orig.dstart_ex(d, attr_for_cupti(attr, &a, ok, &clean));
+    nvtxEventAttributes_t clean;
+    return orig.dstart_ex(d, guarded(attr, &clean));
 }
 
 static void NVTX_API gd_mark_ex(const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a, clean;
-    bool ok = read_attr(attr, &a);
-    orig.mark_ex(attr_for_cupti(attr, &a, ok, &clean));
+    nvtxEventAttributes_t clean;
+    orig.mark_ex(guarded(attr, &clean));
 }
 
 static void NVTX_API gd_dmark_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *attr)
 {
-    nvtxEventAttributes_t a, clean;
-    bool ok = read_attr(attr, &a);
-    orig.dmark_ex(d, attr_for_cupti(attr, &a, ok, &clean));
+    nvtxEventAttributes_t clean;
+    orig.dmark_ex(d, guarded(attr, &clean));
 }
 
 /* Schema and enum ids as NVTX's contract gives them (the caller's static id,
@@ -2390,9 +2408,7 @@ static uint64_t NVTX_API gd_schema_reg(nvtxDomainHandle_t d, const nvtxPayloadSc
     nvtxPayloadSchemaAttr_t a;
     if (nvp_safe_read(&a, attr, sizeof a) != sizeof a)
         return 0;
-    if (a.fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID)
-        return a.schemaId;
-    return __atomic_fetch_add(&nv.next_schema, 1, __ATOMIC_RELAXED);
+    return schema_id((a.fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID) != 0, a.schemaId);
 }
 
 static uint64_t NVTX_API gd_enum_reg(nvtxDomainHandle_t d, const nvtxPayloadEnumAttr_t *attr)
@@ -2401,9 +2417,7 @@ static uint64_t NVTX_API gd_enum_reg(nvtxDomainHandle_t d, const nvtxPayloadEnum
     nvtxPayloadEnumAttr_t a;
     if (nvp_safe_read(&a, attr, sizeof a) != sizeof a)
         return 0;
-    if (a.fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID)
-        return a.schemaId;
-    return __atomic_fetch_add(&nv.next_schema, 1, __ATOMIC_RELAXED);
+    return schema_id((a.fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID) != 0, a.schemaId);
 }
 
 /* nvtxRangePushPayload: a plain push named "payload range" (the payload is
@@ -2413,12 +2427,7 @@ static int NVTX_API gd_push_pl(nvtxDomainHandle_t d, const nvtxPayloadData_t *pd
     (void)pd;
     (void)count;
     nvtxEventAttributes_t a;
-    memset(&a, 0, sizeof a);
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    a.message.ascii = "payload range";
-    no_payload(&a);
+    named_attr(&a, "payload range");
     return orig.dpush_ex ? orig.dpush_ex(d, &a) : 0;
 }
 

@@ -725,15 +725,16 @@ static double released_comp_s(double t_all, double t_few, double tcomm)
 }
 
 /* One inter-SM candidate: s SMs (or NCCL's channels) communicate, the
- * others compute. */
+ * others compute; t_all is the compute time on every SM (comp_s), the same
+ * for every candidate. */
 static void inter_try(const env *v, const ops_work *w, cr_op_result *r, int s, double tcomm,
-                      const char *mech, double chunks, double steps)
+                      const char *mech, double chunks, double steps, double t_all)
 {
     const consts *c = &v->c;
     cr_op_sched *ex = &r->inter;
     if (!isfinite(tcomm) || s >= v->g->sms)
         return;
-    double tt = 0, t_all = comp_s(v, w, v->g->sms, &tt);
+    double tt = 0;
     double tcomp = released_comp_s(t_all, comp_s(v, w, v->g->sms - s, &tt), tcomm);
     double tmem = mem_s(v, w->hbm_bytes);
     double non = fmin(tcomp, tcomm) / chunks + r->lat_s;
@@ -766,7 +767,8 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
      * ld/st where TMA cannot reach the peers). */
     cr_op_sched *in = &r->intra;
     in->t_launch_s = c->launch_s;
-    in->t_comp_s = comp_s(v, w, S, &tiles) / (1 - c->intra_penalty);
+    double t_all = comp_s(v, w, S, &tiles);
+    in->t_comp_s = t_all / (1 - c->intra_penalty);
     in->t_mem_s = tmem;
     cr_status st = comm_mech_s(v, w, gs, CR_MECH_TMA, S, &in->t_comm_s, NULL, d);
     snprintf(in->mech, sizeof in->mech, "tma");
@@ -796,17 +798,17 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
     st = comm_mech_s(v, w, gs, CR_MECH_CE, 0, &tcomm, NULL, d);
     if (st != CR_OK)
         return st;
-    inter_try(v, w, r, 0, tcomm, "ce", chunks, steps);
+    inter_try(v, w, r, 0, tcomm, "ce", chunks, steps, t_all);
     st = comm_mech_s(v, w, gs, CR_MECH_NONE, 0, &tcomm, &used, d);
     if (st != CR_OK)
         return st;
-    inter_try(v, w, r, used > 0 ? used : 1, tcomm, "nccl", chunks, steps);
+    inter_try(v, w, r, used > 0 ? used : 1, tcomm, "nccl", chunks, steps, t_all);
     for (size_t i = 0; i < sizeof cand / sizeof cand[0] && cand[i] < S; i++)
         for (size_t j = 0; j < sizeof mechs / sizeof mechs[0]; j++) {
             st = comm_mech_s(v, w, gs, mechs[j], cand[i], &tcomm, NULL, d);
             if (st != CR_OK)
                 return st;
-            inter_try(v, w, r, cand[i], tcomm, cr_mech_name(mechs[j]), chunks, steps);
+            inter_try(v, w, r, cand[i], tcomm, cr_mech_name(mechs[j]), chunks, steps, t_all);
         }
     if (!isfinite(r->inter.pred_s))
         return cr_diag_set(d, CR_EUNSUPPORTED,

@@ -6,8 +6,14 @@
 # ($OUT/log.txt), a fresh scratch folder $W, the CUDA and CUPTI paths, and
 #
 #   build_tracer          build libcommroof_trace.so into $W ($LIB); exits on failure
+#   build_demos           build kernels/trace_demo and kernels/overhead into $W; exits on failure
+#   build_nvtx_demo       build tests/trace/nvtx_payload_demo.c into $W/nvtx_demo (status: gcc's)
 #   traced DIR CMD...     run CMD under the tracer, traces written to DIR
 #   one DIR               the largest trace in DIR (torchrun's agent may leave an empty one)
+#   nvtx_counts FILE...   the trace's "nvtx_*" counters
+#   overhead_pair I       process pair I of the overhead measure: kernels/overhead untraced,
+#                         then traced, lines into $OUT/overhead.txt; the trace checked
+#                         (check_trace.py, 50,100 kernels) into $W/chk.txt (status: the check's)
 #
 # Not run on its own.
 set -u
@@ -27,9 +33,20 @@ build_tracer() {
     -isystem $CUDA/include -o $LIB traces/tracer/commroof_trace.c \
     -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
 }
+build_demos() {
+  $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/trace_demo kernels/trace_demo/trace_demo.cu -ldl || exit 1
+  $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu || exit 1
+}
+build_nvtx_demo() { gcc -std=c11 -O1 -I$CUDA/include -o $W/nvtx_demo tests/trace/nvtx_payload_demo.c -ldl; }
 traced() { # DIR CMD...
   local d=$1; shift
   mkdir -p "$d"
   CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB COMMROOF_TRACE_DIR=$d "$@"
 }
 one() { ls -S "$1"/commroof-trace.*.json | head -1; }
+nvtx_counts() { grep -o '"nvtx_[a-z_]*":[^,]*' "$@"; }
+overhead_pair() { # I
+  $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/untraced p$1 /" >> $OUT/overhead.txt
+  rm -rf $W/ovh; traced $W/ovh $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/traced p$1 /" >> $OUT/overhead.txt
+  python3 traces/tracer/check_trace.py "$(one $W/ovh)" --expect-kernels 50100 > $W/chk.txt
+}

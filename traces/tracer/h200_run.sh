@@ -17,8 +17,7 @@ uname -r; $CUDA/bin/nvcc --version | tail -2; echo "cupti in $CUPTI_LIB"; grep P
 
 echo "== build"
 build_tracer
-$CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/trace_demo kernels/trace_demo/trace_demo.cu -ldl || exit 1
-$CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu || exit 1
+build_demos
 
 CR=""
 if [ -x .crcarry/commroof ]; then
@@ -57,19 +56,16 @@ cp "$(one $W/torch)" $OUT/torch_demo.json
 # NCCL's ranges in it should now carry "payload":{"Message size [bytes]":...}
 # (traces/README.md, NVTX extended payloads; not yet seen on a GPU)
 grep -o '"name":"nccl[A-Za-z]*","args":{[^}]*}[^}]*}' $OUT/torch_demo.json | head -5
-grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/torch_demo.json
+nvtx_counts $OUT/torch_demo.json
 
 echo "== nvtx payload demo (NCCL's schemas and calls without NCCL; CUPTI mode here)"
-gcc -std=c11 -O1 -I$CUDA/include -o $W/nvtx_demo tests/trace/nvtx_payload_demo.c -ldl &&
-  traced $W/nvtx $W/nvtx_demo; echo "rc=$?"
-cp "$(one $W/nvtx)" $OUT/nvtx_payload_demo.json && grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/nvtx_payload_demo.json
+build_nvtx_demo && traced $W/nvtx $W/nvtx_demo; echo "rc=$?"
+cp "$(one $W/nvtx)" $OUT/nvtx_payload_demo.json && nvtx_counts $OUT/nvtx_payload_demo.json
 
 echo "== overhead (10,000 kernels of 10 us, 5 loops per process, $REPS processes each, alternating)"
 : > $OUT/overhead.txt
 for i in $(seq 1 $REPS); do
-  $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/untraced p$i /" >> $OUT/overhead.txt
-  rm -rf $W/ovh; traced $W/ovh $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/traced p$i /" >> $OUT/overhead.txt
-  python3 traces/tracer/check_trace.py "$(one $W/ovh)" --expect-kernels 50100 > $W/chk.txt; echo "   check rc=$? $(head -1 $W/chk.txt | cut -c1-160)"
+  overhead_pair $i; echo "   check rc=$? $(head -1 $W/chk.txt | cut -c1-160)"
 done
 gzip -c "$(one $W/ovh)" > $OUT/overhead_traced.json.gz
 python3 traces/tracer/overhead_summary.py $OUT/overhead.txt 10000

@@ -31,12 +31,11 @@ uname -r; $CUDA/bin/nvcc --version | tail -1
 
 echo "== build"
 build_tracer
-gcc -std=c11 -O1 -I$CUDA/include -o $W/nvtx_demo tests/trace/nvtx_payload_demo.c -ldl || exit 1
+build_nvtx_demo || exit 1
 if [ -n "$BIN" ] && "$BIN/overhead/overhead" -n 10 -t 1000 -r 1 >/dev/null; then
   cp "$BIN/trace_demo/trace_demo" "$BIN/overhead/overhead" $W/
 else
-  $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/trace_demo kernels/trace_demo/trace_demo.cu -ldl || exit 1
-  $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu || exit 1
+  build_demos
 fi
 devline() { grep -o '"name":"commroof_device","args":{[^}]*}' "$1" | head -1; }
 
@@ -50,28 +49,26 @@ tail -c 200 $OUT/cuda_demo_killed_pci.json; echo
 
 echo "== 2. guard mode (COMMROOF_TRACE_NVTX_WRAP=0)"
 COMMROOF_TRACE_NVTX_WRAP=0 traced $W/nv0 $W/nvtx_demo; echo "nvtx demo WRAP=0 rc=$? (0 expected; 139 before the guard)"
-cp "$(one $W/nv0)" $OUT/nvtx_payload_demo_wrap0.json && grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/nvtx_payload_demo_wrap0.json
+cp "$(one $W/nv0)" $OUT/nvtx_payload_demo_wrap0.json && nvtx_counts $OUT/nvtx_payload_demo_wrap0.json
 traced $W/nv1 $W/nvtx_demo; echo "nvtx demo wrappers rc=$? (0 expected)"
-grep -o '"nvtx_[a-z_]*":[^,]*' "$(one $W/nv1)"
+nvtx_counts "$(one $W/nv1)"
 COMMROOF_TRACE_NVTX_WRAP=0 traced $W/t0 timeout 150 python3 kernels/trace_demo/torch_demo.py --nccl >/dev/null
 echo "torch demo WRAP=0 rc=$? (0 expected)"
 cp "$(one $W/t0)" $OUT/torch_demo_wrap0.json
 grep -o '"name":"nccl[A-Za-z]*","args":{[^}]*}' $OUT/torch_demo_wrap0.json | sort | uniq -c | head
-grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/torch_demo_wrap0.json; devline $OUT/torch_demo_wrap0.json
+nvtx_counts $OUT/torch_demo_wrap0.json; devline $OUT/torch_demo_wrap0.json
 traced $W/t1 timeout 150 python3 kernels/trace_demo/torch_demo.py --nccl >/dev/null
 echo "torch demo wrappers rc=$? (0 expected)"
 cp "$(one $W/t1)" $OUT/torch_demo_2.json
 grep -o '"name":"nccl[A-Za-z]*","args":{[^}]*}' $OUT/torch_demo_2.json | sort | uniq -c | cut -c1-300 | head
-grep -o '"nvtx_[a-z_]*":[^,]*' $OUT/torch_demo_2.json
+nvtx_counts $OUT/torch_demo_2.json
 # CUPTI's u64 0 for "no payload" must not reach the traces (the NaN mark)
 echo "ranges with \"payload\":0: $(cat $OUT/*.json | grep -c '"payload":0,') (0 expected)"
 
 echo "== 3. overhead (10,000 kernels of 10 us, 5 loops per process, $REPS processes each, alternating)"
 : > $OUT/overhead.txt
 for i in $(seq 1 "$REPS"); do
-  $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/untraced p$i /" >> $OUT/overhead.txt
-  rm -rf $W/ovh; traced $W/ovh $W/overhead -n 10000 -t 10000 -r 5 | sed "s/^/traced p$i /" >> $OUT/overhead.txt
-  python3 traces/tracer/check_trace.py "$(one $W/ovh)" --expect-kernels 50100 > $W/chk.txt
+  overhead_pair "$i"
   echo "   p$i check rc=$? $(grep -o 'dropped[^,]*' $W/chk.txt | head -1) $(head -1 $W/chk.txt | cut -c1-120)"
 done
 python3 traces/tracer/overhead_summary.py $OUT/overhead.txt 10000

@@ -431,8 +431,8 @@ out:
 
 int cli_cmd_check(int argc, char **argv)
 {
-    const char *topo = NULL, *opname = NULL, *bulk_file = NULL, *mval = NULL, *mopt = NULL;
-    bool json = false;
+    const char *topo = NULL, *opname = NULL, *mval = NULL, *mopt = NULL;
+    bool json = false, bulk_mode = false;
     /* first pass: help, bulk mode, and the operator (parameters parse
      * against it) */
     for (int i = 1; i < argc; i++) {
@@ -442,14 +442,14 @@ int cli_cmd_check(int argc, char **argv)
             return CLI_OK;
         }
         if (strncmp(a, "--measured-json", 15) == 0 && (a[15] == '\0' || a[15] == '='))
-            bulk_file = a;
+            bulk_mode = true;
         if (!opname && a[0] != '-' && !strchr(a, '=') &&
             (i == 1 || argv[i - 1][0] != '-' || strcmp(argv[i - 1], "--json") == 0 ||
              strchr(argv[i - 1], '=')))
             opname = a;
     }
-    if (bulk_file) {
-        bulk_file = NULL;
+    if (bulk_mode) {
+        const char *bulk_file = NULL;
         for (int i = 1; i < argc;) {
             int r1 = opt_value("--measured-json", argc, argv, &i, &bulk_file);
             int r2 = r1 ? 0 : opt_value("--topo", argc, argv, &i, &topo);

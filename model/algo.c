@@ -688,28 +688,53 @@ static void rail_alltoall(const struct cr_coll_ctx *c, double *L, double S)
     }
 }
 
+/* The per-rank loads (rail_message) of gather, scatter, sendrecv or
+ * all-to-all of S bytes rooted at root into L (4n doubles). */
+static void rail_loads(const struct cr_coll_ctx *c, cr_coll coll, int root, double S, double *L)
+{
+    int n = c->n;
+    for (int k = 0; k < 4 * n; k++)
+        L[k] = 0;
+    if (coll == CR_COLL_ALLTOALL)
+        rail_alltoall(c, L, S);
+    for (int i = 0; i < n && coll != CR_COLL_ALLTOALL; i++) {
+        if (coll == CR_COLL_SENDRECV)
+            rail_message(c, L, i, (i + 1) % n, S);
+        else if (i != root && coll == CR_COLL_GATHER)
+            rail_message(c, L, i, root, S / n);
+        else if (i != root)
+            rail_message(c, L, root, i, S / n);
+    }
+}
+
 /* Time of gather, scatter, sendrecv or all-to-all from each rank's
- * scale-up and NIC loads (rail_message), the scale-up ports at eff_up, a
+ * scale-up and NIC loads (rail_loads), the scale-up ports at eff_up, a
  * rank's own NICs (rank_net_Bps) at their class' efficiency. Records the
- * worst in *wb / *wc / *we. */
+ * worst in *wb / *wc / *we. Loads and scans are kept in c->rail_memo: one
+ * request asks for them for LL and Simple under each protocol tried and
+ * again for its attainable figure, each an O(n) pass over the ranks. */
 static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
                         double *wb, double *wc, double *we)
 {
     int n = c->n, root = rq->root >= 0 && rq->root < n ? rq->root : 0;
     double S = rq->bytes, *L = c->load;
-    for (int k = 0; k < 4 * n; k++)
-        L[k] = 0;
-    if (rq->coll == CR_COLL_ALLTOALL)
-        rail_alltoall(c, L, S);
-    for (int i = 0; i < n && rq->coll != CR_COLL_ALLTOALL; i++) {
-        if (rq->coll == CR_COLL_SENDRECV)
-            rail_message(c, L, i, (i + 1) % n, S);
-        else if (i != root && rq->coll == CR_COLL_GATHER)
-            rail_message(c, L, i, root, S / n);
-        else if (i != root)
-            rail_message(c, L, root, i, S / n);
+    struct cr_rail_memo *m = c->rail_memo;
+    if (!(m->load_ok && m->coll == (int)rq->coll && m->root == root && m->bytes == S)) {
+        rail_loads(c, rq->coll, root, S, L);
+        *m =
+            (struct cr_rail_memo){.load_ok = true, .coll = (int)rq->coll, .root = root, .bytes = S};
     }
+    for (int e = 0; e < 4; e++)
+        if (m->r[e].ok && m->r[e].eff_up == eff_up) {
+            if (m->r[e].found) {
+                *wb = m->r[e].wb;
+                *wc = m->r[e].wc;
+                *we = m->r[e].we;
+            }
+            return m->r[e].worst;
+        }
     double worst = 0;
+    bool found = false;
     for (int k = 0; k < 4 * n; k++) {
         bool net = k % 4 >= 2;
         /* the NIC share's class: the NICs, or the rank's own PCIe link
@@ -723,7 +748,19 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
             *wb = L[k];
             *wc = cap;
             *we = eff;
+            found = true;
         }
+    }
+    int e = m->next;
+    m->next = (e + 1) % 4;
+    m->r[e].ok = true;
+    m->r[e].found = found;
+    m->r[e].eff_up = eff_up;
+    m->r[e].worst = worst;
+    if (found) {
+        m->r[e].wb = *wb;
+        m->r[e].wc = *wc;
+        m->r[e].we = *we;
     }
     return worst;
 }

@@ -158,7 +158,8 @@ static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
     c->rank_node = malloc((size_t)n * sizeof *c->rank_node);
     c->rank_local = malloc((size_t)n * sizeof *c->rank_local);
     c->load = malloc((size_t)n * 4 * sizeof *c->load);
-    if (!first || !c->rank_node || !c->rank_local || !c->load) {
+    c->rail_memo = calloc(1, sizeof *c->rail_memo);
+    if (!first || !c->rank_node || !c->rank_local || !c->load || !c->rail_memo) {
         free(first);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
@@ -573,6 +574,7 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     free(ctx->rank_net_hw);
     free(ctx->node_rank);
     free(ctx->load);
+    free(ctx->rail_memo);
     free(ctx);
 }
 

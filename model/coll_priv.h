@@ -10,6 +10,22 @@
 #include "coll.h"
 #include "params.h"
 
+/* What rail_time (algo.c) last computed, so that the evaluations of one
+ * request (LL and Simple for each protocol asked, the attainable figure,
+ * predict_all) rebuild the O(n) loads once and scan them once per
+ * efficiency: load holds the loads of (coll, root, bytes) where load_ok;
+ * r[] the scans of those loads at eff_up (found: some load was positive). */
+struct cr_rail_memo {
+    bool load_ok;
+    int coll, root;
+    double bytes;
+    int next;
+    struct {
+        bool ok, found;
+        double eff_up, worst, wb, wc, we;
+    } r[4];
+};
+
 struct cr_coll_ctx {
     const cr_topo *topo;
     cr_rankset *ranks;
@@ -54,6 +70,7 @@ struct cr_coll_ctx {
     int node_slots, rail_nodes;
     int *a2a_cnt;
     double *load;
+    struct cr_rail_memo *rail_memo; /* rail_time's last loads and times (algo.c) */
     /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
      * a scale-up domain, between domains on one rail, between domains off
      * the rail (PXN: a scale-up hop to the rail's GPU first) */

@@ -1233,6 +1233,58 @@ static void test_ll128_plan_channels(void **state)
     cr_topo_free(t);
 }
 
+/* rail_time keeps its loads and scans between evaluations of one context
+ * (coll_priv.h cr_rail_memo). Each request of a set that varies collective,
+ * root, size and protocol, evaluated right after each other one on a shared
+ * context, must give what a fresh context gives it, to the bit. --ranks
+ * 0,1,2,8 makes the roots differ: gather to rank 3 (GPU 8, alone on its
+ * node) takes three messages through its one NIC, to rank 0 one. */
+static cr_coll_req memo_req(int k)
+{
+    const cr_coll colls[4] = {CR_COLL_GATHER, CR_COLL_SCATTER, CR_COLL_SENDRECV, CR_COLL_ALLTOALL};
+    cr_coll coll = colls[k % 4];
+    cr_coll_req rq = cr_coll_req_default(coll, (k / 4) % 2 ? 1e9 : 65536);
+    rq.root = coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER ? 3 * ((k / 8) % 2) : 0;
+    rq.algo = CR_ALGO_DIRECT;
+    rq.proto = (k / 16) % 2 ? CR_PROTO_LL : CR_PROTO_SIMPLE;
+    return rq;
+}
+
+static void test_rail_memo_matches_fresh(void **state)
+{
+    (void)state;
+    enum { NREQ = 32 };
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const char *sets[2] = {NULL, "0,1,2,8"};
+    for (int s = 0; s < 2; s++) {
+        cr_coll_pred fresh[NREQ];
+        for (int k = 0; k < NREQ; k++) {
+            cr_coll_req rq = memo_req(k);
+            cr_coll_ctx *c = cr_test_coll_ctx(t, sets[s]);
+            fresh[k] = eval_req(c, &rq).pred;
+            cr_coll_ctx_free(c);
+        }
+        cr_coll_ctx *shared = cr_test_coll_ctx(t, sets[s]);
+        for (int i = 0; i < NREQ; i++)
+            for (int k = 0; k < NREQ; k++) {
+                cr_coll_req before = memo_req(i), rq = memo_req(k);
+                (void)eval_req(shared, &before);
+                cr_coll_pred a = eval_req(shared, &rq).pred;
+                if (a.pred_s != fresh[k].pred_s || a.wire_bytes != fresh[k].wire_bytes ||
+                    a.link_Bps != fresh[k].link_Bps || a.wire_Bps != fresh[k].wire_Bps)
+                    fail_msg("%s root %d %g B after request %d: shared %.17g s, fresh %.17g s",
+                             cr_coll_name(rq.coll), rq.root, rq.bytes, i, a.pred_s,
+                             fresh[k].pred_s);
+            }
+        cr_coll_ctx_free(shared);
+        /* the roots differ where the set is uneven (requests 4 and 12:
+         * gather of 1 GB, Simple, to rank 0 and to rank 3) */
+        if (sets[s])
+            assert_true(fresh[12].pred_s > 2 * fresh[4].pred_s);
+    }
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1262,6 +1314,7 @@ int main(void)
         cmocka_unit_test(test_nvls_agrs_own_copy),
         cmocka_unit_test(test_peer_route_over_nvlink),
         cmocka_unit_test(test_ll128_plan_channels),
+        cmocka_unit_test(test_rail_memo_matches_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -762,11 +762,12 @@ static cr_status place_labels(const cr_chart *c, label_plan *lp)
     }
     if (!g.known)
         goto done;
+    bool dense = dense_points(c);
     for (int i = 0; i < c->ns; i++) {
         const series *s = &c->s[i];
         if (s->style == CR_SERIES_BAND || !drawable(s, g.lg[0], g.lg[1]))
             continue;
-        double hm = marker_half(s->style, dense_points(c)), prev[2] = {NAN, NAN};
+        double hm = marker_half(s->style, dense), prev[2] = {NAN, NAN};
         bool lines = s->style == CR_SERIES_LINE || s->style == CR_SERIES_DASHED ||
                      s->style == CR_SERIES_LINEPOINTS;
         for (int j = 0; j < s->n; j++) {

@@ -264,11 +264,6 @@ cr_jsub_result cr_jsub_value(cr_jsub *c, json_t **out)
 
 /* ---------- refill ---------- */
 
-static bool key_equals(const char *key, const char *k, size_t kn)
-{
-    return strncmp(key, k, kn) == 0 && key[kn] == '\0';
-}
-
 static cr_jsub_result refill_member(cr_jsub *c, void *it)
 {
     const char *k;
@@ -276,7 +271,7 @@ static cr_jsub_result refill_member(cr_jsub *c, void *it)
     if (!it)
         return CR_JSUB_NO;
     cr_jsub_result res = cr_jsub_key(c, &k, &kn);
-    if (res == CR_JSUB_OK && !key_equals(json_object_iter_key(it), k, kn))
+    if (res == CR_JSUB_OK && !cr_jsub_is(k, kn, json_object_iter_key(it)))
         res = CR_JSUB_NO;
     return res == CR_JSUB_OK ? cr_jsub_refill(c, json_object_iter_value(it)) : res;
 }

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -59,6 +60,12 @@ static inline cr_jsub_result cr_jsub_ws(cr_jsub *c)
 
 /* At a '"': the string's bytes (borrowed from the input, not terminated). */
 cr_jsub_result cr_jsub_string(cr_jsub *c, const char **s, size_t *n);
+
+/* Whether the n bytes at s (a string as cr_jsub_string gives it) are word. */
+static inline bool cr_jsub_is(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
 
 /* At an object member: its key (as cr_jsub_string gives it), the ':' and
  * the whitespace up to the value. */

@@ -264,7 +264,7 @@ static cr_trace_cat cat_ofn(const char *cat, size_t n)
         {"gpu_user_annotation", CR_TRACE_NVTX},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strlen(map[i].name) == n && memcmp(cat, map[i].name, n) == 0)
+        if (cr_jsub_is(cat, n, map[i].name))
             return map[i].cat;
     return CR_TRACE_OTHER;
 }
@@ -592,11 +592,6 @@ typedef struct {
     json_t *args; /* owned */
 } fast_top;
 
-static bool key_is(const char *k, size_t n, const char *word)
-{
-    return strlen(word) == n && memcmp(k, word, n) == 0;
-}
-
 /* Another type than a number is CR_JSUB_NO: make_event names the error. */
 static cr_jsub_result fast_number(cr_jsub *c, bool *present, double *out)
 {
@@ -648,19 +643,19 @@ static cr_jsub_result fast_member(cr_trace_reader *r, cr_jsub *c, fast_top *t)
     if (res != CR_JSUB_OK)
         return res;
     for (int i = 0; i < TOP_STRINGS; i++)
-        if (key_is(k, kn, str_keys[i]))
+        if (cr_jsub_is(k, kn, str_keys[i]))
             return *c->p == '"' ? cr_jsub_string(c, &t->str[i], &t->len[i]) : CR_JSUB_NO;
-    if (key_is(k, kn, "ts"))
+    if (cr_jsub_is(k, kn, "ts"))
         return fast_number(c, &t->has_ts, &t->ts);
-    if (key_is(k, kn, "dur"))
+    if (cr_jsub_is(k, kn, "dur"))
         return fast_number(c, &t->has_dur, &t->dur);
-    if (key_is(k, kn, "pid") || key_is(k, kn, "tid")) {
+    if (cr_jsub_is(k, kn, "pid") || cr_jsub_is(k, kn, "tid")) {
         cr_jsub_num n; /* string ids and the like are CR_JSUB_NO: id_of() decides */
         if ((res = cr_jsub_number(c, &n)) == CR_JSUB_OK)
             *(k[0] == 'p' ? &t->pid : &t->tid) = n.is_int ? (int64_t)n.i : id_of_real(n.d);
         return res;
     }
-    if (key_is(k, kn, "args"))
+    if (cr_jsub_is(k, kn, "args"))
         return fast_args(r, c, t);
     return cr_jsub_value(c, NULL);
 }

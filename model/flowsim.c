@@ -36,7 +36,7 @@
  *     event.
  */
 #include "flowsim.h"
-#include "flowsim_heap.h"
+#include "flowsim_util.h"
 #include "nic.h"
 
 #include <float.h>
@@ -312,25 +312,10 @@ struct cr_sim {
 
 /* ---------- small helpers ---------- */
 
-static int grow(void **arr, long *cap, long need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    long n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*arr, (size_t)n * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = n;
-    return 0;
-}
-
 static int grow_i(void **arr, int *cap, int need, size_t elem)
 {
     long c = *cap;
-    if (grow(arr, &c, need, elem))
+    if (cr_grow(arr, &c, need, elem))
         return -1;
     *cap = (int)c;
     return 0;
@@ -1051,14 +1036,14 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
             s->frac[v] += f;
             if (s->lat[u] + l->lat_s > s->lat[v])
                 s->lat[v] = s->lat[u] + l->lat_s;
-            if (grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
+            if (cr_grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
                 return -2;
             s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
             s->rpool[s->n_rpool].w = f;
             s->n_rpool++;
         }
     }
-    if (grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
+    if (cr_grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
         return -2;
     route_t *r = &s->routes[s->n_routes];
     r->off = off;
@@ -1432,7 +1417,7 @@ static long task_new(cr_sim *s, int op, int type, int src, int dst)
         return -1;
     if (s->n_tasks >= INT_MAX - 1)
         return -1;
-    if (grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + 1, sizeof *s->tasks))
+    if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + 1, sizeof *s->tasks))
         return -1;
     task_t *k = &s->tasks[s->n_tasks];
     memset(k, 0, sizeof *k);
@@ -1462,7 +1447,7 @@ static int task_use(cr_sim *s, int res, double w)
         return 0;
     }
     if (s->n_uses >= INT_MAX - 1 ||
-        grow((void **)&s->uses, &s->cap_uses, s->n_uses + 1, sizeof *s->uses))
+        cr_grow((void **)&s->uses, &s->cap_uses, s->n_uses + 1, sizeof *s->uses))
         return -1;
     s->res_slot[res] = (int)s->n_uses;
     s->uses[s->n_uses].res = res;
@@ -1625,8 +1610,8 @@ cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
 {
     if (tasks < 0 || deps < 0 || tasks > INT_MAX)
         return CR_EINVAL;
-    if (grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
-        grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
+    if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
+        cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
         return CR_ENOMEM;
     return CR_OK;
 }
@@ -1636,7 +1621,7 @@ cr_status cr_sim_dep_add(cr_sim *s, int before, int after)
     if (s->ran || before < 0 || after < 0 || before >= s->n_tasks || after >= s->n_tasks ||
         before == after)
         return CR_EINVAL;
-    if (grow((void **)&s->deps, &s->cap_deps, s->n_deps + 1, sizeof *s->deps))
+    if (cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + 1, sizeof *s->deps))
         return CR_ENOMEM;
     s->deps[s->n_deps][0] = before;
     s->deps[s->n_deps][1] = after;
@@ -2051,7 +2036,7 @@ out:
 
 static int ev_push(cr_sim *s, double t, int id, int kind)
 {
-    if (grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
+    if (cr_grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
         return -1;
     event_t e = {t, id, kind};
     long i = s->n_heap++;
@@ -2540,7 +2525,8 @@ static int solve(cr_sim *s, double now)
     if (nr == 0)
         return 0; /* only departures, and no remaining flow lost its bottleneck */
     long nf = 0;
-    if (grow((void **)&s->comp_flows, &s->cap_comp_flows, s->n_active + 1, sizeof *s->comp_flows))
+    if (cr_grow((void **)&s->comp_flows, &s->cap_comp_flows, s->n_active + 1,
+                sizeof *s->comp_flows))
         return -1;
     bool full = in_roots == s->n_active && s->n_active > 4096;
     if (full) {
@@ -2864,7 +2850,7 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
                 continue; /* re-rated since, or finished */
             double end = flow_end(y);
             if (end <= horizon) {
-                if (grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                if (cr_grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             } else {
@@ -2895,7 +2881,7 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
         while (x->n > 0 && (s->fd[x->f[0]].batch != b || x->end[0] <= horizon)) {
             long f = x->f[0];
             if (s->fd[f].batch == b) {
-                if (grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                if (cr_grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "flowsim.h"
+#include "flowsim_util.h"
 
 typedef struct {
     cr_sim *s;
@@ -327,22 +328,6 @@ static bool one_neighbour_ring(int n, const int *off, const int *nb, char *taken
     return true;
 }
 
-/* Grows *a to hold need ints (doubling). Returns -1 when out of memory. */
-static int grow_int(int **a, int *cap, int need)
-{
-    if (need <= *cap)
-        return 0;
-    int c = *cap ? *cap : 256;
-    while (c < need)
-        c *= 2;
-    int *p = realloc(*a, (size_t)c * sizeof *p);
-    if (!p)
-        return -1;
-    *a = p;
-    *cap = c;
-    return 0;
-}
-
 /* Cycles of 2-factor f (edges with fac[] == f) on n ranks; ea: per arc its
  * edge id. seen: n bytes of scratch. */
 static int factor_cycles(int n, const int *off, const int *nb, const int *ea,
@@ -436,7 +421,8 @@ static int cycle_decomposition(int n, const int *off, const int *nb, const int *
                 if (nb[e] == nb[f])
                     return 0;
     }
-    int *ea = malloc((size_t)off[n] * sizeof *ea), *sq = NULL, nsq = 0, cap = 0;
+    int *ea = malloc((size_t)off[n] * sizeof *ea), *sq = NULL, nsq = 0;
+    long cap = 0;
     int *sv = malloc(((size_t)m + 2) * sizeof *sv), *se = malloc(((size_t)m + 2) * sizeof *se);
     int *ptr = malloc((size_t)n * sizeof *ptr), *cyc = calloc((size_t)h, sizeof *cyc);
     signed char *fac = malloc((size_t)m + 1);
@@ -478,7 +464,7 @@ static int cycle_decomposition(int n, const int *off, const int *nb, const int *
                     for (int e3 = off[c]; e3 < off[c + 1]; e3++) {
                         if (nb[e3] != d)
                             continue;
-                        if (grow_int(&sq, &cap, 4 * (nsq + 1)))
+                        if (cr_grow((void **)&sq, &cap, 4L * (nsq + 1), sizeof *sq))
                             goto out;
                         sq[4 * nsq] = ea[e1];
                         sq[4 * nsq + 1] = ea[e2];

@@ -6,7 +6,7 @@
  */
 #include "nic.h"
 
-#include "flowsim_heap.h"
+#include "flowsim_util.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -52,15 +52,9 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, 
         if (t->devs[v].kind == CR_DEV_NIC) {
             best = dv;
             if (*n - first < NEAR_NICS_MAX) {
-                if (*n == *cap) {
-                    long nc = *cap ? 2 * *cap : 64;
-                    int *p = realloc(m->nic, (size_t)nc * sizeof *p);
-                    if (!p) {
-                        rc = -1;
-                        break;
-                    }
-                    m->nic = p;
-                    *cap = nc;
+                if (cr_grow((void **)&m->nic, cap, *n + 1, sizeof *m->nic)) {
+                    rc = -1;
+                    break;
                 }
                 m->nic[(*n)++] = v;
             }

@@ -1,15 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An integer-keyed binary min-heap of devices for Dijkstra, shared by the
- * simulator's route searches (flowsim.c) and the nearest-NIC search
- * (nic.c). Lazy: a search skips an entry whose key is no longer the
- * vertex's distance when it pops it, instead of decreasing keys in place.
+ * Helpers shared by the simulator (flowsim.c, flowsim_coll.c) and the
+ * nearest-NIC search (nic.c): a growing array and an integer-keyed binary
+ * min-heap of devices for Dijkstra.
  */
-#ifndef CR_FLOWSIM_HEAP_H
-#define CR_FLOWSIM_HEAP_H
+#ifndef CR_FLOWSIM_UTIL_H
+#define CR_FLOWSIM_UTIL_H
 
 #include <stdlib.h>
 
+/* Grows *arr (elements of elem bytes, *cap of them) to hold need, doubling
+ * from 16. Returns -1 when out of memory (*arr then unchanged). */
+static inline int cr_grow(void **arr, long *cap, long need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    long n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*arr, (size_t)n * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+/* Lazy: a search skips an entry whose key is no longer the vertex's
+ * distance when it pops it, instead of decreasing keys in place. */
 typedef struct {
     int *v, *d; /* vertex and key of each entry */
     long n, cap;

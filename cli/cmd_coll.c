@@ -238,9 +238,7 @@ static json_t *bw_json(double Bps, double bytes, double time_s, double factor)
 
 static bool p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech)
 {
-    bool p2p = c == CR_COLL_ALLTOALL || c == CR_COLL_GATHER || c == CR_COLL_SCATTER ||
-               c == CR_COLL_SENDRECV;
-    return p2p && proto != CR_PROTO_AUTO && mech == CR_MECH_NONE;
+    return cr_coll_p2p(c) && proto != CR_PROTO_AUTO && mech == CR_MECH_NONE;
 }
 
 /* The size after sz: + STEP, or x FACTOR rounded down to whole bytes and at
@@ -339,8 +337,7 @@ int cli_cmd_coll(int argc, char **argv)
         return cli_usage_error("coll", "--mech models a custom kernel; it does not take --algo "
                                        "or --proto");
     /* options that would be ignored are refused, so none is silently lost */
-    if (o.root_given && !(coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE ||
-                          coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER))
+    if (o.root_given && !cr_coll_rooted(coll))
         return cli_usage_error("coll",
                                "--root applies to broadcast, reduce, gather and scatter, not %s",
                                cr_coll_name(coll));
@@ -375,8 +372,7 @@ int cli_cmd_coll(int argc, char **argv)
         rc = cli_usage_error("coll", "--ranks: %s", d.msg);
         goto out;
     }
-    if (o.root >= rs->n && (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE ||
-                            coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER)) {
+    if (o.root >= rs->n && cr_coll_rooted(coll)) {
         rc =
             cli_usage_error("coll", "--root %d is not a rank of the set (0-%d)", o.root, rs->n - 1);
         goto out;

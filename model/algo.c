@@ -494,8 +494,7 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
         return "in-network reduction excluded (--no-in-network)";
     bool ar = coll == CR_COLL_ALLREDUCE;
     bool agrs = coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER;
-    bool p2p = coll == CR_COLL_ALLTOALL || coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER ||
-               coll == CR_COLL_SENDRECV;
+    bool p2p = cr_coll_p2p(coll);
     switch (a) {
     case CR_ALGO_RING:
         if (p2p)
@@ -621,8 +620,7 @@ static double net_cap_Bps(const struct cr_coll_ctx *c, double nchf)
 static bool rail_applies(const struct cr_coll_ctx *c, const cr_coll_req *rq)
 {
     return c->pair_net_Bps > 0 && c->node_slots > 0 && c->up_Bps > 0 && rq->mech == CR_MECH_NONE &&
-           (rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER ||
-            rq->coll == CR_COLL_SENDRECV || rq->coll == CR_COLL_ALLTOALL);
+           cr_coll_p2p(rq->coll);
 }
 
 /* One message of b bytes from rank i to rank j on the per-rank loads L
@@ -774,8 +772,7 @@ static double direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, do
 {
     const cr_cuts *cs = c->cuts;
     int root = rq->root >= 0 && rq->root < c->n ? rq->root : 0;
-    bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
-                  rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    bool rooted = cr_coll_rooted(rq->coll);
     double worst = 0;
     *wb = *wc = 0;
     *we = eff_up;
@@ -1376,8 +1373,7 @@ void cr_local_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const 
      * broadcast and reduce as one local copy kernel; alltoall, sendrecv,
      * gather and scatter are sends and receives to itself, through the
      * point-to-point kernel (LL up to NCCL_P2P_LL_THRESHOLD, 16 KiB). */
-    bool p2p = rq->coll == CR_COLL_ALLTOALL || rq->coll == CR_COLL_SENDRECV ||
-               rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    bool p2p = cr_coll_p2p(rq->coll);
     double eff = p2p ? p->local_p2p_eff : p->local_eff;
     double launch = p->local_launch_s;
     if (p2p) {

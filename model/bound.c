@@ -922,8 +922,7 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
     if (n < 1 || !(S > 0) || (n == 1 && rq->in_place))
         return; /* one rank in place: NCCL has nothing to do */
     int root = (rq->root >= 0 && rq->root < n) ? rq->root : 0;
-    bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
-                  rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    bool rooted = cr_coll_rooted(rq->coll);
 
     /* Per kind: the worst cut instance. Identical cuts share a class; the
      * root's own cut is evaluated on its own (its bytes differ). */

@@ -597,9 +597,7 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
                            rq->bytes);
     if ((unsigned)rq->dtype >= CR_DT__COUNT)
         return cr_diag_set(d, CR_EINVAL, "unknown element type %d", (int)rq->dtype);
-    bool rooted = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ||
-                  rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
-    if (rooted && (rq->root < 0 || rq->root >= ctx->n))
+    if (cr_coll_rooted(rq->coll) && (rq->root < 0 || rq->root >= ctx->n))
         return cr_diag_set(d, CR_EINVAL, "root %d is not a rank of the set (0-%d)", rq->root,
                            ctx->n - 1);
     if (cr_coll_reduces(rq->coll) && rq->dtype == CR_DT_FP4)

@@ -254,6 +254,14 @@ double cr_coll_busbw_factor(cr_coll c, int n);
 /* Whether the collective reduces (allreduce, reducescatter, reduce). */
 bool cr_coll_reduces(cr_coll c);
 
+/* Whether the collective has a root rank (broadcast, reduce, gather,
+ * scatter: cr_coll_req.root). */
+bool cr_coll_rooted(cr_coll c);
+
+/* Whether NCCL runs the collective as point-to-point sends and receives
+ * (alltoall, gather, scatter, sendrecv: ncclSend/ncclRecv groups). */
+bool cr_coll_p2p(cr_coll c);
+
 /* Bytes each rank contributes (send buffer) and receives (receive buffer)
  * for the nccl-tests size `bytes`, n ranks; rooted collectives give the
  * root's figures. */

@@ -194,6 +194,18 @@ bool cr_coll_reduces(cr_coll c)
     return c == CR_COLL_ALLREDUCE || c == CR_COLL_REDUCESCATTER || c == CR_COLL_REDUCE;
 }
 
+bool cr_coll_rooted(cr_coll c)
+{
+    return c == CR_COLL_BROADCAST || c == CR_COLL_REDUCE || c == CR_COLL_GATHER ||
+           c == CR_COLL_SCATTER;
+}
+
+bool cr_coll_p2p(cr_coll c)
+{
+    return c == CR_COLL_ALLTOALL || c == CR_COLL_GATHER || c == CR_COLL_SCATTER ||
+           c == CR_COLL_SENDRECV;
+}
+
 double cr_coll_send_bytes(cr_coll c, double bytes, int n)
 {
     double nn = n > 0 ? (double)n : 1.0;

@@ -62,6 +62,27 @@ static void test_busbw_factors(void **state)
     assert_close(cr_coll_recv_bytes(CR_COLL_ALLREDUCE, 800, 8), 800, 1e-12, 0);
 }
 
+/* Which collectives take a root (ncclBroadcast, ncclReduce; nccl-tests'
+ * gather and scatter) and which NCCL runs as point-to-point groups
+ * (nccl-tests alltoall, gather, scatter, sendrecv: ncclSend/ncclRecv). */
+static void test_coll_kinds(void **state)
+{
+    (void)state;
+    const cr_coll rooted[4] = {CR_COLL_BROADCAST, CR_COLL_REDUCE, CR_COLL_GATHER, CR_COLL_SCATTER};
+    const cr_coll p2p[4] = {CR_COLL_ALLTOALL, CR_COLL_GATHER, CR_COLL_SCATTER, CR_COLL_SENDRECV};
+    int n_rooted = 0, n_p2p = 0;
+    for (int c = 0; c < CR_COLL__COUNT; c++) {
+        n_rooted += cr_coll_rooted((cr_coll)c);
+        n_p2p += cr_coll_p2p((cr_coll)c);
+    }
+    assert_int_equal(n_rooted, 4);
+    assert_int_equal(n_p2p, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_true(cr_coll_rooted(rooted[i]));
+        assert_true(cr_coll_p2p(p2p[i]));
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -1290,6 +1311,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_busbw_factors),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_coll_kinds),
         cmocka_unit_test(test_nvswitch_closed_form),
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_nic_cut_binds),

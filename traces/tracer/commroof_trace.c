@@ -1341,9 +1341,8 @@ static void *flusher_main(void *arg)
     bool drv_done = false;
     while (!__atomic_load_n(&g.stop_flusher, __ATOMIC_ACQUIRE)) {
         bool fast = !drv_done && polls < DRV_POLL_MAX;
-        unsigned step = fast ? DRV_POLL_MS : g.flush_ms - since_flush_ms;
-        if (step > g.flush_ms - since_flush_ms)
-            step = g.flush_ms - since_flush_ms;
+        unsigned left = g.flush_ms - since_flush_ms; /* to the next flush */
+        unsigned step = fast && DRV_POLL_MS < left ? DRV_POLL_MS : left;
         sleep_ms(step);
         since_flush_ms += step;
         if (__atomic_load_n(&g.stop_flusher, __ATOMIC_ACQUIRE))

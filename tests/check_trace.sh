@@ -178,8 +178,11 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     for d in "$CH/lib64" "$CH/extras/CUPTI/lib64" "$CH/lib"; do
         [ -f "$d/libcupti.so" ] && { CUPTI_DIR=$d; break; }
     done
-    if [ -n "$CUPTI_DIR" ] && cc -std=c11 -O1 -I"$CUDA_INC" -I"$CH/extras/CUPTI/include" -o "$T/sim" \
-        tests/trace/cupti_mode_sim.c -L"$CUPTI_DIR" -Wl,-rpath,"$CUPTI_DIR" -lcupti -ldl -lpthread 2>"$T/e"; then
+    sim_cc() { # OUT SRC: a simulation that includes the tracer, against the real libcupti
+        cc -std=c11 -O1 -I"$CUDA_INC" -I"$CH/extras/CUPTI/include" -o "$1" "$2" \
+            -L"$CUPTI_DIR" -Wl,-rpath,"$CUPTI_DIR" -lcupti -ldl -lpthread 2>"$T/e"
+    }
+    if [ -n "$CUPTI_DIR" ] && sim_cc "$T/sim" tests/trace/cupti_mode_sim.c; then
         "$T/sim" "$T/sim.json" >"$T/o" 2>"$T/e"; check "cupti mode sim" 0 $?
         S="$T/sim.json"
         has "cupti sim: matched" "$S" '"name":"ncclAllReduce","args":{"device":-1,"thread":'
@@ -201,8 +204,7 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     # CUPTI's NVTX handlers never see an extended payload (CUPTI crashed on a
     # bad one on the H200), with the wrappers and in guard mode
     # (COMMROOF_TRACE_NVTX_WRAP=0); a fault there ends the sim with 139
-    if [ -n "$CUPTI_DIR" ] && cc -std=c11 -O1 -I"$CUDA_INC" -I"$CH/extras/CUPTI/include" -o "$T/guard" \
-        tests/trace/nvtx_guard_sim.c -L"$CUPTI_DIR" -Wl,-rpath,"$CUPTI_DIR" -lcupti -ldl -lpthread 2>"$T/e"; then
+    if [ -n "$CUPTI_DIR" ] && sim_cc "$T/guard" tests/trace/nvtx_guard_sim.c; then
         "$T/guard" >"$T/o" 2>"$T/e"; check "nvtx guard sim, wrappers" 0 $?
         has "nvtx guard sim, wrappers" "$T/o" "wrapper mode: 8 calls, 2 pops reached CUPTI, no extended payload, no unknown payload"
         COMMROOF_TRACE_NVTX_WRAP=0 "$T/guard" >"$T/o" 2>"$T/e"; check "nvtx guard sim, WRAP=0" 0 $?

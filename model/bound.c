@@ -7,6 +7,7 @@
  */
 #include "bound.h"
 #include "maxflow.h"
+#include "route.h"
 
 #include <float.h>
 #include <math.h>
@@ -409,9 +410,10 @@ static int build_classes(cr_cuts *c)
 
 /* ---- latency: Dijkstra from rank 0 over link latencies ---- */
 
+/* The scale-up fabrics as route.h defines them (NVLink, XGMI, ICI). */
 static bool scaleup_kind(cr_link_kind k)
 {
-    return k == CR_LINK_NVLINK || k == CR_LINK_XGMI || k == CR_LINK_ICI;
+    return (CR_ROUTE_SCALEUP_KINDS >> k) & 1u;
 }
 
 /* Path latencies from rank 0 to every rank into lat[] (0 where none),

@@ -16,10 +16,12 @@
 #include "coll_priv.h"
 #include "mech.h"
 #include "nic.h"
+#include "route.h"
 
+/* The scale-up fabrics as route.h defines them (NVLink, XGMI, ICI). */
 static bool scaleup_link(cr_link_kind k)
 {
-    return k == CR_LINK_NVLINK || k == CR_LINK_XGMI || k == CR_LINK_ICI;
+    return (CR_ROUTE_SCALEUP_KINDS >> k) & 1u;
 }
 
 static bool nic_link(cr_link_kind k)

@@ -21,14 +21,14 @@ def main(argv):
 
     med = {}
     for mode in ("untraced", "traced"):
-        w = [wall(r) for r in rows if r[0] == mode]
-        if not w:
-            print(f"overhead_summary: no {mode} rows in {path}", file=sys.stderr)
-            return 1
         per_proc = {}
         for r in rows:
             if r[0] == mode:
                 per_proc.setdefault(r[1], []).append(wall(r))
+        w = [x for v in per_proc.values() for x in v]
+        if not w:
+            print(f"overhead_summary: no {mode} rows in {path}", file=sys.stderr)
+            return 1
         meds = [statistics.median(v) for v in per_proc.values()]
         med[mode] = statistics.median(w)
         print(f"{mode:9s} loops={len(w)} median {med[mode]:.1f} us  min {min(w):.1f}  "

@@ -9,6 +9,7 @@ pkg-config --exists jansson || missing="$missing libjansson-dev"
 pkg-config --exists cmocka || missing="$missing libcmocka-dev"
 pkg-config --exists zlib || missing="$missing zlib1g-dev"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
+command -v clang >/dev/null 2>&1 || missing="$missing clang"
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config $missing"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then

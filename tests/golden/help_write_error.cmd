@@ -1,0 +1,1 @@
+$CR --help > /dev/full

@@ -2,10 +2,12 @@
 /* Rank sets: every text form, printing back, and each kind of bad input. */
 #include "cr_test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rankset.h"
+#include "tests/fuzz/fuzz_rankset.c"
 
 static void test_forms(void **state)
 {
@@ -181,12 +183,38 @@ static void test_nccl_dtree(void **state)
     assert_int_equal(cr_nccl_dtree(4, 4, 0, NULL), -1); /* out of range */
 }
 
+/* Replays tests/fuzz/corpus/rankset/ (every form above, each kind of bad
+ * spec, the largest GPU count) through the fuzz target: its properties (a
+ * failure says why; ranks distinct and in range; the printed form parses
+ * back to the same order) hold on each. */
+static void test_fuzz_replay(void **state)
+{
+    (void)state;
+    DIR *dir = opendir("tests/fuzz/corpus/rankset");
+    assert_non_null(dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512], data[300];
+        snprintf(path, sizeof path, "tests/fuzz/corpus/rankset/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        size_t len = fread(data, 1, sizeof data, f);
+        fclose(f);
+        assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
+        n++;
+    }
+    closedir(dir);
+    assert_true(n >= 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nccl_dtree), cmocka_unit_test(test_forms),
         cmocka_unit_test(test_format),     cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_array),
+        cmocka_unit_test(test_array),      cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,6 +171,37 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))
     fi
+    # NVTX strings that are not UTF-8: the reader accepts the trace, each
+    # maximal subpart of an ill-formed sequence is one U+FFFD (R), valid text
+    # is kept (the cases and their derivation are in the demo's header)
+    if cc -std=c11 -O1 -I"$CUDA_INC" -o "$T/utf8_demo" tests/trace/nvtx_utf8_demo.c -ldl 2>"$T/e"; then
+        "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/u8" -- "$T/utf8_demo" >"$T/o" 2>"$T/e"
+        check "nvtx utf8 demo" 0 $?
+        U8=$(ls "$T/u8"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        if [ -z "$U8" ]; then
+            echo "check_trace: nvtx utf8 demo wrote no trace"; cat "$T/e"; fails=$((fails + 1))
+        else
+            "$CR" trace summary "$U8" >"$T/o" 2>"$T/e"; check "nvtx utf8: the reader accepts it" 0 $?
+            has "nvtx utf8: the reader accepts it" "$T/o" "complete, 17 events"
+            R=$(printf '\357\277\275')
+            has "nvtx utf8: overlong C0" "$U8" "\"name\":\"u1 $R$R|\""
+            has "nvtx utf8: overlong E0" "$U8" "\"name\":\"u2 $R$R$R|\""
+            has "nvtx utf8: surrogate" "$U8" "\"name\":\"u3 $R$R$R|\""
+            has "nvtx utf8: truncated 3-byte" "$U8" "\"name\":\"u4 $R|\""
+            has "nvtx utf8: beyond U+10FFFF" "$U8" "\"name\":\"u5 $R$R$R$R|\""
+            has "nvtx utf8: stray and never-valid bytes" "$U8" "\"name\":\"u6 $R$R$R$R$R|\""
+            has "nvtx utf8: truncated 4-byte" "$U8" "\"name\":\"u7 $R|\""
+            has "nvtx utf8: valid text kept" "$U8" "\"name\":\"u8 caf$(printf '\303\251 \342\202\254 \360\235\204\236')|\""
+            has "nvtx utf8: mark" "$U8" "\"name\":\"m1 $R$R$R|\""
+            has "nvtx utf8: registered string, domain" "$U8" "\"name\":\"r1 $R|\",\"args\":{\"device\":-1,\"thread\":"
+            has "nvtx utf8: domain" "$U8" "\"domain\":\"d1 $R$R|\""
+            has "nvtx utf8: wide string" "$U8" "\"name\":\"w1 $(printf '\360\237\230\200')$R$R|\""
+            has "nvtx utf8: cut at the limit" "$U8" "\"name\":\"$(printf '%255s' '' | tr ' ' a)\","
+            has "nvtx utf8: payload" "$U8" "\"payload\":{\"k$R\":\"v$R$R|\"}"
+        fi
+    else
+        cat "$T/e"; echo "check_trace: tests/trace/nvtx_utf8_demo.c does not build"; fails=$((fails + 1))
+    fi
     # CUPTI mode, simulated: payloads matched to CUPTI's marker records (the
     # scenario and expected values are in tests/trace/cupti_mode_sim.c)
     CH=${CUDA_HOME:-/usr/local/cuda}

@@ -60,8 +60,7 @@ static void test_sb_str_table(void **state)
     } cases[] = {
         /* Table 3-8: a truncated 4-byte (F1 80 80), a truncated 3-byte
          * (E1 80), a lone lead (C2), stray continuations */
-        {"\x61\xf1\x80\x80\xe1\x80\xc2\x62\x80\x63\x80\xbf\x64",
-         "\"a" R R R "b" R "c" R R "d\""},
+        {"\x61\xf1\x80\x80\xe1\x80\xc2\x62\x80\x63\x80\xbf\x64", "\"a" R R R "b" R "c" R R "d\""},
         /* Table 3-9: non-shortest forms, one U+FFFD per byte */
         {"\xc0\xaf\xe0\x80\xbf\xf0\x81\x82\x41", "\"" R R R R R R R R "A\""},
         /* Table 3-10: surrogates ED A0 80 (D800), ED BF BF (DFFF), ED AF */
@@ -72,13 +71,13 @@ static void test_sb_str_table(void **state)
         {"\xe1\x80\xe2\xf0\x91\x92\xf1\xbf\x41", "\"" R R R R "A\""},
         /* the shortest and longest of each length, kept */
         {"\x7f", "\"\x7f\""},
-        {"\xc2\x80\xdf\xbf", "\"\xc2\x80\xdf\xbf\""},                   /* U+0080, U+07FF */
-        {"\xe0\xa0\x80\xef\xbf\xbf", "\"\xe0\xa0\x80\xef\xbf\xbf\""},   /* U+0800, U+FFFF */
-        {"\xed\x9f\xbf\xee\x80\x80", "\"\xed\x9f\xbf\xee\x80\x80\""},   /* U+D7FF, U+E000 */
-        {"\xf0\x90\x80\x80", "\"\xf0\x90\x80\x80\""},                   /* U+10000 */
-        {"\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""},                   /* U+10FFFF */
+        {"\xc2\x80\xdf\xbf", "\"\xc2\x80\xdf\xbf\""},                 /* U+0080, U+07FF */
+        {"\xe0\xa0\x80\xef\xbf\xbf", "\"\xe0\xa0\x80\xef\xbf\xbf\""}, /* U+0800, U+FFFF */
+        {"\xed\x9f\xbf\xee\x80\x80", "\"\xed\x9f\xbf\xee\x80\x80\""}, /* U+D7FF, U+E000 */
+        {"\xf0\x90\x80\x80", "\"\xf0\x90\x80\x80\""},                 /* U+10000 */
+        {"\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""},                 /* U+10FFFF */
         {"caf\xc3\xa9 \xe2\x82\xac", "\"caf\xc3\xa9 \xe2\x82\xac\""}, /* café € */
-        {"\xef\xbf\xbd", "\"" R "\""}, /* U+FFFD itself is valid */
+        {"\xef\xbf\xbd", "\"" R "\""},                                /* U+FFFD itself is valid */
         /* overlongs at each length: C0/C1 lead, E0 80..9F, F0 80..8F */
         {"\xc0\x80", "\"" R R "\""},
         {"\xc1\xbf", "\"" R R "\""},
@@ -255,15 +254,15 @@ static void test_utf8_cut(void **state)
         size_t n, want;
     } cases[] = {
         {"ab", 2, 2},
-        {"a\xe2\x82\xac", 2, 1},       /* cut after E2 */
-        {"a\xe2\x82\xac", 3, 1},       /* cut after E2 82 */
-        {"a\xe2\x82\xac", 4, 4},       /* whole */
-        {"a\xf0\x9f\x98\x80", 4, 1},   /* cut after F0 9F 98 */
-        {"a\xc3\xa9", 2, 1},           /* cut after C3 */
-        {"a\x80", 2, 2},               /* a stray byte is not a cut character */
-        {"a\xe0\x80", 3, 3},           /* E0 80 is no prefix of anything */
-        {"a\xed\xa0", 3, 3},           /* nor is ED A0 (a surrogate) */
-        {"a\xf5", 2, 2},               /* nor F5 */
+        {"a\xe2\x82\xac", 2, 1},        /* cut after E2 */
+        {"a\xe2\x82\xac", 3, 1},        /* cut after E2 82 */
+        {"a\xe2\x82\xac", 4, 4},        /* whole */
+        {"a\xf0\x9f\x98\x80", 4, 1},    /* cut after F0 9F 98 */
+        {"a\xc3\xa9", 2, 1},            /* cut after C3 */
+        {"a\x80", 2, 2},                /* a stray byte is not a cut character */
+        {"a\xe0\x80", 3, 3},            /* E0 80 is no prefix of anything */
+        {"a\xed\xa0", 3, 3},            /* nor is ED A0 (a surrogate) */
+        {"a\xf5", 2, 2},                /* nor F5 */
         {"\xe2\x82\xac\xe2\x82", 5, 3}, /* the last one only */
         {"", 0, 0},
     };
@@ -323,8 +322,7 @@ static void test_nvtx_payload_pointers(void **state)
     nvp_registry reg = {0};
     nvtxPayloadSchemaAttr_t a = {0};
     a.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
-                  NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
-                  NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME;
+                  NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME;
     a.numEntries = 2;
     a.entries = NULL;
     a.name = NULL;
@@ -345,13 +343,10 @@ static void test_nvtx_payload_pointers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sb_str_table),
-        cmocka_unit_test(test_utf8_same_as_reader),
-        cmocka_unit_test(test_utf8_encode),
-        cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_sb_str_table),        cmocka_unit_test(test_utf8_same_as_reader),
+        cmocka_unit_test(test_utf8_encode),         cmocka_unit_test(test_utf8_cut),
 #ifdef HAVE_NVTX
-        cmocka_unit_test(test_nvtx_payload_corpus),
-        cmocka_unit_test(test_nvtx_payload_pointers),
+        cmocka_unit_test(test_nvtx_payload_corpus), cmocka_unit_test(test_nvtx_payload_pointers),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

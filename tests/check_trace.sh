@@ -175,7 +175,8 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     # maximal subpart of an ill-formed sequence is one U+FFFD (R), valid text
     # is kept (the cases and their derivation are in the demo's header)
     if cc -std=c11 -O1 -I"$CUDA_INC" -o "$T/utf8_demo" tests/trace/nvtx_utf8_demo.c -ldl 2>"$T/e"; then
-        "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/u8" -- "$T/utf8_demo" >"$T/o" 2>"$T/e"
+        # an argument too: the command line goes into metadata.command
+        "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/u8" -- "$T/utf8_demo" "$(printf 'x\355\240\200y')" >"$T/o" 2>"$T/e"
         check "nvtx utf8 demo" 0 $?
         U8=$(ls "$T/u8"/commroof-trace.*.json 2>/dev/null | head -n 1)
         if [ -z "$U8" ]; then
@@ -198,6 +199,7 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
             has "nvtx utf8: wide string" "$U8" "\"name\":\"w1 $(printf '\360\237\230\200')$R$R|\""
             has "nvtx utf8: cut at the limit" "$U8" "\"name\":\"$(printf '%255s' '' | tr ' ' a)\","
             has "nvtx utf8: payload" "$U8" "\"payload\":{\"k$R\":\"v$R$R|\"}"
+            has "nvtx utf8: command line" "$U8" "utf8_demo x$R$R${R}y\","
         fi
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_utf8_demo.c does not build"; fails=$((fails + 1))

@@ -81,7 +81,7 @@ __attribute__((format(printf, 2, 3))) static inline void sb_printf(sb_t *s, cons
  * (ED A0..BF), nothing above U+10FFFF (F4 90..BF, F5..FF), no stray
  * continuation bytes (80..BF) and no sequence cut short. jansson's
  * utf8_check_first/utf8_check_full reject exactly these (by decoding and
- * checking the value); tests/unit/test_tracer_sb.c holds both to the same
+ * checking the value); tests/unit/test_tracer.c holds both to the same
  * verdict on every lead byte with the boundary values of the bytes after it.
  *
  * At p, with avail bytes there (avail >= 1): true and in *n the length (1..4)

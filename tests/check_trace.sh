@@ -171,6 +171,39 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))
     fi
+    # NVTX strings that are not UTF-8: the reader accepts the trace, each
+    # maximal subpart of an ill-formed sequence is one U+FFFD (R), valid text
+    # is kept (the cases and their derivation are in the demo's header)
+    if cc -std=c11 -O1 -I"$CUDA_INC" -o "$T/utf8_demo" tests/trace/nvtx_utf8_demo.c -ldl 2>"$T/e"; then
+        # an argument too: the command line goes into metadata.command
+        "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/u8" -- "$T/utf8_demo" "$(printf 'x\355\240\200y')" >"$T/o" 2>"$T/e"
+        check "nvtx utf8 demo" 0 $?
+        U8=$(ls "$T/u8"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        if [ -z "$U8" ]; then
+            echo "check_trace: nvtx utf8 demo wrote no trace"; cat "$T/e"; fails=$((fails + 1))
+        else
+            "$CR" trace summary "$U8" >"$T/o" 2>"$T/e"; check "nvtx utf8: the reader accepts it" 0 $?
+            has "nvtx utf8: the reader accepts it" "$T/o" "complete, 17 events"
+            R=$(printf '\357\277\275')
+            has "nvtx utf8: overlong C0" "$U8" "\"name\":\"u1 $R$R|\""
+            has "nvtx utf8: overlong E0" "$U8" "\"name\":\"u2 $R$R$R|\""
+            has "nvtx utf8: surrogate" "$U8" "\"name\":\"u3 $R$R$R|\""
+            has "nvtx utf8: truncated 3-byte" "$U8" "\"name\":\"u4 $R|\""
+            has "nvtx utf8: beyond U+10FFFF" "$U8" "\"name\":\"u5 $R$R$R$R|\""
+            has "nvtx utf8: stray and never-valid bytes" "$U8" "\"name\":\"u6 $R$R$R$R$R|\""
+            has "nvtx utf8: truncated 4-byte" "$U8" "\"name\":\"u7 $R|\""
+            has "nvtx utf8: valid text kept" "$U8" "\"name\":\"u8 caf$(printf '\303\251 \342\202\254 \360\235\204\236')|\""
+            has "nvtx utf8: mark" "$U8" "\"name\":\"m1 $R$R$R|\""
+            has "nvtx utf8: registered string, domain" "$U8" "\"name\":\"r1 $R|\",\"args\":{\"device\":-1,\"thread\":"
+            has "nvtx utf8: domain" "$U8" "\"domain\":\"d1 $R$R|\""
+            has "nvtx utf8: wide string" "$U8" "\"name\":\"w1 $(printf '\360\237\230\200')$R$R|\""
+            has "nvtx utf8: cut at the limit" "$U8" "\"name\":\"$(printf '%255s' '' | tr ' ' a)\","
+            has "nvtx utf8: payload" "$U8" "\"payload\":{\"k$R\":\"v$R$R|\"}"
+            has "nvtx utf8: command line" "$U8" "utf8_demo x$R$R${R}y\","
+        fi
+    else
+        cat "$T/e"; echo "check_trace: tests/trace/nvtx_utf8_demo.c does not build"; fails=$((fails + 1))
+    fi
     # CUPTI mode, simulated: payloads matched to CUPTI's marker records (the
     # scenario and expected values are in tests/trace/cupti_mode_sim.c)
     CH=${CUDA_HOME:-/usr/local/cuda}
@@ -214,9 +247,27 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     fi
 fi
 
-# the demo programs compile (CUDA, no GPU needed)
+# the demo programs compile (CUDA, no GPU needed); in the SAN pass instead,
+# the NVTX payload fuzz corpus replays under clang's UBSan, as
+# tests/fuzz/build.sh builds the target: gcc's UBSan (the unit test's replay,
+# tests/unit/test_tracer.c) does not report arithmetic on a null pointer,
+# which the seed nccl_allreduce met in nvp_read_str (issue 13, item 7)
 case "$B" in
-*-san) ;;
+*-san)
+    if command -v clang >/dev/null 2>&1 && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h" ] &&
+        pkg-config --exists jansson; then
+        # shellcheck disable=SC2046
+        if clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+            -fno-sanitize-recover=all -I. -isystem "$CUDA_INC" $(pkg-config --cflags jansson) \
+            -o "$T/fuzz_nvp" tests/fuzz/fuzz_nvtx_payload.c $(pkg-config --libs jansson) 2>"$T/e"; then
+            "$T/fuzz_nvp" tests/fuzz/corpus/nvtx_payload/* >"$T/o" 2>&1
+            check "nvtx payload corpus under clang's UBSan" 0 $?
+            if grep -q "runtime error" "$T/o"; then cat "$T/o"; fails=$((fails + 1)); fi
+        else
+            cat "$T/e"; echo "check_trace: tests/fuzz/fuzz_nvtx_payload.c does not build with clang"; fails=$((fails + 1))
+        fi
+    fi
+    ;;
 *)
     if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
         make --no-print-directory BUILD="$B" trace-demos >"$T/build.log" 2>&1 ||

@@ -1714,13 +1714,14 @@ static char *attr_message(const nvtxEventAttributes_t *a)
         m = nvp_read_str(a->message.ascii);
         break;
     case NVTX_MESSAGE_TYPE_UNICODE: {
+        /* wchar_t is UTF-32 on Linux: each one a code point, in UTF-8 */
         wchar_t w[128];
         size_t got = nvp_safe_read(w, a->message.unicode, sizeof w) / sizeof w[0];
-        char buf[129];
-        size_t i = 0;
-        for (; i < got && w[i]; i++)
-            buf[i] = w[i] > 0 && w[i] < 0x80 ? (char)w[i] : '?';
-        buf[i] = '\0';
+        char buf[4 * 128 + 1];
+        size_t len = 0;
+        for (size_t i = 0; i < got && w[i]; i++)
+            len += sb_utf8_encode(w[i] > 0 ? (unsigned long)w[i] : 0xfffdul, buf + len);
+        buf[len] = '\0';
         m = strdup(buf);
         break;
     }

@@ -101,19 +101,31 @@ static inline size_t nvp_safe_read(void *dst, const void *src, size_t n)
     return n;
 }
 
+/* The address of item i of size bytes in the program's array at base, by
+ * integer arithmetic: base is whatever the program passed (NULL, wild), and
+ * base + i on such a pointer is undefined behaviour before anything reads
+ * it. nvp_safe_read then refuses what is not readable. */
+static inline const void *nvp_item(const void *base, size_t i, size_t size)
+{
+    return (const void *)((uintptr_t)base + i * size);
+}
+
 /* A NUL-terminated copy (malloc'd) of the string at src, at most NVP_MAX_STR
- * bytes; NULL when src is NULL or unreadable. */
+ * bytes; NULL when src is NULL or unreadable. A string cut (at the limit, or
+ * where its memory ends) loses a last character split in two. */
 static inline char *nvp_read_str(const char *src)
 {
     char buf[NVP_MAX_STR + 1];
     size_t got = 0;
+    if (!src)
+        return NULL;
     /* Page by page, so a string near the end of a mapping still reads. */
     while (got < NVP_MAX_STR) {
-        uintptr_t a = (uintptr_t)(src + got);
-        size_t chunk = 4096 - (a & 4095);
+        const void *at = nvp_item(src, got, 1);
+        size_t chunk = 4096 - ((uintptr_t)at & 4095);
         if (chunk > NVP_MAX_STR - got)
             chunk = NVP_MAX_STR - got;
-        size_t r = nvp_safe_read(buf + got, src + got, chunk);
+        size_t r = nvp_safe_read(buf + got, at, chunk);
         if (r == 0)
             break;
         void *nul = memchr(buf + got, '\0', r);
@@ -125,7 +137,7 @@ static inline char *nvp_read_str(const char *src)
     }
     if (got == 0)
         return NULL;
-    buf[got] = '\0';
+    buf[sb_utf8_cut(buf, got)] = '\0';
     return strdup(buf);
 }
 
@@ -249,7 +261,7 @@ static inline bool nvp_register_schema(nvp_registry *r, const void *domain,
     s.n = a.numEntries;
     for (size_t i = 0; i < a.numEntries; i++) {
         nvtxPayloadSchemaEntry_t e;
-        if (nvp_safe_read(&e, a.entries + i, sizeof e) != sizeof e) {
+        if (nvp_safe_read(&e, nvp_item(a.entries, i, sizeof e), sizeof e) != sizeof e) {
             nvp_schema_free(&s);
             goto bad;
         }
@@ -294,7 +306,7 @@ static inline bool nvp_register_enum(nvp_registry *r, const void *domain,
     s.n = a.numEntries;
     for (size_t i = 0; i < a.numEntries; i++) {
         nvtxPayloadEnum_t e;
-        if (nvp_safe_read(&e, a.entries + i, sizeof e) != sizeof e) {
+        if (nvp_safe_read(&e, nvp_item(a.entries, i, sizeof e), sizeof e) != sizeof e) {
             nvp_schema_free(&s);
             goto bad;
         }
@@ -455,7 +467,7 @@ static inline bool nvp_entry_value(sb_t *s, nvp_ctx *c, const nvp_entry *e, size
         size_t n = *len < NVP_MAX_STR ? *len : NVP_MAX_STR;
         char buf[NVP_MAX_STR + 1];
         memcpy(buf, data + off, n);
-        buf[n] = '\0';
+        buf[n < *len ? sb_utf8_cut(buf, n) : n] = '\0';
         nvp_key(s, c, e->name, index);
         sb_str(s, buf);
         return true;

@@ -50,3 +50,8 @@ else
 trace-demos:
 	@echo "trace-demos: $(CUDA_HOME)/bin/nvcc not found; set CUDA_HOME to build them"
 endif
+
+# tests/unit/test_tracer.c includes nvtx_payload.h where CUDA's NVTX headers
+# are (it checks with __has_include, so a machine without CUDA still builds it).
+$(BUILD)/tests/test_tracer: CPPFLAGS += -isystem $(CUDA_HOME)/include
+$(BUILD)/tests/test_tracer: traces/tracer/sb.h traces/tracer/nvtx_payload.h tests/fuzz/fuzz_nvtx_payload.c

@@ -4,16 +4,22 @@
  * without blocking (a FIFO with no writer), outputs that are character
  * devices or FIFOs are written in place and stay what they were, regular
  * outputs are replaced atomically (issue 13, items 3 and 9). Everything
- * lives in a temporary folder: no test touches /dev but to write /dev/null
- * and /dev/full, which are written in place, never renamed over.
+ * lives in a temporary folder: as root the null and full devices are
+ * mknod'ed there, so that a regression that renames over a device cannot
+ * replace the machine's /dev/null; otherwise /dev/null and /dev/full
+ * serve (a regression cannot write /dev and fails).
  */
+#define _XOPEN_SOURCE 700 /* mknod() */
+
 #include "cr_test.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -30,8 +36,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    static const char *names[] = {"fifo",     "new", "old",        "link",  "target",
-                                  "dangling", "sub", "commit.tmp", "commit"};
+    static const char *names[] = {"fifo", "new",        "old",    "link", "target", "dangling",
+                                  "sub",  "commit.tmp", "commit", "null", "full"};
     char p[128];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -176,17 +182,22 @@ static void test_write_devices(void **state)
 {
     (void)state;
     struct stat sb;
-    assert_int_equal(cr_file_write("/dev/null", "x", 1, NULL), CR_OK);
-    assert_int_equal(lstat("/dev/null", &sb), 0);
+    char null[128], full[128], want[256];
+    bool own = mknod(at("null"), S_IFCHR | 0666, makedev(1, 3)) == 0 &&
+               mknod(at("full"), S_IFCHR | 0666, makedev(1, 7)) == 0;
+    snprintf(null, sizeof null, "%s", own ? at("null") : "/dev/null");
+    snprintf(full, sizeof full, "%s", own ? at("full") : "/dev/full");
+    assert_int_equal(cr_file_write(null, "x", 1, NULL), CR_OK);
+    assert_int_equal(lstat(null, &sb), 0);
     assert_true(S_ISCHR(sb.st_mode));
     cr_diag d = {{0}};
-    assert_int_equal(cr_file_write("/dev/full", "x", 1, &d), CR_EIO);
-    assert_string_equal(d.msg, "/dev/full: cannot write: No space left on device");
-    assert_int_equal(lstat("/dev/full", &sb), 0);
+    assert_int_equal(cr_file_write(full, "x", 1, &d), CR_EIO);
+    snprintf(want, sizeof want, "%s: cannot write: No space left on device", full);
+    assert_string_equal(d.msg, want);
+    assert_int_equal(lstat(full, &sb), 0);
     assert_true(S_ISCHR(sb.st_mode));
     d = (cr_diag){{0}};
     assert_int_equal(cr_file_write(dir, "x", 1, &d), CR_EIO);
-    char want[256];
     snprintf(want, sizeof want, "%s: a directory, not a file that can be written: give a file path",
              dir);
     assert_string_equal(d.msg, want);

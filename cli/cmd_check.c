@@ -28,6 +28,7 @@
 
 #include "cli.h"
 #include "cli_op.h"
+#include "fileio.h"
 #include "ops.h"
 #include "ops_json.h"
 #include "topo_xml.h"
@@ -264,8 +265,15 @@ fail:
 static int bulk(const char *file, const char *deftopo)
 {
     json_error_t jerr;
-    json_t *in = strcmp(file, "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr)
-                                        : json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    FILE *f = stdin; /* "-": stdin, whatever it is; a named file must be a regular one */
+    if (strcmp(file, "-") != 0) {
+        cr_diag od = {{0}};
+        if (cr_file_fopen_read(file, "a JSON file of results", CR_FILE_STREAM, &f, &od) != CR_OK)
+            return cli_fail("check", "%s", od.msg);
+    }
+    json_t *in = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    if (f != stdin)
+        fclose(f);
     if (!in) {
         if (jerr.line < 1) /* could not open or read it */
             return cli_fail("check", "%s", jerr.text);

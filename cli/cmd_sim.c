@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "coll.h"
+#include "fileio.h"
 #include "flowsim.h"
 #include "plots/chart.h"
 #include "rankset.h"
@@ -438,9 +439,10 @@ static int timeline_events(FILE *f, const cr_sim *s)
     return 0;
 }
 
-/* Writes the Chrome trace of s to path: built in memory, then written to a
- * temporary file beside path and renamed over it (cr_write_file_atomic), so
- * path holds a whole trace or is left as it was. */
+/* Writes the Chrome trace of s to path: built in memory, then written with
+ * cr_file_write() (a temporary file beside path renamed over it, so path
+ * holds a whole trace or is left as it was; a device or a FIFO, such as
+ * /dev/null or /dev/stdout, in place). */
 static int write_timeline(const cr_sim *s, const char *path, const char *what)
 {
     const cr_topo *t = cr_sim_topo(s);
@@ -466,7 +468,7 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
         return cli_fail("sim", "out of memory building the timeline");
     }
     cr_diag d = {{0}};
-    cr_status st = cr_write_file_atomic(path, buf, len, &d);
+    cr_status st = cr_file_write(path, buf, len, &d);
     free(buf);
     if (st != CR_OK)
         return cli_fail("sim", "cannot write the timeline: %s", d.msg);

@@ -48,7 +48,7 @@ static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line, 
 }
 
 /* Suite wording for what cr_xml_parse() refused. */
-static cr_status parse_error(const cr_xml_error *ps, const char *origin, cr_diag *d)
+static cr_status parse_error(const cr_xml_error *ps, bool blank, const char *origin, cr_diag *d)
 {
     if (ps->kind == CR_XML_ERR_ENTITY)
         return failf(d, CR_EPARSE, origin, ps->line,
@@ -60,10 +60,17 @@ static cr_status parse_error(const cr_xml_error *ps, const char *origin, cr_diag
         return failf(d, CR_EPARSE, origin, 0, "not well-formed XML");
     switch (ps->code) {
     case XML_ERR_DOCUMENT_EMPTY:
-        return failf(d, CR_EPARSE, origin, 1,
-                     "the file is empty: a suite file holds one <suite "
-                     "name=\"...\"> element "
-                     "(see suites/suite.dtd)");
+        /* libxml2's "Document is empty" also means "no '<' before the
+         * first text": only a blank file is empty. */
+        if (blank)
+            return failf(d, CR_EPARSE, origin, 1,
+                         "the file is empty: a suite file holds one <suite "
+                         "name=\"...\"> element "
+                         "(see suites/suite.dtd)");
+        return failf(d, CR_EPARSE, origin, ps->line > 0 ? ps->line : 1,
+                     "not XML (libxml2 at column %d: %s): a suite file holds one <suite "
+                     "name=\"...\"> element (see suites/suite.dtd)",
+                     ps->column, ps->message);
     case XML_ERR_TAG_NOT_FINISHED:
         return failf(d, CR_EPARSE, origin, ps->line,
                      "the file ends inside <%s> (opened on line %d): it looks "
@@ -318,7 +325,7 @@ cr_status cr_suite_load_memory(const char *buf, size_t len, const char *origin, 
     xmlDocPtr doc = NULL;
     st = cr_xml_parse(buf, len, origin, 0, &doc, &e, &scratch);
     if (st == CR_EPARSE)
-        st = parse_error(&e, origin, d);
+        st = parse_error(&e, cr_xml_is_blank(buf, len), origin, d);
     else if (st != CR_OK)
         st = cr_diag_set(d, st, "%s", scratch.msg);
     else

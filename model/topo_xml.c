@@ -39,6 +39,7 @@
 #include <libxml/xmlerror.h>
 
 #include "embedded.h"
+#include "fileio.h"
 #include "units.h"
 #include "xml_safe.h"
 
@@ -1515,7 +1516,7 @@ static int check_line(loader *L, const char *msg)
 
 /* Topology wording for what cr_xml_parse() refused: the format's rules and
  * what to write instead. */
-static cr_status parse_error(loader *L, const cr_xml_error *ps)
+static cr_status parse_error(loader *L, const cr_xml_error *ps, bool blank)
 {
     if (ps->kind == CR_XML_ERR_ENTITY) {
         if (ps->external)
@@ -1532,9 +1533,16 @@ static cr_status parse_error(loader *L, const cr_xml_error *ps)
         return fail_at(L, 0, CR_EPARSE, "not well-formed XML");
     switch (ps->code) {
     case XML_ERR_DOCUMENT_EMPTY:
-        return fail_at(L, 1, CR_EPARSE,
-                       "the file is empty: a topology file holds one <topology name=\"...\"> "
-                       "element (see doc/topology-format.md)");
+        /* libxml2's "Document is empty" also means "no '<' before the
+         * first text": only a blank file is empty. */
+        if (blank)
+            return fail_at(L, 1, CR_EPARSE,
+                           "the file is empty: a topology file holds one <topology name=\"...\"> "
+                           "element (see doc/topology-format.md)");
+        return fail_at(L, ps->line > 0 ? ps->line : 1, CR_EPARSE,
+                       "not XML (libxml2 at column %d: %s): a topology file holds one <topology "
+                       "name=\"...\"> element (see doc/topology-format.md)",
+                       ps->column, ps->message);
     case XML_ERR_TAG_NOT_FINISHED:
         return fail_at(L, ps->line, CR_EPARSE,
                        "the file ends inside <%s> (opened on line %d): it looks truncated; close "
@@ -1576,7 +1584,7 @@ static cr_status parse_doc(loader *L, const char *buf, size_t len, xmlDocPtr *ou
     cr_diag scratch = {{0}}; /* the generic wording; parse_error words it for topologies */
     cr_status st = cr_xml_parse(buf, len, L->origin, 0, out, &e, &scratch);
     if (st == CR_EPARSE)
-        return parse_error(L, &e);
+        return parse_error(L, &e, cr_xml_is_blank(buf, len));
     if (st)
         return cr_diag_set(L->d, st, "%s", scratch.msg);
     return CR_OK;
@@ -2048,45 +2056,8 @@ cr_status cr_topo_xml_save_file(const cr_topo *t, const char *path, cr_diag *d)
     char *buf = NULL;
     size_t len = 0;
     cr_status st = cr_topo_xml_save_memory(t, &buf, &len, d);
-    if (st)
-        return st;
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp) {
-        free(buf);
-        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-    }
-    /* The temporary sits beside the target so that rename() stays within
-     * one file system and is atomic. */
-    snprintf(tmp, pl + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        st = cr_diag_set(d, CR_EIO, "%s: cannot create a temporary file beside it: %s", path,
-                         strerror(errno));
-        goto out;
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, buf + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path,
-                             w < 0 ? strerror(errno) : "no progress");
-            break;
-        }
-        done += (size_t)w;
-    }
-    if (!st && (fchmod(fd, 0644) != 0 || fsync(fd) != 0))
-        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
-    if (close(fd) != 0 && !st)
-        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
-    if (!st && rename(tmp, path) != 0)
-        st = cr_diag_set(d, CR_EIO, "%s: cannot replace it: %s", path, strerror(errno));
-    if (st)
-        unlink(tmp);
-out:
-    free(tmp);
+    if (st == CR_OK)
+        st = cr_file_write(path, buf, len, d);
     free(buf);
     return st;
 }

@@ -6,8 +6,9 @@
  */
 #include "xml_safe.h"
 
+#include "fileio.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,28 +66,23 @@ cr_status cr_xml_read_file(const char *path, size_t max_bytes, const char *what,
     *out = NULL;
     *len = 0;
     set_err(err, CR_XML_ERR_NONE);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        set_err(err, CR_XML_ERR_OPEN);
+    char want[120];
+    snprintf(want, sizeof want, "%s XML file", what ? what : "an");
+    int fd = -1, e = 0;
+    st = cr_file_open_read(path, want, 0, &fd, &e, d);
+    if (st != CR_OK) {
+        set_err(err, e ? CR_XML_ERR_OPEN : CR_XML_ERR_NOTFILE);
         if (err)
             err->sys_errno = e;
-        return cr_diag_set(d, e == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
-                           strerror(e));
+        return st;
     }
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
-        int e = errno;
+        e = errno;
         set_err(err, CR_XML_ERR_READ);
         if (err)
             err->sys_errno = e;
         st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(e));
-        goto out;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        set_err(err, CR_XML_ERR_NOTFILE);
-        st = cr_diag_set(d, CR_EIO, "%s: not a regular file: give %s XML file", path,
-                         what ? what : "an");
         goto out;
     }
     /* The size decides before a byte is read, so a huge file costs nothing. */
@@ -105,7 +101,7 @@ cr_status cr_xml_read_file(const char *path, size_t max_bytes, const char *what,
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
-            int e = r < 0 ? errno : 0;
+            e = r < 0 ? errno : 0;
             set_err(err, CR_XML_ERR_READ);
             if (err)
                 err->sys_errno = e;
@@ -123,6 +119,14 @@ out:
     free(buf);
     close(fd);
     return st;
+}
+
+bool cr_xml_is_blank(const char *buf, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\r' && buf[i] != '\n')
+            return false;
+    return true;
 }
 
 struct parse_state {
@@ -189,6 +193,7 @@ static void on_error(void *ctx, xmlErrorPtr err)
     e->kind = CR_XML_ERR_SYNTAX;
     e->code = err->code;
     e->line = err->line;
+    e->column = err->int2; /* libxml2 keeps the column of a parser error there */
     e->int1 = err->int1;
     copy_str(e->str1, sizeof e->str1, err->str1);
     copy_str(e->str2, sizeof e->str2, err->str2);

@@ -16,6 +16,7 @@
 #ifndef CR_XML_SAFE_H
 #define CR_XML_SAFE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <libxml/tree.h>
@@ -43,6 +44,7 @@ typedef enum {
 typedef struct {
     cr_xml_err_kind kind;
     int line;                  /* 1-based line of the problem; 0 when unknown */
+    int column;                /* CR_XML_ERR_SYNTAX: libxml2's 1-based column; 0 when unknown */
     int sys_errno;             /* CR_XML_ERR_OPEN, CR_XML_ERR_READ */
     long long bytes;           /* CR_XML_ERR_SIZE: the input's size */
     size_t limit_bytes;        /* CR_XML_ERR_SIZE: the limit it broke */
@@ -64,15 +66,21 @@ cr_status cr_xml_check_size(const char *origin, size_t len, size_t max_bytes, co
                             cr_xml_error *err, cr_diag *d);
 
 /* Reads the regular file at path into a new buffer, NUL-terminated (the
- * terminator is not counted in *len). A file over max_bytes is refused
+ * terminator is not counted in *len), opened with cr_file_open_read() so
+ * a FIFO is refused, never waited on. A file over max_bytes is refused
  * from its size before anything is read. what names the format as in
  * cr_xml_check_size(). On success *out is the caller's, free() it; on
  * failure *out is NULL. Errors (d "path: ...", err may be NULL):
  * CR_ENOTFOUND (no such file), CR_EIO (cannot open, not a regular file,
- * read error, file shrank; "path: not a regular file: give WHAT XML file"), CR_ERANGE (over
- * max_bytes), CR_ENOMEM. */
+ * read error, file shrank; "path: a FIFO (named pipe), not a regular
+ * file: give WHAT XML file"), CR_ERANGE (over max_bytes), CR_ENOMEM. */
 cr_status cr_xml_read_file(const char *path, size_t max_bytes, const char *what, char **out,
                            size_t *len, cr_xml_error *err, cr_diag *d);
+
+/* True when len bytes of buf hold nothing but XML white space (space, tab,
+ * CR, LF): what libxml2 calls "Document is empty" is then empty indeed,
+ * where any other text is a file that is not XML. */
+bool cr_xml_is_blank(const char *buf, size_t len);
 
 /* Parses len bytes of buf as XML, safely (see the top of this file).
  * origin names the input in messages ("<memory>" when NULL). flags are

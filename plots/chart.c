@@ -9,6 +9,7 @@
  * final name.
  */
 #include "chart.h"
+#include "fileio.h"
 #include "plots/sbuf_priv.h"
 
 #include <errno.h>
@@ -1454,47 +1455,6 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
 
 /* ---- files ---- */
 
-cr_status cr_write_file_atomic(const char *path, const char *data, size_t len, cr_diag *d)
-{
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return cr_diag_set(d, CR_ENOMEM, "out of memory writing %s", path);
-    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    cr_status st = CR_OK;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    (void)fchmod(fd, 0644);
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            st = cr_diag_set(d, CR_EIO, "cannot write %s: %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            goto out;
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        st = cr_diag_set(d, CR_EIO, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        st = cr_diag_set(d, CR_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        unlink(tmp);
-    }
-out:
-    free(tmp);
-    return st;
-}
-
 /* Writes a temporary file of the render (in dir, removed by the caller);
  * its failure names the folder, where the user can act. */
 static cr_status write_in(const char *dir, const char *path, const char *data, size_t len,
@@ -1788,14 +1748,13 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
         }
     }
     snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
-    st = cr_write_file_atomic(path, data.p, data.len, d);
+    st = cr_file_write(path, data.p, data.len, d);
     if (st == CR_OK) {
         snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
-        st = cr_write_file_atomic(path, script.p, script.len, d);
+        st = cr_file_write(path, script.p, script.len, d);
     }
-    if (st == CR_OK && gnuplot && rename(final_base, out_path) != 0)
-        st = cr_diag_set(d, CR_EIO, "cannot rename %s to %s: %s", final_base, out_path,
-                         strerror(errno));
+    if (st == CR_OK && gnuplot)
+        st = cr_file_commit(final_base, out_path, d);
     if (st != CR_OK && final_base)
         unlink(final_base);
 out:

@@ -129,8 +129,4 @@ cr_status cr_chart_json(const cr_chart *c, char **json);
  * image) with the reason in d. */
 cr_status cr_image_check(const char *path, cr_diag *d);
 
-/* Writes len bytes of data to path atomically (temporary file in the same
- * directory, fsync, rename). Errors: CR_EIO with the system's reason in d. */
-cr_status cr_write_file_atomic(const char *path, const char *data, size_t len, cr_diag *d);
-
 #endif

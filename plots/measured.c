@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "ops_json.h"
 
 void cr_plot_meas_release(cr_plot_meas *m)
@@ -190,12 +191,13 @@ static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mpr
                             int *cap, cr_diag *d)
 {
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        if (json_error_code(&je) == json_error_cannot_open_file)
-            return cr_diag_set(d, CR_EIO, "%s", je.text);
+    FILE *f = NULL;
+    if (cr_file_fopen_read(path, "a JSON file of harness results", CR_FILE_STREAM, &f, d) != CR_OK)
+        return CR_EIO;
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    fclose(f);
+    if (!root)
         return cr_diag_set(d, CR_EPARSE, "%s:%d: %s", path, je.line, je.text);
-    }
     json_t *arr = json_is_array(root) ? root : json_object_get(root, "results");
     cr_status st = CR_OK;
     if (!json_is_array(arr)) {

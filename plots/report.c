@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "plots/chart.h"
 #include "plots/measured_priv.h"
 #include "plots/plots.h"
@@ -470,7 +471,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         }
         char path[4200];
         snprintf(path, sizeof path, "%s/index.html", dir);
-        st = cr_write_file_atomic(path, page.p, page.len, d);
+        st = cr_file_write(path, page.p, page.len, d);
         cr_sbuf_release(&page);
         if (st == CR_OK && file_written(&p, "index.html") != CR_OK)
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "plots/chart.h"
 #include "plots/sbuf_priv.h"
 
@@ -295,15 +296,15 @@ cr_status cr_table_write(const cr_table *t, const char *stem, cr_diag *d)
         goto out;
     }
     snprintf(path, n, "%s.txt", stem);
-    if ((st = cr_write_file_atomic(path, txt, strlen(txt), d)) != CR_OK)
+    if ((st = cr_file_write(path, txt, strlen(txt), d)) != CR_OK)
         goto out;
     snprintf(path, n, "%s.csv", stem);
-    if ((st = cr_write_file_atomic(path, csv.p ? csv.p : "", csv.len, d)) != CR_OK)
+    if ((st = cr_file_write(path, csv.p ? csv.p : "", csv.len, d)) != CR_OK)
         goto out;
     snprintf(path, n, "%s.json", stem);
     size_t jl = strlen(js);
     js[jl] = '\0';
-    st = cr_write_file_atomic(path, js, jl, d);
+    st = cr_file_write(path, js, jl, d);
 out:
     free(path);
     free(txt);

@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "coll.h"
 #include "dtype.h"
+#include "fileio.h"
 #include "ops.h"
 #include "rankset.h"
 #include "route.h"
@@ -478,9 +480,14 @@ static bool ends_with(const char *s, const char *suffix)
 static cr_status gunzip_tmp(const char *path, FILE **out, cr_diag *d)
 {
     *out = NULL;
-    gzFile g = gzopen(path, "rb");
-    if (!g)
-        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    int fd = -1;
+    if (cr_file_open_read(path, "a trace file (.json.gz)", CR_FILE_STREAM, &fd, NULL, d) != CR_OK)
+        return CR_EIO;
+    gzFile g = gzdopen(fd, "rb");
+    if (!g) {
+        close(fd);
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    }
     FILE *f = tmpfile();
     if (!f) {
         gzclose(g);
@@ -960,9 +967,9 @@ static const char *nccl_tests_coll(const char *s)
 
 cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = NULL;
+    if (cr_file_fopen_read(path, "an nccl-tests log", CR_FILE_STREAM, &f, d) != CR_OK)
+        return CR_EIO;
     cr_status st = cr_validate_read_nccl_tests_stream(f, path, out, d);
     fclose(f);
     return st;

@@ -709,7 +709,8 @@ static void test_open_errors(void **state)
     assert_string_equal(d.msg, "/nonexistent/topo.xml: cannot open: No such file or directory");
     d = (cr_diag){{0}};
     assert_int_equal(cr_topo_open("topologies/", &t, &d), CR_EIO);
-    assert_string_equal(d.msg, "topologies/: not a regular file: give a topology XML file");
+    assert_string_equal(d.msg,
+                        "topologies/: a directory, not a regular file: give a topology XML file");
     /* A shipped name names its embedded copy in messages: nothing to show
      * for a good file, so check the default is among the shipped ones. */
     t = open_ok(CR_TOPO_DEFAULT);

@@ -251,7 +251,7 @@ static void test_size_limit(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_xml_read_file("/tmp", 999, "a test", &buf, &len, &e, &d), CR_EIO);
     assert_int_equal(e.kind, CR_XML_ERR_NOTFILE);
-    assert_string_equal(d.msg, "/tmp: not a regular file: give a test XML file");
+    assert_string_equal(d.msg, "/tmp: a directory, not a regular file: give a test XML file");
 }
 
 int main(void)

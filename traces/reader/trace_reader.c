@@ -25,6 +25,8 @@
 #include "json_subset_priv.h"
 #include "trace_reader_priv.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -1065,9 +1067,10 @@ static cr_status new_reader(const char *label, cr_trace_reader **out)
 cr_status cr_trace_reader_open(const char *path, cr_trace_reader **out, cr_diag *d)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = NULL;
+    cr_status st = cr_file_fopen_read(path, "a trace file (.json)", CR_FILE_STREAM, &f, d);
+    if (st != CR_OK)
+        return st == CR_ENOTFOUND ? CR_EIO : st; /* trace_reader.h: CR_EIO when unreadable */
     cr_trace_reader *r = NULL;
     if (new_reader(path, &r) != CR_OK) {
         fclose(f);

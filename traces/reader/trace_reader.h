@@ -116,8 +116,10 @@ typedef struct {
 
 typedef struct cr_trace_reader cr_trace_reader;
 
-/* Opens path for streaming. On success *out owns the file; free it with
- * cr_trace_reader_free(). Errors: CR_EIO (cannot open; d says why), CR_ENOMEM.
+/* Opens path for streaming (cr_file_open_read(): a FIFO, a directory or a
+ * device is refused, never waited on). On success *out owns the file; free
+ * it with cr_trace_reader_free(). Errors: CR_EIO (cannot open, not a
+ * regular file; d says why), CR_ENOMEM.
  * Content errors come from cr_trace_reader_next(). */
 cr_status cr_trace_reader_open(const char *path, cr_trace_reader **out, cr_diag *d);
 

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * File input and output (see fileio.h): the one place where commroof opens
+ * a file to read or write one, so that every command treats FIFOs, devices
+ * and symbolic links alike.
+ */
+#define _XOPEN_SOURCE 700 /* realpath() */
+
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *cr_file_kind_name(unsigned st_mode)
+{
+    mode_t m = (mode_t)st_mode;
+    if (S_ISREG(m))
+        return "a regular file";
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISLNK(m))
+        return "a symbolic link";
+    return "not a regular file";
+}
+
+/* A pipe given as /dev/stdin or /dev/fd/N: the path is a symbolic link (to
+ * /proc/self/fd/N, itself one), where a named FIFO is a FIFO by its own
+ * path. Either way the open did not block, and a FIFO nobody writes reads
+ * as empty at once. */
+static bool stream_ok(const char *path, unsigned flags, mode_t mode)
+{
+    struct stat lsb;
+    return (flags & CR_FILE_STREAM) && S_ISFIFO(mode) && lstat(path, &lsb) == 0 &&
+           S_ISLNK(lsb.st_mode);
+}
+
+cr_status cr_file_open_read(const char *path, const char *what, unsigned flags, int *fd,
+                            int *sys_errno, cr_diag *d)
+{
+    *fd = -1;
+    if (sys_errno)
+        *sys_errno = 0;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer, forever, before fstat() could say it is no file. */
+    int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (f < 0) {
+        int e = errno;
+        if (sys_errno)
+            *sys_errno = e;
+        return cr_diag_set(d, e == ENOENT ? CR_ENOTFOUND : CR_EIO, "%s: cannot open: %s", path,
+                           strerror(e));
+    }
+    struct stat sb;
+    if (fstat(f, &sb) != 0) {
+        int e = errno;
+        close(f);
+        if (sys_errno)
+            *sys_errno = e;
+        return cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode) && !stream_ok(path, flags, sb.st_mode)) {
+        close(f);
+        return cr_diag_set(d, CR_EIO, "%s: %s, not a regular file: give %s", path,
+                           cr_file_kind_name((unsigned)sb.st_mode), what ? what : "a file");
+    }
+    /* Reads of a regular file never block anyway, those of a pipe should:
+     * clear the flag so that whoever reads sees an ordinary descriptor. */
+    int fl = fcntl(f, F_GETFL);
+    if (fl < 0 || fcntl(f, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(f);
+        if (sys_errno)
+            *sys_errno = e;
+        return cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(e));
+    }
+    *fd = f;
+    return CR_OK;
+}
+
+cr_status cr_file_fopen_read(const char *path, const char *what, unsigned flags, FILE **out,
+                             cr_diag *d)
+{
+    *out = NULL;
+    int fd = -1;
+    cr_status st = cr_file_open_read(path, what, flags, &fd, NULL, d);
+    if (st != CR_OK)
+        return st;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return cr_diag_set(d, e == ENOMEM ? CR_ENOMEM : CR_EIO, "%s: cannot read: %s", path,
+                           strerror(e));
+    }
+    *out = f;
+    return CR_OK;
+}
+
+/* Writes all of data to fd, retrying short writes. Returns 0 or an errno. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, data + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
+        if (w == 0)
+            return EIO;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+/* A character device or a FIFO: written where it is, as a shell's `>`
+ * would, but a FIFO nobody reads is refused instead of waited on. */
+static cr_status write_in_place(const char *path, const char *data, size_t len, cr_diag *d)
+{
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENXIO)
+            return cr_diag_set(d, CR_EIO,
+                               "%s: a FIFO (named pipe) that no process reads: start its reader "
+                               "first, or give a file path",
+                               path);
+        return cr_diag_set(d, CR_EIO, "%s: cannot open for writing: %s", path, strerror(e));
+    }
+    cr_status st = CR_OK;
+    struct stat sb;
+    int fl = fcntl(fd, F_GETFL);
+    if (fstat(fd, &sb) != 0 || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
+        goto out;
+    }
+    if (!S_ISCHR(sb.st_mode) && !S_ISFIFO(sb.st_mode)) { /* swapped since the stat */
+        st = cr_diag_set(d, CR_EIO, "%s: changed while being opened (now %s): try again", path,
+                         cr_file_kind_name((unsigned)sb.st_mode));
+        goto out;
+    }
+    int e = write_all(fd, data, len);
+    if (e)
+        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(e));
+out:
+    if (close(fd) != 0 && st == CR_OK)
+        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
+    return st;
+}
+
+/* A regular file or none: a temporary beside target (one file system, so
+ * rename() is atomic), written, synced, renamed over it. path names it in
+ * messages (target may be a symbolic link's resolution). */
+static cr_status write_atomic(const char *path, const char *target, mode_t mode, const char *data,
+                              size_t len, cr_diag *d)
+{
+    size_t n = strlen(target) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    snprintf(tmp, n, "%s.tmp.XXXXXX", target);
+    cr_status st = CR_OK;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        st = cr_diag_set(d, CR_EIO, "%s: cannot create a temporary file beside it: %s", path,
+                         strerror(errno));
+        goto out;
+    }
+    int e = write_all(fd, data, len);
+    if (!e && (fchmod(fd, mode) != 0 || fsync(fd) != 0))
+        e = errno;
+    if (close(fd) != 0 && !e)
+        e = errno;
+    if (e)
+        st = cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(e));
+    else if (rename(tmp, target) != 0)
+        st = cr_diag_set(d, CR_EIO, "%s: cannot replace it: %s", path, strerror(errno));
+    if (st != CR_OK)
+        unlink(tmp);
+out:
+    free(tmp);
+    return st;
+}
+
+enum out_kind { OUT_ATOMIC, OUT_IN_PLACE };
+
+/* What writing to path means: OUT_ATOMIC with *target the file to replace
+ * (path, or a new string the caller frees when path is a symbolic link to a
+ * regular file) and *mode its permissions, or OUT_IN_PLACE. */
+static cr_status classify(const char *path, enum out_kind *kind, char **target, mode_t *mode,
+                          cr_diag *d)
+{
+    *kind = OUT_ATOMIC;
+    *target = NULL;
+    *mode = 0644;
+    struct stat sb;
+    if (lstat(path, &sb) != 0) {
+        if (errno != ENOENT)
+            return cr_diag_set(d, CR_EIO, "%s: cannot write: %s", path, strerror(errno));
+        return CR_OK;
+    }
+    if (S_ISLNK(sb.st_mode)) {
+        /* Follow the link, as opening it would: write what it names and
+         * keep the link, rather than rename a regular file over it. */
+        if (stat(path, &sb) != 0)
+            return cr_diag_set(d, CR_EIO,
+                               "%s: a symbolic link to %s: %s; remove the link or give "
+                               "another path",
+                               path, errno == ENOENT ? "a missing file" : "a file not reached",
+                               strerror(errno));
+        if (S_ISREG(sb.st_mode) && !(*target = realpath(path, NULL)))
+            return cr_diag_set(d, CR_EIO, "%s: cannot resolve the symbolic link: %s", path,
+                               strerror(errno));
+    }
+    if (S_ISREG(sb.st_mode)) {
+        *mode = sb.st_mode & 07777;
+        return CR_OK;
+    }
+    if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)) {
+        *kind = OUT_IN_PLACE;
+        return CR_OK;
+    }
+    return cr_diag_set(d, CR_EIO, "%s: %s, not a file that can be written: give a file path", path,
+                       cr_file_kind_name((unsigned)sb.st_mode));
+}
+
+cr_status cr_file_write(const char *path, const void *data, size_t len, cr_diag *d)
+{
+    if (!path || (!data && len))
+        return cr_diag_set(d, CR_EINVAL, "no path or no data to write");
+    if (!data)
+        data = "";
+    enum out_kind kind;
+    char *real = NULL;
+    mode_t mode;
+    cr_status st = classify(path, &kind, &real, &mode, d);
+    if (st == CR_OK)
+        st = kind == OUT_IN_PLACE ? write_in_place(path, data, len, d)
+                                  : write_atomic(path, real ? real : path, mode, data, len, d);
+    free(real);
+    return st;
+}
+
+cr_status cr_file_commit(const char *tmp, const char *path, cr_diag *d)
+{
+    enum out_kind kind;
+    char *real = NULL, *buf = NULL;
+    mode_t mode;
+    cr_status st = classify(path, &kind, &real, &mode, d);
+    if (st == CR_OK && kind == OUT_ATOMIC && !real) {
+        if (rename(tmp, path) != 0)
+            st = cr_diag_set(d, CR_EIO, "%s: cannot replace it: %s", path, strerror(errno));
+        goto out;
+    }
+    if (st != CR_OK)
+        goto out;
+    /* A device, a FIFO or a link elsewhere: copy the contents there. */
+    int fd = -1;
+    if ((st = cr_file_open_read(tmp, "a file", 0, &fd, NULL, d)) != CR_OK)
+        goto out;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t nc = cap ? 2 * cap : 65536;
+            char *nb = realloc(buf, nc);
+            if (!nb) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", tmp, strerror(errno));
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    if (st == CR_OK && (st = cr_file_write(path, buf, len, d)) == CR_OK)
+        unlink(tmp);
+out:
+    free(buf);
+    free(real);
+    return st;
+}

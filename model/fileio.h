@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * File input and output for every commroof reader and writer: one way to
+ * open an input and one way to write an output, so that no command hangs on
+ * a FIFO given as input and no output replaces a device node.
+ *
+ * Input: cr_file_open_read() opens with O_NONBLOCK (opening a FIFO for
+ * reading never waits for a writer), checks with fstat() that it is a
+ * regular file and only then reads; anything else (a FIFO, a directory, a
+ * device, a socket) is refused with a message naming the path and what it
+ * is. One exception, for readers that stream (traces, nccl-tests logs,
+ * JSON results) and ask for it with CR_FILE_STREAM: a pipe reached through
+ * a symbolic link, as /dev/stdin and /dev/fd/N (a shell's <(...)) are, is
+ * read as the stream it is (`gzip -dc t.json.gz | commroof validate
+ * /dev/stdin`); even then a named FIFO given by its own path is refused.
+ * Reading stdin ("-") is the caller's choice, made before this.
+ *
+ * Output: cr_file_write() writes a regular file (or a new one) atomically,
+ * through a temporary file beside it and a rename, so the path holds the
+ * old or the new contents, never half. A character device (/dev/null,
+ * /dev/stdout on a terminal) or a FIFO (/dev/stdout on a pipe, a shell's
+ * >(...)) is written in place: renaming over it would replace the device
+ * node with a regular file. Anything else (a directory, a block device, a
+ * socket) is refused. A symbolic link is followed: the file it names is
+ * written, the link stays.
+ */
+#ifndef CR_FILEIO_H
+#define CR_FILEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "status.h"
+
+/* Names the type of file of st_mode for messages: "a directory", "a FIFO
+ * (named pipe)", "a character device", "a block device", "a socket", "a
+ * symbolic link", "a regular file", else "not a regular file". Static. */
+const char *cr_file_kind_name(unsigned st_mode);
+
+/* Options for cr_file_open_read(), OR-ed together. */
+enum {
+    CR_FILE_STREAM = 1u << 0 /* also a pipe reached through a link (/dev/stdin, /dev/fd/N) */
+};
+
+/* Opens the regular file at path for reading, without blocking on a FIFO.
+ * what names what was expected, with its article ("a topology XML file"),
+ * for the message about a file that is not regular; flags are CR_FILE_*
+ * options (0: regular files only). On success *fd is an
+ * open, blocking, close-on-exec descriptor of a regular file, the caller's
+ * to close(). On failure *fd is -1 and sys_errno (may be NULL) holds the
+ * errno of a failed open() or fstat(), or 0 when the path opened but is not
+ * a regular file. Errors, d reading "path: ...": CR_ENOTFOUND (no such
+ * file: "path: cannot open: No such file or directory"), CR_EIO (cannot
+ * open, or "path: a FIFO (named pipe), not a regular file: give WHAT"). */
+cr_status cr_file_open_read(const char *path, const char *what, unsigned flags, int *fd,
+                            int *sys_errno, cr_diag *d);
+
+/* cr_file_open_read() as a stdio stream opened "rb". On success *out is
+ * the caller's to fclose(); on failure it is NULL. Errors as
+ * cr_file_open_read(), and CR_ENOMEM. */
+cr_status cr_file_fopen_read(const char *path, const char *what, unsigned flags, FILE **out,
+                             cr_diag *d);
+
+/* Writes len bytes of data to path (see the top of this file): atomically
+ * through a temporary file beside it and a rename when path is absent or a
+ * regular file (an existing file keeps its permissions; a new one gets
+ * 0644); in place when it is a character device or a FIFO (a FIFO that no
+ * process reads is refused rather than waited on). Errors: CR_EIO with d
+ * "path: ..." and the system's reason ("cannot write: No space left on
+ * device" on /dev/full; "a directory, not a file that can be written"; "a
+ * FIFO (named pipe) that no process reads"), CR_ENOMEM. On failure a
+ * regular file at path is left as it was. */
+cr_status cr_file_write(const char *path, const void *data, size_t len, cr_diag *d);
+
+/* Moves tmp, a finished file beside path (same folder), to path as
+ * cr_file_write() would write it: renamed over path when path is absent or
+ * a regular file; copied into place and removed when path is a character
+ * device, a FIFO or a symbolic link. On failure tmp is left for the caller
+ * to remove. Errors as cr_file_write(). */
+cr_status cr_file_commit(const char *tmp, const char *path, cr_diag *d);
+
+#endif

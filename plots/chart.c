@@ -360,29 +360,17 @@ static void sb_datastr(cr_sbuf *b, const char *s)
     cr_sbuf_add(b, "\"");
 }
 
-/* A string literal in a gnuplot script (double quotes: backslash escapes
- * apply, so escape backslash and quote; a line break becomes \n). */
-static void sb_gpstr(cr_sbuf *b, const char *s)
-{
-    cr_sbuf_add(b, "\"");
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            cr_sbuf_add(b, "\\%c", *s);
-        else if (*s == '\n')
-            cr_sbuf_add(b, "\\n");
-        else if ((unsigned char)*s >= 0x20)
-            cr_sbuf_add(b, "%c", *s);
-    }
-    cr_sbuf_add(b, "\"");
-}
-
-/* A comment line in a script or data file: no line breaks. */
+/* A comment line in a script or data file: no line breaks, and no
+ * backslash at its end (gnuplot would read the next line as part of it). */
 static void sb_comment(cr_sbuf *b, const char *prefix, const char *s)
 {
     cr_sbuf_add(b, "# %s", prefix);
-    for (; s && *s; s++)
-        cr_sbuf_add(b, "%c", (*s == '\n' || *s == '\r') ? ' ' : *s);
-    cr_sbuf_add(b, "\n");
+    char last = 0;
+    for (; s && *s; s++) {
+        last = (*s == '\n' || *s == '\r') ? ' ' : *s;
+        cr_sbuf_add(b, "%c", last);
+    }
+    cr_sbuf_add(b, "%s\n", last == '\\' ? " " : "");
 }
 
 /* Colours that stay distinct in print and for common colour blindness
@@ -924,7 +912,7 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
     const char *ax = a == 0 ? "x" : "y";
     if (c->label[a]) {
         cr_sbuf_add(b, "set %slabel ", ax);
-        sb_gpstr(b, c->label[a]);
+        cr_sbuf_gnuplot(b, c->label[a]);
         cr_sbuf_add(b, "\n");
     }
     bool lg = axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
@@ -952,7 +940,9 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
                              c->si_unit[a]);
                 else
                     snprintf(lab, sizeof lab, "%g%s", v, c->si_unit[a]);
-                cr_sbuf_add(b, "%s\"%s\" %.6g", first ? "" : ", ", lab, v);
+                cr_sbuf_add(b, "%s", first ? "" : ", ");
+                cr_sbuf_gnuplot(b, lab);
+                cr_sbuf_add(b, " %.6g", v);
                 first = false;
             }
             cr_sbuf_add(b, ")\n");
@@ -961,7 +951,7 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
             cr_sbuf_add(b, "set format %s ", ax);
             char fmt[64];
             snprintf(fmt, sizeof fmt, "%%.0s%%c%s", c->si_unit[a]);
-            sb_gpstr(b, fmt);
+            cr_sbuf_gnuplot(b, fmt);
             cr_sbuf_add(b, "\n");
         } else {
             cr_sbuf_add(b, "set format %s \"%%g\"\n", ax);
@@ -1172,12 +1162,12 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
     bool have = bar_range(c, lg, &lo, &hi);
     if (c->label[1]) {
         cr_sbuf_add(b, "set xlabel ");
-        sb_gpstr(b, c->label[1]);
+        cr_sbuf_gnuplot(b, c->label[1]);
         cr_sbuf_add(b, "\n");
     }
     if (c->label[0]) {
         cr_sbuf_add(b, "set ylabel ");
-        sb_gpstr(b, c->label[0]);
+        cr_sbuf_gnuplot(b, c->label[0]);
         cr_sbuf_add(b, "\n");
     }
     if (lg)
@@ -1198,7 +1188,7 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
                 (double)c->nc - 0.4);
     for (int k = 0; k < c->nc; k++) {
         cr_sbuf_add(b, "%s", k ? ", " : "");
-        sb_gpstr(b, c->cats[k]);
+        cr_sbuf_gnuplot(b, c->cats[k]);
         cr_sbuf_add(b, " %d", k);
     }
     cr_sbuf_add(b, ")\n");
@@ -1214,18 +1204,18 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
     for (int i = 0; i < c->ns; i++) {
         double off = -0.4 + (i + 0.5) * step;
         cr_sbuf_add(b, "%s", i ? ", \\\n     " : "");
-        sb_gpstr(b, dat);
+        cr_sbuf_gnuplot(b, dat);
         cr_sbuf_add(b,
                     " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "
                     "lc rgb \"%s\" title ",
                     base, off, base, i + 2, off - half, off + half, colours[i % N_COLOURS]);
-        sb_gpstr(b, c->s[i].name);
+        cr_sbuf_gnuplot(b, c->s[i].name);
     }
     /* the reference lines are arrows; NaN plots give them a legend entry */
     for (int i = 0; i < c->nhl; i++) {
         cr_sbuf_add(b, "%sNaN with lines lw 2 dt 2 lc rgb \"#000000\" title ",
                     c->ns ? ", \\\n     " : "");
-        sb_gpstr(b, c->hl_name[i]);
+        cr_sbuf_gnuplot(b, c->hl_name[i]);
     }
     cr_sbuf_add(b, "\n");
 }
@@ -1259,7 +1249,7 @@ static void write_tag_list(const cr_chart *c, cr_sbuf *b, const label_plan *lp, 
             }
         if (text.len) {
             cr_sbuf_add(b, "set label ");
-            sb_gpstr(b, text.p);
+            cr_sbuf_gnuplot(b, text.p);
             cr_sbuf_add(b,
                         " at screen %.5f, screen %.5f left front font \",8\" tc rgb \"#333333\"\n",
                         (x0 + col * colw) / g->pw, 1.0 - y0 / g->ph);
@@ -1280,7 +1270,7 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     cr_sbuf_add(b, "if (!exists(\"outfile\")) outfile = ");
     char def[1100];
     snprintf(def, sizeof def, "%s.%s", stem, ext);
-    sb_gpstr(b, def);
+    cr_sbuf_gnuplot(b, def);
     cr_sbuf_add(b, "\n");
     int pw, ph;
     chart_px(c, &pw, &ph);
@@ -1309,7 +1299,7 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     cr_sbuf_add(b, "set title ");
     char *tt = title_text(c, label_note);
     if (tt)
-        sb_gpstr(b, tt);
+        cr_sbuf_gnuplot(b, tt);
     else
         b->oom = true;
     free(tt);
@@ -1339,19 +1329,19 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
         for (int i = 0; i < c->ns; i++) {
             cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
             if (first) {
-                sb_gpstr(b, dat);
+                cr_sbuf_gnuplot(b, dat);
                 cr_sbuf_add(b, " using %d:xtic(1)", i + 2);
             } else {
                 cr_sbuf_add(b, "'' using %d", i + 2);
             }
             cr_sbuf_add(b, " lc rgb \"%s\" title ", colours[i % N_COLOURS]);
-            sb_gpstr(b, c->s[i].name);
+            cr_sbuf_gnuplot(b, c->s[i].name);
             first = false;
         }
         for (int i = 0; i < c->nhl; i++) {
             cr_sbuf_add(b, "%s%.6g with lines lw 2 dt 2 lc rgb \"#000000\" title ",
                         first ? "" : ", \\\n     ", c->hl_y[i]);
-            sb_gpstr(b, c->hl_name[i]);
+            cr_sbuf_gnuplot(b, c->hl_name[i]);
             first = false;
         }
         cr_sbuf_add(b, "\n");
@@ -1388,7 +1378,7 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
             continue;
         const char *col = colours[colour++ % N_COLOURS];
         cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
-        sb_gpstr(b, dat);
+        cr_sbuf_gnuplot(b, dat);
         cr_sbuf_add(b, " index %d ", i);
         switch (s->style) {
         case CR_SERIES_LINE:
@@ -1426,14 +1416,14 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
             break;
         }
         cr_sbuf_add(b, " title ");
-        sb_gpstr(b, s->name);
+        cr_sbuf_gnuplot(b, s->name);
         if (s->labelled && s->style != CR_SERIES_BAND) {
             /* column 4 says where each label fits (place_labels); the
              * offsets are the pixels it assumed, as fractions of the image */
             for (int w = 0; w < N_PLACES; w++) {
                 bool right = place_right(w);
                 cr_sbuf_add(b, ", \\\n     ");
-                sb_gpstr(b, dat);
+                cr_sbuf_gnuplot(b, dat);
                 cr_sbuf_add(b,
                             " index %d using 1:2:(strcol(4) eq \"%s\" ? strcol(5) : \"\") with "
                             "labels %s offset screen %.5f, screen %.5f font \",9\" tc rgb \"%s\" "
@@ -1447,7 +1437,7 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
     for (int i = 0; i < c->nhl; i++) {
         cr_sbuf_add(b, "%s%.6g with lines lw 2 dt 3 lc rgb \"#444444\" title ",
                     first ? "" : ", \\\n     ", c->hl_y[i]);
-        sb_gpstr(b, c->hl_name[i]);
+        cr_sbuf_gnuplot(b, c->hl_name[i]);
         first = false;
     }
     cr_sbuf_add(b, "\n");
@@ -1566,14 +1556,16 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
     int efd = mkstemp(errpath);
     if (efd < 0)
         return cr_diag_set(d, CR_EIO, "cannot create a file in %s: %s", dir, strerror(errno));
-    size_t an = strlen(tmp_image) + 32;
-    char *assign = malloc(an);
-    if (!assign) {
+    cr_sbuf asb = {0};
+    cr_sbuf_add(&asb, "outfile=");
+    cr_sbuf_gnuplot(&asb, tmp_image);
+    char *assign = asb.p;
+    if (asb.oom) {
+        cr_sbuf_release(&asb);
         close(efd);
         unlink(errpath);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
-    snprintf(assign, an, "outfile='%s'", tmp_image);
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -1674,8 +1666,10 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
         st = cr_diag_set(d, CR_EINVAL, "output \"%s\" has no file name before .%s", out_path, ext);
         goto out;
     }
-    /* the name goes into gnuplot strings and the data file's name into the
-     * script: quotes or control characters there would break them */
+    /* the script's strings quote any name (cr_sbuf_gnuplot), but its
+     * comment lines show the name in a shell command to re-render it
+     * (gnuplot -e "outfile='NAME.svg'"), which quotes, backslashes or
+     * control characters would break */
     for (const char *q = stem; *q; q++)
         if (*q == '\'' || *q == '"' || *q == '\\' || (unsigned char)*q < 0x20) {
             st = cr_diag_set(d, CR_EINVAL,

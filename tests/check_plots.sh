@@ -261,5 +261,37 @@ if [ "$(id -u)" != 0 ]; then
     [ $? = 1 ] || bad "report into an unwritable folder should exit 1"
 fi
 
+# Hostile names (issue 13): gnuplot runs `...` inside double-quoted strings.
+# A topology, suite, measured variant, log file or output name holding one
+# must reach the script as text: each chart renders, its script carries the
+# name, and the command never runs (it creates $H/PWNED where it would).
+H="$T/hostile"
+mkdir -p "$H/\`touch PWNED\`"
+cmd="\`touch $H/PWNED\`"
+sed "s|<topology name=\"h200-1\"|<topology name=\"$cmd\"|" topologies/h200-1.xml > "$H/t.xml"
+sed "s|<suite name=\"pkb\"|<suite name=\"$cmd\"|" suites/pkb.xml > "$H/s.xml"
+printf '[{"name": "allreduce", "measured_us": 1000, "variant": "%s"}]\n' "$cmd" > "$H/m.json"
+hlog="$H/\`touch PWNED\`_all_reduce_perf.log"
+cp "$LOG" "$hlog"
+hostile() {
+    what=$1 gp=$2
+    shift 2
+    "$CR" "$@" > "$T/out.txt" 2>&1 || bad "$what: exit $?: $(head -3 "$T/out.txt")"
+    [ -z "$gp" ] || grep -q -F "touch " "$gp" || bad "$what: the name did not reach $gp"
+    for f in "$H/PWNED" "$H/\`touch PWNED\`/PWNED"; do
+        [ -e "$f" ] && bad "$what: gnuplot ran the command in a name ($f exists)"
+        rm -f "$f"
+    done
+}
+hostile "topology name" "$H/r.gp" plot roofline --topo "$H/t.xml" -o "$H/r.png"
+hostile "suite name" "$H/g.gp" plot gap --suite "$H/s.xml" -o "$H/g.png"
+hostile "measured variant" "$H/m.gp" plot gap --measured-json "$H/m.json" -o "$H/m.png"
+hostile "nccl-tests log name" "$H/l.gp" plot sweep allreduce --nccl-tests "$hlog" -o "$H/l.png"
+hostile "output name" "$H/\`touch PWNED\`.gp" plot roofline -o "$H/\`touch PWNED\`.png"
+hostile "output folder" "" plot roofline -o "$H/\`touch PWNED\`/c.png"
+hostile "report" "$H/rep/gap.gp" report --topo "$H/t.xml" --suite "$H/s.xml" \
+    --measured-json "$H/m.json" -o "$H/rep"
+hostile "one-GPU report" "$H/rep1/roofline.gp" report --topo "$H/t.xml" -o "$H/rep1"
+
 if [ $fail = 0 ]; then echo "check_plots: OK"; else echo "check_plots: FAILED"; fi
 exit $fail

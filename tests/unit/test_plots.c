@@ -19,6 +19,7 @@
 
 #include "plots/chart.h"
 #include "plots/plots.h"
+#include "plots/sbuf_priv.h"
 #include "plots/table.h"
 #include "topo.h"
 
@@ -290,6 +291,120 @@ static void test_data_and_script(void **state)
     cr_chart_free(c);
     cr_chart_free(NULL);
     (void)e;
+}
+
+/* Appends s to b quoted for gnuplot and a line break. */
+static void add_quoted(cr_sbuf *b, const char *pre, const char *s)
+{
+    cr_sbuf_add(b, "%s", pre);
+    cr_sbuf_gnuplot(b, s);
+    cr_sbuf_add(b, "\n");
+}
+
+/* The one quoting of strings for gnuplot scripts (cr_sbuf_gnuplot). gnuplot
+ * runs `command` inside double-quoted strings, so a topology name holding
+ * one ran it (issue 13). Each hostile string, quoted and printed by the
+ * real gnuplot, must come back as itself (its line breaks kept, other
+ * control characters left out) and run nothing: every command in them
+ * would create PWNED. */
+static void test_gnuplot_quote(void **state)
+{
+    (void)state;
+    /* the form: double quotes; no ` ' @ " \ or line break left as it is */
+    static const struct {
+        const char *in, *out;
+    } forms[] = {
+        {NULL, "\"\""},
+        {"", "\"\""},
+        {"plain text, 1.5 GB/s", "\"plain text, 1.5 GB/s\""},
+        {"a'b", "\"a\\047b\""},
+        {"`x`", "\"\\140x\\140\""},
+        {"@m", "\"\\100m\""},
+        {"a\nb", "\"a\\nb\""},
+        {"a\tb\r\x01", "\"ab\""},
+        {"\\", "\"\\\\\""},
+        {"\\`", "\"\\\\\\140\""},
+        {"\"", "\"\\\"\""},
+        {"caf\xc3\xa9", "\"caf\xc3\xa9\""},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        cr_sbuf b = {0};
+        cr_sbuf_gnuplot(&b, forms[i].in);
+        assert_false(b.oom);
+        assert_string_equal(b.p, forms[i].out);
+        cr_sbuf_release(&b);
+    }
+
+    char pwned[600], gp[600], out[600];
+    path_of(pwned, sizeof pwned, "PWNED");
+    path_of(gp, sizeof gp, "quote.gp");
+    path_of(out, sizeof out, "quote.out");
+    unlink(pwned);
+    enum { NH = 10 };
+    char hostile[NH][1400];
+    snprintf(hostile[0], sizeof hostile[0], "`touch %s`", pwned);
+    snprintf(hostile[1], sizeof hostile[1], "a \"`touch %s`\" b", pwned);
+    snprintf(hostile[2], sizeof hostile[2], "it's `touch %s` ''`touch %s`'", pwned, pwned);
+    snprintf(hostile[3], sizeof hostile[3], "\\\"`touch %s`\\", pwned);
+    /* @m would put m's backquoted command into the line where it is not
+     * quoted */
+    snprintf(hostile[4], sizeof hostile[4], "@m and '@m' and \"@m\" and \\\"@m");
+    snprintf(hostile[5], sizeof hostile[5], "line 1\n`touch %s`\nline 3\n", pwned);
+    snprintf(hostile[6], sizeof hostile[6], "$(touch %s) {\\b}^_ %%s ~ & # not a comment", pwned);
+    snprintf(hostile[7], sizeof hostile[7], "\"; system(\"touch %s\"); print \"", pwned);
+    snprintf(hostile[8], sizeof hostile[8], "'; system('touch %s'); print '", pwned);
+    snprintf(hostile[9], sizeof hostile[9], "tab\there, CR\rthere, a bell\a, the end\\");
+    cr_sbuf script = {0}, want = {0};
+    add_quoted(&script, "set print ", out);
+    char m[700];
+    snprintf(m, sizeof m, "`touch %s`", pwned);
+    add_quoted(&script, "m = ", m);
+    for (int i = 0; i < NH; i++) {
+        add_quoted(&script, "print ", hostile[i]);
+        for (const char *q = hostile[i]; *q; q++)
+            if ((unsigned char)*q >= 0x20 || *q == '\n')
+                cr_sbuf_add(&want, "%c", *q);
+        cr_sbuf_add(&want, "\n");
+    }
+    /* gnuplot's macro pass counts a ' inside "..." as a quote: a raw one
+     * would leave the '@m' after it on the line looking unquoted */
+    cr_sbuf_add(&script, "print ");
+    cr_sbuf_gnuplot(&script, "it's");
+    cr_sbuf_add(&script, ", '@m'\n");
+    cr_sbuf_add(&want, "it's @m\n");
+    assert_false(script.oom || want.oom);
+    FILE *f = fopen(gp, "w");
+    assert_non_null(f);
+    fputs(script.p, f);
+    fclose(f);
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s'", gp);
+    assert_int_equal(system(cmd), 0);
+    char *got = slurp(out, NULL);
+    assert_non_null(got);
+    assert_string_equal(got, want.p);
+    if (access(pwned, F_OK) == 0)
+        fail_msg("gnuplot ran a command in a quoted string (%s exists)", pwned);
+    free(got);
+    cr_sbuf_release(&script);
+    cr_sbuf_release(&want);
+    unlink(gp);
+    unlink(out);
+
+    /* a comment line that ends in a backslash would take the next line of
+     * the script into the comment: the writer ends it with a space */
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "ends in \\");
+    int s = cr_chart_series(c, "s", CR_SERIES_LINE, false);
+    assert_int_equal(cr_chart_point(c, s, 1, 2, NULL), CR_OK);
+    path_of(gp, sizeof gp, "comment.png");
+    cr_diag d = {{0}};
+    assert_int_equal(cr_chart_render(c, gp, NULL, &d), CR_OK);
+    path_of(gp, sizeof gp, "comment.gp");
+    char *text = slurp(gp, NULL);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "# commroof chart: ends in \\ \n"));
+    free(text);
+    cr_chart_free(c);
 }
 
 /* Labels avoid each other and the markers. The plot area of this chart is
@@ -756,17 +871,12 @@ static void test_accuracy(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_data_and_script),
-        cmocka_unit_test(test_label_placement),
-        cmocka_unit_test(test_render_errors),
-        cmocka_unit_test(test_image_check),
-        cmocka_unit_test(test_html_and_json),
-        cmocka_unit_test(test_table),
-        cmocka_unit_test(test_roofline),
-        cmocka_unit_test(test_comm_ceilings),
-        cmocka_unit_test(test_gap),
-        cmocka_unit_test(test_compare),
-        cmocka_unit_test(test_accuracy),
+        cmocka_unit_test(test_data_and_script), cmocka_unit_test(test_gnuplot_quote),
+        cmocka_unit_test(test_label_placement), cmocka_unit_test(test_render_errors),
+        cmocka_unit_test(test_image_check),     cmocka_unit_test(test_html_and_json),
+        cmocka_unit_test(test_table),           cmocka_unit_test(test_roofline),
+        cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_compare),         cmocka_unit_test(test_accuracy),
         cmocka_unit_test(test_horizontal_bars),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -1086,13 +1086,20 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmea
         int nt = nt_split(buf, tok);
         if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
             continue;
-        int need_cols = lay.time_col + 3; /* time algbw busbw */
+        /* Every column the row is read at must be in it: time algbw busbw,
+         * and the type wherever the header puts it. */
+        int need_cols = lay.time_col + 3;
+        bool type_last = lay.type_col + 1 > need_cols;
+        if (type_last)
+            need_cols = lay.type_col + 1;
         if (nt < need_cols) {
             if (lay.line)
                 st = cr_diag_set(d, CR_EPARSE,
                                  "%s:%d: not an nccl-tests result row: %d column(s), the header at "
-                                 "line %d names %d (the out-of-place time is column %d)",
-                                 path, line_no, nt, lay.line, lay.n_cols, lay.time_col + 1);
+                                 "line %d names %d (the %s is column %d)",
+                                 path, line_no, nt, lay.line, lay.n_cols,
+                                 type_last ? "type" : "out-of-place time",
+                                 type_last ? lay.type_col + 1 : lay.time_col + 1);
             else
                 st = cr_diag_set(d, CR_EPARSE,
                                  "%s:%d: not an nccl-tests result row (expected: size count type "

@@ -470,59 +470,41 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Decompresses a gzip file into an anonymous temporary file (deleted when
- * closed), positioned at its start: the trace reader streams it as it
- * would the plain file, so memory stays bounded. Errors: CR_EIO (cannot
- * open, not gzip data or a corrupt or truncated stream, no temporary
- * file), CR_ENOMEM, with the file and zlib's reason in d. */
-static cr_status gunzip_tmp(const char *path, FILE **out, cr_diag *d)
+/* Opens a gzip file for gz_read. Errors: CR_EIO (cannot open), with the
+ * file and why in d. */
+static cr_status gz_open(const char *path, gzFile *out, cr_diag *d)
 {
     *out = NULL;
     gzFile g = gzopen(path, "rb");
     if (!g)
         return cr_diag_set(d, CR_EIO, "%s: cannot open: %s", path, strerror(errno));
-    FILE *f = tmpfile();
-    if (!f) {
-        gzclose(g);
-        return cr_diag_set(d, CR_EIO, "%s: cannot create a temporary file to decompress into: %s",
-                           path, strerror(errno));
-    }
-    enum { BUF = 1 << 16 };
-    char *buf = malloc(BUF);
-    if (!buf) {
-        gzclose(g);
-        fclose(f);
-        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-    }
-    int n;
-    while ((n = gzread(g, buf, BUF)) > 0)
-        if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            gzclose(g);
-            fclose(f);
-            return cr_diag_set(d, CR_EIO, "%s: cannot write the decompressed trace (disk full?)",
-                               path);
-        }
-    free(buf);
+    *out = g;
+    return CR_OK;
+}
+
+/* The trace reader's bytes from a .json.gz, decompressed as it asks for
+ * them: nothing is written out and memory stays the reader's, so a stream
+ * that never ends (a .json.gz linked to /dev/zero) or a gzip bomb is
+ * refused at its first bytes that are not a trace, or read through like a
+ * plain file of that size. */
+static long gz_read(void *ctx, void *buf, size_t n)
+{
+    return gzread((gzFile)ctx, buf, n > 1u << 30 ? 1u << 30 : (unsigned)n);
+}
+
+/* After a read error in g: zlib's reason (corrupt or truncated data) in d. */
+static cr_status gz_fail(gzFile g, const char *path, cr_diag *d)
+{
     int zerr = 0;
     const char *msg = gzerror(g, &zerr);
-    if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        /* zlib's message starts with the path again */
-        size_t pl = strlen(path);
-        if (msg && !strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
-            msg += pl + 2;
-        cr_status st = cr_diag_set(d, CR_EIO,
-                                   "%s: not a valid gzip file (zlib: %s); give the trace as "
-                                   ".json or a complete .json.gz",
-                                   path, msg && *msg ? msg : "read error");
-        gzclose(g);
-        fclose(f);
-        return st;
-    }
-    gzclose(g);
-    rewind(f);
-    *out = f;
-    return CR_OK;
+    /* zlib's message starts with the path again */
+    size_t pl = strlen(path);
+    if (msg && !strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
+        msg += pl + 2;
+    return cr_diag_set(d, CR_EIO,
+                       "%s: not a valid gzip file (zlib: %s); give the trace as .json or a "
+                       "complete .json.gz",
+                       path, msg && *msg && zerr != Z_OK ? msg : "read error");
 }
 
 static int64_t proc_of(int64_t pid)
@@ -537,16 +519,16 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
                             size_t skip_why_size, bool *complete, cr_diag *d)
 {
     cr_trace_reader *r = NULL;
-    FILE *gz = NULL;
-    cr_status st = ends_with(path, ".gz") ? gunzip_tmp(path, &gz, d) : CR_OK;
+    gzFile gz = NULL;
+    cr_status st = ends_with(path, ".gz") ? gz_open(path, &gz, d) : CR_OK;
     if (st != CR_OK)
         return st;
-    st = gz ? cr_trace_reader_open_stream(gz, path, &r) : cr_trace_reader_open(path, &r, d);
+    st = gz ? cr_trace_reader_open_read(gz_read, gz, path, &r) : cr_trace_reader_open(path, &r, d);
     if (st == CR_ENOMEM && gz)
         cr_diag_set(d, st, "%s: out of memory", path);
     if (st != CR_OK) {
         if (gz)
-            fclose(gz);
+            gzclose(gz);
         return st;
     }
     act *a = NULL;
@@ -596,6 +578,10 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
             nr++;
         }
     }
+    /* zlib reports a stream cut short at its end, not as a read error */
+    int zerr = Z_OK;
+    if (gz && (st == CR_EIO || (st == CR_OK && (gzerror(gz, &zerr), zerr != Z_OK))))
+        st = gz_fail(gz, path, d);
     if (st != CR_OK)
         goto out;
     int rank = -1;
@@ -656,7 +642,7 @@ out:
     free(a);
     cr_trace_reader_free(r);
     if (gz)
-        fclose(gz);
+        gzclose(gz);
     if (n_skipped)
         *n_skipped = skipped;
     return st;

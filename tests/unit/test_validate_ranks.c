@@ -248,6 +248,42 @@ static void test_merge_gz(void **state)
     }
 }
 
+/* A .json.gz that never ends (a link to /dev/zero) and a gzip bomb (64 MiB
+ * of zeros from 64 KiB) are read as the reader asks for bytes: both fail at
+ * their first byte, which is no trace, at once. They were decompressed
+ * into a temporary file first, without end for /dev/zero (3.9 GB in 3 s):
+ * the alarm fails the test then. */
+static void test_gz_endless(void **state)
+{
+    (void)state;
+    char *link = write_tmp("", ".json.gz");
+    unlink(link);
+    assert_int_equal(symlink("/dev/zero", link), 0);
+    char *bomb = write_tmp("", ".json.gz");
+    gzFile g = gzopen(bomb, "wb9");
+    assert_non_null(g);
+    static char zeros[1 << 16];
+    for (int i = 0; i < 1024; i++)
+        assert_int_equal(gzwrite(g, zeros, sizeof zeros), (int)sizeof zeros);
+    assert_int_equal(gzclose(g), Z_OK);
+    const char *paths[2] = {link, bomb};
+    alarm(5);
+    for (int i = 0; i < 2; i++) {
+        cr_vmeas_list l = {0};
+        cr_diag d = {{0}};
+        assert_int_not_equal(cr_validate_read_trace(paths[i], &l, NULL, NULL, 0, &d), CR_OK);
+        assert_non_null(strstr(d.msg, paths[i]));
+        assert_non_null(strstr(d.msg, ":1: not a trace"));
+        assert_int_equal(l.n, 0);
+        cr_vmeas_list_release(&l);
+    }
+    alarm(0);
+    unlink(link);
+    unlink(bomb);
+    free(link);
+    free(bomb);
+}
+
 /* Appends a one-iteration share of case name (rank from the case when it
  * has rank=, else -1) on host, timed [start, end] us on one clock. */
 static void push_share(cr_vmeas_list *l, const char *name, const char *host, double start,
@@ -350,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_single_process_untouched),
         cmocka_unit_test(test_merge_gz),
         cmocka_unit_test(test_merge_interleaved),
+        cmocka_unit_test(test_gz_endless),
         cmocka_unit_test(test_rank_from_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,7 +28,7 @@ cd "$(dirname "$0")/../.."
 OUT=${FUZZ_BUILD:-build-fuzz}
 CC=${CC:-clang}
 JOBS=${FUZZ_JOBS:-2}
-PKGS="libxml-2.0 jansson"
+PKGS="libxml-2.0 jansson zlib"
 pkg-config --exists $PKGS || { echo "build.sh: pkg-config cannot find $PKGS (run make deps)" >&2; exit 1; }
 command -v "$CC" >/dev/null 2>&1 || { echo "build.sh: no compiler \"$CC\" (install clang, or set CC)" >&2; exit 1; }
 mkdir -p "$OUT/libobj"

@@ -16,12 +16,16 @@
  * a default).
  * Output: one JSON document with a result per entry, in input order (an
  * entry that cannot be evaluated gets "error" saying which entry, what is
- * wrong and what would be right) and a summary. The document is built whole
- * before anything is printed. Exit 3 if any result is impossible, else 1 if
- * any entry has an error, else 0; a file that cannot be read or parsed, or a
- * bad --topo, prints no JSON and exits 1; bad command-line arguments exit 2.
+ * wrong and what would be right) and a summary. Entries are read, evaluated
+ * and printed one at a time (memory holds one, not the file: bulk()). Exit
+ * 3 if any result is impossible, else 1 if any entry has an error, else 0;
+ * a file that cannot be read or parsed, or a bad --topo, prints no JSON and
+ * exits 1 (input piped on stdin is read once: the results before a parse
+ * error are printed, then the error); bad command-line arguments exit 2.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +33,7 @@
 #include "cli.h"
 #include "cli_op.h"
 #include "fileio.h"
+#include "json_items.h"
 #include "ops.h"
 #include "ops_json.h"
 #include "topo_xml.h"
@@ -262,50 +267,81 @@ fail:
     return out;
 }
 
+/* Prints v as json_dumps(JSON_INDENT(2)) prints it nested depth levels
+ * deep in a larger document: its lines after the first indented 2 x depth
+ * more. */
+static int print_nested(json_t *v, int depth)
+{
+    char *txt = json_dumps(v, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    if (!txt)
+        return -1;
+    for (const char *p = txt; *p; p++) {
+        putchar(*p);
+        if (*p == '\n')
+            printf("%*s", 2 * depth, "");
+    }
+    free(txt);
+    return 0;
+}
+
+/* Every entry of the file read through once and dropped: a file that does
+ * not parse fails here, before any output. */
+static cr_status bulk_check_syntax(FILE *f, const char *file, cr_diag *d)
+{
+    cr_json_items *r = NULL;
+    if (cr_json_items_open(f, file, "results", &r) != CR_OK)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    json_t *e = NULL;
+    cr_status st;
+    while ((st = cr_json_items_next(r, &e, d)) == CR_OK && e)
+        json_decref(e);
+    cr_json_items_free(r);
+    return st;
+}
+
+/* The entries are read, evaluated and printed one at a time, so memory
+ * holds one entry and one result however long the file (a million entries
+ * took 3.5 GB as a tree, copied, then printed whole). A seekable file is
+ * read twice, the first time only to check that it parses, so that a
+ * broken file still prints no JSON; a pipe is read once. */
 static int bulk(const char *file, const char *deftopo)
 {
-    json_error_t jerr;
+    bool is_stdin = strcmp(file, "-") == 0;
     FILE *f = stdin; /* "-": stdin, whatever it is; a named file must be a regular one */
-    if (strcmp(file, "-") != 0) {
+    if (!is_stdin) {
         cr_diag od = {{0}};
         if (cr_file_fopen_read(file, "a JSON file of results", CR_FILE_STREAM, &f, &od) != CR_OK)
             return cli_fail("check", "%s", od.msg);
     }
-    json_t *in = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-    if (f != stdin)
-        fclose(f);
-    if (!in) {
-        if (jerr.line < 1) /* could not open or read it */
-            return cli_fail("check", "%s", jerr.text);
-        return cli_fail("check",
-                        "%s:%d: %s (expected a JSON array of results or {\"results\": [...]})",
-                        file, jerr.line, jerr.text);
-    }
-    json_t *arr = json_is_array(in) ? in : json_object_get(in, "results");
-    if (!json_is_array(arr)) {
-        json_decref(in);
-        return cli_fail("check",
-                        "%s: expected a JSON array of results or an object with a \"results\" "
-                        "array",
-                        file);
-    }
+    cr_json_items *r = NULL;
     topo_cache cache;
     memset(&cache, 0, sizeof cache);
-    /* A bad --topo is the command line's fault, not every entry's. */
-    cr_diag td = {{0}};
-    if (deftopo && !cache_get(&cache, deftopo, &td)) {
-        json_decref(in);
-        cache_free(&cache);
-        return cli_fail("check", "%s", td.msg);
+    int rc = CLI_OK;
+    cr_diag d = {{0}};
+    if (fseek(f, 0, SEEK_SET) == 0) {
+        if (bulk_check_syntax(f, file, &d) != CR_OK || fseek(f, 0, SEEK_SET) != 0) {
+            rc = cli_fail("check", "%s", d.msg[0] ? d.msg : "cannot read the file again");
+            goto out;
+        }
     }
-    json_t *results = json_array();
-    size_t idx;
-    json_t *e;
+    /* A bad --topo is the command line's fault, not every entry's. */
+    if (deftopo && !cache_get(&cache, deftopo, &d)) {
+        rc = cli_fail("check", "%s", d.msg);
+        goto out;
+    }
+    if (cr_json_items_open(f, file, "results", &r) != CR_OK) {
+        rc = cli_fail("check", "out of memory");
+        goto out;
+    }
+    printf("{\n  \"results\": [");
+    json_t *e = NULL;
     int n_imp = 0, n_err = 0, n_near = 0, n_good = 0, n_slow = 0;
-    json_array_foreach(arr, idx, e)
-    {
+    cr_status st;
+    while ((st = cr_json_items_next(r, &e, &d)) == CR_OK && e) {
+        size_t idx = cr_json_items_count(r) - 1;
         bool imp = false, err = false;
         json_t *o = bulk_entry(e, idx, deftopo, &cache, &imp, &err);
+        json_decref(e);
         const char *v = json_string_value(json_object_get(o, "verdict"));
         n_imp += imp;
         n_err += err;
@@ -315,19 +351,40 @@ static int bulk(const char *file, const char *deftopo)
             n_good++;
         else if (v && strcmp(v, "slower-than-baseline") == 0)
             n_slow++;
-        json_array_append_new(results, o);
+        printf("%s\n    ", idx ? "," : "");
+        int bad = print_nested(o, 2);
+        json_decref(o);
+        if (bad || ferror(stdout))
+            break;
     }
-    size_t n = json_array_size(arr);
-    json_decref(in);
+    if (st != CR_OK) {
+        fflush(stdout);
+        rc = cli_fail("check", "%s", d.msg);
+        goto out;
+    }
+    size_t n = cr_json_items_count(r);
+    printf("%s],\n  \"summary\": ", n ? "\n  " : "");
+    json_t *sum = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "entries", (int)n, "impossible",
+                            n_imp, "errors", n_err, "near_roofline", n_near, "faster_than_baseline",
+                            n_good, "slower_than_baseline", n_slow);
+    int bad = !sum || print_nested(sum, 1);
+    json_decref(sum);
+    if (bad) {
+        rc = cli_fail("check", "out of memory writing JSON");
+        goto out;
+    }
+    printf("\n}\n");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        rc = cli_fail("check", "cannot write the output to stdout: %s", strerror(errno));
+        goto out;
+    }
+    rc = n_imp ? CLI_IMPOSSIBLE : n_err ? CLI_FAIL : CLI_OK;
+out:
+    cr_json_items_free(r);
     cache_free(&cache);
-    json_t *doc =
-        json_pack("{s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}}", "results", results, "summary",
-                  "entries", (int)n, "impossible", n_imp, "errors", n_err, "near_roofline", n_near,
-                  "faster_than_baseline", n_good, "slower_than_baseline", n_slow);
-    int rc = cli_op_print_json("check", doc);
-    if (rc != CLI_OK)
-        return rc;
-    return n_imp ? CLI_IMPOSSIBLE : n_err ? CLI_FAIL : CLI_OK;
+    if (!is_stdin)
+        fclose(f);
+    return rc;
 }
 
 /* --- one result --------------------------------------------------------- */

@@ -248,6 +248,123 @@ static void test_merge_gz(void **state)
     }
 }
 
+/* A .json.gz that never ends (a link to /dev/zero) and a gzip bomb (64 MiB
+ * of zeros from 64 KiB) are read as the reader asks for bytes: both fail at
+ * their first byte, which is no trace, at once. They were decompressed
+ * into a temporary file first, without end for /dev/zero (3.9 GB in 3 s):
+ * the alarm fails the test then. */
+static void test_gz_endless(void **state)
+{
+    (void)state;
+    char *link = write_tmp("", ".json.gz");
+    unlink(link);
+    assert_int_equal(symlink("/dev/zero", link), 0);
+    char *bomb = write_tmp("", ".json.gz");
+    gzFile g = gzopen(bomb, "wb9");
+    assert_non_null(g);
+    static char zeros[1 << 16];
+    for (int i = 0; i < 1024; i++)
+        assert_int_equal(gzwrite(g, zeros, sizeof zeros), (int)sizeof zeros);
+    assert_int_equal(gzclose(g), Z_OK);
+    const char *paths[2] = {link, bomb};
+    alarm(5);
+    for (int i = 0; i < 2; i++) {
+        cr_vmeas_list l = {0};
+        cr_diag d = {{0}};
+        assert_int_not_equal(cr_validate_read_trace(paths[i], &l, NULL, NULL, 0, &d), CR_OK);
+        assert_non_null(strstr(d.msg, paths[i]));
+        assert_non_null(strstr(d.msg, ":1: not a trace"));
+        assert_int_equal(l.n, 0);
+        cr_vmeas_list_release(&l);
+    }
+    alarm(0);
+    unlink(link);
+    unlink(bomb);
+    free(link);
+    free(bomb);
+}
+
+/* Appends a one-iteration share of case name (rank from the case when it
+ * has rank=, else -1) on host, timed [start, end] us on one clock. */
+static void push_share(cr_vmeas_list *l, const char *name, const char *host, double start,
+                       double end)
+{
+    l->v = realloc(l->v, (l->n + 1) * sizeof *l->v);
+    l->iter_s = realloc(l->iter_s, (l->iter_n + 2) * sizeof *l->iter_s);
+    assert_non_null(l->v);
+    assert_non_null(l->iter_s);
+    l->cap = l->n + 1;
+    l->iter_cap = l->iter_n + 2;
+    cr_vmeas *m = &l->v[l->n++];
+    memset(m, 0, sizeof *m);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse(name, &m->c, &d), CR_OK);
+    double rk = -1;
+    cr_vcase_num(&m->c, "rank", &rk, NULL);
+    m->rank = (int)rk;
+    m->world_size = 2;
+    m->devices = 1;
+    m->activities = 1;
+    m->n_iter = 1;
+    m->samples = 1;
+    m->iter_off = l->iter_n;
+    l->iter_s[l->iter_n++] = start * 1e-6;
+    l->iter_s[l->iter_n++] = end * 1e-6;
+    m->measured_s = (end - start) * 1e-6;
+    snprintf(m->host, sizeof m->host, "%s", host);
+    snprintf(m->source, sizeof m->source, "m%zu", l->n - 1);
+}
+
+/* Which shares merge, with the cases interleaved: the k-th run of a case on
+ * one rank pairs with the k-th on the other, whatever lies between; another
+ * host, a lone rank and a row without a rank stay apart. The pairing
+ * (0 with 3, 2 with 5) is by the rule of validate.h, the times by hand:
+ *   0 + 3: [10, 20] and [12, 25]: last start 12, last end 25: 13 us,
+ *          from the first start 10: 15 us;
+ *   2 + 5: [100, 104] and [101, 110]: 9 us, 10 us.
+ * Pairing by list order instead (0 with 5) would give 110 - 101 = 9 for
+ * the first. */
+static void test_merge_interleaved(void **state)
+{
+    (void)state;
+    const char *a0 = "cr:nccl coll=allreduce bytes=64 nranks=2 rank=0 iters=1";
+    const char *a1 = "cr:nccl coll=allreduce bytes=64 nranks=2 rank=1 iters=1";
+    const char *b0 = "cr:nccl coll=allgather bytes=64 nranks=2 rank=0 iters=1";
+    const char *b1 = "cr:nccl coll=allgather bytes=64 nranks=2 rank=1 iters=1";
+    cr_vmeas_list l = {0};
+    push_share(&l, a0, "h", 10, 20);   /* 0: A, rank 0, first run */
+    push_share(&l, b0, "h", 30, 31);   /* 1: B, rank 0 */
+    push_share(&l, a0, "h", 100, 104); /* 2: A, rank 0, second run */
+    push_share(&l, a1, "h", 12, 25);   /* 3: A, rank 1, first run */
+    push_share(&l, b1, "g", 40, 42);   /* 4: B, rank 1, another host */
+    push_share(&l, a1, "h", 101, 110); /* 5: A, rank 1, second run */
+    push_share(&l, "cr:nccl coll=allreduce bytes=64 nranks=2 iters=1", "h", 0, 7); /* 6 */
+    cr_vmerge_info mi;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_OK);
+    assert_int_equal(mi.merged, 2);
+    assert_int_equal(mi.ranks_max, 2);
+    assert_int_equal(mi.rank_alone, 2);
+    assert_int_equal(l.n, 5);
+    /* list order kept, the merged-in shares dropped */
+    assert_string_equal(l.v[0].source, "m0+m3");
+    assert_close(l.v[0].measured_s, 13e-6, 1e-9, 0);
+    assert_close(l.v[0].first_start_s, 15e-6, 1e-9, 0);
+    assert_int_equal(l.v[0].ranks_merged, 2);
+    assert_int_equal(l.v[0].rank, -1);
+    assert_string_equal(l.v[1].source, "m1");
+    assert_non_null(strstr(l.v[1].note, "rank 0 of a 2-rank job alone"));
+    assert_string_equal(l.v[2].source, "m2+m5");
+    assert_close(l.v[2].measured_s, 9e-6, 1e-9, 0);
+    assert_close(l.v[2].first_start_s, 10e-6, 1e-9, 0);
+    assert_string_equal(l.v[3].source, "m4");
+    assert_non_null(strstr(l.v[3].note, "rank 1 of a 2-rank job alone"));
+    assert_string_equal(l.v[4].source, "m6");
+    assert_string_equal(l.v[4].note, "");
+    assert_close(l.v[4].measured_s, 7e-6, 1e-9, 0);
+    cr_vmeas_list_release(&l);
+}
+
 static void test_rank_from_name(void **state)
 {
     (void)state;
@@ -268,6 +385,8 @@ int main(void)
         cmocka_unit_test(test_merge_rank_from_name),
         cmocka_unit_test(test_single_process_untouched),
         cmocka_unit_test(test_merge_gz),
+        cmocka_unit_test(test_merge_interleaved),
+        cmocka_unit_test(test_gz_endless),
         cmocka_unit_test(test_rank_from_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,6 +57,8 @@ typedef enum {
 struct cr_trace_reader {
     FILE *f;
     bool own_f;
+    cr_trace_read_fn read; /* read mode: where the bytes come from */
+    void *read_ctx;
     const unsigned char *mem; /* memory mode: the whole input */
     size_t mem_len, mem_pos;
     char label[256];
@@ -115,6 +117,15 @@ static bool fill(cr_trace_reader *r)
             n = r->cap - r->len;
         memcpy(r->buf + r->len, r->mem + r->mem_pos, n);
         r->mem_pos += n;
+    } else if (r->read) {
+        long k = r->read(r->read_ctx, r->buf + r->len, r->cap - r->len);
+        if (k < 0) {
+            r->err = CR_EIO;
+            snprintf(r->errmsg, sizeof r->errmsg, "%s: read error", r->label);
+            r->eof = true;
+            return false;
+        }
+        n = (size_t)k;
     } else {
         n = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
         if (n == 0 && ferror(r->f)) {
@@ -1087,6 +1098,17 @@ cr_status cr_trace_reader_open_stream(FILE *f, const char *label, cr_trace_reade
     cr_status st = new_reader(label, out);
     if (st == CR_OK)
         (*out)->f = f;
+    return st;
+}
+
+cr_status cr_trace_reader_open_read(cr_trace_read_fn read, void *ctx, const char *label,
+                                    cr_trace_reader **out)
+{
+    cr_status st = new_reader(label, out);
+    if (st == CR_OK) {
+        (*out)->read = read;
+        (*out)->read_ctx = ctx;
+    }
     return st;
 }
 

@@ -127,6 +127,19 @@ cr_status cr_trace_reader_open(const char *path, cr_trace_reader **out, cr_diag 
  * reader); label names it in diagnostics (e.g. "<stdin>"). Errors: CR_ENOMEM. */
 cr_status cr_trace_reader_open_stream(FILE *f, const char *label, cr_trace_reader **out);
 
+/* Where cr_trace_reader_open_read() takes its bytes: read puts at most n
+ * into buf and returns how many, 0 at the end of the input, -1 on an
+ * error. */
+typedef long (*cr_trace_read_fn)(void *ctx, void *buf, size_t n);
+
+/* Reads what read(ctx, ...) gives, as it gives it (e.g. decompressed on the
+ * fly: validate's .json.gz); ctx must outlive the reader. When read fails,
+ * next() fails with CR_EIO ("<label>: read error"): the caller, who knows
+ * ctx, may say why. label names the input in diagnostics. Errors:
+ * CR_ENOMEM. */
+cr_status cr_trace_reader_open_read(cr_trace_read_fn read, void *ctx, const char *label,
+                                    cr_trace_reader **out);
+
 /* Reads from memory (len bytes at data; not copied, must outlive the reader).
  * For tests and fuzzing. Errors: CR_ENOMEM. */
 cr_status cr_trace_reader_open_mem(const void *data, size_t len, const char *label,

@@ -221,6 +221,7 @@ struct cr_sim {
 
     task_t *tasks;
     long n_tasks, cap_tasks;
+    long max_tasks; /* the budget over all ops (cr_sim_set_task_limit) */
     fdyn_t *fd;      /* per task, allocated at run start */
     uint64_t *unf;   /* bitmap per task: in the component being solved and not
                         yet frozen (128 KiB per million tasks: stays in cache) */
@@ -377,6 +378,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
     s->fw_src = -1;
     s->prewarm = -1;
+    s->max_tasks = CR_SIM_FLOWS_MAX;
     s->local = malloc(((size_t)t->n_gpus + 1) * sizeof *s->local);
     s->node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *s->node_first);
     if (!s->local || !s->node_first)
@@ -1415,7 +1417,7 @@ static long task_new(cr_sim *s, int op, int type, int src, int dst)
     const op_t *o = &s->ops[op];
     if (src < 0 || src >= o->n || dst < -1 || dst >= o->n)
         return -1;
-    if (s->n_tasks >= INT_MAX - 1)
+    if (s->n_tasks >= INT_MAX - 1 || s->n_tasks >= s->max_tasks)
         return -1;
     if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + 1, sizeof *s->tasks))
         return -1;
@@ -1606,10 +1608,22 @@ int cr_sim_delay_add(cr_sim *s, int op, int rank, double dur_s)
     return (int)id;
 }
 
+void cr_sim_set_task_limit(cr_sim *s, long max_tasks)
+{
+    s->max_tasks = max_tasks >= 1 && max_tasks <= CR_SIM_FLOWS_MAX ? max_tasks : CR_SIM_FLOWS_MAX;
+}
+
+long cr_sim_task_limit(const cr_sim *s)
+{
+    return s->max_tasks;
+}
+
 cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
 {
     if (tasks < 0 || deps < 0 || tasks > INT_MAX)
         return CR_EINVAL;
+    if (tasks > s->max_tasks - s->n_tasks)
+        return CR_ERANGE;
     if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
         cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
         return CR_ENOMEM;

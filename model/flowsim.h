@@ -200,6 +200,27 @@ void cr_sim_set_task_limit(cr_sim *s, long max_tasks);
 /* The task budget of s (cr_sim_set_task_limit). */
 long cr_sim_task_limit(const cr_sim *s);
 
+/* The most links the route searches of one simulation may scan, all its
+ * routes together. A search scans every link of every switch it passes, so
+ * its cost is the fan-out of the switches on the way: 48 at most in
+ * h100-ib-1024n, where an all-to-all over 2,048 of its GPUs scans 342
+ * million links (9.5 s, the slowest shipped case measured), but n for a
+ * switch holding n GPUs, where a ring over 16,384 GPUs on one switch scans
+ * 268 million (3.9 s) and one over 65,536 would scan 4.3 billion (over a
+ * minute). 2^31 (measured at about 14 ns a link on one core: half a
+ * minute) keeps every shipped topology and refuses such stars with
+ * CR_ERANGE (cr_sim_limit_hit). */
+#define CR_SIM_ROUTE_WORK_MAX (1L << 31)
+
+/* Lowers the route search budget of s (values outside
+ * 1..CR_SIM_ROUTE_WORK_MAX give the default). */
+void cr_sim_set_route_work_limit(cr_sim *s, long max_links);
+
+/* CR_ERANGE with the reason in d when s has reached one of its budgets
+ * (tasks: cr_sim_task_limit; route search work: CR_SIM_ROUTE_WORK_MAX),
+ * so that an addition that failed can say which; CR_OK otherwise. */
+cr_status cr_sim_limit_hit(const cr_sim *s, cr_diag *d);
+
 /* Reserves room for `tasks` more tasks and `deps` more dependencies, so
  * that an expansion that knows its size does not reallocate as it grows.
  * Errors: CR_EINVAL (negative or above INT_MAX tasks), CR_ERANGE (past the

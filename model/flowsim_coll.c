@@ -79,10 +79,10 @@ static bool budget_fits(const cr_sim *s, double more)
 static cr_status oom(xp *x)
 {
     x->err = CR_ENOMEM;
-    /* Task additions fail at the budget too: say so, not "out of memory". */
-    if (!budget_fits(x->s, 1))
-        return x->err = budget_fail(x->s, x->d, cr_coll_name(x->sp->coll), x->n,
-                                    (double)cr_sim_n_tasks(x->s), BUDGET_HINT);
+    /* Task additions and route searches fail at the simulator's budgets
+     * too: say which, not "out of memory". */
+    if (cr_sim_limit_hit(x->s, x->d) != CR_OK)
+        return x->err = CR_ERANGE;
     return cr_diag_set(x->d, CR_ENOMEM, "simulator: out of memory expanding %s",
                        cr_coll_name(x->sp->coll));
 }

@@ -166,6 +166,7 @@ typedef struct {
     int n_gen, cap_gen;
     xmlChar **scratch; /* attribute values libxml2 had to assemble */
     int n_scratch, cap_scratch;
+    int n_gpu_devs; /* GPUs added so far (CR_TOPO_MAX_GPUS) */
 } loader;
 
 static int grow_arr(void **arr, int *cap, int need, size_t elem)
@@ -786,6 +787,10 @@ static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, 
                        L->dev_line[prev]);
     if (L->t->n_devs >= MAX_DEVS)
         return fail_at(L, line, CR_ERANGE, "more than %d devices: the file is too large", MAX_DEVS);
+    if (kind == CR_DEV_GPU && L->n_gpu_devs >= CR_TOPO_MAX_GPUS)
+        return fail_at(L, line, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
+    if (kind == CR_DEV_GPU)
+        L->n_gpu_devs++;
     if (grow_arr((void **)&L->dev_line, &L->cap_dev_line, L->t->n_devs + 1, sizeof(int)))
         return oom(L);
     int v = cr_topo_add_dev(L->t, kind, id, node, spec);
@@ -1035,6 +1040,11 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
             L, n, CR_EINVAL,
             "<nodes> prefix: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
             prefix);
+    long long tgpus = 0;
+    for (int j = 0; j < tp->n_devs; j++)
+        tgpus += tp->devs[j].kind == CR_DEV_GPU;
+    if ((long long)count * tgpus + L->n_gpu_devs > CR_TOPO_MAX_GPUS)
+        return FAIL(L, n, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
     if ((long long)count * tp->n_devs + L->t->n_devs > MAX_DEVS ||
         (long long)count * tp->n_links + L->t->n_links > MAX_LINKS)
         return FAIL(L, n, CR_ERANGE,

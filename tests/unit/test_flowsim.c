@@ -832,6 +832,34 @@ static void test_task_budget_is_per_simulation(void **state)
     cr_topo_free(t);
 }
 
+/* Route searches have a budget too (issue 13 item 6: a ring over a million
+ * GPUs on one switch searched for minutes): every route through a switch
+ * with n GPUs scans its n links, so a ring over 64 GPUs on one switch scans
+ * at least 64 x 64 = 4,096 links. With a budget of 1,000 the expansion is
+ * refused with CR_ERANGE and a message naming the switch's 64 links and
+ * what to do; on a fresh simulator with the default budget it runs. */
+static void test_route_work_budget(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_star(64, 100e9);
+    int r[64], op;
+    for (int i = 0; i < 64; i++)
+        r[i] = i;
+    cr_diag d = {{0}};
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLREDUCE, CR_ALGO_RING, 64e6, 1, 0, 0, 1.0);
+    cr_sim *s = sim_on(t);
+    cr_sim_set_route_work_limit(s, 1000);
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 64, &op, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "route searches scanned more than 1000 links"));
+    assert_non_null(strstr(d.msg, "a device with 64 links"));
+    assert_non_null(strstr(d.msg, "--ranks"));
+    cr_sim_free(s);
+    s = sim_on(t);
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 64, &op, &d), CR_OK);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Routes found by the bidirectional search (single pairs) equal those of
  * the full search from the source (prewarm), pair by pair; and one is
  * checked against the fixture directly: from n0.gpu0 to n2.gpu0 on four
@@ -1153,6 +1181,7 @@ int main(void)
         cmocka_unit_test(test_p2p_one_nic_per_pair),
         cmocka_unit_test(test_alltoallv_hot_receiver),
         cmocka_unit_test(test_task_budget_is_per_simulation),
+        cmocka_unit_test(test_route_work_budget),
         cmocka_unit_test(test_nvls_reduction_engine_binds),
         cmocka_unit_test(test_nvls_allgather_reducescatter),
         cmocka_unit_test(test_nvlstree_two_nodes),

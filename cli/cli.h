@@ -42,7 +42,8 @@ cr_topo *cli_open_topo(const char *cmd, const char *name_or_path);
 /* Parses a message size as nccl-tests' -b/-e/-i take it: a number of bytes
  * with an optional K, M, G or T suffix (powers of 1024, any case), or a
  * commroof quantity with a unit ("4MB" = 4e6, "64MiB"). Rounds down to whole
- * bytes. Returns 0, or -1 when s is not a non-negative finite size. */
+ * bytes. Returns 0, or -1 when s is not a size from 0 to 1PB
+ * (CR_COLL_MAX_BYTES, suffix applied). */
 int cli_parse_size(const char *s, double *out);
 
 /* nccl-tests' name of a data type ("float", "half", "bfloat16", ...), the

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "coll.h"
 #include "topo_xml.h"
 #include "units.h"
 
@@ -63,13 +64,16 @@ int cli_parse_size(const char *s, double *out)
             mul = 1;
         else if (p && end[1] == '\0')
             mul = pow(1024.0, (double)(p - suffixes + 1));
-        if (mul > 0) {
+        /* the range after the suffix: 1e308T is infinite (issue 13 item 10) */
+        if (mul > 0 && v * mul <= CR_COLL_MAX_BYTES) {
             *out = floor(v * mul);
             return 0;
         }
+        if (mul > 0)
+            return -1;
     }
     cr_diag d = {{0}};
-    if (cr_units_parse(s, CR_UNIT_BYTES, &v, &d) == CR_OK && v >= 0 && isfinite(v)) {
+    if (cr_units_parse(s, CR_UNIT_BYTES, &v, &d) == CR_OK && v >= 0 && v <= CR_COLL_MAX_BYTES) {
         *out = floor(v);
         return 0;
     }

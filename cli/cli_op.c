@@ -149,7 +149,10 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
 int cli_op_print_json(const char *cmd, json_t *root)
 {
     if (!root)
-        return cli_fail(cmd, "out of memory building JSON");
+        /* jansson refuses non-finite reals as it does a failed allocation;
+         * cr_op_eval returns no result with either, so say both */
+        return cli_fail(cmd, "cannot build the JSON output: out of memory, or a value that is "
+                             "not a finite number");
     char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!txt)

@@ -141,13 +141,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
         } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
             NEED();
             if (cli_parse_size(v, &o->min_b))
-                return cli_usage_error("coll", "-b \"%s\" is not a size (e.g. 8, 128K, 1G, 4KiB)",
-                                       v);
+                return cli_usage_error(
+                    "coll", "-b \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4KiB)", v);
         } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
             NEED();
             if (cli_parse_size(v, &o->max_b))
-                return cli_usage_error("coll", "-e \"%s\" is not a size (e.g. 8, 128K, 1G, 4KiB)",
-                                       v);
+                return cli_usage_error(
+                    "coll", "-e \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4KiB)", v);
             got_e = true;
         } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
             NEED();

@@ -210,7 +210,8 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             } else {
                 if (cli_parse_size(v, &x))
                     return cli_usage_error(
-                        "plot", "%s \"%s\" is not a size (e.g. 8, 128K, 1G, 4MiB)", a, v);
+                        "plot", "%s \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4MiB)", a,
+                        v);
                 if (a[1] == 'b')
                     o->min_bytes = x;
                 else

@@ -160,11 +160,13 @@ static int parse(int argc, char **argv, struct opts *o)
         } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
             NEED();
             if (cli_parse_size(v, &o->b))
-                return cli_usage_error("sim", "-b \"%s\" is not a size (e.g. 1GB, 64MiB, 128M)", v);
+                return cli_usage_error(
+                    "sim", "-b \"%s\" is not a size from 0 to 1PB (e.g. 1GB, 64MiB, 128M)", v);
         } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
             NEED();
             if (cli_parse_size(v, &o->e))
-                return cli_usage_error("sim", "-e \"%s\" is not a size (e.g. 1GB, 64MiB, 128M)", v);
+                return cli_usage_error(
+                    "sim", "-e \"%s\" is not a size from 0 to 1PB (e.g. 1GB, 64MiB, 128M)", v);
             o->have_e = true;
         } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
             NEED();

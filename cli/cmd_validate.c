@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rankset.h"
 #include "topo.h"
 #include "validate/validate.h"
 
@@ -157,6 +158,17 @@ int cli_cmd_validate(int argc, char **argv)
     if (!t) {
         rc = CLI_FAIL;
         goto out;
+    }
+    if (ranks) {
+        /* A bad rank set is a usage error (exit 2) as in coll and sim, found
+         * here before any file is read, not per case (issue 13 item 10). */
+        cr_rankset *rs = NULL;
+        cr_diag d = {{0}};
+        if (cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK) {
+            rc = cli_usage_error("validate", "--ranks: %s", d.msg);
+            goto out;
+        }
+        cr_rankset_free(rs);
     }
     cr_vread_info ri = {0};
     for (int i = 0; i < n_traces; i++) {

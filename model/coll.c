@@ -594,8 +594,8 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
 {
     if ((unsigned)rq->coll >= CR_COLL__COUNT)
         return cr_diag_set(d, CR_EINVAL, "unknown collective %d", (int)rq->coll);
-    if (!isfinite(rq->bytes) || rq->bytes < 0)
-        return cr_diag_set(d, CR_EINVAL, "message size %g bytes is not a finite size >= 0",
+    if (!isfinite(rq->bytes) || rq->bytes < 0 || rq->bytes > CR_COLL_MAX_BYTES)
+        return cr_diag_set(d, CR_EINVAL, "message size %g bytes is not a size from 0 to 1PB",
                            rq->bytes);
     if ((unsigned)rq->dtype >= CR_DT__COUNT)
         return cr_diag_set(d, CR_EINVAL, "unknown element type %d", (int)rq->dtype);
@@ -642,6 +642,30 @@ static void bound_full(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bo
     snprintf(out->attainable_binding, sizeof out->attainable_binding, "%s", a.binding);
 }
 
+/* No verdict from a non-finite number: a bound or a supported prediction
+ * that overflowed (or is NaN) is an error, not a row (issue 13 item 8). The
+ * loaders keep every figure in a range where this cannot happen; this is
+ * the guard where results are produced. */
+static cr_status finite_bound(const cr_coll_bound *b, cr_diag *d)
+{
+    if (!isfinite(b->bound_s) || !isfinite(b->attainable_s) || !isfinite(b->lat_s))
+        return cr_diag_set(d, CR_EINVARIANT,
+                           "the bound is not a finite time (%g s): a figure of the topology is "
+                           "out of any sane range (commroof topo check names it)",
+                           b->bound_s);
+    return CR_OK;
+}
+
+static cr_status finite_pred(const cr_coll_pred *p, cr_diag *d)
+{
+    if (p->supported && !isfinite(p->pred_s))
+        return cr_diag_set(d, CR_EINVARIANT,
+                           "the %s prediction is not a finite time (%g s): a figure of the "
+                           "topology is out of any sane range (commroof topo check names it)",
+                           cr_algo_name(p->algo), p->pred_s);
+    return CR_OK;
+}
+
 cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out,
                              cr_diag *d)
 {
@@ -649,7 +673,7 @@ cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_c
     if (st != CR_OK)
         return st;
     bound_full(ctx, rq, out);
-    return CR_OK;
+    return finite_bound(out, d);
 }
 
 static void unsupported(cr_coll_pred *p, cr_algo a, cr_proto pr, cr_mech m, const char *why)
@@ -750,13 +774,15 @@ cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll
         return st;
     cr_coll_bound b;
     cr_bound_eval(ctx->cuts, rq, &b);
+    if ((st = finite_bound(&b, d)) != CR_OK)
+        return st;
     if (ctx->n == 1)
         cr_local_predict(ctx, rq, &b, out);
     else if (rq->mech != CR_MECH_NONE)
         cr_mech_predict(ctx, rq, &b, out);
     else
         choose(ctx, rq, &b, out);
-    return CR_OK;
+    return finite_pred(out, d);
 }
 
 cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_result *out,
@@ -766,13 +792,15 @@ cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_re
     if (st != CR_OK)
         return st;
     bound_full(ctx, rq, &out->bound);
+    if ((st = finite_bound(&out->bound, d)) != CR_OK)
+        return st;
     if (ctx->n == 1)
         cr_local_predict(ctx, rq, &out->bound, &out->pred);
     else if (rq->mech != CR_MECH_NONE)
         cr_mech_predict(ctx, rq, &out->bound, &out->pred);
     else
         choose(ctx, rq, &out->bound, &out->pred);
-    return CR_OK;
+    return finite_pred(&out->pred, d);
 }
 
 cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks, const cr_coll_req *rq,

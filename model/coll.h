@@ -137,6 +137,11 @@ typedef struct {
 /* Maximum number of cut terms reported in a bound. */
 #define CR_COLL_MAX_TERMS 16
 
+/* The largest message size a request may carry: 1 PB (the most HBM the
+ * topology loader accepts on one GPU). Larger is a typo, and near DBL_MAX
+ * the model's times overflow to infinity (issue 13 item 8: -b 1e308). */
+#define CR_COLL_MAX_BYTES 1e15
+
 /* One term of the bound: bytes forced across a cut (or through HBM) in its
  * busiest direction, the capacity there, and the time they take. */
 typedef struct {
@@ -299,8 +304,10 @@ bool cr_coll_ctx_nccl_choice(const cr_coll_ctx *ctx);
 const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx);
 
 /* The bound for rq (rq->algo/proto/mech are ignored: the bound holds for
- * every implementation). Errors: CR_EINVAL (negative or non-finite bytes,
- * root out of range, a reduction on a type the GPUs cannot add), with
+ * every implementation). Errors: CR_EINVAL (bytes negative, non-finite or
+ * above CR_COLL_MAX_BYTES, root out of range, a reduction on a type the
+ * GPUs cannot add), CR_EINVARIANT (the bound came out infinite or NaN:
+ * figures of the topology out of any sane range; no result then), with
  * the reason in d. */
 cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out,
                              cr_diag *d);
@@ -308,7 +315,8 @@ cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_c
 /* The prediction for rq: NCCL's choice when algo/proto are auto, the forced
  * algorithm/protocol otherwise, a custom kernel when mech is set. A forced
  * combination that cannot run is not an error: out->supported is false and
- * out->why says why. Errors as cr_coll_bound_eval. */
+ * out->why says why. Errors as cr_coll_bound_eval, and CR_EINVARIANT when
+ * a supported prediction is not finite. */
 cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_pred *out,
                           cr_diag *d);
 

@@ -221,12 +221,15 @@ struct cr_sim {
 
     task_t *tasks;
     long n_tasks, cap_tasks;
-    fdyn_t *fd;      /* per task, allocated at run start */
-    uint64_t *unf;   /* bitmap per task: in the component being solved and not
-                        yet frozen (128 KiB per million tasks: stays in cache) */
-    uint64_t *alive; /* bitmap per task: attached to its classes now */
-    int *fbn;        /* per task: the class whose saturation froze its rate, -1 none */
-    use_t *uses;     /* explicit tasks' uses (routed flows use rr, see flow_uses) */
+    long max_tasks;                  /* the budget over all ops (cr_sim_set_task_limit) */
+    long route_work, max_route_work; /* links route searches scanned, and the budget */
+    bool work_over;                  /* route_work passed the budget: every search fails */
+    fdyn_t *fd;                      /* per task, allocated at run start */
+    uint64_t *unf;                   /* bitmap per task: in the component being solved and not
+                                        yet frozen (128 KiB per million tasks: stays in cache) */
+    uint64_t *alive;                 /* bitmap per task: attached to its classes now */
+    int *fbn;    /* per task: the class whose saturation froze its rate, -1 none */
+    use_t *uses; /* explicit tasks' uses (routed flows use rr, see flow_uses) */
     long n_uses, cap_uses;
     use_t *rr;    /* after normalize: every route in classes, one use per class */
     long *rr_off; /* per route: its first entry in rr (n_routes + 1 entries) */
@@ -377,6 +380,8 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
     s->fw_src = -1;
     s->prewarm = -1;
+    s->max_tasks = CR_SIM_FLOWS_MAX;
+    s->max_route_work = CR_SIM_ROUTE_WORK_MAX;
     s->local = malloc(((size_t)t->n_gpus + 1) * sizeof *s->local);
     s->node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *s->node_first);
     if (!s->local || !s->node_first)
@@ -696,6 +701,19 @@ static int search_top(search_t *x)
     return DINF;
 }
 
+/* Counts the links of device v that a route search is about to scan
+ * against the simulator's budget; true once past it (the search then fails
+ * as out of memory does, and the callers report CR_ERANGE). A switch with
+ * n GPUs costs n per route through it, so a star of 65,536 GPUs would scan
+ * 4.3 billion links for one ring. */
+static bool work_add(cr_sim *s, int v)
+{
+    s->route_work += s->t->adj_off[v + 1] - s->t->adj_off[v];
+    if (s->route_work > s->max_route_work)
+        s->work_over = true;
+    return s->work_over;
+}
+
 static bool can_forward(const cr_sim *s, int v)
 {
     return s->transit || s->t->devs[v].kind != CR_DEV_GPU;
@@ -708,6 +726,8 @@ static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, b
                  long *mu)
 {
     const cr_topo *t = s->t;
+    if (work_add(s, u))
+        return -1;
     for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
         const cr_link *l = &t->links[t->adj[i]];
         int w = cr_link_other(l, u);
@@ -865,6 +885,8 @@ static int dag_back(cr_sim *s, int src, int from, int *nn)
         int v = s->dag_nodes[i];
         if (v == src || f->dist[v] == DINF)
             continue;
+        if (work_add(s, v))
+            return -1;
         for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
             int u = cr_link_other(l, v);
@@ -909,6 +931,8 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
         int u = f->touched[i];
         if (!f->settled[u] || (u != src && !can_forward(s, u)))
             continue;
+        if (work_add(s, u))
+            return -1;
         for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
             int w = cr_link_other(l, u);
@@ -938,6 +962,8 @@ static int bidir_dag(cr_sim *s, int src, int dst, int D)
         dag_add(s, v, D - b->dist[v], &nn);
         if (v == dst || (v != src && !can_forward(s, v)))
             continue;
+        if (work_add(s, v))
+            return -1;
         for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
             int q = cr_link_other(l, v);
@@ -1344,7 +1370,7 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
             if (route_find(s, a, tgt, ma, mb) >= 0)
                 continue;
             if (route_get(s, a, tgt, ma, mb) == -2) {
-                st = CR_ENOMEM;
+                st = s->work_over ? CR_ERANGE : CR_ENOMEM;
                 break;
             }
         }
@@ -1366,7 +1392,7 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
         return CR_OK;
     long r = route_shared(s, NULL, a, b);
     if (r < 0)
-        return r == -1 ? CR_ENOTFOUND : CR_ENOMEM;
+        return r == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
     *uses = s->rpool + s->routes[r].off;
     *n = s->routes[r].n;
     *lat_s = s->routes[r].lat_s;
@@ -1388,7 +1414,7 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
     int e = flow_legs(s, in_op ? s->ops[op].member : NULL, in_op ? s->ops[op].share : NULL, a, b,
                       &r1, &r2);
     if (e < 0)
-        return e == -1 ? CR_ENOTFOUND : CR_ENOMEM;
+        return e == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
     if (r2 < 0) {
         *uses = s->rpool + s->routes[r1].off;
         *n = s->routes[r1].n;
@@ -1415,7 +1441,7 @@ static long task_new(cr_sim *s, int op, int type, int src, int dst)
     const op_t *o = &s->ops[op];
     if (src < 0 || src >= o->n || dst < -1 || dst >= o->n)
         return -1;
-    if (s->n_tasks >= INT_MAX - 1)
+    if (s->n_tasks >= INT_MAX - 1 || s->n_tasks >= s->max_tasks)
         return -1;
     if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + 1, sizeof *s->tasks))
         return -1;
@@ -1606,10 +1632,56 @@ int cr_sim_delay_add(cr_sim *s, int op, int rank, double dur_s)
     return (int)id;
 }
 
+static int max_degree(const cr_topo *t)
+{
+    int m = 0;
+    for (int v = 0; v < t->n_devs; v++)
+        if (t->adj_off[v + 1] - t->adj_off[v] > m)
+            m = t->adj_off[v + 1] - t->adj_off[v];
+    return m;
+}
+
+void cr_sim_set_task_limit(cr_sim *s, long max_tasks)
+{
+    s->max_tasks = max_tasks >= 1 && max_tasks <= CR_SIM_FLOWS_MAX ? max_tasks : CR_SIM_FLOWS_MAX;
+}
+
+void cr_sim_set_route_work_limit(cr_sim *s, long max_links)
+{
+    s->max_route_work =
+        max_links >= 1 && max_links <= CR_SIM_ROUTE_WORK_MAX ? max_links : CR_SIM_ROUTE_WORK_MAX;
+}
+
+long cr_sim_task_limit(const cr_sim *s)
+{
+    return s->max_tasks;
+}
+
+cr_status cr_sim_limit_hit(const cr_sim *s, cr_diag *d)
+{
+    if (s->work_over)
+        return cr_diag_set(d, CR_ERANGE,
+                           "simulator: route searches scanned more than %ld links, the most one "
+                           "simulation may (a switch with n GPUs costs n per route through it; "
+                           "%s has a device with %d links); simulate fewer ranks (--ranks) or "
+                           "give the topology switches of fewer ports (a tree of switches)",
+                           s->max_route_work, s->t->name ? s->t->name : "the topology",
+                           max_degree(s->t));
+    if (s->n_tasks >= s->max_tasks)
+        return cr_diag_set(d, CR_ERANGE,
+                           "simulator: the simulation holds %ld tasks, the most it takes (about "
+                           "%.1f GB at 280 bytes a flow); simulate fewer ranks (--ranks), or "
+                           "split the scenario into smaller ones",
+                           s->n_tasks, (double)s->max_tasks * 280e-9);
+    return CR_OK;
+}
+
 cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
 {
     if (tasks < 0 || deps < 0 || tasks > INT_MAX)
         return CR_EINVAL;
+    if (tasks > s->max_tasks - s->n_tasks)
+        return CR_ERANGE;
     if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
         cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
         return CR_ENOMEM;

@@ -191,9 +191,40 @@ int cr_sim_compute_add(cr_sim *s, int op, int rank, double dur_s, double hbm_byt
  * `rank`. Returns the task id or -1. */
 int cr_sim_delay_add(cr_sim *s, int op, int rank, double dur_s);
 
+/* The most tasks s may hold, all operations together (default
+ * CR_SIM_FLOWS_MAX; values outside 1..CR_SIM_FLOWS_MAX give the default).
+ * Adding a task past it fails (-1) and cr_sim_reserve past it returns
+ * CR_ERANGE; the expansions report it with CR_ERANGE and the figures. */
+void cr_sim_set_task_limit(cr_sim *s, long max_tasks);
+
+/* The task budget of s (cr_sim_set_task_limit). */
+long cr_sim_task_limit(const cr_sim *s);
+
+/* The most links the route searches of one simulation may scan, all its
+ * routes together. A search scans every link of every switch it passes, so
+ * its cost is the fan-out of the switches on the way: 48 at most in
+ * h100-ib-1024n, where an all-to-all over 2,048 of its GPUs scans 342
+ * million links (9.5 s, the slowest shipped case measured), but n for a
+ * switch holding n GPUs, where a ring over 16,384 GPUs on one switch scans
+ * 268 million (3.9 s) and one over 65,536 would scan 4.3 billion (over a
+ * minute). 2^31 (measured at about 14 ns a link on one core: half a
+ * minute) keeps every shipped topology and refuses such stars with
+ * CR_ERANGE (cr_sim_limit_hit). */
+#define CR_SIM_ROUTE_WORK_MAX (1L << 31)
+
+/* Lowers the route search budget of s (values outside
+ * 1..CR_SIM_ROUTE_WORK_MAX give the default). */
+void cr_sim_set_route_work_limit(cr_sim *s, long max_links);
+
+/* CR_ERANGE with the reason in d when s has reached one of its budgets
+ * (tasks: cr_sim_task_limit; route search work: CR_SIM_ROUTE_WORK_MAX),
+ * so that an addition that failed can say which; CR_OK otherwise. */
+cr_status cr_sim_limit_hit(const cr_sim *s, cr_diag *d);
+
 /* Reserves room for `tasks` more tasks and `deps` more dependencies, so
  * that an expansion that knows its size does not reallocate as it grows.
- * Errors: CR_EINVAL (negative or above INT_MAX tasks), CR_ENOMEM. */
+ * Errors: CR_EINVAL (negative or above INT_MAX tasks), CR_ERANGE (past the
+ * task budget, cr_sim_task_limit), CR_ENOMEM. */
 cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps);
 
 /* Task `after` may start only when `before` has finished. Returns CR_EINVAL
@@ -228,11 +259,17 @@ typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } c
 
 #define CR_SIM_STEP_FLOWS_MAX 50000
 
-/* The most flows one collective may expand into: 2^25 flows take about
- * 4 GB (112 bytes per task, 16 per routed flow, dependencies); an
- * all-to-all over 8,192 GPUs (67 million) is refused with CR_ERANGE
- * rather than exhaust memory. */
-#define CR_SIM_FLOWS_MAX (1L << 25)
+/* The most tasks (flows, compute tasks, delays, markers) one simulator
+ * holds, over all its operations together: a scenario's collectives and
+ * compute ops share this one budget, so no scenario file, however many ops
+ * it lists, holds more. A routed flow costs about 280 bytes at its peak
+ * (measured with /usr/bin/time -v: an all-to-all over 512 GPUs of
+ * h100-ib-128n, 261,632 flows, 79.7 MB; over 1,024 GPUs, 1,047,552 flows,
+ * 303 MB), so 2^24 tasks are about 4.7 GB. An all-to-all over 4,096 GPUs
+ * (16,773,120 flows) fits; over 8,192 (67 million) it is refused with
+ * CR_ERANGE rather than exhaust memory, as is the op that would take a
+ * scenario past the budget. cr_sim_set_task_limit lowers it. */
+#define CR_SIM_FLOWS_MAX (1L << 24)
 
 /* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */
 typedef struct {
@@ -260,8 +297,9 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
 /* Expands a collective over the given topology GPU ranks (rank i of the
  * array is op rank i) into flows, with start/end markers (cr_sim_op_markers).
  * On success *op is the new op. Errors: CR_EINVAL (bad spec: bytes, channels,
- * efficiency, root, matrix entries), CR_ERANGE (more than CR_SIM_FLOWS_MAX
- * flows), CR_EUNSUPPORTED (an algorithm this
+ * efficiency, root, matrix entries), CR_ERANGE (the expansion would take
+ * the simulator past its task budget, CR_SIM_FLOWS_MAX or
+ * cr_sim_set_task_limit), CR_EUNSUPPORTED (an algorithm this
  * collective or topology cannot run, e.g. nvls without a multicast switch),
  * CR_ENOTFOUND (two ranks without a route), CR_ENOMEM; d says which. */
 cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *ranks, int n, int *op,

@@ -13,6 +13,7 @@
  * costs the difference).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,9 +52,37 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
     return sp;
 }
 
+/* The refusal when an expansion would take the simulator past its task
+ * budget (all ops together, CR_SIM_FLOWS_MAX): what this op needs, what the
+ * ops before it hold, the limit, and what to do. */
+static cr_status budget_fail(cr_sim *s, cr_diag *d, const char *what, int n, double tasks,
+                             const char *hint)
+{
+    long held = cr_sim_n_tasks(s), lim = cr_sim_task_limit(s);
+    char prior[96] = "";
+    if (held > 2)
+        snprintf(prior, sizeof prior, " with the %ld tasks the simulation holds already,", held);
+    return cr_diag_set(d, CR_ERANGE,
+                       "simulator: %s over %d ranks is %.0f tasks;%s more than the %ld one "
+                       "simulation takes (about %.1f GB at 280 bytes a flow); %s",
+                       what, n, tasks, prior, lim, (double)lim * 280e-9, hint);
+}
+
+/* Whether `more` tasks still fit the simulator's budget. */
+static bool budget_fits(const cr_sim *s, double more)
+{
+    return more <= (double)(cr_sim_task_limit(s) - cr_sim_n_tasks(s));
+}
+
+#define BUDGET_HINT "simulate fewer ranks (--ranks), or split the scenario into smaller ones"
+
 static cr_status oom(xp *x)
 {
     x->err = CR_ENOMEM;
+    /* Task additions and route searches fail at the simulator's budgets
+     * too: say which, not "out of memory". */
+    if (cr_sim_limit_hit(x->s, x->d) != CR_OK)
+        return x->err = CR_ERANGE;
     return cr_diag_set(x->d, CR_ENOMEM, "simulator: out of memory expanding %s",
                        cr_coll_name(x->sp->coll));
 }
@@ -788,11 +817,11 @@ static cr_status ring(xp *x)
     double flows = (double)C * n * steps;
     bool pipelined = chain || sp->grain == CR_SIM_GRAIN_PIPELINED ||
                      (sp->grain == CR_SIM_GRAIN_AUTO && flows > CR_SIM_STEP_FLOWS_MAX);
-    if (!pipelined && flows > (double)CR_SIM_FLOWS_MAX) {
-        st = cr_diag_set(x->d, CR_ERANGE,
-                         "simulator: a ring in steps over %d ranks and %d channels is %.0f flows, "
-                         "more than the %ld the simulator takes; use --grain pipelined (or auto)",
-                         n, C, flows, CR_SIM_FLOWS_MAX);
+    if (!pipelined && !budget_fits(x->s, flows)) {
+        char what[64];
+        snprintf(what, sizeof what, "a ring in steps on %d channels", C);
+        st = budget_fail(x->s, x->d, what, n, flows,
+                         "use --grain pipelined (or auto), or simulate fewer ranks");
         goto out;
     }
     for (int c = 0; c < C && st == CR_OK; c++) {
@@ -1074,11 +1103,8 @@ static cr_status direct(xp *x)
     bool all_pairs = sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_ALLGATHER ||
                      sp->coll == CR_COLL_REDUCESCATTER || sp->coll == CR_COLL_ALLREDUCE;
     long pairs = all_pairs ? (long)n * (n - 1) : n;
-    if (pairs > CR_SIM_FLOWS_MAX)
-        return cr_diag_set(x->d, CR_ERANGE,
-                           "simulator: %s over %d ranks is %ld flows, more than the %ld the "
-                           "simulator takes (about 4 GB); simulate fewer ranks (--ranks)",
-                           cr_coll_name(sp->coll), n, pairs, CR_SIM_FLOWS_MAX);
+    if (!budget_fits(x->s, (double)pairs))
+        return budget_fail(x->s, x->d, cr_coll_name(sp->coll), n, (double)pairs, BUDGET_HINT);
     if (all_pairs && n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)
         return oom(x);
     if (cr_sim_reserve(x->s, pairs, 2 * pairs) != CR_OK)
@@ -1384,6 +1410,8 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     x.d = d;
     x.step_at = -1;
     x.one_domain = -1;
+    if (!budget_fits(s, 2))
+        return budget_fail(s, d, cname, n, 2, BUDGET_HINT);
     x.op = cr_sim_op_add(s, sp->name ? sp->name : cname, CR_SIM_OP_COLL, ranks, n, sp->stream);
     if (x.op < 0)
         return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
@@ -1440,6 +1468,8 @@ cr_status cr_sim_compute_op_add(cr_sim *s, const char *name, const int *ranks, i
         return cr_diag_set(d, CR_EINVAL,
                            "simulator: compute \"%s\" needs a finite duration and HBM bytes >= 0",
                            name ? name : "compute");
+    if (!budget_fits(s, (double)n + 2))
+        return budget_fail(s, d, "compute", n, (double)n + 2, BUDGET_HINT);
     int o = cr_sim_op_add(s, name ? name : "compute", CR_SIM_OP_COMPUTE, ranks, n, stream);
     int first, last;
     if (o < 0)

@@ -102,6 +102,10 @@ struct ctx {
      * PCIe, NIC and socket links are unique by construction (INT_MAX: no
      * search), NVLink and C2C entries may repeat a pair. */
     int scan_from;
+    /* NVLink entries to a GPU the dump does not hold (not imported; the
+     * description says so): how many, and the first one's line and target */
+    int n_nvl_out, nvl_out_line;
+    char nvl_out_target[ATTR_MAX + 1];
 };
 
 /* Grows *arr to hold one more element; returns the new element's index or
@@ -984,10 +988,19 @@ static cr_status build(struct ctx *c, cr_topo *t)
                 if (strcmp(c->pcis[c->gpus[g].pci].busid, v->target) == 0 &&
                     pci_host(c, c->gpus[g].pci) == pci_host(c, gr->pci))
                     peer = g;
-            /* A peer outside the communicator (no rank) is not imported. */
+            /* A peer outside the communicator is not imported: NCCL's dump
+             * holds the communicator's GPUs only, while NVML reports every
+             * NVLink, so a communicator over part of a mesh (4 GPUs of a
+             * DGX-1) lists links to GPUs that are not there. Not an error
+             * then, but not silent either (issue 13 item 10): the
+             * description counts them and names the first. */
             if (peer >= 0)
                 st = add_link(c, t, gr->dev, c->gpus[peer].dev, CR_LINK_NVLINK, bw, v->count,
                               v->line, true);
+            else if (c->n_nvl_out++ == 0) {
+                c->nvl_out_line = v->line;
+                snprintf(c->nvl_out_target, sizeof c->nvl_out_target, "%s", v->target);
+            }
         } else {
             st = cr_diag_set(c->d, CR_EPARSE,
                              "%s:%d: NVLink target class tclass=\"%s\" is unknown: NCCL writes "
@@ -1103,7 +1116,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
         if ((st = walk_cpu(&c, k)))
             goto out;
     }
-    char name[256], desc[512], src[700];
+    char name[256], desc[1024], src[700];
     base_name(origin, name, sizeof name);
     t = cr_topo_new(name);
     if (!t) {
@@ -1126,6 +1139,13 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
              "imported from an NCCL topology dump: %d x %s%s, %d NVSwitch, %d CPU, %d PCIe "
              "switch, %d NIC",
              c.n_gpus, c.gpus[0].e->name, hosts, n_sw, c.n_cpus, n_pcisw, n_nic);
+    if (c.n_nvl_out > 0) {
+        size_t k = strlen(desc);
+        snprintf(desc + k, sizeof desc - k,
+                 "; not imported: %d NVLink entr%s to a GPU the dump does not hold (first: line "
+                 "%d, target %.64s), outside the communicator",
+                 c.n_nvl_out, c.n_nvl_out == 1 ? "y" : "ies", c.nvl_out_line, c.nvl_out_target);
+    }
     bool socket_links = false, placeholder = false;
     for (int i = 0; i < c.n_cpus; i++)
         for (int j = i + 1; j < c.n_cpus; j++)

@@ -1041,6 +1041,15 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
     }
     r->headroom = r->baseline_s / r->bound_s;
     groups_close(&gs);
+    /* No verdict from a non-finite number (issue 13 item 8): a peak of
+     * 1e-300FLOP/s made the bound infinite and every time "impossible". */
+    if (!isfinite(r->bound_s) || !isfinite(r->attainable_s) || !isfinite(r->pred_s) ||
+        !isfinite(r->baseline_s))
+        return cr_diag_set(d, CR_EINVARIANT,
+                           "%s: the bound or prediction is not a finite time (bound %g s, "
+                           "pred %g s): a figure of topology %s is out of any sane range "
+                           "(commroof topo check names it)",
+                           op->name, r->bound_s, r->pred_s, t->name);
     return CR_OK;
 fail:
     groups_close(&gs);

@@ -215,7 +215,9 @@ typedef struct {
 /* Evaluates op with parameters p on topology t (finalized). Errors:
  * CR_EINVAL / CR_ERANGE for parameters (see cr_op_params_check),
  * CR_EUNSUPPORTED when the topology lacks what the operator needs (no
- * peak for the dtype, no host link for h2d), with the reason in d. */
+ * peak for the dtype, no host link for h2d), CR_EINVARIANT when the bound
+ * or prediction is not finite (a figure of t out of any sane range; no
+ * result then), with the reason in d. */
 cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *p, cr_op_result *r,
                      cr_diag *d);
 

@@ -475,6 +475,8 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
         return st;
     if (t->n_gpus == 0)
         return cr_diag_set(d, CR_EINVARIANT, "the topology has no GPU: describe at least one");
+    if (t->n_gpus > CR_TOPO_MAX_GPUS)
+        return cr_diag_set(d, CR_EINVARIANT, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
     for (int i = 0; i < t->n_gpu_specs; i++) {
         const cr_gpu_spec *s = &t->gpu_specs[i];
         if (!positive_finite(s->hbm_bytes) || !positive_finite(s->hbm_Bps))

@@ -20,6 +20,18 @@
 #include "dtype.h"
 #include "status.h"
 
+/* The most GPUs a topology may hold: four times a 65,536-GPU cluster (the
+ * largest shipped, h100-ib-1024n, has 8,192). Loading stays bounded well
+ * past it (a million GPUs on one switch loaded in 2 s and 183 MB), but
+ * what runs on a topology grows faster than its size: the simulator's route
+ * searches scan every port of a switch (flowsim.h, CR_SIM_ROUTE_WORK_MAX)
+ * and the closed forms walk every rank. The loader and cr_topo_check refuse
+ * more with CR_TOPO_MAX_GPUS_MSG. */
+#define CR_TOPO_MAX_GPUS 262144
+#define CR_TOPO_MAX_GPUS_MSG                                                                       \
+    "more than %d GPUs, the most a topology may hold; to study a larger cluster, describe a "      \
+    "slice of it (fewer nodes on the same fabric)"
+
 typedef enum {
     CR_DEV_GPU,
     CR_DEV_SWITCH, /* NVSwitch, NVLink switch tray chip, IB/Ethernet switch, ICI router */

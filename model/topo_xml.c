@@ -53,6 +53,9 @@
 #define MAX_FLOPS 1e21     /* 1000 PFLOP/s for one GPU is surely a typo */
 #define MAX_BYTES 1e15     /* 1PB of memory on one GPU, likewise */
 #define MAX_LAT_S 1.0      /* a one-hop latency of a second is a typo */
+#define MIN_BW_BPS 1e6     /* 1MB/s: a link or HBM slower is a unit typo (8 Mb/s) */
+#define MIN_FLOPS 1e6      /* 1MFLOP/s, likewise */
+#define MIN_BYTES 1e3      /* 1kB of HBM or L2, likewise */
 #define MAX_EXPAND 1000000 /* devices from one brace group, nodes, torus chips */
 
 /* ---------------------------------------------------------------------- */
@@ -167,6 +170,7 @@ typedef struct {
     int n_gen, cap_gen;
     xmlChar **scratch; /* attribute values libxml2 had to assemble */
     int n_scratch, cap_scratch;
+    int n_gpu_devs; /* GPUs added so far (CR_TOPO_MAX_GPUS) */
 } loader;
 
 static int grow_arr(void **arr, int *cap, int need, size_t elem)
@@ -285,6 +289,18 @@ static cr_status get_pos(loader *L, const xmlNode *n, const char *attr, cr_unit_
         return FAIL(L, n, CR_ERANGE,
                     "<%s> %s: \"%s\" is out of range: it must be positive and at most %s", n->name,
                     attr, get(L, n, attr), max_text);
+    /* The floor: below it a figure is a unit typo, and near 0 the model's
+     * times overflow (issue 13 item 8: a peak of 1e-300FLOP/s made every
+     * bound infinite and every measured time "impossible"). */
+    double min = kind == CR_UNIT_BYTES ? MIN_BYTES : kind == CR_UNIT_FLOPS ? MIN_FLOPS : MIN_BW_BPS;
+    if (*out < min)
+        return FAIL(L, n, CR_ERANGE,
+                    "<%s> %s: \"%s\" is out of range: it must be at least %s and at most %s",
+                    n->name, attr, get(L, n, attr),
+                    kind == CR_UNIT_BYTES   ? "1kB"
+                    : kind == CR_UNIT_FLOPS ? "1MFLOP/s"
+                                            : "1MB/s",
+                    max_text);
     return CR_OK;
 }
 
@@ -787,6 +803,10 @@ static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, 
                        L->dev_line[prev]);
     if (L->t->n_devs >= MAX_DEVS)
         return fail_at(L, line, CR_ERANGE, "more than %d devices: the file is too large", MAX_DEVS);
+    if (kind == CR_DEV_GPU && L->n_gpu_devs >= CR_TOPO_MAX_GPUS)
+        return fail_at(L, line, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
+    if (kind == CR_DEV_GPU)
+        L->n_gpu_devs++;
     if (grow_arr((void **)&L->dev_line, &L->cap_dev_line, L->t->n_devs + 1, sizeof(int)))
         return oom(L);
     int v = cr_topo_add_dev(L->t, kind, id, node, spec);
@@ -1036,6 +1056,11 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
             L, n, CR_EINVAL,
             "<nodes> prefix: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
             prefix);
+    long long tgpus = 0;
+    for (int j = 0; j < tp->n_devs; j++)
+        tgpus += tp->devs[j].kind == CR_DEV_GPU;
+    if ((long long)count * tgpus + L->n_gpu_devs > CR_TOPO_MAX_GPUS)
+        return FAIL(L, n, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
     if ((long long)count * tp->n_devs + L->t->n_devs > MAX_DEVS ||
         (long long)count * tp->n_links + L->t->n_links > MAX_LINKS)
         return FAIL(L, n, CR_ERANGE,

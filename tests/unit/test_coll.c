@@ -840,7 +840,16 @@ static void test_errors(void **state)
     cr_coll_result r;
     cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, -1);
     assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_EINVAL);
-    assert_non_null(strstr(d.msg, "finite size"));
+    assert_non_null(strstr(d.msg, "not a size from 0 to 1PB"));
+    /* issue 13 item 8: 1e308 bytes made bound and prediction infinite and
+     * coll --json left them out; above CR_COLL_MAX_BYTES is refused */
+    rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1e308);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "1e+308 bytes is not a size from 0 to 1PB"));
+    rq.bytes = CR_COLL_MAX_BYTES;
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_true(isfinite(r.bound.bound_s) && isfinite(r.pred.pred_s));
     memset(&d, 0, sizeof d);
     rq = cr_coll_req_default(CR_COLL_BROADCAST, 1e6);
     rq.root = 4; /* 4 ranks: 0-3 */

@@ -782,6 +782,84 @@ static void test_bad_specs(void **state)
     cr_topo_free(t);
 }
 
+/* The task budget is the simulator's, not each op's (issue 13 item 6: eight
+ * all-to-alls over 1,024 ranks each passed a per-op limit and together took
+ * 2.1 GB). With a budget of 200 tasks on a 16-GPU star: an all-to-all over
+ * 12 ranks is 12 x 11 = 132 flows + 2 markers = 134 tasks; a second one
+ * (its 2 markers added, 132 flows to come: 268 > 200) is refused with
+ * CR_ERANGE naming the budget and what to do. Compute ops over 12 ranks are
+ * 14 tasks each: 136 + 4 x 14 = 192 held, a fifth (206) is refused, and
+ * cr_sim_reserve takes the 8 left but not 9. Then one all-to-all over 15
+ * ranks (210 flows) alone is past the budget too. */
+static void test_task_budget_is_per_simulation(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_star(16, 100e9);
+    cr_sim *s = sim_on(t);
+    cr_sim_set_task_limit(s, 200);
+    assert_int_equal(cr_sim_task_limit(s), 200);
+    int r[16], op;
+    for (int i = 0; i < 16; i++)
+        r[i] = i;
+    cr_diag d = {{0}};
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLTOALL, CR_ALGO_DIRECT, 12e6, 1, 0, 0, 1.0);
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 12, &op, &d), CR_OK);
+    assert_int_equal(cr_sim_n_tasks(s), 134);
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 12, &op, &d), CR_ERANGE);
+    assert_int_equal(op, -1);
+    assert_non_null(strstr(d.msg, "132 tasks"));
+    assert_non_null(strstr(d.msg, "more than the 200 one simulation takes"));
+    assert_non_null(strstr(d.msg, "split the scenario"));
+    assert_int_equal(cr_sim_n_tasks(s), 136); /* the refused op's two markers */
+    int oc;
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(cr_sim_compute_op_add(s, "c", r, 12, 1e-6, 0, 0, 0, &oc, &d), CR_OK);
+    assert_int_equal(cr_sim_n_tasks(s), 192);
+    d.msg[0] = 0;
+    assert_int_equal(cr_sim_compute_op_add(s, "c", r, 12, 1e-6, 0, 0, 0, &oc, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "compute over 12 ranks is 14 tasks"));
+    assert_int_equal(cr_sim_n_tasks(s), 192);
+    assert_int_equal(cr_sim_reserve(s, 9, 0), CR_ERANGE);
+    assert_int_equal(cr_sim_reserve(s, 8, 0), CR_OK);
+    cr_sim_free(s);
+
+    s = sim_on(t);
+    cr_sim_set_task_limit(s, 200);
+    d.msg[0] = 0;
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 15, &op, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "alltoall over 15 ranks is 210 tasks"));
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
+/* Route searches have a budget too (issue 13 item 6: a ring over a million
+ * GPUs on one switch searched for minutes): every route through a switch
+ * with n GPUs scans its n links, so a ring over 64 GPUs on one switch scans
+ * at least 64 x 64 = 4,096 links. With a budget of 1,000 the expansion is
+ * refused with CR_ERANGE and a message naming the switch's 64 links and
+ * what to do; on a fresh simulator with the default budget it runs. */
+static void test_route_work_budget(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_star(64, 100e9);
+    int r[64], op;
+    for (int i = 0; i < 64; i++)
+        r[i] = i;
+    cr_diag d = {{0}};
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLREDUCE, CR_ALGO_RING, 64e6, 1, 0, 0, 1.0);
+    cr_sim *s = sim_on(t);
+    cr_sim_set_route_work_limit(s, 1000);
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 64, &op, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "route searches scanned more than 1000 links"));
+    assert_non_null(strstr(d.msg, "a device with 64 links"));
+    assert_non_null(strstr(d.msg, "--ranks"));
+    cr_sim_free(s);
+    s = sim_on(t);
+    assert_int_equal(cr_sim_coll_add(s, &sp, r, 64, &op, &d), CR_OK);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Routes found by the bidirectional search (single pairs) equal those of
  * the full search from the source (prewarm), pair by pair; and one is
  * checked against the fixture directly: from n0.gpu0 to n2.gpu0 on four
@@ -1102,6 +1180,8 @@ int main(void)
         cmocka_unit_test(test_oversubscribed_spine),
         cmocka_unit_test(test_p2p_one_nic_per_pair),
         cmocka_unit_test(test_alltoallv_hot_receiver),
+        cmocka_unit_test(test_task_budget_is_per_simulation),
+        cmocka_unit_test(test_route_work_budget),
         cmocka_unit_test(test_nvls_reduction_engine_binds),
         cmocka_unit_test(test_nvls_allgather_reducescatter),
         cmocka_unit_test(test_nvlstree_two_nodes),

@@ -66,6 +66,45 @@ static cr_op_result eval(cr_topo *t, const char *name, const char *const *kv)
 
 #define EXACT(a, b) assert_close((a), (b), 1e-12, 0)
 
+/* No verdict from a non-finite number (issue 13 item 8): a peak of
+ * 1e-300FLOP/s made the gemm bound infinite, check called every time
+ * impossible and op --json failed with a false "out of memory". The XML
+ * loader now refuses such a figure (golden topo_check_absurd_figures); a
+ * topology built in code passes cr_topo_check with it (positive, finite),
+ * so the library refuses the result: CR_EINVARIANT naming the op, the
+ * non-finite bound and the topology. Likewise coll with links of
+ * 1e-300B/s: 1PB over them is 1e315 s, past DBL_MAX: infinite. */
+static void test_non_finite_results_refused(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    for (int i = 0; i < t->n_gpu_specs; i++)
+        for (int k = 0; k < CR_DT__COUNT; k++)
+            if (t->gpu_specs[i].peak_flops[k] > 0)
+                t->gpu_specs[i].peak_flops[k] = 1e-300;
+    const cr_op_def *op = find("gemm");
+    cr_op_params p;
+    params(op, &p, (const char *const[]){NULL});
+    cr_op_result r;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_op_eval(t, op, &p, &r, &d), CR_EINVARIANT);
+    assert_non_null(strstr(d.msg, "gemm: the bound or prediction is not a finite time (bound inf"));
+    assert_non_null(strstr(d.msg, "topo check"));
+    cr_topo_free(t);
+
+    t = cr_test_open_topo("hgx-h100-8");
+    for (int i = 0; i < t->n_links; i++)
+        t->links[i].bw_ab_Bps = t->links[i].bw_ba_Bps = 1e-300;
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "all");
+    cr_coll_result res;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1e15);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_coll_eval(c, &rq, &res, &d), CR_EINVARIANT);
+    assert_non_null(strstr(d.msg, "the bound is not a finite time (inf s)"));
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* --- counts against hand derivations ---------------------------------- */
 
 static void test_gemm_counts(void **state)
@@ -715,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_overlap_schedules),
         cmocka_unit_test(test_inter_sm_release),
+        cmocka_unit_test(test_non_finite_results_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -823,13 +823,13 @@ static void test_save_built(void **state)
                      .hbm_bytes = 3e9 + 1,
                      .hbm_Bps = 1.0 / 3.0 * 1e12,
                      .clock_hz = 1234567.0};
-    g.peak_flops[CR_DT_FP32] = 0.1 + 0.2; /* not exactly 0.3: must survive */
+    g.peak_flops[CR_DT_FP32] = (0.1 + 0.2) * 1e12; /* not exactly 3e11: must survive */
     assert_int_equal(cr_topo_add_gpu_spec(t, &g), 0);
     int a = cr_topo_add_dev(t, CR_DEV_GPU, "g0", -1, 0);
     int b = cr_topo_add_dev(t, CR_DEV_GPU, "g1", 5, 0);
     int c = cr_topo_add_dev(t, CR_DEV_SWITCH, "s", -1, -1);
     assert_true(cr_topo_add_link(t, a, c, CR_LINK_ETHERNET, 12.5e9, 1e9 / 7, 3, 1e-9 / 3) >= 0);
-    assert_true(cr_topo_add_link(t, b, c, CR_LINK_C2C, 1, 1e15, 1, 0.999) >= 0);
+    assert_true(cr_topo_add_link(t, b, c, CR_LINK_C2C, 1e7 / 3, 1e15, 1, 0.999) >= 0);
     assert_int_equal(cr_topo_set_param(t, "k", -1.0 / 3.0, "src \"x\""), CR_OK);
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_check(t, &d), CR_OK);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "json_items.h"
 #include "ops_json.h"
 
 void cr_plot_meas_release(cr_plot_meas *m)
@@ -186,74 +187,71 @@ static cr_status push_mprob(cr_plot_mprob **v, int *n, int *cap, const cr_plot_m
     return CR_OK;
 }
 
-/* The harness results of path, each matched to a problem of suite. */
+/* One harness result (item i of path), matched to a problem of suite. */
+static cr_status match_result(const cr_suite *suite, const char *path, size_t i, json_t *e,
+                              cr_plot_mprob *mp, cr_diag *d)
+{
+    const char *nm = json_string_value(json_object_get(e, "name"));
+    const char *opname = json_string_value(json_object_get(e, "op"));
+    json_t *mv = json_object_get(e, "measured_us");
+    double us = json_is_number(mv) ? json_number_value(mv) : NAN;
+    if (!nm || !nm[0])
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s: result %zu has no \"name\" (the suite problem it measures)", path,
+                           i);
+    if (!(us > 0) || !isfinite(us))
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s: result %zu (\"%s\"): \"measured_us\" must be a positive "
+                           "number of microseconds",
+                           path, i, nm);
+    const cr_op_def *op = NULL;
+    cr_op_params p;
+    cr_diag pd = {{0}};
+    if (opname && (cr_op_find(opname, &op, &pd) != CR_OK ||
+                   cr_op_params_from_json(op, json_object_get(e, "params"), &p, &pd) != CR_OK))
+        return cr_diag_set(d, CR_EPARSE, "%s: result %zu (\"%s\"): %s", path, i, nm, pd.msg);
+    int k = find_problem(suite, nm, op, &p);
+    if (k < 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: result %zu (\"%s\") is neither a problem of suite %s nor "
+                           "has the operator and parameters of one (commroof suite %s "
+                           "lists them)",
+                           path, i, nm, suite->name, suite->name);
+    json_t *ch = json_object_get(e, "chunks");
+    *mp = (cr_plot_mprob){.problem = k, .measured_s = us * 1e-6};
+    snprintf(mp->source, sizeof mp->source, "%s", path);
+    variant_text(json_string_value(json_object_get(e, "variant")),
+                 json_is_number(ch) ? json_number_value(ch) : 0, mp->variant, sizeof mp->variant);
+    return CR_OK;
+}
+
+/* The harness results of path, each matched to a problem of suite. The
+ * file is read an item at a time by the reader `check --measured-json`
+ * uses (json_items.h): the same syntax rules, memory of one item. */
 static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mprob **v, int *n,
                             int *cap, cr_diag *d)
 {
-    json_error_t je;
     FILE *f = NULL;
     if (cr_file_fopen_read(path, "a JSON file of harness results", CR_FILE_STREAM, &f, d) != CR_OK)
         return CR_EIO;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-    fclose(f);
-    if (!root)
-        return cr_diag_set(d, CR_EPARSE, "%s:%d: %s", path, je.line, je.text);
-    json_t *arr = json_is_array(root) ? root : json_object_get(root, "results");
-    cr_status st = CR_OK;
-    if (!json_is_array(arr)) {
-        st = cr_diag_set(d, CR_EPARSE,
-                         "%s: expected a JSON array of results, or {\"results\": [...]}", path);
-        goto out;
+    cr_json_items *r = NULL;
+    cr_status st = cr_json_items_open(f, path, "results", &r);
+    if (st != CR_OK) {
+        fclose(f);
+        return cr_diag_set(d, st, "out of memory");
     }
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        json_t *e = json_array_get(arr, i);
-        const char *nm = json_string_value(json_object_get(e, "name"));
-        const char *opname = json_string_value(json_object_get(e, "op"));
-        json_t *mv = json_object_get(e, "measured_us");
-        double us = json_is_number(mv) ? json_number_value(mv) : NAN;
-        if (!nm || !nm[0]) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s: result %zu has no \"name\" (the suite problem it measures)", path,
-                             i);
-            goto out;
-        }
-        if (!(us > 0) || !isfinite(us)) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s: result %zu (\"%s\"): \"measured_us\" must be a positive "
-                             "number of microseconds",
-                             path, i, nm);
-            goto out;
-        }
-        const cr_op_def *op = NULL;
-        cr_op_params p;
-        cr_diag pd = {{0}};
-        if (opname &&
-            (cr_op_find(opname, &op, &pd) != CR_OK ||
-             cr_op_params_from_json(op, json_object_get(e, "params"), &p, &pd) != CR_OK)) {
-            st = cr_diag_set(d, CR_EPARSE, "%s: result %zu (\"%s\"): %s", path, i, nm, pd.msg);
-            goto out;
-        }
-        int k = find_problem(suite, nm, op, &p);
-        if (k < 0) {
-            st = cr_diag_set(d, CR_EINVAL,
-                             "%s: result %zu (\"%s\") is neither a problem of suite %s nor "
-                             "has the operator and parameters of one (commroof suite %s "
-                             "lists them)",
-                             path, i, nm, suite->name, suite->name);
-            goto out;
-        }
-        json_t *ch = json_object_get(e, "chunks");
-        cr_plot_mprob mp = {.problem = k, .measured_s = us * 1e-6};
-        snprintf(mp.source, sizeof mp.source, "%s", path);
-        variant_text(json_string_value(json_object_get(e, "variant")),
-                     json_is_number(ch) ? json_number_value(ch) : 0, mp.variant, sizeof mp.variant);
-        if (push_mprob(v, n, cap, &mp) != CR_OK) {
+    json_t *e = NULL;
+    while ((st = cr_json_items_next(r, &e, d)) == CR_OK && e) {
+        cr_plot_mprob mp;
+        st = match_result(suite, path, cr_json_items_count(r) - 1, e, &mp, d);
+        json_decref(e);
+        if (st == CR_OK && push_mprob(v, n, cap, &mp) != CR_OK)
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-            goto out;
-        }
+        if (st != CR_OK)
+            break;
     }
-out:
-    json_decref(root);
+    cr_json_items_free(r);
+    fclose(f);
     return st;
 }
 

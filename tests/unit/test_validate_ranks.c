@@ -266,14 +266,18 @@ static void test_gz_endless(void **state)
     for (int i = 0; i < 1024; i++)
         assert_int_equal(gzwrite(g, zeros, sizeof zeros), (int)sizeof zeros);
     assert_int_equal(gzclose(g), Z_OK);
+    /* The link is refused before any byte is decompressed (not a regular
+     * file, fileio.h); the bomb is read as a stream and refused at its
+     * first bytes, which are not a trace. */
     const char *paths[2] = {link, bomb};
+    const char *why[2] = {"a character device", ":1: not a trace"};
     alarm(5);
     for (int i = 0; i < 2; i++) {
         cr_vmeas_list l = {0};
         cr_diag d = {{0}};
         assert_int_not_equal(cr_validate_read_trace(paths[i], &l, NULL, NULL, 0, &d), CR_OK);
         assert_non_null(strstr(d.msg, paths[i]));
-        assert_non_null(strstr(d.msg, ":1: not a trace"));
+        assert_non_null(strstr(d.msg, why[i]));
         assert_int_equal(l.n, 0);
         cr_vmeas_list_release(&l);
     }

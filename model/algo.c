@@ -196,27 +196,38 @@ static bool hop_before_window(const cr_coll_req *rq)
  * x its edges' mean route latency. NCCL's choice ranks the same floored
  * figures, so the pair it picks is the one whose prediction is least where
  * the floors bind (they raise only latencies below the hardware's). */
-static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, double ls)
+/* Scales of NCCL's latency tables: base (baseLat), one step inside a node
+ * (hwLat NVLINK or PCI), one step across nodes (hwLat NET), NVLS's own
+ * figure; all 1 for NCCL's choice (nccl_est_s). */
+struct lat_x {
+    double base, intra, inter, nvls;
+};
+
+static const struct lat_x LAT_NCCL = {1, 1, 1, 1};
+
+static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, struct lat_x x)
 {
     const bool floor = true;
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
     int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
     int hw = N == 1 ? intra : 2;
+    double ls = x.base;
     double lat = nccl_base_lat[na][p] * ls;
-    double intra_lat = nccl_hw_lat[intra][na][p] * ls;
-    double inter_lat = (ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] : nccl_hw_lat[2][na][p]) * ls;
+    double intra_lat =
+        nccl_hw_lat[intra][na][p] * (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra);
+    double inter_lat = (ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] : nccl_hw_lat[2][na][p]) * x.inter;
     double r_in = floor ? c->r_intra_s * 1e6 : 0, r_x = floor ? c->r_inter_s * 1e6 : 0;
     int nsteps = nsteps_of(coll, n);
     switch (na) {
     case NT_RING:
         if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
             /* one figure for the pipelined chain: its n-1 hops at least */
-            lat += fmax(nccl_hw_lat[hw][NT_RING][p] * ls,
+            lat += fmax(nccl_hw_lat[hw][NT_RING][p] * (N == 1 ? x.intra : x.inter),
                         floor ? (n - 1) * c->r_ring_mean_s * 1e6 : 0);
         } else {
             /* getNetOverhead: 1 us per network post on x86 Intel, x3 for Simple */
             double net_ovh = N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) : 0.0;
-            intra_lat = fmax(fmax(intra_lat, net_ovh * ls), r_in);
+            intra_lat = fmax(fmax(intra_lat, net_ovh * x.inter), r_in);
             inter_lat = fmax(inter_lat, r_x); /* a ring's node crossing stays on a rail */
             int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
             lat += fmax((nsteps - inter_steps) * intra_lat + inter_steps * inter_lat,
@@ -303,7 +314,7 @@ static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, in
     double bw = nccl_bw_GBps(c, coll, na, p, nch);
     if (!(bw > 0))
         return HUGE_VAL;
-    double lat = nccl_lat_us(c, coll, na, p, 1.0);
+    double lat = nccl_lat_us(c, coll, na, p, LAT_NCCL);
     int logsize = log2i(S / 64);
     if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
         bw *= nccl_tree_corr[p][logsize];
@@ -985,8 +996,23 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                                 : proto == CR_PROTO_SIMPLE ? p->n2_lat_scale_simple
                                                            : p->n2_lat_scale);
     double fill_Bps = two ? p->ch_fill_Bps : 0;
-    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto, ls) : 0) * 1e-6;
-    o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls : 0;
+    /* Beyond two ranks of one node (whose figures above are measured):
+     * what nccl-tests times (doc/corpus.md), NCCL's latency structure with
+     * each step's figure scaled by its link class and protocol (params
+     * coll.hop_x.*, coll.lat_x.nvls) and a fixed cost per operation
+     * (coll.op_fixed: launch, kernel prologue, host loop), fitted to the
+     * corpus's fitting half (tools/fit_nccl_corpus.py). */
+    bool corpus = !(two && N == 1);
+    struct lat_x lx = {ls, ls, ls, ls};
+    double fixed_s = 0;
+    if (corpus) {
+        lx.intra = ls * p->hop_x_intra[proto];
+        lx.inter = ls * p->hop_x_net[proto];
+        lx.nvls = ls * p->nvls_lat_x;
+        fixed_s = p->op_fixed_s;
+    }
+    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6 + fixed_s : 0);
+    o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls + fixed_s : 0;
     o->n_steps = nsteps_of(rq->coll, n);
     if (na == NT_RING && two && hop_before_window(rq)) {
         /* the chain's one hop (tuning.cc: broadcast and reduce add one
@@ -1209,9 +1235,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                        : (rq->coll == CR_COLL_ALLTOALL) ? nn - 1
                                                         : nn - 1;
         double remote = N > 1 ? peers * (1.0 - 1.0 / N) : 0;
-        lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
-              1e-6 * ls;
-        o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
+        lat = (nccl_base_lat[NT_RING][proto] * ls +
+               nccl_hw_lat[hw][NT_RING][proto] * (hw == 2 ? lx.inter : lx.intra) +
+               0.5 * remote * ls) *
+                  1e-6 +
+              fixed_s;
+        o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls + fixed_s;
         if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
             lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */
             o->launch_s = fmin(o->launch_s, lat);

@@ -146,6 +146,43 @@ static const struct key keys[] = {
      "fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, ring allgather / reducescatter of 2 H200s, "
      "1 GiB in 2008 / 1954 us: 272 / 280 GB/s per direction after latency and fill, 0.62 of "
      "450 (doc/bounds.md 3.3)"},
+    /* fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs), 2026-12-02 */
+    {"coll.op_fixed", OFF(op_fixed_s), K_DOUBLE, {0, 8.43e-6, 8.43e-6, 8.43e-6}, 0, 1, "s",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: fixed cost per operation as nccl-tests times it (host wall clock of back-to-back "
+     "launches / iterations: launch, kernel prologue, host loop; nccl-tests src/common.cu "
+     "BenchTime), beyond two ranks of one node; NVIDIA/nccl-tests#123 (DGX A100, 1-channel ring "
+     "LL allreduce) gives T = 5.8 + 2.0 us x 2(n-1)"},
+    {"coll.hop_x.intra.ll", OFF(hop_x_intra[CR_PROTO_LL]), K_DOUBLE, {1, 0.490, 0.490, 0.490}, 0.01, 100, "",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step inside a node (NCCL tuning.cc:hwLat NVLINK or PCI @v2.28.9), ll, beyond two ranks of one node"},
+    {"coll.hop_x.intra.ll128", OFF(hop_x_intra[CR_PROTO_LL128]), K_DOUBLE, {1, 0.491, 0.491, 0.491}, 0.01, 100, "",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step inside a node (NCCL tuning.cc:hwLat NVLINK or PCI @v2.28.9), ll128, beyond two ranks of one node"},
+    {"coll.hop_x.intra.simple", OFF(hop_x_intra[CR_PROTO_SIMPLE]), K_DOUBLE, {1, 1.50, 1.50, 1.50}, 0.01, 100, "",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step inside a node (NCCL tuning.cc:hwLat NVLINK or PCI @v2.28.9), simple, beyond two ranks of one node"},
+    {"coll.hop_x.net.ll", OFF(hop_x_net[CR_PROTO_LL]), K_DOUBLE, {1, 1.26, 1.26, 1.26}, 0.01, 100, "",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step across nodes (NCCL tuning.cc:hwLat NET @v2.28.9, plus the plugin latency), ll, beyond two ranks of one node"},
+    {"coll.hop_x.net.ll128", OFF(hop_x_net[CR_PROTO_LL128]), K_DOUBLE, {1, 3.28, 3.28, 3.28}, 0.01, 100, "",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step across nodes (NCCL tuning.cc:hwLat NET @v2.28.9, plus the plugin latency), ll128, beyond two ranks of one node"},
+    {"coll.hop_x.net.simple", OFF(hop_x_net[CR_PROTO_SIMPLE]), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
+     "not fitted (tools/fit_nccl_corpus.py says why: free, the Slingshot logs' plugin latency drives it "
+     "to 17 and breaks the published 2x8 H200 InfiniBand check): scale of NCCL's per-step latency "
+     "for a step across nodes, Simple; 1 = NCCL tuning.cc:hwLat NET Simple 14 us @v2.28.9"},
+    {"coll.lat_x.nvls", OFF(nvls_lat_x), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
+     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
+     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
+     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's NVLS / NVLS tree intra-node figure (tuning.cc:hwLat NVLINK NVLS 25 us "
+     "@v2.28.9), beyond two ranks of one node"},
     {"mech.ce.eff", OFF(mech_eff[CR_MECH_CE]), K_DOUBLE, {0.82, 0.82, 0.883, 0.866}, 0.01, 1, "",
      "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, copy engine GPU0 -> GPU1 1 GiB in 2703 us: "
      "397.2 of 450 GB/s (check: ParallelKittens arXiv 2511.13940 H100 368.8 GiB/s = 396.0 GB/s; "

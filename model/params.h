@@ -58,6 +58,11 @@ typedef struct {
     double ll_stream_tree_Bps;  /* the same for tree allreduce (0: ll_stream_Bps) */
     double ring2_ar_eff;        /* ring allreduce of two ranks on scale-up links, Simple */
     double ring2_agrs_eff;      /* ring allgather / reducescatter of two ranks, Simple */
+    /* nccl-tests beyond two ranks of one node (doc/corpus.md) */
+    double op_fixed_s;                   /* fixed cost per operation */
+    double hop_x_intra[CR_PROTO__COUNT]; /* scale of NCCL's hwLat, a step inside a node */
+    double hop_x_net[CR_PROTO__COUNT];   /* the same for a step across nodes */
+    double nvls_lat_x;                   /* scale of NCCL's NVLS / NVLS tree figure */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
     double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */

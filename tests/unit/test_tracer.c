@@ -338,15 +338,41 @@ static void test_nvtx_payload_pointers(void **state)
     assert_int_equal(reg.rejected, 3);
     nvp_registry_free(&reg);
 }
+/* nvp_safe_read on memory whose variable went out of scope, in a frame
+ * above the reader's (its no-system-call path): the tracer reads it, and
+ * the SAN build's AddressSanitizer must not call that a use after scope
+ * (fuzz_nvtx_payload found it after 4 million runs: a C-string pointer from
+ * the blob into the harness's own stack). */
+__attribute__((noinline)) static size_t read_16(uintptr_t at, unsigned char *out)
+{
+    return nvp_safe_read(out, (const void *)at, 16);
+}
+
+static void test_nvtx_payload_dead_scope(void **state)
+{
+    (void)state;
+    volatile uintptr_t at = 0;
+    {
+        unsigned char gone[64];
+        memset(gone, 0x5a, sizeof gone);
+        at = (uintptr_t)gone;
+    }
+    unsigned char out[16] = {0};
+    assert_int_equal(read_16(at, out), 16);
+}
 #endif
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sb_str_table),        cmocka_unit_test(test_utf8_same_as_reader),
-        cmocka_unit_test(test_utf8_encode),         cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_sb_str_table),
+        cmocka_unit_test(test_utf8_same_as_reader),
+        cmocka_unit_test(test_utf8_encode),
+        cmocka_unit_test(test_utf8_cut),
 #ifdef HAVE_NVTX
-        cmocka_unit_test(test_nvtx_payload_corpus), cmocka_unit_test(test_nvtx_payload_pointers),
+        cmocka_unit_test(test_nvtx_payload_corpus),
+        cmocka_unit_test(test_nvtx_payload_pointers),
+        cmocka_unit_test(test_nvtx_payload_dead_scope),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

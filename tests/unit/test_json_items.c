@@ -125,27 +125,8 @@ static void test_item_cap(void **state)
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    static const char *const dirs[] = {"tests/fuzz/corpus/measured_json", "tests/fixtures/check"};
-    int n = 0;
-    for (int k = 0; k < 2; k++) {
-        DIR *dir = opendir(dirs[k]);
-        assert_non_null(dir);
-        struct dirent *e;
-        while ((e = readdir(dir))) {
-            if (e->d_name[0] == '.')
-                continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
-            FILE *f = fopen(path, "rb");
-            assert_non_null(f);
-            static uint8_t buf[1 << 16];
-            size_t len = fread(buf, 1, sizeof buf, f);
-            fclose(f);
-            assert_int_equal(LLVMFuzzerTestOneInput(buf, len), 0);
-            n++;
-        }
-        closedir(dir);
-    }
+    int n = cr_test_replay_dir("tests/fuzz/corpus/measured_json", LLVMFuzzerTestOneInput, 1 << 16);
+    n += cr_test_replay_dir("tests/fixtures/check", LLVMFuzzerTestOneInput, 1 << 16);
     assert_true(n >= 10);
 }
 

@@ -190,23 +190,7 @@ static void test_nccl_dtree(void **state)
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    DIR *dir = opendir("tests/fuzz/corpus/rankset");
-    assert_non_null(dir);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(dir));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512], data[300];
-        snprintf(path, sizeof path, "tests/fuzz/corpus/rankset/%s", e->d_name);
-        FILE *f = fopen(path, "rb");
-        assert_non_null(f);
-        size_t len = fread(data, 1, sizeof data, f);
-        fclose(f);
-        assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
-        n++;
-    }
-    closedir(dir);
-    assert_true(n >= 15);
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/rankset", LLVMFuzzerTestOneInput, 300) >= 15);
 }
 
 int main(void)

@@ -18,28 +18,8 @@
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    const char *dir = "tests/fuzz/corpus/scenario";
-    DIR *dp = opendir(dir);
-    assert_non_null(dp);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "rb");
-        assert_non_null(f);
-        char *buf = malloc(1 << 20);
-        assert_non_null(buf);
-        size_t len = fread(buf, 1, 1 << 20, f);
-        fclose(f);
-        assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)buf, len), 0);
-        free(buf);
-        n++;
-    }
-    closedir(dp);
-    assert_true(n >= 14);
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/scenario", LLVMFuzzerTestOneInput, 1 << 20) >=
+                14);
 }
 
 /* The seeds that should load do: the properties above hold on a real run,

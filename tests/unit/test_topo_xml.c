@@ -852,36 +852,13 @@ static void test_save_built(void **state)
 
 /* Replays the fuzz corpus and every fixture through the fuzz target; a
  * broken property aborts, which fails the test run. */
-static int replay_dir(const char *dirname)
-{
-    DIR *dir = opendir(dirname);
-    if (!dir)
-        return 0;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(dir));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dirname, e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        static char data[1 << 20];
-        size_t len = fread(data, 1, sizeof data, f);
-        fclose(f);
-        assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
-        n++;
-    }
-    closedir(dir);
-    return n;
-}
-
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    int n = replay_dir("tests/fuzz/corpus/topo_xml") + replay_dir("tests/fixtures/xml");
+    int n = cr_test_replay_dir("tests/fuzz/corpus/topo_xml", LLVMFuzzerTestOneInput, 1 << 20) +
+            cr_test_replay_dir("tests/fixtures/xml", LLVMFuzzerTestOneInput, 1 << 20);
     assert_true(n >= 38);
-    assert_true(replay_dir("topologies") >= N_SHIPPED);
+    assert_true(cr_test_replay_dir("topologies", LLVMFuzzerTestOneInput, 1 << 20) >= N_SHIPPED);
 }
 
 int main(void)

@@ -717,27 +717,8 @@ static void test_committed_traces(void **state)
 static void test_fuzz_corpus_replay(void **state)
 {
     (void)state;
-    static const char *const dirs[] = {"tests/fuzz/corpus/trace_reader", "tests/fixtures/traces"};
-    int n = 0;
-    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
-        DIR *dir = opendir(dirs[k]);
-        assert_non_null(dir);
-        struct dirent *e;
-        while ((e = readdir(dir))) {
-            if (e->d_name[0] == '.')
-                continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
-            FILE *f = fopen(path, "rb");
-            assert_non_null(f);
-            static char data[1 << 16];
-            size_t len = fread(data, 1, sizeof data, f);
-            fclose(f);
-            assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
-            n++;
-        }
-        closedir(dir);
-    }
+    int n = cr_test_replay_dir("tests/fuzz/corpus/trace_reader", LLVMFuzzerTestOneInput, 1 << 16);
+    n += cr_test_replay_dir("tests/fixtures/traces", LLVMFuzzerTestOneInput, 1 << 16);
     assert_true(n >= 8);
 }
 

@@ -280,26 +280,9 @@ static void test_utf8_cut(void **state)
 static void test_nvtx_payload_corpus(void **state)
 {
     (void)state;
-    const char *dir = "tests/fuzz/corpus/nvtx_payload";
-    DIR *dp = opendir(dir);
-    assert_non_null(dp);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "rb");
-        assert_non_null(f);
-        static uint8_t buf[4096]; /* the target's fuzz-max-len */
-        size_t len = fread(buf, 1, sizeof buf, f);
-        fclose(f);
-        assert_int_equal(LLVMFuzzerTestOneInput(buf, len), 0);
-        n++;
-    }
-    closedir(dp);
-    assert_true(n >= 2);
+    /* 4096: the target's fuzz-max-len */
+    assert_true(
+        cr_test_replay_dir("tests/fuzz/corpus/nvtx_payload", LLVMFuzzerTestOneInput, 4096) >= 2);
 }
 
 /* What a program may hand over for strings and arrays: NULL, a wild

@@ -204,23 +204,7 @@ static void test_examples(void **state)
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    DIR *dir = opendir("tests/fuzz/corpus/units");
-    assert_non_null(dir);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(dir));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512], data[512];
-        snprintf(path, sizeof path, "tests/fuzz/corpus/units/%s", e->d_name);
-        FILE *f = fopen(path, "rb");
-        assert_non_null(f);
-        size_t len = fread(data, 1, sizeof data, f);
-        fclose(f);
-        assert_int_equal(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
-        n++;
-    }
-    closedir(dir);
-    assert_true(n >= 20);
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/units", LLVMFuzzerTestOneInput, 512) >= 20);
     /* And every case above. */
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         LLVMFuzzerTestOneInput((const uint8_t *)good[i].text, strlen(good[i].text));

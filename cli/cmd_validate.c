@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--ranks SPEC]
- *                  [--family F] [--subset even|odd] [--max-median-error PCT]
+ * commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--coll NAME]
+ *                  [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error PCT]
  *                  [--summary] [--json]
  *
  * Matches every measured case of commroof traces (kernels/ crbench ranges)
@@ -27,16 +27,22 @@
 #include "validate/validate.h"
 
 static const char *const validate_help =
-    "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--ranks SPEC]\n"
-    "                         [--family F] [--subset even|odd] [--max-median-error PCT]\n"
+    "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--coll NAME]\n"
+    "                         [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error "
+    "PCT]\n"
     "                         [--summary] [--json]\n"
     "\n"
     "Compares measurements with the model. TRACE is a commroof trace, .json or\n"
     ".json.gz (or a folder of them), recorded around kernels/ (crbench): every NVTX\n"
     "range \"cr:<family> ...\" is one case (doc/validation.md). In a folder, files that\n"
     "are not traces are left out with a note. LOG is an nccl-tests output\n"
-    "(all_reduce_perf, ...; any release's columns, one process or mpirun): each\n"
-    "result row is one case with its out-of-place time.\n"
+    "(all_reduce_perf, ...; any release's columns, one process or mpirun), also as\n"
+    "pasted: launcher prefixes (srun -l, mpirun --tag-output), header lines without\n"
+    "their '#', NCCL_DEBUG output inside the table; each result row is one case with\n"
+    "its out-of-place time. Its collective comes from the log's \"Collective test\n"
+    "starting\" line, else --coll, else the file name (<name>_perf); its rank count\n"
+    "from the \"#  Rank\" lines, else (none, or a shortened list) from the rows'\n"
+    "busbw/algbw ratio (nccl-tests' factor), else from --ranks; the table says which.\n"
     "Give every rank's trace of a one-process-per-GPU run (torchrun, mpirun): the\n"
     "ranks' shares of a case are combined (per iteration, the last end less the last\n"
     "rank's start); one rank alone is measured as it is, with a note.\n"
@@ -49,7 +55,10 @@ static const char *const validate_help =
     "\n"
     "  --topo T               topology (shipped name or file; default hgx-h200-8)\n"
     "  --nccl-tests LOG       also read an nccl-tests log (repeatable)\n"
-    "  --ranks SPEC           GPUs of multi-GPU cases (default: the first n)\n"
+    "  --coll NAME            the collective of logs that do not name it (all_reduce,\n"
+    "                         allreduce, all_reduce_perf alike); wins over the file name\n"
+    "  --ranks SPEC           GPUs of multi-GPU cases (default: the first n); its count\n"
+    "                         is the rank count of a log that does not tell it\n"
     "  --family F             only cases of family F (hbm ce mech gemm launch nccl p2p fused)\n"
     "  --subset even|odd      only the even (0th, 2nd, ...) or odd cases of each family,\n"
     "                         in input order: fit a model on one half, check the other\n"
@@ -65,9 +74,41 @@ static double us(double s)
     return s * 1e6;
 }
 
+/* One line per table of the nccl-tests logs read (consecutive cases of one
+ * file with the same collective, rank count and sources): where its
+ * collective and rank count came from. */
+static void print_log_tables(const cr_vmeas_list *l)
+{
+    for (size_t i = 0; i < l->n;) {
+        const cr_vmeas *m = &l->v[i];
+        if (!m->nranks_source[0]) {
+            i++;
+            continue;
+        }
+        const char *colon = strrchr(m->source, ':');
+        int flen = colon ? (int)(colon - m->source) : (int)strlen(m->source);
+        size_t j = i + 1;
+        for (; j < l->n; j++) {
+            const cr_vmeas *x = &l->v[j];
+            if (strncmp(x->source, m->source, (size_t)flen + 1) ||
+                strcmp(x->nranks_source, m->nranks_source) ||
+                strcmp(x->coll_source, m->coll_source) || strcmp(x->note, m->note) ||
+                strcmp(cr_vcase_get(&x->c, "coll"), cr_vcase_get(&m->c, "coll")) ||
+                strcmp(cr_vcase_get(&x->c, "nranks"), cr_vcase_get(&m->c, "nranks")))
+                break;
+        }
+        printf("# nccl-tests %.*s: %zu row(s) from line %s: %s (collective from: %s), %s "
+               "ranks (from: %s)%s%s\n",
+               flen, m->source, j - i, colon ? colon + 1 : "?", cr_vcase_get(&m->c, "coll"),
+               m->coll_source, cr_vcase_get(&m->c, "nranks"), m->nranks_source,
+               m->note[0] ? "; " : "", m->note);
+        i = j;
+    }
+}
+
 int cli_cmd_validate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL;
+    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0, json = 0, summary_only = 0;
     double max_med = -1;
@@ -104,6 +145,17 @@ int cli_cmd_validate(int argc, char **argv)
                 goto out;
             }
             ranks = argv[++i];
+        } else if (!strcmp(a, "--coll")) {
+            cr_diag d = {{0}};
+            if (!more) {
+                rc = cli_usage_error("validate", "--coll needs a collective (e.g. all_reduce)");
+                goto out;
+            }
+            coll = argv[++i];
+            if (!cr_nccl_log_coll(coll, &d)) {
+                rc = cli_usage_error("validate", "--coll: %s", d.msg);
+                goto out;
+            }
         } else if (!strcmp(a, "--family")) {
             if (!more) {
                 rc = cli_usage_error("validate", "--family needs one of hbm ce mech gemm launch "
@@ -159,6 +211,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
         goto out;
     }
+    cr_nccl_log_opts lo = {coll, 0};
     if (ranks) {
         /* A bad rank set is a usage error (exit 2) as in coll and sim, found
          * here before any file is read, not per case (issue 13 item 10). */
@@ -168,6 +221,7 @@ int cli_cmd_validate(int argc, char **argv)
             rc = cli_usage_error("validate", "--ranks: %s", d.msg);
             goto out;
         }
+        lo.nranks = rs->n;
         cr_rankset_free(rs);
     }
     cr_vread_info ri = {0};
@@ -180,7 +234,7 @@ int cli_cmd_validate(int argc, char **argv)
     }
     for (int i = 0; i < n_logs; i++) {
         cr_diag d = {{0}};
-        if (cr_validate_read_nccl_tests(logs[i], &l, &d) != CR_OK) {
+        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK) {
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
@@ -262,6 +316,10 @@ int cli_cmd_validate(int argc, char **argv)
                 json_object_set_new(c, "ranks_merged", json_integer(m->ranks_merged));
             if (m->first_start_s > 0) /* merged ranks, or one process's GPUs */
                 json_object_set_new(c, "measured_first_start_us", json_real(us(m->first_start_s)));
+            if (m->coll_source[0])
+                json_object_set_new(c, "coll_source", json_string(m->coll_source));
+            if (m->nranks_source[0])
+                json_object_set_new(c, "nranks_source", json_string(m->nranks_source));
             json_object_set_new(c, "measured_us", json_real(us(m->measured_s)));
             json_object_set_new(c, "samples", json_integer(m->samples));
             json_object_set_new(c, "bound_us",
@@ -333,6 +391,7 @@ int cli_cmd_validate(int argc, char **argv)
             printf("# %d case(s) combined over the traces of up to %d ranks of one run: per "
                    "iteration, last end - last start over the ranks (doc/validation.md)\n",
                    mi.merged, mi.ranks_max);
+        print_log_tables(&l);
         if (mi.rank_alone)
             printf("# note: %d case(s) from one rank of a multi-process job whose other ranks' "
                    "traces are missing: their times include waiting for the late rank (give "

@@ -30,8 +30,9 @@ static const struct {
     [CR_OPP_M] = {"m", PK_COUNT, NULL, "GEMM rows, global before sharding (tokens)"},
     [CR_OPP_N] = {"n", PK_COUNT, NULL, "GEMM columns, global before sharding"},
     [CR_OPP_K] = {"k", PK_COUNT, NULL, "GEMM reduction dimension, global before sharding"},
-    [CR_OPP_BYTES] = {"bytes", PK_BYTES, NULL,
-                      "size with a unit (64MiB); nccl-tests size for collectives"},
+    [CR_OPP_BYTES] =
+        {"bytes", PK_BYTES, NULL,
+         "bytes (8), an nccl-tests size (128M = 128 MiB) or a size with a unit (64MiB)"},
     [CR_OPP_ELEMS] = {"elems", PK_COUNT, NULL, "elements"},
     [CR_OPP_READS] = {"reads", PK_COUNT, NULL, "tensors read per element"},
     [CR_OPP_WRITES] = {"writes", PK_COUNT, NULL, "tensors written per element"},
@@ -493,14 +494,28 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
                              name, text);
         break;
     }
-    case PK_BYTES:
-        st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub);
-        if (st != CR_OK)
+    case PK_BYTES: {
+        /* a bare byte count or an nccl-tests size (-b 8, 128M, 1G: K, M, G
+         * are powers of 1024 as in nccl-tests' parsesize), else a quantity
+         * with its unit (64MiB, 25MB) */
+        size_t len = strlen(text);
+        char last = len ? text[len - 1] : '\0';
+        bool nccl_size = len && isdigit((unsigned char)text[0]) &&
+                         (isdigit((unsigned char)last) || (strchr("kKMG", last) && len > 1 &&
+                                                           isdigit((unsigned char)text[len - 2])));
+        if (nccl_size)
+            st = parse_count(name, text, false, &x, &sub);
+        else
+            st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub);
+        if (st != CR_OK && nccl_size)
+            st = cr_diag_set(d, st, "%s", sub.msg);
+        else if (st != CR_OK)
             st = cr_diag_set(d, st, "%s = \"%s\": %s", name, text, sub.msg);
         else if (!(x > 0) || x > 1e15)
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be more than 0 and at most 1PB", name,
                              text);
         break;
+    }
     case PK_DTYPE: {
         cr_dtype dt;
         st = cr_dtype_parse(text, &dt, &sub);

@@ -116,7 +116,7 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
                                  : read_one_trace(s->traces[i], m, d);
     }
     for (int i = 0; i < s->n_nccl_logs && st == CR_OK; i++) {
-        st = cr_validate_read_nccl_tests(s->nccl_logs[i], &m->list, d);
+        st = cr_validate_read_nccl_tests(s->nccl_logs[i], NULL, &m->list, d);
         if (st == CR_OK)
             m->n_files++;
     }

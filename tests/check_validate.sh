@@ -160,7 +160,9 @@ fi
 # nccl-tests logs (tests/fixtures/nccl-tests, written in the published
 # layouts: 2.11+ with the root column and "#wrong", 2.10 and earlier
 # without root and with "error", one process driving 8 GPUs, mpirun's one
-# process per GPU, two tests and NCCL_DEBUG lines in one log): each must
+# process per GPU, two tests and NCCL_DEBUG lines in one log; pasted-*:
+# as published with launcher prefixes, lost '#', no or too few rank lines,
+# NCCL_DEBUG output inside a row): each must
 # yield one case per result row (rows counted here from the text: lines
 # that start with two whole numbers and are not NCCL_DEBUG output), on the
 # topology its name says; bad-* must fail with exit 1.
@@ -172,7 +174,9 @@ for f in tests/fixtures/nccl-tests/*.log; do
     case "$f" in
     *bad*) [ $r -eq 1 ] || { echo "check_validate: $f should fail with exit 1, got $r"; fail=1; } ;;
     *)
-        rows=$(grep -c '^ *[0-9][0-9]* \{1,\}[0-9][0-9]* ' "$f")
+        # launcher prefixes off first (srun -l "0: ", mpirun "[1,0]<stdout>:")
+        rows=$(sed -e 's/\[[0-9]*,[0-9]*\]<std[a-z]*>://g' -e 's/^ *[0-9][0-9]*: //' "$f" |
+            grep -c '^ *[0-9][0-9]* \{1,\}[0-9][0-9]* ')
         got=$(echo "$out" | awk '$1 == "nccl" && NF == 7 {print $2}')
         if { [ $r -eq 0 ] || [ $r -eq 3 ]; } && [ "$got" = "$rows" ]; then
             echo "check_validate: nccl-tests $(basename "$f"): $got of $rows rows read on $nt"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * validate: case names, measurement extraction from traces and nccl-tests
- * logs, the match to ops/coll model cases, summaries and calibration (see
+ * validate: case names, measurement extraction from traces (nccl-tests
+ * logs: nccl_log.c), the match to ops/coll model cases, summaries and calibration (see
  * validate.h and doc/validation.md). The models are ops' and coll's: this
  * file only maps a case's keys to their parameters.
  */
@@ -25,6 +25,7 @@
 #include "route.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
+#include "validate_priv.h"
 
 static const char *const fam_names[CR_VFAM__COUNT] = {"hbm",    "ce",   "mech", "gemm",
                                                       "launch", "nccl", "p2p",  "fused"};
@@ -212,6 +213,16 @@ static cr_vmeas *list_push(cr_vmeas_list *l)
     m->rank = -1;
     m->world_size = -1;
     return m;
+}
+
+cr_vmeas *cr_vlist_push(cr_vmeas_list *l)
+{
+    return list_push(l);
+}
+
+void cr_vmeas_make_label(cr_vmeas *m)
+{
+    make_label(m);
 }
 
 /* Reserves 2 n doubles of l's per-iteration pool; returns the offset, or
@@ -979,234 +990,6 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
     if (info)
         *info = inf;
     return CR_OK;
-}
-
-static const struct {
-    const char *word; /* in "<word>_perf" */
-    const char *coll;
-} nccl_tests_names[] = {
-    {"all_reduce", "allreduce"}, {"all_gather", "allgather"}, {"reduce_scatter", "reducescatter"},
-    {"alltoall", "alltoall"},    {"broadcast", "broadcast"},  {"reduce", "reduce"},
-    {"sendrecv", "sendrecv"},    {"gather", "gather"},        {"scatter", "scatter"}};
-
-/* The collective named in s ("all_reduce_perf" or a file name holding it). */
-static const char *nccl_tests_coll(const char *s)
-{
-    const char *best = NULL;
-    size_t best_len = 0;
-    for (size_t i = 0; i < sizeof nccl_tests_names / sizeof nccl_tests_names[0]; i++) {
-        char w[32];
-        snprintf(w, sizeof w, "%s_perf", nccl_tests_names[i].word);
-        if (strstr(s, w) && strlen(w) > best_len) {
-            best = nccl_tests_names[i].coll;
-            best_len = strlen(w);
-        }
-    }
-    return best;
-}
-
-cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d)
-{
-    FILE *f = NULL;
-    if (cr_file_fopen_read(path, "an nccl-tests log", CR_FILE_STREAM, &f, d) != CR_OK)
-        return CR_EIO;
-    cr_status st = cr_validate_read_nccl_tests_stream(f, path, out, d);
-    fclose(f);
-    return st;
-}
-
-/* Column layout of one nccl-tests result table, read from its header line.
- * Every release names its columns there and they moved: 2.11 added "root"
- * (before it the out-of-place time was the fifth column), releases before
- * 2.11 printed no "redop" column for all_gather / alltoall, the first ones
- * said "bytes N type op ... res", recent ones "#wrong" for "error". */
-typedef struct {
-    int time_col; /* first "time": the out-of-place time, us */
-    int type_col; /* "type", or -1 */
-    int n_cols;   /* columns the header names */
-    int line;     /* header line (0: none yet, the 2.11+ layout assumed) */
-} nt_layout;
-
-enum { NT_MAX_TOK = 40 };
-
-/* Splits s at blanks into at most NT_MAX_TOK tokens (s is modified). */
-static int nt_split(char *s, char **tok)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(s, " \t\r\n", &save); p && n < NT_MAX_TOK;
-         p = strtok_r(NULL, " \t\r\n", &save))
-        tok[n++] = p;
-    return n;
-}
-
-static bool nt_all_digits(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!isdigit((unsigned char)*s))
-            return false;
-    return true;
-}
-
-/* A header line ("# size count type redop root time algbw busbw #wrong
- * time ..."): sets the layout and returns true. */
-static bool nt_header(const char *line, int line_no, nt_layout *lay)
-{
-    char buf[4096], *tok[NT_MAX_TOK];
-    snprintf(buf, sizeof buf, "%s", line + 1);
-    int n = nt_split(buf, tok);
-    if (n < 4 || (strcmp(tok[0], "size") && strcmp(tok[0], "bytes")))
-        return false;
-    int tc = -1, ty = -1;
-    for (int i = 0; i < n; i++) {
-        if (tc < 0 && !strcmp(tok[i], "time"))
-            tc = i;
-        if (ty < 0 && !strcmp(tok[i], "type"))
-            ty = i;
-    }
-    if (tc < 1)
-        return false;
-    *lay = (nt_layout){tc, ty, n, line_no};
-    return true;
-}
-
-/* "fp32" etc. for nccl-tests' type names */
-static const char *nt_dtype(const char *type)
-{
-    static const struct {
-        const char *nt, *cr;
-    } map[] = {{"float", "fp32"},  {"half", "fp16"},  {"bfloat16", "bf16"},
-               {"double", "fp64"}, {"f8e4m3", "fp8"}, {"fp8_e4m3", "fp8"}};
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(type, map[i].nt))
-            return map[i].cr;
-    return type;
-}
-
-static void nt_set(cr_vmeas *m, const char *key, const char *value)
-{
-    int k = m->c.n_keys++;
-    snprintf(m->c.kv[k].key, sizeof m->c.kv[k].key, "%s", key);
-    snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", value);
-}
-
-cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmeas_list *out,
-                                             cr_diag *d)
-{
-    const char *path = label;
-    const char *coll = NULL, *file_coll = nccl_tests_coll(base_name(path));
-    /* Ranks of the current run: a log may hold several runs one after the
-     * other (a job's logs concatenated, or mpirun of a non-MPI build, where
-     * every process prints its own one-rank run); each "# nThread" line
-     * starts one. */
-    int nranks = 0, line_no = 0;
-    nt_layout lay = {5, 2, 9, 0};
-    size_t first = out->n;
-    cr_status st = CR_OK;
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-        line_no++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            st = cr_diag_set(d, CR_EPARSE, "%s:%d: line longer than %zu characters", path, line_no,
-                             sizeof line - 1);
-            goto out;
-        }
-        if (line[0] == '#') {
-            const char *c = nccl_tests_coll(line);
-            if (c && strstr(line, "test starting"))
-                coll = c;
-            if (!strncmp(line, "# nThread", 9))
-                nranks = 0;
-            int rk;
-            if (sscanf(line, "# Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20) {
-                nranks = rk + 1 > nranks ? rk + 1 : nranks;
-            }
-            nt_header(line, line_no, &lay);
-            continue;
-        }
-        /* A result row starts with two whole numbers (size, count); other
-         * lines (NCCL_DEBUG output, banners, blank lines) are not rows. */
-        char buf[4096], *tok[NT_MAX_TOK];
-        snprintf(buf, sizeof buf, "%s", line);
-        int nt = nt_split(buf, tok);
-        if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
-            continue;
-        /* Every column the row is read at must be in it: time algbw busbw,
-         * and the type wherever the header puts it. */
-        int need_cols = lay.time_col + 3;
-        bool type_last = lay.type_col + 1 > need_cols;
-        if (type_last)
-            need_cols = lay.type_col + 1;
-        if (nt < need_cols) {
-            if (lay.line)
-                st = cr_diag_set(d, CR_EPARSE,
-                                 "%s:%d: not an nccl-tests result row: %d column(s), the header at "
-                                 "line %d names %d (the %s is column %d)",
-                                 path, line_no, nt, lay.line, lay.n_cols,
-                                 type_last ? "type" : "out-of-place time",
-                                 type_last ? lay.type_col + 1 : lay.time_col + 1);
-            else
-                st = cr_diag_set(d, CR_EPARSE,
-                                 "%s:%d: not an nccl-tests result row (expected: size count type "
-                                 "redop root time algbw busbw #wrong ..., as nccl-tests 2.11+ "
-                                 "prints when no header line comes first)",
-                                 path, line_no);
-            goto out;
-        }
-        char *end = NULL;
-        double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
-        if (!end || *end || !(t_us > 0) || !isfinite(t_us) || !(size >= 0) || !isfinite(size)) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: size %s, out-of-place time \"%s\" (column %d): need a time "
-                             "> 0 us",
-                             path, line_no, tok[0], tok[lay.time_col], lay.time_col + 1);
-            goto out;
-        }
-        if (nranks < 1) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: a result row before any \"#  Rank N Group ...\" line: the "
-                             "number of ranks is unknown",
-                             path, line_no);
-            goto out;
-        }
-        const char *cl = coll ? coll : file_coll;
-        if (!cl) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: cannot tell the collective: no \"# Collective test starting: "
-                             "<name>_perf\" line and no <name>_perf in the file name (e.g. "
-                             "all_reduce_perf.log)",
-                             path, line_no);
-            goto out;
-        }
-        cr_vmeas *m = list_push(out);
-        if (!m) {
-            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-            goto out;
-        }
-        m->measured_s = t_us * 1e-6;
-        m->samples = 1;
-        snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), line_no);
-        m->c.family = CR_VFAM_NCCL;
-        m->c.n_keys = 0;
-        char num[40];
-        snprintf(num, sizeof num, "%.0f", size);
-        nt_set(m, "bytes", num);
-        nt_set(m, "dtype", lay.type_col >= 0 ? nt_dtype(tok[lay.type_col]) : "fp32");
-        nt_set(m, "coll", cl);
-        snprintf(num, sizeof num, "%d", nranks);
-        nt_set(m, "nranks", num);
-        make_label(m);
-    }
-    if (ferror(f)) {
-        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
-        goto out;
-    }
-out:
-    if (st != CR_OK)
-        out->n = first;
-    return st;
 }
 
 /* --- model match ----------------------------------------------------------------- */

@@ -124,6 +124,10 @@ typedef struct {
     double first_start_s; /* merged, or NCCL on several devices: median of
                              (last end - first start) */
     char note[112];       /* e.g. a rank of a multi-process job alone */
+    /* nccl-tests logs: where the collective and the rank count came from
+     * (cr_validate_read_nccl_tests); "" otherwise. */
+    char coll_source[12];   /* "log", "--coll", "file name" */
+    char nranks_source[12]; /* "rank lines", "busbw/algbw", "--ranks" */
 } cr_vmeas;
 
 /* A growable list of measurements. Zero-initialise; release with
@@ -202,19 +206,56 @@ typedef struct {
 cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
                                 cr_diag *d);
 
-/* Reads an nccl-tests output log (all_reduce_perf and friends) and appends
- * one measurement per size row (out-of-place time). The collective comes
- * from the log ("Collective test starting: all_reduce_perf") or, failing
- * that, from the file name; the rank count from the "#  Rank" lines.
- * Errors: CR_EIO, CR_EPARSE ("file:line: ..." when a row is malformed or
- * the collective cannot be told), CR_ENOMEM. */
-cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d);
+/* What the nccl-tests log reader (validate/nccl_log.c) takes from its
+ * caller when the log does not say (`--coll`, `--ranks` of validate and
+ * calibrate). Zero-initialised: nothing. */
+typedef struct {
+    /* The collective of tables whose log has no "# Collective test
+     * starting: <name>_perf" line: any name cr_coll_parse() takes, or an
+     * nccl-tests binary name ("all_reduce", "all_reduce_perf",
+     * "all_reduce_perf_mpi"). It wins over the file name; a log line that
+     * names another collective is an error. NULL: none. */
+    const char *coll;
+    /* The rank count of tables whose rank count neither the "#  Rank"
+     * lines nor the rows' busbw/algbw ratio tell (broadcast, reduce and
+     * sendrecv print busbw = algbw whatever the count). 0: none. */
+    int nranks;
+} cr_nccl_log_opts;
+
+/* The collective named by s as cr_nccl_log_opts.coll takes it (commroof's
+ * name, "allreduce"), or NULL with the reason in d (CR_ENOTFOUND). */
+const char *cr_nccl_log_coll(const char *s, cr_diag *d);
+
+/* Reads an nccl-tests (or rccl-tests) output log, as people publish it,
+ * and appends one measurement per size row (out-of-place time). The log
+ * may carry launcher prefixes on every line ("0: " of srun -l,
+ * "[1,0]<stdout>:" of mpirun --tag-output, also inside a row), lack the
+ * '#' of its header lines, hold NCCL_DEBUG output between and inside rows
+ * (a row cut by a debug message and continued on a later line is joined),
+ * and several runs one after the other (each "# nThread" line starts one).
+ *
+ * The collective comes from the log ("Collective test starting:
+ * all_reduce_perf"), else o->coll, else the file name (label); each
+ * measurement's coll_source says which ("log", "--coll", "file name").
+ * The rank count from the "#  Rank" lines (max rank + 1); where there are
+ * none, or the list is shortened (an excerpt: busbw/algbw says more), from
+ * the rows' busbw/algbw ratio (nccl-tests' factor: allreduce 2(n-1)/n;
+ * allgather, reducescatter, alltoall, gather, scatter (n-1)/n), every
+ * row's printed figures with their rounding, one rank count that fits
+ * them all; else o->nranks; nranks_source says which ("rank lines",
+ * "busbw/algbw", "--ranks"). o may be NULL.
+ * Errors: CR_EIO, CR_EPARSE ("file:line: ..." when a row is malformed, the
+ * collective cannot be told or contradicts --coll, or the rank count
+ * cannot be told: the message says what to give), CR_ENOMEM; on error the
+ * list is as it was. */
+cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *o,
+                                      cr_vmeas_list *out, cr_diag *d);
 
 /* The same from an open stream the caller keeps owning; label names it in
  * diagnostics and in each measurement's source, and stands for the file name
  * when the log does not name its collective. */
-cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmeas_list *out,
-                                             cr_diag *d);
+cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const cr_nccl_log_opts *o,
+                                             cr_vmeas_list *out, cr_diag *d);
 
 /* Model figures for one measurement. Times in seconds; 0 when absent. */
 typedef struct {

@@ -72,7 +72,7 @@ int main(void)
             cr_diag d = {{0}};
             double t0 = now_s();
             cr_status st =
-                f ? cr_validate_read_nccl_tests_stream(f, "bench_all_reduce_perf.log", &l, &d)
+                f ? cr_validate_read_nccl_tests_stream(f, "bench_all_reduce_perf.log", NULL, &l, &d)
                   : CR_EIO;
             if (st == CR_OK)
                 st = cr_validate_merge_ranks(&l, NULL, &d);

@@ -39,11 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *seed =
         fmemopen((void *)(uintptr_t) "#  Rank 0 Group 0\n8 2 float sum -1 1.0 0 0 0\n", 45, "r");
     if (!seed ||
-        cr_validate_read_nccl_tests_stream(seed, "seed_all_reduce_perf.log", &l, &d) != CR_OK ||
+        cr_validate_read_nccl_tests_stream(seed, "seed_all_reduce_perf.log", NULL, &l, &d) !=
+            CR_OK ||
         l.n != 1)
         abort();
     fclose(seed);
-    cr_status st = cr_validate_read_nccl_tests_stream(f, "fuzz_all_gather_perf.log", &l, &d);
+    cr_status st = cr_validate_read_nccl_tests_stream(f, "fuzz_all_gather_perf.log", NULL, &l, &d);
     fclose(f);
     if (st != CR_OK) {
         if (!d.msg[0] || !strstr(d.msg, "fuzz_all_gather_perf.log") || l.n != 1)

@@ -57,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (f) {
         cr_vmeas_list l = {0};
         cr_diag dl = {{0}};
-        cr_status st = cr_validate_read_nccl_tests_stream(f, "fuzz_all_reduce_perf.log", &l, &dl);
+        cr_status st =
+            cr_validate_read_nccl_tests_stream(f, "fuzz_all_reduce_perf.log", NULL, &l, &dl);
         if (st == CR_OK) {
             for (size_t i = 0; i < l.n; i++)
                 if (!(l.v[i].measured_s > 0) || !isfinite(l.v[i].measured_s))

@@ -5,6 +5,8 @@
  * reader, the model match on h200-1, summaries and calibration.
  */
 #include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -334,7 +336,7 @@ static cr_status read_log(const char *text, const char *suffix, cr_vmeas_list *l
 {
     char *path = write_tmp(text, suffix);
     memset(d, 0, sizeof *d);
-    cr_status st = cr_validate_read_nccl_tests(path, l, d);
+    cr_status st = cr_validate_read_nccl_tests(path, NULL, l, d);
     unlink(path);
     free(path);
     return st;
@@ -480,9 +482,136 @@ static void test_nccl_tests_runs(void **state)
         "# Collective test starting: all_reduce_perf\n%s"
         "        4096          1024     float     sum      -1    18.02    0.23    0.40      0\n",
         hdr);
+    /* (the row's busbw/algbw, 0.40 / 0.23 = 1.68 to 1.80, fits 7 to 10
+     * ranks of allreduce: no one count) */
     assert_int_equal(read_log(log, ".log", &l, &d), CR_EPARSE);
-    assert_non_null(strstr(d.msg, ":3: a result row before any \"#  Rank N Group ...\" line"));
+    assert_non_null(strstr(d.msg, ":3: the number of ranks is unknown"));
+    assert_non_null(strstr(d.msg, "fit 7 to 10 ranks: give it (--ranks)"));
     cr_vmeas_list_release(&l);
+}
+
+/* Reads text as a log named name with options o into l (d cleared). */
+static cr_status read_log_o(const char *text, const char *name, const cr_nccl_log_opts *o,
+                            cr_vmeas_list *l, cr_diag *d)
+{
+    FILE *f = fmemopen((void *)(uintptr_t)text, strlen(text), "r");
+    assert_non_null(f);
+    memset(d, 0, sizeof *d);
+    cr_status st = cr_validate_read_nccl_tests_stream(f, name, o, l, d);
+    fclose(f);
+    return st;
+}
+
+/* Logs as people paste them (issue 14 item 4; the shapes and figures are
+ * those of validate/corpus logs named in each comment). */
+static void test_nccl_tests_pasted(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    /* dstack (b200-ib-2n): no '#', no rank lines. busbw/algbw of the 2 MiB
+     * row 34.36/18.33 in [34.355/18.335, 34.365/18.325] = [1.8737, 1.8753]:
+     * 2(n-1)/n there for n = 16 only (n = 2/(2-r): 15.9 to 16.04). */
+    const char *nohash =
+        "  Collective test starting: all_reduce_perf\n"
+        "        size         count      type   redop    root     time   algbw   busbw  #wrong "
+        "    time   algbw   busbw  #wrong\n"
+        "           8             2     float     sum      -1    36.50    0.00    0.00       0  "
+        "  36.16    0.00    0.00       0\n"
+        "     2097152        524288     float     sum      -1   114.44   18.33   34.36       0  "
+        " 114.27   18.35   34.41       0\n";
+    assert_int_equal(read_log_o(nohash, "b200.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "nranks"), "16");
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "16"); /* one count per table */
+    assert_string_equal(l.v[0].nranks_source, "busbw/algbw");
+    assert_string_equal(l.v[0].coll_source, "log");
+    assert_close(l.v[1].measured_s, 114.44e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+
+    /* srun -l (aws-adt-p5) and an all_gather of 16 ranks (dstack a3mega
+     * 8 GiB row: 219.25/233.87 = 0.9375 = 15/16); "--coll all_gather_perf"
+     * names it and wins over the file name. */
+    const char *srun =
+        "0: #       size         count      type   redop    root     time   algbw   busbw #wrong"
+        "     time   algbw   busbw #wrong\n"
+        "0:   8589934592     134217728     float    none      -1    36730  233.87  219.25      0"
+        "    36560  234.95  220.27      0\n";
+    cr_nccl_log_opts o = {"all_gather_perf", 0};
+    assert_int_equal(read_log_o(srun, "x_all_reduce_perf.log", &o, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
+    assert_string_equal(l.v[0].coll_source, "--coll");
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "16");
+    assert_close(l.v[0].measured_s, 36730e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+    /* the same as allreduce: 0.9375 is no 2(n-1)/n of a whole n >= 2 */
+    o.coll = "allreduce";
+    assert_int_equal(read_log_o(srun, "x.log", &o, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "x.log:2: the rows' busbw/algbw (0.9375 at line 2) fit no rank"));
+    assert_int_equal(l.n, 0);
+
+    /* mpirun --tag-output, the tag repeated inside the row (keitaw-p5):
+     * rank lines 0 and 1; the time after the inner tag */
+    const char *tag = "[1,0]<stdout>:#  Rank  0 Group  0 Pid 25 on w0 device  0 [0x53] H100\n"
+                      "[1,0]<stdout>:#  Rank  1 Group  0 Pid 26 on w0 device  1 [0x64] H100\n"
+                      "[1,0]<stdout>:           8             2     float     sum      -1[1,0]"
+                      "<stdout>:    85.70    0.00    0.00      0[1,0]<stdout>:    74.97    0.00 "
+                      "   0.00      0\n";
+    assert_int_equal(read_log_o(tag, "t_all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_string_equal(l.v[0].nranks_source, "rank lines");
+    assert_string_equal(l.v[0].coll_source, "file name");
+    assert_close(l.v[0].measured_s, 85.70e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+
+    /* NCCL_DEBUG inside a row (snellius 2n line 344): the message swallowed
+     * the root column ("-1gcn151:..."), the rest of the row comes 2 lines
+     * later; rank lines 0-1 only, the rows say 8 (42.10/24.05 = 1.7505). */
+    const char *dbg = "#  Rank  0 Group  0\n#  Rank  1 Group  0\n"
+                      "#       size         count      type   redop    root     time   algbw   "
+                      "busbw #wrong     time   algbw   busbw #wrong\n"
+                      "     2097152        524288     float     sum      -1gcn151:1904979:1905073"
+                      " [0] NCCL INFO Channel 00/0 : 7[3] -> 0[0] [receive] via NET/IB/2/GDRDMA\n"
+                      "gcn154:1793998:1794081 [0] NCCL INFO Connected all rings\n"
+                      "    87.18   24.05   42.10      0    85.11   24.64   43.12      0\n";
+    assert_int_equal(read_log_o(dbg, "s_all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.v[0].source, "s_all_reduce_perf.log:4");
+    assert_close(l.v[0].measured_s, 87.18e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "8");
+    assert_string_equal(l.v[0].nranks_source, "busbw/algbw");
+    assert_non_null(strstr(l.v[0].note, "rank lines list 2 ranks (a shortened list)"));
+    cr_vmeas_list_release(&l);
+    /* a cut row followed by another row: never continued */
+    const char *cut = "#  Rank  0 Group  0\n"
+                      "     2097152        524288     float     sum      -1gcn151:1:2 [0] NCCL "
+                      "INFO x\n"
+                      "     4194304       1048576     float     sum      -1    137.6   30.48   "
+                      "53.34      0\n";
+    assert_int_equal(read_log_o(cut, "c_all_reduce_perf.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "c_all_reduce_perf.log:2: the result row cut by NCCL_DEBUG"));
+
+    /* sendrecv (li-plus a100): busbw = algbw tells nothing; --ranks does */
+    const char *sr = "   134217728      33554432     float     sum      -1   1211.2  110.81  "
+                     "110.81      0   1211.8  110.76  110.76    N/A\n";
+    assert_int_equal(read_log_o(sr, "bw.md", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "bw.md:1: cannot tell the collective"));
+    o = (cr_nccl_log_opts){"sendrecv", 0};
+    assert_int_equal(read_log_o(sr, "bw.md", &o, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "sendrecv prints busbw = algbw whatever the rank count"));
+    o.nranks = 8;
+    assert_int_equal(read_log_o(sr, "bw.md", &o, &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "8");
+    assert_string_equal(l.v[0].nranks_source, "--ranks");
+    cr_vmeas_list_release(&l);
+
+    /* --coll names: nccl-tests' binary names and commroof's alike */
+    assert_string_equal(cr_nccl_log_coll("all_reduce", NULL), "allreduce");
+    assert_string_equal(cr_nccl_log_coll("./build/reduce_scatter_perf_mpi", NULL), "reducescatter");
+    assert_string_equal(cr_nccl_log_coll("alltoall_perf", NULL), "alltoall");
+    assert_null(cr_nccl_log_coll("hypercube_perf", &d));
 }
 
 /* --- summaries and calibration ------------------------------------------------------ */
@@ -642,13 +771,21 @@ static void test_fuzz_replay(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_case_parse_ok),   cmocka_unit_test(test_case_parse_bad),
-        cmocka_unit_test(test_trace_measure),   cmocka_unit_test(test_trace_errors),
-        cmocka_unit_test(test_eval_hbm),        cmocka_unit_test(test_eval_gemm_and_multi_gpu),
-        cmocka_unit_test(test_eval_launch_gap), cmocka_unit_test(test_read_path),
-        cmocka_unit_test(test_nccl_tests),      cmocka_unit_test(test_nccl_tests_layouts),
-        cmocka_unit_test(test_nccl_tests_runs), cmocka_unit_test(test_percentile_and_summary),
-        cmocka_unit_test(test_calibrate),       cmocka_unit_test(test_calibrate_p2p),
+        cmocka_unit_test(test_case_parse_ok),
+        cmocka_unit_test(test_case_parse_bad),
+        cmocka_unit_test(test_trace_measure),
+        cmocka_unit_test(test_trace_errors),
+        cmocka_unit_test(test_eval_hbm),
+        cmocka_unit_test(test_eval_gemm_and_multi_gpu),
+        cmocka_unit_test(test_eval_launch_gap),
+        cmocka_unit_test(test_read_path),
+        cmocka_unit_test(test_nccl_tests),
+        cmocka_unit_test(test_nccl_tests_layouts),
+        cmocka_unit_test(test_nccl_tests_runs),
+        cmocka_unit_test(test_nccl_tests_pasted),
+        cmocka_unit_test(test_percentile_and_summary),
+        cmocka_unit_test(test_calibrate),
+        cmocka_unit_test(test_calibrate_p2p),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,9 +17,10 @@
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    static const char *const dirs[] = {"tests/fuzz/corpus/nccl_log", "tests/fixtures/nccl-tests"};
+    static const char *const dirs[] = {"tests/fuzz/corpus/nccl_log", "tests/fixtures/nccl-tests",
+                                       "tests/fixtures/nccl-tests-opts"};
     int n = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         DIR *dir = opendir(dirs[k]);
         assert_non_null(dir);
         struct dirent *e;

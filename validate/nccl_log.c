@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: the nccl-tests / rccl-tests log reader (validate.h,
+ * cr_validate_read_nccl_tests), one reader for validate and calibrate.
+ *
+ * Logs come as people paste them (validate/corpus/README.md shows each
+ * shape on published logs): launcher prefixes on every line, header lines
+ * without their '#', no "# Collective test starting" line, no rank lines
+ * or only some of them, NCCL_DEBUG output inside the table and inside a
+ * row. The reader takes the rows first and decides each table's rank count
+ * once the table is whole: from the rank lines, the rows' busbw/algbw
+ * ratio or the caller's count (cr_nccl_log_opts), and says which.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "fileio.h"
+#include "validate.h"
+#include "validate_priv.h"
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static const struct {
+    const char *word; /* in "<word>_perf" */
+    const char *coll;
+} nccl_tests_names[] = {
+    {"all_reduce", "allreduce"}, {"all_gather", "allgather"}, {"reduce_scatter", "reducescatter"},
+    {"alltoall", "alltoall"},    {"broadcast", "broadcast"},  {"reduce", "reduce"},
+    {"sendrecv", "sendrecv"},    {"gather", "gather"},        {"scatter", "scatter"}};
+
+/* The collective named in s ("all_reduce_perf" or a file name holding it). */
+static const char *nccl_tests_coll(const char *s)
+{
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < sizeof nccl_tests_names / sizeof nccl_tests_names[0]; i++) {
+        char w[32];
+        snprintf(w, sizeof w, "%s_perf", nccl_tests_names[i].word);
+        if (strstr(s, w) && strlen(w) > best_len) {
+            best = nccl_tests_names[i].coll;
+            best_len = strlen(w);
+        }
+    }
+    return best;
+}
+
+const char *cr_nccl_log_coll(const char *s, cr_diag *d)
+{
+    /* an nccl-tests binary name, with its path and the _perf / _perf_mpi
+     * tail: the collective is the part before "_perf" */
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s ? base_name(s) : "");
+    char *perf = strstr(buf, "_perf");
+    if (perf && (!strcmp(perf, "_perf") || !strcmp(perf, "_perf_mpi")))
+        *perf = '\0';
+    cr_coll c;
+    cr_diag sub = {{0}};
+    if (cr_coll_parse(buf, &c, &sub) != CR_OK) {
+        cr_diag_set(d, CR_ENOTFOUND, "%s (or an nccl-tests binary name such as all_reduce_perf)",
+                    sub.msg);
+        return NULL;
+    }
+    return cr_coll_name(c);
+}
+
+/* Column layout of one nccl-tests result table, read from its header line.
+ * Every release names its columns there and they moved: 2.11 added "root"
+ * (before it the out-of-place time was the fifth column), releases before
+ * 2.11 printed no "redop" column for all_gather / alltoall, the first ones
+ * said "bytes N type op ... res", recent ones "#wrong" for "error". */
+typedef struct {
+    int time_col; /* first "time": the out-of-place time, us */
+    int type_col; /* "type", or -1 */
+    int n_cols;   /* columns the header names */
+    int line;     /* header line (0: none yet, the 2.11+ layout assumed) */
+} nt_layout;
+
+enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
+
+/* Splits s at blanks into at most NT_MAX_TOK tokens (s is modified). */
+static int nt_split(char *s, char **tok)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(s, " \t\r\n", &save); p && n < NT_MAX_TOK;
+         p = strtok_r(NULL, " \t\r\n", &save))
+        tok[n++] = p;
+    return n;
+}
+
+static bool nt_all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* A header line's text after its '#' ("size count type redop root time
+ * algbw busbw #wrong time ..."): sets the layout and returns true. */
+static bool nt_header(const char *body, int line_no, nt_layout *lay)
+{
+    char buf[NT_LINE], *tok[NT_MAX_TOK];
+    snprintf(buf, sizeof buf, "%s", body);
+    int n = nt_split(buf, tok);
+    if (n < 4 || (strcmp(tok[0], "size") && strcmp(tok[0], "bytes")))
+        return false;
+    int tc = -1, ty = -1;
+    for (int i = 0; i < n; i++) {
+        if (tc < 0 && !strcmp(tok[i], "time"))
+            tc = i;
+        if (ty < 0 && !strcmp(tok[i], "type"))
+            ty = i;
+    }
+    if (tc < 1)
+        return false;
+    *lay = (nt_layout){tc, ty, n, line_no};
+    return true;
+}
+
+/* "fp32" etc. for nccl-tests' type names */
+static const char *nt_dtype(const char *type)
+{
+    static const struct {
+        const char *nt, *cr;
+    } map[] = {{"float", "fp32"},  {"half", "fp16"},  {"bfloat16", "bf16"},
+               {"double", "fp64"}, {"f8e4m3", "fp8"}, {"fp8_e4m3", "fp8"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(type, map[i].nt))
+            return map[i].cr;
+    return type;
+}
+
+static void nt_set(cr_vmeas *m, const char *key, const char *value)
+{
+    int k = m->c.n_keys++;
+    snprintf(m->c.kv[k].key, sizeof m->c.kv[k].key, "%s", key);
+    snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", value);
+}
+
+/* Removes launcher prefixes from line (in place) and returns where its text
+ * starts: every "[1,0]<stdout>:" / "<stderr>:" tag of mpirun --tag-output
+ * (anywhere: mpirun tags each flush, so a row printed in pieces carries the
+ * tag inside it too), then a leading "0: " of srun -l (task number, colon,
+ * blank). */
+static char *nt_strip_prefixes(char *line)
+{
+    for (char *p = line; (p = strchr(p, '['));) {
+        char *q = p + 1;
+        size_t a = strspn(q, "0123456789");
+        size_t len = 0;
+        if (a && q[a] == ',') {
+            size_t b = strspn(q + a + 1, "0123456789");
+            const char *tag = q + a + 1 + b;
+            if (b && (!strncmp(tag, "]<stdout>:", 10) || !strncmp(tag, "]<stderr>:", 10)))
+                len = (size_t)(tag + 10 - p);
+        }
+        if (len)
+            memmove(p, p + len, strlen(p + len) + 1);
+        else
+            p++;
+    }
+    char *s = line + strspn(line, " \t");
+    size_t k = strspn(s, "0123456789");
+    if (k && s[k] == ':' && (s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\n'))
+        s += k + 1;
+    return s;
+}
+
+/* Where an NCCL_DEBUG message ("host:pid:tid [dev] NCCL INFO ...") starts
+ * in s, or NULL: the start of the blank-free word before " [dev] NCCL". */
+static char *nt_debug_start(char *s)
+{
+    static const char *const marks[] = {"] NCCL INFO", "] NCCL WARN", "] NCCL TRACE"};
+    char *m = NULL;
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        char *x = strstr(s, marks[i]);
+        if (x && (!m || x < m))
+            m = x;
+    }
+    if (!m)
+        return NULL;
+    char *p = m;
+    while (p > s && p[-1] != '[')
+        p--;
+    if (p == s) /* no "[dev]": take the line as debug output from its start */
+        return s;
+    p--; /* at '[' */
+    while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    while (p > s && p[-1] != ' ' && p[-1] != '\t')
+        p--;
+    return p;
+}
+
+/* The text after '#' of a header line, or of a line that lost its '#'
+ * (dstack's rendering drops them): the words nccl-tests starts its header
+ * lines with. NULL: not a header line. */
+static const char *nt_comment(const char *s)
+{
+    if (*s == '#')
+        return s + 1 + strspn(s + 1, " \t");
+    static const char *const words[] = {
+        "nThread ",      "Rank ",         "Collective test ",   "size ",
+        "bytes ",        "Using devices", "nccl-tests version", "Avg bus bandwidth",
+        "Out of bounds", "(B) "};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strncmp(s, words[i], strlen(words[i])))
+            return s;
+    return NULL;
+}
+
+/* The bounds of a number printed with its rounding: "12.34" is in
+ * [12.335, 12.345]. False when tok is not a plain non-negative number. */
+static bool nt_printed(const char *tok, double *lo, double *hi)
+{
+    char *end = NULL;
+    double v = strtod(tok, &end);
+    if (end == tok || *end || !isfinite(v) || v < 0 || strpbrk(tok, "eExXnN"))
+        return false;
+    const char *dot = strchr(tok, '.');
+    double h = 0.5 * pow(10.0, -(double)(dot ? strlen(dot + 1) : 0));
+    *lo = v - h > 0 ? v - h : 0;
+    *hi = v + h;
+    return true;
+}
+
+/* One result row, kept until its table is whole. */
+typedef struct {
+    int line;
+    int table;
+    double bytes, t_us;
+    char dtype[16];
+    bool has_ratio; /* busbw/algbw in [r_lo, r_hi] */
+    double r_lo, r_hi;
+} nt_row;
+
+/* Rows of one run (rank lines) and collective under one header. */
+typedef struct {
+    const char *coll, *coll_src;
+    int rank_lines; /* max rank + 1 of the run's "#  Rank" lines; 0: none */
+    int first_line;
+    int nranks;
+    const char *nranks_src;
+    char note[112];
+} nt_table;
+
+typedef struct {
+    const char *path;
+    const cr_nccl_log_opts *o;
+    nt_row *rows;
+    size_t n_rows, cap_rows;
+    nt_table *tabs;
+    size_t n_tabs, cap_tabs;
+} nt_reader;
+
+static void *grow(void *v, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return v;
+    size_t c = *cap ? 2 * *cap : 64;
+    void *p = realloc(v, c * size);
+    if (p)
+        *cap = c;
+    return p;
+}
+
+/* Decides table t's rank count from its rows (see validate.h). */
+static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
+{
+    nt_table *T = &R->tabs[t];
+    cr_coll c;
+    if (cr_coll_parse(T->coll, &c, NULL) != CR_OK)
+        return cr_diag_set(d, CR_EPARSE, "%s:%d: unknown collective %s", R->path, T->first_line,
+                           T->coll);
+    /* busbw = algbw x k(n-1)/n: k = 2 for allreduce, 1 for the others that
+     * depend on n; broadcast, reduce and sendrecv print busbw = algbw */
+    double k = 2 * cr_coll_busbw_factor(c, 2);
+    bool informs = cr_coll_busbw_factor(c, 2) != cr_coll_busbw_factor(c, 3);
+    double lo = 1, hi = INFINITY;
+    int used = 0, lo_line = 0;
+    double lo_ratio = 0;
+    for (size_t i = 0; informs && i < R->n_rows; i++) {
+        const nt_row *r = &R->rows[i];
+        if (r->table != (int)t || !r->has_ratio)
+            continue;
+        double a = r->r_lo < k ? k / (k - r->r_lo) : INFINITY;
+        double b = r->r_hi < k ? k / (k - r->r_hi) : INFINITY;
+        used++;
+        if (a > lo) {
+            lo = a;
+            lo_line = r->line;
+            lo_ratio = (r->r_lo + r->r_hi) / 2;
+        }
+        if (b < hi)
+            hi = b;
+    }
+    bool ratio = informs && used > 0;
+    double nmin = ceil(lo - 1e-9), nmax = hi < 1e9 ? floor(hi + 1e-9) : 1e9;
+    const char *cn = cr_coll_name(c);
+    if (ratio && nmin > nmax && T->rank_lines == 0)
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: the rows' busbw/algbw (%.4f at line %d) fit no rank count of "
+                           "%s, whose factor is %s: the table is not %s (give --coll) or its "
+                           "rows were edited",
+                           R->path, T->first_line, lo_ratio, lo_line, cn,
+                           k > 1.5 ? "2(n-1)/n" : "(n-1)/n", cn);
+    int given = R->o ? R->o->nranks : 0;
+    bool given_fits = given > 0 && (!ratio || (given >= nmin && given <= nmax));
+    if (T->rank_lines > 0 && (!ratio || (T->rank_lines >= nmin && T->rank_lines <= nmax))) {
+        T->nranks = T->rank_lines;
+        T->nranks_src = "rank lines";
+    } else if (ratio && nmin == nmax) {
+        T->nranks = (int)nmin;
+        T->nranks_src = "busbw/algbw";
+        /* the rows' own figures: nccl-tests computed busbw from the rank
+         * count of the run that timed them */
+        if (T->rank_lines > 0 && T->rank_lines < T->nranks)
+            snprintf(T->note, sizeof T->note,
+                     "the rank lines list %d ranks (a shortened list), busbw/algbw says %d",
+                     T->rank_lines, T->nranks);
+        else if (T->rank_lines > 0)
+            snprintf(T->note, sizeof T->note,
+                     "the rank lines list %d ranks, but busbw/algbw says %d (rows of another run?)",
+                     T->rank_lines, T->nranks);
+    } else if (given_fits) {
+        T->nranks = given;
+        T->nranks_src = "--ranks";
+    } else if (T->rank_lines > 0) {
+        /* the ratio does not pin a count: the rank lines stand */
+        T->nranks = T->rank_lines;
+        T->nranks_src = "rank lines";
+        if (nmin > nmax)
+            snprintf(T->note, sizeof T->note,
+                     "busbw/algbw (%.4f at line %d) fits no rank count of %s", lo_ratio, lo_line,
+                     cn);
+        else if (nmax >= 1e9)
+            snprintf(T->note, sizeof T->note, "busbw/algbw says at least %.0f ranks", nmin);
+        else
+            snprintf(T->note, sizeof T->note, "busbw/algbw says %.0f to %.0f ranks", nmin, nmax);
+    } else if (!informs) {
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
+                           "lines, and %s prints busbw = algbw whatever the rank count: give it "
+                           "(--ranks, e.g. --ranks 0-7 for 8 ranks)",
+                           R->path, T->first_line, cn);
+    } else if (!ratio) {
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
+                           "lines, and no row's algbw is large enough to tell it from busbw/algbw: "
+                           "give it (--ranks, e.g. --ranks 0-7 for 8 ranks)",
+                           R->path, T->first_line);
+    } else {
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
+                           "lines, and the busbw/algbw ratios of the %s rows fit %.0f to %.0f "
+                           "ranks%s: give it (--ranks)",
+                           R->path, T->first_line, cn, nmin, nmax,
+                           given > 0 ? ", not the count of --ranks" : "");
+    }
+    if (T->nranks < 1 || T->nranks > 1 << 20)
+        return cr_diag_set(d, CR_EPARSE, "%s:%d: %d ranks: expected 1 to %d", R->path,
+                           T->first_line, T->nranks, 1 << 20);
+    return CR_OK;
+}
+
+cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *o,
+                                      cr_vmeas_list *out, cr_diag *d)
+{
+    FILE *f = NULL;
+    if (cr_file_fopen_read(path, "an nccl-tests log", CR_FILE_STREAM, &f, d) != CR_OK)
+        return CR_EIO;
+    cr_status st = cr_validate_read_nccl_tests_stream(f, path, o, out, d);
+    fclose(f);
+    return st;
+}
+
+/* The message for a row with fewer columns than the layout reads. */
+static cr_status nt_short_row(const char *path, int line_no, int nt, const nt_layout *lay,
+                              cr_diag *d)
+{
+    int need_cols = lay->time_col + 3;
+    bool type_last = lay->type_col + 1 > need_cols;
+    if (lay->line)
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: not an nccl-tests result row: %d column(s), the header at "
+                           "line %d names %d (the %s is column %d)",
+                           path, line_no, nt, lay->line, lay->n_cols,
+                           type_last ? "type" : "out-of-place time",
+                           type_last ? lay->type_col + 1 : lay->time_col + 1);
+    return cr_diag_set(d, CR_EPARSE,
+                       "%s:%d: not an nccl-tests result row (expected: size count type "
+                       "redop root time algbw busbw #wrong ..., as nccl-tests 2.11+ "
+                       "prints when no header line comes first)",
+                       path, line_no);
+}
+
+cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const cr_nccl_log_opts *o,
+                                             cr_vmeas_list *out, cr_diag *d)
+{
+    const char *path = label;
+    nt_reader R = {path, o, NULL, 0, 0, NULL, 0, 0};
+    const char *opt_coll = NULL;
+    if (o && o->coll && !(opt_coll = cr_nccl_log_coll(o->coll, d)))
+        return CR_EINVAL;
+    const char *log_coll = NULL, *file_coll = nccl_tests_coll(base_name(path));
+    /* Ranks of the current run: a log may hold several runs one after the
+     * other (a job's logs concatenated, or mpirun of a non-MPI build, where
+     * every process prints its own one-rank run); each "# nThread" line
+     * starts one. */
+    int nranks = 0, line_no = 0, log_coll_line = 0;
+    long table = -1; /* the table rows go to; -1: the next row starts one */
+    nt_layout lay = {5, 2, 9, 0};
+    size_t first = out->n;
+    cr_status st = CR_OK;
+    char line[NT_LINE];
+    /* a row cut by NCCL_DEBUG output: its text so far, and its line */
+    char pending[NT_LINE];
+    int pending_line = 0;
+    while (fgets(line, sizeof line, f)) {
+        line_no++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: line longer than %zu characters", path, line_no,
+                             sizeof line - 1);
+            goto out;
+        }
+        char *s = nt_strip_prefixes(line);
+        char *dbg = nt_debug_start(s);
+        if (dbg == s + strspn(s, " \t")) /* a whole NCCL_DEBUG line */
+            continue;
+        bool cut = false;
+        if (dbg) { /* a row (or other text) and then a debug message */
+            *dbg = '\0';
+            cut = true;
+        }
+        s += strspn(s, " \t");
+        const char *body = nt_comment(s);
+        if (body) {
+            if (pending_line) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: the result row cut by NCCL_DEBUG output is not "
+                                 "continued before line %d",
+                                 path, pending_line, line_no);
+                goto out;
+            }
+            const char *c = nccl_tests_coll(body);
+            if (c && strstr(body, "test starting")) {
+                log_coll = c;
+                log_coll_line = line_no;
+                table = -1;
+            }
+            if (!strncmp(body, "nThread", 7)) {
+                nranks = 0;
+                table = -1;
+            }
+            int rk;
+            if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20)
+                nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            if (nt_header(body, line_no, &lay))
+                table = -1;
+            continue;
+        }
+        char buf[2 * NT_LINE], *tok[NT_MAX_TOK];
+        int row_line = line_no;
+        if (pending_line) {
+            /* the rest of a cut row: the first line after the debug output
+             * that is not itself a row */
+            snprintf(buf, sizeof buf, "%s", s);
+            int nc = nt_split(buf, tok);
+            if (nc == 0)
+                continue;
+            if (nc >= 2 && nt_all_digits(tok[0]) && nt_all_digits(tok[1])) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: the result row cut by NCCL_DEBUG output is not "
+                                 "continued before line %d",
+                                 path, pending_line, line_no);
+                goto out;
+            }
+            char part[NT_LINE];
+            snprintf(part, sizeof part, "%s", pending);
+            int np = nt_split(part, tok);
+            /* the debug message may have swallowed the word it was glued
+             * to ("-1gcn151:1904979:1905073 [0] NCCL INFO"): the header's
+             * column count tells; a column that is read must not be lost */
+            int lost = lay.line ? lay.n_cols - np - nc : 0;
+            int reads[] = {0, lay.type_col, lay.time_col, lay.time_col + 1, lay.time_col + 2};
+            bool lost_read = false;
+            for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+                lost_read |= lost == 1 && reads[i] == np;
+            if (!lay.line || lost < 0 || lost > 1 || lost_read) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: a result row cut by NCCL_DEBUG output and continued at "
+                                 "line %d: %d + %d column(s)%s, the header at line %d names %d",
+                                 path, pending_line, line_no, np, nc,
+                                 lost == 1 ? " and one lost in the debug message" : "", lay.line,
+                                 lay.n_cols);
+                goto out;
+            }
+            snprintf(buf, sizeof buf, "%s%s %s", pending, lost ? " ?" : "", s);
+            row_line = pending_line;
+            pending_line = 0;
+        } else {
+            snprintf(buf, sizeof buf, "%s", s);
+        }
+        /* A result row starts with two whole numbers (size, count); other
+         * lines (NCCL_DEBUG output, banners, blank lines) are not rows. */
+        char copy[2 * NT_LINE];
+        snprintf(copy, sizeof copy, "%s", buf);
+        int nt = nt_split(buf, tok);
+        if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
+            continue;
+        /* Every column the row is read at must be in it: time algbw busbw,
+         * and the type wherever the header puts it. */
+        int need_cols = lay.time_col + 3;
+        if (lay.type_col + 1 > need_cols)
+            need_cols = lay.type_col + 1;
+        if (nt < need_cols && cut && row_line == line_no) {
+            size_t len = strlen(copy) < sizeof pending - 1 ? strlen(copy) : sizeof pending - 1;
+            memcpy(pending, copy, len);
+            pending[len] = '\0';
+            pending_line = line_no;
+            continue;
+        }
+        if (nt < need_cols) {
+            st = nt_short_row(path, row_line, nt, &lay, d);
+            goto out;
+        }
+        char *end = NULL;
+        double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
+        if (!end || *end || !(t_us > 0) || !isfinite(t_us) || !(size >= 0) || !isfinite(size)) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: size %s, out-of-place time \"%s\" (column %d): need a time "
+                             "> 0 us",
+                             path, row_line, tok[0], tok[lay.time_col], lay.time_col + 1);
+            goto out;
+        }
+        if (table < 0) {
+            nt_table T = {0};
+            T.first_line = row_line;
+            T.rank_lines = nranks;
+            if (log_coll) {
+                if (opt_coll && strcmp(opt_coll, log_coll)) {
+                    st = cr_diag_set(d, CR_EPARSE,
+                                     "%s:%d: the log runs %s (\"Collective test starting\"), "
+                                     "--coll says %s",
+                                     path, log_coll_line, log_coll, opt_coll);
+                    goto out;
+                }
+                T.coll = log_coll;
+                T.coll_src = "log";
+            } else if (opt_coll) {
+                T.coll = opt_coll;
+                T.coll_src = "--coll";
+            } else if (file_coll) {
+                T.coll = file_coll;
+                T.coll_src = "file name";
+            } else {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: cannot tell the collective: no \"# Collective test "
+                                 "starting: <name>_perf\" line and no <name>_perf in the file "
+                                 "name (e.g. all_reduce_perf.log): give it (--coll all_reduce)",
+                                 path, row_line);
+                goto out;
+            }
+            nt_table *tv = grow(R.tabs, &R.cap_tabs, R.n_tabs, sizeof *R.tabs);
+            if (!tv) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            R.tabs = tv;
+            R.tabs[R.n_tabs] = T;
+            table = (long)R.n_tabs++;
+        }
+        nt_row *rv = grow(R.rows, &R.cap_rows, R.n_rows, sizeof *R.rows);
+        if (!rv) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        R.rows = rv;
+        nt_row *r = &R.rows[R.n_rows++];
+        memset(r, 0, sizeof *r);
+        r->line = row_line;
+        r->table = (int)table;
+        r->bytes = size;
+        r->t_us = t_us;
+        snprintf(r->dtype, sizeof r->dtype, "%s",
+                 lay.type_col >= 0 ? nt_dtype(tok[lay.type_col]) : "fp32");
+        double alo, ahi, blo, bhi;
+        if (nt_printed(tok[lay.time_col + 1], &alo, &ahi) &&
+            nt_printed(tok[lay.time_col + 2], &blo, &bhi) && alo > 0) {
+            r->has_ratio = true;
+            r->r_lo = blo / ahi;
+            r->r_hi = bhi / alo;
+        }
+    }
+    if (ferror(f)) {
+        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+        goto out;
+    }
+    if (pending_line) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: the result row cut by NCCL_DEBUG output is not continued "
+                         "before the end of the log",
+                         path, pending_line);
+        goto out;
+    }
+    for (size_t t = 0; t < R.n_tabs; t++)
+        if ((st = nt_resolve(&R, t, d)) != CR_OK)
+            goto out;
+    for (size_t i = 0; i < R.n_rows; i++) {
+        const nt_row *r = &R.rows[i];
+        const nt_table *T = &R.tabs[r->table];
+        cr_vmeas *m = cr_vlist_push(out);
+        if (!m) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        m->measured_s = r->t_us * 1e-6;
+        m->samples = 1;
+        snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), r->line);
+        m->c.family = CR_VFAM_NCCL;
+        m->c.n_keys = 0;
+        char num[40];
+        snprintf(num, sizeof num, "%.0f", r->bytes);
+        nt_set(m, "bytes", num);
+        nt_set(m, "dtype", r->dtype);
+        nt_set(m, "coll", T->coll);
+        snprintf(num, sizeof num, "%d", T->nranks);
+        nt_set(m, "nranks", num);
+        snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
+        snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);
+        snprintf(m->note, sizeof m->note, "%s", T->note);
+        cr_vmeas_make_label(m);
+    }
+out:
+    if (st != CR_OK)
+        out->n = first;
+    free(R.rows);
+    free(R.tabs);
+    return st;
+}

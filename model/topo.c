@@ -479,17 +479,21 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
         return cr_diag_set(d, CR_EINVARIANT, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
     for (int i = 0; i < t->n_gpu_specs; i++) {
         const cr_gpu_spec *s = &t->gpu_specs[i];
-        if (!positive_finite(s->hbm_bytes) || !positive_finite(s->hbm_Bps))
+        if (!positive_finite(s->hbm_bytes) || !positive_finite(s->hbm_Bps) ||
+            s->hbm_bytes < CR_TOPO_MIN_BYTES || s->hbm_Bps < CR_TOPO_MIN_BPS)
             return cr_diag_set(d, CR_EINVARIANT,
-                               "GPU model \"%s\": HBM capacity and bandwidth must be positive "
-                               "and finite",
+                               "GPU model \"%s\": HBM capacity and bandwidth must be finite and "
+                               "at least 1kB and 1MB/s",
                                s->name ? s->name : "?");
         bool any = false;
         for (int k = 0; k < CR_DT__COUNT; k++) {
             if (!isfinite(s->peak_flops[k]) || s->peak_flops[k] < 0 ||
-                !isfinite(s->meas_flops[k]) || s->meas_flops[k] < 0)
+                !isfinite(s->meas_flops[k]) || s->meas_flops[k] < 0 ||
+                (s->peak_flops[k] > 0 && s->peak_flops[k] < CR_TOPO_MIN_FLOPS) ||
+                (s->meas_flops[k] > 0 && s->meas_flops[k] < CR_TOPO_MIN_FLOPS))
                 return cr_diag_set(d, CR_EINVARIANT,
-                                   "GPU model \"%s\": %s FLOP/s must be finite and not negative",
+                                   "GPU model \"%s\": %s FLOP/s must be finite, and 0 (none) or "
+                                   "at least 1MFLOP/s",
                                    s->name ? s->name : "?", cr_dtype_name((cr_dtype)k));
             any |= s->peak_flops[k] > 0;
         }
@@ -519,10 +523,11 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
             return cr_diag_set(d, CR_EINVARIANT,
                                "link from \"%s\" to itself: a link joins two devices", ia);
         if (!positive_finite(k->bw_ab_Bps) || !positive_finite(k->bw_ba_Bps) ||
+            k->bw_ab_Bps < CR_TOPO_MIN_BPS || k->bw_ba_Bps < CR_TOPO_MIN_BPS ||
             k->bw_ab_Bps > 1e15 || k->bw_ba_Bps > 1e15)
             return cr_diag_set(d, CR_EINVARIANT,
-                               "link \"%s\"-\"%s\": bandwidth must be positive, finite and at "
-                               "most 1PB/s in each direction",
+                               "link \"%s\"-\"%s\": bandwidth must be finite, at least 1MB/s "
+                               "and at most 1PB/s in each direction",
                                ia, ib);
         if (k->count <= 0)
             return cr_diag_set(d, CR_EINVARIANT, "link \"%s\"-\"%s\": count must be at least 1", ia,

@@ -27,6 +27,14 @@
  * searches scan every port of a switch (flowsim.h, CR_SIM_ROUTE_WORK_MAX)
  * and the closed forms walk every rank. The loader and cr_topo_check refuse
  * more with CR_TOPO_MAX_GPUS_MSG. */
+/* The least figures a topology may carry (cr_topo_check, and the XML
+ * loader at the attribute): below them a figure is a unit typo (8 Mb/s for
+ * 8 Gb/s), and near 0 the model's times overflow to infinity (issue 13 item
+ * 8: a peak of 1e-300FLOP/s made every bound infinite). */
+#define CR_TOPO_MIN_BPS 1e6   /* 1MB/s: a link, HBM */
+#define CR_TOPO_MIN_FLOPS 1e6 /* 1MFLOP/s: a peak or measured FLOP/s that is given */
+#define CR_TOPO_MIN_BYTES 1e3 /* 1kB: HBM, a cache */
+
 #define CR_TOPO_MAX_GPUS 262144
 #define CR_TOPO_MAX_GPUS_MSG                                                                       \
     "more than %d GPUs, the most a topology may hold; to study a larger cluster, describe a "      \

@@ -53,9 +53,6 @@
 #define MAX_FLOPS 1e21     /* 1000 PFLOP/s for one GPU is surely a typo */
 #define MAX_BYTES 1e15     /* 1PB of memory on one GPU, likewise */
 #define MAX_LAT_S 1.0      /* a one-hop latency of a second is a typo */
-#define MIN_BW_BPS 1e6     /* 1MB/s: a link or HBM slower is a unit typo (8 Mb/s) */
-#define MIN_FLOPS 1e6      /* 1MFLOP/s, likewise */
-#define MIN_BYTES 1e3      /* 1kB of HBM or L2, likewise */
 #define MAX_EXPAND 1000000 /* devices from one brace group, nodes, torus chips */
 
 /* ---------------------------------------------------------------------- */
@@ -289,10 +286,11 @@ static cr_status get_pos(loader *L, const xmlNode *n, const char *attr, cr_unit_
         return FAIL(L, n, CR_ERANGE,
                     "<%s> %s: \"%s\" is out of range: it must be positive and at most %s", n->name,
                     attr, get(L, n, attr), max_text);
-    /* The floor: below it a figure is a unit typo, and near 0 the model's
-     * times overflow (issue 13 item 8: a peak of 1e-300FLOP/s made every
-     * bound infinite and every measured time "impossible"). */
-    double min = kind == CR_UNIT_BYTES ? MIN_BYTES : kind == CR_UNIT_FLOPS ? MIN_FLOPS : MIN_BW_BPS;
+    /* The floor (topo.h): reported here with its line; cr_topo_check holds
+     * every other way of building a topology to it. */
+    double min = kind == CR_UNIT_BYTES   ? CR_TOPO_MIN_BYTES
+                 : kind == CR_UNIT_FLOPS ? CR_TOPO_MIN_FLOPS
+                                         : CR_TOPO_MIN_BPS;
     if (*out < min)
         return FAIL(L, n, CR_ERANGE,
                     "<%s> %s: \"%s\" is out of range: it must be at least %s and at most %s",

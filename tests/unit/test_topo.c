@@ -111,17 +111,21 @@ static void test_bad_links(void **state)
         const char *want;
     } cases[] = {
         {0, 25e9, 1, 0,
-         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
-         "direction"},
+         "link \"gpu0\"-\"gpu1\": bandwidth must be finite, at least 1MB/s and at most 1PB/s in "
+         "each direction"},
         {25e9, -1, 1, 0,
-         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
-         "direction"},
+         "link \"gpu0\"-\"gpu1\": bandwidth must be finite, at least 1MB/s and at most 1PB/s in "
+         "each direction"},
         {NAN, 25e9, 1, 0,
-         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
-         "direction"},
+         "link \"gpu0\"-\"gpu1\": bandwidth must be finite, at least 1MB/s and at most 1PB/s in "
+         "each direction"},
         {2e15, 25e9, 1, 0,
-         "link \"gpu0\"-\"gpu1\": bandwidth must be positive, finite and at most 1PB/s in each "
-         "direction"},
+         "link \"gpu0\"-\"gpu1\": bandwidth must be finite, at least 1MB/s and at most 1PB/s in "
+         "each direction"},
+        /* 1 Mb/s (an NCCL dump's NIC speed="1"): under the 1MB/s floor */
+        {125e3, 25e9, 1, 0,
+         "link \"gpu0\"-\"gpu1\": bandwidth must be finite, at least 1MB/s and at most 1PB/s in "
+         "each direction"},
         {25e9, 25e9, 0, 0, "link \"gpu0\"-\"gpu1\": count must be at least 1"},
         {25e9, 25e9, 1, -1e-6, "link \"gpu0\"-\"gpu1\": latency must be finite and not negative"},
         {25e9, 25e9, 1, INFINITY,
@@ -184,13 +188,23 @@ static void test_bad_gpu_specs(void **state)
     (void)state;
     cr_topo *t = pair();
     t->gpu_specs[0].hbm_Bps = 0;
-    check_fails(t, "GPU model \"G\": HBM capacity and bandwidth must be positive and finite");
+    check_fails(t, "GPU model \"G\": HBM capacity and bandwidth must be finite and at least 1kB "
+                   "and 1MB/s");
+    t = pair();
+    t->gpu_specs[0].hbm_bytes = 512; /* 512 B: a unit typo */
+    check_fails(t, "GPU model \"G\": HBM capacity and bandwidth must be finite and at least 1kB "
+                   "and 1MB/s");
+    t = pair();
+    t->gpu_specs[0].peak_flops[CR_DT_BF16] = 1e-300; /* issue 13 item 8, built in code */
+    check_fails(t, "GPU model \"G\": bf16 FLOP/s must be finite, and 0 (none) or at least "
+                   "1MFLOP/s");
     t = pair();
     t->gpu_specs[0].peak_flops[CR_DT_BF16] = 0;
     check_fails(t, "GPU model \"G\" has no peak FLOP/s for any dtype: give at least one");
     t = pair();
     t->gpu_specs[0].meas_flops[CR_DT_FP8] = -1;
-    check_fails(t, "GPU model \"G\": fp8 FLOP/s must be finite and not negative");
+    check_fails(t, "GPU model \"G\": fp8 FLOP/s must be finite, and 0 (none) or at least "
+                   "1MFLOP/s");
     t = pair();
     t->gpu_specs[0].sms = 0;
     check_fails(t, "GPU model \"G\": SM count must be positive");

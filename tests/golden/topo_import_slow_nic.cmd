@@ -1,0 +1,1 @@
+$CR topo import-nccl tests/fixtures/nccl/bad-slow-nic.xml

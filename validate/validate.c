@@ -1005,14 +1005,38 @@ static const char *nccl_tests_coll(const char *s)
     return best;
 }
 
-cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d)
+const char *cr_validate_nccl_tests_coll_name(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof nccl_tests_names / sizeof nccl_tests_names[0]; i++) {
+        size_t n = strlen(nccl_tests_names[i].word);
+        /* "all_reduce", "all_reduce_perf", "allreduce" */
+        if ((!strncmp(name, nccl_tests_names[i].word, n) &&
+             (!name[n] || !strcmp(name + n, "_perf"))) ||
+            !strcmp(name, nccl_tests_names[i].coll))
+            return nccl_tests_names[i].coll;
+    }
+    return NULL;
+}
+
+static cr_status read_nccl_tests_stream(FILE *f, const char *label, const char *given_coll,
+                                        cr_vmeas_list *out, cr_diag *d);
+
+cr_status cr_validate_read_nccl_tests_coll(const char *path, const char *coll, cr_vmeas_list *out,
+                                           cr_diag *d)
 {
     FILE *f = NULL;
     if (cr_file_fopen_read(path, "an nccl-tests log", CR_FILE_STREAM, &f, d) != CR_OK)
         return CR_EIO;
-    cr_status st = cr_validate_read_nccl_tests_stream(f, path, out, d);
+    cr_status st = read_nccl_tests_stream(f, path, coll, out, d);
     fclose(f);
     return st;
+}
+
+cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d)
+{
+    return cr_validate_read_nccl_tests_coll(path, NULL, out, d);
 }
 
 /* Column layout of one nccl-tests result table, read from its header line.
@@ -1095,8 +1119,17 @@ static void nt_set(cr_vmeas *m, const char *key, const char *value)
 cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, cr_vmeas_list *out,
                                              cr_diag *d)
 {
+    return read_nccl_tests_stream(f, label, NULL, out, d);
+}
+
+static cr_status read_nccl_tests_stream(FILE *f, const char *label, const char *given_coll,
+                                        cr_vmeas_list *out, cr_diag *d)
+{
     const char *path = label;
-    const char *coll = NULL, *file_coll = nccl_tests_coll(base_name(path));
+    /* the log's own "test starting" line first, then the caller's --coll,
+     * then the file name */
+    const char *coll = NULL,
+               *file_coll = given_coll ? given_coll : nccl_tests_coll(base_name(path));
     /* Ranks of the current run: a log may hold several runs one after the
      * other (a job's logs concatenated, or mpirun of a non-MPI build, where
      * every process prints its own one-rank run); each "# nThread" line

@@ -210,6 +210,17 @@ cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_i
  * the collective cannot be told), CR_ENOMEM. */
 cr_status cr_validate_read_nccl_tests(const char *path, cr_vmeas_list *out, cr_diag *d);
 
+/* The collective an nccl-tests name stands for, as the case key "coll"
+ * holds it: "all_reduce", "all_reduce_perf" and "allreduce" give
+ * "allreduce" (a static string); NULL for anything else. */
+const char *cr_validate_nccl_tests_coll_name(const char *name);
+
+/* cr_validate_read_nccl_tests() with coll (a cr_validate_nccl_tests_coll_name()
+ * result; NULL: none) as the collective of a log that lacks its "Collective
+ * test starting" line, in place of the file name's. */
+cr_status cr_validate_read_nccl_tests_coll(const char *path, const char *coll, cr_vmeas_list *out,
+                                           cr_diag *d);
+
 /* The same from an open stream the caller keeps owning; label names it in
  * diagnostics and in each measurement's source, and stands for the file name
  * when the log does not name its collective. */

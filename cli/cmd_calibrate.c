@@ -24,7 +24,9 @@
 
 #include "cli.h"
 #include "dtype.h"
+#include "rankset.h"
 #include "topo_xml.h"
+#include "validate/calibrate_nccl.h"
 #include "validate/validate.h"
 
 static const char *const calibrate_help =
@@ -56,7 +58,30 @@ static const char *const calibrate_help =
     "libcommroof_trace.so) or given by COMMROOF_CRBENCH and COMMROOF_TRACE_LIB.\n"
     "Without a usable GPU it says so and exits 1, writing nothing.\n"
     "\n"
-    "Exit status: 0 ok; 1 no GPU, crbench failed, or unreadable input; 2 usage.\n";
+    "\n"
+    "usage: commroof calibrate --nccl-tests LOG... --topo BASE [-o OUT.xml] [--coll NAME]\n"
+    "                          [--fit-coll NAME] [--ranks SPEC] [--json]\n"
+    "\n"
+    "Fits the constants of coll's NCCL predictions (model/params.c: coll.op_fixed,\n"
+    "coll.hop_x.*, coll.eff.*, coll.ll_max, ...; validate/calibrate_nccl.c lists them)\n"
+    "to nccl-tests logs of this machine and writes BASE with them as <param> entries,\n"
+    "source \"fitted from LOG... by commroof calibrate --nccl-tests\". The bound is not\n"
+    "fitted: it uses the topology's peaks only; a row measured below it is a violation.\n"
+    "Then a cross-check, per log and size band (<=1MiB, 1-64MiB, >64MiB): rows, median\n"
+    "and p90 |error| before (BASE as shipped) and after, on logs the fit did not see:\n"
+    "each log under a fit on the others (leave-one-log-out), or with --fit-coll the\n"
+    "logs of other collectives under the fit written.\n"
+    "\n"
+    "  --topo BASE             the machine's topology (required)\n"
+    "  --coll NAME             collective of logs that lack their \"Collective test\n"
+    "                          starting\" line (all_reduce or allreduce alike)\n"
+    "  --fit-coll NAME         fit (and write) on the logs of collective NAME only\n"
+    "  --ranks SPEC            GPUs of BASE the logs ran on (default: the first n)\n"
+    "  -o OUT.xml              where to write (default: stdout, the report on stderr)\n"
+    "  --json                  the fit and the cross-check as JSON\n"
+    "\n"
+    "Exit status: 0 ok; 1 no GPU, crbench failed, or unreadable input; 2 usage;\n"
+    "3 a measured time below its bound (the fit is still written, without that row).\n";
 
 /* crbench's exit status when the machine has no usable GPU
  * (CR_EXIT_NO_GPU, kernels/crbench.h; crbench is CUDA, this file is not). */
@@ -142,10 +167,372 @@ static int run_kernels(const char *dir, int quick)
     return CLI_OK;
 }
 
+/* --- calibrate --nccl-tests ------------------------------------------------------ */
+
+static const char *base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* One set of logs' figures of the cross-check: a line per band with rows,
+ * and "all" when more than one band has some. */
+static void print_bands(FILE *o, const char *name, const char *role, const cr_cnf_stat *b,
+                        const cr_cnf_stat *a)
+{
+    int bands = 0;
+    for (int k = 0; k < CR_CNF__BANDS; k++)
+        bands += b[k].rows > 0;
+    for (int k = 0; k <= CR_CNF__BANDS; k++) {
+        if (b[k].rows == 0 || (k == CR_CNF__BANDS && bands < 2))
+            continue;
+        fprintf(o, "  %-48.48s %-5s %-8s %5d %8.1f %8.1f %8.1f %8.1f\n", name, role,
+                cr_cnf_band_name(k), b[k].rows, b[k].median_pct, b[k].p90_pct, a[k].median_pct,
+                a[k].p90_pct);
+    }
+}
+
+static json_t *band_json(const cr_cnf_stat *b, const cr_cnf_stat *a)
+{
+    json_t *arr = json_array();
+    for (int k = 0; k <= CR_CNF__BANDS; k++) {
+        if (b[k].rows == 0)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "band", json_string(cr_cnf_band_name(k)));
+        json_object_set_new(o, "rows", json_integer(b[k].rows));
+        json_object_set_new(o, "before_median_pct", json_real(b[k].median_pct));
+        json_object_set_new(o, "before_p90_pct", json_real(b[k].p90_pct));
+        json_object_set_new(o, "after_median_pct", json_real(a[k].median_pct));
+        json_object_set_new(o, "after_p90_pct", json_real(a[k].p90_pct));
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+/* calibrate --nccl-tests: fits coll's constants to the logs (validate/
+ * calibrate_nccl.h), cross-checks on logs left out of a fit, writes BASE
+ * with the fitted constants. */
+static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
+                          const char *fit_coll_name, const char *ranks, const char *topo_name,
+                          const char *out_path, int json)
+{
+    int rc = CLI_OK;
+    cr_topo *t = NULL;
+    cr_cnf *f = NULL;
+    cr_vmeas_list l = {0};
+    const char **log_coll = calloc((size_t)n_logs, sizeof *log_coll);
+    bool *in_fit = calloc((size_t)n_logs, sizeof *in_fit), *one = calloc((size_t)n_logs, 1);
+    double *before = NULL, *after = NULL, *cross = NULL;
+    char *src = NULL;
+    cr_cnf_fit fit, *lolo = NULL;
+    cr_diag d = {{0}};
+    if (!log_coll || !in_fit || !one) {
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
+    }
+    /* the names validate --coll takes (cr_nccl_log_coll): all_reduce,
+     * allreduce and all_reduce_perf alike */
+    cr_nccl_log_opts lo = {0};
+    const char *fit_coll = NULL;
+    if (coll_name && !(lo.coll = cr_nccl_log_coll(coll_name, &d))) {
+        rc = cli_usage_error("calibrate", "--coll %s: %s", coll_name, d.msg);
+        goto out;
+    }
+    if (fit_coll_name && !(fit_coll = cr_nccl_log_coll(fit_coll_name, &d))) {
+        rc = cli_usage_error("calibrate", "--fit-coll %s: %s", fit_coll_name, d.msg);
+        goto out;
+    }
+    t = cli_open_topo("calibrate", topo_name);
+    if (!t) {
+        rc = CLI_FAIL;
+        goto out;
+    }
+    if (ranks) {
+        /* the logs' rank count where they do not tell it (validate does the same) */
+        cr_rankset *rs = NULL;
+        if (cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK) {
+            rc = cli_usage_error("calibrate", "--ranks: %s", d.msg);
+            goto out;
+        }
+        lo.nranks = rs->n;
+        cr_rankset_free(rs);
+    }
+    if (cr_cnf_new(t, ranks, &f, &d) != CR_OK) {
+        rc = cli_fail("calibrate", "%s", d.msg);
+        goto out;
+    }
+    int skipped = 0;
+    char skip_why[200] = "", skip_src[128] = "";
+    for (int i = 0; i < n_logs; i++) {
+        size_t first = l.n;
+        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK) {
+            rc = cli_fail("calibrate", "%s", d.msg);
+            goto out;
+        }
+        if (l.n == first) {
+            rc = cli_fail("calibrate", "%s: no nccl-tests result rows", logs[i]);
+            goto out;
+        }
+        /* a static name: l.v moves as later logs are read */
+        log_coll[i] = cr_nccl_log_coll(cr_vcase_get(&l.v[first].c, "coll"), NULL);
+        for (size_t j = first; j < l.n; j++) {
+            bool added = false;
+            char why[200];
+            cr_status st = cr_cnf_add(f, &l.v[j], i, &added, why, sizeof why, &d);
+            if (st == CR_EINVAL) {
+                /* a bad --ranks is the user's (exit 2, as validate) */
+                rc = cli_usage_error("calibrate", "%s", d.msg);
+                goto out;
+            }
+            if (st != CR_OK) {
+                rc = cli_fail("calibrate", "%s", d.msg);
+                goto out;
+            }
+            if (!added && !skipped++) {
+                snprintf(skip_why, sizeof skip_why, "%s", why);
+                snprintf(skip_src, sizeof skip_src, "%s", l.v[j].source);
+            }
+        }
+    }
+    size_t n_rows = 0;
+    const cr_cnf_row *rows = cr_cnf_rows(f, &n_rows);
+    if (skipped)
+        fprintf(stderr, "commroof calibrate: note: %d row(s) left out; first: %s: %s\n", skipped,
+                skip_src, skip_why);
+    if (n_rows == 0) {
+        rc = cli_fail("calibrate", "no row of the logs can be predicted on topology %s", t->name);
+        goto out;
+    }
+    /* which logs the written fit uses */
+    int n_fit = 0;
+    for (int i = 0; i < n_logs; i++) {
+        in_fit[i] = !fit_coll || (log_coll[i] && !strcmp(log_coll[i], fit_coll));
+        n_fit += in_fit[i];
+    }
+    if (n_fit == 0) {
+        rc = cli_usage_error("calibrate", "--fit-coll %s: no log given is of that collective",
+                             fit_coll_name);
+        goto out;
+    }
+    before = calloc(n_rows, sizeof *before);
+    after = calloc(n_rows, sizeof *after);
+    cross = calloc(n_rows, sizeof *cross);
+    if (!before || !after || !cross) {
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
+    }
+    if (cr_cnf_predict(f, NULL, before, &d) != CR_OK ||
+        cr_cnf_fit_run(f, in_fit, n_logs, &fit, &d) != CR_OK ||
+        cr_cnf_predict(f, &fit, after, &d) != CR_OK) {
+        rc = cli_fail("calibrate", "%s", d.msg);
+        goto out;
+    }
+    /* the cross-check: with --fit-coll the other logs under the written fit;
+     * otherwise each log under a fit on all the others (none with one log) */
+    bool lolo_mode = !fit_coll && n_logs > 1;
+    memcpy(cross, after, n_rows * sizeof *cross);
+    if (lolo_mode) {
+        lolo = calloc((size_t)n_logs, sizeof *lolo);
+        double *p = calloc(n_rows, sizeof *p);
+        if (!lolo || !p) {
+            free(p);
+            rc = cli_fail("calibrate", "out of memory");
+            goto out;
+        }
+        for (int i = 0; i < n_logs; i++) {
+            for (int j = 0; j < n_logs; j++)
+                one[j] = j != i;
+            if (cr_cnf_fit_run(f, one, n_logs, &lolo[i], &d) != CR_OK ||
+                cr_cnf_predict(f, &lolo[i], p, &d) != CR_OK) {
+                free(p);
+                rc = cli_fail("calibrate", "%s", d.msg);
+                goto out;
+            }
+            for (size_t r = 0; r < n_rows; r++)
+                if (rows[r].log == i)
+                    cross[r] = p[r];
+        }
+        free(p);
+    }
+    /* the topology: fitted keys with the logs they came from */
+    {
+        size_t len = 64;
+        for (int i = 0; i < n_logs; i++)
+            len += in_fit[i] ? strlen(logs[i]) + 2 : 0;
+        src = malloc(len);
+        if (!src) {
+            rc = cli_fail("calibrate", "out of memory");
+            goto out;
+        }
+        strcpy(src, "fitted from ");
+        int k = 0;
+        for (int i = 0; i < n_logs; i++)
+            if (in_fit[i]) {
+                if (k++)
+                    strcat(src, ", ");
+                strcat(src, logs[i]);
+            }
+        strcat(src, " by commroof calibrate --nccl-tests");
+    }
+    if (cr_cnf_apply(t, &fit, src) != CR_OK) {
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
+    }
+    if (out_path && cr_topo_xml_save_file(t, out_path, &d) != CR_OK) {
+        rc = cli_fail("calibrate", "%s", d.msg);
+        goto out;
+    }
+    int violations = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        violations += rows[r].violation;
+    /* held out: the logs the cross-check predicts without fitting on them */
+    bool *held = calloc((size_t)n_logs, 1);
+    if (!held) {
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
+    }
+    int n_held = 0;
+    for (int i = 0; i < n_logs; i++) {
+        held[i] = lolo_mode || !in_fit[i];
+        n_held += held[i];
+    }
+    cr_cnf_stat hb[CR_CNF__BANDS + 1], ha[CR_CNF__BANDS + 1];
+    cr_cnf_stats(f, before, held, n_logs, hb);
+    cr_cnf_stats(f, cross, held, n_logs, ha);
+    FILE *rep = stdout;
+    if (json) {
+        json_t *o = json_object(), *ja = json_array(), *jk = json_array(), *jv = json_array();
+        json_object_set_new(o, "topology", json_string(t->name));
+        if (out_path)
+            json_object_set_new(o, "output", json_string(out_path));
+        json_object_set_new(o, "rows", json_integer((json_int_t)n_rows));
+        json_object_set_new(o, "fit_rows", json_integer(fit.rows));
+        json_object_set_new(o, "crosscheck",
+                            json_string(lolo_mode  ? "leave-one-log-out"
+                                        : fit_coll ? "fit on one collective"
+                                                   : "none (one log)"));
+        json_object_set_new(o, "mean_abs_ln_before", json_real(fit.obj_before));
+        json_object_set_new(o, "mean_abs_ln_after", json_real(fit.obj_after));
+        for (int k = 0; k < fit.n_keys; k++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "key", json_string(fit.k[k].key));
+            json_object_set_new(e, "before", json_real(fit.k[k].before));
+            json_object_set_new(e, "after", json_real(fit.k[k].after));
+            json_object_set_new(e, "fitted", json_boolean(fit.k[k].fitted));
+            json_object_set_new(e, "rows", json_integer(fit.k[k].rows));
+            json_array_append_new(jk, e);
+        }
+        json_object_set_new(o, "keys", jk);
+        for (int i = 0; i < n_logs; i++) {
+            cr_cnf_stat b[CR_CNF__BANDS + 1], a[CR_CNF__BANDS + 1];
+            memset(one, 0, (size_t)n_logs);
+            one[i] = true;
+            cr_cnf_stats(f, before, one, n_logs, b);
+            cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, a);
+            json_t *e = json_object();
+            json_object_set_new(e, "log", json_string(logs[i]));
+            json_object_set_new(e, "coll", json_string(log_coll[i] ? log_coll[i] : "?"));
+            json_object_set_new(e, "role", json_string(held[i] ? "check" : "fit"));
+            json_object_set_new(e, "bands", band_json(b, a));
+            json_array_append_new(ja, e);
+        }
+        json_object_set_new(o, "logs", ja);
+        if (n_held)
+            json_object_set_new(o, "held_out", band_json(hb, ha));
+        for (size_t r = 0; r < n_rows; r++)
+            if (rows[r].violation) {
+                json_t *e = json_object();
+                json_object_set_new(e, "source", json_string(rows[r].source));
+                json_object_set_new(e, "measured_us", json_real(rows[r].measured_s * 1e6));
+                json_object_set_new(e, "bound_us", json_real(rows[r].bound_s * 1e6));
+                json_array_append_new(jv, e);
+            }
+        json_object_set_new(o, "violations", jv);
+        int bad = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0;
+        json_decref(o);
+        fputc('\n', stdout);
+        if (bad) {
+            free(held);
+            rc = cli_fail("calibrate", "cannot write JSON to stdout");
+            goto out;
+        }
+    } else {
+        if (!out_path) {
+            /* the topology goes to stdout, the report beside it */
+            char *buf = NULL;
+            size_t len = 0;
+            if (cr_topo_xml_save_memory(t, &buf, &len, &d) != CR_OK) {
+                free(held);
+                rc = cli_fail("calibrate", "%s", d.msg);
+                goto out;
+            }
+            fwrite(buf, 1, len, stdout);
+            free(buf);
+            rep = stderr;
+        }
+        fprintf(rep, "# commroof calibrate --nccl-tests: %d log(s), %zu rows on %s%s%s\n", n_logs,
+                n_rows, t->name, out_path ? " -> " : "", out_path ? out_path : "");
+        fprintf(rep, "# fit on %d log(s)%s%s, %d rows: mean |ln(pred/measured)| %.4f -> %.4f\n",
+                n_fit, fit_coll ? " of " : "", fit_coll ? fit_coll : "", fit.rows, fit.obj_before,
+                fit.obj_after);
+        fprintf(rep, "# %-26s %12s %12s %5s\n", "key", "before", "after", "rows");
+        for (int k = 0; k < fit.n_keys; k++) {
+            if (fit.k[k].rows == 0)
+                continue;
+            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s\n", fit.k[k].key, fit.k[k].before,
+                    fit.k[k].after, fit.k[k].rows, fit.k[k].fitted ? "" : "  not informed (kept)");
+        }
+        fprintf(rep, "# cross-check: %s\n",
+                lolo_mode  ? "each log predicted by a fit on the other logs (leave-one-log-out)"
+                : fit_coll ? "logs of other collectives, predicted by the fit above"
+                           : "none: one log (its own rows, in-sample)");
+        fprintf(rep, "# %-48s %-5s %-8s %5s %8s %8s %8s %8s\n", "log", "role", "band", "rows",
+                "before", "p90", "after", "p90");
+        fprintf(rep, "# %-48s %-5s %-8s %5s %8s %8s %8s %8s\n", "", "", "", "", "med|err|%", "%",
+                "med|err|%", "%");
+        for (int i = 0; i < n_logs; i++) {
+            cr_cnf_stat b[CR_CNF__BANDS + 1], a[CR_CNF__BANDS + 1];
+            memset(one, 0, (size_t)n_logs);
+            one[i] = true;
+            cr_cnf_stats(f, before, one, n_logs, b);
+            cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, a);
+            print_bands(rep, base_of(logs[i]), held[i] ? "check" : "fit", b, a);
+        }
+        if (n_held)
+            print_bands(rep, "(held-out logs together)", "check", hb, ha);
+        for (size_t r = 0; r < n_rows; r++)
+            if (rows[r].violation)
+                fprintf(rep,
+                        "# VIOLATION %s: measured %.3f us is below the bound %.3f us (left out "
+                        "of the fit)\n",
+                        rows[r].source, rows[r].measured_s * 1e6, rows[r].bound_s * 1e6);
+        if (violations)
+            fprintf(rep, "# %d bound violation(s): a measured time below the least possible one\n",
+                    violations);
+    }
+    free(held);
+    if (violations)
+        rc = CLI_IMPOSSIBLE;
+out:
+    free(lolo);
+    free(src);
+    free(before);
+    free(after);
+    free(cross);
+    free(log_coll);
+    free(in_fit);
+    free(one);
+    cr_cnf_free(f);
+    cr_vmeas_list_release(&l);
+    cr_topo_free(t);
+    return rc;
+}
+
 int cli_cmd_calibrate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *out_path = NULL;
-    int json = 0, quick = 0, from = 0, rc = CLI_OK;
+    const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL;
+    int json = 0, quick = 0, from = 0, nccl = 0, rc = CLI_OK;
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
     int n_in = 0;
     cr_topo *t = NULL;
@@ -172,18 +559,52 @@ int cli_cmd_calibrate(int argc, char **argv)
                 out_path = argv[++i];
             else
                 topo_name = argv[++i];
+        } else if (!strcmp(a, "--coll") || !strcmp(a, "--fit-coll") || !strcmp(a, "--ranks")) {
+            if (i + 1 >= argc) {
+                rc = cli_usage_error("calibrate", "%s needs a value", a);
+                goto out;
+            }
+            const char **dst = !strcmp(a, "--coll")       ? &coll
+                               : !strcmp(a, "--fit-coll") ? &fit_coll
+                                                          : &ranks;
+            *dst = argv[++i];
         } else if (!strcmp(a, "--from-traces")) {
             from = 1;
+        } else if (!strcmp(a, "--nccl-tests")) {
+            nccl = 1;
         } else if (a[0] == '-' && a[1]) {
             rc = cli_usage_error("calibrate", "unknown option \"%s\"", a);
             goto out;
-        } else if (from) {
+        } else if (from || nccl) {
             inputs[n_in++] = a;
         } else {
             rc = cli_usage_error("calibrate",
-                                 "unexpected argument \"%s\" (traces go after --from-traces)", a);
+                                 "unexpected argument \"%s\" (traces go after --from-traces, logs "
+                                 "after --nccl-tests)",
+                                 a);
             goto out;
         }
+    }
+    if (from && nccl) {
+        rc = cli_usage_error("calibrate", "--from-traces and --nccl-tests calibrate different "
+                                          "things: give one of them");
+        goto out;
+    }
+    if (!nccl && (coll || fit_coll || ranks)) {
+        rc = cli_usage_error("calibrate", "--coll, --fit-coll and --ranks go with --nccl-tests");
+        goto out;
+    }
+    if (nccl) {
+        if (n_in == 0)
+            rc = cli_usage_error("calibrate", "--nccl-tests needs at least one nccl-tests log");
+        else if (!topo_name)
+            rc = cli_usage_error("calibrate",
+                                 "--nccl-tests needs --topo BASE: the topology of the machine "
+                                 "the logs were measured on (validate/corpus/topologies.txt "
+                                 "lists some)");
+        else
+            rc = calibrate_nccl(inputs, n_in, coll, fit_coll, ranks, topo_name, out_path, json);
+        goto out;
     }
     if (from && n_in == 0) {
         rc = cli_usage_error("calibrate", "--from-traces needs at least one trace or folder");

@@ -580,6 +580,14 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     free(ctx);
 }
 
+cr_status cr_coll_ctx_set_param(cr_coll_ctx *ctx, const char *key, double value, cr_diag *d)
+{
+    /* the context's figures derive from the generation only (build_figures),
+     * which no key sets: overriding p after the build is what a topology
+     * parameter would have done */
+    return cr_params_set(&ctx->p, key, value, d);
+}
+
 int cr_coll_ctx_nranks(const cr_coll_ctx *ctx)
 {
     return ctx->n;

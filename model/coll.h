@@ -291,6 +291,12 @@ cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_
 /* Frees ctx. cr_coll_ctx_free(NULL) is a no-op. */
 void cr_coll_ctx_free(cr_coll_ctx *ctx);
 
+/* Overrides one model constant (params.h: a cr_params_key) of the context,
+ * as a topology <param> with that key would; later predictions use it. The
+ * bound uses no model constant and is unchanged. Errors: those of
+ * cr_params_set (unknown key, value outside its range; ctx unchanged). */
+cr_status cr_coll_ctx_set_param(cr_coll_ctx *ctx, const char *key, double value, cr_diag *d);
+
 /* Number of ranks in the context's set. */
 int cr_coll_ctx_nranks(const cr_coll_ctx *ctx);
 

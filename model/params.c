@@ -9,6 +9,7 @@
 #include "params.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -312,6 +313,11 @@ static double get_field(const cr_params *p, const struct key *k)
     return v;
 }
 
+static bool in_range(const struct key *k, double v)
+{
+    return isfinite(v) && v >= k->lo && v <= k->hi;
+}
+
 void cr_params_default(cr_gen gen, cr_params *p)
 {
     memset(p, 0, sizeof *p);
@@ -333,7 +339,7 @@ cr_status cr_params_for_topo(const cr_topo *t, int rank, cr_params *p, cr_diag *
         if (!tp)
             continue;
         double v = tp->value;
-        if (!isfinite(v) || v < keys[i].lo || v > keys[i].hi)
+        if (!in_range(&keys[i], v))
             return cr_diag_set(d, CR_EINVAL,
                                "topology \"%s\": parameter %s = %g is outside its valid range "
                                "[%g, %g]%s%s",
@@ -342,6 +348,23 @@ cr_status cr_params_for_topo(const cr_topo *t, int rank, cr_params *p, cr_diag *
         set_field(p, &keys[i], v);
     }
     return CR_OK;
+}
+
+cr_status cr_params_set(cr_params *p, const char *key, double value, cr_diag *d)
+{
+    for (int i = 0; i < N_KEYS; i++) {
+        if (!key || strcmp(key, keys[i].key) != 0)
+            continue;
+        if (!in_range(&keys[i], value))
+            return cr_diag_set(d, CR_EINVAL,
+                               "parameter %s = %g is outside its valid range [%g, %g]%s%s",
+                               keys[i].key, value, keys[i].lo, keys[i].hi,
+                               keys[i].unit[0] ? " " : "", keys[i].unit);
+        set_field(p, &keys[i], value);
+        return CR_OK;
+    }
+    return cr_diag_set(d, CR_ENOTFOUND, "unknown model parameter \"%s\" (see cr_params_key)",
+                       key ? key : "");
 }
 
 const char *cr_params_key(int i, const char **source, const char **unit)

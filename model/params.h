@@ -102,4 +102,9 @@ const char *cr_params_key(int i, const char **source, const char **unit);
  * CR_ENOTFOUND for an unknown key. */
 cr_status cr_params_get(const cr_params *p, const char *key, double *out, cr_diag *d);
 
+/* Sets key in p to value, as a topology parameter with that key would.
+ * Errors: CR_ENOTFOUND for an unknown key, CR_EINVAL for a value outside the
+ * key's valid range (both with the key in d); p is unchanged then. */
+cr_status cr_params_set(cr_params *p, const char *key, double value, cr_diag *d);
+
 #endif

@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calibrate --nccl-tests (calibrate_nccl.h): coordinate descent of coll's
+ * prediction constants over a machine's nccl-tests rows. The fitted set is
+ * the one table below; when model/params.c renames or adds a key, adapt
+ * the table (tests/unit/test_calibrate_nccl.c checks that every key in it
+ * is one the model knows and that its range is inside the key's valid one).
+ */
+#include "calibrate_nccl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll.h"
+#include "dtype.h"
+#include "params.h"
+#include "rankset.h"
+
+#define R_BANDS_ALL (CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_LARGE)
+#define R_SCOPE_ALL (CR_CNF_R_INTRA | CR_CNF_R_NET)
+
+/* The fitted constants, in the order each sweep visits them: bandwidth
+ * (large messages, where latency is a small share) first, then the
+ * per-step latencies of one algorithm, protocol and link class (small
+ * messages), then what shapes the middle (LL's ceiling, LL128's
+ * efficiency), and last the fixed cost every collective shares: a key
+ * visited earlier absorbs what it can explain, so a fit on one collective
+ * moves the constants of that collective's algorithm before the ones its
+ * siblings share with it (their split is not identifiable from one
+ * collective at one rank count). Ranges: efficiencies from a fifth of
+ * the link to all of it; latency scales 0.05 - 20 x NCCL's tables; the
+ * fixed cost 0 - 60 us (nccl-tests on 8x H100 measures about 33 us for
+ * an 8 B allreduce, issue 14). */
+/* clang-format off */
+static const cr_cnf_key fit_keys[] = {
+    {"coll.eff.simple",         0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.nvls",           0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.pcie",           0.10, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.n2.ring.ar",         0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.n2.ring.agrs",       0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.net",            0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_NET},
+    {"coll.lat_x.nvls",         0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.hop_x.intra.ll",     0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_INTRA},
+    {"coll.hop_x.intra.ll128",  0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.hop_x.intra.simple", 0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.n2.lat_scale",       0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_INTRA},
+    {"coll.n2.lat_scale.ll128", 0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.n2.lat_scale.simple",0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.hop_x.net.ll",       0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_NET},
+    {"coll.hop_x.net.ll128",    0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.hop_x.net.simple",   0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.ll_max",             5e9,  1e12,   CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.eff.ll128",          0.20, 1.00,   CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.eff.ll",             0.10, 1.00,   CR_CNF_R_SMALL | CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.op_fixed",           0,    60e-6,  CR_CNF_R_SMALL | R_SCOPE_ALL},
+};
+/* clang-format on */
+#define N_FIT ((int)(sizeof fit_keys / sizeof fit_keys[0]))
+_Static_assert(sizeof fit_keys / sizeof fit_keys[0] <= CR_CNF_MAX_KEYS, "CR_CNF_MAX_KEYS");
+
+enum { SWEEPS = 3, GOLDEN_ITERS = 16, MIN_ROWS = 2 };
+
+const cr_cnf_key *cr_cnf_keys(int *n)
+{
+    *n = N_FIT;
+    return fit_keys;
+}
+
+cr_cnf_band cr_cnf_band_of(double bytes)
+{
+    const double mib = 1048576.0;
+    return bytes <= mib ? CR_CNF_SMALL : bytes <= 64 * mib ? CR_CNF_MID : CR_CNF_LARGE;
+}
+
+const char *cr_cnf_band_name(int band)
+{
+    static const char *const names[] = {"<=1MiB", "1-64MiB", ">64MiB", "all"};
+    return band >= 0 && band <= CR_CNF__BANDS ? names[band] : "?";
+}
+
+/* A row and what predicting it needs. */
+typedef struct {
+    int ctx;        /* index into cr_cnf.ctx */
+    cr_coll_req rq; /* as validate's eval_coll builds it */
+} row_t;
+
+struct cr_cnf {
+    const cr_topo *t;
+    char *ranks;     /* rank-set text, or NULL */
+    row_t *rows;     /* what predicting row i needs */
+    cr_cnf_row *pub; /* row i as the caller sees it */
+    size_t n, cap;
+    struct {
+        int n;
+        cr_coll_ctx *c;
+    } ctx[64];
+    int n_ctx;
+};
+
+cr_status cr_cnf_new(const cr_topo *t, const char *ranks, cr_cnf **out, cr_diag *d)
+{
+    *out = NULL;
+    cr_cnf *f = calloc(1, sizeof *f);
+    if (!f)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    f->t = t;
+    if (ranks && !(f->ranks = strdup(ranks))) {
+        free(f);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    *out = f;
+    return CR_OK;
+}
+
+void cr_cnf_free(cr_cnf *f)
+{
+    if (!f)
+        return;
+    for (int i = 0; i < f->n_ctx; i++)
+        cr_coll_ctx_free(f->ctx[i].c);
+    free(f->ranks);
+    free(f->rows);
+    free(f->pub);
+    free(f);
+}
+
+static void say(char *why, size_t size, const char *msg)
+{
+    if (why && size)
+        snprintf(why, size, "%s", msg);
+}
+
+static double num_or(const cr_vcase *c, const char *key, double def)
+{
+    double v;
+    return cr_vcase_num(c, key, &v, NULL) == CR_OK ? v : def;
+}
+
+static const char *str_or(const cr_vcase *c, const char *key, const char *def)
+{
+    const char *v = cr_vcase_get(c, key);
+    return v ? v : def;
+}
+
+/* The context of the rows of n ranks (built on first use); -1 with why
+ * when the rows cannot be predicted on this topology and rank set. */
+static cr_status ctx_for(cr_cnf *f, int n, int *idx, char *why, size_t why_size, cr_diag *d)
+{
+    *idx = -1;
+    for (int i = 0; i < f->n_ctx; i++)
+        if (f->ctx[i].n == n) {
+            *idx = i;
+            return CR_OK;
+        }
+    char buf[160];
+    if (n < 1 || n > f->t->n_gpus) {
+        snprintf(buf, sizeof buf,
+                 "%d ranks measured, topology %s has %d GPUs: use --topo with "
+                 "enough GPUs",
+                 n, f->t->name, f->t->n_gpus);
+        say(why, why_size, buf);
+        return CR_OK;
+    }
+    if (f->n_ctx >= (int)(sizeof f->ctx / sizeof f->ctx[0])) {
+        say(why, why_size, "more than 64 rank counts in the logs");
+        return CR_OK;
+    }
+    cr_rankset *rs = NULL;
+    cr_status st;
+    if (f->ranks) {
+        if ((st = cr_rankset_parse(f->ranks, f->t->n_gpus, &rs, d)) != CR_OK)
+            return st == CR_ENOMEM ? st : CR_EINVAL; /* the caller's rank set: d says why */
+        if (rs->n != n) {
+            snprintf(buf, sizeof buf, "--ranks has %d ranks, the case %d", rs->n, n);
+            say(why, why_size, buf);
+            cr_rankset_free(rs);
+            return CR_OK;
+        }
+    } else {
+        int *ids = malloc((size_t)n * sizeof *ids);
+        if (!ids)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        for (int i = 0; i < n; i++)
+            ids[i] = i;
+        st = cr_rankset_from_array(ids, n, f->t->n_gpus, &rs, d);
+        free(ids);
+        if (st != CR_OK)
+            return st;
+    }
+    cr_coll_ctx *c = NULL;
+    st = cr_coll_ctx_new(f->t, rs, &c, d);
+    cr_rankset_free(rs);
+    if (st != CR_OK)
+        return st;
+    f->ctx[f->n_ctx].n = n;
+    f->ctx[f->n_ctx].c = c;
+    *idx = f->n_ctx++;
+    return CR_OK;
+}
+
+/* Whether the context's ranks sit on two or more nodes. */
+static bool spans_nodes(const cr_topo *t, const cr_coll_ctx *c)
+{
+    const cr_rankset *rs = cr_coll_ctx_ranks(c);
+    int node0 = t->devs[t->gpus[rs->ranks[0]]].node;
+    for (int i = 1; i < rs->n; i++)
+        if (t->devs[t->gpus[rs->ranks[i]]].node != node0)
+            return true;
+    return false;
+}
+
+cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *why, size_t why_size,
+                     cr_diag *d)
+{
+    if (added)
+        *added = false;
+    say(why, why_size, "");
+    if (m->c.family != CR_VFAM_NCCL) {
+        say(why, why_size, "not an NCCL collective case");
+        return CR_OK;
+    }
+    double bytes, n;
+    cr_diag cd = {{0}};
+    if (cr_vcase_num(&m->c, "bytes", &bytes, &cd) != CR_OK ||
+        cr_vcase_num(&m->c, "nranks", &n, &cd) != CR_OK)
+        return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, cd.msg);
+    cr_coll coll;
+    if (cr_coll_parse(str_or(&m->c, "coll", "?"), &coll, &cd) != CR_OK)
+        return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, cd.msg);
+    if (!(n >= 1) || n > 1 << 20 || !(m->measured_s > 0)) {
+        say(why, why_size, "no rank count or no measured time");
+        return CR_OK;
+    }
+    int ci;
+    cr_status st = ctx_for(f, (int)n, &ci, why, why_size, d);
+    if (st != CR_OK || ci < 0)
+        return st;
+    /* the request as validate's eval_coll builds it for an nccl case:
+     * nccl-tests' first time column is the out-of-place call */
+    cr_coll_req rq = cr_coll_req_default(coll, bytes);
+    cr_dtype dt;
+    if (cr_dtype_parse(str_or(&m->c, "dtype", "fp32"), &dt, NULL) == CR_OK)
+        rq.dtype = dt;
+    rq.in_place = false;
+    if (num_or(&m->c, "rank", 0) < 0)
+        rq.ranks_per_process = (int)n;
+    rq.from_last_start = m->devices >= (int)n && n > 1;
+    const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");
+    if (strcmp(algo, "auto") && cr_algo_parse(algo, &rq.algo, NULL) != CR_OK)
+        rq.algo = CR_ALGO_AUTO;
+    if (strcmp(proto, "auto") && cr_proto_parse(proto, &rq.proto, NULL) != CR_OK)
+        rq.proto = CR_PROTO_AUTO;
+    cr_coll_ctx *c = f->ctx[ci].c;
+    cr_coll_result res;
+    memset(&res, 0, sizeof res);
+    st = cr_coll_eval(c, &rq, &res, &cd);
+    if (st == CR_EUNSUPPORTED || (st == CR_OK && !(res.pred.supported && res.pred.pred_s > 0))) {
+        char buf[200];
+        snprintf(buf, sizeof buf, "no prediction: %.150s",
+                 st != CR_OK       ? cd.msg
+                 : res.pred.why[0] ? res.pred.why
+                                   : "unsupported");
+        say(why, why_size, buf);
+        return CR_OK;
+    }
+    if (st != CR_OK)
+        return cr_diag_set(d, st, "%s: %s", m->source, cd.msg);
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        row_t *nr = realloc(f->rows, cap * sizeof *nr);
+        if (!nr)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        f->rows = nr;
+        cr_cnf_row *np = realloc(f->pub, cap * sizeof *np);
+        if (!np)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        f->pub = np;
+        f->cap = cap;
+    }
+    f->rows[f->n].ctx = ci;
+    f->rows[f->n].rq = rq;
+    cr_cnf_row *r = &f->pub[f->n++];
+    memset(r, 0, sizeof *r);
+    r->log = log;
+    r->bytes = bytes;
+    r->band = cr_cnf_band_of(bytes);
+    r->net = spans_nodes(f->t, c);
+    r->measured_s = m->measured_s;
+    r->bound_s = res.bound.bound_s;
+    r->violation = m->measured_s < res.bound.bound_s;
+    snprintf(r->source, sizeof r->source, "%s", m->source);
+    if (added)
+        *added = true;
+    return CR_OK;
+}
+
+const cr_cnf_row *cr_cnf_rows(const cr_cnf *f, size_t *n)
+{
+    *n = f->n;
+    return f->pub;
+}
+
+/* Sets key = v in every context. */
+static cr_status set_all(cr_cnf *f, const char *key, double v, cr_diag *d)
+{
+    for (int i = 0; i < f->n_ctx; i++) {
+        cr_status st = cr_coll_ctx_set_param(f->ctx[i].c, key, v, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}
+
+/* Sets every table key to vals[] (NULL: the shipped values, from the
+ * topology and the generation's defaults). */
+static cr_status set_values(cr_cnf *f, const double *vals, cr_diag *d)
+{
+    for (int k = 0; k < N_FIT; k++) {
+        double v;
+        if (vals) {
+            v = vals[k];
+        } else {
+            cr_params p;
+            cr_status st =
+                cr_params_for_topo(f->t, cr_coll_ctx_ranks(f->ctx[0].c)->ranks[0], &p, d);
+            if (st != CR_OK)
+                return st;
+            if (cr_params_get(&p, fit_keys[k].key, &v, NULL) != CR_OK)
+                return cr_diag_set(d, CR_EINVAL,
+                                   "calibrate_nccl.c's table names \"%s\", which model/params.c "
+                                   "does not know: edit the table",
+                                   fit_keys[k].key);
+        }
+        cr_status st = set_all(f, fit_keys[k].key, v, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}
+
+/* Prediction of row i under the contexts' current constants; NaN when
+ * the model gives none. */
+static double pred_row(cr_cnf *f, size_t i)
+{
+    const row_t *r = &f->rows[i];
+    cr_coll_pred p;
+    memset(&p, 0, sizeof p);
+    if (cr_coll_predict(f->ctx[r->ctx].c, &r->rq, &p, NULL) != CR_OK || !p.supported ||
+        !(p.pred_s > 0))
+        return NAN;
+    return p.pred_s;
+}
+
+cr_status cr_cnf_predict(cr_cnf *f, const cr_cnf_fit *fit, double *pred_s, cr_diag *d)
+{
+    if (f->n == 0)
+        return CR_OK;
+    double vals[CR_CNF_MAX_KEYS];
+    if (fit)
+        for (int k = 0; k < N_FIT; k++)
+            vals[k] = fit->k[k].after;
+    cr_status st = set_values(f, fit ? vals : NULL, d);
+    if (st != CR_OK)
+        return st;
+    for (size_t i = 0; i < f->n; i++) {
+        pred_s[i] = pred_row(f, i);
+        if (!isfinite(pred_s[i]))
+            return cr_diag_set(d, CR_EINVARIANT, "%s: no prediction with the fitted constants",
+                               f->pub[i].source);
+    }
+    return CR_OK;
+}
+
+/* Whether row r informs a key of row classes `mask`. */
+static bool informs(const cr_cnf_row *r, unsigned mask)
+{
+    return (mask & (1u << r->band)) && (mask & (r->net ? CR_CNF_R_NET : CR_CNF_R_INTRA));
+}
+
+/* Mean |ln(pred / measured)| over rows idx[0..n) with key k at v; +inf
+ * where a row has no prediction or v is refused. */
+static double objective(cr_cnf *f, int k, double v, const size_t *idx, size_t n, long *evals)
+{
+    if (set_all(f, fit_keys[k].key, v, NULL) != CR_OK)
+        return INFINITY;
+    double s = 0;
+    for (size_t j = 0; j < n; j++) {
+        double p = pred_row(f, idx[j]);
+        if (!isfinite(p))
+            return INFINITY;
+        s += fabs(log(p / f->pub[idx[j]].measured_s));
+    }
+    *evals += (long)n;
+    return s / (double)n;
+}
+
+/* Grid coordinate: log-spaced when the range spans more than a decade
+ * above zero, linear otherwise. */
+static bool log_grid(const cr_cnf_key *k)
+{
+    return k->lo > 0 && k->hi / k->lo > 10;
+}
+
+static double from_u(const cr_cnf_key *k, double u)
+{
+    return log_grid(k) ? exp(u) : u;
+}
+
+static double to_u(const cr_cnf_key *k, double v)
+{
+    return log_grid(k) ? log(v) : v;
+}
+
+/* One key's step of the descent: the grid, then golden section around its
+ * best point. Returns the best value seen (cur when nothing beats it). */
+static double fit_one(cr_cnf *f, int k, double cur, const size_t *idx, size_t n, bool *informed,
+                      long *evals)
+{
+    const cr_cnf_key *key = &fit_keys[k];
+    double u_lo = to_u(key, key->lo), u_hi = to_u(key, key->hi);
+    double gu[CR_CNF_GRID], go[CR_CNF_GRID];
+    double best_v = cur, best_o = objective(f, k, cur, idx, n, evals);
+    double omin = best_o, omax = best_o;
+    int gi = -1;
+    double g_best = INFINITY;
+    for (int i = 0; i < CR_CNF_GRID; i++) {
+        gu[i] = u_lo + (u_hi - u_lo) * i / (CR_CNF_GRID - 1);
+        go[i] = objective(f, k, from_u(key, gu[i]), idx, n, evals);
+        if (go[i] < g_best) {
+            g_best = go[i];
+            gi = i;
+        }
+        if (isfinite(go[i])) {
+            omin = fmin(omin, go[i]);
+            omax = fmax(omax, go[i]);
+        }
+    }
+    /* flat: these rows' predictions do not depend on the key */
+    *informed = isfinite(omin) && omax - omin > 1e-9;
+    if (!*informed || gi < 0)
+        return cur;
+    double a = gu[gi > 0 ? gi - 1 : 0], b = gu[gi < CR_CNF_GRID - 1 ? gi + 1 : gi];
+    const double r = 0.6180339887498949;
+    double c1 = b - r * (b - a), c2 = a + r * (b - a);
+    double o1 = objective(f, k, from_u(key, c1), idx, n, evals);
+    double o2 = objective(f, k, from_u(key, c2), idx, n, evals);
+    double cand_u = gu[gi], cand_o = g_best;
+    for (int it = 0; it < GOLDEN_ITERS; it++) {
+        if (o1 <= o2) {
+            b = c2;
+            c2 = c1;
+            o2 = o1;
+            c1 = b - r * (b - a);
+            o1 = objective(f, k, from_u(key, c1), idx, n, evals);
+        } else {
+            a = c1;
+            c1 = c2;
+            o1 = o2;
+            c2 = a + r * (b - a);
+            o2 = objective(f, k, from_u(key, c2), idx, n, evals);
+        }
+        if (o1 < cand_o) {
+            cand_o = o1;
+            cand_u = c1;
+        }
+        if (o2 < cand_o) {
+            cand_o = o2;
+            cand_u = c2;
+        }
+    }
+    /* keep the current value unless the search found a clearly better one:
+     * a plateau does not drift */
+    if (cand_o < best_o - 1e-6) {
+        best_v = from_u(key, cand_u);
+        best_o = cand_o;
+    }
+    (void)best_o;
+    return best_v;
+}
+
+static double mean_abs_log(cr_cnf *f, const size_t *idx, size_t n)
+{
+    double s = 0;
+    for (size_t j = 0; j < n; j++)
+        s += fabs(log(pred_row(f, idx[j]) / f->pub[idx[j]].measured_s));
+    return n ? s / (double)n : 0;
+}
+
+cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit *out, cr_diag *d)
+{
+    size_t *all = NULL, *sub = NULL;
+    memset(out, 0, sizeof *out);
+    out->n_keys = N_FIT;
+    for (int k = 0; k < N_FIT; k++)
+        out->k[k].key = fit_keys[k].key;
+    if (f->n == 0 || f->n_ctx == 0)
+        return CR_OK;
+    cr_status st = set_values(f, NULL, d);
+    if (st != CR_OK)
+        return st;
+    /* the shipped values, from the first context (every context has the same) */
+    {
+        cr_params p;
+        if ((st = cr_params_for_topo(f->t, cr_coll_ctx_ranks(f->ctx[0].c)->ranks[0], &p, d)) !=
+            CR_OK)
+            return st;
+        for (int k = 0; k < N_FIT; k++) {
+            cr_params_get(&p, fit_keys[k].key, &out->k[k].before, NULL);
+            out->k[k].after = out->k[k].before;
+        }
+    }
+    all = calloc(f->n, sizeof *all);
+    sub = calloc(f->n, sizeof *sub);
+    if (!all || !sub) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    size_t n_all = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const cr_cnf_row *r = &f->pub[i];
+        if (r->log >= 0 && r->log < n_logs && use_log[r->log] && !r->violation)
+            all[n_all++] = i;
+    }
+    out->rows = (int)n_all;
+    out->obj_before = mean_abs_log(f, all, n_all);
+    for (int sweep = 0; sweep < SWEEPS && n_all; sweep++) {
+        for (int k = 0; k < N_FIT; k++) {
+            size_t n_sub = 0;
+            for (size_t j = 0; j < n_all; j++)
+                if (informs(&f->pub[all[j]], fit_keys[k].rows))
+                    sub[n_sub++] = all[j];
+            out->k[k].rows = (int)n_sub;
+            double cur = out->k[k].after;
+            if (n_sub >= MIN_ROWS) {
+                bool informed = false;
+                double v = fit_one(f, k, cur, sub, n_sub, &informed, &out->evals);
+                if (informed) {
+                    out->k[k].fitted = true;
+                    out->k[k].after = v;
+                }
+            }
+            if ((st = set_all(f, fit_keys[k].key, out->k[k].after, d)) != CR_OK)
+                goto out;
+        }
+    }
+    out->obj_after = mean_abs_log(f, all, n_all);
+out:
+    free(all);
+    free(sub);
+    return st;
+}
+
+static double median_of(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    (void)cr_validate_percentile(v, n, 50); /* sorts v */
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, int n_logs,
+                       cr_cnf_stat out[CR_CNF__BANDS + 1])
+{
+    double *e = malloc((f->n ? f->n : 1) * sizeof *e);
+    if (!e)
+        return CR_ENOMEM;
+    for (int b = 0; b <= CR_CNF__BANDS; b++) {
+        size_t ne = 0;
+        for (size_t i = 0; i < f->n; i++) {
+            const cr_cnf_row *r = &f->pub[i];
+            if ((logs && (r->log < 0 || r->log >= n_logs || !logs[r->log])) ||
+                (b < CR_CNF__BANDS && (int)r->band != b))
+                continue;
+            e[ne++] = fabs(pred_s[i] - r->measured_s) / r->measured_s * 100;
+        }
+        out[b].rows = (int)ne;
+        out[b].median_pct = median_of(e, ne);
+        out[b].p90_pct = cr_validate_percentile(e, ne, 90);
+    }
+    free(e);
+    return CR_OK;
+}
+
+cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source)
+{
+    for (int k = 0; k < fit->n_keys; k++)
+        if (fit->k[k].fitted && cr_topo_set_param(t, fit->k[k].key, fit->k[k].after, source))
+            return CR_ENOMEM;
+    return CR_OK;
+}

@@ -137,8 +137,12 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
         r->baseline_comm_s * 1e6, "baseline_launch_us", r->baseline_launch_s * 1e6,
         "baseline_kernels", r->baseline_kernels, "pred_us", r->pred_s * 1e6, "schedule",
         r->schedule, "why", r->why, "headroom", r->headroom, "comm", comm);
-    if (o)
+    if (o) {
         json_object_set_new(o, "attainable_us", json_real(r->attainable_s * 1e6));
+        json_object_set_new(o, "t_hbm_cold_us", json_real(r->t_hbm_cold_s * 1e6));
+        json_object_set_new(o, "bound_cold_us", json_real(r->bound_cold_s * 1e6));
+        json_object_set_new(o, "binding_cold", json_string(r->binding_cold));
+    }
     if (o && r->has_overlap) {
         json_object_set_new(o, "intra_sm", sched_json(&r->intra));
         json_object_set_new(o, "inter_sm", sched_json(&r->inter));

@@ -36,6 +36,7 @@ static const char *const calibrate_help =
     "Measures this machine's GPU 0 and writes topology BASE (default hgx-h200-8; use the\n"
     "one that describes this machine, e.g. h200-1) with measured ceilings beside the\n"
     "peaks: <measured hbm-bw> (best HBM stream kernel, bytes read plus written),\n"
+    "<measured l2-bw> (best warm stream kernel of 32 MiB or less: the L2),\n"
     "<measured-flops> per dtype (best cuBLASLt GEMM), and the parameters of the\n"
     "single-GPU predictions (typical figures): ops.hbm.{eff,read_eff,write_eff,turn,\n"
     "read_lat}, ops.kernel.fixed, ops.gemm.mem_eff, ops.ce.d2d_eff, ops.pcie.eff,\n"
@@ -684,6 +685,7 @@ int cli_cmd_calibrate(int argc, char **argv)
         json_object_set_new(o, "topology", json_string(t->name));
         json_object_set_new(o, "cases_used", json_integer(cal.n_used));
         json_object_set_new(o, "hbm_Bps", json_real(cal.hbm_Bps));
+        json_object_set_new(o, "l2_Bps", json_real(cal.l2_Bps));
         for (int dt = 0; dt < CR_DT__COUNT; dt++)
             if (cal.flops[dt] > 0)
                 json_object_set_new(fl, cr_dtype_name((cr_dtype)dt), json_real(cal.flops[dt]));
@@ -733,6 +735,9 @@ int cli_cmd_calibrate(int argc, char **argv)
         if (cal.hbm_Bps > 0)
             printf("  %-20s %11.1f GB/s %9.1f GB/s\n", "hbm", cal.hbm_Bps / 1e9,
                    g ? g->hbm_Bps / 1e9 : 0);
+        if (cal.l2_Bps > 0)
+            printf("  %-20s %11.1f GB/s %9.1f GB/s\n", "l2", cal.l2_Bps / 1e9,
+                   g ? g->l2_Bps / 1e9 : 0);
         for (int dt = 0; dt < CR_DT__COUNT; dt++)
             if (cal.flops[dt] > 0)
                 printf("  %-20s %8.1f TFLOP/s %6.1f TFLOP/s\n", cr_dtype_name((cr_dtype)dt),

@@ -91,11 +91,12 @@ static json_t *rows_json(const cr_topo *t, const cr_suite *s, const cr_op_row *r
         ok++;
         json_array_append_new(
             arr,
-            json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s}", "name",
-                      r->name, "category", r->category, "op", r->op, "ranks", r->ranks, "flops",
-                      r->flops, "hbm_bytes", r->hbm_bytes, "comm_bytes", r->comm_bytes, "bound_us",
-                      r->bound_us, "baseline_us", r->baseline_us, "pred_us", r->pred_us, "headroom",
-                      r->headroom, "binding", r->binding, "schedule", r->schedule));
+            json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s}",
+                      "name", r->name, "category", r->category, "op", r->op, "ranks", r->ranks,
+                      "flops", r->flops, "hbm_bytes", r->hbm_bytes, "comm_bytes", r->comm_bytes,
+                      "bound_us", r->bound_us, "bound_cold_us", r->bound_cold_us, "baseline_us",
+                      r->baseline_us, "pred_us", r->pred_us, "headroom", r->headroom, "binding",
+                      r->binding, "schedule", r->schedule));
     }
     return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "suite", s->name, "topo", t->name,
                      "problems", n, "evaluated", ok, "rows", arr, "skipped", skipped);
@@ -107,11 +108,11 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
            t->n_gpus == 1 ? "" : "s");
     if (s->description)
         printf("# %s\n", s->description);
-    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "name", "category",
-           "op", "ranks", "flops", "hbm_bytes", "comm_bytes", "bound", "baseline", "pred",
-           "headroom", "schedule", "binding");
-    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %8s %-9s %s\n", "", "", "", "",
-           "(FLOP)", "(B)", "(B)", "(us)", "(us)", "(us)", "(x)", "", "");
+    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %10s %8s %-9s %s\n", "name",
+           "category", "op", "ranks", "flops", "hbm_bytes", "comm_bytes", "bound", "bound_cold",
+           "baseline", "pred", "headroom", "schedule", "binding");
+    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %10s %8s %-9s %s\n", "", "", "",
+           "", "(FLOP)", "(B)", "(B)", "(us)", "(us)", "(us)", "(us)", "(x)", "", "");
     int skipped = 0;
     for (int i = 0; i < n; i++) {
         const cr_op_row *r = &rows[i];
@@ -119,10 +120,11 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             skipped++;
             continue;
         }
-        printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g "
+        printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g %10.4g "
                "%8.3g %-9s %s\n",
                r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
-               r->bound_us, r->baseline_us, r->pred_us, r->headroom, r->schedule, r->binding);
+               r->bound_us, r->bound_cold_us, r->baseline_us, r->pred_us, r->headroom, r->schedule,
+               r->binding);
     }
     printf("# %d problems, %d evaluated, %d skipped\n", n, n - skipped, skipped);
     for (int i = 0; i < n; i++)

@@ -324,6 +324,11 @@ int cli_cmd_validate(int argc, char **argv)
             json_object_set_new(c, "samples", json_integer(m->samples));
             json_object_set_new(c, "bound_us",
                                 r->has_bound ? json_real(us(r->bound_s)) : json_null());
+            json_object_set_new(c, "bound_cold_us",
+                                r->has_bound ? json_real(us(r->bound_cold_s)) : json_null());
+            json_object_set_new(c, "pct_of_roofline_cold",
+                                r->has_bound ? json_real(r->pct_of_roofline_cold) : json_null());
+            json_object_set_new(c, "cache_resident", json_boolean(r->cache_resident));
             json_object_set_new(c, "attainable_us",
                                 r->attainable_s > 0 ? json_real(us(r->attainable_s)) : json_null());
             json_object_set_new(c, "pred_us", r->has_pred ? json_real(us(r->pred_s)) : json_null());
@@ -398,18 +403,21 @@ int cli_cmd_validate(int argc, char **argv)
                    "every rank's trace)\n",
                    mi.rank_alone);
         if (!summary_only) {
-            printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s\n", "family", "case",
-                   "bound", "attain", "pred", "measured", "roof", "err", "binding", "impl",
-                   "source");
-            printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s\n", "", "", "us", "us",
-                   "us", "us", "%", "%", "", "", "");
+            printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s %s %s\n", "family",
+                   "case", "bound", "attain", "pred", "measured", "roof", "err", "binding", "impl",
+                   "source", "bound_cold", "roof_cold");
+            printf("# %-6s %-30s %11s %11s %11s %11s %7s %8s %-22s %-22s %s %s %s\n", "", "", "us",
+                   "us", "us", "us", "%", "%", "", "", "", "us", "%");
             for (size_t i = 0; i < l.n; i++) {
                 const cr_vmeas *m = &l.v[i];
                 const cr_vresult *r = &res[i];
-                char b[16] = "-", a[16] = "-", p[16] = "-", rf[16] = "-", e[16] = "-";
+                char b[16] = "-", bc[16] = "-", a[16] = "-", p[16] = "-", rf[16] = "-",
+                     rfc[16] = "-", e[16] = "-";
                 if (r->has_bound) {
                     snprintf(b, sizeof b, "%.3f", us(r->bound_s));
+                    snprintf(bc, sizeof bc, "%.3f", us(r->bound_cold_s));
                     snprintf(rf, sizeof rf, "%.1f", r->pct_of_roofline);
+                    snprintf(rfc, sizeof rfc, "%.1f", r->pct_of_roofline_cold);
                 }
                 if (r->attainable_s > 0)
                     snprintf(a, sizeof a, "%.3f", us(r->attainable_s));
@@ -422,11 +430,16 @@ int cli_cmd_validate(int argc, char **argv)
                 for (char *q = lab; *q; q++)
                     if (*q == ' ')
                         *q = '_';
-                printf("  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s%s%s%s%s%s\n",
-                       cr_vfam_name(m->c.family), lab, b, a, p, us(m->measured_s), rf, e,
-                       r->binding[0] ? r->binding : "-", r->impl[0] ? r->impl : "-", m->source,
-                       r->violation ? "  VIOLATION" : "", r->note[0] || m->note[0] ? "  # " : "",
-                       m->note, m->note[0] && r->note[0] ? "; " : "", r->note);
+                printf(
+                    "  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s %s %s%s%s%s%s%s\n",
+                    cr_vfam_name(m->c.family), lab, b, a, p, us(m->measured_s), rf, e,
+                    r->binding[0] ? r->binding : "-", r->impl[0] ? r->impl : "-", m->source, bc,
+                    rfc,
+                    r->violation        ? "  VIOLATION"
+                    : r->cache_resident ? "  cache-resident"
+                                        : "",
+                    r->note[0] || m->note[0] ? "  # " : "", m->note,
+                    m->note[0] && r->note[0] ? "; " : "", r->note);
             }
         }
         printf("#\n# summary per family (|err| over the cases with a prediction)\n");

@@ -279,6 +279,7 @@ static void usage(FILE *f)
 {
     fputs("usage: crbench FAMILY... [--quick] [--max-bytes N] [--min-bytes N] [--device D]\n"
           "               [--target-ms T] [--seed S] [--colls LIST] [--budget-s S] [--list]\n"
+          "               [--cache cold|warm|both]\n"
           "families: hbm ce mech gemm launch nccl p2p fused all (all: every one but fused)\n"
           "  --quick       fewer sizes (smoke test)\n"
           "  --max-bytes   largest buffer per family (default: each family's own, up to 8 GiB)\n"
@@ -288,6 +289,9 @@ static void usage(FILE *f)
           "  --colls       nccl: comma-separated collectives (default all: allreduce,allgather,\n"
           "                reducescatter,alltoall,broadcast,reduce,sendrecv)\n"
           "  --budget-s    nccl, fused: start no case after S seconds (the rest is skipped)\n"
+          "  --cache       hbm: cold (default; buffer sets rotate over > 512 MiB so every\n"
+          "                iteration starts out of the L2), warm (one set back to back: what\n"
+          "                fits stays in the L2), or both\n"
           "  --list        print the NVTX range names that would run; touch no GPU\n"
           "  --gpus N      with --list: nccl's names as one process driving N GPUs (default 1;\n"
           "                under torchrun/mpirun WORLD_SIZE and RANK say it)\n"
@@ -329,6 +333,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.target_s = 0.030;
     o.min_bytes = 1024;
+    o.cache = 1;
     o.seed = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull;
     const char *fam[16];
     int nfam = 0;
@@ -356,6 +361,13 @@ int main(int argc, char **argv)
             o.budget_s = parse_num(argv[++i], a);
         } else if (!strcmp(a, "--gpus") && more) {
             o.gpus = (int)parse_num(argv[++i], a);
+        } else if (!strcmp(a, "--cache") && more) {
+            const char *v = argv[++i];
+            o.cache = !strcmp(v, "cold") ? 1 : !strcmp(v, "warm") ? 2 : !strcmp(v, "both") ? 3 : 0;
+            if (!o.cache) {
+                fprintf(stderr, "crbench: --cache \"%s\": expected cold, warm or both\n", v);
+                return 2;
+            }
         } else if (!strcmp(a, "--seed") && more) {
             o.seed = (uint64_t)parse_num(argv[++i], a);
         } else if (a[0] == '-') {
@@ -413,9 +425,9 @@ int main(int argc, char **argv)
         }
         CK(cudaSetDevice(o.device));
         CK(cudaFree(0));
-        printf("# crbench on %s (%d SMs, %.1f GiB), seed %llu\n", cr_props()->name,
+        printf("# crbench on %s (%d SMs, %.1f GiB, L2 %.1f MiB), seed %llu\n", cr_props()->name,
                cr_props()->multiProcessorCount, (double)cr_props()->totalGlobalMem / 1073741824.0,
-               (unsigned long long)o.seed);
+               (double)cr_props()->l2CacheSize / 1048576.0, (unsigned long long)o.seed);
         printf("# %-5s %-52s %12s %10s %-8s %s\n", "family", "case", "median", "rate", "unit",
                "check");
         printf("# %-5s %-52s %12s %10s %-8s %s\n", "", "", "us", "", "", "");

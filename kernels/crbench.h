@@ -58,6 +58,8 @@ struct cr_opts {
     const char *colls; /* nccl: comma-separated collectives to run (NULL: all) */
     double budget_s;   /* nccl, fused: start no new case after this many seconds (0: none) */
     int gpus;          /* --list: name nccl's cases as one process on this many GPUs (0: 1) */
+    int cache;         /* hbm: 1 cold (rotating sets, the default), 2 warm (one set, back to
+                          back: the data stays in L2 between iterations), 3 both */
 };
 
 /* 1 when o->budget_s is set and that many seconds have passed since crbench

@@ -33,6 +33,7 @@ void cr_cuts_free(cr_cuts *c)
     free(c->member_cut);
     free(c->hbm_Bps);
     free(c->l2_bytes);
+    free(c->gspec);
     free(c->lat0_s);
     free(c->lat0_peer_s);
     free(c);
@@ -601,11 +602,12 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->member_cut = malloc((size_t)n * CR_CUT__COUNT * sizeof *c->member_cut);
         c->hbm_Bps = malloc((size_t)n * sizeof *c->hbm_Bps);
         c->l2_bytes = malloc((size_t)n * sizeof *c->l2_bytes);
+        c->gspec = calloc((size_t)n, sizeof *c->gspec);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
         c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
-        !c->hbm_Bps || !c->l2_bytes || !c->lat0_s || !c->lat0_peer_s) {
+        !c->hbm_Bps || !c->l2_bytes || !c->gspec || !c->lat0_s || !c->lat0_peer_s) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }
@@ -624,6 +626,8 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         const cr_gpu_spec *gs = cr_topo_gpu_spec(topo, ranks->ranks[i]);
         c->hbm_Bps[i] = gs && gs->hbm_Bps > 0 ? gs->hbm_Bps : HUGE_VAL;
         c->l2_bytes[i] = gs && gs->l2_bytes > 0 ? gs->l2_bytes : 0;
+        if (gs)
+            c->gspec[i] = *gs;
     }
 
     /* One GPU's ports. */
@@ -844,6 +848,36 @@ void cr_cut_forced_bytes(cr_coll coll, double S, int n, int k, bool root_inside,
     *in_b = i;
 }
 
+double cr_mem_floor_s(const cr_gpu_spec *g, double bytes, bool cold, double hbm_Bps,
+                      const char **level)
+{
+    double hb = hbm_Bps > 0 ? hbm_Bps : g && g->hbm_Bps > 0 ? g->hbm_Bps : HUGE_VAL;
+    const char *lv = "hbm";
+    if (!(bytes > 0)) {
+        if (level)
+            *level = lv;
+        return 0;
+    }
+    if (cold || !g) {
+        if (level)
+            *level = lv;
+        return bytes / hb;
+    }
+    double l2 = g->l2_bytes > 0 ? g->l2_bytes : 0, llc = g->llc_bytes > 0 ? g->llc_bytes : 0;
+    double t = fmax(0, bytes - l2 - llc) / hb;
+    if (g->llc_Bps > 0 && fmax(0, bytes - l2) / g->llc_Bps > t) {
+        t = fmax(0, bytes - l2) / g->llc_Bps;
+        lv = "llc";
+    }
+    if (g->l2_Bps > 0 && bytes / g->l2_Bps > t) {
+        t = bytes / g->l2_Bps;
+        lv = "l2";
+    }
+    if (level)
+        *level = lv;
+    return t;
+}
+
 double cr_coll_hbm_bytes(cr_coll coll, double S, int n, bool root)
 {
     double nn = n > 0 ? n : 1;
@@ -1002,28 +1036,40 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
         out->in_network = c->reducer && rq->in_network && !c->agg_ok[CR_CUT_GPU];
     }
 
-    /* HBM: the worst rank. */
+    /* Memory: the worst rank. What the rank's caches can hold may have
+     * stayed there since the previous call (nccl-tests and crbench reuse
+     * their buffers): the warm floor of cr_mem_floor_s, its L2 (or
+     * Infinity Cache) term where the model has that bandwidth. */
     {
         double worst = 0, wb = 0, wc = 0;
         int wi = -1;
+        const char *wl = "hbm";
         for (int i = 0; i < n; i++) {
-            /* what the rank's L2 can hold may have stayed there since the
-             * previous call (nccl-tests and crbench reuse their buffers) */
-            double hb =
-                fmax(0, cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root) - c->l2_bytes[i]);
+            double tot = cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root);
             double cap = hbm_Bps ? hbm_Bps[i] : c->hbm_Bps[i];
-            double tm = hb / cap;
+            const char *lv = "hbm";
+            double tm = cr_mem_floor_s(&c->gspec[i], tot, false, cap, &lv);
             if (tm > worst) {
                 worst = tm;
-                wb = hb;
-                wc = cap;
+                wl = lv;
                 wi = i;
+                const cr_gpu_spec *g = &c->gspec[i];
+                if (strcmp(lv, "l2") == 0) {
+                    wb = tot;
+                    wc = g->l2_Bps;
+                } else if (strcmp(lv, "llc") == 0) {
+                    wb = fmax(0, tot - c->l2_bytes[i]);
+                    wc = g->llc_Bps;
+                } else {
+                    wb = fmax(0, tot - c->l2_bytes[i] - (g->llc_bytes > 0 ? g->llc_bytes : 0));
+                    wc = cap;
+                }
             }
         }
         if (wi >= 0) {
             char where[48];
             snprintf(where, sizeof where, "rank %d", wi);
-            put_term(out, "hbm", where, wb, wc, 0);
+            put_term(out, wl, where, wb, wc, 0);
         }
     }
 

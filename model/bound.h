@@ -64,6 +64,8 @@ typedef struct {
                                        argument then holds for bytes into groups only */
     double *hbm_Bps;                /* [i]: HBM bandwidth of communicator rank i */
     double *l2_bytes;               /* [i]: its L2 capacity (bytes that may stay on chip) */
+    cr_gpu_spec *gspec;             /* [i]: its GPU model's figures (strings borrowed from the
+                                       topology; zeroed where the rank has none) */
     double lat_cut_s;               /* latency any byte crossing a GPU's ports still needs */
     double *lat0_s;                 /* [i]: path latency from rank 0 to rank i */
     double lat_ecc0_s;              /* max over i of lat0_s[i] */
@@ -97,6 +99,20 @@ void cr_cut_forced_bytes(cr_coll coll, double bytes, int n, int k, bool root_ins
  * collective (doc/bounds.md 1.8). The bound subtracts what the rank's L2
  * can hold (data left there by the previous call need not touch HBM). */
 double cr_coll_hbm_bytes(cr_coll coll, double bytes, int n, bool root);
+
+/* The memory term of a bound: the least time to read plus write `bytes`
+ * (distinct data, counted as the HBM traffic of a cold run) on GPU model g
+ * (doc/bounds.md 1.4, warm and cold).
+ *   cold: bytes / HBM peak (every byte starts in, or must reach, HBM);
+ *   warm: up to the caches' capacity may stay on chip between iterations,
+ *         so max over levels of (bytes not held by the levels above it) /
+ *         (that level's bandwidth): bytes / l2_Bps, (bytes - l2) / llc_Bps,
+ *         (bytes - l2 - llc) / hbm_Bps; a level of unknown bandwidth gives
+ *         no term (loose but true).
+ * hbm_Bps overrides g's HBM bandwidth when > 0 (measured ceilings). *level
+ * (optional) names the level that sets it: "hbm", "l2" or "llc". */
+double cr_mem_floor_s(const cr_gpu_spec *g, double bytes, bool cold, double hbm_Bps,
+                      const char **level);
 
 /* Evaluates the bound (see coll.h cr_coll_bound). rq->bytes must be finite
  * and >= 0, rq->root in range (checked by the caller). */

@@ -17,6 +17,33 @@
 #define GB 1e9
 #define MiB 1048576.0
 
+/* L2 bandwidth: bytes read plus written per second that the L2 can serve
+ * at most (doc/bounds.md 1.4, warm and cold). The A100 whitepaper gives L2
+ * read bandwidth per clock (5120 B/clk, against 2048 B/clk for V100: "2.3x"
+ * at the two boost clocks); writes are taken to have a path no wider, so
+ * the ceiling is twice the read figure at the boost clock. NVIDIA publishes
+ * no Hopper figure: Hopper takes the A100's width per clock (the widest
+ * NVIDIA has published) at its own boost clock, 20.3 TB/s on an SXM part,
+ * 3.1x the fastest L2-resident kernel measured on the H200 (6.5 TB/s,
+ * traces/h200-1/cache-2026-12-02) and above the published Hopper L2
+ * microbenchmarks (Chips and Cheese, "Nvidia's H100: Funny L2, and Tons of
+ * Bandwidth", 2023, H100 PCIe). An assumption, not a datasheet figure: a
+ * kernel measured faster than it is reported impossible, and the figure
+ * must then rise. 0 = unknown (the warm bound then lets what fits in the
+ * L2 cost nothing: loose but true). */
+#define V100_L2_BPS (2 * 2048 * 1.53e9)         /* 6.27 TB/s */
+#define A100_L2_BPS (2 * 5120 * 1.41e9)         /* 14.4 TB/s */
+#define HOPPER_L2_BPS (2 * 5120 * 1.98e9)       /* 20.3 TB/s, SXM boost 1.98 GHz */
+#define HOPPER_PCIE_L2_BPS (2 * 5120 * 1.755e9) /* 18.0 TB/s, PCIe boost 1.755 GHz */
+/* Blackwell and Ada: the same rule, unverified like the L2 sizes beside
+ * them (B200 boost clock 1.965 GHz third-party; L40S/L40 2.52 GHz from the
+ * Ada whitepaper's AD102 boost). */
+#define B200_L2_BPS (2 * 5120 * 1.965e9) /* 20.1 TB/s */
+#define ADA_L2_BPS (2 * 5120 * 2.52e9)   /* 25.8 TB/s */
+/* MI300X L2: 4 MB per XCD, 16 channels of 128 B/clk each (CDNA 3
+ * whitepaper), 8 XCDs at 2.1 GHz, doubled for writes: 68.8 TB/s. */
+#define MI300X_L2_BPS (2 * 8 * 16 * 128 * 2.1e9)
+
 /* NVLink per-link, per-direction figures. */
 #define NVLINK2_BPS 25e9 /* V100 whitepaper: 6 links, 300 GB/s bidirectional */
 #define NVLINK3_BPS 25e9 /* A100 whitepaper: 12 links, 600 GB/s bidirectional */
@@ -36,6 +63,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 16 * GB,
         .hbm_Bps = 900 * GB, /* V100 datasheet */
         .l2_bytes = 6 * MiB, /* V100 whitepaper */
+        .l2_Bps = V100_L2_BPS,
         .sms = 80,
         .clock_hz = 1.53e9, /* V100 whitepaper, SXM2 boost */
         .scaleup_links = 6,
@@ -53,6 +81,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 32 * GB,
         .hbm_Bps = 900 * GB, /* V100 datasheet */
         .l2_bytes = 6 * MiB,
+        .l2_Bps = V100_L2_BPS,
         .sms = 80,
         .clock_hz = 1.53e9,
         .scaleup_links = 6,
@@ -75,6 +104,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 40 * GB,
         .hbm_Bps = 1555 * GB, /* A100 datasheet, 40GB SXM */
         .l2_bytes = 40 * MiB, /* A100 whitepaper */
+        .l2_Bps = A100_L2_BPS,
         .sms = 108,
         .clock_hz = 1.41e9, /* A100 whitepaper */
         .scaleup_links = 12,
@@ -97,6 +127,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 80 * GB,
         .hbm_Bps = 2039 * GB, /* A100 datasheet, 80GB SXM */
         .l2_bytes = 40 * MiB,
+        .l2_Bps = A100_L2_BPS,
         .sms = 108,
         .clock_hz = 1.41e9,
         .scaleup_links = 12,
@@ -119,6 +150,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 40 * GB,
         .hbm_Bps = 1555 * GB, /* A100 datasheet, 40GB PCIe */
         .l2_bytes = 40 * MiB,
+        .l2_Bps = A100_L2_BPS,
         .sms = 108,
         .clock_hz = 1.41e9,
         .scaleup_links = 12,
@@ -142,6 +174,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 80 * GB,
         .hbm_Bps = 1935 * GB, /* A100 datasheet, 80GB PCIe */
         .l2_bytes = 40 * MiB,
+        .l2_Bps = A100_L2_BPS,
         .sms = 108,
         .clock_hz = 1.41e9,
         .scaleup_links = 12,
@@ -166,7 +199,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 80 * GB,
         .hbm_Bps = 3350 * GB, /* H100 datasheet, SXM */
         .l2_bytes = 50 * MiB, /* Hopper whitepaper */
-        .sms = 132,           /* Hopper whitepaper, H100 SXM5 */
+        .l2_Bps = HOPPER_L2_BPS,
+        .sms = 132, /* Hopper whitepaper, H100 SXM5 */
         .scaleup_links = 18,
         .scaleup_link_Bps = NVLINK4_BPS,
         .scaleup_source = "NVIDIA Hopper whitepaper: 18 NVLink4 links, 25 GB/s per direction each",
@@ -188,6 +222,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 94 * GB,
         .hbm_Bps = 3350 * GB, /* unverified: taken as H100 SXM 80GB */
         .l2_bytes = 50 * MiB,
+        .l2_Bps = HOPPER_L2_BPS,
         .sms = 132,
         .scaleup_links = 18,
         .scaleup_link_Bps = NVLINK4_BPS,
@@ -211,6 +246,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 80 * GB,
         .hbm_Bps = 2000 * GB, /* H100 datasheet, PCIe */
         .l2_bytes = 50 * MiB,
+        .l2_Bps = HOPPER_PCIE_L2_BPS,
         .sms = 114, /* Hopper whitepaper, H100 PCIe */
         .scaleup_links = 12,
         .scaleup_link_Bps = NVLINK4_BPS,
@@ -233,14 +269,16 @@ static const cr_gpu_catalog_entry catalog[] = {
                        [CR_DT_INT8] = 1979 * T}, /* 3958 TOPS with sparsity */
         .hbm_bytes = 141 * GB,
         .hbm_Bps = 4800 * GB, /* H200 datasheet */
-        .l2_bytes = 50 * MiB, /* same GH100 die as H100 (Hopper whitepaper) */
+        /* cudaDeviceProp.l2CacheSize 62914560 on the H200 (traces/README.md) */
+        .l2_bytes = 60 * MiB,
+        .l2_Bps = HOPPER_L2_BPS,
         .sms = 132,
         .scaleup_links = 18,
         .scaleup_link_Bps = NVLINK4_BPS,
         .scaleup_source = "NVIDIA H200 datasheet: NVLink 900 GB/s bidirectional (18 NVLink4 "
                           "links, 25 GB/s per direction each, Hopper whitepaper)",
-        .source = "NVIDIA H200 Tensor Core GPU datasheet (SXM); SMs and L2 as H100 SXM (Hopper "
-                  "whitepaper)",
+        .source = "NVIDIA H200 Tensor Core GPU datasheet (SXM); SMs as H100 SXM (Hopper "
+                  "whitepaper); L2 60 MiB as the device reports it (cudaDeviceProp)",
     },
     {
         .name = "B200",
@@ -259,7 +297,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 180 * GB,                  /* HGX B200: 1.44 TB for 8 GPUs */
         .hbm_Bps = 8000 * GB,                   /* HGX B200 page */
         .l2_bytes = 126 * MiB,                  /* third-party figure, unverified */
-        .sms = 148,                             /* third-party figure */
+        .l2_Bps = B200_L2_BPS,
+        .sms = 148, /* third-party figure */
         .scaleup_links = 18,
         .scaleup_link_Bps = NVLINK5_BPS,
         .scaleup_source = "NVIDIA HGX B200 page: NVLink5 1.8 TB/s bidirectional per GPU (18 "
@@ -284,7 +323,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 186 * GB,                   /* NVL72: 13.4 TB for 72 GPUs */
         .hbm_Bps = 8000 * GB,                    /* NVL72: 576 TB/s for 72 GPUs */
         .l2_bytes = 126 * MiB,                   /* third-party, as B200, unverified */
-        .sms = 148,                              /* third-party, as B200, unverified */
+        .l2_Bps = B200_L2_BPS,
+        .sms = 148, /* third-party, as B200, unverified */
         .scaleup_links = 18,
         .scaleup_link_Bps = NVLINK5_BPS,
         .scaleup_source = "NVIDIA GB200 NVL72 page: NVLink5 1.8 TB/s bidirectional per GPU",
@@ -306,7 +346,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 48 * GB,                   /* GDDR6 with ECC */
         .hbm_Bps = 864 * GB,                    /* L40S datasheet */
         .l2_bytes = 96 * MiB,                   /* Ada whitepaper: AD102 L2 */
-        .sms = 142,                             /* L40S datasheet: 18,176 CUDA cores / 128 */
+        .l2_Bps = ADA_L2_BPS,
+        .sms = 142, /* L40S datasheet: 18,176 CUDA cores / 128 */
         .scaleup_source = "L40S has no NVLink (datasheet): PCIe Gen4 x16 only",
         .source = "NVIDIA L40S datasheet; NVIDIA Ada Lovelace whitepaper (L2)",
     },
@@ -325,6 +366,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .hbm_bytes = 48 * GB,
         .hbm_Bps = 864 * GB, /* L40 datasheet */
         .l2_bytes = 96 * MiB,
+        .l2_Bps = ADA_L2_BPS,
         .sms = 142, /* L40 datasheet: 18,176 CUDA cores / 128 */
         .scaleup_source = "L40 has no NVLink (datasheet)",
         .source = "NVIDIA L40 datasheet; NVIDIA Ada Lovelace whitepaper (L2)",
@@ -343,9 +385,12 @@ static const cr_gpu_catalog_entry catalog[] = {
                        [CR_DT_FP8] = 2614.9 * T,
                        [CR_DT_INT8] = 2614.9 * T},
         .hbm_bytes = 192 * GB,
-        .hbm_Bps = 5300 * GB,  /* MI300X datasheet */
-        .l2_bytes = 256 * MiB, /* MI300X datasheet: 256 MB Infinity Cache (last level) */
-        .sms = 304,            /* compute units */
+        .hbm_Bps = 5300 * GB, /* MI300X datasheet */
+        .l2_bytes = 32 * MiB, /* CDNA 3 whitepaper: 4 MB L2 per XCD, 8 XCDs */
+        .l2_Bps = MI300X_L2_BPS,
+        .llc_bytes = 256 * MiB, /* MI300X datasheet: 256 MB Infinity Cache (memory side) */
+        .llc_Bps = 17.2e12,     /* CDNA 3 whitepaper: Infinity Cache peak bandwidth */
+        .sms = 304,             /* compute units */
         .scaleup_links = 7,
         .scaleup_link_Bps = 64e9,
         .scaleup_source = "AMD MI300X datasheet: 7 Infinity Fabric links, 64 GB/s per direction "
@@ -466,6 +511,9 @@ int cr_gpu_catalog_add_spec(cr_topo *t, const cr_gpu_catalog_entry *e)
     s.hbm_bytes = e->hbm_bytes;
     s.hbm_Bps = e->hbm_Bps;
     s.l2_bytes = e->l2_bytes;
+    s.l2_Bps = e->l2_Bps;
+    s.llc_bytes = e->llc_bytes;
+    s.llc_Bps = e->llc_Bps;
     s.sms = e->sms;
     s.clock_hz = e->clock_hz;
     return cr_topo_add_gpu_spec(t, &s);

@@ -21,6 +21,8 @@ typedef struct {
     int arch;                        /* NVIDIA SM version x10 (90 = Hopper), 0 otherwise */
     double peak_flops[CR_DT__COUNT]; /* dense peak FLOP/s; 0 = not supported / not published */
     double hbm_bytes, hbm_Bps, l2_bytes;
+    double l2_Bps;              /* L2 bytes read plus written per second at most; 0 = unknown */
+    double llc_bytes, llc_Bps;  /* memory-side last-level cache (MI300X Infinity Cache) */
     int sms;                    /* SMs (NVIDIA) or CUs (AMD) */
     double clock_hz;            /* boost clock, 0 when not taken from a source */
     int scaleup_links;          /* NVLink / XGMI links per GPU, 0 = none */

@@ -185,12 +185,16 @@ typedef struct {
                              factor) */
     int ranks;            /* GPUs of one communication group (1 for single-GPU) */
 
-    double t_compute_s; /* flops / peak FLOP/s of the dtype */
-    double t_hbm_s;     /* hbm_bytes / peak HBM bandwidth */
-    double t_comm_s;    /* communication bandwidth term over the cuts */
-    double lat_s;       /* unavoidable latency */
-    double bound_s;
-    char binding[64];    /* "compute", "hbm", a cut's name, or "latency" */
+    double t_compute_s;  /* flops / peak FLOP/s of the dtype */
+    double t_hbm_s;      /* memory term, warm: hbm_bytes through the caches that can hold
+                            them (cr_mem_floor_s; hbm_bytes / peak HBM when nothing fits) */
+    double t_hbm_cold_s; /* memory term, cold: hbm_bytes / peak HBM bandwidth */
+    double t_comm_s;     /* communication bandwidth term over the cuts */
+    double lat_s;        /* unavoidable latency */
+    double bound_s;      /* warm: the strict limit (doc/bounds.md 1.4) */
+    char binding[64];    /* "compute", "hbm", "l2", "llc", a cut's name, or "latency" */
+    double bound_cold_s; /* cold: every byte from HBM (harnesses that flush the caches) */
+    char binding_cold[64];
     double attainable_s; /* the bound from measured ceilings where the topology has
                             them (compute, HBM), else equal to bound_s */
 
@@ -250,13 +254,19 @@ cr_status cr_op_eval_sm_copy(const cr_topo *t, const char *mech, int sms, double
  * Errors: CR_EINVAL for another kind. */
 cr_status cr_op_launch_s(const cr_topo *t, const char *kind, double *out_s, cr_diag *d);
 
+/* Makes the cold bound r's bound (`--cold`: a harness that flushes the
+ * caches between iterations): bound_s and binding take the cold ones. */
+void cr_op_result_use_cold(cr_op_result *r);
+
 /* Measured-time verdict of `commroof check`. */
 typedef enum {
-    CR_VERDICT_IMPOSSIBLE, /* measured < bound: the kernel or its timing is wrong
-                            */
-    CR_VERDICT_NEAR_ROOF,  /* >= 80% of roofline */
-    CR_VERDICT_GOOD,       /* faster than the baseline */
-    CR_VERDICT_SLOW,       /* no faster than the baseline */
+    CR_VERDICT_IMPOSSIBLE,     /* measured < bound: the kernel or its timing is wrong
+                                */
+    CR_VERDICT_CACHE_RESIDENT, /* bound <= measured < bound_cold: the data stayed in the
+                                  caches between iterations (not a failure) */
+    CR_VERDICT_NEAR_ROOF,      /* >= 80% of roofline */
+    CR_VERDICT_GOOD,           /* faster than the baseline */
+    CR_VERDICT_SLOW,           /* no faster than the baseline */
 } cr_verdict;
 
 /* The verdict for a measured time (seconds) against r. *pct is bound /
@@ -277,6 +287,7 @@ typedef struct {
     char error[256];  /* the reason when status != CR_OK */
     double flops, hbm_bytes, comm_bytes;
     double bound_us, baseline_us, pred_us, headroom;
+    double bound_cold_us; /* HBM-only bound (cr_op_result.bound_cold_s) */
     char binding[64];
     char schedule[16];
     int ranks;

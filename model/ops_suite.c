@@ -32,6 +32,7 @@ cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row
         row->hbm_bytes = r.hbm_bytes;
         row->comm_bytes = r.comm_bytes;
         row->bound_us = r.bound_s * 1e6;
+        row->bound_cold_us = r.bound_cold_s * 1e6;
         row->baseline_us = r.baseline_s * 1e6;
         row->pred_us = r.pred_s * 1e6;
         row->headroom = r.headroom;

@@ -571,7 +571,8 @@ bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d)
         if (!str_eq(x->name, y->name) || !str_eq(x->vendor, y->vendor) || x->arch != y->arch ||
             x->hbm_bytes != y->hbm_bytes || x->hbm_Bps != y->hbm_Bps ||
             x->l2_bytes != y->l2_bytes || x->sms != y->sms || x->clock_hz != y->clock_hz ||
-            x->meas_hbm_Bps != y->meas_hbm_Bps ||
+            x->l2_Bps != y->l2_Bps || x->llc_bytes != y->llc_bytes || x->llc_Bps != y->llc_Bps ||
+            x->meas_hbm_Bps != y->meas_hbm_Bps || x->meas_l2_Bps != y->meas_l2_Bps ||
             memcmp(x->peak_flops, y->peak_flops, sizeof x->peak_flops) != 0 ||
             memcmp(x->meas_flops, y->meas_flops, sizeof x->meas_flops) != 0)
             return DIFF("GPU model %d (\"%s\") differs", i, x->name ? x->name : "?");

@@ -68,11 +68,16 @@ typedef struct {
     double peak_flops[CR_DT__COUNT]; /* dense peak, FLOP/s; 0 = not supported */
     double hbm_bytes;                /* capacity */
     double hbm_Bps;                  /* peak bandwidth */
-    double l2_bytes;
+    double l2_bytes;                 /* on-chip cache (NVIDIA L2; AMD: the L2s of all dies) */
+    double l2_Bps;                   /* its bandwidth, bytes read plus written per second; 0 =
+                                        unknown (doc/bounds.md 1.4: warm and cold) */
+    double llc_bytes, llc_Bps;       /* a memory-side last-level cache (MI300X Infinity Cache)
+                                        between the L2 and HBM; 0 = none / unknown */
     int sms;                         /* SMs (or CUs) */
     double clock_hz;                 /* boost clock, 0 if unknown */
     double meas_flops[CR_DT__COUNT]; /* measured ceilings (calibrate); 0 = absent */
     double meas_hbm_Bps;             /* measured copy bandwidth; 0 = absent */
+    double meas_l2_Bps;              /* measured L2-resident stream bandwidth; 0 = absent */
     char *source;                    /* where the figures come from */
 } cr_gpu_spec;
 

@@ -70,10 +70,10 @@ static const struct elem_spec elem_specs[] = {
     {"topology", "name version description source", "name",
      "gpu-model switch-model param node-template nodes gpu switch cpu pcisw nic link link-pattern "
      "rail-fabric torus"},
-    {"gpu-model", "name vendor arch sms hbm hbm-bw l2 clock source", "name vendor sms hbm hbm-bw",
-     "flops measured measured-flops"},
+    {"gpu-model", "name vendor arch sms hbm hbm-bw l2 l2-bw llc llc-bw clock source",
+     "name vendor sms hbm hbm-bw", "flops measured measured-flops"},
     {"flops", "dtype peak source", "dtype peak", ""},
-    {"measured", "hbm-bw source", "hbm-bw", ""},
+    {"measured", "hbm-bw l2-bw source", "", ""},
     {"measured-flops", "dtype value source", "dtype value", ""},
     {"switch-model", "name generation multicast reduction reduce-bw source", "name", ""},
     {"param", "key value source", "key value", ""},
@@ -603,6 +603,25 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
     if (get(L, n, "l2") &&
         (st = get_pos(L, n, "l2", CR_UNIT_BYTES, MAX_BYTES, "1PB (e.g. \"50MiB\")", &s.l2_bytes)))
         return st;
+    if (get(L, n, "l2-bw") && (st = get_pos(L, n, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                                            "1PB/s (e.g. \"12TB/s\")", &s.l2_Bps)))
+        return st;
+    if (get(L, n, "llc") && (st = get_pos(L, n, "llc", CR_UNIT_BYTES, MAX_BYTES,
+                                          "1PB (e.g. \"256MiB\")", &s.llc_bytes)))
+        return st;
+    if (get(L, n, "llc-bw") && (st = get_pos(L, n, "llc-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                                             "1PB/s (e.g. \"17.2TB/s\")", &s.llc_Bps)))
+        return st;
+    if (s.l2_Bps > 0 && !(s.l2_bytes > 0))
+        return FAIL(L, n, CR_EINVAL,
+                    "GPU model \"%s\" gives l2-bw without l2: give the cache's size too (e.g. "
+                    "l2=\"50MiB\")",
+                    name);
+    if (s.llc_Bps > 0 && !(s.llc_bytes > 0))
+        return FAIL(L, n, CR_EINVAL,
+                    "GPU model \"%s\" gives llc-bw without llc: give the cache's size too (e.g. "
+                    "llc=\"256MiB\")",
+                    name);
     const char *clk = get(L, n, "clock");
     if (clk && (parse_hz(clk, &s.clock_hz) || !(s.clock_hz > 0) || s.clock_hz > 1e12))
         return FAIL(L, n, CR_EPARSE,
@@ -614,10 +633,16 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (is_name(c, "measured")) {
-            if (s.meas_hbm_Bps > 0)
+            if (s.meas_hbm_Bps > 0 || s.meas_l2_Bps > 0)
                 return FAIL(L, c, CR_EINVAL, "<measured> given twice in GPU model \"%s\"", name);
-            if ((st = get_pos(L, c, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
-                              "1PB/s (e.g. \"4.2TB/s\")", &s.meas_hbm_Bps)))
+            if (!get(L, c, "hbm-bw") && !get(L, c, "l2-bw"))
+                return FAIL(L, c, CR_EINVAL,
+                            "<measured> in GPU model \"%s\" gives neither hbm-bw nor l2-bw", name);
+            if (get(L, c, "hbm-bw") && (st = get_pos(L, c, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                                                     "1PB/s (e.g. \"4.2TB/s\")", &s.meas_hbm_Bps)))
+                return st;
+            if (get(L, c, "l2-bw") && (st = get_pos(L, c, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                                                    "1PB/s (e.g. \"9TB/s\")", &s.meas_l2_Bps)))
                 return st;
             continue;
         }
@@ -1982,6 +2007,12 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
         sb_qty(&b, "hbm-bw", s->hbm_Bps, CR_UNIT_BANDWIDTH);
         if (s->l2_bytes > 0)
             sb_qty(&b, "l2", s->l2_bytes, CR_UNIT_BYTES);
+        if (s->l2_Bps > 0)
+            sb_qty(&b, "l2-bw", s->l2_Bps, CR_UNIT_BANDWIDTH);
+        if (s->llc_bytes > 0)
+            sb_qty(&b, "llc", s->llc_bytes, CR_UNIT_BYTES);
+        if (s->llc_Bps > 0)
+            sb_qty(&b, "llc-bw", s->llc_Bps, CR_UNIT_BANDWIDTH);
         if (s->clock_hz > 0)
             sb_hz(&b, "clock", s->clock_hz);
         sb_attr(&b, "source", s->source);
@@ -1993,9 +2024,12 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
                 sb_qty(&b, "peak", s->peak_flops[k], CR_UNIT_FLOPS);
                 sb_str(&b, "/>\n");
             }
-        if (s->meas_hbm_Bps != 0) {
+        if (s->meas_hbm_Bps != 0 || s->meas_l2_Bps != 0) {
             sb_str(&b, "    <measured");
-            sb_qty(&b, "hbm-bw", s->meas_hbm_Bps, CR_UNIT_BANDWIDTH);
+            if (s->meas_hbm_Bps != 0)
+                sb_qty(&b, "hbm-bw", s->meas_hbm_Bps, CR_UNIT_BANDWIDTH);
+            if (s->meas_l2_Bps != 0)
+                sb_qty(&b, "l2-bw", s->meas_l2_Bps, CR_UNIT_BANDWIDTH);
             sb_str(&b, "/>\n");
         }
         for (int k = 0; k < CR_DT__COUNT; k++)

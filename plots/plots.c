@@ -227,6 +227,22 @@ cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *se
             CR_OK)
             goto fail;
     }
+    /* Cache ceilings (doc/bounds.md 1.4): data that stays in the L2 (or
+     * Infinity Cache) between iterations moves at its bandwidth; the warm
+     * bound of a kernel whose bytes fit there sits on this line. */
+    if (g->l2_Bps > 0) {
+        snprintf(name, sizeof name, "L2 %s (data that fits in %.0f MiB, warm)",
+                 fmt_bw(g->l2_Bps, buf, sizeof buf), g->l2_bytes / 1048576.0);
+        if ((st = slanted(c, name, CR_SERIES_DASHED, g->l2_Bps, xlo, pk[0].flops, xhi, d)) != CR_OK)
+            goto fail;
+    }
+    if (g->llc_Bps > 0) {
+        snprintf(name, sizeof name, "Infinity Cache %s (%.0f MiB, warm)",
+                 fmt_bw(g->llc_Bps, buf, sizeof buf), g->llc_bytes / 1048576.0);
+        if ((st = slanted(c, name, CR_SERIES_DASHED, g->llc_Bps, xlo, pk[0].flops, xhi, d)) !=
+            CR_OK)
+            goto fail;
+    }
     double mbw = g->meas_hbm_Bps > 0 ? g->meas_hbm_Bps : 0;
     if (mbw > 0) {
         snprintf(name, sizeof name, "HBM measured %s", fmt_bw(mbw, buf, sizeof buf));

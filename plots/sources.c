@@ -621,7 +621,12 @@ cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_d
     }
     if (ceiling_row(tb, "hbm", g->hbm_Bps / 1e9, "GB/s", src) != CR_OK ||
         (g->meas_hbm_Bps > 0 &&
-         ceiling_row(tb, "hbm_measured", g->meas_hbm_Bps / 1e9, "GB/s", "calibrated") != CR_OK))
+         ceiling_row(tb, "hbm_measured", g->meas_hbm_Bps / 1e9, "GB/s", "calibrated") != CR_OK) ||
+        (g->l2_Bps > 0 && ceiling_row(tb, "l2", g->l2_Bps / 1e9, "GB/s", src) != CR_OK) ||
+        (g->meas_l2_Bps > 0 &&
+         ceiling_row(tb, "l2_measured", g->meas_l2_Bps / 1e9, "GB/s", "calibrated") != CR_OK) ||
+        (g->llc_Bps > 0 &&
+         ceiling_row(tb, "infinity_cache", g->llc_Bps / 1e9, "GB/s", src) != CR_OK))
         goto oom;
     char what[64];
     snprintf(what, sizeof what, "%s_per_gpu", cc.scaleup_kind);

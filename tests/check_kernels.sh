@@ -40,7 +40,15 @@ echo "$out" | grep -q "skipped" && { echo "$out"; echo "check_kernels: some case
 for fam in hbm ce mech gemm launch nccl; do
     tr=traces/h200-1/kernels-$fam.json
     [ -f "$tr" ] || { echo "check_kernels: $tr missing"; exit 1; }
-    "$B/kernels/crbench" $fam --list | sort >"$B/crbench-$fam.txt"
+    # hbm: the 2026-11-29 capture predates op=add and the cache= key (its
+    # cases are the cold ones, named without it); the cache sweep
+    # (traces/h200-1/cache-2026-12-02) is checked whole below
+    if [ $fam = hbm ]; then
+        "$B/kernels/crbench" hbm --list | grep -v ' op=add ' | sed 's/ cache=cold//' |
+            sort >"$B/crbench-$fam.txt"
+    else
+        "$B/kernels/crbench" $fam --list | sort >"$B/crbench-$fam.txt"
+    fi
     grep -o '"name":"cr:[^"]*"' "$tr" | sed 's/^"name":"//; s/"$//' | sort >"$B/trace-$fam.txt"
     nd=$(comm -3 "$B/crbench-$fam.txt" "$B/trace-$fam.txt" | wc -l)
     if [ "$nd" -ne 0 ]; then
@@ -50,6 +58,16 @@ for fam in hbm ce mech gemm launch nccl; do
     fi
 done
 echo "check_kernels: traces/h200-1 kernels-{hbm,ce,mech,gemm,launch,nccl}.json hold exactly the cases crbench lists now"
+C15=traces/h200-1/cache-2026-12-02
+for tr in $C15/kernels-hbm-cache-run1.json.gz $C15/kernels-hbm-cache-run2.json.gz; do
+    [ -f "$tr" ] || { echo "check_kernels: $tr missing"; exit 1; }
+    "$B/kernels/crbench" hbm --cache both --max-bytes 256M --list | sort >"$B/crbench-c15.txt"
+    gzip -dc "$tr" | grep -o '"name":"cr:[^"]*"' | sed 's/^"name":"//; s/"$//' | sort >"$B/trace-c15.txt"
+    nd=$(comm -3 "$B/crbench-c15.txt" "$B/trace-c15.txt" | wc -l)
+    [ "$nd" -eq 0 ] || { comm -3 "$B/crbench-c15.txt" "$B/trace-c15.txt" | head -5
+        echo "check_kernels: $tr: $nd range name(s) differ from 'crbench hbm --cache both --max-bytes 256M --list'"; exit 1; }
+done
+echo "check_kernels: $C15 holds exactly the cases 'crbench hbm --cache both --max-bytes 256M' lists"
 # The same for every two-GPU trace (traces/nvidia-h200-x2), listed with the
 # arguments each capture ran (kernels/nccl_groups.sh): one process driving
 # two GPUs (--gpus 2), NCCL_ALGO x NCCL_PROTO groups, torchrun ranks.
@@ -58,7 +76,12 @@ same() { # same TRACE.json.gz LABEL crbench-args... (env set by the caller)
     tr=$1 label=$2
     shift 2
     [ -f "$tr" ] || { echo "check_kernels: $tr missing"; exit 1; }
-    "$B/kernels/crbench" "$@" --list | sort >"$B/crbench-x2.txt"
+    if [ "${OLD_HBM:-0}" = 1 ]; then # captured before op=add and cache= (above)
+        "$B/kernels/crbench" "$@" --list | grep -v ' op=add ' | sed 's/ cache=cold//' |
+            sort >"$B/crbench-x2.txt"
+    else
+        "$B/kernels/crbench" "$@" --list | sort >"$B/crbench-x2.txt"
+    fi
     gzip -dc "$tr" | grep -o '"name":"cr:[^"]*"' | sed 's/^"name":"//; s/"$//' | sort >"$B/trace-x2.txt"
     nd=$(comm -3 "$B/crbench-x2.txt" "$B/trace-x2.txt" | wc -l)
     nt=$(wc -l <"$B/trace-x2.txt")
@@ -71,7 +94,8 @@ same() { # same TRACE.json.gz LABEL crbench-args... (env set by the caller)
 }
 x2n=0
 for fam in hbm ce mech gemm launch nccl; do
-    same traces/h200-1/run-2026-12-01/kernels-$fam.json.gz "second capture" $fam
+    OLD_HBM=$([ $fam = hbm ] && echo 1 || echo 0) \
+        same traces/h200-1/run-2026-12-01/kernels-$fam.json.gz "second capture" $fam
 done
 echo "check_kernels: traces/h200-1/run-2026-12-01: all $x2n ranges are the cases crbench lists now"
 x2n=0

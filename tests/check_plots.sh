@@ -47,6 +47,13 @@ plot() {
 
 plot roofline roofline --topo hgx-h200-8
 plot roofline-h200-1 roofline --topo h200-1
+# the cache ceilings (doc/bounds.md 1.4): the H200's L2, MI300X's L2 and
+# Infinity Cache, each a slanted line of its own
+grep -q 'L2 20.28 TB/s (data that fits in 60 MiB, warm)' "$T/roofline-h200-1.gp" ||
+    bad "roofline-h200-1.gp has no L2 ceiling"
+plot roofline-mi300x roofline --topo mi300x-8
+grep -q 'Infinity Cache 17.2 TB/s (256 MiB, warm)' "$T/roofline-mi300x.gp" ||
+    bad "roofline-mi300x.gp has no Infinity Cache ceiling"
 plot comm-roofline comm-roofline --topo hgx-h200-8
 plot comm-roofline-ib comm-roofline --topo h100-ib-4n --gpu 9
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4

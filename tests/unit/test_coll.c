@@ -542,17 +542,18 @@ static void test_mech_fit(void **state)
 static void test_one_rank(void **state)
 {
     (void)state;
-    /* h200-1: one H200, HBM 4.8 TB/s, L2 50 MiB (gpu_catalog.c). Out of
-     * place, every collective copies the send buffer into the receive
-     * buffer: read S + write S. The bound counts what L2 cannot hold
-     * (doc/bounds.md 1.4): (2S - 50 MiB) / 4.8 TB/s. The prediction is
+    /* h200-1: one H200, HBM 4.8 TB/s, L2 60 MiB at 20.28 TB/s (h200-1.xml).
+     * Out of place, every collective copies the send buffer into the
+     * receive buffer: read S + write S. The warm bound counts what the L2
+     * cannot hold at HBM's rate and everything at the L2's (doc/bounds.md
+     * 1.4): max((2S - 60 MiB) / 4.8 TB/s, 2S / 20.28 TB/s). The prediction is
      * NCCL's copy kernel, measured in traces/h200-1/kernels-nccl.json:
      * 0.8 us + 2S / (0.885 x 4.8 TB/s); alltoall and sendrecv go through
      * NCCL's point-to-point path, 4.2 us + 2S / (0.79 x 4.8 TB/s) (LL and
      * 3.2 us up to 16 KiB); buffers that fit in L2 copy at 1.46 x 4.8. */
     cr_topo *t = cr_test_open_topo("h200-1");
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
-    const double S = 1073741824.0, l2 = 50.0 * 1048576, hbm = 4.8e12;
+    const double S = 1073741824.0, l2 = 60.0 * 1048576, hbm = 4.8e12, l2bw = 20.28e12;
     cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
     rq.in_place = false;
     cr_coll_result r;
@@ -573,11 +574,12 @@ static void test_one_rank(void **state)
     assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
     assert_int_equal(r.pred.proto, CR_PROTO_LL);
     assert_close(r.pred.pred_s, 3.2e-6 + 2048 / (1.46 * 0.79 / 0.885 * hbm), 1e-9, 0);
-    /* 16 MiB in and out fit in L2: no HBM traffic is forced, bound 0 */
+    /* 16 MiB in and out fit in L2: no HBM traffic is forced; the L2 binds */
     rq.coll = CR_COLL_ALLGATHER;
     rq.bytes = 16.0 * 1048576;
     assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
-    assert_true(r.bound.bound_s == 0);
+    assert_string_equal(r.bound.binding, "l2");
+    assert_close(r.bound.bound_s, 2 * rq.bytes / l2bw, 1e-9, 0);
     assert_close(r.pred.pred_s, 0.8e-6 + 2 * rq.bytes / (1.46 * hbm), 1e-9, 0);
     /* in place: NCCL does nothing, and nothing is forced */
     rq.in_place = true;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bound.h"
 #include "coll.h"
 #include "ops.h"
 #include "topo_xml.h"
@@ -417,8 +418,12 @@ static void test_single_gpu_bounds(void **state)
     assert_close(r.pred_s, 1367.9e-6, 0.01, 0);
     /* a skinny GEMM is HBM bound: 16 x 8192 x 8192 moves the 8192^2 weight */
     assert_int_equal(cr_op_eval_gemm(t, 16, 8192, 8192, CR_DT_BF16, &r, &d), CR_OK);
-    assert_close(r.bound_s, 2.0 * (16 * 8192 + 8192.0 * 8192 + 16 * 8192) / 4.8e12, 1e-9, 0);
+    /* warm: 60 MiB of it may stay in the L2 between calls; cold: all */
+    double skinny = 2.0 * (16 * 8192 + 8192.0 * 8192 + 16 * 8192);
+    assert_close(r.bound_s, (skinny - 60 * 1048576.0) / 4.8e12, 1e-9, 0);
+    assert_close(r.bound_cold_s, skinny / 4.8e12, 1e-9, 0);
     assert_string_equal(r.binding, "hbm");
+    assert_string_equal(r.binding_cold, "hbm");
     assert_true(r.pred_s > r.bound_s);
     /* tile quantisation: 129 x 129 pays more per FLOP than 128 x 128 in the
      * prediction, never in the bound */
@@ -433,9 +438,10 @@ static void test_single_gpu_bounds(void **state)
     assert_int_equal(cr_op_eval_gemm(t, 1048576, 64, 576, CR_DT_BF16, &a, &d), CR_OK);
     assert_int_equal(cr_op_eval_gemm(t, 64, 1048576, 576, CR_DT_BF16, &b, &d), CR_OK);
     assert_close(a.pred_s, b.pred_s, 1e-12, 0);
-    /* d2d 1 GiB: read + write at 4.8 TB/s */
+    /* d2d 1 GiB: read + write at 4.8 TB/s, cold; warm, less the L2's 60 MiB */
     assert_int_equal(cr_op_eval_memcpy(t, "d2d", true, 1073741824.0, &r, &d), CR_OK);
-    assert_close(r.bound_s, 2 * 1073741824.0 / 4.8e12, 1e-9, 0);
+    assert_close(r.bound_cold_s, 2 * 1073741824.0 / 4.8e12, 1e-9, 0);
+    assert_close(r.bound_s, (2 * 1073741824.0 - 60 * 1048576.0) / 4.8e12, 1e-9, 0);
     /* h2d 1 GiB over the 63 GB/s PCIe Gen5 x16 link (h200-1.xml) plus its 0.5 us */
     assert_int_equal(cr_op_eval_memcpy(t, "h2d", true, 1073741824.0, &r, &d), CR_OK);
     assert_close(r.bound_s, 1073741824.0 / 63e9 + 0.5e-6, 1e-9, 0);
@@ -446,7 +452,8 @@ static void test_single_gpu_bounds(void **state)
     assert_true(pg.pred_s > r.pred_s);             /* slower prediction */
     /* elementwise: 2^28 fp32 elements, 3 streams, HBM bound */
     assert_int_equal(cr_op_eval_elementwise(t, 268435456.0, 2, 1, 1, CR_DT_FP32, &r, &d), CR_OK);
-    assert_close(r.bound_s, 12.0 * 268435456.0 / 4.8e12, 1e-9, 0);
+    assert_close(r.bound_cold_s, 12.0 * 268435456.0 / 4.8e12, 1e-9, 0);
+    assert_close(r.bound_s, (12.0 * 268435456.0 - 60 * 1048576.0) / 4.8e12, 1e-9, 0);
     cr_topo_free(t);
 }
 
@@ -658,6 +665,74 @@ static void test_verdicts(void **state)
     assert_string_equal(cr_verdict_name(CR_VERDICT_IMPOSSIBLE), "impossible");
 }
 
+/* Warm and cold (doc/bounds.md 1.4). On h200-1 (L2 with a bandwidth): a
+ * 16 MiB copy (32 MiB moved, fits in the L2) is bound by the L2, warm, and
+ * by HBM, cold; a 1 GiB copy by HBM both ways, less the L2's worth warm.
+ * Times between the two bounds are cache-resident (not impossible), below
+ * the warm one impossible. --cold makes the cold bound the bound. */
+static void test_warm_cold(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h200-1");
+    const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
+    assert_true(g->l2_Bps > g->hbm_Bps && g->l2_bytes >= 50 * 1048576.0);
+    double small = 2 * 16 * 1048576.0, big = 2 * 1073741824.0;
+    cr_op_result r = eval(t, "memcpy", (const char *[]){"bytes", "16MiB", NULL});
+    assert_close(r.bound_cold_s, small / g->hbm_Bps, 1e-12, 0);
+    assert_close(r.bound_s, small / g->l2_Bps, 1e-12, 0);
+    assert_string_equal(r.binding, "l2");
+    assert_string_equal(r.binding_cold, "hbm");
+    double pct = 0, sp = 0;
+    double mid = 0.5 * (r.bound_s + r.bound_cold_s);
+    assert_int_equal(cr_op_verdict(&r, mid, &pct, &sp), CR_VERDICT_CACHE_RESIDENT);
+    assert_string_equal(cr_verdict_name(CR_VERDICT_CACHE_RESIDENT), "cache-resident");
+    assert_int_equal(cr_op_verdict(&r, 0.9 * r.bound_s, &pct, &sp), CR_VERDICT_IMPOSSIBLE);
+    cr_op_result c = r;
+    cr_op_result_use_cold(&c);
+    assert_int_equal(cr_op_verdict(&c, mid, &pct, &sp), CR_VERDICT_IMPOSSIBLE);
+    assert_string_equal(c.binding, "hbm");
+
+    r = eval(t, "memcpy", (const char *[]){"bytes", "1GiB", NULL});
+    assert_close(r.bound_cold_s, big / g->hbm_Bps, 1e-12, 0);
+    assert_close(r.bound_s, (big - g->l2_bytes) / g->hbm_Bps, 1e-12, 0);
+    assert_string_equal(r.binding, "hbm");
+
+    /* the same for an elementwise add (3 arrays of 4 MiB) */
+    r = eval(t, "elementwise",
+             (const char *[]){"elems", "1M", "reads", "2", "writes", "1", "dtype", "fp32", NULL});
+    assert_close(r.bound_s, 12 * 1048576.0 / g->l2_Bps, 1e-9, 0);
+    assert_close(r.bound_cold_s, 12 * 1048576.0 / g->hbm_Bps, 1e-9, 0);
+    cr_topo_free(t);
+}
+
+/* cr_mem_floor_s level by level: L2 of unknown bandwidth costs nothing
+ * (loose but true); a memory-side cache (MI300X Infinity Cache) binds
+ * between the L2 and HBM. */
+static void test_mem_floor_levels(void **state)
+{
+    (void)state;
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.hbm_Bps = 5e12;
+    g.l2_bytes = 32e6;
+    const char *lv = NULL;
+    assert_close(cr_mem_floor_s(&g, 30e6, false, 0, &lv), 0, 0, 0);
+    assert_close(cr_mem_floor_s(&g, 30e6, true, 0, &lv), 30e6 / 5e12, 1e-12, 0);
+    assert_string_equal(lv, "hbm");
+    g.llc_bytes = 256e6;
+    g.llc_Bps = 17.2e12;
+    assert_close(cr_mem_floor_s(&g, 132e6, false, 0, &lv), 100e6 / 17.2e12, 1e-12, 0);
+    assert_string_equal(lv, "llc");
+    assert_close(cr_mem_floor_s(&g, 1288e6, false, 0, &lv), 1000e6 / 5e12, 1e-12, 0);
+    assert_string_equal(lv, "hbm");
+    g.l2_Bps = 30e12;
+    assert_close(cr_mem_floor_s(&g, 30e6, false, 0, &lv), 30e6 / 30e12, 1e-12, 0);
+    assert_string_equal(lv, "l2");
+    /* a measured HBM ceiling replaces the peak (attainable) */
+    assert_close(cr_mem_floor_s(&g, 30e6, true, 4e12, &lv), 30e6 / 4e12, 1e-12, 0);
+    assert_close(cr_mem_floor_s(&g, 0, false, 0, &lv), 0, 0, 0);
+}
+
 /* Overlap: the best SM split beats giving communication no SMs or all. */
 static void test_overlap_schedules(void **state)
 {
@@ -752,6 +827,8 @@ int main(void)
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_param_errors),
         cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_warm_cold),
+        cmocka_unit_test(test_mem_floor_levels),
         cmocka_unit_test(test_overlap_schedules),
         cmocka_unit_test(test_inter_sm_release),
         cmocka_unit_test(test_non_finite_results_refused),

@@ -186,8 +186,10 @@ static void test_eval_hbm(void **state)
                                     "wr_bytes=1073741824 flops=0",
                                     &m.c, &d),
                      CR_OK);
-    /* Bound: 2 x 2^30 bytes over the H200's 4.8 TB/s = 447.392 us. */
-    double bound = 2.0 * 1073741824 / 4.8e12;
+    /* Bound (warm): 2 x 2^30 bytes less the 60 MiB the L2 may hold, over
+     * the H200's 4.8 TB/s = 434.285 us; cold: all of it, 447.392 us. */
+    double bound = (2.0 * 1073741824 - 60 * 1048576.0) / 4.8e12;
+    double cold = 2.0 * 1073741824 / 4.8e12;
     m.measured_s = 510e-6;
     cr_vresult r;
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
@@ -199,9 +201,23 @@ static void test_eval_hbm(void **state)
     assert_true(r.has_pred);
     assert_close(r.error_pct, (r.pred_s - 510e-6) / 510e-6 * 100, 1e-9, 0);
     /* A time below the bound is impossible. */
+    assert_close(r.bound_cold_s, cold, 1e-6, 0);
     m.measured_s = 400e-6;
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
     assert_true(r.violation);
+    /* Between the two: cache-resident for a case that may be warm; a
+     * violation for one that declares its data cold (crbench cache=cold) */
+    m.measured_s = 440e-6;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_false(r.violation);
+    assert_true(r.cache_resident);
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1073741824 iters=3 sets=1 cache=cold "
+                                    "rd_bytes=1073741824 wr_bytes=1073741824 flops=0",
+                                    &m.c, &d),
+                     CR_OK);
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_true(r.violation);
+    assert_false(r.cache_resident);
     /* A case without its keys is an error naming the key. */
     assert_int_equal(cr_vcase_parse("cr:hbm op=copy iters=3", &m.c, &d), CR_OK);
     snprintf(m.source, sizeof m.source, "x.json");

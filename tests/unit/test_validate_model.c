@@ -72,7 +72,8 @@ static void test_stream_model(void **state)
                              600e-6);
     double want = 1e-6 + 5e-7 + GIB / (0.9 * PEAK) + GIB / (0.8 * PEAK) + GIB / (2 * PEAK);
     assert_close(r.pred_s, want, 1e-9, 0);
-    assert_close(r.bound_s, 2 * GIB / PEAK, 1e-9, 0);
+    /* warm bound: the L2's 60 MiB may stay on chip (doc/bounds.md 1.4) */
+    assert_close(r.bound_s, (2 * GIB - 60 * 1048576.0) / PEAK, 1e-9, 0);
     /* a write kernel: no read latency, no turnaround */
     r = eval_case(t, "cr:hbm op=write bytes=1048576 iters=3 rd_bytes=0 wr_bytes=1048576 flops=0",
                   2e-6);
@@ -126,7 +127,7 @@ static void test_sm_copy(void **state)
     cr_diag d = {{0}};
     assert_int_equal(cr_op_eval_sm_copy(t, "ldst", 1, GIB, &r, &d), CR_OK);
     assert_close(r.pred_s, 1.5e-6 + GIB / 50e9, 1e-9, 0);
-    assert_close(r.bound_s, 2 * GIB / PEAK, 1e-12, 0);
+    assert_close(r.bound_cold_s, 2 * GIB / PEAK, 1e-12, 0);
     assert_int_equal(cr_op_eval_sm_copy(t, "tma", 4, GIB, &r, &d), CR_OK);
     assert_close(r.pred_s, 2e-6 + GIB / 160e9, 1e-9, 0);
     assert_int_equal(cr_op_eval_sm_copy(t, "ldst", 132, GIB, &r, &d), CR_OK);

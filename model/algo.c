@@ -417,20 +417,27 @@ static double tree_chunk_bytes(const struct cr_coll_ctx *c, cr_proto p, double S
  * ranks carries K = ceil(S / (nc n piece)) pieces per hop (nc: the
  * communicator's channels, which a message large enough for several
  * pieces runs on all of; so the count never falls as S grows), the first one
- * through all H steps and the others one step behind each other:
- * (H + K - 1) steps. The bytes themselves are the rate term (predict_one).
+ * through all the algorithm's steps and the others one step behind each
+ * other: K - 1 more steps, each hidden behind the transfer of the piece
+ * before it where that takes longer. The bytes themselves are the rate
+ * term (predict_one).
  * The pieces' steps take the slowest class the algorithm crosses. Across
  * nodes a step also pays the network plugin's latency (coll.net.lat,
  * NCCL's latencyInter, twice for Simple as tuning.cc counts it). Every step
  * is at least its hop's route latency (doc/bounds.md 2.2.3). Returns the
- * latency in seconds and the step count in *steps. */
+ * latency in seconds without the further pieces. */
 static double ceil_pieces(double bytes, double piece)
 {
     return bytes > piece ? ceil(bytes / piece) : 1.0;
 }
 
+/* One more step per further piece: returned apart (*more pieces of
+ * *piece_bytes, each at most *a_piece), because a piece's step latency
+ * hides behind the transfer of the piece before it where that takes longer
+ * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
+ * pays none of it. */
 static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr_proto p, double S,
-                           int nc, int *steps)
+                           int nc, double *more, double *piece_bytes, double *a_piece)
 {
     const cr_params *pr = &c->p;
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
@@ -443,7 +450,7 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
     double ncf = nc > 0 ? nc : 1;
     /* one buffer step of data per piece (src/init.cc buffer sizes / NCCL_STEPS) */
     double piece = p == CR_PROTO_LL ? 32768.0 : p == CR_PROTO_LL128 ? 576000.0 : 1048576.0;
-    double lat = pr->op_fixed_s, H = 0, K = 1;
+    double lat = pr->op_fixed_s, K = 1;
     switch (na) {
     case NT_RING:
         if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
@@ -451,13 +458,11 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
              * one-step chunks (chunkSteps 1: Simple 512 KiB) */
             if (p == CR_PROTO_SIMPLE)
                 piece = 524288.0;
-            H = n - 1;
             K = ceil_pieces(S / ncf, piece);
             lat += (n - N) * a_in + (N - 1) * a_net;
         } else {
             int nsteps = nsteps_of(coll, n);
             int inter = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
-            H = nsteps;
             K = ceil_pieces(S / (ncf * n), piece);
             lat += (nsteps - inter) * a_in + inter * a_net;
             lat = fmax(lat, pr->op_fixed_s + nsteps * c->r_ring_mean_s);
@@ -466,32 +471,28 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
     case NT_TREE: {
         /* up and down the chain inside the node and the tree across nodes */
         int L = log2i(N);
-        H = 2 * ((ppn - 1) + L);
         K = ceil_pieces(S / ncf, tree_chunk_bytes(c, p, S, ncf));
         lat += 2 * ((ppn - 1) * a_in + L * a_net);
         break;
     }
     case NT_NVLS:
         /* reduce through the switches and multicast back: one figure */
-        H = 1;
         lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + (N > 1 ? a_net : 0);
         break;
     case NT_NVLST:
-        H = 1 + 2 * log2i(N);
         lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + 2 * log2i(N) * a_net;
         break;
     case NT_PAT:
         /* NCCL's PAT figure: log2 N network steps and 2.8 us per rank */
-        H = log2i(N) + 1;
         lat += log2i(N) * a_net + n * 2.8e-6;
         break;
     default: /* CollNet: NCCL's figure */
-        H = 1;
         lat += nccl_lat_us(c, coll, na, p, LAT_NCCL) * 1e-6;
         break;
     }
-    lat += (K - 1) * a_max;
-    *steps = (int)fmin(H + K - 1, 1e9);
+    *more = K - 1;
+    *piece_bytes = na == NT_TREE ? tree_chunk_bytes(c, p, S, ncf) : piece;
+    *a_piece = a_max;
     return lat;
 }
 
@@ -1107,13 +1108,13 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
      * generation without them (alpha 0) keeps NCCL's tables. */
     bool corpus = !(two && N == 1) && p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;
     struct lat_x lx = {ls, ls, ls, ls};
-    double lat = 0;
+    double lat = 0, more_pieces = 0, piece_bytes = 0, a_piece = 0;
     o->n_steps = nsteps_of(rq->coll, n);
     if (na >= 0 && corpus) {
         /* the steps the simulator replays stay the algorithm's own
          * (below): each carries its share of the pieces' latency */
-        int steps_unused;
-        lat = corpus_lat_s(c, rq->coll, na, proto, S, nch_max, &steps_unused);
+        lat =
+            corpus_lat_s(c, rq->coll, na, proto, S, nch_max, &more_pieces, &piece_bytes, &a_piece);
         o->launch_s = p->op_fixed_s;
     } else if (na >= 0) {
         lat = nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6;
@@ -1384,6 +1385,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     }
     default:
         break;
+    }
+    if (more_pieces > 0) {
+        /* each further piece: its step's latency where the piece before it
+         * crosses a channel faster than that (corpus_lat_s) */
+        double t_piece = o->wire_Bps > 0 ? piece_bytes * fmax(1.0, nch_max) / o->wire_Bps : 0;
+        lat += more_pieces * fmax(0, a_piece - t_piece);
     }
     o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
     finish(c, rq, b, o, lat, t);

@@ -30,7 +30,7 @@ struct key {
  * latency beyond two ranks of one node (algo.c corpus_lat_s). */
 /* BEGIN fit_nccl_corpus */
 #define FIT_WHEN "2026-12-02"
-#define FIT_OP_FIXED 5.8e-06
+#define FIT_OP_FIXED 2.44e-06
 #define FIT_A_NVL_LL 2e-06
 #define FIT_A_NVL_LL128 3.89e-06
 #define FIT_A_NVL_SIMPLE 6.71e-06
@@ -38,7 +38,7 @@ struct key {
 #define FIT_A_NET_LL128 4e-06
 #define FIT_A_NET_SIMPLE 1.4e-05
 #define FIT_A_NVLS 3.2e-05
-#define FIT_P2P_INTRA 2.37e-06
+#define FIT_P2P_INTRA 2.82e-06
 #define FIT_P2P_NET 4.23e-06
 #define FIT_HOST_OP 4.2e-06
 /* END fit_nccl_corpus */

@@ -199,9 +199,12 @@ static const struct key keys[] = {
     {"coll.alpha.net.simple", OFF(alpha_s[CR_HW_NET][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NET_SIMPLE, FIT_A_NET_SIMPLE, FIT_A_NET_SIMPLE}, 0, 1, "s",
      FIT_SRC "one sequential step across nodes, Simple (NCCL tuning.cc hwLat NET 14 us)"},
     {"coll.alpha.nvls", OFF(nvls_alpha_s), K_DOUBLE, {0, FIT_A_NVLS, FIT_A_NVLS, FIT_A_NVLS}, 0, 1, "s",
-     FIT_SRC "NVLS / NVLS tree inside a node, once per operation (NCCL tuning.cc hwLat NVLINK NVLS "
-     "25 us); constant in the ranks (nccl#1259 reports growth with ranks: no fitting-half data "
-     "to fit it)"},
+     "held, not fitted (no NVLS row in the fitting half; tools/fit_nccl_corpus.py): NVLS / NVLS "
+     "tree inside a node, once per operation: NCCL tuning.cc hwLat NVLINK NVLS 25 us raised to "
+     "the least value (32 us) at which NCCL's own switch from ring LL to NVLS (allreduce at 2-4 "
+     "MiB on hgx-h100/h200/b200-8) is not a drop in predicted time, with ring LL steps at "
+     "coll.alpha.nvlink.ll (test_coll test_auto_monotone); constant in the ranks (nccl#1259 "
+     "reports growth with ranks)"},
     {"coll.net.lat", OFF(net_lat_s), K_DOUBLE, {0, 0, 0, 0}, 0, 1, "s",
      "a topology's figure: the network plugin's own latency per inter-node step (NCCL "
      "graph->latencyInter = ncclNet props.latency, counted twice for Simple, tuning.cc:356-359 "

@@ -64,7 +64,7 @@ static const char *const calibrate_help =
     "                          [--fit-coll NAME] [--ranks SPEC] [--json]\n"
     "\n"
     "Fits the constants of coll's NCCL predictions (model/params.c: coll.op_fixed,\n"
-    "coll.hop_x.*, coll.eff.*, coll.ll_max, ...; validate/calibrate_nccl.c lists them)\n"
+    "coll.alpha.*, coll.eff.*, coll.ll_max, ...; validate/calibrate_nccl.c lists them)\n"
     "to nccl-tests logs of this machine and writes BASE with them as <param> entries,\n"
     "source \"fitted from LOG... by commroof calibrate --nccl-tests\". The bound is not\n"
     "fitted: it uses the topology's peaks only; a row measured below it is a violation.\n"

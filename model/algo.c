@@ -400,6 +400,102 @@ static double tree_chunk_bytes(const struct cr_coll_ctx *c, cr_proto p, double S
     }
 }
 
+/* ---- nccl-tests latency beyond two ranks of one node ----
+ *
+ * NCCL's own latency tables (nccl_lat_us) rank algorithms; they are not a
+ * time predictor (baseLat + hwLat x steps, one figure whatever the message,
+ * 15 us for an 8-GPU ring LL allreduce where nccl-tests measures about 33).
+ * What nccl-tests prints (its host-timed loop of back-to-back operations,
+ * doc/corpus.md) follows NCCL's structure instead: a fixed cost per
+ * operation (params coll.op_fixed), then the algorithm's sequential steps,
+ * each a step latency of its link class and protocol (coll.alpha.*), then
+ * one more step for every further piece the channel's pipeline carries:
+ * a channel's part of the buffer moves in pieces of one buffer step (LL
+ * 32 KiB of data, LL128 576,000 B, Simple a 1 MiB slice of a ring
+ * allreduce / allgather / reducescatter chunk, src/enqueue.cc chunk sizes
+ * and src/device/all_reduce.h), so a ring of S bytes on nc channels and n
+ * ranks carries K = ceil(S / (nc n piece)) pieces per hop (nc: the
+ * communicator's channels, which a message large enough for several
+ * pieces runs on all of; so the count never falls as S grows), the first one
+ * through all the algorithm's steps and the others one step behind each
+ * other: K - 1 more steps, each hidden behind the transfer of the piece
+ * before it where that takes longer. The bytes themselves are the rate
+ * term (predict_one).
+ * The pieces' steps take the slowest class the algorithm crosses. Across
+ * nodes a step also pays the network plugin's latency (coll.net.lat,
+ * NCCL's latencyInter, twice for Simple as tuning.cc counts it). Every step
+ * is at least its hop's route latency (doc/bounds.md 2.2.3). Returns the
+ * latency in seconds without the further pieces. */
+static double ceil_pieces(double bytes, double piece)
+{
+    return bytes > piece ? ceil(bytes / piece) : 1.0;
+}
+
+/* One more step per further piece: returned apart (*more pieces of
+ * *piece_bytes, each at most *a_piece), because a piece's step latency
+ * hides behind the transfer of the piece before it where that takes longer
+ * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
+ * pays none of it. */
+static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr_proto p, double S,
+                           int nc, double *more, double *piece_bytes, double *a_piece)
+{
+    const cr_params *pr = &c->p;
+    int n = c->n, N = c->n_nodes, ppn = c->ppn;
+    double a_in =
+        fmax(pr->alpha_s[c->intra_hw == CR_HW_NVLINK ? CR_HW_NVLINK : CR_HW_PCI][p], c->r_intra_s);
+    double a_net =
+        fmax(pr->alpha_s[CR_HW_NET][p] + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0),
+             c->r_inter_s);
+    double a_max = N > 1 ? fmax(a_in, a_net) : a_in;
+    double ncf = nc > 0 ? nc : 1;
+    /* one buffer step of data per piece (src/init.cc buffer sizes / NCCL_STEPS) */
+    double piece = p == CR_PROTO_LL ? 32768.0 : p == CR_PROTO_LL128 ? 576000.0 : 1048576.0;
+    double lat = pr->op_fixed_s, K = 1;
+    switch (na) {
+    case NT_RING:
+        if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
+            /* a chain of n-1 hops, N-1 of them across nodes, pipelined in
+             * one-step chunks (chunkSteps 1: Simple 512 KiB) */
+            if (p == CR_PROTO_SIMPLE)
+                piece = 524288.0;
+            K = ceil_pieces(S / ncf, piece);
+            lat += (n - N) * a_in + (N - 1) * a_net;
+        } else {
+            int nsteps = nsteps_of(coll, n);
+            int inter = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
+            K = ceil_pieces(S / (ncf * n), piece);
+            lat += (nsteps - inter) * a_in + inter * a_net;
+            lat = fmax(lat, pr->op_fixed_s + nsteps * c->r_ring_mean_s);
+        }
+        break;
+    case NT_TREE: {
+        /* up and down the chain inside the node and the tree across nodes */
+        int L = log2i(N);
+        K = ceil_pieces(S / ncf, tree_chunk_bytes(c, p, S, ncf));
+        lat += 2 * ((ppn - 1) * a_in + L * a_net);
+        break;
+    }
+    case NT_NVLS:
+        /* reduce through the switches and multicast back: one figure */
+        lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + (N > 1 ? a_net : 0);
+        break;
+    case NT_NVLST:
+        lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + 2 * log2i(N) * a_net;
+        break;
+    case NT_PAT:
+        /* NCCL's PAT figure: log2 N network steps and 2.8 us per rank */
+        lat += log2i(N) * a_net + n * 2.8e-6;
+        break;
+    default: /* CollNet: NCCL's figure */
+        lat += nccl_lat_us(c, coll, na, p, LAT_NCCL) * 1e-6;
+        break;
+    }
+    *more = K - 1;
+    *piece_bytes = na == NT_TREE ? tree_chunk_bytes(c, p, S, ncf) : piece;
+    *a_piece = a_max;
+    return lat;
+}
+
 /* Fill and drain of a pipeline of k stages taking t[i] each for the whole
  * buffer, when a fraction f of the buffer moves per loop. */
 static double pipe_fill(double f, const double *t, int k)
@@ -860,6 +956,16 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->launch_s = 0;
         o->n_steps = 0;
         o->wire_bytes = 0;
+    } else if (rq->mech == CR_MECH_NONE && rq->ranks_per_process > 1 && rq->host_loop) {
+        /* nccl-tests' timed loop: the thread enqueues one kernel per GPU
+         * per operation while the GPUs run the previous ones; the slower
+         * of the two sets the time per operation (params coll.host_op) */
+        double host = rq->ranks_per_process * c->p.host_op_s;
+        double gpu = lat_s + t_bw;
+        if (host > gpu) {
+            lat_s += host - gpu;
+            o->launch_s += host - gpu;
+        }
     } else if (rq->mech == CR_MECH_NONE && rq->ranks_per_process > 1 && !rq->from_last_start) {
         /* One host thread launches each GPU's kernel in turn: the
          * collective completes only once the last one has started, so each
@@ -997,23 +1103,23 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                                                            : p->n2_lat_scale);
     double fill_Bps = two ? p->ch_fill_Bps : 0;
     /* Beyond two ranks of one node (whose figures above are measured):
-     * what nccl-tests times (doc/corpus.md), NCCL's latency structure with
-     * each step's figure scaled by its link class and protocol (params
-     * coll.hop_x.*, coll.lat_x.nvls) and a fixed cost per operation
-     * (coll.op_fixed: launch, kernel prologue, host loop), fitted to the
-     * corpus's fitting half (tools/fit_nccl_corpus.py). */
-    bool corpus = !(two && N == 1);
+     * what nccl-tests times, NCCL's step structure with fitted step
+     * latencies (corpus_lat_s, params coll.op_fixed, coll.alpha.*); a
+     * generation without them (alpha 0) keeps NCCL's tables. */
+    bool corpus = !(two && N == 1) && p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;
     struct lat_x lx = {ls, ls, ls, ls};
-    double fixed_s = 0;
-    if (corpus) {
-        lx.intra = ls * p->hop_x_intra[proto];
-        lx.inter = ls * p->hop_x_net[proto];
-        lx.nvls = ls * p->nvls_lat_x;
-        fixed_s = p->op_fixed_s;
-    }
-    double lat = (na >= 0 ? nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6 + fixed_s : 0);
-    o->launch_s = na >= 0 ? nccl_base_lat[na][proto] * 1e-6 * ls + fixed_s : 0;
+    double lat = 0, more_pieces = 0, piece_bytes = 0, a_piece = 0;
     o->n_steps = nsteps_of(rq->coll, n);
+    if (na >= 0 && corpus) {
+        /* the steps the simulator replays stay the algorithm's own
+         * (below): each carries its share of the pieces' latency */
+        lat =
+            corpus_lat_s(c, rq->coll, na, proto, S, nch_max, &more_pieces, &piece_bytes, &a_piece);
+        o->launch_s = p->op_fixed_s;
+    } else if (na >= 0) {
+        lat = nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6;
+        o->launch_s = nccl_base_lat[na][proto] * 1e-6 * ls;
+    }
     if (na == NT_RING && two && hop_before_window(rq)) {
         /* the chain's one hop (tuning.cc: broadcast and reduce add one
          * hwLat) is over before the time starts: only the base remains */
@@ -1029,8 +1135,13 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         fmin(fmin((double)nch_max, plan_ch), fmax(1.0, ch_bytes / p->ch_min_bytes[proto]));
     nchf = fmax(1.0, nchf);
     double cap_ch = cr_proto_cap_Bps(p, proto, 1) * nchf;
+    /* LL: llMaxBw for the GPU; beyond two ranks of one node also each
+     * channel's own LL rate (coll.ll_ch) times the channels NCCL runs */
+    double ll_cap = cr_proto_cap_Bps(p, proto, 1);
+    if (proto == CR_PROTO_LL && corpus && p->ll_ch_Bps > 0 && algo == CR_ALGO_RING)
+        ll_cap = fmin(ll_cap, nchf * p->ll_ch_Bps);
     if (proto == CR_PROTO_LL)
-        cap_ch = cr_proto_cap_Bps(p, proto, 1);
+        cap_ch = ll_cap;
     /* LL on scale-up links: the stream term (ll_stream_bytes) replaces
      * NCCL's llMaxBw, a selection figure that 2 H200s beat (broadcast 164
      * GB/s of 141, traces/nvidia-h200-x2/kernels-nccl-Ring-LL.json.gz);
@@ -1064,10 +1175,11 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         bool agrs = rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER;
         if (two && c->ring_hw == CR_HW_NVLINK && (rq->coll == CR_COLL_ALLREDUCE || agrs))
             eff *= (agrs ? p->ring2_agrs_eff : p->ring2_ar_eff) / p->proto_eff[CR_PROTO_SIMPLE];
-        double rate = fmin(c->ring_Bps * eff,
-                           c->ring_hw == CR_HW_NVLINK
-                               ? cap_ch
-                               : cr_proto_cap_Bps(p, proto, 1) * (proto == CR_PROTO_LL ? 1 : nchf));
+        double rate =
+            fmin(c->ring_Bps * eff,
+                 c->ring_hw == CR_HW_NVLINK
+                     ? cap_ch
+                     : (proto == CR_PROTO_LL ? ll_cap : cr_proto_cap_Bps(p, proto, 1) * nchf));
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
         /* across nodes a channel crosses each node boundary through one
@@ -1235,12 +1347,21 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                        : (rq->coll == CR_COLL_ALLTOALL) ? nn - 1
                                                         : nn - 1;
         double remote = N > 1 ? peers * (1.0 - 1.0 / N) : 0;
-        lat = (nccl_base_lat[NT_RING][proto] * ls +
-               nccl_hw_lat[hw][NT_RING][proto] * (hw == 2 ? lx.inter : lx.intra) +
-               0.5 * remote * ls) *
-                  1e-6 +
-              fixed_s;
-        o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls + fixed_s;
+        if (corpus) {
+            /* beyond two ranks of one node: the fixed cost, one step of
+             * the link class, and each peer's send/recv pair in NCCL's
+             * p2p schedule (coll.p2p.peer.*; across nodes with the
+             * plugin's latency, coll.net.lat) */
+            double local = rq->coll == CR_COLL_SENDRECV ? (N > 1 ? 0 : 1) : c->ppn - 1;
+            double far = rq->coll == CR_COLL_SENDRECV ? (N > 1 ? 1 : 0) : nn - c->ppn;
+            lat = p->op_fixed_s + p->alpha_s[hw][proto] + local * p->p2p_peer_s[0] +
+                  far * (p->p2p_peer_s[1] + p->net_lat_s);
+            o->launch_s = p->op_fixed_s;
+        } else {
+            lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
+                  ls * 1e-6;
+            o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
+        }
         if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
             lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */
             o->launch_s = fmin(o->launch_s, lat);
@@ -1264,6 +1385,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     }
     default:
         break;
+    }
+    if (more_pieces > 0) {
+        /* each further piece: its step's latency where the piece before it
+         * crosses a channel faster than that (corpus_lat_s) */
+        double t_piece = o->wire_Bps > 0 ? piece_bytes * fmax(1.0, nch_max) / o->wire_Bps : 0;
+        lat += more_pieces * fmax(0, a_piece - t_piece);
     }
     o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
     finish(c, rq, b, o, lat, t);

@@ -132,6 +132,12 @@ typedef struct {
                               launch gap is then out of it, and with ranks_per_process =
                               n the last rank is rank 0 (NCCL's group launch order,
                               algo.c last_start_rank). Default false. */
+    bool host_loop;        /* the time is nccl-tests' (a host-timed loop of back-to-back
+                              operations, divided by their count): one thread driving
+                              ranks_per_process GPUs enqueues that many kernels per
+                              operation, so an operation takes at least
+                              ranks_per_process x coll.host_op (the host's time), not
+                              the launch gap on top of the GPUs' time. Default false. */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */

@@ -27,6 +27,26 @@ struct key {
 
 #define OFF(f) offsetof(cr_params, f)
 #define HOP_SIMPLE 0.815 /* fit, see coll.eff.simple */
+/* Fitted by tools/fit_nccl_corpus.py (paste its output here): nccl-tests
+ * latency beyond two ranks of one node (algo.c corpus_lat_s). */
+/* BEGIN fit_nccl_corpus */
+#define FIT_WHEN "2026-12-02"
+#define FIT_OP_FIXED 2.44e-06
+#define FIT_A_NVL_LL 2e-06
+#define FIT_A_NVL_LL128 3.89e-06
+#define FIT_A_NVL_SIMPLE 6.71e-06
+#define FIT_A_NET_LL 2.84e-06
+#define FIT_A_NET_LL128 4e-06
+#define FIT_A_NET_SIMPLE 1.4e-05
+#define FIT_A_NVLS 3.2e-05
+#define FIT_P2P_INTRA 2.82e-06
+#define FIT_P2P_NET 4.23e-06
+#define FIT_HOST_OP 4.2e-06
+/* END fit_nccl_corpus */
+#define FIT_SRC                                                                                    \
+    "fitted: tools/fit_nccl_corpus.py, validate/corpus fitting half and nccl-tests#123 (" FIT_WHEN \
+    "); Blackwell: Hopper's figure, unfitted; other (AMD, pre-Ampere): no log in the fitting "     \
+    "half, 0 = NCCL's tables as they are: "
 /* clang-format off */
 static const struct key keys[] = {
     {"coll.eff.simple", OFF(proto_eff[CR_PROTO_SIMPLE]), K_DOUBLE,
@@ -147,43 +167,72 @@ static const struct key keys[] = {
      "fit: traces/nvidia-h200-x2/kernels-nccl.json.gz, ring allgather / reducescatter of 2 H200s, "
      "1 GiB in 2008 / 1954 us: 272 / 280 GB/s per direction after latency and fill, 0.62 of "
      "450 (doc/bounds.md 3.3)"},
-    /* fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs), 2026-12-02 */
-    {"coll.op_fixed", OFF(op_fixed_s), K_DOUBLE, {0, 8.43e-6, 8.43e-6, 8.43e-6}, 0, 1, "s",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: fixed cost per operation as nccl-tests times it (host wall clock of back-to-back "
-     "launches / iterations: launch, kernel prologue, host loop; nccl-tests src/common.cu "
-     "BenchTime), beyond two ranks of one node; NVIDIA/nccl-tests#123 (DGX A100, 1-channel ring "
-     "LL allreduce) gives T = 5.8 + 2.0 us x 2(n-1)"},
-    {"coll.hop_x.intra.ll", OFF(hop_x_intra[CR_PROTO_LL]), K_DOUBLE, {1, 0.490, 0.490, 0.490}, 0.01, 100, "",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step inside a node (NCCL tuning.cc:hwLat NVLINK or PCI @v2.28.9), ll, beyond two ranks of one node"},
-    {"coll.hop_x.intra.ll128", OFF(hop_x_intra[CR_PROTO_LL128]), K_DOUBLE, {1, 0.491, 0.491, 0.491}, 0.01, 100, "",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step inside a node (NCCL tuning.cc:hwLat NVLINK or PCI @v2.28.9), ll128, beyond two ranks of one node"},
-    {"coll.hop_x.intra.simple", OFF(hop_x_intra[CR_PROTO_SIMPLE]), K_DOUBLE, {1, 1.50, 1.50, 1.50}, 0.01, 100, "",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step inside a node (NCCL tuning.cc:hwLat NVLINK or PCI @v2.28.9), simple, beyond two ranks of one node"},
-    {"coll.hop_x.net.ll", OFF(hop_x_net[CR_PROTO_LL]), K_DOUBLE, {1, 1.26, 1.26, 1.26}, 0.01, 100, "",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step across nodes (NCCL tuning.cc:hwLat NET @v2.28.9, plus the plugin latency), ll, beyond two ranks of one node"},
-    {"coll.hop_x.net.ll128", OFF(hop_x_net[CR_PROTO_LL128]), K_DOUBLE, {1, 3.28, 3.28, 3.28}, 0.01, 100, "",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's per-step latency for a step across nodes (NCCL tuning.cc:hwLat NET @v2.28.9, plus the plugin latency), ll128, beyond two ranks of one node"},
-    {"coll.hop_x.net.simple", OFF(hop_x_net[CR_PROTO_SIMPLE]), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
-     "not fitted (tools/fit_nccl_corpus.py says why: free, the Slingshot logs' plugin latency drives it "
-     "to 17 and breaks the published 2x8 H200 InfiniBand check): scale of NCCL's per-step latency "
-     "for a step across nodes, Simple; 1 = NCCL tuning.cc:hwLat NET Simple 14 us @v2.28.9"},
-    {"coll.lat_x.nvls", OFF(nvls_lat_x), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
-     "fitted: tools/fit_nccl_corpus.py on validate/corpus fit half (24 logs read, 275 rows "
-     "up to 1 MiB; Ampere and Hopper), 2026-12-02; Blackwell: the same, unfitted; other "
-     "(AMD, pre-Ampere): no log in the fitting half, 1 (0 s) = NCCL's table as it is: scale of NCCL's NVLS / NVLS tree intra-node figure (tuning.cc:hwLat NVLINK NVLS 25 us "
-     "@v2.28.9), beyond two ranks of one node"},
+    /* nccl-tests beyond two ranks of one node (algo.c corpus_lat_s,
+     * doc/corpus.md); FIT_* at the top of this file */
+    {"coll.op_fixed", OFF(op_fixed_s), K_DOUBLE, {0, FIT_OP_FIXED, FIT_OP_FIXED, FIT_OP_FIXED}, 0, 1, "s",
+     FIT_SRC "fixed cost per operation as nccl-tests times it (host wall clock of back-to-back "
+     "launches: launch, kernel prologue and epilogue, host loop; nccl-tests src/common.cu "
+     "BenchTime); start: NVIDIA/nccl-tests#123 intercept 5.8 us (DGX A100, 1-channel ring LL "
+     "allreduce, 2-8 GPUs: T = 5.8 + 2.0 us x 2(n-1))"},
+    {"coll.alpha.nvlink.ll", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_NVL_LL, FIT_A_NVL_LL, FIT_A_NVL_LL}, 0, 1, "s",
+     FIT_SRC "one sequential ring or tree step over NVLink / NVSwitch, LL; start: "
+     "NVIDIA/nccl-tests#123, 2.0 us per LL ring step (NCCL tuning.cc hwLat NVLINK 0.6 us)"},
+    {"coll.alpha.nvlink.ll128", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_LL128]), K_DOUBLE, {0, FIT_A_NVL_LL128, FIT_A_NVL_LL128, FIT_A_NVL_LL128}, 0, 1, "s",
+     FIT_SRC "one sequential step over NVLink / NVSwitch, LL128 (NCCL tuning.cc hwLat NVLINK ring "
+     "1.9 us)"},
+    {"coll.alpha.nvlink.simple", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE}, 0, 1, "s",
+     FIT_SRC "one sequential step (slice) over NVLink / NVSwitch, Simple (NCCL tuning.cc hwLat NVLINK "
+     "ring 3.4 us)"},
+    {"coll.alpha.pci.ll", OFF(alpha_s[CR_HW_PCI][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_NVL_LL + 0.4e-6, FIT_A_NVL_LL + 0.4e-6, FIT_A_NVL_LL + 0.4e-6}, 0, 1, "s",
+     "coll.alpha.nvlink.ll + NCCL's PCI - NVLINK difference (tuning.cc hwLat ring LL 1.0 - 0.6 "
+     "us @v2.28.9); no PCIe box in the fitting half, unfitted"},
+    {"coll.alpha.pci.ll128", OFF(alpha_s[CR_HW_PCI][CR_PROTO_LL128]), K_DOUBLE, {0, FIT_A_NVL_LL128 + 0.6e-6, FIT_A_NVL_LL128 + 0.6e-6, FIT_A_NVL_LL128 + 0.6e-6}, 0, 1, "s",
+     "coll.alpha.nvlink.ll128 + NCCL's PCI - NVLINK difference (tuning.cc hwLat ring LL128 2.5 - "
+     "1.9 us); unfitted"},
+    {"coll.alpha.pci.simple", OFF(alpha_s[CR_HW_PCI][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NVL_SIMPLE + 2.3e-6, FIT_A_NVL_SIMPLE + 2.3e-6, FIT_A_NVL_SIMPLE + 2.3e-6}, 0, 1, "s",
+     "coll.alpha.nvlink.simple + NCCL's PCI - NVLINK difference (tuning.cc hwLat ring Simple 5.7 "
+     "- 3.4 us); unfitted"},
+    {"coll.alpha.net.ll", OFF(alpha_s[CR_HW_NET][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_NET_LL, FIT_A_NET_LL, FIT_A_NET_LL}, 0, 1, "s",
+     FIT_SRC "one sequential step across nodes (NIC, proxy, switch), LL, without the plugin's "
+     "coll.net.lat (NCCL tuning.cc hwLat NET ring 2.7 us, tree 5.0)"},
+    {"coll.alpha.net.ll128", OFF(alpha_s[CR_HW_NET][CR_PROTO_LL128]), K_DOUBLE, {0, FIT_A_NET_LL128, FIT_A_NET_LL128, FIT_A_NET_LL128}, 0, 1, "s",
+     FIT_SRC "one sequential step across nodes, LL128 (NCCL tuning.cc hwLat NET ring 4.0 us)"},
+    {"coll.alpha.net.simple", OFF(alpha_s[CR_HW_NET][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NET_SIMPLE, FIT_A_NET_SIMPLE, FIT_A_NET_SIMPLE}, 0, 1, "s",
+     FIT_SRC "one sequential step across nodes, Simple (NCCL tuning.cc hwLat NET 14 us)"},
+    {"coll.alpha.nvls", OFF(nvls_alpha_s), K_DOUBLE, {0, FIT_A_NVLS, FIT_A_NVLS, FIT_A_NVLS}, 0, 1, "s",
+     "held, not fitted (no NVLS row in the fitting half; tools/fit_nccl_corpus.py): NVLS / NVLS "
+     "tree inside a node, once per operation: NCCL tuning.cc hwLat NVLINK NVLS 25 us raised to "
+     "the least value (32 us) at which NCCL's own switch from ring LL to NVLS (allreduce at 2-4 "
+     "MiB on hgx-h100/h200/b200-8) is not a drop in predicted time, with ring LL steps at "
+     "coll.alpha.nvlink.ll (test_coll test_auto_monotone); constant in the ranks (nccl#1259 "
+     "reports growth with ranks)"},
+    {"coll.net.lat", OFF(net_lat_s), K_DOUBLE, {0, 0, 0, 0}, 0, 1, "s",
+     "a topology's figure: the network plugin's own latency per inter-node step (NCCL "
+     "graph->latencyInter = ncclNet props.latency, counted twice for Simple, tuning.cc:356-359 "
+     "@v2.28.9): built-in IB and socket report 0 (net_ib.cc, net_socket.cc), aws-ofi-nccl on EFA "
+     "OFI_NCCL_NET_LATENCY 75 us (150 in older releases); 0 = InfiniBand / RoCE"},
+    {"coll.p2p.peer.intra", OFF(p2p_peer_s[0]), K_DOUBLE, {0, FIT_P2P_INTRA, FIT_P2P_INTRA, FIT_P2P_INTRA}, 0, 1, "s",
+     FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
+     "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},
+    {"coll.p2p.peer.net", OFF(p2p_peer_s[1]), K_DOUBLE, {0, FIT_P2P_NET, FIT_P2P_NET, FIT_P2P_NET}, 0, 1, "s",
+     FIT_SRC "point-to-point: each peer across nodes (proxy post and network round trip), "
+     "plus coll.net.lat"},
+    {"coll.host_op", OFF(host_op_s), K_DOUBLE, {FIT_HOST_OP, FIT_HOST_OP, FIT_HOST_OP, FIT_HOST_OP}, 0, 1, "s",
+     FIT_SRC "host time per GPU per operation when one thread drives several GPUs in nccl-tests' "
+     "timed loop (-g N: ncclGroupStart, one launch per GPU, ncclGroupEnd; nccl-tests "
+     "src/common.cu startColl): an operation takes at least GPUs x this (cr_coll_req "
+     "host_loop); start: NVIDIA/nccl-tests#123, -g 2..8 at 10.0 .. 33.7 us = 4.2 us x GPUs, and "
+     "the Snellius -g 4 logs of the fitting half (allgather, reducescatter and allreduce all "
+     "about 17 us up to 64 KiB although their steps differ 3 to 6); a host cost, so every "
+     "generation"},
+    {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, 0, 0, 0}, 0, 1e15, "B/s",
+     "LL data rate of one channel of a ring beyond two ranks of one node (all channels together "
+     "at most coll.ll_max); 0 = coll.ll_max for any channel count: not fitted (tools/"
+     "fit_nccl_corpus.py: on the fitting half it moves the median by under 1 point, and a "
+     "fitted 4.2 GB/s made one channel's LL rate bind before its NIC, test_ring_nic_per_channel, "
+     "and NCCL's ring LL pick slower than its NVLS pick at twice the size, test_auto_monotone); "
+     "a topology or calibrate --nccl-tests may set it (NCCL tuning.cc ring LL: 0.5 x the "
+     "channel's link rate)"},
     {"mech.ce.eff", OFF(mech_eff[CR_MECH_CE]), K_DOUBLE, {0.82, 0.82, 0.883, 0.866}, 0.01, 1, "",
      "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, copy engine GPU0 -> GPU1 1 GiB in 2703 us: "
      "397.2 of 450 GB/s (check: ParallelKittens arXiv 2511.13940 H100 368.8 GiB/s = 396.0 GB/s; "

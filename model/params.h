@@ -58,11 +58,18 @@ typedef struct {
     double ll_stream_tree_Bps;  /* the same for tree allreduce (0: ll_stream_Bps) */
     double ring2_ar_eff;        /* ring allreduce of two ranks on scale-up links, Simple */
     double ring2_agrs_eff;      /* ring allgather / reducescatter of two ranks, Simple */
-    /* nccl-tests beyond two ranks of one node (doc/corpus.md) */
-    double op_fixed_s;                   /* fixed cost per operation */
-    double hop_x_intra[CR_PROTO__COUNT]; /* scale of NCCL's hwLat, a step inside a node */
-    double hop_x_net[CR_PROTO__COUNT];   /* the same for a step across nodes */
-    double nvls_lat_x;                   /* scale of NCCL's NVLS / NVLS tree figure */
+    /* nccl-tests beyond two ranks of one node (doc/corpus.md, algo.c corpus_lat_s) */
+    double op_fixed_s; /* fixed cost per operation as nccl-tests times it */
+    double alpha_s[CR_HW__COUNT][CR_PROTO__COUNT]; /* one sequential step of a ring or tree, per
+                                                      link class and protocol (0 for NVLink LL:
+                                                      NCCL's latency tables as they are) */
+    double nvls_alpha_s;  /* NVLS / NVLS tree inside a node, per operation */
+    double net_lat_s;     /* the network plugin's own latency per inter-node step (NCCL's
+                             latencyInter; twice for Simple), a topology's figure */
+    double p2p_peer_s[2]; /* point-to-point: per peer inside the node, per peer across nodes */
+    double host_op_s;     /* host enqueue per GPU per operation in a host-timed loop
+                             (cr_coll_req host_loop) */
+    double ll_ch_Bps;     /* LL: data rate of one channel (all channels: up to ll_max_Bps) */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
     double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */

@@ -30,37 +30,49 @@
  * moves the constants of that collective's algorithm before the ones its
  * siblings share with it (their split is not identifiable from one
  * collective at one rank count). Ranges: efficiencies from a fifth of
- * the link to all of it; latency scales 0.05 - 20 x NCCL's tables; the
- * fixed cost 0 - 60 us (nccl-tests on 8x H100 measures about 33 us for
- * an 8 B allreduce, issue 14). */
+ * the link to all of it; per-step latencies (coll.alpha.*, seconds) from
+ * a quarter of NCCL's hwLat for that link class and protocol to about 10x
+ * it (tuning.cc@v2.28.9; the corpus fit keeps them within 1-2x,
+ * doc/corpus.md); NVLS's figure 5 - 100 us around NCCL's 25; a network
+ * plugin's own latency 0 - 200 us (aws-ofi-nccl reports 75 us for EFA);
+ * the fixed cost 0 - 60 us (nccl-tests on 8x H100 measures about 33 us
+ * for an 8 B allreduce, issue 14); the host's cost per operation and GPU
+ * of a one-thread -g N run 0 - 20 us (nccl-tests#123: 4.2 us). */
 /* clang-format off */
 static const cr_cnf_key fit_keys[] = {
-    {"coll.eff.simple",         0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
-    {"coll.eff.nvls",           0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
-    {"coll.eff.pcie",           0.10, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
-    {"coll.n2.ring.ar",         0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
-    {"coll.n2.ring.agrs",       0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
-    {"coll.eff.net",            0.20, 1.00,   CR_CNF_R_LARGE | CR_CNF_R_NET},
-    {"coll.lat_x.nvls",         0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
-    {"coll.hop_x.intra.ll",     0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_INTRA},
-    {"coll.hop_x.intra.ll128",  0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
-    {"coll.hop_x.intra.simple", 0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
-    {"coll.n2.lat_scale",       0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_INTRA},
-    {"coll.n2.lat_scale.ll128", 0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
-    {"coll.n2.lat_scale.simple",0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
-    {"coll.hop_x.net.ll",       0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_NET},
-    {"coll.hop_x.net.ll128",    0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
-    {"coll.hop_x.net.simple",   0.05, 20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
-    {"coll.ll_max",             5e9,  1e12,   CR_CNF_R_MID | R_SCOPE_ALL},
-    {"coll.eff.ll128",          0.20, 1.00,   CR_CNF_R_MID | R_SCOPE_ALL},
-    {"coll.eff.ll",             0.10, 1.00,   CR_CNF_R_SMALL | CR_CNF_R_MID | R_SCOPE_ALL},
-    {"coll.op_fixed",           0,    60e-6,  CR_CNF_R_SMALL | R_SCOPE_ALL},
+    {"coll.eff.simple",          0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.nvls",            0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.pcie",            0.10,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.n2.ring.ar",          0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.n2.ring.agrs",        0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.net",             0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_NET},
+    {"coll.alpha.nvls",          5e-6,   100e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.alpha.nvlink.ll",     0.15e-6, 6e-6,  CR_CNF_R_SMALL | CR_CNF_R_INTRA},
+    {"coll.alpha.nvlink.ll128",  0.5e-6, 20e-6,  CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.alpha.nvlink.simple", 0.85e-6, 35e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.alpha.pci.ll",        0.25e-6, 10e-6, CR_CNF_R_SMALL | CR_CNF_R_INTRA},
+    {"coll.alpha.pci.ll128",     0.6e-6, 25e-6,  CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.alpha.pci.simple",    1.4e-6, 60e-6,  CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.n2.lat_scale",        0.05,   20,     CR_CNF_R_SMALL | CR_CNF_R_INTRA},
+    {"coll.n2.lat_scale.ll128",  0.05,   20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.n2.lat_scale.simple", 0.05,   20,     CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},
+    {"coll.alpha.net.ll",        0.7e-6, 27e-6,  CR_CNF_R_SMALL | CR_CNF_R_NET},
+    {"coll.alpha.net.ll128",     1e-6,   40e-6,  CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.alpha.net.simple",    3.5e-6, 140e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.net.lat",             0,      200e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.p2p.peer.intra",      0,      20e-6,  CR_CNF_R_SMALL | CR_CNF_R_INTRA},
+    {"coll.p2p.peer.net",        0,      20e-6,  CR_CNF_R_SMALL | CR_CNF_R_NET},
+    {"coll.ll_max",              5e9,    1e12,   CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.eff.ll128",           0.20,   1.00,   CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.eff.ll",              0.10,   1.00,   CR_CNF_R_SMALL | CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.host_op",             0,      20e-6,  CR_CNF_R_SMALL | R_SCOPE_ALL},
+    {"coll.op_fixed",            0,      60e-6,  CR_CNF_R_SMALL | R_SCOPE_ALL},
 };
 /* clang-format on */
 #define N_FIT ((int)(sizeof fit_keys / sizeof fit_keys[0]))
 _Static_assert(sizeof fit_keys / sizeof fit_keys[0] <= CR_CNF_MAX_KEYS, "CR_CNF_MAX_KEYS");
 
-enum { SWEEPS = 3, GOLDEN_ITERS = 16, MIN_ROWS = 2 };
+enum { SWEEPS = 12, GOLDEN_ITERS = 16, MIN_ROWS = 2 };
 
 const cr_cnf_key *cr_cnf_keys(int *n)
 {

@@ -248,7 +248,9 @@ typedef struct {
 /* Rows of one run (rank lines) and collective under one header. */
 typedef struct {
     const char *coll, *coll_src;
-    int rank_lines; /* max rank + 1 of the run's "#  Rank" lines; 0: none */
+    int rank_lines;      /* max rank + 1 of the run's "#  Rank" lines; 0: none */
+    int gpus_per_thread; /* GPUs one nccl-tests thread drives (nGpus, or rank lines
+                            sharing a Pid); 1 when unsaid */
     int first_line;
     int nranks;
     const char *nranks_src;
@@ -419,6 +421,14 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
      * every process prints its own one-rank run); each "# nThread" line
      * starts one. */
     int nranks = 0, line_no = 0, log_coll_line = 0;
+    /* GPUs per thread of the current run: the "# nThread T nGpus G" line's
+     * G (-g G: one thread drives G GPUs in one group, nccl-tests
+     * src/common.cu startColl), else the longest run of consecutive rank
+     * lines with one Pid on one host (a process prints its GPUs' lines one
+     * after the other) */
+    int ngpus_hdr = 0, pid_run = 0, pid_run_max = 0;
+    long last_pid = -1;
+    char last_host[64] = "";
     long table = -1; /* the table rows go to; -1: the next row starts one */
     nt_layout lay = {5, 2, 9, 0};
     size_t first = out->n;
@@ -460,12 +470,29 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                 table = -1;
             }
             if (!strncmp(body, "nThread", 7)) {
+                int nth, ng;
                 nranks = 0;
                 table = -1;
+                ngpus_hdr =
+                    sscanf(body, "nThread %d nGpus %d", &nth, &ng) == 2 && ng >= 1 && ng <= 1024
+                        ? ng
+                        : 0;
+                pid_run = pid_run_max = 0;
+                last_pid = -1;
+                last_host[0] = '\0';
             }
-            int rk;
+            int rk, grp;
+            long pid;
+            char host[64];
             if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20)
                 nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            if (sscanf(body, "Rank %d Group %d Pid %ld on %63s", &rk, &grp, &pid, host) == 4) {
+                bool same = pid == last_pid && !strcmp(host, last_host);
+                pid_run = same ? pid_run + 1 : 1;
+                pid_run_max = pid_run > pid_run_max ? pid_run : pid_run_max;
+                last_pid = pid;
+                snprintf(last_host, sizeof last_host, "%s", host);
+            }
             if (nt_header(body, line_no, &lay))
                 table = -1;
             continue;
@@ -548,6 +575,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             nt_table T = {0};
             T.first_line = row_line;
             T.rank_lines = nranks;
+            T.gpus_per_thread = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max > 0 ? pid_run_max : 1;
             if (log_coll) {
                 if (opt_coll && strcmp(opt_coll, log_coll)) {
                     st = cr_diag_set(d, CR_EPARSE,
@@ -637,6 +665,12 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         nt_set(m, "coll", T->coll);
         snprintf(num, sizeof num, "%d", T->nranks);
         nt_set(m, "nranks", num);
+        if (T->gpus_per_thread > 1) {
+            /* one thread drives several GPUs: the host loop can bind
+             * (validate's cr_coll_req host_loop) */
+            snprintf(num, sizeof num, "%d", T->gpus_per_thread);
+            nt_set(m, "gpus_per_thread", num);
+        }
         snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
         snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);
         snprintf(m->note, sizeof m->note, "%s", T->note);

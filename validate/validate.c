@@ -1262,6 +1262,15 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
      * instead on the rank NCCL launches last (cr_coll_req from_last_start). */
     if (num_or(&m->c, "rank", 0) < 0)
         rq.ranks_per_process = (int)n;
+    /* nccl-tests -g G (nccl_log.c gpus_per_thread): one thread enqueues G
+     * kernels per operation in its timed loop of back-to-back operations,
+     * so the host's time per operation can set the printed time
+     * (cr_coll_req host_loop) */
+    double gpt = num_or(&m->c, "gpus_per_thread", 1);
+    if (gpt > 1) {
+        rq.ranks_per_process = (int)fmin(gpt, n);
+        rq.host_loop = true;
+    }
     rq.from_last_start = m->devices >= (int)n && n > 1;
     if (mech != CR_MECH_NONE)
         rq.sms = (int)num_or(&m->c, "sms", 0);

@@ -1207,24 +1207,32 @@ static void test_nvls_agrs_own_copy(void **state)
  * between GPUs of one NVLink domain, never a CPU in between. On
  * gb200-nvl72 GPUs 0 and 1 share a Grace CPU: GPU -> C2C -> CPU -> C2C ->
  * GPU is 2 x 0.1 us, GPU -> NVSwitch -> GPU 2 x 0.3 us. Ring broadcast over
- * all 72 at 256 B with LL: NCCL's latency 6.6 us (baseLat, ring LL) plus
- * the chain's 71 hops at their route, 71 x 0.6 us = 42.6 us (NCCL's own
- * hwLat 0.6 us for the whole chain is below it): 49.2 us. The bound of
- * the pair {0, 1} keeps the C2C path (data staged in the Grace's memory
- * crosses it): 0.2 us; the pair's sendrecv prediction floors its one step
- * at 0.6 us. */
+ * all 72 at 256 B with LL: a chain of 71 steps (algo.c corpus_lat_s), each
+ * at least its hop's route, 0.6 us through the NVSwitch, whatever the
+ * step latency (coll.alpha.nvlink.ll; set below it here, 0.1 us, for the
+ * route to bind), plus the fixed cost per operation (coll.op_fixed):
+ * op_fixed + 71 x 0.6 us. (Before the corpus model's step structure this
+ * was NCCL's table, 6.6 us + 71 x 0.6.) At the fitted 2 us a step the
+ * chain is op_fixed + 71 x 2 us. The bound of the pair {0, 1} keeps the
+ * C2C path (data staged in the Grace's memory crosses it): 0.2 us; the
+ * pair's sendrecv prediction floors its one step at 0.6 us. */
 static void test_peer_route_over_nvlink(void **state)
 {
     (void)state;
     cr_topo *t = cr_test_open_topo("gb200-nvl72");
+    cr_params pb;
+    cr_params_default(CR_GEN_BLACKWELL, &pb);
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     cr_coll_result r =
         eval(c, CR_COLL_BROADCAST, 256, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, true);
-    /* plus the fixed cost per operation nccl-tests sees (coll.op_fixed) */
-    cr_params pb;
-    cr_params_default(CR_GEN_BLACKWELL, &pb);
     assert_close(r.pred.pred_s - r.pred.wire_bytes / r.pred.wire_Bps,
-                 6.6e-6 + 71 * 0.6e-6 + pb.op_fixed_s, 1e-9, 0);
+                 pb.op_fixed_s + 71 * fmax(pb.alpha_s[CR_HW_NVLINK][CR_PROTO_LL], 0.6e-6), 1e-9, 0);
+    cr_coll_ctx_free(c);
+    assert_int_equal(cr_topo_set_param(t, "coll.alpha.nvlink.ll", 0.1e-6, "test"), CR_OK);
+    c = cr_test_coll_ctx(t, NULL);
+    r = eval(c, CR_COLL_BROADCAST, 256, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, true);
+    assert_close(r.pred.pred_s - r.pred.wire_bytes / r.pred.wire_Bps, pb.op_fixed_s + 71 * 0.6e-6,
+                 1e-9, 0);
     cr_coll_ctx_free(c);
     c = cr_test_coll_ctx(t, "0-1");
     r = eval(c, CR_COLL_SENDRECV, 256, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);

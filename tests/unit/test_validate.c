@@ -630,6 +630,65 @@ static void test_nccl_tests_pasted(void **state)
     assert_null(cr_nccl_log_coll("hypercube_perf", &d));
 }
 
+/* GPUs one nccl-tests thread drives (-g G): from the "# nThread T nGpus G"
+ * line, else from rank lines sharing one Pid on one host (odissei-snellius
+ * 1n: nGpus 4, one Pid); a key only where it is more than one, so that
+ * validate sets cr_coll_req host_loop for those rows alone. */
+static void test_nccl_tests_gpus_per_thread(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *row = "           8             2     float     sum      -1    17.10    0.00    "
+                      "0.00      0    16.90    0.00    0.00      0\n";
+    char log[1024];
+    /* the header says 4, whatever the rank lines */
+    snprintf(log, sizeof log,
+             "# nThread 1 nGpus 4 minBytes 8 maxBytes 8 step: 2(factor)\n"
+             "#  Rank  0 Group  0 Pid 1539421 on gcn155 device  0 [0x06] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 1539421 on gcn155 device  1 [0x26] NVIDIA H100\n"
+             "#  Rank  2 Group  0 Pid 1539421 on gcn155 device  2 [0xa6] NVIDIA H100\n"
+             "#  Rank  3 Group  0 Pid 1539421 on gcn155 device  3 [0xc6] NVIDIA H100\n%s",
+             row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "4");
+    cr_vmeas_list_release(&l);
+    /* one GPU per process (MPI): no key */
+    snprintf(log, sizeof log,
+             "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n%s",
+             row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_null(cr_vcase_get(&l.v[0].c, "gpus_per_thread"));
+    cr_vmeas_list_release(&l);
+    /* no header: three rank lines of one Pid on host a, then Pid 7 on a
+     * second host b (the same number, another process) */
+    snprintf(log, sizeof log,
+             "#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 7 on a device  1 [0x26] NVIDIA H100\n"
+             "#  Rank  2 Group  0 Pid 7 on a device  2 [0x26] NVIDIA H100\n"
+             "#  Rank  3 Group  0 Pid 7 on b device  0 [0x26] NVIDIA H100\n%s",
+             row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "3");
+    cr_vmeas_list_release(&l);
+    /* a second run (its own nThread line) starts over */
+    snprintf(log, sizeof log,
+             "# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor)\n"
+             "#  Rank  0 Group  0 Pid 5 on a device  0 [0x06] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 5 on a device  1 [0x26] NVIDIA H100\n%s"
+             "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+             "#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 8 on a device  1 [0x26] NVIDIA H100\n%s",
+             row, row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "2");
+    assert_null(cr_vcase_get(&l.v[1].c, "gpus_per_thread"));
+    cr_vmeas_list_release(&l);
+}
+
 /* --- summaries and calibration ------------------------------------------------------ */
 
 static void test_percentile_and_summary(void **state)
@@ -799,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_layouts),
         cmocka_unit_test(test_nccl_tests_runs),
         cmocka_unit_test(test_nccl_tests_pasted),
+        cmocka_unit_test(test_nccl_tests_gpus_per_thread),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_calibrate_p2p),

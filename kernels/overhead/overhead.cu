@@ -111,8 +111,9 @@ static int launch_mode(long n, long reps, const char *ops)
             if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0)
                 found = i;
         if (found < 0) {
-            fprintf(stderr, "overhead: -o: unknown operation \"%.*s\" (kernel, memcpy, memset, nvtx, "
-                            "copy16m)\n",
+            fprintf(stderr,
+                    "overhead: -o: unknown operation \"%.*s\" (kernel, memcpy, memset, nvtx, "
+                    "copy16m)\n",
                     (int)len, p);
             return 2;
         }
@@ -142,8 +143,8 @@ static int launch_mode(long n, long reps, const char *ops)
             CHECK(cudaGetLastError());
             CHECK(cudaStreamSynchronize(s));
             double t1 = now_s();
-            printf("launch op %s rep %ld calls %ld wall_us %.1f per_call_us %.3f\n", names[op], r, n,
-                   (t1 - t0) * 1e6, (t1 - t0) * 1e6 / (double)n);
+            printf("launch op %s rep %ld calls %ld wall_us %.1f per_call_us %.3f\n", names[op], r,
+                   n, (t1 - t0) * 1e6, (t1 - t0) * 1e6 / (double)n);
         }
         long calls = WARMUP + n * reps;
         if (op == 0 || op == 3)

@@ -82,7 +82,7 @@ check_trace() {
   if [ -z "$f" ]; then echo "$1 $2 trace: NONE WRITTEN" >>"$AB"; return; fi
   local k m s r d e end
   k=$(grep -c '"cat":"kernel"' "$f"); m=$(grep -c '"cat":"memcpy"' "$f")
-  s=$(grep -c '"cat":"memset"' "$f"); r=$(grep -c '"cat":"nvtx","name":"overhead"' "$f")
+  s=$(grep -c '"cat":"memset"' "$f"); r=$(grep -c '"cat":"nvtx".*"name":"overhead"' "$f")
   d=$(grep -o '"dropped_records":[0-9]*' "$f" | tail -1 | cut -d: -f2)
   e=$(grep -o '"errors":\[[^]]*\]' "$f" | tail -1)
   end=$(grep -c '"name":"commroof_end"' "$f")

@@ -245,6 +245,15 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_guard_sim.c does not build"; fails=$((fails + 1))
     fi
+    # the activity-buffer pool (buffers zeroed in advance and reused, so the
+    # program's thread neither allocates nor zeroes one) and COMMROOF_TRACE_RECORD
+    if [ -n "$CUPTI_DIR" ] && sim_cc "$T/pool" tests/trace/buffer_pool_sim.c; then
+        "$T/pool" "$T/pool.json" >"$T/o" 2>"$T/e"; check "buffer pool sim" 0 $?
+        has "buffer pool sim" "$T/o" "buffer pool sim: ok"
+        has "buffer pool sim: unknown word noted" "$T/e" 'unknown word "kernels"'
+    elif [ -n "$CUPTI_DIR" ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/buffer_pool_sim.c does not build"; fails=$((fails + 1))
+    fi
 fi
 
 # the demo programs compile (CUDA, no GPU needed); not in the SAN pass. (The

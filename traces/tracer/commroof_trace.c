@@ -116,6 +116,7 @@ static struct {
     uint64_t stats_records_written; /* records at the last commroof_stats line */
     uint64_t stats_dropped_written;
     size_t buffer_bytes;
+    unsigned record; /* REC_* bits: what CUPTI is asked to record (COMMROOF_TRACE_RECORD) */
     unsigned flush_ms;
     bool quiet;
     int rank, local_rank, world_size; /* -1 when unknown */
@@ -1009,13 +1010,89 @@ static void stats_line(sb_t *s)
 
 /* ---------- CUPTI buffers ---------- */
 
+/* Activity buffers are kept in a pool and reused, zeroed in advance, so that
+ * the program's thread that asks for one (CUPTI asks from the launching
+ * thread when its per-thread buffer is full) neither maps fresh pages nor
+ * waits for CUPTI to zero 8 MiB: with CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER
+ * set, CUPTI trusts the buffer to be zero; otherwise "CUPTI will zero out the
+ * buffer in the main thread" (cupti_activity.h), a stall on the launch path
+ * (also reported by Kineto, pytorch/kineto#1020). A buffer comes back through
+ * buffer_completed, on CUPTI's worker thread or a flushing one, where it is
+ * zeroed again before it returns to the pool. */
+#define POOL_MAX 8     /* buffers kept for reuse; more are freed */
+#define POOL_PREFILL 2 /* allocated (and zeroed) at start */
+
+static struct {
+    pthread_mutex_t mu;
+    void *b[POOL_MAX];
+    int n;
+    bool zeroed;                /* CUPTI was told buffers come zeroed */
+    uint64_t requests;          /* buffers CUPTI asked for */
+    uint64_t allocs_on_request; /* ... that the pool could not give */
+} pool = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+/* A new buffer, every page touched (zeroed) when CUPTI relies on it. */
+static void *buffer_new(void)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, ALIGN, g.buffer_bytes) != 0 || !p)
+        return NULL;
+    if (pool.zeroed)
+        memset(p, 0, g.buffer_bytes);
+    return p;
+}
+
+static void pool_prefill(void)
+{
+    pthread_mutex_lock(&pool.mu);
+    while (pool.n < POOL_PREFILL) {
+        void *p = buffer_new();
+        if (!p)
+            break;
+        pool.b[pool.n++] = p;
+    }
+    pthread_mutex_unlock(&pool.mu);
+}
+
+/* Gives a delivered buffer back to the pool (zeroed again), or frees it. */
+static void pool_put(void *buffer)
+{
+    if (!buffer)
+        return;
+    pthread_mutex_lock(&pool.mu);
+    bool keep = pool.n < POOL_MAX;
+    pthread_mutex_unlock(&pool.mu);
+    if (!keep) {
+        free(buffer);
+        return;
+    }
+    if (pool.zeroed) /* the whole buffer: CUPTI may write past the valid records */
+        memset(buffer, 0, g.buffer_bytes);
+    pthread_mutex_lock(&pool.mu);
+    if (pool.n < POOL_MAX) {
+        pool.b[pool.n++] = buffer;
+        buffer = NULL;
+    }
+    pthread_mutex_unlock(&pool.mu);
+    free(buffer);
+}
+
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *max_records = 0;
     *size = 0;
     *buffer = NULL;
     void *p = NULL;
-    if (posix_memalign(&p, ALIGN, g.buffer_bytes) != 0 || !p) {
+    pthread_mutex_lock(&pool.mu);
+    pool.requests++;
+    if (pool.n > 0)
+        p = pool.b[--pool.n];
+    else
+        pool.allocs_on_request++;
+    pthread_mutex_unlock(&pool.mu);
+    if (!p)
+        p = buffer_new();
+    if (!p) {
         note_error("could not allocate a %zu-byte activity buffer; records are being dropped",
                    g.buffer_bytes);
         return; /* CUPTI counts what it drops; we read that count per buffer */
@@ -1107,7 +1184,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
     }
     pthread_mutex_unlock(&g.mu);
     free(s.p);
-    free(buffer);
+    pool_put(buffer);
 }
 
 /* ---------- NVTX: state shared by our wrappers (see the end of the file) ---------- */
@@ -1319,6 +1396,49 @@ static void pend_finish(void)
     pthread_mutex_unlock(&nv.mu);
 }
 
+/* COMMROOF_TRACE_RECORD: which device activities CUPTI records. Each kind
+ * costs the program time per operation (CUPTI instruments each launch, copy
+ * and memset to time it), so a launch-bound program may leave out what it
+ * does not need; NVTX ranges, devices and contexts are always recorded. */
+enum { REC_KERNEL = 1, REC_MEMCPY = 2, REC_MEMSET = 4, REC_SYNC = 8, REC_ALL = 15 };
+static const struct {
+    const char *word;
+    unsigned bit;
+} rec_words[] = {{"kernel", REC_KERNEL},
+                 {"memcpy", REC_MEMCPY},
+                 {"memset", REC_MEMSET},
+                 {"sync", REC_SYNC},
+                 {"none", 0},
+                 {"all", REC_ALL}};
+
+/* The REC_* bits a comma-separated list names; REC_ALL for NULL or empty,
+ * and (with an error noted) for a list with an unknown word. */
+static unsigned record_mask(const char *v)
+{
+    if (!v || !*v)
+        return REC_ALL;
+    unsigned m = 0;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ", ");
+        bool known = n == 0;
+        for (size_t i = 0; !known && i < sizeof rec_words / sizeof rec_words[0]; i++)
+            if (strlen(rec_words[i].word) == n && strncmp(p, rec_words[i].word, n) == 0) {
+                m |= rec_words[i].bit;
+                known = true;
+            }
+        if (!known) {
+            note_error(
+                "COMMROOF_TRACE_RECORD=\"%.200s\": unknown word \"%.*s\" (expected a "
+                "comma-separated list of kernel, memcpy, memset, sync, none, all); recording all",
+                v, (int)(n < 64 ? n : 64), p);
+            return REC_ALL;
+        }
+        p += n;
+        p += strspn(p, ", ");
+    }
+    return m;
+}
+
 /* ---------- lifecycle ---------- */
 
 /* Until the driver's snapshot of the devices is taken (drv_snapshot), the
@@ -1474,7 +1594,21 @@ static void finish(void)
             sb_puts(&s, g.dev_json[d]);
             first = false;
         }
-    sb_puts(&s, "]}}\n");
+    sb_puts(&s, "],\"recorded\":[");
+    first = true;
+    for (size_t i = 0; i < sizeof rec_words / sizeof rec_words[0]; i++)
+        if (rec_words[i].bit && rec_words[i].bit != REC_ALL && (g.record & rec_words[i].bit)) {
+            sb_printf(&s, "%s\"%s\"", first ? "" : ",", rec_words[i].word);
+            first = false;
+        }
+    pthread_mutex_lock(&pool.mu);
+    sb_printf(&s,
+              "],\"activity_buffers\":{\"bytes\":%zu,\"requests\":%" PRIu64
+              ",\"allocated_on_request\":%" PRIu64 ",\"zeroed_in_advance\":%s}",
+              g.buffer_bytes, pool.requests, pool.allocs_on_request,
+              pool.zeroed ? "true" : "false");
+    pthread_mutex_unlock(&pool.mu);
+    sb_puts(&s, "}}\n");
     if (!s.oom)
         write_all(s.p, s.len);
     else
@@ -1503,6 +1637,7 @@ static void setup(void)
     const char *bb = getenv("COMMROOF_TRACE_BUFFER_BYTES");
     long long b = bb ? strtoll(bb, NULL, 10) : 0;
     g.buffer_bytes = (size_t)(b >= 65536 && b <= (1LL << 30) ? b : 8 << 20);
+    g.record = record_mask(getenv("COMMROOF_TRACE_RECORD"));
     static const char *const rank_env[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
                                            "SLURM_PROCID", NULL};
     static const char *const local_env[] = {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
@@ -1540,6 +1675,10 @@ static void setup(void)
         g.clock_own = true; /* CUPTI's clock is CLOCK_REALTIME in ns where it works */
         g.ts_base = now_ns();
     }
+    /* Before any kind is enabled, so before CUPTI asks for a buffer: buffers
+     * come from the pool already zeroed, so CUPTI does not zero them on the
+     * program's thread (pool, above). Where CUPTI refuses, it zeroes them
+     * itself as before and the pool still saves the allocation. */
     bool cupti = cupti_ok(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
                           "cuptiActivityRegisterCallbacks");
     if (!cupti && !g.nvtx_started) {
@@ -1547,6 +1686,14 @@ static void setup(void)
         g.fd = -1;
         unlink(g.path);
         return;
+    }
+    uint8_t zeroed = 1;
+    size_t zsz = sizeof zeroed;
+    if (cupti) {
+        pool.zeroed = cupti_ok(cuptiActivitySetAttribute(
+                                   CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zsz, &zeroed),
+                               "cuptiActivitySetAttribute(ZEROED_OUT_ACTIVITY_BUFFER)");
+        pool_prefill();
     }
     /* A device-side record buffer large enough for many thousands of kernels
      * in flight (each kernel record is ~200 bytes): CUPTI drops records when
@@ -1556,23 +1703,40 @@ static void setup(void)
     if (cupti)
         cupti_ok(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &devbuf),
                  "cuptiActivitySetAttribute(DEVICE_BUFFER_SIZE)");
+    /* COMMROOF_TRACE_CUPTI_PINNED=1: CUPTI's timestamp buffers in pinned host
+     * memory instead of device memory (CUPTI's default since CUDA 12.0
+     * Update 1); for measuring which costs the program less
+     * (traces/tracer/h200_overhead_ab.sh). */
+    const char *pin = getenv("COMMROOF_TRACE_CUPTI_PINNED");
+    if (cupti && pin && strcmp(pin, "1") == 0) {
+        uint8_t on = 1;
+        size_t osz = sizeof on;
+        cupti_ok(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED,
+                                           &osz, &on),
+                 "cuptiActivitySetAttribute(MEM_ALLOCATION_TYPE_HOST_PINNED)");
+    }
     static const struct {
         CUpti_ActivityKind kind;
         const char *name;
+        unsigned need; /* REC_* bit that asks for it; 0: always */
     } kinds[] = {
-        {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
-        {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT"},
-        {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
-        {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
-        {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2"},
-        {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"},
-        {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION"},
-        {CUPTI_ACTIVITY_KIND_MARKER, "MARKER"},
-        {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA"},
+        {CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE", 0},
+        {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT", 0},
+        {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", REC_KERNEL},
+        {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY", REC_MEMCPY},
+        {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", REC_MEMCPY},
+        {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", REC_MEMSET},
+        {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", REC_SYNC},
+        {CUPTI_ACTIVITY_KIND_MARKER, "MARKER", 0},
+        {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA", 0},
     };
     int enabled = 0;
     CUptiResult why[sizeof kinds / sizeof kinds[0]];
     for (size_t i = 0; cupti && i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (kinds[i].need && !(g.record & kinds[i].need)) {
+            why[i] = CUPTI_SUCCESS; /* left out on request, not an error */
+            continue;
+        }
         why[i] = cuptiActivityEnable(kinds[i].kind);
         if (why[i] == CUPTI_SUCCESS) {
             enabled++;

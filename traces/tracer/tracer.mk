@@ -45,7 +45,7 @@ $(BUILD)/kernels/trace_demo/trace_demo: kernels/trace_demo/trace_demo.cu
 $(BUILD)/kernels/overhead/overhead: kernels/overhead/overhead.cu
 	@mkdir -p $(dir $@)
 	$(TRACE_NVCC) -O2 $(TRACE_DEMO_GENCODE) -Xcompiler -Wall,-Wextra -Werror all-warnings \
-	  -I$(CUDA_HOME)/include -o $@ $<
+	  -I$(CUDA_HOME)/include -o $@ $< -ldl
 else
 trace-demos:
 	@echo "trace-demos: $(CUDA_HOME)/bin/nvcc not found; set CUDA_HOME to build them"

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checks, on a CPU machine, the tracer's activity-buffer pool and its
+ * COMMROOF_TRACE_RECORD list (traces/README.md, "Tracer overhead"):
+ *
+ *   1. the list: "" and unset mean all; "kernel,memcpy" and "kernel memset"
+ *      name their kinds; "none" none; an unknown word means all, with one
+ *      error noted;
+ *   2. the pool: the two buffers filled at start are handed out without an
+ *      allocation, the third is allocated on request (counted); a buffer
+ *      CUPTI wrote into comes back through buffer_completed zeroed, and is
+ *      handed out again (no allocation); no more than POOL_MAX are kept;
+ *   3. the trace's metadata says what was recorded and how the buffers went.
+ *
+ * Prints "buffer pool sim: ok" and exits 0, else names the first failed check
+ * and exits 1. tests/check_trace.sh builds it (including the tracer's source,
+ * against the real libcupti) and runs it.
+ *
+ * Usage: buffer_pool_sim OUT.json
+ */
+#include "../../traces/tracer/commroof_trace.c"
+
+static int fails;
+
+#define EXPECT(cond)                                                                               \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "buffer pool sim: %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+            fails++;                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: buffer_pool_sim OUT.json\n");
+        return 2;
+    }
+    g.quiet = true;
+    /* 1 */
+    EXPECT(record_mask(NULL) == REC_ALL);
+    EXPECT(record_mask("") == REC_ALL);
+    EXPECT(record_mask("kernel,memcpy") == (REC_KERNEL | REC_MEMCPY));
+    EXPECT(record_mask("kernel memset,") == (REC_KERNEL | REC_MEMSET));
+    EXPECT(record_mask("sync") == REC_SYNC);
+    EXPECT(record_mask("none") == 0);
+    EXPECT(g.nerrors == 0);
+    EXPECT(record_mask("kernel,kernels") == REC_ALL);
+    EXPECT(g.nerrors == 1 && strstr(g.errors[0], "unknown word \"kernels\""));
+
+    /* 2 */
+    g.os_pid = getpid();
+    snprintf(g.path, sizeof g.path, "%s", argv[1]);
+    g.fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (g.fd < 0) {
+        perror(argv[1]);
+        return 1;
+    }
+    g.clock_own = true;
+    g.ts_base = now_ns();
+    g.rank = g.local_rank = g.world_size = -1;
+    g.buffer_bytes = 65536;
+    g.record = REC_KERNEL | REC_MEMCPY;
+    pool.zeroed = true; /* as when CUPTI took CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER */
+    write_all("{\"traceEvents\":[\n", 17);
+    g.active = true;
+    pool_prefill();
+    EXPECT(pool.n == POOL_PREFILL);
+    uint8_t *b[3];
+    size_t size = 0, maxrec = 1;
+    for (int i = 0; i < 3; i++) {
+        buffer_requested(&b[i], &size, &maxrec);
+        EXPECT(b[i] && size == g.buffer_bytes && maxrec == 0);
+        EXPECT(b[i] && all_zero(b[i], size));
+    }
+    EXPECT(pool.requests == 3 && pool.allocs_on_request == 1);
+    /* CUPTI fills b[0] (past what it says is valid, too) and hands it back */
+    memset(b[0], 0xab, g.buffer_bytes);
+    buffer_completed(NULL, 0, b[0], g.buffer_bytes, 0);
+    EXPECT(pool.n == 1 && pool.b[0] == b[0]);
+    uint8_t *again = NULL;
+    buffer_requested(&again, &size, &maxrec);
+    EXPECT(again == b[0] && all_zero(again, g.buffer_bytes));
+    EXPECT(pool.requests == 4 && pool.allocs_on_request == 1);
+    pool_put(again);
+    pool_put(b[1]);
+    pool_put(b[2]);
+    for (int i = 0; i < POOL_MAX + 2; i++) {
+        void *p = NULL;
+        EXPECT(posix_memalign(&p, ALIGN, g.buffer_bytes) == 0);
+        pool_put(p);
+    }
+    EXPECT(pool.n == POOL_MAX);
+
+    /* 3 */
+    g.nerrors = 0; /* the deliberate error of 1 is not the trace's */
+    finish();
+    FILE *f = fopen(argv[1], "r");
+    char text[65536];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    EXPECT(strstr(text,
+                  "\"recorded\":[\"kernel\",\"memcpy\"],\"activity_buffers\":{\"bytes\":65536,"
+                  "\"requests\":4,\"allocated_on_request\":1,\"zeroed_in_advance\":true}}}"));
+    if (fails)
+        return 1;
+    printf("buffer pool sim: ok\n");
+    return 0;
+}

@@ -46,14 +46,15 @@ int main(int argc, char **argv)
     }
     g.quiet = true;
     /* 1 */
-    EXPECT(record_mask(NULL) == REC_ALL);
-    EXPECT(record_mask("") == REC_ALL);
+    EXPECT(record_mask(NULL) == (REC_KERNEL | REC_MEMCPY | REC_MEMSET));
+    EXPECT(record_mask("") == (REC_KERNEL | REC_MEMCPY | REC_MEMSET));
+    EXPECT(record_mask("all") == REC_ALL);
     EXPECT(record_mask("kernel,memcpy") == (REC_KERNEL | REC_MEMCPY));
     EXPECT(record_mask("kernel memset,") == (REC_KERNEL | REC_MEMSET));
     EXPECT(record_mask("sync") == REC_SYNC);
     EXPECT(record_mask("none") == 0);
     EXPECT(g.nerrors == 0);
-    EXPECT(record_mask("kernel,kernels") == REC_ALL);
+    EXPECT(record_mask("kernel,kernels") == REC_DEFAULT);
     EXPECT(g.nerrors == 1 && strstr(g.errors[0], "unknown word \"kernels\""));
 
     /* 2 */

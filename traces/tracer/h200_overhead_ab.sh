@@ -3,8 +3,7 @@
 # One device call (the `run` tool): the tracer's overhead before and after
 # (issue 16, item 3), on launch-bound work and on the kernel-dense program.
 #
-# Builds the OLD tracer (traces/tracer/old/commroof_trace.c, main's tracer
-# before this change; OLD_SRC=path to take another) and the NEW one
+# Builds the OLD tracer (OLD_SRC, a tracer source to compare against) and the NEW one
 # (traces/tracer/commroof_trace.c), and kernels/overhead, then runs, in
 # processes alternating between configurations:
 #
@@ -42,7 +41,11 @@ TORCH_N=${TORCH_N:-5000}
 NO_RUN=${NO_RUN:-0}
 # shellcheck source=traces/tracer/device_common.sh
 . "$(dirname "$0")/device_common.sh"
-OLD_SRC=${OLD_SRC:-traces/tracer/old/commroof_trace.c}
+# The old side of the A/B: a tracer source to compare against, e.g. the one
+# before the buffer pool: git show 7493853:traces/tracer/commroof_trace.c >
+# .ab/old.c (an ignored folder the run tool carries); 2026-12-02's run
+# used that one (traces/h200-1/overhead-2026-12-02/).
+OLD_SRC=${OLD_SRC:?give OLD_SRC=path of the tracer source to compare against (see the comment above)}
 OLD=$W/libcommroof_trace_old.so
 RAW=$OUT/overhead_raw.txt
 AB=$OUT/overhead_ab.txt

@@ -7,6 +7,7 @@
  * is one the model knows and that its range is inside the key's valid one).
  */
 #include "calibrate_nccl.h"
+#include "validate_priv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -144,12 +145,6 @@ static void say(char *why, size_t size, const char *msg)
         snprintf(why, size, "%s", msg);
 }
 
-static double num_or(const cr_vcase *c, const char *key, double def)
-{
-    double v;
-    return cr_vcase_num(c, key, &v, NULL) == CR_OK ? v : def;
-}
-
 static const char *str_or(const cr_vcase *c, const char *key, const char *def)
 {
     const char *v = cr_vcase_get(c, key);
@@ -249,21 +244,7 @@ cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *w
     cr_status st = ctx_for(f, (int)n, &ci, why, why_size, d);
     if (st != CR_OK || ci < 0)
         return st;
-    /* the request as validate's eval_coll builds it for an nccl case:
-     * nccl-tests' first time column is the out-of-place call */
-    cr_coll_req rq = cr_coll_req_default(coll, bytes);
-    cr_dtype dt;
-    if (cr_dtype_parse(str_or(&m->c, "dtype", "fp32"), &dt, NULL) == CR_OK)
-        rq.dtype = dt;
-    rq.in_place = false;
-    if (num_or(&m->c, "rank", 0) < 0)
-        rq.ranks_per_process = (int)n;
-    rq.from_last_start = m->devices >= (int)n && n > 1;
-    const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");
-    if (strcmp(algo, "auto") && cr_algo_parse(algo, &rq.algo, NULL) != CR_OK)
-        rq.algo = CR_ALGO_AUTO;
-    if (strcmp(proto, "auto") && cr_proto_parse(proto, &rq.proto, NULL) != CR_OK)
-        rq.proto = CR_PROTO_AUTO;
+    cr_coll_req rq = cr_vmeas_coll_req(m, coll, bytes, (int)n, CR_MECH_NONE);
     cr_coll_ctx *c = f->ctx[ci].c;
     cr_coll_result res;
     memset(&res, 0, sizeof res);

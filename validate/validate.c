@@ -133,6 +133,44 @@ static const char *str_or(const cr_vcase *c, const char *key, const char *fallba
     return v ? v : fallback;
 }
 
+cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int n, cr_mech mech)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, bytes);
+    cr_dtype dt;
+    if (cr_dtype_parse(str_or(&m->c, "dtype", "fp32"), &dt, NULL) == CR_OK)
+        rq.dtype = dt;
+    rq.mech = mech;
+    /* crbench (kernels/nccl.cu) and nccl-tests' first column time out-of-place
+     * calls: on one rank NCCL then copies the buffer */
+    rq.in_place = false;
+    /* crbench's rank=-1: one process drives every GPU. Its host launch gap
+     * (coll.launch_gap) is in the measured time only where the measurement
+     * did not see every GPU's start (host-timed, or fewer devices traced
+     * than ranks); timed from the last GPU's start (measure()) it is not,
+     * and the prediction leaves it out too (doc/validation.md), starting
+     * instead on the rank NCCL launches last (cr_coll_req from_last_start). */
+    if (num_or(&m->c, "rank", 0) < 0)
+        rq.ranks_per_process = n;
+    /* nccl-tests -g G (nccl_log.c gpus_per_thread): one thread enqueues G
+     * kernels per operation in its timed loop of back-to-back operations,
+     * so the host's time per operation can set the printed time
+     * (cr_coll_req host_loop) */
+    double gpt = num_or(&m->c, "gpus_per_thread", 1);
+    if (gpt > 1) {
+        rq.ranks_per_process = (int)fmin(gpt, n);
+        rq.host_loop = true;
+    }
+    rq.from_last_start = m->devices >= n && n > 1;
+    if (mech != CR_MECH_NONE)
+        rq.sms = (int)num_or(&m->c, "sms", 0);
+    const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");
+    if (strcmp(algo, "auto") && cr_algo_parse(algo, &rq.algo, NULL) != CR_OK)
+        rq.algo = CR_ALGO_AUTO;
+    if (strcmp(proto, "auto") && cr_proto_parse(proto, &rq.proto, NULL) != CR_OK)
+        rq.proto = CR_PROTO_AUTO;
+    return rq;
+}
+
 /* "1GiB", "64KiB", "3000B": bytes for labels. */
 static void fmt_bytes(double b, char *buf, size_t size)
 {
@@ -1245,40 +1283,7 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
         if ((st = cr_rankset_from_array(ids, (int)n, t->n_gpus, &rs, d)) != CR_OK)
             return st;
     }
-    cr_coll_req rq = cr_coll_req_default(coll, bytes);
-    const char *dts = str_or(&m->c, "dtype", "fp32");
-    cr_dtype dt;
-    if (cr_dtype_parse(dts, &dt, &dd) == CR_OK)
-        rq.dtype = dt;
-    rq.mech = mech;
-    /* crbench (kernels/nccl.cu) and nccl-tests' first column time out-of-place
-     * calls: on one rank NCCL then copies the buffer */
-    rq.in_place = false;
-    /* crbench's rank=-1: one process drives every GPU. Its host launch gap
-     * (coll.launch_gap) is in the measured time only where the measurement
-     * did not see every GPU's start (host-timed, or fewer devices traced
-     * than ranks); timed from the last GPU's start (measure()) it is not,
-     * and the prediction leaves it out too (doc/validation.md), starting
-     * instead on the rank NCCL launches last (cr_coll_req from_last_start). */
-    if (num_or(&m->c, "rank", 0) < 0)
-        rq.ranks_per_process = (int)n;
-    /* nccl-tests -g G (nccl_log.c gpus_per_thread): one thread enqueues G
-     * kernels per operation in its timed loop of back-to-back operations,
-     * so the host's time per operation can set the printed time
-     * (cr_coll_req host_loop) */
-    double gpt = num_or(&m->c, "gpus_per_thread", 1);
-    if (gpt > 1) {
-        rq.ranks_per_process = (int)fmin(gpt, n);
-        rq.host_loop = true;
-    }
-    rq.from_last_start = m->devices >= (int)n && n > 1;
-    if (mech != CR_MECH_NONE)
-        rq.sms = (int)num_or(&m->c, "sms", 0);
-    const char *algo = str_or(&m->c, "algo", "auto"), *proto = str_or(&m->c, "proto", "auto");
-    if (strcmp(algo, "auto") && cr_algo_parse(algo, &rq.algo, &dd) != CR_OK)
-        rq.algo = CR_ALGO_AUTO;
-    if (strcmp(proto, "auto") && cr_proto_parse(proto, &rq.proto, &dd) != CR_OK)
-        rq.proto = CR_PROTO_AUTO;
+    cr_coll_req rq = cr_vmeas_coll_req(m, coll, bytes, (int)n, mech);
     cr_coll_result res;
     memset(&res, 0, sizeof res);
     st = cr_coll_eval_topo(t, rs, &rq, &res, d);

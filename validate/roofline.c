@@ -1210,6 +1210,8 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                 dt = (int)c->o->dtype;
                 snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
             }
+            if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
+                snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
             amap m;
             if (!map_aten(&pn, k, &m)) {
                 snprintf(w->note, sizeof w->note, "%s", m.note);
@@ -1217,8 +1219,6 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                 snprintf(w->note, sizeof w->note,
                          "element type not in the trace (no typed kernel name): give --dtype");
             } else {
-                if (strcmp(w->dtype_src, "copy bytes") != 0)
-                    snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
                 if (!strcmp(pn.op, "aten::_scaled_mm") && dt != CR_DT_FP8)
                     dt = CR_DT_FP8;
                 if ((st = eval_catalog(c->t, &m, (cr_dtype)dt, w, d)) != CR_OK)

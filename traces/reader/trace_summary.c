@@ -256,50 +256,60 @@ static int by_kernel_name(const void *a, const void *b)
     return strcmp(((const cr_trace_kernel_stat *)a)->name, ((const cr_trace_kernel_stat *)b)->name);
 }
 
-char *cr_trace_short_name(const char *name, char *buf, size_t size)
+/* Walks name's characters outside <...> and (...) ("(anonymous namespace)"
+ * counts as outside): calls emit(ctx, c) for each from index `from` on;
+ * returns the index where the last word outside them starts (after the
+ * last space outside them), and in *cpp whether there was any <...> or
+ * (...). */
+static size_t outside(const char *name, size_t from, char *buf, size_t size, size_t *o,
+                      bool *cpp)
 {
-    if (size == 0)
-        return buf;
-    /* The characters outside <...> and (...), but "(anonymous namespace)";
-     * then the last space-separated word: the return type goes. */
     static const char anon[] = "(anonymous namespace)";
-    size_t o = 0, word = 0;
+    size_t word = 0;
     int angle = 0, paren = 0;
-    bool cpp = false;
-    for (const char *p = name; *p; p++) {
-        if (angle == 0 && paren == 0 && strncmp(p, anon, sizeof anon - 1) == 0) {
-            for (size_t i = 0; i < sizeof anon - 1 && o + 1 < size; i++)
-                buf[o++] = anon[i];
-            p += sizeof anon - 2;
+    *cpp = false;
+    for (size_t i = 0; name[i]; i++) {
+        if (angle == 0 && paren == 0 && strncmp(name + i, anon, sizeof anon - 1) == 0) {
+            for (size_t k = 0; k < sizeof anon - 1; k++)
+                if (i + k >= from && buf && *o + 1 < size)
+                    buf[(*o)++] = anon[k];
+            i += sizeof anon - 2;
             continue;
         }
-        char c = *p;
+        char c = name[i];
         if (c == '<' && paren == 0) {
             angle++;
-            cpp = true;
+            *cpp = true;
         } else if (c == '>' && paren == 0 && angle > 0) {
             angle--;
         } else if (c == '(') {
             paren++;
-            cpp = true;
+            *cpp = true;
         } else if (c == ')' && paren > 0) {
             paren--;
         } else if (angle == 0 && paren == 0) {
-            if (c == ' ') {
-                word = o + 1 < size ? o + 1 : o;
-            }
-            if (o + 1 < size)
-                buf[o++] = c;
+            if (c == ' ')
+                word = i + 1;
+            else if (i >= from && buf && *o + 1 < size)
+                buf[(*o)++] = c;
         }
     }
-    buf[o] = '\0';
-    if (!cpp || word >= o) {
-        snprintf(buf, size, "%s", name);
+    return word;
+}
+
+char *cr_trace_short_name(const char *name, char *buf, size_t size)
+{
+    if (size == 0)
         return buf;
+    bool cpp;
+    size_t o = 0;
+    size_t word = outside(name, 0, NULL, 0, &o, &cpp);
+    if (cpp) {
+        outside(name, word, buf, size, &o, &cpp);
+        buf[o] = '\0';
     }
-    memmove(buf, buf + word, o - word + 1);
-    /* a name that was only a return type and templates: keep the original */
-    if (!buf[0])
+    /* not C++, or only a return type and templates: the name as it is */
+    if (!cpp || o == 0)
         snprintf(buf, size, "%s", name);
     return buf;
 }

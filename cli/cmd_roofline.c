@@ -141,7 +141,9 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         printf("# %d file(s) were not traces (first: %s)\n", r->info.not_traces,
                r->info.not_trace_why);
     if (r->info.skipped)
-        printf("# %d cr: range(s) skipped (first: %s)\n", r->info.skipped, r->info.why);
+        printf("# %d cr: range(s) of no crbench family nor catalog operator skipped%s%s%s\n",
+               r->info.skipped, r->info.why[0] ? " (first: " : "", r->info.why,
+               r->info.why[0] ? ")" : "");
     printf("# %s: %d time(s) below the bound\n", r->violations ? "FAILED" : "OK", r->violations);
 }
 

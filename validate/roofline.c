@@ -324,7 +324,7 @@ typedef struct {
     int nccl;    /* an NCCL kernel: its collective (index in nccl_colls), else -1 */
 } ract;
 
-enum { RG_USER, RG_ATEN, RG_CR };
+enum { RG_USER, RG_ATEN, RG_CR, RG_CROP };
 
 typedef struct {
     int64_t proc;
@@ -402,6 +402,7 @@ typedef struct {
     size_t nn, cn;
     rcomm *cm;
     size_t ncm, ccm;
+    int n_crop; /* "cr:" ranges of catalog operators (validate skips them) */
 } rtrace;
 
 static void rtrace_free(rtrace *t)
@@ -441,6 +442,24 @@ static bool is_emit_nvtx(const char *name, cr_rf_name *pn)
     if (cr_rf_parse_name(name, pn, &dd) != CR_OK)
         return false;
     return pn->has_sizes || pn->op_id >= 0 || pn->seq >= 0 || strstr(pn->op, "::") != NULL;
+}
+
+/* A "cr:" range: one validate reads (a crbench family with iters), else
+ * one of a catalog operator (commroof_nvtx.h, commroof_nvtx.py: each range
+ * one call, its keys the operator's parameters), else a user range. */
+static int cr_kind(const char *name)
+{
+    cr_vcase vc;
+    cr_diag dd = {{0}};
+    if (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters"))
+        return RG_CR;
+    char op[32];
+    size_t i = 0;
+    for (const char *p = name + 3; *p && *p != ' ' && i + 1 < sizeof op; p++)
+        op[i++] = *p;
+    op[i] = '\0';
+    const cr_op_def *def = NULL;
+    return cr_op_find(op, &def, &dd) == CR_OK ? RG_CROP : RG_USER;
 }
 
 static const char *payload_str(const cr_trace_event *ev, const char *field)
@@ -532,9 +551,12 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     r->end = ev->ts_s + ev->dur_s;
     r->dtype = -1;
     cr_rf_name pn;
-    r->kind = !strncmp(ev->name, "cr:", 3) ? RG_CR : is_emit_nvtx(ev->name, &pn) ? RG_ATEN : RG_USER;
+    r->kind = !strncmp(ev->name, "cr:", 3) ? cr_kind(ev->name)
+              : is_emit_nvtx(ev->name, &pn) ? RG_ATEN
+                                            : RG_USER;
     if (!(r->name = strdup(ev->name)))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    t->n_crop += r->kind == RG_CROP;
     t->nr++;
     return CR_OK;
 }
@@ -598,6 +620,7 @@ typedef struct {
     const cr_roofline_opts *o;
     cr_roofline *out;
     int n_ranks_opt; /* --ranks' count, 0 none */
+    int n_crop;      /* "cr:" ranges read through the catalog */
     /* aten calls and other kernels gathered over every file */
     struct call {
         char *key; /* op '\x1f' sizes '\x1f' dtype source */
@@ -827,7 +850,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
         if (r && r->kind == RG_CR)
             continue; /* validate reads it */
-        if (r && r->kind == RG_ATEN) {
+        if (r && (r->kind == RG_ATEN || r->kind == RG_CROP)) {
             if (r->n_acts++ == 0)
                 r->first_ts = a->ts, r->last_end = a->ts;
             r->busy_s += fmax(0, a->end - fmax(a->ts, r->last_end));
@@ -855,7 +878,16 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     }
     for (size_t i = 0; i < t.nr; i++) {
         const rrange *r = &t.rg[i];
-        if (r->kind != RG_ATEN || r->n_acts == 0)
+        if (r->n_acts == 0)
+            continue;
+        if (r->kind == RG_CROP) {
+            char key[300];
+            snprintf(key, sizeof key, "C\x1f%s", r->name);
+            if ((st = add_call(c, key, r->name, r, r->busy_s, d)) != CR_OK)
+                goto out;
+            continue;
+        }
+        if (r->kind != RG_ATEN)
             continue;
         cr_rf_name pn;
         if (!is_emit_nvtx(r->name, &pn))
@@ -866,6 +898,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if ((st = add_call(c, key, r->name, r, r->busy_s, d)) != CR_OK)
             goto out;
     }
+    c->n_crop += t.n_crop;
     st = nccl_calls(c, &t, path, cr_trace_reader_metadata(vt.r), d);
     if (st == CR_OK)
         c->out->files++;
@@ -1159,6 +1192,80 @@ static cr_status eval_catalog(const cr_topo *t, const amap *m, cr_dtype dt, cr_r
     return CR_OK;
 }
 
+/* A "cr:<op> key=value ..." range of a catalog operator: its parameters
+ * as the user gave them, the dtype from them, else its kernels, else
+ * --dtype, else the operator's default. */
+static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w, cr_diag *d)
+{
+    (void)d;
+    const char *p = k->name + 3;
+    size_t ol = strcspn(p, " ");
+    snprintf(w->op, sizeof w->op, "cr:%.*s", (int)(ol > 40 ? 40 : ol), p);
+    snprintf(w->args, sizeof w->args, "%s", p[ol] ? p + ol + 1 : "");
+    char op[48];
+    snprintf(op, sizeof op, "%.*s", (int)(ol > 40 ? 40 : ol), p);
+    const cr_op_def *def = NULL;
+    cr_diag dd = {{0}};
+    if (cr_op_find(op, &def, &dd) != CR_OK) {
+        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return CR_OK;
+    }
+    cr_op_params prm;
+    memset(&prm, 0, sizeof prm);
+    cr_op_params_defaults(def, &prm);
+    int o = snprintf(w->model, sizeof w->model, "%s", op);
+    char args[160];
+    snprintf(args, sizeof args, "%s", w->args);
+    for (char *save = NULL, *tok = strtok_r(args, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            snprintf(w->note, sizeof w->note, "\"%.60s\" is not key=value", tok);
+            return CR_OK;
+        }
+        *eq = '\0';
+        if (!strcmp(tok, "iters") || !strcmp(tok, "name"))
+            continue; /* not the operator's: a repeat count, a label */
+        if (cr_op_param_set(def, &prm, tok, eq + 1, &dd) != CR_OK) {
+            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+            return CR_OK;
+        }
+        if (!strcmp(tok, "dtype"))
+            snprintf(w->dtype_src, sizeof w->dtype_src, "range");
+        else if (o >= 0 && (size_t)o < sizeof w->model)
+            o += snprintf(w->model + o, sizeof w->model - (size_t)o, " %s=%s", tok, eq + 1);
+    }
+    if (cr_op_uses(def, CR_OPP_DTYPE)) {
+        if (!w->dtype_src[0]) {
+            if (k->dtype >= 0) {
+                prm.v[CR_OPP_DTYPE] = k->dtype;
+                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
+            } else {
+                snprintf(w->dtype_src, sizeof w->dtype_src, "default");
+            }
+        }
+        cr_dtype dt = (cr_dtype)(int)prm.v[CR_OPP_DTYPE];
+        snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name(dt));
+        if (o >= 0 && (size_t)o < sizeof w->model)
+            snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
+    }
+    cr_op_result r;
+    if (cr_op_eval(t, def, &prm, &r, &dd) != CR_OK) {
+        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return CR_OK;
+    }
+    w->has_bound = true;
+    w->bound_s = r.bound_s;
+    w->bound_cold_s = r.bound_cold_s;
+    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
+    double pct, sp;
+    cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
+    w->pct_of_roofline = pct;
+    w->violation = v == CR_VERDICT_IMPOSSIBLE;
+    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+    return CR_OK;
+}
+
 static int cmp_call(const void *x, const void *y)
 {
     return strcmp(((const struct call *)x)->key, ((const struct call *)y)->key);
@@ -1189,7 +1296,11 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
         w->calls = (int)(j - i);
         w->median_s = median_of(v, j - i);
         w->total_s = tot;
-        if (k->key[0] == 'K') {
+        if (k->key[0] == 'C') {
+            w->kind = CR_RF_CR;
+            if ((st = eval_cr_op(c->t, k, w, d)) != CR_OK)
+                break;
+        } else if (k->key[0] == 'K') {
             w->kind = CR_RF_KERNEL;
             snprintf(w->op, sizeof w->op, "%.63s", k->name);
             snprintf(w->note, sizeof w->note, "no operator range owns it");
@@ -1341,8 +1452,10 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     cr_vread_info info = {0};
     for (int i = 0; i < n && st == CR_OK; i++)
         st = cr_validate_read_path(paths[i], &l, &info, d);
-    c->out->info.skipped += info.skipped;
-    if (!c->out->info.why[0])
+    /* validate skips the ranges of catalog operators, read here */
+    int skipped = info.skipped - c->n_crop;
+    c->out->info.skipped += skipped > 0 ? skipped : 0;
+    if (skipped > 0 && c->n_crop == 0 && !c->out->info.why[0])
         snprintf(c->out->info.why, sizeof c->out->info.why, "%s", info.why);
     cr_vmerge_info mi = {0};
     if (st == CR_OK)

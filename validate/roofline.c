@@ -1021,10 +1021,7 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
     static const char *const sdpa[] = {"aten::scaled_dot_product_attention",
                                        "aten::_scaled_dot_product_flash_attention",
                                        "aten::_scaled_dot_product_efficient_attention",
-                                       "aten::_scaled_dot_product_cudnn_attention",
-                                       "aten::_flash_attention_forward",
-                                       "aten::_efficient_attention_forward",
-                                       NULL};
+                                       "aten::_scaled_dot_product_cudnn_attention", NULL};
     static const char *const softmax[] = {"aten::softmax", "aten::_softmax", NULL};
     static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
     static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
@@ -1036,6 +1033,9 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
                                        "aten::clone", "aten::contiguous", NULL};
     static const char *const cat[] = {"aten::cat", NULL};
     static const char *const emb[] = {"aten::embedding", NULL};
+    static const char *const isel[] = {"aten::index_select", NULL};
+    static const char *const flash_bshd[] = {"aten::_flash_attention_forward",
+                                             "aten::_efficient_attention_forward", NULL};
     memset(m, 0, sizeof *m);
     if (pn->truncated) {
         snprintf(m->note, sizeof m->note, "range name cut at 256 bytes inside its sizes");
@@ -1056,14 +1056,18 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
         return map_gemm(pn, 0, 1, true, m);
     if (op_is(op, smm))
         return map_gemm(pn, 0, 1, false, m);
-    if (op_is(op, sdpa)) {
-        /* q [b, h, s, d], k [b, hkv, s, d]; is_causal is a bool, not in sizes:
-         * the bound takes the causal (smaller) work, a lower bound either way */
+    if (op_is(op, sdpa) || op_is(op, flash_bshd)) {
+        /* q [b, h, s, d], k [b, hkv, s, d] (the kernels' own ops take
+         * [b, s, h, d]); is_causal is a bool, not in sizes: the bound takes
+         * the causal (smaller) work, a lower bound either way */
         if (pn->n_shapes < 3 || pn->ndim[0] != 4 || pn->ndim[1] != 4 || pn->ndim[2] != 4) {
             snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
             return false;
         }
-        if (pn->dim[0][2] != pn->dim[1][2] || pn->dim[0][3] != pn->dim[2][3]) {
+        int hx = 1, sx = 2; /* where heads and sequence are */
+        if (op_is(op, flash_bshd))
+            hx = 2, sx = 1;
+        if (pn->dim[0][sx] != pn->dim[1][sx] || pn->dim[0][3] != pn->dim[2][3]) {
             snprintf(m->note, sizeof m->note,
                      "query and key lengths (or head dims) differ: the catalog's attention "
                      "takes one sequence length");
@@ -1071,9 +1075,9 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
         }
         m->op = "attention";
         put(m, "batch", (double)pn->dim[0][0]);
-        put(m, "heads", (double)pn->dim[0][1]);
-        put(m, "kv_heads", (double)pn->dim[1][1]);
-        put(m, "seq", (double)pn->dim[0][2]);
+        put(m, "heads", (double)pn->dim[0][hx]);
+        put(m, "kv_heads", (double)pn->dim[1][hx]);
+        put(m, "seq", (double)pn->dim[0][sx]);
         put(m, "head_dim", (double)pn->dim[0][3]);
         snprintf(m->k[m->n], sizeof m->k[0], "causal");
         snprintf(m->v[m->n++], sizeof m->v[0], "yes");
@@ -1142,6 +1146,16 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
             return false;
         }
         return map_stream(m, cr_rf_numel(pn, 1) * (double)pn->dim[0][1], 1, 1, 0);
+    }
+    if (op_is(op, isel)) {
+        /* self [rows, h], dim (not a tensor), index [n]: n rows of h
+         * gathered (dim taken as 0, how embedding calls it) */
+        if (pn->n_shapes < 3 || pn->ndim[0] != 2 || pn->ndim[2] != 1) {
+            snprintf(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
+            return false;
+        }
+        snprintf(m->note, sizeof m->note, "rows gathered along dim 0");
+        return map_stream(m, cr_rf_numel(pn, 2) * (double)pn->dim[0][1], 1, 1, 0);
     }
     snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
     return false;

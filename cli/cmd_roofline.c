@@ -64,7 +64,8 @@ static json_t *row_json(const cr_rf_row *w)
     json_object_set_new(o, "args", json_string(w->args));
     json_object_set_new(o, "model", w->model[0] ? json_string(w->model) : json_null());
     json_object_set_new(o, "dtype", w->dtype[0] ? json_string(w->dtype) : json_null());
-    json_object_set_new(o, "dtype_source", w->dtype_src[0] ? json_string(w->dtype_src) : json_null());
+    json_object_set_new(o, "dtype_source",
+                        w->dtype_src[0] ? json_string(w->dtype_src) : json_null());
     json_object_set_new(o, "calls", json_integer(w->calls));
     json_object_set_new(o, "measured_us", json_real(us(w->median_s)));
     json_object_set_new(o, "total_us", json_real(us(w->total_s)));
@@ -89,13 +90,12 @@ static json_t *row_json(const cr_rf_row *w)
 
 static void print_table(const cr_roofline *r, const cr_topo *t, long top)
 {
-    printf("# commroof roofline on %s: %d trace file(s), %zu row(s)\n", t->name, r->files,
-           r->n);
+    printf("# commroof roofline on %s: %d trace file(s), %zu row(s)\n", t->name, r->files, r->n);
     printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "kind", "op",
            "calls", "median", "bound", "cold", "roof", "save", "binding", "verdict", "dtype",
            "args / note");
-    printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "-", "-", "-",
-           "us", "us", "us", "%", "us", "-", "-", "(source)", "-");
+    printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "-", "-", "-", "us",
+           "us", "us", "%", "us", "-", "-", "(source)", "-");
     size_t shown = top == 0 || (size_t)top > r->n ? r->n : (size_t)top;
     for (size_t i = 0; i < shown; i++) {
         const cr_rf_row *w = &r->rows[i];
@@ -113,8 +113,8 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                    dt, w->args, w->note[0] ? "; " : "", w->note);
         else
             printf("  %-7s %-42s %7d %11.3f %11s %11s %7s %11s %-14s %-21s %-14s  %s%s%s\n",
-                   cr_rf_kind_name(w->kind), w->op, w->calls, us(w->median_s), "-", "-", "-",
-                   "-", "-", "-", dt, w->args, w->args[0] ? "; " : "", w->note);
+                   cr_rf_kind_name(w->kind), w->op, w->calls, us(w->median_s), "-", "-", "-", "-",
+                   "-", "-", dt, w->args, w->args[0] ? "; " : "", w->note);
     }
     if (shown < r->n)
         printf("#   %zu more row(s) not shown (--top 0 shows all)\n", r->n - shown);

@@ -70,7 +70,8 @@ static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
         if (*p == '\0')
             goto cut;
         if (*p != '[')
-            return cr_diag_set(d, CR_EPARSE, "sizes: expected '[' at offset %ld", (long)(p - start)),
+            return cr_diag_set(d, CR_EPARSE, "sizes: expected '[' at offset %ld",
+                               (long)(p - start)),
                    false;
         if (o->n_shapes == CR_RF_MAX_SHAPES)
             return cr_diag_set(d, CR_EPARSE, "sizes: more than %d tensors", CR_RF_MAX_SHAPES),
@@ -384,7 +385,7 @@ typedef struct {
     int coll;     /* index in nccl_colls, or RN_GROUP_* */
     int group;    /* the ncclGroupStart/End group it is in, 0 none */
     int in_group; /* calls of its collective in that group */
-    double size; /* payload message size */
+    double size;  /* payload message size */
     char comm[32];
 } rnccl;
 
@@ -551,7 +552,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     r->end = ev->ts_s + ev->dur_s;
     r->dtype = -1;
     cr_rf_name pn;
-    r->kind = !strncmp(ev->name, "cr:", 3) ? cr_kind(ev->name)
+    r->kind = !strncmp(ev->name, "cr:", 3)  ? cr_kind(ev->name)
               : is_emit_nvtx(ev->name, &pn) ? RG_ATEN
                                             : RG_USER;
     if (!(r->name = strdup(ev->name)))
@@ -632,7 +633,7 @@ typedef struct {
         cr_copy_kind copy_kind;
         bool copy_pinned;
         bool kernel;
-    } *calls;
+    } * calls;
     size_t ncall, ccall;
     cr_vmeas_list nccl; /* one per NCCL call */
 } rctx;
@@ -1026,10 +1027,10 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
     static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
     static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
     static const char *const rms[] = {"aten::rms_norm", "aten::_fused_rms_norm", NULL};
-    static const char *const binary[] = {"aten::add", "aten::add_", "aten::mul", "aten::mul_",
-                                         "aten::sub", "aten::sub_", "aten::div", "aten::div_",
-                                         NULL};
-    static const char *const copy[] = {"aten::copy_", "aten::to", "aten::_to_copy",
+    static const char *const binary[] = {"aten::add",  "aten::add_", "aten::mul",
+                                         "aten::mul_", "aten::sub",  "aten::sub_",
+                                         "aten::div",  "aten::div_", NULL};
+    static const char *const copy[] = {"aten::copy_", "aten::to",         "aten::_to_copy",
                                        "aten::clone", "aten::contiguous", NULL};
     static const char *const cat[] = {"aten::cat", NULL};
     static const char *const emb[] = {"aten::embedding", NULL};
@@ -1427,7 +1428,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
         const char *dt = cr_vcase_get(&m.c, "dtype");
         snprintf(w->dtype, sizeof w->dtype, "%s", dt ? dt : "");
         snprintf(w->dtype_src, sizeof w->dtype_src, "%s",
-                 !dt                                          ? ""
+                 !dt                                               ? ""
                  : !strcmp(cr_vcase_get(&m.c, "dt_src"), "kernel") ? "kernel"
                                                                    : "--dtype");
         char lone[112];

@@ -248,8 +248,8 @@ static size_t iter_alloc(cr_vmeas_list *l, size_t n)
     return off;
 }
 
-cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start,
-                             const double *end, int n)
+cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start, const double *end,
+                             int n)
 {
     size_t off = iter_alloc(l, (size_t)n);
     if (off == (size_t)-1)

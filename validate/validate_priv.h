@@ -19,8 +19,8 @@ void cr_vmeas_make_label(cr_vmeas *m);
 /* Gives m (an entry of l) n_iter = n iterations, started at start[i] and
  * ended at end[i] (seconds from the trace's ts_base_ns), as
  * cr_validate_merge_ranks() reads them. Errors: CR_ENOMEM (m unchanged). */
-cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start,
-                             const double *end, int n);
+cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start, const double *end,
+                             int n);
 
 /* An open trace file, plain or gzip-compressed (".gz"), for validate/'s
  * readers (validate.c, roofline.c). */

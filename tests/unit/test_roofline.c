@@ -64,15 +64,15 @@ static void test_parse_errors(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "aten::mm, colour = 3",                     /* unknown key */
-        "aten::mm, seq = x",                        /* not an integer */
-        "aten::mm, sizes = [[1 2]]",                /* no separator */
+        "aten::mm, colour = 3",                            /* unknown key */
+        "aten::mm, seq = x",                               /* not an integer */
+        "aten::mm, sizes = [[1 2]]",                       /* no separator */
         "aten::mm, sizes = [[1, 2, 3, 4, 5, 6, 7, 8, 9]]", /* > 8 dimensions */
-        "aten::mm, sizes = [[9007199254740993]]",   /* > 2^53 */
-        "aten::mm, sizes = [[1]], sizes = [[2]]",   /* twice */
-        ", sizes = [[1]]",                          /* no operator */
-        "aten::mm,sizes = [[1]]",                   /* not ", " */
-        "aten::mm, sizes = [[-1]]",                 /* negative */
+        "aten::mm, sizes = [[9007199254740993]]",          /* > 2^53 */
+        "aten::mm, sizes = [[1]], sizes = [[2]]",          /* twice */
+        ", sizes = [[1]]",                                 /* no operator */
+        "aten::mm,sizes = [[1]]",                          /* not ", " */
+        "aten::mm, sizes = [[-1]]",                        /* negative */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_rf_name n;
@@ -218,8 +218,8 @@ static void test_fixture_table(void **state)
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    assert_true(cr_test_replay_dir("tests/fuzz/corpus/roofline_names", LLVMFuzzerTestOneInput,
-                                   4096) >= 18);
+    assert_true(
+        cr_test_replay_dir("tests/fuzz/corpus/roofline_names", LLVMFuzzerTestOneInput, 4096) >= 18);
 }
 
 int main(void)

@@ -261,8 +261,7 @@ static int by_kernel_name(const void *a, const void *b)
  * returns the index where the last word outside them starts (after the
  * last space outside them), and in *cpp whether there was any <...> or
  * (...). */
-static size_t outside(const char *name, size_t from, char *buf, size_t size, size_t *o,
-                      bool *cpp)
+static size_t outside(const char *name, size_t from, char *buf, size_t size, size_t *o, bool *cpp)
 {
     static const char anon[] = "(anonymous namespace)";
     size_t word = 0;

@@ -124,11 +124,14 @@ bench: all $(BENCH_BIN)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/commroof \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/commroof/topologies
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/commroof/topologies \
+	  $(DESTDIR)$(PREFIX)/share/commroof/python
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/commroof
 	install -m 644 $(LIBA) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(filter-out %_priv.h,$(wildcard model/*.h)) $(DESTDIR)$(PREFIX)/include/commroof/
 	install -m 644 topologies/*.xml topologies/*.dtd $(DESTDIR)$(PREFIX)/share/commroof/topologies/
+	install -m 644 traces/annotate/commroof_nvtx.h $(DESTDIR)$(PREFIX)/include/commroof/
+	install -m 644 traces/annotate/commroof_nvtx.py $(DESTDIR)$(PREFIX)/share/commroof/python/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBS@|$(PKG_LIBS)|g' tools/commroof.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/commroof.pc
 	-[ -f $(BUILD)/libcommroof_trace.so ] && install -m 755 $(BUILD)/libcommroof_trace.so $(DESTDIR)$(PREFIX)/lib/

@@ -26,6 +26,7 @@ int cli_cmd_plot(int argc, char **argv);
 int cli_cmd_report(int argc, char **argv);
 int cli_cmd_trace(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
+int cli_cmd_roofline(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
 int cli_cmd_sim(int argc, char **argv);
 

@@ -29,8 +29,9 @@
 #define FILE_PREFIX "commroof-trace."
 
 static const char trace_help[] =
-    "usage: commroof trace [-o DIR] [--lib PATH] [--top N] [--json] -- CMD [ARGS...]\n"
-    "       commroof trace summary TRACE.json... [--top N] [--json]\n"
+    "usage: commroof trace [-o DIR] [--lib PATH] [--top N] [--full-names] [--json] -- CMD "
+    "[ARGS...]\n"
+    "       commroof trace summary TRACE.json... [--top N] [--full-names] [--json]\n"
     "\n"
     "Runs CMD (any CUDA program: a binary, python3 script.py, torchrun ...) under the\n"
     "CUPTI tracer, passes CMD's exit status through, and prints where the traces went\n"
@@ -43,6 +44,9 @@ static const char trace_help[] =
     "  --lib PATH    the tracer library; default $COMMROOF_TRACE_LIB, else\n"
     "                " TRACER_SO " beside the commroof binary, else ../lib/ of it\n"
     "  --top N       kernel names listed per trace (default 10, 0 = all)\n"
+    "  --full-names  C++ kernel names as they are; by default without template\n"
+    "                arguments, parameters and return type (void at::native::k<4, ..>(..)\n"
+    "                -> at::native::k), the kernels of one short name counted together\n"
     "  --json        one JSON document on stdout (CMD's stdout then goes to stderr)\n"
     "  --help, -h    this text\n"
     "\n"
@@ -65,6 +69,7 @@ struct opts {
     const char *lib;
     long top;
     bool json;
+    bool full_names;
     bool summary_only;
     char **files; /* summary: the files; run: NULL */
     int n_files;
@@ -95,6 +100,8 @@ static int parse(int argc, char **argv, struct opts *o, bool *help)
         }
         if (strcmp(a, "--json") == 0) {
             o->json = true;
+        } else if (strcmp(a, "--full-names") == 0) {
+            o->full_names = true;
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--lib") == 0 || strcmp(a, "--top") == 0)) {
             if (i + 1 >= argc)
                 return cli_usage_error("trace", "%s needs a value", a);
@@ -281,6 +288,12 @@ static int summarise_files(char **files, int n, const struct opts *o, json_t *ar
         cr_diag d = {{0}};
         if (cr_trace_summarize(files[i], &s, &d) != CR_OK) {
             cli_fail("trace", "%s", d.msg);
+            failed++;
+            continue;
+        }
+        if (!o->full_names && cr_trace_summary_shorten(s) != CR_OK) {
+            cli_fail("trace", "%s: out of memory", files[i]);
+            cr_trace_summary_free(s);
             failed++;
             continue;
         }

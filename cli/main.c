@@ -24,6 +24,8 @@ static const struct command commands[] = {
     {"trace", cli_cmd_trace, "run a CUDA program under the CUPTI tracer; summarise traces"},
     {"validate", cli_cmd_validate,
      "measured traces and nccl-tests logs against bound and prediction"},
+    {"roofline", cli_cmd_roofline,
+     "any traced program's operators (PyTorch, NCCL, cr:) against their bounds"},
     {"calibrate", cli_cmd_calibrate, "measure this GPU; write a topology with measured ceilings"},
     {"sim", cli_cmd_sim, "flow-level simulation: contention, timelines, scenarios"},
 };

@@ -93,6 +93,7 @@ double ops_layout_gpus(const cr_op_params *p);
 cr_status ops_shape_gemm(const cr_op_params *p, ops_work *w, cr_diag *d);
 cr_status ops_shape_memcpy(const cr_op_params *p, ops_work *w, cr_diag *d);
 cr_status ops_shape_elementwise(const cr_op_params *p, ops_work *w, cr_diag *d);
+cr_status ops_shape_attention(const cr_op_params *p, ops_work *w, cr_diag *d);
 cr_status ops_shape_coll(const cr_op_params *p, ops_work *w, cr_diag *d);
 cr_status ops_shape_ag_gemm(const cr_op_params *p, ops_work *w, cr_diag *d);
 cr_status ops_shape_gemm_rs(const cr_op_params *p, ops_work *w, cr_diag *d);

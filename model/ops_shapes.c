@@ -280,6 +280,27 @@ static cr_status attn_check(const cr_op_params *p, cr_diag *d)
     return st;
 }
 
+/* Attention on one GPU (PyTorch's scaled_dot_product_attention, flash or
+ * memory-efficient): the FLOPs of the two matmuls (attn_flops: 4 b H d
+ * pairs, pairs = S^2, or S (S + 1) / 2 when causal); the compulsory bytes
+ * are Q, K, V read once and O written once, e b S d (2 H + 2 Hkv): a flash
+ * kernel keeps the S x S scores on chip (Dao et al. 2022), so nothing
+ * else must reach HBM. doc/operators.md. */
+cr_status ops_shape_attention(const cr_op_params *p, ops_work *w, cr_diag *d)
+{
+    init(p, w, -1);
+    if (fmod(V(HEADS), V(KV_HEADS)) != 0)
+        return cr_diag_set(d, CR_EINVAL, "heads = %.0f must be a multiple of kv_heads = %.0f",
+                           V(HEADS), V(KV_HEADS));
+    double e = ebytes(p), b = V(BATCH), s = V(SEQ), hd = V(HEAD_DIM);
+    w->mma_flops = attn_flops(p);
+    w->hbm_bytes = e * b * s * hd * (2 * V(HEADS) + 2 * V(KV_HEADS));
+    w->base_kernels = 1;
+    w->kernel = OPS_KERNEL_MATMUL;
+    finish(w);
+    return CR_OK;
+}
+
 /* Ring attention (zigzag load balancing, so every rank does total/p work
  * even when causal): each rank needs every other rank's K and V, an
  * allgather of 2 b S Hkv d e bytes. */

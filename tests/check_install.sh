@@ -18,7 +18,8 @@ if ! make --no-print-directory BUILD="$B" install PREFIX="$T/prefix" >"$T/log" 2
     cat "$T/log"; echo "check_install: make install failed"; exit 1
 fi
 for f in bin/commroof lib/libcommroof.a lib/libcommroof.so lib/pkgconfig/commroof.pc \
-    include/commroof/topo.h share/commroof/topologies/commroof-topology.dtd \
+    include/commroof/topo.h include/commroof/commroof_nvtx.h \
+    share/commroof/python/commroof_nvtx.py share/commroof/topologies/commroof-topology.dtd \
     share/commroof/topologies/hgx-h200-8.xml; do
     [ -f "$T/prefix/$f" ] || fail "$f was not installed"
 done

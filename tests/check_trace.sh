@@ -96,7 +96,12 @@ fi
 # summaries of committed traces
 "$CR" trace summary $FIX/h200_cuda_demo.json >"$T/o" 2>"$T/e"; check "summary" 0 $?
 has "summary" "$T/o" "complete, 42 events, dropped records 0"
-has "summary" "$T/o" "matmul_tiled(float const*, float const*, float*, int)"
+# kernel names shortened (template arguments, parameters, return type
+# left out), kept whole with --full-names
+grep -qE ' matmul_tiled$' "$T/o" || { echo "check_trace: summary: no short name matmul_tiled"; fails=$((fails + 1)); }
+grep -qF "matmul_tiled(" "$T/o" && { echo "check_trace: summary: the name was not shortened"; fails=$((fails + 1)); }
+"$CR" trace summary --full-names $FIX/h200_cuda_demo.json >"$T/o" 2>"$T/e"; check "summary --full-names" 0 $?
+has "summary --full-names" "$T/o" "matmul_tiled(float const*, float const*, float*, int)"
 "$CR" trace summary $FIX/h200_cuda_demo_killed.json >"$T/o" 2>"$T/e"; check "summary killed" 0 $?
 has "summary killed" "$T/o" "INCOMPLETE (the program was killed or crashed)"
 # closing a killed trace for other viewers (the sed line in traces/README.md):

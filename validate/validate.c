@@ -286,6 +286,19 @@ static size_t iter_alloc(cr_vmeas_list *l, size_t n)
     return off;
 }
 
+cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start, const double *end,
+                             int n)
+{
+    size_t off = iter_alloc(l, (size_t)n);
+    if (off == (size_t)-1)
+        return CR_ENOMEM;
+    memcpy(l->iter_s + off, start, (size_t)n * sizeof *start);
+    memcpy(l->iter_s + off + (size_t)n, end, (size_t)n * sizeof *end);
+    m->iter_off = off;
+    m->n_iter = n;
+    return CR_OK;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -740,12 +753,28 @@ static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *i
     return st;
 }
 
+typedef struct {
+    cr_vmeas_list *out;
+} read_ctx;
+
+static cr_status read_one_cb(const char *path, void *ctx, cr_vread_info *info, cr_diag *d)
+{
+    return read_one(path, ((read_ctx *)ctx)->out, info, d);
+}
+
 cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
                                 cr_diag *d)
 {
+    read_ctx c = {out};
+    return cr_vtrace_each(path, read_one_cb, &c, info, d);
+}
+
+cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
+                         cr_diag *d)
+{
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return read_one(path, out, info, d);
+        return fn(path, ctx, info, d);
     DIR *dp = opendir(path);
     if (!dp)
         return cr_diag_set(d, CR_EIO, "%s: cannot open folder: %s", path, strerror(errno));
@@ -777,7 +806,7 @@ cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_i
         qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         cr_diag fd = {{0}};
-        cr_status fs = read_one(names[i], out, info, &fd);
+        cr_status fs = fn(names[i], ctx, info, &fd);
         if (fs == CR_ENOMEM) {
             st = cr_diag_set(d, CR_ENOMEM, "%s", fd.msg);
             goto out;
@@ -799,6 +828,46 @@ out:
     free(names);
     closedir(dp);
     return st;
+}
+
+cr_status cr_vtrace_open(cr_vtrace *t, const char *path, cr_diag *d)
+{
+    gzFile gz = NULL;
+    t->r = NULL;
+    t->gz = NULL;
+    t->path = path;
+    cr_status st = ends_with(path, ".gz") ? gz_open(path, &gz, d) : CR_OK;
+    if (st != CR_OK)
+        return st;
+    st = gz ? cr_trace_reader_open_read(gz_read, gz, path, &t->r)
+            : cr_trace_reader_open(path, &t->r, d);
+    if (st == CR_ENOMEM && gz)
+        cr_diag_set(d, st, "%s: out of memory", path);
+    if (st != CR_OK) {
+        if (gz)
+            gzclose(gz);
+        return st;
+    }
+    t->gz = gz;
+    return CR_OK;
+}
+
+cr_status cr_vtrace_end(cr_vtrace *t, cr_status st, cr_diag *d)
+{
+    int zerr = Z_OK;
+    gzFile gz = t->gz;
+    if (gz && (st == CR_EIO || (st == CR_OK && (gzerror(gz, &zerr), zerr != Z_OK))))
+        st = gz_fail(gz, t->path, d);
+    return st;
+}
+
+void cr_vtrace_close(cr_vtrace *t)
+{
+    cr_trace_reader_free(t->r);
+    if (t->gz)
+        gzclose((gzFile)t->gz);
+    t->r = NULL;
+    t->gz = NULL;
 }
 
 /* --- nccl-tests logs ----------------------------------------------------------- */

@@ -217,10 +217,12 @@ static void test_bad_inputs(void **state)
     expect(FIX "bad_unknown_param.xml", CR_ENOTFOUND,
            FIX "bad_unknown_param.xml:3: problem \"a\": operator gemm has no parameter \"heads\" "
                "(it takes: dtype, m, n, k)");
-    expect(FIX "bad_unknown_op.xml", CR_ENOTFOUND,
-           FIX "bad_unknown_op.xml:3: unknown operator \"gemm_rx\" (operators: gemm memcpy "
-               "elementwise coll ag_gemm gemm_rs gemm_ar sp_norm ring_attn ulysses moe ddp fsdp "
-               "zero pp_sendrecv vocab_ce gemv_ar embedding halo alltoallv)");
+    expect(
+        FIX "bad_unknown_op.xml", CR_ENOTFOUND,
+        FIX
+        "bad_unknown_op.xml:3: unknown operator \"gemm_rx\" (operators: gemm memcpy "
+        "elementwise attention coll ag_gemm gemm_rs gemm_ar sp_norm ring_attn ulysses moe ddp fsdp "
+        "zero pp_sendrecv vocab_ce gemv_ar embedding halo alltoallv)");
     expect(FIX "bad_duplicate.xml", CR_EINVAL,
            FIX "bad_duplicate.xml:4: problem \"a\" is defined twice (first on line 3): give each "
                "problem a unique name");

@@ -2,6 +2,7 @@
 /* Trace summary (trace_summary.h): one streaming pass, kernels hashed by name. */
 #include "trace_summary.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,113 @@ cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, 
     s->index_ = NULL;
     s->index_cap_ = 0;
     *out = s;
+    return CR_OK;
+}
+
+static int by_kernel_name(const void *a, const void *b)
+{
+    return strcmp(((const cr_trace_kernel_stat *)a)->name, ((const cr_trace_kernel_stat *)b)->name);
+}
+
+/* Walks name's characters outside <...> and (...) ("(anonymous namespace)"
+ * counts as outside): calls emit(ctx, c) for each from index `from` on;
+ * returns the index where the last word outside them starts (after the
+ * last space outside them), and in *cpp whether there was any <...> or
+ * (...). */
+static size_t outside(const char *name, size_t from, char *buf, size_t size, size_t *o, bool *cpp)
+{
+    static const char anon[] = "(anonymous namespace)";
+    size_t word = 0;
+    int angle = 0, paren = 0;
+    *cpp = false;
+    for (size_t i = 0; name[i]; i++) {
+        if (angle == 0 && paren == 0 && strncmp(name + i, anon, sizeof anon - 1) == 0) {
+            for (size_t k = 0; k < sizeof anon - 1; k++)
+                if (i + k >= from && buf && *o + 1 < size)
+                    buf[(*o)++] = anon[k];
+            i += sizeof anon - 2;
+            continue;
+        }
+        char c = name[i];
+        if (c == '<' && paren == 0) {
+            angle++;
+            *cpp = true;
+        } else if (c == '>' && paren == 0 && angle > 0) {
+            angle--;
+        } else if (c == '(') {
+            paren++;
+            *cpp = true;
+        } else if (c == ')' && paren > 0) {
+            paren--;
+        } else if (angle == 0 && paren == 0) {
+            if (c == ' ')
+                word = i + 1;
+            else if (i >= from && buf && *o + 1 < size)
+                buf[(*o)++] = c;
+        }
+    }
+    return word;
+}
+
+char *cr_trace_short_name(const char *name, char *buf, size_t size)
+{
+    if (size == 0)
+        return buf;
+    bool cpp;
+    size_t o = 0;
+    size_t word = outside(name, 0, NULL, 0, &o, &cpp);
+    if (cpp) {
+        outside(name, word, buf, size, &o, &cpp);
+        buf[o] = '\0';
+    }
+    /* not C++, or only a return type and templates: the name as it is */
+    if (!cpp || o == 0)
+        snprintf(buf, size, "%s", name);
+    return buf;
+}
+
+cr_status cr_trace_summary_shorten(cr_trace_summary *s)
+{
+    size_t n = s->n_kernel_stats;
+    char **names = calloc(n ? n : 1, sizeof *names);
+    if (!names)
+        return CR_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(s->kernel_stats[i].name) + 1;
+        names[i] = malloc(len);
+        if (!names[i]) {
+            for (size_t j = 0; j < i; j++)
+                free(names[j]);
+            free(names);
+            return CR_ENOMEM;
+        }
+        cr_trace_short_name(s->kernel_stats[i].name, names[i], len);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(s->kernel_stats[i].name);
+        s->kernel_stats[i].name = names[i];
+    }
+    /* equal short names next to each other, then merged */
+    if (n > 1)
+        qsort(s->kernel_stats, n, sizeof *s->kernel_stats, by_kernel_name);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        cr_trace_kernel_stat *k = &s->kernel_stats[i];
+        if (m == 0 || strcmp(s->kernel_stats[m - 1].name, k->name) != 0) {
+            s->kernel_stats[m++] = *k;
+            continue;
+        }
+        cr_trace_kernel_stat *g = &s->kernel_stats[m - 1];
+        g->calls += k->calls;
+        g->total_s += k->total_s;
+        g->min_s = k->min_s < g->min_s ? k->min_s : g->min_s;
+        g->max_s = k->max_s > g->max_s ? k->max_s : g->max_s;
+        free(k->name);
+    }
+    free(names);
+    s->n_kernel_stats = m;
+    if (m)
+        qsort(s->kernel_stats, m, sizeof *s->kernel_stats, by_kernel_time);
     return CR_OK;
 }
 

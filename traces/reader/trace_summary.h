@@ -76,6 +76,19 @@ cr_status cr_trace_summarize(const char *path, cr_trace_summary **out, cr_diag *
  * caller's). */
 cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, cr_diag *d);
 
+/* The short form of a demangled C++ kernel name: template arguments and
+ * the parameter list left out, and the return type before the name,
+ * "void at::native::vectorized_elementwise_kernel<4, ...>(int, ...)" ->
+ * "at::native::vectorized_elementwise_kernel" ("(anonymous namespace)" is
+ * kept). A name that is not C++ (nvjet_..., a mangled one) comes back as
+ * it is. Writes at most size bytes (NUL included) into buf; returns buf. */
+char *cr_trace_short_name(const char *name, char *buf, size_t size);
+
+/* Gives every kernel group of s its short name (cr_trace_short_name),
+ * merges the groups whose short names are the same and sorts them again by
+ * total time. Errors: CR_ENOMEM (s is unchanged). */
+cr_status cr_trace_summary_shorten(cr_trace_summary *s);
+
 /* Frees a summary; NULL is a no-op. */
 void cr_trace_summary_free(cr_trace_summary *s);
 

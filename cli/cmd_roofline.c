@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commroof roofline TRACE... [--topo T] [--ranks SPEC] [--dtype D] [--top N] [--json]
+ *
+ * The roofline of any traced program: one row per operator (PyTorch's
+ * emit_nvtx ranges, NCCL's calls, "cr:" ranges, other kernels) with its
+ * calls, median device time per call, bound, % of roofline, binding
+ * resource and verdict; then the time covered by a bound and what the
+ * program could save at best (validate/roofline.h).
+ * Exit: 0 ok; 1 runtime failure; 2 usage; 3 a time below its bound.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "topo.h"
+#include "validate/roofline.h"
+
+static const char *const roofline_help =
+    "usage: commroof roofline TRACE... [--topo T] [--ranks SPEC] [--dtype D] [--top N]\n"
+    "                         [--json]\n"
+    "\n"
+    "The roofline of any program traced with `commroof trace` (.json, .json.gz, or a\n"
+    "folder of them): one row per operator and arguments, longest total time first.\n"
+    "It reads PyTorch's ranges (torch.autograd.profiler.emit_nvtx(record_shapes=True):\n"
+    "mm, addmm, matmul, linear, bmm, baddbmm, _scaled_mm, scaled_dot_product_attention\n"
+    "and its flash/efficient/cudnn kernels, softmax, log_softmax, layer_norm, rms_norm,\n"
+    "add, mul, copy_, cat, embedding), NCCL's own ranges (message size from their\n"
+    "payloads, communicator size from ncclCommInitRank), \"cr:\" ranges as validate\n"
+    "reads them, and lists other kernels with their times, without a bound.\n"
+    "An activity belongs to the innermost range open when it starts; trace with\n"
+    "CUDA_LAUNCH_BLOCKING=1 so that every kernel runs inside the range that launched\n"
+    "it (doc/roofline.md). The element type comes from the kernels' names, else --dtype.\n"
+    "\n"
+    "Columns: calls, median_us (device time of one call: the GPU busy with its\n"
+    "activities), bound_us (warm: the strict limit), cold_us (every byte from HBM),\n"
+    "roof_% (bound / median x 100), save_us (total - calls x bound: the most this\n"
+    "operator could save), binding, verdict, dtype and where it came from.\n"
+    "\n"
+    "  --topo T       topology (shipped name or file; default hgx-h200-8)\n"
+    "  --ranks SPEC   GPUs of collectives (default: the first n); its count is the\n"
+    "                 communicator size where the trace does not tell it\n"
+    "  --dtype D      element type of operators whose kernels do not show it\n"
+    "  --top N        rows printed (default 30, 0 = all); totals count every row\n"
+    "  --json         one JSON document on stdout\n"
+    "\n"
+    "Exit status: 0 ok; 1 runtime failure; 2 usage; 3 a time below its bound (an\n"
+    "impossible result: a timing bug, a wrong attribution, or a wrong bound).\n";
+
+static double us(double s)
+{
+    return s * 1e6;
+}
+
+static json_t *row_json(const cr_rf_row *w)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string(cr_rf_kind_name(w->kind)));
+    json_object_set_new(o, "op", json_string(w->op));
+    json_object_set_new(o, "args", json_string(w->args));
+    json_object_set_new(o, "model", w->model[0] ? json_string(w->model) : json_null());
+    json_object_set_new(o, "dtype", w->dtype[0] ? json_string(w->dtype) : json_null());
+    json_object_set_new(o, "dtype_source",
+                        w->dtype_src[0] ? json_string(w->dtype_src) : json_null());
+    json_object_set_new(o, "calls", json_integer(w->calls));
+    json_object_set_new(o, "measured_us", json_real(us(w->median_s)));
+    json_object_set_new(o, "total_us", json_real(us(w->total_s)));
+    if (w->has_bound) {
+        json_object_set_new(o, "bound_us", json_real(us(w->bound_s)));
+        json_object_set_new(o, "bound_cold_us", json_real(us(w->bound_cold_s)));
+        json_object_set_new(o, "pct_of_roofline", json_real(w->pct_of_roofline));
+        json_object_set_new(o, "save_us", json_real(us(w->save_s)));
+        json_object_set_new(o, "binding", json_string(w->binding));
+        json_object_set_new(o, "verdict", json_string(w->verdict));
+    } else {
+        json_object_set_new(o, "bound_us", json_null());
+        json_object_set_new(o, "bound_cold_us", json_null());
+        json_object_set_new(o, "pct_of_roofline", json_null());
+        json_object_set_new(o, "save_us", json_null());
+        json_object_set_new(o, "binding", json_null());
+        json_object_set_new(o, "verdict", json_null());
+    }
+    json_object_set_new(o, "note", json_string(w->note));
+    return o;
+}
+
+static void print_table(const cr_roofline *r, const cr_topo *t, long top)
+{
+    printf("# commroof roofline on %s: %d trace file(s), %zu row(s)\n", t->name, r->files, r->n);
+    printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "kind", "op",
+           "calls", "median", "bound", "cold", "roof", "save", "binding", "verdict", "dtype",
+           "args / note");
+    printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "-", "-", "-", "us",
+           "us", "us", "%", "us", "-", "-", "(source)", "-");
+    size_t shown = top == 0 || (size_t)top > r->n ? r->n : (size_t)top;
+    for (size_t i = 0; i < shown; i++) {
+        const cr_rf_row *w = &r->rows[i];
+        char dt[24];
+        if (w->dtype[0] && w->dtype_src[0])
+            snprintf(dt, sizeof dt, "%s(%s)", w->dtype, w->dtype_src);
+        else if (w->dtype_src[0])
+            snprintf(dt, sizeof dt, "-(%s)", w->dtype_src);
+        else
+            snprintf(dt, sizeof dt, "%s", w->dtype[0] ? w->dtype : "-");
+        if (w->has_bound)
+            printf("  %-7s %-42s %7d %11.3f %11.3f %11.3f %7.1f %11.3f %-14s %-21s %-14s  %s%s%s\n",
+                   cr_rf_kind_name(w->kind), w->op, w->calls, us(w->median_s), us(w->bound_s),
+                   us(w->bound_cold_s), w->pct_of_roofline, us(w->save_s), w->binding, w->verdict,
+                   dt, w->args, w->note[0] ? "; " : "", w->note);
+        else
+            printf("  %-7s %-42s %7d %11.3f %11s %11s %7s %11s %-14s %-21s %-14s  %s%s%s\n",
+                   cr_rf_kind_name(w->kind), w->op, w->calls, us(w->median_s), "-", "-", "-", "-",
+                   "-", "-", dt, w->args, w->args[0] ? "; " : "", w->note);
+    }
+    if (shown < r->n)
+        printf("#   %zu more row(s) not shown (--top 0 shows all)\n", r->n - shown);
+    printf("#\n# device time %.3f us; covered by a bound %.3f us (%.1f%%); the program could "
+           "save at best %.3f us\n",
+           us(r->total_s), us(r->covered_s), r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0,
+           us(r->save_s));
+    for (size_t i = 0; i < shown; i++) {
+        const cr_rf_row *w = &r->rows[i];
+        if (w->has_bound && w->save_s > 0)
+            printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
+    }
+    if (r->calls_unowned)
+        printf("# %d activities were inside no range (listed as kernels)\n", r->calls_unowned);
+    if (r->nccl_unpaired)
+        printf("# %d NCCL kernels or calls had no partner (not timed)\n", r->nccl_unpaired);
+    if (r->nccl_grouped)
+        printf("# %d NCCL calls grouped with others of their kind (one kernel; not timed)\n",
+               r->nccl_grouped);
+    if (r->info.incomplete)
+        printf("# %d trace(s) end before their closing bracket (first: %s)\n", r->info.incomplete,
+               r->info.incomplete_path);
+    if (r->info.not_traces)
+        printf("# %d file(s) were not traces (first: %s)\n", r->info.not_traces,
+               r->info.not_trace_why);
+    if (r->info.skipped)
+        printf("# %d cr: range(s) of no crbench family nor catalog operator skipped%s%s%s\n",
+               r->info.skipped, r->info.why[0] ? " (first: " : "", r->info.why,
+               r->info.why[0] ? ")" : "");
+    printf("# %s: %d time(s) below the bound\n", r->violations ? "FAILED" : "OK", r->violations);
+}
+
+int cli_cmd_roofline(int argc, char **argv)
+{
+    const char *topo_name = NULL, *ranks = NULL;
+    const char **traces = calloc((size_t)argc, sizeof *traces);
+    int n_traces = 0, json = 0, rc = CLI_OK;
+    long top = 30;
+    cr_roofline_opts o = {0};
+    cr_roofline r = {0};
+    cr_topo *t = NULL;
+    if (!traces)
+        return cli_fail("roofline", "out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(roofline_help, stdout);
+            goto out;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--topo") || !strcmp(a, "--ranks") || !strcmp(a, "--dtype") ||
+                   !strcmp(a, "--top")) {
+            if (!more) {
+                rc = cli_usage_error("roofline", "%s needs a value", a);
+                goto out;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--topo")) {
+                topo_name = v;
+            } else if (!strcmp(a, "--ranks")) {
+                ranks = v;
+            } else if (!strcmp(a, "--dtype")) {
+                cr_diag d = {{0}};
+                if (cr_dtype_parse(v, &o.dtype, &d) != CR_OK) {
+                    rc = cli_usage_error("roofline", "--dtype: %s", d.msg);
+                    goto out;
+                }
+                o.has_dtype = true;
+            } else {
+                char *end;
+                errno = 0;
+                top = strtol(v, &end, 10);
+                if (errno || *end || end == v || top < 0 || top > 1000000) {
+                    rc = cli_usage_error("roofline", "--top \"%s\" is not a count (e.g. --top 20)",
+                                         v);
+                    goto out;
+                }
+            }
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("roofline", "unknown option \"%s\"", a);
+            goto out;
+        } else {
+            traces[n_traces++] = a;
+        }
+    }
+    if (n_traces == 0) {
+        rc = cli_usage_error("roofline", "no trace given (commroof roofline TRACE.json ...)");
+        goto out;
+    }
+    if (!(t = cli_open_topo("roofline", topo_name))) {
+        rc = CLI_USAGE;
+        goto out;
+    }
+    o.ranks = ranks;
+    cr_diag d = {{0}};
+    cr_status st = cr_roofline_read(t, traces, n_traces, &o, &r, &d);
+    if (st != CR_OK) {
+        rc = st == CR_EINVAL || st == CR_ERANGE ? cli_usage_error("roofline", "%s", d.msg)
+                                                : cli_fail("roofline", "%s", d.msg);
+        goto out;
+    }
+    if (json) {
+        json_t *root = json_object();
+        json_t *rows = json_array();
+        for (size_t i = 0; i < r.n; i++)
+            json_array_append_new(rows, row_json(&r.rows[i]));
+        json_object_set_new(root, "topology", json_string(t->name));
+        json_object_set_new(root, "files", json_integer(r.files));
+        json_object_set_new(root, "rows", rows);
+        json_object_set_new(root, "total_us", json_real(us(r.total_s)));
+        json_object_set_new(root, "covered_us", json_real(us(r.covered_s)));
+        json_object_set_new(root, "save_us", json_real(us(r.save_s)));
+        json_object_set_new(root, "violations", json_integer(r.violations));
+        json_object_set_new(root, "unowned_activities", json_integer(r.calls_unowned));
+        json_object_set_new(root, "nccl_unpaired", json_integer(r.nccl_unpaired));
+        json_object_set_new(root, "nccl_grouped", json_integer(r.nccl_grouped));
+        json_object_set_new(root, "incomplete_traces", json_integer(r.info.incomplete));
+        int bad = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0;
+        json_decref(root);
+        if (bad) {
+            rc = cli_fail("roofline", "cannot write the JSON document");
+            goto out;
+        }
+        putchar('\n');
+    } else {
+        print_table(&r, t, top);
+    }
+    if (r.violations)
+        rc = CLI_IMPOSSIBLE;
+out:
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+    free(traces);
+    return rc;
+}

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: MIT
+"""torch_roofline: a small eager PyTorch program for `commroof roofline`.
+
+A transformer-ish block in bf16 on one GPU: embedding, layer_norm, rms_norm,
+linear (addmm), scaled_dot_product_attention (causal, flash), an explicit
+attention (bmm, softmax, bmm), mul, add, a logits head with log_softmax,
+copy_ (a strided KV-cache write and a contiguous copy), cat. It runs in two
+passes:
+
+  1. traced: ITERS iterations inside
+     torch.autograd.profiler.emit_nvtx(record_shapes=True), with
+     CUDA_LAUNCH_BLOCKING=1 (set here before torch loads CUDA) so that every
+     kernel runs inside the range of the operator that launched it
+     (doc/roofline.md: the trace has no launch records);
+  2. CUDA events, in a child process without the tracer and without
+     CUDA_LAUNCH_BLOCKING: each operator alone, REPS times, each call
+     between two events recorded behind a torch.cuda._sleep() that keeps
+     the stream busy, so the events see the GPU's time of the call and not
+     the host's launch. Medians go to OUT.json with the operator PyTorch's
+     innermost range will name and its input shapes, for
+     tools/roofline_vs_events.py.
+
+Usage (the lead runs it on the H200):
+  commroof trace -o DIR -- python3 kernels/trace_demo/torch_roofline.py OUT.json
+  commroof roofline DIR --topo h200-1 --json > roofline.json
+  python3 tools/roofline_vs_events.py roofline.json OUT.json
+
+Options: --iters N (traced iterations, default 20), --reps N (event samples
+per operator, default 50), --events-only (pass 2 alone; what the child runs).
+"""
+import json
+import os
+import subprocess
+import sys
+
+B, S, D, H = 4, 1024, 1024, 16  # batch, sequence, width, heads (head_dim 64)
+HD = D // H
+V = 32000  # embedding rows
+VH = 8192  # logits head width (log_softmax)
+SE = 256  # sequence of the explicit (bmm + softmax) attention
+FF = 4 * D
+
+
+def args():
+    a = sys.argv[1:]
+    if not a or a[0].startswith("-"):
+        sys.exit("usage: torch_roofline.py OUT.json [--iters N] [--reps N] [--events-only]")
+    o = {"out": a[0], "iters": 20, "reps": 50, "events_only": False}
+    i = 1
+    while i < len(a):
+        if a[i] == "--events-only":
+            o["events_only"] = True
+        elif a[i] in ("--iters", "--reps") and i + 1 < len(a):
+            o[a[i][2:]] = int(a[i + 1])
+            i += 1
+        else:
+            sys.exit(f"torch_roofline: unknown option {a[i]}")
+        i += 1
+    return o
+
+
+def build(torch):
+    """Weights and inputs; a list of (name, the innermost aten op (or the
+    alternatives a build may have), its tensor inputs' shapes (None: the
+    operator alone identifies the row), fn)."""
+    dev = torch.device("cuda", 0)
+    bf = torch.bfloat16
+    g = torch.Generator(device=dev).manual_seed(0)
+
+    def r(*shape):
+        return torch.randn(*shape, device=dev, dtype=bf, generator=g) * 0.02
+
+    F = torch.nn.functional
+    ids = torch.randint(0, V, (B, S), device=dev, generator=g)
+    emb = r(V, D)
+    ln_w, ln_b = torch.ones(D, device=dev, dtype=bf), torch.zeros(D, device=dev, dtype=bf)
+    w_qkv, b_qkv = r(3 * D, D), r(3 * D)
+    w_o, b_o = r(D, D), r(D)
+    w_up, b_up = r(FF, D), r(FF)
+    w_gate = r(FF, D)
+    w_dn, b_dn = r(D, FF), r(D)
+    w_head = r(VH, D)
+    x = r(B, S, D)
+    xf = x.view(B * S, D)
+    q = r(B, H, S, HD)
+    k = r(B, H, S, HD)
+    v = r(B, H, S, HD)
+    qe = r(B * H, SE, HD)
+    ke = r(B * H, HD, SE)
+    ve = r(B * H, SE, HD)
+    scores = r(B * H, SE, SE)
+    h_up = r(B * S, FF)
+    h_gate = r(B * S, FF)
+    logits = r(B * S, VH)
+    cache = torch.zeros(B, H, 2 * S, HD, device=dev, dtype=bf)
+    dst = torch.empty_like(x)
+    ca, cb = r(B, S, D // 2), r(B, S, D // 2)
+    rms_w = torch.ones(D, device=dev, dtype=bf)
+
+    ops = [
+        # aten::embedding gathers rows through aten::index_select (innermost)
+        ("embedding", ["aten::index_select", "aten::embedding"], [[V, D], [B * S]],
+         lambda: F.embedding(ids, emb)),
+        ("layer_norm", "aten::native_layer_norm", [[B, S, D], [D], [D]],
+         lambda: F.layer_norm(x, (D,), ln_w, ln_b)),
+        ("qkv", "aten::addmm", [[3 * D], [B * S, D], [D, 3 * D]],
+         lambda: F.linear(xf, w_qkv, b_qkv)),
+        # the flash kernel's innermost range: _flash_attention_forward (q as
+        # [B, S, H, HD]) where the build dispatches to it, else the sdpa op
+        ("sdpa", ["aten::_flash_attention_forward",
+                  "aten::_scaled_dot_product_flash_attention"], None,
+         lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)),
+        ("out_proj", "aten::addmm", [[D], [B * S, D], [D, D]], lambda: F.linear(xf, w_o, b_o)),
+        ("residual", "aten::add", [[B, S, D], [B, S, D]], lambda: x + dst),
+        ("up", "aten::addmm", [[FF], [B * S, D], [D, FF]], lambda: F.linear(xf, w_up, b_up)),
+        ("gate", "aten::mm", [[B * S, D], [D, FF]], lambda: F.linear(xf, w_gate)),
+        ("swiglu_mul", "aten::mul", [[B * S, FF], [B * S, FF]], lambda: h_up * h_gate),
+        ("down", "aten::addmm", [[D], [B * S, FF], [FF, D]], lambda: F.linear(h_up, w_dn, b_dn)),
+        ("scores_bmm", "aten::bmm", [[B * H, SE, HD], [B * H, HD, SE]],
+         lambda: torch.bmm(qe, ke)),
+        ("softmax", "aten::_softmax", [[B * H, SE, SE]], lambda: torch.softmax(scores, -1)),
+        ("attn_bmm", "aten::bmm", [[B * H, SE, SE], [B * H, SE, HD]],
+         lambda: torch.bmm(scores, ve)),
+        ("head", "aten::mm", [[B * S, D], [D, VH]], lambda: F.linear(xf, w_head)),
+        ("log_softmax", "aten::_log_softmax", [[B * S, VH]], lambda: F.log_softmax(logits, -1)),
+        ("kv_cache_copy", "aten::copy_", [[B, H, S, HD], [B, H, S, HD]],
+         lambda: cache[:, :, :S].copy_(k)),
+        ("copy", "aten::copy_", [[B, S, D], [B, S, D]], lambda: dst.copy_(x)),
+        ("cat", "aten::cat", [[B, S, D // 2], [B, S, D // 2]], lambda: torch.cat([ca, cb], -1)),
+    ]
+    if hasattr(F, "rms_norm"):  # torch >= 2.4
+        ops.append(("rms_norm", "aten::rms_norm", [[B, S, D], [D]],
+                    lambda: F.rms_norm(x, (D,), rms_w)))
+
+    def block():
+        """One pass of the block as a model would run it (the traced program)."""
+        h = F.embedding(ids, emb)
+        h = F.layer_norm(h, (D,), ln_w, ln_b)
+        qkv = F.linear(h.view(B * S, D), w_qkv, b_qkv)
+        qq, kk, vv = qkv.view(B, S, 3, H, HD).permute(2, 0, 3, 1, 4)
+        cache[:, :, :S].copy_(kk)
+        a = F.scaled_dot_product_attention(qq, kk, vv, is_causal=True)
+        a = a.transpose(1, 2).reshape(B * S, D)
+        h = h + F.linear(a, w_o, b_o).view(B, S, D)
+        if hasattr(F, "rms_norm"):
+            h = F.rms_norm(h, (D,), rms_w)
+        up = F.linear(h.view(B * S, D), w_up, b_up)
+        gt = F.linear(h.view(B * S, D), w_gate)
+        h = h + F.linear(up * gt, w_dn, b_dn).view(B, S, D)
+        s = torch.softmax(torch.bmm(qe, ke), -1)
+        e = torch.bmm(s, ve)
+        lp = F.log_softmax(F.linear(h.view(B * S, D), w_head), -1)
+        dst.copy_(h)
+        c = torch.cat([h[..., : D // 2], h[..., D // 2:]], -1)
+        return lp, e, c
+
+    return ops, block
+
+
+def traced_pass(torch, o):
+    ops, block = build(torch)
+    with torch.inference_mode():
+        for _ in range(3):  # warm-up: cuBLAS handles, kernel selection
+            block()
+        torch.cuda.synchronize()
+        with torch.autograd.profiler.emit_nvtx(record_shapes=True):
+            for _ in range(o["iters"]):
+                block()
+            # every operator of the events pass, once per iteration, so each
+            # has a row with the same shapes as its event timing
+            for _ in range(o["iters"]):
+                for _name, _aten, _shapes, fn in ops:
+                    fn()
+        torch.cuda.synchronize()
+
+
+def events_pass(torch, o):
+    ops, _ = build(torch)
+    res = []
+    with torch.inference_mode():
+        for name, aten, shapes, fn in ops:
+            for _ in range(3):
+                fn()
+            torch.cuda.synchronize()
+            t = []
+            for _ in range(o["reps"]):
+                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                torch.cuda._sleep(200000)  # ~0.1 ms: the call is queued behind it
+                a.record()
+                fn()
+                b.record()
+                b.synchronize()
+                t.append(a.elapsed_time(b) * 1000.0)  # us
+            t.sort()
+            res.append({"name": name, "aten": aten if isinstance(aten, list) else [aten],
+                        "shapes": shapes, "reps": len(t),
+                        "median_us": t[len(t) // 2], "min_us": t[0]})
+    doc = {"program": "kernels/trace_demo/torch_roofline.py", "torch": torch.__version__,
+           "device": torch.cuda.get_device_name(0), "dtype": "bf16",
+           "B": B, "S": S, "D": D, "H": H, "ops": res}
+    with open(o["out"], "w") as f:
+        json.dump(doc, f, indent=1)
+    print(f"torch_roofline: {len(res)} operators timed with CUDA events -> {o['out']}")
+
+
+def main():
+    o = args()
+    if not o["events_only"]:
+        os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # before torch initialises CUDA
+    import torch
+
+    if not torch.cuda.is_available():
+        print("torch_roofline: no CUDA device", file=sys.stderr)
+        return 1
+    if o["events_only"]:
+        events_pass(torch, o)
+        return 0
+    traced_pass(torch, o)
+    print(f"torch_roofline: {o['iters']} traced iterations (emit_nvtx, record_shapes)")
+    # pass 2 in a child: not traced, launches asynchronous again
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "CUDA_LAUNCH_BLOCKING",
+                        "COMMROOF_TRACE_DIR")}
+    cmd = [sys.executable, os.path.abspath(__file__), o["out"], "--reps", str(o["reps"]),
+           "--events-only"]
+    return subprocess.run(cmd, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

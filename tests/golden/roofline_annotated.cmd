@@ -1,0 +1,1 @@
+$CR roofline tests/fixtures/roofline/annotated.json --topo h200-1

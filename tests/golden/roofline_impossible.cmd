@@ -1,0 +1,1 @@
+$CR roofline tests/fixtures/roofline/impossible_mm.json --topo h200-1 --dtype bf16

@@ -1,0 +1,1 @@
+$CR roofline --topo h200-1

@@ -1,0 +1,1 @@
+$CR trace summary tests/fixtures/roofline/torch_block.json --top 4 --full-names

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of roofline (validate/roofline.h): the emit_nvtx range-name
+ * parser, element types from kernel names, short kernel names, and the
+ * table of the hand-made trace tests/fixtures/roofline/torch_block.json
+ * (its generator's comments give each activity's time), with the fuzz
+ * corpus replayed through the fuzz target.
+ */
+#include "cr_test.h"
+
+#include <string.h>
+
+#include "ops.h"
+#include "topo.h"
+#include "topo_xml.h"
+#include "traces/reader/trace_summary.h"
+#include "validate/roofline.h"
+
+#include "tests/fuzz/fuzz_roofline_names.c"
+
+static void test_parse_names(void **state)
+{
+    (void)state;
+    cr_rf_name n;
+    cr_diag d = {{0}};
+    /* the exact form of torch/csrc/profiler/util.cpp getNvtxStr */
+    const char *s = "aten::addmm, seq = 3, op_id = 12, sizes = [[4096], [512, 1024], [1024, "
+                    "4096], [], []], input_op_ids = [(0,-1), (1,0)]";
+    assert_int_equal(cr_rf_parse_name(s, &n, &d), CR_OK);
+    assert_string_equal(n.op, "aten::addmm");
+    assert_int_equal(n.seq, 3);
+    assert_int_equal(n.op_id, 12);
+    assert_true(n.has_sizes);
+    assert_false(n.truncated);
+    assert_int_equal(n.n_shapes, 5);
+    assert_int_equal(n.ndim[0], 1);
+    assert_int_equal(n.ndim[1], 2);
+    assert_int_equal(n.dim[2][1], 4096);
+    assert_int_equal(n.ndim[3], 0);
+    assert_close(cr_rf_numel(&n, 1), 512.0 * 1024, 0, 0);
+    assert_close(cr_rf_numel(&n, 3), 1, 0, 0);
+    assert_true(cr_rf_numel(&n, 5) < 0);
+    assert_int_equal(strncmp(s + n.sizes_off, "[[4096]", 7), 0);
+    assert_int_equal(s[n.sizes_off + n.sizes_len - 1], ']');
+    assert_int_equal(s[n.sizes_off + n.sizes_len], ',');
+
+    /* no seq (outside autograd), no sizes */
+    assert_int_equal(cr_rf_parse_name("aten::empty, op_id = 7", &n, &d), CR_OK);
+    assert_int_equal(n.seq, -1);
+    assert_false(n.has_sizes);
+    /* a plain user range parses as an operator name alone */
+    assert_int_equal(cr_rf_parse_name("my range", &n, &d), CR_OK);
+    assert_string_equal(n.op, "my range");
+
+    /* cut at 256 bytes by the tracer: inside sizes, inside a key */
+    assert_int_equal(cr_rf_parse_name("aten::mm, op_id = 1, sizes = [[8, 4], [4", &n, &d), CR_OK);
+    assert_true(n.truncated);
+    assert_int_equal(n.n_shapes, 1);
+    assert_int_equal(cr_rf_parse_name("aten::mm, op_id = 1, si", &n, &d), CR_OK);
+    assert_false(n.has_sizes);
+}
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "aten::mm, colour = 3",                            /* unknown key */
+        "aten::mm, seq = x",                               /* not an integer */
+        "aten::mm, sizes = [[1 2]]",                       /* no separator */
+        "aten::mm, sizes = [[1, 2, 3, 4, 5, 6, 7, 8, 9]]", /* > 8 dimensions */
+        "aten::mm, sizes = [[9007199254740993]]",          /* > 2^53 */
+        "aten::mm, sizes = [[1]], sizes = [[2]]",          /* twice */
+        ", sizes = [[1]]",                                 /* no operator */
+        "aten::mm,sizes = [[1]]",                          /* not ", " */
+        "aten::mm, sizes = [[-1]]",                        /* negative */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_rf_name n;
+        cr_diag d = {{0}};
+        if (cr_rf_parse_name(bad[i], &n, &d) != CR_EPARSE)
+            fail_msg("\"%s\" parsed", bad[i]);
+        assert_true(d.msg[0] != '\0');
+    }
+}
+
+static void test_kernel_dtype_and_short_names(void **state)
+{
+    (void)state;
+    assert_int_equal(cr_rf_kernel_dtype("void at::native::vectorized_elementwise_kernel<4, "
+                                        "at::native::CUDAFunctor_add<c10::BFloat16>>(int)"),
+                     CR_DT_BF16);
+    assert_int_equal(cr_rf_kernel_dtype("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128"),
+                     CR_DT_BF16);
+    assert_int_equal(cr_rf_kernel_dtype("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8"),
+                     CR_DT_FP32);
+    assert_int_equal(cr_rf_kernel_dtype("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"), CR_DT_FP32);
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), -1);
+
+    char b[128];
+    assert_string_equal(cr_trace_short_name("void at::native::vectorized_elementwise_kernel<4, "
+                                            "at::native::bfloat16_copy_kernel_cuda(at::"
+                                            "TensorIteratorBase&)::{lambda(float)#1}, "
+                                            "std::array<char*, 2ul> >(int, std::array<char*, 2ul>)",
+                                            b, sizeof b),
+                        "at::native::vectorized_elementwise_kernel");
+    assert_string_equal(cr_trace_short_name("void at::native::(anonymous namespace)::"
+                                            "vectorized_layer_norm_kernel<c10::BFloat16, float>("
+                                            "int, float)",
+                                            b, sizeof b),
+                        "at::native::(anonymous namespace)::vectorized_layer_norm_kernel");
+    assert_string_equal(cr_trace_short_name("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<"
+                                            "4096ul>)",
+                                            b, sizeof b),
+                        "ncclDevKernel_SendRecv");
+    assert_string_equal(cr_trace_short_name("nvjet_sm90_tst_256x128", b, sizeof b),
+                        "nvjet_sm90_tst_256x128");
+    assert_string_equal(cr_trace_short_name("_Z6kernelPf", b, sizeof b), "_Z6kernelPf");
+    assert_string_equal(cr_trace_short_name("void k<1>(int)", b, 4), "k");
+}
+
+/* The row of op (the first row when there is none: the test then fails on
+ * its values, after saying which row was missing). */
+static const cr_rf_row *find(const cr_roofline *r, const char *op)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->rows[i].op, op))
+            return &r->rows[i];
+    print_error("no row %s\n", op);
+    static const cr_rf_row none;
+    return &none;
+}
+
+/* The fixture's times (tests/fixtures/roofline/README.md): addmm 9, 10,
+ * 11 us inside aten::linear; native_layer_norm, add 4 us; flash attention
+ * 60 us; copy_ a 5 us d2d memcpy of 8 MiB; gelu 3 us; one kernel in no
+ * range; two 1 MiB all-reduces of 20 and 22 us on a 2-rank communicator. */
+static void test_fixture_table(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    const char *paths[] = {"tests/fixtures/roofline/torch_block.json"};
+    cr_roofline r;
+    cr_roofline_opts o = {0};
+    assert_int_equal(cr_roofline_read(t, paths, 1, &o, &r, &d), CR_OK);
+    assert_int_equal(r.files, 1);
+    assert_int_equal(r.n, 8);
+    /* the innermost range owns the GEMM: addmm, not linear */
+    const cr_rf_row *w = find(&r, "aten::addmm");
+    assert_int_equal(w->calls, 3);
+    assert_close(w->median_s, 10e-6, 1e-9, 0);
+    assert_close(w->total_s, 30e-6, 1e-9, 0);
+    assert_string_equal(w->dtype, "bf16");
+    assert_string_equal(w->dtype_src, "kernel");
+    assert_string_equal(w->model, "gemm m=512 n=4096 k=1024 dtype=bf16");
+    /* compute-bound: 2 m n k over the H200's dense bf16 peak, the same
+     * figure `commroof op gemm` uses (989 TFLOP/s, 8192^3 in 1111.7 us) */
+    assert_true(w->has_bound);
+    assert_string_equal(w->binding, "compute");
+    cr_diag dd = {{0}};
+    cr_op_result g;
+    assert_int_equal(cr_op_eval_gemm(t, 512, 4096, 1024, CR_DT_BF16, &g, &dd), CR_OK);
+    assert_close(w->bound_s, g.bound_s, 1e-12, 0);
+    assert_close(w->bound_s, 2.0 * 512 * 4096 * 1024 / 989e12, 0.01, 0);
+    assert_close(w->pct_of_roofline, 100 * w->bound_s / 10e-6, 1e-9, 0);
+    assert_close(w->save_s, 30e-6 - 3 * w->bound_s, 1e-9, 0);
+    for (size_t i = 0; i < r.n; i++)
+        assert_string_not_equal(r.rows[i].op, "aten::linear");
+
+    /* add: 3 tensors of 512 x 4096 bf16 cold from HBM at 4.8 TB/s */
+    w = find(&r, "aten::add");
+    assert_close(w->bound_cold_s, 3.0 * 512 * 4096 * 2 / 4.8e12, 0.01, 0);
+    /* copy_: the memcpy's 8 MiB read and written */
+    w = find(&r, "aten::copy_");
+    assert_string_equal(w->model, "memcpy kind=d2d pinned=no bytes=8388608");
+    assert_close(w->bound_cold_s, 2.0 * 8388608 / 4.8e12, 0.01, 0);
+    /* attention, causal: 4 b h d s (s + 1) / 2 FLOPs */
+    w = find(&r, "aten::_scaled_dot_product_flash_attention");
+    assert_close(w->bound_s, 4.0 * 4 * 16 * 64 * 1024 * 1025 / 2 / 989e12, 0.01, 0);
+    /* gelu: listed, no bound, says why */
+    w = find(&r, "aten::gelu");
+    assert_false(w->has_bound);
+    assert_non_null(strstr(w->note, "no model"));
+    /* the kernel no range owns */
+    w = find(&r, "my_ns::my_kernel");
+    assert_int_equal(w->kind, CR_RF_KERNEL);
+    assert_int_equal(r.calls_unowned, 1);
+    /* NCCL: paired by order after ncclGroupEnd; 2 ranks from ncclCommInitRank */
+    w = find(&r, "ncclAllReduce");
+    assert_int_equal(w->calls, 2);
+    assert_close(w->median_s, 21e-6, 1e-9, 0);
+    assert_string_equal(w->dtype, "bf16");
+    assert_true(w->has_bound);
+    assert_int_equal(r.violations, 0);
+    assert_close(r.total_s, (30 + 12 + 12 + 180 + 15 + 9 + 2 + 42) * 1e-6, 1e-9, 0);
+    cr_roofline_release(&r);
+
+    /* the impossible 8192^3 mm: a violation once the dtype is given */
+    const char *imp[] = {"tests/fixtures/roofline/impossible_mm.json"};
+    assert_int_equal(cr_roofline_read(t, imp, 1, &o, &r, &d), CR_OK);
+    assert_false(r.rows[0].has_bound);
+    cr_roofline_release(&r);
+    o.has_dtype = true;
+    o.dtype = CR_DT_BF16;
+    assert_int_equal(cr_roofline_read(t, imp, 1, &o, &r, &d), CR_OK);
+    assert_true(r.rows[0].violation);
+    assert_int_equal(r.violations, 1);
+    assert_string_equal(r.rows[0].dtype_src, "--dtype");
+    cr_roofline_release(&r);
+
+    /* a file that is not there */
+    const char *none[] = {"tests/fixtures/roofline/none.json"};
+    assert_int_not_equal(cr_roofline_read(t, none, 1, &o, &r, &d), CR_OK);
+    cr_topo_free(t);
+}
+
+static void test_fuzz_replay(void **state)
+{
+    (void)state;
+    assert_true(
+        cr_test_replay_dir("tests/fuzz/corpus/roofline_names", LLVMFuzzerTestOneInput, 4096) >= 18);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_names),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_kernel_dtype_and_short_names),
+        cmocka_unit_test(test_fixture_table),
+        cmocka_unit_test(test_fuzz_replay),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1565 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roofline (roofline.h): ranges of any traced program matched to their GPU
+ * activities, each operator evaluated by the operator catalog (model/ops.h)
+ * or, for NCCL's calls and "cr:" ranges, by validate (cr_validate_eval).
+ * The mapping from PyTorch operators to catalog operators is the table in
+ * map_aten() below, each with the FLOPs and bytes it gives the catalog and
+ * why (doc/roofline.md).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "rankset.h"
+#include "roofline.h"
+#include "traces/reader/trace_summary.h"
+#include "validate_priv.h"
+
+/* --- range names ------------------------------------------------------------ */
+
+static const char *skip_sp(const char *p)
+{
+    while (*p == ' ')
+        p++;
+    return p;
+}
+
+/* An integer at *pp (optionally negative when neg), at most 2^53. */
+static bool parse_int(const char **pp, bool neg, long long *out)
+{
+    const char *p = *pp;
+    bool minus = false;
+    if (neg && *p == '-') {
+        minus = true;
+        p++;
+    }
+    if (!isdigit((unsigned char)*p))
+        return false;
+    long long v = 0;
+    while (isdigit((unsigned char)*p)) {
+        if (v > (1LL << 53) / 10)
+            return false;
+        v = v * 10 + (*p++ - '0');
+    }
+    if (v > (1LL << 53))
+        return false;
+    *out = minus ? -v : v;
+    *pp = p;
+    return true;
+}
+
+/* The sizes list at *pp: "[[a, b], [], [c]]". A name cut inside it sets
+ * truncated and stops there (returns true). */
+static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
+{
+    const char *p = *pp, *start = p;
+    if (*p++ != '[')
+        return cr_diag_set(d, CR_EPARSE, "sizes: expected '['"), false;
+    p = skip_sp(p);
+    if (*p == ']') {
+        p++;
+        goto done;
+    }
+    for (;;) {
+        p = skip_sp(p);
+        if (*p == '\0')
+            goto cut;
+        if (*p != '[')
+            return cr_diag_set(d, CR_EPARSE, "sizes: expected '[' at offset %ld",
+                               (long)(p - start)),
+                   false;
+        if (o->n_shapes == CR_RF_MAX_SHAPES)
+            return cr_diag_set(d, CR_EPARSE, "sizes: more than %d tensors", CR_RF_MAX_SHAPES),
+                   false;
+        p++;
+        int nd = 0;
+        int64_t dims[CR_RF_MAX_DIMS];
+        p = skip_sp(p);
+        if (*p == ']') {
+            p++;
+        } else {
+            for (;;) {
+                long long v;
+                p = skip_sp(p);
+                if (*p == '\0')
+                    goto cut;
+                if (!parse_int(&p, false, &v))
+                    return cr_diag_set(d, CR_EPARSE, "sizes: expected a size at offset %ld",
+                                       (long)(p - start)),
+                           false;
+                if (nd == CR_RF_MAX_DIMS)
+                    return cr_diag_set(d, CR_EPARSE, "sizes: a tensor of more than %d dimensions",
+                                       CR_RF_MAX_DIMS),
+                           false;
+                dims[nd++] = v;
+                p = skip_sp(p);
+                if (*p == '\0')
+                    goto cut;
+                if (*p == ']') {
+                    p++;
+                    break;
+                }
+                if (*p != ',')
+                    return cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld",
+                                       (long)(p - start)),
+                           false;
+                p++;
+            }
+        }
+        o->ndim[o->n_shapes] = nd;
+        for (int i = 0; i < nd; i++)
+            o->dim[o->n_shapes][i] = dims[i];
+        o->n_shapes++;
+        p = skip_sp(p);
+        if (*p == '\0')
+            goto cut;
+        if (*p == ']') {
+            p++;
+            break;
+        }
+        if (*p != ',')
+            return cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld",
+                               (long)(p - start)),
+                   false;
+        p++;
+    }
+done:
+    *pp = p;
+    return true;
+cut:
+    o->truncated = true;
+    *pp = p;
+    return true;
+}
+
+cr_status cr_rf_parse_name(const char *name, cr_rf_name *o, cr_diag *d)
+{
+    memset(o, 0, sizeof *o);
+    o->seq = -1;
+    o->op_id = -1;
+    const char *c = strchr(name, ',');
+    size_t len = c ? (size_t)(c - name) : strlen(name);
+    if (len == 0 || len >= sizeof o->op)
+        return cr_diag_set(d, CR_EPARSE, "an operator name of 1 to %zu bytes before the first ','",
+                           sizeof o->op - 1);
+    memcpy(o->op, name, len);
+    o->op[len] = '\0';
+    const char *p = name + len;
+    while (*p) {
+        /* ", key = value" */
+        if (p[0] != ',' || p[1] != ' ')
+            return cr_diag_set(d, CR_EPARSE, "expected \", key = value\" at offset %ld",
+                               (long)(p - name));
+        p += 2;
+        const char *k = p;
+        while (islower((unsigned char)*p) || *p == '_')
+            p++;
+        size_t kl = (size_t)(p - k);
+        if (strncmp(p, " = ", 3) != 0) {
+            if (*p == '\0' || (p[0] == ' ' && (p[1] == '\0' || (p[1] == '=' && p[2] == '\0')))) {
+                return CR_OK; /* cut inside a key: what came before stands */
+            }
+            return cr_diag_set(d, CR_EPARSE, "expected \" = \" after a key at offset %ld",
+                               (long)(p - name));
+        }
+        p += 3;
+        long long v;
+        if (kl == 3 && !strncmp(k, "seq", 3)) {
+            if (!parse_int(&p, true, &v))
+                return cr_diag_set(d, CR_EPARSE, "seq: not an integer");
+            o->seq = v;
+        } else if (kl == 5 && !strncmp(k, "op_id", 5)) {
+            if (!parse_int(&p, true, &v))
+                return cr_diag_set(d, CR_EPARSE, "op_id: not an integer");
+            o->op_id = v;
+        } else if (kl == 5 && !strncmp(k, "sizes", 5)) {
+            if (o->has_sizes)
+                return cr_diag_set(d, CR_EPARSE, "sizes given twice");
+            o->has_sizes = true;
+            o->sizes_off = (size_t)(p - name);
+            if (!parse_sizes(&p, o, d))
+                return CR_EPARSE;
+            o->sizes_len = (size_t)(p - name) - o->sizes_off;
+            if (o->truncated)
+                return CR_OK;
+        } else if (kl == 12 && !strncmp(k, "input_op_ids", 12)) {
+            /* (op,output) pairs: not needed; the rest of the name */
+            return CR_OK;
+        } else {
+            return cr_diag_set(d, CR_EPARSE,
+                               "unknown key \"%.*s\" (emit_nvtx writes seq, op_id, sizes, "
+                               "input_op_ids)",
+                               (int)(kl > 40 ? 40 : kl), k);
+        }
+    }
+    return CR_OK;
+}
+
+double cr_rf_numel(const cr_rf_name *n, int i)
+{
+    if (i < 0 || i >= n->n_shapes)
+        return -1;
+    double e = 1;
+    for (int k = 0; k < n->ndim[i]; k++)
+        e *= (double)n->dim[i][k];
+    return e;
+}
+
+/* --- element types from kernel names ------------------------------------------ */
+
+int cr_rf_kernel_dtype(const char *k)
+{
+    static const struct {
+        const char *s;
+        cr_dtype t;
+    } pats[] = {
+        /* C++ template arguments (ATen, CUTLASS, flash-attention) */
+        {"c10::BFloat16", CR_DT_BF16},
+        {"__nv_bfloat16", CR_DT_BF16},
+        {"cutlass::bfloat16_t", CR_DT_BF16},
+        {"c10::Half", CR_DT_FP16},
+        {"__half", CR_DT_FP16},
+        {"cutlass::half_t", CR_DT_FP16},
+        {"c10::Float8_e4m3", CR_DT_FP8},
+        {"c10::Float8_e5m2", CR_DT_FP8},
+        {"__nv_fp8", CR_DT_FP8},
+        {"cutlass::float_e4m3_t", CR_DT_FP8},
+        /* cuBLAS's kernel names: input and output type codes */
+        {"bf16bf16", CR_DT_BF16},
+        {"_bf16_", CR_DT_BF16},
+        {"f16f16", CR_DT_FP16},
+        {"e4m3", CR_DT_FP8},
+        {"tf32", CR_DT_TF32},
+        {"f32f32_f32f32", CR_DT_FP32},
+        /* NCCL: ncclDevKernel_AllReduce_Sum_f32_RING_LL */
+        {"_f32_", CR_DT_FP32},
+        {"_f16_", CR_DT_FP16},
+        {"_f64_", CR_DT_FP64},
+        {"_f8e4m3_", CR_DT_FP8},
+        {"_i8_", CR_DT_INT8},
+        {"_u8_", CR_DT_INT8},
+        /* ATen's float kernels: <float> in a template list */
+        {"<float>", CR_DT_FP32},
+        {"<float,", CR_DT_FP32},
+        {", float>", CR_DT_FP32},
+        {"(float)", CR_DT_FP32},
+        {"<double>", CR_DT_FP64},
+        {"<double,", CR_DT_FP64},
+    };
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (strstr(k, pats[i].s))
+            return (int)pats[i].t;
+    return -1;
+}
+
+const char *cr_rf_kind_name(cr_rf_kind k)
+{
+    switch (k) {
+    case CR_RF_ATEN:
+        return "aten";
+    case CR_RF_NCCL:
+        return "nccl";
+    case CR_RF_CR:
+        return "cr";
+    case CR_RF_KERNEL:
+        return "kernel";
+    }
+    return "?";
+}
+
+/* --- the table ------------------------------------------------------------------ */
+
+static cr_rf_row *push_row(cr_roofline *r)
+{
+    if (r->n == r->cap) {
+        size_t c = r->cap ? 2 * r->cap : 64;
+        cr_rf_row *t = realloc(r->rows, c * sizeof *t);
+        if (!t)
+            return NULL;
+        r->rows = t;
+        r->cap = c;
+    }
+    cr_rf_row *w = &r->rows[r->n++];
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
+void cr_roofline_release(cr_roofline *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* --- one trace: activities and ranges ------------------------------------------- */
+
+typedef struct {
+    int64_t proc;
+    int dev;
+    double ts, end;
+    cr_trace_cat cat;
+    char *name; /* kernels: the demangled name; copies: "memcpy h2d" */
+    double bytes;
+    cr_copy_kind kind;
+    bool pinned; /* a copy's host side is pinned */
+    int nccl;    /* an NCCL kernel: its collective (index in nccl_colls), else -1 */
+} ract;
+
+enum { RG_USER, RG_ATEN, RG_CR, RG_CROP };
+
+typedef struct {
+    int64_t proc;
+    double ts, end;
+    char *name;
+    int kind;
+    /* what it owns */
+    int n_acts;
+    double busy_s, last_end, first_ts;
+    int dtype; /* from its kernels, -1 none */
+    bool kernel, copy;
+    double copy_bytes;
+    cr_copy_kind copy_kind;
+    bool copy_pinned;
+} rrange;
+
+/* NCCL's calls by range name, the collective as validate names it, and the
+ * kernel-name word (ncclDevKernel_<Word>_...). NCCL's payload gives the
+ * per-rank count for allgather and reducescatter (sendcount, recvcount:
+ * NVIDIA/nccl src/collectives.cc, NVTX3_FUNC_WITH_PARAMS); nccl-tests
+ * counts the whole n-rank buffer (DESIGN.md), hence times n. */
+static const struct {
+    const char *range, *coll, *kword;
+    bool times_n;
+} nccl_colls[] = {
+    {"ncclAllReduce", "allreduce", "AllReduce", false},
+    {"ncclAllGather", "allgather", "AllGather", true},
+    {"ncclReduceScatter", "reducescatter", "ReduceScatter", true},
+    {"ncclBroadcast", "broadcast", "Broadcast", false},
+    {"ncclReduce", "reduce", "Reduce", false},
+    {"ncclSend", "sendrecv", "SendRecv", false},
+};
+#define N_NCCL ((int)(sizeof nccl_colls / sizeof nccl_colls[0]))
+
+static int nccl_kernel_coll(const char *name)
+{
+    const char *p = NULL;
+    if (!strncmp(name, "ncclDevKernel_", 14))
+        p = name + 14;
+    else if (!strncmp(name, "ncclKernel_", 11))
+        p = name + 11;
+    if (!p)
+        return -1;
+    for (int i = 0; i < N_NCCL; i++) {
+        size_t l = strlen(nccl_colls[i].kword);
+        if (!strncmp(p, nccl_colls[i].kword, l) && (p[l] == '_' || p[l] == '(' || !p[l]))
+            return i;
+    }
+    return -2; /* an NCCL kernel of a call this does not model */
+}
+
+enum { RN_GROUP_START = -10, RN_GROUP_END = -11 };
+
+typedef struct {
+    int64_t proc;
+    double ts;
+    int coll;     /* index in nccl_colls, or RN_GROUP_* */
+    int group;    /* the ncclGroupStart/End group it is in, 0 none */
+    int in_group; /* calls of its collective in that group */
+    double size;  /* payload message size */
+    char comm[32];
+} rnccl;
+
+typedef struct {
+    char comm[32];
+    int n;
+} rcomm;
+
+typedef struct {
+    ract *a;
+    size_t na, ca;
+    rrange *rg;
+    size_t nr, cr;
+    rnccl *nc;
+    size_t nn, cn;
+    rcomm *cm;
+    size_t ncm, ccm;
+    int n_crop; /* "cr:" ranges of catalog operators (validate skips them) */
+} rtrace;
+
+static void rtrace_free(rtrace *t)
+{
+    for (size_t i = 0; i < t->na; i++)
+        free(t->a[i].name);
+    for (size_t i = 0; i < t->nr; i++)
+        free(t->rg[i].name);
+    free(t->a);
+    free(t->rg);
+    free(t->nc);
+    free(t->cm);
+    memset(t, 0, sizeof *t);
+}
+
+static bool grow(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return true;
+    size_t c = *cap ? 2 * *cap : 256;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+static int64_t proc_of(int64_t pid)
+{
+    return pid >= 100 ? pid / 100 : pid; /* our traces: os pid x 100 + device */
+}
+
+static bool is_emit_nvtx(const char *name, cr_rf_name *pn)
+{
+    cr_diag dd = {{0}};
+    if (cr_rf_parse_name(name, pn, &dd) != CR_OK)
+        return false;
+    return pn->has_sizes || pn->op_id >= 0 || pn->seq >= 0 || strstr(pn->op, "::") != NULL;
+}
+
+/* A "cr:" range: one validate reads (a crbench family with iters), else
+ * one of a catalog operator (commroof_nvtx.h, commroof_nvtx.py: each range
+ * one call, its keys the operator's parameters), else a user range. */
+static int cr_kind(const char *name)
+{
+    cr_vcase vc;
+    cr_diag dd = {{0}};
+    if (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters"))
+        return RG_CR;
+    char op[32];
+    size_t i = 0;
+    for (const char *p = name + 3; *p && *p != ' ' && i + 1 < sizeof op; p++)
+        op[i++] = *p;
+    op[i] = '\0';
+    const cr_op_def *def = NULL;
+    return cr_op_find(op, &def, &dd) == CR_OK ? RG_CROP : RG_USER;
+}
+
+static const char *payload_str(const cr_trace_event *ev, const char *field)
+{
+    const json_t *pl = ev->args ? json_object_get(ev->args, "payload") : NULL;
+    const json_t *v = json_is_object(pl) ? json_object_get(pl, field) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static double payload_num(const cr_trace_event *ev, const char *field)
+{
+    const json_t *pl = ev->args ? json_object_get(ev->args, "payload") : NULL;
+    const json_t *v = json_is_object(pl) ? json_object_get(pl, field) : NULL;
+    return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, cr_diag *d)
+{
+    if (ev->ph != 'X')
+        return CR_OK;
+    if (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY || ev->cat == CR_TRACE_MEMSET) {
+        if (!grow((void **)&t->a, &t->ca, t->na, sizeof *t->a))
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        ract *a = &t->a[t->na];
+        memset(a, 0, sizeof *a);
+        a->proc = proc_of(ev->pid);
+        a->dev = ev->device;
+        a->ts = ev->ts_s;
+        a->end = ev->ts_s + ev->dur_s;
+        a->cat = ev->cat;
+        a->bytes = ev->bytes;
+        a->kind = ev->copy_kind;
+        a->pinned = !strcmp(ev->src_mem, "pinned") || !strcmp(ev->dst_mem, "pinned");
+        a->nccl = ev->cat == CR_TRACE_KERNEL ? nccl_kernel_coll(ev->name) : -1;
+        if (!(a->name = strdup(ev->name)))
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        t->na++;
+        return CR_OK;
+    }
+    if (ev->cat != CR_TRACE_NVTX)
+        return CR_OK;
+    if (ev->domain && !strcmp(ev->domain, "NCCL")) {
+        if (!strncmp(ev->name, "ncclCommInit", 12)) {
+            const char *id = payload_str(ev, "NCCL communicator ID");
+            double n = payload_num(ev, "No. of ranks");
+            if (id && n >= 1 && n <= 1e6) {
+                if (!grow((void **)&t->cm, &t->ccm, t->ncm, sizeof *t->cm))
+                    return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                snprintf(t->cm[t->ncm].comm, sizeof t->cm[t->ncm].comm, "%s", id);
+                t->cm[t->ncm++].n = (int)n;
+            }
+            return CR_OK;
+        }
+        int gcode = !strcmp(ev->name, "ncclGroupStart") ? RN_GROUP_START
+                    : !strcmp(ev->name, "ncclGroupEnd") ? RN_GROUP_END
+                                                        : 0;
+        if (gcode) {
+            if (!grow((void **)&t->nc, &t->cn, t->nn, sizeof *t->nc))
+                return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            rnccl *c = &t->nc[t->nn++];
+            memset(c, 0, sizeof *c);
+            c->proc = proc_of(ev->pid);
+            c->ts = ev->ts_s;
+            c->coll = gcode;
+            return CR_OK;
+        }
+        for (int i = 0; i < N_NCCL; i++)
+            if (!strcmp(ev->name, nccl_colls[i].range)) {
+                double size = payload_num(ev, CR_TRACE_NCCL_SIZE_FIELD);
+                if (!grow((void **)&t->nc, &t->cn, t->nn, sizeof *t->nc))
+                    return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                rnccl *c = &t->nc[t->nn++];
+                memset(c, 0, sizeof *c);
+                c->proc = proc_of(ev->pid);
+                c->ts = ev->ts_s;
+                c->coll = i;
+                c->size = size;
+                const char *id = payload_str(ev, "NCCL communicator ID");
+                snprintf(c->comm, sizeof c->comm, "%s", id ? id : "");
+            }
+        return CR_OK; /* NCCL's ranges own no activities */
+    }
+    if (!grow((void **)&t->rg, &t->cr, t->nr, sizeof *t->rg))
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    rrange *r = &t->rg[t->nr];
+    memset(r, 0, sizeof *r);
+    r->proc = proc_of(ev->pid);
+    r->ts = ev->ts_s;
+    r->end = ev->ts_s + ev->dur_s;
+    r->dtype = -1;
+    cr_rf_name pn;
+    r->kind = !strncmp(ev->name, "cr:", 3)  ? cr_kind(ev->name)
+              : is_emit_nvtx(ev->name, &pn) ? RG_ATEN
+                                            : RG_USER;
+    if (!(r->name = strdup(ev->name)))
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    t->n_crop += r->kind == RG_CROP;
+    t->nr++;
+    return CR_OK;
+}
+
+static int cmp_ract(const void *x, const void *y)
+{
+    const ract *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+static int cmp_rrange(const void *x, const void *y)
+{
+    const rrange *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    if (a->ts != b->ts)
+        return (a->ts > b->ts) - (a->ts < b->ts);
+    /* the same start: the longer one is the outer one */
+    return (a->end < b->end) - (a->end > b->end);
+}
+
+/* Gives each activity (but NCCL's kernels) to the innermost range open at
+ * its start: -1 none. owner[] has t->na entries. */
+static cr_status assign(rtrace *t, int *owner, cr_diag *d)
+{
+    size_t *open = malloc((t->nr ? t->nr : 1) * sizeof *open);
+    if (!open)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    size_t j = 0, n_open = 0;
+    int64_t proc = INT64_MIN;
+    for (size_t i = 0; i < t->na; i++) {
+        const ract *a = &t->a[i];
+        owner[i] = -1;
+        if (a->proc != proc) {
+            proc = a->proc;
+            n_open = 0;
+            while (j < t->nr && t->rg[j].proc < proc)
+                j++;
+        }
+        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= a->ts)
+            open[n_open++] = j++;
+        size_t k = 0;
+        for (size_t m = 0; m < n_open; m++)
+            if (t->rg[open[m]].end >= a->ts)
+                open[k++] = open[m];
+        n_open = k;
+        if (a->nccl != -1 || n_open == 0)
+            continue;
+        owner[i] = (int)open[n_open - 1];
+    }
+    free(open);
+    return CR_OK;
+}
+
+/* --- rows ----------------------------------------------------------------------- */
+
+typedef struct {
+    const cr_topo *t;
+    const cr_roofline_opts *o;
+    cr_roofline *out;
+    int n_ranks_opt; /* --ranks' count, 0 none */
+    int n_crop;      /* "cr:" ranges read through the catalog */
+    /* aten calls and other kernels gathered over every file */
+    struct call {
+        char *key; /* op '\x1f' sizes '\x1f' dtype source */
+        char *name;
+        int dtype;
+        double busy_s;
+        bool copy;
+        double copy_bytes;
+        cr_copy_kind copy_kind;
+        bool copy_pinned;
+        bool kernel;
+    } * calls;
+    size_t ncall, ccall;
+    cr_vmeas_list nccl; /* one per NCCL call */
+} rctx;
+
+static cr_status add_call(rctx *c, const char *key, const char *name, const rrange *r,
+                          double busy_s, cr_diag *d)
+{
+    if (!grow((void **)&c->calls, &c->ccall, c->ncall, sizeof *c->calls))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    struct call *k = &c->calls[c->ncall];
+    memset(k, 0, sizeof *k);
+    k->dtype = -1;
+    k->key = strdup(key);
+    k->name = strdup(name);
+    if (!k->key || !k->name) {
+        free(k->key);
+        free(k->name);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    k->busy_s = busy_s;
+    if (r) {
+        k->dtype = r->dtype;
+        k->copy = r->copy;
+        k->copy_bytes = r->copy_bytes;
+        k->copy_kind = r->copy_kind;
+        k->copy_pinned = r->copy_pinned;
+        k->kernel = r->kernel;
+    }
+    c->ncall++;
+    return CR_OK;
+}
+
+/* The NCCL calls of one trace, paired with their kernels, into c->nccl. */
+static int cmp_rnccl(const void *x, const void *y)
+{
+    const rnccl *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *md, cr_diag *d)
+{
+    int rank = -1, world = -1;
+    const char *host = "";
+    int64_t base = 0;
+    if (md) {
+        const json_t *v = json_object_get(md, "rank");
+        if (json_is_integer(v))
+            rank = (int)json_integer_value(v);
+        v = json_object_get(md, "world_size");
+        if (json_is_integer(v))
+            world = (int)json_integer_value(v);
+        v = json_object_get(md, "hostname");
+        if (json_is_string(v))
+            host = json_string_value(v);
+        v = json_object_get(md, "ts_base_ns");
+        if (json_is_integer(v))
+            base = (int64_t)json_integer_value(v);
+    }
+    if (rank < 0)
+        rank = cr_validate_rank_from_name(path);
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    /* per process and collective, the i-th range with the i-th kernel */
+    if (t->nn > 1)
+        qsort(t->nc, t->nn, sizeof *t->nc, cmp_rnccl);
+    /* Calls of one collective grouped together (ncclSend x n of an
+     * all-to-all) run as one kernel: they are one launch, not timed here. */
+    int depth = 0, gid = 0;
+    int64_t gproc = INT64_MIN;
+    for (size_t i = 0; i < t->nn; i++) {
+        rnccl *r = &t->nc[i];
+        if (r->proc != gproc)
+            depth = 0, gproc = r->proc;
+        if (r->coll == RN_GROUP_START) {
+            if (depth++ == 0)
+                gid++;
+        } else if (r->coll == RN_GROUP_END) {
+            depth = depth > 0 ? depth - 1 : 0;
+        } else if (depth > 0) {
+            r->group = gid;
+        }
+    }
+    /* a group's calls are consecutive (sorted by time within the process) */
+    for (size_t i = 0; i < t->nn;) {
+        size_t j = i + 1;
+        if (t->nc[i].group)
+            while (j < t->nn && t->nc[j].group == t->nc[i].group)
+                j++;
+        int per[N_NCCL] = {0};
+        for (size_t k = i; k < j; k++)
+            if (t->nc[k].coll >= 0)
+                per[t->nc[k].coll]++;
+        for (size_t k = i; k < j; k++)
+            if (t->nc[k].coll >= 0 && t->nc[k].group)
+                t->nc[k].in_group = per[t->nc[k].coll];
+        i = j;
+    }
+    for (int col = 0; col < N_NCCL; col++) {
+        size_t ka = 0;
+        for (size_t i = 0; i < t->nn; i++) {
+            rnccl *r = &t->nc[i];
+            if (r->coll != col)
+                continue;
+            if (r->in_group > 1) {
+                /* the group's one kernel goes with its first call */
+                bool first = true;
+                for (size_t j = i; j-- > 0 && t->nc[j].group == r->group;)
+                    first = first && t->nc[j].coll != col;
+                if (first) {
+                    while (ka < t->na && (t->a[ka].nccl != col || t->a[ka].proc != r->proc))
+                        ka++;
+                    ka += ka < t->na;
+                }
+                c->out->nccl_grouped++;
+                continue;
+            }
+            while (ka < t->na && (t->a[ka].nccl != col || t->a[ka].proc != r->proc))
+                ka++;
+            if (ka == t->na) {
+                c->out->nccl_unpaired++;
+                continue;
+            }
+            const ract *k = &t->a[ka++];
+            int n = 0;
+            for (size_t m = 0; m < t->ncm; m++)
+                if (!strcmp(t->cm[m].comm, r->comm))
+                    n = t->cm[m].n;
+            if (n == 0)
+                n = c->n_ranks_opt ? c->n_ranks_opt : world;
+            cr_vmeas *m = cr_vlist_push(&c->nccl);
+            if (!m)
+                return cr_diag_set(d, CR_ENOMEM, "out of memory");
+            m->c.family = CR_VFAM_NCCL;
+            int nk = 0;
+            double bytes = r->size * (nccl_colls[col].times_n && n > 0 ? n : 1);
+#define KV(K, ...)                                                                                 \
+    do {                                                                                           \
+        snprintf(m->c.kv[nk].key, sizeof m->c.kv[nk].key, "%s", K);                                \
+        snprintf(m->c.kv[nk].value, sizeof m->c.kv[nk].value, __VA_ARGS__);                        \
+        nk++;                                                                                      \
+    } while (0)
+            KV("coll", "%s", nccl_colls[col].coll);
+            KV("bytes", "%.0f", bytes);
+            if (n > 0)
+                KV("nranks", "%d", n);
+            int dt = cr_rf_kernel_dtype(k->name);
+            if (dt >= 0)
+                KV("dtype", "%s", cr_dtype_name((cr_dtype)dt));
+            else if (c->o && c->o->has_dtype)
+                KV("dtype", "%s", cr_dtype_name(c->o->dtype));
+            KV("dt_src", "%s", dt >= 0 ? "kernel" : "opt");
+            KV("iters", "1");
+#undef KV
+            m->c.n_keys = nk;
+            m->rank = rank;
+            m->world_size = world;
+            m->ts_base_ns = base;
+            snprintf(m->host, sizeof m->host, "%s", host);
+            snprintf(m->source, sizeof m->source, "%s", b);
+            m->measured_s = k->end - k->ts;
+            m->samples = 1;
+            m->activities = 1;
+            m->devices = 1;
+            cr_vmeas_make_label(m);
+            if (cr_vlist_set_iters(&c->nccl, m, &k->ts, &k->end, 1) != CR_OK)
+                return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        }
+        while (ka < t->na) {
+            if (t->a[ka].nccl == col)
+                c->out->nccl_unpaired++;
+            ka++;
+        }
+    }
+    return CR_OK;
+}
+
+static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
+{
+    rctx *c = vctx;
+    cr_vtrace vt;
+    cr_status st = cr_vtrace_open(&vt, path, d);
+    if (st != CR_OK)
+        return st;
+    rtrace t = {0};
+    int *owner = NULL;
+    const cr_trace_event *ev = NULL;
+    while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev)
+        if ((st = collect(&t, ev, path, d)) != CR_OK)
+            break;
+    st = cr_vtrace_end(&vt, st, d);
+    if (st != CR_OK)
+        goto out;
+    cr_trace_info ti;
+    cr_trace_reader_info(vt.r, &ti);
+    if (!ti.complete && info->incomplete++ == 0)
+        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+    if (t.na > 1)
+        qsort(t.a, t.na, sizeof *t.a, cmp_ract);
+    if (t.nr > 1)
+        qsort(t.rg, t.nr, sizeof *t.rg, cmp_rrange);
+    owner = malloc((t.na ? t.na : 1) * sizeof *owner);
+    if (!owner) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = assign(&t, owner, d)) != CR_OK)
+        goto out;
+    char sn[256];
+    for (size_t i = 0; i < t.na; i++) {
+        const ract *a = &t.a[i];
+        if (a->nccl != -1 && a->nccl != -2)
+            continue; /* paired with NCCL's ranges below */
+        rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
+        if (r && r->kind == RG_CR)
+            continue; /* validate reads it */
+        if (r && (r->kind == RG_ATEN || r->kind == RG_CROP)) {
+            if (r->n_acts++ == 0)
+                r->first_ts = a->ts, r->last_end = a->ts;
+            r->busy_s += fmax(0, a->end - fmax(a->ts, r->last_end));
+            r->last_end = fmax(r->last_end, a->end);
+            if (a->cat == CR_TRACE_KERNEL) {
+                r->kernel = true;
+                if (r->dtype < 0)
+                    r->dtype = cr_rf_kernel_dtype(a->name);
+            } else if (a->cat == CR_TRACE_MEMCPY) {
+                if (!r->copy)
+                    r->copy_kind = a->kind, r->copy_pinned = a->pinned;
+                r->copy = true;
+                r->copy_bytes += a->bytes;
+            }
+            continue;
+        }
+        /* another kernel: listed by its name */
+        cr_trace_short_name(a->name, sn, sizeof sn);
+        if (!r)
+            c->out->calls_unowned++;
+        char key[300];
+        snprintf(key, sizeof key, "K\x1f%s", sn);
+        if ((st = add_call(c, key, sn, NULL, a->end - a->ts, d)) != CR_OK)
+            goto out;
+    }
+    for (size_t i = 0; i < t.nr; i++) {
+        const rrange *r = &t.rg[i];
+        if (r->n_acts == 0)
+            continue;
+        if (r->kind == RG_CROP) {
+            char key[300];
+            snprintf(key, sizeof key, "C\x1f%s", r->name);
+            if ((st = add_call(c, key, r->name, r, r->busy_s, d)) != CR_OK)
+                goto out;
+            continue;
+        }
+        if (r->kind != RG_ATEN)
+            continue;
+        cr_rf_name pn;
+        if (!is_emit_nvtx(r->name, &pn))
+            continue;
+        char key[512];
+        snprintf(key, sizeof key, "A\x1f%s\x1f%.*s\x1f%d", pn.op, (int)pn.sizes_len,
+                 r->name + pn.sizes_off, r->dtype);
+        if ((st = add_call(c, key, r->name, r, r->busy_s, d)) != CR_OK)
+            goto out;
+    }
+    c->n_crop += t.n_crop;
+    st = nccl_calls(c, &t, path, cr_trace_reader_metadata(vt.r), d);
+    if (st == CR_OK)
+        c->out->files++;
+out:
+    free(owner);
+    rtrace_free(&t);
+    cr_vtrace_close(&vt);
+    return st;
+}
+
+/* --- PyTorch operators onto the catalog ----------------------------------------- */
+
+/* The catalog case of one aten operator: op and "name=value" pairs; or
+ * false with why (no bound). */
+typedef struct {
+    const char *op;
+    int n;
+    char k[8][16];
+    char v[8][32];
+    char note[160];
+} amap;
+
+static void put(amap *m, const char *k, double v)
+{
+    snprintf(m->k[m->n], sizeof m->k[m->n], "%s", k);
+    snprintf(m->v[m->n], sizeof m->v[m->n], "%.0f", v);
+    m->n++;
+}
+
+static bool op_is(const char *op, const char *const *names)
+{
+    for (; *names; names++)
+        if (!strcmp(op, *names))
+            return true;
+    return false;
+}
+
+/* The broadcast result of shapes [0..n) (numpy's rule), in elements; -1 when
+ * they do not broadcast. */
+static double bcast_numel(const cr_rf_name *pn, int n)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++)
+        nd = pn->ndim[i] > nd ? pn->ndim[i] : nd;
+    double e = 1;
+    for (int k = 0; k < nd; k++) {
+        int64_t s = 1;
+        for (int i = 0; i < n; i++) {
+            int off = nd - pn->ndim[i];
+            if (k < off)
+                continue;
+            int64_t v = pn->dim[i][k - off];
+            if (v != 1) {
+                if (s != 1 && s != v)
+                    return -1;
+                s = v;
+            }
+        }
+        e *= (double)s;
+    }
+    return e;
+}
+
+static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, amap *m)
+{
+    /* A [..., m, k] and B [k, n] (or [n, k] for linear's weight), or batched
+     * [b, m, k] x [b, k, n]: the batch is folded into m, so B's bytes count
+     * once; FLOPs are exact and the bound stays a lower bound. */
+    if (pn->n_shapes <= (a > b ? a : b) || pn->ndim[a] < 2 || pn->ndim[b] < 2) {
+        snprintf(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
+        return false;
+    }
+    int na = pn->ndim[a], nb = pn->ndim[b];
+    double M = 1;
+    for (int i = 0; i < na - 1; i++)
+        M *= (double)pn->dim[a][i];
+    double K = (double)pn->dim[a][na - 1];
+    double Kb = (double)pn->dim[b][nb - (b_transposed ? 1 : 2)];
+    double N = (double)pn->dim[b][nb - (b_transposed ? 2 : 1)];
+    if (K != Kb) {
+        snprintf(m->note, sizeof m->note, "inner dimensions %.0f and %.0f differ", K, Kb);
+        return false;
+    }
+    if (M <= 0 || N <= 0 || K <= 0) {
+        snprintf(m->note, sizeof m->note, "an empty matrix");
+        return false;
+    }
+    m->op = "gemm";
+    put(m, "m", M);
+    put(m, "n", N);
+    put(m, "k", K);
+    if (nb > 2)
+        snprintf(m->note, sizeof m->note, "batch folded into m (B's bytes counted once)");
+    return true;
+}
+
+static bool map_stream(amap *m, double elems, int reads, int writes, int flops_per)
+{
+    if (!(elems >= 1)) {
+        snprintf(m->note, sizeof m->note, "no elements");
+        return false;
+    }
+    m->op = "elementwise";
+    put(m, "elems", elems);
+    put(m, "reads", reads);
+    put(m, "writes", writes);
+    put(m, "flops_per", flops_per);
+    return true;
+}
+
+/* The table (doc/roofline.md has it with the reasons). */
+static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
+{
+    static const char *const mm[] = {"aten::mm", "aten::matmul", NULL};
+    static const char *const addmm[] = {"aten::addmm", NULL};
+    static const char *const bmm[] = {"aten::bmm", NULL};
+    static const char *const baddbmm[] = {"aten::baddbmm", NULL};
+    static const char *const linear[] = {"aten::linear", NULL};
+    static const char *const smm[] = {"aten::_scaled_mm", NULL};
+    static const char *const sdpa[] = {"aten::scaled_dot_product_attention",
+                                       "aten::_scaled_dot_product_flash_attention",
+                                       "aten::_scaled_dot_product_efficient_attention",
+                                       "aten::_scaled_dot_product_cudnn_attention", NULL};
+    static const char *const softmax[] = {"aten::softmax", "aten::_softmax", NULL};
+    static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
+    static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
+    static const char *const rms[] = {"aten::rms_norm", "aten::_fused_rms_norm", NULL};
+    static const char *const binary[] = {"aten::add",  "aten::add_", "aten::mul",
+                                         "aten::mul_", "aten::sub",  "aten::sub_",
+                                         "aten::div",  "aten::div_", NULL};
+    static const char *const copy[] = {"aten::copy_", "aten::to",         "aten::_to_copy",
+                                       "aten::clone", "aten::contiguous", NULL};
+    static const char *const cat[] = {"aten::cat", NULL};
+    static const char *const emb[] = {"aten::embedding", NULL};
+    static const char *const isel[] = {"aten::index_select", NULL};
+    static const char *const flash_bshd[] = {"aten::_flash_attention_forward",
+                                             "aten::_efficient_attention_forward", NULL};
+    memset(m, 0, sizeof *m);
+    if (pn->truncated) {
+        snprintf(m->note, sizeof m->note, "range name cut at 256 bytes inside its sizes");
+        return false;
+    }
+    if (!pn->has_sizes) {
+        snprintf(m->note, sizeof m->note, "no sizes: trace with emit_nvtx(record_shapes=True)");
+        return false;
+    }
+    const char *op = pn->op;
+    if (op_is(op, mm))
+        return map_gemm(pn, 0, 1, false, m);
+    if (op_is(op, addmm) || op_is(op, baddbmm))
+        return map_gemm(pn, 1, 2, false, m);
+    if (op_is(op, bmm))
+        return map_gemm(pn, 0, 1, false, m);
+    if (op_is(op, linear))
+        return map_gemm(pn, 0, 1, true, m);
+    if (op_is(op, smm))
+        return map_gemm(pn, 0, 1, false, m);
+    if (op_is(op, sdpa) || op_is(op, flash_bshd)) {
+        /* q [b, h, s, d], k [b, hkv, s, d] (the kernels' own ops take
+         * [b, s, h, d]); is_causal is a bool, not in sizes: the bound takes
+         * the causal (smaller) work, a lower bound either way */
+        if (pn->n_shapes < 3 || pn->ndim[0] != 4 || pn->ndim[1] != 4 || pn->ndim[2] != 4) {
+            snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
+            return false;
+        }
+        int hx = 1, sx = 2; /* where heads and sequence are */
+        if (op_is(op, flash_bshd))
+            hx = 2, sx = 1;
+        if (pn->dim[0][sx] != pn->dim[1][sx] || pn->dim[0][3] != pn->dim[2][3]) {
+            snprintf(m->note, sizeof m->note,
+                     "query and key lengths (or head dims) differ: the catalog's attention "
+                     "takes one sequence length");
+            return false;
+        }
+        m->op = "attention";
+        put(m, "batch", (double)pn->dim[0][0]);
+        put(m, "heads", (double)pn->dim[0][hx]);
+        put(m, "kv_heads", (double)pn->dim[1][hx]);
+        put(m, "seq", (double)pn->dim[0][sx]);
+        put(m, "head_dim", (double)pn->dim[0][3]);
+        snprintf(m->k[m->n], sizeof m->k[0], "causal");
+        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
+        snprintf(m->note, sizeof m->note, "is_causal not in the trace: bound taken causal");
+        return true;
+    }
+    /* Stream operators: read the input once, write the output once. FLOPs
+     * per element, counted as the fewest a kernel could do (they never
+     * bind on a GPU: 2 bytes per FLOP would need > 100 TFLOP/s of vector
+     * math): softmax max, subtract, exp, sum, divide = 5; log_softmax 4
+     * (no divide); norms: mean, subtract, square-sum, scale (+ affine) = 5. */
+    if (op_is(op, softmax) || op_is(op, logsoftmax) || op_is(op, norm) || op_is(op, rms)) {
+        int f = op_is(op, logsoftmax) ? 4 : 5;
+        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, f);
+    }
+    if (op_is(op, binary)) {
+        /* the operands that are tensors of the output's size are read;
+         * smaller (broadcast) ones are left out, a lower bound */
+        int nt = pn->n_shapes < 2 ? pn->n_shapes : 2;
+        double out = bcast_numel(pn, nt);
+        if (out < 0) {
+            snprintf(m->note, sizeof m->note, "operands that do not broadcast");
+            return false;
+        }
+        int reads = 0;
+        for (int i = 0; i < nt; i++)
+            reads += cr_rf_numel(pn, i) == out;
+        return map_stream(m, out, reads ? reads : 1, 1, 1);
+    }
+    if (op_is(op, copy)) {
+        if (k->copy && !k->kernel) {
+            /* a cudaMemcpy: its bytes and direction as the trace has them */
+            m->op = "memcpy";
+            snprintf(m->k[m->n], sizeof m->k[0], "kind");
+            snprintf(m->v[m->n++], sizeof m->v[0], "%s",
+                     k->copy_kind == CR_COPY_H2D   ? "h2d"
+                     : k->copy_kind == CR_COPY_D2H ? "d2h"
+                                                   : "d2d");
+            snprintf(m->k[m->n], sizeof m->k[0], "pinned");
+            snprintf(m->v[m->n++], sizeof m->v[0], "%s", k->copy_pinned ? "yes" : "no");
+            put(m, "bytes", k->copy_bytes);
+            if (k->copy_kind != CR_COPY_H2D && k->copy_kind != CR_COPY_D2H &&
+                k->copy_kind != CR_COPY_D2D) {
+                snprintf(m->note, sizeof m->note, "a %s copy: no model",
+                         cr_copy_kind_name(k->copy_kind));
+                return false;
+            }
+            return true;
+        }
+        /* a copy kernel (strided, or converting: the smaller element type's
+         * bytes, a lower bound) */
+        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, 0);
+    }
+    if (op_is(op, cat)) {
+        double e = 0;
+        for (int i = 0; i < pn->n_shapes; i++)
+            if (pn->ndim[i] > 0)
+                e += cr_rf_numel(pn, i);
+        return map_stream(m, e, 1, 1, 0);
+    }
+    if (op_is(op, emb)) {
+        /* weight [vocab, h], indices [...]: the gathered rows read once, the
+         * output written once (the 8-byte indices left out) */
+        if (pn->n_shapes < 2 || pn->ndim[0] != 2) {
+            snprintf(m->note, sizeof m->note, "needs weight [vocab, h] and indices in sizes");
+            return false;
+        }
+        return map_stream(m, cr_rf_numel(pn, 1) * (double)pn->dim[0][1], 1, 1, 0);
+    }
+    if (op_is(op, isel)) {
+        /* self [rows, h], dim (not a tensor), index [n]: n rows of h
+         * gathered (dim taken as 0, how embedding calls it) */
+        if (pn->n_shapes < 3 || pn->ndim[0] != 2 || pn->ndim[2] != 1) {
+            snprintf(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
+            return false;
+        }
+        snprintf(m->note, sizeof m->note, "rows gathered along dim 0");
+        return map_stream(m, cr_rf_numel(pn, 2) * (double)pn->dim[0][1], 1, 1, 0);
+    }
+    snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
+    return false;
+}
+
+/* Evaluates a catalog case; fills the row's bound, or its note. */
+static cr_status eval_catalog(const cr_topo *t, const amap *m, cr_dtype dt, cr_rf_row *w,
+                              cr_diag *d)
+{
+    const cr_op_def *def = NULL;
+    cr_diag dd = {{0}};
+    if (cr_op_find(m->op, &def, &dd) != CR_OK)
+        return cr_diag_set(d, CR_EINVARIANT, "roofline: catalog lacks %s", m->op);
+    cr_op_params p;
+    memset(&p, 0, sizeof p);
+    cr_op_params_defaults(def, &p);
+    int o = snprintf(w->model, sizeof w->model, "%s", m->op);
+    for (int i = 0; i < m->n; i++) {
+        if (cr_op_param_set(def, &p, m->k[i], m->v[i], &dd) != CR_OK) {
+            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+            return CR_OK;
+        }
+        if (o >= 0 && (size_t)o < sizeof w->model)
+            o += snprintf(w->model + o, sizeof w->model - (size_t)o, " %s=%s", m->k[i], m->v[i]);
+    }
+    if (cr_op_uses(def, CR_OPP_DTYPE)) {
+        p.v[CR_OPP_DTYPE] = dt;
+        p.set[CR_OPP_DTYPE] = true;
+        if (o >= 0 && (size_t)o < sizeof w->model)
+            snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
+    }
+    cr_op_result r;
+    if (cr_op_eval(t, def, &p, &r, &dd) != CR_OK) {
+        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return CR_OK;
+    }
+    w->has_bound = true;
+    w->bound_s = r.bound_s;
+    w->bound_cold_s = r.bound_cold_s;
+    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
+    double pct, sp;
+    cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
+    w->pct_of_roofline = pct;
+    w->violation = v == CR_VERDICT_IMPOSSIBLE;
+    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+    if (m->note[0] && !w->note[0])
+        snprintf(w->note, sizeof w->note, "%s", m->note);
+    return CR_OK;
+}
+
+/* A "cr:<op> key=value ..." range of a catalog operator: its parameters
+ * as the user gave them, the dtype from them, else its kernels, else
+ * --dtype, else the operator's default. */
+static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w, cr_diag *d)
+{
+    (void)d;
+    const char *p = k->name + 3;
+    size_t ol = strcspn(p, " ");
+    snprintf(w->op, sizeof w->op, "cr:%.*s", (int)(ol > 40 ? 40 : ol), p);
+    snprintf(w->args, sizeof w->args, "%s", p[ol] ? p + ol + 1 : "");
+    char op[48];
+    snprintf(op, sizeof op, "%.*s", (int)(ol > 40 ? 40 : ol), p);
+    const cr_op_def *def = NULL;
+    cr_diag dd = {{0}};
+    if (cr_op_find(op, &def, &dd) != CR_OK) {
+        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return CR_OK;
+    }
+    cr_op_params prm;
+    memset(&prm, 0, sizeof prm);
+    cr_op_params_defaults(def, &prm);
+    int o = snprintf(w->model, sizeof w->model, "%s", op);
+    char args[160];
+    snprintf(args, sizeof args, "%s", w->args);
+    for (char *save = NULL, *tok = strtok_r(args, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            snprintf(w->note, sizeof w->note, "\"%.60s\" is not key=value", tok);
+            return CR_OK;
+        }
+        *eq = '\0';
+        if (!strcmp(tok, "iters") || !strcmp(tok, "name"))
+            continue; /* not the operator's: a repeat count, a label */
+        if (cr_op_param_set(def, &prm, tok, eq + 1, &dd) != CR_OK) {
+            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+            return CR_OK;
+        }
+        if (!strcmp(tok, "dtype"))
+            snprintf(w->dtype_src, sizeof w->dtype_src, "range");
+        else if (o >= 0 && (size_t)o < sizeof w->model)
+            o += snprintf(w->model + o, sizeof w->model - (size_t)o, " %s=%s", tok, eq + 1);
+    }
+    if (cr_op_uses(def, CR_OPP_DTYPE)) {
+        if (!w->dtype_src[0]) {
+            if (k->dtype >= 0) {
+                prm.v[CR_OPP_DTYPE] = k->dtype;
+                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
+            } else {
+                snprintf(w->dtype_src, sizeof w->dtype_src, "default");
+            }
+        }
+        cr_dtype dt = (cr_dtype)(int)prm.v[CR_OPP_DTYPE];
+        snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name(dt));
+        if (o >= 0 && (size_t)o < sizeof w->model)
+            snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
+    }
+    cr_op_result r;
+    if (cr_op_eval(t, def, &prm, &r, &dd) != CR_OK) {
+        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return CR_OK;
+    }
+    w->has_bound = true;
+    w->bound_s = r.bound_s;
+    w->bound_cold_s = r.bound_cold_s;
+    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
+    double pct, sp;
+    cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
+    w->pct_of_roofline = pct;
+    w->violation = v == CR_VERDICT_IMPOSSIBLE;
+    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+    return CR_OK;
+}
+
+static int cmp_call(const void *x, const void *y)
+{
+    return strcmp(((const struct call *)x)->key, ((const struct call *)y)->key);
+}
+
+static cr_status rows_from_calls(rctx *c, cr_diag *d)
+{
+    if (c->ncall > 1)
+        qsort(c->calls, c->ncall, sizeof *c->calls, cmp_call);
+    double *v = malloc((c->ncall ? c->ncall : 1) * sizeof *v);
+    if (!v)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    cr_status st = CR_OK;
+    for (size_t i = 0; i < c->ncall;) {
+        size_t j = i;
+        double tot = 0;
+        while (j < c->ncall && !strcmp(c->calls[j].key, c->calls[i].key)) {
+            v[j - i] = c->calls[j].busy_s;
+            tot += c->calls[j].busy_s;
+            j++;
+        }
+        const struct call *k = &c->calls[i];
+        cr_rf_row *w = push_row(c->out);
+        if (!w) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            break;
+        }
+        w->calls = (int)(j - i);
+        w->median_s = median_of(v, j - i);
+        w->total_s = tot;
+        if (k->key[0] == 'C') {
+            w->kind = CR_RF_CR;
+            if ((st = eval_cr_op(c->t, k, w, d)) != CR_OK)
+                break;
+        } else if (k->key[0] == 'K') {
+            w->kind = CR_RF_KERNEL;
+            snprintf(w->op, sizeof w->op, "%.63s", k->name);
+            snprintf(w->note, sizeof w->note, "no operator range owns it");
+        } else {
+            w->kind = CR_RF_ATEN;
+            cr_rf_name pn;
+            cr_diag dd = {{0}};
+            cr_rf_parse_name(k->name, &pn, &dd);
+            snprintf(w->op, sizeof w->op, "%s", pn.op);
+            snprintf(w->args, sizeof w->args, "%.*s", (int)pn.sizes_len, k->name + pn.sizes_off);
+            int dt = k->dtype;
+            if (dt >= 0) {
+                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
+            } else if (k->copy && !k->kernel) {
+                snprintf(w->dtype_src, sizeof w->dtype_src, "copy bytes");
+                dt = CR_DT_FP32; /* a memcpy's bound needs only its bytes */
+            } else if (c->o && c->o->has_dtype) {
+                dt = (int)c->o->dtype;
+                snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
+            }
+            if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
+                snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
+            amap m;
+            if (!map_aten(&pn, k, &m)) {
+                snprintf(w->note, sizeof w->note, "%s", m.note);
+            } else if (dt < 0) {
+                snprintf(w->note, sizeof w->note,
+                         "element type not in the trace (no typed kernel name): give --dtype");
+            } else {
+                if (!strcmp(pn.op, "aten::_scaled_mm") && dt != CR_DT_FP8)
+                    dt = CR_DT_FP8;
+                if ((st = eval_catalog(c->t, &m, (cr_dtype)dt, w, d)) != CR_OK)
+                    break;
+            }
+        }
+        i = j;
+    }
+    free(v);
+    return st;
+}
+
+/* A row from a validate measurement and its result. */
+static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *r)
+{
+    w->has_bound = r->has_bound;
+    w->bound_s = r->bound_s;
+    w->bound_cold_s = r->bound_cold_s;
+    snprintf(w->binding, sizeof w->binding, "%s", r->binding);
+    w->pct_of_roofline = r->pct_of_roofline;
+    w->violation = r->has_bound && r->violation;
+    if (r->has_bound) {
+        const char *v = r->violation        ? "impossible"
+                        : r->cache_resident ? "cache-resident"
+                        : r->pct_of_roofline >= 80
+                            ? "near-roofline"
+                            : (r->has_pred && m->measured_s < r->pred_s ? "faster-than-baseline"
+                                                                        : "slower-than-baseline");
+        snprintf(w->verdict, sizeof w->verdict, "%s", v);
+    }
+    snprintf(w->note, sizeof w->note, "%s", r->note);
+}
+
+static int cmp_vm(const void *x, const void *y)
+{
+    const cr_vmeas *a = x, *b = y;
+    return strcmp(a->label, b->label);
+}
+
+static cr_status rows_from_nccl(rctx *c, cr_diag *d)
+{
+    cr_vmeas_list *l = &c->nccl;
+    cr_status st = cr_validate_merge_ranks(l, &c->out->merged, d);
+    if (st != CR_OK)
+        return st;
+    /* one row per case: its label names the collective, size and ranks */
+    for (size_t i = 0; i < l->n; i++) {
+        const char *dt = cr_vcase_get(&l->v[i].c, "dtype");
+        char lab[96];
+        snprintf(lab, sizeof lab, "%.80s %s", l->v[i].label, dt ? dt : "");
+        snprintf(l->v[i].label, sizeof l->v[i].label, "%s", lab);
+    }
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, cmp_vm);
+    double *v = malloc((l->n ? l->n : 1) * sizeof *v);
+    if (!v)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    cr_validate_opts vo = {c->o ? c->o->ranks : NULL};
+    for (size_t i = 0; i < l->n && st == CR_OK;) {
+        size_t j = i;
+        double tot = 0;
+        while (j < l->n && !strcmp(l->v[j].label, l->v[i].label)) {
+            v[j - i] = l->v[j].measured_s;
+            tot += l->v[j].measured_s;
+            j++;
+        }
+        cr_vmeas m = l->v[i];
+        m.measured_s = median_of(v, j - i);
+        m.n_iter = 0;
+        cr_rf_row *w = push_row(c->out);
+        if (!w) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            break;
+        }
+        w->kind = CR_RF_NCCL;
+        const char *coll = cr_vcase_get(&m.c, "coll");
+        for (int k = 0; k < N_NCCL; k++)
+            if (coll && !strcmp(coll, nccl_colls[k].coll))
+                snprintf(w->op, sizeof w->op, "%s", nccl_colls[k].range);
+        snprintf(w->args, sizeof w->args, "%s", m.label);
+        const char *dt = cr_vcase_get(&m.c, "dtype");
+        snprintf(w->dtype, sizeof w->dtype, "%s", dt ? dt : "");
+        snprintf(w->dtype_src, sizeof w->dtype_src, "%s",
+                 !dt                                               ? ""
+                 : !strcmp(cr_vcase_get(&m.c, "dt_src"), "kernel") ? "kernel"
+                                                                   : "--dtype");
+        char lone[112];
+        snprintf(lone, sizeof lone, "%s", m.note);
+        snprintf(w->model, sizeof w->model, "coll %s bytes=%s nranks=%s", coll ? coll : "?",
+                 cr_vcase_get(&m.c, "bytes") ? cr_vcase_get(&m.c, "bytes") : "?",
+                 cr_vcase_get(&m.c, "nranks") ? cr_vcase_get(&m.c, "nranks") : "?");
+        w->calls = (int)(j - i);
+        w->median_s = m.measured_s;
+        w->total_s = tot;
+        cr_vresult r;
+        cr_diag dd = {{0}};
+        if (!cr_vcase_get(&m.c, "nranks")) {
+            snprintf(w->note, sizeof w->note,
+                     "communicator size not in the trace: give --ranks (or trace "
+                     "ncclCommInitRank)");
+        } else if (cr_validate_eval(c->t, &m, &vo, &r, &dd) != CR_OK) {
+            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        } else {
+            row_from_vresult(w, &m, &r);
+        }
+        if (!w->note[0] && lone[0])
+            snprintf(w->note, sizeof w->note, "%s", lone);
+        if (m.ranks_merged > 1 && !w->note[0])
+            snprintf(w->note, sizeof w->note, "over %d ranks", m.ranks_merged);
+        i = j;
+    }
+    free(v);
+    return st;
+}
+
+static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag *d)
+{
+    cr_vmeas_list l = {0};
+    cr_status st = CR_OK;
+    cr_vread_info info = {0};
+    for (int i = 0; i < n && st == CR_OK; i++)
+        st = cr_validate_read_path(paths[i], &l, &info, d);
+    /* validate skips the ranges of catalog operators, read here */
+    int skipped = info.skipped - c->n_crop;
+    c->out->info.skipped += skipped > 0 ? skipped : 0;
+    if (skipped > 0 && c->n_crop == 0 && !c->out->info.why[0])
+        snprintf(c->out->info.why, sizeof c->out->info.why, "%s", info.why);
+    cr_vmerge_info mi = {0};
+    if (st == CR_OK)
+        st = cr_validate_merge_ranks(&l, &mi, d);
+    c->out->merged.merged += mi.merged;
+    cr_validate_opts vo = {c->o ? c->o->ranks : NULL};
+    for (size_t i = 0; i < l.n && st == CR_OK; i++) {
+        const cr_vmeas *m = &l.v[i];
+        cr_rf_row *w = push_row(c->out);
+        if (!w) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            break;
+        }
+        w->kind = CR_RF_CR;
+        snprintf(w->op, sizeof w->op, "cr:%s", cr_vfam_name(m->c.family));
+        snprintf(w->args, sizeof w->args, "%s", m->label);
+        const char *dt = cr_vcase_get(&m->c, "dtype");
+        snprintf(w->dtype, sizeof w->dtype, "%s", dt ? dt : "");
+        snprintf(w->dtype_src, sizeof w->dtype_src, "%s", dt ? "range" : "");
+        w->calls = m->samples;
+        w->median_s = m->measured_s;
+        w->total_s = m->measured_s * m->samples;
+        cr_vresult r;
+        cr_diag dd = {{0}};
+        if (cr_validate_eval(c->t, m, &vo, &r, &dd) != CR_OK)
+            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        else
+            row_from_vresult(w, m, &r);
+    }
+    cr_vmeas_list_release(&l);
+    return st;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const cr_rf_row *a = x, *b = y;
+    if (a->total_s != b->total_s)
+        return (a->total_s < b->total_s) - (a->total_s > b->total_s);
+    int k = strcmp(a->op, b->op);
+    return k ? k : strcmp(a->args, b->args);
+}
+
+cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
+                           const cr_roofline_opts *o, cr_roofline *out, cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    rctx c;
+    memset(&c, 0, sizeof c);
+    c.t = t;
+    c.o = o;
+    c.out = out;
+    cr_status st = CR_OK;
+    if (o && o->ranks) {
+        cr_rankset *rs = NULL;
+        if ((st = cr_rankset_parse(o->ranks, t->n_gpus, &rs, d)) != CR_OK)
+            return st;
+        c.n_ranks_opt = rs->n;
+        cr_rankset_free(rs);
+    }
+    for (int i = 0; i < n && st == CR_OK; i++)
+        st = cr_vtrace_each(paths[i], read_file, &c, &out->info, d);
+    out->info.files = out->files;
+    if (st == CR_OK)
+        st = rows_from_calls(&c, d);
+    if (st == CR_OK)
+        st = rows_from_nccl(&c, d);
+    if (st == CR_OK)
+        st = rows_from_cr(&c, paths, n, d);
+    for (size_t i = 0; i < c.ncall; i++) {
+        free(c.calls[i].key);
+        free(c.calls[i].name);
+    }
+    free(c.calls);
+    cr_vmeas_list_release(&c.nccl);
+    if (st != CR_OK) {
+        cr_roofline_release(out);
+        return st;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        cr_rf_row *w = &out->rows[i];
+        out->total_s += w->total_s;
+        if (!w->has_bound)
+            continue;
+        w->save_s = w->total_s - w->calls * w->bound_s;
+        out->covered_s += w->total_s;
+        out->save_s += w->save_s > 0 ? w->save_s : 0;
+        out->violations += w->violation;
+    }
+    if (out->n > 1)
+        qsort(out->rows, out->n, sizeof *out->rows, cmp_row);
+    return CR_OK;
+}

@@ -1022,7 +1022,8 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
     static const char *const sdpa[] = {"aten::scaled_dot_product_attention",
                                        "aten::_scaled_dot_product_flash_attention",
                                        "aten::_scaled_dot_product_efficient_attention",
-                                       "aten::_scaled_dot_product_cudnn_attention", NULL};
+                                       "aten::_scaled_dot_product_cudnn_attention",
+                                       "aten::_cudnn_attention_forward", NULL};
     static const char *const softmax[] = {"aten::softmax", "aten::_softmax", NULL};
     static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
     static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
@@ -1035,6 +1036,7 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
     static const char *const cat[] = {"aten::cat", NULL};
     static const char *const emb[] = {"aten::embedding", NULL};
     static const char *const isel[] = {"aten::index_select", NULL};
+    static const char *const gather[] = {"aten::gather", NULL};
     static const char *const flash_bshd[] = {"aten::_flash_attention_forward",
                                              "aten::_efficient_attention_forward", NULL};
     memset(m, 0, sizeof *m);
@@ -1157,6 +1159,18 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
         }
         snprintf(m->note, sizeof m->note, "rows gathered along dim 0");
         return map_stream(m, cr_rf_numel(pn, 2) * (double)pn->dim[0][1], 1, 1, 0);
+    }
+    if (op_is(op, gather)) {
+        /* self, dim (not a tensor), index: one element gathered per index
+         * element (how torch 2.11 runs embedding on the H200,
+         * traces/h200-1/roofline-demo), read once and written once; the
+         * index's own bytes are left out (it may be an expanded view), a
+         * lower bound */
+        if (pn->n_shapes < 3 || pn->ndim[2] < 1) {
+            snprintf(m->note, sizeof m->note, "needs a source and an index in sizes");
+            return false;
+        }
+        return map_stream(m, cr_rf_numel(pn, 2), 1, 1, 0);
     }
     snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
     return false;

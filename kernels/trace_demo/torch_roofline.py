@@ -98,7 +98,9 @@ def build(torch):
     rms_w = torch.ones(D, device=dev, dtype=bf)
 
     ops = [
-        # aten::embedding gathers rows through aten::index_select (innermost)
+        # aten::embedding gathers rows through aten::index_select (innermost);
+        # torch 2.11 on the H200 through aten::gather (other shapes:
+        # tools/roofline_vs_events.py ALIASES)
         ("embedding", ["aten::index_select", "aten::embedding"], [[V, D], [B * S]],
          lambda: F.embedding(ids, emb)),
         ("layer_norm", "aten::native_layer_norm", [[B, S, D], [D], [D]],

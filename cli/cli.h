@@ -26,6 +26,8 @@ int cli_cmd_plot(int argc, char **argv);
 int cli_cmd_report(int argc, char **argv);
 int cli_cmd_trace(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
+/* `commroof validate --corpus DIR ...` (cmd_validate_corpus.c). */
+int cli_validate_corpus(int argc, char **argv);
 int cli_cmd_roofline(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
 int cli_cmd_sim(int argc, char **argv);

@@ -40,6 +40,10 @@ static const char report_help[] =
     "  --ranks SPEC        GPUs of the all-reduce sweep (default every GPU; e.g. 0,1)\n"
     "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
     "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
+    "  --corpus DIR        also a \"Measurement corpus\" part: every log of the corpus\n"
+    "                      DIR (validate/corpus layout: topologies.txt, split.txt,\n"
+    "                      SYSTEM/*.log) on its own system's topology, per half, system\n"
+    "                      and size band (commroof validate --corpus DIR)\n"
     "  --no-render         data files and scripts, no images\n"
     "  --json              list what was written as one JSON document\n"
     "\n"
@@ -53,7 +57,7 @@ static const char report_help[] =
 int cli_cmd_report(int argc, char **argv)
 {
     const char *dir = NULL, *topo = NULL, *suite = "pkb", *compare = NULL, *trace_topo = NULL;
-    const char *measured_json = NULL, *ranks_spec = NULL;
+    const char *measured_json = NULL, *ranks_spec = NULL, *corpus = NULL;
     const char *traces[MAX_FILES], *logs[MAX_FILES];
     int nt = 0, nl = 0;
     bool json = false, no_render = false;
@@ -91,6 +95,8 @@ int cli_cmd_report(int argc, char **argv)
             measured_json = v;
         } else if (strcmp(a, "--compare") == 0) {
             compare = v;
+        } else if (strcmp(a, "--corpus") == 0) {
+            corpus = v;
         } else if (strcmp(a, "--ranks") == 0) {
             ranks_spec = v;
         } else if (strcmp(a, "--trace") == 0) {
@@ -158,6 +164,7 @@ int cli_cmd_report(int argc, char **argv)
     o.sweep_ranks = ranks;
     o.gnuplot = no_render ? NULL : (g && g[0] ? g : "gnuplot");
     o.command = cmdline;
+    o.corpus_dir = corpus;
     if (cli_progress_enabled())
         fprintf(stderr, "commroof report: writing %s ...\n", dir);
     cr_report_result r;

@@ -66,6 +66,9 @@ static const char *const validate_help =
     "  --summary              print only the summary\n"
     "  --json                 one JSON document on stdout\n"
     "\n"
+    "commroof validate --corpus DIR ... evaluates a measurement corpus (validate/corpus):\n"
+    "see commroof validate --corpus DIR --help.\n"
+    "\n"
     "Exit status: 0 ok; 1 runtime failure or --max-median-error exceeded; 2 usage;\n"
     "3 a measured time below its bound (an impossible result).\n";
 
@@ -117,6 +120,9 @@ int cli_cmd_validate(int argc, char **argv)
     cr_vmeas_list l = {0};
     cr_vresult *res = NULL;
     json_t *root = NULL;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--corpus"))
+            return cli_validate_corpus(argc, argv);
     logs = calloc((size_t)argc, sizeof *logs);
     traces = calloc((size_t)argc, sizeof *traces);
     if (!logs || !traces) {

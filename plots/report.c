@@ -208,6 +208,59 @@ static cr_status table_part(rep *p, cr_status st, cr_table *t, const char *stem,
     return st;
 }
 
+/* The "Measurement corpus" part (--corpus DIR): every log of the corpus on
+ * its own system's topology and rank set (validate/corpus.c), the figures
+ * per half, system and size band, and per half the accuracy and the error
+ * by message size, one series per system. Nothing without a corpus. */
+static cr_status corpus_part(rep *p, cr_diag *d)
+{
+    if (!p->o->corpus_dir)
+        return CR_OK;
+    cr_corpus c = {0};
+    cr_diag cd = {{0}};
+    cr_status st = cr_corpus_eval(p->o->corpus_dir, NULL, &c, &cd);
+    if (st != CR_OK)
+        return cr_diag_set(d, st, "corpus: %s", cd.msg);
+    cr_table *tb = NULL;
+    cr_diag bd = {{0}};
+    char about[900];
+    snprintf(about, sizeof about,
+             "The measurement corpus %s: each system's nccl-tests logs on the topology and rank "
+             "set its topologies.txt maps it to (commroof validate --corpus %s gives the same "
+             "figures), split by source into a fitting half (the model's latency constants were "
+             "fitted on it) and a checking half (never fitted), reported apart. Per half, "
+             "system and size band: rows, median and p90 |error| of the prediction against the "
+             "measured out-of-place time, and bound violations (measured below the bound).",
+             p->o->corpus_dir, p->o->corpus_dir);
+    st = cr_plot_corpus_table(&c, &tb, &bd);
+    if ((st = table_part(p, st, tb, "corpus", "Measurement corpus", about, &bd, d)) != CR_OK)
+        goto out;
+    for (int by_size = 0; by_size < 2; by_size++)
+        for (int h = 0; h < CR_CORPUS__HALVES; h++) {
+            char stem[64], title[160];
+            const char *hn = cr_corpus_half_name((cr_corpus_half)h);
+            snprintf(stem, sizeof stem, "corpus-%s-%s", hn, by_size ? "error" : "accuracy");
+            snprintf(title, sizeof title, "Measurement corpus, %s half: %s",
+                     h == CR_CORPUS_FIT ? "fitting" : "checking",
+                     by_size ? "error by message size" : "predicted against measured");
+            snprintf(about, sizeof about,
+                     by_size ? "Predicted / measured time of every row of the %s half against "
+                               "its message size, one series per system: 1 is exact, the band "
+                               "+/-10%%; the subtitle gives the median |error| per size band."
+                             : "Predicted against measured time of every row of the %s half, "
+                               "log-log, one series per system; the band is +/-10%%.",
+                     hn);
+            cr_chart *ch = NULL;
+            memset(&bd, 0, sizeof bd);
+            st = cr_plot_corpus(&c, (cr_corpus_half)h, by_size, &ch, &bd);
+            if ((st = chart_part(p, st, ch, stem, title, about, &bd, d)) != CR_OK)
+                goto out;
+        }
+out:
+    cr_corpus_release(&c);
+    return st;
+}
+
 static const char css[] =
     "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;"
     "color:#222}\n"
@@ -416,6 +469,9 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
                          "1 is exact, the band +/-10% (on the log-log chart above it is a "
                          "hairline).",
                          &bd, d)) != CR_OK)
+        goto out;
+
+    if ((st = corpus_part(&p, d)) != CR_OK)
         goto out;
 
     /* the page */

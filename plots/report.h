@@ -24,6 +24,8 @@ typedef struct {
     const cr_rankset *sweep_ranks;    /* GPUs of the all-reduce sweep (NULL: every GPU) */
     const char *gnuplot;              /* program; NULL: data and scripts only */
     const char *command;              /* the command line, for the header */
+    const char *corpus_dir;           /* a measurement corpus (validate/corpus.h) for the
+                                         "Measurement corpus" part; NULL: no such part */
 } cr_report_opts;
 
 typedef struct {

@@ -15,6 +15,7 @@
 #include "plots/table.h"
 #include "status.h"
 #include "topo.h"
+#include "validate/corpus.h"
 
 struct cr_plot_meas;
 
@@ -80,5 +81,21 @@ cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_
  * measured, % of roofline, error. CR_EUNSUPPORTED when none is given. */
 cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
                                    cr_diag *d);
+
+/* A measurement corpus's half h (cr_corpus_eval) as one chart, one series
+ * per system: predicted against measured time (by_size false,
+ * cr_plot_accuracy), or predicted / measured against the message size with
+ * 1 and a 0.9-1.1 band, the half's median |error| per size band in the
+ * subtitle (by_size true). Errors: CR_EUNSUPPORTED (no row of the half has
+ * a prediction), CR_EINVAL (no such half), CR_ENOMEM. (corpus_charts.c) */
+cr_status cr_plot_corpus(const cr_corpus *c, cr_corpus_half h, bool by_size, cr_chart **out,
+                         cr_diag *d);
+
+/* The corpus's figures (cr_corpus_stats_of) as a table: one row per half
+ * and system ("all" first), per size band rows, median and p90 |error| and
+ * violations; notes name each log not compared and why. *out:
+ * cr_table_free. Errors: CR_EUNSUPPORTED (the split names no log),
+ * CR_ENOMEM. */
+cr_status cr_plot_corpus_table(const cr_corpus *c, cr_table **out, cr_diag *d);
 
 #endif

@@ -20,6 +20,12 @@ read are counted, not guessed. --param adds a model parameter
 it to fit). --max-median / --max-p90: exit 1 when a band of the chosen half
 exceeds them, or on any bound violation (the CI gate, tests/check_corpus.sh).
 Python 3 standard library only.
+
+`commroof validate --corpus validate/corpus [--json]` (validate/corpus.c) is
+the implementation of record of these figures, and `commroof report
+--corpus` draws them; this script keeps its own copy for
+tools/fit_nccl_corpus.py (subsets of the split, per-group --param, rows it
+adjusts). The two agree on every system of both halves (doc/corpus.md).
 """
 import argparse
 import concurrent.futures

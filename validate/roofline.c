@@ -1023,7 +1023,8 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
                                        "aten::_scaled_dot_product_flash_attention",
                                        "aten::_scaled_dot_product_efficient_attention",
                                        "aten::_scaled_dot_product_cudnn_attention",
-                                       "aten::_cudnn_attention_forward", NULL};
+                                       "aten::_cudnn_attention_forward",
+                                       NULL};
     static const char *const softmax[] = {"aten::softmax", "aten::_softmax", NULL};
     static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
     static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commroof validate --corpus DIR [--half fit|check] [--param KEY=VALUE]...
+ *                  [--logs] [--json]
+ *
+ * The measurement corpus (validate/corpus.h) evaluated log by log on each
+ * system's mapped topology and rank set, and its figures per half (fit and
+ * check, always apart), system and size band: rows, median and p90 |error|,
+ * bound violations. tools/corpus_eval.py formats and gates this output.
+ * Exit: 0 ok; 1 runtime failure (a bad topologies.txt or split.txt line:
+ * file:line); 2 usage; 3 a measured time below its bound.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "validate/corpus.h"
+
+#define MAX_PARAMS 64
+
+static const char *const corpus_help =
+    "usage: commroof validate --corpus DIR [--half fit|check] [--param KEY=VALUE]...\n"
+    "                         [--logs] [--json]\n"
+    "\n"
+    "Compares every log of a measurement corpus with the model: DIR holds\n"
+    "topologies.txt (FOLDER[/FILE] TOPOLOGY [--ranks SPEC], or FOLDER none),\n"
+    "split.txt (fit|check FOLDER/FILE) and one folder of nccl-tests logs per system\n"
+    "(validate/corpus, validate/corpus/README.md). Each log is read and evaluated\n"
+    "as `commroof validate --nccl-tests LOG --topo T [--ranks SPEC]` does; then per\n"
+    "half (fit, check: always apart), overall and per system, per size band (<= 1\n"
+    "MiB, 1-64 MiB, > 64 MiB): rows, median and p90 |err_%|, bound violations.\n"
+    "\n"
+    "  --half fit|check     only that half (default both)\n"
+    "  --param KEY=VALUE    set a model parameter on every topology (repeatable)\n"
+    "  --logs               also list each log's status (compared, no topology, not read)\n"
+    "  --json               one JSON document: tables, logs and rows\n"
+    "\n"
+    "Exit status: 0 ok; 1 runtime failure (a bad corpus line: file:line); 2 usage;\n"
+    "3 a measured time below its bound.\n";
+
+static const char *log_status(cr_corpus_log_status s)
+{
+    return s == CR_CORPUS_LOG_OK ? "ok" : s == CR_CORPUS_LOG_NO_TOPO ? "none" : "not read";
+}
+
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int halves_of(int half, cr_corpus_half *h)
+{
+    if (half >= 0) {
+        h[0] = (cr_corpus_half)half;
+        return 1;
+    }
+    h[0] = CR_CORPUS_FIT;
+    h[1] = CR_CORPUS_CHECK;
+    return 2;
+}
+
+static int print_json(const char *dir, const cr_corpus *c, int half)
+{
+    json_t *root = json_object(), *tables = json_object(), *logs = json_array(),
+           *rows = json_array();
+    cr_corpus_half hs[2];
+    int nh = halves_of(half, hs);
+    json_object_set_new(root, "corpus", json_string(dir));
+    for (int k = 0; k < nh; k++) {
+        json_t *th = json_object();
+        for (int g = -1; g < c->n_systems; g++) {
+            const char *sys = g < 0 ? NULL : c->systems[g];
+            json_t *tg = json_object();
+            int any = 0;
+            for (int b = 0; b <= CR_CORPUS_BAND_ALL; b++) {
+                cr_corpus_stats s;
+                if (cr_corpus_stats_of(c, hs[k], sys, b, &s) != CR_OK) {
+                    json_decref(tg);
+                    json_decref(th);
+                    json_decref(root);
+                    json_decref(tables);
+                    json_decref(logs);
+                    json_decref(rows);
+                    return cli_fail("validate", "out of memory");
+                }
+                any |= s.rows > 0;
+                json_t *o = json_object();
+                json_object_set_new(o, "logs", json_integer(s.logs));
+                json_object_set_new(o, "rows", json_integer(s.rows));
+                json_object_set_new(o, "predicted", json_integer(s.predicted));
+                json_object_set_new(o, "median", jnum(s.median_abs_err_pct));
+                json_object_set_new(o, "p90", jnum(s.p90_abs_err_pct));
+                json_object_set_new(o, "violations", json_integer(s.violations));
+                json_object_set_new(tg, cr_corpus_band_name(b), o);
+            }
+            /* a system with no log in this half has no row in its table */
+            if (sys && !any)
+                json_decref(tg);
+            else
+                json_object_set_new(th, sys ? sys : "all", tg);
+        }
+        json_object_set_new(tables, cr_corpus_half_name(hs[k]), th);
+    }
+    for (int i = 0; i < c->n_logs; i++) {
+        const cr_corpus_log *lg = &c->logs[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "half", json_string(cr_corpus_half_name(lg->half)));
+        json_object_set_new(o, "log", json_string(lg->path));
+        json_object_set_new(o, "system", json_string(lg->system));
+        json_object_set_new(o, "topology", json_string(lg->topo));
+        if (lg->ranks[0])
+            json_object_set_new(o, "ranks", json_string(lg->ranks));
+        json_object_set_new(o, "status", json_string(log_status(lg->status)));
+        if (lg->why[0])
+            json_object_set_new(o, "why", json_string(lg->why));
+        if (lg->status == CR_CORPUS_LOG_OK)
+            json_object_set_new(o, "rows", json_integer(lg->rows));
+        json_array_append_new(logs, o);
+    }
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const cr_corpus_row *r = &c->rows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "half", json_string(cr_corpus_half_name(r->half)));
+        json_object_set_new(o, "system", json_string(c->logs[r->log].system));
+        json_object_set_new(o, "log", json_string(c->logs[r->log].path));
+        json_object_set_new(o, "bytes", json_real(r->bytes));
+        json_object_set_new(o, "measured_us", json_real(r->measured_s * 1e6));
+        json_object_set_new(o, "pred_us", r->has_pred ? json_real(r->pred_s * 1e6) : json_null());
+        json_object_set_new(o, "bound_us",
+                            r->has_bound ? json_real(r->bound_s * 1e6) : json_null());
+        json_object_set_new(o, "error_pct", r->has_pred ? json_real(r->error_pct) : json_null());
+        json_object_set_new(o, "violation", json_boolean(r->violation));
+        json_array_append_new(rows, o);
+    }
+    json_object_set_new(root, "tables", tables);
+    json_object_set_new(root, "logs", logs);
+    json_object_set_new(root, "rows", rows);
+    int rc = CLI_OK;
+    if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0)
+        rc = cli_fail("validate", "cannot write JSON to stdout");
+    else
+        fputc('\n', stdout);
+    json_decref(root);
+    return rc;
+}
+
+static void fmt(char *b, size_t n, double v)
+{
+    if (isfinite(v))
+        snprintf(b, n, "%.1f", v);
+    else
+        snprintf(b, n, "-");
+}
+
+static int print_text(const char *dir, const cr_corpus *c, int half, bool list_logs)
+{
+    cr_corpus_half hs[2];
+    int nh = halves_of(half, hs);
+    printf("# commroof validate --corpus %s: %d log(s), %d system(s)\n", dir, c->n_logs,
+           c->n_systems);
+    for (int k = 0; k < nh; k++) {
+        int nlog = 0, ok = 0, rows = 0;
+        for (int i = 0; i < c->n_logs; i++)
+            if (c->logs[i].half == hs[k]) {
+                nlog++;
+                ok += c->logs[i].status == CR_CORPUS_LOG_OK;
+                rows += c->logs[i].rows;
+            }
+        printf("\n== %s half: %d logs, %d compared, %d rows ==\n", cr_corpus_half_name(hs[k]), nlog,
+               ok, rows);
+        printf("%-24s", "system");
+        for (int b = 0; b <= CR_CORPUS_BAND_ALL; b++)
+            printf("%-28s", cr_corpus_band_name(b));
+        printf("\n%-24s", "");
+        for (int b = 0; b <= CR_CORPUS_BAND_ALL; b++)
+            printf("%-28s", "rows   med%   p90%  viol");
+        printf("\n");
+        for (int g = -1; g < c->n_systems; g++) {
+            const char *sys = g < 0 ? NULL : c->systems[g];
+            char line[512];
+            int len = snprintf(line, sizeof line, "%-24s", sys ? sys : "all"), any = 0;
+            for (int b = 0; b <= CR_CORPUS_BAND_ALL; b++) {
+                cr_corpus_stats s;
+                if (cr_corpus_stats_of(c, hs[k], sys, b, &s) != CR_OK)
+                    return cli_fail("validate", "out of memory");
+                any |= s.rows > 0;
+                char cell[64], m[16], p[16];
+                fmt(m, sizeof m, s.median_abs_err_pct);
+                fmt(p, sizeof p, s.p90_abs_err_pct);
+                if (s.rows)
+                    snprintf(cell, sizeof cell, "%-6d %-6s %-6s %-4d", s.rows, m, p, s.violations);
+                else
+                    snprintf(cell, sizeof cell, "-");
+                len += snprintf(line + len, sizeof line - (size_t)len, "%-28s", cell);
+            }
+            if (!sys || any)
+                printf("%s\n", line);
+        }
+    }
+    if (list_logs) {
+        printf("\n");
+        for (int k = 0; k < nh; k++)
+            for (int i = 0; i < c->n_logs; i++) {
+                const cr_corpus_log *lg = &c->logs[i];
+                if (lg->half != hs[k])
+                    continue;
+                printf("%-6s %-75s %s%s%s", cr_corpus_half_name(lg->half), lg->path,
+                       log_status(lg->status), lg->why[0] ? ": " : "", lg->why);
+                if (lg->status == CR_CORPUS_LOG_OK)
+                    printf(" (%d rows)", lg->rows);
+                printf("\n");
+            }
+    }
+    return CLI_OK;
+}
+
+int cli_validate_corpus(int argc, char **argv)
+{
+    const char *dir = NULL;
+    int half = -1, np = 0;
+    bool json = false, list_logs = false;
+    const char *keys[MAX_PARAMS];
+    double vals[MAX_PARAMS];
+    char kbuf[MAX_PARAMS][128];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(corpus_help, stdout);
+            return CLI_OK;
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--logs")) {
+            list_logs = true;
+        } else if (!strcmp(a, "--corpus")) {
+            if (!more)
+                return cli_usage_error("validate", "--corpus needs a corpus folder");
+            dir = argv[++i];
+        } else if (!strcmp(a, "--half")) {
+            if (!more || (strcmp(argv[i + 1], "fit") && strcmp(argv[i + 1], "check")))
+                return cli_usage_error("validate", "--half needs fit or check");
+            half = strcmp(argv[++i], "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;
+        } else if (!strcmp(a, "--param")) {
+            const char *eq = more ? strchr(argv[i + 1], '=') : NULL;
+            char *end = NULL;
+            double v = eq ? strtod(eq + 1, &end) : NAN;
+            if (!eq || eq == argv[i + 1] || !end || end == eq + 1 || *end || !isfinite(v) ||
+                (size_t)(eq - argv[i + 1]) >= sizeof kbuf[0])
+                return cli_usage_error("validate",
+                                       "--param needs KEY=VALUE with a finite number (e.g. "
+                                       "coll.op_fixed=5e-6)");
+            if (np == MAX_PARAMS)
+                return cli_usage_error("validate", "at most %d --param", MAX_PARAMS);
+            snprintf(kbuf[np], sizeof kbuf[np], "%.*s", (int)(eq - argv[i + 1]), argv[i + 1]);
+            keys[np] = kbuf[np];
+            vals[np++] = v;
+            i++;
+        } else {
+            return cli_usage_error("validate",
+                                   "--corpus takes --half, --param, --logs and --json only, not "
+                                   "\"%s\"",
+                                   a);
+        }
+    }
+    if (!dir)
+        return cli_usage_error("validate", "--corpus needs a corpus folder");
+    cr_corpus c = {0};
+    cr_corpus_opts o = {keys, vals, np, half};
+    cr_diag d = {{0}};
+    if (cr_corpus_eval(dir, &o, &c, &d) != CR_OK)
+        return cli_fail("validate", "%s", d.msg);
+    int rc = json ? print_json(dir, &c, half) : print_text(dir, &c, half, list_logs);
+    if (rc == CLI_OK)
+        for (size_t i = 0; i < c.n_rows; i++)
+            if (c.rows[i].violation) {
+                rc = CLI_IMPOSSIBLE;
+                break;
+            }
+    cr_corpus_release(&c);
+    return rc;
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The measurement corpus (issue 14 item 5) on the fixture corpus
+# tests/fixtures/corpus (two systems, one "none"): `commroof validate
+# --corpus` gives each row the error `commroof validate --nccl-tests LOG
+# --topo T --ranks SPEC` gives it (one evaluation), its per-band figures are
+# the linear-interpolation percentiles of those errors (recomputed here with
+# awk), the fitting and checking halves stay apart; `commroof report
+# --corpus` adds the part with both halves and per-system rows and renders
+# its charts; bad topologies.txt and split.txt lines give file:line errors
+# and exit 1.
+# Usage: tests/check_corpus_report.sh BUILD/commroof
+set -u
+CR=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/.." || exit 1
+T=$(mktemp -d /tmp/cr-check-corpus.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+F=tests/fixtures/corpus
+
+# 1. the same errors as validate per log, and the percentiles of them
+"$CR" validate --corpus $F --json > "$T/c.json" || bad "validate --corpus exited $?"
+# |err| per log from validate itself, on the topology topologies.txt names
+v() { "$CR" validate --nccl-tests "$F/$1" --topo "$2" ${3:+--ranks $3} --json |
+      tr -d ' \n' | grep -o '"error_pct":[-0-9.e]*' | cut -d: -f2 | tr -d - ; }
+{ v h100-8/fixture-all_reduce_perf.log hgx-h100-8; v h100-efa-2n/excerpt-a-all_reduce_perf.log h100-ib-4n 0-15; } \
+    | sort -g > "$T/fit.err"
+{ v h100-8/fixture-all_gather_perf.log hgx-h100-8; v h100-efa-2n/excerpt-b-all_reduce_perf.log h100-ib-4n 0-15; } \
+    | sort -g > "$T/check.err"
+[ "$(wc -l < "$T/fit.err")" = 5 ] || bad "expected 5 fit rows from validate, got $(wc -l < "$T/fit.err")"
+[ "$(wc -l < "$T/check.err")" = 5 ] || bad "expected 5 check rows (the none log left out)"
+# linear interpolation at q (n - 1), as corpus.h says
+pct() { awk -v q="$2" '{v[NR-1]=$1} END {p=q*(NR-1); lo=int(p); hi=lo+1<NR?lo+1:NR-1;
+        printf "%.3f\n", v[lo]+(v[hi]-v[lo])*(p-lo)}' "$1"; }
+# the JSON's "all" figures of a half, band "all"
+jget() { python3 -c "import json,sys; t=json.load(open('$T/c.json'))['tables']['$1']['$2']['$3'];
+print('%.3f' % t['$4'] if t['$4'] is not None else '-')"; }
+for h in fit check; do
+    for q in median:0.5 p90:0.9; do
+        want=$(pct "$T/$h.err" "${q#*:}")
+        got=$(jget $h all all "${q%:*}")
+        [ "$want" = "$got" ] || bad "$h all ${q%:*}: corpus $got, validate's errors give $want"
+    done
+done
+python3 -c "
+import json; d=json.load(open('$T/c.json'))
+assert set(d['tables']) == {'fit', 'check'}, d['tables'].keys()
+for h in ('fit', 'check'):
+    assert set(d['tables'][h]) == {'all', 'h100-8', 'h100-efa-2n'}, (h, d['tables'][h].keys())
+    assert d['tables'][h]['all']['all']['rows'] == 5
+s = {x['log']: x['status'] for x in d['logs']}
+assert s['pcie-x/no-topo-all_reduce_perf.log'] == 'none', s
+assert all(r['half'] in ('fit', 'check') for r in d['rows'])
+" || bad "validate --corpus --json: halves, systems or log status wrong"
+"$CR" validate --corpus $F --half check --json > "$T/check.json"
+python3 -c "
+import json; d=json.load(open('$T/check.json'))
+assert list(d['tables']) == ['check'] and all(x['half'] == 'check' for x in d['logs'])
+" || bad "validate --corpus --half check reports the fitting half"
+
+# 2. the report part: both halves, per-system rows, four charts
+"$CR" report --topo hgx-h100-8 --corpus $F -o "$T/rep" > "$T/rep.txt" 2>&1 ||
+    bad "report --corpus exited $?: $(head -3 "$T/rep.txt")"
+grep -q 'id="corpus"' "$T/rep/index.html" || bad "index.html has no Measurement corpus part"
+for h in fit check; do
+    for s in all h100-8 h100-efa-2n; do
+        grep -q "^$h,$s," "$T/rep/corpus.csv" || bad "corpus.csv has no $h row for $s"
+    done
+    for k in accuracy error; do
+        [ -s "$T/rep/corpus-$h-$k.png" ] || bad "no corpus-$h-$k.png"
+        grep -q "corpus-$h-$k.png" "$T/rep/index.html" || bad "index.html does not show corpus-$h-$k"
+    done
+done
+grep -q 'no-topo-all_reduce_perf.log: no topology' "$T/rep/corpus.txt" ||
+    bad "corpus.txt does not name the log left out"
+# the figures of the report's table are validate --corpus's
+grep '^fit,all,' "$T/rep/corpus.csv" | grep -q ",$(jget fit all all median | sed 's/0*$//; s/\.$//')" ||
+    bad "report's fit median differs from validate --corpus's: $(grep '^fit,all,' "$T/rep/corpus.csv")"
+
+# 3. bad lines: file:line, exit 1
+badcase() { # NAME FILE LINE-TEXT WANT
+    rm -rf "$T/bc"; cp -r $F "$T/bc"
+    printf '%s\n' "$3" >> "$T/bc/$2"
+    n=$(wc -l < "$T/bc/$2")
+    out=$("$CR" validate --corpus "$T/bc" 2>&1); rc=$?
+    [ $rc = 1 ] || bad "$1: exit $rc, expected 1"
+    printf '%s' "$out" | grep -q "$T/bc/$2:$n: $4" || bad "$1: no \"$2:$n: $4\" in: $out"
+    out=$("$CR" report --topo hgx-h100-8 --corpus "$T/bc" -o "$T/bcrep" --no-render 2>&1); rc=$?
+    [ $rc = 1 ] || bad "$1 (report): exit $rc, expected 1"
+    printf '%s' "$out" | grep -q "$2:$n: " || bad "$1 (report): no file:line in: $out"
+}
+badcase split-half split.txt "train h100-8/fixture-all_reduce_perf.log" 'half "train"'
+badcase split-fields split.txt "fit" 'expected "fit|check FOLDER/FILE"'
+badcase split-dup split.txt "check h100-8/fixture-all_reduce_perf.log" 'h100-8/fixture-all_reduce_perf.log is in the split already'
+badcase split-missing split.txt "fit h100-8/nothing_perf.log" '.*no such log file'
+badcase split-unmapped split.txt "fit other/x_perf.log" 'other/x_perf.log has no line'
+badcase split-dotdot split.txt "fit ../x/y.log" '"../x/y.log" is not a log of the corpus'
+badcase topo-fields topologies.txt "a100-8 dgx-a100-8 --ranks" 'expected "FOLDER'
+badcase topo-dup topologies.txt "h100-8 hgx-h200-8" 'h100-8 is mapped already on line'
+rm -rf "$T/bc"; cp -r $F "$T/bc"
+sed -i 's/^h100-8  .*/h100-8 no-such-machine/' "$T/bc/topologies.txt"
+out=$("$CR" validate --corpus "$T/bc" 2>&1); rc=$?
+[ $rc = 1 ] || bad "unknown topology: exit $rc, expected 1"
+printf '%s' "$out" | grep -q "topologies.txt:3: topology no-such-machine" ||
+    bad "unknown topology: no file:line in: $out"
+sed -i 's/^h100-8 .*/h100-8 hgx-h100-8 --ranks 0-15/' "$T/bc/topologies.txt"
+out=$("$CR" validate --corpus "$T/bc" 2>&1); rc=$?
+[ $rc = 1 ] || bad "rank set too large: exit $rc, expected 1"
+printf '%s' "$out" | grep -q "topologies.txt:3: --ranks 0-15 on hgx-h100-8" ||
+    bad "rank set too large: no file:line in: $out"
+"$CR" validate --corpus 2>/dev/null; [ $? = 2 ] || bad "--corpus without a folder: not a usage error"
+"$CR" validate --corpus $F --half both 2>/dev/null; [ $? = 2 ] || bad "--half both: not a usage error"
+"$CR" validate --corpus $F --topo x 2>/dev/null; [ $? = 2 ] || bad "--corpus --topo: not a usage error"
+"$CR" validate --corpus "$T/none" > /dev/null 2>&1; [ $? = 1 ] || bad "missing corpus folder: not exit 1"
+
+[ $fail = 0 ] && echo "check_corpus_report: OK"
+exit $fail

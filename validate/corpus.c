@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The measurement corpus (see corpus.h): topologies.txt and split.txt read
+ * with file:line errors, every log of the split read by the nccl-tests
+ * reader and evaluated by cr_validate_eval on its topology and rank set,
+ * and the figures per half, system and size band.
+ */
+#include "validate/corpus.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "rankset.h"
+#include "topo.h"
+#include "topo_xml.h"
+#include "validate/validate.h"
+
+#define MIB (1024.0 * 1024.0)
+
+const char *cr_corpus_half_name(cr_corpus_half h)
+{
+    switch (h) {
+    case CR_CORPUS_FIT:
+        return "fit";
+    case CR_CORPUS_CHECK:
+        return "check";
+    default:
+        return "?";
+    }
+}
+
+const char *cr_corpus_band_name(int band)
+{
+    static const char *const names[] = {"<=1MiB", "1-64MiB", ">64MiB", "all"};
+    return band >= 0 && band <= CR_CORPUS_BAND_ALL ? names[band] : "?";
+}
+
+int cr_corpus_band_of(double bytes)
+{
+    if (bytes <= MIB)
+        return CR_CORPUS_BAND_SMALL;
+    if (bytes <= 64 * MIB)
+        return CR_CORPUS_BAND_MID;
+    return CR_CORPUS_BAND_LARGE;
+}
+
+/* One line of topologies.txt. */
+typedef struct {
+    char key[256];  /* FOLDER or FOLDER/FILE */
+    char topo[256]; /* as written; "none" */
+    char ranks[128];
+    char note[256];
+    int line;
+} map_line;
+
+/* One topology opened for the evaluation (shared by the lines naming it). */
+typedef struct {
+    char spec[256];
+    cr_topo *t;
+} open_topo;
+
+typedef struct {
+    const char *dir;
+    map_line *map;
+    int n_map;
+    open_topo *topos;
+    int n_topos;
+} ctx;
+
+static void ctx_release(ctx *x)
+{
+    for (int i = 0; i < x->n_topos; i++)
+        cr_topo_free(x->topos[i].t);
+    free(x->topos);
+    free(x->map);
+}
+
+/* Splits s (modified) into at most max blank-separated words, after
+ * cutting the comment; *comment (may be NULL) gets the comment's text
+ * without its '#' and leading blanks. Returns the word count, max + 1
+ * when there are more. */
+static int words(char *s, char **w, int max, const char **comment)
+{
+    char *hash = strchr(s, '#');
+    if (comment)
+        *comment = "";
+    if (hash) {
+        *hash = '\0';
+        char *c = hash + 1;
+        c[strcspn(c, "\r\n")] = '\0';
+        while (*c == ' ' || *c == '\t')
+            c++;
+        if (comment)
+            *comment = c;
+    }
+    int n = 0;
+    for (char *tok = strtok(s, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+        if (n == max)
+            return max + 1;
+        w[n++] = tok;
+    }
+    return n;
+}
+
+/* A relative path inside the corpus: not empty, not absolute, no ".."
+ * component, at most one '/' (FOLDER or FOLDER/FILE). */
+static bool corpus_relpath(const char *p, bool need_file)
+{
+    if (!p[0] || p[0] == '/')
+        return false;
+    const char *slash = strchr(p, '/');
+    if (need_file && (!slash || !slash[1]))
+        return false;
+    if (slash && strchr(slash + 1, '/'))
+        return false;
+    for (const char *q = p; *q;) {
+        size_t n = strcspn(q, "/");
+        if ((n == 2 && q[0] == '.' && q[1] == '.') || (n == 1 && q[0] == '.'))
+            return false;
+        q += n;
+        if (*q == '/')
+            q++;
+    }
+    return true;
+}
+
+static cr_status read_topologies(ctx *x, cr_diag *d)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/topologies.txt", x->dir);
+    FILE *f = NULL;
+    cr_status st = cr_file_fopen_read(path, "a corpus topologies.txt", 0, &f, d);
+    if (st != CR_OK)
+        return st;
+    char *line = NULL;
+    size_t cap = 0;
+    int ln = 0;
+    while (getline(&line, &cap, f) != -1) {
+        ln++;
+        char *w[5];
+        const char *note = NULL;
+        int n = words(line, w, 4, &note);
+        if (n == 0)
+            continue;
+        if (n != 2 && !(n == 4 && !strcmp(w[2], "--ranks"))) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC]\" or "
+                             "\"FOLDER[/FILE] none\" (a comment after '#')",
+                             path, ln);
+            goto out;
+        }
+        if (!corpus_relpath(w[0], false) || strlen(w[0]) >= sizeof x->map->key) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: \"%s\" is not a system folder or folder/file of the corpus "
+                             "(relative, no \"..\", e.g. h100-8 or h100-8/x_perf.log)",
+                             path, ln, w[0]);
+            goto out;
+        }
+        if (strlen(w[1]) >= sizeof x->map->topo || (n == 4 && strlen(w[3]) >= 128)) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: topology or rank set too long", path, ln);
+            goto out;
+        }
+        if (!strcmp(w[1], "none") && n == 4) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: \"none\" takes no --ranks", path, ln);
+            goto out;
+        }
+        for (int i = 0; i < x->n_map; i++)
+            if (!strcmp(x->map[i].key, w[0])) {
+                st = cr_diag_set(d, CR_EPARSE, "%s:%d: %s is mapped already on line %d", path, ln,
+                                 w[0], x->map[i].line);
+                goto out;
+            }
+        map_line *nm = realloc(x->map, (size_t)(x->n_map + 1) * sizeof *nm);
+        if (!nm) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        x->map = nm;
+        map_line *m = &nm[x->n_map++];
+        memset(m, 0, sizeof *m);
+        snprintf(m->key, sizeof m->key, "%s", w[0]);
+        snprintf(m->topo, sizeof m->topo, "%s", w[1]);
+        if (n == 4)
+            snprintf(m->ranks, sizeof m->ranks, "%s", w[3]);
+        snprintf(m->note, sizeof m->note, "%s", note ? note : "");
+        m->line = ln;
+    }
+    if (ferror(f))
+        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+out:
+    free(line);
+    fclose(f);
+    return st;
+}
+
+/* The topology of a line, opened once (shared names, file paths relative
+ * to the corpus folder), with the options' parameters. */
+static cr_status topo_of(ctx *x, const map_line *m, const cr_corpus_opts *o, cr_topo **out,
+                         cr_diag *d)
+{
+    for (int i = 0; i < x->n_topos; i++)
+        if (!strcmp(x->topos[i].spec, m->topo)) {
+            *out = x->topos[i].t;
+            return CR_OK;
+        }
+    char name[4400];
+    size_t len = strlen(m->topo);
+    if (strchr(m->topo, '/') || (len > 4 && !strcmp(m->topo + len - 4, ".xml")))
+        snprintf(name, sizeof name, "%s/%s", x->dir, m->topo);
+    else
+        snprintf(name, sizeof name, "%s", m->topo);
+    cr_topo *t = NULL;
+    cr_diag td = {{0}};
+    cr_status st = cr_topo_open(name, &t, &td);
+    if (st != CR_OK)
+        return cr_diag_set(d, st == CR_ENOMEM ? st : CR_ENOTFOUND,
+                           "%s/topologies.txt:%d: topology %s: %s", x->dir, m->line, m->topo,
+                           td.msg);
+    for (int i = 0; o && i < o->n_params; i++)
+        if (cr_topo_set_param(t, o->param_keys[i], o->param_values[i], "corpus --param") != CR_OK) {
+            cr_topo_free(t);
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        }
+    open_topo *nt = realloc(x->topos, (size_t)(x->n_topos + 1) * sizeof *nt);
+    if (!nt) {
+        cr_topo_free(t);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    x->topos = nt;
+    snprintf(nt[x->n_topos].spec, sizeof nt->spec, "%s", m->topo);
+    nt[x->n_topos++].t = t;
+    *out = t;
+    return CR_OK;
+}
+
+static const map_line *map_find(const ctx *x, const char *path, const char *system)
+{
+    for (int i = 0; i < x->n_map; i++)
+        if (!strcmp(x->map[i].key, path))
+            return &x->map[i];
+    for (int i = 0; i < x->n_map; i++)
+        if (!strcmp(x->map[i].key, system))
+            return &x->map[i];
+    return NULL;
+}
+
+static cr_status add_system(cr_corpus *c, const char *s)
+{
+    for (int i = 0; i < c->n_systems; i++)
+        if (!strcmp(c->systems[i], s))
+            return CR_OK;
+    char **ns = realloc(c->systems, (size_t)(c->n_systems + 1) * sizeof *ns);
+    if (!ns)
+        return CR_ENOMEM;
+    c->systems = ns;
+    size_t n = strlen(s) + 1;
+    if (!(ns[c->n_systems] = malloc(n)))
+        return CR_ENOMEM;
+    memcpy(ns[c->n_systems++], s, n);
+    return CR_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads and evaluates one log into c (its entry is c->logs[li]). A log the
+ * reader or the evaluation refuses is marked, not an error. */
+static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const cr_corpus_opts *o,
+                          cr_diag *d)
+{
+    cr_corpus_log *lg = &c->logs[li];
+    cr_topo *t = NULL;
+    cr_status st = topo_of(x, m, o, &t, d);
+    if (st != CR_OK)
+        return st;
+    cr_nccl_log_opts lo = {0};
+    if (m->ranks[0]) {
+        /* as validate: a bad rank set is refused before any log is read */
+        cr_rankset *rs = NULL;
+        cr_diag rd = {{0}};
+        if (cr_rankset_parse(m->ranks, t->n_gpus, &rs, &rd) != CR_OK)
+            return cr_diag_set(d, CR_EPARSE, "%s/topologies.txt:%d: --ranks %s on %s: %s", x->dir,
+                               m->line, m->ranks, m->topo, rd.msg);
+        lo.nranks = rs->n;
+        cr_rankset_free(rs);
+    }
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", x->dir, lg->path);
+    cr_vmeas_list l = {0};
+    cr_vresult *res = NULL;
+    cr_diag ld = {{0}};
+    st = cr_validate_read_nccl_tests(path, &lo, &l, &ld);
+    if (st == CR_ENOMEM)
+        return cr_diag_set(d, st, "out of memory");
+    if (st != CR_OK) {
+        lg->status = CR_CORPUS_LOG_NOT_READ;
+        snprintf(lg->why, sizeof lg->why, "%s", ld.msg);
+        return CR_OK;
+    }
+    if (l.n > 0 && !(res = calloc(l.n, sizeof *res))) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    cr_validate_opts vo = {m->ranks[0] ? m->ranks : NULL};
+    for (size_t i = 0; i < l.n; i++) {
+        cr_diag ed = {{0}};
+        st = cr_validate_eval(t, &l.v[i], &vo, &res[i], &ed);
+        if (st == CR_ENOMEM) {
+            st = cr_diag_set(d, st, "out of memory");
+            goto out;
+        }
+        if (st != CR_OK) {
+            lg->status = CR_CORPUS_LOG_NOT_READ;
+            snprintf(lg->why, sizeof lg->why, "%s", ed.msg);
+            st = CR_OK;
+            goto out;
+        }
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        double b = 0;
+        if (l.v[i].c.family != CR_VFAM_NCCL ||
+            cr_vcase_num(&l.v[i].c, "bytes", &b, NULL) != CR_OK || !(b > 0))
+            continue;
+        n++;
+    }
+    cr_corpus_row *nr = realloc(c->rows, (c->n_rows + n + 1) * sizeof *nr);
+    if (!nr) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    c->rows = nr;
+    for (size_t i = 0; i < l.n; i++) {
+        double b = 0;
+        if (l.v[i].c.family != CR_VFAM_NCCL ||
+            cr_vcase_num(&l.v[i].c, "bytes", &b, NULL) != CR_OK || !(b > 0))
+            continue;
+        const cr_vresult *r = &res[i];
+        c->rows[c->n_rows++] = (cr_corpus_row){
+            .log = li,
+            .half = lg->half,
+            .bytes = b,
+            .measured_s = l.v[i].measured_s,
+            .has_pred = r->has_pred,
+            .has_bound = r->has_bound,
+            .violation = r->violation,
+            .pred_s = r->pred_s,
+            .bound_s = r->bound_s,
+            .error_pct = r->error_pct,
+        };
+    }
+    lg->status = CR_CORPUS_LOG_OK;
+    lg->rows = (int)n;
+out:
+    free(res);
+    cr_vmeas_list_release(&l);
+    return st;
+}
+
+static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_diag *d)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/split.txt", x->dir);
+    FILE *f = NULL;
+    cr_status st = cr_file_fopen_read(path, "a corpus split.txt", 0, &f, d);
+    if (st != CR_OK)
+        return st;
+    char *line = NULL;
+    size_t cap = 0;
+    int ln = 0;
+    int want = o && o->half >= 0 && o->half < CR_CORPUS__HALVES ? o->half : -1;
+    while (getline(&line, &cap, f) != -1) {
+        ln++;
+        char *w[3];
+        int n = words(line, w, 2, NULL);
+        if (n == 0)
+            continue;
+        if (n != 2) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: expected \"fit|check FOLDER/FILE\" (a comment after '#')",
+                             path, ln);
+            goto out;
+        }
+        cr_corpus_half h;
+        if (!strcmp(w[0], "fit"))
+            h = CR_CORPUS_FIT;
+        else if (!strcmp(w[0], "check"))
+            h = CR_CORPUS_CHECK;
+        else {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: half \"%s\": expected fit or check", path, ln,
+                             w[0]);
+            goto out;
+        }
+        if (!corpus_relpath(w[1], true) || strlen(w[1]) >= sizeof c->logs->path) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: \"%s\" is not a log of the corpus: expected FOLDER/FILE "
+                             "(relative, no \"..\", e.g. h100-8/all_reduce_perf.log)",
+                             path, ln, w[1]);
+            goto out;
+        }
+        for (int i = 0; i < c->n_logs; i++)
+            if (!strcmp(c->logs[i].path, w[1])) {
+                st = cr_diag_set(d, CR_EPARSE, "%s:%d: %s is in the split already (as %s)", path,
+                                 ln, w[1], cr_corpus_half_name(c->logs[i].half));
+                goto out;
+            }
+        char sys[64];
+        size_t sl = strcspn(w[1], "/");
+        if (sl >= sizeof sys) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: folder name too long (at most %zu bytes)", path,
+                             ln, sizeof sys - 1);
+            goto out;
+        }
+        memcpy(sys, w[1], sl);
+        sys[sl] = '\0';
+        const map_line *m = map_find(x, w[1], sys);
+        if (!m) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: %s has no line in %s/topologies.txt (add \"%s TOPOLOGY\", or "
+                             "\"%s none  # why\")",
+                             path, ln, w[1], x->dir, sys, sys);
+            goto out;
+        }
+        char lp[4400];
+        struct stat sb;
+        snprintf(lp, sizeof lp, "%s/%s", x->dir, w[1]);
+        if (stat(lp, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            st = cr_diag_set(d, CR_EIO, "%s:%d: %s: no such log file", path, ln, lp);
+            goto out;
+        }
+        /* the split is checked whole; only the chosen half is evaluated */
+        if (want >= 0 && (int)h != want)
+            continue;
+        cr_corpus_log *nl = realloc(c->logs, (size_t)(c->n_logs + 1) * sizeof *nl);
+        if (!nl) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        c->logs = nl;
+        cr_corpus_log *lg = &nl[c->n_logs++];
+        memset(lg, 0, sizeof *lg);
+        snprintf(lg->path, sizeof lg->path, "%s", w[1]);
+        snprintf(lg->system, sizeof lg->system, "%s", sys);
+        snprintf(lg->topo, sizeof lg->topo, "%s", m->topo);
+        snprintf(lg->ranks, sizeof lg->ranks, "%s", m->ranks);
+        lg->half = h;
+        if (add_system(c, sys) != CR_OK) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        if (!strcmp(m->topo, "none")) {
+            lg->status = CR_CORPUS_LOG_NO_TOPO;
+            snprintf(lg->why, sizeof lg->why, "%s", m->note[0] ? m->note : "no topology fits");
+            continue;
+        }
+        if ((st = eval_log(x, c, c->n_logs - 1, m, o, d)) != CR_OK)
+            goto out;
+    }
+    if (ferror(f))
+        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+out:
+    free(line);
+    fclose(f);
+    return st;
+}
+
+cr_status cr_corpus_eval(const char *dir, const cr_corpus_opts *o, cr_corpus *out, cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (!dir || !dir[0])
+        return cr_diag_set(d, CR_EINVAL, "corpus: no folder");
+    ctx x = {.dir = dir};
+    cr_status st = read_topologies(&x, d);
+    if (st == CR_OK)
+        st = read_split(&x, out, o, d);
+    if (st == CR_OK && out->n_systems > 1)
+        qsort(out->systems, (size_t)out->n_systems, sizeof *out->systems, cmp_str);
+    ctx_release(&x);
+    if (st != CR_OK)
+        cr_corpus_release(out);
+    return st;
+}
+
+void cr_corpus_release(cr_corpus *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n_systems; i++)
+        free(c->systems[i]);
+    free(c->systems);
+    free(c->logs);
+    free(c->rows);
+    memset(c, 0, sizeof *c);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double cr_corpus_percentile(double *v, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos, hi = lo + 1 < n ? lo + 1 : n - 1;
+    return v[lo] + (v[hi] - v[lo]) * (pos - (double)lo);
+}
+
+cr_status cr_corpus_stats_of(const cr_corpus *c, cr_corpus_half h, const char *system, int band,
+                             cr_corpus_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->median_abs_err_pct = out->p90_abs_err_pct = NAN;
+    double *e = malloc((c->n_rows + 1) * sizeof *e);
+    if (!e)
+        return CR_ENOMEM;
+    size_t ne = 0;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const cr_corpus_row *r = &c->rows[i];
+        if (r->half != h || (system && strcmp(c->logs[r->log].system, system)) ||
+            (band != CR_CORPUS_BAND_ALL && cr_corpus_band_of(r->bytes) != band))
+            continue;
+        out->rows++;
+        out->violations += r->violation;
+        if (r->has_pred)
+            e[ne++] = fabs(r->error_pct);
+    }
+    for (int i = 0; i < c->n_logs; i++) {
+        const cr_corpus_log *lg = &c->logs[i];
+        if (lg->half == h && lg->status == CR_CORPUS_LOG_OK &&
+            (!system || !strcmp(lg->system, system)))
+            out->logs++;
+    }
+    out->predicted = (int)ne;
+    if (ne > 0) {
+        out->median_abs_err_pct = cr_corpus_percentile(e, ne, 0.5);
+        out->p90_abs_err_pct = cr_corpus_percentile(e, ne, 0.9);
+    }
+    free(e);
+    return CR_OK;
+}

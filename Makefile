@@ -56,8 +56,8 @@ LIBA := $(BUILD)/libcommroof.a
 LIBSO := $(BUILD)/libcommroof.so
 BIN := $(BUILD)/commroof
 
-.PHONY: all test demo bench install format format-check deps clean check-unit check-golden check-scripts
-all: $(BIN) $(LIBSO)
+.PHONY: all test demo bench install format format-check deps deps-check clean check-unit check-golden check-scripts
+all: deps-check $(BIN) $(LIBSO)
 
 # --- generated: shipped topologies and suites compiled into the library ---
 $(BUILD)/tools/embed: tools/embed.c | $(BUILD)/tools
@@ -73,8 +73,8 @@ $(BUILD)/%.o: %.c
 
 $(LIBA): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
-$(LIBSO): $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(LIBSO): $(LIB_OBJ) tools/libcommroof.map
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=tools/libcommroof.map -o $@ $(LIB_OBJ) $(LDLIBS)
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
@@ -95,6 +95,10 @@ $(BUILD)/gen $(BUILD)/tools:
 # --- dependencies: install what is missing (as root) or say how ---
 deps:
 	@tools/deps.sh
+# A plain make: say which packages are missing (and the apt-get line) before
+# the compiler fails on a header; installs nothing.
+deps-check:
+	@tools/deps.sh --check
 
 # --- tests ---
 test: deps

@@ -36,7 +36,7 @@
  *     event.
  */
 #include "flowsim.h"
-#include "flowsim_util.h"
+#include "flowsim_priv.h"
 #include "nic.h"
 
 #include <float.h>

@@ -6,7 +6,7 @@
  */
 #include "nic.h"
 
-#include "flowsim_util.h"
+#include "flowsim_priv.h"
 
 #include <limits.h>
 #include <stdlib.h>

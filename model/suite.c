@@ -23,10 +23,10 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
-/* embedded.h has a file glob in a comment, which -Wcomment flags. */
+/* embedded_priv.h has a file glob in a comment, which -Wcomment flags. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcomment"
-#include "embedded.h"
+#include "embedded_priv.h"
 #include "xml_safe.h"
 #pragma GCC diagnostic pop
 

@@ -38,7 +38,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
-#include "embedded.h"
+#include "embedded_priv.h"
 #include "fileio.h"
 #include "units.h"
 #include "xml_safe.h"

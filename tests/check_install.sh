@@ -80,4 +80,11 @@ done
     >/dev/null 2>&1 || fail "the installed commroof rejects the installed hgx-h200-8.xml"
 
 if [ $fails -ne 0 ]; then echo "check_install: $fails failure(s)"; exit 1; fi
+# The library's face (issue 18): only the public API's cr_ names are
+# exported, and no private header (*_priv.h) is installed.
+other=$(nm -D --defined-only "$T/prefix/lib/libcommroof.so" | awk '{print $3}' | grep -v '^cr_' | head -5)
+[ -z "$other" ] || fail "libcommroof.so exports names outside cr_: $other"
+for h in "$T"/prefix/include/commroof/*_priv.h; do
+    [ -e "$h" ] && fail "a private header was installed: $(basename "$h")"
+done
 echo "check_install: OK (make install PREFIX=..., pkg-config, shared and static, headers)"

@@ -4,8 +4,8 @@
  * nearest-NIC search (nic.c): a growing array and an integer-keyed binary
  * min-heap of devices for Dijkstra.
  */
-#ifndef CR_FLOWSIM_UTIL_H
-#define CR_FLOWSIM_UTIL_H
+#ifndef CR_FLOWSIM_PRIV_H
+#define CR_FLOWSIM_PRIV_H
 
 #include <stdlib.h>
 

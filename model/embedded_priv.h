@@ -3,8 +3,8 @@
  * Shipped data files compiled into the library (tools/embed.c generates the
  * tables from the XML files under topologies/ and suites/ at build time).
  */
-#ifndef CR_EMBEDDED_H
-#define CR_EMBEDDED_H
+#ifndef CR_EMBEDDED_PRIV_H
+#define CR_EMBEDDED_PRIV_H
 
 struct cr_embedded {
     const char *name; /* file base name without ".xml", e.g. "hgx-h200-8" */

@@ -1177,6 +1177,28 @@ static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
     return false;
 }
 
+/* Evaluates the catalog operator def with p and fills w's bound, binding
+ * and verdict (or its note, when the catalog refuses the parameters): the
+ * one way a roofline row gets a bound. */
+static void put_verdict(const cr_topo *t, const cr_op_def *def, const cr_op_params *p, cr_rf_row *w)
+{
+    cr_diag dd = {{0}};
+    cr_op_result r;
+    if (cr_op_eval(t, def, p, &r, &dd) != CR_OK) {
+        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return;
+    }
+    w->has_bound = true;
+    w->bound_s = r.bound_s;
+    w->bound_cold_s = r.bound_cold_s;
+    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
+    double pct, sp;
+    cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
+    w->pct_of_roofline = pct;
+    w->violation = v == CR_VERDICT_IMPOSSIBLE;
+    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+}
+
 /* Evaluates a catalog case; fills the row's bound, or its note. */
 static cr_status eval_catalog(const cr_topo *t, const amap *m, cr_dtype dt, cr_rf_row *w,
                               cr_diag *d)
@@ -1203,20 +1225,7 @@ static cr_status eval_catalog(const cr_topo *t, const amap *m, cr_dtype dt, cr_r
         if (o >= 0 && (size_t)o < sizeof w->model)
             snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
     }
-    cr_op_result r;
-    if (cr_op_eval(t, def, &p, &r, &dd) != CR_OK) {
-        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
-        return CR_OK;
-    }
-    w->has_bound = true;
-    w->bound_s = r.bound_s;
-    w->bound_cold_s = r.bound_cold_s;
-    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
-    double pct, sp;
-    cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
-    w->pct_of_roofline = pct;
-    w->violation = v == CR_VERDICT_IMPOSSIBLE;
-    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+    put_verdict(t, def, &p, w);
     if (m->note[0] && !w->note[0])
         snprintf(w->note, sizeof w->note, "%s", m->note);
     return CR_OK;
@@ -1279,20 +1288,7 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
         if (o >= 0 && (size_t)o < sizeof w->model)
             snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
     }
-    cr_op_result r;
-    if (cr_op_eval(t, def, &prm, &r, &dd) != CR_OK) {
-        snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
-        return CR_OK;
-    }
-    w->has_bound = true;
-    w->bound_s = r.bound_s;
-    w->bound_cold_s = r.bound_cold_s;
-    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
-    double pct, sp;
-    cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
-    w->pct_of_roofline = pct;
-    w->violation = v == CR_VERDICT_IMPOSSIBLE;
-    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+    put_verdict(t, def, &prm, w);
     return CR_OK;
 }
 

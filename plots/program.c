@@ -154,7 +154,7 @@ static void short_label(const cr_rf_row *w, char *out, size_t n)
     }
     if (strlen(buf) > LABEL_CHARS)
         memcpy(buf + LABEL_CHARS - 3, "...", 4);
-    snprintf(out, n, "%s", buf);
+    snprintf(out, n, "%.*s", LABEL_CHARS, buf);
 }
 
 cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const char *source,

@@ -3,6 +3,7 @@
  * `commroof report --topo T [--suite S] -o DIR`: every table and chart for a
  * machine and a suite, and DIR/index.html showing them (plots/report.h).
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,9 @@ static const char report_help[] =
     "baseline and headroom, measured problems (% of roofline), validation of\n"
     "measured traces, roofline, communication roofline, gap to the roofline, an\n"
     "all-reduce size sweep, a comparison across machines and the prediction\n"
-    "accuracy and error. Parts without input are listed as skipped.\n"
+    "accuracy and error. Parts without input are listed as skipped. With --trace, a\n"
+    "\"Program roofline\" part: the table of `commroof roofline TRACE...` (one row per\n"
+    "operator, its bound and what the program could save) and its gap chart.\n"
     "\n"
     "options:\n"
     "  -o DIR              the report folder (created; its files are replaced)\n"
@@ -38,6 +41,11 @@ static const char report_help[] =
     "                      `commroof check --measured-json` reads them (by name,\n"
     "                      else by \"op\" and \"params\")\n"
     "  --ranks SPEC        GPUs of the all-reduce sweep (default every GPU; e.g. 0,1)\n"
+    "                      and of the traces' collectives (program roofline)\n"
+    "  --dtype D           element type of traced operators whose kernels do not\n"
+    "                      show it (program roofline, as commroof roofline --dtype)\n"
+    "  --top N             operators on the program roofline's gap chart, most time\n"
+    "                      to save first (default 12; the rest summed)\n"
     "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
     "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
     "  --corpus DIR        also a \"Measurement corpus\" part: every log of the corpus\n"
@@ -48,11 +56,15 @@ static const char report_help[] =
     "  --json              list what was written as one JSON document\n"
     "\n"
     "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
+    "Exit status: 0 ok; 1 runtime failure; 2 usage; 3 a measured time below its bound\n"
+    "(program roofline or validation; the report is still written and says so).\n"
     "example:\n"
     "  commroof report --topo hgx-h200-8 --suite pkb --trace traces/h200-1 -o report\n"
     "  commroof report --topo hgx-h200-8 --suite h200x2 --ranks 0,1 \\\n"
     "      --measured-json traces/nvidia-h200-x2/fused-measured.json \\\n"
-    "      --trace traces/nvidia-h200-x2/fused.json.gz -o report-h200x2\n";
+    "      --trace traces/nvidia-h200-x2/fused.json.gz -o report-h200x2\n"
+    "  commroof report --topo h200-1 --dtype bf16 \\\n"
+    "      --trace traces/h200-1/roofline-demo/torch_roofline.json.gz -o report-torch\n";
 
 int cli_cmd_report(int argc, char **argv)
 {
@@ -60,7 +72,9 @@ int cli_cmd_report(int argc, char **argv)
     const char *measured_json = NULL, *ranks_spec = NULL, *corpus = NULL;
     const char *traces[MAX_FILES], *logs[MAX_FILES];
     int nt = 0, nl = 0;
-    bool json = false, no_render = false;
+    bool json = false, no_render = false, has_dtype = false;
+    cr_dtype dtype = CR_DT_BF16;
+    long top = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -99,6 +113,17 @@ int cli_cmd_report(int argc, char **argv)
             corpus = v;
         } else if (strcmp(a, "--ranks") == 0) {
             ranks_spec = v;
+        } else if (strcmp(a, "--dtype") == 0) {
+            cr_diag dd = {{0}};
+            if (cr_dtype_parse(v, &dtype, &dd) != CR_OK)
+                return cli_usage_error("report", "--dtype: %s", dd.msg);
+            has_dtype = true;
+        } else if (strcmp(a, "--top") == 0) {
+            char *end;
+            errno = 0;
+            top = strtol(v, &end, 10);
+            if (errno || *end || end == v || top < 1 || top > 1000)
+                return cli_usage_error("report", "--top \"%s\" is not a count from 1 to 1000", v);
         } else if (strcmp(a, "--trace") == 0) {
             if (nt == MAX_FILES)
                 return cli_usage_error("report", "at most %d --trace", MAX_FILES);
@@ -137,6 +162,16 @@ int cli_cmd_report(int argc, char **argv)
     }
     cr_rankset *ranks = NULL;
     cr_diag rd = {{0}};
+    /* the rank set also names the GPUs of the traces' collectives, on the
+     * machine they ran on */
+    cr_rankset *mranks = NULL;
+    if (ranks_spec && mt && cr_rankset_parse(ranks_spec, mt->n_gpus, &mranks, &rd) != CR_OK) {
+        cr_topo_free(t);
+        cr_topo_free(mt);
+        free(cmp_buf);
+        return cli_usage_error("report", "--ranks %s: %s", ranks_spec, rd.msg);
+    }
+    cr_rankset_free(mranks);
     if (ranks_spec && cr_rankset_parse(ranks_spec, t->n_gpus, &ranks, &rd) != CR_OK) {
         cr_topo_free(t);
         cr_topo_free(mt);
@@ -165,6 +200,10 @@ int cli_cmd_report(int argc, char **argv)
     o.gnuplot = no_render ? NULL : (g && g[0] ? g : "gnuplot");
     o.command = cmdline;
     o.corpus_dir = corpus;
+    o.roofline.ranks = ranks_spec;
+    o.roofline.has_dtype = has_dtype;
+    o.roofline.dtype = dtype;
+    o.roofline_top = (int)top;
     if (cli_progress_enabled())
         fprintf(stderr, "commroof report: writing %s ...\n", dir);
     cr_report_result r;
@@ -188,6 +227,7 @@ int cli_cmd_report(int argc, char **argv)
             json_array_append_new(skipped, json_string(r.skipped[i]));
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "skipped", skipped);
+        json_object_set_new(root, "violations", json_integer(r.violations));
         char *txt = json_dumps(root, JSON_INDENT(2));
         json_decref(root);
         if (txt)
@@ -203,6 +243,13 @@ int cli_cmd_report(int argc, char **argv)
         for (int i = 0; i < r.n_skipped; i++)
             printf("# skipped %s\n", r.skipped[i]);
         printf("open %s/index.html\n", dir);
+    }
+    if (rc == CLI_OK && r.violations > 0) {
+        fprintf(stderr,
+                "commroof report: %d measured time(s) below the bound (impossible: a timing "
+                "bug, a wrong attribution or a wrong bound); %s/index.html says where\n",
+                r.violations, dir);
+        rc = CLI_IMPOSSIBLE;
     }
     cr_report_result_release(&r);
     cr_rankset_free(ranks);

@@ -118,10 +118,9 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     }
     if (shown < r->n)
         printf("#   %zu more row(s) not shown (--top 0 shows all)\n", r->n - shown);
-    printf("#\n# device time %.3f us; covered by a bound %.3f us (%.1f%%); the program could "
-           "save at best %.3f us\n",
-           us(r->total_s), us(r->covered_s), r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0,
-           us(r->save_s));
+    char totals[256];
+    cr_roofline_totals(r, totals, sizeof totals);
+    printf("#\n# %s\n", totals);
     for (size_t i = 0; i < shown; i++) {
         const cr_rf_row *w = &r->rows[i];
         if (w->has_bound && w->save_s > 0)

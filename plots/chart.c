@@ -1322,8 +1322,19 @@ static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const 
                        "set boxwidth 0.9\n"
                        "set xtics rotate by 45 right nomirror\n"
                        "set grid noxtics nomxtics\n");
-        if (c->nc > 0)
+        if (c->nc > 0) {
+            /* the first category's label, rotated and right-aligned under
+             * its bars, reaches left past the frame: gnuplot's automatic
+             * margin leaves the value axis about 70 px, and the label has
+             * that and the 0.6 category before its tick (7.5 px a
+             * character, x cos 45). Widen the margin only where it needs
+             * more, in characters (about 7 px). */
+            double cat = (pw - 70.0 - right_margin_px(c, true)) / c->nc;
+            double need = (double)strlen(c->cats[0]) * 7.5 * 0.7071;
+            if (need > 70.0 + 0.6 * cat)
+                cr_sbuf_add(b, "set lmargin %d\n", (int)ceil((need - 0.6 * cat) / 7.0) + 1);
             cr_sbuf_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
+        }
         cr_sbuf_add(b, "plot ");
         bool first = true;
         for (int i = 0; i < c->ns; i++) {

@@ -474,19 +474,27 @@ static double pct(double bound_s, double t_s)
 cr_status cr_plot_gap(const char *context, const char *source, const char *const *measured_names,
                       int n_measured, const cr_gap_row *rows, int n, cr_chart **out, cr_diag *d)
 {
+    return cr_plot_gap_of("problem", context, source, measured_names, n_measured, rows, n, out, d);
+}
+
+cr_status cr_plot_gap_of(const char *what, const char *context, const char *source,
+                         const char *const *measured_names, int n_measured, const cr_gap_row *rows,
+                         int n, cr_chart **out, cr_diag *d)
+{
     *out = NULL;
     if (n <= 0)
-        return cr_diag_set(d, CR_EINVAL, "gap chart: no problems to draw");
+        return cr_diag_set(d, CR_EINVAL, "gap chart: no %ss to draw", what);
     if (n_measured < 0 || n_measured > CR_GAP_MAX_MEASURED)
         return cr_diag_set(d, CR_EINVAL, "gap chart: %d measured series, at most %d", n_measured,
                            CR_GAP_MAX_MEASURED);
-    bool any_pred = false;
+    bool any_pred = false, any_base = false;
     double top = 100.0;
     for (int i = 0; i < n; i++) {
         if (!(rows[i].bound_s > 0) || !isfinite(rows[i].bound_s))
-            return cr_diag_set(d, CR_EINVAL, "gap chart: problem \"%s\" has no positive bound",
+            return cr_diag_set(d, CR_EINVAL, "gap chart: %s \"%s\" has no positive bound", what,
                                rows[i].name);
         any_pred = any_pred || rows[i].pred_s > 0;
+        any_base = any_base || rows[i].baseline_s > 0;
         double ts[2 + CR_GAP_MAX_MEASURED] = {rows[i].baseline_s, rows[i].pred_s};
         for (int j = 0; j < n_measured; j++)
             ts[2 + j] = rows[i].measured_s[j];
@@ -496,7 +504,9 @@ cr_status cr_plot_gap(const char *context, const char *source, const char *const
                 top = fmax(top, v);
         }
     }
-    cr_chart *c = cr_chart_new(CR_CHART_BARS, "Gap to the roofline: % of roofline per problem");
+    char title[160];
+    snprintf(title, sizeof title, "Gap to the roofline: %% of roofline per %s", what);
+    cr_chart *c = cr_chart_new(CR_CHART_BARS, title);
     if (!c)
         return oom(d);
     cr_status st = CR_OK;
@@ -505,19 +515,21 @@ cr_status cr_plot_gap(const char *context, const char *source, const char *const
              context ? context : "", context ? "; " : "", source ? "; measured: " : "",
              source ? source : "");
     /* model bars first, then what was measured */
-    int sb = cr_chart_series(c, "model: baseline (PyTorch + NCCL)", CR_SERIES_LINE, false);
+    int sb = any_base
+                 ? cr_chart_series(c, "model: baseline (PyTorch + NCCL)", CR_SERIES_LINE, false)
+                 : -2;
     int sp = any_pred ? cr_chart_series(c, "model: prediction (best overlap schedule)",
                                         CR_SERIES_LINE, false)
                       : -2;
     int sm[CR_GAP_MAX_MEASURED];
-    bool bad = sb < 0 || sp == -1;
+    bool bad = sb == -1 || sp == -1;
     for (int j = 0; j < n_measured; j++) {
         sm[j] = cr_chart_series(c, measured_names[j], CR_SERIES_LINE, false);
         bad = bad || sm[j] < 0;
     }
     /* the 100% line and every bar inside the frame, with room for a label */
     if (bad || cr_chart_subtitle(c, sub) != CR_OK ||
-        cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
+        cr_chart_axis(c, 'x', what, CR_AXIS_LINEAR) != CR_OK ||
         cr_chart_axis(c, 'y', "% of roofline (bound / time x 100)", CR_AXIS_LINEAR) != CR_OK ||
         cr_chart_range(c, 'y', 0, ceil(top * 1.1 / 10.0 - 1e-9) * 10.0) != CR_OK ||
         cr_chart_hline(c, 100.0, "bound (100%)") != CR_OK) {
@@ -526,7 +538,9 @@ cr_status cr_plot_gap(const char *context, const char *source, const char *const
     }
     for (int i = 0; i < n; i++) {
         int k = cr_chart_category(c, rows[i].name);
-        if (k < 0 || cr_chart_bar(c, sb, k, pct(rows[i].bound_s, rows[i].baseline_s)) != CR_OK ||
+        if (k < 0 ||
+            (sb >= 0 &&
+             cr_chart_bar(c, sb, k, pct(rows[i].bound_s, rows[i].baseline_s)) != CR_OK) ||
             (sp >= 0 && cr_chart_bar(c, sp, k, pct(rows[i].bound_s, rows[i].pred_s)) != CR_OK)) {
             st = oom(d);
             goto fail;

@@ -108,6 +108,15 @@ typedef struct {
 cr_status cr_plot_gap(const char *context, const char *source, const char *const *measured_names,
                       int n_measured, const cr_gap_row *rows, int n, cr_chart **out, cr_diag *d);
 
+/* The same chart of other things than a suite's problems: what names one
+ * of them ("operator": the title says "% of roofline per operator", the x
+ * axis "operator"). A series no row has a time for (baseline, prediction)
+ * is left out of the chart and its legend. cr_plot_gap is
+ * cr_plot_gap_of("problem", ...). Errors: as cr_plot_gap. */
+cr_status cr_plot_gap_of(const char *what, const char *context, const char *source,
+                         const char *const *measured_names, int n_measured, const cr_gap_row *rows,
+                         int n, cr_chart **out, cr_diag *d);
+
 /* A measured bus bandwidth for the sweep chart. */
 typedef struct {
     double bytes;

@@ -97,8 +97,18 @@ static void heading(rep *p, const char *title, const char *anchor)
     cr_sbuf_add(&p->html, "</h2>\n");
 }
 
-static cr_status add_table(rep *p, const cr_table *t, const char *stem, const char *title,
-                           const char *about, cr_diag *d)
+/* The warning a part opens with when a measured time is below its bound:
+ * red, above the part's text (warn_html is trusted markup). */
+static void warning(cr_sbuf *b, const char *warn_html)
+{
+    cr_sbuf_add(b,
+                "<p class=\"warning\" style=\"background:#fde8e8;border:2px solid #c00;"
+                "padding:.5em .8em;color:#700\">%s</p>\n",
+                warn_html);
+}
+
+static cr_status add_table_warn(rep *p, const cr_table *t, const char *stem, const char *title,
+                                const char *warn_html, const char *about, cr_diag *d)
 {
     char path[4200], html_name[300];
     snprintf(path, sizeof path, "%s/%s", p->dir, stem);
@@ -112,6 +122,8 @@ static cr_status add_table(rep *p, const cr_table *t, const char *stem, const ch
             return cr_diag_set(d, st, "out of memory");
     }
     heading(p, title, stem);
+    if (warn_html)
+        warning(&p->html, warn_html);
     if (about) {
         cr_sbuf_add(&p->html, "<p>");
         cr_sbuf_html(&p->html, about);
@@ -127,6 +139,12 @@ static cr_status add_table(rep *p, const cr_table *t, const char *stem, const ch
     cr_sbuf_add(&p->html, "<div class=\"scroll\">%s</div></section>\n", h);
     free(h);
     return CR_OK;
+}
+
+static cr_status add_table(rep *p, const cr_table *t, const char *stem, const char *title,
+                           const char *about, cr_diag *d)
+{
+    return add_table_warn(p, t, stem, title, NULL, about, d);
 }
 
 static cr_status add_chart(rep *p, const cr_chart *c, const char *stem, const char *title,
@@ -261,6 +279,91 @@ out:
     return st;
 }
 
+/* The "Program roofline" part (--trace): the traces' operators against
+ * their bounds, the table and totals of `commroof roofline` (one call of
+ * cr_roofline_read: the same rows), and the gap chart of the operators
+ * with a bound, most time to save first. A time below its bound is said at
+ * the part's top and counted in p->r->violations. */
+static cr_status program_part(rep *p, cr_diag *d)
+{
+    const cr_report_opts *o = p->o;
+    if (o->src.n_traces <= 0)
+        return CR_OK;
+    const cr_topo *et = o->src.meas_topo ? o->src.meas_topo : o->topo;
+    cr_roofline rf = {0};
+    cr_diag rd = {{0}}, bd = {{0}};
+    cr_status st = cr_roofline_read(et, o->src.traces, o->src.n_traces, &o->roofline, &rf, &rd);
+    if (st != CR_OK)
+        return cr_diag_set(d, st, "program roofline: %s", rd.msg);
+    p->r->violations += rf.violations;
+    char about[1600], warn[400], totals[256], extra[600] = "";
+    cr_roofline_totals(&rf, totals, sizeof totals);
+    size_t el = 0;
+    if (rf.calls_unowned)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d activities were inside no range (listed as kernels).",
+                               rf.calls_unowned);
+    if (rf.nccl_unpaired && el < sizeof extra)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d NCCL kernels or calls had no partner (not timed).",
+                               rf.nccl_unpaired);
+    if (rf.info.incomplete && el < sizeof extra)
+        el +=
+            (size_t)snprintf(extra + el, sizeof extra - el,
+                             " %d trace(s) end before their closing bracket.", rf.info.incomplete);
+    if (rf.info.not_traces && el < sizeof extra)
+        snprintf(extra + el, sizeof extra - el, " %d file(s) were not traces.", rf.info.not_traces);
+    snprintf(about, sizeof about,
+             "One row per operator of the traced program on %s, longest total time first "
+             "(commroof roofline TRACE --topo %s gives the same rows): PyTorch's emit_nvtx "
+             "ranges, NCCL's calls and cr: ranges against their bound, other kernels without "
+             "one. measured: median device time per call; bound: warm (the strict limit); "
+             "cold: every byte from HBM; %% of roofline = bound / measured x 100; save = total "
+             "- calls x bound, the most the operator could save. Totals: %s.%s",
+             et->name, et->name, totals, extra);
+    if (rf.violations)
+        snprintf(warn, sizeof warn,
+                 "<b>FAILED: %d time%s below %s bound</b> (verdict &quot;impossible&quot;): a "
+                 "timing bug, a wrong attribution of kernels to ranges, or a wrong bound. "
+                 "commroof report exits 3.",
+                 rf.violations, rf.violations == 1 ? "" : "s",
+                 rf.violations == 1 ? "its" : "their");
+    cr_table *tb = NULL;
+    st = cr_plot_program_table(&rf, et->name, &tb, &bd);
+    if (st == CR_EUNSUPPORTED) {
+        cr_table_free(tb);
+        st = skip(p, "Program roofline", bd.msg) == CR_OK ? CR_OK
+                                                          : cr_diag_set(d, CR_ENOMEM, "no memory");
+        goto out;
+    }
+    if (st != CR_OK) {
+        st = cr_diag_set(d, st, "Program roofline: %s", bd.msg);
+        goto out;
+    }
+    st = add_table_warn(p, tb, "program-roofline", "Program roofline", rf.violations ? warn : NULL,
+                        about, d);
+    cr_table_free(tb);
+    if (st != CR_OK)
+        goto out;
+    char source[300];
+    snprintf(source, sizeof source, "%s%s", o->src.traces[0],
+             o->src.n_traces > 1 ? " and more traces" : "");
+    cr_chart *c = NULL;
+    memset(&bd, 0, sizeof bd);
+    st = cr_plot_program_gap(&rf, et->name, source, o->roofline_top, &c, &bd);
+    snprintf(about, sizeof about,
+             "The program's operators with a bound, the most time to save first (the rest "
+             "summed into the last bars): the measured median time per call against the warm "
+             "bound (100%%), and where a kernel that streams every byte from HBM would stand "
+             "(the cold bound against the warm one). A bar over 100%% is a time below its "
+             "bound. Totals: %s.",
+             totals);
+    st = chart_part(p, st, c, "program-gap", "Program roofline: gap per operator", about, &bd, d);
+out:
+    cr_roofline_release(&rf);
+    return st;
+}
+
 static const char css[] =
     "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;"
     "color:#222}\n"
@@ -317,9 +420,13 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     cr_plot_sources src = o->src;
     cr_plot_meas meas = {0};
     cr_diag md = {{0}};
+    int valid_violations = 0;
     if ((src.n_traces > 0 || src.n_nccl_logs > 0) &&
-        cr_plot_meas_load(t, &src, &meas, &md) == CR_OK)
+        cr_plot_meas_load(t, &src, &meas, &md) == CR_OK) {
         src.loaded = &meas;
+        for (size_t i = 0; i < meas.list.n; i++)
+            valid_violations += meas.res[i].violation;
+    }
     char about[600];
     cr_diag bd;
     cr_chart *c = NULL;
@@ -363,10 +470,27 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     memset(&bd, 0, sizeof bd);
     tb = NULL;
     st = cr_plot_validation_table(t, &src, &tb, &bd);
-    if ((st = table_part(&p, st, tb, "validation", "Validation of measured traces",
-                         "Each measured case matched to its model case: bound, prediction, "
-                         "measured, % of roofline and prediction error.",
-                         &bd, d)) != CR_OK)
+    if (st == CR_OK && valid_violations > 0) {
+        /* as `commroof validate` exits 3 on them */
+        char warn[300];
+        snprintf(warn, sizeof warn,
+                 "<b>FAILED: %d measured time%s below %s bound</b> (the rows marked "
+                 "VIOLATION): the kernel, its timing or the bound is wrong. commroof report "
+                 "exits 3.",
+                 valid_violations, valid_violations == 1 ? "" : "s",
+                 valid_violations == 1 ? "its" : "their");
+        r->violations += valid_violations;
+        st = add_table_warn(&p, tb, "validation", "Validation of measured traces", warn,
+                            "Each measured case matched to its model case: bound, prediction, "
+                            "measured, % of roofline and prediction error.",
+                            d);
+        cr_table_free(tb);
+        if (st != CR_OK)
+            goto out;
+    } else if ((st = table_part(&p, st, tb, "validation", "Validation of measured traces",
+                                "Each measured case matched to its model case: bound, "
+                                "prediction, measured, % of roofline and prediction error.",
+                                &bd, d)) != CR_OK)
         goto out;
 
     /* charts */
@@ -471,6 +595,8 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
                          &bd, d)) != CR_OK)
         goto out;
 
+    if ((st = program_part(&p, d)) != CR_OK)
+        goto out;
     if ((st = corpus_part(&p, d)) != CR_OK)
         goto out;
 
@@ -507,9 +633,17 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
                     "this hardware; <b>baseline</b>: PyTorch + NCCL; <b>headroom</b> = "
                     "baseline / bound; <b>%% of roofline</b> = bound / measured x 100. Every "
                     "chart has its data file and gnuplot script beside it "
-                    "(<code>gnuplot NAME.gp</code> in this folder re-renders it).</p>\n"
-                    "<ul>\n%s</ul>\n%s",
-                    p.toc.p ? p.toc.p : "", p.html.p ? p.html.p : "");
+                    "(<code>gnuplot NAME.gp</code> in this folder re-renders it).</p>\n");
+        if (r->violations > 0) {
+            char warn[300];
+            snprintf(warn, sizeof warn,
+                     "<b>FAILED: %d measured time%s below %s bound</b>, an impossible result; "
+                     "the parts that show them say which.",
+                     r->violations, r->violations == 1 ? "" : "s",
+                     r->violations == 1 ? "its" : "their");
+            warning(&page, warn);
+        }
+        cr_sbuf_add(&page, "<ul>\n%s</ul>\n%s", p.toc.p ? p.toc.p : "", p.html.p ? p.html.p : "");
         if (r->n_skipped > 0) {
             cr_sbuf_add(&page, "<section><h2>Skipped</h2><ul>\n");
             for (int i = 0; i < r->n_skipped; i++) {

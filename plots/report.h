@@ -6,7 +6,8 @@
  *
  * A part that has no input (no traces given: no accuracy chart) or that the
  * model cannot produce is skipped, named in the result and in index.html
- * with the reason; it is not an error.
+ * with the reason; it is not an error. A measured time below its bound is
+ * not an error either: the report is written and r->violations counts them.
  */
 #ifndef CR_REPORT_H
 #define CR_REPORT_H
@@ -26,6 +27,10 @@ typedef struct {
     const char *command;              /* the command line, for the header */
     const char *corpus_dir;           /* a measurement corpus (validate/corpus.h) for the
                                          "Measurement corpus" part; NULL: no such part */
+    cr_roofline_opts roofline;        /* the "Program roofline" part of src.traces (on
+                                         src.meas_topo, else topo): the rank set and element
+                                         type of cr_roofline_read; no part without traces */
+    int roofline_top;                 /* operators on its gap chart (<= 0: CR_PLOT_PROGRAM_TOP) */
 } cr_report_opts;
 
 typedef struct {
@@ -33,6 +38,9 @@ typedef struct {
     int n_files;
     char **skipped; /* "accuracy: no traces given" */
     int n_skipped;
+    int violations; /* measured times below their bound (the program roofline's and
+                       the validation table's): index.html says so at its top; the
+                       CLI exits 3 as `commroof roofline` and `commroof validate` do */
 } cr_report_result;
 
 /* Writes the report into dir (created if missing; files in it are

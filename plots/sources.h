@@ -16,6 +16,7 @@
 #include "status.h"
 #include "topo.h"
 #include "validate/corpus.h"
+#include "validate/roofline.h"
 
 struct cr_plot_meas;
 
@@ -97,5 +98,30 @@ cr_status cr_plot_corpus(const cr_corpus *c, cr_corpus_half h, bool by_size, cr_
  * cr_table_free. Errors: CR_EUNSUPPORTED (the split names no log),
  * CR_ENOMEM. */
 cr_status cr_plot_corpus_table(const cr_corpus *c, cr_table **out, cr_diag *d);
+
+/* The roofline of a traced program (cr_roofline_read) as a table: one row
+ * per row of r with the keys of `commroof roofline --json` (kind, op,
+ * args, calls, measured_us, total_us, bound_us, bound_cold_us,
+ * pct_of_roofline, save_us, binding, verdict, dtype, dtype_source, model,
+ * note), the totals line and the count of times below their bound as
+ * notes. topo_name goes in the title. *out: cr_table_free. Errors:
+ * CR_EUNSUPPORTED (r has no row), CR_ENOMEM. (program.c) */
+cr_status cr_plot_program_table(const cr_roofline *r, const char *topo_name, cr_table **out,
+                                cr_diag *d);
+
+/* Operators on the program roofline's gap chart by default. */
+#define CR_PLOT_PROGRAM_TOP 12
+
+/* The gap chart (cr_plot_gap_of) of r's rows with a bound, ordered by the
+ * time each could save (save_s), most first: the first top (<= 0:
+ * CR_PLOT_PROGRAM_TOP) and every row measured below its bound get a
+ * category each, the rest one category summed over them (bound and cold
+ * bound x calls against total time). Bars: bound / median x 100 (the
+ * measured time against the warm bound) and bound / cold bound x 100 (where
+ * a kernel streaming every byte from HBM would stand). topo_name and the
+ * totals line go under the title, source (the traces) as the measured
+ * times' origin. Errors: CR_EUNSUPPORTED (no row has a bound), CR_ENOMEM. */
+cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const char *source,
+                              int top, cr_chart **out, cr_diag *d);
 
 #endif

@@ -258,6 +258,75 @@ grep -q "(2 ranks" "$R2/sweep-allreduce.gp" || bad "the two-GPU report's sweep i
 for f in $(grep -o -E '(src|href)="[^"#][^"]*"' "$R2/index.html" | sed -E 's/^(src|href)="//; s/"$//' | sort -u); do
     [ -s "$R2/$f" ] || bad "rep-x2/index.html references $f, which does not exist"
 done
+# the program roofline (report --trace): the committed PyTorch block traced
+# on the H200 (traces/h200-1/roofline-demo). The part's table is the one
+# `commroof roofline --json` gives (same rows, same numbers, same totals:
+# one library call), its gap chart has one bar per operator with a bound up
+# to 12 (the rest summed), ordered by the time each could save, and
+# renders; no time below its bound: exit 0 and no warning.
+RT="$T/rep-torch"
+TORCH=traces/h200-1/roofline-demo/torch_roofline.json.gz
+"$CR" roofline "$TORCH" --topo h200-1 --dtype bf16 --json > "$T/rf.json" ||
+    bad "roofline on $TORCH exited $?"
+"$CR" report --topo h200-1 --trace "$TORCH" --dtype bf16 -o "$RT" > "$T/rep-torch.txt" 2>&1 ||
+    bad "report --trace $TORCH exited $?: $(tail -3 "$T/rep-torch.txt")"
+grep -q '<section id="program-roofline"><h2>Program roofline</h2>' "$RT/index.html" ||
+    bad "report --trace has no Program roofline part"
+grep -q 'class="warning"' "$RT/index.html" && bad "report --trace warns with no time below its bound"
+is_png "$RT/program-gap.png" || bad "$RT/program-gap.png is not a valid PNG"
+grep -q '<img src="program-gap.png"' "$RT/index.html" || bad "index.html does not show program-gap.png"
+python3 - "$T/rf.json" "$RT/program-roofline.json" "$RT/program-gap.dat" <<'PY' || bad "the report's program roofline differs from commroof roofline --json"
+import json, sys
+rf = json.load(open(sys.argv[1]))
+tb = json.load(open(sys.argv[2]))
+rows = tb["rows"]
+assert len(rows) == len(rf["rows"]), (len(rows), len(rf["rows"]))
+nb = sum(r["bound_us"] is not None for r in rf["rows"])
+assert nb >= 19 and sum(r["bound_us"] is not None for r in rows) == nb, nb
+def close(a, b):
+    return (a is None and b is None) or abs(a - b) <= 1e-5 * max(abs(a), abs(b), 1e-3)
+for a, b in zip(rf["rows"], rows):
+    for k in ("kind", "op", "args", "binding", "verdict"):
+        assert (a[k] or "") == (b[k] or ""), (k, a[k], b[k])
+    for k in ("calls", "measured_us", "total_us", "bound_us", "bound_cold_us",
+              "pct_of_roofline", "save_us"):
+        assert close(a[k], b[k]), (a["op"], k, a[k], b[k])
+# the totals line, as roofline prints it (its JSON has 6 digits)
+import re
+pat = r"device time ([0-9.]+) us; covered by a bound ([0-9.]+) us \(([0-9.]+)%\); the program could save at best ([0-9.]+) us"
+m = [re.fullmatch(pat, n) for n in tb["notes"]]
+m = [x for x in m if x]
+assert len(m) == 1, tb["notes"]
+got = [float(x) for x in m[0].groups()]
+want = [rf["total_us"], rf["covered_us"], 100 * rf["covered_us"] / rf["total_us"], rf["save_us"]]
+assert all(abs(g - w) <= 1e-5 * w + 0.05 * (i == 2) for i, (g, w) in enumerate(zip(got, want))), (got, want)
+# the gap chart: 12 operators, most to save first, then the rest summed;
+# each bar bound / median x 100, as pct_of_roofline
+bars = [l for l in open(sys.argv[3]) if l.startswith('"')]
+bounded = sorted([r for r in rf["rows"] if r["bound_us"] is not None], key=lambda r: -r["save_us"])
+assert len(bars) == 13 and bars[-1].startswith('"the other %d operators' % (nb - 12)), bars
+for l, r in zip(bars[:12], bounded):
+    assert abs(float(l.rsplit(None, 2)[1]) - r["pct_of_roofline"]) < 1e-3 * r["pct_of_roofline"], (l, r)
+rest = [r for r in bounded[12:]]
+want = 100 * sum(r["calls"] * r["bound_us"] for r in rest) / sum(r["total_us"] for r in rest)
+assert abs(float(bars[-1].rsplit(None, 2)[1]) - want) < 1e-3 * want, (bars[-1], want)
+PY
+# a time below its bound (tests/fixtures/roofline/impossible_mm.json: an
+# 8192^3 bf16 mm in 100 us, 1.11 ms at the H200's 989 TFLOP/s): the report
+# is still written, says so at the top and in the part, and exits 3 as
+# commroof roofline does
+"$CR" report --topo h200-1 --trace tests/fixtures/roofline/impossible_mm.json --dtype bf16 \
+    -o "$T/rep-imp" > "$T/rep-imp.txt" 2>&1
+rc=$?
+[ $rc = 3 ] || bad "report --trace with a time below its bound exited $rc, expected 3"
+[ -s "$T/rep-imp/index.html" ] || bad "report with a time below its bound wrote no index.html"
+n=$(grep -c 'class="warning".*FAILED: 1 .*below its bound' "$T/rep-imp/index.html")
+[ "$n" = 2 ] || bad "index.html should warn at the top and in the part ($n warnings)"
+grep -q ',impossible,' "$T/rep-imp/program-roofline.csv" || bad "program-roofline.csv has no impossible row"
+grep -q "below the bound" "$T/rep-imp.txt" || bad "report exit 3 without a message"
+"$CR" report --trace "$TORCH" --dtype bf17 -o "$T/rep4" > "$T/err.txt" 2>&1
+[ $? = 2 ] || bad "report --dtype bf17 should exit 2: $(cat "$T/err.txt")"
+
 "$CR" report --ranks 0,9 -o "$T/rep3" > "$T/err.txt" 2>&1
 [ $? = 2 ] || bad "report --ranks past the GPUs should exit 2: $(cat "$T/err.txt")"
 "$CR" report > /dev/null 2>&1

@@ -289,6 +289,15 @@ static cr_rf_row *push_row(cr_roofline *r)
     return w;
 }
 
+void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "device time %.3f us; covered by a bound %.3f us (%.1f%%); the program could save "
+             "at best %.3f us",
+             r->total_s * 1e6, r->covered_s * 1e6,
+             r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0, r->save_s * 1e6);
+}
+
 void cr_roofline_release(cr_roofline *r)
 {
     if (!r)

@@ -772,6 +772,50 @@ static void test_gap(void **state)
     assert_non_null(strstr(d.msg, "gemm+reducescatter"));
 }
 
+/* cr_plot_gap_of, as the program roofline uses it: no baseline nor
+ * prediction (neither series in the chart), the thing named in the title
+ * and the x axis, and a long first label given room on the left. */
+static void test_gap_of(void **state)
+{
+    (void)state;
+    /* 13 operators, as the report draws (12 and the rest summed) */
+    cr_gap_row rows[13];
+    for (int i = 0; i < 13; i++)
+        rows[i] = (cr_gap_row){"mm 4096x1024", 20e-6, 0, 0, {25e-6, 20e-6}};
+    rows[0] = (cr_gap_row){"_log_softmax 4096x8192 extra words", 10e-6, 0, 0, {40e-6, 20e-6}};
+    const char *mnames[] = {"measured", "cold bound"};
+    cr_chart *c = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_plot_gap_of("operator", "ctx", NULL, mnames, 2, rows, 13, &c, &d), CR_OK);
+    json_t *j = chart_json(c);
+    assert_int_equal(cr_chart_n_series(c), 2);
+    /* 10 / 40 = 25%, 10 / 20 = 50% */
+    json_t *m = series_named(j, "measured");
+    assert_close(json_real_value(json_array_get(json_object_get(m, "values"), 0)), 25, 1e-12, 0);
+    json_t *cb = series_named(j, "cold bound");
+    assert_close(json_real_value(json_array_get(json_object_get(cb, "values"), 0)), 50, 1e-12, 0);
+    json_decref(j);
+    render_both(c, "gap-of");
+    char p[600];
+    path_of(p, sizeof p, "gap-of.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "per operator"));
+    /* 34 characters rotated 45 degrees: about 180 px, more than the 70 px
+     * axis margin and 0.6 of a category (of about 50 px) */
+    assert_non_null(strstr(gp, "set lmargin "));
+    free(gp);
+    cr_chart_free(c);
+    /* the suite's chart keeps gnuplot's margin for its short names */
+    rows[0].name = "allreduce";
+    assert_int_equal(cr_plot_gap_of("operator", "ctx", NULL, mnames, 2, rows, 13, &c, &d), CR_OK);
+    render_both(c, "gap-of-short");
+    path_of(p, sizeof p, "gap-of-short.gp");
+    gp = slurp(p, NULL);
+    assert_null(strstr(gp, "set lmargin "));
+    free(gp);
+    cr_chart_free(c);
+}
+
 static void test_compare(void **state)
 {
     (void)state;
@@ -876,8 +920,8 @@ int main(void)
         cmocka_unit_test(test_image_check),     cmocka_unit_test(test_html_and_json),
         cmocka_unit_test(test_table),           cmocka_unit_test(test_roofline),
         cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
-        cmocka_unit_test(test_compare),         cmocka_unit_test(test_accuracy),
-        cmocka_unit_test(test_horizontal_bars),
+        cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -197,11 +197,20 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, const cr_topo_xml_parts 
                            "(radix %d less one up port)",
                            f->X, f->K - 1, f->K);
     double down = f->K * f->X / (f->X + 1);
-    if (fabs(down - round(down)) > 1e-9)
+    if (fabs(down - round(down)) > 1e-9) {
+        /* Whole ratios that split this radix: X + 1 divides it. */
+        char ok[128] = "";
+        size_t used = 0;
+        for (int x = 1, n = 0; x < f->K && n < 4; x++)
+            if (f->K % (x + 1) == 0) {
+                int w = snprintf(ok + used, sizeof ok - used, "%s%d", n++ ? ", " : "", x);
+                used += w > 0 ? (size_t)w : 0;
+            }
         return cr_diag_set(d, CR_EINVAL,
                            "--oversub %g splits the %d ports of a leaf into %.4g down and %.4g "
-                           "up: give a ratio X with %d*X/(X+1) whole (1, 3, 7 for radix 64)",
-                           f->X, f->K, down, f->K - down, f->K);
+                           "up: give a ratio X with %d*X/(X+1) whole (e.g. %s)",
+                           f->X, f->K, down, f->K - down, f->K, ok);
+    }
     f->d = (int)round(down);
     f->u = f->K - f->d;
     if (f->N <= f->d) {

@@ -29,6 +29,7 @@ static const char topo_help[] =
     "       commroof topo import-nccl DUMP.xml [-o OUT.xml] [--json]\n"
     "       commroof topo gen fat-tree --nodes N --node TOPOLOGY [--rails R] [--nic-bw BW]\n"
     "                     [--leaf-radix K] [--oversub X] [--tiers 2|3] [-o OUT.xml]\n"
+    "       commroof topo gen nvl --racks N [--node RACK] [fat-tree's network options]\n"
     "       commroof topo gen torus --dims AxBxC [--chip MODEL] [--link-bw BW] [-o OUT.xml]\n"
     "\n"
     "  list          the shipped topologies: name, GPUs, GPU model, nodes, description\n"
@@ -47,6 +48,9 @@ static const char topo_help[] =
     "                plain one); --rails (default: every NIC of the node), --nic-bw\n"
     "                (400Gbps), --leaf-radix (64 ports), --oversub (down:up ports of a\n"
     "                leaf, 1), --tiers (2: leaf and spine; 3: pods and a core layer)\n"
+    "    nvl         --racks copies of an NVLink rack (--node, default gb200-nvl72; ids\n"
+    "                rK.nI.gpuJ, rK.nvswJ), the NICs of all its nodes on a fat tree as\n"
+    "                above\n"
     "    torus       TPU-style slice: --dims chips on a torus with wrap-around, --chip a\n"
     "                GPU model of a shipped topology (TPU-v5p), --link-bw per link and\n"
     "                direction (default: the chip's shipped torus)\n"
@@ -64,6 +68,7 @@ static const char topo_help[] =
     "  commroof topo show hgx-h200-8\n"
     "  commroof topo check my-cluster.xml\n"
     "  commroof topo gen fat-tree --nodes 128 --node hgx-h100-8 --rails 8 -o c.xml\n"
+    "  commroof topo gen nvl --racks 16 -o nvl16.xml\n"
     "  commroof topo gen torus --dims 8x8x8 -o tpu512.xml\n"
     "  NCCL_TOPO_DUMP_FILE=dump.xml torchrun ...; commroof topo import-nccl dump.xml -o mine.xml\n";
 
@@ -676,8 +681,9 @@ static int cmd_gen(int argc, char **argv)
     const char *what = argc > 2 ? argv[2] : NULL;
     bool ft = what && strcmp(what, "fat-tree") == 0;
     bool torus = what && strcmp(what, "torus") == 0;
-    if (!ft && !torus)
-        return cli_usage_error("topo", "gen %s%s%s: say which generator: fat-tree or torus",
+    bool nvl = what && strcmp(what, "nvl") == 0;
+    if (!ft && !torus && !nvl)
+        return cli_usage_error("topo", "gen %s%s%s: say which generator: fat-tree, nvl or torus",
                                what ? "\"" : "", what ? what : "", what ? "\"" : "");
     cr_topo_gen_fat_tree fo = {0};
     cr_topo_gen_torus to = {0};
@@ -686,25 +692,27 @@ static int cmd_gen(int argc, char **argv)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                     (ft && (strcmp(a, "--nodes") == 0 || strcmp(a, "--node") == 0 ||
-                             strcmp(a, "--rails") == 0 || strcmp(a, "--nic-bw") == 0 ||
-                             strcmp(a, "--leaf-radix") == 0 || strcmp(a, "--oversub") == 0 ||
-                             strcmp(a, "--tiers") == 0)) ||
+                     (ft && strcmp(a, "--nodes") == 0) || (nvl && strcmp(a, "--racks") == 0) ||
+                     (!torus && (strcmp(a, "--node") == 0 || strcmp(a, "--rails") == 0 ||
+                                 strcmp(a, "--nic-bw") == 0 || strcmp(a, "--leaf-radix") == 0 ||
+                                 strcmp(a, "--oversub") == 0 || strcmp(a, "--tiers") == 0)) ||
                      (torus && (strcmp(a, "--dims") == 0 || strcmp(a, "--chip") == 0 ||
                                 strcmp(a, "--link-bw") == 0));
         if (!takes)
             return cli_usage_error("topo", "gen %s: unknown %s \"%s\"; options: %s -o FILE", what,
                                    a[0] == '-' ? "option" : "argument", a,
-                                   ft ? "--nodes --node --rails --nic-bw --leaf-radix --oversub "
-                                        "--tiers"
-                                      : "--dims --chip --link-bw");
+                                   ft    ? "--nodes --node --rails --nic-bw --leaf-radix "
+                                           "--oversub --tiers"
+                                   : nvl ? "--racks --node --rails --nic-bw --leaf-radix --oversub "
+                                           "--tiers"
+                                         : "--dims --chip --link-bw");
         if (!v)
             return cli_usage_error("topo", "%s needs a value", a);
         i++;
         int rc = CLI_OK;
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
             out = v;
-        else if (strcmp(a, "--nodes") == 0)
+        else if (strcmp(a, "--nodes") == 0 || strcmp(a, "--racks") == 0)
             rc = gen_int(a, v, &fo.nodes);
         else if (strcmp(a, "--node") == 0)
             fo.node = v;
@@ -738,13 +746,16 @@ static int cmd_gen(int argc, char **argv)
     if (ft && (!fo.nodes || !fo.node))
         return cli_usage_error("topo", "gen fat-tree needs --nodes N and --node TOPOLOGY (a "
                                        "single node such as hgx-h100-8)");
+    if (nvl && !fo.nodes)
+        return cli_usage_error("topo", "gen nvl needs --racks N (of --node, default gb200-nvl72)");
     if (torus && !to.dims)
         return cli_usage_error("topo", "gen torus needs --dims, e.g. 4x4x4");
     char *xml = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    cr_status st = ft ? cr_topo_gen_fat_tree_xml(&fo, &xml, &len, &d)
-                      : cr_topo_gen_torus_xml(&to, &xml, &len, &d);
+    cr_status st = ft    ? cr_topo_gen_fat_tree_xml(&fo, &xml, &len, &d)
+                   : nvl ? cr_topo_gen_nvl_xml(&fo, &xml, &len, &d)
+                         : cr_topo_gen_torus_xml(&to, &xml, &len, &d);
     if (st == CR_EINVAL || st == CR_ENOTFOUND)
         return cli_usage_error("topo", "gen %s: %s", what, d.msg);
     if (st)

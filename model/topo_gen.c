@@ -157,22 +157,24 @@ struct ft {
     double X, nic_Bps;
 };
 
-static cr_status ft_plan(const cr_topo_gen_fat_tree *o, const cr_topo_xml_parts *np, struct ft *f,
-                         cr_diag *d)
+/* what names the node count for messages: "--nodes 100", "--racks 2 (36
+ * nodes)". */
+static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char *what,
+                         const cr_topo_xml_parts *np, struct ft *f, cr_diag *d)
 {
-    f->N = o->nodes;
+    f->N = N;
     f->K = o->leaf_radix ? o->leaf_radix : DEFAULT_RADIX;
     f->X = o->oversub > 0 ? o->oversub : 1;
     f->tiers = o->tiers ? o->tiers : 2;
     f->nic_Bps = o->nic_bw_Bps > 0 ? o->nic_bw_Bps : DEFAULT_NIC_BPS;
-    f->G = np->n_gpus;
+    f->G = G;
     if (f->N < 1 || f->N > MAX_NODES)
-        return cr_diag_set(d, CR_EINVAL, "--nodes %d: give 1 to %d nodes", f->N, MAX_NODES);
+        return cr_diag_set(d, CR_EINVAL, "%s: give 1 to %d nodes", what, MAX_NODES);
     if ((long long)f->N * f->G > CR_TOPO_MAX_GPUS)
         return cr_diag_set(d, CR_EINVAL,
-                           "--nodes %d of %s (%d GPUs each) makes %lld GPUs, more than the %d "
+                           "%s of %s (%d GPUs per node) makes %lld GPUs, more than the %d "
                            "a topology may hold: give at most %d nodes",
-                           f->N, np->name, f->G, (long long)f->N * f->G, CR_TOPO_MAX_GPUS,
+                           what, np->name, f->G, (long long)f->N * f->G, CR_TOPO_MAX_GPUS,
                            CR_TOPO_MAX_GPUS / (f->G ? f->G : 1));
     if (np->n_nics < 1)
         return cr_diag_set(d, CR_EINVAL,
@@ -217,24 +219,24 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, const cr_topo_xml_parts 
         f->L = 1;
         if (f->tiers == 3)
             return cr_diag_set(d, CR_EINVAL,
-                               "--tiers 3 with %d nodes: they fit under one leaf of %d down "
+                               "--tiers 3 with %s: they fit under one leaf of %d down "
                                "ports, no spine or core is needed; give --tiers 2",
-                               f->N, f->d);
+                               what, f->d);
         return CR_OK;
     }
     if (f->N % f->d)
         return cr_diag_set(d, CR_EINVAL,
-                           "--nodes %d is not a multiple of the %d nodes under one leaf (radix "
+                           "%s is not a multiple of the %d nodes under one leaf (radix "
                            "%d, %g:1 leaves %d down ports): give a multiple of %d, or %d nodes "
                            "or fewer",
-                           f->N, f->d, f->K, f->X, f->d, f->d, f->d);
+                           what, f->d, f->K, f->X, f->d, f->d, f->d);
     f->L = f->N / f->d;
     if (f->tiers == 2) {
         if (f->L > f->K)
             return cr_diag_set(d, CR_EINVAL,
-                               "--nodes %d needs %d leaves per rail, more than a %d-port spine "
+                               "%s needs %d leaves per rail, more than a %d-port spine "
                                "reaches: give at most %d nodes for 2 tiers, or --tiers 3",
-                               f->N, f->L, f->K, f->K * f->d);
+                               what, f->L, f->K, f->K * f->d);
         /* Spine ports split evenly over the leaves, as many links from a
          * leaf to each spine as fit (h100-ib-128n: 4 leaves, 16 links to
          * each of 2 spines). */
@@ -253,9 +255,9 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, const cr_topo_xml_parts 
     f->P = f->L / f->Lp;
     if (f->P > f->K)
         return cr_diag_set(d, CR_EINVAL,
-                           "--nodes %d needs %d pods, more than a %d-port core reaches: give "
+                           "%s needs %d pods, more than a %d-port core reaches: give "
                            "at most %lld nodes, or a larger --leaf-radix",
-                           f->N, f->P, f->K, (long long)f->K * f->Lp * f->d);
+                           what, f->P, f->K, (long long)f->K * f->Lp * f->d);
     for (f->c2 = f->K / 2; f->c2 > 1; f->c2--)
         if ((f->K / 2) % f->c2 == 0 && f->P * f->c2 <= f->K)
             break;
@@ -304,6 +306,67 @@ static const char *node_template(const cr_topo_xml_parts *np, const char **why, 
     return *why ? NULL : tmpl;
 }
 
+/* The network: <rail-fabric> for 2 tiers, brace-range switches and links
+ * for 3. per_rack: nodes per rack, named rK.nI (0: one group named nI). */
+static void emit_net(struct sb *b, const struct ft *f, const char *bw_xml, const char *src,
+                     int per_rack)
+{
+    if (f->tiers == 2) {
+        sb_printf(b,
+                  "  <rail-fabric name=\"net\" kind=\"ib\" nic=\"nic{rail}\" rails=\"%d\" "
+                  "nodes-per-leaf=\"%d\"\n               spines=\"%d\" spine-scope=\"rail\" "
+                  "uplinks=\"%d\" nic-bw=\"%s\" uplink-bw=\"%s\"\n               latency=\"%s\" "
+                  "source=\"",
+                  f->R, f->d, f->L > 1 ? f->S : 0, f->L > 1 ? f->c1 : 1, bw_xml, bw_xml,
+                  HOP_LATENCY);
+        sb_esc(b, src);
+        sb_printf(b, "\"/>\n");
+    } else {
+        /* No generator builds pods: brace ranges, one line per rail and
+         * level for the switches, one per switch group for the links. */
+        for (int r = 0; r < f->R; r++)
+            sb_printf(
+                b,
+                "  <switch id=\"net.r%d.leaf{0..%d}\"/>\n  <switch id=\"net.r%d.spine{0..%d}\"/>"
+                "\n  <switch id=\"net.r%d.core{0..%d}\"/>\n",
+                r, f->L - 1, r, f->P * f->u - 1, r, f->cores - 1);
+        for (int r = 0; r < f->R; r++)
+            for (int g = 0; g < f->L; g++)
+                for (int a = g * f->d, z; a < (g + 1) * f->d; a = z + 1) {
+                    /* one line per rack the leaf's nodes fall in */
+                    int k = per_rack ? a / per_rack : 0, m = per_rack ? per_rack : f->N;
+                    z = (k + 1) * m - 1 < (g + 1) * f->d - 1 ? (k + 1) * m - 1 : (g + 1) * f->d - 1;
+                    if (per_rack)
+                        sb_printf(b, "  <link a=\"r%d.", k);
+                    else
+                        sb_printf(b, "  <link a=\"");
+                    if (z > a)
+                        sb_printf(b, "n{%d..%d}", a - k * m, z - k * m);
+                    else
+                        sb_printf(b, "n%d", a - k * m);
+                    sb_printf(b, ".nic%d\" b=\"net.r%d.leaf%d\" ", r, r, g);
+                    link_tail(b, bw_xml, 1, src);
+                }
+        for (int r = 0; r < f->R; r++)
+            for (int p = 0; p < f->P; p++)
+                for (int j = 0; j < f->u; j++) {
+                    sb_printf(b, "  <link a=\"net.r%d.leaf{%d..%d}\" b=\"net.r%d.spine%d\" ", r,
+                              p * f->Lp, (p + 1) * f->Lp - 1, r, p * f->u + j);
+                    link_tail(b, bw_xml, 1, src);
+                }
+        /* Spine j of every pod joins the cores of group j. */
+        for (int r = 0; r < f->R; r++)
+            for (int j = 0; j < f->u; j++)
+                for (int m = 0; m < f->grp; m++) {
+                    sb_printf(b, "  <link a=\"net.r%d.spine{", r);
+                    for (int p = 0; p < f->P; p++)
+                        sb_printf(b, "%s%d", p ? "," : "", p * f->u + j);
+                    sb_printf(b, "}\" b=\"net.r%d.core%d\" ", r, j * f->grp + m);
+                    link_tail(b, bw_xml, f->c2, src);
+                }
+    }
+}
+
 cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t *len,
                                    cr_diag *d)
 {
@@ -326,8 +389,11 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
                          "%s:%d: not a single-node topology (%s): --node takes one node, "
                          "one <node-template> and one <nodes count=\"1\">, as hgx-h100-8",
                          np.origin, line, why);
-    else
-        st = ft_plan(o, &np, &f, d);
+    else {
+        char what[64];
+        snprintf(what, sizeof what, "--nodes %d", o->nodes);
+        st = ft_plan(o, o->nodes, np.n_gpus, what, &np, &f, d);
+    }
     if (st) {
         cr_topo_xml_parts_release(&np);
         return st;
@@ -364,48 +430,126 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
     sb_esc(&b, tmpl);
     sb_printf(&b, "\" count=\"%d\"/>\n\n", f.N);
 
-    if (f.tiers == 2) {
-        sb_printf(&b,
-                  "  <rail-fabric name=\"net\" kind=\"ib\" nic=\"nic{rail}\" rails=\"%d\" "
-                  "nodes-per-leaf=\"%d\"\n               spines=\"%d\" spine-scope=\"rail\" "
-                  "uplinks=\"%d\" nic-bw=\"%s\" uplink-bw=\"%s\"\n               latency=\"%s\" "
-                  "source=\"",
-                  f.R, f.d, f.L > 1 ? f.S : 0, f.L > 1 ? f.c1 : 1, bw_xml, bw_xml, HOP_LATENCY);
-        sb_esc(&b, src);
-        sb_printf(&b, "\"/>\n");
-    } else {
-        /* No generator builds pods: brace ranges, one line per rail and
-         * level for the switches, one per switch group for the links. */
-        for (int r = 0; r < f.R; r++)
-            sb_printf(
-                &b,
-                "  <switch id=\"net.r%d.leaf{0..%d}\"/>\n  <switch id=\"net.r%d.spine{0..%d}\"/>"
-                "\n  <switch id=\"net.r%d.core{0..%d}\"/>\n",
-                r, f.L - 1, r, f.P * f.u - 1, r, f.cores - 1);
-        for (int r = 0; r < f.R; r++)
-            for (int g = 0; g < f.L; g++) {
-                sb_printf(&b, "  <link a=\"n{%d..%d}.nic%d\" b=\"net.r%d.leaf%d\" ", g * f.d,
-                          (g + 1) * f.d - 1, r, r, g);
-                link_tail(&b, bw_xml, 1, src);
-            }
-        for (int r = 0; r < f.R; r++)
-            for (int p = 0; p < f.P; p++)
-                for (int j = 0; j < f.u; j++) {
-                    sb_printf(&b, "  <link a=\"net.r%d.leaf{%d..%d}\" b=\"net.r%d.spine%d\" ", r,
-                              p * f.Lp, (p + 1) * f.Lp - 1, r, p * f.u + j);
-                    link_tail(&b, bw_xml, 1, src);
-                }
-        /* Spine j of every pod joins the cores of group j. */
-        for (int r = 0; r < f.R; r++)
-            for (int j = 0; j < f.u; j++)
-                for (int m = 0; m < f.grp; m++) {
-                    sb_printf(&b, "  <link a=\"net.r%d.spine{", r);
-                    for (int p = 0; p < f.P; p++)
-                        sb_printf(&b, "%s%d", p ? "," : "", p * f.u + j);
-                    sb_printf(&b, "}\" b=\"net.r%d.core%d\" ", r, j * f.grp + m);
-                    link_tail(&b, bw_xml, f.c2, src);
-                }
+    emit_net(&b, &f, bw_xml, src, 0);
+    sb_printf(&b, "</topology>\n");
+    cr_topo_xml_parts_release(&np);
+    return finish(&b, xml, len, d);
+}
+
+/* --- NVL racks --- */
+
+static bool is_dev(const char *elem)
+{
+    return strcmp(elem, "gpu") == 0 || strcmp(elem, "switch") == 0 || strcmp(elem, "cpu") == 0 ||
+           strcmp(elem, "pcisw") == 0 || strcmp(elem, "nic") == 0;
+}
+
+static bool is_link(const char *elem)
+{
+    return strcmp(elem, "link") == 0 || strcmp(elem, "link-pattern") == 0;
+}
+
+/* One top-level device or link of the rack, its ids under prefix "rK.". */
+static void rack_elem(struct sb *b, const cr_topo_xml_part *q, int k)
+{
+    sb_printf(b, "  <%s", q->elem);
+    for (int i = 0; i < q->n_attrs; i++) {
+        bool id = strcmp(q->keys[i], "id") == 0 || strcmp(q->keys[i], "a") == 0 ||
+                  strcmp(q->keys[i], "b") == 0;
+        sb_printf(b, " %s=\"", q->keys[i]);
+        if (id)
+            sb_printf(b, "r%d.", k);
+        sb_esc(b, q->values[i]);
+        sb_printf(b, "\"");
     }
+    sb_printf(b, "/>\n");
+}
+
+cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t *len, cr_diag *d)
+{
+    *xml = NULL;
+    *len = 0;
+    const char *rack = o->node ? o->node : "gb200-nvl72";
+    cr_topo_xml_parts np;
+    cr_status st = cr_topo_xml_parts_open(rack, &np, d);
+    if (st) {
+        cr_topo_xml_parts_release(&np);
+        return st;
+    }
+    /* A rack: templates, one <nodes>, devices and links at top level. */
+    const cr_topo_xml_part *nodes = NULL;
+    for (int i = 0; i < np.n_parts && !st; i++) {
+        const cr_topo_xml_part *q = &np.parts[i];
+        if (strcmp(q->elem, "nodes") == 0 && !nodes) {
+            nodes = q;
+            continue;
+        }
+        if (!is_model(q->elem) && !is_dev(q->elem) && !is_link(q->elem) &&
+            strcmp(q->elem, "node-template") != 0)
+            st = cr_diag_set(d, CR_EINVAL,
+                             "%s:%d: <%s> cannot be copied into a rack: --node takes one "
+                             "rack, node templates with one <nodes>, devices and links, as "
+                             "gb200-nvl72",
+                             np.origin, q->line, q->elem);
+    }
+    if (!st && !nodes)
+        st = cr_diag_set(d, CR_EINVAL, "%s has no <nodes>: give a rack of nodes, as gb200-nvl72",
+                         np.origin);
+    const char *count = nodes ? cr_topo_xml_part_attr(nodes, "count") : NULL;
+    int M = count ? atoi(count) : 1;
+    struct ft f = {0};
+    if (!st) {
+        char what[96];
+        snprintf(what, sizeof what, "--racks %d (%lld nodes)", o->nodes, (long long)o->nodes * M);
+        if (o->nodes < 1 || (long long)o->nodes * M > MAX_NODES)
+            st = cr_diag_set(d, CR_EINVAL, "--racks %d: give 1 to %d racks of %d nodes", o->nodes,
+                             MAX_NODES / (M ? M : 1), M);
+        else
+            st = ft_plan(o, o->nodes * M, (np.n_gpus + M - 1) / M, what, &np, &f, d);
+    }
+    if (st) {
+        cr_topo_xml_parts_release(&np);
+        return st;
+    }
+    char bw_arg[64], bw_xml[64], cmd[1024], name[300], desc[600], src[1400];
+    gbps_arg(f.nic_Bps, bw_arg, sizeof bw_arg);
+    gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
+    snprintf(cmd, sizeof cmd,
+             "commroof topo gen nvl --racks %d --node %s --rails %d --nic-bw %s "
+             "--leaf-radix %d --oversub %g --tiers %d",
+             o->nodes, rack, f.R, bw_arg, f.K, f.X, f.tiers);
+    snprintf(name, sizeof name, "nvl-%dr-%s", o->nodes, np.name);
+    snprintf(desc, sizeof desc,
+             "%d x %s (%d GPUs in %d nodes), NIC rails: %d of %s, %d-tier fat tree of %d-port "
+             "switches, %g:1 at the leaves",
+             o->nodes, np.name, o->nodes * np.n_gpus, f.N, f.R, bw_xml, f.L == 1 ? 1 : f.tiers, f.K,
+             f.X);
+    snprintf(src, sizeof src,
+             "%s: %d-port switches, %d down and %d up per leaf; latency per hop: estimate, as in "
+             "h100-ib-128n.xml",
+             cmd, f.K, f.d, f.u);
+    struct sb b = {0};
+    sb_header(&b, name, desc, cmd, np.source);
+    for (int i = 0; i < np.n_parts; i++)
+        if (is_model(np.parts[i].elem))
+            sb_printf(&b, "  %s\n", np.parts[i].xml);
+    sb_printf(&b, "\n");
+    for (int i = 0; i < np.n_parts; i++)
+        if (strcmp(np.parts[i].elem, "node-template") == 0)
+            sb_printf(&b, "  %s\n\n", np.parts[i].xml);
+    const char *prefix = cr_topo_xml_part_attr(nodes, "prefix");
+    for (int k = 0; k < o->nodes; k++) {
+        sb_printf(&b, "  <nodes template=\"");
+        sb_esc(&b, cr_topo_xml_part_attr(nodes, "template"));
+        sb_printf(&b, "\" count=\"%d\" prefix=\"r%d.", M, k);
+        sb_esc(&b, prefix ? prefix : "n");
+        sb_printf(&b, "\"/>\n");
+        for (int i = 0; i < np.n_parts; i++)
+            if (is_dev(np.parts[i].elem) || is_link(np.parts[i].elem))
+                rack_elem(&b, &np.parts[i], k);
+    }
+    sb_printf(&b, "\n");
+    emit_net(&b, &f, bw_xml, src, M);
     sb_printf(&b, "</topology>\n");
     cr_topo_xml_parts_release(&np);
     return finish(&b, xml, len, d);

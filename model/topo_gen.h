@@ -54,6 +54,13 @@ typedef struct cr_topo_gen_torus {
 cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t *len,
                                    cr_diag *d);
 
+/* `topo gen nvl`: o->nodes racks of the rack topology o->node (NULL:
+ * gb200-nvl72), each rack's nodes, devices and links copied under ids
+ * "rK." (rack K: nodes rK.n0 ..., switches rK.nvsw0 ...), the NICs of all
+ * racks' nodes joined by a fat tree as cr_topo_gen_fat_tree_xml() builds
+ * it, counting nodes (trays) across racks in order. */
+cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t *len, cr_diag *d);
+
 /* Same for a torus. */
 cr_status cr_topo_gen_torus_xml(const cr_topo_gen_torus *o, char **xml, size_t *len, cr_diag *d);
 

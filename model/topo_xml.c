@@ -2246,12 +2246,17 @@ cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *ou
     if (st)
         return st;
     out->n_gpus = t->n_gpus;
-    char nic[32];
-    for (;;) {
-        snprintf(nic, sizeof nic, "nic%d", out->n_nics);
-        if (cr_topo_find_dev(t, nic) < 0)
-            break;
-        out->n_nics++;
+    /* The first node's NICs: "nicK" (prefix "") or "PREFIX.nicK". */
+    for (bool found = true; found; out->n_nics += found) {
+        char nic[32];
+        size_t nl = (size_t)snprintf(nic, sizeof nic, "nic%d", out->n_nics);
+        found = false;
+        for (int i = 0; i < t->n_devs && !found; i++) {
+            const char *id = t->devs[i].id;
+            size_t il = strlen(id);
+            found = t->devs[i].node == 0 && t->devs[i].kind == CR_DEV_NIC && il >= nl &&
+                    strcmp(id + il - nl, nic) == 0 && (il == nl || id[il - nl - 1] == '.');
+        }
     }
     cr_topo_free(t);
     /* Loaded and checked: read the same text again for its elements. */

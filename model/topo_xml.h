@@ -57,7 +57,7 @@ typedef struct cr_topo_xml_parts {
     cr_topo_xml_part *parts;
     int n_parts;
     int n_gpus; /* GPUs of the loaded topology */
-    int n_nics; /* NICs named nic0, nic1, ... without a gap (a single node's rails) */
+    int n_nics; /* NICs of node 0 named nic0, nic1, ... without a gap (its rails) */
 } cr_topo_xml_parts;
 
 /* Opens name_or_path as cr_topo_open() does, loads and checks it (its

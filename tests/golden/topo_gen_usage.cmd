@@ -15,3 +15,4 @@ t $CR topo gen torus --dims 4x4x0
 t $CR topo gen torus --dims 4x4 --chip B200-NVL72
 t $CR topo gen torus --dims 4x4 --chip nosuch
 t $CR topo gen ring
+t $CR topo gen nvl --racks 2

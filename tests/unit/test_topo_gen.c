@@ -201,12 +201,74 @@ static void test_torus(void **state)
     free(xml);
 }
 
+/* 16 GB200 NVL72 racks: 288 trays of 4 GPUs and 4 NICs. 32 trays per
+ * 64-port leaf: 9 leaves per rail on 4 rails; from each leaf c = 4 links
+ * to each spine (the largest divisor of 32 up ports with 9 c <= 64), so 8
+ * spines per rail: 18 x 16 NVLink chips + 36 + 32 = 356 switches. The
+ * halves are racks 0-7 and 8-15, joined by the network only: 144 trays x 4
+ * NICs x 50GB/s. One rack: its 18 trays under one leaf per rail (18 + 4
+ * switches); halves of 9 trays cross the NVLink chips, 36 GPUs x 18 x
+ * 50GB/s, plus 36 NICs x 50GB/s through the leaves. */
+static void test_nvl(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 16};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "source=\"commroof topo gen nvl --racks 16 --node gb200-nvl72 "
+                                "--rails 4 --nic-bw 400Gbps"));
+    assert_non_null(strstr(xml, "FP4 1,440 PFLOP/s with sparsity per rack / 72, halved"));
+    cr_topo *t = load(xml, len);
+    assert_int_equal(t->n_gpus, 1152);
+    assert_int_equal(t->n_nodes, 288);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 356);
+    assert_true(cr_topo_find_dev(t, "r15.n17.gpu3") >= 0);
+    assert_true(cr_topo_find_dev(t, "r15.nvsw17") >= 0);
+    assert_close(bisection(t), 144 * 4 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    o.nodes = 1;
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    t = load(xml, len);
+    assert_int_equal(t->n_gpus, 72);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 22);
+    assert_close(bisection(t), 36 * 18 * 50e9 + 36 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    /* 3 tiers of 16-port switches, 32 racks = 576 trays: 8 per leaf, so
+     * leaves straddle racks (one NIC link line per rack part); 72 leaves
+     * per rail in 9 pods of 8. Non-blocking: 288 trays x 4 NICs x 50GB/s. */
+    o.nodes = 32;
+    o.tiers = 3;
+    o.leaf_radix = 16;
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    t = load(xml, len);
+    assert_int_equal(t->n_gpus, 2304);
+    assert_close(bisection(t), 288 * 4 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    o.tiers = 0;
+    o.leaf_radix = 0;
+    o.nodes = 2; /* 36 trays: not a multiple of 32 */
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "--racks 2 (36 nodes) is not a multiple"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fat_tree_small),   cmocka_unit_test(test_fat_tree_matches_shipped),
-        cmocka_unit_test(test_fat_tree_oversub), cmocka_unit_test(test_fat_tree_three_tiers),
-        cmocka_unit_test(test_fat_tree_errors),  cmocka_unit_test(test_torus),
+        cmocka_unit_test(test_fat_tree_small),
+        cmocka_unit_test(test_fat_tree_matches_shipped),
+        cmocka_unit_test(test_fat_tree_oversub),
+        cmocka_unit_test(test_fat_tree_three_tiers),
+        cmocka_unit_test(test_fat_tree_errors),
+        cmocka_unit_test(test_torus),
+        cmocka_unit_test(test_nvl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include "cli.h"
 #include "nccl_import.h"
+#include "fileio.h"
+#include "topo_gen.h"
 #include "topo_metrics.h"
 #include "topo_xml.h"
 #include "units.h"
@@ -25,6 +27,10 @@ static const char topo_help[] =
     "       commroof topo show NAME|FILE [--json]\n"
     "       commroof topo check FILE [--json]\n"
     "       commroof topo import-nccl DUMP.xml [-o OUT.xml] [--json]\n"
+    "       commroof topo gen fat-tree --nodes N --node TOPOLOGY [--rails R] [--nic-bw BW]\n"
+    "                     [--leaf-radix K] [--oversub X] [--tiers 2|3] [-o OUT.xml]\n"
+    "       commroof topo gen nvl --racks N [--node RACK] [fat-tree's network options]\n"
+    "       commroof topo gen torus --dims AxBxC [--chip MODEL] [--link-bw BW] [-o OUT.xml]\n"
     "\n"
     "  list          the shipped topologies: name, GPUs, GPU model, nodes, description\n"
     "  show          one topology: GPU models, devices, per-GPU injection bandwidth per\n"
@@ -36,10 +42,22 @@ static const char topo_help[] =
     "  import-nccl   turn NCCL's topology dump (run any NCCL job with\n"
     "                NCCL_TOPO_DUMP_FILE=DUMP.xml) into a commroof topology; writes\n"
     "                OUT.xml (atomically) or the XML to stdout\n"
+    "  gen           write a cluster topology (OUT.xml atomically, or stdout):\n"
+    "    fat-tree    --nodes copies of the single-node topology --node, NIC nicR of\n"
+    "                every node on rail R of a rail-optimised fat tree (--rails 1: a\n"
+    "                plain one); --rails (default: every NIC of the node), --nic-bw\n"
+    "                (400Gbps), --leaf-radix (64 ports), --oversub (down:up ports of a\n"
+    "                leaf, 1), --tiers (2: leaf and spine; 3: pods and a core layer)\n"
+    "    nvl         --racks copies of an NVLink rack (--node, default gb200-nvl72; ids\n"
+    "                rK.nI.gpuJ, rK.nvswJ), the NICs of all its nodes on a fat tree as\n"
+    "                above\n"
+    "    torus       TPU-style slice: --dims chips on a torus with wrap-around, --chip a\n"
+    "                GPU model of a shipped topology (TPU-v5p), --link-bw per link and\n"
+    "                direction (default: the chip's shipped torus)\n"
     "\n"
     "options:\n"
     "  --json        one JSON document on stdout instead of the tables\n"
-    "  -o FILE       import-nccl: where to write the topology\n"
+    "  -o FILE       import-nccl, gen: where to write the topology\n"
     "  --help, -h    this text\n"
     "\n"
     "Bandwidths are per direction, in GB/s (1e9 bytes per second). Definitions of\n"
@@ -49,6 +67,9 @@ static const char topo_help[] =
     "  commroof topo list\n"
     "  commroof topo show hgx-h200-8\n"
     "  commroof topo check my-cluster.xml\n"
+    "  commroof topo gen fat-tree --nodes 128 --node hgx-h100-8 --rails 8 -o c.xml\n"
+    "  commroof topo gen nvl --racks 16 -o nvl16.xml\n"
+    "  commroof topo gen torus --dims 8x8x8 -o tpu512.xml\n"
     "  NCCL_TOPO_DUMP_FILE=dump.xml torchrun ...; commroof topo import-nccl dump.xml -o mine.xml\n";
 
 struct opts {
@@ -625,6 +646,132 @@ static int cmd_import(const struct opts *o)
     return rc;
 }
 
+/* --- gen --- */
+
+/* A bandwidth as the units parser takes it, and "400Gbps" as well. */
+static int gen_bw(const char *flag, const char *s, double *out)
+{
+    char buf[64];
+    size_t n = strlen(s);
+    if (n > 3 && n < sizeof buf && strcmp(s + n - 3, "bps") == 0) {
+        snprintf(buf, sizeof buf, "%.*sb/s", (int)(n - 3), s);
+        s = buf;
+    }
+    cr_diag d = {{0}};
+    if (cr_units_parse(s, CR_UNIT_BANDWIDTH, out, &d) != CR_OK || !(*out > 0) || *out > 1e15)
+        return cli_usage_error("topo",
+                               "%s \"%s\": give a bandwidth per direction such as "
+                               "\"400Gbps\", \"400Gb/s\" or \"50GB/s\"",
+                               flag, s);
+    return CLI_OK;
+}
+
+static int gen_int(const char *flag, const char *s, int *out)
+{
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 1 || v > 100000000)
+        return cli_usage_error("topo", "%s \"%s\": give a whole number of 1 or more", flag, s);
+    *out = (int)v;
+    return CLI_OK;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+    const char *what = argc > 2 ? argv[2] : NULL;
+    bool ft = what && strcmp(what, "fat-tree") == 0;
+    bool torus = what && strcmp(what, "torus") == 0;
+    bool nvl = what && strcmp(what, "nvl") == 0;
+    if (!ft && !torus && !nvl)
+        return cli_usage_error("topo", "gen %s%s%s: say which generator: fat-tree, nvl or torus",
+                               what ? "\"" : "", what ? what : "", what ? "\"" : "");
+    cr_topo_gen_fat_tree fo = {0};
+    cr_topo_gen_torus to = {0};
+    const char *out = NULL;
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                     (ft && strcmp(a, "--nodes") == 0) || (nvl && strcmp(a, "--racks") == 0) ||
+                     (!torus && (strcmp(a, "--node") == 0 || strcmp(a, "--rails") == 0 ||
+                                 strcmp(a, "--nic-bw") == 0 || strcmp(a, "--leaf-radix") == 0 ||
+                                 strcmp(a, "--oversub") == 0 || strcmp(a, "--tiers") == 0)) ||
+                     (torus && (strcmp(a, "--dims") == 0 || strcmp(a, "--chip") == 0 ||
+                                strcmp(a, "--link-bw") == 0));
+        if (!takes)
+            return cli_usage_error("topo", "gen %s: unknown %s \"%s\"; options: %s -o FILE", what,
+                                   a[0] == '-' ? "option" : "argument", a,
+                                   ft    ? "--nodes --node --rails --nic-bw --leaf-radix "
+                                           "--oversub --tiers"
+                                   : nvl ? "--racks --node --rails --nic-bw --leaf-radix --oversub "
+                                           "--tiers"
+                                         : "--dims --chip --link-bw");
+        if (!v)
+            return cli_usage_error("topo", "%s needs a value", a);
+        i++;
+        int rc = CLI_OK;
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+            out = v;
+        else if (strcmp(a, "--nodes") == 0 || strcmp(a, "--racks") == 0)
+            rc = gen_int(a, v, &fo.nodes);
+        else if (strcmp(a, "--node") == 0)
+            fo.node = v;
+        else if (strcmp(a, "--rails") == 0)
+            rc = gen_int(a, v, &fo.rails);
+        else if (strcmp(a, "--nic-bw") == 0)
+            rc = gen_bw(a, v, &fo.nic_bw_Bps);
+        else if (strcmp(a, "--leaf-radix") == 0)
+            rc = gen_int(a, v, &fo.leaf_radix);
+        else if (strcmp(a, "--tiers") == 0)
+            rc = gen_int(a, v, &fo.tiers);
+        else if (strcmp(a, "--oversub") == 0) {
+            char *end = NULL;
+            fo.oversub = strtod(v, &end);
+            if (end && strcmp(end, ":1") == 0)
+                end += 2;
+            if (end == v || *end || !(fo.oversub >= 1) || fo.oversub > 1e6)
+                rc = cli_usage_error("topo",
+                                     "--oversub \"%s\": give the down:up port ratio of a leaf, "
+                                     "1 or more (\"3\" or \"3:1\")",
+                                     v);
+        } else if (strcmp(a, "--dims") == 0)
+            to.dims = v;
+        else if (strcmp(a, "--chip") == 0)
+            to.chip = v;
+        else
+            rc = gen_bw(a, v, &to.link_bw_Bps);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    if (ft && (!fo.nodes || !fo.node))
+        return cli_usage_error("topo", "gen fat-tree needs --nodes N and --node TOPOLOGY (a "
+                                       "single node such as hgx-h100-8)");
+    if (nvl && !fo.nodes)
+        return cli_usage_error("topo", "gen nvl needs --racks N (of --node, default gb200-nvl72)");
+    if (torus && !to.dims)
+        return cli_usage_error("topo", "gen torus needs --dims, e.g. 4x4x4");
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    cr_status st = ft    ? cr_topo_gen_fat_tree_xml(&fo, &xml, &len, &d)
+                   : nvl ? cr_topo_gen_nvl_xml(&fo, &xml, &len, &d)
+                         : cr_topo_gen_torus_xml(&to, &xml, &len, &d);
+    if (st == CR_EINVAL || st == CR_ENOTFOUND)
+        return cli_usage_error("topo", "gen %s: %s", what, d.msg);
+    if (st)
+        return cli_fail("topo", "gen %s: %s", what, d.msg);
+    int rc = CLI_OK;
+    if (out) {
+        cr_diag wd = {{0}};
+        if (cr_file_write(out, xml, len, &wd) != CR_OK)
+            rc = cli_fail("topo", "%s", wd.msg);
+    } else if (fwrite(xml, 1, len, stdout) != len) {
+        rc = cli_fail("topo", "cannot write the topology to stdout");
+    }
+    free(xml);
+    return rc;
+}
+
 int cli_cmd_topo(int argc, char **argv)
 {
     struct opts o = {0};
@@ -636,6 +783,8 @@ int cli_cmd_topo(int argc, char **argv)
             return CLI_OK;
         }
     }
+    if (argc > 1 && strcmp(argv[1], "gen") == 0)
+        return cmd_gen(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
@@ -657,13 +806,13 @@ int cli_cmd_topo(int argc, char **argv)
         }
     }
     if (!o.sub)
-        return cli_usage_error("topo", "say what to do: list, show, check or import-nccl");
+        return cli_usage_error("topo", "say what to do: list, show, check, import-nccl or gen");
     bool is_list = strcmp(o.sub, "list") == 0;
     bool known = is_list || strcmp(o.sub, "show") == 0 || strcmp(o.sub, "check") == 0 ||
                  strcmp(o.sub, "import-nccl") == 0;
     if (!known)
         return cli_usage_error(
-            "topo", "unknown subcommand \"%s\": use list, show, check or import-nccl", o.sub);
+            "topo", "unknown subcommand \"%s\": use list, show, check, import-nccl or gen", o.sub);
     if (is_list && o.arg)
         return cli_usage_error("topo", "list takes no argument, got \"%s\"", o.arg);
     if (!is_list && !o.arg)

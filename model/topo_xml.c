@@ -2163,3 +2163,143 @@ cr_status cr_topo_open(const char *name_or_path, cr_topo **out, cr_diag *d)
                        "with '/' or ending in .xml",
                        name_or_path, list);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Parts, for generators                                                   */
+
+void cr_topo_xml_parts_release(cr_topo_xml_parts *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n_parts; i++) {
+        cr_topo_xml_part *q = &p->parts[i];
+        for (int k = 0; k < q->n_attrs; k++) {
+            free(q->keys[k]);
+            free(q->values[k]);
+        }
+        free(q->keys);
+        free(q->values);
+        free(q->elem);
+        free(q->xml);
+    }
+    free(p->parts);
+    free(p->origin);
+    free(p->name);
+    free(p->description);
+    free(p->source);
+    memset(p, 0, sizeof *p);
+}
+
+const char *cr_topo_xml_part_attr(const cr_topo_xml_part *part, const char *key)
+{
+    for (int k = 0; part && k < part->n_attrs; k++)
+        if (strcmp(part->keys[k], key) == 0)
+            return part->values[k];
+    return NULL;
+}
+
+static char *prop_dup(const xmlNode *n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (!v)
+        return NULL;
+    char *s = strdup((const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+static cr_status part_fill(cr_topo_xml_part *q, xmlDocPtr doc, xmlNode *n)
+{
+    q->line = line_of(n);
+    q->elem = strdup((const char *)n->name);
+    xmlBufferPtr xb = xmlBufferCreate();
+    if (!q->elem || !xb || xmlNodeDump(xb, doc, n, 1, 0) < 0) {
+        xmlBufferFree(xb);
+        return CR_ENOMEM;
+    }
+    q->xml = strdup((const char *)xmlBufferContent(xb));
+    xmlBufferFree(xb);
+    if (!q->xml)
+        return CR_ENOMEM;
+    int na = 0;
+    for (xmlAttr *a = n->properties; a; a = a->next)
+        na++;
+    q->keys = calloc((size_t)na + 1, sizeof *q->keys);
+    q->values = calloc((size_t)na + 1, sizeof *q->values);
+    if (!q->keys || !q->values)
+        return CR_ENOMEM;
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        q->keys[q->n_attrs] = strdup((const char *)a->name);
+        q->values[q->n_attrs] = prop_dup(n, (const char *)a->name);
+        q->n_attrs++;
+        if (!q->keys[q->n_attrs - 1] || !q->values[q->n_attrs - 1])
+            return CR_ENOMEM;
+    }
+    return CR_OK;
+}
+
+cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *out, cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    cr_topo *t = NULL;
+    cr_status st = cr_topo_open(name_or_path, &t, d);
+    if (st)
+        return st;
+    out->n_gpus = t->n_gpus;
+    /* The first node's NICs: "nicK" (prefix "") or "PREFIX.nicK". */
+    for (bool found = true; found; out->n_nics += found) {
+        char nic[32];
+        size_t nl = (size_t)snprintf(nic, sizeof nic, "nic%d", out->n_nics);
+        found = false;
+        for (int i = 0; i < t->n_devs && !found; i++) {
+            const char *id = t->devs[i].id;
+            size_t il = strlen(id);
+            found = t->devs[i].node == 0 && t->devs[i].kind == CR_DEV_NIC && il >= nl &&
+                    strcmp(id + il - nl, nic) == 0 && (il == nl || id[il - nl - 1] == '.');
+        }
+    }
+    cr_topo_free(t);
+    /* Loaded and checked: read the same text again for its elements. */
+    char *file = NULL;
+    const char *text = NULL;
+    size_t len = 0;
+    size_t n = strlen(name_or_path);
+    char origin[300];
+    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0)) {
+        st = cr_xml_read_file(name_or_path, MAX_INPUT_BYTES, "a topology", &file, &len, NULL, d);
+        if (st)
+            return st;
+        text = file;
+        snprintf(origin, sizeof origin, "%s", name_or_path);
+    } else {
+        for (int k = 0; cr_embedded_topo[k].name && !text; k++)
+            if (strcmp(cr_embedded_topo[k].name, name_or_path) == 0)
+                text = cr_embedded_topo[k].text;
+        if (!text)
+            return cr_diag_set(d, CR_ENOTFOUND, "no shipped topology named \"%s\"", name_or_path);
+        len = strlen(text);
+        snprintf(origin, sizeof origin, "%s.xml", name_or_path);
+    }
+    xmlDocPtr doc = NULL;
+    st = cr_xml_parse(text, len, origin, 0, &doc, NULL, d);
+    free(file);
+    if (st)
+        return st;
+    xmlNode *root = xmlDocGetRootElement(doc);
+    int cap = 0;
+    for (xmlNode *c = root->children; c; c = c->next)
+        cap += c->type == XML_ELEMENT_NODE;
+    out->parts = calloc((size_t)cap + 1, sizeof *out->parts);
+    out->origin = strdup(origin);
+    out->name = prop_dup(root, "name");
+    out->description = prop_dup(root, "description");
+    out->source = prop_dup(root, "source");
+    st = out->parts && out->origin && out->name ? CR_OK : CR_ENOMEM;
+    for (xmlNode *c = root->children; c && !st; c = c->next)
+        if (c->type == XML_ELEMENT_NODE)
+            st = part_fill(&out->parts[out->n_parts++], doc, c);
+    xmlFreeDoc(doc);
+    if (st)
+        return cr_diag_set(d, st, "%s: out of memory reading its elements", origin);
+    return CR_OK;
+}

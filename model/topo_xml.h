@@ -39,6 +39,39 @@ cr_status cr_topo_xml_save_file(const cr_topo *t, const char *path, cr_diag *d);
  * CR_ENOTFOUND naming the shipped topologies when neither matches. */
 cr_status cr_topo_open(const char *name_or_path, cr_topo **out, cr_diag *d);
 
+/* One top-level element of a topology file, as written. */
+typedef struct cr_topo_xml_part {
+    char *elem;  /* element name: "gpu-model", "node-template", "nodes", "torus", ... */
+    char *xml;   /* the element serialized as written: children, comments, sources kept */
+    char **keys; /* its attributes' names and values, n_attrs of each */
+    char **values;
+    int n_attrs;
+    int line; /* where it starts in the file */
+} cr_topo_xml_part;
+
+/* The top-level elements of a topology file, for generators that copy them
+ * (model/topo_gen.h). */
+typedef struct cr_topo_xml_parts {
+    char *origin;                      /* "hgx-h100-8.xml" or the path */
+    char *name, *description, *source; /* the <topology> attributes (NULL when absent) */
+    cr_topo_xml_part *parts;
+    int n_parts;
+    int n_gpus; /* GPUs of the loaded topology */
+    int n_nics; /* NICs of node 0 named nic0, nic1, ... without a gap (its rails) */
+} cr_topo_xml_parts;
+
+/* Opens name_or_path as cr_topo_open() does, loads and checks it (its
+ * errors are the loader's), then fills *out with its top-level elements in
+ * document order. Release with cr_topo_xml_parts_release() (also after a
+ * failure). Errors: those of cr_topo_open(), CR_ENOMEM. */
+cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *out, cr_diag *d);
+
+/* Frees what *p holds and zeroes it; NULL is a no-op. */
+void cr_topo_xml_parts_release(cr_topo_xml_parts *p);
+
+/* The value of attribute key of part, or NULL (borrowed). */
+const char *cr_topo_xml_part_attr(const cr_topo_xml_part *part, const char *key);
+
 /* Name of the i-th shipped topology, or NULL past the end (borrowed). */
 const char *cr_topo_shipped_name(int i);
 

@@ -1,0 +1,18 @@
+# topo gen: bad parameters are usage errors (exit 2) saying what is wrong
+# and what is accepted.
+t() { "$@" > /dev/null; echo "exit $?"; }
+t $CR topo gen fat-tree --nodes 100 --node hgx-h100-8
+t $CR topo gen fat-tree --nodes 40000 --node hgx-h100-8
+t $CR topo gen fat-tree --nodes 4096 --node hgx-h100-8
+t $CR topo gen fat-tree --nodes 20 --node hgx-h100-8 --leaf-radix 8 --tiers 3 --rails 1
+t $CR topo gen fat-tree --nodes 20 --node hgx-h100-8 --leaf-radix 4 --tiers 3 --rails 1
+t $CR topo gen fat-tree --nodes 4 --node hgx-h100-8 --oversub 2
+t $CR topo gen fat-tree --nodes 4 --node hgx-h100-8 --rails 9
+t $CR topo gen fat-tree --nodes 4 --node gb200-nvl72
+t $CR topo gen fat-tree --nodes 4 --node hgx-h100-8 --nic-bw 400
+t $CR topo gen fat-tree --nodes 4
+t $CR topo gen torus --dims 4x4x0
+t $CR topo gen torus --dims 4x4 --chip B200-NVL72
+t $CR topo gen torus --dims 4x4 --chip nosuch
+t $CR topo gen ring
+t $CR topo gen nvl --racks 2

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topology generators (model/topo_gen.h): each generated topology loads,
+ * and its counts and bisection bandwidth match what the comments derive
+ * from the parameters; the sources of the node's figures and of the
+ * generator survive; bad parameters are CR_EINVAL with a message.
+ */
+#include "cr_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+#include "topo_gen.h"
+#include "topo_metrics.h"
+#include "topo_xml.h"
+
+#define NDR 50e9 /* 400Gb/s per direction */
+
+static cr_topo *load(const char *xml, size_t len)
+{
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    cr_status st = cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d);
+    if (st)
+        fail_msg("%s", d.msg);
+    return t;
+}
+
+static int count_kind(const cr_topo *t, cr_dev_kind k)
+{
+    int n = 0;
+    for (int i = 0; i < t->n_devs; i++)
+        n += t->devs[i].kind == k;
+    return n;
+}
+
+static double bisection(const cr_topo *t)
+{
+    cr_bisection b;
+    assert_int_equal(cr_metrics_bisection(t, &b), CR_OK);
+    return b.bw_Bps;
+}
+
+/* 4 x hgx-h100-8 on 8 rails: 32 GPUs, 32 NICs; 4 nodes fit under one
+ * 64-port leaf (32 down), so one leaf per rail and no spine: 8 leaves next
+ * to the 4 x 4 NVSwitch chips = 24 switches. */
+static void test_fat_tree_small(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 4, .node = "hgx-h100-8", .rails = 8};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "source=\"commroof topo gen fat-tree --nodes 4 --node hgx-h100-8 "
+                                "--rails 8 --nic-bw 400Gbps --leaf-radix 64 --oversub 1 "
+                                "--tiers 2"));
+    /* the node's datasheet sources are copied, not lost */
+    assert_non_null(strstr(xml, "source=\"H100 SXM datasheet, FP64 Tensor Core\""));
+    cr_topo *t = load(xml, len);
+    assert_int_equal(t->n_gpus, 32);
+    assert_int_equal(t->n_nodes, 4);
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 32);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 24);
+    assert_true(cr_topo_find_dev(t, "net.r7.leaf0") >= 0);
+    assert_true(cr_topo_find_dev(t, "net.r0.leaf1") < 0);
+    /* halves of 2 nodes: 2 x 8 NICs x 50GB/s through the leaves */
+    assert_close(bisection(t), 2 * 8 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+}
+
+/* The shipped h100-ib-128n is this generator's output at 128 nodes: same
+ * GPUs, devices and bisection (4 leaves and 2 spines per rail, 16 links
+ * from each leaf to each spine; 64 nodes x 8 rails x 50GB/s). */
+static void test_fat_tree_matches_shipped(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 128, .node = "hgx-h100-8", .rails = 8, .nic_bw_Bps = NDR};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    cr_topo *t = load(xml, len), *ref = NULL;
+    assert_int_equal(cr_topo_open("h100-ib-128n", &ref, &d), CR_OK);
+    assert_int_equal(t->n_gpus, ref->n_gpus);
+    assert_int_equal(t->n_devs, ref->n_devs);
+    assert_int_equal(t->n_links, ref->n_links);
+    assert_close(bisection(t), bisection(ref), 1e-12, 0);
+    assert_close(bisection(t), 64 * 8 * NDR, 1e-9, 0);
+    cr_topo_free(ref);
+    cr_topo_free(t);
+    free(xml);
+}
+
+/* --oversub 3 on 64 ports: 48 down, 16 up per leaf; 96 nodes = 2 leaves
+ * per rail, each with 16 links to its one spine. The node-aligned halves
+ * are the two leaves: 16 x 50GB/s per rail, a third of 48 x 50GB/s. */
+static void test_fat_tree_oversub(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 96, .node = "hgx-h100-8", .oversub = 3};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    cr_topo *t = load(xml, len);
+    assert_int_equal(t->n_gpus, 768);
+    assert_close(bisection(t), 8 * 16 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+}
+
+/* 3 tiers of 8-port switches, 2 rails, 32 nodes: 4 nodes per leaf, 8
+ * leaves per rail in 2 pods of 4, 4 spines per pod (8 per rail); each spine
+ * has 4 ports up, each to one of 4 cores per rail with 4 links (2 pods x 4
+ * = 8 core ports). Switches: 32 x 4 NVSwitch + 2 x (8 + 8 + 4) = 168.
+ * Non-blocking: halves of 16 nodes x 2 rails x 50GB/s. */
+static void test_fat_tree_three_tiers(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {
+        .nodes = 32, .node = "hgx-h100-8", .rails = 2, .leaf_radix = 8, .tiers = 3};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    cr_topo *t = load(xml, len);
+    assert_int_equal(t->n_gpus, 256);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 168);
+    assert_true(cr_topo_find_dev(t, "net.r1.core3") >= 0);
+    assert_true(cr_topo_find_dev(t, "net.r1.core4") < 0);
+    assert_close(bisection(t), 16 * 2 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+}
+
+static void expect_einval(const cr_topo_gen_fat_tree *o, const char *words)
+{
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(o, &xml, &len, &d), CR_EINVAL);
+    assert_null(xml);
+    if (!strstr(d.msg, words))
+        fail_msg("\"%s\" does not say \"%s\"", d.msg, words);
+}
+
+static void test_fat_tree_errors(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 100, .node = "hgx-h100-8"};
+    expect_einval(&o, "not a multiple of the 32 nodes under one leaf");
+    o.nodes = 32769; /* 262,152 GPUs */
+    expect_einval(&o, "more than the 262144");
+    o.nodes = 4096; /* 128 leaves per rail on 64-port spines */
+    expect_einval(&o, "--tiers 3");
+    o.nodes = 4;
+    o.oversub = 2; /* 42.67 down ports */
+    expect_einval(&o, "42.67 down");
+    o.oversub = 0;
+    o.rails = 9;
+    expect_einval(&o, "has 8 NICs");
+    o.rails = 0;
+    o.node = "gb200-nvl72";
+    expect_einval(&o, "not a single-node topology");
+}
+
+/* 4x4x4 TPU v5p: 64 chips, 3 x 64 link bundles, chips forward traffic;
+ * the same bisection as the shipped tpu-v5p-64 (32 x 100GB/s). */
+static void test_torus(void **state)
+{
+    (void)state;
+    cr_topo_gen_torus o = {.dims = "4x4x4"};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_torus_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "source=\"commroof topo gen torus --dims 4x4x4 --chip TPU-v5p"));
+    assert_non_null(strstr(xml, "Google Cloud TPU v5p docs: peak BF16 per chip"));
+    cr_topo *t = load(xml, len);
+    assert_int_equal(t->n_gpus, 64);
+    assert_int_equal(t->n_links, 192);
+    const cr_param *p = cr_topo_find_param(t, "route.gpu_transit");
+    assert_non_null(p);
+    assert_close(p->value, 1, 0, 0);
+    assert_close(bisection(t), 32 * 100e9, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    cr_topo_gen_torus bad = {.dims = "4x4x0"};
+    assert_int_equal(cr_topo_gen_torus_xml(&bad, &xml, &len, &d), CR_EINVAL);
+    bad.dims = "2x2";
+    bad.chip = "B200-NVL72"; /* no shipped torus gives its links */
+    cr_diag d2 = {{0}};      /* a diag keeps its first message */
+    assert_int_equal(cr_topo_gen_torus_xml(&bad, &xml, &len, &d2), CR_EINVAL);
+    assert_non_null(strstr(d2.msg, "--link-bw"));
+    bad.link_bw_Bps = 50e9;
+    assert_int_equal(cr_topo_gen_torus_xml(&bad, &xml, &len, &d), CR_OK);
+    free(xml);
+}
+
+/* 16 GB200 NVL72 racks: 288 trays of 4 GPUs and 4 NICs. 32 trays per
+ * 64-port leaf: 9 leaves per rail on 4 rails; from each leaf c = 4 links
+ * to each spine (the largest divisor of 32 up ports with 9 c <= 64), so 8
+ * spines per rail: 18 x 16 NVLink chips + 36 + 32 = 356 switches. The
+ * halves are racks 0-7 and 8-15, joined by the network only: 144 trays x 4
+ * NICs x 50GB/s. One rack: its 18 trays under one leaf per rail (18 + 4
+ * switches); halves of 9 trays cross the NVLink chips, 36 GPUs x 18 x
+ * 50GB/s, plus 36 NICs x 50GB/s through the leaves. */
+static void test_nvl(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 16};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "source=\"commroof topo gen nvl --racks 16 --node gb200-nvl72 "
+                                "--rails 4 --nic-bw 400Gbps"));
+    assert_non_null(strstr(xml, "FP4 1,440 PFLOP/s with sparsity per rack / 72, halved"));
+    cr_topo *t = load(xml, len);
+    assert_int_equal(t->n_gpus, 1152);
+    assert_int_equal(t->n_nodes, 288);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 356);
+    assert_true(cr_topo_find_dev(t, "r15.n17.gpu3") >= 0);
+    assert_true(cr_topo_find_dev(t, "r15.nvsw17") >= 0);
+    assert_close(bisection(t), 144 * 4 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    o.nodes = 1;
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    t = load(xml, len);
+    assert_int_equal(t->n_gpus, 72);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 22);
+    assert_close(bisection(t), 36 * 18 * 50e9 + 36 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    /* 3 tiers of 16-port switches, 32 racks = 576 trays: 8 per leaf, so
+     * leaves straddle racks (one NIC link line per rack part); 72 leaves
+     * per rail in 9 pods of 8. Non-blocking: 288 trays x 4 NICs x 50GB/s. */
+    o.nodes = 32;
+    o.tiers = 3;
+    o.leaf_radix = 16;
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    t = load(xml, len);
+    assert_int_equal(t->n_gpus, 2304);
+    assert_close(bisection(t), 288 * 4 * NDR, 1e-9, 0);
+    cr_topo_free(t);
+    free(xml);
+
+    o.tiers = 0;
+    o.leaf_radix = 0;
+    o.nodes = 2; /* 36 trays: not a multiple of 32 */
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "--racks 2 (36 nodes) is not a multiple"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fat_tree_small),
+        cmocka_unit_test(test_fat_tree_matches_shipped),
+        cmocka_unit_test(test_fat_tree_oversub),
+        cmocka_unit_test(test_fat_tree_three_tiers),
+        cmocka_unit_test(test_fat_tree_errors),
+        cmocka_unit_test(test_torus),
+        cmocka_unit_test(test_nvl),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1796,13 +1796,13 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
         cr_sbuf_add(&b, "<tr><th>category</th>");
         for (int i = 0; i < c->ns; i++) {
             cr_sbuf_add(&b, "<th>");
-            cr_sbuf_html(&b, c->s[i].name);
+            cr_sbuf_xml(&b, c->s[i].name);
             cr_sbuf_add(&b, "</th>");
         }
         cr_sbuf_add(&b, "</tr>\n");
         for (int k = 0; k < c->nc; k++) {
             cr_sbuf_add(&b, "<tr><td>");
-            cr_sbuf_html(&b, c->cats[k]);
+            cr_sbuf_xml(&b, c->cats[k]);
             cr_sbuf_add(&b, "</td>");
             for (int i = 0; i < c->ns; i++) {
                 cr_sbuf_add(&b, "<td>");
@@ -1813,23 +1813,23 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
         }
         if (c->label[1]) {
             cr_sbuf_add(&b, "<tr><td colspan=\"%d\" class=\"unit\">values: ", c->ns + 1);
-            cr_sbuf_html(&b, c->label[1]);
+            cr_sbuf_xml(&b, c->label[1]);
             cr_sbuf_add(&b, "</td></tr>\n");
         }
     } else {
         cr_sbuf_add(&b, "<tr><th>series</th><th>label</th><th>");
         char lab[400];
-        cr_sbuf_html(&b, c->label[0] ? data_label(c, 0, lab, sizeof lab) : "x");
+        cr_sbuf_xml(&b, c->label[0] ? data_label(c, 0, lab, sizeof lab) : "x");
         cr_sbuf_add(&b, "</th><th>");
-        cr_sbuf_html(&b, c->label[1] ? data_label(c, 1, lab, sizeof lab) : "y");
+        cr_sbuf_xml(&b, c->label[1] ? data_label(c, 1, lab, sizeof lab) : "y");
         cr_sbuf_add(&b, "</th></tr>\n");
         for (int i = 0; i < c->ns; i++) {
             const series *s = &c->s[i];
             for (int j = 0; j < s->n; j++) {
                 cr_sbuf_add(&b, "<tr><td>");
-                cr_sbuf_html(&b, s->name);
+                cr_sbuf_xml(&b, s->name);
                 cr_sbuf_add(&b, "</td><td>");
-                cr_sbuf_html(&b, s->pts[j].label ? s->pts[j].label : "");
+                cr_sbuf_xml(&b, s->pts[j].label ? s->pts[j].label : "");
                 cr_sbuf_add(&b, "</td><td>");
                 sb_htmlnum(&b, s->pts[j].x);
                 cr_sbuf_add(&b, "</td><td>");

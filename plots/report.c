@@ -80,9 +80,9 @@ static cr_status skip(rep *p, const char *what, const char *why)
     char line[1200];
     snprintf(line, sizeof line, "%s: %s", what, why);
     cr_sbuf_add(&p->html, "<section class=\"skipped\"><h2>");
-    cr_sbuf_html(&p->html, what);
+    cr_sbuf_xml(&p->html, what);
     cr_sbuf_add(&p->html, "</h2><p>Not in this report: ");
-    cr_sbuf_html(&p->html, why);
+    cr_sbuf_xml(&p->html, why);
     cr_sbuf_add(&p->html, "</p></section>\n");
     return push(&p->r->skipped, &p->r->n_skipped, line);
 }
@@ -90,10 +90,10 @@ static cr_status skip(rep *p, const char *what, const char *why)
 static void heading(rep *p, const char *title, const char *anchor)
 {
     cr_sbuf_add(&p->toc, "<li><a href=\"#%s\">", anchor);
-    cr_sbuf_html(&p->toc, title);
+    cr_sbuf_xml(&p->toc, title);
     cr_sbuf_add(&p->toc, "</a></li>\n");
     cr_sbuf_add(&p->html, "<section id=\"%s\"><h2>", anchor);
-    cr_sbuf_html(&p->html, title);
+    cr_sbuf_xml(&p->html, title);
     cr_sbuf_add(&p->html, "</h2>\n");
 }
 
@@ -126,7 +126,7 @@ static cr_status add_table_warn(rep *p, const cr_table *t, const char *stem, con
         warning(&p->html, warn_html);
     if (about) {
         cr_sbuf_add(&p->html, "<p>");
-        cr_sbuf_html(&p->html, about);
+        cr_sbuf_xml(&p->html, about);
         cr_sbuf_add(&p->html, "</p>\n");
     }
     cr_sbuf_add(&p->html, "<p class=\"files\">");
@@ -169,7 +169,7 @@ static cr_status add_chart(rep *p, const cr_chart *c, const char *stem, const ch
     heading(p, title, stem);
     if (about) {
         cr_sbuf_add(&p->html, "<p>");
-        cr_sbuf_html(&p->html, about);
+        cr_sbuf_xml(&p->html, about);
         cr_sbuf_add(&p->html, "</p>\n");
     }
     if (p->o->gnuplot)
@@ -609,23 +609,23 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tmv));
         cr_sbuf_add(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                            "<title>commroof report: ");
-        cr_sbuf_html(&page, t->name);
+        cr_sbuf_xml(&page, t->name);
         cr_sbuf_add(&page, ", ");
-        cr_sbuf_html(&page, suite);
+        cr_sbuf_xml(&page, suite);
         cr_sbuf_add(&page,
                     "</title>\n<style>\n%s</style></head><body>\n<h1>commroof report: ", css);
-        cr_sbuf_html(&page, t->name);
+        cr_sbuf_xml(&page, t->name);
         cr_sbuf_add(&page, ", suite ");
-        cr_sbuf_html(&page, suite);
+        cr_sbuf_xml(&page, suite);
         cr_sbuf_add(&page, "</h1>\n<p>Written %s", when);
         if (o->command) {
             cr_sbuf_add(&page, " by <code>");
-            cr_sbuf_html(&page, o->command);
+            cr_sbuf_xml(&page, o->command);
             cr_sbuf_add(&page, "</code>");
         }
         cr_sbuf_add(&page, ". ");
         if (t->description) {
-            cr_sbuf_html(&page, t->description);
+            cr_sbuf_xml(&page, t->description);
             cr_sbuf_add(&page, ". ");
         }
         cr_sbuf_add(&page,
@@ -648,7 +648,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
             cr_sbuf_add(&page, "<section><h2>Skipped</h2><ul>\n");
             for (int i = 0; i < r->n_skipped; i++) {
                 cr_sbuf_add(&page, "<li>");
-                cr_sbuf_html(&page, r->skipped[i]);
+                cr_sbuf_xml(&page, r->skipped[i]);
                 cr_sbuf_add(&page, "</li>\n");
             }
             cr_sbuf_add(&page, "</ul></section>\n");

@@ -1,26 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A growable string for the text that plots/ writes (tables, HTML, gnuplot
- * scripts). Internal to plots/: nothing outside the folder includes this
- * header but plots/' unit test (tests/unit/test_plots.c).
+ * The gnuplot quoting plots/ adds to the library's string (model/sbuf.h).
+ * Internal to plots/: nothing outside the folder includes this header but
+ * plots/' unit test (tests/unit/test_plots.c).
  */
 #ifndef CR_PLOTS_SBUF_PRIV_H
 #define CR_PLOTS_SBUF_PRIV_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
-typedef struct {
-    char *p; /* NUL-terminated once anything was added; owned */
-    size_t len, cap;
-    bool oom; /* an allocation failed: the text is incomplete */
-} cr_sbuf;
-
-/* Appends formatted text; on allocation failure sets b->oom and stops. */
-void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Appends s with <, >, &, " escaped for HTML. */
-void cr_sbuf_html(cr_sbuf *b, const char *s);
+#include "sbuf.h"
 
 /* Appends s as a gnuplot string that gnuplot takes as text and never
  * evaluates: the one way plots/ puts a string into a gnuplot script. A
@@ -34,8 +21,5 @@ void cr_sbuf_html(cr_sbuf *b, const char *s);
  * Other control characters are left out (a raw one could end the script's
  * line). NULL appends "". */
 void cr_sbuf_gnuplot(cr_sbuf *b, const char *s);
-
-/* Frees the text. */
-void cr_sbuf_release(cr_sbuf *b);
 
 #endif

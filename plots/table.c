@@ -321,10 +321,10 @@ cr_status cr_table_html(const cr_table *t, char **out)
     cr_sbuf_add(&b, "<table class=\"numbers\">\n<tr>");
     for (int c = 0; c < t->nc; c++) {
         cr_sbuf_add(&b, "<th>");
-        cr_sbuf_html(&b, t->cols[c].name);
+        cr_sbuf_xml(&b, t->cols[c].name);
         if (t->cols[c].unit[0]) {
             cr_sbuf_add(&b, "<br><span class=\"unit\">");
-            cr_sbuf_html(&b, t->cols[c].unit);
+            cr_sbuf_xml(&b, t->cols[c].unit);
             cr_sbuf_add(&b, "</span>");
         }
         cr_sbuf_add(&b, "</th>");
@@ -335,7 +335,7 @@ cr_status cr_table_html(const cr_table *t, char **out)
         for (int c = 0; c < t->nc; c++) {
             cell_str(t, r, c, buf, sizeof buf);
             cr_sbuf_add(&b, "<td%s>", t->cols[c].text ? "" : " class=\"n\"");
-            cr_sbuf_html(&b, buf);
+            cr_sbuf_xml(&b, buf);
             cr_sbuf_add(&b, "</td>");
         }
         cr_sbuf_add(&b, "</tr>\n");

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cr_sbuf: a growable string, the one the library builds text with (the
+ * generated topologies of topo_gen.c; the tables, HTML and gnuplot scripts
+ * of plots/, which adds its gnuplot quoting in plots/sbuf_priv.h).
+ *
+ *   cr_sbuf b = {0};
+ *   cr_sbuf_add(&b, "<gpu id=\"");
+ *   cr_sbuf_xml(&b, id);
+ *   cr_sbuf_add(&b, "\"/>\n");
+ *   if (b.oom) ... ; use b.p (b.len bytes) ... ; cr_sbuf_release(&b);
+ */
+#ifndef CR_SBUF_H
+#define CR_SBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *p; /* NUL-terminated once anything was added; owned */
+    size_t len, cap;
+    bool oom; /* an allocation failed: the text is incomplete */
+} cr_sbuf;
+
+/* Appends formatted text; on allocation failure sets b->oom and stops. */
+void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends s with <, >, & and " escaped: text for HTML, and an attribute
+ * value or text for XML. NULL appends nothing. */
+void cr_sbuf_xml(cr_sbuf *b, const char *s);
+
+/* Frees the text; b is empty after. */
+void cr_sbuf_release(cr_sbuf *b);
+
+#endif

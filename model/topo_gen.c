@@ -206,6 +206,30 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
     return CR_OK;
 }
 
+/* The network's source text: the command and the leaf's port split. */
+static void net_source(char *src, size_t size, const char *cmd, const struct ft *f)
+{
+    snprintf(src, size,
+             "%s: %d-port switches, %d down and %d up per leaf; latency per hop: estimate, as in "
+             "h100-ib-128n.xml",
+             cmd, f->K, f->d, f->u);
+}
+
+/* The header, then the node file's models and node templates as written
+ * (their datasheet sources kept): how fat-tree and nvl both start. */
+static void begin_from_node(cr_sbuf *b, const char *name, const char *desc, const char *cmd,
+                            const cr_topo_xml_parts *np)
+{
+    sb_header(b, name, desc, cmd, np->source);
+    for (int i = 0; i < np->n_parts; i++)
+        if (is_model(np->parts[i].elem))
+            cr_sbuf_add(b, "  %s\n", np->parts[i].xml);
+    cr_sbuf_add(b, "\n");
+    for (int i = 0; i < np->n_parts; i++)
+        if (strcmp(np->parts[i].elem, "node-template") == 0)
+            cr_sbuf_add(b, "  %s\n\n", np->parts[i].xml);
+}
+
 /* The attributes every generated fabric link shares, and the end of it. */
 static void link_tail(cr_sbuf *b, const char *bw, int count, const char *src)
 {
@@ -352,20 +376,9 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
              "%g:1 at the leaves",
              f.N, np.name, f.N * f.G, f.R, f.R > 1 ? "s" : "", bw_xml,
              f.R > 1 ? "rail-optimised " : "", f.L == 1 ? 1 : f.tiers, f.K, f.X);
-    snprintf(src, sizeof src,
-             "%s: %d-port switches, %d down and %d up per leaf; latency per hop: estimate, as in "
-             "h100-ib-128n.xml",
-             cmd, f.K, f.d, f.u);
-
+    net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
-    sb_header(&b, name, desc, cmd, np.source);
-    for (int i = 0; i < np.n_parts; i++)
-        if (is_model(np.parts[i].elem))
-            cr_sbuf_add(&b, "  %s\n", np.parts[i].xml);
-    cr_sbuf_add(&b, "\n");
-    for (int i = 0; i < np.n_parts; i++)
-        if (strcmp(np.parts[i].elem, "node-template") == 0)
-            cr_sbuf_add(&b, "  %s\n\n", np.parts[i].xml);
+    begin_from_node(&b, name, desc, cmd, &np);
     cr_sbuf_add(&b, "  <nodes template=\"");
     cr_sbuf_xml(&b, tmpl);
     cr_sbuf_add(&b, "\" count=\"%d\"/>\n\n", f.N);
@@ -464,19 +477,9 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
              "switches, %g:1 at the leaves",
              o->nodes, np.name, o->nodes * np.n_gpus, f.N, f.R, bw_xml, f.L == 1 ? 1 : f.tiers, f.K,
              f.X);
-    snprintf(src, sizeof src,
-             "%s: %d-port switches, %d down and %d up per leaf; latency per hop: estimate, as in "
-             "h100-ib-128n.xml",
-             cmd, f.K, f.d, f.u);
+    net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
-    sb_header(&b, name, desc, cmd, np.source);
-    for (int i = 0; i < np.n_parts; i++)
-        if (is_model(np.parts[i].elem))
-            cr_sbuf_add(&b, "  %s\n", np.parts[i].xml);
-    cr_sbuf_add(&b, "\n");
-    for (int i = 0; i < np.n_parts; i++)
-        if (strcmp(np.parts[i].elem, "node-template") == 0)
-            cr_sbuf_add(&b, "  %s\n\n", np.parts[i].xml);
+    begin_from_node(&b, name, desc, cmd, &np);
     const char *prefix = cr_topo_xml_part_attr(nodes, "prefix");
     for (int k = 0; k < o->nodes; k++) {
         cr_sbuf_add(&b, "  <nodes template=\"");

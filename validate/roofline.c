@@ -53,6 +53,24 @@ static bool parse_int(const char **pp, bool neg, long long *out)
     return true;
 }
 
+/* After an item of a sizes list: ',' (SEP_NEXT) or ']' (SEP_END), moved
+ * past; the name's end (SEP_CUT: a name cut at 256 bytes); anything else
+ * SEP_BAD, with its offset from start in d. */
+enum { SEP_NEXT, SEP_END, SEP_CUT, SEP_BAD };
+static int list_sep(const char **pp, const char *start, cr_diag *d)
+{
+    const char *p = skip_sp(*pp);
+    *pp = p;
+    if (*p == '\0')
+        return SEP_CUT;
+    if (*p != ',' && *p != ']') {
+        cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld", (long)(p - start));
+        return SEP_BAD;
+    }
+    *pp = p + 1;
+    return *p == ']' ? SEP_END : SEP_NEXT;
+}
+
 /* The sizes list at *pp: "[[a, b], [], [c]]". A name cut inside it sets
  * truncated and stops there (returns true). */
 static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
@@ -97,36 +115,26 @@ static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
                                        CR_RF_MAX_DIMS),
                            false;
                 dims[nd++] = v;
-                p = skip_sp(p);
-                if (*p == '\0')
+                int sep = list_sep(&p, start, d);
+                if (sep == SEP_CUT)
                     goto cut;
-                if (*p == ']') {
-                    p++;
+                if (sep == SEP_BAD)
+                    return false;
+                if (sep == SEP_END)
                     break;
-                }
-                if (*p != ',')
-                    return cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld",
-                                       (long)(p - start)),
-                           false;
-                p++;
             }
         }
         o->ndim[o->n_shapes] = nd;
         for (int i = 0; i < nd; i++)
             o->dim[o->n_shapes][i] = dims[i];
         o->n_shapes++;
-        p = skip_sp(p);
-        if (*p == '\0')
+        int sep = list_sep(&p, start, d);
+        if (sep == SEP_CUT)
             goto cut;
-        if (*p == ']') {
-            p++;
+        if (sep == SEP_BAD)
+            return false;
+        if (sep == SEP_END)
             break;
-        }
-        if (*p != ',')
-            return cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld",
-                               (long)(p - start)),
-                   false;
-        p++;
     }
 done:
     *pp = p;

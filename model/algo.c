@@ -269,6 +269,14 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
      * NCCL's per-link rate, across nodes what the ring reaches there */
     double intra = (c->up_Bps > 0 ? c->up_Bps : c->ring_Bps) * c->nccl_scale;
     double total = (N > 1 ? fmin(intra, c->ring_Bps) : intra) / 1e9;
+    /* Two nodes: NCCL's search raises a tree graph's intra-node rate up to
+     * twice its network rate ("increase bwIntra for trees (2 nodes or
+     * collnet)", src/graph/search.cc pass 2), and tuning.cc prices two
+     * nodes at bwIntra: where the NICs bind, the tree's estimate doubles
+     * and NCCL picks it for large allreduces (it sends S per node where the
+     * ring sends 2(n-1)/n S). */
+    if (na == NT_TREE && N == 2)
+        total = fmin(intra / 1e9, 2 * total);
     double bw = total / nch;
     if (na == NT_NVLS || na == NT_NVLST) {
         if (nch < 2)

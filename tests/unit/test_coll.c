@@ -343,6 +343,30 @@ static void test_nic_cut_binds(void **state)
     cr_topo_free(t);
 }
 
+/* Two nodes whose NICs bind (4 H100 per node with all-to-all NVLink and
+ * no NVSwitch, 4 x 200G per node: validate/corpus/topologies/snellius-
+ * h100x4-ib.xml): NCCL's search lets a tree graph's intra-node rate reach
+ * twice its network rate on two nodes (src/graph/search.cc, "increase
+ * bwIntra for trees"), so a large allreduce runs the tree, which sends S
+ * per node where the ring sends 2(n-1)/n S = 1.75 S. The log of that
+ * machine (validate/corpus/h100x4-ib-2n) measures 48.3 ms for 4 GiB,
+ * under the ring's 1.75 x 4 GiB / 100 GB/s = 75 ms: only the tree fits. */
+static void test_two_node_tree_when_nics_bind(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/snellius-h100x4-ib.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    double S = 4294967296.0;
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    assert_int_equal(r.pred.algo, CR_ALGO_TREE);
+    assert_true(r.pred.pred_s < 1.75 * S / 100e9);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_one_gpu_per_node(void **state)
 {
     (void)state;
@@ -1359,6 +1383,7 @@ int main(void)
         cmocka_unit_test(test_peer_route_over_nvlink),
         cmocka_unit_test(test_ll128_plan_channels),
         cmocka_unit_test(test_rail_memo_matches_fresh),
+        cmocka_unit_test(test_two_node_tree_when_nics_bind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

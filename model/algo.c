@@ -454,7 +454,12 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
     double a_net =
         fmax(pr->alpha_s[CR_HW_NET][p] + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0),
              c->r_inter_s);
-    double a_max = N > 1 ? fmax(a_in, a_net) : a_in;
+    /* a further piece pays its slowest hop's step, not the plugin's
+     * latency (coll.net.lat): NCCL keeps NCCL_STEPS (8) steps of a
+     * connection in flight (src/include/device.h), so the wire latency of
+     * one piece overlaps the next ones; what repeats per piece is the
+     * proxy's and the kernel's work on it (coll.alpha.*) */
+    double a_max = N > 1 ? fmax(a_in, fmax(pr->alpha_s[CR_HW_NET][p], c->r_inter_s)) : a_in;
     double ncf = nc > 0 ? nc : 1;
     /* one buffer step of data per piece (src/init.cc buffer sizes / NCCL_STEPS) */
     double piece = p == CR_PROTO_LL ? 32768.0 : p == CR_PROTO_LL128 ? 576000.0 : 1048576.0;

@@ -2,7 +2,9 @@
 /*
  * Command-line front end: one file per command family (cmd_*.c), shared
  * helpers here. Commands return the process exit status: 0 ok, 1 runtime
- * failure, 2 usage error, 3 impossible measurement (check).
+ * failure, 2 usage error, 3 impossible measurement (check). Every command
+ * declares its options in one table and parses and documents them through
+ * opts.h.
  */
 #ifndef CR_CLI_H
 #define CR_CLI_H

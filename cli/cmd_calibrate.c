@@ -23,13 +23,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "dtype.h"
 #include "rankset.h"
 #include "topo_xml.h"
 #include "validate/calibrate_nccl.h"
 #include "validate/validate.h"
 
-static const char *const calibrate_help =
+static const char *const calibrate_help_head =
     "usage: commroof calibrate [--topo BASE] [-o OUT.xml] [--from-traces TRACE...]\n"
     "                          [--quick] [--json]\n"
     "\n"
@@ -44,15 +45,9 @@ static const char *const calibrate_help =
     "ops.{ldst,tma}.{sm_bw,fixed}; from p2p traces on a topology of two or more GPUs,\n"
     "coll's mechanism parameters mech.{ce,tma,ldst}.{eff,sms,launch}.\n"
     "attainable_us and predictions then use them.\n"
-    "\n"
-    "  --from-traces TRACE...  use traces of an earlier kernels/ sweep (files or\n"
-    "                          folders; .json or .json.gz; every rank's trace of a\n"
-    "                          one-process-per-GPU run, combined) instead of running\n"
-    "                          the kernels\n"
-    "  --quick                 fewer sizes when running the kernels\n"
-    "  -o OUT.xml              where to write (default: stdout)\n"
-    "  --json                  print the measured figures as JSON (the XML still goes\n"
-    "                          to -o when given)\n"
+    "\n";
+
+static const char *const calibrate_help_mid =
     "\n"
     "Running the kernels needs crbench (make kernels) and libcommroof_trace.so: they\n"
     "are looked up beside this binary ($BUILD/kernels/crbench, $BUILD/\n"
@@ -72,14 +67,9 @@ static const char *const calibrate_help =
     "and p90 |error| before (BASE as shipped) and after, on logs the fit did not see:\n"
     "each log under a fit on the others (leave-one-log-out), or with --fit-coll the\n"
     "logs of other collectives under the fit written.\n"
-    "\n"
-    "  --topo BASE             the machine's topology (required)\n"
-    "  --coll NAME             collective of logs that lack their \"Collective test\n"
-    "                          starting\" line (all_reduce or allreduce alike)\n"
-    "  --fit-coll NAME         fit (and write) on the logs of collective NAME only\n"
-    "  --ranks SPEC            GPUs of BASE the logs ran on (default: the first n)\n"
-    "  -o OUT.xml              where to write (default: stdout, the report on stderr)\n"
-    "  --json                  the fit and the cross-check as JSON\n"
+    "\n";
+
+static const char *const calibrate_help_tail =
     "\n"
     "Exit status: 0 ok; 1 no GPU, crbench failed, or unreadable input; 2 usage;\n"
     "3 a measured time below its bound (the fit is still written, without that row).\n";
@@ -533,7 +523,8 @@ out:
 int cli_cmd_calibrate(int argc, char **argv)
 {
     const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL;
-    int json = 0, quick = 0, from = 0, nccl = 0, rc = CLI_OK;
+    bool json = false, quick = false, from = false, nccl = false;
+    int rc = CLI_OK;
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
     int n_in = 0;
     cr_topo *t = NULL;
@@ -542,49 +533,62 @@ int cli_cmd_calibrate(int argc, char **argv)
     int made_tmp = 0;
     if (!inputs)
         return cli_fail("calibrate", "out of memory");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(calibrate_help, stdout);
+    /* section 1: measuring this GPU; section 2: fitting nccl-tests logs */
+    enum { O_HELP = 1 };
+    const cli_opt opts[] = {
+        {"--from-traces", NULL, NULL,
+         "use traces of an earlier kernels/ sweep (files or\n"
+         "folders; .json or .json.gz; every rank's trace of a\n"
+         "one-process-per-GPU run, combined) instead of running\n"
+         "the kernels",
+         .label = "--from-traces TRACE...", .flag = &from, .section = 1},
+        {"--quick", NULL, NULL, "fewer sizes when running the kernels", .flag = &quick,
+         .section = 1},
+        {"-o", NULL, "OUT.xml", "where to write (default: stdout)", .str = &out_path, .section = 1},
+        {"--json", NULL, NULL,
+         "print the measured figures as JSON (the XML still goes\n"
+         "to -o when given)",
+         .flag = &json, .section = 1},
+        {"--topo", NULL, "BASE", "the machine's topology (required)", .str = &topo_name,
+         .section = 2},
+        {"--coll", NULL, "NAME",
+         "collective of logs that lack their \"Collective test\n"
+         "starting\" line (all_reduce or allreduce alike)",
+         .str = &coll, .section = 2},
+        {"--fit-coll", NULL, "NAME", "fit (and write) on the logs of collective NAME only",
+         .str = &fit_coll, .section = 2},
+        {"--ranks", NULL, "SPEC", "GPUs of BASE the logs ran on (default: the first n)",
+         .str = &ranks, .section = 2},
+        {"-o", NULL, "OUT.xml", "where to write (default: stdout, the report on stderr)",
+         .section = 2},
+        {"--json", NULL, NULL, "the fit and the cross-check as JSON", .section = 2},
+        {"--nccl-tests", NULL, NULL, NULL, .flag = &nccl},
+        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {0}};
+    cli_args args = cli_args_begin("calibrate", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        if (r == CLI_ARGS_ERROR) {
+            rc = CLI_USAGE;
             goto out;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--quick")) {
-            quick = 1;
-        } else if (!strcmp(a, "--topo") || !strcmp(a, "-o")) {
-            if (i + 1 >= argc) {
-                rc = cli_usage_error("calibrate", "%s needs a value", a);
-                goto out;
-            }
-            if (!strcmp(a, "-o"))
-                out_path = argv[++i];
-            else
-                topo_name = argv[++i];
-        } else if (!strcmp(a, "--coll") || !strcmp(a, "--fit-coll") || !strcmp(a, "--ranks")) {
-            if (i + 1 >= argc) {
-                rc = cli_usage_error("calibrate", "%s needs a value", a);
-                goto out;
-            }
-            const char **dst = !strcmp(a, "--coll")       ? &coll
-                               : !strcmp(a, "--fit-coll") ? &fit_coll
-                                                          : &ranks;
-            *dst = argv[++i];
-        } else if (!strcmp(a, "--from-traces")) {
-            from = 1;
-        } else if (!strcmp(a, "--nccl-tests")) {
-            nccl = 1;
-        } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("calibrate", "unknown option \"%s\"", a);
+        }
+        if (r == CLI_ARGS_OPT && args.opt->id == O_HELP) {
+            fputs(calibrate_help_head, stdout);
+            cli_opts_help(stdout, opts, 26, 1);
+            fputs(calibrate_help_mid, stdout);
+            cli_opts_help(stdout, opts, 26, 2);
+            fputs(calibrate_help_tail, stdout);
             goto out;
-        } else if (from || nccl) {
-            inputs[n_in++] = a;
-        } else {
+        }
+        if (r != CLI_ARGS_ARG)
+            continue;
+        if (!from && !nccl) {
             rc = cli_usage_error("calibrate",
                                  "unexpected argument \"%s\" (traces go after --from-traces, logs "
                                  "after --nccl-tests)",
-                                 a);
+                                 args.val);
             goto out;
         }
+        inputs[n_in++] = args.val;
     }
     if (from && nccl) {
         rc = cli_usage_error("calibrate", "--from-traces and --nccl-tests calibrate different "

@@ -35,6 +35,7 @@
 
 #include "cli.h"
 #include "cli_op.h"
+#include "opts.h"
 #include "fileio.h"
 #include "json_items.h"
 #include "ops.h"
@@ -44,7 +45,7 @@
 
 #define MAX_TOPOS 16
 
-static void check_usage(FILE *f)
+static void check_usage(FILE *f, const cli_opt *opts)
 {
     fputs("usage: commroof check OP [--topo T] [--PARAM VALUE ...] --measured-us X "
           "[--cold] [--json]\n"
@@ -72,19 +73,10 @@ static void check_usage(FILE *f)
           "else 0;\n"
           "an unreadable or malformed file or a bad --topo: no JSON, exit 1.\n"
           "\n"
-          "options:\n"
-          "  --topo T            shipped topology or XML file "
-          "(default " CR_TOPO_DEFAULT ")\n"
-          "  --measured-us X     measured time in microseconds (also --measured "
-          "12.5us)\n"
-          "  --measured-json F   bulk mode (see above); '-' reads stdin\n"
-          "  --cold              judge against the cold (HBM-only) bound: for harnesses\n"
-          "                      that flush the caches between iterations\n"
-          "  --PARAM V           operator parameters (commroof op OP --help lists "
-          "them)\n"
-          "  --json              one JSON document on stdout\n"
-          "  --help, -h          this text\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, opts, 22, 0);
+    fputs("\n"
           "examples:\n"
           "  commroof check gemm_rs --topo hgx-h100-8 --tp 8 --measured-us 25\n"
           "  commroof check --measured-json results.json --topo hgx-h100-8 > "
@@ -403,35 +395,6 @@ out:
 
 /* --- one result --------------------------------------------------------- */
 
-/* If argv[*i] is option `name` ("--topo T" or "--topo=T"), sets *val to its
- * value, advances *i past it and returns 1; returns 0 when it is another
- * argument, -1 (after a usage error) when the value is missing. */
-static int opt_value(const char *name, int argc, char **argv, int *i, const char **val)
-{
-    const char *a = argv[*i];
-    size_t len = strlen(name);
-    if (strncmp(a, name, len) != 0)
-        return 0;
-    if (a[len] == '=') {
-        *val = a + len + 1;
-        *i += 1;
-    } else if (a[len] == '\0') {
-        if (*i + 1 >= argc) {
-            cli_usage_error("check", "%s needs a value", name);
-            return -1;
-        }
-        *val = argv[*i + 1];
-        *i += 2;
-    } else {
-        return 0;
-    }
-    if (!**val) {
-        cli_usage_error("check", "%s needs a non-empty value", name);
-        return -1;
-    }
-    return 1;
-}
-
 /* The measured time of --measured-us X (a number of microseconds) or
  * --measured X (a time with a unit, "12.5us"), in seconds; -1 after a usage
  * error. */
@@ -511,16 +474,47 @@ out:
     return rc;
 }
 
+enum { O_HELP = 1, O_TOPO, O_MEASURED, O_BULK, O_COLD, O_JSON };
+
+/* Reads the next argument of argv against opts; an option's value must not
+ * be empty. Returns cli_args_next's answer, CLI_ARGS_ERROR after a usage
+ * error. */
+static int next_arg(cli_args *args)
+{
+    int r = cli_args_next(args);
+    if (r == CLI_ARGS_OPT && args->val && !*args->val) {
+        cli_usage_error("check", "%s needs a non-empty value", args->name);
+        return CLI_ARGS_ERROR;
+    }
+    return r;
+}
+
 int cli_cmd_check(int argc, char **argv)
 {
-    const char *topo = NULL, *opname = NULL, *mval = NULL, *mopt = NULL;
+    const char *topo = NULL, *opname = NULL, *mval = NULL, *mopt = NULL, *bulk_file = NULL;
     bool json = false, bulk_mode = false, cold = false;
+    const cli_opt opts[] = {
+        {"--topo", NULL, "T", "shipped topology or XML file (default " CR_TOPO_DEFAULT ")",
+         .str = &topo, .id = O_TOPO},
+        {"--measured-us", NULL, "X", "measured time in microseconds (also --measured 12.5us)",
+         .str = &mval, .id = O_MEASURED},
+        {"--measured", NULL, "T", NULL, .str = &mval, .id = O_MEASURED},
+        {"--measured-json", NULL, "F", "bulk mode (see above); '-' reads stdin", .str = &bulk_file,
+         .id = O_BULK},
+        {"--cold", NULL, NULL,
+         "judge against the cold (HBM-only) bound: for harnesses\n"
+         "that flush the caches between iterations",
+         .flag = &cold, .id = O_COLD},
+        {.label = "--PARAM V", .help = "operator parameters (commroof op OP --help lists them)"},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json, .id = O_JSON},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
+        {0}};
     /* first pass: help, bulk mode, and the operator (parameters parse
      * against it) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            check_usage(stdout);
+            check_usage(stdout, opts);
             return CLI_OK;
         }
         if (strncmp(a, "--measured-json", 15) == 0 && (a[15] == '\0' || a[15] == '='))
@@ -530,27 +524,19 @@ int cli_cmd_check(int argc, char **argv)
              strchr(argv[i - 1], '=')))
             opname = a;
     }
+    cli_args args = cli_args_begin("check", opts, argc, argv);
+    args.pass_unknown = true; /* the operator's parameters, or a misplaced one */
     if (bulk_mode) {
-        const char *bulk_file = NULL;
-        for (int i = 1; i < argc;) {
-            int r1 = opt_value("--measured-json", argc, argv, &i, &bulk_file);
-            int r2 = r1 ? 0 : opt_value("--topo", argc, argv, &i, &topo);
-            if (r1 < 0 || r2 < 0)
+        for (int at = args.i, r; (r = next_arg(&args)) != CLI_ARGS_END; at = args.i) {
+            if (r == CLI_ARGS_ERROR)
                 return CLI_USAGE;
-            if (r1 || r2)
-                continue;
-            if (strcmp(argv[i], "--cold") == 0) {
-                cold = true;
-                i++;
-                continue;
-            }
-            if (strcmp(argv[i], "--json") != 0)
+            int id = r == CLI_ARGS_OPT ? args.opt->id : 0;
+            if (id != O_BULK && id != O_TOPO && id != O_COLD && id != O_JSON)
                 return cli_usage_error("check",
                                        "with --measured-json only --topo, --cold and --json apply "
                                        "(got \"%s\"): the operator, its parameters and the "
                                        "measured time go in the file",
-                                       argv[i]);
-            i++;
+                                       argv[at]);
         }
         return bulk(bulk_file, topo, cold);
     }
@@ -563,35 +549,24 @@ int cli_cmd_check(int argc, char **argv)
         return cli_usage_error("check", "%s", d.msg);
     cr_op_params p;
     cr_op_params_defaults(op, &p);
-    for (int i = 1; i < argc;) {
-        const char *a = argv[i];
-        int r = 0;
-        if (a == opname) {
-            i++;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-            i++;
-        } else if (strcmp(a, "--cold") == 0) {
-            cold = true;
-            i++;
-        } else if ((r = opt_value("--topo", argc, argv, &i, &topo)) != 0) {
-            if (r < 0)
-                return CLI_USAGE;
-        } else if ((r = opt_value("--measured-us", argc, argv, &i, &mval)) != 0 ||
-                   (r = opt_value("--measured", argc, argv, &i, &mval)) != 0) {
-            if (r < 0)
-                return CLI_USAGE;
-            mopt = strncmp(a, "--measured-us", 13) == 0 ? "--measured-us" : "--measured";
-        } else {
-            r = cli_op_param_arg("check", op, &p, argc, argv, &i);
-            if (r < 0)
-                return CLI_USAGE;
-            if (r == 0)
-                return cli_usage_error("check",
-                                       "unknown argument \"%s\" (commroof op %s --help lists "
-                                       "the parameters)",
-                                       a, cr_op_name(op));
-        }
+    for (int r; (r = next_arg(&args)) != CLI_ARGS_END;) {
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ARGS_OPT && args.opt->id == O_MEASURED)
+            mopt = args.name;
+        if (r == CLI_ARGS_OPT || (r == CLI_ARGS_ARG && args.val == opname))
+            continue;
+        if (r == CLI_ARGS_ARG)
+            args.i--; /* PARAM=V, or not a parameter */
+        const char *a = argv[args.i];
+        r = cli_op_param_arg("check", op, &p, argc, argv, &args.i);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r == 0)
+            return cli_usage_error("check",
+                                   "unknown argument \"%s\" (commroof op %s --help lists "
+                                   "the parameters)",
+                                   a, cr_op_name(op));
     }
     if (!mval)
         return cli_usage_error("check", "give the measured time: --measured-us X");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "coll.h"
 #include "rankset.h"
 #include "topo_xml.h"
@@ -22,7 +23,7 @@
 #define GBPS 1e9
 #define MAX_ROWS 4096
 
-static const char coll_help[] =
+static const char coll_help_head[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
     "                     [--root R] [--nchannels N] [--ranks-per-process N]\n"
@@ -32,34 +33,9 @@ static const char coll_help[] =
     "on the topology, with the resource that sets it), the prediction for the\n"
     "algorithm and protocol NCCL would choose (or the ones forced), and algbw/busbw\n"
     "as nccl-tests reports them. doc/bounds.md derives every bound.\n"
-    "\n"
-    "  COLL            allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
-    "                  gather, scatter, sendrecv\n"
-    "  --topo T        shipped name (commroof topo list) or file; default " CR_TOPO_DEFAULT "\n"
-    "  --ranks SPEC    all (default), 0-7, 0-8191:8 (one GPU per 8-GPU node), 0,3,5\n"
-    "  -b MIN, -e MAX  sizes as nccl-tests takes them: bytes, with K/M/G (powers of\n"
-    "                  1024) or units (1GB, 4KiB); defaults 8 and 8G\n"
-    "  -f FACTOR       multiply the size by FACTOR each row (default 2)\n"
-    "  -i STEP         add STEP bytes each row instead\n"
-    "  --dtype D       fp32 (default), bf16, fp16, fp8, int8 (also fp64)\n"
-    "  --algo A        ring, tree, nvls, nvlstree, pat, direct, collnet, auto (default)\n"
-    "  --proto P       ll, ll128, simple, auto (default); NCCL's point-to-point\n"
-    "                  (alltoall, gather, scatter, sendrecv) picks its own, said in the header\n"
-    "  --mech M        a custom kernel on ce (copy engine), tma, ldst or multimem\n"
-    "  --sms N         SMs a custom kernel gives to communication (default: saturating)\n"
-    "  --root R        root rank (broadcast, reduce, gather, scatter); default 0\n"
-    "  --nchannels N   NCCL channels (default: as NCCL picks)\n"
-    "  --ranks-per-process N\n"
-    "                  GPUs one host thread drives: 1 (default) = one process per\n"
-    "                  GPU, as torchrun, mpirun and PyTorch run; the rank count = one\n"
-    "                  process for all (nccl-tests -g N); each extra GPU adds the host\n"
-    "                  launch gap (param coll.launch_gap) to the NCCL prediction\n"
-    "  --no-in-network bound without in-switch reduction/multicast even where offered\n"
-    "  --in-place      receive buffer = send buffer (default out of place, as nccl-tests'\n"
-    "                  first column; matters for one rank: out of place NCCL copies)\n"
-    "  --terms         also print every term of the bound for each size\n"
-    "  --json          one JSON document on stdout\n"
-    "  --help, -h      this text\n"
+    "\n";
+
+static const char coll_help_tail[] =
     "\n"
     "Sizes follow nccl-tests: allgather and gather count the whole gathered array,\n"
     "reducescatter and scatter the whole input, alltoall one rank's send buffer;\n"
@@ -92,6 +68,19 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
+enum {
+    O_HELP = 1,
+    O_NO_IN_NETWORK,
+    O_MIN,
+    O_MAX,
+    O_FACTOR,
+    O_STEP,
+    O_ROOT,
+    O_NCHANNELS,
+    O_RPP,
+    O_SMS,
+};
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -100,94 +89,121 @@ static int parse_args(int argc, char **argv, struct opts *o)
     o->factor = 2;
     o->in_network = true;
     bool got_e = false, got_f = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                                                     \
-    do {                                                                                           \
-        if (!v)                                                                                    \
-            return cli_usage_error("coll", "option %s needs a value", a);                          \
-        i++;                                                                                       \
-    } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(coll_help, stdout);
+    const cli_opt opts[] = {
+        {.label = "COLL",
+         .help = "allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
+                 "gather, scatter, sendrecv"},
+        {"--topo", NULL, "T", "shipped name (commroof topo list) or file; default " CR_TOPO_DEFAULT,
+         .str = &o->topo},
+        {"--ranks", NULL, "SPEC", "all (default), 0-7, 0-8191:8 (one GPU per 8-GPU node), 0,3,5",
+         .str = &o->ranks},
+        {"-b", "--minbytes", "MIN",
+         "sizes as nccl-tests takes them: bytes, with K/M/G (powers of\n"
+         "1024) or units (1GB, 4KiB); defaults 8 and 8G",
+         .label = "-b MIN, -e MAX", .id = O_MIN},
+        {"-e", "--maxbytes", "MAX", NULL, .id = O_MAX},
+        {"-f", "--stepfactor", "FACTOR", "multiply the size by FACTOR each row (default 2)",
+         .id = O_FACTOR},
+        {"-i", "--stepbytes", "STEP", "add STEP bytes each row instead", .id = O_STEP},
+        {"--dtype", "-d", "D", "fp32 (default), bf16, fp16, fp8, int8 (also fp64)",
+         .str = &o->dtype_s},
+        {"--algo", NULL, "A", "ring, tree, nvls, nvlstree, pat, direct, collnet, auto (default)",
+         .str = &o->algo_s},
+        {"--proto", NULL, "P",
+         "ll, ll128, simple, auto (default); NCCL's point-to-point\n"
+         "(alltoall, gather, scatter, sendrecv) picks its own, said in the header",
+         .str = &o->proto_s},
+        {"--mech", NULL, "M", "a custom kernel on ce (copy engine), tma, ldst or multimem",
+         .str = &o->mech_s},
+        {"--sms", NULL, "N", "SMs a custom kernel gives to communication (default: saturating)",
+         .id = O_SMS},
+        {"--root", NULL, "R", "root rank (broadcast, reduce, gather, scatter); default 0",
+         .id = O_ROOT},
+        {"--nchannels", NULL, "N", "NCCL channels (default: as NCCL picks)", .id = O_NCHANNELS},
+        {"--ranks-per-process", NULL, "N",
+         "GPUs one host thread drives: 1 (default) = one process per\n"
+         "GPU, as torchrun, mpirun and PyTorch run; the rank count = one\n"
+         "process for all (nccl-tests -g N); each extra GPU adds the host\n"
+         "launch gap (param coll.launch_gap) to the NCCL prediction",
+         .id = O_RPP},
+        {"--no-in-network", NULL, NULL,
+         "bound without in-switch reduction/multicast even where offered", .id = O_NO_IN_NETWORK},
+        {"--in-place", NULL, NULL,
+         "receive buffer = send buffer (default out of place, as nccl-tests'\n"
+         "first column; matters for one rank: out of place NCCL copies)",
+         .flag = &o->in_place},
+        {"--terms", NULL, NULL, "also print every term of the bound for each size",
+         .flag = &o->terms},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &o->json},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
+        {0}};
+    cli_args args = cli_args_begin("coll", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ARGS_ARG) {
+            if (o->coll_s)
+                return cli_usage_error("coll", "unexpected argument \"%s\" (one collective only)",
+                                       v);
+            o->coll_s = v;
+            continue;
+        }
+        switch (args.opt->id) {
+        case O_HELP:
+            fputs(coll_help_head, stdout);
+            cli_opts_help(stdout, opts, 18, 0);
+            fputs(coll_help_tail, stdout);
             return -1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = true;
-        } else if (!strcmp(a, "--terms")) {
-            o->terms = true;
-        } else if (!strcmp(a, "--no-in-network")) {
+        case O_NO_IN_NETWORK:
             o->in_network = false;
-        } else if (!strcmp(a, "--in-place")) {
-            o->in_place = true;
-        } else if (!strcmp(a, "--topo")) {
-            NEED();
-            o->topo = v;
-        } else if (!strcmp(a, "--ranks")) {
-            NEED();
-            o->ranks = v;
-        } else if (!strcmp(a, "--dtype") || !strcmp(a, "-d")) {
-            NEED();
-            o->dtype_s = v;
-        } else if (!strcmp(a, "--algo")) {
-            NEED();
-            o->algo_s = v;
-        } else if (!strcmp(a, "--proto")) {
-            NEED();
-            o->proto_s = v;
-        } else if (!strcmp(a, "--mech")) {
-            NEED();
-            o->mech_s = v;
-        } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
-            NEED();
+            break;
+        case O_MIN:
             if (cli_parse_size(v, &o->min_b))
                 return cli_usage_error(
                     "coll", "-b \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4KiB)", v);
-        } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
-            NEED();
+            break;
+        case O_MAX:
             if (cli_parse_size(v, &o->max_b))
                 return cli_usage_error(
                     "coll", "-e \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4KiB)", v);
             got_e = true;
-        } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
-            NEED();
+            break;
+        case O_FACTOR: {
             char *end = NULL;
             o->factor = strtod(v, &end);
             if (end == v || *end || !(o->factor > 1) || !isfinite(o->factor))
                 return cli_usage_error("coll", "-f \"%s\" is not a factor > 1 (e.g. 2)", v);
             got_f = true;
-        } else if (!strcmp(a, "-i") || !strcmp(a, "--stepbytes")) {
-            NEED();
+            break;
+        }
+        case O_STEP:
             if (cli_parse_size(v, &o->step) || !(o->step > 0))
                 return cli_usage_error("coll", "-i \"%s\" is not a step > 0 in bytes", v);
-        } else if (!strcmp(a, "--root")) {
-            NEED();
+            break;
+        case O_ROOT:
             if (parse_int(v, 0, 1 << 30, &o->root))
                 return cli_usage_error("coll", "--root \"%s\" is not a rank number >= 0", v);
             o->root_given = true;
-        } else if (!strcmp(a, "--nchannels")) {
-            NEED();
+            break;
+        case O_NCHANNELS:
             if (parse_int(v, 1, 64, &o->nchannels))
                 return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-64", v);
-        } else if (!strcmp(a, "--ranks-per-process")) {
-            NEED();
+            break;
+        case O_RPP:
             if (parse_int(v, 1, 1 << 30, &o->rpp))
                 return cli_usage_error("coll",
                                        "--ranks-per-process \"%s\" is not a GPU count >= 1 "
                                        "(1 = one process per GPU)",
                                        v);
-        } else if (!strcmp(a, "--sms")) {
-            NEED();
+            break;
+        case O_SMS:
             if (parse_int(v, 1, 4096, &o->sms))
                 return cli_usage_error("coll", "--sms \"%s\" is not an SM count in 1-4096", v);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("coll", "unknown option \"%s\"", a);
-        } else if (!o->coll_s) {
-            o->coll_s = a;
-        } else {
-            return cli_usage_error("coll", "unexpected argument \"%s\" (one collective only)", a);
+            break;
+        default:
+            break;
         }
-#undef NEED
     }
     if (!o->coll_s)
         return cli_usage_error("coll", "which collective? e.g. commroof coll allreduce --topo "

@@ -11,10 +11,11 @@
 
 #include "cli.h"
 #include "cli_op.h"
+#include "opts.h"
 #include "ops.h"
 #include "topo_xml.h"
 
-static void op_usage(FILE *f)
+static void op_usage(FILE *f, const cli_opt *opts)
 {
     fputs("usage: commroof op OP [--topo T] [--PARAM VALUE ...] [--cold] [--json]\n"
           "       commroof op list [--json]\n"
@@ -32,17 +33,10 @@ static void op_usage(FILE *f)
           "(bytes that fit in the L2 may stay there between iterations and move at\n"
           "its bandwidth: the strict limit); bound_cold is the HBM-only one.\n"
           "\n"
-          "options:\n"
-          "  --topo T      shipped topology name or XML file "
-          "(default " CR_TOPO_DEFAULT ")\n"
-          "  --PARAM V     an operator parameter (also PARAM=V); sizes take "
-          "k/M/G suffixes\n"
-          "                (128k = 131072), bytes a unit (64MiB)\n"
-          "  --cold        make the cold (HBM-only) bound the bound: for harnesses\n"
-          "                that flush the caches between iterations\n"
-          "  --json        one JSON document on stdout\n"
-          "  --help, -h    this text\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, opts, 16, 0);
+    fputs("\n"
           "Layout: --tp --cp --ep --dp --pp set group sizes; ranks are laid out "
           "inner to\n"
           "outer in --order (default tp,cp,ep,dp,pp), so tp 8 fills an 8-GPU "
@@ -148,6 +142,8 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     printf("# %s\n", r->why);
 }
 
+enum { O_HELP = 1 };
+
 int cli_cmd_op(int argc, char **argv)
 {
     const char *topo = NULL, *opname = NULL;
@@ -155,6 +151,19 @@ int cli_cmd_op(int argc, char **argv)
     const cr_op_def *op = NULL;
     cr_op_params p;
     memset(&p, 0, sizeof p);
+    const cli_opt opts[] = {
+        {"--topo", NULL, "T", "shipped topology name or XML file (default " CR_TOPO_DEFAULT ")",
+         .str = &topo},
+        {.label = "--PARAM V",
+         .help = "an operator parameter (also PARAM=V); sizes take k/M/G suffixes\n"
+                 "(128k = 131072), bytes a unit (64MiB)"},
+        {"--cold", NULL, NULL,
+         "make the cold (HBM-only) bound the bound: for harnesses\n"
+         "that flush the caches between iterations",
+         .flag = &cold},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
+        {0}};
     /* first pass: the operator and the help flag, so parameters parse against it
      */
     for (int i = 1; i < argc; i++) {
@@ -168,7 +177,7 @@ int cli_cmd_op(int argc, char **argv)
     }
     if (!opname) {
         if (help) {
-            op_usage(stdout);
+            op_usage(stdout, opts);
             return CLI_OK;
         }
         return cli_usage_error("op", "give an operator (commroof op list shows them)");
@@ -192,34 +201,24 @@ int cli_cmd_op(int argc, char **argv)
         return CLI_OK;
     }
     cr_op_params_defaults(op, &p);
-    for (int i = 1; i < argc;) {
-        const char *a = argv[i];
-        if (a == opname) {
-            i++;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-            i++;
-        } else if (strcmp(a, "--cold") == 0) {
-            cold = true;
-            i++;
-        } else if (strcmp(a, "--topo") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("op", "--topo needs a topology name or file");
-            topo = argv[i + 1];
-            i += 2;
-        } else if (strncmp(a, "--topo=", 7) == 0) {
-            topo = a + 7;
-            i++;
-        } else {
-            int rc = cli_op_param_arg("op", op, &p, argc, argv, &i);
-            if (rc < 0)
-                return CLI_USAGE;
-            if (rc == 0)
-                return cli_usage_error("op",
-                                       "unknown argument \"%s\" (commroof op %s --help "
-                                       "lists the parameters)",
-                                       a, cr_op_name(op));
-        }
+    cli_args args = cli_args_begin("op", opts, argc, argv);
+    args.pass_unknown = true; /* the operator's parameters */
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ARGS_OPT || (r == CLI_ARGS_ARG && args.val == opname))
+            continue;
+        if (r == CLI_ARGS_ARG)
+            args.i--; /* PARAM=V, or not a parameter */
+        const char *a = argv[args.i];
+        int rc = cli_op_param_arg("op", op, &p, argc, argv, &args.i);
+        if (rc < 0)
+            return CLI_USAGE;
+        if (rc == 0)
+            return cli_usage_error("op",
+                                   "unknown argument \"%s\" (commroof op %s --help "
+                                   "lists the parameters)",
+                                   a, cr_op_name(op));
     }
     cr_topo *t = cli_open_topo("op", topo);
     if (!t)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "topo_xml.h"
 #include "coll.h"
 #include "plots/chart.h"
@@ -23,7 +24,7 @@
 #define MAX_FILES 64
 #define MAX_TOPOS 16
 
-static const char plot_help[] =
+static const char plot_help_head[] =
     "usage: commroof plot KIND [options] -o OUT.png|OUT.svg [--json]\n"
     "\n"
     "Draws one chart with gnuplot and writes, beside OUT, the numbers (OUT.dat) and\n"
@@ -42,32 +43,9 @@ static const char plot_help[] =
     "  accuracy        predicted against measured time of validated traces, y = x\n"
     "                  and a +/-10% band (--ratio: predicted / measured, linear)\n"
     "\n"
-    "options:\n"
-    "  -o FILE             output image, .png or .svg (required)\n"
-    "  --topo T            topology name or file (default " CR_TOPO_DEFAULT ");\n"
-    "                      compare: a comma-separated list (default hgx-h100-8,\n"
-    "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
-    "  --suite S           suite name or file (gap, compare: default pkb; rooflines:\n"
-    "                      its problems as points)\n"
-    "  --gpu R             GPU rank whose figures the rooflines use (default 0)\n"
-    "  --trace FILE        a commroof trace with measured cases (repeatable; a folder\n"
-    "                      takes every *.json and *.json.gz in it)\n"
-    "  --nccl-tests LOG    an nccl-tests output log (sweep, accuracy; repeatable)\n"
-    "  --measured-json F   gap, rooflines: measured times of suite problems, in the\n"
-    "                      form `commroof check --measured-json` reads ({\"name\": N,\n"
-    "                      \"measured_us\": X}, ...); an entry is the problem named N,\n"
-    "                      else the one with its \"op\" and \"params\"; \"variant\"\n"
-    "                      and \"chunks\" name its bar\n"
-    "  --ratio             accuracy: predicted / measured against measured\n"
-    "  --trace-topo T      the machine the traces and logs come from, where their\n"
-    "                      cases are evaluated (default: --topo)\n"
-    "  --ranks SPEC        ranks of the collective (sweep; default all)\n"
-    "  -b MIN -e MAX -f F  sweep sizes as nccl-tests takes them (default 8 to 8G, x2);\n"
-    "                      K, M, G suffixes are powers of 1024\n"
-    "  --dtype D           element type (sweep; default fp32, nccl-tests' default)\n"
-    "  --metric M          compare: bound (bound time, us) or headroom (default bound)\n"
-    "  --no-render         write the data file and script only\n"
-    "  --json              print the chart's numbers as one JSON document\n"
+    "options:\n";
+
+static const char plot_help_tail[] =
     "\n"
     "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
     "examples:\n"
@@ -140,13 +118,9 @@ static int report_chart(const cr_chart *c, const plot_opts *o)
     return CLI_OK;
 }
 
-static int need_value(int i, int argc, char **argv)
-{
-    if (i + 1 >= argc)
-        return cli_usage_error("plot", "option %s needs a value", argv[i]);
-    return 0;
-}
+enum { O_METRIC = 1, O_GPU, O_TRACE, O_LOG, O_MIN, O_MAX, O_FACTOR, O_SUITE };
 
+/* Returns CLI_OK, CLI_USAGE after a usage error, or -1 after --help. */
 static int parse_opts(int argc, char **argv, plot_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -155,84 +129,125 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
     o->factor = 2;
     o->suite = "pkb";
     o->metric = "bound";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool val = a[0] == '-' && strcmp(a, "--json") != 0 && strcmp(a, "--no-render") != 0 &&
-                   strcmp(a, "--ratio") != 0 && strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
-        if (val && need_value(i, argc, argv))
+    const cli_opt opts[] = {
+        {"-o", "--output", "FILE", "output image, .png or .svg (required)", .str = &o->out},
+        {"--topo", NULL, "T",
+         "topology name or file (default " CR_TOPO_DEFAULT ");\n"
+         "compare: a comma-separated list (default hgx-h100-8,\n"
+         "hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)",
+         .str = &o->topo},
+        {"--suite", NULL, "S",
+         "suite name or file (gap, compare: default pkb; rooflines:\n"
+         "its problems as points)",
+         .id = O_SUITE},
+        {"--gpu", NULL, "R", "GPU rank whose figures the rooflines use (default 0)", .id = O_GPU},
+        {"--trace", NULL, "FILE",
+         "a commroof trace with measured cases (repeatable; a folder\n"
+         "takes every *.json and *.json.gz in it)",
+         .id = O_TRACE},
+        {"--nccl-tests", NULL, "LOG", "an nccl-tests output log (sweep, accuracy; repeatable)",
+         .id = O_LOG},
+        {"--measured-json", NULL, "F",
+         "gap, rooflines: measured times of suite problems, in the\n"
+         "form `commroof check --measured-json` reads ({\"name\": N,\n"
+         "\"measured_us\": X}, ...); an entry is the problem named N,\n"
+         "else the one with its \"op\" and \"params\"; \"variant\"\n"
+         "and \"chunks\" name its bar",
+         .str = &o->measured_json},
+        {"--ratio", NULL, NULL, "accuracy: predicted / measured against measured",
+         .flag = &o->ratio},
+        {"--trace-topo", NULL, "T",
+         "the machine the traces and logs come from, where their\n"
+         "cases are evaluated (default: --topo)",
+         .str = &o->trace_topo},
+        {"--ranks", NULL, "SPEC", "ranks of the collective (sweep; default all)", .str = &o->ranks},
+        {"-b", NULL, "MIN",
+         "sweep sizes as nccl-tests takes them (default 8 to 8G, x2);\n"
+         "K, M, G suffixes are powers of 1024",
+         .label = "-b MIN -e MAX -f F", .id = O_MIN},
+        {"-e", NULL, "MAX", NULL, .id = O_MAX},
+        {"-f", NULL, "F", NULL, .id = O_FACTOR},
+        {"--dtype", NULL, "D", "element type (sweep; default fp32, nccl-tests' default)",
+         .str = &o->dtype},
+        {"--metric", NULL, "M", "compare: bound (bound time, us) or headroom (default bound)",
+         .id = O_METRIC},
+        {"--no-render", NULL, NULL, "write the data file and script only", .flag = &o->no_render},
+        {"--json", NULL, NULL, "print the chart's numbers as one JSON document", .flag = &o->json},
+        {0}};
+    if (cli_args_help(argc, argv)) {
+        fputs(plot_help_head, stdout);
+        cli_opts_help(stdout, opts, 22, 0);
+        fputs(plot_help_tail, stdout);
+        return -1;
+    }
+    cli_args args = cli_args_begin("plot", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR)
             return CLI_USAGE;
-        const char *v = val ? argv[i + 1] : NULL;
-        if (strcmp(a, "--json") == 0) {
-            o->json = true;
-        } else if (strcmp(a, "--no-render") == 0) {
-            o->no_render = true;
-        } else if (strcmp(a, "--ratio") == 0) {
-            o->ratio = true;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            o->out = v;
-        } else if (strcmp(a, "--topo") == 0) {
-            o->topo = v;
-        } else if (strcmp(a, "--measured-json") == 0) {
-            o->measured_json = v;
-        } else if (strcmp(a, "--trace-topo") == 0) {
-            o->trace_topo = v;
-        } else if (strcmp(a, "--suite") == 0) {
+        if (r == CLI_ARGS_ARG) {
+            if (!o->kind) {
+                o->kind = v;
+            } else if (strcmp(o->kind, "sweep") == 0 && !o->coll) {
+                o->coll = v;
+            } else {
+                if (o->n_positional == MAX_FILES)
+                    return cli_usage_error("plot", "too many arguments");
+                o->positional[o->n_positional++] = v;
+            }
+            continue;
+        }
+        switch (args.opt->id) {
+        case O_SUITE:
             o->suite = v;
             o->suite_given = true;
-        } else if (strcmp(a, "--ranks") == 0) {
-            o->ranks = v;
-        } else if (strcmp(a, "--dtype") == 0) {
-            o->dtype = v;
-        } else if (strcmp(a, "--metric") == 0) {
+            break;
+        case O_METRIC:
             if (strcmp(v, "bound") != 0 && strcmp(v, "headroom") != 0)
                 return cli_usage_error("plot", "--metric \"%s\": use bound or headroom", v);
             o->metric = v;
-        } else if (strcmp(a, "--gpu") == 0) {
+            break;
+        case O_GPU: {
             char *end = NULL;
-            long r = strtol(v, &end, 10);
-            if (end == v || *end || r < 0 || r > 1000000)
+            long g = strtol(v, &end, 10);
+            if (end == v || *end || g < 0 || g > 1000000)
                 return cli_usage_error("plot", "--gpu \"%s\" is not a GPU rank (0, 1, ...)", v);
-            o->gpu = (int)r;
-        } else if (strcmp(a, "--trace") == 0 || strcmp(a, "--nccl-tests") == 0) {
-            bool tr = a[2] == 't';
+            o->gpu = (int)g;
+            break;
+        }
+        case O_TRACE:
+        case O_LOG: {
+            bool tr = args.opt->id == O_TRACE;
             int *n = tr ? &o->n_traces : &o->n_logs;
             if (*n == MAX_FILES)
-                return cli_usage_error("plot", "at most %d %s files", MAX_FILES, a);
+                return cli_usage_error("plot", "at most %d %s files", MAX_FILES, args.name);
             (tr ? o->traces : o->logs)[(*n)++] = v;
-        } else if (strcmp(a, "-b") == 0 || strcmp(a, "-e") == 0 || strcmp(a, "-f") == 0) {
-            double x = 0;
-            if (a[1] == 'f') {
-                char *end = NULL;
-                x = strtod(v, &end);
-                if (end == v || *end || !(x > 1) || !isfinite(x))
-                    return cli_usage_error("plot", "-f \"%s\": the size factor must be > 1", v);
-                o->factor = x;
-            } else {
-                if (cli_parse_size(v, &x))
-                    return cli_usage_error(
-                        "plot", "%s \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4MiB)", a,
-                        v);
-                if (a[1] == 'b')
-                    o->min_bytes = x;
-                else
-                    o->max_bytes = x;
-            }
-        } else if (a[0] == '-') {
-            return cli_usage_error("plot", "unknown option \"%s\"", a);
-        } else if (!o->kind) {
-            o->kind = a;
-            continue;
-        } else if (strcmp(o->kind, "sweep") == 0 && !o->coll) {
-            o->coll = a;
-            continue;
-        } else {
-            if (o->n_positional == MAX_FILES)
-                return cli_usage_error("plot", "too many arguments");
-            o->positional[o->n_positional++] = a;
-            continue;
+            break;
         }
-        if (val)
-            i++;
+        case O_FACTOR: {
+            char *end = NULL;
+            double x = strtod(v, &end);
+            if (end == v || *end || !(x > 1) || !isfinite(x))
+                return cli_usage_error("plot", "-f \"%s\": the size factor must be > 1", v);
+            o->factor = x;
+            break;
+        }
+        case O_MIN:
+        case O_MAX: {
+            double x = 0;
+            if (cli_parse_size(v, &x))
+                return cli_usage_error(
+                    "plot", "%s \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4MiB)",
+                    args.name, v);
+            if (args.opt->id == O_MIN)
+                o->min_bytes = x;
+            else
+                o->max_bytes = x;
+            break;
+        }
+        default:
+            break;
+        }
     }
     return CLI_OK;
 }
@@ -252,13 +267,10 @@ static const char *const default_compare[] = {"hgx-h100-8",  "hgx-h200-8", "hgx-
 
 int cli_cmd_plot(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(plot_help, stdout);
-            return CLI_OK;
-        }
     plot_opts o;
     int rc = parse_opts(argc, argv, &o);
+    if (rc < 0)
+        return CLI_OK;
     if (rc != CLI_OK)
         return rc;
     if (!o.kind)

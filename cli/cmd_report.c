@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "plots/report.h"
 #include "topo_xml.h"
 
 #define MAX_FILES 64
 #define MAX_TOPOS 16
 
-static const char report_help[] =
+static const char report_help_head[] =
     "usage: commroof report [--topo T] [--suite S] -o DIR [options] [--json]\n"
     "\n"
     "Writes into DIR every table (text, CSV, JSON) and chart (PNG, SVG, data file,\n"
@@ -29,31 +30,9 @@ static const char report_help[] =
     "\"Program roofline\" part: the table of `commroof roofline TRACE...` (one row per\n"
     "operator, its bound and what the program could save) and its gap chart.\n"
     "\n"
-    "options:\n"
-    "  -o DIR              the report folder (created; its files are replaced)\n"
-    "  --topo T            topology name or file (default " CR_TOPO_DEFAULT ")\n"
-    "  --suite S           suite name or file (default pkb)\n"
-    "  --trace FILE        commroof trace, or a folder of them (repeatable)\n"
-    "  --nccl-tests LOG    nccl-tests output log (repeatable)\n"
-    "  --trace-topo T      the machine the traces and logs come from, where their\n"
-    "                      cases are evaluated (default: --topo)\n"
-    "  --measured-json F   measured times of suite problems for the gap chart, as\n"
-    "                      `commroof check --measured-json` reads them (by name,\n"
-    "                      else by \"op\" and \"params\")\n"
-    "  --ranks SPEC        GPUs of the all-reduce sweep (default every GPU; e.g. 0,1)\n"
-    "                      and of the traces' collectives (program roofline)\n"
-    "  --dtype D           element type of traced operators whose kernels do not\n"
-    "                      show it (program roofline, as commroof roofline --dtype)\n"
-    "  --top N             operators on the program roofline's gap chart, most time\n"
-    "                      to save first (default 12; the rest summed)\n"
-    "  --compare T1,T2,..  topologies of the comparison charts (default hgx-h100-8,\n"
-    "                      hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)\n"
-    "  --corpus DIR        also a \"Measurement corpus\" part: every log of the corpus\n"
-    "                      DIR (validate/corpus layout: topologies.txt, split.txt,\n"
-    "                      SYSTEM/*.log) on its own system's topology, per half, system\n"
-    "                      and size band (commroof validate --corpus DIR)\n"
-    "  --no-render         data files and scripts, no images\n"
-    "  --json              list what was written as one JSON document\n"
+    "options:\n";
+
+static const char report_help_tail[] =
     "\n"
     "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
     "Exit status: 0 ok; 1 runtime failure; 2 usage; 3 a measured time below its bound\n"
@@ -75,65 +54,90 @@ int cli_cmd_report(int argc, char **argv)
     bool json = false, no_render = false, has_dtype = false;
     cr_dtype dtype = CR_DT_BF16;
     long top = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(report_help, stdout);
-            return CLI_OK;
-        }
+    enum { O_DTYPE = 1, O_TOP, O_TRACE, O_LOG };
+    const cli_opt opts[] = {
+        {"-o", "--output", "DIR", "the report folder (created; its files are replaced)",
+         .str = &dir},
+        {"--topo", NULL, "T", "topology name or file (default " CR_TOPO_DEFAULT ")", .str = &topo},
+        {"--suite", NULL, "S", "suite name or file (default pkb)", .str = &suite},
+        {"--trace", NULL, "FILE", "commroof trace, or a folder of them (repeatable)",
+         .id = O_TRACE},
+        {"--nccl-tests", NULL, "LOG", "nccl-tests output log (repeatable)", .id = O_LOG},
+        {"--trace-topo", NULL, "T",
+         "the machine the traces and logs come from, where their\n"
+         "cases are evaluated (default: --topo)",
+         .str = &trace_topo},
+        {"--measured-json", NULL, "F",
+         "measured times of suite problems for the gap chart, as\n"
+         "`commroof check --measured-json` reads them (by name,\n"
+         "else by \"op\" and \"params\")",
+         .str = &measured_json},
+        {"--ranks", NULL, "SPEC",
+         "GPUs of the all-reduce sweep (default every GPU; e.g. 0,1)\n"
+         "and of the traces' collectives (program roofline)",
+         .str = &ranks_spec},
+        {"--dtype", NULL, "D",
+         "element type of traced operators whose kernels do not\n"
+         "show it (program roofline, as commroof roofline --dtype)",
+         .id = O_DTYPE},
+        {"--top", NULL, "N",
+         "operators on the program roofline's gap chart, most time\n"
+         "to save first (default 12; the rest summed)",
+         .id = O_TOP},
+        {"--compare", NULL, "T1,T2,..",
+         "topologies of the comparison charts (default hgx-h100-8,\n"
+         "hgx-h200-8,hgx-b200-8,gb200-nvl72,mi300x-8,l40s-pcie-8)",
+         .str = &compare},
+        {"--corpus", NULL, "DIR",
+         "also a \"Measurement corpus\" part: every log of the corpus\n"
+         "DIR (validate/corpus layout: topologies.txt, split.txt,\n"
+         "SYSTEM/*.log) on its own system's topology, per half, system\n"
+         "and size band (commroof validate --corpus DIR)",
+         .str = &corpus},
+        {"--no-render", NULL, NULL, "data files and scripts, no images", .flag = &no_render},
+        {"--json", NULL, NULL, "list what was written as one JSON document", .flag = &json},
+        {0}};
+    if (cli_args_help(argc, argv)) {
+        fputs(report_help_head, stdout);
+        cli_opts_help(stdout, opts, 22, 0);
+        fputs(report_help_tail, stdout);
+        return CLI_OK;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0) {
-            json = true;
-            continue;
-        }
-        if (strcmp(a, "--no-render") == 0) {
-            no_render = true;
-            continue;
-        }
-        if (a[0] != '-')
-            return cli_usage_error("report", "unexpected argument \"%s\"", a);
-        if (i + 1 >= argc)
-            return cli_usage_error("report", "option %s needs a value", a);
-        const char *v = argv[++i];
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            dir = v;
-        } else if (strcmp(a, "--topo") == 0) {
-            topo = v;
-        } else if (strcmp(a, "--suite") == 0) {
-            suite = v;
-        } else if (strcmp(a, "--trace-topo") == 0) {
-            trace_topo = v;
-        } else if (strcmp(a, "--measured-json") == 0) {
-            measured_json = v;
-        } else if (strcmp(a, "--compare") == 0) {
-            compare = v;
-        } else if (strcmp(a, "--corpus") == 0) {
-            corpus = v;
-        } else if (strcmp(a, "--ranks") == 0) {
-            ranks_spec = v;
-        } else if (strcmp(a, "--dtype") == 0) {
+    cli_args args = cli_args_begin("report", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ARGS_ARG)
+            return cli_usage_error("report", "unexpected argument \"%s\"", v);
+        switch (args.opt->id) {
+        case O_DTYPE: {
             cr_diag dd = {{0}};
             if (cr_dtype_parse(v, &dtype, &dd) != CR_OK)
                 return cli_usage_error("report", "--dtype: %s", dd.msg);
             has_dtype = true;
-        } else if (strcmp(a, "--top") == 0) {
+            break;
+        }
+        case O_TOP: {
             char *end;
             errno = 0;
             top = strtol(v, &end, 10);
             if (errno || *end || end == v || top < 1 || top > 1000)
                 return cli_usage_error("report", "--top \"%s\" is not a count from 1 to 1000", v);
-        } else if (strcmp(a, "--trace") == 0) {
+            break;
+        }
+        case O_TRACE:
             if (nt == MAX_FILES)
                 return cli_usage_error("report", "at most %d --trace", MAX_FILES);
             traces[nt++] = v;
-        } else if (strcmp(a, "--nccl-tests") == 0) {
+            break;
+        case O_LOG:
             if (nl == MAX_FILES)
                 return cli_usage_error("report", "at most %d --nccl-tests", MAX_FILES);
             logs[nl++] = v;
-        } else {
-            return cli_usage_error("report", "unknown option \"%s\"", a);
+            break;
+        default:
+            break;
         }
     }
     if (!dir || !dir[0])

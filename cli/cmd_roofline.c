@@ -17,10 +17,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "topo.h"
 #include "validate/roofline.h"
 
-static const char *const roofline_help =
+static const char *const roofline_help_head =
     "usage: commroof roofline TRACE... [--topo T] [--ranks SPEC] [--dtype D] [--top N]\n"
     "                         [--json]\n"
     "\n"
@@ -40,13 +41,9 @@ static const char *const roofline_help =
     "activities), bound_us (warm: the strict limit), cold_us (every byte from HBM),\n"
     "roof_% (bound / median x 100), save_us (total - calls x bound: the most this\n"
     "operator could save), binding, verdict, dtype and where it came from.\n"
-    "\n"
-    "  --topo T       topology (shipped name or file; default hgx-h200-8)\n"
-    "  --ranks SPEC   GPUs of collectives (default: the first n); its count is the\n"
-    "                 communicator size where the trace does not tell it\n"
-    "  --dtype D      element type of operators whose kernels do not show it\n"
-    "  --top N        rows printed (default 30, 0 = all); totals count every row\n"
-    "  --json         one JSON document on stdout\n"
+    "\n";
+
+static const char *const roofline_help_tail =
     "\n"
     "Exit status: 0 ok; 1 runtime failure; 2 usage; 3 a time below its bound (an\n"
     "impossible result: a timing bug, a wrong attribution, or a wrong bound).\n";
@@ -150,54 +147,60 @@ int cli_cmd_roofline(int argc, char **argv)
 {
     const char *topo_name = NULL, *ranks = NULL;
     const char **traces = calloc((size_t)argc, sizeof *traces);
-    int n_traces = 0, json = 0, rc = CLI_OK;
+    int n_traces = 0, rc = CLI_OK;
+    bool json = false;
     long top = 30;
     cr_roofline_opts o = {0};
     cr_roofline r = {0};
     cr_topo *t = NULL;
     if (!traces)
         return cli_fail("roofline", "out of memory");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(roofline_help, stdout);
+    enum { O_HELP = 1, O_DTYPE, O_TOP };
+    const cli_opt opts[] = {
+        {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
+         .str = &topo_name},
+        {"--ranks", NULL, "SPEC",
+         "GPUs of collectives (default: the first n); its count is the\n"
+         "communicator size where the trace does not tell it",
+         .str = &ranks},
+        {"--dtype", NULL, "D", "element type of operators whose kernels do not show it",
+         .id = O_DTYPE},
+        {"--top", NULL, "N", "rows printed (default 30, 0 = all); totals count every row",
+         .id = O_TOP},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
+        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {0}};
+    cli_args args = cli_args_begin("roofline", opts, argc, argv);
+    for (int k; (k = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (k == CLI_ARGS_ERROR) {
+            rc = CLI_USAGE;
             goto out;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--topo") || !strcmp(a, "--ranks") || !strcmp(a, "--dtype") ||
-                   !strcmp(a, "--top")) {
-            if (!more) {
-                rc = cli_usage_error("roofline", "%s needs a value", a);
+        }
+        if (k == CLI_ARGS_ARG) {
+            traces[n_traces++] = v;
+            continue;
+        }
+        if (args.opt->id == O_HELP) {
+            fputs(roofline_help_head, stdout);
+            cli_opts_help(stdout, opts, 17, 0);
+            fputs(roofline_help_tail, stdout);
+            goto out;
+        } else if (args.opt->id == O_DTYPE) {
+            cr_diag d = {{0}};
+            if (cr_dtype_parse(v, &o.dtype, &d) != CR_OK) {
+                rc = cli_usage_error("roofline", "--dtype: %s", d.msg);
                 goto out;
             }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--topo")) {
-                topo_name = v;
-            } else if (!strcmp(a, "--ranks")) {
-                ranks = v;
-            } else if (!strcmp(a, "--dtype")) {
-                cr_diag d = {{0}};
-                if (cr_dtype_parse(v, &o.dtype, &d) != CR_OK) {
-                    rc = cli_usage_error("roofline", "--dtype: %s", d.msg);
-                    goto out;
-                }
-                o.has_dtype = true;
-            } else {
-                char *end;
-                errno = 0;
-                top = strtol(v, &end, 10);
-                if (errno || *end || end == v || top < 0 || top > 1000000) {
-                    rc = cli_usage_error("roofline", "--top \"%s\" is not a count (e.g. --top 20)",
-                                         v);
-                    goto out;
-                }
+            o.has_dtype = true;
+        } else if (args.opt->id == O_TOP) {
+            char *end;
+            errno = 0;
+            top = strtol(v, &end, 10);
+            if (errno || *end || end == v || top < 0 || top > 1000000) {
+                rc = cli_usage_error("roofline", "--top \"%s\" is not a count (e.g. --top 20)", v);
+                goto out;
             }
-        } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("roofline", "unknown option \"%s\"", a);
-            goto out;
-        } else {
-            traces[n_traces++] = a;
         }
     }
     if (n_traces == 0) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "coll.h"
 #include "fileio.h"
 #include "flowsim.h"
@@ -26,7 +27,7 @@
 #define GBPS 1e9
 #define MAX_ROWS 4096 /* sizes in one run, as coll allows */
 
-static const char sim_help[] =
+static const char sim_help_head[] =
     "usage: commroof sim COLL [--topo T] [--ranks SPEC] -b BYTES [-e MAX] [-f FACTOR]\n"
     "                    [--dtype D] [--algo A] [--proto P] [--nchannels N] [--root R]\n"
     "                    [--grain auto|steps|pipelined] [--timeline OUT.json] [--top N]\n"
@@ -45,31 +46,9 @@ static const char sim_help[] =
     "doc/simulator.md explains the model and lists where the simulation and coll's\n"
     "closed form disagree, and why.\n"
     "\n"
-    "options:\n"
-    "  COLL          allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
-    "                gather, scatter, sendrecv\n"
-    "  --topo T      shipped topology name or XML file (default hgx-h200-8)\n"
-    "  --ranks SPEC  all (default), 0-7, 0-8191:8, 0,3,5\n"
-    "  -b, -e, -f    sizes as nccl-tests: from -b to -e, times -f (default 2);\n"
-    "                bytes with a unit (1GB, 64MiB) or a number (nccl-tests K/M/G\n"
-    "                suffixes are powers of 1024)\n"
-    "  --dtype D     fp32 (default), bf16, fp16, fp8, int8\n"
-    "  --algo A      ring, tree, nvls, nvlstree, pat, direct (default: NCCL's\n"
-    "                choice; collnet is predicted by coll but not simulated)\n"
-    "  --proto P     ll, ll128, simple (default: NCCL's choice)\n"
-    "  --nchannels N force N channels (default: as NCCL would; --channels too)\n"
-    "  --root R      root rank of broadcast, reduce, gather, scatter (default 0)\n"
-    "  --grain G     steps: one flow per rank and step; pipelined: one coupled flow\n"
-    "                per ring/tree; auto (default): steps while under 50,000 flows\n"
-    "  --scenario F  several collectives and compute ops from an XML file\n"
-    "                (doc/simulator.md, tests/fixtures/scenarios/)\n"
-    "  --timeline F  write a Chrome trace (open in ui.perfetto.dev): pid = rank x 100\n"
-    "                + GPU, tid = stream, one span per op and rank, flows of small runs;\n"
-    "                written whole or not at all (a temporary file renamed)\n"
-    "  --top N       busiest links to list (default 10)\n"
-    "  --per-rank    list every rank's completion time (default: summary)\n"
-    "  --json        one JSON document on stdout\n"
-    "  --help, -h    this text\n"
+    "options:\n";
+
+static const char sim_help_tail[] =
     "\n"
     "Progress of long runs goes to stderr when it is a terminal. Exit status: 0 ok,\n"
     "1 runtime failure (a scenario file missing or not valid, as file:line: what\n"
@@ -99,92 +78,111 @@ static bool parse_int(const char *v, long lo, long hi, int *out)
     return true;
 }
 
+enum { O_HELP = 1, O_CHANNELS, O_ROOT, O_TOP, O_MIN, O_MAX, O_FACTOR };
+
 static int parse(int argc, char **argv, struct opts *o)
 {
     memset(o, 0, sizeof *o);
     o->f = 2;
     o->top = 10;
     o->b = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                                                     \
-    do {                                                                                           \
-        if (!v)                                                                                    \
-            return cli_usage_error("sim", "%s needs a value", a);                                  \
-        i++;                                                                                       \
-    } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(sim_help, stdout);
+    const cli_opt opts[] = {
+        {.label = "COLL",
+         .help = "allreduce, allgather, reducescatter, alltoall, broadcast, reduce,\n"
+                 "gather, scatter, sendrecv"},
+        {"--topo", NULL, "T", "shipped topology name or XML file (default hgx-h200-8)",
+         .str = &o->topo},
+        {"--ranks", NULL, "SPEC", "all (default), 0-7, 0-8191:8, 0,3,5", .str = &o->ranks},
+        {"-b", "--minbytes", "BYTES",
+         "sizes as nccl-tests: from -b to -e, times -f (default 2);\n"
+         "bytes with a unit (1GB, 64MiB) or a number (nccl-tests K/M/G\n"
+         "suffixes are powers of 1024)",
+         .label = "-b, -e, -f", .id = O_MIN},
+        {"-e", "--maxbytes", "MAX", NULL, .id = O_MAX},
+        {"-f", "--stepfactor", "FACTOR", NULL, .id = O_FACTOR},
+        {"--dtype", NULL, "D", "fp32 (default), bf16, fp16, fp8, int8", .str = &o->dtype},
+        {"--algo", NULL, "A",
+         "ring, tree, nvls, nvlstree, pat, direct (default: NCCL's\n"
+         "choice; collnet is predicted by coll but not simulated)",
+         .str = &o->algo},
+        {"--proto", NULL, "P", "ll, ll128, simple (default: NCCL's choice)", .str = &o->proto},
+        {"--nchannels", "--channels", "N",
+         "force N channels (default: as NCCL would; --channels too)", .id = O_CHANNELS},
+        {"--root", NULL, "R", "root rank of broadcast, reduce, gather, scatter (default 0)",
+         .id = O_ROOT},
+        {"--grain", NULL, "G",
+         "steps: one flow per rank and step; pipelined: one coupled flow\n"
+         "per ring/tree; auto (default): steps while under 50,000 flows",
+         .str = &o->grain},
+        {"--scenario", NULL, "F",
+         "several collectives and compute ops from an XML file\n"
+         "(doc/simulator.md, tests/fixtures/scenarios/)",
+         .str = &o->scenario},
+        {"--timeline", NULL, "F",
+         "write a Chrome trace (open in ui.perfetto.dev): pid = rank x 100\n"
+         "+ GPU, tid = stream, one span per op and rank, flows of small runs;\n"
+         "written whole or not at all (a temporary file renamed)",
+         .str = &o->timeline},
+        {"--top", NULL, "N", "busiest links to list (default 10)", .id = O_TOP},
+        {"--per-rank", NULL, NULL, "list every rank's completion time (default: summary)",
+         .flag = &o->per_rank},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &o->json},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
+        {0}};
+    cli_args args = cli_args_begin("sim", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ARGS_ARG) {
+            if (o->coll)
+                return cli_usage_error("sim",
+                                       "unexpected argument \"%s\" (one collective per run; "
+                                       "use --scenario for several)",
+                                       v);
+            o->coll = v;
+            continue;
+        }
+        switch (args.opt->id) {
+        case O_HELP:
+            fputs(sim_help_head, stdout);
+            cli_opts_help(stdout, opts, 16, 0);
+            fputs(sim_help_tail, stdout);
             return -1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = true;
-        } else if (!strcmp(a, "--per-rank")) {
-            o->per_rank = true;
-        } else if (!strcmp(a, "--topo")) {
-            NEED();
-            o->topo = v;
-        } else if (!strcmp(a, "--ranks")) {
-            NEED();
-            o->ranks = v;
-        } else if (!strcmp(a, "--dtype")) {
-            NEED();
-            o->dtype = v;
-        } else if (!strcmp(a, "--algo")) {
-            NEED();
-            o->algo = v;
-        } else if (!strcmp(a, "--proto")) {
-            NEED();
-            o->proto = v;
-        } else if (!strcmp(a, "--grain")) {
-            NEED();
-            o->grain = v;
-        } else if (!strcmp(a, "--timeline")) {
-            NEED();
-            o->timeline = v;
-        } else if (!strcmp(a, "--scenario")) {
-            NEED();
-            o->scenario = v;
-        } else if (!strcmp(a, "--nchannels") || !strcmp(a, "--channels")) {
-            NEED();
+        case O_CHANNELS:
             if (!parse_int(v, 1, 1024, &o->channels))
-                return cli_usage_error("sim", "%s \"%s\" is not a number from 1 to 1024", a, v);
-        } else if (!strcmp(a, "--root")) {
-            NEED();
+                return cli_usage_error("sim", "%s \"%s\" is not a number from 1 to 1024", args.name,
+                                       v);
+            break;
+        case O_ROOT:
             if (!parse_int(v, 0, 1000000, &o->root))
                 return cli_usage_error("sim", "--root \"%s\" is not a rank number", v);
-        } else if (!strcmp(a, "--top")) {
-            NEED();
+            break;
+        case O_TOP:
             if (!parse_int(v, 0, 100000, &o->top))
                 return cli_usage_error("sim", "--top \"%s\" is not a count from 0 to 100000", v);
-        } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
-            NEED();
+            break;
+        case O_MIN:
             if (cli_parse_size(v, &o->b))
                 return cli_usage_error(
                     "sim", "-b \"%s\" is not a size from 0 to 1PB (e.g. 1GB, 64MiB, 128M)", v);
-        } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
-            NEED();
+            break;
+        case O_MAX:
             if (cli_parse_size(v, &o->e))
                 return cli_usage_error(
                     "sim", "-e \"%s\" is not a size from 0 to 1PB (e.g. 1GB, 64MiB, 128M)", v);
             o->have_e = true;
-        } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
-            NEED();
+            break;
+        case O_FACTOR: {
             char *end;
             o->f = strtod(v, &end);
             if (*end || !(o->f > 1) || !isfinite(o->f))
                 return cli_usage_error("sim", "-f \"%s\" is not a factor above 1", v);
-        } else if (a[0] == '-') {
-            return cli_usage_error("sim", "unknown option \"%s\"", a);
-        } else if (!o->coll) {
-            o->coll = a;
-        } else {
-            return cli_usage_error("sim",
-                                   "unexpected argument \"%s\" (one collective per run; "
-                                   "use --scenario for several)",
-                                   a);
+            break;
         }
-#undef NEED
+        default:
+            break;
+        }
     }
     if (o->scenario && o->coll)
         return cli_usage_error("sim", "give either a collective or --scenario, not both");

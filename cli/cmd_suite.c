@@ -10,11 +10,12 @@
 
 #include "cli.h"
 #include "cli_op.h"
+#include "opts.h"
 #include "ops.h"
 #include "suite.h"
 #include "topo_xml.h"
 
-static void suite_usage(FILE *f)
+static void suite_usage(FILE *f, const cli_opt *opts)
 {
     fputs("usage: commroof suite NAME|FILE [--topo T] [--json]\n"
           "       commroof suite list [--json]\n"
@@ -35,12 +36,10 @@ static void suite_usage(FILE *f)
           "context parallel 8k-128k, EP 8-64, DP over 1,024 nodes). Format:\n"
           "suites/suite.dtd.\n"
           "\n"
-          "options:\n"
-          "  --topo T      shipped topology name or XML file "
-          "(default " CR_TOPO_DEFAULT ")\n"
-          "  --json        one JSON document on stdout\n"
-          "  --help, -h    this text\n"
-          "\n"
+          "options:\n",
+          f);
+    cli_opts_help(f, opts, 16, 0);
+    fputs("\n"
           "examples:\n"
           "  commroof suite pkb --topo hgx-h100-8\n"
           "  commroof suite llm --topo h100-ib-1024n --json\n",
@@ -136,26 +135,26 @@ int cli_cmd_suite(int argc, char **argv)
 {
     const char *topo = NULL, *name = NULL;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            suite_usage(stdout);
+    const cli_opt opts[] = {{"--topo", NULL, "T",
+                             "shipped topology name or XML file (default " CR_TOPO_DEFAULT ")",
+                             .str = &topo},
+                            {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
+                            {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = 1},
+                            {0}};
+    cli_args args = cli_args_begin("suite", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r == CLI_ARGS_OPT && args.opt->id == 1) {
+            suite_usage(stdout, opts);
             return CLI_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--topo") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("suite", "--topo needs a topology name or file");
-            topo = argv[++i];
-        } else if (strncmp(a, "--topo=", 7) == 0) {
-            topo = a + 7;
-        } else if (a[0] == '-') {
-            return cli_usage_error("suite", "unknown option \"%s\"", a);
-        } else if (name) {
-            return cli_usage_error("suite", "one suite at a time (got \"%s\" and \"%s\")", name, a);
-        } else {
-            name = a;
         }
+        if (r != CLI_ARGS_ARG)
+            continue;
+        if (name)
+            return cli_usage_error("suite", "one suite at a time (got \"%s\" and \"%s\")", name,
+                                   args.val);
+        name = args.val;
     }
     if (!name)
         return cli_usage_error("suite", "give a suite name (pkb, llm) or file");

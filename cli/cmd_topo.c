@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "nccl_import.h"
 #include "fileio.h"
 #include "topo_gen.h"
@@ -22,7 +23,7 @@
 
 #define GBPS 1e9 /* output unit: GB/s, 1e9 bytes per second */
 
-static const char topo_help[] =
+static const char topo_help_head[] =
     "usage: commroof topo list [--json]\n"
     "       commroof topo show NAME|FILE [--json]\n"
     "       commroof topo check FILE [--json]\n"
@@ -55,10 +56,9 @@ static const char topo_help[] =
     "                GPU model of a shipped topology (TPU-v5p), --link-bw per link and\n"
     "                direction (default: the chip's shipped torus)\n"
     "\n"
-    "options:\n"
-    "  --json        one JSON document on stdout instead of the tables\n"
-    "  -o FILE       import-nccl, gen: where to write the topology\n"
-    "  --help, -h    this text\n"
+    "options:\n";
+
+static const char topo_help_tail[] =
     "\n"
     "Bandwidths are per direction, in GB/s (1e9 bytes per second). Definitions of\n"
     "injection and bisection bandwidth: README.md and model/topo_metrics.h.\n"
@@ -688,43 +688,65 @@ static int cmd_gen(int argc, char **argv)
     cr_topo_gen_fat_tree fo = {0};
     cr_topo_gen_torus to = {0};
     const char *out = NULL;
-    for (int i = 3; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                     (ft && strcmp(a, "--nodes") == 0) || (nvl && strcmp(a, "--racks") == 0) ||
-                     (!torus && (strcmp(a, "--node") == 0 || strcmp(a, "--rails") == 0 ||
-                                 strcmp(a, "--nic-bw") == 0 || strcmp(a, "--leaf-radix") == 0 ||
-                                 strcmp(a, "--oversub") == 0 || strcmp(a, "--tiers") == 0)) ||
-                     (torus && (strcmp(a, "--dims") == 0 || strcmp(a, "--chip") == 0 ||
-                                strcmp(a, "--link-bw") == 0));
-        if (!takes)
-            return cli_usage_error("topo", "gen %s: unknown %s \"%s\"; options: %s -o FILE", what,
-                                   a[0] == '-' ? "option" : "argument", a,
-                                   ft    ? "--nodes --node --rails --nic-bw --leaf-radix "
-                                           "--oversub --tiers"
-                                   : nvl ? "--racks --node --rails --nic-bw --leaf-radix --oversub "
-                                           "--tiers"
-                                         : "--dims --chip --link-bw");
-        if (!v)
-            return cli_usage_error("topo", "%s needs a value", a);
-        i++;
+    /* the generators a row belongs to (cli_opt.section) */
+    enum { FT = 1, NVL = 2, TORUS = 4 };
+    enum { O_NODES = 1, O_RAILS, O_NIC_BW, O_LEAF_RADIX, O_TIERS, O_OVERSUB, O_LINK_BW };
+    const cli_opt all[] = {
+        {"-o", "--output", "FILE", .str = &out, .section = FT | NVL | TORUS},
+        {"--nodes", NULL, "N", .id = O_NODES, .section = FT},
+        {"--racks", NULL, "N", .id = O_NODES, .section = NVL},
+        {"--node", NULL, "TOPOLOGY", .str = &fo.node, .section = FT | NVL},
+        {"--rails", NULL, "R", .id = O_RAILS, .section = FT | NVL},
+        {"--nic-bw", NULL, "BW", .id = O_NIC_BW, .section = FT | NVL},
+        {"--leaf-radix", NULL, "K", .id = O_LEAF_RADIX, .section = FT | NVL},
+        {"--oversub", NULL, "X", .id = O_OVERSUB, .section = FT | NVL},
+        {"--tiers", NULL, "2|3", .id = O_TIERS, .section = FT | NVL},
+        {"--dims", NULL, "AxBxC", .str = &to.dims, .section = TORUS},
+        {"--chip", NULL, "MODEL", .str = &to.chip, .section = TORUS},
+        {"--link-bw", NULL, "BW", .id = O_LINK_BW, .section = TORUS},
+    };
+    /* this generator's rows, and their names for the message on a wrong one */
+    unsigned sec = ft ? FT : nvl ? NVL : TORUS;
+    cli_opt opts[sizeof all / sizeof all[0] + 1] = {{0}};
+    char names[200] = "";
+    size_t n_opts = 0, nlen = 0;
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        if (!(all[k].section & sec))
+            continue;
+        opts[n_opts++] = all[k];
+        if (k > 0)
+            nlen += (size_t)snprintf(names + nlen, sizeof names - nlen, "%s ", all[k].name);
+    }
+    cli_args args = cli_args_begin("topo", opts, argc - 2, argv + 2);
+    args.pass_unknown = true;
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r != CLI_ARGS_OPT) {
+            const char *a = r == CLI_ARGS_ARG ? v : args.argv[args.i];
+            return cli_usage_error("topo", "gen %s: unknown %s \"%s\"; options: %s-o FILE", what,
+                                   a[0] == '-' ? "option" : "argument", a, names);
+        }
+        const char *a = args.name;
         int rc = CLI_OK;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
-            out = v;
-        else if (strcmp(a, "--nodes") == 0 || strcmp(a, "--racks") == 0)
+        switch (args.opt->id) {
+        case O_NODES:
             rc = gen_int(a, v, &fo.nodes);
-        else if (strcmp(a, "--node") == 0)
-            fo.node = v;
-        else if (strcmp(a, "--rails") == 0)
+            break;
+        case O_RAILS:
             rc = gen_int(a, v, &fo.rails);
-        else if (strcmp(a, "--nic-bw") == 0)
+            break;
+        case O_NIC_BW:
             rc = gen_bw(a, v, &fo.nic_bw_Bps);
-        else if (strcmp(a, "--leaf-radix") == 0)
+            break;
+        case O_LEAF_RADIX:
             rc = gen_int(a, v, &fo.leaf_radix);
-        else if (strcmp(a, "--tiers") == 0)
+            break;
+        case O_TIERS:
             rc = gen_int(a, v, &fo.tiers);
-        else if (strcmp(a, "--oversub") == 0) {
+            break;
+        case O_OVERSUB: {
             char *end = NULL;
             fo.oversub = strtod(v, &end);
             if (end && strcmp(end, ":1") == 0)
@@ -734,12 +756,14 @@ static int cmd_gen(int argc, char **argv)
                                      "--oversub \"%s\": give the down:up port ratio of a leaf, "
                                      "1 or more (\"3\" or \"3:1\")",
                                      v);
-        } else if (strcmp(a, "--dims") == 0)
-            to.dims = v;
-        else if (strcmp(a, "--chip") == 0)
-            to.chip = v;
-        else
+            break;
+        }
+        case O_LINK_BW:
             rc = gen_bw(a, v, &to.link_bw_Bps);
+            break;
+        default:
+            break;
+        }
         if (rc != CLI_OK)
             return rc;
     }
@@ -776,34 +800,33 @@ int cli_cmd_topo(int argc, char **argv)
 {
     struct opts o = {0};
     int n_pos = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(topo_help, stdout);
-            return CLI_OK;
-        }
+    const cli_opt opts[] = {
+        {"--json", NULL, NULL, "one JSON document on stdout instead of the tables",
+         .flag = &o.json},
+        {"-o", "--output", "FILE", "import-nccl, gen: where to write the topology", .str = &o.out},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h"},
+        {0}};
+    if (cli_args_help(argc, argv)) {
+        fputs(topo_help_head, stdout);
+        cli_opts_help(stdout, opts, 16, 0);
+        fputs(topo_help_tail, stdout);
+        return CLI_OK;
     }
     if (argc > 1 && strcmp(argv[1], "gen") == 0)
         return cmd_gen(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0) {
-            o.json = true;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("topo", "%s needs a file name", a);
-            o.out = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("topo", "unknown option \"%s\"", a);
-        } else if (n_pos == 0) {
-            o.sub = a;
-            n_pos++;
-        } else if (n_pos == 1) {
-            o.arg = a;
-            n_pos++;
-        } else {
-            return cli_usage_error("topo", "unexpected argument \"%s\"", a);
-        }
+    cli_args args = cli_args_begin("topo", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r != CLI_ARGS_ARG)
+            continue;
+        if (n_pos == 0)
+            o.sub = args.val;
+        else if (n_pos == 1)
+            o.arg = args.val;
+        else
+            return cli_usage_error("topo", "unexpected argument \"%s\"", args.val);
+        n_pos++;
     }
     if (!o.sub)
         return cli_usage_error("topo", "say what to do: list, show, check, import-nccl or gen");

@@ -23,12 +23,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "traces/reader/trace_summary.h"
 
 #define TRACER_SO "libcommroof_trace.so"
 #define FILE_PREFIX "commroof-trace."
 
-static const char trace_help[] =
+static const char trace_help_head[] =
     "usage: commroof trace [-o DIR] [--lib PATH] [--top N] [--full-names] [--json] -- CMD "
     "[ARGS...]\n"
     "       commroof trace summary TRACE.json... [--top N] [--full-names] [--json]\n"
@@ -39,16 +40,9 @@ static const char trace_help[] =
     "per process: DIR/commroof-trace.HOST.PID[.rankR].json, Chrome trace JSON that\n"
     "opens in Perfetto (format: traces/README.md).\n"
     "\n"
-    "options:\n"
-    "  -o DIR        where the traces go (created if missing; default ./commroof-traces)\n"
-    "  --lib PATH    the tracer library; default $COMMROOF_TRACE_LIB, else\n"
-    "                " TRACER_SO " beside the commroof binary, else ../lib/ of it\n"
-    "  --top N       kernel names listed per trace (default 10, 0 = all)\n"
-    "  --full-names  C++ kernel names as they are; by default without template\n"
-    "                arguments, parameters and return type (void at::native::k<4, ..>(..)\n"
-    "                -> at::native::k), the kernels of one short name counted together\n"
-    "  --json        one JSON document on stdout (CMD's stdout then goes to stderr)\n"
-    "  --help, -h    this text\n"
+    "options:\n";
+
+static const char trace_help_tail[] =
     "\n"
     "The tracer sets CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH in CMD's\n"
     "environment. Times in the tables are microseconds; bandwidth is GB/s (1e9 B/s).\n"
@@ -78,65 +72,79 @@ struct opts {
 
 /* ---------- options ---------- */
 
+enum { O_HELP = 1, O_DIR, O_LIB, O_TOP, O_CMD };
+
 static int parse(int argc, char **argv, struct opts *o, bool *help)
 {
     o->top = 10;
-    int i = 1;
+    const cli_opt opts[] = {
+        {"-o", NULL, "DIR", "where the traces go (created if missing; default ./commroof-traces)",
+         .str = &o->dir, .id = O_DIR},
+        {"--lib", NULL, "PATH",
+         "the tracer library; default $COMMROOF_TRACE_LIB, else\n" TRACER_SO
+         " beside the commroof binary, else ../lib/ of it",
+         .str = &o->lib, .id = O_LIB},
+        {"--top", NULL, "N", "kernel names listed per trace (default 10, 0 = all)", .id = O_TOP},
+        {"--full-names", NULL, NULL,
+         "C++ kernel names as they are; by default without template\n"
+         "arguments, parameters and return type (void at::native::k<4, ..>(..)\n"
+         "-> at::native::k), the kernels of one short name counted together",
+         .flag = &o->full_names},
+        {"--json", NULL, NULL, "one JSON document on stdout (CMD's stdout then goes to stderr)",
+         .flag = &o->json},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
+        {"--", NULL, NULL, NULL, .id = O_CMD}, /* CMD follows */
+        {0}};
+    cli_args args = cli_args_begin("trace", opts, argc, argv);
+    args.pass_unknown = true;
     if (argc > 1 && strcmp(argv[1], "summary") == 0) {
         o->summary_only = true;
-        i = 2;
+        args.i = 2;
     }
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0 && !o->summary_only) {
-            if (i + 1 >= argc)
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        int id = r == CLI_ARGS_OPT ? args.opt->id : 0;
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (id == O_CMD && !o->summary_only) {
+            if (args.i >= argc)
                 return cli_usage_error("trace", "nothing to run after \"--\" (e.g. -- ./app)");
-            o->cmd = argv + i + 1;
+            o->cmd = argv + args.i;
             break;
         }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (id == O_HELP) {
+            fputs(trace_help_head, stdout);
+            cli_opts_help(stdout, opts, 16, 0);
+            fputs(trace_help_tail, stdout);
             *help = true;
             return CLI_OK;
         }
-        if (strcmp(a, "--json") == 0) {
-            o->json = true;
-        } else if (strcmp(a, "--full-names") == 0) {
-            o->full_names = true;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--lib") == 0 || strcmp(a, "--top") == 0)) {
-            if (i + 1 >= argc)
-                return cli_usage_error("trace", "%s needs a value", a);
-            const char *v = argv[++i];
-            if (strcmp(a, "-o") == 0) {
-                if (o->summary_only)
-                    return cli_usage_error("trace", "-o applies to running a command, not to "
-                                                    "summary");
-                o->dir = v;
-            } else if (strcmp(a, "--lib") == 0) {
-                if (o->summary_only)
-                    return cli_usage_error("trace", "--lib applies to running a command");
-                o->lib = v;
-            } else {
-                char *end;
-                errno = 0;
-                o->top = strtol(v, &end, 10);
-                if (errno || *end || end == v || o->top < 0 || o->top > 1000000)
-                    return cli_usage_error("trace", "--top \"%s\" is not a count (e.g. --top 20)",
-                                           v);
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("trace", "unknown option \"%s\"%s", a,
+        if (r == CLI_ARGS_UNKNOWN || id == O_CMD) {
+            return cli_usage_error("trace", "unknown option \"%s\"%s", argv[args.i - (id != 0)],
                                    o->summary_only ? "" : " (put CMD after \"--\")");
-        } else if (o->summary_only) {
+        } else if (id == O_DIR && o->summary_only) {
+            return cli_usage_error("trace", "-o applies to running a command, not to "
+                                            "summary");
+        } else if (id == O_LIB && o->summary_only) {
+            return cli_usage_error("trace", "--lib applies to running a command");
+        } else if (id == O_TOP) {
+            char *end;
+            errno = 0;
+            o->top = strtol(v, &end, 10);
+            if (errno || *end || end == v || o->top < 0 || o->top > 1000000)
+                return cli_usage_error("trace", "--top \"%s\" is not a count (e.g. --top 20)", v);
+        } else if (r == CLI_ARGS_ARG && o->summary_only) {
+            char **at = argv + args.i - 1;
             if (!o->files)
-                o->files = argv + i;
-            if (o->files + o->n_files != argv + i)
+                o->files = at;
+            if (o->files + o->n_files != at)
                 return cli_usage_error("trace", "options go after the files");
             o->n_files++;
-        } else {
+        } else if (r == CLI_ARGS_ARG) {
             return cli_usage_error("trace",
                                    "\"%s\": the command to trace goes after \"--\" "
                                    "(commroof trace -- %s ...)",
-                                   a, a);
+                                   v, v);
         }
     }
     if (o->summary_only && o->n_files == 0)
@@ -668,10 +676,8 @@ int cli_cmd_trace(int argc, char **argv)
     int rc = parse(argc, argv, &o, &help);
     if (rc != CLI_OK)
         return rc;
-    if (help) {
-        fputs(trace_help, stdout);
+    if (help)
         return CLI_OK;
-    }
     if (!o.summary_only)
         return trace_run(&o);
     if (o.json) {

@@ -22,11 +22,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "rankset.h"
 #include "topo.h"
 #include "validate/validate.h"
 
-static const char *const validate_help =
+static const char *const validate_help_head =
     "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--coll NAME]\n"
     "                         [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error "
     "PCT]\n"
@@ -52,19 +53,9 @@ static const char *const validate_help =
     "measured_us (median per iteration), roof_% (bound / measured x 100) and err_%\n"
     "((pred - measured) / measured x 100). Then, per family, the median and p90 of\n"
     "|err_%| and the number of bound violations (measured below the bound).\n"
-    "\n"
-    "  --topo T               topology (shipped name or file; default hgx-h200-8)\n"
-    "  --nccl-tests LOG       also read an nccl-tests log (repeatable)\n"
-    "  --coll NAME            the collective of logs that do not name it (all_reduce,\n"
-    "                         allreduce, all_reduce_perf alike); wins over the file name\n"
-    "  --ranks SPEC           GPUs of multi-GPU cases (default: the first n); its count\n"
-    "                         is the rank count of a log that does not tell it\n"
-    "  --family F             only cases of family F (hbm ce mech gemm launch nccl p2p fused)\n"
-    "  --subset even|odd      only the even (0th, 2nd, ...) or odd cases of each family,\n"
-    "                         in input order: fit a model on one half, check the other\n"
-    "  --max-median-error PCT exit 1 when a family's median |err_%| exceeds PCT\n"
-    "  --summary              print only the summary\n"
-    "  --json                 one JSON document on stdout\n"
+    "\n";
+
+static const char *const validate_help_tail =
     "\n"
     "commroof validate --corpus DIR ... evaluates a measurement corpus (validate/corpus):\n"
     "see commroof validate --corpus DIR --help.\n"
@@ -113,7 +104,8 @@ int cli_cmd_validate(int argc, char **argv)
 {
     const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL;
     const char **logs = NULL, **traces = NULL;
-    int n_logs = 0, n_traces = 0, json = 0, summary_only = 0;
+    int n_logs = 0, n_traces = 0;
+    bool json = false, summary_only = false;
     double max_med = -1;
     int rc = CLI_OK;
     cr_topo *t = NULL;
@@ -121,7 +113,7 @@ int cli_cmd_validate(int argc, char **argv)
     cr_vresult *res = NULL;
     json_t *root = NULL;
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--corpus"))
+        if (!strcmp(argv[i], "--corpus") || !strncmp(argv[i], "--corpus=", 9))
             return cli_validate_corpus(argc, argv);
     logs = calloc((size_t)argc, sizeof *logs);
     traces = calloc((size_t)argc, sizeof *traces);
@@ -129,46 +121,54 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate", "out of memory");
         goto out;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(validate_help, stdout);
+    enum { O_HELP = 1, O_COLL, O_FAMILY, O_SUBSET, O_LOG, O_MAX_MED };
+    const cli_opt opts[] = {
+        {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
+         .str = &topo_name},
+        {"--nccl-tests", NULL, "LOG", "also read an nccl-tests log (repeatable)", .id = O_LOG},
+        {"--coll", NULL, "NAME",
+         "the collective of logs that do not name it (all_reduce,\n"
+         "allreduce, all_reduce_perf alike); wins over the file name",
+         .str = &coll, .id = O_COLL},
+        {"--ranks", NULL, "SPEC",
+         "GPUs of multi-GPU cases (default: the first n); its count\n"
+         "is the rank count of a log that does not tell it",
+         .str = &ranks},
+        {"--family", NULL, "F", "only cases of family F (hbm ce mech gemm launch nccl p2p fused)",
+         .str = &family, .id = O_FAMILY},
+        {"--subset", NULL, "even|odd",
+         "only the even (0th, 2nd, ...) or odd cases of each family,\n"
+         "in input order: fit a model on one half, check the other",
+         .str = &subset, .id = O_SUBSET},
+        {"--max-median-error", NULL, "PCT", "exit 1 when a family's median |err_%| exceeds PCT",
+         .id = O_MAX_MED},
+        {"--summary", NULL, NULL, "print only the summary", .flag = &summary_only},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
+        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {0}};
+    cli_args args = cli_args_begin("validate", opts, argc, argv);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR) {
+            rc = CLI_USAGE;
             goto out;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--summary")) {
-            summary_only = 1;
-        } else if (!strcmp(a, "--topo")) {
-            if (!more) {
-                rc = cli_usage_error("validate", "--topo needs a topology name or file");
-                goto out;
-            }
-            topo_name = argv[++i];
-        } else if (!strcmp(a, "--ranks")) {
-            if (!more) {
-                rc = cli_usage_error("validate", "--ranks needs a rank set (e.g. 0-1)");
-                goto out;
-            }
-            ranks = argv[++i];
-        } else if (!strcmp(a, "--coll")) {
+        }
+        if (r == CLI_ARGS_ARG) {
+            traces[n_traces++] = v;
+            continue;
+        }
+        if (args.opt->id == O_HELP) {
+            fputs(validate_help_head, stdout);
+            cli_opts_help(stdout, opts, 25, 0);
+            fputs(validate_help_tail, stdout);
+            goto out;
+        } else if (args.opt->id == O_COLL) {
             cr_diag d = {{0}};
-            if (!more) {
-                rc = cli_usage_error("validate", "--coll needs a collective (e.g. all_reduce)");
-                goto out;
-            }
-            coll = argv[++i];
             if (!cr_nccl_log_coll(coll, &d)) {
                 rc = cli_usage_error("validate", "--coll: %s", d.msg);
                 goto out;
             }
-        } else if (!strcmp(a, "--family")) {
-            if (!more) {
-                rc = cli_usage_error("validate", "--family needs one of hbm ce mech gemm launch "
-                                                 "nccl p2p fused");
-                goto out;
-            }
-            family = argv[++i];
+        } else if (args.opt->id == O_FAMILY) {
             int ok = 0;
             for (int f = 0; f < CR_VFAM__COUNT; f++)
                 ok |= !strcmp(family, cr_vfam_name((cr_vfam)f));
@@ -179,33 +179,21 @@ int cli_cmd_validate(int argc, char **argv)
                                      family);
                 goto out;
             }
-        } else if (!strcmp(a, "--subset")) {
-            if (!more || (strcmp(argv[i + 1], "even") && strcmp(argv[i + 1], "odd"))) {
+        } else if (args.opt->id == O_SUBSET) {
+            if (strcmp(subset, "even") && strcmp(subset, "odd")) {
                 rc = cli_usage_error("validate", "--subset needs even or odd");
                 goto out;
             }
-            subset = argv[++i];
-        } else if (!strcmp(a, "--nccl-tests")) {
-            if (!more) {
-                rc = cli_usage_error("validate", "--nccl-tests needs a log file");
-                goto out;
-            }
-            logs[n_logs++] = argv[++i];
-        } else if (!strcmp(a, "--max-median-error")) {
+        } else if (args.opt->id == O_LOG) {
+            logs[n_logs++] = v;
+        } else if (args.opt->id == O_MAX_MED) {
             char *end = NULL;
-            if (more)
-                max_med = strtod(argv[i + 1], &end);
-            if (!more || !end || *end || !(max_med >= 0) || !isfinite(max_med)) {
+            max_med = strtod(v, &end);
+            if (!end || *end || !(max_med >= 0) || !isfinite(max_med)) {
                 rc = cli_usage_error("validate",
                                      "--max-median-error needs a percentage >= 0 (e.g. 10)");
                 goto out;
             }
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("validate", "unknown option \"%s\"", a);
-            goto out;
-        } else {
-            traces[n_traces++] = a;
         }
     }
     if (n_traces == 0 && n_logs == 0) {

@@ -17,11 +17,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "validate/corpus.h"
 
 #define MAX_PARAMS 64
 
-static const char *const corpus_help =
+static const char *const corpus_help_head =
     "usage: commroof validate --corpus DIR [--half fit|check] [--param KEY=VALUE]...\n"
     "                         [--logs] [--json]\n"
     "\n"
@@ -32,11 +33,9 @@ static const char *const corpus_help =
     "as `commroof validate --nccl-tests LOG --topo T [--ranks SPEC]` does; then per\n"
     "half (fit, check: always apart), overall and per system, per size band (<= 1\n"
     "MiB, 1-64 MiB, > 64 MiB): rows, median and p90 |err_%|, bound violations.\n"
-    "\n"
-    "  --half fit|check     only that half (default both)\n"
-    "  --param KEY=VALUE    set a model parameter on every topology (repeatable)\n"
-    "  --logs               also list each log's status (compared, no topology, not read)\n"
-    "  --json               one JSON document: tables, logs and rows\n"
+    "\n";
+
+static const char *const corpus_help_tail =
     "\n"
     "Exit status: 0 ok; 1 runtime failure (a bad corpus line: file:line); 2 usage;\n"
     "3 a measured time below its bound.\n";
@@ -225,44 +224,53 @@ int cli_validate_corpus(int argc, char **argv)
     const char *keys[MAX_PARAMS];
     double vals[MAX_PARAMS];
     char kbuf[MAX_PARAMS][128];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(corpus_help, stdout);
+    enum { O_HELP = 1, O_HALF, O_PARAM };
+    const char *half_s = NULL;
+    const cli_opt opts[] = {
+        {"--corpus", NULL, "DIR", NULL, .str = &dir},
+        {"--half", NULL, "fit|check", "only that half (default both)", .str = &half_s,
+         .id = O_HALF},
+        {"--param", NULL, "KEY=VALUE", "set a model parameter on every topology (repeatable)",
+         .id = O_PARAM},
+        {"--logs", NULL, NULL, "also list each log's status (compared, no topology, not read)",
+         .flag = &list_logs},
+        {"--json", NULL, NULL, "one JSON document: tables, logs and rows", .flag = &json},
+        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {0}};
+    cli_args args = cli_args_begin("validate", opts, argc, argv);
+    args.pass_unknown = true;
+    for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
+        const char *v = args.val;
+        if (r == CLI_ARGS_ERROR)
+            return CLI_USAGE;
+        if (r != CLI_ARGS_OPT)
+            return cli_usage_error("validate",
+                                   "--corpus takes --half, --param, --logs and --json only, not "
+                                   "\"%s\"",
+                                   r == CLI_ARGS_ARG ? v : argv[args.i]);
+        if (args.opt->id == O_HELP) {
+            fputs(corpus_help_head, stdout);
+            cli_opts_help(stdout, opts, 23, 0);
+            fputs(corpus_help_tail, stdout);
             return CLI_OK;
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!strcmp(a, "--logs")) {
-            list_logs = true;
-        } else if (!strcmp(a, "--corpus")) {
-            if (!more)
-                return cli_usage_error("validate", "--corpus needs a corpus folder");
-            dir = argv[++i];
-        } else if (!strcmp(a, "--half")) {
-            if (!more || (strcmp(argv[i + 1], "fit") && strcmp(argv[i + 1], "check")))
+        } else if (args.opt->id == O_HALF) {
+            if (strcmp(v, "fit") && strcmp(v, "check"))
                 return cli_usage_error("validate", "--half needs fit or check");
-            half = strcmp(argv[++i], "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;
-        } else if (!strcmp(a, "--param")) {
-            const char *eq = more ? strchr(argv[i + 1], '=') : NULL;
+            half = strcmp(v, "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;
+        } else if (args.opt->id == O_PARAM) {
+            const char *eq = strchr(v, '=');
             char *end = NULL;
-            double v = eq ? strtod(eq + 1, &end) : NAN;
-            if (!eq || eq == argv[i + 1] || !end || end == eq + 1 || *end || !isfinite(v) ||
-                (size_t)(eq - argv[i + 1]) >= sizeof kbuf[0])
+            double x = eq ? strtod(eq + 1, &end) : NAN;
+            if (!eq || eq == v || !end || end == eq + 1 || *end || !isfinite(x) ||
+                (size_t)(eq - v) >= sizeof kbuf[0])
                 return cli_usage_error("validate",
                                        "--param needs KEY=VALUE with a finite number (e.g. "
                                        "coll.op_fixed=5e-6)");
             if (np == MAX_PARAMS)
                 return cli_usage_error("validate", "at most %d --param", MAX_PARAMS);
-            snprintf(kbuf[np], sizeof kbuf[np], "%.*s", (int)(eq - argv[i + 1]), argv[i + 1]);
+            snprintf(kbuf[np], sizeof kbuf[np], "%.*s", (int)(eq - v), v);
             keys[np] = kbuf[np];
-            vals[np++] = v;
-            i++;
-        } else {
-            return cli_usage_error("validate",
-                                   "--corpus takes --half, --param, --logs and --json only, not "
-                                   "\"%s\"",
-                                   a);
+            vals[np++] = x;
         }
     }
     if (!dir)

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* The table-driven option parser and help printer (see opts.h). */
+#include "opts.h"
+
+#include <string.h>
+
+#include "cli.h"
+
+cli_args cli_args_begin(const char *cmd, const cli_opt *opts, int argc, char **argv)
+{
+    cli_args a = {0};
+    a.cmd = cmd;
+    a.opts = opts;
+    a.argc = argc;
+    a.argv = argv;
+    a.i = 1;
+    return a;
+}
+
+static bool is_end(const cli_opt *o)
+{
+    return !o->name && !o->label && !o->help;
+}
+
+/* name as given up to len characters: the row's name or alias */
+static bool spelt(const char *s, size_t len, const char *name)
+{
+    return name && strlen(name) == len && strncmp(s, name, len) == 0;
+}
+
+int cli_args_next(cli_args *a)
+{
+    a->opt = NULL;
+    a->name = NULL;
+    a->val = NULL;
+    if (a->i >= a->argc)
+        return CLI_ARGS_END;
+    const char *s = a->argv[a->i];
+    if (s[0] != '-' || s[1] == '\0') {
+        a->val = s;
+        a->i++;
+        return CLI_ARGS_ARG;
+    }
+    /* only long options carry "=value": "-o=x" is no spelling of -o */
+    const char *eq = s[1] == '-' && s[2] != '\0' ? strchr(s, '=') : NULL;
+    size_t len = eq ? (size_t)(eq - s) : strlen(s);
+    const cli_opt *o = a->opts;
+    for (; !is_end(o); o++)
+        if (spelt(s, len, o->name) || spelt(s, len, o->alias))
+            break;
+    if (is_end(o)) {
+        if (a->pass_unknown)
+            return CLI_ARGS_UNKNOWN;
+        cli_usage_error(a->cmd, "unknown option \"%s\"", s);
+        return CLI_ARGS_ERROR;
+    }
+    a->opt = o;
+    a->name = spelt(s, len, o->name) ? o->name : o->alias;
+    if (!o->meta) {
+        if (eq) {
+            cli_usage_error(a->cmd, "%.*s takes no value (got \"%s\"): give %.*s alone", (int)len,
+                            s, s, (int)len, s);
+            return CLI_ARGS_ERROR;
+        }
+        a->i++;
+        if (o->flag)
+            *o->flag = true;
+        return CLI_ARGS_OPT;
+    }
+    if (eq) {
+        a->val = eq + 1;
+        a->i++;
+    } else if (a->i + 1 < a->argc) {
+        a->val = a->argv[a->i + 1];
+        a->i += 2;
+    } else {
+        if (s[1] == '-')
+            cli_usage_error(a->cmd, "%s needs a value: %s %s or %s=%s", s, s, o->meta, s, o->meta);
+        else
+            cli_usage_error(a->cmd, "%s needs a value: %s %s", s, s, o->meta);
+        return CLI_ARGS_ERROR;
+    }
+    if (o->str)
+        *o->str = a->val;
+    return CLI_ARGS_OPT;
+}
+
+bool cli_args_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
+void cli_opts_help(FILE *f, const cli_opt *opts, int col, unsigned section)
+{
+    for (const cli_opt *o = opts; !is_end(o); o++) {
+        if (!o->help || (section && o->section && !(o->section & section)))
+            continue;
+        char label[64];
+        if (o->label)
+            snprintf(label, sizeof label, "%s", o->label);
+        else if (o->meta)
+            snprintf(label, sizeof label, "%s %s", o->name, o->meta);
+        else
+            snprintf(label, sizeof label, "%s", o->name);
+        int w = col - 3;
+        if ((int)strlen(label) <= w)
+            fprintf(f, "  %-*s ", w, label);
+        else
+            fprintf(f, "  %s\n%*s", label, col, "");
+        for (const char *h = o->help; *h;) {
+            const char *nl = strchr(h, '\n');
+            size_t n = nl ? (size_t)(nl - h) : strlen(h);
+            fprintf(f, "%.*s\n", (int)n, h);
+            if (!nl)
+                break;
+            h = nl + 1;
+            fprintf(f, "%*s", col, "");
+        }
+    }
+}

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * commroof validate --corpus DIR [--half fit|check] [--param KEY=VALUE]...
- *                  [--logs] [--json]
+ *                  [--gate FILE] [--logs] [--json]
  *
  * The measurement corpus (validate/corpus.h) evaluated log by log on each
  * system's mapped topology and rank set, and its figures per half (fit and
  * check, always apart), system and size band: rows, median and p90 |error|,
  * bound violations. tools/corpus_eval.py formats and gates this output.
  * Exit: 0 ok; 1 runtime failure (a bad topologies.txt or split.txt line:
- * file:line); 2 usage; 3 a measured time below its bound.
+ * file:line) or a gate line not held; 2 usage; 3 a measured time below its
+ * bound.
  */
 #include <jansson.h>
 #include <math.h>
@@ -24,7 +25,7 @@
 
 static const char *const corpus_help_head =
     "usage: commroof validate --corpus DIR [--half fit|check] [--param KEY=VALUE]...\n"
-    "                         [--logs] [--json]\n"
+    "                         [--gate FILE] [--logs] [--json]\n"
     "\n"
     "Compares every log of a measurement corpus with the model: DIR holds\n"
     "topologies.txt (FOLDER[/FILE] TOPOLOGY [--ranks SPEC], or FOLDER none),\n"
@@ -33,12 +34,15 @@ static const char *const corpus_help_head =
     "as `commroof validate --nccl-tests LOG --topo T [--ranks SPEC]` does; then per\n"
     "half (fit, check: always apart), overall and per system, per size band (<= 1\n"
     "MiB, 1-64 MiB, > 64 MiB): rows, median and p90 |err_%|, bound violations.\n"
+    "--gate FILE then holds the figures to the lines of FILE (fit|check BAND\n"
+    "median|p90 LIMIT_PCT [target PCT], validate/corpus/gate.txt) and says on\n"
+    "stderr which line each figure meets or misses.\n"
     "\n";
 
 static const char *const corpus_help_tail =
     "\n"
-    "Exit status: 0 ok; 1 runtime failure (a bad corpus line: file:line); 2 usage;\n"
-    "3 a measured time below its bound.\n";
+    "Exit status: 0 ok; 1 runtime failure (a bad corpus line: file:line) or a gate\n"
+    "line missed; 2 usage; 3 a measured time below its bound.\n";
 
 static const char *log_status(cr_corpus_log_status s)
 {
@@ -216,6 +220,31 @@ static int print_text(const char *dir, const cr_corpus *c, int half, bool list_l
     return CLI_OK;
 }
 
+/* The gate lines against the corpus's figures, one line each on stderr;
+ * lines of a half not evaluated (--half) are skipped. */
+static int check_gates(const char *path, const cr_corpus *c, cr_corpus_gate *g, int n, int half)
+{
+    int failed = 0;
+    if (cr_corpus_gate_eval(c, g, n, &failed) != CR_OK)
+        return cli_fail("validate", "out of memory");
+    failed = 0;
+    for (int i = 0; i < n; i++) {
+        if (half >= 0 && (int)g[i].half != half)
+            continue;
+        char tgt[48] = "";
+        if (isfinite(g[i].target_pct))
+            snprintf(tgt, sizeof tgt, " (target %.1f%%)", g[i].target_pct);
+        fprintf(stderr, "commroof validate: gate %s:%d: %s %s %s %.1f%% %s %.1f%%%s: %s\n", path,
+                g[i].line, cr_corpus_half_name(g[i].half), cr_corpus_band_name(g[i].band),
+                g[i].p90 ? "p90" : "median", g[i].got_pct, g[i].pass ? "<=" : "above",
+                g[i].limit_pct, tgt, g[i].pass ? "ok" : "MISSED");
+        failed += !g[i].pass;
+    }
+    if (failed)
+        return cli_fail("validate", "%d gate line(s) of %s missed", failed, path);
+    return CLI_OK;
+}
+
 int cli_validate_corpus(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -225,13 +254,15 @@ int cli_validate_corpus(int argc, char **argv)
     double vals[MAX_PARAMS];
     char kbuf[MAX_PARAMS][128];
     enum { O_HELP = 1, O_HALF, O_PARAM };
-    const char *half_s = NULL;
+    const char *half_s = NULL, *gate = NULL;
     const cli_opt opts[] = {
         {"--corpus", NULL, "DIR", NULL, .str = &dir},
         {"--half", NULL, "fit|check", "only that half (default both)", .str = &half_s,
          .id = O_HALF},
         {"--param", NULL, "KEY=VALUE", "set a model parameter on every topology (repeatable)",
          .id = O_PARAM},
+        {"--gate", NULL, "FILE", "hold the halves' figures to FILE's lines (exit 1 if one misses)",
+         .str = &gate},
         {"--logs", NULL, NULL, "also list each log's status (compared, no topology, not read)",
          .flag = &list_logs},
         {"--json", NULL, NULL, "one JSON document: tables, logs and rows", .flag = &json},
@@ -244,10 +275,11 @@ int cli_validate_corpus(int argc, char **argv)
         if (r == CLI_ARGS_ERROR)
             return CLI_USAGE;
         if (r != CLI_ARGS_OPT)
-            return cli_usage_error("validate",
-                                   "--corpus takes --half, --param, --logs and --json only, not "
-                                   "\"%s\"",
-                                   r == CLI_ARGS_ARG ? v : argv[args.i]);
+            return cli_usage_error(
+                "validate",
+                "--corpus takes --half, --param, --gate, --logs and --json only, not "
+                "\"%s\"",
+                r == CLI_ARGS_ARG ? v : argv[args.i]);
         if (args.opt->id == O_HELP) {
             fputs(corpus_help_head, stdout);
             cli_opts_help(stdout, opts, 23, 0);
@@ -278,15 +310,27 @@ int cli_validate_corpus(int argc, char **argv)
     cr_corpus c = {0};
     cr_corpus_opts o = {keys, vals, np, half};
     cr_diag d = {{0}};
-    if (cr_corpus_eval(dir, &o, &c, &d) != CR_OK)
+    cr_corpus_gate *gates = NULL;
+    int ngates = 0;
+    /* the gate file first: a bad line is found before the corpus runs */
+    if (gate && cr_corpus_gate_read(gate, &gates, &ngates, &d) != CR_OK)
         return cli_fail("validate", "%s", d.msg);
+    if (cr_corpus_eval(dir, &o, &c, &d) != CR_OK) {
+        free(gates);
+        return cli_fail("validate", "%s", d.msg);
+    }
     int rc = json ? print_json(dir, &c, half) : print_text(dir, &c, half, list_logs);
-    if (rc == CLI_OK)
+    bool printed = rc == CLI_OK;
+    if (printed && gate)
+        rc = check_gates(gate, &c, gates, ngates, half);
+    /* an impossible result outranks a missed gate */
+    if (printed)
         for (size_t i = 0; i < c.n_rows; i++)
             if (c.rows[i].violation) {
                 rc = CLI_IMPOSSIBLE;
                 break;
             }
+    free(gates);
     cr_corpus_release(&c);
     return rc;
 }

@@ -109,6 +109,26 @@ out=$("$CR" validate --corpus "$T/bc" 2>&1); rc=$?
 [ $rc = 1 ] || bad "rank set too large: exit $rc, expected 1"
 printf '%s' "$out" | grep -q "topologies.txt:3: --ranks 0-15 on hgx-h100-8" ||
     bad "rank set too large: no file:line in: $out"
+# --gate: a line at the fixture's own check-half median (from the JSON
+# above) plus 0.1 holds, minus 0.1 misses (exit 1, the line named on
+# stderr); a malformed line is file:line before the corpus runs
+med=$(jget check all all median)
+lo=$(echo "$med" | awk '{printf "%.3f", $1 - 0.1}'); hi=$(echo "$med" | awk '{printf "%.3f", $1 + 0.1}')
+printf '# fixture gate\ncheck all median %s target 10\n' "$hi" > "$T/gate-ok.txt"
+printf 'fit all p90 1000\ncheck all median %s\n' "$lo" > "$T/gate-miss.txt"
+out=$("$CR" validate --corpus $F --gate "$T/gate-ok.txt" 2>&1 >/dev/null); rc=$?
+[ $rc = 0 ] || bad "gate at median + 0.1: exit $rc, expected 0: $out"
+printf '%s' "$out" | grep -q "gate-ok.txt:2: check all median .*<= $(printf '%.1f' "$hi")%.*target 10.0%.*: ok" ||
+    bad "gate at median + 0.1: no ok line for gate-ok.txt:2 in: $out"
+out=$("$CR" validate --corpus $F --gate "$T/gate-miss.txt" 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] || bad "gate at median - 0.1: exit $rc, expected 1"
+printf '%s' "$out" | grep -q "gate-miss.txt:2: check all median .* above .*: MISSED" ||
+    bad "gate at median - 0.1: no MISSED line for gate-miss.txt:2 in: $out"
+printf '%s' "$out" | grep -q "gate-miss.txt:1: fit all p90 .*: ok" || bad "gate: the fit line is not reported ok: $out"
+printf 'check all mean 5\n' > "$T/gate-bad.txt"
+out=$("$CR" validate --corpus $F --gate "$T/gate-bad.txt" 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && printf '%s' "$out" | grep -q "gate-bad.txt:1: expected" ||
+    bad "gate with 'mean': exit $rc, no file:line in: $out"
 "$CR" validate --corpus 2>/dev/null; [ $? = 2 ] || bad "--corpus without a folder: not a usage error"
 "$CR" validate --corpus $F --half both 2>/dev/null; [ $? = 2 ] || bad "--half both: not a usage error"
 "$CR" validate --corpus $F --topo x 2>/dev/null; [ $? = 2 ] || bad "--corpus --topo: not a usage error"

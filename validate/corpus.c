@@ -98,7 +98,8 @@ static int words(char *s, char **w, int max, const char **comment)
             *comment = c;
     }
     int n = 0;
-    for (char *tok = strtok(s, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+    char *save = NULL; /* strtok_r: the library keeps no hidden state */
+    for (char *tok = strtok_r(s, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
         if (n == max)
             return max + 1;
         w[n++] = tok;
@@ -546,5 +547,101 @@ cr_status cr_corpus_stats_of(const cr_corpus *c, cr_corpus_half h, const char *s
         out->p90_abs_err_pct = cr_corpus_percentile(e, ne, 0.9);
     }
     free(e);
+    return CR_OK;
+}
+
+/* ---- the gate (gate.txt) ---- */
+
+static int band_by_name(const char *s)
+{
+    for (int b = 0; b <= CR_CORPUS_BAND_ALL; b++)
+        if (!strcmp(s, cr_corpus_band_name(b)))
+            return b;
+    return -1;
+}
+
+static bool gate_pct(const char *s, double *out)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v < 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out, cr_diag *d)
+{
+    *out = NULL;
+    *n_out = 0;
+    FILE *f = NULL;
+    cr_status st = cr_file_fopen_read(path, "a corpus gate file", 0, &f, d);
+    if (st != CR_OK)
+        return st;
+    cr_corpus_gate *g = NULL;
+    int n = 0, ln = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) != -1) {
+        ln++;
+        char *w[7];
+        int k = words(line, w, 6, NULL);
+        if (k == 0)
+            continue;
+        cr_corpus_gate x = {.line = ln, .target_pct = NAN, .got_pct = NAN};
+        int band = k >= 2 ? band_by_name(w[1]) : -1;
+        bool ok =
+            (k == 4 || (k == 6 && !strcmp(w[4], "target") && gate_pct(w[5], &x.target_pct))) &&
+            (!strcmp(w[0], "fit") || !strcmp(w[0], "check")) && band >= 0 &&
+            (!strcmp(w[2], "median") || !strcmp(w[2], "p90")) && gate_pct(w[3], &x.limit_pct);
+        if (!ok) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: expected \"fit|check BAND median|p90 LIMIT_PCT [target "
+                             "PCT]\" with BAND one of <=1MiB, 1-64MiB, >64MiB, all (a comment "
+                             "after '#')",
+                             path, ln);
+            goto out;
+        }
+        x.half = strcmp(w[0], "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;
+        x.band = band;
+        x.p90 = !strcmp(w[2], "p90");
+        cr_corpus_gate *ng = realloc(g, (size_t)(n + 1) * sizeof *ng);
+        if (!ng) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        g = ng;
+        g[n++] = x;
+    }
+    if (ferror(f))
+        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+    else if (n == 0)
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s: no gate line (expected \"fit|check BAND median|p90 LIMIT_PCT\")",
+                         path);
+out:
+    free(line);
+    fclose(f);
+    if (st != CR_OK) {
+        free(g);
+        return st;
+    }
+    *out = g;
+    *n_out = n;
+    return CR_OK;
+}
+
+cr_status cr_corpus_gate_eval(const cr_corpus *c, cr_corpus_gate *g, int n, int *failed)
+{
+    *failed = 0;
+    for (int i = 0; i < n; i++) {
+        cr_corpus_stats s;
+        if (cr_corpus_stats_of(c, g[i].half, NULL, g[i].band, &s) != CR_OK)
+            return CR_ENOMEM;
+        g[i].got_pct = g[i].p90 ? s.p90_abs_err_pct : s.median_abs_err_pct;
+        /* a band with no predicted row cannot show it holds */
+        g[i].pass = isfinite(g[i].got_pct) && g[i].got_pct <= g[i].limit_pct;
+        *failed += !g[i].pass;
+    }
     return CR_OK;
 }

@@ -135,4 +135,30 @@ cr_status cr_corpus_stats_of(const cr_corpus *c, cr_corpus_half h, const char *s
  * neighbours at position q (n - 1); NAN when n = 0. */
 double cr_corpus_percentile(double *v, size_t n, double q);
 
+/* A gate line (the corpus's gate.txt, tests/check_corpus.sh): the median
+ * or p90 |error| of one half's rows in one band must not exceed limit_pct.
+ * target_pct is the figure aimed at (issue 14: 10 median, 25 p90), printed
+ * beside the limit; the limits hold what the model reaches today so that it
+ * cannot get worse unnoticed, and come down as it gets better. */
+typedef struct {
+    cr_corpus_half half;
+    int band;                     /* CR_CORPUS_BAND_* */
+    bool p90;                     /* else the median */
+    double limit_pct, target_pct; /* target_pct NAN when the line gives none */
+    int line;                     /* in the gate file */
+    double got_pct;               /* cr_corpus_gate_eval: the figure (NAN: no row) */
+    bool pass;                    /* cr_corpus_gate_eval: got_pct <= limit_pct */
+} cr_corpus_gate;
+
+/* Reads a gate file: lines "fit|check BAND median|p90 LIMIT_PCT [target
+ * PCT]" (BAND: <=1MiB, 1-64MiB, >64MiB, all; '#' starts a comment). *out
+ * (free() it) holds *n lines. Errors: CR_EIO, CR_EPARSE ("path:LINE: ..."),
+ * CR_ENOMEM. */
+cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n, cr_diag *d);
+
+/* Fills got_pct and pass of the n gates from c (all systems of each gate's
+ * half) and sets *failed to the number that do not pass (a band without a
+ * predicted row does not pass). Errors: CR_ENOMEM. */
+cr_status cr_corpus_gate_eval(const cr_corpus *c, cr_corpus_gate *g, int n, int *failed);
+
 #endif

@@ -755,7 +755,7 @@ cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, c
     if (m.n_not_traces > 0) {
         char note[120];
         snprintf(note, sizeof note,
-                 "%d file%s of the trace folders %s not traces, left out (commroof validate "
+                 "%d file%s in the trace folders %s not a trace, left out (commroof validate "
                  "says which)",
                  m.n_not_traces, m.n_not_traces == 1 ? "" : "s",
                  m.n_not_traces == 1 ? "is" : "are");

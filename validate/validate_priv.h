@@ -63,7 +63,7 @@ cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start,
                              int n);
 
 /* An open trace file, plain or gzip-compressed (".gz"), for validate/'s
- * readers (validate.c, roofline.c). */
+ * readers (read_trace.c, roofline.c). */
 typedef struct {
     cr_trace_reader *r;
     void *gz; /* zlib's gzFile for a .json.gz, else NULL */

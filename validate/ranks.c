@@ -126,14 +126,10 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
             tn = (size_t)l->v[i].n_iter;
     t = malloc((tn ? tn : 1) * sizeof *t);
     t1 = malloc((tn ? tn : 1) * sizeof *t1);
+    cr_status rc = CR_OK;
     if (!grp || !occ || !ref || !mem || !t || !t1) {
-        free(grp);
-        free(occ);
-        free(ref);
-        free(mem);
-        free(t);
-        free(t1);
-        return cr_diag_set(d, CR_ENOMEM, "merging ranks: out of memory");
+        rc = cr_diag_set(d, CR_ENOMEM, "merging ranks: out of memory");
+        goto out;
     }
     /* occ: how many earlier measurements of the same case the same rank had
      * (the k-th run of a case on one rank pairs with the k-th on another):
@@ -233,13 +229,14 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
         l->v[w++] = *m;
     }
     l->n = w;
+    if (info)
+        *info = inf;
+out:
     free(grp);
     free(occ);
     free(ref);
     free(mem);
     free(t);
     free(t1);
-    if (info)
-        *info = inf;
-    return CR_OK;
+    return rc;
 }

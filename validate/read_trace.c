@@ -217,8 +217,8 @@ static int64_t proc_of(int64_t pid)
 static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped, char *skip_why,
                             size_t skip_why_size, bool *complete, cr_diag *d)
 {
-    cr_vtrace vt;
-    cr_status st = cr_vtrace_open(&vt, path, d);
+    cr_trace_file vt;
+    cr_status st = cr_trace_file_open(&vt, path, d);
     if (st != CR_OK)
         return st;
     cr_trace_reader *r = vt.r;
@@ -269,7 +269,7 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
             nr++;
         }
     }
-    if ((st = cr_vtrace_end(&vt, st, d)) != CR_OK)
+    if ((st = cr_trace_file_end(&vt, st, d)) != CR_OK)
         goto out;
     int rank = -1;
     const json_t *md = cr_trace_reader_metadata(r);
@@ -328,7 +328,7 @@ out:
         free(rg[i].name);
     free(rg);
     free(a);
-    cr_vtrace_close(&vt);
+    cr_trace_file_close(&vt);
     if (n_skipped)
         *n_skipped = skipped;
     return st;

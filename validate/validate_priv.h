@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate: what the files of validate/ share (validate.c's lists and case
- * keys, trace_file.c's trace files and folder walk, families.c's table of
+ * keys, trace_walk.c's folder walk, families.c's table of
  * families, calibrate.c's accumulator). Nothing outside validate/ includes
  * this.
  */
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "traces/reader/trace_file.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
 
@@ -61,23 +62,6 @@ cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int
  * cr_validate_merge_ranks() reads them. Errors: CR_ENOMEM (m unchanged). */
 cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start, const double *end,
                              int n);
-
-/* An open trace file, plain or gzip-compressed (".gz"), for validate/'s
- * readers (read_trace.c, roofline.c). */
-typedef struct {
-    cr_trace_reader *r;
-    void *gz; /* zlib's gzFile for a .json.gz, else NULL */
-    const char *path;
-} cr_vtrace;
-
-/* Opens path as validate reads traces. Errors: those of the trace reader;
- * nothing to close then. */
-cr_status cr_vtrace_open(cr_vtrace *t, const char *path, cr_diag *d);
-/* The status st of the reading loop, with a corrupt or truncated gzip stream
- * turned into CR_EIO and zlib's reason in d. */
-cr_status cr_vtrace_end(cr_vtrace *t, cr_status st, cr_diag *d);
-/* Closes t (a closed or failed-to-open t is a no-op). */
-void cr_vtrace_close(cr_vtrace *t);
 
 /* Calls fn for the file path, or for every *.json and *.json.gz of the
  * folder path in name order, as cr_validate_read_path() reads them: a

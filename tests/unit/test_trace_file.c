@@ -1,91 +1,78 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace_file: the one folder walk that gathers traces for validate,
- * calibrate, roofline, plot and report (which files, in which order, what
- * is left out), and gzip traces that must not be decompressed ahead of the
- * reader.
+ * trace_file: traces opened as every command opens them: a .json.gz read
+ * as the reader asks for bytes (a stream without end and a gzip bomb are
+ * refused at once), a cut one refused with zlib's reason, and the same
+ * summary from a .json.gz as from its .json.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "cr_test.h"
 #include "cr_test_trace.h"
+#include "traces/reader/trace_file.h"
+#include "traces/reader/trace_summary.h"
 #include "validate/validate.h"
-#include "validate/validate_priv.h"
 
-/* The files cr_vtrace_each() hands to its callback, in order. */
-typedef struct {
-    char seen[8][64];
-    int n;
-} seen_list;
-
-static cr_status note_file(const char *path, void *ctx, cr_vread_info *info, cr_diag *d)
+static char *write_gz(const char *text, size_t n)
 {
-    (void)info;
-    seen_list *s = ctx;
-    const char *b = strrchr(path, '/');
-    if (s->n < 8)
-        snprintf(s->seen[s->n++], sizeof s->seen[0], "%s", b ? b + 1 : path);
-    /* "bad" in the name: a file the reader fails on */
-    return strstr(path, "bad") ? cr_diag_set(d, CR_EPARSE, "%s: not a trace", path) : CR_OK;
+    char *path = cr_test_write_tmp("", ".json.gz");
+    gzFile g = gzopen(path, "wb");
+    assert_non_null(g);
+    assert_int_equal(gzwrite(g, text, (unsigned)n), (int)n);
+    assert_int_equal(gzclose(g), Z_OK);
+    return path;
 }
 
-/* The rule: *.json and *.json.gz of the folder (not its subfolders), in
- * name order; hidden files (macOS's "._" companions, editors' dot files)
- * and other names left out before reading; a file the reader fails on is
- * counted with its message, and a folder where none reads is an error. */
-static void test_walk_rule(void **state)
+/* cr_trace_summarize() of a .json.gz reads its events (trace summary
+ * refused it before: "not a trace ... found '?'", gzip's first byte): the
+ * same figures as the plain file; cut in half, CR_EIO with zlib's reason. */
+static void test_summary_gz(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/test_trace_file_XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    static const char *const names[] = {"b.json",    "a.json.gz",  "._a.json", ".hidden.json",
-                                        "notes.txt", "c.json.tmp", "bad.json", "d.JSON"};
-    char p[256];
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        FILE *f = fopen(p, "w");
-        assert_non_null(f);
-        fclose(f);
-    }
-    snprintf(p, sizeof p, "%s/sub.json", dir); /* a folder named like a trace */
-    assert_int_equal(mkdir(p, 0700), 0);
-    seen_list s = {.n = 0};
-    cr_vread_info info;
-    memset(&info, 0, sizeof info);
+    static const char text[] =
+        HDR R("cr:launch kind=event iters=4", 4000, 400) K(0, 4001, 3) K(1, 4010, 5) END;
+    char *plain = cr_test_write_tmp(text, ".json");
+    char *gz = write_gz(text, strlen(text));
+    cr_trace_summary *a = NULL, *b = NULL;
     cr_diag d = {{0}};
-    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_OK);
-    /* sub.json is handed on (the reader then fails on it: not a file) */
-    assert_int_equal(s.n, 4);
-    assert_string_equal(s.seen[0], "a.json.gz");
-    assert_string_equal(s.seen[1], "b.json");
-    assert_string_equal(s.seen[2], "bad.json");
-    assert_string_equal(s.seen[3], "sub.json");
-    assert_int_equal(info.not_traces, 1);
-    assert_non_null(strstr(info.not_trace_why, "bad.json: not a trace"));
-    /* a file named directly is read whatever its name */
-    s.n = 0;
-    snprintf(p, sizeof p, "%s/._a.json", dir);
-    assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_OK);
-    assert_int_equal(s.n, 1);
-    /* a folder where nothing reads */
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        if (strcmp(names[i], "bad.json") != 0)
-            unlink(p);
-    }
-    snprintf(p, sizeof p, "%s/sub.json", dir);
-    rmdir(p);
-    s.n = 0;
-    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_EIO);
-    assert_non_null(strstr(d.msg, "no trace file (*.json, *.json.gz) in this folder reads"));
-    snprintf(p, sizeof p, "%s/bad.json", dir);
-    unlink(p);
-    rmdir(dir);
+    assert_int_equal(cr_trace_summarize(plain, &a, &d), CR_OK);
+    assert_int_equal(cr_trace_summarize(gz, &b, &d), CR_OK);
+    /* two kernels of 3 and 5 us, one NVTX range, spanning 4000 .. 4400 us */
+    assert_int_equal(a->kernels, 2);
+    assert_int_equal(a->nvtx, 1);
+    assert_close(a->kernel_s, 8e-6, 1e-9, 0);
+    assert_int_equal(b->kernels, a->kernels);
+    assert_int_equal(b->nvtx, a->nvtx);
+    assert_close(b->kernel_s, a->kernel_s, 0, 0);
+    assert_close(b->span_s, a->span_s, 0, 0);
+    assert_true(b->info.complete);
+    cr_trace_summary_free(a);
+    cr_trace_summary_free(b);
+    unlink(gz);
+    free(gz);
+    /* a stream cut short: gzip's own check, not a shorter summary */
+    gz = write_gz(text, strlen(text));
+    FILE *f = fopen(gz, "rb");
+    assert_non_null(f);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    f = fopen(gz, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, n - 6, f), n - 6);
+    fclose(f);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_trace_summarize(gz, &b, &d), CR_EIO);
+    assert_null(b);
+    assert_non_null(strstr(d.msg, "not a valid gzip file"));
+    unlink(gz);
+    free(gz);
+    unlink(plain);
+    free(plain);
 }
 
 /* A .json.gz that never ends (a link to /dev/zero) and a gzip bomb (64 MiB
@@ -131,7 +118,7 @@ static void test_gz_endless(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk_rule),
+        cmocka_unit_test(test_summary_gz),
         cmocka_unit_test(test_gz_endless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

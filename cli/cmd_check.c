@@ -15,8 +15,8 @@
  *    "params": {"m": 1024, "dtype": "bf16", "tp": 8}, "measured_us": 12.5}
  * ("name" and "topo" optional; --topo is the default topology; other keys
  * are the harness's metadata and are ignored, except one that looks like
- * a misspelt known key (near_key), an error so that it cannot fall back to
- * a default).
+ * a misspelt known key, an error so that it cannot fall back to a default:
+ * model/harness.h, the reader plot and report use too).
  * Output: one JSON document with a result per entry, in input order (an
  * entry that cannot be evaluated gets "error" saying which entry, what is
  * wrong and what would be right) and a summary. Entries are read, evaluated
@@ -37,6 +37,7 @@
 #include "cli_op.h"
 #include "opts.h"
 #include "fileio.h"
+#include "harness.h"
 #include "json_items.h"
 #include "ops.h"
 #include "ops_json.h"
@@ -135,50 +136,6 @@ static void cache_free(topo_cache *c)
     }
 }
 
-/* Edit distance of a and b (short keys), capped at 9. */
-static int edits(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 32 || lb > 32)
-        return 9;
-    int row[33];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int sub = diag + (a[i - 1] != b[j - 1]);
-            int best = sub < up + 1 ? sub : up + 1;
-            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
-            diag = up;
-        }
-    }
-    return row[lb] < 9 ? row[lb] : 9;
-}
-
-/* The known entry key that `key` looks like a misspelling of (within two
- * edits of a longer key, one of a 4-letter one, or a known key's stem such
- * as "measured" or "param"), or NULL for a known key or unrelated harness
- * metadata ("variant", "iters", "note"). */
-static const char *near_key(const char *key)
-{
-    static const char *const keys[] = {"name", "op", "topo", "params", "measured_us"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strcmp(key, keys[i]) == 0)
-            return NULL;
-    if (strncmp(key, "measured", 8) == 0) /* measured, measured_ms, measured_time */
-        return "measured_us";
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        size_t n = strlen(keys[i]);
-        if ((n > 2 && edits(key, keys[i]) <= (n > 4 ? 2 : 1)) ||
-            (strlen(key) >= 5 && strncmp(key, keys[i], strlen(key)) == 0))
-            return keys[i];
-    }
-    return NULL;
-}
-
 /* Evaluates one entry; returns the result object (with "error" when it
  * could not be evaluated) and sets *impossible. */
 static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold, topo_cache *cache,
@@ -189,61 +146,23 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     char msg[1100];
     msg[0] = '\0';
     json_object_set_new(out, "index", json_integer((json_int_t)idx));
-    if (!json_is_object(e)) {
-        snprintf(msg, sizeof msg, "entry %zu is not an object", idx);
-        goto fail;
-    }
-    json_t *nm = json_object_get(e, "name");
-    if (nm && json_is_string(nm))
+    /* name and op go into the result whatever the entry's fault */
+    json_t *nm = json_object_get(e, "name"), *opj = json_object_get(e, "op");
+    if (json_is_string(nm))
         json_object_set(out, "name", nm);
-    json_t *opj = json_object_get(e, "op");
-    if (opj && json_is_string(opj))
+    if (json_is_string(opj))
         json_object_set(out, "op", opj);
-    /* Other keys are the harness's own (variant, iterations, ...) and are
-     * ignored, but a misspelt known key would silently fall back to a
-     * default: refuse keys that look like one. */
-    const char *k0;
-    json_t *v0;
-    json_object_foreach(e, k0, v0)
-    {
-        const char *near = near_key(k0);
-        if (near) {
-            snprintf(msg, sizeof msg,
-                     "entry %zu: unknown key \"%.64s\": did you mean \"%s\"? (an entry has "
-                     "name, op, topo, params, measured_us; operator parameters go in \"params\")",
-                     idx, k0, near);
-            goto fail;
-        }
-        if ((strcmp(k0, "name") == 0 || strcmp(k0, "op") == 0 || strcmp(k0, "topo") == 0) &&
-            !json_is_string(v0)) {
-            snprintf(msg, sizeof msg, "entry %zu: \"%s\" must be a string", idx, k0);
-            goto fail;
-        }
-    }
-    const char *opname = json_string_value(json_object_get(e, "op"));
-    json_t *ms = json_object_get(e, "measured_us");
-    if (!opname) {
-        snprintf(msg, sizeof msg, "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
+    cr_harness_result hr;
+    if (cr_harness_result_read(e, idx, CR_HARNESS_NEED_OP, &hr, &d) != CR_OK) {
+        snprintf(msg, sizeof msg, "%s", d.msg);
         goto fail;
     }
-    if (!json_is_number(ms) || !(json_number_value(ms) > 0) || !isfinite(json_number_value(ms))) {
-        snprintf(msg, sizeof msg,
-                 "entry %zu: \"measured_us\" must be a positive number of microseconds (e.g. 12.5)",
-                 idx);
-        goto fail;
-    }
-    const char *tname = json_string_value(json_object_get(e, "topo"));
-    if (!tname)
-        tname = deftopo ? deftopo : CR_TOPO_DEFAULT;
+    const char *tname = hr.topo ? hr.topo : deftopo ? deftopo : CR_TOPO_DEFAULT;
     json_object_set_new(out, "topo", json_string(tname));
     const cr_op_def *op = NULL;
-    if (cr_op_find(opname, &op, &d) != CR_OK) {
-        snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
-        goto fail;
-    }
     cr_op_params p;
-    if (cr_op_params_from_json(op, json_object_get(e, "params"), &p, &d) != CR_OK) {
-        snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
+    if (cr_harness_result_op(&hr, idx, &op, &p, &d) != CR_OK) {
+        snprintf(msg, sizeof msg, "%s", d.msg);
         goto fail;
     }
     cr_topo *t = cache_get(cache, tname, &d);
@@ -258,7 +177,7 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     }
     if (cold)
         cr_op_result_use_cold(&r);
-    double m = json_number_value(ms) * 1e-6;
+    double m = hr.measured_s;
     json_t *v = verdict_json(&r, m);
     json_object_update(out, v);
     json_decref(v);

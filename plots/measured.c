@@ -2,19 +2,16 @@
 /* Measurements for the charts (see measured_priv.h). */
 #include "plots/measured_priv.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "fileio.h"
+#include "harness.h"
 #include "json_items.h"
-#include "ops_json.h"
 
 void cr_plot_meas_release(cr_plot_meas *m)
 {
@@ -25,74 +22,6 @@ void cr_plot_meas_release(cr_plot_meas *m)
         free(m->res);
     }
     memset(m, 0, sizeof *m);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static cr_status read_one_trace(const char *path, cr_plot_meas *m, cr_diag *d)
-{
-    int skipped = 0;
-    char why[256] = "";
-    cr_status st = cr_validate_read_trace(path, &m->list, &skipped, why, sizeof why, d);
-    if (st == CR_OK) {
-        m->n_files++;
-        m->n_skipped += skipped;
-    }
-    return st;
-}
-
-/* A folder: every *.json and *.json.gz in it (validate reads both), in
- * name order (stable charts). */
-static cr_status read_folder(const char *dir, cr_plot_meas *m, cr_diag *d)
-{
-    DIR *dh = opendir(dir);
-    if (!dh)
-        return cr_diag_set(d, CR_EIO, "cannot read folder %s: %s", dir, strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    cr_status st = CR_OK;
-    struct dirent *e;
-    while ((e = readdir(dh)) != NULL) {
-        size_t l = strlen(e->d_name);
-        bool json = l > 5 && strcmp(e->d_name + l - 5, ".json") == 0;
-        bool gz = l > 8 && strcmp(e->d_name + l - 8, ".json.gz") == 0;
-        if (!(json || gz) || e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            size_t ncap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, ncap * sizeof *nn);
-            if (!nn) {
-                st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-                goto out;
-            }
-            names = nn;
-            cap = ncap;
-        }
-        size_t pl = strlen(dir) + l + 2;
-        names[n] = malloc(pl);
-        if (!names[n]) {
-            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-            goto out;
-        }
-        snprintf(names[n], pl, "%s/%s", dir, e->d_name);
-        n++;
-    }
-    if (n == 0) {
-        st = cr_diag_set(d, CR_EIO, "%s holds no traces (*.json, *.json.gz)", dir);
-        goto out;
-    }
-    qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n && st == CR_OK; i++)
-        st = read_one_trace(names[i], m, d);
-out:
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    closedir(dh);
-    return st;
 }
 
 cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_meas *m, cr_diag *d)
@@ -108,13 +37,14 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
     }
     m->eval_topo = et;
     cr_status st = CR_OK;
-    for (int i = 0; i < s->n_traces && st == CR_OK; i++) {
-        struct stat sb;
-        if (stat(s->traces[i], &sb) != 0)
-            return cr_diag_set(d, CR_EIO, "trace %s: %s", s->traces[i], strerror(errno));
-        st = S_ISDIR(sb.st_mode) ? read_folder(s->traces[i], m, d)
-                                 : read_one_trace(s->traces[i], m, d);
-    }
+    /* files or folders, gathered as validate gathers them */
+    cr_vread_info ri;
+    memset(&ri, 0, sizeof ri);
+    for (int i = 0; i < s->n_traces && st == CR_OK; i++)
+        st = cr_validate_read_path(s->traces[i], &m->list, &ri, d);
+    m->n_files = ri.files;
+    m->n_skipped = ri.skipped;
+    m->n_not_traces = ri.not_traces;
     for (int i = 0; i < s->n_nccl_logs && st == CR_OK; i++) {
         st = cr_validate_read_nccl_tests(s->nccl_logs[i], NULL, &m->list, d);
         if (st == CR_OK)
@@ -187,41 +117,30 @@ static cr_status push_mprob(cr_plot_mprob **v, int *n, int *cap, const cr_plot_m
     return CR_OK;
 }
 
-/* One harness result (item i of path), matched to a problem of suite. */
+/* One harness result (item i of path), read as check reads it
+ * (harness.h), matched to a problem of suite. */
 static cr_status match_result(const cr_suite *suite, const char *path, size_t i, json_t *e,
                               cr_plot_mprob *mp, cr_diag *d)
 {
-    const char *nm = json_string_value(json_object_get(e, "name"));
-    const char *opname = json_string_value(json_object_get(e, "op"));
-    json_t *mv = json_object_get(e, "measured_us");
-    double us = json_is_number(mv) ? json_number_value(mv) : NAN;
-    if (!nm || !nm[0])
-        return cr_diag_set(d, CR_EPARSE,
-                           "%s: result %zu has no \"name\" (the suite problem it measures)", path,
-                           i);
-    if (!(us > 0) || !isfinite(us))
-        return cr_diag_set(d, CR_EPARSE,
-                           "%s: result %zu (\"%s\"): \"measured_us\" must be a positive "
-                           "number of microseconds",
-                           path, i, nm);
+    cr_harness_result hr;
     const cr_op_def *op = NULL;
     cr_op_params p;
-    cr_diag pd = {{0}};
-    if (opname && (cr_op_find(opname, &op, &pd) != CR_OK ||
-                   cr_op_params_from_json(op, json_object_get(e, "params"), &p, &pd) != CR_OK))
-        return cr_diag_set(d, CR_EPARSE, "%s: result %zu (\"%s\"): %s", path, i, nm, pd.msg);
-    int k = find_problem(suite, nm, op, &p);
+    cr_diag hd = {{0}};
+    cr_status st = cr_harness_result_read(e, i, CR_HARNESS_NEED_NAME, &hr, &hd);
+    if (st == CR_OK)
+        st = cr_harness_result_op(&hr, i, &op, &p, &hd);
+    if (st != CR_OK)
+        return cr_diag_set(d, st, "%s: %s", path, hd.msg);
+    int k = find_problem(suite, hr.name, op, &p);
     if (k < 0)
         return cr_diag_set(d, CR_EINVAL,
-                           "%s: result %zu (\"%s\") is neither a problem of suite %s nor "
+                           "%s: entry %zu (\"%s\") is neither a problem of suite %s nor "
                            "has the operator and parameters of one (commroof suite %s "
                            "lists them)",
-                           path, i, nm, suite->name, suite->name);
-    json_t *ch = json_object_get(e, "chunks");
-    *mp = (cr_plot_mprob){.problem = k, .measured_s = us * 1e-6};
+                           path, i, hr.name, suite->name, suite->name);
+    *mp = (cr_plot_mprob){.problem = k, .measured_s = hr.measured_s};
     snprintf(mp->source, sizeof mp->source, "%s", path);
-    variant_text(json_string_value(json_object_get(e, "variant")),
-                 json_is_number(ch) ? json_number_value(ch) : 0, mp->variant, sizeof mp->variant);
+    variant_text(hr.variant, hr.chunks, mp->variant, sizeof mp->variant);
     return CR_OK;
 }
 

@@ -16,11 +16,13 @@ typedef struct cr_plot_meas {
     cr_vresult *res;          /* res[i] is the model's view of list.v[i] */
     int n_files;              /* trace files and logs read */
     int n_skipped;            /* ranges the validator could not use */
+    int n_not_traces;         /* files of a folder that are not traces (left out) */
     const cr_topo *eval_topo; /* the topology the cases were evaluated on */
     bool borrowed;            /* list and res belong to s->loaded */
 } cr_plot_meas;
 
-/* Reads every trace (a folder: its *.json, in name order) and log of s and
+/* Reads every trace (a folder: its traces, as cr_validate_read_path() gathers
+ * them) and log of s and
  * evaluates each case on t. Errors: CR_EUNSUPPORTED when s names none (d:
  * "no traces or nccl-tests logs given"), CR_EIO (a path that does not
  * exist, a folder without traces), and those of the validator. Cases are

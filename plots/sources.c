@@ -752,6 +752,15 @@ cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, c
                  m.n_skipped);
         cr_table_note(tb, note);
     }
+    if (m.n_not_traces > 0) {
+        char note[120];
+        snprintf(note, sizeof note,
+                 "%d file%s in the trace folders %s not a trace, left out (commroof validate "
+                 "says which)",
+                 m.n_not_traces, m.n_not_traces == 1 ? "" : "s",
+                 m.n_not_traces == 1 ? "is" : "are");
+        cr_table_note(tb, note);
+    }
     int violations = 0;
     for (size_t i = 0; i < m.list.n; i++) {
         const cr_vmeas *v = &m.list.v[i];

@@ -832,8 +832,8 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
 static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
 {
     rctx *c = vctx;
-    cr_vtrace vt;
-    cr_status st = cr_vtrace_open(&vt, path, d);
+    cr_trace_file vt;
+    cr_status st = cr_trace_file_open(&vt, path, d);
     if (st != CR_OK)
         return st;
     rtrace t = {0};
@@ -842,7 +842,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev)
         if ((st = collect(&t, ev, path, d)) != CR_OK)
             break;
-    st = cr_vtrace_end(&vt, st, d);
+    st = cr_trace_file_end(&vt, st, d);
     if (st != CR_OK)
         goto out;
     cr_trace_info ti;
@@ -923,7 +923,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
 out:
     free(owner);
     rtrace_free(&t);
-    cr_vtrace_close(&vt);
+    cr_trace_file_close(&vt);
     return st;
 }
 

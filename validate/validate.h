@@ -196,7 +196,9 @@ typedef struct {
 } cr_vread_info;
 
 /* cr_validate_read_trace() for a file, or for every *.json and *.json.gz
- * of a folder in name order (not its subfolders). A file named by path
+ * of a folder in name order (not its subfolders; hidden files, a leading
+ * '.', left out: the one rule of every command that gathers traces, plot
+ * and report included). A file named by path
  * must be a trace; a folder's file that cannot be read as one (another
  * tool's JSON beside the traces, a truncated .json.gz) is counted in
  * info->not_traces with the reader's message and left out, so that the

@@ -1,20 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * validate: what validate.c shares with the other files of validate/
- * (nccl_log.c). Nothing outside validate/ includes this.
+ * validate: what the files of validate/ share (validate.c's lists and case
+ * keys, trace_walk.c's folder walk, families.c's table of
+ * families, calibrate.c's accumulator). Nothing outside validate/ includes
+ * this.
  */
 #ifndef CR_VALIDATE_PRIV_H
 #define CR_VALIDATE_PRIV_H
 
+#include <math.h>
+#include <string.h>
+
 #include "coll.h"
+#include "traces/reader/trace_file.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
+
+/* The value of key as a number, or fallback when absent or not one. */
+static inline double cr_vnum_or(const cr_vcase *c, const char *key, double fallback)
+{
+    double x;
+    return cr_vcase_num(c, key, &x, NULL) == CR_OK ? x : fallback;
+}
+
+/* The value of key (borrowed), or fallback when absent. */
+static inline const char *cr_vstr_or(const cr_vcase *c, const char *key, const char *fallback)
+{
+    const char *v = cr_vcase_get(c, key);
+    return v ? v : fallback;
+}
+
+/* The last component of path (borrowed from it). */
+static inline const char *cr_vbase_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Median of v[0..n) (the mean of the middle two when n is even); 0 when n
+ * = 0. Sorts v. */
+double cr_vmedian(double *v, size_t n);
 
 /* Appends a zeroed measurement (rank and world_size -1) to l and returns
  * it (borrowed: valid until the next push), or NULL when out of memory. */
 cr_vmeas *cr_vlist_push(cr_vmeas_list *l);
 
-/* Sets m->label from its case keys ("allreduce n=8 1MiB"). */
+/* Sets m->label from its case keys ("allreduce n=8 1MiB"), as its family's
+ * entry writes it. */
 void cr_vmeas_make_label(cr_vmeas *m);
 
 /* The collective request validate evaluates for case m (an nccl, p2p or
@@ -31,23 +63,6 @@ cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int
 cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start, const double *end,
                              int n);
 
-/* An open trace file, plain or gzip-compressed (".gz"), for validate/'s
- * readers (validate.c, roofline.c). */
-typedef struct {
-    cr_trace_reader *r;
-    void *gz; /* zlib's gzFile for a .json.gz, else NULL */
-    const char *path;
-} cr_vtrace;
-
-/* Opens path as validate reads traces. Errors: those of the trace reader;
- * nothing to close then. */
-cr_status cr_vtrace_open(cr_vtrace *t, const char *path, cr_diag *d);
-/* The status st of the reading loop, with a corrupt or truncated gzip stream
- * turned into CR_EIO and zlib's reason in d. */
-cr_status cr_vtrace_end(cr_vtrace *t, cr_status st, cr_diag *d);
-/* Closes t (a closed or failed-to-open t is a no-op). */
-void cr_vtrace_close(cr_vtrace *t);
-
 /* Calls fn for the file path, or for every *.json and *.json.gz of the
  * folder path in name order, as cr_validate_read_path() reads them: a
  * folder's file that fn fails on (but for CR_ENOMEM) is counted in
@@ -56,5 +71,63 @@ void cr_vtrace_close(cr_vtrace *t);
 typedef cr_status (*cr_vtrace_fn)(const char *path, void *ctx, cr_vread_info *info, cr_diag *d);
 cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
                          cr_diag *d);
+
+/* --- families --------------------------------------------------------------- */
+
+/* How a family's measured time comes from the GPU activities of its range
+ * (read_trace.c; validate.h says why each). */
+typedef enum {
+    CR_VTIME_DEVICE,     /* per iteration, first start to last end over the devices; the median */
+    CR_VTIME_LAST_START, /* the same from the last device's start (a collective on several GPUs) */
+    CR_VTIME_SPACING,    /* start to start of consecutive iterations, per graph node (launch) */
+    CR_VTIME_SPAN,       /* the span of every device's activities / iters (streams interleave) */
+} cr_vtiming;
+
+typedef struct cr_vcal_acc cr_vcal_acc;
+
+/* One family of cases (families.c), as nccl-tests has one struct per
+ * collective: everything the readers, the model match and calibration do
+ * differently for it. */
+typedef struct {
+    const char *name;   /* the word after "cr:" */
+    cr_vtiming measure; /* how its ranges are timed */
+    /* m's label into buf[0..n): size is its bytes key as "1GiB" */
+    void (*label)(const cr_vcase *c, const char *size, char *buf, size_t n);
+    /* cr_validate_eval()'s family part: bound, prediction, impl and note */
+    cr_status (*eval)(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o, cr_vresult *r,
+                      cr_diag *d);
+    /* adds m (measured_s > 0) to calibration; true when it counts in
+     * n_used. NULL: the family gives calibration nothing. */
+    bool (*calibrate)(const cr_vmeas *m, cr_vcal_acc *a);
+} cr_vfam_def;
+
+/* The entry of family f (borrowed, static), NULL when f is out of range. */
+const cr_vfam_def *cr_vfam_def_of(cr_vfam f);
+
+/* A bounded sample of finite values (calibration keeps at most
+ * CR_VCAL_NSAMP of each kind; traces hold far fewer cases). */
+#define CR_VCAL_NSAMP 256
+typedef struct {
+    double v[CR_VCAL_NSAMP];
+    size_t n;
+} cr_vsamples;
+
+/* Appends x to s when finite and there is room. */
+static inline void cr_vsamples_push(cr_vsamples *s, double x)
+{
+    if (s->n < CR_VCAL_NSAMP && isfinite(x))
+        s->v[s->n++] = x;
+}
+
+/* What the families' calibrate entries gather: ceilings (best rates) go
+ * straight into c, typical figures into samples whose medians calibrate.c
+ * takes. */
+struct cr_vcal_acc {
+    cr_vcalib *c;
+    cr_vsamples launch, sync, kern, graph, event; /* launch kinds; kern: one empty kernel */
+    cr_vsamples hbm, rd, wr, cp;                  /* large HBM cases: all, read, write, copy */
+    cr_vsamples gemm, gmem;                       /* large bf16 GEMM FLOP/s; GEMV-like HBM rate */
+    cr_vsamples d2d, pg[3], pgc[3];               /* copy engine: d2d; pageable [1] h2d [2] d2h */
+};
 
 #endif

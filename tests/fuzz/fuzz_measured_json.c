@@ -10,14 +10,17 @@
  * every item it returns is a JSON value and the count matches; and when
  * jansson loads the whole input as an array, or as an object whose
  * "results" is an array, the reader succeeds with the same items in the
- * same order (json_equal).
+ * same order (json_equal); every item read as an entry (harness.h) is a
+ * result with a positive, finite time or a refusal that names the entry.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "json_items.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,6 +50,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while ((st = cr_json_items_next(r, &e, &d)) == CR_OK && e) {
         if (arr && !json_equal(e, json_array_get(arr, n)))
             abort();
+        /* every command's entry reader (harness.h): a result has a positive,
+         * finite time; a refusal names the entry */
+        cr_harness_result hr;
+        cr_diag hd = {{0}};
+        char idx[32];
+        snprintf(idx, sizeof idx, "entry %zu", n);
+        if (cr_harness_result_read(e, n, CR_HARNESS_NEED_NAME | CR_HARNESS_NEED_OP, &hr, &hd) ==
+            CR_OK) {
+            if (!(hr.measured_s > 0) || !isfinite(hr.measured_s) || !hr.name || !hr.op)
+                abort();
+            const cr_op_def *op = NULL;
+            cr_op_params p;
+            cr_status os = cr_harness_result_op(&hr, n, &op, &p, &hd);
+            if ((os == CR_OK && !op) || (os != CR_OK && strncmp(hd.msg, idx, strlen(idx)) != 0))
+                abort();
+        } else if (strncmp(hd.msg, idx, strlen(idx)) != 0) {
+            abort();
+        }
         json_decref(e);
         n++;
     }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cr_test.h"
+#include "cr_test_trace.h"
 #include "ops.h"
 #include "topo_xml.h"
 #include "validate/validate.h"
@@ -65,10 +66,6 @@ static void test_pipeline_interference(void **state)
 #define FUSED_NAME(variant, chunks)                                                                \
     "cr:fused op=gemm_rs variant=" variant " dtype=bf16 m=1024 n=1024 k=1024 ranks=2 "             \
     "chunks=" chunks " algo=auto proto=auto iters=2"
-/* A kernel of process 1 on device dev (pid 100 + dev), ts/dur in us. */
-#define K(dev, ts, dur)                                                                            \
-    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":10" #dev ",\"tid\":7,\"ts\":" #ts     \
-    ",\"dur\":" #dur ",\"args\":{\"device\":" #dev "}},\n"
 
 static void test_measure_span(void **state)
 {
@@ -77,29 +74,15 @@ static void test_measure_span(void **state)
      * has 3 kernels, device 1 has 4 (no split by count is possible); the
      * span is 1000 .. max(1180, 1190) = 190 us, 95 us per iteration over
      * both devices. */
-    const char *text =
-        "{\"traceEvents\":[\n"
-        "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"" FUSED_NAME(
-            "overlap", "4") "\",\"pid\":199,\"tid\":1,\"ts\":990,\"dur\":300,"
-                            "\"args\":{\"device\":-1}},\n" K(0, 1000, 50) K(0, 1040, 80)
-                                K(0, 1150, 30) K(1, 1005, 20) K(1, 1030, 40) K(1, 1100, 60)
-                                    K(1, 1170, 20) "{\"ph\":\"M\",\"pid\":100,"
-                                                   "\"tid\":0,\"name\":\"commroof_"
-                                                   "end\",\"args\":{}}\n]}\n";
-    char tmpl[] = "/tmp/test_validate_fused_XXXXXX";
-    int fd = mkstemp(tmpl);
-    assert_true(fd >= 0);
-    size_t n = strlen(text);
-    assert_int_equal((size_t)write(fd, text, n), n);
-    close(fd);
-    char path[64];
-    snprintf(path, sizeof path, "%s.json", tmpl);
-    assert_int_equal(rename(tmpl, path), 0);
+    const char *text = HDR R(FUSED_NAME("overlap", "4"), 990, 300) K(0, 1000, 50) K(0, 1040, 80)
+        K(0, 1150, 30) K(1, 1005, 20) K(1, 1030, 40) K(1, 1100, 60) K(1, 1170, 20) END;
+    char *path = cr_test_write_tmp(text, ".json");
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
     int skipped = -1;
     assert_int_equal(cr_validate_read_trace(path, &l, &skipped, NULL, 0, &d), CR_OK);
     unlink(path);
+    free(path);
     assert_int_equal(skipped, 0);
     assert_int_equal((int)l.n, 1);
     assert_int_equal(l.v[0].c.family, CR_VFAM_FUSED);

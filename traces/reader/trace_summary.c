@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_file.h"
+
 /* Eight bytes per multiply, not one as FNV-1a: kernel names run to 200
  * bytes and every kernel event hashes its name. The mixing step is
  * splitmix64's finaliser (Steele, Lea, Flood, OOPSLA 2014). */
@@ -361,12 +363,16 @@ cr_status cr_trace_summary_shorten(cr_trace_summary *s)
 cr_status cr_trace_summarize(const char *path, cr_trace_summary **out, cr_diag *d)
 {
     *out = NULL;
-    cr_trace_reader *r = NULL;
-    cr_status st = cr_trace_reader_open(path, &r, d);
+    cr_trace_file tf;
+    cr_status st = cr_trace_file_open(&tf, path, d);
     if (st != CR_OK)
         return st;
-    st = cr_trace_summarize_reader(r, out, d);
-    cr_trace_reader_free(r);
+    st = cr_trace_file_end(&tf, cr_trace_summarize_reader(tf.r, out, d), d);
+    cr_trace_file_close(&tf);
+    if (st != CR_OK) {
+        cr_trace_summary_free(*out);
+        *out = NULL;
+    }
     return st;
 }
 

@@ -66,10 +66,12 @@ typedef struct {
     double first_ts_, last_end_;
 } cr_trace_summary;
 
-/* Reads the trace at path and summarises it into a new *out (free with
+/* Reads the trace at path (.json, or .json.gz: trace_file.h) and
+ * summarises it into a new *out (free with
  * cr_trace_summary_free). A file cut short is summarised up to its last
  * complete event (out->info.complete is false). Errors: those of the reader
- * (CR_EIO, CR_EPARSE, CR_ERANGE, CR_EUNSUPPORTED) with d filled; CR_ENOMEM. */
+ * (CR_EIO, CR_EPARSE, CR_ERANGE, CR_EUNSUPPORTED; CR_EIO too for a corrupt
+ * or truncated gzip stream) with d filled; CR_ENOMEM. */
 cr_status cr_trace_summarize(const char *path, cr_trace_summary **out, cr_diag *d);
 
 /* The same from an open reader (read to its end; the reader stays the

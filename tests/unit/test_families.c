@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * validate against ops' single-GPU models: the stream-kernel, local SM-copy
- * and launch predictions with parameters set in the test (expected times
- * derived below from those parameters), the committed H200 traces (every
- * single-GPU case predicted, none below its bound or its attainable bound),
- * and calibrate's closed-form estimates of the same parameters from
- * synthetic measurements.
+ * families: the table of families (every one parses, labels, evaluates and
+ * is timed as validate.h says), and the model match against ops' and
+ * coll's models: the stream-kernel, local SM-copy and launch predictions
+ * with parameters set in the test (expected times derived below from those
+ * parameters), bounds and violations, the committed H200 traces (every
+ * single-GPU case predicted, none below its bound or its attainable
+ * bound). Calibration's estimates of the same parameters: test_calibrate.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cr_test.h"
+#include "cr_test_topo.h"
+#include "params.h"
 #include "ops.h"
 #include "topo_xml.h"
 #include "validate/validate.h"
+#include "validate/validate_priv.h"
 
 #define GIB 1073741824.0
 #define MIB 1048576.0
@@ -44,6 +48,39 @@ static const char *const stream_params[] = {"ops.kernel.fixed",
                                             "ops.hbm.reduce_tail",
                                             "3e-7",
                                             NULL};
+
+/* Every family's entry: its name parses back to it, and it has a label
+ * and a model match; each family is timed as validate.h says (collectives
+ * from the last GPU's start, launches start to start, fused operators by
+ * their span, the rest by device time). */
+static void test_table(void **state)
+{
+    (void)state;
+    static const cr_vtiming timing[CR_VFAM__COUNT] = {
+        [CR_VFAM_HBM] = CR_VTIME_DEVICE,     [CR_VFAM_CE] = CR_VTIME_DEVICE,
+        [CR_VFAM_MECH] = CR_VTIME_DEVICE,    [CR_VFAM_GEMM] = CR_VTIME_DEVICE,
+        [CR_VFAM_LAUNCH] = CR_VTIME_SPACING, [CR_VFAM_NCCL] = CR_VTIME_LAST_START,
+        [CR_VFAM_P2P] = CR_VTIME_DEVICE,     [CR_VFAM_FUSED] = CR_VTIME_SPAN};
+    for (int f = 0; f < CR_VFAM__COUNT; f++) {
+        const cr_vfam_def *def = cr_vfam_def_of((cr_vfam)f);
+        assert_non_null(def);
+        assert_non_null(def->label);
+        assert_non_null(def->eval);
+        assert_int_equal(def->measure, timing[f]);
+        char name[32];
+        snprintf(name, sizeof name, "cr:%s", def->name);
+        cr_vcase c;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_vcase_parse(name, &c, &d), CR_OK);
+        assert_int_equal(c.family, f);
+        assert_string_equal(cr_vfam_name((cr_vfam)f), def->name);
+    }
+    assert_null(cr_vfam_def_of(CR_VFAM__COUNT));
+    assert_string_equal(cr_vfam_name(CR_VFAM__COUNT), "?");
+    /* the families calibration takes nothing from */
+    assert_null(cr_vfam_def_of(CR_VFAM_NCCL)->calibrate);
+    assert_null(cr_vfam_def_of(CR_VFAM_FUSED)->calibrate);
+}
 
 static cr_vresult eval_case(cr_topo *t, const char *name, double measured_s)
 {
@@ -230,6 +267,117 @@ static void test_launch(void **state)
     cr_topo_free(t);
 }
 
+static void test_eval_hbm(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h200-1");
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                                    "wr_bytes=1073741824 flops=0",
+                                    &m.c, &d),
+                     CR_OK);
+    /* Bound (warm): 2 x 2^30 bytes less the 60 MiB the L2 may hold, over
+     * the H200's 4.8 TB/s = 434.285 us; cold: all of it, 447.392 us. */
+    double bound = (2.0 * 1073741824 - 60 * 1048576.0) / 4.8e12;
+    double cold = 2.0 * 1073741824 / 4.8e12;
+    m.measured_s = 510e-6;
+    cr_vresult r;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_true(r.has_bound);
+    assert_close(r.bound_s, bound, 1e-6, 0);
+    assert_string_equal(r.binding, "hbm");
+    assert_false(r.violation);
+    assert_close(r.pct_of_roofline, bound / 510e-6 * 100, 1e-6, 0);
+    assert_true(r.has_pred);
+    assert_close(r.error_pct, (r.pred_s - 510e-6) / 510e-6 * 100, 1e-9, 0);
+    /* A time below the bound is impossible. */
+    assert_close(r.bound_cold_s, cold, 1e-6, 0);
+    m.measured_s = 400e-6;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_true(r.violation);
+    /* Between the two: cache-resident for a case that may be warm; a
+     * violation for one that declares its data cold (crbench cache=cold) */
+    m.measured_s = 440e-6;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_false(r.violation);
+    assert_true(r.cache_resident);
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1073741824 iters=3 sets=1 cache=cold "
+                                    "rd_bytes=1073741824 wr_bytes=1073741824 flops=0",
+                                    &m.c, &d),
+                     CR_OK);
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_true(r.violation);
+    assert_false(r.cache_resident);
+    /* A case without its keys is an error naming the key. */
+    assert_int_equal(cr_vcase_parse("cr:hbm op=copy iters=3", &m.c, &d), CR_OK);
+    snprintf(m.source, sizeof m.source, "x.json");
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "lacks the key \"bytes\""));
+    cr_topo_free(t);
+}
+
+static void test_eval_gemm_and_multi_gpu(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h200-1");
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vcase_parse("cr:gemm dtype=bf16 m=8192 n=8192 k=8192 iters=5 "
+                                    "flops=1099511627776",
+                                    &m.c, &d),
+                     CR_OK);
+    m.measured_s = 1.4e-3;
+    cr_vresult r;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    /* Compute bound: 2 x 8192^3 FLOP at 989 TFLOP/s = 1.1117 ms. */
+    assert_close(r.bound_s, 2.0 * 8192.0 * 8192 * 8192 / 989e12, 1e-6, 0);
+    assert_string_equal(r.binding, "compute");
+    assert_false(r.violation);
+    /* Two ranks on a one-GPU topology: no figures, a note, not an error. */
+    assert_int_equal(
+        cr_vcase_parse("cr:nccl coll=allreduce bytes=1048576 nranks=2 iters=5", &m.c, &d), CR_OK);
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_false(r.has_bound);
+    assert_non_null(strstr(r.note, "topology h200-1 has 1 GPUs"));
+    cr_topo_free(t);
+}
+
+/* crbench's rank=-1 (one thread drives both GPUs): a case timed on both
+ * GPUs starts at the last GPU's start, so the host launch gap is not in it
+ * and the prediction leaves coll.launch_gap out; one timed on fewer GPUs
+ * than ranks (here none: a host-timed range) includes it, and the
+ * prediction is exactly one gap longer (2 ranks, 1 extra GPU). */
+static void test_eval_launch_gap(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_open("hgx-h200-8", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    cr_params p;
+    cr_params_default(CR_GEN_HOPPER, &p);
+    double gap = 0;
+    assert_int_equal(cr_params_get(&p, "coll.launch_gap", &gap, &d), CR_OK);
+    cr_vmeas m;
+    memset(&m, 0, sizeof m);
+    assert_int_equal(
+        cr_vcase_parse("cr:nccl coll=allreduce bytes=4096 nranks=2 rank=-1 iters=5", &m.c, &d),
+        CR_OK);
+    m.measured_s = 20e-6;
+    cr_vresult both, host;
+    m.devices = 2;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &both, &d), CR_OK);
+    m.devices = 0;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &host, &d), CR_OK);
+    assert_true(both.has_pred && host.has_pred);
+    assert_close(host.pred_s - both.pred_s, gap, 1e-12, 0);
+    assert_close(host.bound_s, both.bound_s, 1e-15, 0);
+    cr_topo_free(t);
+}
+
 /* The committed H200 sweep on the shipped h200-1: every single-GPU case has
  * a prediction, none is below its bound or its attainable bound (measured
  * ceilings), and every prediction is at or above its bound. */
@@ -266,71 +414,18 @@ static void test_committed_traces(void **state)
     cr_topo_free(t);
 }
 
-/* calibrate's closed forms for the stream model, from synthetic cases made
- * with known figures: reads at 4.5 TB/s, writes at 4.2 TB/s, a copy whose
- * extra time is 2^30 B at 15 TB/s (turn = 15 / 4.8), a kernel fixed cost of
- * 0.8 us, a read latency of 1 us and a reduction tail of 0.3 us, a
- * GEMV-like bf16 GEMM at 3.9 TB/s, and launch figures. */
-static void test_calibrate_stream(void **state)
-{
-    (void)state;
-    const double R = 4.5e12, W = 4.2e12, T = 15e12, F = 0.8e-6, L = 1e-6, X = 0.3e-6;
-    cr_vmeas ms[9];
-    memset(ms, 0, sizeof ms);
-    cr_diag d = {{0}};
-    const char *names[9] = {
-        "cr:hbm op=read bytes=1073741824 iters=3 rd_bytes=1073741824 wr_bytes=0",
-        "cr:hbm op=write bytes=1073741824 iters=3 rd_bytes=0 wr_bytes=1073741824",
-        "cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 wr_bytes=1073741824",
-        "cr:hbm op=write bytes=1048576 iters=3 rd_bytes=0 wr_bytes=1048576",
-        "cr:hbm op=read bytes=1048576 iters=3 rd_bytes=1048576 wr_bytes=0",
-        "cr:gemm dtype=bf16 m=16 n=8192 k=8192 iters=3",
-        "cr:launch kind=graph nodes=100 iters=10",
-        "cr:launch kind=event nodes=1 iters=10",
-        "cr:hbm op=copy bytes=1048576 iters=3 rd_bytes=1048576 wr_bytes=1048576"};
-    for (int i = 0; i < 9; i++)
-        assert_int_equal(cr_vcase_parse(names[i], &ms[i].c, &d), CR_OK);
-    ms[0].measured_s = GIB / R;
-    ms[1].measured_s = GIB / W;
-    ms[2].measured_s = GIB / R + GIB / W + GIB / T;
-    ms[3].measured_s = F + MIB / W;
-    ms[4].measured_s = F + L + X + MIB / R;
-    double gemv = 2.0 * (16 * 8192 + 8192.0 * 8192 + 16 * 8192);
-    ms[5].measured_s = gemv / 3.9e12;
-    ms[6].measured_s = 1.5e-6;
-    ms[7].measured_s = 2e-6;
-    ms[8].measured_s = F + L + MIB / R + MIB / W + MIB / T;
-    cr_vmeas_list l = {.v = ms, .n = 9, .cap = 9};
-    cr_vcalib c;
-    cr_validate_calibrate(&l, &c);
-    cr_topo *t = h200_with(NULL);
-    assert_int_equal(cr_validate_apply_calibration(t, &c, "test"), CR_OK);
-    assert_close(cr_topo_param(t, "ops.hbm.read_eff", -1), R / PEAK, 1e-9, 0);
-    assert_close(cr_topo_param(t, "ops.hbm.write_eff", -1), W / PEAK, 1e-9, 0);
-    assert_close(cr_topo_param(t, "ops.hbm.turn", -1), T / PEAK, 1e-6, 0);
-    assert_close(cr_topo_param(t, "ops.kernel.fixed", -1), F, 1e-6, 0);
-    assert_close(cr_topo_param(t, "ops.hbm.read_lat", -1), L, 1e-6, 0);
-    assert_close(cr_topo_param(t, "ops.hbm.reduce_tail", -1), X, 1e-6, 0);
-    assert_close(cr_topo_param(t, "ops.gemm.mem_eff", -1), 3.9e12 / PEAK, 1e-9, 0);
-    assert_close(cr_topo_param(t, "ops.launch.graph", -1), 1.5e-6, 1e-12, 0);
-    assert_close(cr_topo_param(t, "ops.launch.event", -1), 2e-6, 1e-12, 0);
-    /* what was not measured stays unset */
-    assert_close(cr_topo_param(t, "ops.launch.sync", -1), -1, 0, 0);
-    /* the calibrated topology predicts the copy it was calibrated from */
-    cr_vresult r = eval_case(t,
-                             "cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
-                             "wr_bytes=1073741824 flops=0",
-                             ms[2].measured_s);
-    assert_close(r.pred_s, F + L + ms[2].measured_s, 1e-6, 0);
-    cr_topo_free(t);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stream_model),       cmocka_unit_test(test_sm_copy),
-        cmocka_unit_test(test_sm_copy_properties), cmocka_unit_test(test_launch),
-        cmocka_unit_test(test_committed_traces),   cmocka_unit_test(test_calibrate_stream),
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_stream_model),
+        cmocka_unit_test(test_sm_copy),
+        cmocka_unit_test(test_sm_copy_properties),
+        cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_eval_hbm),
+        cmocka_unit_test(test_eval_gemm_and_multi_gpu),
+        cmocka_unit_test(test_eval_launch_gap),
+        cmocka_unit_test(test_committed_traces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

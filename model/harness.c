@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* Harness results: one entry of the `--measured-json` format (harness.h). */
+#include "harness.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ops_json.h"
+
+static const char *const known[] = {"name", "op", "topo", "params", "measured_us"};
+
+/* Edit distance of a and b (short keys), capped at 9. */
+static int edits(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 9;
+    int row[33];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int sub = diag + (a[i - 1] != b[j - 1]);
+            int best = sub < up + 1 ? sub : up + 1;
+            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[lb] < 9 ? row[lb] : 9;
+}
+
+const char *cr_harness_near_key(const char *key)
+{
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(key, known[i]) == 0)
+            return NULL;
+    if (strncmp(key, "measured", 8) == 0) /* measured, measured_ms, measured_time */
+        return "measured_us";
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t n = strlen(known[i]);
+        if ((n > 2 && edits(key, known[i]) <= (n > 4 ? 2 : 1)) ||
+            (strlen(key) >= 5 && strncmp(key, known[i], strlen(key)) == 0))
+            return known[i];
+    }
+    return NULL;
+}
+
+cr_status cr_harness_result_read(json_t *e, size_t idx, unsigned need, cr_harness_result *out,
+                                 cr_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(e))
+        return cr_diag_set(d, CR_EPARSE, "entry %zu is not an object", idx);
+    /* Other keys are the harness's own (variant, iterations, ...) and are
+     * ignored, but a misspelt known key would silently fall back to a
+     * default: refuse keys that look like one. */
+    const char *k;
+    json_t *v;
+    json_object_foreach(e, k, v)
+    {
+        const char *near = cr_harness_near_key(k);
+        if (near)
+            return cr_diag_set(d, CR_EPARSE,
+                               "entry %zu: unknown key \"%.64s\": did you mean \"%s\"? (an entry "
+                               "has name, op, topo, params, measured_us; operator parameters go "
+                               "in \"params\")",
+                               idx, k, near);
+        if ((strcmp(k, "name") == 0 || strcmp(k, "op") == 0 || strcmp(k, "topo") == 0) &&
+            !json_is_string(v))
+            return cr_diag_set(d, CR_EPARSE, "entry %zu: \"%s\" must be a string", idx, k);
+    }
+    out->name = json_string_value(json_object_get(e, "name"));
+    out->op = json_string_value(json_object_get(e, "op"));
+    out->topo = json_string_value(json_object_get(e, "topo"));
+    out->params = json_object_get(e, "params");
+    out->variant = json_string_value(json_object_get(e, "variant"));
+    json_t *ch = json_object_get(e, "chunks");
+    out->chunks = json_is_number(ch) ? json_number_value(ch) : 0;
+    if ((need & CR_HARNESS_NEED_NAME) && !(out->name && out->name[0]))
+        return cr_diag_set(d, CR_EPARSE,
+                           "entry %zu: \"name\" (a string, the suite problem it measures) is "
+                           "missing",
+                           idx);
+    if ((need & CR_HARNESS_NEED_OP) && !out->op)
+        return cr_diag_set(d, CR_EPARSE,
+                           "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
+    json_t *ms = json_object_get(e, "measured_us");
+    double us = json_is_number(ms) ? json_number_value(ms) : NAN;
+    if (!(us > 0) || !isfinite(us))
+        return cr_diag_set(d, CR_EPARSE,
+                           "entry %zu: \"measured_us\" must be a positive number of microseconds "
+                           "(e.g. 12.5)",
+                           idx);
+    out->measured_s = us * 1e-6;
+    return CR_OK;
+}
+
+cr_status cr_harness_result_op(const cr_harness_result *r, size_t idx, const cr_op_def **op,
+                               cr_op_params *p, cr_diag *d)
+{
+    *op = NULL;
+    if (!r->op)
+        return CR_OK;
+    cr_diag od = {{0}};
+    cr_status st = cr_op_find(r->op, op, &od);
+    if (st == CR_OK)
+        st = cr_op_params_from_json(*op, r->params, p, &od);
+    if (st != CR_OK)
+        return cr_diag_set(d, st, "entry %zu: %s", idx, od.msg);
+    return CR_OK;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * read_trace: measurements from synthetic traces (expected times derived by
+ * hand from the event times written below), a bad trace, and a folder of
+ * traces read as validate, plot and calibrate read one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cr_test.h"
+#include "cr_test_trace.h"
+#include "validate/validate.h"
+
+static void test_trace_measure(void **state)
+{
+    (void)state;
+    /* Range A: 3 iterations of one kernel each, durations 500, 510, 520 us:
+     * the median device time per iteration is 510 us.
+     * Range B: 2 iterations of 2 kernels on device 0 plus 2 on device 1, a
+     * collective on two GPUs, so timed from the last GPU's start: iteration
+     * 0 from max(2000, 2001) to max(2010, 2012) = 11 us, iteration 1 from
+     * max(2020, 2022) to max(2035, 2040) = 18 us; the median of {11, 18} is
+     * 14.5 us. From the first GPU's start (first_start_s): 12 and 20 us,
+     * median 16 us.
+     * Range C: 5 kernels for iters=3 cannot be split: skipped.
+     * Range D: no activities, 400 us over iters=4: 100 us, host-timed.
+     * A kernel of another process (pid 200) inside range A is not counted. */
+    const char *text = HDR R("cr:hbm op=copy bytes=1073741824 iters=3 rd_bytes=1073741824 "
+                             "wr_bytes=1073741824 flops=0",
+                             0, 1900) K(0, 10, 500) K(0, 600, 510)
+        K(0, 1200, 520) "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"other\",\"pid\":200,\"tid\":7,"
+                        "\"ts\":700,"
+                        "\"dur\":5,\"args\":{\"device\":0}},\n" R(
+                            "cr:nccl coll=allreduce bytes=4096 nranks=2 "
+                            "iters=2",
+                            1999, 100) K(0, 2000, 5) K(0, 2006, 4) K(1, 2001, 11) K(1, 2003, 9)
+                            K(0, 2020, 5) K(0, 2030, 5) K(1, 2022, 18) K(1, 2025, 10)
+                                R("cr:gemm dtype=bf16 m=8 n=8 k=8 iters=3", 3000, 100) K(0, 3001, 1)
+                                    K(0, 3010, 1) K(0, 3020, 1) K(0, 3030, 1) K(0, 3040, 1)
+                                        R("cr:launch kind=event iters=4", 4000, 400) END;
+    char *path = cr_test_write_tmp(text, ".json");
+    cr_vmeas_list l = {0};
+    int skipped = 0;
+    char why[256] = "";
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    assert_int_equal(l.n, 3);
+    assert_int_equal(skipped, 1);
+    assert_non_null(strstr(why, "do not split into iters=3 groups"));
+    assert_int_equal(l.v[0].c.family, CR_VFAM_HBM);
+    assert_close(l.v[0].measured_s, 510e-6, 1e-9, 0);
+    assert_int_equal(l.v[0].activities, 3);
+    assert_string_equal(l.v[0].label, "copy 1GiB");
+    assert_int_equal(l.v[1].c.family, CR_VFAM_NCCL);
+    assert_close(l.v[1].measured_s, 14.5e-6, 1e-9, 0);
+    assert_close(l.v[1].first_start_s, 16e-6, 1e-9, 0);
+    assert_int_equal(l.v[1].devices, 2);
+    assert_int_equal(l.v[2].c.family, CR_VFAM_LAUNCH);
+    assert_true(l.v[2].host_timed);
+    assert_close(l.v[2].measured_s, 100e-6, 1e-9, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
+static void test_trace_errors(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace("/nonexistent/x.json", &l, NULL, NULL, 0, &d), CR_EIO);
+    char *path = cr_test_write_tmp(
+        "{\"traceEvents\":[\n{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":\"no\"}\n]}", ".json");
+    memset(&d, 0, sizeof d);
+    assert_int_not_equal(cr_validate_read_trace(path, &l, NULL, NULL, 0, &d), CR_OK);
+    assert_true(d.msg[0] != 0);
+    assert_int_equal(l.n, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
+/* A folder: its traces are read in name order (.json and .json.gz); another
+ * tool's JSON beside them is left out and counted with the reader's
+ * message; a trace cut before its closing bracket is read and counted as
+ * incomplete. A file named directly must be a trace. */
+static void test_read_path(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_validate_dir_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[128], b[128], c[128], e[128];
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b-measured.json", dir);
+    snprintf(c, sizeof c, "%s/c.json", dir);
+    snprintf(e, sizeof e, "%s/notes.txt", dir);
+    const char *whole = HDR R("cr:hbm op=read bytes=1048576 iters=1 rd_bytes=1048576 wr_bytes=0 "
+                              "flops=0",
+                              0, 100) K(0, 10, 5) END;
+    /* cut after the second event: no closing bracket */
+    const char *cut = HDR R("cr:hbm op=write bytes=1048576 iters=1 rd_bytes=0 wr_bytes=1048576 "
+                            "flops=0",
+                            0, 100) K(0, 10, 7) "{\"ph\":\"X\",\"cat\":\"ker";
+    const char *other = "[{\"name\": \"ag_gemm baseline\", \"measured_us\": 76.2}]\n";
+    const char *files[4][2] = {{a, whole}, {b, other}, {c, cut}, {e, "not json"}};
+    for (int i = 0; i < 4; i++) {
+        FILE *f = fopen(files[i][0], "w");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        fclose(f);
+    }
+    cr_vmeas_list l = {0};
+    cr_vread_info ri = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_path(dir, &l, &ri, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "op"), "read"); /* a.json first */
+    /* iters=1: the kernel's 5 us of device time, not the range's 100 us */
+    assert_close(l.v[0].measured_s, 5e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "op"), "write");
+    assert_close(l.v[1].measured_s, 7e-6, 1e-12, 0);
+    assert_int_equal(ri.files, 2);
+    assert_int_equal(ri.not_traces, 1);
+    assert_non_null(strstr(ri.not_trace_why, "b-measured.json"));
+    assert_int_equal(ri.incomplete, 1);
+    assert_non_null(strstr(ri.incomplete_path, "c.json"));
+    cr_vmeas_list_release(&l);
+    /* named directly, the other tool's file is an error */
+    memset(&ri, 0, sizeof ri);
+    assert_int_not_equal(cr_validate_read_path(b, &l, &ri, &d), CR_OK);
+    assert_non_null(strstr(d.msg, "b-measured.json"));
+    assert_int_equal(l.n, 0);
+    for (int i = 0; i < 4; i++)
+        unlink(files[i][0]);
+    /* an empty folder is an error */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_validate_read_path(dir, &l, &ri, &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "no trace file"));
+    rmdir(dir);
+    cr_vmeas_list_release(&l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_measure),
+        cmocka_unit_test(test_trace_errors),
+        cmocka_unit_test(test_read_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace_walk: the one folder walk that gathers traces for validate,
+ * calibrate, roofline, plot and report (which files, in which order, what
+ * is left out).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cr_test.h"
+#include "validate/validate.h"
+#include "validate/validate_priv.h"
+
+/* The files cr_vtrace_each() hands to its callback, in order. */
+typedef struct {
+    char seen[8][64];
+    int n;
+} seen_list;
+
+static cr_status note_file(const char *path, void *ctx, cr_vread_info *info, cr_diag *d)
+{
+    (void)info;
+    seen_list *s = ctx;
+    const char *b = strrchr(path, '/');
+    if (s->n < 8)
+        snprintf(s->seen[s->n++], sizeof s->seen[0], "%s", b ? b + 1 : path);
+    /* "bad" in the name: a file the reader fails on */
+    return strstr(path, "bad") ? cr_diag_set(d, CR_EPARSE, "%s: not a trace", path) : CR_OK;
+}
+
+/* The rule: *.json and *.json.gz of the folder (not its subfolders), in
+ * name order; hidden files (macOS's "._" companions, editors' dot files)
+ * and other names left out before reading; a file the reader fails on is
+ * counted with its message, and a folder where none reads is an error. */
+static void test_walk_rule(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_trace_file_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    static const char *const names[] = {"b.json",    "a.json.gz",  "._a.json", ".hidden.json",
+                                        "notes.txt", "c.json.tmp", "bad.json", "d.JSON"};
+    char p[256];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    snprintf(p, sizeof p, "%s/sub.json", dir); /* a folder named like a trace */
+    assert_int_equal(mkdir(p, 0700), 0);
+    seen_list s = {.n = 0};
+    cr_vread_info info;
+    memset(&info, 0, sizeof info);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_OK);
+    /* sub.json is handed on (the reader then fails on it: not a file) */
+    assert_int_equal(s.n, 4);
+    assert_string_equal(s.seen[0], "a.json.gz");
+    assert_string_equal(s.seen[1], "b.json");
+    assert_string_equal(s.seen[2], "bad.json");
+    assert_string_equal(s.seen[3], "sub.json");
+    assert_int_equal(info.not_traces, 1);
+    assert_non_null(strstr(info.not_trace_why, "bad.json: not a trace"));
+    /* a file named directly is read whatever its name */
+    s.n = 0;
+    snprintf(p, sizeof p, "%s/._a.json", dir);
+    assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_OK);
+    assert_int_equal(s.n, 1);
+    /* a folder where nothing reads */
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        if (strcmp(names[i], "bad.json") != 0)
+            unlink(p);
+    }
+    snprintf(p, sizeof p, "%s/sub.json", dir);
+    rmdir(p);
+    s.n = 0;
+    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "no trace file (*.json, *.json.gz) in this folder reads"));
+    snprintf(p, sizeof p, "%s/bad.json", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_walk_rule),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

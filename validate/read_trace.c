@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: a commroof trace's "cr:" ranges as measurements (validate.h
+ * cr_validate_read_trace, cr_validate_read_path): the GPU activities of
+ * each range split into its iterations and timed as the family's entry
+ * says (families.c).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "traces/reader/trace_reader.h"
+#include "validate.h"
+#include "validate_priv.h"
+
+typedef struct {
+    int64_t proc;
+    int dev;
+    double ts, end;
+} act;
+
+typedef struct {
+    int64_t proc;
+    double ts, end;
+    char *name;
+} range;
+
+static int cmp_act(const void *a, const void *b)
+{
+    const act *x = a, *y = b;
+    if (x->proc != y->proc)
+        return (x->proc > y->proc) - (x->proc < y->proc);
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* First index of a (sorted) with (proc, ts) >= (proc, t). */
+static size_t lower(const act *a, size_t n, int64_t proc, double t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (a[mid].proc < proc || (a[mid].proc == proc && a[mid].ts < t))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#define MAX_DEVS 64
+
+/* Fills m->measured_s from the activities a[lo..hi) of one range, timed as
+ * its family's entry says (how; validate.h). Returns false with why filled
+ * when they cannot be split. */
+static bool measure(cr_vmeas_list *l, cr_vmeas *m, cr_vtiming how, const range *rg, const act *a,
+                    size_t lo, size_t hi, double iters, char *why, size_t why_size)
+{
+    int n_it = (int)iters;
+    m->activities = (int)(hi - lo);
+    if (hi > lo) {
+        double *dur = malloc((hi - lo) * sizeof *dur);
+        if (dur) {
+            for (size_t i = lo; i < hi; i++)
+                dur[i - lo] = a[i].end - a[i].ts;
+            m->act_median_s = cr_vmedian(dur, hi - lo);
+            free(dur);
+        }
+    }
+    double per = 1;
+    if (how == CR_VTIME_SPACING) {
+        /* Per launch: a graph of `nodes` kernels counts each kernel. */
+        per = cr_vnum_or(&m->c, "nodes", 1);
+        if (!(per >= 1))
+            per = 1;
+    }
+    if (how == CR_VTIME_SPAN && hi > lo) {
+        /* The span of every device's work over the iterations: the overlap
+         * variant's streams interleave consecutive iterations, so no count
+         * splits them (doc/multigpu.md); back to back, span / iters is the
+         * mean device time of one iteration, gaps included. */
+        double t0 = INFINITY, t1 = -INFINITY;
+        int devs[MAX_DEVS], nd = 0;
+        for (size_t i = lo; i < hi; i++) {
+            t0 = fmin(t0, a[i].ts);
+            t1 = fmax(t1, a[i].end);
+            int j = 0;
+            while (j < nd && devs[j] != a[i].dev)
+                j++;
+            if (j == nd && nd < MAX_DEVS)
+                devs[nd++] = a[i].dev;
+        }
+        m->devices = nd;
+        m->measured_s = (t1 - t0) / (n_it > 0 ? n_it : 1);
+        m->samples = n_it > 0 ? n_it : 1;
+        return true;
+    }
+    /* Without activities the range's host time; a launch case of one
+     * iteration has no launch-to-launch spacing either. One iteration with
+     * activities is a device time like any other (below). */
+    if (hi == lo || (n_it <= 1 && how == CR_VTIME_SPACING)) {
+        m->measured_s = (rg->end - rg->ts) / (n_it > 0 ? n_it : 1) / per;
+        m->samples = 1;
+        m->host_timed = hi == lo;
+        return true;
+    }
+    /* Per device: count activities. */
+    int devs[MAX_DEVS], counts[MAX_DEVS], nd = 0;
+    for (size_t i = lo; i < hi; i++) {
+        int j = 0;
+        while (j < nd && devs[j] != a[i].dev)
+            j++;
+        if (j == nd) {
+            if (nd == MAX_DEVS) {
+                snprintf(why, why_size, "%s: more than %d devices in one range", rg->name,
+                         MAX_DEVS);
+                return false;
+            }
+            devs[nd] = a[i].dev;
+            counts[nd++] = 0;
+        }
+        counts[j]++;
+    }
+    m->devices = nd;
+    for (int j = 0; j < nd; j++)
+        if (counts[j] % n_it != 0) {
+            snprintf(why, why_size,
+                     "%.120s: %d activities on device %d do not split into iters=%d groups",
+                     rg->name, counts[j], devs[j], n_it);
+            return false;
+        }
+    /* Per iteration: first (first device's start), last (the last device's
+     * start), end (the last device's end). */
+    double *first = malloc((size_t)n_it * sizeof *first);
+    double *last = malloc((size_t)n_it * sizeof *last);
+    double *dev_start = malloc((size_t)n_it * sizeof *dev_start);
+    double *end = malloc((size_t)n_it * sizeof *end);
+    double *t = malloc((size_t)n_it * sizeof *t);
+    if (!first || !last || !dev_start || !end || !t) {
+        free(first);
+        free(last);
+        free(dev_start);
+        free(end);
+        free(t);
+        snprintf(why, why_size, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < n_it; i++) {
+        first[i] = INFINITY;
+        last[i] = -INFINITY;
+        end[i] = -INFINITY;
+    }
+    for (int j = 0; j < nd; j++) {
+        int k = counts[j] / n_it, seen = 0;
+        for (int i = 0; i < n_it; i++)
+            dev_start[i] = INFINITY;
+        for (size_t i = lo; i < hi; i++)
+            if (a[i].dev == devs[j]) {
+                int g = seen++ / k;
+                if (a[i].ts < dev_start[g])
+                    dev_start[g] = a[i].ts;
+                if (a[i].end > end[g])
+                    end[g] = a[i].end;
+            }
+        for (int i = 0; i < n_it; i++) {
+            first[i] = fmin(first[i], dev_start[i]);
+            last[i] = fmax(last[i], dev_start[i]);
+        }
+    }
+    /* A collective on several GPUs is timed from its last participant's
+     * start: it cannot progress before every rank has arrived, and how late
+     * the last one arrives is the host's (one thread launching each GPU in
+     * turn: a gap that differs from process to process), not the network's.
+     * The same rule as merged one-process-per-GPU ranks
+     * (cr_validate_merge_ranks); doc/validation.md. */
+    bool from_last = how == CR_VTIME_LAST_START && nd > 1;
+    const double *start = from_last ? last : first;
+    if (how == CR_VTIME_SPACING) {
+        /* Launch overhead: start to start of consecutive launches. */
+        for (int i = 0; i + 1 < n_it; i++)
+            t[i] = start[i + 1] - start[i];
+        m->measured_s = cr_vmedian(t, (size_t)n_it - 1) / per;
+        m->samples = n_it - 1;
+    } else {
+        /* Device time of one iteration: start (above) to the last end,
+         * over every device the case ran on. Kept per iteration for
+         * cr_validate_merge_ranks(). */
+        for (int i = 0; i < n_it; i++)
+            t[i] = end[i] - start[i];
+        (void)cr_vlist_set_iters(l, m, start, end, n_it); /* none kept when out of memory */
+        m->measured_s = cr_vmedian(t, (size_t)n_it);
+        m->samples = n_it;
+        if (from_last) {
+            for (int i = 0; i < n_it; i++)
+                t[i] = end[i] - first[i];
+            m->first_start_s = cr_vmedian(t, (size_t)n_it);
+        }
+    }
+    free(first);
+    free(last);
+    free(dev_start);
+    free(end);
+    free(t);
+    return true;
+}
+
+static int64_t proc_of(int64_t pid)
+{
+    /* Our traces: pid = os pid x 100 + device (99 for the host). */
+    return pid >= 100 ? pid / 100 : pid;
+}
+
+/* cr_validate_read_trace(); *complete (may be NULL) false when the file
+ * ends before its closing bracket (the writer did not finish). */
+static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped, char *skip_why,
+                            size_t skip_why_size, bool *complete, cr_diag *d)
+{
+    cr_trace_file vt;
+    cr_status st = cr_trace_file_open(&vt, path, d);
+    if (st != CR_OK)
+        return st;
+    cr_trace_reader *r = vt.r;
+    act *a = NULL;
+    range *rg = NULL;
+    size_t na = 0, ca = 0, nr = 0, cr = 0;
+    int skipped = 0;
+    const cr_trace_event *ev = NULL;
+    while ((st = cr_trace_reader_next(r, &ev, d)) == CR_OK && ev) {
+        if (ev->ph != 'X')
+            continue;
+        if (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY ||
+            ev->cat == CR_TRACE_MEMSET) {
+            if (na == ca) {
+                size_t c = ca ? 2 * ca : 4096;
+                act *t = realloc(a, c * sizeof *t);
+                if (!t) {
+                    st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                    goto out;
+                }
+                a = t;
+                ca = c;
+            }
+            a[na].proc = proc_of(ev->pid);
+            a[na].dev = ev->device;
+            a[na].ts = ev->ts_s;
+            a[na].end = ev->ts_s + ev->dur_s;
+            na++;
+        } else if (ev->cat == CR_TRACE_NVTX && strncmp(ev->name, "cr:", 3) == 0) {
+            if (nr == cr) {
+                size_t c = cr ? 2 * cr : 256;
+                range *t = realloc(rg, c * sizeof *t);
+                if (!t) {
+                    st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                    goto out;
+                }
+                rg = t;
+                cr = c;
+            }
+            rg[nr].name = strdup(ev->name);
+            if (!rg[nr].name) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            rg[nr].proc = proc_of(ev->pid);
+            rg[nr].ts = ev->ts_s;
+            rg[nr].end = ev->ts_s + ev->dur_s;
+            nr++;
+        }
+    }
+    if ((st = cr_trace_file_end(&vt, st, d)) != CR_OK)
+        goto out;
+    int rank = -1;
+    const json_t *md = cr_trace_reader_metadata(r);
+    if (md && json_is_integer(json_object_get(md, "rank")))
+        rank = (int)json_integer_value(json_object_get(md, "rank"));
+    if (rank < 0)
+        rank = cr_validate_rank_from_name(path);
+    int world = -1;
+    if (md && json_is_integer(json_object_get(md, "world_size")))
+        world = (int)json_integer_value(json_object_get(md, "world_size"));
+    const char *host = "";
+    if (md && json_is_string(json_object_get(md, "hostname")))
+        host = json_string_value(json_object_get(md, "hostname"));
+    cr_trace_info info;
+    cr_trace_reader_info(r, &info);
+    if (complete)
+        *complete = info.complete;
+    if (na > 1)
+        qsort(a, na, sizeof *a, cmp_act);
+    for (size_t i = 0; i < nr; i++) {
+        cr_vmeas *m = cr_vlist_push(out);
+        if (!m) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        cr_diag cd = {{0}};
+        double iters = 1;
+        char why[256] = "";
+        if (cr_vcase_parse(rg[i].name, &m->c, &cd) != CR_OK) {
+            snprintf(why, sizeof why, "%.250s", cd.msg);
+        } else if (cr_vcase_num(&m->c, "iters", &iters, &cd) != CR_OK || !(iters >= 1) ||
+                   iters > 1e9) {
+            snprintf(why, sizeof why, "%.200s: needs iters=N with N >= 1", rg[i].name);
+        } else {
+            size_t lo = lower(a, na, rg[i].proc, rg[i].ts), hi = lo;
+            while (hi < na && a[hi].proc == rg[i].proc && a[hi].ts <= rg[i].end)
+                hi++;
+            if (measure(out, m, cr_vfam_def_of(m->c.family)->measure, &rg[i], a, lo, hi, iters, why,
+                        sizeof why)) {
+                snprintf(m->source, sizeof m->source, "%s", cr_vbase_name(path));
+                double rk = cr_vnum_or(&m->c, "rank", -1);
+                m->rank = rk >= 0 ? (int)rk : rank;
+                m->world_size = world;
+                m->ts_base_ns = info.ts_base_ns;
+                snprintf(m->host, sizeof m->host, "%s", host);
+                cr_vmeas_make_label(m);
+                continue;
+            }
+        }
+        out->n--; /* not appended */
+        if (skipped++ == 0 && skip_why && skip_why_size)
+            snprintf(skip_why, skip_why_size, "%s", why);
+    }
+out:
+    for (size_t i = 0; i < nr; i++)
+        free(rg[i].name);
+    free(rg);
+    free(a);
+    cr_trace_file_close(&vt);
+    if (n_skipped)
+        *n_skipped = skipped;
+    return st;
+}
+
+cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
+                                 char *skip_why, size_t skip_why_size, cr_diag *d)
+{
+    return read_trace(path, out, n_skipped, skip_why, skip_why_size, NULL, d);
+}
+
+/* One trace into out; info's skip figures updated. */
+static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *info, cr_diag *d)
+{
+    int sk = 0;
+    bool complete = true;
+    cr_status st = read_trace(path, out, &sk, info->skipped ? NULL : info->why,
+                              info->skipped ? 0 : sizeof info->why, &complete, d);
+    info->skipped += sk;
+    if (st == CR_OK && !complete && info->incomplete++ == 0)
+        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+    info->files += st == CR_OK;
+    return st;
+}
+
+typedef struct {
+    cr_vmeas_list *out;
+} read_ctx;
+
+static cr_status read_one_cb(const char *path, void *ctx, cr_vread_info *info, cr_diag *d)
+{
+    return read_one(path, ((read_ctx *)ctx)->out, info, d);
+}
+
+cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
+                                cr_diag *d)
+{
+    read_ctx c = {out};
+    return cr_vtrace_each(path, read_one_cb, &c, info, d);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: the one folder walk that gathers traces for every command
+ * (validate_priv.h cr_vtrace_each; cr_validate_read_path, roofline, plot
+ * and report through it).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "validate.h"
+#include "validate_priv.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The one rule for which files of a folder are traces, wherever validate/,
+ * plots/ and the CLI gather them: *.json and *.json.gz, hidden files (a
+ * leading '.', as a shell's * leaves them out: editors' and macOS's "._"
+ * companions) left out. */
+static bool is_trace_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (name[0] == '.')
+        return false;
+    return (len > 5 && strcmp(name + len - 5, ".json") == 0) ||
+           (len > 8 && strcmp(name + len - 8, ".json.gz") == 0);
+}
+
+cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
+                         cr_diag *d)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return fn(path, ctx, info, d);
+    DIR *dp = opendir(path);
+    if (!dp)
+        return cr_diag_set(d, CR_EIO, "%s: cannot open folder: %s", path, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int read = 0;
+    cr_status st = CR_OK;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        if (!is_trace_name(e->d_name))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **t = realloc(names, cap * sizeof *t);
+            if (!t) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
+            }
+            names = t;
+        }
+        size_t sz = strlen(path) + strlen(e->d_name) + 2;
+        if (!(names[n] = malloc(sz))) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        snprintf(names[n++], sz, "%s/%s", path, e->d_name);
+    }
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        cr_diag fd = {{0}};
+        cr_status fs = fn(names[i], ctx, info, &fd);
+        if (fs == CR_ENOMEM) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s", fd.msg);
+            goto out;
+        }
+        if (fs != CR_OK) {
+            if (info->not_traces++ == 0)
+                snprintf(info->not_trace_why, sizeof info->not_trace_why, "%.300s", fd.msg);
+            continue;
+        }
+        read++;
+    }
+    if (read == 0)
+        st =
+            cr_diag_set(d, CR_EIO, "%s: no trace file (*.json, *.json.gz) in this folder reads%s%s",
+                        path, n ? "; first: " : "", n ? info->not_trace_why : "");
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(dp);
+    return st;
+}

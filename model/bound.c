@@ -6,6 +6,7 @@
  * (Dinic) for the bisection; evaluating a request is a loop over the cuts.
  */
 #include "bound.h"
+#include "grow.h"
 #include "maxflow.h"
 #include "route.h"
 
@@ -58,21 +59,15 @@ struct bctx {
     int *local;   /* device -> index in list (valid for stamped devices) */
     int n_list;
     cr_cuts *c;
-    int cap_cuts;
+    size_t cap_cuts;
     bool transit;
 };
 
 static int push_cut(struct bctx *b, const cr_cut *cut)
 {
     cr_cuts *c = b->c;
-    if (c->n_cuts == b->cap_cuts) {
-        int nc = b->cap_cuts ? b->cap_cuts * 2 : 64;
-        cr_cut *p = realloc(c->cuts, (size_t)nc * sizeof *p);
-        if (!p)
-            return -1;
-        c->cuts = p;
-        b->cap_cuts = nc;
-    }
+    if (cr_grow((void **)&c->cuts, &b->cap_cuts, (size_t)c->n_cuts + 1, sizeof *c->cuts))
+        return -1;
     c->cuts[c->n_cuts] = *cut;
     return c->n_cuts++;
 }

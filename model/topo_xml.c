@@ -40,6 +40,7 @@
 
 #include "embedded_priv.h"
 #include "fileio.h"
+#include "grow.h"
 #include "units.h"
 #include "xml_safe.h"
 
@@ -146,9 +147,11 @@ struct tmpl {
     xmlNode *node;
     bool compiled;
     struct tdev *devs;
-    int n_devs, cap_devs;
+    int n_devs;
+    size_t cap_devs;
     struct tlink *links;
-    int n_links, cap_links;
+    int n_links;
+    size_t cap_links;
 };
 
 typedef struct {
@@ -156,34 +159,23 @@ typedef struct {
     cr_diag *d;
     cr_topo *t;
     int *dev_line, *link_line; /* declaring line of each device and link */
-    int cap_dev_line, cap_link_line;
+    size_t cap_dev_line, cap_link_line;
     int gpu_spec_line[256], switch_spec_line[256];
     struct tmpl *tmpls;
-    int n_tmpls, cap_tmpls;
+    int n_tmpls;
+    size_t cap_tmpls;
     char **node_prefix; /* "n12." or "" per node */
     int *node_base;     /* device index of each node's first device */
-    int n_nodes, cap_node_prefix, cap_node_base;
+    int n_nodes;
+    size_t cap_node_prefix, cap_node_base;
     int *gen_base; /* first device of each generator element, in document order */
-    int n_gen, cap_gen;
+    int n_gen;
+    size_t cap_gen;
     xmlChar **scratch; /* attribute values libxml2 had to assemble */
-    int n_scratch, cap_scratch;
+    int n_scratch;
+    size_t cap_scratch;
     int n_gpu_devs; /* GPUs added so far (CR_TOPO_MAX_GPUS) */
 } loader;
-
-static int grow_arr(void **arr, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    int ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, (size_t)ncap * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
 
 static int line_of(const xmlNode *n)
 {
@@ -225,8 +217,8 @@ static const char *get(loader *L, const xmlNode *n, const char *name)
         if (a->children->type == XML_TEXT_NODE && !a->children->next)
             return (const char *)a->children->content;
         xmlChar *s = xmlNodeListGetString(n->doc, a->children, 1);
-        if (!s ||
-            grow_arr((void **)&L->scratch, &L->cap_scratch, L->n_scratch + 1, sizeof *L->scratch)) {
+        if (!s || cr_grow((void **)&L->scratch, &L->cap_scratch, (size_t)L->n_scratch + 1,
+                          sizeof *L->scratch)) {
             xmlFree(s);
             return NULL;
         }
@@ -422,7 +414,8 @@ static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char 
     size_t pre = lb ? (size_t)(lb - s) : strlen(s);
     const char *suf = rb ? rb + 1 : "";
     char **v = NULL;
-    int cnt = 0, cap = 0;
+    int cnt = 0;
+    size_t cap = 0;
     cr_status st = CR_OK;
     char item[256];
     long lo = 0, hi = -1;
@@ -474,7 +467,7 @@ static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char 
                       attr, s);
             goto fail;
         }
-        if (grow_arr((void **)&v, &cap, cnt + 1, sizeof *v) || !(v[cnt] = strdup(item))) {
+        if (cr_grow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v) || !(v[cnt] = strdup(item))) {
             st = oom(L);
             goto fail;
         }
@@ -765,7 +758,8 @@ static cr_status pass1(loader *L, xmlNode *root)
                 return FAIL(L, n, CR_EINVAL,
                             "node template \"%s\" is defined twice (first on line %d)", name,
                             line_of(prev->node));
-            if (grow_arr((void **)&L->tmpls, &L->cap_tmpls, L->n_tmpls + 1, sizeof *L->tmpls))
+            if (cr_grow((void **)&L->tmpls, &L->cap_tmpls, (size_t)L->n_tmpls + 1,
+                        sizeof *L->tmpls))
                 return oom(L);
             L->tmpls[L->n_tmpls++] = (struct tmpl){.name = name, .node = n};
         }
@@ -830,7 +824,7 @@ static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, 
         return fail_at(L, line, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
     if (kind == CR_DEV_GPU)
         L->n_gpu_devs++;
-    if (grow_arr((void **)&L->dev_line, &L->cap_dev_line, L->t->n_devs + 1, sizeof(int)))
+    if (cr_grow((void **)&L->dev_line, &L->cap_dev_line, (size_t)L->t->n_devs + 1, sizeof(int)))
         return oom(L);
     int v = cr_topo_add_dev(L->t, kind, id, node, spec);
     if (v < 0)
@@ -920,7 +914,7 @@ static cr_status tmpl_add_link(loader *L, struct tmpl *tp, const xmlNode *n, int
         return FAIL(L, n, CR_EINVAL,
                     "<%s> joins \"%s\" to itself: a link joins two different devices", n->name,
                     tp->devs[a].id);
-    if (grow_arr((void **)&tp->links, &tp->cap_links, tp->n_links + 1, sizeof *tp->links))
+    if (cr_grow((void **)&tp->links, &tp->cap_links, (size_t)tp->n_links + 1, sizeof *tp->links))
         return oom(L);
     tp->links[tp->n_links++] =
         (struct tlink){a, b, la->kind, la->ab, la->ba, la->lat, la->count, line_of(n)};
@@ -971,7 +965,8 @@ static cr_status compile_tmpl(loader *L, struct tmpl *tp)
                           "device id \"%s\" is already used in template \"%s\" (line %d): ids must "
                           "be unique",
                           ids[i], tp->name, tp->devs[prev].line);
-            else if (grow_arr((void **)&tp->devs, &tp->cap_devs, tp->n_devs + 1, sizeof *tp->devs))
+            else if (cr_grow((void **)&tp->devs, &tp->cap_devs, (size_t)tp->n_devs + 1,
+                             sizeof *tp->devs))
                 st = oom(L);
             else {
                 tp->devs[tp->n_devs] = (struct tdev){dev_kind_of(n), ids[i], spec, line_of(n)};
@@ -1049,7 +1044,7 @@ static cr_status compile_tmpl(loader *L, struct tmpl *tp)
 
 static cr_status push_gen(loader *L, int base)
 {
-    if (grow_arr((void **)&L->gen_base, &L->cap_gen, L->n_gen + 1, sizeof *L->gen_base))
+    if (cr_grow((void **)&L->gen_base, &L->cap_gen, (size_t)L->n_gen + 1, sizeof *L->gen_base))
         return oom(L);
     L->gen_base[L->n_gen++] = base;
     return CR_OK;
@@ -1096,9 +1091,10 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
         else
             pre[0] = '\0';
         int node = L->n_nodes;
-        if (grow_arr((void **)&L->node_prefix, &L->cap_node_prefix, node + 1,
-                     sizeof *L->node_prefix) ||
-            grow_arr((void **)&L->node_base, &L->cap_node_base, node + 1, sizeof *L->node_base))
+        if (cr_grow((void **)&L->node_prefix, &L->cap_node_prefix, (size_t)node + 1,
+                    sizeof *L->node_prefix) ||
+            cr_grow((void **)&L->node_base, &L->cap_node_base, (size_t)node + 1,
+                    sizeof *L->node_base))
             return oom(L);
         if (!(L->node_prefix[node] = strdup(pre)))
             return oom(L);
@@ -1303,7 +1299,7 @@ static cr_status add_link(loader *L, int line, int a, int b, const struct lattr 
 {
     if (L->t->n_links >= MAX_LINKS)
         return fail_at(L, line, CR_ERANGE, "more than %d links: the file is too large", MAX_LINKS);
-    if (grow_arr((void **)&L->link_line, &L->cap_link_line, L->t->n_links + 1, sizeof(int)))
+    if (cr_grow((void **)&L->link_line, &L->cap_link_line, (size_t)L->t->n_links + 1, sizeof(int)))
         return oom(L);
     int l = cr_topo_add_link(L->t, a, b, la->kind, la->ab, la->ba, la->count, la->lat);
     if (l < 0)
@@ -1781,17 +1777,9 @@ static void sb_put(struct sbuf *b, const char *s, size_t n)
 {
     if (b->oom)
         return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+    if (cr_grow((void **)&b->p, &b->cap, b->n + n + 1, 1)) {
+        b->oom = true;
+        return;
     }
     memcpy(b->p + b->n, s, n);
     b->n += n;

@@ -10,6 +10,7 @@
  */
 #include "chart.h"
 #include "fileio.h"
+#include "grow.h"
 #include "plots/sbuf_priv.h"
 
 #include <errno.h>
@@ -38,9 +39,11 @@ typedef struct {
     cr_series_style style;
     bool labelled;
     pt *pts;
-    int n, cap;
-    double *bars; /* bar charts: one value per category */
+    int n;
+    size_t cap;
+    double *bars; /* bar charts: one value per category, NAN where none */
     int nbars;
+    size_t cap_bars;
 } series;
 
 struct cr_chart {
@@ -53,14 +56,17 @@ struct cr_chart {
     char *si_unit[2];
     int w, h;
     series *s;
-    int ns, cap_s;
+    int ns;
+    size_t cap_s;
     char **cats;
-    int nc, cap_c;
+    int nc;
+    size_t cap_c;
     double hl_y[MAX_HLINES];
     char *hl_name[MAX_HLINES];
     int nhl;
     char **notes;
-    int nn, cap_n;
+    int nn;
+    size_t cap_n;
 };
 
 static char *dupstr(const char *s)
@@ -186,14 +192,8 @@ int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool l
 {
     if (!c)
         return -1;
-    if (c->ns == c->cap_s) {
-        int ncap = c->cap_s ? 2 * c->cap_s : 8;
-        series *ns = realloc(c->s, (size_t)ncap * sizeof *ns);
-        if (!ns)
-            return -1;
-        c->s = ns;
-        c->cap_s = ncap;
-    }
+    if (cr_grow((void **)&c->s, &c->cap_s, (size_t)c->ns + 1, sizeof *c->s))
+        return -1;
     series *s = &c->s[c->ns];
     memset(s, 0, sizeof *s);
     s->name = dupstr(name ? name : "");
@@ -209,14 +209,8 @@ static cr_status add_pt(cr_chart *c, int si, double x, double y, double y2, cons
     if (!c || c->kind != CR_CHART_XY || si < 0 || si >= c->ns)
         return CR_EINVAL;
     series *s = &c->s[si];
-    if (s->n == s->cap) {
-        int ncap = s->cap ? 2 * s->cap : 16;
-        pt *np = realloc(s->pts, (size_t)ncap * sizeof *np);
-        if (!np)
-            return CR_ENOMEM;
-        s->pts = np;
-        s->cap = ncap;
-    }
+    if (cr_grow((void **)&s->pts, &s->cap, (size_t)s->n + 1, sizeof *s->pts))
+        return CR_ENOMEM;
     pt *p = &s->pts[s->n];
     p->x = x;
     p->y = y;
@@ -249,14 +243,8 @@ int cr_chart_category(cr_chart *c, const char *name)
 {
     if (!c || c->kind != CR_CHART_BARS)
         return -1;
-    if (c->nc == c->cap_c) {
-        int ncap = c->cap_c ? 2 * c->cap_c : 16;
-        char **nc = realloc(c->cats, (size_t)ncap * sizeof *nc);
-        if (!nc)
-            return -1;
-        c->cats = nc;
-        c->cap_c = ncap;
-    }
+    if (cr_grow((void **)&c->cats, &c->cap_c, (size_t)c->nc + 1, sizeof *c->cats))
+        return -1;
     c->cats[c->nc] = dupstr(name ? name : "");
     if (!c->cats[c->nc])
         return -1;
@@ -269,14 +257,11 @@ cr_status cr_chart_bar(cr_chart *c, int si, int k, double value)
         return CR_EINVAL;
     series *s = &c->s[si];
     if (k >= s->nbars) {
-        int n = c->cap_c > k ? c->cap_c : k + 1;
-        double *nb = realloc(s->bars, (size_t)n * sizeof *nb);
-        if (!nb)
+        if (cr_grow((void **)&s->bars, &s->cap_bars, (size_t)k + 1, sizeof *s->bars))
             return CR_ENOMEM;
-        for (int i = s->nbars; i < n; i++)
-            nb[i] = NAN;
-        s->bars = nb;
-        s->nbars = n;
+        for (int i = s->nbars; i <= k; i++)
+            s->bars[i] = NAN;
+        s->nbars = k + 1;
     }
     s->bars[k] = value;
     return CR_OK;
@@ -297,14 +282,8 @@ cr_status cr_chart_note(cr_chart *c, const char *text)
 {
     if (!c || !text)
         return CR_EINVAL;
-    if (c->nn == c->cap_n) {
-        int ncap = c->cap_n ? 2 * c->cap_n : 8;
-        char **nn = realloc(c->notes, (size_t)ncap * sizeof *nn);
-        if (!nn)
-            return CR_ENOMEM;
-        c->notes = nn;
-        c->cap_n = ncap;
-    }
+    if (cr_grow((void **)&c->notes, &c->cap_n, (size_t)c->nn + 1, sizeof *c->notes))
+        return CR_ENOMEM;
     c->notes[c->nn] = dupstr(text);
     if (!c->notes[c->nn])
         return CR_ENOMEM;
@@ -1516,17 +1495,9 @@ cr_status cr_image_check(const char *path, cr_diag *d)
     char chunk[8192];
     size_t r;
     while ((r = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.oom) {
-        if (b.len + r + 1 > b.cap) {
-            size_t ncap = b.cap ? b.cap : 65536;
-            while (ncap < b.len + r + 1)
-                ncap *= 2;
-            char *np = realloc(b.p, ncap);
-            if (!np) {
-                b.oom = true;
-                break;
-            }
-            b.p = np;
-            b.cap = ncap;
+        if (cr_grow((void **)&b.p, &b.cap, b.len + r + 1, 1)) {
+            b.oom = true;
+            break;
         }
         memcpy(b.p + b.len, chunk, r);
         b.len += r;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "opts.h"
 #include "traces/reader/trace_summary.h"
 
@@ -422,14 +423,9 @@ static int list_traces(const char *dir, struct seen **out, size_t *n)
         struct stat st;
         if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            struct seen *q = realloc(*out, cap * sizeof *q);
-            if (!q) {
-                closedir(d);
-                return -1;
-            }
-            *out = q;
+        if (cr_grow((void **)out, &cap, *n + 1, sizeof **out)) {
+            closedir(d);
+            return -1;
         }
         struct seen *s = &(*out)[(*n)++];
         snprintf(s->name, sizeof s->name, "%s", e->d_name);

@@ -6,6 +6,7 @@
  * (Dinic) for the bisection; evaluating a request is a loop over the cuts.
  */
 #include "bound.h"
+#include "grow.h"
 #include "maxflow.h"
 #include "route.h"
 
@@ -41,15 +42,9 @@ void cr_cuts_free(cr_cuts *c)
 
 static cr_hw link_hw(cr_link_kind k)
 {
-    switch (k) {
-    case CR_LINK_PCIE:
-        return CR_HW_PCI;
-    case CR_LINK_IB:
-    case CR_LINK_ETHERNET:
+    if (cr_route_network(k))
         return CR_HW_NET;
-    default:
-        return CR_HW_NVLINK;
-    }
+    return k == CR_LINK_PCIE ? CR_HW_PCI : CR_HW_NVLINK;
 }
 
 /* Builder state shared by the cut finders. */
@@ -64,21 +59,15 @@ struct bctx {
     int *local;   /* device -> index in list (valid for stamped devices) */
     int n_list;
     cr_cuts *c;
-    int cap_cuts;
+    size_t cap_cuts;
     bool transit;
 };
 
 static int push_cut(struct bctx *b, const cr_cut *cut)
 {
     cr_cuts *c = b->c;
-    if (c->n_cuts == b->cap_cuts) {
-        int nc = b->cap_cuts ? b->cap_cuts * 2 : 64;
-        cr_cut *p = realloc(c->cuts, (size_t)nc * sizeof *p);
-        if (!p)
-            return -1;
-        c->cuts = p;
-        b->cap_cuts = nc;
-    }
+    if (cr_grow((void **)&c->cuts, &b->cap_cuts, (size_t)c->n_cuts + 1, sizeof *c->cuts))
+        return -1;
     c->cuts[c->n_cuts] = *cut;
     return c->n_cuts++;
 }
@@ -411,12 +400,6 @@ static int build_classes(cr_cuts *c)
 
 /* ---- latency: Dijkstra from rank 0 over link latencies ---- */
 
-/* The scale-up fabrics as route.h defines them (NVLink, XGMI, ICI). */
-static bool scaleup_kind(cr_link_kind k)
-{
-    return (CR_ROUTE_SCALEUP_KINDS >> k) & 1u;
-}
-
 /* Path latencies from rank 0 to every rank into lat[] (0 where none),
  * over every link or, with scaleup_only, over NVLink, XGMI and ICI links
  * alone (the route NCCL's peer transport takes between GPUs of one
@@ -468,11 +451,11 @@ static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
             continue;
         /* GPUs outside the communicator forward nothing (doc/bounds.md 1.9);
          * its own GPUs may relay for each other, as NCCL's PXN does */
-        if (v != src && !b->transit && t->devs[v].kind == CR_DEV_GPU && b->member_of_dev[v] < 0)
+        if (v != src && !cr_route_forwards(t, v, b->transit) && b->member_of_dev[v] < 0)
             continue;
         for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
             const cr_link *l = &t->links[t->adj[a]];
-            if (scaleup_only && !scaleup_kind(l->kind))
+            if (scaleup_only && !cr_route_scaleup(l->kind))
                 continue;
             int w = cr_link_other(l, v);
             double nd = dv + l->lat_s;
@@ -589,7 +572,7 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     memset(&b, 0, sizeof b);
     b.t = topo;
     b.rs = ranks;
-    b.transit = cr_topo_param(topo, "route.gpu_transit", 0.0) != 0.0;
+    b.transit = cr_route_transit(topo);
     cr_cuts *c = calloc(1, sizeof *c);
     b.c = c;
     b.member_of_dev = malloc((size_t)nd * sizeof *b.member_of_dev);

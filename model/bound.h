@@ -96,7 +96,7 @@ void cr_cut_forced_bytes(cr_coll coll, double bytes, int n, int k, bool root_ins
 /* HBM bytes a rank must read plus write (root: whether it is the root), for
  * out-of-place buffers as nccl-tests times them. One rank (n = 1): its
  * send buffer is copied to its receive buffer, 2 x bytes for every
- * collective (doc/bounds.md 1.8). The bound subtracts what the rank's L2
+ * collective (doc/bounds.md 1.4). The bound subtracts what the rank's L2
  * can hold (data left there by the previous call need not touch HBM). */
 double cr_coll_hbm_bytes(cr_coll coll, double bytes, int n, bool root);
 
@@ -121,7 +121,7 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out);
 /* The same bound with every cut's capacity multiplied by hw_frac[cut's link
  * class] (fractions in (0, 1]: measured ceilings over datasheet peaks) and
  * rank i's HBM bandwidth replaced by hbm_Bps[i] (NULL: the peaks). Gives
- * the attainable bound (doc/bounds.md 1.7); hw_frac NULL is cr_bound_eval. */
+ * the attainable bound (doc/bounds.md 1.6); hw_frac NULL is cr_bound_eval. */
 void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
                           const double hw_frac[CR_HW__COUNT], const double *hbm_Bps,
                           cr_coll_bound *out);

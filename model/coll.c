@@ -18,17 +18,6 @@
 #include "nic.h"
 #include "route.h"
 
-/* The scale-up fabrics as route.h defines them (NVLink, XGMI, ICI). */
-static bool scaleup_link(cr_link_kind k)
-{
-    return (CR_ROUTE_SCALEUP_KINDS >> k) & 1u;
-}
-
-static bool nic_link(cr_link_kind k)
-{
-    return k == CR_LINK_IB || k == CR_LINK_ETHERNET;
-}
-
 static bool is_nvls_switch(const cr_topo *t, int v)
 {
     const cr_dev *d = &t->devs[v];
@@ -44,7 +33,7 @@ static double nic_out_Bps(const cr_topo *t, int v)
     double out = 0;
     for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
         const cr_link *l = &t->links[t->adj[a]];
-        if (nic_link(l->kind))
+        if (cr_route_network(l->kind))
             out += cr_link_bw_from(l, v);
     }
     return out;
@@ -63,7 +52,7 @@ static int reach(const cr_topo *t, int src, bool (*ok)(cr_link_kind), bool trans
         int v = queue[h++];
         if (member_of_dev[v] >= 0)
             found++;
-        if (v != src && !transit && t->devs[v].kind == CR_DEV_GPU)
+        if (v != src && !cr_route_forwards(t, v, transit))
             continue;
         for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
             const cr_link *l = &t->links[t->adj[a]];
@@ -81,7 +70,7 @@ static int reach(const cr_topo *t, int src, bool (*ok)(cr_link_kind), bool trans
 
 static bool not_nic(cr_link_kind k)
 {
-    return !nic_link(k);
+    return !cr_route_network(k);
 }
 
 /* Each rank's node and local index (its place among the node's GPUs in
@@ -205,7 +194,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
     int n = c->n, nd = t->n_devs;
-    bool transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+    bool transit = cr_route_transit(t);
     int *member_of_dev = malloc((size_t)nd * sizeof *member_of_dev);
     int *mark = malloc((size_t)nd * sizeof *mark);
     int *queue = malloc((size_t)nd * sizeof *queue);
@@ -244,7 +233,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             double o = cr_link_bw_from(l, v), in = cr_link_bw_from(l, w);
             all_out[i] += o;
             all_in[i] += in;
-            if (scaleup_link(l->kind)) {
+            if (cr_route_scaleup(l->kind)) {
                 up_out[i] += o;
                 up_in[i] += in;
             }
@@ -283,7 +272,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             domain[i] = mark[v];
             continue;
         }
-        reach(t, v, scaleup_link, transit, mark, n_domains, queue, member_of_dev);
+        reach(t, v, cr_route_scaleup, transit, mark, n_domains, queue, member_of_dev);
         domain[i] = n_domains++;
     }
     c->one_domain = n_domains == 1 && c->up_Bps > 0;
@@ -396,7 +385,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             !t->switch_specs[dv->spec].reduction)
             continue;
         for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++)
-            if (nic_link(t->links[t->adj[a]].kind))
+            if (cr_route_network(t->links[t->adj[a]].kind))
                 c->collnet = true;
     }
 

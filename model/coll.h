@@ -217,7 +217,7 @@ typedef struct {
 typedef struct cr_coll_ctx cr_coll_ctx;
 
 /* Measured ceilings a topology carries, as the attainable bound uses them
- * (doc/bounds.md 1.7). Each fraction is a measured rate over the datasheet
+ * (doc/bounds.md 1.6). Each fraction is a measured rate over the datasheet
  * rate of that link class, in (0, 1]; 1 where the topology has none:
  *   scaleup_frac: param coll.ceil.scaleup, else the best of the topology's
  *                 mech.ce.eff / mech.tma.eff / mech.ldst.eff (commroof

@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700 /* realpath() */
 
 #include "fileio.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -273,15 +274,10 @@ cr_status cr_file_commit(const char *tmp, const char *path, cr_diag *d)
         goto out;
     size_t len = 0, cap = 0;
     for (;;) {
-        if (len == cap) {
-            size_t nc = cap ? 2 * cap : 65536;
-            char *nb = realloc(buf, nc);
-            if (!nb) {
-                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            buf = nb;
-            cap = nc;
+        /* reads of 64 KiB at the least */
+        if (len == cap && cr_grow((void **)&buf, &cap, len + 65536, 1)) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            break;
         }
         ssize_t r = read(fd, buf + len, cap - len);
         if (r < 0 && errno == EINTR)

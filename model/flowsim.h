@@ -42,7 +42,7 @@
  *   int a = cr_sim_flow_add(s, op, 0, 1, bytes, 0.0), b = ...;
  *   cr_sim_dep_add(s, a, b);
  *   cr_sim_run(s, &d);
- *   ... cr_sim_op_result(s, op), cr_sim_makespan_s(s), cr_sim_res_stat(...)
+ *   ... cr_sim_op_get(s, op), cr_sim_makespan_s(s), cr_sim_res_get(s, res) ...
  *   cr_sim_free(s);
  * The simulator borrows topo: it must outlive s and stay unchanged.
  */
@@ -315,9 +315,10 @@ cr_status cr_sim_compute_op_add(cr_sim *s, const char *name, const int *ranks, i
  * Errors: CR_EINVAL (bad ops or ops without markers), CR_ENOMEM. */
 cr_status cr_sim_op_after(cr_sim *s, int before, int after);
 
-/* Resource index helpers: link l in the direction leaving device `from`,
- * the HBM of GPU rank r, the reduction engine of switch device v (-1 when
- * that switch has none). */
+/* Resource index helpers: link l in the direction leaving device `from`
+ * (the b-to-a direction for any `from` other than the link's a), the HBM of
+ * GPU rank r, the reduction engine of switch device v; -1 for an index out
+ * of range or a switch without one. cr_sim_n_res: how many resources. */
 int cr_sim_res_link(const cr_sim *s, int l, int from);
 int cr_sim_res_hbm(const cr_sim *s, int rank);
 int cr_sim_res_reduce(const cr_sim *s, int dev);
@@ -365,7 +366,12 @@ int cr_sim_gpu_domain(const cr_sim *s, int rank);
  * graph has a cycle (with a task in it named in d), CR_ENOMEM. Call once. */
 cr_status cr_sim_run(cr_sim *s, cr_diag *d);
 
-/* Results (valid after cr_sim_run). */
+/* Results, valid after cr_sim_run: the makespan, and by index the ops
+ * (0..cr_sim_n_ops), tasks (0..cr_sim_n_tasks) and resources
+ * (0..cr_sim_n_res) as copies of their figures; an index out of range gives
+ * all zeros and NULL pointers. The pointers in them (names, ranks,
+ * rank_end_s, labels) are borrowed from s: valid until cr_sim_free, not to
+ * be freed. */
 double cr_sim_makespan_s(const cr_sim *s);
 int cr_sim_n_ops(const cr_sim *s);
 cr_sim_op_result cr_sim_op_get(const cr_sim *s, int op);
@@ -375,7 +381,8 @@ cr_sim_res_stat cr_sim_res_get(const cr_sim *s, int res);
 cr_sim_stats cr_sim_stats_get(const cr_sim *s);
 
 /* A short name for a resource: "n0.gpu0->n0.nvsw1", "hbm n0.gpu3",
- * "reduce n0.nvsw2". Writes into buf, returns buf. */
+ * "reduce n0.nvsw2". Writes into buf (size bytes, truncated to fit; "" for
+ * a resource out of range), returns buf. */
 char *cr_sim_res_name(const cr_sim *s, int res, char *buf, size_t size);
 
 /* Bytes of memory the simulator holds now (for benchmarks). */

@@ -6,6 +6,7 @@
  * errors inside it are jansson's, as with a whole-file load.
  */
 #include "json_items.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -139,19 +140,14 @@ static const char *shown(int c, char *buf, size_t n)
 
 static cr_status take(cr_json_items *r, int c, const char *what)
 {
-    if (r->text_len == r->text_cap) {
-        if (r->text_cap >= CR_JSON_ITEM_MAX_BYTES)
-            return fail(r, CR_ERANGE,
-                        "%s:%lu: %s is over %u bytes of JSON (one result record is well under "
-                        "1 KiB): split it, or check that the file is what you meant",
-                        r->label, r->line, what, CR_JSON_ITEM_MAX_BYTES);
-        size_t cap = r->text_cap ? 2 * r->text_cap : 1024;
-        char *t = realloc(r->text, cap + 1);
-        if (!t)
-            return fail(r, CR_ENOMEM, "%s: out of memory", r->label);
-        r->text = t;
-        r->text_cap = cap;
-    }
+    if (r->text_len >= CR_JSON_ITEM_MAX_BYTES)
+        return fail(r, CR_ERANGE,
+                    "%s:%lu: %s is over %u bytes of JSON (one result record is well under "
+                    "1 KiB): split it, or check that the file is what you meant",
+                    r->label, r->line, what, CR_JSON_ITEM_MAX_BYTES);
+    /* room for c and the terminator that capture writes */
+    if (cr_grow((void **)&r->text, &r->text_cap, r->text_len + 2, 1))
+        return fail(r, CR_ENOMEM, "%s: out of memory", r->label);
     r->text[r->text_len++] = (char)c;
     return CR_OK;
 }

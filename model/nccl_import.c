@@ -25,6 +25,7 @@
 #include <libxml/tree.h>
 
 #include "gpu_catalog.h"
+#include "grow.h"
 #include "xml_safe.h"
 
 /* How size and file messages name the format ("... for an NCCL dump file"). */
@@ -83,21 +84,28 @@ struct ctx {
     const char *origin;
     cr_diag *d;
     struct cpu_rec *cpus;
-    int n_cpus, cap_cpus;
+    int n_cpus;
+    size_t cap_cpus;
     struct pci_rec *pcis;
-    int n_pcis, cap_pcis;
+    int n_pcis;
+    size_t cap_pcis;
     struct gpu_rec *gpus;
-    int n_gpus, cap_gpus;
+    int n_gpus;
+    size_t cap_gpus;
     struct nvl_rec *nvls;
-    int n_nvls, cap_nvls;
+    int n_nvls;
+    size_t cap_nvls;
     struct c2c_rec *c2cs;
-    int n_c2cs, cap_c2cs;
+    int n_c2cs;
+    size_t cap_c2cs;
     struct nic_rec *nics;
-    int n_nics, cap_nics;
+    int n_nics;
+    size_t cap_nics;
     /* host_hash values in order of first appearance: one per host in a
      * dump that spans an NVLink domain of several hosts (MNNVL). */
     char (*hosts)[ATTR_MAX + 1];
-    int n_hosts, cap_hosts;
+    int n_hosts;
+    size_t cap_hosts;
     /* add_link looks for a bundle to merge with among links scan_from..;
      * PCIe, NIC and socket links are unique by construction (INT_MAX: no
      * search), NVLink and C2C entries may repeat a pair. */
@@ -110,16 +118,10 @@ struct ctx {
 
 /* Grows *arr to hold one more element; returns the new element's index or
  * -1 when allocation fails. */
-static int push(void **arr, int *n, int *cap, size_t elem)
+static int push(void **arr, int *n, size_t *cap, size_t elem)
 {
-    if (*n == *cap) {
-        int nc = *cap ? *cap * 2 : 8;
-        void *p = realloc(*arr, (size_t)nc * elem);
-        if (!p)
-            return -1;
-        *arr = p;
-        *cap = nc;
-    }
+    if (cr_grow(arr, cap, (size_t)*n + 1, elem))
+        return -1;
     memset((char *)*arr + (size_t)*n * elem, 0, elem);
     return (*n)++;
 }

@@ -15,12 +15,6 @@
  * DGX-class nodes have one or two. */
 #define NEAR_NICS_MAX 255
 
-/* A hop that joins GPUs of one scale-up domain: not a way to a NIC. */
-static bool scaleup_link(const cr_link *l)
-{
-    return l->kind == CR_LINK_NVLINK || l->kind == CR_LINK_XGMI || l->kind == CR_LINK_ICI;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -61,12 +55,13 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, 
             dist[v] = -1; /* settled: never relaxed again */
             continue;
         }
-        if (v != src && t->devs[v].kind == CR_DEV_GPU)
-            continue;
+        if (v != src && !cr_route_forwards(t, v, false))
+            continue; /* GPUs do not forward host traffic */
         for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
             int w = cr_link_other(l, v);
-            if (scaleup_link(l) || t->devs[w].node != node || cr_link_bw_from(l, v) <= 0)
+            /* a scale-up hop joins GPUs of one domain: not a way to a NIC */
+            if (cr_route_scaleup(l->kind) || t->devs[w].node != node || cr_link_bw_from(l, v) <= 0)
                 continue;
             int dw = dv + cr_nic_hop_cost(l);
             if (dist[w] >= 0 && dw < dist[w]) {

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "route.h"
 #include "topo.h"
 
 /* Per GPU rank g its nearest NICs (device indices, topology order):
@@ -34,7 +35,7 @@ typedef struct cr_nic_map {
  * The simulator's routes use the same (inline: its searches' inner loop). */
 static inline int cr_nic_hop_cost(const cr_link *l)
 {
-    return l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C ? 9 : 8;
+    return cr_route_host(l->kind) ? 9 : 8;
 }
 
 /* The NICs nearest to each GPU, as ncclTopoGetLocal(GPU, NET) finds them:

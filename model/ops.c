@@ -14,6 +14,7 @@
 
 #include "bound.h"
 #include "ops_priv.h"
+#include "route.h"
 
 /* Per-tile math efficiency of a GEMM where the topology has no measured
  * FLOP/s (with one, gemm_eff_from_measured solves it per dtype): cuBLASLt
@@ -379,11 +380,11 @@ static double host_link_Bps(const cr_topo *t, int src, bool to_gpu, double *lat_
     queue[tail++] = src;
     while (head < tail) {
         int u = queue[head++];
-        if (u != src && t->devs[u].kind == CR_DEV_GPU)
+        if (u != src && !cr_route_forwards(t, u, false))
             continue; /* GPUs do not forward host traffic */
         for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
             const cr_link *l = &t->links[t->adj[i]];
-            if (l->kind != CR_LINK_PCIE && l->kind != CR_LINK_C2C)
+            if (!cr_route_host(l->kind))
                 continue;
             int o = cr_link_other(l, u);
             double bw = cr_link_bw_from(l, to_gpu ? o : u);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define FORMS "\"all\", \"5\", \"0-7\", \"0-8191:8\" or a comma list such as \"0,3,8-11\""
 
 void cr_rankset_free(cr_rankset *s)
@@ -142,8 +144,9 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
         *out = cr_rankset_all(n_gpus);
         return *out ? CR_OK : cr_diag_set(d, CR_ENOMEM, "out of memory for %d ranks", n_gpus);
     }
-    int cap = 16, n = 0;
-    int *ranks = malloc((size_t)cap * sizeof *ranks);
+    size_t cap = 16;
+    int n = 0;
+    int *ranks = malloc(cap * sizeof *ranks);
     if (!ranks)
         return cr_diag_set(d, CR_ENOMEM, "out of memory parsing rank set");
     cr_status st = CR_OK;
@@ -205,8 +208,8 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
             goto out;
         }
         for (long r = lo; r <= hi; r += stride) {
-            if (n == cap) {
-                if (cap >= n_gpus) { /* more items than GPUs: a duplicate follows */
+            if ((size_t)n == cap) {
+                if (cap >= (size_t)n_gpus) { /* more items than GPUs: a duplicate follows */
                     st = validate(ranks, n, n_gpus, spec, d);
                     if (st == CR_OK)
                         st = cr_diag_set(d, CR_EINVAL,
@@ -214,13 +217,10 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
                                          n_gpus);
                     goto out;
                 }
-                cap *= 2;
-                int *nr = realloc(ranks, (size_t)cap * sizeof *ranks);
-                if (!nr) {
+                if (cr_grow((void **)&ranks, &cap, cap + 1, sizeof *ranks)) {
                     st = cr_diag_set(d, CR_ENOMEM, "out of memory parsing rank set");
                     goto out;
                 }
-                ranks = nr;
             }
             ranks[n++] = (int)r;
         }

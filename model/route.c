@@ -20,17 +20,6 @@
  * figures are 1e9-1e12 B/s, so one byte per second is far below rounding. */
 #define ROUTE_EPS_BPS 1.0
 
-static bool gpu_transit(const cr_topo *t)
-{
-    return cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
-}
-
-/* May a route pass through device v on its way (v is neither end)? */
-static bool can_forward(const cr_topo *t, int v, bool transit)
-{
-    return transit || t->devs[v].kind != CR_DEV_GPU;
-}
-
 static double residual(const cr_topo *t, const double *flow, int l, int from)
 {
     const cr_link *k = &t->links[l];
@@ -50,7 +39,7 @@ static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool tr
     queue[tail++] = s;
     while (head < tail) {
         int v = queue[head++];
-        if (v != s && !can_forward(t, v, transit))
+        if (v != s && !cr_route_forwards(t, v, transit))
             continue;
         for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
             int l = t->adj[i];
@@ -108,7 +97,7 @@ double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
     if (src == dst || src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
         return 0.0;
     int s = t->gpus[src], d = t->gpus[dst];
-    bool transit = gpu_transit(t);
+    bool transit = cr_route_transit(t);
     double bw = route_flow(t, s, d, transit, kinds);
     /* No path avoids the other GPUs (a chain, a rail-only fabric without
      * spines): forward through them, as NCCL does (route.h). */
@@ -140,7 +129,7 @@ cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max,
         goto out;
     }
     /* Through other GPUs only where no path avoids them (route.h). */
-    if (!bfs(t, NULL, s, d, gpu_transit(t), CR_ROUTE_ALL_KINDS, via, queue) &&
+    if (!bfs(t, NULL, s, d, cr_route_transit(t), CR_ROUTE_ALL_KINDS, via, queue) &&
         !bfs(t, NULL, s, d, true, CR_ROUTE_ALL_KINDS, via, queue)) {
         st = CR_ENOTFOUND;
         goto out;

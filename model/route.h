@@ -30,6 +30,50 @@ double cr_route_bw_Bps(const cr_topo *t, int src, int dst);
 #define CR_ROUTE_ALL_KINDS ((1u << CR_LINK__COUNT) - 1u)
 /* The scale-up fabrics GPUs copy over directly: NVLink, XGMI, ICI. */
 #define CR_ROUTE_SCALEUP_KINDS ((1u << CR_LINK_NVLINK) | (1u << CR_LINK_XGMI) | (1u << CR_LINK_ICI))
+/* The networks NICs attach to: InfiniBand, Ethernet. */
+#define CR_ROUTE_NETWORK_KINDS ((1u << CR_LINK_IB) | (1u << CR_LINK_ETHERNET))
+/* The host's own links: PCIe, and C2C (NVLink-C2C to a Grace CPU, a socket
+ * link between CPUs). */
+#define CR_ROUTE_HOST_KINDS ((1u << CR_LINK_PCIE) | (1u << CR_LINK_C2C))
+
+/* The routing policy, one predicate each; every search over the link graph
+ * (bounds, collectives, NIC choice, metrics, the simulator, the plots) asks
+ * these rather than spelling a set of kinds itself. */
+
+/* Is a link of kind k part of a scale-up fabric (CR_ROUTE_SCALEUP_KINDS)? */
+static inline bool cr_route_scaleup(cr_link_kind k)
+{
+    return (CR_ROUTE_SCALEUP_KINDS >> k) & 1u;
+}
+
+/* Is a link of kind k a network link, a NIC's way onto the fabric
+ * (CR_ROUTE_NETWORK_KINDS)? */
+static inline bool cr_route_network(cr_link_kind k)
+{
+    return (CR_ROUTE_NETWORK_KINDS >> k) & 1u;
+}
+
+/* Is a link of kind k one of the host's links (CR_ROUTE_HOST_KINDS)? */
+static inline bool cr_route_host(cr_link_kind k)
+{
+    return (CR_ROUTE_HOST_KINDS >> k) & 1u;
+}
+
+/* Do the topology's GPUs forward traffic for others (the parameter
+ * "route.gpu_transit" set to non-zero: TPU ICI)? */
+static inline bool cr_route_transit(const cr_topo *t)
+{
+    return cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+}
+
+/* May a route pass through device v on its way (v is neither end)? Every
+ * device but a GPU forwards; a GPU only under transit (cr_route_transit, or
+ * true where a caller routes through GPUs because nothing else connects a
+ * pair; false for host traffic, which GPUs never forward). */
+static inline bool cr_route_forwards(const cr_topo *t, int v, bool transit)
+{
+    return transit || t->devs[v].kind != CR_DEV_GPU;
+}
 
 /* cr_route_bw_Bps over links of the kinds in the mask only: with
  * CR_ROUTE_SCALEUP_KINDS, what a peer copy over NVLink (or XGMI, ICI) can

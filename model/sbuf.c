@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The library's growable string (sbuf.h). */
 #include "sbuf.h"
+#include "grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,16 +25,10 @@ void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...)
             b->len += (size_t)n;
             return;
         }
-        size_t ncap = b->cap ? b->cap * 2 : 4096;
-        while (ncap < b->len + (size_t)n + 1)
-            ncap *= 2;
-        char *np = realloc(b->p, ncap);
-        if (!np) {
+        if (cr_grow((void **)&b->p, &b->cap, b->len + (size_t)n + 1, 1)) {
             b->oom = true;
             return;
         }
-        b->p = np;
-        b->cap = ncap;
     }
 }
 

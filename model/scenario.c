@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "grow.h"
 #include "rankset.h"
 #include "units.h"
 #include "xml_safe.h"
@@ -33,7 +34,8 @@ typedef struct {
     const xmlNode **nodes; /* per op: its element, for file:line */
     int n;
     int (*edges)[2]; /* after= as (before, after) op indices */
-    int n_edges, cap_edges;
+    int n_edges;
+    size_t cap_edges;
 } scn;
 
 static cr_status fail(scn *S, const xmlNode *n, cr_status st, const char *fmt, ...)
@@ -173,16 +175,9 @@ static cr_status resolve_after(scn *S, const xmlNode *n, int idx)
             st = fail(S, n, CR_EINVAL, "after=\"%s\": an op cannot wait for itself", v);
         else if (cr_sim_op_after(S->s, S->ops[found], S->ops[idx]) != CR_OK)
             st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
-        else if (S->n_edges >= S->cap_edges) {
-            int c = S->cap_edges ? 2 * S->cap_edges : 64;
-            void *e = realloc(S->edges, (size_t)c * sizeof *S->edges);
-            if (!e)
-                st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
-            else {
-                S->edges = e;
-                S->cap_edges = c;
-            }
-        }
+        else if (cr_grow((void **)&S->edges, &S->cap_edges, (size_t)S->n_edges + 1,
+                         sizeof *S->edges))
+            st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
         if (st == CR_OK) {
             S->edges[S->n_edges][0] = found;
             S->edges[S->n_edges][1] = idx;

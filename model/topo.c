@@ -6,6 +6,8 @@
  */
 #include "topo.h"
 
+#include "grow.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +15,7 @@
 #include <string.h>
 
 struct cr_topo_priv {
-    int cap_devs, cap_links, cap_params, cap_gpu_specs, cap_switch_specs;
+    size_t cap_devs, cap_links, cap_params, cap_gpu_specs, cap_switch_specs;
     int *id_slots; /* device index + 1 per slot, 0 = empty */
     size_t n_slots;
     char *dup_id; /* first id added twice, reported by cr_topo_check */
@@ -52,22 +54,6 @@ int cr_link_kind_parse(const char *name)
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
-}
-
-/* Grows *arr (of elem bytes each) so that it holds at least need elements. */
-static int grow(void **arr, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    int ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, (size_t)ncap * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = ncap;
-    return 0;
 }
 
 cr_topo *cr_topo_new(const char *name)
@@ -148,8 +134,8 @@ cr_status cr_topo_set_source(cr_topo *t, const char *source)
 
 int cr_topo_add_gpu_spec(cr_topo *t, const cr_gpu_spec *spec)
 {
-    if (grow((void **)&t->gpu_specs, &t->priv->cap_gpu_specs, t->n_gpu_specs + 1,
-             sizeof *t->gpu_specs))
+    if (cr_grow((void **)&t->gpu_specs, &t->priv->cap_gpu_specs, (size_t)t->n_gpu_specs + 1,
+                sizeof *t->gpu_specs))
         return -1;
     cr_gpu_spec *s = &t->gpu_specs[t->n_gpu_specs];
     *s = *spec;
@@ -165,8 +151,8 @@ int cr_topo_add_gpu_spec(cr_topo *t, const cr_gpu_spec *spec)
 
 int cr_topo_add_switch_spec(cr_topo *t, const cr_switch_spec *spec)
 {
-    if (grow((void **)&t->switch_specs, &t->priv->cap_switch_specs, t->n_switch_specs + 1,
-             sizeof *t->switch_specs))
+    if (cr_grow((void **)&t->switch_specs, &t->priv->cap_switch_specs,
+                (size_t)t->n_switch_specs + 1, sizeof *t->switch_specs))
         return -1;
     cr_switch_spec *s = &t->switch_specs[t->n_switch_specs];
     *s = *spec;
@@ -245,7 +231,7 @@ int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int 
             p->dup_id = strdup(id);
         return -1;
     }
-    if (grow((void **)&t->devs, &p->cap_devs, t->n_devs + 1, sizeof *t->devs))
+    if (cr_grow((void **)&t->devs, &p->cap_devs, (size_t)t->n_devs + 1, sizeof *t->devs))
         return -1;
     if ((size_t)(t->n_devs + 1) * 2 > p->n_slots && rehash(t, p->n_slots ? p->n_slots * 2 : 64))
         return -1;
@@ -267,7 +253,7 @@ int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int 
 int cr_topo_add_link(cr_topo *t, int a, int b, cr_link_kind kind, double bw_ab_Bps,
                      double bw_ba_Bps, int count, double lat_s)
 {
-    if (grow((void **)&t->links, &t->priv->cap_links, t->n_links + 1, sizeof *t->links))
+    if (cr_grow((void **)&t->links, &t->priv->cap_links, (size_t)t->n_links + 1, sizeof *t->links))
         return -1;
     t->links[t->n_links] = (cr_link){.a = a,
                                      .b = b,
@@ -299,7 +285,8 @@ cr_status cr_topo_set_param(cr_topo *t, const char *key, double value, const cha
     int i = param_index(t, key);
     cr_param *p = i < 0 ? NULL : &t->params[i];
     if (!p) {
-        if (grow((void **)&t->params, &t->priv->cap_params, t->n_params + 1, sizeof *t->params))
+        if (cr_grow((void **)&t->params, &t->priv->cap_params, (size_t)t->n_params + 1,
+                    sizeof *t->params))
             return CR_ENOMEM;
         p = &t->params[t->n_params];
         *p = (cr_param){0};

@@ -157,7 +157,7 @@ static cr_status half_flow(const cr_topo *t, const char *in_a, char from_a, doub
         cr_maxflow_release(&f);
         return st;
     }
-    bool transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+    bool transit = cr_route_transit(t);
     /* +1: side of each device: 1 source half, 2 sink half, 0 not a GPU */
     char *side = calloc((size_t)t->n_devs, 1);
     if (!side) {
@@ -303,7 +303,7 @@ static void class_add(cr_pair_class *c, double bw, double up)
 static bool has_scaleup(const cr_topo *t)
 {
     for (int l = 0; l < t->n_links; l++)
-        if (CR_ROUTE_SCALEUP_KINDS & (1u << t->links[l].kind))
+        if (cr_route_scaleup(t->links[l].kind))
             return true;
     return false;
 }

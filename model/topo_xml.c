@@ -8,6 +8,8 @@
  * rail-fabric switches); (3) create links. A template is compiled once
  * (local ids, links as local index pairs) and stamped per node, so a
  * 1,024-node cluster costs one pass over its devices and links.
+ * Passes 2 and 3 live in topo_xml_graph.c; the loader's state they share
+ * with this file is in topo_xml_priv.h.
  *
  * Safety (model/xml_safe.c, shared by every XML parser): the parser gets
  * XML_PARSE_NONET and neither XML_PARSE_NOENT nor XML_PARSE_DTDLOAD, and a
@@ -18,6 +20,7 @@
  * templates and generators may produce.
  */
 #include "topo_xml.h"
+#include "topo_xml_priv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,20 +43,16 @@
 
 #include "embedded_priv.h"
 #include "fileio.h"
+#include "grow.h"
 #include "units.h"
 #include "xml_safe.h"
 
 #define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is 6.9 MB (bench_topo) */
 #define MAX_ATTR_BYTES ((size_t)1 << 20)
-#define MAX_DEVS 4000000 /* what templates and generators may produce */
-#define MAX_LINKS 16000000
-#define MAX_BW_BPS                                                                                 \
-    1e15                   /* 1PB/s per link per direction: the checker's limit                    \
-                            */
-#define MAX_FLOPS 1e21     /* 1000 PFLOP/s for one GPU is surely a typo */
-#define MAX_BYTES 1e15     /* 1PB of memory on one GPU, likewise */
-#define MAX_LAT_S 1.0      /* a one-hop latency of a second is a typo */
-#define MAX_EXPAND 1000000 /* devices from one brace group, nodes, torus chips */
+#define MAX_BW_BPS 1e15 /* 1PB/s per link per direction: the checker's limit */
+#define MAX_FLOPS 1e21  /* 1000 PFLOP/s for one GPU is surely a typo */
+#define MAX_BYTES 1e15  /* 1PB of memory on one GPU, likewise */
+#define MAX_LAT_S 1.0   /* a one-hop latency of a second is a typo */
 
 /* ---------------------------------------------------------------------- */
 /* Element and attribute tables                                            */
@@ -118,7 +117,7 @@ static bool word_in(const char *list, const char *w)
     return false;
 }
 
-static bool is_name(const xmlNode *n, const char *name)
+bool txml_is_name(const xmlNode *n, const char *name)
 {
     return strcmp((const char *)n->name, name) == 0;
 }
@@ -126,75 +125,13 @@ static bool is_name(const xmlNode *n, const char *name)
 /* ---------------------------------------------------------------------- */
 /* Loader state                                                            */
 
-struct tdev {
-    cr_dev_kind kind;
-    char *id; /* local id */
-    int spec;
-    int line;
-};
-
-struct tlink {
-    int a, b; /* local device indices */
-    cr_link_kind kind;
-    double ab, ba, lat;
-    int count;
-    int line;
-};
-
-struct tmpl {
-    const char *name; /* borrowed from the document */
-    xmlNode *node;
-    bool compiled;
-    struct tdev *devs;
-    int n_devs, cap_devs;
-    struct tlink *links;
-    int n_links, cap_links;
-};
-
-typedef struct {
-    const char *origin;
-    cr_diag *d;
-    cr_topo *t;
-    int *dev_line, *link_line; /* declaring line of each device and link */
-    int cap_dev_line, cap_link_line;
-    int gpu_spec_line[256], switch_spec_line[256];
-    struct tmpl *tmpls;
-    int n_tmpls, cap_tmpls;
-    char **node_prefix; /* "n12." or "" per node */
-    int *node_base;     /* device index of each node's first device */
-    int n_nodes, cap_node_prefix, cap_node_base;
-    int *gen_base; /* first device of each generator element, in document order */
-    int n_gen, cap_gen;
-    xmlChar **scratch; /* attribute values libxml2 had to assemble */
-    int n_scratch, cap_scratch;
-    int n_gpu_devs; /* GPUs added so far (CR_TOPO_MAX_GPUS) */
-} loader;
-
-static int grow_arr(void **arr, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    int ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, (size_t)ncap * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
-
-static int line_of(const xmlNode *n)
+int txml_line_of(const xmlNode *n)
 {
     long l = n ? xmlGetLineNo(n) : 0;
     return l > 0 && l < INT_MAX ? (int)l : 0;
 }
 
-/* Reports "origin:line: message" (the line of n) and returns st. */
-static cr_status fail_at(loader *L, int line, cr_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static cr_status fail_at(loader *L, int line, cr_status st, const char *fmt, ...)
+cr_status txml_fail_at(loader *L, int line, cr_status st, const char *fmt, ...)
 {
     char msg[900];
     va_list ap;
@@ -206,16 +143,14 @@ static cr_status fail_at(loader *L, int line, cr_status st, const char *fmt, ...
     return cr_diag_set(L->d, st, "%s: %s", L->origin, msg);
 }
 
-#define FAIL(L, node, st, ...) fail_at((L), line_of(node), (st), __VA_ARGS__)
-
-static cr_status oom(loader *L)
+cr_status txml_oom(loader *L)
 {
     return cr_diag_set(L->d, CR_ENOMEM, "%s: out of memory", L->origin);
 }
 
 /* The value of attribute name on n, or NULL when absent (borrowed until the
  * loader is released). */
-static const char *get(loader *L, const xmlNode *n, const char *name)
+const char *txml_get(loader *L, const xmlNode *n, const char *name)
 {
     for (const xmlAttr *a = n->properties; a; a = a->next) {
         if (strcmp((const char *)a->name, name) != 0)
@@ -225,8 +160,8 @@ static const char *get(loader *L, const xmlNode *n, const char *name)
         if (a->children->type == XML_TEXT_NODE && !a->children->next)
             return (const char *)a->children->content;
         xmlChar *s = xmlNodeListGetString(n->doc, a->children, 1);
-        if (!s ||
-            grow_arr((void **)&L->scratch, &L->cap_scratch, L->n_scratch + 1, sizeof *L->scratch)) {
+        if (!s || cr_grow((void **)&L->scratch, &L->cap_scratch, (size_t)L->n_scratch + 1,
+                          sizeof *L->scratch)) {
             xmlFree(s);
             return NULL;
         }
@@ -264,7 +199,7 @@ static void loader_release(loader *L)
 static cr_status get_qty(loader *L, const xmlNode *n, const char *attr, cr_unit_kind kind,
                          double *out)
 {
-    const char *s = get(L, n, attr);
+    const char *s = txml_get(L, n, attr);
     cr_diag ud = {{0}};
     cr_status st = cr_units_parse(s ? s : "", kind, out, &ud);
     if (st == CR_ERANGE) /* units says only "out of range": add what is right */
@@ -285,7 +220,7 @@ static cr_status get_pos(loader *L, const xmlNode *n, const char *attr, cr_unit_
     if (!(*out > 0) || *out > max)
         return FAIL(L, n, CR_ERANGE,
                     "<%s> %s: \"%s\" is out of range: it must be positive and at most %s", n->name,
-                    attr, get(L, n, attr), max_text);
+                    attr, txml_get(L, n, attr), max_text);
     /* The floor (topo.h): reported here with its line; cr_topo_check holds
      * every other way of building a topology to it. */
     double min = kind == CR_UNIT_BYTES   ? CR_TOPO_MIN_BYTES
@@ -294,7 +229,7 @@ static cr_status get_pos(loader *L, const xmlNode *n, const char *attr, cr_unit_
     if (*out < min)
         return FAIL(L, n, CR_ERANGE,
                     "<%s> %s: \"%s\" is out of range: it must be at least %s and at most %s",
-                    n->name, attr, get(L, n, attr),
+                    n->name, attr, txml_get(L, n, attr),
                     kind == CR_UNIT_BYTES   ? "1kB"
                     : kind == CR_UNIT_FLOPS ? "1MFLOP/s"
                                             : "1MB/s",
@@ -302,15 +237,15 @@ static cr_status get_pos(loader *L, const xmlNode *n, const char *attr, cr_unit_
     return CR_OK;
 }
 
-static cr_status get_bw(loader *L, const xmlNode *n, const char *attr, double *out)
+cr_status txml_get_bw(loader *L, const xmlNode *n, const char *attr, double *out)
 {
     return get_pos(L, n, attr, CR_UNIT_BANDWIDTH, MAX_BW_BPS, "1PB/s (e.g. \"25GB/s\")", out);
 }
 
-static cr_status get_latency(loader *L, const xmlNode *n, const char *attr, double *out)
+cr_status txml_get_latency(loader *L, const xmlNode *n, const char *attr, double *out)
 {
     *out = 0;
-    if (!get(L, n, attr))
+    if (!txml_get(L, n, attr))
         return CR_OK;
     cr_status st = get_qty(L, n, attr, CR_UNIT_TIME, out);
     if (st)
@@ -319,15 +254,15 @@ static cr_status get_latency(loader *L, const xmlNode *n, const char *attr, doub
         return FAIL(L, n, CR_ERANGE,
                     "<%s> %s: \"%s\" is out of range: a latency is at least 0 and under 1s (e.g. "
                     "\"0.7us\")",
-                    n->name, attr, get(L, n, attr));
+                    n->name, attr, txml_get(L, n, attr));
     return CR_OK;
 }
 
 /* A whole number in [lo, hi]; dflt when the attribute is absent. */
-static cr_status get_int(loader *L, const xmlNode *n, const char *attr, long lo, long hi, int dflt,
-                         int *out)
+cr_status txml_get_int(loader *L, const xmlNode *n, const char *attr, long lo, long hi, int dflt,
+                       int *out)
 {
-    const char *s = get(L, n, attr);
+    const char *s = txml_get(L, n, attr);
     *out = dflt;
     if (!s)
         return CR_OK;
@@ -343,9 +278,9 @@ static cr_status get_int(loader *L, const xmlNode *n, const char *attr, long lo,
     return CR_OK;
 }
 
-static cr_status get_bool(loader *L, const xmlNode *n, const char *attr, bool *out)
+cr_status txml_get_bool(loader *L, const xmlNode *n, const char *attr, bool *out)
 {
-    const char *s = get(L, n, attr);
+    const char *s = txml_get(L, n, attr);
     *out = false;
     if (!s || strcmp(s, "no") == 0)
         return CR_OK;
@@ -383,12 +318,7 @@ static int parse_hz(const char *s, double *out)
     return -1;
 }
 
-/* Ids, prefixes and generator names: short enough that every id built from
- * them fits the fixed buffers below (ID_MAX x 2 plus numbers < ID_BUF). */
-#define ID_MAX 200
-#define ID_BUF 512
-
-static bool valid_id(const char *s)
+bool txml_valid_id(const char *s)
 {
     if (!*s || strlen(s) > ID_MAX)
         return false;
@@ -401,9 +331,9 @@ static bool valid_id(const char *s)
 /* Expands one brace group: "gpu{0..3}" -> gpu0 .. gpu3, "p{0,0,1}" -> p0
  * p0 p1; text without braces is itself. *out is an array of *n malloc'd
  * strings. */
-static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char ***out, int *nout)
+cr_status txml_expand_ids(loader *L, const xmlNode *n, const char *attr, char ***out, int *nout)
 {
-    const char *s = get(L, n, attr);
+    const char *s = txml_get(L, n, attr);
     *out = NULL;
     *nout = 0;
     if (!s)
@@ -422,7 +352,8 @@ static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char 
     size_t pre = lb ? (size_t)(lb - s) : strlen(s);
     const char *suf = rb ? rb + 1 : "";
     char **v = NULL;
-    int cnt = 0, cap = 0;
+    int cnt = 0;
+    size_t cap = 0;
     cr_status st = CR_OK;
     char item[256];
     long lo = 0, hi = -1;
@@ -474,8 +405,8 @@ static cr_status expand_ids(loader *L, const xmlNode *n, const char *attr, char 
                       attr, s);
             goto fail;
         }
-        if (grow_arr((void **)&v, &cap, cnt + 1, sizeof *v) || !(v[cnt] = strdup(item))) {
-            st = oom(L);
+        if (cr_grow((void **)&v, &cap, (size_t)cnt + 1, sizeof *v) || !(v[cnt] = strdup(item))) {
+            st = txml_oom(L);
             goto fail;
         }
         cnt++;
@@ -492,7 +423,7 @@ fail:
     return st;
 }
 
-static void free_ids(char **v, int n)
+void txml_free_ids(char **v, int n)
 {
     for (int i = 0; i < n; i++)
         free(v[i]);
@@ -517,9 +448,10 @@ static cr_status check_text(loader *L, const xmlNode *c, const char *parent)
     size_t n = 0;
     while (n < 20 && s[n] && s[n] != '\n' && s[n] != '\r')
         n++;
-    int line = line_of(c) - nl;
-    return fail_at(L, line > 0 ? line : line_of(c), CR_EPARSE,
-                   "unexpected text \"%.*s\" in <%s>: values go in attributes", (int)n, s, parent);
+    int line = txml_line_of(c) - nl;
+    return txml_fail_at(L, line > 0 ? line : txml_line_of(c), CR_EPARSE,
+                        "unexpected text \"%.*s\" in <%s>: values go in attributes", (int)n, s,
+                        parent);
 }
 
 static cr_status check_element(loader *L, xmlNode *n, const char *parent)
@@ -558,7 +490,7 @@ static cr_status check_element(loader *L, xmlNode *n, const char *parent)
             e++;
         char w[64];
         snprintf(w, sizeof w, "%.*s", (int)(e - p), p);
-        if (w[0] && !get(L, n, w))
+        if (w[0] && !txml_get(L, n, w))
             return FAIL(L, n, CR_EINVAL, "<%s> needs the attribute \"%s\"", n->name, w);
         p = e;
     }
@@ -582,7 +514,7 @@ static cr_status check_element(loader *L, xmlNode *n, const char *parent)
 static cr_status read_gpu_model(loader *L, xmlNode *n)
 {
     cr_gpu_spec s = {0};
-    const char *name = get(L, n, "name");
+    const char *name = txml_get(L, n, "name");
     int prev = cr_topo_find_gpu_spec(L->t, name);
     if (prev >= 0)
         return FAIL(L, n, CR_EINVAL, "GPU model \"%s\" is defined twice (first on line %d)", name,
@@ -590,27 +522,27 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
     if (L->t->n_gpu_specs >= 256)
         return FAIL(L, n, CR_ERANGE, "more than 256 GPU models");
     s.name = (char *)(uintptr_t)name;
-    s.vendor = (char *)(uintptr_t)get(L, n, "vendor");
-    s.source = (char *)(uintptr_t)get(L, n, "source");
+    s.vendor = (char *)(uintptr_t)txml_get(L, n, "vendor");
+    s.source = (char *)(uintptr_t)txml_get(L, n, "source");
     cr_status st;
-    if ((st = get_int(L, n, "arch", 0, 10000, 0, &s.arch)) ||
-        (st = get_int(L, n, "sms", 1, 1000000, 0, &s.sms)) ||
+    if ((st = txml_get_int(L, n, "arch", 0, 10000, 0, &s.arch)) ||
+        (st = txml_get_int(L, n, "sms", 1, 1000000, 0, &s.sms)) ||
         (st = get_pos(L, n, "hbm", CR_UNIT_BYTES, MAX_BYTES, "1PB (e.g. \"141GB\")",
                       &s.hbm_bytes)) ||
         (st = get_pos(L, n, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS, "1PB/s (e.g. \"4.8TB/s\")",
                       &s.hbm_Bps)))
         return st;
-    if (get(L, n, "l2") &&
+    if (txml_get(L, n, "l2") &&
         (st = get_pos(L, n, "l2", CR_UNIT_BYTES, MAX_BYTES, "1PB (e.g. \"50MiB\")", &s.l2_bytes)))
         return st;
-    if (get(L, n, "l2-bw") && (st = get_pos(L, n, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
-                                            "1PB/s (e.g. \"12TB/s\")", &s.l2_Bps)))
+    if (txml_get(L, n, "l2-bw") && (st = get_pos(L, n, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                                                 "1PB/s (e.g. \"12TB/s\")", &s.l2_Bps)))
         return st;
-    if (get(L, n, "llc") && (st = get_pos(L, n, "llc", CR_UNIT_BYTES, MAX_BYTES,
-                                          "1PB (e.g. \"256MiB\")", &s.llc_bytes)))
+    if (txml_get(L, n, "llc") && (st = get_pos(L, n, "llc", CR_UNIT_BYTES, MAX_BYTES,
+                                               "1PB (e.g. \"256MiB\")", &s.llc_bytes)))
         return st;
-    if (get(L, n, "llc-bw") && (st = get_pos(L, n, "llc-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
-                                             "1PB/s (e.g. \"17.2TB/s\")", &s.llc_Bps)))
+    if (txml_get(L, n, "llc-bw") && (st = get_pos(L, n, "llc-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                                                  "1PB/s (e.g. \"17.2TB/s\")", &s.llc_Bps)))
         return st;
     if (s.l2_Bps > 0 && !(s.l2_bytes > 0))
         return FAIL(L, n, CR_EINVAL,
@@ -622,7 +554,7 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     "GPU model \"%s\" gives llc-bw without llc: give the cache's size too (e.g. "
                     "llc=\"256MiB\")",
                     name);
-    const char *clk = get(L, n, "clock");
+    const char *clk = txml_get(L, n, "clock");
     if (clk && (parse_hz(clk, &s.clock_hz) || !(s.clock_hz > 0) || s.clock_hz > 1e12))
         return FAIL(L, n, CR_EPARSE,
                     "<gpu-model> clock: \"%s\" is not a positive frequency with a unit (e.g. "
@@ -632,22 +564,24 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (is_name(c, "measured")) {
+        if (txml_is_name(c, "measured")) {
             if (s.meas_hbm_Bps > 0 || s.meas_l2_Bps > 0)
                 return FAIL(L, c, CR_EINVAL, "<measured> given twice in GPU model \"%s\"", name);
-            if (!get(L, c, "hbm-bw") && !get(L, c, "l2-bw"))
+            if (!txml_get(L, c, "hbm-bw") && !txml_get(L, c, "l2-bw"))
                 return FAIL(L, c, CR_EINVAL,
                             "<measured> in GPU model \"%s\" gives neither hbm-bw nor l2-bw", name);
-            if (get(L, c, "hbm-bw") && (st = get_pos(L, c, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
-                                                     "1PB/s (e.g. \"4.2TB/s\")", &s.meas_hbm_Bps)))
+            if (txml_get(L, c, "hbm-bw") &&
+                (st = get_pos(L, c, "hbm-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                              "1PB/s (e.g. \"4.2TB/s\")", &s.meas_hbm_Bps)))
                 return st;
-            if (get(L, c, "l2-bw") && (st = get_pos(L, c, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
-                                                    "1PB/s (e.g. \"9TB/s\")", &s.meas_l2_Bps)))
+            if (txml_get(L, c, "l2-bw") &&
+                (st = get_pos(L, c, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
+                              "1PB/s (e.g. \"9TB/s\")", &s.meas_l2_Bps)))
                 return st;
             continue;
         }
-        bool meas = is_name(c, "measured-flops");
-        const char *dt = get(L, c, "dtype");
+        bool meas = txml_is_name(c, "measured-flops");
+        const char *dt = txml_get(L, c, "dtype");
         cr_dtype k;
         cr_diag dd = {{0}};
         if (cr_dtype_parse(dt, &k, &dd))
@@ -666,16 +600,16 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     "GPU model \"%s\" has no <flops>: give at least one dense peak, e.g. <flops "
                     "dtype=\"bf16\" peak=\"989TFLOP/s\"/>",
                     name);
-    L->gpu_spec_line[L->t->n_gpu_specs] = line_of(n);
+    L->gpu_spec_line[L->t->n_gpu_specs] = txml_line_of(n);
     if (cr_topo_add_gpu_spec(L->t, &s) < 0)
-        return oom(L);
+        return txml_oom(L);
     return CR_OK;
 }
 
 static cr_status read_switch_model(loader *L, xmlNode *n)
 {
     cr_switch_spec s = {0};
-    const char *name = get(L, n, "name");
+    const char *name = txml_get(L, n, "name");
     int prev = cr_topo_find_switch_spec(L->t, name);
     if (prev >= 0)
         return FAIL(L, n, CR_EINVAL, "switch model \"%s\" is defined twice (first on line %d)",
@@ -683,28 +617,28 @@ static cr_status read_switch_model(loader *L, xmlNode *n)
     if (L->t->n_switch_specs >= 256)
         return FAIL(L, n, CR_ERANGE, "more than 256 switch models");
     s.name = (char *)(uintptr_t)name;
-    s.source = (char *)(uintptr_t)get(L, n, "source");
+    s.source = (char *)(uintptr_t)txml_get(L, n, "source");
     cr_status st;
-    if ((st = get_int(L, n, "generation", 0, 1000, 0, &s.generation)) ||
-        (st = get_bool(L, n, "multicast", &s.multicast)) ||
-        (st = get_bool(L, n, "reduction", &s.reduction)))
+    if ((st = txml_get_int(L, n, "generation", 0, 1000, 0, &s.generation)) ||
+        (st = txml_get_bool(L, n, "multicast", &s.multicast)) ||
+        (st = txml_get_bool(L, n, "reduction", &s.reduction)))
         return st;
-    if (get(L, n, "reduce-bw")) {
+    if (txml_get(L, n, "reduce-bw")) {
         if (!s.reduction)
             return FAIL(L, n, CR_EINVAL,
                         "switch model \"%s\" gives reduce-bw without reduction=\"yes\"", name);
-        if ((st = get_bw(L, n, "reduce-bw", &s.reduce_Bps)))
+        if ((st = txml_get_bw(L, n, "reduce-bw", &s.reduce_Bps)))
             return st;
     }
-    L->switch_spec_line[L->t->n_switch_specs] = line_of(n);
+    L->switch_spec_line[L->t->n_switch_specs] = txml_line_of(n);
     if (cr_topo_add_switch_spec(L->t, &s) < 0)
-        return oom(L);
+        return txml_oom(L);
     return CR_OK;
 }
 
 static cr_status read_param(loader *L, xmlNode *n)
 {
-    const char *key = get(L, n, "key"), *val = get(L, n, "value");
+    const char *key = txml_get(L, n, "key"), *val = txml_get(L, n, "value");
     if (!*key)
         return FAIL(L, n, CR_EINVAL, "<param> key is empty");
     if (cr_topo_find_param(L->t, key))
@@ -731,12 +665,12 @@ static cr_status read_param(loader *L, xmlNode *n)
                     "<param> value: \"%s\" is neither a plain number nor a quantity with a unit "
                     "(e.g. \"0.82\", \"2us\", \"450GB/s\")",
                     val);
-    if (cr_topo_set_param(L->t, key, v, get(L, n, "source")))
-        return oom(L);
+    if (cr_topo_set_param(L->t, key, v, txml_get(L, n, "source")))
+        return txml_oom(L);
     return CR_OK;
 }
 
-static struct tmpl *find_tmpl(loader *L, const char *name)
+struct tmpl *txml_find_tmpl(loader *L, const char *name)
 {
     for (int i = 0; i < L->n_tmpls; i++)
         if (strcmp(L->tmpls[i].name, name) == 0)
@@ -744,770 +678,34 @@ static struct tmpl *find_tmpl(loader *L, const char *name)
     return NULL;
 }
 
-static cr_status compile_tmpl(loader *L, struct tmpl *tp);
-
 static cr_status pass1(loader *L, xmlNode *root)
 {
     cr_status st = CR_OK;
     for (xmlNode *n = root->children; n && !st; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        if (is_name(n, "gpu-model")) {
+        if (txml_is_name(n, "gpu-model")) {
             st = read_gpu_model(L, n);
-        } else if (is_name(n, "switch-model")) {
+        } else if (txml_is_name(n, "switch-model")) {
             st = read_switch_model(L, n);
-        } else if (is_name(n, "param")) {
+        } else if (txml_is_name(n, "param")) {
             st = read_param(L, n);
-        } else if (is_name(n, "node-template")) {
-            const char *name = get(L, n, "name");
-            struct tmpl *prev = find_tmpl(L, name);
+        } else if (txml_is_name(n, "node-template")) {
+            const char *name = txml_get(L, n, "name");
+            struct tmpl *prev = txml_find_tmpl(L, name);
             if (prev)
                 return FAIL(L, n, CR_EINVAL,
                             "node template \"%s\" is defined twice (first on line %d)", name,
-                            line_of(prev->node));
-            if (grow_arr((void **)&L->tmpls, &L->cap_tmpls, L->n_tmpls + 1, sizeof *L->tmpls))
-                return oom(L);
+                            txml_line_of(prev->node));
+            if (cr_grow((void **)&L->tmpls, &L->cap_tmpls, (size_t)L->n_tmpls + 1,
+                        sizeof *L->tmpls))
+                return txml_oom(L);
             L->tmpls[L->n_tmpls++] = (struct tmpl){.name = name, .node = n};
         }
     }
     /* Every template is compiled, used or not, so that its errors show. */
     for (int i = 0; i < L->n_tmpls && !st; i++)
-        st = compile_tmpl(L, &L->tmpls[i]);
-    return st;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Pass 2: devices                                                         */
-
-static cr_dev_kind dev_kind_of(const xmlNode *n)
-{
-    int k = cr_dev_kind_parse((const char *)n->name);
-    return k < 0 ? CR_DEV_GPU : (cr_dev_kind)k;
-}
-
-static bool is_dev_elem(const xmlNode *n)
-{
-    return n->type == XML_ELEMENT_NODE && cr_dev_kind_parse((const char *)n->name) >= 0;
-}
-
-/* The model index of a device element: a GPU model for GPUs, a switch
- * model (or -1) for switches, -1 otherwise. */
-static cr_status dev_spec(loader *L, const xmlNode *n, int *spec)
-{
-    *spec = -1;
-    const char *m = get(L, n, "model");
-    if (!m)
-        return CR_OK;
-    if (is_name(n, "gpu")) {
-        *spec = cr_topo_find_gpu_spec(L->t, m);
-        if (*spec < 0)
-            return FAIL(L, n, CR_ENOTFOUND,
-                        "<gpu> model: no <gpu-model name=\"%s\"> in this file: define it or use "
-                        "one that is defined",
-                        m);
-    } else {
-        *spec = cr_topo_find_switch_spec(L->t, m);
-        if (*spec < 0)
-            return FAIL(L, n, CR_ENOTFOUND,
-                        "<switch> model: no <switch-model name=\"%s\"> in this file: define it or "
-                        "use one that is defined",
-                        m);
-    }
-    return CR_OK;
-}
-
-/* Adds one device with its declaring line; ids must be unique. */
-static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, int node, int spec)
-{
-    int prev = cr_topo_find_dev(L->t, id);
-    if (prev >= 0)
-        return fail_at(L, line, CR_EINVAL,
-                       "device id \"%s\" is already used (line %d): ids must be unique", id,
-                       L->dev_line[prev]);
-    if (L->t->n_devs >= MAX_DEVS)
-        return fail_at(L, line, CR_ERANGE, "more than %d devices: the file is too large", MAX_DEVS);
-    if (kind == CR_DEV_GPU && L->n_gpu_devs >= CR_TOPO_MAX_GPUS)
-        return fail_at(L, line, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
-    if (kind == CR_DEV_GPU)
-        L->n_gpu_devs++;
-    if (grow_arr((void **)&L->dev_line, &L->cap_dev_line, L->t->n_devs + 1, sizeof(int)))
-        return oom(L);
-    int v = cr_topo_add_dev(L->t, kind, id, node, spec);
-    if (v < 0)
-        return oom(L);
-    L->dev_line[v] = line;
-    return CR_OK;
-}
-
-static cr_status top_devices(loader *L, xmlNode *n)
-{
-    int spec, node;
-    cr_status st;
-    if ((st = dev_spec(L, n, &spec)) || (st = get_int(L, n, "node", 0, 100000000, -1, &node)))
-        return st;
-    char **ids;
-    int nids;
-    if ((st = expand_ids(L, n, "id", &ids, &nids)))
-        return st;
-    for (int i = 0; i < nids && !st; i++) {
-        if (!valid_id(ids[i]))
-            st = FAIL(L, n, CR_EINVAL,
-                      "<%s> id: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
-                      n->name, ids[i]);
-        else
-            st = add_dev(L, line_of(n), dev_kind_of(n), ids[i], node, spec);
-    }
-    free_ids(ids, nids);
-    return st;
-}
-
-static int tmpl_find(const struct tmpl *tp, const char *id)
-{
-    for (int i = 0; i < tp->n_devs; i++)
-        if (strcmp(tp->devs[i].id, id) == 0)
-            return i;
-    return -1;
-}
-
-struct lattr {
-    cr_link_kind kind;
-    double ab, ba, lat;
-    int count;
-};
-
-static cr_status get_link_attrs(loader *L, const xmlNode *n, struct lattr *o)
-{
-    cr_status st;
-    const char *k = get(L, n, "kind");
-    o->kind = CR_LINK_ICI; /* the torus default */
-    if (k) {
-        int kk = cr_link_kind_parse(k);
-        if (kk < 0)
-            return FAIL(L, n, CR_EINVAL,
-                        "<%s> kind: \"%s\" is not a link kind: use nvlink, pcie, ib, ethernet, "
-                        "xgmi, ici or c2c",
-                        n->name, k);
-        o->kind = (cr_link_kind)kk;
-    }
-    bool bw = get(L, n, "bw") != NULL, ab = get(L, n, "bw-ab") != NULL,
-         ba = get(L, n, "bw-ba") != NULL;
-    if (bw && (ab || ba))
-        return FAIL(L, n, CR_EINVAL,
-                    "<%s> gives bw and bw-ab/bw-ba: give bw, or both bw-ab and bw-ba when the "
-                    "directions differ",
-                    n->name);
-    if (!bw && !(ab && ba))
-        return FAIL(L, n, CR_EINVAL,
-                    "<%s> needs a bandwidth: bw=\"25GB/s\" (per link and direction), or both bw-ab "
-                    "and bw-ba",
-                    n->name);
-    if (bw) {
-        if ((st = get_bw(L, n, "bw", &o->ab)))
-            return st;
-        o->ba = o->ab;
-    } else if ((st = get_bw(L, n, "bw-ab", &o->ab)) || (st = get_bw(L, n, "bw-ba", &o->ba))) {
-        return st;
-    }
-    if ((st = get_int(L, n, "count", 1, 1000000, 1, &o->count)))
-        return st;
-    return get_latency(L, n, "latency", &o->lat);
-}
-
-static cr_status tmpl_add_link(loader *L, struct tmpl *tp, const xmlNode *n, int a, int b,
-                               const struct lattr *la)
-{
-    if (a == b)
-        return FAIL(L, n, CR_EINVAL,
-                    "<%s> joins \"%s\" to itself: a link joins two different devices", n->name,
-                    tp->devs[a].id);
-    if (grow_arr((void **)&tp->links, &tp->cap_links, tp->n_links + 1, sizeof *tp->links))
-        return oom(L);
-    tp->links[tp->n_links++] =
-        (struct tlink){a, b, la->kind, la->ab, la->ba, la->lat, la->count, line_of(n)};
-    return CR_OK;
-}
-
-/* Pairs two expanded end lists: equal lengths pair up, a single end pairs
- * with every element of the other. Returns the number of pairs or -1. */
-static int pair_count(int na, int nb)
-{
-    if (na == nb)
-        return na;
-    if (na == 1)
-        return nb;
-    if (nb == 1)
-        return na;
-    return -1;
-}
-
-static cr_status compile_tmpl(loader *L, struct tmpl *tp)
-{
-    cr_status st = CR_OK;
-    tp->compiled = true;
-    for (xmlNode *n = tp->node->children; n; n = n->next) {
-        if (!is_dev_elem(n))
-            continue;
-        if (get(L, n, "node"))
-            return FAIL(
-                L, n, CR_EINVAL,
-                "<%s> node: devices in a template get their node from <nodes>; remove node=",
-                n->name);
-        int spec;
-        if ((st = dev_spec(L, n, &spec)))
-            return st;
-        char **ids;
-        int nids;
-        if ((st = expand_ids(L, n, "id", &ids, &nids)))
-            return st;
-        for (int i = 0; i < nids && !st; i++) {
-            int prev = tmpl_find(tp, ids[i]);
-            if (!valid_id(ids[i]))
-                st = FAIL(
-                    L, n, CR_EINVAL,
-                    "<%s> id: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
-                    n->name, ids[i]);
-            else if (prev >= 0)
-                st = FAIL(L, n, CR_EINVAL,
-                          "device id \"%s\" is already used in template \"%s\" (line %d): ids must "
-                          "be unique",
-                          ids[i], tp->name, tp->devs[prev].line);
-            else if (grow_arr((void **)&tp->devs, &tp->cap_devs, tp->n_devs + 1, sizeof *tp->devs))
-                st = oom(L);
-            else {
-                tp->devs[tp->n_devs] = (struct tdev){dev_kind_of(n), ids[i], spec, line_of(n)};
-                tp->n_devs++;
-                ids[i] = NULL;
-            }
-        }
-        free_ids(ids, nids);
-        if (st)
-            return st;
-    }
-    for (xmlNode *n = tp->node->children; n; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE || is_dev_elem(n))
-            continue;
-        struct lattr la;
-        if ((st = get_link_attrs(L, n, &la)))
-            return st;
-        if (is_name(n, "link-pattern")) {
-            const char *ga = get(L, n, "a"), *gb = get(L, n, "b");
-            int found = 0;
-            for (int x = 0; x < tp->n_devs; x++) {
-                bool xa = fnmatch(ga, tp->devs[x].id, 0) == 0,
-                     xb = fnmatch(gb, tp->devs[x].id, 0) == 0;
-                if (!xa)
-                    continue;
-                for (int y = 0; y < tp->n_devs; y++) {
-                    if (y == x || fnmatch(gb, tp->devs[y].id, 0) != 0)
-                        continue;
-                    if (xb && fnmatch(ga, tp->devs[y].id, 0) == 0 && y < x)
-                        continue; /* the pair was added as (y, x) */
-                    if ((st = tmpl_add_link(L, tp, n, x, y, &la)))
-                        return st;
-                    found++;
-                }
-            }
-            if (!found)
-                return FAIL(L, n, CR_EINVAL,
-                            "<link-pattern> a=\"%s\" b=\"%s\" matches no pair of devices in "
-                            "template \"%s\"",
-                            ga, gb, tp->name);
-            continue;
-        }
-        char **ia, **ib;
-        int na, nb;
-        if ((st = expand_ids(L, n, "a", &ia, &na)))
-            return st;
-        if ((st = expand_ids(L, n, "b", &ib, &nb))) {
-            free_ids(ia, na);
-            return st;
-        }
-        int np = pair_count(na, nb);
-        if (np < 0)
-            st = FAIL(L, n, CR_EINVAL,
-                      "<link> a has %d devices and b has %d: give both the same number, or one "
-                      "device on one side",
-                      na, nb);
-        for (int i = 0; i < np && !st; i++) {
-            const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
-            int a = tmpl_find(tp, ea), b = tmpl_find(tp, eb);
-            if (a < 0 || b < 0)
-                st = FAIL(
-                    L, n, CR_ENOTFOUND,
-                    "<link> %s: no device \"%s\" in template \"%s\": declare it or correct the id",
-                    a < 0 ? "a" : "b", a < 0 ? ea : eb, tp->name);
-            else
-                st = tmpl_add_link(L, tp, n, a, b, &la);
-        }
-        free_ids(ia, na);
-        free_ids(ib, nb);
-        if (st)
-            return st;
-    }
-    return CR_OK;
-}
-
-static cr_status push_gen(loader *L, int base)
-{
-    if (grow_arr((void **)&L->gen_base, &L->cap_gen, L->n_gen + 1, sizeof *L->gen_base))
-        return oom(L);
-    L->gen_base[L->n_gen++] = base;
-    return CR_OK;
-}
-
-static cr_status nodes_devices(loader *L, xmlNode *n)
-{
-    cr_status st;
-    const char *tn = get(L, n, "template");
-    struct tmpl *tp = find_tmpl(L, tn);
-    if (!tp)
-        return FAIL(L, n, CR_ENOTFOUND,
-                    "<nodes> template: no <node-template name=\"%s\"> in this file", tn);
-    int count;
-    if ((st = get_int(L, n, "count", 1, MAX_EXPAND, 1, &count)))
-        return st;
-    const char *prefix = get(L, n, "prefix");
-    if (!prefix)
-        prefix = "n";
-    if (!*prefix && count != 1)
-        return FAIL(L, n, CR_EINVAL,
-                    "<nodes> prefix=\"\" keeps the template's ids and needs count=\"1\"; give a "
-                    "prefix such as \"n\" for %d nodes",
-                    count);
-    if (*prefix && !valid_id(prefix))
-        return FAIL(
-            L, n, CR_EINVAL,
-            "<nodes> prefix: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
-            prefix);
-    long long tgpus = 0;
-    for (int j = 0; j < tp->n_devs; j++)
-        tgpus += tp->devs[j].kind == CR_DEV_GPU;
-    if ((long long)count * tgpus + L->n_gpu_devs > CR_TOPO_MAX_GPUS)
-        return FAIL(L, n, CR_ERANGE, CR_TOPO_MAX_GPUS_MSG, CR_TOPO_MAX_GPUS);
-    if ((long long)count * tp->n_devs + L->t->n_devs > MAX_DEVS ||
-        (long long)count * tp->n_links + L->t->n_links > MAX_LINKS)
-        return FAIL(L, n, CR_ERANGE,
-                    "<nodes> would create more than %d devices or %d links: the file is too large",
-                    MAX_DEVS, MAX_LINKS);
-    for (int i = 0; i < count; i++) {
-        char pre[ID_BUF];
-        if (*prefix)
-            snprintf(pre, sizeof pre, "%s%d.", prefix, i);
-        else
-            pre[0] = '\0';
-        int node = L->n_nodes;
-        if (grow_arr((void **)&L->node_prefix, &L->cap_node_prefix, node + 1,
-                     sizeof *L->node_prefix) ||
-            grow_arr((void **)&L->node_base, &L->cap_node_base, node + 1, sizeof *L->node_base))
-            return oom(L);
-        if (!(L->node_prefix[node] = strdup(pre)))
-            return oom(L);
-        L->node_base[node] = L->t->n_devs;
-        L->n_nodes++;
-        for (int j = 0; j < tp->n_devs; j++) {
-            char id[ID_BUF];
-            snprintf(id, sizeof id, "%s%s", pre, tp->devs[j].id);
-            if ((st = add_dev(L, tp->devs[j].line, tp->devs[j].kind, id, node, tp->devs[j].spec)))
-                return st;
-        }
-    }
-    return CR_OK;
-}
-
-/* Parses dims "4x4x4" into dim[0..*nd). */
-static cr_status torus_dims(loader *L, const xmlNode *n, int dim[4], int *nd, int *total)
-{
-    const char *s = get(L, n, "dims");
-    const char *p = s;
-    long prod = 1;
-    *nd = 0;
-    for (;;) {
-        char *end = NULL;
-        if (!isdigit((unsigned char)*p) || *nd == 4)
-            goto bad;
-        long v = strtol(p, &end, 10);
-        if (v < 1 || v > 1024)
-            goto bad;
-        dim[(*nd)++] = (int)v;
-        prod *= v;
-        if (prod > MAX_EXPAND)
-            goto bad;
-        if (*end == '\0')
-            break;
-        if (*end != 'x')
-            goto bad;
-        p = end + 1;
-    }
-    *total = (int)prod;
-    return CR_OK;
-bad:
-    return FAIL(L, n, CR_EINVAL,
-                "<torus> dims: \"%s\" is not 1 to 4 sizes joined by 'x' (e.g. \"4x4x4\"), each "
-                "1..1024, at most %d chips",
-                s, MAX_EXPAND);
-}
-
-static void torus_id(char *buf, size_t size, const char *name, const int *dim, int nd, int idx)
-{
-    int c[4];
-    for (int d = nd - 1; d >= 0; d--) {
-        c[d] = idx % dim[d];
-        idx /= dim[d];
-    }
-    int w = snprintf(buf, size, "%s", name);
-    for (int d = 0; d < nd && w > 0 && (size_t)w < size; d++)
-        w += snprintf(buf + w, size - (size_t)w, ".%d", c[d]);
-}
-
-static cr_status torus_devices(loader *L, xmlNode *n)
-{
-    int dim[4], nd, total;
-    cr_status st;
-    if ((st = torus_dims(L, n, dim, &nd, &total)) || (st = push_gen(L, L->t->n_devs)))
-        return st;
-    const char *name = get(L, n, "name"), *model = get(L, n, "model");
-    if (!valid_id(name))
-        return FAIL(
-            L, n, CR_EINVAL,
-            "<torus> name: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
-            name);
-    int spec = cr_topo_find_gpu_spec(L->t, model);
-    if (spec < 0)
-        return FAIL(L, n, CR_ENOTFOUND,
-                    "<torus> model: no <gpu-model name=\"%s\"> in this file: define it or use one "
-                    "that is defined",
-                    model);
-    for (int i = 0; i < total; i++) {
-        char id[ID_BUF];
-        torus_id(id, sizeof id, name, dim, nd, i);
-        if ((st = add_dev(L, line_of(n), CR_DEV_GPU, id, -1, spec)))
-            return st;
-    }
-    return CR_OK;
-}
-
-struct rail {
-    const char *name, *nic;
-    int rails, npl, spines, uplinks, groups;
-    bool shared;
-    int leaf_spec, spine_spec;
-    double nic_bw, up_bw, lat;
-    cr_link_kind kind;
-};
-
-static cr_status rail_read(loader *L, const xmlNode *n, struct rail *r)
-{
-    cr_status st;
-    r->name = get(L, n, "name");
-    r->nic = get(L, n, "nic");
-    if (strlen(r->nic) > ID_MAX)
-        return FAIL(L, n, CR_EINVAL, "<rail-fabric> nic: longer than %d characters", ID_MAX);
-    if ((st = get_int(L, n, "rails", 1, 64, 1, &r->rails)) ||
-        (st = get_int(L, n, "nodes-per-leaf", 1, MAX_EXPAND, 1, &r->npl)) ||
-        (st = get_int(L, n, "spines", 0, 100000, 0, &r->spines)) ||
-        (st = get_int(L, n, "uplinks", 1, 100000, 1, &r->uplinks)) ||
-        (st = get_bw(L, n, "nic-bw", &r->nic_bw)) || (st = get_latency(L, n, "latency", &r->lat)))
-        return st;
-    r->up_bw = r->nic_bw;
-    if (get(L, n, "uplink-bw") && (st = get_bw(L, n, "uplink-bw", &r->up_bw)))
-        return st;
-    const char *scope = get(L, n, "spine-scope");
-    if (scope && strcmp(scope, "rail") && strcmp(scope, "shared"))
-        return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> spine-scope: \"%s\" is not \"rail\" or \"shared\"", scope);
-    r->shared = scope && strcmp(scope, "shared") == 0;
-    const char *k = get(L, n, "kind");
-    int kk = cr_link_kind_parse(k);
-    if (kk != CR_LINK_IB && kk != CR_LINK_ETHERNET && kk != CR_LINK_NVLINK)
-        return FAIL(L, n, CR_EINVAL, "<rail-fabric> kind: \"%s\" is not ib, ethernet or nvlink", k);
-    r->kind = (cr_link_kind)kk;
-    if (!valid_id(r->name))
-        return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> name: \"%s\" may hold only letters, digits and . _ - : / + (at "
-                    "most 200)",
-                    r->name);
-    if (r->rails > 1 && !strstr(r->nic, "{rail}"))
-        return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> nic: \"%s\" must hold \"{rail}\" (e.g. \"nic{rail}\") when "
-                    "there are %d rails",
-                    r->nic, r->rails);
-    r->leaf_spec = r->spine_spec = -1;
-    const char *lm = get(L, n, "leaf-model"), *sm = get(L, n, "spine-model");
-    if (lm && (r->leaf_spec = cr_topo_find_switch_spec(L->t, lm)) < 0)
-        return FAIL(L, n, CR_ENOTFOUND, "<rail-fabric> leaf-model: no <switch-model name=\"%s\">",
-                    lm);
-    if (sm && (r->spine_spec = cr_topo_find_switch_spec(L->t, sm)) < 0)
-        return FAIL(L, n, CR_ENOTFOUND, "<rail-fabric> spine-model: no <switch-model name=\"%s\">",
-                    sm);
-    if (L->n_nodes == 0)
-        return FAIL(
-            L, n, CR_EINVAL,
-            "<rail-fabric> needs nodes to join: declare them with <nodes template=... count=...>");
-    r->groups = (L->n_nodes + r->npl - 1) / r->npl;
-    if (r->groups > 1 && r->spines == 0)
-        return FAIL(L, n, CR_EINVAL,
-                    "<rail-fabric> %d nodes at %d per leaf make %d leaf groups, which only spines "
-                    "can join: set spines",
-                    L->n_nodes, r->npl, r->groups);
-    return CR_OK;
-}
-
-static cr_status rail_devices(loader *L, xmlNode *n)
-{
-    struct rail r;
-    cr_status st;
-    if ((st = rail_read(L, n, &r)) || (st = push_gen(L, L->t->n_devs)))
-        return st;
-    char id[ID_BUF];
-    for (int k = 0; k < r.rails; k++)
-        for (int g = 0; g < r.groups; g++) {
-            snprintf(id, sizeof id, "%s.r%d.leaf%d", r.name, k, g);
-            if ((st = add_dev(L, line_of(n), CR_DEV_SWITCH, id, -1, r.leaf_spec)))
-                return st;
-        }
-    int planes = r.shared ? 1 : r.rails;
-    for (int k = 0; k < planes; k++)
-        for (int s = 0; s < r.spines; s++) {
-            if (r.shared)
-                snprintf(id, sizeof id, "%s.spine%d", r.name, s);
-            else
-                snprintf(id, sizeof id, "%s.r%d.spine%d", r.name, k, s);
-            if ((st = add_dev(L, line_of(n), CR_DEV_SWITCH, id, -1, r.spine_spec)))
-                return st;
-        }
-    return CR_OK;
-}
-
-static cr_status pass2(loader *L, xmlNode *root)
-{
-    cr_status st = CR_OK;
-    for (xmlNode *n = root->children; n && !st; n = n->next) {
-        if (is_dev_elem(n))
-            st = top_devices(L, n);
-        else if (n->type == XML_ELEMENT_NODE && is_name(n, "nodes"))
-            st = nodes_devices(L, n);
-        else if (n->type == XML_ELEMENT_NODE && is_name(n, "torus"))
-            st = torus_devices(L, n);
-    }
-    /* Fabrics last: they join every node, wherever <nodes> stands. */
-    for (xmlNode *n = root->children; n && !st; n = n->next)
-        if (n->type == XML_ELEMENT_NODE && is_name(n, "rail-fabric"))
-            st = rail_devices(L, n);
-    return st;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Pass 3: links                                                           */
-
-static cr_status add_link(loader *L, int line, int a, int b, const struct lattr *la)
-{
-    if (L->t->n_links >= MAX_LINKS)
-        return fail_at(L, line, CR_ERANGE, "more than %d links: the file is too large", MAX_LINKS);
-    if (grow_arr((void **)&L->link_line, &L->cap_link_line, L->t->n_links + 1, sizeof(int)))
-        return oom(L);
-    int l = cr_topo_add_link(L->t, a, b, la->kind, la->ab, la->ba, la->count, la->lat);
-    if (l < 0)
-        return oom(L);
-    L->link_line[l] = line;
-    return CR_OK;
-}
-
-static cr_status top_link(loader *L, xmlNode *n)
-{
-    struct lattr la;
-    cr_status st;
-    if ((st = get_link_attrs(L, n, &la)))
-        return st;
-    char **ia, **ib;
-    int na, nb;
-    if ((st = expand_ids(L, n, "a", &ia, &na)))
-        return st;
-    if ((st = expand_ids(L, n, "b", &ib, &nb))) {
-        free_ids(ia, na);
-        return st;
-    }
-    int np = pair_count(na, nb);
-    if (np < 0)
-        st = FAIL(L, n, CR_EINVAL,
-                  "<link> a has %d devices and b has %d: give both the same number, or one device "
-                  "on one side",
-                  na, nb);
-    for (int i = 0; i < np && !st; i++) {
-        const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
-        int a = cr_topo_find_dev(L->t, ea), b = cr_topo_find_dev(L->t, eb);
-        if (a < 0 || b < 0)
-            st = FAIL(L, n, CR_ENOTFOUND,
-                      "<link> %s: no device \"%s\": declare it or correct the id",
-                      a < 0 ? "a" : "b", a < 0 ? ea : eb);
-        else if (a == b)
-            st = FAIL(L, n, CR_EINVAL,
-                      "<link> joins \"%s\" to itself: a link joins two different devices", ea);
-        else
-            st = add_link(L, line_of(n), a, b, &la);
-    }
-    free_ids(ia, na);
-    free_ids(ib, nb);
-    return st;
-}
-
-static cr_status top_pattern(loader *L, xmlNode *n)
-{
-    struct lattr la;
-    cr_status st;
-    if ((st = get_link_attrs(L, n, &la)))
-        return st;
-    const char *ga = get(L, n, "a"), *gb = get(L, n, "b");
-    int nd = L->t->n_devs;
-    char *in = calloc((size_t)nd + 1, 1); /* bit 1: matches a, bit 2: matches b */
-    int *as = malloc(((size_t)nd + 1) * sizeof *as), *bs = malloc(((size_t)nd + 1) * sizeof *bs);
-    int na = 0, nb = 0, found = 0;
-    if (!in || !as || !bs) {
-        st = oom(L);
-        goto out;
-    }
-    for (int v = 0; v < nd; v++) {
-        const char *id = L->t->devs[v].id;
-        if (fnmatch(ga, id, 0) == 0) {
-            in[v] |= 1;
-            as[na++] = v;
-        }
-        if (fnmatch(gb, id, 0) == 0) {
-            in[v] |= 2;
-            bs[nb++] = v;
-        }
-    }
-    for (int i = 0; i < na && !st; i++)
-        for (int j = 0; j < nb && !st; j++) {
-            int x = as[i], y = bs[j];
-            if (x == y || (in[x] == 3 && in[y] == 3 && y < x))
-                continue;
-            st = add_link(L, line_of(n), x, y, &la);
-            found++;
-        }
-    if (!st && !found)
-        st = FAIL(L, n, CR_EINVAL, "<link-pattern> a=\"%s\" b=\"%s\" matches no pair of devices",
-                  ga, gb);
-out:
-    free(in);
-    free(as);
-    free(bs);
-    return st;
-}
-
-static cr_status nodes_links(loader *L, xmlNode *n, int *node)
-{
-    struct tmpl *tp = find_tmpl(L, get(L, n, "template"));
-    int count;
-    cr_status st;
-    if ((st = get_int(L, n, "count", 1, MAX_EXPAND, 1, &count)))
-        return st;
-    for (int i = 0; i < count; i++, (*node)++) {
-        int base = L->node_base[*node];
-        for (int j = 0; j < tp->n_links; j++) {
-            const struct tlink *k = &tp->links[j];
-            struct lattr la = {k->kind, k->ab, k->ba, k->lat, k->count};
-            if ((st = add_link(L, k->line, base + k->a, base + k->b, &la)))
-                return st;
-        }
-    }
-    return CR_OK;
-}
-
-static cr_status torus_links(loader *L, xmlNode *n, int base)
-{
-    int dim[4], nd, total;
-    struct lattr la;
-    cr_status st;
-    if ((st = torus_dims(L, n, dim, &nd, &total)) || (st = get_link_attrs(L, n, &la)))
-        return st;
-    bool wrap = true;
-    if (get(L, n, "wrap") && (st = get_bool(L, n, "wrap", &wrap)))
-        return st;
-    for (int i = 0; i < total; i++) {
-        int stride = 1;
-        for (int d = nd - 1; d >= 0; stride *= dim[d], d--) {
-            int c = (i / stride) % dim[d], s = dim[d];
-            struct lattr l2 = la;
-            int j;
-            if (s == 1)
-                continue;
-            if (s == 2) {
-                if (c != 0)
-                    continue;
-                j = i + stride;
-                if (wrap)
-                    l2.count = la.count * 2; /* both neighbours are the same chip */
-            } else if (c < s - 1) {
-                j = i + stride;
-            } else if (wrap) {
-                j = i - c * stride;
-            } else {
-                continue;
-            }
-            if ((st = add_link(L, line_of(n), base + i, base + j, &l2)))
-                return st;
-        }
-    }
-    return CR_OK;
-}
-
-static cr_status rail_links(loader *L, xmlNode *n, int base)
-{
-    struct rail r;
-    cr_status st;
-    if ((st = rail_read(L, n, &r)))
-        return st;
-    struct lattr down = {r.kind, r.nic_bw, r.nic_bw, r.lat, 1};
-    struct lattr up = {r.kind, r.up_bw, r.up_bw, r.lat, r.uplinks};
-    const char *mark = strstr(r.nic, "{rail}");
-    for (int k = 0; k < L->n_nodes; k++)
-        for (int rl = 0; rl < r.rails; rl++) {
-            char id[ID_BUF];
-            if (mark)
-                snprintf(id, sizeof id, "%s%.*s%d%s", L->node_prefix[k], (int)(mark - r.nic), r.nic,
-                         rl, mark + 6);
-            else
-                snprintf(id, sizeof id, "%s%s", L->node_prefix[k], r.nic);
-            int v = cr_topo_find_dev(L->t, id);
-            if (v < 0)
-                return FAIL(L, n, CR_ENOTFOUND,
-                            "<rail-fabric> nic=\"%s\": node %d has no device \"%s\": every node "
-                            "needs one NIC per rail",
-                            r.nic, k, id);
-            int leaf = base + rl * r.groups + k / r.npl;
-            if ((st = add_link(L, line_of(n), v, leaf, &down)))
-                return st;
-        }
-    int spine0 = base + r.rails * r.groups;
-    for (int rl = 0; rl < r.rails; rl++)
-        for (int g = 0; g < r.groups; g++)
-            for (int s = 0; s < r.spines; s++) {
-                int spine = spine0 + (r.shared ? 0 : rl * r.spines) + s;
-                if ((st = add_link(L, line_of(n), base + rl * r.groups + g, spine, &up)))
-                    return st;
-            }
-    return CR_OK;
-}
-
-static cr_status pass3(loader *L, xmlNode *root)
-{
-    cr_status st = CR_OK;
-    int node = 0, gen = 0;
-    for (xmlNode *n = root->children; n && !st; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
-        if (is_name(n, "link"))
-            st = top_link(L, n);
-        else if (is_name(n, "link-pattern"))
-            st = top_pattern(L, n);
-        else if (is_name(n, "nodes"))
-            st = nodes_links(L, n, &node);
-        else if (is_name(n, "torus"))
-            st = torus_links(L, n, L->gen_base[gen++]);
-    }
-    for (xmlNode *n = root->children; n && !st; n = n->next)
-        if (n->type == XML_ELEMENT_NODE && is_name(n, "rail-fabric"))
-            st = rail_links(L, n, L->gen_base[gen++]);
+        st = txml_compile_tmpl(L, &L->tmpls[i]);
     return st;
 }
 
@@ -1568,61 +766,70 @@ static cr_status parse_error(loader *L, const cr_xml_error *ps, bool blank)
 {
     if (ps->kind == CR_XML_ERR_ENTITY) {
         if (ps->external)
-            return fail_at(L, ps->line, CR_EPARSE,
-                           "external entity \"%s\" (SYSTEM \"%s\") is refused: topology files may "
-                           "not declare entities, and commroof never reads external content",
-                           ps->name, ps->system_id);
-        return fail_at(L, ps->line, CR_EPARSE,
-                       "entity \"%s\" is refused: topology files may not declare entities (this "
-                       "also stops entity-expansion bombs); write the text out in full",
-                       ps->name);
+            return txml_fail_at(
+                L, ps->line, CR_EPARSE,
+                "external entity \"%s\" (SYSTEM \"%s\") is refused: topology files may "
+                "not declare entities, and commroof never reads external content",
+                ps->name, ps->system_id);
+        return txml_fail_at(
+            L, ps->line, CR_EPARSE,
+            "entity \"%s\" is refused: topology files may not declare entities (this "
+            "also stops entity-expansion bombs); write the text out in full",
+            ps->name);
     }
     if (ps->kind != CR_XML_ERR_SYNTAX)
-        return fail_at(L, 0, CR_EPARSE, "not well-formed XML");
+        return txml_fail_at(L, 0, CR_EPARSE, "not well-formed XML");
     switch (ps->code) {
     case XML_ERR_DOCUMENT_EMPTY:
         /* libxml2's "Document is empty" also means "no '<' before the
          * first text": only a blank file is empty. */
         if (blank)
-            return fail_at(L, 1, CR_EPARSE,
-                           "the file is empty: a topology file holds one <topology name=\"...\"> "
-                           "element (see doc/topology-format.md)");
-        return fail_at(L, ps->line > 0 ? ps->line : 1, CR_EPARSE,
-                       "not XML (libxml2 at column %d: %s): a topology file holds one <topology "
-                       "name=\"...\"> element (see doc/topology-format.md)",
-                       ps->column, ps->message);
+            return txml_fail_at(
+                L, 1, CR_EPARSE,
+                "the file is empty: a topology file holds one <topology name=\"...\"> "
+                "element (see doc/topology-format.md)");
+        return txml_fail_at(
+            L, ps->line > 0 ? ps->line : 1, CR_EPARSE,
+            "not XML (libxml2 at column %d: %s): a topology file holds one <topology "
+            "name=\"...\"> element (see doc/topology-format.md)",
+            ps->column, ps->message);
     case XML_ERR_TAG_NOT_FINISHED:
-        return fail_at(L, ps->line, CR_EPARSE,
-                       "the file ends inside <%s> (opened on line %d): it looks truncated; close "
-                       "every element",
-                       ps->str1, ps->int1);
+        return txml_fail_at(
+            L, ps->line, CR_EPARSE,
+            "the file ends inside <%s> (opened on line %d): it looks truncated; close "
+            "every element",
+            ps->str1, ps->int1);
     case XML_ERR_TAG_NAME_MISMATCH:
-        return fail_at(L, ps->line, CR_EPARSE,
-                       "end tag </%s> does not match <%s> (opened on line %d): close elements in "
-                       "the order they were opened",
-                       ps->str2, ps->str1, ps->int1);
+        return txml_fail_at(
+            L, ps->line, CR_EPARSE,
+            "end tag </%s> does not match <%s> (opened on line %d): close elements in "
+            "the order they were opened",
+            ps->str2, ps->str1, ps->int1);
     case XML_ERR_DOCUMENT_END:
-        return fail_at(L, ps->line, CR_EPARSE,
-                       "content after the end of the root element: a topology file holds exactly "
-                       "one <topology> element");
+        return txml_fail_at(
+            L, ps->line, CR_EPARSE,
+            "content after the end of the root element: a topology file holds exactly "
+            "one <topology> element");
     case XML_ERR_UNDECLARED_ENTITY:
     case XML_WAR_UNDECLARED_ENTITY:
-        return fail_at(L, ps->line, CR_EPARSE,
-                       "entity reference &%s; is not allowed: use only &amp; &lt; &gt; &quot; "
-                       "&apos; and character references",
-                       ps->str1);
+        return txml_fail_at(L, ps->line, CR_EPARSE,
+                            "entity reference &%s; is not allowed: use only &amp; &lt; &gt; &quot; "
+                            "&apos; and character references",
+                            ps->str1);
     case XML_ERR_ATTRIBUTE_REDEFINED:
-        return fail_at(L, ps->line, CR_EPARSE,
-                       "attribute \"%s\" appears twice on one element: give it once", ps->str1);
+        return txml_fail_at(L, ps->line, CR_EPARSE,
+                            "attribute \"%s\" appears twice on one element: give it once",
+                            ps->str1);
     default:
         /* libxml2's nesting limit names a parser option, not the file's
          * fault: say what the format allows instead. */
         if (strstr(ps->message, "Excessive depth"))
-            return fail_at(L, ps->line, CR_EPARSE,
-                           "elements nest more than 256 deep: a topology file nests at most "
-                           "three levels (<topology>, <node-template> or <gpu-model>, and their "
-                           "children)");
-        return fail_at(L, ps->line, CR_EPARSE, "not well-formed XML: %s", ps->message);
+            return txml_fail_at(
+                L, ps->line, CR_EPARSE,
+                "elements nest more than 256 deep: a topology file nests at most "
+                "three levels (<topology>, <node-template> or <gpu-model>, and their "
+                "children)");
+        return txml_fail_at(L, ps->line, CR_EPARSE, "not well-formed XML: %s", ps->message);
     }
 }
 
@@ -1642,25 +849,27 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
 {
     xmlNode *root = xmlDocGetRootElement(doc);
     if (!root)
-        return fail_at(L, 1, CR_EPARSE, "the file has no root element: write <topology name=...>");
+        return txml_fail_at(L, 1, CR_EPARSE,
+                            "the file has no root element: write <topology name=...>");
     if (root->ns)
         return FAIL(L, root, CR_EPARSE,
                     "root element <%s> is in namespace \"%s\": topology files use no namespaces",
                     root->name, root->ns->href ? (const char *)root->ns->href : "");
-    if (!is_name(root, "topology"))
+    if (!txml_is_name(root, "topology"))
         return FAIL(L, root, CR_EPARSE, "root element is <%s>, expected <topology>%s", root->name,
-                    is_name(root, "system") ? " (this looks like an NCCL topology dump: convert it "
-                                              "with \"commroof topo import-nccl\")"
-                                            : "");
+                    txml_is_name(root, "system")
+                        ? " (this looks like an NCCL topology dump: convert it "
+                          "with \"commroof topo import-nccl\")"
+                        : "");
     for (xmlAttr *a = root->properties; a; a = a->next)
         if (a->ns || !word_in(find_elem_spec("topology")->attrs, (const char *)a->name))
             return FAIL(L, root, CR_EPARSE,
                         "unknown attribute \"%s\" on <topology>: expected one of: %s", a->name,
                         find_elem_spec("topology")->attrs);
-    const char *name = get(L, root, "name");
+    const char *name = txml_get(L, root, "name");
     if (!name || !*name)
         return FAIL(L, root, CR_EINVAL, "<topology> needs a non-empty attribute \"name\"");
-    const char *ver = get(L, root, "version");
+    const char *ver = txml_get(L, root, "version");
     if (ver && strcmp(ver, "1") != 0)
         return FAIL(L, root, CR_EUNSUPPORTED,
                     "<topology> version=\"%s\": this commroof reads version 1", ver);
@@ -1685,17 +894,17 @@ static cr_status build(loader *L, xmlDocPtr doc, cr_topo **out)
     if (st)
         return st;
     L->t = cr_topo_new(name);
-    if (!L->t || cr_topo_set_description(L->t, get(L, root, "description")) ||
-        cr_topo_set_source(L->t, get(L, root, "source")))
-        return oom(L);
-    if ((st = pass1(L, root)) || (st = pass2(L, root)) || (st = pass3(L, root)))
+    if (!L->t || cr_topo_set_description(L->t, txml_get(L, root, "description")) ||
+        cr_topo_set_source(L->t, txml_get(L, root, "source")))
+        return txml_oom(L);
+    if ((st = pass1(L, root)) || (st = txml_pass2(L, root)) || (st = txml_pass3(L, root)))
         return st;
     cr_diag cd = {{0}};
     st = cr_topo_check(L->t, &cd);
     if (st) {
         /* Whole-graph problems that name nothing point at <topology>. */
         int line = check_line(L, cd.msg);
-        return fail_at(L, line ? line : line_of(root), st, "%s", cd.msg);
+        return txml_fail_at(L, line ? line : txml_line_of(root), st, "%s", cd.msg);
     }
     *out = L->t;
     L->t = NULL;
@@ -1781,17 +990,9 @@ static void sb_put(struct sbuf *b, const char *s, size_t n)
 {
     if (b->oom)
         return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+    if (cr_grow((void **)&b->p, &b->cap, b->n + n + 1, 1)) {
+        b->oom = true;
+        return;
     }
     memcpy(b->p + b->n, s, n);
     b->n += n;
@@ -1983,7 +1184,7 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
                                t->switch_specs[i].name);
     }
     for (int v = 0; v < t->n_devs; v++)
-        if (!t->devs[v].id || !valid_id(t->devs[v].id))
+        if (!t->devs[v].id || !txml_valid_id(t->devs[v].id))
             return cr_diag_set(d, CR_EINVAL,
                                "device %d has id \"%s\": ids may hold only letters, digits and . _ "
                                "- : / + (at most 200)",
@@ -2210,7 +1411,7 @@ static char *prop_dup(const xmlNode *n, const char *name)
 
 static cr_status part_fill(cr_topo_xml_part *q, xmlDocPtr doc, xmlNode *n)
 {
-    q->line = line_of(n);
+    q->line = txml_line_of(n);
     q->elem = strdup((const char *)n->name);
     xmlBufferPtr xb = xmlBufferCreate();
     if (!q->elem || !xb || xmlNodeDump(xb, doc, n, 1, 0) < 0) {

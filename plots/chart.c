@@ -9,7 +9,9 @@
  * final name.
  */
 #include "chart.h"
+#include "plots/chart_priv.h"
 #include "fileio.h"
+#include "grow.h"
 #include "plots/sbuf_priv.h"
 
 #include <errno.h>
@@ -25,43 +27,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define MAX_HLINES 4
-
-typedef struct {
-    double x, y, y2;
-    char *label;
-} pt;
-
-typedef struct {
-    char *name;
-    cr_series_style style;
-    bool labelled;
-    pt *pts;
-    int n, cap;
-    double *bars; /* bar charts: one value per category */
-    int nbars;
-} series;
-
-struct cr_chart {
-    cr_chart_kind kind;
-    char *title, *subtitle;
-    char *label[2];
-    cr_axis_scale scale[2];
-    bool range_set[2];
-    double lo[2], hi[2];
-    char *si_unit[2];
-    int w, h;
-    series *s;
-    int ns, cap_s;
-    char **cats;
-    int nc, cap_c;
-    double hl_y[MAX_HLINES];
-    char *hl_name[MAX_HLINES];
-    int nhl;
-    char **notes;
-    int nn, cap_n;
-};
 
 static char *dupstr(const char *s)
 {
@@ -186,14 +151,8 @@ int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool l
 {
     if (!c)
         return -1;
-    if (c->ns == c->cap_s) {
-        int ncap = c->cap_s ? 2 * c->cap_s : 8;
-        series *ns = realloc(c->s, (size_t)ncap * sizeof *ns);
-        if (!ns)
-            return -1;
-        c->s = ns;
-        c->cap_s = ncap;
-    }
+    if (cr_grow((void **)&c->s, &c->cap_s, (size_t)c->ns + 1, sizeof *c->s))
+        return -1;
     series *s = &c->s[c->ns];
     memset(s, 0, sizeof *s);
     s->name = dupstr(name ? name : "");
@@ -209,14 +168,8 @@ static cr_status add_pt(cr_chart *c, int si, double x, double y, double y2, cons
     if (!c || c->kind != CR_CHART_XY || si < 0 || si >= c->ns)
         return CR_EINVAL;
     series *s = &c->s[si];
-    if (s->n == s->cap) {
-        int ncap = s->cap ? 2 * s->cap : 16;
-        pt *np = realloc(s->pts, (size_t)ncap * sizeof *np);
-        if (!np)
-            return CR_ENOMEM;
-        s->pts = np;
-        s->cap = ncap;
-    }
+    if (cr_grow((void **)&s->pts, &s->cap, (size_t)s->n + 1, sizeof *s->pts))
+        return CR_ENOMEM;
     pt *p = &s->pts[s->n];
     p->x = x;
     p->y = y;
@@ -249,14 +202,8 @@ int cr_chart_category(cr_chart *c, const char *name)
 {
     if (!c || c->kind != CR_CHART_BARS)
         return -1;
-    if (c->nc == c->cap_c) {
-        int ncap = c->cap_c ? 2 * c->cap_c : 16;
-        char **nc = realloc(c->cats, (size_t)ncap * sizeof *nc);
-        if (!nc)
-            return -1;
-        c->cats = nc;
-        c->cap_c = ncap;
-    }
+    if (cr_grow((void **)&c->cats, &c->cap_c, (size_t)c->nc + 1, sizeof *c->cats))
+        return -1;
     c->cats[c->nc] = dupstr(name ? name : "");
     if (!c->cats[c->nc])
         return -1;
@@ -269,14 +216,11 @@ cr_status cr_chart_bar(cr_chart *c, int si, int k, double value)
         return CR_EINVAL;
     series *s = &c->s[si];
     if (k >= s->nbars) {
-        int n = c->cap_c > k ? c->cap_c : k + 1;
-        double *nb = realloc(s->bars, (size_t)n * sizeof *nb);
-        if (!nb)
+        if (cr_grow((void **)&s->bars, &s->cap_bars, (size_t)k + 1, sizeof *s->bars))
             return CR_ENOMEM;
-        for (int i = s->nbars; i < n; i++)
-            nb[i] = NAN;
-        s->bars = nb;
-        s->nbars = n;
+        for (int i = s->nbars; i <= k; i++)
+            s->bars[i] = NAN;
+        s->nbars = k + 1;
     }
     s->bars[k] = value;
     return CR_OK;
@@ -297,14 +241,8 @@ cr_status cr_chart_note(cr_chart *c, const char *text)
 {
     if (!c || !text)
         return CR_EINVAL;
-    if (c->nn == c->cap_n) {
-        int ncap = c->cap_n ? 2 * c->cap_n : 8;
-        char **nn = realloc(c->notes, (size_t)ncap * sizeof *nn);
-        if (!nn)
-            return CR_ENOMEM;
-        c->notes = nn;
-        c->cap_n = ncap;
-    }
+    if (cr_grow((void **)&c->notes, &c->cap_n, (size_t)c->nn + 1, sizeof *c->notes))
+        return CR_ENOMEM;
     c->notes[c->nn] = dupstr(text);
     if (!c->notes[c->nn])
         return CR_ENOMEM;
@@ -325,1133 +263,6 @@ int cr_chart_n_categories(const cr_chart *c)
 int cr_chart_n_points(const cr_chart *c, int s)
 {
     return (c && s >= 0 && s < c->ns) ? c->s[s].n : 0;
-}
-
-static double bar_value(const cr_chart *c, int si, int k)
-{
-    const series *s = &c->s[si];
-    return k < s->nbars ? s->bars[k] : NAN;
-}
-
-/* ---- text helpers ---- */
-
-/* A value in a data file: NaN for missing (the script declares it). */
-static void sb_num(cr_sbuf *b, double v)
-{
-    if (isfinite(v))
-        cr_sbuf_add(b, "%.6g", v);
-    else
-        cr_sbuf_add(b, "NaN");
-}
-
-/* A string in a data file: double-quoted, inner quotes and line breaks
- * replaced so one record stays one line and one column. */
-static void sb_datastr(cr_sbuf *b, const char *s)
-{
-    cr_sbuf_add(b, "\"");
-    for (; s && *s; s++) {
-        char ch = *s;
-        if (ch == '"')
-            ch = '\'';
-        else if (ch == '\n' || ch == '\r' || ch == '\t')
-            ch = ' ';
-        cr_sbuf_add(b, "%c", ch);
-    }
-    cr_sbuf_add(b, "\"");
-}
-
-/* A comment line in a script or data file: no line breaks, and no
- * backslash at its end (gnuplot would read the next line as part of it). */
-static void sb_comment(cr_sbuf *b, const char *prefix, const char *s)
-{
-    cr_sbuf_add(b, "# %s", prefix);
-    char last = 0;
-    for (; s && *s; s++) {
-        last = (*s == '\n' || *s == '\r') ? ' ' : *s;
-        cr_sbuf_add(b, "%c", last);
-    }
-    cr_sbuf_add(b, "%s\n", last == '\\' ? " " : "");
-}
-
-/* Colours that stay distinct in print and for common colour blindness
- * (Okabe-Ito order, then darker tones). */
-static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                      "#E69F00", "#56B4E9", "#000000", "#8B0000",
-                                      "#4B0082", "#556B2F", "#B8860B", "#708090"};
-static const int point_types[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12};
-static const int open_types[] = {4, 6, 8, 12, 10, 14}; /* hollow square, circle, ... */
-
-#define N_COLOURS ((int)(sizeof colours / sizeof colours[0]))
-#define N_POINT_TYPES ((int)(sizeof point_types / sizeof point_types[0]))
-#define N_OPEN_TYPES ((int)(sizeof open_types / sizeof open_types[0]))
-
-/* An axis' label as the numbers' readers need it: where the tick labels
- * carry the unit ("1 ms"), the data file, JSON and HTML still say what
- * unit the numbers are in. */
-static const char *data_label(const cr_chart *c, int a, char *buf, size_t n)
-{
-    const char *l = c->label[a] ? c->label[a] : "";
-    if (c->si_unit[a] && strcmp(c->si_unit[a], "us") == 0)
-        snprintf(buf, n, "%s (us)", l);
-    else
-        snprintf(buf, n, "%s", l);
-    return buf;
-}
-
-/* ---- data file and script ---- */
-
-static size_t longest_name(const cr_chart *c);
-static void chart_px(const cr_chart *c, int *w, int *h);
-static int key_columns(const cr_chart *c);
-static bool drawable(const series *s, bool lgx, bool lgy);
-
-static bool axis_log(const cr_chart *c, int a)
-{
-    if (c->scale[a] == CR_AXIS_LOG)
-        return true;
-    if (c->scale[a] == CR_AXIS_LINEAR)
-        return false;
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        if (c->kind == CR_CHART_BARS) {
-            if (a == 0)
-                return false;
-            for (int k = 0; k < c->nc; k++) {
-                double v = bar_value(c, i, k);
-                if (isfinite(v) && v > 0) {
-                    lo = fmin(lo, v);
-                    hi = fmax(hi, v);
-                }
-            }
-            continue;
-        }
-        for (int j = 0; j < s->n; j++) {
-            double vs[2] = {a == 0 ? s->pts[j].x : s->pts[j].y, a == 0 ? NAN : s->pts[j].y2};
-            for (int q = 0; q < 2; q++)
-                if (isfinite(vs[q]) && vs[q] > 0) {
-                    lo = fmin(lo, vs[q]);
-                    hi = fmax(hi, vs[q]);
-                }
-        }
-    }
-    return hi > 0 && hi / lo > 100.0;
-}
-
-/* Whether gnuplot can draw any point of s: a series with none (all its
- * values zero on a log axis, say) would make gnuplot stop with "all points
- * undefined", so it is left out of the plot (its numbers stay in the data
- * file). */
-static bool drawable(const series *s, bool lgx, bool lgy)
-{
-    for (int j = 0; j < s->n; j++) {
-        const pt *p = &s->pts[j];
-        if (isfinite(p->x) && isfinite(p->y) && (!lgx || p->x > 0) && (!lgy || p->y > 0))
-            return true;
-    }
-    return false;
-}
-
-/* The plot area of an XY chart, in pixels, and its axes. The script fixes
- * the margins (set lmargin at screen ...) and the log axes' ranges to
- * these numbers, so that labels are placed on the picture gnuplot draws.
- * Text is estimated at 8 px a character for the 11 pt key and tick font
- * and 7 px for the 9 pt labels (pngcairo Sans; the SVG's Helvetica 13 px
- * is narrower), lines at 18 px. */
-typedef struct {
-    int pw, ph;                      /* the image */
-    double left, right, top, bottom; /* margins */
-    double w, h;                     /* the plot area */
-    bool lg[2];
-    double lo[2], hi[2];
-    bool known; /* both ranges positive and non-empty */
-} xy_geom;
-
-#define KEY_RIGHT_MAX_CHARS 34
-
-static int title_lines(const cr_chart *c);
-
-static bool key_right(const cr_chart *c)
-{
-    return longest_name(c) <= KEY_RIGHT_MAX_CHARS;
-}
-
-/* The plot area's margins in px: 90 on the left for the y tick labels and
- * title; on the right the key's longest entry (8 px a character) and its
- * sample when the key is there, else 30. */
-#define LEFT_MARGIN_PX 90.0
-
-static double right_margin_px(const cr_chart *c, bool key_on_right)
-{
-    return key_on_right ? (double)longest_name(c) * 8.0 + 80.0 : 30.0;
-}
-
-/* Whether any labelled series has a point to label. */
-static bool has_labels(const cr_chart *c)
-{
-    for (int i = 0; i < c->ns; i++)
-        if (c->s[i].labelled && c->s[i].style != CR_SERIES_BAND && c->s[i].n > 0)
-            return true;
-    return false;
-}
-
-static int key_entries(const cr_chart *c)
-{
-    int n = c->nhl;
-    bool lg[2] = {axis_log(c, 0), axis_log(c, 1)};
-    for (int i = 0; i < c->ns; i++)
-        n += drawable(&c->s[i], lg[0], lg[1]);
-    return n;
-}
-
-/* Pixels a row of the numbered label list takes (8 pt) under a key that
- * sits under the plot, in TAG_COLUMNS columns. */
-#define TAG_ROW_PX 14.0
-#define TAG_COLUMNS 3
-
-/* list_rows: rows of the numbered label list under a key under the plot
- * (0 otherwise): the image grows by them, the plot area stays. */
-static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
-{
-    memset(g, 0, sizeof *g);
-    chart_px(c, &g->pw, &g->ph);
-    double list_px = list_rows > 0 ? TAG_ROW_PX * list_rows + 12.0 : 0.0;
-    g->ph += (int)list_px;
-    for (int a = 0; a < 2; a++) {
-        g->lg[a] = axis_log(c, a);
-        g->lo[a] = INFINITY;
-        g->hi[a] = -INFINITY;
-        if (c->range_set[a]) {
-            g->lo[a] = c->lo[a];
-            g->hi[a] = c->hi[a];
-            continue;
-        }
-        for (int i = 0; i < c->ns; i++)
-            for (int j = 0; j < c->s[i].n; j++) {
-                double vs[2] = {a == 0 ? c->s[i].pts[j].x : c->s[i].pts[j].y,
-                                a == 0 ? NAN : c->s[i].pts[j].y2};
-                for (int q = 0; q < 2; q++)
-                    if (isfinite(vs[q]) && (!g->lg[a] || vs[q] > 0)) {
-                        g->lo[a] = fmin(g->lo[a], vs[q]);
-                        g->hi[a] = fmax(g->hi[a], vs[q]);
-                    }
-            }
-        /* gnuplot's autoscale of a log axis ends on whole decades */
-        if (g->lg[a] && g->hi[a] > 0) {
-            g->lo[a] = pow(10.0, floor(log10(g->lo[a]) + 1e-9));
-            g->hi[a] = pow(10.0, ceil(log10(g->hi[a]) - 1e-9));
-            if (!(g->hi[a] > g->lo[a]))
-                g->hi[a] = g->lo[a] * 10.0;
-        }
-    }
-    g->known = g->hi[0] > g->lo[0] && g->hi[1] > g->lo[1] && isfinite(g->lo[0]) &&
-               isfinite(g->lo[1]) && (!g->lg[0] || g->lo[0] > 0) && (!g->lg[1] || g->lo[1] > 0);
-    g->left = LEFT_MARGIN_PX;
-    g->top = 22 + 18.0 * title_lines(c);
-    g->bottom = 62;
-    g->right = right_margin_px(c, key_right(c));
-    if (!key_right(c)) {
-        int cols = key_columns(c);
-        g->bottom += 10 + 20.0 * ceil((double)key_entries(c) / cols) + list_px;
-    }
-    g->w = fmax(200.0, g->pw - g->left - g->right);
-    g->h = fmax(150.0, g->ph - g->top - g->bottom);
-}
-
-/* A point's position in the plot area, pixels from its bottom-left
- * corner; false outside it or not drawable. */
-static bool to_px(const xy_geom *g, double x, double y, double *px, double *py)
-{
-    double v[2] = {x, y}, f[2];
-    for (int a = 0; a < 2; a++) {
-        if (!isfinite(v[a]) || (g->lg[a] && !(v[a] > 0)))
-            return false;
-        f[a] = g->lg[a] ? log10(v[a] / g->lo[a]) / log10(g->hi[a] / g->lo[a])
-                        : (v[a] - g->lo[a]) / (g->hi[a] - g->lo[a]);
-        if (!isfinite(f[a]))
-            return false;
-    }
-    *px = f[0] * g->w;
-    *py = f[1] * g->h;
-    return f[0] >= -1e-9 && f[0] <= 1 + 1e-9 && f[1] >= -1e-9 && f[1] <= 1 + 1e-9;
-}
-
-/* Whether the segment (ax,ay)-(bx,by) crosses the box (Liang-Barsky). */
-static bool seg_hits_box(double ax, double ay, double bx, double by, const double box[4])
-{
-    double t0 = 0, t1 = 1, dx = bx - ax, dy = by - ay;
-    double p[4] = {-dx, dx, -dy, dy};
-    double q[4] = {ax - box[0], box[1] - ax, ay - box[2], box[3] - ay};
-    for (int i = 0; i < 4; i++) {
-        if (p[i] == 0) {
-            if (q[i] < 0)
-                return false;
-            continue;
-        }
-        double r = q[i] / p[i];
-        if (p[i] < 0)
-            t0 = fmax(t0, r);
-        else
-            t1 = fmin(t1, r);
-        if (t0 > t1)
-            return false;
-    }
-    return true;
-}
-
-static bool boxes_overlap(const double a[4], const double b[4])
-{
-    return a[0] < b[1] && b[0] < a[1] && a[2] < b[3] && b[2] < a[3];
-}
-
-/* Many filled markers (an accuracy chart of hundreds of cases) hide each
- * other, and a family drawn first can vanish under the later ones: past
- * DENSE_POINTS they are drawn smaller and see-through (alpha 0x60 of 0xff
- * transparent), so overlaps show as darker spots. */
-#define DENSE_POINTS 60
-
-static bool dense_points(const cr_chart *c)
-{
-    int n = 0;
-    for (int i = 0; i < c->ns; i++)
-        if (c->s[i].style == CR_SERIES_POINTS)
-            n += c->s[i].n;
-    return n > DENSE_POINTS;
-}
-
-/* Marker half-size in pixels for a series style (the script's ps x about
- * 3.5 px, and a pixel to spare); 0 for styles without markers. */
-static double marker_half(cr_series_style st, bool dense)
-{
-    switch (st) {
-    case CR_SERIES_POINTS:
-        return (dense ? 1.2 : 1.6) * 3.5 + 1;
-    case CR_SERIES_OPENPOINTS:
-        return 1.7 * 3.5 + 1;
-    case CR_SERIES_LINEPOINTS:
-        return 1.1 * 3.5 + 1;
-    default:
-        return 0;
-    }
-}
-
-/* The places a label may take around its point, in order of preference:
- * on its right above, below and level with it, then the same on its left
- * (the data file's NE, SE, E, NW, SW, W, as on a map; the script draws
- * each with its own offset). */
-#define N_PLACES 6
-static const char *const place_code[N_PLACES] = {"NE", "SE", "E", "NW", "SW", "W"};
-#define LABEL_DX 8.0 /* px between the point and the label's near end */
-#define LABEL_DY 8.0 /* px between the point and the label's middle line */
-#define LABEL_HALF_H 7.0
-
-static bool place_right(int where)
-{
-    return where < 3;
-}
-
-/* The label's vertical offset from its point in px. */
-static double place_dy(int where)
-{
-    return where % 3 == 0 ? LABEL_DY : where % 3 == 1 ? -LABEL_DY : 0.0;
-}
-
-static void label_box(double px, double py, int where, double len, double box[4])
-{
-    box[0] = place_right(where) ? px + LABEL_DX : px - LABEL_DX - len;
-    box[1] = box[0] + len;
-    box[2] = py + place_dy(where) - LABEL_HALF_H;
-    box[3] = py + place_dy(where) + LABEL_HALF_H;
-}
-
-/* Where the labels go. flag[k], per point of every series in order: one
- * of place_code (index + 1), or 0 (not drawn; the data file, the JSON and
- * the HTML table still name every point). tag[k] > 0: the label is drawn
- * as that number, and the list beside or under the key names it. */
-typedef struct {
-    char *flag;
-    int *tag;
-    int eligible; /* points with a label to draw */
-    int dropped;  /* of those, drawn neither by name nor by number */
-    int ntags;
-} label_plan;
-
-static void label_plan_free(label_plan *lp)
-{
-    free(lp->flag);
-    free(lp->tag);
-    memset(lp, 0, sizeof *lp);
-}
-
-/* Numbers the list may hold: under a key on the right, the rows left
- * below it down to the plot area's bottom (13 px each); under a key under the plot, up to 60 in
- * TAG_COLUMNS columns (the image grows). */
-static int tag_capacity(const cr_chart *c, const xy_geom *g)
-{
-    if (!key_right(c))
-        return 60;
-    /* from under the key down to the plot area's bottom: lower, the x
-     * axis' last tick label reaches into the margin */
-    double top = g->top + 20.0 * key_entries(c) + 24.0;
-    int n = (int)floor((g->top + g->h - top) / 13.0);
-    return n > 0 ? n : 0;
-}
-
-/* The first of the six places where a label of len px next to (px, py)
- * covers no placed label, no marker and, if it can, no line; -1: none. */
-static int free_place(const xy_geom *g, double px, double py, double len, const double *lab,
-                      size_t nl, const double *mk, size_t nmk, const double *seg, size_t nseg)
-{
-    double box[4];
-    for (int pass = 0; pass < 2; pass++)
-        for (int w = 0; w < N_PLACES; w++) {
-            label_box(px, py, w, len, box);
-            bool bad = box[0] < 0 || box[1] > g->w || box[2] < 0 || box[3] > g->h;
-            for (size_t q = 0; q < nl && !bad; q++)
-                bad = boxes_overlap(box, &lab[4 * q]);
-            for (size_t q = 0; q < nmk && !bad; q++)
-                bad = boxes_overlap(box, &mk[4 * q]);
-            for (size_t q = 0; q < nseg && !bad && pass == 0; q++)
-                bad = seg_hits_box(seg[4 * q], seg[4 * q + 1], seg[4 * q + 2], seg[4 * q + 3], box);
-            if (!bad)
-                return w;
-        }
-    return -1;
-}
-
-/* Places the labels greedily in series order over the plot area
- * xy_geom_of computes: first every label by name where it fits, then, for
- * those left, a number (a few pixels wide, it fits where a name does not)
- * that the list beside the key names, as many as the list holds. A label
- * stays inside the plot area. lp is zeroed when nothing is labelled.
- * Errors: CR_ENOMEM. */
-static cr_status place_labels(const cr_chart *c, label_plan *lp)
-{
-    memset(lp, 0, sizeof *lp);
-    if (c->kind != CR_CHART_XY || !has_labels(c))
-        return CR_OK;
-    xy_geom g;
-    xy_geom_of(c, 0, &g);
-    size_t total = 0, nmk = 0, nseg = 0;
-    for (int i = 0; i < c->ns; i++)
-        total += (size_t)c->s[i].n;
-    lp->flag = calloc(total + 1, 1);
-    lp->tag = calloc(total + 1, sizeof *lp->tag);
-    double *lab = malloc((total + 1) * 4 * sizeof *lab); /* placed labels */
-    double *mk = malloc((total + 1) * 4 * sizeof *mk);   /* markers */
-    double *seg = malloc((total + 1) * 4 * sizeof *seg); /* line segments */
-    double *ppx = malloc((total + 1) * 2 * sizeof *ppx); /* points, NAN: no label */
-    if (!lp->flag || !lp->tag || !lab || !mk || !seg || !ppx) {
-        free(lab);
-        free(mk);
-        free(seg);
-        free(ppx);
-        label_plan_free(lp);
-        return CR_ENOMEM;
-    }
-    if (!g.known)
-        goto done;
-    bool dense = dense_points(c);
-    for (int i = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        if (s->style == CR_SERIES_BAND || !drawable(s, g.lg[0], g.lg[1]))
-            continue;
-        double hm = marker_half(s->style, dense), prev[2] = {NAN, NAN};
-        bool lines = s->style == CR_SERIES_LINE || s->style == CR_SERIES_DASHED ||
-                     s->style == CR_SERIES_LINEPOINTS;
-        for (int j = 0; j < s->n; j++) {
-            double px, py;
-            bool in = to_px(&g, s->pts[j].x, s->pts[j].y, &px, &py);
-            bool finite = isfinite(s->pts[j].x) && isfinite(s->pts[j].y) &&
-                          (!g.lg[0] || s->pts[j].x > 0) && (!g.lg[1] || s->pts[j].y > 0);
-            if (!finite) {
-                prev[0] = prev[1] = NAN;
-                continue;
-            }
-            if (hm > 0 && in) {
-                double *b = &mk[4 * nmk++];
-                b[0] = px - hm, b[1] = px + hm, b[2] = py - hm, b[3] = py + hm;
-            }
-            if (lines && isfinite(prev[0])) {
-                double *q = &seg[4 * nseg++];
-                q[0] = prev[0], q[1] = prev[1], q[2] = px, q[3] = py;
-            }
-            prev[0] = px;
-            prev[1] = py;
-        }
-    }
-    size_t nl = 0;
-    /* names first */
-    for (int i = 0, k = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        bool labelled = s->labelled && s->style != CR_SERIES_BAND;
-        for (int j = 0; j < s->n; j++, k++) {
-            const pt *p = &s->pts[j];
-            double *pp = &ppx[2 * k];
-            pp[0] = pp[1] = NAN;
-            if (!labelled || !p->label || !p->label[0] || !to_px(&g, p->x, p->y, &pp[0], &pp[1])) {
-                pp[0] = NAN;
-                continue;
-            }
-            lp->eligible++;
-            double len = 7.0 * (double)strlen(p->label) + 4.0;
-            int w = free_place(&g, pp[0], pp[1], len, lab, nl, mk, nmk, seg, nseg);
-            if (w < 0)
-                continue;
-            lp->flag[k] = (char)(w + 1);
-            label_box(pp[0], pp[1], w, len, &lab[4 * nl++]);
-        }
-    }
-    /* then numbers for the rest, as many as the list holds */
-    int cap = tag_capacity(c, &g);
-    for (size_t k = 0; k < total; k++) {
-        if (!isfinite(ppx[2 * k]) || lp->flag[k])
-            continue;
-        if (lp->ntags == cap) {
-            lp->dropped++;
-            continue;
-        }
-        int t = lp->ntags + 1;
-        double len = 7.0 * (t < 10 ? 1 : t < 100 ? 2 : 3) + 4.0;
-        int w = free_place(&g, ppx[2 * k], ppx[2 * k + 1], len, lab, nl, mk, nmk, seg, nseg);
-        if (w < 0) {
-            lp->dropped++;
-            continue;
-        }
-        lp->flag[k] = (char)(w + 1);
-        lp->tag[k] = t;
-        lp->ntags++;
-        label_box(ppx[2 * k], ppx[2 * k + 1], w, len, &lab[4 * nl++]);
-    }
-done:
-    free(lab);
-    free(mk);
-    free(seg);
-    free(ppx);
-    return CR_OK;
-}
-
-/* Rows of the numbered list under a key under the plot. */
-static int tag_rows(const cr_chart *c, const label_plan *lp)
-{
-    return !lp || key_right(c) || lp->ntags == 0 ? 0 : (lp->ntags + TAG_COLUMNS - 1) / TAG_COLUMNS;
-}
-
-static void write_data(const cr_chart *c, cr_sbuf *b, const label_plan *lp)
-{
-    sb_comment(b, "commroof chart: ", c->title);
-    if (c->subtitle)
-        sb_comment(b, "", c->subtitle);
-    for (int i = 0; i < c->nn; i++)
-        sb_comment(b, "", c->notes[i]);
-    if (c->kind == CR_CHART_BARS) {
-        sb_comment(b, "columns: 1 = category; then one column per series, in ",
-                   c->label[1] ? c->label[1] : "");
-        cr_sbuf_add(b, "#   1 category\n");
-        for (int i = 0; i < c->ns; i++) {
-            char head[32];
-            snprintf(head, sizeof head, "  %d ", i + 2);
-            sb_comment(b, head, c->s[i].name);
-        }
-        for (int k = 0; k < c->nc; k++) {
-            sb_datastr(b, c->cats[k]);
-            for (int i = 0; i < c->ns; i++) {
-                cr_sbuf_add(b, " ");
-                sb_num(b, bar_value(c, i, k));
-            }
-            cr_sbuf_add(b, "\n");
-        }
-        return;
-    }
-    char lab[2][400];
-    sb_comment(b, "x: ", data_label(c, 0, lab[0], sizeof lab[0]));
-    sb_comment(b, "y: ", data_label(c, 1, lab[1], sizeof lab[1]));
-    cr_sbuf_add(b, "# One block per series (gnuplot `index N`), columns x y \"label\" placement\n"
-                   "# \"drawn\": placement is the side of the point the label takes, as on a map\n"
-                   "# (NE, SE, E, NW, SW, W), or - where it would cover another label or a\n"
-                   "# marker; drawn is the text drawn there: the label, or its number in the\n"
-                   "# list beside the key where the name has no room. Band series have\n"
-                   "# columns x y_low y_high.\n");
-    size_t k = 0;
-    for (int i = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        char head[32];
-        snprintf(head, sizeof head, "index %d: ", i);
-        cr_sbuf_add(b, "\n\n");
-        sb_comment(b, head, s->name);
-        for (int j = 0; j < s->n; j++) {
-            sb_num(b, s->pts[j].x);
-            cr_sbuf_add(b, " ");
-            sb_num(b, s->pts[j].y);
-            cr_sbuf_add(b, " ");
-            if (s->style == CR_SERIES_BAND) {
-                sb_num(b, s->pts[j].y2);
-            } else {
-                sb_datastr(b, s->pts[j].label ? s->pts[j].label : "");
-                /* where the script draws the label (place_code), or -, and
-                 * what it draws */
-                size_t q = k + (size_t)j;
-                char f = lp && lp->flag ? lp->flag[q] : 0;
-                int t = lp && lp->tag ? lp->tag[q] : 0;
-                cr_sbuf_add(b, " %s ", f ? place_code[f - 1] : "-");
-                if (t > 0)
-                    cr_sbuf_add(b, "\"%d\"", t);
-                else
-                    sb_datastr(b, f && s->pts[j].label ? s->pts[j].label : "");
-            }
-            cr_sbuf_add(b, "\n");
-        }
-        k += (size_t)s->n;
-        if (s->n == 0) /* keep the index numbering when a series is empty */
-            cr_sbuf_add(b, "NaN NaN \"\"\n");
-    }
-}
-
-static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
-{
-    const char *ax = a == 0 ? "x" : "y";
-    if (c->label[a]) {
-        cr_sbuf_add(b, "set %slabel ", ax);
-        cr_sbuf_gnuplot(b, c->label[a]);
-        cr_sbuf_add(b, "\n");
-    }
-    bool lg = axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
-    if (lg) {
-        cr_sbuf_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
-        if (c->si_unit[a] && c->range_set[a] && c->lo[a] > 0 && c->hi[a] / c->lo[a] < 1e30) {
-            /* a known range: one label per decade, plain below 1000 (0.1,
-             * not 100m), SI prefixes above (1k, 10M) */
-            static const char pre[] = "kMGTPE";
-            cr_sbuf_add(b, "set %stics (", ax);
-            bool first = true;
-            for (double v = pow(10.0, floor(log10(c->lo[a]) + 1e-9)); v <= c->hi[a] * 1.0001;
-                 v *= 10.0) {
-                char lab[48];
-                int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
-                if (e3 > 6)
-                    e3 = 6;
-                if (strcmp(c->si_unit[a], "us") == 0) {
-                    /* times given in us read best in their own unit */
-                    static const char *const tu[] = {"ns", "us", "ms", "s"};
-                    int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
-                    snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
-                } else if (e3 > 0)
-                    snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1],
-                             c->si_unit[a]);
-                else
-                    snprintf(lab, sizeof lab, "%g%s", v, c->si_unit[a]);
-                cr_sbuf_add(b, "%s", first ? "" : ", ");
-                cr_sbuf_gnuplot(b, lab);
-                cr_sbuf_add(b, " %.6g", v);
-                first = false;
-            }
-            cr_sbuf_add(b, ")\n");
-        } else if (c->si_unit[a]) {
-            /* %.0s%c prints 1k, 10M ...: readable where 1e+06 is not */
-            cr_sbuf_add(b, "set format %s ", ax);
-            char fmt[64];
-            snprintf(fmt, sizeof fmt, "%%.0s%%c%s", c->si_unit[a]);
-            cr_sbuf_gnuplot(b, fmt);
-            cr_sbuf_add(b, "\n");
-        } else {
-            cr_sbuf_add(b, "set format %s \"%%g\"\n", ax);
-        }
-    }
-    if (c->range_set[a]) {
-        /* a log axis' end ticks sit on its ends: gnuplot drops a tick that
-         * rounds outside the range, so the range gives them a millionth */
-        double pad = lg ? 1e-6 : 0.0;
-        cr_sbuf_add(b, "set %srange [%.7g:%.7g]\n", ax, c->lo[a] * (1 - pad), c->hi[a] * (1 + pad));
-    } else if (a == 1 && c->kind == CR_CHART_BARS) {
-        /* bars start at 0 (or a decade under the least value on a log axis)
-         * and the tallest stays clear of the frame */
-        double lo = INFINITY, hi = 0;
-        for (int i = 0; i < c->ns; i++)
-            for (int k = 0; k < c->nc; k++) {
-                double v = bar_value(c, i, k);
-                if (isfinite(v) && v > 0) {
-                    lo = fmin(lo, v);
-                    hi = fmax(hi, v);
-                }
-            }
-        for (int i = 0; i < c->nhl; i++)
-            hi = fmax(hi, c->hl_y[i]);
-        if (hi > 0 && lg)
-            cr_sbuf_add(b, "set yrange [%.6g:%.6g]\n", pow(10.0, floor(log10(lo))) * 0.9,
-                        pow(10.0, ceil(log10(hi * 1.5))));
-        else if (hi > 0)
-            cr_sbuf_add(b, "set yrange [0:%.6g]\n", hi * 1.12);
-    }
-}
-
-/* Longest series name: long legends go under the plot, not beside it. */
-static size_t longest_name(const cr_chart *c)
-{
-    size_t m = 0;
-    for (int i = 0; i < c->ns; i++)
-        if ((c->s[i].n > 0 || c->kind == CR_CHART_BARS) && strlen(c->s[i].name) > m)
-            m = strlen(c->s[i].name);
-    for (int i = 0; i < c->nhl; i++)
-        if (strlen(c->hl_name[i]) > m)
-            m = strlen(c->hl_name[i]);
-    return m;
-}
-
-/* Many bars read better lying down: categories down the page, values
- * across, the image growing in height instead of width. */
-static bool bars_horizontal(const cr_chart *c)
-{
-    return c->kind == CR_CHART_BARS && c->nc * (c->ns > 0 ? c->ns : 1) > 48;
-}
-
-/* Characters a title line may hold: gnuplot centres the title over the
- * plot area, so a line may reach as far on each side as the nearer image
- * edge (the key, on the right, shifts the centre left). 8 px a character
- * at the 11 pt title font. */
-static size_t title_chars(const cr_chart *c)
-{
-    int pw, ph;
-    chart_px(c, &pw, &ph);
-    double key = right_margin_px(c, c->kind == CR_CHART_BARS || key_right(c));
-    double centre = LEFT_MARGIN_PX + (pw - LEFT_MARGIN_PX - key) / 2.0;
-    double half = fmin(centre, pw - centre) - 10.0;
-    return half > 160.0 ? (size_t)(2.0 * half / 8.0) : 40;
-}
-
-/* Appends text to b broken into lines of at most width characters: at
- * "; " where it can, else at a space; a word longer than a line stays
- * whole. */
-static void add_wrapped(cr_sbuf *b, const char *text, size_t width)
-{
-    size_t line = 0; /* characters on the current line */
-    const char *p = text;
-    while (*p) {
-        /* the next piece: up to and including the next "; " */
-        const char *sc = strstr(p, "; ");
-        size_t n = sc ? (size_t)(sc - p) : strlen(p);
-        const char *piece = p;
-        p += n + (sc ? 2 : 0);
-        size_t need = line ? line + 2 + n : n;
-        if (line && need > width) {
-            cr_sbuf_add(b, "\n");
-            line = 0;
-        } else if (line) {
-            cr_sbuf_add(b, "; ");
-            line += 2;
-        }
-        /* a piece longer than a line breaks at spaces */
-        while (n > width - line && line + n > width) {
-            size_t cut = width - line;
-            while (cut > 0 && piece[cut] != ' ')
-                cut--;
-            if (cut == 0)
-                break;
-            cr_sbuf_add(b, "%.*s\n", (int)cut, piece);
-            piece += cut + 1;
-            n -= cut + 1;
-            line = 0;
-        }
-        cr_sbuf_add(b, "%.*s", (int)n, piece);
-        line += n;
-    }
-}
-
-/* The title, then the subtitle and note (NULL: none) wrapped to the width
- * the title has (title_chars). Returns a new string, NULL when memory runs
- * out. */
-static char *title_text(const cr_chart *c, const char *note)
-{
-    cr_sbuf b = {0};
-    size_t width = title_chars(c);
-    cr_sbuf_add(&b, "%s", c->title);
-    if (c->subtitle) {
-        cr_sbuf_add(&b, "\n");
-        add_wrapped(&b, c->subtitle, width);
-    }
-    if (note) {
-        cr_sbuf_add(&b, "\n");
-        add_wrapped(&b, note, width);
-    }
-    if (b.oom) {
-        cr_sbuf_release(&b);
-        return NULL;
-    }
-    return b.p;
-}
-
-/* Lines the title takes (with the label note XY charts with labels get). */
-static int title_lines(const cr_chart *c)
-{
-    /* the longest label note render writes, for the lines it may take */
-    char *t = title_text(c, c->kind == CR_CHART_XY && has_labels(c)
-                                ? "labels: 9999 of 9999 points, 999 by number: see the list; the "
-                                  "rest would overlap (a-long-chart-name.dat names all)"
-                                : NULL);
-    int n = 1;
-    for (const char *q = t; q && *q; q++)
-        n += *q == '\n';
-    free(t);
-    return n;
-}
-
-/* Columns of a key under the plot: two where two of the longest entry fit
- * (8 px a character and the sample). */
-static int key_columns(const cr_chart *c)
-{
-    int colw = (int)longest_name(c) * 8 + 70;
-    return (c->w - 100) / colw >= 2 ? 2 : 1;
-}
-
-/* The image size in pixels. */
-static void chart_px(const cr_chart *c, int *w, int *h)
-{
-    *w = c->w;
-    *h = c->h;
-    if (c->kind == CR_CHART_XY && !key_right(c)) {
-        /* a key under the plot: grow the image by its rows so the plot
-         * area keeps its height (20 px a row) */
-        int cols = key_columns(c), entries = key_entries(c);
-        *h += 20 * ((entries + cols - 1) / cols);
-    }
-    if (bars_horizontal(c)) {
-        *w = 1150;
-        *h = 190 + c->nc * (c->ns * 10 + 9);
-        if (*h < 500)
-            *h = 500;
-    }
-}
-
-/* The value range of a bar chart: the set range, else from 0 (linear) or
- * a decade under the least bar (log) to clear of the tallest bar. */
-static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out)
-{
-    if (c->range_set[1]) {
-        *lo_out = c->lo[1];
-        *hi_out = c->hi[1];
-        return true;
-    }
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < c->ns; i++)
-        for (int k = 0; k < c->nc; k++) {
-            double v = bar_value(c, i, k);
-            if (isfinite(v) && v > 0) {
-                lo = fmin(lo, v);
-                hi = fmax(hi, v);
-            }
-        }
-    for (int i = 0; i < c->nhl; i++)
-        hi = fmax(hi, c->hl_y[i]);
-    if (!(hi > 0))
-        return false;
-    if (lg) {
-        *lo_out = pow(10.0, floor(log10(lo))) * 0.9;
-        *hi_out = pow(10.0, ceil(log10(hi * 1.5)));
-    } else {
-        *lo_out = 0;
-        *hi_out = hi * 1.12;
-    }
-    return true;
-}
-
-/* Horizontal grouped bars: boxxyerror boxes, one per series and category,
- * from the value axis' base to the value. */
-static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
-{
-    bool lg = axis_log(c, 1);
-    double lo = 0, hi = 1;
-    bool have = bar_range(c, lg, &lo, &hi);
-    if (c->label[1]) {
-        cr_sbuf_add(b, "set xlabel ");
-        cr_sbuf_gnuplot(b, c->label[1]);
-        cr_sbuf_add(b, "\n");
-    }
-    if (c->label[0]) {
-        cr_sbuf_add(b, "set ylabel ");
-        cr_sbuf_gnuplot(b, c->label[0]);
-        cr_sbuf_add(b, "\n");
-    }
-    if (lg)
-        cr_sbuf_add(b, "set logscale x 10\nset mxtics 10\nset format x \"%%g\"\n");
-    /* the value axis repeats on top: with dozens of categories the
-     * bottom one is a long way down */
-    if (lg)
-        cr_sbuf_add(b, "set logscale x2 10\nset mx2tics 10\n");
-    if (have)
-        cr_sbuf_add(b, "set xrange [%.6g:%.6g]\nset x2range [%.6g:%.6g]\n", lo, hi, lo, hi);
-    double base = lg ? lo : 0;
-    cr_sbuf_add(b,
-                "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
-                "set style fill solid 0.85 border rgb \"#333333\"\n"
-                "set grid xtics mxtics noytics nomytics\n"
-                "set x2tics\nset format x2 \"%%g\"\n"
-                "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
-                (double)c->nc - 0.4);
-    for (int k = 0; k < c->nc; k++) {
-        cr_sbuf_add(b, "%s", k ? ", " : "");
-        cr_sbuf_gnuplot(b, c->cats[k]);
-        cr_sbuf_add(b, " %d", k);
-    }
-    cr_sbuf_add(b, ")\n");
-    for (int i = 0; i < c->nhl; i++) {
-        cr_sbuf_add(
-            b,
-            "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lw 2 dt 2 lc rgb \"#000000\" "
-            "front\n",
-            c->hl_y[i], c->hl_y[i]);
-    }
-    double step = 0.8 / (c->ns > 0 ? c->ns : 1), half = step * 0.45;
-    cr_sbuf_add(b, "plot ");
-    for (int i = 0; i < c->ns; i++) {
-        double off = -0.4 + (i + 0.5) * step;
-        cr_sbuf_add(b, "%s", i ? ", \\\n     " : "");
-        cr_sbuf_gnuplot(b, dat);
-        cr_sbuf_add(b,
-                    " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "
-                    "lc rgb \"%s\" title ",
-                    base, off, base, i + 2, off - half, off + half, colours[i % N_COLOURS]);
-        cr_sbuf_gnuplot(b, c->s[i].name);
-    }
-    /* the reference lines are arrows; NaN plots give them a legend entry */
-    for (int i = 0; i < c->nhl; i++) {
-        cr_sbuf_add(b, "%sNaN with lines lw 2 dt 2 lc rgb \"#000000\" title ",
-                    c->ns ? ", \\\n     " : "");
-        cr_sbuf_gnuplot(b, c->hl_name[i]);
-    }
-    cr_sbuf_add(b, "\n");
-}
-
-/* The numbered labels' names: beside a key on the right, under it; under
- * a key under the plot, in TAG_COLUMNS columns under it. One gnuplot
- * label per column, 8 pt, each line "N name" (names cut to the column). */
-static void write_tag_list(const cr_chart *c, cr_sbuf *b, const label_plan *lp, const xy_geom *g)
-{
-    if (!lp || lp->ntags == 0)
-        return;
-    bool right = key_right(c);
-    int cols = right ? 1 : TAG_COLUMNS, rows = right ? lp->ntags : tag_rows(c, lp);
-    double colw = right ? g->right - 20.0 : (g->pw - 60.0) / cols;
-    size_t maxc = colw > 60 ? (size_t)((colw - 24.0) / 6.0) : 8;
-    double x0 = right ? g->left + g->w + 12.0 : 30.0;
-    double y0 = right ? g->top + 20.0 * key_entries(c) + 24.0
-                      : g->ph - (g->bottom - 52.0 -
-                                 20.0 * ceil((double)key_entries(c) / key_columns(c)) - 8.0);
-    for (int col = 0; col < cols; col++) {
-        cr_sbuf text = {0};
-        int first = col * rows + 1, last = first + rows - 1;
-        size_t k = 0;
-        for (int i = 0; i < c->ns; i++)
-            for (int j = 0; j < c->s[i].n; j++, k++) {
-                int t = lp->tag[k];
-                if (t < first || t > last)
-                    continue;
-                const char *nm = c->s[i].pts[j].label;
-                cr_sbuf_add(&text, "%s%d %.*s", text.len ? "\n" : "", t, (int)maxc, nm);
-            }
-        if (text.len) {
-            cr_sbuf_add(b, "set label ");
-            cr_sbuf_gnuplot(b, text.p);
-            cr_sbuf_add(b,
-                        " at screen %.5f, screen %.5f left front font \",8\" tc rgb \"#333333\"\n",
-                        (x0 + col * colw) / g->pw, 1.0 - y0 / g->ph);
-        }
-        b->oom = b->oom || text.oom;
-        cr_sbuf_release(&text);
-    }
-}
-
-static void write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const char *ext,
-                         const char *label_note, const label_plan *lp)
-{
-    sb_comment(b, "commroof chart: ", c->title);
-    cr_sbuf_add(b,
-                "# Re-render in this folder: gnuplot %s.gp   (writes %s.%s; another name or\n"
-                "# format: gnuplot -e \"outfile='%s.svg'\" %s.gp). Data: %s.dat\n",
-                stem, stem, ext, stem, stem, stem);
-    cr_sbuf_add(b, "if (!exists(\"outfile\")) outfile = ");
-    char def[1100];
-    snprintf(def, sizeof def, "%s.%s", stem, ext);
-    cr_sbuf_gnuplot(b, def);
-    cr_sbuf_add(b, "\n");
-    int pw, ph;
-    chart_px(c, &pw, &ph);
-    /* an XY chart's plot area: the one place_labels placed the labels on,
-     * the numbered list under the key growing the image */
-    xy_geom g = {0};
-    if (c->kind == CR_CHART_XY) {
-        xy_geom_of(c, tag_rows(c, lp), &g);
-        ph = g.ph;
-    }
-    cr_sbuf_add(b,
-                "if (strstrt(outfile, \".svg\") > 0) {\n"
-                "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
-                "background \"white\"\n"
-                "} else {\n"
-                "    if (strstrt(GPVAL_TERMINALS, \" pngcairo \") > 0) {\n"
-                "        set terminal pngcairo size %d,%d noenhanced font \"Sans,11\" "
-                "background \"white\"\n"
-                "    } else {\n"
-                "        set terminal png size %d,%d noenhanced\n"
-                "    }\n"
-                "}\n"
-                "set output outfile\n"
-                "set datafile missing \"NaN\"\n",
-                pw, ph, pw, ph, pw, ph);
-    cr_sbuf_add(b, "set title ");
-    char *tt = title_text(c, label_note);
-    if (tt)
-        cr_sbuf_gnuplot(b, tt);
-    else
-        b->oom = true;
-    free(tt);
-    cr_sbuf_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
-                   "\"#ececec\" lw 1\nset border lw 1.2\n");
-    char dat[1100];
-    snprintf(dat, sizeof dat, "%s.dat", stem);
-    if (bars_horizontal(c)) {
-        write_hbars(c, b, dat);
-        return;
-    }
-    write_axis(c, b, 0);
-    write_axis(c, b, 1);
-
-    if (c->kind == CR_CHART_BARS) {
-        cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
-                       "set style data histogram\n"
-                       "set style histogram clustered gap 1\n"
-                       "set style fill solid 0.85 border rgb \"#333333\"\n"
-                       "set boxwidth 0.9\n"
-                       "set xtics rotate by 45 right nomirror\n"
-                       "set grid noxtics nomxtics\n");
-        if (c->nc > 0) {
-            /* the first category's label, rotated and right-aligned under
-             * its bars, reaches left past the frame: gnuplot's automatic
-             * margin leaves the value axis about 70 px, and the label has
-             * that and the 0.6 category before its tick (7.5 px a
-             * character, x cos 45). Widen the margin only where it needs
-             * more, in characters (about 7 px). */
-            double cat = (pw - 70.0 - right_margin_px(c, true)) / c->nc;
-            double need = (double)strlen(c->cats[0]) * 7.5 * 0.7071;
-            if (need > 70.0 + 0.6 * cat)
-                cr_sbuf_add(b, "set lmargin %d\n", (int)ceil((need - 0.6 * cat) / 7.0) + 1);
-            cr_sbuf_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
-        }
-        cr_sbuf_add(b, "plot ");
-        bool first = true;
-        for (int i = 0; i < c->ns; i++) {
-            cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
-            if (first) {
-                cr_sbuf_gnuplot(b, dat);
-                cr_sbuf_add(b, " using %d:xtic(1)", i + 2);
-            } else {
-                cr_sbuf_add(b, "'' using %d", i + 2);
-            }
-            cr_sbuf_add(b, " lc rgb \"%s\" title ", colours[i % N_COLOURS]);
-            cr_sbuf_gnuplot(b, c->s[i].name);
-            first = false;
-        }
-        for (int i = 0; i < c->nhl; i++) {
-            cr_sbuf_add(b, "%s%.6g with lines lw 2 dt 2 lc rgb \"#000000\" title ",
-                        first ? "" : ", \\\n     ", c->hl_y[i]);
-            cr_sbuf_gnuplot(b, c->hl_name[i]);
-            first = false;
-        }
-        cr_sbuf_add(b, "\n");
-        return;
-    }
-
-    /* fixed margins and ranges: the plot area g */
-    write_tag_list(c, b, lp, &g);
-    for (int a = 0; a < 2; a++)
-        if (!c->range_set[a] && g.lg[a] && g.known)
-            cr_sbuf_add(b, "set %srange [%.7g:%.7g]\n", a ? "y" : "x", g.lo[a] * (1 - 1e-6),
-                        g.hi[a] * (1 + 1e-6));
-    cr_sbuf_add(b,
-                "set lmargin at screen %.5f\nset rmargin at screen %.5f\n"
-                "set tmargin at screen %.5f\nset bmargin at screen %.5f\n",
-                g.left / g.pw, 1.0 - g.right / g.pw, 1.0 - g.top / g.ph, g.bottom / g.ph);
-    if (key_right(c))
-        cr_sbuf_add(b,
-                    "set key at screen %.5f, screen %.5f left top vertical Left reverse samplen 3 "
-                    "spacing 1.2\n",
-                    (g.left + g.w + 12.0) / g.pw, 1.0 - g.top / g.ph);
-    else
-        cr_sbuf_add(b,
-                    "set key at screen 0.5, screen %.5f center top horizontal Left reverse "
-                    "samplen 3 spacing 1.2 maxcols %d\n",
-                    (g.bottom - 52.0) / g.ph, key_columns(c));
-    cr_sbuf_add(b, "plot ");
-    bool first = true;
-    int colour = 0, ptype = 0, ndashed = 0, optype = 0;
-    bool lgx = axis_log(c, 0), lgy = axis_log(c, 1);
-    for (int i = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        if (!drawable(s, lgx, lgy))
-            continue;
-        const char *col = colours[colour++ % N_COLOURS];
-        cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
-        cr_sbuf_gnuplot(b, dat);
-        cr_sbuf_add(b, " index %d ", i);
-        switch (s->style) {
-        case CR_SERIES_LINE:
-            cr_sbuf_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
-            break;
-        case CR_SERIES_DASHED:
-            /* dashed lines often coincide (two mechanisms at the same rate):
-             * a dash pattern and sparse markers of their own keep each visible */
-            cr_sbuf_add(b, "using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 pi %d lc rgb \"%s\"",
-                        2 + ndashed % 4, point_types[(ndashed + 3) % N_POINT_TYPES],
-                        s->n > 12 ? 3 + ndashed % 3 : 1, col);
-            ndashed++;
-            break;
-        case CR_SERIES_POINTS:
-            if (dense_points(c))
-                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.2 lc rgb \"#60%s\"",
-                            point_types[ptype++ % N_POINT_TYPES], col + 1);
-            else
-                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
-                            point_types[ptype++ % N_POINT_TYPES], col);
-            break;
-        case CR_SERIES_OPENPOINTS:
-            cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.7 lw 1.5 lc rgb \"%s\"",
-                        open_types[optype++ % N_OPEN_TYPES], col);
-            break;
-        case CR_SERIES_LINEPOINTS:
-            cr_sbuf_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1 lc rgb \"%s\"",
-                        point_types[ptype++ % N_POINT_TYPES], col);
-            break;
-        case CR_SERIES_BAND:
-            cr_sbuf_add(b,
-                        "using 1:2:3 with filledcurves fs transparent solid 0.3 noborder "
-                        "lc rgb \"%s\"",
-                        col);
-            break;
-        }
-        cr_sbuf_add(b, " title ");
-        cr_sbuf_gnuplot(b, s->name);
-        if (s->labelled && s->style != CR_SERIES_BAND) {
-            /* column 4 says where each label fits (place_labels); the
-             * offsets are the pixels it assumed, as fractions of the image */
-            for (int w = 0; w < N_PLACES; w++) {
-                bool right = place_right(w);
-                cr_sbuf_add(b, ", \\\n     ");
-                cr_sbuf_gnuplot(b, dat);
-                cr_sbuf_add(b,
-                            " index %d using 1:2:(strcol(4) eq \"%s\" ? strcol(5) : \"\") with "
-                            "labels %s offset screen %.5f, screen %.5f font \",9\" tc rgb \"%s\" "
-                            "notitle",
-                            i, place_code[w], right ? "left" : "right",
-                            (right ? LABEL_DX : -LABEL_DX) / g.pw, place_dy(w) / g.ph, col);
-            }
-        }
-        first = false;
-    }
-    for (int i = 0; i < c->nhl; i++) {
-        cr_sbuf_add(b, "%s%.6g with lines lw 2 dt 3 lc rgb \"#444444\" title ",
-                    first ? "" : ", \\\n     ", c->hl_y[i]);
-        cr_sbuf_gnuplot(b, c->hl_name[i]);
-        first = false;
-    }
-    cr_sbuf_add(b, "\n");
 }
 
 /* ---- files ---- */
@@ -1516,17 +327,9 @@ cr_status cr_image_check(const char *path, cr_diag *d)
     char chunk[8192];
     size_t r;
     while ((r = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.oom) {
-        if (b.len + r + 1 > b.cap) {
-            size_t ncap = b.cap ? b.cap : 65536;
-            while (ncap < b.len + r + 1)
-                ncap *= 2;
-            char *np = realloc(b.p, ncap);
-            if (!np) {
-                b.oom = true;
-                break;
-            }
-            b.p = np;
-            b.cap = ncap;
+        if (cr_grow((void **)&b.p, &b.cap, b.len + r + 1, 1)) {
+            b.oom = true;
+            break;
         }
         memcpy(b.p + b.len, chunk, r);
         b.len += r;
@@ -1640,7 +443,8 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
                            out_path);
     bool any = false;
     for (int i = 0; i < c->ns; i++)
-        if ((c->kind == CR_CHART_XY && drawable(&c->s[i], axis_log(c, 0), axis_log(c, 1))) ||
+        if ((c->kind == CR_CHART_XY &&
+             chart_drawable(&c->s[i], chart_axis_log(c, 0), chart_axis_log(c, 1))) ||
             (c->kind == CR_CHART_BARS && c->nc > 0))
             any = true;
     if (!any)
@@ -1690,7 +494,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
             goto out;
         }
 
-    if (place_labels(c, &lp) != CR_OK) {
+    if (chart_place_labels(c, &lp) != CR_OK) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
@@ -1704,9 +508,9 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
     else
         snprintf(note, sizeof note, "labels: %s %d point%s%s", lp.eligible == 1 ? "the" : "all",
                  lp.eligible, lp.eligible == 1 ? "" : "s", bynum);
-    const char *shown_note = c->kind == CR_CHART_XY && has_labels(c) ? note : NULL;
-    write_data(c, &data, &lp);
-    write_script(c, &script, stem, ext, shown_note, &lp);
+    const char *shown_note = c->kind == CR_CHART_XY && chart_has_labels(c) ? note : NULL;
+    chart_write_data(c, &data, &lp);
+    chart_write_script(c, &script, stem, ext, shown_note, &lp);
     if (data.oom || script.oom) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
@@ -1716,7 +520,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
          * image that passes the check replaces NAME.png, and a failed
          * render leaves the old data, script and image as they were */
         snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
-        write_script(c, &tmp_script, tmp_image, ext, shown_note, &lp);
+        chart_write_script(c, &tmp_script, tmp_image, ext, shown_note, &lp);
         size_t tl = strlen(dir) + strlen(tmp_image) + 16;
         tmp_dat = malloc(tl);
         tmp_gp = malloc(tl);
@@ -1763,7 +567,7 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
     if (st != CR_OK && final_base)
         unlink(final_base);
 out:
-    label_plan_free(&lp);
+    chart_label_plan_free(&lp);
     cr_sbuf_release(&data);
     cr_sbuf_release(&script);
     cr_sbuf_release(&tmp_script);
@@ -1806,7 +610,7 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
             cr_sbuf_add(&b, "</td>");
             for (int i = 0; i < c->ns; i++) {
                 cr_sbuf_add(&b, "<td>");
-                sb_htmlnum(&b, bar_value(c, i, k));
+                sb_htmlnum(&b, chart_bar_value(c, i, k));
                 cr_sbuf_add(&b, "</td>");
             }
             cr_sbuf_add(&b, "</tr>\n");
@@ -1819,9 +623,9 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
     } else {
         cr_sbuf_add(&b, "<tr><th>series</th><th>label</th><th>");
         char lab[400];
-        cr_sbuf_xml(&b, c->label[0] ? data_label(c, 0, lab, sizeof lab) : "x");
+        cr_sbuf_xml(&b, c->label[0] ? chart_data_label(c, 0, lab, sizeof lab) : "x");
         cr_sbuf_add(&b, "</th><th>");
-        cr_sbuf_xml(&b, c->label[1] ? data_label(c, 1, lab, sizeof lab) : "y");
+        cr_sbuf_xml(&b, c->label[1] ? chart_data_label(c, 1, lab, sizeof lab) : "y");
         cr_sbuf_add(&b, "</th></tr>\n");
         for (int i = 0; i < c->ns; i++) {
             const series *s = &c->s[i];
@@ -1872,12 +676,14 @@ cr_status cr_chart_json(const cr_chart *c, char **out)
     json_object_set_new(root, "kind", json_string(c->kind == CR_CHART_BARS ? "bars" : "xy"));
     char lab[400];
     json_object_set_new(root, "x_label",
-                        c->label[0] ? json_string(data_label(c, 0, lab, sizeof lab)) : json_null());
+                        c->label[0] ? json_string(chart_data_label(c, 0, lab, sizeof lab))
+                                    : json_null());
     json_object_set_new(root, "y_label",
-                        c->label[1] ? json_string(data_label(c, 1, lab, sizeof lab)) : json_null());
-    json_object_set_new(root, "y_log", json_boolean(axis_log(c, 1)));
+                        c->label[1] ? json_string(chart_data_label(c, 1, lab, sizeof lab))
+                                    : json_null());
+    json_object_set_new(root, "y_log", json_boolean(chart_axis_log(c, 1)));
     if (c->kind == CR_CHART_XY)
-        json_object_set_new(root, "x_log", json_boolean(axis_log(c, 0)));
+        json_object_set_new(root, "x_log", json_boolean(chart_axis_log(c, 0)));
     if (c->kind == CR_CHART_BARS) {
         json_t *cats = json_array();
         for (int k = 0; k < c->nc; k++)
@@ -1891,7 +697,7 @@ cr_status cr_chart_json(const cr_chart *c, char **out)
         json_t *pts = json_array();
         if (c->kind == CR_CHART_BARS) {
             for (int k = 0; k < c->nc; k++)
-                json_array_append_new(pts, jnum(bar_value(c, i, k)));
+                json_array_append_new(pts, jnum(chart_bar_value(c, i, k)));
             json_object_set_new(js, "values", pts);
         } else {
             for (int j = 0; j < s->n; j++) {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route.h"
+
 #define TFLOPS 1e12
 #define GBPS 1e9
 #define US 1e-6
@@ -268,11 +270,6 @@ fail:
     return st;
 }
 
-static bool is_scaleup(cr_link_kind k)
-{
-    return k == CR_LINK_NVLINK || k == CR_LINK_XGMI || k == CR_LINK_ICI;
-}
-
 cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings *c, cr_diag *d)
 {
     memset(c, 0, sizeof *c);
@@ -291,7 +288,7 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
         const cr_link *l = &t->links[t->adj[k]];
         double bw = cr_link_bw_from(l, g);
         int other = cr_link_other(l, g);
-        if (is_scaleup(l->kind)) {
+        if (cr_route_scaleup(l->kind)) {
             c->scaleup_Bps += bw;
             c->scaleup_kind = l->kind == CR_LINK_XGMI  ? "XGMI"
                               : l->kind == CR_LINK_ICI ? "ICI"
@@ -354,7 +351,7 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
             continue;
         for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
-            if (l->kind == CR_LINK_IB || l->kind == CR_LINK_ETHERNET) {
+            if (cr_route_network(l->kind)) {
                 net += cr_link_bw_from(l, v);
                 eth = eth || l->kind == CR_LINK_ETHERNET;
             }

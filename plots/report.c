@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "plots/chart.h"
 #include "plots/measured_priv.h"
 #include "plots/plots.h"
@@ -34,14 +35,12 @@ static char *dupstr(const char *s)
     return d;
 }
 
-static cr_status push(char ***list, int *n, const char *s)
+static cr_status push(char ***list, int *n, size_t *cap, const char *s)
 {
-    char **nl = realloc(*list, (size_t)(*n + 1) * sizeof *nl);
-    if (!nl)
+    if (cr_grow((void **)list, cap, (size_t)*n + 1, sizeof **list))
         return CR_ENOMEM;
-    *list = nl;
-    nl[*n] = dupstr(s);
-    if (!nl[*n])
+    (*list)[*n] = dupstr(s);
+    if (!(*list)[*n])
         return CR_ENOMEM;
     (*n)++;
     return CR_OK;
@@ -65,6 +64,7 @@ typedef struct {
     const char *dir;
     const cr_report_opts *o;
     cr_report_result *r;
+    size_t cap_files, cap_skipped; /* of r->files, r->skipped */
     cr_sbuf html;
     cr_sbuf toc;
     int section;
@@ -72,7 +72,7 @@ typedef struct {
 
 static cr_status file_written(rep *p, const char *name)
 {
-    return push(&p->r->files, &p->r->n_files, name);
+    return push(&p->r->files, &p->r->n_files, &p->cap_files, name);
 }
 
 static cr_status skip(rep *p, const char *what, const char *why)
@@ -84,7 +84,7 @@ static cr_status skip(rep *p, const char *what, const char *why)
     cr_sbuf_add(&p->html, "</h2><p>Not in this report: ");
     cr_sbuf_xml(&p->html, why);
     cr_sbuf_add(&p->html, "</p></section>\n");
-    return push(&p->r->skipped, &p->r->n_skipped, line);
+    return push(&p->r->skipped, &p->r->n_skipped, &p->cap_skipped, line);
 }
 
 static void heading(rep *p, const char *title, const char *anchor)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "plots/chart.h"
 #include "plots/sbuf_priv.h"
 
@@ -27,10 +28,13 @@ struct cr_table {
     char *title;
     char **notes;
     int nn;
+    size_t cap_nn;
     col *cols;
     int nc;
+    size_t cap_nc;
     cell *cells; /* row-major, nc per row */
-    int nr, cap_r;
+    int nr;
+    size_t cap_r; /* rows */
 };
 
 static char *dupstr(const char *s)
@@ -77,10 +81,8 @@ void cr_table_free(cr_table *t)
 
 cr_status cr_table_note(cr_table *t, const char *line)
 {
-    char **nn = realloc(t->notes, (size_t)(t->nn + 1) * sizeof *nn);
-    if (!nn)
+    if (cr_grow((void **)&t->notes, &t->cap_nn, (size_t)t->nn + 1, sizeof *t->notes))
         return CR_ENOMEM;
-    t->notes = nn;
     t->notes[t->nn] = dupstr(line);
     if (!t->notes[t->nn])
         return CR_ENOMEM;
@@ -92,10 +94,8 @@ int cr_table_col(cr_table *t, const char *name, const char *unit, bool text, int
 {
     if (t->nr > 0)
         return -1;
-    col *nc = realloc(t->cols, (size_t)(t->nc + 1) * sizeof *nc);
-    if (!nc)
+    if (cr_grow((void **)&t->cols, &t->cap_nc, (size_t)t->nc + 1, sizeof *t->cols))
         return -1;
-    t->cols = nc;
     col *c = &t->cols[t->nc];
     c->name = dupstr(name);
     c->unit = dupstr(unit);
@@ -111,14 +111,8 @@ int cr_table_col(cr_table *t, const char *name, const char *unit, bool text, int
 
 int cr_table_row(cr_table *t)
 {
-    if (t->nr == t->cap_r) {
-        int ncap = t->cap_r ? 2 * t->cap_r : 32;
-        cell *n = realloc(t->cells, (size_t)ncap * (size_t)t->nc * sizeof *n);
-        if (!n)
-            return -1;
-        t->cells = n;
-        t->cap_r = ncap;
-    }
+    if (cr_grow((void **)&t->cells, &t->cap_r, (size_t)t->nr + 1, (size_t)t->nc * sizeof *t->cells))
+        return -1;
     for (int c = 0; c < t->nc; c++)
         t->cells[t->nr * t->nc + c] = (cell){NULL, NAN};
     return t->nr++;

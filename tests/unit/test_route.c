@@ -170,6 +170,33 @@ static void test_kinds(void **state)
     cr_topo_free(t);
 }
 
+/* The policy's predicates (route.h): the three link sets split the kinds,
+ * each kind in exactly one (topo.h's list: NVLink, XGMI, ICI scale up; IB,
+ * Ethernet are networks; PCIe, C2C the host's); a GPU forwards only under
+ * transit, which "route.gpu_transit" = 1 sets, and a switch always. */
+static void test_policy(void **state)
+{
+    (void)state;
+    for (int k = 0; k < CR_LINK__COUNT; k++)
+        assert_int_equal(cr_route_scaleup((cr_link_kind)k) + cr_route_network((cr_link_kind)k) +
+                             cr_route_host((cr_link_kind)k),
+                         1);
+    assert_true(cr_route_scaleup(CR_LINK_NVLINK) && cr_route_scaleup(CR_LINK_XGMI) &&
+                cr_route_scaleup(CR_LINK_ICI));
+    assert_true(cr_route_network(CR_LINK_IB) && cr_route_network(CR_LINK_ETHERNET));
+    assert_true(cr_route_host(CR_LINK_PCIE) && cr_route_host(CR_LINK_C2C));
+    cr_topo *t = cr_topo_new("pair");
+    int a = add_gpu(t, "a");
+    int s = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", -1, -1);
+    assert_false(cr_route_transit(t));
+    assert_false(cr_route_forwards(t, a, cr_route_transit(t)));
+    assert_true(cr_route_forwards(t, s, false));
+    cr_topo_set_param(t, "route.gpu_transit", 1, "test");
+    assert_true(cr_route_transit(t));
+    assert_true(cr_route_forwards(t, a, cr_route_transit(t)));
+    cr_topo_free(t);
+}
+
 /* Asymmetric link: the direction matters. */
 static void test_direction(void **state)
 {
@@ -188,7 +215,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvswitch_board), cmocka_unit_test(test_gpu_transit),
         cmocka_unit_test(test_direction),      cmocka_unit_test(test_kinds),
-        cmocka_unit_test(test_nic_share),
+        cmocka_unit_test(test_nic_share),      cmocka_unit_test(test_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

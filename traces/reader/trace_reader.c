@@ -26,6 +26,7 @@
 #include "trace_reader_priv.h"
 
 #include "fileio.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -98,17 +99,11 @@ static bool fill(cr_trace_reader *r)
         r->len -= r->beg;
         r->beg = 0;
     }
-    if (r->cap - r->len < CHUNK_BYTES) {
-        size_t cap = r->cap ? r->cap * 2 : 4 * CHUNK_BYTES;
-        char *p = realloc(r->buf, cap);
-        if (!p) {
-            r->err = CR_ENOMEM;
-            snprintf(r->errmsg, sizeof r->errmsg, "%s: out of memory reading the trace", r->label);
-            r->eof = true;
-            return false;
-        }
-        r->buf = p;
-        r->cap = cap;
+    if (cr_grow((void **)&r->buf, &r->cap, r->len + CHUNK_BYTES, 1)) {
+        r->err = CR_ENOMEM;
+        snprintf(r->errmsg, sizeof r->errmsg, "%s: out of memory reading the trace", r->label);
+        r->eof = true;
+        return false;
     }
     size_t n;
     if (r->mem) {
@@ -692,13 +687,8 @@ static bool fast_strings(cr_trace_reader *r, const fast_top *t, const char *out[
     size_t need = TOP_STRINGS;
     for (int i = 0; i < TOP_STRINGS; i++)
         need += t->len[i];
-    if (need > r->strs_cap) {
-        char *p = realloc(r->strs, need);
-        if (!p)
-            return false;
-        r->strs = p;
-        r->strs_cap = need;
-    }
+    if (cr_grow((void **)&r->strs, &r->strs_cap, need, 1))
+        return false;
     char *p = r->strs;
     for (int i = 0; i < TOP_STRINGS; i++) {
         memcpy(p, t->str[i] ? t->str[i] : "", t->len[i]);

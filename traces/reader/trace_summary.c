@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Trace summary (trace_summary.h): one streaming pass, kernels hashed by name. */
 #include "trace_summary.h"
+#include "grow.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,14 +70,9 @@ static cr_status add_kernel(cr_trace_summary *s, const cr_trace_event *e)
         }
         h = (h + 1) % s->index_cap_;
     }
-    if (s->n_kernel_stats == s->cap_kernel_) {
-        size_t cap = s->cap_kernel_ ? 2 * s->cap_kernel_ : 32;
-        cr_trace_kernel_stat *p = realloc(s->kernel_stats, cap * sizeof *p);
-        if (!p)
-            return CR_ENOMEM;
-        s->kernel_stats = p;
-        s->cap_kernel_ = cap;
-    }
+    if (cr_grow((void **)&s->kernel_stats, &s->cap_kernel_, s->n_kernel_stats + 1,
+                sizeof *s->kernel_stats))
+        return CR_ENOMEM;
     char *name = strdup(e->name);
     if (!name)
         return CR_ENOMEM;
@@ -102,14 +98,8 @@ static cr_status add_copy(cr_trace_summary *s, const cr_trace_event *e, bool is_
             return CR_OK;
         }
     }
-    if (s->n_copy_stats == s->cap_copy_) {
-        size_t cap = s->cap_copy_ ? 2 * s->cap_copy_ : 16;
-        cr_trace_copy_stat *p = realloc(s->copy_stats, cap * sizeof *p);
-        if (!p)
-            return CR_ENOMEM;
-        s->copy_stats = p;
-        s->cap_copy_ = cap;
-    }
+    if (cr_grow((void **)&s->copy_stats, &s->cap_copy_, s->n_copy_stats + 1, sizeof *s->copy_stats))
+        return CR_ENOMEM;
     cr_trace_copy_stat *c = &s->copy_stats[s->n_copy_stats++];
     memset(c, 0, sizeof *c);
     c->memset = is_memset;
@@ -141,14 +131,8 @@ static cr_status add_nvtx_size(cr_trace_summary *s, const cr_trace_event *e)
         s->nvtx_sizes_ungrouped++;
         return CR_OK;
     }
-    if (s->n_nvtx_sizes == s->cap_nvtx_) {
-        size_t cap = s->cap_nvtx_ ? 2 * s->cap_nvtx_ : 16;
-        cr_trace_nvtx_size_stat *p = realloc(s->nvtx_sizes, cap * sizeof *p);
-        if (!p)
-            return CR_ENOMEM;
-        s->nvtx_sizes = p;
-        s->cap_nvtx_ = cap;
-    }
+    if (cr_grow((void **)&s->nvtx_sizes, &s->cap_nvtx_, s->n_nvtx_sizes + 1, sizeof *s->nvtx_sizes))
+        return CR_ENOMEM;
     char *name = strdup(e->name);
     if (!name)
         return CR_ENOMEM;

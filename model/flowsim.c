@@ -151,6 +151,7 @@ typedef struct {
     unsigned char all;    /* completion counts for every rank of the op */
     unsigned char routed; /* uses come from r1/r2 + HBM at run start */
     unsigned char red;    /* routed: the receiver reads a local operand */
+    unsigned char shared; /* explicit: the uses of task r1 (cr_sim_flow_add_like) */
     char *label;
 } task_t;
 
@@ -305,6 +306,17 @@ struct cr_sim {
     long *uf_nf; /* per root: the active flows in its component */
     long n_active, peak_active;
 
+    /* Flows that become active at the same instant with the same uses,
+     * bytes and rate cap move as one weighted flow (merge_pending): the
+     * leader carries mult[f] members on every use, the others wait on its
+     * fnext list. merge false: every flow on its own (cr_sim_set_merge). */
+    bool merge;
+    int *mult, *fnext;
+    long *pend; /* flows activated at this instant, waiting to attach */
+    long n_pend, cap_pend;
+    long *mslot; /* merge_pending's hash table */
+    long cap_mslot;
+
     bool ran;
     double makespan;
     cr_sim_progress_fn progress; /* called while running, NULL none */
@@ -382,6 +394,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     s->prewarm = -1;
     s->max_tasks = CR_SIM_FLOWS_MAX;
     s->max_route_work = CR_SIM_ROUTE_WORK_MAX;
+    s->merge = true;
     s->local = malloc(((size_t)t->n_gpus + 1) * sizeof *s->local);
     s->node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *s->node_first);
     if (!s->local || !s->node_first)
@@ -541,6 +554,10 @@ void cr_sim_free(cr_sim *s)
     free(s->unf);
     free(s->alive);
     free(s->fbn);
+    free(s->mult);
+    free(s->fnext);
+    free(s->pend);
+    free(s->mslot);
     free(s->uf_par);
     free(s->uf_size);
     free(s->uf_next);
@@ -1590,6 +1607,32 @@ int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use
     return (int)id;
 }
 
+int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, double lat_s)
+{
+    if (like < 0 || like >= s->n_tasks || !(bytes >= 0) || !isfinite(bytes) || !(lat_s >= 0) ||
+        !isfinite(lat_s))
+        return -1;
+    const task_t *l = &s->tasks[like];
+    if (l->type != T_FLOW || l->routed || l->max_rate > 0)
+        return -1;
+    if (l->shared)
+        like = l->r1; /* the task that holds the uses */
+    long id = task_new(s, s->tasks[like].op, T_FLOW, rank, peer == CR_SIM_ALL_RANKS ? -1 : peer);
+    if (id < 0)
+        return -1;
+    task_t *k = &s->tasks[id];
+    const task_t *o = &s->tasks[like];
+    k->all = peer == CR_SIM_ALL_RANKS;
+    k->shared = 1;
+    k->r1 = like;
+    k->use_off = o->use_off;
+    k->n_use = o->n_use;
+    k->bytes = bytes;
+    k->lat_s = lat_s;
+    s->st.n_flows++;
+    return (int)id;
+}
+
 int cr_sim_compute_add(cr_sim *s, int op, int rank, double dur_s, double hbm_bytes)
 {
     if (!(dur_s >= 0) || !isfinite(dur_s) || !(hbm_bytes >= 0) || !isfinite(hbm_bytes))
@@ -1783,7 +1826,9 @@ static void for_units(cr_sim *s, void *ctx, unit_fn fn)
     }
     for (long k = 0; k < s->n_tasks; k++) {
         const task_t *tk = &s->tasks[k];
-        if (tk->routed)
+        /* a task sharing another's uses adds no user the other does not:
+         * the classes come out the same without it */
+        if (tk->routed || tk->shared)
             continue;
         for (int i = 0; i < tk->n_use; i++) {
             const use_t *u = &s->uses[tk->use_off + i];
@@ -2023,7 +2068,7 @@ static int normalize(cr_sim *s)
     for (long k = 0; k < s->n_tasks; k++) {
         const task_t *tk = &s->tasks[k];
         if (!tk->routed) {
-            need += tk->n_use;
+            need += tk->shared ? 0 : tk->n_use;
             continue;
         }
         long v = rr_off[tk->r1 + 1] - rr_off[tk->r1] + 2;
@@ -2061,6 +2106,12 @@ static int normalize(cr_sim *s)
             continue;
         }
         s->vr[k][0] = s->vr[k][1] = s->vr[k][2] = s->vr[k][3] = -1;
+        if (tk->shared) {
+            /* its uses are those of an earlier task, already rewritten */
+            tk->use_off = s->tasks[tk->r1].use_off;
+            tk->n_use = s->tasks[tk->r1].n_use;
+            continue;
+        }
         for (int i = 0; i < tk->n_use; i++) {
             const use_t *u = &s->uses[tk->use_off + i];
             const res_t *q = &s->res[u->res];
@@ -2306,9 +2357,18 @@ static void uf_rebuild(cr_sim *s)
     s->peak_active = s->n_active;
 }
 
+/* How many flows f stands for: 1, or the members of a merged flow. Its
+ * weights count that many times (x 1.0 leaves an unmerged flow's figures
+ * bit for bit as they were). */
+static double fmult(const cr_sim *s, long f)
+{
+    return s->mult ? (double)s->mult[f] : 1.0;
+}
+
 static int flow_attach(cr_sim *s, long f)
 {
     task_t *k = &s->tasks[f];
+    const double m = fmult(s, f);
     const use_t *us;
     int nu = flow_uses(s, f, &us);
     int c0 = nu > 0 ? use_cls(us) : -1;
@@ -2322,7 +2382,7 @@ static int flow_attach(cr_sim *s, long f)
         r->act[r->n_act].uoff = k->routed ? -1 : (int)k->use_off;
         r->n_act++;
         r->n_live++;
-        r->live_w += u->w;
+        r->live_w += u->w * m;
         if (i > 0)
             uf_union(s, c0, c);
         if (seed(s, c, true))
@@ -2373,13 +2433,14 @@ static int flow_detach(cr_sim *s, long f, double now)
     if (nu > 0)
         s->uf_nf[uf_find(s, use_cls(us))]--;
     double rate = isfinite(y->rate) ? y->rate : 0;
+    const double m = fmult(s, f);
     for (int i = 0; i < nu; i++) {
         const use_t *u = &us[i];
         int c = use_cls(u);
         cls_t *r = &s->cls[c];
         cls_settle(r, now);
-        r->load_Bps -= u->w * rate;
-        r->live_w -= u->w;
+        r->load_Bps -= u->w * m * rate;
+        r->live_w -= u->w * m;
         if (--r->n_live == 0 || r->load_Bps < 1e-9 * r->cap_Bps)
             r->load_Bps = 0;
         if (r->n_live == 0)
@@ -2500,11 +2561,11 @@ static void cheap_pop(cr_sim *s)
 
 /* Flow f's rate is final for this solve: it leaves the unfrozen set and
  * its weights leave its classes' free capacity. */
-static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate)
+static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate, double m)
 {
     for (long i = 0; i < n; i++) {
-        s->rem[u[i].res] -= u[i].w * rate;
-        s->wsum[u[i].res] -= u[i].w;
+        s->rem[u[i].res] -= u[i].w * m * rate;
+        s->wsum[u[i].res] -= u[i].w * m;
         s->nunf[u[i].res]--;
     }
 }
@@ -2525,16 +2586,17 @@ static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
     s->fbn[f] = bneck;
     if (bneck >= 0)
         s->nb[bneck]++;
+    const double m = fmult(s, f);
     if (uoff < 0) {
         const int *v = s->vr[f];
         for (int leg = 0; leg < 2; leg++)
             if (v[leg] >= 0)
                 freeze_seg(s, &s->rr[s->rr_off[v[leg]]], s->rr_off[v[leg] + 1] - s->rr_off[v[leg]],
-                           rate);
+                           rate, m);
         if (v[2] >= 0)
-            freeze_one(s, v[2], 1.0, rate);
+            freeze_one(s, v[2], 1.0 * m, rate);
         if (v[3] >= 0)
-            freeze_one(s, v[3] & ~VR_W2, v[3] & VR_W2 ? 2.0 : 1.0, rate);
+            freeze_one(s, v[3] & ~VR_W2, (v[3] & VR_W2 ? 2.0 : 1.0) * m, rate);
         return;
     }
     for (const use_t *u = &s->uses[uoff];; u++) {
@@ -2542,7 +2604,7 @@ static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
         bool last = c < 0;
         if (last)
             c = -c - 1;
-        freeze_one(s, c, u->w, rate);
+        freeze_one(s, c, u->w * m, rate);
         if (last)
             break;
     }
@@ -2871,9 +2933,94 @@ static int activate(cr_sim *s, loop_t *L, long x, double now)
         }
         return task_finish(s, L, x, now);
     }
-    if (flow_attach(s, x))
-        return -1;
     s->fd[x].t_last = now;
+    if (s->merge) {
+        /* attached with the others of this instant (merge_pending) */
+        if (cr_grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend))
+            return -1;
+        s->pend[s->n_pend++] = x;
+        return 0;
+    }
+    return flow_attach(s, x);
+}
+
+/* A hash of what decides a flow's rate and end: its uses in classes, its
+ * bytes and its rate cap. */
+static uint64_t flow_sig(cr_sim *s, long f)
+{
+    const task_t *k = &s->tasks[f];
+    uint64_t h = mix64((uint64_t)k->routed);
+    double num[2] = {k->bytes, k->max_rate};
+    uint64_t bits[2];
+    memcpy(bits, num, sizeof bits);
+    h = mix64(h ^ bits[0]) ^ bits[1];
+    if (k->routed) {
+        const int *v = s->vr[f];
+        for (int i = 0; i < 4; i++)
+            h = mix64(h ^ (uint64_t)(uint32_t)v[i]);
+        return mix64(h);
+    }
+    h = mix64(h ^ (uint64_t)k->use_off) ^ (uint64_t)k->n_use;
+    return mix64(h);
+}
+
+/* Whether flows f and g have the same uses (same classes, same weights, in
+ * the same order), bytes and rate cap: then max-min fairness gives them
+ * one rate at every instant and they end together. */
+static bool flow_same(const cr_sim *s, long f, long g)
+{
+    const task_t *a = &s->tasks[f], *b = &s->tasks[g];
+    if (a->routed != b->routed || a->bytes != b->bytes || a->max_rate != b->max_rate ||
+        a->n_use != b->n_use)
+        return false;
+    if (a->routed)
+        return memcmp(s->vr[f], s->vr[g], sizeof s->vr[f]) == 0;
+    return a->use_off == b->use_off;
+}
+
+/* Attaches the flows activated at this instant. Flows with the same uses,
+ * bytes and rate cap become one weighted flow: weighted max-min fairness
+ * gives a flow of weight k x w on each resource the rate each of its k
+ * members would get, so the members need no rates of their own; they end
+ * with their leader (batch_event). Explicit flows merge when they share
+ * their uses (cr_sim_flow_add_like). */
+static int merge_pending(cr_sim *s)
+{
+    long n = s->n_pend;
+    s->n_pend = 0;
+    if (n == 1)
+        return flow_attach(s, s->pend[0]);
+    long cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cr_grow((void **)&s->mslot, &s->cap_mslot, cap, sizeof *s->mslot))
+        return -1;
+    for (long i = 0; i < cap; i++)
+        s->mslot[i] = -1;
+    for (long i = 0; i < n; i++) {
+        long f = s->pend[i];
+        long j = (long)(flow_sig(s, f) >> 17) & (cap - 1);
+        for (;; j = (j + 1) & (cap - 1)) {
+            long g = s->mslot[j];
+            if (g < 0) {
+                s->mslot[j] = f;
+                s->pend[i] = f;
+                break;
+            }
+            if (flow_same(s, f, g)) {
+                s->fnext[f] = s->fnext[g];
+                s->fnext[g] = (int)f;
+                s->mult[g]++;
+                s->st.n_merged++;
+                s->pend[i] = -1;
+                break;
+            }
+        }
+    }
+    /* leaders attach in activation order, as they would unmerged */
+    for (long i = 0; i < n; i++)
+        if (s->pend[i] >= 0 && flow_attach(s, s->pend[i]))
+            return -1;
     return 0;
 }
 
@@ -2977,6 +3124,9 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
         s->fd[f].batch = -1;
         if (task_finish(s, L, f, now))
             return -1;
+        for (long g = s->fnext ? s->fnext[f] : -1; g >= 0; g = s->fnext[g])
+            if (task_finish(s, L, g, now))
+                return -1;
     }
     return 0;
 }
@@ -2997,6 +3147,16 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     s->unf = calloc((size_t)n / 64 + 2, sizeof *s->unf);
     s->alive = calloc((size_t)n / 64 + 2, sizeof *s->alive);
     s->fbn = malloc(((size_t)n + 1) * sizeof *s->fbn);
+    if (s->merge) {
+        s->mult = malloc(((size_t)n + 1) * sizeof *s->mult);
+        s->fnext = malloc(((size_t)n + 1) * sizeof *s->fnext);
+        if (!s->mult || !s->fnext)
+            goto out;
+        for (long f = 0; f < n; f++) {
+            s->mult[f] = 1;
+            s->fnext[f] = -1;
+        }
+    }
     if (!succ_off || !succ || !s->newrate || !s->fd || !s->unf || !s->alive || !s->fbn ||
         normalize(s))
         goto out;
@@ -3103,6 +3263,8 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
                 goto out;
             }
         }
+        if (s->n_pend > 0 && merge_pending(s))
+            goto out;
         if (solve(s, now))
             goto out;
     }
@@ -3273,6 +3435,9 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
          (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t) + 2 * sizeof(int));
     if (s->vr)
         m += (size_t)s->n_tasks * sizeof *s->vr;
+    if (s->mult)
+        m += (size_t)s->n_tasks * (sizeof *s->mult + sizeof *s->fnext);
+    m += (size_t)s->cap_pend * sizeof *s->pend + (size_t)s->cap_mslot * sizeof *s->mslot;
     if (s->rr_off)
         m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
     if (s->dense)
@@ -3288,6 +3453,17 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
 int cr_sim_gpu_domain(const cr_sim *s, int rank)
 {
     return rank >= 0 && rank < s->t->n_gpus ? s->domain[rank] : -1;
+}
+
+void cr_sim_set_merge(cr_sim *s, bool on)
+{
+    if (!s->ran)
+        s->merge = on;
+}
+
+bool cr_sim_merge(const cr_sim *s)
+{
+    return s->merge;
 }
 
 void cr_sim_set_progress(cr_sim *s, cr_sim_progress_fn fn, void *ctx)

@@ -1172,6 +1172,20 @@ static cr_status direct(xp *x)
     bool all_pairs = sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_ALLGATHER ||
                      sp->coll == CR_COLL_REDUCESCATTER || sp->coll == CR_COLL_ALLREDUCE;
     long pairs = all_pairs ? (long)n * (n - 1) : n;
+    if (!budget_fits(x->s, (double)pairs) && all_pairs) {
+        /* Merging does not shrink these: every flow joins its own pair of
+         * GPUs, so no two have the same route (they share links, not link
+         * lists). Say how many ranks would fit. */
+        long left = cr_sim_task_limit(x->s) - cr_sim_n_tasks(x->s), k = 1;
+        while ((k + 1) * k <= left)
+            k++;
+        char hint[256];
+        snprintf(hint, sizeof hint,
+                 "its flows join distinct pairs of GPUs, so no two share a route to merge; "
+                 "simulate at most %ld ranks (--ranks), or split the scenario into smaller ones",
+                 k);
+        return budget_fail(x->s, x->d, cr_coll_name(sp->coll), n, (double)pairs, hint);
+    }
     if (!budget_fits(x->s, (double)pairs))
         return budget_fail(x->s, x->d, cr_coll_name(sp->coll), n, (double)pairs, BUDGET_HINT);
     if (all_pairs && n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)

@@ -311,10 +311,10 @@ struct cr_sim {
      * leader carries mult[f] members on every use, the others wait on its
      * fnext list. merge false: every flow on its own (cr_sim_set_merge). */
     bool merge;
-    int *mult, *fnext;
-    long *pend; /* flows activated at this instant, waiting to attach */
+    int *mult, *fnext; /* per task, allocated at the first merge */
+    int *pend;         /* flows activated at this instant, waiting to attach */
     long n_pend, cap_pend;
-    long *mslot; /* merge_pending's hash table */
+    int *mslot; /* merge_pending's hash table */
     long cap_mslot;
 
     bool ran;
@@ -2938,7 +2938,7 @@ static int activate(cr_sim *s, loop_t *L, long x, double now)
         /* attached with the others of this instant (merge_pending) */
         if (cr_grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend))
             return -1;
-        s->pend[s->n_pend++] = x;
+        s->pend[s->n_pend++] = (int)x;
         return 0;
     }
     return flow_attach(s, x);
@@ -2978,6 +2978,21 @@ static bool flow_same(const cr_sim *s, long f, long g)
     return a->use_off == b->use_off;
 }
 
+/* The merge lists, at the first merge: every flow on its own so far. */
+static int merge_alloc(cr_sim *s)
+{
+    size_t n = (size_t)s->n_tasks + 1;
+    s->mult = malloc(n * sizeof *s->mult);
+    s->fnext = malloc(n * sizeof *s->fnext);
+    if (!s->mult || !s->fnext)
+        return -1;
+    for (size_t f = 0; f < n; f++) {
+        s->mult[f] = 1;
+        s->fnext[f] = -1;
+    }
+    return 0;
+}
+
 /* Attaches the flows activated at this instant. Flows with the same uses,
  * bytes and rate cap become one weighted flow: weighted max-min fairness
  * gives a flow of weight k x w on each resource the rate each of its k
@@ -2998,18 +3013,19 @@ static int merge_pending(cr_sim *s)
     for (long i = 0; i < cap; i++)
         s->mslot[i] = -1;
     for (long i = 0; i < n; i++) {
-        long f = s->pend[i];
+        int f = s->pend[i];
         long j = (long)(flow_sig(s, f) >> 17) & (cap - 1);
         for (;; j = (j + 1) & (cap - 1)) {
-            long g = s->mslot[j];
+            int g = s->mslot[j];
             if (g < 0) {
                 s->mslot[j] = f;
-                s->pend[i] = f;
                 break;
             }
             if (flow_same(s, f, g)) {
+                if (!s->mult && merge_alloc(s))
+                    return -1;
                 s->fnext[f] = s->fnext[g];
-                s->fnext[g] = (int)f;
+                s->fnext[g] = f;
                 s->mult[g]++;
                 s->st.n_merged++;
                 s->pend[i] = -1;
@@ -3147,16 +3163,6 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     s->unf = calloc((size_t)n / 64 + 2, sizeof *s->unf);
     s->alive = calloc((size_t)n / 64 + 2, sizeof *s->alive);
     s->fbn = malloc(((size_t)n + 1) * sizeof *s->fbn);
-    if (s->merge) {
-        s->mult = malloc(((size_t)n + 1) * sizeof *s->mult);
-        s->fnext = malloc(((size_t)n + 1) * sizeof *s->fnext);
-        if (!s->mult || !s->fnext)
-            goto out;
-        for (long f = 0; f < n; f++) {
-            s->mult[f] = 1;
-            s->fnext[f] = -1;
-        }
-    }
     if (!succ_off || !succ || !s->newrate || !s->fd || !s->unf || !s->alive || !s->fbn ||
         normalize(s))
         goto out;

@@ -33,7 +33,14 @@
  *     the next solve that touches any of its flows, so when its event fires
  *     one scan of its flows finds those that end;
  *   - tasks released together with the same activation time share one
- *     event.
+ *     event;
+ *   - flows that become active at the same instant over the same uses
+ *     (route legs and HBM classes, or one explicit use list shared through
+ *     cr_sim_flow_add_like) with the same bytes and rate cap attach as one
+ *     weighted flow (merge_pending): its weights count its k members, its
+ *     rate is each member's, and the members end with it. Weighted max-min
+ *     gives k identical flows this one rate, so the results are the
+ *     unmerged ones (test_flowsim_merge).
  */
 #include "flowsim.h"
 #include "flowsim_priv.h"

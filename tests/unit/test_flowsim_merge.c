@@ -133,13 +133,15 @@ static void test_merged_equals_unmerged(void **state)
         cr_diag d = {{0}};
         assert_int_equal(cr_topo_open(cr_topo_shipped_name(i), &t, &d), CR_OK);
         topos++;
-        /* every GPU up to 16; above, the first 16 (two nodes of eight) and
-         * 16 spread over the cluster (one a node: rails, PXN, spines) */
+        /* every GPU up to 16; above, the first 16 (two nodes of eight:
+         * PXN between them) and 16 spread from the first GPU to the last
+         * (a stride that is no multiple of 8 on the clusters: different
+         * nodes, rails and leaves, PXN across the spines) */
         int sets = t->n_gpus > 16 ? 2 : 1, n = t->n_gpus > 16 ? 16 : t->n_gpus;
         int *r = malloc((size_t)n * sizeof *r);
         assert_non_null(r);
         for (int set = 0; set < sets; set++) {
-            int stride = set == 0 ? 1 : t->n_gpus / n;
+            int stride = set == 0 ? 1 : (t->n_gpus - 1) / (n - 1);
             for (int k = 0; k < n; k++)
                 r[k] = k * stride;
             for (int coll = 0; coll < CR_COLL__COUNT; coll++)

@@ -4,12 +4,8 @@
  * doc/simulator.md, which derives the model and the costs below).
  *
  * Data structures, chosen so that one change costs what it touches:
- *   - routes are computed once per GPU pair and cached (hash on the pair;
- *     across nodes, on the pair and the NIC shares of its two GPUs, since
- *     NCCL gives each GPU its own NIC(s): nic_shares, pair_shares):
- *     a single route by a bidirectional Dijkstra (two balls of half the
- *     route's length instead of one of its whole length), all routes from
- *     one source of an all-to-all by one resumable Dijkstra from it;
+ *   - routes are computed once per GPU pair and cached by the router
+ *     (flowroute.c; the state both share: flowroute_priv.h);
  *   - flows added by cr_sim_flow_add keep references to their route legs,
  *     not copies of the links, until the run starts;
  *   - at run start, base resources (link directions, HBM, reduction
@@ -33,8 +29,16 @@
  *     the next solve that touches any of its flows, so when its event fires
  *     one scan of its flows finds those that end;
  *   - tasks released together with the same activation time share one
- *     event.
+ *     event;
+ *   - flows that become active at the same instant over the same uses
+ *     (route legs and HBM classes, or one explicit use list shared through
+ *     cr_sim_flow_add_like) with the same bytes and rate cap attach as one
+ *     weighted flow (merge_pending): its weights count its k members, its
+ *     rate is each member's, and the members end with it. Weighted max-min
+ *     gives k identical flows this one rate, so the results are the
+ *     unmerged ones (test_flowsim_merge).
  */
+#include "flowroute_priv.h"
 #include "flowsim.h"
 #include "flowsim_priv.h"
 #include "nic.h"
@@ -50,9 +54,6 @@
 enum { T_FLOW = 0, T_DELAY = 1 };
 enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
-/* An unreached distance; route searches cost a hop cr_nic_hop_cost (nic.h),
- * as NCCL's NIC choice does. */
-#define DINF INT_MAX
 /* Events between two progress reports: a few per second on one core. */
 #define PROGRESS_EVERY 65536
 
@@ -67,262 +68,18 @@ enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
  * capacity ratios, exact to a few ulps. */
 #define CLASS_TOL 1e-9
 
-/* A source with at least this many destinations in a prewarm gets one
- * resumable Dijkstra; fewer get bidirectional searches. */
-#define PREWARM_MIN_DESTS 8
-
 /* In vr[f][3]: the receiver's HBM is read twice (a reduction). */
 #define VR_W2 (1 << 30)
-
-/* Released successors of one task are grouped by activation time (one
- * event per group) when there are at least this many. */
-/* Up to this many GPUs the route cache is a dense n x n table (16 MiB at
- * most, pages touched only where routes exist): an all-to-all looks its
- * routes up row by row instead of hashing a million pairs. */
-#define DENSE_MAX_GPUS 2048
 
 /* Software prefetch distance (active-list entries) in progressive filling. */
 #define PREFETCH_AHEAD 8
 
+/* Released successors of one task are grouped by activation time (one
+ * event per group) when there are at least this many. */
 #define GROUP_MIN 16
 #define GROUP_SLOTS 8
 
-typedef struct {
-    int res; /* base resource before the run; during it the class, stored as
-                -(class + 1) on a flow's last use (see use_cls) */
-    double w;
-} use_t;
-
-typedef struct {
-    int task;
-    int uoff; /* the flow's first use in s->uses: freeze reads its uses
-                 without touching the task */
-} ref_t;
-
-/* A base resource. */
-typedef struct {
-    double cap_Bps;
-    double alpha; /* its weights are alpha x its class's */
-    double dropped_bytes;
-    int kind, index, dir;
-    int cls;               /* solver class, -1 when unused or dropped */
-    unsigned char pinned;  /* HBM used by compute or explicit uses: keep */
-    unsigned char dropped; /* HBM that cannot bind: not simulated */
-    unsigned char tight;   /* binds its class (cap / alpha is the class cap) */
-} res_t;
-
-/* A solver resource: a class of base resources. Its active list drops
- * departed flows lazily (they fail the alive bit) and is compacted when
- * they outnumber the live ones, so that a departure costs O(1) per use
- * and no flow needs to know its position in the list. */
-typedef struct {
-    ref_t *act;
-    int n_act, cap_act;
-    int n_live;
-    double live_w; /* sum of the weights of its live flows */
-    double cap_Bps;
-    double load_Bps; /* sum of w x rate of the active flows */
-    double t_last;
-    double bytes, busy_s, peak_Bps;
-} cls_t;
-
-/* The per-flow state the solver touches on every re-solve, apart from the
- * task (32 bytes: two to a cache line, for the random accesses of the
- * component search and progressive filling). */
-typedef struct {
-    double left, rate, t_last;
-    int batch;  /* the solve (component) that last rated it, -1 none */
-    int capped; /* the task has a max_rate (kept here to avoid the task) */
-} fdyn_t;
-
-typedef struct {
-    double bytes;
-    double lat_s;      /* flows: latency before bytes move; delays: duration */
-    double max_rate;   /* 0 = unlimited */
-    double not_before; /* earliest ready time */
-    double ready_s, start_s, end_s;
-    long use_off;
-    int n_use;
-    int op, src, dst; /* op-local ranks; dst -1 when none */
-    int npred;
-    int r1, r2; /* routed flows: route legs (r2 -1 without a relay) */
-    unsigned char type, active, done;
-    unsigned char quiet;  /* start/end markers: no rank attribution */
-    unsigned char all;    /* completion counts for every rank of the op */
-    unsigned char routed; /* uses come from r1/r2 + HBM at run start */
-    unsigned char red;    /* routed: the receiver reads a local operand */
-    char *label;
-} task_t;
-
-typedef struct {
-    double t;
-    int id;
-    int kind;
-} event_t;
-
-/* A solved component (or an activation group): its tasks. A component
- * that outlives its first completion (no re-solve followed) keeps its live
- * flows in a heap on their end times (their rates no longer change). */
-typedef struct {
-    int *f;
-    double *end; /* heap keys, once made a heap */
-    int n, live;
-    int scanned; /* its first event has passed */
-} batch_t;
-
-typedef struct {
-    char *name;
-    int kind, n, stream;
-    int *ranks;
-    uint64_t *member;     /* bitmap over GPU ranks: the op's ranks */
-    unsigned char *share; /* per GPU rank: its NIC share in this op (nic_shares), NULL
-                             when the topology has no NICs near GPUs */
-    double *rank_end;
-    double start_s, end_s;
-    long n_tasks;
-    int first_task, last_task; /* start/end markers, -1 when absent */
-} op_t;
-
-typedef struct {
-    long off;
-    int n;
-    int refs; /* routed flows using it */
-    double lat_s;
-} route_t;
-
-/* One direction of a search: distances, settled flags, touched list. */
-typedef struct {
-    int *dist;
-    unsigned char *settled;
-    int *touched;
-    int n_touched;
-    cr_iheap h;
-} search_t;
-
-struct cr_sim {
-    const cr_topo *t;
-    bool transit;
-    bool pxn;        /* relay inter-node traffic through the rail-aligned GPU */
-    int *local;      /* per GPU rank: position among its node's GPUs, -1 if no node */
-    int *domain;     /* per GPU rank: its scale-up (NVLink/XGMI) domain */
-    int *node_first; /* per node: its first GPU rank */
-    /* NCCL's NIC choice for point-to-point across nodes (ncclTopoGetLocalNet,
-     * nic_shares and nic_mark): per GPU rank its nearest NICs (nics), the NIC share of each GPU
-     * rank when every GPU of the topology is a rank (def_share), and a
-     * per-device stamp marking the NICs a restricted route search may cross */
-    cr_nic_map *nics; /* nic.c */
-    unsigned char *def_share;
-    int *nic_ok, nic_stamp;
-    bool restrict_nic; /* the search under way honours nic_ok */
-    int *grp_cnt;      /* per device scratch: ranks whose first near NIC it is */
-    int n_res, hbm_res0;
-    res_t *res;
-    int *reduce_res; /* per device, -1 if none */
-
-    task_t *tasks;
-    long n_tasks, cap_tasks;
-    long max_tasks;                  /* the budget over all ops (cr_sim_set_task_limit) */
-    long route_work, max_route_work; /* links route searches scanned, and the budget */
-    bool work_over;                  /* route_work passed the budget: every search fails */
-    fdyn_t *fd;                      /* per task, allocated at run start */
-    uint64_t *unf;                   /* bitmap per task: in the component being solved and not
-                                        yet frozen (128 KiB per million tasks: stays in cache) */
-    uint64_t *alive;                 /* bitmap per task: attached to its classes now */
-    int *fbn;    /* per task: the class whose saturation froze its rate, -1 none */
-    use_t *uses; /* explicit tasks' uses (routed flows use rr, see flow_uses) */
-    long n_uses, cap_uses;
-    use_t *rr;    /* after normalize: every route in classes, one use per class */
-    long *rr_off; /* per route: its first entry in rr (n_routes + 1 entries) */
-    int (*vr)[4]; /* per task, routed flows: legs r1, r2, HBM classes of sender and
-                     receiver (VR_W2: weight 2), -1 none */
-    use_t *vbuf;  /* a routed flow's uses spelled out (flow_uses) */
-    int cap_vbuf;
-    int (*deps)[2]; /* (before, after) task ids */
-    long n_deps, cap_deps;
-    op_t *ops;
-    int n_ops, cap_ops;
-
-    event_t *heap;
-    long n_heap, cap_heap;
-    batch_t *batches;
-    int n_batches, cap_batches;
-    batch_t *groups;
-    int n_groups, cap_groups;
-
-    /* routing */
-    cr_sim_use *rpool;
-    long n_rpool, cap_rpool;
-    route_t *routes;
-    long n_routes, cap_routes;
-    uint64_t *hkeys;
-    long *hvals;
-    long hcap, hcount;
-    int *dense; /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
-    search_t fw, bw;
-    int fw_src;           /* source whose full forward search is loaded, -1 none */
-    int prewarm;          /* device a prewarm searches from (resumable), -1 none */
-    int *dag_mark;        /* per device stamp */
-    int *bmark;           /* per device stamp: walked in a DAG's backward part */
-    int *link_mark;       /* per link stamp: recorded as an edge of the DAG */
-    int *edge_u, *edge_l; /* the DAG's edges (from, link), found while it is built */
-    int *edge_ord;        /* edge indices grouped by from-node (emit_route) */
-    int n_edges, cap_edges;
-    int *eoff, *dag_idx; /* per DAG node: its edges; per device: its DAG node index */
-    int dag_stamp;
-    int *dag_nodes, *pos;
-    int *queue;
-    double *frac, *lat;
-    int *res_slot; /* per resource or class: index in a use list being merged, or -1 */
-    cr_sim_use *scratch;
-    int cap_scratch;
-
-    /* solver (per class) */
-    cls_t *cls;
-    int n_cls;
-    int *cls_stamp;
-    int stamp;
-    int *comp_res;
-    long *comp_flows;
-    long n_comp_flows, cap_comp_flows;
-    double *rem, *wsum;
-    int *nunf;
-    double *rheap_k;
-    int *rheap_r;
-    long n_rheap, cap_rheap;
-    double *cheap_k;
-    long *cheap_f;
-    long n_cheap, cap_cheap;
-    double *newrate;
-    int *seeds;
-    int n_seeds, cap_seeds;
-    int *seeded; /* per class: stamp of the seed round it was added in */
-    int *hard;   /* per class: the seed round an arrival touched it in */
-    int *nb;     /* per class: active flows it is the bottleneck of */
-    int seed_round;
-    /* conservative components: union-find over classes, merged when a flow
-     * joins them, rebuilt from the active flows when they halve */
-    int *uf_par, *uf_size, *uf_next, *root_stamp;
-    long *uf_nf; /* per root: the active flows in its component */
-    long n_active, peak_active;
-
-    bool ran;
-    double makespan;
-    cr_sim_progress_fn progress; /* called while running, NULL none */
-    void *progress_ctx;
-    cr_sim_stats st;
-    size_t mem;
-};
-
 /* ---------- small helpers ---------- */
-
-static int grow_i(void **arr, int *cap, int need, size_t elem)
-{
-    long c = *cap;
-    if (cr_grow(arr, &c, need, elem))
-        return -1;
-    *cap = (int)c;
-    return 0;
-}
 
 static char *dup_str(const char *s)
 {
@@ -342,30 +99,7 @@ static bool has_reduce(const cr_topo *t, int v)
            t->switch_specs[dv->spec].reduce_Bps > 0;
 }
 
-static int search_init(search_t *x, size_t nd)
-{
-    x->dist = malloc(nd * sizeof *x->dist);
-    x->settled = calloc(nd, 1);
-    x->touched = malloc(nd * sizeof *x->touched);
-    if (!x->dist || !x->settled || !x->touched)
-        return -1;
-    for (size_t i = 0; i < nd; i++)
-        x->dist[i] = DINF;
-    return 0;
-}
-
-static void search_free(search_t *x)
-{
-    free(x->dist);
-    free(x->settled);
-    free(x->touched);
-    cr_iheap_free(&x->h);
-}
-
 /* ---------- construction ---------- */
-
-static int near_nics_build(cr_sim *s);
-static void nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share);
 
 cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
 {
@@ -382,6 +116,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     s->prewarm = -1;
     s->max_tasks = CR_SIM_FLOWS_MAX;
     s->max_route_work = CR_SIM_ROUTE_WORK_MAX;
+    s->merge = true;
     s->local = malloc(((size_t)t->n_gpus + 1) * sizeof *s->local);
     s->node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *s->node_first);
     if (!s->local || !s->node_first)
@@ -481,26 +216,11 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         s->res[r].cls = -1;
         s->res[r].alpha = 1.0;
     }
-    size_t nd = (size_t)t->n_devs + 1, nr = (size_t)s->n_res + 1;
-    s->dag_mark = calloc(nd, sizeof *s->dag_mark);
-    s->bmark = calloc(nd, sizeof *s->bmark);
-    s->link_mark = calloc((size_t)t->n_links + 1, sizeof *s->link_mark);
-    s->eoff = malloc((nd + 1) * sizeof *s->eoff);
-    s->dag_idx = malloc(nd * sizeof *s->dag_idx);
-    s->dag_nodes = malloc(nd * sizeof *s->dag_nodes);
-    s->pos = malloc(nd * sizeof *s->pos);
-    s->queue = malloc(nd * sizeof *s->queue);
-    s->frac = malloc(nd * sizeof *s->frac);
-    s->lat = malloc(nd * sizeof *s->lat);
-    s->res_slot = malloc(nr * sizeof *s->res_slot);
-    if (search_init(&s->fw, nd) || search_init(&s->bw, nd) || !s->dag_mark || !s->bmark ||
-        !s->link_mark || !s->eoff || !s->dag_idx || !s->dag_nodes || !s->pos || !s->queue ||
-        !s->frac || !s->lat || !s->res_slot)
+    s->res_slot = malloc(((size_t)s->n_res + 1) * sizeof *s->res_slot);
+    if (!s->res_slot || cr_flowroute_init(s))
         goto oom;
     for (int r = 0; r < s->n_res; r++)
         s->res_slot[r] = -1;
-    if (near_nics_build(s))
-        goto oom;
     *out = s;
     return CR_OK;
 oom:
@@ -530,10 +250,6 @@ void cr_sim_free(cr_sim *s)
     free(s->local);
     free(s->domain);
     free(s->node_first);
-    cr_nic_map_free(s->nics);
-    free(s->def_share);
-    free(s->nic_ok);
-    free(s->grp_cnt);
     for (long i = 0; i < s->n_tasks; i++)
         free(s->tasks[i].label);
     free(s->tasks);
@@ -541,6 +257,10 @@ void cr_sim_free(cr_sim *s)
     free(s->unf);
     free(s->alive);
     free(s->fbn);
+    free(s->mult);
+    free(s->fnext);
+    free(s->pend);
+    free(s->mslot);
     free(s->uf_par);
     free(s->uf_size);
     free(s->uf_next);
@@ -563,28 +283,8 @@ void cr_sim_free(cr_sim *s)
     free(s->heap);
     batches_free(s->batches, s->n_batches);
     batches_free(s->groups, s->n_groups);
-    free(s->rpool);
-    free(s->routes);
-    free(s->hkeys);
-    free(s->hvals);
-    free(s->dense);
-    search_free(&s->fw);
-    search_free(&s->bw);
-    free(s->dag_mark);
-    free(s->bmark);
-    free(s->link_mark);
-    free(s->edge_u);
-    free(s->edge_l);
-    free(s->edge_ord);
-    free(s->eoff);
-    free(s->dag_idx);
-    free(s->dag_nodes);
-    free(s->pos);
-    free(s->queue);
-    free(s->frac);
-    free(s->lat);
     free(s->res_slot);
-    free(s->scratch);
+    cr_flowroute_free(s);
     free(s->cls_stamp);
     free(s->comp_res);
     free(s->comp_flows);
@@ -664,772 +364,13 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
             free(o->member);
             return -1;
         }
-        nic_shares(s, o->member, o->share);
+        cr_flowroute_nic_shares(s, o->member, o->share);
     }
     o->kind = (int)kind;
     o->n = n;
     o->stream = stream;
     o->first_task = o->last_task = -1;
     return s->n_ops++;
-}
-
-/* ---------- routing ---------- */
-
-static int search_reset(search_t *x, int src)
-{
-    for (int i = 0; i < x->n_touched; i++) {
-        x->dist[x->touched[i]] = DINF;
-        x->settled[x->touched[i]] = 0;
-    }
-    x->n_touched = 0;
-    x->h.n = 0;
-    x->dist[src] = 0;
-    x->touched[x->n_touched++] = src;
-    return cr_iheap_push(&x->h, src, 0);
-}
-
-/* The least key of a search's heap after dropping stale entries; DINF when
- * empty. */
-static int search_top(search_t *x)
-{
-    while (x->h.n > 0) {
-        int v = x->h.v[0], d = x->h.d[0];
-        if (!x->settled[v] && d == x->dist[v])
-            return d;
-        cr_iheap_pop(&x->h, &v, &d);
-    }
-    return DINF;
-}
-
-/* Counts the links of device v that a route search is about to scan
- * against the simulator's budget; true once past it (the search then fails
- * as out of memory does, and the callers report CR_ERANGE). A switch with
- * n GPUs costs n per route through it, so a star of 65,536 GPUs would scan
- * 4.3 billion links for one ring. */
-static bool work_add(cr_sim *s, int v)
-{
-    s->route_work += s->t->adj_off[v + 1] - s->t->adj_off[v];
-    if (s->route_work > s->max_route_work)
-        s->work_over = true;
-    return s->work_over;
-}
-
-static bool can_forward(const cr_sim *s, int v)
-{
-    return s->transit || s->t->devs[v].kind != CR_DEV_GPU;
-}
-
-/* Relaxes the edges leaving u (forward: links usable from u) or entering u
- * (backward: links usable towards u whose far end may forward) at distance
- * du. Returns -1 on allocation failure. *mu tracks the best meeting. */
-static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, bool fwd, int src,
-                 long *mu)
-{
-    const cr_topo *t = s->t;
-    if (work_add(s, u))
-        return -1;
-    for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
-        const cr_link *l = &t->links[t->adj[i]];
-        int w = cr_link_other(l, u);
-        if (cr_link_bw_from(l, fwd ? u : w) <= 0)
-            continue;
-        if (!fwd && w != src && !can_forward(s, w))
-            continue;
-        if (s->restrict_nic && t->devs[w].kind == CR_DEV_NIC && s->nic_ok[w] != s->nic_stamp)
-            continue;
-        int nd = du + cr_nic_hop_cost(l);
-        if (nd < x->dist[w]) {
-            if (x->dist[w] == DINF)
-                x->touched[x->n_touched++] = w;
-            x->dist[w] = nd;
-            if (cr_iheap_push(&x->h, w, nd))
-                return -1;
-        }
-        if (other && other->dist[w] != DINF && (long)nd + other->dist[w] < *mu)
-            *mu = (long)nd + other->dist[w];
-    }
-    return 0;
-}
-
-/* Resumes the full forward search (loaded for s->fw_src) until target
- * settles. Returns 1 when it did, 0 when unreachable, -1 out of memory. */
-static int fw_until(cr_sim *s, int target)
-{
-    search_t *x = &s->fw;
-    while (!x->settled[target]) {
-        if (search_top(x) == DINF)
-            return 0;
-        int v, dv;
-        cr_iheap_pop(&x->h, &v, &dv);
-        x->settled[v] = 1;
-        if (v != s->fw_src && !can_forward(s, v))
-            continue;
-        if (relax(s, x, NULL, v, dv, true, s->fw_src, NULL))
-            return -1;
-    }
-    return 1;
-}
-
-/* Bidirectional Dijkstra from src and (over reversed usable links) from
- * dst, alternating on the smaller key. It stops once tf + tb >= mu + 2: then
- * mu is the distance D, every node within tf - 1 of src is settled forward
- * and every node within tb - 1 of dst backward, and since (tf-1) + (tb-1)
- * >= D, every node of every shortest path is settled in at least one of
- * the two (doc/simulator.md). Returns 1 with *D, 0 without a path, -1 out
- * of memory. */
-static int bidir(cr_sim *s, int src, int dst, int *D)
-{
-    search_t *f = &s->fw, *b = &s->bw;
-    if (search_reset(f, src) || search_reset(b, dst))
-        return -1;
-    /* a valid partial forward search: resumable, unless NICs were left out */
-    s->fw_src = s->restrict_nic ? -1 : src;
-    long mu = DINF;
-    for (;;) {
-        int tf = search_top(f), tb = search_top(b);
-        if (tf == DINF && tb == DINF)
-            break;
-        if (mu < DINF && (long)tf + tb >= mu + 2)
-            break;
-        if (mu == DINF && (tf == DINF || tb == DINF))
-            break;
-        int v, dv;
-        if (tf <= tb) {
-            cr_iheap_pop(&f->h, &v, &dv);
-            f->settled[v] = 1;
-            if (b->dist[v] != DINF && (long)dv + b->dist[v] < mu)
-                mu = (long)dv + b->dist[v];
-            if (v != src && !can_forward(s, v))
-                continue;
-            if (relax(s, f, b, v, dv, true, src, &mu))
-                return -1;
-        } else {
-            cr_iheap_pop(&b->h, &v, &dv);
-            b->settled[v] = 1;
-            if (f->dist[v] != DINF && (long)dv + f->dist[v] < mu)
-                mu = (long)dv + f->dist[v];
-            if (v != dst && !can_forward(s, v))
-                continue;
-            if (relax(s, b, f, v, dv, false, src, &mu))
-                return -1;
-        }
-    }
-    if (mu >= DINF)
-        return 0;
-    *D = (int)mu;
-    return 1;
-}
-
-static bool in_dag(const cr_sim *s, int v)
-{
-    return s->dag_mark[v] == s->dag_stamp;
-}
-
-static void dag_add(cr_sim *s, int v, int pos, int *nn)
-{
-    if (in_dag(s, v))
-        return;
-    s->dag_mark[v] = s->dag_stamp;
-    s->pos[v] = pos;
-    s->dag_nodes[(*nn)++] = v;
-}
-
-static void dag_stamp_next(cr_sim *s)
-{
-    s->n_edges = 0;
-    if (++s->dag_stamp == INT_MAX) {
-        memset(s->link_mark, 0, (size_t)s->t->n_links * sizeof *s->link_mark);
-        memset(s->dag_mark, 0, (size_t)s->t->n_devs * sizeof *s->dag_mark);
-        memset(s->bmark, 0, (size_t)s->t->n_devs * sizeof *s->bmark);
-        s->dag_stamp = 1;
-    }
-}
-
-/* Records the DAG edge leaving device u over link l (once: a link carries
- * a route one way only). Returns -1 when out of memory. */
-static int dag_edge(cr_sim *s, int u, int l)
-{
-    if (s->link_mark[l] == s->dag_stamp)
-        return 0;
-    s->link_mark[l] = s->dag_stamp;
-    if (s->n_edges + 1 > s->cap_edges) {
-        int c = s->cap_edges ? 2 * s->cap_edges : 64;
-        int *a = realloc(s->edge_u, (size_t)c * sizeof *a);
-        if (!a)
-            return -1;
-        s->edge_u = a;
-        int *b = realloc(s->edge_l, (size_t)c * sizeof *b);
-        if (!b)
-            return -1;
-        s->edge_l = b;
-        int *o = realloc(s->edge_ord, (size_t)c * sizeof *o);
-        if (!o)
-            return -1;
-        s->edge_ord = o;
-        s->cap_edges = c;
-    }
-    s->edge_u[s->n_edges] = u;
-    s->edge_l[s->n_edges] = l;
-    s->n_edges++;
-    return 0;
-}
-
-/* Adds to the DAG every settled-forward predecessor chain of the nodes
- * already in it from index `from` on (tight edges: dist[p] + cost ==
- * dist[x]). */
-static int dag_back(cr_sim *s, int src, int from, int *nn)
-{
-    const cr_topo *t = s->t;
-    const search_t *f = &s->fw;
-    for (int i = from; i < *nn; i++) {
-        int v = s->dag_nodes[i];
-        if (v == src || f->dist[v] == DINF)
-            continue;
-        if (work_add(s, v))
-            return -1;
-        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-            const cr_link *l = &t->links[t->adj[k]];
-            int u = cr_link_other(l, v);
-            if (!f->settled[u] || (u != src && !can_forward(s, u)))
-                continue;
-            if (cr_link_bw_from(l, u) <= 0 || f->dist[u] + cr_nic_hop_cost(l) != f->dist[v])
-                continue;
-            if (dag_edge(s, u, t->adj[k]))
-                return -1;
-            dag_add(s, u, f->dist[u], nn);
-        }
-    }
-    return 0;
-}
-
-/* The shortest-path DAG from a full forward search: back from dst. */
-static int fw_dag(cr_sim *s, int src, int dst)
-{
-    dag_stamp_next(s);
-    int nn = 0;
-    dag_add(s, dst, s->fw.dist[dst], &nn);
-    if (dag_back(s, src, 0, &nn))
-        return -1;
-    return nn;
-}
-
-/* The shortest-path DAG after bidir(): meeting edges (u settled forward, w
- * settled backward, dist_f[u] + cost + dist_b[w] == D) split every shortest
- * path into a forward part (walked back from u over tight forward edges)
- * and a backward part (walked on from w over tight backward edges). A node's
- * position is its distance from src: dist_f, or D - dist_b. */
-static int bidir_dag(cr_sim *s, int src, int dst, int D)
-{
-    const cr_topo *t = s->t;
-    const search_t *f = &s->fw, *b = &s->bw;
-    dag_stamp_next(s);
-    const int st = s->dag_stamp;
-    int nn = 0, nb = 0;
-    if (f->settled[dst] && f->dist[dst] == D)
-        dag_add(s, dst, D, &nn);
-    for (int i = 0; i < f->n_touched; i++) {
-        int u = f->touched[i];
-        if (!f->settled[u] || (u != src && !can_forward(s, u)))
-            continue;
-        if (work_add(s, u))
-            return -1;
-        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
-            const cr_link *l = &t->links[t->adj[k]];
-            int w = cr_link_other(l, u);
-            if (!b->settled[w] || cr_link_bw_from(l, u) <= 0 ||
-                (long)f->dist[u] + cr_nic_hop_cost(l) + b->dist[w] != D)
-                continue;
-            if (dag_edge(s, u, t->adj[k]))
-                return -1;
-            dag_add(s, u, f->dist[u], &nn);
-            if (s->bmark[w] != st) {
-                s->bmark[w] = st;
-                s->queue[nb++] = w;
-            }
-        }
-    }
-    if (dag_back(s, src, 0, &nn))
-        return -1;
-    /* Backward part, from the meeting heads on over tight backward edges,
-     * with its own marks: a head may already be in the DAG (settled both
-     * ways) and must still be walked from. */
-    if (b->settled[src] && b->dist[src] == D && s->bmark[src] != st) {
-        s->bmark[src] = st;
-        s->queue[nb++] = src;
-    }
-    for (int i = 0; i < nb; i++) {
-        int v = s->queue[i];
-        dag_add(s, v, D - b->dist[v], &nn);
-        if (v == dst || (v != src && !can_forward(s, v)))
-            continue;
-        if (work_add(s, v))
-            return -1;
-        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-            const cr_link *l = &t->links[t->adj[k]];
-            int q = cr_link_other(l, v);
-            if (!b->settled[q] || cr_link_bw_from(l, v) <= 0 ||
-                (long)b->dist[q] + cr_nic_hop_cost(l) != b->dist[v])
-                continue;
-            if (dag_edge(s, v, t->adj[k]))
-                return -1;
-            if (s->bmark[q] == st)
-                continue;
-            s->bmark[q] = st;
-            s->queue[nb++] = q;
-        }
-    }
-    return nn;
-}
-
-static int cmp_pos_pair(const void *a, const void *b)
-{
-    const int *x = a, *y = b;
-    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1];
-}
-
-/* Sorts the DAG nodes by position. */
-static int sort_dag(cr_sim *s, int nn)
-{
-    int *v = s->dag_nodes;
-    if (nn <= 32) {
-        for (int i = 1; i < nn; i++) {
-            int x = v[i], j = i - 1;
-            while (j >= 0 && s->pos[v[j]] > s->pos[x]) {
-                v[j + 1] = v[j];
-                j--;
-            }
-            v[j + 1] = x;
-        }
-        return 0;
-    }
-    int *pr = malloc((size_t)nn * 2 * sizeof *pr);
-    if (!pr)
-        return -1;
-    for (int i = 0; i < nn; i++) {
-        pr[2 * i] = s->pos[v[i]];
-        pr[2 * i + 1] = v[i];
-    }
-    qsort(pr, (size_t)nn, 2 * sizeof *pr, cmp_pos_pair);
-    for (int i = 0; i < nn; i++)
-        v[i] = pr[2 * i + 1];
-    free(pr);
-    return 0;
-}
-
-/* Spreads one unit of flow from src over the DAG in proportion to link
- * capacity at every fork and appends the route to the pool. Returns the
- * route index or -2 when out of memory. */
-static long emit_route(cr_sim *s, int src, int dst, int nn)
-{
-    const cr_topo *t = s->t;
-    if (sort_dag(s, nn))
-        return -2;
-    for (int i = 0; i < nn; i++) {
-        s->frac[s->dag_nodes[i]] = 0.0;
-        s->lat[s->dag_nodes[i]] = 0.0;
-    }
-    s->frac[src] = 1.0;
-    /* The recorded edges grouped by their from-node, in position order. */
-    for (int i = 0; i <= nn; i++)
-        s->eoff[i] = 0;
-    for (int i = 0; i < nn; i++)
-        s->dag_idx[s->dag_nodes[i]] = i;
-    for (int e = 0; e < s->n_edges; e++)
-        s->eoff[s->dag_idx[s->edge_u[e]] + 1]++;
-    for (int i = 0; i < nn; i++)
-        s->eoff[i + 1] += s->eoff[i];
-    int *order = s->edge_ord;
-    for (int e = 0; e < s->n_edges; e++)
-        order[s->eoff[s->dag_idx[s->edge_u[e]]]++] = e;
-    for (int i = nn; i > 0; i--)
-        s->eoff[i] = s->eoff[i - 1];
-    s->eoff[0] = 0;
-    long off = s->n_rpool;
-    for (int i = 0; i < nn; i++) {
-        int u = s->dag_nodes[i];
-        double tot = 0.0;
-        for (int e = s->eoff[i]; e < s->eoff[i + 1]; e++)
-            tot += cr_link_bw_from(&t->links[s->edge_l[order[e]]], u);
-        if (tot <= 0)
-            continue;
-        for (int e = s->eoff[i]; e < s->eoff[i + 1]; e++) {
-            int li = s->edge_l[order[e]];
-            const cr_link *l = &t->links[li];
-            int v = cr_link_other(l, u);
-            double f = s->frac[u] * cr_link_bw_from(l, u) / tot;
-            if (f <= 0)
-                continue;
-            s->frac[v] += f;
-            if (s->lat[u] + l->lat_s > s->lat[v])
-                s->lat[v] = s->lat[u] + l->lat_s;
-            if (cr_grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
-                return -2;
-            s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
-            s->rpool[s->n_rpool].w = f;
-            s->n_rpool++;
-        }
-    }
-    if (cr_grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
-        return -2;
-    route_t *r = &s->routes[s->n_routes];
-    r->off = off;
-    r->n = (int)(s->n_rpool - off);
-    r->refs = 0;
-    r->lat_s = s->lat[dst];
-    s->st.route_entries += (size_t)r->n;
-    return s->n_routes++;
-}
-
-/* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
- * bitmap over GPU ranks; writes share[g] for every member g (0: no NIC
- * near it). */
-static void nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share)
-{
-    cr_nic_shares(s->nics, member, share, s->grp_cnt);
-}
-
-/* ---------- NCCL's NIC per GPU (point-to-point across nodes) ---------- */
-
-/* The NICs nearest to each GPU (cr_nic_map_new, nic.c: ncclTopoGetLocal);
- * a GPU without any has its routes never restricted. Also the default
- * shares (every GPU a rank) and the scratch the searches use. Returns -1
- * when out of memory. */
-static int near_nics_build(cr_sim *s)
-{
-    const cr_topo *t = s->t;
-    size_t ng = (size_t)t->n_gpus, nd = (size_t)t->n_devs + 1;
-    s->nics = cr_nic_map_new(t);
-    s->def_share = calloc(ng + 1, 1);
-    s->nic_ok = calloc(nd, sizeof *s->nic_ok);
-    s->grp_cnt = calloc(nd, sizeof *s->grp_cnt);
-    if (!s->nics || !s->def_share || !s->nic_ok || !s->grp_cnt)
-        return -1;
-    uint64_t *all = calloc(ng / 64 + 1, sizeof *all);
-    if (!all)
-        return -1;
-    for (int g = 0; g < t->n_gpus; g++)
-        all[g >> 6] |= (uint64_t)1 << (g & 63);
-    nic_shares(s, all, s->def_share);
-    free(all);
-    return 0;
-}
-
-/* Marks for the next route search the NICs that GPU rank g uses with a
- * share of m: ncclTopoGetLocalNet takes its nearest NICs from index
- * dev (its index in the node, mirrored when their number is a power of
- * two) on, channel c using the (dev + c mod m)-th: m NICs in all, each
- * carrying an equal part of a peer's channels. */
-static void nic_mark(cr_sim *s, int g, int m)
-{
-    int pick[256], k = cr_nic_pick(s->nics, g, s->local[g], m, pick);
-    for (int c = 0; c < k; c++)
-        s->nic_ok[pick[c]] = s->nic_stamp;
-}
-
-/* The NIC shares a route from GPU rank a to b is searched with: both ends'
- * (share, from nic_shares) where the two are on different nodes and
- * scale-up domains and both have NICs near them (NCCL's network transport
- * between them), else 0 and 0 (no restriction). */
-static void pair_shares(const cr_sim *s, const unsigned char *share, int a, int b, int *ma, int *mb)
-{
-    const cr_topo *t = s->t;
-    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
-    *ma = *mb = 0;
-    if (na < 0 || nb < 0 || na == nb || s->domain[a] == s->domain[b] ||
-        cr_nic_count(s->nics, a) == 0 || cr_nic_count(s->nics, b) == 0)
-        return;
-    *ma = share && share[a] ? share[a] : s->def_share[a];
-    *mb = share && share[b] ? share[b] : s->def_share[b];
-}
-
-/* Computes the route from device src to device dst into the pool. Returns
- * the route index, -1 when there is no path, -2 when out of memory. */
-static long route_compute(cr_sim *s, int src, int dst)
-{
-    int nn;
-    if (s->prewarm == src && !s->restrict_nic) {
-        if (s->fw_src != src) {
-            if (search_reset(&s->fw, src))
-                return -2;
-            s->fw_src = src;
-        }
-        int r = fw_until(s, dst);
-        if (r <= 0)
-            return r < 0 ? -2 : -1;
-        nn = fw_dag(s, src, dst);
-        if (nn < 0)
-            return -2;
-    } else {
-        int D = 0;
-        int r = bidir(s, src, dst, &D);
-        if (r <= 0)
-            return r < 0 ? -2 : -1;
-        nn = bidir_dag(s, src, dst, D);
-        if (nn < 0)
-            return -2;
-    }
-    return emit_route(s, src, dst, nn);
-}
-
-static long hash_find(const cr_sim *s, uint64_t key)
-{
-    if (!s->hcap)
-        return -1;
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    long m = s->hcap - 1;
-    for (long i = (long)(h >> 20) & m;; i = (i + 1) & m) {
-        if (s->hkeys[i] == 0)
-            return -1;
-        if (s->hkeys[i] == key)
-            return s->hvals[i];
-    }
-}
-
-static int hash_put(cr_sim *s, uint64_t key, long val)
-{
-    if (2 * (s->hcount + 1) > s->hcap) {
-        long nc = s->hcap ? s->hcap * 2 : 1024;
-        uint64_t *nk = calloc((size_t)nc, sizeof *nk);
-        long *nv = malloc((size_t)nc * sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return -1;
-        }
-        for (long i = 0; i < s->hcap; i++) {
-            if (!s->hkeys[i])
-                continue;
-            uint64_t h = s->hkeys[i] * 0x9E3779B97F4A7C15ull;
-            long j = (long)(h >> 20) & (nc - 1);
-            while (nk[j])
-                j = (j + 1) & (nc - 1);
-            nk[j] = s->hkeys[i];
-            nv[j] = s->hvals[i];
-        }
-        free(s->hkeys);
-        free(s->hvals);
-        s->hkeys = nk;
-        s->hvals = nv;
-        s->hcap = nc;
-    }
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    long m = s->hcap - 1;
-    long i = (long)(h >> 20) & m;
-    while (s->hkeys[i])
-        i = (i + 1) & m;
-    s->hkeys[i] = key;
-    s->hvals[i] = val;
-    s->hcount++;
-    return 0;
-}
-
-/* The hash key of the route from GPU rank a to b searched with NIC shares
- * ma and mb (pair_shares; each below 256): unique while n_gpus^2 < 2^48. */
-static uint64_t pair_key(const cr_sim *s, int a, int b, int ma, int mb)
-{
-    uint64_t pair = (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
-    return pair << 16 | (uint64_t)ma << 8 | (uint64_t)mb;
-}
-
-/* Whether the route from a to b with shares ma, mb is the one the dense
- * table holds: the shares when every GPU is a rank (or none). */
-static bool dense_variant(const cr_sim *s, int a, int b, int ma, int mb)
-{
-    return s->dense && (ma == 0 || (ma == s->def_share[a] && mb == s->def_share[b]));
-}
-
-/* The cached route between GPU ranks a and b with NIC shares ma, mb, -1
- * when not computed. */
-static long route_find(cr_sim *s, int a, int b, int ma, int mb)
-{
-    if (dense_variant(s, a, b, ma, mb))
-        return (long)s->dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
-    return hash_find(s, pair_key(s, a, b, ma, mb));
-}
-
-/* Cached route between GPU ranks a != b that leaves a's node through a's
- * NIC share ma and enters b's through b's share mb (pair_shares; 0 and 0:
- * any path); errors as route_compute. Where the fabric joins those NICs by
- * no path (a rail-only fabric without spines, two NICs of different
- * rails), the route is the unrestricted one, through the hosts. */
-static long route_get(cr_sim *s, int a, int b, int ma, int mb)
-{
-    int n = s->t->n_gpus;
-    if (!s->dense && n <= DENSE_MAX_GPUS &&
-        !(s->dense = calloc((size_t)n * (size_t)n, sizeof *s->dense)))
-        return -2;
-    long r = route_find(s, a, b, ma, mb);
-    if (r >= 0)
-        return r;
-    if (ma > 0) {
-        if (++s->nic_stamp == INT_MAX) {
-            memset(s->nic_ok, 0, (size_t)s->t->n_devs * sizeof *s->nic_ok);
-            s->nic_stamp = 1;
-        }
-        nic_mark(s, a, ma);
-        nic_mark(s, b, mb);
-        s->restrict_nic = true;
-    }
-    r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
-    s->restrict_nic = false;
-    if (r == -1 && ma > 0)
-        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
-    if (r < 0)
-        return r;
-    if (dense_variant(s, a, b, ma, mb)) {
-        if (r + 1 >= INT_MAX)
-            return -2;
-        s->dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
-    } else if (hash_put(s, pair_key(s, a, b, ma, mb), r)) {
-        return -2;
-    }
-    s->st.n_routes++;
-    return r;
-}
-
-/* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
- * local index differs goes first over NVLink to the GPU of the sender's node
- * on the receiver's rail, then out of that GPU's NIC, so that it stays on
- * one rail of a rail-optimised fabric. The relay must be a rank of the
- * communicator (NCCL's proxy runs there): member is its bitmap over GPU
- * ranks, NULL for any. Returns that relay GPU, or -1 when the flow goes
- * straight (same node, same rail, same NVLink domain, no node structure,
- * no such member, or the topology sets sim.pxn to 0). */
-static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
-{
-    if (!s->pxn || a == b)
-        return -1;
-    const cr_topo *t = s->t;
-    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
-    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b] ||
-        s->domain[a] == s->domain[b])
-        return -1;
-    int c = s->node_first[na] + s->local[b];
-    if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
-        return -1;
-    if (member && !((member[c >> 6] >> (c & 63)) & 1u))
-        return -1;
-    return c;
-}
-
-/* The cached route from GPU rank a to b with the NIC shares of share
- * (NULL: every GPU a rank); errors as route_compute. */
-static long route_shared(cr_sim *s, const unsigned char *share, int a, int b)
-{
-    int ma, mb;
-    pair_shares(s, share, a, b, &ma, &mb);
-    return route_get(s, a, b, ma, mb);
-}
-
-/* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
- * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
- * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
- * -1 (no route) or -2 (out of memory). */
-static int flow_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
-                     long *r1, long *r2)
-{
-    int relay = pxn_relay(s, member, a, b);
-    *r2 = -1;
-    *r1 = route_shared(s, share, a, relay >= 0 ? relay : b);
-    if (*r1 < 0)
-        return (int)*r1;
-    if (relay >= 0) {
-        *r2 = route_shared(s, share, relay, b);
-        if (*r2 < 0)
-            return (int)*r2;
-    }
-    return 0;
-}
-
-cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
-{
-    cr_status st = CR_OK;
-    uint64_t *member = calloc((size_t)s->t->n_gpus / 64 + 1, sizeof *member);
-    unsigned char *share = calloc((size_t)s->t->n_gpus + 1, 1);
-    if (!member || !share) {
-        free(member);
-        free(share);
-        return CR_ENOMEM;
-    }
-    for (int i = 0; i < n; i++)
-        if (ranks[i] >= 0 && ranks[i] < s->t->n_gpus)
-            member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
-    nic_shares(s, member, share);
-    for (int i = 0; i < n && st == CR_OK; i++) {
-        int a = ranks[i];
-        if (a < 0 || a >= s->t->n_gpus)
-            continue;
-        s->prewarm = n - 1 >= PREWARM_MIN_DESTS ? s->t->gpus[a] : -1;
-        for (int j = 0; j < n; j++) {
-            int b = ranks[j];
-            if (a == b || b < 0 || b >= s->t->n_gpus)
-                continue;
-            int relay = pxn_relay(s, member, a, b);
-            int tgt = relay >= 0 ? relay : b, ma, mb;
-            pair_shares(s, share, a, tgt, &ma, &mb);
-            if (route_find(s, a, tgt, ma, mb) >= 0)
-                continue;
-            if (route_get(s, a, tgt, ma, mb) == -2) {
-                st = s->work_over ? CR_ERANGE : CR_ENOMEM;
-                break;
-            }
-        }
-    }
-    s->prewarm = -1;
-    free(member);
-    free(share);
-    return st;
-}
-
-cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s)
-{
-    *uses = NULL;
-    *n = 0;
-    *lat_s = 0;
-    if (a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus)
-        return CR_EINVAL;
-    if (a == b)
-        return CR_OK;
-    long r = route_shared(s, NULL, a, b);
-    if (r < 0)
-        return r == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
-    *uses = s->rpool + s->routes[r].off;
-    *n = s->routes[r].n;
-    *lat_s = s->routes[r].lat_s;
-    return CR_OK;
-}
-
-cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, int *n,
-                      double *lat_s)
-{
-    *uses = NULL;
-    *n = 0;
-    *lat_s = 0;
-    if (a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus)
-        return CR_EINVAL;
-    if (a == b)
-        return CR_OK;
-    long r1, r2;
-    bool in_op = op >= 0 && op < s->n_ops;
-    int e = flow_legs(s, in_op ? s->ops[op].member : NULL, in_op ? s->ops[op].share : NULL, a, b,
-                      &r1, &r2);
-    if (e < 0)
-        return e == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
-    if (r2 < 0) {
-        *uses = s->rpool + s->routes[r1].off;
-        *n = s->routes[r1].n;
-        *lat_s = s->routes[r1].lat_s;
-        return CR_OK;
-    }
-    int n1 = s->routes[r1].n, n2 = s->routes[r2].n;
-    if (grow_i((void **)&s->scratch, &s->cap_scratch, n1 + n2, sizeof *s->scratch))
-        return CR_ENOMEM;
-    memcpy(s->scratch, s->rpool + s->routes[r1].off, (size_t)n1 * sizeof *s->scratch);
-    memcpy(s->scratch + n1, s->rpool + s->routes[r2].off, (size_t)n2 * sizeof *s->scratch);
-    *uses = s->scratch;
-    *n = n1 + n2;
-    *lat_s = s->routes[r1].lat_s + s->routes[r2].lat_s;
-    return CR_OK;
 }
 
 /* ---------- tasks ---------- */
@@ -1527,7 +468,7 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
         return (int)id;
     }
     long r1, r2;
-    if (flow_legs(s, s->ops[op].member, s->ops[op].share, a, b, &r1, &r2) < 0)
+    if (cr_flowroute_legs(s, s->ops[op].member, s->ops[op].share, a, b, &r1, &r2) < 0)
         return -1;
     long id = task_new(s, op, T_FLOW, src, dst);
     if (id < 0)
@@ -1584,6 +525,32 @@ int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use
             return task_abort(s);
     task_t *k = &s->tasks[id];
     task_uses_done(s, k);
+    k->bytes = bytes;
+    k->lat_s = lat_s;
+    s->st.n_flows++;
+    return (int)id;
+}
+
+int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, double lat_s)
+{
+    if (like < 0 || like >= s->n_tasks || !(bytes >= 0) || !isfinite(bytes) || !(lat_s >= 0) ||
+        !isfinite(lat_s))
+        return -1;
+    const task_t *l = &s->tasks[like];
+    if (l->type != T_FLOW || l->routed || l->max_rate > 0)
+        return -1;
+    if (l->shared)
+        like = l->r1; /* the task that holds the uses */
+    long id = task_new(s, s->tasks[like].op, T_FLOW, rank, peer == CR_SIM_ALL_RANKS ? -1 : peer);
+    if (id < 0)
+        return -1;
+    task_t *k = &s->tasks[id];
+    const task_t *o = &s->tasks[like];
+    k->all = peer == CR_SIM_ALL_RANKS;
+    k->shared = 1;
+    k->r1 = like;
+    k->use_off = o->use_off;
+    k->n_use = o->n_use;
     k->bytes = bytes;
     k->lat_s = lat_s;
     s->st.n_flows++;
@@ -1783,7 +750,9 @@ static void for_units(cr_sim *s, void *ctx, unit_fn fn)
     }
     for (long k = 0; k < s->n_tasks; k++) {
         const task_t *tk = &s->tasks[k];
-        if (tk->routed)
+        /* a task sharing another's uses adds no user the other does not:
+         * the classes come out the same without it */
+        if (tk->routed || tk->shared)
             continue;
         for (int i = 0; i < tk->n_use; i++) {
             const use_t *u = &s->uses[tk->use_off + i];
@@ -2023,7 +992,7 @@ static int normalize(cr_sim *s)
     for (long k = 0; k < s->n_tasks; k++) {
         const task_t *tk = &s->tasks[k];
         if (!tk->routed) {
-            need += tk->n_use;
+            need += tk->shared ? 0 : tk->n_use;
             continue;
         }
         long v = rr_off[tk->r1 + 1] - rr_off[tk->r1] + 2;
@@ -2061,6 +1030,12 @@ static int normalize(cr_sim *s)
             continue;
         }
         s->vr[k][0] = s->vr[k][1] = s->vr[k][2] = s->vr[k][3] = -1;
+        if (tk->shared) {
+            /* its uses are those of an earlier task, already rewritten */
+            tk->use_off = s->tasks[tk->r1].use_off;
+            tk->n_use = s->tasks[tk->r1].n_use;
+            continue;
+        }
         for (int i = 0; i < tk->n_use; i++) {
             const use_t *u = &s->uses[tk->use_off + i];
             const res_t *q = &s->res[u->res];
@@ -2306,9 +1281,18 @@ static void uf_rebuild(cr_sim *s)
     s->peak_active = s->n_active;
 }
 
+/* How many flows f stands for: 1, or the members of a merged flow. Its
+ * weights count that many times (x 1.0 leaves an unmerged flow's figures
+ * bit for bit as they were). */
+static double fmult(const cr_sim *s, long f)
+{
+    return s->mult ? (double)s->mult[f] : 1.0;
+}
+
 static int flow_attach(cr_sim *s, long f)
 {
     task_t *k = &s->tasks[f];
+    const double m = fmult(s, f);
     const use_t *us;
     int nu = flow_uses(s, f, &us);
     int c0 = nu > 0 ? use_cls(us) : -1;
@@ -2322,7 +1306,7 @@ static int flow_attach(cr_sim *s, long f)
         r->act[r->n_act].uoff = k->routed ? -1 : (int)k->use_off;
         r->n_act++;
         r->n_live++;
-        r->live_w += u->w;
+        r->live_w += u->w * m;
         if (i > 0)
             uf_union(s, c0, c);
         if (seed(s, c, true))
@@ -2373,13 +1357,14 @@ static int flow_detach(cr_sim *s, long f, double now)
     if (nu > 0)
         s->uf_nf[uf_find(s, use_cls(us))]--;
     double rate = isfinite(y->rate) ? y->rate : 0;
+    const double m = fmult(s, f);
     for (int i = 0; i < nu; i++) {
         const use_t *u = &us[i];
         int c = use_cls(u);
         cls_t *r = &s->cls[c];
         cls_settle(r, now);
-        r->load_Bps -= u->w * rate;
-        r->live_w -= u->w;
+        r->load_Bps -= u->w * m * rate;
+        r->live_w -= u->w * m;
         if (--r->n_live == 0 || r->load_Bps < 1e-9 * r->cap_Bps)
             r->load_Bps = 0;
         if (r->n_live == 0)
@@ -2500,11 +1485,11 @@ static void cheap_pop(cr_sim *s)
 
 /* Flow f's rate is final for this solve: it leaves the unfrozen set and
  * its weights leave its classes' free capacity. */
-static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate)
+static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate, double m)
 {
     for (long i = 0; i < n; i++) {
-        s->rem[u[i].res] -= u[i].w * rate;
-        s->wsum[u[i].res] -= u[i].w;
+        s->rem[u[i].res] -= u[i].w * m * rate;
+        s->wsum[u[i].res] -= u[i].w * m;
         s->nunf[u[i].res]--;
     }
 }
@@ -2525,16 +1510,17 @@ static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
     s->fbn[f] = bneck;
     if (bneck >= 0)
         s->nb[bneck]++;
+    const double m = fmult(s, f);
     if (uoff < 0) {
         const int *v = s->vr[f];
         for (int leg = 0; leg < 2; leg++)
             if (v[leg] >= 0)
                 freeze_seg(s, &s->rr[s->rr_off[v[leg]]], s->rr_off[v[leg] + 1] - s->rr_off[v[leg]],
-                           rate);
+                           rate, m);
         if (v[2] >= 0)
-            freeze_one(s, v[2], 1.0, rate);
+            freeze_one(s, v[2], 1.0 * m, rate);
         if (v[3] >= 0)
-            freeze_one(s, v[3] & ~VR_W2, v[3] & VR_W2 ? 2.0 : 1.0, rate);
+            freeze_one(s, v[3] & ~VR_W2, (v[3] & VR_W2 ? 2.0 : 1.0) * m, rate);
         return;
     }
     for (const use_t *u = &s->uses[uoff];; u++) {
@@ -2542,7 +1528,7 @@ static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
         bool last = c < 0;
         if (last)
             c = -c - 1;
-        freeze_one(s, c, u->w, rate);
+        freeze_one(s, c, u->w * m, rate);
         if (last)
             break;
     }
@@ -2871,9 +1857,110 @@ static int activate(cr_sim *s, loop_t *L, long x, double now)
         }
         return task_finish(s, L, x, now);
     }
-    if (flow_attach(s, x))
-        return -1;
     s->fd[x].t_last = now;
+    if (s->merge) {
+        /* attached with the others of this instant (merge_pending) */
+        if (cr_grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend))
+            return -1;
+        s->pend[s->n_pend++] = (int)x;
+        return 0;
+    }
+    return flow_attach(s, x);
+}
+
+/* A hash of what decides a flow's rate and end: its uses in classes, its
+ * bytes and its rate cap. */
+static uint64_t flow_sig(cr_sim *s, long f)
+{
+    const task_t *k = &s->tasks[f];
+    uint64_t h = mix64((uint64_t)k->routed);
+    double num[2] = {k->bytes, k->max_rate};
+    uint64_t bits[2];
+    memcpy(bits, num, sizeof bits);
+    h = mix64(h ^ bits[0]) ^ bits[1];
+    if (k->routed) {
+        const int *v = s->vr[f];
+        for (int i = 0; i < 4; i++)
+            h = mix64(h ^ (uint64_t)(uint32_t)v[i]);
+        return mix64(h);
+    }
+    h = mix64(h ^ (uint64_t)k->use_off) ^ (uint64_t)k->n_use;
+    return mix64(h);
+}
+
+/* Whether flows f and g have the same uses (same classes, same weights, in
+ * the same order), bytes and rate cap: then max-min fairness gives them
+ * one rate at every instant and they end together. */
+static bool flow_same(const cr_sim *s, long f, long g)
+{
+    const task_t *a = &s->tasks[f], *b = &s->tasks[g];
+    if (a->routed != b->routed || a->bytes != b->bytes || a->max_rate != b->max_rate ||
+        a->n_use != b->n_use)
+        return false;
+    if (a->routed)
+        return memcmp(s->vr[f], s->vr[g], sizeof s->vr[f]) == 0;
+    return a->use_off == b->use_off;
+}
+
+/* The merge lists, at the first merge: every flow on its own so far. */
+static int merge_alloc(cr_sim *s)
+{
+    size_t n = (size_t)s->n_tasks + 1;
+    s->mult = malloc(n * sizeof *s->mult);
+    s->fnext = malloc(n * sizeof *s->fnext);
+    if (!s->mult || !s->fnext)
+        return -1;
+    for (size_t f = 0; f < n; f++) {
+        s->mult[f] = 1;
+        s->fnext[f] = -1;
+    }
+    return 0;
+}
+
+/* Attaches the flows activated at this instant. Flows with the same uses,
+ * bytes and rate cap become one weighted flow: weighted max-min fairness
+ * gives a flow of weight k x w on each resource the rate each of its k
+ * members would get, so the members need no rates of their own; they end
+ * with their leader (batch_event). Explicit flows merge when they share
+ * their uses (cr_sim_flow_add_like). */
+static int merge_pending(cr_sim *s)
+{
+    long n = s->n_pend;
+    s->n_pend = 0;
+    if (n == 1)
+        return flow_attach(s, s->pend[0]);
+    long cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cr_grow((void **)&s->mslot, &s->cap_mslot, cap, sizeof *s->mslot))
+        return -1;
+    for (long i = 0; i < cap; i++)
+        s->mslot[i] = -1;
+    for (long i = 0; i < n; i++) {
+        int f = s->pend[i];
+        long j = (long)(flow_sig(s, f) >> 17) & (cap - 1);
+        for (;; j = (j + 1) & (cap - 1)) {
+            int g = s->mslot[j];
+            if (g < 0) {
+                s->mslot[j] = f;
+                break;
+            }
+            if (flow_same(s, f, g)) {
+                if (!s->mult && merge_alloc(s))
+                    return -1;
+                s->fnext[f] = s->fnext[g];
+                s->fnext[g] = f;
+                s->mult[g]++;
+                s->st.n_merged++;
+                s->pend[i] = -1;
+                break;
+            }
+        }
+    }
+    /* leaders attach in activation order, as they would unmerged */
+    for (long i = 0; i < n; i++)
+        if (s->pend[i] >= 0 && flow_attach(s, s->pend[i]))
+            return -1;
     return 0;
 }
 
@@ -2977,6 +2064,9 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
         s->fd[f].batch = -1;
         if (task_finish(s, L, f, now))
             return -1;
+        for (long g = s->fnext ? s->fnext[f] : -1; g >= 0; g = s->fnext[g])
+            if (task_finish(s, L, g, now))
+                return -1;
     }
     return 0;
 }
@@ -3103,6 +2193,8 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
                 goto out;
             }
         }
+        if (s->n_pend > 0 && merge_pending(s))
+            goto out;
         if (solve(s, now))
             goto out;
     }
@@ -3273,6 +2365,9 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
          (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t) + 2 * sizeof(int));
     if (s->vr)
         m += (size_t)s->n_tasks * sizeof *s->vr;
+    if (s->mult)
+        m += (size_t)s->n_tasks * (sizeof *s->mult + sizeof *s->fnext);
+    m += (size_t)s->cap_pend * sizeof *s->pend + (size_t)s->cap_mslot * sizeof *s->mslot;
     if (s->rr_off)
         m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
     if (s->dense)
@@ -3288,6 +2383,17 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
 int cr_sim_gpu_domain(const cr_sim *s, int rank)
 {
     return rank >= 0 && rank < s->t->n_gpus ? s->domain[rank] : -1;
+}
+
+void cr_sim_set_merge(cr_sim *s, bool on)
+{
+    if (!s->ran)
+        s->merge = on;
+}
+
+bool cr_sim_merge(const cr_sim *s)
+{
+    return s->merge;
 }
 
 void cr_sim_set_progress(cr_sim *s, cr_sim_progress_fn fn, void *ctx)

@@ -126,6 +126,7 @@ typedef struct {
     int n_classes; /* resources the solver ran on (equivalent resources merged) */
     int n_dropped; /* HBM resources that could not bind (not simulated) */
     long n_uses;   /* flow-resource uses the solver ran on */
+    long n_merged; /* flows that ran as members of another's weighted flow */
 } cr_sim_stats;
 
 /* Creates a simulator over the finalized topology t (borrowed). Errors:
@@ -180,6 +181,26 @@ int cr_sim_flow_add_step_at(cr_sim *s, int op, int src, int dst, double bytes, d
  * Every res must be valid and every w > 0. Returns the task id or -1. */
 int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use *uses, int n,
                          double bytes, double lat_s);
+
+/* A flow over the same explicit uses as task `like` (a flow added by
+ * cr_sim_flow_add_uses or this function), shared rather than copied, so
+ * that a collective's channels over the same edges cost their uses once;
+ * rank, peer, bytes and lat_s as cr_sim_flow_add_uses. Returns the task id
+ * or -1 (like not such a flow, bad ranks, the task budget). */
+int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, double lat_s);
+
+/* Whether flows that become active at the same instant over the same uses
+ * with the same bytes (and rate cap) run as one weighted flow (on: the
+ * default). Weighted max-min fairness gives a flow of weight k x w the rate
+ * each of its k members would get, so the results are those of the
+ * unmerged simulation (to rounding, 1e-9 relative: the tests compare the
+ * two on every shipped topology); only the solver's work shrinks. Off, the
+ * expansions also build every flow's uses for itself (no
+ * cr_sim_flow_add_like). Call before adding ops; ignored after cr_sim_run. */
+void cr_sim_set_merge(cr_sim *s, bool on);
+
+/* Whether s merges flows (cr_sim_set_merge). */
+bool cr_sim_merge(const cr_sim *s);
 
 /* A compute task on op rank `rank` lasting dur_s; when hbm_bytes > 0 it also
  * streams that many bytes through the GPU's HBM (at most hbm_bytes / dur_s,

@@ -155,12 +155,32 @@ static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
     return CR_OK;
 }
 
-/* Emits the coupled flow (wire bytes per edge) with the latency given whole. */
-static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on)
+/* Emits the coupled flow (wire bytes per edge) with the latency given whole;
+ * *task (when given) is its task. */
+static cr_status acc_flush_task(xp *x, double payload, double lat_s, int shown_on, int *task)
 {
     int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
                                  payload / x->sp->bw_eff, lat_s);
     x->n_acc = 0;
+    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
+        return oom(x);
+    if (task)
+        *task = f;
+    return CR_OK;
+}
+
+static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on)
+{
+    return acc_flush_task(x, payload, lat_s, shown_on, NULL);
+}
+
+/* A coupled flow over the same edges as the earlier one `like` (another
+ * channel over the same ring or tree): its uses are shared, not built
+ * again (cr_sim_flow_add_like). */
+static cr_status flush_like(xp *x, int like, double payload, double lat_s, int shown_on)
+{
+    int f = cr_sim_flow_add_like(x->s, like, shown_on, CR_SIM_ALL_RANKS, payload / x->sp->bw_eff,
+                                 lat_s);
     if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
         return oom(x);
     return CR_OK;
@@ -809,6 +829,7 @@ static cr_status ring(xp *x)
     bool chain = sp->coll == CR_COLL_BROADCAST || sp->coll == CR_COLL_REDUCE;
     int *order = malloc((size_t)n * sizeof *order);
     int *prev = malloc((size_t)n * sizeof *prev), *cur = malloc((size_t)n * sizeof *cur);
+    int *seen = NULL; /* pipelined: the ring orders built so far */
     cr_status st = CR_OK;
     if (!order || !prev || !cur) {
         st = oom(x);
@@ -824,9 +845,23 @@ static cr_status ring(xp *x)
                          "use --grain pipelined (or auto), or simulate fewer ranks");
         goto out;
     }
+    /* Pipelined channels over the same ring order (channel c's rings repeat
+     * with period ppn) share one flow's uses (merging on): the orders seen,
+     * up to RING_SEEN of them, and their flows. */
+    enum { RING_SEEN = 32 };
+    int seen_task[RING_SEEN], n_seen = 0;
+    if (pipelined && !chain && cr_sim_merge(x->s) && C > 1 &&
+        !(seen = malloc((size_t)RING_SEEN * (size_t)n * sizeof *seen))) {
+        st = oom(x);
+        goto out;
+    }
     for (int c = 0; c < C && st == CR_OK; c++) {
         if ((st = ring_order(x, c, order)) != CR_OK)
             break;
+        int same = -1;
+        for (int k = 0; seen && k < n_seen && same < 0; k++)
+            if (!memcmp(seen + (size_t)k * (size_t)n, order, (size_t)n * sizeof *order))
+                same = k;
         double mean = 0;
         if ((st = ring_mean_lat(x, order, &mean)) != CR_OK)
             break;
@@ -849,12 +884,21 @@ static cr_status ring(xp *x)
             continue;
         }
         if (pipelined) {
+            if (same >= 0) {
+                st = flush_like(x, seen_task[same], chunk * steps, L, 0);
+                continue;
+            }
             double lat = 0;
             bool red = sp->coll != CR_COLL_ALLGATHER;
             for (int i = 0; i < n && st == CR_OK; i++)
                 st = acc_edge(x, order[i], order[(i + 1) % n], red, &lat);
+            int f = -1;
             if (st == CR_OK)
-                st = acc_flush_lat(x, chunk * steps, L, 0);
+                st = acc_flush_task(x, chunk * steps, L, 0, &f);
+            if (st == CR_OK && seen && n_seen < RING_SEEN) {
+                memcpy(seen + (size_t)n_seen * (size_t)n, order, (size_t)n * sizeof *order);
+                seen_task[n_seen++] = f;
+            }
             continue;
         }
         x->step_at = L / steps;
@@ -867,6 +911,7 @@ static cr_status ring(xp *x)
         x->step_at = -1;
     }
 out:
+    free(seen);
     free(order);
     free(prev);
     free(cur);
@@ -979,6 +1024,17 @@ static cr_status tree(xp *x)
     int ntrees = n > 2 ? 2 : 1;
     int depth = (m - 1) + floor_log2(G);
     cr_status st = CR_OK;
+    /* A tree's edges depend on the channel only through its chains' head
+     * h0: channels with the same head share one flow's uses (merging on) */
+    int *like = cr_sim_merge(x->s) ? malloc(2 * (size_t)m * sizeof *like) : NULL;
+    double *like_L = like ? malloc(2 * (size_t)m * sizeof *like_L) : NULL;
+    if (like && !like_L) {
+        free(like);
+        free(grp);
+        return oom(x);
+    }
+    for (int i = 0; like && i < 2 * m; i++)
+        like[i] = -1;
     for (int c = 0; c < C && st == CR_OK; c++)
         for (int tr = 0; tr < ntrees && st == CR_OK; tr++) {
             double lat = 0, lat_net = 0; /* slowest chain edge, slowest tree edge */
@@ -986,6 +1042,15 @@ static cr_status tree(xp *x)
             /* one node: no NIC to start from, every channel replays one
              * chain (search.cc); tree 1 runs it reversed, same edges */
             int h0 = G == 1 ? (tr ? m - 1 : 0) : tr ? (c + 1) % m : c % m;
+            int root = 0;
+            for (int ck = 0; ck < G; ck++)
+                if (cr_nccl_dtree(G, ck, tr, NULL) < 0)
+                    root = ck;
+            if (like && like[tr * m + h0] >= 0) {
+                st = flush_like(x, like[tr * m + h0], sp->bytes / C / ntrees, like_L[tr * m + h0],
+                                grp[root * m + h0]);
+                continue;
+            }
 #define CHAIN(g, j) grp[(g)*m + (tr ? (h0 - (j) + m) % m : (h0 + (j)) % m)]
             for (int g = 0; g < G && st == CR_OK; g++)
                 for (int j = 1; j < m && st == CR_OK; j++) {
@@ -993,13 +1058,10 @@ static cr_status tree(xp *x)
                     if (st == CR_OK)
                         st = acc_edge(x, CHAIN(g, j - 1), CHAIN(g, j), false, &lat);
                 }
-            int root = 0;
             for (int ck = 0; ck < G && st == CR_OK; ck++) {
                 int pk = cr_nccl_dtree(G, ck, tr, NULL);
-                if (pk < 0) {
-                    root = ck;
+                if (pk < 0)
                     continue;
-                }
                 int ch = CHAIN(ck, 0), pa = CHAIN(pk, 0);
                 st = acc_edge(x, ch, pa, true, &lat_net);
                 if (st == CR_OK)
@@ -1011,9 +1073,16 @@ static cr_status tree(xp *x)
              * the path's routes (the slowest chain and tree edge). */
             double step = sp->step_lat_s;
             double L = fmax(2 * depth * step, 2 * ((m - 1) * lat + (depth - (m - 1)) * lat_net));
+            int f = -1;
             if (st == CR_OK)
-                st = acc_flush_lat(x, sp->bytes / C / ntrees, L, grp[root * m + h0]);
+                st = acc_flush_task(x, sp->bytes / C / ntrees, L, grp[root * m + h0], &f);
+            if (st == CR_OK && like) {
+                like[tr * m + h0] = f;
+                like_L[tr * m + h0] = L;
+            }
         }
+    free(like);
+    free(like_L);
     free(grp);
     return st;
 }
@@ -1103,6 +1172,20 @@ static cr_status direct(xp *x)
     bool all_pairs = sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_ALLGATHER ||
                      sp->coll == CR_COLL_REDUCESCATTER || sp->coll == CR_COLL_ALLREDUCE;
     long pairs = all_pairs ? (long)n * (n - 1) : n;
+    if (!budget_fits(x->s, (double)pairs) && all_pairs) {
+        /* Merging does not shrink these: every flow joins its own pair of
+         * GPUs, so no two have the same route (they share links, not link
+         * lists). Say how many ranks would fit. */
+        long left = cr_sim_task_limit(x->s) - cr_sim_n_tasks(x->s), k = 1;
+        while ((k + 1) * k <= left)
+            k++;
+        char hint[256];
+        snprintf(hint, sizeof hint,
+                 "its flows join distinct pairs of GPUs, so no two share a route to merge; "
+                 "simulate at most %ld ranks (--ranks), or split the scenario into smaller ones",
+                 k);
+        return budget_fail(x->s, x->d, cr_coll_name(sp->coll), n, (double)pairs, hint);
+    }
     if (!budget_fits(x->s, (double)pairs))
         return budget_fail(x->s, x->d, cr_coll_name(sp->coll), n, (double)pairs, BUDGET_HINT);
     if (all_pairs && n > 16 && cr_sim_route_prewarm(x->s, x->ranks, n) != CR_OK)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers shared by the simulator (flowsim.c, flowsim_coll.c) and the
+ * Helpers shared by the simulator (flowsim.c, flowroute.c, flowsim_coll.c) and the
  * nearest-NIC search (nic.c): a growing array and an integer-keyed binary
  * min-heap of devices for Dijkstra.
  */

@@ -828,6 +828,10 @@ static void test_task_budget_is_per_simulation(void **state)
     d.msg[0] = 0;
     assert_int_equal(cr_sim_coll_add(s, &sp, r, 15, &op, &d), CR_ERANGE);
     assert_non_null(strstr(d.msg, "alltoall over 15 ranks is 210 tasks"));
+    /* 200 less the op's two markers leave 198: 14 x 13 = 182 flows fit,
+     * 15 x 14 = 210 do not */
+    assert_non_null(strstr(d.msg, "no two share a route to merge"));
+    assert_non_null(strstr(d.msg, "at most 14 ranks"));
     cr_sim_free(s);
     cr_topo_free(t);
 }

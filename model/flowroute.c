@@ -1,0 +1,864 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The flow simulator's router (flowsim.h: cr_sim_route, cr_sim_path,
+ * cr_sim_route_prewarm; doc/simulator.md, Routes): routes between GPUs
+ * are the fewest-cost paths through switches, NICs, CPUs and PCIe switches
+ * (not through other GPUs unless route.gpu_transit), spread over every
+ * such path in proportion to link capacity, leaving and entering a node
+ * through the NICs NCCL gives its GPUs, with NCCL's PXN relay between
+ * rails. Computed once per GPU pair and cached (hash on the pair;
+ * across nodes, on the pair and the NIC shares of its two GPUs:
+ * nic_shares, pair_shares): a single route by a bidirectional Dijkstra
+ * (two balls of half the route's length instead of one of its whole
+ * length), all routes from one source of an all-to-all by one resumable
+ * Dijkstra from it; the DAG's edges are recorded as they are found.
+ */
+#include "flowroute_priv.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An unreached distance; route searches cost a hop cr_nic_hop_cost (nic.h),
+ * as NCCL's NIC choice does. */
+#define DINF INT_MAX
+
+/* A source with at least this many destinations in a prewarm gets one
+ * resumable Dijkstra; fewer get bidirectional searches. */
+#define PREWARM_MIN_DESTS 8
+
+/* Up to this many GPUs the route cache is a dense n x n table (16 MiB at
+ * most, pages touched only where routes exist): an all-to-all looks its
+ * routes up row by row instead of hashing a million pairs. */
+#define DENSE_MAX_GPUS 2048
+
+static int search_init(search_t *x, size_t nd)
+{
+    x->dist = malloc(nd * sizeof *x->dist);
+    x->settled = calloc(nd, 1);
+    x->touched = malloc(nd * sizeof *x->touched);
+    if (!x->dist || !x->settled || !x->touched)
+        return -1;
+    for (size_t i = 0; i < nd; i++)
+        x->dist[i] = DINF;
+    return 0;
+}
+
+static void search_free(search_t *x)
+{
+    free(x->dist);
+    free(x->settled);
+    free(x->touched);
+    cr_iheap_free(&x->h);
+}
+
+static int near_nics_build(cr_sim *s);
+
+int cr_flowroute_init(cr_sim *s)
+{
+    const cr_topo *t = s->t;
+    size_t nd = (size_t)t->n_devs + 1;
+    s->dag_mark = calloc(nd, sizeof *s->dag_mark);
+    s->bmark = calloc(nd, sizeof *s->bmark);
+    s->link_mark = calloc((size_t)t->n_links + 1, sizeof *s->link_mark);
+    s->eoff = malloc((nd + 1) * sizeof *s->eoff);
+    s->dag_idx = malloc(nd * sizeof *s->dag_idx);
+    s->dag_nodes = malloc(nd * sizeof *s->dag_nodes);
+    s->pos = malloc(nd * sizeof *s->pos);
+    s->queue = malloc(nd * sizeof *s->queue);
+    s->frac = malloc(nd * sizeof *s->frac);
+    s->lat = malloc(nd * sizeof *s->lat);
+    if (search_init(&s->fw, nd) || search_init(&s->bw, nd) || !s->dag_mark || !s->bmark ||
+        !s->link_mark || !s->eoff || !s->dag_idx || !s->dag_nodes || !s->pos || !s->queue ||
+        !s->frac || !s->lat)
+        return -1;
+    return near_nics_build(s);
+}
+
+void cr_flowroute_free(cr_sim *s)
+{
+    cr_nic_map_free(s->nics);
+    free(s->def_share);
+    free(s->nic_ok);
+    free(s->grp_cnt);
+    free(s->rpool);
+    free(s->routes);
+    free(s->hkeys);
+    free(s->hvals);
+    free(s->dense);
+    search_free(&s->fw);
+    search_free(&s->bw);
+    free(s->dag_mark);
+    free(s->bmark);
+    free(s->link_mark);
+    free(s->edge_u);
+    free(s->edge_l);
+    free(s->edge_ord);
+    free(s->eoff);
+    free(s->dag_idx);
+    free(s->dag_nodes);
+    free(s->pos);
+    free(s->queue);
+    free(s->frac);
+    free(s->lat);
+    free(s->scratch);
+}
+
+/* ---------- routing ---------- */
+
+static int search_reset(search_t *x, int src)
+{
+    for (int i = 0; i < x->n_touched; i++) {
+        x->dist[x->touched[i]] = DINF;
+        x->settled[x->touched[i]] = 0;
+    }
+    x->n_touched = 0;
+    x->h.n = 0;
+    x->dist[src] = 0;
+    x->touched[x->n_touched++] = src;
+    return cr_iheap_push(&x->h, src, 0);
+}
+
+/* The least key of a search's heap after dropping stale entries; DINF when
+ * empty. */
+static int search_top(search_t *x)
+{
+    while (x->h.n > 0) {
+        int v = x->h.v[0], d = x->h.d[0];
+        if (!x->settled[v] && d == x->dist[v])
+            return d;
+        cr_iheap_pop(&x->h, &v, &d);
+    }
+    return DINF;
+}
+
+/* Counts the links of device v that a route search is about to scan
+ * against the simulator's budget; true once past it (the search then fails
+ * as out of memory does, and the callers report CR_ERANGE). A switch with
+ * n GPUs costs n per route through it, so a star of 65,536 GPUs would scan
+ * 4.3 billion links for one ring. */
+static bool work_add(cr_sim *s, int v)
+{
+    s->route_work += s->t->adj_off[v + 1] - s->t->adj_off[v];
+    if (s->route_work > s->max_route_work)
+        s->work_over = true;
+    return s->work_over;
+}
+
+static bool can_forward(const cr_sim *s, int v)
+{
+    return s->transit || s->t->devs[v].kind != CR_DEV_GPU;
+}
+
+/* Relaxes the edges leaving u (forward: links usable from u) or entering u
+ * (backward: links usable towards u whose far end may forward) at distance
+ * du. Returns -1 on allocation failure. *mu tracks the best meeting. */
+static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, bool fwd, int src,
+                 long *mu)
+{
+    const cr_topo *t = s->t;
+    if (work_add(s, u))
+        return -1;
+    for (int i = t->adj_off[u]; i < t->adj_off[u + 1]; i++) {
+        const cr_link *l = &t->links[t->adj[i]];
+        int w = cr_link_other(l, u);
+        if (cr_link_bw_from(l, fwd ? u : w) <= 0)
+            continue;
+        if (!fwd && w != src && !can_forward(s, w))
+            continue;
+        if (s->restrict_nic && t->devs[w].kind == CR_DEV_NIC && s->nic_ok[w] != s->nic_stamp)
+            continue;
+        int nd = du + cr_nic_hop_cost(l);
+        if (nd < x->dist[w]) {
+            if (x->dist[w] == DINF)
+                x->touched[x->n_touched++] = w;
+            x->dist[w] = nd;
+            if (cr_iheap_push(&x->h, w, nd))
+                return -1;
+        }
+        if (other && other->dist[w] != DINF && (long)nd + other->dist[w] < *mu)
+            *mu = (long)nd + other->dist[w];
+    }
+    return 0;
+}
+
+/* Resumes the full forward search (loaded for s->fw_src) until target
+ * settles. Returns 1 when it did, 0 when unreachable, -1 out of memory. */
+static int fw_until(cr_sim *s, int target)
+{
+    search_t *x = &s->fw;
+    while (!x->settled[target]) {
+        if (search_top(x) == DINF)
+            return 0;
+        int v, dv;
+        cr_iheap_pop(&x->h, &v, &dv);
+        x->settled[v] = 1;
+        if (v != s->fw_src && !can_forward(s, v))
+            continue;
+        if (relax(s, x, NULL, v, dv, true, s->fw_src, NULL))
+            return -1;
+    }
+    return 1;
+}
+
+/* Bidirectional Dijkstra from src and (over reversed usable links) from
+ * dst, alternating on the smaller key. It stops once tf + tb >= mu + 2: then
+ * mu is the distance D, every node within tf - 1 of src is settled forward
+ * and every node within tb - 1 of dst backward, and since (tf-1) + (tb-1)
+ * >= D, every node of every shortest path is settled in at least one of
+ * the two (doc/simulator.md). Returns 1 with *D, 0 without a path, -1 out
+ * of memory. */
+static int bidir(cr_sim *s, int src, int dst, int *D)
+{
+    search_t *f = &s->fw, *b = &s->bw;
+    if (search_reset(f, src) || search_reset(b, dst))
+        return -1;
+    /* a valid partial forward search: resumable, unless NICs were left out */
+    s->fw_src = s->restrict_nic ? -1 : src;
+    long mu = DINF;
+    for (;;) {
+        int tf = search_top(f), tb = search_top(b);
+        if (tf == DINF && tb == DINF)
+            break;
+        if (mu < DINF && (long)tf + tb >= mu + 2)
+            break;
+        if (mu == DINF && (tf == DINF || tb == DINF))
+            break;
+        int v, dv;
+        if (tf <= tb) {
+            cr_iheap_pop(&f->h, &v, &dv);
+            f->settled[v] = 1;
+            if (b->dist[v] != DINF && (long)dv + b->dist[v] < mu)
+                mu = (long)dv + b->dist[v];
+            if (v != src && !can_forward(s, v))
+                continue;
+            if (relax(s, f, b, v, dv, true, src, &mu))
+                return -1;
+        } else {
+            cr_iheap_pop(&b->h, &v, &dv);
+            b->settled[v] = 1;
+            if (f->dist[v] != DINF && (long)dv + f->dist[v] < mu)
+                mu = (long)dv + f->dist[v];
+            if (v != dst && !can_forward(s, v))
+                continue;
+            if (relax(s, b, f, v, dv, false, src, &mu))
+                return -1;
+        }
+    }
+    if (mu >= DINF)
+        return 0;
+    *D = (int)mu;
+    return 1;
+}
+
+static bool in_dag(const cr_sim *s, int v)
+{
+    return s->dag_mark[v] == s->dag_stamp;
+}
+
+static void dag_add(cr_sim *s, int v, int pos, int *nn)
+{
+    if (in_dag(s, v))
+        return;
+    s->dag_mark[v] = s->dag_stamp;
+    s->pos[v] = pos;
+    s->dag_nodes[(*nn)++] = v;
+}
+
+static void dag_stamp_next(cr_sim *s)
+{
+    s->n_edges = 0;
+    if (++s->dag_stamp == INT_MAX) {
+        memset(s->link_mark, 0, (size_t)s->t->n_links * sizeof *s->link_mark);
+        memset(s->dag_mark, 0, (size_t)s->t->n_devs * sizeof *s->dag_mark);
+        memset(s->bmark, 0, (size_t)s->t->n_devs * sizeof *s->bmark);
+        s->dag_stamp = 1;
+    }
+}
+
+/* Records the DAG edge leaving device u over link l (once: a link carries
+ * a route one way only). Returns -1 when out of memory. */
+static int dag_edge(cr_sim *s, int u, int l)
+{
+    if (s->link_mark[l] == s->dag_stamp)
+        return 0;
+    s->link_mark[l] = s->dag_stamp;
+    if (s->n_edges + 1 > s->cap_edges) {
+        int c = s->cap_edges ? 2 * s->cap_edges : 64;
+        int *a = realloc(s->edge_u, (size_t)c * sizeof *a);
+        if (!a)
+            return -1;
+        s->edge_u = a;
+        int *b = realloc(s->edge_l, (size_t)c * sizeof *b);
+        if (!b)
+            return -1;
+        s->edge_l = b;
+        int *o = realloc(s->edge_ord, (size_t)c * sizeof *o);
+        if (!o)
+            return -1;
+        s->edge_ord = o;
+        s->cap_edges = c;
+    }
+    s->edge_u[s->n_edges] = u;
+    s->edge_l[s->n_edges] = l;
+    s->n_edges++;
+    return 0;
+}
+
+/* Adds to the DAG every settled-forward predecessor chain of the nodes
+ * already in it from index `from` on (tight edges: dist[p] + cost ==
+ * dist[x]). */
+static int dag_back(cr_sim *s, int src, int from, int *nn)
+{
+    const cr_topo *t = s->t;
+    const search_t *f = &s->fw;
+    for (int i = from; i < *nn; i++) {
+        int v = s->dag_nodes[i];
+        if (v == src || f->dist[v] == DINF)
+            continue;
+        if (work_add(s, v))
+            return -1;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int u = cr_link_other(l, v);
+            if (!f->settled[u] || (u != src && !can_forward(s, u)))
+                continue;
+            if (cr_link_bw_from(l, u) <= 0 || f->dist[u] + cr_nic_hop_cost(l) != f->dist[v])
+                continue;
+            if (dag_edge(s, u, t->adj[k]))
+                return -1;
+            dag_add(s, u, f->dist[u], nn);
+        }
+    }
+    return 0;
+}
+
+/* The shortest-path DAG from a full forward search: back from dst. */
+static int fw_dag(cr_sim *s, int src, int dst)
+{
+    dag_stamp_next(s);
+    int nn = 0;
+    dag_add(s, dst, s->fw.dist[dst], &nn);
+    if (dag_back(s, src, 0, &nn))
+        return -1;
+    return nn;
+}
+
+/* The shortest-path DAG after bidir(): meeting edges (u settled forward, w
+ * settled backward, dist_f[u] + cost + dist_b[w] == D) split every shortest
+ * path into a forward part (walked back from u over tight forward edges)
+ * and a backward part (walked on from w over tight backward edges). A node's
+ * position is its distance from src: dist_f, or D - dist_b. */
+static int bidir_dag(cr_sim *s, int src, int dst, int D)
+{
+    const cr_topo *t = s->t;
+    const search_t *f = &s->fw, *b = &s->bw;
+    dag_stamp_next(s);
+    const int st = s->dag_stamp;
+    int nn = 0, nb = 0;
+    if (f->settled[dst] && f->dist[dst] == D)
+        dag_add(s, dst, D, &nn);
+    for (int i = 0; i < f->n_touched; i++) {
+        int u = f->touched[i];
+        if (!f->settled[u] || (u != src && !can_forward(s, u)))
+            continue;
+        if (work_add(s, u))
+            return -1;
+        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int w = cr_link_other(l, u);
+            if (!b->settled[w] || cr_link_bw_from(l, u) <= 0 ||
+                (long)f->dist[u] + cr_nic_hop_cost(l) + b->dist[w] != D)
+                continue;
+            if (dag_edge(s, u, t->adj[k]))
+                return -1;
+            dag_add(s, u, f->dist[u], &nn);
+            if (s->bmark[w] != st) {
+                s->bmark[w] = st;
+                s->queue[nb++] = w;
+            }
+        }
+    }
+    if (dag_back(s, src, 0, &nn))
+        return -1;
+    /* Backward part, from the meeting heads on over tight backward edges,
+     * with its own marks: a head may already be in the DAG (settled both
+     * ways) and must still be walked from. */
+    if (b->settled[src] && b->dist[src] == D && s->bmark[src] != st) {
+        s->bmark[src] = st;
+        s->queue[nb++] = src;
+    }
+    for (int i = 0; i < nb; i++) {
+        int v = s->queue[i];
+        dag_add(s, v, D - b->dist[v], &nn);
+        if (v == dst || (v != src && !can_forward(s, v)))
+            continue;
+        if (work_add(s, v))
+            return -1;
+        for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int q = cr_link_other(l, v);
+            if (!b->settled[q] || cr_link_bw_from(l, v) <= 0 ||
+                (long)b->dist[q] + cr_nic_hop_cost(l) != b->dist[v])
+                continue;
+            if (dag_edge(s, v, t->adj[k]))
+                return -1;
+            if (s->bmark[q] == st)
+                continue;
+            s->bmark[q] = st;
+            s->queue[nb++] = q;
+        }
+    }
+    return nn;
+}
+
+static int cmp_pos_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1];
+}
+
+/* Sorts the DAG nodes by position. */
+static int sort_dag(cr_sim *s, int nn)
+{
+    int *v = s->dag_nodes;
+    if (nn <= 32) {
+        for (int i = 1; i < nn; i++) {
+            int x = v[i], j = i - 1;
+            while (j >= 0 && s->pos[v[j]] > s->pos[x]) {
+                v[j + 1] = v[j];
+                j--;
+            }
+            v[j + 1] = x;
+        }
+        return 0;
+    }
+    int *pr = malloc((size_t)nn * 2 * sizeof *pr);
+    if (!pr)
+        return -1;
+    for (int i = 0; i < nn; i++) {
+        pr[2 * i] = s->pos[v[i]];
+        pr[2 * i + 1] = v[i];
+    }
+    qsort(pr, (size_t)nn, 2 * sizeof *pr, cmp_pos_pair);
+    for (int i = 0; i < nn; i++)
+        v[i] = pr[2 * i + 1];
+    free(pr);
+    return 0;
+}
+
+/* Spreads one unit of flow from src over the DAG in proportion to link
+ * capacity at every fork and appends the route to the pool. Returns the
+ * route index or -2 when out of memory. */
+static long emit_route(cr_sim *s, int src, int dst, int nn)
+{
+    const cr_topo *t = s->t;
+    if (sort_dag(s, nn))
+        return -2;
+    for (int i = 0; i < nn; i++) {
+        s->frac[s->dag_nodes[i]] = 0.0;
+        s->lat[s->dag_nodes[i]] = 0.0;
+    }
+    s->frac[src] = 1.0;
+    /* The recorded edges grouped by their from-node, in position order. */
+    for (int i = 0; i <= nn; i++)
+        s->eoff[i] = 0;
+    for (int i = 0; i < nn; i++)
+        s->dag_idx[s->dag_nodes[i]] = i;
+    for (int e = 0; e < s->n_edges; e++)
+        s->eoff[s->dag_idx[s->edge_u[e]] + 1]++;
+    for (int i = 0; i < nn; i++)
+        s->eoff[i + 1] += s->eoff[i];
+    int *order = s->edge_ord;
+    for (int e = 0; e < s->n_edges; e++)
+        order[s->eoff[s->dag_idx[s->edge_u[e]]]++] = e;
+    for (int i = nn; i > 0; i--)
+        s->eoff[i] = s->eoff[i - 1];
+    s->eoff[0] = 0;
+    long off = s->n_rpool;
+    for (int i = 0; i < nn; i++) {
+        int u = s->dag_nodes[i];
+        double tot = 0.0;
+        for (int e = s->eoff[i]; e < s->eoff[i + 1]; e++)
+            tot += cr_link_bw_from(&t->links[s->edge_l[order[e]]], u);
+        if (tot <= 0)
+            continue;
+        for (int e = s->eoff[i]; e < s->eoff[i + 1]; e++) {
+            int li = s->edge_l[order[e]];
+            const cr_link *l = &t->links[li];
+            int v = cr_link_other(l, u);
+            double f = s->frac[u] * cr_link_bw_from(l, u) / tot;
+            if (f <= 0)
+                continue;
+            s->frac[v] += f;
+            if (s->lat[u] + l->lat_s > s->lat[v])
+                s->lat[v] = s->lat[u] + l->lat_s;
+            if (cr_grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
+                return -2;
+            s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
+            s->rpool[s->n_rpool].w = f;
+            s->n_rpool++;
+        }
+    }
+    if (cr_grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
+        return -2;
+    route_t *r = &s->routes[s->n_routes];
+    r->off = off;
+    r->n = (int)(s->n_rpool - off);
+    r->refs = 0;
+    r->lat_s = s->lat[dst];
+    s->st.route_entries += (size_t)r->n;
+    return s->n_routes++;
+}
+
+/* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
+ * bitmap over GPU ranks; writes share[g] for every member g (0: no NIC
+ * near it). */
+void cr_flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share)
+{
+    cr_nic_shares(s->nics, member, share, s->grp_cnt);
+}
+
+/* ---------- NCCL's NIC per GPU (point-to-point across nodes) ---------- */
+
+/* The NICs nearest to each GPU (cr_nic_map_new, nic.c: ncclTopoGetLocal);
+ * a GPU without any has its routes never restricted. Also the default
+ * shares (every GPU a rank) and the scratch the searches use. Returns -1
+ * when out of memory. */
+static int near_nics_build(cr_sim *s)
+{
+    const cr_topo *t = s->t;
+    size_t ng = (size_t)t->n_gpus, nd = (size_t)t->n_devs + 1;
+    s->nics = cr_nic_map_new(t);
+    s->def_share = calloc(ng + 1, 1);
+    s->nic_ok = calloc(nd, sizeof *s->nic_ok);
+    s->grp_cnt = calloc(nd, sizeof *s->grp_cnt);
+    if (!s->nics || !s->def_share || !s->nic_ok || !s->grp_cnt)
+        return -1;
+    uint64_t *all = calloc(ng / 64 + 1, sizeof *all);
+    if (!all)
+        return -1;
+    for (int g = 0; g < t->n_gpus; g++)
+        all[g >> 6] |= (uint64_t)1 << (g & 63);
+    cr_flowroute_nic_shares(s, all, s->def_share);
+    free(all);
+    return 0;
+}
+
+/* Marks for the next route search the NICs that GPU rank g uses with a
+ * share of m: ncclTopoGetLocalNet takes its nearest NICs from index
+ * dev (its index in the node, mirrored when their number is a power of
+ * two) on, channel c using the (dev + c mod m)-th: m NICs in all, each
+ * carrying an equal part of a peer's channels. */
+static void nic_mark(cr_sim *s, int g, int m)
+{
+    int pick[256], k = cr_nic_pick(s->nics, g, s->local[g], m, pick);
+    for (int c = 0; c < k; c++)
+        s->nic_ok[pick[c]] = s->nic_stamp;
+}
+
+/* The NIC shares a route from GPU rank a to b is searched with: both ends'
+ * (share, from nic_shares) where the two are on different nodes and
+ * scale-up domains and both have NICs near them (NCCL's network transport
+ * between them), else 0 and 0 (no restriction). */
+static void pair_shares(const cr_sim *s, const unsigned char *share, int a, int b, int *ma, int *mb)
+{
+    const cr_topo *t = s->t;
+    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
+    *ma = *mb = 0;
+    if (na < 0 || nb < 0 || na == nb || s->domain[a] == s->domain[b] ||
+        cr_nic_count(s->nics, a) == 0 || cr_nic_count(s->nics, b) == 0)
+        return;
+    *ma = share && share[a] ? share[a] : s->def_share[a];
+    *mb = share && share[b] ? share[b] : s->def_share[b];
+}
+
+/* Computes the route from device src to device dst into the pool. Returns
+ * the route index, -1 when there is no path, -2 when out of memory. */
+static long route_compute(cr_sim *s, int src, int dst)
+{
+    int nn;
+    if (s->prewarm == src && !s->restrict_nic) {
+        if (s->fw_src != src) {
+            if (search_reset(&s->fw, src))
+                return -2;
+            s->fw_src = src;
+        }
+        int r = fw_until(s, dst);
+        if (r <= 0)
+            return r < 0 ? -2 : -1;
+        nn = fw_dag(s, src, dst);
+        if (nn < 0)
+            return -2;
+    } else {
+        int D = 0;
+        int r = bidir(s, src, dst, &D);
+        if (r <= 0)
+            return r < 0 ? -2 : -1;
+        nn = bidir_dag(s, src, dst, D);
+        if (nn < 0)
+            return -2;
+    }
+    return emit_route(s, src, dst, nn);
+}
+
+static long hash_find(const cr_sim *s, uint64_t key)
+{
+    if (!s->hcap)
+        return -1;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    long m = s->hcap - 1;
+    for (long i = (long)(h >> 20) & m;; i = (i + 1) & m) {
+        if (s->hkeys[i] == 0)
+            return -1;
+        if (s->hkeys[i] == key)
+            return s->hvals[i];
+    }
+}
+
+static int hash_put(cr_sim *s, uint64_t key, long val)
+{
+    if (2 * (s->hcount + 1) > s->hcap) {
+        long nc = s->hcap ? s->hcap * 2 : 1024;
+        uint64_t *nk = calloc((size_t)nc, sizeof *nk);
+        long *nv = malloc((size_t)nc * sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return -1;
+        }
+        for (long i = 0; i < s->hcap; i++) {
+            if (!s->hkeys[i])
+                continue;
+            uint64_t h = s->hkeys[i] * 0x9E3779B97F4A7C15ull;
+            long j = (long)(h >> 20) & (nc - 1);
+            while (nk[j])
+                j = (j + 1) & (nc - 1);
+            nk[j] = s->hkeys[i];
+            nv[j] = s->hvals[i];
+        }
+        free(s->hkeys);
+        free(s->hvals);
+        s->hkeys = nk;
+        s->hvals = nv;
+        s->hcap = nc;
+    }
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    long m = s->hcap - 1;
+    long i = (long)(h >> 20) & m;
+    while (s->hkeys[i])
+        i = (i + 1) & m;
+    s->hkeys[i] = key;
+    s->hvals[i] = val;
+    s->hcount++;
+    return 0;
+}
+
+/* The hash key of the route from GPU rank a to b searched with NIC shares
+ * ma and mb (pair_shares; each below 256): unique while n_gpus^2 < 2^48. */
+static uint64_t pair_key(const cr_sim *s, int a, int b, int ma, int mb)
+{
+    uint64_t pair = (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
+    return pair << 16 | (uint64_t)ma << 8 | (uint64_t)mb;
+}
+
+/* Whether the route from a to b with shares ma, mb is the one the dense
+ * table holds: the shares when every GPU is a rank (or none). */
+static bool dense_variant(const cr_sim *s, int a, int b, int ma, int mb)
+{
+    return s->dense && (ma == 0 || (ma == s->def_share[a] && mb == s->def_share[b]));
+}
+
+/* The cached route between GPU ranks a and b with NIC shares ma, mb, -1
+ * when not computed. */
+static long route_find(cr_sim *s, int a, int b, int ma, int mb)
+{
+    if (dense_variant(s, a, b, ma, mb))
+        return (long)s->dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
+    return hash_find(s, pair_key(s, a, b, ma, mb));
+}
+
+/* Cached route between GPU ranks a != b that leaves a's node through a's
+ * NIC share ma and enters b's through b's share mb (pair_shares; 0 and 0:
+ * any path); errors as route_compute. Where the fabric joins those NICs by
+ * no path (a rail-only fabric without spines, two NICs of different
+ * rails), the route is the unrestricted one, through the hosts. */
+static long route_get(cr_sim *s, int a, int b, int ma, int mb)
+{
+    int n = s->t->n_gpus;
+    if (!s->dense && n <= DENSE_MAX_GPUS &&
+        !(s->dense = calloc((size_t)n * (size_t)n, sizeof *s->dense)))
+        return -2;
+    long r = route_find(s, a, b, ma, mb);
+    if (r >= 0)
+        return r;
+    if (ma > 0) {
+        if (++s->nic_stamp == INT_MAX) {
+            memset(s->nic_ok, 0, (size_t)s->t->n_devs * sizeof *s->nic_ok);
+            s->nic_stamp = 1;
+        }
+        nic_mark(s, a, ma);
+        nic_mark(s, b, mb);
+        s->restrict_nic = true;
+    }
+    r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    s->restrict_nic = false;
+    if (r == -1 && ma > 0)
+        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    if (r < 0)
+        return r;
+    if (dense_variant(s, a, b, ma, mb)) {
+        if (r + 1 >= INT_MAX)
+            return -2;
+        s->dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
+    } else if (hash_put(s, pair_key(s, a, b, ma, mb), r)) {
+        return -2;
+    }
+    s->st.n_routes++;
+    return r;
+}
+
+/* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
+ * local index differs goes first over NVLink to the GPU of the sender's node
+ * on the receiver's rail, then out of that GPU's NIC, so that it stays on
+ * one rail of a rail-optimised fabric. The relay must be a rank of the
+ * communicator (NCCL's proxy runs there): member is its bitmap over GPU
+ * ranks, NULL for any. Returns that relay GPU, or -1 when the flow goes
+ * straight (same node, same rail, same NVLink domain, no node structure,
+ * no such member, or the topology sets sim.pxn to 0). */
+static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
+{
+    if (!s->pxn || a == b)
+        return -1;
+    const cr_topo *t = s->t;
+    int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
+    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b] ||
+        s->domain[a] == s->domain[b])
+        return -1;
+    int c = s->node_first[na] + s->local[b];
+    if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
+        return -1;
+    if (member && !((member[c >> 6] >> (c & 63)) & 1u))
+        return -1;
+    return c;
+}
+
+/* The cached route from GPU rank a to b with the NIC shares of share
+ * (NULL: every GPU a rank); errors as route_compute. */
+static long route_shared(cr_sim *s, const unsigned char *share, int a, int b)
+{
+    int ma, mb;
+    pair_shares(s, share, a, b, &ma, &mb);
+    return route_get(s, a, b, ma, mb);
+}
+
+/* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
+ * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
+ * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
+ * -1 (no route) or -2 (out of memory). */
+int cr_flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
+                      long *r1, long *r2)
+{
+    int relay = pxn_relay(s, member, a, b);
+    *r2 = -1;
+    *r1 = route_shared(s, share, a, relay >= 0 ? relay : b);
+    if (*r1 < 0)
+        return (int)*r1;
+    if (relay >= 0) {
+        *r2 = route_shared(s, share, relay, b);
+        if (*r2 < 0)
+            return (int)*r2;
+    }
+    return 0;
+}
+
+cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
+{
+    cr_status st = CR_OK;
+    uint64_t *member = calloc((size_t)s->t->n_gpus / 64 + 1, sizeof *member);
+    unsigned char *share = calloc((size_t)s->t->n_gpus + 1, 1);
+    if (!member || !share) {
+        free(member);
+        free(share);
+        return CR_ENOMEM;
+    }
+    for (int i = 0; i < n; i++)
+        if (ranks[i] >= 0 && ranks[i] < s->t->n_gpus)
+            member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
+    cr_flowroute_nic_shares(s, member, share);
+    for (int i = 0; i < n && st == CR_OK; i++) {
+        int a = ranks[i];
+        if (a < 0 || a >= s->t->n_gpus)
+            continue;
+        s->prewarm = n - 1 >= PREWARM_MIN_DESTS ? s->t->gpus[a] : -1;
+        for (int j = 0; j < n; j++) {
+            int b = ranks[j];
+            if (a == b || b < 0 || b >= s->t->n_gpus)
+                continue;
+            int relay = pxn_relay(s, member, a, b);
+            int tgt = relay >= 0 ? relay : b, ma, mb;
+            pair_shares(s, share, a, tgt, &ma, &mb);
+            if (route_find(s, a, tgt, ma, mb) >= 0)
+                continue;
+            if (route_get(s, a, tgt, ma, mb) == -2) {
+                st = s->work_over ? CR_ERANGE : CR_ENOMEM;
+                break;
+            }
+        }
+    }
+    s->prewarm = -1;
+    free(member);
+    free(share);
+    return st;
+}
+
+cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n, double *lat_s)
+{
+    *uses = NULL;
+    *n = 0;
+    *lat_s = 0;
+    if (a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus)
+        return CR_EINVAL;
+    if (a == b)
+        return CR_OK;
+    long r = route_shared(s, NULL, a, b);
+    if (r < 0)
+        return r == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
+    *uses = s->rpool + s->routes[r].off;
+    *n = s->routes[r].n;
+    *lat_s = s->routes[r].lat_s;
+    return CR_OK;
+}
+
+cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, int *n,
+                      double *lat_s)
+{
+    *uses = NULL;
+    *n = 0;
+    *lat_s = 0;
+    if (a < 0 || b < 0 || a >= s->t->n_gpus || b >= s->t->n_gpus)
+        return CR_EINVAL;
+    if (a == b)
+        return CR_OK;
+    long r1, r2;
+    bool in_op = op >= 0 && op < s->n_ops;
+    int e = cr_flowroute_legs(s, in_op ? s->ops[op].member : NULL, in_op ? s->ops[op].share : NULL,
+                              a, b, &r1, &r2);
+    if (e < 0)
+        return e == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
+    if (r2 < 0) {
+        *uses = s->rpool + s->routes[r1].off;
+        *n = s->routes[r1].n;
+        *lat_s = s->routes[r1].lat_s;
+        return CR_OK;
+    }
+    int n1 = s->routes[r1].n, n2 = s->routes[r2].n;
+    if (grow_i((void **)&s->scratch, &s->cap_scratch, n1 + n2, sizeof *s->scratch))
+        return CR_ENOMEM;
+    memcpy(s->scratch, s->rpool + s->routes[r1].off, (size_t)n1 * sizeof *s->scratch);
+    memcpy(s->scratch + n1, s->rpool + s->routes[r2].off, (size_t)n2 * sizeof *s->scratch);
+    *uses = s->scratch;
+    *n = n1 + n2;
+    *lat_s = s->routes[r1].lat_s + s->routes[r2].lat_s;
+    return CR_OK;
+}

@@ -3,6 +3,7 @@
 #include "plots/measured_priv.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "harness.h"
 #include "json_items.h"
 
@@ -103,16 +105,10 @@ static void variant_text(const char *variant, double chunks, char *buf, size_t n
         snprintf(buf, n, "%.60s", variant);
 }
 
-static cr_status push_mprob(cr_plot_mprob **v, int *n, int *cap, const cr_plot_mprob *e)
+static cr_status push_mprob(cr_plot_mprob **v, int *n, size_t *cap, const cr_plot_mprob *e)
 {
-    if (*n == *cap) {
-        int nc = *cap ? 2 * *cap : 16;
-        cr_plot_mprob *nv = realloc(*v, (size_t)nc * sizeof *nv);
-        if (!nv)
-            return CR_ENOMEM;
-        *v = nv;
-        *cap = nc;
-    }
+    if (*n == INT_MAX || cr_grow((void **)v, cap, (size_t)*n + 1, sizeof **v))
+        return CR_ENOMEM;
     (*v)[(*n)++] = *e;
     return CR_OK;
 }
@@ -148,7 +144,7 @@ static cr_status match_result(const cr_suite *suite, const char *path, size_t i,
  * file is read an item at a time by the reader `check --measured-json`
  * uses (json_items.h): the same syntax rules, memory of one item. */
 static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mprob **v, int *n,
-                            int *cap, cr_diag *d)
+                            size_t *cap, cr_diag *d)
 {
     FILE *f = NULL;
     if (cr_file_fopen_read(path, "a JSON file of harness results", CR_FILE_STREAM, &f, d) != CR_OK)
@@ -211,7 +207,7 @@ cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s
     *out = NULL;
     *n = 0;
     memset(count, 0, sizeof *count);
-    int cap = 0;
+    size_t cap = 0;
     cr_status st = CR_OK;
     if (s && s->measured_json &&
         (st = match_json(suite, s->measured_json, out, n, &cap, d)) != CR_OK)

@@ -13,6 +13,7 @@
 #include "coll.h"
 #include "dtype.h"
 #include "rankset.h"
+#include "route.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -231,7 +232,7 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
         int g = t->gpus[0];
         for (int i = t->adj_off[g]; i < t->adj_off[g + 1]; i++) {
             const cr_link *l = &t->links[t->adj[i]];
-            if (l->kind == CR_LINK_PCIE || l->kind == CR_LINK_C2C)
+            if (cr_route_host(l->kind))
                 pcie = fmax(pcie, cr_link_bw_from(l, g));
         }
     }

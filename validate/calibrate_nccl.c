@@ -16,6 +16,7 @@
 
 #include "coll.h"
 #include "dtype.h"
+#include "grow.h"
 #include "params.h"
 #include "rankset.h"
 
@@ -104,7 +105,7 @@ struct cr_cnf {
     char *ranks;     /* rank-set text, or NULL */
     row_t *rows;     /* what predicting row i needs */
     cr_cnf_row *pub; /* row i as the caller sees it */
-    size_t n, cap;
+    size_t n, cap_rows, cap_pub;
     struct {
         int n;
         cr_coll_ctx *c;
@@ -260,18 +261,9 @@ cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *w
     }
     if (st != CR_OK)
         return cr_diag_set(d, st, "%s: %s", m->source, cd.msg);
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 64;
-        row_t *nr = realloc(f->rows, cap * sizeof *nr);
-        if (!nr)
-            return cr_diag_set(d, CR_ENOMEM, "out of memory");
-        f->rows = nr;
-        cr_cnf_row *np = realloc(f->pub, cap * sizeof *np);
-        if (!np)
-            return cr_diag_set(d, CR_ENOMEM, "out of memory");
-        f->pub = np;
-        f->cap = cap;
-    }
+    if (cr_grow((void **)&f->rows, &f->cap_rows, f->n + 1, sizeof *f->rows) ||
+        cr_grow((void **)&f->pub, &f->cap_pub, f->n + 1, sizeof *f->pub))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
     f->rows[f->n].ctx = ci;
     f->rows[f->n].rq = rq;
     cr_cnf_row *r = &f->pub[f->n++];

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "rankset.h"
 #include "topo.h"
 #include "topo_xml.h"
@@ -69,6 +70,9 @@ typedef struct {
     int n_map;
     open_topo *topos;
     int n_topos;
+    size_t cap_map, cap_topos;
+    /* capacities of the cr_corpus arrays, which grow only while it is read */
+    size_t cap_logs, cap_rows, cap_systems;
 } ctx;
 
 static void ctx_release(ctx *x)
@@ -175,13 +179,11 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
                                  w[0], x->map[i].line);
                 goto out;
             }
-        map_line *nm = realloc(x->map, (size_t)(x->n_map + 1) * sizeof *nm);
-        if (!nm) {
+        if (cr_grow((void **)&x->map, &x->cap_map, (size_t)x->n_map + 1, sizeof *x->map)) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
-        x->map = nm;
-        map_line *m = &nm[x->n_map++];
+        map_line *m = &x->map[x->n_map++];
         memset(m, 0, sizeof *m);
         snprintf(m->key, sizeof m->key, "%s", w[0]);
         snprintf(m->topo, sizeof m->topo, "%s", w[1]);
@@ -226,14 +228,13 @@ static cr_status topo_of(ctx *x, const map_line *m, const cr_corpus_opts *o, cr_
             cr_topo_free(t);
             return cr_diag_set(d, CR_ENOMEM, "out of memory");
         }
-    open_topo *nt = realloc(x->topos, (size_t)(x->n_topos + 1) * sizeof *nt);
-    if (!nt) {
+    if (cr_grow((void **)&x->topos, &x->cap_topos, (size_t)x->n_topos + 1, sizeof *x->topos)) {
         cr_topo_free(t);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
-    x->topos = nt;
-    snprintf(nt[x->n_topos].spec, sizeof nt->spec, "%s", m->topo);
-    nt[x->n_topos++].t = t;
+    open_topo *nt = &x->topos[x->n_topos++];
+    snprintf(nt->spec, sizeof nt->spec, "%s", m->topo);
+    nt->t = t;
     *out = t;
     return CR_OK;
 }
@@ -249,19 +250,18 @@ static const map_line *map_find(const ctx *x, const char *path, const char *syst
     return NULL;
 }
 
-static cr_status add_system(cr_corpus *c, const char *s)
+static cr_status add_system(ctx *x, cr_corpus *c, const char *s)
 {
     for (int i = 0; i < c->n_systems; i++)
         if (!strcmp(c->systems[i], s))
             return CR_OK;
-    char **ns = realloc(c->systems, (size_t)(c->n_systems + 1) * sizeof *ns);
-    if (!ns)
+    if (cr_grow((void **)&c->systems, &x->cap_systems, (size_t)c->n_systems + 1,
+                sizeof *c->systems))
         return CR_ENOMEM;
-    c->systems = ns;
     size_t n = strlen(s) + 1;
-    if (!(ns[c->n_systems] = malloc(n)))
+    if (!(c->systems[c->n_systems] = malloc(n)))
         return CR_ENOMEM;
-    memcpy(ns[c->n_systems++], s, n);
+    memcpy(c->systems[c->n_systems++], s, n);
     return CR_OK;
 }
 
@@ -331,12 +331,10 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
             continue;
         n++;
     }
-    cr_corpus_row *nr = realloc(c->rows, (c->n_rows + n + 1) * sizeof *nr);
-    if (!nr) {
+    if (cr_grow((void **)&c->rows, &x->cap_rows, c->n_rows + n + 1, sizeof *c->rows)) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    c->rows = nr;
     for (size_t i = 0; i < l.n; i++) {
         double b = 0;
         if (l.v[i].c.family != CR_VFAM_NCCL ||
@@ -438,20 +436,18 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
         /* the split is checked whole; only the chosen half is evaluated */
         if (want >= 0 && (int)h != want)
             continue;
-        cr_corpus_log *nl = realloc(c->logs, (size_t)(c->n_logs + 1) * sizeof *nl);
-        if (!nl) {
+        if (cr_grow((void **)&c->logs, &x->cap_logs, (size_t)c->n_logs + 1, sizeof *c->logs)) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
-        c->logs = nl;
-        cr_corpus_log *lg = &nl[c->n_logs++];
+        cr_corpus_log *lg = &c->logs[c->n_logs++];
         memset(lg, 0, sizeof *lg);
         snprintf(lg->path, sizeof lg->path, "%s", w[1]);
         snprintf(lg->system, sizeof lg->system, "%s", sys);
         snprintf(lg->topo, sizeof lg->topo, "%s", m->topo);
         snprintf(lg->ranks, sizeof lg->ranks, "%s", m->ranks);
         lg->half = h;
-        if (add_system(c, sys) != CR_OK) {
+        if (add_system(x, c, sys) != CR_OK) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
@@ -579,6 +575,7 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out
     if (st != CR_OK)
         return st;
     cr_corpus_gate *g = NULL;
+    size_t cap_g = 0;
     int n = 0, ln = 0;
     char *line = NULL;
     size_t cap = 0;
@@ -605,12 +602,10 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out
         x.half = strcmp(w[0], "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;
         x.band = band;
         x.p90 = !strcmp(w[2], "p90");
-        cr_corpus_gate *ng = realloc(g, (size_t)(n + 1) * sizeof *ng);
-        if (!ng) {
+        if (cr_grow((void **)&g, &cap_g, (size_t)n + 1, sizeof *g)) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
-        g = ng;
         g[n++] = x;
     }
     if (ferror(f))

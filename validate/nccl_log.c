@@ -19,6 +19,7 @@
 
 #include "coll.h"
 #include "fileio.h"
+#include "grow.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -265,17 +266,6 @@ typedef struct {
     nt_table *tabs;
     size_t n_tabs, cap_tabs;
 } nt_reader;
-
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? 2 * *cap : 64;
-    void *p = realloc(v, c * size);
-    if (p)
-        *cap = c;
-    return p;
-}
 
 /* Decides table t's rank count from its rows (see validate.h). */
 static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
@@ -600,21 +590,17 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                                  path, row_line);
                 goto out;
             }
-            nt_table *tv = grow(R.tabs, &R.cap_tabs, R.n_tabs, sizeof *R.tabs);
-            if (!tv) {
+            if (cr_grow((void **)&R.tabs, &R.cap_tabs, R.n_tabs + 1, sizeof *R.tabs)) {
                 st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
                 goto out;
             }
-            R.tabs = tv;
             R.tabs[R.n_tabs] = T;
             table = (long)R.n_tabs++;
         }
-        nt_row *rv = grow(R.rows, &R.cap_rows, R.n_rows, sizeof *R.rows);
-        if (!rv) {
+        if (cr_grow((void **)&R.rows, &R.cap_rows, R.n_rows + 1, sizeof *R.rows)) {
             st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
             goto out;
         }
-        R.rows = rv;
         nt_row *r = &R.rows[R.n_rows++];
         memset(r, 0, sizeof *r);
         r->line = row_line;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
 #include "validate_priv.h"
@@ -232,15 +233,9 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
             continue;
         if (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY ||
             ev->cat == CR_TRACE_MEMSET) {
-            if (na == ca) {
-                size_t c = ca ? 2 * ca : 4096;
-                act *t = realloc(a, c * sizeof *t);
-                if (!t) {
-                    st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-                    goto out;
-                }
-                a = t;
-                ca = c;
+            if (cr_grow((void **)&a, &ca, na + 1, sizeof *a)) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
             }
             a[na].proc = proc_of(ev->pid);
             a[na].dev = ev->device;
@@ -248,15 +243,9 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
             a[na].end = ev->ts_s + ev->dur_s;
             na++;
         } else if (ev->cat == CR_TRACE_NVTX && strncmp(ev->name, "cr:", 3) == 0) {
-            if (nr == cr) {
-                size_t c = cr ? 2 * cr : 256;
-                range *t = realloc(rg, c * sizeof *t);
-                if (!t) {
-                    st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-                    goto out;
-                }
-                rg = t;
-                cr = c;
+            if (cr_grow((void **)&rg, &cr, nr + 1, sizeof *rg)) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                goto out;
             }
             rg[nr].name = strdup(ev->name);
             if (!rg[nr].name) {

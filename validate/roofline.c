@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "ops.h"
 #include "rankset.h"
 #include "roofline.h"
@@ -284,14 +285,8 @@ const char *cr_rf_kind_name(cr_rf_kind k)
 
 static cr_rf_row *push_row(cr_roofline *r)
 {
-    if (r->n == r->cap) {
-        size_t c = r->cap ? 2 * r->cap : 64;
-        cr_rf_row *t = realloc(r->rows, c * sizeof *t);
-        if (!t)
-            return NULL;
-        r->rows = t;
-        r->cap = c;
-    }
+    if (cr_grow((void **)&r->rows, &r->cap, r->n + 1, sizeof *r->rows))
+        return NULL;
     cr_rf_row *w = &r->rows[r->n++];
     memset(w, 0, sizeof *w);
     return w;
@@ -436,19 +431,6 @@ static void rtrace_free(rtrace *t)
     memset(t, 0, sizeof *t);
 }
 
-static bool grow(void **p, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return true;
-    size_t c = *cap ? 2 * *cap : 256;
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
-
 static int64_t proc_of(int64_t pid)
 {
     return pid >= 100 ? pid / 100 : pid; /* our traces: os pid x 100 + device */
@@ -499,7 +481,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     if (ev->ph != 'X')
         return CR_OK;
     if (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY || ev->cat == CR_TRACE_MEMSET) {
-        if (!grow((void **)&t->a, &t->ca, t->na, sizeof *t->a))
+        if (cr_grow((void **)&t->a, &t->ca, t->na + 1, sizeof *t->a))
             return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
         ract *a = &t->a[t->na];
         memset(a, 0, sizeof *a);
@@ -524,7 +506,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
             const char *id = payload_str(ev, "NCCL communicator ID");
             double n = payload_num(ev, "No. of ranks");
             if (id && n >= 1 && n <= 1e6) {
-                if (!grow((void **)&t->cm, &t->ccm, t->ncm, sizeof *t->cm))
+                if (cr_grow((void **)&t->cm, &t->ccm, t->ncm + 1, sizeof *t->cm))
                     return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
                 snprintf(t->cm[t->ncm].comm, sizeof t->cm[t->ncm].comm, "%s", id);
                 t->cm[t->ncm++].n = (int)n;
@@ -535,7 +517,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
                     : !strcmp(ev->name, "ncclGroupEnd") ? RN_GROUP_END
                                                         : 0;
         if (gcode) {
-            if (!grow((void **)&t->nc, &t->cn, t->nn, sizeof *t->nc))
+            if (cr_grow((void **)&t->nc, &t->cn, t->nn + 1, sizeof *t->nc))
                 return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
             rnccl *c = &t->nc[t->nn++];
             memset(c, 0, sizeof *c);
@@ -547,7 +529,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
         for (int i = 0; i < N_NCCL; i++)
             if (!strcmp(ev->name, nccl_colls[i].range)) {
                 double size = payload_num(ev, CR_TRACE_NCCL_SIZE_FIELD);
-                if (!grow((void **)&t->nc, &t->cn, t->nn, sizeof *t->nc))
+                if (cr_grow((void **)&t->nc, &t->cn, t->nn + 1, sizeof *t->nc))
                     return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
                 rnccl *c = &t->nc[t->nn++];
                 memset(c, 0, sizeof *c);
@@ -560,7 +542,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
             }
         return CR_OK; /* NCCL's ranges own no activities */
     }
-    if (!grow((void **)&t->rg, &t->cr, t->nr, sizeof *t->rg))
+    if (cr_grow((void **)&t->rg, &t->cr, t->nr + 1, sizeof *t->rg))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
     rrange *r = &t->rg[t->nr];
     memset(r, 0, sizeof *r);
@@ -658,7 +640,7 @@ typedef struct {
 static cr_status add_call(rctx *c, const char *key, const char *name, const rrange *r,
                           double busy_s, cr_diag *d)
 {
-    if (!grow((void **)&c->calls, &c->ccall, c->ncall, sizeof *c->calls))
+    if (cr_grow((void **)&c->calls, &c->ccall, c->ncall + 1, sizeof *c->calls))
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     struct call *k = &c->calls[c->ncall];
     memset(k, 0, sizeof *k);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -50,14 +51,9 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
     while ((e = readdir(dp))) {
         if (!is_trace_name(e->d_name))
             continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **t = realloc(names, cap * sizeof *t);
-            if (!t) {
-                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-                goto out;
-            }
-            names = t;
+        if (cr_grow((void **)&names, &cap, n + 1, sizeof *names)) {
+            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+            goto out;
         }
         size_t sz = strlen(path) + strlen(e->d_name) + 2;
         if (!(names[n] = malloc(sz))) {

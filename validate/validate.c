@@ -19,6 +19,7 @@
 
 #include "coll.h"
 #include "dtype.h"
+#include "grow.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -187,14 +188,8 @@ void cr_vmeas_list_release(cr_vmeas_list *l)
 
 cr_vmeas *cr_vlist_push(cr_vmeas_list *l)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        cr_vmeas *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (cr_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v))
+        return NULL;
     cr_vmeas *m = &l->v[l->n++];
     memset(m, 0, sizeof *m);
     m->rank = -1;
@@ -206,16 +201,9 @@ cr_vmeas *cr_vlist_push(cr_vmeas_list *l)
  * (size_t)-1 when out of memory. */
 static size_t iter_alloc(cr_vmeas_list *l, size_t n)
 {
-    if (l->iter_n + 2 * n > l->iter_cap) {
-        size_t cap = l->iter_cap ? 2 * l->iter_cap : 4096;
-        while (cap < l->iter_n + 2 * n)
-            cap *= 2;
-        double *v = realloc(l->iter_s, cap * sizeof *v);
-        if (!v)
-            return (size_t)-1;
-        l->iter_s = v;
-        l->iter_cap = cap;
-    }
+    if (n > (SIZE_MAX - l->iter_n) / 2 ||
+        cr_grow((void **)&l->iter_s, &l->iter_cap, l->iter_n + 2 * n, sizeof *l->iter_s))
+        return (size_t)-1;
     size_t off = l->iter_n;
     l->iter_n += 2 * n;
     return off;

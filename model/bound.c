@@ -35,6 +35,9 @@ void cr_cuts_free(cr_cuts *c)
     free(c->hbm_Bps);
     free(c->l2_bytes);
     free(c->gspec);
+    free(c->mem_of);
+    free(c->mem_first);
+    free(c->mem_second);
     free(c->lat0_s);
     free(c->lat0_peer_s);
     free(c);
@@ -586,11 +589,15 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->hbm_Bps = malloc((size_t)n * sizeof *c->hbm_Bps);
         c->l2_bytes = malloc((size_t)n * sizeof *c->l2_bytes);
         c->gspec = calloc((size_t)n, sizeof *c->gspec);
+        c->mem_of = malloc((size_t)n * sizeof *c->mem_of);
+        c->mem_first = malloc((size_t)n * sizeof *c->mem_first);
+        c->mem_second = malloc((size_t)n * sizeof *c->mem_second);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
         c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
-        !c->hbm_Bps || !c->l2_bytes || !c->gspec || !c->lat0_s || !c->lat0_peer_s) {
+        !c->hbm_Bps || !c->l2_bytes || !c->gspec || !c->mem_of || !c->mem_first || !c->mem_second ||
+        !c->lat0_s || !c->lat0_peer_s) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }
@@ -611,6 +618,31 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->l2_bytes[i] = gs && gs->l2_bytes > 0 ? gs->l2_bytes : 0;
         if (gs)
             c->gspec[i] = *gs;
+    }
+    /* Memory classes: every rank's memory term is a function of its GPU
+     * model, so an evaluation need look at one rank per model (two where
+     * the first is the root, whose bytes differ). */
+    {
+        int ns = topo->n_gpu_specs;
+        int *cls = malloc((ns > 0 ? (size_t)ns : 1) * sizeof *cls);
+        if (!cls)
+            goto nomem;
+        for (int s = 0; s < ns; s++)
+            cls[s] = -1;
+        c->n_mem = 0;
+        for (int i = 0; i < n; i++) {
+            int s = topo->devs[topo->gpus[ranks->ranks[i]]].spec;
+            int q = cls[s];
+            if (q < 0) {
+                q = cls[s] = c->n_mem++;
+                c->mem_first[q] = i;
+                c->mem_second[q] = -1;
+            } else if (c->mem_second[q] < 0) {
+                c->mem_second[q] = i;
+            }
+            c->mem_of[i] = q;
+        }
+        free(cls);
     }
 
     /* One GPU's ports. */
@@ -721,24 +753,34 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     if (add_bisection(&b) < 0)
         goto nomem;
 
-    /* Where may reductions happen outside a group? */
+    /* Where may reductions happen outside a group? Which nodes hold ranks
+     * is marked once: a 65,536-GPU fat tree has 32,768 reducing switches,
+     * and a scan of the ranks for each cost seconds (issue 17). */
     c->reducer = false;
     bool node_ok = true;
-    for (int v = 0; v < nd; v++) {
-        if (!usable_reducer(&b, v))
-            continue;
-        c->reducer = true;
-        int x = topo->devs[v].node;
-        if (x < 0) {
-            node_ok = false;
-            continue;
-        }
-        /* inside a node: fine when that node holds ranks */
-        bool held = false;
-        for (int m = 0; m < n && !held; m++)
-            held = topo->devs[topo->gpus[ranks->ranks[m]]].node == x;
+    {
+        int nn = 0;
+        for (int v = 0; v < nd; v++)
+            if (topo->devs[v].node + 1 > nn)
+                nn = topo->devs[v].node + 1;
+        bool *held = calloc(nn > 0 ? (size_t)nn : 1, sizeof *held);
         if (!held)
-            node_ok = false;
+            goto nomem;
+        for (int m = 0; m < n; m++) {
+            int x = topo->devs[topo->gpus[ranks->ranks[m]]].node;
+            if (x >= 0)
+                held[x] = true;
+        }
+        for (int v = 0; v < nd; v++) {
+            if (!usable_reducer(&b, v))
+                continue;
+            c->reducer = true;
+            int x = topo->devs[v].node;
+            /* inside a node: fine when that node holds ranks */
+            if (x < 0 || !held[x])
+                node_ok = false;
+        }
+        free(held);
     }
     c->agg_ok[CR_CUT_GPU] = !c->reducer;
     c->agg_ok[CR_CUT_NODE] = node_ok;
@@ -1027,12 +1069,20 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
         double worst = 0, wb = 0, wc = 0;
         int wi = -1;
         const char *wl = "hbm";
-        for (int i = 0; i < n; i++) {
+        /* One rank per memory class (its lowest that is not the root),
+         * and the root: the same worst rank, ties to the lowest index, as
+         * a scan of every rank finds. */
+        for (int q = -1; q < c->n_mem; q++) {
+            int i = q < 0 ? (rooted ? root : -1) : c->mem_first[q];
+            if (q >= 0 && rooted && i == root)
+                i = c->mem_second[q];
+            if (i < 0)
+                continue;
             double tot = cr_coll_hbm_bytes(rq->coll, S, n, rooted && i == root);
-            double cap = hbm_Bps ? hbm_Bps[i] : c->hbm_Bps[i];
+            double cap = hbm_Bps ? hbm_Bps[c->mem_of[i]] : c->hbm_Bps[i];
             const char *lv = "hbm";
             double tm = cr_mem_floor_s(&c->gspec[i], tot, false, cap, &lv);
-            if (tm > worst) {
+            if (tm > worst || (tm == worst && tm > 0 && i < wi)) {
                 worst = tm;
                 wl = lv;
                 wi = i;

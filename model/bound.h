@@ -66,6 +66,11 @@ typedef struct {
     double *l2_bytes;               /* [i]: its L2 capacity (bytes that may stay on chip) */
     cr_gpu_spec *gspec;             /* [i]: its GPU model's figures (strings borrowed from the
                                        topology; zeroed where the rank has none) */
+    int n_mem;                      /* memory classes: ranks of one GPU model (so of equal
+                                       gspec, hbm_Bps and l2_bytes) */
+    int *mem_of;                    /* [i]: class of rank i */
+    int *mem_first, *mem_second;    /* [q]: lowest and next lowest rank of class q (-1: none);
+                                       the memory term evaluates these, not every rank */
     double lat_cut_s;               /* latency any byte crossing a GPU's ports still needs */
     double *lat0_s;                 /* [i]: path latency from rank 0 to rank i */
     double lat_ecc0_s;              /* max over i of lat0_s[i] */
@@ -120,8 +125,9 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out);
 
 /* The same bound with every cut's capacity multiplied by hw_frac[cut's link
  * class] (fractions in (0, 1]: measured ceilings over datasheet peaks) and
- * rank i's HBM bandwidth replaced by hbm_Bps[i] (NULL: the peaks). Gives
- * the attainable bound (doc/bounds.md 1.6); hw_frac NULL is cr_bound_eval. */
+ * the HBM bandwidth of the ranks of memory class q (c->mem_of) replaced by
+ * hbm_Bps[q] (NULL: the peaks). Gives the attainable bound (doc/bounds.md
+ * 1.6); hw_frac NULL is cr_bound_eval. */
 void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
                           const double hw_frac[CR_HW__COUNT], const double *hbm_Bps,
                           cr_coll_bound *out);

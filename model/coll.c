@@ -497,14 +497,17 @@ static cr_status build_ceilings(cr_coll_ctx *c, cr_diag *d)
     c->ceil_frac[CR_HW_PCI] = ce.pcie_frac;
     c->ceil_frac[CR_HW_NET] = ce.net_frac;
     c->measured = ce.measured;
-    c->att_hbm_Bps = malloc((size_t)c->n * sizeof *c->att_hbm_Bps);
+    /* one per memory class: the ceilings are a function of the GPU model */
+    const cr_cuts *cu = c->cuts;
+    c->att_hbm_Bps = malloc((size_t)cu->n_mem * sizeof *c->att_hbm_Bps);
     if (!c->att_hbm_Bps)
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    for (int i = 0; i < c->n; i++) {
+    for (int q = 0; q < cu->n_mem; q++) {
+        int i = cu->mem_first[q];
         cr_coll_ceilings ci;
         if ((st = cr_coll_ceilings_for(c->topo, c->ranks->ranks[i], &ci, d)) != CR_OK)
             return st;
-        c->att_hbm_Bps[i] = fmin(ci.hbm_Bps, c->cuts->hbm_Bps[i]);
+        c->att_hbm_Bps[q] = fmin(ci.hbm_Bps, cu->hbm_Bps[i]);
     }
     return CR_OK;
 }

@@ -86,7 +86,8 @@ struct cr_coll_ctx {
     double nccl_scale;      /* NCCL's accounting of the intra links over the datasheet */
     /* attainable bound: measured ceilings (cr_coll_ceilings) */
     double ceil_frac[CR_HW__COUNT]; /* per link class, 1 = peak */
-    double *att_hbm_Bps;            /* [i]: rank i's measured HBM ceiling (or peak) */
+    double *att_hbm_Bps;            /* [q]: measured HBM ceiling (or peak) of the ranks of
+                                       memory class q (cuts->mem_of) */
     bool measured;                  /* some ceiling came from the topology */
 };
 

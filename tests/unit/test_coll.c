@@ -1352,6 +1352,199 @@ static void test_rail_memo_matches_fresh(void **state)
     cr_topo_free(t);
 }
 
+/* Two GPU models on one reducing switch: GPUs 0-2 and 6-7 of model A
+ * (3.35 TB/s, 50 MB L2, L2 at 10 TB/s), 3-5 of model B (2 TB/s, 40 MB
+ * L2, no L2 bandwidth figure). */
+static cr_topo *two_model_box(void)
+{
+    cr_topo *t = cr_topo_new("two-models");
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.name = (char *)"A";
+    g.vendor = (char *)"nvidia";
+    g.arch = 90;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.l2_bytes = 50e6;
+    g.l2_Bps = 10e12;
+    g.sms = 132;
+    g.peak_flops[CR_DT_FP32] = 67e12;
+    int ga = cr_topo_add_gpu_spec(t, &g);
+    g.name = (char *)"B";
+    g.hbm_Bps = 2e12;
+    g.l2_bytes = 40e6;
+    g.l2_Bps = 0;
+    int gb = cr_topo_add_gpu_spec(t, &g);
+    cr_switch_spec s;
+    memset(&s, 0, sizeof s);
+    s.name = (char *)"sw";
+    s.multicast = s.reduction = true;
+    int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, "sw", 0, cr_topo_add_switch_spec(t, &s));
+    for (int i = 0; i < 8; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "gpu%d", i);
+        int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, i >= 3 && i <= 5 ? gb : ga);
+        cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, 450e9, 450e9, 1, 0.5e-6);
+    }
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("two-models: %s", d.msg);
+    return t;
+}
+
+/* The memory term looks at one rank per GPU model (and the root), issue
+ * 17: it must name the rank, bytes and capacity a scan of every rank
+ * finds (the first worst rank), for every collective, root, size, rank
+ * set and per-model HBM override. */
+static void test_memory_classes(void **state)
+{
+    (void)state;
+    cr_topo *t = two_model_box();
+    cr_diag d = {{0}};
+    const char *sets[3] = {NULL, "3-7", "4,0,5,1"};
+    for (int s = 0; s < 3; s++) {
+        cr_rankset *rs = NULL;
+        if (sets[s])
+            assert_int_equal(cr_rankset_parse(sets[s], t->n_gpus, &rs, &d), CR_OK);
+        cr_cuts *c = NULL;
+        assert_int_equal(cr_cuts_build(t, rs, &c, &d), CR_OK);
+        /* models: A B (all ranks), B A (3-7: ranks 0-2 are B), B A (4,0,5,1) */
+        assert_int_equal(c->n_mem, 2);
+        assert_int_equal(c->mem_first[0], 0);
+        assert_int_equal(c->mem_second[0], s == 2 ? 2 : 1);
+        assert_int_equal(c->mem_first[1], s == 0 ? 3 : s == 1 ? 3 : 1);
+        assert_int_equal(c->mem_second[1], s == 0 ? 4 : s == 1 ? 4 : 3);
+        for (int i = 0; i < c->n; i++) {
+            int q = c->mem_of[i];
+            assert_true(c->hbm_Bps[i] == c->hbm_Bps[c->mem_first[q]]);
+            assert_true(c->l2_bytes[i] == c->l2_bytes[c->mem_first[q]]);
+        }
+        /* an override slower on model A than B, and none */
+        double over[2] = {1.5e12, 1.8e12};
+        for (int o = 0; o < 2; o++)
+            for (int coll = 0; coll < CR_COLL__COUNT; coll++)
+                for (int root = 0; root < c->n; root++)
+                    for (double S = 1e6; S < 1e10; S *= 7) {
+                        cr_coll_req rq = cr_coll_req_default((cr_coll)coll, S);
+                        rq.root = root;
+                        cr_coll_bound b;
+                        cr_bound_eval_scaled(c, &rq, NULL, o ? over : NULL, &b);
+                        /* the scan of every rank */
+                        bool rooted = cr_coll_rooted(rq.coll);
+                        double worst = 0;
+                        int wi = -1;
+                        const char *wl = "hbm";
+                        for (int i = 0; i < c->n; i++) {
+                            double tot = cr_coll_hbm_bytes(rq.coll, S, c->n, rooted && i == root);
+                            double cap = o ? over[c->mem_of[i]] : c->hbm_Bps[i];
+                            const char *lv = "hbm";
+                            double tm = cr_mem_floor_s(&c->gspec[i], tot, false, cap, &lv);
+                            if (tm > worst) {
+                                worst = tm;
+                                wi = i;
+                                wl = lv;
+                            }
+                        }
+                        const cr_coll_term *tm = NULL;
+                        for (int j = 0; j < b.n_terms; j++)
+                            if (!strcmp(b.terms[j].name, "hbm") || !strcmp(b.terms[j].name, "l2"))
+                                tm = &b.terms[j];
+                        assert_non_null(tm);
+                        char where[48];
+                        snprintf(where, sizeof where, "rank %d", wi);
+                        if (strcmp(tm->where, where) || strcmp(tm->name, wl) || tm->time_s != worst)
+                            fail_msg("set %s %s root %d %g B override %d: %s %s %.17g s, scan "
+                                     "%s %s %.17g s",
+                                     sets[s] ? sets[s] : "all", cr_coll_name(rq.coll), root, S, o,
+                                     tm->name, tm->where, tm->time_s, wl, where, worst);
+                    }
+        cr_cuts_free(c);
+        cr_rankset_free(rs);
+    }
+    /* derived: allreduce of 1 GB on all ranks, reads S and writes S per
+     * rank; model B (2 TB/s, 40 MB L2, the slower) binds at its first rank
+     * 3: (2e9 - 40e6) / 2e12 = 0.98 ms */
+    cr_cuts *c = NULL;
+    assert_int_equal(cr_cuts_build(t, NULL, &c, &d), CR_OK);
+    cr_coll_bound b;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1e9);
+    cr_bound_eval(c, &rq, &b);
+    bool seen = false;
+    for (int j = 0; j < b.n_terms; j++)
+        if (!strcmp(b.terms[j].name, "hbm")) {
+            assert_string_equal(b.terms[j].where, "rank 3");
+            assert_close(b.terms[j].time_s, (2e9 - 40e6) / 2e12, 1e-12, 0);
+            seen = true;
+        }
+    assert_true(seen);
+    cr_cuts_free(c);
+    cr_topo_free(t);
+}
+
+/* Two nodes, each two GPUs on a reducing switch that also carries the
+ * node's NIC (so it is usable from outside), the NICs on a plain network
+ * switch. The counting argument at node level holds with the reducers
+ * when every node with one holds ranks (issue 17 marks those nodes once
+ * instead of scanning the ranks for each switch). */
+static void test_node_reducers_held(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("two-nodes");
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.name = (char *)"G";
+    g.vendor = (char *)"nvidia";
+    g.arch = 90;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.sms = 132;
+    g.peak_flops[CR_DT_FP32] = 67e12;
+    int gs = cr_topo_add_gpu_spec(t, &g);
+    cr_switch_spec s;
+    memset(&s, 0, sizeof s);
+    s.name = (char *)"sw";
+    s.reduction = true;
+    int ss = cr_topo_add_switch_spec(t, &s);
+    memset(&s, 0, sizeof s);
+    s.name = (char *)"leaf";
+    int ls = cr_topo_add_switch_spec(t, &s);
+    int leaf = cr_topo_add_dev(t, CR_DEV_SWITCH, "leaf", -1, ls);
+    for (int x = 0; x < 2; x++) {
+        char id[16];
+        snprintf(id, sizeof id, "n%d.sw", x);
+        int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, id, x, ss);
+        snprintf(id, sizeof id, "n%d.nic", x);
+        int nic = cr_topo_add_dev(t, CR_DEV_NIC, id, x, -1);
+        cr_topo_add_link(t, nic, sw, CR_LINK_PCIE, 50e9, 50e9, 1, 0.5e-6);
+        cr_topo_add_link(t, nic, leaf, CR_LINK_IB, 50e9, 50e9, 1, 1e-6);
+        for (int i = 0; i < 2; i++) {
+            snprintf(id, sizeof id, "n%d.gpu%d", x, i);
+            int v = cr_topo_add_dev(t, CR_DEV_GPU, id, x, gs);
+            cr_topo_add_link(t, v, sw, CR_LINK_NVLINK, 450e9, 450e9, 1, 0.5e-6);
+        }
+    }
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("two-nodes: %s", d.msg);
+    const char *sets[3] = {NULL, "0,2", "0-1"};
+    bool want[3] = {true, true, false}; /* "0-1": node 1's switch reduces, no rank there */
+    for (int k = 0; k < 3; k++) {
+        cr_rankset *rs = NULL;
+        if (sets[k])
+            assert_int_equal(cr_rankset_parse(sets[k], t->n_gpus, &rs, &d), CR_OK);
+        cr_cuts *c = NULL;
+        assert_int_equal(cr_cuts_build(t, rs, &c, &d), CR_OK);
+        assert_true(c->reducer);
+        assert_false(c->agg_ok[CR_CUT_GPU]);
+        if (c->agg_ok[CR_CUT_NODE] != want[k])
+            fail_msg("ranks %s: node-level counting argument %d, want %d",
+                     sets[k] ? sets[k] : "all", c->agg_ok[CR_CUT_NODE], want[k]);
+        cr_cuts_free(c);
+        cr_rankset_free(rs);
+    }
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1384,6 +1577,8 @@ int main(void)
         cmocka_unit_test(test_ll128_plan_channels),
         cmocka_unit_test(test_rail_memo_matches_fresh),
         cmocka_unit_test(test_two_node_tree_when_nics_bind),
+        cmocka_unit_test(test_memory_classes),
+        cmocka_unit_test(test_node_reducers_held),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -590,8 +590,10 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->l2_bytes = malloc((size_t)n * sizeof *c->l2_bytes);
         c->gspec = calloc((size_t)n, sizeof *c->gspec);
         c->mem_of = malloc((size_t)n * sizeof *c->mem_of);
-        c->mem_first = malloc((size_t)n * sizeof *c->mem_first);
-        c->mem_second = malloc((size_t)n * sizeof *c->mem_second);
+        /* a class per GPU model at most */
+        size_t nm = topo->n_gpu_specs > 0 ? (size_t)topo->n_gpu_specs : 1;
+        c->mem_first = malloc(nm * sizeof *c->mem_first);
+        c->mem_second = malloc(nm * sizeof *c->mem_second);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
         c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
     }

@@ -1510,7 +1510,7 @@ static void test_node_reducers_held(void **state)
     int ls = cr_topo_add_switch_spec(t, &s);
     int leaf = cr_topo_add_dev(t, CR_DEV_SWITCH, "leaf", -1, ls);
     for (int x = 0; x < 2; x++) {
-        char id[16];
+        char id[32];
         snprintf(id, sizeof id, "n%d.sw", x);
         int sw = cr_topo_add_dev(t, CR_DEV_SWITCH, id, x, ss);
         snprintf(id, sizeof id, "n%d.nic", x);

@@ -13,7 +13,7 @@
  * length), all routes from one source of an all-to-all by one resumable
  * Dijkstra from it; the DAG's edges are recorded as they are found.
  */
-#include "flowroute_priv.h"
+#include "flowsim_priv.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "flowsim.h"
-#include "flowsim_priv.h"
+#include "iheap_priv.h"
 
 typedef struct {
     cr_sim *s;

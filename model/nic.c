@@ -6,7 +6,7 @@
  */
 #include "nic.h"
 
-#include "flowsim_priv.h"
+#include "iheap_priv.h"
 
 #include <limits.h>
 #include <stdlib.h>

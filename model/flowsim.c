@@ -280,10 +280,8 @@ void cr_sim_free(cr_sim *s)
     free(s->rem);
     free(s->wsum);
     free(s->nunf);
-    free(s->rheap_k);
-    free(s->rheap_r);
-    free(s->cheap_k);
-    free(s->cheap_f);
+    free(s->rheap);
+    free(s->cheap);
     free(s->newrate);
     free(s->seeds);
     free(s->seeded);
@@ -327,7 +325,7 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
     for (int i = 0; i < n; i++)
         if (ranks[i] < 0 || ranks[i] >= s->t->n_gpus)
             return -1;
-    if (grow_i((void **)&s->ops, &s->cap_ops, s->n_ops + 1, sizeof *s->ops))
+    if (cr_grow((void **)&s->ops, &s->cap_ops, (size_t)s->n_ops + 1, sizeof *s->ops))
         return -1;
     op_t *o = &s->ops[s->n_ops];
     memset(o, 0, sizeof *o);
@@ -373,7 +371,7 @@ static long task_new(cr_sim *s, int op, int type, int src, int dst)
         return -1;
     if (s->n_tasks >= INT_MAX - 1 || s->n_tasks >= s->max_tasks)
         return -1;
-    if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + 1, sizeof *s->tasks))
+    if (cr_grow((void **)&s->tasks, &s->cap_tasks, (size_t)s->n_tasks + 1, sizeof *s->tasks))
         return -1;
     task_t *k = &s->tasks[s->n_tasks];
     memset(k, 0, sizeof *k);
@@ -403,7 +401,7 @@ static int task_use(cr_sim *s, int res, double w)
         return 0;
     }
     if (s->n_uses >= INT_MAX - 1 ||
-        cr_grow((void **)&s->uses, &s->cap_uses, s->n_uses + 1, sizeof *s->uses))
+        cr_grow((void **)&s->uses, &s->cap_uses, (size_t)s->n_uses + 1, sizeof *s->uses))
         return -1;
     s->res_slot[res] = (int)s->n_uses;
     s->uses[s->n_uses].res = res;
@@ -638,8 +636,9 @@ cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
         return CR_EINVAL;
     if (tasks > s->max_tasks - s->n_tasks)
         return CR_ERANGE;
-    if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
-        cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
+    if (cr_grow((void **)&s->tasks, &s->cap_tasks, (size_t)(s->n_tasks + tasks),
+                sizeof *s->tasks) ||
+        cr_grow((void **)&s->deps, &s->cap_deps, (size_t)(s->n_deps + deps), sizeof *s->deps))
         return CR_ENOMEM;
     return CR_OK;
 }
@@ -649,7 +648,7 @@ cr_status cr_sim_dep_add(cr_sim *s, int before, int after)
     if (s->ran || before < 0 || after < 0 || before >= s->n_tasks || after >= s->n_tasks ||
         before == after)
         return CR_EINVAL;
-    if (cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + 1, sizeof *s->deps))
+    if (cr_grow((void **)&s->deps, &s->cap_deps, (size_t)s->n_deps + 1, sizeof *s->deps))
         return CR_ENOMEM;
     s->deps[s->n_deps][0] = before;
     s->deps[s->n_deps][1] = after;
@@ -701,7 +700,7 @@ cr_status cr_sim_task_label(cr_sim *s, int task, const char *label)
 
 int flowsim_ev_push(cr_sim *s, double t, int id, int kind)
 {
-    if (cr_grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
+    if (cr_grow((void **)&s->heap, &s->cap_heap, (size_t)s->n_heap + 1, sizeof *s->heap))
         return -1;
     event_t e = {t, id, kind};
     long i = s->n_heap++;
@@ -741,23 +740,24 @@ static event_t ev_pop(cr_sim *s)
 
 /* A new batch (list copied from f[0..n) when f is given). Returns its
  * index or -1. */
-int flowsim_batch_new(batch_t **arr, int *n_arr, int *cap, const long *f, int n)
+int flowsim_batch_new(batch_t **arr, int *n_arr, size_t *cap, const long *f, int n)
 {
-    if (grow_i((void **)arr, cap, *n_arr + 1, sizeof **arr))
+    if (cr_grow((void **)arr, cap, (size_t)*n_arr + 1, sizeof **arr))
         return -1;
     batch_t *b = &(*arr)[*n_arr];
     b->n = 0;
     b->live = 0;
     b->end = NULL;
     b->scanned = 0;
-    b->f = malloc(((size_t)(n > 0 ? n : 1)) * sizeof *b->f);
+    b->cap = (size_t)(n > 0 ? n : 1);
+    b->f = malloc(b->cap * sizeof *b->f);
     if (!b->f)
         return -1;
     if (f)
         for (int i = 0; i < n; i++)
             b->f[i] = (int)f[i];
     b->n = f ? n : 0;
-    b->live = n; /* groups: capacity */
+    b->live = f ? n : 0;
     return (*n_arr)++;
 }
 
@@ -782,7 +782,8 @@ typedef struct {
     const int *succ;
     long finished;
     long *fin;
-    long n_fin, cap_fin;
+    long n_fin;
+    size_t cap_fin;
 } loop_t;
 
 /* Task f's successors whose last predecessor it was become ready at now
@@ -822,14 +823,8 @@ static int release(cr_sim *s, loop_t *L, long f, double now)
             continue;
         }
         batch_t *gr = &s->groups[gid[g]];
-        if (gr->n + 1 > gr->live) {
-            int c = gr->live * 2;
-            int *p = realloc(gr->f, (size_t)c * sizeof *p);
-            if (!p)
-                return -1;
-            gr->f = p;
-            gr->live = c;
-        }
+        if (cr_grow((void **)&gr->f, &gr->cap, (size_t)gr->n + 1, sizeof *gr->f))
+            return -1;
         gr->f[gr->n++] = (int)x;
     }
     for (int j = 0; j < ng; j++)
@@ -895,7 +890,7 @@ static int activate(cr_sim *s, loop_t *L, long x, double now)
     s->fd[x].t_last = now;
     if (s->merge) {
         /* attached with the others of this instant (merge_pending) */
-        if (cr_grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend))
+        if (cr_grow((void **)&s->pend, &s->cap_pend, (size_t)s->n_pend + 1, sizeof *s->pend))
             return -1;
         s->pend[s->n_pend++] = (int)x;
         return 0;
@@ -967,7 +962,7 @@ static int merge_pending(cr_sim *s)
     long cap = 16;
     while (cap < 2 * n)
         cap *= 2;
-    if (cr_grow((void **)&s->mslot, &s->cap_mslot, cap, sizeof *s->mslot))
+    if (cr_grow((void **)&s->mslot, &s->cap_mslot, (size_t)cap, sizeof *s->mslot))
         return -1;
     for (long i = 0; i < cap; i++)
         s->mslot[i] = -1;
@@ -1044,7 +1039,7 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
                 continue; /* re-rated since, or finished */
             double end = flow_end(y);
             if (end <= horizon) {
-                if (cr_grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                if (cr_grow((void **)&L->fin, &L->cap_fin, (size_t)L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             } else {
@@ -1075,7 +1070,7 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
         while (x->n > 0 && (s->fd[x->f[0]].batch != b || x->end[0] <= horizon)) {
             long f = x->f[0];
             if (s->fd[f].batch == b) {
-                if (cr_grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                if (cr_grow((void **)&L->fin, &L->cap_fin, (size_t)L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             }
@@ -1163,7 +1158,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     }
     for (int c = 0; c < s->n_cls; c++) {
         cls_t *r = &s->cls[c];
-        if (r->cap_act > 0 && !(r->act = malloc((size_t)r->cap_act * sizeof *r->act)))
+        if (r->cap_act > 0 && !(r->act = malloc(r->cap_act * sizeof *r->act)))
             goto out;
     }
     for (long i = 0; i < s->n_deps; i++) {
@@ -1386,23 +1381,23 @@ char *cr_sim_res_name(const cr_sim *s, int res, char *buf, size_t size)
 size_t cr_sim_mem_bytes(const cr_sim *s)
 {
     size_t m = sizeof *s;
-    m += (size_t)s->cap_tasks * sizeof *s->tasks + (size_t)s->cap_uses * sizeof *s->uses;
-    m += (size_t)s->cap_deps * sizeof *s->deps + (size_t)s->cap_heap * sizeof *s->heap;
-    m += (size_t)s->cap_rpool * sizeof *s->rpool + (size_t)s->cap_routes * sizeof *s->routes;
+    m += s->cap_tasks * sizeof *s->tasks + s->cap_uses * sizeof *s->uses;
+    m += s->cap_deps * sizeof *s->deps + s->cap_heap * sizeof *s->heap;
+    m += s->cap_rpool * sizeof *s->rpool + s->cap_routes * sizeof *s->routes;
     m += (size_t)s->hcap * (sizeof *s->hkeys + sizeof *s->hvals);
     m += (size_t)s->n_res * sizeof *s->res;
     m += (size_t)s->n_cls * (sizeof *s->cls + 3 * sizeof(double) + 4 * sizeof(int));
     for (int c = 0; c < s->n_cls; c++)
-        m += (size_t)s->cls[c].cap_act * sizeof(ref_t);
+        m += s->cls[c].cap_act * sizeof(ref_t);
     for (int b = 0; b < s->n_batches; b++)
         m += sizeof(batch_t) + (s->batches[b].f ? (size_t)s->batches[b].n * sizeof(int) : 0);
-    m += (size_t)s->cap_comp_flows * sizeof(long) +
+    m += s->cap_comp_flows * sizeof(long) +
          (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t) + 2 * sizeof(int));
     if (s->vr)
         m += (size_t)s->n_tasks * sizeof *s->vr;
     if (s->mult)
         m += (size_t)s->n_tasks * (sizeof *s->mult + sizeof *s->fnext);
-    m += (size_t)s->cap_pend * sizeof *s->pend + (size_t)s->cap_mslot * sizeof *s->mslot;
+    m += s->cap_pend * sizeof *s->pend + s->cap_mslot * sizeof *s->mslot;
     if (s->rr_off)
         m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
     if (s->dense)

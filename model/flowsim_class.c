@@ -307,7 +307,7 @@ int flowsim_classes(cr_sim *s)
     s->vbuf = malloc((size_t)maxv * sizeof *s->vbuf);
     if (!nu || !s->vbuf)
         goto out;
-    s->cap_vbuf = maxv;
+    s->cap_vbuf = (size_t)maxv;
     long n = 0;
     for (long k = 0; k < s->n_tasks; k++) {
         task_t *tk = &s->tasks[k];
@@ -356,7 +356,8 @@ int flowsim_classes(cr_sim *s)
     free(s->uses);
     s->uses = nu;
     nu = NULL;
-    s->n_uses = s->cap_uses = n;
+    s->n_uses = n;
+    s->cap_uses = (size_t)n;
     s->rr = rr;
     s->rr_off = rr_off;
     rr = NULL;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "flowsim.h"
+#include "grow.h"
 #include "iheap_priv.h"
 #include "nic.h"
 
@@ -56,7 +57,8 @@ typedef struct {
  * and no flow needs to know its position in the list. */
 typedef struct {
     ref_t *act;
-    int n_act, cap_act;
+    int n_act;
+    size_t cap_act;
     int n_live;
     double live_w; /* sum of the weights of its live flows */
     double cap_Bps;
@@ -108,6 +110,7 @@ typedef struct {
     double *end; /* heap keys, once made a heap */
     int n, live;
     int scanned; /* its first event has passed */
+    size_t cap;  /* activation groups: f's capacity (a component's f is its size) */
 } batch_t;
 
 typedef struct {
@@ -129,6 +132,17 @@ typedef struct {
     int refs; /* routed flows using it */
     double lat_s;
 } route_t;
+
+/* Entries of the solver's heaps: a class r or a flow f under key k. */
+typedef struct {
+    double k;
+    int r;
+} rkey_t;
+
+typedef struct {
+    double k;
+    long f;
+} fkey_t;
 
 /* One direction of a search: distances, settled flags, touched list. */
 typedef struct {
@@ -160,7 +174,8 @@ struct cr_sim {
     int *reduce_res; /* per device, -1 if none */
 
     task_t *tasks;
-    long n_tasks, cap_tasks;
+    long n_tasks;
+    size_t cap_tasks;
     long max_tasks;                  /* the budget over all ops (cr_sim_set_task_limit) */
     long route_work, max_route_work; /* links route searches scanned, and the budget */
     bool work_over;                  /* route_work passed the budget: every search fails */
@@ -169,31 +184,39 @@ struct cr_sim {
                                         yet frozen (128 KiB per million tasks: stays in cache) */
     uint64_t *alive;                 /* bitmap per task: attached to its classes now */
     int *fbn;    /* per task: the class whose saturation froze its rate, -1 none */
-    use_t *uses; /* explicit tasks' uses (routed flows use rr, see flow_uses) */
-    long n_uses, cap_uses;
-    use_t *rr;    /* after normalize: every route in classes, one use per class */
+    use_t *uses; /* explicit tasks' uses (routed flows use rr, see flowsim_flow_uses) */
+    long n_uses;
+    size_t cap_uses;
+    use_t *rr;    /* after flowsim_classes: every route in classes, one use per class */
     long *rr_off; /* per route: its first entry in rr (n_routes + 1 entries) */
     int (*vr)[4]; /* per task, routed flows: legs r1, r2, HBM classes of sender and
                      receiver (VR_W2: weight 2), -1 none */
-    use_t *vbuf;  /* a routed flow's uses spelled out (flow_uses) */
-    int cap_vbuf;
+    use_t *vbuf;  /* a routed flow's uses spelled out (flowsim_flow_uses) */
+    size_t cap_vbuf;
     int (*deps)[2]; /* (before, after) task ids */
-    long n_deps, cap_deps;
+    long n_deps;
+    size_t cap_deps;
     op_t *ops;
-    int n_ops, cap_ops;
+    int n_ops;
+    size_t cap_ops;
 
     event_t *heap;
-    long n_heap, cap_heap;
+    long n_heap;
+    size_t cap_heap;
     batch_t *batches;
-    int n_batches, cap_batches;
+    int n_batches;
+    size_t cap_batches;
     batch_t *groups;
-    int n_groups, cap_groups;
+    int n_groups;
+    size_t cap_groups;
 
     /* routing */
     cr_sim_use *rpool;
-    long n_rpool, cap_rpool;
+    long n_rpool;
+    size_t cap_rpool;
     route_t *routes;
-    long n_routes, cap_routes;
+    long n_routes;
+    size_t cap_routes;
     uint64_t *hkeys;
     long *hvals;
     long hcap, hcount;
@@ -206,7 +229,8 @@ struct cr_sim {
     int *link_mark;       /* per link stamp: recorded as an edge of the DAG */
     int *edge_u, *edge_l; /* the DAG's edges (from, link), found while it is built */
     int *edge_ord;        /* edge indices grouped by from-node (emit_route) */
-    int n_edges, cap_edges;
+    int n_edges;
+    size_t cap_edge_u, cap_edge_l, cap_edge_ord;
     int *eoff, *dag_idx; /* per DAG node: its edges; per device: its DAG node index */
     int dag_stamp;
     int *dag_nodes, *pos;
@@ -214,7 +238,7 @@ struct cr_sim {
     double *frac, *lat;
     int *res_slot; /* per resource or class: index in a use list being merged, or -1 */
     cr_sim_use *scratch;
-    int cap_scratch;
+    size_t cap_scratch;
 
     /* solver (per class) */
     cls_t *cls;
@@ -223,18 +247,20 @@ struct cr_sim {
     int stamp;
     int *comp_res;
     long *comp_flows;
-    long n_comp_flows, cap_comp_flows;
+    long n_comp_flows;
+    size_t cap_comp_flows;
     double *rem, *wsum;
     int *nunf;
-    double *rheap_k;
-    int *rheap_r;
-    long n_rheap, cap_rheap;
-    double *cheap_k;
-    long *cheap_f;
-    long n_cheap, cap_cheap;
+    rkey_t *rheap; /* classes by saturation level (lazy keys) */
+    long n_rheap;
+    size_t cap_rheap;
+    fkey_t *cheap; /* capped flows by rate cap */
+    long n_cheap;
+    size_t cap_cheap;
     double *newrate;
     int *seeds;
-    int n_seeds, cap_seeds;
+    int n_seeds;
+    size_t cap_seeds;
     int *seeded; /* per class: stamp of the seed round it was added in */
     int *hard;   /* per class: the seed round an arrival touched it in */
     int *nb;     /* per class: active flows it is the bottleneck of */
@@ -252,9 +278,10 @@ struct cr_sim {
     bool merge;
     int *mult, *fnext; /* per task, allocated at the first merge */
     int *pend;         /* flows activated at this instant, waiting to attach */
-    long n_pend, cap_pend;
+    long n_pend;
+    size_t cap_pend;
     int *mslot; /* merge_pending's hash table */
-    long cap_mslot;
+    size_t cap_mslot;
 
     bool ran;
     double makespan;
@@ -263,16 +290,6 @@ struct cr_sim {
     cr_sim_stats st;
     size_t mem;
 };
-
-/* cr_grow for int counts. */
-static inline int grow_i(void **arr, int *cap, int need, size_t elem)
-{
-    long c = *cap;
-    if (cr_grow(arr, &c, need, elem))
-        return -1;
-    *cap = (int)c;
-    return 0;
-}
 
 /* ---------- the engine's parts (flowsim.c, flowsim_class.c, flowsim_solve.c) ---------- */
 
@@ -294,7 +311,7 @@ static inline int use_cls(const use_t *u)
  * in *arr (list copied from f[0..n) when f is given), its index; flow
  * lists leaving batch b. Return -1 when out of memory. */
 int flowsim_ev_push(cr_sim *s, double t, int id, int kind);
-int flowsim_batch_new(batch_t **arr, int *n_arr, int *cap, const long *f, int n);
+int flowsim_batch_new(batch_t **arr, int *n_arr, size_t *cap, const long *f, int n);
 void flowsim_batch_leave(cr_sim *s, int b);
 
 /* flowsim_class.c: merges equivalent resources into classes, drops HBM

@@ -78,7 +78,7 @@ static int seed(cr_sim *s, int c, bool hard)
     if (s->seeded[c] == s->seed_round)
         return 0;
     s->seeded[c] = s->seed_round;
-    if (grow_i((void **)&s->seeds, &s->cap_seeds, s->n_seeds + 1, sizeof *s->seeds))
+    if (cr_grow((void **)&s->seeds, &s->cap_seeds, (size_t)s->n_seeds + 1, sizeof *s->seeds))
         return -1;
     s->seeds[s->n_seeds++] = c;
     return 0;
@@ -153,7 +153,7 @@ int flowsim_attach(cr_sim *s, long f)
         const use_t *u = &us[i];
         int c = use_cls(u);
         cls_t *r = &s->cls[c];
-        if (grow_i((void **)&r->act, &r->cap_act, r->n_act + 1, sizeof *r->act))
+        if (cr_grow((void **)&r->act, &r->cap_act, (size_t)r->n_act + 1, sizeof *r->act))
             return -1;
         r->act[r->n_act].task = (int)f;
         r->act[r->n_act].uoff = k->routed ? -1 : (int)k->use_off;
@@ -236,104 +236,74 @@ int flowsim_detach(cr_sim *s, long f, double now)
 
 static int rheap_push(cr_sim *s, double key, int r)
 {
-    if (s->n_rheap + 1 > s->cap_rheap) {
-        long c = s->cap_rheap ? s->cap_rheap * 2 : 256;
-        double *k = realloc(s->rheap_k, (size_t)c * sizeof *k);
-        if (!k)
-            return -1;
-        s->rheap_k = k;
-        int *v = realloc(s->rheap_r, (size_t)c * sizeof *v);
-        if (!v)
-            return -1;
-        s->rheap_r = v;
-        s->cap_rheap = c;
-    }
+    if (cr_grow((void **)&s->rheap, &s->cap_rheap, (size_t)s->n_rheap + 1, sizeof *s->rheap))
+        return -1;
     long i = s->n_rheap++;
     while (i > 0) {
         long p = (i - 1) / 2;
-        if (s->rheap_k[p] <= key)
+        if (s->rheap[p].k <= key)
             break;
-        s->rheap_k[i] = s->rheap_k[p];
-        s->rheap_r[i] = s->rheap_r[p];
+        s->rheap[i] = s->rheap[p];
         i = p;
     }
-    s->rheap_k[i] = key;
-    s->rheap_r[i] = r;
+    s->rheap[i].k = key;
+    s->rheap[i].r = r;
     return 0;
 }
 
 static void rheap_pop(cr_sim *s)
 {
     long n = --s->n_rheap, i = 0;
-    double lk = s->rheap_k[n];
-    int lr = s->rheap_r[n];
+    rkey_t last = s->rheap[n];
     for (;;) {
         long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && s->rheap_k[c + 1] < s->rheap_k[c])
+        if (c + 1 < n && s->rheap[c + 1].k < s->rheap[c].k)
             c++;
-        if (s->rheap_k[c] >= lk)
+        if (s->rheap[c].k >= last.k)
             break;
-        s->rheap_k[i] = s->rheap_k[c];
-        s->rheap_r[i] = s->rheap_r[c];
+        s->rheap[i] = s->rheap[c];
         i = c;
     }
-    if (n > 0) {
-        s->rheap_k[i] = lk;
-        s->rheap_r[i] = lr;
-    }
+    if (n > 0)
+        s->rheap[i] = last;
 }
 
 static int cheap_push(cr_sim *s, double key, long f)
 {
-    if (s->n_cheap + 1 > s->cap_cheap) {
-        long c = s->cap_cheap ? s->cap_cheap * 2 : 64;
-        double *k = realloc(s->cheap_k, (size_t)c * sizeof *k);
-        if (!k)
-            return -1;
-        s->cheap_k = k;
-        long *v = realloc(s->cheap_f, (size_t)c * sizeof *v);
-        if (!v)
-            return -1;
-        s->cheap_f = v;
-        s->cap_cheap = c;
-    }
+    if (cr_grow((void **)&s->cheap, &s->cap_cheap, (size_t)s->n_cheap + 1, sizeof *s->cheap))
+        return -1;
     long i = s->n_cheap++;
     while (i > 0) {
         long p = (i - 1) / 2;
-        if (s->cheap_k[p] <= key)
+        if (s->cheap[p].k <= key)
             break;
-        s->cheap_k[i] = s->cheap_k[p];
-        s->cheap_f[i] = s->cheap_f[p];
+        s->cheap[i] = s->cheap[p];
         i = p;
     }
-    s->cheap_k[i] = key;
-    s->cheap_f[i] = f;
+    s->cheap[i].k = key;
+    s->cheap[i].f = f;
     return 0;
 }
 
 static void cheap_pop(cr_sim *s)
 {
     long n = --s->n_cheap, i = 0;
-    double lk = s->cheap_k[n];
-    long lf = s->cheap_f[n];
+    fkey_t last = s->cheap[n];
     for (;;) {
         long c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && s->cheap_k[c + 1] < s->cheap_k[c])
+        if (c + 1 < n && s->cheap[c + 1].k < s->cheap[c].k)
             c++;
-        if (s->cheap_k[c] >= lk)
+        if (s->cheap[c].k >= last.k)
             break;
-        s->cheap_k[i] = s->cheap_k[c];
-        s->cheap_f[i] = s->cheap_f[c];
+        s->cheap[i] = s->cheap[c];
         i = c;
     }
-    if (n > 0) {
-        s->cheap_k[i] = lk;
-        s->cheap_f[i] = lf;
-    }
+    if (n > 0)
+        s->cheap[i] = last;
 }
 
 /* Flow f's rate is final for this solve: it leaves the unfrozen set and
@@ -436,7 +406,7 @@ int flowsim_solve(cr_sim *s, double now)
     if (nr == 0)
         return 0; /* only departures, and no remaining flow lost its bottleneck */
     long nf = 0;
-    if (cr_grow((void **)&s->comp_flows, &s->cap_comp_flows, s->n_active + 1,
+    if (cr_grow((void **)&s->comp_flows, &s->cap_comp_flows, (size_t)s->n_active + 1,
                 sizeof *s->comp_flows))
         return -1;
     bool full = in_roots == s->n_active && s->n_active > 4096;
@@ -505,8 +475,8 @@ int flowsim_solve(cr_sim *s, double now)
         double rkey = INFINITY;
         int rbest = -1;
         while (s->n_rheap > 0) {
-            int q = s->rheap_r[0];
-            double key = s->rheap_k[0];
+            int q = s->rheap[0].r;
+            double key = s->rheap[0].k;
             if (s->nunf[q] <= 0) {
                 rheap_pop(s);
                 continue;
@@ -525,12 +495,12 @@ int flowsim_solve(cr_sim *s, double now)
             rbest = q;
             break;
         }
-        while (s->n_cheap > 0 && !bit_get(s->unf, s->cheap_f[0]))
+        while (s->n_cheap > 0 && !bit_get(s->unf, s->cheap[0].f))
             cheap_pop(s);
-        if (s->n_cheap > 0 && s->cheap_k[0] <= rkey) {
-            long f = s->cheap_f[0];
-            if (s->cheap_k[0] > level)
-                level = s->cheap_k[0];
+        if (s->n_cheap > 0 && s->cheap[0].k <= rkey) {
+            long f = s->cheap[0].f;
+            if (s->cheap[0].k > level)
+                level = s->cheap[0].k;
             cheap_pop(s);
             freeze(s, f, s->tasks[f].routed ? -1 : s->tasks[f].use_off, s->tasks[f].max_rate, -1);
             frozen++;

@@ -147,7 +147,7 @@ static bool work_add(cr_sim *s, int v)
 
 static bool can_forward(const cr_sim *s, int v)
 {
-    return s->transit || s->t->devs[v].kind != CR_DEV_GPU;
+    return cr_route_forwards(s->t, v, s->transit);
 }
 
 /* Relaxes the edges leaving u (forward: links usable from u) or entering u

@@ -99,7 +99,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     if (!s)
         return CR_ENOMEM;
     s->t = t;
-    s->transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+    s->transit = cr_route_transit(t);
     s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
     s->fw_src = -1;
     s->prewarm = -1;
@@ -123,7 +123,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     }
     /* Scale-up domains: GPUs joined by NVLink, XGMI or ICI, through switches
      * or directly (an NVL72 rack is one domain of 18 nodes, a TPU torus one
-     * domain; coll.c's scaleup_link). PXN applies between domains
+     * domain; cr_route_scaleup). PXN applies between domains
      * only: inside one, NCCL reaches a peer over NVLink, not the network. */
     s->domain = malloc(((size_t)t->n_gpus + 1) * sizeof *s->domain);
     int *dev_dom = malloc(((size_t)t->n_devs + 1) * sizeof *dev_dom);
@@ -147,9 +147,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
             for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
                 const cr_link *l = &t->links[t->adj[k]];
                 int w = cr_link_other(l, v);
-                if ((l->kind != CR_LINK_NVLINK && l->kind != CR_LINK_XGMI &&
-                     l->kind != CR_LINK_ICI) ||
-                    dev_dom[w] >= 0)
+                if (!cr_route_scaleup(l->kind) || dev_dom[w] >= 0)
                     continue;
                 dev_dom[w] = g;
                 stack[sp++] = w;

@@ -20,6 +20,7 @@
 
 #include "flowsim.h"
 #include "grow.h"
+#include "route.h"
 
 typedef struct {
     cr_sim *s;
@@ -1007,7 +1008,7 @@ static cr_status tree(xp *x)
     }
     /* One domain of chips that forward for each other (a TPU torus): the
      * chain follows the ring through neighbours, not the rank order */
-    if (G == 1 && cr_topo_param(cr_sim_topo(x->s), "route.gpu_transit", 0.0) != 0.0) {
+    if (G == 1 && cr_route_transit(cr_sim_topo(x->s))) {
         cr_status st = neighbour_rings(x);
         if (st != CR_OK) {
             free(grp);

@@ -21,6 +21,7 @@
 #include "grow.h"
 #include "iheap_priv.h"
 #include "nic.h"
+#include "route.h"
 
 enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 

@@ -3,7 +3,8 @@
  * The flow simulator's router (flowsim.h: cr_sim_route, cr_sim_path,
  * cr_sim_route_prewarm; doc/simulator.md, Routes): routes between GPUs
  * are the fewest-cost paths through switches, NICs, CPUs and PCIe switches
- * (not through other GPUs unless route.gpu_transit), spread over every
+ * (not through other GPUs unless route.gpu_transit, or unless no path
+ * avoids them: route.h), spread over every
  * such path in proportion to link capacity, leaving and entering a node
  * through the NICs NCCL gives its GPUs, with NCCL's PXN relay between
  * rails. Computed once per GPU pair and cached (hash on the pair;
@@ -147,7 +148,7 @@ static bool work_add(cr_sim *s, int v)
 
 static bool can_forward(const cr_sim *s, int v)
 {
-    return cr_route_forwards(s->t, v, s->transit);
+    return cr_route_forwards(s->t, v, s->transit || s->via_gpus);
 }
 
 /* Relaxes the edges leaving u (forward: links usable from u) or entering u
@@ -672,7 +673,8 @@ static long route_find(cr_sim *s, int a, int b, int ma, int mb)
  * NIC share ma and enters b's through b's share mb (pair_shares; 0 and 0:
  * any path); errors as route_compute. Where the fabric joins those NICs by
  * no path (a rail-only fabric without spines, two NICs of different
- * rails), the route is the unrestricted one, through the hosts. */
+ * rails), the route is the unrestricted one, through the hosts; where no
+ * path avoids the other GPUs, the one through them (route.h). */
 static long route_get(cr_sim *s, int a, int b, int ma, int mb)
 {
     int n = s->t->n_gpus;
@@ -695,6 +697,18 @@ static long route_get(cr_sim *s, int a, int b, int ma, int mb)
     s->restrict_nic = false;
     if (r == -1 && ma > 0)
         r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    if (r == -1 && !s->transit) {
+        /* No path avoids the other GPUs (a chain of GPUs joined only by
+         * NVLink): through them, as route.c routes such a pair (route.h).
+         * By a bidirectional search, whose state is then no prewarm's. */
+        int pw = s->prewarm;
+        s->prewarm = -1;
+        s->via_gpus = true;
+        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+        s->via_gpus = false;
+        s->prewarm = pw;
+        s->fw_src = -1;
+    }
     if (r < 0)
         return r;
     if (dense_variant(s, a, b, ma, mb)) {

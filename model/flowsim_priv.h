@@ -169,6 +169,8 @@ struct cr_sim {
     unsigned char *def_share;
     int *nic_ok, nic_stamp;
     bool restrict_nic; /* the search under way honours nic_ok */
+    bool via_gpus;     /* the search under way may cross other GPUs (nothing else
+                          connects the pair: cr_route_forwards) */
     int *grp_cnt;      /* per device scratch: ranks whose first near NIC it is */
     int n_res, hbm_res0;
     res_t *res;

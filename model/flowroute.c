@@ -3,7 +3,8 @@
  * The flow simulator's router (flowsim.h: cr_sim_route, cr_sim_path,
  * cr_sim_route_prewarm; doc/simulator.md, Routes): routes between GPUs
  * are the fewest-cost paths through switches, NICs, CPUs and PCIe switches
- * (not through other GPUs unless route.gpu_transit), spread over every
+ * (not through other GPUs unless route.gpu_transit, or unless no path
+ * avoids them: route.h), spread over every
  * such path in proportion to link capacity, leaving and entering a node
  * through the NICs NCCL gives its GPUs, with NCCL's PXN relay between
  * rails. Computed once per GPU pair and cached (hash on the pair;
@@ -13,7 +14,7 @@
  * length), all routes from one source of an all-to-all by one resumable
  * Dijkstra from it; the DAG's edges are recorded as they are found.
  */
-#include "flowroute_priv.h"
+#include "flowsim_priv.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ static int search_reset(search_t *x, int src)
 static int search_top(search_t *x)
 {
     while (x->h.n > 0) {
-        int v = x->h.v[0], d = x->h.d[0];
+        int v = x->h.e[0].v, d = x->h.e[0].d;
         if (!x->settled[v] && d == x->dist[v])
             return d;
         cr_iheap_pop(&x->h, &v, &d);
@@ -147,7 +148,7 @@ static bool work_add(cr_sim *s, int v)
 
 static bool can_forward(const cr_sim *s, int v)
 {
-    return s->transit || s->t->devs[v].kind != CR_DEV_GPU;
+    return cr_route_forwards(s->t, v, s->transit || s->via_gpus);
 }
 
 /* Relaxes the edges leaving u (forward: links usable from u) or entering u
@@ -283,22 +284,11 @@ static int dag_edge(cr_sim *s, int u, int l)
     if (s->link_mark[l] == s->dag_stamp)
         return 0;
     s->link_mark[l] = s->dag_stamp;
-    if (s->n_edges + 1 > s->cap_edges) {
-        int c = s->cap_edges ? 2 * s->cap_edges : 64;
-        int *a = realloc(s->edge_u, (size_t)c * sizeof *a);
-        if (!a)
-            return -1;
-        s->edge_u = a;
-        int *b = realloc(s->edge_l, (size_t)c * sizeof *b);
-        if (!b)
-            return -1;
-        s->edge_l = b;
-        int *o = realloc(s->edge_ord, (size_t)c * sizeof *o);
-        if (!o)
-            return -1;
-        s->edge_ord = o;
-        s->cap_edges = c;
-    }
+    size_t need = (size_t)s->n_edges + 1;
+    if (cr_grow((void **)&s->edge_u, &s->cap_edge_u, need, sizeof *s->edge_u) ||
+        cr_grow((void **)&s->edge_l, &s->cap_edge_l, need, sizeof *s->edge_l) ||
+        cr_grow((void **)&s->edge_ord, &s->cap_edge_ord, need, sizeof *s->edge_ord))
+        return -1;
     s->edge_u[s->n_edges] = u;
     s->edge_l[s->n_edges] = l;
     s->n_edges++;
@@ -493,14 +483,15 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
             s->frac[v] += f;
             if (s->lat[u] + l->lat_s > s->lat[v])
                 s->lat[v] = s->lat[u] + l->lat_s;
-            if (cr_grow((void **)&s->rpool, &s->cap_rpool, s->n_rpool + 1, sizeof *s->rpool))
+            if (cr_grow((void **)&s->rpool, &s->cap_rpool, (size_t)s->n_rpool + 1,
+                        sizeof *s->rpool))
                 return -2;
             s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
             s->rpool[s->n_rpool].w = f;
             s->n_rpool++;
         }
     }
-    if (cr_grow((void **)&s->routes, &s->cap_routes, s->n_routes + 1, sizeof *s->routes))
+    if (cr_grow((void **)&s->routes, &s->cap_routes, (size_t)s->n_routes + 1, sizeof *s->routes))
         return -2;
     route_t *r = &s->routes[s->n_routes];
     r->off = off;
@@ -682,7 +673,8 @@ static long route_find(cr_sim *s, int a, int b, int ma, int mb)
  * NIC share ma and enters b's through b's share mb (pair_shares; 0 and 0:
  * any path); errors as route_compute. Where the fabric joins those NICs by
  * no path (a rail-only fabric without spines, two NICs of different
- * rails), the route is the unrestricted one, through the hosts. */
+ * rails), the route is the unrestricted one, through the hosts; where no
+ * path avoids the other GPUs, the one through them (route.h). */
 static long route_get(cr_sim *s, int a, int b, int ma, int mb)
 {
     int n = s->t->n_gpus;
@@ -705,6 +697,18 @@ static long route_get(cr_sim *s, int a, int b, int ma, int mb)
     s->restrict_nic = false;
     if (r == -1 && ma > 0)
         r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    if (r == -1 && !s->transit) {
+        /* No path avoids the other GPUs (a chain of GPUs joined only by
+         * NVLink): through them, as route.c routes such a pair (route.h).
+         * By a bidirectional search, whose state is then no prewarm's. */
+        int pw = s->prewarm;
+        s->prewarm = -1;
+        s->via_gpus = true;
+        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+        s->via_gpus = false;
+        s->prewarm = pw;
+        s->fw_src = -1;
+    }
     if (r < 0)
         return r;
     if (dense_variant(s, a, b, ma, mb)) {
@@ -853,7 +857,7 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
         return CR_OK;
     }
     int n1 = s->routes[r1].n, n2 = s->routes[r2].n;
-    if (grow_i((void **)&s->scratch, &s->cap_scratch, n1 + n2, sizeof *s->scratch))
+    if (cr_grow((void **)&s->scratch, &s->cap_scratch, (size_t)n1 + (size_t)n2, sizeof *s->scratch))
         return CR_ENOMEM;
     memcpy(s->scratch, s->rpool + s->routes[r1].off, (size_t)n1 * sizeof *s->scratch);
     memcpy(s->scratch + n1, s->rpool + s->routes[r2].off, (size_t)n2 * sizeof *s->scratch);

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Flow-level discrete-event simulator: the engine (see flowsim.h and
- * doc/simulator.md, which derives the model and the costs below).
+ * doc/simulator.md, which derives the model and the costs below). This
+ * file builds the simulator, its tasks and events and reads the results;
+ * flowsim_class.c builds the resource classes, flowsim_solve.c keeps the
+ * flows on them and solves the rates (the state they share:
+ * flowsim_priv.h).
  *
  * Data structures, chosen so that one change costs what it touches:
  *   - routes are computed once per GPU pair and cached by the router
- *     (flowroute.c; the state both share: flowroute_priv.h);
+ *     (flowroute.c);
  *   - flows added by cr_sim_flow_add keep references to their route legs,
  *     not copies of the links, until the run starts;
  *   - at run start, base resources (link directions, HBM, reduction
@@ -38,10 +42,7 @@
  *     gives k identical flows this one rate, so the results are the
  *     unmerged ones (test_flowsim_merge).
  */
-#include "flowroute_priv.h"
-#include "flowsim.h"
 #include "flowsim_priv.h"
-#include "nic.h"
 
 #include <float.h>
 #include <limits.h>
@@ -52,7 +53,6 @@
 #include <string.h>
 
 enum { T_FLOW = 0, T_DELAY = 1 };
-enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
 /* Events between two progress reports: a few per second on one core. */
 #define PROGRESS_EVERY 65536
@@ -62,17 +62,6 @@ enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
  * ulps, far below the 1% agreement the tests ask for. */
 #define BATCH_REL 1e-9
 #define BATCH_ABS 1e-15
-
-/* Weights of two resources count as proportional (same class) when their
- * ratios agree to this relative tolerance: route fractions are products of
- * capacity ratios, exact to a few ulps. */
-#define CLASS_TOL 1e-9
-
-/* In vr[f][3]: the receiver's HBM is read twice (a reduction). */
-#define VR_W2 (1 << 30)
-
-/* Software prefetch distance (active-list entries) in progressive filling. */
-#define PREFETCH_AHEAD 8
 
 /* Released successors of one task are grouped by activation time (one
  * event per group) when there are at least this many. */
@@ -110,7 +99,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     if (!s)
         return CR_ENOMEM;
     s->t = t;
-    s->transit = cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
+    s->transit = cr_route_transit(t);
     s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
     s->fw_src = -1;
     s->prewarm = -1;
@@ -134,7 +123,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     }
     /* Scale-up domains: GPUs joined by NVLink, XGMI or ICI, through switches
      * or directly (an NVL72 rack is one domain of 18 nodes, a TPU torus one
-     * domain; coll.c's scaleup_link). PXN applies between domains
+     * domain; cr_route_scaleup). PXN applies between domains
      * only: inside one, NCCL reaches a peer over NVLink, not the network. */
     s->domain = malloc(((size_t)t->n_gpus + 1) * sizeof *s->domain);
     int *dev_dom = malloc(((size_t)t->n_devs + 1) * sizeof *dev_dom);
@@ -158,9 +147,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
             for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
                 const cr_link *l = &t->links[t->adj[k]];
                 int w = cr_link_other(l, v);
-                if ((l->kind != CR_LINK_NVLINK && l->kind != CR_LINK_XGMI &&
-                     l->kind != CR_LINK_ICI) ||
-                    dev_dom[w] >= 0)
+                if (!cr_route_scaleup(l->kind) || dev_dom[w] >= 0)
                     continue;
                 dev_dom[w] = g;
                 stack[sp++] = w;
@@ -291,10 +278,8 @@ void cr_sim_free(cr_sim *s)
     free(s->rem);
     free(s->wsum);
     free(s->nunf);
-    free(s->rheap_k);
-    free(s->rheap_r);
-    free(s->cheap_k);
-    free(s->cheap_f);
+    free(s->rheap);
+    free(s->cheap);
     free(s->newrate);
     free(s->seeds);
     free(s->seeded);
@@ -338,7 +323,7 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
     for (int i = 0; i < n; i++)
         if (ranks[i] < 0 || ranks[i] >= s->t->n_gpus)
             return -1;
-    if (grow_i((void **)&s->ops, &s->cap_ops, s->n_ops + 1, sizeof *s->ops))
+    if (cr_grow((void **)&s->ops, &s->cap_ops, (size_t)s->n_ops + 1, sizeof *s->ops))
         return -1;
     op_t *o = &s->ops[s->n_ops];
     memset(o, 0, sizeof *o);
@@ -384,7 +369,7 @@ static long task_new(cr_sim *s, int op, int type, int src, int dst)
         return -1;
     if (s->n_tasks >= INT_MAX - 1 || s->n_tasks >= s->max_tasks)
         return -1;
-    if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + 1, sizeof *s->tasks))
+    if (cr_grow((void **)&s->tasks, &s->cap_tasks, (size_t)s->n_tasks + 1, sizeof *s->tasks))
         return -1;
     task_t *k = &s->tasks[s->n_tasks];
     memset(k, 0, sizeof *k);
@@ -414,7 +399,7 @@ static int task_use(cr_sim *s, int res, double w)
         return 0;
     }
     if (s->n_uses >= INT_MAX - 1 ||
-        cr_grow((void **)&s->uses, &s->cap_uses, s->n_uses + 1, sizeof *s->uses))
+        cr_grow((void **)&s->uses, &s->cap_uses, (size_t)s->n_uses + 1, sizeof *s->uses))
         return -1;
     s->res_slot[res] = (int)s->n_uses;
     s->uses[s->n_uses].res = res;
@@ -649,8 +634,9 @@ cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
         return CR_EINVAL;
     if (tasks > s->max_tasks - s->n_tasks)
         return CR_ERANGE;
-    if (cr_grow((void **)&s->tasks, &s->cap_tasks, s->n_tasks + tasks, sizeof *s->tasks) ||
-        cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + deps, sizeof *s->deps))
+    if (cr_grow((void **)&s->tasks, &s->cap_tasks, (size_t)(s->n_tasks + tasks),
+                sizeof *s->tasks) ||
+        cr_grow((void **)&s->deps, &s->cap_deps, (size_t)(s->n_deps + deps), sizeof *s->deps))
         return CR_ENOMEM;
     return CR_OK;
 }
@@ -660,7 +646,7 @@ cr_status cr_sim_dep_add(cr_sim *s, int before, int after)
     if (s->ran || before < 0 || after < 0 || before >= s->n_tasks || after >= s->n_tasks ||
         before == after)
         return CR_EINVAL;
-    if (cr_grow((void **)&s->deps, &s->cap_deps, s->n_deps + 1, sizeof *s->deps))
+    if (cr_grow((void **)&s->deps, &s->cap_deps, (size_t)s->n_deps + 1, sizeof *s->deps))
         return CR_ENOMEM;
     s->deps[s->n_deps][0] = before;
     s->deps[s->n_deps][1] = after;
@@ -708,382 +694,11 @@ cr_status cr_sim_task_label(cr_sim *s, int task, const char *label)
     return CR_OK;
 }
 
-/* ---------- resource classes (at run start) ---------- */
-
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-typedef struct {
-    uint64_t h;
-    long cnt;
-    int r;
-} sig_t;
-
-static int cmp_sig(const void *a, const void *b)
-{
-    const sig_t *x = a, *y = b;
-    if (x->cnt != y->cnt)
-        return x->cnt < y->cnt ? -1 : 1;
-    if (x->h != y->h)
-        return x->h < y->h ? -1 : 1;
-    return x->r - y->r;
-}
-
-/* A unit is a user of resources: a route that some flow references, or an
- * explicit task. Calls fn(s, ctx, unit, res, w) for every non-HBM use of
- * every unit, in unit order. */
-typedef void (*unit_fn)(cr_sim *s, void *ctx, long unit, int res, double w);
-
-static void for_units(cr_sim *s, void *ctx, unit_fn fn)
-{
-    for (long r = 0; r < s->n_routes; r++) {
-        const route_t *ro = &s->routes[r];
-        if (ro->refs <= 0)
-            continue;
-        for (int i = 0; i < ro->n; i++)
-            fn(s, ctx, r, s->rpool[ro->off + i].res, s->rpool[ro->off + i].w);
-    }
-    for (long k = 0; k < s->n_tasks; k++) {
-        const task_t *tk = &s->tasks[k];
-        /* a task sharing another's uses adds no user the other does not:
-         * the classes come out the same without it */
-        if (tk->routed || tk->shared)
-            continue;
-        for (int i = 0; i < tk->n_use; i++) {
-            const use_t *u = &s->uses[tk->use_off + i];
-            if (s->res[u->res].kind != CR_SIM_RES_HBM)
-                fn(s, ctx, s->n_routes + k, u->res, u->w);
-        }
-    }
-}
-
-typedef struct {
-    long *cnt;
-    uint64_t *h;
-} count_ctx;
-
-static void count_unit(cr_sim *s, void *ctx, long unit, int res, double w)
-{
-    (void)s;
-    (void)w;
-    count_ctx *c = ctx;
-    c->cnt[res]++;
-    c->h[res] += mix64((uint64_t)unit);
-}
-
-typedef struct {
-    long *fill; /* per resource: next slot, -1 when not recorded */
-    long *unit;
-    double *w;
-} fill_ctx;
-
-static void fill_unit(cr_sim *s, void *ctx, long unit, int res, double w)
-{
-    (void)s;
-    fill_ctx *c = ctx;
-    long i = c->fill[res];
-    if (i < 0)
-        return;
-    c->unit[i] = unit;
-    c->w[i] = w;
-    c->fill[res] = i + 1;
-}
-
-/* Whether resource r has the same users as anchor a (user lists from
- * start[] with cnt[] entries, in unit order) with weights in one ratio;
- * that ratio in *alpha. */
-static bool same_users(const long *start, const long *cnt, const long *unit, const double *w, int a,
-                       int r, double *alpha)
-{
-    long na = cnt[a];
-    if (na != cnt[r] || na == 0)
-        return false;
-    const long *ua = unit + start[a], *ur = unit + start[r];
-    const double *wa = w + start[a], *wr = w + start[r];
-    double al = wr[0] / wa[0];
-    for (long i = 0; i < na; i++) {
-        if (ua[i] != ur[i])
-            return false;
-        double q = wr[i] / wa[i];
-        if (fabs(q - al) > CLASS_TOL * al)
-            return false;
-    }
-    *alpha = al;
-    return true;
-}
-
-static void gpu_port_caps(const cr_sim *s, int g, double *out, double *in)
-{
-    const cr_topo *t = s->t;
-    int v = t->gpus[g];
-    *out = *in = 0;
-    for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-        const cr_link *l = &t->links[t->adj[k]];
-        *out += cr_link_bw_from(l, v);
-        *in += cr_link_bw_from(l, cr_link_other(l, v));
-    }
-}
-
-static int new_class(cr_sim *s, int r, double alpha)
-{
-    s->res[r].cls = s->n_cls;
-    s->res[r].alpha = alpha;
-    return s->n_cls++;
-}
-
-/* Merges equivalent resources into classes, drops HBM that cannot bind,
- * and rewrites every task's uses in classes (doc/simulator.md). */
-static int normalize(cr_sim *s)
-{
-    const cr_topo *t = s->t;
-    const int nr = s->n_res;
-    int rc = -1;
-    long *cnt = calloc((size_t)nr + 1, sizeof *cnt);
-    uint64_t *h = calloc((size_t)nr + 1, sizeof *h);
-    sig_t *sg = malloc(((size_t)nr + 1) * sizeof *sg);
-    long *off = calloc((size_t)nr + 1, sizeof *off); /* start of each user list */
-    long *fill = malloc(((size_t)nr + 1) * sizeof *fill);
-    int *left = malloc(((size_t)nr + 1) * sizeof *left);
-    long *unit = NULL, *rr_off = NULL;
-    double *uw = NULL;
-    use_t *rr = NULL;
-    use_t *nu = NULL;
-    if (!cnt || !h || !sg || !off || !fill || !left)
-        goto out;
-    /* HBM that cannot bind: every routed flow from GPU g crosses g's
-     * outgoing links with weight 1 in all, every one into g its incoming
-     * links, so the HBM load is at most out + 2 in (2: a reduction reads
-     * the local operand); with no compute or explicit use, a capacity above
-     * that never binds. */
-    for (int g = 0; g < t->n_gpus; g++) {
-        res_t *q = &s->res[s->hbm_res0 + g];
-        double o, i;
-        gpu_port_caps(s, g, &o, &i);
-        if (!q->pinned && isfinite(q->cap_Bps) && q->cap_Bps >= o + 2 * i) {
-            q->dropped = 1;
-            s->st.n_dropped++;
-        }
-    }
-    count_ctx cc = {cnt, h};
-    for_units(s, &cc, count_unit);
-    int ns = 0;
-    for (int r = 0; r < nr; r++)
-        if (cnt[r] > 0) {
-            sg[ns].h = h[r];
-            sg[ns].cnt = cnt[r];
-            sg[ns].r = r;
-            ns++;
-        }
-    qsort(sg, (size_t)ns, sizeof *sg, cmp_sig);
-    /* Record users only for resources that share a signature. */
-    for (int r = 0; r < nr; r++)
-        fill[r] = -1;
-    long tot = 0;
-    for (int i = 0; i < ns; i++) {
-        bool grp = (i > 0 && sg[i - 1].cnt == sg[i].cnt && sg[i - 1].h == sg[i].h) ||
-                   (i + 1 < ns && sg[i + 1].cnt == sg[i].cnt && sg[i + 1].h == sg[i].h);
-        if (grp) {
-            fill[sg[i].r] = tot;
-            tot += sg[i].cnt;
-        }
-    }
-    for (int r = 0; r < nr; r++)
-        off[r] = fill[r];
-    unit = malloc(((size_t)tot + 1) * sizeof *unit);
-    uw = malloc(((size_t)tot + 1) * sizeof *uw);
-    if (!unit || !uw)
-        goto out;
-    fill_ctx fc = {fill, unit, uw};
-    for_units(s, &fc, fill_unit);
-    /* Classes: runs of equal signature, verified against an anchor; the
-     * members that fail form the next run. */
-    s->n_cls = 0;
-    for (int i = 0; i < ns;) {
-        int j = i + 1;
-        while (j < ns && sg[j].cnt == sg[i].cnt && sg[j].h == sg[i].h)
-            j++;
-        if (j - i == 1) {
-            new_class(s, sg[i].r, 1.0);
-            i = j;
-            continue;
-        }
-        int nl = 0;
-        for (int k = i; k < j; k++)
-            left[nl++] = sg[k].r;
-        while (nl > 0) {
-            int a = left[0], keep = 0;
-            int c = new_class(s, a, 1.0);
-            for (int k = 1; k < nl; k++) {
-                double al;
-                if (same_users(off, cnt, unit, uw, a, left[k], &al)) {
-                    s->res[left[k]].cls = c;
-                    s->res[left[k]].alpha = al;
-                } else {
-                    left[keep++] = left[k];
-                }
-            }
-            nl = keep;
-        }
-        i = j;
-    }
-    /* Every simulated HBM is a class of its own (its users include routed
-     * flows, which are not units). */
-    for (int g = 0; g < t->n_gpus; g++) {
-        res_t *q = &s->res[s->hbm_res0 + g];
-        if (!q->dropped && isfinite(q->cap_Bps))
-            new_class(s, s->hbm_res0 + g, 1.0);
-    }
-    s->cls = calloc((size_t)s->n_cls + 1, sizeof *s->cls);
-    if (!s->cls)
-        goto out;
-    for (int c = 0; c < s->n_cls; c++)
-        s->cls[c].cap_Bps = INFINITY;
-    for (int r = 0; r < nr; r++) {
-        res_t *q = &s->res[r];
-        if (q->cls >= 0 && q->cap_Bps / q->alpha < s->cls[q->cls].cap_Bps)
-            s->cls[q->cls].cap_Bps = q->cap_Bps / q->alpha;
-    }
-    for (int r = 0; r < nr; r++) {
-        res_t *q = &s->res[r];
-        q->tight = q->cls >= 0 && q->cap_Bps / q->alpha <= s->cls[q->cls].cap_Bps * (1 + 1e-6);
-    }
-    /* Routes in classes: one use per class (members carry the same
-     * weight / alpha). */
-    rr_off = malloc(((size_t)s->n_routes + 2) * sizeof *rr_off);
-    if (!rr_off)
-        goto out;
-    long nrr = 0;
-    for (long r = 0; r < s->n_routes; r++)
-        nrr += s->routes[r].refs > 0 ? s->routes[r].n : 0;
-    rr = malloc(((size_t)nrr + 1) * sizeof *rr);
-    if (!rr)
-        goto out;
-    nrr = 0;
-    for (long r = 0; r < s->n_routes; r++) {
-        const route_t *ro = &s->routes[r];
-        rr_off[r] = nrr;
-        if (ro->refs <= 0)
-            continue;
-        for (int i = 0; i < ro->n; i++) {
-            const res_t *q = &s->res[s->rpool[ro->off + i].res];
-            if (q->cls < 0 || s->res_slot[q->cls] >= 0)
-                continue;
-            s->res_slot[q->cls] = (int)(nrr - rr_off[r]);
-            rr[nrr].res = q->cls;
-            rr[nrr].w = s->rpool[ro->off + i].w / q->alpha;
-            nrr++;
-        }
-        for (long i = rr_off[r]; i < nrr; i++)
-            s->res_slot[rr[i].res] = -1;
-    }
-    rr_off[s->n_routes] = nrr;
-    /* Explicit tasks' uses in classes; routed flows keep their route legs
-     * (reduced above, shared) and their HBM classes. */
-    s->vr = malloc(((size_t)s->n_tasks + 1) * sizeof *s->vr);
-    if (!s->vr)
-        goto out;
-    long need = 0, n_virtual = 0;
-    int maxv = 4;
-    for (long k = 0; k < s->n_tasks; k++) {
-        const task_t *tk = &s->tasks[k];
-        if (!tk->routed) {
-            need += tk->shared ? 0 : tk->n_use;
-            continue;
-        }
-        long v = rr_off[tk->r1 + 1] - rr_off[tk->r1] + 2;
-        if (tk->r2 >= 0)
-            v += rr_off[tk->r2 + 1] - rr_off[tk->r2];
-        if (v > maxv)
-            maxv = (int)v;
-    }
-    if (need >= INT_MAX)
-        goto out;
-    nu = malloc(((size_t)need + 1) * sizeof *nu);
-    s->vbuf = malloc((size_t)maxv * sizeof *s->vbuf);
-    if (!nu || !s->vbuf)
-        goto out;
-    s->cap_vbuf = maxv;
-    long n = 0;
-    for (long k = 0; k < s->n_tasks; k++) {
-        task_t *tk = &s->tasks[k];
-        long o = n;
-        if (tk->routed) {
-            const op_t *op = &s->ops[tk->op];
-            int *v = s->vr[k];
-            int hs = s->res[s->hbm_res0 + op->ranks[tk->src]].cls;
-            int hd = s->res[s->hbm_res0 + op->ranks[tk->dst]].cls;
-            v[0] = tk->r1;
-            v[1] = tk->r2;
-            v[2] = hs;
-            v[3] = hd < 0 ? -1 : hd | (tk->red ? VR_W2 : 0);
-            long c = rr_off[tk->r1 + 1] - rr_off[tk->r1] + (hs >= 0) + (hd >= 0);
-            if (tk->r2 >= 0)
-                c += rr_off[tk->r2 + 1] - rr_off[tk->r2];
-            tk->use_off = -1;
-            tk->n_use = (int)c;
-            n_virtual += c;
-            continue;
-        }
-        s->vr[k][0] = s->vr[k][1] = s->vr[k][2] = s->vr[k][3] = -1;
-        if (tk->shared) {
-            /* its uses are those of an earlier task, already rewritten */
-            tk->use_off = s->tasks[tk->r1].use_off;
-            tk->n_use = s->tasks[tk->r1].n_use;
-            continue;
-        }
-        for (int i = 0; i < tk->n_use; i++) {
-            const use_t *u = &s->uses[tk->use_off + i];
-            const res_t *q = &s->res[u->res];
-            if (q->cls < 0 || s->res_slot[q->cls] >= 0)
-                continue;
-            s->res_slot[q->cls] = (int)n;
-            nu[n].res = q->cls;
-            nu[n].w = u->w / q->alpha;
-            n++;
-        }
-        for (long i = o; i < n; i++)
-            s->res_slot[nu[i].res] = -1;
-        tk->use_off = o;
-        tk->n_use = (int)(n - o);
-        if (tk->n_use > 0)
-            nu[n - 1].res = -nu[n - 1].res - 1; /* the flow's last use */
-    }
-    free(s->uses);
-    s->uses = nu;
-    nu = NULL;
-    s->n_uses = s->cap_uses = n;
-    s->rr = rr;
-    s->rr_off = rr_off;
-    rr = NULL;
-    rr_off = NULL;
-    s->st.n_classes = s->n_cls;
-    s->st.n_uses = n + n_virtual;
-    rc = 0;
-out:
-    free(cnt);
-    free(h);
-    free(sg);
-    free(off);
-    free(fill);
-    free(left);
-    free(unit);
-    free(uw);
-    free(rr_off);
-    free(rr);
-    free(nu);
-    return rc;
-}
-
 /* ---------- event heap ---------- */
 
-static int ev_push(cr_sim *s, double t, int id, int kind)
+int flowsim_ev_push(cr_sim *s, double t, int id, int kind)
 {
-    if (cr_grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap))
+    if (cr_grow((void **)&s->heap, &s->cap_heap, (size_t)s->n_heap + 1, sizeof *s->heap))
         return -1;
     event_t e = {t, id, kind};
     long i = s->n_heap++;
@@ -1123,27 +738,28 @@ static event_t ev_pop(cr_sim *s)
 
 /* A new batch (list copied from f[0..n) when f is given). Returns its
  * index or -1. */
-static int batch_new(batch_t **arr, int *n_arr, int *cap, const long *f, int n)
+int flowsim_batch_new(batch_t **arr, int *n_arr, size_t *cap, const long *f, int n)
 {
-    if (grow_i((void **)arr, cap, *n_arr + 1, sizeof **arr))
+    if (cr_grow((void **)arr, cap, (size_t)*n_arr + 1, sizeof **arr))
         return -1;
     batch_t *b = &(*arr)[*n_arr];
     b->n = 0;
     b->live = 0;
     b->end = NULL;
     b->scanned = 0;
-    b->f = malloc(((size_t)(n > 0 ? n : 1)) * sizeof *b->f);
+    b->cap = (size_t)(n > 0 ? n : 1);
+    b->f = malloc(b->cap * sizeof *b->f);
     if (!b->f)
         return -1;
     if (f)
         for (int i = 0; i < n; i++)
             b->f[i] = (int)f[i];
     b->n = f ? n : 0;
-    b->live = n; /* groups: capacity */
+    b->live = f ? n : 0;
     return (*n_arr)++;
 }
 
-static void batch_leave(cr_sim *s, int b)
+void flowsim_batch_leave(cr_sim *s, int b)
 {
     if (b < 0)
         return;
@@ -1157,589 +773,6 @@ static void batch_leave(cr_sim *s, int b)
     }
 }
 
-/* ---------- resource membership ---------- */
-
-static int use_cls(const use_t *u)
-{
-    return u->res < 0 ? -u->res - 1 : u->res;
-}
-
-/* Flow f's uses in classes: an explicit task's own list, or a routed
- * flow's route legs and HBM classes spelled out into s->vbuf (valid until
- * the next call). A class may appear twice in a routed flow (once per leg):
- * every consumer counts entries, not classes, consistently. */
-static int flow_uses(cr_sim *s, long f, const use_t **out)
-{
-    const task_t *k = &s->tasks[f];
-    if (!k->routed) {
-        *out = &s->uses[k->use_off];
-        return k->n_use;
-    }
-    const int *v = s->vr[f];
-    int n = 0;
-    for (int leg = 0; leg < 2; leg++) {
-        if (v[leg] < 0)
-            continue;
-        for (long i = s->rr_off[v[leg]]; i < s->rr_off[v[leg] + 1]; i++)
-            s->vbuf[n++] = s->rr[i];
-    }
-    if (v[2] >= 0) {
-        s->vbuf[n].res = v[2];
-        s->vbuf[n++].w = 1.0;
-    }
-    if (v[3] >= 0) {
-        s->vbuf[n].res = v[3] & ~VR_W2;
-        s->vbuf[n++].w = v[3] & VR_W2 ? 2.0 : 1.0;
-    }
-    *out = s->vbuf;
-    return n;
-}
-
-/* The class of flow f's first use (it names the flow's component). */
-static int first_cls(cr_sim *s, long f)
-{
-    const use_t *u;
-    return flow_uses(s, f, &u) > 0 ? use_cls(u) : -1;
-}
-
-static bool bit_get(const uint64_t *b, long f)
-{
-    return (b[f >> 6] >> (f & 63)) & 1u;
-}
-
-static void bit_put(uint64_t *b, long f, bool v)
-{
-    if (v)
-        b[f >> 6] |= (uint64_t)1 << (f & 63);
-    else
-        b[f >> 6] &= ~((uint64_t)1 << (f & 63));
-}
-
-/* Marks class c changed in this round: hard when a flow arrived on it (its
- * component must be re-solved), soft when one left (re-solved only if a
- * remaining flow had its bottleneck there). */
-static int seed(cr_sim *s, int c, bool hard)
-{
-    if (hard)
-        s->hard[c] = s->seed_round;
-    if (s->seeded[c] == s->seed_round)
-        return 0;
-    s->seeded[c] = s->seed_round;
-    if (grow_i((void **)&s->seeds, &s->cap_seeds, s->n_seeds + 1, sizeof *s->seeds))
-        return -1;
-    s->seeds[s->n_seeds++] = c;
-    return 0;
-}
-
-static int uf_find(cr_sim *s, int c)
-{
-    while (s->uf_par[c] != c) {
-        s->uf_par[c] = s->uf_par[s->uf_par[c]];
-        c = s->uf_par[c];
-    }
-    return c;
-}
-
-static void uf_union(cr_sim *s, int a, int b)
-{
-    a = uf_find(s, a);
-    b = uf_find(s, b);
-    if (a == b)
-        return;
-    if (s->uf_size[a] < s->uf_size[b]) {
-        int t = a;
-        a = b;
-        b = t;
-    }
-    s->uf_par[b] = a;
-    s->uf_size[a] += s->uf_size[b];
-    s->uf_nf[a] += s->uf_nf[b];
-    int t = s->uf_next[a]; /* splice the circular member lists */
-    s->uf_next[a] = s->uf_next[b];
-    s->uf_next[b] = t;
-}
-
-/* Components from scratch: the classes joined by the active flows. */
-static void uf_rebuild(cr_sim *s)
-{
-    for (int c = 0; c < s->n_cls; c++) {
-        s->uf_par[c] = c;
-        s->uf_size[c] = 1;
-        s->uf_next[c] = c;
-        s->uf_nf[c] = 0;
-    }
-    for (int c = 0; c < s->n_cls; c++) {
-        const cls_t *r = &s->cls[c];
-        for (int j = 0; j < r->n_act; j++)
-            if (bit_get(s->alive, r->act[j].task))
-                uf_union(s, c, first_cls(s, r->act[j].task));
-    }
-    /* each active flow counted once, on the root of its first class */
-    for (long w = 0; s->n_tasks > 0 && w <= (s->n_tasks - 1) >> 6; w++)
-        for (uint64_t m = s->alive[w]; m; m &= m - 1)
-            s->uf_nf[uf_find(s, first_cls(s, (w << 6) + __builtin_ctzll(m)))]++;
-    s->peak_active = s->n_active;
-}
-
-/* How many flows f stands for: 1, or the members of a merged flow. Its
- * weights count that many times (x 1.0 leaves an unmerged flow's figures
- * bit for bit as they were). */
-static double fmult(const cr_sim *s, long f)
-{
-    return s->mult ? (double)s->mult[f] : 1.0;
-}
-
-static int flow_attach(cr_sim *s, long f)
-{
-    task_t *k = &s->tasks[f];
-    const double m = fmult(s, f);
-    const use_t *us;
-    int nu = flow_uses(s, f, &us);
-    int c0 = nu > 0 ? use_cls(us) : -1;
-    for (int i = 0; i < nu; i++) {
-        const use_t *u = &us[i];
-        int c = use_cls(u);
-        cls_t *r = &s->cls[c];
-        if (grow_i((void **)&r->act, &r->cap_act, r->n_act + 1, sizeof *r->act))
-            return -1;
-        r->act[r->n_act].task = (int)f;
-        r->act[r->n_act].uoff = k->routed ? -1 : (int)k->use_off;
-        r->n_act++;
-        r->n_live++;
-        r->live_w += u->w * m;
-        if (i > 0)
-            uf_union(s, c0, c);
-        if (seed(s, c, true))
-            return -1;
-    }
-    if (c0 >= 0)
-        s->uf_nf[uf_find(s, c0)]++;
-    k->active = 1;
-    bit_put(s->alive, f, true);
-    s->fd[f].rate = 0;
-    if (++s->n_active > s->peak_active)
-        s->peak_active = s->n_active;
-    return 0;
-}
-
-static void cls_settle(cls_t *r, double now)
-{
-    double dt = now - r->t_last;
-    if (dt > 0) {
-        r->bytes += r->load_Bps * dt;
-        if (r->load_Bps > 0 && r->load_Bps >= r->cap_Bps * (1 - 1e-6))
-            r->busy_s += dt;
-    }
-    r->t_last = now;
-}
-
-/* Drops the departed flows from a class's active list. */
-static void act_compact(cr_sim *s, cls_t *r)
-{
-    int j = 0;
-    for (int a = 0; a < r->n_act; a++)
-        if (bit_get(s->alive, r->act[a].task))
-            r->act[j++] = r->act[a];
-    r->n_act = j;
-}
-
-/* Flow f leaves its classes at now: their loads drop by its share. */
-static int flow_detach(cr_sim *s, long f, double now)
-{
-    task_t *k = &s->tasks[f];
-    const fdyn_t *y = &s->fd[f];
-    if (s->fbn[f] >= 0)
-        s->nb[s->fbn[f]]--;
-    s->fbn[f] = -1;
-    bit_put(s->alive, f, false);
-    const use_t *us;
-    int nu = flow_uses(s, f, &us);
-    if (nu > 0)
-        s->uf_nf[uf_find(s, use_cls(us))]--;
-    double rate = isfinite(y->rate) ? y->rate : 0;
-    const double m = fmult(s, f);
-    for (int i = 0; i < nu; i++) {
-        const use_t *u = &us[i];
-        int c = use_cls(u);
-        cls_t *r = &s->cls[c];
-        cls_settle(r, now);
-        r->load_Bps -= u->w * m * rate;
-        r->live_w -= u->w * m;
-        if (--r->n_live == 0 || r->load_Bps < 1e-9 * r->cap_Bps)
-            r->load_Bps = 0;
-        if (r->n_live == 0)
-            r->live_w = 0;
-        if (r->n_act - r->n_live > r->n_live + 16)
-            act_compact(s, r);
-        if (seed(s, c, false))
-            return -1;
-    }
-    k->active = 0;
-    s->n_active--;
-    return 0;
-}
-
-/* ---------- max-min fair rates on the affected component ---------- */
-
-static int rheap_push(cr_sim *s, double key, int r)
-{
-    if (s->n_rheap + 1 > s->cap_rheap) {
-        long c = s->cap_rheap ? s->cap_rheap * 2 : 256;
-        double *k = realloc(s->rheap_k, (size_t)c * sizeof *k);
-        if (!k)
-            return -1;
-        s->rheap_k = k;
-        int *v = realloc(s->rheap_r, (size_t)c * sizeof *v);
-        if (!v)
-            return -1;
-        s->rheap_r = v;
-        s->cap_rheap = c;
-    }
-    long i = s->n_rheap++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (s->rheap_k[p] <= key)
-            break;
-        s->rheap_k[i] = s->rheap_k[p];
-        s->rheap_r[i] = s->rheap_r[p];
-        i = p;
-    }
-    s->rheap_k[i] = key;
-    s->rheap_r[i] = r;
-    return 0;
-}
-
-static void rheap_pop(cr_sim *s)
-{
-    long n = --s->n_rheap, i = 0;
-    double lk = s->rheap_k[n];
-    int lr = s->rheap_r[n];
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && s->rheap_k[c + 1] < s->rheap_k[c])
-            c++;
-        if (s->rheap_k[c] >= lk)
-            break;
-        s->rheap_k[i] = s->rheap_k[c];
-        s->rheap_r[i] = s->rheap_r[c];
-        i = c;
-    }
-    if (n > 0) {
-        s->rheap_k[i] = lk;
-        s->rheap_r[i] = lr;
-    }
-}
-
-static int cheap_push(cr_sim *s, double key, long f)
-{
-    if (s->n_cheap + 1 > s->cap_cheap) {
-        long c = s->cap_cheap ? s->cap_cheap * 2 : 64;
-        double *k = realloc(s->cheap_k, (size_t)c * sizeof *k);
-        if (!k)
-            return -1;
-        s->cheap_k = k;
-        long *v = realloc(s->cheap_f, (size_t)c * sizeof *v);
-        if (!v)
-            return -1;
-        s->cheap_f = v;
-        s->cap_cheap = c;
-    }
-    long i = s->n_cheap++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (s->cheap_k[p] <= key)
-            break;
-        s->cheap_k[i] = s->cheap_k[p];
-        s->cheap_f[i] = s->cheap_f[p];
-        i = p;
-    }
-    s->cheap_k[i] = key;
-    s->cheap_f[i] = f;
-    return 0;
-}
-
-static void cheap_pop(cr_sim *s)
-{
-    long n = --s->n_cheap, i = 0;
-    double lk = s->cheap_k[n];
-    long lf = s->cheap_f[n];
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && s->cheap_k[c + 1] < s->cheap_k[c])
-            c++;
-        if (s->cheap_k[c] >= lk)
-            break;
-        s->cheap_k[i] = s->cheap_k[c];
-        s->cheap_f[i] = s->cheap_f[c];
-        i = c;
-    }
-    if (n > 0) {
-        s->cheap_k[i] = lk;
-        s->cheap_f[i] = lf;
-    }
-}
-
-/* Flow f's rate is final for this solve: it leaves the unfrozen set and
- * its weights leave its classes' free capacity. */
-static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate, double m)
-{
-    for (long i = 0; i < n; i++) {
-        s->rem[u[i].res] -= u[i].w * m * rate;
-        s->wsum[u[i].res] -= u[i].w * m;
-        s->nunf[u[i].res]--;
-    }
-}
-
-static void freeze_one(cr_sim *s, int c, double w, double rate)
-{
-    s->rem[c] -= w * rate;
-    s->wsum[c] -= w;
-    s->nunf[c]--;
-}
-
-/* uoff: the flow's first explicit use, -1 for a routed flow (its uses are
- * read from the shared routes: small and hot in cache). */
-static void freeze(cr_sim *s, long f, long uoff, double rate, int bneck)
-{
-    bit_put(s->unf, f, false);
-    s->newrate[f] = rate;
-    s->fbn[f] = bneck;
-    if (bneck >= 0)
-        s->nb[bneck]++;
-    const double m = fmult(s, f);
-    if (uoff < 0) {
-        const int *v = s->vr[f];
-        for (int leg = 0; leg < 2; leg++)
-            if (v[leg] >= 0)
-                freeze_seg(s, &s->rr[s->rr_off[v[leg]]], s->rr_off[v[leg] + 1] - s->rr_off[v[leg]],
-                           rate, m);
-        if (v[2] >= 0)
-            freeze_one(s, v[2], 1.0 * m, rate);
-        if (v[3] >= 0)
-            freeze_one(s, v[3] & ~VR_W2, (v[3] & VR_W2 ? 2.0 : 1.0) * m, rate);
-        return;
-    }
-    for (const use_t *u = &s->uses[uoff];; u++) {
-        int c = u->res;
-        bool last = c < 0;
-        if (last)
-            c = -c - 1;
-        freeze_one(s, c, u->w * m, rate);
-        if (last)
-            break;
-    }
-}
-
-/* Brings a class into the component: its counters settled up to now and
- * its solver state set from its active flows. */
-static void comp_add_res(cr_sim *s, int q, int *nr, double now)
-{
-    cls_t *r = &s->cls[q];
-    s->cls_stamp[q] = s->stamp;
-    s->comp_res[(*nr)++] = q;
-    cls_settle(r, now);
-    s->rem[q] = r->cap_Bps;
-    s->wsum[q] = 0; /* summed by the component search */
-    s->nunf[q] = r->n_live;
-}
-
-static int solve(cr_sim *s, double now)
-{
-    if (s->n_seeds == 0)
-        return 0;
-    if (++s->stamp == INT_MAX) {
-        for (int r = 0; r < s->n_cls; r++)
-            s->cls_stamp[r] = s->root_stamp[r] = 0;
-        s->stamp = 1;
-    }
-    const int st = s->stamp;
-    if (s->peak_active > 64 && 2 * s->n_active < s->peak_active)
-        uf_rebuild(s);
-    /* The component: every class in the (conservative) union-find set of
-     * a seed that must be re-solved, and every flow on them. */
-    int nr = 0;
-    long in_roots = 0; /* active flows in the seeds' components */
-    for (int i = 0; i < s->n_seeds; i++) {
-        int c = s->seeds[i];
-        if (s->hard[c] != s->seed_round && s->nb[c] <= 0)
-            continue;
-        int root = uf_find(s, c);
-        if (s->root_stamp[root] == st)
-            continue;
-        s->root_stamp[root] = st;
-        in_roots += s->uf_nf[root];
-        int m = root;
-        do {
-            comp_add_res(s, m, &nr, now);
-            m = s->uf_next[m];
-        } while (m != root);
-    }
-    s->n_seeds = 0;
-    s->seed_round++;
-    if (nr == 0)
-        return 0; /* only departures, and no remaining flow lost its bottleneck */
-    long nf = 0;
-    if (cr_grow((void **)&s->comp_flows, &s->cap_comp_flows, s->n_active + 1,
-                sizeof *s->comp_flows))
-        return -1;
-    bool full = in_roots == s->n_active && s->n_active > 4096;
-    if (full) {
-        /* The component holds every active flow (a large collective): take
-         * them from the alive bitmap in task order, and the classes' weight
-         * sums as kept, instead of walking every active list. */
-        for (long w = 0; w <= (s->n_tasks - 1) >> 6; w++) {
-            s->unf[w] = s->alive[w];
-            for (uint64_t m = s->alive[w]; m; m &= m - 1)
-                s->comp_flows[nf++] = (w << 6) + __builtin_ctzll(m);
-        }
-    } else {
-        for (int i = 0; i < nr; i++) {
-            cls_t *r = &s->cls[s->comp_res[i]];
-            if (r->n_act != r->n_live)
-                act_compact(s, r); /* then every entry is alive */
-            for (int j = 0; j < r->n_act; j++) {
-                long f = r->act[j].task;
-                if (bit_get(s->unf, f))
-                    continue;
-                bit_put(s->unf, f, true);
-                s->comp_flows[nf++] = f;
-            }
-        }
-    }
-    for (int i = 0; i < nr; i++) /* weight sums as kept by attach and detach */
-        s->wsum[s->comp_res[i]] = s->cls[s->comp_res[i]].live_w;
-    /* A large component is walked in task order (memory order) from here. */
-    if (!full && nf > 4096 && nf * 16 > s->n_tasks) {
-        long k = 0;
-        for (long w = 0; w <= (s->n_tasks - 1) >> 6; w++)
-            for (uint64_t m = s->unf[w]; m; m &= m - 1)
-                s->comp_flows[k++] = (w << 6) + __builtin_ctzll(m);
-    }
-    for (long i = 0; i < nf; i++) {
-        long f = s->comp_flows[i];
-        fdyn_t *y = &s->fd[f];
-        y->left -= y->rate * (now - y->t_last);
-        if (y->left < 0)
-            y->left = 0;
-        y->t_last = now;
-        if (s->fbn[f] >= 0)
-            s->nb[s->fbn[f]]--;
-        s->fbn[f] = -1;
-    }
-    s->st.n_solves++;
-    s->st.solved_flows += nf;
-    s->n_rheap = 0;
-    s->n_cheap = 0;
-    for (int i = 0; i < nr; i++) {
-        int q = s->comp_res[i];
-        if (s->nunf[q] > 0 && rheap_push(s, s->cls[q].cap_Bps / s->wsum[q], q))
-            return -1;
-    }
-    for (long i = 0; i < nf; i++) {
-        long f = s->comp_flows[i];
-        if (s->fd[f].capped && cheap_push(s, s->tasks[f].max_rate, f))
-            return -1;
-    }
-    /* Progressive filling: raise every unfrozen flow's rate together; the
-     * resource (or flow cap) that saturates first freezes its flows. */
-    double level = 0;
-    long frozen = 0;
-    while (frozen < nf) {
-        double rkey = INFINITY;
-        int rbest = -1;
-        while (s->n_rheap > 0) {
-            int q = s->rheap_r[0];
-            double key = s->rheap_k[0];
-            if (s->nunf[q] <= 0) {
-                rheap_pop(s);
-                continue;
-            }
-            double w = s->wsum[q] > 1e-300 ? s->wsum[q] : 1e-300;
-            double cur = s->rem[q] / w;
-            if (cur < level)
-                cur = level;
-            if (cur > key * (1 + 1e-12)) {
-                rheap_pop(s);
-                if (rheap_push(s, cur, q))
-                    return -1;
-                continue;
-            }
-            rkey = cur;
-            rbest = q;
-            break;
-        }
-        while (s->n_cheap > 0 && !bit_get(s->unf, s->cheap_f[0]))
-            cheap_pop(s);
-        if (s->n_cheap > 0 && s->cheap_k[0] <= rkey) {
-            long f = s->cheap_f[0];
-            if (s->cheap_k[0] > level)
-                level = s->cheap_k[0];
-            cheap_pop(s);
-            freeze(s, f, s->tasks[f].routed ? -1 : s->tasks[f].use_off, s->tasks[f].max_rate, -1);
-            frozen++;
-            continue;
-        }
-        if (rbest < 0) {
-            /* Flows with no resource and no cap: unlimited (finish at once). */
-            for (long i = 0; i < nf; i++) {
-                long f = s->comp_flows[i];
-                if (bit_get(s->unf, f)) {
-                    freeze(s, f, s->tasks[f].routed ? -1 : s->tasks[f].use_off, INFINITY, -1);
-                    frozen++;
-                }
-            }
-            break;
-        }
-        rheap_pop(s);
-        level = rkey;
-        const cls_t *r = &s->cls[rbest];
-        for (int j = 0; j < r->n_act; j++) {
-            long f = r->act[j].task;
-            /* The uses of the flows a few entries on: they lie far apart in
-             * memory, and the active list says in advance which. */
-            if (j + PREFETCH_AHEAD < r->n_act) {
-                int po = r->act[j + PREFETCH_AHEAD].uoff;
-                __builtin_prefetch(po >= 0 ? (const void *)&s->uses[po]
-                                           : (const void *)s->vr[r->act[j + PREFETCH_AHEAD].task]);
-                __builtin_prefetch(&s->newrate[r->act[j + PREFETCH_AHEAD].task], 1);
-            }
-            if (bit_get(s->unf, f)) {
-                freeze(s, f, r->act[j].uoff, level, rbest);
-                frozen++;
-            }
-        }
-    }
-    for (int i = 0; i < nr; i++) {
-        int q = s->comp_res[i];
-        cls_t *r = &s->cls[q];
-        double load = r->n_live == 0 ? 0 : r->cap_Bps - s->rem[q];
-        r->load_Bps = load > 0 ? load : 0;
-        if (r->load_Bps > r->peak_Bps)
-            r->peak_Bps = r->load_Bps;
-    }
-    /* New rates; the component becomes one batch with one event at its
-     * earliest completion. */
-    int b = batch_new(&s->batches, &s->n_batches, &s->cap_batches, s->comp_flows, (int)nf);
-    if (b < 0)
-        return -1;
-    double tmin = INFINITY;
-    for (long i = 0; i < nf; i++) {
-        long f = s->comp_flows[i];
-        fdyn_t *y = &s->fd[f];
-        y->rate = s->newrate[f];
-        batch_leave(s, y->batch);
-        y->batch = b;
-        double t_end = isfinite(y->rate) ? now + y->left / y->rate : now;
-        if (t_end < tmin)
-            tmin = t_end;
-    }
-    return ev_push(s, tmin, b, EV_BATCH);
-}
-
 /* ---------- the event loop ---------- */
 
 typedef struct {
@@ -1747,7 +780,8 @@ typedef struct {
     const int *succ;
     long finished;
     long *fin;
-    long n_fin, cap_fin;
+    long n_fin;
+    size_t cap_fin;
 } loop_t;
 
 /* Task f's successors whose last predecessor it was become ready at now
@@ -1772,8 +806,8 @@ static int release(cr_sim *s, loop_t *L, long f, double now)
                 if (fabs(ta - gt[j]) <= BATCH_ABS + BATCH_REL * fabs(ta))
                     g = j;
             if (g < 0 && ng < GROUP_SLOTS) {
-                int id = batch_new(&s->groups, &s->n_groups, &s->cap_groups, NULL,
-                                   (int)(e - a < 1024 ? e - a : 1024));
+                int id = flowsim_batch_new(&s->groups, &s->n_groups, &s->cap_groups, NULL,
+                                           (int)(e - a < 1024 ? e - a : 1024));
                 if (id < 0)
                     return -1;
                 gt[ng] = ta;
@@ -1782,23 +816,17 @@ static int release(cr_sim *s, loop_t *L, long f, double now)
             }
         }
         if (g < 0) {
-            if (ev_push(s, ta, (int)x, EV_ACT))
+            if (flowsim_ev_push(s, ta, (int)x, EV_ACT))
                 return -1;
             continue;
         }
         batch_t *gr = &s->groups[gid[g]];
-        if (gr->n + 1 > gr->live) {
-            int c = gr->live * 2;
-            int *p = realloc(gr->f, (size_t)c * sizeof *p);
-            if (!p)
-                return -1;
-            gr->f = p;
-            gr->live = c;
-        }
+        if (cr_grow((void **)&gr->f, &gr->cap, (size_t)gr->n + 1, sizeof *gr->f))
+            return -1;
         gr->f[gr->n++] = (int)x;
     }
     for (int j = 0; j < ng; j++)
-        if (ev_push(s, gt[j], gid[j], EV_ACTG))
+        if (flowsim_ev_push(s, gt[j], gid[j], EV_ACTG))
             return -1;
     return 0;
 }
@@ -1849,23 +877,23 @@ static int activate(cr_sim *s, loop_t *L, long x, double now)
             k->active = 1;
             s->fd[x].rate = k->max_rate;
             s->fd[x].t_last = now;
-            int b = batch_new(&s->batches, &s->n_batches, &s->cap_batches, &x, 1);
+            int b = flowsim_batch_new(&s->batches, &s->n_batches, &s->cap_batches, &x, 1);
             if (b < 0)
                 return -1;
             s->fd[x].batch = b;
-            return ev_push(s, now + k->bytes / k->max_rate, b, EV_BATCH);
+            return flowsim_ev_push(s, now + k->bytes / k->max_rate, b, EV_BATCH);
         }
         return task_finish(s, L, x, now);
     }
     s->fd[x].t_last = now;
     if (s->merge) {
         /* attached with the others of this instant (merge_pending) */
-        if (cr_grow((void **)&s->pend, &s->cap_pend, s->n_pend + 1, sizeof *s->pend))
+        if (cr_grow((void **)&s->pend, &s->cap_pend, (size_t)s->n_pend + 1, sizeof *s->pend))
             return -1;
         s->pend[s->n_pend++] = (int)x;
         return 0;
     }
-    return flow_attach(s, x);
+    return flowsim_attach(s, x);
 }
 
 /* A hash of what decides a flow's rate and end: its uses in classes, its
@@ -1928,11 +956,11 @@ static int merge_pending(cr_sim *s)
     long n = s->n_pend;
     s->n_pend = 0;
     if (n == 1)
-        return flow_attach(s, s->pend[0]);
+        return flowsim_attach(s, s->pend[0]);
     long cap = 16;
     while (cap < 2 * n)
         cap *= 2;
-    if (cr_grow((void **)&s->mslot, &s->cap_mslot, cap, sizeof *s->mslot))
+    if (cr_grow((void **)&s->mslot, &s->cap_mslot, (size_t)cap, sizeof *s->mslot))
         return -1;
     for (long i = 0; i < cap; i++)
         s->mslot[i] = -1;
@@ -1959,7 +987,7 @@ static int merge_pending(cr_sim *s)
     }
     /* leaders attach in activation order, as they would unmerged */
     for (long i = 0; i < n; i++)
-        if (s->pend[i] >= 0 && flow_attach(s, s->pend[i]))
+        if (s->pend[i] >= 0 && flowsim_attach(s, s->pend[i]))
             return -1;
     return 0;
 }
@@ -2009,7 +1037,7 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
                 continue; /* re-rated since, or finished */
             double end = flow_end(y);
             if (end <= horizon) {
-                if (cr_grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                if (cr_grow((void **)&L->fin, &L->cap_fin, (size_t)L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             } else {
@@ -2023,7 +1051,7 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
             /* Usually the solve that follows supersedes the batch: make the
              * heap only if it survives to a second event. */
             x->scanned = 1;
-            if (ev_push(s, tmin, b, EV_BATCH))
+            if (flowsim_ev_push(s, tmin, b, EV_BATCH))
                 return -1;
         } else if (keep > 0) {
             x->end = malloc((size_t)keep * sizeof *x->end);
@@ -2033,14 +1061,14 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
                 x->end[i] = flow_end(&s->fd[x->f[i]]);
             for (int i = keep / 2 - 1; i >= 0; i--)
                 bheap_down(x, i);
-            if (ev_push(s, tmin, b, EV_BATCH))
+            if (flowsim_ev_push(s, tmin, b, EV_BATCH))
                 return -1;
         }
     } else {
         while (x->n > 0 && (s->fd[x->f[0]].batch != b || x->end[0] <= horizon)) {
             long f = x->f[0];
             if (s->fd[f].batch == b) {
-                if (cr_grow((void **)&L->fin, &L->cap_fin, L->n_fin + 1, sizeof *L->fin))
+                if (cr_grow((void **)&L->fin, &L->cap_fin, (size_t)L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             }
@@ -2051,16 +1079,16 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
                 bheap_down(x, 0);
             }
         }
-        if (x->n > 0 && ev_push(s, x->end[0], b, EV_BATCH))
+        if (x->n > 0 && flowsim_ev_push(s, x->end[0], b, EV_BATCH))
             return -1;
     }
     for (long i = 0; i < L->n_fin; i++) {
         long f = L->fin[i];
         task_t *k = &s->tasks[f];
-        if (k->n_use > 0 && flow_detach(s, f, now))
+        if (k->n_use > 0 && flowsim_detach(s, f, now))
             return -1;
         k->active = 0;
-        batch_leave(s, s->fd[f].batch);
+        flowsim_batch_leave(s, s->fd[f].batch);
         s->fd[f].batch = -1;
         if (task_finish(s, L, f, now))
             return -1;
@@ -2088,7 +1116,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     s->alive = calloc((size_t)n / 64 + 2, sizeof *s->alive);
     s->fbn = malloc(((size_t)n + 1) * sizeof *s->fbn);
     if (!succ_off || !succ || !s->newrate || !s->fd || !s->unf || !s->alive || !s->fbn ||
-        normalize(s))
+        flowsim_classes(s))
         goto out;
     for (long f = 0; f < n; f++) {
         s->fd[f].left = s->tasks[f].bytes;
@@ -2117,18 +1145,18 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
         !s->nunf)
         goto out;
     s->seed_round = 1;
-    uf_rebuild(s);
+    flowsim_uf_rebuild(s);
     /* Active lists sized once for every flow that will use each class, so
      * that activations append without reallocating. */
     for (long f = 0; f < n; f++) {
         const use_t *us;
-        int nu = s->tasks[f].type == T_FLOW ? flow_uses(s, f, &us) : 0;
+        int nu = s->tasks[f].type == T_FLOW ? flowsim_flow_uses(s, f, &us) : 0;
         for (int i = 0; i < nu; i++)
             s->cls[use_cls(&us[i])].cap_act++;
     }
     for (int c = 0; c < s->n_cls; c++) {
         cls_t *r = &s->cls[c];
-        if (r->cap_act > 0 && !(r->act = malloc((size_t)r->cap_act * sizeof *r->act)))
+        if (r->cap_act > 0 && !(r->act = malloc(r->cap_act * sizeof *r->act)))
             goto out;
     }
     for (long i = 0; i < s->n_deps; i++) {
@@ -2163,7 +1191,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
         s->ops[k->op].n_tasks++;
         if (k->npred == 0) {
             k->ready_s = k->not_before;
-            if (ev_push(s, k->ready_s + k->lat_s, (int)f, EV_ACT))
+            if (flowsim_ev_push(s, k->ready_s + k->lat_s, (int)f, EV_ACT))
                 goto out;
         }
     }
@@ -2195,7 +1223,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
         }
         if (s->n_pend > 0 && merge_pending(s))
             goto out;
-        if (solve(s, now))
+        if (flowsim_solve(s, now))
             goto out;
     }
     if (L.finished < n) {
@@ -2226,7 +1254,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     /* Close the resource counters at the end. */
     for (int q = 0; q < s->n_cls; q++)
         if (s->makespan > s->cls[q].t_last)
-            cls_settle(&s->cls[q], s->makespan);
+            flowsim_cls_settle(&s->cls[q], s->makespan);
     st = CR_OK;
 out:
     free(succ_off);
@@ -2351,23 +1379,23 @@ char *cr_sim_res_name(const cr_sim *s, int res, char *buf, size_t size)
 size_t cr_sim_mem_bytes(const cr_sim *s)
 {
     size_t m = sizeof *s;
-    m += (size_t)s->cap_tasks * sizeof *s->tasks + (size_t)s->cap_uses * sizeof *s->uses;
-    m += (size_t)s->cap_deps * sizeof *s->deps + (size_t)s->cap_heap * sizeof *s->heap;
-    m += (size_t)s->cap_rpool * sizeof *s->rpool + (size_t)s->cap_routes * sizeof *s->routes;
+    m += s->cap_tasks * sizeof *s->tasks + s->cap_uses * sizeof *s->uses;
+    m += s->cap_deps * sizeof *s->deps + s->cap_heap * sizeof *s->heap;
+    m += s->cap_rpool * sizeof *s->rpool + s->cap_routes * sizeof *s->routes;
     m += (size_t)s->hcap * (sizeof *s->hkeys + sizeof *s->hvals);
     m += (size_t)s->n_res * sizeof *s->res;
     m += (size_t)s->n_cls * (sizeof *s->cls + 3 * sizeof(double) + 4 * sizeof(int));
     for (int c = 0; c < s->n_cls; c++)
-        m += (size_t)s->cls[c].cap_act * sizeof(ref_t);
+        m += s->cls[c].cap_act * sizeof(ref_t);
     for (int b = 0; b < s->n_batches; b++)
         m += sizeof(batch_t) + (s->batches[b].f ? (size_t)s->batches[b].n * sizeof(int) : 0);
-    m += (size_t)s->cap_comp_flows * sizeof(long) +
+    m += s->cap_comp_flows * sizeof(long) +
          (size_t)s->n_tasks * (sizeof(double) + sizeof(fdyn_t) + 2 * sizeof(int));
     if (s->vr)
         m += (size_t)s->n_tasks * sizeof *s->vr;
     if (s->mult)
         m += (size_t)s->n_tasks * (sizeof *s->mult + sizeof *s->fnext);
-    m += (size_t)s->cap_pend * sizeof *s->pend + (size_t)s->cap_mslot * sizeof *s->mslot;
+    m += s->cap_pend * sizeof *s->pend + s->cap_mslot * sizeof *s->mslot;
     if (s->rr_off)
         m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
     if (s->dense)

@@ -29,7 +29,9 @@
  * Routes between GPUs are the fewest-cost paths (PCIe hops cost a little more
  * than NVLink/network hops, so GPU pairs with NVLink do not route over PCIe),
  * through switches, NICs, CPUs and PCIe switches but not through other GPUs
- * (unless the topology sets route.gpu_transit). Where several such paths
+ * (unless the topology sets route.gpu_transit, or no path avoids them: a
+ * chain of GPUs joined only by NVLink routes through the middle GPUs, as
+ * route.h's routes do). Where several such paths
  * exist the flow spreads over all of them in proportion to link capacity
  * (fluid ECMP, NCCL spreading a peer's traffic over all NVSwitch chips).
  * Flows between nodes on different rails relay through the sender node's

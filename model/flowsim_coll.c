@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "flowsim.h"
-#include "flowsim_priv.h"
+#include "grow.h"
+#include "route.h"
 
 typedef struct {
     cr_sim *s;
@@ -29,7 +30,8 @@ typedef struct {
     cr_diag *d;
     cr_status err;   /* what the last failing flow() hit */
     cr_sim_use *acc; /* coupled-flow use accumulator */
-    int n_acc, cap_acc;
+    int n_acc;
+    size_t cap_acc;
     double step_at;   /* >= 0: flow() steps take this latency whole (a ring) */
     int one_domain;   /* -1 unknown; 1: every rank in one scale-up domain */
     int *rings;       /* n_rings rings through direct neighbours, n ranks each */
@@ -116,14 +118,8 @@ static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int d
 
 static cr_status acc_add(xp *x, int res, double w)
 {
-    if (x->n_acc + 1 > x->cap_acc) {
-        int c = x->cap_acc ? 2 * x->cap_acc : 256;
-        cr_sim_use *p = realloc(x->acc, (size_t)c * sizeof *p);
-        if (!p)
-            return CR_ENOMEM;
-        x->acc = p;
-        x->cap_acc = c;
-    }
+    if (cr_grow((void **)&x->acc, &x->cap_acc, (size_t)x->n_acc + 1, sizeof *x->acc))
+        return CR_ENOMEM;
     x->acc[x->n_acc].res = res;
     x->acc[x->n_acc].w = w;
     x->n_acc++;
@@ -471,7 +467,7 @@ static int cycle_decomposition(int n, const int *off, const int *nb, const int *
                     return 0;
     }
     int *ea = malloc((size_t)off[n] * sizeof *ea), *sq = NULL, nsq = 0;
-    long cap = 0;
+    size_t cap = 0;
     int *sv = malloc(((size_t)m + 2) * sizeof *sv), *se = malloc(((size_t)m + 2) * sizeof *se);
     int *ptr = malloc((size_t)n * sizeof *ptr), *cyc = calloc((size_t)h, sizeof *cyc);
     signed char *fac = malloc((size_t)m + 1);
@@ -513,7 +509,7 @@ static int cycle_decomposition(int n, const int *off, const int *nb, const int *
                     for (int e3 = off[c]; e3 < off[c + 1]; e3++) {
                         if (nb[e3] != d)
                             continue;
-                        if (cr_grow((void **)&sq, &cap, 4L * (nsq + 1), sizeof *sq))
+                        if (cr_grow((void **)&sq, &cap, 4 * ((size_t)nsq + 1), sizeof *sq))
                             goto out;
                         sq[4 * nsq] = ea[e1];
                         sq[4 * nsq + 1] = ea[e2];
@@ -1012,7 +1008,7 @@ static cr_status tree(xp *x)
     }
     /* One domain of chips that forward for each other (a TPU torus): the
      * chain follows the ring through neighbours, not the rank order */
-    if (G == 1 && cr_topo_param(cr_sim_topo(x->s), "route.gpu_transit", 0.0) != 0.0) {
+    if (G == 1 && cr_route_transit(cr_sim_topo(x->s))) {
         cr_status st = neighbour_rings(x);
         if (st != CR_OK) {
             free(grp);
@@ -1278,7 +1274,8 @@ static cr_status nvls_group(xp *x, cr_coll coll, const int *mem, int n, double b
     const cr_topo *t = cr_sim_topo(x->s);
     /* Per rank: its links to multicast switches and their shares. */
     int *off = malloc(((size_t)n + 1) * sizeof *off);
-    int cap = 0, cnt = 0;
+    int cnt = 0;
+    size_t cap_lk = 0, cap_fr = 0;
     int *lk = NULL;
     double *fr = NULL;
     cr_status st = CR_OK;
@@ -1294,18 +1291,10 @@ static cr_status nvls_group(xp *x, cr_coll coll, const int *mem, int n, double b
             const cr_dev *dw = &t->devs[w];
             if (dw->kind != CR_DEV_SWITCH || dw->spec < 0 || !t->switch_specs[dw->spec].multicast)
                 continue;
-            if (cnt + 1 > cap) {
-                cap = cap ? 2 * cap : 64;
-                int *a = realloc(lk, (size_t)cap * sizeof *a);
-                double *b = a ? realloc(fr, (size_t)cap * sizeof *b) : NULL;
-                if (a)
-                    lk = a;
-                if (b)
-                    fr = b;
-                if (!a || !b) {
-                    st = oom(x);
-                    goto out;
-                }
+            if (cr_grow((void **)&lk, &cap_lk, (size_t)cnt + 1, sizeof *lk) ||
+                cr_grow((void **)&fr, &cap_fr, (size_t)cnt + 1, sizeof *fr)) {
+                st = oom(x);
+                goto out;
             }
             lk[cnt] = t->adj[k];
             fr[cnt] = cr_link_bw_from(l, v);

@@ -6,7 +6,8 @@
  */
 #include "nic.h"
 
-#include "flowsim_priv.h"
+#include "grow.h"
+#include "iheap_priv.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static int cmp_int(const void *a, const void *b)
 
 /* Appends GPU rank g's nearest NICs to m->nic (*n entries used of *cap).
  * dist: n_devs ints, all INT_MAX, left so; touched: n_devs ints of scratch. */
-static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, cr_iheap *h,
+static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, size_t *cap, cr_iheap *h,
                     int *dist, int *touched)
 {
     int src = t->gpus[g], node = t->devs[src].node, nt = 0, rc = 0;
@@ -46,7 +47,7 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, long *cap, 
         if (t->devs[v].kind == CR_DEV_NIC) {
             best = dv;
             if (*n - first < NEAR_NICS_MAX) {
-                if (cr_grow((void **)&m->nic, cap, *n + 1, sizeof *m->nic)) {
+                if (cr_grow((void **)&m->nic, cap, (size_t)*n + 1, sizeof *m->nic)) {
                     rc = -1;
                     break;
                 }
@@ -90,7 +91,8 @@ cr_nic_map *cr_nic_map_new(const cr_topo *t)
     size_t nd = (size_t)t->n_devs + 1;
     int *dist = malloc(nd * sizeof *dist), *touched = malloc(nd * sizeof *touched);
     cr_iheap h = {0};
-    long n = 0, cap = 0;
+    long n = 0;
+    size_t cap = 0;
     int rc = -1;
     if (!m || !dist || !touched || !(m->off = malloc(((size_t)t->n_gpus + 1) * sizeof *m->off)))
         goto out;

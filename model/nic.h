@@ -2,7 +2,7 @@
 /*
  * NCCL's NIC per GPU for the network transport between nodes
  * (ncclTopoGetLocalNet, src/graph/topo.cc), shared by the simulator
- * (flowsim.c: the NICs a route between nodes may cross) and coll's
+ * (flowroute.c: the NICs a route between nodes may cross) and coll's
  * per-rank NIC figure (coll.c build_rails): a GPU's NICs are the nearest
  * ones through host devices of its node; its share is DIVUP(those NICs,
  * ranks whose nearest NICs begin with the same one); which ones: from the

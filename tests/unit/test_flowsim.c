@@ -14,7 +14,9 @@
 #include "coll.h"
 #include "flowsim.h"
 #include "rankset.h"
+#include "route.h"
 #include "scenario.h"
+#include "cr_test_topo.h"
 #include "test_flowsim_fixture.h"
 #include "topo_xml.h"
 
@@ -925,6 +927,56 @@ static void test_routes_bidirectional_equal_full(void **state)
     cr_topo_free(t);
 }
 
+/* A chain of GPUs joined only by NVLink (tests/fixtures/xml/good-gpu-chain.xml:
+ * g0 - g1 at 100 GB/s, g1 - g2 at 2 x 60 GB/s, 1 us a hop, no switch, no
+ * host): nothing but g1 connects g0 and g2, so route.c routes the pair
+ * through g1 (route.h), and the simulator's route is that same path: its
+ * two links in order, from g0 and from g1, weight 1 each, 2 us of hop
+ * latency (the simulator answered CR_ENOTFOUND before it knew the rule).
+ * A 1 GB flow g0 -> g2 then moves at the 100 GB/s of g0 -> g1: 10 ms +
+ * 2 us. g0 -> g1 has a path of its own and stays one hop. */
+static void test_route_through_gpu_chain(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("tests/fixtures/xml/good-gpu-chain.xml");
+    assert_int_equal(t->n_gpus, 3);
+    int path[4], np = 0;
+    double rlat = 0;
+    assert_int_equal(cr_route_path(t, 0, 2, path, 4, &np, &rlat), CR_OK);
+    assert_int_equal(np, 2);
+    assert_close(rlat, 2e-6, 1e-12, 0);
+    cr_sim *s = sim_on(t);
+    const cr_sim_use *u;
+    int n = 0;
+    double lat = 0;
+    assert_int_equal(cr_sim_route(s, 0, 2, &u, &n, &lat), CR_OK);
+    assert_int_equal(n, np);
+    int from = t->gpus[0];
+    for (int i = 0; i < np; i++) {
+        int want = cr_sim_res_link(s, path[i], from);
+        bool found = false;
+        for (int k = 0; k < n; k++)
+            if (u[k].res == want) {
+                assert_close(u[k].w, 1.0, 1e-12, 0);
+                found = true;
+            }
+        assert_true(found);
+        from = cr_link_other(&t->links[path[i]], from);
+    }
+    assert_int_equal(from, t->gpus[2]);
+    assert_close(lat, rlat, 1e-12, 0);
+    assert_int_equal(cr_sim_route(s, 0, 1, &u, &n, &lat), CR_OK);
+    assert_int_equal(n, 1);
+    assert_close(lat, 1e-6, 1e-12, 0);
+    int r[3] = {0, 1, 2};
+    int op = cr_sim_op_add(s, "p2p", CR_SIM_OP_COLL, r, 3, 0);
+    assert_true(cr_sim_flow_add(s, op, 0, 2, 1e9, 0.0) >= 0);
+    run_ok(s);
+    assert_close(cr_sim_makespan_s(s), 1e9 / 100e9 + 2e-6, 1e-9, 0);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Links merged into one solver class still report their own traffic: two
  * 450 MB flows from GPU 0 (to 1 and 2) spread 5/4/4/5 over the four
  * NVSwitch chips, so GPU 0's link to chip 0 carries 900 MB x 5/18 = 250 MB
@@ -1193,6 +1245,7 @@ int main(void)
         cmocka_unit_test(test_deps_and_cycles),
         cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_routes_bidirectional_equal_full),
+        cmocka_unit_test(test_route_through_gpu_chain),
         cmocka_unit_test(test_classes_report_member_links),
         cmocka_unit_test(test_departure_slows_another),
         cmocka_unit_test(test_independent_flows_end_in_order),

@@ -400,8 +400,12 @@ int cli_cmd_coll(int argc, char **argv)
                              o.rpp, rs->n, rs->n);
         goto out;
     }
-    if (cr_coll_ctx_new(t, rs, &ctx, &d) != CR_OK) {
-        rc = cli_fail("coll", "%s", d.msg);
+    cr_status cst = cr_coll_ctx_new(t, rs, &ctx, &d);
+    if (cst != CR_OK) {
+        /* CR_EINVAL: the rank set cannot be served (ranks without a path
+         * over the set's own GPUs): the command line's fault */
+        rc =
+            cst == CR_EINVAL ? cli_usage_error("coll", "%s", d.msg) : cli_fail("coll", "%s", d.msg);
         goto out;
     }
     int n = rs->n;

@@ -605,8 +605,11 @@ static int run_simple(const struct opts *o)
             cli_usage_error("sim", "--root %d is not a rank of the set (0-%d)", rq.root, rs->n - 1);
         goto out;
     }
-    if (cr_coll_ctx_new(t, rs, &ctx, &d) != CR_OK) {
-        rc = cli_fail("sim", "%s", d.msg);
+    cr_status cst = cr_coll_ctx_new(t, rs, &ctx, &d);
+    if (cst != CR_OK) {
+        /* CR_EINVAL: the rank set cannot be served (ranks without a path
+         * over the set's own GPUs): the command line's fault */
+        rc = cst == CR_EINVAL ? cli_usage_error("sim", "%s", d.msg) : cli_fail("sim", "%s", d.msg);
         goto out;
     }
     cr_coll_ceilings ceil;

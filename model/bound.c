@@ -64,6 +64,7 @@ struct bctx {
     cr_cuts *c;
     size_t cap_cuts;
     bool transit;
+    int unreachable; /* first member no path reaches from the first one; -1: none */
 };
 
 static int push_cut(struct bctx *b, const cr_cut *cut)
@@ -483,6 +484,8 @@ static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
     double ecc = 0;
     for (int m = 0; m < b->rs->n; m++) {
         double dl = dist[t->gpus[b->rs->ranks[m]]];
+        if (!isfinite(dl) && !scaleup_only && b->unreachable < 0)
+            b->unreachable = m;
         lat[m] = isfinite(dl) ? dl : 0;
         ecc = fmax(ecc, lat[m]);
     }
@@ -796,8 +799,20 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     if (build_classes(c) < 0)
         goto nomem;
     c->lat_cut_s = cut_latency(&b);
+    b.unreachable = -1;
     if (latencies(&b) < 0)
         goto nomem;
+    if (b.unreachable >= 0) {
+        /* no path over the communicator's own GPUs and the devices that
+         * forward (1.9): every cut through it would have no capacity */
+        int r0 = ranks->ranks[0], r1 = ranks->ranks[b.unreachable];
+        st = cr_diag_set(d, CR_EINVAL,
+                         "ranks %d and %d of \"%s\" have no path that avoids the GPUs outside "
+                         "the rank set (only the communicator's GPUs carry its bytes, "
+                         "doc/bounds.md 1.9): add the GPUs between them to the ranks",
+                         r0, r1, topo->name);
+        goto out;
+    }
     goto out;
 nomem:
     st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);

@@ -55,7 +55,7 @@ static void search_free(search_t *x)
 
 static int near_nics_build(cr_sim *s);
 
-int cr_flowroute_init(cr_sim *s)
+int flowroute_init(cr_sim *s)
 {
     const cr_topo *t = s->t;
     size_t nd = (size_t)t->n_devs + 1;
@@ -76,7 +76,7 @@ int cr_flowroute_init(cr_sim *s)
     return near_nics_build(s);
 }
 
-void cr_flowroute_free(cr_sim *s)
+void flowroute_free(cr_sim *s)
 {
     cr_nic_map_free(s->nics);
     free(s->def_share);
@@ -505,7 +505,7 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
 /* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
  * bitmap over GPU ranks; writes share[g] for every member g (0: no NIC
  * near it). */
-void cr_flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share)
+void flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share)
 {
     cr_nic_shares(s->nics, member, share, s->grp_cnt);
 }
@@ -531,7 +531,7 @@ static int near_nics_build(cr_sim *s)
         return -1;
     for (int g = 0; g < t->n_gpus; g++)
         all[g >> 6] |= (uint64_t)1 << (g & 63);
-    cr_flowroute_nic_shares(s, all, s->def_share);
+    flowroute_nic_shares(s, all, s->def_share);
     free(all);
     return 0;
 }
@@ -760,8 +760,8 @@ static long route_shared(cr_sim *s, const unsigned char *share, int a, int b)
  * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
  * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
  * -1 (no route) or -2 (out of memory). */
-int cr_flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
-                      long *r1, long *r2)
+int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
+                   long *r1, long *r2)
 {
     int relay = pxn_relay(s, member, a, b);
     *r2 = -1;
@@ -789,7 +789,7 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
     for (int i = 0; i < n; i++)
         if (ranks[i] >= 0 && ranks[i] < s->t->n_gpus)
             member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
-    cr_flowroute_nic_shares(s, member, share);
+    flowroute_nic_shares(s, member, share);
     for (int i = 0; i < n && st == CR_OK; i++) {
         int a = ranks[i];
         if (a < 0 || a >= s->t->n_gpus)
@@ -846,8 +846,8 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
         return CR_OK;
     long r1, r2;
     bool in_op = op >= 0 && op < s->n_ops;
-    int e = cr_flowroute_legs(s, in_op ? s->ops[op].member : NULL, in_op ? s->ops[op].share : NULL,
-                              a, b, &r1, &r2);
+    int e = flowroute_legs(s, in_op ? s->ops[op].member : NULL, in_op ? s->ops[op].share : NULL, a,
+                           b, &r1, &r2);
     if (e < 0)
         return e == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
     if (r2 < 0) {

@@ -204,7 +204,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         s->res[r].alpha = 1.0;
     }
     s->res_slot = malloc(((size_t)s->n_res + 1) * sizeof *s->res_slot);
-    if (!s->res_slot || cr_flowroute_init(s))
+    if (!s->res_slot || flowroute_init(s))
         goto oom;
     for (int r = 0; r < s->n_res; r++)
         s->res_slot[r] = -1;
@@ -271,7 +271,7 @@ void cr_sim_free(cr_sim *s)
     batches_free(s->batches, s->n_batches);
     batches_free(s->groups, s->n_groups);
     free(s->res_slot);
-    cr_flowroute_free(s);
+    flowroute_free(s);
     free(s->cls_stamp);
     free(s->comp_res);
     free(s->comp_flows);
@@ -349,7 +349,7 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
             free(o->member);
             return -1;
         }
-        cr_flowroute_nic_shares(s, o->member, o->share);
+        flowroute_nic_shares(s, o->member, o->share);
     }
     o->kind = (int)kind;
     o->n = n;
@@ -453,7 +453,7 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
         return (int)id;
     }
     long r1, r2;
-    if (cr_flowroute_legs(s, s->ops[op].member, s->ops[op].share, a, b, &r1, &r2) < 0)
+    if (flowroute_legs(s, s->ops[op].member, s->ops[op].share, a, b, &r1, &r2) < 0)
         return -1;
     long id = task_new(s, op, T_FLOW, src, dst);
     if (id < 0)

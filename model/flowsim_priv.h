@@ -339,24 +339,24 @@ void flowsim_cls_settle(cls_t *r, double now);
 /* ---------- the router (flowroute.c) ---------- */
 
 /* Allocates the router's search state and NCCL's NIC map for s->t (s->res
- * and s->n_res set). Returns -1 when out of memory (cr_flowroute_free
+ * and s->n_res set). Returns -1 when out of memory (flowroute_free
  * releases what was allocated). */
-int cr_flowroute_init(cr_sim *s);
+int flowroute_init(cr_sim *s);
 
-/* Frees what cr_flowroute_init and the routes allocated; a zeroed state
+/* Frees what flowroute_init and the routes allocated; a zeroed state
  * is fine. */
-void cr_flowroute_free(cr_sim *s);
+void flowroute_free(cr_sim *s);
 
 /* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
  * bitmap over GPU ranks; writes share[g] for every member g (0: no NIC
  * near it). */
-void cr_flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share);
+void flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share);
 
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
  * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
  * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
  * -1 (no route) or -2 (out of memory). */
-int cr_flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
-                      long *r1, long *r2);
+int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
+                   long *r1, long *r2);
 
 #endif

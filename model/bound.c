@@ -7,6 +7,7 @@
  */
 #include "bound.h"
 #include "grow.h"
+#include "heap_priv.h"
 #include "maxflow.h"
 #include "route.h"
 
@@ -413,44 +414,18 @@ static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
     const cr_topo *t = b->t;
     int nv = t->n_devs;
     double *dist = malloc((size_t)nv * sizeof *dist);
-    int *heap = malloc((size_t)(t->n_links * 2 + 1) * sizeof *heap);
-    double *hkey = malloc((size_t)(t->n_links * 2 + 1) * sizeof *hkey);
-    if (!dist || !heap || !hkey) {
-        free(dist);
-        free(heap);
-        free(hkey);
-        return -1.0;
-    }
+    cr_heap h = {0};
+    int src = t->gpus[b->rs->ranks[0]];
+    double ecc = -1.0;
+    if (!dist || cr_heap_push(&h, 0, src, 0))
+        goto out;
     for (int v = 0; v < nv; v++)
         dist[v] = HUGE_VAL;
-    int src = t->gpus[b->rs->ranks[0]];
-    int hn = 0;
     dist[src] = 0;
-    heap[hn] = src;
-    hkey[hn++] = 0;
-    while (hn > 0) {
-        /* pop min (binary heap with lazy deletion) */
-        int v = heap[0];
-        double dv = hkey[0];
-        hn--;
-        heap[0] = heap[hn];
-        hkey[0] = hkey[hn];
-        for (int i = 0;;) {
-            int l = 2 * i + 1, r = l + 1, m = i;
-            if (l < hn && hkey[l] < hkey[m])
-                m = l;
-            if (r < hn && hkey[r] < hkey[m])
-                m = r;
-            if (m == i)
-                break;
-            int tv = heap[i];
-            double tk = hkey[i];
-            heap[i] = heap[m];
-            hkey[i] = hkey[m];
-            heap[m] = tv;
-            hkey[m] = tk;
-            i = m;
-        }
+    while (h.n > 0) {
+        cr_heap_ent e = cr_heap_pop(&h);
+        int v = e.id;
+        double dv = e.key;
         if (dv > dist[v])
             continue;
         /* GPUs outside the communicator forward nothing (doc/bounds.md 1.9);
@@ -465,23 +440,12 @@ static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
             double nd = dv + l->lat_s;
             if (nd < dist[w]) {
                 dist[w] = nd;
-                int i = hn++;
-                heap[i] = w;
-                hkey[i] = nd;
-                while (i > 0 && hkey[(i - 1) / 2] > hkey[i]) {
-                    int p = (i - 1) / 2;
-                    int tv = heap[i];
-                    double tk = hkey[i];
-                    heap[i] = heap[p];
-                    hkey[i] = hkey[p];
-                    heap[p] = tv;
-                    hkey[p] = tk;
-                    i = p;
-                }
+                if (cr_heap_push(&h, nd, w, 0))
+                    goto out;
             }
         }
     }
-    double ecc = 0;
+    ecc = 0;
     for (int m = 0; m < b->rs->n; m++) {
         double dl = dist[t->gpus[b->rs->ranks[m]]];
         if (!isfinite(dl) && !scaleup_only && b->unreachable < 0)
@@ -489,9 +453,9 @@ static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
         lat[m] = isfinite(dl) ? dl : 0;
         ecc = fmax(ecc, lat[m]);
     }
+out:
     free(dist);
-    free(heap);
-    free(hkey);
+    cr_heap_free(&h);
     return ecc;
 }
 

@@ -7,7 +7,7 @@
 #include "nic.h"
 
 #include "grow.h"
-#include "iheap_priv.h"
+#include "heap_priv.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ static int cmp_int(const void *a, const void *b)
 
 /* Appends GPU rank g's nearest NICs to m->nic (*n entries used of *cap).
  * dist: n_devs ints, all INT_MAX, left so; touched: n_devs ints of scratch. */
-static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, size_t *cap, cr_iheap *h,
+static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, size_t *cap, cr_heap *h,
                     int *dist, int *touched)
 {
     int src = t->gpus[g], node = t->devs[src].node, nt = 0, rc = 0;
@@ -35,11 +35,11 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, size_t *cap
     h->n = 0;
     dist[src] = 0;
     touched[nt++] = src;
-    if (cr_iheap_push(h, src, 0))
+    if (cr_heap_push(h, 0, src, 0))
         return -1;
     while (h->n > 0) {
-        int v, dv;
-        cr_iheap_pop(h, &v, &dv);
+        cr_heap_ent e = cr_heap_pop(h);
+        int v = e.id, dv = (int)e.key;
         if (dv != dist[v])
             continue; /* stale */
         if (dv > best)
@@ -69,7 +69,7 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, size_t *cap
                 if (dist[w] == INT_MAX)
                     touched[nt++] = w;
                 dist[w] = dw;
-                if (cr_iheap_push(h, w, dw)) {
+                if (cr_heap_push(h, dw, w, 0)) {
                     rc = -1;
                     break;
                 }
@@ -90,7 +90,7 @@ cr_nic_map *cr_nic_map_new(const cr_topo *t)
     cr_nic_map *m = calloc(1, sizeof *m);
     size_t nd = (size_t)t->n_devs + 1;
     int *dist = malloc(nd * sizeof *dist), *touched = malloc(nd * sizeof *touched);
-    cr_iheap h = {0};
+    cr_heap h = {0};
     long n = 0;
     size_t cap = 0;
     int rc = -1;
@@ -108,7 +108,7 @@ cr_nic_map *cr_nic_map_new(const cr_topo *t)
 out:
     free(dist);
     free(touched);
-    cr_iheap_free(&h);
+    cr_heap_free(&h);
     if (rc) {
         cr_nic_map_free(m);
         return NULL;

@@ -111,6 +111,47 @@ static int words(char *s, char **w, int max, const char **comment)
     return n;
 }
 
+/* A text file of lines of words with comments after '#' (topologies.txt,
+ * split.txt, the gate file), read a line of words at a time. */
+typedef struct {
+    const char *path;
+    FILE *f;
+    char *line;
+    size_t cap;
+    int ln; /* the line last read, from 1 */
+} word_file;
+
+static cr_status word_file_open(word_file *r, const char *path, const char *what, cr_diag *d)
+{
+    *r = (word_file){.path = path};
+    return cr_file_fopen_read(path, what, 0, &r->f, d);
+}
+
+/* The next line that has words, split by words() (w, max, comment as
+ * there). Returns its word count, 0 at the end of the file, or -1 after a
+ * read error (d says so). */
+static int word_file_next(word_file *r, char **w, int max, const char **comment, cr_diag *d)
+{
+    while (getline(&r->line, &r->cap, r->f) != -1) {
+        r->ln++;
+        int n = words(r->line, w, max, comment);
+        if (n > 0)
+            return n;
+    }
+    if (ferror(r->f)) {
+        cr_diag_set(d, CR_EIO, "%s: read error", r->path);
+        return -1;
+    }
+    return 0;
+}
+
+static void word_file_close(word_file *r)
+{
+    free(r->line);
+    if (r->f)
+        fclose(r->f);
+}
+
 /* A relative path inside the corpus: not empty, not absolute, no ".."
  * component, at most one '/' (FOLDER or FOLDER/FILE). */
 static bool corpus_relpath(const char *p, bool need_file)
@@ -137,20 +178,15 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/topologies.txt", x->dir);
-    FILE *f = NULL;
-    cr_status st = cr_file_fopen_read(path, "a corpus topologies.txt", 0, &f, d);
+    word_file r;
+    cr_status st = word_file_open(&r, path, "a corpus topologies.txt", d);
     if (st != CR_OK)
         return st;
-    char *line = NULL;
-    size_t cap = 0;
-    int ln = 0;
-    while (getline(&line, &cap, f) != -1) {
-        ln++;
-        char *w[5];
-        const char *note = NULL;
-        int n = words(line, w, 4, &note);
-        if (n == 0)
-            continue;
+    char *w[5];
+    const char *note = NULL;
+    int n;
+    while ((n = word_file_next(&r, w, 4, &note, d)) > 0) {
+        int ln = r.ln;
         if (n != 2 && !(n == 4 && !strcmp(w[2], "--ranks"))) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC]\" or "
@@ -192,11 +228,10 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
         snprintf(m->note, sizeof m->note, "%s", note ? note : "");
         m->line = ln;
     }
-    if (ferror(f))
-        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+    if (n < 0)
+        st = CR_EIO;
 out:
-    free(line);
-    fclose(f);
+    word_file_close(&r);
     return st;
 }
 
@@ -366,20 +401,15 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/split.txt", x->dir);
-    FILE *f = NULL;
-    cr_status st = cr_file_fopen_read(path, "a corpus split.txt", 0, &f, d);
+    word_file r;
+    cr_status st = word_file_open(&r, path, "a corpus split.txt", d);
     if (st != CR_OK)
         return st;
-    char *line = NULL;
-    size_t cap = 0;
-    int ln = 0;
     int want = o && o->half >= 0 && o->half < CR_CORPUS__HALVES ? o->half : -1;
-    while (getline(&line, &cap, f) != -1) {
-        ln++;
-        char *w[3];
-        int n = words(line, w, 2, NULL);
-        if (n == 0)
-            continue;
+    char *w[3];
+    int n;
+    while ((n = word_file_next(&r, w, 2, NULL, d)) > 0) {
+        int ln = r.ln;
         if (n != 2) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: expected \"fit|check FOLDER/FILE\" (a comment after '#')",
@@ -459,11 +489,10 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
         if ((st = eval_log(x, c, c->n_logs - 1, m, o, d)) != CR_OK)
             goto out;
     }
-    if (ferror(f))
-        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+    if (n < 0)
+        st = CR_EIO;
 out:
-    free(line);
-    fclose(f);
+    word_file_close(&r);
     return st;
 }
 
@@ -570,21 +599,16 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out
 {
     *out = NULL;
     *n_out = 0;
-    FILE *f = NULL;
-    cr_status st = cr_file_fopen_read(path, "a corpus gate file", 0, &f, d);
+    word_file r;
+    cr_status st = word_file_open(&r, path, "a corpus gate file", d);
     if (st != CR_OK)
         return st;
     cr_corpus_gate *g = NULL;
     size_t cap_g = 0;
-    int n = 0, ln = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, f) != -1) {
-        ln++;
-        char *w[7];
-        int k = words(line, w, 6, NULL);
-        if (k == 0)
-            continue;
+    int n = 0, k;
+    char *w[7];
+    while ((k = word_file_next(&r, w, 6, NULL, d)) > 0) {
+        int ln = r.ln;
         cr_corpus_gate x = {.line = ln, .target_pct = NAN, .got_pct = NAN};
         int band = k >= 2 ? band_by_name(w[1]) : -1;
         bool ok =
@@ -608,15 +632,14 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out
         }
         g[n++] = x;
     }
-    if (ferror(f))
-        st = cr_diag_set(d, CR_EIO, "%s: read error", path);
+    if (k < 0)
+        st = CR_EIO;
     else if (n == 0)
         st = cr_diag_set(d, CR_EPARSE,
                          "%s: no gate line (expected \"fit|check BAND median|p90 LIMIT_PCT\")",
                          path);
 out:
-    free(line);
-    fclose(f);
+    word_file_close(&r);
     if (st != CR_OK) {
         free(g);
         return st;

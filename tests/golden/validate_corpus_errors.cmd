@@ -1,0 +1,30 @@
+# The corpus readers (validate/corpus.c): topologies.txt, split.txt and the
+# gate file skip blank lines and lines that are all comment, count them in
+# the line numbers their errors give, and reject a line of too many words.
+# Each case copies the fixture corpus (tests/fixtures/corpus) and breaks
+# one line; line numbers by hand from the text written.
+T=$(mktemp -d /tmp/cr-golden-corpus.XXXXXX)
+cp -r tests/fixtures/corpus/. "$T"
+run() {
+    "$@" >/dev/null 2>"$T/err"
+    rc=$?
+    sed "s|$T|T|g" "$T/err"
+    echo "rc=$rc"
+}
+# topologies.txt: line 3 has five words (at most four)
+printf '# c\n\nh100-8 hgx-h100-8 --ranks 0-7 x  # note\n' > "$T/topologies.txt"
+run $CR validate --corpus "$T"
+# topologies.txt: line 4 maps h100-8 again (first on line 2)
+printf '\nh100-8 hgx-h100-8\n   # only a comment\nh100-8 none  # why\n' > "$T/topologies.txt"
+run $CR validate --corpus "$T"
+# split.txt: line 3 names a half that is neither fit nor check
+cp tests/fixtures/corpus/topologies.txt "$T/topologies.txt"
+printf '# c\nfit h100-8/fixture-all_reduce_perf.log\nhalf h100-8/fixture-all_gather_perf.log\n' > "$T/split.txt"
+run $CR validate --corpus "$T"
+# the gate file: line 3 has no LIMIT_PCT; then one of comments only
+cp tests/fixtures/corpus/split.txt "$T/split.txt"
+printf '# gate\nfit all median 50\ncheck all p90 # 10\n' > "$T/gate.txt"
+run $CR validate --corpus "$T" --gate "$T/gate.txt"
+printf '# gate\n\n  # nothing\n' > "$T/gate.txt"
+run $CR validate --corpus "$T" --gate "$T/gate.txt"
+rm -rf "$T"

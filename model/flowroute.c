@@ -50,7 +50,7 @@ static void search_free(search_t *x)
     free(x->dist);
     free(x->settled);
     free(x->touched);
-    cr_iheap_free(&x->h);
+    cr_heap_free(&x->h);
 }
 
 static int near_nics_build(cr_sim *s);
@@ -117,7 +117,7 @@ static int search_reset(search_t *x, int src)
     x->h.n = 0;
     x->dist[src] = 0;
     x->touched[x->n_touched++] = src;
-    return cr_iheap_push(&x->h, src, 0);
+    return cr_heap_push(&x->h, 0, src, 0);
 }
 
 /* The least key of a search's heap after dropping stale entries; DINF when
@@ -125,12 +125,20 @@ static int search_reset(search_t *x, int src)
 static int search_top(search_t *x)
 {
     while (x->h.n > 0) {
-        int v = x->h.e[0].v, d = x->h.e[0].d;
+        int v = x->h.e[0].id, d = (int)x->h.e[0].key;
         if (!x->settled[v] && d == x->dist[v])
             return d;
-        cr_iheap_pop(&x->h, &v, &d);
+        cr_heap_pop(&x->h);
     }
     return DINF;
+}
+
+/* Pops the search's vertex of least distance into *v, *d. */
+static void search_pop(search_t *x, int *v, int *d)
+{
+    cr_heap_ent e = cr_heap_pop(&x->h);
+    *v = e.id;
+    *d = (int)e.key;
 }
 
 /* Counts the links of device v that a route search is about to scan
@@ -174,7 +182,7 @@ static int relax(cr_sim *s, search_t *x, const search_t *other, int u, int du, b
             if (x->dist[w] == DINF)
                 x->touched[x->n_touched++] = w;
             x->dist[w] = nd;
-            if (cr_iheap_push(&x->h, w, nd))
+            if (cr_heap_push(&x->h, nd, w, 0))
                 return -1;
         }
         if (other && other->dist[w] != DINF && (long)nd + other->dist[w] < *mu)
@@ -192,7 +200,7 @@ static int fw_until(cr_sim *s, int target)
         if (search_top(x) == DINF)
             return 0;
         int v, dv;
-        cr_iheap_pop(&x->h, &v, &dv);
+        search_pop(x, &v, &dv);
         x->settled[v] = 1;
         if (v != s->fw_src && !can_forward(s, v))
             continue;
@@ -227,7 +235,7 @@ static int bidir(cr_sim *s, int src, int dst, int *D)
             break;
         int v, dv;
         if (tf <= tb) {
-            cr_iheap_pop(&f->h, &v, &dv);
+            search_pop(f, &v, &dv);
             f->settled[v] = 1;
             if (b->dist[v] != DINF && (long)dv + b->dist[v] < mu)
                 mu = (long)dv + b->dist[v];
@@ -236,7 +244,7 @@ static int bidir(cr_sim *s, int src, int dst, int *D)
             if (relax(s, f, b, v, dv, true, src, &mu))
                 return -1;
         } else {
-            cr_iheap_pop(&b->h, &v, &dv);
+            search_pop(b, &v, &dv);
             b->settled[v] = 1;
             if (f->dist[v] != DINF && (long)dv + f->dist[v] < mu)
                 mu = (long)dv + f->dist[v];

@@ -267,7 +267,7 @@ void cr_sim_free(cr_sim *s)
         free(s->ops[i].rank_end);
     }
     free(s->ops);
-    free(s->heap);
+    cr_heap_free(&s->heap);
     batches_free(s->batches, s->n_batches);
     batches_free(s->groups, s->n_groups);
     free(s->res_slot);
@@ -278,8 +278,8 @@ void cr_sim_free(cr_sim *s)
     free(s->rem);
     free(s->wsum);
     free(s->nunf);
-    free(s->rheap);
-    free(s->cheap);
+    cr_heap_free(&s->rheap);
+    cr_heap_free(&s->cheap);
     free(s->newrate);
     free(s->seeds);
     free(s->seeded);
@@ -698,40 +698,7 @@ cr_status cr_sim_task_label(cr_sim *s, int task, const char *label)
 
 int flowsim_ev_push(cr_sim *s, double t, int id, int kind)
 {
-    if (cr_grow((void **)&s->heap, &s->cap_heap, (size_t)s->n_heap + 1, sizeof *s->heap))
-        return -1;
-    event_t e = {t, id, kind};
-    long i = s->n_heap++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (s->heap[p].t <= t)
-            break;
-        s->heap[i] = s->heap[p];
-        i = p;
-    }
-    s->heap[i] = e;
-    return 0;
-}
-
-static event_t ev_pop(cr_sim *s)
-{
-    event_t top = s->heap[0];
-    event_t last = s->heap[--s->n_heap];
-    long n = s->n_heap, i = 0;
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && s->heap[c + 1].t < s->heap[c].t)
-            c++;
-        if (s->heap[c].t >= last.t)
-            break;
-        s->heap[i] = s->heap[c];
-        i = c;
-    }
-    if (n > 0)
-        s->heap[i] = last;
-    return top;
+    return cr_heap_push(&s->heap, t, id, kind);
 }
 
 /* ---------- batches: solved components, activation groups ---------- */
@@ -997,27 +964,6 @@ static double flow_end(const fdyn_t *y)
     return !isfinite(y->rate) ? y->t_last : y->rate > 0 ? y->t_last + y->left / y->rate : INFINITY;
 }
 
-static void bheap_down(batch_t *x, int i)
-{
-    int n = x->n;
-    double k = x->end[i];
-    int f = x->f[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && x->end[c + 1] < x->end[c])
-            c++;
-        if (x->end[c] >= k)
-            break;
-        x->end[i] = x->end[c];
-        x->f[i] = x->f[c];
-        i = c;
-    }
-    x->end[i] = k;
-    x->f[i] = f;
-}
-
 /* A batch's event: its flows that end by horizon finish now. The first
  * event scans the batch; if the batch outlives it (no re-solve touched it),
  * its live flows become a heap on their end times. */
@@ -1058,28 +1004,21 @@ static int batch_event(cr_sim *s, loop_t *L, int b, double now, double horizon)
             if (!x->end)
                 return -1;
             for (int i = 0; i < keep; i++)
-                x->end[i] = flow_end(&s->fd[x->f[i]]);
-            for (int i = keep / 2 - 1; i >= 0; i--)
-                bheap_down(x, i);
+                x->end[i] = (cr_heap_ent){flow_end(&s->fd[x->f[i]]), x->f[i], 0};
+            cr_heap_make(x->end, keep);
             if (flowsim_ev_push(s, tmin, b, EV_BATCH))
                 return -1;
         }
     } else {
-        while (x->n > 0 && (s->fd[x->f[0]].batch != b || x->end[0] <= horizon)) {
-            long f = x->f[0];
+        while (x->n > 0 && (s->fd[x->end[0].id].batch != b || x->end[0].key <= horizon)) {
+            long f = cr_heap_take(x->end, x->n--).id;
             if (s->fd[f].batch == b) {
                 if (cr_grow((void **)&L->fin, &L->cap_fin, (size_t)L->n_fin + 1, sizeof *L->fin))
                     return -1;
                 L->fin[L->n_fin++] = f;
             }
-            x->n--;
-            if (x->n > 0) {
-                x->f[0] = x->f[x->n];
-                x->end[0] = x->end[x->n];
-                bheap_down(x, 0);
-            }
         }
-        if (x->n > 0 && flowsim_ev_push(s, x->end[0], b, EV_BATCH))
+        if (x->n > 0 && flowsim_ev_push(s, x->end[0].key, b, EV_BATCH))
             return -1;
     }
     for (long i = 0; i < L->n_fin; i++) {
@@ -1197,19 +1136,19 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     }
     s->st.n_tasks = n;
     long next_report = PROGRESS_EVERY;
-    while (s->n_heap > 0) {
-        double now = s->heap[0].t;
+    while (s->heap.n > 0) {
+        double now = s->heap.e[0].key;
         if (s->progress && s->st.n_events >= next_report) {
             s->progress(s->progress_ctx, L.finished, n, now);
             next_report = s->st.n_events + PROGRESS_EVERY;
         }
         double horizon = now + BATCH_ABS + BATCH_REL * fabs(now);
-        while (s->n_heap > 0 && s->heap[0].t <= horizon) {
-            event_t e = ev_pop(s);
-            if (e.kind == EV_ACT) {
+        while (s->heap.n > 0 && s->heap.e[0].key <= horizon) {
+            cr_heap_ent e = cr_heap_pop(&s->heap);
+            if (e.tag == EV_ACT) {
                 if (activate(s, &L, e.id, now))
                     goto out;
-            } else if (e.kind == EV_ACTG) {
+            } else if (e.tag == EV_ACTG) {
                 batch_t *g = &s->groups[e.id];
                 for (int i = 0; i < g->n; i++)
                     if (activate(s, &L, g->f[i], now))
@@ -1380,7 +1319,7 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
 {
     size_t m = sizeof *s;
     m += s->cap_tasks * sizeof *s->tasks + s->cap_uses * sizeof *s->uses;
-    m += s->cap_deps * sizeof *s->deps + s->cap_heap * sizeof *s->heap;
+    m += s->cap_deps * sizeof *s->deps + s->heap.cap * sizeof *s->heap.e;
     m += s->cap_rpool * sizeof *s->rpool + s->cap_routes * sizeof *s->routes;
     m += (size_t)s->hcap * (sizeof *s->hkeys + sizeof *s->hvals);
     m += (size_t)s->n_res * sizeof *s->res;

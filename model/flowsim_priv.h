@@ -19,7 +19,7 @@
 
 #include "flowsim.h"
 #include "grow.h"
-#include "iheap_priv.h"
+#include "heap_priv.h"
 #include "nic.h"
 #include "route.h"
 
@@ -97,18 +97,12 @@ typedef struct {
     char *label;
 } task_t;
 
-typedef struct {
-    double t;
-    int id;
-    int kind;
-} event_t;
-
 /* A solved component (or an activation group): its tasks. A component
  * that outlives its first completion (no re-solve followed) keeps its live
  * flows in a heap on their end times (their rates no longer change). */
 typedef struct {
     int *f;
-    double *end; /* heap keys, once made a heap */
+    cr_heap_ent *end; /* once made a heap: its flows (id) by end time (key) */
     int n, live;
     int scanned; /* its first event has passed */
     size_t cap;  /* activation groups: f's capacity (a component's f is its size) */
@@ -134,24 +128,13 @@ typedef struct {
     double lat_s;
 } route_t;
 
-/* Entries of the solver's heaps: a class r or a flow f under key k. */
-typedef struct {
-    double k;
-    int r;
-} rkey_t;
-
-typedef struct {
-    double k;
-    long f;
-} fkey_t;
-
 /* One direction of a search: distances, settled flags, touched list. */
 typedef struct {
     int *dist;
     unsigned char *settled;
     int *touched;
     int n_touched;
-    cr_iheap h;
+    cr_heap h;
 } search_t;
 
 struct cr_sim {
@@ -203,9 +186,7 @@ struct cr_sim {
     int n_ops;
     size_t cap_ops;
 
-    event_t *heap;
-    long n_heap;
-    size_t cap_heap;
+    cr_heap heap; /* events by time: id, and the EV_ kind as tag */
     batch_t *batches;
     int n_batches;
     size_t cap_batches;
@@ -254,12 +235,8 @@ struct cr_sim {
     size_t cap_comp_flows;
     double *rem, *wsum;
     int *nunf;
-    rkey_t *rheap; /* classes by saturation level (lazy keys) */
-    long n_rheap;
-    size_t cap_rheap;
-    fkey_t *cheap; /* capped flows by rate cap */
-    long n_cheap;
-    size_t cap_cheap;
+    cr_heap rheap; /* classes (id) by saturation level (lazy keys) */
+    cr_heap cheap; /* capped flows (id) by rate cap */
     double *newrate;
     int *seeds;
     int n_seeds;

@@ -234,78 +234,6 @@ int flowsim_detach(cr_sim *s, long f, double now)
 
 /* ---------- max-min fair rates on the affected component ---------- */
 
-static int rheap_push(cr_sim *s, double key, int r)
-{
-    if (cr_grow((void **)&s->rheap, &s->cap_rheap, (size_t)s->n_rheap + 1, sizeof *s->rheap))
-        return -1;
-    long i = s->n_rheap++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (s->rheap[p].k <= key)
-            break;
-        s->rheap[i] = s->rheap[p];
-        i = p;
-    }
-    s->rheap[i].k = key;
-    s->rheap[i].r = r;
-    return 0;
-}
-
-static void rheap_pop(cr_sim *s)
-{
-    long n = --s->n_rheap, i = 0;
-    rkey_t last = s->rheap[n];
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && s->rheap[c + 1].k < s->rheap[c].k)
-            c++;
-        if (s->rheap[c].k >= last.k)
-            break;
-        s->rheap[i] = s->rheap[c];
-        i = c;
-    }
-    if (n > 0)
-        s->rheap[i] = last;
-}
-
-static int cheap_push(cr_sim *s, double key, long f)
-{
-    if (cr_grow((void **)&s->cheap, &s->cap_cheap, (size_t)s->n_cheap + 1, sizeof *s->cheap))
-        return -1;
-    long i = s->n_cheap++;
-    while (i > 0) {
-        long p = (i - 1) / 2;
-        if (s->cheap[p].k <= key)
-            break;
-        s->cheap[i] = s->cheap[p];
-        i = p;
-    }
-    s->cheap[i].k = key;
-    s->cheap[i].f = f;
-    return 0;
-}
-
-static void cheap_pop(cr_sim *s)
-{
-    long n = --s->n_cheap, i = 0;
-    fkey_t last = s->cheap[n];
-    for (;;) {
-        long c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && s->cheap[c + 1].k < s->cheap[c].k)
-            c++;
-        if (s->cheap[c].k >= last.k)
-            break;
-        s->cheap[i] = s->cheap[c];
-        i = c;
-    }
-    if (n > 0)
-        s->cheap[i] = last;
-}
-
 /* Flow f's rate is final for this solve: it leaves the unfrozen set and
  * its weights leave its classes' free capacity. */
 static void freeze_seg(cr_sim *s, const use_t *u, long n, double rate, double m)
@@ -455,16 +383,16 @@ int flowsim_solve(cr_sim *s, double now)
     }
     s->st.n_solves++;
     s->st.solved_flows += nf;
-    s->n_rheap = 0;
-    s->n_cheap = 0;
+    s->rheap.n = 0;
+    s->cheap.n = 0;
     for (int i = 0; i < nr; i++) {
         int q = s->comp_res[i];
-        if (s->nunf[q] > 0 && rheap_push(s, s->cls[q].cap_Bps / s->wsum[q], q))
+        if (s->nunf[q] > 0 && cr_heap_push(&s->rheap, s->cls[q].cap_Bps / s->wsum[q], q, 0))
             return -1;
     }
     for (long i = 0; i < nf; i++) {
         long f = s->comp_flows[i];
-        if (s->fd[f].capped && cheap_push(s, s->tasks[f].max_rate, f))
+        if (s->fd[f].capped && cr_heap_push(&s->cheap, s->tasks[f].max_rate, (int)f, 0))
             return -1;
     }
     /* Progressive filling: raise every unfrozen flow's rate together; the
@@ -474,11 +402,11 @@ int flowsim_solve(cr_sim *s, double now)
     while (frozen < nf) {
         double rkey = INFINITY;
         int rbest = -1;
-        while (s->n_rheap > 0) {
-            int q = s->rheap[0].r;
-            double key = s->rheap[0].k;
+        while (s->rheap.n > 0) {
+            int q = s->rheap.e[0].id;
+            double key = s->rheap.e[0].key;
             if (s->nunf[q] <= 0) {
-                rheap_pop(s);
+                cr_heap_pop(&s->rheap);
                 continue;
             }
             double w = s->wsum[q] > 1e-300 ? s->wsum[q] : 1e-300;
@@ -486,8 +414,8 @@ int flowsim_solve(cr_sim *s, double now)
             if (cur < level)
                 cur = level;
             if (cur > key * (1 + 1e-12)) {
-                rheap_pop(s);
-                if (rheap_push(s, cur, q))
+                cr_heap_pop(&s->rheap);
+                if (cr_heap_push(&s->rheap, cur, q, 0))
                     return -1;
                 continue;
             }
@@ -495,13 +423,13 @@ int flowsim_solve(cr_sim *s, double now)
             rbest = q;
             break;
         }
-        while (s->n_cheap > 0 && !bit_get(s->unf, s->cheap[0].f))
-            cheap_pop(s);
-        if (s->n_cheap > 0 && s->cheap[0].k <= rkey) {
-            long f = s->cheap[0].f;
-            if (s->cheap[0].k > level)
-                level = s->cheap[0].k;
-            cheap_pop(s);
+        while (s->cheap.n > 0 && !bit_get(s->unf, s->cheap.e[0].id))
+            cr_heap_pop(&s->cheap);
+        if (s->cheap.n > 0 && s->cheap.e[0].key <= rkey) {
+            long f = s->cheap.e[0].id;
+            if (s->cheap.e[0].key > level)
+                level = s->cheap.e[0].key;
+            cr_heap_pop(&s->cheap);
             freeze(s, f, s->tasks[f].routed ? -1 : s->tasks[f].use_off, s->tasks[f].max_rate, -1);
             frozen++;
             continue;
@@ -517,7 +445,7 @@ int flowsim_solve(cr_sim *s, double now)
             }
             break;
         }
-        rheap_pop(s);
+        cr_heap_pop(&s->rheap);
         level = rkey;
         const cls_t *r = &s->cls[rbest];
         for (int j = 0; j < r->n_act; j++) {

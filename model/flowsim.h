@@ -308,9 +308,10 @@ typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } c
  * (measured with /usr/bin/time -v: an all-to-all over 512 GPUs of
  * h100-ib-128n, 261,632 flows, 79.7 MB; over 1,024 GPUs, 1,047,552 flows,
  * 303 MB), so 2^24 tasks are about 4.7 GB. An all-to-all over 4,096 GPUs
- * (16,773,120 flows) fits; over 8,192 (67 million) it is refused with
- * CR_ERANGE rather than exhaust memory, as is the op that would take a
- * scenario past the budget. cr_sim_set_task_limit lowers it. */
+ * (16,773,120 flows) fits; over 8,192 (67 million) one flow a pair is
+ * refused with CR_ERANGE rather than exhaust memory, as is the op that
+ * would take a scenario past the budget, unless it runs by symmetry
+ * (cr_sim_set_symmetry). cr_sim_set_task_limit lowers it. */
 #define CR_SIM_FLOWS_MAX (1L << 24)
 
 /* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */

@@ -1179,6 +1179,10 @@ static cr_status direct(xp *x)
                                          x->last);
             if (r > 0)
                 return CR_OK;
+            if (r == -2)
+                return cr_diag_set(x->d, CR_ENOTFOUND,
+                                   "simulator: two GPUs of the %s have no route between them",
+                                   cr_coll_name(sp->coll));
             if (r < 0)
                 return oom(x);
         }

@@ -586,7 +586,8 @@ int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, int
                         double lat;
                         cr_status ps = cr_sim_path(s, op, ga, gb, &u, &nu, &lat);
                         if (ps != CR_OK) {
-                            rc = ps == CR_ENOTFOUND ? 0 : -1;
+                            /* tasks may have been added: no fallback */
+                            rc = ps == CR_ENOTFOUND ? -2 : -1;
                             goto out;
                         }
                         for (int i = 0; i <= nu + 1; i++) {
@@ -599,6 +600,8 @@ int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, int
                         }
                         long cell = flowsim_sym_cell(y, s, ga, gb);
                         int hb[2] = {y->res_rep[s->hbm_res0 + ga], y->res_rep[s->hbm_res0 + gb]};
+                        y->cell_hbm[cell][0] = hb[0];
+                        y->cell_hbm[cell][1] = hb[1];
                         for (int i = 0; i < nt; i++) {
                             int r = touched[i];
                             uses[i].res = r;

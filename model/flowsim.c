@@ -232,6 +232,7 @@ void cr_sim_free(cr_sim *s)
         for (int c = 0; c < s->n_cls; c++)
             free(s->cls[c].act);
     free(s->cls);
+    flowsim_sym_free(s->sym);
     free(s->res);
     free(s->reduce_res);
     free(s->local);
@@ -1042,6 +1043,11 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
 {
     if (s->ran)
         return cr_diag_set(d, CR_EINVAL, "simulator: cr_sim_run was already called");
+    if (s->sym && s->n_ops != 1)
+        return cr_diag_set(d, CR_EUNSUPPORTED,
+                           "simulator: %s runs by symmetry, one flow per orbit of GPU pairs, "
+                           "only as the only op; simulate it alone or over fewer ranks",
+                           s->ops[s->sym->op].name);
     s->ran = true;
     cr_status st = CR_ENOMEM;
     long n = s->n_tasks;
@@ -1194,6 +1200,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     for (int q = 0; q < s->n_cls; q++)
         if (s->makespan > s->cls[q].t_last)
             flowsim_cls_settle(&s->cls[q], s->makespan);
+    flowsim_sym_finish(s);
     st = CR_OK;
 out:
     free(succ_off);
@@ -1263,12 +1270,10 @@ cr_sim_task_info cr_sim_task_get(const cr_sim *s, long task)
     return ti;
 }
 
-cr_sim_res_stat cr_sim_res_get(const cr_sim *s, int res)
+static cr_sim_res_stat res_get(const cr_sim *s, int res)
 {
     cr_sim_res_stat r;
     memset(&r, 0, sizeof r);
-    if (res < 0 || res >= s->n_res)
-        return r;
     const res_t *q = &s->res[res];
     r.kind = (cr_sim_res_kind)q->kind;
     r.index = q->index;
@@ -1287,10 +1292,43 @@ cr_sim_res_stat cr_sim_res_get(const cr_sim *s, int res)
     return r;
 }
 
+cr_sim_res_stat cr_sim_res_get(const cr_sim *s, int res)
+{
+    cr_sim_res_stat r;
+    memset(&r, 0, sizeof r);
+    if (res < 0 || res >= s->n_res)
+        return r;
+    if (!s->sym || s->sym->res_rep[res] == res)
+        return res_get(s, res);
+    /* run by symmetry: every member of an orbit carries its representative's load */
+    r = res_get(s, s->sym->res_rep[res]);
+    const res_t *q = &s->res[res];
+    r.kind = (cr_sim_res_kind)q->kind;
+    r.index = q->index;
+    r.dir = q->dir;
+    r.cap_Bps = q->cap_Bps;
+    return r;
+}
+
+void cr_sim_set_symmetry(cr_sim *s, cr_sim_sym_mode m)
+{
+    s->sym_mode = (int)m;
+}
+
+long cr_sim_sym_task(const cr_sim *s, int op, int src, int dst)
+{
+    if (!s->sym || op != s->sym->op || src < 0 || dst < 0 || src >= s->ops[op].n ||
+        dst >= s->ops[op].n || src == dst)
+        return -1;
+    int c = flowsim_sym_cell(s->sym, s, s->ops[op].ranks[src], s->ops[op].ranks[dst]);
+    return s->sym->cell_task[c];
+}
+
 cr_sim_stats cr_sim_stats_get(const cr_sim *s)
 {
     cr_sim_stats st = s->st;
     st.n_tasks = s->n_tasks;
+    st.n_sym = s->sym ? s->sym->n_flows : 0;
     return st;
 }
 

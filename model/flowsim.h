@@ -129,6 +129,7 @@ typedef struct {
     int n_dropped; /* HBM resources that could not bind (not simulated) */
     long n_uses;   /* flow-resource uses the solver ran on */
     long n_merged; /* flows that ran as members of another's weighted flow */
+    long n_sym;    /* flows of an all-to-all run by symmetry (its cells stand for them) */
 } cr_sim_stats;
 
 /* Creates a simulator over the finalized topology t (borrowed). Errors:
@@ -200,6 +201,24 @@ int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, 
  * expansions also build every flow's uses for itself (no
  * cr_sim_flow_add_like). Call before adding ops; ignored after cr_sim_run. */
 void cr_sim_set_merge(cr_sim *s, bool on);
+
+/* Whether a uniform all-to-all (every flow the same bytes, every GPU of
+ * the topology a rank, the simulation's only op) runs by symmetry: one
+ * flow per orbit of GPU pairs under the fabric's automorphisms that map
+ * nodes onto nodes, found and verified on the topology (doc/simulator.md,
+ * "All-to-all by symmetry"). The results are the unmerged simulation's
+ * (to rounding, 1e-9 relative: test_flowsim_sym.c); a task then stands for
+ * every flow of its cell (cr_sim_sym_task), each resource reports its
+ * orbit's traffic, each rank its own end. AUTO (the default): only when
+ * one flow per pair would pass the task budget (where it was refused);
+ * ON: whenever it applies; OFF: never. Where it does not apply the
+ * expansion is the usual one (or its refusal). Call before adding ops. */
+typedef enum { CR_SIM_SYM_AUTO, CR_SIM_SYM_ON, CR_SIM_SYM_OFF } cr_sim_sym_mode;
+void cr_sim_set_symmetry(cr_sim *s, cr_sim_sym_mode m);
+
+/* The task that stands for the flow from op rank src to op rank dst of op
+ * when op ran by symmetry; -1 otherwise. */
+long cr_sim_sym_task(const cr_sim *s, int op, int src, int dst);
 
 /* Whether s merges flows (cr_sim_set_merge). */
 bool cr_sim_merge(const cr_sim *s);
@@ -289,9 +308,10 @@ typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } c
  * (measured with /usr/bin/time -v: an all-to-all over 512 GPUs of
  * h100-ib-128n, 261,632 flows, 79.7 MB; over 1,024 GPUs, 1,047,552 flows,
  * 303 MB), so 2^24 tasks are about 4.7 GB. An all-to-all over 4,096 GPUs
- * (16,773,120 flows) fits; over 8,192 (67 million) it is refused with
- * CR_ERANGE rather than exhaust memory, as is the op that would take a
- * scenario past the budget. cr_sim_set_task_limit lowers it. */
+ * (16,773,120 flows) fits; over 8,192 (67 million) one flow a pair is
+ * refused with CR_ERANGE rather than exhaust memory, as is the op that
+ * would take a scenario past the budget, unless it runs by symmetry
+ * (cr_sim_set_symmetry). cr_sim_set_task_limit lowers it. */
 #define CR_SIM_FLOWS_MAX (1L << 24)
 
 /* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "flowsim.h"
+#include "flowsim_priv.h"
 #include "grow.h"
 #include "route.h"
 
@@ -1168,6 +1169,24 @@ static cr_status direct(xp *x)
     bool all_pairs = sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_ALLGATHER ||
                      sp->coll == CR_COLL_REDUCESCATTER || sp->coll == CR_COLL_ALLREDUCE;
     long pairs = all_pairs ? (long)n * (n - 1) : n;
+    if (sp->coll == CR_COLL_ALLTOALL && !sp->matrix && x->step_at < 0) {
+        /* Uniform: one flow per orbit of GPU pairs where the fabric's
+         * symmetry allows (flowsim_sym.c), when asked or when one flow a
+         * pair would not fit. */
+        int m = x->s->sym_mode;
+        if (m == CR_SIM_SYM_ON || (m == CR_SIM_SYM_AUTO && !budget_fits(x->s, (double)pairs))) {
+            int r = flowsim_sym_alltoall(x->s, x->op, S / n / sp->bw_eff, sp->step_lat_s, x->first,
+                                         x->last);
+            if (r > 0)
+                return CR_OK;
+            if (r == -2)
+                return cr_diag_set(x->d, CR_ENOTFOUND,
+                                   "simulator: two GPUs of the %s have no route between them",
+                                   cr_coll_name(sp->coll));
+            if (r < 0)
+                return oom(x);
+        }
+    }
     if (!budget_fits(x->s, (double)pairs) && all_pairs) {
         /* Merging does not shrink these: every flow joins its own pair of
          * GPUs, so no two have the same route (they share links, not link

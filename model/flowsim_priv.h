@@ -137,6 +137,25 @@ typedef struct {
     cr_heap h;
 } search_t;
 
+/* A uniform all-to-all run by symmetry (flowsim_sym.c): one flow per cell
+ * (orbit of GPU pairs) over one representative resource per resource
+ * orbit. A cell is indexed by the classes of its two nodes' groups, the
+ * pair's type (0 same node, 1 same group, 2 different groups) and the two
+ * GPUs' indices in their nodes (flowsim_sym_cell). */
+typedef struct flowsim_sym {
+    int op;
+    int n_cls, max_local;
+    int *node_grp, *grp_cls;    /* per node its group, per group its class */
+    long n_cells;               /* entries of the cell tables */
+    int *cell_task;             /* per cell: the task that stands for it, -1 none */
+    int *cell_scls, *cell_dcls; /* per cell: sender's and receiver's rank class */
+    int *res_rep;               /* per resource: its orbit's representative */
+    int (*cell_hbm)[2];         /* per cell: the HBM orbits of sender and receiver */
+    double (*cell_hw)[2];       /* their weights (an HBM that cannot bind is not
+                                   simulated; its bytes are counted at the end) */
+    long n_flows;               /* the flows the cells stand for */
+} flowsim_sym;
+
 struct cr_sim {
     const cr_topo *t;
     bool transit;
@@ -263,6 +282,9 @@ struct cr_sim {
     int *mslot; /* merge_pending's hash table */
     size_t cap_mslot;
 
+    int sym_mode;     /* cr_sim_sym_mode */
+    flowsim_sym *sym; /* the op run by symmetry, NULL none */
+
     bool ran;
     double makespan;
     cr_sim_progress_fn progress; /* called while running, NULL none */
@@ -335,5 +357,24 @@ void flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *shar
  * -1 (no route) or -2 (out of memory). */
 int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
                    long *r1, long *r2);
+
+/* ---------- all-to-all by symmetry (flowsim_sym.c) ---------- */
+
+/* Adds op (every GPU of the topology a rank, the simulator's only op) as a
+ * uniform all-to-all of `bytes` a flow, each flow's latency its path's or
+ * step_lat_s where longer, between the markers first and last, one flow
+ * per orbit of GPU pairs. Returns 1 when added, 0 when it does not apply
+ * (nothing added: node structure, ranks, too many cells), -1 when out of
+ * memory or at a budget, -2 when two GPUs have no route (the unmerged
+ * expansion fails there too). */
+int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, int first, int last);
+
+/* The cell of the flow from GPU rank a to b. */
+int flowsim_sym_cell(const flowsim_sym *y, const cr_sim *s, int ga, int gb);
+
+/* After the run: every rank's end from its rank class's cells. */
+void flowsim_sym_finish(cr_sim *s);
+
+void flowsim_sym_free(flowsim_sym *y);
 
 #endif

@@ -391,6 +391,22 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     cr_cnf_stat hb[CR_CNF__BANDS + 1], ha[CR_CNF__BANDS + 1];
     cr_cnf_stats(f, before, held, n_logs, hb);
     cr_cnf_stats(f, cross, held, n_logs, ha);
+    /* each log's figures before and after, once for either output */
+    cr_cnf_stat(*lb)[CR_CNF__BANDS + 1] = malloc((size_t)n_logs * sizeof *lb);
+    cr_cnf_stat(*la)[CR_CNF__BANDS + 1] = malloc((size_t)n_logs * sizeof *la);
+    if (!lb || !la) {
+        free(lb);
+        free(la);
+        free(held);
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n_logs; i++) {
+        memset(one, 0, (size_t)n_logs);
+        one[i] = true;
+        cr_cnf_stats(f, before, one, n_logs, lb[i]);
+        cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, la[i]);
+    }
     FILE *rep = stdout;
     if (json) {
         json_t *o = json_object(), *ja = json_array(), *jk = json_array(), *jv = json_array();
@@ -416,16 +432,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         }
         json_object_set_new(o, "keys", jk);
         for (int i = 0; i < n_logs; i++) {
-            cr_cnf_stat b[CR_CNF__BANDS + 1], a[CR_CNF__BANDS + 1];
-            memset(one, 0, (size_t)n_logs);
-            one[i] = true;
-            cr_cnf_stats(f, before, one, n_logs, b);
-            cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, a);
             json_t *e = json_object();
             json_object_set_new(e, "log", json_string(logs[i]));
             json_object_set_new(e, "coll", json_string(log_coll[i] ? log_coll[i] : "?"));
             json_object_set_new(e, "role", json_string(held[i] ? "check" : "fit"));
-            json_object_set_new(e, "bands", band_json(b, a));
+            json_object_set_new(e, "bands", band_json(lb[i], la[i]));
             json_array_append_new(ja, e);
         }
         json_object_set_new(o, "logs", ja);
@@ -445,6 +456,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         fputc('\n', stdout);
         if (bad) {
             free(held);
+            free(lb);
+            free(la);
             rc = cli_fail("calibrate", "cannot write JSON to stdout");
             goto out;
         }
@@ -455,6 +468,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             size_t len = 0;
             if (cr_topo_xml_save_memory(t, &buf, &len, &d) != CR_OK) {
                 free(held);
+                free(lb);
+                free(la);
                 rc = cli_fail("calibrate", "%s", d.msg);
                 goto out;
             }
@@ -482,14 +497,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                 "before", "p90", "after", "p90");
         fprintf(rep, "# %-48s %-5s %-8s %5s %8s %8s %8s %8s\n", "", "", "", "", "med|err|%", "%",
                 "med|err|%", "%");
-        for (int i = 0; i < n_logs; i++) {
-            cr_cnf_stat b[CR_CNF__BANDS + 1], a[CR_CNF__BANDS + 1];
-            memset(one, 0, (size_t)n_logs);
-            one[i] = true;
-            cr_cnf_stats(f, before, one, n_logs, b);
-            cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, a);
-            print_bands(rep, base_of(logs[i]), held[i] ? "check" : "fit", b, a);
-        }
+        for (int i = 0; i < n_logs; i++)
+            print_bands(rep, base_of(logs[i]), held[i] ? "check" : "fit", lb[i], la[i]);
         if (n_held)
             print_bands(rep, "(held-out logs together)", "check", hb, ha);
         for (size_t r = 0; r < n_rows; r++)
@@ -503,6 +512,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     violations);
     }
     free(held);
+    free(lb);
+    free(la);
     if (violations)
         rc = CLI_IMPOSSIBLE;
 out:

@@ -224,10 +224,9 @@ static int print_text(const char *dir, const cr_corpus *c, int half, bool list_l
  * lines of a half not evaluated (--half) are skipped. */
 static int check_gates(const char *path, const cr_corpus *c, cr_corpus_gate *g, int n, int half)
 {
-    int failed = 0;
-    if (cr_corpus_gate_eval(c, g, n, &failed) != CR_OK)
+    if (cr_corpus_gate_eval(c, g, n) != CR_OK)
         return cli_fail("validate", "out of memory");
-    failed = 0;
+    int failed = 0;
     for (int i = 0; i < n; i++) {
         if (half >= 0 && (int)g[i].half != half)
             continue;

@@ -169,17 +169,38 @@ static cr_status tmpl_add_link(loader *L, struct tmpl *tp, const xmlNode *n, int
     return CR_OK;
 }
 
-/* Pairs two expanded end lists: equal lengths pair up, a single end pairs
- * with every element of the other. Returns the number of pairs or -1. */
-static int pair_count(int na, int nb)
+/* A <link>'s two ends, expanded ({0..3} ranges) and paired: equal lengths
+ * pair up, a single end pairs with every element of the other. */
+struct link_ends {
+    char **a, **b;
+    int na, nb;
+    int np; /* pairs; end i is a[na == 1 ? 0 : i], b[nb == 1 ? 0 : i] */
+};
+
+static void link_ends_free(struct link_ends *e)
 {
-    if (na == nb)
-        return na;
-    if (na == 1)
-        return nb;
-    if (nb == 1)
-        return na;
-    return -1;
+    txml_free_ids(e->a, e->na);
+    txml_free_ids(e->b, e->nb);
+}
+
+static cr_status link_ends_get(loader *L, xmlNode *n, struct link_ends *e)
+{
+    cr_status st;
+    if ((st = txml_expand_ids(L, n, "a", &e->a, &e->na)))
+        return st;
+    if ((st = txml_expand_ids(L, n, "b", &e->b, &e->nb))) {
+        txml_free_ids(e->a, e->na);
+        return st;
+    }
+    e->np = e->na == e->nb ? e->na : e->na == 1 ? e->nb : e->nb == 1 ? e->na : -1;
+    if (e->np < 0) {
+        st = FAIL(L, n, CR_EINVAL,
+                  "<link> a has %d devices and b has %d: give both the same number, or one device "
+                  "on one side",
+                  e->na, e->nb);
+        link_ends_free(e);
+    }
+    return st;
 }
 
 cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
@@ -257,22 +278,11 @@ cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
                             ga, gb, tp->name);
             continue;
         }
-        char **ia, **ib;
-        int na, nb;
-        if ((st = txml_expand_ids(L, n, "a", &ia, &na)))
+        struct link_ends e;
+        if ((st = link_ends_get(L, n, &e)))
             return st;
-        if ((st = txml_expand_ids(L, n, "b", &ib, &nb))) {
-            txml_free_ids(ia, na);
-            return st;
-        }
-        int np = pair_count(na, nb);
-        if (np < 0)
-            st = FAIL(L, n, CR_EINVAL,
-                      "<link> a has %d devices and b has %d: give both the same number, or one "
-                      "device on one side",
-                      na, nb);
-        for (int i = 0; i < np && !st; i++) {
-            const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
+        for (int i = 0; i < e.np && !st; i++) {
+            const char *ea = e.a[e.na == 1 ? 0 : i], *eb = e.b[e.nb == 1 ? 0 : i];
             int a = tmpl_find(tp, ea), b = tmpl_find(tp, eb);
             if (a < 0 || b < 0)
                 st = FAIL(
@@ -282,8 +292,7 @@ cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
             else
                 st = tmpl_add_link(L, tp, n, a, b, &la);
         }
-        txml_free_ids(ia, na);
-        txml_free_ids(ib, nb);
+        link_ends_free(&e);
         if (st)
             return st;
     }
@@ -564,22 +573,11 @@ static cr_status top_link(loader *L, xmlNode *n)
     cr_status st;
     if ((st = get_link_attrs(L, n, &la)))
         return st;
-    char **ia, **ib;
-    int na, nb;
-    if ((st = txml_expand_ids(L, n, "a", &ia, &na)))
+    struct link_ends e;
+    if ((st = link_ends_get(L, n, &e)))
         return st;
-    if ((st = txml_expand_ids(L, n, "b", &ib, &nb))) {
-        txml_free_ids(ia, na);
-        return st;
-    }
-    int np = pair_count(na, nb);
-    if (np < 0)
-        st = FAIL(L, n, CR_EINVAL,
-                  "<link> a has %d devices and b has %d: give both the same number, or one device "
-                  "on one side",
-                  na, nb);
-    for (int i = 0; i < np && !st; i++) {
-        const char *ea = ia[na == 1 ? 0 : i], *eb = ib[nb == 1 ? 0 : i];
+    for (int i = 0; i < e.np && !st; i++) {
+        const char *ea = e.a[e.na == 1 ? 0 : i], *eb = e.b[e.nb == 1 ? 0 : i];
         int a = cr_topo_find_dev(L->t, ea), b = cr_topo_find_dev(L->t, eb);
         if (a < 0 || b < 0)
             st = FAIL(L, n, CR_ENOTFOUND,
@@ -591,8 +589,7 @@ static cr_status top_link(loader *L, xmlNode *n)
         else
             st = add_link(L, txml_line_of(n), a, b, &la);
     }
-    txml_free_ids(ia, na);
-    txml_free_ids(ib, nb);
+    link_ends_free(&e);
     return st;
 }
 

@@ -143,9 +143,11 @@ if [ -f $P15/warm.json ] && [ -f $P15/cold.json ]; then
             { echo "check_validate: $P15 $h: expected 138 entries, 0 impossible, 0 errors"; fail=1; }
         [ $h = warm ] && { echo "$sum" | grep -q '"cache_resident":0,' &&
             { echo "check_validate: $P15 warm: no cache-resident time: the L2 term is not exercised"; fail=1; }; }
-        awk '{ if ($0 ~ /"measured_us":/) { c = $0 ~ /,$/ ? "," : ""; sub(/"measured_us": */, "");
-               sub(/,$/, ""); printf "  \"measured_us\": %.6g%s\n", $0 / 10, c } else print }' $P15/$h.json \
-            >"${BUILD:-build}/torch-$h-10x.json"
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d:
+    e["measured_us"] /= 10
+json.dump(d, sys.stdout)' $P15/$h.json >"${BUILD:-build}/torch-$h-10x.json"
         "$CR" check --measured-json "${BUILD:-build}/torch-$h-10x.json" --topo h200-1 $f \
             >"${BUILD:-build}/torch-$h-10x.out"; r=$?
         n=$(tr -d ' \n' <"${BUILD:-build}/torch-$h-10x.out" | grep -o '"impossible":[0-9]*' | tail -1 | cut -d: -f2)

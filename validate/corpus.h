@@ -157,8 +157,7 @@ typedef struct {
 cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n, cr_diag *d);
 
 /* Fills got_pct and pass of the n gates from c (all systems of each gate's
- * half) and sets *failed to the number that do not pass (a band without a
- * predicted row does not pass). Errors: CR_ENOMEM. */
-cr_status cr_corpus_gate_eval(const cr_corpus *c, cr_corpus_gate *g, int n, int *failed);
+ * half; a band without a predicted row does not pass). Errors: CR_ENOMEM. */
+cr_status cr_corpus_gate_eval(const cr_corpus *c, cr_corpus_gate *g, int n);
 
 #endif

@@ -121,6 +121,22 @@ static void test_names(void **state)
 
 /* ---- closed forms on hand-built NVSwitch boxes ---- */
 
+/* An H100-like GPU model for the hand-built topologies below: 80 GB at
+ * 3.35 TB/s, 132 SMs, 67 TFLOP/s fp32 (the H100 SXM datasheet's figures). */
+static cr_gpu_spec h100_like(char *name)
+{
+    cr_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.name = name;
+    g.vendor = (char *)"nvidia";
+    g.arch = 90;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.sms = 132;
+    g.peak_flops[CR_DT_FP32] = 67e12;
+    return g;
+}
+
 /* n GPUs, each with `links` links to one switch of out_Bps from the GPU
  * and in_Bps into it per link, link latency 0.5 us; the switch multicasts
  * and reduces as told. */
@@ -128,15 +144,7 @@ static cr_topo *switch_box(int n, bool multicast, bool reduction, int links, dou
                            double in_Bps)
 {
     cr_topo *t = cr_topo_new("box");
-    cr_gpu_spec g;
-    memset(&g, 0, sizeof g);
-    g.name = (char *)"G";
-    g.vendor = (char *)"nvidia";
-    g.arch = 90;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.sms = 132;
-    g.peak_flops[CR_DT_FP32] = 67e12;
+    cr_gpu_spec g = h100_like("G");
     g.peak_flops[CR_DT_BF16] = 989e12;
     int gs = cr_topo_add_gpu_spec(t, &g);
     cr_switch_spec s;
@@ -1358,17 +1366,9 @@ static void test_rail_memo_matches_fresh(void **state)
 static cr_topo *two_model_box(void)
 {
     cr_topo *t = cr_topo_new("two-models");
-    cr_gpu_spec g;
-    memset(&g, 0, sizeof g);
-    g.name = (char *)"A";
-    g.vendor = (char *)"nvidia";
-    g.arch = 90;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
+    cr_gpu_spec g = h100_like("A");
     g.l2_bytes = 50e6;
     g.l2_Bps = 10e12;
-    g.sms = 132;
-    g.peak_flops[CR_DT_FP32] = 67e12;
     int ga = cr_topo_add_gpu_spec(t, &g);
     g.name = (char *)"B";
     g.hbm_Bps = 2e12;
@@ -1490,15 +1490,7 @@ static void test_node_reducers_held(void **state)
 {
     (void)state;
     cr_topo *t = cr_topo_new("two-nodes");
-    cr_gpu_spec g;
-    memset(&g, 0, sizeof g);
-    g.name = (char *)"G";
-    g.vendor = (char *)"nvidia";
-    g.arch = 90;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.sms = 132;
-    g.peak_flops[CR_DT_FP32] = 67e12;
+    cr_gpu_spec g = h100_like("G");
     int gs = cr_topo_add_gpu_spec(t, &g);
     cr_switch_spec s;
     memset(&s, 0, sizeof s);

@@ -315,6 +315,21 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
     return bus;
 }
 
+/* The channels of NCCL's ring and tree graphs, which its tuning prices
+ * (tuning.cc: graphs[a]->nChannels, before connect.cc duplicates them):
+ * across nodes one per NIC of a node, each channel leaving through its
+ * own NIC (src/graph/search.cc stops adding channels once they carry the
+ * node's network rate); on 2x (4 H100, 4 NICs) NCCL lists 8 channels,
+ * channels 4-7 repeating 0-3 (validate/corpus/h100x4-ib-2n, NCCL_DEBUG
+ * output). Inside one node: nch_max. */
+static int graph_channels(const struct cr_coll_ctx *c, int nch_max)
+{
+    if (c->n_nodes < 2 || !(c->net_ch_Bps > 0) || !(c->nic_node_Bps > 0))
+        return nch_max;
+    double nics = round(c->nic_node_Bps / c->net_ch_Bps);
+    return (int)fmax(1.0, fmin((double)nch_max, nics));
+}
+
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
 static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p,
                          int nch)
@@ -1102,7 +1117,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
      * protocol must also be enabled by default for auto to consider it). */
     if (na >= 0) {
         int nvls_ch = 16; /* NCCL_NVLS_NCHANNELS default (NCCL env documentation) */
-        int est_ch = (algo == CR_ALGO_NVLS || algo == CR_ALGO_NVLSTREE) ? nvls_ch : nch_max;
+        int est_ch = (algo == CR_ALGO_NVLS || algo == CR_ALGO_NVLSTREE) ? nvls_ch
+                     : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)   ? graph_channels(c, nch_max)
+                                                                        : nch_max;
         o->nccl_est_s = nccl_est_s(c, rq->coll, S, na, proto, est_ch);
         if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
@@ -1246,6 +1263,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                  * where it is measured. */
                 if (proto == CR_PROTO_LL128 && N == 1 && two)
                     r_in *= 7.0 / 9.0;
+                r_in *= p->tree_eff;
             }
         } else if (c->nvls_node) {
             r_in = c->nvls_Bps * p->nvls_eff;
@@ -1265,6 +1283,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             double eff_o =
                 c->nic_node_hw == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
             r_out = fmin(c->nic_node_Bps * eff_o, c->ppn * cap_ch);
+            if (algo == CR_ALGO_TREE)
+                r_out *= p->tree_eff;
             t_out = w_out / r_out;
         }
         if (t_in >= t_out) {

@@ -73,6 +73,10 @@ static const struct key keys[] = {
      0.01, 1, "",
      "NCCL tuning.cc nvlsEfficiency (Hopper 0.85, Blackwell 0.74) times NCCL's NVLink accounting "
      "(topo.h SM90 20.6 of 25 GB/s, SM100 40.1 of 50 GB/s per link)"},
+    {"coll.eff.tree", OFF(tree_eff), K_DOUBLE, {1, 1, 1, 1}, 0.01, 1, "",
+     "1: the tree runs at the link efficiencies above, as NCCL's own model prices it (tuning.cc "
+     "has no tree factor beyond its .92 and 120/128); a machine's own figure comes from "
+     "calibrate --nccl-tests on rows NCCL runs as a tree (a 2-node allreduce of 128 MiB and up)"},
     {"coll.ll_max", OFF(ll_max_Bps), K_DOUBLE, {39e9, 87.7e9, 141e9, 282e9}, 1e6, 1e15, "B/s",
      "NCCL tuning.cc llMaxBws, one node (Volta 39, Ampere 87.7, Hopper 141, Blackwell 282 GB/s)"},
     {"coll.ll128_ch", OFF(ll128_ch_Bps), K_DOUBLE, {20e9, 20e9, 36.7e9, 40e9}, 1e6, 1e15, "B/s",

@@ -33,14 +33,15 @@ typedef enum { CR_HW_NVLINK, CR_HW_PCI, CR_HW_NET, CR_HW__COUNT } cr_hw;
 typedef struct {
     cr_gen gen;
     /* NCCL predictions */
-    double proto_eff[CR_PROTO__COUNT];    /* of scale-up link bandwidth (NVLink/XGMI/ICI) */
-    double pcie_eff;                      /* of PCIe link bandwidth */
-    double net_eff;                       /* of NIC link bandwidth (IB/Ethernet) */
-    double nvls_eff;                      /* NVLS / multimem: of the GPU's ports to the switch */
-    double ll_max_Bps;                    /* LL protocol ceiling per GPU */
-    double ll128_ch_Bps;                  /* LL128 ceiling per channel */
-    double simple_ch_Bps;                 /* Simple ceiling per channel */
-    int nchannels;                        /* NCCL channels at large sizes */
+    double proto_eff[CR_PROTO__COUNT]; /* of scale-up link bandwidth (NVLink/XGMI/ICI) */
+    double pcie_eff;                   /* of PCIe link bandwidth */
+    double net_eff;                    /* of NIC link bandwidth (IB/Ethernet) */
+    double nvls_eff;                   /* NVLS / multimem: of the GPU's ports to the switch */
+    double tree_eff;      /* tree: of the rates above, inside and across nodes (1: those alone) */
+    double ll_max_Bps;    /* LL protocol ceiling per GPU */
+    double ll128_ch_Bps;  /* LL128 ceiling per channel */
+    double simple_ch_Bps; /* Simple ceiling per channel */
+    int nchannels;        /* NCCL channels at large sizes */
     double ch_min_bytes[CR_PROTO__COUNT]; /* bytes per channel before NCCL adds a channel */
     double lat_scale;                     /* multiplies NCCL's latency tables (1 = as NCCL) */
     double ch_min_traffic_bytes;          /* NCCL's planner: traffic per channel at least */

@@ -8,6 +8,8 @@ for f in sorted(glob.glob('*/*.log')):
     n=0; errs=[]; ratios=set(); sizes=[]
     for ln in open(f,errors='replace'):
         if ln.startswith('#'): continue
+        ln=re.sub(r'^\(\w+, rank=\d+, pid=\d+\) ','',ln)   # SkyPilot's per-line prefix (h200-roce-2n)
+        if ln.startswith('[') and '<stdout>:#' in ln: continue
         s=re.sub(r'^(\[\d+,\d+\]<stdout>:|\s*\d+:\s)','',ln)
         m=rowre.match(s)
         if not m: continue

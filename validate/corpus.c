@@ -339,7 +339,13 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
         snprintf(lg->why, sizeof lg->why, "%s", ld.msg);
         return CR_OK;
     }
-    if (l.n > 0 && !(res = calloc(l.n, sizeof *res))) {
+    if (l.n == 0) { /* read, but nothing in it: not a log the corpus compares */
+        lg->status = CR_CORPUS_LOG_NOT_READ;
+        snprintf(lg->why, sizeof lg->why,
+                 "no result row read (a launcher prefix the reader does not know?)");
+        goto out;
+    }
+    if (!(res = calloc(l.n, sizeof *res))) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }

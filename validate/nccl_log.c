@@ -152,8 +152,10 @@ static void nt_set(cr_vmeas *m, const char *key, const char *value)
 /* Removes launcher prefixes from line (in place) and returns where its text
  * starts: every "[1,0]<stdout>:" / "<stderr>:" tag of mpirun --tag-output
  * (anywhere: mpirun tags each flush, so a row printed in pieces carries the
- * tag inside it too), then a leading "0: " of srun -l (task number, colon,
- * blank). */
+ * tag inside it too), then a leading "(...) " of a launcher that names the
+ * process it relays (Ray and SkyPilot: "(head, rank=0, pid=3808) "; no
+ * nccl-tests line starts with a parenthesis), then a leading "0: " of
+ * srun -l (task number, colon, blank). */
 static char *nt_strip_prefixes(char *line)
 {
     for (char *p = line; (p = strchr(p, '['));) {
@@ -172,6 +174,11 @@ static char *nt_strip_prefixes(char *line)
             p++;
     }
     char *s = line + strspn(line, " \t");
+    if (*s == '(') {
+        char *e = strchr(s, ')');
+        if (e && e[1] == ' ')
+            s = e + 2 + strspn(e + 2, " \t");
+    }
     size_t k = strspn(s, "0123456789");
     if (k && s[k] == ':' && (s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\n'))
         s += k + 1;

@@ -27,4 +27,8 @@ printf '# gate\nfit all median 50\ncheck all p90 # 10\n' > "$T/gate.txt"
 run $CR validate --corpus "$T" --gate "$T/gate.txt"
 printf '# gate\n\n  # nothing\n' > "$T/gate.txt"
 run $CR validate --corpus "$T" --gate "$T/gate.txt"
+# a log the reader reads without finding a result row (a launcher prefix it
+# does not know before every line) is "not read", not "ok" with 0 rows
+printf '(x) {1,0}<o>:       8             2     float     sum      -1    35.00    0.00    0.00      0    35.00    0.00    0.00      0\n' > "$T/h100-8/fixture-all_gather_perf.log"
+$CR validate --corpus "$T" --logs 2>&1 | grep fixture-all_gather | sed "s|$T|T|g"
 rm -rf "$T"

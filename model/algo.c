@@ -1136,7 +1136,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
      * what nccl-tests times, NCCL's step structure with fitted step
      * latencies (corpus_lat_s, params coll.op_fixed, coll.alpha.*); a
      * generation without them (alpha 0) keeps NCCL's tables. */
-    bool corpus = !(two && N == 1) && p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;
+    bool corpus = !(two && N == 1 && c->intra_hw == CR_HW_NVLINK) &&
+                  p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;
     struct lat_x lx = {ls, ls, ls, ls};
     double lat = 0, more_pieces = 0, piece_bytes = 0, a_piece = 0;
     o->n_steps = nsteps_of(rq->coll, n);

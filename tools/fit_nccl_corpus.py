@@ -55,7 +55,11 @@ START = [
     ("coll.alpha.nvlink.ll", "FIT_A_NVL_LL", 2.0e-6, 0.6e-6, 3e-6, "nccl-tests#123 slope"),
     ("coll.alpha.nvlink.ll128", "FIT_A_NVL_LL128", 3.0e-6, 1.9e-6, 4e-6, "hwLat 1.9 x 1.5"),
     ("coll.alpha.nvlink.simple", "FIT_A_NVL_SIMPLE", 4.0e-6, 3.4e-6, 7e-6, "hwLat 3.4"),
-    ("coll.alpha.net.ll", "FIT_A_NET_LL", 4.0e-6, 2.7e-6, 10e-6, "hwLat NET 2.7"),
+    # at most the LL128 step held below: NCCL's hwLat orders the protocols
+    # LL < LL128 < Simple on every link class, and with LL's step above
+    # LL128's NCCL's own switch from tree LL to LL128 (512 KiB on
+    # h100-ib-1024n) becomes a drop in predicted time (test_auto_monotone)
+    ("coll.alpha.net.ll", "FIT_A_NET_LL", 4.0e-6, 2.7e-6, 4.0e-6, "hwLat NET 2.7"),
     # held at NCCL's hwLat NET (ring LL128 4.0, Simple 14 us): left free the
     # fit drives them to 26 and 51 us, the stand-in topologies' missing rate
     # (Polaris, Snellius) speaking as latency; a 128-node ring then costs
@@ -70,6 +74,9 @@ START = [
     ("coll.p2p.peer.intra", "FIT_P2P_INTRA", 1e-6, 0.3e-6, 10e-6, "estimate"),
     ("coll.p2p.peer.net", "FIT_P2P_NET", 3e-6, 1e-6, 20e-6, "estimate"),
     ("coll.host_op", "FIT_HOST_OP", 4.2e-6, 1e-6, 10e-6, "nccl-tests#123 33.7/8"),
+    # PCIe boxes (round 3: 2x A100 PCIe, one per socket, one process per
+    # GPU): two ranks there take the step structure too (algo.c, corpus)
+    ("coll.alpha.pci.ll", "FIT_A_PCI_LL", 2.4e-6, 1.0e-6, 20e-6, "nvlink.ll + hwLat PCI-NVLINK 0.4"),
 ]
 SLING = ("coll.net.lat", 1e-6, 1e-8, 1e-3)  # fitted for the Slingshot systems only
 LIMIT = 8 * 1024 * 1024

@@ -31,18 +31,18 @@ struct key {
  * latency beyond two ranks of one node (algo.c corpus_lat_s). */
 /* BEGIN fit_nccl_corpus */
 #define FIT_WHEN "2026-12-02"
-#define FIT_OP_FIXED 1.16e-05
-#define FIT_A_NVL_LL 8.4e-07
+#define FIT_OP_FIXED 1.06e-05
+#define FIT_A_NVL_LL 6.48e-07
 #define FIT_A_NVL_LL128 3.89e-06
 #define FIT_A_NVL_SIMPLE 6.71e-06
 #define FIT_A_NET_LL 4e-06
 #define FIT_A_NET_LL128 4e-06
 #define FIT_A_NET_SIMPLE 1.4e-05
 #define FIT_A_NVLS 3.2e-05
-#define FIT_P2P_INTRA 2.18e-06
-#define FIT_P2P_NET 3.89e-06
+#define FIT_P2P_INTRA 3.03e-07
+#define FIT_P2P_NET 6e-06
 #define FIT_HOST_OP 4.2e-06
-#define FIT_A_PCI_LL 3.38e-06
+#define FIT_A_PCI_LL 4.03e-06
 /* END fit_nccl_corpus */
 #define FIT_SRC                                                                                    \
     "fitted: tools/fit_nccl_corpus.py, validate/corpus fitting half and nccl-tests#123 (" FIT_WHEN \

@@ -428,6 +428,41 @@ static void test_tree_eff_scales_tree_only(void **state)
     cr_topo_free(t);
 }
 
+/* A network step of NCCL's tree, and of a ring with one rank per node,
+ * costs coll.alpha.net.* x NCCL's tree/ring ratio for it (tuning.cc hwLat
+ * NET LL 5.0 / 2.7, the ring with ppn 1 "at the tree's figure"); a ring
+ * with several ranks per node pays coll.alpha.net.* itself. Read off the
+ * predicted 8 B allreduce (LL) as coll.alpha.net.ll moves from 5 to 6 us
+ * (above the route latency, which floors a step): a
+ * 2-rank ring over 2 nodes has 2 network steps, the 16-rank tree over 2
+ * nodes 2 (one up, one down), the 16-rank ring 2(N-1) = 2. */
+static double pred_8b(cr_coll_ctx *c, cr_algo a, double alpha)
+{
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, "coll.alpha.net.ll", alpha, &d), CR_OK);
+    cr_coll_result r = eval(c, CR_COLL_ALLREDUCE, 8, a, CR_PROTO_LL, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    return r.pred.pred_s;
+}
+
+static void test_net_step_tree_ratio(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const double x = 5.0 / 2.7;
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,8");
+    assert_close(pred_8b(c, CR_ALGO_RING, 6e-6) - pred_8b(c, CR_ALGO_RING, 5e-6), 2 * x * 1e-6,
+                 1e-9, 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-15");
+    assert_close(pred_8b(c, CR_ALGO_TREE, 6e-6) - pred_8b(c, CR_ALGO_TREE, 5e-6), 2 * x * 1e-6,
+                 1e-9, 0);
+    assert_close(pred_8b(c, CR_ALGO_RING, 6e-6) - pred_8b(c, CR_ALGO_RING, 5e-6), 2 * 1e-6, 1e-9,
+                 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_one_gpu_per_node(void **state)
 {
     (void)state;
@@ -1624,6 +1659,7 @@ int main(void)
         cmocka_unit_test(test_two_node_tree_when_nics_bind),
         cmocka_unit_test(test_two_node_ring_on_ampere),
         cmocka_unit_test(test_tree_eff_scales_tree_only),
+        cmocka_unit_test(test_net_step_tree_ratio),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),
     };

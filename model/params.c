@@ -199,8 +199,9 @@ static const struct key keys[] = {
      "coll.alpha.nvlink.simple + NCCL's PCI - NVLINK difference (tuning.cc hwLat ring Simple 5.7 "
      "- 3.4 us); unfitted"},
     {"coll.alpha.net.ll", OFF(alpha_s[CR_HW_NET][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_NET_LL, FIT_A_NET_LL, FIT_A_NET_LL}, 0, 1, "s",
-     FIT_SRC "one sequential step across nodes (NIC, proxy, switch), LL, without the plugin's "
-     "coll.net.lat (NCCL tuning.cc hwLat NET ring 2.7 us, tree 5.0)"},
+     FIT_SRC "one sequential ring step across nodes (NIC, proxy, switch), LL, without the plugin's "
+     "coll.net.lat (NCCL tuning.cc hwLat NET ring 2.7 us; a tree's step, and a ring's with one "
+     "rank per node, at NCCL's tree/ring ratio, 5.0/2.7: algo.c corpus_lat_s)"},
     {"coll.alpha.net.ll128", OFF(alpha_s[CR_HW_NET][CR_PROTO_LL128]), K_DOUBLE, {0, FIT_A_NET_LL128, FIT_A_NET_LL128, FIT_A_NET_LL128}, 0, 1, "s",
      FIT_SRC "one sequential step across nodes, LL128 (NCCL tuning.cc hwLat NET ring 4.0 us)"},
     {"coll.alpha.net.simple", OFF(alpha_s[CR_HW_NET][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NET_SIMPLE, FIT_A_NET_SIMPLE, FIT_A_NET_SIMPLE}, 0, 1, "s",

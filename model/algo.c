@@ -992,11 +992,11 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->launch_s = 0;
         o->n_steps = 0;
         o->wire_bytes = 0;
-    } else if (rq->mech == CR_MECH_NONE && rq->ranks_per_process > 1 && rq->host_loop) {
+    } else if (rq->mech == CR_MECH_NONE && rq->host_loop) {
         /* nccl-tests' timed loop: the thread enqueues one kernel per GPU
          * per operation while the GPUs run the previous ones; the slower
          * of the two sets the time per operation (params coll.host_op) */
-        double host = rq->ranks_per_process * c->p.host_op_s;
+        double host = (rq->ranks_per_process > 1 ? rq->ranks_per_process : 1) * c->p.host_op_s;
         double gpu = lat_s + t_bw;
         if (host > gpu) {
             lat_s += host - gpu;

@@ -134,10 +134,10 @@ typedef struct {
                               algo.c last_start_rank). Default false. */
     bool host_loop;        /* the time is nccl-tests' (a host-timed loop of back-to-back
                               operations, divided by their count): one thread driving
-                              ranks_per_process GPUs enqueues that many kernels per
-                              operation, so an operation takes at least
-                              ranks_per_process x coll.host_op (the host's time), not
-                              the launch gap on top of the GPUs' time. Default false. */
+                              ranks_per_process GPUs (one, with a process per GPU)
+                              enqueues that many kernels per operation, so an operation
+                              takes at least that many x coll.host_op (the host's time),
+                              not the launch gap on top of the GPUs' time. Default false. */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */

@@ -650,6 +650,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         m->samples = 1;
         snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), r->line);
         m->c.family = CR_VFAM_NCCL;
+        m->loop_timed = true;
         m->c.n_keys = 0;
         char num[40];
         snprintf(num, sizeof num, "%.0f", r->bytes);

@@ -132,13 +132,12 @@ cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int
      * instead on the rank NCCL launches last (cr_coll_req from_last_start). */
     if (cr_vnum_or(&m->c, "rank", 0) < 0)
         rq.ranks_per_process = n;
-    /* nccl-tests -g G (nccl_log.c gpus_per_thread): one thread enqueues G
-     * kernels per operation in its timed loop of back-to-back operations,
-     * so the host's time per operation can set the printed time
-     * (cr_coll_req host_loop) */
-    double gpt = cr_vnum_or(&m->c, "gpus_per_thread", 1);
-    if (gpt > 1) {
-        rq.ranks_per_process = (int)fmin(gpt, n);
+    /* nccl-tests: each thread enqueues its G GPUs' kernels (-g G,
+     * nccl_log.c gpus_per_thread; 1 with a process per GPU) per operation
+     * in its timed loop of back-to-back operations, so the host's time per
+     * operation can set the printed time (cr_coll_req host_loop) */
+    if (m->loop_timed) {
+        rq.ranks_per_process = (int)fmin(cr_vnum_or(&m->c, "gpus_per_thread", 1), n);
         rq.host_loop = true;
     }
     rq.from_last_start = m->devices >= n && n > 1;

@@ -105,6 +105,8 @@ typedef struct {
     int samples;         /* iterations that make up the median */
     int activities;      /* GPU activities found in the range (0 for logs) */
     bool host_timed;     /* measured from the range (no activities) */
+    bool loop_timed;     /* nccl-tests: its host-timed loop of back-to-back operations,
+                            divided by their count (cr_coll_req host_loop) */
     double act_median_s; /* median duration of one activity in the range (0: none) */
     int devices;         /* distinct GPUs with activities in the range (one process) */
     /* The job the trace belongs to (trace metadata; rank also from a

@@ -1140,9 +1140,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                                 : proto == CR_PROTO_SIMPLE ? p->n2_lat_scale_simple
                                                            : p->n2_lat_scale);
     double fill_Bps = two ? p->ch_fill_Bps : 0;
-    /* Beyond two ranks of one node (whose figures above are measured):
-     * what nccl-tests times, NCCL's step structure with fitted step
-     * latencies (corpus_lat_s, params coll.op_fixed, coll.alpha.*); a
+    /* Beyond two ranks of one node on NVLink (whose latency figures above
+     * are measured on 2 H200s): what nccl-tests times, NCCL's step
+     * structure with fitted step latencies (corpus_lat_s, params
+     * coll.op_fixed, coll.alpha.*), two ranks on PCIe included; a
      * generation without them (alpha 0) keeps NCCL's tables. */
     bool corpus = !(two && N == 1 && c->intra_hw == CR_HW_NVLINK) &&
                   p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;

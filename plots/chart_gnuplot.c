@@ -561,6 +561,38 @@ void chart_write_data(const cr_chart *c, cr_sbuf *b, const label_plan *lp)
     }
 }
 
+/* The value range of a bar chart: the set range, else from 0 (linear) or
+ * a decade under the least bar (log) to clear of the tallest bar. */
+static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out)
+{
+    if (c->range_set[1]) {
+        *lo_out = c->lo[1];
+        *hi_out = c->hi[1];
+        return true;
+    }
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < c->ns; i++)
+        for (int k = 0; k < c->nc; k++) {
+            double v = chart_bar_value(c, i, k);
+            if (isfinite(v) && v > 0) {
+                lo = fmin(lo, v);
+                hi = fmax(hi, v);
+            }
+        }
+    for (int i = 0; i < c->nhl; i++)
+        hi = fmax(hi, c->hl_y[i]);
+    if (!(hi > 0))
+        return false;
+    if (lg) {
+        *lo_out = pow(10.0, floor(log10(lo))) * 0.9;
+        *hi_out = pow(10.0, ceil(log10(hi * 1.5)));
+    } else {
+        *lo_out = 0;
+        *hi_out = hi * 1.12;
+    }
+    return true;
+}
+
 static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
 {
     const char *ax = a == 0 ? "x" : "y";
@@ -617,24 +649,9 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
         double pad = lg ? 1e-6 : 0.0;
         cr_sbuf_add(b, "set %srange [%.7g:%.7g]\n", ax, c->lo[a] * (1 - pad), c->hi[a] * (1 + pad));
     } else if (a == 1 && c->kind == CR_CHART_BARS) {
-        /* bars start at 0 (or a decade under the least value on a log axis)
-         * and the tallest stays clear of the frame */
-        double lo = INFINITY, hi = 0;
-        for (int i = 0; i < c->ns; i++)
-            for (int k = 0; k < c->nc; k++) {
-                double v = chart_bar_value(c, i, k);
-                if (isfinite(v) && v > 0) {
-                    lo = fmin(lo, v);
-                    hi = fmax(hi, v);
-                }
-            }
-        for (int i = 0; i < c->nhl; i++)
-            hi = fmax(hi, c->hl_y[i]);
-        if (hi > 0 && lg)
-            cr_sbuf_add(b, "set yrange [%.6g:%.6g]\n", pow(10.0, floor(log10(lo))) * 0.9,
-                        pow(10.0, ceil(log10(hi * 1.5))));
-        else if (hi > 0)
-            cr_sbuf_add(b, "set yrange [0:%.6g]\n", hi * 1.12);
+        double lo = 0, hi = 1;
+        if (bar_range(c, lg, &lo, &hi))
+            cr_sbuf_add(b, "set yrange [%.6g:%.6g]\n", lo, hi);
     }
 }
 
@@ -773,38 +790,6 @@ static void chart_px(const cr_chart *c, int *w, int *h)
         if (*h < 500)
             *h = 500;
     }
-}
-
-/* The value range of a bar chart: the set range, else from 0 (linear) or
- * a decade under the least bar (log) to clear of the tallest bar. */
-static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out)
-{
-    if (c->range_set[1]) {
-        *lo_out = c->lo[1];
-        *hi_out = c->hi[1];
-        return true;
-    }
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < c->ns; i++)
-        for (int k = 0; k < c->nc; k++) {
-            double v = chart_bar_value(c, i, k);
-            if (isfinite(v) && v > 0) {
-                lo = fmin(lo, v);
-                hi = fmax(hi, v);
-            }
-        }
-    for (int i = 0; i < c->nhl; i++)
-        hi = fmax(hi, c->hl_y[i]);
-    if (!(hi > 0))
-        return false;
-    if (lg) {
-        *lo_out = pow(10.0, floor(log10(lo))) * 0.9;
-        *hi_out = pow(10.0, ceil(log10(hi * 1.5)));
-    } else {
-        *lo_out = 0;
-        *hi_out = hi * 1.12;
-    }
-    return true;
 }
 
 /* Horizontal grouped bars: boxxyerror boxes, one per series and category,

@@ -359,20 +359,26 @@ static void test_nic_cut_binds(void **state)
  * per node where the ring sends 2(n-1)/n S = 1.75 S. The log of that
  * machine (validate/corpus/h100x4-ib-2n) measures 48.3 ms for 4 GiB,
  * under the ring's 1.75 x 4 GiB / 100 GB/s = 75 ms: only the tree fits. */
+static cr_coll_result auto_allreduce_on(const char *topo, double S)
+{
+    cr_topo *t = cr_test_open_topo(topo);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    assert_true(r.pred.supported);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    return r;
+}
+
 static void test_two_node_tree_when_nics_bind(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/snellius-h100x4-ib.xml");
-    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     double S = 4294967296.0;
-    cr_coll_result r =
-        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
-    assert_true(r.pred.supported);
+    cr_coll_result r = auto_allreduce_on("validate/corpus/topologies/snellius-h100x4-ib.xml", S);
     assert_int_equal(r.pred.algo, CR_ALGO_TREE);
     assert_true(r.pred.pred_s < 1.75 * S / 100e9);
-    assert_true(r.pred.pred_s >= r.bound.bound_s);
-    cr_coll_ctx_free(c);
-    cr_topo_free(t);
 }
 
 /* The same rule on 2x DGX A100 (8 GPUs, 8x 200G HDR each): NCCL prices its
@@ -387,18 +393,11 @@ static void test_two_node_tree_when_nics_bind(void **state)
 static void test_two_node_ring_on_ampere(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/sophia-dgx-a100-ib.xml");
-    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     double S = 1073741824.0;
-    cr_coll_result r =
-        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
-    assert_true(r.pred.supported);
+    cr_coll_result r = auto_allreduce_on("validate/corpus/topologies/sophia-dgx-a100-ib.xml", S);
     assert_int_equal(r.pred.algo, CR_ALGO_RING);
     /* 2(n-1)/n S through each node's 200 GB/s at coll.eff.net 0.92 */
     assert_true(r.pred.pred_s >= 30.0 / 16 * S / 200e9 / 0.92 * 0.999);
-    assert_true(r.pred.pred_s >= r.bound.bound_s);
-    cr_coll_ctx_free(c);
-    cr_topo_free(t);
 }
 
 /* coll.eff.tree (the factor calibrate fits on tree rows) scales the tree's

@@ -906,6 +906,15 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
     return worst;
 }
 
+/* What a rank reaches to a node-mate: its scale-up ports, else its PCIe
+ * ports, through host memory (SHM) at most the host path's share. */
+static double intra_Bps(const struct cr_coll_ctx *c)
+{
+    if (c->up_Bps > 0)
+        return c->up_Bps;
+    return c->shm ? fmin(c->gpu_Bps, c->shm_Bps) : c->gpu_Bps;
+}
+
 /* Transfer time of the direct pattern over every cut, each at its own
  * efficiency; for NCCL's point-to-point across nodes the GPU cuts give
  * way to each rank's scale-up and NIC loads (rail_time). Records the
@@ -1167,7 +1176,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         o->n_steps = 0;
     }
 
-    double eff_up = cr_proto_eff(p, proto, c->intra_hw);
+    /* through host memory (SHM) a hop inside the node also pays
+     * coll.eff.shm */
+    double eff_up = cr_proto_eff(p, proto, c->intra_hw) * (c->shm ? p->shm_eff : 1.0);
     double eff_net = cr_proto_eff(p, proto, CR_HW_NET);
     /* Channels grow with the message (enqueue.cc adds one per ch_min_bytes);
      * counted as a real number so the rate ramps without steps. */
@@ -1178,6 +1189,11 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     /* LL: llMaxBw for the GPU; beyond two ranks of one node also each
      * channel's own LL rate (coll.ll_ch) times the channels NCCL runs */
     double ll_cap = cr_proto_cap_Bps(p, proto, 1);
+    /* across nodes NCCL's own LL ceiling for two and for more nodes
+     * (tuning.cc llMaxBws, multi-node rows by CPU vendor: Intel's, as the
+     * choice above takes) */
+    if (N > 1)
+        ll_cap = fmin(ll_cap, nccl_ll_max[0][N <= 2 ? 1 : 2] * 1e9);
     if (proto == CR_PROTO_LL && corpus && p->ll_ch_Bps > 0 && algo == CR_ALGO_RING)
         ll_cap = fmin(ll_cap, nchf * p->ll_ch_Bps);
     if (proto == CR_PROTO_LL)
@@ -1207,7 +1223,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                       : (rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER)
                           ? (nn - 1) / nn * S
                           : S;
-        double eff = cr_proto_eff(p, proto, c->ring_hw);
+        double eff = cr_proto_eff(p, proto, c->ring_hw) *
+                     (c->shm && c->ring_hw == CR_HW_PCI ? p->shm_eff : 1.0);
         /* Two ranks: both ring neighbours are the one peer. Measured on two
          * H200s (params coll.n2.ring.*), NCCL's rings then run below the n = 8
          * figure while broadcast, reduce and point-to-point on the same pair
@@ -1259,7 +1276,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double pp = c->ppn;
         if (algo == CR_ALGO_TREE) {
             if (c->ppn > 1) {
-                r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
+                r_in = fmin(intra_Bps(c) * eff_up, cap_ch);
                 /* the chain's middle ranks receive S from below and S
                  * from above; with two ranks in the node there is no
                  * middle: the leaf sends S up and gets S back, the root
@@ -1280,7 +1297,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             w_in = S * (1 + 1 / pp);
             nv_in = true;
         } else if (c->ppn > 1) {
-            r_in = fmin((c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps) * eff_up, cap_ch);
+            r_in = fmin(intra_Bps(c) * eff_up, cap_ch);
             w_in = 2.0 * (c->ppn - 1) / c->ppn * S;
         }
         if (w_in > 0 && r_in > 0)
@@ -1300,7 +1317,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (t_in >= t_out) {
             o->wire_bytes = w_in;
             o->wire_Bps = r_in;
-            o->link_Bps = nv_in ? c->nvls_Bps : c->up_Bps > 0 ? c->up_Bps : c->gpu_Bps;
+            o->link_Bps = nv_in ? c->nvls_Bps : intra_Bps(c);
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;
@@ -1378,6 +1395,18 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     case CR_ALGO_DIRECT: {
         double wb, wc, we;
         t = direct_time(c, rq, eff_up, &wb, &wc, &we);
+        if (c->shm && c->shm_Bps * eff_up > 0) {
+            /* every rank sends its share to the others and receives
+             * theirs through host memory at once (cr_route_host_share_Bps) */
+            double per = rq->coll == CR_COLL_SENDRECV ? rq->bytes : (nn - 1) / nn * rq->bytes;
+            double ts = per / (c->shm_Bps * eff_up);
+            if (ts > t) {
+                t = ts;
+                wb = per;
+                wc = c->shm_Bps;
+                we = eff_up;
+            }
+        }
         o->wire_bytes = wb;
         o->link_Bps = wc;
         o->wire_Bps = wc * we;

@@ -312,11 +312,25 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * divides that cut's capacity by c. */
     c->ring_Bps = HUGE_VAL;
     c->ring_hw = c->intra_hw;
+    c->shm = false;
+    c->shm_Bps = 0;
+    if (!cr_route_pcie_p2p(t) && n > 1 &&
+        (st = cr_route_host_share_Bps(t, c->ranks->ranks, n, &c->shm_Bps)) != CR_OK) {
+        st = cr_diag_set(d, st, "out of memory");
+        goto out;
+    }
     for (int i = 0; i < n && n > 1; i++) {
         int j = (i + 1) % n;
-        double hop = domain[i] == domain[j] && up_out[i] > 0 && up_in[j] > 0
-                         ? fmin(up_out[i], up_in[j])
-                         : fmin(all_out[i], all_in[j]);
+        bool up = domain[i] == domain[j] && up_out[i] > 0 && up_in[j] > 0;
+        double hop = up ? fmin(up_out[i], up_in[j]) : fmin(all_out[i], all_in[j]);
+        /* a hop inside a node with neither scale-up links nor PCIe peer
+         * access goes through host memory (SHM) */
+        if (!up && c->shm_Bps > 0 &&
+            t->devs[t->gpus[c->ranks->ranks[i]]].node ==
+                t->devs[t->gpus[c->ranks->ranks[j]]].node) {
+            c->shm = true;
+            hop = fmin(hop, c->shm_Bps);
+        }
         if (hop < c->ring_Bps) {
             c->ring_Bps = hop;
             c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;

@@ -37,11 +37,17 @@ struct cr_coll_ctx {
     int ppn_min;   /* ranks per node (smallest): NCCL's per-node GPU count for NVLS */
     bool nccl_lib; /* NCCL (NVIDIA) or RCCL (AMD) picks the algorithm; else the fastest modelled */
     /* per-GPU figures, the minimum over ranks, raw datasheet B/s */
-    double up_Bps;       /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
-    double gpu_Bps;      /* all ports */
-    double ring_Bps;     /* rate a rank-order ring reaches per rank (multi-channel) */
-    cr_hw ring_hw;       /* class of the links limiting it */
-    cr_hw intra_hw;      /* NVLINK when ranks of a node share scale-up links, else PCI */
+    double up_Bps;   /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
+    double gpu_Bps;  /* all ports */
+    double ring_Bps; /* rate a rank-order ring reaches per rank (multi-channel) */
+    cr_hw ring_hw;   /* class of the links limiting it */
+    cr_hw intra_hw;  /* NVLINK when ranks of a node share scale-up links, else PCI */
+    /* NCCL's SHM transport (route.h cr_route_pcie_p2p): ranks of one node
+     * without scale-up links and without PCIe peer access exchange data
+     * through host memory; shm_Bps is what each rank reaches that way with
+     * every rank sending and receiving (cr_route_host_share_Bps). */
+    bool shm;
+    double shm_Bps;
     double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
     cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
     /* NCCL's network transport between two ranks of different nodes

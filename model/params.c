@@ -66,6 +66,10 @@ static const struct key keys[] = {
     {"coll.eff.pcie", OFF(pcie_eff), K_DOUBLE, {0.87, 0.87, 0.87, 0.87}, 0.01, 1, "",
      "fit: pinned host copies about 55 GB/s on PCIe Gen5 x16 of 63 GB/s (shared/reference/"
      "hardware.md; our H200 measurement)"},
+    {"coll.eff.shm", OFF(shm_eff), K_DOUBLE, {1, 1, 1, 1}, 0.01, 1, "",
+     "NCCL's SHM transport (no PCIe peer access, topology route.pcie_p2p 0): the fraction of "
+     "the host path's rate (each rank's PCIe path to its CPU, shared by the ranks on it) it "
+     "reaches on top of coll.eff.pcie; 1: unfitted, no such log in the fitting half"},
     {"coll.eff.net", OFF(net_eff), K_DOUBLE, {0.92, 0.92, 0.92, 0.92}, 0.01, 1, "",
      "NVIDIA maintainer, NVIDIA/nccl-tests#290: NDR 400 Gb/s NICs should reach 46-48 GB/s each "
      "through NCCL; the low end, 46/50 (InfiniBand headers at 4 KiB MTU, proxy overhead); "

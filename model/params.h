@@ -35,6 +35,7 @@ typedef struct {
     /* NCCL predictions */
     double proto_eff[CR_PROTO__COUNT]; /* of scale-up link bandwidth (NVLink/XGMI/ICI) */
     double pcie_eff;                   /* of PCIe link bandwidth */
+    double shm_eff;                    /* through host memory (NCCL SHM), of the host path's rate */
     double net_eff;                    /* of NIC link bandwidth (IB/Ethernet) */
     double nvls_eff;                   /* NVLS / multimem: of the GPU's ports to the switch */
     double tree_eff;      /* tree: of the rates above, inside and across nodes (1: those alone) */

@@ -14,6 +14,7 @@
  */
 #include "route.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Residual capacity below this (bytes per second) counts as saturated: the
@@ -151,4 +152,82 @@ out:
     free(via);
     free(queue);
     return st;
+}
+
+/* BFS from GPU device s over host links to the nearest CPU; fills via[]
+ * (bfs's convention; via[] must hold -2 everywhere on entry) and returns
+ * the CPU, or -1. The search stays inside s's node (host links end at
+ * its NICs), so it resets what it touched (queue[0 .. *seen)) rather than
+ * the whole topology: a cluster of many nodes costs each rank its node. */
+static int nearest_cpu(const cr_topo *t, int s, int *via, int *queue, int *seen)
+{
+    via[s] = -1;
+    int head = 0, tail = 0, found = -1;
+    queue[tail++] = s;
+    while (head < tail && found < 0) {
+        int v = queue[head++];
+        if (t->devs[v].kind == CR_DEV_CPU) {
+            found = v;
+            break;
+        }
+        if (v != s && !cr_route_forwards(t, v, false))
+            continue;
+        for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+            int l = t->adj[i];
+            int w = cr_link_other(&t->links[l], v);
+            if (via[w] != -2 || !cr_route_host(t->links[l].kind))
+                continue;
+            via[w] = l;
+            queue[tail++] = w;
+        }
+    }
+    *seen = tail;
+    return found;
+}
+
+static void forget(int *via, const int *queue, int seen)
+{
+    for (int i = 0; i < seen; i++)
+        via[queue[i]] = -2;
+}
+
+cr_status cr_route_host_share_Bps(const cr_topo *t, const int *ranks, int n, double *Bps)
+{
+    *Bps = 0.0;
+    if (n < 1)
+        return CR_OK;
+    int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
+    int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
+    int *users = calloc((size_t)t->n_links + 1, sizeof *users);
+    if (!via || !queue || !users) {
+        free(via);
+        free(queue);
+        free(users);
+        return CR_ENOMEM;
+    }
+    for (int v = 0; v < t->n_devs; v++)
+        via[v] = -2;
+    /* pass 1: how many ranks each link carries; pass 2: the least share */
+    double rate = HUGE_VAL;
+    for (int pass = 0; pass < 2 && rate > 0; pass++) {
+        for (int r = 0; r < n; r++) {
+            int s = t->gpus[ranks[r]], seen = 0;
+            int cpu = nearest_cpu(t, s, via, queue, &seen);
+            for (int v = cpu; cpu >= 0 && v != s; v = cr_link_other(&t->links[via[v]], v)) {
+                const cr_link *k = &t->links[via[v]];
+                if (pass == 0)
+                    users[via[v]]++;
+                else
+                    rate = fmin(rate, k->count * fmin(k->bw_ab_Bps, k->bw_ba_Bps) / users[via[v]]);
+            }
+            forget(via, queue, seen);
+            if (cpu < 0)
+                rate = 0;
+        }
+    }
+    *Bps = isfinite(rate) ? rate : 0.0;
+    free(via);
+    free(queue);
+    free(users);
+    return CR_OK;
 }

@@ -66,6 +66,18 @@ static inline bool cr_route_transit(const cr_topo *t)
     return cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
 }
 
+/* May the topology's GPUs reach each other's memory over PCIe (the
+ * parameter "route.pcie_p2p", default 1)? 0 where peer access is not
+ * offered (GeForce cards, many containers and VMs): NCCL then moves the
+ * data through host memory (its SHM transport, src/transport/shm.cc: the
+ * sender's SMs store into a buffer in host memory, the receiver's SMs
+ * load from it), so a byte crosses the sender's PCIe path up to the CPU
+ * and the receiver's path down from it. */
+static inline bool cr_route_pcie_p2p(const cr_topo *t)
+{
+    return cr_topo_param(t, "route.pcie_p2p", 1.0) != 0.0;
+}
+
 /* May a route pass through device v on its way (v is neither end)? Every
  * device but a GPU forwards; a GPU only under transit (cr_route_transit, or
  * true where a caller routes through GPUs because nothing else connects a
@@ -79,6 +91,15 @@ static inline bool cr_route_forwards(const cr_topo *t, int v, bool transit)
  * CR_ROUTE_SCALEUP_KINDS, what a peer copy over NVLink (or XGMI, ICI) can
  * reach, 450 GB/s for an HGX H200 pair where all paths give 513. */
 double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
+
+/* The rate each of the n GPU ranks gets through host memory when every
+ * one of them sends and receives at once (a ring, an all-to-all over SHM,
+ * see cr_route_pcie_p2p): each rank's fewest-hop path over host links
+ * (PCIe, C2C) to its nearest CPU, every link carrying each path through
+ * it once in each direction; the least over the ranks of the least share
+ * along the path. 0 when a rank has no path to a CPU. Errors: CR_ENOMEM
+ * (*Bps left 0). */
+cr_status cr_route_host_share_Bps(const cr_topo *t, const int *ranks, int n, double *Bps);
 
 /* Fewest-hop path from GPU rank src to dst (through other GPUs only where
  * no path avoids them): fills links[0..*n) (up to max)

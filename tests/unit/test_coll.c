@@ -316,6 +316,45 @@ static void test_pcie_box(void **state)
     cr_topo_free(t);
 }
 
+/* Without PCIe peer access (route.pcie_p2p 0) the ring's hops go through
+ * host memory (NCCL's SHM): each of pcie_box's switch uplinks (U = G)
+ * then carries the paths of its 4 GPUs each way, G/4 per rank, where with
+ * peer access the ring crosses each uplink once each way and runs at G.
+ * coll.eff.shm scales that rate and nothing else; the bound stays the
+ * links' (the hops may use the switch). */
+static void test_shm_ring(void **state)
+{
+    (void)state;
+    double S = 1e9, G = 31.5e9;
+    cr_topo *t = pcie_box(G, G, 2 * G);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result p2p =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(p2p.pred.link_Bps, G, 1e-9, 0);
+    cr_coll_ctx_free(c);
+
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result shm =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(shm.pred.link_Bps, G / 4, 1e-9, 0);
+    assert_close(shm.pred.wire_Bps, p2p.pred.wire_Bps / 4, 1e-9, 0);
+    assert_close(shm.bound.bound_s, p2p.bound.bound_s, 1e-12, 0);
+    /* alltoall through host memory: 7/8 S each rank at G/4 */
+    cr_coll_result a2a =
+        eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_close(a2a.pred.link_Bps, G / 4, 1e-9, 0);
+    cr_coll_ctx_free(c);
+
+    assert_int_equal(cr_topo_set_param(t, "coll.eff.shm", 0.5, "test"), CR_OK);
+    c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result half =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(half.pred.wire_Bps, shm.pred.wire_Bps / 2, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_nic_cut_binds(void **state)
 {
     (void)state;
@@ -1632,6 +1671,7 @@ int main(void)
         cmocka_unit_test(test_coll_kinds),
         cmocka_unit_test(test_nvswitch_closed_form),
         cmocka_unit_test(test_pcie_box),
+        cmocka_unit_test(test_shm_ring),
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_tree_loads),

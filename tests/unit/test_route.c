@@ -210,12 +210,53 @@ static void test_direction(void **state)
     cr_topo_free(t);
 }
 
+/* Host memory as the way between GPUs (NCCL's SHM, route.pcie_p2p 0):
+ * g0, g1 under pcisw0 (16 GB/s each, one 16 GB/s uplink to cpu0), g2, g3
+ * under pcisw1 (16 GB/s each, two 16 GB/s uplinks). All four ranks: the
+ * pcisw0 uplink carries g0's and g1's paths, 16 / 2 = 8 GB/s each; the
+ * pcisw1 uplinks 32 / 2 = 16. Ranks 0 and 2: every link carries one path,
+ * 16. A GPU with no way to a CPU gets 0. */
+static void test_host_share(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("pcie-box");
+    int g[5];
+    for (int i = 0; i < 5; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "g%d", i);
+        g[i] = add_gpu(t, id);
+    }
+    int cpu = cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", -1, -1);
+    int sw0 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw0", -1, -1);
+    int sw1 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw1", -1, -1);
+    for (int i = 0; i < 4; i++)
+        cr_topo_add_link(t, g[i], i < 2 ? sw0 : sw1, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
+    cr_topo_add_link(t, sw0, cpu, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
+    cr_topo_add_link(t, sw1, cpu, CR_LINK_PCIE, 16e9, 16e9, 2, 0.5e-6);
+    int s4 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw4", -1, -1);
+    cr_topo_add_link(t, g[4], s4, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    assert_true(cr_route_pcie_p2p(t));
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    assert_false(cr_route_pcie_p2p(t));
+    double bw = -1;
+    const int all[4] = {0, 1, 2, 3}, two[2] = {0, 2}, lost[2] = {0, 4};
+    assert_int_equal(cr_route_host_share_Bps(t, all, 4, &bw), CR_OK);
+    assert_close(bw, 8e9, 1e-12, 0);
+    assert_int_equal(cr_route_host_share_Bps(t, two, 2, &bw), CR_OK);
+    assert_close(bw, 16e9, 1e-12, 0);
+    assert_int_equal(cr_route_host_share_Bps(t, lost, 2, &bw), CR_OK);
+    assert_close(bw, 0.0, 0, 0);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvswitch_board), cmocka_unit_test(test_gpu_transit),
         cmocka_unit_test(test_direction),      cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_nic_share),      cmocka_unit_test(test_policy),
+        cmocka_unit_test(test_host_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

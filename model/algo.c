@@ -906,13 +906,31 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
     return worst;
 }
 
-/* What a rank reaches to a node-mate: its scale-up ports, else its PCIe
- * ports, through host memory (SHM) at most the host path's share. */
+/* The link rate a rank reaches to a node-mate: its scale-up ports, else
+ * its PCIe ports, through host memory (SHM) at most the ring's share of
+ * the host path (coll_priv.h). */
 static double intra_Bps(const struct cr_coll_ctx *c)
 {
     if (c->up_Bps > 0)
         return c->up_Bps;
-    return c->shm ? fmin(c->gpu_Bps, c->shm_Bps) : c->gpu_Bps;
+    return c->shm_ring_Bps > 0 ? fmin(c->gpu_Bps, c->shm_ring_Bps) : c->gpu_Bps;
+}
+
+/* The efficiency of a hop through host memory: the PCIe figure for the
+ * protocol times coll.eff.shm. */
+static double shm_eff(const cr_params *p, cr_proto proto)
+{
+    return cr_proto_eff(p, proto, CR_HW_PCI) * p->shm_eff;
+}
+
+/* r_in of a chain inside a node: the scale-up or PCIe ports at eff_up,
+ * through host memory the ring's share at shm_eff. */
+static double intra_rate(const struct cr_coll_ctx *c, cr_proto proto, double eff_up)
+{
+    if (c->up_Bps > 0)
+        return c->up_Bps * eff_up;
+    double r = c->gpu_Bps * eff_up;
+    return c->shm_ring_Bps > 0 ? fmin(r, c->shm_ring_Bps * shm_eff(&c->p, proto)) : r;
 }
 
 /* Transfer time of the direct pattern over every cut, each at its own
@@ -1176,9 +1194,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         o->n_steps = 0;
     }
 
-    /* through host memory (SHM) a hop inside the node also pays
-     * coll.eff.shm */
-    double eff_up = cr_proto_eff(p, proto, c->intra_hw) * (c->shm ? p->shm_eff : 1.0);
+    double eff_up = cr_proto_eff(p, proto, c->intra_hw);
     double eff_net = cr_proto_eff(p, proto, CR_HW_NET);
     /* Channels grow with the message (enqueue.cc adds one per ch_min_bytes);
      * counted as a real number so the rate ramps without steps. */
@@ -1189,11 +1205,6 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     /* LL: llMaxBw for the GPU; beyond two ranks of one node also each
      * channel's own LL rate (coll.ll_ch) times the channels NCCL runs */
     double ll_cap = cr_proto_cap_Bps(p, proto, 1);
-    /* across nodes NCCL's own LL ceiling for two and for more nodes
-     * (tuning.cc llMaxBws, multi-node rows by CPU vendor: Intel's, as the
-     * choice above takes) */
-    if (N > 1)
-        ll_cap = fmin(ll_cap, nccl_ll_max[0][N <= 2 ? 1 : 2] * 1e9);
     if (proto == CR_PROTO_LL && corpus && p->ll_ch_Bps > 0 && algo == CR_ALGO_RING)
         ll_cap = fmin(ll_cap, nchf * p->ll_ch_Bps);
     if (proto == CR_PROTO_LL)
@@ -1223,8 +1234,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                       : (rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER)
                           ? (nn - 1) / nn * S
                           : S;
-        double eff = cr_proto_eff(p, proto, c->ring_hw) *
-                     (c->shm && c->ring_hw == CR_HW_PCI ? p->shm_eff : 1.0);
+        double eff = cr_proto_eff(p, proto, c->ring_hw);
         /* Two ranks: both ring neighbours are the one peer. Measured on two
          * H200s (params coll.n2.ring.*), NCCL's rings then run below the n = 8
          * figure while broadcast, reduce and point-to-point on the same pair
@@ -1239,6 +1249,14 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                      : (proto == CR_PROTO_LL ? ll_cap : cr_proto_cap_Bps(p, proto, 1) * nchf));
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
+        /* hops through host memory (SHM): the ring's share of the host
+         * paths, the chain's for broadcast and reduce (one way only) */
+        double sh = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ? c->shm_chain_Bps
+                                                                                : c->shm_ring_Bps;
+        if (sh > 0 && sh * shm_eff(p, proto) < rate) {
+            rate = sh * shm_eff(p, proto);
+            o->link_Bps = sh;
+        }
         /* across nodes a channel crosses each node boundary through one
          * rank's NICs (rail-aligned rings, net_rails rails): the ring
          * reaches min(channels, rails) x that rank's NICs (net_cap_Bps) */
@@ -1276,7 +1294,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double pp = c->ppn;
         if (algo == CR_ALGO_TREE) {
             if (c->ppn > 1) {
-                r_in = fmin(intra_Bps(c) * eff_up, cap_ch);
+                r_in = fmin(intra_rate(c, proto, eff_up), cap_ch);
                 /* the chain's middle ranks receive S from below and S
                  * from above; with two ranks in the node there is no
                  * middle: the leaf sends S up and gets S back, the root
@@ -1297,7 +1315,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             w_in = S * (1 + 1 / pp);
             nv_in = true;
         } else if (c->ppn > 1) {
-            r_in = fmin(intra_Bps(c) * eff_up, cap_ch);
+            r_in = fmin(intra_rate(c, proto, eff_up), cap_ch);
             w_in = 2.0 * (c->ppn - 1) / c->ppn * S;
         }
         if (w_in > 0 && r_in > 0)
@@ -1395,16 +1413,19 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     case CR_ALGO_DIRECT: {
         double wb, wc, we;
         t = direct_time(c, rq, eff_up, &wb, &wc, &we);
-        if (c->shm && c->shm_Bps * eff_up > 0) {
-            /* every rank sends its share to the others and receives
-             * theirs through host memory at once (cr_route_host_share_Bps) */
-            double per = rq->coll == CR_COLL_SENDRECV ? rq->bytes : (nn - 1) / nn * rq->bytes;
-            double ts = per / (c->shm_Bps * eff_up);
+        /* through host memory (SHM): sendrecv's hops are the ring's
+         * (rank i to i+1), an all-to-all's every pair at once, S/n each;
+         * rooted patterns keep the cuts */
+        bool a2a = rq->coll == CR_COLL_ALLTOALL, sr = rq->coll == CR_COLL_SENDRECV;
+        double sh = a2a ? c->shm_pair_Bps : sr ? c->shm_ring_Bps : 0;
+        if (sh > 0) {
+            double per = a2a ? rq->bytes / nn : rq->bytes;
+            double ts = per / (sh * shm_eff(p, proto));
             if (ts > t) {
                 t = ts;
                 wb = per;
-                wc = c->shm_Bps;
-                we = eff_up;
+                wc = sh;
+                we = shm_eff(p, proto);
             }
         }
         o->wire_bytes = wb;

@@ -68,6 +68,133 @@ static int reach(const cr_topo *t, int src, bool (*ok)(cr_link_kind), bool trans
     return found;
 }
 
+/* May ranks i and j (indices into the communicator) exchange data through
+ * host memory? Ranks of one node that share no scale-up link; whether they
+ * do is cr_route_pcie_peers' to say. */
+static bool shm_candidate(const struct cr_coll_ctx *c, const int *domain, const double *up_out,
+                          int i, int j)
+{
+    const cr_topo *t = c->topo;
+    if (domain[i] == domain[j] && up_out[i] > 0)
+        return false;
+    return t->devs[t->gpus[c->ranks->ranks[i]]].node == t->devs[t->gpus[c->ranks->ranks[j]]].node;
+}
+
+static int node_of_rank(const struct cr_coll_ctx *c, int i)
+{
+    return c->topo->devs[c->topo->gpus[c->ranks->ranks[i]]].node;
+}
+
+/* Largest node whose every pair an all-to-all through host memory is
+ * priced for (its pairs are k^2 hops): NCCL nodes hold 16 GPUs or fewer;
+ * a larger flat PCIe topology keeps its cuts for the all-to-all. */
+#define SHM_PAIRS_MAX_RANKS 64
+
+/* The SHM rates (coll_priv.h): each pattern's hops that go through host
+ * memory, all at once (cr_route_host_share_Bps). Pairs are looked for
+ * inside each node only (SHM never leaves one): a large cluster costs its
+ * nodes' pairs, not n^2. */
+static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const double *up_out)
+{
+    int n = c->n;
+    c->shm = false;
+    c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = 0;
+    if (n < 2)
+        return CR_OK;
+    /* ranks in node order (counting sort keeps rank order inside a node) */
+    int max_node = 0;
+    for (int i = 0; i < n; i++)
+        max_node = node_of_rank(c, i) > max_node ? node_of_rank(c, i) : max_node;
+    size_t groups = (size_t)max_node + 2; /* node -1 (top level) first */
+    size_t *first = calloc(groups + 2, sizeof *first);
+    int *order = malloc((size_t)n * sizeof *order);
+    int *in_node = malloc((size_t)n * sizeof *in_node);
+    size_t pairs = 0;
+    int *src = NULL, *dst = NULL, *cnt = NULL;
+    bool *peer = NULL;
+    cr_status st = CR_OK;
+    if (!first || !order || !in_node) {
+        st = CR_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        first[(size_t)(node_of_rank(c, i) + 1) + 1]++;
+    for (size_t g = 1; g <= groups; g++) {
+        size_t m = first[g];
+        if (m <= SHM_PAIRS_MAX_RANKS)
+            pairs += m * (m > 0 ? m - 1 : 0);
+        first[g] += first[g - 1];
+    }
+    for (int i = 0; i < n; i++) {
+        size_t g = (size_t)(node_of_rank(c, i) + 1);
+        in_node[i] = (int)(first[g + 1] - first[g]);
+    }
+    for (int i = 0; i < n; i++)
+        order[first[(size_t)(node_of_rank(c, i) + 1)]++] = i;
+    for (size_t g = groups; g > 0; g--) /* back to each group's start */
+        first[g] = first[g - 1];
+    first[0] = 0;
+    size_t cap = pairs > (size_t)n ? pairs : (size_t)n;
+    src = malloc(cap * sizeof *src);
+    dst = malloc(cap * sizeof *dst);
+    cnt = malloc(cap * sizeof *cnt);
+    peer = malloc(cap * sizeof *peer);
+    if (!src || !dst || !cnt || !peer) {
+        st = CR_ENOMEM;
+        goto out;
+    }
+    /* the ring (i -> i+1, the wrap too), the chain (no wrap), every pair */
+    for (int pattern = 0; pattern < 3 && st == CR_OK; pattern++) {
+        int k = 0;
+        if (pattern < 2) {
+            for (int i = 0; i < n - (pattern == 1); i++)
+                if (shm_candidate(c, domain, up_out, i, (i + 1) % n)) {
+                    src[k] = c->ranks->ranks[i];
+                    dst[k] = c->ranks->ranks[(i + 1) % n];
+                    cnt[k++] = in_node[i];
+                }
+        } else {
+            for (size_t g = 0; g < groups; g++) {
+                if (first[g + 1] - first[g] > SHM_PAIRS_MAX_RANKS)
+                    continue;
+                for (size_t x = first[g]; x < first[g + 1]; x++)
+                    for (size_t y = first[g]; y < first[g + 1]; y++)
+                        if (x != y && shm_candidate(c, domain, up_out, order[x], order[y])) {
+                            src[k] = c->ranks->ranks[order[x]];
+                            dst[k] = c->ranks->ranks[order[y]];
+                            cnt[k++] = in_node[order[x]];
+                        }
+            }
+        }
+        if (k == 0)
+            continue;
+        if ((st = cr_route_pcie_peers(c->topo, src, dst, cnt, k, peer)) != CR_OK)
+            break;
+        int m = 0; /* keep the hops through host memory */
+        for (int h = 0; h < k; h++)
+            if (!peer[h]) {
+                src[m] = src[h];
+                dst[m++] = dst[h];
+            }
+        double *r = pattern == 0   ? &c->shm_ring_Bps
+                    : pattern == 1 ? &c->shm_chain_Bps
+                                   : &c->shm_pair_Bps;
+        if (m > 0) {
+            c->shm = true;
+            st = cr_route_host_share_Bps(c->topo, src, dst, m, r);
+        }
+    }
+out:
+    free(first);
+    free(order);
+    free(in_node);
+    free(src);
+    free(dst);
+    free(cnt);
+    free(peer);
+    return st;
+}
+
 static bool not_nic(cr_link_kind k)
 {
     return !cr_route_network(k);
@@ -312,29 +439,18 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * divides that cut's capacity by c. */
     c->ring_Bps = HUGE_VAL;
     c->ring_hw = c->intra_hw;
-    c->shm = false;
-    c->shm_Bps = 0;
-    if (!cr_route_pcie_p2p(t) && n > 1 &&
-        (st = cr_route_host_share_Bps(t, c->ranks->ranks, n, &c->shm_Bps)) != CR_OK) {
-        st = cr_diag_set(d, st, "out of memory");
-        goto out;
-    }
     for (int i = 0; i < n && n > 1; i++) {
         int j = (i + 1) % n;
         bool up = domain[i] == domain[j] && up_out[i] > 0 && up_in[j] > 0;
         double hop = up ? fmin(up_out[i], up_in[j]) : fmin(all_out[i], all_in[j]);
-        /* a hop inside a node with neither scale-up links nor PCIe peer
-         * access goes through host memory (SHM) */
-        if (!up && c->shm_Bps > 0 &&
-            t->devs[t->gpus[c->ranks->ranks[i]]].node ==
-                t->devs[t->gpus[c->ranks->ranks[j]]].node) {
-            c->shm = true;
-            hop = fmin(hop, c->shm_Bps);
-        }
         if (hop < c->ring_Bps) {
             c->ring_Bps = hop;
             c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
         }
+    }
+    if ((st = shm_rates(c, domain, up_out)) != CR_OK) {
+        st = cr_diag_set(d, st, "out of memory");
+        goto out;
     }
     c->nic_node_Bps = 0;
     c->nic_node_hw = CR_HW_NET;

@@ -44,10 +44,14 @@ struct cr_coll_ctx {
     cr_hw intra_hw;  /* NVLINK when ranks of a node share scale-up links, else PCI */
     /* NCCL's SHM transport (route.h cr_route_pcie_p2p): ranks of one node
      * without scale-up links and without PCIe peer access exchange data
-     * through host memory; shm_Bps is what each rank reaches that way with
-     * every rank sending and receiving (cr_route_host_share_Bps). */
+     * through host memory (shm: some pair does). The rate each hop gets that
+     * way with all of a pattern's hops moving at once
+     * (cr_route_host_share_Bps): the ring's (rank i to i+1, the wrap too),
+     * the chain's (no wrap: broadcast, reduce) and one of every pair's
+     * (all-to-all); 0 where the pattern has no such hop. ring_Bps leaves
+     * them out (NCCL's choice does not see them). */
     bool shm;
-    double shm_Bps;
+    double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps;
     double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
     cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
     /* NCCL's network transport between two ranks of different nodes

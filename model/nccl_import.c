@@ -611,6 +611,19 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
     return CR_OK;
 }
 
+/* The vendor NCCL's dump names (its CPUID vendor string; arch "arm64"
+ * for Arm), -1 when unstated or another. */
+static int cpu_vendor(const struct cpu_rec *cp)
+{
+    if (strcmp(cp->arch, "arm64") == 0)
+        return CR_CPU_ARM;
+    if (strcmp(cp->vendor, "GenuineIntel") == 0)
+        return CR_CPU_INTEL;
+    if (strcmp(cp->vendor, "AuthenticAMD") == 0)
+        return CR_CPU_AMD;
+    return -1;
+}
+
 /* Socket-to-socket link of a CPU as NCCL names it (vendor, familyid,
  * modelid): per-link bandwidth per direction, link count and source. These
  * are figures from the link rates, not measurements. */
@@ -867,7 +880,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
             mark_needed(c, c->nics[n].pci);
     for (int i = 0; i < c->n_cpus; i++) {
         dev_id(c, c->cpus[i].host, id, sizeof id, "cpu%d", c->cpus[i].numaid);
-        if ((c->cpus[i].dev = cr_topo_add_dev(t, CR_DEV_CPU, id, c->cpus[i].host, -1)) < 0)
+        if ((c->cpus[i].dev =
+                 cr_topo_add_dev(t, CR_DEV_CPU, id, c->cpus[i].host, cpu_vendor(&c->cpus[i]))) < 0)
             return CR_ENOMEM;
     }
     for (int p = 0; p < c->n_pcis; p++) {

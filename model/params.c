@@ -43,6 +43,7 @@ struct key {
 #define FIT_P2P_NET 6e-06
 #define FIT_HOST_OP 4.2e-06
 #define FIT_A_PCI_LL 4.03e-06
+#define FIT_EFF_SHM 0.5
 /* END fit_nccl_corpus */
 #define FIT_SRC                                                                                    \
     "fitted: tools/fit_nccl_corpus.py, validate/corpus fitting half and nccl-tests#123 (" FIT_WHEN \
@@ -66,10 +67,14 @@ static const struct key keys[] = {
     {"coll.eff.pcie", OFF(pcie_eff), K_DOUBLE, {0.87, 0.87, 0.87, 0.87}, 0.01, 1, "",
      "fit: pinned host copies about 55 GB/s on PCIe Gen5 x16 of 63 GB/s (shared/reference/"
      "hardware.md; our H200 measurement)"},
-    {"coll.eff.shm", OFF(shm_eff), K_DOUBLE, {1, 1, 1, 1}, 0.01, 1, "",
-     "NCCL's SHM transport (no PCIe peer access, topology route.pcie_p2p 0): the fraction of "
-     "the host path's rate (each rank's PCIe path to its CPU, shared by the ranks on it) it "
-     "reaches on top of coll.eff.pcie; 1: unfitted, no such log in the fitting half"},
+    {"coll.eff.shm", OFF(shm_eff), K_DOUBLE, {FIT_EFF_SHM, FIT_EFF_SHM, FIT_EFF_SHM, FIT_EFF_SHM},
+     0.01, 1, "",
+     "fitted: tools/fit_nccl_corpus.py (" FIT_WHEN "), NCCL's SHM transport (no PCIe peer "
+     "access, topology route.pcie_p2p 0): the fraction of the host path's rate "
+     "(cr_route_host_share_Bps) it reaches beyond coll.eff.pcie; the median over the fitting "
+     "half's rows above 64 MiB without peer access (2x A100 SXM4, NCCL_P2P_DISABLE=1, "
+     "validate/corpus/pcie-a100sxm-2: 0.504, 0.502, 0.498 at 64-256 MiB); a host-side "
+     "figure, so every generation"},
     {"coll.eff.net", OFF(net_eff), K_DOUBLE, {0.92, 0.92, 0.92, 0.92}, 0.01, 1, "",
      "NVIDIA maintainer, NVIDIA/nccl-tests#290: NDR 400 Gb/s NICs should reach 46-48 GB/s each "
      "through NCCL; the low end, 46/50 (InfiniBand headers at 4 KiB MTU, proxy overhead); "

@@ -154,19 +154,21 @@ out:
     return st;
 }
 
-/* BFS from GPU device s over host links to the nearest CPU; fills via[]
+/* BFS from device s over host links (GPUs other than s forward nothing)
+ * to device stop, or to the nearest CPU when stop is -1; fills via[]
  * (bfs's convention; via[] must hold -2 everywhere on entry) and returns
- * the CPU, or -1. The search stays inside s's node (host links end at
- * its NICs), so it resets what it touched (queue[0 .. *seen)) rather than
- * the whole topology: a cluster of many nodes costs each rank its node. */
-static int nearest_cpu(const cr_topo *t, int s, int *via, int *queue, int *seen)
+ * the device reached, or -1. The search stays inside s's node (host links
+ * end at its NICs), so it tells what it touched (queue[0 .. *seen)) for
+ * forget() to reset, rather than the whole topology: a cluster of many
+ * nodes costs each search one node. */
+static int host_search(const cr_topo *t, int s, int stop, int *via, int *queue, int *seen)
 {
     via[s] = -1;
     int head = 0, tail = 0, found = -1;
     queue[tail++] = s;
-    while (head < tail && found < 0) {
+    while (head < tail) {
         int v = queue[head++];
-        if (t->devs[v].kind == CR_DEV_CPU) {
+        if (stop < 0 ? t->devs[v].kind == CR_DEV_CPU : v == stop) {
             found = v;
             break;
         }
@@ -191,43 +193,116 @@ static void forget(int *via, const int *queue, int seen)
         via[queue[i]] = -2;
 }
 
-cr_status cr_route_host_share_Bps(const cr_topo *t, const int *ranks, int n, double *Bps)
+/* The arc (link, direction) by which a route leaves device u over link l:
+ * 2l from a to b, 2l + 1 from b to a. */
+static int arc_from(const cr_topo *t, int l, int u)
+{
+    return 2 * l + (u == t->links[l].a ? 0 : 1);
+}
+
+static double arc_cap(const cr_topo *t, int arc)
+{
+    const cr_link *k = &t->links[arc / 2];
+    return k->count * (arc % 2 == 0 ? k->bw_ab_Bps : k->bw_ba_Bps);
+}
+
+/* Walks hop (s -> d)'s way through host memory, calling back each arc:
+ * s up to d's nearest CPU (the buffer sits in the receiver's memory), then
+ * that CPU down to d. Returns false when either part has no path. */
+static bool host_hop(const cr_topo *t, int s, int d, int *via, int *queue, int *arcs, int *n_arcs)
+{
+    int seen = 0, m = 0;
+    int cpu = host_search(t, d, -1, via, queue, &seen);
+    if (cpu >= 0) /* down: d's path to its CPU, walked from the CPU */
+        for (int v = cpu; v != d; v = cr_link_other(&t->links[via[v]], v))
+            arcs[m++] = arc_from(t, via[v], v);
+    forget(via, queue, seen);
+    if (cpu < 0)
+        return false;
+    int up = host_search(t, s, cpu, via, queue, &seen);
+    if (up >= 0) /* up: s to that CPU; the walk goes backwards, so arcs of the travel direction */
+        for (int v = cpu; v != s; v = cr_link_other(&t->links[via[v]], v))
+            arcs[m++] = arc_from(t, via[v], cr_link_other(&t->links[via[v]], v));
+    forget(via, queue, seen);
+    *n_arcs = m;
+    return up >= 0;
+}
+
+cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *dst, int n_hops,
+                                  double *Bps)
 {
     *Bps = 0.0;
-    if (n < 1)
+    if (n_hops < 1)
         return CR_OK;
-    int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
-    int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
-    int *users = calloc((size_t)t->n_links + 1, sizeof *users);
-    if (!via || !queue || !users) {
+    size_t nd = (size_t)t->n_devs + 1;
+    int *via = malloc(nd * sizeof *via);
+    int *queue = malloc(nd * sizeof *queue);
+    int *arcs = malloc(2 * nd * sizeof *arcs);
+    int *users = calloc(2 * (size_t)t->n_links + 1, sizeof *users);
+    if (!via || !queue || !arcs || !users) {
         free(via);
         free(queue);
+        free(arcs);
         free(users);
         return CR_ENOMEM;
     }
     for (int v = 0; v < t->n_devs; v++)
         via[v] = -2;
-    /* pass 1: how many ranks each link carries; pass 2: the least share */
+    /* pass 1: how many hops each arc carries; pass 2: the least share */
     double rate = HUGE_VAL;
     for (int pass = 0; pass < 2 && rate > 0; pass++) {
-        for (int r = 0; r < n; r++) {
-            int s = t->gpus[ranks[r]], seen = 0;
-            int cpu = nearest_cpu(t, s, via, queue, &seen);
-            for (int v = cpu; cpu >= 0 && v != s; v = cr_link_other(&t->links[via[v]], v)) {
-                const cr_link *k = &t->links[via[v]];
-                if (pass == 0)
-                    users[via[v]]++;
-                else
-                    rate = fmin(rate, k->count * fmin(k->bw_ab_Bps, k->bw_ba_Bps) / users[via[v]]);
-            }
-            forget(via, queue, seen);
-            if (cpu < 0)
+        for (int h = 0; h < n_hops; h++) {
+            int m = 0;
+            if (!host_hop(t, t->gpus[src[h]], t->gpus[dst[h]], via, queue, arcs, &m)) {
                 rate = 0;
+                break;
+            }
+            for (int i = 0; i < m; i++) {
+                if (pass == 0)
+                    users[arcs[i]]++;
+                else
+                    rate = fmin(rate, arc_cap(t, arcs[i]) / users[arcs[i]]);
+            }
         }
     }
     *Bps = isfinite(rate) ? rate : 0.0;
     free(via);
     free(queue);
+    free(arcs);
     free(users);
+    return CR_OK;
+}
+
+cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
+                              const int *node_ranks, int n, bool *peer)
+{
+    bool allowed = cr_route_pcie_p2p(t);
+    for (int h = 0; h < n; h++)
+        peer[h] = allowed;
+    if (!allowed || n < 1)
+        return CR_OK;
+    size_t nd = (size_t)t->n_devs + 1;
+    int *via = malloc(nd * sizeof *via);
+    int *queue = malloc(nd * sizeof *queue);
+    if (!via || !queue) {
+        free(via);
+        free(queue);
+        return CR_ENOMEM;
+    }
+    for (int v = 0; v < t->n_devs; v++)
+        via[v] = -2;
+    for (int h = 0; h < n; h++) {
+        int s = t->gpus[src[h]], d = t->gpus[dst[h]], seen = 0;
+        bool ok = host_search(t, s, d, via, queue, &seen) == d;
+        /* NCCL's P2P level (paths.cc): PCIe switches only (PATH_PXB); a
+         * path through a CPU also with AMD CPUs and at most two GPUs */
+        for (int v = d; ok && v != s; v = cr_link_other(&t->links[via[v]], v))
+            if (t->devs[v].kind == CR_DEV_CPU)
+                ok = t->devs[v].spec == CR_CPU_AMD && node_ranks[h] <= 2;
+        forget(via, queue, seen);
+        peer[h] = ok;
+    }
+    free(via);
+    free(queue);
     return CR_OK;
 }

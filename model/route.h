@@ -66,13 +66,14 @@ static inline bool cr_route_transit(const cr_topo *t)
     return cr_topo_param(t, "route.gpu_transit", 0.0) != 0.0;
 }
 
-/* May the topology's GPUs reach each other's memory over PCIe (the
+/* May the topology's GPUs reach each other's memory over PCIe at all (the
  * parameter "route.pcie_p2p", default 1)? 0 where peer access is not
- * offered (GeForce cards, many containers and VMs): NCCL then moves the
- * data through host memory (its SHM transport, src/transport/shm.cc: the
- * sender's SMs store into a buffer in host memory, the receiver's SMs
- * load from it), so a byte crosses the sender's PCIe path up to the CPU
- * and the receiver's path down from it. */
+ * offered (GeForce cards, many containers and VMs) or NCCL_P2P_DISABLE=1
+ * is set: NCCL then moves the data between GPUs of a node through host
+ * memory (its SHM transport, src/transport/shm.cc: the sender's SMs store
+ * into a buffer in the receiver's host memory, the receiver's SMs load
+ * from it), as it does where its own P2P level refuses a pair
+ * (cr_route_pcie_peers). */
 static inline bool cr_route_pcie_p2p(const cr_topo *t)
 {
     return cr_topo_param(t, "route.pcie_p2p", 1.0) != 0.0;
@@ -92,14 +93,27 @@ static inline bool cr_route_forwards(const cr_topo *t, int v, bool transit)
  * reach, 450 GB/s for an HGX H200 pair where all paths give 513. */
 double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
 
-/* The rate each of the n GPU ranks gets through host memory when every
- * one of them sends and receives at once (a ring, an all-to-all over SHM,
- * see cr_route_pcie_p2p): each rank's fewest-hop path over host links
- * (PCIe, C2C) to its nearest CPU, every link carrying each path through
- * it once in each direction; the least over the ranks of the least share
- * along the path. 0 when a rank has no path to a CPU. Errors: CR_ENOMEM
- * (*Bps left 0). */
-cr_status cr_route_host_share_Bps(const cr_topo *t, const int *ranks, int n, double *Bps);
+/* Whether each hop src[k] -> dst[k] between GPU ranks of one node uses
+ * PCIe peer access as NCCL decides it (src/graph/paths.cc
+ * ncclTopoCheckP2p): never where cr_route_pcie_p2p is false; else where
+ * the fewest-hop PCIe path between them passes PCIe switches only
+ * (NCCL's default level, PATH_PXB), or crosses only AMD CPUs while the
+ * node holds at most two of the communicator's GPUs (node_ranks[k]; NCCL
+ * allows PATH_SYS there). A CPU of unstated vendor counts as not AMD, as
+ * NCCL treats Intel and Arm. Fills peer[0..n). Errors: CR_ENOMEM. */
+cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
+                              const int *node_ranks, int n, bool *peer);
+
+/* The rate each of n_hops transfers between GPU ranks (src[k] to
+ * dst[k], all at once) gets through host memory (NCCL's SHM, see
+ * cr_route_pcie_p2p): a hop writes from its sender up to the receiver's
+ * nearest CPU (NCCL keeps the buffer in the receiver's memory) and the
+ * receiver reads it down from there, each part the fewest hops over host
+ * links (PCIe, C2C); a link carries in each direction every hop through
+ * it that way. The least, over the hops, of the least share along the
+ * hop. 0 when a hop finds no path. Errors: CR_ENOMEM (*Bps left 0). */
+cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *dst, int n_hops,
+                                  double *Bps);
 
 /* Fewest-hop path from GPU rank src to dst (through other GPUs only where
  * no path avoids them): fills links[0..*n) (up to max)

@@ -22,6 +22,7 @@ struct cr_topo_priv {
 };
 
 static const char *dev_kind_names[CR_DEV__COUNT] = {"gpu", "switch", "cpu", "pcisw", "nic"};
+static const char *cpu_vendor_names[CR_CPU__COUNT] = {"intel", "amd", "arm"};
 static const char *link_kind_names[CR_LINK__COUNT] = {"nvlink", "pcie", "ib", "ethernet",
                                                       "xgmi",   "ici",  "c2c"};
 
@@ -39,6 +40,19 @@ int cr_dev_kind_parse(const char *name)
 {
     for (int i = 0; i < CR_DEV__COUNT; i++)
         if (strcmp(name, dev_kind_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *cr_cpu_vendor_name(cr_cpu_vendor v)
+{
+    return (unsigned)v < CR_CPU__COUNT ? cpu_vendor_names[v] : "?";
+}
+
+int cr_cpu_vendor_parse(const char *name)
+{
+    for (int i = 0; i < CR_CPU__COUNT; i++)
+        if (strcmp(name, cpu_vendor_names[i]) == 0)
             return i;
     return -1;
 }

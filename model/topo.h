@@ -49,6 +49,10 @@ typedef enum {
     CR_DEV__COUNT
 } cr_dev_kind;
 
+/* A CPU's vendor (cr_dev.spec of a CPU): NCCL lets GPUs use PCIe peer
+ * access across CPUs only on AMD (route.h cr_route_pcie_peers). */
+typedef enum { CR_CPU_INTEL, CR_CPU_AMD, CR_CPU_ARM, CR_CPU__COUNT } cr_cpu_vendor;
+
 typedef enum {
     CR_LINK_NVLINK,
     CR_LINK_PCIE,
@@ -95,7 +99,8 @@ typedef struct {
     cr_dev_kind kind;
     char *id;     /* unique in the topology, e.g. "n12.gpu3" */
     int node;     /* node (template replica) index, -1 for fabric devices */
-    int spec;     /* index into gpu_specs / switch_specs, -1 for others */
+    int spec;     /* index into gpu_specs / switch_specs; for a CPU its vendor
+                     (cr_cpu_vendor); -1 for others and where unstated */
     int gpu_rank; /* dense GPU number 0..n_gpus-1 for GPUs, -1 otherwise */
 } cr_dev;
 
@@ -210,6 +215,8 @@ const char *cr_dev_kind_name(cr_dev_kind k);
 const char *cr_link_kind_name(cr_link_kind k);
 int cr_dev_kind_parse(const char *name);
 int cr_link_kind_parse(const char *name);
+const char *cr_cpu_vendor_name(cr_cpu_vendor v);
+int cr_cpu_vendor_parse(const char *name);
 
 /* Compares two topologies device by device, link by link, spec by spec and
  * parameter by parameter (exact doubles). Returns true when identical;

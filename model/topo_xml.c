@@ -80,7 +80,7 @@ static const struct elem_spec elem_specs[] = {
     {"nodes", "template count prefix", "template count", ""},
     {"gpu", "id model node", "id model", ""},
     {"switch", "id model node", "id", ""},
-    {"cpu", "id node", "id", ""},
+    {"cpu", "id node vendor", "id", ""},
     {"pcisw", "id node", "id", ""},
     {"nic", "id node", "id", ""},
     {"link", LINK_ATTRS, "a b kind", ""},
@@ -1272,6 +1272,8 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
             sb_attr(&b, "model", t->gpu_specs[dv->spec].name);
         if (dv->kind == CR_DEV_SWITCH && dv->spec >= 0 && dv->spec < t->n_switch_specs)
             sb_attr(&b, "model", t->switch_specs[dv->spec].name);
+        if (dv->kind == CR_DEV_CPU && dv->spec >= 0 && dv->spec < CR_CPU__COUNT)
+            sb_attr(&b, "vendor", cr_cpu_vendor_name((cr_cpu_vendor)dv->spec));
         if (dv->node >= 0)
             sb_int(&b, "node", dv->node);
         sb_str(&b, "/>\n");

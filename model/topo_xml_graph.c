@@ -31,10 +31,19 @@ static bool is_dev_elem(const xmlNode *n)
 }
 
 /* The model index of a device element: a GPU model for GPUs, a switch
- * model (or -1) for switches, -1 otherwise. */
+ * model (or -1) for switches, a CPU's vendor (or -1), -1 otherwise. */
 static cr_status dev_spec(loader *L, const xmlNode *n, int *spec)
 {
     *spec = -1;
+    if (txml_is_name(n, "cpu")) {
+        const char *v = txml_get(L, n, "vendor");
+        if (v && (*spec = cr_cpu_vendor_parse(v)) < 0)
+            return FAIL(L, n, CR_EINVAL,
+                        "<cpu> vendor: \"%s\" is not one of intel, amd, arm (leave it out "
+                        "where unknown)",
+                        v);
+        return CR_OK;
+    }
     const char *m = txml_get(L, n, "model");
     if (!m)
         return CR_OK;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Fits the nccl-tests latency constants of model/params.c (FIT_* at the top
-of that file: coll.op_fixed, coll.alpha.{nvlink,net}.{ll,ll128,simple},
-coll.alpha.nvls, coll.p2p.peer.{intra,net}, coll.host_op) on the
+of that file: coll.op_fixed, coll.alpha.{nvlink,net,pci}.*, coll.alpha.nvls,
+coll.p2p.peer.{intra,net}, coll.host_op, coll.eff.shm) on the
 FITTING half of validate/corpus and on NVIDIA/nccl-tests#123, and prints
 them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
@@ -78,6 +78,14 @@ START = [
     # GPU): two ranks there take the step structure too (algo.c, corpus)
     ("coll.alpha.pci.ll", "FIT_A_PCI_LL", 2.4e-6, 1.0e-6, 20e-6, "nvlink.ll + hwLat PCI-NVLINK 0.4"),
 ]
+# NCCL's SHM transport (doc/bounds.md 2.2.6): the fraction of the host
+# path's rate it reaches, a rate and not a latency, so fitted apart from
+# the descent and before it: the median of predicted (at 1) over measured
+# time of the fitting half's rows above 64 MiB on topologies without PCIe
+# peer access (route.pcie_p2p 0), where the transfer dominates. Fitted
+# inside the descent on rows up to 8 MiB it goes to 0.355, the mid sizes'
+# pipeline and channel effects speaking as rate.
+SHM = ("coll.eff.shm", "FIT_EFF_SHM", 64 * 1024 * 1024)
 SLING = ("coll.net.lat", 1e-6, 1e-8, 1e-3)  # fitted for the Slingshot systems only
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
@@ -140,6 +148,30 @@ def nt123(commroof, params, host_op):
     return out
 
 
+def shm_systems():
+    """Folders whose topology sets route.pcie_p2p to 0."""
+    out = set()
+    for folder, (topo, _, _) in corpus_eval.read_topologies().items():
+        if topo and topo.endswith(".xml"):
+            with open(topo) as f:
+                if re.search(r'key="route\.pcie_p2p"\s+value="0"', f.read()):
+                    out.add(folder.split("/")[0])
+    return out
+
+
+def fit_shm(commroof, vals, jobs):
+    """coll.eff.shm (see SHM) from the other constants' start values."""
+    params = [(k, "%.6g" % v) for k, v in vals.items()] + [(SHM[0], "1")]
+    rows = collect(commroof, params, SLING[1], jobs)
+    sys_shm = shm_systems()
+    r = sorted(x["pred"] / x["measured"] for x in rows
+               if x["system"] in sys_shm and x["bytes"] > SHM[2] and x["pred"] and x["measured"])
+    if not r:
+        return 1.0, 0
+    m = len(r) // 2
+    return (r[m] if len(r) % 2 else (r[m - 1] + r[m]) / 2), len(r)
+
+
 def objective(commroof, vals, sling, ng, jobs):
     params = [(k, "%.6g" % v) for k, v in vals.items()]
     rows = collect(commroof, params, sling, jobs)
@@ -169,11 +201,13 @@ def main():
     ng = {p: ngpus_of(p) for _, p in corpus_eval.read_split()}
     vals = {k: v for k, _, v, _, _, _ in START}
     bounds = {k: (lo, hi) for k, _, _, lo, hi, _ in START}
+    shm_eff, shm_rows = fit_shm(a.commroof, vals, a.jobs)
+    print("coll.eff.shm: %.3f (median of %d rows above 64 MiB)" % (shm_eff, shm_rows), flush=True)
     bounds[SLING[0]] = (SLING[2], SLING[3])
     sling = SLING[1]
 
     def obj(v, s):
-        return objective(a.commroof, v, s, ng, a.jobs)
+        return objective(a.commroof, dict(v, **{SHM[0]: shm_eff}), s, ng, a.jobs)
 
     best = obj(vals, sling)
     print("start: objective %.4f" % best, flush=True)
@@ -208,6 +242,8 @@ def main():
     print('#define FIT_WHEN "%s"' % time.strftime("%Y-%m-%d", time.gmtime()))
     for k, macro, _, _, _, _ in START:
         print("#define %s %.3g" % (macro, vals[k]))
+    print("#define %s %.3g" % (SHM[1], shm_eff))
+    vals[SHM[0]] = shm_eff
     print("/* END fit_nccl_corpus */")
     print("\nSlingshot topologies (validate/corpus/topologies/{polaris,alps}-*.xml):")
     print('  <param key="coll.net.lat" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '

@@ -51,6 +51,7 @@ static const cr_cnf_key fit_keys[] = {
     {"coll.eff.simple",          0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.eff.nvls",            0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.eff.pcie",            0.10,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.eff.shm",             0.10,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.n2.ring.ar",          0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.n2.ring.agrs",        0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.eff.net",             0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_NET},

@@ -316,21 +316,48 @@ static void test_pcie_box(void **state)
     cr_topo_free(t);
 }
 
-/* Without PCIe peer access (route.pcie_p2p 0) the ring's hops go through
- * host memory (NCCL's SHM): each of pcie_box's switch uplinks (U = G)
- * then carries the paths of its 4 GPUs each way, G/4 per rank, where with
- * peer access the ring crosses each uplink once each way and runs at G.
- * coll.eff.shm scales that rate and nothing else; the bound stays the
- * links' (the hops may use the switch). */
+/* NCCL's SHM transport (doc/bounds.md 2.2.6) on pcie_box (two switches of
+ * 4 GPUs, uplinks U = G, one under each socket, socket link 2G):
+ * - by NCCL's P2P level the ring's two hops across the sockets (3 -> 4,
+ *   7 -> 0) go through host memory: each has the uplinks and the socket
+ *   link to itself each way, G, at coll.eff.pcie x coll.eff.shm, half the
+ *   rate of the hops inside a switch (G at coll.eff.pcie), so they bind;
+ * - two ranks across the sockets: the same without a vendor, peer access
+ *   with AMD CPUs (NCCL allows it with at most two GPUs);
+ * - route.pcie_p2p 0: every hop through host memory; each uplink carries
+ *   the ways of its 4 GPUs each way, G/4 each;
+ * coll.eff.shm scales those rates; the bound stays the links'. */
 static void test_shm_ring(void **state)
 {
     (void)state;
     double S = 1e9, G = 31.5e9;
     cr_topo *t = pcie_box(G, G, 2 * G);
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
-    cr_coll_result p2p =
+    cr_coll_result sock =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
-    assert_close(p2p.pred.link_Bps, G, 1e-9, 0);
+    cr_params p;
+    cr_diag pd = {{0}};
+    assert_int_equal(cr_params_for_topo(t, 0, &p, &pd), CR_OK);
+    double shm_e = p.pcie_eff * p.shm_eff;
+    assert_close(sock.pred.link_Bps, G, 1e-9, 0);
+    assert_close(sock.pred.wire_Bps, G * shm_e, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0,4");
+    cr_coll_result two =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(two.pred.wire_Bps, fmin(G, two.pred.link_Bps) * shm_e, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    for (int v = 0; v < t->n_devs; v++)
+        if (t->devs[v].kind == CR_DEV_CPU)
+            t->devs[v].spec = CR_CPU_AMD;
+    c = cr_test_coll_ctx(t, "0,4");
+    two = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(two.pred.wire_Bps, two.pred.link_Bps * p.pcie_eff, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, NULL); /* eight ranks: across the sockets even on AMD */
+    cr_coll_result amd8 =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(amd8.pred.wire_Bps, sock.pred.wire_Bps, 1e-9, 0);
     cr_coll_ctx_free(c);
 
     assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
@@ -338,19 +365,32 @@ static void test_shm_ring(void **state)
     cr_coll_result shm =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
     assert_close(shm.pred.link_Bps, G / 4, 1e-9, 0);
-    assert_close(shm.pred.wire_Bps, p2p.pred.wire_Bps / 4, 1e-9, 0);
-    assert_close(shm.bound.bound_s, p2p.bound.bound_s, 1e-12, 0);
-    /* alltoall through host memory: 7/8 S each rank at G/4 */
+    assert_close(shm.pred.wire_Bps, G / 4 * shm_e, 1e-9, 0);
+    assert_close(shm.bound.bound_s, sock.bound.bound_s, 1e-12, 0);
+    /* alltoall through host memory: every pair at once, S/8 each; a
+     * switch's uplink carries the 4 x 7 pairs its GPUs send (each goes up
+     * to its receiver's CPU): G/28 each */
     cr_coll_result a2a =
         eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
-    assert_close(a2a.pred.link_Bps, G / 4, 1e-9, 0);
+    assert_close(a2a.pred.link_Bps, G / 28, 1e-9, 0);
+    assert_close(a2a.pred.wire_bytes, S / 8, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    /* two ranks under one switch: the ring's two hops share its uplink
+     * each way (G/2); broadcast's one hop has it alone (G) */
+    c = cr_test_coll_ctx(t, "0-1");
+    cr_coll_result pair =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(pair.pred.link_Bps, G / 2, 1e-9, 0);
+    cr_coll_result bc =
+        eval(c, CR_COLL_BROADCAST, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_close(bc.pred.link_Bps, G, 1e-9, 0);
     cr_coll_ctx_free(c);
 
-    assert_int_equal(cr_topo_set_param(t, "coll.eff.shm", 0.5, "test"), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "coll.eff.shm", 0.25, "test"), CR_OK);
     c = cr_test_coll_ctx(t, NULL);
-    cr_coll_result half =
+    cr_coll_result quarter =
         eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
-    assert_close(half.pred.wire_Bps, shm.pred.wire_Bps / 2, 1e-9, 0);
+    assert_close(quarter.pred.wire_Bps, G / 4 * p.pcie_eff * 0.25, 1e-9, 0);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
 }

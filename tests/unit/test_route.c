@@ -210,43 +210,76 @@ static void test_direction(void **state)
     cr_topo_free(t);
 }
 
-/* Host memory as the way between GPUs (NCCL's SHM, route.pcie_p2p 0):
- * g0, g1 under pcisw0 (16 GB/s each, one 16 GB/s uplink to cpu0), g2, g3
- * under pcisw1 (16 GB/s each, two 16 GB/s uplinks). All four ranks: the
- * pcisw0 uplink carries g0's and g1's paths, 16 / 2 = 8 GB/s each; the
- * pcisw1 uplinks 32 / 2 = 16. Ranks 0 and 2: every link carries one path,
- * 16. A GPU with no way to a CPU gets 0. */
+/* Host memory as the way between GPUs (NCCL's SHM, route.pcie_p2p 0): a
+ * hop writes up to the receiver's nearest CPU and the receiver reads it
+ * down. g0, g1 under pcisw0 (16 GB/s links, one 16 GB/s uplink to cpu0),
+ * g2, g3 under pcisw1 (two 16 GB/s uplinks to cpu0), g5 alone under cpu1,
+ * which a 10 GB/s socket link joins to cpu0.
+ * - the ring 0 -> 1 -> 2 -> 3 -> 0: pcisw0's uplink carries 0->1's and
+ *   3->0's way down and 0->1's and 1->2's way up: 16 / 2 = 8 GB/s each;
+ * - the chain 0 -> 1 alone: 16 (every arc one hop);
+ * - 0 -> 5 and 5 -> 0: each crosses the socket link once each way, 10;
+ * - a hop from g4, which has no way to a CPU: 0. */
 static void test_host_share(void **state)
 {
     (void)state;
     cr_topo *t = cr_topo_new("pcie-box");
-    int g[5];
-    for (int i = 0; i < 5; i++) {
+    int g[6];
+    for (int i = 0; i < 6; i++) {
         char id[8];
         snprintf(id, sizeof id, "g%d", i);
         g[i] = add_gpu(t, id);
     }
-    int cpu = cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", -1, -1);
+    int cpu0 = cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", -1, -1);
+    int cpu1 = cr_topo_add_dev(t, CR_DEV_CPU, "cpu1", -1, -1);
     int sw0 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw0", -1, -1);
     int sw1 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw1", -1, -1);
     for (int i = 0; i < 4; i++)
         cr_topo_add_link(t, g[i], i < 2 ? sw0 : sw1, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
-    cr_topo_add_link(t, sw0, cpu, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
-    cr_topo_add_link(t, sw1, cpu, CR_LINK_PCIE, 16e9, 16e9, 2, 0.5e-6);
+    cr_topo_add_link(t, sw0, cpu0, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
+    cr_topo_add_link(t, sw1, cpu0, CR_LINK_PCIE, 16e9, 16e9, 2, 0.5e-6);
     int s4 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw4", -1, -1);
     cr_topo_add_link(t, g[4], s4, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
+    cr_topo_add_link(t, g[5], cpu1, CR_LINK_PCIE, 16e9, 16e9, 1, 0.5e-6);
+    cr_topo_add_link(t, cpu0, cpu1, CR_LINK_C2C, 10e9, 10e9, 1, 0.1e-6);
     assert_int_equal(cr_topo_finalize(t), CR_OK);
     assert_true(cr_route_pcie_p2p(t));
     assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
     assert_false(cr_route_pcie_p2p(t));
     double bw = -1;
-    const int all[4] = {0, 1, 2, 3}, two[2] = {0, 2}, lost[2] = {0, 4};
-    assert_int_equal(cr_route_host_share_Bps(t, all, 4, &bw), CR_OK);
+    const int ring_s[4] = {0, 1, 2, 3}, ring_d[4] = {1, 2, 3, 0};
+    assert_int_equal(cr_route_host_share_Bps(t, ring_s, ring_d, 4, &bw), CR_OK);
     assert_close(bw, 8e9, 1e-12, 0);
-    assert_int_equal(cr_route_host_share_Bps(t, two, 2, &bw), CR_OK);
+    assert_int_equal(cr_route_host_share_Bps(t, ring_s, ring_d, 1, &bw), CR_OK);
     assert_close(bw, 16e9, 1e-12, 0);
-    assert_int_equal(cr_route_host_share_Bps(t, lost, 2, &bw), CR_OK);
+    const int sock_s[2] = {0, 5}, sock_d[2] = {5, 0};
+    assert_int_equal(cr_route_host_share_Bps(t, sock_s, sock_d, 2, &bw), CR_OK);
+    assert_close(bw, 10e9, 1e-12, 0);
+    const int lost_s[1] = {4}, lost_d[1] = {0};
+    assert_int_equal(cr_route_host_share_Bps(t, lost_s, lost_d, 1, &bw), CR_OK);
     assert_close(bw, 0.0, 0, 0);
+
+    /* NCCL's P2P level on the same box (peer access offered again):
+     * g0 - g1 share pcisw0 (PIX): peer; g0 - g2 pass cpu0 and g0 - g5 the
+     * socket link: not, with CPUs of unstated vendor, as on Intel; with
+     * AMD CPUs they are where the node holds at most two ranks */
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 1, "test"), CR_OK);
+    const int ps[3] = {0, 0, 0}, pd[3] = {1, 2, 5}, two[3] = {2, 2, 2}, three[3] = {3, 3, 3};
+    bool peer[3];
+    assert_int_equal(cr_route_pcie_peers(t, ps, pd, two, 3, peer), CR_OK);
+    assert_true(peer[0]);
+    assert_false(peer[1]);
+    assert_false(peer[2]);
+    t->devs[cpu0].spec = CR_CPU_AMD;
+    t->devs[cpu1].spec = CR_CPU_AMD;
+    assert_int_equal(cr_route_pcie_peers(t, ps, pd, two, 3, peer), CR_OK);
+    assert_true(peer[0] && peer[1] && peer[2]);
+    assert_int_equal(cr_route_pcie_peers(t, ps, pd, three, 3, peer), CR_OK);
+    assert_true(peer[0]);
+    assert_false(peer[1] || peer[2]);
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    assert_int_equal(cr_route_pcie_peers(t, ps, pd, two, 3, peer), CR_OK);
+    assert_false(peer[0] || peer[1] || peer[2]);
     cr_topo_free(t);
 }
 

@@ -570,6 +570,9 @@ static const struct bad_case bad_cases[] = {
      ":8: unexpected text \"hello\" in <topology>: values go in attributes"},
     {"bad-pattern-empty.xml", CR_EINVAL,
      ":8: <link-pattern> a=\"tpu*\" b=\"gpu*\" matches no pair of devices"},
+    {"bad-cpu-vendor.xml", CR_EINVAL,
+     ":8: <cpu> vendor: \"GenuineIntel\" is not one of intel, amd, arm (leave it out where "
+     "unknown)"},
     {"bad-param.xml", CR_EPARSE,
      ":8: <param> value: \"fast\" is neither a plain number nor a quantity with a unit (e.g. "
      "\"0.82\", \"2us\", \"450GB/s\")"},

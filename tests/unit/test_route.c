@@ -226,7 +226,7 @@ static void test_host_share(void **state)
     cr_topo *t = cr_topo_new("pcie-box");
     int g[6];
     for (int i = 0; i < 6; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "g%d", i);
         g[i] = add_gpu(t, id);
     }

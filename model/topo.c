@@ -26,6 +26,16 @@ static const char *cpu_vendor_names[CR_CPU__COUNT] = {"intel", "amd", "arm"};
 static const char *link_kind_names[CR_LINK__COUNT] = {"nvlink", "pcie", "ib", "ethernet",
                                                       "xgmi",   "ici",  "c2c"};
 
+/* The index of name in names[0..n), or -1: the one lookup behind every
+ * *_parse below. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char *cr_dev_kind_name(cr_dev_kind k)
 {
     return (unsigned)k < CR_DEV__COUNT ? dev_kind_names[k] : "?";
@@ -36,33 +46,24 @@ const char *cr_link_kind_name(cr_link_kind k)
     return (unsigned)k < CR_LINK__COUNT ? link_kind_names[k] : "?";
 }
 
-int cr_dev_kind_parse(const char *name)
-{
-    for (int i = 0; i < CR_DEV__COUNT; i++)
-        if (strcmp(name, dev_kind_names[i]) == 0)
-            return i;
-    return -1;
-}
-
 const char *cr_cpu_vendor_name(cr_cpu_vendor v)
 {
     return (unsigned)v < CR_CPU__COUNT ? cpu_vendor_names[v] : "?";
 }
 
-int cr_cpu_vendor_parse(const char *name)
+int cr_dev_kind_parse(const char *name)
 {
-    for (int i = 0; i < CR_CPU__COUNT; i++)
-        if (strcmp(name, cpu_vendor_names[i]) == 0)
-            return i;
-    return -1;
+    return name_index(dev_kind_names, CR_DEV__COUNT, name);
 }
 
 int cr_link_kind_parse(const char *name)
 {
-    for (int i = 0; i < CR_LINK__COUNT; i++)
-        if (strcmp(name, link_kind_names[i]) == 0)
-            return i;
-    return -1;
+    return name_index(link_kind_names, CR_LINK__COUNT, name);
+}
+
+int cr_cpu_vendor_parse(const char *name)
+{
+    return name_index(cpu_vendor_names, CR_CPU__COUNT, name);
 }
 
 static char *dup_or_null(const char *s)

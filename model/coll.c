@@ -106,6 +106,22 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
     for (int i = 0; i < n; i++)
         max_node = node_of_rank(c, i) > max_node ? node_of_rank(c, i) : max_node;
     size_t groups = (size_t)max_node + 2; /* node -1 (top level) first */
+    /* nothing to look for where every rank has scale-up ports and each
+     * node's ranks share one scale-up domain (every NVLink box, cluster) */
+    int *node_dom = malloc(groups * sizeof *node_dom);
+    if (!node_dom)
+        return CR_ENOMEM;
+    bool any = false;
+    for (size_t g = 0; g < groups; g++)
+        node_dom[g] = -1;
+    for (int i = 0; i < n && !any; i++) {
+        size_t g = (size_t)(node_of_rank(c, i) + 1);
+        any = !(up_out[i] > 0) || (node_dom[g] >= 0 && node_dom[g] != domain[i]);
+        node_dom[g] = domain[i];
+    }
+    free(node_dom);
+    if (!any)
+        return CR_OK;
     size_t *first = calloc(groups + 2, sizeof *first);
     int *order = malloc((size_t)n * sizeof *order);
     int *in_node = malloc((size_t)n * sizeof *in_node);

@@ -205,8 +205,8 @@ static json_t *band_json(const cr_cnf_stat *b, const cr_cnf_stat *a)
  * calibrate_nccl.h), cross-checks on logs left out of a fit, writes BASE
  * with the fitted constants. */
 static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
-                          const char *fit_coll_name, const char *ranks, const char *topo_name,
-                          const char *out_path, int json)
+                          const char *fit_coll_name, const char *ranks, const char *nccl_version,
+                          const char *topo_name, const char *out_path, int json)
 {
     int rc = CLI_OK;
     cr_topo *t = NULL;
@@ -228,6 +228,10 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     const char *fit_coll = NULL;
     if (coll_name && !(lo.coll = cr_nccl_log_coll(coll_name, &d))) {
         rc = cli_usage_error("calibrate", "--coll %s: %s", coll_name, d.msg);
+        goto out;
+    }
+    if (nccl_version && cr_nccl_version_parse(nccl_version, &lo.nccl_version, &d) != CR_OK) {
+        rc = cli_usage_error("calibrate", "--nccl-version: %s", d.msg);
         goto out;
     }
     if (fit_coll_name && !(fit_coll = cr_nccl_log_coll(fit_coll_name, &d))) {
@@ -533,7 +537,8 @@ out:
 
 int cli_cmd_calibrate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL;
+    const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL,
+               *nccl_version = NULL;
     bool json = false, quick = false, from = false, nccl = false;
     int rc = CLI_OK;
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
@@ -570,6 +575,10 @@ int cli_cmd_calibrate(int argc, char **argv)
          .str = &fit_coll, .section = 2},
         {"--ranks", NULL, "SPEC", "GPUs of BASE the logs ran on (default: the first n)",
          .str = &ranks, .section = 2},
+        {"--nccl-version", NULL, "V",
+         "the NCCL release (2.23.4) of logs that print none\n"
+         "(default: the model's, 2.28.9)",
+         .str = &nccl_version, .section = 2},
         {"-o", NULL, "OUT.xml", "where to write (default: stdout, the report on stderr)",
          .section = 2},
         {"--json", NULL, NULL, "the fit and the cross-check as JSON", .section = 2},
@@ -619,7 +628,8 @@ int cli_cmd_calibrate(int argc, char **argv)
                                  "the logs were measured on (validate/corpus/topologies.txt "
                                  "lists some)");
         else
-            rc = calibrate_nccl(inputs, n_in, coll, fit_coll, ranks, topo_name, out_path, json);
+            rc = calibrate_nccl(inputs, n_in, coll, fit_coll, ranks, nccl_version, topo_name,
+                                out_path, json);
         goto out;
     }
     if (from && n_in == 0) {

@@ -102,7 +102,9 @@ static void print_log_tables(const cr_vmeas_list *l)
 
 int cli_cmd_validate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL;
+    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL,
+               *nccl_version = NULL;
+    int nccl_code = 0;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0;
     bool json = false, summary_only = false;
@@ -121,7 +123,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate", "out of memory");
         goto out;
     }
-    enum { O_HELP = 1, O_COLL, O_FAMILY, O_SUBSET, O_LOG, O_MAX_MED };
+    enum { O_HELP = 1, O_COLL, O_FAMILY, O_SUBSET, O_LOG, O_MAX_MED, O_NCCL_VERSION };
     const cli_opt opts[] = {
         {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
          .str = &topo_name},
@@ -134,6 +136,11 @@ int cli_cmd_validate(int argc, char **argv)
          "GPUs of multi-GPU cases (default: the first n); its count\n"
          "is the rank count of a log that does not tell it",
          .str = &ranks},
+        {"--nccl-version", NULL, "V",
+         "the NCCL release (2.23.4) of logs that print none (nccl-tests'\n"
+         "nccl-library=, NCCL's \"NCCL version\" line); default: the model's\n"
+         "(coll.nccl_version, 2.28.9)",
+         .str = &nccl_version, .id = O_NCCL_VERSION},
         {"--family", NULL, "F", "only cases of family F (hbm ce mech gemm launch nccl p2p fused)",
          .str = &family, .id = O_FAMILY},
         {"--subset", NULL, "even|odd",
@@ -166,6 +173,12 @@ int cli_cmd_validate(int argc, char **argv)
             cr_diag d = {{0}};
             if (!cr_nccl_log_coll(coll, &d)) {
                 rc = cli_usage_error("validate", "--coll: %s", d.msg);
+                goto out;
+            }
+        } else if (args.opt->id == O_NCCL_VERSION) {
+            cr_diag d = {{0}};
+            if (cr_nccl_version_parse(nccl_version, &nccl_code, &d) != CR_OK) {
+                rc = cli_usage_error("validate", "--nccl-version: %s", d.msg);
                 goto out;
             }
         } else if (args.opt->id == O_FAMILY) {
@@ -205,7 +218,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
         goto out;
     }
-    cr_nccl_log_opts lo = {coll, 0};
+    cr_nccl_log_opts lo = {coll, 0, nccl_code};
     if (ranks) {
         /* A bad rank set is a usage error (exit 2) as in coll and sim, found
          * here before any file is read, not per case (issue 13 item 10). */

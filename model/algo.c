@@ -691,9 +691,19 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
 
 /* LL128 is on by default only with NVLink between the ranks of a node
  * (tuning.cc: typeIntra <= PATH_NVB); NCCL would not pick it otherwise. */
-static bool nccl_enabled(const struct cr_coll_ctx *c, cr_proto p)
+static bool nccl_enabled(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_proto p)
 {
-    return p != CR_PROTO_LL128 || c->intra_hw == CR_HW_NVLINK;
+    int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+    if (p != CR_PROTO_LL128)
+        return true;
+    if (c->intra_hw != CR_HW_NVLINK)
+        return false;
+    /* across nodes only where the GPU reaches its NIC without a CPU
+     * (PATH_PXB, PXN on Hopper), or over C2C on Hopper and later from
+     * NCCL 2.27 (PATH_P2C; tuning.cc, NCCL_LL128_C2C default 1) */
+    if (c->n_nodes > 1 && c->nic_via_cpu)
+        return c->nic_via_c2c && c->p.gen >= CR_GEN_HOPPER && version >= 22700;
+    return true;
 }
 
 /* ---- direct-pattern bytes across a cut (each rank exchanges with each
@@ -1156,7 +1166,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                      : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)   ? graph_channels(c, nch_max)
                                                                         : nch_max;
         o->nccl_est_s = nccl_est_s(c, rq->coll, S, na, proto, est_ch);
-        if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
+        if (!nccl_enabled(c, rq, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
     }
     /* two ranks: measured (coll.n2.*, traces/nvidia-h200-x2); larger
@@ -1469,7 +1479,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             o->wire_Bps *= 0.5;
         }
         o->nccl_est_s = lat + t;
-        if (!nccl_enabled(c, proto) && rq->proto == CR_PROTO_AUTO)
+        if (!nccl_enabled(c, rq, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
         /* NCCL point-to-point switches to LL for small transfers
          * (NCCL_P2P_LL_THRESHOLD, 16 KiB per peer by default); we let the

@@ -464,6 +464,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
         }
     }
+    cr_route_nic_path(t, c->ranks->ranks[0], &c->nic_via_cpu, &c->nic_via_c2c);
     if ((st = shm_rates(c, domain, up_out)) != CR_OK) {
         st = cr_diag_set(d, st, "out of memory");
         goto out;

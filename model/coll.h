@@ -138,6 +138,9 @@ typedef struct {
                               enqueues that many kernels per operation, so an operation
                               takes at least that many x coll.host_op (the host's time),
                               not the launch gap on top of the GPUs' time. Default false. */
+    int nccl_version;      /* the NCCL release of the run (NCCL_VERSION_CODE: 22304 =
+                              2.23.4) where its choices differ by release; 0 (default) =
+                              the parameter coll.nccl_version */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */

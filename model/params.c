@@ -94,6 +94,12 @@ static const struct key keys[] = {
     {"coll.simple_ch", OFF(simple_ch_Bps), K_DOUBLE, {40e9, 40e9, 60e9, 90e9}, 1e6, 1e15, "B/s",
      "NCCL search.cc: largest per-channel speed it searches (speedArrayIntra 40, sm90 60, sm100 "
      "90 GB/s)"},
+    {"coll.nccl_version", OFF(nccl_version), K_INT, {22809, 22809, 22809, 22809}, 21800, 99999,
+     "",
+     "the NCCL release whose choices the model follows, as NCCL_VERSION_CODE spells it (22809 = "
+     "2.28.9, whose src/graph/tuning.cc the tables here come from); read from an nccl-tests log "
+     "that prints nccl-library=; it decides LL128 across nodes where the GPU reaches its NIC "
+     "over C2C (NCCL 2.27 added PATH_P2C)"},
     {"coll.nchannels", OFF(nchannels), K_INT, {8, 16, 16, 16}, 1, 64, "",
      "estimate: channel counts NCCL_DEBUG=INFO reports on HGX boards (16 on 8x H100); "
      "unverified"},

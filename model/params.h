@@ -43,6 +43,7 @@ typedef struct {
     double ll128_ch_Bps;  /* LL128 ceiling per channel */
     double simple_ch_Bps; /* Simple ceiling per channel */
     int nchannels;        /* NCCL channels at large sizes */
+    int nccl_version;     /* the NCCL release whose choices are followed, 22809 = 2.28.9 */
     double ch_min_bytes[CR_PROTO__COUNT]; /* bytes per channel before NCCL adds a channel */
     double lat_scale;                     /* multiplies NCCL's latency tables (1 = as NCCL) */
     double ch_min_traffic_bytes;          /* NCCL's planner: traffic per channel at least */

@@ -161,14 +161,15 @@ out:
  * end at its NICs), so it tells what it touched (queue[0 .. *seen)) for
  * forget() to reset, rather than the whole topology: a cluster of many
  * nodes costs each search one node. */
-static int host_search(const cr_topo *t, int s, int stop, int *via, int *queue, int *seen)
+static int host_search(const cr_topo *t, int s, int stop, cr_dev_kind stop_kind, int *via,
+                       int *queue, int *seen)
 {
     via[s] = -1;
     int head = 0, tail = 0, found = -1;
     queue[tail++] = s;
     while (head < tail) {
         int v = queue[head++];
-        if (stop < 0 ? t->devs[v].kind == CR_DEV_CPU : v == stop) {
+        if (stop < 0 ? v != s && t->devs[v].kind == stop_kind : v == stop) {
             found = v;
             break;
         }
@@ -212,14 +213,14 @@ static double arc_cap(const cr_topo *t, int arc)
 static bool host_hop(const cr_topo *t, int s, int d, int *via, int *queue, int *arcs, int *n_arcs)
 {
     int seen = 0, m = 0;
-    int cpu = host_search(t, d, -1, via, queue, &seen);
+    int cpu = host_search(t, d, -1, CR_DEV_CPU, via, queue, &seen);
     if (cpu >= 0) /* down: d's path to its CPU, walked from the CPU */
         for (int v = cpu; v != d; v = cr_link_other(&t->links[via[v]], v))
             arcs[m++] = arc_from(t, via[v], v);
     forget(via, queue, seen);
     if (cpu < 0)
         return false;
-    int up = host_search(t, s, cpu, via, queue, &seen);
+    int up = host_search(t, s, cpu, CR_DEV_CPU, via, queue, &seen);
     if (up >= 0) /* up: s to that CPU; the walk goes backwards, so arcs of the travel direction */
         for (int v = cpu; v != s; v = cr_link_other(&t->links[via[v]], v))
             arcs[m++] = arc_from(t, via[v], cr_link_other(&t->links[via[v]], v));
@@ -293,7 +294,7 @@ cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
         via[v] = -2;
     for (int h = 0; h < n; h++) {
         int s = t->gpus[src[h]], d = t->gpus[dst[h]], seen = 0;
-        bool ok = host_search(t, s, d, via, queue, &seen) == d;
+        bool ok = host_search(t, s, d, CR_DEV_GPU, via, queue, &seen) == d;
         /* NCCL's P2P level (paths.cc): PCIe switches only (PATH_PXB); a
          * path through a CPU also with AMD CPUs and at most two GPUs */
         for (int v = d; ok && v != s; v = cr_link_other(&t->links[via[v]], v))
@@ -305,4 +306,30 @@ cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
     free(via);
     free(queue);
     return CR_OK;
+}
+
+void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c)
+{
+    *via_cpu = *via_c2c = false;
+    if (rank < 0 || rank >= t->n_gpus)
+        return;
+    size_t nd = (size_t)t->n_devs + 1;
+    int *via = malloc(nd * sizeof *via);
+    int *queue = malloc(nd * sizeof *queue);
+    if (via && queue) {
+        for (int v = 0; v < t->n_devs; v++)
+            via[v] = -2;
+        int s = t->gpus[rank], seen = 0;
+        int nic = host_search(t, s, -1, CR_DEV_NIC, via, queue, &seen);
+        for (int v = nic; nic >= 0 && v != s;) {
+            int l = via[v], u = cr_link_other(&t->links[l], v);
+            if (t->devs[v].kind == CR_DEV_CPU)
+                *via_cpu = true;
+            if (u == s)
+                *via_c2c = t->links[l].kind == CR_LINK_C2C;
+            v = u;
+        }
+    }
+    free(via);
+    free(queue);
 }

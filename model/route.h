@@ -104,6 +104,15 @@ double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
 cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
                               const int *node_ranks, int n, bool *peer);
 
+/* NCCL's path type from GPU rank `rank` to its nearest NIC over host
+ * links, as far as its LL128 switch reads it (src/graph/tuning.cc: LL128
+ * across nodes only where that path is PATH_PXB or better, on Hopper and
+ * later PATH_PXN, and from NCCL 2.27 PATH_P2C): *via_cpu, the path passes
+ * a CPU (PATH_PHB or worse); *via_c2c, it leaves the GPU over C2C
+ * (GH200: NVLink-C2C to Grace, PCIe to the NIC; PATH_P2C from 2.27,
+ * PATH_PHB before). Both false where no NIC is reached or on no memory. */
+void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c);
+
 /* The rate each of n_hops transfers between GPU ranks (src[k] to
  * dst[k], all at once) gets through host memory (NCCL's SHM, see
  * cr_route_pcie_p2p): a hop writes from its sender up to the receiver's

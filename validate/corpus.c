@@ -54,6 +54,7 @@ typedef struct {
     char key[256];  /* FOLDER or FOLDER/FILE */
     char topo[256]; /* as written; "none" */
     char ranks[128];
+    int nccl_version; /* --nccl-version, NCCL_VERSION_CODE; 0: none */
     char note[256];
     int line;
 } map_line;
@@ -182,15 +183,27 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
     cr_status st = word_file_open(&r, path, "a corpus topologies.txt", d);
     if (st != CR_OK)
         return st;
-    char *w[5];
+    char *w[7];
     const char *note = NULL;
     int n;
-    while ((n = word_file_next(&r, w, 4, &note, d)) > 0) {
+    while ((n = word_file_next(&r, w, 6, &note, d)) > 0) {
         int ln = r.ln;
-        if (n != 2 && !(n == 4 && !strcmp(w[2], "--ranks"))) {
+        /* FOLDER[/FILE] TOPOLOGY, then options in any order */
+        const char *ranks = NULL, *version = NULL;
+        bool ok = n >= 2 && n % 2 == 0 && n <= 6;
+        for (int i = 2; ok && i < n; i += 2) {
+            const char **slot = !strcmp(w[i], "--ranks")          ? &ranks
+                                : !strcmp(w[i], "--nccl-version") ? &version
+                                                                  : NULL;
+            ok = slot && !*slot;
+            if (ok)
+                *slot = w[i + 1];
+        }
+        if (!ok) {
             st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC]\" or "
-                             "\"FOLDER[/FILE] none\" (a comment after '#')",
+                             "%s:%d: expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC] "
+                             "[--nccl-version V]\" or \"FOLDER[/FILE] none\" (a comment after "
+                             "'#')",
                              path, ln);
             goto out;
         }
@@ -201,12 +214,18 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
                              path, ln, w[0]);
             goto out;
         }
-        if (strlen(w[1]) >= sizeof x->map->topo || (n == 4 && strlen(w[3]) >= 128)) {
+        if (strlen(w[1]) >= sizeof x->map->topo || (ranks && strlen(ranks) >= 128)) {
             st = cr_diag_set(d, CR_EPARSE, "%s:%d: topology or rank set too long", path, ln);
             goto out;
         }
-        if (!strcmp(w[1], "none") && n == 4) {
-            st = cr_diag_set(d, CR_EPARSE, "%s:%d: \"none\" takes no --ranks", path, ln);
+        if (!strcmp(w[1], "none") && n > 2) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: \"none\" takes no options", path, ln);
+            goto out;
+        }
+        int code = 0;
+        cr_diag vd = {{0}};
+        if (version && cr_nccl_version_parse(version, &code, &vd) != CR_OK) {
+            st = cr_diag_set(d, CR_EPARSE, "%s:%d: --nccl-version: %s", path, ln, vd.msg);
             goto out;
         }
         for (int i = 0; i < x->n_map; i++)
@@ -223,8 +242,9 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
         memset(m, 0, sizeof *m);
         snprintf(m->key, sizeof m->key, "%s", w[0]);
         snprintf(m->topo, sizeof m->topo, "%s", w[1]);
-        if (n == 4)
-            snprintf(m->ranks, sizeof m->ranks, "%s", w[3]);
+        if (ranks)
+            snprintf(m->ranks, sizeof m->ranks, "%s", ranks);
+        m->nccl_version = code;
         snprintf(m->note, sizeof m->note, "%s", note ? note : "");
         m->line = ln;
     }
@@ -316,6 +336,7 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
     if (st != CR_OK)
         return st;
     cr_nccl_log_opts lo = {0};
+    lo.nccl_version = m->nccl_version;
     if (m->ranks[0]) {
         /* as validate: a bad rank set is refused before any log is read */
         cr_rankset *rs = NULL;

@@ -261,6 +261,7 @@ typedef struct {
                             sharing a Pid); 1 when unsaid */
     int first_line;
     int nranks;
+    int nccl_version; /* the log's NCCL release (NCCL_VERSION_CODE), 0: unsaid */
     const char *nranks_src;
     char note[112];
 } nt_table;
@@ -404,6 +405,59 @@ static cr_status nt_short_row(const char *path, int line_no, int nt, const nt_la
                        path, line_no);
 }
 
+/* NCCL_VERSION_CODE of "MAJOR.MINOR.PATCH" at s, or 0; *used: the
+ * characters it took. Releases 2.9 and later, as NCCL's own code spells
+ * them (nccl.h: major * 10000 + minor * 100 + patch). */
+static int nt_dotted_version(const char *s, int *used)
+{
+    int ma, mi, pa, n = 0;
+    *used = 0;
+    if (sscanf(s, "%d.%d.%d%n", &ma, &mi, &pa, &n) != 3 || n == 0)
+        return 0;
+    if (ma != 2 || mi < 9 || mi > 99 || pa < 0 || pa > 99)
+        return 0;
+    *used = n;
+    return ma * 10000 + mi * 100 + pa;
+}
+
+/* The release a log line names (nccl-tests' "nccl-library=22304", NCCL's
+ * "NCCL version 2.23.4..."), else prev. */
+static int nt_version_in(const char *s, int prev)
+{
+    const char *p = strstr(s, "nccl-library=");
+    if (p) {
+        char *end = NULL;
+        long v = strtol(p + 13, &end, 10);
+        if (end != p + 13 && v >= 20900 && v <= 99999)
+            return (int)v;
+    }
+    p = strstr(s, "NCCL version ");
+    int used;
+    int v = p ? nt_dotted_version(p + 13, &used) : 0;
+    return v ? v : prev;
+}
+
+cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
+{
+    *code = 0;
+    int used = 0, v = s ? nt_dotted_version(s, &used) : 0;
+    /* after the patch only a build tag: 2.23.4-1, 2.23.4+cuda12.6 */
+    if (v && (s[used] == '\0' || s[used] == '-' || s[used] == '+')) {
+        *code = v;
+        return CR_OK;
+    }
+    char *end = NULL;
+    long c = s ? strtol(s, &end, 10) : 0;
+    if (s && end != s && !*end && c >= 20900 && c <= 99999) {
+        *code = (int)c;
+        return CR_OK;
+    }
+    return cr_diag_set(d, CR_EINVAL,
+                       "\"%s\" is not an NCCL release: give it as 2.23.4 (2.9 or later) or as "
+                       "its NCCL_VERSION_CODE, 22304",
+                       s ? s : "");
+}
+
 cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const cr_nccl_log_opts *o,
                                              cr_vmeas_list *out, cr_diag *d)
 {
@@ -424,6 +478,10 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
      * lines with one Pid on one host (a process prints its GPUs' lines one
      * after the other) */
     int ngpus_hdr = 0, pid_run = 0, pid_run_max = 0;
+    /* the NCCL release the log prints: nccl-tests' "# nccl-tests version
+     * ... nccl-library=22304" or NCCL's "NCCL version 2.23.4+cuda12.6"
+     * (NCCL_DEBUG=VERSION or INFO); the last one before a table is its */
+    int log_version = 0;
     long last_pid = -1;
     char last_host[64] = "";
     long table = -1; /* the table rows go to; -1: the next row starts one */
@@ -442,6 +500,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             goto out;
         }
         char *s = nt_strip_prefixes(line);
+        log_version = nt_version_in(s, log_version);
         char *dbg = nt_debug_start(s);
         if (dbg == s + strspn(s, " \t")) /* a whole NCCL_DEBUG line */
             continue;
@@ -573,6 +632,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             T.first_line = row_line;
             T.rank_lines = nranks;
             T.gpus_per_thread = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max > 0 ? pid_run_max : 1;
+            T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
             if (log_coll) {
                 if (opt_coll && strcmp(opt_coll, log_coll)) {
                     st = cr_diag_set(d, CR_EPARSE,
@@ -664,6 +724,10 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
              * (validate's cr_coll_req host_loop) */
             snprintf(num, sizeof num, "%d", T->gpus_per_thread);
             nt_set(m, "gpus_per_thread", num);
+        }
+        if (T->nccl_version > 0) {
+            snprintf(num, sizeof num, "%d", T->nccl_version);
+            nt_set(m, "nccl_version", num);
         }
         snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
         snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);

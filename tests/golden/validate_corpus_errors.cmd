@@ -11,8 +11,17 @@ run() {
     sed "s|$T|T|g" "$T/err"
     echo "rc=$rc"
 }
-# topologies.txt: line 3 has five words (at most four)
+# topologies.txt: line 3 has an odd word after the topology
 printf '# c\n\nh100-8 hgx-h100-8 --ranks 0-7 x  # note\n' > "$T/topologies.txt"
+run $CR validate --corpus "$T"
+# topologies.txt: options in either order; line 2 gives --ranks twice,
+# line 3 an NCCL release before 2.9
+sed 's/^h100-8 .*/h100-8 hgx-h100-8 --nccl-version 2.23.4 --ranks 0-7/' \
+    tests/fixtures/corpus/topologies.txt > "$T/topologies.txt"
+run $CR validate --corpus "$T"
+printf '# c\nh100-8 hgx-h100-8 --ranks 0-7 --ranks 0-3\n' > "$T/topologies.txt"
+run $CR validate --corpus "$T"
+printf '# c\n\nh100-8 hgx-h100-8 --nccl-version 2.8.4\n' > "$T/topologies.txt"
 run $CR validate --corpus "$T"
 # topologies.txt: line 4 maps h100-8 again (first on line 2)
 printf '\nh100-8 hgx-h100-8\n   # only a comment\nh100-8 none  # why\n' > "$T/topologies.txt"

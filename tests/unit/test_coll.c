@@ -395,6 +395,43 @@ static void test_shm_ring(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's LL128 switch across nodes (tuning.cc): only where a GPU reaches
+ * its NIC without a CPU, or (Hopper and later) over NVLink-C2C from NCCL
+ * 2.27 (PATH_P2C). On 2 nodes of 4 GH200 (NIC behind Grace) the choice
+ * takes LL128 at some size between 64 KiB and 64 MiB under 2.28.9 (the
+ * default) and 2.27.0, never under 2.23.4; on 2 nodes of 4 A100 whose NICs
+ * hang off the CPU (Polaris), never; inside one such node it may. */
+static int ll128_picks(cr_coll_ctx *c, int version)
+{
+    int n = 0;
+    for (double S = 65536; S <= 64.0 * 1024 * 1024; S *= 2) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
+        rq.nccl_version = version;
+        n += eval_req(c, &rq).pred.proto == CR_PROTO_LL128;
+    }
+    return n;
+}
+
+static void test_ll128_nic_path(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/alps-gh200x4-slingshot.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-7");
+    assert_true(ll128_picks(c, 0) > 0);
+    assert_int_equal(ll128_picks(c, 22700), ll128_picks(c, 0));
+    assert_int_equal(ll128_picks(c, 22304), 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    t = cr_test_open_topo("validate/corpus/topologies/polaris-a100x4-slingshot.xml");
+    c = cr_test_coll_ctx(t, "0-7");
+    assert_int_equal(ll128_picks(c, 0), 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-3");
+    assert_true(ll128_picks(c, 0) > 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_nic_cut_binds(void **state)
 {
     (void)state;
@@ -1712,6 +1749,7 @@ int main(void)
         cmocka_unit_test(test_nvswitch_closed_form),
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_shm_ring),
+        cmocka_unit_test(test_ll128_nic_path),
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_tree_loads),

@@ -283,13 +283,52 @@ static void test_host_share(void **state)
     cr_topo_free(t);
 }
 
+/* A GPU's way to its nearest NIC as NCCL's LL128 switch reads it: g0
+ * under a PCIe switch with its NIC (PXB: no CPU); g1 over C2C to a CPU
+ * whose PCIe holds a NIC (GH200: P2C); g2 on a CPU's PCIe as its NIC is
+ * (PHB); g3 with no NIC within reach. */
+static void test_nic_path(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("nics");
+    int g[4];
+    for (int i = 0; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "g%d", i);
+        g[i] = add_gpu(t, id);
+    }
+    int sw = cr_topo_add_dev(t, CR_DEV_PCISW, "sw", -1, -1);
+    int c1 = cr_topo_add_dev(t, CR_DEV_CPU, "c1", -1, -1);
+    int c2 = cr_topo_add_dev(t, CR_DEV_CPU, "c2", -1, -1);
+    int n0 = cr_topo_add_dev(t, CR_DEV_NIC, "n0", -1, -1);
+    int n1 = cr_topo_add_dev(t, CR_DEV_NIC, "n1", -1, -1);
+    int n2 = cr_topo_add_dev(t, CR_DEV_NIC, "n2", -1, -1);
+    cr_topo_add_link(t, g[0], sw, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_topo_add_link(t, n0, sw, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_topo_add_link(t, g[1], c1, CR_LINK_C2C, 450e9, 450e9, 1, 0.2e-6);
+    cr_topo_add_link(t, n1, c1, CR_LINK_PCIE, 63e9, 63e9, 1, 0.5e-6);
+    cr_topo_add_link(t, g[2], c2, CR_LINK_PCIE, 31.5e9, 31.5e9, 1, 0.5e-6);
+    cr_topo_add_link(t, n2, c2, CR_LINK_PCIE, 31.5e9, 31.5e9, 1, 0.5e-6);
+    int c3 = cr_topo_add_dev(t, CR_DEV_CPU, "c3", -1, -1);
+    cr_topo_add_link(t, g[3], c3, CR_LINK_PCIE, 31.5e9, 31.5e9, 1, 0.5e-6);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    static const bool cpu[4] = {false, true, true, false}, c2c[4] = {false, true, false, false};
+    for (int r = 0; r < 4; r++) {
+        bool via_cpu = true, via_c2c = true;
+        cr_route_nic_path(t, r, &via_cpu, &via_c2c);
+        assert_true(via_cpu == cpu[r]);
+        assert_true(via_c2c == c2c[r]);
+    }
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvswitch_board), cmocka_unit_test(test_gpu_transit),
         cmocka_unit_test(test_direction),      cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_nic_share),      cmocka_unit_test(test_policy),
-        cmocka_unit_test(test_host_share),
+        cmocka_unit_test(test_host_share),     cmocka_unit_test(test_nic_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

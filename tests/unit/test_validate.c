@@ -273,7 +273,7 @@ static void test_nccl_tests_pasted(void **state)
         "     time   algbw   busbw #wrong\n"
         "0:   8589934592     134217728     float    none      -1    36730  233.87  219.25      0"
         "    36560  234.95  220.27      0\n";
-    cr_nccl_log_opts o = {"all_gather_perf", 0};
+    cr_nccl_log_opts o = {"all_gather_perf", 0, 0};
     assert_int_equal(read_log_o(srun, "x_all_reduce_perf.log", &o, &l, &d), CR_OK);
     assert_int_equal(l.n, 1);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
@@ -334,7 +334,7 @@ static void test_nccl_tests_pasted(void **state)
                      "110.81      0   1211.8  110.76  110.76    N/A\n";
     assert_int_equal(read_log_o(sr, "bw.md", NULL, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "bw.md:1: cannot tell the collective"));
-    o = (cr_nccl_log_opts){"sendrecv", 0};
+    o = (cr_nccl_log_opts){"sendrecv", 0, 0};
     assert_int_equal(read_log_o(sr, "bw.md", &o, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "sendrecv prints busbw = algbw whatever the rank count"));
     o.nranks = 8;
@@ -409,6 +409,73 @@ static void test_nccl_tests_gpus_per_thread(void **state)
     cr_vmeas_list_release(&l);
 }
 
+/* The NCCL release a log prints (nccl-tests' "nccl-library=", NCCL's
+ * "NCCL version" line), else the caller's (--nccl-version), else none; and
+ * the forms cr_nccl_version_parse takes. */
+static void test_nccl_tests_version(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *row = "           8             2     float     sum      -1    17.10    0.00    "
+                      "0.00      0    16.90    0.00    0.00      0\n";
+    char log[1024];
+    snprintf(log, sizeof log,
+             "# nccl-tests version 2.18.3 nccl-headers=23004 nccl-library=23004\n"
+             "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA GH200\n"
+             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA GH200\n%s",
+             row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "23004");
+    cr_vmeas_list_release(&l);
+    snprintf(log, sizeof log,
+             "NCCL version 2.16.5+cuda11.8\n"
+             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA A100\n"
+             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA A100\n%s",
+             row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "21605");
+    cr_vmeas_list_release(&l);
+    /* none printed: the caller's, else no key */
+    snprintf(log, sizeof log,
+             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n%s",
+             row);
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_null(cr_vcase_get(&l.v[0].c, "nccl_version"));
+    cr_vmeas_list_release(&l);
+    char *path = cr_test_write_tmp(log, "all_reduce_perf.log");
+    cr_nccl_log_opts o = {NULL, 0, 22304};
+    assert_int_equal(cr_validate_read_nccl_tests(path, &o, &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "22304");
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+
+    static const struct {
+        const char *s;
+        int code;
+    } ok[] = {{"2.23.4", 22304},
+              {"2.23.4-1", 22304},
+              {"2.28.9+cuda13.0", 22809},
+              {"22304", 22304},
+              {"2.9.6", 20906}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int code = 0;
+        assert_int_equal(cr_nccl_version_parse(ok[i].s, &code, &d), CR_OK);
+        assert_int_equal(code, ok[i].code);
+    }
+    static const char *const bad[] = {"2.8.4", "2.23", "3.0.0", "2.23.4x", "latest", "2304", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int code = 7;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_nccl_version_parse(bad[i], &code, &d), CR_EINVAL);
+        assert_int_equal(code, 0);
+        assert_non_null(strstr(d.msg, "is not an NCCL release"));
+    }
+}
+
 /* --- summaries ------------------------------------------------------ */
 
 static void test_percentile_and_summary(void **state)
@@ -478,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_runs),
         cmocka_unit_test(test_nccl_tests_pasted),
         cmocka_unit_test(test_nccl_tests_gpus_per_thread),
+        cmocka_unit_test(test_nccl_tests_version),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -8,6 +8,7 @@
  * a cr_vfam value and a row of the table at the end.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -324,14 +325,15 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
             return CR_OK;
         }
     } else {
-        int ids[1024];
-        if (n > 1024) {
-            snprintf(r->note, sizeof r->note, "more than 1024 ranks: give --ranks");
-            return CR_OK;
-        }
+        /* the first n GPUs (n is at most the topology's GPUs, above) */
+        int *ids = malloc((size_t)n * sizeof *ids);
+        if (!ids)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
         for (int i = 0; i < (int)n; i++)
             ids[i] = i;
-        if ((st = cr_rankset_from_array(ids, (int)n, t->n_gpus, &rs, d)) != CR_OK)
+        st = cr_rankset_from_array(ids, (int)n, t->n_gpus, &rs, d);
+        free(ids);
+        if (st != CR_OK)
             return st;
     }
     cr_coll_req rq = cr_vmeas_coll_req(m, coll, bytes, (int)n, mech);

@@ -26,7 +26,7 @@
 static const char coll_help_head[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
-    "                     [--root R] [--nchannels N] [--ranks-per-process N]\n"
+    "                     [--root R] [--nchannels N] [--ranks-per-process N] [--nccl-version V]\n"
     "                     [--no-in-network] [--in-place] [--terms] [--json]\n"
     "\n"
     "For each message size: the bound (the least time any implementation could take\n"
@@ -53,7 +53,7 @@ static const char coll_help_tail[] =
 struct opts {
     const char *coll_s, *topo, *ranks, *dtype_s, *algo_s, *proto_s, *mech_s;
     double min_b, max_b, factor, step;
-    int root, nchannels, sms, rpp;
+    int root, nchannels, sms, rpp, nccl_version;
     bool in_network, in_place, terms, json, root_given;
 };
 
@@ -79,6 +79,7 @@ enum {
     O_NCHANNELS,
     O_RPP,
     O_SMS,
+    O_NCCL_VERSION,
 };
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -126,6 +127,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
          "process for all (nccl-tests -g N); each extra GPU adds the host\n"
          "launch gap (param coll.launch_gap) to the NCCL prediction",
          .id = O_RPP},
+        {"--nccl-version", NULL, "V",
+         "the NCCL release whose choices to follow (2.23.4; default the\n"
+         "model's, 2.28.9): LL128 across nodes over NVLink-C2C from 2.27",
+         .id = O_NCCL_VERSION},
         {"--no-in-network", NULL, NULL,
          "bound without in-switch reduction/multicast even where offered", .id = O_NO_IN_NETWORK},
         {"--in-place", NULL, NULL,
@@ -186,6 +191,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
                 return cli_usage_error("coll", "--root \"%s\" is not a rank number >= 0", v);
             o->root_given = true;
             break;
+        case O_NCCL_VERSION: {
+            cr_diag d = {{0}};
+            if (cr_nccl_version_parse(v, &o->nccl_version, &d) != CR_OK)
+                return cli_usage_error("coll", "--nccl-version: %s", d.msg);
+            break;
+        }
         case O_NCHANNELS:
             if (parse_int(v, 1, 64, &o->nchannels))
                 return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-64", v);
@@ -289,6 +300,7 @@ static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, doubl
     rq.mech = base->mech;
     rq.root = o->root;
     rq.nchannels = o->nchannels;
+    rq.nccl_version = o->nccl_version;
     rq.sms = o->sms;
     rq.in_network = o->in_network;
     rq.in_place = o->in_place;

@@ -260,6 +260,13 @@ cr_status cr_algo_parse(const char *s, cr_algo *out, cr_diag *d);
 cr_status cr_proto_parse(const char *s, cr_proto *out, cr_diag *d);
 cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d);
 
+/* An NCCL release as people write it, "2.23.4", "2.23.4-1",
+ * "2.23.4+cuda12.6", or as NCCL_VERSION_CODE, "22304", into *code (22304:
+ * major x 10000 + minor x 100 + patch, nccl.h's form since 2.9; the
+ * release cr_coll_req.nccl_version takes). Errors: CR_EINVAL with the
+ * reason in d (which may be NULL). */
+cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d);
+
 /* nccl-tests bus-bandwidth factor for n ranks: allreduce 2(n-1)/n;
  * allgather, reducescatter, alltoall, gather, scatter (n-1)/n; broadcast,
  * reduce, sendrecv 1. n = 1 gives 0 for the (n-1) forms and 1 otherwise. */

@@ -8,6 +8,7 @@
 #include "coll.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -246,4 +247,27 @@ cr_coll_req cr_coll_req_default(cr_coll c, double bytes)
     r.in_network = true;
     r.in_place = true;
     return r;
+}
+
+cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
+{
+    *code = 0;
+    int ma, mi, pa, n = 0;
+    /* after the patch only a build tag: 2.23.4-1, 2.23.4+cuda12.6 */
+    if (s && sscanf(s, "%d.%d.%d%n", &ma, &mi, &pa, &n) == 3 && n > 0 &&
+        (s[n] == '\0' || s[n] == '-' || s[n] == '+') && ma == 2 && mi >= 9 && mi <= 99 && pa >= 0 &&
+        pa <= 99) {
+        *code = ma * 10000 + mi * 100 + pa;
+        return CR_OK;
+    }
+    char *end = NULL;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (s && end != s && !*end && v >= 20900 && v <= 99999) {
+        *code = (int)v;
+        return CR_OK;
+    }
+    return cr_diag_set(d, CR_EINVAL,
+                       "\"%s\" is not an NCCL release: give it as 2.23.4 (2.9 or later) or as "
+                       "its NCCL_VERSION_CODE, 22304",
+                       s ? s : "");
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "coll.h"
 #include "fileio.h"
 #include "grow.h"
 #include "rankset.h"

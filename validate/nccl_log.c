@@ -405,57 +405,27 @@ static cr_status nt_short_row(const char *path, int line_no, int nt, const nt_la
                        path, line_no);
 }
 
-/* NCCL_VERSION_CODE of "MAJOR.MINOR.PATCH" at s, or 0; *used: the
- * characters it took. Releases 2.9 and later, as NCCL's own code spells
- * them (nccl.h: major * 10000 + minor * 100 + patch). */
-static int nt_dotted_version(const char *s, int *used)
-{
-    int ma, mi, pa, n = 0;
-    *used = 0;
-    if (sscanf(s, "%d.%d.%d%n", &ma, &mi, &pa, &n) != 3 || n == 0)
-        return 0;
-    if (ma != 2 || mi < 9 || mi > 99 || pa < 0 || pa > 99)
-        return 0;
-    *used = n;
-    return ma * 10000 + mi * 100 + pa;
-}
-
 /* The release a log line names (nccl-tests' "nccl-library=22304", NCCL's
- * "NCCL version 2.23.4..."), else prev. */
+ * "NCCL version 2.23.4+cuda12.6"), else prev. */
 static int nt_version_in(const char *s, int prev)
 {
-    const char *p = strstr(s, "nccl-library=");
-    if (p) {
-        char *end = NULL;
-        long v = strtol(p + 13, &end, 10);
-        if (end != p + 13 && v >= 20900 && v <= 99999)
-            return (int)v;
+    static const char *const marks[] = {"nccl-library=", "NCCL version "};
+    for (int k = 0; k < 2; k++) {
+        const char *p = strstr(s, marks[k]);
+        if (!p)
+            continue;
+        char tok[40];
+        p += strlen(marks[k]);
+        size_t n = strcspn(p, " \t\r\n");
+        if (n == 0 || n >= sizeof tok)
+            continue;
+        memcpy(tok, p, n);
+        tok[n] = '\0';
+        int code = 0;
+        if (cr_nccl_version_parse(tok, &code, NULL) == CR_OK)
+            return code;
     }
-    p = strstr(s, "NCCL version ");
-    int used;
-    int v = p ? nt_dotted_version(p + 13, &used) : 0;
-    return v ? v : prev;
-}
-
-cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
-{
-    *code = 0;
-    int used = 0, v = s ? nt_dotted_version(s, &used) : 0;
-    /* after the patch only a build tag: 2.23.4-1, 2.23.4+cuda12.6 */
-    if (v && (s[used] == '\0' || s[used] == '-' || s[used] == '+')) {
-        *code = v;
-        return CR_OK;
-    }
-    char *end = NULL;
-    long c = s ? strtol(s, &end, 10) : 0;
-    if (s && end != s && !*end && c >= 20900 && c <= 99999) {
-        *code = (int)c;
-        return CR_OK;
-    }
-    return cr_diag_set(d, CR_EINVAL,
-                       "\"%s\" is not an NCCL release: give it as 2.23.4 (2.9 or later) or as "
-                       "its NCCL_VERSION_CODE, 22304",
-                       s ? s : "");
+    return prev;
 }
 
 cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const cr_nccl_log_opts *o,

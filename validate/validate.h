@@ -224,17 +224,12 @@ typedef struct {
      * lines nor the rows' busbw/algbw ratio tell (broadcast, reduce and
      * sendrecv print busbw = algbw whatever the count). 0: none. */
     int nranks;
-    /* The NCCL release (NCCL_VERSION_CODE, 22304 = 2.23.4) of tables
-     * whose log prints none (nccl-tests' "nccl-library=" or NCCL's own
-     * "NCCL version" line); 0: none (the model's coll.nccl_version). */
+    /* The NCCL release (NCCL_VERSION_CODE, 22304 = 2.23.4; coll.h
+     * cr_nccl_version_parse) of tables whose log prints none (nccl-tests'
+     * "nccl-library=" or NCCL's own "NCCL version" line); 0: none (the
+     * model's coll.nccl_version). */
     int nccl_version;
 } cr_nccl_log_opts;
-
-/* Parses an NCCL release as people write it: "2.23.4", "2.23.4-1",
- * "2.23.4+cuda12.6" or NCCL_VERSION_CODE "22304", into *code (22304).
- * Releases 2.9 and later (the code's form since then); CR_EINVAL with the
- * reason in d otherwise. */
-cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d);
 
 /* The collective named by s as cr_nccl_log_opts.coll takes it (commroof's
  * name, "allreduce"), or NULL with the reason in d (CR_ENOTFOUND). */

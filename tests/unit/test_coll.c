@@ -432,6 +432,34 @@ static void test_ll128_nic_path(void **state)
     cr_topo_free(t);
 }
 
+/* The forms of an NCCL release cr_nccl_version_parse takes (coll.h). */
+static void test_nccl_version_parse(void **state)
+{
+    (void)state;
+    cr_diag d = {{0}};
+    static const struct {
+        const char *s;
+        int code;
+    } ok[] = {{"2.23.4", 22304},
+              {"2.23.4-1", 22304},
+              {"2.28.9+cuda13.0", 22809},
+              {"22304", 22304},
+              {"2.9.6", 20906}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int code = 0;
+        assert_int_equal(cr_nccl_version_parse(ok[i].s, &code, &d), CR_OK);
+        assert_int_equal(code, ok[i].code);
+    }
+    static const char *const bad[] = {"2.8.4", "2.23", "3.0.0", "2.23.4x", "latest", "2304", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int code = 7;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_nccl_version_parse(bad[i], &code, &d), CR_EINVAL);
+        assert_int_equal(code, 0);
+        assert_non_null(strstr(d.msg, "is not an NCCL release"));
+    }
+}
+
 static void test_nic_cut_binds(void **state)
 {
     (void)state;
@@ -1750,6 +1778,7 @@ int main(void)
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_shm_ring),
         cmocka_unit_test(test_ll128_nic_path),
+        cmocka_unit_test(test_nccl_version_parse),
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_tree_loads),

@@ -429,11 +429,27 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     c->n_nodes = c->one_domain ? 1 : c->cuts->n_member_nodes;
     if (c->n_nodes < 1)
         c->n_nodes = 1;
+    /* A scale-up domain of several topology nodes (GB200 NVL72: 18 trays
+     * of 4 GPUs on one NVLink fabric) is one node to NCCL (MNNVL: a clique
+     * of hosts on one NVLink domain): its ranks, and rings and trees
+     * leave it on as many NICs as its GPUs hold */
+    bool mnnvl = n_domains > 1 && n_domains < c->n_nodes && c->up_Bps > 0;
+    int trays = c->n_nodes;
+    if (mnnvl)
+        c->n_nodes = n_domains;
     c->ppn = (n + c->n_nodes - 1) / c->n_nodes;
     /* the fewest ranks any node holds (NCCL's node: the scale-up domain when
      * it spans every rank, else the topology's node replica) */
     c->ppn_min = n;
-    if (c->n_nodes > 1) {
+    if (mnnvl) {
+        for (int v = 0; v < nd; v++)
+            mark[v] = 0;
+        for (int i = 0; i < n; i++)
+            mark[domain[i]]++;
+        for (int v = 0; v < n_domains; v++)
+            if (mark[v] > 0 && mark[v] < c->ppn_min)
+                c->ppn_min = mark[v];
+    } else if (c->n_nodes > 1) {
         for (int v = 0; v < nd; v++)
             mark[v] = 0;
         for (int i = 0; i < n; i++) {
@@ -493,7 +509,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     if (!isfinite(c->ring_Bps))
         c->ring_Bps = c->gpu_Bps;
     if (c->n_nodes > 1 && isfinite(nic_min))
-        c->nic_node_Bps = nic_min;
+        c->nic_node_Bps = nic_min * (mnnvl ? (double)trays / n_domains : 1.0); /* a domain's */
 
     /* Route latency of one step (doc/bounds.md 2.2.3), from rank 0's path
      * latencies (bound.c: Dijkstra over link latencies, only the
@@ -502,7 +518,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * exist), and one off the rail, which NCCL's PXN sends over a scale-up hop to the rail's GPU
      * first. The rank-order ring's mean: its edges inside and across domains at those latencies. */
     c->r_intra_s = c->r_inter_s = 0;
-    for (int i = 0; i < n; i++) /* NCCL's nodes: one, or the ranks' nodes */
+    for (int i = 0; i < n && !mnnvl; i++) /* NCCL's nodes: one, the domains, or the ranks' nodes */
         domain[i] = c->n_nodes == 1 ? 0 : t->devs[t->gpus[c->ranks->ranks[i]]].node;
     for (int j = 1; j < n; j++) {
         double l = c->cuts->lat0_peer_s[j];

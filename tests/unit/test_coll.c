@@ -432,6 +432,29 @@ static void test_ll128_nic_path(void **state)
     cr_topo_free(t);
 }
 
+/* A scale-up domain of several topology nodes is one node to NCCL (MNNVL):
+ * two GB200 NVL72 racks of 18 four-GPU trays each (CoreWeave's, a corpus
+ * topology) are 2 nodes of 72 ranks, not 36 of 4. The tree's steps are
+ * 2 (71 chain hops + log2 2 levels) = 144; the ring leaves a rack on one
+ * NIC per channel, 16 x 50 GB/s at most, where the tray's 4 NICs (200
+ * GB/s) held it before; NVLink (900 GB/s) binds it at Simple's 0.815. */
+static void test_mnnvl_node(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/coreweave-gb200-nvl72-ib.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-143");
+    double S = 4.0 * 1024 * 1024 * 1024;
+    cr_coll_result tree =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_int_equal(tree.pred.n_steps, 144);
+    cr_coll_result ring =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(ring.pred.wire_Bps > 4 * 50e9);
+    assert_true(ring.pred.wire_Bps <= 16 * 50e9);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* The forms of an NCCL release cr_nccl_version_parse takes (coll.h). */
 static void test_nccl_version_parse(void **state)
 {
@@ -1779,6 +1802,7 @@ int main(void)
         cmocka_unit_test(test_shm_ring),
         cmocka_unit_test(test_ll128_nic_path),
         cmocka_unit_test(test_nccl_version_parse),
+        cmocka_unit_test(test_mnnvl_node),
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_tree_loads),

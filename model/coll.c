@@ -68,21 +68,31 @@ static int reach(const cr_topo *t, int src, bool (*ok)(cr_link_kind), bool trans
     return found;
 }
 
+static int node_of_rank(const struct cr_coll_ctx *c, int i)
+{
+    return c->topo->devs[c->topo->gpus[c->ranks->ranks[i]]].node;
+}
+
 /* May ranks i and j (indices into the communicator) exchange data through
  * host memory? Ranks of one node that share no scale-up link; whether they
  * do is cr_route_pcie_peers' to say. */
 static bool shm_candidate(const struct cr_coll_ctx *c, const int *domain, const double *up_out,
                           int i, int j)
 {
-    const cr_topo *t = c->topo;
     if (domain[i] == domain[j] && up_out[i] > 0)
         return false;
-    return t->devs[t->gpus[c->ranks->ranks[i]]].node == t->devs[t->gpus[c->ranks->ranks[j]]].node;
+    return node_of_rank(c, i) == node_of_rank(c, j);
 }
 
-static int node_of_rank(const struct cr_coll_ctx *c, int i)
+/* A rank and its node, sorted by node then rank (shm_rates). */
+struct rank_at {
+    int node, i;
+};
+
+static int cmp_rank_at(const void *pa, const void *pb)
 {
-    return c->topo->devs[c->topo->gpus[c->ranks->ranks[i]]].node;
+    const struct rank_at *a = pa, *b = pb;
+    return a->node != b->node ? (a->node > b->node) - (a->node < b->node) : a->i - b->i;
 }
 
 /* Largest node whose every pair an all-to-all through host memory is
@@ -101,55 +111,31 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
     c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = 0;
     if (n < 2)
         return CR_OK;
-    /* ranks in node order (counting sort keeps rank order inside a node) */
-    int max_node = 0;
-    for (int i = 0; i < n; i++)
-        max_node = node_of_rank(c, i) > max_node ? node_of_rank(c, i) : max_node;
-    size_t groups = (size_t)max_node + 2; /* node -1 (top level) first */
-    /* nothing to look for where every rank has scale-up ports and each
-     * node's ranks share one scale-up domain (every NVLink box, cluster) */
-    int *node_dom = malloc(groups * sizeof *node_dom);
-    if (!node_dom)
-        return CR_ENOMEM;
-    bool any = false;
-    for (size_t g = 0; g < groups; g++)
-        node_dom[g] = -1;
-    for (int i = 0; i < n && !any; i++) {
-        size_t g = (size_t)(node_of_rank(c, i) + 1);
-        any = !(up_out[i] > 0) || (node_dom[g] >= 0 && node_dom[g] != domain[i]);
-        node_dom[g] = domain[i];
-    }
-    free(node_dom);
-    if (!any)
-        return CR_OK;
-    size_t *first = calloc(groups + 2, sizeof *first);
-    int *order = malloc((size_t)n * sizeof *order);
+    struct rank_at *at = malloc((size_t)n * sizeof *at);
     int *in_node = malloc((size_t)n * sizeof *in_node);
-    size_t pairs = 0;
     int *src = NULL, *dst = NULL, *cnt = NULL;
     bool *peer = NULL;
     cr_status st = CR_OK;
-    if (!first || !order || !in_node) {
+    if (!at || !in_node) {
         st = CR_ENOMEM;
         goto out;
     }
     for (int i = 0; i < n; i++)
-        first[(size_t)(node_of_rank(c, i) + 1) + 1]++;
-    for (size_t g = 1; g <= groups; g++) {
-        size_t m = first[g];
-        if (m <= SHM_PAIRS_MAX_RANKS)
-            pairs += m * (m > 0 ? m - 1 : 0);
-        first[g] += first[g - 1];
+        at[i] = (struct rank_at){node_of_rank(c, i), i};
+    qsort(at, (size_t)n, sizeof *at, cmp_rank_at);
+    /* each node's run of ranks: its size, and the pairs to look at */
+    size_t pairs = 0;
+    bool any = false; /* a rank without scale-up ports, or a node of two domains */
+    for (int r = 0, e; r < n; r = e) {
+        for (e = r; e < n && at[e].node == at[r].node; e++)
+            any |= !(up_out[at[e].i] > 0) || domain[at[e].i] != domain[at[r].i];
+        for (int k = r; k < e; k++)
+            in_node[at[k].i] = e - r;
+        if (e - r <= SHM_PAIRS_MAX_RANKS)
+            pairs += (size_t)(e - r) * (size_t)(e - r - 1);
     }
-    for (int i = 0; i < n; i++) {
-        size_t g = (size_t)(node_of_rank(c, i) + 1);
-        in_node[i] = (int)(first[g + 1] - first[g]);
-    }
-    for (int i = 0; i < n; i++)
-        order[first[(size_t)(node_of_rank(c, i) + 1)]++] = i;
-    for (size_t g = groups; g > 0; g--) /* back to each group's start */
-        first[g] = first[g - 1];
-    first[0] = 0;
+    if (!any) /* every NVLink box and cluster: nothing goes through host memory */
+        goto out;
     size_t cap = pairs > (size_t)n ? pairs : (size_t)n;
     src = malloc(cap * sizeof *src);
     dst = malloc(cap * sizeof *dst);
@@ -170,15 +156,17 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
                     cnt[k++] = in_node[i];
                 }
         } else {
-            for (size_t g = 0; g < groups; g++) {
-                if (first[g + 1] - first[g] > SHM_PAIRS_MAX_RANKS)
+            for (int r = 0, e; r < n; r = e) {
+                for (e = r; e < n && at[e].node == at[r].node; e++)
+                    ;
+                if (e - r > SHM_PAIRS_MAX_RANKS)
                     continue;
-                for (size_t x = first[g]; x < first[g + 1]; x++)
-                    for (size_t y = first[g]; y < first[g + 1]; y++)
-                        if (x != y && shm_candidate(c, domain, up_out, order[x], order[y])) {
-                            src[k] = c->ranks->ranks[order[x]];
-                            dst[k] = c->ranks->ranks[order[y]];
-                            cnt[k++] = in_node[order[x]];
+                for (int x = r; x < e; x++)
+                    for (int y = r; y < e; y++)
+                        if (x != y && shm_candidate(c, domain, up_out, at[x].i, at[y].i)) {
+                            src[k] = c->ranks->ranks[at[x].i];
+                            dst[k] = c->ranks->ranks[at[y].i];
+                            cnt[k++] = in_node[at[x].i];
                         }
             }
         }
@@ -201,8 +189,7 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
         }
     }
 out:
-    free(first);
-    free(order);
+    free(at);
     free(in_node);
     free(src);
     free(dst);
@@ -333,6 +320,39 @@ static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
     return rank_nics(c, d);
 }
 
+/* What an NCCL node that is a scale-up domain of several topology nodes
+ * (MNNVL) moves out of itself: its nodes' NIC cuts (bound.c, CR_CUT_NODE,
+ * id = the node) together, the least over the communicator's domains
+ * (domain[i]: rank i's); 0 on no memory or where no cut is known. */
+static double domain_nic_Bps(const struct cr_coll_ctx *c, const int *domain, int n_domains)
+{
+    int nodes = 0;
+    for (int i = 0; i < c->n; i++)
+        if (node_of_rank(c, i) + 1 > nodes)
+            nodes = node_of_rank(c, i) + 1;
+    int *dom_of = malloc(((size_t)nodes + 1) * sizeof *dom_of);
+    double *sum = calloc((size_t)n_domains + 1, sizeof *sum);
+    double least = HUGE_VAL;
+    if (dom_of && sum) {
+        for (int x = 0; x < nodes; x++)
+            dom_of[x] = -1;
+        for (int i = 0; i < c->n; i++)
+            if (node_of_rank(c, i) >= 0)
+                dom_of[node_of_rank(c, i)] = domain[i];
+        for (int j = 0; j < c->cuts->n_cuts; j++) {
+            const cr_cut *cut = &c->cuts->cuts[j];
+            if (cut->kind == CR_CUT_NODE && cut->id >= 0 && cut->id < nodes && dom_of[cut->id] >= 0)
+                sum[dom_of[cut->id]] += fmin(cut->out_Bps, cut->in_Bps);
+        }
+        for (int g = 0; g < n_domains; g++)
+            if (sum[g] > 0)
+                least = fmin(least, sum[g]);
+    }
+    free(dom_of);
+    free(sum);
+    return isfinite(least) ? least : 0;
+}
+
 static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
@@ -434,7 +454,6 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * of hosts on one NVLink domain): its ranks, and rings and trees
      * leave it on as many NICs as its GPUs hold */
     bool mnnvl = n_domains > 1 && n_domains < c->n_nodes && c->up_Bps > 0;
-    int trays = c->n_nodes;
     if (mnnvl)
         c->n_nodes = n_domains;
     c->ppn = (n + c->n_nodes - 1) / c->n_nodes;
@@ -480,7 +499,9 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
         }
     }
-    cr_route_nic_path(t, c->ranks->ranks[0], &c->nic_via_cpu, &c->nic_via_c2c);
+    c->nic_via_cpu = c->nic_via_c2c = false; /* read only across nodes (algo.c nccl_enabled) */
+    if (c->n_nodes > 1)
+        cr_route_nic_path(t, c->ranks->ranks[0], &c->nic_via_cpu, &c->nic_via_c2c);
     if ((st = shm_rates(c, domain, up_out)) != CR_OK) {
         st = cr_diag_set(d, st, "out of memory");
         goto out;
@@ -509,7 +530,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     if (!isfinite(c->ring_Bps))
         c->ring_Bps = c->gpu_Bps;
     if (c->n_nodes > 1 && isfinite(nic_min))
-        c->nic_node_Bps = nic_min * (mnnvl ? (double)trays / n_domains : 1.0); /* a domain's */
+        c->nic_node_Bps = mnnvl ? domain_nic_Bps(c, domain, n_domains) : nic_min;
 
     /* Route latency of one step (doc/bounds.md 2.2.3), from rank 0's path
      * latencies (bound.c: Dijkstra over link latencies, only the

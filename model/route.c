@@ -27,18 +27,22 @@ static double residual(const cr_topo *t, const double *flow, int l, int from)
     return from == k->a ? k->count * k->bw_ab_Bps - flow[l] : k->count * k->bw_ba_Bps + flow[l];
 }
 
-/* BFS from device s over arcs with residual capacity (or all arcs when flow
- * is NULL). Fills via[v] with the link used to reach v (-1 for s, -2 unseen).
- * Stops when target is reached. Returns whether it was. */
-static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool transit,
-                unsigned kinds, int *via, int *queue)
+/* The one breadth-first search of the routes: from device s over links
+ * of the kinds in the mask (with residual capacity where flow is given);
+ * GPUs other than s forward only under transit (route.h). Stops on
+ * reaching device target (>= 0), else the nearest device of kind
+ * stop_kind; returns the device reached, or -1. via[v] is the link v was
+ * reached by (-1 for s): it must hold -2 everywhere on entry, and the
+ * search touches only what it reaches (queue[0 .. *seen), for forget()),
+ * so a search over a node's host links costs that node, not the whole
+ * topology. */
+static int search(const cr_topo *t, const double *flow, int s, int target, cr_dev_kind stop_kind,
+                  bool transit, unsigned kinds, int *via, int *queue, int *seen)
 {
-    for (int v = 0; v < t->n_devs; v++)
-        via[v] = -2;
     via[s] = -1;
-    int head = 0, tail = 0;
+    int head = 0, tail = 0, found = -1;
     queue[tail++] = s;
-    while (head < tail) {
+    while (head < tail && found < 0) {
         int v = queue[head++];
         if (v != s && !cr_route_forwards(t, v, transit))
             continue;
@@ -50,12 +54,40 @@ static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool tr
             if (flow && residual(t, flow, l, v) <= ROUTE_EPS_BPS)
                 continue;
             via[w] = l;
-            if (w == target)
-                return true;
             queue[tail++] = w;
+            if (target >= 0 ? w == target : t->devs[w].kind == stop_kind) {
+                found = w;
+                break;
+            }
         }
     }
-    return false;
+    *seen = tail;
+    return found;
+}
+
+/* Resets what a search touched (search's via convention). */
+static void forget(int *via, const int *queue, int seen)
+{
+    for (int i = 0; i < seen; i++)
+        via[queue[i]] = -2;
+}
+
+/* via and queue for searches over t, via all -2; NULL on no memory (both
+ * freed). */
+static int *search_buffers(const cr_topo *t, int **queue)
+{
+    size_t nd = (size_t)t->n_devs + 1;
+    int *via = malloc(nd * sizeof *via);
+    *queue = malloc(nd * sizeof **queue);
+    if (!via || !*queue) {
+        free(via);
+        free(*queue);
+        *queue = NULL;
+        return NULL;
+    }
+    for (int v = 0; v < t->n_devs; v++)
+        via[v] = -2;
+    return via;
 }
 
 /* Edmonds-Karp max-flow from device s to device d over links of the kinds
@@ -63,12 +95,12 @@ static bool bfs(const cr_topo *t, const double *flow, int s, int target, bool tr
 static double route_flow(const cr_topo *t, int s, int d, bool transit, unsigned kinds)
 {
     double *flow = calloc((size_t)t->n_links + 1, sizeof *flow);
-    int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
-    int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
+    int *queue = NULL, *via = search_buffers(t, &queue), seen = 0;
     double total = 0.0;
-    if (!flow || !via || !queue)
+    if (!flow || !via)
         goto out;
-    while (bfs(t, flow, s, d, transit, kinds, via, queue)) {
+    for (; search(t, flow, s, d, CR_DEV__COUNT, transit, kinds, via, queue, &seen) == d;
+         forget(via, queue, seen)) {
         double push = -1.0;
         for (int v = d; v != s;) {
             const cr_link *k = &t->links[via[v]];
@@ -122,18 +154,21 @@ cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max,
     if (src == dst)
         return CR_OK;
     int s = t->gpus[src], d = t->gpus[dst];
-    int *via = malloc(((size_t)t->n_devs + 1) * sizeof *via);
-    int *queue = malloc(((size_t)t->n_devs + 1) * sizeof *queue);
+    int *queue = NULL, *via = search_buffers(t, &queue), seen = 0;
     cr_status st = CR_OK;
-    if (!via || !queue) {
+    if (!via) {
         st = CR_ENOMEM;
         goto out;
     }
     /* Through other GPUs only where no path avoids them (route.h). */
-    if (!bfs(t, NULL, s, d, cr_route_transit(t), CR_ROUTE_ALL_KINDS, via, queue) &&
-        !bfs(t, NULL, s, d, true, CR_ROUTE_ALL_KINDS, via, queue)) {
-        st = CR_ENOTFOUND;
-        goto out;
+    if (search(t, NULL, s, d, CR_DEV__COUNT, cr_route_transit(t), CR_ROUTE_ALL_KINDS, via, queue,
+               &seen) != d) {
+        forget(via, queue, seen);
+        if (search(t, NULL, s, d, CR_DEV__COUNT, true, CR_ROUTE_ALL_KINDS, via, queue, &seen) !=
+            d) {
+            st = CR_ENOTFOUND;
+            goto out;
+        }
     }
     int hops = 0;
     for (int v = d; v != s; v = cr_link_other(&t->links[via[v]], v))
@@ -154,46 +189,6 @@ out:
     return st;
 }
 
-/* BFS from device s over host links (GPUs other than s forward nothing)
- * to device stop, or to the nearest CPU when stop is -1; fills via[]
- * (bfs's convention; via[] must hold -2 everywhere on entry) and returns
- * the device reached, or -1. The search stays inside s's node (host links
- * end at its NICs), so it tells what it touched (queue[0 .. *seen)) for
- * forget() to reset, rather than the whole topology: a cluster of many
- * nodes costs each search one node. */
-static int host_search(const cr_topo *t, int s, int stop, cr_dev_kind stop_kind, int *via,
-                       int *queue, int *seen)
-{
-    via[s] = -1;
-    int head = 0, tail = 0, found = -1;
-    queue[tail++] = s;
-    while (head < tail) {
-        int v = queue[head++];
-        if (stop < 0 ? v != s && t->devs[v].kind == stop_kind : v == stop) {
-            found = v;
-            break;
-        }
-        if (v != s && !cr_route_forwards(t, v, false))
-            continue;
-        for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
-            int l = t->adj[i];
-            int w = cr_link_other(&t->links[l], v);
-            if (via[w] != -2 || !cr_route_host(t->links[l].kind))
-                continue;
-            via[w] = l;
-            queue[tail++] = w;
-        }
-    }
-    *seen = tail;
-    return found;
-}
-
-static void forget(int *via, const int *queue, int seen)
-{
-    for (int i = 0; i < seen; i++)
-        via[queue[i]] = -2;
-}
-
 /* The arc (link, direction) by which a route leaves device u over link l:
  * 2l from a to b, 2l + 1 from b to a. */
 static int arc_from(const cr_topo *t, int l, int u)
@@ -207,20 +202,20 @@ static double arc_cap(const cr_topo *t, int arc)
     return k->count * (arc % 2 == 0 ? k->bw_ab_Bps : k->bw_ba_Bps);
 }
 
-/* Walks hop (s -> d)'s way through host memory, calling back each arc:
+/* Walks hop (s -> d)'s way through host memory into arcs[0 .. *n_arcs):
  * s up to d's nearest CPU (the buffer sits in the receiver's memory), then
  * that CPU down to d. Returns false when either part has no path. */
 static bool host_hop(const cr_topo *t, int s, int d, int *via, int *queue, int *arcs, int *n_arcs)
 {
     int seen = 0, m = 0;
-    int cpu = host_search(t, d, -1, CR_DEV_CPU, via, queue, &seen);
+    int cpu = search(t, NULL, d, -1, CR_DEV_CPU, false, CR_ROUTE_HOST_KINDS, via, queue, &seen);
     if (cpu >= 0) /* down: d's path to its CPU, walked from the CPU */
         for (int v = cpu; v != d; v = cr_link_other(&t->links[via[v]], v))
             arcs[m++] = arc_from(t, via[v], v);
     forget(via, queue, seen);
     if (cpu < 0)
         return false;
-    int up = host_search(t, s, cpu, CR_DEV_CPU, via, queue, &seen);
+    int up = search(t, NULL, s, cpu, CR_DEV__COUNT, false, CR_ROUTE_HOST_KINDS, via, queue, &seen);
     if (up >= 0) /* up: s to that CPU; the walk goes backwards, so arcs of the travel direction */
         for (int v = cpu; v != s; v = cr_link_other(&t->links[via[v]], v))
             arcs[m++] = arc_from(t, via[v], cr_link_other(&t->links[via[v]], v));
@@ -235,20 +230,16 @@ cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *d
     *Bps = 0.0;
     if (n_hops < 1)
         return CR_OK;
-    size_t nd = (size_t)t->n_devs + 1;
-    int *via = malloc(nd * sizeof *via);
-    int *queue = malloc(nd * sizeof *queue);
-    int *arcs = malloc(2 * nd * sizeof *arcs);
+    int *queue = NULL, *via = search_buffers(t, &queue);
+    int *arcs = malloc(2 * ((size_t)t->n_devs + 1) * sizeof *arcs);
     int *users = calloc(2 * (size_t)t->n_links + 1, sizeof *users);
-    if (!via || !queue || !arcs || !users) {
+    if (!via || !arcs || !users) {
         free(via);
         free(queue);
         free(arcs);
         free(users);
         return CR_ENOMEM;
     }
-    for (int v = 0; v < t->n_devs; v++)
-        via[v] = -2;
     /* pass 1: how many hops each arc carries; pass 2: the least share */
     double rate = HUGE_VAL;
     for (int pass = 0; pass < 2 && rate > 0; pass++) {
@@ -282,19 +273,13 @@ cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
         peer[h] = allowed;
     if (!allowed || n < 1)
         return CR_OK;
-    size_t nd = (size_t)t->n_devs + 1;
-    int *via = malloc(nd * sizeof *via);
-    int *queue = malloc(nd * sizeof *queue);
-    if (!via || !queue) {
-        free(via);
-        free(queue);
+    int *queue = NULL, *via = search_buffers(t, &queue);
+    if (!via)
         return CR_ENOMEM;
-    }
-    for (int v = 0; v < t->n_devs; v++)
-        via[v] = -2;
     for (int h = 0; h < n; h++) {
         int s = t->gpus[src[h]], d = t->gpus[dst[h]], seen = 0;
-        bool ok = host_search(t, s, d, CR_DEV_GPU, via, queue, &seen) == d;
+        bool ok = search(t, NULL, s, d, CR_DEV__COUNT, false, CR_ROUTE_HOST_KINDS, via, queue,
+                         &seen) == d;
         /* NCCL's P2P level (paths.cc): PCIe switches only (PATH_PXB); a
          * path through a CPU also with AMD CPUs and at most two GPUs */
         for (int v = d; ok && v != s; v = cr_link_other(&t->links[via[v]], v))
@@ -313,14 +298,10 @@ void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c)
     *via_cpu = *via_c2c = false;
     if (rank < 0 || rank >= t->n_gpus)
         return;
-    size_t nd = (size_t)t->n_devs + 1;
-    int *via = malloc(nd * sizeof *via);
-    int *queue = malloc(nd * sizeof *queue);
-    if (via && queue) {
-        for (int v = 0; v < t->n_devs; v++)
-            via[v] = -2;
+    int *queue = NULL, *via = search_buffers(t, &queue);
+    if (via) {
         int s = t->gpus[rank], seen = 0;
-        int nic = host_search(t, s, -1, CR_DEV_NIC, via, queue, &seen);
+        int nic = search(t, NULL, s, -1, CR_DEV_NIC, false, CR_ROUTE_HOST_KINDS, via, queue, &seen);
         for (int v = nic; nic >= 0 && v != s;) {
             int l = via[v], u = cr_link_other(&t->links[l], v);
             if (t->devs[v].kind == CR_DEV_CPU)

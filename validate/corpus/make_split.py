@@ -3,7 +3,7 @@
 # Run from validate/corpus/: prints the assignment; "python3 make_split.py split.txt" rewrites split.txt.
 # SOURCES: (split key, file-name prefix of that source's logs, round). Each round is split on its own,
 # among that round's sources only, and never moves an earlier round's source: round 1 (the first 63
-# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3, 4 and 5 likewise.
+# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 6 likewise.
 # Rule 1: sources in ascending order of the first 8 hex digits of sha256(key), each to the half holding
 # fewer of the round's logs so far (tie: fit). Rule 2: a GPU class or a scale (single-/multi-node) with
 # >= 2 of the round's sources all in one half moves its source with the fewest logs (then the smallest
@@ -40,6 +40,10 @@ SOURCES = [
     ('github.com/eth-cscs/cscs-docs/docs/software/communication/nccl.md', 'cscsdocs-', 5),
     ('github.com/UNINETTSigma2/documentation/hpc_machines/olivia/nccl_apptainer.md', 'nris-olivia-', 5),
     ('github.com/oracle-quickstart/oci-hpc-oke/README.md', 'oci-oke-', 5),
+    ('github.com/NVIDIA/dgxc-benchmarking/nccl/README.md', 'nvidia-dgxc-', 6),
+    ('github.com/aws-samples/aws-efa-eks/README.md', 'aws-efa-eks-', 6),
+    ('github.com/NVIDIA/deepops/docs/k8s-cluster/nvidia-network-operator.md', 'deepops-netop-', 6),
+    ('github.com/NVIDIA/deepops/docs/slurm-cluster/slurm-perf-cluster.md', 'deepops-slurm-', 6),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -80,7 +84,8 @@ for r in sorted(set(rnd.values())):
 ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was fixed, split among themselves by the same rules (make_split.py); round 1 unchanged',
             3:'# round 3 (2026-12-02): sources added after rounds 1 and 2 were fixed, split among themselves by the same rules (make_split.py); rounds 1 and 2 unchanged',
             4:'# round 4 (2026-12-02): PCIe/SHM sources (NCCL through host memory) added after rounds 1-3 were fixed, split among themselves by the same rules (make_split.py); rounds 1-3 unchanged',
-            5:'# round 5 (2026-12-02): one-process-per-GPU multi-node sweeps from 1 or 8 bytes (GH200x4 Slingshot, A100 RoCE) added after rounds 1-4 were fixed, split among themselves by the same rules (make_split.py); rounds 1-4 unchanged'}
+            5:'# round 5 (2026-12-02): one-process-per-GPU multi-node sweeps from 1 or 8 bytes (GH200x4 Slingshot, A100 RoCE) added after rounds 1-4 were fixed, split among themselves by the same rules (make_split.py); rounds 1-4 unchanged',
+            6:'# round 6 (2026-12-02): one process per GPU on one 8-GPU NVSwitch node (DGX H100) and on 2- and 4-node DGX A100 / p4d clusters (IB, EFA) added after rounds 1-5 were fixed, split among themselves by the same rules (make_split.py); rounds 1-5 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

@@ -459,6 +459,13 @@ static double ceil_pieces(double bytes, double piece)
  * hides behind the transfer of the piece before it where that takes longer
  * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
  * pays none of it. */
+/* The fixed cost per operation (params coll.op_fixed), with the network
+ * proxy's part (coll.op_fixed.net) where the operation crosses nodes. */
+static double op_fixed_s(const struct cr_coll_ctx *c)
+{
+    return c->p.op_fixed_s + (c->n_nodes > 1 ? c->p.op_fixed_net_s : 0);
+}
+
 static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr_proto p, double S,
                            int nc, double *more, double *piece_bytes, double *a_piece)
 {
@@ -486,7 +493,7 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
     double ncf = nc > 0 ? nc : 1;
     /* one buffer step of data per piece (src/init.cc buffer sizes / NCCL_STEPS) */
     double piece = p == CR_PROTO_LL ? 32768.0 : p == CR_PROTO_LL128 ? 576000.0 : 1048576.0;
-    double lat = pr->op_fixed_s, K = 1;
+    double lat = op_fixed_s(c), K = 1;
     switch (na) {
     case NT_RING:
         if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
@@ -501,7 +508,7 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
             int inter = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
             K = ceil_pieces(S / (ncf * n), piece);
             lat += (nsteps - inter) * a_in + inter * a_net;
-            lat = fmax(lat, pr->op_fixed_s + nsteps * c->r_ring_mean_s);
+            lat = fmax(lat, op_fixed_s(c) + nsteps * c->r_ring_mean_s);
         }
         break;
     case NT_TREE: {
@@ -1192,7 +1199,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * (below): each carries its share of the pieces' latency */
         lat =
             corpus_lat_s(c, rq->coll, na, proto, S, nch_max, &more_pieces, &piece_bytes, &a_piece);
-        o->launch_s = p->op_fixed_s;
+        o->launch_s = op_fixed_s(c);
     } else if (na >= 0) {
         lat = nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6;
         o->launch_s = nccl_base_lat[na][proto] * 1e-6 * ls;
@@ -1453,13 +1460,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (corpus) {
             /* beyond two ranks of one node: the fixed cost, one step of
              * the link class, and each peer's send/recv pair in NCCL's
-             * p2p schedule (coll.p2p.peer.*; across nodes with the
-             * plugin's latency, coll.net.lat) */
+             * p2p schedule (coll.p2p.peer.*: the proxy's and the plugin's
+             * work per message, one after another), and once the network
+             * plugin's latency (coll.net.lat: the messages are posted
+             * together, so their wire latencies overlap) */
             double local = rq->coll == CR_COLL_SENDRECV ? (N > 1 ? 0 : 1) : c->ppn - 1;
             double far = rq->coll == CR_COLL_SENDRECV ? (N > 1 ? 1 : 0) : nn - c->ppn;
-            lat = p->op_fixed_s + p->alpha_s[hw][proto] + local * p->p2p_peer_s[0] +
-                  far * (p->p2p_peer_s[1] + p->net_lat_s);
-            o->launch_s = p->op_fixed_s;
+            lat = op_fixed_s(c) + p->alpha_s[hw][proto] + local * p->p2p_peer_s[0] +
+                  far * p->p2p_peer_s[1] + (far > 0 ? p->net_lat_s : 0);
+            o->launch_s = op_fixed_s(c);
         } else {
             lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
                   ls * 1e-6;

@@ -31,18 +31,19 @@ struct key {
  * latency beyond two ranks of one node (algo.c corpus_lat_s). */
 /* BEGIN fit_nccl_corpus */
 #define FIT_WHEN "2026-12-02"
-#define FIT_OP_FIXED 1.06e-05
-#define FIT_A_NVL_LL 6.48e-07
+#define FIT_OP_FIXED 7.75e-06
+#define FIT_OP_FIXED_NET 4.97e-06
+#define FIT_A_NVL_LL 6.51e-07
 #define FIT_A_NVL_LL128 3.89e-06
 #define FIT_A_NVL_SIMPLE 6.71e-06
 #define FIT_A_NET_LL 4e-06
 #define FIT_A_NET_LL128 4e-06
 #define FIT_A_NET_SIMPLE 1.4e-05
 #define FIT_A_NVLS 3.2e-05
-#define FIT_P2P_INTRA 3.03e-07
-#define FIT_P2P_NET 6e-06
+#define FIT_P2P_INTRA 2.38e-06
+#define FIT_P2P_NET 3e-06
 #define FIT_HOST_OP 4.2e-06
-#define FIT_A_PCI_LL 4.03e-06
+#define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
 /* END fit_nccl_corpus */
 #define FIT_SRC                                                                                    \
@@ -194,6 +195,11 @@ static const struct key keys[] = {
      "launches: launch, kernel prologue and epilogue, host loop; nccl-tests src/common.cu "
      "BenchTime); start: NVIDIA/nccl-tests#123 intercept 5.8 us (DGX A100, 1-channel ring LL "
      "allreduce, 2-8 GPUs: T = 5.8 + 2.0 us x 2(n-1))"},
+    {"coll.op_fixed.net", OFF(op_fixed_net_s), K_DOUBLE, {0, FIT_OP_FIXED_NET, FIT_OP_FIXED_NET, FIT_OP_FIXED_NET}, 0, 1, "s",
+     FIT_SRC "added to coll.op_fixed when the operation crosses nodes: the network proxy's work "
+     "per operation (NCCL's proxy thread posts each operation's receives and sends and "
+     "polls their completions, src/proxy.cc; the kernel's first inter-node step waits for "
+     "it); one node: 0"},
     {"coll.alpha.nvlink.ll", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_NVL_LL, FIT_A_NVL_LL, FIT_A_NVL_LL}, 0, 1, "s",
      FIT_SRC "one sequential ring or tree step over NVLink / NVSwitch, LL; start: "
      "NVIDIA/nccl-tests#123, 2.0 us per LL ring step (NCCL tuning.cc hwLat NVLINK 0.6 us)"},

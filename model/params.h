@@ -62,7 +62,8 @@ typedef struct {
     double ring2_ar_eff;        /* ring allreduce of two ranks on scale-up links, Simple */
     double ring2_agrs_eff;      /* ring allgather / reducescatter of two ranks, Simple */
     /* nccl-tests beyond two ranks of one node (doc/corpus.md, algo.c corpus_lat_s) */
-    double op_fixed_s; /* fixed cost per operation as nccl-tests times it */
+    double op_fixed_s;     /* fixed cost per operation as nccl-tests times it */
+    double op_fixed_net_s; /* added to op_fixed_s when the operation crosses nodes */
     double alpha_s[CR_HW__COUNT][CR_PROTO__COUNT]; /* one sequential step of a ring or tree, per
                                                       link class and protocol (0 for NVLink LL:
                                                       NCCL's latency tables as they are) */

@@ -52,6 +52,9 @@ import corpus_eval  # noqa: E402
 # algorithm it switches to at twice the size (test_coll test_auto_monotone)
 START = [
     ("coll.op_fixed", "FIT_OP_FIXED", 5.8e-6, 1e-6, 20e-6, "nccl-tests#123 intercept"),
+    # the network proxy's part of the fixed cost, where an operation
+    # crosses nodes; one node's logs (PCIe pairs, -g N boxes) pin op_fixed
+    ("coll.op_fixed.net", "FIT_OP_FIXED_NET", 5.0e-6, 0.1e-6, 30e-6, "estimate"),
     ("coll.alpha.nvlink.ll", "FIT_A_NVL_LL", 2.0e-6, 0.6e-6, 3e-6, "nccl-tests#123 slope"),
     ("coll.alpha.nvlink.ll128", "FIT_A_NVL_LL128", 3.0e-6, 1.9e-6, 4e-6, "hwLat 1.9 x 1.5"),
     ("coll.alpha.nvlink.simple", "FIT_A_NVL_SIMPLE", 4.0e-6, 3.4e-6, 7e-6, "hwLat 3.4"),
@@ -86,7 +89,12 @@ START = [
 # inside the descent on rows up to 8 MiB it goes to 0.355, the mid sizes'
 # pipeline and channel effects speaking as rate.
 SHM = ("coll.eff.shm", "FIT_EFF_SHM", 64 * 1024 * 1024)
-SLING = ("coll.net.lat", 1e-6, 1e-8, 1e-3)  # fitted for the Slingshot systems only
+# Fitted for the Slingshot systems only (libfabric CXI through aws-ofi-nccl),
+# as figures their topologies carry: the plugin's latency per inter-node
+# step, and the proxy's and plugin's work per point-to-point message, which
+# the alltoall rows there put at several times InfiniBand's.
+# key, start, low, high
+SLING = [("coll.net.lat", 1e-6, 1e-8, 1e-3), ("coll.p2p.peer.net", 6e-6, 1e-6, 60e-6)]
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 
@@ -101,8 +109,8 @@ def ngpus_of(log):
     return 1
 
 
-def collect(commroof, params, sling_lat, jobs, half="fit"):
-    """corpus_eval.collect with coll.net.lat added for the Slingshot systems."""
+def collect(commroof, params, sling, jobs, half="fit"):
+    """corpus_eval.collect with SLING's figures (dict sling) for the Slingshot systems."""
     orig = corpus_eval.read_split
     split = orig()
     rows = []
@@ -112,7 +120,9 @@ def collect(commroof, params, sling_lat, jobs, half="fit"):
             corpus_eval.read_split = lambda sub=sub: sub
             # AMD (RCCL) keeps NCCL's tables: its generation's defaults are 0
             pp = [] if grp == "amd" else params
-            pp = pp + ([("coll.net.lat", "%.6g" % sling_lat)] if grp == "slingshot" else [])
+            if grp == "slingshot":
+                pp = [(k, v) for k, v in pp if k not in sling] + \
+                     [(k, "%.6g" % v) for k, v in sling.items()]
             r, _ = corpus_eval.collect(commroof, half, pp, jobs)
             rows += r
     finally:
@@ -162,7 +172,7 @@ def shm_systems():
 def fit_shm(commroof, vals, jobs):
     """coll.eff.shm (see SHM) from the other constants' start values."""
     params = [(k, "%.6g" % v) for k, v in vals.items()] + [(SHM[0], "1")]
-    rows = collect(commroof, params, SLING[1], jobs)
+    rows = collect(commroof, params, {k: v for k, v, _, _ in SLING}, jobs)
     sys_shm = shm_systems()
     r = sorted(x["pred"] / x["measured"] for x in rows
                if x["system"] in sys_shm and x["bytes"] > SHM[2] and x["pred"] and x["measured"])
@@ -182,6 +192,9 @@ def objective(commroof, vals, sling, ng, jobs):
         per.setdefault(r["system"], []).append(abs(math.log(r["pred"] / r["measured"])))
     per["nccl-tests#123"] = [abs(math.log(p / m)) for _, m, p in
                              nt123(commroof, params, vals["coll.host_op"])]
+    stat = corpus_eval.pct if os.environ.get("FIT_STAT") == "median" else None
+    if stat:
+        return sum(stat(v, 0.5) for v in per.values()) / len(per)
     return sum(sum(v) / len(v) for v in per.values()) / len(per)
 
 
@@ -195,16 +208,28 @@ def main():
     ap.add_argument("--commroof", default=os.path.join(corpus_eval.ROOT, "build", "commroof"))
     ap.add_argument("--sweeps", type=int, default=4)
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--start", action="append", default=[], metavar="KEY=VALUE",
+                    help="start the descent there instead of START's value (the descent is "
+                         "local: try several starts, keep the lowest objective)")
     a = ap.parse_args()
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
     ng = {p: ngpus_of(p) for _, p in corpus_eval.read_split()}
     vals = {k: v for k, _, v, _, _, _ in START}
+    for kv in a.start:
+        k, _, v = kv.partition("=")
+        if k not in vals and not k.startswith("slingshot:"):
+            ap.error("--start %s: not a fitted key (%s)" % (k, ", ".join(vals)))
+        vals[k] = float(v)
     bounds = {k: (lo, hi) for k, _, _, lo, hi, _ in START}
     shm_eff, shm_rows = fit_shm(a.commroof, vals, a.jobs)
     print("coll.eff.shm: %.3f (median of %d rows above 64 MiB)" % (shm_eff, shm_rows), flush=True)
-    bounds[SLING[0]] = (SLING[2], SLING[3])
-    sling = SLING[1]
+    sling = {k: v for k, v, _, _ in SLING}
+    sbounds = {k: (lo, hi) for k, _, lo, hi in SLING}
+    for kv in a.start:
+        k, _, v = kv.partition("=")
+        if k.startswith("slingshot:") and k[10:] in sling:
+            sling[k[10:]] = float(v)
 
     def obj(v, s):
         return objective(a.commroof, dict(v, **{SHM[0]: shm_eff}), s, ng, a.jobs)
@@ -214,18 +239,19 @@ def main():
     steps = [2.0, 1.41, 1.19, 1.09]
     for sweep in range(a.sweeps):
         f = steps[min(sweep, len(steps) - 1)]
-        for k in [SLING[0]] + list(vals):
+        for k in ["slingshot:" + x for x in sling] + list(vals):
+            sk = k[10:] if k.startswith("slingshot:") else None
             for mult in (f, 1 / f):
                 moved = False
                 while True:
-                    cur = sling if k == SLING[0] else vals[k]
+                    cur = sling[sk] if sk else vals[k]
                     v = cur * mult
-                    lo, hi = bounds[k]
+                    lo, hi = sbounds[sk] if sk else bounds[k]
                     if not lo <= v <= hi:
                         break
-                    tv, ts = dict(vals), sling
-                    if k == SLING[0]:
-                        ts = v
+                    tv, ts = dict(vals), dict(sling)
+                    if sk:
+                        ts[sk] = v
                     else:
                         tv[k] = v
                     o = obj(tv, ts)
@@ -246,8 +272,9 @@ def main():
     vals[SHM[0]] = shm_eff
     print("/* END fit_nccl_corpus */")
     print("\nSlingshot topologies (validate/corpus/topologies/{polaris,alps}-*.xml):")
-    print('  <param key="coll.net.lat" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
-          '(Slingshot systems of the fitting half)"/>' % sling)
+    for k, v in sling.items():
+        print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
+              '(Slingshot systems of the fitting half)"/>' % (k, v))
     print("\nnccl-tests#123 (n, measured us, predicted us):")
     for n, m, p in nt123(a.commroof, [(k, "%.6g" % v) for k, v in vals.items()],
                          vals["coll.host_op"]):

@@ -629,6 +629,63 @@ static void test_net_step_tree_ratio(void **state)
     cr_topo_free(t);
 }
 
+/* 8-byte LL allreduce of the algorithm with one parameter set. */
+static double pred_8b_with(cr_coll_ctx *c, cr_algo a, const char *key, double value)
+{
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, key, value, &d), CR_OK);
+    cr_coll_result r = eval(c, CR_COLL_ALLREDUCE, 8, a, CR_PROTO_LL, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    return r.pred.pred_s;
+}
+
+/* coll.op_fixed.net is the network proxy's part of the fixed cost: added
+ * once to an operation that crosses nodes (ring and tree alike), never to
+ * one inside a node. h100-ib-4n, 8-byte LL allreduce. */
+static void test_op_fixed_net_across_nodes_only(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const char *k = "coll.op_fixed.net";
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-7");
+    assert_close(pred_8b_with(c, CR_ALGO_RING, k, 10e-6) - pred_8b_with(c, CR_ALGO_RING, k, 0), 0,
+                 0, 1e-15);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-15");
+    for (int a = 0; a < 2; a++) {
+        cr_algo al = a ? CR_ALGO_TREE : CR_ALGO_RING;
+        assert_close(pred_8b_with(c, al, k, 10e-6) - pred_8b_with(c, al, k, 0), 10e-6, 1e-9, 0);
+    }
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+/* Point-to-point across nodes pays the network plugin's latency
+ * (coll.net.lat) once, its sends and receives being posted together, and
+ * the proxy's work per message (coll.p2p.peer.net) for each remote peer:
+ * an all-to-all of 16 ranks on 2 nodes of h100-ib-4n has 8 of them. */
+static void test_p2p_net_latency_once(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-15");
+    cr_diag d = {{0}};
+    double p[2][2];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            assert_int_equal(cr_coll_ctx_set_param(c, "coll.net.lat", i * 20e-6, &d), CR_OK);
+            assert_int_equal(cr_coll_ctx_set_param(c, "coll.p2p.peer.net", 3e-6 + j * 1e-6, &d),
+                             CR_OK);
+            cr_coll_result r =
+                eval(c, CR_COLL_ALLTOALL, 1024, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+            p[i][j] = r.pred.pred_s;
+        }
+    assert_close(p[1][0] - p[0][0], 20e-6, 1e-9, 0);
+    assert_close(p[0][1] - p[0][0], 8 * 1e-6, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_one_gpu_per_node(void **state)
 {
     (void)state;
@@ -1830,6 +1887,8 @@ int main(void)
         cmocka_unit_test(test_two_node_ring_on_ampere),
         cmocka_unit_test(test_tree_eff_scales_tree_only),
         cmocka_unit_test(test_net_step_tree_ratio),
+        cmocka_unit_test(test_op_fixed_net_across_nodes_only),
+        cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),
     };

@@ -28,7 +28,11 @@ struct key {
 #define OFF(f) offsetof(cr_params, f)
 #define HOP_SIMPLE 0.815 /* fit, see coll.eff.simple */
 /* Fitted by tools/fit_nccl_corpus.py (paste its output here): nccl-tests
- * latency beyond two ranks of one node (algo.c corpus_lat_s). */
+ * latency beyond two ranks of one node (algo.c corpus_lat_s). The lowest
+ * objective of four starts (doc/corpus.md Session 6), from --start
+ * coll.op_fixed=5.5e-6 --start coll.op_fixed.net=4.6e-6 --start
+ * coll.alpha.pci.ll=6e-6 --start slingshot:coll.net.lat=4e-6 --start
+ * slingshot:coll.p2p.peer.net=15e-6. */
 /* BEGIN fit_nccl_corpus */
 #define FIT_WHEN "2026-12-02"
 #define FIT_OP_FIXED 7.75e-06
@@ -243,8 +247,9 @@ static const struct key keys[] = {
      FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
      "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},
     {"coll.p2p.peer.net", OFF(p2p_peer_s[1]), K_DOUBLE, {0, FIT_P2P_NET, FIT_P2P_NET, FIT_P2P_NET}, 0, 1, "s",
-     FIT_SRC "point-to-point: each peer across nodes (proxy post and network round trip), "
-     "plus coll.net.lat"},
+     FIT_SRC "point-to-point: each peer across nodes (the proxy's and the plugin's work per "
+     "message, one after another); coll.net.lat once per operation, the messages' wire "
+     "latencies overlapping; a topology may carry its own (the Slingshot ones: 15 us)"},
     {"coll.host_op", OFF(host_op_s), K_DOUBLE, {FIT_HOST_OP, FIT_HOST_OP, FIT_HOST_OP, FIT_HOST_OP}, 0, 1, "s",
      FIT_SRC "host time per GPU per operation when one thread drives several GPUs in nccl-tests' "
      "timed loop (-g N: ncclGroupStart, one launch per GPU, ncclGroupEnd; nccl-tests "

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Fits the nccl-tests latency constants of model/params.c (FIT_* at the top
-of that file: coll.op_fixed, coll.alpha.{nvlink,net,pci}.*, coll.alpha.nvls,
+of that file: coll.op_fixed{,.net}, coll.alpha.{nvlink,net,pci}.*, coll.alpha.nvls,
 coll.p2p.peer.{intra,net}, coll.host_op, coll.eff.shm) on the
 FITTING half of validate/corpus and on NVIDIA/nccl-tests#123, and prints
 them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
 
     tools/fit_nccl_corpus.py [--commroof BUILD/commroof] [--sweeps N] [-j N]
+                             [--start KEY=VALUE]...
+
+The descent is local and the objective flat along some directions (the
+fixed cost against its network part and the PCIe step): run it from
+several starts (--start; slingshot:KEY for the Slingshot figures) and keep
+the lowest objective; model/params.c names the start that was kept.
 
 The model structure is algo.c corpus_lat_s (doc/corpus.md): a fixed cost per
-operation, the algorithm's sequential steps at a step latency per link
+operation (more across nodes: coll.op_fixed.net), the algorithm's sequential steps at a step latency per link
 class and protocol, one more step per further pipeline piece, LL's
 per-channel rate (coll.ll_ch, 0 here: not fitted, it barely moves the corpus and bound NIC-per-channel rates before the NIC); nccl-tests' -g N logs at least N x coll.host_op per
 operation. Every constant is a topology <param> (tools/corpus_eval.py
@@ -26,9 +32,10 @@ is evaluated once at the end. tests/fixtures/nccl-tests/{h100-8,a100-8}-*
 are not used: they carry no source (sequential pids, round figures).
 Objective: mean over systems (each system, and #123, weighted alike) of
 the mean |ln(pred/measured)|. The network plugin's latency (coll.net.lat,
-a topology's figure) is fitted for the Slingshot systems only (libfabric
-CXI through aws-ofi-nccl; InfiniBand reports 0) and printed as the
-<param> line their topologies take. Coordinate descent over multiplicative
+a topology's figure) and the per-message cost of point-to-point across
+nodes (coll.p2p.peer.net) are fitted for the Slingshot systems apart
+(libfabric CXI through aws-ofi-nccl; InfiniBand reports 0) and printed as
+the <param> lines their topologies take. Coordinate descent over multiplicative
 grids (x 2, 1.41, 1.19, 1.09), deterministic. Python 3 standard library.
 """
 import argparse
@@ -192,9 +199,6 @@ def objective(commroof, vals, sling, ng, jobs):
         per.setdefault(r["system"], []).append(abs(math.log(r["pred"] / r["measured"])))
     per["nccl-tests#123"] = [abs(math.log(p / m)) for _, m, p in
                              nt123(commroof, params, vals["coll.host_op"])]
-    stat = corpus_eval.pct if os.environ.get("FIT_STAT") == "median" else None
-    if stat:
-        return sum(stat(v, 0.5) for v in per.values()) / len(per)
     return sum(sum(v) / len(v) for v in per.values()) / len(per)
 
 

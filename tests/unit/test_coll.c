@@ -594,6 +594,22 @@ static void test_tree_eff_scales_tree_only(void **state)
     cr_topo_free(t);
 }
 
+/* 8-byte LL allreduce of the algorithm with one parameter set. */
+static double pred_8b_with(cr_coll_ctx *c, cr_algo a, const char *key, double value)
+{
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, key, value, &d), CR_OK);
+    cr_coll_result r = eval(c, CR_COLL_ALLREDUCE, 8, a, CR_PROTO_LL, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    return r.pred.pred_s;
+}
+
+/* The same with coll.alpha.net.ll set. */
+static double pred_8b(cr_coll_ctx *c, cr_algo a, double alpha)
+{
+    return pred_8b_with(c, a, "coll.alpha.net.ll", alpha);
+}
+
 /* A network step of NCCL's tree, and of a ring with one rank per node,
  * costs coll.alpha.net.* x NCCL's tree/ring ratio for it (tuning.cc hwLat
  * NET LL 5.0 / 2.7, the ring with ppn 1 "at the tree's figure"); a ring
@@ -602,15 +618,6 @@ static void test_tree_eff_scales_tree_only(void **state)
  * (above the route latency, which floors a step): a
  * 2-rank ring over 2 nodes has 2 network steps, the 16-rank tree over 2
  * nodes 2 (one up, one down), the 16-rank ring 2(N-1) = 2. */
-static double pred_8b(cr_coll_ctx *c, cr_algo a, double alpha)
-{
-    cr_diag d = {{0}};
-    assert_int_equal(cr_coll_ctx_set_param(c, "coll.alpha.net.ll", alpha, &d), CR_OK);
-    cr_coll_result r = eval(c, CR_COLL_ALLREDUCE, 8, a, CR_PROTO_LL, CR_MECH_NONE, true);
-    assert_true(r.pred.supported);
-    return r.pred.pred_s;
-}
-
 static void test_net_step_tree_ratio(void **state)
 {
     (void)state;
@@ -627,16 +634,6 @@ static void test_net_step_tree_ratio(void **state)
                  0);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
-}
-
-/* 8-byte LL allreduce of the algorithm with one parameter set. */
-static double pred_8b_with(cr_coll_ctx *c, cr_algo a, const char *key, double value)
-{
-    cr_diag d = {{0}};
-    assert_int_equal(cr_coll_ctx_set_param(c, key, value, &d), CR_OK);
-    cr_coll_result r = eval(c, CR_COLL_ALLREDUCE, 8, a, CR_PROTO_LL, CR_MECH_NONE, true);
-    assert_true(r.pred.supported);
-    return r.pred.pred_s;
 }
 
 /* coll.op_fixed.net is the network proxy's part of the fixed cost: added

@@ -225,8 +225,10 @@ static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int
             lat += fmax(nccl_hw_lat[hw][NT_RING][p] * (N == 1 ? x.intra : x.inter),
                         floor ? (n - 1) * c->r_ring_mean_s * 1e6 : 0);
         } else {
-            /* getNetOverhead: 1 us per network post on x86 Intel, x3 for Simple */
-            double net_ovh = N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) : 0.0;
+            /* getNetOverhead: a network post costs 1 us (x86 Intel, others)
+             * or 2 us (AMD), x3 for Simple (tuning.cc @v2.28.9) */
+            double net_ovh =
+                N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) * (c->cpu_amd ? 2.0 : 1.0) : 0.0;
             intra_lat = fmax(fmax(intra_lat, net_ovh * x.inter), r_in);
             inter_lat = fmax(inter_lat, r_x); /* a ring's node crossing stays on a rail */
             int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
@@ -262,7 +264,8 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
 {
     int n = c->n, N = c->n_nodes, g = gen_row(c);
     int i2 = N <= 2 ? N - 1 : 2;
-    int i1 = N == 1 ? g : 0; /* multi-node rows by CPU vendor: Intel assumed */
+    /* across nodes NCCL takes llMaxBws' row by CPU vendor: 0 Intel, 1 AMD */
+    int i1 = N == 1 ? g : c->cpu_amd_row ? 1 : 0;
     double ll_max = nccl_ll_max[i1][i2];
     double ppn = (double)n / N;
     /* the graph's bandwidth in NCCL's accounting: the intra-node fabric at

@@ -353,6 +353,25 @@ static double domain_nic_Bps(const struct cr_coll_ctx *c, const int *domain, int
     return isfinite(least) ? least : 0;
 }
 
+/* NCCL's CPU vendor for its tuning (comm->cpuVendor): AMD where every CPU
+ * of the topology that names a vendor says AMD, a mix where some say AMD
+ * and others not, else x86 Intel (also where none names one: NCCL's
+ * default figures). tuning.cc @v2.28.9 getNetOverhead: 2 us AMD, 1 us
+ * otherwise; llMaxBws across nodes: the AMD row for AMD or a mix. */
+static void cpu_vendor(const cr_topo *t, bool *amd, bool *amd_row)
+{
+    int n_amd = 0, n_other = 0;
+    for (int v = 0; v < t->n_devs; v++)
+        if (t->devs[v].kind == CR_DEV_CPU && t->devs[v].spec >= 0) {
+            if (t->devs[v].spec == CR_CPU_AMD)
+                n_amd++;
+            else
+                n_other++;
+        }
+    *amd = n_amd > 0 && n_other == 0;
+    *amd_row = n_amd > 0;
+}
+
 static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
@@ -499,6 +518,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
         }
     }
+    cpu_vendor(t, &c->cpu_amd, &c->cpu_amd_row);
     c->nic_via_cpu = c->nic_via_c2c = false; /* read only across nodes (algo.c nccl_enabled) */
     if (c->n_nodes > 1)
         cr_route_nic_path(t, c->ranks->ranks[0], &c->nic_via_cpu, &c->nic_via_c2c);

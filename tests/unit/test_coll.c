@@ -657,6 +657,30 @@ static void test_op_fixed_net_across_nodes_only(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's tuning by CPU vendor (tuning.cc @v2.28.9): a network post costs
+ * 2 us on AMD, 1 us on Intel, and floors every step of a ring across nodes
+ * in NCCL's estimate; h100-ib-4n's 16-rank ring LL allreduce has 2(n-1) -
+ * 2(N-1) = 28 steps inside the nodes, so AMD hosts add 28 us to it (and
+ * a few picoseconds: 8 bytes at the AMD row's lower LL ceiling). */
+static void test_cpu_vendor_net_overhead(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    double est[2];
+    for (int amd = 0; amd < 2; amd++) {
+        for (int v = 0; v < t->n_devs; v++)
+            if (t->devs[v].kind == CR_DEV_CPU)
+                t->devs[v].spec = amd ? CR_CPU_AMD : CR_CPU_INTEL;
+        cr_coll_ctx *c = cr_test_coll_ctx(t, "0-15");
+        cr_coll_result r =
+            eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, true);
+        est[amd] = r.pred.nccl_est_s;
+        cr_coll_ctx_free(c);
+    }
+    assert_close(est[1] - est[0], 28e-6, 1e-4, 0);
+    cr_topo_free(t);
+}
+
 /* Point-to-point across nodes pays the network plugin's latency
  * (coll.net.lat) once, its sends and receives being posted together, and
  * the proxy's work per message (coll.p2p.peer.net) for each remote peer:
@@ -1886,6 +1910,7 @@ int main(void)
         cmocka_unit_test(test_net_step_tree_ratio),
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
         cmocka_unit_test(test_p2p_net_latency_once),
+        cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),
     };

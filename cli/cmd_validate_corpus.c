@@ -233,10 +233,10 @@ static int check_gates(const char *path, const cr_corpus *c, cr_corpus_gate *g, 
         char tgt[48] = "";
         if (isfinite(g[i].target_pct))
             snprintf(tgt, sizeof tgt, " (target %.1f%%)", g[i].target_pct);
-        fprintf(stderr, "commroof validate: gate %s:%d: %s %s %s %.1f%% %s %.1f%%%s: %s\n", path,
+        fprintf(stderr, "commroof validate: gate %s:%d: %s %s %s%s %.1f%% %s %.1f%%%s: %s\n", path,
                 g[i].line, cr_corpus_half_name(g[i].half), cr_corpus_band_name(g[i].band),
-                g[i].p90 ? "p90" : "median", g[i].got_pct, g[i].pass ? "<=" : "above",
-                g[i].limit_pct, tgt, g[i].pass ? "ok" : "MISSED");
+                g[i].by_system ? "systems-" : "", g[i].p90 ? "p90" : "median", g[i].got_pct,
+                g[i].pass ? "<=" : "above", g[i].limit_pct, tgt, g[i].pass ? "ok" : "MISSED");
         failed += !g[i].pass;
     }
     if (failed)

@@ -144,14 +144,18 @@ typedef struct {
     cr_corpus_half half;
     int band;                     /* CR_CORPUS_BAND_* */
     bool p90;                     /* else the median */
+    bool by_system;               /* of the systems' own medians (every system alike), not of
+                                     the rows */
     double limit_pct, target_pct; /* target_pct NAN when the line gives none */
     int line;                     /* in the gate file */
     double got_pct;               /* cr_corpus_gate_eval: the figure (NAN: no row) */
     bool pass;                    /* cr_corpus_gate_eval: got_pct <= limit_pct */
 } cr_corpus_gate;
 
-/* Reads a gate file: lines "fit|check BAND median|p90 LIMIT_PCT [target
- * PCT]" (BAND: <=1MiB, 1-64MiB, >64MiB, all; '#' starts a comment). *out
+/* Reads a gate file: lines "fit|check BAND STAT LIMIT_PCT [target PCT]"
+ * (BAND: <=1MiB, 1-64MiB, >64MiB, all; STAT: median or p90 of the rows'
+ * |error|, systems-median or systems-p90 of the systems' own medians; '#'
+ * starts a comment). *out
  * (free() it) holds *n lines. Errors: CR_EIO, CR_EPARSE ("path:LINE: ..."),
  * CR_ENOMEM. */
 cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n, cr_diag *d);

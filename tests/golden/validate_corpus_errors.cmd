@@ -36,6 +36,12 @@ printf '# gate\nfit all median 50\ncheck all p90 # 10\n' > "$T/gate.txt"
 run $CR validate --corpus "$T" --gate "$T/gate.txt"
 printf '# gate\n\n  # nothing\n' > "$T/gate.txt"
 run $CR validate --corpus "$T" --gate "$T/gate.txt"
+# the gate file: the systems' own medians (every system alike) as a gate
+# statistic; line 3's statistic is misspelt
+printf '# gate\nfit all systems-median 1000\ncheck all sistems-median 10\n' > "$T/gate.txt"
+run $CR validate --corpus "$T" --gate "$T/gate.txt"
+printf 'fit all systems-median 1000\nfit all systems-p90 0.001\n' > "$T/gate.txt"
+run $CR validate --corpus "$T" --gate "$T/gate.txt"
 # a log the reader reads without finding a result row (a launcher prefix it
 # does not know before every line) is "not read", not "ok" with 0 rows
 printf '(x) {1,0}<o>:       8             2     float     sum      -1    35.00    0.00    0.00      0    35.00    0.00    0.00      0\n' > "$T/h100-8/fixture-all_gather_perf.log"

@@ -457,11 +457,6 @@ static double ceil_pieces(double bytes, double piece)
     return bytes > piece ? ceil(bytes / piece) : 1.0;
 }
 
-/* One more step per further piece: returned apart (*more pieces of
- * *piece_bytes, each at most *a_piece), because a piece's step latency
- * hides behind the transfer of the piece before it where that takes longer
- * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
- * pays none of it. */
 /* The fixed cost per operation (params coll.op_fixed), with the network
  * proxy's part (coll.op_fixed.net) where the operation crosses nodes. */
 static double op_fixed_s(const struct cr_coll_ctx *c)
@@ -469,6 +464,11 @@ static double op_fixed_s(const struct cr_coll_ctx *c)
     return c->p.op_fixed_s + (c->n_nodes > 1 ? c->p.op_fixed_net_s : 0);
 }
 
+/* One more step per further piece: returned apart (*more pieces of
+ * *piece_bytes, each at most *a_piece), because a piece's step latency
+ * hides behind the transfer of the piece before it where that takes longer
+ * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
+ * pays none of it. */
 static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr_proto p, double S,
                            int nc, double *more, double *piece_bytes, double *a_piece)
 {

@@ -479,19 +479,11 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     /* the fewest ranks any node holds (NCCL's node: the scale-up domain when
      * it spans every rank, else the topology's node replica) */
     c->ppn_min = n;
-    if (mnnvl) {
-        for (int v = 0; v < nd; v++)
-            mark[v] = 0;
-        for (int i = 0; i < n; i++)
-            mark[domain[i]]++;
-        for (int v = 0; v < n_domains; v++)
-            if (mark[v] > 0 && mark[v] < c->ppn_min)
-                c->ppn_min = mark[v];
-    } else if (c->n_nodes > 1) {
+    if (c->n_nodes > 1) {
         for (int v = 0; v < nd; v++)
             mark[v] = 0;
         for (int i = 0; i < n; i++) {
-            int node = t->devs[t->gpus[c->ranks->ranks[i]]].node;
+            int node = mnnvl ? domain[i] : node_of_rank(c, i);
             if (node >= 0 && node < nd)
                 mark[node]++;
         }
@@ -560,7 +552,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * first. The rank-order ring's mean: its edges inside and across domains at those latencies. */
     c->r_intra_s = c->r_inter_s = 0;
     for (int i = 0; i < n && !mnnvl; i++) /* NCCL's nodes: one, the domains, or the ranks' nodes */
-        domain[i] = c->n_nodes == 1 ? 0 : t->devs[t->gpus[c->ranks->ranks[i]]].node;
+        domain[i] = c->n_nodes == 1 ? 0 : node_of_rank(c, i);
     for (int j = 1; j < n; j++) {
         double l = c->cuts->lat0_peer_s[j];
         if (domain[j] == domain[0]) {

@@ -51,6 +51,7 @@ struct cr_coll_ctx {
      * (all-to-all); 0 where the pattern has no such hop. ring_Bps leaves
      * them out (NCCL's choice does not see them). */
     bool shm;
+    double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps;
     /* rank 0's way to its NIC (cr_route_nic_path): through a CPU, leaving
      * the GPU over C2C */
     bool nic_via_cpu, nic_via_c2c;
@@ -58,7 +59,6 @@ struct cr_coll_ctx {
      * post at 2 us on AMD (cpu_amd) and caps multi-node LL by the AMD row on
      * AMD or a mix (cpu_amd_row; algo.c) */
     bool cpu_amd, cpu_amd_row;
-    double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps;
     double nic_node_Bps; /* what a node's ranks move out (min over nodes), 0 with one node */
     cr_hw nic_node_hw;   /* class binding it: NET (the NICs), PCI (the ranks' own links) */
     /* NCCL's network transport between two ranks of different nodes

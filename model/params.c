@@ -78,7 +78,8 @@ static const struct key keys[] = {
      "access, topology route.pcie_p2p 0): the fraction of the host path's rate "
      "(cr_route_host_share_Bps) it reaches beyond coll.eff.pcie; the median over the fitting "
      "half's rows above 64 MiB without peer access (2x A100 SXM4, NCCL_P2P_DISABLE=1, "
-     "validate/corpus/pcie-a100sxm-2: 0.504, 0.502, 0.498 at 64-256 MiB); a host-side "
+     "validate/corpus/pcie-a100sxm-2: 0.502 and 0.498 at 128 and 256 MiB; 64 MiB, not above, "
+     "0.504); a host-side "
      "figure, so every generation"},
     {"coll.eff.net", OFF(net_eff), K_DOUBLE, {0.92, 0.92, 0.92, 0.92}, 0.01, 1, "",
      "NVIDIA maintainer, NVIDIA/nccl-tests#290: NDR 400 Gb/s NICs should reach 46-48 GB/s each "

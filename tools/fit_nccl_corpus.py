@@ -106,16 +106,6 @@ LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 
 
-def ngpus_of(log):
-    """GPUs one nccl-tests thread drives (the nThread line), 1 if unsaid."""
-    with open(os.path.join(corpus_eval.CORPUS, log), errors="replace") as f:
-        for line in f:
-            m = re.search(r"nThread\s+(\d+)\s+nGpus\s+(\d+)", line)
-            if m:
-                return int(m.group(2))
-    return 1
-
-
 def collect(commroof, params, sling, jobs, half="fit"):
     """corpus_eval.collect with SLING's figures (dict sling) for the Slingshot systems."""
     orig = corpus_eval.read_split
@@ -141,15 +131,6 @@ def group_of(log):
     if log.startswith("mi"):
         return "amd"
     return "slingshot" if "slingshot" in log else "other"
-
-
-def host_term(rows, host_op, ng):
-    for r in rows:
-        g = ng.get(r["log"], 1)
-        if g > 1 and r["pred"]:
-            r["pred"] = max(r["pred"], g * host_op * 1e6)
-            r["err"] = (r["pred"] - r["measured"]) / r["measured"] * 100
-    return rows
 
 
 def nt123(commroof, params, host_op):
@@ -189,7 +170,7 @@ def fit_shm(commroof, vals, jobs):
     return (r[m] if len(r) % 2 else (r[m - 1] + r[m]) / 2), len(r)
 
 
-def objective(commroof, vals, sling, ng, jobs):
+def objective(commroof, vals, sling, jobs):
     params = [(k, "%.6g" % v) for k, v in vals.items()]
     rows = collect(commroof, params, sling, jobs)
     per = {}
@@ -218,25 +199,22 @@ def main():
     a = ap.parse_args()
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
-    ng = {p: ngpus_of(p) for _, p in corpus_eval.read_split()}
     vals = {k: v for k, _, v, _, _, _ in START}
+    sling = {k: v for k, v, _, _ in SLING}
     for kv in a.start:
         k, _, v = kv.partition("=")
-        if k not in vals and not k.startswith("slingshot:"):
-            ap.error("--start %s: not a fitted key (%s)" % (k, ", ".join(vals)))
-        vals[k] = float(v)
+        group, key = (sling, k[10:]) if k.startswith("slingshot:") else (vals, k)
+        if key not in group:
+            ap.error("--start %s: not a fitted key (%s; slingshot:%s)" %
+                     (k, ", ".join(vals), ", slingshot:".join(sling)))
+        group[key] = float(v)
     bounds = {k: (lo, hi) for k, _, _, lo, hi, _ in START}
+    sbounds = {k: (lo, hi) for k, _, lo, hi in SLING}
     shm_eff, shm_rows = fit_shm(a.commroof, vals, a.jobs)
     print("coll.eff.shm: %.3f (median of %d rows above 64 MiB)" % (shm_eff, shm_rows), flush=True)
-    sling = {k: v for k, v, _, _ in SLING}
-    sbounds = {k: (lo, hi) for k, _, lo, hi in SLING}
-    for kv in a.start:
-        k, _, v = kv.partition("=")
-        if k.startswith("slingshot:") and k[10:] in sling:
-            sling[k[10:]] = float(v)
 
     def obj(v, s):
-        return objective(a.commroof, dict(v, **{SHM[0]: shm_eff}), s, ng, a.jobs)
+        return objective(a.commroof, dict(v, **{SHM[0]: shm_eff}), s, a.jobs)
 
     best = obj(vals, sling)
     print("start: objective %.4f" % best, flush=True)

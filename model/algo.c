@@ -469,8 +469,24 @@ static double op_fixed_s(const struct cr_coll_ctx *c)
  * hides behind the transfer of the piece before it where that takes longer
  * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
  * pays none of it. */
+/* Bytes on the wire per byte of data: an LL line carries 8 data bytes and
+ * 8 flag bytes, an LL128 line 120 and 8 (src/include/device.h). */
+static double proto_wire_x(cr_proto p)
+{
+    return p == CR_PROTO_LL ? 2.0 : p == CR_PROTO_LL128 ? 128.0 / 120.0 : 1.0;
+}
+
+/* The rendezvous a network step pays where its message (wire bytes) is
+ * larger than the plugin sends eagerly (params coll.net.eager,
+ * coll.net.rndv; 0 where every message is alike). */
+static double rndv_s(const cr_params *pr, double msg_bytes, cr_proto p)
+{
+    return pr->net_eager_B > 0 && msg_bytes * proto_wire_x(p) > pr->net_eager_B ? pr->net_rndv_s
+                                                                                : 0.0;
+}
+
 static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr_proto p, double S,
-                           int nc, double *more, double *piece_bytes, double *a_piece)
+                           int nc, int nc_used, double *more, double *piece_bytes, double *a_piece)
 {
     const cr_params *pr = &c->p;
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
@@ -496,6 +512,14 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
     double ncf = nc > 0 ? nc : 1;
     /* one buffer step of data per piece (src/init.cc buffer sizes / NCCL_STEPS) */
     double piece = p == CR_PROTO_LL ? 32768.0 : p == CR_PROTO_LL128 ? 576000.0 : 1048576.0;
+    if (N > 1 && pr->net_eager_B > 0) {
+        /* one network message: a channel's share (a rank's chunk of it on a
+         * ring), at most a piece */
+        double used = nc_used > 0 ? nc_used : 1;
+        bool chunked = na == NT_RING && coll != CR_COLL_BROADCAST && coll != CR_COLL_REDUCE;
+        double msg = S / used / (chunked ? n : 1);
+        a_net += rndv_s(pr, fmin(msg, na == NT_TREE ? tree_chunk_bytes(c, p, S, used) : piece), p);
+    }
     double lat = op_fixed_s(c), K = 1;
     switch (na) {
     case NT_RING:
@@ -1200,8 +1224,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     if (na >= 0 && corpus) {
         /* the steps the simulator replays stay the algorithm's own
          * (below): each carries its share of the pieces' latency */
-        lat =
-            corpus_lat_s(c, rq->coll, na, proto, S, nch_max, &more_pieces, &piece_bytes, &a_piece);
+        lat = corpus_lat_s(c, rq->coll, na, proto, S, nch_max, nch, &more_pieces, &piece_bytes,
+                           &a_piece);
         o->launch_s = op_fixed_s(c);
     } else if (na >= 0) {
         lat = nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6;
@@ -1469,8 +1493,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
              * together, so their wire latencies overlap) */
             double local = rq->coll == CR_COLL_SENDRECV ? (N > 1 ? 0 : 1) : c->ppn - 1;
             double far = rq->coll == CR_COLL_SENDRECV ? (N > 1 ? 1 : 0) : nn - c->ppn;
-            lat = op_fixed_s(c) + p->alpha_s[hw][proto] + local * p->p2p_peer_s[0] +
-                  far * p->p2p_peer_s[1] + (far > 0 ? p->net_lat_s : 0);
+            lat =
+                op_fixed_s(c) + p->alpha_s[hw][proto] + local * p->p2p_peer_s[0] +
+                far * p->p2p_peer_s[1] +
+                (far > 0 ? p->net_lat_s +
+                               rndv_s(p, rq->bytes / (rq->coll == CR_COLL_SENDRECV ? 1 : nn), proto)
+                         : 0);
             o->launch_s = op_fixed_s(c);
         } else {
             lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *

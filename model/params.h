@@ -71,6 +71,8 @@ typedef struct {
     double net_lat_s;     /* the network plugin's own latency per inter-node step (NCCL's
                              latencyInter; twice for Simple), a topology's figure */
     double p2p_peer_s[2]; /* point-to-point: per peer inside the node, per peer across nodes */
+    double net_eager_B;   /* the largest network message (wire bytes) the plugin sends eagerly */
+    double net_rndv_s;    /* added to a network step whose message is larger (a rendezvous) */
     double host_op_s;     /* host enqueue per GPU per operation in a host-timed loop
                              (cr_coll_req host_loop) */
     double ll_ch_Bps;     /* LL: data rate of one channel (all channels: up to ll_max_Bps) */

@@ -32,8 +32,10 @@ is evaluated once at the end. tests/fixtures/nccl-tests/{h100-8,a100-8}-*
 are not used: they carry no source (sequential pids, round figures).
 Objective: mean over systems (each system, and #123, weighted alike) of
 the mean |ln(pred/measured)|. The network plugin's latency (coll.net.lat,
-a topology's figure) and the per-message cost of point-to-point across
-nodes (coll.p2p.peer.net) are fitted for the Slingshot systems apart
+a topology's figure), the per-message cost of point-to-point across
+nodes (coll.p2p.peer.net), the plugin's eager limit and rendezvous
+(coll.net.eager, coll.net.rndv) and the proxy's fixed cost
+(coll.op_fixed.net) are fitted for the Slingshot systems apart
 (libfabric CXI through aws-ofi-nccl; InfiniBand reports 0) and printed as
 the <param> lines their topologies take. Coordinate descent over multiplicative
 grids (x 2, 1.41, 1.19, 1.09), deterministic. Python 3 standard library.
@@ -101,7 +103,12 @@ SHM = ("coll.eff.shm", "FIT_EFF_SHM", 64 * 1024 * 1024)
 # step, and the proxy's and plugin's work per point-to-point message, which
 # the alltoall rows there put at several times InfiniBand's.
 # key, start, low, high
-SLING = [("coll.net.lat", 1e-6, 1e-8, 1e-3), ("coll.p2p.peer.net", 6e-6, 1e-6, 60e-6)]
+# Since session 7 also the plugin's eager limit (wire bytes of one network
+# message; the x 2 grid walks its powers of two) and the rendezvous a larger
+# message pays, and the network proxy's part of the fixed cost: CXI's own.
+SLING = [("coll.net.lat", 1e-6, 1e-8, 1e-3), ("coll.p2p.peer.net", 6e-6, 1e-6, 60e-6),
+         ("coll.net.eager", 4096, 512, 65536), ("coll.net.rndv", 10e-6, 0.1e-6, 60e-6),
+         ("coll.op_fixed.net", 1e-6, 0.01e-6, 30e-6)]
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 

@@ -707,6 +707,54 @@ static void test_p2p_net_latency_once(void **state)
     cr_topo_free(t);
 }
 
+/* A network message larger than the plugin sends eagerly (coll.net.eager,
+ * wire bytes) pays coll.net.rndv on its step; nothing changes while
+ * coll.net.eager is 0 (every message alike). h100-ib-4n, 16 ranks on 2
+ * nodes: the tree LL allreduce takes 2 network steps (up, down); at 8 B a
+ * message is 16 wire bytes (eager), at 1 MiB one channel's share is larger
+ * than 4 KiB; the all-to-all pays the rendezvous once, as coll.net.lat,
+ * where a peer's share (S/16) is larger. */
+static double pred_rndv(cr_coll_ctx *c, cr_coll coll, double bytes, cr_algo a, cr_proto p,
+                        double eager_B, double rndv_s)
+{
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, "coll.net.eager", eager_B, &d), CR_OK);
+    assert_int_equal(cr_coll_ctx_set_param(c, "coll.net.rndv", rndv_s, &d), CR_OK);
+    cr_coll_result r = eval(c, coll, bytes, a, p, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    return r.pred.pred_s;
+}
+
+static void test_net_eager_rendezvous(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-15");
+    const cr_coll ar = CR_COLL_ALLREDUCE, a2a = CR_COLL_ALLTOALL;
+    const cr_algo tr = CR_ALGO_TREE, au = CR_ALGO_AUTO;
+    /* eager limit 0: the rendezvous figure is never paid */
+    assert_close(pred_rndv(c, ar, 1 << 20, tr, CR_PROTO_LL, 0, 10e-6),
+                 pred_rndv(c, ar, 1 << 20, tr, CR_PROTO_LL, 0, 0), 0, 1e-15);
+    /* small messages go eagerly */
+    assert_close(pred_rndv(c, ar, 8, tr, CR_PROTO_LL, 4096, 10e-6),
+                 pred_rndv(c, ar, 8, tr, CR_PROTO_LL, 4096, 0), 0, 1e-15);
+    /* larger ones: each of the tree's 2 network steps */
+    assert_close(pred_rndv(c, ar, 1 << 20, tr, CR_PROTO_LL, 4096, 10e-6) -
+                     pred_rndv(c, ar, 1 << 20, tr, CR_PROTO_LL, 4096, 0),
+                 20e-6, 1e-9, 0);
+    /* wire bytes decide: 1 KiB of LL data is 2 KiB of lines */
+    double lo = pred_rndv(c, ar, 1024, tr, CR_PROTO_LL, 2048, 10e-6);
+    assert_close(pred_rndv(c, ar, 1024, tr, CR_PROTO_LL, 1024, 10e-6) - lo, 20e-6, 1e-9, 0);
+    /* point-to-point: once per operation, where a peer's share is larger */
+    assert_close(pred_rndv(c, a2a, 1024, au, CR_PROTO_AUTO, 4096, 10e-6),
+                 pred_rndv(c, a2a, 1024, au, CR_PROTO_AUTO, 4096, 0), 0, 1e-15);
+    assert_close(pred_rndv(c, a2a, 1 << 20, au, CR_PROTO_SIMPLE, 4096, 10e-6) -
+                     pred_rndv(c, a2a, 1 << 20, au, CR_PROTO_SIMPLE, 4096, 0),
+                 10e-6, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_one_gpu_per_node(void **state)
 {
     (void)state;
@@ -1910,6 +1958,7 @@ int main(void)
         cmocka_unit_test(test_net_step_tree_ratio),
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
         cmocka_unit_test(test_p2p_net_latency_once),
+        cmocka_unit_test(test_net_eager_rendezvous),
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),

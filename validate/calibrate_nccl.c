@@ -70,6 +70,8 @@ static const cr_cnf_key fit_keys[] = {
     {"coll.alpha.net.ll128",     1e-6,   40e-6,  CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
     {"coll.alpha.net.simple",    3.5e-6, 140e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
     {"coll.net.lat",             0,      200e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.net.eager",           512,    1e6,    CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
+    {"coll.net.rndv",            0,      100e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
     {"coll.p2p.peer.intra",      0,      20e-6,  CR_CNF_R_SMALL | CR_CNF_R_INTRA},
     {"coll.p2p.peer.net",        0,      20e-6,  CR_CNF_R_SMALL | CR_CNF_R_NET},
     {"coll.ll_max",              5e9,    1e12,   CR_CNF_R_MID | R_SCOPE_ALL},

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The calibrate cross-check of issue 14 (doc/corpus.md): for eight machines
+# of validate/corpus, `commroof calibrate --nccl-tests` fitted on the
+# machine's all_reduce log(s), and the median / p90 |error| % of its other
+# collectives as shipped and after calibration (the "held-out logs
+# together ... all" line of calibrate's report).
+#
+#   tools/calibrate_crosscheck.sh [BUILD/commroof]
+#
+# Prints: machine, rows, shipped median, shipped p90, calibrated median,
+# calibrated p90.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CR=${1:-$ROOT/build/commroof}
+C=$ROOT/validate/corpus
+T=$C/topologies
+OUT=$(mktemp)
+trap 'rm -f "$OUT"' EXIT
+run() {
+    name=$1 topo=$2 ranks=$3
+    shift 3
+    # shellcheck disable=SC2086
+    line=$("$CR" calibrate --nccl-tests "$@" --topo "$topo" $ranks --fit-coll all_reduce \
+        -o "$OUT" 2>&1 | grep "held-out logs together" | grep " all " || true)
+    set -- $line
+    printf '%-12s %5s %6s %6s %6s %6s\n' "$name" "$6" "$7" "$8" "$9" "${10}"
+}
+printf '%-12s %5s %6s %6s %6s %6s\n' machine rows med p90 cal_med cal_p90
+run h100-8 "$ROOT/topologies/hgx-h100-8.xml" "" "$C"/h100-8/xxrjun-cluster01-n1g8-*
+run snellius-1n "$T/snellius-h100x4-ib.xml" "--ranks 0-3" "$C"/h100x4-1/*
+run snellius-2n "$T/snellius-h100x4-ib.xml" "" "$C"/h100x4-ib-2n/*
+run sophia-2n "$T/sophia-dgx-a100-ib.xml" "" "$C"/a100-ib-2n/alcf-sophia-*
+run polaris-2n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-7" "$C"/a100x4-slingshot-2n/*
+run polaris-8n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-31" "$C"/a100x4-slingshot-8n/*
+run xxrjun-10n "$ROOT/topologies/h100-ib-128n.xml" "--ranks 0-79" "$C"/h100-net-10n/*
+run 2080ti-2 "$T/autodl-2080ti-pcie.xml" "" "$C"/pcie-2080ti-2/*

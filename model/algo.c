@@ -633,6 +633,52 @@ static int tree_levels(int N)
     return l;
 }
 
+/* ---- RCCL's MSCCL algorithms ---- */
+
+/* RCCL loads the MSCCL algorithms it ships (tools/msccl-algorithms, installed
+ * as share/rccl/msccl-algorithms; src/misc/msccl/msccl_lifecycle.cc) and runs
+ * an operation with the first whose rank count, collective, placement and
+ * size range match, before its own tuner sees it, on platforms whose
+ * topology model enables MSCCL (MI300X: the ROCm RCCL usage tips, "On
+ * MI300X, MSCCL is enabled by default") and, by default, only where every
+ * rank is its own process (same page). For 8 GPUs the only ones are the
+ * all-pairs allreduces (allreduce-allpairs-8n-*.xml, ROCm/rccl @0cbce2a):
+ * a direct reduce-scatter and allgather between every pair. A size fits
+ * when its element count is a multiple of the algorithm's chunks per loop
+ * (mscclInternalSchedulerSelectAlgo). */
+static const struct msccl_range {
+    bool in_place;
+    double min_B, max_B;
+    int chunks;
+    cr_proto proto;
+} msccl_allpairs8[] = {
+    {false, 0, 65536, 256, CR_PROTO_LL},
+    {false, 65537, 524287, 512, CR_PROTO_LL},
+    {false, 524288, 16777216, 512, CR_PROTO_SIMPLE},
+    {true, 0, 65536, 256, CR_PROTO_LL},
+    {true, 65537, 524287, 512, CR_PROTO_LL},
+    {true, 524288, 11534336, 512, CR_PROTO_SIMPLE},
+    {true, 14680065, 16777216, 512, CR_PROTO_SIMPLE},
+};
+
+int cr_algo_msccl_proto(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    if (!c->rccl || rq->coll != CR_COLL_ALLREDUCE || c->n != 8 || c->n_nodes != 1 ||
+        c->intra_hw != CR_HW_NVLINK || rq->ranks_per_process > 1 || rq->mech != CR_MECH_NONE)
+        return -1;
+    double esz = cr_dtype_bytes(rq->dtype);
+    if (!(esz > 0) || !(rq->bytes > 0))
+        return -1;
+    double count = floor(rq->bytes / esz);
+    for (size_t i = 0; i < sizeof msccl_allpairs8 / sizeof msccl_allpairs8[0]; i++) {
+        const struct msccl_range *m = &msccl_allpairs8[i];
+        if (m->in_place == rq->in_place && rq->bytes >= m->min_B && rq->bytes <= m->max_B &&
+            fmod(count, m->chunks) == 0)
+            return m->proto;
+    }
+    return -1;
+}
+
 /* ---- which algorithms exist for what ---- */
 
 /* NCCL's NVLS kernels reduce int32/uint32/int64/uint64, fp16, bf16 (sum,
@@ -714,6 +760,11 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
             return "CollNet runs the Simple protocol only";
         return NULL;
     case CR_ALGO_DIRECT:
+        if (rq->coll == CR_COLL_ALLREDUCE && cr_algo_msccl_proto(c, rq) >= 0)
+            return (int)p == cr_algo_msccl_proto(c, rq)
+                       ? NULL
+                       : "RCCL's MSCCL all-pairs allreduce runs one protocol at this size "
+                         "(its algorithm file)";
         if (!p2p)
             return "NCCL has no direct algorithm for this collective: use --mech for a custom "
                    "kernel";
@@ -1456,7 +1507,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     }
     case CR_ALGO_DIRECT: {
         double wb, wc, we;
-        t = direct_time(c, rq, eff_up, &wb, &wc, &we);
+        /* RCCL's MSCCL all-pairs allreduce: its own rate and fixed time */
+        bool msccl = rq->coll == CR_COLL_ALLREDUCE && cr_algo_msccl_proto(c, rq) == (int)proto;
+        t = direct_time(c, rq, msccl ? p->msccl_eff : eff_up, &wb, &wc, &we);
         /* through host memory (SHM): sendrecv's hops are the ring's
          * (rank i to i+1), an all-to-all's every pair at once, S/n each;
          * rooted patterns keep the cuts */
@@ -1505,11 +1558,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                   ls * 1e-6;
             o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
         }
+        if (msccl) {
+            lat = p->msccl_lat_s[proto];
+            o->launch_s = fmin(o->launch_s, lat);
+        }
         if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
             lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */
             o->launch_s = fmin(o->launch_s, lat);
         }
-        o->n_steps = 1;
+        o->n_steps = msccl ? 2 : 1; /* the all-pairs: a reduce-scatter, an allgather */
         /* the one step at least its route: across nodes off the rail
          * through PXN's scale-up hop (doc/bounds.md 2.2.3) */
         lat = fmax(lat,

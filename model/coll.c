@@ -736,6 +736,7 @@ cr_status cr_coll_ctx_new(const cr_topo *topo, const cr_rankset *ranks, cr_coll_
         int spec = topo->devs[topo->gpus[c->ranks->ranks[0]]].spec;
         const char *vendor = spec >= 0 ? topo->gpu_specs[spec].vendor : NULL;
         c->nccl_lib = vendor && (!strcmp(vendor, "nvidia") || !strcmp(vendor, "amd"));
+        c->rccl = vendor && !strcmp(vendor, "amd");
         st = cr_params_for_topo(topo, c->ranks->ranks[0], &c->p, d);
     }
     if (st == CR_OK)
@@ -926,6 +927,13 @@ bool cr_coll_ctx_nccl_choice(const cr_coll_ctx *ctx)
 static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_bound *b,
                    cr_coll_pred *out)
 {
+    /* RCCL runs a matching MSCCL algorithm before its tuner looks */
+    int mp = cr_algo_msccl_proto(ctx, rq);
+    if (mp >= 0 && rq->algo == CR_ALGO_AUTO && (rq->proto == CR_PROTO_AUTO || rq->proto == mp)) {
+        cr_algo_predict(ctx, rq, CR_ALGO_DIRECT, (cr_proto)mp, b, out);
+        if (out->supported)
+            return;
+    }
     cr_coll_pred best;
     bool have = false;
     int a0 = rq->algo == CR_ALGO_AUTO ? 0 : rq->algo;

@@ -62,8 +62,10 @@ typedef enum {
 } cr_coll;
 
 /* NCCL algorithms (NCCL_ALGO names), plus `direct` (every rank exchanges
- * with every other at once: NCCL's alltoall/gather/scatter/sendrecv path and
- * one-shot custom kernels). CR_ALGO_AUTO lets the model choose as NCCL does. */
+ * with every other at once: NCCL's alltoall/gather/scatter/sendrecv path,
+ * one-shot custom kernels, and RCCL's MSCCL all-pairs allreduce on 8 MI300X,
+ * a reduce-scatter and an allgather each direct). CR_ALGO_AUTO lets the
+ * model choose as NCCL (or RCCL) does. */
 typedef enum {
     CR_ALGO_AUTO = -1,
     CR_ALGO_RING = 0,

@@ -36,6 +36,7 @@ struct cr_coll_ctx {
     int ppn;       /* ranks per node (largest) */
     int ppn_min;   /* ranks per node (smallest): NCCL's per-node GPU count for NVLS */
     bool nccl_lib; /* NCCL (NVIDIA) or RCCL (AMD) picks the algorithm; else the fastest modelled */
+    bool rccl;     /* RCCL (AMD GPUs): its MSCCL algorithms take some operations first */
     /* per-GPU figures, the minimum over ranks, raw datasheet B/s */
     double up_Bps;   /* scale-up ports (NVLink, XGMI, ICI); 0 when none */
     double gpu_Bps;  /* all ports */
@@ -111,6 +112,10 @@ struct cr_coll_ctx {
 /* Fills out with algo/proto's prediction (algo, proto resolved, not auto). */
 void cr_algo_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq, cr_algo algo,
                      cr_proto proto, const cr_coll_bound *bound, cr_coll_pred *out);
+
+/* The protocol of the MSCCL algorithm RCCL runs this operation with before
+ * its own tuner looks at it, or -1 where none applies (algo.c). */
+int cr_algo_msccl_proto(const struct cr_coll_ctx *ctx, const cr_coll_req *rq);
 
 /* One rank: NCCL's local copy (out of place) or nothing (in place); a
  * custom kernel (rq->mech) copies locally too. */

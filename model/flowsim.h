@@ -324,6 +324,9 @@ typedef struct {
     double launch_s;      /* fixed cost before the first step */
     double step_lat_s;    /* latency of one step (at least the route's hop latency) */
     double bw_eff;        /* fraction of link bandwidth the protocol reaches, (0, 1] */
+    bool allpairs;        /* direct allreduce as a reduce-scatter then an allgather
+                             between every pair (RCCL's MSCCL all-pairs, two steps);
+                             false: one-shot, every rank sends all to every rank */
     const double *matrix; /* alltoall only, optional: n x n bytes, row = sender
                              (all-to-all-v); NULL = bytes/n to every rank */
     double t_start_s;     /* earliest start */

@@ -51,6 +51,9 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
     sp.launch_s = p->launch_s;
     sp.step_lat_s = p->step_lat_s;
     sp.bw_eff = p->bw_eff > 0 ? p->bw_eff : 1.0;
+    /* a library's direct allreduce is RCCL's MSCCL all-pairs (algo.c);
+     * a custom kernel's (p->mech) is one-shot */
+    sp.allpairs = p->algo == CR_ALGO_DIRECT && c == CR_COLL_ALLREDUCE && p->mech == CR_MECH_NONE;
     sp.grain = CR_SIM_GRAIN_AUTO;
     return sp;
 }
@@ -1158,6 +1161,41 @@ out:
 
 /* ---------- direct ---------- */
 
+/* Allreduce in two direct steps between every pair (RCCL's MSCCL all-pairs
+ * algorithm, tools/msccl-algorithms/allreduce-allpairs-8n-*.xml): each rank
+ * sends every peer that peer's 1/n of its buffer and reduces what it
+ * receives (a reduce-scatter), then sends its reduced 1/n to every peer
+ * (an allgather), each rank's second step after all of its first-step
+ * receives. */
+static cr_status allpairs_allreduce(xp *x)
+{
+    int n = x->n;
+    double part = x->sp->bytes / n;
+    int *ready = malloc((size_t)n * sizeof *ready);
+    if (!ready)
+        return oom(x);
+    cr_status st = CR_OK;
+    for (int j = 0; j < n && st == CR_OK; j++)
+        if ((ready[j] = cr_sim_delay_add(x->s, x->op, j, 0)) < 0)
+            st = oom(x);
+    for (int i = 0; i < n && st == CR_OK; i++)
+        for (int j = 0; j < n && st == CR_OK; j++) {
+            if (i == j)
+                continue;
+            int f = flow(x, i, j, part, true, x->first, -1);
+            if (f < 0)
+                st = x->err;
+            else if (cr_sim_dep_add(x->s, f, ready[j]))
+                st = oom(x);
+        }
+    for (int j = 0; j < n && st == CR_OK; j++)
+        for (int k = 0; k < n && st == CR_OK; k++)
+            if (j != k && flow(x, j, k, part, false, ready[j], -1) < 0)
+                st = x->err;
+    free(ready);
+    return st;
+}
+
 static cr_status direct(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -1207,6 +1245,8 @@ static cr_status direct(xp *x)
         return oom(x);
     if (cr_sim_reserve(x->s, pairs, 2 * pairs) != CR_OK)
         return oom(x);
+    if (sp->allpairs && sp->coll == CR_COLL_ALLREDUCE)
+        return allpairs_allreduce(x);
     for (int i = 0; i < n; i++) {
         int jlo = 0, jhi = n;
         if (sp->coll == CR_COLL_GATHER || sp->coll == CR_COLL_REDUCE) {

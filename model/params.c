@@ -51,6 +51,15 @@ struct key {
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
 /* END fit_nccl_corpus */
+/* RCCL's MSCCL all-pairs allreduce on 8 MI300X (AMD generation "other";
+ * NVIDIA GPUs never take the path): fitted on the fitting half's one MI300X
+ * log with one process per GPU, 1 KiB - 16 MiB (doc/corpus.md Session 7) */
+#define FIT_MSCCL_LAT_LL 13e-6
+#define FIT_MSCCL_LAT_SIMPLE 20e-6
+#define FIT_MSCCL_EFF 0.52
+#define FIT_MSCCL_SRC                                                                              \
+    "fitted: a grid over the three figures on validate/corpus/mi300x-8/"                           \
+    "amd-rocmblogs-xgmi-np8-all_reduce_perf.log (fitting half, 15 rows of 1 KiB - 16 MiB); "
 #define FIT_SRC                                                                                    \
     "fitted: tools/fit_nccl_corpus.py, validate/corpus fitting half and nccl-tests#123 (" FIT_WHEN \
     "); Blackwell: Hopper's figure, unfitted; other (AMD, pre-Ampere): no log in the fitting "     \
@@ -245,6 +254,15 @@ static const struct key keys[] = {
      "graph->latencyInter = ncclNet props.latency, counted twice for Simple, tuning.cc:356-359 "
      "@v2.28.9): built-in IB and socket report 0 (net_ib.cc, net_socket.cc), aws-ofi-nccl on EFA "
      "OFI_NCCL_NET_LATENCY 75 us (150 in older releases); 0 = InfiniBand / RoCE"},
+    {"coll.msccl.lat.ll", OFF(msccl_lat_s[CR_PROTO_LL]), K_DOUBLE, {FIT_MSCCL_LAT_LL, 0, 0, 0}, 0, 1, "s",
+     FIT_MSCCL_SRC "RCCL's MSCCL all-pairs allreduce with LL (algo.c cr_algo_msccl_proto: 8 "
+     "MI300X, one process per GPU, up to 512 KiB): the whole operation's fixed time"},
+    {"coll.msccl.lat.simple", OFF(msccl_lat_s[CR_PROTO_SIMPLE]), K_DOUBLE, {FIT_MSCCL_LAT_SIMPLE, 0, 0, 0}, 0, 1, "s",
+     FIT_MSCCL_SRC "the same with Simple (512 KiB - 16 MiB)"},
+    {"coll.msccl.eff", OFF(msccl_eff), K_DOUBLE, {FIT_MSCCL_EFF, 1, 1, 1}, 0.01, 1, "",
+     FIT_MSCCL_SRC "the fraction of the scale-up links' peak the all-pairs kernels reach (LL "
+     "moves half of it: its flags); the ROCm blog's own xGMI measurement is 45-48 of 64 GB/s a "
+     "link"},
     {"coll.net.eager", OFF(net_eager_B), K_DOUBLE, {0, 0, 0, 0}, 0, 1e9, "B",
      "a topology's figure: the largest network message (wire bytes: LL lines count twice) the "
      "network plugin sends eagerly, a larger one paying coll.net.rndv for its rendezvous; 0 = "

@@ -392,6 +392,39 @@ static void test_agrees_with_coll_predictions(void **state)
     assert_int_equal(floored, 0);
 }
 
+/* RCCL's MSCCL all-pairs allreduce (8 MI300X, algo.c cr_algo_msccl_proto):
+ * the simulator runs it as two direct steps between every pair (a
+ * reduce-scatter, an allgather of S/8 a pair each), which reproduces coll's
+ * prediction without contention, at LL and Simple sizes alike; each xGMI
+ * link carries 2 x S/8 each way. */
+static void test_msccl_allpairs_agrees(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("mi300x-8");
+    cr_coll_ctx *ctx = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_new(t, NULL, &ctx, &d), CR_OK);
+    for (double S = 1024; S <= 16 << 20; S *= 8) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
+        rq.in_place = false;
+        cr_coll_pred p;
+        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+        assert_int_equal(p.algo, CR_ALGO_DIRECT);
+        assert_int_equal(p.n_steps, 2);
+        cr_sim *s = sim_on(t);
+        int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(CR_COLL_ALLREDUCE, S, &p);
+        assert_true(sp.allpairs);
+        int op = add_coll(s, &sp, r, 8);
+        run_ok(s);
+        cr_sim_op_result res = cr_sim_op_get(s, op);
+        assert_close(res.end_s - res.start_s, p.pred_s, 1e-6, 0);
+        cr_sim_free(s);
+    }
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
 /* Two pipelined ring allreduces over the same 8 GPUs, same start, sizes S1
  * < S2, bw_eff 1, no launch, step latency 2 us (> the 1 us route): both
  * start moving bytes after L = 14 x 2 us. They share every GPU's NVLink
@@ -1228,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_nvswitch_spread),
         cmocka_unit_test(test_contention_free_closed_form),
         cmocka_unit_test(test_agrees_with_coll_predictions),
+        cmocka_unit_test(test_msccl_allpairs_agrees),
         cmocka_unit_test(test_pat_closed_form),
         cmocka_unit_test(test_mesh_rings_use_the_links),
         cmocka_unit_test(test_torus_rings_decompose),

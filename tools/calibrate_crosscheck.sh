@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The calibrate cross-check of issue 14 (doc/corpus.md): for eight machines
+# The calibrate cross-check of issue 14 (doc/corpus.md): for nine machines
 # of validate/corpus, `commroof calibrate --nccl-tests` fitted on the
 # machine's all_reduce log(s), and the median / p90 |error| % of its other
 # collectives as shipped and after calibration (the "held-out logs
@@ -24,10 +24,11 @@ run() {
     line=$("$CR" calibrate --nccl-tests "$@" --topo "$topo" $ranks --fit-coll all_reduce \
         -o "$OUT" 2>&1 | grep "held-out logs together" | grep " all " || true)
     set -- $line
-    printf '%-12s %5s %6s %6s %6s %6s\n' "$name" "$6" "$7" "$8" "$9" "${10}"
+    printf '%-16s %5s %6s %6s %6s %6s\n' "$name" "$6" "$7" "$8" "$9" "${10}"
 }
-printf '%-12s %5s %6s %6s %6s %6s\n' machine rows med p90 cal_med cal_p90
+printf '%-16s %5s %6s %6s %6s %6s\n' machine rows med p90 cal_med cal_p90
 run h100-8 "$ROOT/topologies/hgx-h100-8.xml" "" "$C"/h100-8/xxrjun-cluster01-n1g8-*
+run together-h100-8 "$ROOT/topologies/hgx-h100-8.xml" "" "$C"/h100-8/together-h100-ring-*
 run snellius-1n "$T/snellius-h100x4-ib.xml" "--ranks 0-3" "$C"/h100x4-1/*
 run snellius-2n "$T/snellius-h100x4-ib.xml" "" "$C"/h100x4-ib-2n/*
 run sophia-2n "$T/sophia-dgx-a100-ib.xml" "" "$C"/a100-ib-2n/alcf-sophia-*

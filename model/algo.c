@@ -464,11 +464,6 @@ static double op_fixed_s(const struct cr_coll_ctx *c)
     return c->p.op_fixed_s + (c->n_nodes > 1 ? c->p.op_fixed_net_s : 0);
 }
 
-/* One more step per further piece: returned apart (*more pieces of
- * *piece_bytes, each at most *a_piece), because a piece's step latency
- * hides behind the transfer of the piece before it where that takes longer
- * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
- * pays none of it. */
 /* Bytes on the wire per byte of data: an LL line carries 8 data bytes and
  * 8 flag bytes, an LL128 line 120 and 8 (src/include/device.h). */
 static double proto_wire_x(cr_proto p)
@@ -485,6 +480,12 @@ static double rndv_s(const cr_params *pr, double msg_bytes, cr_proto p)
                                                                                 : 0.0;
 }
 
+/* One more step per further piece: returned apart (*more pieces of
+ * *piece_bytes, each at most *a_piece), because a piece's step latency
+ * hides behind the transfer of the piece before it where that takes longer
+ * (predict_one: (K-1) x max(0, a - piece / channel rate)); a ring of 1 GB
+ * pays none of it. nc: the channels the pieces spread over; nc_used: those
+ * NCCL runs at this size, whose share is one network message (rndv_s). */
 static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr_proto p, double S,
                            int nc, int nc_used, double *more, double *piece_bytes, double *a_piece)
 {

@@ -760,16 +760,17 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
         if (p != CR_PROTO_SIMPLE)
             return "CollNet runs the Simple protocol only";
         return NULL;
-    case CR_ALGO_DIRECT:
-        if (rq->coll == CR_COLL_ALLREDUCE && cr_algo_msccl_proto(c, rq) >= 0)
-            return (int)p == cr_algo_msccl_proto(c, rq)
-                       ? NULL
-                       : "RCCL's MSCCL all-pairs allreduce runs one protocol at this size "
-                         "(its algorithm file)";
+    case CR_ALGO_DIRECT: {
+        int msccl = rq->coll == CR_COLL_ALLREDUCE ? cr_algo_msccl_proto(c, rq) : -1;
+        if (msccl >= 0)
+            return (int)p == msccl ? NULL
+                                   : "RCCL's MSCCL all-pairs allreduce runs one protocol at this "
+                                     "size (its algorithm file)";
         if (!p2p)
             return "NCCL has no direct algorithm for this collective: use --mech for a custom "
                    "kernel";
         return NULL; /* any protocol asked: NCCL picks LL or Simple by size (p2p_proto) */
+    }
     default:
         return "unknown algorithm";
     }
@@ -1538,7 +1539,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                        : (rq->coll == CR_COLL_ALLTOALL) ? nn - 1
                                                         : nn - 1;
         double remote = N > 1 ? peers * (1.0 - 1.0 / N) : 0;
-        if (corpus) {
+        if (msccl) {
+            /* RCCL's MSCCL all-pairs: its own fixed time (coll.msccl.lat.*) */
+            lat = p->msccl_lat_s[proto];
+            o->launch_s =
+                fmin(corpus ? op_fixed_s(c) : nccl_base_lat[NT_RING][proto] * 1e-6 * ls, lat);
+        } else if (corpus) {
             /* beyond two ranks of one node: the fixed cost, one step of
              * the link class, and each peer's send/recv pair in NCCL's
              * p2p schedule (coll.p2p.peer.*: the proxy's and the plugin's
@@ -1558,10 +1564,6 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
                   ls * 1e-6;
             o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
-        }
-        if (msccl) {
-            lat = p->msccl_lat_s[proto];
-            o->launch_s = fmin(o->launch_s, lat);
         }
         if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
             lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */

@@ -21,6 +21,16 @@ static int add_gpu(cr_topo *t, const char *id)
     return cr_topo_add_dev(t, CR_DEV_GPU, id, -1, spec);
 }
 
+/* GPUs g0 .. g(n-1), their devices in g[]. */
+static void add_gpus(cr_topo *t, int *g, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "g%d", i);
+        g[i] = add_gpu(t, id);
+    }
+}
+
 /* Two GPUs (device indices into g[0], g[1]) on four switch chips with
  * 5/4/4/5 NVLinks of 25 GB/s each, 0.5 us per link. */
 static void add_board(cr_topo *t, int g[2])
@@ -225,11 +235,7 @@ static void test_host_share(void **state)
     (void)state;
     cr_topo *t = cr_topo_new("pcie-box");
     int g[6];
-    for (int i = 0; i < 6; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "g%d", i);
-        g[i] = add_gpu(t, id);
-    }
+    add_gpus(t, g, 6);
     int cpu0 = cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", -1, -1);
     int cpu1 = cr_topo_add_dev(t, CR_DEV_CPU, "cpu1", -1, -1);
     int sw0 = cr_topo_add_dev(t, CR_DEV_PCISW, "pcisw0", -1, -1);
@@ -292,11 +298,7 @@ static void test_nic_path(void **state)
     (void)state;
     cr_topo *t = cr_topo_new("nics");
     int g[4];
-    for (int i = 0; i < 4; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "g%d", i);
-        g[i] = add_gpu(t, id);
-    }
+    add_gpus(t, g, 4);
     int sw = cr_topo_add_dev(t, CR_DEV_PCISW, "sw", -1, -1);
     int c1 = cr_topo_add_dev(t, CR_DEV_CPU, "c1", -1, -1);
     int c2 = cr_topo_add_dev(t, CR_DEV_CPU, "c2", -1, -1);

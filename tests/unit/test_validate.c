@@ -350,6 +350,37 @@ static void test_nccl_tests_pasted(void **state)
     assert_null(cr_nccl_log_coll("hypercube_perf", &d));
 }
 
+/* One result row of an nccl-tests table (8 B allreduce), for logs built
+ * around it. */
+#define ROW_8B                                                                                     \
+    "           8             2     float     sum      -1    17.10    0.00    "                    \
+    "0.00      0    16.90    0.00    0.00      0\n"
+
+/* The value of `key` in the first case read from nccl-tests log text
+ * (header lines, then ROW_8B), or NULL where it has none; a copy to free. */
+static char *first_case_key(const char *head, const char *key)
+{
+    char log[1024];
+    snprintf(log, sizeof log, "%s%s", head, ROW_8B);
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    const char *v = cr_vcase_get(&l.v[0].c, key);
+    char *out = v ? strdup(v) : NULL;
+    cr_vmeas_list_release(&l);
+    return out;
+}
+
+static void assert_key(const char *head, const char *key, const char *want)
+{
+    char *got = first_case_key(head, key);
+    if (want)
+        assert_string_equal(got, want);
+    else
+        assert_null(got);
+    free(got);
+}
+
 /* GPUs one nccl-tests thread drives (-g G): from the "# nThread T nGpus G"
  * line, else from rank lines sharing one Pid on one host (odissei-snellius
  * 1n: nGpus 4, one Pid); a key only where it is more than one, so that
@@ -357,51 +388,34 @@ static void test_nccl_tests_pasted(void **state)
 static void test_nccl_tests_gpus_per_thread(void **state)
 {
     (void)state;
-    cr_vmeas_list l = {0};
-    cr_diag d = {{0}};
-    const char *row = "           8             2     float     sum      -1    17.10    0.00    "
-                      "0.00      0    16.90    0.00    0.00      0\n";
-    char log[1024];
     /* the header says 4, whatever the rank lines */
-    snprintf(log, sizeof log,
-             "# nThread 1 nGpus 4 minBytes 8 maxBytes 8 step: 2(factor)\n"
-             "#  Rank  0 Group  0 Pid 1539421 on gcn155 device  0 [0x06] NVIDIA H100\n"
-             "#  Rank  1 Group  0 Pid 1539421 on gcn155 device  1 [0x26] NVIDIA H100\n"
-             "#  Rank  2 Group  0 Pid 1539421 on gcn155 device  2 [0xa6] NVIDIA H100\n"
-             "#  Rank  3 Group  0 Pid 1539421 on gcn155 device  3 [0xc6] NVIDIA H100\n%s",
-             row);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
-    assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "4");
-    cr_vmeas_list_release(&l);
+    assert_key("# nThread 1 nGpus 4 minBytes 8 maxBytes 8 step: 2(factor)\n"
+               "#  Rank  0 Group  0 Pid 1539421 on gcn155 device  0 [0x06] NVIDIA H100\n"
+               "#  Rank  1 Group  0 Pid 1539421 on gcn155 device  1 [0x26] NVIDIA H100\n"
+               "#  Rank  2 Group  0 Pid 1539421 on gcn155 device  2 [0xa6] NVIDIA H100\n"
+               "#  Rank  3 Group  0 Pid 1539421 on gcn155 device  3 [0xc6] NVIDIA H100\n",
+               "gpus_per_thread", "4");
     /* one GPU per process (MPI): no key */
-    snprintf(log, sizeof log,
-             "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
-             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
-             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n%s",
-             row);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
-    assert_null(cr_vcase_get(&l.v[0].c, "gpus_per_thread"));
-    cr_vmeas_list_release(&l);
+    assert_key("# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+               "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+               "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n",
+               "gpus_per_thread", NULL);
     /* no header: three rank lines of one Pid on host a, then Pid 7 on a
      * second host b (the same number, another process) */
-    snprintf(log, sizeof log,
-             "#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
-             "#  Rank  1 Group  0 Pid 7 on a device  1 [0x26] NVIDIA H100\n"
-             "#  Rank  2 Group  0 Pid 7 on a device  2 [0x26] NVIDIA H100\n"
-             "#  Rank  3 Group  0 Pid 7 on b device  0 [0x26] NVIDIA H100\n%s",
-             row);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
-    assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "3");
-    cr_vmeas_list_release(&l);
+    assert_key("#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
+               "#  Rank  1 Group  0 Pid 7 on a device  1 [0x26] NVIDIA H100\n"
+               "#  Rank  2 Group  0 Pid 7 on a device  2 [0x26] NVIDIA H100\n"
+               "#  Rank  3 Group  0 Pid 7 on b device  0 [0x26] NVIDIA H100\n",
+               "gpus_per_thread", "3");
     /* a second run (its own nThread line) starts over */
-    snprintf(log, sizeof log,
-             "# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor)\n"
-             "#  Rank  0 Group  0 Pid 5 on a device  0 [0x06] NVIDIA H100\n"
-             "#  Rank  1 Group  0 Pid 5 on a device  1 [0x26] NVIDIA H100\n%s"
-             "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
-             "#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
-             "#  Rank  1 Group  0 Pid 8 on a device  1 [0x26] NVIDIA H100\n%s",
-             row, row);
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *log = "# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor)\n"
+                      "#  Rank  0 Group  0 Pid 5 on a device  0 [0x06] NVIDIA H100\n"
+                      "#  Rank  1 Group  0 Pid 5 on a device  1 [0x26] NVIDIA H100\n" ROW_8B
+                      "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+                      "#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
+                      "#  Rank  1 Group  0 Pid 8 on a device  1 [0x26] NVIDIA H100\n" ROW_8B;
     assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "2");
@@ -415,37 +429,24 @@ static void test_nccl_tests_gpus_per_thread(void **state)
 static void test_nccl_tests_version(void **state)
 {
     (void)state;
+    assert_key("# nccl-tests version 2.18.3 nccl-headers=23004 nccl-library=23004\n"
+               "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+               "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA GH200\n"
+               "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA GH200\n",
+               "nccl_version", "23004");
+    assert_key("NCCL version 2.16.5+cuda11.8\n"
+               "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA A100\n"
+               "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA A100\n",
+               "nccl_version", "21605");
+    /* none printed: the caller's, else no key */
+    const char *log = "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+                      "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n";
+    assert_key(log, "nccl_version", NULL);
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
-    const char *row = "           8             2     float     sum      -1    17.10    0.00    "
-                      "0.00      0    16.90    0.00    0.00      0\n";
-    char log[1024];
-    snprintf(log, sizeof log,
-             "# nccl-tests version 2.18.3 nccl-headers=23004 nccl-library=23004\n"
-             "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
-             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA GH200\n"
-             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA GH200\n%s",
-             row);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
-    assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "23004");
-    cr_vmeas_list_release(&l);
-    snprintf(log, sizeof log,
-             "NCCL version 2.16.5+cuda11.8\n"
-             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA A100\n"
-             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA A100\n%s",
-             row);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
-    assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "21605");
-    cr_vmeas_list_release(&l);
-    /* none printed: the caller's, else no key */
-    snprintf(log, sizeof log,
-             "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
-             "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n%s",
-             row);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
-    assert_null(cr_vcase_get(&l.v[0].c, "nccl_version"));
-    cr_vmeas_list_release(&l);
-    char *path = cr_test_write_tmp(log, "all_reduce_perf.log");
+    char full[1024];
+    snprintf(full, sizeof full, "%s%s", log, ROW_8B);
+    char *path = cr_test_write_tmp(full, "all_reduce_perf.log");
     cr_nccl_log_opts o = {NULL, 0, 22304};
     assert_int_equal(cr_validate_read_nccl_tests(path, &o, &l, &d), CR_OK);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "22304");

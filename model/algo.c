@@ -333,6 +333,48 @@ static int graph_channels(const struct cr_coll_ctx *c, int nch_max)
     return (int)fmax(1.0, fmin((double)nch_max, nics));
 }
 
+static int pow2_up(int v)
+{
+    int p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+/* The channels NCCL gives a point-to-point operation to a rank of another
+ * node (src/graph/paths.cc ncclTopoGetNchannels, the least over all peers,
+ * then ncclTopoComputeP2pChannels; enqueue.cc stripes a large send over
+ * all of them). Its p2p channels are the communicator's: the ring graph's
+ * channels, duplicated (connect.cc). By release: one before 2.12.7; then
+ * NCCL_NCHANNELS_PER_NET_PEER, 2; from 2.20.3 two, halved while 2 x ranks
+ * exceeds 4 x the p2p channels; from 2.29.2 one per 14 GB/s of the rank's
+ * NICs (coll.p2p.net_ch), halved while it times the ranks in batches of
+ * NCCL_MAX_DEV_WORK_P2P_PER_BATCH (8) exceeds the p2p channels. A peer on
+ * PCIe inside the node caps it at 2. One NIC per rank assumed. */
+static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max)
+{
+    int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+    int p2p_ch = pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max)));
+    int local = c->ppn > 1 && c->intra_hw != CR_HW_NVLINK ? 2 : 64;
+    int per;
+    if (version < 21207)
+        return 1;
+    if (version < 22003) {
+        per = (int)fmin(2, local);
+    } else if (version < 22900) {
+        per = 2;
+        while (per * c->n > p2p_ch * 4 && per > 1)
+            per /= 2;
+        per = (int)fmin(pow2_up((int)fmin(per, local)), p2p_ch);
+    } else {
+        per = (int)fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps));
+        per = pow2_up((int)fmin(per, local));
+        while (per * ((c->n + 7) / 8) > p2p_ch && per > 1)
+            per /= 2;
+    }
+    return per;
+}
+
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
 static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p,
                          int nch)
@@ -1525,6 +1567,20 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                 wb = per;
                 wc = sh;
                 we = shm_eff(p, proto);
+            }
+        }
+        /* to another node each peer's bytes run on NCCL's channels per
+         * net peer, coll.p2p.net_ch each (p2p_net_channels); many peers
+         * at once in an all-to-all leave the NICs to bind */
+        double far_peers = sr ? 1 : a2a ? nn - c->ppn : 0;
+        if (N > 1 && far_peers > 0 && proto == CR_PROTO_SIMPLE && p->p2p_net_ch_Bps > 0) {
+            double per = sr ? rq->bytes : rq->bytes / nn;
+            double ch_rate = p2p_net_channels(c, rq, nch_max) * p->p2p_net_ch_Bps;
+            if (per / ch_rate > t) {
+                t = per / ch_rate;
+                wb = per;
+                wc = ch_rate;
+                we = 1;
             }
         }
         o->wire_bytes = wb;

@@ -274,6 +274,11 @@ static const struct key keys[] = {
     {"coll.net.rndv", OFF(net_rndv_s), K_DOUBLE, {0, 0, 0, 0}, 0, 1, "s",
      "a topology's figure: added to a network step whose message exceeds coll.net.eager (the "
      "rendezvous' request and Get: a round trip more); 0 with coll.net.eager 0"},
+    {"coll.p2p.net_ch", OFF(p2p_net_ch_Bps), K_DOUBLE, {14e9, 14e9, 14e9, 14e9}, 1e6, 1e15, "B/s",
+     "NCCL src/graph/paths.cc NCCL_P2P_PER_CHANNEL_NET_BW, 14 GB/s (2.29.2): what NCCL counts one "
+     "channel of a point-to-point operation to another node to move; a send to one remote peer "
+     "runs on NCCL's channels per net peer (algo.c p2p_net_channels), so at most that many "
+     "times this"},
     {"coll.p2p.peer.intra", OFF(p2p_peer_s[0]), K_DOUBLE, {0, FIT_P2P_INTRA, FIT_P2P_INTRA, FIT_P2P_INTRA}, 0, 1, "s",
      FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
      "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},

@@ -67,10 +67,11 @@ typedef struct {
     double alpha_s[CR_HW__COUNT][CR_PROTO__COUNT]; /* one sequential step of a ring or tree, per
                                                       link class and protocol (0 for NVLink LL:
                                                       NCCL's latency tables as they are) */
-    double nvls_alpha_s;  /* NVLS / NVLS tree inside a node, per operation */
-    double net_lat_s;     /* the network plugin's own latency per inter-node step (NCCL's
-                             latencyInter; twice for Simple), a topology's figure */
-    double p2p_peer_s[2]; /* point-to-point: per peer inside the node, per peer across nodes */
+    double nvls_alpha_s;   /* NVLS / NVLS tree inside a node, per operation */
+    double net_lat_s;      /* the network plugin's own latency per inter-node step (NCCL's
+                              latencyInter; twice for Simple), a topology's figure */
+    double p2p_peer_s[2];  /* point-to-point: per peer inside the node, per peer across nodes */
+    double p2p_net_ch_Bps; /* point-to-point to another node: what one channel moves */
     double msccl_lat_s[CR_PROTO__COUNT]; /* RCCL's MSCCL all-pairs allreduce: per operation */
     double msccl_eff;                    /* its rate: fraction of the scale-up links' peak */
     double net_eager_B; /* the largest network message (wire bytes) the plugin sends eagerly */

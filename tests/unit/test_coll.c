@@ -755,6 +755,48 @@ static void test_net_eager_rendezvous(void **state)
     cr_topo_free(t);
 }
 
+/* A point-to-point send to another node runs on NCCL's channels per net
+ * peer, 14 GB/s each (coll.p2p.net_ch); how many depends on the release
+ * (src/graph/paths.cc). h100-ib-128n: 8 GPUs and 8 NDR NICs a node, so 8
+ * ring channels, duplicated: 16 p2p channels. */
+static double p2p_rate(cr_topo *t, const char *ranks, cr_coll coll, int version)
+{
+    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
+    cr_coll_req rq = cr_coll_req_default(coll, 1 << 30);
+    rq.proto = CR_PROTO_SIMPLE;
+    rq.nccl_version = version;
+    cr_coll_pred p = eval_req(c, &rq).pred;
+    assert_true(p.supported);
+    assert_int_equal(p.algo, CR_ALGO_DIRECT);
+    cr_coll_ctx_free(c);
+    return p.wire_Bps;
+}
+
+static void test_p2p_net_channels(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-128n");
+    const cr_coll sr = CR_COLL_SENDRECV;
+    /* before 2.12.7: one channel per net peer */
+    assert_close(p2p_rate(t, "0-15", sr, 20909), 14e9, 0, 1e-12);
+    /* 2.12.7-2.20.2: NCCL_NCHANNELS_PER_NET_PEER 2 */
+    assert_close(p2p_rate(t, "0-79", sr, 21903), 28e9, 0, 1e-12);
+    /* 2.20.3-2.28: 2, halved while 2 x ranks > 4 x 16 p2p channels */
+    assert_close(p2p_rate(t, "0-15", sr, 22807), 28e9, 0, 1e-12);
+    assert_close(p2p_rate(t, "0-63", sr, 22807), 14e9, 0, 1e-12);
+    /* 2.29.2: ceil(50 GB/s / 14) = 4, halved while channels x ranks / 8
+     * > 16: 4 for 32 ranks (the NIC binds first), 2 for 64, 1 for 80 */
+    assert_true(p2p_rate(t, "0-31", sr, 22902) < 4 * 14e9);
+    assert_true(p2p_rate(t, "0-31", sr, 22902) > 28e9);
+    assert_close(p2p_rate(t, "0-63", sr, 22902), 28e9, 0, 1e-12);
+    assert_close(p2p_rate(t, "0-79", sr, 22902), 14e9, 0, 1e-12);
+    /* an all-to-all sends to many peers at once: its NICs bind */
+    assert_true(p2p_rate(t, "0-79", CR_COLL_ALLTOALL, 22902) > 14e9);
+    /* inside one node: no such limit */
+    assert_true(p2p_rate(t, "0-7", sr, 22902) > 100e9);
+    cr_topo_free(t);
+}
+
 /* RCCL runs an allreduce of 8 MI300X with its MSCCL all-pairs algorithm
  * where one of its algorithm files takes the size (ROCm/rccl
  * tools/msccl-algorithms/allreduce-allpairs-8n-*.xml: LL up to 512 KiB,
@@ -1551,6 +1593,14 @@ static void test_multicast_only_switch(void **state)
     cr_topo_free(t);
 }
 
+/* The NIC rules below, apart from how many channels NCCL gives a remote
+ * peer (test_p2p_net_channels): that limit set out of the way. */
+static void no_p2p_channel_limit(cr_coll_ctx *c)
+{
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, "coll.p2p.net_ch", 1e15, &d), CR_OK);
+}
+
 /* NCCL's point-to-point between two nodes crosses one NIC at each end
  * (ncclTopoGetLocalNet: a GPU's nearest NICs, DIVUP(local NICs, local
  * GPUs) each: one of the two under its PCIe switch on a DGX H100 with all
@@ -1578,6 +1628,7 @@ static void test_p2p_one_nic_per_pair(void **state)
     (void)state;
     cr_topo *t = cr_test_open_topo("h100-ib-4n");
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    no_p2p_channel_limit(c);
     double S = 1e9, e = 0.815;
     cr_coll_result r =
         eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
@@ -1596,6 +1647,7 @@ static void test_p2p_one_nic_per_pair(void **state)
     assert_close(r.pred.link_Bps, 450e9, 1e-12, 0);
     cr_coll_ctx_free(c);
     c = cr_test_coll_ctx(t, "0-31:8");
+    no_p2p_channel_limit(c);
     r = eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 63e9), 1e-9, 0);
     cr_coll_ctx_free(c);
@@ -1625,6 +1677,7 @@ static void test_p2p_partial_node_nic_share(void **state)
     (void)state;
     cr_topo *t = cr_test_open_topo("h100-ib-4n");
     cr_coll_ctx *c = cr_test_coll_ctx(t, "0,1,8,9");
+    no_p2p_channel_limit(c);
     double S = 1e9, e = 0.815, nic = 50e9;
     struct {
         cr_coll coll;
@@ -2028,6 +2081,7 @@ int main(void)
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
         cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_net_eager_rendezvous),
+        cmocka_unit_test(test_p2p_net_channels),
         cmocka_unit_test(test_rccl_msccl_allpairs),
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),

@@ -582,10 +582,16 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
         }
         break;
     case NT_TREE: {
-        /* up and down the chain inside the node and the tree across nodes */
-        int L = log2i(N);
+        /* up and down the chain inside the node and the tree across nodes;
+         * coll.alpha.{nvlink,pci}.* is a ring's step, and NCCL prices a
+         * tree's chain hop apart (tuning.cc hwLat: NVLink tree LL128 1.25
+         * us against ring 1.9, Simple 4.0 against 3.4): the same ratios */
+        int L = log2i(N), hw = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
+        double a_chain = fmax(pr->alpha_s[hw == 0 ? CR_HW_NVLINK : CR_HW_PCI][p] *
+                                  nccl_hw_lat[hw][NT_TREE][p] / nccl_hw_lat[hw][NT_RING][p],
+                              c->r_intra_s);
         K = ceil_pieces(S / ncf, tree_chunk_bytes(c, p, S, ncf));
-        lat += 2 * ((ppn - 1) * a_in + L * a_net);
+        lat += 2 * ((ppn - 1) * a_chain + L * a_net);
         break;
     }
     case NT_NVLS:

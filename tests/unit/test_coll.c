@@ -755,6 +755,41 @@ static void test_net_eager_rendezvous(void **state)
     cr_topo_free(t);
 }
 
+/* A tree's chain hop inside a node costs the ring step coll.alpha.nvlink.*
+ * times NCCL's tree/ring hwLat ratio (tuning.cc NVLink: LL 0.6/0.6, LL128
+ * 1.25/1.9, Simple 4.0/3.4): 2 nodes of 8 ranks against 2 of 4 take 2 x 4
+ * more chain hops, up and down. */
+static double tree_8b(cr_topo *t, const char *ranks, cr_proto p, const char *key, double alpha)
+{
+    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, key, alpha, &d), CR_OK);
+    cr_coll_result r = eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_TREE, p, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    return r.pred.pred_s;
+}
+
+static void test_tree_chain_hop(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    struct {
+        cr_proto p;
+        const char *key;
+        double ratio;
+    } cases[] = {{CR_PROTO_LL, "coll.alpha.nvlink.ll", 0.6 / 0.6},
+                 {CR_PROTO_LL128, "coll.alpha.nvlink.ll128", 1.25 / 1.9},
+                 {CR_PROTO_SIMPLE, "coll.alpha.nvlink.simple", 4.0 / 3.4}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double a = 3.8e-6;
+        double extra = tree_8b(t, "0-15", cases[k].p, cases[k].key, a) -
+                       tree_8b(t, "0-3,8-11", cases[k].p, cases[k].key, a);
+        assert_close(extra, 8 * a * cases[k].ratio, 1e-4, 0); /* the 8 B transfer differs by ps */
+    }
+    cr_topo_free(t);
+}
+
 /* A point-to-point send to another node runs on NCCL's channels per net
  * peer, 14 GB/s each (coll.p2p.net_ch); how many depends on the release
  * (src/graph/paths.cc). h100-ib-128n: 8 GPUs and 8 NDR NICs a node, so 8
@@ -2082,6 +2117,7 @@ int main(void)
         cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_net_eager_rendezvous),
         cmocka_unit_test(test_p2p_net_channels),
+        cmocka_unit_test(test_tree_chain_hop),
         cmocka_unit_test(test_rccl_msccl_allpairs),
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),

@@ -367,7 +367,9 @@ static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, 
             per /= 2;
         per = (int)fmin(pow2_up((int)fmin(per, local)), p2p_ch);
     } else {
-        per = (int)fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps));
+        /* no NIC rate known (netCount 0 in NCCL): its default, 2 */
+        bool nic = isfinite(c->net_ch_Bps) && c->net_ch_Bps > 0;
+        per = nic ? (int)fmin(64.0, fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps))) : 2;
         per = pow2_up((int)fmin(per, local));
         while (per * ((c->n + 7) / 8) > p2p_ch && per > 1)
             per /= 2;

@@ -181,6 +181,45 @@ static void test_fit_synthetic(void **state)
     cr_topo_free(gen);
 }
 
+/* A send to another node moves at most NCCL's channels per net peer x
+ * coll.p2p.net_ch (2 channels for 32 ranks under NCCL 2.28: algo.c
+ * p2p_net_channels). Rows generated on h100-ib-4n with 9 GB/s a channel
+ * (shipped: 14): sendrecv and, to pin the NIC's efficiency that a
+ * sendrecv alone cannot tell from the channels' rate, allgather, 64 MiB
+ * to 1 GiB. The fit finds the channel rate again. */
+static void test_fit_p2p_channel_rate(void **state)
+{
+    (void)state;
+    cr_topo *gen = cr_test_open_topo("h100-ib-4n");
+    assert_int_equal(cr_topo_set_param(gen, "coll.p2p.net_ch", 9e9, "test"), CR_OK);
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_cnf *f = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
+    const double sizes[] = {64 * MIB, 128 * MIB, 256 * MIB, 512 * MIB, 1024 * MIB};
+    for (size_t i = 0; i < 10; i++) {
+        cr_vmeas m = row(i < 5 ? "sendrecv" : "allgather", sizes[i % 5], 32, 1);
+        m.measured_s = model_s(gen, &m);
+        bool added = false;
+        assert_int_equal(cr_cnf_add(f, &m, 0, &added, NULL, 0, &d), CR_OK);
+        assert_true(added);
+    }
+    bool use[1] = {true};
+    cr_cnf_fit fit;
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    int i_ch = -1;
+    for (int k = 0; k < fit.n_keys; k++)
+        if (!strcmp(fit.k[k].key, "coll.p2p.net_ch"))
+            i_ch = k;
+    assert_true(i_ch >= 0);
+    assert_true(fit.k[i_ch].fitted);
+    assert_close(fit.k[i_ch].before, 14e9, 1e-12, 0);
+    assert_close(fit.k[i_ch].after, 9e9, 0.02, 0);
+    cr_cnf_free(f);
+    cr_topo_free(t);
+    cr_topo_free(gen);
+}
+
 /* logs left out of the fit and rows below the bound inform nothing */
 static void test_fit_leaves_out(void **state)
 {
@@ -271,9 +310,9 @@ static void test_stats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_keys),    cmocka_unit_test(test_bound_untouched),
-        cmocka_unit_test(test_fit_synthetic), cmocka_unit_test(test_fit_leaves_out),
-        cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_table_keys),     cmocka_unit_test(test_bound_untouched),
+        cmocka_unit_test(test_fit_synthetic),  cmocka_unit_test(test_fit_p2p_channel_rate),
+        cmocka_unit_test(test_fit_leaves_out), cmocka_unit_test(test_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,8 +204,14 @@ static json_t *band_json(const cr_cnf_stat *b, const cr_cnf_stat *a)
 /* calibrate --nccl-tests: fits coll's constants to the logs (validate/
  * calibrate_nccl.h), cross-checks on logs left out of a fit, writes BASE
  * with the fitted constants. */
+/* What the logs' runs were that the logs do not print (--nccl-version,
+ * --nccl-algo, --nccl-proto); NULL: not given. */
+typedef struct {
+    const char *version, *algo, *proto;
+} nccl_run;
+
 static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
-                          const char *fit_coll_name, const char *ranks, const char *nccl_version,
+                          const char *fit_coll_name, const char *ranks, nccl_run run,
                           const char *topo_name, const char *out_path, int json)
 {
     int rc = CLI_OK;
@@ -230,10 +236,19 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         rc = cli_usage_error("calibrate", "--coll %s: %s", coll_name, d.msg);
         goto out;
     }
-    if (nccl_version && cr_nccl_version_parse(nccl_version, &lo.nccl_version, &d) != CR_OK) {
+    if (run.version && cr_nccl_version_parse(run.version, &lo.nccl_version, &d) != CR_OK) {
         rc = cli_usage_error("calibrate", "--nccl-version: %s", d.msg);
         goto out;
     }
+    for (int k = 0; k < 2; k++) {
+        const char *list = k ? run.proto : run.algo;
+        if (list && cr_nccl_select_check(list, k == 1, &d) != CR_OK) {
+            rc = cli_usage_error("calibrate", "%s: %s", k ? "--nccl-proto" : "--nccl-algo", d.msg);
+            goto out;
+        }
+    }
+    lo.nccl_algo = run.algo;
+    lo.nccl_proto = run.proto;
     if (fit_coll_name && !(fit_coll = cr_nccl_log_coll(fit_coll_name, &d))) {
         rc = cli_usage_error("calibrate", "--fit-coll %s: %s", fit_coll_name, d.msg);
         goto out;
@@ -537,8 +552,8 @@ out:
 
 int cli_cmd_calibrate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL,
-               *nccl_version = NULL;
+    const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL;
+    nccl_run run = {0};
     bool json = false, quick = false, from = false, nccl = false;
     int rc = CLI_OK;
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
@@ -578,7 +593,13 @@ int cli_cmd_calibrate(int argc, char **argv)
         {"--nccl-version", NULL, "V",
          "the NCCL release (2.23.4) of logs that print none\n"
          "(default: the model's, 2.28.9)",
-         .str = &nccl_version, .section = 2},
+         .str = &run.version, .section = 2},
+        {"--nccl-algo", NULL, "LIST",
+         "the runs' NCCL_ALGO (Ring, ^NVLS, allreduce:tree;...),\n"
+         "which logs do not print",
+         .str = &run.algo, .section = 2},
+        {"--nccl-proto", NULL, "LIST", "the runs' NCCL_PROTO (Simple, ^LL128), likewise",
+         .str = &run.proto, .section = 2},
         {"-o", NULL, "OUT.xml", "where to write (default: stdout, the report on stderr)",
          .section = 2},
         {"--json", NULL, NULL, "the fit and the cross-check as JSON", .section = 2},
@@ -615,8 +636,9 @@ int cli_cmd_calibrate(int argc, char **argv)
                                           "things: give one of them");
         goto out;
     }
-    if (!nccl && (coll || fit_coll || ranks)) {
-        rc = cli_usage_error("calibrate", "--coll, --fit-coll and --ranks go with --nccl-tests");
+    if (!nccl && (coll || fit_coll || ranks || run.version || run.algo || run.proto)) {
+        rc = cli_usage_error("calibrate", "--coll, --fit-coll, --ranks and --nccl-* go with "
+                                          "--nccl-tests");
         goto out;
     }
     if (nccl) {
@@ -628,8 +650,8 @@ int cli_cmd_calibrate(int argc, char **argv)
                                  "the logs were measured on (validate/corpus/topologies.txt "
                                  "lists some)");
         else
-            rc = calibrate_nccl(inputs, n_in, coll, fit_coll, ranks, nccl_version, topo_name,
-                                out_path, json);
+            rc =
+                calibrate_nccl(inputs, n_in, coll, fit_coll, ranks, run, topo_name, out_path, json);
         goto out;
     }
     if (from && n_in == 0) {

@@ -103,7 +103,7 @@ static void print_log_tables(const cr_vmeas_list *l)
 int cli_cmd_validate(int argc, char **argv)
 {
     const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL,
-               *nccl_version = NULL;
+               *nccl_version = NULL, *nccl_algo = NULL, *nccl_proto = NULL;
     int nccl_code = 0;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0;
@@ -123,7 +123,17 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate", "out of memory");
         goto out;
     }
-    enum { O_HELP = 1, O_COLL, O_FAMILY, O_SUBSET, O_LOG, O_MAX_MED, O_NCCL_VERSION };
+    enum {
+        O_HELP = 1,
+        O_COLL,
+        O_FAMILY,
+        O_SUBSET,
+        O_LOG,
+        O_MAX_MED,
+        O_NCCL_VERSION,
+        O_NCCL_ALGO,
+        O_NCCL_PROTO
+    };
     const cli_opt opts[] = {
         {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
          .str = &topo_name},
@@ -141,6 +151,12 @@ int cli_cmd_validate(int argc, char **argv)
          "nccl-library=, NCCL's \"NCCL version\" line); default: the model's\n"
          "(coll.nccl_version, 2.28.9)",
          .str = &nccl_version, .id = O_NCCL_VERSION},
+        {"--nccl-algo", NULL, "LIST",
+         "the run's NCCL_ALGO (Ring, ^NVLS, allreduce:tree;allgather:ring),\n"
+         "which logs do not print: NCCL's choice among what it leaves",
+         .str = &nccl_algo, .id = O_NCCL_ALGO},
+        {"--nccl-proto", NULL, "LIST", "the run's NCCL_PROTO (Simple, ^LL128), likewise",
+         .str = &nccl_proto, .id = O_NCCL_PROTO},
         {"--family", NULL, "F", "only cases of family F (hbm ce mech gemm launch nccl p2p fused)",
          .str = &family, .id = O_FAMILY},
         {"--subset", NULL, "even|odd",
@@ -181,6 +197,14 @@ int cli_cmd_validate(int argc, char **argv)
                 rc = cli_usage_error("validate", "--nccl-version: %s", d.msg);
                 goto out;
             }
+        } else if (args.opt->id == O_NCCL_ALGO || args.opt->id == O_NCCL_PROTO) {
+            cr_diag d = {{0}};
+            bool proto = args.opt->id == O_NCCL_PROTO;
+            if (cr_nccl_select_check(v, proto, &d) != CR_OK) {
+                rc = cli_usage_error("validate", "%s: %s", proto ? "--nccl-proto" : "--nccl-algo",
+                                     d.msg);
+                goto out;
+            }
         } else if (args.opt->id == O_FAMILY) {
             int ok = 0;
             for (int f = 0; f < CR_VFAM__COUNT; f++)
@@ -218,7 +242,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
         goto out;
     }
-    cr_nccl_log_opts lo = {coll, 0, nccl_code};
+    cr_nccl_log_opts lo = {coll, 0, nccl_code, nccl_algo, nccl_proto};
     if (ranks) {
         /* A bad rank set is a usage error (exit 2) as in coll and sim, found
          * here before any file is read, not per case (issue 13 item 10). */

@@ -812,6 +812,11 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
         return cr_diag_set(d, CR_EINVAL, "unknown mechanism %d", (int)rq->mech);
     if (rq->nchannels < 0 || rq->sms < 0)
         return cr_diag_set(d, CR_EINVAL, "channel and SM counts must be >= 0");
+    if (rq->nccl_algos >> CR_ALGO__COUNT || rq->nccl_protos >> CR_PROTO__COUNT)
+        return cr_diag_set(d, CR_EINVAL,
+                           "NCCL_ALGO / NCCL_PROTO sets 0x%x / 0x%x name no such algorithm or "
+                           "protocol (cr_nccl_select_parse makes them)",
+                           rq->nccl_algos, rq->nccl_protos);
     if (rq->ranks_per_process < 0 || rq->ranks_per_process > ctx->n)
         return cr_diag_set(d, CR_EINVAL,
                            "ranks per process %d: must be 1 (one process per GPU) up to the %d "
@@ -945,7 +950,16 @@ static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_
     for (int a = a0; a <= a1; a++) {
         if (rq->algo == CR_ALGO_AUTO && a == CR_ALGO_COLLNET)
             continue;
+        /* the run's NCCL_ALGO / NCCL_PROTO narrow NCCL's own choice; they do
+         * not govern point-to-point (direct), which picks LL or Simple by
+         * size (enqueue.cc) */
+        if (rq->algo == CR_ALGO_AUTO && rq->nccl_algos && a != CR_ALGO_DIRECT &&
+            !(rq->nccl_algos & (1u << a)))
+            continue;
         for (int p = p0; p <= p1; p++) {
+            if (rq->proto == CR_PROTO_AUTO && rq->nccl_protos && a != CR_ALGO_DIRECT &&
+                !(rq->nccl_protos & (1u << p)))
+                continue;
             cr_coll_pred cand;
             cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, b, &cand);
             if (!cand.supported) {

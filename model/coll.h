@@ -143,6 +143,11 @@ typedef struct {
     int nccl_version;      /* the NCCL release of the run (NCCL_VERSION_CODE: 22304 =
                               2.23.4) where its choices differ by release; 0 (default) =
                               the parameter coll.nccl_version */
+    unsigned nccl_algos;   /* the run's NCCL_ALGO for this collective as a set of
+                              (1u << cr_algo) bits (cr_nccl_select_parse): auto chooses
+                              among these only; 0 (default) = NCCL's own set. NCCL_ALGO
+                              does not govern point-to-point (direct). */
+    unsigned nccl_protos;  /* the run's NCCL_PROTO likewise, (1u << cr_proto) bits */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */
@@ -268,6 +273,23 @@ cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d);
  * release cr_coll_req.nccl_version takes). Errors: CR_EINVAL with the
  * reason in d (which may be NULL). */
 cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d);
+
+/* NCCL_ALGO (protocols false) or NCCL_PROTO (true) as NCCL parses them
+ * (src/graph/tuning.cc parseList): names case-insensitive, comma-separated
+ * ("Ring,Tree"), "^" before the list for all but these ("^NVLS"), and
+ * per collective "allreduce:tree;allgather:ring" (every entry after the
+ * first names its collective). *set: what NCCL may run for coll, as
+ * cr_coll_req.nccl_algos / nccl_protos take it (1u << CR_ALGO_RING, ...:
+ * CollNetDirect and CollNetChain are CR_ALGO_COLLNET); 0 when the list
+ * leaves coll at NCCL's default, and for the point-to-point collectives
+ * (alltoall, sendrecv, gather, scatter), which it does not govern.
+ * Errors: CR_EPARSE naming the token NCCL would refuse. */
+cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, unsigned *set,
+                               cr_diag *d);
+
+/* Whether NCCL would take list as NCCL_ALGO / NCCL_PROTO: parses it for
+ * every collective it governs (the errors of cr_nccl_select_parse). */
+cr_status cr_nccl_select_check(const char *list, bool protocols, cr_diag *d);
 
 /* nccl-tests bus-bandwidth factor for n ranks: allreduce 2(n-1)/n;
  * allgather, reducescatter, alltoall, gather, scatter (n-1)/n; broadcast,

@@ -271,3 +271,144 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
                        "its NCCL_VERSION_CODE, 22304",
                        s ? s : "");
 }
+
+/* NCCL's function names (src/init.cc ncclFuncStr) and the collective each is */
+static const struct {
+    const char *name;
+    cr_coll coll;
+} nccl_funcs[] = {{"Broadcast", CR_COLL_BROADCAST},
+                  {"Reduce", CR_COLL_REDUCE},
+                  {"AllGather", CR_COLL_ALLGATHER},
+                  {"ReduceScatter", CR_COLL_REDUCESCATTER},
+                  {"AllReduce", CR_COLL_ALLREDUCE}};
+
+/* NCCL's algorithm and protocol names (ncclAlgoStr, ncclProtoStr) as bits */
+static const struct {
+    const char *name;
+    unsigned bit;
+} nccl_algo_names[] = {{"Tree", 1u << CR_ALGO_TREE},
+                       {"Ring", 1u << CR_ALGO_RING},
+                       {"CollNetDirect", 1u << CR_ALGO_COLLNET},
+                       {"CollNetChain", 1u << CR_ALGO_COLLNET},
+                       {"NVLS", 1u << CR_ALGO_NVLS},
+                       {"NVLSTree", 1u << CR_ALGO_NVLSTREE},
+                       {"PAT", 1u << CR_ALGO_PAT}},
+  nccl_proto_names[] = {{"LL", 1u << CR_PROTO_LL},
+                        {"LL128", 1u << CR_PROTO_LL128},
+                        {"Simple", 1u << CR_PROTO_SIMPLE}};
+
+/* The set one element list names ("Ring,Tree", "^NVLS"); *set as NCCL's
+ * parseList leaves a function it applies to. */
+static cr_status select_list(const char *list, const char *whole, bool protocols, unsigned *set,
+                             cr_diag *d)
+{
+    const size_t n_names = protocols ? sizeof nccl_proto_names / sizeof nccl_proto_names[0]
+                                     : sizeof nccl_algo_names / sizeof nccl_algo_names[0];
+    unsigned all = 0, named = 0;
+    for (size_t i = 0; i < n_names; i++)
+        all |= protocols ? nccl_proto_names[i].bit : nccl_algo_names[i].bit;
+    bool invert = list[0] == '^';
+    const char *p = list + (invert ? 1 : 0);
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len > 0) { /* NCCL's strtok skips empty elements */
+            unsigned bit = 0;
+            for (size_t i = 0; i < n_names && !bit; i++) {
+                const char *nm = protocols ? nccl_proto_names[i].name : nccl_algo_names[i].name;
+                if (strlen(nm) == len && !strncasecmp(p, nm, len))
+                    bit = protocols ? nccl_proto_names[i].bit : nccl_algo_names[i].bit;
+            }
+            if (!bit)
+                return cr_diag_set(d, CR_EPARSE,
+                                   "%s \"%s\": unknown %s \"%.*s\" (NCCL's names: %s)",
+                                   protocols ? "NCCL_PROTO" : "NCCL_ALGO", whole,
+                                   protocols ? "protocol" : "algorithm", (int)len, p,
+                                   protocols ? "LL, LL128, Simple"
+                                             : "Tree, Ring, CollNetDirect, CollNetChain, NVLS, "
+                                               "NVLSTree, PAT");
+            named |= bit;
+        }
+        p += len + (p[len] == ',');
+    }
+    *set = invert ? all & ~named : named;
+    return CR_OK;
+}
+
+cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, unsigned *set,
+                               cr_diag *d)
+{
+    const char *what = protocols ? "NCCL_PROTO" : "NCCL_ALGO";
+    *set = 0;
+    char buf[256];
+    if (!list || !list[0] || strlen(list) >= sizeof buf)
+        return cr_diag_set(d, CR_EPARSE, "%s \"%.40s%s\": give 1 to 255 characters, e.g. %s", what,
+                           list ? list : "", list && strlen(list) > 40 ? "..." : "",
+                           protocols ? "Simple,LL128 or ^LL" : "Ring,Tree or ^NVLS");
+    snprintf(buf, sizeof buf, "%s", list);
+    int func = -1; /* the NCCL function coll is, if any */
+    for (size_t f = 0; f < sizeof nccl_funcs / sizeof nccl_funcs[0]; f++)
+        if (nccl_funcs[f].coll == coll)
+            func = (int)f;
+    unsigned result = 0;
+    bool touched = false;
+    int entry = 0;
+    for (char *tok = buf, *next; tok; tok = next, entry++) {
+        next = strchr(tok, ';');
+        if (next)
+            *next++ = '\0';
+        if (!*tok)
+            continue;
+        char *colon = strchr(tok, ':'), *elems = tok;
+        const char *prefix = NULL;
+        if (colon) {
+            *colon = '\0';
+            prefix = tok;
+            elems = colon + 1;
+            if (strchr(elems, ':'))
+                return cr_diag_set(d, CR_EPARSE,
+                                   "%s \"%s\": \"%s:%s\" has two ':' (one entry is "
+                                   "\"collective:list\")",
+                                   what, list, prefix, elems);
+        } else if (entry > 0) {
+            return cr_diag_set(d, CR_EPARSE,
+                               "%s \"%s\": every entry after the first names its collective "
+                               "(\"allgather:%s\"), as NCCL requires",
+                               what, list, tok);
+        }
+        int pf = -1;
+        if (prefix) {
+            for (size_t f = 0; f < sizeof nccl_funcs / sizeof nccl_funcs[0] && pf < 0; f++)
+                if (!strcasecmp(prefix, nccl_funcs[f].name))
+                    pf = (int)f;
+            if (pf < 0)
+                return cr_diag_set(d, CR_EPARSE,
+                                   "%s \"%s\": unknown collective \"%s\" (NCCL's: Broadcast, "
+                                   "Reduce, AllGather, ReduceScatter, AllReduce)",
+                                   what, list, prefix);
+        }
+        unsigned s = 0;
+        cr_status st = select_list(elems, list, protocols, &s, d);
+        if (st != CR_OK)
+            return st;
+        if (func >= 0 && (pf < 0 || pf == func)) {
+            result = s;
+            touched = true;
+        }
+    }
+    if (touched && result == 0)
+        return cr_diag_set(d, CR_EPARSE, "%s \"%s\" leaves %s no %s to run", what, list,
+                           cr_coll_name(coll), protocols ? "protocol" : "algorithm");
+    *set = touched ? result : 0;
+    return CR_OK;
+}
+
+cr_status cr_nccl_select_check(const char *list, bool protocols, cr_diag *d)
+{
+    for (size_t f = 0; f < sizeof nccl_funcs / sizeof nccl_funcs[0]; f++) {
+        unsigned set;
+        cr_status st = cr_nccl_select_parse(list, protocols, nccl_funcs[f].coll, &set, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}

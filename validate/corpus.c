@@ -55,7 +55,8 @@ typedef struct {
     char key[256];  /* FOLDER or FOLDER/FILE */
     char topo[256]; /* as written; "none" */
     char ranks[128];
-    int nccl_version; /* --nccl-version, NCCL_VERSION_CODE; 0: none */
+    int nccl_version;                     /* --nccl-version, NCCL_VERSION_CODE; 0: none */
+    char nccl_algo[128], nccl_proto[128]; /* --nccl-algo, --nccl-proto; "": none */
     char note[256];
     int line;
 } map_line;
@@ -184,17 +185,19 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
     cr_status st = word_file_open(&r, path, "a corpus topologies.txt", d);
     if (st != CR_OK)
         return st;
-    char *w[7];
+    char *w[11];
     const char *note = NULL;
     int n;
-    while ((n = word_file_next(&r, w, 6, &note, d)) > 0) {
+    while ((n = word_file_next(&r, w, 10, &note, d)) > 0) {
         int ln = r.ln;
         /* FOLDER[/FILE] TOPOLOGY, then options in any order */
-        const char *ranks = NULL, *version = NULL;
-        bool ok = n >= 2 && n % 2 == 0 && n <= 6;
+        const char *ranks = NULL, *version = NULL, *algo = NULL, *proto = NULL;
+        bool ok = n >= 2 && n % 2 == 0 && n <= 10;
         for (int i = 2; ok && i < n; i += 2) {
             const char **slot = !strcmp(w[i], "--ranks")          ? &ranks
                                 : !strcmp(w[i], "--nccl-version") ? &version
+                                : !strcmp(w[i], "--nccl-algo")    ? &algo
+                                : !strcmp(w[i], "--nccl-proto")   ? &proto
                                                                   : NULL;
             ok = slot && !*slot;
             if (ok)
@@ -203,8 +206,8 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
         if (!ok) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC] "
-                             "[--nccl-version V]\" or \"FOLDER[/FILE] none\" (a comment after "
-                             "'#')",
+                             "[--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\" or "
+                             "\"FOLDER[/FILE] none\" (a comment after '#')",
                              path, ln);
             goto out;
         }
@@ -229,6 +232,16 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
             st = cr_diag_set(d, CR_EPARSE, "%s:%d: --nccl-version: %s", path, ln, vd.msg);
             goto out;
         }
+        for (int k = 0; k < 2; k++) {
+            const char *list = k ? proto : algo;
+            if (list && (strlen(list) >= sizeof x->map->nccl_algo ||
+                         cr_nccl_select_check(list, k == 1, &vd) != CR_OK)) {
+                st = cr_diag_set(d, CR_EPARSE, "%s:%d: %s: %s", path, ln,
+                                 k ? "--nccl-proto" : "--nccl-algo",
+                                 vd.msg[0] ? vd.msg : "longer than 127 characters");
+                goto out;
+            }
+        }
         for (int i = 0; i < x->n_map; i++)
             if (!strcmp(x->map[i].key, w[0])) {
                 st = cr_diag_set(d, CR_EPARSE, "%s:%d: %s is mapped already on line %d", path, ln,
@@ -246,6 +259,8 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
         if (ranks)
             snprintf(m->ranks, sizeof m->ranks, "%s", ranks);
         m->nccl_version = code;
+        snprintf(m->nccl_algo, sizeof m->nccl_algo, "%s", algo ? algo : "");
+        snprintf(m->nccl_proto, sizeof m->nccl_proto, "%s", proto ? proto : "");
         snprintf(m->note, sizeof m->note, "%s", note ? note : "");
         m->line = ln;
     }
@@ -338,6 +353,8 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
         return st;
     cr_nccl_log_opts lo = {0};
     lo.nccl_version = m->nccl_version;
+    lo.nccl_algo = m->nccl_algo[0] ? m->nccl_algo : NULL;
+    lo.nccl_proto = m->nccl_proto[0] ? m->nccl_proto : NULL;
     if (m->ranks[0]) {
         /* as validate: a bad rank set is refused before any log is read */
         cr_rankset *rs = NULL;

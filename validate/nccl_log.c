@@ -699,6 +699,20 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             snprintf(num, sizeof num, "%d", T->nccl_version);
             nt_set(m, "nccl_version", num);
         }
+        /* the run's NCCL_ALGO / NCCL_PROTO for this table's collective */
+        for (int w = 0; w < 2 && o; w++) {
+            const char *list = w ? o->nccl_proto : o->nccl_algo;
+            cr_coll cc;
+            unsigned set = 0;
+            if (!list || cr_coll_parse(T->coll, &cc, NULL) != CR_OK)
+                continue;
+            if ((st = cr_nccl_select_parse(list, w == 1, cc, &set, d)) != CR_OK)
+                goto out;
+            if (set) {
+                snprintf(num, sizeof num, "%u", set);
+                nt_set(m, w ? "nccl_protos" : "nccl_algos", num);
+            }
+        }
         snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
         snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);
         snprintf(m->note, sizeof m->note, "%s", T->note);

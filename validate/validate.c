@@ -141,6 +141,8 @@ cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int
         rq.host_loop = true;
     }
     rq.nccl_version = (int)cr_vnum_or(&m->c, "nccl_version", 0);
+    rq.nccl_algos = (unsigned)cr_vnum_or(&m->c, "nccl_algos", 0);
+    rq.nccl_protos = (unsigned)cr_vnum_or(&m->c, "nccl_protos", 0);
     rq.from_last_start = m->devices >= n && n > 1;
     if (mech != CR_MECH_NONE)
         rq.sms = (int)cr_vnum_or(&m->c, "sms", 0);

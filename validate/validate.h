@@ -229,6 +229,11 @@ typedef struct {
      * "nccl-library=" or NCCL's own "NCCL version" line); 0: none (the
      * model's coll.nccl_version). */
     int nccl_version;
+    /* The run's NCCL_ALGO and NCCL_PROTO (as NCCL reads them: "Ring",
+     * "^NVLS", "allreduce:tree;allgather:ring"; coll.h
+     * cr_nccl_select_parse), which a log does not print: the prediction
+     * chooses among what they leave NCCL. NULL: NCCL's defaults. */
+    const char *nccl_algo, *nccl_proto;
 } cr_nccl_log_opts;
 
 /* The collective named by s as cr_nccl_log_opts.coll takes it (commroof's

@@ -23,6 +23,9 @@ printf '# c\nh100-8 hgx-h100-8 --ranks 0-7 --ranks 0-3\n' > "$T/topologies.txt"
 run $CR validate --corpus "$T"
 printf '# c\n\nh100-8 hgx-h100-8 --nccl-version 2.8.4\n' > "$T/topologies.txt"
 run $CR validate --corpus "$T"
+# topologies.txt: line 2's NCCL_ALGO names no NCCL algorithm
+printf '# c\nh100-8 hgx-h100-8 --nccl-algo Ring,Rink\n' > "$T/topologies.txt"
+run $CR validate --corpus "$T"
 # topologies.txt: line 4 maps h100-8 again (first on line 2)
 printf '\nh100-8 hgx-h100-8\n   # only a comment\nh100-8 none  # why\n' > "$T/topologies.txt"
 run $CR validate --corpus "$T"

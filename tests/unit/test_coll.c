@@ -17,6 +17,7 @@
 #include "flowsim.h"
 #include "topo.h"
 #include "topo_xml.h"
+#include "tests/fuzz/fuzz_nccl_select.c"
 
 #define GB 1e9
 
@@ -481,6 +482,113 @@ static void test_nccl_version_parse(void **state)
         assert_int_equal(code, 0);
         assert_non_null(strstr(d.msg, "is not an NCCL release"));
     }
+}
+
+/* NCCL_ALGO / NCCL_PROTO as NCCL's parseList reads them (src/graph/
+ * tuning.cc, whose comment gives "^LL128;allreduce:LL128"). */
+static void test_nccl_select_parse(void **state)
+{
+    (void)state;
+    const unsigned R = 1u << CR_ALGO_RING, T = 1u << CR_ALGO_TREE, N = 1u << CR_ALGO_NVLS,
+                   NT = 1u << CR_ALGO_NVLSTREE, P = 1u << CR_ALGO_PAT, C = 1u << CR_ALGO_COLLNET;
+    const unsigned LL = 1u << CR_PROTO_LL, L128 = 1u << CR_PROTO_LL128, S = 1u << CR_PROTO_SIMPLE;
+    const struct {
+        const char *list;
+        bool proto;
+        cr_coll coll;
+        unsigned set; /* 0: NCCL's default set */
+    } ok[] = {
+        {"RING", false, CR_COLL_ALLREDUCE, R},
+        {"ring,Tree", false, CR_COLL_ALLGATHER, R | T},
+        {"^NVLS", false, CR_COLL_ALLREDUCE, R | T | NT | P | C},
+        {"CollNetChain", false, CR_COLL_ALLREDUCE, C},
+        {"allgather:ring", false, CR_COLL_ALLREDUCE, 0}, /* not allreduce's */
+        {"allgather:ring", false, CR_COLL_ALLGATHER, R},
+        {"ring;allreduce:nvls", false, CR_COLL_ALLREDUCE, N},
+        {"ring", false, CR_COLL_ALLTOALL, 0}, /* point-to-point: not NCCL_ALGO's */
+        {"^LL128;allreduce:LL128", true, CR_COLL_ALLREDUCE, L128},
+        {"^LL128;allreduce:LL128", true, CR_COLL_BROADCAST, LL | S},
+        {"simple", true, CR_COLL_REDUCESCATTER, S},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        cr_diag d = {{0}};
+        unsigned set = 99;
+        if (cr_nccl_select_parse(ok[i].list, ok[i].proto, ok[i].coll, &set, &d) != CR_OK)
+            fail_msg("\"%s\": %s", ok[i].list, d.msg);
+        if (set != ok[i].set)
+            fail_msg("\"%s\" for %s: 0x%x, want 0x%x", ok[i].list, cr_coll_name(ok[i].coll), set,
+                     ok[i].set);
+    }
+    static const struct {
+        const char *list;
+        bool proto;
+        const char *says;
+    } bad[] = {{"Rink", false, "unknown algorithm \"Rink\""},
+               {"LL256", true, "unknown protocol \"LL256\""},
+               {"ring;tree", false, "every entry after the first names its collective"},
+               {"allreduce2:ring", false, "unknown collective \"allreduce2\""},
+               {"allreduce:ring:tree", false, "two ':'"},
+               {"^LL,LL128,Simple", true, "no protocol to run"},
+               {"", false, "give 1 to 255 characters"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_diag d = {{0}};
+        unsigned set = 7;
+        assert_int_equal(cr_nccl_select_check(bad[i].list, bad[i].proto, &d), CR_EPARSE);
+        if (!strstr(d.msg, bad[i].says))
+            fail_msg("\"%s\": %s (want \"%s\")", bad[i].list, d.msg, bad[i].says);
+        assert_int_equal(
+            cr_nccl_select_parse(bad[i].list, bad[i].proto, CR_COLL_ALLREDUCE, &set, &d),
+            CR_EPARSE);
+        assert_int_equal(set, 0);
+    }
+}
+
+/* Replays tests/fuzz/corpus/nccl_select/ (each form NCCL's parser takes,
+ * each error it raises) through the fuzz target: its properties hold on
+ * each. */
+static void test_nccl_select_fuzz_replay(void **state)
+{
+    (void)state;
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/nccl_select", LLVMFuzzerTestOneInput, 300) >=
+                12);
+}
+
+/* The run's NCCL_ALGO / NCCL_PROTO narrow NCCL's own choice: 8 H100 pick
+ * NVLS for a 64 MiB allreduce and ring LL at 8 B; NCCL_ALGO=Ring makes it
+ * a ring, NCCL_PROTO=Simple the 8 B one Simple; point-to-point ignores
+ * both. */
+static void test_nccl_select_narrows(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 64.0 * 1048576);
+    assert_int_equal(eval_req(c, &rq).pred.algo, CR_ALGO_NVLS);
+    rq.nccl_algos = 1u << CR_ALGO_RING;
+    cr_coll_pred ring = eval_req(c, &rq).pred;
+    assert_int_equal(ring.algo, CR_ALGO_RING);
+    rq.nccl_algos = 0;
+    rq.algo = CR_ALGO_RING; /* the same as forcing the ring */
+    assert_close(eval_req(c, &rq).pred.pred_s, ring.pred_s, 1e-12, 0);
+    cr_coll_req small = cr_coll_req_default(CR_COLL_ALLREDUCE, 8);
+    assert_int_equal(eval_req(c, &small).pred.proto, CR_PROTO_LL);
+    small.nccl_protos = 1u << CR_PROTO_SIMPLE;
+    assert_int_equal(eval_req(c, &small).pred.proto, CR_PROTO_SIMPLE);
+    cr_coll_req a2a = cr_coll_req_default(CR_COLL_ALLTOALL, 8);
+    cr_coll_pred free_a2a = eval_req(c, &a2a).pred;
+    a2a.nccl_algos = 1u << CR_ALGO_RING;
+    a2a.nccl_protos = 1u << CR_PROTO_SIMPLE;
+    cr_coll_pred set_a2a = eval_req(c, &a2a).pred;
+    assert_int_equal(set_a2a.algo, CR_ALGO_DIRECT);
+    assert_int_equal(set_a2a.proto, free_a2a.proto);
+    /* a set naming no algorithm the model has is refused */
+    cr_coll_req bad = cr_coll_req_default(CR_COLL_ALLREDUCE, 8);
+    bad.nccl_algos = 1u << CR_ALGO__COUNT;
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_eval(c, &bad, &r, &d), CR_EINVAL);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
 }
 
 static void test_nic_cut_binds(void **state)
@@ -2118,6 +2226,9 @@ int main(void)
         cmocka_unit_test(test_net_eager_rendezvous),
         cmocka_unit_test(test_p2p_net_channels),
         cmocka_unit_test(test_tree_chain_hop),
+        cmocka_unit_test(test_nccl_select_parse),
+        cmocka_unit_test(test_nccl_select_narrows),
+        cmocka_unit_test(test_nccl_select_fuzz_replay),
         cmocka_unit_test(test_rccl_msccl_allpairs),
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),

@@ -242,7 +242,8 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
         goto out;
     }
-    cr_nccl_log_opts lo = {coll, 0, nccl_code, nccl_algo, nccl_proto};
+    cr_nccl_log_opts lo = {
+        .coll = coll, .nccl_version = nccl_code, .nccl_algo = nccl_algo, .nccl_proto = nccl_proto};
     if (ranks) {
         /* A bad rank set is a usage error (exit 2) as in coll and sim, found
          * here before any file is read, not per case (issue 13 item 10). */

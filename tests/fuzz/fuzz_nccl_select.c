@@ -45,8 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (!protocols && (set & (1u << CR_ALGO_DIRECT)))
             abort(); /* point-to-point is never NCCL_ALGO's */
-        bool p2p = coll == CR_COLL_ALLTOALL || coll == CR_COLL_SENDRECV ||
-                   coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER;
+        bool p2p = coll == CR_COLL_ALLTOALL || coll == CR_COLL_SENDRECV || coll == CR_COLL_GATHER ||
+                   coll == CR_COLL_SCATTER;
         if (p2p && set != 0)
             abort();
     }

@@ -273,7 +273,7 @@ static void test_nccl_tests_pasted(void **state)
         "     time   algbw   busbw #wrong\n"
         "0:   8589934592     134217728     float    none      -1    36730  233.87  219.25      0"
         "    36560  234.95  220.27      0\n";
-    cr_nccl_log_opts o = {"all_gather_perf", 0, 0};
+    cr_nccl_log_opts o = {.coll = "all_gather_perf"};
     assert_int_equal(read_log_o(srun, "x_all_reduce_perf.log", &o, &l, &d), CR_OK);
     assert_int_equal(l.n, 1);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
@@ -334,7 +334,7 @@ static void test_nccl_tests_pasted(void **state)
                      "110.81      0   1211.8  110.76  110.76    N/A\n";
     assert_int_equal(read_log_o(sr, "bw.md", NULL, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "bw.md:1: cannot tell the collective"));
-    o = (cr_nccl_log_opts){"sendrecv", 0, 0};
+    o = (cr_nccl_log_opts){.coll = "sendrecv"};
     assert_int_equal(read_log_o(sr, "bw.md", &o, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "sendrecv prints busbw = algbw whatever the rank count"));
     o.nranks = 8;
@@ -447,7 +447,7 @@ static void test_nccl_tests_version(void **state)
     char full[1024];
     snprintf(full, sizeof full, "%s%s", log, ROW_8B);
     char *path = cr_test_write_tmp(full, "all_reduce_perf.log");
-    cr_nccl_log_opts o = {NULL, 0, 22304};
+    cr_nccl_log_opts o = {.nccl_version = 22304};
     assert_int_equal(cr_validate_read_nccl_tests(path, &o, &l, &d), CR_OK);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nccl_version"), "22304");
     cr_vmeas_list_release(&l);

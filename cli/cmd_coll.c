@@ -27,6 +27,7 @@ static const char coll_help_head[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
     "                     [--root R] [--nchannels N] [--ranks-per-process N] [--nccl-version V]\n"
+    "                     [--nccl-algo LIST] [--nccl-proto LIST]\n"
     "                     [--no-in-network] [--in-place] [--terms] [--json]\n"
     "\n"
     "For each message size: the bound (the least time any implementation could take\n"
@@ -52,6 +53,7 @@ static const char coll_help_tail[] =
 
 struct opts {
     const char *coll_s, *topo, *ranks, *dtype_s, *algo_s, *proto_s, *mech_s;
+    const char *nccl_algo, *nccl_proto; /* the run's NCCL_ALGO / NCCL_PROTO */
     double min_b, max_b, factor, step;
     int root, nchannels, sms, rpp, nccl_version;
     bool in_network, in_place, terms, json, root_given;
@@ -80,6 +82,8 @@ enum {
     O_RPP,
     O_SMS,
     O_NCCL_VERSION,
+    O_NCCL_ALGO,
+    O_NCCL_PROTO,
 };
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -131,6 +135,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
          "the NCCL release whose choices to follow (2.23.4; default the\n"
          "model's, 2.28.9): LL128 across nodes over NVLink-C2C from 2.27",
          .id = O_NCCL_VERSION},
+        {"--nccl-algo", NULL, "LIST",
+         "NCCL's choice among what NCCL_ALGO=LIST leaves (Ring, ^NVLS,\n"
+         "allreduce:tree;allgather:ring)",
+         .str = &o->nccl_algo, .id = O_NCCL_ALGO},
+        {"--nccl-proto", NULL, "LIST", "the same for NCCL_PROTO (Simple, ^LL128)",
+         .str = &o->nccl_proto, .id = O_NCCL_PROTO},
         {"--no-in-network", NULL, NULL,
          "bound without in-switch reduction/multicast even where offered", .id = O_NO_IN_NETWORK},
         {"--in-place", NULL, NULL,
@@ -195,6 +205,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
             cr_diag d = {{0}};
             if (cr_nccl_version_parse(v, &o->nccl_version, &d) != CR_OK)
                 return cli_usage_error("coll", "--nccl-version: %s", d.msg);
+            break;
+        }
+        case O_NCCL_ALGO:
+        case O_NCCL_PROTO: {
+            cr_diag d = {{0}};
+            bool p = args.opt->id == O_NCCL_PROTO;
+            if (cr_nccl_select_check(v, p, &d) != CR_OK)
+                return cli_usage_error("coll", "%s: %s", p ? "--nccl-proto" : "--nccl-algo", d.msg);
             break;
         }
         case O_NCHANNELS:
@@ -298,6 +316,8 @@ static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, doubl
     rq.algo = base->algo;
     rq.proto = base->proto;
     rq.mech = base->mech;
+    rq.nccl_algos = base->nccl_algos;
+    rq.nccl_protos = base->nccl_protos;
     rq.root = o->root;
     rq.nchannels = o->nchannels;
     rq.nccl_version = o->nccl_version;
@@ -437,6 +457,12 @@ int cli_cmd_coll(int argc, char **argv)
     base.algo = algo;
     base.proto = proto;
     base.mech = mech;
+    /* the run's NCCL_ALGO / NCCL_PROTO for this collective (checked above) */
+    if ((o.nccl_algo && cr_nccl_select_parse(o.nccl_algo, false, coll, &base.nccl_algos, &d)) ||
+        (o.nccl_proto && cr_nccl_select_parse(o.nccl_proto, true, coll, &base.nccl_protos, &d))) {
+        rc = cli_usage_error("coll", "%s", d.msg);
+        goto out;
+    }
     /* A forced algorithm, protocol or mechanism that cannot run here is a
      * usage error, found before anything is printed (whether it runs does
      * not depend on the size; the probe uses the first one). */
@@ -475,6 +501,10 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "in_place", json_boolean(o.in_place));
         json_object_set_new(root, "ranks_per_process", json_integer(o.rpp > 0 ? o.rpp : 1));
         json_object_set_new(root, "measured_ceilings", json_boolean(att));
+        if (o.nccl_algo)
+            json_object_set_new(root, "nccl_algo", json_string(o.nccl_algo));
+        if (o.nccl_proto)
+            json_object_set_new(root, "nccl_proto", json_string(o.nccl_proto));
         if (p2p_proto_note(coll, proto, mech))
             json_object_set_new(root, "note", json_string(P2P_PROTO_NOTE));
     } else {
@@ -492,6 +522,10 @@ int cli_cmd_coll(int argc, char **argv)
                    : "the fastest modelled algorithm/protocol (no NCCL or RCCL on this vendor)");
         if (p2p_proto_note(coll, proto, mech))
             printf("# pred: %s\n", P2P_PROTO_NOTE);
+        if (base.nccl_algos || base.nccl_protos)
+            printf("# pred: NCCL's choice under%s%s%s%s\n", o.nccl_algo ? " NCCL_ALGO=" : "",
+                   o.nccl_algo ? o.nccl_algo : "", o.nccl_proto ? " NCCL_PROTO=" : "",
+                   o.nccl_proto ? o.nccl_proto : "");
         if (o.rpp > 1)
             printf("# pred: one host thread launches the kernels of %d GPUs in turn (each extra "
                    "GPU adds the launch gap, param coll.launch_gap)\n",

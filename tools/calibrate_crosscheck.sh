@@ -28,7 +28,7 @@ run() {
 }
 printf '%-16s %5s %6s %6s %6s %6s\n' machine rows med p90 cal_med cal_p90
 run h100-8 "$ROOT/topologies/hgx-h100-8.xml" "" "$C"/h100-8/xxrjun-cluster01-n1g8-*
-run together-h100-8 "$ROOT/topologies/hgx-h100-8.xml" "" "$C"/h100-8/together-h100-ring-*
+run together-h100-8 "$ROOT/topologies/hgx-h100-8.xml" "--nccl-algo RING" "$C"/h100-8/together-h100-ring-*
 run snellius-1n "$T/snellius-h100x4-ib.xml" "--ranks 0-3" "$C"/h100x4-1/*
 run snellius-2n "$T/snellius-h100x4-ib.xml" "" "$C"/h100x4-ib-2n/*
 run sophia-2n "$T/sophia-dgx-a100-ib.xml" "" "$C"/a100-ib-2n/alcf-sophia-*

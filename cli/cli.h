@@ -37,6 +37,11 @@ int cli_cmd_sim(int argc, char **argv);
 /* Prints "commroof CMD: message" and a hint line to stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Checks a --nccl-algo (protocols false) or --nccl-proto list as NCCL
+ * reads NCCL_ALGO / NCCL_PROTO (cr_nccl_select_check); NULL passes.
+ * Returns 0, or the usage error (2) it has printed. */
+int cli_check_nccl_select(const char *cmd, const char *list, bool protocols);
+
 /* Prints "commroof CMD: message" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

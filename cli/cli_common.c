@@ -24,6 +24,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+int cli_check_nccl_select(const char *cmd, const char *list, bool protocols)
+{
+    cr_diag d = {{0}};
+    if (!list || cr_nccl_select_check(list, protocols, &d) == CR_OK)
+        return CLI_OK;
+    return cli_usage_error(cmd, "%s: %s", protocols ? "--nccl-proto" : "--nccl-algo", d.msg);
+}
+
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

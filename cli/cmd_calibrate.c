@@ -240,13 +240,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         rc = cli_usage_error("calibrate", "--nccl-version: %s", d.msg);
         goto out;
     }
-    for (int k = 0; k < 2; k++) {
-        const char *list = k ? run.proto : run.algo;
-        if (list && cr_nccl_select_check(list, k == 1, &d) != CR_OK) {
-            rc = cli_usage_error("calibrate", "%s: %s", k ? "--nccl-proto" : "--nccl-algo", d.msg);
-            goto out;
-        }
-    }
+    if ((rc = cli_check_nccl_select("calibrate", run.algo, false)) != CLI_OK ||
+        (rc = cli_check_nccl_select("calibrate", run.proto, true)) != CLI_OK)
+        goto out;
     lo.nccl_algo = run.algo;
     lo.nccl_proto = run.proto;
     if (fit_coll_name && !(fit_coll = cr_nccl_log_coll(fit_coll_name, &d))) {

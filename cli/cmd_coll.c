@@ -209,10 +209,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
         }
         case O_NCCL_ALGO:
         case O_NCCL_PROTO: {
-            cr_diag d = {{0}};
-            bool p = args.opt->id == O_NCCL_PROTO;
-            if (cr_nccl_select_check(v, p, &d) != CR_OK)
-                return cli_usage_error("coll", "%s: %s", p ? "--nccl-proto" : "--nccl-algo", d.msg);
+            int bad = cli_check_nccl_select("coll", v, args.opt->id == O_NCCL_PROTO);
+            if (bad)
+                return bad;
             break;
         }
         case O_NCHANNELS:

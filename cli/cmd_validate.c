@@ -198,13 +198,8 @@ int cli_cmd_validate(int argc, char **argv)
                 goto out;
             }
         } else if (args.opt->id == O_NCCL_ALGO || args.opt->id == O_NCCL_PROTO) {
-            cr_diag d = {{0}};
-            bool proto = args.opt->id == O_NCCL_PROTO;
-            if (cr_nccl_select_check(v, proto, &d) != CR_OK) {
-                rc = cli_usage_error("validate", "%s: %s", proto ? "--nccl-proto" : "--nccl-algo",
-                                     d.msg);
+            if ((rc = cli_check_nccl_select("validate", v, args.opt->id == O_NCCL_PROTO)) != CLI_OK)
                 goto out;
-            }
         } else if (args.opt->id == O_FAMILY) {
             int ok = 0;
             for (int f = 0; f < CR_VFAM__COUNT; f++)

@@ -350,30 +350,30 @@ static int pow2_up(int v)
  * exceeds 4 x the p2p channels; from 2.29.2 one per 14 GB/s of the rank's
  * NICs (coll.p2p.net_ch), halved while it times the ranks in batches of
  * NCCL_MAX_DEV_WORK_P2P_PER_BATCH (8) exceeds the p2p channels. A peer on
- * PCIe inside the node caps it at 2. One NIC per rank assumed. */
+ * PCIe inside the node caps it at 2 (which binds only the last rule's
+ * count). One NIC per rank assumed. */
 static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max)
 {
     int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
-    int p2p_ch = pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max)));
-    int local = c->ppn > 1 && c->intra_hw != CR_HW_NVLINK ? 2 : 64;
-    int per;
+    int p2p_ch = pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max))); /* >= 2 */
+    int per = 2;
     if (version < 21207)
         return 1;
-    if (version < 22003) {
-        per = (int)fmin(2, local);
-    } else if (version < 22900) {
-        per = 2;
+    if (version < 22003)
+        return 2;
+    if (version < 22900) {
         while (per * c->n > p2p_ch * 4 && per > 1)
             per /= 2;
-        per = (int)fmin(pow2_up((int)fmin(per, local)), p2p_ch);
-    } else {
-        /* no NIC rate known (netCount 0 in NCCL): its default, 2 */
-        bool nic = isfinite(c->net_ch_Bps) && c->net_ch_Bps > 0;
-        per = nic ? (int)fmin(64.0, fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps))) : 2;
-        per = pow2_up((int)fmin(per, local));
-        while (per * ((c->n + 7) / 8) > p2p_ch && per > 1)
-            per /= 2;
+        return per;
     }
+    /* no NIC rate known (netCount 0 in NCCL): its default, 2 */
+    if (isfinite(c->net_ch_Bps) && c->net_ch_Bps > 0)
+        per = (int)fmin(64.0, fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps)));
+    if (c->ppn > 1 && c->intra_hw != CR_HW_NVLINK)
+        per = (int)fmin(per, 2);
+    per = pow2_up(per);
+    while (per * ((c->n + 7) / 8) > p2p_ch && per > 1)
+        per /= 2;
     return per;
 }
 
@@ -535,8 +535,11 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
 {
     const cr_params *pr = &c->p;
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
-    double a_in =
-        fmax(pr->alpha_s[c->intra_hw == CR_HW_NVLINK ? CR_HW_NVLINK : CR_HW_PCI][p], c->r_intra_s);
+    /* the link class inside the node: its ring step, and the row of NCCL's
+     * hwLat table (NVLink 0, PCI 1) */
+    bool nvl = c->intra_hw == CR_HW_NVLINK;
+    double alpha_in = pr->alpha_s[nvl ? CR_HW_NVLINK : CR_HW_PCI][p];
+    double a_in = fmax(alpha_in, c->r_intra_s);
     /* coll.alpha.net.* is a ring's network step; NCCL prices a tree's
      * above it (tuning.cc hwLat NET: tree LL 5.0, LL128 8.5, Simple 14 us
      * against ring 2.7, 4.0, 14) and a ring with one rank per node at the
@@ -588,10 +591,9 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
          * coll.alpha.{nvlink,pci}.* is a ring's step, and NCCL prices a
          * tree's chain hop apart (tuning.cc hwLat: NVLink tree LL128 1.25
          * us against ring 1.9, Simple 4.0 against 3.4): the same ratios */
-        int L = log2i(N), hw = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
-        double a_chain = fmax(pr->alpha_s[hw == 0 ? CR_HW_NVLINK : CR_HW_PCI][p] *
-                                  nccl_hw_lat[hw][NT_TREE][p] / nccl_hw_lat[hw][NT_RING][p],
-                              c->r_intra_s);
+        int L = log2i(N), row = nvl ? 0 : 1;
+        double a_chain = fmax(
+            alpha_in * nccl_hw_lat[row][NT_TREE][p] / nccl_hw_lat[row][NT_RING][p], c->r_intra_s);
         K = ceil_pieces(S / ncf, tree_chunk_bytes(c, p, S, ncf));
         lat += 2 * ((ppn - 1) * a_chain + L * a_net);
         break;

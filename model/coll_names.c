@@ -272,17 +272,15 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
                        s ? s : "");
 }
 
-/* NCCL's function names (src/init.cc ncclFuncStr) and the collective each is */
-static const struct {
-    const char *name;
-    cr_coll coll;
-} nccl_funcs[] = {{"Broadcast", CR_COLL_BROADCAST},
-                  {"Reduce", CR_COLL_REDUCE},
-                  {"AllGather", CR_COLL_ALLGATHER},
-                  {"ReduceScatter", CR_COLL_REDUCESCATTER},
-                  {"AllReduce", CR_COLL_ALLREDUCE}};
+/* The collectives NCCL_ALGO / NCCL_PROTO govern, NCCL's functions
+ * (src/init.cc ncclFuncStr: Broadcast, Reduce, AllGather, ReduceScatter,
+ * AllReduce, which coll_names spells in lower case) */
+static const cr_coll nccl_funcs[] = {CR_COLL_BROADCAST, CR_COLL_REDUCE, CR_COLL_ALLGATHER,
+                                     CR_COLL_REDUCESCATTER, CR_COLL_ALLREDUCE};
+#define N_NCCL_FUNCS (sizeof nccl_funcs / sizeof nccl_funcs[0])
 
-/* NCCL's algorithm and protocol names (ncclAlgoStr, ncclProtoStr) as bits */
+/* NCCL's algorithm names (ncclAlgoStr) as bits; its protocol names
+ * (ncclProtoStr: LL, LL128, Simple) are proto_names */
 static const struct {
     const char *name;
     unsigned bit;
@@ -292,32 +290,43 @@ static const struct {
                        {"CollNetChain", 1u << CR_ALGO_COLLNET},
                        {"NVLS", 1u << CR_ALGO_NVLS},
                        {"NVLSTree", 1u << CR_ALGO_NVLSTREE},
-                       {"PAT", 1u << CR_ALGO_PAT}},
-  nccl_proto_names[] = {{"LL", 1u << CR_PROTO_LL},
-                        {"LL128", 1u << CR_PROTO_LL128},
-                        {"Simple", 1u << CR_PROTO_SIMPLE}};
+                       {"PAT", 1u << CR_ALGO_PAT}};
+#define N_NCCL_ALGOS (sizeof nccl_algo_names / sizeof nccl_algo_names[0])
+
+/* The bit of one NCCL algorithm or protocol name of len characters, 0 if
+ * NCCL has none of that name. */
+static unsigned select_bit(const char *name, size_t len, bool protocols)
+{
+    if (protocols) {
+        for (int p = 0; p < CR_PROTO__COUNT; p++)
+            if (strlen(proto_names[p]) == len && !strncasecmp(name, proto_names[p], len))
+                return 1u << p;
+        return 0;
+    }
+    for (size_t i = 0; i < N_NCCL_ALGOS; i++)
+        if (strlen(nccl_algo_names[i].name) == len &&
+            !strncasecmp(name, nccl_algo_names[i].name, len))
+            return nccl_algo_names[i].bit;
+    return 0;
+}
 
 /* The set one element list names ("Ring,Tree", "^NVLS"); *set as NCCL's
  * parseList leaves a function it applies to. */
 static cr_status select_list(const char *list, const char *whole, bool protocols, unsigned *set,
                              cr_diag *d)
 {
-    const size_t n_names = protocols ? sizeof nccl_proto_names / sizeof nccl_proto_names[0]
-                                     : sizeof nccl_algo_names / sizeof nccl_algo_names[0];
-    unsigned all = 0, named = 0;
-    for (size_t i = 0; i < n_names; i++)
-        all |= protocols ? nccl_proto_names[i].bit : nccl_algo_names[i].bit;
+    unsigned all = 0, named = 0; /* what "^" starts from: every name NCCL has */
+    if (protocols)
+        all = (1u << CR_PROTO__COUNT) - 1;
+    else
+        for (size_t i = 0; i < N_NCCL_ALGOS; i++)
+            all |= nccl_algo_names[i].bit;
     bool invert = list[0] == '^';
     const char *p = list + (invert ? 1 : 0);
     while (*p) {
         size_t len = strcspn(p, ",");
         if (len > 0) { /* NCCL's strtok skips empty elements */
-            unsigned bit = 0;
-            for (size_t i = 0; i < n_names && !bit; i++) {
-                const char *nm = protocols ? nccl_proto_names[i].name : nccl_algo_names[i].name;
-                if (strlen(nm) == len && !strncasecmp(p, nm, len))
-                    bit = protocols ? nccl_proto_names[i].bit : nccl_algo_names[i].bit;
-            }
+            unsigned bit = select_bit(p, len, protocols);
             if (!bit)
                 return cr_diag_set(d, CR_EPARSE,
                                    "%s \"%s\": unknown %s \"%.*s\" (NCCL's names: %s)",
@@ -346,8 +355,8 @@ cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, u
                            protocols ? "Simple,LL128 or ^LL" : "Ring,Tree or ^NVLS");
     snprintf(buf, sizeof buf, "%s", list);
     int func = -1; /* the NCCL function coll is, if any */
-    for (size_t f = 0; f < sizeof nccl_funcs / sizeof nccl_funcs[0]; f++)
-        if (nccl_funcs[f].coll == coll)
+    for (size_t f = 0; f < N_NCCL_FUNCS; f++)
+        if (nccl_funcs[f] == coll)
             func = (int)f;
     unsigned result = 0;
     bool touched = false;
@@ -377,8 +386,8 @@ cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, u
         }
         int pf = -1;
         if (prefix) {
-            for (size_t f = 0; f < sizeof nccl_funcs / sizeof nccl_funcs[0] && pf < 0; f++)
-                if (!strcasecmp(prefix, nccl_funcs[f].name))
+            for (size_t f = 0; f < N_NCCL_FUNCS && pf < 0; f++)
+                if (!strcasecmp(prefix, coll_names[nccl_funcs[f]]))
                     pf = (int)f;
             if (pf < 0)
                 return cr_diag_set(d, CR_EPARSE,
@@ -404,9 +413,9 @@ cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, u
 
 cr_status cr_nccl_select_check(const char *list, bool protocols, cr_diag *d)
 {
-    for (size_t f = 0; f < sizeof nccl_funcs / sizeof nccl_funcs[0]; f++) {
+    for (size_t f = 0; f < N_NCCL_FUNCS; f++) {
         unsigned set;
-        cr_status st = cr_nccl_select_parse(list, protocols, nccl_funcs[f].coll, &set, d);
+        cr_status st = cr_nccl_select_parse(list, protocols, nccl_funcs[f], &set, d);
         if (st != CR_OK)
             return st;
     }

@@ -261,7 +261,9 @@ typedef struct {
                             sharing a Pid); 1 when unsaid */
     int first_line;
     int nranks;
-    int nccl_version; /* the log's NCCL release (NCCL_VERSION_CODE), 0: unsaid */
+    int nccl_version;                 /* the log's NCCL release (NCCL_VERSION_CODE), 0: unsaid */
+    unsigned nccl_algos, nccl_protos; /* the run's NCCL_ALGO / NCCL_PROTO for its
+                                         collective (cr_nccl_select_parse); 0: unsaid */
     const char *nranks_src;
     char note[112];
 } nt_table;
@@ -372,6 +374,22 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         return cr_diag_set(d, CR_EPARSE, "%s:%d: %d ranks: expected 1 to %d", R->path,
                            T->first_line, T->nranks, 1 << 20);
     return CR_OK;
+}
+
+/* Table t's NCCL_ALGO / NCCL_PROTO sets from the options, for its
+ * collective (once per table, not per row). */
+static cr_status nt_selects(nt_reader *R, size_t t, cr_diag *d)
+{
+    nt_table *T = &R->tabs[t];
+    cr_coll c;
+    cr_status st = CR_OK;
+    if (!R->o || cr_coll_parse(T->coll, &c, NULL) != CR_OK)
+        return CR_OK; /* nt_resolve has refused an unknown collective */
+    if (R->o->nccl_algo)
+        st = cr_nccl_select_parse(R->o->nccl_algo, false, c, &T->nccl_algos, d);
+    if (st == CR_OK && R->o->nccl_proto)
+        st = cr_nccl_select_parse(R->o->nccl_proto, true, c, &T->nccl_protos, d);
+    return st;
 }
 
 cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *o,
@@ -666,7 +684,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         goto out;
     }
     for (size_t t = 0; t < R.n_tabs; t++)
-        if ((st = nt_resolve(&R, t, d)) != CR_OK)
+        if ((st = nt_resolve(&R, t, d)) != CR_OK || (st = nt_selects(&R, t, d)) != CR_OK)
             goto out;
     for (size_t i = 0; i < R.n_rows; i++) {
         const nt_row *r = &R.rows[i];
@@ -699,19 +717,13 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             snprintf(num, sizeof num, "%d", T->nccl_version);
             nt_set(m, "nccl_version", num);
         }
-        /* the run's NCCL_ALGO / NCCL_PROTO for this table's collective */
-        for (int w = 0; w < 2 && o; w++) {
-            const char *list = w ? o->nccl_proto : o->nccl_algo;
-            cr_coll cc;
-            unsigned set = 0;
-            if (!list || cr_coll_parse(T->coll, &cc, NULL) != CR_OK)
-                continue;
-            if ((st = cr_nccl_select_parse(list, w == 1, cc, &set, d)) != CR_OK)
-                goto out;
-            if (set) {
-                snprintf(num, sizeof num, "%u", set);
-                nt_set(m, w ? "nccl_protos" : "nccl_algos", num);
-            }
+        if (T->nccl_algos) {
+            snprintf(num, sizeof num, "%u", T->nccl_algos);
+            nt_set(m, "nccl_algos", num);
+        }
+        if (T->nccl_protos) {
+            snprintf(num, sizeof num, "%u", T->nccl_protos);
+            nt_set(m, "nccl_protos", num);
         }
         snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
         snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);

@@ -377,6 +377,57 @@ static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, 
     return per;
 }
 
+/* The channels NCCL gives a point-to-point operation to each peer before
+ * it splits one by size (src/graph/paths.cc ncclTopoGetNchannels and
+ * ncclTopoComputeP2pChannels, NCCL 2.29.2): inside the node two per NVLink
+ * of the pair's path (NCCL counts path bandwidth over its per-link figure:
+ * links of 25 GB/s a direction up to Hopper, 50 on Blackwell, as the
+ * topology's raw rates), two over PCIe or host memory; to another node
+ * p2p_net_channels, which binds the least over all peers; a power of two,
+ * at most the communicator's p2p channels (p2p_ch). */
+static int p2p_peer_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                             int *p2p_ch)
+{
+    *p2p_ch = pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max)));
+    if (c->n_nodes > 1)
+        return p2p_net_channels(c, rq, nch_max);
+    double link_Bps = c->p.gen == CR_GEN_BLACKWELL ? 50e9 : 25e9;
+    int per = c->pair_up_Bps > 0 ? 2 * (int)fmax(1.0, round(c->pair_up_Bps / link_Bps)) : 2;
+    return (int)fmin(*p2p_ch, pow2_up(per));
+}
+
+/* Does NCCL move a point-to-point message of peer_bytes to one peer with
+ * LL (else Simple)? NCCL_P2P_LL_THRESHOLD (16 KiB) per channel, counted by
+ * release (src/enqueue.cc): before 2.22 per part of the message, a part at
+ * least minPart (NCCL_P2P_{NET,NVL,PCI}_CHUNKSIZE 128 KiB / 512 KiB / 128
+ * KiB, over 2 across nodes and 8 inside one; parts of one message spread
+ * over at least nChannelsMin channels, the peer's channels halved while
+ * they times the ranks exceed the p2p channels); from 2.22 against all of
+ * the peer's channels (nChannelsMax x 16 KiB: 512 KiB between two H100 of
+ * an NVSwitch board); from 2.29 against the channels the message is split
+ * over, min(nChannelsMin, ceil(bytes / minPart)). */
+static bool p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                        double peer_bytes)
+{
+    const double ll_per_ch = 16384;
+    int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+    int p2p_ch, per = p2p_peer_channels(c, rq, nch_max, &p2p_ch);
+    if (version >= 22200 && version < 22900)
+        return peer_bytes <= per * ll_per_ch;
+    int ch_min = per;
+    while (ch_min * c->n > p2p_ch && ch_min > 1)
+        ch_min /= 2;
+    double chunk = c->n_nodes > 1 ? 131072 : c->intra_hw == CR_HW_NVLINK ? 524288 : 131072;
+    double min_part = chunk / (c->n_nodes > 1 ? 2 : 8);
+    double nch = fmin(ch_min, fmax(1.0, ceil(peer_bytes / min_part)));
+    if (version >= 22900)
+        return peer_bytes <= nch * ll_per_ch;
+    /* before 2.22: each part (at least min_part, the message over
+     * ch_min channels, rounded up to min_part) is one LL or Simple op */
+    double part = ceil(fmax(min_part, peer_bytes / ch_min) / min_part) * min_part;
+    return fmin(part, peer_bytes) <= ll_per_ch;
+}
+
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
 static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p,
                          int nch)
@@ -1261,11 +1312,21 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
      * Simple otherwise; LL128 never). Measured on 2 H200s
      * (traces/nvidia-h200-x2/kernels-nccl-auto-{LL,LL128}.json.gz):
      * sendrecv of 8 GiB at 366 GB/s under NCCL_PROTO=LL and =LL128, as
-     * Simple; 64-256 KiB at 11-12 us, LL's speed. The faster of the two
-     * predictions stands for NCCL's switch (doc/bounds.md 3.5). */
+     * Simple; 64-256 KiB at 11-12 us, LL's speed. Beyond the release's LL
+     * limit (p2p_nccl_ll) Simple; within it the faster of the two
+     * predictions stands (doc/bounds.md 3.5): the model's LL time for
+     * large LL messages is too slow where NCCL 2.22-2.28 sends them
+     * (Sophia's 2-node alltoall of 256-512 KiB, LL by the rule: 12-19 %
+     * above the measured time under LL, 1-13 % off under Simple). */
     cr_coll_pred ll;
     predict_one(c, rq, algo, CR_PROTO_LL, b, &ll);
     predict_one(c, rq, algo, CR_PROTO_SIMPLE, b, o);
+    if (c->nccl_lib && o->supported) {
+        double peer_bytes = rq->coll == CR_COLL_SENDRECV ? rq->bytes : rq->bytes / c->n;
+        int nch_max = rq->nchannels > 0 ? rq->nchannels : c->p.nchannels;
+        if (!p2p_nccl_ll(c, rq, nch_max, peer_bytes))
+            return;
+    }
     if (ll.supported && (!o->supported || ll.pred_s < o->pred_s))
         *o = ll;
 }

@@ -492,6 +492,13 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
                 c->ppn_min = mark[v];
     }
     c->intra_hw = c->up_Bps > 0 ? CR_HW_NVLINK : CR_HW_PCI;
+    c->pair_up_Bps = 0;
+    for (int i = 1; i < n && c->up_Bps > 0; i++)
+        if (node_of_rank(c, 0) == node_of_rank(c, i)) {
+            c->pair_up_Bps = cr_route_bw_kinds_Bps(t, t->gpus[c->ranks->ranks[0]],
+                                                   t->gpus[c->ranks->ranks[i]], CR_ROUTE_SCALEUP_KINDS);
+            break;
+        }
     if (!c->nvls || c->n_nodes > 1)
         c->nvls = c->nvls && c->one_domain;
 

@@ -940,6 +940,53 @@ static void test_p2p_net_channels(void **state)
     cr_topo_free(t);
 }
 
+/* The protocol the prediction for NCCL's point-to-point takes at S bytes
+ * under a release. */
+static cr_proto p2p_proto(cr_topo *t, const char *ranks, cr_coll coll, double S, int version)
+{
+    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
+    cr_coll_req rq = cr_coll_req_default(coll, S);
+    rq.nccl_version = version;
+    cr_coll_pred p = eval_req(c, &rq).pred;
+    assert_true(p.supported);
+    assert_int_equal(p.algo, CR_ALGO_DIRECT);
+    cr_coll_ctx_free(c);
+    return p.proto;
+}
+
+/* NCCL sends a point-to-point message with LL only up to a limit that
+ * moved between releases (src/enqueue.cc addP2pToPlan; algo.c
+ * p2p_nccl_ll): beyond it the prediction is Simple's, within it the
+ * faster of the two. */
+static void test_p2p_nccl_ll(void **state)
+{
+    (void)state;
+    const cr_coll sr = CR_COLL_SENDRECV;
+    cr_topo *t = cr_test_open_topo("h100-ib-128n");
+    /* 2 nodes: 16 KiB a message before 2.22 (parts of at least 64 KiB,
+     * LL only where the whole message is one part of 16 KiB or less) */
+    assert_int_equal(p2p_proto(t, "0-15", sr, 16384, 22105), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22105), CR_PROTO_SIMPLE);
+    /* 2.22-2.28: the peer's channels (2 per net peer) x 16 KiB = 32 KiB */
+    assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22807), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(t, "0-15", sr, 65536, 22807), CR_PROTO_SIMPLE);
+    /* 2.29: the channels the message is split over, one per 64 KiB */
+    assert_int_equal(p2p_proto(t, "0-15", sr, 16384, 22902), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22902), CR_PROTO_SIMPLE);
+    /* an all-to-all counts the bytes to each peer: 16 ranks of 16 KiB */
+    assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 16384.0, 22902), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 32768.0, 22902),
+                     CR_PROTO_SIMPLE);
+    cr_topo_free(t);
+    /* one NVSwitch node, 2.22-2.28: 2 channels per NVLink (18), at most
+     * the 32 p2p channels: 512 KiB; 2.29: 16 KiB */
+    t = cr_test_open_topo("hgx-h100-8");
+    assert_int_equal(p2p_proto(t, NULL, sr, 1 << 20, 22807), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(t, NULL, sr, 32768, 22902), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(t, NULL, sr, 8, 22902), CR_PROTO_LL);
+    cr_topo_free(t);
+}
+
 /* RCCL runs an allreduce of 8 MI300X with its MSCCL all-pairs algorithm
  * where one of its algorithm files takes the size (ROCm/rccl
  * tools/msccl-algorithms/allreduce-allpairs-8n-*.xml: LL up to 512 KiB,
@@ -2225,6 +2272,7 @@ int main(void)
         cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_net_eager_rendezvous),
         cmocka_unit_test(test_p2p_net_channels),
+        cmocka_unit_test(test_p2p_nccl_ll),
         cmocka_unit_test(test_tree_chain_hop),
         cmocka_unit_test(test_nccl_select_parse),
         cmocka_unit_test(test_nccl_select_narrows),

@@ -975,8 +975,7 @@ static void test_p2p_nccl_ll(void **state)
     assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22902), CR_PROTO_SIMPLE);
     /* an all-to-all counts the bytes to each peer: 16 ranks of 16 KiB */
     assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 16384.0, 22902), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 32768.0, 22902),
-                     CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 32768.0, 22902), CR_PROTO_SIMPLE);
     cr_topo_free(t);
     /* one NVSwitch node, 2.22-2.28: 2 channels per NVLink (18), at most
      * the 32 p2p channels: 512 KiB; 2.29: 16 KiB */

@@ -396,36 +396,72 @@ static int p2p_peer_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq,
     return (int)fmin(*p2p_ch, pow2_up(per));
 }
 
+/* The channels NCCL splits a point-to-point message of `bytes` to one
+ * peer over (src/enqueue.cc addP2pToPlan, 2.22-2.29.2; before 2.22
+ * calcP2pChunkSize cuts the same parts): parts of at least minPart
+ * (NCCL_P2P_{NET,NVL,PCI}_CHUNKSIZE 128 KiB / 512 KiB / 128 KiB, over 2
+ * across nodes and 8 inside one) on at most nChannelsMin channels (the
+ * peer's channels, halved while they times the ranks exceed the p2p
+ * channels), doubled up to the peer's channels while a part exceeds
+ * maxPart (the chunk across nodes, 32 chunks inside one). 8 ranks of an
+ * NVSwitch board: 4 channels up to 64 MiB, 8 at 128 MiB, 16 at 256 MiB.
+ * *per: the peer's channels (nChannelsMax). */
+static int p2p_message_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                                double bytes, int *per)
+{
+    int p2p_ch;
+    *per = p2p_peer_channels(c, rq, nch_max, &p2p_ch);
+    int ch_min = *per;
+    while (ch_min * c->n > p2p_ch && ch_min > 1)
+        ch_min /= 2;
+    bool net = c->n_nodes > 1;
+    double chunk = net || c->intra_hw != CR_HW_NVLINK ? 131072 : 524288;
+    double min_part = chunk / (net ? 2 : 8), max_part = net ? chunk : 32 * chunk;
+    int nch = (int)fmin(ch_min, fmax(1.0, ceil(bytes / min_part)));
+    double part = fmax(min_part, ceil(bytes / nch));
+    while (part > max_part && nch <= *per / 2) {
+        nch *= 2;
+        part = ceil(bytes / nch);
+    }
+    return nch;
+}
+
 /* Does NCCL move a point-to-point message of peer_bytes to one peer with
  * LL (else Simple)? NCCL_P2P_LL_THRESHOLD (16 KiB) per channel, counted by
- * release (src/enqueue.cc): before 2.22 per part of the message, a part at
- * least minPart (NCCL_P2P_{NET,NVL,PCI}_CHUNKSIZE 128 KiB / 512 KiB / 128
- * KiB, over 2 across nodes and 8 inside one; parts of one message spread
- * over at least nChannelsMin channels, the peer's channels halved while
- * they times the ranks exceed the p2p channels); from 2.22 against all of
- * the peer's channels (nChannelsMax x 16 KiB: 512 KiB between two H100 of
- * an NVSwitch board); from 2.29 against the channels the message is split
- * over, min(nChannelsMin, ceil(bytes / minPart)). */
+ * release (src/enqueue.cc): before 2.22 per part of the message (a part
+ * is at least minPart, p2p_message_channels, so only a message of at most
+ * 16 KiB, or more on PCIe where parts are 16 KiB); from 2.22 against all
+ * of the peer's channels (nChannelsMax x 16 KiB: 512 KiB between two H100
+ * of an NVSwitch board); from 2.29 against the channels the message is
+ * split over. */
 static bool p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
                         double peer_bytes)
 {
     const double ll_per_ch = 16384;
     int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
-    int p2p_ch, per = p2p_peer_channels(c, rq, nch_max, &p2p_ch);
+    int per, nch = p2p_message_channels(c, rq, nch_max, peer_bytes, &per);
     if (version >= 22200 && version < 22900)
         return peer_bytes <= per * ll_per_ch;
-    int ch_min = per;
-    while (ch_min * c->n > p2p_ch && ch_min > 1)
-        ch_min /= 2;
-    double chunk = c->n_nodes > 1 ? 131072 : c->intra_hw == CR_HW_NVLINK ? 524288 : 131072;
-    double min_part = chunk / (c->n_nodes > 1 ? 2 : 8);
-    double nch = fmin(ch_min, fmax(1.0, ceil(peer_bytes / min_part)));
     if (version >= 22900)
         return peer_bytes <= nch * ll_per_ch;
-    /* before 2.22: each part (at least min_part, the message over
-     * ch_min channels, rounded up to min_part) is one LL or Simple op */
-    double part = ceil(fmax(min_part, peer_bytes / ch_min) / min_part) * min_part;
-    return fmin(part, peer_bytes) <= ll_per_ch;
+    /* before 2.22: each part is one LL or Simple op */
+    return fmin(ceil(peer_bytes / nch), peer_bytes) <= ll_per_ch;
+}
+
+/* A point-to-point message whose channels move less than its links: per
+ * bytes at ch_rate where that takes longer than *t, stated against the
+ * link they cross (*wc, the fastest it could be: the simulator runs wire
+ * bytes at bw_eff = *we x link rate, so a flow alone takes per / ch_rate). */
+static void p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
+                              double *we)
+{
+    if (!(per / ch_rate > *t))
+        return;
+    *t = per / ch_rate;
+    *wb = per;
+    if (!(*wc >= ch_rate))
+        *wc = ch_rate;
+    *we = ch_rate / *wc;
 }
 
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
@@ -1647,12 +1683,17 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (N > 1 && far_peers > 0 && proto == CR_PROTO_SIMPLE && p->p2p_net_ch_Bps > 0) {
             double per = sr ? rq->bytes : rq->bytes / nn;
             double ch_rate = p2p_net_channels(c, rq, nch_max) * p->p2p_net_ch_Bps;
-            if (per / ch_rate > t) {
-                t = per / ch_rate;
-                wb = per;
-                wc = ch_rate;
-                we = 1;
-            }
+            p2p_channel_limit(per, ch_rate, &t, &wb, &wc, &we);
+        }
+        /* over NVLink each peer's bytes run on the channels NCCL splits
+         * them over (p2p_message_channels), coll.p2p.nvl_ch each: 8 ranks
+         * of an NVSwitch board send up to 64 MiB on 4 */
+        if (c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK && proto == CR_PROTO_SIMPLE &&
+            p->p2p_nvl_ch_Bps > 0 && (sr || a2a || c->ppn > 1)) {
+            double per = sr ? rq->bytes : rq->bytes / nn;
+            int per_ch, nch_msg = p2p_message_channels(c, rq, nch_max, per, &per_ch);
+            if (N == 1 || !sr)
+                p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps, &t, &wb, &wc, &we);
         }
         o->wire_bytes = wb;
         o->link_Bps = wc;

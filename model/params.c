@@ -279,6 +279,13 @@ static const struct key keys[] = {
      "channel of a point-to-point operation to another node to move; a send to one remote peer "
      "runs on NCCL's channels per net peer (algo.c p2p_net_channels), so at most that many "
      "times this"},
+    {"coll.p2p.nvl_ch", OFF(p2p_nvl_ch_Bps), K_DOUBLE, {0, 0, 19.3e9, 0}, 0, 1e15, "B/s",
+     "measured (Hopper): what one channel of a point-to-point operation moves over NVLink; a "
+     "message runs on the channels NCCL splits it over (algo.c p2p_message_channels), so at "
+     "most that many times this. 2 H200s, NCCL 2.28.3, sendrecv of 32 and 128 MiB on 16 "
+     "channels each: 138.82 and 464.74 us, 96 MiB more in 325.9 us = 308.9 GB/s, 19.3 a "
+     "channel (traces/nvidia-h200-x2/kernels-nccl-auto-Simple.log); 0 (no limit) where not "
+     "measured: Ampere, Blackwell, others"},
     {"coll.p2p.peer.intra", OFF(p2p_peer_s[0]), K_DOUBLE, {0, FIT_P2P_INTRA, FIT_P2P_INTRA, FIT_P2P_INTRA}, 0, 1, "s",
      FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
      "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},

@@ -221,6 +221,33 @@ static void test_fit_p2p_channel_rate(void **state)
     cr_topo_free(gen);
 }
 
+/* A sendrecv log of 8 ranks on one NVSwitch board sets the rate of one
+ * point-to-point channel over NVLink (coll.p2p.nvl_ch, 4 channels up to
+ * 64 MiB): rows generated at 12 GB/s a channel, found from 19.3. */
+static void test_fit_p2p_nvl_channel_rate(void **state)
+{
+    (void)state;
+    cr_topo *gen = cr_test_open_topo("hgx-h100-8");
+    assert_int_equal(cr_topo_set_param(gen, "coll.p2p.nvl_ch", 12e9, "test"), CR_OK);
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_cnf *f = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
+    const double sizes[] = {8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB};
+    for (size_t i = 0; i < 10; i++)
+        add_model_row(f, gen, i < 5 ? "sendrecv" : "allgather", sizes[i % 5], 8);
+    bool use[1] = {true};
+    cr_cnf_fit fit;
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    int i_ch = fit_key(&fit, "coll.p2p.nvl_ch");
+    assert_true(fit.k[i_ch].fitted);
+    assert_close(fit.k[i_ch].before, 19.3e9, 1e-12, 0);
+    assert_close(fit.k[i_ch].after, 12e9, 0.02, 0);
+    cr_cnf_free(f);
+    cr_topo_free(t);
+    cr_topo_free(gen);
+}
+
 /* logs left out of the fit and rows below the bound inform nothing */
 static void test_fit_leaves_out(void **state)
 {
@@ -311,9 +338,13 @@ static void test_stats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_keys),     cmocka_unit_test(test_bound_untouched),
-        cmocka_unit_test(test_fit_synthetic),  cmocka_unit_test(test_fit_p2p_channel_rate),
-        cmocka_unit_test(test_fit_leaves_out), cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_table_keys),
+        cmocka_unit_test(test_bound_untouched),
+        cmocka_unit_test(test_fit_synthetic),
+        cmocka_unit_test(test_fit_p2p_channel_rate),
+        cmocka_unit_test(test_fit_p2p_nvl_channel_rate),
+        cmocka_unit_test(test_fit_leaves_out),
+        cmocka_unit_test(test_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -986,6 +986,44 @@ static void test_p2p_nccl_ll(void **state)
     cr_topo_free(t);
 }
 
+/* A point-to-point message over NVLink runs on the channels NCCL splits
+ * it over (algo.c p2p_message_channels), coll.p2p.nvl_ch (19.3 GB/s on
+ * Hopper) each: 8 ranks of an NVSwitch board use 4 channels up to 64 MiB
+ * (parts up to 16 MiB), 8 at 128 MiB, 16 at 256 MiB, 32 (NVLink binds)
+ * at 512 MiB; two ranks 16 from 1 MiB. Not measured on Ampere: no limit. */
+static double p2p_nvl_rate(const char *topo, const char *ranks, cr_coll coll, double S)
+{
+    cr_topo *t = cr_test_open_topo(topo);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
+    cr_coll_req rq = cr_coll_req_default(coll, S);
+    cr_coll_pred p = eval_req(c, &rq).pred;
+    assert_true(p.supported);
+    assert_int_equal(p.algo, CR_ALGO_DIRECT);
+    assert_int_equal(p.proto, CR_PROTO_SIMPLE);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    return p.wire_Bps;
+}
+
+static void test_p2p_nvl_channels(void **state)
+{
+    (void)state;
+    const cr_coll sr = CR_COLL_SENDRECV;
+    const double ch = 19.3e9;
+    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 32 * 1048576.0), 4 * ch, 1e-12, 0);
+    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 64 * 1048576.0), 4 * ch, 1e-12, 0);
+    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 128 * 1048576.0), 8 * ch, 1e-12, 0);
+    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 256 * 1048576.0), 16 * ch, 1e-12, 0);
+    assert_true(p2p_nvl_rate("hgx-h100-8", NULL, sr, 512 * 1048576.0) > 16 * ch);
+    /* two ranks: 16 channels; the rate also carries their pipeline fill */
+    double two = p2p_nvl_rate("hgx-h200-8", "0,1", sr, 64 * 1048576.0);
+    assert_true(two <= 16 * ch * (1 + 1e-12) && two > 8 * ch);
+    /* an all-to-all's peers run at once, each on its own channels: the
+     * NVLinks bind */
+    assert_true(p2p_nvl_rate("hgx-h100-8", NULL, CR_COLL_ALLTOALL, 256 * 1048576.0) > 4 * ch);
+    assert_true(p2p_nvl_rate("dgx-a100-8", NULL, sr, 64 * 1048576.0) > 4 * ch);
+}
+
 /* RCCL runs an allreduce of 8 MI300X with its MSCCL all-pairs algorithm
  * where one of its algorithm files takes the size (ROCm/rccl
  * tools/msccl-algorithms/allreduce-allpairs-8n-*.xml: LL up to 512 KiB,
@@ -1782,12 +1820,14 @@ static void test_multicast_only_switch(void **state)
     cr_topo_free(t);
 }
 
-/* The NIC rules below, apart from how many channels NCCL gives a remote
- * peer (test_p2p_net_channels): that limit set out of the way. */
+/* The NIC rules below, apart from how many channels NCCL gives a peer
+ * (test_p2p_net_channels, test_p2p_nvl_channels): those limits set out of
+ * the way. */
 static void no_p2p_channel_limit(cr_coll_ctx *c)
 {
     cr_diag d = {{0}};
     assert_int_equal(cr_coll_ctx_set_param(c, "coll.p2p.net_ch", 1e15, &d), CR_OK);
+    assert_int_equal(cr_coll_ctx_set_param(c, "coll.p2p.nvl_ch", 0, &d), CR_OK);
 }
 
 /* NCCL's point-to-point between two nodes crosses one NIC at each end
@@ -2272,6 +2312,7 @@ int main(void)
         cmocka_unit_test(test_net_eager_rendezvous),
         cmocka_unit_test(test_p2p_net_channels),
         cmocka_unit_test(test_p2p_nccl_ll),
+        cmocka_unit_test(test_p2p_nvl_channels),
         cmocka_unit_test(test_tree_chain_hop),
         cmocka_unit_test(test_nccl_select_parse),
         cmocka_unit_test(test_nccl_select_narrows),

@@ -1353,11 +1353,12 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
      * predictions stands (doc/bounds.md 3.5): the model's LL time for
      * large LL messages is too slow where NCCL 2.22-2.28 sends them
      * (Sophia's 2-node alltoall of 256-512 KiB, LL by the rule: 12-19 %
-     * above the measured time under LL, 1-13 % off under Simple). */
+     * above the measured time under LL, 1-13 % off under Simple). RCCL
+     * keeps its own p2p rules (not read here): the faster of the two. */
     cr_coll_pred ll;
     predict_one(c, rq, algo, CR_PROTO_LL, b, &ll);
     predict_one(c, rq, algo, CR_PROTO_SIMPLE, b, o);
-    if (c->nccl_lib && o->supported) {
+    if (c->nccl_lib && !c->rccl && o->supported) {
         double peer_bytes = rq->coll == CR_COLL_SENDRECV ? rq->bytes : rq->bytes / c->n;
         int nch_max = rq->nchannels > 0 ? rq->nchannels : c->p.nchannels;
         if (!p2p_nccl_ll(c, rq, nch_max, peer_bytes))

@@ -191,61 +191,50 @@ static void test_fit_synthetic(void **state)
     cr_topo_free(gen);
 }
 
-/* A send to another node moves at most NCCL's channels per net peer x
- * coll.p2p.net_ch (2 channels for 32 ranks under NCCL 2.28: algo.c
- * p2p_net_channels). Rows generated on h100-ib-4n with 9 GB/s a channel
- * (shipped: 14): sendrecv and, to pin the NIC's efficiency that a
- * sendrecv alone cannot tell from the channels' rate, allgather, 64 MiB
- * to 1 GiB. The fit finds the channel rate again. */
-static void test_fit_p2p_channel_rate(void **state)
+/* Rows made by the model on topo with key set to made (sendrecv and, to
+ * pin the links' efficiency that a sendrecv alone cannot tell from the
+ * channels' rate, allgather, at five sizes from size0 up by 2x): the fit
+ * finds key again, starting from the shipped value start. */
+static void check_channel_rate_fit(const char *topo, int nranks, double size0, const char *key,
+                                   double start, double made)
 {
-    (void)state;
-    cr_topo *gen = cr_test_open_topo("h100-ib-4n");
-    assert_int_equal(cr_topo_set_param(gen, "coll.p2p.net_ch", 9e9, "test"), CR_OK);
-    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_topo *gen = cr_test_open_topo(topo);
+    assert_int_equal(cr_topo_set_param(gen, key, made, "test"), CR_OK);
+    cr_topo *t = cr_test_open_topo(topo);
     cr_cnf *f = NULL;
     cr_diag d = {{0}};
     assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
-    const double sizes[] = {64 * MIB, 128 * MIB, 256 * MIB, 512 * MIB, 1024 * MIB};
-    for (size_t i = 0; i < 10; i++)
-        add_model_row(f, gen, i < 5 ? "sendrecv" : "allgather", sizes[i % 5], 32);
+    for (int i = 0; i < 10; i++)
+        add_model_row(f, gen, i < 5 ? "sendrecv" : "allgather", size0 * (1 << (i % 5)), nranks);
     bool use[1] = {true};
     cr_cnf_fit fit;
     assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
-    int i_ch = fit_key(&fit, "coll.p2p.net_ch");
+    int i_ch = fit_key(&fit, key);
     assert_true(fit.k[i_ch].fitted);
-    assert_close(fit.k[i_ch].before, 14e9, 1e-12, 0);
-    assert_close(fit.k[i_ch].after, 9e9, 0.02, 0);
+    assert_close(fit.k[i_ch].before, start, 1e-12, 0);
+    assert_close(fit.k[i_ch].after, made, 0.02, 0);
     cr_cnf_free(f);
     cr_topo_free(t);
     cr_topo_free(gen);
 }
 
-/* A sendrecv log of 8 ranks on one NVSwitch board sets the rate of one
- * point-to-point channel over NVLink (coll.p2p.nvl_ch, 4 channels up to
- * 64 MiB): rows generated at 12 GB/s a channel, found from 19.3. */
+/* A send to another node moves at most NCCL's channels per net peer x
+ * coll.p2p.net_ch (2 channels for 32 ranks under NCCL 2.28: algo.c
+ * p2p_net_channels): rows made on h100-ib-4n at 9 GB/s a channel
+ * (shipped: 14), 64 MiB to 1 GiB. */
+static void test_fit_p2p_channel_rate(void **state)
+{
+    (void)state;
+    check_channel_rate_fit("h100-ib-4n", 32, 64 * MIB, "coll.p2p.net_ch", 14e9, 9e9);
+}
+
+/* A sendrecv of 8 ranks on one NVSwitch board runs on 4 channels up to 64
+ * MiB (algo.c p2p_message_channels), coll.p2p.nvl_ch each: rows made at
+ * 12 GB/s a channel (shipped: 19.3), 8 to 128 MiB. */
 static void test_fit_p2p_nvl_channel_rate(void **state)
 {
     (void)state;
-    cr_topo *gen = cr_test_open_topo("hgx-h100-8");
-    assert_int_equal(cr_topo_set_param(gen, "coll.p2p.nvl_ch", 12e9, "test"), CR_OK);
-    cr_topo *t = cr_test_open_topo("hgx-h100-8");
-    cr_cnf *f = NULL;
-    cr_diag d = {{0}};
-    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
-    const double sizes[] = {8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB};
-    for (size_t i = 0; i < 10; i++)
-        add_model_row(f, gen, i < 5 ? "sendrecv" : "allgather", sizes[i % 5], 8);
-    bool use[1] = {true};
-    cr_cnf_fit fit;
-    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
-    int i_ch = fit_key(&fit, "coll.p2p.nvl_ch");
-    assert_true(fit.k[i_ch].fitted);
-    assert_close(fit.k[i_ch].before, 19.3e9, 1e-12, 0);
-    assert_close(fit.k[i_ch].after, 12e9, 0.02, 0);
-    cr_cnf_free(f);
-    cr_topo_free(t);
-    cr_topo_free(gen);
+    check_channel_rate_fit("hgx-h100-8", 8, 8 * MIB, "coll.p2p.nvl_ch", 19.3e9, 12e9);
 }
 
 /* logs left out of the fit and rows below the bound inform nothing */

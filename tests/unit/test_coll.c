@@ -940,10 +940,12 @@ static void test_p2p_net_channels(void **state)
     cr_topo_free(t);
 }
 
-/* The protocol the prediction for NCCL's point-to-point takes at S bytes
- * under a release. */
-static cr_proto p2p_proto(cr_topo *t, const char *ranks, cr_coll coll, double S, int version)
+/* NCCL's point-to-point prediction at S bytes on topo (ranks), under a
+ * release (0: the model's). */
+static cr_coll_pred p2p_pred(const char *topo, const char *ranks, cr_coll coll, double S,
+                             int version)
 {
+    cr_topo *t = cr_test_open_topo(topo);
     cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
     cr_coll_req rq = cr_coll_req_default(coll, S);
     rq.nccl_version = version;
@@ -951,7 +953,13 @@ static cr_proto p2p_proto(cr_topo *t, const char *ranks, cr_coll coll, double S,
     assert_true(p.supported);
     assert_int_equal(p.algo, CR_ALGO_DIRECT);
     cr_coll_ctx_free(c);
-    return p.proto;
+    cr_topo_free(t);
+    return p;
+}
+
+static cr_proto p2p_proto(const char *topo, const char *ranks, cr_coll coll, double S, int version)
+{
+    return p2p_pred(topo, ranks, coll, S, version).proto;
 }
 
 /* NCCL sends a point-to-point message with LL only up to a limit that
@@ -962,28 +970,25 @@ static void test_p2p_nccl_ll(void **state)
 {
     (void)state;
     const cr_coll sr = CR_COLL_SENDRECV;
-    cr_topo *t = cr_test_open_topo("h100-ib-128n");
+    const char *ib = "h100-ib-128n", *nvs = "hgx-h100-8";
     /* 2 nodes: 16 KiB a message before 2.22 (parts of at least 64 KiB,
      * LL only where the whole message is one part of 16 KiB or less) */
-    assert_int_equal(p2p_proto(t, "0-15", sr, 16384, 22105), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22105), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(ib, "0-15", sr, 16384, 22105), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(ib, "0-15", sr, 32768, 22105), CR_PROTO_SIMPLE);
     /* 2.22-2.28: the peer's channels (2 per net peer) x 16 KiB = 32 KiB */
-    assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22807), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(t, "0-15", sr, 65536, 22807), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(ib, "0-15", sr, 32768, 22807), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(ib, "0-15", sr, 65536, 22807), CR_PROTO_SIMPLE);
     /* 2.29: the channels the message is split over, one per 64 KiB */
-    assert_int_equal(p2p_proto(t, "0-15", sr, 16384, 22902), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(t, "0-15", sr, 32768, 22902), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(ib, "0-15", sr, 16384, 22902), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(ib, "0-15", sr, 32768, 22902), CR_PROTO_SIMPLE);
     /* an all-to-all counts the bytes to each peer: 16 ranks of 16 KiB */
-    assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 16384.0, 22902), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(t, "0-15", CR_COLL_ALLTOALL, 16 * 32768.0, 22902), CR_PROTO_SIMPLE);
-    cr_topo_free(t);
+    assert_int_equal(p2p_proto(ib, "0-15", CR_COLL_ALLTOALL, 16 * 16384.0, 22902), CR_PROTO_LL);
+    assert_int_equal(p2p_proto(ib, "0-15", CR_COLL_ALLTOALL, 16 * 32768.0, 22902), CR_PROTO_SIMPLE);
     /* one NVSwitch node, 2.22-2.28: 2 channels per NVLink (18), at most
      * the 32 p2p channels: 512 KiB; 2.29: 16 KiB */
-    t = cr_test_open_topo("hgx-h100-8");
-    assert_int_equal(p2p_proto(t, NULL, sr, 1 << 20, 22807), CR_PROTO_SIMPLE);
-    assert_int_equal(p2p_proto(t, NULL, sr, 32768, 22902), CR_PROTO_SIMPLE);
-    assert_int_equal(p2p_proto(t, NULL, sr, 8, 22902), CR_PROTO_LL);
-    cr_topo_free(t);
+    assert_int_equal(p2p_proto(nvs, NULL, sr, 1 << 20, 22807), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(nvs, NULL, sr, 32768, 22902), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_proto(nvs, NULL, sr, 8, 22902), CR_PROTO_LL);
 }
 
 /* A point-to-point message over NVLink runs on the channels NCCL splits
@@ -993,15 +998,8 @@ static void test_p2p_nccl_ll(void **state)
  * at 512 MiB; two ranks 16 from 1 MiB. Not measured on Ampere: no limit. */
 static double p2p_nvl_rate(const char *topo, const char *ranks, cr_coll coll, double S)
 {
-    cr_topo *t = cr_test_open_topo(topo);
-    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
-    cr_coll_req rq = cr_coll_req_default(coll, S);
-    cr_coll_pred p = eval_req(c, &rq).pred;
-    assert_true(p.supported);
-    assert_int_equal(p.algo, CR_ALGO_DIRECT);
+    cr_coll_pred p = p2p_pred(topo, ranks, coll, S, 0);
     assert_int_equal(p.proto, CR_PROTO_SIMPLE);
-    cr_coll_ctx_free(c);
-    cr_topo_free(t);
     return p.wire_Bps;
 }
 

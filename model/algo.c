@@ -1688,13 +1688,14 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         }
         /* over NVLink each peer's bytes run on the channels NCCL splits
          * them over (p2p_message_channels), coll.p2p.nvl_ch each: 8 ranks
-         * of an NVSwitch board send up to 64 MiB on 4 */
-        if (c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK && proto == CR_PROTO_SIMPLE &&
-            p->p2p_nvl_ch_Bps > 0 && (sr || a2a || c->ppn > 1)) {
+         * of an NVSwitch board send up to 64 MiB on 4. A sendrecv across
+         * nodes waits on its network pair (above) */
+        bool nvl_peers = c->ppn > 1 && (N == 1 || !sr);
+        if (nvl_peers && c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK &&
+            proto == CR_PROTO_SIMPLE && p->p2p_nvl_ch_Bps > 0) {
             double per = sr ? rq->bytes : rq->bytes / nn;
             int per_ch, nch_msg = p2p_message_channels(c, rq, nch_max, per, &per_ch);
-            if (N == 1 || !sr)
-                p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps, &t, &wb, &wc, &we);
+            p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps, &t, &wb, &wc, &we);
         }
         o->wire_bytes = wb;
         o->link_Bps = wc;

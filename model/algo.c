@@ -341,6 +341,32 @@ static int pow2_up(int v)
     return p;
 }
 
+/* The NCCL release whose choices apply: the run's, else coll.nccl_version. */
+static int nccl_version_of(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+}
+
+/* The channels an operation may take: the request's, else coll.nchannels. */
+static int nch_max_of(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return rq->nchannels > 0 ? rq->nchannels : c->p.nchannels;
+}
+
+/* The communicator's point-to-point channels (p2pnChannels): the ring
+ * graph's channels duplicated (connect.cc), a power of two, at most 64. */
+static int p2p_comm_channels(const struct cr_coll_ctx *c, int nch_max)
+{
+    return pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max)));
+}
+
+/* What a point-to-point operation sends each peer: a sendrecv all of it,
+ * an all-to-all, gather or scatter a rank's share. */
+static double p2p_peer_bytes(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return rq->coll == CR_COLL_SENDRECV ? rq->bytes : rq->bytes / c->n;
+}
+
 /* The channels NCCL gives a point-to-point operation to a rank of another
  * node (src/graph/paths.cc ncclTopoGetNchannels, the least over all peers,
  * then ncclTopoComputeP2pChannels; enqueue.cc stripes a large send over
@@ -354,8 +380,8 @@ static int pow2_up(int v)
  * count). One NIC per rank assumed. */
 static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max)
 {
-    int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
-    int p2p_ch = pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max))); /* >= 2 */
+    int version = nccl_version_of(c, rq);
+    int p2p_ch = p2p_comm_channels(c, nch_max); /* >= 2 */
     int per = 2;
     if (version < 21207)
         return 1;
@@ -388,7 +414,7 @@ static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, 
 static int p2p_peer_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
                              int *p2p_ch)
 {
-    *p2p_ch = pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max)));
+    *p2p_ch = p2p_comm_channels(c, nch_max);
     if (c->n_nodes > 1)
         return p2p_net_channels(c, rq, nch_max);
     double link_Bps = c->p.gen == CR_GEN_BLACKWELL ? 50e9 : 25e9;
@@ -438,7 +464,7 @@ static bool p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int 
                         double peer_bytes)
 {
     const double ll_per_ch = 16384;
-    int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+    int version = nccl_version_of(c, rq);
     int per, nch = p2p_message_channels(c, rq, nch_max, peer_bytes, &per);
     if (version >= 22200 && version < 22900)
         return peer_bytes <= per * ll_per_ch;
@@ -919,7 +945,7 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
  * (tuning.cc: typeIntra <= PATH_NVB); NCCL would not pick it otherwise. */
 static bool nccl_enabled(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_proto p)
 {
-    int version = rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+    int version = nccl_version_of(c, rq);
     if (p != CR_PROTO_LL128)
         return true;
     if (c->intra_hw != CR_HW_NVLINK)
@@ -1355,15 +1381,12 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
      * (Sophia's 2-node alltoall of 256-512 KiB, LL by the rule: 12-19 %
      * above the measured time under LL, 1-13 % off under Simple). RCCL
      * keeps its own p2p rules (not read here): the faster of the two. */
+    predict_one(c, rq, algo, CR_PROTO_SIMPLE, b, o);
+    if (o->supported && c->nccl_lib && !c->rccl &&
+        !p2p_nccl_ll(c, rq, nch_max_of(c, rq), p2p_peer_bytes(c, rq)))
+        return;
     cr_coll_pred ll;
     predict_one(c, rq, algo, CR_PROTO_LL, b, &ll);
-    predict_one(c, rq, algo, CR_PROTO_SIMPLE, b, o);
-    if (c->nccl_lib && !c->rccl && o->supported) {
-        double peer_bytes = rq->coll == CR_COLL_SENDRECV ? rq->bytes : rq->bytes / c->n;
-        int nch_max = rq->nchannels > 0 ? rq->nchannels : c->p.nchannels;
-        if (!p2p_nccl_ll(c, rq, nch_max, peer_bytes))
-            return;
-    }
     if (ll.supported && (!o->supported || ll.pred_s < o->pred_s))
         *o = ll;
 }
@@ -1386,7 +1409,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     double S = rq->bytes;
     int n = c->n, N = c->n_nodes;
     double nn = n;
-    int nch_max = rq->nchannels > 0 ? rq->nchannels : p->nchannels;
+    int nch_max = nch_max_of(c, rq);
     double ch_bytes = S * (algo == CR_ALGO_RING && proto == CR_PROTO_LL ? 1.0 / n : 1.0);
     int nch = cr_proto_channels(p, proto, ch_bytes, nch_max);
     double plan_ch = plan_channels(p, rq->coll, algo, proto, S, n);
@@ -1668,7 +1691,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         bool a2a = rq->coll == CR_COLL_ALLTOALL, sr = rq->coll == CR_COLL_SENDRECV;
         double sh = a2a ? c->shm_pair_Bps : sr ? c->shm_ring_Bps : 0;
         if (sh > 0) {
-            double per = a2a ? rq->bytes / nn : rq->bytes;
+            double per = p2p_peer_bytes(c, rq);
             double ts = per / (sh * shm_eff(p, proto));
             if (ts > t) {
                 t = ts;
@@ -1682,7 +1705,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * at once in an all-to-all leave the NICs to bind */
         double far_peers = sr ? 1 : a2a ? nn - c->ppn : 0;
         if (N > 1 && far_peers > 0 && proto == CR_PROTO_SIMPLE && p->p2p_net_ch_Bps > 0) {
-            double per = sr ? rq->bytes : rq->bytes / nn;
+            double per = p2p_peer_bytes(c, rq);
             double ch_rate = p2p_net_channels(c, rq, nch_max) * p->p2p_net_ch_Bps;
             p2p_channel_limit(per, ch_rate, &t, &wb, &wc, &we);
         }
@@ -1693,7 +1716,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         bool nvl_peers = c->ppn > 1 && (N == 1 || !sr);
         if (nvl_peers && c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK &&
             proto == CR_PROTO_SIMPLE && p->p2p_nvl_ch_Bps > 0) {
-            double per = sr ? rq->bytes : rq->bytes / nn;
+            double per = p2p_peer_bytes(c, rq);
             int per_ch, nch_msg = p2p_message_channels(c, rq, nch_max, per, &per_ch);
             p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps, &t, &wb, &wc, &we);
         }

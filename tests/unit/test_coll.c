@@ -940,26 +940,36 @@ static void test_p2p_net_channels(void **state)
     cr_topo_free(t);
 }
 
-/* NCCL's point-to-point prediction at S bytes on topo (ranks), under a
- * release (0: the model's). */
-static cr_coll_pred p2p_pred(const char *topo, const char *ranks, cr_coll coll, double S,
-                             int version)
+/* NCCL's point-to-point prediction at S bytes on c, under a release (0:
+ * the model's). */
+static cr_coll_pred p2p_pred(cr_coll_ctx *c, cr_coll coll, double S, int version)
 {
-    cr_topo *t = cr_test_open_topo(topo);
-    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
     cr_coll_req rq = cr_coll_req_default(coll, S);
     rq.nccl_version = version;
     cr_coll_pred p = eval_req(c, &rq).pred;
     assert_true(p.supported);
     assert_int_equal(p.algo, CR_ALGO_DIRECT);
-    cr_coll_ctx_free(c);
-    cr_topo_free(t);
     return p;
 }
 
-static cr_proto p2p_proto(const char *topo, const char *ranks, cr_coll coll, double S, int version)
+/* A topology and a communicator on it, opened once for a test's cases. */
+typedef struct {
+    cr_topo *t;
+    cr_coll_ctx *c;
+} p2p_comm;
+
+static p2p_comm p2p_comm_open(const char *topo, const char *ranks)
 {
-    return p2p_pred(topo, ranks, coll, S, version).proto;
+    p2p_comm m;
+    m.t = cr_test_open_topo(topo);
+    m.c = cr_test_coll_ctx(m.t, ranks);
+    return m;
+}
+
+static void p2p_comm_close(p2p_comm *m)
+{
+    cr_coll_ctx_free(m->c);
+    cr_topo_free(m->t);
 }
 
 /* NCCL sends a point-to-point message with LL only up to a limit that
@@ -969,26 +979,28 @@ static cr_proto p2p_proto(const char *topo, const char *ranks, cr_coll coll, dou
 static void test_p2p_nccl_ll(void **state)
 {
     (void)state;
-    const cr_coll sr = CR_COLL_SENDRECV;
-    const char *ib = "h100-ib-128n", *nvs = "hgx-h100-8";
+    const cr_coll sr = CR_COLL_SENDRECV, a2a = CR_COLL_ALLTOALL;
+    p2p_comm ib = p2p_comm_open("h100-ib-128n", "0-15"), nvs = p2p_comm_open("hgx-h100-8", NULL);
     /* 2 nodes: 16 KiB a message before 2.22 (parts of at least 64 KiB,
      * LL only where the whole message is one part of 16 KiB or less) */
-    assert_int_equal(p2p_proto(ib, "0-15", sr, 16384, 22105), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(ib, "0-15", sr, 32768, 22105), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_pred(ib.c, sr, 16384, 22105).proto, CR_PROTO_LL);
+    assert_int_equal(p2p_pred(ib.c, sr, 32768, 22105).proto, CR_PROTO_SIMPLE);
     /* 2.22-2.28: the peer's channels (2 per net peer) x 16 KiB = 32 KiB */
-    assert_int_equal(p2p_proto(ib, "0-15", sr, 32768, 22807), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(ib, "0-15", sr, 65536, 22807), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_pred(ib.c, sr, 32768, 22807).proto, CR_PROTO_LL);
+    assert_int_equal(p2p_pred(ib.c, sr, 65536, 22807).proto, CR_PROTO_SIMPLE);
     /* 2.29: the channels the message is split over, one per 64 KiB */
-    assert_int_equal(p2p_proto(ib, "0-15", sr, 16384, 22902), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(ib, "0-15", sr, 32768, 22902), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_pred(ib.c, sr, 16384, 22902).proto, CR_PROTO_LL);
+    assert_int_equal(p2p_pred(ib.c, sr, 32768, 22902).proto, CR_PROTO_SIMPLE);
     /* an all-to-all counts the bytes to each peer: 16 ranks of 16 KiB */
-    assert_int_equal(p2p_proto(ib, "0-15", CR_COLL_ALLTOALL, 16 * 16384.0, 22902), CR_PROTO_LL);
-    assert_int_equal(p2p_proto(ib, "0-15", CR_COLL_ALLTOALL, 16 * 32768.0, 22902), CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_pred(ib.c, a2a, 16 * 16384.0, 22902).proto, CR_PROTO_LL);
+    assert_int_equal(p2p_pred(ib.c, a2a, 16 * 32768.0, 22902).proto, CR_PROTO_SIMPLE);
     /* one NVSwitch node, 2.22-2.28: 2 channels per NVLink (18), at most
      * the 32 p2p channels: 512 KiB; 2.29: 16 KiB */
-    assert_int_equal(p2p_proto(nvs, NULL, sr, 1 << 20, 22807), CR_PROTO_SIMPLE);
-    assert_int_equal(p2p_proto(nvs, NULL, sr, 32768, 22902), CR_PROTO_SIMPLE);
-    assert_int_equal(p2p_proto(nvs, NULL, sr, 8, 22902), CR_PROTO_LL);
+    assert_int_equal(p2p_pred(nvs.c, sr, 1 << 20, 22807).proto, CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_pred(nvs.c, sr, 32768, 22902).proto, CR_PROTO_SIMPLE);
+    assert_int_equal(p2p_pred(nvs.c, sr, 8, 22902).proto, CR_PROTO_LL);
+    p2p_comm_close(&ib);
+    p2p_comm_close(&nvs);
 }
 
 /* A point-to-point message over NVLink runs on the channels NCCL splits
@@ -996,9 +1008,9 @@ static void test_p2p_nccl_ll(void **state)
  * Hopper) each: 8 ranks of an NVSwitch board use 4 channels up to 64 MiB
  * (parts up to 16 MiB), 8 at 128 MiB, 16 at 256 MiB, 32 (NVLink binds)
  * at 512 MiB; two ranks 16 from 1 MiB. Not measured on Ampere: no limit. */
-static double p2p_nvl_rate(const char *topo, const char *ranks, cr_coll coll, double S)
+static double p2p_nvl_rate(cr_coll_ctx *c, cr_coll coll, double S)
 {
-    cr_coll_pred p = p2p_pred(topo, ranks, coll, S, 0);
+    cr_coll_pred p = p2p_pred(c, coll, S, 0);
     assert_int_equal(p.proto, CR_PROTO_SIMPLE);
     return p.wire_Bps;
 }
@@ -1007,19 +1019,25 @@ static void test_p2p_nvl_channels(void **state)
 {
     (void)state;
     const cr_coll sr = CR_COLL_SENDRECV;
-    const double ch = 19.3e9;
-    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 32 * 1048576.0), 4 * ch, 1e-12, 0);
-    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 64 * 1048576.0), 4 * ch, 1e-12, 0);
-    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 128 * 1048576.0), 8 * ch, 1e-12, 0);
-    assert_close(p2p_nvl_rate("hgx-h100-8", NULL, sr, 256 * 1048576.0), 16 * ch, 1e-12, 0);
-    assert_true(p2p_nvl_rate("hgx-h100-8", NULL, sr, 512 * 1048576.0) > 16 * ch);
+    const double ch = 19.3e9, mib = 1048576.0;
+    p2p_comm h100 = p2p_comm_open("hgx-h100-8", NULL);
+    p2p_comm h200 = p2p_comm_open("hgx-h200-8", "0,1");
+    p2p_comm a100 = p2p_comm_open("dgx-a100-8", NULL);
+    assert_close(p2p_nvl_rate(h100.c, sr, 32 * mib), 4 * ch, 1e-12, 0);
+    assert_close(p2p_nvl_rate(h100.c, sr, 64 * mib), 4 * ch, 1e-12, 0);
+    assert_close(p2p_nvl_rate(h100.c, sr, 128 * mib), 8 * ch, 1e-12, 0);
+    assert_close(p2p_nvl_rate(h100.c, sr, 256 * mib), 16 * ch, 1e-12, 0);
+    assert_true(p2p_nvl_rate(h100.c, sr, 512 * mib) > 16 * ch);
     /* two ranks: 16 channels; the rate also carries their pipeline fill */
-    double two = p2p_nvl_rate("hgx-h200-8", "0,1", sr, 64 * 1048576.0);
+    double two = p2p_nvl_rate(h200.c, sr, 64 * mib);
     assert_true(two <= 16 * ch * (1 + 1e-12) && two > 8 * ch);
     /* an all-to-all's peers run at once, each on its own channels: the
      * NVLinks bind */
-    assert_true(p2p_nvl_rate("hgx-h100-8", NULL, CR_COLL_ALLTOALL, 256 * 1048576.0) > 4 * ch);
-    assert_true(p2p_nvl_rate("dgx-a100-8", NULL, sr, 64 * 1048576.0) > 4 * ch);
+    assert_true(p2p_nvl_rate(h100.c, CR_COLL_ALLTOALL, 256 * mib) > 4 * ch);
+    assert_true(p2p_nvl_rate(a100.c, sr, 64 * mib) > 4 * ch);
+    p2p_comm_close(&h100);
+    p2p_comm_close(&h200);
+    p2p_comm_close(&a100);
 }
 
 /* RCCL runs an allreduce of 8 MI300X with its MSCCL all-pairs algorithm

@@ -243,6 +243,28 @@ def print_table(title, t, markdown):
         print(line)
 
 
+def bias_table(rows, key):
+    """{group: {band: (rows, signed median %)}} over the rows' key (an
+    implementation such as nvls/simple, or a log): the direction of the
+    error, which |error| hides. Positive: predicted slower than measured."""
+    out = {}
+    for r in rows:
+        if r["err"] is None:
+            continue
+        g = out.setdefault(r[key] or "-", {})
+        g.setdefault(band_of(r["bytes"]), []).append(r["err"])
+    return {g: {b: (len(v), pct(v, 0.5)) for b, v in per.items()} for g, per in sorted(out.items())}
+
+
+def print_bias(title, t):
+    names = [b[0] for b in BANDS]
+    print("\n== %s: signed median error %% (+: predicted slower than measured) ==" % title)
+    print("%-58s" % "" + "".join("%-16s" % n for n in names))
+    for g, per in t.items():
+        print("%-58s" % g[:58] + "".join(
+            "%-16s" % ("%4d %+7.1f" % per[n] if n in per else "-") for n in names))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commroof", default=os.path.join(ROOT, "build", "commroof"))
@@ -251,6 +273,10 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--logs", action="store_true", help="also list each log's status")
+    ap.add_argument("--bias", action="store_true",
+                    help="also print the signed median error per band of each algorithm/protocol "
+                         "and of each log, per half: a bias that shows in both halves alike is "
+                         "the model's, not one machine's")
     ap.add_argument("--max-median", type=float)
     ap.add_argument("--max-p90", type=float)
     ap.add_argument("-j", "--jobs", type=int, default=2)
@@ -268,6 +294,11 @@ def main():
             ok = sum(x["status"] == "ok" for x in hl)
             print_table("%s half: %d logs, %d compared, %d rows" % (
                 h, len(hl), ok, sum(x.get("rows", 0) for x in hl)), result[h], a.markdown)
+        if a.bias:
+            for h in halves:
+                hr = [r for r in rows if r["half"] == h]
+                print_bias("%s half, by algorithm/protocol" % h, bias_table(hr, "impl"))
+                print_bias("%s half, by log" % h, bias_table(hr, "log"))
         if a.logs:
             print()
             for x in sorted(logs, key=lambda x: (x["half"], x["log"])):

@@ -1650,6 +1650,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double wire = rq->coll == CR_COLL_ALLREDUCE ? S * (1 + 1 / nn) : S;
         double rate = c->nvls_Bps * p->nvls_eff;
         t = wire / rate;
+        /* each loop of the kernel (every channel and head one chunk,
+         * all_reduce.h NVLS) costs coll.nvls.loop beyond its bytes: on 8
+         * H100 the rate at 8-512 MiB, where NCCL's chunk is 32-64 KiB, sits
+         * 9-18 % below the 1-8 GiB rate (128 KiB chunks) in both halves'
+         * logs (doc/corpus.md, Session 10) */
+        if (rq->coll == CR_COLL_ALLREDUCE && p->nvls_loop_s > 0) {
+            int nch_nv = nvls_channels(c);
+            t += S / (nch_nv * nn * nvls_chunk_bytes(c, false, S, nch_nv)) * p->nvls_loop_s;
+        }
         o->wire_bytes = wire;
         o->wire_Bps = rate;
         o->link_Bps = c->nvls_Bps;

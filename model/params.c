@@ -249,6 +249,15 @@ static const struct key keys[] = {
      "MiB on hgx-h100/h200/b200-8) is not a drop in predicted time, with ring LL steps at "
      "coll.alpha.nvlink.ll (test_coll test_auto_monotone); constant in the ranks (nccl#1259 "
      "reports growth with ranks)"},
+    {"coll.nvls.loop", OFF(nvls_loop_s), K_DOUBLE, {0, 0, 3.5e-6, 3.5e-6}, 0, 1, "s",
+     "Hopper, fit: NVLS allreduce inside a node, each loop of its kernel (every channel and "
+     "head one chunk, algo.c nvls_chunk_bytes after NCCL src/enqueue.cc); a scan of 0-6 us "
+     "(tools/corpus_eval.py --param) on the fitting half's NVLS rows (validate/corpus/h100-8/"
+     "together-h100-nvls-all_reduce_perf.log, 13 rows of 2 MiB - 8 GiB): mean |ln(pred/"
+     "measured)| 0.092 at 0, 0.059 at 2, 0.0515 at 3, 0.0510 at 3.5, 0.053 at 4 us; raising "
+     "coll.eff.nvls with it (0.72-0.77) fits worse, NCCL's figure kept; the NVLS tree rows "
+     "(inside a node a different loop) unchanged; Blackwell: Hopper's figure, unfitted; no "
+     "NVLS before Hopper"},
     {"coll.net.lat", OFF(net_lat_s), K_DOUBLE, {0, 0, 0, 0}, 0, 1, "s",
      "a topology's figure: the network plugin's own latency per inter-node step (NCCL "
      "graph->latencyInter = ncclNet props.latency, counted twice for Simple, tuning.cc:356-359 "

@@ -195,8 +195,8 @@ static void test_fit_synthetic(void **state)
  * pin the links' efficiency that a sendrecv alone cannot tell from the
  * channels' rate, allgather, at five sizes from size0 up by 2x): the fit
  * finds key again, starting from the shipped value start. */
-static void check_channel_rate_fit(const char *topo, int nranks, double size0, const char *key,
-                                   double start, double made)
+static void check_key_fit(const char *topo, const char *coll0, const char *coll1, int nranks,
+                          double size0, double step, const char *key, double start, double made)
 {
     cr_topo *gen = cr_test_open_topo(topo);
     assert_int_equal(cr_topo_set_param(gen, key, made, "test"), CR_OK);
@@ -205,7 +205,7 @@ static void check_channel_rate_fit(const char *topo, int nranks, double size0, c
     cr_diag d = {{0}};
     assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
     for (int i = 0; i < 10; i++)
-        add_model_row(f, gen, i < 5 ? "sendrecv" : "allgather", size0 * (1 << (i % 5)), nranks);
+        add_model_row(f, gen, i < 5 ? coll0 : coll1, size0 * pow(step, i % 5), nranks);
     bool use[1] = {true};
     cr_cnf_fit fit;
     assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
@@ -225,7 +225,8 @@ static void check_channel_rate_fit(const char *topo, int nranks, double size0, c
 static void test_fit_p2p_channel_rate(void **state)
 {
     (void)state;
-    check_channel_rate_fit("h100-ib-4n", 32, 64 * MIB, "coll.p2p.net_ch", 14e9, 9e9);
+    check_key_fit("h100-ib-4n", "sendrecv", "allgather", 32, 64 * MIB, 2, "coll.p2p.net_ch", 14e9,
+                  9e9);
 }
 
 /* A sendrecv of 8 ranks on one NVSwitch board runs on 4 channels up to 64
@@ -234,7 +235,19 @@ static void test_fit_p2p_channel_rate(void **state)
 static void test_fit_p2p_nvl_channel_rate(void **state)
 {
     (void)state;
-    check_channel_rate_fit("hgx-h100-8", 8, 8 * MIB, "coll.p2p.nvl_ch", 19.3e9, 12e9);
+    check_key_fit("hgx-h100-8", "sendrecv", "allgather", 8, 8 * MIB, 2, "coll.p2p.nvl_ch", 19.3e9,
+                  12e9);
+}
+
+/* NVLS allreduce inside a node pays coll.nvls.loop per loop of its kernel
+ * (2 to 512 loops at 8 MiB - 8 GiB on 8 H100, NCCL's chunk schedule): rows
+ * made at 8 us a loop (shipped: 3.5), allreduce of 8 MiB to 2 GiB in
+ * steps of 4 (NCCL picks NVLS there), found within 2 %. */
+static void test_fit_nvls_loop(void **state)
+{
+    (void)state;
+    check_key_fit("hgx-h100-8", "allreduce", "allreduce", 8, 8 * MIB, 4, "coll.nvls.loop", 3.5e-6,
+                  8e-6);
 }
 
 /* logs left out of the fit and rows below the bound inform nothing */
@@ -332,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_fit_synthetic),
         cmocka_unit_test(test_fit_p2p_channel_rate),
         cmocka_unit_test(test_fit_p2p_nvl_channel_rate),
+        cmocka_unit_test(test_fit_nvls_loop),
         cmocka_unit_test(test_fit_leaves_out),
         cmocka_unit_test(test_stats),
     };

@@ -1634,6 +1634,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         }
         if (S > 0)
             t += fmin(1.0, f) * (sum - mx);
+        /* NVLS's cost per loop of its kernel (the NVLS case below), a loop
+         * being 1 / f of the message here */
+        if (nv_in && f > 0)
+            t += p->nvls_loop_s / f;
         o->n_steps = algo == CR_ALGO_TREE ? 2 * (c->ppn - 1 + log2i(N)) : 2 + 2 * log2i(N);
         break;
     }

@@ -702,32 +702,45 @@ static void test_tree_eff_scales_tree_only(void **state)
     cr_topo_free(t);
 }
 
-/* NVLS allreduce inside a node pays coll.nvls.loop once per loop of its
- * kernel, a loop being one chunk for every channel and head (16 x 8 on 8
- * H100); NCCL's chunk (src/enqueue.cc, NVLS: 128 KiB, 64 KiB below 64
- * loops' worth, 32 KiB below 8, 16 KiB below 2) gives 8 MiB 2 loops of
- * 32 KiB, 64 MiB 8 loops of 64 KiB and 1 GiB 64 loops of 128 KiB. */
-static void test_nvls_loop_cost(void **state)
+/* The time coll.nvls.loop = 1 us adds to the algorithm's allreduce of each
+ * size, against coll.nvls.loop = 0, checked to be loops[i] us; the bound
+ * stays. */
+static void check_nvls_loops(const char *topo, const char *ranks, cr_algo a, const double *sizes,
+                             const double *loops, int n)
 {
-    (void)state;
-    cr_topo *t = cr_test_open_topo("hgx-h100-8");
-    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
-    const double mib = 1048576.0;
-    const double sizes[] = {8 * mib, 64 * mib, 1024 * mib}, loops[] = {2, 8, 64};
-    for (int i = 0; i < 3; i++) {
+    cr_topo *t = cr_test_open_topo(topo);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
+    for (int i = 0; i < n; i++) {
         cr_diag d = {{0}};
         assert_int_equal(cr_coll_ctx_set_param(c, "coll.nvls.loop", 0, &d), CR_OK);
         cr_coll_result r0 =
-            eval(c, CR_COLL_ALLREDUCE, sizes[i], CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+            eval(c, CR_COLL_ALLREDUCE, sizes[i], a, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
         assert_int_equal(cr_coll_ctx_set_param(c, "coll.nvls.loop", 1e-6, &d), CR_OK);
         cr_coll_result r1 =
-            eval(c, CR_COLL_ALLREDUCE, sizes[i], CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+            eval(c, CR_COLL_ALLREDUCE, sizes[i], a, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
         assert_true(r0.pred.supported && r1.pred.supported);
         assert_close(r1.pred.pred_s - r0.pred.pred_s, loops[i] * 1e-6, 1e-9, 0);
         assert_true(r1.bound.bound_s == r0.bound.bound_s);
     }
     cr_coll_ctx_free(c);
     cr_topo_free(t);
+}
+
+/* NVLS allreduce pays coll.nvls.loop once per loop of its kernel, a loop
+ * being one chunk for every channel and head (16 x 8 on 8 H100). NCCL's
+ * chunk (src/enqueue.cc) inside a node: 128 KiB, 64 KiB below 64 loops'
+ * worth, 32 KiB below 8, 16 KiB below 2: 8 MiB 2 loops of 32 KiB, 64 MiB
+ * 8 of 64 KiB, 1 GiB 64 of 128 KiB. The NVLS tree's inside its nodes (2
+ * nodes): 128 KiB, 64 KiB below 4 loops' worth, 32 KiB below 1: 16 MiB 2
+ * loops of 64 KiB, 64 MiB 4 of 128 KiB, 1 GiB 64 of 128 KiB. */
+static void test_nvls_loop_cost(void **state)
+{
+    (void)state;
+    const double mib = 1048576.0;
+    const double one[] = {8 * mib, 64 * mib, 1024 * mib}, one_loops[] = {2, 8, 64};
+    check_nvls_loops("hgx-h100-8", NULL, CR_ALGO_NVLS, one, one_loops, 3);
+    const double two[] = {16 * mib, 64 * mib, 1024 * mib}, two_loops[] = {2, 4, 64};
+    check_nvls_loops("h100-ib-4n", "0-15", CR_ALGO_NVLSTREE, two, two_loops, 3);
 }
 
 /* 8-byte LL allreduce of the algorithm with one parameter set. */

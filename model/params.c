@@ -256,9 +256,9 @@ static const struct key keys[] = {
      "(tools/corpus_eval.py --param) on the fitting half's NVLS rows (validate/corpus/h100-8/"
      "together-h100-nvls-all_reduce_perf.log, 13 rows of 2 MiB - 8 GiB): mean |ln(pred/"
      "measured)| 0.092 at 0, 0.059 at 2, 0.0515 at 3, 0.0510 at 3.5, 0.053 at 4 us; raising "
-     "coll.eff.nvls with it (0.72-0.77) fits worse, NCCL's figure kept; the NVLS tree rows "
-     "(inside a node a different loop) unchanged; Blackwell: Hopper's figure, unfitted; no "
-     "NVLS before Hopper"},
+     "coll.eff.nvls with it (0.72-0.77) fits worse, NCCL's figure kept; the NVLS tree pays it "
+     "per loop inside each node too, not refitted (its fitting-half rows 0.167 -> 0.157); "
+     "Blackwell: Hopper's figure, unfitted; no NVLS before Hopper"},
     {"coll.net.lat", OFF(net_lat_s), K_DOUBLE, {0, 0, 0, 0}, 0, 1, "s",
      "a topology's figure: the network plugin's own latency per inter-node step (NCCL "
      "graph->latencyInter = ncclNet props.latency, counted twice for Simple, tuning.cc:356-359 "

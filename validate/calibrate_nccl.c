@@ -52,7 +52,7 @@
 /* clang-format off */
 static const cr_cnf_key fit_keys[] = {
     {"coll.eff.simple",          0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
-    {"coll.nvls.loop",           0,      50e-6,  CR_CNF_R_MID | CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.nvls.loop",           0,      50e-6,  CR_CNF_R_MID | CR_CNF_R_LARGE | R_SCOPE_ALL},
     {"coll.eff.nvls",            0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.eff.pcie",            0.10,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.eff.shm",             0.10,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_INTRA},

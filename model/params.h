@@ -68,8 +68,9 @@ typedef struct {
                                                       link class and protocol (0 for NVLink LL:
                                                       NCCL's latency tables as they are) */
     double nvls_alpha_s;   /* NVLS / NVLS tree inside a node, per operation */
-    double nvls_loop_s;    /* NVLS allreduce inside a node: each loop of the kernel (every
-                              channel and head one chunk, algo.c nvls_chunk_bytes) */
+    double nvls_loop_s;    /* NVLS allreduce, and the NVLS tree inside each node: each loop
+                              of the kernel (every channel and head one chunk, algo.c
+                              nvls_chunk_bytes) */
     double net_lat_s;      /* the network plugin's own latency per inter-node step (NCCL's
                               latencyInter; twice for Simple), a topology's figure */
     double p2p_peer_s[2];  /* point-to-point: per peer inside the node, per peer across nodes */

@@ -40,8 +40,10 @@
  * Another: NVLS's cost per loop (coll.nvls.loop, 0 - 50 us) comes before
  * NVLS's efficiency, which otherwise takes the mid sizes' slowness as rate
  * and leaves the descent where the two trade (rows made at 8 us a loop came
- * back 5.5 us; test_calibrate_nccl test_fit_nvls_loop). Ranges: efficiencies from a fifth of
- * the link to all of it; per-step latencies (coll.alpha.*, seconds) from
+ * back 5.5 us; test_calibrate_nccl test_fit_nvls_loop); rows across nodes
+ * inform it too (the NVLS tree's loop inside each node), else the
+ * network's efficiency takes that slowness. Ranges: efficiencies from a
+ * fifth of the link to all of it; per-step latencies (coll.alpha.*, seconds) from
  * a quarter of NCCL's hwLat for that link class and protocol to about 10x
  * it (tuning.cc@v2.28.9; the corpus fit keeps them within 1-2x,
  * doc/corpus.md); NVLS's figure 5 - 100 us around NCCL's 25; a network

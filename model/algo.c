@@ -558,6 +558,15 @@ static double nvls_chunk_bytes(const struct cr_coll_ctx *c, bool tree, double S,
     return ch;
 }
 
+/* One loop's share of an NVLS allreduce of S bytes (S > 0): each loop of
+ * the kernel moves one chunk for every channel and head (all_reduce.h
+ * NVLS, NVLS_TREE), heads being the node's ranks. */
+static double nvls_loop_share(const struct cr_coll_ctx *c, bool tree, double heads, double S)
+{
+    int nch = nvls_channels(c);
+    return nch * heads * nvls_chunk_bytes(c, tree, S, nch) / S;
+}
+
 /* Tree chunk: one buffer step (src/enqueue.cc: chunkSteps 1 outside rings;
  * src/init.cc: Simple 4 MiB / NCCL_STEPS 8; LL 8 lines x 512 threads x 8
  * steps x 16 B / 8, half of it data; LL128 120 x 640 x 8 x 8 B / 8, 120 of
@@ -1624,8 +1633,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             double t_copy = 2 * S / c->cuts->hbm_Bps[0], t_nv = S / r_in;
             sum = 2 * t_copy + (2 * L + 1) * t_nv + 2 * L * t_net;
             mx = fmax(t_copy, fmax(t_nv, t_net));
-            int nch_nv = nvls_channels(c);
-            f = nch_nv * pp * nvls_chunk_bytes(c, algo != CR_ALGO_COLLNET, S, nch_nv) / S;
+            f = nvls_loop_share(c, algo != CR_ALGO_COLLNET, pp, S);
         } else if (algo == CR_ALGO_TREE) {
             double t_hop = r_in > 0 ? S / r_in : 0;
             sum = 2 * (c->ppn - 1) * t_hop + 2 * L * t_net;
@@ -1654,15 +1662,14 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double wire = rq->coll == CR_COLL_ALLREDUCE ? S * (1 + 1 / nn) : S;
         double rate = c->nvls_Bps * p->nvls_eff;
         t = wire / rate;
-        /* each loop of the kernel (every channel and head one chunk,
-         * all_reduce.h NVLS) costs coll.nvls.loop beyond its bytes: on 8
-         * H100 the rate at 8-512 MiB, where NCCL's chunk is 32-64 KiB, sits
-         * 9-18 % below the 1-8 GiB rate (128 KiB chunks) in both halves'
-         * logs (doc/corpus.md, Session 10) */
-        if (rq->coll == CR_COLL_ALLREDUCE && p->nvls_loop_s > 0) {
-            int nch_nv = nvls_channels(c);
-            t += S / (nch_nv * nn * nvls_chunk_bytes(c, false, S, nch_nv)) * p->nvls_loop_s;
-        }
+        /* an allreduce runs in loops (nvls_loop_share), each costing
+         * coll.nvls.loop beyond its bytes: on 8 H100 the rate at 8-512 MiB,
+         * where NCCL's chunk is 32-64 KiB, sits 9-18 % below the 1-8 GiB
+         * rate (128 KiB chunks) in both halves' logs (doc/corpus.md,
+         * Session 10) */
+        double f = rq->coll == CR_COLL_ALLREDUCE && S > 0 ? nvls_loop_share(c, false, nn, S) : 0;
+        if (f > 0)
+            t += p->nvls_loop_s / f;
         o->wire_bytes = wire;
         o->wire_Bps = rate;
         o->link_Bps = c->nvls_Bps;
@@ -1671,13 +1678,11 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             double tr = nn * (rq->coll == CR_COLL_ALLREDUCE ? S : S / nn) / c->nvls_reduce_Bps;
             t = fmax(t, tr);
         }
-        if (rq->coll == CR_COLL_ALLREDUCE && S > 0) {
+        if (f > 0) {
             /* one node (all_reduce.h NVLS, oneNode): copy in, reduce +
              * multicast, copy out, pipelined by loops */
             double hbm = c->cuts->hbm_Bps[0];
             double st3[3] = {2 * S / hbm, t, 2 * S / hbm};
-            int nch_nv = nvls_channels(c);
-            double f = nch_nv * nn * nvls_chunk_bytes(c, false, S, nch_nv) / S;
             t += pipe_fill(f, st3, 3);
         }
         o->n_steps = 2;

@@ -191,10 +191,11 @@ static void test_fit_synthetic(void **state)
     cr_topo_free(gen);
 }
 
-/* Rows made by the model on topo with key set to made (sendrecv and, to
- * pin the links' efficiency that a sendrecv alone cannot tell from the
- * channels' rate, allgather, at five sizes from size0 up by 2x): the fit
- * finds key again, starting from the shipped value start. */
+/* Rows made by the model on topo with key set to made (coll0 and coll1 at
+ * five sizes each from size0 up by step; a second collective pins what
+ * the first alone cannot tell from key, such as the links' efficiency
+ * behind a sendrecv's channel rate): the fit finds key again, starting
+ * from the shipped value start. */
 static void check_key_fit(const char *topo, const char *coll0, const char *coll1, int nranks,
                           double size0, double step, const char *key, double start, double made)
 {

@@ -662,17 +662,19 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
     bool nvl = c->intra_hw == CR_HW_NVLINK;
     double alpha_in = pr->alpha_s[nvl ? CR_HW_NVLINK : CR_HW_PCI][p];
     double a_in = fmax(alpha_in, c->r_intra_s);
-    /* coll.alpha.net.* is a ring's network step; NCCL prices a tree's
-     * above it (tuning.cc hwLat NET: tree LL 5.0, LL128 8.5, Simple 14 us
-     * against ring 2.7, 4.0, 14) and a ring with one rank per node at the
-     * tree's figure ("interLat = ppn == 1 ? hwLat[NET][TREE] : ..."): the
-     * same ratios here */
-    double net_x = na == NT_TREE || (na == NT_RING && ppn == 1)
-                       ? nccl_hw_lat[2][NT_TREE][p] / nccl_hw_lat[2][NT_RING][p]
-                       : 1.0;
+    /* coll.alpha.net.* is a ring's network step, coll.alpha.net.tree.* a
+     * tree's: NCCL prices them apart (tuning.cc hwLat NET: tree LL 5.0,
+     * LL128 8.5, Simple 14 us against ring 2.7, 4.0, 14) and a ring with
+     * one rank per node at the tree's figure ("interLat = ppn == 1 ?
+     * hwLat[NET][TREE] : ..."); here that ring keeps its own step at
+     * NCCL's tree/ring ratio (the fitting half's one-GPU-per-node rings,
+     * doc/corpus.md Session 11) */
+    double ring_x = na == NT_RING && ppn == 1
+                        ? nccl_hw_lat[2][NT_TREE][p] / nccl_hw_lat[2][NT_RING][p]
+                        : 1.0;
+    double a_step = na == NT_TREE ? pr->alpha_tree_net_s[p] : pr->alpha_s[CR_HW_NET][p] * ring_x;
     double a_net =
-        fmax(pr->alpha_s[CR_HW_NET][p] * net_x + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0),
-             c->r_inter_s);
+        fmax(a_step + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0), c->r_inter_s);
     /* a further piece pays its slowest hop's step, not the plugin's
      * latency (coll.net.lat): NCCL keeps NCCL_STEPS (8) steps of a
      * connection in flight (src/include/device.h), so the wire latency of

@@ -8,7 +8,7 @@ them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
 
     tools/fit_nccl_corpus.py [--commroof BUILD/commroof] [--sweeps N] [-j N]
-                             [--start KEY=VALUE]...
+                             [--start KEY=VALUE]... [--only KEY]...
 
 The descent is local and the objective flat along some directions (the
 fixed cost against its network part and the PCIe step): run it from
@@ -78,6 +78,12 @@ START = [
     # 13 ms and breaks the published 2x8 H200 IB check (test_nvls_checks)
     ("coll.alpha.net.ll128", "FIT_A_NET_LL128", 4.0e-6, 4.0e-6, 4.0e-6, "hwLat NET 4.0"),
     ("coll.alpha.net.simple", "FIT_A_NET_SIMPLE", 14e-6, 14e-6, 14e-6, "hwLat NET 14"),
+    # a tree's network step, fitted apart from a ring's since session 11
+    # (until then the ring's times NCCL's tree/ring ratio, 5.0/2.7): from
+    # NCCL's own hwLat NET tree LL (5.0 us) to the tree's LL128 step held
+    # below (8.5 us), the protocols' order as for the ring
+    ("coll.alpha.net.tree.ll", "FIT_A_TREE_NET_LL", 7.41e-6, 5.0e-6, 8.5e-6,
+     "net.ll x hwLat NET tree/ring 5.0/2.7"),
     # held at NCCL's hwLat (until session 10 raised to 32 us, where NCCL's
     # own switch from ring LL to NVLS at 2-4 MiB had been a drop in
     # predicted time, test_coll test_auto_monotone; NVLS's cost per loop,
@@ -203,6 +209,9 @@ def main():
     ap.add_argument("--start", action="append", default=[], metavar="KEY=VALUE",
                     help="start the descent there instead of START's value (the descent is "
                          "local: try several starts, keep the lowest objective)")
+    ap.add_argument("--only", action="append", default=[], metavar="KEY",
+                    help="descend along these keys only, the others held at their start "
+                         "(slingshot:KEY for the Slingshot figures)")
     a = ap.parse_args()
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
@@ -215,6 +224,11 @@ def main():
             ap.error("--start %s: not a fitted key (%s; slingshot:%s)" %
                      (k, ", ".join(vals), ", slingshot:".join(sling)))
         group[key] = float(v)
+    every = ["slingshot:" + x for x in sling] + list(vals)
+    for k in a.only:
+        if k not in every:
+            ap.error("--only %s: not a fitted key (%s)" % (k, ", ".join(every)))
+    descend = [k for k in every if not a.only or k in a.only]
     bounds = {k: (lo, hi) for k, _, _, lo, hi, _ in START}
     sbounds = {k: (lo, hi) for k, _, lo, hi in SLING}
     shm_eff, shm_rows = fit_shm(a.commroof, vals, a.jobs)
@@ -228,7 +242,7 @@ def main():
     steps = [2.0, 1.41, 1.19, 1.09]
     for sweep in range(a.sweeps):
         f = steps[min(sweep, len(steps) - 1)]
-        for k in ["slingshot:" + x for x in sling] + list(vals):
+        for k in descend:
             sk = k[10:] if k.startswith("slingshot:") else None
             for mult in (f, 1 / f):
                 moved = False

@@ -759,28 +759,33 @@ static double pred_8b(cr_coll_ctx *c, cr_algo a, double alpha)
     return pred_8b_with(c, a, "coll.alpha.net.ll", alpha);
 }
 
-/* A network step of NCCL's tree, and of a ring with one rank per node,
- * costs coll.alpha.net.* x NCCL's tree/ring ratio for it (tuning.cc hwLat
- * NET LL 5.0 / 2.7, the ring with ppn 1 "at the tree's figure"); a ring
- * with several ranks per node pays coll.alpha.net.* itself. Read off the
- * predicted 8 B allreduce (LL) as coll.alpha.net.ll moves from 5 to 6 us
- * (above the route latency, which floors a step): a
- * 2-rank ring over 2 nodes has 2 network steps, the 16-rank tree over 2
- * nodes 2 (one up, one down), the 16-rank ring 2(N-1) = 2. */
-static void test_net_step_tree_ratio(void **state)
+/* A ring's network step costs coll.alpha.net.* (x NCCL's tree/ring ratio
+ * with one rank per node: tuning.cc hwLat NET LL 5.0 / 2.7, the ring with
+ * ppn 1 "at the tree's figure"); a tree's costs coll.alpha.net.tree.*,
+ * whatever the ring's is. Read off the predicted 8 B allreduce (LL) as
+ * each key moves from 5 to 6 us (above the route latency, which floors a
+ * step): a 2-rank ring over 2 nodes has 2 network steps, the 16-rank
+ * tree over 2 nodes 2 (one up, one down), the 16-rank ring 2(N-1) = 2. */
+static void test_net_step_tree_apart(void **state)
 {
     (void)state;
     cr_topo *t = cr_test_open_topo("h100-ib-4n");
     const double x = 5.0 / 2.7;
+    const char *tree_key = "coll.alpha.net.tree.ll";
     cr_coll_ctx *c = cr_test_coll_ctx(t, "0,8");
     assert_close(pred_8b(c, CR_ALGO_RING, 6e-6) - pred_8b(c, CR_ALGO_RING, 5e-6), 2 * x * 1e-6,
                  1e-9, 0);
     cr_coll_ctx_free(c);
     c = cr_test_coll_ctx(t, "0-15");
-    assert_close(pred_8b(c, CR_ALGO_TREE, 6e-6) - pred_8b(c, CR_ALGO_TREE, 5e-6), 2 * x * 1e-6,
-                 1e-9, 0);
+    assert_close(pred_8b(c, CR_ALGO_TREE, 6e-6) - pred_8b(c, CR_ALGO_TREE, 5e-6), 0, 0, 1e-15);
+    assert_close(pred_8b_with(c, CR_ALGO_TREE, tree_key, 6e-6) -
+                     pred_8b_with(c, CR_ALGO_TREE, tree_key, 5e-6),
+                 2e-6, 1e-9, 0);
     assert_close(pred_8b(c, CR_ALGO_RING, 6e-6) - pred_8b(c, CR_ALGO_RING, 5e-6), 2 * 1e-6, 1e-9,
                  0);
+    assert_close(pred_8b_with(c, CR_ALGO_RING, tree_key, 9e-6) -
+                     pred_8b_with(c, CR_ALGO_RING, tree_key, 5e-6),
+                 0, 0, 1e-15);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
 }
@@ -2363,7 +2368,7 @@ int main(void)
         cmocka_unit_test(test_two_node_tree_when_nics_bind),
         cmocka_unit_test(test_two_node_ring_on_ampere),
         cmocka_unit_test(test_tree_eff_scales_tree_only),
-        cmocka_unit_test(test_net_step_tree_ratio),
+        cmocka_unit_test(test_net_step_tree_apart),
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
         cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_net_eager_rendezvous),

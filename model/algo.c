@@ -669,12 +669,10 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
      * hwLat[NET][TREE] : ..."); here that ring keeps its own step at
      * NCCL's tree/ring ratio (the fitting half's one-GPU-per-node rings,
      * doc/corpus.md Session 11) */
-    double ring_x = na == NT_RING && ppn == 1
-                        ? nccl_hw_lat[2][NT_TREE][p] / nccl_hw_lat[2][NT_RING][p]
-                        : 1.0;
+    double ring_x =
+        na == NT_RING && ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] / nccl_hw_lat[2][NT_RING][p] : 1.0;
     double a_step = na == NT_TREE ? pr->alpha_tree_net_s[p] : pr->alpha_s[CR_HW_NET][p] * ring_x;
-    double a_net =
-        fmax(a_step + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0), c->r_inter_s);
+    double a_net = fmax(a_step + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0), c->r_inter_s);
     /* a further piece pays its slowest hop's step, not the plugin's
      * latency (coll.net.lat): NCCL keeps NCCL_STEPS (8) steps of a
      * connection in flight (src/include/device.h), so the wire latency of

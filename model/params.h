@@ -67,8 +67,8 @@ typedef struct {
     double alpha_s[CR_HW__COUNT][CR_PROTO__COUNT]; /* one sequential step of a ring or tree, per
                                                       link class and protocol (0 for NVLink LL:
                                                       NCCL's latency tables as they are) */
-    double alpha_tree_net_s[CR_PROTO__COUNT]; /* one step of a tree across nodes, per protocol
-                                                 (NCCL prices it apart from a ring's) */
+    double alpha_tree_net_s[CR_PROTO__COUNT];      /* one step of a tree across nodes, per protocol
+                                                      (NCCL prices it apart from a ring's) */
     double nvls_alpha_s;   /* NVLS / NVLS tree inside a node, per operation */
     double nvls_loop_s;    /* NVLS allreduce, and the NVLS tree inside each node: each loop
                               of the kernel (every channel and head one chunk, algo.c

@@ -265,6 +265,46 @@ def print_bias(title, t):
             "%-16s" % ("%4d %+7.1f" % per[n] if n in per else "-") for n in names))
 
 
+def spread_table(rows):
+    """Where the model cannot tell two logs apart (same system folder,
+    collective, ranks and size, and the same prediction, so the same
+    launch mode, release and algorithm as far as the model knows), the
+    least |error| one prediction can have on both measured times m_a and
+    m_b: |m_a - m_b| / (m_a + m_b), in %. {band: [values]}, {system:
+    {band: [values]}}, over every such pair of logs."""
+    groups = {}
+    for r in rows:
+        if r["pred"] and r["measured"]:
+            k = (r["system"], r["coll"], r["nranks"], r["bytes"], round(r["pred"], 6))
+            groups.setdefault(k, []).append(r)
+    per_band, per_sys = {}, {}
+    for k, g in groups.items():
+        for i in range(len(g)):
+            for j in range(i + 1, len(g)):
+                if g[i]["log"] == g[j]["log"]:
+                    continue
+                a, b = g[i]["measured"], g[j]["measured"]
+                v = 100.0 * abs(a - b) / (a + b)
+                per_band.setdefault(band_of(k[3]), []).append(v)
+                per_sys.setdefault(k[0], {}).setdefault(band_of(k[3]), []).append(v)
+    return per_band, per_sys
+
+
+def print_spread(per_band, per_sys):
+    names = [b[0] for b in BANDS]
+    print("\n== logs the model cannot tell apart: the least |error| one prediction can have on "
+          "both (pairs / median % / p90 %) ==")
+    print("%-24s" % "system" + "".join("%-22s" % n for n in names))
+
+    def cells(per):
+        return "".join("%-22s" % ("%-5d %-6s %-6s" % (len(per[n]), fmt(pct(per[n], 0.5)),
+                                                       fmt(pct(per[n], 0.9)))
+                                  if per.get(n) else "-") for n in names)
+    print("%-24s" % "all" + cells(per_band))
+    for g, per in sorted(per_sys.items()):
+        print("%-24s" % g + cells(per))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commroof", default=os.path.join(ROOT, "build", "commroof"))
@@ -277,6 +317,10 @@ def main():
                     help="also print the signed median error per band of each algorithm/protocol "
                          "and of each log, per half: a bias that shows in both halves alike is "
                          "the model's, not one machine's")
+    ap.add_argument("--spread", action="store_true",
+                    help="also print, where two logs get the same prediction at a size, the "
+                         "least |error| one prediction can have on both: the floor the "
+                         "spread between machines sets")
     ap.add_argument("--max-median", type=float)
     ap.add_argument("--max-p90", type=float)
     ap.add_argument("-j", "--jobs", type=int, default=2)
@@ -299,6 +343,8 @@ def main():
                 hr = [r for r in rows if r["half"] == h]
                 print_bias("%s half, by algorithm/protocol" % h, bias_table(hr, "impl"))
                 print_bias("%s half, by log" % h, bias_table(hr, "log"))
+        if a.spread:
+            print_spread(*spread_table(rows))
         if a.logs:
             print()
             for x in sorted(logs, key=lambda x: (x["half"], x["log"])):

@@ -66,7 +66,8 @@ typedef struct {
     double op_fixed_net_s; /* added to op_fixed_s when the operation crosses nodes */
     double alpha_s[CR_HW__COUNT][CR_PROTO__COUNT]; /* one sequential step of a ring or tree, per
                                                       link class and protocol (0 for NVLink LL:
-                                                      NCCL's latency tables as they are) */
+                                                      NCCL's latency tables as they are); a
+                                                      tree's across nodes: alpha_tree_net_s */
     double alpha_tree_net_s[CR_PROTO__COUNT];      /* one step of a tree across nodes, per protocol
                                                       (NCCL prices it apart from a ring's) */
     double nvls_alpha_s;   /* NVLS / NVLS tree inside a node, per operation */

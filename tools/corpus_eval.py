@@ -8,8 +8,8 @@ p90 of |error| of the prediction against the measured out-of-place time
 (measured below the bound).
 
     tools/corpus_eval.py [--commroof BUILD/commroof] [--half fit|check|all]
-                         [--param KEY=VALUE]... [--json] [--markdown]
-                         [--max-median PCT] [--max-p90 PCT] [-j N]
+                         [--param KEY=VALUE]... [--json] [--markdown] [--logs]
+                         [--bias] [--spread] [--max-median PCT] [--max-p90 PCT] [-j N]
 
 The topology each log is compared against comes from
 validate/corpus/topologies.txt (system folder -> shipped topology or a file

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Fits the nccl-tests latency constants of model/params.c (FIT_* at the top
-of that file: coll.op_fixed{,.net}, coll.alpha.{nvlink,net,pci}.*, coll.alpha.net.tree.ll,
-coll.alpha.nvls,
-coll.p2p.peer.{intra,net}, coll.host_op, coll.eff.shm) on the
+of that file: coll.op_fixed{,.net}, coll.alpha.{nvlink,net,pci}.*,
+coll.alpha.net.tree.ll, coll.alpha.nvls, coll.p2p.peer.{intra,net},
+coll.host_op, coll.eff.shm) on the
 FITTING half of validate/corpus and on NVIDIA/nccl-tests#123, and prints
 them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:

@@ -44,8 +44,8 @@ struct key {
 #define FIT_A_NET_LL 4e-06
 #define FIT_A_NET_LL128 4e-06
 #define FIT_A_NET_SIMPLE 1.4e-05
-#define FIT_A_NVLS 2.5e-05
 #define FIT_A_TREE_NET_LL 6.25e-06
+#define FIT_A_NVLS 2.5e-05
 #define FIT_P2P_INTRA 2.18e-06
 #define FIT_P2P_NET 3e-06
 #define FIT_HOST_OP 4.2e-06
@@ -250,7 +250,7 @@ static const struct key keys[] = {
      "NET tree LL 5.0 against ring 2.7 us), which priced it until then; objective 0.3509 -> "
      "0.3474 at 6.25 us. A ring's network step and a tree's pulled the one shared figure "
      "opposite ways (the fitting half's 2-node tree LL rows 6-72 % slow, its ring LL rows "
-     "across nodes 12-37 % fast); the full descent with it (0.3384) moves coll.op_fixed.net "
+     "across nodes 12-37 % fast, one broken run 90 %); the full descent with it (0.3384) moves coll.op_fixed.net "
      "to 10.8 us and leaves the fitting half's per-system medians worse: not kept "
      "(doc/corpus.md Session 11)"},
     {"coll.alpha.net.tree.ll128", OFF(alpha_tree_net_s[CR_PROTO_LL128]), K_DOUBLE, {0, 8.5e-6, 8.5e-6, 8.5e-6}, 0, 1, "s",

@@ -442,6 +442,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             json_object_set_new(e, "before", json_real(fit.k[k].before));
             json_object_set_new(e, "after", json_real(fit.k[k].after));
             json_object_set_new(e, "fitted", json_boolean(fit.k[k].fitted));
+            if (fit.k[k].carried_with)
+                json_object_set_new(e, "carried_with", json_string(fit.k[k].carried_with));
             json_object_set_new(e, "rows", json_integer(fit.k[k].rows));
             json_array_append_new(jk, e);
         }
@@ -508,8 +510,12 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         for (int k = 0; k < fit.n_keys; k++) {
             if (fit.k[k].rows == 0)
                 continue;
-            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s\n", fit.k[k].key, fit.k[k].before,
-                    fit.k[k].after, fit.k[k].rows, fit.k[k].fitted ? "" : "  not informed (kept)");
+            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s\n", fit.k[k].key, fit.k[k].before,
+                    fit.k[k].after, fit.k[k].rows,
+                    fit.k[k].carried_with ? "  carried with "
+                    : fit.k[k].fitted     ? ""
+                                          : "  not informed (kept)",
+                    fit.k[k].carried_with ? fit.k[k].carried_with : "");
         }
         fprintf(rep, "# cross-check: %s\n",
                 lolo_mode  ? "each log predicted by a fit on the other logs (leave-one-log-out)"

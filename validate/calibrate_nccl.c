@@ -497,6 +497,49 @@ static double mean_abs_log(cr_cnf *f, const size_t *idx, size_t n)
     return n ? s / (double)n : 0;
 }
 
+/* A ring's and a tree's network step of one protocol (coll.alpha.net.P,
+ * coll.alpha.net.tree.P) are the same network, proxy and plugin seen by two
+ * algorithms: NCCL prices them in a fixed ratio (tuning.cc hwLat NET, tree
+ * over ring: LL 5.0 / 2.7, LL128 8.5 / 4.0, Simple 14 / 14). A log informs
+ * one of them at most sizes (an allreduce across nodes runs trees up to a
+ * few MiB, an all-gather rings only), and the other, kept as shipped,
+ * would then price the machine's network at the corpus's figure in the
+ * collectives the fit did not see (the 2 x 4 H100 of validate/corpus
+ * h100x4-ib-2n: its all_reduce fits the tree's LL step at 1.25 us against
+ * 6.25 shipped, and its all_gather, a ring, kept 4 us a crossing). So an
+ * uninformed step moves with its informed sibling at the shipped ratio. */
+static cr_status carry_net_steps(cr_cnf *f, cr_cnf_fit *out, cr_diag *d)
+{
+    static const char *const pairs[][2] = {
+        {"coll.alpha.net.ll", "coll.alpha.net.tree.ll"},
+        {"coll.alpha.net.ll128", "coll.alpha.net.tree.ll128"},
+        {"coll.alpha.net.simple", "coll.alpha.net.tree.simple"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        int a = -1, b = -1;
+        for (int k = 0; k < out->n_keys; k++) {
+            if (!strcmp(out->k[k].key, pairs[i][0]))
+                a = k;
+            if (!strcmp(out->k[k].key, pairs[i][1]))
+                b = k;
+        }
+        if (a < 0 || b < 0 || out->k[a].fitted == out->k[b].fitted)
+            continue;
+        int from = out->k[a].fitted ? a : b, to = from == a ? b : a;
+        if (!(out->k[from].before > 0) || !(out->k[to].before > 0))
+            continue;
+        const cr_cnf_key *key = &fit_keys[to];
+        double v = out->k[to].before * out->k[from].after / out->k[from].before;
+        out->k[to].after = fmin(key->hi, fmax(key->lo, v));
+        out->k[to].fitted = true;
+        out->k[to].carried_with = out->k[from].key;
+        cr_status st = set_all(f, out->k[to].key, out->k[to].after, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}
+
 cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit *out, cr_diag *d)
 {
     size_t *all = NULL, *sub = NULL;
@@ -554,6 +597,8 @@ cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit 
                 goto out;
         }
     }
+    if ((st = carry_net_steps(f, out, d)) != CR_OK)
+        goto out;
     out->obj_after = mean_abs_log(f, all, n_all);
 out:
     free(all);
@@ -594,8 +639,22 @@ cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, 
 
 cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source)
 {
-    for (int k = 0; k < fit->n_keys; k++)
-        if (fit->k[k].fitted && cr_topo_set_param(t, fit->k[k].key, fit->k[k].after, source))
+    for (int k = 0; k < fit->n_keys; k++) {
+        if (!fit->k[k].fitted)
+            continue;
+        const char *with = fit->k[k].carried_with;
+        size_t len = strlen(source) + (with ? strlen(with) + 64 : 0) + 1;
+        char *src = malloc(len);
+        if (!src)
             return CR_ENOMEM;
+        if (with)
+            snprintf(src, len, "%s, carried with %s at the shipped ratio", source, with);
+        else
+            snprintf(src, len, "%s", source);
+        int bad = cr_topo_set_param(t, fit->k[k].key, fit->k[k].after, src);
+        free(src);
+        if (bad)
+            return CR_ENOMEM;
+    }
     return CR_OK;
 }

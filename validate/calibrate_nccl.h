@@ -105,11 +105,12 @@ const cr_cnf_row *cr_cnf_rows(const cr_cnf *f, size_t *n);
 typedef struct {
     int n_keys; /* = the table's */
     struct {
-        const char *key; /* the table's */
-        double before;   /* as shipped (topology or generation default) */
-        double after;    /* fitted; = before when not fitted */
-        int rows;        /* rows that informed it */
-        bool fitted;
+        const char *key;          /* the table's */
+        double before;            /* as shipped (topology or generation default) */
+        double after;             /* fitted; = before when not fitted */
+        int rows;                 /* rows that informed it */
+        bool fitted;              /* informed by the rows, or carried with its sibling */
+        const char *carried_with; /* the sibling key it moved with, or NULL */
     } k[CR_CNF_MAX_KEYS];
     int rows;          /* fit rows used (violations left out) */
     double obj_before; /* mean |ln(pred / measured)| over them, as shipped */
@@ -144,7 +145,8 @@ cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, 
                        cr_cnf_stat out[CR_CNF__BANDS + 1]);
 
 /* Writes the fitted keys of fit (only those fitted) into t as parameters
- * with `source` as their source. Errors: CR_ENOMEM. */
+ * with `source` as their source (a carried key's names its sibling too).
+ * Errors: CR_ENOMEM. */
 cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source);
 
 #endif

@@ -263,6 +263,45 @@ static void test_fit_tree_net_step(void **state)
                   6.25e-6, 12e-6);
 }
 
+/* A ring's network step the rows do not inform moves with the tree's they
+ * do, at the shipped ratio (calibrate_nccl.c carry_net_steps): the rows of
+ * test_fit_tree_net_step (tree LL only) carry coll.alpha.net.ll from its
+ * shipped 4 us by the tree's fitted / shipped figure, and the topology
+ * written names the sibling; LL128's pair, informed by neither, stays. */
+static void test_fit_carries_ring_net_step(void **state)
+{
+    (void)state;
+    cr_topo *gen = cr_test_open_topo("h100-ib-4n");
+    assert_int_equal(cr_topo_set_param(gen, "coll.alpha.net.tree.ll", 12e-6, "test"), CR_OK);
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_cnf *f = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
+    for (int i = 0; i < 10; i++)
+        add_model_row(f, gen, "allreduce", 8 * pow(2, i % 5), 16);
+    bool use[1] = {true};
+    cr_cnf_fit fit;
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    int tree = fit_key(&fit, "coll.alpha.net.tree.ll"), ring = fit_key(&fit, "coll.alpha.net.ll");
+    assert_true(fit.k[tree].fitted);
+    assert_null(fit.k[tree].carried_with);
+    assert_close(fit.k[tree].after, 12e-6, 0.02, 0);
+    assert_true(fit.k[ring].fitted);
+    assert_string_equal(fit.k[ring].carried_with, "coll.alpha.net.tree.ll");
+    assert_close(fit.k[ring].after, 4e-6 * fit.k[tree].after / 6.25e-6, 1e-12, 0);
+    int r128 = fit_key(&fit, "coll.alpha.net.ll128"),
+        t128 = fit_key(&fit, "coll.alpha.net.tree.ll128");
+    assert_false(fit.k[r128].fitted || fit.k[t128].fitted);
+    assert_int_equal(cr_cnf_apply(t, &fit, "fitted from x.log"), CR_OK);
+    const cr_param *tp = cr_topo_find_param(t, "coll.alpha.net.ll");
+    assert_non_null(tp);
+    assert_string_equal(
+        tp->source, "fitted from x.log, carried with coll.alpha.net.tree.ll at the shipped ratio");
+    cr_cnf_free(f);
+    cr_topo_free(t);
+    cr_topo_free(gen);
+}
+
 /* logs left out of the fit and rows below the bound inform nothing */
 static void test_fit_leaves_out(void **state)
 {
@@ -360,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_fit_p2p_nvl_channel_rate),
         cmocka_unit_test(test_fit_nvls_loop),
         cmocka_unit_test(test_fit_tree_net_step),
+        cmocka_unit_test(test_fit_carries_ring_net_step),
         cmocka_unit_test(test_fit_leaves_out),
         cmocka_unit_test(test_stats),
     };

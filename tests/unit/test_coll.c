@@ -790,6 +790,45 @@ static void test_net_step_tree_apart(void **state)
     cr_topo_free(t);
 }
 
+/* A ring all-gather's slowest chunk crosses every node boundary of the
+ * ring when a node holds two or more ranks (algo.c ring_gather_crossings):
+ * N network steps, one more than NCCL's tuning counts, and N-1 with one
+ * rank a node; an allreduce keeps 2(N-1). Read off the predicted 1 KiB
+ * all-gather (LL ring) on h100-ib-4n as coll.alpha.net.ll moves from 5 to
+ * 6 us (the one-rank-a-node ring at NCCL's tree/ring ratio, 5.0 / 2.7). */
+static void test_ring_gather_crossings(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const struct {
+        const char *ranks;
+        cr_coll coll;
+        double steps;
+    } cases[] = {
+        {"0-15", CR_COLL_ALLGATHER, 2},        /* 2 nodes x 8: N */
+        {"0-31", CR_COLL_ALLGATHER, 4},        /* 4 nodes x 8 */
+        {"0-7,8-9", CR_COLL_ALLGATHER, 2},     /* 8 + 2 ranks */
+        {"0,8", CR_COLL_ALLGATHER, 5.0 / 2.7}, /* one rank a node: N-1 */
+        {"0-15", CR_COLL_ALLREDUCE, 2},        /* 2(N-1) */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_coll_ctx *c = cr_test_coll_ctx(t, cases[i].ranks);
+        double pred[2];
+        for (int k = 0; k < 2; k++) {
+            cr_diag d = {{0}};
+            assert_int_equal(cr_coll_ctx_set_param(c, "coll.alpha.net.ll", k ? 6e-6 : 5e-6, &d),
+                             CR_OK);
+            cr_coll_result r =
+                eval(c, cases[i].coll, 1024, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, true);
+            assert_true(r.pred.supported);
+            pred[k] = r.pred.pred_s;
+        }
+        assert_close(pred[1] - pred[0], cases[i].steps * 1e-6, 1e-9, 0);
+        cr_coll_ctx_free(c);
+    }
+    cr_topo_free(t);
+}
+
 /* coll.op_fixed.net is the network proxy's part of the fixed cost: added
  * once to an operation that crosses nodes (ring and tree alike), never to
  * one inside a node. h100-ib-4n, 8-byte LL allreduce. */
@@ -2369,6 +2408,7 @@ int main(void)
         cmocka_unit_test(test_two_node_ring_on_ampere),
         cmocka_unit_test(test_tree_eff_scales_tree_only),
         cmocka_unit_test(test_net_step_tree_apart),
+        cmocka_unit_test(test_ring_gather_crossings),
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
         cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_net_eager_rendezvous),

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coll_priv.h"
+#include "algo_priv.h"
 #include "mech.h"
 
 /* ---- NCCL tuning constants (NVIDIA/nccl src/graph/tuning.cc) ---- */
@@ -337,178 +337,6 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
         bus *= ratio;
     }
     return bus;
-}
-
-/* The channels of NCCL's ring and tree graphs, which its tuning prices
- * (tuning.cc: graphs[a]->nChannels, before connect.cc duplicates them):
- * across nodes one per NIC of a node, each channel leaving through its
- * own NIC (src/graph/search.cc stops adding channels once they carry the
- * node's network rate); on 2x (4 H100, 4 NICs) NCCL lists 8 channels,
- * channels 4-7 repeating 0-3 (validate/corpus/h100x4-ib-2n, NCCL_DEBUG
- * output). Inside one node: nch_max. */
-static int graph_channels(const struct cr_coll_ctx *c, int nch_max)
-{
-    if (c->n_nodes < 2 || !(c->net_ch_Bps > 0) || !(c->nic_node_Bps > 0))
-        return nch_max;
-    double nics = round(c->nic_node_Bps / c->net_ch_Bps);
-    return (int)fmax(1.0, fmin((double)nch_max, nics));
-}
-
-static int pow2_up(int v)
-{
-    int p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
-
-/* The NCCL release whose choices apply: the run's, else coll.nccl_version. */
-static int nccl_version_of(const struct cr_coll_ctx *c, const cr_coll_req *rq)
-{
-    return rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
-}
-
-/* The channels an operation may take: the request's, else coll.nchannels. */
-static int nch_max_of(const struct cr_coll_ctx *c, const cr_coll_req *rq)
-{
-    return rq->nchannels > 0 ? rq->nchannels : c->p.nchannels;
-}
-
-/* The communicator's point-to-point channels (p2pnChannels): the ring
- * graph's channels duplicated (connect.cc), a power of two, at most 64. */
-static int p2p_comm_channels(const struct cr_coll_ctx *c, int nch_max)
-{
-    return pow2_up((int)fmin(64, 2 * graph_channels(c, nch_max)));
-}
-
-/* What a point-to-point operation sends each peer: a sendrecv all of it,
- * an all-to-all, gather or scatter a rank's share. */
-static double p2p_peer_bytes(const struct cr_coll_ctx *c, const cr_coll_req *rq)
-{
-    return rq->coll == CR_COLL_SENDRECV ? rq->bytes : rq->bytes / c->n;
-}
-
-/* The channels NCCL gives a point-to-point operation to a rank of another
- * node (src/graph/paths.cc ncclTopoGetNchannels, the least over all peers,
- * then ncclTopoComputeP2pChannels; enqueue.cc stripes a large send over
- * all of them). Its p2p channels are the communicator's: the ring graph's
- * channels, duplicated (connect.cc). By release: one before 2.12.7; then
- * NCCL_NCHANNELS_PER_NET_PEER, 2; from 2.20.3 two, halved while 2 x ranks
- * exceeds 4 x the p2p channels; from 2.29.2 one per 14 GB/s of the rank's
- * NICs (coll.p2p.net_ch), halved while it times the ranks in batches of
- * NCCL_MAX_DEV_WORK_P2P_PER_BATCH (8) exceeds the p2p channels. A peer on
- * PCIe inside the node caps it at 2 (which binds only the last rule's
- * count). One NIC per rank assumed. */
-static int p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max)
-{
-    int version = nccl_version_of(c, rq);
-    int p2p_ch = p2p_comm_channels(c, nch_max); /* >= 2 */
-    int per = 2;
-    if (version < 21207)
-        return 1;
-    if (version < 22003)
-        return 2;
-    if (version < 22900) {
-        while (per * c->n > p2p_ch * 4 && per > 1)
-            per /= 2;
-        return per;
-    }
-    /* no NIC rate known (netCount 0 in NCCL): its default, 2 */
-    if (isfinite(c->net_ch_Bps) && c->net_ch_Bps > 0)
-        per = (int)fmin(64.0, fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps)));
-    if (c->ppn > 1 && c->intra_hw != CR_HW_NVLINK)
-        per = (int)fmin(per, 2);
-    per = pow2_up(per);
-    while (per * ((c->n + 7) / 8) > p2p_ch && per > 1)
-        per /= 2;
-    return per;
-}
-
-/* The channels NCCL gives a point-to-point operation to each peer before
- * it splits one by size (src/graph/paths.cc ncclTopoGetNchannels and
- * ncclTopoComputeP2pChannels, NCCL 2.29.2): inside the node two per NVLink
- * of the pair's path (NCCL counts path bandwidth over its per-link figure:
- * links of 25 GB/s a direction up to Hopper, 50 on Blackwell, as the
- * topology's raw rates), two over PCIe or host memory; to another node
- * p2p_net_channels, which binds the least over all peers; a power of two,
- * at most the communicator's p2p channels (p2p_ch). */
-static int p2p_peer_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
-                             int *p2p_ch)
-{
-    *p2p_ch = p2p_comm_channels(c, nch_max);
-    if (c->n_nodes > 1)
-        return p2p_net_channels(c, rq, nch_max);
-    double link_Bps = c->p.gen == CR_GEN_BLACKWELL ? 50e9 : 25e9;
-    int per = c->pair_up_Bps > 0 ? 2 * (int)fmax(1.0, round(c->pair_up_Bps / link_Bps)) : 2;
-    return (int)fmin(*p2p_ch, pow2_up(per));
-}
-
-/* The channels NCCL splits a point-to-point message of `bytes` to one
- * peer over (src/enqueue.cc addP2pToPlan, 2.22-2.29.2; before 2.22
- * calcP2pChunkSize cuts the same parts): parts of at least minPart
- * (NCCL_P2P_{NET,NVL,PCI}_CHUNKSIZE 128 KiB / 512 KiB / 128 KiB, over 2
- * across nodes and 8 inside one) on at most nChannelsMin channels (the
- * peer's channels, halved while they times the ranks exceed the p2p
- * channels), doubled up to the peer's channels while a part exceeds
- * maxPart (the chunk across nodes, 32 chunks inside one). 8 ranks of an
- * NVSwitch board: 4 channels up to 64 MiB, 8 at 128 MiB, 16 at 256 MiB.
- * *per: the peer's channels (nChannelsMax). */
-static int p2p_message_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
-                                double bytes, int *per)
-{
-    int p2p_ch;
-    *per = p2p_peer_channels(c, rq, nch_max, &p2p_ch);
-    int ch_min = *per;
-    while (ch_min * c->n > p2p_ch && ch_min > 1)
-        ch_min /= 2;
-    bool net = c->n_nodes > 1;
-    double chunk = net || c->intra_hw != CR_HW_NVLINK ? 131072 : 524288;
-    double min_part = chunk / (net ? 2 : 8), max_part = net ? chunk : 32 * chunk;
-    int nch = (int)fmin(ch_min, fmax(1.0, ceil(bytes / min_part)));
-    double part = fmax(min_part, ceil(bytes / nch));
-    while (part > max_part && nch <= *per / 2) {
-        nch *= 2;
-        part = ceil(bytes / nch);
-    }
-    return nch;
-}
-
-/* Does NCCL move a point-to-point message of peer_bytes to one peer with
- * LL (else Simple)? NCCL_P2P_LL_THRESHOLD (16 KiB) per channel, counted by
- * release (src/enqueue.cc): before 2.22 per part of the message (a part
- * is at least minPart, p2p_message_channels, so only a message of at most
- * 16 KiB, or more on PCIe where parts are 16 KiB); from 2.22 against all
- * of the peer's channels (nChannelsMax x 16 KiB: 512 KiB between two H100
- * of an NVSwitch board); from 2.29 against the channels the message is
- * split over. */
-static bool p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
-                        double peer_bytes)
-{
-    const double ll_per_ch = 16384;
-    int version = nccl_version_of(c, rq);
-    int per, nch = p2p_message_channels(c, rq, nch_max, peer_bytes, &per);
-    if (version >= 22200 && version < 22900)
-        return peer_bytes <= per * ll_per_ch;
-    if (version >= 22900)
-        return peer_bytes <= nch * ll_per_ch;
-    /* before 2.22: each part is one LL or Simple op */
-    return fmin(ceil(peer_bytes / nch), peer_bytes) <= ll_per_ch;
-}
-
-/* A point-to-point message whose channels move less than its links: per
- * bytes at ch_rate where that takes longer than *t, stated against the
- * link they cross (*wc, the fastest it could be: the simulator runs wire
- * bytes at bw_eff = *we x link rate, so a flow alone takes per / ch_rate). */
-static void p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
-                              double *we)
-{
-    if (!(per / ch_rate > *t))
-        return;
-    *t = per / ch_rate;
-    *wb = per;
-    if (!(*wc >= ch_rate))
-        *wc = ch_rate;
-    *we = ch_rate / *wc;
 }
 
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
@@ -976,7 +804,7 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
  * (tuning.cc: typeIntra <= PATH_NVB); NCCL would not pick it otherwise. */
 static bool nccl_enabled(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_proto p)
 {
-    int version = nccl_version_of(c, rq);
+    int version = algo_nccl_version(c, rq);
     if (p != CR_PROTO_LL128)
         return true;
     if (c->intra_hw != CR_HW_NVLINK)
@@ -987,296 +815,6 @@ static bool nccl_enabled(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_
     if (c->n_nodes > 1 && c->nic_via_cpu)
         return c->nic_via_c2c && c->p.gen >= CR_GEN_HOPPER && version >= 22700;
     return true;
-}
-
-/* ---- direct-pattern bytes across a cut (each rank exchanges with each
- * peer itself, no forwarding, no pre-reduction) ---- */
-
-static void direct_bytes(cr_coll coll, double S, int n, int k, bool root_in, int ro, int ri,
-                         double *o, double *i)
-{
-    double nn = n, kk = k, x = kk * (nn - kk) / nn * S;
-    *o = *i = 0;
-    if (n < 2 || k <= 0 || k >= n)
-        return;
-    switch (coll) {
-    case CR_COLL_ALLREDUCE:
-        *o = *i = 2 * x; /* reduce-scatter then allgather, both direct */
-        break;
-    case CR_COLL_ALLGATHER:
-    case CR_COLL_REDUCESCATTER:
-    case CR_COLL_ALLTOALL:
-        *o = *i = x;
-        break;
-    case CR_COLL_BROADCAST: /* the root writes every peer */
-        if (root_in)
-            *o = (nn - kk) * S;
-        else
-            *i = kk * S;
-        break;
-    case CR_COLL_REDUCE: /* the root reads every peer */
-        if (root_in)
-            *i = (nn - kk) * S;
-        else
-            *o = kk * S;
-        break;
-    default:
-        cr_cut_forced_bytes(coll, S, n, k, root_in, ro, ri, o, i);
-        break;
-    }
-}
-
-/* Capacity of a cut as an algorithm may use it: a GPU's scale-up ports
- * where it has them (NCCL and peer kernels do not route GPU traffic over
- * PCIe next to NVLink); every crossing link otherwise. */
-static double pred_cap(const struct cr_coll_ctx *c, const cr_cut *cut, bool out)
-{
-    double cap = out ? cut->out_Bps : cut->in_Bps;
-    if (cut->kind == CR_CUT_GPU && c->up_Bps > 0)
-        cap = fmin(cap, c->up_Bps);
-    return cap;
-}
-
-/* What a ring's or tree's channels move across a node boundary: each
- * channel through one rank's NICs (net_ch_Bps) on one of net_rails rails,
- * so min(channels, rails) of them; HUGE_VAL within one node. */
-static double net_cap_Bps(const struct cr_coll_ctx *c, double nchf)
-{
-    if (!(c->net_ch_Bps > 0) || c->net_rails < 1)
-        return HUGE_VAL;
-    return fmin(nchf, (double)c->net_rails) * c->net_ch_Bps;
-}
-
-/* Whether NCCL's point-to-point between nodes sets a rooted, sendrecv or
- * all-to-all pattern's per-GPU loads (rail_time): ranks on several nodes
- * with NICs and scale-up links inside nodes, NCCL's kernels (not a custom
- * one). With full nodes the all-to-all's NIC loads are the node cut's
- * figure ((N-1)/N S a rank's NIC share); on partial nodes a rank's own
- * NICs (coll.c rank_nics) bind first. */
-static bool rail_applies(const struct cr_coll_ctx *c, const cr_coll_req *rq)
-{
-    return c->pair_net_Bps > 0 && c->node_slots > 0 && c->up_Bps > 0 && rq->mech == CR_MECH_NONE &&
-           cr_coll_p2p(rq->coll);
-}
-
-/* One message of b bytes from rank i to rank j on the per-rank loads L
- * (scale-up out, in, network out, in: L[4 r + 0..3]). Across nodes it
- * crosses one NIC at each end (ncclTopoGetLocalNet): the receiver's own,
- * and the sender's own or, with PXN, that of the sender's node-mate on the
- * receiver's rail after a scale-up hop to it (NCCL 2.12+, where that
- * node-mate is a rank: its proxy posts the send). */
-static void rail_message(const struct cr_coll_ctx *c, double *L, int i, int j, double b)
-{
-    if (c->rank_node[i] == c->rank_node[j]) {
-        L[4 * i + 0] += b;
-        L[4 * j + 1] += b;
-        return;
-    }
-    int r = i;
-    if (c->rank_local[j] < c->node_slots) {
-        int k = c->node_rank[c->rank_node[i] * c->node_slots + c->rank_local[j]];
-        if (k >= 0)
-            r = k;
-    }
-    if (r != i) {
-        L[4 * i + 0] += b;
-        L[4 * r + 1] += b;
-    }
-    L[4 * r + 2] += b;
-    L[4 * j + 3] += b;
-}
-
-/* The all-to-all's loads (S/n from every rank to every rank), summed per
- * rank instead of n^2 rail_message calls: rank i on node x at local index
- * a, rem(l) the ranks at local index l on other nodes. Its node-mates'
- * messages to rail a leave by its NIC (PXN), its own to a rail no rank of
- * x sits on leave by its NIC too, the rest go by the scale-up fabric to
- * the rail's node-mate. */
-static void rail_alltoall(const struct cr_coll_ctx *c, double *L, double S)
-{
-    int n = c->n, ns = c->node_slots;
-    int *slot = c->a2a_cnt, *node = c->a2a_cnt + ns;
-    for (int k = 0; k < ns + c->rail_nodes; k++)
-        slot[k] = 0;
-    for (int i = 0; i < n; i++) {
-        slot[c->rank_local[i]]++;
-        node[c->rank_node[i]]++;
-    }
-    double per = S / n;
-    for (int i = 0; i < n; i++) {
-        int x = c->rank_node[i], a = c->rank_local[i];
-        const int *nr = c->node_rank + (size_t)x * (size_t)ns;
-        double via_mate = 0, own_rail = 0;
-        for (int l = 0; l < ns; l++) {
-            int rem = slot[l] - (nr[l] >= 0 ? 1 : 0);
-            if (nr[l] < 0)
-                own_rail += rem;
-            else if (l != a)
-                via_mate += rem;
-        }
-        double rem_a = slot[a] - 1, mates = node[x] - 1;
-        L[4 * i + 0] = per * (mates + via_mate);
-        L[4 * i + 1] = per * (mates + mates * rem_a);
-        L[4 * i + 2] = per * (node[x] * rem_a + own_rail);
-        L[4 * i + 3] = per * (n - node[x]);
-    }
-}
-
-/* The per-rank loads (rail_message) of gather, scatter, sendrecv or
- * all-to-all of S bytes rooted at root into L (4n doubles). */
-static void rail_loads(const struct cr_coll_ctx *c, cr_coll coll, int root, double S, double *L)
-{
-    int n = c->n;
-    for (int k = 0; k < 4 * n; k++)
-        L[k] = 0;
-    if (coll == CR_COLL_ALLTOALL)
-        rail_alltoall(c, L, S);
-    for (int i = 0; i < n && coll != CR_COLL_ALLTOALL; i++) {
-        if (coll == CR_COLL_SENDRECV)
-            rail_message(c, L, i, (i + 1) % n, S);
-        else if (i != root && coll == CR_COLL_GATHER)
-            rail_message(c, L, i, root, S / n);
-        else if (i != root)
-            rail_message(c, L, root, i, S / n);
-    }
-}
-
-/* Time of gather, scatter, sendrecv or all-to-all from each rank's
- * scale-up and NIC loads (rail_loads), the scale-up ports at eff_up, a
- * rank's own NICs (rank_net_Bps) at their class' efficiency. Records the
- * worst in *wb / *wc / *we. Loads and scans are kept in c->rail_memo: one
- * request asks for them for LL and Simple under each protocol tried and
- * again for its attainable figure, each an O(n) pass over the ranks. */
-static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
-                        double *wb, double *wc, double *we)
-{
-    int n = c->n, root = rq->root >= 0 && rq->root < n ? rq->root : 0;
-    double S = rq->bytes, *L = c->load;
-    struct cr_rail_memo *m = c->rail_memo;
-    if (!(m->load_ok && m->coll == (int)rq->coll && m->root == root && m->bytes == S)) {
-        rail_loads(c, rq->coll, root, S, L);
-        *m =
-            (struct cr_rail_memo){.load_ok = true, .coll = (int)rq->coll, .root = root, .bytes = S};
-    }
-    for (int e = 0; e < 4; e++)
-        if (m->r[e].ok && m->r[e].eff_up == eff_up) {
-            if (m->r[e].found) {
-                *wb = m->r[e].wb;
-                *wc = m->r[e].wc;
-                *we = m->r[e].we;
-            }
-            return m->r[e].worst;
-        }
-    double worst = 0;
-    bool found = false;
-    for (int k = 0; k < 4 * n; k++) {
-        bool net = k % 4 >= 2;
-        /* the NIC share's class: the NICs, or the rank's own PCIe link
-         * where that binds (one rank a PCIe switch, bound.c member_flow) */
-        double eff_net =
-            fmin(eff_up, c->rank_net_hw[k / 4] == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
-        double cap = net ? c->rank_net_Bps[k / 4] : c->up_Bps, eff = net ? eff_net : eff_up;
-        double tk = L[k] / (cap * eff);
-        if (tk > worst) {
-            worst = tk;
-            *wb = L[k];
-            *wc = cap;
-            *we = eff;
-            found = true;
-        }
-    }
-    int e = m->next;
-    m->next = (e + 1) % 4;
-    m->r[e].ok = true;
-    m->r[e].found = found;
-    m->r[e].eff_up = eff_up;
-    m->r[e].worst = worst;
-    if (found) {
-        m->r[e].wb = *wb;
-        m->r[e].wc = *wc;
-        m->r[e].we = *we;
-    }
-    return worst;
-}
-
-/* The link rate a rank reaches to a node-mate: its scale-up ports, else
- * its PCIe ports, through host memory (SHM) at most the ring's share of
- * the host path (coll_priv.h). */
-static double intra_Bps(const struct cr_coll_ctx *c)
-{
-    if (c->up_Bps > 0)
-        return c->up_Bps;
-    return c->shm_ring_Bps > 0 ? fmin(c->gpu_Bps, c->shm_ring_Bps) : c->gpu_Bps;
-}
-
-/* The efficiency of a hop through host memory: the PCIe figure for the
- * protocol times coll.eff.shm. */
-static double shm_eff(const cr_params *p, cr_proto proto)
-{
-    return cr_proto_eff(p, proto, CR_HW_PCI) * p->shm_eff;
-}
-
-/* r_in of a chain inside a node: the scale-up or PCIe ports at eff_up,
- * through host memory the ring's share at shm_eff. */
-static double intra_rate(const struct cr_coll_ctx *c, cr_proto proto, double eff_up)
-{
-    if (c->up_Bps > 0)
-        return c->up_Bps * eff_up;
-    double r = c->gpu_Bps * eff_up;
-    return c->shm_ring_Bps > 0 ? fmin(r, c->shm_ring_Bps * shm_eff(&c->p, proto)) : r;
-}
-
-/* Transfer time of the direct pattern over every cut, each at its own
- * efficiency; for NCCL's point-to-point across nodes the GPU cuts give
- * way to each rank's scale-up and NIC loads (rail_time). Records the
- * worst in *wb / *wc / *we. */
-static double direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
-                          double *wb, double *wc, double *we)
-{
-    const cr_cuts *cs = c->cuts;
-    int root = rq->root >= 0 && rq->root < c->n ? rq->root : 0;
-    bool rooted = cr_coll_rooted(rq->coll);
-    double worst = 0;
-    *wb = *wc = 0;
-    *we = eff_up;
-    int root_cut[CR_CUT__COUNT];
-    for (int k = 0; k < CR_CUT__COUNT; k++)
-        root_cut[k] = rooted ? cs->member_cut[root * CR_CUT__COUNT + k] : -1;
-    bool rail = rail_applies(c, rq);
-    if (rail)
-        worst = rail_time(c, rq, eff_up, wb, wc, we);
-    for (int q = -CR_CUT__COUNT; q < cs->n_classes; q++) {
-        int j = q < 0 ? root_cut[q + CR_CUT__COUNT] : cs->classes[q];
-        if (j < 0 || (q >= 0 && j == root_cut[cs->cuts[j].kind] && cs->class_count[q] == 1))
-            continue;
-        const cr_cut *cut = &cs->cuts[j];
-        if (rail && cut->kind == CR_CUT_GPU)
-            continue;
-        bool root_in = q < 0;
-        double o, i;
-        direct_bytes(rq->coll, rq->bytes, c->n, cut->k, root_in, cut->ring_out, cut->ring_in, &o,
-                     &i);
-        double eff = cut->hw == CR_HW_NVLINK ? eff_up
-                     : cut->hw == CR_HW_PCI  ? fmin(eff_up, c->p.pcie_eff)
-                                             : fmin(eff_up, c->p.net_eff);
-        if (cut->kind == CR_CUT_GPU)
-            eff = c->up_Bps > 0 ? eff_up : fmin(eff_up, c->p.pcie_eff);
-        double co = pred_cap(c, cut, true) * eff, ci = pred_cap(c, cut, false) * eff;
-        double to = o > 0 ? o / co : 0, ti = i > 0 ? i / ci : 0;
-        if (to > worst) {
-            worst = to;
-            *wb = o;
-            *wc = pred_cap(c, cut, true);
-            *we = eff;
-        }
-        if (ti > worst) {
-            worst = ti;
-            *wb = i;
-            *wc = pred_cap(c, cut, false);
-            *we = eff;
-        }
-    }
-    return worst;
 }
 
 /* Finishes a prediction: latency at least the bound's, transfer time at
@@ -1406,7 +944,7 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
      * (traces/nvidia-h200-x2/kernels-nccl-auto-{LL,LL128}.json.gz):
      * sendrecv of 8 GiB at 366 GB/s under NCCL_PROTO=LL and =LL128, as
      * Simple; 64-256 KiB at 11-12 us, LL's speed. Beyond the release's LL
-     * limit (p2p_nccl_ll) Simple; within it the faster of the two
+     * limit (algo_p2p_nccl_ll) Simple; within it the faster of the two
      * predictions stands (doc/bounds.md 3.5): the model's LL time for
      * large LL messages is too slow where NCCL 2.22-2.28 sends them
      * (Sophia's 2-node alltoall of 256-512 KiB, LL by the rule: 12-19 %
@@ -1414,7 +952,7 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
      * keeps its own p2p rules (not read here): the faster of the two. */
     predict_one(c, rq, algo, CR_PROTO_SIMPLE, b, o);
     if (o->supported && c->nccl_lib && !c->rccl &&
-        !p2p_nccl_ll(c, rq, nch_max_of(c, rq), p2p_peer_bytes(c, rq)))
+        !algo_p2p_nccl_ll(c, rq, algo_nch_max(c, rq), algo_p2p_peer_bytes(c, rq)))
         return;
     cr_coll_pred ll;
     predict_one(c, rq, algo, CR_PROTO_LL, b, &ll);
@@ -1440,7 +978,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     double S = rq->bytes;
     int n = c->n, N = c->n_nodes;
     double nn = n;
-    int nch_max = nch_max_of(c, rq);
+    int nch_max = algo_nch_max(c, rq);
     double ch_bytes = S * (algo == CR_ALGO_RING && proto == CR_PROTO_LL ? 1.0 / n : 1.0);
     int nch = cr_proto_channels(p, proto, ch_bytes, nch_max);
     double plan_ch = plan_channels(p, rq->coll, algo, proto, S, n);
@@ -1454,8 +992,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     if (na >= 0) {
         int nvls_ch = 16; /* NCCL_NVLS_NCHANNELS default (NCCL env documentation) */
         int est_ch = (algo == CR_ALGO_NVLS || algo == CR_ALGO_NVLSTREE) ? nvls_ch
-                     : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)   ? graph_channels(c, nch_max)
-                                                                        : nch_max;
+                     : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)
+                         ? algo_graph_channels(c, nch_max)
+                         : nch_max;
         o->nccl_est_s = nccl_est_s(c, rq->coll, S, na, proto, est_ch);
         if (!nccl_enabled(c, rq, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
@@ -1554,14 +1093,14 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * paths, the chain's for broadcast and reduce (one way only) */
         double sh = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ? c->shm_chain_Bps
                                                                                 : c->shm_ring_Bps;
-        if (sh > 0 && sh * shm_eff(p, proto) < rate) {
-            rate = sh * shm_eff(p, proto);
+        if (sh > 0 && sh * algo_shm_eff(p, proto) < rate) {
+            rate = sh * algo_shm_eff(p, proto);
             o->link_Bps = sh;
         }
         /* across nodes a channel crosses each node boundary through one
          * rank's NICs (rail-aligned rings, net_rails rails): the ring
-         * reaches min(channels, rails) x that rank's NICs (net_cap_Bps) */
-        double net_Bps = net_cap_Bps(c, nchf);
+         * reaches min(channels, rails) x that rank's NICs (algo_net_cap_Bps) */
+        double net_Bps = algo_net_cap_Bps(c, nchf);
         if (net_Bps < c->ring_Bps) {
             double r_net = net_Bps * cr_proto_eff(p, proto, c->net_ch_hw);
             if (r_net < rate) {
@@ -1595,7 +1134,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double pp = c->ppn;
         if (algo == CR_ALGO_TREE) {
             if (c->ppn > 1) {
-                r_in = fmin(intra_rate(c, proto, eff_up), cap_ch);
+                r_in = fmin(algo_intra_rate(c, proto, eff_up), cap_ch);
                 /* the chain's middle ranks receive S from below and S
                  * from above; with two ranks in the node there is no
                  * middle: the leaf sends S up and gets S back, the root
@@ -1616,7 +1155,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             w_in = S * (1 + 1 / pp);
             nv_in = true;
         } else if (c->ppn > 1) {
-            r_in = fmin(intra_rate(c, proto, eff_up), cap_ch);
+            r_in = fmin(algo_intra_rate(c, proto, eff_up), cap_ch);
             w_in = 2.0 * (c->ppn - 1) / c->ppn * S;
         }
         if (w_in > 0 && r_in > 0)
@@ -1636,7 +1175,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (t_in >= t_out) {
             o->wire_bytes = w_in;
             o->wire_Bps = r_in;
-            o->link_Bps = nv_in ? c->nvls_Bps : intra_Bps(c);
+            o->link_Bps = nv_in ? c->nvls_Bps : algo_intra_Bps(c);
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;
@@ -1724,41 +1263,41 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double wb, wc, we;
         /* RCCL's MSCCL all-pairs allreduce: its own rate and fixed time */
         bool msccl = rq->coll == CR_COLL_ALLREDUCE && cr_algo_msccl_proto(c, rq) == (int)proto;
-        t = direct_time(c, rq, msccl ? p->msccl_eff : eff_up, &wb, &wc, &we);
+        t = algo_direct_time(c, rq, msccl ? p->msccl_eff : eff_up, &wb, &wc, &we);
         /* through host memory (SHM): sendrecv's hops are the ring's
          * (rank i to i+1), an all-to-all's every pair at once, S/n each;
          * rooted patterns keep the cuts */
         bool a2a = rq->coll == CR_COLL_ALLTOALL, sr = rq->coll == CR_COLL_SENDRECV;
         double sh = a2a ? c->shm_pair_Bps : sr ? c->shm_ring_Bps : 0;
         if (sh > 0) {
-            double per = p2p_peer_bytes(c, rq);
-            double ts = per / (sh * shm_eff(p, proto));
+            double per = algo_p2p_peer_bytes(c, rq);
+            double ts = per / (sh * algo_shm_eff(p, proto));
             if (ts > t) {
                 t = ts;
                 wb = per;
                 wc = sh;
-                we = shm_eff(p, proto);
+                we = algo_shm_eff(p, proto);
             }
         }
         /* to another node each peer's bytes run on NCCL's channels per
-         * net peer, coll.p2p.net_ch each (p2p_net_channels); many peers
+         * net peer, coll.p2p.net_ch each (algo_p2p_net_channels); many peers
          * at once in an all-to-all leave the NICs to bind */
         double far_peers = sr ? 1 : a2a ? nn - c->ppn : 0;
         if (N > 1 && far_peers > 0 && proto == CR_PROTO_SIMPLE && p->p2p_net_ch_Bps > 0) {
-            double per = p2p_peer_bytes(c, rq);
-            double ch_rate = p2p_net_channels(c, rq, nch_max) * p->p2p_net_ch_Bps;
-            p2p_channel_limit(per, ch_rate, &t, &wb, &wc, &we);
+            double per = algo_p2p_peer_bytes(c, rq);
+            double ch_rate = algo_p2p_net_channels(c, rq, nch_max) * p->p2p_net_ch_Bps;
+            algo_p2p_channel_limit(per, ch_rate, &t, &wb, &wc, &we);
         }
         /* over NVLink each peer's bytes run on the channels NCCL splits
-         * them over (p2p_message_channels), coll.p2p.nvl_ch each: 8 ranks
+         * them over (algo_p2p_message_channels), coll.p2p.nvl_ch each: 8 ranks
          * of an NVSwitch board send up to 64 MiB on 4. A sendrecv across
          * nodes waits on its network pair (above) */
         bool nvl_peers = c->ppn > 1 && (N == 1 || !sr);
         if (nvl_peers && c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK &&
             proto == CR_PROTO_SIMPLE && p->p2p_nvl_ch_Bps > 0) {
-            double per = p2p_peer_bytes(c, rq);
-            int per_ch, nch_msg = p2p_message_channels(c, rq, nch_max, per, &per_ch);
-            p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps, &t, &wb, &wc, &we);
+            double per = algo_p2p_peer_bytes(c, rq);
+            int per_ch, nch_msg = algo_p2p_message_channels(c, rq, nch_max, per, &per_ch);
+            algo_p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps, &t, &wb, &wc, &we);
         }
         o->wire_bytes = wb;
         o->link_Bps = wc;
@@ -1914,7 +1453,7 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
         o->n_steps = c->n - 1;
     } else {
         double wb, wc, we;
-        t = direct_time(c, rq, eff, &wb, &wc, &we);
+        t = algo_direct_time(c, rq, eff, &wb, &wc, &we);
         o->wire_bytes = wb;
         o->link_Bps = wc;
         o->wire_Bps = wc * we;

@@ -10,7 +10,7 @@
 #include "coll.h"
 #include "params.h"
 
-/* What rail_time (algo.c) last computed, so that the evaluations of one
+/* What rail_time (algo_direct.c) last computed, so that the evaluations of one
  * request (LL and Simple for each protocol asked, the attainable figure,
  * predict_all) rebuild the O(n) loads once and scan them once per
  * efficiency: load holds the loads of (coll, root, bytes) where load_ok;
@@ -92,7 +92,7 @@ struct cr_coll_ctx {
     int node_slots, rail_nodes;
     int *a2a_cnt;
     double *load;
-    struct cr_rail_memo *rail_memo; /* rail_time's last loads and times (algo.c) */
+    struct cr_rail_memo *rail_memo; /* rail_time's last loads and times (algo_direct.c) */
     /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
      * a scale-up domain, between domains on one rail, between domains off
      * the rail (PXN: a scale-up hop to the rail's GPU first) */

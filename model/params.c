@@ -304,11 +304,11 @@ static const struct key keys[] = {
     {"coll.p2p.net_ch", OFF(p2p_net_ch_Bps), K_DOUBLE, {14e9, 14e9, 14e9, 14e9}, 1e6, 1e15, "B/s",
      "NCCL src/graph/paths.cc NCCL_P2P_PER_CHANNEL_NET_BW, 14 GB/s (2.29.2): what NCCL counts one "
      "channel of a point-to-point operation to another node to move; a send to one remote peer "
-     "runs on NCCL's channels per net peer (algo.c p2p_net_channels), so at most that many "
+     "runs on NCCL's channels per net peer (algo_p2p.c algo_p2p_net_channels), so at most that many "
      "times this"},
     {"coll.p2p.nvl_ch", OFF(p2p_nvl_ch_Bps), K_DOUBLE, {0, 0, 19.3e9, 0}, 0, 1e15, "B/s",
      "measured (Hopper): what one channel of a point-to-point operation moves over NVLink; a "
-     "message runs on the channels NCCL splits it over (algo.c p2p_message_channels), so at "
+     "message runs on the channels NCCL splits it over (algo_p2p.c algo_p2p_message_channels), so at "
      "most that many times this. 2 H200s, NCCL 2.28.3, sendrecv of 32 and 128 MiB on 16 "
      "channels each: 138.82 and 464.74 us, 96 MiB more in 325.9 us = 308.9 GB/s, 19.3 a "
      "channel (traces/nvidia-h200-x2/kernels-nccl-auto-Simple.log); 0 (no limit) where not "

@@ -18,35 +18,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "coll.h"
 #include "topo_gen.h"
 #include "topo_xml.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU time of the process: on a shared machine wall time also counts
- * others' work. */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
-}
+#include "bench_clock.h"
 
 /* Returns the wall time of context + sweep (its CPU time in *cpu), or a
  * negative value on error. allreduce_only: the CLI's default sweep of
@@ -61,14 +37,14 @@ static double sweep(const cr_topo *t, const char *ranks, bool all_algos, bool al
         fprintf(stderr, "bench_coll: %s\n", d.msg);
         return -1;
     }
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = bench_wall_s(), c0 = bench_cpu_s();
     cr_coll_ctx *c = NULL;
     if (cr_coll_ctx_new(t, rs, &c, &d) != CR_OK) {
         fprintf(stderr, "bench_coll: %s\n", d.msg);
         cr_rankset_free(rs);
         return -1;
     }
-    *ctx_s = now_s() - t0;
+    *ctx_s = bench_wall_s() - t0;
     double sink = 0;
     *evals = 0;
     for (int coll = 0; coll < CR_COLL__COUNT; coll++) {
@@ -95,8 +71,8 @@ static double sweep(const cr_topo *t, const char *ranks, bool all_algos, bool al
             }
         }
     }
-    double wall = now_s() - t0;
-    *cpu = cpu_s() - c0;
+    double wall = bench_wall_s() - t0;
+    *cpu = bench_cpu_s() - c0;
     cr_coll_ctx_free(c);
     cr_rankset_free(rs);
     if (sink < 0)
@@ -136,8 +112,8 @@ int main(void)
             continue;
         }
         printf("  %-34s %8s %10ld %10.3f %10.3f %10.3f %10.1f%s\n", cases[i].what,
-               cases[i].ranks ? cases[i].ranks : "all", evals, ctx_s, wall, cpu, peak_rss_mb(),
-               wall < 1.0 ? "" : "  (over the 1 s target)");
+               cases[i].ranks ? cases[i].ranks : "all", evals, ctx_s, wall, cpu,
+               bench_peak_rss_mib(), wall < 1.0 ? "" : "  (over the 1 s target)");
         if (i == 0 && wall >= 1.0)
             rc = 1;
     }
@@ -168,7 +144,8 @@ int main(void)
         }
         printf("  %-34s %8d %10ld %10.3f %10.3f %10.3f %10.1f%s\n",
                k ? "allreduce 8 B-8 GiB x2, ft8192n" : "sweep, NCCL choice, ft8192n", t->n_gpus,
-               evals, ctx_s, wall, cpu, peak_rss_mb(), wall < 1.0 ? "" : "  (over the 1 s target)");
+               evals, ctx_s, wall, cpu, bench_peak_rss_mib(),
+               wall < 1.0 ? "" : "  (over the 1 s target)");
         if (k == 1 && wall >= 1.0)
             rc = 1;
     }

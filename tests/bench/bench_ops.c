@@ -8,26 +8,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "ops.h"
 #include "suite.h"
 #include "topo_xml.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
-}
+#include "bench_clock.h"
 
 static int run(const char *topo, const char *suite)
 {
@@ -39,7 +24,7 @@ static int run(const char *topo, const char *suite)
         cr_topo_free(t);
         return 1;
     }
-    double t0 = now_s();
+    double t0 = bench_wall_s();
     cr_op_row *rows = NULL;
     int n = 0;
     if (cr_op_eval_suite(t, s, &rows, &n, &d) != CR_OK) {
@@ -48,12 +33,12 @@ static int run(const char *topo, const char *suite)
         cr_topo_free(t);
         return 1;
     }
-    double wall = now_s() - t0;
+    double wall = bench_wall_s() - t0;
     int ok = 0;
     for (int i = 0; i < n; i++)
         ok += rows[i].status == CR_OK;
     printf("  %-22s %-14s %6d %9d %12.4f %10.1f\n", "suite evaluation", topo, t->n_gpus, ok, wall,
-           peak_rss_mb());
+           bench_peak_rss_mib());
     free(rows);
     cr_suite_free(s);
     cr_topo_free(t);

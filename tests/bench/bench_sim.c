@@ -23,36 +23,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "flowsim.h"
 #include "topo_gen.h"
 #include "topo_xml.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss * 1024.0 / 1e6; /* KiB on Linux; MB = 1e6 bytes like sim_mem */
-}
+#include "bench_clock.h"
 
 /* Runs one case; returns 0 when within the targets (check: 1, 2 s and 2 GB;
  * 2, issue 17's 10 s and 4 GB; 3, issue 17's 20 s and 4 GB), or when the
@@ -67,7 +44,7 @@ static int one(const cr_topo *t, const char *what, cr_coll c, cr_algo a, int n, 
     for (int i = 0; i < n; i++)
         r[i] = i;
     cr_diag d = {{0}};
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = bench_wall_s(), c0 = bench_cpu_s();
     cr_sim *s = NULL;
     cr_sim_coll_spec sp;
     cr_coll_pred p = {0};
@@ -84,7 +61,7 @@ static int one(const cr_topo *t, const char *what, cr_coll c, cr_algo a, int n, 
     if (cs == CR_OK)
         cs = cr_sim_coll_add(s, &sp, r, n, &op, &d);
     if (cs == CR_ERANGE && refuse_ok) {
-        printf("  %-22s %6d refused in %.3f s: %.150s\n", what, n, now_s() - t0, d.msg);
+        printf("  %-22s %6d refused in %.3f s: %.150s\n", what, n, bench_wall_s() - t0, d.msg);
         rc = 0;
         goto out;
     }
@@ -92,9 +69,9 @@ static int one(const cr_topo *t, const char *what, cr_coll c, cr_algo a, int n, 
         fprintf(stderr, "bench_sim: %s: %s\n", what, d.msg);
         goto out;
     }
-    double wall = now_s() - t0, cpu = cpu_s() - c0;
+    double wall = bench_wall_s() - t0, cpu = bench_cpu_s() - c0;
     cr_sim_stats st = cr_sim_stats_get(s);
-    double mem = (double)cr_sim_mem_bytes(s) / 1e6, rss = peak_rss_mb();
+    double mem = (double)cr_sim_mem_bytes(s) / 1e6, rss = bench_peak_rss_bytes() / 1e6;
     printf("  %-22s %6d %9ld %9ld %8ld %7ld %8ld %7d %9ld %7ld %7.3f %7.3f %8.1f %8.1f %9.3f\n",
            what, n, st.n_tasks, st.n_sym ? st.n_sym : st.n_flows, st.n_events, st.n_solves,
            st.n_routes, st.n_classes, st.n_uses, st.n_merged, wall, cpu, mem, rss,

@@ -10,24 +10,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "topo_xml.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double peak_rss_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* Linux reports KiB */
-}
+#include "bench_clock.h"
 
 static int fail(const char *what, const cr_diag *d)
 {
@@ -46,14 +31,14 @@ int main(void)
     /* Load + check first, alone, so its peak memory is its own. */
     for (int r = 0; r < REPS; r++) {
         cr_topo *t = NULL;
-        double t0 = now_s();
+        double t0 = bench_wall_s();
         /* cr_topo_open loads, expands, finalizes and checks; check again
          * explicitly so the row measures what the issue names. */
         if (cr_topo_open(name, &t, &d) != CR_OK)
             return fail(name, &d);
         if (cr_topo_check(t, &d) != CR_OK)
             return fail("check", &d);
-        double t1 = now_s();
+        double t1 = bench_wall_s();
         if (t1 - t0 < best_load)
             best_load = t1 - t0;
         n_gpus = t->n_gpus;
@@ -61,20 +46,20 @@ int main(void)
         n_links = t->n_links;
         cr_topo_free(t);
     }
-    double rss_load = peak_rss_mib();
+    double rss_load = bench_peak_rss_mib();
     for (int r = 0; r < REPS; r++) {
         cr_topo *t = NULL, *u = NULL;
         if (cr_topo_open(name, &t, &d) != CR_OK)
             return fail(name, &d);
         char *buf = NULL;
         size_t len = 0;
-        double t1 = now_s();
+        double t1 = bench_wall_s();
         if (cr_topo_xml_save_memory(t, &buf, &len, &d) != CR_OK)
             return fail("save", &d);
-        double t2 = now_s();
+        double t2 = bench_wall_s();
         if (cr_topo_xml_load_memory(buf, len, "saved.xml", &u, &d) != CR_OK)
             return fail("reload", &d);
-        double t3 = now_s();
+        double t3 = bench_wall_s();
         if (t2 - t1 < best_save)
             best_save = t2 - t1;
         if (t3 - t2 < best_reload)
@@ -84,7 +69,7 @@ int main(void)
         cr_topo_free(t);
         cr_topo_free(u);
     }
-    double rss_all = peak_rss_mib();
+    double rss_all = bench_peak_rss_mib();
     printf("# bench_topo: topology XML load and check, one core, best of %d\n", REPS);
     printf("# %d GPUs, %d devices, %d link bundles; saved form %.1f MB\n", n_gpus, n_devs, n_links,
            (double)saved_bytes / 1e6);

@@ -8,26 +8,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "nccl_import.h"
 #include "topo_metrics.h"
 #include "topo_xml.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double peak_rss_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* Linux reports KiB */
-}
+#include "bench_clock.h"
 
 enum { REPS = 5, N_ROWS = 5 };
 
@@ -43,19 +28,19 @@ static int run_metrics(const cr_topo *t, double best[N_ROWS])
     cr_switch_summary *sw = NULL;
     int n_sw = 0;
     cr_pair_summary p;
-    double t0 = now_s();
+    double t0 = bench_wall_s();
     if (cr_metrics_injection_range(t, lo, hi) != CR_OK)
         return 1;
-    double t1 = now_s();
+    double t1 = bench_wall_s();
     if (cr_metrics_bisection(t, &b) != CR_OK)
         return 1;
-    double t2 = now_s();
+    double t2 = bench_wall_s();
     if (cr_metrics_switches(t, &sw, &n_sw) != CR_OK)
         return 1;
-    double t3 = now_s();
+    double t3 = bench_wall_s();
     if (cr_metrics_pairs(t, &p) != CR_OK)
         return 1;
-    double t4 = now_s();
+    double t4 = bench_wall_s();
     free(sw);
     cr_pair_summary_release(&p);
     double d[N_ROWS] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0};
@@ -94,12 +79,12 @@ int main(void)
     for (int r = 0; r < REPS; r++) {
         cr_topo *t = NULL;
         cr_diag d = {{0}};
-        double t0 = now_s();
+        double t0 = bench_wall_s();
         if (cr_nccl_import_file("tests/fixtures/nccl/dgx-a100-2socket.xml", &t, &d) != CR_OK) {
             fprintf(stderr, "bench_topo_metrics: %s\n", d.msg);
             return 1;
         }
-        double t1 = now_s();
+        double t1 = bench_wall_s();
         best_import = t1 - t0 < best_import ? t1 - t0 : best_import;
         cr_topo_free(t);
     }
@@ -111,10 +96,10 @@ int main(void)
         for (int i = 0; i < N_ROWS; i++) {
             char label[96];
             snprintf(label, sizeof label, "%s: %s", names[k], what[i]);
-            printf("  %-44s %8d %10.6f %10.1f\n", label, gpus[k], best[k][i], peak_rss_mib());
+            printf("  %-44s %8d %10.6f %10.1f\n", label, gpus[k], best[k][i], bench_peak_rss_mib());
         }
     printf("  %-44s %8d %10.6f %10.1f\n", "import-nccl dgx-a100-2socket (fixture)", 8, best_import,
-           peak_rss_mib());
+           bench_peak_rss_mib());
     int ok = best[1][N_ROWS - 1] < 1.0;
     printf("# target: all metrics of h100-ib-1024n under 1 s: %s\n", ok ? "OK" : "FAILED");
     return ok ? 0 : 1;

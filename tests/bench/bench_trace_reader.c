@@ -10,26 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "traces/reader/trace_reader.h"
 #include "traces/reader/trace_summary.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
-}
+#include "bench_clock.h"
 
 /* Writes about target bytes of trace; returns the events written, 0 on error. */
 static unsigned long write_trace(const char *path, double target)
@@ -108,20 +93,20 @@ int main(void)
     char path[4096];
     snprintf(path, sizeof path, "%s/commroof-bench-trace.%d.json", tmp && *tmp ? tmp : "/tmp",
              (int)getpid());
-    double t0 = now_s();
+    double t0 = bench_wall_s();
     unsigned long written = write_trace(path, mb * 1e6);
-    double t_write = now_s() - t0;
+    double t_write = bench_wall_s() - t0;
     if (!written) {
         fprintf(stderr, "bench_trace_reader: cannot write %s\n", path);
         remove(path);
         return 1;
     }
-    double rss_before = peak_rss_mb();
-    t0 = now_s();
+    double rss_before = bench_peak_rss_mib();
+    t0 = bench_wall_s();
     cr_trace_summary *s = NULL;
     cr_diag d = {{0}};
     cr_status st = cr_trace_summarize(path, &s, &d);
-    double t_read = now_s() - t0;
+    double t_read = bench_wall_s() - t0;
     remove(path);
     if (st != CR_OK) {
         fprintf(stderr, "bench_trace_reader: %s\n", d.msg);
@@ -133,9 +118,9 @@ int main(void)
     printf("  %-30s %10.0f %10.2f %12.1f %12s\n", "write synthetic trace", mb, t_write,
            mb / t_write, "-");
     printf("  %-30s %10.0f %10.2f %12.1f %12.1f\n", "read + summarise", mb, t_read, mb / t_read,
-           peak_rss_mb());
+           bench_peak_rss_mib());
     printf("# peak RSS before reading %.1f MB; target: 1 GB read in under 2048 MB: %s\n",
-           rss_before, ok && peak_rss_mb() < 2048.0 ? "OK" : "FAILED");
+           rss_before, ok && bench_peak_rss_mib() < 2048.0 ? "OK" : "FAILED");
     cr_trace_summary_free(s);
-    return ok && peak_rss_mb() < 2048.0 ? 0 : 1;
+    return ok && bench_peak_rss_mib() < 2048.0 ? 0 : 1;
 }

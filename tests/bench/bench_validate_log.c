@@ -12,24 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "validate/validate.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double peak_rss_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* Linux reports KiB */
-}
+#include "bench_clock.h"
 
 enum { REPS = 5 };
 
@@ -70,13 +55,13 @@ int main(void)
             FILE *f = fmemopen(log, bytes[k], "r");
             cr_vmeas_list l = {0};
             cr_diag d = {{0}};
-            double t0 = now_s();
+            double t0 = bench_wall_s();
             cr_status st =
                 f ? cr_validate_read_nccl_tests_stream(f, "bench_all_reduce_perf.log", NULL, &l, &d)
                   : CR_EIO;
             if (st == CR_OK)
                 st = cr_validate_merge_ranks(&l, NULL, &d);
-            double t1 = now_s();
+            double t1 = bench_wall_s();
             if (f)
                 fclose(f);
             if (st != CR_OK || l.n != (size_t)rows[k]) {
@@ -95,7 +80,7 @@ int main(void)
         char label[64];
         snprintf(label, sizeof label, "all_reduce_perf log, %d rows", rows[k]);
         printf("  %-36s %10.0f %10.6f %10.1f\n", label, (double)bytes[k] / 1000, best[k],
-               peak_rss_mib());
+               bench_peak_rss_mib());
     }
     int ok = best[0] < 1.0;
     printf("# target: the 20,000-row log under 1 s: %s\n", ok ? "OK" : "FAILED");

@@ -220,8 +220,8 @@ static void check_key_fit(const char *topo, const char *coll0, const char *coll1
 }
 
 /* A send to another node moves at most NCCL's channels per net peer x
- * coll.p2p.net_ch (2 channels for 32 ranks under NCCL 2.28: algo.c
- * p2p_net_channels): rows made on h100-ib-4n at 9 GB/s a channel
+ * coll.p2p.net_ch (2 channels for 32 ranks under NCCL 2.28: algo_p2p.c
+ * algo_p2p_net_channels): rows made on h100-ib-4n at 9 GB/s a channel
  * (shipped: 14), 64 MiB to 1 GiB. */
 static void test_fit_p2p_channel_rate(void **state)
 {
@@ -231,7 +231,7 @@ static void test_fit_p2p_channel_rate(void **state)
 }
 
 /* A sendrecv of 8 ranks on one NVSwitch board runs on 4 channels up to 64
- * MiB (algo.c p2p_message_channels), coll.p2p.nvl_ch each: rows made at
+ * MiB (algo_p2p.c algo_p2p_message_channels), coll.p2p.nvl_ch each: rows made at
  * 12 GB/s a channel (shipped: 19.3), 8 to 128 MiB. */
 static void test_fit_p2p_nvl_channel_rate(void **state)
 {

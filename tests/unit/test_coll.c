@@ -657,7 +657,7 @@ static void test_two_node_tree_when_nics_bind(void **state)
 }
 
 /* The same rule on 2x DGX A100 (8 GPUs, 8x 200G HDR each): NCCL prices its
- * graphs' channels, one per NIC across nodes (algo.c graph_channels), and
+ * graphs' channels, one per NIC across nodes (algo_p2p.c algo_graph_channels), and
  * Ampere's tree is held to 23.6 GB/s a channel at two nodes (tuning.cc
  * perChMaxTreeBws): 8 x 23.6 x 0.5 = 94.4 GB/s against the ring's
  * 8 x 24 x 16/30 = 102 (NCCL's 24 GB/s for HDR; ours 25): NCCL runs the
@@ -1058,8 +1058,8 @@ static void p2p_comm_close(p2p_comm *m)
 }
 
 /* NCCL sends a point-to-point message with LL only up to a limit that
- * moved between releases (src/enqueue.cc addP2pToPlan; algo.c
- * p2p_nccl_ll): beyond it the prediction is Simple's, within it the
+ * moved between releases (src/enqueue.cc addP2pToPlan; algo_p2p.c
+ * algo_p2p_nccl_ll): beyond it the prediction is Simple's, within it the
  * faster of the two. */
 static void test_p2p_nccl_ll(void **state)
 {
@@ -1089,7 +1089,7 @@ static void test_p2p_nccl_ll(void **state)
 }
 
 /* A point-to-point message over NVLink runs on the channels NCCL splits
- * it over (algo.c p2p_message_channels), coll.p2p.nvl_ch (19.3 GB/s on
+ * it over (algo_p2p.c algo_p2p_message_channels), coll.p2p.nvl_ch (19.3 GB/s on
  * Hopper) each: 8 ranks of an NVSwitch board use 4 channels up to 64 MiB
  * (parts up to 16 MiB), 8 at 128 MiB, 16 at 256 MiB, 32 (NVLink binds)
  * at 512 MiB; two ranks 16 from 1 MiB. Not measured on Ampere: no limit. */
@@ -2140,7 +2140,7 @@ static void test_ll128_plan_channels(void **state)
     cr_topo_free(t);
 }
 
-/* rail_time keeps its loads and scans between evaluations of one context
+/* rail_time (algo_direct.c) keeps its loads and scans between evaluations of one context
  * (coll_priv.h cr_rail_memo). Each request of a set that varies collective,
  * root, size and protocol, evaluated right after each other one on a shared
  * context, must give what a fresh context gives it, to the bit. --ranks

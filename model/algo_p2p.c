@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How many channels NCCL gives an operation: its ring and tree graphs'
+ * channels across nodes, the communicator's point-to-point channels and
+ * how many of them one peer's message takes (NCCL 2.x by release), and the
+ * run's limits (release, channel count).
+ */
+#include <math.h>
+
+#include "algo_priv.h"
+
+/* The channels of NCCL's ring and tree graphs, which its tuning prices
+ * (tuning.cc: graphs[a]->nChannels, before connect.cc duplicates them):
+ * across nodes one per NIC of a node, each channel leaving through its
+ * own NIC (src/graph/search.cc stops adding channels once they carry the
+ * node's network rate); on 2x (4 H100, 4 NICs) NCCL lists 8 channels,
+ * channels 4-7 repeating 0-3 (validate/corpus/h100x4-ib-2n, NCCL_DEBUG
+ * output). Inside one node: nch_max. */
+int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max)
+{
+    if (c->n_nodes < 2 || !(c->net_ch_Bps > 0) || !(c->nic_node_Bps > 0))
+        return nch_max;
+    double nics = round(c->nic_node_Bps / c->net_ch_Bps);
+    return (int)fmax(1.0, fmin((double)nch_max, nics));
+}
+
+static int pow2_up(int v)
+{
+    int p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+/* The NCCL release whose choices apply: the run's, else coll.nccl_version. */
+int algo_nccl_version(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return rq->nccl_version > 0 ? rq->nccl_version : c->p.nccl_version;
+}
+
+/* The channels an operation may take: the request's, else coll.nchannels. */
+int algo_nch_max(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return rq->nchannels > 0 ? rq->nchannels : c->p.nchannels;
+}
+
+/* The communicator's point-to-point channels (p2pnChannels): the ring
+ * graph's channels duplicated (connect.cc), a power of two, at most 64. */
+static int p2p_comm_channels(const struct cr_coll_ctx *c, int nch_max)
+{
+    return pow2_up((int)fmin(64, 2 * algo_graph_channels(c, nch_max)));
+}
+
+/* What a point-to-point operation sends each peer: a sendrecv all of it,
+ * an all-to-all, gather or scatter a rank's share. */
+double algo_p2p_peer_bytes(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return rq->coll == CR_COLL_SENDRECV ? rq->bytes : rq->bytes / c->n;
+}
+
+/* The channels NCCL gives a point-to-point operation to a rank of another
+ * node (src/graph/paths.cc ncclTopoGetNchannels, the least over all peers,
+ * then ncclTopoComputeP2pChannels; enqueue.cc stripes a large send over
+ * all of them). Its p2p channels are the communicator's: the ring graph's
+ * channels, duplicated (connect.cc). By release: one before 2.12.7; then
+ * NCCL_NCHANNELS_PER_NET_PEER, 2; from 2.20.3 two, halved while 2 x ranks
+ * exceeds 4 x the p2p channels; from 2.29.2 one per 14 GB/s of the rank's
+ * NICs (coll.p2p.net_ch), halved while it times the ranks in batches of
+ * NCCL_MAX_DEV_WORK_P2P_PER_BATCH (8) exceeds the p2p channels. A peer on
+ * PCIe inside the node caps it at 2 (which binds only the last rule's
+ * count). One NIC per rank assumed. */
+int algo_p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max)
+{
+    int version = algo_nccl_version(c, rq);
+    int p2p_ch = p2p_comm_channels(c, nch_max); /* >= 2 */
+    int per = 2;
+    if (version < 21207)
+        return 1;
+    if (version < 22003)
+        return 2;
+    if (version < 22900) {
+        while (per * c->n > p2p_ch * 4 && per > 1)
+            per /= 2;
+        return per;
+    }
+    /* no NIC rate known (netCount 0 in NCCL): its default, 2 */
+    if (isfinite(c->net_ch_Bps) && c->net_ch_Bps > 0)
+        per = (int)fmin(64.0, fmax(1.0, ceil(c->net_ch_Bps / c->p.p2p_net_ch_Bps)));
+    if (c->ppn > 1 && c->intra_hw != CR_HW_NVLINK)
+        per = (int)fmin(per, 2);
+    per = pow2_up(per);
+    while (per * ((c->n + 7) / 8) > p2p_ch && per > 1)
+        per /= 2;
+    return per;
+}
+
+/* The channels NCCL gives a point-to-point operation to each peer before
+ * it splits one by size (src/graph/paths.cc ncclTopoGetNchannels and
+ * ncclTopoComputeP2pChannels, NCCL 2.29.2): inside the node two per NVLink
+ * of the pair's path (NCCL counts path bandwidth over its per-link figure:
+ * links of 25 GB/s a direction up to Hopper, 50 on Blackwell, as the
+ * topology's raw rates), two over PCIe or host memory; to another node
+ * algo_p2p_net_channels, which binds the least over all peers; a power of two,
+ * at most the communicator's p2p channels (p2p_ch). */
+static int p2p_peer_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                             int *p2p_ch)
+{
+    *p2p_ch = p2p_comm_channels(c, nch_max);
+    if (c->n_nodes > 1)
+        return algo_p2p_net_channels(c, rq, nch_max);
+    double link_Bps = c->p.gen == CR_GEN_BLACKWELL ? 50e9 : 25e9;
+    int per = c->pair_up_Bps > 0 ? 2 * (int)fmax(1.0, round(c->pair_up_Bps / link_Bps)) : 2;
+    return (int)fmin(*p2p_ch, pow2_up(per));
+}
+
+/* The channels NCCL splits a point-to-point message of `bytes` to one
+ * peer over (src/enqueue.cc addP2pToPlan, 2.22-2.29.2; before 2.22
+ * calcP2pChunkSize cuts the same parts): parts of at least minPart
+ * (NCCL_P2P_{NET,NVL,PCI}_CHUNKSIZE 128 KiB / 512 KiB / 128 KiB, over 2
+ * across nodes and 8 inside one) on at most nChannelsMin channels (the
+ * peer's channels, halved while they times the ranks exceed the p2p
+ * channels), doubled up to the peer's channels while a part exceeds
+ * maxPart (the chunk across nodes, 32 chunks inside one). 8 ranks of an
+ * NVSwitch board: 4 channels up to 64 MiB, 8 at 128 MiB, 16 at 256 MiB.
+ * *per: the peer's channels (nChannelsMax). */
+int algo_p2p_message_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                              double bytes, int *per)
+{
+    int p2p_ch;
+    *per = p2p_peer_channels(c, rq, nch_max, &p2p_ch);
+    int ch_min = *per;
+    while (ch_min * c->n > p2p_ch && ch_min > 1)
+        ch_min /= 2;
+    bool net = c->n_nodes > 1;
+    double chunk = net || c->intra_hw != CR_HW_NVLINK ? 131072 : 524288;
+    double min_part = chunk / (net ? 2 : 8), max_part = net ? chunk : 32 * chunk;
+    int nch = (int)fmin(ch_min, fmax(1.0, ceil(bytes / min_part)));
+    double part = fmax(min_part, ceil(bytes / nch));
+    while (part > max_part && nch <= *per / 2) {
+        nch *= 2;
+        part = ceil(bytes / nch);
+    }
+    return nch;
+}
+
+/* Does NCCL move a point-to-point message of peer_bytes to one peer with
+ * LL (else Simple)? NCCL_P2P_LL_THRESHOLD (16 KiB) per channel, counted by
+ * release (src/enqueue.cc): before 2.22 per part of the message (a part
+ * is at least minPart, algo_p2p_message_channels, so only a message of at most
+ * 16 KiB, or more on PCIe where parts are 16 KiB); from 2.22 against all
+ * of the peer's channels (nChannelsMax x 16 KiB: 512 KiB between two H100
+ * of an NVSwitch board); from 2.29 against the channels the message is
+ * split over. */
+bool algo_p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                      double peer_bytes)
+{
+    const double ll_per_ch = 16384;
+    int version = algo_nccl_version(c, rq);
+    int per, nch = algo_p2p_message_channels(c, rq, nch_max, peer_bytes, &per);
+    if (version >= 22200 && version < 22900)
+        return peer_bytes <= per * ll_per_ch;
+    if (version >= 22900)
+        return peer_bytes <= nch * ll_per_ch;
+    /* before 2.22: each part is one LL or Simple op */
+    return fmin(ceil(peer_bytes / nch), peer_bytes) <= ll_per_ch;
+}
+
+/* A point-to-point message whose channels move less than its links: per
+ * bytes at ch_rate where that takes longer than *t, stated against the
+ * link they cross (*wc, the fastest it could be: the simulator runs wire
+ * bytes at bw_eff = *we x link rate, so a flow alone takes per / ch_rate). */
+void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
+                            double *we)
+{
+    if (!(per / ch_rate > *t))
+        return;
+    *t = per / ch_rate;
+    *wb = per;
+    if (!(*wc >= ch_rate))
+        *wc = ch_rate;
+    *we = ch_rate / *wc;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by algo.c (the ring, tree and NVLS predictions and
+ * NCCL's choice), algo_direct.c (the direct patterns and the rates inside
+ * a node) and algo_p2p.c (NCCL's channels); nothing outside model/
+ * includes this. The names carry
+ * no cr_ prefix: libcommroof.so keeps them local (tools/libcommroof.map).
+ */
+#ifndef CR_ALGO_PRIV_H
+#define CR_ALGO_PRIV_H
+
+#include "coll_priv.h"
+
+/* What a ring's or tree's channels move across a node boundary: each
+ * channel through one rank's NICs on one of the node's rails, so
+ * min(channels, rails) of them; HUGE_VAL within one node. */
+double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf);
+
+/* The link rate a rank reaches to a node-mate: its scale-up ports, else
+ * its PCIe ports, through host memory (SHM) at most the ring's share of
+ * the host path. */
+double algo_intra_Bps(const struct cr_coll_ctx *c);
+
+/* The efficiency of a hop through host memory: the PCIe figure for the
+ * protocol times coll.eff.shm. */
+double algo_shm_eff(const cr_params *p, cr_proto proto);
+
+/* The rate of a chain inside a node: the scale-up or PCIe ports at
+ * eff_up, through host memory the ring's share at algo_shm_eff. */
+double algo_intra_rate(const struct cr_coll_ctx *c, cr_proto proto, double eff_up);
+
+/* Transfer time of a direct pattern (each rank exchanges with each peer
+ * itself) over every cut, each at its own efficiency; for NCCL's
+ * point-to-point across nodes the GPU cuts give way to each rank's
+ * scale-up and NIC loads. Records the worst cut's bytes, capacity and
+ * efficiency in *wb / *wc / *we. */
+double algo_direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
+                        double *wb, double *wc, double *we);
+
+/* ---- algo_p2p.c: NCCL's channels (each function's comment there says
+ * which NCCL source and release it follows) ---- */
+
+/* The channels of NCCL's ring and tree graphs: one per NIC of a node
+ * across nodes, nch_max inside one. */
+int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max);
+
+/* The NCCL release whose choices apply: the run's, else coll.nccl_version. */
+int algo_nccl_version(const struct cr_coll_ctx *c, const cr_coll_req *rq);
+
+/* The channels an operation may take: the request's, else coll.nchannels. */
+int algo_nch_max(const struct cr_coll_ctx *c, const cr_coll_req *rq);
+
+/* What a point-to-point operation sends each peer: a sendrecv all of it,
+ * an all-to-all, gather or scatter a rank's share. */
+double algo_p2p_peer_bytes(const struct cr_coll_ctx *c, const cr_coll_req *rq);
+
+/* The channels NCCL gives a point-to-point operation to a rank of another
+ * node, by release. */
+int algo_p2p_net_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max);
+
+/* The channels NCCL splits a point-to-point message of `bytes` to one
+ * peer over; *per: the peer's channels. */
+int algo_p2p_message_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                              double bytes, int *per);
+
+/* Does NCCL move a point-to-point message of peer_bytes to one peer with
+ * LL (else Simple)? */
+bool algo_p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                      double peer_bytes);
+
+/* A point-to-point message whose channels move less than its links: per
+ * bytes at ch_rate where that takes longer than *t, stated against the
+ * link they cross (*wb, *wc, *we as algo_direct_time's). */
+void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
+                            double *we);
+
+#endif

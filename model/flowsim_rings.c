@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulator's ring orders (flowsim_coll.c expands each channel's ring
+ * over them): rank order grouped by node and rail-aligned as NCCL's rings
+ * are, or, for ranks joined by direct links (an XGMI mesh, a TPU torus),
+ * arc-disjoint rings through neighbours found by cycle decomposition.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowsim_xp_priv.h"
+#include "route.h"
+
+/* Whether every op rank sits in one scale-up domain although the ranks span
+ * several nodes (GB200 NVL72: 18 trays, one NVLink domain). NCCL then
+ * builds its rings and trees over the domain as over one node (MNNVL), and
+ * coll counts it as one node (coll.c: one_domain): so does the simulator. */
+static bool in_one_domain(xp *x)
+{
+    if (x->one_domain < 0) {
+        int d0 = cr_sim_gpu_domain(x->s, x->ranks[0]);
+        x->one_domain = d0 >= 0;
+        for (int i = 1; i < x->n && x->one_domain; i++)
+            x->one_domain = cr_sim_gpu_domain(x->s, x->ranks[i]) == d0;
+    }
+    return x->one_domain == 1;
+}
+
+/* The ranks' NCCL node: the topology node, or 0 for all when they share one
+ * scale-up domain. */
+int flowsim_node_of(xp *x, int i)
+{
+    const cr_topo *t = cr_sim_topo(x->s);
+    return in_one_domain(x) ? 0 : t->devs[t->gpus[x->ranks[i]]].node;
+}
+
+/* Greatest common divisor (a channel's ring stride must be coprime to the
+ * ranks). */
+static int gcd(int a, int b)
+{
+    while (b) {
+        int r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Whether GPUs ga and gb share a link. */
+static bool linked(const cr_topo *t, int ga, int gb)
+{
+    int va = t->gpus[ga], vb = t->gpus[gb];
+    for (int k = t->adj_off[va]; k < t->adj_off[va + 1]; k++)
+        if (cr_link_other(&t->links[t->adj[k]], va) == vb)
+            return true;
+    return false;
+}
+
+/* The ring stride of channel c (see flowsim_ring_order): 1 unless the op's ranks
+ * are directly linked for at least two strides coprime with n. On 8 fully
+ * meshed MI300X that is strides 1, 3, 5, 7: four of each GPU's seven links,
+ * where RCCL's rings reach all seven (doc/simulator.md). */
+static int mesh_stride(const xp *x, int c)
+{
+    const cr_topo *t = cr_sim_topo(x->s);
+    int n = x->n, cand[64], nc = 0;
+    if (n > 512)
+        return 1; /* direct meshes are small; do not scan n^2 pairs */
+    for (int st = 1; st < n && nc < 64; st++) {
+        if (gcd(st, n) != 1)
+            continue;
+        bool all = true;
+        for (int i = 0; i < n && all; i++)
+            all = linked(t, x->ranks[i], x->ranks[(i + st) % n]);
+        if (all)
+            cand[nc++] = st;
+    }
+    return nc >= 2 ? cand[c % nc] : 1;
+}
+
+/* Direct links between op ranks (GPU-to-GPU, no switch), as op indices:
+ * nb[off[i] .. off[i+1]). Returns false on allocation failure. */
+static bool direct_adjacency(xp *x, int **off_out, int **nb_out)
+{
+    const cr_topo *t = cr_sim_topo(x->s);
+    int n = x->n, *pos = malloc(((size_t)t->n_devs + 1) * sizeof *pos);
+    int *off = calloc((size_t)n + 1, sizeof *off), *nb = NULL;
+    if (!pos || !off)
+        goto fail;
+    for (int v = 0; v < t->n_devs; v++)
+        pos[v] = -1;
+    for (int i = 0; i < n; i++)
+        pos[t->gpus[x->ranks[i]]] = i;
+    for (int pass = 0; pass < 2; pass++) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int v = t->gpus[x->ranks[i]];
+            if (pass == 1)
+                off[i] = k;
+            for (int e = t->adj_off[v]; e < t->adj_off[v + 1]; e++) {
+                int j = pos[cr_link_other(&t->links[t->adj[e]], v)];
+                if (j < 0 || j == i)
+                    continue;
+                if (pass == 1)
+                    nb[k] = j;
+                k++;
+            }
+        }
+        if (pass == 0 && !(nb = malloc(((size_t)k + 1) * sizeof *nb)))
+            goto fail;
+        if (pass == 1)
+            off[n] = k;
+    }
+    free(pos);
+    *off_out = off;
+    *nb_out = nb;
+    return true;
+fail:
+    free(pos);
+    free(off);
+    free(nb);
+    return false;
+}
+
+/* The arc u -> w (op ranks) not yet taken by a ring: its index in nb, or -1. */
+static int free_arc(const int *off, const int *nb, const char *taken, int u, int w)
+{
+    for (int e = off[u]; e < off[u + 1]; e++)
+        if (nb[e] == w && !taken[e])
+            return e;
+    return -1;
+}
+
+/* One ring through neighbours over arcs no earlier ring took (a directed
+ * Hamiltonian cycle of the direct links): depth-first, trying first the
+ * unvisited neighbour with the fewest free arcs on to unvisited ranks
+ * (Warnsdorff's rule), within a budget of search steps. Returns true with
+ * path[] the cycle and its arcs marked taken. */
+#define NB_RING_BUDGET 200000L
+static bool one_neighbour_ring(int n, const int *off, const int *nb, char *taken, int *path,
+                               int *next, char *used)
+{
+    memset(used, 0, (size_t)n);
+    int depth = 1;
+    long budget = NB_RING_BUDGET;
+    path[0] = 0;
+    used[0] = 1;
+    next[0] = 0; /* candidates of path[d] already tried: next[d] of them */
+    while (depth > 0 && depth < n && budget-- > 0) {
+        int u = path[depth - 1], best = -1, best_deg = 1 << 30, tried = next[depth - 1];
+        /* the tried-th best candidate by (free onward arcs, index) */
+        for (int round = 0; round <= tried; round++) {
+            int pick = -1, pick_deg = 1 << 30;
+            for (int e = off[u]; e < off[u + 1]; e++) {
+                int w = nb[e];
+                if (used[w] || taken[e])
+                    continue;
+                int deg = 0;
+                for (int f = off[w]; f < off[w + 1]; f++)
+                    deg += !used[nb[f]] && !taken[f];
+                /* strictly after the previous pick in (deg, index) order */
+                if (round > 0 && (deg < best_deg || (deg == best_deg && w <= best)))
+                    continue;
+                if (deg < pick_deg || (deg == pick_deg && w < pick)) {
+                    pick = w;
+                    pick_deg = deg;
+                }
+            }
+            best = pick;
+            best_deg = pick_deg;
+            if (best < 0)
+                break;
+        }
+        next[depth - 1] = tried + 1;
+        if (best < 0) { /* dead end: step back */
+            depth--;
+            if (depth > 0)
+                used[path[depth]] = 0;
+            continue;
+        }
+        path[depth] = best;
+        used[best] = 1;
+        next[depth] = 0;
+        depth++;
+        /* a full path closes only over a free arc back to the first */
+        if (depth == n && free_arc(off, nb, taken, best, path[0]) < 0) {
+            depth--;
+            used[best] = 0;
+        }
+    }
+    if (depth != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        taken[free_arc(off, nb, taken, path[i], path[(i + 1) % n])] = 1;
+    return true;
+}
+
+/* Cycles of 2-factor f (edges with fac[] == f) on n ranks; ea: per arc its
+ * edge id. seen: n bytes of scratch. */
+static int factor_cycles(int n, const int *off, const int *nb, const int *ea,
+                         const signed char *fac, int f, char *seen)
+{
+    memset(seen, 0, (size_t)n);
+    int cycles = 0;
+    for (int v0 = 0; v0 < n; v0++) {
+        if (seen[v0])
+            continue;
+        cycles++;
+        int prev_e = -1, v = v0;
+        while (!seen[v]) {
+            seen[v] = 1;
+            int go = -1;
+            for (int e = off[v]; e < off[v + 1] && go < 0; e++)
+                if (fac[ea[e]] == f && ea[e] != prev_e)
+                    go = e;
+            if (go < 0)
+                break;
+            prev_e = ea[go];
+            v = nb[go];
+        }
+    }
+    return cycles;
+}
+
+/* Splits the edges not in factor 0 of a 4-regular remainder into factors 1
+ * and 2: along an Euler circuit of each component, alternately (every
+ * pass through a vertex enters by one and leaves by the other, so each
+ * vertex keeps two edges of each when the circuit's length is even).
+ * Returns false when a circuit is odd. */
+static bool euler_split(int n, const int *off, const int *nb, const int *ea, signed char *fac,
+                        int m, int *stack_v, int *stack_e, int *ptr)
+{
+    char *used = calloc((size_t)m + 1, 1);
+    if (!used)
+        return false;
+    for (int v = 0; v < n; v++)
+        ptr[v] = off[v];
+    bool ok = true;
+    for (int s0 = 0; s0 < n && ok; s0++) {
+        int sp = 0, len = 0;
+        stack_v[sp] = s0;
+        stack_e[sp++] = -1;
+        while (sp > 0) {
+            int v = stack_v[sp - 1];
+            while (ptr[v] < off[v + 1] && (fac[ea[ptr[v]]] == 0 || used[ea[ptr[v]]]))
+                ptr[v]++;
+            if (ptr[v] < off[v + 1]) {
+                int e = ptr[v]++;
+                used[ea[e]] = 1;
+                stack_v[sp] = nb[e];
+                stack_e[sp++] = ea[e];
+            } else {
+                /* Hierholzer: edges leave the stack in circuit order */
+                int e = stack_e[--sp];
+                if (e >= 0)
+                    fac[e] = (signed char)(1 + len++ % 2);
+            }
+        }
+        ok = len % 2 == 0;
+    }
+    free(used);
+    return ok;
+}
+
+/* Three (or two) edge-disjoint Hamiltonian cycles of a 6-regular (4-regular)
+ * graph of direct links, such as a 3D (2D) torus, every link in one: the
+ * greedy search's first ring is factor 0, the other links are split into
+ * 2-factors (euler_split), then squares a-b-c-d whose sides alternate
+ * between two factors swap them (each factor stays a 2-factor; two cycles
+ * of a factor crossing the square merge), a swap kept when the factors'
+ * cycles do not grow in number, until every factor is one cycle (the
+ * cycle-merging switches constructions of Hamiltonian decompositions of
+ * tori use). Writes
+ * each cycle and its reverse to rings (2h rings of n) and returns 2h, or 0
+ * where the links are not so (odd degree, parallel links) or the search
+ * ends first. Deterministic (a fixed xorshift seed). */
+#define DECOMP_WORK 50000000L
+static int cycle_decomposition(int n, const int *off, const int *nb, const int *h1, int *rings)
+{
+    int deg = off[1] - off[0], h = deg / 2, m = n * h, got = 0;
+    if (deg % 2 || h < 2 || h > 3)
+        return 0;
+    for (int v = 0; v < n; v++) {
+        if (off[v + 1] - off[v] != deg)
+            return 0;
+        for (int e = off[v]; e < off[v + 1]; e++)
+            for (int f = e + 1; f < off[v + 1]; f++)
+                if (nb[e] == nb[f])
+                    return 0;
+    }
+    int *ea = malloc((size_t)off[n] * sizeof *ea), *sq = NULL, nsq = 0;
+    size_t cap = 0;
+    int *sv = malloc(((size_t)m + 2) * sizeof *sv), *se = malloc(((size_t)m + 2) * sizeof *se);
+    int *ptr = malloc((size_t)n * sizeof *ptr), *cyc = calloc((size_t)h, sizeof *cyc);
+    signed char *fac = malloc((size_t)m + 1);
+    char *seen = malloc((size_t)n);
+    if (!ea || !sv || !se || !ptr || !cyc || !fac || !seen)
+        goto out;
+    /* edge ids: u < w numbers the pair, the reverse arc finds it */
+    int id = 0;
+    for (int u = 0; u < n; u++)
+        for (int e = off[u]; e < off[u + 1]; e++) {
+            int w = nb[e];
+            if (u < w) {
+                ea[e] = id++;
+                continue;
+            }
+            for (int f = off[w]; f < off[w + 1]; f++)
+                if (nb[f] == u)
+                    ea[e] = ea[f];
+        }
+    for (int k = 0; k < m; k++)
+        fac[k] = 1;
+    for (int i = 0; i < n; i++)
+        for (int e = off[h1[i]]; e < off[h1[i] + 1]; e++)
+            if (nb[e] == h1[(i + 1) % n])
+                fac[ea[e]] = 0;
+    if (h == 3 && !euler_split(n, off, nb, ea, fac, m, sv, se, ptr))
+        goto out;
+    /* squares a-b-c-d, a the least corner, b < d */
+    for (int a = 0; a < n; a++)
+        for (int e1 = off[a]; e1 < off[a + 1]; e1++)
+            for (int e4 = off[a]; e4 < off[a + 1]; e4++) {
+                int b = nb[e1], d = nb[e4];
+                if (b <= a || d <= b)
+                    continue;
+                for (int e2 = off[b]; e2 < off[b + 1]; e2++) {
+                    int c = nb[e2];
+                    if (c <= a)
+                        continue;
+                    for (int e3 = off[c]; e3 < off[c + 1]; e3++) {
+                        if (nb[e3] != d)
+                            continue;
+                        if (cr_grow((void **)&sq, &cap, 4 * ((size_t)nsq + 1), sizeof *sq))
+                            goto out;
+                        sq[4 * nsq] = ea[e1];
+                        sq[4 * nsq + 1] = ea[e2];
+                        sq[4 * nsq + 2] = ea[e3];
+                        sq[4 * nsq + 3] = ea[e4];
+                        nsq++;
+                    }
+                }
+            }
+    int total = 0;
+    for (int f = 0; f < h; f++)
+        total += cyc[f] = factor_cycles(n, off, nb, ea, fac, f, seen);
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    for (long work = 0; total > h && nsq > 0 && work < DECOMP_WORK; work += 2L * off[n]) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        const int *q = sq + 4 * (long)(rng % (uint64_t)nsq);
+        int f0 = fac[q[0]], f1 = fac[q[1]];
+        if (f0 == f1 || fac[q[2]] != f0 || fac[q[3]] != f1)
+            continue;
+        fac[q[0]] = fac[q[2]] = (signed char)f1;
+        fac[q[1]] = fac[q[3]] = (signed char)f0;
+        int c0 = factor_cycles(n, off, nb, ea, fac, f0, seen);
+        int c1 = factor_cycles(n, off, nb, ea, fac, f1, seen);
+        if (c0 + c1 <= cyc[f0] + cyc[f1]) {
+            total += c0 + c1 - cyc[f0] - cyc[f1];
+            cyc[f0] = c0;
+            cyc[f1] = c1;
+        } else {
+            fac[q[0]] = fac[q[2]] = (signed char)f0;
+            fac[q[1]] = fac[q[3]] = (signed char)f1;
+        }
+    }
+    if (total != h)
+        goto out;
+    for (int f = 0; f < h; f++) {
+        int *r = rings + (size_t)(2 * f) * (size_t)n, *back = r + n;
+        int prev_e = -1, v = 0;
+        for (int i = 0; i < n; i++) {
+            r[i] = v;
+            for (int e = off[v]; e < off[v + 1]; e++)
+                if (fac[ea[e]] == f && ea[e] != prev_e) {
+                    prev_e = ea[e];
+                    v = nb[e];
+                    break;
+                }
+        }
+        for (int i = 0; i < n; i++)
+            back[i] = r[(n - i) % n];
+    }
+    got = 2 * h;
+out:
+    free(ea);
+    free(sq);
+    free(sv);
+    free(se);
+    free(ptr);
+    free(cyc);
+    free(fac);
+    free(seen);
+    return got;
+}
+
+/* Rings through neighbours for ranks joined by direct links (an XGMI mesh,
+ * a TPU torus): as many arc-disjoint directed rings as the search finds,
+ * up to the ranks' fewest links, so that channels spread over every link
+ * of a GPU as RCCL's ring sets do (8 fully meshed MI300X: 7 rings over
+ * their 7 links each way; a 4x4x4 torus: up to 6). Cached in x->rings;
+ * none where the ranks have no direct links (switched, PCIe). */
+cr_status flowsim_neighbour_rings(xp *x)
+{
+    if (x->rings || x->rings_tried)
+        return CR_OK;
+    x->rings_tried = true;
+    int n = x->n, *off = NULL, *nb = NULL;
+    if (n < 3 || n > 65536)
+        return CR_OK;
+    if (!direct_adjacency(x, &off, &nb))
+        return flowsim_xp_oom(x);
+    int maxk = off[n] > 0 ? 1 << 30 : 0;
+    for (int i = 0; i < n; i++)
+        if (off[i + 1] - off[i] < maxk)
+            maxk = off[i + 1] - off[i];
+    int *path = malloc((size_t)n * sizeof *path), *next = malloc((size_t)n * sizeof *next);
+    char *used = malloc((size_t)n), *taken = calloc((size_t)off[n] + 1, 1);
+    int *rings = maxk > 0 ? malloc((size_t)maxk * (size_t)n * sizeof *rings) : NULL;
+    cr_status st = CR_OK;
+    if (!path || !next || !used || !taken || (maxk > 0 && !rings)) {
+        st = flowsim_xp_oom(x);
+        goto out;
+    }
+    int k = 0;
+    while (k < maxk && one_neighbour_ring(n, off, nb, taken, path, next, used)) {
+        memcpy(rings + (size_t)k * (size_t)n, path, (size_t)n * sizeof *path);
+        k++;
+        /* the same ring the other way round, where its arcs are free: the
+         * greedy search alone may stop at one ring (a torus) */
+        bool free_back = k < maxk;
+        for (int i = 0; i < n && free_back; i++)
+            free_back = free_arc(off, nb, taken, path[(i + 1) % n], path[i]) >= 0;
+        if (!free_back)
+            continue;
+        for (int i = 0; i < n; i++) {
+            int *r = rings + (size_t)k * (size_t)n;
+            r[i] = path[(n - i) % n];
+            taken[free_arc(off, nb, taken, path[(i + 1) % n], path[i])] = 1;
+        }
+        k++;
+    }
+    /* a torus: the greedy search stops at one cycle and its reverse where
+     * its links decompose into three (two) */
+    if (k > 0 && k < maxk) {
+        int *whole = malloc((size_t)maxk * (size_t)n * sizeof *whole);
+        if (!whole) {
+            st = flowsim_xp_oom(x);
+            goto out;
+        }
+        memcpy(whole, rings, (size_t)n * sizeof *rings);
+        int got = cycle_decomposition(n, off, nb, rings, whole);
+        if (got > k) {
+            free(rings);
+            rings = whole;
+            k = got;
+        } else {
+            free(whole);
+        }
+    }
+    if (k > 0) {
+        x->rings = rings;
+        x->n_rings = k;
+        rings = NULL;
+    }
+out:
+    free(off);
+    free(nb);
+    free(path);
+    free(next);
+    free(used);
+    free(taken);
+    free(rings);
+    return st;
+}
+
+/* Fills order[] with channel c's ring. Ranks are grouped by node in the
+ * order they first appear; when every node holds the same number m >= 2 of
+ * ranks, node j's segment enters at member c and leaves at member c+1
+ * (mod m) on even nodes and the reverse on odd nodes, so every inter-node
+ * edge joins the same local GPU of two nodes (the same rail) and channel c's
+ * crossings use rails c and c+1, spreading channels over all NICs as NCCL's
+ * rail-aligned rings do. Otherwise the ring is the rank order. */
+cr_status flowsim_ring_order(xp *x, int c, int *order)
+{
+    int n = x->n;
+    int *node = malloc((size_t)n * sizeof *node), *grp = malloc((size_t)n * sizeof *grp);
+    int *gstart = malloc(((size_t)n + 1) * sizeof *gstart);
+    int *cnt = calloc((size_t)n + 1, sizeof *cnt);
+    cr_status st = CR_OK;
+    if (!node || !grp || !gstart || !cnt) {
+        st = flowsim_xp_oom(x);
+        goto out;
+    }
+    /* Group index per rank, in order of first appearance (O(n) via a map
+     * from topology node to group, nodes being small integers). */
+    const cr_topo *t = cr_sim_topo(x->s);
+    int nn = t->n_nodes > 0 ? t->n_nodes : 1;
+    int *map = malloc((size_t)nn * sizeof *map);
+    if (!map) {
+        st = flowsim_xp_oom(x);
+        goto out;
+    }
+    for (int i = 0; i < nn; i++)
+        map[i] = -1;
+    int ng = 0;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        int v = flowsim_node_of(x, i);
+        if (v < 0 || v >= nn) {
+            ok = false;
+            break;
+        }
+        if (map[v] < 0)
+            map[v] = ng++;
+        node[i] = map[v];
+        cnt[node[i]]++;
+    }
+    free(map);
+    int m = ok && ng > 0 ? cnt[0] : 0;
+    for (int g = 0; g < ng && ok; g++)
+        if (cnt[g] != m)
+            ok = false;
+    if (!ok || ng < 2 || m < 2) {
+        /* GPUs wired to each other directly (an XGMI mesh, a TPU torus):
+         * channel c takes the c-th ring through neighbours (arc-disjoint
+         * rings over the direct links); where the search finds none, the
+         * c-th stride s coprime with n whose pairs (i, i+s) all have a
+         * link; otherwise (switched or PCIe) the rank order. */
+        if ((st = flowsim_neighbour_rings(x)) != CR_OK)
+            goto out;
+        if (x->n_rings > 0) {
+            memcpy(order, x->rings + (size_t)(c % x->n_rings) * (size_t)n,
+                   (size_t)n * sizeof *order);
+            goto out;
+        }
+        int s_c = mesh_stride(x, c);
+        for (int i = 0, r = 0; i < n; i++, r = (r + s_c) % n)
+            order[i] = r;
+        goto out;
+    }
+    gstart[0] = 0;
+    for (int g = 0; g < ng; g++)
+        gstart[g + 1] = gstart[g] + cnt[g];
+    memset(cnt, 0, (size_t)ng * sizeof *cnt);
+    for (int i = 0; i < n; i++)
+        grp[gstart[node[i]] + cnt[node[i]]++] = i;
+    int k = 0;
+    for (int g = 0; g < ng; g++) {
+        const int *mem = grp + gstart[g];
+        int in = c % m, outm = (c + 1) % m;
+        if (g % 2) {
+            int tmp = in;
+            in = outm;
+            outm = tmp;
+        }
+        order[k++] = mem[in];
+        for (int j = 0; j < m; j++)
+            if (j != in && j != outm)
+                order[k++] = mem[j];
+        order[k++] = mem[outm];
+    }
+out:
+    free(node);
+    free(grp);
+    free(gstart);
+    free(cnt);
+    return st;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by flowsim_coll.c (collectives expanded into flows) and
+ * flowsim_rings.c (the rings they run over); nothing outside model/
+ * includes this. The names carry no cr_ prefix: libcommroof.so keeps them
+ * local (tools/libcommroof.map).
+ */
+#ifndef CR_FLOWSIM_XP_PRIV_H
+#define CR_FLOWSIM_XP_PRIV_H
+
+#include "coll.h"
+#include "flowsim.h"
+#include "flowsim_priv.h"
+
+/* One collective's expansion in progress. */
+typedef struct {
+    cr_sim *s;
+    const cr_sim_coll_spec *sp;
+    const int *ranks;
+    int n, op, first, last;
+    cr_diag *d;
+    cr_status err;   /* what the last failing flow() hit */
+    cr_sim_use *acc; /* coupled-flow use accumulator */
+    int n_acc;
+    size_t cap_acc;
+    double step_at;   /* >= 0: flow() steps take this latency whole (a ring) */
+    int one_domain;   /* -1 unknown; 1: every rank in one scale-up domain */
+    int *rings;       /* n_rings rings through direct neighbours, n ranks each */
+    int n_rings;      /* (flowsim_neighbour_rings); 0 none */
+    bool rings_tried; /* flowsim_neighbour_rings has run */
+} xp;
+
+/* Records an allocation failure (or the simulator budget that made it
+ * fail) in x and d; returns the status. */
+static inline cr_status flowsim_xp_oom(xp *x)
+{
+    x->err = CR_ENOMEM;
+    /* Task additions and route searches fail at the simulator's budgets
+     * too: say which, not "out of memory". */
+    if (cr_sim_limit_hit(x->s, x->d) != CR_OK)
+        return x->err = CR_ERANGE;
+    return cr_diag_set(x->d, CR_ENOMEM, "simulator: out of memory expanding %s",
+                       cr_coll_name(x->sp->coll));
+}
+
+/* The ranks' NCCL node: the topology node, or 0 for all when they share
+ * one scale-up domain. */
+int flowsim_node_of(xp *x, int i);
+
+/* Rings through direct neighbours (cached in x->rings; none where the
+ * ranks have no direct links). */
+cr_status flowsim_neighbour_rings(xp *x);
+
+/* Fills order[] (n ranks) with channel c's ring. */
+cr_status flowsim_ring_order(xp *x, int c, int *order);
+
+#endif

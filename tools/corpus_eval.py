@@ -9,7 +9,8 @@ p90 of |error| of the prediction against the measured out-of-place time
 
     tools/corpus_eval.py [--commroof BUILD/commroof] [--half fit|check|all]
                          [--param KEY=VALUE]... [--json] [--markdown] [--logs]
-                         [--bias] [--spread] [--max-median PCT] [--max-p90 PCT] [-j N]
+                         [--bias] [--spread] [--against OTHER/commroof]
+                         [--max-median PCT] [--max-p90 PCT] [-j N]
 
 The topology each log is compared against comes from
 validate/corpus/topologies.txt (system folder -> shipped topology or a file
@@ -19,6 +20,10 @@ read are counted, not guessed. --param adds a model parameter
 (<param key=.. value=..>) to every topology (tools/fit_nccl_corpus.py uses
 it to fit). --max-median / --max-p90: exit 1 when a band of the chosen half
 exceeds them, or on any bound violation (the CI gate, tests/check_corpus.sh).
+--against OTHER: also run another build of commroof (an earlier model, say
+from a `git worktree` of its commit) on the same logs and print both
+models' tables over the rows both predict, so that a before/after holds
+rows alike where the earlier parser read fewer logs.
 Python 3 standard library only.
 
 `commroof validate --corpus validate/corpus [--json]` (validate/corpus.c) is
@@ -305,6 +310,21 @@ def print_spread(per_band, per_sys):
         print("%-24s" % g + cells(per))
 
 
+def print_against(rows, other, other_name, halves, markdown):
+    """Both models' tables over the rows both predict: (log, bytes) rows
+    with an error in each."""
+    def keyed(rs):
+        return {(r["log"], r["bytes"]): r for r in rs if r["err"] is not None}
+    mine, theirs = keyed(rows), keyed(other)
+    common = sorted(set(mine) & set(theirs))
+    print("\n%d rows predicted by both (%d by this build, %d by %s)" % (
+        len(common), len(mine), len(theirs), other_name))
+    for h in halves:
+        for name, by in ((other_name, theirs), ("this build", mine)):
+            sel = [by[k] for k in common if by[k]["half"] == h]
+            print_table("%s half, rows both predict: %s" % (h, name), table(sel), markdown)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commroof", default=os.path.join(ROOT, "build", "commroof"))
@@ -321,6 +341,9 @@ def main():
                     help="also print, where two logs get the same prediction at a size, the "
                          "least |error| one prediction can have on both: the floor the "
                          "spread between machines sets")
+    ap.add_argument("--against", metavar="OTHER_COMMROOF",
+                    help="also evaluate this other build and print both models' tables over "
+                         "the rows both predict (before/after on the same rows)")
     ap.add_argument("--max-median", type=float)
     ap.add_argument("--max-p90", type=float)
     ap.add_argument("-j", "--jobs", type=int, default=2)
@@ -345,6 +368,9 @@ def main():
                 print_bias("%s half, by log" % h, bias_table(hr, "log"))
         if a.spread:
             print_spread(*spread_table(rows))
+        if a.against:
+            print_against(rows, collect(a.against, a.half, params, a.jobs)[0], a.against,
+                          halves, a.markdown)
         if a.logs:
             print()
             for x in sorted(logs, key=lambda x: (x["half"], x["log"])):

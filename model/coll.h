@@ -270,8 +270,10 @@ cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d);
 /* An NCCL release as people write it, "2.23.4", "2.23.4-1",
  * "2.23.4+cuda12.6", or as NCCL_VERSION_CODE, "22304", into *code (22304:
  * major x 10000 + minor x 100 + patch, nccl.h's form since 2.9; the
- * release cr_coll_req.nccl_version takes). Errors: CR_EINVAL with the
- * reason in d (which may be NULL). */
+ * release cr_coll_req.nccl_version takes). 2.8 is the earliest taken (its
+ * NCCL_VERSION_CODE, 2804 for 2.8.4, gives 20804): the model's rules by
+ * release reach back to it as to 2.9. Errors: CR_EINVAL with the reason in
+ * d (which may be NULL). */
 cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d);
 
 /* NCCL_ALGO (protocols false) or NCCL_PROTO (true) as NCCL parses them

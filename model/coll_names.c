@@ -255,7 +255,7 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
     int ma, mi, pa, n = 0;
     /* after the patch only a build tag: 2.23.4-1, 2.23.4+cuda12.6 */
     if (s && sscanf(s, "%d.%d.%d%n", &ma, &mi, &pa, &n) == 3 && n > 0 &&
-        (s[n] == '\0' || s[n] == '-' || s[n] == '+') && ma == 2 && mi >= 9 && mi <= 99 && pa >= 0 &&
+        (s[n] == '\0' || s[n] == '-' || s[n] == '+') && ma == 2 && mi >= 8 && mi <= 99 && pa >= 0 &&
         pa <= 99) {
         *code = ma * 10000 + mi * 100 + pa;
         return CR_OK;
@@ -266,8 +266,14 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
         *code = (int)v;
         return CR_OK;
     }
+    /* before 2.9 nccl.h coded a release major x 1000 + minor x 100 +
+     * patch: 2804 is 2.8.4 */
+    if (s && end != s && !*end && v >= 2800 && v <= 2899) {
+        *code = 20000 + (int)(v - 2000);
+        return CR_OK;
+    }
     return cr_diag_set(d, CR_EINVAL,
-                       "\"%s\" is not an NCCL release: give it as 2.23.4 (2.9 or later) or as "
+                       "\"%s\" is not an NCCL release: give it as 2.23.4 (2.8 or later) or as "
                        "its NCCL_VERSION_CODE, 22304",
                        s ? s : "");
 }

@@ -21,7 +21,7 @@ sed 's/^h100-8 .*/h100-8 hgx-h100-8 --nccl-version 2.23.4 --ranks 0-7/' \
 run $CR validate --corpus "$T"
 printf '# c\nh100-8 hgx-h100-8 --ranks 0-7 --ranks 0-3\n' > "$T/topologies.txt"
 run $CR validate --corpus "$T"
-printf '# c\n\nh100-8 hgx-h100-8 --nccl-version 2.8.4\n' > "$T/topologies.txt"
+printf '# c\n\nh100-8 hgx-h100-8 --nccl-version 2.7.8\n' > "$T/topologies.txt"
 run $CR validate --corpus "$T"
 # topologies.txt: line 2's NCCL_ALGO names no NCCL algorithm
 printf '# c\nh100-8 hgx-h100-8 --nccl-algo Ring,Rink\n' > "$T/topologies.txt"

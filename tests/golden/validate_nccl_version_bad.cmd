@@ -1,1 +1,1 @@
-$CR validate --nccl-tests tests/fixtures/nccl-tests/a100-8-v2.10-reduce_scatter_perf.log --nccl-version 2.8.4
+$CR validate --nccl-tests tests/fixtures/nccl-tests/a100-8-v2.10-reduce_scatter_perf.log --nccl-version 2.7.8

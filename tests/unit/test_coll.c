@@ -464,17 +464,16 @@ static void test_nccl_version_parse(void **state)
     static const struct {
         const char *s;
         int code;
-    } ok[] = {{"2.23.4", 22304},
-              {"2.23.4-1", 22304},
-              {"2.28.9+cuda13.0", 22809},
-              {"22304", 22304},
-              {"2.9.6", 20906}};
+    } ok[] = {{"2.23.4", 22304}, {"2.23.4-1", 22304}, {"2.28.9+cuda13.0", 22809},
+              {"22304", 22304},  {"2.9.6", 20906},    {"2.8.4", 20804},
+              {"2804", 20804}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         int code = 0;
         assert_int_equal(cr_nccl_version_parse(ok[i].s, &code, &d), CR_OK);
         assert_int_equal(code, ok[i].code);
     }
-    static const char *const bad[] = {"2.8.4", "2.23", "3.0.0", "2.23.4x", "latest", "2304", ""};
+    static const char *const bad[] = {"2.7.8",  "2.23", "3.0.0", "2.23.4x",
+                                      "latest", "2304", "2904",  ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int code = 7;
         memset(&d, 0, sizeof d);

@@ -3,7 +3,7 @@
 # Run from validate/corpus/: prints the assignment; "python3 make_split.py split.txt" rewrites split.txt.
 # SOURCES: (split key, file-name prefix of that source's logs, round). Each round is split on its own,
 # among that round's sources only, and never moves an earlier round's source: round 1 (the first 63
-# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 8 likewise.
+# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 9 likewise.
 # Rule 1: sources in ascending order of the first 8 hex digits of sha256(key), each to the half holding
 # fewer of the round's logs so far (tie: fit). Rule 2: a GPU class or a scale (single-/multi-node) with
 # >= 2 of the round's sources all in one half moves its source with the fewest logs (then the smallest
@@ -50,6 +50,8 @@ SOURCES = [
     ('github.com/google/dranet/site/content/docs/user/gke-rdma.md', 'dranet-gke-a4-', 8),
     ('github.com/google/dranet/site/content/docs/user/nvidia-dranet.md', 'dranet-nvdra-', 8),
     ('github.com/google/dranet/examples/demo_gke_rdma/README.md', 'dranet-demo-', 8),
+    ('github.com/aistabci/abci2.0benchmark', 'abci2-', 9),
+    ('github.com/aistabci/abci-docs/en/docs/tips/sharp.md', 'abci-docs-', 9),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -93,7 +95,8 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             5:'# round 5 (2026-12-02): one-process-per-GPU multi-node sweeps from 1 or 8 bytes (GH200x4 Slingshot, A100 RoCE) added after rounds 1-4 were fixed, split among themselves by the same rules (make_split.py); rounds 1-4 unchanged',
             6:'# round 6 (2026-12-02): one process per GPU on one 8-GPU NVSwitch node (DGX H100) and on 2- and 4-node DGX A100 / p4d clusters (IB, EFA) added after rounds 1-5 were fixed, split among themselves by the same rules (make_split.py); rounds 1-5 unchanged',
             7:'# round 7 (2026-12-02): one process per GPU from 8 bytes at HPC centres and on one 8x MI300X node (CSCS Alps GH200x4 2 nodes, LUMI-EAP MI100 2x1, AMD MI300X blog) added after rounds 1-6 were fixed, split among themselves by the same rules (make_split.py); rounds 1-6 unchanged',
-            8:'# round 8 (2026-12-02): one process per GPU across 2 GCP nodes on RoCE (gIB plugin) from Google DraNet documentation (2x A4 B200 8+8 ranks; A4 B200 and A3 Ultra H200 with 1 GPU a node) added after rounds 1-7 were fixed, split among themselves by the same rules (make_split.py); rounds 1-7 unchanged'}
+            8:'# round 8 (2026-12-02): one process per GPU across 2 GCP nodes on RoCE (gIB plugin) from Google DraNet documentation (2x A4 B200 8+8 ranks; A4 B200 and A3 Ultra H200 with 1 GPU a node) added after rounds 1-7 were fixed, split among themselves by the same rules (make_split.py); rounds 1-7 unchanged',
+            9:'# round 9 (2026-12-03): AIST ABCI 2.0 A nodes (8x A100 SXM4, NVSwitch, 4x HDR IB), one process per GPU from 4 or 8 bytes on 1 to 16 nodes (abci2.0benchmark) and a 2-node SHARP run (ABCI user guide), added after rounds 1-8 were fixed, split among themselves by the same rules (make_split.py); rounds 1-8 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

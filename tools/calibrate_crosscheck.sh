@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The calibrate cross-check of issue 14 (doc/corpus.md): for nine machines
+# The calibrate cross-check of issue 14 (doc/corpus.md): for eleven machines
 # of validate/corpus, `commroof calibrate --nccl-tests` fitted on the
 # machine's all_reduce log(s), and the median / p90 |error| % of its other
 # collectives as shipped and after calibration (the "held-out logs
@@ -38,3 +38,6 @@ run polaris-2n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-7 --nccl-version 2.2
 run polaris-8n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-31 --nccl-version 2.21.5" "$C"/a100x4-slingshot-8n/*
 run xxrjun-10n "$ROOT/topologies/h100-ib-128n.xml" "--ranks 0-79" "$C"/h100-net-10n/*
 run 2080ti-2 "$T/autodl-2080ti-pcie.xml" "" "$C"/pcie-2080ti-2/*
+# ABCI (round 9): all_reduce against broadcast, NCCL 2.8.4, one and two nodes
+run abci-1n "$T/abci-a100-ib.xml" "--ranks 0-7 --nccl-version 2.8.4" "$C"/a100-8/abci2-1n-*
+run abci-2n "$T/abci-a100-ib.xml" "--ranks 0-15 --nccl-version 2.8.4" "$C"/a100-ib-2n/abci2-2n-*

@@ -129,24 +129,27 @@ static int nsteps_of(cr_coll coll, int n)
     return n;
 }
 
-/* Node crossings on the slowest path of a ring all-gather or
+/* Node crossings on the slowest path of a ring allreduce, all-gather or
  * reduce-scatter of n ranks on N nodes. NCCL's ring visits each node's
  * GPUs in a row and crosses the network once per node (src/graph/search.cc
  * builds one intra-node chain per node), so N of its n hops cross nodes.
- * Each rank's chunk travels the n-1 hops after its own rank, and every rank
- * forwards what it receives (src/device/all_gather.h runRing), so the time
- * is that of the chunk that crosses most: one whose rank is not the first
- * of its node misses only an intra-node hop and meets all N crossings.
- * NCCL's tuning counts N-1 (tuning.cc nInterSteps), right with one rank a
- * node. An allreduce keeps NCCL's 2(N-1): at small sizes only the first of
- * its n chunks carries data (a step without data does not wait for its
- * peer's, src/device/prims_ll.h LLGenericOp), and counting that chunk's
- * crossings (2N-1) or the full 2N made the fitting half worse
- * (doc/corpus.md Session 12). */
-static int ring_gather_crossings(int n, int N)
+ * In an all-gather or reduce-scatter each rank's chunk travels the n-1
+ * hops after its own rank, and every rank forwards what it receives
+ * (src/device/all_gather.h runRing), so the time is that of the chunk that
+ * crosses most: one whose rank is not the first of its node misses only an
+ * intra-node hop and meets all N crossings. NCCL's tuning counts N-1
+ * (tuning.cc nInterSteps), right with one rank a node. An allreduce keeps
+ * NCCL's 2(N-1): at small sizes only the first of its n chunks carries
+ * data (a step without data does not wait for its peer's,
+ * src/device/prims_ll.h LLGenericOp), and counting that chunk's crossings
+ * (2N-1) or the full 2N made the fitting half worse (doc/corpus.md
+ * Session 12). */
+static int ring_crossings(cr_coll coll, int n, int N)
 {
     if (N <= 1)
         return 0;
+    if (coll == CR_COLL_ALLREDUCE)
+        return 2 * (N - 1);
     return n > N ? N : N - 1;
 }
 
@@ -551,8 +554,7 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
             lat += (n - N) * a_in + (N - 1) * a_net;
         } else {
             int nsteps = nsteps_of(coll, n);
-            int inter =
-                coll == CR_COLL_ALLREDUCE ? (N > 1 ? 2 * (N - 1) : 0) : ring_gather_crossings(n, N);
+            int inter = ring_crossings(coll, n, N);
             K = ceil_pieces(S / (ncf * n), piece);
             lat += (nsteps - inter) * a_in + inter * a_net;
             lat = fmax(lat, op_fixed_s(c) + nsteps * c->r_ring_mean_s);

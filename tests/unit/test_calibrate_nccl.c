@@ -191,32 +191,40 @@ static void test_fit_synthetic(void **state)
     cr_topo_free(gen);
 }
 
-/* Rows made by the model on topo with key set to made (coll0 and coll1 at
- * five sizes each from size0 up by step; a second collective pins what
- * the first alone cannot tell from key, such as the links' efficiency
- * behind a sendrecv's channel rate): the fit finds key again, starting
- * from the shipped value start. */
-static void check_key_fit(const char *topo, const char *coll0, const char *coll1, int nranks,
-                          double size0, double step, const char *key, double start, double made)
+/* Fits on t the rows made by the model on topo with key set to made
+ * (coll0 and coll1 at five sizes each from size0 up by step; a second
+ * collective pins what the first alone cannot tell from key, such as the
+ * links' efficiency behind a sendrecv's channel rate). */
+static void fit_made_rows(cr_topo *t, const char *topo, const char *coll0, const char *coll1,
+                          int nranks, double size0, double step, const char *key, double made,
+                          cr_cnf_fit *fit)
 {
     cr_topo *gen = cr_test_open_topo(topo);
     assert_int_equal(cr_topo_set_param(gen, key, made, "test"), CR_OK);
-    cr_topo *t = cr_test_open_topo(topo);
     cr_cnf *f = NULL;
     cr_diag d = {{0}};
     assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
     for (int i = 0; i < 10; i++)
         add_model_row(f, gen, i < 5 ? coll0 : coll1, size0 * pow(step, i % 5), nranks);
     bool use[1] = {true};
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, fit, &d), CR_OK);
+    cr_cnf_free(f);
+    cr_topo_free(gen);
+}
+
+/* fit_made_rows: the fit finds key again, starting from the shipped value
+ * start. */
+static void check_key_fit(const char *topo, const char *coll0, const char *coll1, int nranks,
+                          double size0, double step, const char *key, double start, double made)
+{
+    cr_topo *t = cr_test_open_topo(topo);
     cr_cnf_fit fit;
-    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    fit_made_rows(t, topo, coll0, coll1, nranks, size0, step, key, made, &fit);
     int i_ch = fit_key(&fit, key);
     assert_true(fit.k[i_ch].fitted);
     assert_close(fit.k[i_ch].before, start, 1e-12, 0);
     assert_close(fit.k[i_ch].after, made, 0.02, 0);
-    cr_cnf_free(f);
     cr_topo_free(t);
-    cr_topo_free(gen);
 }
 
 /* A send to another node moves at most NCCL's channels per net peer x
@@ -271,17 +279,10 @@ static void test_fit_tree_net_step(void **state)
 static void test_fit_carries_ring_net_step(void **state)
 {
     (void)state;
-    cr_topo *gen = cr_test_open_topo("h100-ib-4n");
-    assert_int_equal(cr_topo_set_param(gen, "coll.alpha.net.tree.ll", 12e-6, "test"), CR_OK);
     cr_topo *t = cr_test_open_topo("h100-ib-4n");
-    cr_cnf *f = NULL;
-    cr_diag d = {{0}};
-    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
-    for (int i = 0; i < 10; i++)
-        add_model_row(f, gen, "allreduce", 8 * pow(2, i % 5), 16);
-    bool use[1] = {true};
     cr_cnf_fit fit;
-    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    fit_made_rows(t, "h100-ib-4n", "allreduce", "allreduce", 16, 8, 2, "coll.alpha.net.tree.ll",
+                  12e-6, &fit);
     int tree = fit_key(&fit, "coll.alpha.net.tree.ll"), ring = fit_key(&fit, "coll.alpha.net.ll");
     assert_true(fit.k[tree].fitted);
     assert_null(fit.k[tree].carried_with);
@@ -297,9 +298,7 @@ static void test_fit_carries_ring_net_step(void **state)
     assert_non_null(tp);
     assert_string_equal(
         tp->source, "fitted from x.log, carried with coll.alpha.net.tree.ll at the shipped ratio");
-    cr_cnf_free(f);
     cr_topo_free(t);
-    cr_topo_free(gen);
 }
 
 /* logs left out of the fit and rows below the bound inform nothing */

@@ -790,7 +790,7 @@ static void test_net_step_tree_apart(void **state)
 }
 
 /* A ring all-gather's slowest chunk crosses every node boundary of the
- * ring when a node holds two or more ranks (algo.c ring_gather_crossings):
+ * ring when a node holds two or more ranks (algo.c ring_crossings):
  * N network steps, one more than NCCL's tuning counts, and N-1 with one
  * rank a node; an allreduce keeps 2(N-1). Read off the predicted 1 KiB
  * all-gather (LL ring) on h100-ib-4n as coll.alpha.net.ll moves from 5 to

@@ -140,6 +140,9 @@ typedef struct {
                               enqueues that many kernels per operation, so an operation
                               takes at least that many x coll.host_op (the host's time),
                               not the launch gap on top of the GPUs' time. Default false. */
+    int loop_ops;          /* with host_loop: the operations one timed loop runs (nccl-tests'
+                              iters x agg iters), over which a pipelined chain's fill is
+                              spread (algo.c); 0: nccl-tests' default, 20. */
     int nccl_version;      /* the NCCL release of the run (NCCL_VERSION_CODE: 22304 =
                               2.23.4) where its choices differ by release; 0 (default) =
                               the parameter coll.nccl_version */

@@ -228,6 +228,30 @@ static const char *nt_comment(const char *s)
     return NULL;
 }
 
+/* The operations one timed loop runs, from nccl-tests' "# nThread" line:
+ * "iters: 20" times "agg iters: 4" (1 when absent; older releases print
+ * "warmupIters: 5 iters: 20" and no agg), src/common.cu. 0 when the line
+ * does not say or says something out of range. */
+static int nt_loop_ops(const char *body)
+{
+    long iters = 0, agg = 1;
+    for (const char *p = strstr(body, "iters:"); p; p = strstr(p + 1, "iters:")) {
+        long v;
+        if (sscanf(p + 6, " %ld", &v) != 1)
+            continue;
+        size_t at = (size_t)(p - body);
+        bool warm = at >= 7 && !strncmp(p - 7, "warmup ", 7); /* "warmupIters:" never matches */
+        bool is_agg = at >= 4 && !strncmp(p - 4, "agg ", 4);
+        if (is_agg)
+            agg = v;
+        else if (!warm)
+            iters = v;
+    }
+    if (iters < 1 || agg < 1 || iters > 1000000 || agg > 1000000 || iters * agg > 1000000)
+        return 0;
+    return (int)(iters * agg);
+}
+
 /* The bounds of a number printed with its rounding: "12.34" is in
  * [12.335, 12.345]. False when tok is not a plain non-negative number. */
 static bool nt_printed(const char *tok, double *lo, double *hi)
@@ -261,6 +285,7 @@ typedef struct {
                             sharing a Pid); 1 when unsaid */
     int first_line;
     int nranks;
+    int loop_ops;                     /* operations per timed loop (iters x agg iters), 0: unsaid */
     int nccl_version;                 /* the log's NCCL release (NCCL_VERSION_CODE), 0: unsaid */
     unsigned nccl_algos, nccl_protos; /* the run's NCCL_ALGO / NCCL_PROTO for its
                                          collective (cr_nccl_select_parse); 0: unsaid */
@@ -466,6 +491,8 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
      * lines with one Pid on one host (a process prints its GPUs' lines one
      * after the other) */
     int ngpus_hdr = 0, pid_run = 0, pid_run_max = 0;
+    /* the run's timed loop, from the same line (nt_loop_ops) */
+    int loop_ops = 0;
     /* the NCCL release the log prints: nccl-tests' "# nccl-tests version
      * ... nccl-library=22304" or NCCL's "NCCL version 2.23.4+cuda12.6"
      * (NCCL_DEBUG=VERSION or INFO); the last one before a table is its */
@@ -521,6 +548,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                     sscanf(body, "nThread %d nGpus %d", &nth, &ng) == 2 && ng >= 1 && ng <= 1024
                         ? ng
                         : 0;
+                loop_ops = nt_loop_ops(body);
                 pid_run = pid_run_max = 0;
                 last_pid = -1;
                 last_host[0] = '\0';
@@ -620,6 +648,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             T.first_line = row_line;
             T.rank_lines = nranks;
             T.gpus_per_thread = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max > 0 ? pid_run_max : 1;
+            T.loop_ops = loop_ops;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
             if (log_coll) {
                 if (opt_coll && strcmp(opt_coll, log_coll)) {
@@ -712,6 +741,11 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
              * (validate's cr_coll_req host_loop) */
             snprintf(num, sizeof num, "%d", T->gpus_per_thread);
             nt_set(m, "gpus_per_thread", num);
+        }
+        if (T->loop_ops > 0) {
+            /* a pipelined chain's fill is spread over the loop (cr_coll_req loop_ops) */
+            snprintf(num, sizeof num, "%d", T->loop_ops);
+            nt_set(m, "loop_ops", num);
         }
         if (T->nccl_version > 0) {
             snprintf(num, sizeof num, "%d", T->nccl_version);

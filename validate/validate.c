@@ -139,6 +139,7 @@ cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int
     if (m->loop_timed) {
         rq.ranks_per_process = (int)fmin(cr_vnum_or(&m->c, "gpus_per_thread", 1), n);
         rq.host_loop = true;
+        rq.loop_ops = (int)cr_vnum_or(&m->c, "loop_ops", 0);
     }
     rq.nccl_version = (int)cr_vnum_or(&m->c, "nccl_version", 0);
     rq.nccl_algos = (unsigned)cr_vnum_or(&m->c, "nccl_algos", 0);

@@ -828,6 +828,57 @@ static void test_ring_gather_crossings(void **state)
     cr_topo_free(t);
 }
 
+/* nccl-tests' back-to-back broadcasts and reduces pipeline on LL and LL128
+ * (algo.c chain_pipelines): a chain has no cycle, so rank k runs operation
+ * i+1 while rank k+1 still finishes i, and the chain's hops and the network
+ * proxy's fixed part are paid once a timed loop (cr_coll_req host_loop,
+ * loop_ops operations; nccl-tests' default 20). Simple keeps every hop in
+ * each operation, and outside a timed loop nothing changes. h100-ib-4n, 2
+ * nodes x 8, 1 KiB: 20 us more per network step or proxy part costs 1 us
+ * a loop of 20 (0.2 us of 100) on LL and LL128, 20 us on Simple (one
+ * crossing) and on any single operation; the allreduce's ring (a cycle)
+ * pays its two crossings in full. */
+static void test_chain_pipelines_across_loop(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const struct {
+        cr_coll coll;
+        cr_proto proto;
+        const char *key;
+        bool loop;
+        int loop_ops;
+        double per_20us;
+    } cases[] = {
+        {CR_COLL_BROADCAST, CR_PROTO_LL, "coll.alpha.net.ll", true, 0, 1e-6},
+        {CR_COLL_BROADCAST, CR_PROTO_LL, "coll.alpha.net.ll", true, 100, 0.2e-6},
+        {CR_COLL_REDUCE, CR_PROTO_LL128, "coll.alpha.net.ll128", true, 0, 1e-6},
+        {CR_COLL_BROADCAST, CR_PROTO_LL, "coll.op_fixed.net", true, 0, 1e-6},
+        {CR_COLL_BROADCAST, CR_PROTO_SIMPLE, "coll.alpha.net.simple", true, 0, 20e-6},
+        {CR_COLL_BROADCAST, CR_PROTO_LL, "coll.alpha.net.ll", false, 0, 20e-6},
+        {CR_COLL_ALLREDUCE, CR_PROTO_LL, "coll.alpha.net.ll", true, 0, 40e-6},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_coll_ctx *c = cr_test_coll_ctx(t, "0-15"); /* the shipped constants */
+        double pred[2];
+        for (int k = 0; k < 2; k++) {
+            cr_diag d = {{0}};
+            assert_int_equal(cr_coll_ctx_set_param(c, cases[i].key, k ? 30e-6 : 10e-6, &d), CR_OK);
+            cr_coll_req rq = cr_coll_req_default(cases[i].coll, 1024);
+            rq.algo = CR_ALGO_RING;
+            rq.proto = cases[i].proto;
+            rq.host_loop = cases[i].loop;
+            rq.loop_ops = cases[i].loop_ops;
+            cr_coll_result r = eval_req(c, &rq);
+            assert_true(r.pred.supported);
+            pred[k] = r.pred.pred_s;
+        }
+        assert_close(pred[1] - pred[0], cases[i].per_20us, 1e-9, 0);
+        cr_coll_ctx_free(c);
+    }
+    cr_topo_free(t);
+}
+
 /* coll.op_fixed.net is the network proxy's part of the fixed cost: added
  * once to an operation that crosses nodes (ring and tree alike), never to
  * one inside a node. h100-ib-4n, 8-byte LL allreduce. */
@@ -2409,6 +2460,7 @@ int main(void)
         cmocka_unit_test(test_net_step_tree_apart),
         cmocka_unit_test(test_ring_gather_crossings),
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
+        cmocka_unit_test(test_chain_pipelines_across_loop),
         cmocka_unit_test(test_p2p_net_latency_once),
         cmocka_unit_test(test_net_eager_rendezvous),
         cmocka_unit_test(test_p2p_net_channels),

@@ -381,6 +381,33 @@ static void assert_key(const char *head, const char *key, const char *want)
     free(got);
 }
 
+/* The operations of nccl-tests' timed loop (iters x agg iters) from the
+ * "# nThread" line, as each release prints it (validate's cr_coll_req
+ * loop_ops); no key where the line does not say, or says nonsense. */
+static void test_nccl_tests_loop_ops(void **state)
+{
+    (void)state;
+    const char *const pre = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) ";
+    const struct {
+        const char *tail, *want;
+    } cases[] = {
+        {"warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n", "20"},
+        {"warmup iters: 5 iters: 100 validation: 1 \n", "100"},           /* ABCI, 2.8 era */
+        {"warmup iters: 50 iters: 50 agg iters: 4 validation: 1\n", "200"}, /* -m 4 */
+        {"warmupIters: 5 iters: 24 validation: 1\n", "24"},               /* older spelling */
+        {"warmup iters: 5 validation: 1\n", NULL},                        /* no iters */
+        {"warmup iters: 5 iters: 0 validation: 1\n", NULL},
+        {"warmup iters: 5 iters: 99999999999 validation: 1\n", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char head[512];
+        snprintf(head, sizeof head, "%s%s%s", pre, cases[i].tail,
+                 "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+                 "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n");
+        assert_key(head, "loop_ops", cases[i].want);
+    }
+}
+
 /* GPUs one nccl-tests thread drives (-g G): from the "# nThread T nGpus G"
  * line, else from rank lines sharing one Pid on one host (odissei-snellius
  * 1n: nGpus 4, one Pid); a key only where it is more than one, so that
@@ -524,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_runs),
         cmocka_unit_test(test_nccl_tests_pasted),
         cmocka_unit_test(test_nccl_tests_gpus_per_thread),
+        cmocka_unit_test(test_nccl_tests_loop_ops),
         cmocka_unit_test(test_nccl_tests_version),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_fuzz_replay),

@@ -392,10 +392,10 @@ static void test_nccl_tests_loop_ops(void **state)
         const char *tail, *want;
     } cases[] = {
         {"warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n", "20"},
-        {"warmup iters: 5 iters: 100 validation: 1 \n", "100"},           /* ABCI, 2.8 era */
+        {"warmup iters: 5 iters: 100 validation: 1 \n", "100"},             /* ABCI, 2.8 era */
         {"warmup iters: 50 iters: 50 agg iters: 4 validation: 1\n", "200"}, /* -m 4 */
-        {"warmupIters: 5 iters: 24 validation: 1\n", "24"},               /* older spelling */
-        {"warmup iters: 5 validation: 1\n", NULL},                        /* no iters */
+        {"warmupIters: 5 iters: 24 validation: 1\n", "24"},                 /* older spelling */
+        {"warmup iters: 5 validation: 1\n", NULL},                          /* no iters */
         {"warmup iters: 5 iters: 0 validation: 1\n", NULL},
         {"warmup iters: 5 iters: 99999999999 validation: 1\n", NULL},
     };

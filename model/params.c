@@ -51,6 +51,7 @@ struct key {
 #define FIT_HOST_OP 4.2e-06
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
+#define FIT_LL_CH_AMPERE 3.08e+09 /* the Ampere column of coll.ll_ch */
 /* END fit_nccl_corpus */
 /* RCCL's MSCCL all-pairs allreduce on 8 MI300X (AMD generation "other";
  * NVIDIA GPUs never take the path): fitted on the fitting half's one MI300X
@@ -328,14 +329,15 @@ static const struct key keys[] = {
      "the Snellius -g 4 logs of the fitting half (allgather, reducescatter and allreduce all "
      "about 17 us up to 64 KiB although their steps differ 3 to 6); a host cost, so every "
      "generation"},
-    {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, 0, 0, 0}, 0, 1e15, "B/s",
+    {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, FIT_LL_CH_AMPERE, 0, 0}, 0, 1e15, "B/s",
      "LL data rate of one channel of a ring beyond two ranks of one node (all channels together "
-     "at most coll.ll_max); 0 = coll.ll_max for any channel count: not fitted (tools/"
-     "fit_nccl_corpus.py: on the fitting half it moves the median by under 1 point, and a "
-     "fitted 4.2 GB/s made one channel's LL rate bind before its NIC, test_ring_nic_per_channel, "
-     "and NCCL's ring LL pick slower than its NVLS pick at twice the size, test_auto_monotone); "
-     "a topology or calibrate --nccl-tests may set it (NCCL tuning.cc ring LL: 0.5 x the "
-     "channel's link rate)"},
+     "at most coll.ll_max; 0 = coll.ll_max for any channel count). Ampere: fitted, tools/"
+     "fit_nccl_corpus.py AMPERE (the fitting half's Ampere logs only, " FIT_WHEN "; floor 3 GB/s, "
+     "test_auto_monotone): its ring LL rows ran too fast by a margin growing with the message "
+     "(doc/corpus.md Session 13); Hopper, Blackwell, other: 0, their rows show no such margin and "
+     "a rate for every generation (4.2 GB/s) bound one channel before its NIC, "
+     "test_ring_nic_per_channel. A topology or calibrate --nccl-tests may set it (NCCL tuning.cc "
+     "ring LL: 0.5 x the channel's link rate)"},
     {"mech.ce.eff", OFF(mech_eff[CR_MECH_CE]), K_DOUBLE, {0.82, 0.82, 0.883, 0.866}, 0.01, 1, "",
      "fit: traces/nvidia-h200-x2/kernels-p2p.json.gz, copy engine GPU0 -> GPU1 1 GiB in 2703 us: "
      "397.2 of 450 GB/s (check: ParallelKittens arXiv 2511.13940 H100 368.8 GiB/s = 396.0 GB/s; "

@@ -13,13 +13,13 @@ half's per-band errors:
 
 The descent is local and the objective flat along some directions (the
 fixed cost against its network part and the PCIe step): run it from
-several starts (--start; slingshot:KEY for the Slingshot figures) and keep
+several starts (--start; GROUP:KEY for a group's figures) and keep
 the lowest objective; model/params.c names the start that was kept.
 
 The model structure is algo.c corpus_lat_s (doc/corpus.md): a fixed cost per
 operation (more across nodes: coll.op_fixed.net), the algorithm's sequential steps at a step latency per link
 class and protocol, one more step per further pipeline piece, LL's
-per-channel rate (coll.ll_ch, 0 here: not fitted, it barely moves the corpus and bound NIC-per-channel rates before the NIC); nccl-tests' -g N logs at least N x coll.host_op per
+per-channel rate (coll.ll_ch: fitted on NVIDIA Ampere GPUs only, AMPERE below; 0 elsewhere); nccl-tests' -g N logs at least N x coll.host_op per
 operation. Every constant is a topology <param> (tools/corpus_eval.py
 --param), so the fit evaluates exactly what validate predicts, the -g N
 host term included (validate reads each log's GPUs per thread and sets
@@ -38,7 +38,9 @@ nodes (coll.p2p.peer.net), the plugin's eager limit and rendezvous
 (coll.net.eager, coll.net.rndv) and the proxy's fixed cost
 (coll.op_fixed.net) are fitted for the Slingshot systems apart
 (libfabric CXI through aws-ofi-nccl; InfiniBand reports 0) and printed as
-the <param> lines their topologies take. Coordinate descent over multiplicative
+the <param> lines their topologies take; LL's per-channel rate is fitted
+for the logs on NVIDIA Ampere GPUs apart (AMPERE) and printed as the
+macro model/params.c gives that generation. Coordinate descent over multiplicative
 grids (x 2, 1.41, 1.19, 1.09), deterministic. Python 3 standard library.
 """
 import argparse
@@ -116,24 +118,42 @@ SHM = ("coll.eff.shm", "FIT_EFF_SHM", 64 * 1024 * 1024)
 SLING = [("coll.net.lat", 1e-6, 1e-8, 1e-3), ("coll.p2p.peer.net", 6e-6, 1e-6, 60e-6),
          ("coll.net.eager", 4096, 512, 65536), ("coll.net.rndv", 10e-6, 0.1e-6, 60e-6),
          ("coll.op_fixed.net", 1e-6, 0.01e-6, 30e-6)]
+# Fitted for the logs on NVIDIA Ampere GPUs only (sm80-89, model/params.c
+# cr_params_gen), as the figure params.c gives that generation: LL's data
+# rate per channel of a ring. The fitting half's Ampere ring LL rows are too
+# fast by a margin that grows with the message (a100-8 -10 % at 512 B-4 KiB,
+# -35 % at 4-32 KiB, -55 % at 32-256 KiB; Sophia, p4d EFA and the PCIe
+# pairs alike) where its Hopper rows are not. The floor: below 3 GB/s the
+# ring LL NCCL picks for 2 MiB on dgx-a100-8 is predicted slower than its
+# LL128 pick at 4 MiB (test_coll test_auto_monotone), a drop no Ampere log
+# shows (ABCI's one node: 116 -> 140 us).
+# key, macro, start, low, high
+AMPERE = [("coll.ll_ch", "FIT_LL_CH_AMPERE", 4e9, 3e9, 50e9)]
+# the groups with figures of their own: "group:KEY" on the command line
+GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING],
+          "ampere": [(k, v, lo, hi) for k, _, v, lo, hi in AMPERE]}
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 
 
-def collect(commroof, params, sling, jobs, half="fit"):
-    """corpus_eval.collect with SLING's figures (dict sling) for the Slingshot systems."""
+def collect(commroof, params, figs, jobs, half="fit"):
+    """corpus_eval.collect with each group's own figures (figs: {group:
+    {key: value}}, GROUPS) on that group's logs."""
     orig = corpus_eval.read_split
     split = orig()
+    by = {}
+    for h, p in split:
+        by.setdefault(groups_of(commroof, p), []).append((h, p))
     rows = []
     try:
-        for grp in ("amd", "other", "slingshot"):
-            sub = [(h, p) for h, p in split if group_of(p) == grp]
+        for grps, sub in sorted(by.items()):
             corpus_eval.read_split = lambda sub=sub: sub
             # AMD (RCCL) keeps NCCL's tables: its generation's defaults are 0
-            pp = [] if grp == "amd" else params
-            if grp == "slingshot":
-                pp = [(k, v) for k, v in pp if k not in sling] + \
-                     [(k, "%.6g" % v) for k, v in sling.items()]
+            pp = [] if "amd" in grps else list(params)
+            for g in grps:
+                own = figs.get(g, {})
+                pp = [(k, v) for k, v in pp if k not in own] + \
+                     [(k, "%.6g" % v) for k, v in own.items()]
             r, _ = corpus_eval.collect(commroof, half, pp, jobs)
             rows += r
     finally:
@@ -141,10 +161,31 @@ def collect(commroof, params, sling, jobs, half="fit"):
     return rows
 
 
-def group_of(log):
+_ARCH = {}
+
+
+def topo_arch(commroof, topo):
+    """The SM architecture (80 for sm80) of a topology's first GPU model; 0
+    when it has none (a file or shipped name, as topologies.txt gives)."""
+    if topo not in _ARCH:
+        p = subprocess.run([commroof, "topo", "show", topo, "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        models = json.loads(p.stdout).get("gpu_models", []) if p.returncode == 0 else []
+        _ARCH[topo] = models[0].get("arch", 0) if models else 0
+    return _ARCH[topo]
+
+
+def groups_of(commroof, log):
+    """The groups a log belongs to: amd (RCCL), or any of slingshot (the
+    libfabric CXI systems) and ampere (NVIDIA sm80-89)."""
     if log.startswith("mi"):
-        return "amd"
-    return "slingshot" if "slingshot" in log else "other"
+        return ("amd",)
+    out = ["slingshot"] if "slingshot" in log else []
+    t = corpus_eval.read_topologies()
+    topo = t.get(log, t.get(log.split("/")[0]))
+    if topo and topo[0] and 80 <= topo_arch(commroof, topo[0]) < 90:
+        out.append("ampere")
+    return tuple(out)
 
 
 def nt123(commroof, params, host_op):
@@ -174,7 +215,7 @@ def shm_systems():
 def fit_shm(commroof, vals, jobs):
     """coll.eff.shm (see SHM) from the other constants' start values."""
     params = [(k, "%.6g" % v) for k, v in vals.items()] + [(SHM[0], "1")]
-    rows = collect(commroof, params, {k: v for k, v, _, _ in SLING}, jobs)
+    rows = collect(commroof, params, start_figs(), jobs)
     sys_shm = shm_systems()
     r = sorted(x["pred"] / x["measured"] for x in rows
                if x["system"] in sys_shm and x["bytes"] > SHM[2] and x["pred"] and x["measured"])
@@ -184,9 +225,13 @@ def fit_shm(commroof, vals, jobs):
     return (r[m] if len(r) % 2 else (r[m - 1] + r[m]) / 2), len(r)
 
 
-def objective(commroof, vals, sling, jobs):
+def start_figs():
+    return {g: {k: v for k, v, _, _ in figs} for g, figs in GROUPS.items()}
+
+
+def objective(commroof, vals, figs, jobs):
     params = [(k, "%.6g" % v) for k, v in vals.items()]
-    rows = collect(commroof, params, sling, jobs)
+    rows = collect(commroof, params, figs, jobs)
     per = {}
     for r in rows:
         if r["bytes"] > LIMIT or not r["pred"] or not r["measured"]:
@@ -212,55 +257,57 @@ def main():
                          "local: try several starts, keep the lowest objective)")
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
-                         "(slingshot:KEY for the Slingshot figures)")
+                         "(GROUP:KEY for a group's figures: slingshot, ampere)")
     a = ap.parse_args()
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
     vals = {k: v for k, _, v, _, _, _ in START}
-    sling = {k: v for k, v, _, _ in SLING}
+    figs = start_figs()
+    every = [g + ":" + k for g, f in figs.items() for k in f] + list(vals)
+
+    def split_key(k):
+        """(group, key) of a command-line key; group None for START's keys."""
+        g, _, key = k.partition(":")
+        return (g, key) if key and g in figs else (None, k)
+
     for kv in a.start:
         k, _, v = kv.partition("=")
-        group, key = (sling, k[10:]) if k.startswith("slingshot:") else (vals, k)
-        if key not in group:
-            ap.error("--start %s: not a fitted key (%s; slingshot:%s)" %
-                     (k, ", ".join(vals), ", slingshot:".join(sling)))
-        group[key] = float(v)
-    every = ["slingshot:" + x for x in sling] + list(vals)
+        g, key = split_key(k)
+        if k not in every:
+            ap.error("--start %s: not a fitted key (%s)" % (k, ", ".join(every)))
+        (figs[g] if g else vals)[key] = float(v)
     for k in a.only:
         if k not in every:
             ap.error("--only %s: not a fitted key (%s)" % (k, ", ".join(every)))
     descend = [k for k in every if not a.only or k in a.only]
     bounds = {k: (lo, hi) for k, _, _, lo, hi, _ in START}
-    sbounds = {k: (lo, hi) for k, _, lo, hi in SLING}
+    bounds.update({g + ":" + k: (lo, hi) for g, f in GROUPS.items() for k, _, lo, hi in f})
     shm_eff, shm_rows = fit_shm(a.commroof, vals, a.jobs)
     print("coll.eff.shm: %.3f (median of %d rows above 64 MiB)" % (shm_eff, shm_rows), flush=True)
 
-    def obj(v, s):
-        return objective(a.commroof, dict(v, **{SHM[0]: shm_eff}), s, a.jobs)
+    def obj(v, f):
+        return objective(a.commroof, dict(v, **{SHM[0]: shm_eff}), f, a.jobs)
 
-    best = obj(vals, sling)
+    best = obj(vals, figs)
     print("start: objective %.4f" % best, flush=True)
     steps = [2.0, 1.41, 1.19, 1.09]
     for sweep in range(a.sweeps):
         f = steps[min(sweep, len(steps) - 1)]
         for k in descend:
-            sk = k[10:] if k.startswith("slingshot:") else None
+            g, key = split_key(k)
             for mult in (f, 1 / f):
                 moved = False
                 while True:
-                    cur = sling[sk] if sk else vals[k]
-                    v = cur * mult
-                    lo, hi = sbounds[sk] if sk else bounds[k]
+                    v = (figs[g] if g else vals)[key] * mult
+                    lo, hi = bounds[k]
                     if not lo <= v <= hi:
                         break
-                    tv, ts = dict(vals), dict(sling)
-                    if sk:
-                        ts[sk] = v
-                    else:
-                        tv[k] = v
-                    o = obj(tv, ts)
+                    tv = dict(vals)
+                    tf = {x: dict(y) for x, y in figs.items()}
+                    (tf[g] if g else tv)[key] = v
+                    o = obj(tv, tf)
                     if o < best - 1e-5:
-                        best, vals, sling, moved = o, tv, ts, True
+                        best, vals, figs, moved = o, tv, tf, True
                     else:
                         break
                 if moved:
@@ -273,10 +320,12 @@ def main():
     for k, macro, _, _, _, _ in START:
         print("#define %s %.3g" % (macro, vals[k]))
     print("#define %s %.3g" % (SHM[1], shm_eff))
+    for k, macro, _, _, _ in AMPERE:
+        print("#define %s %.3g /* the Ampere column of %s */" % (macro, figs["ampere"][k], k))
     vals[SHM[0]] = shm_eff
     print("/* END fit_nccl_corpus */")
     print("\nSlingshot topologies (validate/corpus/topologies/{polaris,alps}-*.xml):")
-    for k, v in sling.items():
+    for k, v in figs["slingshot"].items():
         print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
               '(Slingshot systems of the fitting half)"/>' % (k, v))
     print("\nnccl-tests#123 (n, measured us, predicted us):")
@@ -285,7 +334,7 @@ def main():
         print("  %d  %6.2f  %6.2f" % (n, m, p))
     params = [(k, "%.6g" % v) for k, v in vals.items()]
     for half in ("fit", "check"):
-        rows = collect(a.commroof, params, sling, a.jobs, half)
+        rows = collect(a.commroof, params, figs, a.jobs, half)
         rows = [r for r in rows if r["half"] == half]
         # a pre-Ampere GPU (the checking half's 2080 Ti) takes the fitted
         # figures here as <param>s, where model/params.c gives its generation

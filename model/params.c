@@ -330,8 +330,9 @@ static const struct key keys[] = {
      "about 17 us up to 64 KiB although their steps differ 3 to 6); a host cost, so every "
      "generation"},
     {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, FIT_LL_CH_AMPERE, 0, 0}, 0, 1e15, "B/s",
-     "LL data rate of one channel of a ring beyond two ranks of one node (all channels together "
-     "at most coll.ll_max; 0 = coll.ll_max for any channel count). Ampere: fitted, tools/"
+     "LL data rate of one channel of a ring where the corpus model predicts (all but two ranks "
+     "of one node on NVLink; all channels together at most coll.ll_max; 0 = coll.ll_max for any "
+     "channel count). Ampere: fitted, tools/"
      "fit_nccl_corpus.py AMPERE (the fitting half's Ampere logs only, " FIT_WHEN "; floor 3 GB/s, "
      "test_auto_monotone): its ring LL rows ran too fast by a margin growing with the message "
      "(doc/corpus.md Session 13); Hopper, Blackwell, other: 0, their rows show no such margin and "

@@ -51,7 +51,7 @@ struct key {
 #define FIT_HOST_OP 4.2e-06
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
-#define FIT_LL_CH_AMPERE 3.08e+09 /* the Ampere column of coll.ll_ch */
+#define FIT_LL_CH_AMPERE 3.08e+09 /* the Ampere column of coll.ll_ch (2026-12-03) */
 /* END fit_nccl_corpus */
 /* RCCL's MSCCL all-pairs allreduce on 8 MI300X (AMD generation "other";
  * NVIDIA GPUs never take the path): fitted on the fitting half's one MI300X
@@ -333,7 +333,8 @@ static const struct key keys[] = {
      "LL data rate of one channel of a ring where the corpus model predicts (all but two ranks "
      "of one node on NVLink; all channels together at most coll.ll_max; 0 = coll.ll_max for any "
      "channel count). Ampere: fitted, tools/"
-     "fit_nccl_corpus.py AMPERE (the fitting half's Ampere logs only, " FIT_WHEN "; floor 3 GB/s, "
+     "fit_nccl_corpus.py AMPERE (the fitting half's Ampere logs only, 2026-12-03, --only "
+     "ampere:coll.ll_ch, the other constants as committed; floor 3 GB/s, "
      "test_auto_monotone): its ring LL rows ran too fast by a margin growing with the message "
      "(doc/corpus.md Session 13); Hopper, Blackwell, other: 0, their rows show no such margin and "
      "a rate for every generation (4.2 GB/s) bound one channel before its NIC, "

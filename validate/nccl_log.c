@@ -236,8 +236,9 @@ static int nt_loop_ops(const char *body)
 {
     long iters = 0, agg = 1;
     for (const char *p = strstr(body, "iters:"); p; p = strstr(p + 1, "iters:")) {
-        long v;
-        if (sscanf(p + 6, " %ld", &v) != 1)
+        char *end;
+        long v = strtol(p + 6, &end, 10); /* an overlong number saturates: out of range below */
+        if (end == p + 6)
             continue;
         size_t at = (size_t)(p - body);
         bool warm = at >= 7 && !strncmp(p - 7, "warmup ", 7); /* "warmupIters:" never matches */

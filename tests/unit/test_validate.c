@@ -398,6 +398,7 @@ static void test_nccl_tests_loop_ops(void **state)
         {"warmup iters: 5 validation: 1\n", NULL},                          /* no iters */
         {"warmup iters: 5 iters: 0 validation: 1\n", NULL},
         {"warmup iters: 5 iters: 99999999999 validation: 1\n", NULL},
+        {"warmup iters: 5 iters: 20 agg iters: 999999999999999999999999 validation: 1\n", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char head[512];

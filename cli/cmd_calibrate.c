@@ -306,6 +306,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     if (skipped)
         fprintf(stderr, "commroof calibrate: note: %d row(s) left out; first: %s: %s\n", skipped,
                 skip_src, skip_why);
+    if (l.nccl_tables_skipped)
+        fprintf(stderr, "commroof calibrate: note: %d nccl-tests table(s) left out; first: %s\n",
+                l.nccl_tables_skipped, l.nccl_skip_why);
     if (n_rows == 0) {
         rc = cli_fail("calibrate", "no row of the logs can be predicted on topology %s", t->name);
         goto out;

@@ -396,6 +396,7 @@ int cli_cmd_validate(int argc, char **argv)
         json_object_set_new(root, "violations", json_integer(all.violations));
         json_object_set_new(root, "skipped_ranges", json_integer(ri.skipped));
         json_object_set_new(root, "skipped_files", json_integer(ri.not_traces));
+        json_object_set_new(root, "skipped_nccl_tables", json_integer(l.nccl_tables_skipped));
         json_object_set_new(root, "incomplete_files", json_integer(ri.incomplete));
         json_object_set_new(root, "merged_cases", json_integer(mi.merged));
         json_object_set_new(root, "rank_alone_cases", json_integer(mi.rank_alone));
@@ -410,6 +411,9 @@ int cli_cmd_validate(int argc, char **argv)
                l.n, ri.files, n_logs, t->name);
         if (ri.skipped)
             printf("# %d range(s) skipped; first: %s\n", ri.skipped, ri.why);
+        if (l.nccl_tables_skipped)
+            printf("# note: %d nccl-tests table(s) left out; first: %s\n", l.nccl_tables_skipped,
+                   l.nccl_skip_why);
         if (ri.incomplete)
             printf("# note: %d trace file(s) end before their closing bracket (the traced "
                    "process was killed, or the file was cut): first %s; a case near the cut may "

@@ -486,6 +486,10 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
      * every process prints its own one-rank run); each "# nThread" line
      * starts one. */
     int nranks = 0, line_no = 0, log_coll_line = 0;
+    /* the current test is not a collective commroof models: its rows are
+     * left out (counted once per test in out->nccl_tables_skipped) */
+    bool skip_test = false, skip_counted = false;
+    char skip_name[48] = "";
     /* GPUs per thread of the current run: the "# nThread T nGpus G" line's
      * G (-g G: one thread drives G GPUs in one group, nccl-tests
      * src/common.cu startColl), else the longest run of consecutive rank
@@ -540,6 +544,18 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                 log_coll = c;
                 log_coll_line = line_no;
                 table = -1;
+                skip_test = false;
+            } else if (!strncmp(body, "Collective test starting:", 25)) {
+                /* a test that is not a collective commroof models (nccl-tests'
+                 * hypercube_perf): its table is left out, never read as the
+                 * previous test's or as the file name's collective */
+                const char *nm = body + 25 + strspn(body + 25, " \t");
+                snprintf(skip_name, sizeof skip_name, "%.*s", (int)strcspn(nm, " \t\r\n"), nm);
+                log_coll = NULL;
+                log_coll_line = line_no;
+                table = -1;
+                skip_test = true;
+                skip_counted = false;
             }
             if (!strncmp(body, "nThread", 7)) {
                 int nth, ng;
@@ -619,6 +635,14 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         int nt = nt_split(buf, tok);
         if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
             continue;
+        if (skip_test) {
+            if (!skip_counted && out->nccl_tables_skipped++ == 0)
+                snprintf(out->nccl_skip_why, sizeof out->nccl_skip_why,
+                         "%s:%d: %s is not a collective commroof models", path, log_coll_line,
+                         skip_name[0] ? skip_name : "the test");
+            skip_counted = true;
+            continue;
+        }
         /* Every column the row is read at must be in it: time algbw busbw,
          * and the type wherever the header puts it. */
         int need_cols = lay.time_col + 3;

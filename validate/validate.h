@@ -139,6 +139,10 @@ typedef struct {
     size_t n, cap;
     double *iter_s; /* per-iteration times of the measurements (see n_iter) */
     size_t iter_n, iter_cap;
+    /* nccl-tests logs: tables of tests that are not a collective commroof
+     * models (hypercube_perf), left out, and the first one's place and name */
+    int nccl_tables_skipped;
+    char nccl_skip_why[160];
 } cr_vmeas_list;
 
 void cr_vmeas_list_release(cr_vmeas_list *l);

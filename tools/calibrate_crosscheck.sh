@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The calibrate cross-check of issue 14 (doc/corpus.md): for eleven machines
+# The calibrate cross-check of issue 14 (doc/corpus.md): for twelve machines
 # of validate/corpus, `commroof calibrate --nccl-tests` fitted on the
 # machine's all_reduce log(s), and the median / p90 |error| % of its other
 # collectives as shipped and after calibration (the "held-out logs
@@ -41,3 +41,5 @@ run 2080ti-2 "$T/autodl-2080ti-pcie.xml" "" "$C"/pcie-2080ti-2/*
 # ABCI (round 9): all_reduce against broadcast, NCCL 2.8.4, one and two nodes
 run abci-1n "$T/abci-a100-ib.xml" "--ranks 0-7 --nccl-version 2.8.4" "$C"/a100-8/abci2-1n-*
 run abci-2n "$T/abci-a100-ib.xml" "--ranks 0-15 --nccl-version 2.8.4" "$C"/a100-ib-2n/abci2-2n-*
+# MGHPCC AICR (round 10): one 8x B200 node, one process driving 8 GPUs, NCCL 2.29.3, from 1 MiB
+run b200-8 "$ROOT/topologies/hgx-b200-8.xml" "" "$C"/b200-8/*

@@ -3,7 +3,7 @@
 # Run from validate/corpus/: prints the assignment; "python3 make_split.py split.txt" rewrites split.txt.
 # SOURCES: (split key, file-name prefix of that source's logs, round). Each round is split on its own,
 # among that round's sources only, and never moves an earlier round's source: round 1 (the first 63
-# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 9 likewise.
+# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 10 likewise.
 # Rule 1: sources in ascending order of the first 8 hex digits of sha256(key), each to the half holding
 # fewer of the round's logs so far (tie: fit). Rule 2: a GPU class or a scale (single-/multi-node) with
 # >= 2 of the round's sources all in one half moves its source with the fewest logs (then the smallest
@@ -52,6 +52,7 @@ SOURCES = [
     ('github.com/google/dranet/examples/demo_gke_rdma/README.md', 'dranet-demo-', 8),
     ('github.com/aistabci/abci2.0benchmark', 'abci2-', 9),
     ('github.com/aistabci/abci-docs/en/docs/tips/sharp.md', 'abci-docs-', 9),
+    ('github.com/mghpcc/aicr-benchmarks/Benchmark_WG/nccl-tests/out-1node', 'aicr-', 10),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}

@@ -47,7 +47,7 @@ echo "== 6. the model against real measurements: the committed H200 traces (trac
 step validate traces/h200-1 --topo h200-1 --summary
 
 echo
-echo "== 7. the model against 84 published nccl-tests logs (validate/corpus): per half,"
+echo "== 7. the model against the published nccl-tests logs of validate/corpus: per half,"
 echo "   system and size band, held to the CI gate (the issue's targets are not met yet)"
 step validate --corpus validate/corpus --gate validate/corpus/gate.txt
 

@@ -230,8 +230,9 @@ static bool hop_before_window(const cr_coll_req *rq)
  * its 16-rank broadcast across two nodes 7.5 us, where the chain sums to
  * 12 and 28 us (doc/corpus.md Session 13). Simple keeps its hops per
  * operation: ABCI's Simple sizes (256 KiB-2 MiB) cost what the summed
- * chain gives and no rate the model's channels reach; left as it was
- * until a trace shows where that time goes. */
+ * chain gives and no rate the model's channels reach, and though the 8x
+ * B200 node of round 10 asks for less, pipelining Simple too loses on the
+ * fitting half; left as it is until a trace shows where that time goes. */
 static bool chain_pipelines(const cr_coll_req *rq, int na, cr_proto proto)
 {
     return rq->host_loop && na == NT_RING && proto != CR_PROTO_SIMPLE &&

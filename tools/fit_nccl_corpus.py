@@ -175,17 +175,24 @@ def topo_arch(commroof, topo):
     return _ARCH[topo]
 
 
+_GROUPS = {}
+
+
 def groups_of(commroof, log):
     """The groups a log belongs to: amd (RCCL), or any of slingshot (the
-    libfabric CXI systems) and ampere (NVIDIA sm80-89)."""
-    if log.startswith("mi"):
-        return ("amd",)
-    out = ["slingshot"] if "slingshot" in log else []
-    t = corpus_eval.read_topologies()
-    topo = t.get(log, t.get(log.split("/")[0]))
-    if topo and topo[0] and 80 <= topo_arch(commroof, topo[0]) < 90:
-        out.append("ampere")
-    return tuple(out)
+    libfabric CXI systems) and ampere (NVIDIA sm80-89). Worked out once a
+    log: collect runs for every step of the descent."""
+    if log not in _GROUPS:
+        if log.startswith("mi"):
+            _GROUPS[log] = ("amd",)
+        else:
+            out = ["slingshot"] if "slingshot" in log else []
+            t = corpus_eval.read_topologies()
+            topo = t.get(log, t.get(log.split("/")[0]))
+            if topo and topo[0] and 80 <= topo_arch(commroof, topo[0]) < 90:
+                out.append("ampere")
+            _GROUPS[log] = tuple(out)
+    return _GROUPS[log]
 
 
 def nt123(commroof, params, host_op):

@@ -540,22 +540,20 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                 goto out;
             }
             const char *c = nccl_tests_coll(body);
-            if (c && strstr(body, "test starting")) {
-                log_coll = c;
-                log_coll_line = line_no;
-                table = -1;
-                skip_test = false;
-            } else if (!strncmp(body, "Collective test starting:", 25)) {
+            bool known = c && strstr(body, "test starting");
+            if (known || !strncmp(body, "Collective test starting:", 25)) {
                 /* a test that is not a collective commroof models (nccl-tests'
-                 * hypercube_perf): its table is left out, never read as the
+                 * hypercube_perf) has its table left out, never read as the
                  * previous test's or as the file name's collective */
-                const char *nm = body + 25 + strspn(body + 25, " \t");
-                snprintf(skip_name, sizeof skip_name, "%.*s", (int)strcspn(nm, " \t\r\n"), nm);
-                log_coll = NULL;
+                log_coll = known ? c : NULL;
                 log_coll_line = line_no;
                 table = -1;
-                skip_test = true;
+                skip_test = !known;
                 skip_counted = false;
+                if (!known) {
+                    const char *nm = body + 25 + strspn(body + 25, " \t");
+                    snprintf(skip_name, sizeof skip_name, "%.*s", (int)strcspn(nm, " \t\r\n"), nm);
+                }
             }
             if (!strncmp(body, "nThread", 7)) {
                 int nth, ng;

@@ -3,7 +3,7 @@
 # Run from validate/corpus/: prints the assignment; "python3 make_split.py split.txt" rewrites split.txt.
 # SOURCES: (split key, file-name prefix of that source's logs, round). Each round is split on its own,
 # among that round's sources only, and never moves an earlier round's source: round 1 (the first 63
-# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 10 likewise.
+# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 11 likewise.
 # Rule 1: sources in ascending order of the first 8 hex digits of sha256(key), each to the half holding
 # fewer of the round's logs so far (tie: fit). Rule 2: a GPU class or a scale (single-/multi-node) with
 # >= 2 of the round's sources all in one half moves its source with the fewest logs (then the smallest
@@ -53,6 +53,8 @@ SOURCES = [
     ('github.com/aistabci/abci2.0benchmark', 'abci2-', 9),
     ('github.com/aistabci/abci-docs/en/docs/tips/sharp.md', 'abci-docs-', 9),
     ('github.com/mghpcc/aicr-benchmarks/Benchmark_WG/nccl-tests/out-1node', 'aicr-', 10),
+    ('github.com/prasad-nair-amd/alibaba/README.md', 'pnair-alibaba-', 11),
+    ('github.com/TianHao65/sglang/MiMo-V2-Flash-MI308X_1P1D_Disaggregated_Inference_Guide.md', 'tianhao65-sglang-', 11),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -65,12 +67,12 @@ def klass(f):
     if d.startswith(('h100','gh200','h200')): return 'hopper'
     if d.startswith('a100'): return 'ampere'
     if d.startswith(('b200','gb200')): return 'blackwell'
-    if d.startswith(('mi300','mi355','mi100')): return 'amd-instinct'   # mi100: LUMI-EAP (round 7)
+    if d.startswith(('mi300','mi308','mi355','mi100')): return 'amd-instinct'   # mi100: LUMI-EAP (round 7); mi308: MI308X (round 11)
     if d.startswith(('pcie','rtx')): return 'pcie'   # rtx: RTX PCIe cards in multi-node folders (round 3)
     raise Exception(d)
 def scale(f):
     d=f.split('/')[0]
-    return 'single-node' if d in ('a100-8','h100-8','h100x4-1','mi300x-8','gb200-nvl72','gh200x4-slingshot-1n') or d.startswith('pcie') else 'multi-node'
+    return 'single-node' if d in ('a100-8','b200-8','h100-8','h100x4-1','mi300x-8','gb200-nvl72','gh200x4-slingshot-1n') or d.startswith('pcie') else 'multi-node'
 H={k:int(hashlib.sha256(k.encode()).hexdigest()[:8],16) for k,_,_ in src}
 n={k:sum(1 for f in logs if owner[f]==k) for k,_,_ in src}
 half={}; moves=[]
@@ -97,7 +99,9 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             6:'# round 6 (2026-12-02): one process per GPU on one 8-GPU NVSwitch node (DGX H100) and on 2- and 4-node DGX A100 / p4d clusters (IB, EFA) added after rounds 1-5 were fixed, split among themselves by the same rules (make_split.py); rounds 1-5 unchanged',
             7:'# round 7 (2026-12-02): one process per GPU from 8 bytes at HPC centres and on one 8x MI300X node (CSCS Alps GH200x4 2 nodes, LUMI-EAP MI100 2x1, AMD MI300X blog) added after rounds 1-6 were fixed, split among themselves by the same rules (make_split.py); rounds 1-6 unchanged',
             8:'# round 8 (2026-12-02): one process per GPU across 2 GCP nodes on RoCE (gIB plugin) from Google DraNet documentation (2x A4 B200 8+8 ranks; A4 B200 and A3 Ultra H200 with 1 GPU a node) added after rounds 1-7 were fixed, split among themselves by the same rules (make_split.py); rounds 1-7 unchanged',
-            9:'# round 9 (2026-12-03): AIST ABCI 2.0 A nodes (8x A100 SXM4, NVSwitch, 4x HDR IB), one process per GPU from 4 or 8 bytes on 1 to 16 nodes (abci2.0benchmark) and a 2-node SHARP run (ABCI user guide), added after rounds 1-8 were fixed, split among themselves by the same rules (make_split.py); rounds 1-8 unchanged'}
+            9:'# round 9 (2026-12-03): AIST ABCI 2.0 A nodes (8x A100 SXM4, NVSwitch, 4x HDR IB), one process per GPU from 4 or 8 bytes on 1 to 16 nodes (abci2.0benchmark) and a 2-node SHARP run (ABCI user guide), added after rounds 1-8 were fixed, split among themselves by the same rules (make_split.py); rounds 1-8 unchanged',
+            10:'# round 10 (2026-12-03): one 8x B200 HGX node of MGHPCC\'s AI cluster, one process driving all 8 GPUs, nine collectives from 1 MiB (aicr-benchmarks), added after rounds 1-9 were fixed (make_split.py); rounds 1-9 unchanged',
+            11:'# round 11 (2026-12-03): RCCL across 2 AMD nodes with one process per GPU from 16 B or 1 KiB (8x MI355X with Pollara 400 NICs: all_reduce, alltoall; 8x MI308X with Broadcom Thor2 RoCE NICs: all_reduce), added after rounds 1-10 were fixed, split among themselves by the same rules (make_split.py); rounds 1-10 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

@@ -59,6 +59,37 @@ static const double nccl_hw_lat[3][N_ALG][3] = {
      {0, 0, 20.9},
      {0, 0, 14}},
 };
+/* RCCL's own figures for LL, the small-message protocol, where the GPUs
+ * are AMD's (cr_coll_ctx rccl): ROCm/rccl src/graph/tuning.cc (2.21.5,
+ * 0cbce2a; a later tuning.cc adds tuning_model_6 with the same LL
+ * figures). baseLat LL 12 us for tree, ring and CollNet (NCCL: 6.8, 6.6);
+ * hwLat LL of tuning_model_5, the one rome_models.cc gives 8-GPU platforms
+ * of 7 xGMI links and NICs (MI300X class): [xGMI, PCI, NET][tree, ring] =
+ * 0.9, 0.8; 2.2, 2.2; 10.5, 9.5 (NCCL's NET: 5.0, 2.7). LL128 and Simple
+ * keep NCCL's: RCCL's entries there steer its choice rather than price a
+ * step (LL128 0 where gfx942 lacks it, a ring's Simple network step 320
+ * us), and RCCL's base for them too (12, 17 us) made the fitting half's
+ * 1-64 MiB median worse (19.4 -> 19.7 %; doc/corpus.md Session 14). */
+static const double rccl_base_lat_ll = 12.0;
+static const double rccl_hw_lat_ll[3][2] = {{0.9, 0.8}, {2.2, 2.2}, {10.5, 9.5}};
+
+/* The fixed part of NCCL's (or RCCL's) latency estimate for an algorithm. */
+static double base_lat_us(const struct cr_coll_ctx *c, int na, int p)
+{
+    if (c->rccl && p == CR_PROTO_LL && na <= NT_CNC)
+        return rccl_base_lat_ll;
+    return nccl_base_lat[na][p];
+}
+
+/* NCCL's (or RCCL's) latency of one step on a link class (row 0 NVLink or
+ * xGMI, 1 PCI, 2 network). */
+static double hw_lat_us(const struct cr_coll_ctx *c, int row, int na, int p)
+{
+    if (c->rccl && p == CR_PROTO_LL && (na == NT_TREE || na == NT_RING))
+        return rccl_hw_lat_ll[row][na];
+    return nccl_hw_lat[row][na][p];
+}
+
 /* [gen][nodes index: 1, 2, >2]; gen rows volta/ampere/hopper/blackwell */
 static const double nccl_ll_max[4][3] = {
     {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
@@ -262,17 +293,17 @@ static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int
     int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
     int hw = N == 1 ? intra : 2;
     double ls = x.base;
-    double lat = nccl_base_lat[na][p] * ls;
+    double lat = base_lat_us(c, na, p) * ls;
     double intra_lat =
-        nccl_hw_lat[intra][na][p] * (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra);
-    double inter_lat = (ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] : nccl_hw_lat[2][na][p]) * x.inter;
+        hw_lat_us(c, intra, na, p) * (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra);
+    double inter_lat = (ppn == 1 ? hw_lat_us(c, 2, NT_TREE, p) : hw_lat_us(c, 2, na, p)) * x.inter;
     double r_in = floor ? c->r_intra_s * 1e6 : 0, r_x = floor ? c->r_inter_s * 1e6 : 0;
     int nsteps = nsteps_of(coll, n);
     switch (na) {
     case NT_RING:
         if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
             /* one figure for the pipelined chain: its n-1 hops at least */
-            lat += fmax(nccl_hw_lat[hw][NT_RING][p] * (N == 1 ? x.intra : x.inter),
+            lat += fmax(hw_lat_us(c, hw, NT_RING, p) * (N == 1 ? x.intra : x.inter),
                         floor ? (n - 1) * c->r_ring_mean_s * 1e6 : 0);
         } else {
             /* getNetOverhead: a network post costs 1 us (x86 Intel, others)
@@ -1053,7 +1084,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         o->launch_s = op_fixed_s(c);
     } else if (na >= 0) {
         lat = nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6;
-        o->launch_s = nccl_base_lat[na][proto] * 1e-6 * ls;
+        o->launch_s = base_lat_us(c, na, proto) * 1e-6 * ls;
     }
     if (corpus && chain_pipelines(rq, na, proto)) {
         /* nccl-tests' loop of back-to-back operations: the chain's hops
@@ -1350,7 +1381,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             /* RCCL's MSCCL all-pairs: its own fixed time (coll.msccl.lat.*) */
             lat = p->msccl_lat_s[proto];
             o->launch_s =
-                fmin(corpus ? op_fixed_s(c) : nccl_base_lat[NT_RING][proto] * 1e-6 * ls, lat);
+                fmin(corpus ? op_fixed_s(c) : base_lat_us(c, NT_RING, proto) * 1e-6 * ls, lat);
         } else if (corpus) {
             /* beyond two ranks of one node: the fixed cost, one step of
              * the link class, and each peer's send/recv pair in NCCL's
@@ -1368,9 +1399,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                          : 0);
             o->launch_s = op_fixed_s(c);
         } else {
-            lat = (nccl_base_lat[NT_RING][proto] + nccl_hw_lat[hw][NT_RING][proto] + 0.5 * remote) *
-                  ls * 1e-6;
-            o->launch_s = nccl_base_lat[NT_RING][proto] * 1e-6 * ls;
+            lat =
+                (base_lat_us(c, NT_RING, proto) + hw_lat_us(c, hw, NT_RING, proto) + 0.5 * remote) *
+                ls * 1e-6;
+            o->launch_s = base_lat_us(c, NT_RING, proto) * 1e-6 * ls;
         }
         if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
             lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */

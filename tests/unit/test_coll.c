@@ -1235,6 +1235,40 @@ static void test_rccl_msccl_allpairs(void **state)
     cr_topo_free(t);
 }
 
+/* On AMD GPUs LL's latency follows RCCL's own tables (ROCm/rccl
+ * src/graph/tuning.cc: baseLat LL 12 us; tuning_model_5 hwLat LL, xGMI
+ * tree 0.9 / ring 0.8 us, network tree 10.5 / ring 9.5 us), worked out
+ * here from those figures: a tree over 2 nodes of 8 is 12 + 2 x (7 x 0.9
+ * + 1 x 10.5) = 45.6 us, a ring of one node 12 + 14 x 0.8 = 23.2 us.
+ * LL128 keeps NCCL's base (14 us); NVIDIA GPUs keep NCCL's LL base. */
+static void test_rccl_ll_tables(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/aac-mi300x-roce.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_pred tree =
+        eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_TREE, CR_PROTO_LL, CR_MECH_NONE, false).pred;
+    assert_close(tree.pred_s, 45.6e-6, 0.005, 0);
+    assert_close(tree.launch_s, 12e-6, 1e-9, 0);
+    cr_coll_pred ll128 =
+        eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_TREE, CR_PROTO_LL128, CR_MECH_NONE, false).pred;
+    assert_close(ll128.launch_s, 14e-6, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0-7");
+    cr_coll_pred ring =
+        eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, false).pred;
+    assert_close(ring.pred_s, 23.2e-6, 0.005, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    t = cr_test_open_topo("dgx-a100-8");
+    c = cr_test_coll_ctx(t, NULL);
+    cr_coll_pred nv =
+        eval(c, CR_COLL_ALLREDUCE, 8, CR_ALGO_RING, CR_PROTO_LL, CR_MECH_NONE, false).pred;
+    assert_true(nv.launch_s < 12e-6);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_one_gpu_per_node(void **state)
 {
     (void)state;
@@ -2472,6 +2506,7 @@ int main(void)
         cmocka_unit_test(test_nccl_select_narrows),
         cmocka_unit_test(test_nccl_select_fuzz_replay),
         cmocka_unit_test(test_rccl_msccl_allpairs),
+        cmocka_unit_test(test_rccl_ll_tables),
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),

@@ -2,13 +2,12 @@
 /*
  * Predictions per algorithm, protocol and mechanism, and NCCL's choice.
  *
- * Two models live here, on purpose kept apart:
- *  - nccl_est(): NCCL's own tuning model, which decides the algorithm and
- *    protocol NCCL runs. Its structure and constants are facts taken from
- *    NVIDIA/nccl src/graph/tuning.cc (2.2x; tables baseLat, hwLat, llMaxBws,
- *    perChMax*Bws, nvlsEfficiency, treeCorrectionFactor) and enqueue.cc
- *    (channel tuning); the code is ours.
- *  - our prediction: time = latency (NCCL's latency model, scaled by
+ * Two models meet here, on purpose kept apart:
+ *  - NCCL's own tuning model (algo_tune.c: algo_nccl_est_s), which decides
+ *    the algorithm and protocol NCCL runs, from the tables of NVIDIA/nccl
+ *    src/graph/tuning.cc and enqueue.cc's channel tuning.
+ *  - our prediction: time = latency (fitted step latencies where the
+ *    corpus fit has them, else NCCL's latency tables scaled by
  *    coll.lat_scale) + the bytes each algorithm moves through its busiest
  *    resource over the rate it reaches there, with efficiencies fitted to
  *    published measurements (params.c). NCCL's bandwidth figures are
@@ -25,91 +24,9 @@
 #include "algo_priv.h"
 #include "mech.h"
 
-/* ---- NCCL tuning constants (NVIDIA/nccl src/graph/tuning.cc) ---- */
-
-enum {
-    N_ALG = 7
-}; /* NCCL order: tree, ring, collnet direct, collnet chain, nvls, nvls tree, pat */
-enum { NT_TREE, NT_RING, NT_CND, NT_CNC, NT_NVLS, NT_NVLST, NT_PAT };
-
 /* Operations in nccl-tests' timed loop when its log does not say (its
  * README: -n, --iters, default 20; agg iters default 1). */
 enum { NCCL_TESTS_ITERS = 20 };
-
-static const double nccl_base_lat[N_ALG][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0},
-                                               {0, 0, 0},        {0, 0, 0},        {0, 0, 0},
-                                               {8.0, 8.0, 8.0}};
-static const double nccl_hw_lat[3][N_ALG][3] = {
-    /* NVLink */
-    {{0.6, 1.25, 4.0},
-     {0.6, 1.9, 3.4},
-     {0, 0, 3.7},
-     {0, 0, 2.8},
-     {0, 0, 25},
-     {0, 0, 25},
-     {0, 0, 4.0}},
-    /* PCI */
-    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 0}, {0, 0, 0}, {0, 0, 4.0}},
-    /* NET */
-    {{5.0, 8.5, 14},
-     {2.7, 4.0, 14.0},
-     {0, 0, 31},
-     {0, 0, 30},
-     {0, 0, 18},
-     {0, 0, 20.9},
-     {0, 0, 14}},
-};
-/* RCCL's own figures for LL, the small-message protocol, where the GPUs
- * are AMD's (cr_coll_ctx rccl): ROCm/rccl src/graph/tuning.cc (2.21.5,
- * 0cbce2a; a later tuning.cc adds tuning_model_6 with the same LL
- * figures). baseLat LL 12 us for tree, ring and CollNet (NCCL: 6.8, 6.6);
- * hwLat LL of tuning_model_5, the one rome_models.cc gives 8-GPU platforms
- * of 7 xGMI links and NICs (MI300X class): [xGMI, PCI, NET][tree, ring] =
- * 0.9, 0.8; 2.2, 2.2; 10.5, 9.5 (NCCL's NET: 5.0, 2.7). LL128 and Simple
- * keep NCCL's: RCCL's entries there steer its choice rather than price a
- * step (LL128 0 where gfx942 lacks it, a ring's Simple network step 320
- * us), and RCCL's base for them too (12, 17 us) made the fitting half's
- * 1-64 MiB median worse (19.4 -> 19.7 %; doc/corpus.md Session 14). */
-static const double rccl_base_lat_ll = 12.0;
-static const double rccl_hw_lat_ll[3][2] = {{0.9, 0.8}, {2.2, 2.2}, {10.5, 9.5}};
-
-/* The fixed part of NCCL's (or RCCL's) latency estimate for an algorithm. */
-static double base_lat_us(const struct cr_coll_ctx *c, int na, int p)
-{
-    if (c->rccl && p == CR_PROTO_LL && na <= NT_CNC)
-        return rccl_base_lat_ll;
-    return nccl_base_lat[na][p];
-}
-
-/* NCCL's (or RCCL's) latency of one step on a link class (row 0 NVLink or
- * xGMI, 1 PCI, 2 network). */
-static double hw_lat_us(const struct cr_coll_ctx *c, int row, int na, int p)
-{
-    if (c->rccl && p == CR_PROTO_LL && (na == NT_TREE || na == NT_RING))
-        return rccl_hw_lat_ll[row][na];
-    return nccl_hw_lat[row][na][p];
-}
-
-/* [gen][nodes index: 1, 2, >2]; gen rows volta/ampere/hopper/blackwell */
-static const double nccl_ll_max[4][3] = {
-    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
-static const double nccl_ring_ll128_ch[4][3] = {
-    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
-static const double nccl_tree_ll128_ch[4][3] = {
-    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
-static const double nccl_tree_ch[4][3] = {
-    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
-static const double nccl_nvlstree_ch[4][3] = {
-    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}};
-static const double nccl_nvls_eff[4] = {0.0, 0.0, 0.85, 0.74};
-static const float nccl_tree_corr[3][24] = {
-    {1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .7f, .7f,  .7f,  .7f,  .6f,  .5f,
-     .4f,  .4f,  .5f,  .6f,  .7f, .8f, .9f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f},
-    {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .8f, .8f, .7f,  .6f,  .6f,
-     .6f,  .6f,  .6f,  .6f,  .8f,  .9f, .9f, .9f, .9f, 1.0f, 1.0f, 1.0f},
-    {.9f, .9f, .9f, .9f, .9f, .9f, .9f, .8f, .7f, .6f, .6f, .5f,
-     .5f, .5f, .5f, .6f, .7f, .8f, .7f, .7f, .8f, .9f, .9f, .9f},
-};
 
 static int nccl_alg(cr_algo a)
 {
@@ -129,39 +46,6 @@ static int nccl_alg(cr_algo a)
     default:
         return -1;
     }
-}
-
-static int log2i(double x)
-{
-    int l = -1;
-    while (x >= 1) {
-        x /= 2;
-        l++;
-    }
-    return l;
-}
-
-static int gen_row(const struct cr_coll_ctx *c)
-{
-    switch (c->p.gen) {
-    case CR_GEN_BLACKWELL:
-        return 3;
-    case CR_GEN_HOPPER:
-        return 2;
-    case CR_GEN_AMPERE:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-static int nsteps_of(cr_coll coll, int n)
-{
-    if (coll == CR_COLL_ALLREDUCE)
-        return 2 * (n - 1);
-    if (coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER)
-        return n - 1;
-    return n;
 }
 
 /* Node crossings on the slowest path of a ring allreduce, all-gather or
@@ -270,152 +154,6 @@ static bool chain_pipelines(const cr_coll_req *rq, int na, cr_proto proto)
            (rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE);
 }
 
-/* NCCL's latency in microseconds for (coll, algo, proto) on this
- * communicator (tuning.cc ncclTopoTuneModel), its figures times ls, each
- * step at least the route latency of its hop (doc/bounds.md 2.2.3): a step
- * inside a node r_intra, a network step r_inter, a ring at least its steps
- * x its edges' mean route latency. NCCL's choice ranks the same floored
- * figures, so the pair it picks is the one whose prediction is least where
- * the floors bind (they raise only latencies below the hardware's). */
-/* Scales of NCCL's latency tables: base (baseLat), one step inside a node
- * (hwLat NVLINK or PCI), one step across nodes (hwLat NET), NVLS's own
- * figure; all 1 for NCCL's choice (nccl_est_s). */
-struct lat_x {
-    double base, intra, inter, nvls;
-};
-
-static const struct lat_x LAT_NCCL = {1, 1, 1, 1};
-
-static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, struct lat_x x)
-{
-    const bool floor = true;
-    int n = c->n, N = c->n_nodes, ppn = c->ppn;
-    int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
-    int hw = N == 1 ? intra : 2;
-    double ls = x.base;
-    double lat = base_lat_us(c, na, p) * ls;
-    double intra_lat =
-        hw_lat_us(c, intra, na, p) * (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra);
-    double inter_lat = (ppn == 1 ? hw_lat_us(c, 2, NT_TREE, p) : hw_lat_us(c, 2, na, p)) * x.inter;
-    double r_in = floor ? c->r_intra_s * 1e6 : 0, r_x = floor ? c->r_inter_s * 1e6 : 0;
-    int nsteps = nsteps_of(coll, n);
-    switch (na) {
-    case NT_RING:
-        if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
-            /* one figure for the pipelined chain: its n-1 hops at least */
-            lat += fmax(hw_lat_us(c, hw, NT_RING, p) * (N == 1 ? x.intra : x.inter),
-                        floor ? (n - 1) * c->r_ring_mean_s * 1e6 : 0);
-        } else {
-            /* getNetOverhead: a network post costs 1 us (x86 Intel, others)
-             * or 2 us (AMD), x3 for Simple (tuning.cc @v2.28.9) */
-            double net_ovh =
-                N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) * (c->cpu_amd ? 2.0 : 1.0) : 0.0;
-            intra_lat = fmax(fmax(intra_lat, net_ovh * x.inter), r_in);
-            inter_lat = fmax(inter_lat, r_x); /* a ring's node crossing stays on a rail */
-            int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
-            lat += fmax((nsteps - inter_steps) * intra_lat + inter_steps * inter_lat,
-                        floor ? nsteps * c->r_ring_mean_s * 1e6 : 0);
-        }
-        break;
-    case NT_TREE:
-        lat += 2 * ((ppn - 1) * fmax(intra_lat, r_in) + log2i(N) * fmax(inter_lat, r_x));
-        break;
-    case NT_CND:
-        lat += 2 * (fmin(1, ppn - 1) * intra_lat + (ppn - 1) * 0.4 * ls) + inter_lat;
-        break;
-    case NT_NVLS:
-        /* two steps (reduce, multicast), each GPU -> switch -> GPU */
-        lat = fmax(intra_lat, 2 * r_in) + (N > 1 ? inter_lat : 0);
-        break;
-    case NT_NVLST:
-        lat += intra_lat + 2 * log2i(N) * fmax(inter_lat, r_x);
-        break;
-    case NT_PAT:
-        lat += log2i(N) * (inter_lat / 3.5) + n * 2.8 * ls;
-        break;
-    default:
-        break;
-    }
-    return lat;
-}
-
-/* NCCL's algorithm bandwidth in GB/s for (coll, algo, proto); 0 when NCCL
- * would not run it. */
-static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, int nch)
-{
-    int n = c->n, N = c->n_nodes, g = gen_row(c);
-    int i2 = N <= 2 ? N - 1 : 2;
-    /* across nodes NCCL takes llMaxBws' row by CPU vendor: 0 Intel, 1 AMD */
-    int i1 = N == 1 ? g : c->cpu_amd_row ? 1 : 0;
-    double ll_max = nccl_ll_max[i1][i2];
-    double ppn = (double)n / N;
-    /* the graph's bandwidth in NCCL's accounting: the intra-node fabric at
-     * NCCL's per-link rate, across nodes what the ring reaches there */
-    double intra = (c->up_Bps > 0 ? c->up_Bps : c->ring_Bps) * c->nccl_scale;
-    double total = (N > 1 ? fmin(intra, c->ring_Bps) : intra) / 1e9;
-    /* Two nodes: NCCL's search raises a tree graph's intra-node rate up to
-     * twice its network rate ("increase bwIntra for trees (2 nodes or
-     * collnet)", src/graph/search.cc pass 2), and tuning.cc prices two
-     * nodes at bwIntra: where the NICs bind, the tree's estimate doubles
-     * and NCCL picks it for large allreduces (it sends S per node where the
-     * ring sends 2(n-1)/n S). */
-    if (na == NT_TREE && N == 2)
-        total = fmin(intra / 1e9, 2 * total);
-    double bw = total / nch;
-    if (na == NT_NVLS || na == NT_NVLST) {
-        if (nch < 2)
-            return 0;
-        double nv = c->nvls_Bps * c->nccl_scale / 1e9 / nch;
-        double intra_bw = nv * nccl_nvls_eff[g] * (nch - 1) / nch;
-        intra_bw *= coll == CR_COLL_ALLREDUCE ? 2.0 : (ppn - 1) / ppn;
-        double inter_bw =
-            (N > 1 ? c->nic_node_Bps / 1e9 / nch : nv) * ((N <= 2 && na == NT_NVLST) ? 2 : 1);
-        bw = fmin(intra_bw, inter_bw);
-        if (na == NT_NVLST)
-            bw = fmin(bw, nccl_nvlstree_ch[g][i2]);
-    }
-    double bus = nch * bw;
-    if (na == NT_RING && p == CR_PROTO_LL)
-        bus = fmin(ll_max, bus * 0.5);
-    if (na == NT_RING && p == CR_PROTO_LL128)
-        bus = fmin(bus * 0.92, nch * nccl_ring_ll128_ch[g][i2]);
-    if (na == NT_TREE && coll == CR_COLL_ALLREDUCE)
-        bus = fmin(bus * 0.92, nch * nccl_tree_ch[g][i2]);
-    if (na == NT_TREE && p == CR_PROTO_LL)
-        bus = fmin(bus / 3.8, ll_max);
-    if (na == NT_TREE && p == CR_PROTO_LL128)
-        bus = fmin(bus * (N == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * nccl_tree_ll128_ch[g][i2]);
-    if (na == NT_PAT)
-        bus *= 0.75;
-    if (na == NT_CND)
-        bus *= 0.85;
-    bool agrs = coll == CR_COLL_ALLGATHER || coll == CR_COLL_REDUCESCATTER;
-    if (!(na != NT_RING && agrs)) {
-        double ratio = (na == NT_RING || na == NT_NVLS || na == NT_NVLST)
-                           ? (double)n / nsteps_of(coll, n)
-                           : 0.5;
-        bus *= ratio;
-    }
-    return bus;
-}
-
-/* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
-static double nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p,
-                         int nch)
-{
-    double bw = nccl_bw_GBps(c, coll, na, p, nch);
-    if (!(bw > 0))
-        return HUGE_VAL;
-    double lat = nccl_lat_us(c, coll, na, p, LAT_NCCL);
-    int logsize = log2i(S / 64);
-    if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
-        bw *= nccl_tree_corr[p][logsize];
-    if (na == NT_RING && p == CR_PROTO_SIMPLE && c->n_nodes > 1 && coll == CR_COLL_ALLREDUCE &&
-        S / ((double)nch * c->n) >= 64)
-        lat *= c->p.gen >= CR_GEN_AMPERE ? 1.4 : 1.9;
-    return (lat + S / (1000.0 * bw)) * 1e-6;
-}
-
 /* ---- pipelining of the hierarchical algorithms (NVLS, NVLS tree, tree) ----
  *
  * NCCL runs these as a pipeline: each channel cuts its part of the buffer
@@ -489,7 +227,7 @@ static double tree_chunk_bytes(const struct cr_coll_ctx *c, cr_proto p, double S
         /* enqueue.cc shrinks LL128 tree chunks until every channel has
          * enough steps: nstepsLL128 = 1 + log2(nodes) + 0.1 ppn */
         double ch = 120.0 * 640 * 8 * 120 / 128;
-        double ppn = c->ppn, steps = 1 + log2i(c->n_nodes) + 0.1 * ppn;
+        double ppn = c->ppn, steps = 1 + algo_log2i(c->n_nodes) + 0.1 * ppn;
         while (S / (nch * ch) < steps * 64 / ppn && ch > 131072)
             ch /= 2;
         while (S / (nch * ch) < steps * 16 / ppn && ch > 32768)
@@ -503,7 +241,7 @@ static double tree_chunk_bytes(const struct cr_coll_ctx *c, cr_proto p, double S
 
 /* ---- nccl-tests latency beyond two ranks of one node ----
  *
- * NCCL's own latency tables (nccl_lat_us) rank algorithms; they are not a
+ * NCCL's own latency tables (algo_nccl_lat_us) rank algorithms; they are not a
  * time predictor (baseLat + hwLat x steps, one figure whatever the message,
  * 15 us for an 8-GPU ring LL allreduce where nccl-tests measures about 33).
  * What nccl-tests prints (its host-timed loop of back-to-back operations,
@@ -578,8 +316,9 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
      * hwLat[NET][TREE] : ..."); here that ring keeps its own step at
      * NCCL's tree/ring ratio (the fitting half's one-GPU-per-node rings,
      * doc/corpus.md Session 11) */
-    double ring_x =
-        na == NT_RING && ppn == 1 ? nccl_hw_lat[2][NT_TREE][p] / nccl_hw_lat[2][NT_RING][p] : 1.0;
+    double ring_x = na == NT_RING && ppn == 1
+                        ? algo_nccl_hw_lat_us(2, NT_TREE, p) / algo_nccl_hw_lat_us(2, NT_RING, p)
+                        : 1.0;
     double a_step = na == NT_TREE ? pr->alpha_tree_net_s[p] : pr->alpha_s[CR_HW_NET][p] * ring_x;
     double a_net = fmax(a_step + pr->net_lat_s * (p == CR_PROTO_SIMPLE ? 2.0 : 1.0), c->r_inter_s);
     /* a further piece pays its slowest hop's step, not the plugin's
@@ -610,7 +349,7 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
             K = ceil_pieces(S / ncf, piece);
             lat += (n - N) * a_in + (N - 1) * a_net;
         } else {
-            int nsteps = nsteps_of(coll, n);
+            int nsteps = algo_nsteps(coll, n);
             int inter = ring_crossings(coll, n, N);
             K = ceil_pieces(S / (ncf * n), piece);
             lat += (nsteps - inter) * a_in + inter * a_net;
@@ -622,9 +361,10 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
          * coll.alpha.{nvlink,pci}.* is a ring's step, and NCCL prices a
          * tree's chain hop apart (tuning.cc hwLat: NVLink tree LL128 1.25
          * us against ring 1.9, Simple 4.0 against 3.4): the same ratios */
-        int L = log2i(N), row = nvl ? 0 : 1;
-        double a_chain = fmax(
-            alpha_in * nccl_hw_lat[row][NT_TREE][p] / nccl_hw_lat[row][NT_RING][p], c->r_intra_s);
+        int L = algo_log2i(N), row = nvl ? 0 : 1;
+        double a_chain = fmax(alpha_in * algo_nccl_hw_lat_us(row, NT_TREE, p) /
+                                  algo_nccl_hw_lat_us(row, NT_RING, p),
+                              c->r_intra_s);
         K = ceil_pieces(S / ncf, tree_chunk_bytes(c, p, S, ncf));
         lat += 2 * ((ppn - 1) * a_chain + L * a_net);
         break;
@@ -634,14 +374,14 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
         lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + (N > 1 ? a_net : 0);
         break;
     case NT_NVLST:
-        lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + 2 * log2i(N) * a_net;
+        lat += fmax(pr->nvls_alpha_s, 2 * c->r_intra_s) + 2 * algo_log2i(N) * a_net;
         break;
     case NT_PAT:
         /* NCCL's PAT figure: log2 N network steps and 2.8 us per rank */
-        lat += log2i(N) * a_net + n * 2.8e-6;
+        lat += algo_log2i(N) * a_net + n * 2.8e-6;
         break;
     default: /* CollNet: NCCL's figure */
-        lat += nccl_lat_us(c, coll, na, p, LAT_NCCL) * 1e-6;
+        lat += algo_nccl_lat_us(c, coll, na, p, NULL) * 1e-6;
         break;
     }
     *more = K - 1;
@@ -1054,7 +794,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                      : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)
                          ? algo_graph_channels(c, nch_max)
                          : nch_max;
-        o->nccl_est_s = nccl_est_s(c, rq->coll, S, na, proto, est_ch);
+        o->nccl_est_s = algo_nccl_est_s(c, rq->coll, S, na, proto, est_ch);
         if (!nccl_enabled(c, rq, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
     }
@@ -1075,7 +815,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                   p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;
     struct lat_x lx = {ls, ls, ls, ls};
     double lat = 0, more_pieces = 0, piece_bytes = 0, a_piece = 0;
-    o->n_steps = nsteps_of(rq->coll, n);
+    o->n_steps = algo_nsteps(rq->coll, n);
     if (na >= 0 && corpus) {
         /* the steps the simulator replays stay the algorithm's own
          * (below): each carries its share of the pieces' latency */
@@ -1083,8 +823,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                            &a_piece);
         o->launch_s = op_fixed_s(c);
     } else if (na >= 0) {
-        lat = nccl_lat_us(c, rq->coll, na, proto, lx) * 1e-6;
-        o->launch_s = base_lat_us(c, na, proto) * 1e-6 * ls;
+        lat = algo_nccl_lat_us(c, rq->coll, na, proto, &lx) * 1e-6;
+        o->launch_s = algo_base_lat_us(c, na, proto) * 1e-6 * ls;
     }
     if (corpus && chain_pipelines(rq, na, proto)) {
         /* nccl-tests' loop of back-to-back operations: the chain's hops
@@ -1273,7 +1013,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * being 1 / f of the message here */
         if (nv_in && f > 0)
             t += p->nvls_loop_s / f;
-        o->n_steps = algo == CR_ALGO_TREE ? 2 * (c->ppn - 1 + log2i(N)) : 2 + 2 * log2i(N);
+        o->n_steps =
+            algo == CR_ALGO_TREE ? 2 * (c->ppn - 1 + algo_log2i(N)) : 2 + 2 * algo_log2i(N);
         break;
     }
     case CR_ALGO_NVLS: {
@@ -1322,7 +1063,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         o->wire_bytes = wire;
         o->wire_Bps = rate;
         o->link_Bps = c->ring_Bps;
-        o->n_steps = log2i(N) + 1;
+        o->n_steps = algo_log2i(N) + 1;
         break;
     }
     case CR_ALGO_DIRECT: {
@@ -1381,7 +1122,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             /* RCCL's MSCCL all-pairs: its own fixed time (coll.msccl.lat.*) */
             lat = p->msccl_lat_s[proto];
             o->launch_s =
-                fmin(corpus ? op_fixed_s(c) : base_lat_us(c, NT_RING, proto) * 1e-6 * ls, lat);
+                fmin(corpus ? op_fixed_s(c) : algo_base_lat_us(c, NT_RING, proto) * 1e-6 * ls, lat);
         } else if (corpus) {
             /* beyond two ranks of one node: the fixed cost, one step of
              * the link class, and each peer's send/recv pair in NCCL's
@@ -1399,10 +1140,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                          : 0);
             o->launch_s = op_fixed_s(c);
         } else {
-            lat =
-                (base_lat_us(c, NT_RING, proto) + hw_lat_us(c, hw, NT_RING, proto) + 0.5 * remote) *
-                ls * 1e-6;
-            o->launch_s = base_lat_us(c, NT_RING, proto) * 1e-6 * ls;
+            lat = (algo_base_lat_us(c, NT_RING, proto) + algo_hw_lat_us(c, hw, NT_RING, proto) +
+                   0.5 * remote) *
+                  ls * 1e-6;
+            o->launch_s = algo_base_lat_us(c, NT_RING, proto) * 1e-6 * ls;
         }
         if (two && proto == CR_PROTO_LL && p->n2_p2p_ll_lat_s > 0) {
             lat = p->n2_p2p_ll_lat_s; /* measured (params coll.n2.p2p_ll_lat) */

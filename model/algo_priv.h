@@ -2,7 +2,8 @@
 /*
  * Internals shared by algo.c (the ring, tree and NVLS predictions and
  * NCCL's choice), algo_direct.c (the direct patterns and the rates inside
- * a node) and algo_p2p.c (NCCL's channels); nothing outside model/
+ * a node), algo_p2p.c (NCCL's channels) and algo_tune.c (NCCL's and
+ * RCCL's tuning tables and estimate); nothing outside model/
  * includes this. The names carry
  * no cr_ prefix: libcommroof.so keeps them local (tools/libcommroof.map).
  */
@@ -73,5 +74,46 @@ bool algo_p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nc
  * link they cross (*wb, *wc, *we as algo_direct_time's). */
 void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
                             double *we);
+
+/* ---- algo_tune.c: NCCL's (and RCCL's) tuning model ---- */
+
+/* NCCL's algorithm order in its tables: tree, ring, CollNet direct,
+ * CollNet chain, NVLS, NVLS tree, PAT. */
+enum { N_ALG = 7 };
+enum { NT_TREE, NT_RING, NT_CND, NT_CNC, NT_NVLS, NT_NVLST, NT_PAT };
+
+/* Scales of NCCL's latency tables: base (baseLat), one step inside a node
+ * (hwLat NVLINK or PCI), one step across nodes (hwLat NET), NVLS's own
+ * figure. */
+struct lat_x {
+    double base, intra, inter, nvls;
+};
+
+/* baseLat of algorithm na and protocol p, RCCL's for LL on AMD GPUs (us). */
+double algo_base_lat_us(const struct cr_coll_ctx *c, int na, int p);
+
+/* hwLat of one step on link class row (0 NVLink or xGMI, 1 PCI, 2
+ * network), RCCL's for LL on AMD GPUs (us). */
+double algo_hw_lat_us(const struct cr_coll_ctx *c, int row, int na, int p);
+
+/* NCCL's own hwLat, whatever the GPUs (us). */
+double algo_nccl_hw_lat_us(int row, int na, int p);
+
+/* NCCL's log2i: the floor of log2(x), -1 below 1. */
+int algo_log2i(double x);
+
+/* NCCL's steps of a ring: 2(n-1) for allreduce, n-1 for allgather and
+ * reducescatter, n otherwise. */
+int algo_nsteps(cr_coll coll, int n);
+
+/* NCCL's latency estimate (us) of algorithm na and protocol p, each table
+ * term scaled by *scale (NULL: NCCL's own, all 1), every step at least its
+ * route's latency. */
+double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p,
+                        const struct lat_x *scale);
+
+/* NCCL's estimate in seconds (ncclTopoGetAlgoTime) over nch channels;
+ * HUGE_VAL where NCCL would not run the pair. */
+double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch);
 
 #endif

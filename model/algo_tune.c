@@ -140,7 +140,8 @@ double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p
     double lat = algo_base_lat_us(c, na, p) * ls;
     double intra_lat =
         algo_hw_lat_us(c, intra, na, p) * (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra);
-    double inter_lat = (ppn == 1 ? algo_hw_lat_us(c, 2, NT_TREE, p) : algo_hw_lat_us(c, 2, na, p)) * x.inter;
+    double inter_lat =
+        (ppn == 1 ? algo_hw_lat_us(c, 2, NT_TREE, p) : algo_hw_lat_us(c, 2, na, p)) * x.inter;
     double r_in = floor ? c->r_intra_s * 1e6 : 0, r_x = floor ? c->r_inter_s * 1e6 : 0;
     int nsteps = algo_nsteps(coll, n);
     switch (na) {
@@ -244,8 +245,7 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
 }
 
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
-double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p,
-                         int nch)
+double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch)
 {
     double bw = nccl_bw_GBps(c, coll, na, p, nch);
     if (!(bw > 0))

@@ -38,6 +38,27 @@ static const double nccl_hw_lat[3][N_ALG][3] = {
      {0, 0, 20.9},
      {0, 0, 14}},
 };
+/* [gen][nodes index: 1, 2, >2]; gen rows volta/ampere/hopper/blackwell */
+static const double nccl_ll_max[4][3] = {
+    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
+static const double nccl_ring_ll128_ch[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+static const double nccl_tree_ll128_ch[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+static const double nccl_tree_ch[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+static const double nccl_nvlstree_ch[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}};
+static const double nccl_nvls_eff[4] = {0.0, 0.0, 0.85, 0.74};
+static const float nccl_tree_corr[3][24] = {
+    {1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .7f, .7f,  .7f,  .7f,  .6f,  .5f,
+     .4f,  .4f,  .5f,  .6f,  .7f, .8f, .9f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f},
+    {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .8f, .8f, .7f,  .6f,  .6f,
+     .6f,  .6f,  .6f,  .6f,  .8f,  .9f, .9f, .9f, .9f, 1.0f, 1.0f, 1.0f},
+    {.9f, .9f, .9f, .9f, .9f, .9f, .9f, .8f, .7f, .6f, .6f, .5f,
+     .5f, .5f, .5f, .6f, .7f, .8f, .7f, .7f, .8f, .9f, .9f, .9f},
+};
+
 /* RCCL's own LL figures where the GPUs are AMD's (cr_coll_ctx rccl; ROCm/rccl
  * src/graph/tuning.cc 2.21.5): baseLat LL 12 us; hwLat LL of tuning_model_5
  * (8-GPU 7-link xGMI platforms with NICs), [xGMI, PCI, NET][tree, ring].
@@ -60,27 +81,6 @@ double algo_hw_lat_us(const struct cr_coll_ctx *c, int row, int na, int p)
         return rccl_hw_lat_ll[row][na];
     return nccl_hw_lat[row][na][p];
 }
-
-/* [gen][nodes index: 1, 2, >2]; gen rows volta/ampere/hopper/blackwell */
-static const double nccl_ll_max[4][3] = {
-    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
-static const double nccl_ring_ll128_ch[4][3] = {
-    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
-static const double nccl_tree_ll128_ch[4][3] = {
-    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
-static const double nccl_tree_ch[4][3] = {
-    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
-static const double nccl_nvlstree_ch[4][3] = {
-    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}};
-static const double nccl_nvls_eff[4] = {0.0, 0.0, 0.85, 0.74};
-static const float nccl_tree_corr[3][24] = {
-    {1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .7f, .7f,  .7f,  .7f,  .6f,  .5f,
-     .4f,  .4f,  .5f,  .6f,  .7f, .8f, .9f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f},
-    {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, .9f, .8f, .8f, .8f, .7f,  .6f,  .6f,
-     .6f,  .6f,  .6f,  .6f,  .8f,  .9f, .9f, .9f, .9f, 1.0f, 1.0f, 1.0f},
-    {.9f, .9f, .9f, .9f, .9f, .9f, .9f, .8f, .7f, .6f, .6f, .5f,
-     .5f, .5f, .5f, .6f, .7f, .8f, .7f, .7f, .8f, .9f, .9f, .9f},
-};
 
 double algo_nccl_hw_lat_us(int row, int na, int p)
 {

@@ -65,7 +65,8 @@ struct key {
 #define FIT_SRC                                                                                    \
     "fitted: tools/fit_nccl_corpus.py, validate/corpus fitting half and nccl-tests#123 (" FIT_WHEN \
     "); Blackwell: Hopper's figure, unfitted; other (AMD, pre-Ampere): no log in the fitting "     \
-    "half, 0 = NCCL's tables as they are (with RCCL's LL figures on AMD GPUs, model/algo.c): "
+    "half, 0 = NCCL's tables as they are (with RCCL's LL figures on AMD GPUs, "                    \
+    "model/algo_tune.c): "
 /* clang-format off */
 static const struct key keys[] = {
     {"coll.eff.simple", OFF(proto_eff[CR_PROTO_SIMPLE]), K_DOUBLE,
@@ -134,7 +135,7 @@ static const struct key keys[] = {
      "scheduleCollTasksToPlan gives a ring or tree collective no more channels than cells of "
      "this much traffic (algo.c plan_channels); the traces are NCCL 2.28.3; 0 = no limit"},
     {"coll.lat_scale", OFF(lat_scale), K_DOUBLE, {1, 1, 1, 1}, 0.01, 100, "",
-     "1 = NCCL tuning.cc baseLat/hwLat tables as they are (on AMD GPUs RCCL's for LL, model/algo.c)"},
+     "1 = NCCL tuning.cc baseLat/hwLat tables as they are (on AMD GPUs RCCL's for LL, model/algo_tune.c)"},
     {"coll.n2.lat_scale", OFF(n2_lat_scale), K_DOUBLE, {1, 1, 0.520, 1}, 0.01, 100, "",
      "Hopper, fit (tools/fit_n2_lat.py): 2 H200s, ring and tree LL allreduce, allgather, "
      "reducescatter, broadcast, reduce of 8 B - 64 KiB, each timed from the last GPU's start "

@@ -44,6 +44,6 @@ run abci-2n "$T/abci-a100-ib.xml" "--ranks 0-15 --nccl-version 2.8.4" "$C"/a100-
 # MGHPCC AICR (round 10): one 8x B200 node, one process driving 8 GPUs, NCCL 2.29.3, from 1 MiB
 run b200-8 "$ROOT/topologies/hgx-b200-8.xml" "" "$C"/b200-8/*
 # Round 11: 2x 8 MI355X, RCCL 2.27.7, all_reduce against alltoall (checking half). On AMD
-# GPUs the latency comes from RCCL's tables (model/algo.c), which calibrate's step keys
+# GPUs the latency comes from RCCL's tables (model/algo_tune.c), which calibrate's step keys
 # do not reach: only the rate keys move
 run mi355x-2n "$T/aac-mi355x-pollara.xml" "--nccl-version 2.27.7" "$C"/mi355x-ainic-2n/pnair-alibaba-*

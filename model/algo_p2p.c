@@ -12,15 +12,18 @@
 /* The channels of NCCL's ring and tree graphs, which its tuning prices
  * (tuning.cc: graphs[a]->nChannels, before connect.cc duplicates them):
  * across nodes one per NIC of a node, each channel leaving through its
- * own NIC (src/graph/search.cc stops adding channels once they carry the
+ * own NIC at the NIC's rate (src/graph/search.cc: a channel takes bwInter
+ * of its NIC, and the search stops adding channels once they carry the
  * node's network rate); on 2x (4 H100, 4 NICs) NCCL lists 8 channels,
  * channels 4-7 repeating 0-3 (validate/corpus/h100x4-ib-2n, NCCL_DEBUG
- * output). Inside one node: nch_max. */
+ * output). Counted in whole NICs, not in ranks' shares of them: two GPUs
+ * sharing a NIC still make one channel of it. Inside one node: nch_max. */
 int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max)
 {
     if (c->n_nodes < 2 || !(c->net_ch_Bps > 0) || !(c->nic_node_Bps > 0))
         return nch_max;
-    double nics = round(c->nic_node_Bps / c->net_ch_Bps);
+    double nic = isfinite(c->nic_one_Bps) && c->nic_one_Bps > 0 ? c->nic_one_Bps : c->net_ch_Bps;
+    double nics = round(c->nic_node_Bps / nic);
     return (int)fmax(1.0, fmin((double)nch_max, nics));
 }
 

@@ -233,12 +233,15 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
         member[c->ranks->ranks[i] >> 6] |= (uint64_t)1 << (c->ranks->ranks[i] & 63);
     cr_nic_shares(m, member, share, scratch);
     c->net_ch_Bps = HUGE_VAL;
+    c->nic_one_Bps = HUGE_VAL;
     for (int i = 0; i < n; i++) {
         int g = c->ranks->ranks[i], pick[256];
         int k = cr_nic_pick(m, g, c->rank_local[i], share[g], pick);
         double own = 0;
-        for (int q = 0; q < k; q++)
+        for (int q = 0; q < k; q++) {
             own += nic_out_Bps(t, pick[q]);
+            c->nic_one_Bps = fmin(c->nic_one_Bps, nic_out_Bps(t, pick[q]));
+        }
         bool nic_binds = k > 0 && own < c->pair_net_Bps;
         c->rank_net_Bps[i] = nic_binds ? own : c->pair_net_Bps;
         c->rank_net_hw[i] = nic_binds ? CR_HW_NET : c->nic_node_hw;
@@ -265,6 +268,7 @@ static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
     int n = c->n, nn = t->n_nodes;
     c->pair_net_Bps = 0;
     c->net_ch_Bps = 0;
+    c->nic_one_Bps = 0;
     c->net_rails = 0;
     c->node_slots = 0;
     for (int g = 0; g < t->n_gpus; g++) /* node numbers as bound.c counts them */

@@ -75,7 +75,9 @@ struct cr_coll_ctx {
      * a ring or tree channel crosses a node boundary through one rank's
      * NICs: net_ch_Bps (the least rank_net_Bps, class net_ch_hw), on one of
      * net_rails rails (ppn where every node holds the same ppn >= 2 ranks,
-     * else 1); a message to another node's rank at local index
+     * else 1); nic_one_Bps: the slowest single NIC a rank reaches the
+     * network by (one NIC's rate where ranks share NICs or take several);
+     * a message to another node's rank at local index
      * j leaves through the NIC of the sender's node-mate at local index j
      * (PXN) where that GPU is a rank. rank_node/rank_local: each rank's node
      * and its index among the node's GPUs; node_rank[node x node_slots +
@@ -87,6 +89,7 @@ struct cr_coll_ctx {
     cr_hw *rank_net_hw;
     double net_ch_Bps;
     cr_hw net_ch_hw;
+    double nic_one_Bps;
     int net_rails;
     int *rank_node, *rank_local, *node_rank;
     int node_slots, rail_nodes;

@@ -9,7 +9,9 @@ them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
 
     tools/fit_nccl_corpus.py [--commroof BUILD/commroof] [--sweeps N] [-j N]
-                             [--start KEY=VALUE]... [--only KEY]...
+                             [--shipped] [--start KEY=VALUE]... [--only KEY]...
+
+`--shipped --sweeps 0` prints the objective of the model as shipped.
 
 The descent is local and the objective flat along some directions (the
 fixed cost against its network part and the PCIe step): run it from
@@ -232,6 +234,12 @@ def fit_shm(commroof, vals, jobs):
     return (r[m] if len(r) % 2 else (r[m - 1] + r[m]) / 2), len(r)
 
 
+def shipped_fits():
+    """The FIT_* macros model/params.c ships: {macro: value}."""
+    src = open(os.path.join(corpus_eval.ROOT, "model", "params.c")).read()
+    return {m: float(v) for m, v in re.findall(r"#define (FIT_\w+) ([0-9.eE+-]+)", src)}
+
+
 def start_figs():
     return {g: {k: v for k, v, _, _ in figs} for g, figs in GROUPS.items()}
 
@@ -262,6 +270,9 @@ def main():
     ap.add_argument("--start", action="append", default=[], metavar="KEY=VALUE",
                     help="start the descent there instead of START's value (the descent is "
                          "local: try several starts, keep the lowest objective)")
+    ap.add_argument("--shipped", action="store_true",
+                    help="start from the FIT_* values model/params.c ships instead of START's "
+                         "(with --sweeps 0: the shipped model's objective)")
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
                          "(GROUP:KEY for a group's figures: slingshot, ampere)")
@@ -277,6 +288,12 @@ def main():
         g, _, key = k.partition(":")
         return (g, key) if key and g in figs else (None, k)
 
+    if a.shipped:
+        shipped = shipped_fits()
+        for k, macro, *_ in START:
+            vals[k] = shipped.get(macro, vals[k])
+        for k, macro, *_ in AMPERE:
+            figs["ampere"][k] = shipped.get(macro, figs["ampere"][k])
     for kv in a.start:
         k, _, v = kv.partition("=")
         g, key = split_key(k)

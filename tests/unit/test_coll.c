@@ -1269,6 +1269,39 @@ static void test_rccl_ll_tables(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's ring and tree graphs take one channel per NIC of a node, however
+ * many GPUs share it (2x 8 A100 with 4 EFA NICs prints 8 channels, 4-7
+ * repeating 0-3: validate/corpus/a100-efa-2n/aws-efa-eks-p4d). On two
+ * Polaris nodes (4 A100, 2 NICs each) that is 2 channels, which cap the
+ * two-node tree's estimate at 2 x 23.6 GB/s (tuning.cc perChMaxTreeBw)
+ * below the ring's: NCCL runs a 1 GiB allreduce as a ring (measured: its
+ * busbw 36 GB/s equals the all_gather's, validate/corpus/a100x4-slingshot-2n).
+ * Snellius (4 H100, 4 NICs) keeps the tree, twice the ring's rate there
+ * (measured busbw 156 against the all_gather's 98, h100x4-ib-2n). */
+static void test_graph_channels_per_nic(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/polaris-a100x4-slingshot.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-7");
+    cr_coll_pred p =
+        eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, false)
+            .pred;
+    assert_int_equal(p.algo, CR_ALGO_RING);
+    cr_coll_pred tree =
+        eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, false)
+            .pred;
+    assert_true(tree.nccl_est_s > p.nccl_est_s);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    t = cr_test_open_topo("validate/corpus/topologies/snellius-h100x4-ib.xml");
+    c = cr_test_coll_ctx(t, NULL);
+    p = eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, false)
+            .pred;
+    assert_int_equal(p.algo, CR_ALGO_TREE);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_one_gpu_per_node(void **state)
 {
     (void)state;
@@ -2507,6 +2540,7 @@ int main(void)
         cmocka_unit_test(test_nccl_select_fuzz_replay),
         cmocka_unit_test(test_rccl_msccl_allpairs),
         cmocka_unit_test(test_rccl_ll_tables),
+        cmocka_unit_test(test_graph_channels_per_nic),
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),

@@ -30,6 +30,25 @@
 #include "validate/calibrate_nccl.h"
 #include "validate/validate.h"
 
+/* "  at its lower/upper bound" where a fitted key stopped at the edge of
+ * calibrate's search range (validate/calibrate_nccl.c fit_keys: each key's
+ * plausible figures), else NULL. */
+static const char *search_edge(const char *key, double v)
+{
+    int n = 0;
+    const cr_cnf_key *keys = cr_cnf_keys(&n);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(keys[i].key, key) != 0)
+            continue;
+        double span = keys[i].hi - keys[i].lo;
+        /* a floor of 0 is a figure of its own (no latency, no limit) */
+        if (keys[i].lo > 0 && v <= keys[i].lo + 1e-6 * span)
+            return "  at its lower bound";
+        if (v >= keys[i].hi - 1e-6 * span)
+            return "  at its upper bound";
+    }
+    return NULL;
+}
 static const char *const calibrate_help_head =
     "usage: commroof calibrate [--topo BASE] [-o OUT.xml] [--from-traces TRACE...]\n"
     "                          [--quick] [--json]\n"
@@ -510,16 +529,27 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     "key is fitted on the rows it shapes, and those pulled against the others; "
                     "the cross-check below judges the fit\n");
         fprintf(rep, "# %-26s %12s %12s %5s\n", "key", "before", "after", "rows");
+        int pinned = 0;
         for (int k = 0; k < fit.n_keys; k++) {
             if (fit.k[k].rows == 0)
                 continue;
-            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s\n", fit.k[k].key, fit.k[k].before,
+            const char *edge = fit.k[k].fitted ? search_edge(fit.k[k].key, fit.k[k].after) : NULL;
+            pinned += edge != NULL;
+            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s%s\n", fit.k[k].key, fit.k[k].before,
                     fit.k[k].after, fit.k[k].rows,
                     fit.k[k].carried_with ? "  carried with "
                     : fit.k[k].fitted     ? ""
                                           : "  not informed (kept)",
-                    fit.k[k].carried_with ? fit.k[k].carried_with : "");
+                    fit.k[k].carried_with ? fit.k[k].carried_with : "", edge ? edge : "");
         }
+        if (pinned)
+            /* a key at the edge of its plausible range absorbs rows the
+             * model's structure misses; the cross-check shows the cost */
+            fprintf(rep,
+                    "# note: %d key(s) stopped at the edge of their search range: the rows they "
+                    "shape ask for a figure no plausible constant gives (the model's structure "
+                    "misses them there); check the cross-check below before using the fit\n",
+                    pinned);
         fprintf(rep, "# cross-check: %s\n",
                 lolo_mode  ? "each log predicted by a fit on the other logs (leave-one-log-out)"
                 : fit_coll ? "logs of other collectives, predicted by the fit above"

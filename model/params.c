@@ -308,13 +308,16 @@ static const struct key keys[] = {
      "channel of a point-to-point operation to another node to move; a send to one remote peer "
      "runs on NCCL's channels per net peer (algo_p2p.c algo_p2p_net_channels), so at most that many "
      "times this"},
-    {"coll.p2p.nvl_ch", OFF(p2p_nvl_ch_Bps), K_DOUBLE, {0, 0, 19.3e9, 0}, 0, 1e15, "B/s",
-     "measured (Hopper): what one channel of a point-to-point operation moves over NVLink; a "
-     "message runs on the channels NCCL splits it over (algo_p2p.c algo_p2p_message_channels), so at "
-     "most that many times this. 2 H200s, NCCL 2.28.3, sendrecv of 32 and 128 MiB on 16 "
-     "channels each: 138.82 and 464.74 us, 96 MiB more in 325.9 us = 308.9 GB/s, 19.3 a "
-     "channel (traces/nvidia-h200-x2/kernels-nccl-auto-Simple.log); 0 (no limit) where not "
-     "measured: Ampere, Blackwell, others"},
+    {"coll.p2p.nvl_ch", OFF(p2p_nvl_ch_Bps), K_DOUBLE, {0, 0, 19.3e9, 21.8e9}, 0, 1e15, "B/s",
+     "measured: what one channel of a point-to-point operation moves over NVLink; a message "
+     "runs on the channels NCCL splits it over (algo_p2p.c algo_p2p_message_channels), so at "
+     "most that many times this. Hopper: 2 H200s, NCCL 2.28.3, sendrecv of 32 and 128 MiB on "
+     "16 channels each: 138.82 and 464.74 us, 96 MiB more in 325.9 us = 308.9 GB/s, 19.3 a "
+     "channel (traces/nvidia-h200-x2/kernels-nccl-auto-Simple.log). Blackwell, fitted on the "
+     "fitting half: 8 B200s (NCCL 2.29.3, -g 8), sendrecv of 16 and 64 MiB on 4 channels each "
+     "(8 ranks of an NVSwitch board): 215.72 and 792.92 us, 48 MiB more in 577.2 us = 87.2 "
+     "GB/s, 21.8 a channel (validate/corpus/b200-8/aicr-b0027-sendrecv_perf.log; 256 MiB on "
+     "16 channels: 332 GB/s). 0 (no limit) where not measured: Ampere, others"},
     {"coll.p2p.peer.intra", OFF(p2p_peer_s[0]), K_DOUBLE, {0, FIT_P2P_INTRA, FIT_P2P_INTRA, FIT_P2P_INTRA}, 0, 1, "s",
      FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
      "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},

@@ -1142,7 +1142,8 @@ static void test_p2p_nccl_ll(void **state)
  * it over (algo_p2p.c algo_p2p_message_channels), coll.p2p.nvl_ch (19.3 GB/s on
  * Hopper) each: 8 ranks of an NVSwitch board use 4 channels up to 64 MiB
  * (parts up to 16 MiB), 8 at 128 MiB, 16 at 256 MiB, 32 (NVLink binds)
- * at 512 MiB; two ranks 16 from 1 MiB. Not measured on Ampere: no limit. */
+ * at 512 MiB; two ranks 16 from 1 MiB. Blackwell 21.8 GB/s each; not
+ * measured on Ampere: no limit. */
 static double p2p_nvl_rate(cr_coll_ctx *c, cr_coll coll, double S)
 {
     cr_coll_pred p = p2p_pred(c, coll, S, 0);
@@ -1170,6 +1171,12 @@ static void test_p2p_nvl_channels(void **state)
      * NVLinks bind */
     assert_true(p2p_nvl_rate(h100.c, CR_COLL_ALLTOALL, 256 * mib) > 4 * ch);
     assert_true(p2p_nvl_rate(a100.c, sr, 64 * mib) > 4 * ch);
+    /* Blackwell: 21.8 GB/s a channel (the fitting half's 8x B200
+     * sendrecv, 16 -> 64 MiB on 4 channels) */
+    p2p_comm b200 = p2p_comm_open("hgx-b200-8", NULL);
+    assert_close(p2p_nvl_rate(b200.c, sr, 64 * mib), 4 * 21.8e9, 1e-12, 0);
+    assert_close(p2p_nvl_rate(b200.c, sr, 256 * mib), 16 * 21.8e9, 1e-12, 0);
+    p2p_comm_close(&b200);
     p2p_comm_close(&h100);
     p2p_comm_close(&h200);
     p2p_comm_close(&a100);

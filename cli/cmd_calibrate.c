@@ -30,25 +30,6 @@
 #include "validate/calibrate_nccl.h"
 #include "validate/validate.h"
 
-/* "  at its lower/upper bound" where a fitted key stopped at the edge of
- * calibrate's search range (validate/calibrate_nccl.c fit_keys: each key's
- * plausible figures), else NULL. */
-static const char *search_edge(const char *key, double v)
-{
-    int n = 0;
-    const cr_cnf_key *keys = cr_cnf_keys(&n);
-    for (int i = 0; i < n; i++) {
-        if (strcmp(keys[i].key, key) != 0)
-            continue;
-        double span = keys[i].hi - keys[i].lo;
-        /* a floor of 0 is a figure of its own (no latency, no limit) */
-        if (keys[i].lo > 0 && v <= keys[i].lo + 1e-6 * span)
-            return "  at its lower bound";
-        if (v >= keys[i].hi - 1e-6 * span)
-            return "  at its upper bound";
-    }
-    return NULL;
-}
 static const char *const calibrate_help_head =
     "usage: commroof calibrate [--topo BASE] [-o OUT.xml] [--from-traces TRACE...]\n"
     "                          [--quick] [--json]\n"
@@ -466,6 +447,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             json_object_set_new(e, "fitted", json_boolean(fit.k[k].fitted));
             if (fit.k[k].carried_with)
                 json_object_set_new(e, "carried_with", json_string(fit.k[k].carried_with));
+            if (fit.k[k].at_bound)
+                json_object_set_new(e, "at_bound",
+                                    json_string(fit.k[k].at_bound < 0 ? "lower" : "upper"));
             json_object_set_new(e, "rows", json_integer(fit.k[k].rows));
             json_array_append_new(jk, e);
         }
@@ -533,14 +517,16 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         for (int k = 0; k < fit.n_keys; k++) {
             if (fit.k[k].rows == 0)
                 continue;
-            const char *edge = fit.k[k].fitted ? search_edge(fit.k[k].key, fit.k[k].after) : NULL;
-            pinned += edge != NULL;
+            pinned += fit.k[k].at_bound != 0;
             fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s%s\n", fit.k[k].key, fit.k[k].before,
                     fit.k[k].after, fit.k[k].rows,
                     fit.k[k].carried_with ? "  carried with "
                     : fit.k[k].fitted     ? ""
                                           : "  not informed (kept)",
-                    fit.k[k].carried_with ? fit.k[k].carried_with : "", edge ? edge : "");
+                    fit.k[k].carried_with ? fit.k[k].carried_with : "",
+                    fit.k[k].at_bound < 0   ? "  at its lower bound"
+                    : fit.k[k].at_bound > 0 ? "  at its upper bound"
+                                            : "");
         }
         if (pinned)
             /* a key at the edge of its plausible range absorbs rows the

@@ -20,10 +20,9 @@
  * sharing a NIC still make one channel of it. Inside one node: nch_max. */
 int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max)
 {
-    if (c->n_nodes < 2 || !(c->net_ch_Bps > 0) || !(c->nic_node_Bps > 0))
+    if (c->n_nodes < 2 || !(c->nic_one_Bps > 0) || !(c->nic_node_Bps > 0))
         return nch_max;
-    double nic = isfinite(c->nic_one_Bps) && c->nic_one_Bps > 0 ? c->nic_one_Bps : c->net_ch_Bps;
-    double nics = round(c->nic_node_Bps / nic);
+    double nics = round(c->nic_node_Bps / c->nic_one_Bps);
     return (int)fmax(1.0, fmin((double)nch_max, nics));
 }
 

@@ -239,8 +239,9 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
         int k = cr_nic_pick(m, g, c->rank_local[i], share[g], pick);
         double own = 0;
         for (int q = 0; q < k; q++) {
-            own += nic_out_Bps(t, pick[q]);
-            c->nic_one_Bps = fmin(c->nic_one_Bps, nic_out_Bps(t, pick[q]));
+            double one = nic_out_Bps(t, pick[q]);
+            own += one;
+            c->nic_one_Bps = fmin(c->nic_one_Bps, one);
         }
         bool nic_binds = k > 0 && own < c->pair_net_Bps;
         c->rank_net_Bps[i] = nic_binds ? own : c->pair_net_Bps;
@@ -250,6 +251,9 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
             c->net_ch_hw = c->rank_net_hw[i];
         }
     }
+    /* no rank picked a NIC: a channel crosses at a rank's own figure */
+    if (!isfinite(c->nic_one_Bps))
+        c->nic_one_Bps = c->net_ch_Bps;
     /* NCCL's rail-aligned rings and trees (and the simulator's, when every
      * node holds the same m >= 2 ranks) cross node boundaries on rails c,
      * c+1, ... per channel c; otherwise a node's segment leaves by one rank */

@@ -76,7 +76,8 @@ struct cr_coll_ctx {
      * NICs: net_ch_Bps (the least rank_net_Bps, class net_ch_hw), on one of
      * net_rails rails (ppn where every node holds the same ppn >= 2 ranks,
      * else 1); nic_one_Bps: the slowest single NIC a rank reaches the
-     * network by (one NIC's rate where ranks share NICs or take several);
+     * network by (one NIC's rate where ranks share NICs or take several;
+     * net_ch_Bps where no rank picks one);
      * a message to another node's rank at local index
      * j leaves through the NIC of the sender's node-mate at local index j
      * (PXN) where that GPU is a rank. rank_node/rank_local: each rank's node

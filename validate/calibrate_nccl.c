@@ -540,6 +540,17 @@ static cr_status carry_net_steps(cr_cnf *f, cr_cnf_fit *out, cr_diag *d)
     return CR_OK;
 }
 
+/* Whether v stopped at an end of k's search range (-1 floor, +1 ceiling,
+ * 0 inside): there its rows ask for a figure no plausible constant gives.
+ * A floor of 0 is a figure of its own (no latency, no limit), not an edge. */
+static int search_edge(const cr_cnf_key *k, double v)
+{
+    double span = k->hi - k->lo;
+    if (k->lo > 0 && v <= k->lo + 1e-6 * span)
+        return -1;
+    return v >= k->hi - 1e-6 * span ? 1 : 0;
+}
+
 cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit *out, cr_diag *d)
 {
     size_t *all = NULL, *sub = NULL;
@@ -599,6 +610,8 @@ cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit 
     }
     if ((st = carry_net_steps(f, out, d)) != CR_OK)
         goto out;
+    for (int k = 0; k < N_FIT; k++)
+        out->k[k].at_bound = out->k[k].fitted ? search_edge(&fit_keys[k], out->k[k].after) : 0;
     out->obj_after = mean_abs_log(f, all, n_all);
 out:
     free(all);

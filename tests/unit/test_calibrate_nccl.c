@@ -340,6 +340,41 @@ static void test_fit_leaves_out(void **state)
     cr_topo_free(t);
 }
 
+/* rows no plausible constant reaches (8 B allreduces of 8 H100s measured
+ * at 5 ms, where the search allows coll.op_fixed 60 us) pin the keys that
+ * shape them to the ceiling of their range, and the fit says so */
+static void test_fit_at_bound(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_cnf *f = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
+    for (int i = 0; i < 4; i++) {
+        cr_vmeas m = row("allreduce", 8 << i, 8, 5e-3);
+        bool added;
+        assert_int_equal(cr_cnf_add(f, &m, 0, &added, NULL, 0, &d), CR_OK);
+        assert_true(added);
+    }
+    bool use[1] = {true};
+    cr_cnf_fit fit;
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    int n = 0, pinned = 0;
+    const cr_cnf_key *keys = cr_cnf_keys(&n);
+    for (int k = 0; k < fit.n_keys; k++) {
+        if (!strcmp(fit.k[k].key, "coll.op_fixed"))
+            assert_int_equal(fit.k[k].at_bound, 1);
+        if (fit.k[k].at_bound == 0)
+            continue;
+        pinned++;
+        assert_true(fit.k[k].fitted);
+        assert_true(fit.k[k].after == (fit.k[k].at_bound > 0 ? keys[k].hi : keys[k].lo));
+    }
+    assert_true(pinned >= 1);
+    cr_cnf_free(f);
+    cr_topo_free(t);
+}
+
 /* the per-band figures of rows whose errors are set by hand */
 static void test_stats(void **state)
 {
@@ -400,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_fit_tree_net_step),
         cmocka_unit_test(test_fit_carries_ring_net_step),
         cmocka_unit_test(test_fit_leaves_out),
+        cmocka_unit_test(test_fit_at_bound),
         cmocka_unit_test(test_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

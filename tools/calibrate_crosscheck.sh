@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The calibrate cross-check of issue 14 (doc/corpus.md): for thirteen machines
+# The calibrate cross-check of issue 14 (doc/corpus.md): for fourteen machines
 # of validate/corpus, `commroof calibrate --nccl-tests` fitted on the
 # machine's all_reduce log(s), and the median / p90 |error| % of its other
 # collectives as shipped and after calibration (the "held-out logs
@@ -43,6 +43,8 @@ run abci-1n "$T/abci-a100-ib.xml" "--ranks 0-7 --nccl-version 2.8.4" "$C"/a100-8
 run abci-2n "$T/abci-a100-ib.xml" "--ranks 0-15 --nccl-version 2.8.4" "$C"/a100-ib-2n/abci2-2n-*
 # MGHPCC AICR (round 10): one 8x B200 node, one process driving 8 GPUs, NCCL 2.29.3, from 1 MiB
 run b200-8 "$ROOT/topologies/hgx-b200-8.xml" "" "$C"/b200-8/*
+# SuperBench (round 12): one 8x A100 node, one process driving 8 GPUs, NCCL not printed, from 4 B
+run sb-a100-8 "$ROOT/topologies/dgx-a100-8.xml" "" "$C"/a100-8/superbench-a100-*
 # Round 11: 2x 8 MI355X, RCCL 2.27.7, all_reduce against alltoall (checking half). On AMD
 # GPUs the latency comes from RCCL's tables (model/algo_tune.c), which calibrate's step keys
 # do not reach: only the rate keys move

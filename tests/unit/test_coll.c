@@ -1192,41 +1192,6 @@ static void test_p2p_nvl_channels(void **state)
     p2p_comm_close(&a100);
 }
 
-/* A Simple step waits for and posts every slice of its chunk
- * (prims_simple.h): a ring allgather's chunk is two slices, a broadcast's
- * or reduce's one (collectives.h), so 8 ranks of one node at 8 B pay 7
- * chain hops of half the ring's 7 steps over NVLink. Over PCIe only the
- * NVLink part halves (NCCL's PCI surcharge stays whole: test_auto_monotone
- * on 8 L40S). */
-static void test_chain_simple_slice(void **state)
-{
-    (void)state;
-    const char *names[] = {"hgx-h100-8", "l40s-pcie-8"};
-    for (int i = 0; i < 2; i++) {
-        cr_topo *t = cr_test_open_topo(names[i]);
-        cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
-        cr_params p;
-        cr_diag d = {{0}};
-        assert_int_equal(cr_params_for_topo(t, 0, &p, &d), CR_OK);
-        double a_nvl = 0, a_in = 0;
-        cr_params_get(&p, "coll.alpha.nvlink.simple", &a_nvl, NULL);
-        cr_params_get(&p, i == 0 ? "coll.alpha.nvlink.simple" : "coll.alpha.pci.simple", &a_in,
-                      NULL);
-        cr_coll_result ag =
-            eval(c, CR_COLL_ALLGATHER, 8, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, false);
-        double fixed = ag.pred.launch_s;
-        assert_close(ag.pred.pred_s - ag.pred.launch_s, 7 * a_in, 1e-3, 0);
-        for (int k = 0; k < 2; k++) {
-            cr_coll coll = k ? CR_COLL_REDUCE : CR_COLL_BROADCAST;
-            cr_coll_result r = eval(c, coll, 8, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, false);
-            assert_close(r.pred.launch_s, fixed, 1e-12, 0);
-            assert_close(r.pred.pred_s - fixed, 7 * (a_in - a_nvl / 2), 1e-3, 0);
-        }
-        cr_coll_ctx_free(c);
-        cr_topo_free(t);
-    }
-}
-
 /* RCCL runs an allreduce of 8 MI300X with its MSCCL all-pairs algorithm
  * where one of its algorithm files takes the size (ROCm/rccl
  * tools/msccl-algorithms/allreduce-allpairs-8n-*.xml: LL up to 512 KiB,
@@ -2561,7 +2526,6 @@ int main(void)
         cmocka_unit_test(test_nvls_checks),
         cmocka_unit_test(test_attainable),
         cmocka_unit_test(test_auto_monotone),
-        cmocka_unit_test(test_chain_simple_slice),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_nvls_types),
         cmocka_unit_test(test_nvls_gpu_count),

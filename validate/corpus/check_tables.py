@@ -5,6 +5,8 @@ import re,sys,glob,os
 rowre=re.compile(r'^\s*(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(-?\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)')
 # old nccl-tests format (before 2.10: no root column, #wrong printed as an error value): aws-efa-eks
 oldre=re.compile(r'^\s*(\d+)\s+(\d+)\s+(\S+)\s+(\S+)()\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+\S+\s*$')
+# old nccl-tests all_gather (no redop, no root column): microsoft/superbenchmark (round 12)
+oldre2=re.compile(r'^\s*(\d+)\s+(\d+)\s+(\S+)()()\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+\S+\s*$')
 bad=0
 for f in sorted(glob.glob('*/*.log')):
     n=0; errs=[]; ratios=set(); sizes=[]
@@ -13,7 +15,7 @@ for f in sorted(glob.glob('*/*.log')):
         ln=re.sub(r'^\(\w+, rank=\d+, pid=\d+\) ','',ln)   # SkyPilot's per-line prefix (h200-roce-2n)
         if ln.startswith('[') and '<stdout>:#' in ln: continue
         s=re.sub(r'^(\[\d+,\d+\]<stdout>:|\s*\d+:\s)','',ln)
-        m=rowre.match(s) or oldre.match(s)
+        m=rowre.match(s) or oldre.match(s) or oldre2.match(s)
         if not m: continue
         size=int(m[1]); t=float(m[6]); a=float(m[7]); b=float(m[8]); t2=float(m[10]); a2=float(m[11])
         n+=1; sizes.append(size)

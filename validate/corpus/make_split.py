@@ -55,6 +55,7 @@ SOURCES = [
     ('github.com/mghpcc/aicr-benchmarks/Benchmark_WG/nccl-tests/out-1node', 'aicr-', 10),
     ('github.com/prasad-nair-amd/alibaba/README.md', 'pnair-alibaba-', 11),
     ('github.com/TianHao65/sglang/MiMo-V2-Flash-MI308X_1P1D_Disaggregated_Inference_Guide.md', 'tianhao65-sglang-', 11),
+    ('github.com/microsoft/superbenchmark/tests/benchmarks/micro_benchmarks/test_nccl_bw_performance.py', 'superbench-', 12),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -101,7 +102,8 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             8:'# round 8 (2026-12-02): one process per GPU across 2 GCP nodes on RoCE (gIB plugin) from Google DraNet documentation (2x A4 B200 8+8 ranks; A4 B200 and A3 Ultra H200 with 1 GPU a node) added after rounds 1-7 were fixed, split among themselves by the same rules (make_split.py); rounds 1-7 unchanged',
             9:'# round 9 (2026-12-03): AIST ABCI 2.0 A nodes (8x A100 SXM4, NVSwitch, 4x HDR IB), one process per GPU from 4 or 8 bytes on 1 to 16 nodes (abci2.0benchmark) and a 2-node SHARP run (ABCI user guide), added after rounds 1-8 were fixed, split among themselves by the same rules (make_split.py); rounds 1-8 unchanged',
             10:'# round 10 (2026-12-03): one 8x B200 HGX node of MGHPCC\'s AI cluster, one process driving all 8 GPUs, nine collectives from 1 MiB (aicr-benchmarks), added after rounds 1-9 were fixed (make_split.py); rounds 1-9 unchanged',
-            11:'# round 11 (2026-12-03): RCCL across 2 AMD nodes with one process per GPU from 16 B or 1 KiB (8x MI355X with Pollara 400 NICs: all_reduce, alltoall; 8x MI308X with Broadcom Thor2 RoCE NICs: all_reduce), added after rounds 1-10 were fixed, split among themselves by the same rules (make_split.py); rounds 1-10 unchanged'}
+            11:'# round 11 (2026-12-03): RCCL across 2 AMD nodes with one process per GPU from 16 B or 1 KiB (8x MI355X with Pollara 400 NICs: all_reduce, alltoall; 8x MI308X with Broadcom Thor2 RoCE NICs: all_reduce), added after rounds 1-10 were fixed, split among themselves by the same rules (make_split.py); rounds 1-10 unchanged',
+            12:'# round 12 (2026-12-03): one 8x A100-SXM4-40GB node, one process driving all 8 GPUs, all_gather, all_reduce, broadcast, reduce and reduce_scatter from 4 B to 8 GiB (microsoft/superbenchmark, the test fixtures as first committed, 2021-07-02), added after rounds 1-11 were fixed (make_split.py); rounds 1-11 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

@@ -210,6 +210,13 @@ typedef struct {
     const char *version, *algo, *proto;
 } nccl_run;
 
+/* The end of its search range a fitted key stopped at (cr_cnf_fit
+ * at_bound: -1 the floor, +1 the ceiling). */
+static const char *bound_side(int at_bound)
+{
+    return at_bound < 0 ? "lower" : "upper";
+}
+
 static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                           const char *fit_coll_name, const char *ranks, nccl_run run,
                           const char *topo_name, const char *out_path, int json)
@@ -448,8 +455,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             if (fit.k[k].carried_with)
                 json_object_set_new(e, "carried_with", json_string(fit.k[k].carried_with));
             if (fit.k[k].at_bound)
-                json_object_set_new(e, "at_bound",
-                                    json_string(fit.k[k].at_bound < 0 ? "lower" : "upper"));
+                json_object_set_new(e, "at_bound", json_string(bound_side(fit.k[k].at_bound)));
             json_object_set_new(e, "rows", json_integer(fit.k[k].rows));
             json_array_append_new(jk, e);
         }
@@ -518,15 +524,15 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             if (fit.k[k].rows == 0)
                 continue;
             pinned += fit.k[k].at_bound != 0;
-            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s%s\n", fit.k[k].key, fit.k[k].before,
+            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s", fit.k[k].key, fit.k[k].before,
                     fit.k[k].after, fit.k[k].rows,
                     fit.k[k].carried_with ? "  carried with "
                     : fit.k[k].fitted     ? ""
                                           : "  not informed (kept)",
-                    fit.k[k].carried_with ? fit.k[k].carried_with : "",
-                    fit.k[k].at_bound < 0   ? "  at its lower bound"
-                    : fit.k[k].at_bound > 0 ? "  at its upper bound"
-                                            : "");
+                    fit.k[k].carried_with ? fit.k[k].carried_with : "");
+            if (fit.k[k].at_bound)
+                fprintf(rep, "  at its %s bound", bound_side(fit.k[k].at_bound));
+            fputc('\n', rep);
         }
         if (pinned)
             /* a key at the edge of its plausible range absorbs rows the

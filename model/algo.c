@@ -616,17 +616,6 @@ static bool nccl_enabled(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_
     return true;
 }
 
-/* What one channel of a point-to-point work moves against coll.p2p.nvl_ch
- * (measured on sendrecv, each work a send and a receive): a work that
- * only sends or only receives (a gather's root receives, its other ranks
- * send; a scatter the reverse) keeps all its warps for that one direction,
- * where a send with a receive splits them in two (src/device/sendrecv.h
- * nSendWarpPerWork / nRecvWarpPerWork) */
-static double p2p_one_way_x(cr_coll coll)
-{
-    return coll == CR_COLL_GATHER || coll == CR_COLL_SCATTER ? 2.0 : 1.0;
-}
-
 /* Finishes a prediction: latency at least the bound's, transfer time at
  * least every cut term's (doc/bounds.md), algbw/busbw. */
 static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
@@ -1114,9 +1103,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (nvl_peers && c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK &&
             proto == CR_PROTO_SIMPLE && p->p2p_nvl_ch_Bps > 0) {
             double per = algo_p2p_peer_bytes(c, rq);
-            int per_ch, nch_msg = algo_p2p_message_channels(c, rq, nch_max, per, &per_ch);
-            algo_p2p_channel_limit(per, nch_msg * p->p2p_nvl_ch_Bps * p2p_one_way_x(rq->coll), &t,
-                                   &wb, &wc, &we);
+            algo_p2p_channel_limit(per, algo_p2p_nvl_Bps(c, rq, nch_max, per), &t, &wb, &wc, &we);
         }
         o->wire_bytes = wb;
         o->link_Bps = wc;

@@ -145,6 +145,24 @@ int algo_p2p_message_channels(const struct cr_coll_ctx *c, const cr_coll_req *rq
     return nch;
 }
 
+/* What a point-to-point message of `bytes` to one peer moves over NVLink:
+ * the channels NCCL splits it over (algo_p2p_message_channels) at
+ * coll.p2p.nvl_ch each. That figure is measured on sendrecv, whose works
+ * each send and receive and split their warps between the two
+ * (src/device/sendrecv.h nSendWarpPerWork / nRecvWarpPerWork); a work
+ * that only sends or only receives keeps them all for its one direction
+ * ("Sends without recvs use more warps"): a gather's root only receives
+ * and its other ranks only send, a scatter the reverse, at twice the
+ * rate. */
+double algo_p2p_nvl_Bps(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                        double bytes)
+{
+    int per;
+    int nch = algo_p2p_message_channels(c, rq, nch_max, bytes, &per);
+    bool one_way = rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
+    return nch * c->p.p2p_nvl_ch_Bps * (one_way ? 2.0 : 1.0);
+}
+
 /* Does NCCL move a point-to-point message of peer_bytes to one peer with
  * LL (else Simple)? NCCL_P2P_LL_THRESHOLD (16 KiB) per channel, counted by
  * release (src/enqueue.cc): before 2.22 per part of the message (a part

@@ -75,6 +75,12 @@ bool algo_p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nc
 void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
                             double *we);
 
+/* What a point-to-point message of `bytes` to one peer moves over NVLink
+ * (coll.p2p.nvl_ch on each of its channels; twice for a gather's or
+ * scatter's one-way works). */
+double algo_p2p_nvl_Bps(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
+                        double bytes);
+
 /* ---- algo_tune.c: NCCL's (and RCCL's) tuning model ---- */
 
 /* NCCL's algorithm order in its tables: tree, ring, CollNet direct,

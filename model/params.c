@@ -317,7 +317,7 @@ static const struct key keys[] = {
      "fitting half: 8 B200s (NCCL 2.29.3, -g 8), sendrecv of 16 and 64 MiB on 4 channels each "
      "(8 ranks of an NVSwitch board): 215.72 and 792.92 us, 48 MiB more in 577.2 us = 87.2 "
      "GB/s, 21.8 a channel (validate/corpus/b200-8/aicr-b0027-sendrecv_perf.log; 256 MiB on "
-     "16 channels: 332 GB/s); a gather's or scatter's one-way works twice it (algo.c p2p_one_way_x). 0 (no limit) where not measured: Ampere, others"},
+     "16 channels: 332 GB/s); a gather's or scatter's one-way works twice it (algo_p2p.c algo_p2p_nvl_Bps). 0 (no limit) where not measured: Ampere, others"},
     {"coll.p2p.peer.intra", OFF(p2p_peer_s[0]), K_DOUBLE, {0, FIT_P2P_INTRA, FIT_P2P_INTRA, FIT_P2P_INTRA}, 0, 1, "s",
      FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
      "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},

@@ -240,6 +240,15 @@ def shipped_fits():
     return {m: float(v) for m, v in re.findall(r"#define (FIT_\w+) ([0-9.eE+-]+)", src)}
 
 
+def shipped_slingshot():
+    """The Slingshot group's figures as its topologies ship them (the
+    <param> lines this script prints, the same in every Slingshot file):
+    {key: value}."""
+    src = open(os.path.join(corpus_eval.ROOT, "validate", "corpus", "topologies",
+                            "polaris-a100x4-slingshot.xml")).read()
+    return {k: float(v) for k, v in re.findall(r'<param key="([^"]+)" value="([^"]+)"', src)}
+
+
 def start_figs():
     return {g: {k: v for k, v, _, _ in figs} for g, figs in GROUPS.items()}
 
@@ -271,8 +280,9 @@ def main():
                     help="start the descent there instead of START's value (the descent is "
                          "local: try several starts, keep the lowest objective)")
     ap.add_argument("--shipped", action="store_true",
-                    help="start from the FIT_* values model/params.c ships instead of START's "
-                         "(with --sweeps 0: the shipped model's objective)")
+                    help="start from the FIT_* values model/params.c ships and the Slingshot "
+                         "topologies' <param> figures instead of START's (with --sweeps 0: the "
+                         "shipped model's objective)")
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
                          "(GROUP:KEY for a group's figures: slingshot, ampere)")
@@ -294,6 +304,9 @@ def main():
             vals[k] = shipped.get(macro, vals[k])
         for k, macro, *_ in AMPERE:
             figs["ampere"][k] = shipped.get(macro, figs["ampere"][k])
+        sling = shipped_slingshot()
+        for k in figs["slingshot"]:
+            figs["slingshot"][k] = sling.get(k, figs["slingshot"][k])
     for kv in a.start:
         k, _, v = kv.partition("=")
         g, key = split_key(k)

@@ -35,7 +35,7 @@ struct key {
  * --start slingshot:coll.net.eager=4096 --start slingshot:coll.net.rndv=10e-6
  * --start slingshot:coll.op_fixed.net=1e-6. */
 /* BEGIN fit_nccl_corpus */
-#define FIT_WHEN "2026-12-02"
+#define FIT_WHEN "2026-12-03"
 #define FIT_OP_FIXED 7.75e-06
 #define FIT_OP_FIXED_NET 7.01e-06
 #define FIT_A_NVL_LL 6.51e-07
@@ -49,9 +49,11 @@ struct key {
 #define FIT_P2P_INTRA 2.18e-06
 #define FIT_P2P_NET 3e-06
 #define FIT_HOST_OP 4.2e-06
+#define FIT_HOST_OP_CH 4.76e-08
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
-#define FIT_LL_CH_AMPERE 3.08e+09 /* the Ampere column of coll.ll_ch (2026-12-03) */
+#define FIT_LL_CH_AMPERE 3.08e+09 /* the Ampere column of coll.ll_ch */
+#define FIT_OP_FIXED_NET_HOPPER 5.4e-06 /* the Hopper column of coll.op_fixed.net */
 /* END fit_nccl_corpus */
 /* RCCL's MSCCL all-pairs allreduce on 8 MI300X (AMD generation "other";
  * NVIDIA GPUs never take the path): fitted on the fitting half's one MI300X
@@ -213,11 +215,14 @@ static const struct key keys[] = {
      "launches: launch, kernel prologue and epilogue, host loop; nccl-tests src/common.cu "
      "BenchTime); start: NVIDIA/nccl-tests#123 intercept 5.8 us (DGX A100, 1-channel ring LL "
      "allreduce, 2-8 GPUs: T = 5.8 + 2.0 us x 2(n-1))"},
-    {"coll.op_fixed.net", OFF(op_fixed_net_s), K_DOUBLE, {0, FIT_OP_FIXED_NET, FIT_OP_FIXED_NET, FIT_OP_FIXED_NET}, 0, 1, "s",
+    {"coll.op_fixed.net", OFF(op_fixed_net_s), K_DOUBLE, {0, FIT_OP_FIXED_NET, FIT_OP_FIXED_NET_HOPPER, FIT_OP_FIXED_NET}, 0, 1, "s",
      FIT_SRC "added to coll.op_fixed when the operation crosses nodes: the network proxy's work "
      "per operation (NCCL's proxy thread posts each operation's receives and sends and "
      "polls their completions, src/proxy.cc; the kernel's first inter-node step waits for "
-     "it); one node: 0"},
+     "it); one node: 0. Hopper: fitted apart (tools/fit_nccl_corpus.py HOPPER, session 17): "
+     "the fitting half's Hopper clusters cross nodes for less (Snellius 2x4 H100: 16-19 us for "
+     "an 8-rank ring allgather or tree allreduce of 1 KiB; Nebius 2x8 H100: 31 us for the "
+     "16-rank tree, where ABCI's and Sophia's 2x8 A100 take 36)"},
     {"coll.alpha.nvlink.ll", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_NVL_LL, FIT_A_NVL_LL, FIT_A_NVL_LL}, 0, 1, "s",
      FIT_SRC "one sequential ring or tree step over NVLink / NVSwitch, LL; start: "
      "NVIDIA/nccl-tests#123, 2.0 us per LL ring step (NCCL tuning.cc hwLat NVLINK 0.6 us)"},
@@ -333,6 +338,13 @@ static const struct key keys[] = {
      "the Snellius -g 4 logs of the fitting half (allgather, reducescatter and allreduce all "
      "about 17 us up to 64 KiB although their steps differ 3 to 6); a host cost, so every "
      "generation"},
+    {"coll.host_op.ch", OFF(host_op_ch_s), K_DOUBLE, {FIT_HOST_OP_CH, FIT_HOST_OP_CH, FIT_HOST_OP_CH, FIT_HOST_OP_CH}, 0, 1, "s",
+     FIT_SRC "coll.host_op's part per channel the operation runs on: NCCL's host plans one work "
+     "batch per channel (src/enqueue.cc @v2.28.9: scheduleCollTasksToPlan calls "
+     "addWorkBatchToPlan for each channel, finishPlan lays them into the kernel's arguments), "
+     "so a GPU's enqueue grows with its channels; the fitting half's 8x H100 -g 8 logs "
+     "(together-h100-*) print 35.5 us at 4-64 KiB, where one or a few channels run, and "
+     "41.5 us at 1-4 MiB, where all do, with the GPUs' own time below both"},
     {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, FIT_LL_CH_AMPERE, 0, 0}, 0, 1e15, "B/s",
      "LL data rate of one channel of a ring where the corpus model predicts (all but two ranks "
      "of one node on NVLink; all channels together at most coll.ll_max; 0 = coll.ll_max for any "

@@ -40,7 +40,10 @@ for h in fit check; do
     for q in median:0.5 p90:0.9; do
         want=$(pct "$T/$h.err" "${q#*:}")
         got=$(jget $h all all "${q%:*}")
-        [ "$want" = "$got" ] || bad "$h all ${q%:*}: corpus $got, validate's errors give $want"
+        # validate --json prints each error to 6 significant digits: the
+        # percentile of the rounded errors may differ in the last digit
+        awk -v a="$want" -v b="$got" 'BEGIN {d = a - b; exit !(d <= 0.0015 && d >= -0.0015)}' ||
+            bad "$h all ${q%:*}: corpus $got, validate's errors give $want"
     done
 done
 python3 -c "

@@ -3,7 +3,7 @@
 """Fits the nccl-tests latency constants of model/params.c (FIT_* at the top
 of that file: coll.op_fixed{,.net}, coll.alpha.{nvlink,net,pci}.*,
 coll.alpha.net.tree.ll, coll.alpha.nvls, coll.p2p.peer.{intra,net},
-coll.host_op, coll.eff.shm) on the
+coll.host_op{,.ch}, coll.eff.shm) on the
 FITTING half of validate/corpus and on NVIDIA/nccl-tests#123, and prints
 them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
@@ -22,7 +22,8 @@ The model structure is algo.c corpus_lat_s (doc/corpus.md): a fixed cost per
 operation (more across nodes: coll.op_fixed.net), the algorithm's sequential steps at a step latency per link
 class and protocol, one more step per further pipeline piece, LL's
 per-channel rate (coll.ll_ch: fitted on NVIDIA Ampere GPUs only, AMPERE below; 0 elsewhere); nccl-tests' -g N logs at least N x coll.host_op per
-operation. Every constant is a topology <param> (tools/corpus_eval.py
+operation, each plus its channels x coll.host_op.ch (NCCL plans a work
+batch per channel). Every constant is a topology <param> (tools/corpus_eval.py
 --param), so the fit evaluates exactly what validate predicts, the -g N
 host term included (validate reads each log's GPUs per thread and sets
 cr_coll_req host_loop); NVIDIA/nccl-tests#123 (DGX A100, NCCL_ALGO=Ring NCCL_MAX_NCHANNELS=1,
@@ -42,7 +43,9 @@ nodes (coll.p2p.peer.net), the plugin's eager limit and rendezvous
 (libfabric CXI through aws-ofi-nccl; InfiniBand reports 0) and printed as
 the <param> lines their topologies take; LL's per-channel rate is fitted
 for the logs on NVIDIA Ampere GPUs apart (AMPERE) and printed as the
-macro model/params.c gives that generation. Coordinate descent over multiplicative
+macro model/params.c gives that generation; the proxy's fixed cost
+(coll.op_fixed.net) is fitted for the logs on NVIDIA Hopper GPUs apart
+(HOPPER), the Slingshot topologies' own figure winning over it. Coordinate descent over multiplicative
 grids (x 2, 1.41, 1.19, 1.09), deterministic. Python 3 standard library.
 """
 import argparse
@@ -97,6 +100,10 @@ START = [
     ("coll.p2p.peer.intra", "FIT_P2P_INTRA", 1e-6, 0.3e-6, 10e-6, "estimate"),
     ("coll.p2p.peer.net", "FIT_P2P_NET", 3e-6, 1e-6, 20e-6, "estimate"),
     ("coll.host_op", "FIT_HOST_OP", 4.2e-6, 1e-6, 10e-6, "nccl-tests#123 33.7/8"),
+    # its part per channel (NCCL's host plans a work batch per channel):
+    # at most 0.3 us, a channel's share of a launch no larger than the
+    # whole of coll.host_op over 16 channels
+    ("coll.host_op.ch", "FIT_HOST_OP_CH", 0.02e-6, 0.001e-6, 0.3e-6, "estimate"),
     # PCIe boxes (round 3: 2x A100 PCIe, one per socket, one process per
     # GPU): two ranks there take the step structure too (algo.c, corpus)
     ("coll.alpha.pci.ll", "FIT_A_PCI_LL", 2.4e-6, 1.0e-6, 20e-6, "nvlink.ll + hwLat PCI-NVLINK 0.4"),
@@ -131,9 +138,18 @@ SLING = [("coll.net.lat", 1e-6, 1e-8, 1e-3), ("coll.p2p.peer.net", 6e-6, 1e-6, 6
 # shows (ABCI's one node: 116 -> 140 us).
 # key, macro, start, low, high
 AMPERE = [("coll.ll_ch", "FIT_LL_CH_AMPERE", 4e9, 3e9, 50e9)]
+# Fitted for the logs on NVIDIA Hopper GPUs only (sm90), as the figure
+# params.c gives that generation: the network proxy's fixed cost per
+# operation. Hopper's hosts (PCIe Gen5, ConnectX-7) cross nodes for less
+# than the shared figure says: the fitting half's Snellius 2x4 H100 logs
+# take 16-19 us for an 8-rank ring allgather or tree allreduce of 1 KiB
+# (NCCL's own latency table says 13 and 20), Nebius' 2x8 H100 31 us for
+# the 16-rank tree; the Ampere clusters (ABCI, Sophia) 36 us for it.
+HOPPER = [("coll.op_fixed.net", "FIT_OP_FIXED_NET_HOPPER", 7.01e-6, 0.1e-6, 30e-6)]
 # the groups with figures of their own: "group:KEY" on the command line
 GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING],
-          "ampere": [(k, v, lo, hi) for k, _, v, lo, hi in AMPERE]}
+          "ampere": [(k, v, lo, hi) for k, _, v, lo, hi in AMPERE],
+          "hopper": [(k, v, lo, hi) for k, _, v, lo, hi in HOPPER]}
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 
@@ -181,18 +197,25 @@ _GROUPS = {}
 
 
 def groups_of(commroof, log):
-    """The groups a log belongs to: amd (RCCL), or any of slingshot (the
-    libfabric CXI systems) and ampere (NVIDIA sm80-89). Worked out once a
-    log: collect runs for every step of the descent."""
+    """The groups a log belongs to: amd (RCCL), or a generation (ampere:
+    NVIDIA sm80-89, hopper: sm90) and slingshot (the libfabric CXI
+    systems), in that order: a later group's figure wins where both carry
+    a key (a Slingshot topology's own coll.op_fixed.net over Hopper's).
+    Worked out once a log: collect runs for every step of the descent."""
     if log not in _GROUPS:
         if log.startswith("mi"):
             _GROUPS[log] = ("amd",)
         else:
-            out = ["slingshot"] if "slingshot" in log else []
+            out = []
             t = corpus_eval.read_topologies()
             topo = t.get(log, t.get(log.split("/")[0]))
-            if topo and topo[0] and 80 <= topo_arch(commroof, topo[0]) < 90:
+            arch = topo_arch(commroof, topo[0]) if topo and topo[0] else 0
+            if 80 <= arch < 90:
                 out.append("ampere")
+            elif arch == 90:
+                out.append("hopper")
+            if "slingshot" in log:
+                out.append("slingshot")
             _GROUPS[log] = tuple(out)
     return _GROUPS[log]
 
@@ -262,7 +285,8 @@ def objective(commroof, vals, figs, jobs):
             continue
         per.setdefault(r["system"], []).append(abs(math.log(r["pred"] / r["measured"])))
     per["nccl-tests#123"] = [abs(math.log(p / m)) for _, m, p in
-                             nt123(commroof, params, vals["coll.host_op"])]
+                             nt123(commroof, params,
+                                   vals["coll.host_op"] + vals["coll.host_op.ch"])]
     return sum(sum(v) / len(v) for v in per.values()) / len(per)
 
 
@@ -285,7 +309,7 @@ def main():
                          "shipped model's objective)")
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
-                         "(GROUP:KEY for a group's figures: slingshot, ampere)")
+                         "(GROUP:KEY for a group's figures: slingshot, ampere, hopper)")
     a = ap.parse_args()
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
@@ -302,8 +326,9 @@ def main():
         shipped = shipped_fits()
         for k, macro, *_ in START:
             vals[k] = shipped.get(macro, vals[k])
-        for k, macro, *_ in AMPERE:
-            figs["ampere"][k] = shipped.get(macro, figs["ampere"][k])
+        for grp, table in (("ampere", AMPERE), ("hopper", HOPPER)):
+            for k, macro, *_ in table:
+                figs[grp][k] = shipped.get(macro, figs[grp][k])
         sling = shipped_slingshot()
         for k in figs["slingshot"]:
             figs["slingshot"][k] = sling.get(k, figs["slingshot"][k])
@@ -357,8 +382,10 @@ def main():
     for k, macro, _, _, _, _ in START:
         print("#define %s %.3g" % (macro, vals[k]))
     print("#define %s %.3g" % (SHM[1], shm_eff))
-    for k, macro, _, _, _ in AMPERE:
-        print("#define %s %.3g /* the Ampere column of %s */" % (macro, figs["ampere"][k], k))
+    for grp, table in (("ampere", AMPERE), ("hopper", HOPPER)):
+        for k, macro, _, _, _ in table:
+            print("#define %s %.3g /* the %s column of %s */" % (macro, figs[grp][k],
+                                                                grp.capitalize(), k))
     vals[SHM[0]] = shm_eff
     print("/* END fit_nccl_corpus */")
     print("\nSlingshot topologies (validate/corpus/topologies/{polaris,alps}-*.xml):")
@@ -367,7 +394,7 @@ def main():
               '(Slingshot systems of the fitting half)"/>' % (k, v))
     print("\nnccl-tests#123 (n, measured us, predicted us):")
     for n, m, p in nt123(a.commroof, [(k, "%.6g" % v) for k, v in vals.items()],
-                         vals["coll.host_op"]):
+                         vals["coll.host_op"] + vals["coll.host_op.ch"]):
         print("  %d  %6.2f  %6.2f" % (n, m, p))
     params = [(k, "%.6g" % v) for k, v in vals.items()]
     for half in ("fit", "check"):

@@ -180,7 +180,8 @@ static void test_last_start_window(void **state)
 
 /* nccl-tests -g G (cr_coll_req host_loop): one thread enqueues G kernels
  * per operation in its timed loop, so an operation takes at least G x
- * coll.host_op (NVIDIA/nccl-tests#123: 4.2 us x GPUs at 8 B); where the
+ * (coll.host_op + channels x coll.host_op.ch) (NVIDIA/nccl-tests#123: 4.2
+ * us x GPUs at 8 B, one channel); where the
  * GPUs take longer (8 GPUs at 8 B: just so, and 1 GiB) the host hides behind them and the
  * prediction is that of one process per GPU. The launch gap of a single launch is not added on top,
  * and the bound does not move. */
@@ -191,10 +192,11 @@ static void test_host_loop(void **state)
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     cr_params p;
     cr_params_default(CR_GEN_HOPPER, &p);
-    double h = 0;
+    double h = 0, hch = 0;
     cr_diag d = {{0}};
     assert_int_equal(cr_params_get(&p, "coll.host_op", &h, &d), CR_OK);
-    assert_true(h > 0);
+    assert_int_equal(cr_params_get(&p, "coll.host_op.ch", &hch, &d), CR_OK);
+    assert_true(h > 0 && hch > 0);
     for (int k = 0; k < 2; k++) {
         double S = k ? 1073741824.0 : 8;
         cr_coll_result one = eval_rpp(c, CR_COLL_ALLREDUCE, S, CR_MECH_NONE, 0);
@@ -204,7 +206,9 @@ static void test_host_loop(void **state)
         rq.host_loop = true;
         cr_coll_result r = eval_req(c, &rq);
         assert_close(r.bound.bound_s, one.bound.bound_s, 1e-12, 0);
-        assert_close(r.pred.pred_s, fmax(one.pred.pred_s, 8 * h), 1e-9, 0);
+        assert_true(r.pred.nchannels >= 1);
+        assert_close(r.pred.pred_s, fmax(one.pred.pred_s, 8 * (h + r.pred.nchannels * hch)),
+                     1e-9, 0);
     }
     cr_coll_ctx_free(c);
     /* a slower host (6 us a GPU) binds at 8 B: 48 us */
@@ -216,7 +220,39 @@ static void test_host_loop(void **state)
     rq.in_place = false;
     rq.ranks_per_process = 8;
     rq.host_loop = true;
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0, "test"), CR_OK);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, NULL);
     assert_close(eval_req(c, &rq).pred.pred_s, 48e-6, 1e-9, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
+/* The host's part per channel (coll.host_op.ch: NCCL plans one work batch
+ * per channel): with the GPUs' time below the host's, a size NCCL runs on
+ * more channels costs the host more, by exactly G x the added channels x
+ * the figure. */
+static void test_host_loop_channels(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    /* a slow host, so that it binds at both sizes */
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op", 20e-6, "test"), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0.5e-6, "test"), CR_OK);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLGATHER, 8192);
+    rq.in_place = false;
+    rq.ranks_per_process = 8;
+    rq.host_loop = true;
+    rq.algo = CR_ALGO_RING;
+    rq.proto = CR_PROTO_LL;
+    cr_coll_result small = eval_req(c, &rq);
+    rq.bytes = 1048576;
+    cr_coll_result big = eval_req(c, &rq);
+    assert_true(big.pred.nchannels > small.pred.nchannels);
+    assert_close(small.pred.pred_s, 8 * (20e-6 + small.pred.nchannels * 0.5e-6), 1e-9, 0);
+    assert_close(big.pred.pred_s - small.pred.pred_s,
+                 8 * 0.5e-6 * (big.pred.nchannels - small.pred.nchannels), 1e-9, 0);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
 }
@@ -226,7 +262,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gap_per_extra_gpu), cmocka_unit_test(test_bad_rpp),
         cmocka_unit_test(test_two_launch_modes),  cmocka_unit_test(test_last_start_window),
-        cmocka_unit_test(test_host_loop),
+        cmocka_unit_test(test_host_loop),         cmocka_unit_test(test_host_loop_channels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,8 +52,10 @@ struct key {
 #define FIT_HOST_OP_CH 4.76e-08
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
-#define FIT_LL_CH_AMPERE 3.08e+09 /* the Ampere column of coll.ll_ch */
-#define FIT_OP_FIXED_NET_HOPPER 5.4e-06 /* the Hopper column of coll.op_fixed.net */
+/* the Ampere column of coll.ll_ch */
+#define FIT_LL_CH_AMPERE 3.08e+09
+/* the Hopper column of coll.op_fixed.net */
+#define FIT_OP_FIXED_NET_HOPPER 5.4e-06
 /* END fit_nccl_corpus */
 /* RCCL's MSCCL all-pairs allreduce on 8 MI300X (AMD generation "other";
  * NVIDIA GPUs never take the path): fitted on the fitting half's one MI300X

@@ -81,13 +81,13 @@ typedef struct {
     double p2p_nvl_ch_Bps; /* point-to-point over NVLink: what one channel moves (0: no limit) */
     double msccl_lat_s[CR_PROTO__COUNT]; /* RCCL's MSCCL all-pairs allreduce: per operation */
     double msccl_eff;                    /* its rate: fraction of the scale-up links' peak */
-    double net_eager_B; /* the largest network message (wire bytes) the plugin sends eagerly */
-    double net_rndv_s;  /* added to a network step whose message is larger (a rendezvous) */
-    double host_op_s;   /* host enqueue per GPU per operation in a host-timed loop
-                           (cr_coll_req host_loop) */
+    double net_eager_B;  /* the largest network message (wire bytes) the plugin sends eagerly */
+    double net_rndv_s;   /* added to a network step whose message is larger (a rendezvous) */
+    double host_op_s;    /* host enqueue per GPU per operation in a host-timed loop
+                            (cr_coll_req host_loop) */
     double host_op_ch_s; /* host work per channel of it: one work batch each (NCCL
                             enqueue.cc addWorkBatchToPlan, finishPlan's kernel arguments) */
-    double ll_ch_Bps;   /* LL: data rate of one channel (all channels: up to ll_max_Bps) */
+    double ll_ch_Bps;    /* LL: data rate of one channel (all channels: up to ll_max_Bps) */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
     double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */

@@ -384,8 +384,8 @@ def main():
     print("#define %s %.3g" % (SHM[1], shm_eff))
     for grp, table in (("ampere", AMPERE), ("hopper", HOPPER)):
         for k, macro, _, _, _ in table:
-            print("#define %s %.3g /* the %s column of %s */" % (macro, figs[grp][k],
-                                                                grp.capitalize(), k))
+            print("/* the %s column of %s */" % (grp.capitalize(), k))
+            print("#define %s %.3g" % (macro, figs[grp][k]))
     vals[SHM[0]] = shm_eff
     print("/* END fit_nccl_corpus */")
     print("\nSlingshot topologies (validate/corpus/topologies/{polaris,alps}-*.xml):")

@@ -207,8 +207,8 @@ static void test_host_loop(void **state)
         cr_coll_result r = eval_req(c, &rq);
         assert_close(r.bound.bound_s, one.bound.bound_s, 1e-12, 0);
         assert_true(r.pred.nchannels >= 1);
-        assert_close(r.pred.pred_s, fmax(one.pred.pred_s, 8 * (h + r.pred.nchannels * hch)),
-                     1e-9, 0);
+        assert_close(r.pred.pred_s, fmax(one.pred.pred_s, 8 * (h + r.pred.nchannels * hch)), 1e-9,
+                     0);
     }
     cr_coll_ctx_free(c);
     /* a slower host (6 us a GPU) binds at 8 B: 48 us */

@@ -200,3 +200,26 @@ void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, d
         *wc = ch_rate;
     *we = ch_rate / *wc;
 }
+
+/* The works NCCL's host plans for an operation, per GPU on average, which
+ * its enqueue cost grows with (params coll.host_op.ch): a collective one
+ * per channel it runs on (scheduleCollTasksToPlan adds a work batch to
+ * each, src/enqueue.cc @v2.28.9); a point-to-point operation one per peer
+ * message and channel the message is split over (addP2pToPlan: one
+ * ncclDevWorkP2p per channel of each send and receive). Per GPU, as
+ * nccl-tests' one thread enqueues for all of them: a sendrecv a send and
+ * a receive each, an all-to-all n - 1 of both, a gather's or scatter's
+ * root n - 1 and every other rank one, 2 (n - 1) / n on average. */
+double algo_host_works(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nchannels)
+{
+    if (!cr_coll_p2p(rq->coll))
+        return nchannels;
+    int per;
+    double msg_ch =
+        algo_p2p_message_channels(c, rq, algo_nch_max(c, rq), algo_p2p_peer_bytes(c, rq), &per);
+    double n = c->n;
+    double msgs = rq->coll == CR_COLL_SENDRECV   ? 2.0
+                  : rq->coll == CR_COLL_ALLTOALL ? 2.0 * (n - 1)
+                                                 : 2.0 * (n - 1) / n;
+    return msgs * msg_ch;
+}

@@ -81,6 +81,11 @@ void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, d
 double algo_p2p_nvl_Bps(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nch_max,
                         double bytes);
 
+/* The works NCCL's host plans for an operation, per GPU on average (one
+ * per channel of a collective; one per peer and channel of a
+ * point-to-point operation's messages). */
+double algo_host_works(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nchannels);
+
 /* ---- algo_tune.c: NCCL's (and RCCL's) tuning model ---- */
 
 /* NCCL's algorithm order in its tables: tree, ring, CollNet direct,

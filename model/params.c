@@ -49,7 +49,7 @@ struct key {
 #define FIT_P2P_INTRA 2.18e-06
 #define FIT_P2P_NET 3e-06
 #define FIT_HOST_OP 4.2e-06
-#define FIT_HOST_OP_CH 4.76e-08
+#define FIT_HOST_OP_CH 4e-08
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
 /* the Ampere column of coll.ll_ch */
@@ -341,10 +341,11 @@ static const struct key keys[] = {
      "about 17 us up to 64 KiB although their steps differ 3 to 6); a host cost, so every "
      "generation"},
     {"coll.host_op.ch", OFF(host_op_ch_s), K_DOUBLE, {FIT_HOST_OP_CH, FIT_HOST_OP_CH, FIT_HOST_OP_CH, FIT_HOST_OP_CH}, 0, 1, "s",
-     FIT_SRC "coll.host_op's part per channel the operation runs on: NCCL's host plans one work "
-     "batch per channel (src/enqueue.cc @v2.28.9: scheduleCollTasksToPlan calls "
-     "addWorkBatchToPlan for each channel, finishPlan lays them into the kernel's arguments), "
-     "so a GPU's enqueue grows with its channels; the fitting half's 8x H100 -g 8 logs "
+     FIT_SRC "coll.host_op's part per work NCCL's host plans: one per channel of a collective "
+     "(src/enqueue.cc @v2.28.9: scheduleCollTasksToPlan calls addWorkBatchToPlan for each "
+     "channel, finishPlan lays them into the kernel's arguments), one per peer message and "
+     "channel of a point-to-point operation (addP2pToPlan; algo_p2p.c algo_host_works), so a "
+     "GPU's enqueue grows with them; the fitting half's 8x H100 -g 8 logs "
      "(together-h100-*) print 35.5 us at 4-64 KiB, where one or a few channels run, and "
      "41.5 us at 1-4 MiB, where all do, with the GPUs' own time below both"},
     {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, FIT_LL_CH_AMPERE, 0, 0}, 0, 1e15, "B/s",

@@ -85,8 +85,9 @@ typedef struct {
     double net_rndv_s;   /* added to a network step whose message is larger (a rendezvous) */
     double host_op_s;    /* host enqueue per GPU per operation in a host-timed loop
                             (cr_coll_req host_loop) */
-    double host_op_ch_s; /* host work per channel of it: one work batch each (NCCL
-                            enqueue.cc addWorkBatchToPlan, finishPlan's kernel arguments) */
+    double host_op_ch_s; /* its part per work planned: a collective's channels, a
+                            point-to-point operation's (peer, channel) pairs (NCCL
+                            enqueue.cc; algo_p2p.c algo_host_works) */
     double ll_ch_Bps;    /* LL: data rate of one channel (all channels: up to ll_max_Bps) */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */

@@ -257,12 +257,37 @@ static void test_host_loop_channels(void **state)
     cr_topo_free(t);
 }
 
+/* A point-to-point operation's works are its messages' (peer, channel)
+ * pairs: at 8 KiB every message takes one channel (a part is at least 64
+ * KiB on NVLink), so per GPU a sendrecv plans 2 works, an all-to-all of 8
+ * ranks 14, a gather 2 x 7 / 8 = 1.75. */
+static void test_host_loop_p2p_works(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op", 20e-6, "test"), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0.5e-6, "test"), CR_OK);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    const cr_coll colls[] = {CR_COLL_SENDRECV, CR_COLL_ALLTOALL, CR_COLL_GATHER};
+    const double works[] = {2, 14, 1.75};
+    for (int i = 0; i < 3; i++) {
+        cr_coll_req rq = cr_coll_req_default(colls[i], 8192);
+        rq.in_place = false;
+        rq.ranks_per_process = 8;
+        rq.host_loop = true;
+        assert_close(eval_req(c, &rq).pred.pred_s, 8 * (20e-6 + works[i] * 0.5e-6), 1e-9, 0);
+    }
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gap_per_extra_gpu), cmocka_unit_test(test_bad_rpp),
-        cmocka_unit_test(test_two_launch_modes),  cmocka_unit_test(test_last_start_window),
-        cmocka_unit_test(test_host_loop),         cmocka_unit_test(test_host_loop_channels),
+        cmocka_unit_test(test_gap_per_extra_gpu),   cmocka_unit_test(test_bad_rpp),
+        cmocka_unit_test(test_two_launch_modes),    cmocka_unit_test(test_last_start_window),
+        cmocka_unit_test(test_host_loop),           cmocka_unit_test(test_host_loop_channels),
+        cmocka_unit_test(test_host_loop_p2p_works),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

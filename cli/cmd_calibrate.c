@@ -528,19 +528,22 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     fit.k[k].after, fit.k[k].rows,
                     fit.k[k].carried_with ? "  carried with "
                     : fit.k[k].fitted     ? ""
+                    : fit.k[k].at_bound   ? ""
                                           : "  not informed (kept)",
                     fit.k[k].carried_with ? fit.k[k].carried_with : "");
             if (fit.k[k].at_bound)
-                fprintf(rep, "  at its %s bound", bound_side(fit.k[k].at_bound));
+                fprintf(rep, "  ran to its %s bound: held as shipped",
+                        bound_side(fit.k[k].at_bound));
             fputc('\n', rep);
         }
         if (pinned)
-            /* a key at the edge of its plausible range absorbs rows the
-             * model's structure misses; the cross-check shows the cost */
+            /* a key at the edge of its plausible range would absorb rows
+             * the model's structure misses (validate/calibrate_nccl.c) */
             fprintf(rep,
-                    "# note: %d key(s) stopped at the edge of their search range: the rows they "
+                    "# note: %d key(s) ran to the edge of their search range: the rows they "
                     "shape ask for a figure no plausible constant gives (the model's structure "
-                    "misses them there); check the cross-check below before using the fit\n",
+                    "misses them there), so they keep their shipped figure and the other keys "
+                    "were fitted again without them\n",
                     pinned);
         fprintf(rep, "# cross-check: %s\n",
                 lolo_mode  ? "each log predicted by a fit on the other logs (leave-one-log-out)"

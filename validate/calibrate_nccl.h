@@ -111,8 +111,10 @@ typedef struct {
         int rows;                 /* rows that informed it */
         bool fitted;              /* informed by the rows, or carried with its sibling */
         const char *carried_with; /* the sibling key it moved with, or NULL */
-        int at_bound;             /* fitted to an end of its search range: -1 the
-                                     floor (one above 0), +1 the ceiling; else 0 */
+        int at_bound;             /* its fit ran to an end of its search range: -1
+                                     the floor (one above 0), +1 the ceiling; else 0.
+                                     Such a key is held at before (fitted false)
+                                     and the others fitted again without it */
     } k[CR_CNF_MAX_KEYS];
     int rows;          /* fit rows used (violations left out) */
     double obj_before; /* mean |ln(pred / measured)| over them, as shipped */

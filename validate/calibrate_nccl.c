@@ -552,6 +552,70 @@ static int search_edge(const cr_cnf_key *k, double v)
     return v >= k->hi - 1e-6 * span ? 1 : 0;
 }
 
+/* A key back at its shipped figure, not fitted. */
+static cr_status reset_key(cr_cnf *f, cr_cnf_fit *out, int k, cr_diag *d)
+{
+    out->k[k].fitted = false;
+    out->k[k].after = out->k[k].before;
+    return set_all(f, fit_keys[k].key, out->k[k].after, d);
+}
+
+/* SWEEPS rounds over the keys not held (at_bound 0), each fitted on the
+ * rows (of all, n_all) that inform it; sub: scratch for n_all indices. */
+static cr_status fit_sweeps(cr_cnf *f, cr_cnf_fit *out, const size_t *all, size_t n_all,
+                            size_t *sub, cr_diag *d)
+{
+    for (int sweep = 0; sweep < SWEEPS && n_all; sweep++) {
+        for (int k = 0; k < N_FIT; k++) {
+            if (out->k[k].at_bound)
+                continue;
+            size_t n_sub = 0;
+            for (size_t j = 0; j < n_all; j++)
+                if (informs(&f->pub[all[j]], fit_keys[k].rows))
+                    sub[n_sub++] = all[j];
+            out->k[k].rows = (int)n_sub;
+            if (n_sub >= MIN_ROWS) {
+                bool informed = false;
+                double v = fit_one(f, k, out->k[k].after, sub, n_sub, &informed, &out->evals);
+                if (informed) {
+                    out->k[k].fitted = true;
+                    out->k[k].after = v;
+                }
+            }
+            cr_status st = set_all(f, fit_keys[k].key, out->k[k].after, d);
+            if (st != CR_OK)
+                return st;
+        }
+    }
+    return CR_OK;
+}
+
+/* A key whose fit ran to an end of its search range absorbs rows the
+ * model's structure misses, and the other collectives pay for it: on two
+ * Polaris nodes coll.alpha.net.ll went to its 27 us ceiling on the
+ * all_reduce's ring LL rows and the held-out all_gather's small sizes came
+ * out 3x slow (doc/corpus.md Session 15). Each such key is held at its
+ * shipped figure (at_bound says which end it reached); *held counts the
+ * keys held now. The caller fits the others again without them, until no
+ * key reaches an edge (at most once per key). */
+static cr_status hold_edge_keys(cr_cnf *f, cr_cnf_fit *out, int *held, cr_diag *d)
+{
+    *held = 0;
+    for (int k = 0; k < N_FIT; k++) {
+        int edge = out->k[k].fitted && !out->k[k].at_bound
+                       ? search_edge(&fit_keys[k], out->k[k].after)
+                       : 0;
+        if (!edge)
+            continue;
+        out->k[k].at_bound = edge;
+        (*held)++;
+        cr_status st = reset_key(f, out, k, d);
+        if (st != CR_OK)
+            return st;
+    }
+    return CR_OK;
+}
+
 cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit *out, cr_diag *d)
 {
     size_t *all = NULL, *sub = NULL;
@@ -589,63 +653,18 @@ cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit 
     }
     out->rows = (int)n_all;
     out->obj_before = mean_abs_log(f, all, n_all);
-    bool held[CR_CNF_MAX_KEYS] = {false};
-refit:
-    for (int sweep = 0; sweep < SWEEPS && n_all; sweep++) {
-        for (int k = 0; k < N_FIT; k++) {
-            if (held[k])
-                continue;
-            size_t n_sub = 0;
-            for (size_t j = 0; j < n_all; j++)
-                if (informs(&f->pub[all[j]], fit_keys[k].rows))
-                    sub[n_sub++] = all[j];
-            out->k[k].rows = (int)n_sub;
-            double cur = out->k[k].after;
-            if (n_sub >= MIN_ROWS) {
-                bool informed = false;
-                double v = fit_one(f, k, cur, sub, n_sub, &informed, &out->evals);
-                if (informed) {
-                    out->k[k].fitted = true;
-                    out->k[k].after = v;
-                }
-            }
-            if ((st = set_all(f, fit_keys[k].key, out->k[k].after, d)) != CR_OK)
+    for (;;) {
+        if ((st = fit_sweeps(f, out, all, n_all, sub, d)) != CR_OK)
+            goto out;
+        int held = 0;
+        if ((st = hold_edge_keys(f, out, &held, d)) != CR_OK)
+            goto out;
+        if (held == 0)
+            break;
+        /* the others start again from their shipped figures */
+        for (int k = 0; k < N_FIT; k++)
+            if (!out->k[k].at_bound && (st = reset_key(f, out, k, d)) != CR_OK)
                 goto out;
-        }
-    }
-    {
-        /* A key that ran to an end of its search range absorbs rows the
-         * model's structure misses, and the other collectives pay for it:
-         * on two Polaris nodes coll.alpha.net.ll went to its 27 us ceiling
-         * on the all_reduce's ring LL rows and the held-out all_gather's
-         * small sizes came out 3x slow (doc/corpus.md Session 15). Hold it
-         * at its shipped figure and fit the others again from theirs,
-         * until no key reaches an edge (at most once per key). */
-        bool again = false;
-        for (int k = 0; k < N_FIT; k++) {
-            int edge =
-                out->k[k].fitted && !held[k] ? search_edge(&fit_keys[k], out->k[k].after) : 0;
-            if (edge) {
-                held[k] = true;
-                again = true;
-                out->k[k].at_bound = edge;
-                out->k[k].fitted = false;
-                out->k[k].after = out->k[k].before;
-                if ((st = set_all(f, fit_keys[k].key, out->k[k].after, d)) != CR_OK)
-                    goto out;
-            }
-        }
-        if (again) {
-            for (int k = 0; k < N_FIT; k++) {
-                if (held[k])
-                    continue;
-                out->k[k].fitted = false;
-                out->k[k].after = out->k[k].before;
-                if ((st = set_all(f, fit_keys[k].key, out->k[k].after, d)) != CR_OK)
-                    goto out;
-            }
-            goto refit;
-        }
     }
     if ((st = carry_net_steps(f, out, d)) != CR_OK)
         goto out;

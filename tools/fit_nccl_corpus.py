@@ -146,10 +146,11 @@ AMPERE = [("coll.ll_ch", "FIT_LL_CH_AMPERE", 4e9, 3e9, 50e9)]
 # (NCCL's own latency table says 13 and 20), Nebius' 2x8 H100 31 us for
 # the 16-rank tree; the Ampere clusters (ABCI, Sophia) 36 us for it.
 HOPPER = [("coll.op_fixed.net", "FIT_OP_FIXED_NET_HOPPER", 7.01e-6, 0.1e-6, 30e-6)]
+# the generations' groups, each printed as a params.c column macro
+GEN_GROUPS = (("ampere", AMPERE), ("hopper", HOPPER))
 # the groups with figures of their own: "group:KEY" on the command line
-GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING],
-          "ampere": [(k, v, lo, hi) for k, _, v, lo, hi in AMPERE],
-          "hopper": [(k, v, lo, hi) for k, _, v, lo, hi in HOPPER]}
+GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING]}
+GROUPS.update({g: [(k, v, lo, hi) for k, _, v, lo, hi in t] for g, t in GEN_GROUPS})
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 
@@ -220,6 +221,12 @@ def groups_of(commroof, log):
     return _GROUPS[log]
 
 
+def host_one_channel(vals):
+    """The host's time per GPU of a one-channel operation in nccl-tests'
+    -g N loop (algo.c finish: coll.host_op + works x coll.host_op.ch)."""
+    return vals["coll.host_op"] + vals["coll.host_op.ch"]
+
+
 def nt123(commroof, params, host_op):
     topo = corpus_eval.with_params("dgx-a100-8", params, _TMP, {})
     out = []
@@ -285,8 +292,7 @@ def objective(commroof, vals, figs, jobs):
             continue
         per.setdefault(r["system"], []).append(abs(math.log(r["pred"] / r["measured"])))
     per["nccl-tests#123"] = [abs(math.log(p / m)) for _, m, p in
-                             nt123(commroof, params,
-                                   vals["coll.host_op"] + vals["coll.host_op.ch"])]
+                             nt123(commroof, params, host_one_channel(vals))]
     return sum(sum(v) / len(v) for v in per.values()) / len(per)
 
 
@@ -326,7 +332,7 @@ def main():
         shipped = shipped_fits()
         for k, macro, *_ in START:
             vals[k] = shipped.get(macro, vals[k])
-        for grp, table in (("ampere", AMPERE), ("hopper", HOPPER)):
+        for grp, table in GEN_GROUPS:
             for k, macro, *_ in table:
                 figs[grp][k] = shipped.get(macro, figs[grp][k])
         sling = shipped_slingshot()
@@ -382,7 +388,7 @@ def main():
     for k, macro, _, _, _, _ in START:
         print("#define %s %.3g" % (macro, vals[k]))
     print("#define %s %.3g" % (SHM[1], shm_eff))
-    for grp, table in (("ampere", AMPERE), ("hopper", HOPPER)):
+    for grp, table in GEN_GROUPS:
         for k, macro, _, _, _ in table:
             print("/* the %s column of %s */" % (grp.capitalize(), k))
             print("#define %s %.3g" % (macro, figs[grp][k]))
@@ -394,7 +400,7 @@ def main():
               '(Slingshot systems of the fitting half)"/>' % (k, v))
     print("\nnccl-tests#123 (n, measured us, predicted us):")
     for n, m, p in nt123(a.commroof, [(k, "%.6g" % v) for k, v in vals.items()],
-                         vals["coll.host_op"] + vals["coll.host_op.ch"]):
+                         host_one_channel(vals)):
         print("  %d  %6.2f  %6.2f" % (n, m, p))
     params = [(k, "%.6g" % v) for k, v in vals.items()]
     for half in ("fit", "check"):

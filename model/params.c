@@ -346,8 +346,9 @@ static const struct key keys[] = {
      "channel, finishPlan lays them into the kernel's arguments), one per peer message and "
      "channel of a point-to-point operation (addP2pToPlan; algo_p2p.c algo_host_works), so a "
      "GPU's enqueue grows with them; the fitting half's 8x H100 -g 8 logs "
-     "(together-h100-*) print 35.5 us at 4-64 KiB, where one or a few channels run, and "
-     "41.5 us at 1-4 MiB, where all do, with the GPUs' own time below both"},
+     "(together-h100-ring-all_gather) print 34.6-35.7 us at 4-64 KiB (40.8 at 16 KiB), where "
+     "one to four channels run, and 41.3-41.7 us at 1-4 MiB, where all do, with the GPUs' own "
+     "time below both"},
     {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, FIT_LL_CH_AMPERE, 0, 0}, 0, 1e15, "B/s",
      "LL data rate of one channel of a ring where the corpus model predicts (all but two ranks "
      "of one node on NVLink; all channels together at most coll.ll_max; 0 = coll.ll_max for any "

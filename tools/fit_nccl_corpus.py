@@ -148,8 +148,17 @@ AMPERE = [("coll.ll_ch", "FIT_LL_CH_AMPERE", 4e9, 3e9, 50e9)]
 HOPPER = [("coll.op_fixed.net", "FIT_OP_FIXED_NET_HOPPER", 7.01e-6, 0.1e-6, 30e-6)]
 # the generations' groups, each printed as a params.c column macro
 GEN_GROUPS = (("ampere", AMPERE), ("hopper", HOPPER))
+# Fitted for the logs on GH200 (a Grace CPU driving its GPU over NVLink-C2C
+# instead of PCIe), as a figure the Alps topology carries: the fixed cost
+# per operation, the host's launch and completion path. The fitting half's
+# two GH200 machines (CSCS santis, NRIS Olivia: 2 x 4 GPUs) time an 8 B
+# tree allreduce at 18.7 and 22.8 us where the Hopper figure predicts 24.6.
+# key, start, low, high
+GRACE = [("coll.op_fixed", 7.75e-6, 1e-6, 20e-6)]
+GRACE_TOPO = "alps-gh200x4-slingshot.xml"
 # the groups with figures of their own: "group:KEY" on the command line
-GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING]}
+GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING],
+          "grace": [(k, v, lo, hi) for k, v, lo, hi in GRACE]}
 GROUPS.update({g: [(k, v, lo, hi) for k, _, v, lo, hi in t] for g, t in GEN_GROUPS})
 LIMIT = 8 * 1024 * 1024
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
@@ -183,14 +192,15 @@ def collect(commroof, params, figs, jobs, half="fit"):
 _ARCH = {}
 
 
-def topo_arch(commroof, topo):
-    """The SM architecture (80 for sm80) of a topology's first GPU model; 0
-    when it has none (a file or shipped name, as topologies.txt gives)."""
+def topo_gpu(commroof, topo):
+    """(SM architecture, e.g. 80 for sm80; model name) of a topology's first
+    GPU model; (0, "") when it has none (a file or shipped name, as
+    topologies.txt gives)."""
     if topo not in _ARCH:
         p = subprocess.run([commroof, "topo", "show", topo, "--json"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         models = json.loads(p.stdout).get("gpu_models", []) if p.returncode == 0 else []
-        _ARCH[topo] = models[0].get("arch", 0) if models else 0
+        _ARCH[topo] = (models[0].get("arch", 0), models[0].get("name", "")) if models else (0, "")
     return _ARCH[topo]
 
 
@@ -199,9 +209,10 @@ _GROUPS = {}
 
 def groups_of(commroof, log):
     """The groups a log belongs to: amd (RCCL), or a generation (ampere:
-    NVIDIA sm80-89, hopper: sm90) and slingshot (the libfabric CXI
-    systems), in that order: a later group's figure wins where both carry
-    a key (a Slingshot topology's own coll.op_fixed.net over Hopper's).
+    NVIDIA sm80-89, hopper: sm90), slingshot (the libfabric CXI systems)
+    and grace (GH200), in that order: a later group's figure wins where
+    both carry a key (a Slingshot topology's own coll.op_fixed.net over
+    Hopper's).
     Worked out once a log: collect runs for every step of the descent."""
     if log not in _GROUPS:
         if log.startswith("mi"):
@@ -210,13 +221,15 @@ def groups_of(commroof, log):
             out = []
             t = corpus_eval.read_topologies()
             topo = t.get(log, t.get(log.split("/")[0]))
-            arch = topo_arch(commroof, topo[0]) if topo and topo[0] else 0
+            arch, name = topo_gpu(commroof, topo[0]) if topo and topo[0] else (0, "")
             if 80 <= arch < 90:
                 out.append("ampere")
             elif arch == 90:
                 out.append("hopper")
             if "slingshot" in log:
                 out.append("slingshot")
+            if name.startswith("GH200"):
+                out.append("grace")
             _GROUPS[log] = tuple(out)
     return _GROUPS[log]
 
@@ -270,12 +283,11 @@ def shipped_fits():
     return {m: float(v) for m, v in re.findall(r"#define (FIT_\w+) ([0-9.eE+-]+)", src)}
 
 
-def shipped_slingshot():
-    """The Slingshot group's figures as its topologies ship them (the
-    <param> lines this script prints, the same in every Slingshot file):
-    {key: value}."""
-    src = open(os.path.join(corpus_eval.ROOT, "validate", "corpus", "topologies",
-                            "polaris-a100x4-slingshot.xml")).read()
+def shipped_params(topo):
+    """A corpus topology's <param> figures: {key: value}. The Slingshot
+    group's are the same in every Slingshot file (Polaris's read here);
+    the grace group's are the Alps file's own."""
+    src = open(os.path.join(corpus_eval.ROOT, "validate", "corpus", "topologies", topo)).read()
     return {k: float(v) for k, v in re.findall(r'<param key="([^"]+)" value="([^"]+)"', src)}
 
 
@@ -315,7 +327,7 @@ def main():
                          "shipped model's objective)")
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
-                         "(GROUP:KEY for a group's figures: slingshot, ampere, hopper)")
+                         "(GROUP:KEY for a group's figures: slingshot, grace, ampere, hopper)")
     a = ap.parse_args()
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
@@ -335,9 +347,10 @@ def main():
         for grp, table in GEN_GROUPS:
             for k, macro, *_ in table:
                 figs[grp][k] = shipped.get(macro, figs[grp][k])
-        sling = shipped_slingshot()
-        for k in figs["slingshot"]:
-            figs["slingshot"][k] = sling.get(k, figs["slingshot"][k])
+        for grp, topo in (("slingshot", "polaris-a100x4-slingshot.xml"), ("grace", GRACE_TOPO)):
+            own = shipped_params(topo)
+            for k in figs[grp]:
+                figs[grp][k] = own.get(k, figs[grp][k])
     for kv in a.start:
         k, _, v = kv.partition("=")
         g, key = split_key(k)
@@ -398,6 +411,10 @@ def main():
     for k, v in figs["slingshot"].items():
         print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
               '(Slingshot systems of the fitting half)"/>' % (k, v))
+    print("\nGH200 (validate/corpus/topologies/%s):" % GRACE_TOPO)
+    for k, v in figs["grace"].items():
+        print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
+              '(GH200 systems of the fitting half)"/>' % (k, v))
     print("\nnccl-tests#123 (n, measured us, predicted us):")
     for n, m, p in nt123(a.commroof, [(k, "%.6g" % v) for k, v in vals.items()],
                          host_one_channel(vals)):

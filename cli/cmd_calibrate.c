@@ -522,9 +522,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             /* the rates' own rows are those above 64 MiB (validate/calibrate_nccl.c
              * mark_rate_rows) */
             fprintf(rep,
-                    "# note: no fitted row above 64 MiB (of the links these rows cross): the "
-                    "rates (coll.eff.*) were fitted on the %d rows within 4x of the largest "
-                    "size too\n",
+                    "# note: fewer than 2 fitted rows above 64 MiB (of the links these rows "
+                    "cross): the rates (coll.eff.*) were fitted on the %d rows within 4x of "
+                    "the largest size too\n",
                     fit.rate_rows);
         fprintf(rep, "# %-26s %12s %12s %5s\n", "key", "before", "after", "rows");
         int pinned = 0;

@@ -118,8 +118,8 @@ typedef struct {
     } k[CR_CNF_MAX_KEYS];
     int rows;          /* fit rows used (violations left out) */
     int rate_rows;     /* of them, rows up to 64 MiB that inform the rates too:
-                          their scope has none above (calibrate_nccl.c
-                          mark_rate_rows) */
+                          their scope has fewer than two above
+                          (calibrate_nccl.c mark_rate_rows) */
     double obj_before; /* mean |ln(pred / measured)| over them, as shipped */
     double obj_after;  /* the same, fitted */
     long evals;        /* row predictions the fit made */

@@ -306,7 +306,9 @@ static void test_fit_carries_ring_net_step(void **state)
  * (calibrate_nccl.c mark_rate_rows). Rows made on h100-ib-4n with the
  * network at 0.5 of its links (shipped 0.92), allreduce and allgather of 32
  * ranks at 2-32 MiB: the 8-32 MiB rows (3 of each) inform coll.eff.net,
- * found within 5 %; a sweep that reaches 128 MiB marks none. */
+ * found within 5 %; a sweep that reaches 128 MiB marks none (a row above
+ * 64 MiB of each collective: two, enough to fit the rate on), one that
+ * reaches it with one collective alone marks its 32 and 64 MiB rows. */
 static void test_fit_rates_from_largest_rows(void **state)
 {
     (void)state;
@@ -322,6 +324,18 @@ static void test_fit_rates_from_largest_rows(void **state)
     fit_made_rows(t, "h100-ib-4n", "allreduce", "allgather", 32, 8 * MIB, 2, "coll.eff.net", 0.5,
                   &fit);
     assert_int_equal(fit.rate_rows, 0);
+    /* allreduce 32, 64 and 128 MiB: one row above 64 MiB */
+    cr_topo *gen = cr_test_open_topo("h100-ib-4n");
+    cr_cnf *f = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
+    for (int i = 0; i < 3; i++)
+        add_model_row(f, gen, "allreduce", 32 * MIB * (1 << i), 32);
+    bool use[1] = {true};
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    assert_int_equal(fit.rate_rows, 2);
+    cr_cnf_free(f);
+    cr_topo_free(gen);
     cr_topo_free(t);
 }
 

@@ -211,8 +211,6 @@ typedef struct {
     const char *version, *algo, *proto;
 } nccl_run;
 
-/* The end of its search range a fitted key stopped at (cr_cnf_fit
- * at_bound: -1 the floor, +1 the ceiling). */
 /* A fit on one collective's rows moves coll.op_fixed, the fixed cost
  * every collective pays, against that collective's own step latencies,
  * which its rows cannot tell apart from it (one rank count, one
@@ -246,6 +244,8 @@ static void note_shared_fixed_cost(FILE *rep, const cr_cnf_fit *fit, const char 
     }
 }
 
+/* The end of its search range a fitted key stopped at (cr_cnf_fit
+ * at_bound: -1 the floor, +1 the ceiling). */
 static const char *bound_side(int at_bound)
 {
     return at_bound < 0 ? "lower" : "upper";
@@ -474,6 +474,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             json_object_set_new(o, "output", json_string(out_path));
         json_object_set_new(o, "rows", json_integer((json_int_t)n_rows));
         json_object_set_new(o, "fit_rows", json_integer(fit.rows));
+        json_object_set_new(o, "rate_rows", json_integer(fit.rate_rows));
         json_object_set_new(o, "crosscheck",
                             json_string(lolo_mode  ? "leave-one-log-out"
                                         : fit_coll ? "fit on one collective"
@@ -557,9 +558,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
              * mark_rate_rows) */
             fprintf(rep,
                     "# note: fewer than 2 fitted rows above 64 MiB (of the links these rows "
-                    "cross): the rates (coll.eff.*) were fitted on the %d rows within 4x of "
+                    "cross): the rates (coll.eff.*) were fitted on the %d rows within %dx of "
                     "the largest size too\n",
-                    fit.rate_rows);
+                    fit.rate_rows, CR_CNF_RATE_SPAN);
         fprintf(rep, "# %-26s %12s %12s %5s\n", "key", "before", "after", "rows");
         int pinned = 0;
         for (int k = 0; k < fit.n_keys; k++) {

@@ -98,7 +98,7 @@ static const cr_cnf_key fit_keys[] = {
 #define N_FIT ((int)(sizeof fit_keys / sizeof fit_keys[0]))
 _Static_assert(sizeof fit_keys / sizeof fit_keys[0] <= CR_CNF_MAX_KEYS, "CR_CNF_MAX_KEYS");
 
-enum { SWEEPS = 12, GOLDEN_ITERS = 16, MIN_ROWS = 2, RATE_SPAN = 4 };
+enum { SWEEPS = 12, GOLDEN_ITERS = 16, MIN_ROWS = 2 };
 
 const cr_cnf_key *cr_cnf_keys(int *n)
 {
@@ -398,7 +398,7 @@ static bool informs(const cr_cnf_row *r, bool rate, unsigned mask)
  * and the mid sizes' slowness then goes to the latencies or nowhere: on
  * ABCI's two nodes (all_reduce to 32 MiB, NCCL 2.8.4) the network ran at
  * 0.38 of the shipped efficiency and the held-out broadcast's 2-32 MiB
- * came out 41-61 % fast. There the rows within RATE_SPAN of the scope's
+ * came out 41-61 % fast. There the rows within CR_CNF_RATE_SPAN of the scope's
  * largest size (the two or three largest of a x2 sweep), above 1 MiB,
  * inform the rates too (Snellius' one node, all_reduce to 128 MiB: the
  * held-out collectives' median error 8.2 -> 7.6 %). rate[j] is set for
@@ -420,7 +420,8 @@ static int mark_rate_rows(const cr_cnf *f, const size_t *all, size_t n_all, bool
             continue;
         for (size_t j = 0; j < n_all; j++) {
             const cr_cnf_row *r = &f->pub[all[j]];
-            if (r->net == (net == 1) && r->band == CR_CNF_MID && r->bytes >= max_b / RATE_SPAN) {
+            if (r->net == (net == 1) && r->band == CR_CNF_MID &&
+                r->bytes >= max_b / CR_CNF_RATE_SPAN) {
                 rate[j] = true;
                 marked++;
             }

@@ -101,6 +101,11 @@ cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *w
 /* The rows added (borrowed; valid until the next cr_cnf_add). */
 const cr_cnf_row *cr_cnf_rows(const cr_cnf *f, size_t *n);
 
+/* Where a scope has fewer than two fitted rows above 64 MiB, its rows
+ * within this factor of its largest size (above 1 MiB) inform the rates
+ * too (calibrate_nccl.c mark_rate_rows). */
+#define CR_CNF_RATE_SPAN 4
+
 /* A set of fitted constants. */
 typedef struct {
     int n_keys; /* = the table's */

@@ -45,7 +45,10 @@ the <param> lines their topologies take; LL's per-channel rate is fitted
 for the logs on NVIDIA Ampere GPUs apart (AMPERE) and printed as the
 macro model/params.c gives that generation; the proxy's fixed cost
 (coll.op_fixed.net) is fitted for the logs on NVIDIA Hopper GPUs apart
-(HOPPER), the Slingshot topologies' own figure winning over it. Coordinate descent over multiplicative
+(HOPPER), the Slingshot topologies' own figure winning over it; the fixed
+cost per operation (coll.op_fixed) is fitted for the GH200 logs apart
+(GRACE: a Grace CPU over NVLink-C2C) and printed as the Alps topology's
+<param> line. Coordinate descent over multiplicative
 grids (x 2, 1.41, 1.19, 1.09), deterministic. Python 3 standard library.
 """
 import argparse
@@ -155,7 +158,14 @@ GEN_GROUPS = (("ampere", AMPERE), ("hopper", HOPPER))
 # tree allreduce at 18.7 and 22.8 us where the Hopper figure predicts 24.6.
 # key, start, low, high
 GRACE = [("coll.op_fixed", 7.75e-6, 1e-6, 20e-6)]
-GRACE_TOPO = "alps-gh200x4-slingshot.xml"
+# The groups whose figures topologies carry as <param> lines: group, the
+# topology file (validate/corpus/topologies/) --shipped reads them from,
+# the files that take them, the systems they are fitted on. The Slingshot
+# figures are the same in every Slingshot file.
+TOPO_GROUPS = (("slingshot", "polaris-a100x4-slingshot.xml", "{polaris,alps}-*.xml",
+                "Slingshot systems"),
+               ("grace", "alps-gh200x4-slingshot.xml", "alps-gh200x4-slingshot.xml",
+                "GH200 systems"))
 # the groups with figures of their own: "group:KEY" on the command line
 GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING],
           "grace": [(k, v, lo, hi) for k, v, lo, hi in GRACE]}
@@ -284,9 +294,7 @@ def shipped_fits():
 
 
 def shipped_params(topo):
-    """A corpus topology's <param> figures: {key: value}. The Slingshot
-    group's are the same in every Slingshot file (Polaris's read here);
-    the grace group's are the Alps file's own."""
+    """A corpus topology's <param> figures: {key: value} (TOPO_GROUPS)."""
     src = open(os.path.join(corpus_eval.ROOT, "validate", "corpus", "topologies", topo)).read()
     return {k: float(v) for k, v in re.findall(r'<param key="([^"]+)" value="([^"]+)"', src)}
 
@@ -322,9 +330,9 @@ def main():
                     help="start the descent there instead of START's value (the descent is "
                          "local: try several starts, keep the lowest objective)")
     ap.add_argument("--shipped", action="store_true",
-                    help="start from the FIT_* values model/params.c ships and the Slingshot "
-                         "topologies' <param> figures instead of START's (with --sweeps 0: the "
-                         "shipped model's objective)")
+                    help="start from the FIT_* values model/params.c ships and the corpus "
+                         "topologies' <param> figures (TOPO_GROUPS) instead of START's (with "
+                         "--sweeps 0: the shipped model's objective)")
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
                          "(GROUP:KEY for a group's figures: slingshot, grace, ampere, hopper)")
@@ -347,7 +355,7 @@ def main():
         for grp, table in GEN_GROUPS:
             for k, macro, *_ in table:
                 figs[grp][k] = shipped.get(macro, figs[grp][k])
-        for grp, topo in (("slingshot", "polaris-a100x4-slingshot.xml"), ("grace", GRACE_TOPO)):
+        for grp, topo, _, _ in TOPO_GROUPS:
             own = shipped_params(topo)
             for k in figs[grp]:
                 figs[grp][k] = own.get(k, figs[grp][k])
@@ -407,14 +415,11 @@ def main():
             print("#define %s %.3g" % (macro, figs[grp][k]))
     vals[SHM[0]] = shm_eff
     print("/* END fit_nccl_corpus */")
-    print("\nSlingshot topologies (validate/corpus/topologies/{polaris,alps}-*.xml):")
-    for k, v in figs["slingshot"].items():
-        print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
-              '(Slingshot systems of the fitting half)"/>' % (k, v))
-    print("\nGH200 (validate/corpus/topologies/%s):" % GRACE_TOPO)
-    for k, v in figs["grace"].items():
-        print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
-              '(GH200 systems of the fitting half)"/>' % (k, v))
+    for grp, _, files, systems in TOPO_GROUPS:
+        print("\n%s (validate/corpus/topologies/%s):" % (systems, files))
+        for k, v in figs[grp].items():
+            print('  <param key="%s" value="%.3g" source="fitted: tools/fit_nccl_corpus.py '
+                  '(%s of the fitting half)"/>' % (k, v, systems))
     print("\nnccl-tests#123 (n, measured us, predicted us):")
     for n, m, p in nt123(a.commroof, [(k, "%.6g" % v) for k, v in vals.items()],
                          host_one_channel(vals)):

@@ -178,6 +178,27 @@ static void test_last_start_window(void **state)
     cr_topo_free(t);
 }
 
+/* An operation of nccl-tests' -g 8 timed loop (cr_coll_req host_loop):
+ * one thread enqueues the 8 GPUs' kernels, out of place. */
+static cr_coll_req host_loop_req(cr_coll coll, double bytes)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, bytes);
+    rq.in_place = false;
+    rq.ranks_per_process = 8;
+    rq.host_loop = true;
+    return rq;
+}
+
+/* hgx-h100-8 with a slow host (20 us a GPU, 0.5 us a work), so that the
+ * host binds where the tests look. */
+static cr_topo *slow_host_topo(void)
+{
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op", 20e-6, "test"), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0.5e-6, "test"), CR_OK);
+    return t;
+}
+
 /* nccl-tests -g G (cr_coll_req host_loop): one thread enqueues G kernels
  * per operation in its timed loop, so an operation takes at least G x
  * (coll.host_op + channels x coll.host_op.ch) (NVIDIA/nccl-tests#123: 4.2
@@ -200,10 +221,7 @@ static void test_host_loop(void **state)
     for (int k = 0; k < 2; k++) {
         double S = k ? 1073741824.0 : 8;
         cr_coll_result one = eval_rpp(c, CR_COLL_ALLREDUCE, S, CR_MECH_NONE, 0);
-        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
-        rq.in_place = false;
-        rq.ranks_per_process = 8;
-        rq.host_loop = true;
+        cr_coll_req rq = host_loop_req(CR_COLL_ALLREDUCE, S);
         cr_coll_result r = eval_req(c, &rq);
         assert_close(r.bound.bound_s, one.bound.bound_s, 1e-12, 0);
         assert_true(r.pred.nchannels >= 1);
@@ -216,10 +234,7 @@ static void test_host_loop(void **state)
     c = cr_test_coll_ctx(t, NULL);
     cr_coll_result one = eval_rpp(c, CR_COLL_ALLREDUCE, 8, CR_MECH_NONE, 0);
     assert_true(one.pred.pred_s < 48e-6);
-    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 8);
-    rq.in_place = false;
-    rq.ranks_per_process = 8;
-    rq.host_loop = true;
+    cr_coll_req rq = host_loop_req(CR_COLL_ALLREDUCE, 8);
     assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0, "test"), CR_OK);
     cr_coll_ctx_free(c);
     c = cr_test_coll_ctx(t, NULL);
@@ -235,15 +250,9 @@ static void test_host_loop(void **state)
 static void test_host_loop_channels(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_open_topo("hgx-h100-8");
-    /* a slow host, so that it binds at both sizes */
-    assert_int_equal(cr_topo_set_param(t, "coll.host_op", 20e-6, "test"), CR_OK);
-    assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0.5e-6, "test"), CR_OK);
+    cr_topo *t = slow_host_topo(); /* it binds at both sizes */
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
-    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLGATHER, 8192);
-    rq.in_place = false;
-    rq.ranks_per_process = 8;
-    rq.host_loop = true;
+    cr_coll_req rq = host_loop_req(CR_COLL_ALLGATHER, 8192);
     rq.algo = CR_ALGO_RING;
     rq.proto = CR_PROTO_LL;
     cr_coll_result small = eval_req(c, &rq);
@@ -264,17 +273,12 @@ static void test_host_loop_channels(void **state)
 static void test_host_loop_p2p_works(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_open_topo("hgx-h100-8");
-    assert_int_equal(cr_topo_set_param(t, "coll.host_op", 20e-6, "test"), CR_OK);
-    assert_int_equal(cr_topo_set_param(t, "coll.host_op.ch", 0.5e-6, "test"), CR_OK);
+    cr_topo *t = slow_host_topo();
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     const cr_coll colls[] = {CR_COLL_SENDRECV, CR_COLL_ALLTOALL, CR_COLL_GATHER};
     const double works[] = {2, 14, 1.75};
     for (int i = 0; i < 3; i++) {
-        cr_coll_req rq = cr_coll_req_default(colls[i], 8192);
-        rq.in_place = false;
-        rq.ranks_per_process = 8;
-        rq.host_loop = true;
+        cr_coll_req rq = host_loop_req(colls[i], 8192);
         assert_close(eval_req(c, &rq).pred.pred_s, 8 * (20e-6 + works[i] * 0.5e-6), 1e-9, 0);
     }
     cr_coll_ctx_free(c);

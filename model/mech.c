@@ -17,7 +17,9 @@ double cr_proto_eff(const cr_params *p, cr_proto proto, cr_hw hw)
     double base = hw == CR_HW_PCI ? p->pcie_eff : p->net_eff;
     double simple = p->proto_eff[CR_PROTO_SIMPLE];
     double frac = simple > 0 ? p->proto_eff[proto] / simple : 1.0;
-    return base * fmin(frac, 1.0);
+    /* LL across nodes runs through host memory (params coll.eff.ll.net) */
+    double ll_net = hw == CR_HW_NET && proto == CR_PROTO_LL ? p->ll_net_eff : 1.0;
+    return base * fmin(frac, 1.0) * ll_net;
 }
 
 double cr_proto_cap_Bps(const cr_params *p, cr_proto proto, int nchannels)

@@ -3,7 +3,7 @@
 """Fits the nccl-tests latency constants of model/params.c (FIT_* at the top
 of that file: coll.op_fixed{,.net}, coll.alpha.{nvlink,net,pci}.*,
 coll.alpha.net.tree.ll, coll.alpha.nvls, coll.p2p.peer.{intra,net},
-coll.host_op{,.ch}, coll.eff.shm) on the
+coll.host_op{,.ch}, coll.eff.shm, coll.eff.ll.net) on the
 FITTING half of validate/corpus and on NVIDIA/nccl-tests#123, and prints
 them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
@@ -110,6 +110,11 @@ START = [
     # PCIe boxes (round 3: 2x A100 PCIe, one per socket, one process per
     # GPU): two ranks there take the step structure too (algo.c, corpus)
     ("coll.alpha.pci.ll", "FIT_A_PCI_LL", 2.4e-6, 1.0e-6, 20e-6, "nvlink.ll + hwLat PCI-NVLINK 0.4"),
+    # LL's rate across nodes, relative to its share on NVLink (model/params.c
+    # coll.eff.ll.net: NCCL keeps LL's network buffers in host memory): a
+    # rate, but one that only rows up to a few MiB show (NCCL runs LL no
+    # further), so fitted in the descent; from 1 (as on NVLink) to a tenth
+    ("coll.eff.ll.net", "FIT_EFF_LL_NET", 1.0, 0.1, 1.0, "LL's NVLink share"),
 ]
 # NCCL's SHM transport (doc/bounds.md 2.2.6): the fraction of the host
 # path's rate it reaches, a rate and not a latency, so fitted apart from

@@ -91,6 +91,7 @@ static const cr_cnf_key fit_keys[] = {
     {"coll.ll_max",              5e9,    1e12,   CR_CNF_R_MID | R_SCOPE_ALL},
     {"coll.eff.ll128",           0.20,   1.00,   CR_CNF_R_MID | R_SCOPE_ALL},
     {"coll.eff.ll",              0.10,   1.00,   CR_CNF_R_SMALL | CR_CNF_R_MID | R_SCOPE_ALL},
+    {"coll.eff.ll.net",          0.10,   1.00,   CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_NET},
     {"coll.host_op",             0,      20e-6,  CR_CNF_R_SMALL | R_SCOPE_ALL},
     {"coll.op_fixed",            0,      60e-6,  CR_CNF_R_SMALL | R_SCOPE_ALL},
 };

@@ -65,7 +65,7 @@ cr_cnf_band cr_cnf_band_of(double bytes);
 /* "<=1MiB", "1-64MiB", ">64MiB"; "all" for CR_CNF__BANDS. */
 const char *cr_cnf_band_name(int band);
 
-#define CR_CNF_MAX_KEYS 40
+#define CR_CNF_MAX_KEYS 48
 #define CR_CNF_GRID 13
 
 /* One row of the fit. */

@@ -828,6 +828,41 @@ static void test_ring_gather_crossings(void **state)
     cr_topo_free(t);
 }
 
+/* LL across nodes runs through host memory (params coll.eff.ll.net): on
+ * 2 nodes of h100-ib-4n a 64 MiB LL ring all-gather is network-bound at
+ * these figures (at 1, LL's ceiling coll.ll_max binds first), and its rate
+ * scales with the key; LL128 across the same nodes and LL inside one node
+ * do not move. */
+static void test_ll_net_eff(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const struct {
+        const char *ranks;
+        cr_proto proto;
+        double ratio; /* wire rate at 0.25 over the rate at 0.5 */
+    } cases[] = {
+        {"0-15", CR_PROTO_LL, 0.5},
+        {"0-15", CR_PROTO_LL128, 1},
+        {"0-7", CR_PROTO_LL, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_coll_ctx *c = cr_test_coll_ctx(t, cases[i].ranks);
+        double rate[2];
+        for (int k = 0; k < 2; k++) {
+            cr_diag d = {{0}};
+            assert_int_equal(cr_coll_ctx_set_param(c, "coll.eff.ll.net", k ? 0.25 : 0.5, &d), CR_OK);
+            cr_coll_result r = eval(c, CR_COLL_ALLGATHER, 64.0 * 1024 * 1024, CR_ALGO_RING,
+                                    cases[i].proto, CR_MECH_NONE, true);
+            assert_true(r.pred.supported);
+            rate[k] = r.pred.wire_Bps;
+        }
+        assert_close(rate[1] / rate[0], cases[i].ratio, 1e-9, 0);
+        cr_coll_ctx_free(c);
+    }
+    cr_topo_free(t);
+}
+
 /* nccl-tests' back-to-back broadcasts and reduces pipeline on LL and LL128
  * (algo.c chain_pipelines): a chain has no cycle, so rank k runs operation
  * i+1 while rank k+1 still finishes i, and the chain's hops and the network
@@ -2543,6 +2578,7 @@ int main(void)
         cmocka_unit_test(test_tree_eff_scales_tree_only),
         cmocka_unit_test(test_net_step_tree_apart),
         cmocka_unit_test(test_ring_gather_crossings),
+        cmocka_unit_test(test_ll_net_eff),
         cmocka_unit_test(test_op_fixed_net_across_nodes_only),
         cmocka_unit_test(test_chain_pipelines_across_loop),
         cmocka_unit_test(test_p2p_net_latency_once),

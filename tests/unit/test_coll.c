@@ -851,7 +851,8 @@ static void test_ll_net_eff(void **state)
         double rate[2];
         for (int k = 0; k < 2; k++) {
             cr_diag d = {{0}};
-            assert_int_equal(cr_coll_ctx_set_param(c, "coll.eff.ll.net", k ? 0.25 : 0.5, &d), CR_OK);
+            assert_int_equal(cr_coll_ctx_set_param(c, "coll.eff.ll.net", k ? 0.25 : 0.5, &d),
+                             CR_OK);
             cr_coll_result r = eval(c, CR_COLL_ALLGATHER, 64.0 * 1024 * 1024, CR_ALGO_RING,
                                     cases[i].proto, CR_MECH_NONE, true);
             assert_true(r.pred.supported);

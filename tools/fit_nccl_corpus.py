@@ -10,6 +10,7 @@ half's per-band errors:
 
     tools/fit_nccl_corpus.py [--commroof BUILD/commroof] [--sweeps N] [-j N]
                              [--shipped] [--start KEY=VALUE]... [--only KEY]...
+                             [--limit BYTES]
 
 `--shipped --sweeps 0` prints the objective of the model as shipped.
 
@@ -175,7 +176,7 @@ TOPO_GROUPS = (("slingshot", "polaris-a100x4-slingshot.xml", "{polaris,alps}-*.x
 GROUPS = {"slingshot": [(k, v, lo, hi) for k, v, lo, hi in SLING],
           "grace": [(k, v, lo, hi) for k, v, lo, hi in GRACE]}
 GROUPS.update({g: [(k, v, lo, hi) for k, _, v, lo, hi in t] for g, t in GEN_GROUPS})
-LIMIT = 8 * 1024 * 1024
+LIMIT = 8 * 1024 * 1024  # the rows the objective takes (--limit)
 NT123 = {2: 10.0, 3: 13.76, 4: 16.88, 5: 20.8, 6: 25.2, 7: 29.5, 8: 33.7}  # us
 
 
@@ -325,7 +326,7 @@ _TMP = None
 
 
 def main():
-    global _TMP
+    global _TMP, LIMIT
     import tempfile
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commroof", default=os.path.join(corpus_eval.ROOT, "build", "commroof"))
@@ -341,7 +342,10 @@ def main():
     ap.add_argument("--only", action="append", default=[], metavar="KEY",
                     help="descend along these keys only, the others held at their start "
                          "(GROUP:KEY for a group's figures: slingshot, grace, ampere, hopper)")
+    ap.add_argument("--limit", type=int, default=LIMIT, metavar="BYTES",
+                    help="the largest message size the objective takes (default 8 MiB)")
     a = ap.parse_args()
+    LIMIT = a.limit
     _TMP = tempfile.mkdtemp(prefix="fit_nccl.")
     t0 = time.time()
     vals = {k: v for k, _, v, _, _, _ in START}

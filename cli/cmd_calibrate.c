@@ -618,7 +618,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                 /* the fit is written all the same: the user decides */
                 fprintf(rep,
                         "# note: the held-out logs come out worse calibrated than as shipped "
-                        "(median |err| %.1f -> %.1f %%): what the fitted logs ask for does not "
+                        "(median |err| %.2f -> %.2f %%): what the fitted logs ask for does not "
                         "carry to them; the base topology predicts them better, or calibrate "
                         "on logs of their collectives too\n",
                         hb[CR_CNF__BANDS].median_pct, ha[CR_CNF__BANDS].median_pct);

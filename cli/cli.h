@@ -70,6 +70,14 @@ double cli_nccl_round_size(cr_coll c, double bytes, double esize, int n);
  * elements per rank for the collectives split over ranks, else all. */
 double cli_nccl_count(cr_coll c, double bytes, double esize, int n);
 
+/* NCCL's most channels (MAXCHANNELS): --nchannels of coll and sim. */
+#define CLI_NCCL_MAX_CHANNELS 64
+
+/* The checks coll and sim make on one collective's options: an element
+ * type NCCL has (not tf32 or fp4), --root only for a rooted collective.
+ * Returns 0, or the usage error (2) it has printed. */
+int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given);
+
 /* True when stderr is a terminal (progress output goes there only then). */
 bool cli_progress_enabled(void);
 

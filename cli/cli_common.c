@@ -131,3 +131,22 @@ double cli_nccl_count(cr_coll c, double bytes, double esize, int n)
     double count = floor(bytes / esize);
     return split_over_ranks(c) && n >= 1 ? floor(count / n) : count;
 }
+
+int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given)
+{
+    /* a buffer's element type as NCCL and nccl-tests know it: tf32 is fp32
+     * in memory, and NCCL has no 4-bit type (packed fp4 moves as int8) */
+    if (dt == CR_DT_TF32 || dt == CR_DT_FP4)
+        return cli_usage_error(cmd,
+                               "--dtype %s is not an NCCL element type; use fp32, bf16, fp16, "
+                               "fp8, int8 or fp64%s",
+                               cr_dtype_name(dt),
+                               dt == CR_DT_TF32 ? " (tf32 is stored as fp32)"
+                                                : " (packed fp4 moves as int8 bytes)");
+    /* an option that would be ignored is refused, so none is silently lost */
+    if (root_given && !cr_coll_rooted(c))
+        return cli_usage_error(cmd,
+                               "--root applies to broadcast, reduce, gather and scatter, not %s",
+                               cr_coll_name(c));
+    return 0;
+}

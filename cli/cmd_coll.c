@@ -215,8 +215,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
             break;
         }
         case O_NCHANNELS:
-            if (parse_int(v, 1, 64, &o->nchannels))
-                return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-64", v);
+            if (parse_int(v, 1, CLI_NCCL_MAX_CHANNELS, &o->nchannels))
+                return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-%d", v,
+                                       CLI_NCCL_MAX_CHANNELS);
             break;
         case O_RPP:
             if (parse_int(v, 1, 1 << 30, &o->rpp))
@@ -365,15 +366,6 @@ int cli_cmd_coll(int argc, char **argv)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.dtype_s && cr_dtype_parse(o.dtype_s, &dt, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
-    /* a buffer's element type as NCCL and nccl-tests know it: tf32 is fp32
-     * in memory, and NCCL has no 4-bit type (packed fp4 moves as int8) */
-    if (dt == CR_DT_TF32 || dt == CR_DT_FP4)
-        return cli_usage_error("coll",
-                               "--dtype %s is not an NCCL element type; use fp32, bf16, fp16, "
-                               "fp8, int8 or fp64%s",
-                               cr_dtype_name(dt),
-                               dt == CR_DT_TF32 ? " (tf32 is stored as fp32)"
-                                                : " (packed fp4 moves as int8 bytes)");
     if (o.algo_s && cr_algo_parse(o.algo_s, &algo, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.proto_s && cr_proto_parse(o.proto_s, &proto, &d) != CR_OK)
@@ -383,11 +375,17 @@ int cli_cmd_coll(int argc, char **argv)
     if (mech != CR_MECH_NONE && (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO))
         return cli_usage_error("coll", "--mech models a custom kernel; it does not take --algo "
                                        "or --proto");
+    int bad = cli_check_coll_opts("coll", coll, dt, o.root_given);
+    if (bad)
+        return bad;
+    /* a forced algorithm or protocol leaves NCCL no choice to follow */
+    if ((o.nccl_algo && algo != CR_ALGO_AUTO) || (o.nccl_proto && proto != CR_PROTO_AUTO))
+        return cli_usage_error("coll", "--%s forces the %s, --nccl-%s gives NCCL's choice among "
+                                       "what it leaves: give one of the two",
+                               o.nccl_algo && algo != CR_ALGO_AUTO ? "algo" : "proto",
+                               o.nccl_algo && algo != CR_ALGO_AUTO ? "algorithm" : "protocol",
+                               o.nccl_algo && algo != CR_ALGO_AUTO ? "algo" : "proto");
     /* options that would be ignored are refused, so none is silently lost */
-    if (o.root_given && !cr_coll_rooted(coll))
-        return cli_usage_error("coll",
-                               "--root applies to broadcast, reduce, gather and scatter, not %s",
-                               cr_coll_name(coll));
     if (o.sms > 0 && mech == CR_MECH_NONE)
         return cli_usage_error("coll", "--sms sets a custom kernel's SM count; give --mech too "
                                        "(NCCL's channels: --nchannels)");

@@ -52,8 +52,8 @@ static const char sim_help_tail[] =
     "\n"
     "Progress of long runs goes to stderr when it is a terminal. Exit status: 0 ok,\n"
     "1 runtime failure (a scenario file missing or not valid, as file:line: what\n"
-    "is wrong; no route; an algorithm the topology cannot run), 2 usage error\n"
-    "(the command line).\n"
+    "is wrong; no route; an algorithm a scenario asks for that the topology cannot\n"
+    "run), 2 usage error (the command line, a forced --algo or --proto included).\n"
     "\n"
     "examples:\n"
     "  commroof sim allreduce --topo hgx-h200-8 -b 1GB\n"
@@ -64,7 +64,7 @@ struct opts {
     const char *coll, *topo, *ranks, *dtype, *algo, *proto, *grain, *timeline, *scenario;
     double b, e, f;
     int channels, top, root;
-    bool json, per_rank, have_e;
+    bool json, per_rank, have_e, root_given;
 };
 
 /* Whether v is a whole decimal number from lo to hi; then *out is it. */
@@ -76,6 +76,22 @@ static bool parse_int(const char *v, long lo, long hi, int *out)
         return false;
     *out = (int)x;
     return true;
+}
+
+/* The size after sz, as coll steps it: x -f rounded down to whole bytes,
+ * at least one byte more. */
+static double next_size(const struct opts *o, double sz)
+{
+    return fmax(floor(sz * o->f), sz + 1);
+}
+
+/* How many sizes -b, -e, -f give, or MAX_ROWS + 1 when more. */
+static int count_sizes(const struct opts *o)
+{
+    int k = 0;
+    for (double sz = o->b; sz <= o->e * (1 + 1e-12) && k <= MAX_ROWS; sz = next_size(o, sz))
+        k++;
+    return k;
 }
 
 enum { O_HELP = 1, O_CHANNELS, O_ROOT, O_TOP, O_MIN, O_MAX, O_FACTOR };
@@ -150,13 +166,14 @@ static int parse(int argc, char **argv, struct opts *o)
             fputs(sim_help_tail, stdout);
             return -1;
         case O_CHANNELS:
-            if (!parse_int(v, 1, 1024, &o->channels))
-                return cli_usage_error("sim", "%s \"%s\" is not a number from 1 to 1024", args.name,
-                                       v);
+            if (!parse_int(v, 1, CLI_NCCL_MAX_CHANNELS, &o->channels))
+                return cli_usage_error("sim", "%s \"%s\" is not a count in 1-%d", args.name, v,
+                                       CLI_NCCL_MAX_CHANNELS);
             break;
         case O_ROOT:
             if (!parse_int(v, 0, 1000000, &o->root))
-                return cli_usage_error("sim", "--root \"%s\" is not a rank number", v);
+                return cli_usage_error("sim", "--root \"%s\" is not a rank number >= 0", v);
+            o->root_given = true;
             break;
         case O_TOP:
             if (!parse_int(v, 0, 100000, &o->top))
@@ -187,7 +204,7 @@ static int parse(int argc, char **argv, struct opts *o)
     if (o->scenario && o->coll)
         return cli_usage_error("sim", "give either a collective or --scenario, not both");
     if (o->scenario && (o->b >= 0 || o->ranks || o->dtype || o->algo || o->proto || o->grain ||
-                        o->channels || o->root))
+                        o->channels || o->root_given))
         return cli_usage_error("sim", "--scenario takes sizes, ranks, algorithms and roots from "
                                       "the file; -b, --ranks, --algo and the like belong to the "
                                       "one-collective form");
@@ -199,6 +216,13 @@ static int parse(int argc, char **argv, struct opts *o)
         o->e = o->b;
     if (o->coll && o->e < o->b)
         return cli_usage_error("sim", "-e must not be below -b");
+    if (o->coll && o->b == 0 && o->e > 0)
+        return cli_usage_error("sim", "-b 0 with a multiplying step never grows; start at -b 1 "
+                                      "or above");
+    if (o->coll && count_sizes(o) > MAX_ROWS)
+        return cli_usage_error("sim", "-b %.0f -e %.0f -f %g gives more than %d sizes; use a "
+                                      "larger -f",
+                               o->b, o->e, o->f, MAX_ROWS);
     return 0;
 }
 
@@ -282,15 +306,21 @@ static json_t *busiest_json(const cr_sim *s, int top)
     return a;
 }
 
+/* When rank k of op r finished: a rank without a task of its own in the op
+ * (one rank, a zero-byte message, an all-to-all row of zeros) is done when
+ * the op is. */
+static double rank_end(const cr_sim_op_result *r, int k)
+{
+    return r->rank_end_s[k] >= 0 ? r->rank_end_s[k] : r->end_s;
+}
+
 static void rank_summary(const cr_sim_op_result *r, double *mn, double *mx, int *slow)
 {
     *mn = INFINITY;
     *mx = -INFINITY;
     *slow = 0;
     for (int i = 0; i < r->n_ranks; i++) {
-        double e = r->rank_end_s[i] - r->start_s;
-        if (r->rank_end_s[i] < 0)
-            e = 0;
+        double e = rank_end(r, i) - r->start_s;
         if (e < *mn)
             *mn = e;
         if (e > *mx) {
@@ -316,7 +346,7 @@ static void print_ops(const cr_sim *s, bool per_rank)
         if (per_rank)
             for (int k = 0; k < r.n_ranks; k++)
                 printf("#   %-22s rank %6d end %12.3f us\n", r.name, r.ranks[k],
-                       r.rank_end_s[k] * 1e6);
+                       rank_end(&r, k) * 1e6);
     }
 }
 
@@ -337,7 +367,7 @@ static json_t *ops_json(const cr_sim *s, bool per_rank)
             json_t *pr = json_array();
             for (int k = 0; k < r.n_ranks; k++)
                 json_array_append_new(pr, json_pack("{s:i,s:f}", "rank", r.ranks[k], "end_us",
-                                                    r.rank_end_s[k] * 1e6));
+                                                    rank_end(&r, k) * 1e6));
             json_object_set_new(o, "per_rank", pr);
         }
         json_array_append_new(a, o);
@@ -405,7 +435,7 @@ static int timeline_events(FILE *f, const cr_sim *s)
         for (int k = 0; k < r.n_ranks; k++) {
             int g = r.ranks[k];
             long pid = (long)g * 100 + local_of(t, g);
-            double end = r.rank_end_s[k] >= 0 ? r.rank_end_s[k] : r.end_s;
+            double end = rank_end(&r, k);
             fprintf(f,
                     "{\"ph\":\"M\",\"pid\":%ld,\"tid\":%d,\"name\":\"thread_name\",\"args\":{"
                     "\"name\":\"stream %d\"}},\n",
@@ -489,8 +519,13 @@ static int parse_enums(const struct opts *o, cr_coll *c, cr_coll_req *rq)
         return cli_usage_error("sim", "%s", d.msg);
     if (o->proto && cr_proto_parse(o->proto, &rq->proto, &d) != CR_OK)
         return cli_usage_error("sim", "%s", d.msg);
+    int bad = cli_check_coll_opts("sim", *c, rq->dtype, o->root_given);
+    if (bad)
+        return bad;
     rq->nchannels = o->channels;
     rq->root = o->root;
+    /* out of place, as coll and nccl-tests time it by default */
+    rq->in_place = false;
     return 0;
 }
 
@@ -600,6 +635,14 @@ static int run_simple(const struct opts *o)
         rc = cli_usage_error("sim", "--ranks: %s", d.msg[0] ? d.msg : "out of memory");
         goto out;
     }
+    if (rs->n < 2) {
+        /* nothing crosses a link: coll's figure for one rank is its local copy */
+        rc = cli_usage_error("sim", "--ranks %s: one rank moves nothing between GPUs; the flow "
+                                    "simulator needs two or more (commroof coll predicts the "
+                                    "local copy)",
+                             o->ranks ? o->ranks : "all");
+        goto out;
+    }
     if (rq.root >= rs->n) {
         rc =
             cli_usage_error("sim", "--root %d is not a rank of the set (0-%d)", rq.root, rs->n - 1);
@@ -619,8 +662,26 @@ static int run_simple(const struct opts *o)
     }
     char rtxt[128];
     cr_rankset_format(rs, t->n_gpus, rtxt, sizeof rtxt);
-    double esize = cr_dtype_bytes(rq.dtype) >= 1 ? cr_dtype_bytes(rq.dtype) : 1;
+    double esize = cr_dtype_bytes(rq.dtype); /* >= 1: fp4 is refused */
     double bbf = cr_coll_busbw_factor(c, rs->n);
+    /* A forced algorithm or protocol that cannot run here is a usage error,
+     * found before anything is printed (as coll: it does not depend on the
+     * size, the probe takes the first). */
+    if (rq.algo != CR_ALGO_AUTO || rq.proto != CR_PROTO_AUTO) {
+        cr_coll_req probe = rq;
+        probe.bytes = cli_nccl_round_size(c, o->b, esize, rs->n);
+        cr_coll_result pr;
+        if (cr_coll_eval(ctx, &probe, &pr, &d) != CR_OK) {
+            rc = cli_usage_error("sim", "%s", d.msg);
+            goto out;
+        }
+        if (!pr.pred.supported) {
+            rc = cli_usage_error("sim", "--algo %s --proto %s cannot run %s of %s on %s, ranks %s: %s",
+                                 cr_algo_name(rq.algo), cr_proto_name(rq.proto), cr_coll_name(c),
+                                 cr_dtype_name(rq.dtype), t->name, rtxt, pr.pred.why);
+            goto out;
+        }
+    }
     if (o->json) {
         root = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:f}", "command", "sim", "coll", cr_coll_name(c),
                          "topology", t->name, "ranks", rtxt, "nranks", rs->n, "dtype",
@@ -629,12 +690,7 @@ static int run_simple(const struct opts *o)
     } else {
         print_header(t, c, rs, rtxt, &rq, ceil.measured);
     }
-    int nrows = 0;
     for (double sz = o->b;;) {
-        if (++nrows > MAX_ROWS) {
-            rc = cli_usage_error("sim", "more than %d sizes; use a larger -f", MAX_ROWS);
-            goto out;
-        }
         /* sized as coll and nccl-tests size their buffers */
         double S = cli_nccl_round_size(c, sz, esize, rs->n);
         rq.bytes = S;
@@ -696,10 +752,7 @@ static int run_simple(const struct opts *o)
         cr_sim_free(last);
         last = s;
         last_S = S;
-        /* the next size as coll steps it: floor(size x factor) */
-        double next = floor(sz * o->f);
-        if (next <= sz)
-            next = sz + 1;
+        double next = next_size(o, sz);
         if (next > o->e * (1 + 1e-12))
             break;
         sz = next;

@@ -380,8 +380,9 @@ int cli_cmd_coll(int argc, char **argv)
         return bad;
     /* a forced algorithm or protocol leaves NCCL no choice to follow */
     if ((o.nccl_algo && algo != CR_ALGO_AUTO) || (o.nccl_proto && proto != CR_PROTO_AUTO))
-        return cli_usage_error("coll", "--%s forces the %s, --nccl-%s gives NCCL's choice among "
-                                       "what it leaves: give one of the two",
+        return cli_usage_error("coll",
+                               "--%s forces the %s, --nccl-%s gives NCCL's choice among "
+                               "what it leaves: give one of the two",
                                o.nccl_algo && algo != CR_ALGO_AUTO ? "algo" : "proto",
                                o.nccl_algo && algo != CR_ALGO_AUTO ? "algorithm" : "protocol",
                                o.nccl_algo && algo != CR_ALGO_AUTO ? "algo" : "proto");

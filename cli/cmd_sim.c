@@ -220,8 +220,9 @@ static int parse(int argc, char **argv, struct opts *o)
         return cli_usage_error("sim", "-b 0 with a multiplying step never grows; start at -b 1 "
                                       "or above");
     if (o->coll && count_sizes(o) > MAX_ROWS)
-        return cli_usage_error("sim", "-b %.0f -e %.0f -f %g gives more than %d sizes; use a "
-                                      "larger -f",
+        return cli_usage_error("sim",
+                               "-b %.0f -e %.0f -f %g gives more than %d sizes; use a "
+                               "larger -f",
                                o->b, o->e, o->f, MAX_ROWS);
     return 0;
 }
@@ -637,9 +638,10 @@ static int run_simple(const struct opts *o)
     }
     if (rs->n < 2) {
         /* nothing crosses a link: coll's figure for one rank is its local copy */
-        rc = cli_usage_error("sim", "--ranks %s: one rank moves nothing between GPUs; the flow "
-                                    "simulator needs two or more (commroof coll predicts the "
-                                    "local copy)",
+        rc = cli_usage_error("sim",
+                             "--ranks %s: one rank moves nothing between GPUs; the flow "
+                             "simulator needs two or more (commroof coll predicts the "
+                             "local copy)",
                              o->ranks ? o->ranks : "all");
         goto out;
     }
@@ -676,7 +678,8 @@ static int run_simple(const struct opts *o)
             goto out;
         }
         if (!pr.pred.supported) {
-            rc = cli_usage_error("sim", "--algo %s --proto %s cannot run %s of %s on %s, ranks %s: %s",
+            rc = cli_usage_error("sim",
+                                 "--algo %s --proto %s cannot run %s of %s on %s, ranks %s: %s",
                                  cr_algo_name(rq.algo), cr_proto_name(rq.proto), cr_coll_name(c),
                                  cr_dtype_name(rq.dtype), t->name, rtxt, pr.pred.why);
             goto out;

@@ -335,9 +335,9 @@ static double parse_measured(const char *opt, const char *v)
             return -1;
         }
     }
-    if (!(x > 0) || !isfinite(x)) {
-        cli_usage_error("check", "the measured time must be a positive, finite number, got \"%s\"",
-                        v);
+    if (!cr_harness_measured_ok(x)) {
+        cli_usage_error("check", "the measured time must be from %g to %g us, got \"%s\"",
+                        CR_HARNESS_MIN_MEASURED_S * 1e6, CR_HARNESS_MAX_MEASURED_S * 1e6, v);
         return -1;
     }
     return x;

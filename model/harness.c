@@ -89,13 +89,18 @@ cr_status cr_harness_result_read(json_t *e, size_t idx, unsigned need, cr_harnes
                            "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
     json_t *ms = json_object_get(e, "measured_us");
     double us = json_is_number(ms) ? json_number_value(ms) : NAN;
-    if (!(us > 0) || !isfinite(us))
+    if (!cr_harness_measured_ok(us * 1e-6))
         return cr_diag_set(d, CR_EPARSE,
-                           "entry %zu: \"measured_us\" must be a positive number of microseconds "
-                           "(e.g. 12.5)",
-                           idx);
+                           "entry %zu: \"measured_us\" must be a number of microseconds from %g "
+                           "to %g (e.g. 12.5)",
+                           idx, CR_HARNESS_MIN_MEASURED_S * 1e6, CR_HARNESS_MAX_MEASURED_S * 1e6);
     out->measured_s = us * 1e-6;
     return CR_OK;
+}
+
+bool cr_harness_measured_ok(double s)
+{
+    return s >= CR_HARNESS_MIN_MEASURED_S && s <= CR_HARNESS_MAX_MEASURED_S;
 }
 
 cr_status cr_harness_result_op(const cr_harness_result *r, size_t idx, const cr_op_def **op,

@@ -16,6 +16,7 @@
 #define CR_HARNESS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ops.h"
@@ -33,6 +34,15 @@ typedef struct {
     double chunks;
 } cr_harness_result;
 
+/* The measured times commroof takes, in seconds: from a picosecond (no GPU
+ * operation is shorter, and below it the ratios to a bound leave double's
+ * range: 1e-310 us made the percentage infinite) to a million seconds. */
+#define CR_HARNESS_MIN_MEASURED_S 1e-12
+#define CR_HARNESS_MAX_MEASURED_S 1e6
+
+/* Whether s (seconds) is a measured time commroof takes. */
+bool cr_harness_measured_ok(double s);
+
 /* What an entry must carry beyond "measured_us" (flags). */
 enum {
     CR_HARNESS_NEED_NAME = 1, /* the charts match results to suite problems by name */
@@ -42,7 +52,7 @@ enum {
 /* Reads entry e, the idx-th (from 0) of its file, into out: e must be an
  * object; "name", "op" and "topo" strings when present; a key that looks
  * like a misspelling of a known one is refused; the keys `need` names
- * present; "measured_us" a positive, finite number of microseconds.
+ * present; "measured_us" a number of microseconds cr_harness_measured_ok takes.
  * Errors: CR_EPARSE, with "entry <idx>: what is wrong and what would be
  * right" in d (the same message for every command; a command that reads a
  * file names it before). */

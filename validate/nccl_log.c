@@ -20,6 +20,7 @@
 #include "coll.h"
 #include "fileio.h"
 #include "grow.h"
+#include "harness.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -85,6 +86,10 @@ typedef struct {
 } nt_layout;
 
 enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
+
+/* How far a row's size / time may stray from its printed algbw beyond the
+ * two numbers' rounding (nt_printed) before the row is taken as misread. */
+#define NT_ALGBW_SLACK 1.01
 
 /* Splits s at blanks into at most NT_MAX_TOK tokens (s is modified). */
 static int nt_split(char *s, char **tok)
@@ -659,11 +664,35 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         }
         char *end = NULL;
         double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
-        if (!end || *end || !(t_us > 0) || !isfinite(t_us) || !(size >= 0) || !isfinite(size)) {
+        if (!end || *end || !cr_harness_measured_ok(t_us * 1e-6) || !(size >= 0) ||
+            !isfinite(size)) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: size %s, out-of-place time \"%s\" (column %d): need a time "
-                             "> 0 us",
-                             path, row_line, tok[0], tok[lay.time_col], lay.time_col + 1);
+                             "from %g to %g us",
+                             path, row_line, tok[0], tok[lay.time_col], lay.time_col + 1,
+                             CR_HARNESS_MIN_MEASURED_S * 1e6, CR_HARNESS_MAX_MEASURED_S * 1e6);
+            goto out;
+        }
+        /* nccl-tests prints algbw = size / time (GB/s, time in us), both
+         * from one measurement: a row read at the wrong columns (one
+         * missing, a layout without its header) or with a mistyped size or
+         * time disagrees with it beyond the printed rounding */
+        double tlo, thi, glo, ghi;
+        if (nt_printed(tok[lay.time_col], &tlo, &thi) &&
+            nt_printed(tok[lay.time_col + 1], &glo, &ghi) && tlo > 0 &&
+            (size / thi / 1e3 > ghi * NT_ALGBW_SLACK || size / tlo / 1e3 < glo / NT_ALGBW_SLACK)) {
+            char cols[96];
+            if (lay.line)
+                snprintf(cols, sizeof cols, "the header at line %d names %d column(s)", lay.line,
+                         lay.n_cols);
+            else
+                snprintf(cols, sizeof cols, "no header line: nccl-tests 2.11+'s layout assumed");
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: size %s over out-of-place time %s us (column %d) is %.3g "
+                             "GB/s, but the next column, algbw, says %s: a column missing or "
+                             "out of place (%s, this row has %d), or a mistyped size or time",
+                             path, row_line, tok[0], tok[lay.time_col], lay.time_col + 1,
+                             size / t_us / 1e3, tok[lay.time_col + 1], cols, nt);
             goto out;
         }
         if (table < 0) {

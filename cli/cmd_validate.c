@@ -60,7 +60,8 @@ static const char *const validate_help_tail =
     "commroof validate --corpus DIR ... evaluates a measurement corpus (validate/corpus):\n"
     "see commroof validate --corpus DIR --help.\n"
     "\n"
-    "Exit status: 0 ok; 1 runtime failure or --max-median-error exceeded; 2 usage;\n"
+    "Exit status: 0 ok; 1 runtime failure, --max-median-error exceeded, or no case the\n"
+    "topology can check (each lacks a bound: more ranks than GPUs, say); 2 usage;\n"
     "3 a measured time below its bound (an impossible result).\n";
 
 static double us(double s)
@@ -324,6 +325,12 @@ int cli_cmd_validate(int argc, char **argv)
     for (int f = 0; f < CR_VFAM__COUNT; f++)
         if (max_med >= 0 && sum[f].with_pred > 0 && sum[f].median_abs_err_pct > max_med)
             gate_fail++;
+    /* cases the topology could not judge (no bound: more ranks than it has
+     * GPUs, a --ranks of another count): the first one's reason */
+    size_t unchecked = 0, first_unchecked = 0;
+    for (size_t i = 0; i < l.n; i++)
+        if (!res[i].has_bound && unchecked++ == 0)
+            first_unchecked = i;
 
     if (json) {
         root = json_object();
@@ -394,6 +401,7 @@ int cli_cmd_validate(int argc, char **argv)
         }
         json_object_set_new(root, "summary", js);
         json_object_set_new(root, "violations", json_integer(all.violations));
+        json_object_set_new(root, "unchecked", json_integer((json_int_t)unchecked));
         json_object_set_new(root, "skipped_ranges", json_integer(ri.skipped));
         json_object_set_new(root, "skipped_files", json_integer(ri.not_traces));
         json_object_set_new(root, "skipped_nccl_tables", json_integer(l.nccl_tables_skipped));
@@ -489,6 +497,13 @@ int cli_cmd_validate(int argc, char **argv)
             printf("# note: %d case(s) ran faster than the attainable bound (measured ceilings of "
                    "topology %s): run 'commroof calibrate' to refresh them\n",
                    all.beats_attainable, t->name);
+        if (unchecked)
+            printf("# %s: %zu of %zu case(s) not checked (no bound on topology %s); first: %s: "
+                   "%s\n",
+                   unchecked == l.n ? "FAILED" : "note", unchecked, l.n, t->name,
+                   l.v[first_unchecked].source,
+                   res[first_unchecked].note[0] ? res[first_unchecked].note
+                                                : l.v[first_unchecked].note);
         if (all.violations)
             printf("# FAILED: %d measured time(s) below the bound (impossible: the kernel, its "
                    "timing or the bound is wrong)\n",
@@ -496,13 +511,13 @@ int cli_cmd_validate(int argc, char **argv)
         else if (gate_fail)
             printf("# FAILED: %d famil%s with median |err| above %.1f%%\n", gate_fail,
                    gate_fail == 1 ? "y" : "ies", max_med);
-        else
+        else if (unchecked < l.n)
             printf("# OK: no bound violations%s\n",
                    max_med >= 0 ? ", every family's median |err| within the limit" : "");
     }
     if (all.violations)
         rc = CLI_IMPOSSIBLE;
-    else if (gate_fail)
+    else if (gate_fail || (l.n > 0 && unchecked == l.n))
         rc = CLI_FAIL;
 out:
     json_decref(root);

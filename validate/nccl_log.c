@@ -323,6 +323,10 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     double lo = 1, hi = INFINITY;
     int used = 0, lo_line = 0;
     double lo_ratio = 0;
+    /* the most precise row (its ratio's rounding the narrowest): the one a
+     * message quotes, where a rounding-bound small row would mislead */
+    int sharp_line = 0;
+    double sharp_ratio = 0, sharp_width = INFINITY;
     for (size_t i = 0; informs && i < R->n_rows; i++) {
         const nt_row *r = &R->rows[i];
         if (r->table != (int)t || !r->has_ratio)
@@ -330,6 +334,11 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         double a = r->r_lo < k ? k / (k - r->r_lo) : INFINITY;
         double b = r->r_hi < k ? k / (k - r->r_hi) : INFINITY;
         used++;
+        if (r->r_hi - r->r_lo < sharp_width) {
+            sharp_width = r->r_hi - r->r_lo;
+            sharp_line = r->line;
+            sharp_ratio = (r->r_lo + r->r_hi) / 2;
+        }
         if (a > lo) {
             lo = a;
             lo_line = r->line;
@@ -341,12 +350,14 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     bool ratio = informs && used > 0;
     double nmin = ceil(lo - 1e-9), nmax = hi < 1e9 ? floor(hi + 1e-9) : 1e9;
     const char *cn = cr_coll_name(c);
-    if (ratio && nmin > nmax && T->rank_lines == 0)
+    /* with rank lines or without: rows of another collective would be
+     * predicted as this one (a concatenated log, a wrong --coll) */
+    if (ratio && nmin > nmax)
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the rows' busbw/algbw (%.4f at line %d) fit no rank count of "
-                           "%s, whose factor is %s: the table is not %s (give --coll) or its "
-                           "rows were edited",
-                           R->path, T->first_line, lo_ratio, lo_line, cn,
+                           "%s:%d: the rows' busbw/algbw (%.4f at line %d, %.4f at line %d) fit "
+                           "no rank count of %s, whose factor is %s: the table is not %s (give "
+                           "--coll) or its rows were edited",
+                           R->path, T->first_line, sharp_ratio, sharp_line, lo_ratio, lo_line, cn,
                            k > 1.5 ? "2(n-1)/n" : "(n-1)/n", cn);
     int given = R->o ? R->o->nranks : 0;
     bool given_fits = given > 0 && (!ratio || (given >= nmin && given <= nmax));
@@ -373,11 +384,7 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         /* the ratio does not pin a count: the rank lines stand */
         T->nranks = T->rank_lines;
         T->nranks_src = "rank lines";
-        if (nmin > nmax)
-            snprintf(T->note, sizeof T->note,
-                     "busbw/algbw (%.4f at line %d) fits no rank count of %s", lo_ratio, lo_line,
-                     cn);
-        else if (nmax >= 1e9)
+        if (nmax >= 1e9)
             snprintf(T->note, sizeof T->note, "busbw/algbw says at least %.0f ranks", nmin);
         else
             snprintf(T->note, sizeof T->note, "busbw/algbw says %.0f to %.0f ranks", nmin, nmax);

@@ -352,13 +352,19 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     const char *cn = cr_coll_name(c);
     /* with rank lines or without: rows of another collective would be
      * predicted as this one (a concatenated log, a wrong --coll) */
-    if (ratio && nmin > nmax)
+    if (ratio && nmin > nmax) {
+        char at[96];
+        if (sharp_line == lo_line)
+            snprintf(at, sizeof at, "%.4f at line %d", lo_ratio, lo_line);
+        else
+            snprintf(at, sizeof at, "%.4f at line %d, %.4f at line %d", sharp_ratio, sharp_line,
+                     lo_ratio, lo_line);
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the rows' busbw/algbw (%.4f at line %d, %.4f at line %d) fit "
-                           "no rank count of %s, whose factor is %s: the table is not %s (give "
-                           "--coll) or its rows were edited",
-                           R->path, T->first_line, sharp_ratio, sharp_line, lo_ratio, lo_line, cn,
-                           k > 1.5 ? "2(n-1)/n" : "(n-1)/n", cn);
+                           "%s:%d: the rows' busbw/algbw (%s) fit no rank count of %s, whose "
+                           "factor is %s: the table is not %s (give --coll) or its rows were "
+                           "edited",
+                           R->path, T->first_line, at, cn, k > 1.5 ? "2(n-1)/n" : "(n-1)/n", cn);
+    }
     int given = R->o ? R->o->nranks : 0;
     bool given_fits = given > 0 && (!ratio || (given >= nmin && given <= nmax));
     if (T->rank_lines > 0 && (!ratio || (T->rank_lines >= nmin && T->rank_lines <= nmax))) {

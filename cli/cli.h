@@ -78,6 +78,14 @@ double cli_nccl_count(cr_coll c, double bytes, double esize, int n);
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given);
 
+/* Refuses a file given twice among paths[0..n) (the same file under two
+ * names too: its rows would count twice, and calibrate's cross-check would
+ * see its own fit) and an output path that is one of them (out, NULL for
+ * none: it would replace an input). Paths that do not exist yet pass.
+ * Returns 0, or the usage error (2) it has printed. */
+int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,
+                              const char *out);
+
 /* True when stderr is a terminal (progress output goes there only then). */
 bool cli_progress_enabled(void);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -148,5 +149,35 @@ int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given
         return cli_usage_error(cmd,
                                "--root applies to broadcast, reduce, gather and scatter, not %s",
                                cr_coll_name(c));
+    return 0;
+}
+
+/* Whether a and b name one existing file. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,
+                              const char *out)
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++)
+            if (same_file(paths[i], paths[j]))
+                return strcmp(paths[i], paths[j])
+                           ? cli_usage_error(cmd,
+                                             "%s %s and %s are one file: give it once (its "
+                                             "rows would count twice)",
+                                             what, paths[j], paths[i])
+                           : cli_usage_error(cmd,
+                                             "%s %s is given twice: give it once (its rows "
+                                             "would count twice)",
+                                             what, paths[i]);
+        if (out && same_file(paths[i], out))
+            return cli_usage_error(cmd, "-o %s is the %s %s: the output would replace it", out,
+                                   what, paths[i]);
+    }
     return 0;
 }

@@ -280,6 +280,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
+    if ((rc = cli_check_distinct_inputs("calibrate", "log", logs, n_logs, out_path)) != CLI_OK)
+        goto out;
     /* the names validate --coll takes (cr_nccl_log_coll): all_reduce,
      * allreduce and all_reduce_perf alike */
     cr_nccl_log_opts lo = {0};

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fileio.h"
 #include "grow.h"
 #include "opts.h"
 #include "traces/reader/trace_summary.h"
@@ -374,24 +375,6 @@ static bool find_lib(const char *opt, char out[PATH_MAX], char *msg, size_t msgn
     return false;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
-        return -1;
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    return stat(tmp, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
 struct seen {
     char name[256];
     struct timespec mtime;
@@ -558,9 +541,9 @@ static int trace_run(const struct opts *o)
     char lib[PATH_MAX], msg[PATH_MAX + 256];
     if (!find_lib(o->lib, lib, msg, sizeof msg))
         return cli_fail("trace", "%s", msg);
-    if (mkdir_p(dir_arg) != 0)
-        return cli_fail("trace", "cannot create the trace folder \"%s\": %s", dir_arg,
-                        strerror(errno));
+    cr_diag md = {{0}};
+    if (cr_file_mkdirs(dir_arg, &md) != CR_OK)
+        return cli_fail("trace", "the trace folder: %s", md.msg);
     char dir[PATH_MAX];
     if (!realpath(dir_arg, dir))
         return cli_fail("trace", "\"%s\": %s", dir_arg, strerror(errno));

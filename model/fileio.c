@@ -9,8 +9,10 @@
 #include "fileio.h"
 #include "grow.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,4 +297,121 @@ out:
     free(buf);
     free(real);
     return st;
+}
+
+cr_status cr_file_mkdirs(const char *dir, cr_diag *d)
+{
+    size_t n = strlen(dir);
+    char *p = malloc(n + 1);
+    if (!p)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    memcpy(p, dir, n + 1);
+    cr_status st = CR_OK;
+    for (char *s = p + 1; *s && st == CR_OK; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
+        *s = '/';
+    }
+    struct stat sb;
+    if (st == CR_OK && mkdir(p, 0755) != 0 && errno != EEXIST)
+        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
+    else if (st == CR_OK && (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        st = cr_diag_set(d, CR_EIO, "%s exists and is not a folder", p);
+    free(p);
+    return st;
+}
+
+/* dir without trailing slashes into buf; false when it does not fit or is
+ * the root */
+static bool dir_name(const char *dir, char *buf, size_t size)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n == 0 || n >= size || (n == 1 && dir[0] == '/'))
+        return false;
+    memcpy(buf, dir, n);
+    buf[n] = '\0';
+    return true;
+}
+
+cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *d)
+{
+    char base[4096];
+    if (!dir_name(dir, base, sizeof base) || strlen(base) + 12 > size)
+        return cr_diag_set(d, CR_EINVAL, "%s: not a folder name that can be written", dir);
+    struct stat sb;
+    if (stat(base, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return cr_diag_set(d, CR_EIO, "%s exists and is not a folder", base);
+    /* the parent, so that the stage sits beside dir (one file system: the
+     * final rename cannot copy) */
+    char *slash = strrchr(base, '/');
+    if (slash && slash != base) {
+        *slash = '\0';
+        cr_status st = cr_file_mkdirs(base, d);
+        *slash = '/';
+        if (st != CR_OK)
+            return st;
+    }
+    snprintf(stage, size, "%s.partXXXXXX", base);
+    if (!mkdtemp(stage))
+        return cr_diag_set(d, CR_EIO, "cannot create a folder beside %s: %s", base,
+                           strerror(errno));
+    return CR_OK;
+}
+
+cr_status cr_file_commit_dir(const char *stage, const char *dir, cr_diag *d)
+{
+    char base[4096], old[4200];
+    if (!dir_name(dir, base, sizeof base))
+        return cr_diag_set(d, CR_EINVAL, "%s: not a folder name that can be written", dir);
+    struct stat sb;
+    if (lstat(base, &sb) != 0) {
+        if (rename(stage, base) != 0)
+            return cr_diag_set(d, CR_EIO, "%s: cannot move the finished folder in: %s", base,
+                               strerror(errno));
+        return CR_OK;
+    }
+    if (!S_ISDIR(sb.st_mode))
+        return cr_diag_set(d, CR_EIO, "%s exists and is not a folder", base);
+    /* the earlier folder aside, under a fresh name of its own */
+    snprintf(old, sizeof old, "%s.oldXXXXXX", base);
+    if (!mkdtemp(old) || rmdir(old) != 0 || rename(base, old) != 0)
+        return cr_diag_set(d, CR_EIO, "%s: cannot move the earlier folder aside: %s", base,
+                           strerror(errno));
+    if (rename(stage, base) != 0) {
+        int e = errno;
+        (void)rename(old, base);
+        return cr_diag_set(d, CR_EIO, "%s: cannot move the finished folder in: %s", base,
+                           strerror(e));
+    }
+    cr_file_remove_tree(old);
+    return CR_OK;
+}
+
+void cr_file_remove_tree(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (dp) {
+        for (struct dirent *e; (e = readdir(dp));) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            size_t n = strlen(dir) + strlen(e->d_name) + 2;
+            char *p = malloc(n);
+            if (!p)
+                continue;
+            snprintf(p, n, "%s/%s", dir, e->d_name);
+            struct stat sb;
+            if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+                cr_file_remove_tree(p);
+            else
+                unlink(p);
+            free(p);
+        }
+        closedir(dp);
+    }
+    rmdir(dir);
 }

@@ -79,4 +79,26 @@ cr_status cr_file_write(const char *path, const void *data, size_t len, cr_diag 
  * to remove. Errors as cr_file_write(). */
 cr_status cr_file_commit(const char *tmp, const char *path, cr_diag *d);
 
+/* Creates folder dir and the folders above it that are missing (mkdir -p).
+ * Errors: CR_EIO with d "cannot create PATH: reason" or "PATH exists and
+ * is not a folder", CR_ENOMEM. */
+cr_status cr_file_mkdirs(const char *dir, cr_diag *d);
+
+/* Makes a fresh empty folder beside dir ("DIR.partXXXXXX", its parent
+ * created if missing) for a result to be written into whole before
+ * cr_file_commit_dir() moves it to dir; its path goes to stage (size bytes).
+ * Errors: CR_EIO, CR_EINVAL (the name does not fit). */
+cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *d);
+
+/* Moves the finished folder stage (from cr_file_stage_dir) to dir: renamed
+ * into place when dir is absent; an existing folder dir is moved aside,
+ * replaced, and removed only then (on a failure it is put back). Errors:
+ * CR_EIO with d "dir: reason" (dir a file, not a folder; a rename refused);
+ * stage is left for the caller to remove. */
+cr_status cr_file_commit_dir(const char *stage, const char *dir, cr_diag *d);
+
+/* Removes folder dir and everything under it (symbolic links themselves,
+ * never their targets); best effort, for cleaning up a stage. */
+void cr_file_remove_tree(const char *dir);
+
 #endif

@@ -378,40 +378,11 @@ static const char css[] =
     ".scroll{overflow-x:auto;max-height:40em;overflow-y:auto}\n"
     ".skipped{color:#777}code{background:#f3f3f3;padding:0 .2em}\n";
 
-static cr_status mkdir_p(const char *dir, cr_diag *d)
+/* Writes the report's files into dir, an empty folder. */
+static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_result *r,
+                            cr_diag *d)
 {
-    char *p = dupstr(dir);
-    if (!p)
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            cr_status st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
-            free(p);
-            return st;
-        }
-        *s = '/';
-    }
     cr_status st = CR_OK;
-    struct stat sb;
-    if (mkdir(p, 0755) != 0 && errno != EEXIST)
-        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
-    else if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        st = cr_diag_set(d, CR_EIO, "%s exists and is not a folder", p);
-    free(p);
-    return st;
-}
-
-cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_result *r, cr_diag *d)
-{
-    memset(r, 0, sizeof *r);
-    if (!o->topo || !dir || !dir[0])
-        return cr_diag_set(d, CR_EINVAL, "report: no topology or no folder");
-    cr_status st = mkdir_p(dir, d);
-    if (st != CR_OK)
-        return st;
     rep p = {.dir = dir, .o = o, .r = r};
     const cr_topo *t = o->topo;
     const char *suite = o->src.suite ? o->src.suite : "pkb";
@@ -670,5 +641,33 @@ out:
     cr_plot_meas_release(&meas);
     cr_sbuf_release(&p.html);
     cr_sbuf_release(&p.toc);
+    return st;
+}
+
+/* The report goes into a fresh folder beside dir and moves into place only
+ * once whole: a failure (gnuplot missing, an unreadable input) leaves dir as
+ * it was, absent or the earlier report, never half rewritten. */
+cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_result *r, cr_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    if (!o->topo || !dir || !dir[0])
+        return cr_diag_set(d, CR_EINVAL, "report: no topology or no folder");
+    char stage[4096];
+    cr_status st = cr_file_stage_dir(dir, stage, sizeof stage, d);
+    if (st != CR_OK)
+        return st;
+    st = write_into(stage, o, r, d);
+    if (st == CR_OK)
+        st = cr_file_commit_dir(stage, dir, d);
+    if (st != CR_OK) {
+        cr_file_remove_tree(stage);
+        /* the message names the folder the user gave, not the stage */
+        char *at = d ? strstr(d->msg, stage) : NULL;
+        if (at) {
+            char rest[sizeof d->msg];
+            snprintf(rest, sizeof rest, "%s", at + strlen(stage));
+            snprintf(at, sizeof d->msg - (size_t)(at - d->msg), "%s%s", dir, rest);
+        }
+    }
     return st;
 }

@@ -13,6 +13,7 @@
 
 #include "cr_test.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -274,6 +275,56 @@ static void test_commit(void **state)
     assert_int_equal(access(at("commit.tmp"), F_OK), 0);
 }
 
+/* A folder written whole or not at all: a stage beside the target, moved
+ * in when finished (over an earlier folder, which goes), nothing left when
+ * the target is a file; mkdirs makes the folders above. */
+static void test_stage_dir(void **state)
+{
+    (void)state;
+    char stage[256], buf[64], base[128];
+    snprintf(base, sizeof base, "%s", at("tree"));
+    const char *target = at("tree/a/rep");
+    assert_int_equal(cr_file_stage_dir(target, stage, sizeof stage, NULL), CR_OK);
+    assert_non_null(strstr(stage, "/tree/a/rep.part"));
+    char f[300];
+    snprintf(f, sizeof f, "%s/one", stage);
+    assert_int_equal(cr_file_write(f, "v1", 2, NULL), CR_OK);
+    assert_int_equal(cr_file_commit_dir(stage, target, NULL), CR_OK);
+    snprintf(f, sizeof f, "%s/one", target);
+    slurp(f, buf, sizeof buf);
+    assert_string_equal(buf, "v1");
+    /* over the earlier folder: its files go with it */
+    assert_int_equal(cr_file_stage_dir(target, stage, sizeof stage, NULL), CR_OK);
+    snprintf(f, sizeof f, "%s/two", stage);
+    assert_int_equal(cr_file_write(f, "v2", 2, NULL), CR_OK);
+    assert_int_equal(cr_file_commit_dir(stage, target, NULL), CR_OK);
+    snprintf(f, sizeof f, "%s/one", target);
+    assert_int_equal(access(f, F_OK), -1);
+    snprintf(f, sizeof f, "%s/two", target);
+    slurp(f, buf, sizeof buf);
+    assert_string_equal(buf, "v2");
+    /* only the target is left in its folder: no stage, no earlier copy */
+    int n = 0;
+    DIR *dp = opendir(at("tree/a"));
+    assert_non_null(dp);
+    for (struct dirent *e; (e = readdir(dp));)
+        n += e->d_name[0] != '.';
+    closedir(dp);
+    assert_int_equal(n, 1);
+    /* a file where the folder should be: refused before anything is made */
+    assert_int_equal(cr_file_write(at("tree/file"), "x", 1, NULL), CR_OK);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_file_stage_dir(at("tree/file"), stage, sizeof stage, &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "exists and is not a folder"));
+    assert_int_equal(cr_file_mkdirs(at("tree/file/sub"), &d), CR_EIO);
+    assert_int_equal(cr_file_mkdirs(at("tree/b/c/d"), NULL), CR_OK);
+    struct stat sb;
+    assert_int_equal(stat(at("tree/b/c/d"), &sb), 0);
+    assert_true(S_ISDIR(sb.st_mode));
+    cr_file_remove_tree(base);
+    assert_int_equal(access(base, F_OK), -1);
+}
+
 static void test_kind_names(void **state)
 {
     (void)state;
@@ -295,6 +346,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_devices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_regular, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_dir, setup, teardown),
         cmocka_unit_test(test_kind_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,8 +7,10 @@
 #include "topo.h"
 
 #include "grow.h"
+#include "id_index_priv.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +18,8 @@
 
 struct cr_topo_priv {
     size_t cap_devs, cap_links, cap_params, cap_gpu_specs, cap_switch_specs;
-    int *id_slots; /* device index + 1 per slot, 0 = empty */
-    size_t n_slots;
-    char *dup_id; /* first id added twice, reported by cr_topo_check */
+    cr_id_index ids; /* the devices by id */
+    char *dup_id;    /* first id added twice, reported by cr_topo_check */
 };
 
 static const char *dev_kind_names[CR_DEV__COUNT] = {"gpu", "switch", "cpu", "pcisw", "nic"};
@@ -120,7 +121,7 @@ void cr_topo_free(cr_topo *t)
     free(t->description);
     free(t->source);
     if (t->priv) {
-        free(t->priv->id_slots);
+        cr_id_index_free(&t->priv->ids);
         free(t->priv->dup_id);
     }
     free(t->priv);
@@ -197,45 +198,9 @@ int cr_topo_find_switch_spec(const cr_topo *t, const char *name)
     return -1;
 }
 
-static uint64_t hash_id(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-/* Returns the slot holding id, or the empty slot where it would go. */
-static size_t id_slot(const struct cr_topo_priv *p, const cr_dev *devs, const char *id)
-{
-    size_t mask = p->n_slots - 1;
-    size_t i = (size_t)hash_id(id) & mask;
-    while (p->id_slots[i] && strcmp(devs[p->id_slots[i] - 1].id, id) != 0)
-        i = (i + 1) & mask;
-    return i;
-}
-
-static int rehash(cr_topo *t, size_t n_slots)
-{
-    int *slots = calloc(n_slots, sizeof *slots);
-    if (!slots)
-        return -1;
-    free(t->priv->id_slots);
-    t->priv->id_slots = slots;
-    t->priv->n_slots = n_slots;
-    for (int v = 0; v < t->n_devs; v++)
-        slots[id_slot(t->priv, t->devs, t->devs[v].id)] = v + 1;
-    return 0;
-}
-
 int cr_topo_find_dev(const cr_topo *t, const char *id)
 {
-    if (!t->priv->n_slots)
-        return -1;
-    int s = t->priv->id_slots[id_slot(t->priv, t->devs, id)];
-    return s - 1;
+    return cr_id_index_find(&t->priv->ids, t->devs, sizeof *t->devs, offsetof(cr_dev, id), id);
 }
 
 int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int spec)
@@ -248,8 +213,6 @@ int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int 
     }
     if (cr_grow((void **)&t->devs, &p->cap_devs, (size_t)t->n_devs + 1, sizeof *t->devs))
         return -1;
-    if ((size_t)(t->n_devs + 1) * 2 > p->n_slots && rehash(t, p->n_slots ? p->n_slots * 2 : 64))
-        return -1;
     cr_dev *d = &t->devs[t->n_devs];
     d->id = strdup(id);
     if (!d->id)
@@ -258,7 +221,12 @@ int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int 
     d->node = node;
     d->spec = spec;
     d->gpu_rank = -1;
-    p->id_slots[id_slot(p, t->devs, id)] = t->n_devs + 1;
+    if (cr_id_index_add(&p->ids, t->devs, sizeof *t->devs, offsetof(cr_dev, id), t->n_devs + 1,
+                        t->n_devs)) {
+        free(d->id);
+        d->id = NULL;
+        return -1;
+    }
     if (node + 1 > t->n_nodes)
         t->n_nodes = node + 1;
     t->finalized = false;

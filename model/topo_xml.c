@@ -179,6 +179,7 @@ static void loader_release(loader *L)
         for (int j = 0; j < L->tmpls[i].n_devs; j++)
             free(L->tmpls[i].devs[j].id);
         free(L->tmpls[i].devs);
+        cr_id_index_free(&L->tmpls[i].ids);
         free(L->tmpls[i].links);
     }
     free(L->tmpls);

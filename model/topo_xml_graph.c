@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "grow.h"
@@ -113,10 +114,7 @@ static cr_status top_devices(loader *L, xmlNode *n)
 
 static int tmpl_find(const struct tmpl *tp, const char *id)
 {
-    for (int i = 0; i < tp->n_devs; i++)
-        if (strcmp(tp->devs[i].id, id) == 0)
-            return i;
-    return -1;
+    return cr_id_index_find(&tp->ids, tp->devs, sizeof *tp->devs, offsetof(struct tdev, id), id);
 }
 
 struct lattr {
@@ -248,8 +246,13 @@ cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
                 st = txml_oom(L);
             else {
                 tp->devs[tp->n_devs] = (struct tdev){dev_kind_of(n), ids[i], spec, txml_line_of(n)};
-                tp->n_devs++;
-                ids[i] = NULL;
+                if (cr_id_index_add(&tp->ids, tp->devs, sizeof *tp->devs, offsetof(struct tdev, id),
+                                    tp->n_devs + 1, tp->n_devs))
+                    st = txml_oom(L);
+                else {
+                    tp->n_devs++;
+                    ids[i] = NULL;
+                }
             }
         }
         txml_free_ids(ids, nids);

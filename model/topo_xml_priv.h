@@ -13,6 +13,7 @@
 
 #include <libxml/tree.h>
 
+#include "id_index_priv.h"
 #include "topo.h"
 
 #define MAX_DEVS 4000000 /* what templates and generators may produce */
@@ -48,6 +49,7 @@ struct tmpl {
     struct tdev *devs;
     int n_devs;
     size_t cap_devs;
+    cr_id_index ids; /* devs by id */
     struct tlink *links;
     int n_links;
     size_t cap_links;

@@ -314,7 +314,10 @@ int cli_cmd_plot(int argc, char **argv)
         return cli_usage_error("plot", "sweep needs a collective: commroof plot sweep "
                                        "allreduce ...");
     if (o.min_bytes > o.max_bytes)
-        return cli_usage_error("plot", "-b %g is larger than -e %g", o.min_bytes, o.max_bytes);
+        return cli_usage_error("plot", "-b %.0f is larger than -e %.0f", o.min_bytes, o.max_bytes);
+    if (strcmp(o.kind, "sweep") == 0 && o.min_bytes == 0 && o.max_bytes > 0)
+        return cli_usage_error("plot", "-b 0 with a multiplying step never grows; start at -b 1 "
+                                       "or above");
 
     cr_diag d = {{0}};
     cr_status st = CR_OK;
@@ -330,6 +333,11 @@ int cli_cmd_plot(int argc, char **argv)
     src.n_nccl_logs = o.n_logs;
     src.measured_json = o.measured_json;
     bool roof = strcmp(o.kind, "roofline") == 0 || strcmp(o.kind, "comm-roofline") == 0;
+    if (roof && !o.suite_given && o.measured_json)
+        /* harness results are placed by their problem's name */
+        return cli_usage_error("plot",
+                               "--measured-json places each result at its suite problem: give "
+                               "--suite too (e.g. --suite pkb)");
     if (roof && !o.suite_given)
         src.suite = NULL;
     if (o.trace_topo) {

@@ -487,6 +487,29 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
             }
         }
     }
+    /* every log given must give the chart points: one that does not is
+     * named with why, never dropped without a word */
+    for (int i = 0; i < s->n_nccl_logs; i++) {
+        char base[160];
+        source_name(s->nccl_logs[i], base, sizeof base);
+        int rows = 0, k = 0;
+        for (size_t j = 0; j < m.list.n; j++) {
+            char src[160];
+            source_name(m.list.v[j].source, src, sizeof src);
+            rows += strcmp(src, base) == 0;
+        }
+        while (k < nsets && strcmp(names[k], base) != 0)
+            k++;
+        if (k == nsets) {
+            st = rows == 0
+                     ? cr_diag_set(d, CR_EPARSE, "%s: no nccl-tests result rows", s->nccl_logs[i])
+                     : cr_diag_set(d, CR_EINVAL,
+                                   "%s: none of its %d row(s) runs %s on %d ranks, as the "
+                                   "sweep does (give its collective, or --ranks of its count)",
+                                   s->nccl_logs[i], rows, cr_coll_name(o->coll), nranks);
+            goto out;
+        }
+    }
     st = cr_plot_sweep(t, o, sets, nsets, out, d);
 out:
     free(pts);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "rankset.h"
 #include "opts.h"
 #include "topo.h"
 #include "validate/roofline.h"
@@ -208,15 +209,22 @@ int cli_cmd_roofline(int argc, char **argv)
         goto out;
     }
     if (!(t = cli_open_topo("roofline", topo_name))) {
-        rc = CLI_USAGE;
+        rc = CLI_FAIL;
         goto out;
     }
     o.ranks = ranks;
     cr_diag d = {{0}};
+    /* the command line's --ranks against the topology: a usage error; what
+     * the traces hold (a negative duration, a bad payload) is the input's */
+    cr_rankset *rs = NULL;
+    if (ranks && cr_rankset_parse(ranks, t->n_gpus, &rs, &d) != CR_OK) {
+        rc = cli_usage_error("roofline", "--ranks %s: %s", ranks, d.msg);
+        goto out;
+    }
+    cr_rankset_free(rs);
     cr_status st = cr_roofline_read(t, traces, n_traces, &o, &r, &d);
     if (st != CR_OK) {
-        rc = st == CR_EINVAL || st == CR_ERANGE ? cli_usage_error("roofline", "%s", d.msg)
-                                                : cli_fail("roofline", "%s", d.msg);
+        rc = cli_fail("roofline", "%s", d.msg);
         goto out;
     }
     if (json) {

@@ -537,6 +537,12 @@ static cr_status finish_event(cr_trace_reader *r, unsigned long line, bool has_t
     if (dur < 0)
         return fail(r, CR_ERANGE, line, "event \"%s\" has a negative duration (\"dur\":%.17g)",
                     e->name, dur);
+    /* a million seconds: no traced activity lasts longer, and 1e308 us made
+     * every sum over the trace a 300-digit figure */
+    if (dur > 1e12)
+        return fail(r, CR_ERANGE, line,
+                    "event \"%s\" lasts %.17g us (\"dur\"), more than a million seconds", e->name,
+                    dur);
     e->ts_s = ts * 1e-6;
     e->dur_s = dur * 1e-6;
     if (args && !json_is_object(args))

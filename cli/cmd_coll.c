@@ -122,7 +122,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
          .str = &o->mech_s},
         {"--sms", NULL, "N", "SMs a custom kernel gives to communication (default: saturating)",
          .id = O_SMS},
-        {"--root", NULL, "R", "root rank (broadcast, reduce, gather, scatter); default 0",
+        {"--root", NULL, "R",
+         "root rank (broadcast, reduce, gather, scatter): its position in\n"
+         "--ranks, as nccl-tests' -r; default 0",
          .id = O_ROOT},
         {"--nchannels", NULL, "N", "NCCL channels (default: as NCCL picks)", .id = O_NCHANNELS},
         {"--ranks-per-process", NULL, "N",
@@ -419,8 +421,10 @@ int cli_cmd_coll(int argc, char **argv)
         goto out;
     }
     if (o.root >= rs->n && cr_coll_rooted(coll)) {
-        rc =
-            cli_usage_error("coll", "--root %d is not a rank of the set (0-%d)", o.root, rs->n - 1);
+        rc = cli_usage_error("coll",
+                             "--root %d is not a rank of the communicator: ranks count the GPUs "
+                             "of --ranks in order, 0-%d here (as nccl-tests' -r)",
+                             o.root, rs->n - 1);
         goto out;
     }
     if (o.rpp > rs->n) {

@@ -124,7 +124,9 @@ static int parse(int argc, char **argv, struct opts *o)
         {"--proto", NULL, "P", "ll, ll128, simple (default: NCCL's choice)", .str = &o->proto},
         {"--nchannels", "--channels", "N",
          "force N channels (default: as NCCL would; --channels too)", .id = O_CHANNELS},
-        {"--root", NULL, "R", "root rank of broadcast, reduce, gather, scatter (default 0)",
+        {"--root", NULL, "R",
+         "root rank of broadcast, reduce, gather, scatter: its position\n"
+         "in --ranks, as nccl-tests' -r (default 0)",
          .id = O_ROOT},
         {"--grain", NULL, "G",
          "steps: one flow per rank and step; pipelined: one coupled flow\n"
@@ -646,8 +648,10 @@ static int run_simple(const struct opts *o)
         goto out;
     }
     if (rq.root >= rs->n) {
-        rc =
-            cli_usage_error("sim", "--root %d is not a rank of the set (0-%d)", rq.root, rs->n - 1);
+        rc = cli_usage_error("sim",
+                             "--root %d is not a rank of the communicator: ranks count the GPUs "
+                             "of --ranks in order, 0-%d here (as nccl-tests' -r)",
+                             rq.root, rs->n - 1);
         goto out;
     }
     cr_status cst = cr_coll_ctx_new(t, rs, &ctx, &d);

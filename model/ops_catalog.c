@@ -56,7 +56,8 @@ static const struct {
     [CR_OPP_CAPACITY] = {"capacity", PK_REAL, NULL, "capacity factor, 0 = unlimited"},
     [CR_OPP_SKEW] = {"skew", PK_REAL, NULL, "hottest rank's load over the mean, 1 = balanced"},
     [CR_OPP_PARAMS] = {"params", PK_COUNT, NULL,
-                       "model parameters (70G = 70e9 is written 70000000000 or 65.2G)"},
+                       "model parameters, a whole count; k/M/G/T are decimal here (70G = 7e10, "
+                       "65.2G = 65200000000)"},
     [CR_OPP_GRAD_DTYPE] = {"grad_dtype", PK_DTYPE, NULL, "gradient / communication dtype"},
     [CR_OPP_BUCKET] = {"bucket", PK_BYTES, NULL, "DDP bucket size with a unit (25MB)"},
     [CR_OPP_VOCAB] = {"vocab", PK_COUNT, NULL, "vocabulary size"},
@@ -373,8 +374,8 @@ void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p)
 }
 
 /* Counts: an integer with an optional binary suffix k, M, G (128k =
- * 131072) or a decimal one with a point ("65.2G" is taken as 65.2e9 only
- * for params, where decimal is what people write). */
+ * 131072), or for params, where decimal is what people write, a decimal
+ * one (70G = 7e10, "65.2G" = 65.2e9); either way a whole number. */
 static cr_status parse_count(const char *name, const char *text, bool decimal, double *out,
                              cr_diag *d)
 {
@@ -397,7 +398,8 @@ static cr_status parse_count(const char *name, const char *text, bool decimal, d
     x *= mul;
     if (x < 0 || x > 1e18)
         return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (1 to 1e18)", name, text);
-    if (!decimal && x != floor(x))
+    /* a decimal count too must come out whole: 1.5 parameters is no count */
+    if (x != floor(x))
         return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name, text);
     *out = x;
     return CR_OK;

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *dupstr(const char *s)
@@ -362,6 +364,12 @@ static void slurp(const char *path, char *buf, size_t cap)
         buf[--n] = '\0';
 }
 
+/* How long one render may take (seconds): the largest shipped charts
+ * render in well under one. */
+#ifndef GNUPLOT_TIMEOUT_S
+#define GNUPLOT_TIMEOUT_S 120
+#endif
+
 static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *script,
                              const char *shown, const char *tmp_image, cr_diag *d)
 {
@@ -389,6 +397,8 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
         return cr_diag_set(d, CR_EIO, "cannot start gnuplot: %s", strerror(e));
     }
     if (pid == 0) {
+        /* a group of its own, so that a stop reaches what it started too */
+        setpgid(0, 0);
         int nul = open("/dev/null", O_RDWR);
         if (nul >= 0) {
             dup2(nul, STDIN_FILENO);
@@ -405,12 +415,31 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
     }
     close(efd);
     free(assign);
+    /* a gnuplot that never returns (a script waiting on input, a hung
+     * terminal driver) is stopped: no chart takes it minutes */
     int wst = 0;
-    while (waitpid(pid, &wst, 0) < 0) {
-        if (errno != EINTR) {
+    struct timespec t0, now, nap = {0, 10 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t w = waitpid(pid, &wst, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
             unlink(errpath);
             return cr_diag_set(d, CR_EIO, "waiting for gnuplot: %s", strerror(errno));
         }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - t0.tv_sec) > GNUPLOT_TIMEOUT_S) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
+                ;
+            unlink(errpath);
+            return cr_diag_set(d, CR_EIO,
+                               "gnuplot (%s) did not finish rendering %s/%s within %d s: "
+                               "stopped",
+                               gnuplot, dir, shown, GNUPLOT_TIMEOUT_S);
+        }
+        nanosleep(&nap, NULL);
     }
     char msg[700];
     slurp(errpath, msg, sizeof msg);

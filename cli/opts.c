@@ -80,6 +80,12 @@ int cli_args_next(cli_args *a)
             cli_usage_error(a->cmd, "%s needs a value: %s %s", s, s, o->meta);
         return CLI_ARGS_ERROR;
     }
+    /* an empty value ("-o ''", "--topo=") names nothing: no option takes one */
+    if (!a->val[0]) {
+        cli_usage_error(a->cmd, "%.*s needs a value, got an empty one: %.*s %s", (int)len, s,
+                        (int)len, s, o->meta);
+        return CLI_ARGS_ERROR;
+    }
     if (o->str)
         *o->str = a->val;
     return CLI_ARGS_OPT;

@@ -1,0 +1,8 @@
+# an option given an empty value names nothing and is a usage error in
+# every command (the table-driven parser, cli/opts.c): --topo= was read as
+# "no topology" (exit 1), -o "" failed late with ": cannot replace it"
+$CR coll allreduce --topo= -b 1M -e 1M
+echo "exit $?"
+$CR calibrate --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --topo hgx-h100-8 -o ""
+echo "exit $?"
+$CR sim allreduce -b 1M --timeline ""

@@ -86,8 +86,18 @@ int cli_args_next(cli_args *a)
                         (int)len, s, o->meta);
         return CLI_ARGS_ERROR;
     }
-    if (o->str)
+    if (o->str) {
+        /* one value per option: a second would silently replace the first */
+        size_t row = (size_t)(o - a->opts);
+        if (row < CLI_MAX_OPTS && a->given[row]) {
+            cli_usage_error(a->cmd, "%.*s given twice (\"%s\", then \"%s\"): give it once",
+                            (int)len, s, *o->str, a->val);
+            return CLI_ARGS_ERROR;
+        }
+        if (row < CLI_MAX_OPTS)
+            a->given[row] = 1;
         *o->str = a->val;
+    }
     return CLI_ARGS_OPT;
 }
 

@@ -43,17 +43,21 @@ typedef struct cli_opt {
     unsigned section;  /* help sections this line is in (0: every one) */
 } cli_opt;
 
+/* The most rows an option table may have. */
+#define CLI_MAX_OPTS 96
+
 /* The state of a walk over argv: set up by cli_args_begin. */
 typedef struct cli_args {
     const char *cmd;     /* the command named in messages ("coll") */
     const cli_opt *opts; /* its table */
     int argc;
     char **argv;
-    int i;              /* the next argument to read */
-    bool pass_unknown;  /* return CLI_ARGS_UNKNOWN for an unknown option */
-    const cli_opt *opt; /* the row of the option just read */
-    const char *name;   /* the option as given, without "=value" ("--topo") */
-    const char *val;    /* its value, or the positional argument; NULL for a flag */
+    int i;                             /* the next argument to read */
+    bool pass_unknown;                 /* return CLI_ARGS_UNKNOWN for an unknown option */
+    const cli_opt *opt;                /* the row of the option just read */
+    const char *name;                  /* the option as given, without "=value" ("--topo") */
+    const char *val;                   /* its value, or the positional argument; NULL for a flag */
+    unsigned char given[CLI_MAX_OPTS]; /* per table row: its value stored already */
 } cli_args;
 
 enum {

@@ -6,3 +6,6 @@ echo "exit $?"
 $CR calibrate --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --topo hgx-h100-8 -o ""
 echo "exit $?"
 $CR sim allreduce -b 1M --timeline ""
+# and an option that takes one value, given twice, is refused rather than
+# the last one silently winning
+$CR coll allreduce --topo hgx-h100-8 --topo=dgx-a100-8 -b 1M -e 1M

@@ -671,7 +671,8 @@ static int gen_int(const char *flag, const char *s, int *out)
     char *end = NULL;
     long v = strtol(s, &end, 10);
     if (!*s || *end || v < 1 || v > 100000000)
-        return cli_usage_error("topo", "%s \"%s\": give a whole number of 1 or more", flag, s);
+        return cli_usage_error("topo", "%s \"%s\": give a whole number from 1 to 100000000", flag,
+                               s);
     *out = (int)v;
     return CLI_OK;
 }
@@ -744,7 +745,13 @@ static int cmd_gen(int argc, char **argv)
             rc = gen_int(a, v, &fo.leaf_radix);
             break;
         case O_TIERS:
-            rc = gen_int(a, v, &fo.tiers);
+            if (strcmp(v, "2") && strcmp(v, "3"))
+                rc = cli_usage_error("topo",
+                                     "%s \"%s\": give 2 (leaf and spine) or 3 (pods and "
+                                     "a core layer)",
+                                     a, v);
+            else
+                fo.tiers = v[0] - '0';
             break;
         case O_OVERSUB: {
             char *end = NULL;

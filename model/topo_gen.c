@@ -454,9 +454,15 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
     if (!st) {
         char what[96];
         snprintf(what, sizeof what, "--racks %d (%lld nodes)", o->nodes, (long long)o->nodes * M);
-        if (o->nodes < 1 || (long long)o->nodes * M > MAX_NODES)
-            st = cr_diag_set(d, CR_EINVAL, "--racks %d: give 1 to %d racks of %d nodes", o->nodes,
-                             MAX_NODES / (M ? M : 1), M);
+        /* the racks the limits take: nodes per <nodes>, GPUs per topology */
+        long long max_racks = MAX_NODES / (M > 0 ? M : 1);
+        if (np.n_gpus > 0 && CR_TOPO_MAX_GPUS / np.n_gpus < max_racks)
+            max_racks = CR_TOPO_MAX_GPUS / np.n_gpus;
+        if (o->nodes < 1 || o->nodes > max_racks)
+            st = cr_diag_set(d, CR_EINVAL,
+                             "--racks %d: give 1 to %lld racks of %d nodes (%d GPUs a rack; at "
+                             "most %d nodes and %d GPUs)",
+                             o->nodes, max_racks, M, np.n_gpus, MAX_NODES, CR_TOPO_MAX_GPUS);
         else
             st = ft_plan(o, o->nodes * M, (np.n_gpus + M - 1) / M, what, &np, &f, d);
     }

@@ -163,6 +163,12 @@ static void nt_set(cr_vmeas *m, const char *key, const char *value)
  * srun -l (task number, colon, blank). */
 static char *nt_strip_prefixes(char *line)
 {
+    /* a log pasted through a web page may carry no-break spaces (UTF-8
+     * C2 A0) where it had blanks: blanks again, or its rows go unread */
+    for (char *p = line; (p = strstr(p, "\xc2\xa0"));) {
+        p[0] = ' ';
+        p[1] = ' ';
+    }
     for (char *p = line; (p = strchr(p, '['));) {
         char *q = p + 1;
         size_t a = strspn(q, "0123456789");
@@ -367,7 +373,12 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     }
     int given = R->o ? R->o->nranks : 0;
     bool given_fits = given > 0 && (!ratio || (given >= nmin && given <= nmax));
-    if (T->rank_lines > 0 && (!ratio || (T->rank_lines >= nmin && T->rank_lines <= nmax))) {
+    /* the rank lines count the run unless the rows' ratio or the run's own
+     * "nGpus" (GPUs one thread drives: at least that many ranks) says
+     * their list is cut short */
+    bool lines_short = T->rank_lines > 0 && T->rank_lines < T->gpus_per_thread;
+    if (T->rank_lines > 0 && !lines_short &&
+        (!ratio || (T->rank_lines >= nmin && T->rank_lines <= nmax))) {
         T->nranks = T->rank_lines;
         T->nranks_src = "rank lines";
     } else if (ratio && nmin == nmax) {
@@ -387,13 +398,20 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         T->nranks = given;
         T->nranks_src = "--ranks";
     } else if (T->rank_lines > 0) {
-        /* the ratio does not pin a count: the rank lines stand */
-        T->nranks = T->rank_lines;
-        T->nranks_src = "rank lines";
-        if (nmax >= 1e9)
-            snprintf(T->note, sizeof T->note, "busbw/algbw says at least %.0f ranks", nmin);
+        /* the list disagrees and nothing pins the count: a guess would be
+         * a silent wrong answer */
+        char says[96];
+        if (lines_short)
+            snprintf(says, sizeof says, "one thread drives %d GPUs (nGpus)", T->gpus_per_thread);
+        else if (nmax >= 1e9)
+            snprintf(says, sizeof says, "busbw/algbw says at least %.0f", nmin);
         else
-            snprintf(T->note, sizeof T->note, "busbw/algbw says %.0f to %.0f ranks", nmin, nmax);
+            snprintf(says, sizeof says, "busbw/algbw says %.0f to %.0f", nmin, nmax);
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s:%d: the rank lines list %d rank(s), but %s: the list is cut "
+                           "short; give the rank count (--ranks, e.g. --ranks 0-%d)",
+                           R->path, T->first_line, T->rank_lines, says,
+                           (lines_short ? T->gpus_per_thread : (int)nmin) - 1);
     } else if (!informs) {
         return cr_diag_set(d, CR_EPARSE,
                            "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
@@ -649,6 +667,20 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         char copy[2 * NT_LINE];
         snprintf(copy, sizeof copy, "%s", buf);
         int nt = nt_split(buf, tok);
+        /* under a header, a size not followed by its element count is a row
+         * with a column lost (or a signed or hex size), not other text:
+         * said, not skipped */
+        bool sized =
+            nt >= 3 && (nt_all_digits(tok[0]) ||
+                        ((tok[0][0] == '-' || tok[0][0] == '+') && nt_all_digits(tok[0] + 1)) ||
+                        (!strncmp(tok[0], "0x", 2) && nt_all_digits(tok[1])));
+        if (lay.line && !skip_test && sized && (!nt_all_digits(tok[0]) || !nt_all_digits(tok[1]))) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
+                             "bytes and element count (the header at line %d)",
+                             path, line_no, tok[0], tok[1], lay.line);
+            goto out;
+        }
         if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
             continue;
         if (skip_test) {

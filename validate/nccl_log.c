@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "coll.h"
 #include "fileio.h"
@@ -548,13 +549,29 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
     /* a row cut by NCCL_DEBUG output: its text so far, and its line */
     char pending[NT_LINE];
     int pending_line = 0;
-    while (fgets(line, sizeof line, f)) {
+    char *raw = NULL;
+    size_t raw_cap = 0;
+    for (ssize_t got; (got = getline(&raw, &raw_cap, f)) >= 0;) {
         line_no++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            st = cr_diag_set(d, CR_EPARSE, "%s:%d: line longer than %zu characters", path, line_no,
-                             sizeof line - 1);
+        /* binary data, or a UTF-16 log (every other byte NUL) */
+        if (memchr(raw, '\0', (size_t)got)) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: a NUL byte: not a text log (a UTF-16 log converts with "
+                             "iconv -f utf-16 -t utf-8)",
+                             path, line_no);
             goto out;
         }
+        if ((size_t)got >= sizeof line) {
+            /* an overlong comment (an environment dump, say) is no row:
+             * left out; an overlong row is none nccl-tests prints */
+            if (raw[strspn(raw, " \t")] == '#')
+                continue;
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: line longer than %zu characters: no nccl-tests row is", path,
+                             line_no, sizeof line - 1);
+            goto out;
+        }
+        memcpy(line, raw, (size_t)got + 1);
         char *s = nt_strip_prefixes(line);
         log_version = nt_version_in(s, log_version);
         char *dbg = nt_debug_start(s);
@@ -864,6 +881,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
 out:
     if (st != CR_OK)
         out->n = first;
+    free(raw);
     free(R.rows);
     free(R.tabs);
     return st;

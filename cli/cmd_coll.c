@@ -427,6 +427,14 @@ int cli_cmd_coll(int argc, char **argv)
                              o.root, rs->n - 1);
         goto out;
     }
+    if (o.rpp > 0 && o.rpp <= rs->n && rs->n % o.rpp != 0) {
+        /* nccl-tests runs the same -g N in every process */
+        rc = cli_usage_error("coll",
+                             "--ranks-per-process %d does not divide the %d rank(s) of the set: "
+                             "every process drives the same number of GPUs",
+                             o.rpp, rs->n);
+        goto out;
+    }
     if (o.rpp > rs->n) {
         rc = cli_usage_error("coll",
                              "--ranks-per-process %d exceeds the %d rank(s) of the set (%d = one "

@@ -29,12 +29,11 @@ static void suite_usage(FILE *f, const cli_opt *opts)
           "than\n"
           "it has) are listed after the table with the reason.\n"
           "\n"
-          "Shipped suites: pkb (ParallelKernelBench categories at its defaults, M "
-          "= N =\n"
-          "1024 bf16, K = 512, 8 ranks) and llm (Llama-3-70B and MoE layers at TP "
-          "8,\n"
-          "context parallel 8k-128k, EP 8-64, DP over 1,024 nodes). Format:\n"
-          "suites/suite.dtd.\n"
+          "Shipped suites (commroof suite list): pkb (ParallelKernelBench categories\n"
+          "at its defaults, M = N = 1024 bf16, K = 512, 8 ranks), llm (Llama-3-70B and\n"
+          "MoE layers at TP 8, context parallel 8k-128k, EP 8-64, DP over 1,024 nodes)\n"
+          "and h200x2 (the fused GEMM + collective operators measured on 2 x H200,\n"
+          "traces/nvidia-h200-x2). Format: suites/suite.dtd.\n"
           "\n"
           "options:\n",
           f);
@@ -157,7 +156,7 @@ int cli_cmd_suite(int argc, char **argv)
         name = args.val;
     }
     if (!name)
-        return cli_usage_error("suite", "give a suite name (pkb, llm) or file");
+        return cli_usage_error("suite", "give a suite name (pkb, llm, h200x2) or file");
     if (strcmp(name, "list") == 0)
         return suite_list(json);
     cr_diag d = {{0}};

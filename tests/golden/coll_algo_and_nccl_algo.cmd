@@ -5,3 +5,6 @@
 $CR coll allreduce -b 1M -e 1M --nccl-algo Ring --algo tree
 echo "exit $?"
 $CR coll allreduce -b 1M -e 1M --nccl-proto Simple --proto ll
+echo "exit $?"
+# every process drives the same number of GPUs (-g N): 3 does not divide 8
+$CR coll allreduce -b 1M -e 1M --ranks-per-process 3

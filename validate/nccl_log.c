@@ -170,6 +170,10 @@ static char *nt_strip_prefixes(char *line)
         p[0] = ' ';
         p[1] = ' ';
     }
+    /* and tabs are blanks wherever nccl-tests puts a space ("Collective
+     * test starting:" retyped with tabs included) */
+    for (char *p = line; (p = strchr(p, '\t'));)
+        *p = ' ';
     for (char *p = line; (p = strchr(p, '['));) {
         char *q = p + 1;
         size_t a = strspn(q, "0123456789");
@@ -726,6 +730,13 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         }
         char *end = NULL;
         double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
+        if (!(size <= CR_COLL_MAX_BYTES)) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: size \"%s\": more than the %.0f bytes (1 PB) a message may "
+                             "have",
+                             path, row_line, tok[0], CR_COLL_MAX_BYTES);
+            goto out;
+        }
         if (!end || *end || !cr_harness_measured_ok(t_us * 1e-6) || !(size >= 0) ||
             !isfinite(size)) {
             st = cr_diag_set(d, CR_EPARSE,

@@ -8,3 +8,9 @@ iconv -t utf-16 "$L" > "$d/u16-all_reduce_perf.log"
 $CR validate --nccl-tests "$d/u16-all_reduce_perf.log" --topo hgx-h100-8 2>&1 | sed "s|$d/||g"
 { printf '# env: '; head -c 5000 /dev/zero | tr '\0' x; echo; cat "$L"; } > "$d/long-all_reduce_perf.log"
 $CR validate --nccl-tests "$d/long-all_reduce_perf.log" --topo hgx-h100-8 --summary | grep "^  all"
+# a size beyond 1 PB is refused at its line; a log retyped with tabs reads
+# as the spaced one (its "Collective test starting" line included)
+sed "20s/^         512 /99999999999999999999999 /" "$L" > "$d/big-all_reduce_perf.log"
+$CR validate --nccl-tests "$d/big-all_reduce_perf.log" --topo hgx-h100-8 2>&1 | sed "s|$d/||g"
+sed 's/ \+/\t/g' "$L" > "$d/tabs.log"
+$CR validate --nccl-tests "$d/tabs.log" --topo hgx-h100-8 --summary | grep "^  all"

@@ -133,6 +133,13 @@ static int read_uint(const char **p, long *v)
     return 0;
 }
 
+/* The message for a number past read_uint's limit at `at` in spec. */
+static cr_status too_large(const char *spec, const char *at, cr_diag *d)
+{
+    return cr_diag_set(d, CR_ERANGE, "rank set \"%s\": number at column %d is too large", spec,
+                       (int)(at - spec) + 1);
+}
+
 cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_diag *d)
 {
     *out = NULL;
@@ -156,9 +163,7 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
         const char *item = p;
         int rc = read_uint(&p, &lo);
         if (rc != 0) {
-            st = rc == -2 ? cr_diag_set(d, CR_ERANGE,
-                                        "rank set \"%s\": number at column %d is too large", spec,
-                                        (int)(item - spec) + 1)
+            st = rc == -2 ? too_large(spec, item, d)
                           : cr_diag_set(d, CR_EPARSE,
                                         "rank set \"%s\": expected a rank at column %d; use " FORMS,
                                         spec, (int)(item - spec) + 1);
@@ -168,21 +173,23 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
         if (*p == '-') {
             p++;
             const char *at = p;
-            if (read_uint(&p, &hi) != 0) {
-                st = cr_diag_set(d, CR_EPARSE,
-                                 "rank set \"%s\": expected the end of a range at column %d "
-                                 "(e.g. \"0-7\")",
-                                 spec, (int)(at - spec) + 1);
+            if ((rc = read_uint(&p, &hi)) != 0) {
+                st = rc == -2 ? too_large(spec, at, d)
+                              : cr_diag_set(d, CR_EPARSE,
+                                            "rank set \"%s\": expected the end of a range at "
+                                            "column %d (e.g. \"0-7\")",
+                                            spec, (int)(at - spec) + 1);
                 goto out;
             }
             if (*p == ':') {
                 p++;
                 at = p;
-                if (read_uint(&p, &stride) != 0) {
-                    st = cr_diag_set(d, CR_EPARSE,
-                                     "rank set \"%s\": expected a stride at column %d "
-                                     "(e.g. \"0-8191:8\")",
-                                     spec, (int)(at - spec) + 1);
+                if ((rc = read_uint(&p, &stride)) != 0) {
+                    st = rc == -2 ? too_large(spec, at, d)
+                                  : cr_diag_set(d, CR_EPARSE,
+                                                "rank set \"%s\": expected a stride at column %d "
+                                                "(e.g. \"0-8191:8\")",
+                                                spec, (int)(at - spec) + 1);
                     goto out;
                 }
                 if (stride == 0) {

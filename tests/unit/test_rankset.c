@@ -113,6 +113,9 @@ static void test_bad(void **state)
     bad("0-", 8, CR_EPARSE, "end of a range");
     bad("0-7:", 8, CR_EPARSE, "stride");
     bad("99999999999", 8, CR_ERANGE, "too large");
+    /* a range's end and a stride alike: "too large", not "expected ..." */
+    bad("0-99999999999", 8, CR_ERANGE, "number at column 3 is too large");
+    bad("0-7:1000000000000", 8, CR_ERANGE, "number at column 5 is too large");
 }
 
 static void test_array(void **state)

@@ -262,6 +262,29 @@ static const char *bound_side(int at_bound)
     return at_bound < 0 ? "lower" : "upper";
 }
 
+/* Progress of the fits on stderr (a terminal only): the fit written and,
+ * in the leave-one-log-out check, one more per log. */
+typedef struct {
+    int fit, fits;
+    bool shown;
+} fit_progress;
+
+static void show_progress(void *ctx, int sweep, int sweeps, int key, int keys, const char *name)
+{
+    fit_progress *fp = ctx;
+    fp->shown = true;
+    fprintf(stderr, "\rcommroof calibrate: fit %d of %d, sweep %d of %d, key %d of %d (%s)%-12s",
+            fp->fit, fp->fits, sweep + 1, sweeps, key + 1, keys, name, "");
+    fflush(stderr);
+}
+
+static void end_progress(fit_progress *fp)
+{
+    if (fp->shown)
+        fprintf(stderr, "\r%-110s\r", "");
+    fp->shown = false;
+}
+
 static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                           const char *fit_coll_name, const char *ranks, nccl_run run,
                           const char *topo_name, const char *out_path, int json)
@@ -385,15 +408,19 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
-    if (cr_cnf_predict(f, NULL, before, &d) != CR_OK ||
-        cr_cnf_fit_run(f, in_fit, n_logs, &fit, &d) != CR_OK ||
-        cr_cnf_predict(f, &fit, after, &d) != CR_OK) {
-        rc = cli_fail("calibrate", "%s", d.msg);
-        goto out;
-    }
     /* the cross-check: with --fit-coll the other logs under the written fit;
      * otherwise each log under a fit on all the others (none with one log) */
     bool lolo_mode = !fit_coll && n_logs > 1;
+    fit_progress fp = {1, lolo_mode ? n_logs + 1 : 1, false};
+    if (cli_progress_enabled())
+        cr_cnf_set_progress(f, show_progress, &fp);
+    if (cr_cnf_predict(f, NULL, before, &d) != CR_OK ||
+        cr_cnf_fit_run(f, in_fit, n_logs, &fit, &d) != CR_OK ||
+        cr_cnf_predict(f, &fit, after, &d) != CR_OK) {
+        end_progress(&fp);
+        rc = cli_fail("calibrate", "%s", d.msg);
+        goto out;
+    }
     memcpy(cross, after, n_rows * sizeof *cross);
     if (lolo_mode) {
         lolo = calloc((size_t)n_logs, sizeof *lolo);
@@ -406,9 +433,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         for (int i = 0; i < n_logs; i++) {
             for (int j = 0; j < n_logs; j++)
                 one[j] = j != i;
+            fp.fit = i + 2;
             if (cr_cnf_fit_run(f, one, n_logs, &lolo[i], &d) != CR_OK ||
                 cr_cnf_predict(f, &lolo[i], p, &d) != CR_OK) {
                 free(p);
+                end_progress(&fp);
                 rc = cli_fail("calibrate", "%s", d.msg);
                 goto out;
             }
@@ -418,6 +447,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         }
         free(p);
     }
+    end_progress(&fp);
+    cr_cnf_set_progress(f, NULL, NULL);
     /* the topology: fitted keys with the logs they came from */
     {
         size_t len = 64;

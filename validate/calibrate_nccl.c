@@ -136,7 +136,15 @@ struct cr_cnf {
         cr_coll_ctx *c;
     } ctx[64];
     int n_ctx;
+    cr_cnf_progress_fn progress; /* or NULL */
+    void *progress_ctx;
 };
+
+void cr_cnf_set_progress(cr_cnf *f, cr_cnf_progress_fn fn, void *ctx)
+{
+    f->progress = fn;
+    f->progress_ctx = ctx;
+}
 
 cr_status cr_cnf_new(const cr_topo *t, const char *ranks, cr_cnf **out, cr_diag *d)
 {
@@ -613,6 +621,8 @@ static cr_status fit_sweeps(cr_cnf *f, cr_cnf_fit *out, const size_t *all, size_
         for (int k = 0; k < N_FIT; k++) {
             if (out->k[k].at_bound)
                 continue;
+            if (f->progress)
+                f->progress(f->progress_ctx, sweep, SWEEPS, k, N_FIT, fit_keys[k].key);
             size_t n_sub = 0;
             for (size_t j = 0; j < n_all; j++)
                 if (informs(&f->pub[all[j]], rate[j], fit_keys[k].rows))

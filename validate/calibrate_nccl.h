@@ -90,6 +90,14 @@ cr_status cr_cnf_new(const cr_topo *t, const char *ranks, cr_cnf **out, cr_diag 
 
 void cr_cnf_free(cr_cnf *f);
 
+/* Called during cr_cnf_fit_run before each key of each sweep: the sweep
+ * (from 0) of sweeps, the key (from 0) of keys and its name. */
+typedef void (*cr_cnf_progress_fn)(void *ctx, int sweep, int sweeps, int key, int keys,
+                                   const char *name);
+
+/* Sets (or with fn NULL clears) f's progress callback. */
+void cr_cnf_set_progress(cr_cnf *f, cr_cnf_progress_fn fn, void *ctx);
+
 /* Adds m (an nccl-tests row, family nccl) as a row of log `log` (>= 0).
  * A case the model does not cover (more ranks than the topology, a rank
  * set of another size, no prediction) is no error: *added (may be NULL)

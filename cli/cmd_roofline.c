@@ -97,6 +97,13 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     size_t shown = top == 0 || (size_t)top > r->n ? r->n : (size_t)top;
     for (size_t i = 0; i < shown; i++) {
         const cr_rf_row *w = &r->rows[i];
+        /* one field per column for awk and gnuplot: a kernel's name may
+         * hold blanks ("(anonymous namespace)"); the JSON keeps it whole */
+        char op[sizeof w->op];
+        snprintf(op, sizeof op, "%s", w->op);
+        for (char *q = op; *q; q++)
+            if (*q == ' ' || *q == '\t')
+                *q = '_';
         char dt[24];
         if (w->dtype[0] && w->dtype_src[0])
             snprintf(dt, sizeof dt, "%s(%s)", w->dtype, w->dtype_src);
@@ -106,13 +113,13 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
             snprintf(dt, sizeof dt, "%s", w->dtype[0] ? w->dtype : "-");
         if (w->has_bound)
             printf("  %-7s %-42s %7d %11.3f %11.3f %11.3f %7.1f %11.3f %-14s %-21s %-14s  %s%s%s\n",
-                   cr_rf_kind_name(w->kind), w->op, w->calls, us(w->median_s), us(w->bound_s),
+                   cr_rf_kind_name(w->kind), op, w->calls, us(w->median_s), us(w->bound_s),
                    us(w->bound_cold_s), w->pct_of_roofline, us(w->save_s), w->binding, w->verdict,
                    dt, w->args, w->note[0] ? "; " : "", w->note);
         else
             printf("  %-7s %-42s %7d %11.3f %11s %11s %7s %11s %-14s %-21s %-14s  %s%s%s\n",
-                   cr_rf_kind_name(w->kind), w->op, w->calls, us(w->median_s), "-", "-", "-", "-",
-                   "-", "-", dt, w->args, w->args[0] ? "; " : "", w->note);
+                   cr_rf_kind_name(w->kind), op, w->calls, us(w->median_s), "-", "-", "-", "-", "-",
+                   "-", dt, w->args, w->args[0] ? "; " : "", w->note);
     }
     if (shown < r->n)
         printf("#   %zu more row(s) not shown (--top 0 shows all)\n", r->n - shown);

@@ -26,6 +26,9 @@
 
 #define GBPS 1e9
 #define MAX_ROWS 4096 /* sizes in one run, as coll allows */
+/* Significant digits of JSON numbers: times in us keep their nanoseconds
+ * up to an hour of simulated time (10 digits lost them past 1000 s). */
+#define SIM_JSON_DIGITS 13
 
 static const char sim_help_head[] =
     "usage: commroof sim COLL [--topo T] [--ranks SPEC] -b BYTES [-e MAX] [-f FACTOR]\n"
@@ -782,7 +785,7 @@ static int run_simple(const struct opts *o)
             goto out;
     }
     if (o->json) {
-        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(SIM_JSON_DIGITS));
         if (!txt) {
             rc = cli_fail("sim", "out of memory writing JSON");
             goto out;
@@ -833,7 +836,7 @@ static int run_scenario(const struct opts *o)
                       (json_int_t)ss.n_flows, "events", (json_int_t)ss.n_events);
         json_object_set_new(root, "ops", ops_json(s, o->per_rank));
         json_object_set_new(root, "busiest", busiest_json(s, o->top));
-        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(SIM_JSON_DIGITS));
         json_decref(root);
         if (!txt) {
             rc = cli_fail("sim", "out of memory writing JSON");

@@ -144,9 +144,9 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
         {"--trace", NULL, "FILE",
          "a commroof trace with measured cases (repeatable; a folder\n"
          "takes every *.json and *.json.gz in it)",
-         .id = O_TRACE},
+         .id = O_TRACE, .repeat = true},
         {"--nccl-tests", NULL, "LOG", "an nccl-tests output log (sweep, accuracy; repeatable)",
-         .id = O_LOG},
+         .id = O_LOG, .repeat = true},
         {"--measured-json", NULL, "F",
          "gap, rooflines: measured times of suite problems, in the\n"
          "form `commroof check --measured-json` reads ({\"name\": N,\n"

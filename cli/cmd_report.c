@@ -60,9 +60,10 @@ int cli_cmd_report(int argc, char **argv)
          .str = &dir},
         {"--topo", NULL, "T", "topology name or file (default " CR_TOPO_DEFAULT ")", .str = &topo},
         {"--suite", NULL, "S", "suite name or file (default pkb)", .str = &suite},
-        {"--trace", NULL, "FILE", "commroof trace, or a folder of them (repeatable)",
-         .id = O_TRACE},
-        {"--nccl-tests", NULL, "LOG", "nccl-tests output log (repeatable)", .id = O_LOG},
+        {"--trace", NULL, "FILE", "commroof trace, or a folder of them (repeatable)", .id = O_TRACE,
+         .repeat = true},
+        {"--nccl-tests", NULL, "LOG", "nccl-tests output log (repeatable)", .id = O_LOG,
+         .repeat = true},
         {"--trace-topo", NULL, "T",
          "the machine the traces and logs come from, where their\n"
          "cases are evaluated (default: --topo)",

@@ -138,7 +138,8 @@ int cli_cmd_validate(int argc, char **argv)
     const cli_opt opts[] = {
         {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
          .str = &topo_name},
-        {"--nccl-tests", NULL, "LOG", "also read an nccl-tests log (repeatable)", .id = O_LOG},
+        {"--nccl-tests", NULL, "LOG", "also read an nccl-tests log (repeatable)", .id = O_LOG,
+         .repeat = true},
         {"--coll", NULL, "NAME",
          "the collective of logs that do not name it (all_reduce,\n"
          "allreduce, all_reduce_perf alike); wins over the file name",

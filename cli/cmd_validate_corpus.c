@@ -259,7 +259,7 @@ int cli_validate_corpus(int argc, char **argv)
         {"--half", NULL, "fit|check", "only that half (default both)", .str = &half_s,
          .id = O_HALF},
         {"--param", NULL, "KEY=VALUE", "set a model parameter on every topology (repeatable)",
-         .id = O_PARAM},
+         .id = O_PARAM, .repeat = true},
         {"--gate", NULL, "FILE", "hold the halves' figures to FILE's lines (exit 1 if one misses)",
          .str = &gate},
         {"--logs", NULL, NULL, "also list each log's status (compared, no topology, not read)",

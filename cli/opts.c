@@ -86,18 +86,23 @@ int cli_args_next(cli_args *a)
                         (int)len, s, o->meta);
         return CLI_ARGS_ERROR;
     }
-    if (o->str) {
-        /* one value per option: a second would silently replace the first */
-        size_t row = (size_t)(o - a->opts);
-        if (row < CLI_MAX_OPTS && a->given[row]) {
-            cli_usage_error(a->cmd, "%.*s given twice (\"%s\", then \"%s\"): give it once",
-                            (int)len, s, *o->str, a->val);
+    /* one value per option unless its row says it repeats: a second would
+     * silently replace the first */
+    size_t row = (size_t)(o - a->opts);
+    if (!o->repeat && row < CLI_MAX_OPTS) {
+        if (a->given[row]) {
+            if (o->str && *o->str)
+                cli_usage_error(a->cmd, "%.*s given twice (\"%s\", then \"%s\"): give it once",
+                                (int)len, s, *o->str, a->val);
+            else
+                cli_usage_error(a->cmd, "%.*s given twice (the second: \"%s\"): give it once",
+                                (int)len, s, a->val);
             return CLI_ARGS_ERROR;
         }
-        if (row < CLI_MAX_OPTS)
-            a->given[row] = 1;
-        *o->str = a->val;
+        a->given[row] = 1;
     }
+    if (o->str)
+        *o->str = a->val;
     return CLI_ARGS_OPT;
 }
 

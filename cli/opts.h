@@ -41,6 +41,9 @@ typedef struct cli_opt {
     bool *flag;        /* a flag sets this to true (or NULL) */
     int id;            /* for the caller's switch on cli_args.opt->id */
     unsigned section;  /* help sections this line is in (0: every one) */
+    bool repeat;       /* a value option that may come more than once (each
+                          value the caller's to collect); any other is refused
+                          the second time */
 } cli_opt;
 
 /* The most rows an option table may have. */
@@ -57,7 +60,7 @@ typedef struct cli_args {
     const cli_opt *opt;                /* the row of the option just read */
     const char *name;                  /* the option as given, without "=value" ("--topo") */
     const char *val;                   /* its value, or the positional argument; NULL for a flag */
-    unsigned char given[CLI_MAX_OPTS]; /* per table row: its value stored already */
+    unsigned char given[CLI_MAX_OPTS]; /* per table row: its value read already */
 } cli_args;
 
 enum {

@@ -93,6 +93,12 @@ static cr_status quantity(scn *S, const xmlNode *n, const char *name, cr_unit_ki
     if (cr_units_parse(v, k, out, &d) != CR_OK || !(*out >= 0) || !isfinite(*out)) {
         char what[64];
         snprintf(what, sizeof what, "%s=\"%.40s\"", name, v);
+        /* a bare number is the commonest slip: say that it lacks its unit */
+        char *end = NULL;
+        double x = strtod(v, &end);
+        if (end != v && !*end && x >= 0)
+            return fail(S, n, CR_EINVAL, "%s has no unit: write it with one (e.g. \"%.40s%s\")",
+                        what, v, k == CR_UNIT_TIME ? "us" : "B");
         return fail(S, n, CR_EINVAL, "%s is not a quantity >= 0 with a unit (e.g. \"%s\")", what,
                     k == CR_UNIT_TIME ? "20us" : "64MB");
     }

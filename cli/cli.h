@@ -70,6 +70,18 @@ double cli_nccl_round_size(cr_coll c, double bytes, double esize, int n);
  * elements per rank for the collectives split over ranks, else all. */
 double cli_nccl_count(cr_coll c, double bytes, double esize, int n);
 
+/* The most sizes one sweep of coll or sim runs. */
+#define CLI_MAX_SIZES 4096
+
+/* The size after sz in a sweep of coll or sim: + step when step > 0, else
+ * x factor rounded down to whole bytes and at least one byte more (a
+ * factor such as 1.001 would otherwise stall). */
+double cli_next_size(double sz, double factor, double step);
+
+/* How many sizes a sweep from min to max has (cli_next_size), or limit + 1
+ * when it has more. */
+int cli_count_sizes(double min, double max, double factor, double step, int limit);
+
 /* NCCL's most channels (MAXCHANNELS): --nchannels of coll and sim. */
 #define CLI_NCCL_MAX_CHANNELS 64
 

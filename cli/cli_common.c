@@ -133,6 +133,25 @@ double cli_nccl_count(cr_coll c, double bytes, double esize, int n)
     return split_over_ranks(c) && n >= 1 ? floor(count / n) : count;
 }
 
+double cli_next_size(double sz, double factor, double step)
+{
+    if (step > 0)
+        return sz + step;
+    return fmax(floor(sz * factor), sz + 1);
+}
+
+int cli_count_sizes(double min, double max, double factor, double step, int limit)
+{
+    int k = 0;
+    for (double sz = min; sz <= max * (1 + 1e-12) && k <= limit;
+         sz = cli_next_size(sz, factor, step)) {
+        k++;
+        if (max <= 0)
+            break;
+    }
+    return k;
+}
+
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given)
 {
     /* a buffer's element type as NCCL and nccl-tests know it: tf32 is fp32

@@ -21,7 +21,6 @@
 #include "units.h"
 
 #define GBPS 1e9
-#define MAX_ROWS 4096
 
 static const char coll_help_head[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
@@ -288,28 +287,6 @@ static bool p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech)
     return cr_coll_p2p(c) && proto != CR_PROTO_AUTO && mech == CR_MECH_NONE;
 }
 
-/* The size after sz: + STEP, or x FACTOR rounded down to whole bytes and at
- * least one byte more (a factor such as 1.001 would otherwise stall). */
-static double next_size(const struct opts *o, double sz)
-{
-    if (o->step > 0)
-        return sz + o->step;
-    return fmax(floor(sz * o->factor), sz + 1);
-}
-
-/* How many sizes the sweep has, or MAX_ROWS + 1 when it has more. */
-static int count_sizes(const struct opts *o)
-{
-    int k = 0;
-    for (double sz = o->min_b; sz <= o->max_b * (1 + 1e-12) && k <= MAX_ROWS;
-         sz = next_size(o, sz)) {
-        k++;
-        if (o->max_b <= 0)
-            break;
-    }
-    return k;
-}
-
 /* The request for one size: the options' fields over base's. */
 static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, double bytes)
 {
@@ -396,17 +373,17 @@ int cli_cmd_coll(int argc, char **argv)
         return cli_usage_error("coll", "--nchannels sets NCCL's channels; a custom kernel (--mech) "
                                        "takes --sms");
 
-    int n_sizes = count_sizes(&o);
-    if (n_sizes > MAX_ROWS) {
+    int n_sizes = cli_count_sizes(o.min_b, o.max_b, o.factor, o.step, CLI_MAX_SIZES);
+    if (n_sizes > CLI_MAX_SIZES) {
         if (o.step > 0)
             return cli_usage_error("coll",
                                    "-b %.0f -e %.0f -i %.0f gives more than %d sizes; use "
                                    "a larger -i",
-                                   o.min_b, o.max_b, o.step, MAX_ROWS);
+                                   o.min_b, o.max_b, o.step, CLI_MAX_SIZES);
         return cli_usage_error("coll",
                                "-b %.0f -e %.0f -f %g gives more than %d sizes; use a "
                                "larger -f",
-                               o.min_b, o.max_b, o.factor, MAX_ROWS);
+                               o.min_b, o.max_b, o.factor, CLI_MAX_SIZES);
     }
 
     cr_topo *t = cli_open_topo("coll", o.topo);
@@ -559,7 +536,7 @@ int cli_cmd_coll(int argc, char **argv)
     int nrows = 0;
     bool any_unsupported = false;
     double bfac = cr_coll_busbw_factor(coll, n);
-    for (double sz = o.min_b; nrows < n_sizes; sz = next_size(&o, sz), nrows++) {
+    for (double sz = o.min_b; nrows < n_sizes; sz = cli_next_size(sz, o.factor, o.step), nrows++) {
         double bytes = cli_nccl_round_size(coll, sz, esize, n);
         double count = cli_nccl_count(coll, bytes, esize, n);
         cr_coll_req rq = make_req(&o, &base, bytes);

@@ -150,13 +150,11 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                r->info.why[0] ? ")" : "");
     /* the program's own annotations that got no bound: their parameters
      * were refused, which a note at the row's end alone would hide */
-    size_t cr_unbounded = 0, first = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->rows[i].kind == CR_RF_CR && !r->rows[i].has_bound && cr_unbounded++ == 0)
-            first = i;
-    if (cr_unbounded)
-        printf("# note: %zu cr: range row(s) without a bound; first: %s %s: %s\n", cr_unbounded,
-               r->rows[first].op, r->rows[first].args, r->rows[first].note);
+    if (r->cr_unbounded) {
+        const cr_rf_row *w = &r->rows[r->first_unbounded];
+        printf("# note: %d cr: range row(s) without a bound; first: %s %s: %s\n", r->cr_unbounded,
+               w->op, w->args, w->note);
+    }
     printf("# %s: %d time(s) below the bound\n", r->violations ? "FAILED" : "OK", r->violations);
 }
 
@@ -255,10 +253,7 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "covered_us", json_real(us(r.covered_s)));
         json_object_set_new(root, "save_us", json_real(us(r.save_s)));
         json_object_set_new(root, "violations", json_integer(r.violations));
-        json_int_t cr_unbounded = 0;
-        for (size_t i = 0; i < r.n; i++)
-            cr_unbounded += r.rows[i].kind == CR_RF_CR && !r.rows[i].has_bound;
-        json_object_set_new(root, "cr_unbounded", json_integer(cr_unbounded));
+        json_object_set_new(root, "cr_unbounded", json_integer(r.cr_unbounded));
         json_object_set_new(root, "unowned_activities", json_integer(r.calls_unowned));
         json_object_set_new(root, "nccl_unpaired", json_integer(r.nccl_unpaired));
         json_object_set_new(root, "nccl_grouped", json_integer(r.nccl_grouped));

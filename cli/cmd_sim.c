@@ -25,7 +25,6 @@
 #include "units.h"
 
 #define GBPS 1e9
-#define MAX_ROWS 4096 /* sizes in one run, as coll allows */
 /* Significant digits of JSON numbers: times in us keep their nanoseconds
  * up to an hour of simulated time (10 digits lost them past 1000 s). */
 #define SIM_JSON_DIGITS 13
@@ -79,22 +78,6 @@ static bool parse_int(const char *v, long lo, long hi, int *out)
         return false;
     *out = (int)x;
     return true;
-}
-
-/* The size after sz, as coll steps it: x -f rounded down to whole bytes,
- * at least one byte more. */
-static double next_size(const struct opts *o, double sz)
-{
-    return fmax(floor(sz * o->f), sz + 1);
-}
-
-/* How many sizes -b, -e, -f give, or MAX_ROWS + 1 when more. */
-static int count_sizes(const struct opts *o)
-{
-    int k = 0;
-    for (double sz = o->b; sz <= o->e * (1 + 1e-12) && k <= MAX_ROWS; sz = next_size(o, sz))
-        k++;
-    return k;
 }
 
 enum { O_HELP = 1, O_CHANNELS, O_ROOT, O_TOP, O_MIN, O_MAX, O_FACTOR };
@@ -224,11 +207,11 @@ static int parse(int argc, char **argv, struct opts *o)
     if (o->coll && o->b == 0 && o->e > 0)
         return cli_usage_error("sim", "-b 0 with a multiplying step never grows; start at -b 1 "
                                       "or above");
-    if (o->coll && count_sizes(o) > MAX_ROWS)
+    if (o->coll && cli_count_sizes(o->b, o->e, o->f, 0, CLI_MAX_SIZES) > CLI_MAX_SIZES)
         return cli_usage_error("sim",
                                "-b %.0f -e %.0f -f %g gives more than %d sizes; use a "
                                "larger -f",
-                               o->b, o->e, o->f, MAX_ROWS);
+                               o->b, o->e, o->f, CLI_MAX_SIZES);
     return 0;
 }
 
@@ -762,7 +745,7 @@ static int run_simple(const struct opts *o)
         cr_sim_free(last);
         last = s;
         last_S = S;
-        double next = next_size(o, sz);
+        double next = cli_next_size(sz, o->f, 0);
         if (next > o->e * (1 + 1e-12))
             break;
         sz = next;

@@ -1202,16 +1202,19 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
                  "TMA (cp.async.bulk) needs an NVIDIA Hopper or later GPU (sm_90+)");
         return;
     }
-    /* a kernel runs on the SMs one GPU has (the smallest of the set's) */
-    int gpu_sms = 0;
-    for (int i = 0; i < c->n; i++) {
-        const cr_gpu_spec *g = cr_topo_gpu_spec(c->topo, c->ranks->ranks[i]);
-        if (g && g->sms > 0 && (gpu_sms == 0 || g->sms < gpu_sms))
-            gpu_sms = g->sms;
-    }
-    if (rq->sms > 0 && gpu_sms > 0 && rq->sms > gpu_sms) {
-        snprintf(o->why, sizeof o->why, "%d SMs asked for, the GPU has %d", rq->sms, gpu_sms);
-        return;
+    /* a kernel runs on the SMs one GPU has (the smallest of the set's);
+     * looked at only when a count is asked for: every eval comes here */
+    if (rq->sms > 0) {
+        int gpu_sms = 0;
+        for (int i = 0; i < c->n; i++) {
+            const cr_gpu_spec *g = cr_topo_gpu_spec(c->topo, c->ranks->ranks[i]);
+            if (g && g->sms > 0 && (gpu_sms == 0 || g->sms < gpu_sms))
+                gpu_sms = g->sms;
+        }
+        if (gpu_sms > 0 && rq->sms > gpu_sms) {
+            snprintf(o->why, sizeof o->why, "%d SMs asked for, the GPU has %d", rq->sms, gpu_sms);
+            return;
+        }
     }
     if (cr_mech_needs_switch(m) && !rq->in_network) {
         snprintf(o->why, sizeof o->why, "in-network reduction excluded (--no-in-network)");

@@ -113,6 +113,17 @@ static bool nt_all_digits(const char *s)
     return true;
 }
 
+/* A whole number as a size could be mistyped: digits, with a sign, or in
+ * hex ("512", "-512", "0x10"). */
+static bool nt_number_like(const char *s)
+{
+    if (*s == '-' || *s == '+')
+        return nt_all_digits(s + 1);
+    if (s[0] == '0' && s[1] == 'x')
+        return s[2] && strspn(s + 2, "0123456789abcdefABCDEF") == strlen(s + 2);
+    return nt_all_digits(s);
+}
+
 /* A header line's text after its '#' ("size count type redop root time
  * algbw busbw #wrong time ..."): sets the layout and returns true. */
 static bool nt_header(const char *body, int line_no, nt_layout *lay)
@@ -691,11 +702,8 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         /* under a header, a size not followed by its element count is a row
          * with a column lost (or a signed or hex size), not other text:
          * said, not skipped */
-        bool sized =
-            nt >= 3 && (nt_all_digits(tok[0]) ||
-                        ((tok[0][0] == '-' || tok[0][0] == '+') && nt_all_digits(tok[0] + 1)) ||
-                        (!strncmp(tok[0], "0x", 2) && nt_all_digits(tok[1])));
-        if (lay.line && !skip_test && sized && (!nt_all_digits(tok[0]) || !nt_all_digits(tok[1]))) {
+        if (lay.line && !skip_test && nt >= 3 && nt_number_like(tok[0]) &&
+            (!nt_all_digits(tok[0]) || !nt_all_digits(tok[1]))) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
                              "bytes and element count (the header at line %d)",

@@ -1571,5 +1571,8 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
     }
     if (out->n > 1)
         qsort(out->rows, out->n, sizeof *out->rows, cmp_row);
+    for (size_t i = 0; i < out->n; i++)
+        if (out->rows[i].kind == CR_RF_CR && !out->rows[i].has_bound && out->cr_unbounded++ == 0)
+            out->first_unbounded = i;
     return CR_OK;
 }

@@ -125,6 +125,8 @@ typedef struct {
     double covered_s; /* of rows with a bound */
     double save_s;    /* the rows' positive save_s */
     int violations;
+    int cr_unbounded;       /* cr: range rows without a bound (their parameters refused) */
+    size_t first_unbounded; /* the first of them in rows (when cr_unbounded > 0) */
     int files;
     int calls_unowned;     /* activities no range owns (listed as kernels) */
     int nccl_unpaired;     /* NCCL kernels or collective ranges left without a partner */

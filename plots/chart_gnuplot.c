@@ -170,6 +170,10 @@ static int key_entries(const cr_chart *c)
     return n;
 }
 
+/* Pixels a key entry takes (spacing 1.2 at the 11 pt PNG font, 13 pt SVG:
+ * 20-21 px measured on the rendered charts). */
+#define KEY_ROW_PX 21.0
+
 /* Pixels a row of the numbered label list takes (8 pt) under a key that
  * sits under the plot, in TAG_COLUMNS columns. */
 #define TAG_ROW_PX 14.0
@@ -219,6 +223,14 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
     if (!key_right(c)) {
         int cols = key_columns(c);
         g->bottom += 10 + 20.0 * ceil((double)key_entries(c) / cols) + list_px;
+    } else {
+        /* gnuplot wraps a key taller than the plot area into a second
+         * column, which a key on the right puts past the image's edge (the
+         * corpus chart's 29 systems showed 12): the image grows until the
+         * key fits in one (KEY_ROW_PX a row, one spare) */
+        double need = g->top + KEY_ROW_PX * (key_entries(c) + 1) + g->bottom;
+        if (g->ph < need)
+            g->ph = (int)ceil(need);
     }
     g->w = fmax(200.0, g->pw - g->left - g->right);
     g->h = fmax(150.0, g->ph - g->top - g->bottom);

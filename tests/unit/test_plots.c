@@ -865,6 +865,45 @@ static void test_horizontal_bars(void **state)
     cr_chart_free(c);
 }
 
+/* A key on the right with more entries than the plot area holds: gnuplot
+ * would wrap it into a second column past the image's edge (the report's
+ * corpus chart showed 12 of its 29 systems); the image grows so that the
+ * plot area holds every entry in one column, 20 px or more each. */
+static void test_tall_key_fits(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "many systems");
+    assert_int_equal(cr_chart_axis(c, 'x', "size", CR_AXIS_LOG), CR_OK);
+    enum { N = 32 };
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "sys-%02d", i);
+        int s = cr_chart_series(c, name, CR_SERIES_POINTS, false);
+        assert_int_equal(cr_chart_point(c, s, 1 + i, 1 + i % 3, NULL), CR_OK);
+    }
+    char p[600];
+    path_of(p, sizeof p, "tallkey.png");
+    cr_diag d = {{0}};
+    assert_int_equal(cr_chart_render(c, p, NULL, &d), CR_OK);
+    path_of(p, sizeof p, "tallkey.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(gp);
+    assert_non_null(strstr(gp, "set key at screen")); /* on the right */
+    int w = 0, h = 0;
+    const char *t = strstr(gp, "pngcairo size ");
+    assert_non_null(t);
+    assert_int_equal(sscanf(t, "pngcairo size %d,%d", &w, &h), 2);
+    double top = 0, bottom = 0;
+    const char *tm = strstr(gp, "set tmargin at screen "), *bm = strstr(gp, "set bmargin at screen ");
+    assert_true(tm && bm);
+    assert_int_equal(sscanf(tm, "set tmargin at screen %lf", &top), 1);
+    assert_int_equal(sscanf(bm, "set bmargin at screen %lf", &bottom), 1);
+    double area_px = (top - bottom) * h;
+    assert_true(area_px >= 20.0 * N);
+    free(gp);
+    cr_chart_free(c);
+}
+
 static void test_accuracy(void **state)
 {
     (void)state;
@@ -922,6 +961,7 @@ int main(void)
         cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
         cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
         cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
+        cmocka_unit_test(test_tall_key_fits),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

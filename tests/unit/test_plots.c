@@ -894,7 +894,8 @@ static void test_tall_key_fits(void **state)
     assert_non_null(t);
     assert_int_equal(sscanf(t, "pngcairo size %d,%d", &w, &h), 2);
     double top = 0, bottom = 0;
-    const char *tm = strstr(gp, "set tmargin at screen "), *bm = strstr(gp, "set bmargin at screen ");
+    const char *tm = strstr(gp, "set tmargin at screen "),
+               *bm = strstr(gp, "set bmargin at screen ");
     assert_true(tm && bm);
     assert_int_equal(sscanf(tm, "set tmargin at screen %lf", &top), 1);
     assert_int_equal(sscanf(bm, "set bmargin at screen %lf", &bottom), 1);

@@ -293,13 +293,22 @@ for a, b in zip(rf["rows"], rows):
         assert close(a[k], b[k]), (a["op"], k, a[k], b[k])
 # the totals line, as roofline prints it (its JSON has 6 digits)
 import re
-pat = r"device time ([0-9.]+) us; covered by a bound ([0-9.]+) us \(([0-9.]+)%\); the program could save at best ([0-9.]+) us"
+# each time in the unit that reads best, to 3 decimals
+t = r"([0-9.]+) (s|ms|us)"
+pat = r"device time %s; covered by a bound %s \(([0-9.]+)%%\); the program could save at best %s" % (t, t, t)
 m = [re.fullmatch(pat, n) for n in tb["notes"]]
 m = [x for x in m if x]
 assert len(m) == 1, tb["notes"]
-got = [float(x) for x in m[0].groups()]
+g = m[0].groups()
+scale = {"s": 1e6, "ms": 1e3, "us": 1.0}
+got = [float(g[0]) * scale[g[1]], float(g[2]) * scale[g[3]], float(g[4]), float(g[5]) * scale[g[6]]]
 want = [rf["total_us"], rf["covered_us"], 100 * rf["covered_us"] / rf["total_us"], rf["save_us"]]
-assert all(abs(g - w) <= 1e-5 * w + 0.05 * (i == 2) for i, (g, w) in enumerate(zip(got, want))), (got, want)
+units = [g[1], g[3], None, g[6]]
+for i, (x, w, u) in enumerate(zip(got, want, units)):
+    # 3 decimals of the unit shown, and that unit the largest of s, ms, us under the value
+    tol = 0.05 if u is None else 0.0005 * scale[u] + 1e-6 * w
+    assert abs(x - w) <= tol, (i, got, want)
+    assert u is None or u == ("s" if w >= 1e6 else "ms" if w >= 1e3 else "us"), (i, u, w)
 # the gap chart: 12 operators, most to save first, then the rest summed;
 # each bar bound / median x 100, as pct_of_roofline
 bars = [l for l in open(sys.argv[3]) if l.startswith('"')]

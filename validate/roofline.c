@@ -292,13 +292,28 @@ static cr_rf_row *push_row(cr_roofline *r)
     return w;
 }
 
+/* A duration in the unit that reads best (a program's totals run from
+ * microseconds to minutes): "350.125 us", "24.002 ms", "8.980 s". */
+static const char *duration_text(double s, char *buf, size_t n)
+{
+    double a = fabs(s);
+    if (a >= 1.0)
+        snprintf(buf, n, "%.3f s", s);
+    else if (a >= 1e-3)
+        snprintf(buf, n, "%.3f ms", s * 1e3);
+    else
+        snprintf(buf, n, "%.3f us", s * 1e6);
+    return buf;
+}
+
 void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n)
 {
+    char t[32], c[32], v[32];
     snprintf(buf, n,
-             "device time %.3f us; covered by a bound %.3f us (%.1f%%); the program could save "
-             "at best %.3f us",
-             r->total_s * 1e6, r->covered_s * 1e6,
-             r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0, r->save_s * 1e6);
+             "device time %s; covered by a bound %s (%.1f%%); the program could save at best %s",
+             duration_text(r->total_s, t, sizeof t), duration_text(r->covered_s, c, sizeof c),
+             r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0,
+             duration_text(r->save_s, v, sizeof v));
 }
 
 void cr_roofline_release(cr_roofline *r)

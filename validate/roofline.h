@@ -153,9 +153,10 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
 
 void cr_roofline_release(cr_roofline *r);
 
-/* The table's totals as one line into buf (n bytes, truncated to fit):
- * "device time 24002.400 us; covered by a bound 21761.998 us (90.7%); the
- * program could save at best 11817.897 us". `commroof roofline` and
+/* The table's totals as one line into buf (n bytes, truncated to fit),
+ * each time in the unit that reads best: "device time 24.002 ms; covered
+ * by a bound 21.762 ms (90.7%); the program could save at best 11.818 ms"
+ * (JSON keeps microseconds). `commroof roofline` and
  * `commroof report --trace` print this line. */
 void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n);
 

@@ -26,11 +26,13 @@
 #
 #   bash traces/h200-1/cupti-attrs-2026-12-04/h200_attrs.sh     (run1: 40 s on the H200)
 #   CONFIGS="untraced base pre16" REPS=7 TORCH_REPS=3 bash ...  (run2)
+#   CONFIGS="untraced base" REPS=0 TRAIN_REPS=5 bash ...        (run3: whole training steps)
 REPS=${REPS:-3}
 N=${N:-10000}
 CONFIGS=${CONFIGS:-untraced base pt0 pre16 db3m kkind}
 TORCH_REPS=${TORCH_REPS:-0} # processes of each configuration on the PyTorch loops
 TORCH_N=${TORCH_N:-5000}
+TRAIN_REPS=${TRAIN_REPS:-0} # processes of each configuration on whole training steps (torch_train.py)
 HERE=traces/h200-1/cupti-attrs-2026-12-04
 # shellcheck source=traces/tracer/device_common.sh
 . traces/tracer/device_common.sh
@@ -124,6 +126,16 @@ if [ "$TORCH_REPS" -gt 0 ] &&
   done
 elif [ "$TORCH_REPS" -gt 0 ]; then
   echo "== PyTorch with CUDA not available: torch loops skipped"
+fi
+
+if [ "$TRAIN_REPS" -gt 0 ] &&
+  timeout 60 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+  echo "== PyTorch training steps (50 steps x 3 loops per size), $TRAIN_REPS processes of each configuration"
+  python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"
+  for i in $(seq 1 "$TRAIN_REPS"); do
+    for c in $CONFIGS; do run_cfg $c "s$i" python3 kernels/overhead/torch_train.py -n 50 -r 3; done
+    echo "   round s$i done ($(date +%T))"
+  done
 fi
 
 {

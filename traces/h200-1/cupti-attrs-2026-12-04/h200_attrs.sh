@@ -18,6 +18,8 @@
 #              tracer's 32 MiB
 #   kkind      CUPTI_ACTIVITY_KIND_KERNEL instead of CONCURRENT_KERNEL (CUPTI
 #              serialises kernels then)
+#   ownnvtx    NVTX ranges recorded by the tracer's own wrappers (its "own
+#              path") instead of CUPTI's MARKER kinds
 #
 # Every traced process's trace is checked (records of each kind against what
 # the program launched, dropped records, closed file), then deleted.
@@ -27,6 +29,7 @@
 #   bash traces/h200-1/cupti-attrs-2026-12-04/h200_attrs.sh     (run1: 40 s on the H200)
 #   CONFIGS="untraced base pre16" REPS=7 TORCH_REPS=3 bash ...  (run2)
 #   CONFIGS="untraced base" REPS=0 TRAIN_REPS=5 bash ...        (run3: whole training steps)
+#   CONFIGS="untraced base ownnvtx" REPS=7 bash ...              (run4: NVTX by the own path)
 REPS=${REPS:-3}
 N=${N:-10000}
 CONFIGS=${CONFIGS:-untraced base pt0 pre16 db3m kkind}
@@ -62,6 +65,7 @@ env_of() {
   pre16) echo COMMROOF_TRACE_X_DEVBUF_PREALLOC=16 ;;
   db3m) echo COMMROOF_TRACE_X_DEVBUF_BYTES=3200000 ;;
   kkind) echo COMMROOF_TRACE_X_KERNEL_KIND=KERNEL ;;
+  ownnvtx) echo COMMROOF_TRACE_X_OWN_NVTX=1 ;;
   *) echo COMMROOF_TRACE_QUIET=1 ;;
   esac
 }
@@ -78,15 +82,16 @@ md = d.get("metadata", {})
 cnt = {}
 for e in d["traceEvents"]:
     c = e.get("cat")
-    if c in ("kernel", "memcpy", "memset"):
+    if c in ("kernel", "memcpy", "memset", "nvtx"):
         cnt[c] = cnt.get(c, 0) + 1
 exp = ""
 try:
     exp = [l for l in open(expect) if l.startswith("expect")][0].strip()
 except (OSError, IndexError):
     pass
-want = {k: int(v) for k, v in re.findall(r"(kernels|memcpy|memset) (\d+)", exp)}
-got = {"kernels": cnt.get("kernel", 0), "memcpy": cnt.get("memcpy", 0), "memset": cnt.get("memset", 0)}
+want = {k: int(v) for k, v in re.findall(r"(kernels|memcpy|memset|nvtx) (\d+)", exp)}
+got = {"kernels": cnt.get("kernel", 0), "memcpy": cnt.get("memcpy", 0), "memset": cnt.get("memset", 0),
+       "nvtx": cnt.get("nvtx", 0)}
 print("%s %s trace: %s | dropped %s closed %s errors %s" % (
     cfg, tag, " ".join("%s %d/%d" % (k, got[k], n) for k, n in want.items()),
     md.get("dropped_records"), "yes" if md else "NO", json.dumps(md.get("errors"))))

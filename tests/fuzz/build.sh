@@ -7,6 +7,7 @@
 #   tests/fuzz/build.sh                  build every target
 #   tests/fuzz/build.sh run              build, then fuzz every target
 #   tests/fuzz/build.sh [run] units ...  only the targets named (fuzz_units.c)
+#   FUZZ_PARALLEL=1 tests/fuzz/build.sh run   every target at once
 #
 # Every target links an instrumented libcommroof: all library sources, as the
 # Makefile lists them (model/ traces/reader/ validate/ plots/), plus the
@@ -80,6 +81,9 @@ done
 
 [ "$run" = 1 ] || exit 0
 secs=${FUZZ_SECONDS:-60}
+# FUZZ_PARALLEL=1: every target at once (a machine with a core for each),
+# each one's output in $OUT/NAME.log, its last status line printed at the end
+par=${FUZZ_PARALLEL:-0} pids=""
 for src in $built; do
     name=$(basename "$src" .c)
     short=${name#fuzz_}
@@ -90,6 +94,24 @@ for src in $built; do
     done
     len=$(field "$src" max-len)
     echo "== fuzzing $name for ${secs}s"
-    "$OUT/$name" -max_total_time="$secs" -max_len="${len:-65536}" -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="$OUT/$name-" "$corpus"
+    if [ "$par" = 1 ]; then
+        "$OUT/$name" -max_total_time="$secs" -max_len="${len:-65536}" -timeout=10 -rss_limit_mb=4096 \
+            -artifact_prefix="$OUT/$name-" "$corpus" >"$OUT/$name.log" 2>&1 &
+        pids="$pids $!"
+    else
+        "$OUT/$name" -max_total_time="$secs" -max_len="${len:-65536}" -timeout=10 -rss_limit_mb=4096 \
+            -artifact_prefix="$OUT/$name-" "$corpus"
+    fi
 done
+if [ "$par" = 1 ]; then
+    fail=0
+    for p in $pids; do
+        wait "$p" || fail=1
+    done
+    for src in $built; do
+        name=$(basename "$src" .c)
+        # libFuzzer's last progress line ("#N DONE ... exec/s ...") or its crash report
+        printf '%-22s %s\n' "$name" "$(grep -E '^#[0-9]+[[:space:]]+DONE|ERROR: |SUMMARY: ' "$OUT/$name.log" | tail -n 1)"
+    done
+    [ "$fail" = 0 ] || { echo "build.sh: a target failed (its log: $OUT/NAME.log)" >&2; exit 1; }
+fi

@@ -932,10 +932,20 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
         xy_geom_of(c, tag_rows(c, lp), &g);
         ph = g.ph;
     }
+    /* The layout (margins, key rows, the numbered list) is computed in
+     * pixels for the PNG's 11 pt font and markers; the SVG gets the same
+     * font size, and its markers, which gnuplot's svg terminal draws about
+     * twice as large at one point size, are scaled by ps_x (at 13 pt and
+     * full size its key ran into the list under it). The format is the
+     * name's ending: a name holding ".svg" elsewhere (the hidden stage
+     * ".svglayout.tmp123.png") was drawn as SVG into a .png. */
     cr_sbuf_add(b,
-                "if (strstrt(outfile, \".svg\") > 0) {\n"
-                "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,13\" "
+                "ps_x = 1.0\n"
+                "if (strlen(outfile) >= 4 && outfile[strlen(outfile)-3:strlen(outfile)] eq "
+                "\".svg\") {\n"
+                "    set terminal svg size %d,%d dynamic noenhanced font \"Helvetica,11\" "
                 "background \"white\"\n"
+                "    ps_x = 0.6\n"
                 "} else {\n"
                 "    if (strstrt(GPVAL_TERMINALS, \" pngcairo \") > 0) {\n"
                 "        set terminal pngcairo size %d,%d noenhanced font \"Sans,11\" "
@@ -1049,25 +1059,26 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
         case CR_SERIES_DASHED:
             /* dashed lines often coincide (two mechanisms at the same rate):
              * a dash pattern and sparse markers of their own keep each visible */
-            cr_sbuf_add(b, "using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 pi %d lc rgb \"%s\"",
-                        2 + ndashed % 4, point_types[(ndashed + 3) % N_POINT_TYPES],
-                        s->n > 12 ? 3 + ndashed % 3 : 1, col);
+            cr_sbuf_add(
+                b, "using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9*ps_x pi %d lc rgb \"%s\"",
+                2 + ndashed % 4, point_types[(ndashed + 3) % N_POINT_TYPES],
+                s->n > 12 ? 3 + ndashed % 3 : 1, col);
             ndashed++;
             break;
         case CR_SERIES_POINTS:
             if (dense_points(c))
-                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.2 lc rgb \"#60%s\"",
+                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.2*ps_x lc rgb \"#60%s\"",
                             point_types[ptype++ % N_POINT_TYPES], col + 1);
             else
-                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.6 lc rgb \"%s\"",
+                cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.6*ps_x lc rgb \"%s\"",
                             point_types[ptype++ % N_POINT_TYPES], col);
             break;
         case CR_SERIES_OPENPOINTS:
-            cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.7 lw 1.5 lc rgb \"%s\"",
+            cr_sbuf_add(b, "using 1:2 with points pt %d ps 1.7*ps_x lw 1.5 lc rgb \"%s\"",
                         open_types[optype++ % N_OPEN_TYPES], col);
             break;
         case CR_SERIES_LINEPOINTS:
-            cr_sbuf_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1 lc rgb \"%s\"",
+            cr_sbuf_add(b, "using 1:2 with linespoints lw 1.8 pt %d ps 1.1*ps_x lc rgb \"%s\"",
                         point_types[ptype++ % N_POINT_TYPES], col);
             break;
         case CR_SERIES_BAND:

@@ -338,7 +338,8 @@ cr_status cr_plot_gap_suite(const cr_topo *t, const cr_plot_sources *s, cr_chart
         }
     }
     if (ng == 0) {
-        st = cr_diag_set(d, CR_EUNSUPPORTED, "suite %s: no problem runs on %s", suite->name, t->name);
+        st = cr_diag_set(d, CR_EUNSUPPORTED, "suite %s: no problem runs on %s", suite->name,
+                         t->name);
         goto out;
     }
     char ctx[300], src[1200];

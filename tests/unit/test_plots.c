@@ -905,6 +905,71 @@ static void test_tall_key_fits(void **state)
     cr_chart_free(c);
 }
 
+/* The y of the baseline of the SVG text element whose text starts with
+ * prefix, lowest (max) or highest (min) on the page among all that do;
+ * NAN when none. gnuplot's svg terminal writes each text as
+ * <g transform="translate(X,Y)" ...> then <text>TEXT</text>. */
+static double svg_text_y(const char *svg, const char *prefix, bool lowest)
+{
+    double best = NAN;
+    for (const char *q = svg; (q = strstr(q, "translate(")) != NULL; q++) {
+        double x, y;
+        if (sscanf(q, "translate(%lf,%lf)", &x, &y) != 2)
+            continue;
+        const char *t = strstr(q, "<text>"), *next = strstr(q + 1, "translate(");
+        if (!t || (next && next < t) || strncmp(t + 6, prefix, strlen(prefix)) != 0)
+            continue;
+        if (isnan(best) || (lowest ? y > best : y < best))
+            best = y;
+    }
+    return best;
+}
+
+/* The SVG keeps the PNG's layout: a key under the plot and the numbered
+ * list under it do not overlap. The layout is computed in pixels for the
+ * 11 pt PNG font; the SVG was drawn at 13 pt and its key ran 15 px into
+ * the list (the report's roofline.svg: "FP64/FP32" over "1
+ * single_elementwise_add"). */
+static void test_svg_layout(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "svg layout");
+    cr_chart_axis(c, 'x', "x", CR_AXIS_LOG);
+    cr_chart_axis(c, 'y', "y", CR_AXIS_LOG);
+    cr_chart_range(c, 'x', 1, 1000);
+    cr_chart_range(c, 'y', 1, 1000);
+    for (int i = 0; i < 5; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "key entry %d with a name too long for the right", i);
+        int s = cr_chart_series(c, name, CR_SERIES_LINE, false);
+        cr_chart_point(c, s, 1, 10 * (i + 1), NULL);
+        cr_chart_point(c, s, 1000, 10 * (i + 1), NULL);
+    }
+    int s = cr_chart_series(c, "pts", CR_SERIES_POINTS, true);
+    for (int i = 0; i < 3; i++) { /* wider than the plot: drawn as numbers, named in the list */
+        char name[160];
+        snprintf(name, sizeof name, "listed_point_%d_%0120d", i, 0);
+        cr_chart_point(c, s, 10 + 300 * i, 100, name);
+    }
+    render_both(c, "svglayout");
+    char p[600];
+    path_of(p, sizeof p, "svglayout.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "set label \"1 listed_point_")); /* the list exists */
+    free(gp);
+    path_of(p, sizeof p, "svglayout.svg");
+    char *svg = slurp(p, NULL);
+    assert_non_null(svg);
+    double key = svg_text_y(svg, "key entry 4", true), list = svg_text_y(svg, "1 listed", false);
+    assert_true(key == key); /* not NaN */
+    assert_true(list == list);
+    /* the list's first line (8 pt, about 8 px above its baseline) starts
+     * below the key's last entry's baseline */
+    assert_true(key < list - 8.0);
+    free(svg);
+    cr_chart_free(c);
+}
+
 static void test_accuracy(void **state)
 {
     (void)state;
@@ -962,7 +1027,7 @@ int main(void)
         cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
         cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
         cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
-        cmocka_unit_test(test_tall_key_fits),
+        cmocka_unit_test(test_tall_key_fits),   cmocka_unit_test(test_svg_layout),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

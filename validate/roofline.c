@@ -1342,7 +1342,10 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                 break;
         } else if (k->key[0] == 'K') {
             w->kind = CR_RF_KERNEL;
-            snprintf(w->op, sizeof w->op, "%.63s", k->name);
+            if (strlen(k->name) < sizeof w->op)
+                snprintf(w->op, sizeof w->op, "%s", k->name);
+            else /* cut, and says so */
+                snprintf(w->op, sizeof w->op, "%.*s...", (int)sizeof w->op - 4, k->name);
             snprintf(w->note, sizeof w->note, "no operator range owns it");
         } else {
             w->kind = CR_RF_ATEN;

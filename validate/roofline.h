@@ -97,7 +97,9 @@ const char *cr_rf_kind_name(cr_rf_kind k);
 /* One row: an operator with one set of arguments. Times in seconds. */
 typedef struct {
     cr_rf_kind kind;
-    char op[64];        /* "aten::addmm", "ncclAllReduce", "cr:gemm", a kernel's short name */
+    char op[192];       /* "aten::addmm", "ncclAllReduce", "cr:gemm", a kernel's short name
+                           (whole: "at::native::(anonymous namespace)::..._kernel"; one
+                           longer ends in "...") */
     char args[160];     /* the shapes "[[1024], [8, 512], [512, 1024], [], []]", "1MiB n=2",
                            a cr: case's label */
     char model[128];    /* the catalog case evaluated: "gemm m=8 n=1024 k=512 dtype=bf16" */

@@ -209,6 +209,19 @@ static void test_fixture_table(void **state)
     assert_string_equal(r.rows[0].dtype_src, "--dtype");
     cr_roofline_release(&r);
 
+    /* kernel names whole (78 characters, cut at 63 before), and one
+     * longer than a row holds ends in "..." */
+    const char *longk[] = {"tests/fixtures/roofline/long_kernel_names.json"};
+    assert_int_equal(cr_roofline_read(t, longk, 1, &o, &r, &d), CR_OK);
+    assert_int_equal(r.n, 2);
+    w = find(&r, "at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel");
+    assert_int_equal(w->kind, CR_RF_KERNEL);
+    const cr_rf_row *cut = r.rows[0].op[0] == 'm' ? &r.rows[0] : &r.rows[1];
+    assert_int_equal(strlen(cut->op), sizeof cut->op - 1);
+    assert_string_equal(cut->op + strlen(cut->op) - 3, "...");
+    assert_int_equal(strncmp(cut->op, "my_ns::very_long_generated_kernel_name_", 39), 0);
+    cr_roofline_release(&r);
+
     /* a file that is not there */
     const char *none[] = {"tests/fixtures/roofline/none.json"};
     assert_int_not_equal(cr_roofline_read(t, none, 1, &o, &r, &d), CR_OK);

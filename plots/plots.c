@@ -331,8 +331,10 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
         cr_coll_bound b;
         if (cr_rankset_from_array(ranks, n, t->n_gpus, &rs, NULL) == CR_OK &&
             cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
-            cr_coll_bound_eval(ctx, &rq, &b, NULL) == CR_OK && b.in_network && b.busbw_Bps > 0)
+            cr_coll_bound_eval(ctx, &rq, &b, NULL) == CR_OK && b.in_network && b.busbw_Bps > 0) {
             c->in_switch_Bps = b.busbw_Bps;
+            c->in_switch_from_bound = true;
+        }
         cr_coll_ctx_free(ctx);
         cr_rankset_free(rs);
     }

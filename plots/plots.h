@@ -65,6 +65,8 @@ typedef struct {
     double scaleup_Bps;
     const char *scaleup_kind; /* "NVLink", "XGMI", "ICI" (static) */
     double in_switch_Bps;
+    bool in_switch_from_bound; /* in_switch_Bps is the allreduce bound's busbw (else the
+                                  simple form, scale-up x 2(n-1)/n) */
     double pcie_Bps;
     double net_Bps;
     const char *net_kind; /* "InfiniBand", "Ethernet" (static) */

@@ -658,7 +658,9 @@ cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_d
          ceiling_row(tb, what, cc.scaleup_Bps / 1e9, "GB/s", "links of the GPU") != CR_OK) ||
         (cc.in_switch_Bps > 0 &&
          ceiling_row(tb, "in_switch_reduction_busbw", cc.in_switch_Bps / 1e9, "GB/s",
-                     "scale-up x 2(n-1)/n, n = GPUs on the reducing switches") != CR_OK) ||
+                     cc.in_switch_from_bound
+                         ? "allreduce bound's busbw, in-switch reduction credited"
+                         : "scale-up x 2(n-1)/n, n = GPUs on the reducing switches") != CR_OK) ||
         (cc.pcie_Bps > 0 &&
          ceiling_row(tb, "pcie_per_gpu", cc.pcie_Bps / 1e9, "GB/s", "links of the GPU") != CR_OK) ||
         (cc.net_Bps > 0 &&

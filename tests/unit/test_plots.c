@@ -700,6 +700,9 @@ static void test_comm_ceilings(void **state)
      * term is under 1e-5 of it) */
     assert_int_equal(cc.scaleup_gpus, 8);
     assert_close(cc.in_switch_Bps, 2.0 * 7.0 / 8.0 * 513e9, 1e-4, 0);
+    /* ... the bound's figure, which the ceilings table names as its source
+     * (it said "scale-up x 2(n-1)/n": 787.5 GB/s here) */
+    assert_true(cc.in_switch_from_bound);
     /* one Gen5 x16 link per GPU */
     assert_close(cc.pcie_Bps, 63e9, 1e-12, 0);
     /* 8 NICs x 50 GB/s shared by 8 GPUs */

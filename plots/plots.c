@@ -38,7 +38,12 @@ static const char *fmt_bw(double Bps, char *buf, size_t n)
 
 static const char *fmt_flops(double f, char *buf, size_t n)
 {
-    snprintf(buf, n, "%.4g TFLOP/s", f / 1e12);
+    /* four digits of TFLOP/s up to 9999 ("1979 TFLOP/s"), PFLOP/s above
+     * (GB200's FP4 printed "1e+04 TFLOP/s") */
+    if (f >= 1e16)
+        snprintf(buf, n, "%.4g PFLOP/s", f / 1e15);
+    else
+        snprintf(buf, n, "%.4g TFLOP/s", f / 1e12);
     return buf;
 }
 

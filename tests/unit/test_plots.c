@@ -22,6 +22,7 @@
 #include "plots/sbuf_priv.h"
 #include "plots/table.h"
 #include "topo.h"
+#include "topo_xml.h"
 
 static char tmpdir[256];
 
@@ -681,6 +682,17 @@ static void test_roofline(void **state)
     assert_int_equal(cr_plot_roofline(t, 8, NULL, 0, &c, &d), CR_EINVAL);
     assert_null(c);
     assert_non_null(strstr(d.msg, "out of range"));
+    cr_topo_free(t);
+
+    /* a peak of 10,000 TFLOP/s or more is named in PFLOP/s (GB200's FP4
+     * was "1e+04 TFLOP/s"), below in TFLOP/s */
+    assert_int_equal(cr_topo_open("gb200-nvl72", &t, &d), CR_OK);
+    assert_int_equal(cr_plot_roofline(t, 0, NULL, 0, &c, &d), CR_OK);
+    j = chart_json(c);
+    series_named(j, "FP4 10 PFLOP/s");
+    series_named(j, "FP8/INT8 5000 TFLOP/s");
+    json_decref(j);
+    cr_chart_free(c);
     cr_topo_free(t);
 }
 

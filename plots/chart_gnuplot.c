@@ -605,6 +605,35 @@ static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out
     return true;
 }
 
+/* "set AXtics (...)": one label per decade from lo to hi, in unit (times
+ * given in us read in their own unit: 1 us, 10 ms, 1 s), plain below 1000
+ * (0.1, not 100m), SI prefixes above (1k, 10M); never 1e+06. */
+static void decade_tics(cr_sbuf *b, const char *ax, double lo, double hi, const char *unit)
+{
+    static const char pre[] = "kMGTPE";
+    cr_sbuf_add(b, "set %stics (", ax);
+    bool first = true;
+    for (double v = pow(10.0, floor(log10(lo) + 1e-9)); v <= hi * 1.0001; v *= 10.0) {
+        char lab[48];
+        int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
+        if (e3 > 6)
+            e3 = 6;
+        if (strcmp(unit, "us") == 0) {
+            static const char *const tu[] = {"ns", "us", "ms", "s"};
+            int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
+            snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
+        } else if (e3 > 0)
+            snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
+        else
+            snprintf(lab, sizeof lab, "%g%s", v, unit);
+        cr_sbuf_add(b, "%s", first ? "" : ", ");
+        cr_sbuf_gnuplot(b, lab);
+        cr_sbuf_add(b, " %.6g", v);
+        first = false;
+    }
+    cr_sbuf_add(b, ")\n");
+}
+
 static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
 {
     const char *ax = a == 0 ? "x" : "y";
@@ -616,34 +645,13 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
     bool lg = chart_axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
     if (lg) {
         cr_sbuf_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
+        double blo = 0, bhi = 0; /* a bar chart's value range, from its bars */
+        bool bars = a == 1 && c->kind == CR_CHART_BARS && !c->range_set[a] &&
+                    bar_range(c, true, &blo, &bhi) && blo > 0;
         if (c->si_unit[a] && c->range_set[a] && c->lo[a] > 0 && c->hi[a] / c->lo[a] < 1e30) {
-            /* a known range: one label per decade, plain below 1000 (0.1,
-             * not 100m), SI prefixes above (1k, 10M) */
-            static const char pre[] = "kMGTPE";
-            cr_sbuf_add(b, "set %stics (", ax);
-            bool first = true;
-            for (double v = pow(10.0, floor(log10(c->lo[a]) + 1e-9)); v <= c->hi[a] * 1.0001;
-                 v *= 10.0) {
-                char lab[48];
-                int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
-                if (e3 > 6)
-                    e3 = 6;
-                if (strcmp(c->si_unit[a], "us") == 0) {
-                    /* times given in us read best in their own unit */
-                    static const char *const tu[] = {"ns", "us", "ms", "s"};
-                    int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
-                    snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
-                } else if (e3 > 0)
-                    snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1],
-                             c->si_unit[a]);
-                else
-                    snprintf(lab, sizeof lab, "%g%s", v, c->si_unit[a]);
-                cr_sbuf_add(b, "%s", first ? "" : ", ");
-                cr_sbuf_gnuplot(b, lab);
-                cr_sbuf_add(b, " %.6g", v);
-                first = false;
-            }
-            cr_sbuf_add(b, ")\n");
+            decade_tics(b, ax, c->lo[a], c->hi[a], c->si_unit[a]);
+        } else if (c->si_unit[a] && bars) {
+            decade_tics(b, ax, blo, bhi, c->si_unit[a]);
         } else if (c->si_unit[a]) {
             /* %.0s%c prints 1k, 10M ...: readable where 1e+06 is not */
             cr_sbuf_add(b, "set format %s ", ax);
@@ -806,6 +814,18 @@ static void chart_px(const cr_chart *c, int *w, int *h)
 
 /* Horizontal grouped bars: boxxyerror boxes, one per series and category,
  * from the value axis' base to the value. */
+/* Whether series i has a bar gnuplot draws (a finite value, > 0 on a log
+ * axis) in any category. */
+static bool bar_series_drawable(const cr_chart *c, int i, bool lg)
+{
+    for (int k = 0; k < c->nc; k++) {
+        double v = chart_bar_value(c, i, k);
+        if (isfinite(v) && (!lg || v > 0))
+            return true;
+    }
+    return false;
+}
+
 static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
 {
     bool lg = chart_axis_log(c, 1);
@@ -821,20 +841,25 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
         cr_sbuf_gnuplot(b, c->label[0]);
         cr_sbuf_add(b, "\n");
     }
+    /* the value axis repeats on top (x2): with dozens of categories the
+     * bottom one is a long way down. A log axis gets one label per decade
+     * in the series' unit where it has one (1 us .. 1 s), else plain
+     * numbers: never 1e+06. */
     if (lg)
-        cr_sbuf_add(b, "set logscale x 10\nset mxtics 10\nset format x \"%%g\"\n");
-    /* the value axis repeats on top: with dozens of categories the
-     * bottom one is a long way down */
-    if (lg)
-        cr_sbuf_add(b, "set logscale x2 10\nset mx2tics 10\n");
+        cr_sbuf_add(b, "set logscale x 10\nset mxtics 10\nset logscale x2 10\nset mx2tics 10\n");
     if (have)
         cr_sbuf_add(b, "set xrange [%.6g:%.6g]\nset x2range [%.6g:%.6g]\n", lo, hi, lo, hi);
+    if (lg && have && lo > 0) {
+        decade_tics(b, "x", lo, hi, c->si_unit[1] ? c->si_unit[1] : "");
+        decade_tics(b, "x2", lo, hi, c->si_unit[1] ? c->si_unit[1] : "");
+    } else {
+        cr_sbuf_add(b, "set format x \"%%g\"\nset x2tics\nset format x2 \"%%g\"\n");
+    }
     double base = lg ? lo : 0;
     cr_sbuf_add(b,
                 "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
                 "set style fill solid 0.85 border rgb \"#333333\"\n"
                 "set grid xtics mxtics noytics nomytics\n"
-                "set x2tics\nset format x2 \"%%g\"\n"
                 "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
                 (double)c->nc - 0.4);
     for (int k = 0; k < c->nc; k++) {
@@ -855,6 +880,15 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
     for (int i = 0; i < c->ns; i++) {
         double off = -0.4 + (i + 0.5) * step;
         cr_sbuf_add(b, "%s", i ? ", \\\n     " : "");
+        if (!bar_series_drawable(c, i, lg)) {
+            /* no bar at all: gnuplot would skip the data and its key
+             * entry, leaving an unnamed gap in every group */
+            char name[300];
+            snprintf(name, sizeof name, "%s (no bar: none of these)", c->s[i].name);
+            cr_sbuf_add(b, "NaN with boxes lc rgb \"%s\" title ", colours[i % N_COLOURS]);
+            cr_sbuf_gnuplot(b, name);
+            continue;
+        }
         cr_sbuf_gnuplot(b, dat);
         cr_sbuf_add(b,
                     " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "

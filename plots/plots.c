@@ -689,8 +689,11 @@ cr_status cr_plot_compare(const char *context, cr_compare_metric metric,
                  : "");
     if (cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
-        cr_chart_axis(c, 'y', bound ? "bound time (us)" : "headroom (baseline / bound, x)",
-                      bound ? CR_AXIS_AUTO : CR_AXIS_AUTO) != CR_OK) {
+        cr_chart_axis(c, 'y',
+                      bound ? "bound time (log; the unit on each tick)"
+                            : "headroom (baseline / bound, x)",
+                      CR_AXIS_AUTO) != CR_OK ||
+        (bound && cr_chart_si_ticks(c, 'y', "us") != CR_OK)) {
         st = oom(d);
         goto fail;
     }

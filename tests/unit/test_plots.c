@@ -866,6 +866,8 @@ static void test_horizontal_bars(void **state)
     double v[50];
     for (int i = 0; i < 50; i++)
         v[i] = (1 + i % 7) * 1e-6 * pow(10, i % 4); /* 1 us .. 7 ms: log axis */
+    for (int k = 0; k < 10; k++)
+        v[4 * 10 + k] = NAN; /* machine "e" runs none of the problems */
     cr_chart *c = NULL;
     assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, 5, probs, 10, v, &c, NULL),
                      CR_OK);
@@ -876,6 +878,17 @@ static void test_horizontal_bars(void **state)
     assert_non_null(strstr(gp, "with boxxyerror"));
     assert_non_null(strstr(gp, "\"p9\" 9"));
     assert_non_null(strstr(gp, "set logscale x"));
+    /* the time axis reads in time units, one label a decade, bottom and
+     * top (it printed 1e+06 at a second) */
+    const char *xt = strstr(gp, "set xtics (");
+    assert_non_null(xt);
+    assert_non_null(strstr(xt, "\"1 us\" 1, \"10 us\" 10, \"100 us\" 100, \"1 ms\" 1000"));
+    assert_non_null(strstr(gp, "set x2tics ("));
+    assert_null(strstr(gp, "e+0"));
+    /* a machine without a bar keeps its key entry (gnuplot skips a data
+     * set with no valid point, and its name with it) */
+    assert_non_null(strstr(gp, "NaN with boxes lc rgb \"#"));
+    assert_non_null(strstr(gp, "title \"e (no bar: none of these)\""));
     free(gp);
     cr_chart_free(c);
 }

@@ -385,11 +385,12 @@ cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_
     static const struct {
         const char *name, *unit;
         bool text;
-        int prec; /* significant digits: the measured times as the harness wrote them */
+        int prec; /* significant digits: the measured times as the harness wrote
+                     them, the model's 4 as in every table (the JSON keeps all) */
     } cols[] = {{"problem", "", true, 0},           {"variant", "", true, 0},
-                {"measured_us", "us", false, 7},    {"bound_us", "us", false, 7},
-                {"pct_of_roofline", "%", false, 4}, {"baseline_us", "us", false, 7},
-                {"pred_us", "us", false, 7},        {"source", "", true, 0}};
+                {"measured_us", "us", false, 7},    {"bound_us", "us", false, 4},
+                {"pct_of_roofline", "%", false, 4}, {"baseline_us", "us", false, 4},
+                {"pred_us", "us", false, 4},        {"source", "", true, 0}};
     int nc = (int)(sizeof cols / sizeof cols[0]);
     bool oom = !tb;
     for (int c = 0; c < nc && !oom; c++)
@@ -721,6 +722,11 @@ cr_status cr_plot_suite_table(const cr_topo *t, const cr_plot_sources *s, cr_tab
             cr_table_set_text(tb, row, 1, r->category) != CR_OK ||
             cr_table_set_text(tb, row, 2, r->op) != CR_OK)
             goto oom;
+        /* a problem the machine cannot run may not get as far as its
+         * sizes: a 0 there is "not known", not zero */
+        for (int k = 0; k < 4; k++)
+            if (!ok && v[k] == 0)
+                v[k] = NAN;
         for (int k = 0; k < 7; k++)
             if (cr_table_set_num(tb, row, 3 + k, v[k]) != CR_OK)
                 goto oom;

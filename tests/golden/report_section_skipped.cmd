@@ -8,5 +8,8 @@ $CR report --topo h200-1 --suite llm -o "$d/r" --no-render > "$d/out" 2>&1
 echo "exit $?"
 grep -v '^open' "$d/out" | sed "s|$d/||g"
 ls "$d/r" | grep -c .
+# a problem the machine cannot run shows "-" for the sizes it never got
+# to (ranks, GFLOP, MB: 0 before), its reason at the row's end
+grep -v '^#' "$d/r/suite.txt" | head -2 | tr -s ' ' | cut -c1-160
 $CR plot gap --topo h200-1 --suite llm -o "$d/g.png"
 echo "exit $?"

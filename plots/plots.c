@@ -838,8 +838,9 @@ cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, i
     cr_status st = CR_OK;
     char sub[400];
     snprintf(sub, sizeof sub,
-             "%s%s%d cases; median |error| %.1f%%; 1 = exact; in the band: within 10%%",
-             context ? context : "", context ? "; " : "", usable, med * 100.0);
+             "%s%s%d case%s; median |error| %.1f%%; 1 = exact; in the band: within 10%%",
+             context ? context : "", context ? "; " : "", usable, usable == 1 ? "" : "s",
+             med * 100.0);
     int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
     int one = cr_chart_series(c, "1 (exact)", CR_SERIES_LINE, false);
     if (band < 0 || one < 0 || cr_chart_subtitle(c, sub) != CR_OK ||
@@ -887,8 +888,8 @@ cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, 
         return oom(d);
     cr_status st = CR_OK;
     char sub[300];
-    snprintf(sub, sizeof sub, "%s%s%d cases; on the line: exact; in the band: within 10%%",
-             context ? context : "", context ? "; " : "", usable);
+    snprintf(sub, sizeof sub, "%s%s%d case%s; on the line: exact; in the band: within 10%%",
+             context ? context : "", context ? "; " : "", usable, usable == 1 ? "" : "s");
     int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
     int diag = cr_chart_series(c, "y = x (exact)", CR_SERIES_LINE, false);
     if (band < 0 || diag < 0 || cr_chart_subtitle(c, sub) != CR_OK ||

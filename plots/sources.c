@@ -260,15 +260,17 @@ static void measured_source(const cr_plot_sources *s, const cr_plot_mprob_count 
     buf[0] = '\0';
     size_t l = 0;
     if (mc->n_json > 0)
-        l += (size_t)snprintf(buf + l, n - l, "%d harness results of %s", mc->n_json,
-                              s->measured_json);
+        l += (size_t)snprintf(buf + l, n - l, "%d harness result%s of %s", mc->n_json,
+                              mc->n_json == 1 ? "" : "s", s->measured_json);
     if (mc->n_trace > 0 && l < n) {
-        l += (size_t)snprintf(buf + l, n - l, "%s%d trace cases of ", l ? ", " : "", mc->n_trace);
+        l += (size_t)snprintf(buf + l, n - l, "%s%d trace case%s of ", l ? ", " : "", mc->n_trace,
+                              mc->n_trace == 1 ? "" : "s");
         for (int i = 0; i < s->n_traces && l < n; i++)
             l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? " " : "", s->traces[i]);
     }
     if (mc->n_dup > 0 && l < n)
-        snprintf(buf + l, n - l, " (%d trace cases repeat them)", mc->n_dup);
+        snprintf(buf + l, n - l, " (%d trace case%s repeat%s them)", mc->n_dup,
+                 mc->n_dup == 1 ? "" : "s", mc->n_dup == 1 ? "s" : "");
     if (l == 0 && n_cases > 0)
         snprintf(buf, n, "none of the %zu cases of the traces and logs is a problem of the suite",
                  n_cases);
@@ -588,7 +590,12 @@ cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, bool
             pts[n++] = (cr_acc_point){cr_vfam_name(m.list.v[i].c.family), m.list.v[i].label,
                                       m.res[i].pred_s, m.list.v[i].measured_s};
     if (n == 0) {
-        st = cr_diag_set(d, CR_EUNSUPPORTED, "the %zu measured cases have no prediction", m.list.n);
+        st = m.list.n == 0
+                 ? cr_diag_set(d, CR_EUNSUPPORTED,
+                               "no measured case: the traces hold no cr: range of crbench's "
+                               "families")
+                 : cr_diag_set(d, CR_EUNSUPPORTED, "the %zu measured case%s no prediction",
+                               m.list.n, m.list.n == 1 ? " has" : "s have");
         goto out;
     }
     char ctx[300];
@@ -756,9 +763,20 @@ cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, c
     cr_status st = cr_plot_meas_load(t, s, &m, d);
     if (st != CR_OK)
         goto out;
+    if (m.list.n == 0) {
+        /* a program's own trace (PyTorch, NCCL) holds no crbench case:
+         * an empty table said nothing (its operators are the program
+         * roofline's) */
+        st = cr_diag_set(d, CR_EUNSUPPORTED,
+                         "0 measured cases: the %d trace file%s hold%s no cr: range of crbench's "
+                         "families (a program's own operators are in the program roofline)",
+                         m.n_files, m.n_files == 1 ? "" : "s", m.n_files == 1 ? "s" : "");
+        goto out;
+    }
     char title[300];
-    snprintf(title, sizeof title, "commroof validation on %s: %zu cases from %d files",
-             (s->meas_topo ? s->meas_topo : t)->name, m.list.n, m.n_files);
+    snprintf(title, sizeof title, "commroof validation on %s: %zu case%s from %d file%s",
+             (s->meas_topo ? s->meas_topo : t)->name, m.list.n, m.list.n == 1 ? "" : "s", m.n_files,
+             m.n_files == 1 ? "" : "s");
     tb = cr_table_new(title);
     static const struct {
         const char *name, *unit;

@@ -273,6 +273,11 @@ TORCH=traces/h200-1/roofline-demo/torch_roofline.json.gz
 grep -q '<section id="program-roofline"><h2>Program roofline</h2>' "$RT/index.html" ||
     bad "report --trace has no Program roofline part"
 grep -q 'class="warning"' "$RT/index.html" && bad "report --trace warns with no time below its bound"
+# a program's trace holds no crbench case: the validation part says so
+# instead of an empty table
+grep -q 'skipped Validation of measured traces: 0 measured cases: the 1 trace file holds no cr: range' \
+    "$T/rep-torch.txt" || bad "report --trace of a program's trace does not skip the empty validation part"
+[ -e "$RT/validation.txt" ] && bad "report --trace wrote an empty validation table"
 is_png "$RT/program-gap.png" || bad "$RT/program-gap.png is not a valid PNG"
 grep -q '<img src="program-gap.png"' "$RT/index.html" || bad "index.html does not show program-gap.png"
 python3 - "$T/rf.json" "$RT/program-roofline.json" "$RT/program-gap.dat" <<'PY' || bad "the report's program roofline differs from commroof roofline --json"

@@ -139,6 +139,22 @@ cr_status cr_chart_subtitle(cr_chart *c, const char *text)
     return replace_str(&c->subtitle, text);
 }
 
+cr_status cr_chart_subtitle_add(cr_chart *c, const char *text)
+{
+    if (!c || !text)
+        return CR_EINVAL;
+    if (!c->subtitle || !c->subtitle[0])
+        return replace_str(&c->subtitle, text);
+    size_t n = strlen(c->subtitle) + strlen(text) + 2;
+    char *s = malloc(n);
+    if (!s)
+        return CR_ENOMEM;
+    snprintf(s, n, "%s\n%s", c->subtitle, text);
+    free(c->subtitle);
+    c->subtitle = s;
+    return CR_OK;
+}
+
 void cr_chart_size(cr_chart *c, int width_px, int height_px)
 {
     if (!c)

@@ -67,6 +67,8 @@ cr_status cr_chart_si_ticks(cr_chart *c, char axis, const char *unit);
 
 /* A line of text under the title (topology, suite, data source). */
 cr_status cr_chart_subtitle(cr_chart *c, const char *text);
+/* Adds a line under the subtitle (the subtitle itself where there is none). */
+cr_status cr_chart_subtitle_add(cr_chart *c, const char *text);
 
 /* Requests an image size in pixels (defaults 1000 x 650). */
 void cr_chart_size(cr_chart *c, int width_px, int height_px);

@@ -205,6 +205,14 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         st = cr_plot_comm_roofline(t, gpu, sets, nsets, out, d);
     else
         st = cr_plot_roofline(t, gpu, sets, nsets, out, d);
+    if (st == CR_OK && nsets == 0 && e.suite) {
+        /* the ceilings alone: say why the chart has no point */
+        char why[300];
+        snprintf(why, sizeof why, "no problem of suite %s %s on %s: the ceilings alone",
+                 e.suite->name, comm ? "communicates" : "runs", t->name);
+        if (cr_chart_subtitle_add(*out, why) != CR_OK)
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
 out:
     for (int j = 0; mlabels && j < nres; j++)
         free(mlabels[j]);

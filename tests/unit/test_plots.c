@@ -20,6 +20,7 @@
 #include "plots/chart.h"
 #include "plots/plots.h"
 #include "plots/sbuf_priv.h"
+#include "plots/sources.h"
 #include "plots/table.h"
 #include "topo.h"
 #include "topo_xml.h"
@@ -682,6 +683,28 @@ static void test_roofline(void **state)
     assert_int_equal(cr_plot_roofline(t, 8, NULL, 0, &c, &d), CR_EINVAL);
     assert_null(c);
     assert_non_null(strstr(d.msg, "out of range"));
+    cr_topo_free(t);
+
+    /* a suite none of whose problems communicates on one GPU: the
+     * communication roofline has its ceilings alone and says why (it drew
+     * them without a word) */
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    cr_plot_sources src = {.suite = "pkb"};
+    assert_int_equal(cr_plot_roofline_from(t, 0, &src, true, &c, &d), CR_OK);
+    j = chart_json(c);
+    const char *sub = json_string_value(json_object_get(j, "subtitle"));
+    assert_non_null(sub);
+    assert_non_null(
+        strstr(sub, "no problem of suite pkb communicates on h200-1: the ceilings alone"));
+    json_decref(j);
+    cr_chart_free(c);
+    /* the HBM roofline of the same suite has points, and no such line */
+    assert_int_equal(cr_plot_roofline_from(t, 0, &src, false, &c, &d), CR_OK);
+    j = chart_json(c);
+    sub = json_string_value(json_object_get(j, "subtitle"));
+    assert_true(!sub || !strstr(sub, "no problem of suite"));
+    json_decref(j);
+    cr_chart_free(c);
     cr_topo_free(t);
 
     /* a peak of 10,000 TFLOP/s or more is named in PFLOP/s (GB200's FP4

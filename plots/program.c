@@ -123,7 +123,7 @@ static int by_save(const void *a, const void *b)
 /* A category label short enough for the chart's rotated labels (the
  * table has the row whole): the operator without "aten::", its shapes as
  * "4096x1024 1024x8192" (empty ones left out), at most LABEL_CHARS. */
-#define LABEL_CHARS 30
+#define LABEL_CHARS 44
 static void short_label(const cr_rf_row *w, char *out, size_t n)
 {
     char buf[300];

@@ -101,4 +101,9 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
 /* True when stderr is a terminal (progress output goes there only then). */
 bool cli_progress_enabled(void);
 
+/* A time in microseconds as the tables print it: four digits ("0.3102",
+ * "244.1"), whole microseconds from 10,000 on ("35580", not "3.558e+04"),
+ * "-" where there is none (a schedule that cannot run). buf: 24 bytes. */
+const char *cli_us_text(char *buf, size_t n, double us);
+
 #endif

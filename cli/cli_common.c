@@ -200,3 +200,14 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
     }
     return 0;
 }
+
+const char *cli_us_text(char *buf, size_t n, double us)
+{
+    if (!isfinite(us))
+        snprintf(buf, n, "-");
+    else if (fabs(us) >= 1e4 && fabs(us) < 1e15)
+        snprintf(buf, n, "%.0f", us);
+    else
+        snprintf(buf, n, "%.4g", us);
+    return buf;
+}

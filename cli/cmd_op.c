@@ -94,9 +94,13 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
            "comm_bytes", "traffic", "compute", "hbm", "comm", "latency", "bound", "binding");
     printf("#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "(FLOP)", "(B)", "(B)", "(B)",
            "(us)", "(us)", "(us)", "(us)", "(us)", "");
-    printf(" %12.5g %12.5g %12.5g %12.5g %10.4g %10.4g %10.4g %10.4g %10.4g  %s\n", r->flops,
-           r->hbm_bytes, r->comm_bytes, r->traffic_bytes, r->t_compute_s * 1e6, r->t_hbm_s * 1e6,
-           r->t_comm_s * 1e6, r->lat_s * 1e6, r->bound_s * 1e6, r->binding);
+    char u[5][24];
+    printf(" %12.5g %12.5g %12.5g %12.5g %10s %10s %10s %10s %10s  %s\n", r->flops, r->hbm_bytes,
+           r->comm_bytes, r->traffic_bytes, cli_us_text(u[0], sizeof u[0], r->t_compute_s * 1e6),
+           cli_us_text(u[1], sizeof u[1], r->t_hbm_s * 1e6),
+           cli_us_text(u[2], sizeof u[2], r->t_comm_s * 1e6),
+           cli_us_text(u[3], sizeof u[3], r->lat_s * 1e6),
+           cli_us_text(u[4], sizeof u[4], r->bound_s * 1e6), r->binding);
     if (r->n_comm > 0) {
         printf("\n\n# communication phases: bound of each alone, NCCL's choice\n");
         printf("#%-26s %-13s %12s %5s %10s %10s %-7s %-6s  %s\n", "phase", "coll", "bytes", "ranks",
@@ -110,8 +114,9 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
             for (char *s = what; *s; s++)
                 if (*s == ' ')
                     *s = '_';
-            printf(" %-26s %-13s %12.5g %5d %10.4g %10.4g %-7s %-6s  %s\n", what, c->coll, c->bytes,
-                   c->group_size, c->bound_s * 1e6, c->nccl_s * 1e6, c->algo, c->proto, c->binding);
+            printf(" %-26s %-13s %12.5g %5d %10s %10s %-7s %-6s  %s\n", what, c->coll, c->bytes,
+                   c->group_size, cli_us_text(u[0], sizeof u[0], c->bound_s * 1e6),
+                   cli_us_text(u[1], sizeof u[1], c->nccl_s * 1e6), c->algo, c->proto, c->binding);
         }
     }
     if (r->has_overlap) {
@@ -124,21 +129,32 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
                "(us)", "(us)", "(us)", "(us)", "(us)");
         const cr_op_sched *s[2] = {&r->intra, &r->inter};
         const char *nm[2] = {"intra-sm", "inter-sm"};
-        for (int i = 0; i < 2; i++)
-            printf(" %-9s %10.4g %8d %-9s %10.4g %10.4g %10.4g %10.4g %10.4g %10.4g\n", nm[i],
-                   s[i]->pred_s * 1e6, s[i]->comm_sms, s[i]->mech, s[i]->t_launch_s * 1e6,
-                   s[i]->t_comp_s * 1e6, s[i]->t_mem_s * 1e6, s[i]->t_comm_s * 1e6,
-                   s[i]->t_nonoverlap_s * 1e6, s[i]->t_sync_s * 1e6);
+        /* a schedule that cannot run has no time: "-", as JSON's null
+         * (it printed inf) */
+        for (int i = 0; i < 2; i++) {
+            char v[7][24];
+            printf(" %-9s %10s %8d %-9s %10s %10s %10s %10s %10s %10s\n", nm[i],
+                   cli_us_text(v[0], sizeof v[0], s[i]->pred_s * 1e6), s[i]->comm_sms, s[i]->mech,
+                   cli_us_text(v[1], sizeof v[1], s[i]->t_launch_s * 1e6),
+                   cli_us_text(v[2], sizeof v[2], s[i]->t_comp_s * 1e6),
+                   cli_us_text(v[3], sizeof v[3], s[i]->t_mem_s * 1e6),
+                   cli_us_text(v[4], sizeof v[4], s[i]->t_comm_s * 1e6),
+                   cli_us_text(v[5], sizeof v[5], s[i]->t_nonoverlap_s * 1e6),
+                   cli_us_text(v[6], sizeof v[6], s[i]->t_sync_s * 1e6));
+        }
     }
-    printf("\n\n# summary: baseline = PyTorch + NCCL unoverlapped (%d launches); "
+    printf("\n\n# summary: baseline = PyTorch + NCCL unoverlapped (%d launch%s); "
            "headroom = "
            "baseline / bound\n",
-           r->baseline_kernels);
+           r->baseline_kernels, r->baseline_kernels == 1 ? "" : "es");
     printf("#%10s %10s %12s %10s %9s %-12s %s\n", "bound", "bound_cold", "baseline", "pred",
            "headroom", "schedule", "binding");
     printf("#%10s %10s %12s %10s %9s %-12s %s\n", "(us)", "(us)", "(us)", "(us)", "(x)", "", "");
-    printf(" %10.4g %10.4g %12.4g %10.4g %9.3g %-12s %s\n", r->bound_s * 1e6, r->bound_cold_s * 1e6,
-           r->baseline_s * 1e6, r->pred_s * 1e6, r->headroom, r->schedule, r->binding);
+    printf(" %10s %10s %12s %10s %9.3g %-12s %s\n",
+           cli_us_text(u[0], sizeof u[0], r->bound_s * 1e6),
+           cli_us_text(u[1], sizeof u[1], r->bound_cold_s * 1e6),
+           cli_us_text(u[2], sizeof u[2], r->baseline_s * 1e6),
+           cli_us_text(u[3], sizeof u[3], r->pred_s * 1e6), r->headroom, r->schedule, r->binding);
     printf("# %s\n", r->why);
 }
 

@@ -38,10 +38,12 @@ static const char *const roofline_help_head =
     "CUDA_LAUNCH_BLOCKING=1 so that every kernel runs inside the range that launched\n"
     "it (doc/roofline.md). The element type comes from the kernels' names, else --dtype.\n"
     "\n"
-    "Columns: calls, median_us (device time of one call: the GPU busy with its\n"
-    "activities), bound_us (warm: the strict limit), cold_us (every byte from HBM),\n"
-    "roof_% (bound / median x 100), save_us (total - calls x bound: the most this\n"
-    "operator could save), binding, verdict, dtype and where it came from.\n"
+    "Columns: calls, median (us: device time of one call, the GPU busy with its\n"
+    "activities), bound (us, warm: the strict limit), cold (us, every byte from\n"
+    "HBM), roof (%: bound / median x 100), save (us, total - calls x bound: the\n"
+    "most this operator could save), binding, verdict, dtype and where it came\n"
+    "from; --json names them median_us, bound_us, bound_cold_us, pct_of_roofline,\n"
+    "save_us. Under the table, the operators that could save time, most first.\n"
     "\n";
 
 static const char *const roofline_help_tail =
@@ -126,11 +128,24 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     char totals[256];
     cr_roofline_totals(r, totals, sizeof totals);
     printf("#\n# %s\n", totals);
-    for (size_t i = 0; i < shown; i++) {
-        const cr_rf_row *w = &r->rows[i];
-        if (w->has_bound && w->save_s > 0)
-            printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
+    /* the shown rows that could save time, most first (the table is in
+     * its own order) */
+    size_t *by_save = malloc((shown ? shown : 1) * sizeof *by_save), nsave = 0;
+    for (size_t i = 0; by_save && i < shown; i++)
+        if (r->rows[i].has_bound && r->rows[i].save_s > 0)
+            by_save[nsave++] = i;
+    for (size_t a = 1; a < nsave; a++) /* insertion sort: a table's worth of rows */
+        for (size_t b = a; b > 0 && r->rows[by_save[b]].save_s > r->rows[by_save[b - 1]].save_s;
+             b--) {
+            size_t tmp = by_save[b];
+            by_save[b] = by_save[b - 1];
+            by_save[b - 1] = tmp;
+        }
+    for (size_t k = 0; k < nsave; k++) {
+        const cr_rf_row *w = &r->rows[by_save[k]];
+        printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
     }
+    free(by_save);
     if (r->calls_unowned)
         printf("# %d activities were inside no range (listed as kernels)\n", r->calls_unowned);
     if (r->nccl_unpaired)

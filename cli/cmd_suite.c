@@ -118,11 +118,14 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             skipped++;
             continue;
         }
-        printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10.4g %10.4g %10.4g %10.4g "
+        char u[4][24];
+        printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10s %10s %10s %10s "
                "%8.3g %-9s %s\n",
                r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
-               r->bound_us, r->bound_cold_us, r->baseline_us, r->pred_us, r->headroom, r->schedule,
-               r->binding);
+               cli_us_text(u[0], sizeof u[0], r->bound_us),
+               cli_us_text(u[1], sizeof u[1], r->bound_cold_us),
+               cli_us_text(u[2], sizeof u[2], r->baseline_us),
+               cli_us_text(u[3], sizeof u[3], r->pred_us), r->headroom, r->schedule, r->binding);
     }
     printf("# %d problems, %d evaluated, %d skipped\n", n, n - skipped, skipped);
     for (int i = 0; i < n; i++)

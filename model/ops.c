@@ -1040,10 +1040,11 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
                      "one GEMV / split-K kernel over %d SMs (a skinny shape: no output tiles "
                      "to spread)",
                      v.g->sms);
-        else if (w.kernel == OPS_KERNEL_GEMM)
-            snprintf(r->why, sizeof r->why, "one kernel: %.0f tiles in %.0f wave(s) over %d SMs",
-                     tiles, ceil(tiles / v.g->sms), v.g->sms);
-        else
+        else if (w.kernel == OPS_KERNEL_GEMM) {
+            double waves = ceil(tiles / v.g->sms);
+            snprintf(r->why, sizeof r->why, "one kernel: %.0f tile%s in %.0f wave%s over %d SMs",
+                     tiles, tiles == 1 ? "" : "s", waves, waves == 1 ? "" : "s", v.g->sms);
+        } else
             snprintf(r->why, sizeof r->why, "one kernel over %d SMs", v.g->sms);
     } else if (w.overlappable && w.flops > 0) {
         r->has_overlap = true;

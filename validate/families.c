@@ -225,7 +225,7 @@ static cr_status eval_mech(const cr_topo *t, const cr_vmeas *m, const cr_validat
     if ((int)sms == g->sms)
         snprintf(r->impl, sizeof r->impl, "%s, all %d SMs", mech, g->sms);
     else
-        snprintf(r->impl, sizeof r->impl, "%s, %.0f SMs", mech, sms);
+        snprintf(r->impl, sizeof r->impl, "%s, %.0f SM%s", mech, sms, sms == 1 ? "" : "s");
     return CR_OK;
 }
 
@@ -356,8 +356,8 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
         r->has_pred = true;
         r->pred_s = res.pred.pred_s;
         if (mech != CR_MECH_NONE)
-            snprintf(r->impl, sizeof r->impl, "%s %d SMs", cr_mech_name(res.pred.mech),
-                     res.pred.nchannels);
+            snprintf(r->impl, sizeof r->impl, "%s %d SM%s", cr_mech_name(res.pred.mech),
+                     res.pred.nchannels, res.pred.nchannels == 1 ? "" : "s");
         else
             snprintf(r->impl, sizeof r->impl, "%s/%s", cr_algo_name(res.pred.algo),
                      cr_proto_name(res.pred.proto));

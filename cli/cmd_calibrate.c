@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "params.h"
 #include "opts.h"
 #include "dtype.h"
 #include "rankset.h"
@@ -253,6 +254,17 @@ static void note_shared_fixed_cost(FILE *rep, const cr_cnf_fit *fit, const char 
                 "too to fit the split\n",
                 b, a, coll, coll);
     }
+}
+
+/* A model parameter's unit as params.c gives it ("s", "B/s"; "-" for a
+ * ratio), for calibrate's table of keys. */
+static const char *param_unit(const char *key)
+{
+    const char *k, *unit = NULL;
+    for (int i = 0; (k = cr_params_key(i, NULL, &unit)) != NULL; i++)
+        if (strcmp(k, key) == 0)
+            return unit && unit[0] ? unit : "-";
+    return "-";
 }
 
 /* The end of its search range a fitted key stopped at (cr_cnf_fit
@@ -607,14 +619,14 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     "cross): the rates (coll.eff.*) were fitted on the %d rows within %dx of "
                     "the largest size too\n",
                     fit.rate_rows, CR_CNF_RATE_SPAN);
-        fprintf(rep, "# %-26s %12s %12s %5s\n", "key", "before", "after", "rows");
+        fprintf(rep, "# %-26s %12s %12s %-5s %5s\n", "key", "before", "after", "unit", "rows");
         int pinned = 0;
         for (int k = 0; k < fit.n_keys; k++) {
             if (fit.k[k].rows == 0)
                 continue;
             pinned += fit.k[k].at_bound != 0;
-            fprintf(rep, "  %-26s %12.5g %12.5g %5d%s%s", fit.k[k].key, fit.k[k].before,
-                    fit.k[k].after, fit.k[k].rows,
+            fprintf(rep, "  %-26s %12.5g %12.5g %-5s %5d%s%s", fit.k[k].key, fit.k[k].before,
+                    fit.k[k].after, param_unit(fit.k[k].key), fit.k[k].rows,
                     fit.k[k].carried_with ? "  carried with "
                     : fit.k[k].fitted     ? ""
                     : fit.k[k].at_bound   ? ""

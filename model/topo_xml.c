@@ -1256,8 +1256,14 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
         sb_str(&b, "/>\n");
     }
     for (int i = 0; i < t->n_params; i++) {
+        /* the fewest digits that read back as the same double ("0.4075",
+         * not "0.40749999999999997") */
         char q[40];
-        snprintf(q, sizeof q, "%.17g", t->params[i].value);
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(q, sizeof q, "%.*g", prec, t->params[i].value);
+            if (strtod(q, NULL) == t->params[i].value)
+                break;
+        }
         sb_str(&b, "  <param");
         sb_attr(&b, "key", t->params[i].key);
         sb_attr(&b, "value", q);

@@ -778,7 +778,11 @@ cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source)
             snprintf(src, len, "%s, carried with %s at the shipped ratio", source, with);
         else
             snprintf(src, len, "%s", source);
-        int bad = cr_topo_set_param(t, fit->k[k].key, fit->k[k].after, src);
+        /* six digits: the fit is not finer than that, and the file reads
+         * "4.9946e-06", not "4.9946036101035902e-06" */
+        char six[32];
+        snprintf(six, sizeof six, "%.6g", fit->k[k].after);
+        int bad = cr_topo_set_param(t, fit->k[k].key, strtod(six, NULL), src);
         free(src);
         if (bad)
             return CR_ENOMEM;

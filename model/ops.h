@@ -196,7 +196,8 @@ typedef struct {
     double bound_cold_s; /* cold: every byte from HBM (harnesses that flush the caches) */
     char binding_cold[64];
     double attainable_s; /* the bound from measured ceilings where the topology has
-                            them (compute, HBM), else equal to bound_s */
+                            them (compute, HBM, L2), else equal to bound_s */
+    double attainable_cold_s; /* the same for bound_cold_s (cr_op_result_use_cold) */
 
     double baseline_s;
     int baseline_kernels; /* kernels and collectives the baseline launches */

@@ -733,6 +733,31 @@ static void test_mem_floor_levels(void **state)
     assert_close(cr_mem_floor_s(&g, 0, false, 0, &lv), 0, 0, 0);
 }
 
+/* Attainable is the bound's max with the measured ceilings: the same warm
+ * memory term, so it equals the bound where nothing is measured (an add of
+ * 3 x 2 MiB bf16 that fits the L2 had attainable 1.31 us, the cold HBM
+ * figure, beside a bound of 0.31), and with h200-1's measured L2 (6.499
+ * TB/s) the L2-resident bytes move at that; --cold takes the cold one. */
+static void test_attainable_warm(void **state)
+{
+    (void)state;
+    const char *add[] = {"elems", "1048576", NULL};
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_op_result r = eval(t, "elementwise", add);
+    assert_string_equal(r.binding, "l2");
+    assert_close(r.attainable_s, r.bound_s, 1e-12, 0);
+    cr_op_result_use_cold(&r);
+    assert_close(r.attainable_s, r.bound_cold_s, 1e-12, 0);
+    cr_topo_free(t);
+    t = cr_test_open_topo("h200-1");
+    r = eval(t, "elementwise", add);
+    assert_close(r.attainable_s, r.hbm_bytes / 6.499e12, 1e-3, 0);
+    assert_true(r.attainable_s > r.bound_s && r.attainable_s < r.bound_cold_s);
+    cr_op_result_use_cold(&r); /* every byte at the measured 4.651 TB/s */
+    assert_close(r.attainable_s, r.hbm_bytes / 4.651e12, 1e-3, 0);
+    cr_topo_free(t);
+}
+
 /* Overlap: the best SM split beats giving communication no SMs or all. */
 static void test_overlap_schedules(void **state)
 {
@@ -829,6 +854,7 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_warm_cold),
         cmocka_unit_test(test_mem_floor_levels),
+        cmocka_unit_test(test_attainable_warm),
         cmocka_unit_test(test_overlap_schedules),
         cmocka_unit_test(test_inter_sm_release),
         cmocka_unit_test(test_non_finite_results_refused),

@@ -938,8 +938,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         r->attainable_cold_s = r->bound_cold_s;
         if (w.copy_kind == 0 && meas_hbm > 0) {
             r->attainable_s = fmax(r->bound_s, attainable_mem_s(v.g, w.hbm_bytes, false));
-            r->attainable_cold_s =
-                fmax(r->bound_cold_s, attainable_mem_s(v.g, w.hbm_bytes, true));
+            r->attainable_cold_s = fmax(r->bound_cold_s, attainable_mem_s(v.g, w.hbm_bytes, true));
         }
         r->headroom = r->bound_s > 0 ? r->baseline_s / r->bound_s : 0; /* 0: no bound */
         return CR_OK;

@@ -195,8 +195,8 @@ typedef struct {
     char binding[64];    /* "compute", "hbm", "l2", "llc", a cut's name, or "latency" */
     double bound_cold_s; /* cold: every byte from HBM (harnesses that flush the caches) */
     char binding_cold[64];
-    double attainable_s; /* the bound from measured ceilings where the topology has
-                            them (compute, HBM, L2), else equal to bound_s */
+    double attainable_s;      /* the bound from measured ceilings where the topology has
+                                 them (compute, HBM, L2), else equal to bound_s */
     double attainable_cold_s; /* the same for bound_cold_s (cr_op_result_use_cold) */
 
     double baseline_s;

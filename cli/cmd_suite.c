@@ -106,10 +106,10 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
            t->n_gpus == 1 ? "" : "s");
     if (s->description)
         printf("# %s\n", s->description);
-    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %10s %8s %-9s %s\n", "name",
+    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %10s %8s %-11s %s\n", "name",
            "category", "op", "ranks", "flops", "hbm_bytes", "comm_bytes", "bound", "bound_cold",
            "baseline", "pred", "headroom", "schedule", "binding");
-    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %10s %8s %-9s %s\n", "", "", "",
+    printf("#%-28s %-10s %-11s %5s %11s %11s %11s %10s %10s %10s %10s %8s %-11s %s\n", "", "", "",
            "", "(FLOP)", "(B)", "(B)", "(us)", "(us)", "(us)", "(us)", "(x)", "", "");
     int skipped = 0;
     for (int i = 0; i < n; i++) {
@@ -118,14 +118,19 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             skipped++;
             continue;
         }
-        char u[4][24];
+        char u[4][24], binding[sizeof r->binding];
+        /* one field per column ("host-link (pcie)"); the JSON keeps it */
+        snprintf(binding, sizeof binding, "%s", r->binding);
+        for (char *q = binding; *q; q++)
+            if (*q == ' ')
+                *q = '_';
         printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10s %10s %10s %10s "
-               "%8.3g %-9s %s\n",
+               "%8.3g %-11s %s\n",
                r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
                cli_us_text(u[0], sizeof u[0], r->bound_us),
                cli_us_text(u[1], sizeof u[1], r->bound_cold_us),
                cli_us_text(u[2], sizeof u[2], r->baseline_us),
-               cli_us_text(u[3], sizeof u[3], r->pred_us), r->headroom, r->schedule, r->binding);
+               cli_us_text(u[3], sizeof u[3], r->pred_us), r->headroom, r->schedule, binding);
     }
     printf("# %d problems, %d evaluated, %d skipped\n", n, n - skipped, skipped);
     for (int i = 0; i < n; i++)

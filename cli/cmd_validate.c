@@ -27,6 +27,17 @@
 #include "topo.h"
 #include "validate/validate.h"
 
+/* A time in us to 3 decimals, as the table's other times; one below a
+ * thousandth keeps its first digit ("0.0004", not "0.000": a sub-ns bound
+ * of a 4 KiB copy that L2 holds) */
+static void us_text3(char *buf, size_t n, double v)
+{
+    if (v > 0 && v < 0.0005)
+        snprintf(buf, n, "%.1g", v);
+    else
+        snprintf(buf, n, "%.3f", v);
+}
+
 static const char *const validate_help_head =
     "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--coll NAME]\n"
     "                         [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error "
@@ -471,8 +482,8 @@ int cli_cmd_validate(int argc, char **argv)
                 char b[16] = "-", bc[16] = "-", a[16] = "-", p[16] = "-", rf[16] = "-",
                      rfc[16] = "-", e[16] = "-";
                 if (r->has_bound) {
-                    snprintf(b, sizeof b, "%.3f", us(r->bound_s));
-                    snprintf(bc, sizeof bc, "%.3f", us(r->bound_cold_s));
+                    us_text3(b, sizeof b, us(r->bound_s));
+                    us_text3(bc, sizeof bc, us(r->bound_cold_s));
                     snprintf(rf, sizeof rf, "%.1f", r->pct_of_roofline);
                     snprintf(rfc, sizeof rfc, "%.1f", r->pct_of_roofline_cold);
                 }
@@ -482,16 +493,21 @@ int cli_cmd_validate(int argc, char **argv)
                     snprintf(p, sizeof p, "%.3f", us(r->pred_s));
                     snprintf(e, sizeof e, "%+.1f", r->error_pct);
                 }
-                char lab[64];
+                char lab[64], impl[sizeof r->impl];
                 snprintf(lab, sizeof lab, "%.60s", m->label);
                 for (char *q = lab; *q; q++)
+                    if (*q == ' ')
+                        *q = '_';
+                /* one field per column ("copy engine", "ldst, 32 SMs"); the
+                 * JSON keeps it as it is */
+                snprintf(impl, sizeof impl, "%s", r->impl[0] ? r->impl : "-");
+                for (char *q = impl; *q; q++)
                     if (*q == ' ')
                         *q = '_';
                 printf(
                     "  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s %s %s%s%s%s%s%s\n",
                     cr_vfam_name(m->c.family), lab, b, a, p, us(m->measured_s), rf, e,
-                    r->binding[0] ? r->binding : "-", r->impl[0] ? r->impl : "-", m->source, bc,
-                    rfc,
+                    r->binding[0] ? r->binding : "-", impl, m->source, bc, rfc,
                     r->violation        ? "  VIOLATION"
                     : r->cache_resident ? "  cache-resident"
                                         : "",

@@ -262,6 +262,19 @@ static json_t *gbps(double bw_Bps)
     return json_real(bw_Bps / GBPS);
 }
 
+/* A figure the description may leave out (0 there): null in JSON, as the
+ * text prints "-" (it read 0: an arch, an L2 size, a switch generation
+ * that nobody gave, or a reduction limited by the ports alone). */
+static json_t *known_int(int v)
+{
+    return v > 0 ? json_integer(v) : json_null();
+}
+
+static json_t *known_real(double v)
+{
+    return v > 0 ? json_real(v) : json_null();
+}
+
 static int show_json(const cr_topo *t, const struct shown *s)
 {
     json_t *root = json_object();
@@ -284,11 +297,11 @@ static int show_json(const cr_topo *t, const struct shown *s)
         json_t *m = json_object();
         json_object_set_new(m, "name", json_string(g->name ? g->name : ""));
         json_object_set_new(m, "count", json_integer(count));
-        json_object_set_new(m, "arch", json_integer(g->arch));
+        json_object_set_new(m, "arch", known_int(g->arch));
         json_object_set_new(m, "sms", json_integer(g->sms));
         json_object_set_new(m, "hbm_GB", json_real(g->hbm_bytes / 1e9));
         json_object_set_new(m, "hbm_GBps", gbps(g->hbm_Bps));
-        json_object_set_new(m, "l2_MiB", json_real(g->l2_bytes / 1048576.0));
+        json_object_set_new(m, "l2_MiB", known_real(g->l2_bytes / 1048576.0));
         json_t *fl = json_object();
         for (int k = 0; k < CR_DT__COUNT; k++)
             if (g->peak_flops[k] > 0)
@@ -345,10 +358,10 @@ static int show_json(const cr_topo *t, const struct shown *s)
         json_t *e = json_object();
         json_object_set_new(e, "model", json_string(w->name));
         json_object_set_new(e, "count", json_integer(w->count));
-        json_object_set_new(e, "generation", json_integer(w->generation));
+        json_object_set_new(e, "generation", known_int(w->generation));
         json_object_set_new(e, "multicast", json_boolean(w->multicast));
         json_object_set_new(e, "reduction", json_boolean(w->reduction));
-        json_object_set_new(e, "reduce_GBps", gbps(w->reduce_Bps));
+        json_object_set_new(e, "reduce_GBps", known_real(w->reduce_Bps / GBPS));
         json_object_set_new(e, "max_ports", json_integer(w->max_ports));
         json_object_set_new(e, "max_switch_GBps", gbps(w->max_switch_Bps));
         json_object_set_new(e, "link_kinds", json_string(kinds));
@@ -401,25 +414,27 @@ static void show_text(const cr_topo *t, const struct shown *s)
     printf("# bandwidths are per direction\n\n");
 
     printf("# GPU models (dense peak)\n");
-    printf("# %-14s %5s %4s %5s %8s %8s %8s %8s %8s %8s %8s %8s\n", "model", "count", "arch", "sms",
-           "hbm", "hbm_bw", "l2", "fp64", "fp32", "tf32", "bf16", "fp8");
-    printf("# %-14s %5s %4s %5s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "", "GB", "GB/s",
-           "MiB", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s");
+    /* fp4 too: Blackwell's headline figure (the JSON has every type) */
+    printf("# %-14s %5s %4s %5s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "model", "count", "arch",
+           "sms", "hbm", "hbm_bw", "l2", "fp64", "fp32", "tf32", "bf16", "fp8", "fp4");
+    printf("# %-14s %5s %4s %5s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "", "", "", "", "GB",
+           "GB/s", "MiB", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s");
     for (int i = 0; i < t->n_gpu_specs; i++) {
         const cr_gpu_spec *g = &t->gpu_specs[i];
         int count = 0;
         for (int r = 0; r < t->n_gpus; r++)
             count += t->devs[t->gpus[r]].spec == i;
-        char arch[16], c[6][16];
+        char arch[16], c[7][16];
         icell(g->arch, 4, arch, sizeof arch);
-        printf("  %-14s %5d %s %5d %8.1f %8.1f %s %s %s %s %s %s\n", g->name ? g->name : "?", count,
-               arch, g->sms, g->hbm_bytes / 1e9, g->hbm_Bps / GBPS,
+        printf("  %-14s %5d %s %5d %8.1f %8.1f %s %s %s %s %s %s %s\n", g->name ? g->name : "?",
+               count, arch, g->sms, g->hbm_bytes / 1e9, g->hbm_Bps / GBPS,
                cell(g->l2_bytes / 1048576.0, 8, c[0], sizeof c[0]),
                cell(g->peak_flops[CR_DT_FP64] / 1e12, 8, c[1], sizeof c[1]),
                cell(g->peak_flops[CR_DT_FP32] / 1e12, 8, c[2], sizeof c[2]),
                cell(g->peak_flops[CR_DT_TF32] / 1e12, 8, c[3], sizeof c[3]),
                cell(g->peak_flops[CR_DT_BF16] / 1e12, 8, c[4], sizeof c[4]),
-               cell(g->peak_flops[CR_DT_FP8] / 1e12, 8, c[5], sizeof c[5]));
+               cell(g->peak_flops[CR_DT_FP8] / 1e12, 8, c[5], sizeof c[5]),
+               cell(g->peak_flops[CR_DT_FP4] / 1e12, 8, c[6], sizeof c[6]));
     }
 
     printf("\n\n# Injection bandwidth per GPU and fabric (network fabrics: the GPU's share of its "

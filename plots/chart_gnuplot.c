@@ -170,8 +170,8 @@ static int key_entries(const cr_chart *c)
     return n;
 }
 
-/* Pixels a key entry takes (spacing 1.2 at the 11 pt PNG font, 13 pt SVG:
- * 20-21 px measured on the rendered charts). */
+/* Pixels a key entry takes (spacing 1.2 at the 11 pt font of both the PNG
+ * and the SVG: 20-21 px measured on the rendered charts). */
 #define KEY_ROW_PX 21.0
 
 /* Pixels a row of the numbered label list takes (8 pt) under a key that
@@ -812,8 +812,6 @@ static void chart_px(const cr_chart *c, int *w, int *h)
     }
 }
 
-/* Horizontal grouped bars: boxxyerror boxes, one per series and category,
- * from the value axis' base to the value. */
 /* Whether series i has a bar gnuplot draws (a finite value, > 0 on a log
  * axis) in any category. */
 static bool bar_series_drawable(const cr_chart *c, int i, bool lg)
@@ -826,6 +824,8 @@ static bool bar_series_drawable(const cr_chart *c, int i, bool lg)
     return false;
 }
 
+/* Horizontal grouped bars: boxxyerror boxes, one per series and category,
+ * from the value axis' base to the value. */
 static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
 {
     bool lg = chart_axis_log(c, 1);

@@ -22,7 +22,7 @@ enum { REPS = 5 };
  * every size distinct; malloc'd, its length in *len. */
 static char *make_log(int rows, size_t *len)
 {
-    size_t cap = 512 + (size_t)rows * 96;
+    size_t cap = 512 + (size_t)rows * 128;
     char *s = malloc(cap);
     if (!s)
         return NULL;
@@ -32,9 +32,17 @@ static char *make_log(int rows, size_t *len)
     n += (size_t)snprintf(s + n, cap - n,
                           "#  size count type redop root time algbw busbw #wrong time algbw "
                           "busbw #wrong\n");
-    for (int i = 0; i < rows; i++)
-        n += (size_t)snprintf(s + n, cap - n, "%d %d float sum -1 %d.5 1.0 1.7 0\n", 4 * (i + 1),
-                              i + 1, 10 + i % 50);
+    /* algbw = size / time and busbw = 2 x 7/8 of it, as nccl-tests prints
+     * them: the reader checks both against the row's size and time (it
+     * refuses a row whose columns disagree, which the constant 1.0 of
+     * before did, and `make bench` failed on it) */
+    for (int i = 0; i < rows; i++) {
+        double bytes = 4.0 * (i + 1), t_us = 10.5 + i % 50;
+        double algbw = bytes / t_us / 1e3, busbw = algbw * 2 * 7 / 8;
+        n += (size_t)snprintf(s + n, cap - n,
+                              "%d %d float sum -1 %.1f %.2f %.2f 0 %.1f %.2f %.2f 0\n",
+                              4 * (i + 1), i + 1, t_us, algbw, busbw, t_us, algbw, busbw);
+    }
     *len = n;
     return s;
 }

@@ -619,7 +619,7 @@ static void bind_one(const cr_op_result *r, double t_mem, const char *mem_level,
  * that fit the caches at the L2's measured rate where there is one; cold,
  * every byte at the measured HBM rate. Peaks where nothing is measured, so
  * that attainable equals the bound there (doc/bounds.md 1.6). */
-static double attainable_mem_s(const cr_gpu_spec *g, double bytes, bool cold)
+double cr_op_attainable_mem_s(const cr_gpu_spec *g, double bytes, bool cold)
 {
     cr_gpu_spec gm = *g;
     if (g->meas_l2_Bps > 0)
@@ -937,8 +937,9 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         r->attainable_s = r->bound_s;
         r->attainable_cold_s = r->bound_cold_s;
         if (w.copy_kind == 0 && meas_hbm > 0) {
-            r->attainable_s = fmax(r->bound_s, attainable_mem_s(v.g, w.hbm_bytes, false));
-            r->attainable_cold_s = fmax(r->bound_cold_s, attainable_mem_s(v.g, w.hbm_bytes, true));
+            r->attainable_s = fmax(r->bound_s, cr_op_attainable_mem_s(v.g, w.hbm_bytes, false));
+            r->attainable_cold_s =
+                fmax(r->bound_cold_s, cr_op_attainable_mem_s(v.g, w.hbm_bytes, true));
         }
         r->headroom = r->bound_s > 0 ? r->baseline_s / r->bound_s : 0; /* 0: no bound */
         return CR_OK;
@@ -1033,9 +1034,9 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         double tc = fmax(w.mma_flops > 0 ? w.mma_flops / pm : 0,
                          w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
         r->attainable_s =
-            fmax(tc, fmax(attainable_mem_s(v.g, w.hbm_bytes, false), r->t_comm_s)) + r->lat_s;
+            fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, false), r->t_comm_s)) + r->lat_s;
         r->attainable_cold_s =
-            fmax(tc, fmax(attainable_mem_s(v.g, w.hbm_bytes, true), r->t_comm_s)) + r->lat_s;
+            fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), r->t_comm_s)) + r->lat_s;
     }
 
     /* baseline: PyTorch kernels, then NCCL, unoverlapped */

@@ -259,6 +259,12 @@ cr_status cr_op_launch_s(const cr_topo *t, const char *kind, double *out_s, cr_d
  * caches between iterations): bound_s and binding take the cold ones. */
 void cr_op_result_use_cold(cr_op_result *r);
 
+/* The memory term of bytes with the measured ceilings (commroof calibrate:
+ * <measured hbm-bw>, <measured l2-bw>) in place of the peaks, warm (the
+ * bound's cr_mem_floor_s) or cold; the peaks where nothing is measured.
+ * The one measured memory floor of op's and validate's attainable. */
+double cr_op_attainable_mem_s(const cr_gpu_spec *g, double bytes, bool cold);
+
 /* Measured-time verdict of `commroof check`. */
 typedef enum {
     CR_VERDICT_IMPOSSIBLE,     /* measured < bound: the kernel or its timing is wrong

@@ -113,11 +113,7 @@ static double attainable(const cr_topo *t, const cr_op_result *o, cr_dtype dt, b
     }
     if ((g->meas_hbm_Bps > 0 && g->hbm_Bps > 0) || g->meas_l2_Bps > 0) {
         /* the warm memory floor with the measured HBM and L2 ceilings */
-        cr_gpu_spec gm = *g;
-        if (g->meas_l2_Bps > 0)
-            gm.l2_Bps = g->l2_Bps > 0 ? fmin(g->meas_l2_Bps, g->l2_Bps) : g->meas_l2_Bps;
-        double hb = g->meas_hbm_Bps > 0 ? fmin(g->meas_hbm_Bps, g->hbm_Bps) : 0;
-        th = fmax(cr_mem_floor_s(&gm, o->hbm_bytes, false, hb, NULL), o->t_hbm_s);
+        th = fmax(cr_op_attainable_mem_s(g, o->hbm_bytes, false), o->t_hbm_s);
         any = true;
     } else {
         th = o->t_hbm_s;

@@ -40,8 +40,8 @@ static char *make_log(int rows, size_t *len)
         double bytes = 4.0 * (i + 1), t_us = 10.5 + i % 50;
         double algbw = bytes / t_us / 1e3, busbw = algbw * 2 * 7 / 8;
         n += (size_t)snprintf(s + n, cap - n,
-                              "%d %d float sum -1 %.1f %.2f %.2f 0 %.1f %.2f %.2f 0\n",
-                              4 * (i + 1), i + 1, t_us, algbw, busbw, t_us, algbw, busbw);
+                              "%d %d float sum -1 %.1f %.2f %.2f 0 %.1f %.2f %.2f 0\n", 4 * (i + 1),
+                              i + 1, t_us, algbw, busbw, t_us, algbw, busbw);
     }
     *len = n;
     return s;

@@ -106,4 +106,12 @@ bool cli_progress_enabled(void);
  * "-" where there is none (a schedule that cannot run). buf: 24 bytes. */
 const char *cli_us_text(char *buf, size_t n, double us);
 
+/* Text as one field of a text table, for awk and gnuplot: at most max
+ * characters of s (0: as many as buf holds), blanks and tabs as '_' ("copy
+ * engine" -> "copy_engine"); the JSON keeps the text as it is. */
+const char *cli_field(char *buf, size_t n, const char *s, int max);
+
+/* The header's note on what --algo / --proto forced ("" when neither). */
+const char *cli_forced_note(cr_algo algo, cr_proto proto);
+
 #endif

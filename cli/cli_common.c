@@ -201,6 +201,24 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
     return 0;
 }
 
+const char *cli_field(char *buf, size_t n, const char *s, int max)
+{
+    snprintf(buf, n, "%.*s", max > 0 ? max : (int)n, s ? s : "");
+    for (char *q = buf; *q; q++)
+        if (*q == ' ' || *q == '\t')
+            *q = '_';
+    return buf;
+}
+
+const char *cli_forced_note(cr_algo algo, cr_proto proto)
+{
+    bool a = algo != CR_ALGO_AUTO, p = proto != CR_PROTO_AUTO;
+    return a && p ? "  (algorithm and protocol forced)"
+           : a    ? "  (algorithm forced)"
+           : p    ? "  (protocol forced)"
+                  : "";
+}
+
 const char *cli_us_text(char *buf, size_t n, double us)
 {
     if (!isfinite(us))

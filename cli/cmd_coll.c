@@ -506,10 +506,7 @@ int cli_cmd_coll(int argc, char **argv)
                mech != CR_MECH_NONE ? "  mech " : "",
                mech != CR_MECH_NONE ? cr_mech_name(mech) : "",
                o.in_network ? "" : "  (bound without in-switch reduction)",
-               algo != CR_ALGO_AUTO && proto != CR_PROTO_AUTO ? "  (algorithm and protocol forced)"
-               : algo != CR_ALGO_AUTO                         ? "  (algorithm forced)"
-               : proto != CR_PROTO_AUTO                       ? "  (protocol forced)"
-                                                              : "");
+               cli_forced_note(algo, proto));
         printf("# bound: least possible time on this topology (doc/bounds.md); pred: %s\n",
                mech != CR_MECH_NONE                             ? "custom kernel on that mechanism"
                : algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO ? "the forced algorithm/protocol"

@@ -110,10 +110,7 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
         for (int i = 0; i < r->n_comm; i++) {
             const cr_op_comm *c = &r->comm[i];
             char what[32];
-            snprintf(what, sizeof what, "%.26s", c->what);
-            for (char *s = what; *s; s++)
-                if (*s == ' ')
-                    *s = '_';
+            cli_field(what, sizeof what, c->what, 26);
             printf(" %-26s %-13s %12.5g %5d %10s %10s %-7s %-6s  %s\n", what, c->coll, c->bytes,
                    c->group_size, cli_us_text(u[0], sizeof u[0], c->bound_s * 1e6),
                    cli_us_text(u[1], sizeof u[1], c->nccl_s * 1e6), c->algo, c->proto, c->binding);

@@ -102,10 +102,7 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         /* one field per column for awk and gnuplot: a kernel's name may
          * hold blanks ("(anonymous namespace)"); the JSON keeps it whole */
         char op[sizeof w->op];
-        snprintf(op, sizeof op, "%s", w->op);
-        for (char *q = op; *q; q++)
-            if (*q == ' ' || *q == '\t')
-                *q = '_';
+        cli_field(op, sizeof op, w->op, 0);
         char dt[24];
         if (w->dtype[0] && w->dtype_src[0])
             snprintf(dt, sizeof dt, "%s(%s)", w->dtype, w->dtype_src);
@@ -130,21 +127,12 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     printf("#\n# %s\n", totals);
     /* the shown rows that could save time, most first (the table is in
      * its own order) */
-    size_t *by_save = malloc((shown ? shown : 1) * sizeof *by_save), nsave = 0;
-    for (size_t i = 0; by_save && i < shown; i++)
-        if (r->rows[i].has_bound && r->rows[i].save_s > 0)
-            by_save[nsave++] = i;
-    for (size_t a = 1; a < nsave; a++) /* insertion sort: a table's worth of rows */
-        for (size_t b = a; b > 0 && r->rows[by_save[b]].save_s > r->rows[by_save[b - 1]].save_s;
-             b--) {
-            size_t tmp = by_save[b];
-            by_save[b] = by_save[b - 1];
-            by_save[b - 1] = tmp;
+    size_t *by_save = malloc((shown ? shown : 1) * sizeof *by_save), nb = 0;
+    if (by_save && cr_roofline_by_save(r, shown, by_save, &nb) == CR_OK)
+        for (size_t k = 0; k < nb && r->rows[by_save[k]].save_s > 0; k++) {
+            const cr_rf_row *w = &r->rows[by_save[k]];
+            printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
         }
-    for (size_t k = 0; k < nsave; k++) {
-        const cr_rf_row *w = &r->rows[by_save[k]];
-        printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
-    }
     free(by_save);
     if (r->calls_unowned)
         printf("# %d activities were inside no range (listed as kernels)\n", r->calls_unowned);

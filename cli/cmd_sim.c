@@ -585,12 +585,7 @@ static void print_header(const cr_topo *t, cr_coll c, const cr_rankset *rs, cons
                          const cr_coll_req *rq, bool att)
 {
     printf("# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c), t->name,
-           rtxt, rs->n, cr_dtype_name(rq->dtype),
-           rq->algo != CR_ALGO_AUTO && rq->proto != CR_PROTO_AUTO
-               ? "  (algorithm and protocol forced)"
-           : rq->algo != CR_ALGO_AUTO   ? "  (algorithm forced)"
-           : rq->proto != CR_PROTO_AUTO ? "  (protocol forced)"
-                                        : "");
+           rtxt, rs->n, cr_dtype_name(rq->dtype), cli_forced_note(rq->algo, rq->proto));
     printf("# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
            "algorithm on the topology graph (doc/simulator.md)\n#\n");
     printf("# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");

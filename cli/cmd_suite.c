@@ -119,11 +119,7 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             continue;
         }
         char u[4][24], binding[sizeof r->binding];
-        /* one field per column ("host-link (pcie)"); the JSON keeps it */
-        snprintf(binding, sizeof binding, "%s", r->binding);
-        for (char *q = binding; *q; q++)
-            if (*q == ' ')
-                *q = '_';
+        cli_field(binding, sizeof binding, r->binding, 0); /* "host-link (pcie)" */
         printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10s %10s %10s %10s "
                "%8.3g %-11s %s\n",
                r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,

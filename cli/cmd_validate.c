@@ -494,16 +494,8 @@ int cli_cmd_validate(int argc, char **argv)
                     snprintf(e, sizeof e, "%+.1f", r->error_pct);
                 }
                 char lab[64], impl[sizeof r->impl];
-                snprintf(lab, sizeof lab, "%.60s", m->label);
-                for (char *q = lab; *q; q++)
-                    if (*q == ' ')
-                        *q = '_';
-                /* one field per column ("copy engine", "ldst, 32 SMs"); the
-                 * JSON keeps it as it is */
-                snprintf(impl, sizeof impl, "%s", r->impl[0] ? r->impl : "-");
-                for (char *q = impl; *q; q++)
-                    if (*q == ' ')
-                        *q = '_';
+                cli_field(lab, sizeof lab, m->label, 60);
+                cli_field(impl, sizeof impl, r->impl[0] ? r->impl : "-", 0);
                 printf(
                     "  %-6s %-30s %11s %11s %11s %11.3f %7s %8s %-22s %-22s %s %s %s%s%s%s%s%s\n",
                     cr_vfam_name(m->c.family), lab, b, a, p, us(m->measured_s), rf, e,

@@ -105,21 +105,6 @@ fail:
     return st;
 }
 
-/* A row with a bound, by the time it could save: most first; ties keep
- * the table's order (longest total time first). */
-typedef struct {
-    double save_s;
-    size_t i;
-} save_ix;
-
-static int by_save(const void *a, const void *b)
-{
-    const save_ix *x = a, *y = b;
-    if (x->save_s != y->save_s)
-        return x->save_s < y->save_s ? 1 : -1;
-    return x->i < y->i ? -1 : 1;
-}
-
 /* A category label short enough for the chart's rotated labels (the
  * table has the row whole): the operator without "aten::", its shapes as
  * "4096x1024 1024x8192" (empty ones left out), at most LABEL_CHARS. */
@@ -169,7 +154,7 @@ cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const
                            "no operator of the traces has a bound (the table lists them)");
     if (top <= 0)
         top = CR_PLOT_PROGRAM_TOP;
-    save_ix *ix = malloc(nb * sizeof *ix);
+    size_t *ix = malloc(nb * sizeof *ix);
     cr_gap_row *g = calloc(nb + 1, sizeof *g);
     char(*names)[80] = calloc(nb + 1, sizeof *names);
     cr_status st = CR_OK;
@@ -177,17 +162,16 @@ cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const
         st = oom(d);
         goto out;
     }
-    nb = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->rows[i].has_bound)
-            ix[nb++] = (save_ix){r->rows[i].save_s, i};
-    qsort(ix, nb, sizeof *ix, by_save);
+    if (cr_roofline_by_save(r, r->n, ix, &nb) != CR_OK) { /* most time to save first */
+        st = oom(d);
+        goto out;
+    }
     /* the top rows, and every row whose time is below its bound (an
      * impossible time stays in sight); the rest summed into one bar */
     int ng = 0, rest = 0;
     double rb = 0, rm = 0, rc = 0;
     for (size_t j = 0; j < nb; j++) {
-        const cr_rf_row *w = &r->rows[ix[j].i];
+        const cr_rf_row *w = &r->rows[ix[j]];
         if ((size_t)ng < (size_t)top || w->violation) {
             short_label(w, names[ng], sizeof names[ng]);
             for (int k = 0; k < ng; k++)

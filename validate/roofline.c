@@ -316,6 +316,39 @@ void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n)
              duration_text(r->save_s, v, sizeof v));
 }
 
+typedef struct {
+    double save_s;
+    size_t i;
+} save_ix;
+
+static int cmp_save(const void *a, const void *b)
+{
+    const save_ix *x = a, *y = b;
+    if (x->save_s != y->save_s)
+        return x->save_s < y->save_s ? 1 : -1;
+    return x->i < y->i ? -1 : 1;
+}
+
+cr_status cr_roofline_by_save(const cr_roofline *r, size_t n, size_t *idx, size_t *count)
+{
+    *count = 0;
+    if (n > r->n)
+        n = r->n;
+    save_ix *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!ix)
+        return CR_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r->rows[i].has_bound)
+            ix[k++] = (save_ix){r->rows[i].save_s, i};
+    qsort(ix, k, sizeof *ix, cmp_save);
+    for (size_t j = 0; j < k; j++)
+        idx[j] = ix[j].i;
+    *count = k;
+    free(ix);
+    return CR_OK;
+}
+
 void cr_roofline_release(cr_roofline *r)
 {
     if (!r)

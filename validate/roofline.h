@@ -162,4 +162,10 @@ void cr_roofline_release(cr_roofline *r);
  * `commroof report --trace` print this line. */
 void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n);
 
+/* The rows among the first n with a bound, by the time each could save:
+ * most first, ties in the table's order. Their indices into idx (room for
+ * n), their count into *count; CR_ENOMEM. The program gap chart's order
+ * and the "could save" lines of `commroof roofline`. */
+cr_status cr_roofline_by_save(const cr_roofline *r, size_t n, size_t *idx, size_t *count);
+
 #endif

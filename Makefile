@@ -113,7 +113,7 @@ check-golden: $(BIN)
 	@tests/golden/run.sh $(BIN)
 
 # Scripted checks (tests/check_*.sh) get the binary and the build folder.
-check-scripts: $(BIN)
+check-scripts: $(BIN) $(BENCH_BIN)
 	@fail=0; for s in $(sort $(wildcard tests/check_*.sh)); do echo "== $$s"; \
 	  BUILD=$(BUILD) $$s $(BIN) || fail=1; done; \
 	  if [ $$fail -ne 0 ]; then echo "check scripts: FAILED"; exit 1; fi; echo "check scripts: OK"

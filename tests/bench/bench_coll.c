@@ -84,7 +84,8 @@ int main(void)
 {
     cr_topo *t = NULL;
     cr_diag d = {{0}};
-    if (cr_topo_open("h100-ib-1024n", &t, &d) != CR_OK) {
+    const int smoke = bench_smoke();
+    if (cr_topo_open(smoke ? "h100-ib-4n" : "h100-ib-1024n", &t, &d) != CR_OK) {
         fprintf(stderr, "bench_coll: %s\n", d.msg);
         return 1;
     }
@@ -103,6 +104,8 @@ int main(void)
     };
     int rc = 0;
     for (int i = 0; i < 4; i++) {
+        if (smoke && cases[i].ranks) /* the rank set names 8,192 GPUs */
+            continue;
         double ctx_s = 0, cpu = 0;
         long evals = 0;
         double wall =
@@ -114,10 +117,12 @@ int main(void)
         printf("  %-34s %8s %10ld %10.3f %10.3f %10.3f %10.1f%s\n", cases[i].what,
                cases[i].ranks ? cases[i].ranks : "all", evals, ctx_s, wall, cpu,
                bench_peak_rss_mib(), wall < 1.0 ? "" : "  (over the 1 s target)");
-        if (i == 0 && wall >= 1.0)
+        if (i == 0 && wall >= 1.0 && !smoke)
             rc = 1;
     }
     cr_topo_free(t);
+    if (smoke)
+        return rc;
     /* issue 17: 65,536 GPUs */
     cr_topo_gen_fat_tree o = {0};
     o.nodes = 8192;

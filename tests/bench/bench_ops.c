@@ -52,6 +52,8 @@ int main(void)
            "peak_rss");
     printf("# %-22s %-14s %6s %9s %12s %10s\n", "", "", "", "", "(s)", "(MB)");
     int rc = run("hgx-h100-8", "pkb");
+    if (bench_smoke())
+        return rc;
     rc |= run("hgx-h100-8", "llm");
     rc |= run("gb200-nvl72", "llm");
     rc |= run("h100-ib-1024n", "llm");

@@ -3,7 +3,7 @@
 # Run from validate/corpus/: prints the assignment; "python3 make_split.py split.txt" rewrites split.txt.
 # SOURCES: (split key, file-name prefix of that source's logs, round). Each round is split on its own,
 # among that round's sources only, and never moves an earlier round's source: round 1 (the first 63
-# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 15 likewise.
+# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 16 likewise.
 # Rule 1: sources in ascending order of the first 8 hex digits of sha256(key), each to the half holding
 # fewer of the round's logs so far (tie: fit). Rule 2: a GPU class or a scale (single-/multi-node) with
 # >= 2 of the round's sources all in one half moves its source with the fewest logs (then the smallest
@@ -60,6 +60,9 @@ SOURCES = [
     ('github.com/Azure/aks-rdma-infiniband/tests/expected-output.md', 'azure-aks-', 13),
     ('github.com/llm-jp/nii-sakura-cluster-configs/benchmark/nccl-tests/results', 'sakura-llmjp-', 14),
     ('github.com/aws-ia/terraform-aws-eks-blueprints/patterns/nvidia-gpu-efa/README.md', 'awsia-eksbp-', 15),
+    # the same file as round 5's oci-oke key, on its grace-blackwell branch: another document (GB200 tables the main
+    # branch never held), so a key of its own; round 5's source and assignment stay as they were
+    ('github.com/oracle-quickstart/oci-hpc-oke/README.md@grace-blackwell', 'ocigb-oke-', 16),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -110,7 +113,8 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             12:'# round 12 (2026-12-03): one 8x A100-SXM4-40GB node, one process driving all 8 GPUs, all_gather, all_reduce, broadcast, reduce and reduce_scatter from 4 B to 8 GiB (microsoft/superbenchmark, the test fixtures as first committed, 2021-07-02), added after rounds 1-11 were fixed (make_split.py); rounds 1-11 unchanged',
             13:'# round 13 (2026-12-04): NREL Kestrel (16 x 4 H100 SXM on Slingshot-11, all_reduce and all_gather from 8 B, NCCL 2.21.5) and Azure AKS on 2 x ND A100 v4 (8 A100 40GB, 8x HDR IB; all_reduce from 8 B), one process per GPU, added after rounds 1-12 were fixed, split among themselves by the same rules (make_split.py); rounds 1-12 unchanged',
             14:'# round 14 (2026-12-04): one 8x H100 HGX node of LLM-jp\'s cluster at Sakura Internet, one process driving all 8 GPUs (-g 8), seven collectives from 8 B to 256 MiB (llm-jp/nii-sakura-cluster-configs), added after rounds 1-13 were fixed (make_split.py); rounds 1-13 unchanged',
-            15:'# round 15 (2026-12-04): 2 x 8 GPUs of AWS p5-class nodes on EFA (32 interfaces, 3200 Gbps), one process per GPU, all_reduce from 8 B to 16 GiB (aws-ia/terraform-aws-eks-blueprints), added after rounds 1-14 were fixed (make_split.py); rounds 1-14 unchanged'}
+            15:'# round 15 (2026-12-04): 2 x 8 GPUs of AWS p5-class nodes on EFA (32 interfaces, 3200 Gbps), one process per GPU, all_reduce from 8 B to 16 GiB (aws-ia/terraform-aws-eks-blueprints), added after rounds 1-14 were fixed (make_split.py); rounds 1-14 unchanged',
+            16:'# round 16 (2026-12-04): two GB200 compute trays of one NVL72 rack (OCI BM.GPU.GB200.4, 8 ranks over NVLink), all_reduce from 8 B to 32 GiB (oracle-quickstart/oci-hpc-oke README, grace-blackwell branch), added after rounds 1-15 were fixed (make_split.py); rounds 1-15 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

@@ -3,12 +3,9 @@
  * roofline (roofline.h): ranges of any traced program matched to their GPU
  * activities, each operator evaluated by the operator catalog (model/ops.h)
  * or, for NCCL's calls and "cr:" ranges, by validate (cr_validate_eval).
- * The mapping from PyTorch operators to catalog operators is the table in
- * map_aten() below, each with the FLOPs and bytes it gives the catalog and
- * why (doc/roofline.md).
+ * The range names are parsed in roofline_name.c; the mapping from PyTorch
+ * operators to catalog operators is roofline_aten.c's table.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,253 +15,9 @@
 #include "ops.h"
 #include "rankset.h"
 #include "roofline.h"
+#include "roofline_priv.h"
 #include "traces/reader/trace_summary.h"
 #include "validate_priv.h"
-
-/* --- range names ------------------------------------------------------------ */
-
-static const char *skip_sp(const char *p)
-{
-    while (*p == ' ')
-        p++;
-    return p;
-}
-
-/* An integer at *pp (optionally negative when neg), at most 2^53. */
-static bool parse_int(const char **pp, bool neg, long long *out)
-{
-    const char *p = *pp;
-    bool minus = false;
-    if (neg && *p == '-') {
-        minus = true;
-        p++;
-    }
-    if (!isdigit((unsigned char)*p))
-        return false;
-    long long v = 0;
-    while (isdigit((unsigned char)*p)) {
-        if (v > (1LL << 53) / 10)
-            return false;
-        v = v * 10 + (*p++ - '0');
-    }
-    if (v > (1LL << 53))
-        return false;
-    *out = minus ? -v : v;
-    *pp = p;
-    return true;
-}
-
-/* After an item of a sizes list: ',' (SEP_NEXT) or ']' (SEP_END), moved
- * past; the name's end (SEP_CUT: a name cut at 256 bytes); anything else
- * SEP_BAD, with its offset from start in d. */
-enum { SEP_NEXT, SEP_END, SEP_CUT, SEP_BAD };
-static int list_sep(const char **pp, const char *start, cr_diag *d)
-{
-    const char *p = skip_sp(*pp);
-    *pp = p;
-    if (*p == '\0')
-        return SEP_CUT;
-    if (*p != ',' && *p != ']') {
-        cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld", (long)(p - start));
-        return SEP_BAD;
-    }
-    *pp = p + 1;
-    return *p == ']' ? SEP_END : SEP_NEXT;
-}
-
-/* The sizes list at *pp: "[[a, b], [], [c]]". A name cut inside it sets
- * truncated and stops there (returns true). */
-static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
-{
-    const char *p = *pp, *start = p;
-    if (*p++ != '[')
-        return cr_diag_set(d, CR_EPARSE, "sizes: expected '['"), false;
-    p = skip_sp(p);
-    if (*p == ']') {
-        p++;
-        goto done;
-    }
-    for (;;) {
-        p = skip_sp(p);
-        if (*p == '\0')
-            goto cut;
-        if (*p != '[')
-            return cr_diag_set(d, CR_EPARSE, "sizes: expected '[' at offset %ld",
-                               (long)(p - start)),
-                   false;
-        if (o->n_shapes == CR_RF_MAX_SHAPES)
-            return cr_diag_set(d, CR_EPARSE, "sizes: more than %d tensors", CR_RF_MAX_SHAPES),
-                   false;
-        p++;
-        int nd = 0;
-        int64_t dims[CR_RF_MAX_DIMS];
-        p = skip_sp(p);
-        if (*p == ']') {
-            p++;
-        } else {
-            for (;;) {
-                long long v;
-                p = skip_sp(p);
-                if (*p == '\0')
-                    goto cut;
-                if (!parse_int(&p, false, &v))
-                    return cr_diag_set(d, CR_EPARSE, "sizes: expected a size at offset %ld",
-                                       (long)(p - start)),
-                           false;
-                if (nd == CR_RF_MAX_DIMS)
-                    return cr_diag_set(d, CR_EPARSE, "sizes: a tensor of more than %d dimensions",
-                                       CR_RF_MAX_DIMS),
-                           false;
-                dims[nd++] = v;
-                int sep = list_sep(&p, start, d);
-                if (sep == SEP_CUT)
-                    goto cut;
-                if (sep == SEP_BAD)
-                    return false;
-                if (sep == SEP_END)
-                    break;
-            }
-        }
-        o->ndim[o->n_shapes] = nd;
-        for (int i = 0; i < nd; i++)
-            o->dim[o->n_shapes][i] = dims[i];
-        o->n_shapes++;
-        int sep = list_sep(&p, start, d);
-        if (sep == SEP_CUT)
-            goto cut;
-        if (sep == SEP_BAD)
-            return false;
-        if (sep == SEP_END)
-            break;
-    }
-done:
-    *pp = p;
-    return true;
-cut:
-    o->truncated = true;
-    *pp = p;
-    return true;
-}
-
-cr_status cr_rf_parse_name(const char *name, cr_rf_name *o, cr_diag *d)
-{
-    memset(o, 0, sizeof *o);
-    o->seq = -1;
-    o->op_id = -1;
-    const char *c = strchr(name, ',');
-    size_t len = c ? (size_t)(c - name) : strlen(name);
-    if (len == 0 || len >= sizeof o->op)
-        return cr_diag_set(d, CR_EPARSE, "an operator name of 1 to %zu bytes before the first ','",
-                           sizeof o->op - 1);
-    memcpy(o->op, name, len);
-    o->op[len] = '\0';
-    const char *p = name + len;
-    while (*p) {
-        /* ", key = value" */
-        if (p[0] != ',' || p[1] != ' ')
-            return cr_diag_set(d, CR_EPARSE, "expected \", key = value\" at offset %ld",
-                               (long)(p - name));
-        p += 2;
-        const char *k = p;
-        while (islower((unsigned char)*p) || *p == '_')
-            p++;
-        size_t kl = (size_t)(p - k);
-        if (strncmp(p, " = ", 3) != 0) {
-            if (*p == '\0' || (p[0] == ' ' && (p[1] == '\0' || (p[1] == '=' && p[2] == '\0')))) {
-                return CR_OK; /* cut inside a key: what came before stands */
-            }
-            return cr_diag_set(d, CR_EPARSE, "expected \" = \" after a key at offset %ld",
-                               (long)(p - name));
-        }
-        p += 3;
-        long long v;
-        if (kl == 3 && !strncmp(k, "seq", 3)) {
-            if (!parse_int(&p, true, &v))
-                return cr_diag_set(d, CR_EPARSE, "seq: not an integer");
-            o->seq = v;
-        } else if (kl == 5 && !strncmp(k, "op_id", 5)) {
-            if (!parse_int(&p, true, &v))
-                return cr_diag_set(d, CR_EPARSE, "op_id: not an integer");
-            o->op_id = v;
-        } else if (kl == 5 && !strncmp(k, "sizes", 5)) {
-            if (o->has_sizes)
-                return cr_diag_set(d, CR_EPARSE, "sizes given twice");
-            o->has_sizes = true;
-            o->sizes_off = (size_t)(p - name);
-            if (!parse_sizes(&p, o, d))
-                return CR_EPARSE;
-            o->sizes_len = (size_t)(p - name) - o->sizes_off;
-            if (o->truncated)
-                return CR_OK;
-        } else if (kl == 12 && !strncmp(k, "input_op_ids", 12)) {
-            /* (op,output) pairs: not needed; the rest of the name */
-            return CR_OK;
-        } else {
-            return cr_diag_set(d, CR_EPARSE,
-                               "unknown key \"%.*s\" (emit_nvtx writes seq, op_id, sizes, "
-                               "input_op_ids)",
-                               (int)(kl > 40 ? 40 : kl), k);
-        }
-    }
-    return CR_OK;
-}
-
-double cr_rf_numel(const cr_rf_name *n, int i)
-{
-    if (i < 0 || i >= n->n_shapes)
-        return -1;
-    double e = 1;
-    for (int k = 0; k < n->ndim[i]; k++)
-        e *= (double)n->dim[i][k];
-    return e;
-}
-
-/* --- element types from kernel names ------------------------------------------ */
-
-int cr_rf_kernel_dtype(const char *k)
-{
-    static const struct {
-        const char *s;
-        cr_dtype t;
-    } pats[] = {
-        /* C++ template arguments (ATen, CUTLASS, flash-attention) */
-        {"c10::BFloat16", CR_DT_BF16},
-        {"__nv_bfloat16", CR_DT_BF16},
-        {"cutlass::bfloat16_t", CR_DT_BF16},
-        {"c10::Half", CR_DT_FP16},
-        {"__half", CR_DT_FP16},
-        {"cutlass::half_t", CR_DT_FP16},
-        {"c10::Float8_e4m3", CR_DT_FP8},
-        {"c10::Float8_e5m2", CR_DT_FP8},
-        {"__nv_fp8", CR_DT_FP8},
-        {"cutlass::float_e4m3_t", CR_DT_FP8},
-        /* cuBLAS's kernel names: input and output type codes */
-        {"bf16bf16", CR_DT_BF16},
-        {"_bf16_", CR_DT_BF16},
-        {"f16f16", CR_DT_FP16},
-        {"e4m3", CR_DT_FP8},
-        {"tf32", CR_DT_TF32},
-        {"f32f32_f32f32", CR_DT_FP32},
-        /* NCCL: ncclDevKernel_AllReduce_Sum_f32_RING_LL */
-        {"_f32_", CR_DT_FP32},
-        {"_f16_", CR_DT_FP16},
-        {"_f64_", CR_DT_FP64},
-        {"_f8e4m3_", CR_DT_FP8},
-        {"_i8_", CR_DT_INT8},
-        {"_u8_", CR_DT_INT8},
-        /* ATen's float kernels: <float> in a template list */
-        {"<float>", CR_DT_FP32},
-        {"<float,", CR_DT_FP32},
-        {", float>", CR_DT_FP32},
-        {"(float)", CR_DT_FP32},
-        {"<double>", CR_DT_FP64},
-        {"<double,", CR_DT_FP64},
-    };
-    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
-        if (strstr(k, pats[i].s))
-            return (int)pats[i].t;
-    return -1;
-}
 
 const char *cr_rf_kind_name(cr_rf_kind k)
 {
@@ -357,20 +110,6 @@ void cr_roofline_release(cr_roofline *r)
     memset(r, 0, sizeof *r);
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_dbl);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* --- one trace: activities and ranges ------------------------------------------- */
 
 typedef struct {
@@ -395,11 +134,8 @@ typedef struct {
     /* what it owns */
     int n_acts;
     double busy_s, last_end, first_ts;
-    int dtype; /* from its kernels, -1 none */
-    bool kernel, copy;
-    double copy_bytes;
-    cr_copy_kind copy_kind;
-    bool copy_pinned;
+    int dtype;       /* from its kernels, -1 none */
+    cr_rf_owned own; /* its kernels and copies */
 } rrange;
 
 /* NCCL's calls by range name, the collective as validate names it, and the
@@ -675,11 +411,7 @@ typedef struct {
         char *name;
         int dtype;
         double busy_s;
-        bool copy;
-        double copy_bytes;
-        cr_copy_kind copy_kind;
-        bool copy_pinned;
-        bool kernel;
+        cr_rf_owned own;
     } * calls;
     size_t ncall, ccall;
     cr_vmeas_list nccl; /* one per NCCL call */
@@ -703,11 +435,7 @@ static cr_status add_call(rctx *c, const char *key, const char *name, const rran
     k->busy_s = busy_s;
     if (r) {
         k->dtype = r->dtype;
-        k->copy = r->copy;
-        k->copy_bytes = r->copy_bytes;
-        k->copy_kind = r->copy_kind;
-        k->copy_pinned = r->copy_pinned;
-        k->kernel = r->kernel;
+        k->own = r->own;
     }
     c->ncall++;
     return CR_OK;
@@ -904,14 +632,14 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             r->busy_s += fmax(0, a->end - fmax(a->ts, r->last_end));
             r->last_end = fmax(r->last_end, a->end);
             if (a->cat == CR_TRACE_KERNEL) {
-                r->kernel = true;
+                r->own.kernel = true;
                 if (r->dtype < 0)
                     r->dtype = cr_rf_kernel_dtype(a->name);
             } else if (a->cat == CR_TRACE_MEMCPY) {
-                if (!r->copy)
-                    r->copy_kind = a->kind, r->copy_pinned = a->pinned;
-                r->copy = true;
-                r->copy_bytes += a->bytes;
+                if (!r->own.copy)
+                    r->own.copy_kind = a->kind, r->own.copy_pinned = a->pinned;
+                r->own.copy = true;
+                r->own.copy_bytes += a->bytes;
             }
             continue;
         }
@@ -957,273 +685,6 @@ out:
     return st;
 }
 
-/* --- PyTorch operators onto the catalog ----------------------------------------- */
-
-/* The catalog case of one aten operator: op and "name=value" pairs; or
- * false with why (no bound). */
-typedef struct {
-    const char *op;
-    int n;
-    char k[8][16];
-    char v[8][32];
-    char note[160];
-} amap;
-
-static void put(amap *m, const char *k, double v)
-{
-    snprintf(m->k[m->n], sizeof m->k[m->n], "%s", k);
-    snprintf(m->v[m->n], sizeof m->v[m->n], "%.0f", v);
-    m->n++;
-}
-
-static bool op_is(const char *op, const char *const *names)
-{
-    for (; *names; names++)
-        if (!strcmp(op, *names))
-            return true;
-    return false;
-}
-
-/* The broadcast result of shapes [0..n) (numpy's rule), in elements; -1 when
- * they do not broadcast. */
-static double bcast_numel(const cr_rf_name *pn, int n)
-{
-    int nd = 0;
-    for (int i = 0; i < n; i++)
-        nd = pn->ndim[i] > nd ? pn->ndim[i] : nd;
-    double e = 1;
-    for (int k = 0; k < nd; k++) {
-        int64_t s = 1;
-        for (int i = 0; i < n; i++) {
-            int off = nd - pn->ndim[i];
-            if (k < off)
-                continue;
-            int64_t v = pn->dim[i][k - off];
-            if (v != 1) {
-                if (s != 1 && s != v)
-                    return -1;
-                s = v;
-            }
-        }
-        e *= (double)s;
-    }
-    return e;
-}
-
-static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, amap *m)
-{
-    /* A [..., m, k] and B [k, n] (or [n, k] for linear's weight), or batched
-     * [b, m, k] x [b, k, n]: the batch is folded into m, so B's bytes count
-     * once; FLOPs are exact and the bound stays a lower bound. */
-    if (pn->n_shapes <= (a > b ? a : b) || pn->ndim[a] < 2 || pn->ndim[b] < 2) {
-        snprintf(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
-        return false;
-    }
-    int na = pn->ndim[a], nb = pn->ndim[b];
-    double M = 1;
-    for (int i = 0; i < na - 1; i++)
-        M *= (double)pn->dim[a][i];
-    double K = (double)pn->dim[a][na - 1];
-    double Kb = (double)pn->dim[b][nb - (b_transposed ? 1 : 2)];
-    double N = (double)pn->dim[b][nb - (b_transposed ? 2 : 1)];
-    if (K != Kb) {
-        snprintf(m->note, sizeof m->note, "inner dimensions %.0f and %.0f differ", K, Kb);
-        return false;
-    }
-    if (M <= 0 || N <= 0 || K <= 0) {
-        snprintf(m->note, sizeof m->note, "an empty matrix");
-        return false;
-    }
-    m->op = "gemm";
-    put(m, "m", M);
-    put(m, "n", N);
-    put(m, "k", K);
-    if (nb > 2)
-        snprintf(m->note, sizeof m->note, "batch folded into m (B's bytes counted once)");
-    return true;
-}
-
-static bool map_stream(amap *m, double elems, int reads, int writes, int flops_per)
-{
-    if (!(elems >= 1)) {
-        snprintf(m->note, sizeof m->note, "no elements");
-        return false;
-    }
-    m->op = "elementwise";
-    put(m, "elems", elems);
-    put(m, "reads", reads);
-    put(m, "writes", writes);
-    put(m, "flops_per", flops_per);
-    return true;
-}
-
-/* The table (doc/roofline.md has it with the reasons). */
-static bool map_aten(const cr_rf_name *pn, const struct call *k, amap *m)
-{
-    static const char *const mm[] = {"aten::mm", "aten::matmul", NULL};
-    static const char *const addmm[] = {"aten::addmm", NULL};
-    static const char *const bmm[] = {"aten::bmm", NULL};
-    static const char *const baddbmm[] = {"aten::baddbmm", NULL};
-    static const char *const linear[] = {"aten::linear", NULL};
-    static const char *const smm[] = {"aten::_scaled_mm", NULL};
-    static const char *const sdpa[] = {"aten::scaled_dot_product_attention",
-                                       "aten::_scaled_dot_product_flash_attention",
-                                       "aten::_scaled_dot_product_efficient_attention",
-                                       "aten::_scaled_dot_product_cudnn_attention",
-                                       "aten::_cudnn_attention_forward",
-                                       NULL};
-    static const char *const softmax[] = {"aten::softmax", "aten::_softmax", NULL};
-    static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
-    static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
-    static const char *const rms[] = {"aten::rms_norm", "aten::_fused_rms_norm", NULL};
-    static const char *const binary[] = {"aten::add",  "aten::add_", "aten::mul",
-                                         "aten::mul_", "aten::sub",  "aten::sub_",
-                                         "aten::div",  "aten::div_", NULL};
-    static const char *const copy[] = {"aten::copy_", "aten::to",         "aten::_to_copy",
-                                       "aten::clone", "aten::contiguous", NULL};
-    static const char *const cat[] = {"aten::cat", NULL};
-    static const char *const emb[] = {"aten::embedding", NULL};
-    static const char *const isel[] = {"aten::index_select", NULL};
-    static const char *const gather[] = {"aten::gather", NULL};
-    static const char *const flash_bshd[] = {"aten::_flash_attention_forward",
-                                             "aten::_efficient_attention_forward", NULL};
-    memset(m, 0, sizeof *m);
-    if (pn->truncated) {
-        snprintf(m->note, sizeof m->note, "range name cut at 256 bytes inside its sizes");
-        return false;
-    }
-    if (!pn->has_sizes) {
-        snprintf(m->note, sizeof m->note, "no sizes: trace with emit_nvtx(record_shapes=True)");
-        return false;
-    }
-    const char *op = pn->op;
-    if (op_is(op, mm))
-        return map_gemm(pn, 0, 1, false, m);
-    if (op_is(op, addmm) || op_is(op, baddbmm))
-        return map_gemm(pn, 1, 2, false, m);
-    if (op_is(op, bmm))
-        return map_gemm(pn, 0, 1, false, m);
-    if (op_is(op, linear))
-        return map_gemm(pn, 0, 1, true, m);
-    if (op_is(op, smm))
-        return map_gemm(pn, 0, 1, false, m);
-    if (op_is(op, sdpa) || op_is(op, flash_bshd)) {
-        /* q [b, h, s, d], k [b, hkv, s, d] (the kernels' own ops take
-         * [b, s, h, d]); is_causal is a bool, not in sizes: the bound takes
-         * the causal (smaller) work, a lower bound either way */
-        if (pn->n_shapes < 3 || pn->ndim[0] != 4 || pn->ndim[1] != 4 || pn->ndim[2] != 4) {
-            snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
-            return false;
-        }
-        int hx = 1, sx = 2; /* where heads and sequence are */
-        if (op_is(op, flash_bshd))
-            hx = 2, sx = 1;
-        if (pn->dim[0][sx] != pn->dim[1][sx] || pn->dim[0][3] != pn->dim[2][3]) {
-            snprintf(m->note, sizeof m->note,
-                     "query and key lengths (or head dims) differ: the catalog's attention "
-                     "takes one sequence length");
-            return false;
-        }
-        m->op = "attention";
-        put(m, "batch", (double)pn->dim[0][0]);
-        put(m, "heads", (double)pn->dim[0][hx]);
-        put(m, "kv_heads", (double)pn->dim[1][hx]);
-        put(m, "seq", (double)pn->dim[0][sx]);
-        put(m, "head_dim", (double)pn->dim[0][3]);
-        snprintf(m->k[m->n], sizeof m->k[0], "causal");
-        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
-        snprintf(m->note, sizeof m->note, "is_causal not in the trace: bound taken causal");
-        return true;
-    }
-    /* Stream operators: read the input once, write the output once. FLOPs
-     * per element, counted as the fewest a kernel could do (they never
-     * bind on a GPU: 2 bytes per FLOP would need > 100 TFLOP/s of vector
-     * math): softmax max, subtract, exp, sum, divide = 5; log_softmax 4
-     * (no divide); norms: mean, subtract, square-sum, scale (+ affine) = 5. */
-    if (op_is(op, softmax) || op_is(op, logsoftmax) || op_is(op, norm) || op_is(op, rms)) {
-        int f = op_is(op, logsoftmax) ? 4 : 5;
-        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, f);
-    }
-    if (op_is(op, binary)) {
-        /* the operands that are tensors of the output's size are read;
-         * smaller (broadcast) ones are left out, a lower bound */
-        int nt = pn->n_shapes < 2 ? pn->n_shapes : 2;
-        double out = bcast_numel(pn, nt);
-        if (out < 0) {
-            snprintf(m->note, sizeof m->note, "operands that do not broadcast");
-            return false;
-        }
-        int reads = 0;
-        for (int i = 0; i < nt; i++)
-            reads += cr_rf_numel(pn, i) == out;
-        return map_stream(m, out, reads ? reads : 1, 1, 1);
-    }
-    if (op_is(op, copy)) {
-        if (k->copy && !k->kernel) {
-            /* a cudaMemcpy: its bytes and direction as the trace has them */
-            m->op = "memcpy";
-            snprintf(m->k[m->n], sizeof m->k[0], "kind");
-            snprintf(m->v[m->n++], sizeof m->v[0], "%s",
-                     k->copy_kind == CR_COPY_H2D   ? "h2d"
-                     : k->copy_kind == CR_COPY_D2H ? "d2h"
-                                                   : "d2d");
-            snprintf(m->k[m->n], sizeof m->k[0], "pinned");
-            snprintf(m->v[m->n++], sizeof m->v[0], "%s", k->copy_pinned ? "yes" : "no");
-            put(m, "bytes", k->copy_bytes);
-            if (k->copy_kind != CR_COPY_H2D && k->copy_kind != CR_COPY_D2H &&
-                k->copy_kind != CR_COPY_D2D) {
-                snprintf(m->note, sizeof m->note, "a %s copy: no model",
-                         cr_copy_kind_name(k->copy_kind));
-                return false;
-            }
-            return true;
-        }
-        /* a copy kernel (strided, or converting: the smaller element type's
-         * bytes, a lower bound) */
-        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, 0);
-    }
-    if (op_is(op, cat)) {
-        double e = 0;
-        for (int i = 0; i < pn->n_shapes; i++)
-            if (pn->ndim[i] > 0)
-                e += cr_rf_numel(pn, i);
-        return map_stream(m, e, 1, 1, 0);
-    }
-    if (op_is(op, emb)) {
-        /* weight [vocab, h], indices [...]: the gathered rows read once, the
-         * output written once (the 8-byte indices left out) */
-        if (pn->n_shapes < 2 || pn->ndim[0] != 2) {
-            snprintf(m->note, sizeof m->note, "needs weight [vocab, h] and indices in sizes");
-            return false;
-        }
-        return map_stream(m, cr_rf_numel(pn, 1) * (double)pn->dim[0][1], 1, 1, 0);
-    }
-    if (op_is(op, isel)) {
-        /* self [rows, h], dim (not a tensor), index [n]: n rows of h
-         * gathered (dim taken as 0, how embedding calls it) */
-        if (pn->n_shapes < 3 || pn->ndim[0] != 2 || pn->ndim[2] != 1) {
-            snprintf(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
-            return false;
-        }
-        snprintf(m->note, sizeof m->note, "rows gathered along dim 0");
-        return map_stream(m, cr_rf_numel(pn, 2) * (double)pn->dim[0][1], 1, 1, 0);
-    }
-    if (op_is(op, gather)) {
-        /* self, dim (not a tensor), index: one element gathered per index
-         * element (how torch 2.11 runs embedding on the H200,
-         * traces/h200-1/roofline-demo), read once and written once; the
-         * index's own bytes are left out (it may be an expanded view), a
-         * lower bound */
-        if (pn->n_shapes < 3 || pn->ndim[2] < 1) {
-            snprintf(m->note, sizeof m->note, "needs a source and an index in sizes");
-            return false;
-        }
-        return map_stream(m, cr_rf_numel(pn, 2), 1, 1, 0);
-    }
-    snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
-    return false;
-}
-
 /* Evaluates the catalog operator def with p and fills w's bound, binding
  * and verdict (or its note, when the catalog refuses the parameters): the
  * one way a roofline row gets a bound. */
@@ -1247,7 +708,7 @@ static void put_verdict(const cr_topo *t, const cr_op_def *def, const cr_op_para
 }
 
 /* Evaluates a catalog case; fills the row's bound, or its note. */
-static cr_status eval_catalog(const cr_topo *t, const amap *m, cr_dtype dt, cr_rf_row *w,
+static cr_status eval_catalog(const cr_topo *t, const cr_rf_case *m, cr_dtype dt, cr_rf_row *w,
                               cr_diag *d)
 {
     const cr_op_def *def = NULL;
@@ -1367,7 +828,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             break;
         }
         w->calls = (int)(j - i);
-        w->median_s = median_of(v, j - i);
+        w->median_s = cr_vmedian(v, j - i);
         w->total_s = tot;
         if (k->key[0] == 'C') {
             w->kind = CR_RF_CR;
@@ -1390,7 +851,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             int dt = k->dtype;
             if (dt >= 0) {
                 snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
-            } else if (k->copy && !k->kernel) {
+            } else if (k->own.copy && !k->own.kernel) {
                 snprintf(w->dtype_src, sizeof w->dtype_src, "copy bytes");
                 dt = CR_DT_FP32; /* a memcpy's bound needs only its bytes */
             } else if (c->o && c->o->has_dtype) {
@@ -1399,8 +860,8 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             }
             if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
                 snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
-            amap m;
-            if (!map_aten(&pn, k, &m)) {
+            cr_rf_case m;
+            if (!cr_rf_map_aten(&pn, &k->own, &m)) {
                 snprintf(w->note, sizeof w->note, "%s", m.note);
             } else if (dt < 0) {
                 snprintf(w->note, sizeof w->note,
@@ -1473,7 +934,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
             j++;
         }
         cr_vmeas m = l->v[i];
-        m.measured_s = median_of(v, j - i);
+        m.measured_s = cr_vmedian(v, j - i);
         m.n_iter = 0;
         cr_rf_row *w = push_row(c->out);
         if (!w) {

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roofline_aten: PyTorch's operators onto the operator catalog (model/ops.h).
+ * One aten operator with the sizes its emit_nvtx range records becomes a
+ * catalog case (gemm, attention, elementwise, memcpy) with the FLOPs and
+ * bytes that case counts, each the fewest a kernel could do, so the bound
+ * stays a lower bound; doc/roofline.md gives the table with its reasons.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "roofline_priv.h"
+
+static void put(cr_rf_case *m, const char *k, double v)
+{
+    snprintf(m->k[m->n], sizeof m->k[m->n], "%s", k);
+    snprintf(m->v[m->n], sizeof m->v[m->n], "%.0f", v);
+    m->n++;
+}
+
+static bool op_is(const char *op, const char *const *names)
+{
+    for (; *names; names++)
+        if (!strcmp(op, *names))
+            return true;
+    return false;
+}
+
+/* The broadcast result of shapes [0..n) (numpy's rule), in elements; -1 when
+ * they do not broadcast. */
+static double bcast_numel(const cr_rf_name *pn, int n)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++)
+        nd = pn->ndim[i] > nd ? pn->ndim[i] : nd;
+    double e = 1;
+    for (int k = 0; k < nd; k++) {
+        int64_t s = 1;
+        for (int i = 0; i < n; i++) {
+            int off = nd - pn->ndim[i];
+            if (k < off)
+                continue;
+            int64_t v = pn->dim[i][k - off];
+            if (v != 1) {
+                if (s != 1 && s != v)
+                    return -1;
+                s = v;
+            }
+        }
+        e *= (double)s;
+    }
+    return e;
+}
+
+static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_rf_case *m)
+{
+    /* A [..., m, k] and B [k, n] (or [n, k] for linear's weight), or batched
+     * [b, m, k] x [b, k, n]: the batch is folded into m, so B's bytes count
+     * once; FLOPs are exact and the bound stays a lower bound. */
+    if (pn->n_shapes <= (a > b ? a : b) || pn->ndim[a] < 2 || pn->ndim[b] < 2) {
+        snprintf(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
+        return false;
+    }
+    int na = pn->ndim[a], nb = pn->ndim[b];
+    double M = 1;
+    for (int i = 0; i < na - 1; i++)
+        M *= (double)pn->dim[a][i];
+    double K = (double)pn->dim[a][na - 1];
+    double Kb = (double)pn->dim[b][nb - (b_transposed ? 1 : 2)];
+    double N = (double)pn->dim[b][nb - (b_transposed ? 2 : 1)];
+    if (K != Kb) {
+        snprintf(m->note, sizeof m->note, "inner dimensions %.0f and %.0f differ", K, Kb);
+        return false;
+    }
+    if (M <= 0 || N <= 0 || K <= 0) {
+        snprintf(m->note, sizeof m->note, "an empty matrix");
+        return false;
+    }
+    m->op = "gemm";
+    put(m, "m", M);
+    put(m, "n", N);
+    put(m, "k", K);
+    if (nb > 2)
+        snprintf(m->note, sizeof m->note, "batch folded into m (B's bytes counted once)");
+    return true;
+}
+
+static bool map_stream(cr_rf_case *m, double elems, int reads, int writes, int flops_per)
+{
+    if (!(elems >= 1)) {
+        snprintf(m->note, sizeof m->note, "no elements");
+        return false;
+    }
+    m->op = "elementwise";
+    put(m, "elems", elems);
+    put(m, "reads", reads);
+    put(m, "writes", writes);
+    put(m, "flops_per", flops_per);
+    return true;
+}
+
+/* The table (doc/roofline.md has it with the reasons). */
+bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
+{
+    static const char *const mm[] = {"aten::mm", "aten::matmul", NULL};
+    static const char *const addmm[] = {"aten::addmm", NULL};
+    static const char *const bmm[] = {"aten::bmm", NULL};
+    static const char *const baddbmm[] = {"aten::baddbmm", NULL};
+    static const char *const linear[] = {"aten::linear", NULL};
+    static const char *const smm[] = {"aten::_scaled_mm", NULL};
+    static const char *const sdpa[] = {"aten::scaled_dot_product_attention",
+                                       "aten::_scaled_dot_product_flash_attention",
+                                       "aten::_scaled_dot_product_efficient_attention",
+                                       "aten::_scaled_dot_product_cudnn_attention",
+                                       "aten::_cudnn_attention_forward",
+                                       NULL};
+    static const char *const softmax[] = {"aten::softmax", "aten::_softmax", NULL};
+    static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
+    static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
+    static const char *const rms[] = {"aten::rms_norm", "aten::_fused_rms_norm", NULL};
+    static const char *const binary[] = {"aten::add",  "aten::add_", "aten::mul",
+                                         "aten::mul_", "aten::sub",  "aten::sub_",
+                                         "aten::div",  "aten::div_", NULL};
+    static const char *const copy[] = {"aten::copy_", "aten::to",         "aten::_to_copy",
+                                       "aten::clone", "aten::contiguous", NULL};
+    static const char *const cat[] = {"aten::cat", NULL};
+    static const char *const emb[] = {"aten::embedding", NULL};
+    static const char *const isel[] = {"aten::index_select", NULL};
+    static const char *const gather[] = {"aten::gather", NULL};
+    static const char *const flash_bshd[] = {"aten::_flash_attention_forward",
+                                             "aten::_efficient_attention_forward", NULL};
+    memset(m, 0, sizeof *m);
+    if (pn->truncated) {
+        snprintf(m->note, sizeof m->note, "range name cut at 256 bytes inside its sizes");
+        return false;
+    }
+    if (!pn->has_sizes) {
+        snprintf(m->note, sizeof m->note, "no sizes: trace with emit_nvtx(record_shapes=True)");
+        return false;
+    }
+    const char *op = pn->op;
+    if (op_is(op, mm))
+        return map_gemm(pn, 0, 1, false, m);
+    if (op_is(op, addmm) || op_is(op, baddbmm))
+        return map_gemm(pn, 1, 2, false, m);
+    if (op_is(op, bmm))
+        return map_gemm(pn, 0, 1, false, m);
+    if (op_is(op, linear))
+        return map_gemm(pn, 0, 1, true, m);
+    if (op_is(op, smm))
+        return map_gemm(pn, 0, 1, false, m);
+    if (op_is(op, sdpa) || op_is(op, flash_bshd)) {
+        /* q [b, h, s, d], k [b, hkv, s, d] (the kernels' own ops take
+         * [b, s, h, d]); is_causal is a bool, not in sizes: the bound takes
+         * the causal (smaller) work, a lower bound either way */
+        if (pn->n_shapes < 3 || pn->ndim[0] != 4 || pn->ndim[1] != 4 || pn->ndim[2] != 4) {
+            snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
+            return false;
+        }
+        int hx = 1, sx = 2; /* where heads and sequence are */
+        if (op_is(op, flash_bshd))
+            hx = 2, sx = 1;
+        if (pn->dim[0][sx] != pn->dim[1][sx] || pn->dim[0][3] != pn->dim[2][3]) {
+            snprintf(m->note, sizeof m->note,
+                     "query and key lengths (or head dims) differ: the catalog's attention "
+                     "takes one sequence length");
+            return false;
+        }
+        m->op = "attention";
+        put(m, "batch", (double)pn->dim[0][0]);
+        put(m, "heads", (double)pn->dim[0][hx]);
+        put(m, "kv_heads", (double)pn->dim[1][hx]);
+        put(m, "seq", (double)pn->dim[0][sx]);
+        put(m, "head_dim", (double)pn->dim[0][3]);
+        snprintf(m->k[m->n], sizeof m->k[0], "causal");
+        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
+        snprintf(m->note, sizeof m->note, "is_causal not in the trace: bound taken causal");
+        return true;
+    }
+    /* Stream operators: read the input once, write the output once. FLOPs
+     * per element, counted as the fewest a kernel could do (they never
+     * bind on a GPU: 2 bytes per FLOP would need > 100 TFLOP/s of vector
+     * math): softmax max, subtract, exp, sum, divide = 5; log_softmax 4
+     * (no divide); norms: mean, subtract, square-sum, scale (+ affine) = 5. */
+    if (op_is(op, softmax) || op_is(op, logsoftmax) || op_is(op, norm) || op_is(op, rms)) {
+        int f = op_is(op, logsoftmax) ? 4 : 5;
+        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, f);
+    }
+    if (op_is(op, binary)) {
+        /* the operands that are tensors of the output's size are read;
+         * smaller (broadcast) ones are left out, a lower bound */
+        int nt = pn->n_shapes < 2 ? pn->n_shapes : 2;
+        double out = bcast_numel(pn, nt);
+        if (out < 0) {
+            snprintf(m->note, sizeof m->note, "operands that do not broadcast");
+            return false;
+        }
+        int reads = 0;
+        for (int i = 0; i < nt; i++)
+            reads += cr_rf_numel(pn, i) == out;
+        return map_stream(m, out, reads ? reads : 1, 1, 1);
+    }
+    if (op_is(op, copy)) {
+        if (k->copy && !k->kernel) {
+            /* a cudaMemcpy: its bytes and direction as the trace has them */
+            m->op = "memcpy";
+            snprintf(m->k[m->n], sizeof m->k[0], "kind");
+            snprintf(m->v[m->n++], sizeof m->v[0], "%s",
+                     k->copy_kind == CR_COPY_H2D   ? "h2d"
+                     : k->copy_kind == CR_COPY_D2H ? "d2h"
+                                                   : "d2d");
+            snprintf(m->k[m->n], sizeof m->k[0], "pinned");
+            snprintf(m->v[m->n++], sizeof m->v[0], "%s", k->copy_pinned ? "yes" : "no");
+            put(m, "bytes", k->copy_bytes);
+            if (k->copy_kind != CR_COPY_H2D && k->copy_kind != CR_COPY_D2H &&
+                k->copy_kind != CR_COPY_D2D) {
+                snprintf(m->note, sizeof m->note, "a %s copy: no model",
+                         cr_copy_kind_name(k->copy_kind));
+                return false;
+            }
+            return true;
+        }
+        /* a copy kernel (strided, or converting: the smaller element type's
+         * bytes, a lower bound) */
+        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, 0);
+    }
+    if (op_is(op, cat)) {
+        double e = 0;
+        for (int i = 0; i < pn->n_shapes; i++)
+            if (pn->ndim[i] > 0)
+                e += cr_rf_numel(pn, i);
+        return map_stream(m, e, 1, 1, 0);
+    }
+    if (op_is(op, emb)) {
+        /* weight [vocab, h], indices [...]: the gathered rows read once, the
+         * output written once (the 8-byte indices left out) */
+        if (pn->n_shapes < 2 || pn->ndim[0] != 2) {
+            snprintf(m->note, sizeof m->note, "needs weight [vocab, h] and indices in sizes");
+            return false;
+        }
+        return map_stream(m, cr_rf_numel(pn, 1) * (double)pn->dim[0][1], 1, 1, 0);
+    }
+    if (op_is(op, isel)) {
+        /* self [rows, h], dim (not a tensor), index [n]: n rows of h
+         * gathered (dim taken as 0, how embedding calls it) */
+        if (pn->n_shapes < 3 || pn->ndim[0] != 2 || pn->ndim[2] != 1) {
+            snprintf(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
+            return false;
+        }
+        snprintf(m->note, sizeof m->note, "rows gathered along dim 0");
+        return map_stream(m, cr_rf_numel(pn, 2) * (double)pn->dim[0][1], 1, 1, 0);
+    }
+    if (op_is(op, gather)) {
+        /* self, dim (not a tensor), index: one element gathered per index
+         * element (how torch 2.11 runs embedding on the H200,
+         * traces/h200-1/roofline-demo), read once and written once; the
+         * index's own bytes are left out (it may be an expanded view), a
+         * lower bound */
+        if (pn->n_shapes < 3 || pn->ndim[2] < 1) {
+            snprintf(m->note, sizeof m->note, "needs a source and an index in sizes");
+            return false;
+        }
+        return map_stream(m, cr_rf_numel(pn, 2), 1, 1, 0);
+    }
+    snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
+    return false;
+}

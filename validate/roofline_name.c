@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roofline_name: what a trace's names say about an operator call. PyTorch's
+ * emit_nvtx range names (the operator and its argument sizes,
+ * torch/csrc/profiler/util.cpp getNvtxStr) and the element type a kernel's
+ * name shows (C++ template arguments, cuBLAS's and NCCL's type codes).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roofline.h"
+
+/* --- range names ------------------------------------------------------------ */
+
+static const char *skip_sp(const char *p)
+{
+    while (*p == ' ')
+        p++;
+    return p;
+}
+
+/* An integer at *pp (optionally negative when neg), at most 2^53. */
+static bool parse_int(const char **pp, bool neg, long long *out)
+{
+    const char *p = *pp;
+    bool minus = false;
+    if (neg && *p == '-') {
+        minus = true;
+        p++;
+    }
+    if (!isdigit((unsigned char)*p))
+        return false;
+    long long v = 0;
+    while (isdigit((unsigned char)*p)) {
+        if (v > (1LL << 53) / 10)
+            return false;
+        v = v * 10 + (*p++ - '0');
+    }
+    if (v > (1LL << 53))
+        return false;
+    *out = minus ? -v : v;
+    *pp = p;
+    return true;
+}
+
+/* After an item of a sizes list: ',' (SEP_NEXT) or ']' (SEP_END), moved
+ * past; the name's end (SEP_CUT: a name cut at 256 bytes); anything else
+ * SEP_BAD, with its offset from start in d. */
+enum { SEP_NEXT, SEP_END, SEP_CUT, SEP_BAD };
+static int list_sep(const char **pp, const char *start, cr_diag *d)
+{
+    const char *p = skip_sp(*pp);
+    *pp = p;
+    if (*p == '\0')
+        return SEP_CUT;
+    if (*p != ',' && *p != ']') {
+        cr_diag_set(d, CR_EPARSE, "sizes: expected ',' or ']' at offset %ld", (long)(p - start));
+        return SEP_BAD;
+    }
+    *pp = p + 1;
+    return *p == ']' ? SEP_END : SEP_NEXT;
+}
+
+/* The sizes list at *pp: "[[a, b], [], [c]]". A name cut inside it sets
+ * truncated and stops there (returns true). */
+static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
+{
+    const char *p = *pp, *start = p;
+    if (*p++ != '[')
+        return cr_diag_set(d, CR_EPARSE, "sizes: expected '['"), false;
+    p = skip_sp(p);
+    if (*p == ']') {
+        p++;
+        goto done;
+    }
+    for (;;) {
+        p = skip_sp(p);
+        if (*p == '\0')
+            goto cut;
+        if (*p != '[')
+            return cr_diag_set(d, CR_EPARSE, "sizes: expected '[' at offset %ld",
+                               (long)(p - start)),
+                   false;
+        if (o->n_shapes == CR_RF_MAX_SHAPES)
+            return cr_diag_set(d, CR_EPARSE, "sizes: more than %d tensors", CR_RF_MAX_SHAPES),
+                   false;
+        p++;
+        int nd = 0;
+        int64_t dims[CR_RF_MAX_DIMS];
+        p = skip_sp(p);
+        if (*p == ']') {
+            p++;
+        } else {
+            for (;;) {
+                long long v;
+                p = skip_sp(p);
+                if (*p == '\0')
+                    goto cut;
+                if (!parse_int(&p, false, &v))
+                    return cr_diag_set(d, CR_EPARSE, "sizes: expected a size at offset %ld",
+                                       (long)(p - start)),
+                           false;
+                if (nd == CR_RF_MAX_DIMS)
+                    return cr_diag_set(d, CR_EPARSE, "sizes: a tensor of more than %d dimensions",
+                                       CR_RF_MAX_DIMS),
+                           false;
+                dims[nd++] = v;
+                int sep = list_sep(&p, start, d);
+                if (sep == SEP_CUT)
+                    goto cut;
+                if (sep == SEP_BAD)
+                    return false;
+                if (sep == SEP_END)
+                    break;
+            }
+        }
+        o->ndim[o->n_shapes] = nd;
+        for (int i = 0; i < nd; i++)
+            o->dim[o->n_shapes][i] = dims[i];
+        o->n_shapes++;
+        int sep = list_sep(&p, start, d);
+        if (sep == SEP_CUT)
+            goto cut;
+        if (sep == SEP_BAD)
+            return false;
+        if (sep == SEP_END)
+            break;
+    }
+done:
+    *pp = p;
+    return true;
+cut:
+    o->truncated = true;
+    *pp = p;
+    return true;
+}
+
+cr_status cr_rf_parse_name(const char *name, cr_rf_name *o, cr_diag *d)
+{
+    memset(o, 0, sizeof *o);
+    o->seq = -1;
+    o->op_id = -1;
+    const char *c = strchr(name, ',');
+    size_t len = c ? (size_t)(c - name) : strlen(name);
+    if (len == 0 || len >= sizeof o->op)
+        return cr_diag_set(d, CR_EPARSE, "an operator name of 1 to %zu bytes before the first ','",
+                           sizeof o->op - 1);
+    memcpy(o->op, name, len);
+    o->op[len] = '\0';
+    const char *p = name + len;
+    while (*p) {
+        /* ", key = value" */
+        if (p[0] != ',' || p[1] != ' ')
+            return cr_diag_set(d, CR_EPARSE, "expected \", key = value\" at offset %ld",
+                               (long)(p - name));
+        p += 2;
+        const char *k = p;
+        while (islower((unsigned char)*p) || *p == '_')
+            p++;
+        size_t kl = (size_t)(p - k);
+        if (strncmp(p, " = ", 3) != 0) {
+            if (*p == '\0' || (p[0] == ' ' && (p[1] == '\0' || (p[1] == '=' && p[2] == '\0')))) {
+                return CR_OK; /* cut inside a key: what came before stands */
+            }
+            return cr_diag_set(d, CR_EPARSE, "expected \" = \" after a key at offset %ld",
+                               (long)(p - name));
+        }
+        p += 3;
+        long long v;
+        if (kl == 3 && !strncmp(k, "seq", 3)) {
+            if (!parse_int(&p, true, &v))
+                return cr_diag_set(d, CR_EPARSE, "seq: not an integer");
+            o->seq = v;
+        } else if (kl == 5 && !strncmp(k, "op_id", 5)) {
+            if (!parse_int(&p, true, &v))
+                return cr_diag_set(d, CR_EPARSE, "op_id: not an integer");
+            o->op_id = v;
+        } else if (kl == 5 && !strncmp(k, "sizes", 5)) {
+            if (o->has_sizes)
+                return cr_diag_set(d, CR_EPARSE, "sizes given twice");
+            o->has_sizes = true;
+            o->sizes_off = (size_t)(p - name);
+            if (!parse_sizes(&p, o, d))
+                return CR_EPARSE;
+            o->sizes_len = (size_t)(p - name) - o->sizes_off;
+            if (o->truncated)
+                return CR_OK;
+        } else if (kl == 12 && !strncmp(k, "input_op_ids", 12)) {
+            /* (op,output) pairs: not needed; the rest of the name */
+            return CR_OK;
+        } else {
+            return cr_diag_set(d, CR_EPARSE,
+                               "unknown key \"%.*s\" (emit_nvtx writes seq, op_id, sizes, "
+                               "input_op_ids)",
+                               (int)(kl > 40 ? 40 : kl), k);
+        }
+    }
+    return CR_OK;
+}
+
+double cr_rf_numel(const cr_rf_name *n, int i)
+{
+    if (i < 0 || i >= n->n_shapes)
+        return -1;
+    double e = 1;
+    for (int k = 0; k < n->ndim[i]; k++)
+        e *= (double)n->dim[i][k];
+    return e;
+}
+
+/* --- element types from kernel names ------------------------------------------ */
+
+int cr_rf_kernel_dtype(const char *k)
+{
+    static const struct {
+        const char *s;
+        cr_dtype t;
+    } pats[] = {
+        /* C++ template arguments (ATen, CUTLASS, flash-attention) */
+        {"c10::BFloat16", CR_DT_BF16},
+        {"__nv_bfloat16", CR_DT_BF16},
+        {"cutlass::bfloat16_t", CR_DT_BF16},
+        {"c10::Half", CR_DT_FP16},
+        {"__half", CR_DT_FP16},
+        {"cutlass::half_t", CR_DT_FP16},
+        {"c10::Float8_e4m3", CR_DT_FP8},
+        {"c10::Float8_e5m2", CR_DT_FP8},
+        {"__nv_fp8", CR_DT_FP8},
+        {"cutlass::float_e4m3_t", CR_DT_FP8},
+        /* cuBLAS's kernel names: input and output type codes */
+        {"bf16bf16", CR_DT_BF16},
+        {"_bf16_", CR_DT_BF16},
+        {"f16f16", CR_DT_FP16},
+        {"e4m3", CR_DT_FP8},
+        {"tf32", CR_DT_TF32},
+        {"f32f32_f32f32", CR_DT_FP32},
+        /* NCCL: ncclDevKernel_AllReduce_Sum_f32_RING_LL */
+        {"_f32_", CR_DT_FP32},
+        {"_f16_", CR_DT_FP16},
+        {"_f64_", CR_DT_FP64},
+        {"_f8e4m3_", CR_DT_FP8},
+        {"_i8_", CR_DT_INT8},
+        {"_u8_", CR_DT_INT8},
+        /* ATen's float kernels: <float> in a template list */
+        {"<float>", CR_DT_FP32},
+        {"<float,", CR_DT_FP32},
+        {", float>", CR_DT_FP32},
+        {"(float)", CR_DT_FP32},
+        {"<double>", CR_DT_FP64},
+        {"<double,", CR_DT_FP64},
+    };
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (strstr(k, pats[i].s))
+            return (int)pats[i].t;
+    return -1;
+}

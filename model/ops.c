@@ -574,9 +574,13 @@ static cr_status open_groups(const env *v, const cr_op_params *p, const ops_work
 }
 
 /* Time of the phases with mechanism m on `sms` SMs (0 = the copy engine
- * for m = CE): stages in sequence, concurrent phases in parallel. */
+ * for m = CE): stages in sequence, concurrent phases in parallel, and never
+ * below floor_s, the bound's communication term (r->t_comm_s): phases that
+ * run together share the cuts whose bytes the bound sums over them (a
+ * halo exchange's four directions all leave through a GPU's one PCIe
+ * port), which each phase's own mechanism time does not see. */
 static cr_status comm_mech_s(const env *v, const ops_work *w, groups *gs, cr_mech m, int sms,
-                             double *out, int *sms_used, cr_diag *d)
+                             double floor_s, double *out, int *sms_used, cr_diag *d)
 {
     double total = 0, stage = 0;
     if (sms_used)
@@ -595,7 +599,7 @@ static cr_status comm_mech_s(const env *v, const ops_work *w, groups *gs, cr_mec
         }
         stage = fmax(stage, s);
     }
-    *out = total + stage;
+    *out = fmax(total + stage, floor_s);
     (void)v;
     return CR_OK;
 }
@@ -816,10 +820,10 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
     double t_all = comp_s(v, w, S, &tiles);
     in->t_comp_s = t_all / (1 - c->intra_penalty);
     in->t_mem_s = tmem;
-    cr_status st = comm_mech_s(v, w, gs, CR_MECH_TMA, S, &in->t_comm_s, NULL, d);
+    cr_status st = comm_mech_s(v, w, gs, CR_MECH_TMA, S, r->t_comm_s, &in->t_comm_s, NULL, d);
     snprintf(in->mech, sizeof in->mech, "tma");
     if (st == CR_OK && !isfinite(in->t_comm_s)) {
-        st = comm_mech_s(v, w, gs, CR_MECH_LDST, S, &in->t_comm_s, NULL, d);
+        st = comm_mech_s(v, w, gs, CR_MECH_LDST, S, r->t_comm_s, &in->t_comm_s, NULL, d);
         snprintf(in->mech, sizeof in->mech, "ldst");
     }
     if (st != CR_OK)
@@ -841,17 +845,17 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
     r->inter.pred_s = INFINITY;
     double tcomm = INFINITY;
     int used = 0;
-    st = comm_mech_s(v, w, gs, CR_MECH_CE, 0, &tcomm, NULL, d);
+    st = comm_mech_s(v, w, gs, CR_MECH_CE, 0, r->t_comm_s, &tcomm, NULL, d);
     if (st != CR_OK)
         return st;
     inter_try(v, w, r, 0, tcomm, "ce", chunks, steps, t_all);
-    st = comm_mech_s(v, w, gs, CR_MECH_NONE, 0, &tcomm, &used, d);
+    st = comm_mech_s(v, w, gs, CR_MECH_NONE, 0, r->t_comm_s, &tcomm, &used, d);
     if (st != CR_OK)
         return st;
     inter_try(v, w, r, used > 0 ? used : 1, tcomm, "nccl", chunks, steps, t_all);
     for (size_t i = 0; i < sizeof cand / sizeof cand[0] && cand[i] < S; i++)
         for (size_t j = 0; j < sizeof mechs / sizeof mechs[0]; j++) {
-            st = comm_mech_s(v, w, gs, mechs[j], cand[i], &tcomm, NULL, d);
+            st = comm_mech_s(v, w, gs, mechs[j], cand[i], r->t_comm_s, &tcomm, NULL, d);
             if (st != CR_OK)
                 return st;
             inter_try(v, w, r, cand[i], tcomm, cr_mech_name(mechs[j]), chunks, steps, t_all);
@@ -1078,7 +1082,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         cr_mech bm = CR_MECH_NONE;
         for (int m = 0; m < CR_MECH__COUNT; m++) {
             double x = INFINITY;
-            st = comm_mech_s(&v, &w, &gs, (cr_mech)m, 0, &x, NULL, d);
+            st = comm_mech_s(&v, &w, &gs, (cr_mech)m, 0, r->t_comm_s, &x, NULL, d);
             if (st != CR_OK)
                 goto fail;
             if (x < best)

@@ -457,24 +457,34 @@ int cli_cmd_coll(int argc, char **argv)
         goto out;
     }
     /* A forced algorithm, protocol or mechanism that cannot run here is a
-     * usage error, found before anything is printed (whether it runs does
-     * not depend on the size; the probe uses the first one). */
+     * usage error, found before anything is printed. Every size of the
+     * sweep is asked: whether a choice runs can depend on the size (RCCL's
+     * MSCCL all-pairs allreduce, the direct algorithm on 8 MI300X, covers
+     * only up to 16 MiB). */
     if (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO || mech != CR_MECH_NONE) {
-        cr_coll_req probe = make_req(&o, &base, cli_nccl_round_size(coll, o.min_b, esize, n));
-        cr_coll_result pr_res;
-        if (cr_coll_eval(ctx, &probe, &pr_res, &d) != CR_OK) {
-            rc = cli_usage_error("coll", "%s", d.msg);
-            goto out;
-        }
-        if (!pr_res.pred.supported) {
-            char what[64];
+        double sz = o.min_b;
+        for (int k = 0; k < n_sizes; sz = cli_next_size(sz, o.factor, o.step), k++) {
+            cr_coll_req probe = make_req(&o, &base, cli_nccl_round_size(coll, sz, esize, n));
+            cr_coll_result pr_res;
+            if (cr_coll_eval(ctx, &probe, &pr_res, &d) != CR_OK) {
+                rc = cli_usage_error("coll", "%s", d.msg);
+                goto out;
+            }
+            if (pr_res.pred.supported)
+                continue;
+            char what[64], at[96] = "";
             if (mech != CR_MECH_NONE)
                 snprintf(what, sizeof what, "--mech %s", cr_mech_name(mech));
             else
                 snprintf(what, sizeof what, "--algo %s --proto %s", cr_algo_name(algo),
                          cr_proto_name(proto));
-            rc = cli_usage_error("coll", "%s cannot run %s of %s on %s, ranks %s: %s", what,
-                                 cr_coll_name(coll), cr_dtype_name(dt), t->name, rtext,
+            if (k > 0) /* the sizes before it run: say where the sweep must stop */
+                snprintf(at, sizeof at,
+                         " at %.0f B (the sweep's sizes below it run: end it "
+                         "there with -e)",
+                         probe.bytes);
+            rc = cli_usage_error("coll", "%s cannot run %s of %s on %s, ranks %s%s: %s", what,
+                                 cr_coll_name(coll), cr_dtype_name(dt), t->name, rtext, at,
                                  pr_res.pred.why);
             goto out;
         }

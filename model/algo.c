@@ -485,10 +485,17 @@ static const struct msccl_range {
     {true, 14680065, 16777216, 512, CR_PROTO_SIMPLE},
 };
 
+/* Whether RCCL would look for an MSCCL algorithm for rq at all (the size
+ * aside): an allreduce of 8 ranks of one node, one process each. */
+static bool msccl_platform(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    return c->rccl && rq->coll == CR_COLL_ALLREDUCE && c->n == 8 && c->n_nodes == 1 &&
+           c->intra_hw == CR_HW_NVLINK && rq->ranks_per_process <= 1 && rq->mech == CR_MECH_NONE;
+}
+
 int cr_algo_msccl_proto(const struct cr_coll_ctx *c, const cr_coll_req *rq)
 {
-    if (!c->rccl || rq->coll != CR_COLL_ALLREDUCE || c->n != 8 || c->n_nodes != 1 ||
-        c->intra_hw != CR_HW_NVLINK || rq->ranks_per_process > 1 || rq->mech != CR_MECH_NONE)
+    if (!msccl_platform(c, rq))
         return -1;
     double esz = cr_dtype_bytes(rq->dtype);
     if (!(esz > 0) || !(rq->bytes > 0))
@@ -589,6 +596,9 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
             return (int)p == msccl ? NULL
                                    : "RCCL's MSCCL all-pairs allreduce runs one protocol at this "
                                      "size (its algorithm file)";
+        if (msccl_platform(c, rq))
+            return "the direct algorithm here, RCCL's MSCCL all-pairs allreduce, takes up to "
+                   "16 MiB, in multiples of 256 elements (512 above 64 KiB)";
         if (!p2p)
             return "NCCL has no direct algorithm for this collective: use --mech for a custom "
                    "kernel";
@@ -733,7 +743,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
 void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
                      cr_proto proto, const cr_coll_bound *b, cr_coll_pred *o)
 {
-    if (algo != CR_ALGO_DIRECT || c->n < 2) {
+    if (algo != CR_ALGO_DIRECT || c->n < 2 || !cr_coll_p2p(rq->coll)) {
+        /* an allreduce's direct algorithm (RCCL's MSCCL all-pairs) runs
+         * the protocol its algorithm file names: asked for another, it
+         * does not run */
         predict_one(c, rq, algo, proto, b, o);
         return;
     }
@@ -1179,28 +1192,21 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     finish(c, rq, b, o, lat, t);
 }
 
-void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
-                     cr_coll_pred *o)
+/* Whether a custom kernel on rq->mech cannot run rq here, and why (into
+ * why, n bytes): the one list of refusals, for any number of ranks. */
+static bool mech_refused(const struct cr_coll_ctx *c, const cr_coll_req *rq, char *why, size_t n)
 {
-    memset(o, 0, sizeof *o);
-    cr_mech m = rq->mech;
-    o->mech = m;
-    o->algo = CR_ALGO_DIRECT;
-    o->proto = CR_PROTO_SIMPLE;
-    const cr_params *p = &c->p;
-    double S = rq->bytes, nn = c->n;
     if (!c->peer) {
-        snprintf(o->why, sizeof o->why,
+        snprintf(why, n,
                  "%s moves data through peer GPU memory; these ranks are not all reachable "
                  "without a NIC",
-                 cr_mech_name(m));
-        return;
+                 cr_mech_name(rq->mech));
+        return true;
     }
     /* TMA's bulk copies (cp.async.bulk) arrived with sm_90; AMD GPUs have none */
-    if (m == CR_MECH_TMA && c->p.gen < CR_GEN_HOPPER) {
-        snprintf(o->why, sizeof o->why,
-                 "TMA (cp.async.bulk) needs an NVIDIA Hopper or later GPU (sm_90+)");
-        return;
+    if (rq->mech == CR_MECH_TMA && c->p.gen < CR_GEN_HOPPER) {
+        snprintf(why, n, "TMA (cp.async.bulk) needs an NVIDIA Hopper or later GPU (sm_90+)");
+        return true;
     }
     /* a kernel runs on the SMs one GPU has (the smallest of the set's);
      * looked at only when a count is asked for: every eval comes here */
@@ -1212,33 +1218,48 @@ void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const c
                 gpu_sms = g->sms;
         }
         if (gpu_sms > 0 && rq->sms > gpu_sms) {
-            snprintf(o->why, sizeof o->why, "%d SMs asked for, the GPU has %d", rq->sms, gpu_sms);
-            return;
+            snprintf(why, n, "%d SMs asked for, the GPU has %d", rq->sms, gpu_sms);
+            return true;
         }
     }
-    if (cr_mech_needs_switch(m) && !rq->in_network) {
-        snprintf(o->why, sizeof o->why, "in-network reduction excluded (--no-in-network)");
-        return;
+    if (cr_mech_needs_switch(rq->mech) && !rq->in_network) {
+        snprintf(why, n, "in-network reduction excluded (--no-in-network)");
+        return true;
     }
-    if (cr_mech_needs_switch(m) && !c->nvls) {
-        snprintf(o->why, sizeof o->why,
+    if (cr_mech_needs_switch(rq->mech) && !c->nvls) {
+        snprintf(why, n,
                  "multimem needs every rank on one NVSwitch domain with multicast and reduction");
-        return;
+        return true;
     }
     /* multimem.ld_reduce / multimem.red types (PTX ISA, "multimem"):
      * integers .b32/.b64/.u32/.u64/.s32/.s64, floats .f16/.bf16/.f32/.f64;
      * fp8 (.e4m3x4/.e5m2x4 with .acc::f16) only on Blackwell's family
      * targets (sm_100f); no 8-bit integer at all */
-    if (m == CR_MECH_MULTIMEM && cr_coll_reduces(rq->coll) &&
+    if (rq->mech == CR_MECH_MULTIMEM && cr_coll_reduces(rq->coll) &&
         (rq->dtype == CR_DT_INT8 || (rq->dtype == CR_DT_FP8 && c->p.gen < CR_GEN_BLACKWELL))) {
-        snprintf(o->why, sizeof o->why, "%s",
+        snprintf(why, n, "%s",
                  rq->dtype == CR_DT_INT8
                      ? "multimem.ld_reduce has no 8-bit integer type (PTX ISA: s32/u32/s64/u64, "
                        "f16, bf16, f32, f64); a kernel would have to widen its elements"
                      : "multimem.ld_reduce has no fp8 type before Blackwell (PTX ISA: e4m3/e5m2 "
                        "from sm_100); a kernel would have to widen its elements");
-        return;
+        return true;
     }
+    return false;
+}
+
+void cr_mech_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
+                     cr_coll_pred *o)
+{
+    memset(o, 0, sizeof *o);
+    cr_mech m = rq->mech;
+    o->mech = m;
+    o->algo = CR_ALGO_DIRECT;
+    o->proto = CR_PROTO_SIMPLE;
+    const cr_params *p = &c->p;
+    double S = rq->bytes, nn = c->n;
+    if (mech_refused(c, rq, o->why, sizeof o->why))
+        return;
     o->supported = true;
     int sms = rq->sms > 0 ? rq->sms : (int)ceil(p->mech_sat_sms[m]);
     o->nchannels = m == CR_MECH_CE ? 0 : sms;
@@ -1320,10 +1341,23 @@ void cr_local_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const 
                       cr_coll_pred *o)
 {
     memset(o, 0, sizeof *o);
-    o->supported = true;
     o->algo = CR_ALGO_DIRECT;
     o->proto = CR_PROTO_SIMPLE;
     o->mech = rq->mech;
+    /* a forced choice one rank's local copy stands for is refused where it
+     * would be with more ranks (NVLS without a multicast switch, multimem
+     * on int8, ...), so that the answer does not depend on the rank count */
+    if (rq->mech != CR_MECH_NONE && mech_refused(c, rq, o->why, sizeof o->why))
+        return;
+    if (rq->mech == CR_MECH_NONE && rq->algo != CR_ALGO_AUTO) {
+        const char *why =
+            why_not(c, rq, rq->algo, rq->proto == CR_PROTO_AUTO ? CR_PROTO_SIMPLE : rq->proto);
+        if (why) {
+            snprintf(o->why, sizeof o->why, "%s", why);
+            return;
+        }
+    }
+    o->supported = true;
     const cr_params *p = &c->p;
     double S = rq->bytes;
     if (!(S > 0) || rq->in_place)

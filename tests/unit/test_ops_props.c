@@ -116,10 +116,10 @@ static void test_suites_everywhere(void **state)
 static void test_catalog_sizes_everywhere(void **state)
 {
     (void)state;
-    static const cr_opp sizes[] = {CR_OPP_M,      CR_OPP_N,      CR_OPP_K,     CR_OPP_BATCH,
-                                   CR_OPP_SEQ,    CR_OPP_TOKENS, CR_OPP_HIDDEN, CR_OPP_FFN,
-                                   CR_OPP_VOCAB,  CR_OPP_NX,     CR_OPP_NY,    CR_OPP_CHANNELS,
-                                   CR_OPP_HALO,   CR_OPP_PARAMS};
+    static const cr_opp sizes[] = {CR_OPP_M,     CR_OPP_N,      CR_OPP_K,      CR_OPP_BATCH,
+                                   CR_OPP_SEQ,   CR_OPP_TOKENS, CR_OPP_HIDDEN, CR_OPP_FFN,
+                                   CR_OPP_VOCAB, CR_OPP_NX,     CR_OPP_NY,     CR_OPP_CHANNELS,
+                                   CR_OPP_HALO,  CR_OPP_PARAMS};
     int ok = 0, skipped = 0;
     for (int i = 0; cr_topo_shipped_name(i); i++) {
         cr_topo *t = NULL;

@@ -181,7 +181,7 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     json_t *v = verdict_json(&r, m);
     json_object_update(out, v);
     json_decref(v);
-    if (m < r.bound_s)
+    if (cr_below_bound(m, r.bound_s))
         *impossible = true;
     return out;
 fail:

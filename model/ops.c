@@ -1238,9 +1238,9 @@ cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct, 
 {
     *pct = 100 * r->bound_s / measured_s;
     *speedup = r->baseline_s / measured_s;
-    if (measured_s < r->bound_s)
+    if (cr_below_bound(measured_s, r->bound_s))
         return CR_VERDICT_IMPOSSIBLE;
-    if (measured_s < r->bound_cold_s)
+    if (cr_below_bound(measured_s, r->bound_cold_s))
         return CR_VERDICT_CACHE_RESIDENT;
     if (*pct >= 80)
         return CR_VERDICT_NEAR_ROOF;

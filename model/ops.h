@@ -276,6 +276,16 @@ typedef enum {
     CR_VERDICT_SLOW,           /* no faster than the baseline */
 } cr_verdict;
 
+/* Whether a measured time is below a bound (seconds): by more than one
+ * part in 10^9, so that a bound printed with the JSON's ten significant
+ * digits (rounded by at most 5 parts in 10^10) and handed back as a
+ * measurement is at the bound, not below it. Every verdict and violation
+ * compares through this. */
+static inline bool cr_below_bound(double measured_s, double bound_s)
+{
+    return measured_s < bound_s * (1 - 1e-9);
+}
+
 /* The verdict for a measured time (seconds) against r. *pct is bound /
  * measured x 100, *speedup baseline / measured. */
 cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct, double *speedup);

@@ -17,6 +17,7 @@
 #include "coll.h"
 #include "dtype.h"
 #include "grow.h"
+#include "ops.h"
 #include "params.h"
 #include "rankset.h"
 
@@ -307,7 +308,7 @@ cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *w
     r->net = spans_nodes(f->t, c);
     r->measured_s = m->measured_s;
     r->bound_s = res.bound.bound_s;
-    r->violation = m->measured_s < res.bound.bound_s;
+    r->violation = cr_below_bound(m->measured_s, res.bound.bound_s);
     snprintf(r->source, sizeof r->source, "%s", m->source);
     if (added)
         *added = true;

@@ -20,6 +20,7 @@
 #include "coll.h"
 #include "dtype.h"
 #include "grow.h"
+#include "ops.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -277,12 +278,12 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
         bool cold = cache && strcmp(cache, "cold") == 0;
         out->pct_of_roofline = out->bound_s / meas * 100;
         out->pct_of_roofline_cold = out->bound_cold_s / meas * 100;
-        out->violation = meas < (cold ? out->bound_cold_s : out->bound_s);
-        out->cache_resident = !out->violation && meas < out->bound_cold_s;
+        out->violation = cr_below_bound(meas, cold ? out->bound_cold_s : out->bound_s);
+        out->cache_resident = !out->violation && cr_below_bound(meas, out->bound_cold_s);
     }
-    /* 1e-9: the ceiling's own case, through a printed and parsed figure,
-     * must not count as beating it */
-    if (out->attainable_s > 0 && meas > 0 && meas < out->attainable_s * (1 - 1e-9)) {
+    /* the ceiling's own case, through a printed and parsed figure, must
+     * not count as beating it */
+    if (out->attainable_s > 0 && meas > 0 && cr_below_bound(meas, out->attainable_s)) {
         out->beats_attainable = true;
         if (!out->note[0])
             snprintf(out->note, sizeof out->note,

@@ -663,6 +663,18 @@ static void test_verdicts(void **state)
     assert_close(sp, 50.0 / 60, 1e-12, 0);
     assert_int_equal(cr_op_verdict(&r, 10e-6, &pct, &sp), CR_VERDICT_NEAR_ROOF); /* = bound */
     assert_string_equal(cr_verdict_name(CR_VERDICT_IMPOSSIBLE), "impossible");
+    /* a bound printed with the JSON's ten significant digits and handed
+     * back is at the bound: 4.1770136451 us printed 4.177013645 was called
+     * impossible (audit of 2026-12-04); one part in 10^8 below still is */
+    r.bound_s = 4.1770136451e-6;
+    r.bound_cold_s = r.bound_s;
+    char txt[32];
+    snprintf(txt, sizeof txt, "%.10g", r.bound_s * 1e6);
+    assert_string_equal(txt, "4.177013645");
+    assert_int_equal(cr_op_verdict(&r, strtod(txt, NULL) * 1e-6, &pct, &sp), CR_VERDICT_NEAR_ROOF);
+    assert_int_equal(cr_op_verdict(&r, r.bound_s * (1 - 1e-8), &pct, &sp), CR_VERDICT_IMPOSSIBLE);
+    assert_true(cr_below_bound(1.0 - 2e-9, 1.0));
+    assert_false(cr_below_bound(1.0 - 4e-10, 1.0));
 }
 
 /* Warm and cold (doc/bounds.md 1.4). On h200-1 (L2 with a bandwidth): a

@@ -9,8 +9,8 @@
 
 #include "cli.h"
 
-int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, int argc, char **argv,
-                     int *i)
+int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, bool *order_given,
+                     int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     char name[64];
@@ -47,8 +47,17 @@ int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, int 
     for (char *c = name; *c; c++)
         if (*c == '-')
             *c = '_';
-    if (cr_opp_parse(name) < 0 && strcmp(name, "order") != 0)
+    int k = cr_opp_parse(name);
+    if (k < 0 && strcmp(name, "order") != 0)
         return 0;
+    /* a second value would silently replace the first, as with options */
+    if ((k >= 0 && p->set[k]) || (k < 0 && *order_given)) {
+        cli_usage_error(cmd, "parameter %s given twice (the second: \"%s\"): give it once", name,
+                        val);
+        return -1;
+    }
+    if (k < 0)
+        *order_given = true;
     cr_diag d = {{0}};
     if (cr_op_param_set(op, p, name, val, &d) != CR_OK) {
         cli_usage_error(cmd, "%s", d.msg);

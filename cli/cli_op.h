@@ -15,9 +15,10 @@
 /* If argv[*i] is a parameter of op ("--m 1024", "--m=1024" or "m=1024"),
  * stores it, advances *i past it and returns 1; returns 0 when argv[*i] is
  * not a parameter form; prints a usage error and returns -1 when the value
- * is bad or the parameter unknown to op. */
-int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, int argc, char **argv,
-                     int *i);
+ * is bad, the parameter unknown to op, or given before (p->set, and
+ * *order_given for "order", which the caller starts false). */
+int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, bool *order_given,
+                     int argc, char **argv, int *i);
 
 /* "dtype=bf16 m=1024 ..." for every parameter op takes. */
 void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, size_t size);

@@ -468,6 +468,7 @@ int cli_cmd_check(int argc, char **argv)
         return cli_usage_error("check", "%s", d.msg);
     cr_op_params p;
     cr_op_params_defaults(op, &p);
+    bool order_given = false;
     for (int r; (r = next_arg(&args)) != CLI_ARGS_END;) {
         if (r == CLI_ARGS_ERROR)
             return CLI_USAGE;
@@ -478,7 +479,7 @@ int cli_cmd_check(int argc, char **argv)
         if (r == CLI_ARGS_ARG)
             args.i--; /* PARAM=V, or not a parameter */
         const char *a = argv[args.i];
-        r = cli_op_param_arg("check", op, &p, argc, argv, &args.i);
+        r = cli_op_param_arg("check", op, &p, &order_given, argc, argv, &args.i);
         if (r < 0)
             return CLI_USAGE;
         if (r == 0)

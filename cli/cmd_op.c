@@ -214,6 +214,7 @@ int cli_cmd_op(int argc, char **argv)
         return CLI_OK;
     }
     cr_op_params_defaults(op, &p);
+    bool order_given = false;
     cli_args args = cli_args_begin("op", opts, argc, argv);
     args.pass_unknown = true; /* the operator's parameters */
     for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
@@ -224,7 +225,7 @@ int cli_cmd_op(int argc, char **argv)
         if (r == CLI_ARGS_ARG)
             args.i--; /* PARAM=V, or not a parameter */
         const char *a = argv[args.i];
-        int rc = cli_op_param_arg("op", op, &p, argc, argv, &args.i);
+        int rc = cli_op_param_arg("op", op, &p, &order_given, argc, argv, &args.i);
         if (rc < 0)
             return CLI_USAGE;
         if (rc == 0)

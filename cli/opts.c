@@ -99,7 +99,12 @@ int cli_args_next(cli_args *a)
                                 (int)len, s, a->val);
             return CLI_ARGS_ERROR;
         }
-        a->given[row] = 1;
+        /* rows that store into one place are one option under two
+         * names (check's --measured-us and --measured) */
+        for (const cli_opt *q = a->opts; !is_end(q); q++)
+            if (q == o || (o->str && q->str == o->str))
+                if ((size_t)(q - a->opts) < CLI_MAX_OPTS)
+                    a->given[q - a->opts] = 1;
     }
     if (o->str)
         *o->str = a->val;

@@ -329,7 +329,7 @@ static double parse_measured(const char *opt, const char *v)
     } else {
         char *end = NULL;
         x = strtod(v, &end) * 1e-6;
-        if (end == v || *end != '\0') {
+        if (end == v || *end != '\0' || !cr_plain_number(v)) {
             cli_usage_error("check",
                             "--measured-us \"%s\" is not a number of microseconds (e.g. 12.5)", v);
             return -1;

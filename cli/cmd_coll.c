@@ -350,7 +350,10 @@ int cli_cmd_coll(int argc, char **argv)
     if (cr_coll_parse(o.coll_s, &coll, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.dtype_s && cr_dtype_parse(o.dtype_s, &dt, &d) != CR_OK)
-        return cli_usage_error("coll", "%s", d.msg);
+        return cli_usage_error("coll",
+                               "unknown --dtype \"%s\": give one of NCCL's element "
+                               "types, fp32 (default), bf16, fp16, fp8, int8 or fp64",
+                               o.dtype_s);
     if (o.algo_s && cr_algo_parse(o.algo_s, &algo, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.proto_s && cr_proto_parse(o.proto_s, &proto, &d) != CR_OK)

@@ -419,11 +419,28 @@ cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, u
 
 cr_status cr_nccl_select_check(const char *list, bool protocols, cr_diag *d)
 {
+    /* the list's form first, against a collective it does not govern (NCCL's
+     * point-to-point), which can only fail on syntax */
+    unsigned set;
+    cr_status st = cr_nccl_select_parse(list, protocols, CR_COLL_SENDRECV, &set, d);
+    if (st != CR_OK)
+        return st;
+    /* then every collective it leaves nothing to run, named together (the
+     * first alone read as if the command's own collective were another) */
+    char left[128] = "";
+    size_t len = 0;
     for (size_t f = 0; f < N_NCCL_FUNCS; f++) {
-        unsigned set;
-        cr_status st = cr_nccl_select_parse(list, protocols, nccl_funcs[f], &set, d);
-        if (st != CR_OK)
-            return st;
+        cr_diag dd = {{0}};
+        if (cr_nccl_select_parse(list, protocols, nccl_funcs[f], &set, &dd) == CR_OK)
+            continue;
+        int w = snprintf(left + len, sizeof left - len, "%s%s", len ? ", " : "",
+                         coll_names[nccl_funcs[f]]);
+        if (w > 0 && (size_t)w < sizeof left - len)
+            len += (size_t)w;
     }
+    if (len)
+        return cr_diag_set(d, CR_EPARSE, "%s \"%s\" leaves %s no %s to run",
+                           protocols ? "NCCL_PROTO" : "NCCL_ALGO", list, left,
+                           protocols ? "protocol" : "algorithm");
     return CR_OK;
 }

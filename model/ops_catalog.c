@@ -379,6 +379,8 @@ void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p)
 static cr_status parse_count(const char *name, const char *text, bool decimal, double *out,
                              cr_diag *d)
 {
+    if (!cr_plain_number(text))
+        goto bad;
     errno = 0;
     char *end = NULL;
     double x = strtod(text, &end);
@@ -499,9 +501,14 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
         errno = 0;
         char *end = NULL;
         x = strtod(text, &end);
-        if (end == text || *end != '\0' || errno == ERANGE || !isfinite(x) || x < 0 || x > 1e15)
-            st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a non-negative number (e.g. 1.25)",
+        if (end == text || *end != '\0' || errno == ERANGE || !isfinite(x) ||
+            !cr_plain_number(text))
+            st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a finite decimal number (e.g. 1.25)",
                              name, text);
+        else if (x < 0 || x > 1e15)
+            st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range: give 0 to 1e15%s", name,
+                             text,
+                             k == CR_OPP_SKEW ? " (skew: 1, balanced, to the group size)" : "");
         break;
     }
     case PK_BYTES: {

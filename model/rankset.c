@@ -199,6 +199,14 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
                     goto out;
                 }
             }
+            /* what follows the item first: "1-0x3" is a stray 'x', not a
+             * backwards range */
+            if (*p != '\0' && *p != ',') {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "rank set \"%s\": unexpected '%c' at column %d; use " FORMS, spec,
+                                 *p, (int)(p - spec) + 1);
+                goto out;
+            }
             if (hi < lo) {
                 st = cr_diag_set(d, CR_ERANGE,
                                  "rank set \"%s\": range %ld-%ld runs backwards; write it as "

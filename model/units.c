@@ -83,24 +83,31 @@ static double unit_factor(const char *unit, cr_unit_kind kind, int submultiple)
     return 0.0;
 }
 
-cr_status cr_units_parse(const char *text, cr_unit_kind kind, double *out, cr_diag *d)
+bool cr_plain_number(const char *text)
 {
-    if (!text || !*text)
-        return cr_diag_set(d, CR_EPARSE, "empty value, expected %s", cr_units_example(kind));
-    const char *p = text;
-    /* strtod alone would accept "inf", "nan" and hex floats: require a
-     * decimal digit (optionally after a sign and a point) first. */
-    const char *q = p;
+    const char *q = text;
     if (*q == '+' || *q == '-')
         q++;
     if (*q == '.')
         q++;
     if (!isdigit((unsigned char)*q))
-        return cr_diag_set(d, CR_EPARSE, "\"%s\" is not a number with a unit, expected %s", text,
-                           cr_units_example(kind));
-    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
-        return cr_diag_set(d, CR_EPARSE, "\"%s\": hexadecimal is not accepted, expected %s", text,
-                           cr_units_example(kind));
+        return false;
+    return !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X'));
+}
+
+cr_status cr_units_parse(const char *text, cr_unit_kind kind, double *out, cr_diag *d)
+{
+    if (!text || !*text)
+        return cr_diag_set(d, CR_EPARSE, "empty value, expected %s", cr_units_example(kind));
+    const char *p = text;
+    if (!cr_plain_number(text)) {
+        const char *q = text + (*text == '+' || *text == '-');
+        bool hex = q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+        return cr_diag_set(d, CR_EPARSE,
+                           hex ? "\"%s\": hexadecimal is not accepted, expected %s"
+                               : "\"%s\" is not a number with a unit, expected %s",
+                           text, cr_units_example(kind));
+    }
     errno = 0;
     char *end = NULL;
     double v = strtod(p, &end);

@@ -14,6 +14,7 @@
 #ifndef CR_UNITS_H
 #define CR_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "status.h"
@@ -31,6 +32,12 @@ typedef enum {
  * reason in d), CR_ERANGE (infinite or not representable). Does not reject
  * zero or negative values: callers decide what range is valid. */
 cr_status cr_units_parse(const char *text, cr_unit_kind kind, double *out, cr_diag *d);
+
+/* Whether text starts as a decimal number does: an optional sign and point,
+ * then a digit, and no "0x" (strtod alone also takes "inf", "nan" and
+ * hexadecimal, which no figure of ours is written in). Every parser of a
+ * number checks it before strtod. */
+bool cr_plain_number(const char *text);
 
 /* Writes value (SI base units) with the largest SI prefix that keeps the
  * mantissa at or above 1, four significant digits: "450GB/s", "1.2us".

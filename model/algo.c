@@ -651,6 +651,7 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->link_Bps = tc;
         o->wire_Bps = tc;
         o->bw_eff = 1.0;
+        o->per_message = false;
     }
     if (rq->bytes <= 0 || c->n < 2) {
         /* nothing moves: every part of the closed form is zero */
@@ -1107,7 +1108,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (N > 1 && far_peers > 0 && proto == CR_PROTO_SIMPLE && p->p2p_net_ch_Bps > 0) {
             double per = algo_p2p_peer_bytes(c, rq);
             double ch_rate = algo_p2p_net_channels(c, rq, nch_max) * p->p2p_net_ch_Bps;
-            algo_p2p_channel_limit(per, ch_rate, &t, &wb, &wc, &we);
+            if (algo_p2p_channel_limit(per, ch_rate, &t, &wb, &wc, &we))
+                o->per_message = true;
         }
         /* over NVLink each peer's bytes run on the channels NCCL splits
          * them over (algo_p2p_message_channels), coll.p2p.nvl_ch each: 8 ranks
@@ -1117,7 +1119,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (nvl_peers && c->nccl_lib && !c->rccl && c->intra_hw == CR_HW_NVLINK &&
             proto == CR_PROTO_SIMPLE && p->p2p_nvl_ch_Bps > 0) {
             double per = algo_p2p_peer_bytes(c, rq);
-            algo_p2p_channel_limit(per, algo_p2p_nvl_Bps(c, rq, nch_max, per), &t, &wb, &wc, &we);
+            if (algo_p2p_channel_limit(per, algo_p2p_nvl_Bps(c, rq, nch_max, per), &t, &wb, &wc,
+                                       &we))
+                o->per_message = true;
         }
         o->wire_bytes = wb;
         o->link_Bps = wc;

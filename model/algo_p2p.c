@@ -187,18 +187,21 @@ bool algo_p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nc
 
 /* A point-to-point message whose channels move less than its links: per
  * bytes at ch_rate where that takes longer than *t, stated against the
- * link they cross (*wc, the fastest it could be: the simulator runs wire
- * bytes at bw_eff = *we x link rate, so a flow alone takes per / ch_rate). */
-void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
+ * link they cross (*wc, the fastest it could be). True when it binds: the
+ * prediction is then per message (cr_coll_pred per_message), and the
+ * simulator caps each message's flow at the rate instead of slowing the
+ * links, which several messages share. */
+bool algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
                             double *we)
 {
     if (!(per / ch_rate > *t))
-        return;
+        return false;
     *t = per / ch_rate;
     *wb = per;
     if (!(*wc >= ch_rate))
         *wc = ch_rate;
     *we = ch_rate / *wc;
+    return true;
 }
 
 /* The works NCCL's host plans for an operation, per GPU on average, which

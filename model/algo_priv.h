@@ -72,7 +72,7 @@ bool algo_p2p_nccl_ll(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nc
 /* A point-to-point message whose channels move less than its links: per
  * bytes at ch_rate where that takes longer than *t, stated against the
  * link they cross (*wb, *wc, *we as algo_direct_time's). */
-void algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
+bool algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, double *wc,
                             double *we);
 
 /* What a point-to-point message of `bytes` to one peer moves over NVLink

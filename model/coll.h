@@ -217,6 +217,10 @@ typedef struct {
     double wire_Bps;   /* effective rate there */
     double link_Bps;   /* raw capacity of that port set */
     double bw_eff;     /* wire_Bps / link_Bps: protocol x mechanism x size */
+    bool per_message;  /* wire_bytes is one peer's message and wire_Bps its rate:
+                          NCCL's channels bind each point-to-point message, not
+                          the links (algo_p2p_channel_limit), so every message
+                          runs at most at wire_Bps however many share a link */
     double nccl_est_s; /* NCCL's own estimate (its tuning model, which picks the
                           algorithm); 0 for custom kernels */
     double algbw_Bps, busbw_Bps;

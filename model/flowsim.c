@@ -518,6 +518,15 @@ int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use
     return (int)id;
 }
 
+cr_status cr_sim_flow_cap(cr_sim *s, int f, double max_Bps)
+{
+    if (f < 0 || f >= s->n_tasks || s->tasks[f].type != T_FLOW || !(max_Bps > 0) ||
+        !isfinite(max_Bps))
+        return CR_EINVAL;
+    s->tasks[f].max_rate = max_Bps;
+    return CR_OK;
+}
+
 int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, double lat_s)
 {
     if (like < 0 || like >= s->n_tasks || !(bytes >= 0) || !isfinite(bytes) || !(lat_s >= 0) ||

@@ -185,6 +185,12 @@ int cr_sim_flow_add_step_at(cr_sim *s, int op, int src, int dst, double bytes, d
 int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use *uses, int n,
                          double bytes, double lat_s);
 
+/* Caps flow f at max_Bps (finite, > 0): it moves at most that fast however
+ * idle its links are (a point-to-point message that NCCL's channels bind,
+ * cr_sim_coll_spec msg_cap_Bps). Errors: CR_EINVAL for a task that is no
+ * flow or a bad rate. */
+cr_status cr_sim_flow_cap(cr_sim *s, int f, double max_Bps);
+
 /* A flow over the same explicit uses as task `like` (a flow added by
  * cr_sim_flow_add_uses or this function), shared rather than copied, so
  * that a collective's channels over the same edges cost their uses once;
@@ -324,6 +330,9 @@ typedef struct {
     double launch_s;      /* fixed cost before the first step */
     double step_lat_s;    /* latency of one step (at least the route's hop latency) */
     double bw_eff;        /* fraction of link bandwidth the protocol reaches, (0, 1] */
+    double msg_cap_Bps;   /* direct patterns: each message's flow at most this rate
+                             (NCCL's channels bind a point-to-point message, not the
+                             links it shares: cr_coll_pred per_message); 0 none */
     bool allpairs;        /* direct allreduce as a reduce-scatter then an allgather
                              between every pair (RCCL's MSCCL all-pairs, two steps);
                              false: one-shot, every rank sends all to every rank */

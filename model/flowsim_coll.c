@@ -8,7 +8,9 @@
  * Every flow carries its payload divided by bw_eff (the protocol's and
  * mechanism's achieved fraction of the link), so on an idle fabric it moves
  * at bw_eff x the link rate, and when links are shared max-min fairness
- * divides the raw capacity. A step's latency is step_lat_s, of which the
+ * divides the raw capacity; where NCCL's channels bind each point-to-point
+ * message instead (msg_cap_Bps), a direct flow carries its own bytes at
+ * most at the message's rate. A step's latency is step_lat_s, of which the
  * route's hop latency is part (a longer route than the closed form assumed
  * costs the difference).
  */
@@ -33,6 +35,12 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
     sp.launch_s = p->launch_s;
     sp.step_lat_s = p->step_lat_s;
     sp.bw_eff = p->bw_eff > 0 ? p->bw_eff : 1.0;
+    if (p->per_message && p->wire_Bps > 0) {
+        /* the rate is one message's, not the links': each flow runs its
+         * own bytes at most at it, the links at their full rate */
+        sp.msg_cap_Bps = p->wire_Bps;
+        sp.bw_eff = 1.0;
+    }
     /* a library's direct allreduce is RCCL's MSCCL all-pairs (algo.c);
      * a custom kernel's (p->mech) is one-shot */
     sp.allpairs = p->algo == CR_ALGO_DIRECT && c == CR_COLL_ALLREDUCE && p->mech == CR_MECH_NONE;
@@ -625,8 +633,8 @@ static cr_status direct(xp *x)
          * pair would not fit. */
         int m = x->s->sym_mode;
         if (m == CR_SIM_SYM_ON || (m == CR_SIM_SYM_AUTO && !budget_fits(x->s, (double)pairs))) {
-            int r = flowsim_sym_alltoall(x->s, x->op, S / n / sp->bw_eff, sp->step_lat_s, x->first,
-                                         x->last);
+            int r = flowsim_sym_alltoall(x->s, x->op, S / n / sp->bw_eff, sp->step_lat_s,
+                                         sp->msg_cap_Bps, x->first, x->last);
             if (r > 0)
                 return CR_OK;
             if (r == -2)
@@ -712,8 +720,11 @@ static cr_status direct(xp *x)
             }
             if (b <= 0 && !(sp->coll == CR_COLL_ALLTOALL && !sp->matrix))
                 continue;
-            if (flow(x, i, j, b, red, x->first, -1) < 0)
+            int f = flow(x, i, j, b, red, x->first, -1);
+            if (f < 0)
                 return x->err;
+            if (sp->msg_cap_Bps > 0 && cr_sim_flow_cap(x->s, f, sp->msg_cap_Bps) != CR_OK)
+                return flowsim_xp_oom(x);
         }
     }
     return CR_OK;

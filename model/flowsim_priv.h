@@ -363,11 +363,13 @@ int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share
 /* Adds op (every GPU of the topology a rank, the simulator's only op) as a
  * uniform all-to-all of `bytes` a flow, each flow's latency its path's or
  * step_lat_s where longer, between the markers first and last, one flow
- * per orbit of GPU pairs. Returns 1 when added, 0 when it does not apply
+ * per orbit of GPU pairs, each moving at most max_rate (a member's cap,
+ * cr_sim_flow_cap; 0 none). Returns 1 when added, 0 when it does not apply
  * (nothing added: node structure, ranks, too many cells), -1 when out of
  * memory or at a budget, -2 when two GPUs have no route (the unmerged
  * expansion fails there too). */
-int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, int first, int last);
+int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, double max_rate,
+                         int first, int last);
 
 /* The cell of the flow from GPU rank a to b. */
 int flowsim_sym_cell(const flowsim_sym *y, const cr_sim *s, int ga, int gb);

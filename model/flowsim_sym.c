@@ -452,7 +452,8 @@ static int find_groups(symx *X, const cr_sim *s, flowsim_sym *y, int **gm_out, i
     return 1;
 }
 
-int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, int first, int last)
+int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, double max_rate,
+                         int first, int last)
 {
     const cr_topo *t = s->t;
     if (s->sym || s->n_ops != 1 || t->n_nodes < 1 || op != 0)
@@ -616,6 +617,9 @@ int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, int
                         int f = cr_sim_flow_add_uses(s, op, inv[ga], inv[gb], uses, nt, bytes,
                                                      fmax(lat, step_lat_s));
                         if (f < 0 || cr_sim_dep_add(s, first, f) || cr_sim_dep_add(s, f, last))
+                            goto out;
+                        /* a member's cap: the cell's flow moves at a member's rate */
+                        if (max_rate > 0 && cr_sim_flow_cap(s, f, max_rate) != CR_OK)
                             goto out;
                         y->cell_task[cell] = f;
                         y->cell_scls[cell] = cs * L + a;

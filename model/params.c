@@ -540,6 +540,124 @@ cr_status cr_params_for_topo(const cr_topo *t, int rank, cr_params *p, cr_diag *
     return CR_OK;
 }
 
+/* The keys a topology's <param> may set besides the table's, each read by
+ * its module with its own default through cr_topo_param: the operator
+ * catalog's (ops.*, model/ops.c), the router's (route.*, model/route.c),
+ * the measured ceilings (coll.ceil.*, model/coll.c), the fused operators'
+ * validation (fused.*, validate/families.c), the simulator's PXN switch
+ * (sim.pxn, model/flowsim.c) and calibrate's record of an empty kernel
+ * (calib.kernel, read by nothing). tests/check_layout.sh checks that every
+ * key the sources read or write by name is here or in the table. */
+static const char *const other_keys[] = {
+    "calib.kernel",
+    "fused.host.step",
+    "fused.overlap.slow",
+    "sim.pxn",
+    "coll.ceil.net",
+    "coll.ceil.pcie",
+    "coll.ceil.scaleup",
+    "ops.ce.d2d",
+    "ops.ce.d2d_eff",
+    "ops.ce.d2h",
+    "ops.ce.h2d",
+    "ops.gemm.eff",
+    "ops.gemm.mem_eff",
+    "ops.gemm.overlap_q",
+    "ops.gemm.power_s",
+    "ops.gemm.power_slope",
+    "ops.gemm.tile_fixed",
+    "ops.hbm.eff",
+    "ops.hbm.read_eff",
+    "ops.hbm.read_lat",
+    "ops.hbm.reduce_tail",
+    "ops.hbm.turn",
+    "ops.hbm.write_eff",
+    "ops.intra_sm.penalty",
+    "ops.kernel.fixed",
+    "ops.launch",
+    "ops.launch.event",
+    "ops.launch.graph",
+    "ops.launch.host",
+    "ops.launch.sync",
+    "ops.ldst.fixed",
+    "ops.ldst.sm_bw",
+    "ops.pageable.cache_bytes",
+    "ops.pageable.cached_d2h",
+    "ops.pageable.cached_h2d",
+    "ops.pageable.d2h",
+    "ops.pageable.direct_bytes",
+    "ops.pageable.h2d",
+    "ops.pcie.eff",
+    "ops.smcopy.knee",
+    "ops.sync.inter_sm",
+    "ops.sync.intra_sm",
+    "ops.tma.fixed",
+    "ops.tma.sm_bw",
+    "ops.torch_op",
+    "ops.vec.eff",
+    "route.gpu_transit",
+    "route.pcie_p2p",
+};
+
+/* Edits (insert, delete, substitute) from a to b, for "did you mean". */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 64;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t sub = diag + (a[i - 1] != b[j - 1]);
+            size_t best = row[j - 1] + 1 < up + 1 ? row[j - 1] + 1 : up + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+cr_status cr_params_check_topo_key(const char *key, double value, cr_diag *d)
+{
+    for (int i = 0; i < N_KEYS; i++)
+        if (strcmp(key, keys[i].key) == 0) {
+            if (!in_range(&keys[i], value))
+                return cr_diag_set(d, CR_ERANGE,
+                                   "parameter %s = %g is outside its valid range [%g, %g]%s%s",
+                                   keys[i].key, value, keys[i].lo, keys[i].hi,
+                                   keys[i].unit[0] ? " " : "", keys[i].unit);
+            return CR_OK;
+        }
+    const char *near = NULL;
+    size_t best = 4; /* suggest within three edits */
+    for (size_t i = 0; i < sizeof other_keys / sizeof other_keys[0]; i++) {
+        if (strcmp(key, other_keys[i]) == 0)
+            return CR_OK;
+        size_t e = edit_distance(key, other_keys[i]);
+        if (e < best)
+            best = e, near = other_keys[i];
+    }
+    for (int i = 0; i < N_KEYS; i++) {
+        size_t e = edit_distance(key, keys[i].key);
+        if (e < best)
+            best = e, near = keys[i].key;
+    }
+    if (near)
+        return cr_diag_set(d, CR_ENOTFOUND,
+                           "unknown parameter \"%s\": did you mean \"%s\"? "
+                           "(doc/topology-format.md lists the keys)",
+                           key, near);
+    return cr_diag_set(d, CR_ENOTFOUND,
+                       "unknown parameter \"%s\": the keys are coll.*, mech.*, ops.*, route.* as "
+                       "doc/topology-format.md lists them",
+                       key);
+}
+
 cr_status cr_params_set(cr_params *p, const char *key, double value, cr_diag *d)
 {
     for (int i = 0; i < N_KEYS; i++) {

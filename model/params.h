@@ -134,4 +134,11 @@ cr_status cr_params_get(const cr_params *p, const char *key, double *out, cr_dia
  * key's valid range (both with the key in d); p is unchanged then. */
 cr_status cr_params_set(cr_params *p, const char *key, double value, cr_diag *d);
 
+/* Whether a topology's <param key value> names a parameter the model reads
+ * (the table's, or one another module reads: ops.*, route.*,
+ * coll.ceil.*) with a value in its range. Errors: CR_ENOTFOUND (an
+ * unknown key; d suggests the nearest within three edits), CR_ERANGE (a
+ * table key's value outside its range). */
+cr_status cr_params_check_topo_key(const char *key, double value, cr_diag *d);
+
 #endif

@@ -44,6 +44,7 @@
 #include "embedded_priv.h"
 #include "fileio.h"
 #include "grow.h"
+#include "params.h"
 #include "units.h"
 #include "xml_safe.h"
 
@@ -666,6 +667,11 @@ static cr_status read_param(loader *L, xmlNode *n)
                     "<param> value: \"%s\" is neither a plain number nor a quantity with a unit "
                     "(e.g. \"0.82\", \"2us\", \"450GB/s\")",
                     val);
+    /* a misspelt key would be ignored and a value out of range refused
+     * only when a command reads it, without this line */
+    cr_diag pd = {{0}};
+    if (cr_params_check_topo_key(key, v, &pd) != CR_OK)
+        return FAIL(L, n, CR_EINVAL, "<param>: %s", pd.msg);
     if (cr_topo_set_param(L->t, key, v, txml_get(L, n, "source")))
         return txml_oom(L);
     return CR_OK;

@@ -462,9 +462,9 @@ static void test_generators(void **state)
     assert_close(t->switch_specs[0].reduce_Bps, 100e9, 1e-12, 0);
     assert_int_equal(t->devs[dev(t, "net.spine0")].spec, -1);
     assert_int_equal(t->devs[dev(t, "net.r0.leaf0")].spec, 1);
-    assert_close(cr_topo_param(t, "eff", 0), 0.82, 1e-12, 0);
-    assert_close(cr_topo_param(t, "lat", 0), 2e-6, 1e-12, 0);
-    assert_string_equal(cr_topo_find_param(t, "eff")->source, "made up");
+    assert_close(cr_topo_param(t, "ops.gemm.eff", 0), 0.82, 1e-12, 0);
+    assert_close(cr_topo_param(t, "ops.launch", 0), 2e-6, 1e-12, 0);
+    assert_string_equal(cr_topo_find_param(t, "ops.gemm.eff")->source, "made up");
     roundtrip(t);
     cr_topo_free(t);
 
@@ -874,7 +874,7 @@ static void test_save_built(void **state)
     int c = cr_topo_add_dev(t, CR_DEV_SWITCH, "s", -1, -1);
     assert_true(cr_topo_add_link(t, a, c, CR_LINK_ETHERNET, 12.5e9, 1e9 / 7, 3, 1e-9 / 3) >= 0);
     assert_true(cr_topo_add_link(t, b, c, CR_LINK_C2C, 1e7 / 3, 1e15, 1, 0.999) >= 0);
-    assert_int_equal(cr_topo_set_param(t, "k", -1.0 / 3.0, "src \"x\""), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "ops.gemm.overlap_q", -1.0 / 3.0, "src \"x\""), CR_OK);
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_check(t, &d), CR_OK);
     char *buf = NULL;
@@ -888,7 +888,7 @@ static void test_save_built(void **state)
     assert_string_equal(u->description, "line one\nline two\ttabbed");
     assert_int_equal(u->devs[1].node, 5);
     assert_int_equal(u->n_nodes, 6);
-    assert_string_equal(cr_topo_find_param(u, "k")->source, "src \"x\"");
+    assert_string_equal(cr_topo_find_param(u, "ops.gemm.overlap_q")->source, "src \"x\"");
     free(buf);
     cr_topo_free(u);
     cr_topo_free(t);

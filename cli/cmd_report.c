@@ -56,8 +56,8 @@ int cli_cmd_report(int argc, char **argv)
     long top = 0;
     enum { O_DTYPE = 1, O_TOP, O_TRACE, O_LOG };
     const cli_opt opts[] = {
-        {"-o", "--output", "DIR", "the report folder (created; its files are replaced)",
-         .str = &dir},
+        {"-o", "--output", "DIR",
+         "the report folder: new, empty or an earlier report's (replaced whole)", .str = &dir},
         {"--topo", NULL, "T", "topology name or file (default " CR_TOPO_DEFAULT ")", .str = &topo},
         {"--suite", NULL, "S", "suite name or file (default pkb)", .str = &suite},
         {"--trace", NULL, "FILE", "commroof trace, or a folder of them (repeatable)", .id = O_TRACE,

@@ -344,8 +344,11 @@ cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *
     if (!dir_name(dir, base, sizeof base) || strlen(base) + 12 > size)
         return cr_diag_set(d, CR_EINVAL, "%s: not a folder name that can be written", dir);
     struct stat sb;
-    if (stat(base, &sb) == 0 && !S_ISDIR(sb.st_mode))
-        return cr_diag_set(d, CR_EIO, "%s exists and is not a folder", base);
+    /* lstat, as cr_file_commit_dir: a link to a folder is refused here,
+     * before anything is written, not after */
+    if (lstat(base, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return cr_diag_set(d, CR_EIO, "%s exists and is not a folder%s", base,
+                           S_ISLNK(sb.st_mode) ? " (a symbolic link: give the folder itself)" : "");
     /* the parent, so that the stage sits beside dir (one file system: the
      * final rename cannot copy) */
     char *slash = strrchr(base, '/');
@@ -357,7 +360,10 @@ cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *
             return st;
     }
     snprintf(stage, size, "%s.partXXXXXX", base);
-    if (!mkdtemp(stage))
+    /* mkdtemp's fresh name, then the folder made again with mkdir so that
+     * it gets the mode the umask gives any folder (mkdtemp's is 0700: the
+     * report became private to its writer) */
+    if (!mkdtemp(stage) || rmdir(stage) != 0 || mkdir(stage, 0777) != 0)
         return cr_diag_set(d, CR_EIO, "cannot create a folder beside %s: %s", base,
                            strerror(errno));
     return CR_OK;

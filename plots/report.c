@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -22,6 +23,10 @@
 #include "plots/plots.h"
 #include "plots/sbuf_priv.h"
 #include "plots/table.h"
+
+/* The file that marks a folder as a report's, which the next report may
+ * replace whole. */
+#define REPORT_MARK ".commroof-report"
 
 static const char *const default_compare[] = {"hgx-h100-8",  "hgx-h200-8", "hgx-b200-8",
                                               "gb200-nvl72", "mi300x-8",   "l40s-pcie-8"};
@@ -636,12 +641,51 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
         cr_sbuf_release(&page);
         if (st == CR_OK && file_written(&p, "index.html") != CR_OK)
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        static const char mark[] = "This folder was written by commroof report; the next report "
+                                   "given it replaces it whole.\n";
+        snprintf(path, sizeof path, "%s/%s", dir, REPORT_MARK);
+        if (st == CR_OK)
+            st = cr_file_write(path, mark, sizeof mark - 1, d);
     }
 out:
     cr_plot_meas_release(&meas);
     cr_sbuf_release(&p.html);
     cr_sbuf_release(&p.toc);
     return st;
+}
+
+/* Whether dir may be replaced by a report: absent, empty, or one a report
+ * wrote (its mark, or, from before the mark, an index.html titled "commroof
+ * report"). Anything else is the user's, never removed (a report given
+ * -o over a source folder deleted it). */
+static bool replaceable(const char *dir)
+{
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return true; /* absent, or not a folder: staging says which */
+    bool empty = true;
+    for (struct dirent *e; (e = readdir(dh));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            empty = false;
+            break;
+        }
+    closedir(dh);
+    if (empty)
+        return true;
+    char p[4200];
+    snprintf(p, sizeof p, "%s/%s", dir, REPORT_MARK);
+    struct stat sb;
+    if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode))
+        return true;
+    snprintf(p, sizeof p, "%s/index.html", dir);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return false;
+    char head[1024];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return strstr(head, "<title>commroof report: ") != NULL;
 }
 
 /* The report goes into a fresh folder beside dir and moves into place only
@@ -652,6 +696,12 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     memset(r, 0, sizeof *r);
     if (!o->topo || !dir || !dir[0])
         return cr_diag_set(d, CR_EINVAL, "report: no topology or no folder");
+    if (!replaceable(dir))
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s holds files that no commroof report wrote (no %s, no report's "
+                           "index.html): the report replaces its folder whole, so give a new or "
+                           "empty folder",
+                           dir, REPORT_MARK);
     char stage[4096];
     cr_status st = cr_file_stage_dir(dir, stage, sizeof stage, d);
     if (st != CR_OK)

@@ -146,17 +146,23 @@ static bool nt_header(const char *body, int line_no, nt_layout *lay)
     return true;
 }
 
-/* "fp32" etc. for nccl-tests' type names */
+/* "fp32" etc. for nccl-tests' type names (its test_typenames: int8, uint8,
+ * int32, uint32, int64, uint64, half, float, double, bfloat16, and the fp8
+ * pair f8e4m3, f8e5m2), or NULL for a name the model has no type for (the
+ * 4- and 8-byte integers) or that nccl-tests never prints: such a row was
+ * read as fp32 before, and predicted as fp32 (an NVLS allreduce of an
+ * unknown type among them). */
 static const char *nt_dtype(const char *type)
 {
     static const struct {
         const char *nt, *cr;
-    } map[] = {{"float", "fp32"},  {"half", "fp16"},  {"bfloat16", "bf16"},
-               {"double", "fp64"}, {"f8e4m3", "fp8"}, {"fp8_e4m3", "fp8"}};
+    } map[] = {{"float", "fp32"},   {"half", "fp16"},  {"bfloat16", "bf16"},
+               {"double", "fp64"},  {"f8e4m3", "fp8"}, {"f8e5m2", "fp8"},
+               {"fp8_e4m3", "fp8"}, {"int8", "int8"},  {"uint8", "int8"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(type, map[i].nt))
             return map[i].cr;
-    return type;
+    return NULL;
 }
 
 static void nt_set(cr_vmeas *m, const char *key, const char *value)
@@ -824,8 +830,16 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;
-        snprintf(r->dtype, sizeof r->dtype, "%s",
-                 lay.type_col >= 0 ? nt_dtype(tok[lay.type_col]) : "fp32");
+        const char *dt = lay.type_col >= 0 ? nt_dtype(tok[lay.type_col]) : "fp32";
+        if (!dt) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: element type \"%.40s\" is none the model has (nccl-tests' "
+                             "float, half, bfloat16, double, int8, uint8, f8e4m3 and f8e5m2 are "
+                             "read; int32, uint32, int64 and uint64 have no model type)",
+                             path, row_line, tok[lay.type_col]);
+            goto out;
+        }
+        snprintf(r->dtype, sizeof r->dtype, "%s", dt);
         double alo, ahi, blo, bhi;
         if (nt_printed(tok[lay.time_col + 1], &alo, &ahi) &&
             nt_printed(tok[lay.time_col + 2], &blo, &bhi) && alo > 0) {

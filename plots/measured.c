@@ -48,7 +48,21 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
     m->n_skipped = ri.skipped;
     m->n_not_traces = ri.not_traces;
     for (int i = 0; i < s->n_nccl_logs && st == CR_OK; i++) {
+        size_t before = m->list.n;
+        int skipped = m->list.nccl_tables_skipped;
         st = cr_validate_read_nccl_tests(s->nccl_logs[i], NULL, &m->list, d);
+        /* a log given for its rows that has none is an error, as in
+         * validate and calibrate, never a chart short of it */
+        if (st == CR_OK && m->list.n == before)
+            st =
+                m->list.nccl_tables_skipped > skipped
+                    ? cr_diag_set(d, CR_EPARSE, "%s: no table of a collective commroof models (%s)",
+                                  s->nccl_logs[i], m->list.nccl_skip_why)
+                    : cr_diag_set(d, CR_EPARSE,
+                                  "%s: no nccl-tests result rows (a line of a size and a count "
+                                  "and the times after them, under a header \"# size count "
+                                  "type ...\")",
+                                  s->nccl_logs[i]);
         if (st == CR_OK)
             m->n_files++;
     }

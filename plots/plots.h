@@ -139,6 +139,10 @@ typedef struct {
     cr_dtype dtype;
     double min_bytes, max_bytes, factor;
     const cr_rankset *ranks; /* NULL = every GPU */
+    bool others_pass;        /* cr_plot_sweep_from: a log of another collective or
+                                rank count gives no point (the report, whose
+                                logs serve every part), instead of an error (plot
+                                sweep, whose logs are given for this chart) */
 } cr_sweep_opts;
 
 /* Bus bandwidth against message size: the bound, NCCL's choice, every

@@ -512,7 +512,7 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
         }
         while (k < nsets && strcmp(names[k], base) != 0)
             k++;
-        if (k == nsets) {
+        if (k == nsets && !(rows > 0 && o->others_pass)) {
             st = rows == 0
                      ? cr_diag_set(d, CR_EPARSE, "%s: no nccl-tests result rows", s->nccl_logs[i])
                      : cr_diag_set(d, CR_EINVAL,

@@ -705,7 +705,10 @@ static int run_simple(const struct opts *o)
         cr_sim_op_result r = cr_sim_op_get(s, op);
         double T = r.end_s - r.start_s;
         double algbw = T > 0 ? S / T : 0;
-        double count = S / esize, ratio = p->pred_s > 0 ? T / p->pred_s : 0;
+        /* the count column as coll and nccl-tests print it (per rank for
+         * allgather, reducescatter, alltoall, gather and scatter) */
+        double count = cli_nccl_count(c, S, esize, rs->n),
+               ratio = p->pred_s > 0 ? T / p->pred_s : 0;
         if (o->json) {
             cr_sim_stats st = cr_sim_stats_get(s);
             json_t *e = json_object();

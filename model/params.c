@@ -622,10 +622,25 @@ static size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-cr_status cr_params_check_topo_key(const char *key, double value, cr_diag *d)
+cr_status cr_params_check_topo_key(const char *key, double value, const char *value_unit,
+                                   cr_diag *d)
 {
+    static const char *const switches[] = {"route.gpu_transit", "route.pcie_p2p", "sim.pxn"};
+    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
+        if (strcmp(key, switches[i]) == 0 && (value_unit[0] || (value != 0 && value != 1)))
+            return cr_diag_set(d, CR_ERANGE, "parameter %s is a switch: give 0 or 1, not %g%s", key,
+                               value, value_unit);
     for (int i = 0; i < N_KEYS; i++)
         if (strcmp(key, keys[i].key) == 0) {
+            if (value_unit[0] && strcmp(value_unit, keys[i].unit) != 0)
+                return cr_diag_set(d, CR_ERANGE,
+                                   "parameter %s takes %s%s, not a value in %s (a plain number "
+                                   "is read in SI base units)",
+                                   keys[i].key, keys[i].unit[0] ? "a value in " : "a plain number",
+                                   keys[i].unit, value_unit);
+            if (keys[i].type == K_INT && value != floor(value))
+                return cr_diag_set(d, CR_ERANGE, "parameter %s is a count: %g is not whole",
+                                   keys[i].key, value);
             if (!in_range(&keys[i], value))
                 return cr_diag_set(d, CR_ERANGE,
                                    "parameter %s = %g is outside its valid range [%g, %g]%s%s",

@@ -136,9 +136,13 @@ cr_status cr_params_set(cr_params *p, const char *key, double value, cr_diag *d)
 
 /* Whether a topology's <param key value> names a parameter the model reads
  * (the table's, or one another module reads: ops.*, route.*,
- * coll.ceil.*) with a value in its range. Errors: CR_ENOTFOUND (an
- * unknown key; d suggests the nearest within three edits), CR_ERANGE (a
- * table key's value outside its range). */
-cr_status cr_params_check_topo_key(const char *key, double value, cr_diag *d);
+ * coll.ceil.*) with a value it takes: value_unit the unit the value was
+ * written with ("s", "B/s", "B", "FLOP/s", "FLOP"; "" for a plain number,
+ * taken in SI base units), which must be the key's; a table key's value
+ * in its range and, for a count, whole; a switch (route.gpu_transit,
+ * route.pcie_p2p, sim.pxn) 0 or 1. Errors: CR_ENOTFOUND (an unknown key; d
+ * suggests the nearest within three edits), CR_ERANGE. */
+cr_status cr_params_check_topo_key(const char *key, double value, const char *value_unit,
+                                   cr_diag *d);
 
 #endif

@@ -647,6 +647,7 @@ static cr_status read_param(loader *L, xmlNode *n)
         return FAIL(L, n, CR_EINVAL, "parameter \"%s\" is set twice", key);
     double v = 0;
     bool ok = false;
+    const char *unit = ""; /* the value's unit: "" for a plain number */
     const char *q = val;
     if (*q == '-' || *q == '+')
         q++;
@@ -659,8 +660,10 @@ static cr_status read_param(loader *L, xmlNode *n)
         ok = end && !*end && !errno && isfinite(v);
         static const cr_unit_kind kinds[] = {CR_UNIT_BANDWIDTH, CR_UNIT_TIME, CR_UNIT_BYTES,
                                              CR_UNIT_FLOPS, CR_UNIT_FLOP};
+        static const char *const names[] = {"B/s", "s", "B", "FLOP/s", "FLOP"};
         for (size_t i = 0; !ok && i < sizeof kinds / sizeof kinds[0]; i++)
-            ok = cr_units_parse(val, kinds[i], &v, NULL) == CR_OK;
+            if ((ok = cr_units_parse(val, kinds[i], &v, NULL) == CR_OK))
+                unit = names[i];
     }
     if (!ok)
         return FAIL(L, n, CR_EPARSE,
@@ -670,7 +673,7 @@ static cr_status read_param(loader *L, xmlNode *n)
     /* a misspelt key would be ignored and a value out of range refused
      * only when a command reads it, without this line */
     cr_diag pd = {{0}};
-    if (cr_params_check_topo_key(key, v, &pd) != CR_OK)
+    if (cr_params_check_topo_key(key, v, unit, &pd) != CR_OK)
         return FAIL(L, n, CR_EINVAL, "<param>: %s", pd.msg);
     if (cr_topo_set_param(L->t, key, v, txml_get(L, n, "source")))
         return txml_oom(L);

@@ -6,3 +6,12 @@
 $CR topo check tests/fixtures/xml/bad-param-misspelt.xml; echo "exit $?"
 $CR topo check tests/fixtures/xml/bad-param-range.xml; echo "exit $?"
 $CR sim allreduce --topo tests/fixtures/xml/bad-param-range.xml -b 1MB; echo "exit $?"
+# and its unit and kind: a bandwidth for a time, a fraction with a unit, a
+# fraction of a channel, a switch that is neither 0 nor 1 (each loaded
+# before, coll.launch_gap = 0.5 B/s then predicting 3.5 s)
+T=$(mktemp) || exit 1
+for kv in 'coll.launch_gap" value="0.5B/s' 'coll.eff.net" value="0.9s' 'coll.nchannels" value="3.7' 'route.gpu_transit" value="2' 'coll.net.lat" value="2us'; do
+    sed "s|coll.nchannels\" value=\"-5|$kv|" tests/fixtures/xml/bad-param-range.xml > "$T"
+    $CR topo check "$T" 2>&1 | sed "s|$T|T|"
+done
+rm -f "$T"

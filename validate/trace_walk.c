@@ -34,12 +34,40 @@ static bool is_trace_name(const char *name)
            (len > 8 && strcmp(name + len - 8, ".json.gz") == 0);
 }
 
+/* Whether the file at path was read already in this walk (info->seen);
+ * records it when not. A file that cannot be stat'ed is left to the
+ * reader, which says why. */
+static bool read_before(const char *path, cr_vread_info *info)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return false;
+    unsigned long long dev = (unsigned long long)sb.st_dev, ino = (unsigned long long)sb.st_ino;
+    for (int i = 0; i < info->n_seen; i++)
+        if (info->seen[i].dev == dev && info->seen[i].ino == ino)
+            return true;
+    if (info->n_seen < CR_VREAD_SEEN_MAX) {
+        info->seen[info->n_seen].dev = dev;
+        info->seen[info->n_seen].ino = ino;
+        info->n_seen++;
+    }
+    return false;
+}
+
+static cr_status given_twice(const char *path, cr_diag *d)
+{
+    return cr_diag_set(d, CR_EINVAL,
+                       "%s is given twice (itself, or inside a folder also given): give it once "
+                       "(its cases would count twice)",
+                       path);
+}
+
 cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
                          cr_diag *d)
 {
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return fn(path, ctx, info, d);
+        return read_before(path, info) ? given_twice(path, d) : fn(path, ctx, info, d);
     DIR *dp = opendir(path);
     if (!dp)
         return cr_diag_set(d, CR_EIO, "%s: cannot open folder: %s", path, strerror(errno));
@@ -65,6 +93,10 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
     if (n > 1)
         qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
+        if (read_before(names[i], info)) {
+            st = given_twice(names[i], d);
+            goto out;
+        }
         cr_diag fd = {{0}};
         cr_status fs = fn(names[i], ctx, info, &fd);
         if (fs == CR_ENOMEM) {

@@ -190,6 +190,8 @@ int cr_validate_rank_from_name(const char *path);
 
 /* What cr_validate_read_path() read; it adds to the figures (zero it once
  * before the first call). */
+#define CR_VREAD_SEEN_MAX 512
+
 typedef struct {
     int files;                 /* trace files read */
     int skipped;               /* ranges skipped (cr_validate_read_trace's n_skipped) */
@@ -199,6 +201,13 @@ typedef struct {
     int incomplete;            /* traces that end before their closing bracket (the
                                   traced process was killed, or the file was cut) */
     char incomplete_path[256]; /* the first of them */
+    /* the files read so far (device and inode), so that one given twice,
+     * or given and inside a folder also given, is refused instead of
+     * counted twice; the first CR_VREAD_SEEN_MAX files are checked */
+    struct {
+        unsigned long long dev, ino;
+    } seen[CR_VREAD_SEEN_MAX];
+    int n_seen;
 } cr_vread_info;
 
 /* cr_validate_read_trace() for a file, or for every *.json and *.json.gz

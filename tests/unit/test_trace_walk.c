@@ -78,9 +78,43 @@ static void test_walk_rule(void **state)
     snprintf(p, sizeof p, "%s/sub.json", dir);
     rmdir(p);
     s.n = 0;
+    memset(&info, 0, sizeof info); /* a new command: bad.json was read by this one */
     assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_EIO);
     assert_non_null(strstr(d.msg, "no trace file (*.json, *.json.gz) in this folder reads"));
     snprintf(p, sizeof p, "%s/bad.json", dir);
+    unlink(p);
+    rmdir(dir);
+}
+
+/* A file read twice in one command, named twice or named and inside a
+ * folder also named, is refused before its second reading: its cases
+ * would count twice (audit of 2026-12-04: validate traces/h200-1 with
+ * traces/h200-1/kernels-hbm.json counted the hbm family's 56 cases twice). */
+static void test_given_twice(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_trace_walk_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char p[256];
+    snprintf(p, sizeof p, "%s/a.json", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+    seen_list s = {.n = 0};
+    cr_vread_info info;
+    memset(&info, 0, sizeof info);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_OK);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "is given twice"));
+    assert_int_equal(s.n, 1); /* not read again */
+    /* the other order: the file, then its folder */
+    memset(&info, 0, sizeof info);
+    s.n = 0;
+    assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_OK);
+    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_EINVAL);
+    assert_int_equal(s.n, 1);
     unlink(p);
     rmdir(dir);
 }
@@ -89,6 +123,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_rule),
+        cmocka_unit_test(test_given_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

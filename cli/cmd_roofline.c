@@ -261,7 +261,7 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "nccl_unpaired", json_integer(r.nccl_unpaired));
         json_object_set_new(root, "nccl_grouped", json_integer(r.nccl_grouped));
         json_object_set_new(root, "incomplete_traces", json_integer(r.info.incomplete));
-        int bad = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0;
+        int bad = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
         json_decref(root);
         if (bad) {
             rc = cli_fail("roofline", "cannot write the JSON document");

@@ -437,7 +437,7 @@ int cli_cmd_validate(int argc, char **argv)
         json_object_set_new(root, "incomplete_files", json_integer(ri.incomplete));
         json_object_set_new(root, "merged_cases", json_integer(mi.merged));
         json_object_set_new(root, "rank_alone_cases", json_integer(mi.rank_alone));
-        if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0) {
+        if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0) {
             rc = cli_fail("validate", "cannot write JSON to stdout");
             goto out;
         }

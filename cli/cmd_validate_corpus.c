@@ -142,7 +142,7 @@ static int print_json(const char *dir, const cr_corpus *c, int half)
     json_object_set_new(root, "logs", logs);
     json_object_set_new(root, "rows", rows);
     int rc = CLI_OK;
-    if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6)) != 0)
+    if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0)
         rc = cli_fail("validate", "cannot write JSON to stdout");
     else
         fputc('\n', stdout);

@@ -62,6 +62,10 @@ bool cli_progress_enabled(void)
 
 int cli_parse_size(const char *s, double *out)
 {
+    /* a decimal number, never signed: "-0" printed a size of -0, and strtod
+     * alone takes hexadecimal, "inf" and "nan" (audit of 2026-12-04) */
+    if (!cr_plain_number(s) || s[0] == '-')
+        return -1;
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);

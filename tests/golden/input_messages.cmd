@@ -11,3 +11,6 @@ $CR op alltoallv --skew 1e308; echo "exit $?"
 $CR coll allreduce --ranks 1-0x3; echo "exit $?"
 $CR check gemm_rs --measured-us 0x10; echo "exit $?"
 $CR op gemm --m 0x100; echo "exit $?"
+# sizes are decimal and unsigned: -0 printed a size of -0 (exit 0)
+$CR sim allreduce -b -0; echo "exit $?"
+$CR coll allreduce -b 0x10; echo "exit $?"

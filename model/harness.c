@@ -6,31 +6,9 @@
 #include <string.h>
 
 #include "ops_json.h"
+#include "strdist_priv.h"
 
 static const char *const known[] = {"name", "op", "topo", "params", "measured_us"};
-
-/* Edit distance of a and b (short keys), capped at 9. */
-static int edits(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 32 || lb > 32)
-        return 9;
-    int row[33];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int sub = diag + (a[i - 1] != b[j - 1]);
-            int best = sub < up + 1 ? sub : up + 1;
-            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
-            diag = up;
-        }
-    }
-    return row[lb] < 9 ? row[lb] : 9;
-}
 
 const char *cr_harness_near_key(const char *key)
 {
@@ -41,7 +19,7 @@ const char *cr_harness_near_key(const char *key)
         return "measured_us";
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         size_t n = strlen(known[i]);
-        if ((n > 2 && edits(key, known[i]) <= (n > 4 ? 2 : 1)) ||
+        if ((n > 2 && cr_edit_distance(key, known[i], 9) <= (n > 4 ? 2 : 1)) ||
             (strlen(key) >= 5 && strncmp(key, known[i], strlen(key)) == 0))
             return known[i];
     }

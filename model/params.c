@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "strdist_priv.h"
+
 enum { K_DOUBLE, K_INT };
 
 struct key {
@@ -599,29 +601,6 @@ static const char *const other_keys[] = {
     "route.pcie_p2p",
 };
 
-/* Edits (insert, delete, substitute) from a to b, for "did you mean". */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 64;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t sub = diag + (a[i - 1] != b[j - 1]);
-            size_t best = row[j - 1] + 1 < up + 1 ? row[j - 1] + 1 : up + 1;
-            row[j] = sub < best ? sub : best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 cr_status cr_params_check_topo_key(const char *key, double value, const char *value_unit,
                                    cr_diag *d)
 {
@@ -649,16 +628,16 @@ cr_status cr_params_check_topo_key(const char *key, double value, const char *va
             return CR_OK;
         }
     const char *near = NULL;
-    size_t best = 4; /* suggest within three edits */
+    int best = 4; /* suggest within three edits */
     for (size_t i = 0; i < sizeof other_keys / sizeof other_keys[0]; i++) {
         if (strcmp(key, other_keys[i]) == 0)
             return CR_OK;
-        size_t e = edit_distance(key, other_keys[i]);
+        int e = cr_edit_distance(key, other_keys[i], 64);
         if (e < best)
             best = e, near = other_keys[i];
     }
     for (int i = 0; i < N_KEYS; i++) {
-        size_t e = edit_distance(key, keys[i].key);
+        int e = cr_edit_distance(key, keys[i].key, 64);
         if (e < best)
             best = e, near = keys[i].key;
     }

@@ -673,10 +673,13 @@ static int gen_bw(const char *flag, const char *s, double *out)
         s = buf;
     }
     cr_diag d = {{0}};
-    if (cr_units_parse(s, CR_UNIT_BANDWIDTH, out, &d) != CR_OK || !(*out > 0) || *out > 1e15)
+    /* the range a topology's link takes (topo_xml.c): outside it the
+     * generated file would fail to load, against a file the user never
+     * named (audit of 2026-12-04: --link-bw 0.5MB/s) */
+    if (cr_units_parse(s, CR_UNIT_BANDWIDTH, out, &d) != CR_OK || !(*out >= 1e6) || *out > 1e15)
         return cli_usage_error("topo",
-                               "%s \"%s\": give a bandwidth per direction such as "
-                               "\"400Gbps\", \"400Gb/s\" or \"50GB/s\"",
+                               "%s \"%s\": give a bandwidth per direction from 1MB/s to 1PB/s, "
+                               "such as \"400Gbps\", \"400Gb/s\" or \"50GB/s\"",
                                flag, s);
     return CLI_OK;
 }
@@ -802,7 +805,9 @@ static int cmd_gen(int argc, char **argv)
     cr_status st = ft    ? cr_topo_gen_fat_tree_xml(&fo, &xml, &len, &d)
                    : nvl ? cr_topo_gen_nvl_xml(&fo, &xml, &len, &d)
                          : cr_topo_gen_torus_xml(&to, &xml, &len, &d);
-    if (st == CR_EINVAL || st == CR_ENOTFOUND)
+    /* a parameter the generator refuses is a usage error; a --node that
+     * names no topology fails as --topo does in every command (exit 1) */
+    if (st == CR_EINVAL)
         return cli_usage_error("topo", "gen %s: %s", what, d.msg);
     if (st)
         return cli_fail("topo", "gen %s: %s", what, d.msg);

@@ -16,3 +16,8 @@ t $CR topo gen torus --dims 4x4 --chip B200-NVL72
 t $CR topo gen torus --dims 4x4 --chip nosuch
 t $CR topo gen ring
 t $CR topo gen nvl --racks 2
+# a --node that names no topology fails as --topo does (exit 1); a link
+# rate the loader would refuse is a usage error naming the option (it was
+# an error at generated.xml:15 with the rate rewritten, exit 1)
+$CR topo gen fat-tree --nodes 4 --node nosuch > /dev/null 2>&1; echo "exit $?"
+$CR topo gen torus --dims 2x2 --link-bw 0.5MB/s; echo "exit $?"

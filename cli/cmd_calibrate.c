@@ -361,12 +361,10 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     char skip_why[200] = "", skip_src[128] = "";
     for (int i = 0; i < n_logs; i++) {
         size_t first = l.n;
-        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK) {
+        int tables_skipped = l.nccl_tables_skipped;
+        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK ||
+            cr_validate_nccl_log_gave_rows(logs[i], &l, first, tables_skipped, &d) != CR_OK) {
             rc = cli_fail("calibrate", "%s", d.msg);
-            goto out;
-        }
-        if (l.n == first) {
-            rc = cli_fail("calibrate", "%s: no nccl-tests result rows", logs[i]);
             goto out;
         }
         /* a static name: l.v moves as later logs are read */

@@ -402,6 +402,7 @@ int cli_cmd_coll(int argc, char **argv)
     cr_rankset *rs = NULL;
     cr_coll_ctx *ctx = NULL;
     json_t *root = NULL, *rows = NULL;
+    cr_coll_result *results = NULL; /* one per size of the sweep */
     if (cr_rankset_parse(o.ranks ? o.ranks : "all", t->n_gpus, &rs, &d) != CR_OK) {
         rc = cli_usage_error("coll", "--ranks: %s", d.msg);
         goto out;
@@ -459,38 +460,38 @@ int cli_cmd_coll(int argc, char **argv)
         rc = cli_usage_error("coll", "%s", d.msg);
         goto out;
     }
-    /* A forced algorithm, protocol or mechanism that cannot run here is a
-     * usage error, found before anything is printed. Every size of the
-     * sweep is asked: whether a choice runs can depend on the size (RCCL's
+    /* Every size is evaluated once, before anything is printed: a forced
+     * algorithm, protocol or mechanism that cannot run at one of them is a
+     * usage error, and whether a choice runs can depend on the size (RCCL's
      * MSCCL all-pairs allreduce, the direct algorithm on 8 MI300X, covers
      * only up to 16 MiB). */
-    if (algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO || mech != CR_MECH_NONE) {
-        double sz = o.min_b;
-        for (int k = 0; k < n_sizes; sz = cli_next_size(sz, o.factor, o.step), k++) {
-            cr_coll_req probe = make_req(&o, &base, cli_nccl_round_size(coll, sz, esize, n));
-            cr_coll_result pr_res;
-            if (cr_coll_eval(ctx, &probe, &pr_res, &d) != CR_OK) {
-                rc = cli_usage_error("coll", "%s", d.msg);
-                goto out;
-            }
-            if (pr_res.pred.supported)
-                continue;
-            char what[64], at[96] = "";
-            if (mech != CR_MECH_NONE)
-                snprintf(what, sizeof what, "--mech %s", cr_mech_name(mech));
-            else
-                snprintf(what, sizeof what, "--algo %s --proto %s", cr_algo_name(algo),
-                         cr_proto_name(proto));
-            if (k > 0) /* the sizes before it run: say where the sweep must stop */
-                snprintf(at, sizeof at,
-                         " at %.0f B (the sweep's sizes below it run: end it "
-                         "there with -e)",
-                         probe.bytes);
-            rc = cli_usage_error("coll", "%s cannot run %s of %s on %s, ranks %s%s: %s", what,
-                                 cr_coll_name(coll), cr_dtype_name(dt), t->name, rtext, at,
-                                 pr_res.pred.why);
+    bool forced = algo != CR_ALGO_AUTO || proto != CR_PROTO_AUTO || mech != CR_MECH_NONE;
+    if (!(results = malloc((size_t)n_sizes * sizeof *results))) {
+        rc = cli_fail("coll", "out of memory");
+        goto out;
+    }
+    double sz = o.min_b;
+    for (int k = 0; k < n_sizes; sz = cli_next_size(sz, o.factor, o.step), k++) {
+        cr_coll_req rq = make_req(&o, &base, cli_nccl_round_size(coll, sz, esize, n));
+        if (cr_coll_eval(ctx, &rq, &results[k], &d) != CR_OK) {
+            rc = forced ? cli_usage_error("coll", "%s", d.msg) : cli_fail("coll", "%s", d.msg);
             goto out;
         }
+        if (!forced || results[k].pred.supported)
+            continue;
+        char what[64], at[96] = "";
+        if (mech != CR_MECH_NONE)
+            snprintf(what, sizeof what, "--mech %s", cr_mech_name(mech));
+        else
+            snprintf(what, sizeof what, "--algo %s --proto %s", cr_algo_name(algo),
+                     cr_proto_name(proto));
+        if (k > 0) /* the sizes before it run: say where the sweep must stop */
+            snprintf(at, sizeof at,
+                     " at %.0f B (the sweep's sizes below it run: end it there with -e)", rq.bytes);
+        rc = cli_usage_error("coll", "%s cannot run %s of %s on %s, ranks %s%s: %s", what,
+                             cr_coll_name(coll), cr_dtype_name(dt), t->name, rtext, at,
+                             results[k].pred.why);
+        goto out;
     }
 
     if (o.json) {
@@ -555,31 +556,27 @@ int cli_cmd_coll(int argc, char **argv)
     int nrows = 0;
     bool any_unsupported = false;
     double bfac = cr_coll_busbw_factor(coll, n);
-    for (double sz = o.min_b; nrows < n_sizes; sz = cli_next_size(sz, o.factor, o.step), nrows++) {
+    for (sz = o.min_b; nrows < n_sizes; sz = cli_next_size(sz, o.factor, o.step), nrows++) {
         double bytes = cli_nccl_round_size(coll, sz, esize, n);
         double count = cli_nccl_count(coll, bytes, esize, n);
-        cr_coll_req rq = make_req(&o, &base, bytes);
-        cr_coll_result res;
-        if (cr_coll_eval(ctx, &rq, &res, &d) != CR_OK) {
-            rc = cli_fail("coll", "%s", d.msg);
-            goto out;
-        }
-        const cr_coll_pred *p = &res.pred;
+        const cr_coll_result *res = &results[nrows];
+        const cr_coll_pred *p = &res->pred;
         any_unsupported |= !p->supported;
         if (o.json) {
             json_t *e = json_object();
             json_object_set_new(e, "size_bytes", json_real(bytes));
             json_object_set_new(e, "count", json_real(count));
-            json_object_set_new(e, "bound_us", json_real(res.bound.bound_s * 1e6));
-            json_object_set_new(e, "binding", json_string(res.bound.binding));
-            json_object_set_new(e, "binding_where", json_string(res.bound.binding_where));
-            json_object_set_new(e, "attainable_us", json_real(res.bound.attainable_s * 1e6));
-            json_object_set_new(e, "attainable_binding", json_string(res.bound.attainable_binding));
-            json_object_set_new(e, "in_network", json_boolean(res.bound.in_network));
+            json_object_set_new(e, "bound_us", json_real(res->bound.bound_s * 1e6));
+            json_object_set_new(e, "binding", json_string(res->bound.binding));
+            json_object_set_new(e, "binding_where", json_string(res->bound.binding_where));
+            json_object_set_new(e, "attainable_us", json_real(res->bound.attainable_s * 1e6));
+            json_object_set_new(e, "attainable_binding",
+                                json_string(res->bound.attainable_binding));
+            json_object_set_new(e, "in_network", json_boolean(res->bound.in_network));
             json_object_set_new(e, "bound_algbw_GBps",
-                                bw_json(res.bound.algbw_Bps, bytes, res.bound.bound_s, 1));
+                                bw_json(res->bound.algbw_Bps, bytes, res->bound.bound_s, 1));
             json_object_set_new(e, "bound_busbw_GBps",
-                                bw_json(res.bound.busbw_Bps, bytes, res.bound.bound_s, bfac));
+                                bw_json(res->bound.busbw_Bps, bytes, res->bound.bound_s, bfac));
             json_object_set_new(e, "supported", json_boolean(p->supported));
             if (p->supported) {
                 json_object_set_new(e, "pred_us", json_real(p->pred_s * 1e6));
@@ -600,17 +597,17 @@ int cli_cmd_coll(int argc, char **argv)
             json_object_set_new(e, "algo", json_string(cr_algo_name(p->algo)));
             json_object_set_new(e, "proto", json_string(cr_proto_name(p->proto)));
             json_object_set_new(e, "mech", json_string(cr_mech_name(p->mech)));
-            json_object_set_new(e, "terms", terms_json(&res.bound));
+            json_object_set_new(e, "terms", terms_json(&res->bound));
             json_array_append_new(rows, e);
         } else {
-            const char *binding = res.bound.binding;
+            const char *binding = res->bound.binding;
             printf("  %12.0f %12.0f %8s %10.2f %-14s ", bytes, count, cli_nccl_type_name(dt),
-                   res.bound.bound_s * 1e6, binding);
+                   res->bound.bound_s * 1e6, binding);
             if (att)
-                printf("%10.2f ", res.bound.attainable_s * 1e6);
+                printf("%10.2f ", res->bound.attainable_s * 1e6);
             char ba[16], bb[16], pa[16] = "      n/a", pb[16] = "      n/a";
-            bw_text(ba, sizeof ba, res.bound.algbw_Bps, bytes, res.bound.bound_s, 1);
-            bw_text(bb, sizeof bb, res.bound.busbw_Bps, bytes, res.bound.bound_s, bfac);
+            bw_text(ba, sizeof ba, res->bound.algbw_Bps, bytes, res->bound.bound_s, 1);
+            bw_text(bb, sizeof bb, res->bound.busbw_Bps, bytes, res->bound.bound_s, bfac);
             if (p->supported) {
                 bw_text(pa, sizeof pa, p->algbw_Bps, bytes, p->pred_s, 1);
                 bw_text(pb, sizeof pb, p->busbw_Bps, bytes, p->pred_s, bfac);
@@ -621,8 +618,8 @@ int cli_cmd_coll(int argc, char **argv)
             printf("%-8s %-6s %s %s %s %s\n", cr_algo_name(p->algo), cr_proto_name(p->proto), ba,
                    bb, pa, pb);
             if (o.terms) {
-                for (int j = 0; j < res.bound.n_terms; j++) {
-                    const cr_coll_term *tm = &res.bound.terms[j];
+                for (int j = 0; j < res->bound.n_terms; j++) {
+                    const cr_coll_term *tm = &res->bound.terms[j];
                     printf("#   term %-14s %-20s %14.0f B / %9.2f GB/s + %7.3f us = %10.2f us\n",
                            tm->name, tm->where, tm->bytes, tm->cap_Bps / GBPS, tm->lat_s * 1e6,
                            tm->time_s * 1e6);
@@ -635,7 +632,7 @@ int cli_cmd_coll(int argc, char **argv)
                                tm->cap_Bps * (1 - tm->main_frac) / GBPS);
                 }
                 printf("#   term %-14s %-20s %49s = %10.2f us\n", "latency", "", "",
-                       res.bound.lat_s * 1e6);
+                       res->bound.lat_s * 1e6);
             }
             if (!p->supported && nrows == 0)
                 fprintf(stderr, "commroof coll: %s/%s%s%s: %s\n", cr_algo_name(p->algo),
@@ -659,6 +656,7 @@ int cli_cmd_coll(int argc, char **argv)
     if (any_unsupported && rc == CLI_OK)
         rc = CLI_FAIL;
 out:
+    free(results);
     json_decref(rows);
     json_decref(root);
     cr_coll_ctx_free(ctx);

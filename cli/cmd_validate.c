@@ -278,21 +278,10 @@ int cli_cmd_validate(int argc, char **argv)
         cr_diag d = {{0}};
         size_t before = l.n;
         int skipped = l.nccl_tables_skipped;
-        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK) {
+        /* a log that gives nothing is said to, with why */
+        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK ||
+            cr_validate_nccl_log_gave_rows(logs[i], &l, before, skipped, &d) != CR_OK) {
             rc = cli_fail("validate", "%s", d.msg);
-            goto out;
-        }
-        /* a log that gives nothing is said to, with why: no rows at all, or
-         * only tables of tests commroof does not model */
-        if (l.n == before) {
-            rc = l.nccl_tables_skipped > skipped
-                     ? cli_fail("validate", "%s: no table of a collective commroof models (%s)",
-                                logs[i], l.nccl_skip_why)
-                     : cli_fail("validate",
-                                "%s: no nccl-tests result rows (a line of a size and a count "
-                                "and the times after them, under a header \"# size count "
-                                "type ...\")",
-                                logs[i]);
             goto out;
         }
     }

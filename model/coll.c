@@ -27,18 +27,6 @@ static bool is_nvls_switch(const cr_topo *t, int v)
     return s->multicast && s->reduction;
 }
 
-/* Network capacity out of NIC device v (its links onto the fabric). */
-static double nic_out_Bps(const cr_topo *t, int v)
-{
-    double out = 0;
-    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
-        const cr_link *l = &t->links[t->adj[a]];
-        if (cr_route_network(l->kind))
-            out += cr_link_bw_from(l, v);
-    }
-    return out;
-}
-
 /* Labels the devices reachable from src through links accepted by `ok`
  * (GPUs other than src forward nothing unless transit). Returns the number
  * of ranks of the set reached. mark[] receives `label`. */
@@ -239,7 +227,7 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
         int k = cr_nic_pick(m, g, c->rank_local[i], share[g], pick);
         double own = 0;
         for (int q = 0; q < k; q++) {
-            double one = nic_out_Bps(t, pick[q]);
+            double one = cr_nic_net_Bps(t, pick[q]);
             own += one;
             c->nic_one_Bps = fmin(c->nic_one_Bps, one);
         }

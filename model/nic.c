@@ -22,16 +22,15 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether NIC device v has a link onto a network: NCCL lists only the NICs
- * its network plugin finds with a port up, and a NIC wired to nothing (a
- * generated fat tree with fewer rails than the node has NICs leaves the
- * others unwired) is none a rank can send through. */
-static bool nic_on_network(const cr_topo *t, int v)
+double cr_nic_net_Bps(const cr_topo *t, int v)
 {
-    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++)
-        if (cr_route_network(t->links[t->adj[a]].kind))
-            return true;
-    return false;
+    double out = 0;
+    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+        const cr_link *l = &t->links[t->adj[a]];
+        if (cr_route_network(l->kind))
+            out += cr_link_bw_from(l, v);
+    }
+    return out;
 }
 
 /* Appends GPU rank g's nearest NICs to m->nic (*n entries used of *cap).
@@ -57,7 +56,9 @@ static int near_one(const cr_topo *t, cr_nic_map *m, int g, long *n, size_t *cap
         if (dv > best)
             break;
         if (t->devs[v].kind == CR_DEV_NIC) {
-            if (!nic_on_network(t, v)) {
+            /* a NIC wired to nothing (a generated fat tree with fewer rails
+             * than the node has NICs leaves the others unwired) is none */
+            if (!(cr_nic_net_Bps(t, v) > 0)) {
                 dist[v] = -1; /* settled, and no candidate: look further */
                 continue;
             }

@@ -38,10 +38,16 @@ static inline int cr_nic_hop_cost(const cr_link *l)
     return cr_route_host(l->kind) ? 9 : 8;
 }
 
+/* Network capacity out of NIC device v (its links onto a fabric; 0 for a
+ * NIC wired to none, which no rank sends through). */
+double cr_nic_net_Bps(const cr_topo *t, int v);
+
 /* The NICs nearest to each GPU, as ncclTopoGetLocal(GPU, NET) finds them:
  * the least cr_nic_hop_cost path from the GPU through host devices of its
  * own node (PCIe switches, CPUs; never a GPU, a NIC or a scale-up link),
- * every tie kept (at most 255). NULL when out of memory. t finalized. */
+ * every tie kept (at most 255), NICs wired to no network left out (NCCL
+ * lists only those its plugin finds with a port up). NULL when out of
+ * memory. t finalized. */
 cr_nic_map *cr_nic_map_new(const cr_topo *t);
 void cr_nic_map_free(cr_nic_map *m);
 

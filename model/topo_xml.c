@@ -648,12 +648,7 @@ static cr_status read_param(loader *L, xmlNode *n)
     double v = 0;
     bool ok = false;
     const char *unit = ""; /* the value's unit: "" for a plain number */
-    const char *q = val;
-    if (*q == '-' || *q == '+')
-        q++;
-    if (*q == '.')
-        q++;
-    if (isdigit((unsigned char)*q) && !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))) {
+    if (cr_plain_number(val)) {
         char *end = NULL;
         errno = 0;
         v = strtod(val, &end);

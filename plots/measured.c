@@ -53,16 +53,8 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
         st = cr_validate_read_nccl_tests(s->nccl_logs[i], NULL, &m->list, d);
         /* a log given for its rows that has none is an error, as in
          * validate and calibrate, never a chart short of it */
-        if (st == CR_OK && m->list.n == before)
-            st =
-                m->list.nccl_tables_skipped > skipped
-                    ? cr_diag_set(d, CR_EPARSE, "%s: no table of a collective commroof models (%s)",
-                                  s->nccl_logs[i], m->list.nccl_skip_why)
-                    : cr_diag_set(d, CR_EPARSE,
-                                  "%s: no nccl-tests result rows (a line of a size and a count "
-                                  "and the times after them, under a header \"# size count "
-                                  "type ...\")",
-                                  s->nccl_logs[i]);
+        if (st == CR_OK)
+            st = cr_validate_nccl_log_gave_rows(s->nccl_logs[i], &m->list, before, skipped, d);
         if (st == CR_OK)
             m->n_files++;
     }

@@ -512,13 +512,12 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
         }
         while (k < nsets && strcmp(names[k], base) != 0)
             k++;
-        if (k == nsets && !(rows > 0 && o->others_pass)) {
-            st = rows == 0
-                     ? cr_diag_set(d, CR_EPARSE, "%s: no nccl-tests result rows", s->nccl_logs[i])
-                     : cr_diag_set(d, CR_EINVAL,
-                                   "%s: none of its %d row(s) runs %s on %d ranks, as the "
-                                   "sweep does (give its collective, or --ranks of its count)",
-                                   s->nccl_logs[i], rows, cr_coll_name(o->coll), nranks);
+        /* (a log without rows was refused as it was read) */
+        if (k == nsets && !o->others_pass) {
+            st = cr_diag_set(d, CR_EINVAL,
+                             "%s: none of its %d row(s) runs %s on %d ranks, as the sweep does "
+                             "(give its collective, or --ranks of its count)",
+                             s->nccl_logs[i], rows, cr_coll_name(o->coll), nranks);
             goto out;
         }
     }

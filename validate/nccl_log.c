@@ -919,3 +919,17 @@ out:
     free(R.tabs);
     return st;
 }
+
+cr_status cr_validate_nccl_log_gave_rows(const char *path, const cr_vmeas_list *l, size_t before,
+                                         int skipped_before, cr_diag *d)
+{
+    if (l->n > before)
+        return CR_OK;
+    if (l->nccl_tables_skipped > skipped_before)
+        return cr_diag_set(d, CR_EPARSE, "%s: no table of a collective commroof models (%s)", path,
+                           l->nccl_skip_why);
+    return cr_diag_set(d, CR_EPARSE,
+                       "%s: no nccl-tests result rows (a line of a size and a count and the times "
+                       "after them, under a header \"# size count type ...\")",
+                       path);
+}

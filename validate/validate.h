@@ -278,6 +278,14 @@ const char *cr_nccl_log_coll(const char *s, cr_diag *d);
 cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *o,
                                       cr_vmeas_list *out, cr_diag *d);
 
+/* After cr_validate_read_nccl_tests(path, ..., l, ...): CR_EPARSE with why
+ * in d when the log added nothing to l (l->n still `before`): only tables
+ * of tests commroof does not model (l->nccl_tables_skipped grew past
+ * `skipped_before`), or no result row at all; CR_OK when it added rows. The
+ * one message every command that reads a log for its rows gives. */
+cr_status cr_validate_nccl_log_gave_rows(const char *path, const cr_vmeas_list *l, size_t before,
+                                         int skipped_before, cr_diag *d);
+
 /* The same from an open stream the caller keeps owning; label names it in
  * diagnostics and in each measurement's source, and stands for the file name
  * when the log does not name its collective. */

@@ -172,6 +172,32 @@ static void nt_set(cr_vmeas *m, const char *key, const char *value)
     snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", value);
 }
 
+/* Removes terminal control sequences from line (in place): a log captured
+ * from a coloured terminal (a job wrapper that paints rows, `script`, a CI
+ * console) carries ECMA-48 CSI sequences, ESC '[' parameters intermediates
+ * final byte, around rows or single figures; left in, they make a coloured
+ * row unreadable or a figure not a number. An ESC not starting a CSI goes
+ * alone (its byte would end a figure the same way). */
+static void nt_strip_ansi(char *line)
+{
+    char *w = line;
+    for (const char *r = line; *r;) {
+        if (*r != '\x1b') {
+            *w++ = *r++;
+            continue;
+        }
+        r++;
+        if (*r != '[')
+            continue;
+        r++;
+        r += strspn(r, "0123456789:;<=>?");
+        r += strspn(r, " !\"#$%&'()*+,-./");
+        if (*r >= 0x40 && *r <= 0x7e)
+            r++;
+    }
+    *w = '\0';
+}
+
 /* Removes launcher prefixes from line (in place) and returns where its text
  * starts: every "[1,0]<stdout>:" / "<stderr>:" tag of mpirun --tag-output
  * (anywhere: mpirun tags each flush, so a row printed in pieces carries the
@@ -191,6 +217,7 @@ static char *nt_strip_prefixes(char *line)
      * test starting:" retyped with tabs included) */
     for (char *p = line; (p = strchr(p, '\t'));)
         *p = ' ';
+    nt_strip_ansi(line);
     for (char *p = line; (p = strchr(p, '['));) {
         char *q = p + 1;
         size_t a = strspn(q, "0123456789");

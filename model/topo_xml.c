@@ -1033,19 +1033,12 @@ static void sb_attr(struct sbuf *b, const char *name, const char *v)
         case '"':
             esc = "&quot;";
             break;
-        case '\n':
-            esc = "&#10;";
-            break;
-        case '\r':
-            esc = "&#13;";
-            break;
-        case '\t':
-            esc = "&#9;";
-            break;
         default:
-            /* Other control characters cannot appear in XML 1.0 at all. */
+            /* cr_xml_parse refuses control characters in attribute
+             * values: a blank, as XML itself makes of a literal newline or
+             * tab in an attribute. */
             if (*p && (unsigned char)*p < 0x20)
-                esc = "?";
+                esc = " ";
         }
         if (!esc && *p)
             continue;

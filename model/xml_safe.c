@@ -240,6 +240,52 @@ static cr_status report(const struct parse_state *ps, const char *origin, cr_dia
     }
 }
 
+/* Attribute values (names, ids, descriptions, sources) are printed in
+ * table headers, '#' comment lines, chart titles and messages, one line
+ * each: a control character (only a character reference can put one there;
+ * XML makes a literal newline or tab in an attribute a blank) would start a
+ * line a reader takes for output of its own. Refused, in every XML input,
+ * with where it is. */
+static cr_status check_attr_controls(const xmlNode *n, const char *origin, cr_xml_error *err,
+                                     cr_diag *d)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        for (const xmlAttr *a = n->properties; a; a = a->next) {
+            /* the value's text nodes, as written (entities are refused) */
+            size_t at = 0;
+            for (const xmlNode *t = a->children; t; t = t->next) {
+                const unsigned char *v = t->content, *p = v;
+                if (!v)
+                    continue;
+                while (*p >= 0x20)
+                    p++;
+                if (!*p) {
+                    at += (size_t)(p - v);
+                    continue;
+                }
+                long line = xmlGetLineNo(n);
+                if (err) {
+                    set_err(err, CR_XML_ERR_CONTROL);
+                    err->line = line > 0 && line < INT_MAX ? (int)line : 0;
+                    copy_str(err->name, sizeof err->name, a->name);
+                }
+                return cr_diag_set(
+                    d, CR_EINVAL,
+                    "%s:%ld: attribute \"%s\" on <%s> holds the control character U+%04X at "
+                    "byte %zu: attribute values are one line of printable text; remove the "
+                    "&#%u; reference",
+                    origin, line, a->name, n->name, *p, at + (size_t)(p - v) + 1, *p);
+            }
+        }
+        cr_status st = check_attr_controls(n->children, origin, err, d);
+        if (st)
+            return st;
+    }
+    return CR_OK;
+}
+
 cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned flags,
                        xmlDocPtr *out, cr_xml_error *err, cr_diag *d)
 {
@@ -279,6 +325,10 @@ cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned
             *err = ps.e;
     }
     xmlFreeParserCtxt(ctxt);
+    if (doc && (st = check_attr_controls(xmlDocGetRootElement(doc), origin, err, d))) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
     *out = doc;
     return st;
 }

@@ -38,7 +38,8 @@ typedef enum {
     CR_XML_ERR_SIZE,    /* over the size limit (bytes, limit_bytes) */
     CR_XML_ERR_ENTITY,  /* an entity declaration (name, system_id, external) */
     CR_XML_ERR_DOCTYPE, /* a <!DOCTYPE> under CR_XML_NO_DOCTYPE (name) */
-    CR_XML_ERR_SYNTAX   /* libxml2 found the text not well-formed (code..message) */
+    CR_XML_ERR_SYNTAX,  /* libxml2 found the text not well-formed (code..message) */
+    CR_XML_ERR_CONTROL  /* an attribute value holds a control character (line, name) */
 } cr_xml_err_kind;
 
 typedef struct {

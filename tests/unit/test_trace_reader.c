@@ -966,6 +966,30 @@ static void test_kept_args_unchanged(void **state)
     cr_trace_reader_free(r);
 }
 
+/* An event name with C0 control characters (JSON escapes: newline, CR,
+ * ESC) reads as one line, each one a blank; the rest of the name (DEL
+ * included), and a name without them, as written. */
+static void test_control_chars_in_names(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"cat\":\"kernel\","
+        "\"name\":\"my\\r\\n# total\\u001b[31m\\u007fz\"},"
+        "{\"ph\":\"X\",\"ts\":2,\"dur\":1,\"cat\":\"kernel\",\"name\":\"plain_kernel\"}]}";
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t.json", &r), CR_OK);
+    const cr_trace_event *e = NULL;
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    assert_non_null(e);
+    assert_string_equal(e->name, "my  # total [31m\x7fz");
+    assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+    assert_non_null(e);
+    assert_string_equal(e->name, "plain_kernel");
+    cr_trace_reader_free(r);
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -992,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_error_is_sticky),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_control_chars_in_names),
         cmocka_unit_test(test_committed_traces),
         cmocka_unit_test(test_fuzz_corpus_replay),
         cmocka_unit_test(test_h200_torchrun_killed),

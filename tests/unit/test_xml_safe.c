@@ -171,6 +171,40 @@ static void test_malformed(void **state)
                                "nests that deep; check for unclosed elements");
 }
 
+/* A control character in any attribute, of the root or of an element
+ * deeper down, is refused with its line, attribute and element; text
+ * content and blanks written as references stay as they are. */
+static void test_attr_controls(void **state)
+{
+    (void)state;
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d;
+    assert_int_equal(parse("<a n=\"x&#10;y\"/>", 0, &doc, &e, &d), CR_EINVAL);
+    assert_null(doc);
+    assert_int_equal(e.kind, CR_XML_ERR_CONTROL);
+    assert_int_equal(e.line, 1);
+    assert_string_equal(e.name, "n");
+    assert_string_equal(d.msg, "t.xml:1: attribute \"n\" on <a> holds the control character "
+                               "U+000A at byte 2: attribute values are one line of printable "
+                               "text; remove the &#10; reference");
+    assert_int_equal(
+        parse("<a>\n <b/>\n <c>\n  <d k=\"ok\" v=\"&#27;[2J\"/></c></a>", 0, &doc, &e, &d),
+        CR_EPARSE); /* ESC is no XML 1.0 character: libxml2 refuses it first */
+    assert_int_equal(
+        parse("<a>\n <b/>\n <c>\n  <d k=\"ok\" v=\"1&#9;2\"/></c></a>", 0, &doc, &e, &d),
+        CR_EINVAL);
+    assert_int_equal(e.line, 4);
+    assert_string_equal(e.name, "v");
+    /* text content, a literal newline in an attribute (a blank by XML's
+     * own rule) and &#32; are fine */
+    assert_int_equal(parse("<a n=\"x\ny&#32;z\">line\n&#10;text</a>", 0, &doc, &e, &d), CR_OK);
+    xmlChar *v = xmlGetProp(xmlDocGetRootElement(doc), (const xmlChar *)"n");
+    assert_string_equal((const char *)v, "x y z");
+    xmlFree(v);
+    xmlFreeDoc(doc);
+}
+
 /* 70,000 newlines first: node lines and error lines are past 65535, where
  * libxml2's 16-bit node->line saturates without XML_PARSE_BIG_LINES. */
 static void test_big_lines(void **state)
@@ -262,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_external_entity),
         cmocka_unit_test(test_doctype),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_attr_controls),
         cmocka_unit_test(test_big_lines),
         cmocka_unit_test(test_size_limit),
     };

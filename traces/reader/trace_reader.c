@@ -568,6 +568,27 @@ static cr_status finish_event(cr_trace_reader *r, unsigned long line, bool has_t
     return CR_OK;
 }
 
+/* Names are printed one to a table row or message line: a C0 control
+ * character (a JSON "\n" or "\u001b" in an NVTX string) would start a line of its own
+ * in the output or repaint the terminal. The name is copied with each one
+ * made a blank. Only the jansson path can meet one: the fast path takes no
+ * escapes nor control bytes. false: out of memory. */
+static bool name_one_line(cr_trace_reader *r, const char **name)
+{
+    const unsigned char *u = (const unsigned char *)*name;
+    size_t n = strlen(*name), i = 0;
+    while (i < n && u[i] >= 0x20)
+        i++;
+    if (i == n)
+        return true;
+    if (cr_grow((void **)&r->strs, &r->strs_cap, n + 1, 1))
+        return false;
+    for (i = 0; i <= n; i++)
+        r->strs[i] = (char)(i < n && u[i] < 0x20 ? ' ' : u[i]);
+    *name = r->strs;
+    return true;
+}
+
 /* The event j (parsed by jansson) into r->ev. */
 static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
 {
@@ -582,6 +603,8 @@ static cr_status make_event(cr_trace_reader *r, unsigned long line, json_t *j)
                     "event has no \"ph\" (phase) string, e.g. \"ph\":\"X\" for a complete event");
     e->ph = ph[0];
     TRY(get_str(r, line, j, "name", "", &e->name));
+    if (!name_one_line(r, &e->name))
+        return fail(r, CR_ENOMEM, line, "out of memory copying an event name");
     TRY(get_str(r, line, j, "cat", "", &e->cat_str));
     e->cat = cat_of(e->cat_str);
     e->pid = id_of(json_object_get(j, "pid"));

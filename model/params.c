@@ -549,92 +549,116 @@ cr_status cr_params_for_topo(const cr_topo *t, int rank, cr_params *p, cr_diag *
  * validation (fused.*, validate/families.c), the simulator's PXN switch
  * (sim.pxn, model/flowsim.c) and calibrate's record of an empty kernel
  * (calib.kernel, read by nothing). tests/check_layout.sh checks that every
- * key the sources read or write by name is here or in the table. */
-static const char *const other_keys[] = {
-    "calib.kernel",
-    "fused.host.step",
-    "fused.overlap.slow",
-    "sim.pxn",
-    "coll.ceil.net",
-    "coll.ceil.pcie",
-    "coll.ceil.scaleup",
-    "ops.ce.d2d",
-    "ops.ce.d2d_eff",
-    "ops.ce.d2h",
-    "ops.ce.h2d",
-    "ops.gemm.eff",
-    "ops.gemm.mem_eff",
-    "ops.gemm.overlap_q",
-    "ops.gemm.power_s",
-    "ops.gemm.power_slope",
-    "ops.gemm.tile_fixed",
-    "ops.hbm.eff",
-    "ops.hbm.read_eff",
-    "ops.hbm.read_lat",
-    "ops.hbm.reduce_tail",
-    "ops.hbm.turn",
-    "ops.hbm.write_eff",
-    "ops.intra_sm.penalty",
-    "ops.kernel.fixed",
-    "ops.launch",
-    "ops.launch.event",
-    "ops.launch.graph",
-    "ops.launch.host",
-    "ops.launch.sync",
-    "ops.ldst.fixed",
-    "ops.ldst.sm_bw",
-    "ops.pageable.cache_bytes",
-    "ops.pageable.cached_d2h",
-    "ops.pageable.cached_h2d",
-    "ops.pageable.d2h",
-    "ops.pageable.direct_bytes",
-    "ops.pageable.h2d",
-    "ops.pcie.eff",
-    "ops.smcopy.knee",
-    "ops.sync.inter_sm",
-    "ops.sync.intra_sm",
-    "ops.tma.fixed",
-    "ops.tma.sm_bw",
-    "ops.torch_op",
-    "ops.vec.eff",
-    "route.gpu_transit",
-    "route.pcie_p2p",
+ * key the sources read or write by name is here or in the table. Each has
+ * its unit and the range its reader makes sense of, so that a value out of
+ * it is refused when the topology loads, not clamped quietly where it is
+ * read (ops.c's clamps stay for topologies built in code). */
+#define EFF 1e-3, 1.0   /* a fraction of a datasheet rate */
+#define TIME 0.0, 1.0   /* a fixed cost of one operation */
+#define RATE 1e6, 1e15  /* a bandwidth: a topology link's range */
+#define SWITCH 0.0, 1.0 /* 0 or 1 */
+static const struct other_key {
+    const char *key;
+    const char *unit; /* "" a plain number */
+    double lo, hi;
+    bool is_switch;
+} other_keys[] = {
+    {"calib.kernel", "s", TIME, false},
+    {"coll.ceil.net", "", EFF, false},
+    {"coll.ceil.pcie", "", EFF, false},
+    {"coll.ceil.scaleup", "", EFF, false},
+    {"fused.host.step", "s", TIME, false},
+    {"fused.overlap.slow", "", 1.0, 100.0, false},
+    {"ops.ce.d2d", "s", TIME, false},
+    {"ops.ce.d2d_eff", "", EFF, false},
+    {"ops.ce.d2h", "s", TIME, false},
+    {"ops.ce.h2d", "s", TIME, false},
+    {"ops.gemm.eff", "", EFF, false},
+    {"ops.gemm.mem_eff", "", EFF, false},
+    {"ops.gemm.overlap_q", "", 1.0, 1000.0, false},
+    {"ops.gemm.power_s", "s", 0.0, 3600.0, false},
+    {"ops.gemm.power_slope", "", 0.0, 10.0, false},
+    {"ops.gemm.tile_fixed", "s", TIME, false},
+    {"ops.hbm.eff", "", EFF, false},
+    {"ops.hbm.read_eff", "", EFF, false},
+    {"ops.hbm.read_lat", "s", TIME, false},
+    {"ops.hbm.reduce_tail", "s", TIME, false},
+    {"ops.hbm.turn", "", 1e-3, 1e3, false},
+    {"ops.hbm.write_eff", "", EFF, false},
+    {"ops.intra_sm.penalty", "", 0.0, 0.9, false},
+    {"ops.kernel.fixed", "s", TIME, false},
+    {"ops.launch", "s", TIME, false},
+    {"ops.launch.event", "s", TIME, false},
+    {"ops.launch.graph", "s", TIME, false},
+    {"ops.launch.host", "s", TIME, false},
+    {"ops.launch.sync", "s", TIME, false},
+    {"ops.ldst.fixed", "s", TIME, false},
+    {"ops.ldst.sm_bw", "B/s", RATE, false},
+    {"ops.pageable.cache_bytes", "B", 0.0, 1e15, false},
+    {"ops.pageable.cached_d2h", "B/s", RATE, false},
+    {"ops.pageable.cached_h2d", "B/s", RATE, false},
+    {"ops.pageable.d2h", "B/s", RATE, false},
+    {"ops.pageable.direct_bytes", "B", 0.0, 1e15, false},
+    {"ops.pageable.h2d", "B/s", RATE, false},
+    {"ops.pcie.eff", "", EFF, false},
+    {"ops.smcopy.knee", "", 1.0, 100.0, false},
+    {"ops.sync.inter_sm", "s", TIME, false},
+    {"ops.sync.intra_sm", "s", TIME, false},
+    {"ops.tma.fixed", "s", TIME, false},
+    {"ops.tma.sm_bw", "B/s", RATE, false},
+    {"ops.torch_op", "s", TIME, false},
+    {"ops.vec.eff", "", EFF, false},
+    {"route.gpu_transit", "", SWITCH, true},
+    {"route.pcie_p2p", "", SWITCH, true},
+    {"sim.pxn", "", SWITCH, true},
 };
+#undef EFF
+#undef TIME
+#undef RATE
+#undef SWITCH
+
+/* The unit and range check one key shares with the table's: unit "" takes
+ * a plain number; a plain number for a key with a unit is read in SI base
+ * units. */
+static cr_status check_value(const char *key, const char *unit, bool whole, double lo, double hi,
+                             double value, const char *value_unit, cr_diag *d)
+{
+    if (value_unit[0] && strcmp(value_unit, unit) != 0)
+        return cr_diag_set(d, CR_ERANGE,
+                           "parameter %s takes %s%s, not a value in %s (a plain number is read "
+                           "in SI base units)",
+                           key, unit[0] ? "a value in " : "a plain number", unit, value_unit);
+    if (whole && value != floor(value))
+        return cr_diag_set(d, CR_ERANGE, "parameter %s is a count: %g is not whole", key, value);
+    if (!(isfinite(value) && value >= lo && value <= hi))
+        return cr_diag_set(d, CR_ERANGE,
+                           "parameter %s = %g is outside its valid range [%g, %g]%s%s", key, value,
+                           lo, hi, unit[0] ? " " : "", unit);
+    return CR_OK;
+}
 
 cr_status cr_params_check_topo_key(const char *key, double value, const char *value_unit,
                                    cr_diag *d)
 {
-    static const char *const switches[] = {"route.gpu_transit", "route.pcie_p2p", "sim.pxn"};
-    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
-        if (strcmp(key, switches[i]) == 0 && (value_unit[0] || (value != 0 && value != 1)))
+    for (size_t i = 0; i < sizeof other_keys / sizeof other_keys[0]; i++) {
+        const struct other_key *o = &other_keys[i];
+        if (strcmp(key, o->key) != 0)
+            continue;
+        if (o->is_switch && (value_unit[0] || (value != 0 && value != 1)))
             return cr_diag_set(d, CR_ERANGE, "parameter %s is a switch: give 0 or 1, not %g%s", key,
                                value, value_unit);
+        return check_value(o->key, o->unit, false, o->lo, o->hi, value, value_unit, d);
+    }
     for (int i = 0; i < N_KEYS; i++)
-        if (strcmp(key, keys[i].key) == 0) {
-            if (value_unit[0] && strcmp(value_unit, keys[i].unit) != 0)
-                return cr_diag_set(d, CR_ERANGE,
-                                   "parameter %s takes %s%s, not a value in %s (a plain number "
-                                   "is read in SI base units)",
-                                   keys[i].key, keys[i].unit[0] ? "a value in " : "a plain number",
-                                   keys[i].unit, value_unit);
-            if (keys[i].type == K_INT && value != floor(value))
-                return cr_diag_set(d, CR_ERANGE, "parameter %s is a count: %g is not whole",
-                                   keys[i].key, value);
-            if (!in_range(&keys[i], value))
-                return cr_diag_set(d, CR_ERANGE,
-                                   "parameter %s = %g is outside its valid range [%g, %g]%s%s",
-                                   keys[i].key, value, keys[i].lo, keys[i].hi,
-                                   keys[i].unit[0] ? " " : "", keys[i].unit);
-            return CR_OK;
-        }
+        if (strcmp(key, keys[i].key) == 0)
+            return check_value(keys[i].key, keys[i].unit, keys[i].type == K_INT, keys[i].lo,
+                               keys[i].hi, value, value_unit, d);
     const char *near = NULL;
     int best = 4; /* suggest within three edits */
     for (size_t i = 0; i < sizeof other_keys / sizeof other_keys[0]; i++) {
-        if (strcmp(key, other_keys[i]) == 0)
-            return CR_OK;
-        int e = cr_edit_distance(key, other_keys[i], 64);
+        int e = cr_edit_distance(key, other_keys[i].key, 64);
         if (e < best)
-            best = e, near = other_keys[i];
+            best = e, near = other_keys[i].key;
     }
     for (int i = 0; i < N_KEYS; i++) {
         int e = cr_edit_distance(key, keys[i].key, 64);

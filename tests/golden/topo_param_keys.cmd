@@ -14,4 +14,11 @@ for kv in 'coll.launch_gap" value="0.5B/s' 'coll.eff.net" value="0.9s' 'coll.nch
     sed "s|coll.nchannels\" value=\"-5|$kv|" tests/fixtures/xml/bad-param-range.xml > "$T"
     $CR topo check "$T" 2>&1 | sed "s|$T|T|"
 done
+# the keys other modules read (ops.*, coll.ceil.*, fused.*) have a unit and
+# a range too (before: ops.gemm.eff = 0 loaded, and op gemm clamped it to
+# 0.001 quietly, a baseline 1,190x the bound; 2GB/s for ops.launch loaded)
+for kv in 'ops.gemm.eff" value="0' 'ops.hbm.eff" value="1.2' 'ops.launch" value="2GB/s' 'ops.launch" value="2us' 'ops.ldst.sm_bw" value="48.4GB/s' 'coll.ceil.net" value="0' 'fused.overlap.slow" value="0.5' 'ops.pageable.h2d" value="-1'; do
+    sed "s|coll.nchannels\" value=\"-5|$kv|" tests/fixtures/xml/bad-param-range.xml > "$T"
+    $CR topo check "$T" 2>&1 | sed "s|$T|T|"
+done
 rm -f "$T"

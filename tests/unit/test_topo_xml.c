@@ -880,7 +880,7 @@ static void test_save_built(void **state)
     int c = cr_topo_add_dev(t, CR_DEV_SWITCH, "s", -1, -1);
     assert_true(cr_topo_add_link(t, a, c, CR_LINK_ETHERNET, 12.5e9, 1e9 / 7, 3, 1e-9 / 3) >= 0);
     assert_true(cr_topo_add_link(t, b, c, CR_LINK_C2C, 1e7 / 3, 1e15, 1, 0.999) >= 0);
-    assert_int_equal(cr_topo_set_param(t, "ops.gemm.overlap_q", -1.0 / 3.0, "src \"x\""), CR_OK);
+    assert_int_equal(cr_topo_set_param(t, "ops.gemm.overlap_q", 4.0 / 3.0, "src \"x\""), CR_OK);
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_check(t, &d), CR_OK);
     char *buf = NULL;

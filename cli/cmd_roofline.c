@@ -42,8 +42,10 @@ static const char *const roofline_help_head =
     "activities), bound (us, warm: the strict limit), cold (us, every byte from\n"
     "HBM), roof (%: bound / median x 100), save (us, total - calls x bound: the\n"
     "most this operator could save), binding, verdict, dtype and where it came\n"
-    "from; --json names them median_us, bound_us, bound_cold_us, pct_of_roofline,\n"
-    "save_us. Under the table, the operators that could save time, most first.\n"
+    "from; --json names them measured_us (the median), bound_us, bound_cold_us,\n"
+    "pct_of_roofline, save_us, and adds min_us (the fastest call: one below the\n"
+    "bound is impossible too). Under the table, the operators that could save time,\n"
+    "most first.\n"
     "\n";
 
 static const char *const roofline_help_tail =
@@ -68,6 +70,7 @@ static json_t *row_json(const cr_rf_row *w)
                         w->dtype_src[0] ? json_string(w->dtype_src) : json_null());
     json_object_set_new(o, "calls", json_integer(w->calls));
     json_object_set_new(o, "measured_us", json_real(us(w->median_s)));
+    json_object_set_new(o, "min_us", json_real(us(w->min_s)));
     json_object_set_new(o, "total_us", json_real(us(w->total_s)));
     if (w->has_bound) {
         json_object_set_new(o, "bound_us", json_real(us(w->bound_s)));
@@ -118,7 +121,7 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         else
             printf("  %-7s %-42s %7d %11.3f %11s %11s %7s %11s %-14s %-21s %-14s  %s%s%s\n",
                    cr_rf_kind_name(w->kind), op, w->calls, us(w->median_s), "-", "-", "-", "-", "-",
-                   "-", dt, w->args, w->args[0] ? "; " : "", w->note);
+                   "-", dt, w->args, w->args[0] && w->note[0] ? "; " : "", w->note);
     }
     if (shown < r->n)
         printf("#   %zu more row(s) not shown (--top 0 shows all)\n", r->n - shown);

@@ -7,6 +7,7 @@
  * operators to catalog operators is roofline_aten.c's table.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,8 @@ typedef struct {
     int64_t proc;
     int dev;
     double ts, end;
+    double dur; /* the trace's own duration: ts and end lose digits when the
+                   timestamps count from the epoch (a profiler's), dur does not */
     cr_trace_cat cat;
     char *name; /* kernels: the demangled name; copies: "memcpy h2d" */
     double bytes;
@@ -188,6 +191,7 @@ typedef struct {
 typedef struct {
     char comm[32];
     int n;
+    int dev, rank; /* the payload's CUDA device and rank in it, -1 unknown */
 } rcomm;
 
 typedef struct {
@@ -273,6 +277,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
         a->dev = ev->device;
         a->ts = ev->ts_s;
         a->end = ev->ts_s + ev->dur_s;
+        a->dur = ev->dur_s;
         a->cat = ev->cat;
         a->bytes = ev->bytes;
         a->kind = ev->copy_kind;
@@ -292,8 +297,12 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
             if (id && n >= 1 && n <= 1e6) {
                 if (cr_grow((void **)&t->cm, &t->ccm, t->ncm + 1, sizeof *t->cm))
                     return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-                snprintf(t->cm[t->ncm].comm, sizeof t->cm[t->ncm].comm, "%s", id);
-                t->cm[t->ncm++].n = (int)n;
+                rcomm *cm = &t->cm[t->ncm++];
+                snprintf(cm->comm, sizeof cm->comm, "%s", id);
+                cm->n = (int)n;
+                double dev = payload_num(ev, "CUDA device"), rk = payload_num(ev, "Rank");
+                cm->dev = dev >= 0 && dev < 1e6 ? (int)dev : -1;
+                cm->rank = rk >= 0 && rk < n ? (int)rk : -1;
             }
             return CR_OK;
         }
@@ -417,15 +426,29 @@ typedef struct {
     cr_vmeas_list nccl; /* one per NCCL call */
 } rctx;
 
-static cr_status add_call(rctx *c, const char *key, const char *name, const rrange *r,
-                          double busy_s, cr_diag *d)
+/* One call of name, grouped with the others of the same key (printf's
+ * format and arguments: as long as it needs to be, so that two long names
+ * that differ late are two rows). */
+static cr_status add_call(rctx *c, const char *name, const rrange *r, double busy_s, cr_diag *d,
+                          const char *key_fmt, ...) __attribute__((format(printf, 6, 7)));
+static cr_status add_call(rctx *c, const char *name, const rrange *r, double busy_s, cr_diag *d,
+                          const char *key_fmt, ...)
 {
     if (cr_grow((void **)&c->calls, &c->ccall, c->ncall + 1, sizeof *c->calls))
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     struct call *k = &c->calls[c->ncall];
     memset(k, 0, sizeof *k);
     k->dtype = -1;
-    k->key = strdup(key);
+    va_list ap;
+    va_start(ap, key_fmt);
+    int len = vsnprintf(NULL, 0, key_fmt, ap);
+    va_end(ap);
+    k->key = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (k->key) {
+        va_start(ap, key_fmt);
+        vsnprintf(k->key, (size_t)len + 1, key_fmt, ap);
+        va_end(ap);
+    }
     k->name = strdup(name);
     if (!k->key || !k->name) {
         free(k->key);
@@ -499,50 +522,91 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
         if (t->nc[i].group)
             while (j < t->nn && t->nc[j].group == t->nc[i].group)
                 j++;
+        /* one kernel per communicator: calls of one collective on one
+         * communicator share it (an all-to-all's ncclSends); one process
+         * driving several GPUs calls each GPU's communicator in the group */
         int per[N_NCCL] = {0};
-        for (size_t k = i; k < j; k++)
+        bool one_comm = true;
+        for (size_t k = i; k < j; k++) {
             if (t->nc[k].coll >= 0)
                 per[t->nc[k].coll]++;
-        for (size_t k = i; k < j; k++)
-            if (t->nc[k].coll >= 0 && t->nc[k].group)
-                t->nc[k].in_group = per[t->nc[k].coll];
+            one_comm = one_comm && !strcmp(t->nc[k].comm, t->nc[i].comm);
+        }
+        for (size_t k = i; k < j; k++) {
+            rnccl *r = &t->nc[k];
+            if (r->coll < 0 || !r->group)
+                continue;
+            r->in_group = one_comm ? per[r->coll] : 0;
+            for (size_t q = i; q < j && !one_comm; q++)
+                r->in_group += t->nc[q].coll == r->coll && !strcmp(t->nc[q].comm, r->comm);
+        }
         i = j;
     }
+    /* the kernels paired with a call; the rest are listed by name */
+    bool *used = calloc(t->na ? t->na : 1, sizeof *used);
+    /* where the search for a GPU's next kernel resumes: [0] any GPU,
+     * [1 + dev] one GPU (kernels are in time order per process) */
+    int max_dev = -1;
+    for (size_t i = 0; i < t->na; i++)
+        max_dev = t->a[i].dev > max_dev && t->a[i].dev < 65536 ? t->a[i].dev : max_dev;
+    size_t *cur = malloc((size_t)(max_dev + 2) * sizeof *cur);
+    if (!used || !cur) {
+        free(used);
+        free(cur);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
     for (int col = 0; col < N_NCCL; col++) {
-        size_t ka = 0;
+        size_t start = 0; /* the process's first kernel */
+        int64_t kproc = INT64_MIN;
         for (size_t i = 0; i < t->nn; i++) {
             rnccl *r = &t->nc[i];
             if (r->coll != col)
                 continue;
+            if (r->proc != kproc) {
+                kproc = r->proc;
+                for (start = 0; start < t->na && t->a[start].proc < kproc;)
+                    start++;
+                for (int q = 0; q < max_dev + 2; q++)
+                    cur[q] = start;
+            }
+            const rcomm *cm = NULL;
+            for (size_t q = 0; q < t->ncm && !cm; q++)
+                if (!strcmp(t->cm[q].comm, r->comm))
+                    cm = &t->cm[q];
+            int dev = cm && cm->dev <= max_dev ? cm->dev : -1;
+            /* the process's first free kernel of this collective on the
+             * call's GPU (any GPU where the payload does not say) */
+            size_t ka = cur[dev + 1];
+            while (ka < t->na && t->a[ka].proc == kproc &&
+                   (t->a[ka].nccl != col || used[ka] || (dev >= 0 && t->a[ka].dev != dev)))
+                ka++;
+            cur[dev + 1] = ka;
+            bool has = ka < t->na && t->a[ka].proc == kproc;
             if (r->in_group > 1) {
                 /* the group's one kernel goes with its first call */
                 bool first = true;
                 for (size_t j = i; j-- > 0 && t->nc[j].group == r->group;)
                     first = first && t->nc[j].coll != col;
-                if (first) {
-                    while (ka < t->na && (t->a[ka].nccl != col || t->a[ka].proc != r->proc))
-                        ka++;
-                    ka += ka < t->na;
-                }
+                if (first && has)
+                    used[ka] = true;
                 c->out->nccl_grouped++;
                 continue;
             }
-            while (ka < t->na && (t->a[ka].nccl != col || t->a[ka].proc != r->proc))
-                ka++;
-            if (ka == t->na) {
+            if (!has) {
                 c->out->nccl_unpaired++;
                 continue;
             }
-            const ract *k = &t->a[ka++];
-            int n = 0;
-            for (size_t m = 0; m < t->ncm; m++)
-                if (!strcmp(t->cm[m].comm, r->comm))
-                    n = t->cm[m].n;
+            used[ka] = true;
+            const ract *k = &t->a[ka];
+            int n = cm ? cm->n : 0;
             if (n == 0)
                 n = c->n_ranks_opt ? c->n_ranks_opt : world;
             cr_vmeas *m = cr_vlist_push(&c->nccl);
-            if (!m)
+            if (!m) {
+                free(used);
+                free(cur);
                 return cr_diag_set(d, CR_ENOMEM, "out of memory");
+            }
             m->c.family = CR_VFAM_NCCL;
             int nk = 0;
             double bytes = r->size * (nccl_colls[col].times_n && n > 0 ? n : 1);
@@ -565,26 +629,40 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
             KV("iters", "1");
 #undef KV
             m->c.n_keys = nk;
-            m->rank = rank;
-            m->world_size = world;
+            /* one process driving several GPUs: each call is its
+             * communicator's rank, merged with the others as ranks are */
+            bool multi = rank < 0 && cm && cm->rank >= 0 && cm->dev >= 0;
+            m->rank = multi ? cm->rank : rank;
+            m->world_size = multi ? cm->n : world;
             m->ts_base_ns = base;
             snprintf(m->host, sizeof m->host, "%s", host);
             snprintf(m->source, sizeof m->source, "%s", b);
-            m->measured_s = k->end - k->ts;
+            m->measured_s = k->dur;
             m->samples = 1;
             m->activities = 1;
             m->devices = 1;
             cr_vmeas_make_label(m);
-            if (cr_vlist_set_iters(&c->nccl, m, &k->ts, &k->end, 1) != CR_OK)
+            if (cr_vlist_set_iters(&c->nccl, m, &k->ts, &k->end, 1) != CR_OK) {
+                free(used);
+                free(cur);
                 return cr_diag_set(d, CR_ENOMEM, "out of memory");
-        }
-        while (ka < t->na) {
-            if (t->a[ka].nccl == col)
-                c->out->nccl_unpaired++;
-            ka++;
+            }
         }
     }
-    return CR_OK;
+    /* NCCL kernels no call claims (NCCL traced without its ranges, one
+     * process driving several GPUs): counted, and listed with their time */
+    cr_status st = CR_OK;
+    char sn[256];
+    for (size_t i = 0; i < t->na && st == CR_OK; i++) {
+        if (t->a[i].nccl < 0 || used[i])
+            continue;
+        c->out->nccl_unpaired++;
+        cr_trace_short_name(t->a[i].name, sn, sizeof sn);
+        st = add_call(c, sn, NULL, t->a[i].dur, d, "K\x1f%s", sn);
+    }
+    free(used);
+    free(cur);
+    return st;
 }
 
 static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
@@ -629,7 +707,9 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if (r && (r->kind == RG_ATEN || r->kind == RG_CROP)) {
             if (r->n_acts++ == 0)
                 r->first_ts = a->ts, r->last_end = a->ts;
-            r->busy_s += fmax(0, a->end - fmax(a->ts, r->last_end));
+            /* the union of its activities: the whole of one that starts
+             * after the last ended, the part past it of one that overlaps */
+            r->busy_s += a->ts >= r->last_end ? a->dur : fmax(0, a->end - r->last_end);
             r->last_end = fmax(r->last_end, a->end);
             if (a->cat == CR_TRACE_KERNEL) {
                 r->own.kernel = true;
@@ -647,9 +727,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         cr_trace_short_name(a->name, sn, sizeof sn);
         if (!r)
             c->out->calls_unowned++;
-        char key[300];
-        snprintf(key, sizeof key, "K\x1f%s", sn);
-        if ((st = add_call(c, key, sn, NULL, a->end - a->ts, d)) != CR_OK)
+        if ((st = add_call(c, sn, NULL, a->dur, d, "K\x1f%s", sn)) != CR_OK)
             goto out;
     }
     for (size_t i = 0; i < t.nr; i++) {
@@ -657,9 +735,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if (r->n_acts == 0)
             continue;
         if (r->kind == RG_CROP) {
-            char key[300];
-            snprintf(key, sizeof key, "C\x1f%s", r->name);
-            if ((st = add_call(c, key, r->name, r, r->busy_s, d)) != CR_OK)
+            if ((st = add_call(c, r->name, r, r->busy_s, d, "C\x1f%s", r->name)) != CR_OK)
                 goto out;
             continue;
         }
@@ -668,10 +744,8 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         cr_rf_name pn;
         if (!is_emit_nvtx(r->name, &pn))
             continue;
-        char key[512];
-        snprintf(key, sizeof key, "A\x1f%s\x1f%.*s\x1f%d", pn.op, (int)pn.sizes_len,
-                 r->name + pn.sizes_off, r->dtype);
-        if ((st = add_call(c, key, r->name, r, r->busy_s, d)) != CR_OK)
+        if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d", pn.op,
+                           (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype)) != CR_OK)
             goto out;
     }
     c->n_crop += t.n_crop;
@@ -761,26 +835,52 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
     memset(&prm, 0, sizeof prm);
     cr_op_params_defaults(def, &prm);
     int o = snprintf(w->model, sizeof w->model, "%s", op);
-    char args[160];
-    snprintf(args, sizeof args, "%s", w->args);
+    /* the whole name: w->args is cut for the table */
+    char *args = strdup(p[ol] ? p + ol + 1 : "");
+    if (!args)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    bool given[CR_OPP__COUNT] = {false};
     for (char *save = NULL, *tok = strtok_r(args, " ", &save); tok;
          tok = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
             snprintf(w->note, sizeof w->note, "\"%.60s\" is not key=value", tok);
+            free(args);
             return CR_OK;
         }
         *eq = '\0';
         if (!strcmp(tok, "iters") || !strcmp(tok, "name"))
             continue; /* not the operator's: a repeat count, a label */
-        if (cr_op_param_set(def, &prm, tok, eq + 1, &dd) != CR_OK) {
-            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        int kp = cr_opp_parse(tok);
+        if (kp >= 0 && given[kp]) {
+            snprintf(w->note, sizeof w->note, "%.40s given twice: give each parameter once", tok);
+            free(args);
             return CR_OK;
         }
+        if (cr_op_param_set(def, &prm, tok, eq + 1, &dd) != CR_OK) {
+            snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+            free(args);
+            return CR_OK;
+        }
+        if (kp >= 0)
+            given[kp] = true;
         if (!strcmp(tok, "dtype"))
             snprintf(w->dtype_src, sizeof w->dtype_src, "range");
         else if (o >= 0 && (size_t)o < sizeof w->model)
             o += snprintf(w->model + o, sizeof w->model - (size_t)o, " %s=%s", tok, eq + 1);
+    }
+    free(args);
+    /* the operator's parameters the range left out take the catalog's
+     * defaults: said, as a bound on other sizes than the program's is
+     * no bound of it */
+    int nn = 0;
+    for (int kp = 0; kp < CR_OPP__COUNT; kp++) {
+        if (kp == CR_OPP_DTYPE || given[kp] || !cr_op_uses(def, (cr_opp)kp))
+            continue;
+        size_t used = strlen(w->note);
+        snprintf(w->note + used, sizeof w->note - used, "%s%s=%g",
+                 nn++ ? " " : "not in the range, the catalog's defaults: ", cr_opp_name((cr_opp)kp),
+                 prm.v[kp]);
     }
     if (cr_op_uses(def, CR_OPP_DTYPE)) {
         if (!w->dtype_src[0]) {
@@ -815,10 +915,11 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
     cr_status st = CR_OK;
     for (size_t i = 0; i < c->ncall;) {
         size_t j = i;
-        double tot = 0;
+        double tot = 0, fastest = INFINITY;
         while (j < c->ncall && !strcmp(c->calls[j].key, c->calls[i].key)) {
             v[j - i] = c->calls[j].busy_s;
             tot += c->calls[j].busy_s;
+            fastest = fmin(fastest, c->calls[j].busy_s);
             j++;
         }
         const struct call *k = &c->calls[i];
@@ -829,6 +930,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
         }
         w->calls = (int)(j - i);
         w->median_s = cr_vmedian(v, j - i);
+        w->min_s = fastest;
         w->total_s = tot;
         if (k->key[0] == 'C') {
             w->kind = CR_RF_CR;
@@ -927,10 +1029,11 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
     cr_validate_opts vo = {c->o ? c->o->ranks : NULL};
     for (size_t i = 0; i < l->n && st == CR_OK;) {
         size_t j = i;
-        double tot = 0;
+        double tot = 0, fastest = INFINITY;
         while (j < l->n && !strcmp(l->v[j].label, l->v[i].label)) {
             v[j - i] = l->v[j].measured_s;
             tot += l->v[j].measured_s;
+            fastest = fmin(fastest, l->v[j].measured_s);
             j++;
         }
         cr_vmeas m = l->v[i];
@@ -960,6 +1063,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
                  cr_vcase_get(&m.c, "nranks") ? cr_vcase_get(&m.c, "nranks") : "?");
         w->calls = (int)(j - i);
         w->median_s = m.measured_s;
+        w->min_s = fastest;
         w->total_s = tot;
         cr_vresult r;
         cr_diag dd = {{0}};
@@ -1014,6 +1118,7 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
         snprintf(w->dtype_src, sizeof w->dtype_src, "%s", dt ? "range" : "");
         w->calls = m->samples;
         w->median_s = m->measured_s;
+        w->min_s = m->measured_s; /* validate keeps a case's median */
         w->total_s = m->measured_s * m->samples;
         cr_vresult r;
         cr_diag dd = {{0}};
@@ -1076,6 +1181,15 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
         out->total_s += w->total_s;
         if (!w->has_bound)
             continue;
+        /* no call may beat the bound, whatever the median does */
+        if (!w->violation && cr_below_bound(w->min_s, w->bound_s)) {
+            w->violation = true;
+            snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
+            size_t used = strlen(w->note);
+            snprintf(w->note + used, sizeof w->note - used,
+                     "%sthe fastest of %d calls took %.3f us, below the bound", used ? "; " : "",
+                     w->calls, w->min_s * 1e6);
+        }
         w->save_s = w->total_s - w->calls * w->bound_s;
         out->covered_s += w->total_s;
         out->save_s += w->save_s > 0 ? w->save_s : 0;

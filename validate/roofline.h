@@ -107,6 +107,7 @@ typedef struct {
     char dtype_src[12]; /* "kernel", "--dtype", "copy bytes", "range", "" */
     int calls;
     double median_s; /* median device time per call */
+    double min_s;    /* the fastest call's device time */
     double total_s;  /* device time of every call */
     bool has_bound;
     double bound_s;      /* warm (the strict limit) */
@@ -114,7 +115,7 @@ typedef struct {
     char binding[64];
     double pct_of_roofline; /* bound / median x 100 */
     double save_s;          /* total - calls x bound: what the program could save at best */
-    bool violation;         /* median < bound */
+    bool violation;         /* median, or the fastest call, < bound */
     char verdict[24];       /* cr_verdict_name(), or "" without a bound */
     char note[192];         /* why there is no bound, or how the row was read */
 } cr_rf_row;

@@ -228,6 +228,84 @@ static void test_fixture_table(void **state)
     cr_topo_free(t);
 }
 
+/* The audit of 2026-12-04's traces (tests/fixtures/roofline/README.md):
+ * every call is held to the bound, durations survive epoch timestamps, a
+ * cr: range's parameters are read whole and the ones it leaves out are
+ * said, and NCCL kernels pair with calls per process and per GPU. */
+static cr_roofline read_one(const cr_topo *t, const char *path)
+{
+    cr_roofline r;
+    cr_roofline_opts o = {0};
+    cr_diag d = {{0}};
+    const char *paths[] = {path};
+    if (cr_roofline_read(t, paths, 1, &o, &r, &d) != CR_OK)
+        fail_msg("%s: %s", path, d.msg);
+    return r;
+}
+
+static void test_calls_and_pairing(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    /* 4096^3 mm calls of 10, 200 and 200 us: the median (200) is above the
+     * 139 us bound, the 10 us call is not */
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/one_call_below.json");
+    const cr_rf_row *w = find(&r, "aten::mm");
+    assert_close(w->median_s, 200e-6, 1e-12, 0);
+    assert_close(w->min_s, 10e-6, 1e-12, 0);
+    assert_true(w->violation);
+    assert_string_equal(w->verdict, "impossible");
+    assert_non_null(strstr(w->note, "the fastest of 3 calls took 10.000 us"));
+    assert_int_equal(r.violations, 1);
+    cr_roofline_release(&r);
+    /* a 2.2 us kernel at ts 1733300000123456 us: 2.2 us, above the 1024^3
+     * bound (2.171 us); from the timestamps it came out 2.146 */
+    r = read_one(t, "tests/fixtures/roofline/epoch_timestamps.json");
+    w = find(&r, "aten::mm");
+    assert_close(w->median_s, 2.2e-6, 1e-15, 0);
+    assert_false(w->violation);
+    cr_roofline_release(&r);
+    /* parameters after a 150-character label: 8192^3 (1111.7 us), not
+     * the m=8 of a name cut at 160 bytes */
+    r = read_one(t, "tests/fixtures/roofline/cr_long_name.json");
+    w = find(&r, "cr:gemm");
+    assert_close(w->bound_s, 2.0 * 8192 * 8192 * 8192 / 989e12, 0.01, 0);
+    assert_string_equal(w->dtype_src, "range");
+    cr_roofline_release(&r);
+    /* k left out: the catalog's default, said; m given twice: no bound */
+    r = read_one(t, "tests/fixtures/roofline/cr_keys.json");
+    int said = 0, twice = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        said += strstr(r.rows[i].note, "the catalog's defaults: k=512") != NULL;
+        if (strstr(r.rows[i].note, "m given twice")) {
+            twice++;
+            assert_false(r.rows[i].has_bound);
+        }
+    }
+    assert_int_equal(said, 1);
+    assert_int_equal(twice, 1);
+    cr_roofline_release(&r);
+    /* process 1000: two calls, one kernel; process 2000: one of each. Its
+     * call is timed (the search for kernels starts over per process) */
+    r = read_one(t, "tests/fixtures/roofline/nccl_two_procs_unpaired.json");
+    w = find(&r, "ncclAllReduce");
+    assert_int_equal(w->calls, 2);
+    assert_int_equal(r.nccl_unpaired, 1);
+    cr_roofline_release(&r);
+    /* one process, two GPUs (ncclCommInitAll): per group one call per
+     * communicator, each with its GPU's kernel, merged as two ranks */
+    r = read_one(t, "tests/fixtures/roofline/nccl_one_proc_two_gpus.json");
+    w = find(&r, "ncclAllReduce");
+    assert_int_equal(w->calls, 3);
+    assert_int_equal(r.nccl_unpaired, 0);
+    assert_int_equal(r.nccl_grouped, 0);
+    assert_non_null(strstr(w->note, "over 2 ranks"));
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fuzz_replay(void **state)
 {
     (void)state;
@@ -242,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_kernel_dtype_and_short_names),
         cmocka_unit_test(test_fixture_table),
+        cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

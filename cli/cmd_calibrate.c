@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -696,6 +697,39 @@ out:
     return rc;
 }
 
+/* A folder given to --from-traces is read whole: an existing -o file in it
+ * is one of the traces read (or a file left out), and writing would
+ * replace it. */
+static int out_inside_inputs(const char *const *inputs, int n, const char *out_path)
+{
+    struct stat so, sp;
+    if (stat(out_path, &so) != 0)
+        return 0;
+    char *dir = strdup(out_path);
+    if (!dir)
+        return cli_fail("calibrate", "out of memory");
+    char *slash = strrchr(dir, '/');
+    const char *parent = ".";
+    if (slash == dir) {
+        parent = "/";
+    } else if (slash) {
+        *slash = '\0';
+        parent = dir;
+    }
+    int rc = 0;
+    for (int i = 0; i < n && !rc && stat(parent, &sp) == 0; i++) {
+        struct stat si;
+        if (stat(inputs[i], &si) == 0 && S_ISDIR(si.st_mode) && si.st_dev == sp.st_dev &&
+            si.st_ino == sp.st_ino)
+            rc = cli_usage_error("calibrate",
+                                 "-o %s is in the folder %s given as input: the output would "
+                                 "replace one of its files; write it elsewhere",
+                                 out_path, inputs[i]);
+    }
+    free(dir);
+    return rc;
+}
+
 int cli_cmd_calibrate(int argc, char **argv)
 {
     const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL;
@@ -804,6 +838,11 @@ int cli_cmd_calibrate(int argc, char **argv)
         rc = cli_usage_error("calibrate", "--from-traces needs at least one trace or folder");
         goto out;
     }
+    /* -o naming a trace given (or a file in a folder given) would replace
+     * it with the topology: refused before anything is read */
+    if (from && ((rc = cli_check_distinct_inputs("calibrate", "trace", inputs, n_in, out_path)) ||
+                 (out_path && (rc = out_inside_inputs(inputs, n_in, out_path)))))
+        goto out;
     t = cli_open_topo("calibrate", topo_name);
     if (!t) {
         rc = CLI_FAIL;
@@ -834,6 +873,12 @@ int cli_cmd_calibrate(int argc, char **argv)
                 "commroof calibrate: note: %d file(s) of the folder(s) given are not traces and "
                 "were left out; first: %s\n",
                 ri.not_traces, ri.not_trace_why);
+    if (ri.incomplete)
+        fprintf(stderr,
+                "commroof calibrate: note: %d trace file(s) end before their closing bracket "
+                "(the traced process was killed, or the file was cut): first %s; a case near the "
+                "cut may lack activities and be skipped\n",
+                ri.incomplete, ri.incomplete_path);
     /* One process per GPU (torchrun, mpirun): one trace per rank; combine
      * each case's ranks as validate does before taking figures from it. */
     {
@@ -866,6 +911,12 @@ int cli_cmd_calibrate(int argc, char **argv)
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
+    if (t->n_gpus < 2 && (cal.p2p_Bps[0] > 0 || cal.p2p_Bps[1] > 0 || cal.p2p_Bps[2] > 0))
+        fprintf(stderr,
+                "commroof calibrate: note: the copies between GPUs (p2p ranges) set the "
+                "mechanisms of a peer copy, mech.*, and %s has one GPU: they are shown, not "
+                "written; give a base of two or more GPUs (--topo)\n",
+                t->name);
     cr_diag d = {{0}};
     if (out_path) {
         if (cr_topo_xml_save_file(t, out_path, &d) != CR_OK) {

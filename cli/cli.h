@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "coll.h"
 #include "dtype.h"
 #include "status.h"
@@ -89,6 +91,10 @@ int cli_count_sizes(double min, double max, double factor, double step, int limi
  * type NCCL has (not tf32 or fp4), --root only for a rooted collective.
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given);
+
+/* A JSON number, or null where v is not finite (a time of 0 makes a
+ * percentage infinite; jansson has no infinity and would drop the key). */
+json_t *cli_json_num(double v);
 
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too: its rows would count twice, and calibrate's cross-check would

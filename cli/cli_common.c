@@ -183,6 +183,11 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+json_t *cli_json_num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
 int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,
                               const char *out)
 {

@@ -69,14 +69,14 @@ static json_t *row_json(const cr_rf_row *w)
     json_object_set_new(o, "dtype_source",
                         w->dtype_src[0] ? json_string(w->dtype_src) : json_null());
     json_object_set_new(o, "calls", json_integer(w->calls));
-    json_object_set_new(o, "measured_us", json_real(us(w->median_s)));
-    json_object_set_new(o, "min_us", json_real(us(w->min_s)));
-    json_object_set_new(o, "total_us", json_real(us(w->total_s)));
+    json_object_set_new(o, "measured_us", cli_json_num(us(w->median_s)));
+    json_object_set_new(o, "min_us", cli_json_num(us(w->min_s)));
+    json_object_set_new(o, "total_us", cli_json_num(us(w->total_s)));
     if (w->has_bound) {
-        json_object_set_new(o, "bound_us", json_real(us(w->bound_s)));
-        json_object_set_new(o, "bound_cold_us", json_real(us(w->bound_cold_s)));
-        json_object_set_new(o, "pct_of_roofline", json_real(w->pct_of_roofline));
-        json_object_set_new(o, "save_us", json_real(us(w->save_s)));
+        json_object_set_new(o, "bound_us", cli_json_num(us(w->bound_s)));
+        json_object_set_new(o, "bound_cold_us", cli_json_num(us(w->bound_cold_s)));
+        json_object_set_new(o, "pct_of_roofline", cli_json_num(w->pct_of_roofline));
+        json_object_set_new(o, "save_us", cli_json_num(us(w->save_s)));
         json_object_set_new(o, "binding", json_string(w->binding));
         json_object_set_new(o, "verdict", json_string(w->verdict));
     } else {
@@ -255,15 +255,25 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "topology", json_string(t->name));
         json_object_set_new(root, "files", json_integer(r.files));
         json_object_set_new(root, "rows", rows);
-        json_object_set_new(root, "total_us", json_real(us(r.total_s)));
-        json_object_set_new(root, "covered_us", json_real(us(r.covered_s)));
-        json_object_set_new(root, "save_us", json_real(us(r.save_s)));
+        json_object_set_new(root, "total_us", cli_json_num(us(r.total_s)));
+        json_object_set_new(root, "covered_us", cli_json_num(us(r.covered_s)));
+        json_object_set_new(root, "save_us", cli_json_num(us(r.save_s)));
         json_object_set_new(root, "violations", json_integer(r.violations));
         json_object_set_new(root, "cr_unbounded", json_integer(r.cr_unbounded));
         json_object_set_new(root, "unowned_activities", json_integer(r.calls_unowned));
         json_object_set_new(root, "nccl_unpaired", json_integer(r.nccl_unpaired));
         json_object_set_new(root, "nccl_grouped", json_integer(r.nccl_grouped));
         json_object_set_new(root, "incomplete_traces", json_integer(r.info.incomplete));
+        /* what the table's notes say, for a harness that reads only this */
+        json_object_set_new(root, "first_incomplete",
+                            r.info.incomplete ? json_string(r.info.incomplete_path) : json_null());
+        json_object_set_new(root, "not_traces", json_integer(r.info.not_traces));
+        json_object_set_new(root, "first_not_trace",
+                            r.info.not_traces ? json_string(r.info.not_trace_why) : json_null());
+        json_object_set_new(root, "cr_ranges_skipped", json_integer(r.info.skipped));
+        json_object_set_new(root, "first_skip_reason",
+                            r.info.skipped && r.info.why[0] ? json_string(r.info.why)
+                                                            : json_null());
         int bad = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
         json_decref(root);
         if (bad) {

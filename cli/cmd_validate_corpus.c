@@ -49,11 +49,6 @@ static const char *log_status(cr_corpus_log_status s)
     return s == CR_CORPUS_LOG_OK ? "ok" : s == CR_CORPUS_LOG_NO_TOPO ? "none" : "not read";
 }
 
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static int halves_of(int half, cr_corpus_half *h)
 {
     if (half >= 0) {
@@ -94,8 +89,8 @@ static int print_json(const char *dir, const cr_corpus *c, int half)
                 json_object_set_new(o, "logs", json_integer(s.logs));
                 json_object_set_new(o, "rows", json_integer(s.rows));
                 json_object_set_new(o, "predicted", json_integer(s.predicted));
-                json_object_set_new(o, "median", jnum(s.median_abs_err_pct));
-                json_object_set_new(o, "p90", jnum(s.p90_abs_err_pct));
+                json_object_set_new(o, "median", cli_json_num(s.median_abs_err_pct));
+                json_object_set_new(o, "p90", cli_json_num(s.p90_abs_err_pct));
                 json_object_set_new(o, "violations", json_integer(s.violations));
                 json_object_set_new(tg, cr_corpus_band_name(b), o);
             }

@@ -18,6 +18,7 @@
 #include "roofline.h"
 #include "roofline_priv.h"
 #include "traces/reader/trace_summary.h"
+#include "traces/tracer/sb.h"
 #include "validate_priv.h"
 
 const char *cr_rf_kind_name(cr_rf_kind k)
@@ -127,7 +128,7 @@ typedef struct {
     int nccl;    /* an NCCL kernel: its collective (index in nccl_colls), else -1 */
 } ract;
 
-enum { RG_USER, RG_ATEN, RG_CR, RG_CROP };
+enum { RG_USER, RG_ATEN, RG_ATEN_UNREAD, RG_CR, RG_CROP };
 
 typedef struct {
     int64_t proc;
@@ -344,9 +345,10 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     r->end = ev->ts_s + ev->dur_s;
     r->dtype = -1;
     cr_rf_name pn;
-    r->kind = !strncmp(ev->name, "cr:", 3)  ? cr_kind(ev->name)
-              : is_emit_nvtx(ev->name, &pn) ? RG_ATEN
-                                            : RG_USER;
+    r->kind = !strncmp(ev->name, "cr:", 3)      ? cr_kind(ev->name)
+              : is_emit_nvtx(ev->name, &pn)     ? RG_ATEN
+              : !strncmp(ev->name, "aten::", 6) ? RG_ATEN_UNREAD
+                                                : RG_USER;
     if (!(r->name = strdup(ev->name)))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
     t->n_crop += r->kind == RG_CROP;
@@ -617,7 +619,8 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
         nk++;                                                                                      \
     } while (0)
             KV("coll", "%s", nccl_colls[col].coll);
-            KV("bytes", "%.0f", bytes);
+            if (r->size >= 0) /* else the payload had none: said on the row */
+                KV("bytes", "%.0f", bytes);
             if (n > 0)
                 KV("nranks", "%d", n);
             int dt = cr_rf_kernel_dtype(k->name);
@@ -704,7 +707,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
         if (r && r->kind == RG_CR)
             continue; /* validate reads it */
-        if (r && (r->kind == RG_ATEN || r->kind == RG_CROP)) {
+        if (r && (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
             if (r->n_acts++ == 0)
                 r->first_ts = a->ts, r->last_end = a->ts;
             /* the union of its activities: the whole of one that starts
@@ -736,6 +739,12 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             continue;
         if (r->kind == RG_CROP) {
             if ((st = add_call(c, r->name, r, r->busy_s, d, "C\x1f%s", r->name)) != CR_OK)
+                goto out;
+            continue;
+        }
+        if (r->kind == RG_ATEN_UNREAD) { /* one row per operator, its name unread */
+            if ((st = add_call(c, r->name, r, r->busy_s, d, "U\x1f%.*s", (int)strcspn(r->name, ","),
+                               r->name)) != CR_OK)
                 goto out;
             continue;
         }
@@ -936,12 +945,23 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             w->kind = CR_RF_CR;
             if ((st = eval_cr_op(c->t, k, w, d)) != CR_OK)
                 break;
+        } else if (k->key[0] == 'U') {
+            /* an operator's range whose name does not read as emit_nvtx's:
+             * its kernels are the operator's, without a bound */
+            w->kind = CR_RF_ATEN;
+            snprintf(w->op, sizeof w->op, "%s", k->key + 2);
+            cr_rf_name pn;
+            cr_diag dd = {{0}};
+            cr_rf_parse_name(k->name, &pn, &dd);
+            snprintf(w->note, sizeof w->note, "its range's name does not read (%.120s): no bound",
+                     dd.msg[0] ? dd.msg : "no sizes, seq or op_id");
         } else if (k->key[0] == 'K') {
             w->kind = CR_RF_KERNEL;
             if (strlen(k->name) < sizeof w->op)
                 snprintf(w->op, sizeof w->op, "%s", k->name);
-            else /* cut, and says so */
-                snprintf(w->op, sizeof w->op, "%.*s...", (int)sizeof w->op - 4, k->name);
+            else /* cut between characters, and says so */
+                snprintf(w->op, sizeof w->op, "%.*s...",
+                         (int)sb_utf8_cut(k->name, sizeof w->op - 4), k->name);
             snprintf(w->note, sizeof w->note, "no operator range owns it");
         } else {
             w->kind = CR_RF_ATEN;
@@ -1067,7 +1087,11 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
         w->total_s = tot;
         cr_vresult r;
         cr_diag dd = {{0}};
-        if (!cr_vcase_get(&m.c, "nranks")) {
+        if (!cr_vcase_get(&m.c, "bytes")) {
+            snprintf(w->note, sizeof w->note,
+                     "NCCL's range carries no message size (payload field \"%s\"): no bound",
+                     CR_TRACE_NCCL_SIZE_FIELD);
+        } else if (!cr_vcase_get(&m.c, "nranks")) {
             snprintf(w->note, sizeof w->note,
                      "communicator size not in the trace: give --ranks (or trace "
                      "ncclCommInitRank)");
@@ -1178,6 +1202,11 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
     }
     for (size_t i = 0; i < out->n; i++) {
         cr_rf_row *w = &out->rows[i];
+        /* a field cut to its size may end inside a character: the JSON
+         * could not hold it (jansson refuses what is not UTF-8) */
+        char *fields[] = {w->op, w->args, w->model, w->note};
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+            fields[f][sb_utf8_cut(fields[f], strlen(fields[f]))] = '\0';
         out->total_s += w->total_s;
         if (!w->has_bound)
             continue;

@@ -54,17 +54,29 @@ static double bcast_numel(const cr_rf_name *pn, int n)
 
 static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_rf_case *m)
 {
-    /* A [..., m, k] and B [k, n] (or [n, k] for linear's weight), or batched
-     * [b, m, k] x [b, k, n]: the batch is folded into m, so B's bytes count
-     * once; FLOPs are exact and the bound stays a lower bound. */
+    /* A [..., m, k] and B [..., k, n] (or [n, k] for linear's weight), the
+     * leading dimensions broadcast into a batch: the batch is folded into
+     * m, so B's bytes count once; FLOPs are exact and the bound stays a
+     * lower bound. */
     if (pn->n_shapes <= (a > b ? a : b) || pn->ndim[a] < 2 || pn->ndim[b] < 2) {
         snprintf(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
         return false;
     }
     int na = pn->ndim[a], nb = pn->ndim[b];
-    double M = 1;
-    for (int i = 0; i < na - 1; i++)
-        M *= (double)pn->dim[a][i];
+    /* the batch: A's and B's leading dimensions broadcast as matmul does
+     * ([m, k] x [b, k, n] is b products, not one) */
+    double M = (double)pn->dim[a][na - 2];
+    int nbatch = na > nb ? na - 2 : nb - 2;
+    for (int i = 0; i < nbatch; i++) {
+        int ia = i - (nbatch - (na - 2)), ib = i - (nbatch - (nb - 2));
+        int64_t da = ia >= 0 ? pn->dim[a][ia] : 1, db = ib >= 0 ? pn->dim[b][ib] : 1;
+        if (da != db && da != 1 && db != 1) {
+            snprintf(m->note, sizeof m->note, "batch dimensions %lld and %lld do not broadcast",
+                     (long long)da, (long long)db);
+            return false;
+        }
+        M *= (double)(da > db ? da : db);
+    }
     double K = (double)pn->dim[a][na - 1];
     double Kb = (double)pn->dim[b][nb - (b_transposed ? 1 : 2)];
     double N = (double)pn->dim[b][nb - (b_transposed ? 2 : 1)];
@@ -82,6 +94,8 @@ static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_r
     put(m, "k", K);
     if (nb > 2)
         snprintf(m->note, sizeof m->note, "batch folded into m (B's bytes counted once)");
+    else if (na > 2)
+        snprintf(m->note, sizeof m->note, "batch folded into m");
     return true;
 }
 

@@ -252,8 +252,18 @@ int cr_rf_kernel_dtype(const char *k)
         {"<double>", CR_DT_FP64},
         {"<double,", CR_DT_FP64},
     };
+    /* A kernel may name several types (a conversion copy: fp8 in, bf16
+     * out; a GEMM: inputs and accumulator): the one that gives the least
+     * bound, the smallest element and of those the highest peak, so that
+     * the bound stays a bound. */
+    static const cr_dtype least_bound_first[] = {CR_DT_FP8,  CR_DT_INT8, CR_DT_BF16, CR_DT_FP16,
+                                                 CR_DT_TF32, CR_DT_FP32, CR_DT_FP64};
+    bool seen[CR_DT__COUNT] = {false};
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
         if (strstr(k, pats[i].s))
-            return (int)pats[i].t;
+            seen[pats[i].t] = true;
+    for (size_t i = 0; i < sizeof least_bound_first / sizeof least_bound_first[0]; i++)
+        if (seen[least_bound_first[i]])
+            return (int)least_bound_first[i];
     return -1;
 }

@@ -172,7 +172,10 @@ void cr_vmeas_make_label(cr_vmeas *m)
 {
     const cr_vfam_def *def = cr_vfam_def_of(m->c.family);
     char b[32];
-    fmt_bytes(cr_vnum_or(&m->c, "bytes", 0), b, sizeof b);
+    if (cr_vcase_get(&m->c, "bytes"))
+        fmt_bytes(cr_vnum_or(&m->c, "bytes", 0), b, sizeof b);
+    else
+        snprintf(b, sizeof b, "?B"); /* not given: not 0 bytes */
     if (def)
         def->label(&m->c, b, m->label, sizeof m->label);
     else

@@ -15,6 +15,7 @@
 #include "topo_xml.h"
 #include "traces/reader/trace_summary.h"
 #include "validate/roofline.h"
+#include "validate/roofline_priv.h"
 
 #include "tests/fuzz/fuzz_roofline_names.c"
 
@@ -95,6 +96,16 @@ static void test_kernel_dtype_and_short_names(void **state)
                      CR_DT_FP32);
     assert_int_equal(cr_rf_kernel_dtype("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"), CR_DT_FP32);
     assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), -1);
+    /* a conversion names both types: the smaller element (fp8 in, bf16
+     * out, 3 bytes an element where bf16 alone would bound 4: the bound
+     * must not exceed what the copy moves); tf32 over fp32, its peak */
+    assert_int_equal(cr_rf_kernel_dtype("void at::native::unrolled_elementwise_kernel<at::native::"
+                                        "direct_copy_kernel_cuda(...)::{lambda(c10::Float8_e4m3fn)"
+                                        "#1}, c10::BFloat16>(int)"),
+                     CR_DT_FP8);
+    assert_int_equal(
+        cr_rf_kernel_dtype("sm80_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x128x32"),
+        CR_DT_TF32);
 
     char b[128];
     assert_string_equal(cr_trace_short_name("void at::native::vectorized_elementwise_kernel<4, "
@@ -134,6 +145,42 @@ static const cr_rf_row *find(const cr_roofline *r, const char *op)
  * 11 us inside aten::linear; native_layer_norm, add 4 us; flash attention
  * 60 us; copy_ a 5 us d2d memcpy of 8 MiB; gelu 3 us; one kernel in no
  * range; two 1 MiB all-reduces of 20 and 22 us on a 2-rank communicator. */
+/* matmul's leading dimensions broadcast into a batch folded into m:
+ * [1024, 1024] x [8, 1024, 1024] is 8 products (m = 8192; before, the
+ * batch of B was dropped: m = 1024, a bound 8x too small), and shapes
+ * whose batches do not broadcast get no case. */
+static void test_matmul_batch(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sizes;
+        const char *m; /* NULL: no case */
+    } cases[] = {
+        {"[[1024, 1024], [8, 1024, 1024]]", "8192"},
+        {"[[8, 1024, 1024], [1024, 1024]]", "8192"},
+        {"[[8, 1024, 1024], [8, 1024, 1024]]", "8192"},
+        {"[[4, 1, 16, 32], [1, 6, 32, 8]]", "384"},
+        {"[[3, 16, 32], [4, 32, 8]]", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "aten::matmul, seq = 0, op_id = 1, sizes = %s", cases[i].sizes);
+        cr_rf_name pn;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_rf_parse_name(name, &pn, &d), CR_OK);
+        cr_rf_owned own = {.kernel = true};
+        cr_rf_case m;
+        bool ok = cr_rf_map_aten(&pn, &own, &m);
+        if (!cases[i].m) {
+            assert_false(ok);
+            continue;
+        }
+        assert_true(ok);
+        assert_string_equal(m.k[0], "m");
+        assert_string_equal(m.v[0], cases[i].m);
+    }
+}
+
 static void test_fixture_table(void **state)
 {
     (void)state;
@@ -303,6 +350,30 @@ static void test_calls_and_pairing(void **state)
     assert_int_equal(r.nccl_grouped, 0);
     assert_non_null(strstr(w->note, "over 2 ranks"));
     cr_roofline_release(&r);
+    /* aten::cat of 30 tensors (more than the parser keeps): the operator's
+     * row, its kernel's 50 us, no bound, why (before: a kernel row "no
+     * operator range owns it") */
+    r = read_one(t, "tests/fixtures/roofline/aten_unread_cat.json");
+    w = find(&r, "aten::cat");
+    assert_int_equal(w->kind, CR_RF_ATEN);
+    assert_close(w->median_s, 50e-6, 1e-12, 0);
+    assert_false(w->has_bound);
+    assert_non_null(strstr(w->note, "more than 24 tensors"));
+    assert_int_equal(r.calls_unowned, 0);
+    cr_roofline_release(&r);
+    /* an NCCL range without its message size: no bound, said so, "?B" */
+    r = read_one(t, "tests/fixtures/roofline/nccl_no_size.json");
+    w = find(&r, "ncclAllReduce");
+    assert_false(w->has_bound);
+    assert_non_null(strstr(w->note, "no message size"));
+    assert_non_null(strstr(w->args, "?B"));
+    cr_roofline_release(&r);
+    /* a kernel name of 2-byte characters cut to the row: whole characters */
+    r = read_one(t, "tests/fixtures/roofline/utf8_long_kernel.json");
+    json_t *js = json_string(r.rows[0].op);
+    assert_non_null(js);
+    json_decref(js);
+    cr_roofline_release(&r);
     cr_topo_free(t);
 }
 
@@ -319,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_parse_names),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_kernel_dtype_and_short_names),
+        cmocka_unit_test(test_matmul_batch),
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),

@@ -23,6 +23,7 @@
 
 #define SCN_MAX_BYTES (16u << 20)
 #define SCN_MAX_OPS 4096
+#define CR_SCN_MAX_MSG_BYTES 1e15 /* coll's largest message (cr_coll_predict) */
 
 typedef struct {
     const char *origin;
@@ -90,6 +91,10 @@ static cr_status quantity(scn *S, const xmlNode *n, const char *name, cr_unit_ki
         return CR_OK;
     }
     cr_diag d = {{0}};
+    if (!strcmp(v, "0")) { /* zero needs no unit, as in an <alltoallv> row */
+        *out = 0;
+        return CR_OK;
+    }
     if (cr_units_parse(v, k, out, &d) != CR_OK || !(*out >= 0) || !isfinite(*out)) {
         char what[64];
         snprintf(what, sizeof what, "%s=\"%.40s\"", name, v);
@@ -147,6 +152,18 @@ static cr_status add_name(scn *S, const xmlNode *n, int op)
     return CR_OK;
 }
 
+/* One dependency before -> after, as after= and stream order add them. */
+static cr_status add_edge(scn *S, int before, int after)
+{
+    if (cr_sim_op_after(S->s, S->ops[before], S->ops[after]) != CR_OK ||
+        cr_grow((void **)&S->edges, &S->cap_edges, (size_t)S->n_edges + 1, sizeof *S->edges))
+        return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    S->edges[S->n_edges][0] = before;
+    S->edges[S->n_edges][1] = after;
+    S->n_edges++;
+    return CR_OK;
+}
+
 /* after="a, b": dependencies on earlier or later ops, resolved once every
  * op has its name. Names are separated by commas; blanks around them are
  * ignored. */
@@ -179,16 +196,8 @@ static cr_status resolve_after(scn *S, const xmlNode *n, int idx)
             st = fail(S, n, CR_ENOTFOUND, "after=\"%s\": no op is named \"%s\"", v, tok);
         else if (found == idx)
             st = fail(S, n, CR_EINVAL, "after=\"%s\": an op cannot wait for itself", v);
-        else if (cr_sim_op_after(S->s, S->ops[found], S->ops[idx]) != CR_OK)
-            st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
-        else if (cr_grow((void **)&S->edges, &S->cap_edges, (size_t)S->n_edges + 1,
-                         sizeof *S->edges))
-            st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
-        if (st == CR_OK) {
-            S->edges[S->n_edges][0] = found;
-            S->edges[S->n_edges][1] = idx;
-            S->n_edges++;
-        }
+        else
+            st = add_edge(S, found, idx);
     }
     free(buf);
     return st;
@@ -252,7 +261,8 @@ static cr_status check_cycles(scn *S)
         used += (size_t)w < sizeof path - used ? (size_t)w : sizeof path - used - 1;
     }
     st = fail(S, S->nodes[v], CR_EINVAL,
-              "after= makes a cycle: %.700s; no op can start. Remove one of these after= names",
+              "after= makes a cycle: %.700s; no op can start. Remove one of these after= names "
+              "(ops of one stream= that share a rank also run in file order)",
               path);
 out:
     free(indeg);
@@ -261,9 +271,90 @@ out:
     return st;
 }
 
+/* Ops given the same stream= that share a rank run in file order, as
+ * kernels on one CUDA stream do: each waits for the last earlier op of
+ * its stream on each of its ranks (an implicit after=). Ops without
+ * stream= wait for nothing but their after= and start=. One pass per
+ * stream over a rank -> last op table: time in the ranks the ops name. */
+typedef struct {
+    int stream, idx;
+} stream_op;
+
+static int cmp_stream_op(const void *x, const void *y)
+{
+    const stream_op *a = x, *b = y;
+    if (a->stream != b->stream)
+        return (a->stream > b->stream) - (a->stream < b->stream);
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static cr_status stream_order(scn *S)
+{
+    int n = S->n, ng = S->t->n_gpus, m = 0;
+    stream_op *so = malloc(((size_t)n + 1) * sizeof *so);
+    cr_rankset **rs = calloc((size_t)n + 1, sizeof *rs);
+    int *last = malloc(((size_t)ng + 1) * sizeof *last);
+    int *stamp = calloc((size_t)n + 1, sizeof *stamp);
+    cr_status st =
+        so && rs && last && stamp ? CR_OK : cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    for (int i = 0; i < n && st == CR_OK; i++) {
+        if (!attr(S->nodes[i], "stream"))
+            continue;
+        so[m].idx = i;
+        if ((st = stream_of(S, S->nodes[i], &so[m].stream)) == CR_OK)
+            st = ranks_of(S, S->nodes[i], &rs[i]);
+        m++;
+    }
+    if (st == CR_OK && m > 1)
+        qsort(so, (size_t)m, sizeof *so, cmp_stream_op);
+    for (int r = 0; st == CR_OK && r < ng; r++)
+        last[r] = -1;
+    for (int k = 0, g0 = 0; k < m && st == CR_OK; k++) {
+        if (so[k].stream != so[g0].stream) { /* a new stream: forget the last one's ops */
+            for (; g0 < k; g0++)
+                for (int q = 0; q < rs[so[g0].idx]->n; q++)
+                    last[rs[so[g0].idx]->ranks[q]] = -1;
+        }
+        int i = so[k].idx;
+        for (int q = 0; q < rs[i]->n && st == CR_OK; q++) {
+            int r = rs[i]->ranks[q], j = last[r];
+            if (j >= 0 && stamp[j] != i + 1) { /* each earlier op once */
+                stamp[j] = i + 1;
+                st = add_edge(S, j, i);
+            }
+            last[r] = i;
+        }
+    }
+    for (int i = 0; rs && i < n; i++)
+        cr_rankset_free(rs[i]);
+    free(rs);
+    free(so);
+    free(last);
+    free(stamp);
+    return st;
+}
+
+/* <compute> and <collective> take attributes only: a child element or text
+ * would be ignored. */
+static cr_status no_content(scn *S, const xmlNode *n)
+{
+    for (const xmlNode *k = n->children; k; k = k->next) {
+        if (k->type == XML_ELEMENT_NODE)
+            return fail(S, k, CR_EPARSE, "unknown element <%s> in <%s>: <%s> has no child elements",
+                        (const char *)k->name, (const char *)n->name, (const char *)n->name);
+        if ((k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) && k->content &&
+            k->content[strspn((const char *)k->content, " \t\r\n")])
+            return fail(S, k, CR_EPARSE, "text inside <%s>: its values go in attributes",
+                        (const char *)n->name);
+    }
+    return CR_OK;
+}
+
 static cr_status do_compute(scn *S, const xmlNode *n, int *op)
 {
     cr_status st = check_attrs(S, n, "name ranks duration hbm start stream after");
+    if (st == CR_OK)
+        st = no_content(S, n);
     double dur, hbm, start;
     int stream;
     cr_rankset *rs = NULL;
@@ -284,6 +375,8 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
                                v ? "name ranks start stream after algo proto channels"
                                  : "name coll ranks bytes dtype algo proto channels root start "
                                    "stream after grain");
+    if (st == CR_OK && !v)
+        st = no_content(S, n);
     double bytes = 0, start;
     int stream;
     cr_rankset *rs = NULL;
@@ -343,6 +436,15 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
                               "row entry \"%.60s\": expected a size with a unit (e.g. \"1MB\") "
                               "or 0",
                               tok);
+                else if (strcmp(tok, "0") && x > CR_SCN_MAX_MSG_BYTES)
+                    st =
+                        fail(S, k, CR_ERANGE, "row %d entry %d \"%.60s\": a message is at most 1PB",
+                             row + 1, col + 1, tok);
+                else if (col == row && strcmp(tok, "0") && x > 0)
+                    st = fail(S, k, CR_EINVAL,
+                              "row %d entry %d \"%.60s\" is what rank %d sends itself: an "
+                              "all-to-all moves nothing there; write 0",
+                              row + 1, col + 1, tok, row);
                 else
                     m[(size_t)row * (size_t)nr + (size_t)col++] = strcmp(tok, "0") ? x : 0.0;
             }
@@ -369,6 +471,13 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         for (int i = 0; i < nr * nr; i++)
             bytes += m[i];
         bytes /= nr;
+        if (bytes > CR_SCN_MAX_MSG_BYTES) {
+            st = fail(S, n, CR_ERANGE,
+                      "the rows send %g bytes a rank on average, more than the 1PB a collective "
+                      "moves at most",
+                      bytes);
+            goto out;
+        }
     }
     cr_coll_req rq = cr_coll_req_default(c, bytes);
     const char *a;
@@ -486,7 +595,10 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
                 continue;
             const char *nm = (const char *)n->name;
             if (pass == 1) {
-                st = resolve_after(&S, n, idx++);
+                if (idx == 0)
+                    st = stream_order(&S);
+                if (st == CR_OK)
+                    st = resolve_after(&S, n, idx++);
                 continue;
             }
             if (S.n >= SCN_MAX_OPS) {

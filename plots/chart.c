@@ -452,7 +452,8 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
             unlink(errpath);
             return cr_diag_set(d, CR_EIO,
                                "gnuplot (%s) did not finish rendering %s/%s within %d s: "
-                               "stopped",
+                               "stopped (nothing written; --no-render writes the data and "
+                               "script to run by hand)",
                                gnuplot, dir, shown, GNUPLOT_TIMEOUT_S);
         }
         nanosleep(&nap, NULL);
@@ -468,9 +469,13 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
                            gnuplot, msg + 6);
     if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
         if (WIFSIGNALED(wst))
-            return cr_diag_set(d, CR_EIO, "gnuplot (%s) was killed by signal %d rendering %s/%s",
+            return cr_diag_set(d, CR_EIO,
+                               "gnuplot (%s) was killed by signal %d rendering %s/%s (nothing "
+                               "written; --no-render writes the data and script to run by hand)",
                                gnuplot, WTERMSIG(wst), dir, shown);
-        return cr_diag_set(d, CR_EIO, "gnuplot (%s) failed with status %d rendering %s/%s%s%s",
+        return cr_diag_set(d, CR_EIO,
+                           "gnuplot (%s) failed with status %d rendering %s/%s (nothing written; "
+                           "--no-render writes the data and script to run by hand)%s%s",
                            gnuplot, WEXITSTATUS(wst), dir, shown, msg[0] ? ": " : "", msg);
     }
     return CR_OK;

@@ -15,11 +15,13 @@
 
 /* ---- text helpers ---- */
 
-/* A value in a data file: NaN for missing (the script declares it). */
+/* A value in a data file: NaN for missing (the script declares it). 15
+ * significant digits: a message size of 1048576 or 8589934592 bytes is
+ * written whole, as the nccl-tests log printed it (6 made it 1.04858e+06). */
 static void sb_num(cr_sbuf *b, double v)
 {
     if (isfinite(v))
-        cr_sbuf_add(b, "%.6g", v);
+        cr_sbuf_add(b, "%.15g", v);
     else
         cr_sbuf_add(b, "NaN");
 }

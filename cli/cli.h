@@ -17,6 +17,7 @@
 #include "dtype.h"
 #include "status.h"
 #include "topo.h"
+#include "validate/validate.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_IMPOSSIBLE = 3 };
 
@@ -91,6 +92,12 @@ int cli_count_sizes(double min, double max, double factor, double step, int limi
  * type NCCL has (not tf32 or fp4), --root only for a rooted collective.
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given);
+
+/* A note on stderr when the nccl-tests log `log`, whose rows are l->v[first
+ * .. l->n), names another GPU than topology t has (cr_nccl_log_gpu_differs):
+ * the model then predicts another machine than the one measured. */
+void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
+                      size_t first);
 
 /* A JSON number, or null where v is not finite (a time of 0 makes a
  * percentage infinite; jansson has no infinity and would drop the key). */

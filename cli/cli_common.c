@@ -183,6 +183,21 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
+                      size_t first)
+{
+    char why[256];
+    for (size_t i = first; i < l->n; i++)
+        if (l->v[i].gpu[0]) {
+            if (cr_nccl_log_gpu_differs(t, l->v[i].gpu, why, sizeof why))
+                fprintf(stderr,
+                        "commroof %s: note: %s: %s: the model predicts another GPU than the one "
+                        "measured (give the topology of the machine the log comes from)\n",
+                        cmd, log, why);
+            return;
+        }
+}
+
 json_t *cli_json_num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();

@@ -765,10 +765,18 @@ cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, 
     return CR_OK;
 }
 
+bool cr_cnf_key_moved(const cr_cnf_fit *fit, int k)
+{
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%.6g", fit->k[k].after);
+    snprintf(b, sizeof b, "%.6g", fit->k[k].before);
+    return fit->k[k].fitted && strcmp(a, b) != 0;
+}
+
 cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source)
 {
     for (int k = 0; k < fit->n_keys; k++) {
-        if (!fit->k[k].fitted)
+        if (!cr_cnf_key_moved(fit, k))
             continue;
         const char *with = fit->k[k].carried_with;
         size_t len = strlen(source) + (with ? strlen(with) + 64 : 0) + 1;

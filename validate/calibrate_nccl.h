@@ -164,6 +164,11 @@ typedef struct {
 cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, int n_logs,
                        cr_cnf_stat out[CR_CNF__BANDS + 1]);
 
+/* Whether the fit moved key k of fit from its shipped figure, at the six
+ * digits cr_cnf_apply writes: a key the fit informed but kept is not
+ * written (its source would claim a fit that changed nothing). */
+bool cr_cnf_key_moved(const cr_cnf_fit *fit, int k);
+
 /* Writes the fitted keys of fit (only those fitted) into t as parameters
  * with `source` as their source (a carried key's names its sibling too).
  * Errors: CR_ENOMEM. */

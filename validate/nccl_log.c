@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 
 #include "coll.h"
@@ -53,6 +54,47 @@ static const char *nccl_tests_coll(const char *s)
         }
     }
     return best;
+}
+
+/* The part number in a GPU's name, the first of these it holds, upper or
+ * lower case (a longer one first where one holds another: GH200 before
+ * H200); NULL none. A GB200's GPU is a B200. */
+static const char *gpu_part(const char *name)
+{
+    static const char *const parts[][2] = {
+        {"GB200", "B200"},    {"GH200", "GH200"},   {"B200", "B200"},     {"B100", "B100"},
+        {"H200", "H200"},     {"H100", "H100"},     {"H800", "H800"},     {"H20", "H20"},
+        {"A100", "A100"},     {"A800", "A800"},     {"A40", "A40"},       {"A30", "A30"},
+        {"A10", "A10"},       {"L40S", "L40S"},     {"L40", "L40"},       {"V100", "V100"},
+        {"MI355X", "MI355X"}, {"MI325X", "MI325X"}, {"MI308X", "MI308X"}, {"MI300X", "MI300X"},
+        {"MI300A", "MI300A"}, {"MI250X", "MI250X"}, {"2080", "RTX 2080"}, {"3090", "RTX 3090"},
+        {"4090", "RTX 4090"}, {"TPU", "TPU"}};
+    for (size_t i = 0; name && i < sizeof parts / sizeof parts[0]; i++) {
+        size_t k = strlen(parts[i][0]);
+        for (const char *p = name; *p; p++)
+            if (!strncasecmp(p, parts[i][0], k))
+                return parts[i][1];
+    }
+    return NULL;
+}
+
+bool cr_nccl_log_gpu_differs(const cr_topo *t, const char *log_gpu, char *why, size_t n)
+{
+    const char *lp = gpu_part(log_gpu);
+    if (!lp || !t->n_gpu_specs)
+        return false;
+    const char *tp = NULL;
+    for (int i = 0; i < t->n_gpu_specs; i++) {
+        const char *p = gpu_part(t->gpu_specs[i].name);
+        if (p && !strcmp(p, lp))
+            return false;
+        tp = tp ? tp : p;
+    }
+    if (!tp)
+        return false;
+    snprintf(why, n, "its rank lines name %s (\"%s\"), topology %s has %s", lp, log_gpu, t->name,
+             tp);
+    return true;
 }
 
 const char *cr_nccl_log_coll(const char *s, cr_diag *d)
@@ -352,6 +394,7 @@ typedef struct {
                                          collective (cr_nccl_select_parse); 0: unsaid */
     const char *nranks_src;
     char note[112];
+    char gpu[48]; /* the device its first rank line names ("NVIDIA H100 80GB HBM3"), "" */
 } nt_table;
 
 typedef struct {
@@ -589,7 +632,8 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
     int log_version = 0;
     long last_pid = -1;
     char last_host[64] = "";
-    long table = -1; /* the table rows go to; -1: the next row starts one */
+    char run_gpu[48] = ""; /* the GPU the run's rank lines name */
+    long table = -1;       /* the table rows go to; -1: the next row starts one */
     nt_layout lay = {5, 2, 9, 0};
     size_t first = out->n;
     cr_status st = CR_OK;
@@ -659,6 +703,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             if (!strncmp(body, "nThread", 7)) {
                 int nth, ng;
                 nranks = 0;
+                run_gpu[0] = '\0';
                 table = -1;
                 ngpus_hdr =
                     sscanf(body, "nThread %d nGpus %d", &nth, &ng) == 2 && ng >= 1 && ng <= 1024
@@ -674,6 +719,13 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             char host[64];
             if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20)
                 nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            /* "... device  0 [0x53] NVIDIA H100 80GB HBM3": the first named GPU */
+            const char *dv = strstr(body, " device ");
+            const char *br = dv ? strstr(dv, "] ") : NULL;
+            if (br && !run_gpu[0]) {
+                snprintf(run_gpu, sizeof run_gpu, "%s", br + 2);
+                run_gpu[strcspn(run_gpu, "\r\n")] = '\0';
+            }
             if (sscanf(body, "Rank %d Group %d Pid %ld on %63s", &rk, &grp, &pid, host) == 4) {
                 bool same = pid == last_pid && !strcmp(host, last_host);
                 pid_run = same ? pid_run + 1 : 1;
@@ -813,6 +865,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             nt_table T = {0};
             T.first_line = row_line;
             T.rank_lines = nranks;
+            snprintf(T.gpu, sizeof T.gpu, "%s", run_gpu);
             T.gpus_per_thread = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max > 0 ? pid_run_max : 1;
             T.loop_ops = loop_ops;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
@@ -900,6 +953,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         m->measured_s = r->t_us * 1e-6;
         m->samples = 1;
         snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), r->line);
+        snprintf(m->gpu, sizeof m->gpu, "%s", T->gpu);
         m->c.family = CR_VFAM_NCCL;
         m->loop_timed = true;
         m->c.n_keys = 0;

@@ -113,6 +113,7 @@ typedef struct {
      * ".rank<R>" / "-rank<R>" file name): */
     int world_size;     /* processes of the job, -1 unknown */
     char host[64];      /* metadata.hostname, "" unknown */
+    char gpu[48];       /* nccl-tests: the GPU its rank lines name, "" unknown */
     int64_t ts_base_ns; /* metadata.ts_base_ns: aligns the ranks' clocks */
     /* Per iteration (device time split by iters, not launch or fused
      * cases): start and last end over the process's devices (an NCCL case
@@ -252,6 +253,13 @@ typedef struct {
 /* The collective named by s as cr_nccl_log_opts.coll takes it (commroof's
  * name, "allreduce"), or NULL with the reason in d (CR_ENOTFOUND). */
 const char *cr_nccl_log_coll(const char *s, cr_diag *d);
+
+/* Whether the GPU an nccl-tests log's rank lines name (cr_vmeas gpu:
+ * "NVIDIA A100-SXM4-40GB") is another part than topology t's GPU models:
+ * both reduced to a part number (A100, H100, GH200, B200, MI300X, ...);
+ * false where either names none. True with "the log's part, t's part" in
+ * why. */
+bool cr_nccl_log_gpu_differs(const cr_topo *t, const char *log_gpu, char *why, size_t n);
 
 /* Reads an nccl-tests (or rccl-tests) output log, as people publish it,
  * and appends one measurement per size row (out-of-place time). The log

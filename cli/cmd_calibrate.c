@@ -751,6 +751,12 @@ out:
     return rc;
 }
 
+/* A calibrated figure, or null where nothing measured it (0). */
+static json_t *measured_json(double v)
+{
+    return v > 0 ? cli_json_num(v) : json_null();
+}
+
 /* A folder given to --from-traces is read whole: an existing -o file in it
  * is one of the traces read (or a file left out), and writing would
  * replace it. */
@@ -958,9 +964,16 @@ int cli_cmd_calibrate(int argc, char **argv)
                              : "");
         goto out;
     }
-    char src[256];
-    snprintf(src, sizeof src, "commroof calibrate: %d measured cases (%s)", cal.n_used,
-             from ? "from traces" : "kernels/crbench on this machine");
+    /* the source names what was read: the traces given (the first few), or
+     * the kernels run here */
+    char src[512];
+    int used = snprintf(src, sizeof src, "commroof calibrate: %d measured cases (%s", cal.n_used,
+                        from ? "from traces " : "kernels/crbench on this machine");
+    for (int i = 0; from && i < n_in && used > 0 && (size_t)used < sizeof src; i++)
+        used += snprintf(src + used, sizeof src - (size_t)used, "%s%s", i ? ", " : "",
+                         i < 4 ? inputs[i] : "...");
+    if (used > 0 && (size_t)used < sizeof src)
+        snprintf(src + used, sizeof src - (size_t)used, ")");
     if (cr_validate_apply_calibration(t, &cal, src) != CR_OK) {
         rc = cli_fail("calibrate", "out of memory");
         goto out;
@@ -986,18 +999,18 @@ int cli_cmd_calibrate(int argc, char **argv)
         json_object_set_new(o, "l2_Bps", json_real(cal.l2_Bps));
         for (int dt = 0; dt < CR_DT__COUNT; dt++)
             if (cal.flops[dt] > 0)
-                json_object_set_new(fl, cr_dtype_name((cr_dtype)dt), json_real(cal.flops[dt]));
+                json_object_set_new(fl, cr_dtype_name((cr_dtype)dt), measured_json(cal.flops[dt]));
         json_object_set_new(o, "flops", fl);
         json_object_set_new(o, "h2d_pinned_Bps", json_real(cal.h2d_pinned_Bps));
         json_object_set_new(o, "d2h_pinned_Bps", json_real(cal.d2h_pinned_Bps));
         json_object_set_new(o, "h2d_pageable_Bps", json_real(cal.h2d_pageable_Bps));
         json_object_set_new(o, "d2h_pageable_Bps", json_real(cal.d2h_pageable_Bps));
-        json_object_set_new(o, "launch_us", json_real(cal.launch_s * 1e6));
-        json_object_set_new(o, "sync_us", json_real(cal.sync_s * 1e6));
-        json_object_set_new(o, "graph_us", json_real(cal.graph_s * 1e6));
-        json_object_set_new(o, "event_us", json_real(cal.event_s * 1e6));
-        json_object_set_new(o, "kernel_us", json_real(cal.kernel_s * 1e6));
-        json_object_set_new(o, "kernel_fixed_us", json_real(cal.kernel_fixed_s * 1e6));
+        json_object_set_new(o, "launch_us", measured_json(cal.launch_s * 1e6));
+        json_object_set_new(o, "sync_us", measured_json(cal.sync_s * 1e6));
+        json_object_set_new(o, "graph_us", measured_json(cal.graph_s * 1e6));
+        json_object_set_new(o, "event_us", measured_json(cal.event_s * 1e6));
+        json_object_set_new(o, "kernel_us", measured_json(cal.kernel_s * 1e6));
+        json_object_set_new(o, "kernel_fixed_us", measured_json(cal.kernel_fixed_s * 1e6));
         json_object_set_new(o, "hbm_read_Bps", json_real(cal.hbm_rd_Bps));
         json_object_set_new(o, "hbm_write_Bps", json_real(cal.hbm_wr_Bps));
         json_object_set_new(o, "hbm_copy_Bps", json_real(cal.hbm_copy_Bps));
@@ -1015,7 +1028,7 @@ int cli_cmd_calibrate(int argc, char **argv)
             snprintf(k, sizeof k, "p2p_%s_1sm_Bps", mn[mk]);
             json_object_set_new(o, k, json_real(cal.p2p_sm1_Bps[mk]));
             snprintf(k, sizeof k, "p2p_%s_small_us", mn[mk]);
-            json_object_set_new(o, k, json_real(cal.p2p_small_s[mk] * 1e6));
+            json_object_set_new(o, k, measured_json(cal.p2p_small_s[mk] * 1e6));
         }
         if (out_path)
             json_object_set_new(o, "output", json_string(out_path));
@@ -1067,10 +1080,14 @@ int cli_cmd_calibrate(int argc, char **argv)
                        rows[i].unit);
         static const char *const mn[3] = {"ce", "tma", "ldst"};
         for (int mk = 0; mk < 3; mk++)
-            if (cal.p2p_Bps[mk] > 0)
-                printf("  p2p %-16s %11.1f GB/s, 1 SM %.1f GB/s, %.0f B in %.2f us\n", mn[mk],
-                       cal.p2p_Bps[mk] / 1e9, cal.p2p_sm1_Bps[mk] / 1e9, cal.p2p_small_bytes[mk],
+            if (cal.p2p_Bps[mk] > 0) {
+                char sm1[40] = "no SMs (copy engine)";
+                if (cal.p2p_sm1_Bps[mk] > 0)
+                    snprintf(sm1, sizeof sm1, "1 SM %.1f GB/s", cal.p2p_sm1_Bps[mk] / 1e9);
+                printf("  p2p %-16s %11.1f GB/s, %s, %.0f B in %.2f us\n", mn[mk],
+                       cal.p2p_Bps[mk] / 1e9, sm1, cal.p2p_small_bytes[mk],
                        cal.p2p_small_s[mk] * 1e6);
+            }
     } else {
         char *buf = NULL;
         size_t len = 0;

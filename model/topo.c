@@ -91,6 +91,7 @@ static void gpu_spec_release(cr_gpu_spec *s)
     free(s->name);
     free(s->vendor);
     free(s->source);
+    free(s->meas_source);
 }
 
 void cr_topo_free(cr_topo *t)
@@ -158,7 +159,9 @@ int cr_topo_add_gpu_spec(cr_topo *t, const cr_gpu_spec *spec)
     s->name = dup_or_null(spec->name);
     s->vendor = dup_or_null(spec->vendor);
     s->source = dup_or_null(spec->source);
-    if ((spec->name && !s->name) || (spec->vendor && !s->vendor) || (spec->source && !s->source)) {
+    s->meas_source = dup_or_null(spec->meas_source);
+    if ((spec->name && !s->name) || (spec->vendor && !s->vendor) || (spec->source && !s->source) ||
+        (spec->meas_source && !s->meas_source)) {
         gpu_spec_release(s);
         return -1;
     }

@@ -83,6 +83,7 @@ typedef struct {
     double meas_hbm_Bps;             /* measured copy bandwidth; 0 = absent */
     double meas_l2_Bps;              /* measured L2-resident stream bandwidth; 0 = absent */
     char *source;                    /* where the figures come from */
+    char *meas_source;               /* where the measured ones come from, NULL unsaid */
 } cr_gpu_spec;
 
 /* Figures of one switch model. */

@@ -563,6 +563,7 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     "\"1.98GHz\" or \"1980MHz\")",
                     clk);
     bool any = false;
+    const char *meas_src = NULL; /* the first measured element's source */
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
@@ -580,6 +581,8 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                 (st = get_pos(L, c, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
                               "1PB/s (e.g. \"9TB/s\")", &s.meas_l2_Bps)))
                 return st;
+            if (!meas_src)
+                meas_src = txml_get(L, c, "source");
             continue;
         }
         bool meas = txml_is_name(c, "measured-flops");
@@ -596,6 +599,8 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                           "1000PFLOP/s (e.g. \"989TFLOP/s\")", slot)))
             return st;
         any |= !meas;
+        if (meas && !meas_src)
+            meas_src = txml_get(L, c, "source");
     }
     if (!any)
         return FAIL(L, n, CR_EINVAL,
@@ -603,7 +608,12 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     "dtype=\"bf16\" peak=\"989TFLOP/s\"/>",
                     name);
     L->gpu_spec_line[L->t->n_gpu_specs] = txml_line_of(n);
-    if (cr_topo_add_gpu_spec(L->t, &s) < 0)
+    /* the spec takes copies: the loader's strings are borrowed */
+    char *ms = meas_src ? strdup(meas_src) : NULL;
+    s.meas_source = ms;
+    int added = (meas_src && !ms) ? -1 : cr_topo_add_gpu_spec(L->t, &s);
+    free(ms);
+    if (added < 0)
         return txml_oom(L);
     return CR_OK;
 }
@@ -1229,6 +1239,7 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
                 sb_qty(&b, "hbm-bw", s->meas_hbm_Bps, CR_UNIT_BANDWIDTH);
             if (s->meas_l2_Bps != 0)
                 sb_qty(&b, "l2-bw", s->meas_l2_Bps, CR_UNIT_BANDWIDTH);
+            sb_attr(&b, "source", s->meas_source);
             sb_str(&b, "/>\n");
         }
         for (int k = 0; k < CR_DT__COUNT; k++)
@@ -1236,6 +1247,7 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
                 sb_str(&b, "    <measured-flops");
                 sb_attr(&b, "dtype", cr_dtype_name((cr_dtype)k));
                 sb_qty(&b, "value", s->meas_flops[k], CR_UNIT_FLOPS);
+                sb_attr(&b, "source", s->meas_source);
                 sb_str(&b, "/>\n");
             }
         sb_str(&b, "  </gpu-model>\n");

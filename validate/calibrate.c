@@ -185,13 +185,36 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
 {
     for (int s = 0; s < t->n_gpu_specs; s++) {
         cr_gpu_spec *g = &t->gpu_specs[s];
+        bool any = c->hbm_Bps > 0 || c->l2_Bps > 0;
         if (c->hbm_Bps > 0)
             g->meas_hbm_Bps = c->hbm_Bps;
         if (c->l2_Bps > 0)
             g->meas_l2_Bps = c->l2_Bps;
         for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
-            if (c->flops[dt] > 0)
+            if (c->flops[dt] > 0) {
                 g->meas_flops[dt] = c->flops[dt];
+                any = true;
+            }
+        if (!any)
+            continue;
+        /* the measured figures' source: this calibration, and which ones
+         * the base topology had that it did not measure again */
+        bool kept_l2 = !(c->l2_Bps > 0) && g->meas_l2_Bps > 0;
+        bool kept_hbm = !(c->hbm_Bps > 0) && g->meas_hbm_Bps > 0;
+        const char *old_src = g->meas_source ? g->meas_source : "the base topology";
+        size_t len = strlen(source) + strlen(old_src) + 96;
+        char *ms = malloc(len);
+        if (!ms)
+            return CR_ENOMEM;
+        snprintf(ms, len, "%s%s%s%s%s", source, kept_l2 || kept_hbm ? "; " : "",
+                 kept_hbm && kept_l2 ? "hbm-bw and l2-bw"
+                 : kept_hbm          ? "hbm-bw"
+                 : kept_l2           ? "l2-bw"
+                                     : "",
+                 kept_l2 || kept_hbm ? " not measured again, kept from: " : "",
+                 kept_l2 || kept_hbm ? old_src : "");
+        free(g->meas_source);
+        g->meas_source = ms;
     }
     const cr_gpu_spec *g0 = t->n_gpus > 0 ? cr_topo_gpu_spec(t, 0) : NULL;
     cr_status st = CR_OK;

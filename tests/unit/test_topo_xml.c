@@ -794,6 +794,9 @@ static void test_calibrated_roundtrip(void **state)
     g->meas_l2_Bps = 6.4994e12 + 1.0 / 7.0;
     g->llc_bytes = 256.0 * 1048576;
     g->llc_Bps = 17.2e12 / 3.0;
+    free(g->meas_source);
+    g->meas_source = strdup("calibrate \"run\" & more");
+    assert_non_null(g->meas_source);
     static const struct {
         const char *key;
         double value;
@@ -820,6 +823,8 @@ static void test_calibrated_roundtrip(void **state)
     assert_true(h->meas_flops[CR_DT_BF16] == g->meas_flops[CR_DT_BF16]);
     assert_true(h->meas_l2_Bps == g->meas_l2_Bps && h->l2_Bps == g->l2_Bps);
     assert_true(h->llc_bytes == g->llc_bytes && h->llc_Bps == g->llc_Bps);
+    /* the measured figures keep their source (calibrate wrote none before) */
+    assert_string_equal(h->meas_source, "calibrate \"run\" & more");
     assert_true(cr_topo_param(u, "coll.eff.nvls", 0) == 0.1 + 0.2);
     assert_string_equal(cr_topo_find_param(u, "mech.ce.eff")->source, "calibrate");
     unlink(path);

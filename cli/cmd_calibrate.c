@@ -876,6 +876,13 @@ int cli_cmd_calibrate(int argc, char **argv)
                                           "things: give one of them");
         goto out;
     }
+    if ((from || nccl) && quick) {
+        rc = cli_usage_error("calibrate",
+                             "--quick shortens the kernels calibrate runs itself: "
+                             "it does nothing with %s",
+                             from ? "--from-traces" : "--nccl-tests");
+        goto out;
+    }
     if (!nccl && (coll || fit_coll || ranks || run.version || run.algo || run.proto)) {
         rc = cli_usage_error("calibrate", "--coll, --fit-coll, --ranks and --nccl-* go with "
                                           "--nccl-tests");

@@ -110,6 +110,19 @@ static cr_status quantity(scn *S, const xmlNode *n, const char *name, cr_unit_ki
     return CR_OK;
 }
 
+/* start=: at most a day, so that a duration after it keeps its digits (a
+ * start of 1e12 s left a 10 us compute 0 us long) */
+static cr_status start_of(scn *S, const xmlNode *n, double *out)
+{
+    cr_status st = quantity(S, n, "start", CR_UNIT_TIME, 0, false, out);
+    if (st == CR_OK && *out > 86400)
+        return fail(S, n, CR_ERANGE,
+                    "start=\"%s\" is more than a day (86400s): give a start "
+                    "within the run",
+                    attr(n, "start"));
+    return st;
+}
+
 static cr_status stream_of(scn *S, const xmlNode *n, int *out)
 {
     const char *v = attr(n, "stream");
@@ -360,8 +373,8 @@ static cr_status do_compute(scn *S, const xmlNode *n, int *op)
     cr_rankset *rs = NULL;
     if (st || (st = quantity(S, n, "duration", CR_UNIT_TIME, 0, true, &dur)) ||
         (st = quantity(S, n, "hbm", CR_UNIT_BYTES, 0, false, &hbm)) ||
-        (st = quantity(S, n, "start", CR_UNIT_TIME, 0, false, &start)) ||
-        (st = stream_of(S, n, &stream)) || (st = ranks_of(S, n, &rs)))
+        (st = start_of(S, n, &start)) || (st = stream_of(S, n, &stream)) ||
+        (st = ranks_of(S, n, &rs)))
         return st;
     st = cr_sim_compute_op_add(S->s, attr(n, "name"), rs->ranks, rs->n, dur, hbm, start, stream, op,
                                S->d);
@@ -385,8 +398,8 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     cr_diag d = {{0}};
     cr_coll c = CR_COLL_ALLTOALL;
     if (st || (!v && (st = quantity(S, n, "bytes", CR_UNIT_BYTES, 0, true, &bytes))) ||
-        (st = quantity(S, n, "start", CR_UNIT_TIME, 0, false, &start)) ||
-        (st = stream_of(S, n, &stream)) || (st = ranks_of(S, n, &rs)))
+        (st = start_of(S, n, &start)) || (st = stream_of(S, n, &stream)) ||
+        (st = ranks_of(S, n, &rs)))
         return st;
     const char *cs = attr(n, "coll");
     if (!v && !cs) {

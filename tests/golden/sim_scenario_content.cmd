@@ -17,3 +17,5 @@ run '<collective name="b" coll="allreduce" ranks="0-1" bytes="1MB">1MB</collecti
 run '<alltoallv name="m" ranks="0-1"><row bytes="5MB 1MB"/><row bytes="1MB 0"/></alltoallv>'
 run '<alltoallv name="m" ranks="0-1"><row bytes="0 1.2PB"/><row bytes="1MB 0"/></alltoallv>'
 run '<collective name="z" coll="allreduce" ranks="0-1" bytes="0"/>'
+# a start of more than a day (before: start="1e12s" ran, its 10 us compute 0 us long)
+run '<compute name="a" ranks="0" duration="10us" start="1e12s"/>'

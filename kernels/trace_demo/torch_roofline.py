@@ -26,7 +26,10 @@ Usage (the lead runs it on the H200):
   python3 tools/roofline_vs_events.py roofline.json OUT.json
 
 Options: --iters N (traced iterations, default 20), --reps N (event samples
-per operator, default 50), --events-only (pass 2 alone; what the child runs).
+per operator, default 50), --events-only (pass 2 alone; what the child runs),
+--extra (three more operators, from the audit of 2026-12-04: an fp8-to-bf16
+conversion copy, a matmul of [1024, 1024] by [8, 1024, 1024], and a cat of
+30 tensors; traces/h200-1/roofline-extra-2026-12-04).
 """
 import json
 import os
@@ -45,11 +48,13 @@ def args():
     a = sys.argv[1:]
     if not a or a[0].startswith("-"):
         sys.exit("usage: torch_roofline.py OUT.json [--iters N] [--reps N] [--events-only]")
-    o = {"out": a[0], "iters": 20, "reps": 50, "events_only": False}
+    o = {"out": a[0], "iters": 20, "reps": 50, "events_only": False, "extra": False}
     i = 1
     while i < len(a):
         if a[i] == "--events-only":
             o["events_only"] = True
+        elif a[i] == "--extra":
+            o["extra"] = True
         elif a[i] in ("--iters", "--reps") and i + 1 < len(a):
             o[a[i][2:]] = int(a[i + 1])
             i += 1
@@ -59,7 +64,7 @@ def args():
     return o
 
 
-def build(torch):
+def build(torch, extra=False):
     """Weights and inputs; a list of (name, the innermost aten op (or the
     alternatives a build may have), its tensor inputs' shapes (None: the
     operator alone identifies the row), fn)."""
@@ -133,6 +138,19 @@ def build(torch):
     if hasattr(F, "rms_norm"):  # torch >= 2.4
         ops.append(("rms_norm", "aten::rms_norm", [[B, S, D], [D]],
                     lambda: F.rms_norm(x, (D,), rms_w)))
+    if extra:
+        # a conversion copy names both element types in its kernel; the
+        # bound takes the smaller (fp8: 1 byte read per element)
+        x8 = x.to(torch.float8_e4m3fn)
+        ops.append(("fp8_to_bf16", "aten::copy_", [[B, S, D], [B, S, D]],
+                    lambda: x8.to(torch.bfloat16)))
+        # matmul broadcasting A over B's batch (whatever innermost op the
+        # build runs it as: any row of these ops matches)
+        a2, b3 = r(D, D), r(8, D, D)
+        ops.append(("matmul_bcast", ["aten::matmul", "aten::bmm", "aten::mm"], None,
+                    lambda: torch.matmul(a2, b3)))
+        parts = [r(B, S, 32) for _ in range(30)]
+        ops.append(("cat30", "aten::cat", None, lambda: torch.cat(parts, -1)))
 
     def block():
         """One pass of the block as a model would run it (the traced program)."""
@@ -160,7 +178,7 @@ def build(torch):
 
 
 def traced_pass(torch, o):
-    ops, block = build(torch)
+    ops, block = build(torch, o["extra"])
     with torch.inference_mode():
         for _ in range(3):  # warm-up: cuBLAS handles, kernel selection
             block()
@@ -177,7 +195,7 @@ def traced_pass(torch, o):
 
 
 def events_pass(torch, o):
-    ops, _ = build(torch)
+    ops, _ = build(torch, o["extra"])
     res = []
     with torch.inference_mode():
         for name, aten, shapes, fn in ops:
@@ -224,7 +242,7 @@ def main():
            if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "CUDA_LAUNCH_BLOCKING",
                         "COMMROOF_TRACE_DIR")}
     cmd = [sys.executable, os.path.abspath(__file__), o["out"], "--reps", str(o["reps"]),
-           "--events-only"]
+           "--events-only"] + (["--extra"] if o["extra"] else [])
     return subprocess.run(cmd, env=env).returncode
 
 

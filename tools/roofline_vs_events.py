@@ -11,6 +11,9 @@ row's bound and verdict. A row's time is the GPU busy with the call's
 activities; the event time also holds the gaps between the call's kernels,
 so event >= row is expected, by a microsecond or two per kernel.
 
+An operator's "shapes" [] matches a row whose sizes the roofline could not
+read; its "row_dtype" (when given) the row's element type (null: none).
+
 Usage: roofline_vs_events.py ROOFLINE.json EVENTS.json [--tol PCT]
 Exit: 0 every operator matched a row and agrees within --tol (default 10%)
 or 2 us; 1 otherwise; 2 usage.
@@ -63,7 +66,12 @@ def main(argv):
         cands = []
         for r in rows:
             if r["op"] in op["aten"]:
-                if op.get("shapes") is not None and shapes_of(r["args"]) != op["shapes"]:
+                # [] : a row whose sizes the roofline could not read
+                if op.get("shapes") is not None and (shapes_of(r["args"]) or []) != op["shapes"]:
+                    continue
+                # two rows of one op and shapes differ by element type
+                # (a memcpy and a converting copy kernel)
+                if "row_dtype" in op and r.get("dtype") != op["row_dtype"]:
                     continue
             elif r["op"] not in ALIASES.get(op["name"], ()):
                 continue

@@ -991,6 +991,19 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             } else {
                 if (!strcmp(pn.op, "aten::_scaled_mm") && dt != CR_DT_FP8)
                     dt = CR_DT_FP8;
+                if (m.copy_kernel) {
+                    /* written at its type, read at one byte an element:
+                     * in one-byte units, reads 1, writes the type's size */
+                    for (int q = 0; q < m.n; q++)
+                        if (!strcmp(m.k[q], "writes"))
+                            snprintf(m.v[q], sizeof m.v[q], "%.0f",
+                                     cr_dtype_bytes((cr_dtype)dt));
+                    dt = CR_DT_FP8;
+                    snprintf(m.note, sizeof m.note,
+                             "read at 1 byte an element at least (the type read is in no "
+                             "kernel name), written at %s",
+                             w->dtype[0] ? w->dtype : "its type");
+                }
                 if ((st = eval_catalog(c->t, &m, (cr_dtype)dt, w, d)) != CR_OK)
                     break;
             }

@@ -234,8 +234,12 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
             }
             return true;
         }
-        /* a copy kernel (strided, or converting: the smaller element type's
-         * bytes, a lower bound) */
+        /* a copy kernel, strided or converting: its name gives one element
+         * type, the one it writes (PyTorch's direct_copy_kernel_cuda of an
+         * fp8 -> bf16 copy names only c10::BFloat16, traces/h200-1/
+         * roofline-extra-2026-12-04); what it reads is bounded at one byte
+         * an element (roofline.c sets the sizes) */
+        m->copy_kernel = true;
         return map_stream(m, cr_rf_numel(pn, 0), 1, 1, 0);
     }
     if (op_is(op, cat)) {

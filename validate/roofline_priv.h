@@ -30,6 +30,7 @@ typedef struct {
     char k[8][16];
     char v[8][32];
     char note[160];
+    bool copy_kernel; /* a copy kernel: the element type read is in no name */
 } cr_rf_case;
 
 /* The catalog case of the aten call pn whose activities are own: true and

@@ -132,7 +132,8 @@ def build(torch, extra=False):
         ("log_softmax", "aten::_log_softmax", [[B * S, VH]], lambda: F.log_softmax(logits, -1)),
         ("kv_cache_copy", "aten::copy_", [[B, H, S, HD], [B, H, S, HD]],
          lambda: cache[:, :, :S].copy_(k)),
-        ("copy", "aten::copy_", [[B, S, D], [B, S, D]], lambda: dst.copy_(x)),
+        # a contiguous copy is a cudaMemcpy: its row has no element type
+        ("copy", "aten::copy_", [[B, S, D], [B, S, D]], lambda: dst.copy_(x), None),
         ("cat", "aten::cat", [[B, S, D // 2], [B, S, D // 2]], lambda: torch.cat([ca, cb], -1)),
     ]
     if hasattr(F, "rms_norm"):  # torch >= 2.4
@@ -143,14 +144,15 @@ def build(torch, extra=False):
         # bound takes the smaller (fp8: 1 byte read per element)
         x8 = x.to(torch.float8_e4m3fn)
         ops.append(("fp8_to_bf16", "aten::copy_", [[B, S, D], [B, S, D]],
-                    lambda: x8.to(torch.bfloat16)))
-        # matmul broadcasting A over B's batch (whatever innermost op the
-        # build runs it as: any row of these ops matches)
+                    lambda: x8.to(torch.bfloat16), "bf16"))
+        # matmul broadcasting A over B's batch: torch 2.11 runs it as a bmm
+        # of A expanded (the innermost range)
         a2, b3 = r(D, D), r(8, D, D)
-        ops.append(("matmul_bcast", ["aten::matmul", "aten::bmm", "aten::mm"], None,
+        ops.append(("matmul_bcast", ["aten::bmm", "aten::matmul"], [[8, D, D], [8, D, D]],
                     lambda: torch.matmul(a2, b3)))
+        # 30 tensors: more than the roofline reads a sizes list for ([])
         parts = [r(B, S, 32) for _ in range(30)]
-        ops.append(("cat30", "aten::cat", None, lambda: torch.cat(parts, -1)))
+        ops.append(("cat30", "aten::cat", [], lambda: torch.cat(parts, -1)))
 
     def block():
         """One pass of the block as a model would run it (the traced program)."""
@@ -189,8 +191,8 @@ def traced_pass(torch, o):
             # every operator of the events pass, once per iteration, so each
             # has a row with the same shapes as its event timing
             for _ in range(o["iters"]):
-                for _name, _aten, _shapes, fn in ops:
-                    fn()
+                for op in ops:
+                    op[3]()
         torch.cuda.synchronize()
 
 
@@ -198,7 +200,7 @@ def events_pass(torch, o):
     ops, _ = build(torch, o["extra"])
     res = []
     with torch.inference_mode():
-        for name, aten, shapes, fn in ops:
+        for name, aten, shapes, fn, *row_dtype in ops:
             for _ in range(3):
                 fn()
             torch.cuda.synchronize()
@@ -215,6 +217,8 @@ def events_pass(torch, o):
             res.append({"name": name, "aten": aten if isinstance(aten, list) else [aten],
                         "shapes": shapes, "reps": len(t),
                         "median_us": t[len(t) // 2], "min_us": t[0]})
+            if row_dtype:  # the row's element type tells two rows apart
+                res[-1]["row_dtype"] = row_dtype[0]
     doc = {"program": "kernels/trace_demo/torch_roofline.py", "torch": torch.__version__,
            "device": torch.cuda.get_device_name(0), "dtype": "bf16",
            "B": B, "S": S, "D": D, "H": H, "ops": res}

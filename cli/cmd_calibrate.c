@@ -59,7 +59,8 @@ static const char *const calibrate_help_mid =
     "\n"
     "\n"
     "usage: commroof calibrate --nccl-tests LOG... --topo BASE [-o OUT.xml] [--coll NAME]\n"
-    "                          [--fit-coll NAME] [--ranks SPEC] [--json]\n"
+    "                          [--fit-coll NAME] [--ranks SPEC] [--nccl-version V]\n"
+    "                          [--nccl-algo LIST] [--nccl-proto LIST] [--json]\n"
     "\n"
     "Fits the constants of coll's NCCL predictions (model/params.c: coll.op_fixed,\n"
     "coll.alpha.*, coll.eff.*, coll.ll_max, ...; validate/calibrate_nccl.c lists them)\n"
@@ -219,13 +220,13 @@ static bool held_out_worse(const cr_cnf_stat *before, const cr_cnf_stat *after)
  * shipped: in some band (or all its rows) the median |error| grows by more
  * than 5 points and by half. The pooled figure can hide it: seven logs of
  * one machine, one of them 10.3 -> 70.8 %, pooled 11.5 -> 3.6. */
-static bool log_worse(const cr_cnf_stat *before, const cr_cnf_stat *after)
+static int log_worse(const cr_cnf_stat *before, const cr_cnf_stat *after)
 {
     for (int b = 0; b <= CR_CNF__BANDS; b++)
         if (before[b].rows > 0 && after[b].median_pct > before[b].median_pct + 5 &&
             after[b].median_pct > 1.5 * before[b].median_pct)
-            return true;
-    return false;
+            return b;
+    return -1; /* the band that is, CR_CNF__BANDS all rows; -1 none */
 }
 
 /* calibrate --nccl-tests: fits coll's constants to the logs (validate/
@@ -591,7 +592,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             json_object_set_new(e, "role", json_string(held[i] ? "check" : "fit"));
             json_object_set_new(e, "rows", json_integer(log_rows[i]));
             json_object_set_new(e, "bands", band_json(lb[i], la[i]));
-            json_object_set_new(e, "worse", json_boolean(held[i] && log_worse(lb[i], la[i])));
+            json_object_set_new(e, "worse", json_boolean(held[i] && log_worse(lb[i], la[i]) >= 0));
             json_array_append_new(ja, e);
         }
         json_object_set_new(o, "logs", ja);
@@ -698,15 +699,16 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             /* per log, as the pooled figure can hide one */
             int nw = 0;
             for (int i = 0; i < n_logs; i++) {
-                if (!held[i] || !log_worse(lb[i], la[i]))
+                int wb = held[i] ? log_worse(lb[i], la[i]) : -1;
+                if (wb < 0)
                     continue;
                 if (nw++ == 0)
                     fprintf(rep, "# note: held-out log(s) clearly worse calibrated than as "
                                  "shipped (a band's median |err| up by more than 5 points and "
                                  "by half): ");
-                fprintf(rep, "%s%s (all rows %.1f -> %.1f %%)", nw > 1 ? ", " : "",
-                        base_of(logs[i]), lb[i][CR_CNF__BANDS].median_pct,
-                        la[i][CR_CNF__BANDS].median_pct);
+                fprintf(rep, "%s%s (%s %.1f -> %.1f %%)", nw > 1 ? ", " : "", base_of(logs[i]),
+                        wb == CR_CNF__BANDS ? "all rows" : cr_cnf_band_name(wb),
+                        lb[i][wb].median_pct, la[i][wb].median_pct);
             }
             if (nw)
                 fprintf(rep, "; what the other logs ask for does not carry to them\n");

@@ -23,8 +23,8 @@
  * and printed one at a time (memory holds one, not the file: bulk()). Exit
  * 3 if any result is impossible, else 1 if any entry has an error, else 0;
  * a file that cannot be read or parsed, or a bad --topo, prints no JSON and
- * exits 1 (input piped on stdin is read once: the results before a parse
- * error are printed, then the error); bad command-line arguments exit 2.
+ * exits 1 (input piped on stdin too: it is held in a temporary file first);
+ * bad command-line arguments exit 2.
  */
 #include <errno.h>
 #include <math.h>
@@ -224,9 +224,32 @@ static cr_status bulk_check_syntax(FILE *f, const char *file, cr_diag *d)
 
 /* The entries are read, evaluated and printed one at a time, so memory
  * holds one entry and one result however long the file (a million entries
- * took 3.5 GB as a tree, copied, then printed whole). A seekable file is
- * read twice, the first time only to check that it parses, so that a
- * broken file still prints no JSON; a pipe is read once. */
+ * took 3.5 GB as a tree, copied, then printed whole). The file is read
+ * twice, the first time only to check that it parses, so that a broken
+ * file prints no JSON; a pipe is first copied to an unlinked temporary file
+ * (disk, not memory), as it cannot be read twice (it printed half a
+ * document before the error). */
+static FILE *spool(FILE *in, cr_diag *d)
+{
+    FILE *t = tmpfile();
+    if (!t) {
+        cr_diag_set(d, CR_EIO, "-: cannot make a temporary file to hold stdin: %s",
+                    strerror(errno));
+        return NULL;
+    }
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, t) != n)
+            break;
+    if (ferror(in) || ferror(t) || fflush(t) != 0 || fseek(t, 0, SEEK_SET) != 0) {
+        cr_diag_set(d, CR_EIO, "-: cannot read stdin into a temporary file: %s", strerror(errno));
+        fclose(t);
+        return NULL;
+    }
+    return t;
+}
+
 static int bulk(const char *file, const char *deftopo, bool cold)
 {
     bool is_stdin = strcmp(file, "-") == 0;
@@ -241,11 +264,17 @@ static int bulk(const char *file, const char *deftopo, bool cold)
     memset(&cache, 0, sizeof cache);
     int rc = CLI_OK;
     cr_diag d = {{0}};
-    if (fseek(f, 0, SEEK_SET) == 0) {
-        if (bulk_check_syntax(f, file, &d) != CR_OK || fseek(f, 0, SEEK_SET) != 0) {
-            rc = cli_fail("check", "%s", d.msg[0] ? d.msg : "cannot read the file again");
+    FILE *spooled = NULL;
+    if (fseek(f, 0, SEEK_SET) != 0) {
+        if (!(spooled = spool(f, &d))) {
+            rc = cli_fail("check", "%s", d.msg);
             goto out;
         }
+        f = spooled;
+    }
+    if (bulk_check_syntax(f, file, &d) != CR_OK || fseek(f, 0, SEEK_SET) != 0) {
+        rc = cli_fail("check", "%s", d.msg[0] ? d.msg : "cannot read the file again");
+        goto out;
     }
     /* A bad --topo is the command line's fault, not every entry's. */
     if (deftopo && !cache_get(&cache, deftopo, &d)) {
@@ -307,7 +336,9 @@ static int bulk(const char *file, const char *deftopo, bool cold)
 out:
     cr_json_items_free(r);
     cache_free(&cache);
-    if (!is_stdin)
+    if (spooled)
+        fclose(spooled);
+    else if (!is_stdin)
         fclose(f);
     return rc;
 }

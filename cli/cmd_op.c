@@ -206,7 +206,7 @@ int cli_cmd_op(int argc, char **argv)
         return cli_usage_error("op", "%s", d.msg);
     if (help) {
         printf("usage: commroof op %s [--topo T] [--PARAM VALUE ...] "
-               "[--json]\n\n%s\n\n"
+               "[--cold] [--json]\n\n%s\n\n"
                "parameters (default, meaning):\n",
                cr_op_name(op), cr_op_summary(op));
         cli_op_params_help(stdout, op);

@@ -42,6 +42,7 @@ static const char *const validate_help_head =
     "usage: commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--coll NAME]\n"
     "                         [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error "
     "PCT]\n"
+    "                         [--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\n"
     "                         [--summary] [--json]\n"
     "\n"
     "Compares measurements with the model. TRACE is a commroof trace, .json or\n"

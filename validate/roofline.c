@@ -996,8 +996,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                      * in one-byte units, reads 1, writes the type's size */
                     for (int q = 0; q < m.n; q++)
                         if (!strcmp(m.k[q], "writes"))
-                            snprintf(m.v[q], sizeof m.v[q], "%.0f",
-                                     cr_dtype_bytes((cr_dtype)dt));
+                            snprintf(m.v[q], sizeof m.v[q], "%.0f", cr_dtype_bytes((cr_dtype)dt));
                     dt = CR_DT_FP8;
                     snprintf(m.note, sizeof m.note,
                              "read at 1 byte an element at least (the type read is in no "

@@ -48,10 +48,13 @@ static cr_status gz_fail(gzFile g, const char *path, cr_diag *d)
 {
     int zerr = 0;
     const char *msg = gzerror(g, &zerr);
-    /* zlib's message starts with the path again */
+    /* zlib's message starts with the path again, or with "<fd:3>" for a
+     * file opened by descriptor (gzdopen): the path is said already */
     size_t pl = strlen(path);
     if (msg && !strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2))
         msg += pl + 2;
+    else if (msg && !strncmp(msg, "<fd:", 4) && strstr(msg, ">: "))
+        msg = strstr(msg, ">: ") + 3;
     return cr_diag_set(d, CR_EIO,
                        "%s: not a valid gzip file (zlib: %s); give the trace as .json or a "
                        "complete .json.gz",

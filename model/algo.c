@@ -560,7 +560,8 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
         if (!(ar || agrs))
             return "NVLS runs allreduce, allgather and reducescatter only";
         if (!c->nvls)
-            return "NVLS needs every rank on one NVSwitch domain with multicast and reduction";
+            return "NVLS needs every rank wired to the same NVSwitches with multicast and "
+                   "reduction, on Hopper or later";
         if (nvls_nccl_why(c, rq))
             return nvls_nccl_why(c, rq);
         return p != CR_PROTO_SIMPLE ? "NVLS runs the Simple protocol only" : NULL;
@@ -1232,7 +1233,8 @@ static bool mech_refused(const struct cr_coll_ctx *c, const cr_coll_req *rq, cha
     }
     if (cr_mech_needs_switch(rq->mech) && !c->nvls) {
         snprintf(why, n,
-                 "multimem needs every rank on one NVSwitch domain with multicast and reduction");
+                 "multimem needs every rank wired to the same NVSwitches with multicast and "
+                 "reduction, on Hopper or later");
         return true;
     }
     /* multimem.ld_reduce / multimem.red types (PTX ISA, "multimem"):

@@ -8,6 +8,7 @@
  */
 #include "coll.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,82 @@ static void cpu_vendor(const cr_topo *t, bool *amd, bool *amd_row)
     *amd_row = n_amd > 0;
 }
 
+/* Whether GPU device v's NVLS switches are exactly those marked with
+ * label in mark[] (k of them): stamp[] (one per device) tells a switch
+ * reached by several links once. */
+static bool same_nvls_set(const cr_topo *t, int v, const int *mark, int label, int k, int *stamp)
+{
+    int hit = 0;
+    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+        int w = cr_link_other(&t->links[t->adj[a]], v);
+        if (!is_nvls_switch(t, w))
+            continue;
+        if (mark[w] != label)
+            return false;
+        if (stamp[w] != v + 1) {
+            stamp[w] = v + 1;
+            hit++;
+        }
+    }
+    return hit == k;
+}
+
+/* Marks GPU device v's NVLS switches with label; returns how many. */
+static int mark_nvls_set(const cr_topo *t, int v, int *mark, int label)
+{
+    int k = 0;
+    for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+        int w = cr_link_other(&t->links[t->adj[a]], v);
+        if (is_nvls_switch(t, w) && mark[w] != label) {
+            mark[w] = label;
+            k++;
+        }
+    }
+    return k;
+}
+
+/* NVLS reduces and multicasts inside the switches every GPU of the
+ * domain is wired to (HGX: each GPU to all four NVSwitch chips; NVL72: to
+ * all eighteen), on Hopper or later (multimem needs sm_90). Ranks on
+ * different switches joined by switch-to-switch links are no such domain
+ * (one switch's reduction would miss the other's GPUs: the simulator came
+ * out under the bound), nor is a group with an Ampere GPU. Each rank's
+ * NVLS switches must be rank 0's (nvls) and its node's first rank's
+ * (nvls_node). mark[] and stamp[] (one per device, scratch) are left -1. */
+static void nvls_same_switches(cr_coll_ctx *c, int *mark, int *stamp)
+{
+    const cr_topo *t = c->topo;
+    int n = c->n, nd = t->n_devs;
+    for (int v = 0; v < nd; v++)
+        mark[v] = stamp[v] = -1;
+    for (int i = 0; i < n; i++) {
+        const cr_gpu_spec *g = cr_topo_gpu_spec(t, c->ranks->ranks[i]);
+        if (g && g->arch > 0 && g->arch < 90)
+            c->nvls = c->nvls_node = false;
+    }
+    if (c->nvls) {
+        int v0 = t->gpus[c->ranks->ranks[0]];
+        int k0 = mark_nvls_set(t, v0, mark, 0);
+        for (int i = 1; i < n && c->nvls; i++)
+            c->nvls = same_nvls_set(t, t->gpus[c->ranks->ranks[i]], mark, 0, k0, stamp);
+        for (int v = 0; v < nd; v++)
+            mark[v] = stamp[v] = -1;
+    }
+    int node = INT_MIN, ref = -1, k = 0;
+    for (int i = 0; i < n && c->nvls_node; i++) {
+        int v = t->gpus[c->ranks->ranks[i]];
+        if (i == 0 || t->devs[v].node != node) { /* a node's first rank: the set */
+            node = t->devs[v].node;
+            ref = i + 1;
+            k = mark_nvls_set(t, v, mark, ref);
+        } else {
+            c->nvls_node = same_nvls_set(t, v, mark, ref, k, stamp);
+        }
+    }
+    for (int v = 0; v < nd; v++)
+        mark[v] = stamp[v] = -1;
+}
+
 static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
@@ -441,6 +518,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     if (!isfinite(c->nvls_Bps))
         c->nvls_Bps = 0;
     c->nvls_reduce_Bps = reduce_limited && reduce_sum > 0 ? reduce_sum : HUGE_VAL;
+    nvls_same_switches(c, mark, queue);
 
     /* Scale-up domains of the ranks. */
     int n_domains = 0;

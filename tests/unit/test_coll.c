@@ -174,6 +174,71 @@ static cr_topo *nvswitch_box(int n, bool reduction)
     return switch_box(n, reduction, reduction, 18, 25e9, 25e9);
 }
 
+/* NVLS needs every rank wired to the same reducing switches, on Hopper or
+ * later (audit of 2026-12-04): two such switches in series, GPUs 0-1 on
+ * one and 2-3 on the other joined by 4 links, made NVLS coll's choice and
+ * the simulation of it came out at 0.28 of the bound (each switch reduced
+ * only its own GPUs); an Ampere GPU (arch 80) on a reducing switch got
+ * NVLS too. Both fall back to rings; a box whose GPUs all reach one
+ * reducing switch keeps NVLS. */
+static void test_nvls_needs_one_switch_set(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("series");
+    cr_gpu_spec g = h100_like("G");
+    int gs = cr_topo_add_gpu_spec(t, &g);
+    cr_switch_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.name = (char *)"sw";
+    sp.multicast = sp.reduction = true;
+    int ss = cr_topo_add_switch_spec(t, &sp);
+    int sw[2] = {cr_topo_add_dev(t, CR_DEV_SWITCH, "sw0", 0, ss),
+                 cr_topo_add_dev(t, CR_DEV_SWITCH, "sw1", 0, ss)};
+    for (int i = 0; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "gpu%d", i);
+        int v = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
+        cr_topo_add_link(t, v, sw[i / 2], CR_LINK_NVLINK, 25e9, 25e9, 18, 0.3e-6);
+    }
+    cr_topo_add_link(t, sw[0], sw[1], CR_LINK_NVLINK, 25e9, 25e9, 4, 0.3e-6);
+    cr_diag d = {{0}};
+    if (cr_topo_check(t, &d) != CR_OK)
+        fail_msg("series: %s", d.msg);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_int_not_equal(r.pred.algo, CR_ALGO_NVLS);
+    r = eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_NVLS, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    /* GPUs 0 and 1 share sw0: a multimem kernel can run among them (NCCL
+     * keeps NVLS off for two GPUs), not across the switches */
+    c = cr_test_coll_ctx(t, "0,1");
+    r = eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_MULTIMEM,
+             true);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    c = cr_test_coll_ctx(t, "0,2");
+    r = eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_MULTIMEM,
+             true);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    /* an Ampere box on a reducing switch: no NVLS */
+    t = nvswitch_box(4, true);
+    t->gpu_specs[0].arch = 80;
+    c = cr_test_coll_ctx(t, NULL);
+    r = eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_NVLS, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_false(r.pred.supported);
+    cr_coll_ctx_free(c);
+    t->gpu_specs[0].arch = 90;
+    c = cr_test_coll_ctx(t, NULL);
+    r = eval(c, CR_COLL_ALLREDUCE, 1073741824.0, CR_ALGO_NVLS, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_nvswitch_closed_form(void **state)
 {
     (void)state;
@@ -2546,6 +2611,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_coll_kinds),
         cmocka_unit_test(test_nvswitch_closed_form),
+        cmocka_unit_test(test_nvls_needs_one_switch_set),
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_shm_ring),
         cmocka_unit_test(test_ll128_nic_path),

@@ -156,6 +156,17 @@ int cli_count_sizes(double min, double max, double factor, double step, int limi
     return k;
 }
 
+int cli_parse_nccl_dtype(const char *cmd, const char *text, cr_dtype *dt)
+{
+    cr_diag d = {{0}};
+    if (text && cr_dtype_parse(text, dt, &d) != CR_OK)
+        return cli_usage_error(cmd,
+                               "unknown --dtype \"%s\": give one of NCCL's element types, fp32 "
+                               "(default), bf16, fp16, fp8, int8 or fp64",
+                               text);
+    return 0;
+}
+
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given)
 {
     /* a buffer's element type as NCCL and nccl-tests know it: tf32 is fp32

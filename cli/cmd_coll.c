@@ -349,11 +349,9 @@ int cli_cmd_coll(int argc, char **argv)
     cr_mech mech = CR_MECH_NONE;
     if (cr_coll_parse(o.coll_s, &coll, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
-    if (o.dtype_s && cr_dtype_parse(o.dtype_s, &dt, &d) != CR_OK)
-        return cli_usage_error("coll",
-                               "unknown --dtype \"%s\": give one of NCCL's element "
-                               "types, fp32 (default), bf16, fp16, fp8, int8 or fp64",
-                               o.dtype_s);
+    int bad_dt = cli_parse_nccl_dtype("coll", o.dtype_s, &dt);
+    if (bad_dt)
+        return bad_dt;
     if (o.algo_s && cr_algo_parse(o.algo_s, &algo, &d) != CR_OK)
         return cli_usage_error("coll", "%s", d.msg);
     if (o.proto_s && cr_proto_parse(o.proto_s, &proto, &d) != CR_OK)

@@ -502,8 +502,9 @@ static int parse_enums(const struct opts *o, cr_coll *c, cr_coll_req *rq)
     if (cr_coll_parse(o->coll, c, &d) != CR_OK)
         return cli_usage_error("sim", "%s", d.msg);
     *rq = cr_coll_req_default(*c, 0);
-    if (o->dtype && cr_dtype_parse(o->dtype, &rq->dtype, &d) != CR_OK)
-        return cli_usage_error("sim", "%s", d.msg);
+    int bad_dt = cli_parse_nccl_dtype("sim", o->dtype, &rq->dtype);
+    if (bad_dt)
+        return bad_dt;
     if (o->algo && cr_algo_parse(o->algo, &rq->algo, &d) != CR_OK)
         return cli_usage_error("sim", "%s", d.msg);
     if (o->proto && cr_proto_parse(o->proto, &rq->proto, &d) != CR_OK)
@@ -671,6 +672,15 @@ static int run_simple(const struct opts *o)
                                  "--algo %s --proto %s cannot run %s of %s on %s, ranks %s: %s",
                                  cr_algo_name(rq.algo), cr_proto_name(rq.proto), cr_coll_name(c),
                                  cr_dtype_name(rq.dtype), t->name, rtxt, pr.pred.why);
+            goto out;
+        }
+        /* coll prices CollNet (SHARP across nodes) as one aggregation; the
+         * simulator has no schedule of its messages: refused here too,
+         * before the table starts (doc/simulator.md) */
+        if (pr.pred.algo == CR_ALGO_COLLNET) {
+            rc =
+                cli_usage_error("sim", "algorithm collnet is not simulated; use --algo ring, tree, "
+                                       "nvls, nvlstree, pat or direct (coll prices collnet)");
             goto out;
         }
     }

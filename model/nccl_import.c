@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <libxml/parser.h>
@@ -375,6 +376,13 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
          * (ncclTopoAddNet, src/graph/topo.cc). */
         if (!has_speed || mbps <= 0)
             mbps = 10000;
+        /* a port slower than any topology link may be (1MB/s, topo.h) is
+         * refused here, where the line is known */
+        if ((double)mbps * 1e6 / 8.0 < CR_TOPO_MIN_BPS)
+            return cr_diag_set(c->d, CR_ERANGE,
+                               "%s:%d: <net> speed=\"%ld\" is %ld Mb/s, under the 8 Mb/s (1MB/s) "
+                               "a link needs: NCCL writes Mb/s (speed=\"400000\" for 400 Gb/s)",
+                               c->origin, line_of(k), mbps, mbps);
         nic->port_Bps[nic->ports++] = (double)mbps * 1e6 / 8.0;
     }
     return CR_OK;
@@ -481,6 +489,14 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         return missing(c, n, "busid", "busid=\"0000:05:00.0\"");
     if (!is_busid(buf))
         return bad_busid(c, n, "busid", buf);
+    /* one host's bus ids are its devices' addresses: two alike are a dump
+     * edited wrong (another host may reuse them) */
+    for (int q = 0; q < p; q++)
+        if (!strcasecmp(c->pcis[q].busid, buf) && c->cpus[c->pcis[q].cpu].host == c->cpus[cpu].host)
+            return cr_diag_set(c->d, CR_EINVAL,
+                               "%s:%d: busid=\"%s\" is already the bus id of the <pci> on line "
+                               "%d of this host: every device has its own",
+                               c->origin, line_of(n), buf, c->pcis[q].line);
     snprintf(r->busid, sizeof r->busid, "%s", buf);
     long cls, device = 0, width = 0;
     bool has_dev, has_width;

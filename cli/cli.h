@@ -104,6 +104,12 @@ int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given
 void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
                       size_t first);
 
+/* A count or byte size as a JSON integer where it is one that a double
+ * holds exactly (below 2^53), else as cli_json_num: 17179869184 bytes,
+ * not 1.717986918e10 at ten digits, so that a row joins the nccl-tests row
+ * of its size. */
+json_t *cli_json_count(double v);
+
 /* A JSON number, or null where v is not finite (a time of 0 makes a
  * percentage infinite; jansson has no infinity and would drop the key). */
 json_t *cli_json_num(double v);

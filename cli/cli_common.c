@@ -209,6 +209,13 @@ void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const 
         }
 }
 
+json_t *cli_json_count(double v)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0)
+        return json_integer((json_int_t)v);
+    return cli_json_num(v);
+}
+
 json_t *cli_json_num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();

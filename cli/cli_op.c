@@ -151,6 +151,8 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
         json_object_set_new(o, "t_hbm_cold_us", json_real(r->t_hbm_cold_s * 1e6));
         json_object_set_new(o, "bound_cold_us", json_real(r->bound_cold_s * 1e6));
         json_object_set_new(o, "binding_cold", json_string(r->binding_cold));
+        /* which bound bound_us is: --cold makes it the cold one */
+        json_object_set_new(o, "cold", json_boolean(r->cold));
     }
     if (o && r->has_overlap) {
         json_object_set_new(o, "intra_sm", sched_json(&r->intra));

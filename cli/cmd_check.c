@@ -89,13 +89,13 @@ static json_t *verdict_json(const cr_op_result *r, double measured_s)
 {
     double pct = 0, speedup = 0;
     cr_verdict v = cr_op_verdict(r, measured_s, &pct, &speedup);
-    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:s}", "measured_us",
-                     measured_s * 1e6, "bound_us", r->bound_s * 1e6, "bound_cold_us",
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:s, s:b}",
+                     "measured_us", measured_s * 1e6, "bound_us", r->bound_s * 1e6, "bound_cold_us",
                      r->bound_cold_s * 1e6, "baseline_us", r->baseline_s * 1e6, "pred_us",
                      r->pred_s * 1e6, "pct_of_roofline", pct, "pct_of_roofline_cold",
                      100 * r->bound_cold_s / measured_s, "speedup", speedup, "binding", r->binding,
                      "binding_cold", r->binding_cold, "verdict", cr_verdict_name(v), "explanation",
-                     cr_verdict_help(v));
+                     cr_verdict_help(v), "cold", (int)r->cold);
 }
 
 /* --- bulk --------------------------------------------------------------- */
@@ -112,7 +112,10 @@ static cr_topo *cache_get(topo_cache *c, const char *name, cr_diag *d)
         if (strcmp(c->name[i], name) == 0)
             return c->t[i];
     if (c->n >= MAX_TOPOS) {
-        cr_diag_set(d, CR_ERANGE, "more than %d distinct topologies in one file", MAX_TOPOS);
+        cr_diag_set(d, CR_ERANGE,
+                    "more than %d distinct topologies in one file (\"%s\" is the %dth): give "
+                    "the entries of more machines in several files",
+                    MAX_TOPOS, name, MAX_TOPOS + 1);
         return NULL;
     }
     cr_topo *t = NULL;
@@ -147,18 +150,23 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     msg[0] = '\0';
     json_object_set_new(out, "index", json_integer((json_int_t)idx));
     /* name and op go into the result whatever the entry's fault */
-    json_t *nm = json_object_get(e, "name"), *opj = json_object_get(e, "op");
-    if (json_is_string(nm))
-        json_object_set(out, "name", nm);
-    if (json_is_string(opj))
-        json_object_set(out, "op", opj);
+    /* index, name, op and topo in every row, null where the entry gives
+     * none that reads (the docs promise the four keys) */
+    json_t *nm = json_object_get(e, "name"), *opj = json_object_get(e, "op"),
+           *tp = json_object_get(e, "topo");
+    json_object_set_new(out, "name", json_is_string(nm) ? json_copy(nm) : json_null());
+    json_object_set_new(out, "op", json_is_string(opj) ? json_copy(opj) : json_null());
+    const char *tdef = deftopo ? deftopo : CR_TOPO_DEFAULT;
+    json_object_set_new(out, "topo",
+                        json_is_string(tp)                ? json_copy(tp)
+                        : json_is_object(e) && tp != NULL ? json_null()
+                                                          : json_string(tdef));
     cr_harness_result hr;
     if (cr_harness_result_read(e, idx, CR_HARNESS_NEED_OP, &hr, &d) != CR_OK) {
         snprintf(msg, sizeof msg, "%s", d.msg);
         goto fail;
     }
-    const char *tname = hr.topo ? hr.topo : deftopo ? deftopo : CR_TOPO_DEFAULT;
-    json_object_set_new(out, "topo", json_string(tname));
+    const char *tname = hr.topo ? hr.topo : tdef;
     const cr_op_def *op = NULL;
     cr_op_params p;
     if (cr_harness_result_op(&hr, idx, &op, &p, &d) != CR_OK) {

@@ -562,8 +562,8 @@ int cli_cmd_coll(int argc, char **argv)
         any_unsupported |= !p->supported;
         if (o.json) {
             json_t *e = json_object();
-            json_object_set_new(e, "size_bytes", json_real(bytes));
-            json_object_set_new(e, "count", json_real(count));
+            json_object_set_new(e, "size_bytes", cli_json_count(bytes));
+            json_object_set_new(e, "count", cli_json_count(count));
             json_object_set_new(e, "bound_us", json_real(res->bound.bound_s * 1e6));
             json_object_set_new(e, "binding", json_string(res->bound.binding));
             json_object_set_new(e, "binding_where", json_string(res->bound.binding_where));

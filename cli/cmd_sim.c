@@ -722,8 +722,8 @@ static int run_simple(const struct opts *o)
         if (o->json) {
             cr_sim_stats st = cr_sim_stats_get(s);
             json_t *e = json_object();
-            json_object_set_new(e, "size_bytes", json_real(S));
-            json_object_set_new(e, "count", json_real(count));
+            json_object_set_new(e, "size_bytes", cli_json_count(S));
+            json_object_set_new(e, "count", cli_json_count(count));
             json_object_set_new(e, "bound_us", json_real(res.bound.bound_s * 1e6));
             json_object_set_new(e, "binding", json_string(res.bound.binding));
             json_object_set_new(e, "binding_where", json_string(res.bound.binding_where));

@@ -17,6 +17,12 @@ const char *cr_harness_near_key(const char *key)
             return NULL;
     if (strncmp(key, "measured", 8) == 0) /* measured, measured_ms, measured_time */
         return "measured_us";
+    /* what coll, sim, validate and roofline print for the topology, and the
+     * long word for the parameters */
+    if (strcmp(key, "topology") == 0)
+        return "topo";
+    if (strcmp(key, "parameters") == 0 || strcmp(key, "args") == 0)
+        return "params";
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         size_t n = strlen(known[i]);
         if ((n > 2 && cr_edit_distance(key, known[i], 9) <= (n > 4 ? 2 : 1)) ||
@@ -40,7 +46,7 @@ cr_status cr_harness_result_read(json_t *e, size_t idx, unsigned need, cr_harnes
     json_object_foreach(e, k, v)
     {
         const char *near = cr_harness_near_key(k);
-        if (near)
+        if (near && !json_object_get(e, near))
             return cr_diag_set(d, CR_EPARSE,
                                "entry %zu: unknown key \"%.64s\": did you mean \"%s\"? (an entry "
                                "has name, op, topo, params, measured_us; operator parameters go "
@@ -55,6 +61,7 @@ cr_status cr_harness_result_read(json_t *e, size_t idx, unsigned need, cr_harnes
     out->topo = json_string_value(json_object_get(e, "topo"));
     out->params = json_object_get(e, "params");
     out->variant = json_string_value(json_object_get(e, "variant"));
+    out->entry = e;
     json_t *ch = json_object_get(e, "chunks");
     out->chunks = json_is_number(ch) ? json_number_value(ch) : 0;
     if ((need & CR_HARNESS_NEED_NAME) && !(out->name && out->name[0]))
@@ -93,5 +100,22 @@ cr_status cr_harness_result_op(const cr_harness_result *r, size_t idx, const cr_
         st = cr_op_params_from_json(*op, r->params, p, &od);
     if (st != CR_OK)
         return cr_diag_set(d, st, "entry %zu: %s", idx, od.msg);
+    /* a parameter of the operator beside "params" would be ignored: the
+     * entry graded at the default shape */
+    const char *k;
+    json_t *v;
+    json_object_foreach(r->entry, k, v)
+    {
+        bool entry_key = false; /* "params" is also ddp's parameter count */
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            entry_key = entry_key || strcmp(k, known[i]) == 0;
+        int kp = entry_key ? -1 : cr_opp_parse(k);
+        if (kp >= 0 && cr_op_uses(*op, (cr_opp)kp))
+            return cr_diag_set(d, CR_EPARSE,
+                               "entry %zu: \"%.40s\" is a parameter of %s: put it in \"params\" "
+                               "({\"params\": {\"%.40s\": ...}})",
+                               idx, k, r->op, k);
+    }
+    (void)v;
     return CR_OK;
 }

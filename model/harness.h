@@ -32,6 +32,7 @@ typedef struct {
     /* metadata the charts show: NULL / 0 when absent or of another type */
     const char *variant; /* "baseline", "overlap" */
     double chunks;
+    json_t *entry; /* the whole entry (cr_harness_result_op checks its keys) */
 } cr_harness_result;
 
 /* The measured times commroof takes, in seconds: from a picosecond (no GPU
@@ -67,9 +68,12 @@ cr_status cr_harness_result_op(const cr_harness_result *r, size_t idx, const cr_
                                cr_op_params *p, cr_diag *d);
 
 /* The known entry key that key looks like a misspelling of (within two edits
- * of a longer key, one of a 4-letter one, or a known key's stem such as
- * "measured" or "param"), or NULL for a known key or unrelated metadata
- * ("variant", "iters", "note"). */
+ * of a longer key, one of a 4-letter one, a known key's stem such as
+ * "measured" or "param", or a name other commands print for it:
+ * "topology", "parameters"), or NULL for a known key or unrelated metadata
+ * ("variant", "iters", "note"). An entry refuses such a key only where the
+ * key it looks like is absent: "measured_std_us" beside "measured_us" is
+ * the harness's own. */
 const char *cr_harness_near_key(const char *key);
 
 #endif

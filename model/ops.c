@@ -644,6 +644,7 @@ static void set_binding(cr_op_result *r, const char *comm_binding, const char *m
 void cr_op_result_use_cold(cr_op_result *r)
 {
     r->bound_s = r->bound_cold_s;
+    r->cold = true;
     r->t_hbm_s = r->t_hbm_cold_s;
     snprintf(r->binding, sizeof r->binding, "%s", r->binding_cold);
     if (r->bound_s > 0)
@@ -1242,7 +1243,7 @@ cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct, 
         return CR_VERDICT_IMPOSSIBLE;
     if (cr_below_bound(measured_s, r->bound_cold_s))
         return CR_VERDICT_CACHE_RESIDENT;
-    if (*pct >= 80)
+    if (cr_near_roofline(measured_s, r->bound_s))
         return CR_VERDICT_NEAR_ROOF;
     if (measured_s < r->baseline_s)
         return CR_VERDICT_GOOD;

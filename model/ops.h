@@ -198,6 +198,7 @@ typedef struct {
     double attainable_s;      /* the bound from measured ceilings where the topology has
                                  them (compute, HBM, L2), else equal to bound_s */
     double attainable_cold_s; /* the same for bound_cold_s (cr_op_result_use_cold) */
+    bool cold;                /* bound_s is the cold bound (cr_op_result_use_cold) */
 
     double baseline_s;
     int baseline_kernels; /* kernels and collectives the baseline launches */
@@ -284,6 +285,15 @@ typedef enum {
 static inline bool cr_below_bound(double measured_s, double bound_s)
 {
     return measured_s < bound_s * (1 - 1e-9);
+}
+
+/* Whether measured_s is within 1.25 x bound_s (80 % of roofline or more:
+ * near-roofline), with the same part in 10^9 as cr_below_bound, so that
+ * 1.25 times a printed bound handed back is near-roofline (its percentage
+ * came out 79.99999999). */
+static inline bool cr_near_roofline(double measured_s, double bound_s)
+{
+    return measured_s <= 1.25 * bound_s * (1 + 1e-9);
 }
 
 /* The verdict for a measured time (seconds) against r. *pct is bound /

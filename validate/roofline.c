@@ -1025,7 +1025,7 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
     if (r->has_bound) {
         const char *v = r->violation        ? "impossible"
                         : r->cache_resident ? "cache-resident"
-                        : r->pct_of_roofline >= 80
+                        : cr_near_roofline(m->measured_s, r->bound_s)
                             ? "near-roofline"
                             : (r->has_pred && m->measured_s < r->pred_s ? "faster-than-baseline"
                                                                         : "slower-than-baseline");

@@ -58,7 +58,8 @@ static void test_near_key(void **state)
         {"measured", "measured_us"},
         {"measured_ms", "measured_us"},
         {"nme", "name"},
-        {"topology", NULL},
+        {"topology", "topo"},
+        {"parameters", "params"},
         {"variant", NULL},
         {"chunks", NULL},
         {"iters", NULL},
@@ -73,6 +74,30 @@ static void test_near_key(void **state)
         else
             assert_null(got);
     }
+    /* a near key beside the key it resembles is the harness's own
+     * (audit of 2026-12-04: measured_std_us made every entry an error),
+     * alone it is refused ("topology" made the entry fall back to the
+     * default topology) */
+    cr_harness_result r0;
+    cr_diag d0 = {{0}};
+    json_t *e0 = parse("{\"op\": \"gemm\", \"measured_us\": 3, \"measured_std_us\": 0.1, "
+                       "\"topo\": \"h200-1\", \"topology\": \"x\"}");
+    assert_int_equal(cr_harness_result_read(e0, 0, 0, &r0, &d0), CR_OK);
+    json_decref(e0);
+    e0 = parse("{\"op\": \"gemm\", \"measured_us\": 3, \"topology\": \"mi300x-8\"}");
+    assert_int_equal(cr_harness_result_read(e0, 0, 0, &r0, &d0), CR_EPARSE);
+    assert_non_null(strstr(d0.msg, "did you mean \"topo\""));
+    json_decref(e0);
+    /* an operator parameter beside "params" would be ignored: refused */
+    memset(&d0, 0, sizeof d0);
+    e0 = parse("{\"op\": \"gemm\", \"m\": 8192, \"measured_us\": 3}");
+    assert_int_equal(cr_harness_result_read(e0, 4, 0, &r0, &d0), CR_OK);
+    const cr_op_def *op0 = NULL;
+    cr_op_params p0;
+    assert_int_equal(cr_harness_result_op(&r0, 4, &op0, &p0, &d0), CR_EPARSE);
+    assert_string_equal(d0.msg, "entry 4: \"m\" is a parameter of gemm: put it in \"params\" "
+                                "({\"params\": {\"m\": ...}})");
+    json_decref(e0);
     json_t *e = parse("{\"name\": \"p\", \"op\": \"gemm\", \"parms\": {\"m\": 1}, "
                       "\"measured_us\": 1}");
     cr_harness_result r;

@@ -675,6 +675,14 @@ static void test_verdicts(void **state)
     assert_int_equal(cr_op_verdict(&r, r.bound_s * (1 - 1e-8), &pct, &sp), CR_VERDICT_IMPOSSIBLE);
     assert_true(cr_below_bound(1.0 - 2e-9, 1.0));
     assert_false(cr_below_bound(1.0 - 4e-10, 1.0));
+    /* 1.25 times a printed bound is near-roofline too (its percentage is
+     * 79.99999999: gemm 1024x1024x512's 1.085684352 us x 1.25, audit of
+     * 2026-12-04, was faster-than-baseline) */
+    r.bound_s = 1.085684352e-6;
+    r.bound_cold_s = r.bound_s;
+    r.baseline_s = 50e-6;
+    assert_int_equal(cr_op_verdict(&r, 1.35710544e-6, &pct, &sp), CR_VERDICT_NEAR_ROOF);
+    assert_int_equal(cr_op_verdict(&r, 1.25 * r.bound_s * (1 + 1e-8), &pct, &sp), CR_VERDICT_GOOD);
 }
 
 /* Warm and cold (doc/bounds.md 1.4). On h200-1 (L2 with a bandwidth): a

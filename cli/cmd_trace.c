@@ -213,11 +213,14 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
                      c->dst_mem[0] ? c->dst_mem : "?");
         else
             snprintf(mem, sizeof mem, "-");
-        printf("  %8s %5s %5s %-18s %8llu %15.0f %13.3f %10.2f\n",
+        /* no time, no rate: "-" (0.00 read as a rate of nothing) */
+        char bw[24] = "-";
+        if (c->total_s > 0)
+            snprintf(bw, sizeof bw, "%.2f", c->bytes / c->total_s / 1e9);
+        printf("  %8s %5s %5s %-18s %8llu %15.0f %13.3f %10s\n",
                c->memset ? "memset" : cr_copy_kind_name(c->kind),
                dev_word(c->src_device, a, sizeof a), dev_word(c->dst_device, b, sizeof b), mem,
-               (unsigned long long)c->count, c->bytes, c->total_s * 1e6,
-               c->total_s > 0 ? c->bytes / c->total_s / 1e9 : 0.0);
+               (unsigned long long)c->count, c->bytes, c->total_s * 1e6, bw);
     }
     if (s->n_nvtx_sizes == 0)
         return; /* no NCCL payloads: the table would be empty */
@@ -267,13 +270,14 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
     json_t *cs = json_array();
     for (size_t i = 0; i < s->n_copy_stats; i++) {
         const cr_trace_copy_stat *c = &s->copy_stats[i];
-        json_array_append_new(cs, json_pack("{s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f}", "kind",
-                                            c->memset ? "memset" : cr_copy_kind_name(c->kind),
-                                            "src_device", c->src_device, "dst_device",
-                                            c->dst_device, "src_mem", c->src_mem, "dst_mem",
-                                            c->dst_mem, "count", (json_int_t)c->count, "bytes",
-                                            c->bytes, "total_us", c->total_s * 1e6, "algbw_GBps",
-                                            c->total_s > 0 ? c->bytes / c->total_s / 1e9 : 0.0));
+        json_array_append_new(
+            cs,
+            json_pack("{s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:o}", "kind",
+                      c->memset ? "memset" : cr_copy_kind_name(c->kind), "src_device",
+                      c->src_device, "dst_device", c->dst_device, "src_mem", c->src_mem, "dst_mem",
+                      c->dst_mem, "count", (json_int_t)c->count, "bytes", c->bytes, "total_us",
+                      c->total_s * 1e6, "algbw_GBps",
+                      c->total_s > 0 ? cli_json_num(c->bytes / c->total_s / 1e9) : json_null()));
     }
     json_object_set_new(o, "copies", cs);
     json_t *ns = json_array();
@@ -664,8 +668,11 @@ int cli_cmd_trace(int argc, char **argv)
         json_t *arr = json_array();
         int failed = summarise_files(o.files, o.n_files, &o, arr);
         json_object_set_new(root, "traces", arr);
-        print_json_doc(root);
-        return failed ? CLI_FAIL : CLI_OK;
+        if (failed) { /* no document that leaves a trace out: the errors say which */
+            json_decref(root);
+            return CLI_FAIL;
+        }
+        return print_json_doc(root);
     }
     printf("# commroof trace summary: %d file(s)\n", o.n_files);
     return summarise_files(o.files, o.n_files, &o, NULL) ? CLI_FAIL : CLI_OK;

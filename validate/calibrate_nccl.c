@@ -288,6 +288,7 @@ cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *w
         char buf[200];
         snprintf(buf, sizeof buf, "no prediction: %.150s",
                  st != CR_OK       ? cd.msg
+                 : bytes == 0      ? "a 0-byte row (under one element a rank)"
                  : res.pred.why[0] ? res.pred.why
                                    : "unsupported");
         say(why, why_size, buf);

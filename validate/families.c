@@ -357,6 +357,10 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
         else
             snprintf(r->impl, sizeof r->impl, "%s/%s", cr_algo_name(res.pred.algo),
                      cr_proto_name(res.pred.proto));
+    } else if (bytes == 0) {
+        /* nccl-tests prints such rows where the size is under one element
+         * per rank: nothing moves, nothing to predict */
+        snprintf(r->note, sizeof r->note, "no prediction: a 0-byte row (under one element a rank)");
     } else {
         snprintf(r->note, sizeof r->note, "no prediction: %s",
                  res.pred.why[0] ? res.pred.why : "unsupported");

@@ -10,11 +10,18 @@
 
 static const char *const known[] = {"name", "op", "topo", "params", "measured_us"};
 
-const char *cr_harness_near_key(const char *key)
+static bool is_entry_key(const char *key)
 {
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(key, known[i]) == 0)
-            return NULL;
+            return true;
+    return false;
+}
+
+const char *cr_harness_near_key(const char *key)
+{
+    if (is_entry_key(key))
+        return NULL;
     if (strncmp(key, "measured", 8) == 0) /* measured, measured_ms, measured_time */
         return "measured_us";
     /* what coll, sim, validate and roofline print for the topology, and the
@@ -106,10 +113,8 @@ cr_status cr_harness_result_op(const cr_harness_result *r, size_t idx, const cr_
     json_t *v;
     json_object_foreach(r->entry, k, v)
     {
-        bool entry_key = false; /* "params" is also ddp's parameter count */
-        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-            entry_key = entry_key || strcmp(k, known[i]) == 0;
-        int kp = entry_key ? -1 : cr_opp_parse(k);
+        /* the entry's own keys are not: "params" is also ddp's count */
+        int kp = is_entry_key(k) ? -1 : cr_opp_parse(k);
         if (kp >= 0 && cr_op_uses(*op, (cr_opp)kp))
             return cr_diag_set(d, CR_EPARSE,
                                "entry %zu: \"%.40s\" is a parameter of %s: put it in \"params\" "

@@ -489,14 +489,6 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         return missing(c, n, "busid", "busid=\"0000:05:00.0\"");
     if (!is_busid(buf))
         return bad_busid(c, n, "busid", buf);
-    /* one host's bus ids are its devices' addresses: two alike are a dump
-     * edited wrong (another host may reuse them) */
-    for (int q = 0; q < p; q++)
-        if (!strcasecmp(c->pcis[q].busid, buf) && c->cpus[c->pcis[q].cpu].host == c->cpus[cpu].host)
-            return cr_diag_set(c->d, CR_EINVAL,
-                               "%s:%d: busid=\"%s\" is already the bus id of the <pci> on line "
-                               "%d of this host: every device has its own",
-                               c->origin, line_of(n), buf, c->pcis[q].line);
     snprintf(r->busid, sizeof r->busid, "%s", buf);
     long cls, device = 0, width = 0;
     bool has_dev, has_width;
@@ -1074,6 +1066,42 @@ static void base_name(const char *origin, char *out, size_t size)
         snprintf(out, size, "nccl-import");
 }
 
+/* One host's bus ids are its devices' addresses: two alike are a dump
+ * edited wrong (another host may reuse them). Checked once the dump is
+ * read: sorted by host and id, neighbours compared. */
+struct busid_ref {
+    int host, line;
+    const char *busid;
+};
+
+static int cmp_busid_ref(const void *x, const void *y)
+{
+    const struct busid_ref *a = x, *b = y;
+    if (a->host != b->host)
+        return (a->host > b->host) - (a->host < b->host);
+    int k = strcasecmp(a->busid, b->busid);
+    return k ? k : (a->line > b->line) - (a->line < b->line);
+}
+
+static cr_status check_busids(struct ctx *c)
+{
+    struct busid_ref *r = malloc(((size_t)c->n_pcis + 1) * sizeof *r);
+    if (!r)
+        return cr_diag_set(c->d, CR_ENOMEM, "%s: out of memory", c->origin);
+    for (int p = 0; p < c->n_pcis; p++)
+        r[p] = (struct busid_ref){c->cpus[c->pcis[p].cpu].host, c->pcis[p].line, c->pcis[p].busid};
+    qsort(r, (size_t)c->n_pcis, sizeof *r, cmp_busid_ref);
+    cr_status st = CR_OK;
+    for (int p = 1; p < c->n_pcis && st == CR_OK; p++)
+        if (r[p].host == r[p - 1].host && !strcasecmp(r[p].busid, r[p - 1].busid))
+            st = cr_diag_set(c->d, CR_EINVAL,
+                             "%s:%d: busid=\"%s\" is already the bus id of the <pci> on line %d "
+                             "of this host: every device has its own",
+                             c->origin, r[p].line, r[p].busid, r[p - 1].line);
+    free(r);
+    return st;
+}
+
 cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin, cr_topo **out,
                                 cr_diag *d)
 {
@@ -1148,6 +1176,8 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
         if ((st = walk_cpu(&c, k)))
             goto out;
     }
+    if ((st = check_busids(&c)))
+        goto out;
     char name[256], desc[1024], src[700];
     base_name(origin, name, sizeof name);
     t = cr_topo_new(name);

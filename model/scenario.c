@@ -23,7 +23,6 @@
 
 #define SCN_MAX_BYTES (16u << 20)
 #define SCN_MAX_OPS 4096
-#define CR_SCN_MAX_MSG_BYTES 1e15 /* coll's largest message (cr_coll_predict) */
 
 typedef struct {
     const char *origin;
@@ -33,6 +32,10 @@ typedef struct {
     char **names;
     int *ops;
     const xmlNode **nodes; /* per op: its element, for file:line */
+    /* per op, as parsed: its ranks and its stream= (-1 none), for the
+     * stream order (stream_order); the op at index n before add_name */
+    cr_rankset **op_ranks;
+    int *op_stream;
     int n;
     int (*edges)[2]; /* after= as (before, after) op indices */
     int n_edges;
@@ -284,6 +287,16 @@ out:
     return st;
 }
 
+/* Keeps the ranks and stream= of the op just added (index S->n until
+ * add_name counts it) for stream_order; *rs becomes the scenario's. */
+static void keep_op(scn *S, const xmlNode *n, int stream, cr_rankset **rs)
+{
+    cr_rankset_free(S->op_ranks[S->n]);
+    S->op_ranks[S->n] = *rs;
+    S->op_stream[S->n] = attr(n, "stream") ? stream : -1;
+    *rs = NULL;
+}
+
 /* Ops given the same stream= that share a rank run in file order, as
  * kernels on one CUDA stream do: each waits for the last earlier op of
  * its stream on each of its ranks (an implicit after=). Ops without
@@ -305,23 +318,17 @@ static cr_status stream_order(scn *S)
 {
     int n = S->n, ng = S->t->n_gpus, m = 0;
     stream_op *so = malloc(((size_t)n + 1) * sizeof *so);
-    cr_rankset **rs = calloc((size_t)n + 1, sizeof *rs);
     int *last = malloc(((size_t)ng + 1) * sizeof *last);
     int *stamp = calloc((size_t)n + 1, sizeof *stamp);
-    cr_status st =
-        so && rs && last && stamp ? CR_OK : cr_diag_set(S->d, CR_ENOMEM, "out of memory");
-    for (int i = 0; i < n && st == CR_OK; i++) {
-        if (!attr(S->nodes[i], "stream"))
-            continue;
-        so[m].idx = i;
-        if ((st = stream_of(S, S->nodes[i], &so[m].stream)) == CR_OK)
-            st = ranks_of(S, S->nodes[i], &rs[i]);
-        m++;
-    }
+    cr_status st = so && last && stamp ? CR_OK : cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    for (int i = 0; i < n && st == CR_OK; i++)
+        if (S->op_stream[i] >= 0)
+            so[m++] = (stream_op){S->op_stream[i], i};
     if (st == CR_OK && m > 1)
         qsort(so, (size_t)m, sizeof *so, cmp_stream_op);
     for (int r = 0; st == CR_OK && r < ng; r++)
         last[r] = -1;
+    cr_rankset *const *rs = S->op_ranks;
     for (int k = 0, g0 = 0; k < m && st == CR_OK; k++) {
         if (so[k].stream != so[g0].stream) { /* a new stream: forget the last one's ops */
             for (; g0 < k; g0++)
@@ -338,9 +345,6 @@ static cr_status stream_order(scn *S)
             last[r] = i;
         }
     }
-    for (int i = 0; rs && i < n; i++)
-        cr_rankset_free(rs[i]);
-    free(rs);
     free(so);
     free(last);
     free(stamp);
@@ -378,6 +382,8 @@ static cr_status do_compute(scn *S, const xmlNode *n, int *op)
         return st;
     st = cr_sim_compute_op_add(S->s, attr(n, "name"), rs->ranks, rs->n, dur, hbm, start, stream, op,
                                S->d);
+    if (st == CR_OK)
+        keep_op(S, n, stream, &rs);
     cr_rankset_free(rs);
     return st;
 }
@@ -449,7 +455,7 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
                               "row entry \"%.60s\": expected a size with a unit (e.g. \"1MB\") "
                               "or 0",
                               tok);
-                else if (strcmp(tok, "0") && x > CR_SCN_MAX_MSG_BYTES)
+                else if (strcmp(tok, "0") && x > CR_COLL_MAX_BYTES)
                     st =
                         fail(S, k, CR_ERANGE, "row %d entry %d \"%.60s\": a message is at most 1PB",
                              row + 1, col + 1, tok);
@@ -484,7 +490,7 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         for (int i = 0; i < nr * nr; i++)
             bytes += m[i];
         bytes /= nr;
-        if (bytes > CR_SCN_MAX_MSG_BYTES) {
+        if (bytes > CR_COLL_MAX_BYTES) {
             st = fail(S, n, CR_ERANGE,
                       "the rows send %g bytes a rank on average, more than the 1PB a collective "
                       "moves at most",
@@ -552,6 +558,8 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     d.msg[0] = 0;
     if ((st = cr_sim_coll_add(S->s, &sp, rs->ranks, rs->n, op, &d)) != CR_OK)
         st = fail(S, n, st, "%s", d.msg);
+    else
+        keep_op(S, n, stream, &rs);
 out:
     free(m);
     cr_coll_ctx_free(ctx);
@@ -563,7 +571,7 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
                                   cr_sim **out, cr_diag *d)
 {
     *out = NULL;
-    scn S = {origin ? origin : "scenario", t, NULL, d, NULL, NULL, NULL, 0, NULL, 0, 0};
+    scn S = {.origin = origin ? origin : "scenario", .t = t, .d = d};
     if (len == 0)
         return cr_diag_set(d, CR_EPARSE, "%s:1: the file is empty; write <scenario name=...>",
                            S.origin);
@@ -597,7 +605,10 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
     S.names = calloc(SCN_MAX_OPS, sizeof *S.names);
     S.ops = calloc(SCN_MAX_OPS, sizeof *S.ops);
     S.nodes = calloc(SCN_MAX_OPS, sizeof *S.nodes);
-    if (!S.names || !S.ops || !S.nodes || cr_sim_new(t, &S.s, d) != CR_OK) {
+    S.op_ranks = calloc(SCN_MAX_OPS, sizeof *S.op_ranks);
+    S.op_stream = calloc(SCN_MAX_OPS, sizeof *S.op_stream);
+    if (!S.names || !S.ops || !S.nodes || !S.op_ranks || !S.op_stream ||
+        cr_sim_new(t, &S.s, d) != CR_OK) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto done;
     }
@@ -645,6 +656,10 @@ done:
     free(S.names);
     free(S.ops);
     free(S.nodes);
+    for (int i = 0; S.op_ranks && i < SCN_MAX_OPS; i++)
+        cr_rankset_free(S.op_ranks[i]);
+    free(S.op_ranks);
+    free(S.op_stream);
     free(S.edges);
     xmlFreeDoc(doc);
     if (st != CR_OK) {

@@ -222,8 +222,10 @@ static void nt_set(cr_vmeas *m, const char *key, const char *value)
  * alone (its byte would end a figure the same way). */
 static void nt_strip_ansi(char *line)
 {
-    char *w = line;
-    for (const char *r = line; *r;) {
+    char *w = strchr(line, '\x1b'); /* most lines have none: nothing moves */
+    if (!w)
+        return;
+    for (const char *r = w; *r;) {
         if (*r != '\x1b') {
             *w++ = *r++;
             continue;

@@ -566,7 +566,9 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
                 continue;
             if (r->proc != kproc) {
                 kproc = r->proc;
-                for (start = 0; start < t->na && t->a[start].proc < kproc;)
+                /* calls and kernels are both in process order: on from
+                 * the last process's first kernel */
+                while (start < t->na && t->a[start].proc < kproc)
                     start++;
                 for (int q = 0; q < max_dev + 2; q++)
                     cur[q] = start;

@@ -248,7 +248,7 @@ static const struct key keys[] = {
      FIT_SRC "one sequential step over NVLink / NVSwitch, LL128 (NCCL tuning.cc hwLat NVLINK ring "
      "1.9 us)"},
     {"coll.alpha.nvlink.simple", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE}, 0, 1, "s",
-     FIT_SRC "one sequential ring step over NVLink / NVSwitch, Simple (two slice handshakes: src/device/prims_simple.h, collectives.h; a broadcast's chain hop at half of it was tried and not kept, doc/corpus.md Session 16; NCCL tuning.cc hwLat NVLINK "
+     FIT_SRC "one sequential ring step over NVLink / NVSwitch, Simple (two slice handshakes: src/device/prims_simple.h, collectives.h; a broadcast's or reduce's chain hop pays half of it on Hopper and Blackwell, the whole on Ampere, doc/corpus.md Sessions 16 and 24; NCCL tuning.cc hwLat NVLINK "
      "ring 3.4 us)"},
     {"coll.alpha.pci.ll", OFF(alpha_s[CR_HW_PCI][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_PCI_LL, FIT_A_PCI_LL, FIT_A_PCI_LL}, 0, 1, "s",
      FIT_SRC "one sequential step over PCIe (through the host where GPUs have no peer path), LL; "

@@ -1134,6 +1134,44 @@ static void test_tree_chain_hop(void **state)
     cr_topo_free(t);
 }
 
+/* A Simple ring step (coll.alpha.nvlink.simple) is two slice handshakes
+ * of an allreduce's chunk; a broadcast's or reduce's chain hop has one
+ * slice and pays half of it on Hopper and Blackwell, the whole on Ampere
+ * (algo.c corpus_lat_s, doc/corpus.md Session 24). The slope of the 8 B
+ * prediction in the step: n - 1 = 7 hops. */
+static double chain_8b(const char *topo, cr_coll coll, double alpha)
+{
+    cr_topo *t = cr_test_open_topo(topo);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-7");
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_ctx_set_param(c, "coll.alpha.nvlink.simple", alpha, &d), CR_OK);
+    cr_coll_result r = eval(c, coll, 8, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(r.pred.supported);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    return r.pred.pred_s;
+}
+
+static void test_simple_chain_hop(void **state)
+{
+    (void)state;
+    struct {
+        const char *topo;
+        cr_coll coll;
+        double hops;
+    } cases[] = {{"hgx-h100-8", CR_COLL_BROADCAST, 7 * 0.5},
+                 {"hgx-h100-8", CR_COLL_REDUCE, 7 * 0.5},
+                 {"hgx-b200-8", CR_COLL_BROADCAST, 7 * 0.5},
+                 {"dgx-a100-8", CR_COLL_BROADCAST, 7},
+                 {"hgx-h100-8", CR_COLL_ALLREDUCE, 14}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double slope = (chain_8b(cases[k].topo, cases[k].coll, 9e-6) -
+                        chain_8b(cases[k].topo, cases[k].coll, 7e-6)) /
+                       2e-6;
+        assert_close(slope, cases[k].hops, 1e-6, 0);
+    }
+}
+
 /* A point-to-point send to another node runs on NCCL's channels per net
  * peer, 14 GB/s each (coll.p2p.net_ch); how many depends on the release
  * (src/graph/paths.cc). h100-ib-128n: 8 GPUs and 8 NDR NICs a node, so 8
@@ -2655,6 +2693,7 @@ int main(void)
         cmocka_unit_test(test_p2p_nvl_channels),
         cmocka_unit_test(test_nvls_loop_cost),
         cmocka_unit_test(test_tree_chain_hop),
+        cmocka_unit_test(test_simple_chain_hop),
         cmocka_unit_test(test_nccl_select_parse),
         cmocka_unit_test(test_nccl_select_narrows),
         cmocka_unit_test(test_nccl_select_fuzz_replay),

@@ -155,6 +155,16 @@ static void cell_str(const cr_table *t, int r, int c, char *buf, size_t n)
         snprintf(buf, n, "-");
 }
 
+/* "# line": a control character in it (a file name's newline) becomes a
+ * blank, so the line cannot end early and forge a row. */
+static void comment_line(cr_sbuf *b, const char *s)
+{
+    cr_sbuf_add(b, "# ");
+    for (; s && *s; s++)
+        cr_sbuf_add(b, "%c", (unsigned char)*s < ' ' || *s == 0x7f ? ' ' : *s);
+    cr_sbuf_add(b, "\n");
+}
+
 cr_status cr_table_text(const cr_table *t, char **out)
 {
     *out = NULL;
@@ -174,9 +184,9 @@ cr_status cr_table_text(const cr_table *t, char **out)
                 w[c] = (int)strlen(buf);
         }
     }
-    cr_sbuf_add(&b, "# %s\n", t->title);
+    comment_line(&b, t->title);
     for (int i = 0; i < t->nn; i++)
-        cr_sbuf_add(&b, "# %s\n", t->notes[i]);
+        comment_line(&b, t->notes[i]);
     for (int pass = 0; pass < 2; pass++) {
         cr_sbuf_add(&b, "#");
         for (int c = 0; c < t->nc; c++) {
@@ -192,8 +202,11 @@ cr_status cr_table_text(const cr_table *t, char **out)
         cr_sbuf_add(&b, " ");
         for (int c = 0; c < t->nc; c++) {
             cell_str(t, r, c, buf, sizeof buf);
+            /* any blank or control character (a newline or tab from a
+             * JSON variant name or a log's file name) would split the
+             * cell or forge a row: '_' keeps one gnuplot column a cell */
             for (char *p = buf; *p; p++)
-                if (*p == ' ')
+                if ((unsigned char)*p <= ' ' || *p == 0x7f)
                     *p = '_';
             if (t->cols[c].text)
                 cr_sbuf_add(&b, " %-*s", w[c], buf);

@@ -12,13 +12,14 @@
 #include "route.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *cut_names[CR_CUT__COUNT] = {"gpu-ports", "pcie-switch", "socket", "node-nics",
-                                               "bisection"};
+static const char *cut_names[CR_CUT__COUNT] = {"gpu-ports",  "pcie-switch", "socket",   "node-nics",
+                                               "leaf-group", "pod",         "bisection"};
 
 const char *cr_cut_kind_name(cr_cut_kind k)
 {
@@ -512,6 +513,195 @@ static bool usable_reducer(const struct bctx *b, int v)
     return false;
 }
 
+/* ---- nodes and the fabric groups above them ---- */
+
+/* Every node's devices: dev[off[x] .. off[x+1]) */
+struct node_lists {
+    int nn;
+    int *off, *dev;
+};
+
+static int node_lists_build(const cr_topo *t, struct node_lists *nl)
+{
+    int nd = t->n_devs, nn = t->n_nodes;
+    for (int v = 0; v < nd; v++)
+        if (t->devs[v].node + 1 > nn)
+            nn = t->devs[v].node + 1;
+    nl->nn = nn;
+    nl->off = calloc((size_t)nn + 1, sizeof *nl->off);
+    nl->dev = malloc(((size_t)nd + 1) * sizeof *nl->dev);
+    int *fill = malloc(((size_t)nn + 1) * sizeof *fill);
+    if (!nl->off || !nl->dev || !fill) {
+        free(nl->off);
+        free(nl->dev);
+        free(fill);
+        return -1;
+    }
+    for (int v = 0; v < nd; v++)
+        if (t->devs[v].node >= 0)
+            nl->off[t->devs[v].node + 1]++;
+    for (int x = 0; x < nn; x++)
+        nl->off[x + 1] += nl->off[x];
+    memcpy(fill, nl->off, (size_t)nn * sizeof *fill);
+    for (int v = 0; v < nd; v++)
+        if (t->devs[v].node >= 0)
+            nl->dev[fill[t->devs[v].node]++] = v;
+    free(fill);
+    return 0;
+}
+
+/* A set of fabric switches (sorted device indices) and what it stands for:
+ * a node (tier 1) or a tier-1 group (tier 2). */
+struct sw_set {
+    const int *sw;
+    int n, who;
+};
+
+static int cmp_sw_set(const void *pa, const void *pb)
+{
+    const struct sw_set *a = pa, *b = pb;
+    for (int i = 0; i < a->n && i < b->n; i++)
+        if (a->sw[i] != b->sw[i])
+            return a->sw[i] < b->sw[i] ? -1 : 1;
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    return a->who < b->who ? -1 : (a->who > b->who);
+}
+
+static int cmp_int(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return a < b ? -1 : (a > b);
+}
+
+/* The fabric switches (devices of no node) one link away from the devices
+ * dev[0..n), other than those stamped `skip`, appended sorted to out[*len]
+ * (room: every link end). Uses b->local as a per-switch stamp. */
+static void fabric_neighbours(struct bctx *b, const int *dev, int n, int skip, int mark, int *out,
+                              int *len)
+{
+    const cr_topo *t = b->t;
+    int first = *len;
+    for (int i = 0; i < n; i++) {
+        int v = dev[i];
+        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            int w = cr_link_other(&t->links[t->adj[a]], v);
+            if (t->devs[w].kind != CR_DEV_SWITCH || t->devs[w].node >= 0 || b->local[w] == skip ||
+                b->local[w] == mark)
+                continue;
+            b->local[w] = mark;
+            out[(*len)++] = w;
+        }
+    }
+    qsort(out + first, (size_t)(*len - first), sizeof *out, cmp_int);
+}
+
+/* Adds tier-1 group g to the open group: its nodes' devices and its
+ * switches (the nodes' common set). */
+static void add_group_nodes(struct bctx *b, const struct node_lists *nl, const struct sw_set *set,
+                            const int *first, int g)
+{
+    for (int i = first[g]; i < first[g + 1]; i++) {
+        int x = set[i].who;
+        for (int j = nl->off[x]; j < nl->off[x + 1]; j++)
+            group_add(b, nl->dev[j]);
+    }
+    for (int j = 0; j < set[first[g]].n; j++)
+        group_add(b, set[first[g]].sw[j]);
+}
+
+/* Tier 1, the leaf group: nodes whose devices reach exactly the same
+ * fabric switches (in a rail-optimised fat tree the nodes under one leaf
+ * index of every rail), with those switches. Tier 2, the pod: leaf groups
+ * whose switches reach the same further switches, with all of theirs. An
+ * oversubscribed tier below the bisection binds there first: in `topo gen
+ * fat-tree --nodes 192 --node hgx-h100-8 --oversub 3` the 384 GPUs of one
+ * leaf index leave through 8 rails x 16 uplinks x 50 GB/s = 6.4 TB/s, and
+ * a 1,536-rank all-to-all forces 384 x 1152 / 1536 S = 288 S across them
+ * where the bisection passes 384 S at 12.8 TB/s (doc/bounds.md 1.1). Any
+ * device set is a valid cut, so groups that are not a fabric's tiers
+ * only add cuts that do not bind. */
+static int add_fabric_groups(struct bctx *b, const struct node_lists *nl)
+{
+    const cr_topo *t = b->t;
+    int nn = nl->nn, rc = 0;
+    if (nn < 2)
+        return 0;
+    size_t ends = (size_t)t->n_links * 2 + 1;
+    int *sw = malloc(ends * sizeof *sw), *up = malloc(ends * sizeof *up);
+    struct sw_set *set = malloc((size_t)nn * sizeof *set);
+    struct sw_set *grp = malloc((size_t)nn * sizeof *grp);
+    struct sw_set *pod = malloc((size_t)nn * sizeof *pod);
+    int *first = malloc(((size_t)nn + 1) * sizeof *first);
+    if (!sw || !up || !set || !grp || !pod || !first) {
+        rc = -1;
+        goto out;
+    }
+    for (int v = 0; v < t->n_devs; v++)
+        b->local[v] = -1;
+    /* tier 1: each node's switches (stamped with the node's number) */
+    int len = 0;
+    for (int x = 0; x < nn; x++) {
+        int at = len;
+        fabric_neighbours(b, nl->dev + nl->off[x], nl->off[x + 1] - nl->off[x], INT_MIN, x, sw,
+                          &len);
+        set[x] = (struct sw_set){sw + at, len - at, x};
+    }
+    /* equal sets run together; empty ones sort first and are no group */
+    qsort(set, (size_t)nn, sizeof *set, cmp_sw_set);
+    int ng = 0;
+    for (int i = 0; i < nn; i++) {
+        if (set[i].n == 0 ||
+            (ng > 0 && set[i].n == grp[ng - 1].n &&
+             memcmp(set[i].sw, grp[ng - 1].sw, (size_t)set[i].n * sizeof *sw) == 0))
+            continue;
+        grp[ng] = (struct sw_set){set[i].sw, set[i].n, ng};
+        first[ng++] = i; /* group g: nodes set[first[g]] .. set[first[g + 1] - 1] */
+    }
+    first[ng] = nn;
+    for (int g = 0; g < ng && rc == 0; g++) {
+        group_open(b);
+        add_group_nodes(b, nl, set, first, g);
+        rc = group_close(b, CR_CUT_LEAF, grp[g].sw[0]);
+    }
+    if (rc < 0 || ng < 2)
+        goto out;
+    /* tier 2: the switches one link beyond each group's own (its own
+     * stamped -2 - g to be passed over, the beyond ones nn + g) */
+    int ulen = 0;
+    for (int g = 0; g < ng; g++) {
+        for (int j = 0; j < grp[g].n; j++)
+            b->local[grp[g].sw[j]] = -2 - g;
+        int at = ulen;
+        fabric_neighbours(b, grp[g].sw, grp[g].n, -2 - g, nn + g, up, &ulen);
+        pod[g] = (struct sw_set){up + at, ulen - at, g};
+    }
+    qsort(pod, (size_t)ng, sizeof *pod, cmp_sw_set);
+    for (int i = 0, j; i < ng && rc == 0; i = j) {
+        for (j = i + 1; j < ng && pod[j].n == pod[i].n &&
+                        memcmp(pod[j].sw, pod[i].sw, (size_t)pod[i].n * sizeof *up) == 0;
+             j++)
+            ;
+        /* no switch beyond, or one pod of every group: the bisection's */
+        if (pod[i].n == 0 || j - i == ng)
+            continue;
+        group_open(b);
+        for (int k = i; k < j; k++)
+            add_group_nodes(b, nl, set, first, pod[k].who);
+        for (int k = 0; k < pod[i].n; k++)
+            group_add(b, pod[i].sw[k]);
+        rc = group_close(b, CR_CUT_POD, pod[i].sw[0]);
+    }
+out:
+    free(sw);
+    free(up);
+    free(set);
+    free(grp);
+    free(pod);
+    free(first);
+    return rc;
+}
+
 cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **out, cr_diag *d)
 {
     *out = NULL;
@@ -667,57 +857,30 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         if (group_close(&b, CR_CUT_SOCKET, v) < 0)
             goto nomem;
     }
-    /* Nodes: every device carrying the node's number. */
+    /* Nodes: every device carrying the node's number; then the groups of
+     * nodes behind the same network switches. */
     {
-        int nn = topo->n_nodes;
-        int maxnode = -1;
-        for (int v = 0; v < nd; v++)
-            if (topo->devs[v].node > maxnode)
-                maxnode = topo->devs[v].node;
-        if (maxnode + 1 > nn)
-            nn = maxnode + 1;
-        int member_nodes = 0;
-        if (nn > 0) {
-            int *off = calloc((size_t)nn + 1, sizeof *off);
-            int *byn = malloc((size_t)nd * sizeof *byn);
-            if (!off || !byn) {
-                free(off);
-                free(byn);
-                goto nomem;
+        struct node_lists nl;
+        if (node_lists_build(topo, &nl) < 0)
+            goto nomem;
+        int member_nodes = 0, rc = 0;
+        for (int x = 0; x < nl.nn && rc == 0; x++) {
+            group_open(&b);
+            bool has_member = false;
+            for (int i = nl.off[x]; i < nl.off[x + 1]; i++) {
+                group_add(&b, nl.dev[i]);
+                has_member |= b.member_of_dev[nl.dev[i]] >= 0;
             }
-            for (int v = 0; v < nd; v++)
-                if (topo->devs[v].node >= 0)
-                    off[topo->devs[v].node + 1]++;
-            for (int x = 0; x < nn; x++)
-                off[x + 1] += off[x];
-            int *fill = malloc((size_t)nn * sizeof *fill);
-            if (!fill) {
-                free(off);
-                free(byn);
-                goto nomem;
-            }
-            memcpy(fill, off, (size_t)nn * sizeof *fill);
-            for (int v = 0; v < nd; v++)
-                if (topo->devs[v].node >= 0)
-                    byn[fill[topo->devs[v].node]++] = v;
-            free(fill);
-            int rc = 0;
-            for (int x = 0; x < nn && rc == 0; x++) {
-                group_open(&b);
-                bool has_member = false;
-                for (int i = off[x]; i < off[x + 1]; i++) {
-                    group_add(&b, byn[i]);
-                    has_member |= b.member_of_dev[byn[i]] >= 0;
-                }
-                member_nodes += has_member;
-                rc = group_close(&b, CR_CUT_NODE, x);
-            }
-            free(off);
-            free(byn);
-            if (rc < 0)
-                goto nomem;
+            member_nodes += has_member;
+            rc = group_close(&b, CR_CUT_NODE, x);
         }
         c->n_member_nodes = member_nodes > 0 ? member_nodes : 1;
+        if (rc == 0)
+            rc = add_fabric_groups(&b, &nl);
+        free(nl.off);
+        free(nl.dev);
+        if (rc < 0)
+            goto nomem;
     }
     if (add_bisection(&b) < 0)
         goto nomem;
@@ -950,7 +1113,8 @@ static cr_hw kind_hw(const cr_cuts *c, int kind)
     for (int q = 0; q < c->n_classes; q++)
         if ((int)c->cuts[c->classes[q]].kind == kind)
             return c->cuts[c->classes[q]].hw;
-    return kind == CR_CUT_NODE ? CR_HW_NET : CR_HW_NVLINK;
+    return kind == CR_CUT_NODE || kind == CR_CUT_LEAF || kind == CR_CUT_POD ? CR_HW_NET
+                                                                            : CR_HW_NVLINK;
 }
 
 void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,

@@ -27,6 +27,8 @@ typedef enum {
     CR_CUT_PCISW,     /* a PCIe switch and the GPUs/NICs under it */
     CR_CUT_SOCKET,    /* a CPU socket with its PCIe tree */
     CR_CUT_NODE,      /* one node: its NICs (and any other link leaving it) */
+    CR_CUT_LEAF,      /* nodes behind the same network switches, with those switches */
+    CR_CUT_POD,       /* leaf groups whose switches reach the same further switches */
     CR_CUT_BISECTION, /* first half of the ranks against the second */
     CR_CUT__COUNT
 } cr_cut_kind;

@@ -16,6 +16,7 @@
 #include "coll.h"
 #include "flowsim.h"
 #include "topo.h"
+#include "topo_gen.h"
 #include "topo_xml.h"
 #include "tests/fuzz/fuzz_nccl_select.c"
 
@@ -1169,6 +1170,56 @@ static void test_simple_chain_hop(void **state)
                         chain_8b(cases[k].topo, cases[k].coll, 7e-6)) /
                        2e-6;
         assert_close(slope, cases[k].hops, 1e-6, 0);
+    }
+}
+
+/* An oversubscribed tier below the bisection binds an all-to-all there
+ * (bound.c add_fabric_groups). 192 HGX H100 nodes, 8 rails of 48 nodes a
+ * leaf (64-port leaves, 3:1: 48 down, 16 up at 50 GB/s): one leaf index
+ * of every rail holds 384 of the 1,536 GPUs and leaves through 8 x 16 x 50
+ * GB/s = 6.4 TB/s; an all-to-all of S bytes a rank forces 384 x 1152 /
+ * 1536 S = 288 S across it, where the bisection (768 | 768, 12.8 TB/s)
+ * passes 384 S. With 3 tiers (48 nodes on one rail, 8-port switches, 3:1
+ * leaves: 6 down, 2 up at 50 GB/s) a leaf's 48 GPUs force 48 x 336 / 384
+ * S = 42 S through 100 GB/s. */
+static cr_topo *gen_fat_tree(int nodes, int rails, int radix, double oversub, int tiers)
+{
+    cr_topo_gen_fat_tree o = {.nodes = nodes,
+                              .node = "hgx-h100-8",
+                              .rails = rails,
+                              .leaf_radix = radix,
+                              .oversub = oversub,
+                              .tiers = tiers};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
+        cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d) != CR_OK)
+        fail_msg("topo gen: %s", d.msg);
+    free(xml);
+    return t;
+}
+
+static void test_leaf_group_cut(void **state)
+{
+    (void)state;
+    struct {
+        int nodes, rails, radix, tiers;
+        double forced, cap_Bps;
+    } cases[] = {{192, 8, 64, 2, 288, 8 * 16 * 50e9}, {48, 1, 8, 3, 42, 2 * 50e9}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_topo *t =
+            gen_fat_tree(cases[k].nodes, cases[k].rails, cases[k].radix, 3, cases[k].tiers);
+        cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+        double S = (double)t->n_gpus * 65536;
+        cr_coll_result r =
+            eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+        assert_close(r.bound.bound_s, cases[k].forced * S / cases[k].cap_Bps, 1e-9, 0);
+        assert_string_equal(r.bound.binding, "leaf-group");
+        assert_true(r.pred.supported && r.pred.pred_s >= r.bound.bound_s);
+        cr_coll_ctx_free(c);
+        cr_topo_free(t);
     }
 }
 
@@ -2694,6 +2745,7 @@ int main(void)
         cmocka_unit_test(test_nvls_loop_cost),
         cmocka_unit_test(test_tree_chain_hop),
         cmocka_unit_test(test_simple_chain_hop),
+        cmocka_unit_test(test_leaf_group_cut),
         cmocka_unit_test(test_nccl_select_parse),
         cmocka_unit_test(test_nccl_select_narrows),
         cmocka_unit_test(test_nccl_select_fuzz_replay),

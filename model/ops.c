@@ -673,7 +673,7 @@ static cr_status counts(const cr_op_def *op, const cr_op_params *p, ops_work *w,
         c->group_size = ph->sub_n > 0 ? ph->sub_n : (int)p->v[ph->dim];
         r->comm_bytes += ph->bytes;
         double f = cr_coll_busbw_factor(ph->coll, c->group_size);
-        r->traffic_bytes += ph->bytes * f * (ph->skew > 1 ? ph->skew : 1);
+        r->traffic_bytes += ph->bytes * f * (ph->skew > 0 ? ph->skew : 1);
     }
     return CR_OK;
 }

@@ -82,8 +82,12 @@ cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm
     e->nccl_s = res.pred.pred_s;
     snprintf(e->algo, sizeof e->algo, "%s", cr_algo_name(res.pred.algo));
     snprintf(e->proto, sizeof e->proto, "%s", cr_proto_name(res.pred.proto));
-    if (ph->skew > 1 && g->n > 1) {
-        double n = g->n, l = ph->skew, c = (n - l) / (n - 1);
+    double n = g->n, l = ph->skew;
+    /* every entry of the traffic matrix is at least c times the balanced
+     * one: the least receiver's share (the others', or the hot one's when a
+     * capacity under 1 caps it too) */
+    double c = g->n > 1 ? fmin(ph->other > 0 ? ph->other : (n - l) / (n - 1), fmin(l, 1)) : 1;
+    if ((l != 1 || c != 1) && g->n > 1) {
         for (int i = 0; i < e->bound.n_terms; i++) {
             cr_coll_term *tm = &e->bound.terms[i];
             double bw = tm->time_s - tm->lat_s;
@@ -109,7 +113,7 @@ cr_status ops_comm_mech(ops_group *g, const ops_phase *ph, cr_dtype dt, cr_mech 
                         double *pred_s, int *sms_used, cr_diag *d)
 {
     cr_coll_req rq = request(ph, dt);
-    if (ph->skew > 1)
+    if (ph->skew != 1)
         rq.bytes *= ph->skew; /* paced by the hot receiver, as for NCCL above */
     rq.mech = m;
     rq.sms = m == CR_MECH_NONE ? 0 : sms;

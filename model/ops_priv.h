@@ -27,7 +27,11 @@ typedef struct {
     cr_coll coll;
     double bytes; /* nccl-tests size */
     double skew;  /* alltoall only: hottest receiver's load over the mean (1 =
-                     balanced) */
+                     balanced; below 1 when a capacity factor under 1 caps every
+                     receiver) */
+    double other; /* alltoall only, > 0: every other receiver's load over the
+                     mean where it is not (p - skew)/(p - 1) (tokens dropped at a
+                     capacity are not redistributed); 0 = (p - skew)/(p - 1) */
     int dim;      /* group dimension (CR_OPP_TP..CR_OPP_PP) */
     int sub_n;    /* > 0: only group members 0, sub_stride, 2 sub_stride, .. (sub_n
                      of them) */

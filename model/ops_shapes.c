@@ -363,13 +363,26 @@ cr_status ops_shape_ulysses(const cr_op_params *p, ops_work *w, cr_diag *d)
 
 /* Load of the hottest rank over the mean: the skew, capped by the capacity
  * factor (tokens beyond capacity are dropped before dispatch) and by p
- * (everything on one rank). */
+ * (everything on one rank). A capacity factor under 1 caps every expert
+ * below the mean, so the load may be under 1 (doc/operators.md: L =
+ * min(L_0, c, p)). */
 static double moe_load(const cr_op_params *p, double g)
 {
     double l = V(SKEW);
     if (V(CAPACITY) > 0)
         l = fmin(l, V(CAPACITY));
-    return fmin(fmax(l, 1), g);
+    return fmin(l, g);
+}
+
+/* Load of every other rank over the mean: (p - L_0)/(p - 1) of the routing
+ * skew L_0 (what the hot rank loses at its capacity is dropped, not sent to
+ * the others), itself capped by the capacity factor. */
+static double moe_other_load(const cr_op_params *p, double g)
+{
+    double o = g > 1 ? (g - V(SKEW)) / (g - 1) : 1;
+    if (V(CAPACITY) > 0)
+        o = fmin(o, V(CAPACITY));
+    return fmax(o, 0);
 }
 
 /* MoE forward: router GEMM (2 t h E), dispatch all-to-all (each rank sends
@@ -406,10 +419,13 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->base_kernels = 7;
     w->kernel = OPS_KERNEL_GEMM;
     w->gm = rows, w->gn = 3 * f, w->gk = h;
+    double other = moe_other_load(p, g);
     phase(w, "dispatch (all-to-all-v)", CR_COLL_ALLTOALL, t * k * h * e, CR_OPP_EP);
     w->ph[0].skew = l;
+    w->ph[0].other = other;
     phase(w, "combine (all-to-all-v)", CR_COLL_ALLTOALL, t * k * h * e, CR_OPP_EP);
     w->ph[1].skew = l;
+    w->ph[1].other = other;
     w->overlappable = true;
     finish(w);
     return CR_OK;

@@ -303,6 +303,38 @@ static void test_moe_counts(void **state)
                                        "16", "topk", "2", "ep", "8", "skew", "2", NULL});
     EXACT(r.flops, 2.0 * 1024 * 1024 * 16 + 6.0 * 1024 * 512 * 4096 + sum);
     EXACT(r.hbm_bytes, 2.0 * (2 * 3.0 * 1024 * 512 + 1024 * 16 + 2.0 * 1024 * 1024));
+    /* capacity 0.5 caps every expert at half the mean (doc/operators.md: L =
+     * min(L_0, c, p) = 0.5): the hot rank computes 0.5 x 2048 routed tokens,
+     * and only those are dispatched: traffic 2 phases x 4 MiB x 7/8 x 0.5. It
+     * was clamped to L = 1 (twice the FLOPs any kernel must do). */
+    r = counts("moe", (const char *[]){"tokens", "1024", "hidden", "1024", "ffn", "512", "experts",
+                                       "8", "topk", "2", "ep", "8", "capacity", "0.5", NULL});
+    EXACT(r.flops, router + 6.0 * 1024 * 512 * 1024 + sum);
+    EXACT(r.traffic_bytes, 2 * 4194304.0 * 7 / 8 * 0.5);
+}
+
+/* A capacity caps the hot rank; what it drops is not sent to the others,
+ * which still receive (p - L_0)/(p - 1) of the mean: skew 3 on 32 ranks
+ * leaves 29/31 on every other receiver, so a cut that binds (a node's
+ * NICs on h100-ib-4n: 32 ranks, 4 nodes) carries 29/31 of the balanced
+ * bytes, not (32 - 1.25)/31 of them. The hot receiver (1.25 x the mean
+ * through 513 GB/s of ports) does not bind against 400 GB/s of NICs. */
+static void test_moe_capacity_cuts(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_op_result bal = eval(t, "moe", (const char *[]){"ep", "32", "experts", "32", NULL});
+    cr_op_result cap =
+        eval(t, "moe",
+             (const char *[]){"ep", "32", "experts", "32", "skew", "3", "capacity", "1.25", NULL});
+    assert_string_equal(bal.binding, "node-nics");
+    assert_string_equal(cap.binding, "node-nics");
+    assert_close(cap.t_comm_s, bal.t_comm_s * 29.0 / 31.0, 1e-9, 0);
+    /* capacity under 1, balanced routing: every receiver gets half */
+    cr_op_result half =
+        eval(t, "moe", (const char *[]){"ep", "32", "experts", "32", "capacity", "0.5", NULL});
+    assert_close(half.t_comm_s, bal.t_comm_s * 0.5, 1e-9, 0);
+    cr_topo_free(t);
 }
 
 static void test_dp_pp_counts(void **state)
@@ -863,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_norm_embedding_vocab_counts),
         cmocka_unit_test(test_attention_counts),
         cmocka_unit_test(test_moe_counts),
+        cmocka_unit_test(test_moe_capacity_cuts),
         cmocka_unit_test(test_dp_pp_counts),
         cmocka_unit_test(test_other_counts),
         cmocka_unit_test(test_single_gpu_bounds),

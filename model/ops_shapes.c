@@ -407,14 +407,20 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
     if (st != CR_OK)
         return st;
     double l = moe_load(p, g), rows = l * t * k;
+    /* an expert that no token reaches need not be read: the hot rank's
+     * L t k routed copies touch at most that many of its E/p experts (decode:
+     * 1 token x top-8 on a rank of 32 experts reads 8 experts' weights, not
+     * 32) */
+    double touched = fmin(ex / g, ceil(rows));
     w->mma_flops = 2 * t * h * ex + 6 * h * f * rows;
     w->vec_flops = 2 * t * k * h;
-    /* expert weights (E/p x 3 h f), router weights (h E), tokens in and out. */
-    w->hbm_bytes = e * (ex / g * 3 * h * f + h * ex + 2 * t * h);
+    /* expert weights (touched x 3 h f), router weights (h E), tokens in and
+     * out. */
+    w->hbm_bytes = e * (touched * 3 * h * f + h * ex + 2 * t * h);
     /* PyTorch: router, top-k, permute (t h in, t k h out), grouped GEMMs
      * (rows x (h in, 2f out), act (2f in, f out), f in, h out), unpermute and
      * weighted sum (t k h in, t h out). */
-    w->base_hbm_bytes = e * (ex / g * 3 * h * f + h * ex + t * h + t * k * h +
+    w->base_hbm_bytes = e * (touched * 3 * h * f + h * ex + t * h + t * k * h +
                              rows * (h + 2 * f + 2 * f + f + f + h) + t * k * h + t * h);
     w->base_kernels = 7;
     w->kernel = OPS_KERNEL_GEMM;

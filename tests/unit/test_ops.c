@@ -311,6 +311,14 @@ static void test_moe_counts(void **state)
                                        "8", "topk", "2", "ep", "8", "capacity", "0.5", NULL});
     EXACT(r.flops, router + 6.0 * 1024 * 512 * 1024 + sum);
     EXACT(r.traffic_bytes, 2 * 4194304.0 * 7 / 8 * 0.5);
+    /* decode: 1 token per rank, top-8 of 256 experts on ep 8 (32 per rank):
+     * the hot rank receives 8 routed copies, so at most 8 experts' weights
+     * (3 x 7168 x 2048 bf16 each) must be read, not 32: 8 x 88,080,384 B +
+     * router 2 x 7168 x 256 + tokens 2 x 2 x 7168 = 708,341,760 B (it counted
+     * 2,822,270,976 B, a bound 4x too high for this memory-bound shape). */
+    r = counts("moe", (const char *[]){"tokens", "1", "hidden", "7168", "ffn", "2048", "experts",
+                                       "256", "topk", "8", "ep", "8", NULL});
+    EXACT(r.hbm_bytes, 708341760.0);
 }
 
 /* A capacity caps the hot rank; what it drops is not sent to the others,

@@ -479,7 +479,7 @@ int cli_cmd_check(int argc, char **argv)
             bulk_mode = true;
         if (!opname && a[0] != '-' && !strchr(a, '=') &&
             (i == 1 || argv[i - 1][0] != '-' || strcmp(argv[i - 1], "--json") == 0 ||
-             strchr(argv[i - 1], '=')))
+             strcmp(argv[i - 1], "--cold") == 0 || strchr(argv[i - 1], '=')))
             opname = a;
     }
     cli_args args = cli_args_begin("check", opts, argc, argv);

@@ -480,14 +480,17 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
 #define MAX_KEYS (CR_OP_MAX_COMM * (CR_COLL_MAX_TERMS + 1))
 typedef struct {
     char name[48], where[48];
-    double s;
+    double s;     /* the phases' transfer times through the cut, summed */
+    double lat_s; /* the cut's own latency (a GPU's ports: the last byte still
+                     travels a link, doc/bounds.md 1.5), once */
 } cutsum;
 
-static void add_cut(cutsum *k, int *n, const char *name, const char *where, double s)
+static void add_cut(cutsum *k, int *n, const char *name, const char *where, double s, double lat_s)
 {
     for (int i = 0; i < *n; i++)
         if (strcmp(k[i].name, name) == 0 && strcmp(k[i].where, where) == 0) {
             k[i].s += s;
+            k[i].lat_s = fmax(k[i].lat_s, lat_s);
             return;
         }
     if (*n >= MAX_KEYS)
@@ -495,7 +498,18 @@ static void add_cut(cutsum *k, int *n, const char *name, const char *where, doub
     snprintf(k[*n].name, sizeof k[*n].name, "%s", name);
     snprintf(k[*n].where, sizeof k[*n].where, "%s", where);
     k[*n].s = s;
+    k[*n].lat_s = lat_s;
     (*n)++;
+}
+
+/* The busiest cut: its sum and own latency together (index, or -1). */
+static int worst_cut(const cutsum *k, int n)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (best < 0 || k[i].s + k[i].lat_s > k[best].s + k[best].lat_s)
+            best = i;
+    return best;
 }
 
 static void describe_group(const cr_topo *t, const char *dim, int *ranks, int n, char *buf,
@@ -609,8 +623,11 @@ static cr_status comm_mech_s(const env *v, const ops_work *w, groups *gs, cr_mec
 static void bind_one(const cr_op_result *r, double t_mem, const char *mem_level,
                      const char *comm_binding, double *bound, char *binding, size_t size)
 {
-    double m = fmax(r->t_compute_s, fmax(t_mem, r->t_comm_s));
-    *bound = m + r->lat_s;
+    /* the dependency latency is a floor of its own, not added: a byte
+     * that crosses a cut need not travel the group's diameter, and a fused
+     * kernel may send the element it computes first (doc/bounds.md 1.5) */
+    double m = fmax(r->t_compute_s, fmax(t_mem, r->t_comm_s + r->t_comm_lat_s));
+    *bound = fmax(m, r->lat_s);
     const char *b = r->lat_s > m                   ? "latency"
                     : m == r->t_compute_s && m > 0 ? "compute"
                     : m == t_mem                   ? mem_level
@@ -972,10 +989,9 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
             if (i == w.n_ph || (i > 0 && !w.ph[i].concurrent)) {
                 /* close the stage: NCCL's concurrent calls cannot beat the
                  * stage's own cut bound */
-                double sb = 0;
-                for (int k = 0; k < nsk; k++)
-                    sb = fmax(sb, stage_keys[k].s);
-                stage_bound = sb + stage_lat;
+                int sk = worst_cut(stage_keys, nsk);
+                stage_bound =
+                    fmax(sk >= 0 ? stage_keys[sk].s + stage_keys[sk].lat_s : 0, stage_lat);
                 base_comm += fmax(stage_nccl, stage_bound);
                 lat += stage_lat;
                 stage_lat = stage_nccl = 0;
@@ -997,18 +1013,17 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
                     strcmp(tm->name, "llc") == 0)
                     continue; /* the operator counts HBM itself */
                 double bw = fmax(tm->time_s - tm->lat_s, 0);
-                add_cut(keys, &nk, tm->name, tm->where, bw);
-                add_cut(stage_keys, &nsk, tm->name, tm->where, bw);
+                add_cut(keys, &nk, tm->name, tm->where, bw, tm->lat_s);
+                add_cut(stage_keys, &nsk, tm->name, tm->where, bw, tm->lat_s);
                 bw_max = fmax(bw_max, bw);
             }
             snprintf(cc->binding, sizeof cc->binding, "%s", e.bound.binding);
             if (e.skew_term_s > 0) {
-                add_cut(keys, &nk, "gpu-ingress", "hot receiver", e.skew_term_s);
-                add_cut(stage_keys, &nsk, "gpu-ingress", "hot receiver", e.skew_term_s);
+                add_cut(keys, &nk, "gpu-ingress", "hot receiver", e.skew_term_s, 0);
+                add_cut(stage_keys, &nsk, "gpu-ingress", "hot receiver", e.skew_term_s, 0);
                 if (e.skew_term_s > bw_max)
                     snprintf(cc->binding, sizeof cc->binding, "gpu-ingress");
-                bw_max = fmax(bw_max, e.skew_term_s);
-                cc->bound_s = fmax(cc->bound_s, bw_max + e.bound.lat_s);
+                cc->bound_s = fmax(cc->bound_s, e.skew_term_s);
             }
             double ns = 0;
             st = nccl_phase_s(&w, i, &gs, &e, &ns, d);
@@ -1020,12 +1035,10 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
             stage_lat = fmax(stage_lat, e.bound.lat_s);
             stage_nccl = fmax(stage_nccl, ns);
         }
-        int best = -1;
-        for (int k = 0; k < nk; k++)
-            if (best < 0 || keys[k].s > keys[best].s)
-                best = k;
+        int best = worst_cut(keys, nk);
         if (best >= 0) {
             r->t_comm_s = keys[best].s;
+            r->t_comm_lat_s = keys[best].lat_s;
             snprintf(comm_binding, sizeof comm_binding, "%s", keys[best].name);
         }
         r->lat_s = lat;
@@ -1038,10 +1051,11 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         double pm = meas_mma > 0 ? fmin(meas_mma, v.peak_mma) : v.peak_mma;
         double tc = fmax(w.mma_flops > 0 ? w.mma_flops / pm : 0,
                          w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
+        double tx = r->t_comm_s + r->t_comm_lat_s;
         r->attainable_s =
-            fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, false), r->t_comm_s)) + r->lat_s;
+            fmax(fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, false), tx)), r->lat_s);
         r->attainable_cold_s =
-            fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), r->t_comm_s)) + r->lat_s;
+            fmax(fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), tx)), r->lat_s);
     }
 
     /* baseline: PyTorch kernels, then NCCL, unoverlapped */

@@ -1531,6 +1531,8 @@ static const char *nvtx_recorder(void)
 
 static void finish(void)
 {
+    if (!owner()) /* a fork()ed child: nothing of ours to close */
+        return;
     pthread_mutex_lock(&g.mu);
     bool go = owner() && g.active && !g.closed;
     pthread_mutex_unlock(&g.mu);
@@ -1635,9 +1637,20 @@ static void finish(void)
     free(s.p);
 }
 
+/* fork() in a threaded program copies the tracer's mutexes in whatever
+ * state another thread held them (the flush thread, CUPTI's worker, an NVTX
+ * call on the own path); a child that then exits (finish, atexit) or calls
+ * NVTX blocked forever. The child owns nothing of the tracer (owner() is
+ * false there), so it gets fresh, unlocked mutexes. Not a prepare handler
+ * that takes them all: the flush thread can hold g.mu while it waits inside
+ * the driver (drv_props_of), and the driver's own fork handlers may hold
+ * the driver's locks by then. */
+static void fork_child(void);
+
 static void setup(void)
 {
     g.os_pid = getpid();
+    pthread_atfork(NULL, NULL, fork_child);
     const char *q = getenv("COMMROOF_TRACE_QUIET");
     g.quiet = q && strcmp(q, "1") == 0;
     const char *fm = getenv("COMMROOF_TRACE_FLUSH_MS");
@@ -1794,6 +1807,15 @@ static void setup(void)
     atexit(finish);
     if (!g.quiet)
         fprintf(stderr, "commroof-trace: tracing to %s\n", g.path);
+}
+
+static void fork_child(void)
+{
+    static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    g.mu = fresh;
+    g.err_mu = fresh;
+    nv.mu = fresh;
+    pool.mu = fresh;
 }
 
 static void setup_once(void)

@@ -25,11 +25,11 @@ exports nvtxRangePushA/nvtxRangePop; this module takes the first of:
   1. torch.cuda.nvtx, when torch is already imported (it is never imported
      here: that would initialise far more than a range needs);
   2. the `nvtx` package, when it is already imported;
-  3. libnvToolsExt.so.1 through ctypes (CUDA 10-12 ship it in lib64; it
-     loads the tool named by NVTX_INJECTION64_PATH, which `commroof trace`
-     sets, exactly as a C program's nvtx3 header does): $COMMROOF_NVTX_LIB,
-     then the loader's search path, then $CUDA_HOME/lib64 and
-     /usr/local/cuda/lib64.
+  3. libnvToolsExt.so.1 (CUDA 10-12) or libnvtx3interop.so.1 (CUDA 13)
+     through ctypes (each loads the tool named by NVTX_INJECTION64_PATH,
+     which `commroof trace` sets, exactly as a C program's nvtx3 header
+     does): $COMMROOF_NVTX_LIB, then the loader's search path, then
+     $CUDA_HOME/lib64 and /usr/local/cuda/lib64.
 With none of them the functions do nothing and `backend()` says "none".
 """
 import ctypes
@@ -56,10 +56,13 @@ def _load():
     if nvtx_mod is not None and hasattr(nvtx_mod, "push_range"):
         _impl = ("nvtx", lambda s: nvtx_mod.push_range(s), lambda: nvtx_mod.pop_range())
         return _impl
-    cands = [os.environ.get("COMMROOF_NVTX_LIB"), "libnvToolsExt.so.1", "libnvToolsExt.so"]
+    # CUDA 13 ships no libnvToolsExt; its libnvtx3interop exports the same
+    # functions and loads NVTX_INJECTION64_PATH's tool as well.
+    names = ("libnvToolsExt.so.1", "libnvtx3interop.so.1")
+    cands = [os.environ.get("COMMROOF_NVTX_LIB"), *names, "libnvToolsExt.so"]
     for home in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
         if home:
-            cands.append(os.path.join(home, "lib64", "libnvToolsExt.so.1"))
+            cands += [os.path.join(home, "lib64", n) for n in names]
     for c in cands:
         if not c:
             continue

@@ -27,10 +27,21 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #if !defined(COMMROOF_NVTX_DISABLE) && defined(__has_include)
 #if __has_include(<nvtx3/nvToolsExt.h>)
+/* nvToolsExt.h casts dlsym's object pointer to a function pointer, which gcc
+ * -Wpedantic reports in C (an error with -Werror) where nvtx3 is found
+ * through -I rather than -isystem. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
 #include <nvtx3/nvToolsExt.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 #define COMMROOF_NVTX_ON 1
 #endif
 #endif
@@ -41,7 +52,9 @@
 /* Opens the range "cr:<op> <params>" on this thread; params is a printf
  * format (may be NULL) of space-separated key=value pairs. Returns the
  * nesting depth as NVTX does (negative when no tool is attached or NVTX is
- * compiled out). */
+ * compiled out). A name over COMMROOF_NVTX_MAX - 1 bytes ends in " ...",
+ * which commroof reports as not key=value: a value cut short (k=4096 as
+ * k=40) would otherwise read as another shape. */
 static inline int commroof_nvtx_push(const char *op, const char *params, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -52,14 +65,22 @@ static inline int commroof_nvtx_push(const char *op, const char *params, ...)
 {
 #ifdef COMMROOF_NVTX_ON
     char name[COMMROOF_NVTX_MAX];
-    int n = snprintf(name, sizeof name, "cr:%s", op);
-    if (params && n >= 0 && (size_t)n + 1 < sizeof name) {
-        name[n++] = ' ';
-        va_list ap;
-        va_start(ap, params);
-        vsnprintf(name + n, sizeof name - (size_t)n, params, ap);
-        va_end(ap);
+    int n = snprintf(name, sizeof name, "cr:%s", op ? op : "");
+    int cut = n < 0 || (size_t)n >= sizeof name;
+    if (params && !cut) {
+        if ((size_t)n + 1 < sizeof name) {
+            name[n++] = ' ';
+            va_list ap;
+            va_start(ap, params);
+            int m = vsnprintf(name + n, sizeof name - (size_t)n, params, ap);
+            va_end(ap);
+            cut = m < 0 || (size_t)m >= sizeof name - (size_t)n;
+        } else {
+            cut = 1;
+        }
     }
+    if (cut) /* at the end: " ..." is no key=value, so the range is reported */
+        memcpy(name + sizeof name - 5, " ...", 5);
     return nvtxRangePushA(name);
 #else
     (void)op;

@@ -1102,6 +1102,32 @@ static const char *hw_name(cr_hw h)
     return h == CR_HW_NVLINK ? "scale-up" : h == CR_HW_PCI ? "pcie" : "network";
 }
 
+/* C(a, k) / C(e, k): the chance that k distinct experts drawn from e
+ * all fall among a given a of them. */
+static double all_among(double a, double e, int k)
+{
+    double p = 1;
+    for (int i = 0; i < k && p > 0; i++)
+        p *= a - i > 0 ? (a - i) / (e - i) : 0;
+    return p;
+}
+
+/* An MoE dispatch's forced bytes across a cut of k of n ranks (cr_coll_req
+ * moe_topk): tau = S / topk bytes of tokens a rank, experts spread evenly
+ * (k E / n inside). Out: the cut's tokens with an expert outside, once
+ * each; in: the others' tokens with an expert inside, once each (one copy
+ * crosses, ranks on the far side relay it). With topk 1 this is the
+ * all-to-all's k (n - k) / n S. The combine runs it backwards (partial
+ * sums, one per token and side). */
+static void moe_forced_bytes(const cr_coll_req *rq, double S, int n, int k, double *o, double *i)
+{
+    double e = rq->moe_experts, inside = e * k / n, tau = S / rq->moe_topk;
+    double out = k * tau * (1 - all_among(inside, e, rq->moe_topk));
+    double in = (n - k) * tau * (1 - all_among(e - inside, e, rq->moe_topk));
+    *o = rq->moe_combine ? in : out;
+    *i = rq->moe_combine ? out : in;
+}
+
 void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out)
 {
     cr_bound_eval_scaled(c, rq, NULL, NULL, out);
@@ -1148,6 +1174,9 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
             double ob, ib;
             cr_cut_forced_bytes(rq->coll, S, n, cut->k, q < 0, cut->ring_out, cut->ring_in, &ob,
                                 &ib);
+            if (rq->coll == CR_COLL_ALLTOALL && rq->moe_topk >= 2 &&
+                rq->moe_experts >= rq->moe_topk)
+                moe_forced_bytes(rq, S, n, cut->k, &ob, &ib);
             double fr = hw_frac ? hw_frac[cut->hw] : 1.0;
             double co = cut->out_Bps * fr, ci = cut->in_Bps * fr;
             double to = ob > 0 ? ob / co : 0, ti = ib > 0 ? ib / ci : 0;

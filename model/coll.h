@@ -151,6 +151,16 @@ typedef struct {
                               among these only; 0 (default) = NCCL's own set. NCCL_ALGO
                               does not govern point-to-point (direct). */
     unsigned nccl_protos;  /* the run's NCCL_PROTO likewise, (1u << cr_proto) bits */
+    int moe_topk;          /* alltoall only, >= 2: the size S is a rank's token copies
+                              for an MoE dispatch, each token sent to moe_topk distinct
+                              of moe_experts experts spread evenly over the ranks; the
+                              bound counts a token once per cut it must cross (one
+                              copy reaches the far side, where ranks relay it, as
+                              DeepEP sends once per node); predictions keep NCCL's
+                              copies. 0 (default): a plain all-to-all */
+    double moe_experts;    /* with moe_topk: experts in all, a multiple of the ranks */
+    bool moe_combine;      /* with moe_topk: the combine (expert outputs back to each
+                              token's rank, summed on the way), the dispatch reversed */
 } cr_coll_req;
 
 /* Maximum number of cut terms reported in a bound. */

@@ -67,6 +67,9 @@ static cr_coll_req request(const ops_phase *ph, cr_dtype dt)
 {
     cr_coll_req rq = cr_coll_req_default(ph->coll, ph->bytes);
     rq.dtype = ph->fp32 ? CR_DT_FP32 : dt;
+    rq.moe_topk = ph->moe_topk;
+    rq.moe_experts = ph->moe_experts;
+    rq.moe_combine = ph->moe_combine;
     return rq;
 }
 
@@ -94,7 +97,10 @@ cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm
             tm->bytes *= c;
             tm->time_s = c * bw + tm->lat_s;
         }
-        e->skew_term_s = l * ph->bytes * (n - 1) / n / g->min_in_Bps;
+        /* an MoE token with several experts on the hot rank arrives once:
+         * at most min(topk, E / p) of its copies are one transfer */
+        double once = ph->moe_topk >= 2 ? fmin(ph->moe_topk, ph->moe_experts / n) : 1;
+        e->skew_term_s = l * ph->bytes * (n - 1) / n / g->min_in_Bps / fmax(once, 1);
         /* NCCL's all-to-all-v finishes when the hot rank has received its
          * L-fold share: its time is that of a balanced all-to-all L times as
          * large (every rank paced by the hot receiver). */

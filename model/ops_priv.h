@@ -41,6 +41,10 @@ typedef struct {
     bool fp32;       /* the phase moves fp32 (vocab-parallel statistics) */
     double bucket;   /* > 0: the baseline issues it in buckets of this many bytes
                         (DDP) */
+    int moe_topk;    /* alltoall of an MoE dispatch or combine: cr_coll_req's
+                        moe_topk, moe_experts, moe_combine (0: a plain one) */
+    double moe_experts;
+    bool moe_combine;
 } ops_phase;
 
 /* What a shape function computes from the parameters alone. Counts are per

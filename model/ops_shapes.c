@@ -427,11 +427,16 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->gm = rows, w->gn = 3 * f, w->gk = h;
     double other = moe_other_load(p, g);
     phase(w, "dispatch (all-to-all-v)", CR_COLL_ALLTOALL, t * k * h * e, CR_OPP_EP);
-    w->ph[0].skew = l;
-    w->ph[0].other = other;
     phase(w, "combine (all-to-all-v)", CR_COLL_ALLTOALL, t * k * h * e, CR_OPP_EP);
-    w->ph[1].skew = l;
-    w->ph[1].other = other;
+    for (int i = 0; i < 2; i++) {
+        w->ph[i].skew = l;
+        w->ph[i].other = other;
+        /* the bound sends a token once per cut it must cross, not once per
+         * expert (cr_coll_req moe_topk) */
+        w->ph[i].moe_topk = (int)k;
+        w->ph[i].moe_experts = ex;
+        w->ph[i].moe_combine = i == 1;
+    }
     w->overlappable = true;
     finish(w);
     return CR_OK;

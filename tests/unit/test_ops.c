@@ -345,6 +345,32 @@ static void test_moe_capacity_cuts(void **state)
     cr_topo_free(t);
 }
 
+/* An MoE token crosses a cut once however many of its experts lie
+ * beyond it (relays on the far side, as DeepEP sends once per node; an
+ * audit of 2026-12-04 found one copy per expert counted, 2.2x the NIC
+ * term). DeepSeek-like layer on h100-ib-4n, ep 32: 4096 tokens of 7168
+ * bf16 a rank (tau = 58,720,256 B), 256 experts, top 8, 64 experts a node.
+ * Into a node: the other 24 ranks' tokens that pick an expert there,
+ * 1 - C(192, 8) / C(256, 8) of them, once each; dispatch and combine (its
+ * reverse: out of the node, the same count) both through 8 NICs of 50
+ * GB/s. One copy per expert would be 8 x 24 / 32 x 8 tau a phase. */
+static void test_moe_once_per_cut(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_op_result r = eval(t, "moe",
+                          (const char *[]){"tokens", "4096", "hidden", "7168", "ffn", "2048",
+                                           "experts", "256", "topk", "8", "ep", "32", NULL});
+    double tau = 4096.0 * 7168 * 2, none = 1;
+    for (int i = 0; i < 8; i++)
+        none *= (192.0 - i) / (256.0 - i);
+    assert_string_equal(r.binding, "node-nics");
+    assert_close(r.t_comm_s, 2 * 24 * tau * (1 - none) / 400e9, 1e-9, 0);
+    double copies = 2 * (8.0 * 24 / 32) * 8 * tau / 400e9; /* one copy per expert */
+    assert_true(r.t_comm_s < 0.5 * copies);
+    cr_topo_free(t);
+}
+
 static void test_dp_pp_counts(void **state)
 {
     (void)state;
@@ -919,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_attention_counts),
         cmocka_unit_test(test_moe_counts),
         cmocka_unit_test(test_moe_capacity_cuts),
+        cmocka_unit_test(test_moe_once_per_cut),
         cmocka_unit_test(test_dp_pp_counts),
         cmocka_unit_test(test_other_counts),
         cmocka_unit_test(test_single_gpu_bounds),

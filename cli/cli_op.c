@@ -147,6 +147,15 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
         "baseline_kernels", r->baseline_kernels, "pred_us", r->pred_s * 1e6, "schedule",
         r->schedule, "why", r->why, "headroom", r->headroom, "comm", comm);
     if (o) {
+        /* counts whole where they are (JSON_REAL_PRECISION(10) below would
+         * round 17,649,631,232 bytes to 1.764963123e10) */
+        json_object_set_new(o, "flops", cli_json_count(r->flops));
+        json_object_set_new(o, "hbm_bytes", cli_json_count(r->hbm_bytes));
+        json_object_set_new(o, "comm_bytes", cli_json_count(r->comm_bytes));
+        json_object_set_new(o, "traffic_bytes", cli_json_count(r->traffic_bytes));
+        for (int i = 0; i < r->n_comm; i++)
+            json_object_set_new(json_array_get(comm, (size_t)i), "bytes",
+                                cli_json_count(r->comm[i].bytes));
         json_object_set_new(o, "attainable_us", json_real(r->attainable_s * 1e6));
         json_object_set_new(o, "t_hbm_cold_us", json_real(r->t_hbm_cold_s * 1e6));
         json_object_set_new(o, "bound_cold_us", json_real(r->bound_cold_s * 1e6));

@@ -52,11 +52,26 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
+# The installed API (make install; tests/check_install.sh holds the list to
+# the library's exported symbols). Every other header of the library is
+# internal: a *_priv.h, or one of INTERNAL_HEADERS (helpers shared across
+# folders, and plots/, the charts and report behind the CLI); both declare
+# their names under `#pragma GCC visibility push(hidden)`, so libcommroof.so
+# does not export them. A new header goes into one of the two lists.
+PUBLIC_HEADERS := $(addprefix model/,bound.h coll.h dtype.h flowsim.h gpu_catalog.h harness.h \
+                    json_items.h mech.h nccl_import.h nic.h ops.h ops_json.h params.h rankset.h \
+                    route.h scenario.h status.h suite.h topo.h topo_gen.h topo_metrics.h \
+                    topo_xml.h units.h) \
+                  $(addprefix traces/reader/,trace_reader.h trace_file.h trace_summary.h) \
+                  $(addprefix validate/,validate.h roofline.h corpus.h calibrate_nccl.h)
+INTERNAL_HEADERS := $(addprefix model/,fileio.h grow.h maxflow.h sbuf.h xml_safe.h) \
+                    $(addprefix plots/,chart.h plots.h report.h sources.h table.h)
+
 LIBA := $(BUILD)/libcommroof.a
 LIBSO := $(BUILD)/libcommroof.so
 BIN := $(BUILD)/commroof
 
-.PHONY: all test demo bench install format format-check deps deps-check clean check-unit check-golden check-scripts
+.PHONY: print-headers all test demo bench install format format-check deps deps-check clean check-unit check-golden check-scripts
 all: deps-check $(BIN) $(LIBSO)
 
 # --- generated: shipped topologies and suites compiled into the library ---
@@ -132,13 +147,18 @@ install: all
 	  $(DESTDIR)$(PREFIX)/share/commroof/python
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/commroof
 	install -m 644 $(LIBA) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(filter-out %_priv.h,$(wildcard model/*.h)) $(DESTDIR)$(PREFIX)/include/commroof/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/commroof/
 	install -m 644 topologies/*.xml topologies/*.dtd $(DESTDIR)$(PREFIX)/share/commroof/topologies/
 	install -m 644 traces/annotate/commroof_nvtx.h $(DESTDIR)$(PREFIX)/include/commroof/
 	install -m 644 traces/annotate/commroof_nvtx.py $(DESTDIR)$(PREFIX)/share/commroof/python/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBS@|$(PKG_LIBS)|g' tools/commroof.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/commroof.pc
 	-[ -f $(BUILD)/libcommroof_trace.so ] && install -m 755 $(BUILD)/libcommroof_trace.so $(DESTDIR)$(PREFIX)/lib/
+
+# For tests/check_install.sh: the two header lists, one line each.
+print-headers:
+	@echo $(PUBLIC_HEADERS)
+	@echo $(INTERNAL_HEADERS)
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' 2>/dev/null)
 format:

@@ -12,6 +12,9 @@
 
 #include "coll_priv.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* What a ring's or tree's channels move across a node boundary: each
  * channel through one rank's NICs on one of the node's rails, so
  * min(channels, rails) of them; HUGE_VAL within one node. */
@@ -126,5 +129,7 @@ double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime) over nch channels;
  * HUGE_VAL where NCCL would not run the pair. */
 double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch);
+
+#pragma GCC visibility pop
 
 #endif

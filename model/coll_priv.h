@@ -10,6 +10,9 @@
 #include "coll.h"
 #include "params.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* What rail_time (algo_direct.c) last computed, so that the evaluations of one
  * request (LL and Simple for each protocol asked, the attainable figure,
  * predict_all) rebuild the O(n) loads once and scan them once per
@@ -133,5 +136,7 @@ void cr_local_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq,
 /* A custom kernel on mechanism rq->mech. */
 void cr_mech_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq,
                      const cr_coll_bound *bound, cr_coll_pred *out);
+
+#pragma GCC visibility pop
 
 #endif

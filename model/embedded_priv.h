@@ -6,6 +6,9 @@
 #ifndef CR_EMBEDDED_PRIV_H
 #define CR_EMBEDDED_PRIV_H
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 struct cr_embedded {
     const char *name; /* file base name without ".xml", e.g. "hgx-h200-8" */
     const char *text; /* the whole file, NUL-terminated */
@@ -14,5 +17,7 @@ struct cr_embedded {
 /* Both tables end with an entry whose name is NULL. */
 extern const struct cr_embedded cr_embedded_topo[];
 extern const struct cr_embedded cr_embedded_suite[];
+
+#pragma GCC visibility pop
 
 #endif

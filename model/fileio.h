@@ -32,6 +32,9 @@
 
 #include "status.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* Names the type of file of st_mode for messages: "a directory", "a FIFO
  * (named pipe)", "a character device", "a block device", "a socket", "a
  * symbolic link", "a regular file", else "not a regular file". Static. */
@@ -100,5 +103,7 @@ cr_status cr_file_commit_dir(const char *stage, const char *dir, cr_diag *d);
 /* Removes folder dir and everything under it (symbolic links themselves,
  * never their targets); best effort, for cleaning up a stage. */
 void cr_file_remove_tree(const char *dir);
+
+#pragma GCC visibility pop
 
 #endif

@@ -23,6 +23,9 @@
 #include "nic.h"
 #include "route.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 enum { EV_ACT = 0, EV_ACTG = 1, EV_BATCH = 2 };
 
 /* In vr[f][3]: the receiver's HBM is read twice (a reduction). */
@@ -378,5 +381,7 @@ int flowsim_sym_cell(const flowsim_sym *y, const cr_sim *s, int ga, int gb);
 void flowsim_sym_finish(cr_sim *s);
 
 void flowsim_sym_free(flowsim_sym *y);
+
+#pragma GCC visibility pop
 
 #endif

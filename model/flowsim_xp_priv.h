@@ -12,6 +12,9 @@
 #include "flowsim.h"
 #include "flowsim_priv.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* One collective's expansion in progress. */
 typedef struct {
     cr_sim *s;
@@ -53,5 +56,7 @@ cr_status flowsim_neighbour_rings(xp *x);
 
 /* Fills order[] (n ranks) with channel c's ring. */
 cr_status flowsim_ring_order(xp *x, int c, int *order);
+
+#pragma GCC visibility pop
 
 #endif

@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* Grows *arr (elements of elem bytes, *cap of them) to hold at least need
  * elements: nothing when it does, else a capacity doubled from *cap (from
  * 16 when 0) until it does. The elements past the old capacity are not
@@ -42,5 +45,7 @@ static inline int cr_grow(void **arr, size_t *cap, size_t need, size_t elem)
     *cap = n;
     return 0;
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -24,6 +24,9 @@
 
 #include "grow.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct {
     double key;
     int id;  /* what the entry stands for: a vertex, class, flow or batch */
@@ -104,5 +107,7 @@ static inline void cr_heap_free(cr_heap *h)
     free(h->e);
     *h = (cr_heap){0};
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct {
     int *slots; /* record + 1 per slot, 0 = empty */
     size_t n_slots;
@@ -26,5 +29,7 @@ int cr_id_index_find(const cr_id_index *x, const void *base, size_t stride, size
 int cr_id_index_add(cr_id_index *x, const void *base, size_t stride, size_t off, int n, int i);
 
 void cr_id_index_free(cr_id_index *x);
+
+#pragma GCC visibility pop
 
 #endif

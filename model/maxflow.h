@@ -15,6 +15,9 @@
 
 #include "status.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct {
     int n_vertices;
     int n_arcs, max_arcs;
@@ -40,5 +43,7 @@ void cr_maxflow_add(cr_maxflow *f, int u, int v, double c_uv, double c_vu);
  * Residual capacities below 1e-3 B/s count as saturated: real capacities
  * are 1e9 to 1e13 B/s. */
 double cr_maxflow_run(cr_maxflow *f, int s, int t);
+
+#pragma GCC visibility pop
 
 #endif

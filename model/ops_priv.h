@@ -11,6 +11,9 @@
 #include "coll.h"
 #include "ops.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* How the compute part of an operator runs, for the predictions. */
 typedef enum {
     OPS_KERNEL_STREAM, /* bandwidth-bound kernel(s): elementwise, norm, optimizer
@@ -151,5 +154,7 @@ cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm
  * *pred_s when m cannot run it. sms_used may be NULL. */
 cr_status ops_comm_mech(ops_group *g, const ops_phase *ph, cr_dtype dt, cr_mech m, int sms,
                         double *pred_s, int *sms_used, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

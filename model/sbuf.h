@@ -16,6 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct {
     char *p; /* NUL-terminated once anything was added; owned */
     size_t len, cap;
@@ -31,5 +34,7 @@ void cr_sbuf_xml(cr_sbuf *b, const char *s);
 
 /* Frees the text; b is empty after. */
 void cr_sbuf_release(cr_sbuf *b);
+
+#pragma GCC visibility pop
 
 #endif

@@ -16,6 +16,9 @@
 #include "id_index_priv.h"
 #include "topo.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 #define MAX_DEVS 4000000 /* what templates and generators may produce */
 #define MAX_LINKS 16000000
 #define MAX_EXPAND 1000000 /* devices from one brace group, nodes, torus chips */
@@ -139,5 +142,7 @@ cr_status txml_oom(loader *L);
 /* Is s an id, prefix or generator name: at most ID_MAX characters of
  * letters, digits and ._-:/+ ? */
 bool txml_valid_id(const char *s);
+
+#pragma GCC visibility pop
 
 #endif

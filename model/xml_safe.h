@@ -23,6 +23,9 @@
 
 #include "status.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* Options for cr_xml_parse(), OR-ed together. */
 enum {
     CR_XML_NO_DOCTYPE = 1u << 0, /* refuse any <!DOCTYPE>, even one without a subset */
@@ -93,5 +96,7 @@ bool cr_xml_is_blank(const char *buf, size_t len);
  * buffer is CR_EPARSE (libxml2's "Document is empty"). */
 cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned flags,
                        xmlDocPtr *out, cr_xml_error *err, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

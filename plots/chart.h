@@ -22,6 +22,9 @@
 
 #include "status.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef enum {
     CR_CHART_XY,   /* points and lines over numeric x and y */
     CR_CHART_BARS, /* categories on x, one bar per series in each category */
@@ -130,5 +133,7 @@ cr_status cr_chart_json(const cr_chart *c, char **json);
  * and its closing tag. Errors: CR_EIO (unreadable), CR_EPARSE (not such an
  * image) with the reason in d. */
 cr_status cr_image_check(const char *path, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

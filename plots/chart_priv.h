@@ -16,6 +16,9 @@
 #include "plots/chart.h"
 #include "sbuf.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 #define MAX_HLINES 4
 
 typedef struct {
@@ -113,5 +116,7 @@ void chart_write_data(const cr_chart *c, cr_sbuf *b, const label_plan *lp);
  * stem.ext (label_note: a line under the title, NULL for none). */
 void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const char *ext,
                         const char *label_note, const label_plan *lp);
+
+#pragma GCC visibility pop
 
 #endif

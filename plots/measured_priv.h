@@ -11,6 +11,9 @@
 #include "suite.h"
 #include "validate/validate.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct cr_plot_meas {
     cr_vmeas_list list;
     cr_vresult *res;          /* res[i] is the model's view of list.v[i] */
@@ -70,5 +73,7 @@ typedef struct {
 cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s,
                                  const cr_plot_meas *m, cr_plot_mprob **out, int *n,
                                  cr_plot_mprob_count *count, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

@@ -30,6 +30,9 @@
 #include "status.h"
 #include "topo.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* One operator placed on a roofline. */
 typedef struct {
     const char *label; /* shown beside the point ("gemm 8192^3 bf16") */
@@ -185,5 +188,7 @@ cr_status cr_plot_accuracy(const char *context, const cr_acc_point *pts, int n, 
  * cr_plot_accuracy. */
 cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, int n,
                                  cr_chart **out, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

@@ -17,6 +17,9 @@
 #include "rankset.h"
 #include "topo.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct {
     const cr_topo *topo;              /* the machine (borrowed) */
     cr_plot_sources src;              /* suite, traces, nccl-tests logs */
@@ -53,5 +56,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
 
 /* Frees the lists in r. */
 void cr_report_result_release(cr_report_result *r);
+
+#pragma GCC visibility pop
 
 #endif

@@ -9,6 +9,9 @@
 
 #include "sbuf.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* Appends s as a gnuplot string that gnuplot takes as text and never
  * evaluates: the one way plots/ puts a string into a gnuplot script. A
  * double-quoted string, " and \ escaped, a line break as \n, and ` ' @ as
@@ -21,5 +24,7 @@
  * Other control characters are left out (a raw one could end the script's
  * line). NULL appends "". */
 void cr_sbuf_gnuplot(cr_sbuf *b, const char *s);
+
+#pragma GCC visibility pop
 
 #endif

@@ -18,6 +18,9 @@
 #include "validate/corpus.h"
 #include "validate/roofline.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 struct cr_plot_meas;
 
 /* Inputs shared by the chart kinds. Every field may be empty. */
@@ -123,5 +126,7 @@ cr_status cr_plot_program_table(const cr_roofline *r, const char *topo_name, cr_
  * times' origin. Errors: CR_EUNSUPPORTED (no row has a bound), CR_ENOMEM. */
 cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const char *source,
                               int top, cr_chart **out, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

@@ -12,6 +12,9 @@
 
 #include "status.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 typedef struct cr_table cr_table;
 
 /* A new empty table; title heads the text and HTML forms (copied). NULL on
@@ -48,5 +51,7 @@ cr_status cr_table_text(const cr_table *t, char **out);
 
 /* An HTML <table> (escaped). *out is freed with free(). */
 cr_status cr_table_html(const cr_table *t, char **out);
+
+#pragma GCC visibility pop
 
 #endif

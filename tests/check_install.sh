@@ -86,5 +86,37 @@ other=$(nm -D --defined-only "$T/prefix/lib/libcommroof.so" | awk '{print $3}' |
 for h in "$T"/prefix/include/commroof/*_priv.h; do
     [ -e "$h" ] && fail "a private header was installed: $(basename "$h")"
 done
+
+# What is installed is what is exported, both ways. The Makefile names the
+# public headers (PUBLIC_HEADERS) and the internal ones that are not
+# *_priv.h (INTERNAL_HEADERS); every header of the library is in one.
+hdrs=$(make -s --no-print-directory BUILD="$B" print-headers) || fail "make print-headers"
+public=$(echo "$hdrs" | sed -n 1p)
+internal=$(echo "$hdrs" | sed -n 2p)
+[ -n "$public" ] || fail "make print-headers named no public header"
+for h in model/*.h traces/reader/*.h validate/*.h plots/*.h; do
+    case "$h" in *_priv.h) continue ;; esac
+    n=0
+    for l in $public $internal; do [ "$l" = "$h" ] && n=$((n + 1)); done
+    [ $n -eq 1 ] || fail "$h is in $n of the Makefile's PUBLIC_HEADERS and INTERNAL_HEADERS (it must be in one)"
+done
+for h in $internal; do
+    case "$h" in *_priv.h) fail "$h: a *_priv.h needs no place in INTERNAL_HEADERS" ;; esac
+    [ -e "$T/prefix/include/commroof/$(basename "$h")" ] && fail "an internal header was installed: $h"
+done
+for h in $public; do
+    [ -f "$T/prefix/include/commroof/$(basename "$h")" ] || fail "public header $h was not installed"
+done
+# Every exported symbol is declared in an installed header (comments
+# stripped, so a name a comment merely mentions does not count).
+for h in "$T"/prefix/include/commroof/*.h; do
+    cc -fpreprocessed -dD -E -P "$h" 2>/dev/null
+done | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u >"$T/declared"
+nm -D --defined-only "$T/prefix/lib/libcommroof.so" | awk '{print $3}' | sort -u >"$T/exported"
+[ -s "$T/exported" ] || fail "libcommroof.so exports nothing"
+undeclared=$(comm -23 "$T/exported" "$T/declared")
+if [ -n "$undeclared" ]; then
+    fail "libcommroof.so exports $(echo "$undeclared" | wc -l) name(s) no installed header declares (install the header, or declare them in a *_priv.h or an INTERNAL_HEADERS header, which hide them): $(echo $undeclared | cut -c1-300)"
+fi
 if [ $fails -ne 0 ]; then echo "check_install: $fails failure(s)"; exit 1; fi
 echo "check_install: OK (make install PREFIX=..., pkg-config, shared and static, headers)"

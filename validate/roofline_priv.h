@@ -11,6 +11,9 @@
 #include "roofline.h"
 #include "traces/reader/trace_reader.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* What a call's GPU activities show besides their time: whether it
  * launched kernels, and its copies (the first one's direction and host
  * memory, the bytes of all of them). */
@@ -37,5 +40,7 @@ typedef struct {
  * *m filled, or false with m->note saying why it has none (an operator
  * the table lacks, sizes it cannot read). */
 bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *own, cr_rf_case *m);
+
+#pragma GCC visibility pop
 
 #endif

@@ -16,6 +16,9 @@
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* The value of key as a number, or fallback when absent or not one. */
 static inline double cr_vnum_or(const cr_vcase *c, const char *key, double fallback)
 {
@@ -129,5 +132,7 @@ struct cr_vcal_acc {
     cr_vsamples gemm, gmem;                       /* large bf16 GEMM FLOP/s; GEMV-like HBM rate */
     cr_vsamples d2d, pg[3], pgc[3];               /* copy engine: d2d; pageable [1] h2d [2] d2h */
 };
+
+#pragma GCC visibility pop
 
 #endif

@@ -26,6 +26,9 @@
 
 #include <jansson.h>
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 #define CR_JSUB_MAX_DEPTH 32
 
 typedef enum {
@@ -113,5 +116,7 @@ cr_jsub_result cr_jsub_value(cr_jsub *c, json_t **out);
  * then, as after CR_JSUB_SHORT, old holds a mix of both: it must be dropped
  * or refilled whole. */
 cr_jsub_result cr_jsub_refill(cr_jsub *c, json_t *old);
+
+#pragma GCC visibility pop
 
 #endif

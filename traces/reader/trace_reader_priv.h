@@ -12,8 +12,13 @@
 
 #include "trace_reader.h"
 
+/* Library internals: not exported from libcommroof.so (README, Layout). */
+#pragma GCC visibility push(hidden)
+
 /* With on false every event goes through jansson (as before the fast path);
  * the default is on. Call before the first cr_trace_reader_next(). */
 void cr_trace_reader_set_fast_path(cr_trace_reader *r, bool on);
+
+#pragma GCC visibility pop
 
 #endif

@@ -22,6 +22,10 @@
 #include "rankset.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CR_CUT_GPU,       /* one GPU's ports, every fabric together */
     CR_CUT_PCISW,     /* a PCIe switch and the GPUs/NICs under it */
@@ -133,5 +137,9 @@ void cr_bound_eval(const cr_cuts *c, const cr_coll_req *rq, cr_coll_bound *out);
 void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
                           const double hw_frac[CR_HW__COUNT], const double *hbm_Bps,
                           cr_coll_bound *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -48,6 +48,10 @@
 #include "status.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CR_COLL_ALLREDUCE,
     CR_COLL_ALLGATHER,
@@ -402,5 +406,9 @@ cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks, const 
  * auto. */
 cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
                               cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT], cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

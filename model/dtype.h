@@ -5,6 +5,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CR_DT_FP64,
     CR_DT_FP32, /* plain IEEE fp32 on CUDA cores */
@@ -26,5 +30,9 @@ double cr_dtype_bytes(cr_dtype t);
 /* Accepts the names above and common aliases ("float32", "e4m3", "half").
  * Errors: CR_ENOTFOUND with the list of valid names in d. */
 cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -58,6 +58,10 @@
 #include "status.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cr_sim cr_sim;
 
 typedef enum {
@@ -442,5 +446,9 @@ char *cr_sim_res_name(const cr_sim *s, int res, char *buf, size_t size);
 
 /* Bytes of memory the simulator holds now (for benchmarks). */
 size_t cr_sim_mem_bytes(const cr_sim *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One GPU product. Strings are static. */
 typedef struct {
     const char *name;   /* commroof model name, e.g. "H200-SXM" */
@@ -55,5 +59,9 @@ cr_status cr_gpu_catalog_lookup(int sm, unsigned pci_device, const cr_gpu_catalo
  * that name already there. Returns the gpu_specs index, or -1 when
  * allocation fails. */
 int cr_gpu_catalog_add_spec(cr_topo *t, const cr_gpu_catalog_entry *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #include "ops.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One entry, its values borrowed from the JSON item (valid while it is). */
 typedef struct {
     const char *name; /* the suite problem it measures; NULL when absent */
@@ -75,5 +79,9 @@ cr_status cr_harness_result_op(const cr_harness_result *r, size_t idx, const cr_
  * key it looks like is absent: "measured_std_us" beside "measured_us" is
  * the harness's own. */
 const char *cr_harness_near_key(const char *key);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

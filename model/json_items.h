@@ -19,6 +19,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The largest item (and skipped member) in bytes of JSON text: a result
  * record is well under 1 KiB; one over this is refused with CR_ERANGE. */
 #define CR_JSON_ITEM_MAX_BYTES (1u << 20)
@@ -46,5 +50,9 @@ size_t cr_json_items_count(const cr_json_items *r);
 
 /* Frees the reader (not the file). NULL is a no-op. */
 void cr_json_items_free(cr_json_items *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "coll.h"
 #include "params.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Fraction of link bandwidth protocol `proto` reaches on a link of class hw
  * (CR_HW_NVLINK covers NVLink, XGMI, ICI, C2C). */
 double cr_proto_eff(const cr_params *p, cr_proto proto, cr_hw hw);
@@ -47,5 +51,9 @@ bool cr_mech_can_reduce(cr_mech m);
 
 /* Whether the mechanism needs a switch with multicast/reduction (multimem). */
 bool cr_mech_needs_switch(cr_mech m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

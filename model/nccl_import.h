@@ -53,6 +53,10 @@
 
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest dump accepted, bytes. A 72-GPU dump is about 100 KB. */
 #define CR_NCCL_IMPORT_MAX_BYTES (16u * 1024u * 1024u)
 
@@ -75,5 +79,9 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
  * line encoding. Errors: CR_EPARSE when the text is not one of the PCIe
  * rates 2.5, 5, 8, 16, 32, 64 GT/s. */
 cr_status cr_nccl_pcie_lane_Bps(const char *link_speed, double *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "route.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Per GPU rank g its nearest NICs (device indices, topology order):
  * nic[off[g] .. off[g + 1]); none for a GPU outside every node or without
  * a NIC in its node. */
@@ -68,5 +72,9 @@ void cr_nic_shares(const cr_nic_map *m, const uint64_t *member, unsigned char *s
  * number is a power of two) on, channel c using the (local + c mod k)-th.
  * Writes up to `share` device indices to out; returns how many. */
 int cr_nic_pick(const cr_nic_map *m, int g, int local, int share, int *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -42,6 +42,10 @@
 #include "status.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Every parameter any operator takes. Each operator declares which it uses
  * (cr_op_uses); values live in cr_op_params.v[] as doubles (enumerations as
  * their index). */
@@ -332,5 +336,9 @@ struct cr_suite;
  * call still succeeds. Errors: CR_ENOMEM. */
 cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row **rows, int *n,
                            cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

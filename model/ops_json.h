@@ -9,6 +9,10 @@
 
 #include "ops.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Fills p with op's defaults, then sets every key of `params` (NULL: the
  * defaults alone) through cr_op_param_set: "group" first, because it moves
  * the default group size, then the rest, numbers and booleans written as
@@ -17,5 +21,9 @@
  * cr_op_param_set returns for an unknown key or a bad value. d names the
  * key ("params.k ..."). */
 cr_status cr_op_params_from_json(const cr_op_def *op, json_t *params, cr_op_params *p, cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include "status.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* GPU generation used to pick defaults. */
 typedef enum {
     CR_GEN_OTHER = 0, /* pre-Ampere NVIDIA, AMD, TPU: Ampere-like defaults */
@@ -144,5 +148,9 @@ cr_status cr_params_set(cr_params *p, const char *key, double value, cr_diag *d)
  * suggests the nearest within three edits), CR_ERANGE. */
 cr_status cr_params_check_topo_key(const char *key, double value, const char *value_unit,
                                    cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

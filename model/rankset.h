@@ -23,6 +23,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int n;      /* number of ranks (>= 1) */
     int *ranks; /* ranks[i] = topology GPU rank of communicator rank i */
@@ -63,5 +67,9 @@ size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size
  * odd). Returns r's parent in tree `tree` (0 or 1), -1 for the root, and
  * its number of children in *n_children (may be NULL). r in [0, n). */
 int cr_nccl_dtree(int n, int r, int tree, int *n_children);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

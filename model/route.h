@@ -19,6 +19,10 @@
 
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Maximum bandwidth from GPU rank src to GPU rank dst in that direction, in
  * bytes per second: the max-flow over all paths (so an HGX GPU reaches a
  * peer through all four NVSwitch chips at once), through other GPUs only
@@ -131,5 +135,9 @@ cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *d
  * max, CR_ENOMEM. */
 cr_status cr_route_path(const cr_topo *t, int src, int dst, int *links, int max, int *n,
                         double *lat_s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,10 @@
 
 #include "flowsim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Parses a scenario for topology t (borrowed; must outlive *out) and builds
  * a simulator with every op expanded, ready for cr_sim_run. On success *out
  * is new (cr_sim_free); on failure NULL with the reason in d. Errors:
@@ -38,5 +42,9 @@ cr_status cr_scenario_load_file(const char *path, const cr_topo *t, cr_sim **out
 /* The same from a buffer; origin names it in messages. */
 cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origin, const cr_topo *t,
                                   cr_sim **out, cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CR_OK = 0,
     CR_ENOMEM,       /* allocation failed */
@@ -36,5 +40,9 @@ typedef struct {
  * message wins: a later call does not overwrite an earlier one. */
 cr_status cr_diag_set(cr_diag *d, cr_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

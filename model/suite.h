@@ -24,6 +24,10 @@
 #include "ops.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     char *name;
     char *category; /* the problem's or, when absent, the operator's */
@@ -63,5 +67,9 @@ const char *cr_suite_shipped_name(int i);
 
 /* Frees s. cr_suite_free(NULL) is a no-op. */
 void cr_suite_free(cr_suite *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include "dtype.h"
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The most GPUs a topology may hold: four times a 65,536-GPU cluster (the
  * largest shipped, h100-ib-1024n, has 8,192). Loading stays bounded well
  * past it (a million GPUs on one switch loaded in 2 s and 183 MB), but
@@ -226,5 +230,9 @@ bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d);
 
 /* Convenience: the GPU model of GPU rank r (borrowed). */
 const cr_gpu_spec *cr_topo_gpu_spec(const cr_topo *t, int rank);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

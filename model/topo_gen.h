@@ -21,6 +21,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* `topo gen fat-tree`: nodes copies of a single-node topology, NIC nicR of
  * every node on rail R of a rail-optimised fat tree (rails = 1: a plain
  * fat tree on nic0). A leaf switch of leaf_radix ports gives d down ports
@@ -63,5 +67,9 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
 
 /* Same for a torus. */
 cr_status cr_topo_gen_torus_xml(const cr_topo_gen_torus *o, char **xml, size_t *len, cr_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

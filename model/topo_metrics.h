@@ -44,6 +44,10 @@
 
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Above this many GPUs the pair matrix is sampled, not computed in full. */
 #define CR_METRICS_FULL_MATRIX_MAX 16
 
@@ -108,5 +112,9 @@ cr_status cr_metrics_pairs(const cr_topo *t, cr_pair_summary *out);
 
 /* Frees what cr_metrics_pairs allocated; s may be zeroed or NULL. */
 void cr_pair_summary_release(cr_pair_summary *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

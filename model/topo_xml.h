@@ -15,6 +15,10 @@
 
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Loads, expands node templates and fabric generators, finalizes and checks
  * the invariants. On success *out is a new topology (cr_topo_free); on
  * failure *out is NULL and d says what and where. */
@@ -77,5 +81,9 @@ const char *cr_topo_shipped_name(int i);
 
 /* The embedded default topology's name. */
 #define CR_TOPO_DEFAULT "hgx-h200-8"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CR_UNIT_BYTES,     /* "B": 4KiB, 1GB */
     CR_UNIT_BANDWIDTH, /* "B/s" or bits "b/s": 450GB/s, 400Gb/s */
@@ -47,5 +51,9 @@ char *cr_units_format(double value, cr_unit_kind kind, char *buf, size_t size);
 
 /* Name of the unit kind's base unit, for error messages: "B/s", "s", ... */
 const char *cr_units_example(cr_unit_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -3,7 +3,8 @@
 # `make install PREFIX=...` as a user meets it: installs into a temporary
 # prefix, then builds a small program against the installed pkg-config file
 # (shared library, and the static one with --static), runs both, and checks
-# that every installed header compiles on its own with the file's Cflags.
+# that every installed header compiles on its own with the file's Cflags,
+# in C and in C++, and that a C++ program links against both libraries.
 # The program opens the shipped hgx-h200-8 and prints its GPU count and the
 # GPU 0 -> 1 route: 8 GPUs; 18 x 25 GB/s of NVLink + 63 GB/s of PCIe Gen5
 # (the pair figure, README `topo show`) = 513 GB/s.
@@ -75,7 +76,72 @@ for h in "$T"/prefix/include/commroof/*.h; do
     printf '#include "%s"\n' "$(basename "$h")" >"$T/h.c"
     cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $CF "$T/h.c" 2>"$T/err" ||
         { cat "$T/err"; fail "$(basename "$h") does not compile on its own"; }
+    cp "$T/h.c" "$T/h.cc"
+    c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only $CF "$T/h.cc" 2>"$T/err" ||
+        { cat "$T/err"; fail "$(basename "$h") does not compile on its own as C++"; }
 done
+
+# The link below tries five headers; every installed header carries the
+# block (commroof_nvtx.h too, though its functions are static inline).
+for h in $(grep -L 'extern "C" {' "$T"/prefix/include/commroof/*.h); do
+    fail "$(basename "$h") has no extern \"C\" block for C++ callers"
+done
+
+# C++ callers: without the headers' extern "C" blocks the calls name
+# C++-mangled symbols (cr_strerror(cr_status)) that the library does not
+# have, and the program does not link. Functions of five headers (status,
+# topo_xml, topo, route, trace_reader); shared library and static archive.
+# The trace is one complete event, so the reader returns 1 event.
+cat >"$T/tiny.cc" <<'EOF'
+#include <cstdio>
+#include <cstring>
+
+#include <route.h>
+#include <status.h>
+#include <topo.h>
+#include <topo_xml.h>
+#include <trace_reader.h>
+
+int main()
+{
+    cr_topo *t = NULL;
+    cr_diag d = {};
+    if (cr_topo_open("hgx-h200-8", &t, &d) != CR_OK) {
+        std::fprintf(stderr, "%s\n", d.msg);
+        return 1;
+    }
+    double bw = cr_route_bw_Bps(t, 0, 1);
+    int gpus = t->n_gpus;
+    cr_topo_free(t);
+    const char *trace = "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":\"k\"}]}";
+    cr_trace_reader *r = NULL;
+    const cr_trace_event *ev = NULL;
+    int events = 0;
+    if (cr_trace_reader_open_mem(trace, std::strlen(trace), "t.json", &r) != CR_OK)
+        return 1;
+    while (cr_trace_reader_next(r, &ev, &d) == CR_OK && ev)
+        events++;
+    cr_trace_reader_free(r);
+    std::printf("%d GPUs, 0->1 %.0f GB/s, %d event, %s\n", gpus, bw / 1e9, events,
+                cr_strerror(CR_ENOMEM));
+    return 0;
+}
+EOF
+want="8 GPUs, 0->1 513 GB/s, 1 event, out of memory"
+if c++ -std=c++11 -Wall -Wextra -Werror $SANF $CF "$T/tiny.cc" -o "$T/tiny-cc" \
+    $(pkg-config --libs commroof) 2>"$T/err"; then
+    got=$(LD_LIBRARY_PATH="$T/prefix/lib" "$T/tiny-cc" 2>&1)
+    [ "$got" = "$want" ] || fail "C++, shared: got \"$got\", expected \"$want\""
+else
+    cat "$T/err"; fail "a C++ program does not build against the shared library"
+fi
+if c++ -std=c++11 $SANF $CF "$T/tiny.cc" -o "$T/tiny-cc-static" "$T/prefix/lib/libcommroof.a" \
+    $STATIC_LIBS 2>"$T/err"; then
+    got=$("$T/tiny-cc-static" 2>&1)
+    [ "$got" = "$want" ] || fail "C++, static: got \"$got\", expected \"$want\""
+else
+    cat "$T/err"; fail "a C++ program does not build against the static library"
+fi
 "$T/prefix/bin/commroof" topo check "$T/prefix/share/commroof/topologies/hgx-h200-8.xml" \
     >/dev/null 2>&1 || fail "the installed commroof rejects the installed hgx-h200-8.xml"
 

@@ -33,6 +33,10 @@
 #include "topo.h"
 #include "validate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Size bands of the report and of the key table (by the row's byte count). */
 typedef enum {
     CR_CNF_SMALL, /* <= 1 MiB */
@@ -173,5 +177,9 @@ bool cr_cnf_key_moved(const cr_cnf_fit *fit, int k);
  * with `source` as their source (a carried key's names its sibling too).
  * Errors: CR_ENOMEM. */
 cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

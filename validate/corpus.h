@@ -31,6 +31,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The two halves of the split; they are always reported separately. */
 typedef enum { CR_CORPUS_FIT, CR_CORPUS_CHECK, CR_CORPUS__HALVES } cr_corpus_half;
 
@@ -163,5 +167,9 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n, cr
 /* Fills got_pct and pass of the n gates from c (all systems of each gate's
  * half; a band without a predicted row does not pass). Errors: CR_ENOMEM. */
 cr_status cr_corpus_gate_eval(const cr_corpus *c, cr_corpus_gate *g, int n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -49,6 +49,10 @@
 #include "topo.h"
 #include "validate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CR_RF_MAX_SHAPES 24
 #define CR_RF_MAX_DIMS 8
 
@@ -168,5 +172,9 @@ void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n);
  * n), their count into *count; CR_ENOMEM. The program gap chart's order
  * and the "could save" lines of `commroof roofline`. */
 cr_status cr_roofline_by_save(const cr_roofline *r, size_t n, size_t *idx, size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -54,6 +54,10 @@
 #include "status.h"
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Families of cases (the word after "cr:"). */
 typedef enum {
     CR_VFAM_HBM,    /* HBM streaming kernels: read, write, copy, triad */
@@ -457,5 +461,9 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *out);
  * a launch cost: coll's own formula, used as it is). Only the
  * figures cal has are written. Errors: CR_ENOMEM. */
 cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *cal, const char *source);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,10 @@
 #endif
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The longest range name (the tracer keeps 256 bytes). */
 #define COMMROOF_NVTX_MAX 256
 
@@ -98,5 +102,9 @@ static inline int commroof_nvtx_pop(void)
     return -1;
 #endif
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

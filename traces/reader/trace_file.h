@@ -12,6 +12,10 @@
 #include "status.h"
 #include "trace_reader.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* An open trace file. */
 typedef struct {
     cr_trace_reader *r; /* read its events with cr_trace_reader_next() */
@@ -31,5 +35,9 @@ cr_status cr_trace_file_end(cr_trace_file *t, cr_status st, cr_diag *d);
 
 /* Closes t (a closed or failed-to-open t is a no-op). */
 void cr_trace_file_close(cr_trace_file *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

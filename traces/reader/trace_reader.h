@@ -32,6 +32,10 @@
 
 #include "status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The largest single event (or top-level value other than traceEvents) the
  * reader accepts, in bytes. Our tracer's events are under 2 KiB. */
 #define CR_TRACE_MAX_EVENT_BYTES (1u << 20)
@@ -174,5 +178,9 @@ const char *cr_copy_kind_name(cr_copy_kind k);
 
 /* The word for a category ("kernel", "memcpy", ..., "other"). */
 const char *cr_trace_cat_name(cr_trace_cat c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include "status.h"
 #include "trace_reader.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Kernels of one name. Times in seconds. */
 typedef struct {
     char *name; /* owned by the summary */
@@ -93,5 +97,9 @@ cr_status cr_trace_summary_shorten(cr_trace_summary *s);
 
 /* Frees a summary; NULL is a no-op. */
 void cr_trace_summary_free(cr_trace_summary *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -207,6 +207,40 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, cr_vtiming how, const range *
     return true;
 }
 
+static int cmp_range_ref(const void *x, const void *y)
+{
+    const range *a = *(const range *const *)x, *b = *(const range *const *)y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+/* over[i] true where range i shares time with another range of its process
+ * (nested or concurrent ranges would both claim the same activities). */
+static void mark_overlaps(range *rg, size_t nr, bool *over)
+{
+    if (nr < 2)
+        return;
+    range **s = malloc(nr * sizeof *s);
+    if (!s)
+        return;
+    for (size_t i = 0; i < nr; i++)
+        s[i] = &rg[i];
+    qsort(s, nr, sizeof *s, cmp_range_ref);
+    size_t open = 0; /* the range of the group so far with the latest end */
+    for (size_t i = 1; i < nr; i++) {
+        if (s[i]->proc == s[open]->proc && s[i]->ts < s[open]->end) {
+            over[s[i] - rg] = true;
+            over[s[open] - rg] = true;
+            if (s[i]->end > s[open]->end)
+                open = i;
+        } else {
+            open = i;
+        }
+    }
+    free(s);
+}
+
 static int64_t proc_of(int64_t pid)
 {
     /* Our traces: pid = os pid x 100 + device (99 for the host). */
@@ -225,6 +259,7 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
     cr_trace_reader *r = vt.r;
     act *a = NULL;
     range *rg = NULL;
+    bool *overlaps = NULL;
     size_t na = 0, ca = 0, nr = 0, cr = 0;
     int skipped = 0;
     const cr_trace_event *ev = NULL;
@@ -278,6 +313,11 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
         *complete = info.complete;
     if (na > 1)
         qsort(a, na, sizeof *a, cmp_act);
+    if (nr && !(overlaps = calloc(nr, sizeof *overlaps))) {
+        st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    mark_overlaps(rg, nr, overlaps);
     for (size_t i = 0; i < nr; i++) {
         cr_vmeas *m = cr_vlist_push(out);
         if (!m) {
@@ -292,12 +332,32 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
         } else if (cr_vcase_num(&m->c, "iters", &iters, &cd) != CR_OK || !(iters >= 1) ||
                    iters > 1e9) {
             snprintf(why, sizeof why, "%.200s: needs iters=N with N >= 1", rg[i].name);
+        } else if (overlaps[i]) {
+            snprintf(why, sizeof why,
+                     "%.60s: overlaps another cr: range of its process (nested or concurrent): "
+                     "their activities cannot be told apart; give each case its own range",
+                     rg[i].name);
         } else {
             size_t lo = lower(a, na, rg[i].proc, rg[i].ts), hi = lo;
-            while (hi < na && a[hi].proc == rg[i].proc && a[hi].ts <= rg[i].end)
+            double late = 0;
+            while (hi < na && a[hi].proc == rg[i].proc && a[hi].ts <= rg[i].end) {
+                late = fmax(late, a[hi].end - rg[i].end);
                 hi++;
-            if (measure(out, m, cr_vfam_def_of(m->c.family)->measure, &rg[i], a, lo, hi, iters, why,
-                        sizeof why)) {
+            }
+            /* The range closes after a device synchronize, so whatever
+             * starts in it ends in it. One that runs past the end means the
+             * range closed early: later kernels of its iterations start
+             * after it and are not counted, and a count that still divides
+             * splits too few kernels into the iterations (a time shorter
+             * than the device's, a false violation). */
+            if (late > 1e-9) {
+                snprintf(why, sizeof why,
+                         "%.60s: an activity ends %.3f us after the range closes: close the "
+                         "range after a device synchronize (its later kernels would be left "
+                         "out)",
+                         rg[i].name, late * 1e6);
+            } else if (measure(out, m, cr_vfam_def_of(m->c.family)->measure, &rg[i], a, lo, hi,
+                               iters, why, sizeof why)) {
                 snprintf(m->source, sizeof m->source, "%s", cr_vbase_name(path));
                 double rk = cr_vnum_or(&m->c, "rank", -1);
                 m->rank = rk >= 0 ? (int)rk : rank;
@@ -316,6 +376,7 @@ out:
     for (size_t i = 0; i < nr; i++)
         free(rg[i].name);
     free(rg);
+    free(overlaps);
     free(a);
     cr_trace_file_close(&vt);
     if (n_skipped)

@@ -65,6 +65,41 @@ static void test_trace_measure(void **state)
     free(path);
 }
 
+/* A range that closes before its kernels end (no device synchronize before
+ * the pop): 2 iterations of 2 kernels of 120 us each, [110, 230] [230, 350]
+ * [350, 470] [470, 590], the range [100, 300]. Two kernels start inside it,
+ * which divides into iters=2 as 1 kernel per iteration: 120 us, under the
+ * bound of a 1 GiB read (210.6 us on h200-1) though each iteration took
+ * 240 us. The kernel [230, 350] ends 50 us after the range: skipped, not
+ * measured. Nested ranges ([1000, 3000] holding [1100, 1600]) would both
+ * claim the kernel at 1200: both skipped. A range after them ([4000, 4500],
+ * one kernel of 300 us) is measured as before. */
+static void test_trace_range_bounds(void **state)
+{
+    (void)state;
+    const char *text =
+        HDR R("cr:hbm op=read bytes=1073741824 iters=2 rd_bytes=1073741824 wr_bytes=0", 100,
+              200) K(0, 110, 120) K(0, 230, 120) K(0, 350, 120) K(0, 470, 120)
+            R("cr:hbm op=read bytes=1073741824 iters=2 rd_bytes=1073741824 wr_bytes=0", 1000, 2000)
+                R("cr:hbm op=read bytes=1073741824 iters=1 rd_bytes=1073741824 wr_bytes=0", 1100,
+                  500) K(0, 1200, 300) K(0, 2000, 300)
+                    R("cr:hbm op=read bytes=1073741824 iters=1 rd_bytes=1073741824 wr_bytes=0",
+                      4000, 500) K(0, 4100, 300) END;
+    char *path = cr_test_write_tmp(text, ".json");
+    cr_vmeas_list l = {0};
+    int skipped = 0;
+    char why[256] = "";
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    assert_int_equal(skipped, 3);
+    assert_non_null(strstr(why, "ends 50.000 us after the range closes"));
+    assert_int_equal(l.n, 1);
+    assert_close(l.v[0].measured_s, 300e-6, 1e-9, 0);
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
 static void test_trace_errors(void **state)
 {
     (void)state;
@@ -146,6 +181,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_measure),
+        cmocka_unit_test(test_trace_range_bounds),
         cmocka_unit_test(test_trace_errors),
         cmocka_unit_test(test_read_path),
     };

@@ -167,9 +167,45 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
             grp[mem[q]] = (int)mem[0];
         }
         cr_vmeas *m = &l->v[mem[0]];
+        size_t it = (size_t)m->n_iter;
+        /* The shares of one collective overlap in time: no rank finishes
+         * its iterations before the last rank has started them. Shares that
+         * do not (a run's rank paired with another run's, a clock without
+         * its ts_base_ns) are not one case; merged, the result would be one
+         * rank's own span, silently. */
+        {
+            double w0 = -INFINITY, w1 = INFINITY;
+            size_t q0 = 0, q1 = 0;
+            bool no_base = false;
+            for (size_t q = 0; q < k; q++) {
+                const cr_vmeas *o = &l->v[mem[q]];
+                double off = (double)(o->ts_base_ns - m->ts_base_ns) * 1e-9;
+                double s = l->iter_s[o->iter_off] + off, e = l->iter_s[o->iter_off + it] + off;
+                for (size_t g = 1; g < it; g++) {
+                    s = fmin(s, l->iter_s[o->iter_off + g] + off);
+                    e = fmax(e, l->iter_s[o->iter_off + it + g] + off);
+                }
+                if (s > w0)
+                    w0 = s, q0 = q;
+                if (e < w1)
+                    w1 = e, q1 = q;
+                no_base |= o->ts_base_ns == 0;
+            }
+            if (w0 > w1) {
+                const cr_vmeas *a = &l->v[mem[q1]], *b = &l->v[mem[q0]];
+                rc = cr_diag_set(
+                    d, CR_EINVAL,
+                    "%s (rank %d) and %s (rank %d): case \"%.60s\": rank %d's iterations end "
+                    "%.6g s before rank %d's start on the aligned clock, so they are not one "
+                    "collective: %s; give the traces of one run",
+                    a->source, a->rank, b->source, b->rank, a->label, a->rank, w0 - w1, b->rank,
+                    no_base ? "a trace has no metadata.ts_base_ns to align its clock by"
+                            : "the traces are of different runs (or their clocks differ)");
+                goto out;
+            }
+        }
         /* Per iteration: the last end less the last start over the ranks,
          * each rank's times moved onto the first one's clock. */
-        size_t it = (size_t)m->n_iter;
         for (size_t g = 0; g < it; g++) {
             double s0 = -INFINITY, s1 = INFINITY, e = -INFINITY;
             for (size_t q = 0; q < k; q++) {

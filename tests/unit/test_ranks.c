@@ -121,6 +121,43 @@ static void test_merge_two_ranks(void **state)
     }
 }
 
+/* Shares that cannot be one collective: rank 0 of one run (clock base
+ * 1e18 ns, iterations [100, 130] [200, 215] [300, 340] us) and rank 1 of a
+ * run an hour later (base 1e18 + 3.6e12 ns, its own [70, 82] [140, 168]
+ * [255, 290]). On the aligned clock rank 0's iterations end at 340 us and
+ * rank 1's start at 3.6e9 + 70 us: no overlap. Merged, last end - last
+ * start would be rank 1's own spans (12, 28, 35 -> 28 us), labelled as the
+ * combined case; the merge refuses instead. So does a rank 1 whose trace
+ * has no ts_base_ns (0: its times land 1e9 s before rank 0's). */
+static void test_merge_not_one_run(void **state)
+{
+    (void)state;
+    static const char late1[] =
+        HDR R(AR1, 60, 250) K(0, 70, 12) K(0, 140, 28) K(0, 255, 35) END_MD(1, 1000003600000000000);
+    static const char nobase1[] = HDR R(AR1, 60, 250) K(0, 70, 12) K(0, 140, 28)
+        K(0, 255,
+          35) "{\"ph\":\"M\",\"pid\":199,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],"
+              "\"metadata\":{\"format\":\"commroof-trace\",\"format_version\":1,\"hostname\":\"h\","
+              "\"rank\":1,\"world_size\":2}}\n";
+    const char *other[2] = {late1, nobase1};
+    const char *want[2] = {"different runs", "no metadata.ts_base_ns"};
+    for (int v = 0; v < 2; v++) {
+        char *p[2] = {cr_test_write_tmp(rank0, ".json"), cr_test_write_tmp(other[v], ".json")};
+        cr_vmeas_list l = {0};
+        read_all(p, 2, &l);
+        cr_vmerge_info mi = {0};
+        cr_diag d = {{0}};
+        assert_int_equal(cr_validate_merge_ranks(&l, &mi, &d), CR_EINVAL);
+        assert_non_null(strstr(d.msg, "not one collective"));
+        assert_non_null(strstr(d.msg, want[v]));
+        cr_vmeas_list_release(&l);
+        for (int i = 0; i < 2; i++) {
+            unlink(p[i]);
+            free(p[i]);
+        }
+    }
+}
+
 /* Ranks from the file names (no rank in the metadata; the case's nranks
  * gives the job size), equal clock bases, 4 iterations:
  *   rank 0: [10, 20] [30, 36] [50, 60] [70, 71]
@@ -323,6 +360,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_two_ranks),
+        cmocka_unit_test(test_merge_not_one_run),
         cmocka_unit_test(test_merge_rank_from_name),
         cmocka_unit_test(test_single_process_untouched),
         cmocka_unit_test(test_merge_gz),

@@ -305,6 +305,23 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
         if (cr_coll_parse(cr_vstr_or(&m->c, "coll", "?"), &coll, &dd) != CR_OK)
             return cr_diag_set(d, CR_EINVAL, "%s: %s", m->source, dd.msg);
     }
+    /* A forced algorithm or protocol, or an element type, that does not
+     * parse is an error: cr_vmeas_coll_req() would predict NCCL's own
+     * choice (or fp32) under a label that still names the forced one. */
+    {
+        const char *algo = cr_vstr_or(&m->c, "algo", "auto"),
+                   *proto = cr_vstr_or(&m->c, "proto", "auto"),
+                   *dts = cr_vstr_or(&m->c, "dtype", "fp32");
+        cr_algo a;
+        cr_proto p;
+        cr_dtype dt;
+        if (strcmp(algo, "auto") && cr_algo_parse(algo, &a, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: algo=%.40s: %s", m->source, algo, dd.msg);
+        if (strcmp(proto, "auto") && cr_proto_parse(proto, &p, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: proto=%.40s: %s", m->source, proto, dd.msg);
+        if (cr_dtype_parse(dts, &dt, &dd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "%s: dtype=%.40s: %s", m->source, dts, dd.msg);
+    }
     if (!(n >= 1) || n > t->n_gpus) {
         snprintf(r->note, sizeof r->note,
                  "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs", n,

@@ -378,6 +378,48 @@ static void test_eval_launch_gap(void **state)
     cr_topo_free(t);
 }
 
+/* A forced algorithm, protocol or element type that does not parse is an
+ * error naming the key: before, algo=Tre was predicted as NCCL's own choice
+ * (ring/LL for a 1 GiB allreduce forced to LL on 2 GPUs) under a label that
+ * still said "Tre", and dtype=bf61 as fp32. A valid forced Tree is kept. */
+static void test_eval_coll_bad_keys(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_open("hgx-h200-8", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    static const char *const bad[][2] = {
+        {"cr:nccl coll=allreduce bytes=1073741824 nranks=2 rank=-1 algo=Tre proto=LL iters=2",
+         "algo=Tre"},
+        {"cr:nccl coll=allreduce bytes=1073741824 nranks=2 rank=-1 algo=Ring proto=L iters=2",
+         "proto=L"},
+        {"cr:nccl coll=allreduce bytes=1073741824 nranks=2 dtype=bf61 iters=2", "dtype=bf61"}};
+    cr_vmeas m;
+    cr_vresult r;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&m, 0, sizeof m);
+        snprintf(m.source, sizeof m.source, "x.json");
+        assert_int_equal(cr_vcase_parse(bad[i][0], &m.c, &d), CR_OK);
+        m.measured_s = 3e-3;
+        m.devices = 2;
+        cr_diag e = {{0}};
+        assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &e), CR_EINVAL);
+        assert_non_null(strstr(e.msg, "x.json"));
+        assert_non_null(strstr(e.msg, bad[i][1]));
+    }
+    memset(&m, 0, sizeof m);
+    assert_int_equal(cr_vcase_parse("cr:nccl coll=allreduce bytes=1073741824 nranks=2 rank=-1 "
+                                    "algo=Tree proto=LL iters=2",
+                                    &m.c, &d),
+                     CR_OK);
+    m.measured_s = 3e-3;
+    m.devices = 2;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_string_equal(r.impl, "tree/ll");
+    cr_topo_free(t);
+}
+
 /* The committed H200 sweep on the shipped h200-1: every single-GPU case has
  * a prediction, none is below its bound or its attainable bound (measured
  * ceilings), and every prediction is at or above its bound. */
@@ -423,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_sm_copy_properties),
         cmocka_unit_test(test_launch),
         cmocka_unit_test(test_eval_hbm),
+        cmocka_unit_test(test_eval_coll_bad_keys),
         cmocka_unit_test(test_eval_gemm_and_multi_gpu),
         cmocka_unit_test(test_eval_launch_gap),
         cmocka_unit_test(test_committed_traces),

@@ -103,7 +103,7 @@ grep -qF "matmul_tiled(" "$T/o" && { echo "check_trace: summary: the name was no
 "$CR" trace summary --full-names $FIX/h200_cuda_demo.json >"$T/o" 2>"$T/e"; check "summary --full-names" 0 $?
 has "summary --full-names" "$T/o" "matmul_tiled(float const*, float const*, float*, int)"
 "$CR" trace summary $FIX/h200_cuda_demo_killed.json >"$T/o" 2>"$T/e"; check "summary killed" 0 $?
-has "summary killed" "$T/o" "INCOMPLETE (the program was killed or crashed)"
+has "summary killed" "$T/o" "INCOMPLETE (the program was killed, crashed or called exec)"
 # closing a killed trace for other viewers (the sed line in traces/README.md):
 # strict JSON with every complete event, also when cut inside an event
 if command -v python3 >/dev/null 2>&1; then

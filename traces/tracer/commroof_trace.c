@@ -17,6 +17,8 @@
  *   completed buffers every COMMROOF_TRACE_FLUSH_MS.
  * - A fork()ed child (no exec) never writes to its parent's file: the file is
  *   written with write(2), not stdio, and every entry point checks the pid.
+ * - No file is ever truncated: an exec()ed program (same pid) writes the
+ *   next free name, .1.json, .2.json, ... (setup).
  *
  * Built by traces/tracer/tracer.mk with gcc against CUDA's CUPTI headers.
  */
@@ -1682,17 +1684,39 @@ static void setup(void)
     if (!dir || !*dir)
         dir = ".";
     mkdir_p(dir);
+    char stem[4096];
     if (g.rank >= 0)
-        snprintf(g.path, sizeof g.path, "%s/commroof-trace.%s.%d.rank%d.json", dir, hostfile,
-                 (int)g.os_pid, g.rank);
+        snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d.rank%d", dir, hostfile, (int)g.os_pid,
+                 g.rank);
     else
-        snprintf(g.path, sizeof g.path, "%s/commroof-trace.%s.%d.json", dir, hostfile,
-                 (int)g.os_pid);
-    g.fd = open(g.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d", dir, hostfile, (int)g.os_pid);
+    /* Never an existing file (O_EXCL): exec() keeps the pid and the
+     * environment, so the new program's tracer comes here with the name of
+     * the file the old one wrote, and truncating it lost every event the
+     * old program had written. exec() cannot be intercepted from an
+     * injected library (the program's calls bind to libc, not to us): the
+     * old file keeps what reached it (each range and each CUPTI buffer is
+     * written as it comes) and has no end, so readers report it
+     * incomplete; the new one goes to STEM.1.json, .2, ... */
+    int suffix = 0;
+    for (;;) {
+        if (suffix == 0)
+            snprintf(g.path, sizeof g.path, "%.4000s.json", stem);
+        else
+            snprintf(g.path, sizeof g.path, "%.4000s.%d.json", stem, suffix);
+        g.fd = open(g.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (g.fd >= 0 || errno != EEXIST || suffix >= 999)
+            break;
+        suffix++;
+    }
     if (g.fd < 0) {
         note_error("cannot create %s: %s; the program runs untraced", g.path, strerror(errno));
         return;
     }
+    if (suffix > 0)
+        note_error("%.4000s.json exists (this process exec()ed from a traced program, or an "
+                   "earlier process had its pid): tracing to %s",
+                   stem, g.path);
     if (cuptiGetTimestamp(&g.ts_base) != CUPTI_SUCCESS) {
         g.clock_own = true; /* CUPTI's clock is CLOCK_REALTIME in ns where it works */
         g.ts_base = now_ns();

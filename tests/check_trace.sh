@@ -173,6 +173,36 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         check "nvtx payload demo, WRAP=0" 0 $?
         NV0=$(ls "$T/nv0"/commroof-trace.*.json 2>/dev/null | head -n 1)
         [ -n "$NV0" ] && has "nvtx payload demo, WRAP=0" "$NV0" '"nvtx_recorder":"none","nvtx_payloads_decoded":0'
+        # environment values that do not parse as a whole: each reported once
+        # on stderr (variable, value, what is accepted) and in
+        # metadata.errors, and the default used; before, "1000ms" read as
+        # 1000, "16M", "maybe", "three" were dropped silently, and
+        # NVTX_WRAP=off left the wrappers on
+        COMMROOF_TRACE_FLUSH_MS=1000ms COMMROOF_TRACE_BUFFER_BYTES=16M COMMROOF_TRACE_QUIET=maybe \
+            COMMROOF_TRACE_NVTX_WRAP=maybe COMMROOF_TRACE_EARLY_NVTX=later COMMROOF_TRACE_CUPTI_PINNED=2 \
+            RANK=three "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/nvbad" -- "$T/nvtx_demo" >"$T/o" 2>"$T/e"
+        check "bad environment values" 0 $?
+        NVB=$(ls "$T/nvbad"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        for m in 'COMMROOF_TRACE_FLUSH_MS=\"1000ms\" is not a whole number from 10 to 600000 (milliseconds, digits only); using 500' \
+            'COMMROOF_TRACE_BUFFER_BYTES=\"16M\" is not a whole number from 65536 to 1073741824 (bytes, digits only); using 8388608' \
+            'COMMROOF_TRACE_QUIET=\"maybe\" is not 1, yes, on, true or 0, no, off, false; using 0' \
+            'COMMROOF_TRACE_NVTX_WRAP=\"maybe\" is not 1, yes, on, true or 0, no, off, false; using 1' \
+            'COMMROOF_TRACE_EARLY_NVTX=\"later\" is not 1, yes, on, true or 0, no, off, false; using 1' \
+            'COMMROOF_TRACE_CUPTI_PINNED=\"2\" is not 1, yes, on, true or 0, no, off, false; using 0' \
+            'RANK=\"three\" is not a whole number from 0 to 999999; ignored'; do
+            plain=$(printf '%s' "$m" | sed 's/\\"/"/g')
+            n=$(grep -cF -- "commroof-trace: $plain" "$T/e")
+            [ "$n" = 1 ] || { echo "check_trace: bad environment: \"$plain\" on stderr $n times, expected 1:"; cat "$T/e"; fails=$((fails + 1)); }
+            [ -n "$NVB" ] && has "bad environment in metadata.errors" "$NVB" "$m"
+        done
+        [ -n "$NVB" ] && has "bad environment: wrappers kept" "$NVB" '"nvtx_recorder":"own"'
+        # the words a boolean takes: off is 0 (guard mode), yes is 1 (quiet)
+        COMMROOF_TRACE_NVTX_WRAP=off COMMROOF_TRACE_QUIET=yes "$CR" trace --lib "$B/libcommroof_trace.so" \
+            -o "$T/nvoff" -- "$T/nvtx_demo" >"$T/o" 2>"$T/e"
+        check "NVTX_WRAP=off" 0 $?
+        NVO=$(ls "$T/nvoff"/commroof-trace.*.json 2>/dev/null | head -n 1)
+        [ -n "$NVO" ] && has "NVTX_WRAP=off is guard mode" "$NVO" '"nvtx_recorder":"none"'
+        if grep -q "tracing to" "$T/e"; then echo "check_trace: COMMROOF_TRACE_QUIET=yes is not quiet"; fails=$((fails + 1)); fi
     else
         cat "$T/e"; echo "check_trace: tests/trace/nvtx_payload_demo.c does not build"; fails=$((fails + 1))
     fi

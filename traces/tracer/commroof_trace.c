@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -214,16 +215,77 @@ static void write_all(const char *p, size_t n)
     }
 }
 
+/* Environment values. A value that does not parse as a whole is never half
+ * taken ("1000ms" is not 1000) nor silently dropped: it is reported once,
+ * naming the variable, the value and what is accepted (stderr and
+ * metadata.errors, note_error), and the default is used. Unset or empty
+ * means the default. */
+
+/* The decimal integer v, all of it (no sign other than '-', no space, no
+ * unit), into *x; false when it is not one or does not fit. */
+static bool parse_whole(const char *v, long long *x)
+{
+    const char *d = v[0] == '-' ? v + 1 : v;
+    if (*d < '0' || *d > '9')
+        return false;
+    for (const char *p = d; *p; p++)
+        if (*p < '0' || *p > '9')
+            return false;
+    errno = 0;
+    char *end;
+    *x = strtoll(v, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+/* The number in variable name, from lo to hi (what: its unit, for the
+ * message); dflt when unset, empty or bad (reported). */
+static long long env_num(const char *name, long long lo, long long hi, long long dflt,
+                         const char *what)
+{
+    const char *v = getenv(name);
+    long long x = 0;
+    if (!v || !*v)
+        return dflt;
+    if (parse_whole(v, &x) && x >= lo && x <= hi)
+        return x;
+    note_error("%s=\"%.100s\" is not a whole number from %lld to %lld (%s, digits only); "
+               "using %lld",
+               name, v, lo, hi, what, dflt);
+    return dflt;
+}
+
+/* The boolean in variable name: 1, yes, on, true or 0, no, off, false (any
+ * case); dflt when unset, empty or anything else (reported). */
+static bool env_bool(const char *name, bool dflt)
+{
+    static const char *const yes[] = {"1", "yes", "on", "true"};
+    static const char *const no[] = {"0", "no", "off", "false"};
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (strcasecmp(v, yes[i]) == 0)
+            return true;
+        if (strcasecmp(v, no[i]) == 0)
+            return false;
+    }
+    note_error("%s=\"%.100s\" is not 1, yes, on, true or 0, no, off, false; using %s", name, v,
+               dflt ? "1" : "0");
+    return dflt;
+}
+
+/* The first of names that is set to a whole number from 0 to 999999; one set
+ * to anything else is reported and passed over. dflt when none is. */
 static int env_int(const char *const *names, int dflt)
 {
     for (; *names; names++) {
         const char *v = getenv(*names);
-        if (v && *v) {
-            char *end;
-            long x = strtol(v, &end, 10);
-            if (*end == '\0' && x >= 0 && x < 1000000)
-                return (int)x;
-        }
+        long long x = 0;
+        if (!v || !*v)
+            continue;
+        if (parse_whole(v, &x) && x >= 0 && x <= 999999)
+            return (int)x;
+        note_error("%s=\"%.100s\" is not a whole number from 0 to 999999; ignored", *names, v);
     }
     return dflt;
 }
@@ -1653,14 +1715,10 @@ static void setup(void)
 {
     g.os_pid = getpid();
     pthread_atfork(NULL, NULL, fork_child);
-    const char *q = getenv("COMMROOF_TRACE_QUIET");
-    g.quiet = q && strcmp(q, "1") == 0;
-    const char *fm = getenv("COMMROOF_TRACE_FLUSH_MS");
-    long ms = fm ? strtol(fm, NULL, 10) : 500;
-    g.flush_ms = (unsigned)(ms >= 10 && ms <= 600000 ? ms : 500);
-    const char *bb = getenv("COMMROOF_TRACE_BUFFER_BYTES");
-    long long b = bb ? strtoll(bb, NULL, 10) : 0;
-    g.buffer_bytes = (size_t)(b >= 65536 && b <= (1LL << 30) ? b : 8 << 20);
+    g.quiet = env_bool("COMMROOF_TRACE_QUIET", false);
+    g.flush_ms = (unsigned)env_num("COMMROOF_TRACE_FLUSH_MS", 10, 600000, 500, "milliseconds");
+    g.buffer_bytes =
+        (size_t)env_num("COMMROOF_TRACE_BUFFER_BYTES", 65536, 1LL << 30, 8 << 20, "bytes");
     g.record = record_mask(getenv("COMMROOF_TRACE_RECORD"));
     static const char *const rank_env[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
                                            "SLURM_PROCID", NULL};
@@ -1753,8 +1811,7 @@ static void setup(void)
      * memory instead of device memory (CUPTI's default since CUDA 12.0
      * Update 1); for measuring which costs the program less
      * (traces/tracer/h200_overhead_ab.sh). */
-    const char *pin = getenv("COMMROOF_TRACE_CUPTI_PINNED");
-    if (cupti && pin && strcmp(pin, "1") == 0) {
+    if (env_bool("COMMROOF_TRACE_CUPTI_PINNED", false) && cupti) {
         uint8_t on = 1;
         size_t osz = sizeof on;
         cupti_ok(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED,
@@ -2558,8 +2615,7 @@ static bool get_tables(NvtxGetExportTableFunc_t get, tables_t *t)
 /* COMMROOF_TRACE_NVTX_WRAP=0: guard mode (below) instead of the wrappers. */
 static bool nvtx_guard_only(void)
 {
-    const char *e = getenv("COMMROOF_TRACE_NVTX_WRAP");
-    return e && strcmp(e, "0") == 0;
+    return !env_bool("COMMROOF_TRACE_NVTX_WRAP", true);
 }
 
 /* ----- guard mode (COMMROOF_TRACE_NVTX_WRAP=0) -----
@@ -2769,9 +2825,8 @@ static int nvtx_take_over(NvtxGetExportTableFunc_t get, nvtx_init_fn init)
 EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get);
 EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 {
-    const char *early = getenv("COMMROOF_TRACE_EARLY_NVTX");
     g.nvtx_started = true;
-    if (!early || strcmp(early, "0") != 0)
+    if (env_bool("COMMROOF_TRACE_EARLY_NVTX", true))
         setup_once();
     Dl_info info;
     memset(&info, 0, sizeof info);

@@ -289,6 +289,15 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/buffer_pool_sim.c does not build"; fails=$((fails + 1))
     fi
+    # the start-up window: a buffer CUPTI delivers as soon as a kind is
+    # enabled is written; one that finds the tracer not active is counted
+    # as dropped (the scenario is in tests/trace/startup_sim.c)
+    if [ -n "$CUPTI_DIR" ] && sim_cc "$T/startup" tests/trace/startup_sim.c; then
+        "$T/startup" "$T/startup-out" >"$T/o" 2>"$T/e"; check "startup sim" 0 $?
+        has "startup sim" "$T/o" "startup sim: ok"
+    elif [ -n "$CUPTI_DIR" ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/startup_sim.c does not build"; fails=$((fails + 1))
+    fi
 fi
 
 # the demo programs compile (CUDA, no GPU needed); not in the SAN pass. (The

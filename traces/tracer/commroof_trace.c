@@ -1236,6 +1236,15 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
         stats_line(&s);
         if (s.p && !s.oom)
             write_all(s.p, s.len);
+    } else if (mine && buffer && !g.active && !g.closed) {
+        /* A buffer before the tracer is active (setup enables CUPTI only
+         * after it is, so none should come): its records are lost, counted. */
+        CUpti_Activity *rec = NULL;
+        while (valid > 0 && cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS)
+            g.dropped++;
+        size_t dropped = 0;
+        if (cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS)
+            g.dropped += dropped;
     } else if (mine && buffer && valid > 0 && g.closed) {
         /* Records that arrive after the file was closed (CUDA torn down after
          * our exit handler) cannot be written; stderr says how many. */
@@ -1833,6 +1842,21 @@ static void setup(void)
         {CUPTI_ACTIVITY_KIND_MARKER, "MARKER", 0},
         {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA", 0},
     };
+    /* The file's opening text is written and the tracer marked active (under
+     * g.mu, as buffer_completed reads it) before the first kind is enabled:
+     * CUPTI may deliver a buffer from its worker thread as soon as one is,
+     * and a buffer that found the tracer not yet active was neither written
+     * nor counted. */
+    static const char head[] = "{\"traceEvents\":[\n";
+    pthread_mutex_lock(&g.mu);
+    write_all(head, sizeof head - 1);
+    sb_t s = {0};
+    name_pid(&s, -1);
+    if (s.p)
+        write_all(s.p, s.len);
+    free(s.p);
+    g.active = true;
+    pthread_mutex_unlock(&g.mu);
     int enabled = 0;
     CUptiResult why[sizeof kinds / sizeof kinds[0]];
     for (size_t i = 0; cupti && i < sizeof kinds / sizeof kinds[0]; i++) {
@@ -1863,19 +1887,14 @@ static void setup(void)
         note_error("CUPTI records nothing here; recording NVTX ranges only, without CUPTI");
     } else if (enabled == 0) {
         note_error("no activity kind could be enabled; the program runs untraced");
+        pthread_mutex_lock(&g.mu); /* nothing was enabled, so nothing came */
+        g.active = false;
         close(g.fd);
         g.fd = -1;
         unlink(g.path); /* an empty file would read as a truncated trace */
+        pthread_mutex_unlock(&g.mu);
         return;
     }
-    static const char head[] = "{\"traceEvents\":[\n";
-    write_all(head, sizeof head - 1);
-    g.active = true;
-    sb_t s = {0};
-    name_pid(&s, -1);
-    if (s.p)
-        write_all(s.p, s.len);
-    free(s.p);
     if (!g.cupti_on) {
         /* nothing to flush: the own path writes each range as it ends */
     } else if (pthread_create(&g.flusher, NULL, flusher_main, NULL) == 0) {

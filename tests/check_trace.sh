@@ -298,6 +298,15 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/startup_sim.c does not build"; fails=$((fails + 1))
     fi
+    # the dropped-record count when text cannot reach the file (no memory
+    # for a stats line, failed writes: tests/trace/write_fail_sim.c)
+    if [ -n "$CUPTI_DIR" ] && [ -w /dev/full ] && sim_cc "$T/wfail" tests/trace/write_fail_sim.c; then
+        "$T/wfail" "$T/wfail.json" >"$T/o" 2>"$T/e"; check "write fail sim" 0 $?
+        has "write fail sim" "$T/o" "write fail sim: ok"
+        has "write fail sim: stderr" "$T/e" "7 records dropped"
+    elif [ -n "$CUPTI_DIR" ] && [ -w /dev/full ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/write_fail_sim.c does not build"; fails=$((fails + 1))
+    fi
 fi
 
 # the demo programs compile (CUDA, no GPU needed); not in the SAN pass. (The

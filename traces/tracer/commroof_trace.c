@@ -195,24 +195,43 @@ static bool cupti_ok(CUptiResult r, const char *what)
     return false;
 }
 
-static void write_all(const char *p, size_t n)
+/* Writes all n bytes; false when they were not all written: the file was
+ * closed by an earlier failure, or this write failed (then the file is
+ * closed, so that it ends there and reads as incomplete). The caller counts
+ * the records of what it could not write as dropped: after a failure every
+ * later record is lost, not only the line that failed. */
+static bool write_all(const char *p, size_t n)
 {
     if (g.fd < 0 || !owner())
-        return;
+        return false;
     while (n > 0) {
         ssize_t w = write(g.fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            note_error("writing %s: %s; the trace stops here", g.path, strerror(errno));
-            g.dropped++; /* at least one line is lost; stop writing */
+            note_error("writing %s: %s; the trace stops here (every later record is counted as "
+                       "dropped)",
+                       g.path, w < 0 ? strerror(errno) : "nothing written");
             close(g.fd);
             g.fd = -1;
-            return;
+            return false;
         }
         p += w;
         n -= (size_t)w;
     }
+    return true;
+}
+
+/* After writing (wrote) the text of nrec records that were counted in
+ * g.records: where it was not written, they move to g.dropped. A text cut
+ * by a failed write counts all its records, though the lines before the
+ * cut reached the file (the reader takes them; the file is incomplete). */
+static void written_or_dropped(bool wrote, uint64_t nrec)
+{
+    if (wrote)
+        return;
+    g.records -= nrec;
+    g.dropped += nrec;
 }
 
 /* Environment values. A value that does not parse as a whole is never half
@@ -1174,6 +1193,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
     sb_t s = {0};
     if (mine && g.active && !g.closed && buffer) {
         CUpti_Activity *rec = NULL;
+        uint64_t nrec = 0; /* records of this buffer in s */
         sb_reserve(&s, valid / 2 + 4096);
         for (;;) {
             CUptiResult r = cuptiActivityGetNextRecord(buffer, valid, &rec);
@@ -1220,8 +1240,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
             default:
                 break;
             }
-            if (s.len > before)
+            if (s.len > before && !s.oom) {
                 g.records++;
+                nrec++;
+            }
             if (s.oom) {
                 g.dropped++;
                 s.oom = false;
@@ -1233,9 +1255,17 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
             dropped > 0) {
             g.dropped += dropped;
         }
+        size_t before_stats = s.len;
         stats_line(&s);
-        if (s.p && !s.oom)
-            write_all(s.p, s.len);
+        if (s.oom) {
+            /* no memory for the stats line: write the records without it,
+             * and try the line again with the next buffer */
+            s.oom = false;
+            s.len = before_stats;
+            g.stats_records_written = (uint64_t)-1;
+        }
+        if (s.len > 0)
+            written_or_dropped(s.p && write_all(s.p, s.len), nrec);
     } else if (mine && buffer && !g.active && !g.closed) {
         /* A buffer before the tracer is active (setup enables CUPTI only
          * after it is, so none should come): its records are lost, counted. */
@@ -1620,6 +1650,7 @@ static void finish(void)
     pend_finish();
     pthread_mutex_lock(&g.mu);
     sb_t s = {0};
+    uint64_t unclosed = g.nranges;
     for (size_t i = 0; i < g.nranges; i++) {
         emit_range(&s, &g.ranges[i], g.last_ts, true);
         g.records++;
@@ -1693,10 +1724,10 @@ static void finish(void)
               pool.zeroed ? "true" : "false");
     pthread_mutex_unlock(&pool.mu);
     sb_puts(&s, "}}\n");
-    if (!s.oom)
-        write_all(s.p, s.len);
-    else
+    if (s.oom)
         note_error("out of memory writing the trace's end; the file is left incomplete");
+    /* the unclosed ranges are in this text: lost with it (stderr, below) */
+    written_or_dropped(!s.oom && write_all(s.p, s.len), unclosed);
     g.closed = true;
     if (g.fd >= 0)
         close(g.fd);
@@ -2191,12 +2222,10 @@ static void own_close(const void *dom, bool is_push, uint64_t id, char *ext, boo
         g.last_ts = t;
     sb_t s = {0};
     emit_range(&s, o, t, false);
-    if (!s.oom) {
+    if (!s.oom && write_all(s.p, s.len))
         g.records++;
-        write_all(s.p, s.len);
-    } else {
+    else
         g.dropped++;
-    }
     free_range(o);
     *o = g.ranges[--g.nranges];
     pthread_mutex_unlock(&g.mu);
@@ -2234,12 +2263,10 @@ static void own_mark(const void *dom, const nvtxEventAttributes_t *a, const char
         sb_puts(&s, "}},\n");
         if (t > g.last_ts)
             g.last_ts = t;
-        if (!s.oom) {
+        if (!s.oom && write_all(s.p, s.len))
             g.records++;
-            write_all(s.p, s.len);
-        } else {
+        else
             g.dropped++;
-        }
         free(s.p);
     }
     pthread_mutex_unlock(&g.mu);

@@ -713,6 +713,12 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         if (!(o->link_Bps > 0))
             o->link_Bps = o->wire_Bps; /* no raw figure known: the rate is the capacity */
         o->bw_eff = o->link_Bps > 0 ? o->wire_Bps / o->link_Bps : 0;
+        /* Where a cut the algorithm model does not see binds (above),
+         * wire_Bps = tb / (tb / tc) may come out an ulp above tc: bw_eff
+         * 1 + 2e-16, which the simulator refuses as outside (0, 1]
+         * (cr_sim_coll_add). Only rounding is snapped back. */
+        if (o->bw_eff > 1 && o->bw_eff <= 1 + 1e-12)
+            o->bw_eff = 1;
     }
     o->pred_s = lat_s + t_bw;
     o->step_lat_s = o->n_steps > 0 ? fmax(0, lat_s - o->launch_s) / o->n_steps : 0;

@@ -1295,6 +1295,53 @@ static void test_never_below_bound(void **state)
     assert_true(checked > 300);
 }
 
+/* Where a bound term binds the prediction (here the HBM of 123.4567 GB/s,
+ * below the 450 GB/s link), finish() rebuilt the rate as tb / (tb / tc),
+ * which for some sizes lies an ulp above tc: bw_eff 1 + 2e-16, and the
+ * simulator refused the prediction ("bandwidth efficiency 1 is outside
+ * (0, 1]"; commroof sim reduce -b 121787811 exited 1). Found by a
+ * randomised sim-versus-bound oracle. */
+static void test_cut_bound_pred_bw_eff_at_most_one(void **state)
+{
+    (void)state;
+    static const char xml[] =
+        "<topology name=\"eff\">\n"
+        "  <gpu-model name=\"G\" vendor=\"nvidia\" arch=\"90\" sms=\"132\" hbm=\"80GB\"\n"
+        "             hbm-bw=\"123.4567GB/s\"><flops dtype=\"bf16\" peak=\"989TFLOP/s\"/></gpu-model>\n"
+        "  <gpu id=\"gpu{0..1}\" model=\"G\"/>\n"
+        "  <link a=\"gpu0\" b=\"gpu1\" kind=\"nvlink\" bw=\"450GB/s\"/>\n"
+        "</topology>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_xml_load_memory(xml, strlen(xml), "eff.xml", &t, &d), CR_OK);
+    cr_rankset *rs = NULL;
+    cr_coll_ctx *ctx = NULL;
+    assert_int_equal(cr_rankset_parse("all", t->n_gpus, &rs, &d), CR_OK);
+    assert_int_equal(cr_coll_ctx_new(t, rs, &ctx, &d), CR_OK);
+    int hbm_bound = 0;
+    double size = 100.0 * (1 << 20);
+    for (int i = 0; i < 40; i++, size = floor(size * 1.0137)) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_REDUCE, size);
+        cr_coll_result res;
+        assert_int_equal(cr_coll_eval(ctx, &rq, &res, &d), CR_OK);
+        hbm_bound += strcmp(res.bound.binding, "hbm") == 0;
+        assert_true(res.pred.bw_eff > 0 && res.pred.bw_eff <= 1);
+        cr_sim *s = sim_on(t);
+        cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(CR_COLL_REDUCE, size, &res.pred);
+        int op = -1;
+        if (cr_sim_coll_add(s, &sp, rs->ranks, rs->n, &op, &d) != CR_OK)
+            fail_msg("reduce %.0f B: %s", size, d.msg);
+        run_ok(s);
+        cr_sim_op_result r = cr_sim_op_get(s, op);
+        assert_true(r.end_s - r.start_s >= res.bound.bound_s * (1 - 1e-9));
+        cr_sim_free(s);
+    }
+    assert_int_equal(hbm_bound, 40);
+    cr_coll_ctx_free(ctx);
+    cr_rankset_free(rs);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1328,6 +1375,7 @@ int main(void)
         cmocka_unit_test(test_arrival_resolves_its_component_only),
         cmocka_unit_test(test_scenario_after_errors),
         cmocka_unit_test(test_never_below_bound),
+        cmocka_unit_test(test_cut_bound_pred_bw_eff_at_most_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -595,6 +595,11 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
             return "NVLS tree needs ranks on more than one node";
         if (!c->nvls_node)
             return "NVLS tree needs NVSwitch multicast and reduction inside every node";
+        /* NCCL's rule for uneven nodes is not sourced here; the simulator's
+         * schedule (flowsim_coll.c node_groups) pairs the nodes' heads one
+         * to one, so coll does not offer what commroof sim cannot run */
+        if (c->ppn_min != c->ppn)
+            return "NVLS tree needs the same number of ranks on every node";
         if (nvls_nccl_why(c, rq))
             return nvls_nccl_why(c, rq);
         return p != CR_PROTO_SIMPLE ? "NVLS tree runs the Simple protocol only" : NULL;

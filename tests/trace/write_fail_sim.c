@@ -112,7 +112,8 @@ int main(int argc, char **argv)
     size_t base = line_len("x");
     size_t target = 8192 - 1 - 40;
     for (int i = 0; i < N; i++) {
-        size_t len = 1 + (i < N - 1 ? (target / N - base) : (target - (N - 1) * (target / N)) - base);
+        size_t len =
+            1 + (i < N - 1 ? (target / N - base) : (target - (N - 1) * (target / N)) - base);
         memset(names[i], 'a' + i % 26, len);
         names[i][len] = '\0';
         np[i] = names[i];

@@ -1307,7 +1307,8 @@ static void test_cut_bound_pred_bw_eff_at_most_one(void **state)
     static const char xml[] =
         "<topology name=\"eff\">\n"
         "  <gpu-model name=\"G\" vendor=\"nvidia\" arch=\"90\" sms=\"132\" hbm=\"80GB\"\n"
-        "             hbm-bw=\"123.4567GB/s\"><flops dtype=\"bf16\" peak=\"989TFLOP/s\"/></gpu-model>\n"
+        "             hbm-bw=\"123.4567GB/s\"><flops dtype=\"bf16\" "
+        "peak=\"989TFLOP/s\"/></gpu-model>\n"
         "  <gpu id=\"gpu{0..1}\" model=\"G\"/>\n"
         "  <link a=\"gpu0\" b=\"gpu1\" kind=\"nvlink\" bw=\"450GB/s\"/>\n"
         "</topology>\n";

@@ -14,4 +14,10 @@ cr_topo *cr_test_open_topo(const char *name);
  * free with cr_coll_ctx_free(). */
 cr_coll_ctx *cr_test_coll_ctx(cr_topo *t, const char *ranks);
 
+/* A fat tree of `nodes` copies of the node topology `node`, as `commroof
+ * topo gen fat-tree` builds it (0 = its default for rails, radix, oversub,
+ * tiers); free with cr_topo_free(). */
+cr_topo *cr_test_gen_fat_tree(const char *node, int nodes, int rails, int radix, double oversub,
+                              int tiers);
+
 #endif

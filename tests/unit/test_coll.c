@@ -16,7 +16,6 @@
 #include "coll.h"
 #include "flowsim.h"
 #include "topo.h"
-#include "topo_gen.h"
 #include "topo_xml.h"
 #include "tests/fuzz/fuzz_nccl_select.c"
 
@@ -1182,25 +1181,6 @@ static void test_simple_chain_hop(void **state)
  * passes 384 S. With 3 tiers (48 nodes on one rail, 8-port switches, 3:1
  * leaves: 6 down, 2 up at 50 GB/s) a leaf's 48 GPUs force 48 x 336 / 384
  * S = 42 S through 100 GB/s. */
-static cr_topo *gen_fat_tree(int nodes, int rails, int radix, double oversub, int tiers)
-{
-    cr_topo_gen_fat_tree o = {.nodes = nodes,
-                              .node = "hgx-h100-8",
-                              .rails = rails,
-                              .leaf_radix = radix,
-                              .oversub = oversub,
-                              .tiers = tiers};
-    char *xml = NULL;
-    size_t len = 0;
-    cr_diag d = {{0}};
-    cr_topo *t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d) != CR_OK)
-        fail_msg("topo gen: %s", d.msg);
-    free(xml);
-    return t;
-}
-
 static void test_leaf_group_cut(void **state)
 {
     (void)state;
@@ -1209,8 +1189,8 @@ static void test_leaf_group_cut(void **state)
         double forced, cap_Bps;
     } cases[] = {{192, 8, 64, 2, 288, 8 * 16 * 50e9}, {48, 1, 8, 3, 42, 2 * 50e9}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        cr_topo *t =
-            gen_fat_tree(cases[k].nodes, cases[k].rails, cases[k].radix, 3, cases[k].tiers);
+        cr_topo *t = cr_test_gen_fat_tree("hgx-h100-8", cases[k].nodes, cases[k].rails,
+                                          cases[k].radix, 3, cases[k].tiers);
         cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
         double S = (double)t->n_gpus * 65536;
         cr_coll_result r =

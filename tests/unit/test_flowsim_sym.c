@@ -12,12 +12,12 @@
  * 3 tiers, oversubscribed, one rail, a partly filled leaf).
  */
 #include "cr_test.h"
+#include "cr_test_topo.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "flowsim.h"
-#include "topo_gen.h"
 #include "topo_xml.h"
 
 #define REL 1e-9
@@ -127,26 +127,6 @@ static void test_sym_equals_unmerged_shipped(void **state)
     assert_true(used >= 3);
 }
 
-static cr_topo *gen(const char *node, int nodes, int rails, int radix, double oversub, int tiers)
-{
-    cr_topo_gen_fat_tree o = {0};
-    o.nodes = nodes;
-    o.node = node;
-    o.rails = rails;
-    o.leaf_radix = radix;
-    o.oversub = oversub;
-    o.tiers = tiers;
-    char *xml = NULL;
-    size_t len = 0;
-    cr_diag d = {{0}};
-    cr_topo *t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d) != CR_OK)
-        fail_msg("topo gen: %s", d.msg);
-    free(xml);
-    return t;
-}
-
 static void test_sym_equals_unmerged_generated(void **state)
 {
     (void)state;
@@ -168,7 +148,8 @@ static void test_sym_equals_unmerged_generated(void **state)
     };
     long cells = 0;
     for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
-        cr_topo *t = gen(g[i].node, g[i].nodes, g[i].rails, g[i].radix, g[i].oversub, g[i].tiers);
+        cr_topo *t = cr_test_gen_fat_tree(g[i].node, g[i].nodes, g[i].rails, g[i].radix,
+                                          g[i].oversub, g[i].tiers);
         long k = compare(t);
         print_message("  %-10s x%2d rails %d radix %2d oversub %g tiers %d: %4d GPUs, %ld cells\n",
                       g[i].node, g[i].nodes, g[i].rails, g[i].radix, g[i].oversub, g[i].tiers,

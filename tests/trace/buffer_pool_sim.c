@@ -19,6 +19,7 @@
  * Usage: buffer_pool_sim OUT.json
  */
 #include "../../traces/tracer/commroof_trace.c"
+#include "sim_open.h"
 
 static int fails;
 
@@ -58,16 +59,8 @@ int main(int argc, char **argv)
     EXPECT(g.nerrors == 1 && strstr(g.errors[0], "unknown word \"kernels\""));
 
     /* 2 */
-    g.os_pid = getpid();
-    snprintf(g.path, sizeof g.path, "%s", argv[1]);
-    g.fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (g.fd < 0) {
-        perror(argv[1]);
+    if (sim_open_trace(argv[1]) != 0)
         return 1;
-    }
-    g.clock_own = true;
-    g.ts_base = now_ns();
-    g.rank = g.local_rank = g.world_size = -1;
     g.buffer_bytes = 65536;
     g.record = REC_KERNEL | REC_MEMCPY;
     pool.zeroed = true; /* as when CUPTI took CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER */

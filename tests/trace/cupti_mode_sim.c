@@ -25,6 +25,7 @@
  * Usage: cupti_mode_sim OUT.json
  */
 #include "../../traces/tracer/commroof_trace.c"
+#include "sim_open.h"
 
 static int NVTX_API fake_cupti_dpush(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
 {
@@ -128,16 +129,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: cupti_mode_sim OUT.json\n");
         return 2;
     }
-    g.os_pid = getpid();
-    snprintf(g.path, sizeof g.path, "%s", argv[1]);
-    g.fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (g.fd < 0) {
-        perror(argv[1]);
+    if (sim_open_trace(argv[1]) != 0)
         return 1;
-    }
-    g.clock_own = true; /* CLOCK_REALTIME: no CUPTI needed */
-    g.ts_base = now_ns();
-    g.rank = g.local_rank = g.world_size = -1;
     g.quiet = true;
     write_all("{\"traceEvents\":[\n", 17);
     g.active = true;

@@ -29,6 +29,7 @@ static void *sim_realloc(void *p, size_t n)
 }
 #define realloc sim_realloc
 #include "../../traces/tracer/commroof_trace.c"
+#include "sim_open.h"
 #undef realloc
 
 static int fails;
@@ -85,16 +86,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: write_fail_sim OUT.json\n");
         return 2;
     }
-    g.os_pid = getpid();
-    snprintf(g.path, sizeof g.path, "%s", argv[1]);
-    g.fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (g.fd < 0) {
-        perror(argv[1]);
+    if (sim_open_trace(argv[1]) != 0)
         return 1;
-    }
-    g.clock_own = true;
-    g.ts_base = now_ns();
-    g.rank = g.local_rank = g.world_size = -1;
     g.quiet = true;
     g.buffer_bytes = 65536;
     write_all("{\"traceEvents\":[\n", 17);

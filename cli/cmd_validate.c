@@ -2,7 +2,7 @@
 /*
  * commroof validate TRACE... [--topo T] [--nccl-tests LOG]... [--coll NAME]
  *                  [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error PCT]
- *                  [--summary] [--json]
+ *                  [--allow-gpu-mismatch] [--summary] [--json]
  *
  * Matches every measured case of commroof traces (kernels/ crbench ranges)
  * and nccl-tests logs to its model case and prints bound, attainable bound,
@@ -43,7 +43,7 @@ static const char *const validate_help_head =
     "                         [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error "
     "PCT]\n"
     "                         [--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\n"
-    "                         [--summary] [--json]\n"
+    "                         [--allow-gpu-mismatch] [--summary] [--json]\n"
     "\n"
     "Compares measurements with the model. TRACE is a commroof trace, .json or\n"
     ".json.gz (or a folder of them), recorded around kernels/ (crbench): every NVTX\n"
@@ -60,6 +60,8 @@ static const char *const validate_help_head =
     "Give every rank's trace of a one-process-per-GPU run (torchrun, mpirun): the\n"
     "ranks' shares of a case are combined (per iteration, the last end less the last\n"
     "rank's start); one rank alone is measured as it is, with a note.\n"
+    "A trace whose GPU (metadata.devices) is another model than the topology's is\n"
+    "an error (its bounds are another GPU's), unless --allow-gpu-mismatch.\n"
     "\n"
     "Per case: bound_us (least possible time from peaks), attain_us (the bound from\n"
     "measured ceilings, where the topology has them), pred_us (the model's prediction),\n"
@@ -114,6 +116,87 @@ static void print_log_tables(const cr_vmeas_list *l)
     }
 }
 
+/* The GPU models the traces read so far name (cr_validate_gpu_part): the
+ * first one and where. */
+typedef struct {
+    const char *part;
+    char where[256];
+    bool mixed_said;
+} gpu_seen;
+
+/* Where measurement m of path (a file, or a folder holding m's file) comes
+ * from, for a message. */
+static void trace_where(const char *path, const cr_vmeas *m, char *buf, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    if (!strcmp(b ? b + 1 : path, m->source))
+        snprintf(buf, n, "%s", path);
+    else
+        snprintf(buf, n, "%s%s%s", path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/",
+                 m->source);
+}
+
+/* The GPU of each trace file whose measurements are l[first..) (read from
+ * path) against topology t's GPU models, as nccl-tests logs are
+ * (cli_note_log_gpu): a bound of another GPU says nothing about this one,
+ * so a mismatch is an error unless allow (then a note on stderr). Traces
+ * of two GPU models are said to be (an error too, unless allow or t holds
+ * both). Returns CLI_OK or CLI_FAIL. */
+static int check_trace_gpus(const cr_topo *t, const char *path, const cr_vmeas_list *l,
+                            size_t first, bool allow, gpu_seen *gs)
+{
+    const char *src = NULL;
+    for (size_t i = first; i < l->n; i++) {
+        const cr_vmeas *m = &l->v[i];
+        if (!m->gpu[0] || (src && !strcmp(src, m->source)))
+            continue;
+        src = m->source;
+        char where[256], why[256];
+        trace_where(path, m, where, sizeof where);
+        const char *part = cr_validate_gpu_part(m->gpu);
+        bool differs = cr_validate_gpu_differs(t, m->gpu, why, sizeof why);
+        if (differs && !allow) {
+            cli_fail("validate",
+                     "%s: the trace was measured on %s: its bounds would be another GPU's, so "
+                     "a violation (or its absence) would mean nothing; give the topology of the "
+                     "machine the trace comes from, or --allow-gpu-mismatch to compare anyway",
+                     where, why);
+            return CLI_FAIL;
+        }
+        if (differs)
+            fprintf(stderr,
+                    "commroof validate: note: %s: the trace was measured on %s: compared anyway "
+                    "(--allow-gpu-mismatch); its bounds and verdicts are another GPU's\n",
+                    where, why);
+        if (!part)
+            continue;
+        if (!gs->part) {
+            gs->part = part;
+            snprintf(gs->where, sizeof gs->where, "%s", where);
+        } else if (strcmp(gs->part, part) && !gs->mixed_said) {
+            /* both parts in the topology (a machine of two GPU models) is
+             * what a mix needs; otherwise one of them is judged against
+             * another GPU's figures */
+            char w2[256];
+            bool known = !differs && !cr_validate_gpu_differs(t, gs->part, w2, sizeof w2) &&
+                         cr_validate_gpu_part(t->n_gpu_specs ? t->gpu_specs[0].name : NULL);
+            gs->mixed_said = true;
+            if (!known && !allow) {
+                cli_fail("validate",
+                         "the traces name two GPU models: %s (%s) and %s (%s); give the traces of "
+                         "one machine, or --allow-gpu-mismatch to compare them anyway",
+                         gs->part, gs->where, part, where);
+                return CLI_FAIL;
+            }
+            fprintf(stderr,
+                    "commroof validate: note: the traces name two GPU models: %s (%s) and "
+                    "%s (%s)\n",
+                    gs->part, gs->where, part, where);
+        }
+    }
+    return CLI_OK;
+}
+
 int cli_cmd_validate(int argc, char **argv)
 {
     const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL,
@@ -121,7 +204,7 @@ int cli_cmd_validate(int argc, char **argv)
     int nccl_code = 0;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0;
-    bool json = false, summary_only = false;
+    bool json = false, summary_only = false, allow_gpu = false;
     double max_med = -1;
     int rc = CLI_OK;
     cr_topo *t = NULL;
@@ -180,6 +263,10 @@ int cli_cmd_validate(int argc, char **argv)
          .str = &subset, .id = O_SUBSET},
         {"--max-median-error", NULL, "PCT", "exit 1 when a family's median |err_%| exceeds PCT",
          .id = O_MAX_MED},
+        {"--allow-gpu-mismatch", NULL, NULL,
+         "compare traces of another GPU than the topology's anyway\n"
+         "(a note instead of an error; its verdicts mean little)",
+         .flag = &allow_gpu},
         {"--summary", NULL, NULL, "print only the summary", .flag = &summary_only},
         {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
         {"--help", "-h", NULL, NULL, .id = O_HELP},
@@ -269,12 +356,16 @@ int cli_cmd_validate(int argc, char **argv)
         cr_rankset_free(rs);
     }
     cr_vread_info ri = {0};
+    gpu_seen gs = {0};
     for (int i = 0; i < n_traces; i++) {
         cr_diag d = {{0}};
+        size_t before = l.n;
         if (cr_validate_read_path(traces[i], &l, &ri, &d) != CR_OK) {
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
+        if ((rc = check_trace_gpus(t, traces[i], &l, before, allow_gpu, &gs)) != CLI_OK)
+            goto out;
     }
     for (int i = 0; i < n_logs; i++) {
         cr_diag d = {{0}};

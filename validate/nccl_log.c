@@ -78,9 +78,14 @@ static const char *gpu_part(const char *name)
     return NULL;
 }
 
-bool cr_nccl_log_gpu_differs(const cr_topo *t, const char *log_gpu, char *why, size_t n)
+const char *cr_validate_gpu_part(const char *name)
 {
-    const char *lp = gpu_part(log_gpu);
+    return gpu_part(name);
+}
+
+bool cr_validate_gpu_differs(const cr_topo *t, const char *gpu, char *why, size_t n)
+{
+    const char *lp = gpu_part(gpu);
     if (!lp || !t->n_gpu_specs)
         return false;
     const char *tp = NULL;
@@ -92,8 +97,16 @@ bool cr_nccl_log_gpu_differs(const cr_topo *t, const char *log_gpu, char *why, s
     }
     if (!tp)
         return false;
-    snprintf(why, n, "its rank lines name %s (\"%s\"), topology %s has %s", lp, log_gpu, t->name,
-             tp);
+    snprintf(why, n, "%s (\"%s\"), topology %s has %s", lp, gpu, t->name, tp);
+    return true;
+}
+
+bool cr_nccl_log_gpu_differs(const cr_topo *t, const char *log_gpu, char *why, size_t n)
+{
+    char w[200];
+    if (!cr_validate_gpu_differs(t, log_gpu, w, sizeof w))
+        return false;
+    snprintf(why, n, "its rank lines name %s", w);
     return true;
 }
 

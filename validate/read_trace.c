@@ -241,6 +241,25 @@ static void mark_overlaps(range *rg, size_t nr, bool *over)
     free(s);
 }
 
+/* The name metadata.devices gives device dev ("NVIDIA H200"), else the
+ * first device's name (a range without activities), else "". */
+static const char *device_name(const json_t *md, int dev)
+{
+    const json_t *devs = md ? json_object_get(md, "devices") : NULL;
+    const char *first = "";
+    for (size_t i = 0; json_is_array(devs) && i < json_array_size(devs); i++) {
+        const json_t *e = json_array_get(devs, i);
+        const json_t *name = json_object_get(e, "name"), *id = json_object_get(e, "device");
+        if (!json_is_string(name))
+            continue;
+        if (json_is_integer(id) && json_integer_value(id) == dev)
+            return json_string_value(name);
+        if (!first[0])
+            first = json_string_value(name);
+    }
+    return first;
+}
+
 static int64_t proc_of(int64_t pid)
 {
     /* Our traces: pid = os pid x 100 + device (99 for the host). */
@@ -364,6 +383,7 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
                 m->world_size = world;
                 m->ts_base_ns = info.ts_base_ns;
                 snprintf(m->host, sizeof m->host, "%s", host);
+                snprintf(m->gpu, sizeof m->gpu, "%s", device_name(md, hi > lo ? a[lo].dev : -1));
                 cr_vmeas_make_label(m);
                 continue;
             }

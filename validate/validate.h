@@ -117,7 +117,9 @@ typedef struct {
      * ".rank<R>" / "-rank<R>" file name): */
     int world_size;     /* processes of the job, -1 unknown */
     char host[64];      /* metadata.hostname, "" unknown */
-    char gpu[48];       /* nccl-tests: the GPU its rank lines name, "" unknown */
+    char gpu[48];       /* the GPU measured, "" unknown: nccl-tests, the one its rank lines
+                           name; traces, metadata.devices[].name of the case's (first)
+                           device */
     int64_t ts_base_ns; /* metadata.ts_base_ns: aligns the ranks' clocks */
     /* Per iteration (device time split by iters, not launch or fused
      * cases): start and last end over the process's devices (an NCCL case
@@ -264,6 +266,17 @@ const char *cr_nccl_log_coll(const char *s, cr_diag *d);
  * false where either names none. True with "the log's part, t's part" in
  * why. */
 bool cr_nccl_log_gpu_differs(const cr_topo *t, const char *log_gpu, char *why, size_t n);
+
+/* The part number in a GPU's name ("NVIDIA H200" -> "H200", "NVIDIA
+ * A100-SXM4-40GB" -> "A100", a GB200's GPU -> "B200"; MI300X, TPU, ...):
+ * borrowed, static; NULL where the name holds none commroof knows. */
+const char *cr_validate_gpu_part(const char *name);
+
+/* Whether the GPU gpu (a device name: a trace's metadata.devices[].name,
+ * an nccl-tests rank line's) is another part than every GPU model of
+ * topology t (cr_validate_gpu_part of each); false where either names none.
+ * True with "H200 (\"NVIDIA H200\"), topology T has A100" in why. */
+bool cr_validate_gpu_differs(const cr_topo *t, const char *gpu, char *why, size_t n);
 
 /* Reads an nccl-tests (or rccl-tests) output log, as people publish it,
  * and appends one measurement per size row (out-of-place time). The log

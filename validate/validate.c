@@ -284,6 +284,21 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
         out->violation = cr_below_bound(meas, cold ? out->bound_cold_s : out->bound_s);
         out->cache_resident = !out->violation && cr_below_bound(meas, out->bound_cold_s);
     }
+    /* A device-timed family's range without GPU activity (a tracer that
+     * dropped its records, activity recording off) was timed on the host:
+     * the range's duration over iters, launch and synchronisation
+     * included. It is no device time, so it says nothing against the
+     * bound; the note says so (doc/validation.md). */
+    if (m->host_timed && (def->measure == CR_VTIME_DEVICE || def->measure == CR_VTIME_SPAN)) {
+        out->violation = false;
+        out->cache_resident = false;
+        char prev[sizeof out->note];
+        snprintf(prev, sizeof prev, "%s", out->note);
+        snprintf(out->note, sizeof out->note,
+                 "host-timed: no GPU activity in the range (range time / iters), not held to "
+                 "the bound%s%.70s",
+                 prev[0] ? "; " : "", prev);
+    }
     /* the ceiling's own case, through a printed and parsed figure, must
      * not count as beating it */
     if (out->attainable_s > 0 && meas > 0 && cr_below_bound(meas, out->attainable_s)) {

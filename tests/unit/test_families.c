@@ -310,6 +310,15 @@ static void test_eval_hbm(void **state)
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
     assert_true(r.violation);
     assert_false(r.cache_resident);
+    /* Host-timed (no GPU activity in its range): 440 us is below this
+     * cache=cold case's bound (447.392 us, above), but a host time is no
+     * device time: no violation, and the note says how it was timed. */
+    m.host_timed = true;
+    assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
+    assert_false(r.violation);
+    assert_false(r.cache_resident);
+    assert_non_null(strstr(r.note, "host-timed: no GPU activity in the range"));
+    m.host_timed = false;
     /* A case without its keys is an error naming the key. */
     assert_int_equal(cr_vcase_parse("cr:hbm op=copy iters=3", &m.c, &d), CR_OK);
     snprintf(m.source, sizeof m.source, "x.json");

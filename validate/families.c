@@ -642,14 +642,15 @@ static bool cal_p2p(const cr_vmeas *m, cr_vcal_acc *a)
  * parameters are fitted by calibrate --nccl-tests (calibrate_nccl.c), the
  * fused figures by tools/fit_fused.py. */
 static const cr_vfam_def fams[CR_VFAM__COUNT] = {
-    [CR_VFAM_HBM] = {"hbm", CR_VTIME_DEVICE, label_hbm, eval_hbm, cal_hbm},
-    [CR_VFAM_CE] = {"ce", CR_VTIME_DEVICE, label_ce, eval_ce, cal_ce},
-    [CR_VFAM_MECH] = {"mech", CR_VTIME_DEVICE, label_mech, eval_mech, cal_mech},
-    [CR_VFAM_GEMM] = {"gemm", CR_VTIME_DEVICE, label_gemm, eval_gemm, cal_gemm},
-    [CR_VFAM_LAUNCH] = {"launch", CR_VTIME_SPACING, label_launch, eval_launch, cal_launch},
-    [CR_VFAM_NCCL] = {"nccl", CR_VTIME_LAST_START, label_nccl, eval_coll, NULL},
-    [CR_VFAM_P2P] = {"p2p", CR_VTIME_DEVICE, label_p2p, eval_coll, cal_p2p},
-    [CR_VFAM_FUSED] = {"fused", CR_VTIME_SPAN, label_fused, eval_fused, NULL},
+    [CR_VFAM_HBM] = {"hbm", CR_VTIME_DEVICE, label_hbm, eval_hbm, cal_hbm, ""},
+    [CR_VFAM_CE] = {"ce", CR_VTIME_DEVICE, label_ce, eval_ce, cal_ce, ""},
+    [CR_VFAM_MECH] = {"mech", CR_VTIME_DEVICE, label_mech, eval_mech, cal_mech, "sms chunk"},
+    [CR_VFAM_GEMM] = {"gemm", CR_VTIME_DEVICE, label_gemm, eval_gemm, cal_gemm, "m n k"},
+    [CR_VFAM_LAUNCH] = {"launch", CR_VTIME_SPACING, label_launch, eval_launch, cal_launch, "nodes"},
+    [CR_VFAM_NCCL] = {"nccl", CR_VTIME_LAST_START, label_nccl, eval_coll, NULL,
+                      "nranks count rank"},
+    [CR_VFAM_P2P] = {"p2p", CR_VTIME_DEVICE, label_p2p, eval_coll, cal_p2p, "sms src dst"},
+    [CR_VFAM_FUSED] = {"fused", CR_VTIME_SPAN, label_fused, eval_fused, NULL, "m n k ranks chunks"},
 };
 
 const cr_vfam_def *cr_vfam_def_of(cr_vfam f)

@@ -348,6 +348,9 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
         char why[256] = "";
         if (cr_vcase_parse(rg[i].name, &m->c, &cd) != CR_OK) {
             snprintf(why, sizeof why, "%.250s", cd.msg);
+        } else if (cr_vcase_check_whole(&m->c, &cd) != CR_OK) {
+            snprintf(why, sizeof why, "%.60s: range \"%.80s\": %.100s", cr_vbase_name(path),
+                     rg[i].name, cd.msg);
         } else if (cr_vcase_num(&m->c, "iters", &iters, &cd) != CR_OK || !(iters >= 1) ||
                    iters > 1e9) {
             snprintf(why, sizeof why, "%.200s: needs iters=N with N >= 1", rg[i].name);

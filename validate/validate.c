@@ -115,6 +115,43 @@ cr_status cr_vcase_num(const cr_vcase *c, const char *key, double *out, cr_diag 
     return CR_OK;
 }
 
+static cr_status check_whole_key(const cr_vcase *c, const char *key, size_t kl, cr_diag *d)
+{
+    char k[sizeof c->kv[0].key];
+    if (kl >= sizeof k)
+        return CR_OK;
+    memcpy(k, key, kl);
+    k[kl] = 0;
+    const char *v = cr_vcase_get(c, k);
+    double x;
+    if (!v)
+        return CR_OK;
+    if (cr_vcase_num(c, k, &x, NULL) != CR_OK)
+        return cr_diag_set(d, CR_EPARSE, "%s=%s: not a number (a whole number, e.g. %s=2)", k, v,
+                           k);
+    if (x != floor(x) || fabs(x) > 1e15)
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s=%s: not a whole number (a count, size or index: e.g. %s=%.0f)", k, v,
+                           k, fabs(x) > 1e15 ? 2 : floor(x));
+    return CR_OK;
+}
+
+cr_status cr_vcase_check_whole(const cr_vcase *c, cr_diag *d)
+{
+    const cr_vfam_def *def = cr_vfam_def_of(c->family);
+    char keys[128];
+    snprintf(keys, sizeof keys, "iters sets bytes %s", def && def->whole ? def->whole : "");
+    for (const char *p = keys; *p;) {
+        size_t kl = strcspn(p, " ");
+        cr_status st = kl ? check_whole_key(c, p, kl, d) : CR_OK;
+        if (st != CR_OK)
+            return st;
+        p += kl;
+        p += *p == ' ';
+    }
+    return CR_OK;
+}
+
 cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int n, cr_mech mech)
 {
     cr_coll_req rq = cr_coll_req_default(coll, bytes);

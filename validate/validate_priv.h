@@ -102,7 +102,18 @@ typedef struct {
     /* adds m (measured_s > 0) to calibration; true when it counts in
      * n_used. NULL: the family gives calibration nothing. */
     bool (*calibrate)(const cr_vmeas *m, cr_vcal_acc *a);
+    /* keys of the family that, where given, must be whole numbers (counts,
+     * sizes, GPU indices), space-separated; iters, sets and bytes are
+     * every family's (cr_vcase_check_whole) */
+    const char *whole;
 } cr_vfam_def;
+
+/* Checks that every key of c that must be a whole number (its family's
+ * `whole` keys, iters, sets, bytes) is one where given: the model takes
+ * them as counts, and a fraction was truncated without a word (iters=2.5
+ * split the activities into 2). Errors: CR_EPARSE with "key=value: ..."
+ * in d. */
+cr_status cr_vcase_check_whole(const cr_vcase *c, cr_diag *d);
 
 /* The entry of family f (borrowed, static), NULL when f is out of range. */
 const cr_vfam_def *cr_vfam_def_of(cr_vfam f);

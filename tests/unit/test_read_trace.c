@@ -177,12 +177,46 @@ static void test_read_path(void **state)
     cr_vmeas_list_release(&l);
 }
 
+/* Counts must be whole: iters=2.5 over 2 kernels of 300 us was split into
+ * 2 iterations (300 us each) while a host-timed range divided by 2.5;
+ * nranks=1.5 was predicted for 1 GPU with activities on 2; m=64.5 was a
+ * GEMM. Each range is skipped, named with its file and key; the good one
+ * after them is measured. */
+static void test_trace_whole_numbers(void **state)
+{
+    (void)state;
+    const char *text =
+        HDR R("cr:hbm op=read bytes=1073741824 iters=2.5 rd_bytes=1073741824 wr_bytes=0 flops=0",
+              100, 1000) K(0, 110, 300) K(0, 500, 300)
+            R("cr:nccl coll=allreduce bytes=1024 nranks=1.5 iters=1", 2000, 100) K(0, 2010, 5)
+                K(1, 2011, 5) R("cr:gemm dtype=bf16 m=64.5 n=8192 k=8192 iters=1", 3000, 100)
+                    K(0, 3010, 20) R("cr:launch kind=graph nodes=abc iters=2", 4000, 100)
+                        K(0, 4010, 1) K(0, 4020, 1)
+                            R("cr:hbm op=read bytes=1048576 iters=2 rd_bytes=1048576 wr_bytes=0 "
+                              "flops=0",
+                              5000, 100) K(0, 5010, 3) K(0, 5020, 5) END;
+    char *path = cr_test_write_tmp(text, ".json");
+    cr_vmeas_list l = {0};
+    int skipped = 0;
+    char why[256] = "";
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    assert_int_equal(skipped, 4);
+    assert_non_null(strstr(why, "iters=2.5: not a whole number"));
+    const char *base = strrchr(path, '/');
+    assert_non_null(strstr(why, base ? base + 1 : path));
+    assert_int_equal(l.n, 1);
+    assert_close(l.v[0].measured_s, 4e-6, 1e-9, 0); /* median of 3 and 5 us */
+    cr_vmeas_list_release(&l);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trace_measure),
-        cmocka_unit_test(test_trace_range_bounds),
-        cmocka_unit_test(test_trace_errors),
+        cmocka_unit_test(test_trace_measure),      cmocka_unit_test(test_trace_whole_numbers),
+        cmocka_unit_test(test_trace_range_bounds), cmocka_unit_test(test_trace_errors),
         cmocka_unit_test(test_read_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

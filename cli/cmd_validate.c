@@ -75,8 +75,9 @@ static const char *const validate_help_tail =
     "commroof validate --corpus DIR ... evaluates a measurement corpus (validate/corpus):\n"
     "see commroof validate --corpus DIR --help.\n"
     "\n"
-    "Exit status: 0 ok; 1 runtime failure, --max-median-error exceeded, or no case the\n"
-    "topology can check (each lacks a bound: more ranks than GPUs, say); 2 usage;\n"
+    "Exit status: 0 ok; 1 runtime failure, --max-median-error exceeded, a range skipped\n"
+    "(a bad name or value: each is named on stderr), or no case the topology can check\n"
+    "(each lacks a bound: more ranks than GPUs, say); 2 usage;\n"
     "3 a measured time below its bound (an impossible result).\n";
 
 static double us(double s)
@@ -195,6 +196,21 @@ static int check_trace_gpus(const cr_topo *t, const char *path, const cr_vmeas_l
         }
     }
     return CLI_OK;
+}
+
+/* "FILE: range \"cr:...\": reason" for a case m the model rejected with
+ * msg (which may start with m's source already). */
+static void eval_skip_why(const cr_vmeas *m, const char *msg, char *buf, size_t n)
+{
+    char name[200];
+    int k = snprintf(name, sizeof name, "cr:%s", cr_vfam_name(m->c.family));
+    for (int i = 0; i < m->c.n_keys && k > 0 && (size_t)k < sizeof name; i++)
+        k +=
+            snprintf(name + k, sizeof name - (size_t)k, " %s=%s", m->c.kv[i].key, m->c.kv[i].value);
+    size_t sl = strlen(m->source);
+    if (sl && !strncmp(msg, m->source, sl) && !strncmp(msg + sl, ": ", 2))
+        msg += sl + 2;
+    snprintf(buf, n, "%.60s: range \"%.80s\": %.110s", m->source, name, msg);
 }
 
 int cli_cmd_validate(int argc, char **argv)
@@ -421,10 +437,34 @@ int cli_cmd_validate(int argc, char **argv)
         goto out;
     }
     cr_validate_opts vo = {ranks};
-    for (size_t i = 0; i < l.n; i++) {
-        cr_diag d = {{0}};
-        if (cr_validate_eval(t, &l.v[i], &vo, &res[i], &d) != CR_OK) {
-            rc = cli_fail("validate", "%s", d.msg);
+    {
+        /* A case whose values the model rejects (bytes=-1, gemm m=0) is a
+         * bad range like one whose name does not parse: skipped with its
+         * file, range and reason, the others still reported, and the run
+         * fails (below) */
+        size_t w = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            cr_diag d = {{0}};
+            cr_status st = cr_validate_eval(t, &l.v[i], &vo, &res[w], &d);
+            if (st == CR_ENOMEM) {
+                rc = cli_fail("validate", "%s", d.msg);
+                goto out;
+            }
+            if (st == CR_OK) {
+                l.v[w++] = l.v[i];
+                continue;
+            }
+            char why[400];
+            eval_skip_why(&l.v[i], d.msg, why, sizeof why);
+            fprintf(stderr, "commroof validate: %s (range skipped)\n", why);
+            if (ri.skipped++ == 0)
+                snprintf(ri.why, sizeof ri.why, "%.250s", why);
+        }
+        l.n = w;
+        if (l.n == 0) {
+            rc = cli_fail("validate",
+                          "no case the model can evaluate: %d range(s) skipped; first: %s",
+                          ri.skipped, ri.why);
             goto out;
         }
     }
@@ -617,6 +657,10 @@ int cli_cmd_validate(int argc, char **argv)
             printf("# FAILED: %d measured time(s) below the bound (impossible: the kernel, its "
                    "timing or the bound is wrong)\n",
                    all.violations);
+        else if (ri.skipped)
+            printf("# FAILED: %d range(s) skipped (bad names or values, or activities that cannot "
+                   "be measured); first: %s\n",
+                   ri.skipped, ri.why);
         else if (gate_fail)
             printf("# FAILED: %d famil%s with median |err| above %.1f%%\n", gate_fail,
                    gate_fail == 1 ? "y" : "ies", max_med);
@@ -626,7 +670,7 @@ int cli_cmd_validate(int argc, char **argv)
     }
     if (all.violations)
         rc = CLI_IMPOSSIBLE;
-    else if (gate_fail || (l.n > 0 && unchecked == l.n))
+    else if (gate_fail || ri.skipped || (l.n > 0 && unchecked == l.n))
         rc = CLI_FAIL;
 out:
     json_decref(root);

@@ -127,8 +127,8 @@ static cr_status check_whole_key(const cr_vcase *c, const char *key, size_t kl, 
     if (!v)
         return CR_OK;
     if (cr_vcase_num(c, k, &x, NULL) != CR_OK)
-        return cr_diag_set(d, CR_EPARSE, "%s=%s: not a number (a whole number, e.g. %s=2)", k, v,
-                           k);
+        return cr_diag_set(d, CR_EPARSE, "%s=%s: not a number (a whole number, e.g. %s=%s)", k, v,
+                           k, strstr(k, "bytes") ? "1073741824, not 1GiB" : "2");
     if (x != floor(x) || fabs(x) > 1e15)
         return cr_diag_set(d, CR_EPARSE,
                            "%s=%s: not a whole number (a count, size or index: e.g. %s=%.0f)", k, v,

@@ -151,9 +151,20 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
      * rank appears at most once in a group (its runs of a case differ in
      * occ). */
     size_t ns = 0;
-    for (size_t i = 0; i < n; i++)
-        if (job_size(&l->v[i]) && l->v[i].n_iter >= 1)
+    for (size_t i = 0; i < n; i++) {
+        int job = job_size(&l->v[i]);
+        /* a rank outside its job cannot be one of its shares */
+        if (job && l->v[i].rank >= job) {
+            rc = cr_diag_set(d, CR_EINVAL,
+                             "%s: rank %d of a %d-rank job (case \"%.60s\"): its ranks are 0 to "
+                             "%d; the trace's metadata.rank (or file name, or rank= key) or its "
+                             "world_size is wrong",
+                             l->v[i].source, l->v[i].rank, job, l->v[i].label, job - 1);
+            goto out;
+        }
+        if (job && l->v[i].n_iter >= 1)
             ref[ns++] = (mref){&l->v[i], i, occ[i]};
+    }
     if (ns > 1)
         qsort(ref, ns, sizeof *ref, cmp_share);
     for (size_t g0 = 0, g1; g0 < ns; g0 = g1) {
@@ -247,6 +258,29 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
         m->rank = -1;
         inf.merged++;
         inf.ranks_max = (int)k > inf.ranks_max ? (int)k : inf.ranks_max;
+    }
+    /* A share left alone while another file holds the same rank of the
+     * same case and job: one rank given twice (two files both rank 0 of a
+     * 2-rank job), not a lone rank whose peers are missing. */
+    {
+        size_t nl = 0;
+        for (size_t i = 0; i < n; i++)
+            if (grp[i] < 0 && job_size(&l->v[i]))
+                ref[nl++] = (mref){&l->v[i], i, 0};
+        if (nl > 1)
+            qsort(ref, nl, sizeof *ref, cmp_case_rank);
+        for (size_t q = 1; q < nl; q++) {
+            const cr_vmeas *a = ref[q - 1].m, *b = ref[q].m;
+            if (a->rank == b->rank && case_cmp(a, b) == 0 && a->world_size == b->world_size &&
+                !strcmp(a->host, b->host) && strcmp(a->source, b->source)) {
+                rc = cr_diag_set(d, CR_EINVAL,
+                                 "%s and %s are both rank %d of a %d-rank job (case \"%.60s\"): "
+                                 "a rank's trace was given twice, or traces of two runs are "
+                                 "mixed; give each rank's trace of one run once",
+                                 a->source, b->source, a->rank, job_size(a), a->label);
+                goto out;
+            }
+        }
     }
     /* Drop the merged-in measurements; note the ranks left alone. */
     size_t w = 0;

@@ -187,7 +187,10 @@ typedef struct {
  * removed. A rank of a multi-process job whose peers are missing keeps its
  * per-rank figure and gets a note.
  * Hosts' clocks are not comparable: ranks on different hosts are not
- * merged. info may be NULL. Errors: CR_ENOMEM (the list is unchanged). */
+ * merged. info may be NULL. Errors: CR_ENOMEM (the list is unchanged);
+ * CR_EINVAL with d naming the files: shares that do not overlap in time
+ * (not one run), a rank at or beyond its job's size, or one rank of a job
+ * in two files (one left unpaired). */
 cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_diag *d);
 
 /* The rank in a trace file name: "<...>.rank<R>.json", "...-rank<R>.json.gz"

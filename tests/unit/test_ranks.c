@@ -356,11 +356,46 @@ static void test_rank_from_name(void **state)
     assert_int_equal(cr_validate_rank_from_name("trace.json"), -1);
 }
 
+/* Rank 0's trace in two files (rank0 above, twice): before, each was
+ * "rank 0 of a 2-rank job alone"; now the duplicate rank is an error
+ * naming both files. A rank beyond the job (rank 5 of 2) was merged with
+ * rank 0 silently; now an error naming the file and the job's ranks. */
+static void test_merge_bad_ranks(void **state)
+{
+    (void)state;
+    static const char rank5[] =
+        HDR R("cr:nccl coll=allreduce bytes=4096 nranks=2 rank=5 iters=3", 60, 250) K(0, 70, 12)
+            K(0, 140, 28) K(0, 255, 35) END_MD(5, 1000000000000050000);
+    char *p[3] = {cr_test_write_tmp(rank0, ".json"), cr_test_write_tmp(rank0, ".json"),
+                  cr_test_write_tmp(rank5, ".json")};
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    read_all(p, 2, &l);
+    assert_int_equal(cr_validate_merge_ranks(&l, NULL, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "are both rank 0 of a 2-rank job"));
+    const char *b0 = strrchr(p[0], '/'), *b1 = strrchr(p[1], '/');
+    assert_non_null(strstr(d.msg, b0 + 1));
+    assert_non_null(strstr(d.msg, b1 + 1));
+    cr_vmeas_list_release(&l);
+    char *q[2] = {p[0], p[2]};
+    memset(&d, 0, sizeof d);
+    read_all(q, 2, &l);
+    assert_int_equal(cr_validate_merge_ranks(&l, NULL, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "rank 5 of a 2-rank job"));
+    assert_non_null(strstr(d.msg, "its ranks are 0 to 1"));
+    cr_vmeas_list_release(&l);
+    for (int i = 0; i < 3; i++) {
+        unlink(p[i]);
+        free(p[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_two_ranks),
         cmocka_unit_test(test_merge_not_one_run),
+        cmocka_unit_test(test_merge_bad_ranks),
         cmocka_unit_test(test_merge_rank_from_name),
         cmocka_unit_test(test_single_process_untouched),
         cmocka_unit_test(test_merge_gz),

@@ -135,6 +135,11 @@ static cr_status eval_hbm(const cr_topo *t, const cr_vmeas *m, const cr_validate
     fl = cr_vnum_or(&m->c, "flops", 0);
     if (!(bytes > 0))
         return cr_diag_set(d, CR_EINVAL, "%s: hbm case with bytes=%g", m->source, bytes);
+    /* cache= decides which bound holds the case (a misspelt warm was cold) */
+    const char *cache = cr_vstr_or(&m->c, "cache", "cold");
+    if (strcmp(cache, "cold") && strcmp(cache, "warm"))
+        return cr_diag_set(d, CR_EINVAL, "%s: cache=%.40s: give cache=warm or cache=cold",
+                           m->source, cache);
     /* fp32 elements of `bytes` per array; reads and writes as arrays. */
     double elems = bytes / 4, reads = rd / bytes, writes = wr / bytes;
     cr_op_result o;
@@ -172,10 +177,16 @@ static cr_status eval_ce(const cr_topo *t, const cr_vmeas *m, const cr_validate_
                          cr_vresult *r, cr_diag *d)
 {
     (void)opts;
-    const char *dir = cr_vcase_get(&m->c, "dir"), *host = cr_vstr_or(&m->c, "host", "none");
+    const char *dir = cr_vcase_get(&m->c, "dir"), *host = cr_vstr_or(&m->c, "host", "pinned");
     if (!dir || (strcmp(dir, "d2d") && strcmp(dir, "h2d") && strcmp(dir, "d2h")))
         return cr_diag_set(d, CR_EINVAL, "%s: ce case needs dir=d2d, h2d or d2h (got %s)",
                            m->source, dir ? dir : "none");
+    /* a misspelt host= was taken as pinned, whose bound is the tighter;
+     * a device copy has no host buffer (crbench: host=none) */
+    bool d2d = strcmp(dir, "d2d") == 0;
+    if (strcmp(host, "pinned") && strcmp(host, "pageable") && !(d2d && !strcmp(host, "none")))
+        return cr_diag_set(d, CR_EINVAL, "%s: host=%.40s: give host=pinned or host=pageable%s",
+                           m->source, host, d2d ? " (or none: a device copy)" : "");
     return eval_memcpy(t, m, dir, strcmp(host, "pageable") != 0, r, d);
 }
 
@@ -338,12 +349,25 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
             return CR_OK;
         }
     } else {
-        /* the first n GPUs (n is at most the topology's GPUs, above) */
+        /* the first n GPUs (n is at most the topology's GPUs, above); a
+         * p2p case's own src and dst where it names them */
         int *ids = malloc((size_t)n * sizeof *ids);
         if (!ids)
             return cr_diag_set(d, CR_ENOMEM, "out of memory");
         for (int i = 0; i < (int)n; i++)
             ids[i] = i;
+        if (m->c.family == CR_VFAM_P2P) {
+            double src = cr_vnum_or(&m->c, "src", 0), dst = cr_vnum_or(&m->c, "dst", 1);
+            if (!(src >= 0 && src < t->n_gpus && dst >= 0 && dst < t->n_gpus && src != dst)) {
+                free(ids);
+                return cr_diag_set(d, CR_EINVAL,
+                                   "%s: p2p src=%g dst=%g: two different GPUs of %s (0 to %d) "
+                                   "are needed",
+                                   m->source, src, dst, t->name, t->n_gpus - 1);
+            }
+            ids[0] = (int)src;
+            ids[1] = (int)dst;
+        }
         st = cr_rankset_from_array(ids, (int)n, t->n_gpus, &rs, d);
         free(ids);
         if (st != CR_OK)

@@ -140,6 +140,7 @@ typedef struct {
     double busy_s, last_end, first_ts;
     int dtype;       /* from its kernels, -1 none */
     cr_rf_owned own; /* its kernels and copies */
+    long long op_id; /* an emit_nvtx range's op_id, else -1 */
 } rrange;
 
 /* NCCL's calls by range name, the collective as validate names it, and the
@@ -344,11 +345,14 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     r->ts = ev->ts_s;
     r->end = ev->ts_s + ev->dur_s;
     r->dtype = -1;
+    r->op_id = -1;
     cr_rf_name pn;
     r->kind = !strncmp(ev->name, "cr:", 3)      ? cr_kind(ev->name)
               : is_emit_nvtx(ev->name, &pn)     ? RG_ATEN
               : !strncmp(ev->name, "aten::", 6) ? RG_ATEN_UNREAD
                                                 : RG_USER;
+    if (r->kind == RG_ATEN)
+        r->op_id = pn.op_id;
     if (!(r->name = strdup(ev->name)))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
     t->n_crop += r->kind == RG_CROP;
@@ -670,6 +674,59 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
     return st;
 }
 
+/* emit_nvtx ranges by (process, op_id): where input_op_ids point. */
+typedef struct {
+    int64_t proc;
+    long long op;
+    size_t i;
+} rop;
+
+static int cmp_rop(const void *x, const void *y)
+{
+    const rop *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->op > b->op) - (a->op < b->op);
+}
+
+typedef struct {
+    const rtrace *t;
+    const rop *ix;
+    size_t n;
+    int64_t proc;
+} rprod;
+
+/* The range of op op_id in the consumer's process; none where two ranges
+ * share the id (a hand-made trace): which made the input is then unknown. */
+static bool find_producer(void *vctx, long long op_id, cr_rf_name *out)
+{
+    const rprod *p = vctx;
+    rop key = {p->proc, op_id, 0};
+    const rop *f = p->n ? bsearch(&key, p->ix, p->n, sizeof *p->ix, cmp_rop) : NULL;
+    if (!f)
+        return false;
+    if ((f > p->ix && !cmp_rop(f - 1, f)) || (f + 1 < p->ix + p->n && !cmp_rop(f + 1, f)))
+        return false;
+    return is_emit_nvtx(p->t->rg[f->i].name, out);
+}
+
+/* The call key's part that input_op_ids decide (the bytes depend on it):
+ * per input, which tensor it is, whether fresh, its storage's elements. */
+static void inputs_sig(const cr_rf_inputs *in, int n, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    if (!in->has_ids)
+        return;
+    for (int i = 0; i < n && o < size; i++) {
+        int w = snprintf(buf + o, size - o, "%d%c%.0f;", in->key[i], in->fresh[i] ? 'f' : 'u',
+                         in->elems[i]);
+        if (w < 0)
+            break;
+        o += (size_t)w;
+    }
+}
+
 static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
 {
     rctx *c = vctx;
@@ -679,6 +736,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         return st;
     rtrace t = {0};
     int *owner = NULL;
+    rop *ix = NULL;
     const cr_trace_event *ev = NULL;
     while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev)
         if ((st = collect(&t, ev, path, d)) != CR_OK)
@@ -735,8 +793,22 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if ((st = add_call(c, sn, NULL, a->dur, d, "K\x1f%s", sn)) != CR_OK)
             goto out;
     }
+    size_t nix = 0;
+    for (size_t i = 0; i < t.nr; i++)
+        nix += t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0;
+    ix = malloc((nix ? nix : 1) * sizeof *ix);
+    if (!ix) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    nix = 0;
+    for (size_t i = 0; i < t.nr; i++)
+        if (t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0)
+            ix[nix++] = (rop){t.rg[i].proc, t.rg[i].op_id, i};
+    if (nix > 1)
+        qsort(ix, nix, sizeof *ix, cmp_rop);
     for (size_t i = 0; i < t.nr; i++) {
-        const rrange *r = &t.rg[i];
+        rrange *r = &t.rg[i];
         if (r->n_acts == 0)
             continue;
         if (r->kind == RG_CROP) {
@@ -755,8 +827,12 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         cr_rf_name pn;
         if (!is_emit_nvtx(r->name, &pn))
             continue;
-        if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d", pn.op,
-                           (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype)) != CR_OK)
+        rprod pc = {&t, ix, nix, r->proc};
+        cr_rf_resolve_inputs(&pn, find_producer, &pc, &r->own.in);
+        char sig[24 * 32];
+        inputs_sig(&r->own.in, pn.n_shapes, sig, sizeof sig);
+        if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d\x1f%s", pn.op,
+                           (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype, sig)) != CR_OK)
             goto out;
     }
     c->n_crop += t.n_crop;
@@ -764,6 +840,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     if (st == CR_OK)
         c->out->files++;
 out:
+    free(ix);
     free(owner);
     rtrace_free(&t);
     cr_trace_file_close(&vt);
@@ -995,17 +1072,16 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                     dt = CR_DT_FP8;
                 if (m.copy_kernel) {
                     /* written at its type, read at one byte an element:
-                     * in one-byte units, reads 1, writes the type's size */
-                    for (int q = 0; q < m.n; q++)
-                        if (!strcmp(m.k[q], "writes"))
-                            snprintf(m.v[q], sizeof m.v[q], "%.0f", cr_dtype_bytes((cr_dtype)dt));
-                    dt = CR_DT_FP8;
+                     * in one-byte units */
+                    m.read_1b = true;
                     snprintf(m.note, sizeof m.note,
                              "read at 1 byte an element at least (the type read is in no "
                              "kernel name), written at %s",
                              w->dtype[0] ? w->dtype : "its type");
                 }
-                if ((st = eval_catalog(c->t, &m, (cr_dtype)dt, w, d)) != CR_OK)
+                cr_dtype edt = (cr_dtype)dt;
+                cr_rf_case_finish(&m, &edt);
+                if ((st = eval_catalog(c->t, &m, edt, w, d)) != CR_OK)
                     break;
             }
         }

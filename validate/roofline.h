@@ -68,12 +68,22 @@ typedef struct {
     int ndim[CR_RF_MAX_SHAPES]; /* 0 for "[]": not a tensor, an undefined one or 0-d */
     int64_t dim[CR_RF_MAX_SHAPES][CR_RF_MAX_DIMS];
     size_t sizes_off, sizes_len; /* the sizes list's text in the name ("[[8, 4], [4, 2]]") */
+    /* input_op_ids: one (op_id, output index) pair per input, in the order
+     * of sizes: the op that produced the input (the same tensor has the
+     * same pair); (0, -1) for a non-tensor or a tensor no recorded op made.
+     * n_ids 0: absent, or cut by the 256-byte limit (ids_cut), or more
+     * than CR_RF_MAX_SHAPES pairs. */
+    int n_ids;
+    bool ids_cut;
+    long long id_op[CR_RF_MAX_SHAPES];
+    int id_out[CR_RF_MAX_SHAPES];
 } cr_rf_name;
 
 /* Parses an emit_nvtx range name: an operator name (no ',', 1-63 bytes),
  * then ", key = value" items in any order: seq and op_id (integers), sizes
  * (a list of integer lists, at most CR_RF_MAX_SHAPES of at most
- * CR_RF_MAX_DIMS dimensions, each 0 to 2^53), input_op_ids (skipped).
+ * CR_RF_MAX_DIMS dimensions, each 0 to 2^53), input_op_ids (a list of
+ * "(op,output)" pairs; one cut by the 256-byte limit is dropped, ids_cut).
  * Errors: CR_EPARSE with the reason in d (d may be NULL): another key, a
  * malformed value, too many shapes or dimensions. A name cut inside its
  * sizes is not an error (truncated). */

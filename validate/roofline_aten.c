@@ -6,6 +6,8 @@
  * bytes that case counts, each the fewest a kernel could do, so the bound
  * stays a lower bound; doc/roofline.md gives the table with its reasons.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -99,18 +101,198 @@ static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_r
     return true;
 }
 
-static bool map_stream(cr_rf_case *m, double elems, int reads, int writes, int flops_per)
+/* An elementwise case of w elements written and r read at the row's type
+ * (cr_rf_case_finish() makes the parameters once the type is known). */
+static bool map_parts(cr_rf_case *m, double w, double r, double flops)
 {
-    if (!(elems >= 1)) {
+    if (!(w >= 1)) {
         snprintf(m->note, sizeof m->note, "no elements");
         return false;
     }
     m->op = "elementwise";
-    put(m, "elems", elems);
-    put(m, "reads", reads);
-    put(m, "writes", writes);
-    put(m, "flops_per", flops_per);
+    m->parts = true;
+    m->w_elems = w;
+    m->r_elems = r;
+    m->flops = flops;
     return true;
+}
+
+static bool map_stream(cr_rf_case *m, double elems, int reads, int writes, int flops_per)
+{
+    return map_parts(m, elems * writes, elems * reads, elems * flops_per);
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
+{
+    if (!m->parts)
+        return;
+    double e = cr_dtype_bytes(*dt), w = m->w_elems, r = m->r_elems;
+    if (m->read_1b || m->r_bytes > 0) {
+        /* reads and writes of different widths: in bytes, at fp8 */
+        w = round(w * e);
+        r = round(r * (m->read_1b ? 1 : e) + m->r_bytes);
+        *dt = CR_DT_FP8;
+    }
+    /* the largest count both are whole multiples of: elems = g, reads = r /
+     * g, writes = w / g (a copy of [1, N] into [64, N]: g = N, 1 and 64) */
+    double g = r >= 1 ? (double)gcd_u64((uint64_t)w, (uint64_t)r) : w;
+    put(m, "elems", g);
+    put(m, "reads", r / g);
+    put(m, "writes", w / g);
+    double fp = m->flops / g;
+    snprintf(m->k[m->n], sizeof m->k[m->n], "flops_per");
+    snprintf(m->v[m->n], sizeof m->v[m->n], "%.6g", fp);
+    m->n++;
+    m->parts = false;
+}
+
+/* --- what input_op_ids show ---------------------------------------------- */
+
+/* Ops whose output is (a view of) their first input's storage: a later
+ * input made by one is followed to that input. Following one too many only
+ * merges tensors (fewer bytes), never splits one: the safe direction.
+ * In-place ops (a name ending in '_') return their first input as well. */
+static bool aliases_input0(const char *op)
+{
+    static const char *const views[] = {"aten::view",
+                                        "aten::_unsafe_view",
+                                        "aten::reshape",
+                                        "aten::_reshape_alias",
+                                        "aten::view_as",
+                                        "aten::reshape_as",
+                                        "aten::expand",
+                                        "aten::expand_as",
+                                        "aten::broadcast_to",
+                                        "aten::t",
+                                        "aten::transpose",
+                                        "aten::permute",
+                                        "aten::movedim",
+                                        "aten::swapaxes",
+                                        "aten::swapdims",
+                                        "aten::unsqueeze",
+                                        "aten::squeeze",
+                                        "aten::flatten",
+                                        "aten::unflatten",
+                                        "aten::slice",
+                                        "aten::select",
+                                        "aten::narrow",
+                                        "aten::as_strided",
+                                        "aten::alias",
+                                        "aten::detach",
+                                        "aten::diagonal",
+                                        "aten::unfold",
+                                        "aten::numpy_T",
+                                        "aten::mT",
+                                        "aten::ravel",
+                                        "aten::view_as_real",
+                                        "aten::view_as_complex",
+                                        "aten::real",
+                                        "aten::imag",
+                                        "aten::conj",
+                                        "aten::resolve_conj",
+                                        "aten::resolve_neg",
+                                        "aten::_conj",
+                                        "aten::_neg_view",
+                                        "aten::lift_fresh",
+                                        "aten::to",
+                                        "aten::type_as",
+                                        "aten::contiguous",
+                                        "aten::_autocast_to_reduced_precision",
+                                        "aten::_autocast_to_full_precision",
+                                        "aten::atleast_1d",
+                                        "aten::atleast_2d",
+                                        "aten::atleast_3d",
+                                        NULL};
+    if (op_is(op, views))
+        return true;
+    size_t n = strlen(op);
+    /* in place, same shape out as in (resize_ and set_ change it) */
+    return n > 1 && op[n - 1] == '_' && op[n - 2] != '_' && strcmp(op, "aten::resize_") != 0 &&
+           strcmp(op, "aten::set_") != 0 && strcmp(op, "aten::resize_as_") != 0;
+}
+
+void cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
+                          cr_rf_inputs *in)
+{
+    memset(in, 0, sizeof *in);
+    in->has_ids = pn->n_ids > 0 && pn->n_ids == pn->n_shapes;
+    long long kop[CR_RF_MAX_SHAPES];
+    int kout[CR_RF_MAX_SHAPES];
+    for (int i = 0; i < pn->n_shapes; i++) {
+        in->key[i] = -1;
+        in->elems[i] = cr_rf_numel(pn, i);
+        kop[i] = 0;
+        kout[i] = -1;
+        if (!in->has_ids || pn->ndim[i] == 0)
+            continue;
+        long long op = pn->id_op[i];
+        int out = pn->id_out[i];
+        cr_rf_name pr;
+        /* a chain of views is short; the cap stops a cycle of bad ids */
+        for (int depth = 0; depth < 64 && op > 0; depth++) {
+            if (!producer || !producer(ctx, op, &pr))
+                break;
+            if (!aliases_input0(pr.op) || pr.n_shapes < 1 || pr.ndim[0] == 0) {
+                in->fresh[i] = true;
+                break;
+            }
+            /* a view holds no more than what it views: an expand's input
+             * is its source */
+            double e0 = cr_rf_numel(&pr, 0);
+            if (e0 < in->elems[i])
+                in->elems[i] = e0;
+            if (pr.n_ids < 1 || pr.n_ids != pr.n_shapes) {
+                op = 0; /* its input is not named: neither fresh nor known */
+                break;
+            }
+            op = pr.id_op[0];
+            out = pr.id_out[0];
+        }
+        if (op > 0) {
+            kop[i] = op;
+            kout[i] = out;
+            in->key[i] = i;
+            for (int j = 0; j < i; j++)
+                if (kop[j] == op && kout[j] == out) {
+                    in->key[i] = in->key[j];
+                    break;
+                }
+        }
+    }
+}
+
+/* Elements the tensor inputs idx[0..n) read at least, each of which has
+ * full elements (the output's): inputs that are one tensor (the same key)
+ * count once; inputs whose producer is not shown to make fresh storage may
+ * be one tensor with any other, or an expanded view: of those, one counts,
+ * and only where no fresh input is read (doc/roofline.md). */
+static double distinct_reads(const cr_rf_owned *own, const int *idx, int n)
+{
+    const cr_rf_inputs *in = &own->in;
+    double fresh = 0, unproven = 0;
+    for (int a = 0; a < n; a++) {
+        int i = idx[a];
+        if (in->fresh[i]) {
+            bool dup = false;
+            for (int b = 0; b < a; b++)
+                dup |= in->fresh[idx[b]] && in->key[idx[b]] == in->key[i];
+            if (!dup)
+                fresh += in->elems[i];
+        } else if (in->elems[i] > unproven) {
+            unproven = in->elems[i];
+        }
+    }
+    return fresh > 0 ? fresh : unproven;
 }
 
 /* The table (doc/roofline.md has it with the reasons). */
@@ -232,18 +414,25 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         return map_stream(m, cr_rf_numel(pn, 0), 1, 1, f);
     }
     if (op_is(op, binary)) {
-        /* the operands that are tensors of the output's size are read;
-         * smaller (broadcast) ones are left out, a lower bound */
+        /* the operands that are tensors of the output's size are read,
+         * each distinct tensor once (x * x reads x once); smaller
+         * (broadcast) ones are left out, a lower bound */
         int nt = pn->n_shapes < 2 ? pn->n_shapes : 2;
         double out = bcast_numel(pn, nt);
         if (out < 0) {
             snprintf(m->note, sizeof m->note, "operands that do not broadcast");
             return false;
         }
-        int reads = 0;
+        int idx[2], ni = 0;
         for (int i = 0; i < nt; i++)
-            reads += cr_rf_numel(pn, i) == out;
-        return map_stream(m, out, reads ? reads : 1, 1, 1);
+            if (pn->ndim[i] > 0 && cr_rf_numel(pn, i) == out)
+                idx[ni++] = i;
+        double r = distinct_reads(k, idx, ni);
+        if (ni > 1 && r < ni * out)
+            snprintf(m->note, sizeof m->note, "%s",
+                     k->in.has_ids ? "operands that may be one tensor (input_op_ids) read once"
+                                   : "no input_op_ids: one full-size operand read (x * x)");
+        return map_parts(m, out, r, out);
     }
     if (op_is(op, copy)) {
         if (k->copy && !k->kernel) {

@@ -138,6 +138,40 @@ cut:
     return true;
 }
 
+/* input_op_ids at p: "[(5,0), (0,-1)]". Anything short of a whole list
+ * (a name cut at 256 bytes, more pairs than sizes can hold) leaves n_ids 0:
+ * pairs that do not line up with sizes would name the wrong inputs. */
+static void parse_ids(const char *p, cr_rf_name *o)
+{
+    int n = 0;
+    if (*p++ != '[')
+        goto cut;
+    p = skip_sp(p);
+    if (*p == ']')
+        goto done;
+    for (;;) {
+        long long op, out;
+        p = skip_sp(p);
+        if (*p++ != '(' || !parse_int(&p, true, &op) || *p++ != ',' || !parse_int(&p, true, &out) ||
+            *p++ != ')' || n == CR_RF_MAX_SHAPES || out < -1 || out > 1000000)
+            goto cut;
+        o->id_op[n] = op;
+        o->id_out[n] = (int)out;
+        n++;
+        p = skip_sp(p);
+        if (*p == ']')
+            break;
+        if (*p++ != ',')
+            goto cut;
+    }
+done:
+    o->n_ids = n;
+    return;
+cut:
+    o->n_ids = 0;
+    o->ids_cut = true;
+}
+
 cr_status cr_rf_parse_name(const char *name, cr_rf_name *o, cr_diag *d)
 {
     memset(o, 0, sizeof *o);
@@ -189,7 +223,9 @@ cr_status cr_rf_parse_name(const char *name, cr_rf_name *o, cr_diag *d)
             if (o->truncated)
                 return CR_OK;
         } else if (kl == 12 && !strncmp(k, "input_op_ids", 12)) {
-            /* (op,output) pairs: not needed; the rest of the name */
+            /* "[(5,0), (0,-1)]" (torch/csrc/profiler/util.cpp
+             * inputOpIdsToStr): the last key emit_nvtx writes */
+            parse_ids(p, o);
             return CR_OK;
         } else {
             return cr_diag_set(d, CR_EPARSE,

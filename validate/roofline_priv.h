@@ -14,6 +14,32 @@
 /* Library internals: not exported from libcommroof.so (README, Layout). */
 #pragma GCC visibility push(hidden)
 
+/* What input_op_ids show of a call's inputs (index: its sizes entry). */
+typedef struct {
+    bool has_ids;
+    /* key[i]: inputs with the same key >= 0 are one tensor (the same
+     * producer's output, through views and in-place ops); -1 none known */
+    int key[CR_RF_MAX_SHAPES];
+    /* fresh[i]: the producer is in the trace and makes new storage (not a
+     * view, not in place), so the input holds distinct elements; false:
+     * it may be an expanded (stride-0) view of less */
+    bool fresh[CR_RF_MAX_SHAPES];
+    /* elems[i]: the input's storage holds at most this many elements (an
+     * expanded view: its source's); its numel where nothing shows less */
+    double elems[CR_RF_MAX_SHAPES];
+} cr_rf_inputs;
+
+/* The producer of an input: the range of op op_id in the consumer's
+ * process, parsed into *out; false when the trace has none. */
+typedef bool (*cr_rf_producer_fn)(void *ctx, long long op_id, cr_rf_name *out);
+
+/* Fills *in for the call pn from its input_op_ids, following each input
+ * through the view and in-place ops that made it (producer() finds them)
+ * to the op that made its storage. Without ids: has_ids false, every key
+ * -1, nothing fresh, elems the numel. */
+void cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
+                          cr_rf_inputs *in);
+
 /* What a call's GPU activities show besides their time: whether it
  * launched kernels, and its copies (the first one's direction and host
  * memory, the bytes of all of them). */
@@ -22,6 +48,7 @@ typedef struct {
     double copy_bytes;
     cr_copy_kind copy_kind;
     bool copy_pinned;
+    cr_rf_inputs in; /* what input_op_ids show (roofline.c fills it per call) */
 } cr_rf_owned;
 
 /* The catalog case of one aten operator: the catalog operator and its
@@ -34,7 +61,18 @@ typedef struct {
     char v[8][32];
     char note[160];
     bool copy_kernel; /* a copy kernel: the element type read is in no name */
+    /* op "elementwise": the elements written and read (w_elems, r_elems,
+     * at the row's type, or r_elems at one byte each where read_1b), bytes
+     * read besides (r_bytes: indices) and FLOPs; cr_rf_case_finish() turns
+     * them into the catalog's parameters once the type is known */
+    bool parts, read_1b;
+    double w_elems, r_elems, r_bytes, flops;
 } cr_rf_case;
+
+/* Turns an elementwise case's parts into elems, reads, writes and
+ * flops_per at type *dt (which becomes fp8, one-byte units, where reads
+ * and writes are of different widths). No-op for other cases. */
+void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt);
 
 /* The catalog case of the aten call pn whose activities are own: true and
  * *m filled, or false with m->note saying why it has none (an operator

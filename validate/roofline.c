@@ -710,21 +710,18 @@ static bool find_producer(void *vctx, long long op_id, cr_rf_name *out)
     return is_emit_nvtx(p->t->rg[f->i].name, out);
 }
 
-/* The call key's part that input_op_ids decide (the bytes depend on it):
- * per input, which tensor it is, whether fresh, its storage's elements. */
-static void inputs_sig(const cr_rf_inputs *in, int n, char *buf, size_t size)
+/* The call key's part that input_op_ids decide: the case the call maps to
+ * (calls of one operator and sizes whose inputs resolve to other bytes
+ * are other rows; the rest stay one row). */
+static void case_sig(const cr_rf_name *pn, const cr_rf_owned *own, char *buf, size_t size)
 {
-    size_t o = 0;
+    cr_rf_case m;
     buf[0] = '\0';
-    if (!in->has_ids)
+    if (!cr_rf_map_aten(pn, own, &m))
         return;
-    for (int i = 0; i < n && o < size; i++) {
-        int w = snprintf(buf + o, size - o, "%d%c%.0f;", in->key[i], in->fresh[i] ? 'f' : 'u',
-                         in->elems[i]);
-        if (w < 0)
-            break;
-        o += (size_t)w;
-    }
+    int o = snprintf(buf, size, "%.17g/%.17g", m.w_elems, m.r_elems);
+    for (int i = 0; i < m.n && o >= 0 && (size_t)o < size; i++)
+        o += snprintf(buf + o, size - (size_t)o, " %s=%s", m.k[i], m.v[i]);
 }
 
 static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
@@ -829,8 +826,8 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             continue;
         rprod pc = {&t, ix, nix, r->proc};
         cr_rf_resolve_inputs(&pn, find_producer, &pc, &r->own.in);
-        char sig[24 * 32];
-        inputs_sig(&r->own.in, pn.n_shapes, sig, sizeof sig);
+        char sig[512];
+        case_sig(&pn, &r->own, sig, sizeof sig);
         if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d\x1f%s", pn.op,
                            (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype, sig)) != CR_OK)
             goto out;
@@ -1074,10 +1071,16 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                     /* written at its type, read at one byte an element:
                      * in one-byte units */
                     m.read_1b = true;
-                    snprintf(m.note, sizeof m.note,
-                             "read at 1 byte an element at least (the type read is in no "
-                             "kernel name), written at %s",
-                             w->dtype[0] ? w->dtype : "its type");
+                    if (m.note[0]) {
+                        size_t used = strlen(m.note);
+                        snprintf(m.note + used, sizeof m.note - used, "; written at %s",
+                                 w->dtype[0] ? w->dtype : "its type");
+                    } else {
+                        snprintf(m.note, sizeof m.note,
+                                 "read at 1 byte an element at least (the type read is in no "
+                                 "kernel name), written at %s",
+                                 w->dtype[0] ? w->dtype : "its type");
+                    }
                 }
                 cr_dtype edt = (cr_dtype)dt;
                 cr_rf_case_finish(&m, &edt);

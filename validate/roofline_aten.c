@@ -458,9 +458,25 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
          * type, the one it writes (PyTorch's direct_copy_kernel_cuda of an
          * fp8 -> bf16 copy names only c10::BFloat16, traces/h200-1/
          * roofline-extra-2026-12-04); what it reads is bounded at one byte
-         * an element (roofline.c sets the sizes) */
+         * an element (roofline.c sets the sizes). copy_(dst, src) writes
+         * dst; to, clone, contiguous write a tensor of their input's size.
+         * The read: the source's storage, at most the destination's size;
+         * a source of the same size that input_op_ids do not show fresh may
+         * be an expanded view (expand(...).contiguous(), repeat_kv's
+         * reshape: a [1, N] row written 64 times reads N) and is left out */
         m->copy_kernel = true;
-        return map_stream(m, cr_rf_numel(pn, 0), 1, 1, 0);
+        int src = !strcmp(op, "aten::copy_") ? 1 : 0;
+        double dst = cr_rf_numel(pn, 0), r = 0;
+        if (src < pn->n_shapes && pn->ndim[src] > 0) {
+            double e = k->in.elems[src] < dst ? k->in.elems[src] : dst;
+            if (k->in.fresh[src] || e < dst)
+                r = e;
+        }
+        if (r < dst)
+            snprintf(m->note, sizeof m->note, "%s",
+                     r > 0 ? "source read at its own (broadcast or expanded) size"
+                           : "source not shown fresh (it may be an expanded view): write only");
+        return map_parts(m, dst, r, 0);
     }
     if (op_is(op, cat)) {
         double e = 0;

@@ -289,6 +289,35 @@ static void test_same_tensor_once(void **state)
     cr_topo_free(t);
 }
 
+/* copy_ of an expanded view reads its source, not the destination's size.
+ * The audit's r[1, 2^24].expand(64, 2^24).contiguous() bf16: bounded at
+ * 2^30 x (2 B written + 1 B read) = 671 us cold, above what a write-only
+ * kernel takes (2 GiB at the 4.33 TB/s this repo measured: 496 us). Without
+ * input_op_ids a source of the destination's size may be such a view: the
+ * write alone (2^31 B); with them, the expand's own sizes give the
+ * source, read at 1 byte an element (2^31 + 2^24 B); a [1, N] source whose
+ * sizes show the broadcast reads N. */
+static void test_expanded_source(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    const double n = 16777216, hbm = 4.8e12;
+    cr_roofline r;
+    const cr_rf_row *w =
+        audit_row(t, "cloneexp.trace.json", "[[64, 16777216], [64, 16777216], []]", &r);
+    assert_close(w->bound_cold_s, 64 * n * 2 / hbm, 1e-3, 0);
+    cr_roofline_release(&r);
+    w = audit_row(t, "ids_copy.json", "[[64, 16777216], [64, 16777216], []]", &r);
+    assert_close(w->bound_cold_s, (64 * n * 2 + n) / hbm, 1e-3, 0);
+    cr_roofline_release(&r);
+    w = audit_row(t, "ids_copy.json", "[[64, 16777216], [1, 16777216], []]", &r);
+    assert_close(w->bound_cold_s, (64 * n * 2 + n) / hbm, 1e-3, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fixture_table(void **state)
 {
     (void)state;
@@ -503,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_matmul_batch),
         cmocka_unit_test(test_attention_packed),
         cmocka_unit_test(test_same_tensor_once),
+        cmocka_unit_test(test_expanded_source),
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),

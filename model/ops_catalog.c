@@ -42,7 +42,9 @@ static const struct {
     [CR_OPP_COLL] = {"coll", PK_ENUM, NULL,
                      "collective: allreduce allgather reducescatter alltoall "
                      "broadcast reduce gather scatter sendrecv"},
-    [CR_OPP_BATCH] = {"batch", PK_COUNT, NULL, "sequences (attention, pipeline micro-batch)"},
+    [CR_OPP_BATCH] = {"batch", PK_COUNT, NULL,
+                      "sequences (attention, pipeline micro-batch); gemm: products, A and B read "
+                      "once (they may be broadcast), C written each"},
     [CR_OPP_SEQ] = {"seq", PK_COUNT, NULL, "sequence length, global (128k = 131072)"},
     [CR_OPP_TOKENS] = {"tokens", PK_COUNT, NULL, "tokens per rank"},
     [CR_OPP_HIDDEN] = {"hidden", PK_COUNT, NULL, "model width"},
@@ -82,9 +84,9 @@ const struct cr_op_def ops_catalog[] = {
     {"gemm",
      "matmul",
      "single",
-     "one GEMM on one GPU: C[m,n] = A[m,k] B[k,n]",
+     "one GEMM on one GPU: C[m,n] = A[m,k] B[k,n], batch products of them",
      -1,
-     {CR_OPP_DTYPE, CR_OPP_M, CR_OPP_N, CR_OPP_K, END},
+     {CR_OPP_DTYPE, CR_OPP_M, CR_OPP_N, CR_OPP_K, CR_OPP_BATCH, END},
      ops_shape_gemm},
     {"memcpy",
      "copy",

@@ -79,16 +79,19 @@ static void finish(ops_work *w)
 
 /* --- single GPU --------------------------------------------------------- */
 
-/* C[m,n] = A[m,k] B[k,n]: 2mnk FLOPs; A, B read once, C written once. */
+/* C[m,n] = A[m,k] B[k,n], batch times: 2bmnk FLOPs; A, B read once (a
+ * batched matmul's operand may be one matrix broadcast over the batch,
+ * PyTorch's matmul([1, m, k], [b, k, n]) is a bmm of an expanded A: the
+ * least it must read), each C written. */
 cr_status ops_shape_gemm(const cr_op_params *p, ops_work *w, cr_diag *d)
 {
     (void)d;
     init(p, w, -1);
-    double e = ebytes(p), m = V(M), n = V(N), k = V(K);
-    w->mma_flops = 2 * m * n * k;
-    w->hbm_bytes = e * (m * k + k * n + m * n);
+    double e = ebytes(p), m = V(M), n = V(N), k = V(K), b = V(BATCH);
+    w->mma_flops = 2 * b * m * n * k;
+    w->hbm_bytes = e * (m * k + k * n + b * m * n);
     w->kernel = OPS_KERNEL_GEMM;
-    w->gm = m, w->gn = n, w->gk = k;
+    w->gm = b * m, w->gn = n, w->gk = k;
     w->base_kernels = 1;
     finish(w);
     return CR_OK;

@@ -962,6 +962,8 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
     for (int kp = 0; kp < CR_OPP__COUNT; kp++) {
         if (kp == CR_OPP_DTYPE || given[kp] || !cr_op_uses(def, (cr_opp)kp))
             continue;
+        if (kp == CR_OPP_BATCH && !strcmp(op, "gemm"))
+            continue; /* one product: what a gemm range without a batch is */
         size_t used = strlen(w->note);
         snprintf(w->note + used, sizeof w->note - used, "%s%s=%g",
                  nn++ ? " " : "not in the range, the catalog's defaults: ", cr_opp_name((cr_opp)kp),

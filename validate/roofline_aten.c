@@ -54,20 +54,24 @@ static double bcast_numel(const cr_rf_name *pn, int n)
     return e;
 }
 
-static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_rf_case *m)
+static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b, bool b_transposed,
+                     cr_rf_case *m)
 {
     /* A [..., m, k] and B [..., k, n] (or [n, k] for linear's weight), the
-     * leading dimensions broadcast into a batch: the batch is folded into
-     * m, so B's bytes count once; FLOPs are exact and the bound stays a
-     * lower bound. */
+     * leading dimensions broadcast into a batch (matmul's rule): FLOPs
+     * 2 batch m n k, exact. Bytes: an operand with a batch may be one
+     * matrix broadcast (PyTorch runs matmul([1, m, k], [b, k, n]) as a bmm
+     * of an expanded A, stride 0, whose sizes say [b, m, k]), so each is
+     * counted once, C batch times (the catalog's gemm batch), unless
+     * input_op_ids show it fresh with all its elements: then the batch is
+     * folded into its side (m for A, n for B) and it counts whole. A 2-D
+     * B (linear, mm): the batch is A's own rows, folded into m. */
     if (pn->n_shapes <= (a > b ? a : b) || pn->ndim[a] < 2 || pn->ndim[b] < 2) {
         snprintf(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
         return false;
     }
     int na = pn->ndim[a], nb = pn->ndim[b];
-    /* the batch: A's and B's leading dimensions broadcast as matmul does
-     * ([m, k] x [b, k, n] is b products, not one) */
-    double M = (double)pn->dim[a][na - 2];
+    double M = (double)pn->dim[a][na - 2], batch = 1;
     int nbatch = na > nb ? na - 2 : nb - 2;
     for (int i = 0; i < nbatch; i++) {
         int ia = i - (nbatch - (na - 2)), ib = i - (nbatch - (nb - 2));
@@ -77,7 +81,7 @@ static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_r
                      (long long)da, (long long)db);
             return false;
         }
-        M *= (double)(da > db ? da : db);
+        batch *= (double)(da > db ? da : db);
     }
     double K = (double)pn->dim[a][na - 1];
     double Kb = (double)pn->dim[b][nb - (b_transposed ? 1 : 2)];
@@ -86,18 +90,38 @@ static bool map_gemm(const cr_rf_name *pn, int a, int b, bool b_transposed, cr_r
         snprintf(m->note, sizeof m->note, "inner dimensions %.0f and %.0f differ", K, Kb);
         return false;
     }
-    if (M <= 0 || N <= 0 || K <= 0) {
+    if (M <= 0 || N <= 0 || K <= 0 || batch <= 0) {
         snprintf(m->note, sizeof m->note, "an empty matrix");
         return false;
     }
+    /* whole: fresh storage of all its elements, and its own batch the
+     * whole batch (not [4, 1, ...] against [1, 6, ...]) */
+    bool a_whole = own->in.fresh[a] && own->in.elems[a] >= batch * M * K &&
+                   cr_rf_numel(pn, a) == batch * M * K;
+    bool b_whole = own->in.fresh[b] && own->in.elems[b] >= batch * K * N &&
+                   cr_rf_numel(pn, b) == batch * K * N;
     m->op = "gemm";
-    put(m, "m", M);
-    put(m, "n", N);
-    put(m, "k", K);
-    if (nb > 2)
-        snprintf(m->note, sizeof m->note, "batch folded into m (B's bytes counted once)");
-    else if (na > 2)
-        snprintf(m->note, sizeof m->note, "batch folded into m");
+    if (batch == 1 || nb == 2 || a_whole) {
+        put(m, "m", M * batch);
+        put(m, "n", N);
+        put(m, "k", K);
+        if (batch > 1)
+            snprintf(m->note, sizeof m->note, "batch folded into m%s",
+                     nb > 2 ? " (A whole, input_op_ids; B's bytes counted once)" : "");
+    } else if (b_whole) {
+        put(m, "m", M);
+        put(m, "n", N * batch);
+        put(m, "k", K);
+        snprintf(m->note, sizeof m->note,
+                 "batch folded into n (B whole, input_op_ids; A's bytes counted once)");
+    } else {
+        put(m, "m", M);
+        put(m, "n", N);
+        put(m, "k", K);
+        put(m, "batch", batch);
+        snprintf(m->note, sizeof m->note,
+                 "A and B counted once (either may be broadcast over the batch), C per product");
+    }
     return true;
 }
 
@@ -336,15 +360,15 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
     }
     const char *op = pn->op;
     if (op_is(op, mm))
-        return map_gemm(pn, 0, 1, false, m);
+        return map_gemm(pn, k, 0, 1, false, m);
     if (op_is(op, addmm) || op_is(op, baddbmm))
-        return map_gemm(pn, 1, 2, false, m);
+        return map_gemm(pn, k, 1, 2, false, m);
     if (op_is(op, bmm))
-        return map_gemm(pn, 0, 1, false, m);
+        return map_gemm(pn, k, 0, 1, false, m);
     if (op_is(op, linear))
-        return map_gemm(pn, 0, 1, true, m);
+        return map_gemm(pn, k, 0, 1, true, m);
     if (op_is(op, smm))
-        return map_gemm(pn, 0, 1, false, m);
+        return map_gemm(pn, k, 0, 1, false, m);
     if (op_is(op, sdpa) || op_is(op, flash_bshd)) {
         /* q [b, h, s, d], k [b, hkv, s, d] (the kernels' own ops take
          * [b, s, h, d]); is_causal is a bool, not in sizes: the bound takes

@@ -158,22 +158,65 @@ static const cr_rf_row *find(const cr_roofline *r, const char *op)
  * 11 us inside aten::linear; native_layer_norm, add 4 us; flash attention
  * 60 us; copy_ a 5 us d2d memcpy of 8 MiB; gelu 3 us; one kernel in no
  * range; two 1 MiB all-reduces of 20 and 22 us on a 2-rank communicator. */
-/* matmul's leading dimensions broadcast into a batch folded into m:
- * [1024, 1024] x [8, 1024, 1024] is 8 products (m = 8192; before, the
- * batch of B was dropped: m = 1024, a bound 8x too small), and shapes
- * whose batches do not broadcast get no case. */
+/* A real kernel's best time from the audit's traces (PyTorch 2.11 on the
+ * H200, tests/fixtures/roofline/audit/README.md) must not be below its
+ * bound; the bound cold (HBM at 4.8 TB/s) is the bytes given. */
+static const cr_rf_row *audit_row(const cr_topo *t, const char *file, const char *args,
+                                  cr_roofline *r)
+{
+    char path[160];
+    snprintf(path, sizeof path, "tests/fixtures/roofline/audit/%s", file);
+    cr_roofline_opts o = {0};
+    o.has_dtype = true;
+    o.dtype = CR_DT_BF16;
+    cr_diag d = {{0}};
+    const char *paths[] = {path};
+    if (cr_roofline_read(t, paths, 1, &o, r, &d) != CR_OK)
+        fail_msg("%s: %s", path, d.msg);
+    for (size_t i = 0; i < r->n; i++)
+        if (r->rows[i].kind == CR_RF_ATEN && !strcmp(r->rows[i].args, args)) {
+            assert_true(r->rows[i].has_bound);
+            assert_false(r->rows[i].violation);
+            assert_true(r->rows[i].min_s > r->rows[i].bound_s);
+            return &r->rows[i];
+        }
+    fail_msg("%s: no row %s", file, args);
+    return NULL;
+}
+
+static const char *case_get(const cr_rf_case *m, const char *k)
+{
+    for (int i = 0; i < m->n; i++)
+        if (!strcmp(m->k[i], k))
+            return m->v[i];
+    return "1"; /* the catalog's default where a case leaves it out */
+}
+
+/* matmul's leading dimensions broadcast into a batch: [1024, 1024] x [8,
+ * 1024, 1024] is 8 products (before the batch fix, m = 1024: a bound 8x too
+ * small). An operand with a batch may be one matrix broadcast over it
+ * (PyTorch runs matmul([1, m, k], [b, k, n]) as bmm of an expanded A), so
+ * both count once and C per product (batch), unless input_op_ids show one
+ * fresh and whole: then the batch is folded into its side. The audit's
+ * [[4, 1, 16, 32], [1, 6, 32, 8]] holds 4 x 512 + 6 x 256 elements and
+ * writes 24 x 128; folding into m counted A 24 times (15,616 elements),
+ * now 512 + 256 + 3072 = 3840 <= 6656. Shapes whose batches do not
+ * broadcast get no case. */
 static void test_matmul_batch(void **state)
 {
     (void)state;
     static const struct {
         const char *sizes;
-        const char *m; /* NULL: no case */
+        const char *m, *n, *batch; /* m NULL: no case */
+        bool a_fresh, b_fresh;
     } cases[] = {
-        {"[[1024, 1024], [8, 1024, 1024]]", "8192"},
-        {"[[8, 1024, 1024], [1024, 1024]]", "8192"},
-        {"[[8, 1024, 1024], [8, 1024, 1024]]", "8192"},
-        {"[[4, 1, 16, 32], [1, 6, 32, 8]]", "384"},
-        {"[[3, 16, 32], [4, 32, 8]]", NULL},
+        {"[[1024, 1024], [8, 1024, 1024]]", "1024", "1024", "8", false, false},
+        {"[[1024, 1024], [8, 1024, 1024]]", "1024", "8192", "1", false, true},
+        {"[[8, 1024, 1024], [1024, 1024]]", "8192", "1024", "1", false, false},
+        {"[[8, 1024, 1024], [8, 1024, 1024]]", "1024", "1024", "8", false, false},
+        {"[[8, 1024, 1024], [8, 1024, 1024]]", "8192", "1024", "1", true, true},
+        {"[[4, 1, 16, 32], [1, 6, 32, 8]]", "16", "8", "24", true, true},
+        {"[[3, 16, 32], [4, 32, 8]]", NULL, NULL, NULL, false, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char name[160];
@@ -182,6 +225,9 @@ static void test_matmul_batch(void **state)
         cr_diag d = {{0}};
         assert_int_equal(cr_rf_parse_name(name, &pn, &d), CR_OK);
         cr_rf_owned own = {.kernel = true};
+        cr_rf_resolve_inputs(&pn, NULL, NULL, &own.in);
+        own.in.fresh[0] = cases[i].a_fresh;
+        own.in.fresh[1] = cases[i].b_fresh;
         cr_rf_case m;
         bool ok = cr_rf_map_aten(&pn, &own, &m);
         if (!cases[i].m) {
@@ -189,9 +235,31 @@ static void test_matmul_batch(void **state)
             continue;
         }
         assert_true(ok);
-        assert_string_equal(m.k[0], "m");
-        assert_string_equal(m.v[0], cases[i].m);
+        assert_string_equal(case_get(&m, "m"), cases[i].m);
+        assert_string_equal(case_get(&m, "n"), cases[i].n);
+        assert_string_equal(case_get(&m, "batch"), cases[i].batch);
     }
+}
+
+/* The audit's bmm of A [8192, 4096] expanded to 64 against B [64, 4096,
+ * 64] bf16, and matmul(A[None], B) (the same bmm): best 678.7 and 684.9 us,
+ * bounded at 895.8 us (A's bytes counted 64 times, impossible). FLOPs
+ * 2 x 64 x 8192 x 64 x 4096 = 2.75e11 at 989 TFLOP/s: 278 us, binding. */
+static void test_bmm_broadcast(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    const char *files[] = {"bmmexp.trace.json", "matmulexp.trace.json"};
+    for (int i = 0; i < 2; i++) {
+        cr_roofline r;
+        const cr_rf_row *w = audit_row(t, files[i], "[[64, 8192, 4096], [64, 4096, 64]]", &r);
+        assert_close(w->bound_s, 2.0 * 64 * 8192 * 64 * 4096 / 989e12, 1e-3, 0);
+        assert_string_equal(w->binding, "compute");
+        cr_roofline_release(&r);
+    }
+    cr_topo_free(t);
 }
 
 /* Packed (variable-length) attention: q [1, T, h, d] holds n sequences
@@ -235,32 +303,6 @@ static void test_attention_packed(void **state)
         assert_string_equal(m.k[3], "seq");
         assert_string_equal(m.v[3], cases[i].seq);
     }
-}
-
-/* A real kernel's best time from the audit's traces (PyTorch 2.11 on the
- * H200, tests/fixtures/roofline/audit/README.md) must not be below its
- * bound; the bound cold (HBM at 4.8 TB/s) is the bytes given. */
-static const cr_rf_row *audit_row(const cr_topo *t, const char *file, const char *args,
-                                  cr_roofline *r)
-{
-    char path[160];
-    snprintf(path, sizeof path, "tests/fixtures/roofline/audit/%s", file);
-    cr_roofline_opts o = {0};
-    o.has_dtype = true;
-    o.dtype = CR_DT_BF16;
-    cr_diag d = {{0}};
-    const char *paths[] = {path};
-    if (cr_roofline_read(t, paths, 1, &o, r, &d) != CR_OK)
-        fail_msg("%s: %s", path, d.msg);
-    for (size_t i = 0; i < r->n; i++)
-        if (r->rows[i].kind == CR_RF_ATEN && !strcmp(r->rows[i].args, args)) {
-            assert_true(r->rows[i].has_bound);
-            assert_false(r->rows[i].violation);
-            assert_true(r->rows[i].min_s > r->rows[i].bound_s);
-            return &r->rows[i];
-        }
-    fail_msg("%s: no row %s", file, args);
-    return NULL;
 }
 
 /* x * x reads x once. The audit's x = randn(2^29) bf16, x * x: the
@@ -533,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_attention_packed),
         cmocka_unit_test(test_same_tensor_once),
         cmocka_unit_test(test_expanded_source),
+        cmocka_unit_test(test_bmm_broadcast),
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),

@@ -719,7 +719,8 @@ static void case_sig(const cr_rf_name *pn, const cr_rf_owned *own, char *buf, si
     buf[0] = '\0';
     if (!cr_rf_map_aten(pn, own, &m))
         return;
-    int o = snprintf(buf, size, "%.17g/%.17g", m.w_elems, m.r_elems);
+    int o = snprintf(buf, size, "%.17g/%.17g/%.17g/%d", m.w_elems, m.r_elems, m.r_bytes,
+                     (int)m.read_1b);
     for (int i = 0; i < m.n && o >= 0 && (size_t)o < size; i++)
         o += snprintf(buf + o, size - (size_t)o, " %s=%s", m.k[i], m.v[i]);
 }

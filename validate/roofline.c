@@ -776,6 +776,11 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
                 r->own.kernel = true;
                 if (r->dtype < 0)
                     r->dtype = cr_rf_kernel_dtype(a->name);
+                if (strstr(a->name, "LoadWithCast"))
+                    r->own.cast_loads = true;
+                int eb = cr_rf_kernel_elem_bytes(a->name);
+                if (eb > 0 && (r->own.elem_bytes == 0 || eb < r->own.elem_bytes))
+                    r->own.elem_bytes = eb;
             } else if (a->cat == CR_TRACE_MEMCPY) {
                 if (!r->own.copy)
                     r->own.copy_kind = a->kind, r->own.copy_pinned = a->pinned;
@@ -1055,9 +1060,20 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             } else if (k->own.copy && !k->own.kernel) {
                 snprintf(w->dtype_src, sizeof w->dtype_src, "copy bytes");
                 dt = CR_DT_FP32; /* a memcpy's bound needs only its bytes */
-            } else if (c->o && c->o->has_dtype) {
+            } else if (c->o && c->o->has_dtype &&
+                       (k->own.elem_bytes == 0 ||
+                        cr_dtype_bytes(c->o->dtype) <= k->own.elem_bytes)) {
                 dt = (int)c->o->dtype;
                 snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
+            } else if (k->own.elem_bytes > 0) {
+                /* an untyped kernel whose name shows its element size
+                 * (OpaqueType<2u>, bool): a type of that size, never wider
+                 * than the trace shows (1 byte: fp8, the highest peak) */
+                dt = k->own.elem_bytes == 1   ? CR_DT_FP8
+                     : k->own.elem_bytes == 2 ? CR_DT_BF16
+                     : k->own.elem_bytes == 4 ? CR_DT_FP32
+                                              : CR_DT_FP64;
+                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel size");
             }
             if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
                 snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
@@ -1084,6 +1100,20 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                                  "kernel name), written at %s",
                                  w->dtype[0] ? w->dtype : "its type");
                     }
+                }
+                if (m.parts && k->own.cast_loads && !m.copy_kernel) {
+                    /* mixed input types (bf16 + fp32): the name shows only
+                     * the type computed in, so the reads are bounded at one
+                     * byte an element, as a copy's; an in-place op writes
+                     * its first input's type, maybe narrower: one byte too */
+                    m.read_1b = true;
+                    size_t ol = strlen(pn.op);
+                    if (ol > 1 && pn.op[ol - 1] == '_')
+                        m.write_1b = true;
+                    size_t used = strlen(m.note);
+                    snprintf(m.note + used, sizeof m.note - used,
+                             "%sinputs of mixed types (LoadWithCast): read at 1 byte an element",
+                             used ? "; " : "");
                 }
                 cr_dtype edt = (cr_dtype)dt;
                 cr_rf_case_finish(&m, &edt);

@@ -97,6 +97,11 @@ double cr_rf_numel(const cr_rf_name *n, int i);
  * when it shows none. */
 int cr_rf_kernel_dtype(const char *kernel);
 
+/* The element size in bytes an otherwise untyped kernel name shows (ATen's
+ * OpaqueType<N> of cat and copies, a bool or unsigned char template or
+ * lambda argument), or 0 when it shows none. */
+int cr_rf_kernel_elem_bytes(const char *kernel);
+
 /* What a row measures. */
 typedef enum {
     CR_RF_ATEN,   /* a PyTorch operator (emit_nvtx) */

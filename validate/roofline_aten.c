@@ -161,9 +161,9 @@ void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
     if (!m->parts)
         return;
     double e = cr_dtype_bytes(*dt), w = m->w_elems, r = m->r_elems;
-    if (m->read_1b || m->r_bytes > 0) {
+    if (m->read_1b || m->write_1b || m->r_bytes > 0) {
         /* reads and writes of different widths: in bytes, at fp8 */
-        w = round(w * e);
+        w = round(w * (m->write_1b ? 1 : e));
         r = round(r * (m->read_1b ? 1 : e) + m->r_bytes);
         *dt = CR_DT_FP8;
     }

@@ -303,3 +303,23 @@ int cr_rf_kernel_dtype(const char *k)
             return (int)least_bound_first[i];
     return -1;
 }
+
+int cr_rf_kernel_elem_bytes(const char *k)
+{
+    static const struct {
+        const char *s;
+        int b;
+    } pats[] = {
+        {"OpaqueType<1u>", 1},  {"OpaqueType<1>", 1},   {"OpaqueType<2u>", 2},
+        {"OpaqueType<2>", 2},   {"OpaqueType<4u>", 4},  {"OpaqueType<4>", 4},
+        {"OpaqueType<8u>", 8},  {"OpaqueType<8>", 8},   {"<bool>", 1},
+        {"<bool,", 1},          {"(bool)", 1},          {"<unsigned char>", 1},
+        {"<unsigned char,", 1}, {"(unsigned char)", 1}, {"<signed char", 1},
+        {"(signed char)", 1},
+    };
+    int best = 0;
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        if (strstr(k, pats[i].s) && (best == 0 || pats[i].b < best))
+            best = pats[i].b;
+    return best;
+}

@@ -49,6 +49,10 @@ typedef struct {
     cr_copy_kind copy_kind;
     bool copy_pinned;
     cr_rf_inputs in; /* what input_op_ids show (roofline.c fills it per call) */
+    bool cast_loads; /* a kernel loads with dynamic casts (ATen's LoadWithCast: mixed
+                        input types; its name shows only the computation's type) */
+    int elem_bytes;  /* the least element size an untyped kernel name shows
+                        (OpaqueType<N>, bool, unsigned char), 0 none */
 } cr_rf_owned;
 
 /* The catalog case of one aten operator: the catalog operator and its
@@ -65,7 +69,7 @@ typedef struct {
      * at the row's type, or r_elems at one byte each where read_1b), bytes
      * read besides (r_bytes: indices) and FLOPs; cr_rf_case_finish() turns
      * them into the catalog's parameters once the type is known */
-    bool parts, read_1b;
+    bool parts, read_1b, write_1b;
     double w_elems, r_elems, r_bytes, flops;
 } cr_rf_case;
 

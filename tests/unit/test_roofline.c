@@ -399,6 +399,44 @@ static void test_gather_rows(void **state)
     }
 }
 
+/* Mixed input types: bf16 [n] + fp32 [n] -> fp32 runs PyTorch's
+ * unrolled_elementwise_kernel<CUDAFunctor_add<float>, ..., LoadWithCast<2>,
+ * StoreWithCast<1>>, naming only float; every operand at 4 B bounded it at
+ * 12n B (671 us cold for n = 2^28, above the 645 us a fused kernel at this
+ * repo's measured 4.16 TB/s triad rate would take; truth 10n B). Reads
+ * now at 1 byte an element, the write at the named type: without
+ * input_op_ids one read, 5n B = 279.6 us. Untyped kernel names that show
+ * an element size bound with it, never wider than --dtype. */
+static void test_mixed_types(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    const double n = 268435456, hbm = 4.8e12;
+    cr_roofline r;
+    const cr_rf_row *w = audit_row(t, "addmix.trace.json", "[[268435456], [268435456], []]", &r);
+    assert_close(w->bound_cold_s, (n * 1 + n * 4) / hbm, 1e-3, 0);
+    assert_true(w->bound_s < 645e-6);
+    assert_string_equal(w->dtype, "fp32");
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+    /* the demo trace's cat kernel: 2-byte elements */
+    assert_int_equal(
+        cr_rf_kernel_elem_bytes(
+            "void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::(anonymous "
+            "namespace)::OpaqueType<2u>, unsigned int, 3, 64, 64>(at::native::(anonymous "
+            "namespace)::OpaqueType<2u>*)"),
+        2);
+    assert_int_equal(cr_rf_kernel_elem_bytes("void at::native::vectorized_elementwise_kernel<4, "
+                                             "at::native::BinaryFunctor<bool, bool, bool, "
+                                             "at::native::MulFunctor<bool> >>"),
+                     1);
+    assert_int_equal(cr_rf_kernel_elem_bytes("void f<TrivialOffsetCalculator<1, unsigned int>>"),
+                     0);
+    assert_int_equal(cr_rf_kernel_elem_bytes("nvjet_sm90_tst_64x512_64x2_1x2_h_bz_coopB_NNT"), 0);
+}
+
 static void test_fixture_table(void **state)
 {
     (void)state;
@@ -616,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_expanded_source),
         cmocka_unit_test(test_bmm_broadcast),
         cmocka_unit_test(test_gather_rows),
+        cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),

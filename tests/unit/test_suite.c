@@ -216,7 +216,7 @@ static void test_bad_inputs(void **state)
            FIX "bad_unknown_element.xml:4: unknown element <case> in <suite>: expected <problem>");
     expect(FIX "bad_unknown_param.xml", CR_ENOTFOUND,
            FIX "bad_unknown_param.xml:3: problem \"a\": operator gemm has no parameter \"heads\" "
-               "(it takes: dtype, m, n, k)");
+               "(it takes: dtype, m, n, k, batch)");
     expect(
         FIX "bad_unknown_op.xml", CR_ENOTFOUND,
         FIX

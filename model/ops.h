@@ -9,8 +9,8 @@
  * and the order in which they are laid over the GPU ranks), cr_op_eval()
  * computes per GPU: FLOPs, compulsory HBM bytes and the communication phases;
  * then
- *   bound_us    = max(T_compute, T_hbm, T_comm over every cut) + latency,
- *                 naming the binding resource;
+ *   bound_us    = max(T_compute, T_hbm, T_comm over every cut (each with
+ *                 its own latency), latency), naming the binding resource;
  *   baseline_us = PyTorch + NCCL: the compute kernels, then each NCCL
  *                 collective (NCCL's algorithm choice), unoverlapped, plus
  *                 kernel launch overheads;

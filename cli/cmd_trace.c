@@ -39,8 +39,9 @@ static const char trace_help_head[] =
     "Runs CMD (any CUDA program: a binary, python3 script.py, torchrun ...) under the\n"
     "CUPTI tracer, passes CMD's exit status through, and prints where the traces went\n"
     "with a summary: kernels by total time, copies and memsets by bytes. One trace\n"
-    "per process: DIR/commroof-trace.HOST.PID[.rankR].json, Chrome trace JSON that\n"
-    "opens in Perfetto (format: traces/README.md).\n"
+    "per process: DIR/commroof-trace.HOST.PID[.rankR][.N].json (.N where the name\n"
+    "is taken: a program that called exec), Chrome trace JSON that opens in\n"
+    "Perfetto (format: traces/README.md).\n"
     "\n"
     "options:\n";
 

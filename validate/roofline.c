@@ -422,7 +422,9 @@ typedef struct {
     int n_crop;      /* "cr:" ranges read through the catalog */
     /* aten calls and other kernels gathered over every file */
     struct call {
-        char *key; /* op '\x1f' sizes '\x1f' dtype source */
+        char *key; /* op '\x1f' sizes '\x1f' dtype source: one row */
+        char *sig; /* an aten call's case (case_sig): calls of one row whose inputs
+                      resolved to other bytes are evaluated apart; NULL for others */
         char *name;
         int dtype;
         double busy_s;
@@ -710,9 +712,9 @@ static bool find_producer(void *vctx, long long op_id, cr_rf_name *out)
     return is_emit_nvtx(p->t->rg[f->i].name, out);
 }
 
-/* The call key's part that input_op_ids decide: the case the call maps to
- * (calls of one operator and sizes whose inputs resolve to other bytes
- * are other rows; the rest stay one row). */
+/* The part of a call's case that input_op_ids decide: calls of one
+ * operator, sizes and type whose inputs resolve to other bytes are one
+ * row, each held to its own case's bound (rows_aten). */
 static void case_sig(const cr_rf_name *pn, const cr_rf_owned *own, char *buf, size_t size)
 {
     cr_rf_case m;
@@ -834,9 +836,13 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         cr_rf_resolve_inputs(&pn, find_producer, &pc, &r->own.in);
         char sig[512];
         case_sig(&pn, &r->own, sig, sizeof sig);
-        if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d\x1f%s", pn.op,
-                           (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype, sig)) != CR_OK)
+        if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d", pn.op,
+                           (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype)) != CR_OK)
             goto out;
+        if (!(c->calls[c->ncall - 1].sig = strdup(sig))) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
     }
     c->n_crop += t.n_crop;
     st = nccl_calls(c, &t, path, cr_trace_reader_metadata(vt.r), d);
@@ -993,9 +999,181 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
     return CR_OK;
 }
 
+/* Evaluates the aten call k (its range's name and what its activities
+ * show) into w: op, args, element type, catalog case, bound, verdict or
+ * the note saying why there is none. */
+static cr_status eval_aten(const rctx *c, const struct call *k, cr_rf_row *w, cr_diag *d)
+{
+    w->kind = CR_RF_ATEN;
+    cr_rf_name pn;
+    cr_diag dd = {{0}};
+    cr_rf_parse_name(k->name, &pn, &dd);
+    snprintf(w->op, sizeof w->op, "%s", pn.op);
+    snprintf(w->args, sizeof w->args, "%.*s", (int)pn.sizes_len, k->name + pn.sizes_off);
+    int dt = k->dtype;
+    if (dt >= 0) {
+        snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
+    } else if (k->own.copy && !k->own.kernel) {
+        snprintf(w->dtype_src, sizeof w->dtype_src, "copy bytes");
+        dt = CR_DT_FP32; /* a memcpy's bound needs only its bytes */
+    } else if (c->o && c->o->has_dtype &&
+               (k->own.elem_bytes == 0 || cr_dtype_bytes(c->o->dtype) <= k->own.elem_bytes)) {
+        dt = (int)c->o->dtype;
+        snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
+    } else if (k->own.elem_bytes > 0) {
+        /* an untyped kernel whose name shows its element size
+         * (OpaqueType<2u>, bool): a type of that size, never wider
+         * than the trace shows (1 byte: fp8, the highest peak) */
+        dt = k->own.elem_bytes == 1   ? CR_DT_FP8
+             : k->own.elem_bytes == 2 ? CR_DT_BF16
+             : k->own.elem_bytes == 4 ? CR_DT_FP32
+                                      : CR_DT_FP64;
+        snprintf(w->dtype_src, sizeof w->dtype_src, "kernel size");
+    }
+    if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
+        snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
+    cr_rf_case m;
+    if (!cr_rf_map_aten(&pn, &k->own, &m)) {
+        snprintf(w->note, sizeof w->note, "%s", m.note);
+    } else if (dt < 0) {
+        snprintf(w->note, sizeof w->note,
+                 "element type not in the trace (no typed kernel name): give --dtype");
+    } else {
+        if (!strcmp(pn.op, "aten::_scaled_mm") && dt != CR_DT_FP8)
+            dt = CR_DT_FP8;
+        if (m.copy_kernel) {
+            /* written at its type, read at one byte an element:
+             * in one-byte units */
+            m.read_1b = true;
+            if (m.note[0]) {
+                size_t used = strlen(m.note);
+                snprintf(m.note + used, sizeof m.note - used, "; written at %s",
+                         w->dtype[0] ? w->dtype : "its type");
+            } else {
+                snprintf(m.note, sizeof m.note,
+                         "read at 1 byte an element at least (the type read is in no "
+                         "kernel name), written at %s",
+                         w->dtype[0] ? w->dtype : "its type");
+            }
+        }
+        if (m.parts && k->own.cast_loads && !m.copy_kernel) {
+            /* mixed input types (bf16 + fp32): the name shows only
+             * the type computed in, so the reads are bounded at one
+             * byte an element, as a copy's; an in-place op writes
+             * its first input's type, maybe narrower: one byte too */
+            m.read_1b = true;
+            size_t ol = strlen(pn.op);
+            if (ol > 1 && pn.op[ol - 1] == '_')
+                m.write_1b = true;
+            size_t used = strlen(m.note);
+            snprintf(m.note + used, sizeof m.note - used,
+                     "%sinputs of mixed types (LoadWithCast): read at 1 byte an element",
+                     used ? "; " : "");
+        }
+        cr_dtype edt = (cr_dtype)dt;
+        cr_rf_case_finish(&m, &edt);
+        return eval_catalog(c->t, &m, edt, w, d);
+    }
+    return CR_OK;
+}
+
+/* How the inputs of a call resolved, for a row's note. */
+static const char *inputs_text(const cr_rf_name *pn, const cr_rf_inputs *in)
+{
+    if (!in->has_ids)
+        return "unproven (no input_op_ids)";
+    for (int i = 0; i < pn->n_shapes; i++)
+        if (pn->ndim[i] > 0 && !in->fresh[i])
+            return "unproven (no producer in the trace)";
+    return "read as fewer bytes (input_op_ids)";
+}
+
+/* The row of the aten calls c->calls[i..j): one operator, sizes and
+ * element type (w has their count and times). Calls whose inputs resolved
+ * to other bytes (input_op_ids: fresh tensors, one tensor twice, unproven
+ * ones) have other cases, evaluated apart: the row shows the weakest (its
+ * smallest warm bound, with its binding and note, and the smallest cold
+ * one), which holds for every call; every call is held to its own bound
+ * (a call below it is impossible, whatever the row shows), and save_s
+ * takes each call down to its own bound (bound_total_s). A row where some
+ * calls have no bound has none. */
+static cr_status rows_aten(const rctx *c, size_t i, size_t j, cr_rf_row *w, cr_diag *d)
+{
+    const cr_rf_row base = *w;
+    cr_rf_row best, tmp, nob;
+    size_t best_at = i, nob_at = i;
+    int n_cases = 0, n_bound = 0, best_calls = 0, nob_calls = 0, viol_calls = 0;
+    double cold = INFINITY, bound_total = 0, top = 0, viol_s = 0, viol_bound = 0;
+    for (size_t s = i; s < j;) {
+        size_t e = s;
+        double fastest = INFINITY;
+        while (e < j && !strcmp(c->calls[e].sig, c->calls[s].sig))
+            fastest = fmin(fastest, c->calls[e++].busy_s);
+        tmp = base;
+        cr_status st = eval_aten(c, &c->calls[s], &tmp, d);
+        if (st != CR_OK)
+            return st;
+        if (!tmp.has_bound) {
+            if (nob_calls == 0)
+                nob = tmp, nob_at = s;
+            nob_calls += (int)(e - s);
+        } else {
+            if (n_bound++ == 0 || tmp.bound_s < best.bound_s ||
+                (tmp.bound_s == best.bound_s && tmp.bound_cold_s < best.bound_cold_s))
+                best = tmp, best_at = s, best_calls = (int)(e - s);
+            cold = fmin(cold, tmp.bound_cold_s);
+            top = fmax(top, tmp.bound_s);
+            bound_total += (double)(e - s) * tmp.bound_s;
+            /* the call furthest below its own bound */
+            if (cr_below_bound(fastest, tmp.bound_s) &&
+                (viol_calls == 0 || fastest / tmp.bound_s < viol_s / viol_bound))
+                viol_s = fastest, viol_bound = tmp.bound_s, viol_calls = (int)(e - s);
+        }
+        n_cases++;
+        s = e;
+    }
+    if (n_cases == 1) {
+        *w = nob_calls ? nob : best; /* the min_s check in cr_roofline_read */
+        return CR_OK;
+    }
+    cr_rf_name pn;
+    cr_diag dd = {{0}};
+    if (nob_calls) {
+        *w = nob;
+        cr_rf_parse_name(c->calls[nob_at].name, &pn, &dd);
+        char note[2 * sizeof w->note];
+        snprintf(note, sizeof note,
+                 "%d of %d calls (inputs %s) have no bound, so neither has the row; %s", nob_calls,
+                 w->calls, inputs_text(&pn, &c->calls[nob_at].own.in), w->note);
+        snprintf(w->note, sizeof w->note, "%.*s", (int)sizeof w->note - 1, note);
+        return CR_OK;
+    }
+    *w = best;
+    w->bound_cold_s = cold;
+    w->bound_total_s = bound_total;
+    char note[2 * sizeof w->note];
+    int o = 0;
+    if (viol_calls) {
+        w->violation = true;
+        snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
+        o = snprintf(note, sizeof note, "a call took %.3f us, below its own bound %.3f us; ",
+                     viol_s * 1e6, viol_bound * 1e6);
+    }
+    cr_rf_parse_name(c->calls[best_at].name, &pn, &dd);
+    if (o >= 0 && (size_t)o < sizeof note)
+        snprintf(note + o, sizeof note - (size_t)o,
+                 "%d of %d calls' inputs %s: the row's bound is theirs, others' up to %.3f us%s%s",
+                 best_calls, w->calls, inputs_text(&pn, &c->calls[best_at].own.in), top * 1e6,
+                 w->note[0] ? "; " : "", w->note);
+    snprintf(w->note, sizeof w->note, "%.*s", (int)sizeof w->note - 1, note);
+    return CR_OK;
+}
+
 static int cmp_call(const void *x, const void *y)
 {
-    return strcmp(((const struct call *)x)->key, ((const struct call *)y)->key);
+    const struct call *a = x, *b = y;
+    int k = strcmp(a->key, b->key);
+    return k ? k : strcmp(a->sig ? a->sig : "", b->sig ? b->sig : "");
 }
 
 static cr_status rows_from_calls(rctx *c, cr_diag *d)
@@ -1048,78 +1226,8 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
                          (int)sb_utf8_cut(k->name, sizeof w->op - 4), k->name);
             snprintf(w->note, sizeof w->note, "no operator range owns it");
         } else {
-            w->kind = CR_RF_ATEN;
-            cr_rf_name pn;
-            cr_diag dd = {{0}};
-            cr_rf_parse_name(k->name, &pn, &dd);
-            snprintf(w->op, sizeof w->op, "%s", pn.op);
-            snprintf(w->args, sizeof w->args, "%.*s", (int)pn.sizes_len, k->name + pn.sizes_off);
-            int dt = k->dtype;
-            if (dt >= 0) {
-                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
-            } else if (k->own.copy && !k->own.kernel) {
-                snprintf(w->dtype_src, sizeof w->dtype_src, "copy bytes");
-                dt = CR_DT_FP32; /* a memcpy's bound needs only its bytes */
-            } else if (c->o && c->o->has_dtype &&
-                       (k->own.elem_bytes == 0 ||
-                        cr_dtype_bytes(c->o->dtype) <= k->own.elem_bytes)) {
-                dt = (int)c->o->dtype;
-                snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
-            } else if (k->own.elem_bytes > 0) {
-                /* an untyped kernel whose name shows its element size
-                 * (OpaqueType<2u>, bool): a type of that size, never wider
-                 * than the trace shows (1 byte: fp8, the highest peak) */
-                dt = k->own.elem_bytes == 1   ? CR_DT_FP8
-                     : k->own.elem_bytes == 2 ? CR_DT_BF16
-                     : k->own.elem_bytes == 4 ? CR_DT_FP32
-                                              : CR_DT_FP64;
-                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel size");
-            }
-            if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
-                snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
-            cr_rf_case m;
-            if (!cr_rf_map_aten(&pn, &k->own, &m)) {
-                snprintf(w->note, sizeof w->note, "%s", m.note);
-            } else if (dt < 0) {
-                snprintf(w->note, sizeof w->note,
-                         "element type not in the trace (no typed kernel name): give --dtype");
-            } else {
-                if (!strcmp(pn.op, "aten::_scaled_mm") && dt != CR_DT_FP8)
-                    dt = CR_DT_FP8;
-                if (m.copy_kernel) {
-                    /* written at its type, read at one byte an element:
-                     * in one-byte units */
-                    m.read_1b = true;
-                    if (m.note[0]) {
-                        size_t used = strlen(m.note);
-                        snprintf(m.note + used, sizeof m.note - used, "; written at %s",
-                                 w->dtype[0] ? w->dtype : "its type");
-                    } else {
-                        snprintf(m.note, sizeof m.note,
-                                 "read at 1 byte an element at least (the type read is in no "
-                                 "kernel name), written at %s",
-                                 w->dtype[0] ? w->dtype : "its type");
-                    }
-                }
-                if (m.parts && k->own.cast_loads && !m.copy_kernel) {
-                    /* mixed input types (bf16 + fp32): the name shows only
-                     * the type computed in, so the reads are bounded at one
-                     * byte an element, as a copy's; an in-place op writes
-                     * its first input's type, maybe narrower: one byte too */
-                    m.read_1b = true;
-                    size_t ol = strlen(pn.op);
-                    if (ol > 1 && pn.op[ol - 1] == '_')
-                        m.write_1b = true;
-                    size_t used = strlen(m.note);
-                    snprintf(m.note + used, sizeof m.note - used,
-                             "%sinputs of mixed types (LoadWithCast): read at 1 byte an element",
-                             used ? "; " : "");
-                }
-                cr_dtype edt = (cr_dtype)dt;
-                cr_rf_case_finish(&m, &edt);
-                if ((st = eval_catalog(c->t, &m, edt, w, d)) != CR_OK)
-                    break;
-            }
+            if ((st = rows_aten(c, i, j, w, d)) != CR_OK)
+                break;
         }
         i = j;
     }
@@ -1318,6 +1426,7 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
         st = rows_from_cr(&c, paths, n, d);
     for (size_t i = 0; i < c.ncall; i++) {
         free(c.calls[i].key);
+        free(c.calls[i].sig);
         free(c.calls[i].name);
     }
     free(c.calls);
@@ -1345,7 +1454,9 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
                      "%sthe fastest of %d calls took %.3f us, below the bound", used ? "; " : "",
                      w->calls, w->min_s * 1e6);
         }
-        w->save_s = w->total_s - w->calls * w->bound_s;
+        if (!(w->bound_total_s > 0)) /* its calls share one bound */
+            w->bound_total_s = w->calls * w->bound_s;
+        w->save_s = w->total_s - w->bound_total_s;
         out->covered_s += w->total_s;
         out->save_s += w->save_s > 0 ? w->save_s : 0;
         out->violations += w->violation;

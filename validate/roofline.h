@@ -129,12 +129,17 @@ typedef struct {
     double min_s;    /* the fastest call's device time */
     double total_s;  /* device time of every call */
     bool has_bound;
-    double bound_s;      /* warm (the strict limit) */
-    double bound_cold_s; /* HBM only */
+    double bound_s;       /* warm (the strict limit); where its calls' inputs resolved to
+                             other bytes (input_op_ids), the smallest of their bounds,
+                             which holds for every call */
+    double bound_cold_s;  /* HBM only (likewise the smallest) */
+    double bound_total_s; /* its calls' own bounds added up: calls x bound_s where they
+                             share one, more where some calls' own bound is larger */
     char binding[64];
     double pct_of_roofline; /* bound / median x 100 */
-    double save_s;          /* total - calls x bound: what the program could save at best */
-    bool violation;         /* median, or the fastest call, < bound */
+    double save_s;          /* total - bound_total: what the program could save at best,
+                               each call down to its own bound */
+    bool violation;         /* median < bound, or a call < its own bound */
     char verdict[24];       /* cr_verdict_name(), or "" without a bound */
     char note[192];         /* why there is no bound, or how the row was read */
 } cr_rf_row;

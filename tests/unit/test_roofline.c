@@ -331,6 +331,52 @@ static void test_same_tensor_once(void **state)
     cr_topo_free(t);
 }
 
+/* Calls of one operator and sizes whose inputs resolve differently are one
+ * row, bounded by the weakest call's case, each call held to its own.
+ * ids_mix.json: mul of [2^29] bf16 twice with x * x's kernel (523.4 us on
+ * the H200): x * y of two fresh tensors (input_op_ids: 3 x 1 GiB, cold
+ * 671.1 us, its warm bound above 523.4 us: impossible) and a * b without
+ * ids (one read: 2 x 1 GiB, cold 447.4 us). */
+static void test_inputs_resolved_apart(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    const double n = 536870912, hbm = 4.8e12;
+    cr_roofline_opts o = {0};
+    o.has_dtype = true;
+    o.dtype = CR_DT_BF16;
+    const char *paths[] = {"tests/fixtures/roofline/audit/ids_mix.json"};
+    cr_roofline r;
+    if (cr_roofline_read(t, paths, 1, &o, &r, &d) != CR_OK)
+        fail_msg("%s: %s", paths[0], d.msg);
+    assert_int_equal(r.n, 1);
+    const cr_rf_row *w = &r.rows[0];
+    assert_string_equal(w->op, "aten::mul");
+    assert_int_equal(w->calls, 2);
+    assert_true(w->has_bound);
+    /* the row's bound is the smaller, the one-read case's: below both calls */
+    assert_close(w->bound_cold_s, 2 * n * 2 / hbm, 1e-3, 0);
+    assert_true(w->bound_s <= w->bound_cold_s);
+    assert_true(w->min_s > w->bound_s && w->median_s > w->bound_s);
+    /* the fresh call's own bound (the rest of bound_total) is above its
+     * time: impossible, though the row's bound is below every call */
+    double own = w->bound_total_s - w->bound_s;
+    assert_true(own > w->bound_s);
+    assert_true(own > w->min_s);
+    assert_true(own < 3 * n * 2 / hbm); /* warm, at most its cold 671.1 us */
+    assert_true(w->violation);
+    assert_string_equal(w->verdict, "impossible");
+    assert_int_equal(r.violations, 1);
+    assert_non_null(strstr(w->note, "below its own bound"));
+    assert_non_null(strstr(w->note, "1 of 2 calls' inputs unproven (no input_op_ids)"));
+    /* each call saves down to its own bound */
+    assert_close(w->save_s, w->total_s - w->bound_total_s, 1e-9, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 /* copy_ of an expanded view reads its source, not the destination's size.
  * The audit's r[1, 2^24].expand(64, 2^24).contiguous() bf16: bounded at
  * 2^30 x (2 B written + 1 B read) = 671 us cold, above what a write-only
@@ -651,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_matmul_batch),
         cmocka_unit_test(test_attention_packed),
         cmocka_unit_test(test_same_tensor_once),
+        cmocka_unit_test(test_inputs_resolved_apart),
         cmocka_unit_test(test_expanded_source),
         cmocka_unit_test(test_bmm_broadcast),
         cmocka_unit_test(test_gather_rows),

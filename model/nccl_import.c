@@ -34,9 +34,26 @@
 
 /* NCCL's MAX_STR_LEN (src/graph/xml.h): no attribute it writes is longer. */
 #define ATTR_MAX 255
-/* NCCL writes this target for an NVLink whose far end NVML cannot see (the
- * NVSwitches inside a VM), src/graph/xml.cc. */
+/* NCCL writes this target for an NVLink whose far end NVML cannot name (an
+ * empty or unprintable remote bus id), src/graph/xml.cc. */
 #define HIDDEN_NVS_BUSID "fffffff:ffff:ff"
+/* What NVML itself reports, and NCCL copies, for an NVSwitch the host cannot
+ * see ("FFFFFFFF:FF:FF.0" in nvidia-smi nvlink -R): inside a VM or container
+ * (the H200 dump in traces/nvidia-h200-x2), on HGX B200 and on the compute
+ * trays of GB200/GB300 NVL72, where the switch chips sit in switch trays. */
+#define NVML_HIDDEN_NVS_BUSID "fffffff:ff:ff.0"
+
+/* An NVLink target standing for the switch fabric rather than one visible
+ * switch chip. NCCL joins every NVSwitch-class target of every host of the
+ * dump to one NVS node (ncclTopoAddNvLinks, src/graph/topo.cc), so such a
+ * target is one switch shared by all hosts: per-host copies would cut an
+ * MNNVL domain into islands joined only by the NICs. */
+static bool is_hidden_nvs(const char *target)
+{
+    return strcasecmp(target, HIDDEN_NVS_BUSID) == 0 ||
+           strcasecmp(target, NVML_HIDDEN_NVS_BUSID) == 0 ||
+           strcasecmp(target, "ffffffff:ff:ff.0") == 0;
+}
 
 enum pci_kind { PCI_BRIDGE, PCI_GPU, PCI_NIC, PCI_OTHER };
 
@@ -436,7 +453,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
                 return CR_EPARSE;
             if (r == 0)
                 return missing(c, k, "target", "target=\"0000:05:00.0\"");
-            if (!is_busid(buf) && strcmp(buf, HIDDEN_NVS_BUSID) != 0)
+            if (!is_busid(buf) && !is_hidden_nvs(buf))
                 return bad_busid(c, k, "target", buf);
             snprintf(v->target, sizeof v->target, "%s", buf);
             r = get_attr(c, k, "tclass", buf);
@@ -986,7 +1003,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
              * VM is one switch standing for all the chips. */
             /* Invisible chips are shared by every host of the dump (one NVLink
              * domain, as NCCL's single NVS node); visible ones are local. */
-            bool hidden = strcmp(v->target, HIDDEN_NVS_BUSID) == 0;
+            bool hidden = is_hidden_nvs(v->target);
             int host = pci_host(c, gr->pci);
             if (hidden)
                 snprintf(id, sizeof id, "nvswitch.hidden");

@@ -16,8 +16,10 @@
  *    figures from the built-in catalog (gpu_catalog.h) by sm and PCI device;
  *  - <nvlink tclass="0x068000">: an NVSwitch. Every distinct target bus id
  *    is one switch chip (bare-metal HGX: four, with 4/5/5/4 links per GPU);
- *    target "fffffff:ffff:ff" (NVSwitches invisible inside a VM) is one
- *    switch standing for all of them. Each link is the GPU generation's
+ *    a target naming no visible chip, "fffffff:ff:ff.0" (what NVML reports
+ *    for switches the host cannot see: VMs, containers, HGX B200, NVL72
+ *    compute trays) or NCCL's "fffffff:ffff:ff", is one switch
+ *    "nvswitch.hidden" standing for all of them. Each link is the GPU generation's
  *    NVLink figure (25GB/s per direction for NVLink3/4, 50GB/s for NVLink5);
  *    <nvlink> to a GPU (tclass 0x03...) is a direct GPU-GPU bundle, to a CPU
  *    (0x068001) a GPU-CPU bundle;

@@ -17,6 +17,7 @@
 #include "route.h"
 #include "topo_metrics.h"
 #include "topo_xml.h"
+#include "xml_safe.h"
 
 /* The fuzz target, replayed below on the fixtures and their prefixes. */
 #include "tests/fuzz/fuzz_nccl_import.c"
@@ -258,6 +259,43 @@ static void test_mnnvl_two_hosts(void **state)
     cr_bisection b;
     assert_int_equal(cr_metrics_bisection(t, &b), CR_OK);
     assert_true(b.node_aligned);
+    assert_close(b.bw_Bps, 4 * 18 * 50e9 + 4 * MBPS_TO_BPS(400000.0), 1e-9, 0);
+    cr_topo_free(t);
+}
+
+/* The same two trays as NVML really names the invisible switches: every
+ * link's remote device is FFFFFFFF:FF:FF.0, which NCCL writes as target
+ * "fffffff:ff:ff.0" (real dumps: traces/nvidia-h200-x2/nccl-topo.xml, HGX
+ * B200 and GB300 NVL72 trays). NCCL joins all of them to one NVS node
+ * (ncclTopoAddNvLinks), so the two hosts share one NVLink switch: the
+ * node-aligned bisection is NVLink, not the 4 NIC ports of one host. */
+static void test_mnnvl_nvml_hidden_target(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(
+        cr_xml_read_file(FIX "gb200-2tray-mnnvl.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
+        CR_OK);
+    int n = 0;
+    for (char *p = buf; (p = strstr(p, "target=\"fffffff:ffff:ff\"")) != NULL; p++, n++)
+        memcpy(p, "target=\"fffffff:ff:ff.0\"", 24); /* same length */
+    assert_int_equal(n, 8);
+    cr_topo *t = NULL;
+    cr_status st = cr_nccl_import_memory(buf, len, "gb200-nvml.xml", &t, &d);
+    free(buf);
+    if (st != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(t->n_nodes, 2);
+    int sw = cr_topo_find_dev(t, "nvswitch.hidden");
+    assert_true(sw >= 0);
+    assert_int_equal(t->devs[sw].node, -1);
+    assert_true(cr_topo_find_dev(t, "h0.nvswitch.fffffff:ff:ff.0") < 0);
+    for (int r = 0; r < 8; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 18 * 50e9, 1e-12, 0);
+    cr_bisection b;
+    assert_int_equal(cr_metrics_bisection(t, &b), CR_OK);
     assert_close(b.bw_Bps, 4 * 18 * 50e9 + 4 * MBPS_TO_BPS(400000.0), 1e-9, 0);
     cr_topo_free(t);
 }
@@ -564,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_two_socket_nic_per_gpu),
         cmocka_unit_test(test_mnnvl_two_hosts),
+        cmocka_unit_test(test_mnnvl_nvml_hidden_target),
         cmocka_unit_test(test_pcie_lane),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_nvlink_to_absent_gpu),

@@ -94,6 +94,7 @@ struct nic_rec {
     int pci, cpu, line, dev, ports;
     char name[ATTR_MAX + 1];
     double port_Bps[16];
+    long port_dev[16]; /* each port's dev attribute */
     int n_port_bw;
     bool ib;
 };
@@ -400,6 +401,7 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
                                "%s:%d: <net> speed=\"%ld\" is %ld Mb/s, under the 8 Mb/s (1MB/s) "
                                "a link needs: NCCL writes Mb/s (speed=\"400000\" for 400 Gb/s)",
                                c->origin, line_of(k), mbps, mbps);
+        nic->port_dev[nic->ports] = dev;
         nic->port_Bps[nic->ports++] = (double)mbps * 1e6 / 8.0;
     }
     return CR_OK;
@@ -848,6 +850,29 @@ static bool tclass_is(const char *tclass, const char *prefix)
     return strncmp(tclass, prefix, strlen(prefix)) == 0;
 }
 
+/* NCCL (2.27 at least) lists a NIC it cannot place on the PCI tree, the
+ * socket network's eth0, once under every <cpu> of the host: the same port,
+ * name, dev and speed alike. Index of the earlier <nic> that NIC n repeats,
+ * or -1. It is one device, joined to the first CPU that lists it. */
+static int same_socket_nic(const struct ctx *c, int n)
+{
+    const struct nic_rec *nr = &c->nics[n];
+    if (nr->pci >= 0)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        const struct nic_rec *o = &c->nics[k];
+        if (o->pci >= 0 || o->ports != nr->ports || c->cpus[o->cpu].host != c->cpus[nr->cpu].host ||
+            o->cpu == nr->cpu || strcmp(o->name, nr->name) != 0)
+            continue;
+        bool same = true;
+        for (int p = 0; p < nr->ports; p++)
+            same &= o->port_Bps[p] == nr->port_Bps[p] && o->port_dev[p] == nr->port_dev[p];
+        if (same)
+            return k;
+    }
+    return -1;
+}
+
 static cr_status build(struct ctx *c, cr_topo *t)
 {
     cr_status st = CR_OK;
@@ -946,6 +971,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
             continue;
         int host = nr->pci >= 0 ? pci_host(c, nr->pci) : c->cpus[nr->cpu].host;
         dev_id(c, host, id, sizeof id, "nic.%s", nr->name);
+        if (same_socket_nic(c, n) >= 0)
+            continue;
         if (cr_topo_find_dev(t, id) >= 0)
             return cr_diag_set(c->d, CR_EPARSE,
                                "%s:%d: a second NIC port named \"%s\": port names are unique",

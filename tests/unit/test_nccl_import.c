@@ -486,6 +486,42 @@ static void test_errors(void **state)
  * imported (the pair's own 4 links become one bundle), but the description
  * counts the two entries left out and names the first (line 5, target
  * 0000:1b:00.0). */
+/* NCCL 2.27 lists the socket NIC it cannot place (eth0) once under each
+ * <cpu> of the host, port for port alike (a real HGX B200 dump does; its
+ * form is copied here): one NIC, not a duplicate name. Two different ports
+ * sharing a name stay an error. */
+#define SOCKET_GPU(numa, bus, dev)                                                                 \
+    "<cpu numaid=\"" numa "\" arch=\"x86_64\" vendor=\"GenuineIntel\" familyid=\"6\" "             \
+    "modelid=\"207\">\n<pci busid=\"0000:" bus ":00.0\" class=\"0x030200\" vendor=\"0x10de\" "     \
+    "device=\"0x2901\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n<gpu dev=\"" dev          \
+    "\" sm=\"100\" rank=\"" dev "\" gdr=\"1\"/>\n</pci>\n"
+#define ETH0(speed)                                                                                \
+    "<nic>\n<net name=\"eth0\" dev=\"0\" latency=\"0\" speed=\"" speed "\" port=\"0\" "            \
+    "guid=\"0x0\" maxconn=\"65536\" gdr=\"0\"/>\n</nic>\n"
+
+static void test_socket_nic_under_each_cpu(void **state)
+{
+    (void)state;
+    const char *dump = "<system version=\"1\">\n" SOCKET_GPU("0", "51", "0")
+        ETH0("10000") "</cpu>\n" SOCKET_GPU("1", "75", "1") ETH0("10000") "</cpu>\n</system>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_nccl_import_memory(dump, strlen(dump), "b200.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 1);
+    int nic = cr_topo_find_dev(t, "nic.eth0");
+    assert_true(nic >= 0);
+    /* 10000 Mb/s to the network, one PCIe link to the first socket */
+    assert_close(out_bw(t, nic, CR_LINK_ETHERNET), MBPS_TO_BPS(10000.0), 1e-12, 0);
+    assert_close(out_bw(t, nic, CR_LINK_PCIE), MBPS_TO_BPS(10000.0), 1e-12, 0);
+    assert_true(link_between(t, "nic.eth0", "cpu0") != NULL);
+    cr_topo_free(t);
+    expect_error("<system version=\"1\">\n" SOCKET_GPU("0", "51", "0")
+                     ETH0("10000") "</cpu>\n" SOCKET_GPU("1", "75", "1")
+                         ETH0("25000") "</cpu>\n</system>\n",
+                 CR_EPARSE, "bad.xml:14: a second NIC port named \"eth0\": port names are unique");
+}
+
 static void test_nvlink_to_absent_gpu(void **state)
 {
     (void)state;
@@ -606,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_pcie_lane),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_nvlink_to_absent_gpu),
+        cmocka_unit_test(test_socket_nic_under_each_cpu),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_fuzz_replay),
     };

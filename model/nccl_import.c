@@ -658,11 +658,26 @@ static void socket_link(const struct cpu_rec *cp, double *bw, int *count, const 
 {
     if (strcmp(cp->vendor, "GenuineIntel") == 0) {
         int m = cp->modelid;
-        if (cp->familyid == 6 && (m >= 0x8F || m == 0xAD || m == 0xAE || m == 0xAF)) {
+        if (cp->familyid == 6 && (m == 0xAD || m == 0xAE || m == 0xAF)) {
+            /* Xeon 6 (Granite Rapids 0xAD/0xAE, Sierra Forest 0xAF): the
+             * 6900 series has 6 links at 24 GT/s, the 6700 series 4; the
+             * larger is taken, as a bound needs. */
+            *bw = 48e9; /* UPI 2.0 24 GT/s x 2 bytes per transfer */
+            *count = 6;
+            *src = "Intel Xeon 6900-series product brief: 6 UPI 2.0 links at 24GT/s, 48GB/s per "
+                   "direction each (the 6700 series has 4)";
+        } else if (cp->familyid == 6 && m == 0xCF) {
+            /* Emerald Rapids; NCCL tells it from Sapphire Rapids too
+             * (NCCL_TOPO_CPU_MODEL_INTEL_ERP, modelid >= 0xCF, src/graph/topo.cc) */
+            *bw = 40e9; /* UPI 2.0 20 GT/s x 2 bytes per transfer */
+            *count = 4;
+            *src = "Intel Xeon 5th gen (Emerald Rapids) product brief: 4 UPI 2.0 links at 20GT/s, "
+                   "40GB/s per direction each (2 bytes per transfer)";
+        } else if (cp->familyid == 6 && m >= 0x8F) {
             *bw = 32e9; /* UPI 2.0 16 GT/s x 2 bytes per transfer */
             *count = 4;
-            *src = "Intel Xeon 4th/5th gen product brief: 4 UPI 2.0 links at 16GT/s, 32GB/s per "
-                   "direction each (2 bytes per transfer)";
+            *src = "Intel Xeon 4th gen (Sapphire Rapids) product brief: 4 UPI 2.0 links at "
+                   "16GT/s, 32GB/s per direction each (2 bytes per transfer)";
         } else if (cp->familyid == 6 && (m == 0x6A || m == 0x6C)) {
             *bw = 22.4e9; /* UPI 11.2 GT/s */
             *count = 3;

@@ -522,6 +522,25 @@ static void test_socket_nic_under_each_cpu(void **state)
                  CR_EPARSE, "bad.xml:14: a second NIC port named \"eth0\": port names are unique");
 }
 
+/* Emerald Rapids (family 6, model 207 = 0xCF, the CPU of the lent H200
+ * machine: traces/nvidia-h200-x2/nccl-topo.xml) runs UPI 2.0 at 20 GT/s,
+ * not Sapphire Rapids' 16: 4 links x 20 GT/s x 2 bytes = 4 x 40 GB/s per
+ * direction (Intel 5th gen Xeon product brief; NCCL's ERP model). */
+static void test_emerald_rapids_upi(void **state)
+{
+    (void)state;
+    const char *dump = "<system version=\"1\">\n" SOCKET_GPU("0", "51", "0") "</cpu>\n" SOCKET_GPU(
+        "1", "75", "1") "</cpu>\n</system>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_nccl_import_memory(dump, strlen(dump), "emr.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    const cr_link *l = link_between(t, "cpu0", "cpu1");
+    assert_int_equal(l->count, 4);
+    assert_close(cr_link_bw_from(l, l->a), 4 * 20e9 * 2, 1e-12, 0);
+    cr_topo_free(t);
+}
+
 static void test_nvlink_to_absent_gpu(void **state)
 {
     (void)state;
@@ -643,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_nvlink_to_absent_gpu),
         cmocka_unit_test(test_socket_nic_under_each_cpu),
+        cmocka_unit_test(test_emerald_rapids_upi),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_fuzz_replay),
     };

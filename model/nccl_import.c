@@ -67,9 +67,10 @@ struct cpu_rec {
 struct pci_rec {
     char busid[ATTR_MAX + 1];
     unsigned cls, device;
-    double bw_Bps; /* link to the parent, per direction */
-    int parent;    /* pci index, -1 when directly under the CPU */
-    int cpu;       /* cpu index */
+    double bw_Bps;   /* link to the parent, per direction */
+    double lane_Bps; /* one lane of that link (bw_Bps / its width) */
+    int parent;      /* pci index, -1 when directly under the CPU */
+    int cpu;         /* cpu index */
     enum pci_kind kind;
     int line, needed, dev;
 };
@@ -521,7 +522,7 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
     /* NCCL (ncclTopoAddPci) takes width 0 as x16; a missing or empty speed
      * (older kernels, VMs) inherits the parent's, as the device cannot be
      * faster than the port above it. */
-    double parent_lane = parent >= 0 ? c->pcis[parent].bw_Bps / 16.0 : 0.0;
+    double parent_lane = parent >= 0 ? c->pcis[parent].lane_Bps : 0.0;
     int w = (int)width ? (int)width : 16;
     a = get_attr(c, n, "link_speed", buf);
     if (a < 0)
@@ -534,8 +535,11 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
                                "16, 32 or 64 GT/s, e.g. \"32.0 GT/s PCIe\"",
                                c->origin, line_of(n), buf);
         r->bw_Bps = lane * w;
+        r->lane_Bps = lane;
     } else if (parent >= 0) {
+        /* the parent's lane rate, whatever its width */
         r->bw_Bps = parent_lane * w;
+        r->lane_Bps = parent_lane;
     } else {
         return cr_diag_set(c->d, CR_EPARSE,
                            "%s:%d: <pci busid=\"%s\"> has no link_speed and no parent to take it "

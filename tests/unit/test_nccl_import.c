@@ -541,6 +541,34 @@ static void test_emerald_rapids_upi(void **state)
     cr_topo_free(t);
 }
 
+/* A device without link_speed takes its parent's lane rate: under a Gen4
+ * x8 switch port, a x16 GPU is 16 Gen4 lanes (31.5 GB/s), not the
+ * switch's 15.75 GB/s spread over 16 lanes. The GPU-to-switch link carries
+ * traffic that stays under the switch (a NIC or a peer beside the GPU). */
+static void test_speed_from_narrow_parent(void **state)
+{
+    (void)state;
+    const char *dump =
+        "<system version=\"1\">\n" CPU "<pci busid=\"0000:10:00.0\" class=\"0x060400\" "
+        "link_speed=\"16.0 GT/s PCIe\" link_width=\"8\">\n" PCI(
+            "0x2335", "") "<gpu dev=\"0\" sm=\"90\" rank=\"0\" "
+                          "gdr=\"1\"/>\n</pci>\n</pci>\n</cpu>\n</system>\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dump);
+    char *ls = strstr(buf, "link_speed=\"32.0 GT/s PCIe\""); /* the GPU's: make it empty */
+    assert_non_null(ls);
+    memmove(ls + 12, ls + 12 + 14, strlen(ls + 12 + 14) + 1);
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_nccl_import_memory(buf, strlen(buf), "x8.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    const cr_link *up = link_between(t, "pcisw.0000:10:00.0", "cpu0");
+    assert_close(cr_link_bw_from(up, up->a), 8 * GEN4_LANE_BPS, 1e-12, 0);
+    const cr_link *g = link_between(t, "gpu0", "pcisw.0000:10:00.0");
+    assert_close(cr_link_bw_from(g, g->a), 16 * GEN4_LANE_BPS, 1e-12, 0);
+    cr_topo_free(t);
+}
+
 static void test_nvlink_to_absent_gpu(void **state)
 {
     (void)state;
@@ -663,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_nvlink_to_absent_gpu),
         cmocka_unit_test(test_socket_nic_under_each_cpu),
         cmocka_unit_test(test_emerald_rapids_upi),
+        cmocka_unit_test(test_speed_from_narrow_parent),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_fuzz_replay),
     };

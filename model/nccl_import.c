@@ -134,6 +134,9 @@ struct ctx {
      * description says so): how many, and the first one's line and target */
     int n_nvl_out, nvl_out_line;
     char nvl_out_target[ATTR_MAX + 1];
+    /* NIC ports that report no speed (left out; the description says so) */
+    int n_net_out, net_out_line;
+    char net_out_name[ATTR_MAX + 1];
 };
 
 /* Grows *arr to hold one more element; returns the new element's index or
@@ -381,6 +384,18 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
         int r = get_attr(c, k, "name", name);
         if (r < 0)
             return CR_EPARSE;
+        /* Mb/s in the dump. NCCL takes 10 Gb/s when a port reports none or
+         * -1 (ncclTopoAddNet, src/graph/topo.cc) for its tuning; a bound
+         * from that guess would be up to 40x too high for a 400G port (an
+         * audit found it taken silently), so such a port is left out and
+         * the description says so. */
+        if (!has_speed || mbps <= 0) {
+            if (c->n_net_out++ == 0) {
+                c->net_out_line = line_of(k);
+                snprintf(c->net_out_name, sizeof c->net_out_name, "%s", r == 1 ? name : "?");
+            }
+            continue;
+        }
         if (nic->ports == 0) {
             if (r == 1)
                 snprintf(nic->name, sizeof nic->name, "%s", name);
@@ -391,10 +406,6 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
         if (nic->ports >= (int)(sizeof nic->port_Bps / sizeof nic->port_Bps[0]))
             return cr_diag_set(c->d, CR_ERANGE, "%s:%d: more than 16 <net> ports in one <nic>",
                                c->origin, line_of(k));
-        /* Mb/s in the dump; NCCL takes 10 Gb/s when a NIC reports none or -1
-         * (ncclTopoAddNet, src/graph/topo.cc). */
-        if (!has_speed || mbps <= 0)
-            mbps = 10000;
         /* a port slower than any topology link may be (1MB/s, topo.h) is
          * refused here, where the line is known */
         if ((double)mbps * 1e6 / 8.0 < CR_TOPO_MIN_BPS)
@@ -1270,6 +1281,14 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  "; not imported: %d NVLink entr%s to a GPU the dump does not hold (first: line "
                  "%d, target %.64s), outside the communicator",
                  c.n_nvl_out, c.n_nvl_out == 1 ? "y" : "ies", c.nvl_out_line, c.nvl_out_target);
+    }
+    if (c.n_net_out > 0) {
+        size_t k = strlen(desc);
+        snprintf(desc + k, sizeof desc - k,
+                 "; not imported: %d NIC port%s reporting no speed (first: line %d, %.64s), no "
+                 "network through %s",
+                 c.n_net_out, c.n_net_out == 1 ? "" : "s", c.net_out_line, c.net_out_name,
+                 c.n_net_out == 1 ? "it" : "them");
     }
     bool socket_links = false, placeholder = false;
     for (int i = 0; i < c.n_cpus; i++)

@@ -520,6 +520,18 @@ static void test_socket_nic_under_each_cpu(void **state)
                      ETH0("10000") "</cpu>\n" SOCKET_GPU("1", "75", "1")
                          ETH0("25000") "</cpu>\n</system>\n",
                  CR_EPARSE, "bad.xml:14: a second NIC port named \"eth0\": port names are unique");
+    /* a port without a speed: NCCL's 10 Gb/s guess would make every bound
+     * across nodes too high for a faster port (an audit found it taken
+     * silently): the port is left out and the description says so */
+    const char *nospeed =
+        "<system version=\"1\">\n" SOCKET_GPU("0", "51", "0") ETH0("0") "</cpu>\n</system>\n";
+    if (cr_nccl_import_memory(nospeed, strlen(nospeed), "b200.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 0);
+    assert_non_null(strstr(t->description,
+                           "not imported: 1 NIC port reporting no speed (first: line 7, eth0), "
+                           "no network through it"));
+    cr_topo_free(t);
 }
 
 /* Emerald Rapids (family 6, model 207 = 0xCF, the CPU of the lent H200

@@ -443,6 +443,21 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
     c->gpus[g].sm = (int)sm;
     c->gpus[g].pci = pci;
     c->gpus[g].line = line_of(n);
+    /* From NCCL 2.30.7 a dump gives a GPU's current PCIe link, not its
+     * maximum (src/graph/xml.cc: ncclNvmlDeviceGetCurrPcieLinkGeneration),
+     * and an idle GPU trains down (2.5 GT/s on a GB10 dump, NVIDIA/nccl
+     * PR 2202): a bound needs the link's peak, so a GPU of sm 80-89 has at
+     * least PCIe Gen4 x16 and one of sm 90 on Gen5 x16 (the A100, L40S, H100,
+     * H200 and B200 datasheets' host interfaces), at most the lane rate
+     * of the switch port above it (a bridge's speed is its maximum); a
+     * board in a narrower slot only makes the bound weaker, never too high */
+    if (pci >= 0 && sm >= 80) {
+        double lane = (sm >= 90 ? 32e9 : 16e9) * 128.0 / 130.0 / 8.0; /* GT/s a lane, 128b/130b */
+        int up = c->pcis[pci].parent;
+        if (up >= 0 && c->pcis[up].lane_Bps > 0)
+            lane = fmin(lane, c->pcis[up].lane_Bps);
+        c->pcis[pci].bw_Bps = fmax(c->pcis[pci].bw_Bps, lane * 16);
+    }
     for (const xmlNode *k = n->children; k; k = k->next) {
         if ((st = check_child(c, n, k)))
             return st;

@@ -581,6 +581,42 @@ static void test_speed_from_narrow_parent(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL 2.30.7 on writes a GPU's current PCIe link, which an idle GPU
+ * trains down (2.5 GT/s on a GB10 dump): a bound needs the peak, at least
+ * Gen5 x16 for sm 90 (Gen4 for sm 80-89), at most the switch port's lane
+ * rate above it. */
+static void test_idle_gpu_link(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *dump;
+        double want_Bps;
+    } cases[] = {
+        {"<system version=\"1\">\n" CPU
+         "<pci busid=\"0000:19:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x2335\" "
+         "link_speed=\"2.5 GT/s PCIe\" link_width=\"16\">\n<gpu dev=\"0\" sm=\"90\" rank=\"0\" "
+         "gdr=\"1\"/>\n</pci>\n</cpu>\n</system>\n",
+         16 * GEN5_LANE_BPS},
+        {"<system version=\"1\">\n" CPU "<pci busid=\"0000:10:00.0\" class=\"0x060400\" "
+         "link_speed=\"16.0 GT/s PCIe\" link_width=\"16\">\n"
+         "<pci busid=\"0000:19:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x2335\" "
+         "link_speed=\"2.5 GT/s PCIe\" link_width=\"16\">\n<gpu dev=\"0\" sm=\"90\" rank=\"0\" "
+         "gdr=\"1\"/>\n</pci>\n</pci>\n</cpu>\n</system>\n",
+         16 * GEN4_LANE_BPS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        if (cr_nccl_import_memory(cases[i].dump, strlen(cases[i].dump), "idle.xml", &t, &d) !=
+            CR_OK)
+            fail_msg("%s", d.msg);
+        int gpu = cr_topo_find_dev(t, "gpu0");
+        assert_true(gpu >= 0);
+        assert_close(out_bw(t, gpu, CR_LINK_PCIE), cases[i].want_Bps, 1e-12, 0);
+        cr_topo_free(t);
+    }
+}
+
 static void test_nvlink_to_absent_gpu(void **state)
 {
     (void)state;
@@ -704,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_socket_nic_under_each_cpu),
         cmocka_unit_test(test_emerald_rapids_upi),
         cmocka_unit_test(test_speed_from_narrow_parent),
+        cmocka_unit_test(test_idle_gpu_link),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -13,6 +13,18 @@
 #include "cr_test_trace.h"
 #include "validate/validate.h"
 
+/* Writes text to a temporary trace and reads it: its cases into *l, the
+ * first skip reason into why, the skipped ranges returned; *path (unlink
+ * and free it) is the file the messages name. */
+static int read_text(const char *text, cr_vmeas_list *l, char *why, size_t n, char **path)
+{
+    *path = cr_test_write_tmp(text, ".json");
+    int skipped = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_trace(*path, l, &skipped, why, n, &d), CR_OK);
+    return skipped;
+}
+
 static void test_trace_measure(void **state)
 {
     (void)state;
@@ -40,12 +52,9 @@ static void test_trace_measure(void **state)
                                 R("cr:gemm dtype=bf16 m=8 n=8 k=8 iters=3", 3000, 100) K(0, 3001, 1)
                                     K(0, 3010, 1) K(0, 3020, 1) K(0, 3030, 1) K(0, 3040, 1)
                                         R("cr:launch kind=event iters=4", 4000, 400) END;
-    char *path = cr_test_write_tmp(text, ".json");
+    char *path = NULL, why[256] = "";
     cr_vmeas_list l = {0};
-    int skipped = 0;
-    char why[256] = "";
-    cr_diag d = {{0}};
-    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    int skipped = read_text(text, &l, why, sizeof why, &path);
     assert_int_equal(l.n, 3);
     assert_int_equal(skipped, 1);
     assert_non_null(strstr(why, "do not split into iters=3 groups"));
@@ -85,12 +94,9 @@ static void test_trace_range_bounds(void **state)
                   500) K(0, 1200, 300) K(0, 2000, 300)
                     R("cr:hbm op=read bytes=1073741824 iters=1 rd_bytes=1073741824 wr_bytes=0",
                       4000, 500) K(0, 4100, 300) END;
-    char *path = cr_test_write_tmp(text, ".json");
+    char *path = NULL, why[256] = "";
     cr_vmeas_list l = {0};
-    int skipped = 0;
-    char why[256] = "";
-    cr_diag d = {{0}};
-    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    int skipped = read_text(text, &l, why, sizeof why, &path);
     assert_int_equal(skipped, 3);
     assert_non_null(strstr(why, "ends 50.000 us after the range closes"));
     assert_int_equal(l.n, 1);
@@ -195,12 +201,9 @@ static void test_trace_whole_numbers(void **state)
                             R("cr:hbm op=read bytes=1048576 iters=2 rd_bytes=1048576 wr_bytes=0 "
                               "flops=0",
                               5000, 100) K(0, 5010, 3) K(0, 5020, 5) END;
-    char *path = cr_test_write_tmp(text, ".json");
+    char *path = NULL, why[256] = "";
     cr_vmeas_list l = {0};
-    int skipped = 0;
-    char why[256] = "";
-    cr_diag d = {{0}};
-    assert_int_equal(cr_validate_read_trace(path, &l, &skipped, why, sizeof why, &d), CR_OK);
+    int skipped = read_text(text, &l, why, sizeof why, &path);
     assert_int_equal(skipped, 4);
     assert_non_null(strstr(why, "iters=2.5: not a whole number"));
     const char *base = strrchr(path, '/');

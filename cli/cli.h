@@ -104,6 +104,24 @@ int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given
 void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
                       size_t first);
 
+/* The GPU models the traces read so far name (cr_validate_gpu_part): the
+ * first one and where. */
+typedef struct {
+    const char *part;
+    char where[256];
+    bool mixed_said;
+} cli_gpu_seen;
+
+/* The GPU of each trace file whose measurements are l[first..) (read from
+ * path) against topology t's GPU models, as nccl-tests logs are
+ * (cli_note_log_gpu): a bound or a calibration of another GPU says nothing
+ * about this one, so a mismatch is an error unless allow (validate's
+ * --allow-gpu-mismatch; then a note on stderr). Traces of two GPU models
+ * are said to be (an error too, unless allow or t holds both). Returns
+ * CLI_OK or CLI_FAIL. */
+int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
+                         const cr_vmeas_list *l, size_t first, bool allow, cli_gpu_seen *gs);
+
 /* A count or byte size as a JSON integer where it is one that a double
  * holds exactly (below 2^53), else as cli_json_num: 17179869184 bytes,
  * not 1.717986918e10 at ten digits, so that a row joins the nccl-tests row

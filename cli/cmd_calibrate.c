@@ -930,12 +930,19 @@ int cli_cmd_calibrate(int argc, char **argv)
         inputs[n_in++] = tmpdir;
     }
     cr_vread_info ri = {0};
+    cli_gpu_seen gs = {0};
     for (int i = 0; i < n_in; i++) {
         cr_diag d = {{0}};
+        size_t before = l.n;
         if (cr_validate_read_path(inputs[i], &l, &ri, &d) != CR_OK) {
             rc = cli_fail("calibrate", "%s", d.msg);
             goto out;
         }
+        /* measured ceilings of another GPU written into the base's model
+         * would be a topology of neither machine */
+        if ((rc = cli_check_trace_gpus("calibrate", t, inputs[i], &l, before, false, &gs)) !=
+            CLI_OK)
+            goto out;
     }
     if (ri.not_traces)
         fprintf(stderr,

@@ -117,87 +117,6 @@ static void print_log_tables(const cr_vmeas_list *l)
     }
 }
 
-/* The GPU models the traces read so far name (cr_validate_gpu_part): the
- * first one and where. */
-typedef struct {
-    const char *part;
-    char where[256];
-    bool mixed_said;
-} gpu_seen;
-
-/* Where measurement m of path (a file, or a folder holding m's file) comes
- * from, for a message. */
-static void trace_where(const char *path, const cr_vmeas *m, char *buf, size_t n)
-{
-    const char *b = strrchr(path, '/');
-    if (!strcmp(b ? b + 1 : path, m->source))
-        snprintf(buf, n, "%s", path);
-    else
-        snprintf(buf, n, "%s%s%s", path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/",
-                 m->source);
-}
-
-/* The GPU of each trace file whose measurements are l[first..) (read from
- * path) against topology t's GPU models, as nccl-tests logs are
- * (cli_note_log_gpu): a bound of another GPU says nothing about this one,
- * so a mismatch is an error unless allow (then a note on stderr). Traces
- * of two GPU models are said to be (an error too, unless allow or t holds
- * both). Returns CLI_OK or CLI_FAIL. */
-static int check_trace_gpus(const cr_topo *t, const char *path, const cr_vmeas_list *l,
-                            size_t first, bool allow, gpu_seen *gs)
-{
-    const char *src = NULL;
-    for (size_t i = first; i < l->n; i++) {
-        const cr_vmeas *m = &l->v[i];
-        if (!m->gpu[0] || (src && !strcmp(src, m->source)))
-            continue;
-        src = m->source;
-        char where[256], why[256];
-        trace_where(path, m, where, sizeof where);
-        const char *part = cr_validate_gpu_part(m->gpu);
-        bool differs = cr_validate_gpu_differs(t, m->gpu, why, sizeof why);
-        if (differs && !allow) {
-            cli_fail("validate",
-                     "%s: the trace was measured on %s: its bounds would be another GPU's, so "
-                     "a violation (or its absence) would mean nothing; give the topology of the "
-                     "machine the trace comes from, or --allow-gpu-mismatch to compare anyway",
-                     where, why);
-            return CLI_FAIL;
-        }
-        if (differs)
-            fprintf(stderr,
-                    "commroof validate: note: %s: the trace was measured on %s: compared anyway "
-                    "(--allow-gpu-mismatch); its bounds and verdicts are another GPU's\n",
-                    where, why);
-        if (!part)
-            continue;
-        if (!gs->part) {
-            gs->part = part;
-            snprintf(gs->where, sizeof gs->where, "%s", where);
-        } else if (strcmp(gs->part, part) && !gs->mixed_said) {
-            /* both parts in the topology (a machine of two GPU models) is
-             * what a mix needs; otherwise one of them is judged against
-             * another GPU's figures */
-            char w2[256];
-            bool known = !differs && !cr_validate_gpu_differs(t, gs->part, w2, sizeof w2) &&
-                         cr_validate_gpu_part(t->n_gpu_specs ? t->gpu_specs[0].name : NULL);
-            gs->mixed_said = true;
-            if (!known && !allow) {
-                cli_fail("validate",
-                         "the traces name two GPU models: %s (%s) and %s (%s); give the traces of "
-                         "one machine, or --allow-gpu-mismatch to compare them anyway",
-                         gs->part, gs->where, part, where);
-                return CLI_FAIL;
-            }
-            fprintf(stderr,
-                    "commroof validate: note: the traces name two GPU models: %s (%s) and "
-                    "%s (%s)\n",
-                    gs->part, gs->where, part, where);
-        }
-    }
-    return CLI_OK;
-}
-
 /* "FILE: range \"cr:...\": reason" for a case m the model rejected with
  * msg (which may start with m's source already). */
 static void eval_skip_why(const cr_vmeas *m, const char *msg, char *buf, size_t n)
@@ -372,7 +291,7 @@ int cli_cmd_validate(int argc, char **argv)
         cr_rankset_free(rs);
     }
     cr_vread_info ri = {0};
-    gpu_seen gs = {0};
+    cli_gpu_seen gs = {0};
     for (int i = 0; i < n_traces; i++) {
         cr_diag d = {{0}};
         size_t before = l.n;
@@ -380,7 +299,8 @@ int cli_cmd_validate(int argc, char **argv)
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
-        if ((rc = check_trace_gpus(t, traces[i], &l, before, allow_gpu, &gs)) != CLI_OK)
+        if ((rc = cli_check_trace_gpus("validate", t, traces[i], &l, before, allow_gpu, &gs)) !=
+            CLI_OK)
             goto out;
     }
     for (int i = 0; i < n_logs; i++) {

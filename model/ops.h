@@ -197,8 +197,10 @@ typedef struct {
     double t_comm_lat_s; /* that cut's own latency (a GPU's ports: the last byte still
                             crosses a link, doc/bounds.md 1.5); the comm term of the
                             bound is t_comm_s + this */
-    double lat_s;        /* unavoidable latency: the phases' dependency chain, a floor
-                            of its own (the bound is the max, not the sum) */
+    double lat_s;        /* unavoidable latency: one group diameter (the largest phase's),
+                            a floor of its own (the bound is the max, not the sum) */
+    double lat_chain_s;  /* the dependent phases' latencies summed: what NCCL's calls
+                            one after another pay (predictions, not the bound) */
     double bound_s;      /* warm: the strict limit (doc/bounds.md 1.4) */
     char binding[64];    /* "compute", "hbm", "l2", "llc", a cut's name, or "latency" */
     double bound_cold_s; /* cold: every byte from HBM (harnesses that flush the caches) */

@@ -156,6 +156,7 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
         for (int i = 0; i < r->n_comm; i++)
             json_object_set_new(json_array_get(comm, (size_t)i), "bytes",
                                 cli_json_count(r->comm[i].bytes));
+        json_object_set_new(o, "bound_by", r->bound_by[0] ? json_string(r->bound_by) : json_null());
         json_object_set_new(o, "attainable_us", json_real(r->attainable_s * 1e6));
         json_object_set_new(o, "t_hbm_cold_us", json_real(r->t_hbm_cold_s * 1e6));
         json_object_set_new(o, "bound_cold_us", json_real(r->bound_cold_s * 1e6));

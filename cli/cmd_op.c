@@ -88,6 +88,10 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     for (int i = 0; i < r->n_comm; i++)
         printf("# phase %d: %s (%s) over %s\n", i + 1, r->comm[i].what, r->comm[i].coll,
                r->comm[i].group);
+    if (r->bound_by[0])
+        printf("# bound: by another algorithm that moves less, %s (the least over algorithms; "
+               "the columns are the phases')\n",
+               r->bound_by);
     printf("#\n#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "flops", "hbm_bytes",
            "comm_bytes", "traffic", "compute", "hbm", "comm", "latency", "bound", "binding");
     printf("#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "(FLOP)", "(B)", "(B)", "(B)",

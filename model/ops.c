@@ -549,40 +549,55 @@ static void groups_close(groups *gs)
     gs->n = 0;
 }
 
+/* The group of phase ph (one already open with the same ranks, or a new
+ * one) into *gi, and its ranks described into desc (NULL: not). */
+static cr_status group_of_phase(const env *v, const cr_op_params *p, const ops_phase *ph,
+                                groups *gs, int *gi, char *desc, size_t desc_size, cr_diag *d)
+{
+    static const char *const dn[] = {"tp", "cp", "ep", "dp", "pp"};
+    int n = (int)p->v[ph->dim];
+    int *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    ops_group_ranks(p, ph->dim, all);
+    int m = n;
+    if (ph->sub_n > 0) {
+        m = ph->sub_n;
+        for (int j = 0; j < m; j++)
+            all[j] = all[j * ph->sub_stride];
+    }
+    int found = -1;
+    for (int j = 0; j < gs->n; j++)
+        if (gs->g[j].n == m && memcmp(gs->g[j].ranks, all, (size_t)m * sizeof *all) == 0)
+            found = j;
+    if (found < 0 && gs->n >= CR_OP_MAX_COMM) {
+        free(all);
+        return cr_diag_set(d, CR_ERANGE, "more than %d communication groups", CR_OP_MAX_COMM);
+    }
+    if (found < 0) {
+        cr_status st = ops_group_open(v->t, all, m, &gs->g[gs->n], d);
+        if (st != CR_OK) {
+            free(all);
+            return st;
+        }
+        found = gs->n++;
+    }
+    *gi = found;
+    if (desc)
+        describe_group(v->t, dn[ph->dim - CR_OPP_TP], all, m, desc, desc_size);
+    free(all);
+    return CR_OK;
+}
+
 static cr_status open_groups(const env *v, const cr_op_params *p, const ops_work *w, groups *gs,
                              cr_op_result *r, cr_diag *d)
 {
-    static const char *const dn[] = {"tp", "cp", "ep", "dp", "pp"};
     memset(gs, 0, sizeof *gs);
     for (int i = 0; i < w->n_ph; i++) {
-        const ops_phase *ph = &w->ph[i];
-        int n = (int)p->v[ph->dim];
-        int *all = malloc((size_t)n * sizeof *all);
-        if (!all)
-            return cr_diag_set(d, CR_ENOMEM, "out of memory");
-        ops_group_ranks(p, ph->dim, all);
-        int m = n;
-        if (ph->sub_n > 0) {
-            m = ph->sub_n;
-            for (int j = 0; j < m; j++)
-                all[j] = all[j * ph->sub_stride];
-        }
-        int found = -1;
-        for (int j = 0; j < gs->n; j++)
-            if (gs->g[j].n == m && memcmp(gs->g[j].ranks, all, (size_t)m * sizeof *all) == 0)
-                found = j;
-        if (found < 0) {
-            cr_status st = ops_group_open(v->t, all, m, &gs->g[gs->n], d);
-            if (st != CR_OK) {
-                free(all);
-                return st;
-            }
-            found = gs->n++;
-        }
-        gs->gi[i] = found;
-        describe_group(v->t, dn[ph->dim - CR_OPP_TP], all, m, r->comm[i].group,
-                       sizeof r->comm[i].group);
-        free(all);
+        cr_status st = group_of_phase(v, p, &w->ph[i], gs, &gs->gi[i], r->comm[i].group,
+                                      sizeof r->comm[i].group, d);
+        if (st != CR_OK)
+            return st;
     }
     return CR_OK;
 }
@@ -651,6 +666,83 @@ double cr_op_attainable_mem_s(const cr_gpu_spec *g, double bytes, bool cold)
 
 /* The warm bound (memory term through the caches, level mem_level) and
  * the cold one (HBM only), each naming its binding resource. */
+/* An alternative algorithm's transfer term (ops_alt): its phases' per-cut
+ * sums as the main phases', the busiest cut with its own latency in *tx
+ * and its name in binding, one diameter of latency in *lat. */
+static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w, const ops_alt *a,
+                          groups *gs, double *tx, double *lat, char *binding, size_t nb, cr_diag *d)
+{
+    cutsum keys[MAX_KEYS];
+    int nk = 0;
+    *lat = 0;
+    for (int i = 0; i < a->n_ph; i++) {
+        int gi;
+        cr_status st = group_of_phase(v, p, &a->ph[i], gs, &gi, NULL, 0, d);
+        ops_comm_est e;
+        if (st == CR_OK)
+            st = ops_comm_eval(&gs->g[gi], &a->ph[i], w->dt, &e, d);
+        if (st != CR_OK)
+            return st;
+        for (int k = 0; k < e.bound.n_terms; k++) {
+            const cr_coll_term *tm = &e.bound.terms[k];
+            if (strcmp(tm->name, "hbm") && strcmp(tm->name, "l2") && strcmp(tm->name, "llc"))
+                add_cut(keys, &nk, tm->name, tm->where, fmax(tm->time_s - tm->lat_s, 0), tm->lat_s);
+        }
+        *lat = fmax(*lat, e.bound.lat_s);
+    }
+    int b = worst_cut(keys, nk);
+    *tx = b >= 0 ? keys[b].s + keys[b].lat_s : 0;
+    snprintf(binding, nb, "%s", b >= 0 ? keys[b].name : "comm");
+    return CR_OK;
+}
+
+/* The bound is the least over the main algorithm and the alternatives
+ * (ops_alt): each with its own compute and transfer terms, the memory
+ * term and measured ceilings as the main one's. */
+static cr_status bound_alternatives(const env *v, const cr_op_params *p, const ops_work *w,
+                                    groups *gs, double meas_mma, const char *mem_level,
+                                    cr_op_result *r, cr_diag *d)
+{
+    for (int i = 0; i < w->n_alt; i++) {
+        const ops_alt *a = &w->alt[i];
+        double tx, lat;
+        char bind[64];
+        cr_status st = alt_comm(v, p, w, a, gs, &tx, &lat, bind, sizeof bind, d);
+        if (st != CR_OK)
+            return st;
+        double pm = meas_mma > 0 ? fmin(meas_mma, v->peak_mma) : v->peak_mma;
+        double tv = a->vec_flops > 0 ? a->vec_flops / v->peak_vec : 0;
+        double tc = fmax(a->mma_flops > 0 ? a->mma_flops / v->peak_mma : 0, tv);
+        double tca = fmax(a->mma_flops > 0 ? a->mma_flops / pm : 0, tv);
+        struct {
+            double mem, *bound;
+            char *binding;
+            const char *level;
+        } k[2] = {{r->t_hbm_s, &r->bound_s, r->binding, mem_level},
+                  {r->t_hbm_cold_s, &r->bound_cold_s, r->binding_cold, "hbm"}};
+        for (int c = 0; c < 2; c++) {
+            double m = fmax(tc, fmax(k[c].mem, tx)), b = fmax(m, lat);
+            if (!(b < *k[c].bound))
+                continue;
+            *k[c].bound = b;
+            snprintf(k[c].binding, 64, "%s",
+                     lat > m                      ? "latency"
+                     : m == tc && m > 0           ? "compute"
+                     : m == k[c].mem && !(tx > m) ? k[c].level
+                                                  : bind);
+            if (c == 0)
+                snprintf(r->bound_by, sizeof r->bound_by, "%s", a->what);
+        }
+        r->attainable_s =
+            fmin(r->attainable_s,
+                 fmax(fmax(tca, fmax(cr_op_attainable_mem_s(v->g, w->hbm_bytes, false), tx)), lat));
+        r->attainable_cold_s =
+            fmin(r->attainable_cold_s,
+                 fmax(fmax(tca, fmax(cr_op_attainable_mem_s(v->g, w->hbm_bytes, true), tx)), lat));
+    }
+    return CR_OK;
+}
+
 static void set_binding(cr_op_result *r, const char *comm_binding, const char *mem_level)
 {
     bind_one(r, r->t_hbm_s, mem_level, comm_binding, &r->bound_s, r->binding, sizeof r->binding);
@@ -1064,6 +1156,9 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         r->attainable_cold_s =
             fmax(fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), tx)), r->lat_s);
     }
+    if (w.n_alt > 0 &&
+        (st = bound_alternatives(&v, p, &w, &gs, meas_mma, mem_level, r, d)) != CR_OK)
+        goto fail;
 
     /* baseline: PyTorch kernels, then NCCL, unoverlapped */
     double tiles = 0;

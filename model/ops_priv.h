@@ -50,6 +50,21 @@ typedef struct {
     bool moe_combine;
 } ops_phase;
 
+/* Another correct algorithm for the operator's layout whose data movement
+ * can be less than the main phases' (gathering a GEMM's inputs instead of
+ * reducing its partial outputs when k is small): the bound is the least
+ * over the main algorithm and these; the baseline and the predictions keep
+ * the main phases. Per GPU: its own matrix and vector FLOPs, its phases;
+ * memory as the main algorithm's (the compulsory bytes of the layout). */
+typedef struct {
+    const char *what;
+    double mma_flops, vec_flops;
+    ops_phase ph[CR_OP_MAX_COMM];
+    int n_ph;
+} ops_alt;
+
+#define OPS_MAX_ALT 2
+
 /* What a shape function computes from the parameters alone. Counts are per
  * GPU of the busiest rank. */
 typedef struct {
@@ -64,6 +79,8 @@ typedef struct {
     double gm, gn, gk; /* the main GEMM per GPU (OPS_KERNEL_GEMM) */
     ops_phase ph[CR_OP_MAX_COMM];
     int n_ph;
+    ops_alt alt[OPS_MAX_ALT]; /* other algorithms the bound considers */
+    int n_alt;
     int group_size;    /* ranks of the communicating group */
     bool overlappable; /* communication can overlap the compute (fused kernel) */
     bool tile_aligned; /* the communication consumes/produces the compute's tiles

@@ -63,6 +63,29 @@ static void phase(ops_work *w, const char *what, cr_coll c, double bytes, int di
     ph->dim = dim;
 }
 
+/* Starts another algorithm the bound considers (ops_alt) with its FLOPs. */
+static ops_alt *alt(ops_work *w, const char *what, double mma_flops, double vec_flops)
+{
+    ops_alt *a = &w->alt[w->n_alt++];
+    memset(a, 0, sizeof *a);
+    a->what = what;
+    a->mma_flops = mma_flops;
+    a->vec_flops = vec_flops;
+    return a;
+}
+
+/* One of its phases (as phase() for the main algorithm). */
+static void alt_phase(ops_alt *a, const char *what, cr_coll c, double bytes, int dim)
+{
+    ops_phase *ph = &a->ph[a->n_ph++];
+    memset(ph, 0, sizeof *ph);
+    ph->what = what;
+    ph->coll = c;
+    ph->bytes = bytes;
+    ph->skew = 1;
+    ph->dim = dim;
+}
+
 static void init(const cr_op_params *p, ops_work *w, int dim)
 {
     memset(w, 0, sizeof *w);
@@ -176,6 +199,11 @@ cr_status ops_shape_ag_gemm(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->kernel = OPS_KERNEL_GEMM;
     w->gm = m, w->gn = n / g, w->gk = k;
     phase(w, "allgather A", CR_COLL_ALLGATHER, m * k * e, CR_OPP_TP);
+    /* or gather B, compute C[m/p, n] and exchange its blocks: less when
+     * m is large against n (an audit: m 65536, n 1024, k 8192) */
+    ops_alt *a = alt(w, "gather B, exchange C's blocks", w->mma_flops, 0);
+    alt_phase(a, "allgather B", CR_COLL_ALLGATHER, k * n * e, CR_OPP_TP);
+    alt_phase(a, "all-to-all C", CR_COLL_ALLTOALL, m / g * n * e, CR_OPP_TP);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -202,6 +230,12 @@ cr_status ops_shape_gemm_rs(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->kernel = OPS_KERNEL_GEMM;
     w->gm = m, w->gn = n, w->gk = k / g;
     phase(w, "reducescatter C", CR_COLL_REDUCESCATTER, m * n * e, CR_OPP_TP);
+    /* or gather the inputs: A's rows of this rank's shard (an all-to-all of
+     * the A shards by row blocks) and all of B, then C[m/p, n] = A B with no
+     * reduction: less when k is small against n (an audit: k 1024, 7x) */
+    ops_alt *a = alt(w, "gather A's rows and B", w->mma_flops, 0);
+    alt_phase(a, "all-to-all A", CR_COLL_ALLTOALL, m * (k / g) * e, CR_OPP_TP);
+    alt_phase(a, "allgather B", CR_COLL_ALLGATHER, k * n * e, CR_OPP_TP);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -224,6 +258,11 @@ cr_status ops_shape_gemm_ar(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->kernel = OPS_KERNEL_GEMM;
     w->gm = m, w->gn = n, w->gk = k / g;
     phase(w, "allreduce C", CR_COLL_ALLREDUCE, m * n * e, CR_OPP_TP);
+    /* or gather A and B and compute all of C on every rank (p times the
+     * FLOPs): less when k is small (an audit: k 64, 17x) */
+    ops_alt *a = alt(w, "gather A and B, compute all of C", 2 * m * n * k, 0);
+    alt_phase(a, "allgather A", CR_COLL_ALLGATHER, m * k * e, CR_OPP_TP);
+    alt_phase(a, "allgather B", CR_COLL_ALLGATHER, k * n * e, CR_OPP_TP);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -357,6 +396,11 @@ cr_status ops_shape_ulysses(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->kernel = OPS_KERNEL_MATMUL;
     phase(w, "all-to-all Q,K,V", CR_COLL_ALLTOALL, qkv, CR_OPP_CP);
     phase(w, "all-to-all O", CR_COLL_ALLTOALL, o, CR_OPP_CP);
+    /* or gather K and V, as ring attention does, each rank attending its own
+     * queries: less where Hkv (p - 1) < H (an audit: 128 heads on 8 KV
+     * heads); the FLOPs a GPU at least is the average */
+    ops_alt *a = alt(w, "gather K and V (ring attention)", w->mma_flops, 0);
+    alt_phase(a, "allgather K,V", CR_COLL_ALLGATHER, 2 * b * s * hkv * hd * e, CR_OPP_CP);
     w->overlappable = true;
     finish(w);
     return CR_OK;
@@ -612,6 +656,10 @@ cr_status ops_shape_embedding(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->base_kernels = 2; /* mask ids, lookup */
     w->kernel = OPS_KERNEL_STREAM;
     phase(w, "allreduce rows", CR_COLL_ALLREDUCE, t * h * e, CR_OPP_TP);
+    /* every row has one owner: an allgather of the rows delivers them, half
+     * the allreduce's bytes without in-switch reduction (an audit) */
+    ops_alt *a = alt(w, "gather the rows from their owners", 0, 0);
+    alt_phase(a, "allgather rows", CR_COLL_ALLGATHER, t * h * e, CR_OPP_TP);
     w->overlappable = true;
     finish(w);
     return CR_OK;

@@ -371,6 +371,47 @@ static void test_moe_once_per_cut(void **state)
     cr_topo_free(t);
 }
 
+/* The bound is the least over correct algorithms for the operator's
+ * layout, not the bytes of the one PyTorch runs (an audit of 2026-12-04).
+ * gemm_rs, A[m, k/p] B[k/p, n] -> C[m/p, n] on hgx-h200-8 (a GPU's ports
+ * 450 + 63 = 513 GB/s, 0.6 us): with k = 1024 a rank may gather its rows of
+ * A (an all-to-all of 8192 x 128 bf16 = 2 MiB a rank) and all of B (an
+ * allgather of 16 MiB) and multiply with no reduction: 7/8 of 18 MiB
+ * through its ports, 32.79 us, where reducing C costs 7/8 of 128 MiB, 229.5;
+ * at k = 8192 reducing C moves less and stays the bound. */
+static void test_bound_least_over_algorithms(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    const double MiB = 1048576.0, port = 513e9, lat = 0.6e-6;
+    cr_op_result r =
+        eval(t, "gemm_rs", (const char *[]){"m", "8192", "n", "8192", "k", "1024", NULL});
+    assert_true(r.bound_by[0] != 0);
+    assert_string_equal(r.binding, "gpu-ports");
+    assert_close(r.bound_s, 7.0 / 8 * (2 * MiB + 16 * MiB) / port + lat, 1e-9, 0);
+    r = eval(t, "gemm_rs", (const char *[]){"m", "8192", "n", "8192", "k", "8192", NULL});
+    assert_int_equal(r.bound_by[0], 0);
+    assert_close(r.bound_s, 7.0 / 8 * 128 * MiB / port + lat, 1e-9, 0);
+    /* gemm_ar with k = 64: gathering A and B (1 MiB each) and computing all
+     * of C on every GPU beats the allreduce of 128 MiB */
+    r = eval(t, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "64", NULL});
+    assert_true(r.bound_by[0] != 0);
+    assert_true(r.bound_s < 2 * 7.0 / 8 * 128 * MiB / port / 10);
+    /* ag_gemm with m >> n: gather B (16 MiB) and exchange C's blocks
+     * (65536 / 8 x 1024 bf16 = 16 MiB a rank) beats gathering A (1 GiB) */
+    r = eval(t, "ag_gemm", (const char *[]){"m", "65536", "n", "1024", "k", "8192", NULL});
+    assert_true(r.bound_by[0] != 0);
+    assert_string_equal(r.binding, "compute"); /* 2 x 65536 x 1024 x 8192 / 8 at 989 TFLOP/s */
+    assert_close(r.bound_s, 2.0 * 65536 * 1024 * 8192 / 8 / 989e12, 1e-9, 0);
+    /* Ulysses may gather K and V as ring attention does: never above it */
+    const char *attn[] = {"cp", "8",     "seq", "1024",   "heads", "128", "kv_heads",
+                          "8",  "batch", "16",  "causal", "no",    NULL};
+    cr_op_result u = eval(t, "ulysses", attn), ring = eval(t, "ring_attn", attn);
+    assert_true(u.bound_by[0] != 0);
+    assert_true(u.bound_s <= ring.bound_s * (1 + 1e-12));
+    cr_topo_free(t);
+}
+
 static void test_dp_pp_counts(void **state)
 {
     (void)state;
@@ -957,6 +998,7 @@ int main(void)
         cmocka_unit_test(test_moe_counts),
         cmocka_unit_test(test_moe_capacity_cuts),
         cmocka_unit_test(test_moe_once_per_cut),
+        cmocka_unit_test(test_bound_least_over_algorithms),
         cmocka_unit_test(test_dp_pp_counts),
         cmocka_unit_test(test_other_counts),
         cmocka_unit_test(test_single_gpu_bounds),

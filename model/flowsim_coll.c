@@ -35,6 +35,9 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
     sp.launch_s = p->launch_s;
     sp.step_lat_s = p->step_lat_s;
     sp.bw_eff = p->bw_eff > 0 ? p->bw_eff : 1.0;
+    /* used by one rank only (nothing crosses a link): NCCL's local copy as
+     * coll prices it, after the launch */
+    sp.local_s = p->pred_s > p->launch_s ? p->pred_s - p->launch_s : 0;
     if (p->per_message && p->wire_Bps > 0) {
         /* the rate is one message's, not the links': each flow runs its
          * own bytes at most at it, the links at their full rate */
@@ -929,11 +932,14 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     if (sp->nchannels < 1 || sp->nchannels > 1024)
         return cr_diag_set(d, CR_EINVAL, "simulator: %d channels; expected 1 to 1024",
                            sp->nchannels);
-    if (!(sp->bw_eff > 0 && sp->bw_eff <= 1))
+    /* one rank moves nothing over a link; coll prices its local copy
+     * L2-resident above the HBM's rate (bw_eff > 1), which no flow uses */
+    if (n > 1 && !(sp->bw_eff > 0 && sp->bw_eff <= 1))
         return cr_diag_set(d, CR_EINVAL, "simulator: bandwidth efficiency %g is outside (0, 1]",
                            sp->bw_eff);
     if (!(sp->launch_s >= 0) || !(sp->step_lat_s >= 0) || !isfinite(sp->launch_s) ||
-        !isfinite(sp->step_lat_s) || !(sp->t_start_s >= 0) || !isfinite(sp->t_start_s))
+        !isfinite(sp->step_lat_s) || !(sp->t_start_s >= 0) || !isfinite(sp->t_start_s) ||
+        !(sp->local_s >= 0) || !isfinite(sp->local_s))
         return cr_diag_set(d, CR_EINVAL,
                            "simulator: latencies and start times must be finite "
                            "and >= 0");
@@ -974,7 +980,12 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     cr_status st = CR_OK;
     if (cr_sim_dep_add(s, x.first, x.last))
         st = flowsim_xp_oom(&x);
-    else if (n == 1 || sp->bytes == 0)
+    else if (n == 1 && sp->bytes > 0 && sp->local_s > 0) {
+        /* one rank out of place: the local copy coll predicts, on that GPU */
+        int k = cr_sim_delay_add(s, x.op, 0, sp->local_s);
+        if (k < 0 || cr_sim_dep_add(s, x.first, k) || cr_sim_dep_add(s, k, x.last))
+            st = flowsim_xp_oom(&x);
+    } else if (n == 1 || sp->bytes == 0)
         st = CR_OK; /* nothing moves: launch only */
     else {
         cr_algo a = sp->algo;

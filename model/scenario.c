@@ -499,6 +499,11 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         }
     }
     cr_coll_req rq = cr_coll_req_default(c, bytes);
+    /* out of place, as `commroof coll` and `commroof sim COLL` (and
+     * nccl-tests) price it by default: the request's default is in place,
+     * which picks other algorithms (RCCL's MSCCL all-pairs allreduce has
+     * other size ranges in place) and makes a one-rank op free */
+    rq.in_place = false;
     const char *a;
     if ((a = attr(n, "dtype")) && cr_dtype_parse(a, &rq.dtype, &d) != CR_OK) {
         st = fail(S, n, CR_EINVAL, "dtype: %s", d.msg);

@@ -541,6 +541,14 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         }
         rq.nchannels = (int)ch;
     }
+    if ((a = attr(n, "root")) && !cr_coll_rooted(c)) {
+        /* what the op would ignore is an error, as sim COLL's --root is */
+        st = fail(S, n, CR_EINVAL,
+                  "root=\"%s\": %s has no root; root= applies to broadcast, reduce, gather and "
+                  "scatter",
+                  a, cr_coll_name(c));
+        goto out;
+    }
     if ((a = attr(n, "root"))) {
         char *end;
         long r = strtol(a, &end, 10);

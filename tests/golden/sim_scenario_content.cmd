@@ -19,3 +19,5 @@ run '<alltoallv name="m" ranks="0-1"><row bytes="0 1.2PB"/><row bytes="1MB 0"/><
 run '<collective name="z" coll="allreduce" ranks="0-1" bytes="0"/>'
 # a start of more than a day (before: start="1e12s" ran, its 10 us compute 0 us long)
 run '<compute name="a" ranks="0" duration="10us" start="1e12s"/>'
+# root= on a collective without a root (before: ignored; sim COLL refuses --root there)
+run '<collective name="s" coll="sendrecv" ranks="0-1" bytes="1MB" root="1"/>'

@@ -346,9 +346,9 @@ typedef struct {
     int stream;           /* timeline tid */
     const char *name;     /* op name (copied); NULL = the collective's name */
     cr_sim_grain grain;
-    double local_s;       /* one rank, out of place: NCCL's local copy kernel, the
-                             time coll predicts for it after the launch (a delay
-                             on that rank); 0 none */
+    double local_s; /* one rank, out of place: NCCL's local copy kernel, the
+                       time coll predicts for it after the launch (a delay
+                       on that rank); 0 none */
 } cr_sim_coll_spec;
 
 /* A spec that expands the algorithm, channels, latencies and protocol

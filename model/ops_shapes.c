@@ -52,15 +52,20 @@ static cr_status need_group(const cr_op_params *p, int dim, cr_diag *d)
     return CR_OK;
 }
 
-static void phase(ops_work *w, const char *what, cr_coll c, double bytes, int dim)
+/* A balanced phase of collective c over the group of dimension dim. */
+static void set_phase(ops_phase *ph, const char *what, cr_coll c, double bytes, int dim)
 {
-    ops_phase *ph = &w->ph[w->n_ph++];
     memset(ph, 0, sizeof *ph);
     ph->what = what;
     ph->coll = c;
     ph->bytes = bytes;
     ph->skew = 1;
     ph->dim = dim;
+}
+
+static void phase(ops_work *w, const char *what, cr_coll c, double bytes, int dim)
+{
+    set_phase(&w->ph[w->n_ph++], what, c, bytes, dim);
 }
 
 /* Starts another algorithm the bound considers (ops_alt) with its FLOPs. */
@@ -77,13 +82,7 @@ static ops_alt *alt(ops_work *w, const char *what, double mma_flops, double vec_
 /* One of its phases (as phase() for the main algorithm). */
 static void alt_phase(ops_alt *a, const char *what, cr_coll c, double bytes, int dim)
 {
-    ops_phase *ph = &a->ph[a->n_ph++];
-    memset(ph, 0, sizeof *ph);
-    ph->what = what;
-    ph->coll = c;
-    ph->bytes = bytes;
-    ph->skew = 1;
-    ph->dim = dim;
+    set_phase(&a->ph[a->n_ph++], what, c, bytes, dim);
 }
 
 static void init(const cr_op_params *p, ops_work *w, int dim)

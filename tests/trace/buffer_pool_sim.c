@@ -64,8 +64,6 @@ int main(int argc, char **argv)
     g.buffer_bytes = 65536;
     g.record = REC_KERNEL | REC_MEMCPY;
     pool.zeroed = true; /* as when CUPTI took CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER */
-    write_all("{\"traceEvents\":[\n", 17);
-    g.active = true;
     pool_prefill();
     EXPECT(pool.n == POOL_PREFILL);
     uint8_t *b[3];

@@ -132,8 +132,6 @@ int main(int argc, char **argv)
     if (sim_open_trace(argv[1]) != 0)
         return 1;
     g.quiet = true;
-    write_all("{\"traceEvents\":[\n", 17);
-    g.active = true;
     g.marker_on = true;   /* as on a GPU: CUPTI records markers ... */
     nv.cupti_nvtx = true; /* ... and took NVTX */
     orig.dpush_ex = fake_cupti_dpush;

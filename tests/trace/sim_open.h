@@ -7,7 +7,9 @@
 #ifndef CR_SIM_OPEN_H
 #define CR_SIM_OPEN_H
 
-/* Returns 0, or 1 after perror when the file cannot be created. */
+/* Opens the trace as setup() does and writes its opening: the tracer is
+ * active from here. Returns 0, or 1 after perror when the file cannot be
+ * created. */
 static int sim_open_trace(const char *path)
 {
     g.os_pid = getpid();
@@ -20,6 +22,8 @@ static int sim_open_trace(const char *path)
     g.clock_own = true; /* CLOCK_REALTIME: no CUPTI clock needed */
     g.ts_base = now_ns();
     g.rank = g.local_rank = g.world_size = -1;
+    write_all("{\"traceEvents\":[\n", 17);
+    g.active = true;
     return 0;
 }
 

@@ -502,6 +502,38 @@ static void add_cut(cutsum *k, int *n, const char *name, const char *where, doub
     (*n)++;
 }
 
+/* A phase's cut terms (the operator counts HBM itself) and its hot
+ * receiver into the per-cut sums keys, and stage where given; returns the
+ * largest transfer time of the terms. */
+static double add_phase_cuts(cutsum *keys, int *nk, cutsum *stage, int *ns, const ops_comm_est *e)
+{
+    double bw_max = 0;
+    for (int k = 0; k < e->bound.n_terms; k++) {
+        const cr_coll_term *tm = &e->bound.terms[k];
+        if (strcmp(tm->name, "hbm") == 0 || strcmp(tm->name, "l2") == 0 ||
+            strcmp(tm->name, "llc") == 0)
+            continue;
+        double bw = fmax(tm->time_s - tm->lat_s, 0);
+        add_cut(keys, nk, tm->name, tm->where, bw, tm->lat_s);
+        if (stage)
+            add_cut(stage, ns, tm->name, tm->where, bw, tm->lat_s);
+        bw_max = fmax(bw_max, bw);
+    }
+    if (e->skew_term_s > 0) {
+        add_cut(keys, nk, "gpu-ingress", "hot receiver", e->skew_term_s, 0);
+        if (stage)
+            add_cut(stage, ns, "gpu-ingress", "hot receiver", e->skew_term_s, 0);
+    }
+    return bw_max;
+}
+
+/* A bound's terms together: the largest of compute, memory, transfer
+ * (with its cut's own latency) and the latency floor. */
+static double floor_of(double compute, double mem, double transfer, double lat)
+{
+    return fmax(fmax(compute, fmax(mem, transfer)), lat);
+}
+
 /* The busiest cut: its sum and own latency together (index, or -1). */
 static int worst_cut(const cutsum *k, int n)
 {
@@ -683,11 +715,7 @@ static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w
             st = ops_comm_eval(&gs->g[gi], &a->ph[i], w->dt, &e, d);
         if (st != CR_OK)
             return st;
-        for (int k = 0; k < e.bound.n_terms; k++) {
-            const cr_coll_term *tm = &e.bound.terms[k];
-            if (strcmp(tm->name, "hbm") && strcmp(tm->name, "l2") && strcmp(tm->name, "llc"))
-                add_cut(keys, &nk, tm->name, tm->where, fmax(tm->time_s - tm->lat_s, 0), tm->lat_s);
-        }
+        add_phase_cuts(keys, &nk, NULL, NULL, &e);
         *lat = fmax(*lat, e.bound.lat_s);
     }
     int b = worst_cut(keys, nk);
@@ -721,7 +749,7 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
         } k[2] = {{r->t_hbm_s, &r->bound_s, r->binding, mem_level},
                   {r->t_hbm_cold_s, &r->bound_cold_s, r->binding_cold, "hbm"}};
         for (int c = 0; c < 2; c++) {
-            double m = fmax(tc, fmax(k[c].mem, tx)), b = fmax(m, lat);
+            double m = floor_of(tc, k[c].mem, tx, 0), b = fmax(m, lat);
             if (!(b < *k[c].bound))
                 continue;
             *k[c].bound = b;
@@ -735,10 +763,10 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
         }
         r->attainable_s =
             fmin(r->attainable_s,
-                 fmax(fmax(tca, fmax(cr_op_attainable_mem_s(v->g, w->hbm_bytes, false), tx)), lat));
+                 floor_of(tca, cr_op_attainable_mem_s(v->g, w->hbm_bytes, false), tx, lat));
         r->attainable_cold_s =
             fmin(r->attainable_cold_s,
-                 fmax(fmax(tca, fmax(cr_op_attainable_mem_s(v->g, w->hbm_bytes, true), tx)), lat));
+                 floor_of(tca, cr_op_attainable_mem_s(v->g, w->hbm_bytes, true), tx, lat));
     }
     return CR_OK;
 }
@@ -1099,21 +1127,9 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
             cr_op_comm *cc = &r->comm[i];
             cc->bound_s = e.bound.bound_s;
             cc->bound_lat_s = e.bound.lat_s;
-            double bw_max = 0;
-            for (int k = 0; k < e.bound.n_terms; k++) {
-                const cr_coll_term *tm = &e.bound.terms[k];
-                if (strcmp(tm->name, "hbm") == 0 || strcmp(tm->name, "l2") == 0 ||
-                    strcmp(tm->name, "llc") == 0)
-                    continue; /* the operator counts HBM itself */
-                double bw = fmax(tm->time_s - tm->lat_s, 0);
-                add_cut(keys, &nk, tm->name, tm->where, bw, tm->lat_s);
-                add_cut(stage_keys, &nsk, tm->name, tm->where, bw, tm->lat_s);
-                bw_max = fmax(bw_max, bw);
-            }
+            double bw_max = add_phase_cuts(keys, &nk, stage_keys, &nsk, &e);
             snprintf(cc->binding, sizeof cc->binding, "%s", e.bound.binding);
             if (e.skew_term_s > 0) {
-                add_cut(keys, &nk, "gpu-ingress", "hot receiver", e.skew_term_s, 0);
-                add_cut(stage_keys, &nsk, "gpu-ingress", "hot receiver", e.skew_term_s, 0);
                 if (e.skew_term_s > bw_max)
                     snprintf(cc->binding, sizeof cc->binding, "gpu-ingress");
                 cc->bound_s = fmax(cc->bound_s, e.skew_term_s);
@@ -1152,9 +1168,9 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
                          w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
         double tx = r->t_comm_s + r->t_comm_lat_s;
         r->attainable_s =
-            fmax(fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, false), tx)), r->lat_s);
+            floor_of(tc, cr_op_attainable_mem_s(v.g, w.hbm_bytes, false), tx, r->lat_s);
         r->attainable_cold_s =
-            fmax(fmax(tc, fmax(cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), tx)), r->lat_s);
+            floor_of(tc, cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), tx, r->lat_s);
     }
     if (w.n_alt > 0 &&
         (st = bound_alternatives(&v, p, &w, &gs, meas_mma, mem_level, r, d)) != CR_OK)

@@ -265,11 +265,6 @@ static double tree_chunk_bytes(const struct cr_coll_ctx *c, cr_proto p, double S
  * NCCL's latencyInter, twice for Simple as tuning.cc counts it). Every step
  * is at least its hop's route latency (doc/bounds.md 2.2.3). Returns the
  * latency in seconds without the further pieces. */
-/* Slices per chunk of a Simple ring allreduce, allgather or reducescatter
- * (ALLREDUCE_CHUNKSTEPS / ALLREDUCE_SLICESTEPS = 4 / 2, src/include/
- * collectives.h): the flag handshakes one step of theirs makes */
-#define SIMPLE_RING_SLICES 2.0
-
 static double ceil_pieces(double bytes, double piece)
 {
     return bytes > piece ? ceil(bytes / piece) : 1.0;
@@ -313,24 +308,14 @@ static double corpus_lat_s(const struct cr_coll_ctx *c, cr_coll coll, int na, cr
      * hwLat table (NVLink 0, PCI 1) */
     bool nvl = c->intra_hw == CR_HW_NVLINK;
     double alpha_in = pr->alpha_s[nvl ? CR_HW_NVLINK : CR_HW_PCI][p];
-    /* coll.alpha.{nvlink,pci}.simple is a ring allreduce's step, whose
-     * chunk is two slices (the same for allgather and reducescatter), and a
-     * Simple step waits for and posts every slice of its chunk, empty or
-     * not (src/device/prims_simple.h genericOp); a broadcast's or reduce's
-     * chunk is one slice (BROADCAST_ / REDUCE_SLICESTEPS 1), so its chain
-     * hop pays half the NVLink step. Hopper and Blackwell only: the fitting
-     * half's 8x H100 (Sakura, NCCL 2.22.3) and 8x B200 (NCCL 2.29.3)
-     * broadcasts and reduces of 0.5-16 MiB take what the half step gives
-     * (+28..+69 % slow with the whole one), its two 8x A100 nodes (ABCI,
-     * NCCL 2.8.4; SuperBench) the whole step (-28..-53 % fast with half),
-     * as every collective of theirs runs slower than the model between
-     * 256 KiB and 16 MiB; generation or release, the corpus cannot tell
-     * (doc/corpus.md Session 24). What PCIe adds to a step stays whole: no
-     * PCIe chain beyond two ranks is measured, and halved it would put
-     * Simple below NCCL's own LL choice on 8 L40S (test_auto_monotone) */
-    if (p == CR_PROTO_SIMPLE && na == NT_RING && pr->gen >= CR_GEN_HOPPER &&
+    /* a broadcast's or reduce's Simple chain hop pays its share of the
+     * NVLink ring step (coll.chain.simple: one slice of two); what PCIe
+     * adds to a step stays whole: no PCIe chain beyond two ranks is
+     * measured, and halved it would put Simple below NCCL's own LL choice
+     * on 8 L40S (test_auto_monotone) */
+    if (p == CR_PROTO_SIMPLE && na == NT_RING &&
         (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE))
-        alpha_in -= pr->alpha_s[CR_HW_NVLINK][p] * (1 - 1 / SIMPLE_RING_SLICES);
+        alpha_in -= pr->alpha_s[CR_HW_NVLINK][p] * (1 - pr->chain_simple);
     double a_in = fmax(alpha_in, c->r_intra_s);
     /* coll.alpha.net.* is a ring's network step, coll.alpha.net.tree.* a
      * tree's: NCCL prices them apart (tuning.cc hwLat NET: tree LL 5.0,

@@ -250,6 +250,17 @@ static const struct key keys[] = {
     {"coll.alpha.nvlink.simple", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE}, 0, 1, "s",
      FIT_SRC "one sequential ring step over NVLink / NVSwitch, Simple (two slice handshakes: src/device/prims_simple.h, collectives.h; a broadcast's or reduce's chain hop pays half of it on Hopper and Blackwell, the whole on Ampere, doc/corpus.md Sessions 16 and 24; NCCL tuning.cc hwLat NVLINK "
      "ring 3.4 us)"},
+    {"coll.chain.simple", OFF(chain_simple), K_DOUBLE, {1, 1, 0.5, 0.5}, 0.1, 1, "",
+     "the share of coll.alpha.nvlink.simple (a ring allreduce's step: two slices a chunk, "
+     "ALLREDUCE_CHUNKSTEPS / ALLREDUCE_SLICESTEPS = 4 / 2, src/include/collectives.h) a "
+     "broadcast's or reduce's Simple chain hop pays: its chunk is one slice "
+     "(BROADCAST_ / REDUCE_SLICESTEPS 1) and a Simple step waits for and posts every slice "
+     "(src/device/prims_simple.h genericOp), so 0.5. Hopper and Blackwell 0.5: the fitting "
+     "half's 8x H100 (NCCL 2.22.3) and 8x B200 (2.29.3) broadcasts and reduces of 0.5-16 MiB "
+     "(+28..+69 % slow with the whole step); Ampere and others 1: its two 8x A100 nodes (ABCI, "
+     "NCCL 2.8.4; SuperBench) run every collective slower than the model at 256 KiB-16 MiB and "
+     "take the whole step (-28..-53 % fast with half); generation or release, the corpus cannot "
+     "tell (doc/corpus.md Session 24). What PCIe adds to a step stays whole"},
     {"coll.alpha.pci.ll", OFF(alpha_s[CR_HW_PCI][CR_PROTO_LL]), K_DOUBLE, {0, FIT_A_PCI_LL, FIT_A_PCI_LL, FIT_A_PCI_LL}, 0, 1, "s",
      FIT_SRC "one sequential step over PCIe (through the host where GPUs have no peer path), LL; "
      "start: coll.alpha.nvlink.ll + NCCL's PCI - NVLINK difference (tuning.cc hwLat ring LL "

@@ -73,6 +73,9 @@ typedef struct {
                                                       link class and protocol (0 for NVLink LL:
                                                       NCCL's latency tables as they are); a
                                                       tree's across nodes: alpha_tree_net_s */
+    double chain_simple;                           /* the share of coll.alpha.nvlink.simple a
+                                                      broadcast's or reduce's Simple chain hop
+                                                      pays (one slice of a ring step's two) */
     double alpha_tree_net_s[CR_PROTO__COUNT];      /* one step of a tree across nodes, per protocol
                                                       (NCCL prices it apart from a ring's) */
     double nvls_alpha_s;   /* NVLS / NVLS tree inside a node, per operation */

@@ -63,16 +63,6 @@ int cli_parse_size(const char *s, double *out);
  * type column of coll and sim tables. */
 const char *cli_nccl_type_name(cr_dtype t);
 
-/* Rounds a message size as nccl-tests does: whole elements of esize bytes,
- * and for collectives that split the buffer over n ranks (allgather,
- * reducescatter, alltoall, gather, scatter) each rank's part rounded down to
- * a multiple of 16 bytes, as current nccl-tests aligns it. */
-double cli_nccl_round_size(cr_coll c, double bytes, double esize, int n);
-
-/* The count nccl-tests prints for a size rounded by cli_nccl_round_size:
- * elements per rank for the collectives split over ranks, else all. */
-double cli_nccl_count(cr_coll c, double bytes, double esize, int n);
-
 /* The most sizes one sweep of coll or sim runs. */
 #define CLI_MAX_SIZES 4096
 

@@ -114,29 +114,6 @@ const char *cli_nccl_type_name(cr_dtype t)
 }
 
 /* The collectives whose nccl-tests count is per rank. */
-static bool split_over_ranks(cr_coll c)
-{
-    return c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER || c == CR_COLL_ALLTOALL ||
-           c == CR_COLL_GATHER || c == CR_COLL_SCATTER;
-}
-
-/* nccl-tests (src/<coll>.cu, *GetCollByteCount): `(count/nranks) &
- * -(16/eltSize)` elements per rank where the buffer is split over ranks */
-double cli_nccl_round_size(cr_coll c, double bytes, double esize, int n)
-{
-    double count = floor(bytes / esize);
-    if (!split_over_ranks(c) || n < 1)
-        return count * esize;
-    double align = esize < 16 ? floor(16 / esize) : 1;
-    return floor(floor(count / n) / align) * align * n * esize;
-}
-
-double cli_nccl_count(cr_coll c, double bytes, double esize, int n)
-{
-    double count = floor(bytes / esize);
-    return split_over_ranks(c) && n >= 1 ? floor(count / n) : count;
-}
-
 double cli_next_size(double sz, double factor, double step)
 {
     if (step > 0)

@@ -470,7 +470,7 @@ int cli_cmd_coll(int argc, char **argv)
     }
     double sz = o.min_b;
     for (int k = 0; k < n_sizes; sz = cli_next_size(sz, o.factor, o.step), k++) {
-        cr_coll_req rq = make_req(&o, &base, cli_nccl_round_size(coll, sz, esize, n));
+        cr_coll_req rq = make_req(&o, &base, cr_coll_nccl_bytes(coll, sz, esize, n));
         if (cr_coll_eval(ctx, &rq, &results[k], &d) != CR_OK) {
             rc = forced ? cli_usage_error("coll", "%s", d.msg) : cli_fail("coll", "%s", d.msg);
             goto out;
@@ -555,8 +555,8 @@ int cli_cmd_coll(int argc, char **argv)
     bool any_unsupported = false;
     double bfac = cr_coll_busbw_factor(coll, n);
     for (sz = o.min_b; nrows < n_sizes; sz = cli_next_size(sz, o.factor, o.step), nrows++) {
-        double bytes = cli_nccl_round_size(coll, sz, esize, n);
-        double count = cli_nccl_count(coll, bytes, esize, n);
+        double bytes = cr_coll_nccl_bytes(coll, sz, esize, n);
+        double count = cr_coll_nccl_count(coll, bytes, esize, n);
         const cr_coll_result *res = &results[nrows];
         const cr_coll_pred *p = &res->pred;
         any_unsupported |= !p->supported;

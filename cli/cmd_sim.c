@@ -661,7 +661,7 @@ static int run_simple(const struct opts *o)
      * size, the probe takes the first). */
     if (rq.algo != CR_ALGO_AUTO || rq.proto != CR_PROTO_AUTO) {
         cr_coll_req probe = rq;
-        probe.bytes = cli_nccl_round_size(c, o->b, esize, rs->n);
+        probe.bytes = cr_coll_nccl_bytes(c, o->b, esize, rs->n);
         cr_coll_result pr;
         if (cr_coll_eval(ctx, &probe, &pr, &d) != CR_OK) {
             rc = cli_usage_error("sim", "%s", d.msg);
@@ -694,7 +694,7 @@ static int run_simple(const struct opts *o)
     }
     for (double sz = o->b;;) {
         /* sized as coll and nccl-tests size their buffers */
-        double S = cli_nccl_round_size(c, sz, esize, rs->n);
+        double S = cr_coll_nccl_bytes(c, sz, esize, rs->n);
         rq.bytes = S;
         cr_coll_result res;
         d.msg[0] = 0;
@@ -717,7 +717,7 @@ static int run_simple(const struct opts *o)
         double algbw = T > 0 ? S / T : 0;
         /* the count column as coll and nccl-tests print it (per rank for
          * allgather, reducescatter, alltoall, gather and scatter) */
-        double count = cli_nccl_count(c, S, esize, rs->n),
+        double count = cr_coll_nccl_count(c, S, esize, rs->n),
                ratio = p->pred_s > 0 ? T / p->pred_s : 0;
         if (o->json) {
             cr_sim_stats st = cr_sim_stats_get(s);

@@ -341,6 +341,18 @@ double cr_coll_recv_bytes(cr_coll c, double bytes, int n);
  * ranks_per_process 0 (one process per GPU). */
 cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
 
+/* A message size as nccl-tests sizes its buffers (src/<coll>.cu,
+ * *GetCollByteCount): whole elements of esize bytes, and for collectives
+ * that split the buffer over n ranks (allgather, reducescatter, alltoall,
+ * gather, scatter) each rank's part `(count / n) & -(16 / esize)`
+ * elements, a multiple of 16 bytes. commroof coll, sim and scenarios size
+ * every request so. */
+double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n);
+
+/* The count nccl-tests prints for a size rounded so: elements per rank for
+ * the collectives split over ranks, else all. */
+double cr_coll_nccl_count(cr_coll c, double bytes, double esize, int n);
+
 /* Prepares a context: resolves the rank set on topo (NULL = all ranks),
  * finds every cut (per-GPU ports by fabric, node NICs, PCIe switch
  * uplinks, socket links, bisection), their capacities, the member

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -443,4 +444,25 @@ cr_status cr_nccl_select_check(const char *list, bool protocols, cr_diag *d)
                            protocols ? "NCCL_PROTO" : "NCCL_ALGO", list, left,
                            protocols ? "protocol" : "algorithm");
     return CR_OK;
+}
+
+static bool split_over_ranks(cr_coll c)
+{
+    return c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER || c == CR_COLL_ALLTOALL ||
+           c == CR_COLL_GATHER || c == CR_COLL_SCATTER;
+}
+
+double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n)
+{
+    double count = floor(bytes / esize);
+    if (!split_over_ranks(c) || n < 1)
+        return count * esize;
+    double align = esize < 16 ? floor(16 / esize) : 1;
+    return floor(floor(count / n) / align) * align * n * esize;
+}
+
+double cr_coll_nccl_count(cr_coll c, double bytes, double esize, int n)
+{
+    double count = floor(bytes / esize);
+    return split_over_ranks(c) && n >= 1 ? floor(count / n) : count;
 }

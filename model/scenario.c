@@ -510,19 +510,13 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         goto out;
     }
     if (!v) {
-        /* sized as `commroof coll` and `commroof sim COLL` size it (nccl-tests'
-         * buffers, cli_nccl_round_size): whole elements, and where the buffer
-         * is split over the ranks (count / n) & -(16 / element size) of them
-         * per rank; so an op alone here runs what sim COLL runs for its
-         * bytes (before, 100 B allgathered over 8 ranks ran 12.5 B a rank) */
-        bool split = c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER ||
-                     c == CR_COLL_ALLTOALL || c == CR_COLL_GATHER || c == CR_COLL_SCATTER;
+        /* sized as `commroof coll` and `commroof sim COLL` size it
+         * (cr_coll_nccl_bytes), so an op alone here runs what sim COLL runs
+         * for its bytes (before, 100 B allgathered over 8 ranks ran 12.5 B
+         * a rank) */
         double es = cr_dtype_bytes(rq.dtype);
-        if (es > 0) {
-            double count = floor(bytes / es), align = es < 16 ? floor(16 / es) : 1;
-            bytes = split ? floor(floor(count / rs->n) / align) * align * rs->n * es : count * es;
-            rq.bytes = bytes;
-        }
+        if (es > 0)
+            rq.bytes = bytes = cr_coll_nccl_bytes(c, bytes, es, rs->n);
     }
     if ((a = attr(n, "algo")) && cr_algo_parse(a, &rq.algo, &d) != CR_OK) {
         st = fail(S, n, CR_EINVAL, "algo: %s", d.msg);

@@ -342,6 +342,29 @@ cr_status ops_shape_attention(const cr_op_params *p, ops_work *w, cr_diag *d)
     return CR_OK;
 }
 
+/* Causal ring attention may send queries where they need fewer bytes than
+ * keys and values. Of two ranks i < j (zigzag chunks of c = S/2p tokens:
+ * i holds i and 2p-1-i), i's late queries attend both of j's chunks (K, V:
+ * 4 Hkv c a head-dim column) and j's queries both attend i's early chunk
+ * (2 Hkv c). Sending i's late queries to j and their partial outputs back
+ * (H c each way) instead of j's K and V leaves i -> j 2 Hkv c + H c and
+ * j -> i H c, against 4 Hkv c: less where H < 2 Hkv (multi-head attention).
+ * The busiest direction, lowest rank to the rest, moves (p - 1) of those
+ * per-pair figures: an allgather of p (2 Hkv + H) c per head-dim column.
+ * Rank j then computes its own chunks (2c^2 + c token pairs) and 4c^2 with
+ * every lower rank: rank p-1 is the busiest. Partial outputs are taken in
+ * the input's type and their log-sum-exps left out (less, so still a
+ * bound). Non-causal attention gains nothing: every pair needs both ways. */
+static void ring_attn_send_queries(const cr_op_params *p, ops_work *w)
+{
+    double e = ebytes(p), g = V(CP), b = V(BATCH), hd = V(HEAD_DIM);
+    double hq = V(HEADS), hkv = V(KV_HEADS), c = V(SEQ) / (2 * g);
+    double pairs = 2 * c * c + c + 4 * (g - 1) * c * c;
+    ops_alt *a = alt(w, "send late queries, not K and V", 4 * b * hq * hd * pairs, 0);
+    alt_phase(a, "K,V early chunks, late queries and partial outputs", CR_COLL_ALLGATHER,
+              g * (2 * hkv + hq) * c * b * hd * e, CR_OPP_CP);
+}
+
 /* Ring attention (zigzag load balancing, so every rank does total/p work
  * even when causal): each rank needs every other rank's K and V, an
  * allgather of 2 b S Hkv d e bytes. */
@@ -367,6 +390,8 @@ cr_status ops_shape_ring_attn(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->base_kernels = 1;
     w->kernel = OPS_KERNEL_MATMUL;
     phase(w, "allgather K,V", CR_COLL_ALLGATHER, 2 * b * s * hkv * hd * e, CR_OPP_CP);
+    if (V(CAUSAL) != 0 && g > 1)
+        ring_attn_send_queries(p, w);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -483,6 +508,16 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
         w->ph[i].moe_experts = ex;
         w->ph[i].moe_combine = i == 1;
     }
+    /* or move the experts to the tokens: every rank gathers all E experts'
+     * weights (3 h f each) and runs its own t k routed copies, whatever the
+     * skew (a capacity under 1 keeps that share of them on average, so the
+     * busiest rank at least that). Less where t k h is large against E h f:
+     * many tokens and a small FFN. Memory as the main algorithm's: its
+     * touched experts are fewer than the experts a rank must read to send. */
+    double kept = t * k * (V(CAPACITY) > 0 ? fmin(V(CAPACITY), 1) : 1);
+    ops_alt *a =
+        alt(w, "gather the experts' weights", 2 * t * h * ex + 6 * h * f * kept, 2 * kept * h);
+    alt_phase(a, "allgather expert weights", CR_COLL_ALLGATHER, ex * 3 * h * f * e, CR_OPP_EP);
     w->overlappable = true;
     finish(w);
     return CR_OK;

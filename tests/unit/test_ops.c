@@ -409,6 +409,40 @@ static void test_bound_least_over_algorithms(void **state)
     cr_op_result u = eval(t, "ulysses", attn), ring = eval(t, "ring_attn", attn);
     assert_true(u.bound_by[0] != 0);
     assert_true(u.bound_s <= ring.bound_s * (1 + 1e-12));
+    /* causal multi-head ring attention on 2 ranks (chunks of c = 256 tokens,
+     * 16 x 128 x 2 bytes a token and head): rank 0 sends its early K, V (2 x
+     * 32 heads) and its late queries (32), 96 heads x c, where gathering K
+     * and V moves 4 x 32 x c; rank 1 then computes 2c^2 + c + 4c^2 token
+     * pairs, 1.5 x its share, which the transfer still hides */
+    const double col = 16 * 128 * 2.0, c = 256;
+    const char *mha[] = {"cp", "2",     "seq", "1024",   "heads", "32", "kv_heads",
+                         "32", "batch", "16",  "causal", "yes",   NULL};
+    r = eval(t, "ring_attn", mha);
+    assert_string_equal(r.bound_by, "send late queries, not K and V");
+    assert_string_equal(r.binding, "gpu-ports");
+    assert_close(r.bound_s, 96 * c * col / port + lat, 1e-9, 0);
+    assert_close(r.t_comm_s, 128 * c * col / port, 1e-9, 0); /* the main algorithm's */
+    /* with grouped queries (64 on 16 KV heads) the queries are the heavier:
+     * K and V move; without the mask every pair needs both directions */
+    const char *gqa[] = {"cp", "2",     "seq", "1024",   "heads", "64", "kv_heads",
+                         "16", "batch", "16",  "causal", "yes",   NULL};
+    assert_int_equal(eval(t, "ring_attn", gqa).bound_by[0], 0);
+    const char *full[] = {"cp", "2",     "seq", "1024",   "heads", "32", "kv_heads",
+                          "32", "batch", "16",  "causal", "no",    NULL};
+    assert_int_equal(eval(t, "ring_attn", full).bound_by[0], 0);
+    /* MoE with a 4x routing skew: the hot rank computes 4 t k rows where
+     * gathering the 64 experts' weights (1.5 GiB) lets every rank run its
+     * own t k: 2 t h E + 6 h f t k FLOPs at 989 TFLOP/s; balanced, both
+     * algorithms compute the same and the main one stays */
+    const char *moe[] = {"tokens", "65536", "hidden", "4096", "ffn", "1024", "experts",
+                         "64",     "topk",  "8",      "skew", "4",   NULL};
+    r = eval(t, "moe", moe);
+    assert_string_equal(r.bound_by, "gather the experts' weights");
+    assert_string_equal(r.binding, "compute");
+    assert_close(r.bound_s, (2.0 * 65536 * 4096 * 64 + 6.0 * 4096 * 1024 * 65536 * 8) / 989e12,
+                 1e-9, 0);
+    moe[11] = "1";
+    assert_int_equal(eval(t, "moe", moe).bound_by[0], 0);
     cr_topo_free(t);
 }
 

@@ -71,6 +71,7 @@ typedef enum {
     CR_OPP_KV_HEADS,   /* key/value heads (GQA) */
     CR_OPP_HEAD_DIM,   /* head dimension */
     CR_OPP_CAUSAL,     /* causal mask (1) or not (0) */
+    CR_OPP_BACKWARD,   /* attention's backward pass (1) or forward (0) */
     CR_OPP_EXPERTS,    /* experts in the layer */
     CR_OPP_TOPK,       /* experts per token */
     CR_OPP_CAPACITY,   /* capacity factor (0 = no capacity limit) */

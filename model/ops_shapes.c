@@ -336,6 +336,16 @@ cr_status ops_shape_attention(const cr_op_params *p, ops_work *w, cr_diag *d)
     double e = ebytes(p), b = V(BATCH), s = V(SEQ), hd = V(HEAD_DIM);
     w->mma_flops = attn_flops(p);
     w->hbm_bytes = e * b * s * hd * (2 * V(HEADS) + 2 * V(KV_HEADS));
+    if (V(BACKWARD) != 0) {
+        /* dV = P^T dO, dP = dO V^T, dQ = dS K, dK = dS^T Q, and S = Q K^T
+         * again: P is no input (only O and the log-sum-exp are), and dS =
+         * P (dP - rowsum(dO O)) needs it, so five matmuls of the size of
+         * the forward's two: 2.5x its FLOPs (the count FlashAttention-2's
+         * benchmarks use, Dao 2023, arXiv:2307.08691). Bytes: Q, K, V, O, dO read,
+         * dQ, dK, dV written; the log-sum-exp (fp32, b H S) left out. */
+        w->mma_flops *= 2.5;
+        w->hbm_bytes = e * b * s * hd * (4 * V(HEADS) + 4 * V(KV_HEADS));
+    }
     w->base_kernels = 1;
     w->kernel = OPS_KERNEL_MATMUL;
     finish(w);

@@ -141,6 +141,7 @@ typedef struct {
     int dtype;       /* from its kernels, -1 none */
     cr_rf_owned own; /* its kernels and copies */
     long long op_id; /* an emit_nvtx range's op_id, else -1 */
+    bool name_lent;  /* name belongs to a call now (add_call) */
 } rrange;
 
 /* NCCL's calls by range name, the collective as validate names it, and the
@@ -213,7 +214,8 @@ static void rtrace_free(rtrace *t)
     for (size_t i = 0; i < t->na; i++)
         free(t->a[i].name);
     for (size_t i = 0; i < t->nr; i++)
-        free(t->rg[i].name);
+        if (!t->rg[i].name_lent)
+            free(t->rg[i].name);
     free(t->a);
     free(t->rg);
     free(t->nc);
@@ -337,6 +339,11 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
             }
         return CR_OK; /* NCCL's ranges own no activities */
     }
+    /* CCCL's own ranges (cub::DeviceRadixSort::SortPairs inside PyTorch's
+     * embedding_dense_backward) are a library's steps, not an operator:
+     * their kernels stay with the operator that called the library */
+    if (!strncmp(ev->name, "cub::", 5) || !strncmp(ev->name, "thrust::", 8))
+        return CR_OK;
     if (cr_grow((void **)&t->rg, &t->cr, t->nr + 1, sizeof *t->rg))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
     rrange *r = &t->rg[t->nr];
@@ -437,9 +444,9 @@ typedef struct {
 /* One call of name, grouped with the others of the same key (printf's
  * format and arguments: as long as it needs to be, so that two long names
  * that differ late are two rows). */
-static cr_status add_call(rctx *c, const char *name, const rrange *r, double busy_s, cr_diag *d,
+static cr_status add_call(rctx *c, const char *name, rrange *r, double busy_s, cr_diag *d,
                           const char *key_fmt, ...) __attribute__((format(printf, 6, 7)));
-static cr_status add_call(rctx *c, const char *name, const rrange *r, double busy_s, cr_diag *d,
+static cr_status add_call(rctx *c, const char *name, rrange *r, double busy_s, cr_diag *d,
                           const char *key_fmt, ...)
 {
     if (cr_grow((void **)&c->calls, &c->ccall, c->ncall + 1, sizeof *c->calls))
@@ -457,12 +464,18 @@ static cr_status add_call(rctx *c, const char *name, const rrange *r, double bus
         vsnprintf(k->key, (size_t)len + 1, key_fmt, ap);
         va_end(ap);
     }
-    k->name = strdup(name);
+    /* a range's own name is lent, not copied (a foreach call's runs to
+     * tens of kilobytes): the range reads it until its trace is freed */
+    bool lend = r && name == r->name;
+    k->name = lend ? r->name : strdup(name);
     if (!k->key || !k->name) {
         free(k->key);
-        free(k->name);
+        if (!lend)
+            free(k->name);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
+    if (lend)
+        r->name_lent = true;
     k->busy_s = busy_s;
     if (r) {
         k->dtype = r->dtype;
@@ -780,6 +793,8 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
                     r->dtype = cr_rf_kernel_dtype(a->name);
                 if (strstr(a->name, "LoadWithCast"))
                     r->own.cast_loads = true;
+                if (strstr(a->name, "grad_input"))
+                    r->own.grad_input_kernel = true;
                 int eb = cr_rf_kernel_elem_bytes(a->name);
                 if (eb > 0 && (r->own.elem_bytes == 0 || eb < r->own.elem_bytes))
                     r->own.elem_bytes = eb;
@@ -833,12 +848,19 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if (!is_emit_nvtx(r->name, &pn))
             continue;
         rprod pc = {&t, ix, nix, r->proc};
-        cr_rf_resolve_inputs(&pn, find_producer, &pc, &r->own.in);
+        if (cr_rf_resolve_inputs(&pn, find_producer, &pc, &r->own.in) != CR_OK) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
         char sig[512];
         case_sig(&pn, &r->own, sig, sizeof sig);
-        if ((st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d", pn.op,
-                           (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype)) != CR_OK)
+        st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d", pn.op,
+                      (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype);
+        if (st != CR_OK) {
+            cr_rf_inputs_free(&r->own.in);
             goto out;
+        }
+        memset(&r->own.in, 0, sizeof r->own.in); /* the call owns its inputs now */
         if (!(c->calls[c->ncall - 1].sig = strdup(sig))) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
@@ -1083,7 +1105,7 @@ static const char *inputs_text(const cr_rf_name *pn, const cr_rf_inputs *in)
     if (!in->has_ids)
         return "unproven (no input_op_ids)";
     for (int i = 0; i < pn->n_shapes; i++)
-        if (pn->ndim[i] > 0 && !in->fresh[i])
+        if (pn->ndim[i] > 0 && !cr_rf_in_fresh(in, i))
             return "unproven (no producer in the trace)";
     return "read as fewer bytes (input_op_ids)";
 }
@@ -1428,6 +1450,7 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
         free(c.calls[i].key);
         free(c.calls[i].sig);
         free(c.calls[i].name);
+        cr_rf_inputs_free(&c.calls[i].own.in);
     }
     free(c.calls);
     cr_vmeas_list_release(&c.nccl);

@@ -53,7 +53,7 @@
 extern "C" {
 #endif
 
-#define CR_RF_MAX_SHAPES 24
+#define CR_RF_MAX_SHAPES 1024 /* a foreach call lists every tensor of its lists */
 #define CR_RF_MAX_DIMS 8
 
 /* A parsed emit_nvtx range name. */

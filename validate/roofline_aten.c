@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "roofline_priv.h"
@@ -26,32 +27,6 @@ static bool op_is(const char *op, const char *const *names)
         if (!strcmp(op, *names))
             return true;
     return false;
-}
-
-/* The broadcast result of shapes [0..n) (numpy's rule), in elements; -1 when
- * they do not broadcast. */
-static double bcast_numel(const cr_rf_name *pn, int n)
-{
-    int nd = 0;
-    for (int i = 0; i < n; i++)
-        nd = pn->ndim[i] > nd ? pn->ndim[i] : nd;
-    double e = 1;
-    for (int k = 0; k < nd; k++) {
-        int64_t s = 1;
-        for (int i = 0; i < n; i++) {
-            int off = nd - pn->ndim[i];
-            if (k < off)
-                continue;
-            int64_t v = pn->dim[i][k - off];
-            if (v != 1) {
-                if (s != 1 && s != v)
-                    return -1;
-                s = v;
-            }
-        }
-        e *= (double)s;
-    }
-    return e;
 }
 
 static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b, bool b_transposed,
@@ -96,9 +71,11 @@ static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b,
     }
     /* whole: fresh storage of all its elements, and its own batch the
      * whole batch (not [4, 1, ...] against [1, 6, ...]) */
-    bool a_whole = own->in.fresh[a] && own->in.elems[a] >= batch * M * K &&
+    bool a_whole = cr_rf_in_fresh(&own->in, a) &&
+                   cr_rf_in_elems(&own->in, pn, a) >= batch * M * K &&
                    cr_rf_numel(pn, a) == batch * M * K;
-    bool b_whole = own->in.fresh[b] && own->in.elems[b] >= batch * K * N &&
+    bool b_whole = cr_rf_in_fresh(&own->in, b) &&
+                   cr_rf_in_elems(&own->in, pn, b) >= batch * K * N &&
                    cr_rf_numel(pn, b) == batch * K * N;
     m->op = "gemm";
     if (batch == 1 || nb == 2 || a_whole) {
@@ -245,18 +222,54 @@ static bool aliases_input0(const char *op)
            strcmp(op, "aten::set_") != 0 && strcmp(op, "aten::resize_as_") != 0;
 }
 
-void cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
-                          cr_rf_inputs *in)
+void cr_rf_inputs_free(cr_rf_inputs *in)
+{
+    free(in->elems); /* one block: elems, then key, then fresh */
+    memset(in, 0, sizeof *in);
+}
+
+/* Orders inputs by their storage's (producer, output), then by index. */
+typedef struct {
+    long long op;
+    int out, i;
+} storage_ref;
+
+static int cmp_storage(const void *x, const void *y)
+{
+    const storage_ref *a = x, *b = y;
+    if (a->op != b->op)
+        return (a->op > b->op) - (a->op < b->op);
+    if (a->out != b->out)
+        return (a->out > b->out) - (a->out < b->out);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
+                               cr_rf_inputs *in)
 {
     memset(in, 0, sizeof *in);
+    int n = pn->n_shapes;
+    /* one block, kept with the call: the doubles first (aligned), then
+     * the keys, then the flags; the storage references only for now */
+    size_t each = sizeof(double) + sizeof(int) + sizeof(bool);
+    size_t m = (size_t)(n > 0 ? n : 1);
+    char *block = malloc(m * each);
+    storage_ref *refs = malloc(m * sizeof *refs);
+    if (!block || !refs) {
+        free(block);
+        free(refs);
+        return CR_ENOMEM;
+    }
+    in->elems = (double *)(void *)block;
+    in->key = (int *)(void *)(in->elems + n);
+    in->fresh = (bool *)(in->key + n);
+    in->n = n;
     in->has_ids = pn->n_ids > 0 && pn->n_ids == pn->n_shapes;
-    long long kop[CR_RF_MAX_SHAPES];
-    int kout[CR_RF_MAX_SHAPES];
-    for (int i = 0; i < pn->n_shapes; i++) {
+    int nref = 0;
+    for (int i = 0; i < n; i++) {
         in->key[i] = -1;
+        in->fresh[i] = false;
         in->elems[i] = cr_rf_numel(pn, i);
-        kop[i] = 0;
-        kout[i] = -1;
         if (!in->has_ids || pn->ndim[i] == 0)
             continue;
         long long op = pn->id_op[i];
@@ -282,17 +295,18 @@ void cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void
             op = pr.id_op[0];
             out = pr.id_out[0];
         }
-        if (op > 0) {
-            kop[i] = op;
-            kout[i] = out;
-            in->key[i] = i;
-            for (int j = 0; j < i; j++)
-                if (kop[j] == op && kout[j] == out) {
-                    in->key[i] = in->key[j];
-                    break;
-                }
-        }
+        if (op > 0)
+            refs[nref++] = (storage_ref){op, out, i};
     }
+    /* one key per storage, the index of its first input: sorted, not
+     * compared pairwise (a foreach call lists hundreds of tensors) */
+    qsort(refs, (size_t)nref, sizeof *refs, cmp_storage);
+    for (int r = 0; r < nref; r++) {
+        bool same = r > 0 && refs[r].op == refs[r - 1].op && refs[r].out == refs[r - 1].out;
+        in->key[refs[r].i] = same ? in->key[refs[r - 1].i] : refs[r].i;
+    }
+    free(refs);
+    return CR_OK;
 }
 
 /* Elements the tensor inputs idx[0..n) read at least, each of which has
@@ -300,23 +314,449 @@ void cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void
  * count once; inputs whose producer is not shown to make fresh storage may
  * be one tensor with any other, or an expanded view: of those, one counts,
  * and only where no fresh input is read (doc/roofline.md). */
-static double distinct_reads(const cr_rf_owned *own, const int *idx, int n)
+static double distinct_reads(const cr_rf_name *pn, const cr_rf_owned *own, const int *idx, int n)
 {
     const cr_rf_inputs *in = &own->in;
     double fresh = 0, unproven = 0;
     for (int a = 0; a < n; a++) {
         int i = idx[a];
-        if (in->fresh[i]) {
+        double e = cr_rf_in_elems(in, pn, i);
+        if (cr_rf_in_fresh(in, i)) {
             bool dup = false;
             for (int b = 0; b < a; b++)
-                dup |= in->fresh[idx[b]] && in->key[idx[b]] == in->key[i];
+                dup |=
+                    cr_rf_in_fresh(in, idx[b]) && cr_rf_in_key(in, idx[b]) == cr_rf_in_key(in, i);
             if (!dup)
-                fresh += in->elems[i];
-        } else if (in->elems[i] > unproven) {
-            unproven = in->elems[i];
+                fresh += e;
+        } else if (e > unproven) {
+            unproven = e;
         }
     }
     return fresh > 0 ? fresh : unproven;
+}
+
+/* --- pointwise, reductions, backward, foreach ------------------------------ */
+
+/* Elements of the broadcast of the inputs idx[0..n); -1 when they do not
+ * broadcast. */
+static double bcast_of(const cr_rf_name *pn, const int *idx, int n)
+{
+    int nd = 0;
+    for (int a = 0; a < n; a++)
+        nd = pn->ndim[idx[a]] > nd ? pn->ndim[idx[a]] : nd;
+    double e = 1;
+    for (int k = 0; k < nd; k++) {
+        int64_t sz = 1;
+        for (int a = 0; a < n; a++) {
+            int i = idx[a], off = nd - pn->ndim[i];
+            if (k < off)
+                continue;
+            int64_t v = pn->dim[i][k - off];
+            if (v != 1) {
+                if (sz != 1 && sz != v)
+                    return -1;
+                sz = v;
+            }
+        }
+        e *= (double)sz;
+    }
+    return e;
+}
+
+/* Pointwise operators: which sizes entries are operands of the output's
+ * floating type (bit i: entry i), and whether the op only writes (a fill).
+ * Masks and conditions (bool) are left out, as are scalars: reading less
+ * keeps the bound a bound. In-place forms (a trailing '_') write their
+ * first operand, the same elements. */
+static const struct {
+    const char *op;
+    unsigned floats;
+    bool write_only;
+} pointwise[] = {
+    {"aten::add", 3, false},
+    {"aten::add_", 3, false},
+    {"aten::mul", 3, false},
+    {"aten::mul_", 3, false},
+    {"aten::sub", 3, false},
+    {"aten::sub_", 3, false},
+    {"aten::div", 3, false},
+    {"aten::div_", 3, false},
+    {"aten::gelu", 1, false},
+    {"aten::gelu_", 1, false},
+    {"aten::silu", 1, false},
+    {"aten::silu_", 1, false},
+    {"aten::relu", 1, false},
+    {"aten::relu_", 1, false},
+    {"aten::sigmoid", 1, false},
+    {"aten::sigmoid_", 1, false},
+    {"aten::tanh", 1, false},
+    {"aten::tanh_", 1, false},
+    {"aten::exp", 1, false},
+    {"aten::exp_", 1, false},
+    {"aten::log", 1, false},
+    {"aten::log_", 1, false},
+    {"aten::neg", 1, false},
+    {"aten::neg_", 1, false},
+    {"aten::sqrt", 1, false},
+    {"aten::sqrt_", 1, false},
+    {"aten::rsqrt", 1, false},
+    {"aten::rsqrt_", 1, false},
+    {"aten::abs", 1, false},
+    {"aten::abs_", 1, false},
+    {"aten::reciprocal", 1, false},
+    {"aten::reciprocal_", 1, false},
+    {"aten::erf", 1, false},
+    {"aten::sin", 1, false},
+    {"aten::cos", 1, false},
+    {"aten::square", 1, false},
+    {"aten::clamp", 1, false},
+    {"aten::clamp_", 1, false},
+    {"aten::clamp_min", 1, false},
+    {"aten::clamp_min_", 1, false},
+    {"aten::clamp_max", 1, false},
+    {"aten::clamp_max_", 1, false},
+    {"aten::hardtanh", 1, false},
+    {"aten::hardtanh_", 1, false},
+    {"aten::leaky_relu", 1, false},
+    {"aten::elu", 1, false},
+    {"aten::softplus", 1, false},
+    {"aten::nan_to_num", 1, false},
+    {"aten::masked_fill", 1, false},
+    {"aten::masked_fill_", 1, false},
+    {"aten::pow", 3, false},
+    {"aten::pow_", 3, false},
+    {"aten::maximum", 3, false},
+    {"aten::minimum", 3, false},
+    {"aten::atan2", 3, false},
+    {"aten::gelu_backward", 3, false},
+    {"aten::silu_backward", 3, false},
+    {"aten::threshold_backward", 3, false},
+    {"aten::sigmoid_backward", 3, false},
+    {"aten::tanh_backward", 3, false},
+    {"aten::hardtanh_backward", 3, false},
+    {"aten::leaky_relu_backward", 3, false},
+    {"aten::elu_backward", 3, false},
+    {"aten::softplus_backward", 3, false},
+    {"aten::lerp", 7, false},
+    {"aten::lerp_", 7, false},
+    {"aten::addcmul", 7, false},
+    {"aten::addcmul_", 7, false},
+    {"aten::addcdiv", 7, false},
+    {"aten::addcdiv_", 7, false},
+    {"aten::where", 6, false},
+    {"aten::fill_", 1, true},
+    {"aten::zero_", 1, true},
+};
+
+static bool map_pointwise(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
+{
+    int t = -1;
+    for (size_t i = 0; i < sizeof pointwise / sizeof pointwise[0]; i++)
+        if (!strcmp(pn->op, pointwise[i].op))
+            t = (int)i;
+    if (t < 0)
+        return false;
+    if (pointwise[t].write_only) {
+        if (pn->n_shapes < 1 || pn->ndim[0] == 0) {
+            snprintf(m->note, sizeof m->note, "needs the tensor it fills in sizes");
+            return false;
+        }
+        return map_parts(m, cr_rf_numel(pn, 0), 0, 0);
+    }
+    int idx[8], n = 0;
+    for (int i = 0; i < pn->n_shapes && i < 8; i++)
+        if ((pointwise[t].floats >> i & 1) && pn->ndim[i] > 0)
+            idx[n++] = i;
+    if (n == 0) {
+        snprintf(m->note, sizeof m->note, "no tensor operand in sizes");
+        return false;
+    }
+    double out = bcast_of(pn, idx, n);
+    if (out < 0) {
+        snprintf(m->note, sizeof m->note, "operands that do not broadcast");
+        return false;
+    }
+    /* the operands of the output's size are read, each tensor once (as
+     * for add and mul); smaller (broadcast) ones are left out */
+    int full[8], nf = 0;
+    for (int a = 0; a < n; a++)
+        if (cr_rf_numel(pn, idx[a]) == out)
+            full[nf++] = idx[a];
+    double r = distinct_reads(pn, k, full, nf);
+    if (nf > 1 && r < nf * out)
+        snprintf(m->note, sizeof m->note, "%s",
+                 k->in.has_ids ? "operands that may be one tensor (input_op_ids) read once"
+                               : "no input_op_ids: one full-size operand read (x * x)");
+    return map_parts(m, out, r, out);
+}
+
+/* Reductions read their input once; their output (its dims are no tensor
+ * in sizes) is left out. */
+static bool map_reduction(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
+{
+    static const char *const red[] = {"aten::sum",       "aten::mean",   "aten::amax",
+                                      "aten::amin",      "aten::max",    "aten::min",
+                                      "aten::prod",      "aten::norm",   "aten::linalg_vector_norm",
+                                      "aten::var",       "aten::std",    "aten::var_mean",
+                                      "aten::logsumexp", "aten::argmax", "aten::argmin",
+                                      "aten::any",       "aten::all",    NULL};
+    if (!op_is(pn->op, red))
+        return false;
+    if (pn->n_shapes < 1 || pn->ndim[0] == 0) {
+        snprintf(m->note, sizeof m->note, "needs the reduced tensor in sizes");
+        return false;
+    }
+    /* one element written at least: map_parts takes the reads in units of it */
+    if (!map_parts(m, 1, cr_rf_in_elems(&k->in, pn, 0), cr_rf_numel(pn, 0)))
+        return false;
+    snprintf(m->note, sizeof m->note, "input read once; the output (dims not in sizes) left out");
+    return true;
+}
+
+/* Backward operators of the forward ones the table has. */
+static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
+{
+    static const char *const softmax_bwd[] = {"aten::_softmax_backward_data",
+                                              "aten::_log_softmax_backward_data", NULL};
+    static const char *const attn_bhsd[] = {
+        "aten::_scaled_dot_product_flash_attention_backward",
+        "aten::_scaled_dot_product_efficient_attention_backward",
+        "aten::_scaled_dot_product_cudnn_attention_backward", "aten::_cudnn_attention_backward",
+        NULL};
+    static const char *const attn_bshd[] = {"aten::_flash_attention_backward",
+                                            "aten::_efficient_attention_backward", NULL};
+    const char *op = pn->op;
+    if (map_reduction(pn, k, m) || m->note[0])
+        return m->op != NULL;
+    if (op_is(op, softmax_bwd)) {
+        /* (grad_output, output, dim, dtype): both read, grad_input written */
+        if (pn->n_shapes < 2 || pn->ndim[0] == 0 || cr_rf_numel(pn, 0) != cr_rf_numel(pn, 1)) {
+            snprintf(m->note, sizeof m->note, "needs grad_output and output of one size");
+            return false;
+        }
+        int idx[2] = {0, 1};
+        return map_parts(m, cr_rf_numel(pn, 0), distinct_reads(pn, k, idx, 2),
+                         3 * cr_rf_numel(pn, 0));
+    }
+    if (!strcmp(op, "aten::native_layer_norm_backward")) {
+        /* (grad_out, input, shape, mean, rstd, weight, bias, output_mask):
+         * output_mask is no tensor, so which gradients it makes is not in
+         * sizes: grad_out is read for any of them; input is read and
+         * grad_input written where a kernel shows grad_input is made
+         * (PyTorch's layer_norm_grad_input_kernel), else left out (BitFit
+         * trains only the biases: grad_bias alone reads grad_out alone) */
+        if (pn->n_shapes < 2 || pn->ndim[0] == 0) {
+            snprintf(m->note, sizeof m->note, "needs grad_out and input in sizes");
+            return false;
+        }
+        double n = cr_rf_numel(pn, 0);
+        if (k->grad_input_kernel) {
+            int idx[2] = {0, 1};
+            return map_parts(m, n, distinct_reads(pn, k, idx, 2), 8 * n);
+        }
+        if (!map_parts(m, 1, cr_rf_in_elems(&k->in, pn, 0), 2 * n))
+            return false;
+        snprintf(m->note, sizeof m->note,
+                 "no grad_input kernel seen: grad_out read, the rest left out (output_mask "
+                 "is not in sizes)");
+        return true;
+    }
+    if (!strcmp(op, "aten::nll_loss_forward")) {
+        /* (self [N, C], target [N], ...): one element of each row read
+         * (the target's class), the target at 4 B an element at least */
+        if (pn->n_shapes < 2 || pn->ndim[0] == 0 || pn->ndim[1] == 0) {
+            snprintf(m->note, sizeof m->note, "needs self and target in sizes");
+            return false;
+        }
+        double rows = cr_rf_numel(pn, 1);
+        if (!map_parts(m, 1, rows, rows))
+            return false;
+        m->r_bytes = 4 * rows;
+        snprintf(m->note, sizeof m->note,
+                 "one element a row read and the target (4 B an element); the loss written");
+        return true;
+    }
+    if (!strcmp(op, "aten::nll_loss_backward")) {
+        /* (grad_output, self, target, ...): grad_input has self's size,
+         * but PyTorch zeroes it in a range of its own (aten::zero_, inside
+         * this one), which owns that kernel: this range's kernels write one
+         * element a row (the target's) and read the target (4 B) */
+        if (pn->n_shapes < 3 || pn->ndim[1] == 0 || pn->ndim[2] == 0) {
+            snprintf(m->note, sizeof m->note, "needs self and target in sizes");
+            return false;
+        }
+        double rows = cr_rf_numel(pn, 2);
+        if (!map_parts(m, rows, 0, rows))
+            return false;
+        m->r_bytes = 4 * rows;
+        snprintf(m->note, sizeof m->note,
+                 "one element a row written (the zeroing is aten::zero_'s row), the target read "
+                 "(4 B)");
+        return true;
+    }
+    if (!strcmp(op, "aten::embedding_dense_backward")) {
+        /* (grad_output [..., h], indices, num_weights, ...): grad_output
+         * and the indices read; grad_weight [num_weights, h] is written
+         * but num_weights is no tensor, so it is left out */
+        if (pn->n_shapes < 2 || pn->ndim[0] == 0 || pn->ndim[1] == 0) {
+            snprintf(m->note, sizeof m->note, "needs grad_output and indices in sizes");
+            return false;
+        }
+        if (!map_parts(m, 1, cr_rf_in_elems(&k->in, pn, 0), cr_rf_numel(pn, 0)))
+            return false;
+        m->r_bytes = 4 * cr_rf_numel(pn, 1);
+        snprintf(m->note, sizeof m->note,
+                 "grad_output and indices (4 B) read; grad_weight (num_weights not in sizes) "
+                 "left out");
+        return true;
+    }
+    bool bhsd = op_is(op, attn_bhsd);
+    if (bhsd || op_is(op, attn_bshd)) {
+        /* (grad_out, q, k, v, out, ...): the forward's case with backward */
+        if (pn->n_shapes < 5 || pn->ndim[1] != 4 || pn->ndim[2] != 4 || pn->ndim[3] != 4) {
+            snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
+            return false;
+        }
+        int hx = bhsd ? 1 : 2, sx = bhsd ? 2 : 1;
+        if (pn->dim[1][sx] != pn->dim[2][sx] || pn->dim[1][3] != pn->dim[3][3]) {
+            snprintf(m->note, sizeof m->note,
+                     "query and key lengths (or head dims) differ: the catalog's attention "
+                     "takes one sequence length");
+            return false;
+        }
+        double batch = (double)pn->dim[1][0], seq = (double)pn->dim[1][sx];
+        bool packed = false;
+        /* packed calls (one batch of T tokens): the first 1-D tensor after
+         * out is the cumulative sequence lengths, n + 1 of them; the least
+         * work of n sequences is n of floor(T / n) tokens (the forward's
+         * rule). With a batch over 1 nothing is packed: a 1-D tensor is
+         * then another argument (an RNG state) */
+        for (int i = 5; batch == 1 && i < pn->n_shapes; i++)
+            if (pn->ndim[i] == 1 && pn->dim[i][0] >= 2) {
+                double nseq = (double)(pn->dim[i][0] - 1);
+                double f = (double)(int64_t)(seq / nseq);
+                if (!(f >= 1)) {
+                    snprintf(m->note, sizeof m->note, "packed sequences shorter than a token");
+                    return false;
+                }
+                batch = nseq, seq = f, packed = true;
+                break;
+            }
+        m->op = "attention";
+        put(m, "batch", batch);
+        put(m, "heads", (double)pn->dim[1][hx]);
+        put(m, "kv_heads", (double)pn->dim[2][hx]);
+        put(m, "seq", seq);
+        put(m, "head_dim", (double)pn->dim[1][3]);
+        snprintf(m->k[m->n], sizeof m->k[0], "causal");
+        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
+        snprintf(m->k[m->n], sizeof m->k[0], "backward");
+        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
+        snprintf(m->note, sizeof m->note, "%sis_causal not in the trace: bound taken causal",
+                 packed ? "packed: the least work of its sequences, equal lengths; " : "");
+        return true;
+    }
+    return false;
+}
+
+/* Foreach operators (PyTorch's optimizers: _foreach_mul_, _lerp_,
+ * _addcmul_, _sqrt, _addcdiv_, ...): their tensor lists come one after the
+ * other in sizes. Every listed tensor is read or written at least once:
+ * the distinct ones (input_op_ids: the same tensor in two lists, such as
+ * addcmul_'s grads twice, once), each taken as its own memory (the lists
+ * of an optimizer hold separate tensors). An op that reads the list it
+ * updates in place (all but zero_ and copy_) also writes it, and an
+ * out-of-place pointwise one writes a new list of the first list's sizes:
+ * the first list is the shortest prefix the sizes repeat (a shorter one
+ * than the true list only writes fewer). Without input_op_ids, only the
+ * first list (every foreach op reads or writes it). */
+static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
+{
+    static const char *const out_of_place[] = {"aten::_foreach_add",
+                                               "aten::_foreach_sub",
+                                               "aten::_foreach_mul",
+                                               "aten::_foreach_div",
+                                               "aten::_foreach_sqrt",
+                                               "aten::_foreach_exp",
+                                               "aten::_foreach_neg",
+                                               "aten::_foreach_abs",
+                                               "aten::_foreach_pow",
+                                               "aten::_foreach_lerp",
+                                               "aten::_foreach_addcmul",
+                                               "aten::_foreach_addcdiv",
+                                               "aten::_foreach_maximum",
+                                               "aten::_foreach_minimum",
+                                               "aten::_foreach_reciprocal",
+                                               "aten::_foreach_clamp_min",
+                                               "aten::_foreach_clamp_max",
+                                               "aten::_foreach_sign",
+                                               "aten::_foreach_sigmoid",
+                                               "aten::_foreach_tanh",
+                                               "aten::_foreach_log",
+                                               "aten::_foreach_rsqrt",
+                                               NULL};
+    if (strncmp(pn->op, "aten::_foreach_", 15) != 0)
+        return false;
+    size_t ol = strlen(pn->op);
+    bool in_place = pn->op[ol - 1] == '_';
+    bool reads_self = in_place && strcmp(pn->op, "aten::_foreach_zero_") != 0 &&
+                      strcmp(pn->op, "aten::_foreach_copy_") != 0;
+    /* the tensors, in order (scalars and 0-d ones are "[]") */
+    int n = 0;
+    for (int i = 0; i < pn->n_shapes; i++)
+        n += pn->ndim[i] > 0;
+    if (n == 0) {
+        snprintf(m->note, sizeof m->note, "no tensor in its lists");
+        return false;
+    }
+    int *ti = malloc((size_t)n * sizeof *ti);
+    if (!ti) {
+        snprintf(m->note, sizeof m->note, "out of memory");
+        return false;
+    }
+    n = 0;
+    for (int i = 0; i < pn->n_shapes; i++)
+        if (pn->ndim[i] > 0)
+            ti[n++] = i;
+    /* the first list: the shortest period p of the shapes (n / p lists) */
+    int p = n;
+    for (int q = 1; q < n; q++) {
+        if (n % q)
+            continue;
+        bool ok = true;
+        for (int a = q; a < n && ok; a++) {
+            int x = ti[a], y = ti[a % q];
+            ok = pn->ndim[x] == pn->ndim[y] &&
+                 !memcmp(pn->dim[x], pn->dim[y], (size_t)pn->ndim[x] * sizeof pn->dim[x][0]);
+        }
+        if (ok) {
+            p = q;
+            break;
+        }
+    }
+    double first = 0, all = 0;
+    for (int a = 0; a < n; a++) {
+        int i = ti[a];
+        double e = cr_rf_numel(pn, i);
+        if (a < p)
+            first += e;
+        /* a tensor counts once: at its first place in the lists */
+        int key = cr_rf_in_key(&k->in, i);
+        if (key < 0 || key == i)
+            all += e;
+    }
+    free(ti);
+    bool writes = reads_self || (!in_place && op_is(pn->op, out_of_place));
+    if (!k->in.has_ids) {
+        snprintf(m->note, sizeof m->note,
+                 "no input_op_ids: the first list (%d tensors) read or written once", p);
+        return map_parts(m, first, 0, first);
+    }
+    snprintf(m->note, sizeof m->note, "%d tensors in %d list(s), each distinct one once%s", n,
+             n / p, writes ? ", the first list written" : "");
+    /* written: the first list where the op writes it after reading it (or
+     * makes a new one); the rest are reads, at the row's type */
+    return writes ? map_parts(m, first, all, all) : map_parts(m, all, 0, all);
 }
 
 /* The table (doc/roofline.md has it with the reasons). */
@@ -338,9 +778,6 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
     static const char *const logsoftmax[] = {"aten::log_softmax", "aten::_log_softmax", NULL};
     static const char *const norm[] = {"aten::layer_norm", "aten::native_layer_norm", NULL};
     static const char *const rms[] = {"aten::rms_norm", "aten::_fused_rms_norm", NULL};
-    static const char *const binary[] = {"aten::add",  "aten::add_", "aten::mul",
-                                         "aten::mul_", "aten::sub",  "aten::sub_",
-                                         "aten::div",  "aten::div_", NULL};
     static const char *const copy[] = {"aten::copy_", "aten::to",         "aten::_to_copy",
                                        "aten::clone", "aten::contiguous", NULL};
     static const char *const cat[] = {"aten::cat", NULL};
@@ -437,27 +874,6 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         int f = op_is(op, logsoftmax) ? 4 : 5;
         return map_stream(m, cr_rf_numel(pn, 0), 1, 1, f);
     }
-    if (op_is(op, binary)) {
-        /* the operands that are tensors of the output's size are read,
-         * each distinct tensor once (x * x reads x once); smaller
-         * (broadcast) ones are left out, a lower bound */
-        int nt = pn->n_shapes < 2 ? pn->n_shapes : 2;
-        double out = bcast_numel(pn, nt);
-        if (out < 0) {
-            snprintf(m->note, sizeof m->note, "operands that do not broadcast");
-            return false;
-        }
-        int idx[2], ni = 0;
-        for (int i = 0; i < nt; i++)
-            if (pn->ndim[i] > 0 && cr_rf_numel(pn, i) == out)
-                idx[ni++] = i;
-        double r = distinct_reads(k, idx, ni);
-        if (ni > 1 && r < ni * out)
-            snprintf(m->note, sizeof m->note, "%s",
-                     k->in.has_ids ? "operands that may be one tensor (input_op_ids) read once"
-                                   : "no input_op_ids: one full-size operand read (x * x)");
-        return map_parts(m, out, r, out);
-    }
     if (op_is(op, copy)) {
         if (k->copy && !k->kernel) {
             /* a cudaMemcpy: its bytes and direction as the trace has them */
@@ -492,8 +908,8 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         int src = !strcmp(op, "aten::copy_") ? 1 : 0;
         double dst = cr_rf_numel(pn, 0), r = 0;
         if (src < pn->n_shapes && pn->ndim[src] > 0) {
-            double e = k->in.elems[src] < dst ? k->in.elems[src] : dst;
-            if (k->in.fresh[src] || e < dst)
+            double e = fmin(cr_rf_in_elems(&k->in, pn, src), dst);
+            if (cr_rf_in_fresh(&k->in, src) || e < dst)
                 r = e;
         }
         if (r < dst)
@@ -550,8 +966,8 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
             ix = 2;
             out = cr_rf_numel(pn, 2);
         }
-        double idx = k->in.elems[ix];
-        bool counted = k->in.fresh[ix] || idx < cr_rf_numel(pn, ix);
+        double idx = cr_rf_in_elems(&k->in, pn, ix);
+        bool counted = cr_rf_in_fresh(&k->in, ix) || idx < cr_rf_numel(pn, ix);
         if (!map_parts(m, out, 0, 0))
             return false;
         if (counted)
@@ -561,6 +977,12 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
                  counted ? "" : ", nor the index (not shown to be its own size)");
         return true;
     }
+    if (map_backward(pn, k, m) || m->note[0])
+        return m->op != NULL;
+    if (map_foreach(pn, k, m) || m->note[0])
+        return m->op != NULL;
+    if (map_pointwise(pn, k, m) || m->note[0])
+        return m->op != NULL;
     snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
     return false;
 }

@@ -174,7 +174,12 @@ cut:
 
 cr_status cr_rf_parse_name(const char *name, cr_rf_name *o, cr_diag *d)
 {
-    memset(o, 0, sizeof *o);
+    /* the scalars only: the arrays (80 KB) are valid up to n_shapes and
+     * n_ids, which the parse fills as it goes */
+    memset(o->op, 0, sizeof o->op);
+    o->has_sizes = o->truncated = o->ids_cut = false;
+    o->n_shapes = o->n_ids = 0;
+    o->sizes_off = o->sizes_len = 0;
     o->seq = -1;
     o->op_id = -1;
     const char *c = strchr(name, ',');

@@ -14,20 +14,42 @@
 /* Library internals: not exported from libcommroof.so (README, Layout). */
 #pragma GCC visibility push(hidden)
 
-/* What input_op_ids show of a call's inputs (index: its sizes entry). */
+/* What input_op_ids show of a call's inputs (index: its sizes entry, n of
+ * them; the arrays are the call's own, cr_rf_inputs_free() releases them;
+ * read them through cr_rf_in_*(), which answer "nothing known" past n). */
 typedef struct {
     bool has_ids;
+    int n;
     /* key[i]: inputs with the same key >= 0 are one tensor (the same
-     * producer's output, through views and in-place ops); -1 none known */
-    int key[CR_RF_MAX_SHAPES];
+     * producer's output, through views and in-place ops); -1 none known.
+     * A key is the index of the first input of its tensor. */
+    int *key;
     /* fresh[i]: the producer is in the trace and makes new storage (not a
      * view, not in place), so the input holds distinct elements; false:
      * it may be an expanded (stride-0) view of less */
-    bool fresh[CR_RF_MAX_SHAPES];
+    bool *fresh;
     /* elems[i]: the input's storage holds at most this many elements (an
      * expanded view: its source's); its numel where nothing shows less */
-    double elems[CR_RF_MAX_SHAPES];
+    double *elems;
 } cr_rf_inputs;
+
+static inline bool cr_rf_in_fresh(const cr_rf_inputs *in, int i)
+{
+    return i < in->n && in->fresh[i];
+}
+
+static inline int cr_rf_in_key(const cr_rf_inputs *in, int i)
+{
+    return i < in->n ? in->key[i] : -1;
+}
+
+/* At most the numel of input i of pn (what the sizes say). */
+static inline double cr_rf_in_elems(const cr_rf_inputs *in, const cr_rf_name *pn, int i)
+{
+    return i < in->n ? in->elems[i] : cr_rf_numel(pn, i);
+}
+
+void cr_rf_inputs_free(cr_rf_inputs *in);
 
 /* The producer of an input: the range of op op_id in the consumer's
  * process, parsed into *out; false when the trace has none. */
@@ -36,9 +58,9 @@ typedef bool (*cr_rf_producer_fn)(void *ctx, long long op_id, cr_rf_name *out);
 /* Fills *in for the call pn from its input_op_ids, following each input
  * through the view and in-place ops that made it (producer() finds them)
  * to the op that made its storage. Without ids: has_ids false, every key
- * -1, nothing fresh, elems the numel. */
-void cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
-                          cr_rf_inputs *in);
+ * -1, nothing fresh, elems the numel. CR_ENOMEM leaves *in empty (n 0). */
+cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
+                               cr_rf_inputs *in);
 
 /* What a call's GPU activities show besides their time: whether it
  * launched kernels, and its copies (the first one's direction and host
@@ -48,11 +70,13 @@ typedef struct {
     double copy_bytes;
     cr_copy_kind copy_kind;
     bool copy_pinned;
-    cr_rf_inputs in; /* what input_op_ids show (roofline.c fills it per call) */
-    bool cast_loads; /* a kernel loads with dynamic casts (ATen's LoadWithCast: mixed
-                        input types; its name shows only the computation's type) */
-    int elem_bytes;  /* the least element size an untyped kernel name shows
-                        (OpaqueType<N>, bool, unsigned char), 0 none */
+    cr_rf_inputs in;        /* what input_op_ids show (roofline.c fills it per call) */
+    bool cast_loads;        /* a kernel loads with dynamic casts (ATen's LoadWithCast: mixed
+                               input types; its name shows only the computation's type) */
+    int elem_bytes;         /* the least element size an untyped kernel name shows
+                               (OpaqueType<N>, bool, unsigned char), 0 none */
+    bool grad_input_kernel; /* a kernel named for a grad_input (PyTorch's
+                               layer_norm_grad_input_kernel) */
 } cr_rf_owned;
 
 /* The catalog case of one aten operator: the catalog operator and its

@@ -268,6 +268,14 @@ static void test_attention_counts(void **state)
     EXACT(r.flops, 4.0 * 16 * 64 * 8192.0 * 8192 / 8);
     assert_int_equal(r.n_comm, 2);
     assert_string_equal(r.comm[0].coll, "alltoall");
+    /* attention's backward on one GPU (4 x 1024 tokens, 16 heads of 64,
+     * causal): five matmuls of the forward's two's size, 2.5 x 4 b h d
+     * s (s + 1) / 2; Q, K, V, O, dO read and dQ, dK, dV written, bf16 */
+    r = counts("attention",
+               (const char *[]){"batch", "4", "seq", "1024", "heads", "16", "kv_heads", "16",
+                                "head_dim", "64", "causal", "yes", "backward", "yes", NULL});
+    EXACT(r.flops, 2.5 * 4 * 4 * 16 * 64 * (1024.0 * 1025 / 2));
+    EXACT(r.hbm_bytes, 2.0 * 4 * 1024 * 64 * (5 * 16 + 3 * 16));
 }
 
 static void test_moe_counts(void **state)

@@ -659,6 +659,44 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
     return false;
 }
 
+/* Whether tensor b of pn broadcasts to tensor a's shape (numpy's rule). */
+static bool broadcasts_to(const cr_rf_name *pn, int b, int a)
+{
+    if (pn->ndim[b] > pn->ndim[a])
+        return false;
+    for (int k = 1; k <= pn->ndim[b]; k++) {
+        int64_t vb = pn->dim[b][pn->ndim[b] - k], va = pn->dim[a][pn->ndim[a] - k];
+        if (vb != 1 && vb != va)
+            return false;
+    }
+    return true;
+}
+
+/* The most tensor lists a foreach op takes (its overloads'): 3 for lerp
+ * (self, end, weights), addcmul and addcdiv; 2 for the binary ones and
+ * copy_; 1 for the unary ones; 4 for any other. */
+static int foreach_lists(const char *op)
+{
+    static const char *const three[] = {"lerp", "addcmul", "addcdiv", NULL};
+    static const char *const two[] = {"add", "sub",       "mul",       "div",  "maximum", "minimum",
+                                      "pow", "clamp_min", "clamp_max", "copy", NULL};
+    static const char *const one[] = {"sqrt", "exp",  "neg",     "abs",   "zero",  "reciprocal",
+                                      "sign", "log",  "sigmoid", "tanh",  "rsqrt", "norm",
+                                      "max",  "ceil", "floor",   "round", "trunc", NULL};
+    char base[48];
+    snprintf(base, sizeof base, "%s", op + 15); /* after "aten::_foreach_" */
+    size_t bl = strlen(base);
+    if (bl > 0 && base[bl - 1] == '_')
+        base[bl - 1] = '\0';
+    static const char *const *const sets[] = {three, two, one};
+    static const int counts[] = {3, 2, 1};
+    for (int s = 0; s < 3; s++)
+        for (const char *const *q = sets[s]; *q; q++)
+            if (!strcmp(base, *q))
+                return counts[s];
+    return 4;
+}
+
 /* Foreach operators (PyTorch's optimizers: _foreach_mul_, _lerp_,
  * _addcmul_, _sqrt, _addcdiv_, ...): their tensor lists come one after the
  * other in sizes. Every listed tensor is read or written at least once:
@@ -667,9 +705,10 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
  * of an optimizer hold separate tensors). An op that reads the list it
  * updates in place (all but zero_ and copy_) also writes it, and an
  * out-of-place pointwise one writes a new list of the first list's sizes:
- * the first list is the shortest prefix the sizes repeat (a shorter one
- * than the true list only writes fewer). Without input_op_ids, only the
- * first list (every foreach op reads or writes it). */
+ * of the ways the tensors split into the op's lists (at most its overloads'
+ * count, each later list's tensors broadcasting to the first's), the least
+ * first list, the true one or less. Without input_op_ids, only that first
+ * list (every foreach op reads or writes it). */
 static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
 {
     static const char *const out_of_place[] = {"aten::_foreach_add",
@@ -718,28 +757,36 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
     for (int i = 0; i < pn->n_shapes; i++)
         if (pn->ndim[i] > 0)
             ti[n++] = i;
-    /* the first list: the shortest period p of the shapes (n / p lists) */
-    int p = n;
-    for (int q = 1; q < n; q++) {
-        if (n % q)
+    /* the first list: k lists of L tensors (k L = m, m = n, or n - 1
+     * where the last is 1-D: a tensor of scalars, which only ops of two
+     * or more lists take), each later list's i-th
+     * tensor broadcasting to the first's i-th; of the splits that fit,
+     * the least first list (the true split is one of them) */
+    int kmax = foreach_lists(pn->op);
+    double first = -1;
+    int p = n; /* its length */
+    for (int drop = 0; drop <= 1; drop++) {
+        int mm = n - drop;
+        if (mm < 1 || (drop && (kmax < 2 || pn->ndim[ti[n - 1]] != 1)))
             continue;
-        bool ok = true;
-        for (int a = q; a < n && ok; a++) {
-            int x = ti[a], y = ti[a % q];
-            ok = pn->ndim[x] == pn->ndim[y] &&
-                 !memcmp(pn->dim[x], pn->dim[y], (size_t)pn->ndim[x] * sizeof pn->dim[x][0]);
-        }
-        if (ok) {
-            p = q;
-            break;
+        for (int lists = 1; lists <= kmax && lists <= mm; lists++) {
+            if (mm % lists)
+                continue;
+            int L = mm / lists;
+            bool fits = true;
+            for (int a2 = L; a2 < mm && fits; a2++)
+                fits = broadcasts_to(pn, ti[a2], ti[a2 % L]);
+            double sum = 0;
+            for (int a2 = 0; fits && a2 < L; a2++)
+                sum += cr_rf_numel(pn, ti[a2]);
+            if (fits && (first < 0 || sum < first))
+                first = sum, p = L;
         }
     }
-    double first = 0, all = 0;
+    double all = 0;
     for (int a = 0; a < n; a++) {
         int i = ti[a];
         double e = cr_rf_numel(pn, i);
-        if (a < p)
-            first += e;
         /* a tensor counts once: at its first place in the lists */
         int key = cr_rf_in_key(&k->in, i);
         if (key < 0 || key == i)
@@ -752,8 +799,8 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
                  "no input_op_ids: the first list (%d tensors) read or written once", p);
         return map_parts(m, first, 0, first);
     }
-    snprintf(m->note, sizeof m->note, "%d tensors in %d list(s), each distinct one once%s", n,
-             n / p, writes ? ", the first list written" : "");
+    snprintf(m->note, sizeof m->note, "%d tensors, each distinct one once%s (a first list of %d)",
+             n, writes ? ", the first list written" : "", p);
     /* written: the first list where the op writes it after reading it (or
      * makes a new one); the rest are reads, at the row's type */
     return writes ? map_parts(m, first, all, all) : map_parts(m, all, 0, all);

@@ -114,11 +114,11 @@ static long write_trace(const char *path, int steps)
         static const struct {
             const char *op;
             int lists;
-        } adam[] = {{"aten::_foreach_mul_", 1},     {"aten::_foreach_lerp_", 2},
-                    {"aten::_foreach_mul_", 1},     {"aten::_foreach_addcmul_", 3},
-                    {"aten::_foreach_sqrt", 1},     {"aten::_foreach_div_", 1},
-                    {"aten::_foreach_add_", 1},     {"aten::_foreach_addcdiv_", 3},
-                    {"aten::_foreach_zero_", 1},    {"aten::_foreach_copy_", 2},
+        } adam[] = {{"aten::_foreach_mul_", 1},    {"aten::_foreach_lerp_", 2},
+                    {"aten::_foreach_mul_", 1},    {"aten::_foreach_addcmul_", 3},
+                    {"aten::_foreach_sqrt", 1},    {"aten::_foreach_div_", 1},
+                    {"aten::_foreach_add_", 1},    {"aten::_foreach_addcdiv_", 3},
+                    {"aten::_foreach_zero_", 1},   {"aten::_foreach_copy_", 2},
                     {"aten::_foreach_maximum_", 2}};
         for (size_t a = 0; a < sizeof adam / sizeof adam[0] && !err; a++, id++) {
             err = foreach_call(f, &ts, name, sizeof name, adam[a].op, adam[a].lists, id,

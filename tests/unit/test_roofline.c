@@ -634,13 +634,31 @@ static void test_foreach(void **state)
                          false, false, &m));
     assert_close(m.w_elems, 36, 0, 0);
     assert_close(m.r_elems, 36, 0, 0);
-    /* a list of four equal tensors reads as a shorter period: fewer
-     * written, never more */
+    /* four equal tensors: one list of four or (mul_ takes two lists) two
+     * of two; the smaller first list is written, never more than the true */
     assert_true(map_name("aten::_foreach_mul_, op_id = 1, sizes = [[16], [16], [16], [16], []], "
                          "input_op_ids = [(1,0), (2,0), (3,0), (4,0), (0,-1)]",
                          false, false, &m));
     assert_close(m.r_elems, 64, 0, 0);
-    assert_close(m.w_elems, 16, 0, 0);
+    assert_close(m.w_elems, 32, 0, 0);
+    /* a second list that broadcasts ([4] onto [8, 4]): two lists still */
+    assert_true(map_name("aten::_foreach_add_, op_id = 1, sizes = [[8, 4], [4], [4], [4], []], "
+                         "input_op_ids = [(1,0), (2,0), (3,0), (4,0), (0,-1)]",
+                         false, false, &m));
+    assert_close(m.w_elems, 36, 0, 0);
+    assert_close(m.r_elems, 44, 0, 0);
+    /* three tensors of other shapes and a scalar: one list, all written */
+    assert_true(map_name("aten::_foreach_mul_, op_id = 1, sizes = [[8, 4], [4], [2, 4], []], "
+                         "input_op_ids = [(1,0), (2,0), (3,0), (0,-1)]",
+                         false, false, &m));
+    assert_close(m.w_elems, 44, 0, 0);
+    /* addcdiv_'s tensor of scalars ([2], 1-D, last) is no fourth list */
+    assert_true(map_name("aten::_foreach_addcdiv_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
+                         "[8, 4], [4], [2]], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), "
+                         "(6,0), (7,0)]",
+                         false, false, &m));
+    assert_close(m.w_elems, 36, 0, 0);
+    assert_close(m.r_elems, 3 * 36 + 2, 0, 0);
     /* 300 tensors (more than the 24 the parser once kept) */
     char name[8192];
     int o = snprintf(name, sizeof name, "aten::_foreach_zero_, op_id = 1, sizes = [");
@@ -648,7 +666,7 @@ static void test_foreach(void **state)
         o += snprintf(name + o, sizeof name - (size_t)o, "%s[2, 2]", i ? ", " : "");
     snprintf(name + o, sizeof name - (size_t)o, "]");
     assert_true(map_name(name, false, false, &m));
-    assert_close(m.w_elems, 4, 0, 0); /* no ids: the first period, [2, 2] */
+    assert_close(m.w_elems, 300 * 4, 0, 0); /* zero_ takes one list */
 }
 
 static void test_fixture_table(void **state)

@@ -25,7 +25,9 @@ Usage (the lead runs it on the H200):
   python3 tools/roofline_vs_events.py roofline.json OUT.json
 
 Options: --iters N (traced steps, default 10), --reps N (event samples per
-operator, default 50), --events-only (pass 2 alone; what the child runs).
+operator, default 50), --events-only (pass 2 alone; what the child runs),
+--amp-fused (the traced pass only, as mixed-precision training runs: fp32
+weights under torch.autocast(bfloat16), AdamW(fused=True)).
 """
 import json
 import os
@@ -43,11 +45,13 @@ def args():
     a = sys.argv[1:]
     if not a or a[0].startswith("-"):
         sys.exit("usage: torch_train_roofline.py OUT.json [--iters N] [--reps N] [--events-only]")
-    o = {"out": a[0], "iters": 10, "reps": 50, "events_only": False}
+    o = {"out": a[0], "iters": 10, "reps": 50, "events_only": False, "amp_fused": False}
     i = 1
     while i < len(a):
         if a[i] == "--events-only":
             o["events_only"] = True
+        elif a[i] == "--amp-fused":
+            o["amp_fused"] = True
         elif a[i] in ("--iters", "--reps") and i + 1 < len(a):
             o[a[i][2:]] = int(a[i + 1])
             i += 1
@@ -57,7 +61,7 @@ def args():
     return o
 
 
-def model(torch):
+def model(torch, dtype=None):
     nn, F = torch.nn, torch.nn.functional
 
     class Block(nn.Module):
@@ -83,19 +87,22 @@ def model(torch):
 
     dev = torch.device("cuda", 0)
     torch.manual_seed(0)
-    m = Block().to(dev, torch.bfloat16)
+    m = Block().to(dev, dtype or torch.bfloat16)
     ids = torch.randint(0, V, (B, S), device=dev)
     target = torch.randint(0, VH, (B, S), device=dev)
     return m, ids, target
 
 
 def traced_pass(torch, o):
-    m, ids, target = model(torch)
-    opt = torch.optim.AdamW(m.parameters(), lr=1e-4)
+    amp = o["amp_fused"]
+    m, ids, target = model(torch, torch.float32 if amp else None)
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=True if amp else None)
 
     def step():
         opt.zero_grad(set_to_none=True)
-        m(ids, target).backward()
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+            loss = m(ids, target)
+        loss.backward()
         opt.step()
 
     for _ in range(3):  # warm-up: cuBLAS handles, kernel selection, optimizer state
@@ -207,7 +214,10 @@ def main():
         events_pass(torch, o)  # not inference_mode: sdpa_bwd needs autograd
         return 0
     traced_pass(torch, o)
-    print(f"torch_train_roofline: {o['iters']} traced training steps (emit_nvtx, record_shapes)")
+    print(f"torch_train_roofline: {o['iters']} traced training steps (emit_nvtx, record_shapes)"
+          + (", fp32 weights, bf16 autocast, fused AdamW" if o["amp_fused"] else ""))
+    if o["amp_fused"]:
+        return 0
     env = {k: v for k, v in os.environ.items()
            if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "CUDA_LAUNCH_BLOCKING",
                         "COMMROOF_TRACE_DIR")}

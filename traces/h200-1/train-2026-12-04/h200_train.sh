@@ -11,3 +11,9 @@ traced $W/tr python3 kernels/trace_demo/torch_train_roofline.py "$OUT/events.jso
 echo "rc=$?"
 cp "$(one $W/tr)" "$OUT/torch_train.json" && gzip -9 "$OUT/torch_train.json"
 ls -l "$OUT"
+# the same step as mixed-precision training runs it (fp32 weights, bf16
+# autocast, AdamW(fused=True)); traced only
+traced $W/amp python3 kernels/trace_demo/torch_train_roofline.py "$OUT/amp_unused.json" --iters 10 --amp-fused
+echo "rc=$?"
+cp "$(one $W/amp)" "$OUT/torch_train_amp_fused.json" && gzip -9 "$OUT/torch_train_amp_fused.json"
+ls -l "$OUT"

@@ -697,12 +697,49 @@ static int foreach_lists(const char *op)
     return 4;
 }
 
+/* PyTorch's fused Adam and AdamW (AdamW(fused=True)): lists params,
+ * grads, exp_avgs, exp_avg_sqs (and max_exp_avg_sqs with amsgrad), of the
+ * same shapes, then 0-d step tensors and scalars. Every list is read and
+ * all but the grads written; the lists are separate tensors by the op's
+ * contract (it updates params and both moments in place from the grads). */
+static bool map_fused_adam(const cr_rf_name *pn, cr_rf_case *m)
+{
+    if (strcmp(pn->op, "aten::_fused_adam_") != 0 && strcmp(pn->op, "aten::_fused_adamw_") != 0)
+        return false;
+    int n = 0;
+    for (int i = 0; i < pn->n_shapes && pn->ndim[i] > 0; i++)
+        n++;
+    for (int lists = 5; lists >= 4; lists--) {
+        if (n == 0 || n % lists)
+            continue;
+        int L = n / lists;
+        bool same = true;
+        for (int a = L; a < n && same; a++)
+            same = pn->ndim[a] == pn->ndim[a % L] &&
+                   !memcmp(pn->dim[a], pn->dim[a % L], (size_t)pn->ndim[a] * sizeof pn->dim[a][0]);
+        if (!same)
+            continue;
+        double list = 0;
+        for (int a = 0; a < L; a++)
+            list += cr_rf_numel(pn, a);
+        if (!map_parts(m, (lists - 1) * list, lists * list, 16 * list))
+            return false;
+        snprintf(m->note, sizeof m->note, "%d lists of %d tensors read, all but the grads written",
+                 lists, L);
+        return true;
+    }
+    snprintf(m->note, sizeof m->note,
+             "its tensors do not form 4 or 5 lists of the same shapes (params, grads, moments)");
+    return false;
+}
+
 /* Foreach operators (PyTorch's optimizers: _foreach_mul_, _lerp_,
  * _addcmul_, _sqrt, _addcdiv_, ...): their tensor lists come one after the
  * other in sizes. Every listed tensor is read or written at least once:
  * the distinct ones (input_op_ids: the same tensor in two lists, such as
- * addcmul_'s grads twice, once), each taken as its own memory (the lists
- * of an optimizer hold separate tensors). An op that reads the list it
+ * addcmul_'s grads twice, once; of those no recorded op made, one a place
+ * in the lists), each taken as its own memory (the lists of an optimizer
+ * hold separate tensors). An op that reads the list it
  * updates in place (all but zero_ and copy_) also writes it, and an
  * out-of-place pointwise one writes a new list of the first list's sizes:
  * of the ways the tensors split into the op's lists (at most its overloads'
@@ -764,7 +801,7 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
      * the least first list (the true split is one of them) */
     int kmax = foreach_lists(pn->op);
     double first = -1;
-    int p = n; /* its length */
+    int p = n, in_lists = n; /* its length; the tensors in the lists */
     for (int drop = 0; drop <= 1; drop++) {
         int mm = n - drop;
         if (mm < 1 || (drop && (kmax < 2 || pn->ndim[ti[n - 1]] != 1)))
@@ -780,18 +817,30 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
             for (int a2 = 0; fits && a2 < L; a2++)
                 sum += cr_rf_numel(pn, ti[a2]);
             if (fits && (first < 0 || sum < first))
-                first = sum, p = L;
+                first = sum, p = L, in_lists = mm;
         }
     }
-    double all = 0;
-    for (int a = 0; a < n; a++) {
-        int i = ti[a];
-        double e = cr_rf_numel(pn, i);
-        /* a tensor counts once: at its first place in the lists */
-        int key = cr_rf_in_key(&k->in, i);
-        if (key < 0 || key == i)
-            all += e;
+    /* a tensor counts once: at its first place in the lists (its key);
+     * those no recorded op made (no key) may be one tensor where they
+     * share a place in the lists (addcmul_(v, g, g) of gradients made
+     * before the trace), so each place counts its largest of them once */
+    double all = 0, *unkeyed = calloc((size_t)p, sizeof *unkeyed);
+    if (!unkeyed) {
+        free(ti);
+        snprintf(m->note, sizeof m->note, "out of memory");
+        return false;
     }
+    for (int a = 0; a < n; a++) {
+        int i = ti[a], key = cr_rf_in_key(&k->in, i);
+        double e = cr_rf_numel(pn, i);
+        if (key == i || (key < 0 && a >= in_lists))
+            all += e;
+        else if (key < 0)
+            unkeyed[a % p] = fmax(unkeyed[a % p], e);
+    }
+    for (int a = 0; a < p; a++)
+        all += unkeyed[a];
+    free(unkeyed);
     free(ti);
     bool writes = reads_self || (!in_place && op_is(pn->op, out_of_place));
     if (!k->in.has_ids) {
@@ -1025,6 +1074,8 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         return true;
     }
     if (map_backward(pn, k, m) || m->note[0])
+        return m->op != NULL;
+    if (map_fused_adam(pn, m) || m->note[0])
         return m->op != NULL;
     if (map_foreach(pn, k, m) || m->note[0])
         return m->op != NULL;

@@ -33,8 +33,9 @@ conversion copy, a matmul of [1024, 1024] by [8, 1024, 1024], and a cat of
 """
 import json
 import os
-import subprocess
 import sys
+
+from event_timing import parse_args, run_events_child, time_call
 
 B, S, D, H = 4, 1024, 1024, 16  # batch, sequence, width, heads (head_dim 64)
 HD = D // H
@@ -42,26 +43,6 @@ V = 32000  # embedding rows
 VH = 8192  # logits head width (log_softmax)
 SE = 256  # sequence of the explicit (bmm + softmax) attention
 FF = 4 * D
-
-
-def args():
-    a = sys.argv[1:]
-    if not a or a[0].startswith("-"):
-        sys.exit("usage: torch_roofline.py OUT.json [--iters N] [--reps N] [--events-only]")
-    o = {"out": a[0], "iters": 20, "reps": 50, "events_only": False, "extra": False}
-    i = 1
-    while i < len(a):
-        if a[i] == "--events-only":
-            o["events_only"] = True
-        elif a[i] == "--extra":
-            o["extra"] = True
-        elif a[i] in ("--iters", "--reps") and i + 1 < len(a):
-            o[a[i][2:]] = int(a[i + 1])
-            i += 1
-        else:
-            sys.exit(f"torch_roofline: unknown option {a[i]}")
-        i += 1
-    return o
 
 
 def build(torch, extra=False):
@@ -201,19 +182,7 @@ def events_pass(torch, o):
     res = []
     with torch.inference_mode():
         for name, aten, shapes, fn, *row_dtype in ops:
-            for _ in range(3):
-                fn()
-            torch.cuda.synchronize()
-            t = []
-            for _ in range(o["reps"]):
-                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                torch.cuda._sleep(200000)  # ~0.1 ms: the call is queued behind it
-                a.record()
-                fn()
-                b.record()
-                b.synchronize()
-                t.append(a.elapsed_time(b) * 1000.0)  # us
-            t.sort()
+            t = time_call(torch, fn, o["reps"])
             res.append({"name": name, "aten": aten if isinstance(aten, list) else [aten],
                         "shapes": shapes, "reps": len(t),
                         "median_us": t[len(t) // 2], "min_us": t[0]})
@@ -228,7 +197,7 @@ def events_pass(torch, o):
 
 
 def main():
-    o = args()
+    o = parse_args("torch_roofline.py", 20, ("extra",))
     if not o["events_only"]:
         os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # before torch initialises CUDA
     import torch
@@ -242,13 +211,7 @@ def main():
     traced_pass(torch, o)
     print(f"torch_roofline: {o['iters']} traced iterations (emit_nvtx, record_shapes)")
     # pass 2 in a child: not traced, launches asynchronous again
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "CUDA_LAUNCH_BLOCKING",
-                        "COMMROOF_TRACE_DIR")}
-    cmd = [sys.executable, os.path.abspath(__file__), o["out"], "--reps", str(o["reps"]),
-           "--events-only"] + (["--extra"] if o["extra"] else [])
-    return subprocess.run(cmd, env=env).returncode
-
+    return run_events_child(__file__, o, ("extra",))
 
 if __name__ == "__main__":
     sys.exit(main())

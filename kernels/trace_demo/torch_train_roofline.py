@@ -31,34 +31,15 @@ weights under torch.autocast(bfloat16), AdamW(fused=True)).
 """
 import json
 import os
-import subprocess
 import sys
+
+from event_timing import parse_args, run_events_child, time_call
 
 B, S, D, H = 4, 1024, 1024, 16  # batch, sequence, width, heads (head_dim 64)
 HD = D // H
 V = 32000  # embedding rows
 VH = 8192  # vocabulary of the head (cross_entropy)
 FF = 4 * D
-
-
-def args():
-    a = sys.argv[1:]
-    if not a or a[0].startswith("-"):
-        sys.exit("usage: torch_train_roofline.py OUT.json [--iters N] [--reps N] [--events-only]")
-    o = {"out": a[0], "iters": 10, "reps": 50, "events_only": False, "amp_fused": False}
-    i = 1
-    while i < len(a):
-        if a[i] == "--events-only":
-            o["events_only"] = True
-        elif a[i] == "--amp-fused":
-            o["amp_fused"] = True
-        elif a[i] in ("--iters", "--reps") and i + 1 < len(a):
-            o[a[i][2:]] = int(a[i + 1])
-            i += 1
-        else:
-            sys.exit(f"torch_train_roofline: unknown option {a[i]}")
-        i += 1
-    return o
 
 
 def model(torch, dtype=None):
@@ -173,23 +154,13 @@ def events_pass(torch, o):
     res, skipped = [], []
     for name, op, shapes, fn in backward_ops(torch):
         try:
-            for _ in range(3):
-                fn()
+            fn()  # a first call: this build may not take it as written
             torch.cuda.synchronize()
         except (RuntimeError, TypeError) as e:  # this build's signature differs
             skipped.append({"name": name, "aten": op, "why": (str(e).splitlines() or [""])[0][:200]})
             print(f"torch_train_roofline: {name} left out: {skipped[-1]['why']}")
             continue
-        t = []
-        for _ in range(o["reps"]):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            torch.cuda._sleep(200000)  # ~0.1 ms: the call is queued behind it
-            a.record()
-            fn()
-            b.record()
-            b.synchronize()
-            t.append(a.elapsed_time(b) * 1000.0)  # us
-        t.sort()
+        t = time_call(torch, fn, o["reps"])
         res.append({"name": name, "aten": op if isinstance(op, list) else [op],
                     "shapes": shapes, "reps": len(t),
                     "median_us": t[len(t) // 2], "min_us": t[0]})
@@ -202,7 +173,7 @@ def events_pass(torch, o):
 
 
 def main():
-    o = args()
+    o = parse_args("torch_train_roofline.py", 10, ("amp-fused",))
     if not o["events_only"]:
         os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # before torch initialises CUDA
     import torch
@@ -218,13 +189,7 @@ def main():
           + (", fp32 weights, bf16 autocast, fused AdamW" if o["amp_fused"] else ""))
     if o["amp_fused"]:
         return 0
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "CUDA_LAUNCH_BLOCKING",
-                        "COMMROOF_TRACE_DIR")}
-    cmd = [sys.executable, os.path.abspath(__file__), o["out"], "--reps", str(o["reps"]),
-           "--events-only"]
-    return subprocess.run(cmd, env=env).returncode
-
+    return run_events_child(__file__, o)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -616,6 +616,25 @@ static void test_foreach(void **state)
                          false, false, &m));
     assert_close(m.w_elems, 36, 0, 0);
     assert_close(m.r_elems, 72, 0, 0);
+    /* gradients no recorded op made ((0,-1): a trace of the step alone)
+     * may be one tensor where they share a place: read once a place */
+    assert_true(map_name("aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
+                         "[8, 4], [4], []], input_op_ids = [(10,0), (11,0), (0,-1), (0,-1), "
+                         "(0,-1), (0,-1), (0,-1)]",
+                         false, false, &m));
+    assert_close(m.w_elems, 36, 0, 0);
+    assert_close(m.r_elems, 72, 0, 0);
+    /* fused AdamW (fp32 weights, traces/h200-1/train-2026-12-04's
+     * amp_fused trace): params, grads, exp_avgs, exp_avg_sqs all read,
+     * all but the grads written; 0-d steps and scalars left out */
+    assert_true(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
+                         "[8, 4], [4], [8, 4], [4], [], [], [], [], [], []]",
+                         false, false, &m));
+    assert_close(m.r_elems, 4 * 36, 0, 0);
+    assert_close(m.w_elems, 3 * 36, 0, 0);
+    assert_false(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [2], "
+                          "[8, 4], [4], [8, 4], [4], [], []]",
+                          false, false, &m));
     /* without input_op_ids: the first list once */
     assert_true(map_name("aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
                          "[8, 4], [4], []]",

@@ -635,6 +635,15 @@ static void test_foreach(void **state)
     assert_false(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [2], "
                           "[8, 4], [4], [8, 4], [4], [], []]",
                           false, false, &m));
+    /* five parameters of one shape, no amsgrad: 4 lists of 5 (35 tensors
+     * moved: 20 read, 15 written), which 5 lists of 4 also fit (36) */
+    assert_true(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[64], [64], [64], [64], [64], "
+                         "[64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], "
+                         "[64], [64], [64], [], [], [], [], [], [], [], [], [], [], [], [], [], "
+                         "[], []]",
+                         false, false, &m));
+    assert_close(m.r_elems, 20 * 64, 0, 0);
+    assert_close(m.w_elems, 15 * 64, 0, 0);
     /* without input_op_ids: the first list once */
     assert_true(map_name("aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
                          "[8, 4], [4], []]",

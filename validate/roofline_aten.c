@@ -602,12 +602,22 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
             snprintf(m->note, sizeof m->note, "needs grad_output and indices in sizes");
             return false;
         }
-        if (!map_parts(m, 1, cr_rf_in_elems(&k->in, pn, 0), cr_rf_numel(pn, 0)))
+        /* Up to 3,072 indices PyTorch's embedding_backward_feature_kernel
+         * skips the rows whose index is padding_idx (no tensor, so not in
+         * sizes) without reading their grad_output: a padded batch of
+         * 3,072 tokens reads only its real tokens' rows. There the
+         * indices alone are counted; above it every row is read (the
+         * sorted path reads padding rows too and drops their sums) */
+        double idx = cr_rf_numel(pn, 1);
+        bool feature = idx <= 3072;
+        if (!map_parts(m, 1, feature ? 0 : cr_rf_in_elems(&k->in, pn, 0), cr_rf_numel(pn, 0)))
             return false;
-        m->r_bytes = 4 * cr_rf_numel(pn, 1);
-        snprintf(m->note, sizeof m->note,
-                 "grad_output and indices (4 B) read; grad_weight (num_weights not in sizes) "
-                 "left out");
+        m->r_bytes = 4 * idx;
+        snprintf(m->note, sizeof m->note, "%s",
+                 feature ? "indices (4 B) read; grad_output left out (up to 3,072 indices, rows "
+                           "of padding_idx, not in sizes, are not read), as is grad_weight"
+                         : "grad_output and indices (4 B) read; grad_weight (num_weights not in "
+                           "sizes) left out");
         return true;
     }
     bool bhsd = op_is(op, attn_bhsd);

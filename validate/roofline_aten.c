@@ -561,37 +561,44 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
                  "is not in sizes)");
         return true;
     }
+    /* nll_loss (self [N, C], target [N], weight, reduction, ignore_index):
+     * PyTorch's CUDA kernels take a uint8 target as well as an int64 one
+     * (AT_DISPATCH_NLL_LOSS_INDEX_TYPES), so the target counts 1 B an
+     * element; and a row whose target is ignore_index (a scalar, not in
+     * sizes: padding, 255 in segmentation) reads no element of self and
+     * writes none of grad_input, so those are left out: only the target
+     * is sure to be read */
     if (!strcmp(op, "aten::nll_loss_forward")) {
-        /* (self [N, C], target [N], ...): one element of each row read
-         * (the target's class), the target at 4 B an element at least */
         if (pn->n_shapes < 2 || pn->ndim[0] == 0 || pn->ndim[1] == 0) {
             snprintf(m->note, sizeof m->note, "needs self and target in sizes");
             return false;
         }
         double rows = cr_rf_numel(pn, 1);
-        if (!map_parts(m, 1, rows, rows))
+        if (!map_parts(m, 1, 0, rows))
             return false;
-        m->r_bytes = 4 * rows;
+        m->r_bytes = rows;
         snprintf(m->note, sizeof m->note,
-                 "one element a row read and the target (4 B an element); the loss written");
+                 "the target read (1 B an element: uint8 targets); self's element a row left "
+                 "out (not read where the target is ignore_index); the loss written");
         return true;
     }
     if (!strcmp(op, "aten::nll_loss_backward")) {
         /* (grad_output, self, target, ...): grad_input has self's size,
          * but PyTorch zeroes it in a range of its own (aten::zero_, inside
          * this one), which owns that kernel: this range's kernels write one
-         * element a row (the target's) and read the target (4 B) */
+         * element a row where the target is not ignore_index, read the
+         * target (1 B) and grad_output (one element: the one counted) */
         if (pn->n_shapes < 3 || pn->ndim[1] == 0 || pn->ndim[2] == 0) {
             snprintf(m->note, sizeof m->note, "needs self and target in sizes");
             return false;
         }
         double rows = cr_rf_numel(pn, 2);
-        if (!map_parts(m, rows, 0, rows))
+        if (!map_parts(m, 1, 0, rows))
             return false;
-        m->r_bytes = 4 * rows;
+        m->r_bytes = rows;
         snprintf(m->note, sizeof m->note,
-                 "one element a row written (the zeroing is aten::zero_'s row), the target read "
-                 "(4 B)");
+                 "target (1 B: uint8) and grad_output's element read; grad_input's element a "
+                 "row left out (none at ignore_index; zeroing: aten::zero_'s row)");
         return true;
     }
     if (!strcmp(op, "aten::embedding_dense_backward")) {

@@ -857,10 +857,13 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
         snprintf(m->note, sizeof m->note, "out of memory");
         return false;
     }
-    for (int a = 0; a < n; a++) {
+    /* a last tensor of scalars (the split that leaves it out of the
+     * lists) is not counted: PyTorch takes it on the CPU only
+     * (convert_tensor_to_scalar_list), the kernels get the values */
+    for (int a = 0; a < in_lists; a++) {
         int i = ti[a], key = cr_rf_in_key(&k->in, i);
         double e = cr_rf_numel(pn, i);
-        if (key == i || (key < 0 && a >= in_lists))
+        if (key == i)
             all += e;
         else if (key < 0)
             unkeyed[a % p] = fmax(unkeyed[a % p], e);

@@ -753,6 +753,20 @@ static bool map_fused_adam(const cr_rf_name *pn, cr_rf_case *m)
             "its tensors do not form 4 or 5 lists of the same shapes (params, grads, moments)");
         return false;
     }
+    /* found_inf, the last argument (torch.amp.GradScaler's 0-d tensor):
+     * where it holds 1 (an inf or NaN in the grads, a skipped step) every
+     * block of PyTorch's kernel returns before touching the lists
+     * (FusedAdamMathFunctor), so only found_inf is sure to be read. In
+     * sizes a 0-d tensor and None are both "[]"; input_op_ids show the
+     * tensor where a recorded op made it (GradScaler makes it each step) */
+    int last = pn->n_shapes - 1;
+    if (last > n && pn->n_ids == pn->n_shapes && pn->ndim[last] == 0 && pn->id_op[last] > 0) {
+        if (!map_parts(m, 1, 0, 0))
+            return false;
+        snprintf(m->note, sizeof m->note,
+                 "found_inf given (GradScaler): a step it skips reads no list; found_inf alone");
+        return true;
+    }
     if (!map_parts(m, (best - 1) * best_list, best * best_list, 16 * best_list))
         return false;
     snprintf(m->note, sizeof m->note, "%d lists of %d tensors read, all but the grads written",

@@ -647,6 +647,24 @@ static void test_foreach(void **state)
     assert_false(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [2], "
                           "[8, 4], [4], [8, 4], [4], [], []]",
                           false, false, &m));
+    /* with GradScaler's found_inf (the last argument, made by a recorded
+     * op): a skipped step's kernel returns before reading the lists */
+    assert_true(map_name("aten::_fused_adamw_, op_id = 9, sizes = [[8, 4], [4], [8, 4], [4], "
+                         "[8, 4], [4], [8, 4], [4], [], [], [], [], [], [], [], [], [], [], [], "
+                         "[], []], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), (6,0), "
+                         "(7,0), (8,0), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), "
+                         "(0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (30,0)]",
+                         false, false, &m));
+    assert_close(m.r_elems, 0, 0, 0);
+    assert_close(m.w_elems, 1, 0, 0);
+    /* found_inf None ((0,-1)): the lists */
+    assert_true(map_name("aten::_fused_adamw_, op_id = 9, sizes = [[8, 4], [4], [8, 4], [4], "
+                         "[8, 4], [4], [8, 4], [4], [], [], [], [], [], [], [], [], [], [], [], "
+                         "[], []], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), (6,0), "
+                         "(7,0), (8,0), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), "
+                         "(0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1)]",
+                         false, false, &m));
+    assert_close(m.r_elems, 4 * 36, 0, 0);
     /* five parameters of one shape, no amsgrad: 4 lists of 5 (35 tensors
      * moved: 20 read, 15 written), which 5 lists of 4 also fit (36) */
     assert_true(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[64], [64], [64], [64], [64], "

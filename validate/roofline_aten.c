@@ -335,6 +335,25 @@ static double distinct_reads(const cr_rf_name *pn, const cr_rf_owned *own, const
     return fresh > 0 ? fresh : unproven;
 }
 
+/* The KV heads a call's key (sizes entry ki, heads at index hx) holds in
+ * memory: its heads, or fewer where input_op_ids show it an expanded view
+ * of fewer elements (repeat_kv as k[:, :, None].expand(...).reshape(...),
+ * MQA's one head seen as H): the largest count of heads that divides the
+ * query heads and fits the storage, so the bytes stay a lower bound. */
+static double kv_heads_stored(const cr_rf_name *pn, const cr_rf_owned *own, int ki, int hx,
+                              double heads)
+{
+    double seen = (double)pn->dim[ki][hx], numel = cr_rf_numel(pn, ki);
+    double stored = cr_rf_in_elems(&own->in, pn, ki);
+    if (!(stored < numel) || !(numel > 0))
+        return seen;
+    double fit = floor(seen * stored / numel);
+    for (double h = fit; h >= 1; h--)
+        if (fmod(heads, h) == 0)
+            return h;
+    return 1;
+}
+
 /* --- pointwise, reductions, backward, foreach ------------------------------ */
 
 /* Elements of the broadcast of the inputs idx[0..n); -1 when they do not
@@ -662,7 +681,7 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
         m->op = "attention";
         put(m, "batch", batch);
         put(m, "heads", (double)pn->dim[1][hx]);
-        put(m, "kv_heads", (double)pn->dim[2][hx]);
+        put(m, "kv_heads", kv_heads_stored(pn, k, 2, hx, (double)pn->dim[1][hx]));
         put(m, "seq", seq);
         put(m, "head_dim", (double)pn->dim[1][3]);
         snprintf(m->k[m->n], sizeof m->k[0], "causal");
@@ -996,7 +1015,7 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         m->op = "attention";
         put(m, "batch", batch);
         put(m, "heads", (double)pn->dim[0][hx]);
-        put(m, "kv_heads", (double)pn->dim[1][hx]);
+        put(m, "kv_heads", kv_heads_stored(pn, k, 1, hx, (double)pn->dim[0][hx]));
         put(m, "seq", seq);
         put(m, "head_dim", (double)pn->dim[0][3]);
         snprintf(m->k[m->n], sizeof m->k[0], "causal");

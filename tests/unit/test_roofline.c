@@ -613,6 +613,33 @@ static void test_training_ops(void **state)
     assert_string_equal(case_get(&m, "seq"), "512");
 }
 
+/* A key expanded across heads (repeat_kv by expand, MQA): K and V are
+ * counted at the heads their storage holds, a divisor of the query heads. */
+static void test_expanded_kv_heads(void **state)
+{
+    (void)state;
+    const char *name = "aten::_scaled_dot_product_flash_attention, op_id = 3, sizes = [[2, 32, "
+                       "128, 64], [2, 32, 128, 64], [2, 32, 128, 64], [], [], [], []]";
+    const double numel = 2.0 * 32 * 128 * 64;
+    const struct {
+        double stored;
+        const char *kv;
+    } cases[] = {{numel, "32"}, {numel / 8, "4"}, {numel / 3, "8"}, {numel / 64, "1"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_rf_name pn;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_rf_parse_name(name, &pn, &d), CR_OK);
+        cr_rf_owned own = {.kernel = true};
+        assert_int_equal(cr_rf_resolve_inputs(&pn, NULL, NULL, &own.in), CR_OK);
+        own.in.elems[1] = cases[i].stored; /* as an expand's source shows it */
+        cr_rf_case m;
+        assert_true(cr_rf_map_aten(&pn, &own, &m));
+        cr_rf_inputs_free(&own.in);
+        assert_string_equal(case_get(&m, "kv_heads"), cases[i].kv);
+        assert_string_equal(case_get(&m, "heads"), "32");
+    }
+}
+
 /* Foreach calls: lists one after another in sizes; each distinct tensor
  * once, the first list written where the op updates it after reading. */
 static void test_foreach(void **state)
@@ -948,6 +975,7 @@ int main(void)
         cmocka_unit_test(test_mixed_types),
         cmocka_unit_test(test_training_ops),
         cmocka_unit_test(test_foreach),
+        cmocka_unit_test(test_expanded_kv_heads),
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),

@@ -438,6 +438,25 @@ static void test_bound_least_over_algorithms(void **state)
     const char *full[] = {"cp", "2",     "seq", "1024",   "heads", "32", "kv_heads",
                           "32", "batch", "16",  "causal", "no",    NULL};
     assert_int_equal(eval(t, "ring_attn", full).bound_by[0], 0);
+    /* multi-head ring attention on 8 ranks may re-shard by heads as Ulysses
+     * does: all-to-alls of Q, K, V (96 heads x 1024 tokens a rank) and O (32)
+     * move 7/8 x 128 heads x 1024 tokens, a quarter of the allgather of K
+     * and V (7/8 x 64 heads x 8192), and the compute binds, causal or not;
+     * with 4 KV heads the gather stays */
+    const char *mha8[] = {"cp", "8",     "seq", "8192",   "heads", "32", "kv_heads",
+                          "32", "batch", "16",  "causal", "no",    NULL};
+    const double flops8 = 4.0 * 16 * 32 * 128 * 8192.0 * 8192 / 8;
+    r = eval(t, "ring_attn", mha8);
+    assert_string_equal(r.bound_by, "re-shard by heads (Ulysses)");
+    assert_string_equal(r.binding, "compute");
+    assert_close(r.bound_s, flops8 / 989e12, 1e-9, 0);
+    assert_close(r.t_comm_s, 7.0 / 8 * 64 * 8192 * col / port, 1e-9, 0); /* the main one's */
+    mha8[11] = "yes";
+    r = eval(t, "ring_attn", mha8);
+    assert_string_equal(r.bound_by, "re-shard by heads (Ulysses)");
+    assert_close(r.bound_s, 4.0 * 16 * 32 * 128 * (8192.0 * 8193 / 2) / 8 / 989e12, 1e-9, 0);
+    mha8[7] = "4", mha8[11] = "no";
+    assert_int_equal(eval(t, "ring_attn", mha8).bound_by[0], 0);
     /* MoE with a 4x routing skew: the hot rank computes 4 t k rows where
      * gathering the 64 experts' weights (1.5 GiB) lets every rank run its
      * own t k: 2 t h E + 6 h f t k FLOPs at 989 TFLOP/s; balanced, both

@@ -400,6 +400,13 @@ static void test_bound_least_over_algorithms(void **state)
     r = eval(t, "gemm_rs", (const char *[]){"m", "8192", "n", "8192", "k", "8192", NULL});
     assert_int_equal(r.bound_by[0], 0);
     assert_close(r.bound_s, 7.0 / 8 * 128 * MiB / port + lat, 1e-9, 0);
+    /* gemm_rs with n large against m: gather A (32 MiB), exchange B's
+     * column blocks (16 MiB a rank) and C's row blocks (16 MiB a rank)
+     * beats the reducescatter of 128 MiB and gathering B (128 MiB) */
+    r = eval(t, "gemm_rs", (const char *[]){"m", "4096", "n", "16384", "k", "4096", NULL});
+    assert_string_equal(r.bound_by, "gather A, exchange B's and C's blocks");
+    assert_string_equal(r.binding, "gpu-ports");
+    assert_close(r.bound_s, 7.0 / 8 * (32 * MiB + 16 * MiB + 16 * MiB) / port + lat, 1e-9, 0);
     /* gemm_ar with k = 64: gathering A and B (1 MiB each) and computing all
      * of C on every GPU beats the allreduce of 128 MiB */
     r = eval(t, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "64", NULL});

@@ -418,6 +418,13 @@ static void test_bound_least_over_algorithms(void **state)
     assert_true(r.bound_by[0] != 0);
     assert_string_equal(r.binding, "compute"); /* 2 x 65536 x 1024 x 8192 / 8 at 989 TFLOP/s */
     assert_close(r.bound_s, 2.0 * 65536 * 1024 * 8192 / 8 / 989e12, 1e-9, 0);
+    /* ag_gemm with k large against m and n: exchange A's column blocks and
+     * B's row blocks (16 MiB a rank each), reducescatter the partial C
+     * (32 MiB), where gathering A or B moves 128 MiB */
+    r = eval(t, "ag_gemm", (const char *[]){"m", "4096", "n", "4096", "k", "16384", NULL});
+    assert_string_equal(r.bound_by, "exchange A's and B's blocks, reducescatter C");
+    assert_string_equal(r.binding, "gpu-ports");
+    assert_close(r.bound_s, 7.0 / 8 * (16 * MiB + 16 * MiB + 32 * MiB) / port + lat, 1e-9, 0);
     /* Ulysses may gather K and V as ring attention does: never above it */
     const char *attn[] = {"cp", "8",     "seq", "1024",   "heads", "128", "kv_heads",
                           "8",  "batch", "16",  "causal", "no",    NULL};

@@ -412,6 +412,21 @@ static void test_bound_least_over_algorithms(void **state)
     r = eval(t, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "64", NULL});
     assert_true(r.bound_by[0] != 0);
     assert_true(r.bound_s < 2 * 7.0 / 8 * 128 * MiB / port / 10);
+    /* gemm_ar with k = 2048 on 8 A100 (no in-switch reduction: the
+     * allreduce of 128 MiB moves 2 x 7/8 of it a GPU): gather A (32 MiB),
+     * exchange B's column blocks (4 MiB a rank), allgather C (128 MiB), at
+     * 300 GB/s of NVLink + 31.5 of PCIe a GPU; computing all of C would
+     * take 8x the FLOPs. Splitting m when m > n mirrors it */
+    cr_topo *a100 = cr_test_open_topo("dgx-a100-8");
+    const double a100_port = 331.5e9;
+    r = eval(a100, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "2048", NULL});
+    assert_string_equal(r.bound_by, "gather A, exchange B's blocks, allgather C");
+    assert_string_equal(r.binding, "gpu-ports");
+    assert_close(r.bound_s, 7.0 / 8 * (32 * MiB + 4 * MiB + 128 * MiB) / a100_port + lat, 1e-9, 0);
+    r = eval(a100, "gemm_ar", (const char *[]){"m", "16384", "n", "2048", "k", "1024", NULL});
+    assert_string_equal(r.bound_by, "gather B, exchange A's blocks, allgather C");
+    assert_close(r.bound_s, 7.0 / 8 * (4 * MiB + 4 * MiB + 64 * MiB) / a100_port + lat, 1e-9, 0);
+    cr_topo_free(a100);
     /* ag_gemm with m >> n: gather B (16 MiB) and exchange C's blocks
      * (65536 / 8 x 1024 bf16 = 16 MiB a rank) beats gathering A (1 GiB) */
     r = eval(t, "ag_gemm", (const char *[]){"m", "65536", "n", "1024", "k", "8192", NULL});

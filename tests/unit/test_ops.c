@@ -427,6 +427,21 @@ static void test_bound_least_over_algorithms(void **state)
     assert_string_equal(r.bound_by, "gather B, exchange A's blocks, allgather C");
     assert_close(r.bound_s, 7.0 / 8 * (4 * MiB + 4 * MiB + 64 * MiB) / a100_port + lat, 1e-9, 0);
     cr_topo_free(a100);
+    /* a pipeline boundary between two nodes with tp 8: each of the 8 TP
+     * pairs sends an eighth of the 128 MiB of activations through the
+     * node's NICs (63 GB/s for one pair) and the next stage allgathers
+     * them over NVLink (229 us), where every pair sending all of them takes
+     * 2130 us; with tp 1 there is nothing to scatter */
+    cr_topo *ib = cr_test_open_topo("h100-ib-4n");
+    const char *pp[] = {"tp", "8", "pp", "4", "seq", "8192", "hidden", "8192", NULL};
+    r = eval(ib, "pp_sendrecv", pp);
+    assert_string_equal(r.bound_by, "send a 1/tp slice, allgather over tp");
+    assert_string_equal(r.binding, "node-nics");
+    assert_close(r.bound_s, 16 * MiB / 63e9, 1e-9, 0);
+    assert_close(r.t_comm_s, 128 * MiB / 63e9, 1e-9, 0); /* the main algorithm's */
+    pp[1] = "1";
+    assert_int_equal(eval(ib, "pp_sendrecv", pp).bound_by[0], 0);
+    cr_topo_free(ib);
     /* ag_gemm with m >> n: gather B (16 MiB) and exchange C's blocks
      * (65536 / 8 x 1024 bf16 = 16 MiB a rank) beats gathering A (1 GiB) */
     r = eval(t, "ag_gemm", (const char *[]){"m", "65536", "n", "1024", "k", "8192", NULL});

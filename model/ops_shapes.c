@@ -591,6 +591,36 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
     ops_alt *a =
         alt(w, "gather the experts' weights", 2 * t * h * ex + 6 * h * f * kept, 2 * kept * h);
     alt_phase(a, "allgather expert weights", CR_COLL_ALLGATHER, ex * 3 * h * f * e, CR_OPP_EP);
+    /* or replicate only the hot rank's experts (FasterMoE's shadow experts,
+     * He et al., PPoPP 2022): broadcast the weights of its experts that
+     * tokens reach (touched x 3 h f e), and every rank runs its own tokens'
+     * copies routed to them (L t k / p on average) where they are; the
+     * other experts stay, each non-hot rank receiving its o t k copies
+     * (o = moe_other_load). The busiest rank computes (o + L/p) t k rows
+     * against the main algorithm's L t k: less under a routing skew, where
+     * gathering all E experts' weights costs more than it saves (an audit:
+     * 4096 tokens x top-8 of 64 experts, h 4096, f 1024, skew 4 on 8 H200
+     * bound 2748 -> 894 us, compute). Dispatch and combine: no copy goes to
+     * the hot rank, the others get o of the mean, so a cut of 2 or more
+     * ranks carries at least o/2 of the balanced figure (the ranks of it
+     * other than the hot one at least half its traffic), a non-hot GPU's
+     * ingress o of it: cut terms at o/2, the receiver's term at o. */
+    if (l > 1) {
+        ops_alt *r = alt(w, "replicate the hot rank's experts",
+                         2 * t * h * ex + 6 * h * f * (other + l / g) * t * k, 2 * t * k * h);
+        alt_phase(r, "broadcast the hot experts' weights", CR_COLL_BROADCAST,
+                  touched * 3 * h * f * e, CR_OPP_EP);
+        for (int i = 0; i < 2; i++) {
+            alt_phase(r, i ? "combine (all-to-all-v)" : "dispatch (all-to-all-v)", CR_COLL_ALLTOALL,
+                      t * k * h * e, CR_OPP_EP);
+            ops_phase *ph = &r->ph[r->n_ph - 1];
+            ph->skew = other;
+            ph->other = other / 2;
+            ph->moe_topk = (int)k;
+            ph->moe_experts = ex;
+            ph->moe_combine = i == 1;
+        }
+    }
     w->overlappable = true;
     finish(w);
     return CR_OK;

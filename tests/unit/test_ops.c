@@ -514,6 +514,18 @@ static void test_bound_least_over_algorithms(void **state)
                  1e-9, 0);
     moe[11] = "1";
     assert_int_equal(eval(t, "moe", moe).bound_by[0], 0);
+    /* with 4096 tokens the 64 experts' weights (1.5 GiB) cost more to
+     * gather than the skew costs to compute, but broadcasting the hot
+     * rank's 8 lets every rank run its own copies routed to them (t k / 2
+     * on average) and the others' o t k = 4/7 t k: (4/7 + 1/2) t k rows on
+     * the busiest rank against 4 t k */
+    moe[1] = "4096", moe[11] = "4";
+    r = eval(t, "moe", moe);
+    assert_string_equal(r.bound_by, "replicate the hot rank's experts");
+    assert_string_equal(r.binding, "compute");
+    assert_close(r.bound_s,
+                 (2.0 * 4096 * 4096 * 64 + 6.0 * 4096 * 1024 * (4.0 / 7 + 0.5) * 4096 * 8) / 989e12,
+                 1e-9, 0);
     cr_topo_free(t);
 }
 

@@ -14,11 +14,18 @@
 
 #include "roofline_priv.h"
 
-static void put(cr_rf_case *m, const char *k, double v)
+static void put_str(cr_rf_case *m, const char *k, const char *v)
 {
     snprintf(m->k[m->n], sizeof m->k[m->n], "%s", k);
-    snprintf(m->v[m->n], sizeof m->v[m->n], "%.0f", v);
+    snprintf(m->v[m->n], sizeof m->v[m->n], "%s", v);
     m->n++;
+}
+
+static void put(cr_rf_case *m, const char *k, double v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.0f", v);
+    put_str(m, k, buf);
 }
 
 static bool op_is(const char *op, const char *const *names)
@@ -354,6 +361,71 @@ static double kv_heads_stored(const cr_rf_name *pn, const cr_rf_owned *own, int 
     return 1;
 }
 
+enum { CU_SCAN = -2 }; /* map_attention: search for the sequence lengths */
+
+/* Attention, forward or backward: q, k, v at sizes entries qi, qi + 1,
+ * qi + 2, each [b, h, s, d] ([b, s, h, d] where bshd: the kernels' own
+ * ops); is_causal is a bool, not in sizes: the bound takes the causal
+ * (smaller) work, a lower bound either way. A backward is 2.5x the
+ * forward's matmul FLOPs (ops_shape_attention).
+ *
+ * Variable-length (packed) calls: cumulative sequence lengths, 1-D
+ * [n + 1], at entry cu (the forward ops name where), or (CU_SCAN, the
+ * backward ops) the first 1-D tensor after out where the batch is 1 (with
+ * a batch over 1 a 1-D tensor is another argument, an RNG state). Then
+ * the T tokens of n sequences attend only within themselves: the work is
+ * sum s_i (s_i + 1) / 2 pairs, not T (T + 1) / 2, and at least
+ * n f (f + 1) / 2 with f = floor(T / n) (the sum is convex: equal lengths
+ * give the least), so the case is n sequences of f tokens. A PyTorch
+ * nested-tensor SDPA on the H200 (64 x 1024 of 65536 tokens, causal) took
+ * 1.87 ms where T^2 / 2 bounded 17.8 ms. */
+static bool map_attention(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m, int qi,
+                          bool bshd, int cu, bool backward)
+{
+    int q = qi, kk = qi + 1, v = qi + 2;
+    if (pn->n_shapes <= v + (backward ? 1 : 0) || pn->ndim[q] != 4 || pn->ndim[kk] != 4 ||
+        pn->ndim[v] != 4) {
+        snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
+        return false;
+    }
+    int hx = bshd ? 2 : 1, sx = bshd ? 1 : 2; /* where heads and sequence are */
+    if (pn->dim[q][sx] != pn->dim[kk][sx] || pn->dim[q][3] != pn->dim[v][3]) {
+        snprintf(m->note, sizeof m->note,
+                 "query and key lengths (or head dims) differ: the catalog's attention "
+                 "takes one sequence length");
+        return false;
+    }
+    double batch = (double)pn->dim[q][0], seq = (double)pn->dim[q][sx];
+    if (cu == CU_SCAN) {
+        cu = -1;
+        for (int i = v + 2; batch == 1 && cu < 0 && i < pn->n_shapes; i++)
+            if (pn->ndim[i] == 1 && pn->dim[i][0] >= 2)
+                cu = i;
+    }
+    bool packed = cu >= 0 && pn->n_shapes > cu && pn->ndim[cu] == 1 && pn->dim[cu][0] >= 2;
+    if (packed) {
+        double nseq = (double)(pn->dim[cu][0] - 1);
+        double f = (double)(int64_t)(batch * seq / nseq);
+        if (!(f >= 1)) {
+            snprintf(m->note, sizeof m->note, "packed sequences shorter than a token");
+            return false;
+        }
+        batch = nseq, seq = f;
+    }
+    m->op = "attention";
+    put(m, "batch", batch);
+    put(m, "heads", (double)pn->dim[q][hx]);
+    put(m, "kv_heads", kv_heads_stored(pn, k, kk, hx, (double)pn->dim[q][hx]));
+    put(m, "seq", seq);
+    put(m, "head_dim", (double)pn->dim[q][3]);
+    put_str(m, "causal", "yes");
+    if (backward)
+        put_str(m, "backward", "yes");
+    snprintf(m->note, sizeof m->note, "%sis_causal not in the trace: bound taken causal",
+             packed ? "packed: the least work of its sequences, equal lengths; " : "");
+    return true;
+}
+
 /* --- pointwise, reductions, backward, foreach ------------------------------ */
 
 /* Elements of the broadcast of the inputs idx[0..n); -1 when they do not
@@ -545,8 +617,6 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
     static const char *const attn_bshd[] = {"aten::_flash_attention_backward",
                                             "aten::_efficient_attention_backward", NULL};
     const char *op = pn->op;
-    if (map_reduction(pn, k, m) || m->note[0])
-        return m->op != NULL;
     if (op_is(op, softmax_bwd)) {
         /* (grad_output, output, dim, dtype): both read, grad_input written */
         if (pn->n_shapes < 2 || pn->ndim[0] == 0 || cr_rf_numel(pn, 0) != cr_rf_numel(pn, 1)) {
@@ -647,51 +717,8 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
         return true;
     }
     bool bhsd = op_is(op, attn_bhsd);
-    if (bhsd || op_is(op, attn_bshd)) {
-        /* (grad_out, q, k, v, out, ...): the forward's case with backward */
-        if (pn->n_shapes < 5 || pn->ndim[1] != 4 || pn->ndim[2] != 4 || pn->ndim[3] != 4) {
-            snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
-            return false;
-        }
-        int hx = bhsd ? 1 : 2, sx = bhsd ? 2 : 1;
-        if (pn->dim[1][sx] != pn->dim[2][sx] || pn->dim[1][3] != pn->dim[3][3]) {
-            snprintf(m->note, sizeof m->note,
-                     "query and key lengths (or head dims) differ: the catalog's attention "
-                     "takes one sequence length");
-            return false;
-        }
-        double batch = (double)pn->dim[1][0], seq = (double)pn->dim[1][sx];
-        bool packed = false;
-        /* packed calls (one batch of T tokens): the first 1-D tensor after
-         * out is the cumulative sequence lengths, n + 1 of them; the least
-         * work of n sequences is n of floor(T / n) tokens (the forward's
-         * rule). With a batch over 1 nothing is packed: a 1-D tensor is
-         * then another argument (an RNG state) */
-        for (int i = 5; batch == 1 && i < pn->n_shapes; i++)
-            if (pn->ndim[i] == 1 && pn->dim[i][0] >= 2) {
-                double nseq = (double)(pn->dim[i][0] - 1);
-                double f = (double)(int64_t)(seq / nseq);
-                if (!(f >= 1)) {
-                    snprintf(m->note, sizeof m->note, "packed sequences shorter than a token");
-                    return false;
-                }
-                batch = nseq, seq = f, packed = true;
-                break;
-            }
-        m->op = "attention";
-        put(m, "batch", batch);
-        put(m, "heads", (double)pn->dim[1][hx]);
-        put(m, "kv_heads", kv_heads_stored(pn, k, 2, hx, (double)pn->dim[1][hx]));
-        put(m, "seq", seq);
-        put(m, "head_dim", (double)pn->dim[1][3]);
-        snprintf(m->k[m->n], sizeof m->k[0], "causal");
-        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
-        snprintf(m->k[m->n], sizeof m->k[0], "backward");
-        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
-        snprintf(m->note, sizeof m->note, "%sis_causal not in the trace: bound taken causal",
-                 packed ? "packed: the least work of its sequences, equal lengths; " : "");
-        return true;
-    }
+    if (bhsd || op_is(op, attn_bshd))
+        return map_attention(pn, k, m, 1, !bhsd, CU_SCAN, true);
     return false;
 }
 
@@ -738,8 +765,9 @@ static int foreach_lists(const char *op)
  * same shapes, then 0-d step tensors and scalars. Every list is read and
  * all but the grads written; the lists are separate tensors by the op's
  * contract (it updates params and both moments in place from the grads). */
-static bool map_fused_adam(const cr_rf_name *pn, cr_rf_case *m)
+static bool map_fused_adam(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
 {
+    (void)k;
     if (strcmp(pn->op, "aten::_fused_adam_") != 0 && strcmp(pn->op, "aten::_fused_adamw_") != 0)
         return false;
     int n = 0;
@@ -966,63 +994,15 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
     if (op_is(op, smm))
         return map_gemm(pn, k, 0, 1, false, m);
     if (op_is(op, sdpa) || op_is(op, flash_bshd)) {
-        /* q [b, h, s, d], k [b, hkv, s, d] (the kernels' own ops take
-         * [b, s, h, d]); is_causal is a bool, not in sizes: the bound takes
-         * the causal (smaller) work, a lower bound either way */
-        if (pn->n_shapes < 3 || pn->ndim[0] != 4 || pn->ndim[1] != 4 || pn->ndim[2] != 4) {
-            snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
-            return false;
-        }
-        int hx = 1, sx = 2; /* where heads and sequence are */
-        if (op_is(op, flash_bshd))
-            hx = 2, sx = 1;
-        if (pn->dim[0][sx] != pn->dim[1][sx] || pn->dim[0][3] != pn->dim[2][3]) {
-            snprintf(m->note, sizeof m->note,
-                     "query and key lengths (or head dims) differ: the catalog's attention "
-                     "takes one sequence length");
-            return false;
-        }
-        /* Variable-length (packed) calls: cu_seqlens, 1-D [n + 1], after
-         * q, k, v (_efficient_attention_forward and _cudnn_attention_forward
-         * at 4 and 5, after the bias; _flash_attention_forward at 3 and 4).
-         * Then q is [1, T, h, d], T tokens of n sequences that attend only
-         * within themselves: the work is sum s_i (s_i + 1) / 2 pairs, not
-         * T (T + 1) / 2, and at least n f (f + 1) / 2 with f = floor(T / n)
-         * (the sum is convex: equal lengths give the least), so the case is
-         * n sequences of f tokens. A PyTorch nested-tensor SDPA on the H200
-         * (64 x 1024 of 65536 tokens, causal) took 1.87 ms where T^2 / 2
-         * bounded 17.8 ms. */
-        double batch = (double)pn->dim[0][0], seq = (double)pn->dim[0][sx];
-        int cu = 4;
-        bool packed = false;
-        if (!strcmp(op, "aten::_efficient_attention_forward") ||
-            !strcmp(op, "aten::_cudnn_attention_forward") ||
-            !strcmp(op, "aten::_flash_attention_forward")) {
-            if (!strcmp(op, "aten::_flash_attention_forward"))
-                cu = 3;
-            if (pn->n_shapes > cu && pn->ndim[cu] == 1 && pn->dim[cu][0] >= 2) {
-                double nseq = (double)(pn->dim[cu][0] - 1), tok = batch * seq;
-                double f = (double)(int64_t)(tok / nseq);
-                if (!(f >= 1)) {
-                    snprintf(m->note, sizeof m->note, "packed sequences shorter than a token");
-                    return false;
-                }
-                batch = nseq;
-                seq = f;
-                packed = true;
-            }
-        }
-        m->op = "attention";
-        put(m, "batch", batch);
-        put(m, "heads", (double)pn->dim[0][hx]);
-        put(m, "kv_heads", kv_heads_stored(pn, k, 1, hx, (double)pn->dim[0][hx]));
-        put(m, "seq", seq);
-        put(m, "head_dim", (double)pn->dim[0][3]);
-        snprintf(m->k[m->n], sizeof m->k[0], "causal");
-        snprintf(m->v[m->n++], sizeof m->v[0], "yes");
-        snprintf(m->note, sizeof m->note, "%sis_causal not in the trace: bound taken causal",
-                 packed ? "packed: the least work of its sequences, equal lengths; " : "");
-        return true;
+        /* packed calls' cumulative sequence lengths: after q, k, v
+         * (_efficient_attention_forward and _cudnn_attention_forward at 4
+         * and 5, after the bias; _flash_attention_forward at 3 and 4) */
+        int cu = !strcmp(op, "aten::_flash_attention_forward") ? 3
+                 : !strcmp(op, "aten::_efficient_attention_forward") ||
+                         !strcmp(op, "aten::_cudnn_attention_forward")
+                     ? 4
+                     : -1;
+        return map_attention(pn, k, m, 0, op_is(op, flash_bshd), cu, false);
     }
     /* Stream operators: read the input once, write the output once. FLOPs
      * per element, counted as the fewest a kernel could do (they never
@@ -1037,13 +1017,11 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         if (k->copy && !k->kernel) {
             /* a cudaMemcpy: its bytes and direction as the trace has them */
             m->op = "memcpy";
-            snprintf(m->k[m->n], sizeof m->k[0], "kind");
-            snprintf(m->v[m->n++], sizeof m->v[0], "%s",
-                     k->copy_kind == CR_COPY_H2D   ? "h2d"
-                     : k->copy_kind == CR_COPY_D2H ? "d2h"
-                                                   : "d2d");
-            snprintf(m->k[m->n], sizeof m->k[0], "pinned");
-            snprintf(m->v[m->n++], sizeof m->v[0], "%s", k->copy_pinned ? "yes" : "no");
+            put_str(m, "kind",
+                    k->copy_kind == CR_COPY_H2D   ? "h2d"
+                    : k->copy_kind == CR_COPY_D2H ? "d2h"
+                                                  : "d2d");
+            put_str(m, "pinned", k->copy_pinned ? "yes" : "no");
             put(m, "bytes", k->copy_bytes);
             if (k->copy_kind != CR_COPY_H2D && k->copy_kind != CR_COPY_D2H &&
                 k->copy_kind != CR_COPY_D2D) {
@@ -1136,14 +1114,13 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
                  counted ? "" : ", nor the index (not shown to be its own size)");
         return true;
     }
-    if (map_backward(pn, k, m) || m->note[0])
-        return m->op != NULL;
-    if (map_fused_adam(pn, m) || m->note[0])
-        return m->op != NULL;
-    if (map_foreach(pn, k, m) || m->note[0])
-        return m->op != NULL;
-    if (map_pointwise(pn, k, m) || m->note[0])
-        return m->op != NULL;
+    /* each returns true with a case, or false: with a note where the op
+     * is its own but the sizes do not do, without one where it is not */
+    static bool (*const mappers[])(const cr_rf_name *, const cr_rf_owned *, cr_rf_case *) = {
+        map_reduction, map_backward, map_fused_adam, map_foreach, map_pointwise};
+    for (size_t i = 0; i < sizeof mappers / sizeof mappers[0]; i++)
+        if (mappers[i](pn, k, m) || m->note[0])
+            return m->op != NULL;
     snprintf(m->note, sizeof m->note, "no model of %s in the catalog", op);
     return false;
 }

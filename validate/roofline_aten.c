@@ -554,7 +554,7 @@ static bool map_pointwise(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
         }
         return map_parts(m, cr_rf_numel(pn, 0), 0, 0);
     }
-    int idx[8], n = 0;
+    int idx[8] = {0}, n = 0;
     for (int i = 0; i < pn->n_shapes && i < 8; i++)
         if ((pointwise[t].floats >> i & 1) && pn->ndim[i] > 0)
             idx[n++] = i;
@@ -569,7 +569,7 @@ static bool map_pointwise(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
     }
     /* the operands of the output's size are read, each tensor once (as
      * for add and mul); smaller (broadcast) ones are left out */
-    int full[8], nf = 0;
+    int full[8] = {0}, nf = 0;
     for (int a = 0; a < n; a++)
         if (cr_rf_numel(pn, idx[a]) == out)
             full[nf++] = idx[a];

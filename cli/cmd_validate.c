@@ -108,11 +108,13 @@ static void print_log_tables(const cr_vmeas_list *l)
                 strcmp(cr_vcase_get(&x->c, "nranks"), cr_vcase_get(&m->c, "nranks")))
                 break;
         }
-        printf("# nccl-tests %.*s: %zu row(s) from line %s: %s (collective from: %s), %s "
+        /* a log's rows are at its lines, a JSON file's at its results' items */
+        const char *at = colon ? colon + 1 : "?";
+        printf("# nccl-tests %.*s: %zu row(s) from %s%s: %s (collective from: %s), %s "
                "ranks (from: %s)%s%s\n",
-               flen, m->source, j - i, colon ? colon + 1 : "?", cr_vcase_get(&m->c, "coll"),
-               m->coll_source, cr_vcase_get(&m->c, "nranks"), m->nranks_source,
-               m->note[0] ? "; " : "", m->note);
+               flen, m->source, j - i, strncmp(at, "results[", 8) ? "line " : "", at,
+               cr_vcase_get(&m->c, "coll"), m->coll_source, cr_vcase_get(&m->c, "nranks"),
+               m->nranks_source, m->note[0] ? "; " : "", m->note);
         i = j;
     }
 }
@@ -169,8 +171,8 @@ int cli_cmd_validate(int argc, char **argv)
     const cli_opt opts[] = {
         {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
          .str = &topo_name},
-        {"--nccl-tests", NULL, "LOG", "also read an nccl-tests log (repeatable)", .id = O_LOG,
-         .repeat = true},
+        {"--nccl-tests", NULL, "LOG", "also read an nccl-tests log or -J file (repeatable)",
+         .id = O_LOG, .repeat = true},
         {"--coll", NULL, "NAME",
          "the collective of logs that do not name it (all_reduce,\n"
          "allreduce, all_reduce_perf alike); wins over the file name",

@@ -46,6 +46,8 @@ struct cr_json_items {
     size_t text_len, text_cap;
     cr_status err;
     char errmsg[sizeof(((cr_diag *)0)->msg)];
+    cr_json_member_fn on_member;
+    void *member_ctx;
 };
 
 cr_status cr_json_items_open(FILE *f, const char *label, const char *member, cr_json_items **out)
@@ -59,6 +61,12 @@ cr_status cr_json_items_open(FILE *f, const char *label, const char *member, cr_
     snprintf(r->member, sizeof r->member, "%s", member ? member : "results");
     r->line = 1;
     return CR_OK;
+}
+
+void cr_json_items_on_member(cr_json_items *r, cr_json_member_fn fn, void *ctx)
+{
+    r->on_member = fn;
+    r->member_ctx = ctx;
 }
 
 size_t cr_json_items_count(const cr_json_items *r)
@@ -252,6 +260,8 @@ cr_status cr_json_items_next(cr_json_items *r, json_t **item, cr_diag *d)
             if (capture(r, "a member name") != CR_OK || parse(r, line0, "member name", &key))
                 break;
             bool mine = json_is_string(key) && strcmp(json_string_value(key), r->member) == 0;
+            char name[64];
+            snprintf(name, sizeof name, "%s", json_is_string(key) ? json_string_value(key) : "");
             json_decref(key);
             skip_ws(r);
             if ((c = get(r)) != ':') {
@@ -273,11 +283,16 @@ cr_status cr_json_items_next(cr_json_items *r, json_t **item, cr_diag *d)
                 }
                 break;
             }
-            /* another member: JSON, not kept */
+            /* another member: JSON, given to the caller's callback if any */
             json_t *v = NULL;
             line0 = r->line;
-            if (capture(r, "a member's value") == CR_OK && parse(r, line0, "member", &v) == CR_OK)
+            if (capture(r, "a member's value") == CR_OK && parse(r, line0, "member", &v) == CR_OK) {
                 r->st = ST_OBJ_NEXT;
+                cr_diag md = {{0}};
+                cr_status ms = r->on_member ? r->on_member(r->member_ctx, name, v, &md) : CR_OK;
+                if (ms != CR_OK)
+                    fail(r, ms, "%s", md.msg[0] ? md.msg : "member refused");
+            }
             json_decref(v);
             break;
         }

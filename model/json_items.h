@@ -6,7 +6,9 @@
  *
  * The input is a JSON array, or an object one of whose members (named by
  * the caller, e.g. "results") is that array; the object's other members are
- * checked to be JSON and skipped. Each item is parsed by jansson with
+ * checked to be JSON and skipped, or handed one at a time (each under the
+ * same size cap) to a callback (cr_json_items_on_member: the run metadata
+ * beside an nccl-tests JSON file's results). Each item is parsed by jansson with
  * JSON_REJECT_DUPLICATES, so an item reads exactly as it would inside a
  * json_load_file() tree.
  */
@@ -44,6 +46,15 @@ cr_status cr_json_items_open(FILE *f, const char *label, const char *member, cr_
  * (a read error), CR_ENOMEM. After an error the reader only returns that
  * error again. */
 cr_status cr_json_items_next(cr_json_items *r, json_t **item, cr_diag *d);
+
+/* Called with each of the top-level object's other members (name, value:
+ * borrowed, valid during the call) as the reader passes it, before the
+ * items when the member comes first; a status other than CR_OK stops the
+ * reader with the message the callback set in d. */
+typedef cr_status (*cr_json_member_fn)(void *ctx, const char *name, json_t *value, cr_diag *d);
+
+/* Sets the member callback (NULL: members are checked and skipped). */
+void cr_json_items_on_member(cr_json_items *r, cr_json_member_fn fn, void *ctx);
 
 /* Items returned so far. */
 size_t cr_json_items_count(const cr_json_items *r);

@@ -23,14 +23,9 @@
 #include "fileio.h"
 #include "grow.h"
 #include "harness.h"
+#include "nccl_log_priv.h"
 #include "validate.h"
 #include "validate_priv.h"
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
 
 static const struct {
     const char *word; /* in "<word>_perf" */
@@ -40,8 +35,7 @@ static const struct {
     {"alltoall", "alltoall"},    {"broadcast", "broadcast"},  {"reduce", "reduce"},
     {"sendrecv", "sendrecv"},    {"gather", "gather"},        {"scatter", "scatter"}};
 
-/* The collective named in s ("all_reduce_perf" or a file name holding it). */
-static const char *nccl_tests_coll(const char *s)
+const char *cr_ntlog_coll_in(const char *s)
 {
     const char *best = NULL;
     size_t best_len = 0;
@@ -115,7 +109,7 @@ const char *cr_nccl_log_coll(const char *s, cr_diag *d)
     /* an nccl-tests binary name, with its path and the _perf / _perf_mpi
      * tail: the collective is the part before "_perf" */
     char buf[64];
-    snprintf(buf, sizeof buf, "%s", s ? base_name(s) : "");
+    snprintf(buf, sizeof buf, "%s", s ? cr_vbase_name(s) : "");
     char *perf = strstr(buf, "_perf");
     if (perf && (!strcmp(perf, "_perf") || !strcmp(perf, "_perf_mpi")))
         *perf = '\0';
@@ -207,7 +201,7 @@ static bool nt_header(const char *body, int line_no, nt_layout *lay)
  * 4- and 8-byte integers) or that nccl-tests never prints: such a row was
  * read as fp32 before, and predicted as fp32 (an NVLS allreduce of an
  * unknown type among them). */
-static const char *nt_dtype(const char *type)
+const char *cr_ntlog_dtype(const char *type)
 {
     static const struct {
         const char *nt, *cr;
@@ -385,50 +379,28 @@ static bool nt_printed(const char *tok, double *lo, double *hi)
     return true;
 }
 
-/* One result row, kept until its table is whole. */
-typedef struct {
-    int line;
-    int table;
-    double bytes, t_us;
-    char dtype[16];
-    bool has_ratio; /* busbw/algbw in [r_lo, r_hi] */
-    double r_lo, r_hi;
-} nt_row;
-
-/* Rows of one run (rank lines) and collective under one header. */
-typedef struct {
-    const char *coll, *coll_src;
-    int rank_lines;      /* max rank + 1 of the run's "#  Rank" lines; 0: none */
-    int gpus_per_thread; /* GPUs one nccl-tests thread drives (nGpus, or rank lines
-                            sharing a Pid); 1 when unsaid */
-    int first_line;
-    int nranks;
-    int loop_ops;                     /* operations per timed loop (iters x agg iters), 0: unsaid */
-    int nccl_version;                 /* the log's NCCL release (NCCL_VERSION_CODE), 0: unsaid */
-    unsigned nccl_algos, nccl_protos; /* the run's NCCL_ALGO / NCCL_PROTO for its
-                                         collective (cr_nccl_select_parse); 0: unsaid */
-    const char *nranks_src;
-    char note[112];
-    char gpu[48]; /* the device its first rank line names ("NVIDIA H100 80GB HBM3"), "" */
-} nt_table;
-
-typedef struct {
-    const char *path;
-    const cr_nccl_log_opts *o;
-    nt_row *rows;
-    size_t n_rows, cap_rows;
-    nt_table *tabs;
-    size_t n_tabs, cap_tabs;
-} nt_reader;
+const char *cr_ntlog_at(const nt_reader *R, int at, char *buf, size_t n)
+{
+    if (R->json)
+        snprintf(buf, n, "%s: results[%d]", R->path, at);
+    else
+        snprintf(buf, n, "%s:%d", R->path, at);
+    return buf;
+}
 
 /* Decides table t's rank count from its rows (see validate.h). */
 static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
 {
     nt_table *T = &R->tabs[t];
+    char where[300];
+    cr_ntlog_at(R, T->first_line, where, sizeof where);
+    /* what told the rank count, as the message names it */
+    const char *listed = R->json ? "the \"devices\" list gives" : "the rank lines list";
+    const char *no_list = R->json ? "no \"devices\" list" : "no \"#  Rank N Group ...\" lines";
+    const char *at_w = R->json ? "results[" : "line ", *at_end = R->json ? "]" : "";
     cr_coll c;
     if (cr_coll_parse(T->coll, &c, NULL) != CR_OK)
-        return cr_diag_set(d, CR_EPARSE, "%s:%d: unknown collective %s", R->path, T->first_line,
-                           T->coll);
+        return cr_diag_set(d, CR_EPARSE, "%s: unknown collective %s", where, T->coll);
     /* busbw = algbw x k(n-1)/n: k = 2 for allreduce, 1 for the others that
      * depend on n; broadcast, reduce and sendrecv print busbw = algbw */
     double k = 2 * cr_coll_busbw_factor(c, 2);
@@ -468,15 +440,15 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     if (ratio && nmin > nmax) {
         char at[96];
         if (sharp_line == lo_line)
-            snprintf(at, sizeof at, "%.4f at line %d", lo_ratio, lo_line);
+            snprintf(at, sizeof at, "%.4f at %s%d%s", lo_ratio, at_w, lo_line, at_end);
         else
-            snprintf(at, sizeof at, "%.4f at line %d, %.4f at line %d", sharp_ratio, sharp_line,
-                     lo_ratio, lo_line);
+            snprintf(at, sizeof at, "%.4f at %s%d%s, %.4f at %s%d%s", sharp_ratio, at_w, sharp_line,
+                     at_end, lo_ratio, at_w, lo_line, at_end);
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the rows' busbw/algbw (%s) fit no rank count of %s, whose "
+                           "%s: the rows' busbw/algbw (%s) fit no rank count of %s, whose "
                            "factor is %s: the table is not %s (give --coll) or its rows were "
                            "edited",
-                           R->path, T->first_line, at, cn, k > 1.5 ? "2(n-1)/n" : "(n-1)/n", cn);
+                           where, at, cn, k > 1.5 ? "2(n-1)/n" : "(n-1)/n", cn);
     }
     int given = R->o ? R->o->nranks : 0;
     bool given_fits = given > 0 && (!ratio || (given >= nmin && given <= nmax));
@@ -487,19 +459,18 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     if (T->rank_lines > 0 && !lines_short &&
         (!ratio || (T->rank_lines >= nmin && T->rank_lines <= nmax))) {
         T->nranks = T->rank_lines;
-        T->nranks_src = "rank lines";
+        T->nranks_src = R->json ? "devices" : "rank lines";
     } else if (ratio && nmin == nmax) {
         T->nranks = (int)nmin;
         T->nranks_src = "busbw/algbw";
         /* the rows' own figures: nccl-tests computed busbw from the rank
          * count of the run that timed them */
         if (T->rank_lines > 0 && T->rank_lines < T->nranks)
-            snprintf(T->note, sizeof T->note,
-                     "the rank lines list %d ranks (a shortened list), busbw/algbw says %d",
-                     T->rank_lines, T->nranks);
+            snprintf(T->note, sizeof T->note, "%s %d ranks (a shortened list), busbw/algbw says %d",
+                     listed, T->rank_lines, T->nranks);
         else if (T->rank_lines > 0)
             snprintf(T->note, sizeof T->note,
-                     "the rank lines list %d ranks, but busbw/algbw says %d (rows of another run?)",
+                     "%s %d ranks, but busbw/algbw says %d (rows of another run?)", listed,
                      T->rank_lines, T->nranks);
     } else if (given_fits) {
         T->nranks = given;
@@ -515,33 +486,32 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         else
             snprintf(says, sizeof says, "busbw/algbw says %.0f to %.0f", nmin, nmax);
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the rank lines list %d rank(s), but %s: the list is cut "
-                           "short; give the rank count (--ranks, e.g. --ranks 0-%d)",
-                           R->path, T->first_line, T->rank_lines, says,
+                           "%s: %s %d rank(s), but %s: the list is cut short; give the rank "
+                           "count (--ranks, e.g. --ranks 0-%d)",
+                           where, listed, T->rank_lines, says,
                            (lines_short ? T->gpus_per_thread : (int)nmin) - 1);
     } else if (!informs) {
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
-                           "lines, and %s prints busbw = algbw whatever the rank count: give it "
-                           "(--ranks, e.g. --ranks 0-7 for 8 ranks)",
-                           R->path, T->first_line, cn);
+                           "%s: the number of ranks is unknown: %s, and %s prints busbw = "
+                           "algbw whatever the rank count: give it (--ranks, e.g. --ranks 0-7 "
+                           "for 8 ranks)",
+                           where, no_list, cn);
     } else if (!ratio) {
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
-                           "lines, and no row's algbw is large enough to tell it from busbw/algbw: "
-                           "give it (--ranks, e.g. --ranks 0-7 for 8 ranks)",
-                           R->path, T->first_line);
+                           "%s: the number of ranks is unknown: %s, and no row's algbw is "
+                           "large enough to tell it from busbw/algbw: give it (--ranks, e.g. "
+                           "--ranks 0-7 for 8 ranks)",
+                           where, no_list);
     } else {
         return cr_diag_set(d, CR_EPARSE,
-                           "%s:%d: the number of ranks is unknown: no \"#  Rank N Group ...\" "
-                           "lines, and the busbw/algbw ratios of the %s rows fit %.0f to %.0f "
-                           "ranks%s: give it (--ranks)",
-                           R->path, T->first_line, cn, nmin, nmax,
+                           "%s: the number of ranks is unknown: %s, and the busbw/algbw ratios "
+                           "of the %s rows fit %.0f to %.0f ranks%s: give it (--ranks)",
+                           where, no_list, cn, nmin, nmax,
                            given > 0 ? ", not the count of --ranks" : "");
     }
     if (T->nranks < 1 || T->nranks > 1 << 20)
-        return cr_diag_set(d, CR_EPARSE, "%s:%d: %d ranks: expected 1 to %d", R->path,
-                           T->first_line, T->nranks, 1 << 20);
+        return cr_diag_set(d, CR_EPARSE, "%s: %d ranks: expected 1 to %d", where, T->nranks,
+                           1 << 20);
     return CR_OK;
 }
 
@@ -559,6 +529,71 @@ static cr_status nt_selects(nt_reader *R, size_t t, cr_diag *d)
     if (st == CR_OK && R->o->nccl_proto)
         st = cr_nccl_select_parse(R->o->nccl_proto, true, c, &T->nccl_protos, d);
     return st;
+}
+
+cr_status cr_ntlog_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
+{
+    cr_status st = CR_OK;
+    for (size_t t = 0; t < R->n_tabs; t++)
+        if ((st = nt_resolve(R, t, d)) != CR_OK || (st = nt_selects(R, t, d)) != CR_OK)
+            return st;
+    for (size_t i = 0; i < R->n_rows; i++) {
+        const nt_row *r = &R->rows[i];
+        const nt_table *T = &R->tabs[r->table];
+        cr_vmeas *m = cr_vlist_push(out);
+        if (!m)
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", R->path);
+        m->measured_s = r->t_us * 1e-6;
+        m->samples = 1;
+        if (R->json)
+            snprintf(m->source, sizeof m->source, "%.100s:results[%d]", cr_vbase_name(R->path),
+                     r->line);
+        else
+            snprintf(m->source, sizeof m->source, "%.100s:%d", cr_vbase_name(R->path), r->line);
+        snprintf(m->gpu, sizeof m->gpu, "%s", T->gpu);
+        m->c.family = CR_VFAM_NCCL;
+        m->loop_timed = true;
+        m->c.n_keys = 0;
+        char num[40];
+        snprintf(num, sizeof num, "%.0f", r->bytes);
+        nt_set(m, "bytes", num);
+        nt_set(m, "dtype", r->dtype);
+        nt_set(m, "coll", T->coll);
+        snprintf(num, sizeof num, "%d", T->nranks);
+        nt_set(m, "nranks", num);
+        if (T->gpus_per_thread > 1) {
+            /* one thread drives several GPUs: the host loop can bind
+             * (validate's cr_coll_req host_loop) */
+            snprintf(num, sizeof num, "%d", T->gpus_per_thread);
+            nt_set(m, "gpus_per_thread", num);
+        }
+        if (T->loop_ops > 0) {
+            /* a pipelined chain's fill is spread over the loop (cr_coll_req loop_ops) */
+            snprintf(num, sizeof num, "%d", T->loop_ops);
+            nt_set(m, "loop_ops", num);
+        }
+        if (T->nccl_version > 0) {
+            snprintf(num, sizeof num, "%d", T->nccl_version);
+            nt_set(m, "nccl_version", num);
+        }
+        if (T->nccl_algos) {
+            snprintf(num, sizeof num, "%u", T->nccl_algos);
+            nt_set(m, "nccl_algos", num);
+        }
+        if (T->nccl_protos) {
+            snprintf(num, sizeof num, "%u", T->nccl_protos);
+            nt_set(m, "nccl_protos", num);
+        }
+        snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
+        snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);
+        if (r->in_place)
+            snprintf(m->note, sizeof m->note, "the in-place time (no out-of-place result)%s%.60s",
+                     T->note[0] ? "; " : "", T->note);
+        else
+            snprintf(m->note, sizeof m->note, "%s", T->note);
+        cr_vmeas_make_label(m);
+    }
+    return CR_OK;
 }
 
 cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *o,
@@ -619,11 +654,28 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                                              cr_vmeas_list *out, cr_diag *d)
 {
     const char *path = label;
-    nt_reader R = {path, o, NULL, 0, 0, NULL, 0, 0};
+    nt_reader R = {.path = path, .o = o};
     const char *opt_coll = NULL;
     if (o && o->coll && !(opt_coll = cr_nccl_log_coll(o->coll, d)))
         return CR_EINVAL;
-    const char *log_coll = NULL, *file_coll = nccl_tests_coll(base_name(path));
+    /* nccl-tests -J writes JSON, an object from its first byte; no text
+     * log starts with '{' */
+    int c0 = getc(f);
+    if (c0 != EOF && ungetc(c0, f) == EOF)
+        return cr_diag_set(d, CR_EIO, "%s: read error", path);
+    if (c0 == '{') {
+        R.json = true;
+        size_t first = out->n;
+        cr_status st = cr_ntlog_read_json(f, &R, opt_coll, d);
+        if (st == CR_OK)
+            st = cr_ntlog_finish(&R, out, d);
+        if (st != CR_OK)
+            out->n = first;
+        free(R.rows);
+        free(R.tabs);
+        return st;
+    }
+    const char *log_coll = NULL, *file_coll = cr_ntlog_coll_in(cr_vbase_name(path));
     /* Ranks of the current run: a log may hold several runs one after the
      * other (a job's logs concatenated, or mpirun of a non-MPI build, where
      * every process prints its own one-rank run); each "# nThread" line
@@ -699,7 +751,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                                  path, pending_line, line_no);
                 goto out;
             }
-            const char *c = nccl_tests_coll(body);
+            const char *c = cr_ntlog_coll_in(body);
             bool known = c && strstr(body, "test starting");
             if (known || !strncmp(body, "Collective test starting:", 25)) {
                 /* a test that is not a collective commroof models (nccl-tests'
@@ -925,7 +977,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;
-        const char *dt = lay.type_col >= 0 ? nt_dtype(tok[lay.type_col]) : "fp32";
+        const char *dt = lay.type_col >= 0 ? cr_ntlog_dtype(tok[lay.type_col]) : "fp32";
         if (!dt) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: element type \"%.40s\" is none the model has (nccl-tests' "
@@ -954,59 +1006,7 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                          path, pending_line);
         goto out;
     }
-    for (size_t t = 0; t < R.n_tabs; t++)
-        if ((st = nt_resolve(&R, t, d)) != CR_OK || (st = nt_selects(&R, t, d)) != CR_OK)
-            goto out;
-    for (size_t i = 0; i < R.n_rows; i++) {
-        const nt_row *r = &R.rows[i];
-        const nt_table *T = &R.tabs[r->table];
-        cr_vmeas *m = cr_vlist_push(out);
-        if (!m) {
-            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-            goto out;
-        }
-        m->measured_s = r->t_us * 1e-6;
-        m->samples = 1;
-        snprintf(m->source, sizeof m->source, "%.100s:%d", base_name(path), r->line);
-        snprintf(m->gpu, sizeof m->gpu, "%s", T->gpu);
-        m->c.family = CR_VFAM_NCCL;
-        m->loop_timed = true;
-        m->c.n_keys = 0;
-        char num[40];
-        snprintf(num, sizeof num, "%.0f", r->bytes);
-        nt_set(m, "bytes", num);
-        nt_set(m, "dtype", r->dtype);
-        nt_set(m, "coll", T->coll);
-        snprintf(num, sizeof num, "%d", T->nranks);
-        nt_set(m, "nranks", num);
-        if (T->gpus_per_thread > 1) {
-            /* one thread drives several GPUs: the host loop can bind
-             * (validate's cr_coll_req host_loop) */
-            snprintf(num, sizeof num, "%d", T->gpus_per_thread);
-            nt_set(m, "gpus_per_thread", num);
-        }
-        if (T->loop_ops > 0) {
-            /* a pipelined chain's fill is spread over the loop (cr_coll_req loop_ops) */
-            snprintf(num, sizeof num, "%d", T->loop_ops);
-            nt_set(m, "loop_ops", num);
-        }
-        if (T->nccl_version > 0) {
-            snprintf(num, sizeof num, "%d", T->nccl_version);
-            nt_set(m, "nccl_version", num);
-        }
-        if (T->nccl_algos) {
-            snprintf(num, sizeof num, "%u", T->nccl_algos);
-            nt_set(m, "nccl_algos", num);
-        }
-        if (T->nccl_protos) {
-            snprintf(num, sizeof num, "%u", T->nccl_protos);
-            nt_set(m, "nccl_protos", num);
-        }
-        snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
-        snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);
-        snprintf(m->note, sizeof m->note, "%s", T->note);
-        cr_vmeas_make_label(m);
-    }
+    st = cr_ntlog_finish(&R, out, d);
 out:
     if (st != CR_OK)
         out->n = first;

@@ -136,7 +136,7 @@ typedef struct {
     /* nccl-tests logs: where the collective and the rank count came from
      * (cr_validate_read_nccl_tests); "" otherwise. */
     char coll_source[12];   /* "log", "--coll", "file name" */
-    char nranks_source[12]; /* "rank lines", "busbw/algbw", "--ranks" */
+    char nranks_source[12]; /* "rank lines", "devices" (JSON), "busbw/algbw", "--ranks" */
 } cr_vmeas;
 
 /* A growable list of measurements. Zero-initialise; release with
@@ -299,6 +299,11 @@ bool cr_validate_gpu_differs(const cr_topo *t, const char *gpu, char *why, size_
  * row's printed figures with their rounding, one rank count that fits
  * them all; else o->nranks; nranks_source says which ("rank lines",
  * "busbw/algbw", "--ranks"). o may be NULL.
+ * A file that starts with '{' is the JSON nccl-tests -J FILE.json writes
+ * (validate/nccl_json.c): its "results" are the rows (each one's source
+ * "file.json:results[N]"), "args" names the collective, "devices" and
+ * "config" the rank count, "nccl_version" the release; the rest as for a
+ * log.
  * Errors: CR_EIO, CR_EPARSE ("file:line: ..." when a row is malformed, the
  * collective cannot be told or contradicts --coll, or the rank count
  * cannot be told: the message says what to give), CR_ENOMEM; on error the

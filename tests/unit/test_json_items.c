@@ -130,12 +130,68 @@ static void test_fuzz_replay(void **state)
     assert_true(n >= 10);
 }
 
+/* The member callback's record: names seen, in order, and the sum of
+ * their integer values; refuse: the name it stops at. */
+typedef struct {
+    char names[128];
+    long long sum;
+    const char *refuse;
+} members_seen;
+
+static cr_status on_member(void *ctx, const char *name, json_t *value, cr_diag *d)
+{
+    members_seen *m = ctx;
+    if (m->refuse && !strcmp(name, m->refuse))
+        return cr_diag_set(d, CR_EPARSE, "in.json: \"%s\" refused", name);
+    strncat(m->names, name, sizeof m->names - strlen(m->names) - 2);
+    strcat(m->names, ",");
+    m->sum += json_integer_value(value);
+    return CR_OK;
+}
+
+static void test_member_callback(void **state)
+{
+    (void)state;
+    const char *text = "{\"a\": 1, \"results\": [{\"i\": 5}], \"b\": 20, \"c\": [1]}";
+    for (int refuse = 0; refuse < 2; refuse++) {
+        FILE *f = fmemopen((void *)(uintptr_t)text, strlen(text), "r");
+        assert_non_null(f);
+        cr_json_items *r = NULL;
+        assert_int_equal(cr_json_items_open(f, "in.json", "results", &r), CR_OK);
+        members_seen m = {.refuse = refuse ? "b" : NULL};
+        cr_json_items_on_member(r, on_member, &m);
+        cr_diag d = {{0}};
+        json_t *e = NULL;
+        size_t items = 0;
+        cr_status st;
+        while ((st = cr_json_items_next(r, &e, &d)) == CR_OK && e) {
+            /* a member before the array is seen before its items */
+            assert_string_equal(m.names, "a,");
+            json_decref(e);
+            items++;
+        }
+        assert_int_equal(items, 1);
+        if (refuse) {
+            /* the callback's refusal ends the read with its message */
+            assert_int_equal(st, CR_EPARSE);
+            assert_string_equal(d.msg, "in.json: \"b\" refused");
+            assert_string_equal(m.names, "a,");
+            assert_int_equal(cr_json_items_next(r, &e, &d), CR_EPARSE);
+        } else {
+            assert_int_equal(st, CR_OK);
+            assert_string_equal(m.names, "a,b,c,");
+            assert_int_equal(m.sum, 21);
+        }
+        cr_json_items_free(r);
+        fclose(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_forms),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_item_cap),
+        cmocka_unit_test(test_forms),       cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_item_cap),    cmocka_unit_test(test_member_callback),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate: what the two nccl-tests readers share, the text log's
+ * (nccl_log.c) and the JSON file's that nccl-tests -J writes
+ * (nccl_json.c): the rows and tables they collect, and the step that
+ * decides each table's rank count and turns its rows into measurements.
+ * Nothing outside validate/ includes this.
+ */
+#ifndef CR_NCCL_LOG_PRIV_H
+#define CR_NCCL_LOG_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "validate.h"
+
+#pragma GCC visibility push(hidden)
+
+/* One result row, kept until its table is whole. line: the log line, or
+ * for a JSON file the row's index in its "results" array. */
+typedef struct {
+    int line;
+    int table;
+    double bytes, t_us;
+    char dtype[16];
+    bool has_ratio; /* busbw/algbw in [r_lo, r_hi] */
+    double r_lo, r_hi;
+    bool in_place; /* the time is the in-place one (a JSON row without out-of-place) */
+} nt_row;
+
+/* Rows of one run (rank lines) and collective under one header. */
+typedef struct {
+    const char *coll, *coll_src;
+    int rank_lines;      /* max rank + 1 of the run's "#  Rank" lines; 0: none */
+    int gpus_per_thread; /* GPUs one nccl-tests thread drives (nGpus, or rank lines
+                            sharing a Pid); 1 when unsaid */
+    int first_line;
+    int nranks;
+    int loop_ops;                     /* operations per timed loop (iters x agg iters), 0: unsaid */
+    int nccl_version;                 /* the log's NCCL release (NCCL_VERSION_CODE), 0: unsaid */
+    unsigned nccl_algos, nccl_protos; /* the run's NCCL_ALGO / NCCL_PROTO for its
+                                         collective (cr_nccl_select_parse); 0: unsaid */
+    const char *nranks_src;
+    char note[112];
+    char gpu[48]; /* the device its first rank line names ("NVIDIA H100 80GB HBM3"), "" */
+} nt_table;
+
+typedef struct {
+    const char *path;
+    const cr_nccl_log_opts *o;
+    bool json; /* rows are "results" items of an nccl-tests JSON file */
+    nt_row *rows;
+    size_t n_rows, cap_rows;
+    nt_table *tabs;
+    size_t n_tabs, cap_tabs;
+} nt_reader;
+
+/* The collective named in s ("all_reduce_perf", or a path or file name
+ * holding it): commroof's name, or NULL. */
+const char *cr_ntlog_coll_in(const char *s);
+
+/* commroof's element type for an nccl-tests type name ("float" -> "fp32"),
+ * or NULL for one the model has no type for. */
+const char *cr_ntlog_dtype(const char *type);
+
+/* Where row or table position `at` is, for messages: "path:12" for a log
+ * line, "path: results[3]" for a JSON file's item. */
+const char *cr_ntlog_at(const nt_reader *R, int at, char *buf, size_t n);
+
+/* Decides every table's rank count and NCCL selection, then appends one
+ * measurement per row to out (see cr_validate_read_nccl_tests). */
+cr_status cr_ntlog_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d);
+
+/* Reads the JSON file nccl-tests -J writes (its "results", "config",
+ * "devices", "args" and "nccl_version") from f into R's one table;
+ * opt_coll: --coll's collective or NULL. Errors as the text reader's, each
+ * naming the file and the member or result item. */
+cr_status cr_ntlog_read_json(FILE *f, nt_reader *R, const char *opt_coll, cr_diag *d);
+
+#pragma GCC visibility pop
+
+#endif

@@ -77,8 +77,8 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
         int code = 0;
         if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) < 1000000)
             snprintf(tok, sizeof tok, "%lld", (long long)json_integer_value(v));
-        if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
-            json_integer_value(v) >= 1000000 || cr_nccl_version_parse(tok, &code, NULL) != CR_OK)
+        if (!json_is_integer(v) || json_integer_value(v) <= 0 || json_integer_value(v) >= 1000000 ||
+            cr_nccl_version_parse(tok, &code, NULL) != CR_OK)
             return cr_diag_set(d, CR_EPARSE,
                                "%s: \"nccl_version\": expected NCCL's version code "
                                "(NCCL_VERSION_CODE, 22809 for 2.28.9)",

@@ -175,8 +175,9 @@ static void test_json_collective(void **state)
     assert_string_equal(l.v[0].coll_source, "--coll");
     cr_vmeas_list_release(&l);
     /* "args" and --coll disagree */
-    snprintf(text, sizeof text, "{\"args\":[\"/opt/nccl-tests/build/all_gather_perf\"],"
-                                "\"results\":[%s]}",
+    snprintf(text, sizeof text,
+             "{\"args\":[\"/opt/nccl-tests/build/all_gather_perf\"],"
+             "\"results\":[%s]}",
              r1);
     assert_int_equal(read_json(text, ".json", &o, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "the file runs allgather"));
@@ -197,14 +198,14 @@ static void test_json_refused(void **state)
         {"[]", "", "\"results\" holds no result"},
         {NULL, "", "has no \"results\" array"},
         {"[%s", "", "after item 0"},
-        {"[{\"size\":-8,\"type\":\"float\",\"out_of_place\":{\"time\":1.0}}]", "", "results[0]: "
-                                                                                  "\"size\""},
+        {"[{\"size\":-8,\"type\":\"float\",\"out_of_place\":{\"time\":1.0}}]", "",
+         "results[0]: "
+         "\"size\""},
         {"[%s,{\"size\":64,\"type\":\"int32\",\"out_of_place\":{\"time\":1.0}}]", "",
          "results[1]: element type \"int32\""},
         {"[{\"size\":64,\"type\":\"float\"}]", "", "no \"out_of_place\" or \"in_place\""},
         {"[{\"size\":64,\"out_of_place\":{\"time\":1.0}}]", "", "results[0]: no \"type\""},
-        {"[{\"size\":64,\"type\":\"float\",\"out_of_place\":{\"alg_bw\":1.0}}]", "",
-         "no \"time\""},
+        {"[{\"size\":64,\"type\":\"float\",\"out_of_place\":{\"alg_bw\":1.0}}]", "", "no \"time\""},
         {"[{\"size\":64,\"type\":\"float\",\"out_of_place\":{\"time\":\"nan\"}}]", "",
          "no \"time\""},
         {"[{\"size\":1048576,\"type\":\"float\",\"out_of_place\":{\"time\":40.0,\"alg_bw\":"
@@ -248,8 +249,10 @@ static void test_json_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_reads_as_its_log), cmocka_unit_test(test_json_rank_count),
-        cmocka_unit_test(test_json_times),           cmocka_unit_test(test_json_collective),
+        cmocka_unit_test(test_json_reads_as_its_log),
+        cmocka_unit_test(test_json_rank_count),
+        cmocka_unit_test(test_json_times),
+        cmocka_unit_test(test_json_collective),
         cmocka_unit_test(test_json_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

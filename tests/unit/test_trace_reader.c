@@ -597,6 +597,11 @@ static void test_bad_inputs(void **state)
                         "t.json:1: \"traceEvents\" must be an array [...]");
     assert_string_equal(error_of("{\"metadata\":{}}", CR_EPARSE),
                         "t.json:1: no \"traceEvents\" array in this JSON object");
+    /* an nccl-tests -J file given as a trace: said, with where it goes */
+    assert_string_equal(
+        error_of("{\"version\":3,\"config\":{\"ngpus\":1},\"results\":[]}", CR_EPARSE),
+        "t.json:1: no \"traceEvents\" array: an nccl-tests JSON file (-J), not a "
+        "trace; give it to validate or calibrate with --nccl-tests");
     assert_string_equal(
         error_of("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1} {}]}", CR_EPARSE),
         "t.json:1: expected ',' or ']' after an event");

@@ -70,6 +70,9 @@ struct cr_trace_reader {
     scan_state st;
     bool bare_array;
     bool in_events; /* the events array of the top-level object was opened */
+    /* top-level members an nccl-tests -J file has ("results", "config"):
+     * what the message says when there are no events */
+    bool nccl_results, nccl_config;
     cr_status err;
     char errmsg[sizeof(((cr_diag *)0)->msg)];
     json_t *cur;      /* the event's tree (jansson path) or its args (fast path) */
@@ -968,6 +971,8 @@ cr_status cr_trace_reader_next(cr_trace_reader *r, const cr_trace_event **ev, cr
             if (load_value(r, end, vline, &val) != CR_OK)
                 continue;
             consume(r, end);
+            r->nccl_results |= strcmp(keybuf, "results") == 0;
+            r->nccl_config |= strcmp(keybuf, "config") == 0;
             if (strcmp(keybuf, "metadata") == 0) {
                 if (take_metadata(r, vline, val) != CR_OK)
                     continue;
@@ -1058,7 +1063,12 @@ cr_status cr_trace_reader_next(cr_trace_reader *r, const cr_trace_event **ev, cr
             if (r->err != CR_OK)
                 continue;
             if (!r->in_events) {
-                fail(r, CR_EPARSE, r->line, "no \"traceEvents\" array in this JSON object");
+                if (r->nccl_results && r->nccl_config)
+                    fail(r, CR_EPARSE, r->line,
+                         "no \"traceEvents\" array: an nccl-tests JSON file (-J), not a trace; "
+                         "give it to validate or calibrate with --nccl-tests");
+                else
+                    fail(r, CR_EPARSE, r->line, "no \"traceEvents\" array in this JSON object");
                 continue;
             }
             r->info.complete = true;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the nccl-tests log reader
- * (cr_validate_read_nccl_tests_stream) and the rank merge that validate
- * runs after it. test_validate_log.c replays tests/fuzz/corpus/nccl_log/
+ * (cr_validate_read_nccl_tests_stream: the text log, and the JSON file of
+ * nccl-tests -J when the input starts with '{') and the rank merge that
+ * validate runs after it. test_validate_log.c replays tests/fuzz/corpus/nccl_log/
  * through this same function on every make test.
  * fuzz-max-len: 65536
  * fuzz-seeds: tests/fixtures/nccl-tests

@@ -211,25 +211,16 @@ static cr_status nj_table(nj_state *S, const char *opt_coll, cr_diag *d)
     nt_reader *R = S->R;
     nt_table T = {0};
     const char *file_coll = cr_ntlog_coll_in(cr_vbase_name(R->path));
-    if (S->arg_coll) {
-        if (opt_coll && strcmp(opt_coll, S->arg_coll))
-            return cr_diag_set(d, CR_EPARSE, "%s: the file runs %s (\"args\": %s), --coll says %s",
-                               R->path, S->arg_coll, S->arg0, opt_coll);
-        T.coll = S->arg_coll;
-        T.coll_src = "log";
-    } else if (opt_coll) {
-        T.coll = opt_coll;
-        T.coll_src = "--coll";
-    } else if (file_coll) {
-        T.coll = file_coll;
-        T.coll_src = "file name";
-    } else {
+    cr_status pick = cr_ntlog_pick_coll(S->arg_coll, opt_coll, file_coll, &T);
+    if (pick == CR_EINVAL)
+        return cr_diag_set(d, CR_EPARSE, "%s: the file runs %s (\"args\": %s), --coll says %s",
+                           R->path, S->arg_coll, S->arg0, opt_coll);
+    if (pick != CR_OK)
         return cr_diag_set(d, CR_EPARSE,
                            "%s: cannot tell the collective: \"args\" names no nccl-tests binary "
                            "(<name>_perf) and neither does the file name: give it (--coll "
                            "all_reduce)",
                            R->path);
-    }
     long per_proc = (S->nthreads > 0 ? S->nthreads : 1) * (S->ngpus > 0 ? S->ngpus : 1);
     /* an entry per process, its first rank: the last process's ranks
      * follow its entry */

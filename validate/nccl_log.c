@@ -379,6 +379,15 @@ static bool nt_printed(const char *tok, double *lo, double *hi)
     return true;
 }
 
+cr_status cr_ntlog_pick_coll(const char *own, const char *opt, const char *file, nt_table *T)
+{
+    if (own && opt && strcmp(own, opt))
+        return CR_EINVAL;
+    T->coll = own ? own : opt ? opt : file;
+    T->coll_src = own ? "log" : opt ? "--coll" : "file name";
+    return T->coll ? CR_OK : CR_ENOTFOUND;
+}
+
 const char *cr_ntlog_at(const nt_reader *R, int at, char *buf, size_t n)
 {
     if (R->json)
@@ -936,23 +945,15 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             T.gpus_per_thread = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max > 0 ? pid_run_max : 1;
             T.loop_ops = loop_ops;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
-            if (log_coll) {
-                if (opt_coll && strcmp(opt_coll, log_coll)) {
-                    st = cr_diag_set(d, CR_EPARSE,
-                                     "%s:%d: the log runs %s (\"Collective test starting\"), "
-                                     "--coll says %s",
-                                     path, log_coll_line, log_coll, opt_coll);
-                    goto out;
-                }
-                T.coll = log_coll;
-                T.coll_src = "log";
-            } else if (opt_coll) {
-                T.coll = opt_coll;
-                T.coll_src = "--coll";
-            } else if (file_coll) {
-                T.coll = file_coll;
-                T.coll_src = "file name";
-            } else {
+            cr_status pick = cr_ntlog_pick_coll(log_coll, opt_coll, file_coll, &T);
+            if (pick == CR_EINVAL) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: the log runs %s (\"Collective test starting\"), "
+                                 "--coll says %s",
+                                 path, log_coll_line, log_coll, opt_coll);
+                goto out;
+            }
+            if (pick != CR_OK) {
                 st = cr_diag_set(d, CR_EPARSE,
                                  "%s:%d: cannot tell the collective: no \"# Collective test "
                                  "starting: <name>_perf\" line and no <name>_perf in the file "

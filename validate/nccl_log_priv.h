@@ -64,6 +64,14 @@ const char *cr_ntlog_coll_in(const char *s);
  * or NULL for one the model has no type for. */
 const char *cr_ntlog_dtype(const char *type);
 
+/* Sets T's collective by the readers' one precedence: the file's own
+ * (own: a log's "Collective test starting" line, a JSON file's "args"),
+ * else --coll (opt), else the file name's (file); T->coll_src says which
+ * ("log", "--coll", "file name"). CR_OK; CR_EINVAL when own and opt
+ * differ, CR_ENOTFOUND when none names one (the caller says so, naming
+ * what its format has). */
+cr_status cr_ntlog_pick_coll(const char *own, const char *opt, const char *file, nt_table *T);
+
 /* Where row or table position `at` is, for messages: "path:12" for a log
  * line, "path: results[3]" for a JSON file's item. */
 const char *cr_ntlog_at(const nt_reader *R, int at, char *buf, size_t n);

@@ -187,11 +187,10 @@ static cr_status nj_row(nj_state *S, json_t *it, int k, cr_diag *d)
                            "%s: size %.0f over %s.time %g us is %.6g GB/s, but alg_bw says %g: "
                            "a mistyped size or time",
                            at, b, part, t_us, b / t_us / 1e3, alg);
-    if (cr_grow((void **)&R->rows, &R->cap_rows, R->n_rows + 1, sizeof *R->rows))
-        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", R->path);
-    nt_row *r = &R->rows[R->n_rows++];
-    memset(r, 0, sizeof *r);
-    r->line = k;
+    nt_row *r = NULL;
+    cr_status st = cr_ntlog_add_row(R, k, &r, d);
+    if (st != CR_OK)
+        return st;
     r->table = 0;
     r->bytes = b;
     r->t_us = t_us;

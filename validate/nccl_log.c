@@ -379,6 +379,22 @@ static bool nt_printed(const char *tok, double *lo, double *hi)
     return true;
 }
 
+cr_status cr_ntlog_add_row(nt_reader *R, int at, nt_row **row, cr_diag *d)
+{
+    char where[300];
+    if (R->n_rows >= CR_NCCL_LOG_MAX_ROWS)
+        return cr_diag_set(d, CR_ERANGE,
+                           "%s: more than %d result rows (the limit; an nccl-tests sweep has a "
+                           "few thousand at most): split the file, or give the sizes you need",
+                           cr_ntlog_at(R, at, where, sizeof where), CR_NCCL_LOG_MAX_ROWS);
+    if (cr_grow((void **)&R->rows, &R->cap_rows, R->n_rows + 1, sizeof *R->rows))
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", R->path);
+    *row = &R->rows[R->n_rows++];
+    memset(*row, 0, sizeof **row);
+    (*row)->line = at;
+    return CR_OK;
+}
+
 cr_status cr_ntlog_pick_coll(const char *own, const char *opt, const char *file, nt_table *T)
 {
     if (own && opt && strcmp(own, opt))
@@ -968,13 +984,9 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
             R.tabs[R.n_tabs] = T;
             table = (long)R.n_tabs++;
         }
-        if (cr_grow((void **)&R.rows, &R.cap_rows, R.n_rows + 1, sizeof *R.rows)) {
-            st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        nt_row *r = NULL;
+        if ((st = cr_ntlog_add_row(&R, row_line, &r, d)) != CR_OK)
             goto out;
-        }
-        nt_row *r = &R.rows[R.n_rows++];
-        memset(r, 0, sizeof *r);
-        r->line = row_line;
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;

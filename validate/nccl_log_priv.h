@@ -56,6 +56,10 @@ typedef struct {
     size_t n_tabs, cap_tabs;
 } nt_reader;
 
+/* A new row of R (zeroed, its line / item `at` set) in *row. CR_ERANGE
+ * past CR_NCCL_LOG_MAX_ROWS rows (validate.h), CR_ENOMEM; d says which. */
+cr_status cr_ntlog_add_row(nt_reader *R, int at, nt_row **row, cr_diag *d);
+
 /* The collective named in s ("all_reduce_perf", or a path or file name
  * holding it): commroof's name, or NULL. */
 const char *cr_ntlog_coll_in(const char *s);

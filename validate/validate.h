@@ -311,6 +311,12 @@ bool cr_validate_gpu_differs(const cr_topo *t, const char *gpu, char *why, size_
 cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *o,
                                       cr_vmeas_list *out, cr_diag *d);
 
+/* The most result rows one log (or JSON file) may hold: an nccl-tests
+ * sweep has tens to a few thousand (-i 8 from 0 to 10 KB: 1,300); each row
+ * becomes a case of about 2 KB, so a bound keeps a runaway or hostile
+ * file from taking gigabytes. More is CR_ERANGE, naming the limit. */
+#define CR_NCCL_LOG_MAX_ROWS 100000
+
 /* After cr_validate_read_nccl_tests(path, ..., l, ...): CR_EPARSE with why
  * in d when the log added nothing to l (l->n still `before`): only tables
  * of tests commroof does not model (l->nccl_tables_skipped grew past

@@ -246,6 +246,34 @@ static void test_json_refused(void **state)
     }
 }
 
+/* The row cap holds for a JSON file too, at its item. */
+static void test_json_row_cap(void **state)
+{
+    (void)state;
+    static const char head[] = "{\"args\":[\"all_reduce_perf\"],\"results\":[";
+    static const char item[] = "{\"size\":8,\"type\":\"float\",\"out_of_place\":{\"time\":10.0}},";
+    size_t n = CR_NCCL_LOG_MAX_ROWS + 1, len = sizeof head - 1 + n * (sizeof item - 1) + 1;
+    char *text = malloc(len + 1), *w = text;
+    assert_non_null(text);
+    memcpy(w, head, sizeof head - 1);
+    w += sizeof head - 1;
+    for (size_t i = 0; i < n; i++, w += sizeof item - 1)
+        memcpy(w, item, sizeof item - 1);
+    memcpy(w - 1, "]}", 3);
+    FILE *f = fmemopen(text, strlen(text), "r");
+    assert_non_null(f);
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_nccl_tests_stream(f, "cap.json", NULL, &l, &d), CR_ERANGE);
+    fclose(f);
+    free(text);
+    char want[96];
+    snprintf(want, sizeof want, "cap.json: results[%d]: more than %d result rows",
+             CR_NCCL_LOG_MAX_ROWS, CR_NCCL_LOG_MAX_ROWS);
+    assert_non_null(strstr(d.msg, want));
+    assert_int_equal(l.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_json_times),
         cmocka_unit_test(test_json_collective),
         cmocka_unit_test(test_json_refused),
+        cmocka_unit_test(test_json_row_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

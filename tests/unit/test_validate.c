@@ -80,6 +80,38 @@ static cr_status read_log(const char *text, const char *suffix, cr_vmeas_list *l
 
 /* --- nccl-tests ------------------------------------------------------------------ */
 
+/* Past CR_NCCL_LOG_MAX_ROWS rows a log is refused at the first row over,
+ * before its cases take memory, and the list is left as it was. */
+static void test_nccl_tests_row_cap(void **state)
+{
+    (void)state;
+    static const char head[] = "#  Rank  0 Group  0 Pid 1 on h device 0 [0x18] NVIDIA H100\n"
+                               "#  Rank  1 Group  0 Pid 2 on h device 1 [0x28] NVIDIA H100\n";
+    static const char row[] = "1024 256 float sum -1 10.00 0.10 0.10 0 10.00 0.10 0.10 0\n";
+    size_t n = CR_NCCL_LOG_MAX_ROWS + 1, len = sizeof head - 1 + n * (sizeof row - 1);
+    char *text = malloc(len + 1), *w = text;
+    assert_non_null(text);
+    memcpy(w, head, sizeof head - 1);
+    w += sizeof head - 1;
+    for (size_t i = 0; i < n; i++, w += sizeof row - 1)
+        memcpy(w, row, sizeof row - 1);
+    *w = '\0';
+    FILE *f = fmemopen(text, len, "r");
+    assert_non_null(f);
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    assert_int_equal(cr_validate_read_nccl_tests_stream(f, "cap_all_reduce_perf.log", NULL, &l, &d),
+                     CR_ERANGE);
+    fclose(f);
+    free(text);
+    char want[96];
+    snprintf(want, sizeof want, "cap_all_reduce_perf.log:%d: more than %d result rows",
+             CR_NCCL_LOG_MAX_ROWS + 3, CR_NCCL_LOG_MAX_ROWS);
+    assert_non_null(strstr(d.msg, want));
+    assert_int_equal(l.n, 0);
+    cr_vmeas_list_release(&l);
+}
+
 static void test_nccl_tests(void **state)
 {
     (void)state;
@@ -586,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_case_parse_ok),
         cmocka_unit_test(test_case_parse_bad),
         cmocka_unit_test(test_nccl_tests),
+        cmocka_unit_test(test_nccl_tests_row_cap),
         cmocka_unit_test(test_nccl_tests_layouts),
         cmocka_unit_test(test_nccl_tests_runs),
         cmocka_unit_test(test_nccl_tests_pasted),

@@ -215,6 +215,8 @@ static void test_json_refused(void **state)
         {"[%s]", ",\"config\":{\"ngpus\":0}", "config.ngpus: expected a whole number"},
         {"[%s]", ",\"nccl_version\":\"2.28\"", "\"nccl_version\": expected NCCL's version"},
         {"[%s]", ",\"args\":\"all_reduce_perf\"", "\"args\": expected the command line"},
+        {"[%s]", ",\"args\":[\"/opt/nccl-tests/build/hypercube_perf\"]",
+         "\"args\" runs hypercube_perf, not a collective commroof models"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char res[1024] = "", text[2048];

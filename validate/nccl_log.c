@@ -249,13 +249,40 @@ static void nt_strip_ansi(char *line)
     *w = '\0';
 }
 
+/* The length of the RFC 3339 time at the start of s followed by a blank
+ * ("2025-12-04T10:00:00.123456789Z " of kubectl logs --timestamps and
+ * docker logs -t), or 0. No nccl-tests line starts with one. */
+static size_t nt_rfc3339_len(const char *s)
+{
+    /* the shape, '9' standing for a digit */
+    static const char shape[] = "9999-99-99T99:99:99";
+    size_t k = 0;
+    for (; shape[k]; k++)
+        if (shape[k] == '9' ? !isdigit((unsigned char)s[k]) : s[k] != shape[k])
+            return 0;
+    if (s[k] == '.' && isdigit((unsigned char)s[k + 1]))
+        k += 1 + strspn(s + k + 1, "0123456789");
+    if (s[k] == 'Z')
+        k++;
+    else if ((s[k] == '+' || s[k] == '-') && isdigit((unsigned char)s[k + 1]) &&
+             isdigit((unsigned char)s[k + 2]) && s[k + 3] == ':' &&
+             isdigit((unsigned char)s[k + 4]) && isdigit((unsigned char)s[k + 5]))
+        k += 6;
+    else
+        return 0;
+    return s[k] == ' ' ? k + 1 : 0;
+}
+
 /* Removes launcher prefixes from line (in place) and returns where its text
  * starts: every "[1,0]<stdout>:" / "<stderr>:" tag of mpirun --tag-output
  * (anywhere: mpirun tags each flush, so a row printed in pieces carries the
  * tag inside it too), then a leading "(...) " of a launcher that names the
  * process it relays (Ray and SkyPilot: "(head, rank=0, pid=3808) "; no
  * nccl-tests line starts with a parenthesis), then a leading "0: " of
- * srun -l (task number, colon, blank). */
+ * srun -l (task number, colon, blank). Before all of them, the time and
+ * the "[pod/NAME/CONTAINER] " a log read back from Kubernetes or Docker
+ * carries (kubectl logs --timestamps --prefix, docker logs -t), in either
+ * order. */
 static char *nt_strip_prefixes(char *line)
 {
     /* a log pasted through a web page may carry no-break spaces (UTF-8
@@ -285,6 +312,14 @@ static char *nt_strip_prefixes(char *line)
             p++;
     }
     char *s = line + strspn(line, " \t");
+    for (int k = 0; k < 2; k++) {
+        s += nt_rfc3339_len(s);
+        if (!strncmp(s, "[pod/", 5)) {
+            char *e = strstr(s, "] ");
+            if (e)
+                s = e + 2;
+        }
+    }
     if (*s == '(') {
         char *e = strchr(s, ')');
         if (e && e[1] == ' ')

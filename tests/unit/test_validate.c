@@ -297,6 +297,25 @@ static void test_nccl_tests_pasted(void **state)
     assert_close(l.v[1].measured_s, 114.44e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
 
+    /* read back from Kubernetes (kubectl logs --timestamps --prefix) or
+     * Docker (docker logs -t): each line behind its time and pod; a
+     * time-like text that is not one (no zone) is no prefix */
+    const char *k8s =
+        "[pod/nccl-launcher-x7/launcher] 2025-12-04T10:00:00.123456789Z #  Rank  0 Group  0 Pid "
+        "1 on h device  0 [0x18] NVIDIA H100\n"
+        "2025-12-04T10:00:00.2Z [pod/nccl-launcher-x7/launcher] #  Rank  1 Group  0 Pid 2 on h "
+        "device  1 [0x28] NVIDIA H100\n"
+        "2025-12-04T10:00:01+01:00 # Collective test starting: all_reduce_perf\n"
+        "2025-12-04T10:00:01Z         1024           256     float     sum      -1    20.00    "
+        "0.05    0.05       0    20.00    0.05    0.05       0\n"
+        "2025-12-04T10:00:02 1024 256 float sum -1 20.00 0.05 0.05 0 20.00 0.05 0.05 0\n";
+    assert_int_equal(read_log_o(k8s, "k8s.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_string_equal(l.v[0].coll_source, "log");
+    assert_string_equal(l.v[0].source, "k8s.log:4");
+    cr_vmeas_list_release(&l);
+
     /* srun -l (aws-adt-p5) and an all_gather of 16 ranks (dstack a3mega
      * 8 GiB row: 219.25/233.87 = 0.9375 = 15/16); "--coll all_gather_perf"
      * names it and wins over the file name. */

@@ -279,7 +279,7 @@ static size_t nt_rfc3339_len(const char *s)
  * tag inside it too), then a leading "(...) " of a launcher that names the
  * process it relays (Ray and SkyPilot: "(head, rank=0, pid=3808) "; no
  * nccl-tests line starts with a parenthesis), then a leading "0: " of
- * srun -l (task number, colon, blank). Before all of them, the time and
+ * srun -l (task number, colon, blank) or "node-1: " of pdsh. Before all of them, the time and
  * the "[pod/NAME/CONTAINER] " a log read back from Kubernetes or Docker
  * carries (kubectl logs --timestamps --prefix, docker logs -t), in either
  * order. */
@@ -325,7 +325,14 @@ static char *nt_strip_prefixes(char *line)
         if (e && e[1] == ' ')
             s = e + 2 + strspn(e + 2, " \t");
     }
-    size_t k = strspn(s, "0123456789");
+    /* srun -l's task number, or pdsh's host name (DeepSpeed's launcher):
+     * one word of a host name's characters, a colon and a blank. No
+     * nccl-tests line starts so (its "Collective test starting:" has
+     * blanks before the colon; NCCL_DEBUG's "host:pid:tid" no blank after
+     * it) */
+    size_t k = isalnum((unsigned char)*s)
+                   ? strspn(s, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ._-")
+                   : 0;
     if (k && s[k] == ':' && (s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\n'))
         s += k + 1;
     return s;

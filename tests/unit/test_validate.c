@@ -297,6 +297,18 @@ static void test_nccl_tests_pasted(void **state)
     assert_close(l.v[1].measured_s, 114.44e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
 
+    /* pdsh (DeepSpeed's multi-node launcher): "host: " before every line */
+    const char *pdsh =
+        "gpu-node-01.cluster: #  Rank  0 Group  0 Pid 1 on h device  0 [0x18] NVIDIA H100\n"
+        "gpu-node-02.cluster: #  Rank  1 Group  0 Pid 2 on h device  1 [0x28] NVIDIA H100\n"
+        "gpu-node-01.cluster: # Collective test starting: all_reduce_perf\n"
+        "gpu-node-01.cluster:         1024           256     float     sum      -1    20.00    "
+        "0.05    0.05       0    20.00    0.05    0.05       0\n";
+    assert_int_equal(read_log_o(pdsh, "pdsh.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    cr_vmeas_list_release(&l);
+
     /* read back from Kubernetes (kubectl logs --timestamps --prefix) or
      * Docker (docker logs -t): each line behind its time and pod; a
      * time-like text that is not one (no zone) is no prefix */

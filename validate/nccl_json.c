@@ -72,8 +72,8 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
             /* the binary's name, whatever its path's length */
             snprintf(S->arg0, sizeof S->arg0, "%s", cr_vbase_name(json_string_value(a0)));
             S->arg_coll = cr_ntlog_coll_in(S->arg0);
-            /* one test a file: one nccl-tests runs that commroof does not
-             * model (hypercube_perf, alltoallv_perf) is said, never read as
+            /* a file holds one test: a test commroof does not model
+             * (hypercube_perf, alltoallv_perf) is said, never read as
              * --coll's or the file name's collective */
             if (!S->arg_coll && strstr(S->arg0, "_perf"))
                 return cr_diag_set(d, CR_EPARSE,

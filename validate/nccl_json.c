@@ -27,11 +27,13 @@
 #include "nccl_log_priv.h"
 #include "validate_priv.h"
 
-/* The half-width of a figure printed "%lf" (six decimals). */
-#define NJ_PRINTED 5e-7
-/* How far size / time may stray from alg_bw beyond that rounding (as the
- * text reader's NT_ALGBW_SLACK). */
-#define NJ_ALGBW_SLACK 1.01
+/* The span a figure printed "%lf" (six decimals) stands for, as
+ * nccl_log.c's nt_printed gives a log's figures. */
+static void nj_printed(double v, double *lo, double *hi)
+{
+    *lo = v - 5e-7 > 0 ? v - 5e-7 : 0;
+    *hi = v + 5e-7;
+}
 
 typedef struct {
     nt_reader *R;
@@ -83,12 +85,12 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
                                    path, S->arg0);
         }
     } else if (!strcmp(name, "nccl_version")) {
-        char tok[16];
+        /* the code as the text reader takes "nccl-library=22809" */
+        char tok[24] = "";
         int code = 0;
-        if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) < 1000000)
+        if (json_is_integer(v))
             snprintf(tok, sizeof tok, "%lld", (long long)json_integer_value(v));
-        if (!json_is_integer(v) || json_integer_value(v) <= 0 || json_integer_value(v) >= 1000000 ||
-            cr_nccl_version_parse(tok, &code, NULL) != CR_OK)
+        if (!json_is_integer(v) || cr_nccl_version_parse(tok, &code, NULL) != CR_OK)
             return cr_diag_set(d, CR_EPARSE,
                                "%s: \"nccl_version\": expected NCCL's version code "
                                "(NCCL_VERSION_CODE, 22809 for 2.28.9)",
@@ -187,12 +189,11 @@ static cr_status nj_row(nj_state *S, json_t *it, int k, cr_diag *d)
                            part, t_us, CR_HARNESS_MIN_MEASURED_S * 1e6,
                            CR_HARNESS_MAX_MEASURED_S * 1e6);
     bool has_alg = nj_num(res, "alg_bw", &alg), has_bus = nj_num(res, "bus_bw", &bus);
-    /* alg_bw = size / time (GB/s, time in us) from one measurement: a
-     * row whose figures disagree was edited or is not this size's */
-    double h = NJ_PRINTED;
-    if (has_alg && t_us > h &&
-        (b / (t_us + h) / 1e3 > (alg + h) * NJ_ALGBW_SLACK ||
-         b / (t_us - h) / 1e3 < (alg - h) / NJ_ALGBW_SLACK))
+    double t_lo, t_hi, a_lo, a_hi, b_lo, b_hi;
+    nj_printed(t_us, &t_lo, &t_hi);
+    nj_printed(alg, &a_lo, &a_hi);
+    nj_printed(bus, &b_lo, &b_hi);
+    if (has_alg && !cr_ntlog_algbw_agrees(b, t_lo, t_hi, a_lo, a_hi))
         return cr_diag_set(d, CR_EPARSE,
                            "%s: size %.0f over %s.time %g us is %.6g GB/s, but alg_bw says %g: "
                            "a mistyped size or time",
@@ -206,11 +207,8 @@ static cr_status nj_row(nj_state *S, json_t *it, int k, cr_diag *d)
     r->t_us = t_us;
     r->in_place = in_place;
     snprintf(r->dtype, sizeof r->dtype, "%s", dt);
-    if (has_alg && has_bus && alg > h) {
-        r->has_ratio = true;
-        r->r_lo = fmax(0, bus - h) / (alg + h);
-        r->r_hi = (bus + h) / (alg - h);
-    }
+    if (has_alg && has_bus)
+        cr_ntlog_set_ratio(r, a_lo, a_hi, b_lo, b_hi);
     return CR_OK;
 }
 

@@ -137,10 +137,6 @@ typedef struct {
 
 enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
 
-/* How far a row's size / time may stray from its printed algbw beyond the
- * two numbers' rounding (nt_printed) before the row is taken as misread. */
-#define NT_ALGBW_SLACK 1.01
-
 /* Splits s at blanks into at most NT_MAX_TOK tokens (s is modified). */
 static int nt_split(char *s, char **tok)
 {
@@ -437,6 +433,24 @@ cr_status cr_ntlog_add_row(nt_reader *R, int at, nt_row **row, cr_diag *d)
     return CR_OK;
 }
 
+bool cr_ntlog_algbw_agrees(double bytes, double t_lo, double t_hi, double a_lo, double a_hi)
+{
+    /* how far size / time may stray from algbw beyond the two figures'
+     * rounding before the row is taken as misread */
+    const double slack = 1.01;
+    return !(t_lo > 0) ||
+           (bytes / t_hi / 1e3 <= a_hi * slack && bytes / t_lo / 1e3 >= a_lo / slack);
+}
+
+void cr_ntlog_set_ratio(nt_row *r, double a_lo, double a_hi, double b_lo, double b_hi)
+{
+    if (!(a_lo > 0))
+        return;
+    r->has_ratio = true;
+    r->r_lo = b_lo / a_hi;
+    r->r_hi = b_hi / a_lo;
+}
+
 cr_status cr_ntlog_pick_coll(const char *own, const char *opt, const char *file, nt_table *T)
 {
     if (own && opt && strcmp(own, opt))
@@ -598,7 +612,9 @@ static cr_status nt_selects(nt_reader *R, size_t t, cr_diag *d)
     return st;
 }
 
-cr_status cr_ntlog_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
+/* Decides every table's rank count and NCCL selection, then appends one
+ * measurement per row to out. */
+static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
 {
     cr_status st = CR_OK;
     for (size_t t = 0; t < R->n_tabs; t++)
@@ -717,31 +733,13 @@ static int nt_version_in(const char *s, int prev)
     return prev;
 }
 
-cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const cr_nccl_log_opts *o,
-                                             cr_vmeas_list *out, cr_diag *d)
+/* The rows and tables of a text log into R (see cr_validate_read_nccl_tests);
+ * out only counts the tables of tests left out. */
+static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vmeas_list *out,
+                              cr_diag *d)
 {
-    const char *path = label;
-    nt_reader R = {.path = path, .o = o};
-    const char *opt_coll = NULL;
-    if (o && o->coll && !(opt_coll = cr_nccl_log_coll(o->coll, d)))
-        return CR_EINVAL;
-    /* nccl-tests -J writes JSON, an object from its first byte; no text
-     * log starts with '{' */
-    int c0 = getc(f);
-    if (c0 != EOF && ungetc(c0, f) == EOF)
-        return cr_diag_set(d, CR_EIO, "%s: read error", path);
-    if (c0 == '{') {
-        R.json = true;
-        size_t first = out->n;
-        cr_status st = cr_ntlog_read_json(f, &R, opt_coll, d);
-        if (st == CR_OK)
-            st = cr_ntlog_finish(&R, out, d);
-        if (st != CR_OK)
-            out->n = first;
-        free(R.rows);
-        free(R.tabs);
-        return st;
-    }
+    const char *path = R->path;
+    const cr_nccl_log_opts *o = R->o;
     const char *log_coll = NULL, *file_coll = cr_ntlog_coll_in(cr_vbase_name(path));
     /* Ranks of the current run: a log may hold several runs one after the
      * other (a job's logs concatenated, or mpirun of a non-MPI build, where
@@ -769,7 +767,6 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
     char run_gpu[48] = ""; /* the GPU the run's rank lines name */
     long table = -1;       /* the table rows go to; -1: the next row starts one */
     nt_layout lay = {5, 2, 9, 0};
-    size_t first = out->n;
     cr_status st = CR_OK;
     char line[NT_LINE];
     /* a row cut by NCCL_DEBUG output: its text so far, and its line */
@@ -979,8 +976,8 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
          * time disagrees with it beyond the printed rounding */
         double tlo, thi, glo, ghi;
         if (nt_printed(tok[lay.time_col], &tlo, &thi) &&
-            nt_printed(tok[lay.time_col + 1], &glo, &ghi) && tlo > 0 &&
-            (size / thi / 1e3 > ghi * NT_ALGBW_SLACK || size / tlo / 1e3 < glo / NT_ALGBW_SLACK)) {
+            nt_printed(tok[lay.time_col + 1], &glo, &ghi) &&
+            !cr_ntlog_algbw_agrees(size, tlo, thi, glo, ghi)) {
             char cols[96];
             if (lay.line)
                 snprintf(cols, sizeof cols, "the header at line %d names %d column(s)", lay.line,
@@ -1019,15 +1016,15 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                                  path, row_line);
                 goto out;
             }
-            if (cr_grow((void **)&R.tabs, &R.cap_tabs, R.n_tabs + 1, sizeof *R.tabs)) {
+            if (cr_grow((void **)&R->tabs, &R->cap_tabs, R->n_tabs + 1, sizeof *R->tabs)) {
                 st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
                 goto out;
             }
-            R.tabs[R.n_tabs] = T;
-            table = (long)R.n_tabs++;
+            R->tabs[R->n_tabs] = T;
+            table = (long)R->n_tabs++;
         }
         nt_row *r = NULL;
-        if ((st = cr_ntlog_add_row(&R, row_line, &r, d)) != CR_OK)
+        if ((st = cr_ntlog_add_row(R, row_line, &r, d)) != CR_OK)
             goto out;
         r->table = (int)table;
         r->bytes = size;
@@ -1044,11 +1041,8 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         snprintf(r->dtype, sizeof r->dtype, "%s", dt);
         double alo, ahi, blo, bhi;
         if (nt_printed(tok[lay.time_col + 1], &alo, &ahi) &&
-            nt_printed(tok[lay.time_col + 2], &blo, &bhi) && alo > 0) {
-            r->has_ratio = true;
-            r->r_lo = blo / ahi;
-            r->r_hi = bhi / alo;
-        }
+            nt_printed(tok[lay.time_col + 2], &blo, &bhi))
+            cr_ntlog_set_ratio(r, alo, ahi, blo, bhi);
     }
     if (ferror(f)) {
         st = cr_diag_set(d, CR_EIO, "%s: read error", path);
@@ -1061,11 +1055,31 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
                          path, pending_line);
         goto out;
     }
-    st = cr_ntlog_finish(&R, out, d);
 out:
+    free(raw);
+    return st;
+}
+
+cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const cr_nccl_log_opts *o,
+                                             cr_vmeas_list *out, cr_diag *d)
+{
+    nt_reader R = {.path = label, .o = o};
+    const char *opt_coll = NULL;
+    if (o && o->coll && !(opt_coll = cr_nccl_log_coll(o->coll, d)))
+        return CR_EINVAL;
+    /* nccl-tests -J writes JSON, an object from its first byte; no text
+     * log starts with '{' */
+    int c0 = getc(f);
+    if (c0 != EOF && ungetc(c0, f) == EOF)
+        return cr_diag_set(d, CR_EIO, "%s: read error", label);
+    R.json = c0 == '{';
+    size_t first = out->n;
+    cr_status st =
+        R.json ? cr_ntlog_read_json(f, &R, opt_coll, d) : nt_read_text(f, &R, opt_coll, out, d);
+    if (st == CR_OK)
+        st = nt_finish(&R, out, d);
     if (st != CR_OK)
         out->n = first;
-    free(raw);
     free(R.rows);
     free(R.tabs);
     return st;

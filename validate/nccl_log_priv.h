@@ -2,8 +2,9 @@
 /*
  * validate: what the two nccl-tests readers share, the text log's
  * (nccl_log.c) and the JSON file's that nccl-tests -J writes
- * (nccl_json.c): the rows and tables they collect, and the step that
- * decides each table's rank count and turns its rows into measurements.
+ * (nccl_json.c): the rows and tables they collect and the rules both read
+ * them by; nccl_log.c's cr_validate_read_nccl_tests_stream picks the
+ * reader and turns the rows into measurements.
  * Nothing outside validate/ includes this.
  */
 #ifndef CR_NCCL_LOG_PRIV_H
@@ -60,6 +61,17 @@ typedef struct {
  * past CR_NCCL_LOG_MAX_ROWS rows (validate.h), CR_ENOMEM; d says which. */
 cr_status cr_ntlog_add_row(nt_reader *R, int at, nt_row **row, cr_diag *d);
 
+/* Whether `bytes` over a time in [t_lo, t_hi] us agrees with an algbw in
+ * [a_lo, a_hi] GB/s, the spans being the printed figures with their
+ * rounding: nccl-tests computes algbw = size / time from one measurement,
+ * so a row read at the wrong columns, or with a mistyped size or time,
+ * disagrees. True where t_lo is 0 (too rough to tell). */
+bool cr_ntlog_algbw_agrees(double bytes, double t_lo, double t_hi, double a_lo, double a_hi);
+
+/* Sets r's busbw/algbw span (the rank count's evidence) from the printed
+ * algbw and busbw spans; none where a_lo is 0. */
+void cr_ntlog_set_ratio(nt_row *r, double a_lo, double a_hi, double b_lo, double b_hi);
+
 /* The collective named in s ("all_reduce_perf", or a path or file name
  * holding it): commroof's name, or NULL. */
 const char *cr_ntlog_coll_in(const char *s);
@@ -79,10 +91,6 @@ cr_status cr_ntlog_pick_coll(const char *own, const char *opt, const char *file,
 /* Where row or table position `at` is, for messages: "path:12" for a log
  * line, "path: results[3]" for a JSON file's item. */
 const char *cr_ntlog_at(const nt_reader *R, int at, char *buf, size_t n);
-
-/* Decides every table's rank count and NCCL selection, then appends one
- * measurement per row to out (see cr_validate_read_nccl_tests). */
-cr_status cr_ntlog_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d);
 
 /* Reads the JSON file nccl-tests -J writes (its "results", "config",
  * "devices", "args" and "nccl_version") from f into R's one table;

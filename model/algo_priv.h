@@ -17,7 +17,8 @@
 
 /* What a ring's or tree's channels move across a node boundary: each
  * channel through one rank's NICs on one of the node's rails, so
- * min(channels, rails) of them; HUGE_VAL within one node. */
+ * min(channels, rails) of them, and at most one NIC per channel of NCCL's
+ * graph (algo_graph_channels); HUGE_VAL within one node. */
 double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf);
 
 /* The link rate a rank reaches to a node-mate: its scale-up ports, else

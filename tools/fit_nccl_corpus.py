@@ -168,7 +168,7 @@ GRACE = [("coll.op_fixed", 7.75e-6, 1e-6, 20e-6)]
 # topology file (validate/corpus/topologies/) --shipped reads them from,
 # the files that take them, the systems they are fitted on. The Slingshot
 # figures are the same in every Slingshot file.
-TOPO_GROUPS = (("slingshot", "polaris-a100x4-slingshot.xml", "{polaris,alps,kestrel}-*.xml",
+TOPO_GROUPS = (("slingshot", "polaris-a100x4-slingshot.xml", "{polaris,alps,kestrel,perlmutter}-*.xml",
                 "Slingshot systems"),
                ("grace", "alps-gh200x4-slingshot.xml", "alps-gh200x4-slingshot.xml",
                 "GH200 systems"))

@@ -3,7 +3,7 @@
 # Run from validate/corpus/: prints the assignment; "python3 make_split.py split.txt" rewrites split.txt.
 # SOURCES: (split key, file-name prefix of that source's logs, round). Each round is split on its own,
 # among that round's sources only, and never moves an earlier round's source: round 1 (the first 63
-# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 16 likewise.
+# logs) is the split "fixed once"; round 2 (2026-12-02) adds sources and appends their lines; rounds 3 to 17 likewise.
 # Rule 1: sources in ascending order of the first 8 hex digits of sha256(key), each to the half holding
 # fewer of the round's logs so far (tie: fit). Rule 2: a GPU class or a scale (single-/multi-node) with
 # >= 2 of the round's sources all in one half moves its source with the fewest logs (then the smallest
@@ -63,6 +63,9 @@ SOURCES = [
     # the same file as round 5's oci-oke key, on its grace-blackwell branch: another document (GB200 tables the main
     # branch never held), so a key of its own; round 5's source and assignment stay as they were
     ('github.com/oracle-quickstart/oci-hpc-oke/README.md@grace-blackwell', 'ocigb-oke-', 16),
+    ('github.com/NERSC/nccl-ofi-plugin/logs-regression', 'nersc-perlmutter-', 17),
+    ('github.com/konnase/konnase.github.io/source/_posts/machine_learning/NCCL.md', 'konnase-', 17),
+    ('github.com/aikitoria/open-gpu-kernel-modules/README.md', 'aikitoria-', 17),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -77,10 +80,11 @@ def klass(f):
     if d.startswith(('b200','gb200')): return 'blackwell'
     if d.startswith(('mi300','mi308','mi355','mi100')): return 'amd-instinct'   # mi100: LUMI-EAP (round 7); mi308: MI308X (round 11)
     if d.startswith(('pcie','rtx')): return 'pcie'   # rtx: RTX PCIe cards in multi-node folders (round 3)
+    if d.startswith('v100'): return 'volta'   # round 17
     raise Exception(d)
 def scale(f):
     d=f.split('/')[0]
-    return 'single-node' if d in ('a100-8','b200-8','h100-8','h100x4-1','mi300x-8','gb200-nvl72','gh200x4-slingshot-1n') or d.startswith('pcie') else 'multi-node'
+    return 'single-node' if d in ('a100-8','b200-8','h100-8','h100x4-1','mi300x-8','gb200-nvl72','gh200x4-slingshot-1n','v100-8') or d.startswith('pcie') else 'multi-node'
 H={k:int(hashlib.sha256(k.encode()).hexdigest()[:8],16) for k,_,_ in src}
 n={k:sum(1 for f in logs if owner[f]==k) for k,_,_ in src}
 half={}; moves=[]
@@ -114,7 +118,8 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             13:'# round 13 (2026-12-04): NREL Kestrel (16 x 4 H100 SXM on Slingshot-11, all_reduce and all_gather from 8 B, NCCL 2.21.5) and Azure AKS on 2 x ND A100 v4 (8 A100 40GB, 8x HDR IB; all_reduce from 8 B), one process per GPU, added after rounds 1-12 were fixed, split among themselves by the same rules (make_split.py); rounds 1-12 unchanged',
             14:'# round 14 (2026-12-04): one 8x H100 HGX node of LLM-jp\'s cluster at Sakura Internet, one process driving all 8 GPUs (-g 8), seven collectives from 8 B to 256 MiB (llm-jp/nii-sakura-cluster-configs), added after rounds 1-13 were fixed (make_split.py); rounds 1-13 unchanged',
             15:'# round 15 (2026-12-04): 2 x 8 GPUs of AWS p5-class nodes on EFA (32 interfaces, 3200 Gbps), one process per GPU, all_reduce from 8 B to 16 GiB (aws-ia/terraform-aws-eks-blueprints), added after rounds 1-14 were fixed (make_split.py); rounds 1-14 unchanged',
-            16:'# round 16 (2026-12-04): two GB200 compute trays of one NVL72 rack (OCI BM.GPU.GB200.4, 8 ranks over NVLink), all_reduce from 8 B to 32 GiB (oracle-quickstart/oci-hpc-oke README, grace-blackwell branch), added after rounds 1-15 were fixed (make_split.py); rounds 1-15 unchanged'}
+            16:'# round 16 (2026-12-04): two GB200 compute trays of one NVL72 rack (OCI BM.GPU.GB200.4, 8 ranks over NVLink), all_reduce from 8 B to 32 GiB (oracle-quickstart/oci-hpc-oke README, grace-blackwell branch), added after rounds 1-15 were fixed (make_split.py); rounds 1-15 unchanged',
+            17:'# round 17 (2026-12-04): NERSC Perlmutter (2 x 4 A100 on Slingshot-11, all_reduce from 8 B), an 8x V100 SXM2 server (2019) and an 8x RTX 5090 PCIe host (both one process driving 8 GPUs), added after rounds 1-16 were fixed, split among themselves by the same rules (make_split.py); rounds 1-16 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

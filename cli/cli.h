@@ -49,8 +49,16 @@ int cli_check_nccl_select(const char *cmd, const char *list, bool protocols);
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Opens --topo's value (shipped name or file; NULL means the default).
- * Prints the diagnostic and returns NULL on failure. */
+ * Prints the diagnostic and returns NULL on failure; prints the note of
+ * cli_note_topo_routing on success. */
 cr_topo *cli_open_topo(const char *cmd, const char *name_or_path);
+
+/* Prints a note on stderr where the topology joins two GPUs only through a
+ * third over NVLink (cr_route_nvb_pair: a DGX-1's hybrid cube-mesh) and
+ * does not set route.gpu_transit: NCCL relays such a pair through that GPU,
+ * the model's routes send it through host memory. `where` names the
+ * topology as the user gave it. */
+void cli_note_topo_routing(const char *cmd, const cr_topo *t, const char *where);
 
 /* Parses a message size as nccl-tests' -b/-e/-i take it: a number of bytes
  * with an optional K, M, G or T suffix (powers of 1024, any case), or a

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "route.h"
 #include "coll.h"
 #include "topo_xml.h"
 #include "units.h"
@@ -52,7 +53,22 @@ cr_topo *cli_open_topo(const char *cmd, const char *name_or_path)
         cli_fail(cmd, "%s", d.msg);
         return NULL;
     }
+    cli_note_topo_routing(cmd, t, name_or_path ? name_or_path : CR_TOPO_DEFAULT);
     return t;
+}
+
+void cli_note_topo_routing(const char *cmd, const cr_topo *t, const char *where)
+{
+    int a, b, via;
+    if (!cr_route_nvb_pair(t, &a, &b, &via))
+        return;
+    fprintf(stderr,
+            "commroof %s: note: %s: %s and %s share no NVLink (nor XGMI, ICI) and no switch, but "
+            "both link to %s: NCCL relays such a pair through that GPU (path NVB), this "
+            "topology's routes send it through host memory and a ring through it runs at the "
+            "host's rate; add <param key=\"route.gpu_transit\" value=\"1\" source=\"...\"/> "
+            "to follow NCCL (doc/topology-format.md)\n",
+            cmd, where, t->devs[t->gpus[a]].id, t->devs[t->gpus[b]].id, t->devs[t->gpus[via]].id);
 }
 
 bool cli_progress_enabled(void)

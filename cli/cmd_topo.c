@@ -577,6 +577,8 @@ static int cmd_check(const struct opts *o)
     cr_topo *t = NULL;
     cr_diag d = {{0}};
     cr_status st = cr_topo_open(o->arg, &t, &d);
+    if (st == CR_OK)
+        cli_note_topo_routing("topo", t, o->arg);
     if (o->json) {
         json_t *root = json_object();
         json_object_set_new(root, "file", json_string(o->arg));

@@ -314,3 +314,71 @@ void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c)
     free(via);
     free(queue);
 }
+
+/* Whether device v has a scale-up link to a switch (an NVSwitch joins its
+ * GPUs without relaying through one another), and whether it has a
+ * scale-up link to device w. */
+static bool scaleup_switched(const cr_topo *t, int v)
+{
+    for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+        const cr_link *l = &t->links[t->adj[i]];
+        if (cr_route_scaleup(l->kind) && t->devs[cr_link_other(l, v)].kind == CR_DEV_SWITCH)
+            return true;
+    }
+    return false;
+}
+
+static bool scaleup_joined(const cr_topo *t, int v, int w)
+{
+    for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+        const cr_link *l = &t->links[t->adj[i]];
+        if (cr_route_scaleup(l->kind) && cr_link_other(l, v) == w)
+            return true;
+    }
+    return false;
+}
+
+bool cr_route_nvb_pair(const cr_topo *t, int *a, int *b, int *via)
+{
+    if (cr_route_transit(t))
+        return false;
+    int *queue = NULL, *seen_via = search_buffers(t, &queue), seen = 0;
+    bool found = false;
+    if (!seen_via)
+        return false;
+    /* each GPU's scale-up GPU neighbours, pairwise: a GPU has a handful of
+     * them (six on a DGX-1), so this is linear in the GPUs */
+    for (int g = 0; g < t->n_gpus; g++) {
+        int v = t->gpus[g];
+        for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+            const cr_link *li = &t->links[t->adj[i]];
+            int u = cr_link_other(li, v);
+            if (!cr_route_scaleup(li->kind) || t->devs[u].kind != CR_DEV_GPU ||
+                scaleup_switched(t, u))
+                continue;
+            for (int j = i + 1; j < t->adj_off[v + 1]; j++) {
+                const cr_link *lj = &t->links[t->adj[j]];
+                int w = cr_link_other(lj, v);
+                if (!cr_route_scaleup(lj->kind) || t->devs[w].kind != CR_DEV_GPU || w == u ||
+                    scaleup_switched(t, w) || scaleup_joined(t, u, w))
+                    continue;
+                /* a pair with no path but through GPUs is relayed already */
+                bool host = search(t, NULL, u, w, CR_DEV__COUNT, false, CR_ROUTE_ALL_KINDS,
+                                   seen_via, queue, &seen) == w;
+                forget(seen_via, queue, seen);
+                if (!host)
+                    continue;
+                int ru = t->devs[u].gpu_rank, rw = t->devs[w].gpu_rank;
+                *a = ru < rw ? ru : rw;
+                *b = ru < rw ? rw : ru;
+                *via = g;
+                found = true;
+                goto out;
+            }
+        }
+    }
+out:
+    free(seen_via);
+    free(queue);
+    return found;
+}

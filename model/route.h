@@ -92,6 +92,18 @@ static inline bool cr_route_forwards(const cr_topo *t, int v, bool transit)
     return transit || t->devs[v].kind != CR_DEV_GPU;
 }
 
+/* A pair of GPUs that NCCL relays through a third over the scale-up
+ * fabric while this topology does not: gpu rank *a and *b share no
+ * scale-up link and reach no scale-up switch, but both link to GPU *via
+ * (NCCL's path type NVB, one intermediate GPU: src/graph/paths.cc "allow
+ * routing through a GPU only as 1 hop"; a DGX-1's hybrid cube-mesh). Where
+ * a host path joins them, the model's routes send such a pair through host
+ * memory unless the topology sets route.gpu_transit (route.h above), and
+ * a ring through it runs at the host's rate. Returns false, touching
+ * nothing, where no such pair has a host path, where transit is set, or
+ * on no memory. */
+bool cr_route_nvb_pair(const cr_topo *t, int *a, int *b, int *via);
+
 /* cr_route_bw_Bps over links of the kinds in the mask only: with
  * CR_ROUTE_SCALEUP_KINDS, what a peer copy over NVLink (or XGMI, ICI) can
  * reach, 450 GB/s for an HGX H200 pair where all paths give 513. */

@@ -80,6 +80,9 @@ static void test_gpu_transit(void **state)
     cr_topo_add_link(t, b, c, CR_LINK_ICI, 60e9, 60e9, 2, 1e-6);
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_check(t, &d), CR_OK); /* the checker accepts the chain */
+    int na = -1, nb = -1, nvia = -1;
+    assert_false(cr_route_nvb_pair(t, &na, &nb, &nvia)); /* relayed already: no host path */
+    assert_int_equal(na, -1);
     assert_close(cr_route_bw_Bps(t, 0, 2), 100e9, 1e-12, 0);
     assert_close(cr_route_bw_Bps(t, 2, 0), 100e9, 1e-12, 0);
     int path[8], n = 0;
@@ -99,9 +102,28 @@ static void test_gpu_transit(void **state)
     assert_int_equal(cr_route_path(t, 0, 2, path, 8, &n, &lat), CR_OK);
     assert_int_equal(n, 1);
     assert_close(lat, 3e-6, 1e-12, 0);
+    /* a and c share no scale-up link but both have one to b, and the PCIe
+     * link joins them: NCCL would relay through b (NVB), these routes do
+     * not (cr_route_nvb_pair, the note the CLI prints) */
+    assert_true(cr_route_nvb_pair(t, &na, &nb, &nvia));
+    assert_int_equal(na, 0);
+    assert_int_equal(nb, 2);
+    assert_int_equal(nvia, 1);
     cr_topo_set_param(t, "route.gpu_transit", 1, "test");
     assert_close(cr_route_bw_Bps(t, 0, 2), 110e9, 1e-12, 0);
+    assert_false(cr_route_nvb_pair(t, &na, &nb, &nvia));
     cr_topo_free(t);
+
+    /* a full mesh (MI300X, every pair joined) and NVSwitch boards have no
+     * such pair; the DGX-1-style V100 mesh of the corpus sets transit */
+    const char *none[] = {"mi300x-8", "hgx-h100-8", "l40s-pcie-8",
+                          "validate/corpus/topologies/dgx1v-v100-8.xml"};
+    for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
+        t = cr_test_open_topo(none[k]);
+        if (cr_route_nvb_pair(t, &na, &nb, &nvia))
+            fail_msg("%s: gpu %d and %d relayed through %d", none[k], na, nb, nvia);
+        cr_topo_free(t);
+    }
 
     /* Two pieces: no route at all. */
     t = cr_topo_new("apart");

@@ -1008,7 +1008,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
              * node the ranks' own PCIe links (bound.c, member_flow) */
             double eff_o =
                 c->nic_node_hw == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
-            r_out = fmin(c->nic_node_Bps * eff_o, c->ppn * cap_ch);
+            /* and no more than the NICs NCCL's graph takes (one GPU a node:
+             * one NIC, algo_graph_net_Bps) */
+            double node_Bps = fmin(c->nic_node_Bps, algo_graph_net_Bps(c));
+            r_out = fmin(node_Bps * eff_o, c->ppn * cap_ch);
             if (algo == CR_ALGO_TREE)
                 r_out *= p->tree_eff;
             t_out = w_out / r_out;
@@ -1020,7 +1023,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;
-            o->link_Bps = c->nic_node_Bps;
+            o->link_Bps = fmin(c->nic_node_Bps, algo_graph_net_Bps(c));
         }
         t = fmax(fmax(t_in, t_out), ll_s);
         /* Stages one loop crosses. NVLS tree (all_reduce.h NVLS_TREE):

@@ -62,28 +62,34 @@ static double pred_cap(const struct cr_coll_ctx *c, const cr_cut *cut, bool out)
     return cap;
 }
 
-/* What a ring's or tree's channels move across a node boundary: each
- * channel through one rank's NICs (net_ch_Bps) on one of net_rails rails,
- * so min(channels, rails) of them; HUGE_VAL within one node. And at most
- * one NIC per channel of NCCL's graph (algo_graph_channels): the search
- * sends each graph channel through one NIC and adds a channel only while
- * the GPUs' links have room for another at the same speed (src/graph/
- * search.cc ncclTopoCompute @v2.25.1-1; ncclTopoDupChannels then repeats
- * the channels on the same NICs). One GPU a node, whose PCIe link (Gen5
- * x16: 48 GB/s in NCCL's units) is no faster than a 400G NIC (50), gets a
- * graph of one channel on one NIC, however many NICs sit next to it: the
- * GPU's PCIe rate, which the two NICs behind its switch would allow, is
- * not reached (fitting half: GCP A3 Ultra, one H200 a node, 8 GiB
- * all_gather at 32 GB/s, validate/corpus/h200x1-roce-2n; an A100 with
- * one NIC a node prints "2 coll channels", a100pcie-ib-2n). */
+/* What NCCL's graph channels can carry out of a node: one NIC each
+ * (algo_graph_channels). The search sends each graph channel through one
+ * NIC and adds a channel only while the GPUs' links have room for another
+ * at the same speed (src/graph/search.cc ncclTopoCompute @v2.25.1-1);
+ * ncclTopoDupChannels then repeats the channels on the same NICs. One GPU a
+ * node, whose PCIe link (Gen5 x16: 48 GB/s in NCCL's units) is no faster
+ * than a 400G NIC (50), gets a graph of one channel on one NIC, however
+ * many NICs sit next to it: the GPU's PCIe rate, which the two NICs behind
+ * its switch would allow (the bound's node cut), is not reached (fitting
+ * half: GCP A3 Ultra, one H200 a node, 8 GiB all_gather at 32 GB/s,
+ * validate/corpus/h200x1-roce-2n; an A100 with one NIC a node prints "2
+ * coll channels", a100pcie-ib-2n). HUGE_VAL within one node. */
+double algo_graph_net_Bps(const struct cr_coll_ctx *c)
+{
+    if (c->n_nodes < 2 || !(c->nic_one_Bps > 0) || !(c->nic_node_Bps > 0))
+        return HUGE_VAL;
+    return algo_graph_channels(c, INT_MAX) * c->nic_one_Bps;
+}
+
+/* What a ring's channels move across a node boundary: each channel
+ * through one rank's NICs (net_ch_Bps) on one of net_rails rails, so
+ * min(channels, rails) of them, and no more than the graph's NICs
+ * (algo_graph_net_Bps); HUGE_VAL within one node. */
 double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf)
 {
     if (!(c->net_ch_Bps > 0) || c->net_rails < 1)
         return HUGE_VAL;
-    double cap = fmin(nchf, (double)c->net_rails) * c->net_ch_Bps;
-    if (c->nic_one_Bps > 0)
-        cap = fmin(cap, algo_graph_channels(c, INT_MAX) * c->nic_one_Bps);
-    return cap;
+    return fmin(fmin(nchf, (double)c->net_rails) * c->net_ch_Bps, algo_graph_net_Bps(c));
 }
 
 /* Whether NCCL's point-to-point between nodes sets a rooted, sendrecv or

@@ -15,10 +15,13 @@
 /* Library internals: not exported from libcommroof.so (README, Layout). */
 #pragma GCC visibility push(hidden)
 
-/* What a ring's or tree's channels move across a node boundary: each
- * channel through one rank's NICs on one of the node's rails, so
- * min(channels, rails) of them, and at most one NIC per channel of NCCL's
- * graph (algo_graph_channels); HUGE_VAL within one node. */
+/* What NCCL's graph channels carry out of a node, one NIC each
+ * (algo_graph_channels x the slowest NIC); HUGE_VAL within one node. */
+double algo_graph_net_Bps(const struct cr_coll_ctx *c);
+
+/* What a ring's channels move across a node boundary: each channel
+ * through one rank's NICs on one of the node's rails, so min(channels,
+ * rails) of them, at most algo_graph_net_Bps; HUGE_VAL within one node. */
 double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf);
 
 /* The link rate a rank reaches to a node-mate: its scale-up ports, else

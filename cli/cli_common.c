@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "route.h"
 #include "coll.h"
+#include "route.h"
 #include "topo_xml.h"
 #include "units.h"
 

@@ -7,12 +7,14 @@
  *
  * Properties: loading never crashes or leaks; a failure always says why and
  * returns no topology; whatever loads saves, and the saved text loads back
- * into an identical graph.
+ * into an identical graph; the routing note every command asks for
+ * (cr_route_nvb_pair) names two distinct GPUs and a third between them.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "route.h"
 #include "topo_xml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -34,6 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cr_topo_xml_load_memory(buf, len, "saved.xml", &u, &d) != CR_OK)
         abort();
     if (!cr_topo_equal(t, u, &d))
+        abort();
+    int ga = -1, gb = -1, via = -1;
+    if (cr_route_nvb_pair(t, &ga, &gb, &via) && (ga < 0 || gb <= ga || gb >= t->n_gpus || via < 0 ||
+                                                 via >= t->n_gpus || via == ga || via == gb))
         abort();
     free(buf);
     cr_topo_free(t);

@@ -125,6 +125,23 @@ static bool map_parts(cr_rf_case *m, double w, double r, double flops)
     return true;
 }
 
+/* nll_loss forward and backward: the target (shape `target`, one byte an
+ * element) read, one element a row written, self (shape `self`) left out;
+ * both shapes must be in sizes. */
+static bool map_nll(cr_rf_case *m, const cr_rf_name *pn, int self, int target, const char *note)
+{
+    if (pn->n_shapes <= target || pn->ndim[self] == 0 || pn->ndim[target] == 0) {
+        snprintf(m->note, sizeof m->note, "needs self and target in sizes");
+        return false;
+    }
+    double rows = cr_rf_numel(pn, target);
+    if (!map_parts(m, 1, 0, rows))
+        return false;
+    m->r_bytes = rows;
+    snprintf(m->note, sizeof m->note, "%s", note);
+    return true;
+}
+
 static bool map_stream(cr_rf_case *m, double elems, int reads, int writes, int flops_per)
 {
     return map_parts(m, elems * writes, elems * reads, elems * flops_per);
@@ -657,39 +674,20 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
      * sizes: padding, 255 in segmentation) reads no element of self and
      * writes none of grad_input, so those are left out: only the target
      * is sure to be read */
-    if (!strcmp(op, "aten::nll_loss_forward")) {
-        if (pn->n_shapes < 2 || pn->ndim[0] == 0 || pn->ndim[1] == 0) {
-            snprintf(m->note, sizeof m->note, "needs self and target in sizes");
-            return false;
-        }
-        double rows = cr_rf_numel(pn, 1);
-        if (!map_parts(m, 1, 0, rows))
-            return false;
-        m->r_bytes = rows;
-        snprintf(m->note, sizeof m->note,
-                 "the target read (1 B an element: uint8 targets); self's element a row left "
-                 "out (not read where the target is ignore_index); the loss written");
-        return true;
-    }
-    if (!strcmp(op, "aten::nll_loss_backward")) {
-        /* (grad_output, self, target, ...): grad_input has self's size,
-         * but PyTorch zeroes it in a range of its own (aten::zero_, inside
-         * this one), which owns that kernel: this range's kernels write one
-         * element a row where the target is not ignore_index, read the
-         * target (1 B) and grad_output (one element: the one counted) */
-        if (pn->n_shapes < 3 || pn->ndim[1] == 0 || pn->ndim[2] == 0) {
-            snprintf(m->note, sizeof m->note, "needs self and target in sizes");
-            return false;
-        }
-        double rows = cr_rf_numel(pn, 2);
-        if (!map_parts(m, 1, 0, rows))
-            return false;
-        m->r_bytes = rows;
-        snprintf(m->note, sizeof m->note,
-                 "target (1 B: uint8) and grad_output's element read; grad_input's element a "
-                 "row left out (none at ignore_index; zeroing: aten::zero_'s row)");
-        return true;
-    }
+    if (!strcmp(op, "aten::nll_loss_forward"))
+        return map_nll(m, pn, 0, 1,
+                       "the target read (1 B an element: uint8 targets); self's element a row "
+                       "left out (not read where the target is ignore_index); the loss written");
+    /* backward (grad_output, self, target, ...): grad_input has self's
+     * size, but PyTorch zeroes it in a range of its own (aten::zero_,
+     * inside this one), which owns that kernel: this range's kernels write
+     * one element a row where the target is not ignore_index, read the
+     * target (1 B) and grad_output (one element: the one counted) */
+    if (!strcmp(op, "aten::nll_loss_backward"))
+        return map_nll(m, pn, 1, 2,
+                       "target (1 B: uint8) and grad_output's element read; grad_input's "
+                       "element a row left out (none at ignore_index; zeroing: aten::zero_'s "
+                       "row)");
     if (!strcmp(op, "aten::embedding_dense_backward")) {
         /* (grad_output [..., h], indices, num_weights, ...): grad_output
          * and the indices read; grad_weight [num_weights, h] is written

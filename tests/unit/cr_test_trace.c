@@ -24,3 +24,14 @@ char *cr_test_write_tmp(const char *text, const char *suffix)
     assert_int_equal(rename(tmpl, path), 0);
     return path;
 }
+
+cr_status cr_test_read_nccl_text(const char *text, const char *suffix, const cr_nccl_log_opts *o,
+                                 cr_vmeas_list *l, cr_diag *d)
+{
+    char *path = cr_test_write_tmp(text, suffix);
+    memset(d, 0, sizeof *d);
+    cr_status st = cr_validate_read_nccl_tests(path, o, l, d);
+    unlink(path);
+    free(path);
+    return st;
+}

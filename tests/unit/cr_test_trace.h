@@ -4,10 +4,19 @@
 #ifndef CR_TEST_TRACE_H
 #define CR_TEST_TRACE_H
 
+#include "validate/validate.h"
+
 /* Writes text to a new temporary file whose name ends in suffix (".json",
  * ".json.gz", ".log"); returns its path (free() it; unlink() the file).
  * Fails the running cmocka test on error. */
 char *cr_test_write_tmp(const char *text, const char *suffix);
+
+/* Writes text to a temporary file whose name ends in suffix, reads it as an
+ * nccl-tests log or JSON file with options o (NULL: none) into l (d
+ * cleared first) and removes the file: cr_validate_read_nccl_tests'
+ * status. */
+cr_status cr_test_read_nccl_text(const char *text, const char *suffix, const cr_nccl_log_opts *o,
+                                 cr_vmeas_list *l, cr_diag *d);
 
 /* A trace's opening, and its end without metadata (short names: the
  * tests write traces inline as HDR R(...) K(...) K(...) END). */

@@ -17,18 +17,6 @@
 #include "cr_test_trace.h"
 #include "validate/validate.h"
 
-/* Reads text, written to a temporary file named *suffix, with options o. */
-static cr_status read_json(const char *text, const char *suffix, const cr_nccl_log_opts *o,
-                           cr_vmeas_list *l, cr_diag *d)
-{
-    char *path = cr_test_write_tmp(text, suffix);
-    memset(d, 0, sizeof *d);
-    cr_status st = cr_validate_read_nccl_tests(path, o, l, d);
-    unlink(path);
-    free(path);
-    return st;
-}
-
 static void test_json_reads_as_its_log(void **state)
 {
     (void)state;
@@ -91,7 +79,7 @@ static void test_json_rank_count(void **state)
              r1, r2);
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "8");
     assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "8");
@@ -105,12 +93,12 @@ static void test_json_rank_count(void **state)
              "{\"args\":[\"all_reduce_perf_mpi\"],\"config\":{\"nthreads\":1,\"ngpus\":2},"
              "\"devices\":[{\"rank\":0},{\"rank\":2},{\"rank\":4},{\"rank\":6}],\"results\":[%s]}",
              r1);
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_OK);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "8");
     cr_vmeas_list_release(&l);
     /* no "devices": the rows' bus_bw / alg_bw tell 8, as in a text log */
     snprintf(text, sizeof text, "{\"args\":[\"all_reduce_perf\"],\"results\":[%s,%s]}", r1, r2);
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_OK);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "8");
     assert_string_equal(l.v[0].nranks_source, "busbw/algbw");
     cr_vmeas_list_release(&l);
@@ -120,7 +108,7 @@ static void test_json_rank_count(void **state)
              "{\"args\":[\"all_reduce_perf\"],\"devices\":[{\"rank\":0},{\"rank\":3}],"
              "\"results\":[%s,%s]}",
              r1, r2);
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_OK);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "8");
     assert_non_null(strstr(l.v[0].note, "the \"devices\" list gives 4 ranks (a shortened list)"));
     cr_vmeas_list_release(&l);
@@ -139,7 +127,7 @@ static void test_json_times(void **state)
              (int)strlen(r1) - 1, r1);
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_OK);
     assert_close(l.v[0].measured_s, 40e-6, 1e-12, 0);
     assert_non_null(strstr(l.v[0].note, "in-place time"));
     cr_vmeas_list_release(&l);
@@ -150,7 +138,7 @@ static void test_json_times(void **state)
     char r2[600];
     snprintf(r2, sizeof r2, "%.*s\"cpu_time\"%s", (int)(t - r1), r1, t + 6);
     snprintf(text, sizeof text, "{\"args\":[\"all_reduce_perf\"],\"results\":[%s]}", r2);
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_OK);
     assert_close(l.v[0].measured_s, 40e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
 }
@@ -164,14 +152,14 @@ static void test_json_collective(void **state)
     cr_diag d = {{0}};
     /* no "args": the file name, else --coll */
     snprintf(text, sizeof text, "{\"results\":[%s]}", r1);
-    assert_int_equal(read_json(text, "-all_reduce_perf.json", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, "-all_reduce_perf.json", NULL, &l, &d), CR_OK);
     assert_string_equal(l.v[0].coll_source, "file name");
     cr_vmeas_list_release(&l);
-    assert_int_equal(read_json(text, ".json", NULL, &l, &d), CR_EPARSE);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", NULL, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "cannot tell the collective"));
     assert_non_null(strstr(d.msg, "--coll"));
     cr_nccl_log_opts o = {.coll = "allreduce"};
-    assert_int_equal(read_json(text, ".json", &o, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", &o, &l, &d), CR_OK);
     assert_string_equal(l.v[0].coll_source, "--coll");
     cr_vmeas_list_release(&l);
     /* "args" and --coll disagree */
@@ -179,7 +167,7 @@ static void test_json_collective(void **state)
              "{\"args\":[\"/opt/nccl-tests/build/all_gather_perf\"],"
              "\"results\":[%s]}",
              r1);
-    assert_int_equal(read_json(text, ".json", &o, &l, &d), CR_EPARSE);
+    assert_int_equal(cr_test_read_nccl_text(text, ".json", &o, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, "the file runs allgather"));
     assert_non_null(strstr(d.msg, "--coll says allreduce"));
     assert_int_equal(l.n, 0);
@@ -234,13 +222,14 @@ static void test_json_refused(void **state)
         cr_vmeas_list l = {0};
         cr_diag d = {{0}};
         /* one case already there: a refusal leaves it */
-        assert_int_equal(read_json("{\"args\":[\"all_reduce_perf\"],\"devices\":[{\"rank\":0},"
+        assert_int_equal(
+            cr_test_read_nccl_text("{\"args\":[\"all_reduce_perf\"],\"devices\":[{\"rank\":0},"
                                    "{\"rank\":7}],\"results\":[{\"size\":8,\"type\":\"float\","
                                    "\"out_of_place\":{\"time\":10.0}}]}",
                                    ".json", NULL, &l, &d),
-                         CR_OK);
+            CR_OK);
         assert_int_equal(l.n, 1);
-        cr_status st = read_json(text, "-x.json", NULL, &l, &d);
+        cr_status st = cr_test_read_nccl_text(text, "-x.json", NULL, &l, &d);
         if (st != CR_EPARSE || !strstr(d.msg, bad[i].msg) || !strstr(d.msg, "-x.json"))
             fail_msg("case %zu: status %d, message \"%s\" lacks \"%s\"", i, st, d.msg, bad[i].msg);
         assert_int_equal(l.n, 1);

@@ -642,109 +642,105 @@ static void test_expanded_kv_heads(void **state)
 
 /* Foreach calls: lists one after another in sizes; each distinct tensor
  * once, the first list written where the op updates it after reading. */
+/* One foreach or fused-optimizer range and what cr_rf_map_aten makes of
+ * it: whether it maps, and the elements read and written (-1: not
+ * asserted). */
+struct foreach_case {
+    const char *name;
+    bool maps;
+    double r_elems, w_elems;
+};
+
 static void test_foreach(void **state)
 {
     (void)state;
     cr_rf_case m;
-    /* addcmul_(exp_avg_sq, grads, grads): two tensors of 32 and 4
-     * elements a list; the grads twice, one tensor each: 3 x 36 distinct
-     * minus 36 = 72 read, the first list (36) written */
-    assert_true(map_name("aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], []], input_op_ids = [(10,0), (11,0), (20,0), (21,0), "
-                         "(20,0), (21,0), (0,-1)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 72, 0, 0);
-    /* gradients no recorded op made ((0,-1): a trace of the step alone)
-     * may be one tensor where they share a place: read once a place */
-    assert_true(map_name("aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], []], input_op_ids = [(10,0), (11,0), (0,-1), (0,-1), "
-                         "(0,-1), (0,-1), (0,-1)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 72, 0, 0);
-    /* fused AdamW (fp32 weights, traces/h200-1/train-2026-12-04's
-     * amp_fused trace): params, grads, exp_avgs, exp_avg_sqs all read,
-     * all but the grads written; 0-d steps and scalars left out */
-    assert_true(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], [8, 4], [4], [], [], [], [], [], []]",
-                         false, false, &m));
-    assert_close(m.r_elems, 4 * 36, 0, 0);
-    assert_close(m.w_elems, 3 * 36, 0, 0);
-    assert_false(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [2], "
-                          "[8, 4], [4], [8, 4], [4], [], []]",
-                          false, false, &m));
-    /* with GradScaler's found_inf (the last argument, made by a recorded
-     * op): a skipped step's kernel returns before reading the lists */
-    assert_true(map_name("aten::_fused_adamw_, op_id = 9, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], [8, 4], [4], [], [], [], [], [], [], [], [], [], [], [], "
-                         "[], []], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), (6,0), "
-                         "(7,0), (8,0), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), "
-                         "(0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (30,0)]",
-                         false, false, &m));
-    assert_close(m.r_elems, 0, 0, 0);
-    assert_close(m.w_elems, 1, 0, 0);
-    /* found_inf None ((0,-1)): the lists */
-    assert_true(map_name("aten::_fused_adamw_, op_id = 9, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], [8, 4], [4], [], [], [], [], [], [], [], [], [], [], [], "
-                         "[], []], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), (6,0), "
-                         "(7,0), (8,0), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), "
-                         "(0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1)]",
-                         false, false, &m));
-    assert_close(m.r_elems, 4 * 36, 0, 0);
-    /* five parameters of one shape, no amsgrad: 4 lists of 5 (35 tensors
-     * moved: 20 read, 15 written), which 5 lists of 4 also fit (36) */
-    assert_true(map_name("aten::_fused_adamw_, op_id = 1, sizes = [[64], [64], [64], [64], [64], "
-                         "[64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], "
-                         "[64], [64], [64], [], [], [], [], [], [], [], [], [], [], [], [], [], "
-                         "[], []]",
-                         false, false, &m));
-    assert_close(m.r_elems, 20 * 64, 0, 0);
-    assert_close(m.w_elems, 15 * 64, 0, 0);
-    /* without input_op_ids: the first list once */
-    assert_true(map_name("aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], []]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 0, 0, 0);
-    /* zero_ writes, never reads; sqrt (out of place) reads one list and
-     * writes another */
-    assert_true(map_name("aten::_foreach_zero_, op_id = 1, sizes = [[8, 4], [4]], input_op_ids = "
-                         "[(1,0), (2,0)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 0, 0, 0);
-    assert_true(map_name("aten::_foreach_sqrt, op_id = 1, sizes = [[8, 4], [4]], input_op_ids = "
-                         "[(1,0), (2,0)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 36, 0, 0);
-    /* four equal tensors: one list of four or (mul_ takes two lists) two
-     * of two; the smaller first list is written, never more than the true */
-    assert_true(map_name("aten::_foreach_mul_, op_id = 1, sizes = [[16], [16], [16], [16], []], "
-                         "input_op_ids = [(1,0), (2,0), (3,0), (4,0), (0,-1)]",
-                         false, false, &m));
-    assert_close(m.r_elems, 64, 0, 0);
-    assert_close(m.w_elems, 32, 0, 0);
-    /* a second list that broadcasts ([4] onto [8, 4]): two lists still */
-    assert_true(map_name("aten::_foreach_add_, op_id = 1, sizes = [[8, 4], [4], [4], [4], []], "
-                         "input_op_ids = [(1,0), (2,0), (3,0), (4,0), (0,-1)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 44, 0, 0);
-    /* three tensors of other shapes and a scalar: one list, all written */
-    assert_true(map_name("aten::_foreach_mul_, op_id = 1, sizes = [[8, 4], [4], [2, 4], []], "
-                         "input_op_ids = [(1,0), (2,0), (3,0), (0,-1)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 44, 0, 0);
-    /* addcdiv_'s tensor of scalars ([2], 1-D, last) is no fourth list,
-     * and is not read on the GPU (PyTorch requires it on the CPU) */
-    assert_true(map_name("aten::_foreach_addcdiv_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], "
-                         "[8, 4], [4], [2]], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), "
-                         "(6,0), (7,0)]",
-                         false, false, &m));
-    assert_close(m.w_elems, 36, 0, 0);
-    assert_close(m.r_elems, 3 * 36, 0, 0);
+    static const struct foreach_case cases[] = {
+        /* addcmul_(exp_avg_sq, grads, grads): two tensors of 32 and 4
+         * elements a list; the grads twice, one tensor each: 3 x 36
+         * distinct minus 36 = 72 read, the first list (36) written */
+        {"aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], "
+         "[]], input_op_ids = [(10,0), (11,0), (20,0), (21,0), (20,0), (21,0), (0,-1)]",
+         true, 72, 36},
+        /* gradients no recorded op made ((0,-1): a trace of the step
+         * alone) may be one tensor where they share a place: read once a
+         * place */
+        {"aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], "
+         "[]], input_op_ids = [(10,0), (11,0), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1)]",
+         true, 72, 36},
+        /* fused AdamW (fp32 weights, traces/h200-1/train-2026-12-04's
+         * amp_fused trace): params, grads, exp_avgs, exp_avg_sqs all read,
+         * all but the grads written; 0-d steps and scalars left out */
+        {"aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], [8, "
+         "4], [4], [], [], [], [], [], []]",
+         true, 4 * 36, 3 * 36},
+        {"aten::_fused_adamw_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [2], [8, 4], [4], [8, "
+         "4], [4], [], []]",
+         false, -1, -1},
+        /* with GradScaler's found_inf (the last argument, made by a
+         * recorded op): a skipped step's kernel returns before reading the
+         * lists */
+        {"aten::_fused_adamw_, op_id = 9, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], [8, "
+         "4], [4], [], [], [], [], [], [], [], [], [], [], [], [], []], input_op_ids = [(1,0), "
+         "(2,0), (3,0), (4,0), (5,0), (6,0), (7,0), (8,0), (0,-1), (0,-1), (0,-1), (0,-1), "
+         "(0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (30,0)]",
+         true, 0, 1},
+        /* found_inf None ((0,-1)): the lists */
+        {"aten::_fused_adamw_, op_id = 9, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], [8, "
+         "4], [4], [], [], [], [], [], [], [], [], [], [], [], [], []], input_op_ids = [(1,0), "
+         "(2,0), (3,0), (4,0), (5,0), (6,0), (7,0), (8,0), (0,-1), (0,-1), (0,-1), (0,-1), "
+         "(0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1), (0,-1)]",
+         true, 4 * 36, -1},
+        /* five parameters of one shape, no amsgrad: 4 lists of 5 (35
+         * tensors moved: 20 read, 15 written), which 5 lists of 4 also fit
+         * (36) */
+        {"aten::_fused_adamw_, op_id = 1, sizes = [[64], [64], [64], [64], [64], [64], [64], "
+         "[64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [64], [], [], "
+         "[], [], [], [], [], [], [], [], [], [], [], [], []]",
+         true, 20 * 64, 15 * 64},
+        /* without input_op_ids: the first list once */
+        {"aten::_foreach_addcmul_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], "
+         "[]]",
+         true, 0, 36},
+        /* zero_ writes, never reads; sqrt (out of place) reads one list
+         * and writes another */
+        {"aten::_foreach_zero_, op_id = 1, sizes = [[8, 4], [4]], input_op_ids = [(1,0), (2,0)]",
+         true, 0, 36},
+        {"aten::_foreach_sqrt, op_id = 1, sizes = [[8, 4], [4]], input_op_ids = [(1,0), (2,0)]",
+         true, 36, 36},
+        /* four equal tensors: one list of four or (mul_ takes two lists)
+         * two of two; the smaller first list is written, never more than
+         * the true */
+        {"aten::_foreach_mul_, op_id = 1, sizes = [[16], [16], [16], [16], []], input_op_ids = "
+         "[(1,0), (2,0), (3,0), (4,0), (0,-1)]",
+         true, 64, 32},
+        /* a second list that broadcasts ([4] onto [8, 4]): two lists still */
+        {"aten::_foreach_add_, op_id = 1, sizes = [[8, 4], [4], [4], [4], []], input_op_ids = "
+         "[(1,0), (2,0), (3,0), (4,0), (0,-1)]",
+         true, 44, 36},
+        /* three tensors of other shapes and a scalar: one list, all
+         * written */
+        {"aten::_foreach_mul_, op_id = 1, sizes = [[8, 4], [4], [2, 4], []], input_op_ids = "
+         "[(1,0), (2,0), (3,0), (0,-1)]",
+         true, -1, 44},
+        /* addcdiv_'s tensor of scalars ([2], 1-D, last) is no fourth list,
+         * and is not read on the GPU (PyTorch requires it on the CPU) */
+        {"aten::_foreach_addcdiv_, op_id = 1, sizes = [[8, 4], [4], [8, 4], [4], [8, 4], [4], "
+         "[2]], input_op_ids = [(1,0), (2,0), (3,0), (4,0), (5,0), (6,0), (7,0)]",
+         true, 3 * 36, 36},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const struct foreach_case *c = &cases[k];
+        bool maps = map_name(c->name, false, false, &m);
+        if (maps != c->maps)
+            fail_msg("case %zu (%s): maps %d, expected %d", k, c->name, maps, c->maps);
+        if (c->r_elems >= 0 && m.r_elems != c->r_elems)
+            fail_msg("case %zu (%s): %g elements read, expected %g", k, c->name, m.r_elems,
+                     c->r_elems);
+        if (c->w_elems >= 0 && m.w_elems != c->w_elems)
+            fail_msg("case %zu (%s): %g elements written, expected %g", k, c->name, m.w_elems,
+                     c->w_elems);
+    }
     /* 300 tensors (more than the 24 the parser once kept) */
     char name[8192];
     int o = snprintf(name, sizeof name, "aten::_foreach_zero_, op_id = 1, sizes = [");

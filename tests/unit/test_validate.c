@@ -66,18 +66,6 @@ static void test_case_parse_bad(void **state)
     }
 }
 
-/* Writes text to a temporary file whose name ends in suffix, reads it as an
- * nccl-tests log into l (d cleared first) and removes the file. */
-static cr_status read_log(const char *text, const char *suffix, cr_vmeas_list *l, cr_diag *d)
-{
-    char *path = cr_test_write_tmp(text, suffix);
-    memset(d, 0, sizeof *d);
-    cr_status st = cr_validate_read_nccl_tests(path, NULL, l, d);
-    unlink(path);
-    free(path);
-    return st;
-}
-
 /* --- nccl-tests ------------------------------------------------------------------ */
 
 /* Past CR_NCCL_LOG_MAX_ROWS rows a log is refused at the first row over,
@@ -128,7 +116,7 @@ static void test_nccl_tests(void **state)
                       "        2048           256     float    none      -1    13.00    0.16    "
                       "0.08      0    12.80    0.16    0.08      0\n"
                       "# Avg bus bandwidth    : 0.06\n";
-    assert_int_equal(read_log(log, ".log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(log, ".log", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
@@ -136,17 +124,19 @@ static void test_nccl_tests(void **state)
     assert_close(l.v[1].measured_s, 13e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
     /* A row cut short is an error at its line. */
-    assert_int_equal(read_log("#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n"
-                              "        1024           256     float\n",
-                              ".log", &l, &d),
-                     CR_EPARSE);
+    assert_int_equal(
+        cr_test_read_nccl_text("#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n"
+                               "        1024           256     float\n",
+                               ".log", NULL, &l, &d),
+        CR_EPARSE);
     assert_non_null(strstr(d.msg, ":3: not an nccl-tests result row"));
     assert_int_equal(l.n, 0);
     /* No collective named anywhere. */
     assert_int_equal(
-        read_log("#  Rank  0 Group  0\n        1024           256     float     sum      -1  "
-                 "  10.0    0.1    0.1      0\n",
-                 ".log", &l, &d),
+        cr_test_read_nccl_text(
+            "#  Rank  0 Group  0\n        1024           256     float     sum      -1  "
+            "  10.0    0.1    0.1      0\n",
+            ".log", NULL, &l, &d),
         CR_EPARSE);
     assert_non_null(strstr(d.msg, "cannot tell the collective"));
     cr_vmeas_list_release(&l);
@@ -173,7 +163,7 @@ static void test_nccl_tests_layouts(void **state)
                       "time   algbw   busbw  error\n"
                       "        2048           256   float    12.50    0.16    0.08  0e+00    "
                       "12.40    0.17    0.08  0e+00\n";
-    assert_int_equal(read_log(old, "reduce_scatter_perf.log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(old, "reduce_scatter_perf.log", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     /* first table: time is the 5th column; the collective from the file
      * name until the log names one */
@@ -222,7 +212,7 @@ static void test_nccl_tests_runs(void **state)
              "        4096          1024    bfloat16     sum      -1     7.70    0.53    0.53      "
              "0     7.30    0.56    0.56      0\n",
              hdr, hdr, hdr);
-    assert_int_equal(read_log(log, ".log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(log, ".log", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 3);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allreduce");
     assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "4");
@@ -241,7 +231,7 @@ static void test_nccl_tests_runs(void **state)
         "#  Rank  0 Group  0\n# Collective test starting: all_reduce_perf\n%s"
         "        4096          1024     float     sum      -1      N/A    0.23    0.40      0\n",
         hdr);
-    assert_int_equal(read_log(log, ".log", &l, &d), CR_EPARSE);
+    assert_int_equal(cr_test_read_nccl_text(log, ".log", NULL, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, ":4: size 4096, out-of-place time \"N/A\" (column 6)"));
     assert_int_equal(l.n, 0);
     /* A row before any rank line: n unknown. */
@@ -252,7 +242,7 @@ static void test_nccl_tests_runs(void **state)
         hdr);
     /* (the row's busbw/algbw, 0.40 / 0.23 = 1.68 to 1.80, fits 7 to 10
      * ranks of allreduce: no one count) */
-    assert_int_equal(read_log(log, ".log", &l, &d), CR_EPARSE);
+    assert_int_equal(cr_test_read_nccl_text(log, ".log", NULL, &l, &d), CR_EPARSE);
     assert_non_null(strstr(d.msg, ":3: the number of ranks is unknown"));
     assert_non_null(strstr(d.msg, "fit 7 to 10 ranks: give it (--ranks)"));
     cr_vmeas_list_release(&l);
@@ -427,7 +417,7 @@ static char *first_case_key(const char *head, const char *key)
     snprintf(log, sizeof log, "%s%s", head, ROW_8B);
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(log, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
     const char *v = cr_vcase_get(&l.v[0].c, key);
     char *out = v ? strdup(v) : NULL;
     cr_vmeas_list_release(&l);
@@ -464,7 +454,7 @@ static void test_nccl_tests_unknown_test_left_out(void **state)
              head, ROW_8B, head, ROW_8B, ROW_8B, head, ROW_8B);
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(log, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "alltoall");
     assert_string_equal(cr_vcase_get(&l.v[1].c, "coll"), "allgather");
@@ -475,7 +465,7 @@ static void test_nccl_tests_unknown_test_left_out(void **state)
      * provenance headers) leaves the table to the file name */
     snprintf(log, sizeof log, "## note: no \"# Collective test starting\" line\n%s%s", head,
              ROW_8B);
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(log, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 1);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allreduce");
     assert_int_equal(l.nccl_tables_skipped, 0);
@@ -545,7 +535,7 @@ static void test_nccl_tests_gpus_per_thread(void **state)
                       "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
                       "#  Rank  0 Group  0 Pid 7 on a device  0 [0x06] NVIDIA H100\n"
                       "#  Rank  1 Group  0 Pid 8 on a device  1 [0x26] NVIDIA H100\n" ROW_8B;
-    assert_int_equal(read_log(log, "all_reduce_perf.log", &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(log, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "2");
     assert_null(cr_vcase_get(&l.v[1].c, "gpus_per_thread"));

@@ -17,6 +17,7 @@
  * bound's unavoidable latency and its transfer time at least every cut term
  * (no implementation beats a cut), see doc/bounds.md.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -820,6 +821,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         nch = (int)fmax(1.0, ceil(plan_ch));
     o->nchannels = nch;
     int na = nccl_alg(algo);
+    if ((algo == CR_ALGO_RING || algo == CR_ALGO_TREE || algo == CR_ALGO_NVLSTREE ||
+         algo == CR_ALGO_COLLNET) &&
+        isfinite(algo_graph_net_Bps(c)))
+        o->net_nics = algo_graph_channels(c, INT_MAX);
 
     /* NCCL's estimate (with NCCL's own channel count for the table; the
      * protocol must also be enabled by default for auto to consider it). */
@@ -850,7 +855,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                   p->alpha_s[CR_HW_NVLINK][CR_PROTO_LL] > 0;
     struct lat_x lx = {ls, ls, ls, ls};
     double lat = 0, more_pieces = 0, piece_bytes = 0, a_piece = 0;
-    o->n_steps = algo_nsteps(rq->coll, n);
+    /* the steps the latency spreads over: NCCL's count (tuning.cc nsteps),
+     * except a broadcast's or reduce's chain, whose n - 1 hops are what
+     * the simulator replays (NCCL counts n there for its bandwidth ratio) */
+    bool chain =
+        algo == CR_ALGO_RING && (rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE);
+    o->n_steps = chain ? n - 1 : algo_nsteps(rq->coll, n);
     if (na >= 0 && corpus) {
         /* the steps the simulator replays stay the algorithm's own
          * (below): each carries its share of the pieces' latency */

@@ -237,6 +237,10 @@ typedef struct {
                           runs at most at wire_Bps however many share a link */
     double nccl_est_s; /* NCCL's own estimate (its tuning model, which picks the
                           algorithm); 0 for custom kernels */
+    int net_nics;      /* ring, tree, NVLS tree, CollNet across nodes: the NICs a
+                          node's graph channels leave it by (one each; a GPU alone
+                          on its node gets one however many sit near it), which
+                          the simulator's routes keep to; 0 for no such limit */
     double algbw_Bps, busbw_Bps;
 } cr_coll_pred;
 

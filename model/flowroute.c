@@ -520,6 +520,33 @@ void flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *shar
 
 /* ---------- NCCL's NIC per GPU (point-to-point across nodes) ---------- */
 
+int flowroute_limit_nics(cr_sim *s, int op, int nics)
+{
+    const op_t *o = &s->ops[op];
+    const cr_topo *t = s->t;
+    if (!o->share || nics < 1)
+        return 0;
+    /* the op's ranks on each node (nodes are small integers) */
+    int nn = t->n_nodes > 0 ? t->n_nodes : 1, *cnt = calloc((size_t)nn, sizeof *cnt);
+    if (!cnt)
+        return -1;
+    for (int i = 0; i < o->n; i++) {
+        int v = t->devs[t->gpus[o->ranks[i]]].node;
+        if (v >= 0 && v < nn)
+            cnt[v]++;
+    }
+    for (int i = 0; i < o->n; i++) {
+        int g = o->ranks[i], v = t->devs[t->gpus[g]].node;
+        if (v < 0 || v >= nn || o->share[g] == 0)
+            continue;
+        int most = (nics + cnt[v] - 1) / cnt[v];
+        if (o->share[g] > most)
+            o->share[g] = (unsigned char)most;
+    }
+    free(cnt);
+    return 0;
+}
+
 /* The NICs nearest to each GPU (cr_nic_map_new, nic.c: ncclTopoGetLocal);
  * a GPU without any has its routes never restricted. Also the default
  * shares (every GPU a rank) and the scratch the searches use. Returns -1

@@ -334,6 +334,9 @@ typedef struct {
     double launch_s;      /* fixed cost before the first step */
     double step_lat_s;    /* latency of one step (at least the route's hop latency) */
     double bw_eff;        /* fraction of link bandwidth the protocol reaches, (0, 1] */
+    int net_nics;         /* ring, tree, NVLS tree: the ranks of a node cross to
+                             other nodes through at most this many of their NICs
+                             together (cr_coll_pred net_nics); 0 no limit */
     double msg_cap_Bps;   /* direct patterns: each message's flow at most this rate
                              (NCCL's channels bind a point-to-point message, not the
                              links it shares: cr_coll_pred per_message); 0 none */

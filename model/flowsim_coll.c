@@ -35,6 +35,7 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
     sp.launch_s = p->launch_s;
     sp.step_lat_s = p->step_lat_s;
     sp.bw_eff = p->bw_eff > 0 ? p->bw_eff : 1.0;
+    sp.net_nics = p->net_nics;
     /* used by one rank only (nothing crosses a link): NCCL's local copy as
      * coll prices it, after the launch */
     sp.local_s = p->pred_s > p->launch_s ? p->pred_s - p->launch_s : 0;
@@ -919,6 +920,26 @@ static cr_status nvlstree(xp *x)
 
 /* ---------- entry points ---------- */
 
+/* The algorithm the simulator expands: NCCL runs the point-to-point
+ * patterns as direct peer exchanges, whatever algorithm coll reports. */
+static cr_algo sim_algo(const cr_sim_coll_spec *sp)
+{
+    if (sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_GATHER || sp->coll == CR_COLL_SCATTER ||
+        sp->coll == CR_COLL_SENDRECV)
+        return CR_ALGO_DIRECT;
+    return sp->algo;
+}
+
+/* A ring's or tree's channels leave each node through the NICs of NCCL's
+ * graph (sp->net_nics): the op's NIC shares lowered to that. Returns true
+ * when out of memory. */
+static bool graph_nics_limited(xp *x)
+{
+    cr_algo a = sim_algo(x->sp);
+    bool graph = a == CR_ALGO_RING || a == CR_ALGO_TREE || a == CR_ALGO_NVLSTREE;
+    return graph && x->sp->net_nics > 0 && flowroute_limit_nics(x->s, x->op, x->sp->net_nics);
+}
+
 cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *ranks, int n, int *op,
                           cr_diag *d)
 {
@@ -987,12 +1008,10 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
             st = flowsim_xp_oom(&x);
     } else if (n == 1 || sp->bytes == 0)
         st = CR_OK; /* nothing moves: launch only */
+    else if (graph_nics_limited(&x))
+        st = flowsim_xp_oom(&x);
     else {
-        cr_algo a = sp->algo;
-        if (sp->coll == CR_COLL_ALLTOALL || sp->coll == CR_COLL_GATHER ||
-            sp->coll == CR_COLL_SCATTER || sp->coll == CR_COLL_SENDRECV)
-            a = CR_ALGO_DIRECT; /* NCCL runs these as direct peer exchanges */
-        switch (a) {
+        switch (sim_algo(sp)) {
         case CR_ALGO_RING:
             st = ring(&x);
             break;
@@ -1015,7 +1034,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
             st = cr_diag_set(d, CR_EUNSUPPORTED,
                              "simulator: algorithm %s is not simulated; use --algo ring, tree, "
                              "nvls, nvlstree, pat or direct",
-                             cr_algo_name(a));
+                             cr_algo_name(sim_algo(sp)));
         }
     }
     free(x.acc);

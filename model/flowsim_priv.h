@@ -354,6 +354,12 @@ void flowroute_free(cr_sim *s);
  * near it). */
 void flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *share);
 
+/* Lowers the NIC shares of op `op` so that the ranks of each node together
+ * take at most `nics` NICs (at least one each): NCCL's ring and tree graphs
+ * send each channel through one NIC of a node (cr_coll_pred net_nics).
+ * Returns 0, or -1 when out of memory. */
+int flowroute_limit_nics(cr_sim *s, int op, int nics);
+
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
  * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
  * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,

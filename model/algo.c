@@ -1134,6 +1134,14 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                 we = algo_shm_eff(p, proto);
             }
         }
+        /* a sendrecv between GPUs joined by links of their own (a mesh:
+         * MI300X's xGMI, a torus) crosses only those (pair_up_Bps), not
+         * the GPU's other ports: NCCL's P2P transport moves it over the
+         * path between the two (src/transport/p2p.cc), where the cuts
+         * would spread it over every link of the GPU */
+        if (sr && N == 1 && c->pair_up_Bps > 0 && c->pair_up_Bps < c->up_Bps &&
+            algo_p2p_channel_limit(rq->bytes, c->pair_up_Bps * eff_up, &t, &wb, &wc, &we))
+            o->per_message = true;
         /* to another node each peer's bytes run on NCCL's channels per
          * net peer, coll.p2p.net_ch each (algo_p2p_net_channels); many peers
          * at once in an all-to-all leave the NICs to bind */

@@ -80,7 +80,7 @@ static bool budget_fits(const cr_sim *s, double more)
  * >= 0). Returns the task or -1 (diagnostic set). */
 static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2)
 {
-    double wire = payload / x->sp->bw_eff;
+    double wire = payload / x->eff;
     int f = x->step_at >= 0
                 ? cr_sim_flow_add_step_at(x->s, x->op, a, b, wire, x->step_at, reduce)
                 : cr_sim_flow_add_step(x->s, x->op, a, b, wire, x->sp->step_lat_s, reduce);
@@ -143,7 +143,7 @@ static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
 static cr_status acc_flush_task(xp *x, double payload, double lat_s, int shown_on, int *task)
 {
     int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
-                                 payload / x->sp->bw_eff, lat_s);
+                                 payload / x->eff, lat_s);
     x->n_acc = 0;
     if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
         return flowsim_xp_oom(x);
@@ -162,8 +162,7 @@ static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on
  * again (cr_sim_flow_add_like). */
 static cr_status flush_like(xp *x, int like, double payload, double lat_s, int shown_on)
 {
-    int f = cr_sim_flow_add_like(x->s, like, shown_on, CR_SIM_ALL_RANKS, payload / x->sp->bw_eff,
-                                 lat_s);
+    int f = cr_sim_flow_add_like(x->s, like, shown_on, CR_SIM_ALL_RANKS, payload / x->eff, lat_s);
     if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
         return flowsim_xp_oom(x);
     return CR_OK;
@@ -234,17 +233,17 @@ static cr_status ring(xp *x)
     switch (sp->coll) {
     case CR_COLL_ALLREDUCE:
         steps = 2 * (n - 1);
-        chunk = S / n / C;
+        chunk = S / n;
         break;
     case CR_COLL_ALLGATHER:
     case CR_COLL_REDUCESCATTER:
         steps = n - 1;
-        chunk = S / n / C;
+        chunk = S / n;
         break;
     case CR_COLL_BROADCAST:
     case CR_COLL_REDUCE:
         steps = n - 1;
-        chunk = S / C;
+        chunk = S;
         break;
     default:
         return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: ring does not run %s",
@@ -259,6 +258,24 @@ static cr_status ring(xp *x)
         st = flowsim_xp_oom(x);
         goto out;
     }
+    /* Rings through direct neighbours (a mesh, a torus: flowsim_ring_order)
+     * are arc-disjoint, k of them; more channels than that share them
+     * evenly, each ring carrying S/k, as RCCL's ring sets spread a GPU's
+     * traffic over all its links and coll's rate (every link of the GPU)
+     * assumes: channel c on ring c mod k would leave some rings with one
+     * channel more than others (8 channels on the 7 rings of 8 MI300X: one
+     * ring's links at twice the others' load). */
+    if ((st = flowsim_ring_order(x, 0, order)) != CR_OK)
+        goto out;
+    if (x->n_rings > 0 && C > x->n_rings)
+        C = x->n_rings;
+    chunk /= C;
+    /* coll states bw_eff over all of a GPU's links (its ring rate: the
+     * GPU's ports); C rings through neighbours take C of them, so each
+     * flow runs at the rate that gives coll's over those (8 MI300X, one
+     * LL channel at 16 KiB: 39 GB/s, 0.087 of seven links, 0.61 of one) */
+    if (x->n_rings > 0 && C < x->ring_links)
+        x->eff = fmin(1.0, sp->bw_eff * x->ring_links / C);
     double flows = (double)C * n * steps;
     bool pipelined = chain || sp->grain == CR_SIM_GRAIN_PIPELINED ||
                      (sp->grain == CR_SIM_GRAIN_AUTO && flows > CR_SIM_STEP_FLOWS_MAX);
@@ -637,7 +654,7 @@ static cr_status direct(xp *x)
          * pair would not fit. */
         int m = x->s->sym_mode;
         if (m == CR_SIM_SYM_ON || (m == CR_SIM_SYM_AUTO && !budget_fits(x->s, (double)pairs))) {
-            int r = flowsim_sym_alltoall(x->s, x->op, S / n / sp->bw_eff, sp->step_lat_s,
+            int r = flowsim_sym_alltoall(x->s, x->op, S / n / x->eff, sp->step_lat_s,
                                          sp->msg_cap_Bps, x->first, x->last);
             if (r > 0)
                 return CR_OK;
@@ -991,6 +1008,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     x.d = d;
     x.step_at = -1;
     x.one_domain = -1;
+    x.eff = sp->bw_eff;
     if (!budget_fits(s, 2))
         return budget_fail(s, d, cname, n, 2, BUDGET_HINT);
     x.op = cr_sim_op_add(s, sp->name ? sp->name : cname, CR_SIM_OP_COLL, ranks, n, sp->stream);

@@ -135,40 +135,45 @@ static int free_arc(const int *off, const int *nb, const char *taken, int u, int
 /* One ring through neighbours over arcs no earlier ring took (a directed
  * Hamiltonian cycle of the direct links): depth-first, trying first the
  * unvisited neighbour with the fewest free arcs on to unvisited ranks
- * (Warnsdorff's rule), within a budget of search steps. Returns true with
- * path[] the cycle and its arcs marked taken. */
+ * (Warnsdorff's rule; ties to the lower rank), or with key[] (n x n) the
+ * neighbours w of u in the order of key[u n + w] alone, within *budget
+ * search steps (counted down). Returns true with path[] the cycle and its
+ * arcs marked taken. */
 #define NB_RING_BUDGET 200000L
 static bool one_neighbour_ring(int n, const int *off, const int *nb, char *taken, int *path,
-                               int *next, char *used)
+                               int *next, char *used, const int *key, long *budget)
 {
     memset(used, 0, (size_t)n);
     int depth = 1;
-    long budget = NB_RING_BUDGET;
     path[0] = 0;
     used[0] = 1;
     next[0] = 0; /* candidates of path[d] already tried: next[d] of them */
-    while (depth > 0 && depth < n && budget-- > 0) {
-        int u = path[depth - 1], best = -1, best_deg = 1 << 30, tried = next[depth - 1];
-        /* the tried-th best candidate by (free onward arcs, index) */
+    while (depth > 0 && depth < n && (*budget)-- > 0) {
+        int u = path[depth - 1], best = -1, best_deg = 1 << 30, best_key = -1;
+        int tried = next[depth - 1];
+        /* the tried-th best candidate by (free onward arcs, key) */
         for (int round = 0; round <= tried; round++) {
-            int pick = -1, pick_deg = 1 << 30;
+            int pick = -1, pick_deg = 1 << 30, pick_key = 1 << 30;
             for (int e = off[u]; e < off[u + 1]; e++) {
                 int w = nb[e];
                 if (used[w] || taken[e])
                     continue;
                 int deg = 0;
-                for (int f = off[w]; f < off[w + 1]; f++)
+                for (int f = off[w]; f < off[w + 1] && !key; f++)
                     deg += !used[nb[f]] && !taken[f];
-                /* strictly after the previous pick in (deg, index) order */
-                if (round > 0 && (deg < best_deg || (deg == best_deg && w <= best)))
+                /* strictly after the previous pick in (deg, key) order */
+                int kw = key ? key[u * n + w] : w;
+                if (round > 0 && (deg < best_deg || (deg == best_deg && kw <= best_key)))
                     continue;
-                if (deg < pick_deg || (deg == pick_deg && w < pick)) {
+                if (deg < pick_deg || (deg == pick_deg && kw < pick_key)) {
                     pick = w;
                     pick_deg = deg;
+                    pick_key = kw;
                 }
             }
             best = pick;
             best_deg = pick_deg;
+            best_key = pick_key;
             if (best < 0)
                 break;
         }
@@ -397,6 +402,51 @@ out:
     return got;
 }
 
+/* Directed rings alone, without their reverses: where a GPU's links are
+ * odd in number (8 fully meshed MI300X: seven) the rings and reverses the
+ * search pairs leave a GPU's last link unused (three pairs, six rings),
+ * while the complete digraph on 8 ranks splits into seven arc-disjoint
+ * directed Hamiltonian cycles (Tillson, "A Hamiltonian decomposition of
+ * K*_2m, 2m >= 8", J. Combin. Theory B 29, 1980). The same greedy search
+ * per ring, each rank's neighbours tried in a new random order on each of
+ * at most DIRECTED_TRIES starts (a fixed xorshift seed: deterministic),
+ * keeping the start that found the most rings, within DIRECTED_WORK search
+ * steps in all; small meshes only (DIRECTED_MAX_RANKS). Writes the rings to
+ * rings (room for maxk) and returns how many, 0 where none beat `have`. */
+#define DIRECTED_TRIES 4000
+#define DIRECTED_WORK 4000000L
+#define DIRECTED_MAX_RANKS 16
+static int directed_rings(int n, const int *off, const int *nb, int maxk, int have, int *rings,
+                          int *path, int *next, char *used, char *taken)
+{
+    int key[DIRECTED_MAX_RANKS * DIRECTED_MAX_RANKS], got = 0;
+    int *cur = malloc((size_t)maxk * (size_t)n * sizeof *cur);
+    if (n > DIRECTED_MAX_RANKS || !cur) {
+        free(cur);
+        return 0;
+    }
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+    long work = DIRECTED_WORK;
+    for (int t = 0; t < DIRECTED_TRIES && got < maxk && work > 0; t++) {
+        for (int i = 0; i < n * n; i++) { /* random, distinct in a row: the rank below */
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            key[i] = (int)((rng >> 40) << 4) | i % n;
+        }
+        memset(taken, 0, (size_t)off[n] + 1);
+        int k = 0;
+        while (k < maxk && one_neighbour_ring(n, off, nb, taken, path, next, used, key, &work))
+            memcpy(cur + (size_t)k++ * (size_t)n, path, (size_t)n * sizeof *path);
+        if (k > have && k > got) {
+            memcpy(rings, cur, (size_t)k * (size_t)n * sizeof *cur);
+            got = k;
+        }
+    }
+    free(cur);
+    return got;
+}
+
 /* Rings through neighbours for ranks joined by direct links (an XGMI mesh,
  * a TPU torus): as many arc-disjoint directed rings as the search finds,
  * up to the ranks' fewest links, so that channels spread over every link
@@ -426,7 +476,9 @@ cr_status flowsim_neighbour_rings(xp *x)
         goto out;
     }
     int k = 0;
-    while (k < maxk && one_neighbour_ring(n, off, nb, taken, path, next, used)) {
+    for (long budget = NB_RING_BUDGET;
+         k < maxk && one_neighbour_ring(n, off, nb, taken, path, next, used, NULL, &budget);
+         budget = NB_RING_BUDGET) {
         memcpy(rings + (size_t)k * (size_t)n, path, (size_t)n * sizeof *path);
         k++;
         /* the same ring the other way round, where its arcs are free: the
@@ -461,9 +513,15 @@ cr_status flowsim_neighbour_rings(xp *x)
             free(whole);
         }
     }
+    if (k < maxk) {
+        int got = directed_rings(n, off, nb, maxk, k, rings, path, next, used, taken);
+        if (got > k)
+            k = got;
+    }
     if (k > 0) {
         x->rings = rings;
         x->n_rings = k;
+        x->ring_links = maxk;
         rings = NULL;
     }
 out:

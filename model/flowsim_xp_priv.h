@@ -30,6 +30,9 @@ typedef struct {
     int one_domain;   /* -1 unknown; 1: every rank in one scale-up domain */
     int *rings;       /* n_rings rings through direct neighbours, n ranks each */
     int n_rings;      /* (flowsim_neighbour_rings); 0 none */
+    int ring_links;   /* with them: the fewest direct links of a rank */
+    double eff;       /* the flows' bandwidth efficiency: sp->bw_eff, or a
+                         ring's over the links its channels take (ring) */
     bool rings_tried; /* flowsim_neighbour_rings has run */
 } xp;
 

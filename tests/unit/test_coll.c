@@ -1422,6 +1422,42 @@ static void test_rccl_msccl_allpairs(void **state)
     cr_topo_free(t);
 }
 
+/* A sendrecv between two MI300X crosses their own xGMI link (64 GB/s a
+ * direction, the topology's figure), not the other six links of the GPU,
+ * which the cut bound may spread it over (a custom kernel could relay
+ * through other GPUs): 64 MiB at no more than one link, per message; an
+ * all-to-all still uses every link (each peer has its own), and on an
+ * NVSwitch board a pair's path is the GPU's whole port set (1 GiB, where
+ * NCCL's channels no longer bind a message). */
+static void test_mesh_sendrecv_one_link(void **state)
+{
+    (void)state;
+    const double S = 64.0 * 1024 * 1024, link_Bps = 64e9;
+    cr_topo *t = cr_test_open_topo("mi300x-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, S);
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    assert_true(r.pred.supported);
+    assert_true(r.pred.per_message);
+    assert_true(r.pred.wire_Bps <= link_Bps);
+    assert_true(r.pred.pred_s >= S / link_Bps);
+    assert_true(r.bound.bound_s < S / link_Bps); /* the bound: every link */
+    cr_coll_req a2a = cr_coll_req_default(CR_COLL_ALLTOALL, S);
+    assert_int_equal(cr_coll_eval(c, &a2a, &r, &d), CR_OK);
+    assert_true(r.pred.wire_Bps > 3 * link_Bps);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    t = cr_test_open_topo("hgx-h200-8");
+    c = cr_test_coll_ctx(t, NULL);
+    cr_coll_req big = cr_coll_req_default(CR_COLL_SENDRECV, 16 * S);
+    assert_int_equal(cr_coll_eval(c, &big, &r, &d), CR_OK);
+    assert_true(r.pred.wire_Bps > 3 * link_Bps);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* On AMD GPUs LL's latency follows RCCL's own tables (ROCm/rccl
  * src/graph/tuning.cc: baseLat LL 12 us; tuning_model_5 hwLat LL, xGMI
  * tree 0.9 / ring 0.8 us, network tree 10.5 / ring 9.5 us), worked out
@@ -2738,6 +2774,7 @@ int main(void)
         cmocka_unit_test(test_nccl_select_narrows),
         cmocka_unit_test(test_nccl_select_fuzz_replay),
         cmocka_unit_test(test_rccl_msccl_allpairs),
+        cmocka_unit_test(test_mesh_sendrecv_one_link),
         cmocka_unit_test(test_rccl_ll_tables),
         cmocka_unit_test(test_graph_channels_per_nic),
         cmocka_unit_test(test_cpu_vendor_net_overhead),

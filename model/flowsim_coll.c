@@ -1007,7 +1007,7 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     x.n = n;
     x.d = d;
     x.step_at = -1;
-    x.one_domain = -1;
+    x.nccl_nodes = -1;
     x.eff = sp->bw_eff;
     if (!budget_fits(s, 2))
         return budget_fail(s, d, cname, n, 2, BUDGET_HINT);

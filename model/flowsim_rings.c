@@ -12,27 +12,63 @@
 #include "flowsim_xp_priv.h"
 #include "route.h"
 
-/* Whether every op rank sits in one scale-up domain although the ranks span
- * several nodes (GB200 NVL72: 18 trays, one NVLink domain). NCCL then
- * builds its rings and trees over the domain as over one node (MNNVL), and
- * coll counts it as one node (coll.c: one_domain): so does the simulator. */
-static bool in_one_domain(xp *x)
+/* What NCCL takes for a node, as coll.c does: the topology's nodes; or,
+ * where the op's ranks share one scale-up domain although they span several
+ * nodes (GB200 NVL72: 18 trays, one NVLink domain), that domain, one node
+ * (MNNVL); or, where they span several such domains, fewer than their
+ * nodes (two NVL72 racks), each domain (coll.c mnnvl). */
+enum { NODES_TOPO, NODES_ONE_DOMAIN, NODES_DOMAINS };
+
+static int nccl_nodes(xp *x)
 {
-    if (x->one_domain < 0) {
-        int d0 = cr_sim_gpu_domain(x->s, x->ranks[0]);
-        x->one_domain = d0 >= 0;
-        for (int i = 1; i < x->n && x->one_domain; i++)
-            x->one_domain = cr_sim_gpu_domain(x->s, x->ranks[i]) == d0;
+    if (x->nccl_nodes >= 0)
+        return x->nccl_nodes;
+    const cr_topo *t = cr_sim_topo(x->s);
+    char *dom_seen = calloc((size_t)t->n_gpus + 1, 1);
+    char *node_seen = calloc((size_t)t->n_nodes + 1, 1);
+    if (!dom_seen || !node_seen) {
+        free(dom_seen);
+        free(node_seen);
+        flowsim_xp_oom(x);
+        return -1;
     }
-    return x->one_domain == 1;
+    int n_dom = 0, n_node = 0;
+    bool all_in_domains = true;
+    for (int i = 0; i < x->n; i++) {
+        int d = cr_sim_gpu_domain(x->s, x->ranks[i]);
+        int v = t->devs[t->gpus[x->ranks[i]]].node;
+        all_in_domains = all_in_domains && d >= 0;
+        if (d >= 0 && !dom_seen[d]++)
+            n_dom++;
+        if (v >= 0 && v < t->n_nodes && !node_seen[v]++)
+            n_node++;
+    }
+    free(dom_seen);
+    free(node_seen);
+    x->nccl_nodes = !all_in_domains  ? NODES_TOPO
+                    : n_dom == 1     ? NODES_ONE_DOMAIN
+                    : n_dom < n_node ? NODES_DOMAINS
+                                     : NODES_TOPO;
+    return x->nccl_nodes;
 }
 
-/* The ranks' NCCL node: the topology node, or 0 for all when they share one
- * scale-up domain. */
+/* Rank i's NCCL node (nccl_nodes): its topology node; 0 for all in one
+ * domain; its domain's, named by the topology node of the domain's first
+ * GPU, across domains. -1 when out of memory (x->err set). */
 int flowsim_node_of(xp *x, int i)
 {
     const cr_topo *t = cr_sim_topo(x->s);
-    return in_one_domain(x) ? 0 : t->devs[t->gpus[x->ranks[i]]].node;
+    int g = x->ranks[i];
+    switch (nccl_nodes(x)) {
+    case NODES_ONE_DOMAIN:
+        return 0;
+    case NODES_DOMAINS:
+        return t->devs[t->gpus[cr_sim_gpu_domain(x->s, g)]].node;
+    case NODES_TOPO:
+        return t->devs[t->gpus[g]].node;
+    default:
+        return -1;
+    }
 }
 
 /* Greatest common divisor (a channel's ring stride must be coprime to the
@@ -568,6 +604,11 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
     bool ok = true;
     for (int i = 0; i < n; i++) {
         int v = flowsim_node_of(x, i);
+        if (v < 0 && x->err == CR_ENOMEM) {
+            free(map);
+            st = CR_ENOMEM;
+            goto out;
+        }
         if (v < 0 || v >= nn) {
             ok = false;
             break;

@@ -27,7 +27,8 @@ typedef struct {
     int n_acc;
     size_t cap_acc;
     double step_at;   /* >= 0: flow() steps take this latency whole (a ring) */
-    int one_domain;   /* -1 unknown; 1: every rank in one scale-up domain */
+    int nccl_nodes;   /* what NCCL's nodes are for the op's ranks
+                         (flowsim_node_of): -1 unknown, NODES_TOPO, ... */
     int *rings;       /* n_rings rings through direct neighbours, n ranks each */
     int n_rings;      /* (flowsim_neighbour_rings); 0 none */
     int ring_links;   /* with them: the fewest direct links of a rank */

@@ -16,6 +16,8 @@
 #include "rankset.h"
 #include "route.h"
 #include "scenario.h"
+#include "topo_gen.h"
+#include "topo_xml.h"
 #include "cr_test_topo.h"
 #include "test_flowsim_fixture.h"
 #include "topo_xml.h"
@@ -438,6 +440,66 @@ static void test_mesh_agrees(void **state)
             assert_close(got, p.pred_s, 0.01, 0);
             cr_sim_free(s);
         }
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
+/* Two GB200 NVL72 racks (`topo gen nvl --racks 2 --leaf-radix 36`: 36
+ * trays of 4 GPUs, each rack one NVLink domain, the trays' NICs on a fat
+ * tree): NCCL takes each rack for one node of 72 GPUs (MNNVL), as coll
+ * does, so the simulator's rings and trees group the ranks by rack, not
+ * by tray. By tray, a tree allreduce of 256 B was 8 levels deep where
+ * coll's is 72 (sim/pr 0.330), and a ring's 16 channels left a rack
+ * through one tray's 4 NICs (allgather 64 MiB: 1.540). Within 2%: the
+ * simulator runs a ring's network hops at the op's one bw_eff (LL128 on
+ * NVLink, 0.711), coll at the network's LL128 figure, so its 16 NICs bind
+ * the simulated ring a little before NVLink (1.019). */
+static void test_racks_are_nodes(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 2, .leaf_radix = 36};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    cr_topo *t = NULL;
+    if (cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    free(xml);
+    assert_int_equal(t->n_gpus, 144);
+    cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
+    static const struct {
+        cr_coll coll;
+        cr_algo algo;
+        double bytes;
+    } cases[] = {
+        {CR_COLL_ALLREDUCE, CR_ALGO_TREE, 256},     {CR_COLL_ALLREDUCE, CR_ALGO_TREE, 1 << 20},
+        {CR_COLL_ALLREDUCE, CR_ALGO_TREE, 1 << 26}, {CR_COLL_ALLGATHER, CR_ALGO_RING, 1 << 26},
+        {CR_COLL_BROADCAST, CR_ALGO_RING, 1 << 20},
+    };
+    int *r = malloc(144 * sizeof *r);
+    assert_non_null(r);
+    for (int i = 0; i < 144; i++)
+        r[i] = i;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_coll_req rq = cr_coll_req_default(cases[k].coll, cases[k].bytes);
+        rq.algo = cases[k].algo;
+        cr_coll_pred p;
+        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+        assert_true(p.supported);
+        cr_sim *s = sim_on(t);
+        cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(cases[k].coll, cases[k].bytes, &p);
+        int op = add_coll(s, &sp, r, 144);
+        run_ok(s);
+        cr_sim_op_result res = cr_sim_op_get(s, op);
+        double got = res.end_s - res.start_s;
+        if (fabs(got - p.pred_s) > 0.02 * p.pred_s)
+            print_message("%s %s %.0f B: sim %.3f us, pred %.3f us\n", cr_coll_name(cases[k].coll),
+                          cr_algo_name(p.algo), cases[k].bytes, got * 1e6, p.pred_s * 1e6);
+        assert_close(got, p.pred_s, 0.02, 0);
+        cr_sim_free(s);
+    }
+    free(r);
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
 }
@@ -1402,6 +1464,7 @@ int main(void)
         cmocka_unit_test(test_agrees_with_coll_predictions),
         cmocka_unit_test(test_msccl_allpairs_agrees),
         cmocka_unit_test(test_mesh_agrees),
+        cmocka_unit_test(test_racks_are_nodes),
         cmocka_unit_test(test_p2p_messages_capped_by_channels),
         cmocka_unit_test(test_pat_closed_form),
         cmocka_unit_test(test_mesh_rings_use_the_links),

@@ -214,19 +214,39 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
         }
     double worst = 0;
     bool found = false;
+    double *G = c->nic_grp_load;
+    for (int g = 0; g < 2 * c->n_nic_grps; g++)
+        G[g] = 0;
     for (int k = 0; k < 4 * n; k++) {
         bool net = k % 4 >= 2;
-        /* the NIC share's class: the NICs, or the rank's own PCIe link
-         * where that binds (one rank a PCIe switch, bound.c member_flow) */
+        int r = k / 4;
+        /* the rank's own NICs' class: the NICs, or its GPU's host links
+         * where those bind (one rank a PCIe switch) */
         double eff_net =
-            fmin(eff_up, c->rank_net_hw[k / 4] == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
-        double cap = net ? c->rank_net_Bps[k / 4] : c->up_Bps, eff = net ? eff_net : eff_up;
+            fmin(eff_up, c->rank_own_hw[r] == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
+        double cap = net ? c->rank_own_Bps[r] : c->up_Bps, eff = net ? eff_net : eff_up;
         double tk = L[k] / (cap * eff);
+        if (net && c->rank_nic_grp[r] >= 0)
+            G[2 * c->rank_nic_grp[r] + k % 4 - 2] += L[k];
         if (tk > worst) {
             worst = tk;
             *wb = L[k];
             *wc = cap;
             *we = eff;
+            found = true;
+        }
+    }
+    /* ranks that share NICs: those NICs carry their loads together (a
+     * node's eight ranks on its one NIC: an all-to-all's eight shares, a
+     * sendrecv's one crossing rank alone) */
+    double eff_nic = fmin(eff_up, c->p.net_eff);
+    for (int g = 0; g < 2 * c->n_nic_grps; g++) {
+        double cap = c->nic_grp_Bps[g / 2], tg = G[g] / (cap * eff_nic);
+        if (tg > worst) {
+            worst = tg;
+            *wb = G[g];
+            *wc = cap;
+            *we = eff_nic;
             found = true;
         }
     }

@@ -203,6 +203,22 @@ static bool not_nic(cr_link_kind k)
  * bind); a rank with no NIC near it keeps that slice. Also the figure and
  * the rails a ring or tree channel crosses nodes on (net_ch_Bps,
  * net_rails). */
+/* What GPU rank g's own host links (PCIe, C2C) carry out of it, the least
+ * of the two directions: its way to a NIC. */
+static double gpu_host_Bps(const cr_topo *t, int g)
+{
+    int v = t->gpus[g];
+    double out = 0, in = 0;
+    for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+        const cr_link *l = &t->links[t->adj[k]];
+        if (!cr_route_host(l->kind))
+            continue;
+        out += cr_link_bw_from(l, v);
+        in += cr_link_bw_from(l, cr_link_other(l, v));
+    }
+    return fmin(out, in);
+}
+
 static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
 {
     const cr_topo *t = c->topo;
@@ -213,8 +229,15 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     int *scratch = calloc((size_t)t->n_devs + 1, sizeof *scratch);
     c->rank_net_Bps = malloc((size_t)n * sizeof *c->rank_net_Bps);
     c->rank_net_hw = malloc((size_t)n * sizeof *c->rank_net_hw);
+    c->rank_own_Bps = malloc((size_t)n * sizeof *c->rank_own_Bps);
+    c->rank_own_hw = malloc((size_t)n * sizeof *c->rank_own_hw);
+    c->rank_nic_grp = malloc((size_t)n * sizeof *c->rank_nic_grp);
+    c->nic_grp_Bps = malloc((size_t)n * sizeof *c->nic_grp_Bps);
+    c->nic_grp_load = malloc(2 * (size_t)n * sizeof *c->nic_grp_load);
     cr_status st = CR_OK;
-    if (!m || !member || !share || !scratch || !c->rank_net_Bps || !c->rank_net_hw) {
+    if (!m || !member || !share || !scratch || !c->rank_net_Bps || !c->rank_net_hw ||
+        !c->rank_own_Bps || !c->rank_own_hw || !c->rank_nic_grp || !c->nic_grp_Bps ||
+        !c->nic_grp_load) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
@@ -223,6 +246,7 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     cr_nic_shares(m, member, share, scratch);
     c->net_ch_Bps = HUGE_VAL;
     c->nic_one_Bps = HUGE_VAL;
+    c->n_nic_grps = 0;
     for (int i = 0; i < n; i++) {
         int g = c->ranks->ranks[i], pick[256];
         int k = cr_nic_pick(m, g, c->rank_local[i], share[g], pick);
@@ -235,6 +259,21 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
         bool nic_binds = k > 0 && own < c->pair_net_Bps;
         c->rank_net_Bps[i] = nic_binds ? own : c->pair_net_Bps;
         c->rank_net_hw[i] = nic_binds ? CR_HW_NET : c->nic_node_hw;
+        /* by NIC: the rank's own NICs up to its GPU's host links, and its
+         * group, the ranks whose picks begin with the same NIC (scratch,
+         * all 0 after cr_nic_shares: group + 1 per NIC device) */
+        double host = gpu_host_Bps(t, g);
+        bool own_binds = k > 0 && own <= host;
+        c->rank_own_Bps[i] = k == 0 ? c->pair_net_Bps : own_binds ? own : host;
+        c->rank_own_hw[i] = k == 0 ? c->nic_node_hw : own_binds ? CR_HW_NET : CR_HW_PCI;
+        c->rank_nic_grp[i] = -1;
+        if (k > 0) {
+            if (scratch[pick[0]] == 0) {
+                c->nic_grp_Bps[c->n_nic_grps] = own;
+                scratch[pick[0]] = ++c->n_nic_grps;
+            }
+            c->rank_nic_grp[i] = scratch[pick[0]] - 1;
+        }
         if (c->rank_net_Bps[i] < c->net_ch_Bps) {
             c->net_ch_Bps = c->rank_net_Bps[i];
             c->net_ch_hw = c->rank_net_hw[i];
@@ -845,6 +884,11 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     free(ctx->rank_net_Bps);
     free(ctx->a2a_cnt);
     free(ctx->rank_net_hw);
+    free(ctx->rank_own_Bps);
+    free(ctx->rank_own_hw);
+    free(ctx->rank_nic_grp);
+    free(ctx->nic_grp_Bps);
+    free(ctx->nic_grp_load);
     free(ctx->node_rank);
     free(ctx->load);
     free(ctx->rail_memo);

@@ -95,6 +95,19 @@ struct cr_coll_ctx {
     cr_hw net_ch_hw;
     double nic_one_Bps;
     int net_rails;
+    /* A point-to-point pattern's network loads by NIC (algo_direct.c
+     * rail_time), where ranks share NICs and move unequal bytes (a
+     * sendrecv's one crossing rank a node, a gather's root): each rank at
+     * most its own NICs up to its GPU's host links (rank_own_Bps, class
+     * rank_own_hw), and the ranks whose NIC picks begin with the same NIC
+     * (group rank_nic_grp[i], -1 with no NIC near) at most those NICs
+     * together (nic_grp_Bps[g], n_nic_grps groups). */
+    double *rank_own_Bps;
+    cr_hw *rank_own_hw;
+    int *rank_nic_grp;
+    double *nic_grp_Bps;
+    double *nic_grp_load; /* 2 per group: rail_time's scratch (out, in) */
+    int n_nic_grps;
     int *rank_node, *rank_local, *node_rank;
     int node_slots, rail_nodes;
     int *a2a_cnt;

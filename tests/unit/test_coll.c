@@ -1458,6 +1458,35 @@ static void test_mesh_sendrecv_one_link(void **state)
     cr_topo_free(t);
 }
 
+/* Two 8-GPU nodes on a single-rail fat tree (one 400G NIC a node, which
+ * all eight GPUs share): a gather's root receives 8 x S/16 = S/2 from the
+ * other node through that NIC alone, an all-to-all's eight ranks send S/2
+ * each through it together, so the all-to-all takes 8x the gather, and
+ * neither faster than its bytes over the NIC. Priced per rank at an eighth
+ * of the NIC (the node's slice), the gather's root took 8x too long, as
+ * did a sendrecv's one crossing rank a node. */
+static void test_p2p_shared_nic_by_load(void **state)
+{
+    (void)state;
+    const double S = 1 << 30, nic_Bps = 50e9;
+    cr_topo *t = cr_test_gen_fat_tree("hgx-h100-8", 2, 1, 0, 0, 0);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_diag d = {{0}};
+    cr_coll_result g, a, sr;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_GATHER, S);
+    assert_int_equal(cr_coll_eval(c, &rq, &g, &d), CR_OK);
+    rq = cr_coll_req_default(CR_COLL_ALLTOALL, S);
+    assert_int_equal(cr_coll_eval(c, &rq, &a, &d), CR_OK);
+    rq = cr_coll_req_default(CR_COLL_SENDRECV, S);
+    assert_int_equal(cr_coll_eval(c, &rq, &sr, &d), CR_OK);
+    assert_true(g.pred.pred_s >= S / 2 / nic_Bps);
+    assert_close(a.pred.pred_s / g.pred.pred_s, 8, 0.05, 0);
+    assert_true(sr.pred.pred_s >= S / nic_Bps);
+    assert_true(sr.pred.pred_s < S / (nic_Bps / 8));
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* On AMD GPUs LL's latency follows RCCL's own tables (ROCm/rccl
  * src/graph/tuning.cc: baseLat LL 12 us; tuning_model_5 hwLat LL, xGMI
  * tree 0.9 / ring 0.8 us, network tree 10.5 / ring 9.5 us), worked out
@@ -2775,6 +2804,7 @@ int main(void)
         cmocka_unit_test(test_nccl_select_fuzz_replay),
         cmocka_unit_test(test_rccl_msccl_allpairs),
         cmocka_unit_test(test_mesh_sendrecv_one_link),
+        cmocka_unit_test(test_p2p_shared_nic_by_load),
         cmocka_unit_test(test_rccl_ll_tables),
         cmocka_unit_test(test_graph_channels_per_nic),
         cmocka_unit_test(test_cpu_vendor_net_overhead),

@@ -451,23 +451,33 @@ static cr_status tree(xp *x)
         for (int i = 0; i < n; i++)
             grp[i] = i;
     }
-    /* One domain of chips that forward for each other (a TPU torus): the
-     * chain follows the ring through neighbours, not the rank order */
-    if (G == 1 && cr_route_transit(cr_sim_topo(x->s))) {
+    /* One node of GPUs joined by direct links (a mesh, a torus): channel c's
+     * chain follows ring c mod k through neighbours (flowsim_ring_order's
+     * rings), so that the channels spread over every link as coll's tree
+     * rate (all of a GPU's links) assumes; more channels than rings run as
+     * k, fewer at the rate that gives coll's over the links they take (as
+     * ring() does) */
+    const int *chains = NULL;
+    if (G == 1) {
         cr_status st = flowsim_neighbour_rings(x);
         if (st != CR_OK) {
             free(grp);
             return st;
         }
-        if (x->n_rings > 0)
-            memcpy(grp, x->rings, (size_t)n * sizeof *grp);
+        if (x->n_rings > 0) {
+            chains = x->rings;
+            if (C > x->n_rings)
+                C = x->n_rings;
+            if (C < x->ring_links)
+                x->eff = fmin(1.0, sp->bw_eff * x->ring_links / C);
+        }
     }
     int ntrees = n > 2 ? 2 : 1;
     int depth = (m - 1) + floor_log2(G);
     cr_status st = CR_OK;
     /* A tree's edges depend on the channel only through its chains' head
      * h0: channels with the same head share one flow's uses (merging on) */
-    int *like = cr_sim_merge(x->s) ? malloc(2 * (size_t)m * sizeof *like) : NULL;
+    int *like = cr_sim_merge(x->s) && !chains ? malloc(2 * (size_t)m * sizeof *like) : NULL;
     double *like_L = like ? malloc(2 * (size_t)m * sizeof *like_L) : NULL;
     if (like && !like_L) {
         free(like);
@@ -487,12 +497,13 @@ static cr_status tree(xp *x)
             for (int ck = 0; ck < G; ck++)
                 if (cr_nccl_dtree(G, ck, tr, NULL) < 0)
                     root = ck;
+            const int *cg = chains ? chains + (size_t)(c % x->n_rings) * (size_t)n : grp;
             if (like && like[tr * m + h0] >= 0) {
                 st = flush_like(x, like[tr * m + h0], sp->bytes / C / ntrees, like_L[tr * m + h0],
-                                grp[root * m + h0]);
+                                cg[root * m + h0]);
                 continue;
             }
-#define CHAIN(g, j) grp[(g)*m + (tr ? (h0 - (j) + m) % m : (h0 + (j)) % m)]
+#define CHAIN(g, j) cg[(g)*m + (tr ? (h0 - (j) + m) % m : (h0 + (j)) % m)]
             for (int g = 0; g < G && st == CR_OK; g++)
                 for (int j = 1; j < m && st == CR_OK; j++) {
                     st = acc_edge(x, CHAIN(g, j), CHAIN(g, j - 1), true, &lat);
@@ -516,7 +527,7 @@ static cr_status tree(xp *x)
             double L = fmax(2 * depth * step, 2 * ((m - 1) * lat + (depth - (m - 1)) * lat_net));
             int f = -1;
             if (st == CR_OK)
-                st = acc_flush_task(x, sp->bytes / C / ntrees, L, grp[root * m + h0], &f);
+                st = acc_flush_task(x, sp->bytes / C / ntrees, L, cg[root * m + h0], &f);
             if (st == CR_OK && like) {
                 like[tr * m + h0] = f;
                 like_L[tr * m + h0] = L;

@@ -408,22 +408,25 @@ static void test_agrees_with_coll_predictions(void **state)
  * their reverses would leave a link of every GPU idle: 1.17 at 1 GiB),
  * channels beyond seven share them evenly (8 channels, one ring twice:
  * 1.71), fewer take as many links at coll's rate (one LL channel at 16
- * KiB: 1.12), and a sendrecv crosses its pair's one link in both (coll
- * spread it over all seven: 6.65 at 64 MiB). */
+ * KiB: 1.12), a sendrecv crosses its pair's one link in both (coll
+ * spread it over all seven: 6.65 at 64 MiB), and a tree's chain follows
+ * ring c of the seven for channel c (one chain for all: 1.51-3.25). */
 static void test_mesh_agrees(void **state)
 {
     (void)state;
     cr_topo *t = cr_test_open_topo("mi300x-8");
     cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
     static const cr_coll colls[] = {CR_COLL_ALLREDUCE, CR_COLL_ALLGATHER, CR_COLL_REDUCESCATTER,
-                                    CR_COLL_BROADCAST, CR_COLL_REDUCE,    CR_COLL_SENDRECV};
+                                    CR_COLL_BROADCAST, CR_COLL_REDUCE,    CR_COLL_SENDRECV,
+                                    CR_COLL_ALLREDUCE};
+    static const cr_algo algos[] = {CR_ALGO_RING, CR_ALGO_RING,   CR_ALGO_RING, CR_ALGO_RING,
+                                    CR_ALGO_RING, CR_ALGO_DIRECT, CR_ALGO_TREE};
     static const double sizes[] = {16384, 1 << 20, 1 << 26, 1 << 30};
     int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
             cr_coll_req rq = cr_coll_req_default(colls[i], sizes[z]);
-            if (colls[i] != CR_COLL_SENDRECV)
-                rq.algo = CR_ALGO_RING;
+            rq.algo = algos[i];
             cr_coll_pred p;
             cr_diag d = {{0}};
             assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
@@ -435,8 +438,8 @@ static void test_mesh_agrees(void **state)
             cr_sim_op_result res = cr_sim_op_get(s, op);
             double got = res.end_s - res.start_s;
             if (fabs(got - p.pred_s) > 0.01 * p.pred_s)
-                print_message("%s %.0f B: sim %.3f us, pred %.3f us\n", cr_coll_name(colls[i]),
-                              sizes[z], got * 1e6, p.pred_s * 1e6);
+                print_message("%s %s %.0f B: sim %.3f us, pred %.3f us\n", cr_coll_name(colls[i]),
+                              cr_algo_name(p.algo), sizes[z], got * 1e6, p.pred_s * 1e6);
             assert_close(got, p.pred_s, 0.01, 0);
             cr_sim_free(s);
         }

@@ -227,6 +227,7 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     uint64_t *member = calloc((size_t)t->n_gpus / 64 + 1, sizeof *member);
     unsigned char *share = calloc((size_t)t->n_gpus + 1, 1);
     int *scratch = calloc((size_t)t->n_devs + 1, sizeof *scratch);
+    int *node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *node_first);
     c->rank_net_Bps = malloc((size_t)n * sizeof *c->rank_net_Bps);
     c->rank_net_hw = malloc((size_t)n * sizeof *c->rank_net_hw);
     c->rank_own_Bps = malloc((size_t)n * sizeof *c->rank_own_Bps);
@@ -235,7 +236,7 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     c->nic_grp_Bps = malloc((size_t)n * sizeof *c->nic_grp_Bps);
     c->nic_grp_load = malloc(2 * (size_t)n * sizeof *c->nic_grp_load);
     cr_status st = CR_OK;
-    if (!m || !member || !share || !scratch || !c->rank_net_Bps || !c->rank_net_hw ||
+    if (!m || !member || !share || !scratch || !node_first || !c->rank_net_Bps || !c->rank_net_hw ||
         !c->rank_own_Bps || !c->rank_own_hw || !c->rank_nic_grp || !c->nic_grp_Bps ||
         !c->nic_grp_load) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -244,12 +245,22 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     for (int i = 0; i < n; i++)
         member[c->ranks->ranks[i] >> 6] |= (uint64_t)1 << (c->ranks->ranks[i] & 63);
     cr_nic_shares(m, member, share, scratch);
+    for (int x = 0; x < t->n_nodes; x++) /* each node's first GPU rank */
+        node_first[x] = -1;
+    for (int g = t->n_gpus - 1; g >= 0; g--)
+        if (t->devs[t->gpus[g]].node >= 0 && t->devs[t->gpus[g]].node < t->n_nodes)
+            node_first[t->devs[t->gpus[g]].node] = g;
     c->net_ch_Bps = HUGE_VAL;
     c->nic_one_Bps = HUGE_VAL;
     c->n_nic_grps = 0;
     for (int i = 0; i < n; i++) {
-        int g = c->ranks->ranks[i], pick[256];
-        int k = cr_nic_pick(m, g, c->rank_local[i], share[g], pick);
+        /* the NICs by the GPU's index in its topology node (nic.c, as the
+         * simulator picks them), which rank_local is but across NVLink
+         * domains (build_rails) */
+        int g = c->ranks->ranks[i], pick[256], x = t->devs[t->gpus[g]].node;
+        int k = cr_nic_pick(m, g,
+                            x >= 0 && x < t->n_nodes && node_first[x] >= 0 ? g - node_first[x] : 0,
+                            share[g], pick);
         double own = 0;
         for (int q = 0; q < k; q++) {
             double one = cr_nic_net_Bps(t, pick[q]);
@@ -291,19 +302,26 @@ out:
     free(member);
     free(share);
     free(scratch);
+    free(node_first);
     return st;
 }
 
-static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
+/* domain: each rank's NCCL node where that is its scale-up domain (mnnvl:
+ * GB200 NVL72 racks, whose trays are the topology's nodes), the ranks'
+ * rails then counted from each domain's first rank: a message between two
+ * trays of one rack crosses NVLink, not a NIC, and PXN relays through the
+ * sender's rack-mate on the receiver's rail. */
+static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int n_domains,
+                             cr_diag *d)
 {
     const cr_topo *t = c->topo;
-    int n = c->n, nn = t->n_nodes;
+    int n = c->n, nn = mnnvl ? n_domains : t->n_nodes;
     c->pair_net_Bps = 0;
     c->net_ch_Bps = 0;
     c->nic_one_Bps = 0;
     c->net_rails = 0;
     c->node_slots = 0;
-    for (int g = 0; g < t->n_gpus; g++) /* node numbers as bound.c counts them */
+    for (int g = 0; g < t->n_gpus && !mnnvl; g++) /* node numbers as bound.c counts them */
         if (t->devs[t->gpus[g]].node + 1 > nn)
             nn = t->devs[t->gpus[g]].node + 1;
     for (int i = 0; i < n; i++)
@@ -322,14 +340,19 @@ static cr_status build_rails(cr_coll_ctx *c, cr_diag *d)
     }
     for (int x = 0; x < nn; x++)
         first[x] = -1;
-    for (int g = 0; g < t->n_gpus; g++) {
+    for (int g = 0; g < t->n_gpus && !mnnvl; g++) {
         int x = t->devs[t->gpus[g]].node;
         if (x >= 0 && x < nn && first[x] < 0)
             first[x] = g;
     }
+    for (int i = 0; i < n && mnnvl; i++) {
+        int g = c->ranks->ranks[i], x = domain[i];
+        if (first[x] < 0 || g < first[x])
+            first[x] = g;
+    }
     int slots = 1;
     for (int i = 0; i < n; i++) {
-        int g = c->ranks->ranks[i], x = t->devs[t->gpus[g]].node;
+        int g = c->ranks->ranks[i], x = mnnvl ? domain[i] : t->devs[t->gpus[g]].node;
         c->rank_node[i] = x;
         c->rank_local[i] = g - first[x];
         if (c->rank_local[i] + 1 > slots)
@@ -692,7 +715,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     }
 
     /* SHARP: a reducing switch outside every node, on the NIC fabric. */
-    if ((st = build_rails(c, d)) != CR_OK)
+    if ((st = build_rails(c, domain, mnnvl, n_domains, d)) != CR_OK)
         goto out;
 
     c->collnet = false;

@@ -762,7 +762,10 @@ static long route_get(cr_sim *s, int a, int b, int ma, int mb)
  * on the receiver's rail, then out of that GPU's NIC, so that it stays on
  * one rail of a rail-optimised fabric. The relay must be a rank of the
  * communicator (NCCL's proxy runs there): member is its bitmap over GPU
- * ranks, NULL for any. Returns that relay GPU, or -1 when the flow goes
+ * ranks, NULL for any. Between NVLink domains of several nodes each (NVL72
+ * racks: NCCL's node is the rack, MNNVL) the rail is the GPU's index in its
+ * domain and the relay the sender's rack-mate there, as coll.c's
+ * build_rails counts it. Returns that relay GPU, or -1 when the flow goes
  * straight (same node, same rail, same NVLink domain, no node structure,
  * no such member, or the topology sets sim.pxn to 0). */
 static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
@@ -771,12 +774,23 @@ static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
         return -1;
     const cr_topo *t = s->t;
     int na = t->devs[t->gpus[a]].node, nb = t->devs[t->gpus[b]].node;
-    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || s->local[a] == s->local[b] ||
-        s->domain[a] == s->domain[b])
+    int da = s->domain[a], db = s->domain[b];
+    if (na < 0 || nb < 0 || na == nb || s->local[a] < 0 || da == db)
         return -1;
-    int c = s->node_first[na] + s->local[b];
-    if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
-        return -1;
+    int c;
+    if (s->domain_multi[da] && s->domain_multi[db]) {
+        if (a - da == b - db)
+            return -1;
+        c = da + (b - db);
+        if (c < 0 || c >= t->n_gpus || s->domain[c] != da)
+            return -1;
+    } else {
+        if (s->local[a] == s->local[b])
+            return -1;
+        c = s->node_first[na] + s->local[b];
+        if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
+            return -1;
+    }
     if (member && !((member[c >> 6] >> (c & 63)) & 1u))
         return -1;
     return c;

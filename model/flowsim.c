@@ -159,6 +159,11 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         s->domain[g] = dev_dom[t->gpus[g]];
     free(dev_dom);
     free(stack);
+    if (!(s->domain_multi = calloc((size_t)t->n_gpus + 1, 1)))
+        goto oom;
+    for (int g = 0; g < t->n_gpus; g++)
+        if (t->devs[t->gpus[g]].node != t->devs[t->gpus[s->domain[g]]].node)
+            s->domain_multi[s->domain[g]] = 1;
     int n_red = 0;
     s->reduce_res = malloc(((size_t)t->n_devs + 1) * sizeof *s->reduce_res);
     if (!s->reduce_res)
@@ -238,6 +243,7 @@ void cr_sim_free(cr_sim *s)
     free(s->reduce_res);
     free(s->local);
     free(s->domain);
+    free(s->domain_multi);
     free(s->node_first);
     for (long i = 0; i < s->n_tasks; i++)
         free(s->tasks[i].label);

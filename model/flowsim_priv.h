@@ -162,10 +162,13 @@ typedef struct flowsim_sym {
 struct cr_sim {
     const cr_topo *t;
     bool transit;
-    bool pxn;        /* relay inter-node traffic through the rail-aligned GPU */
-    int *local;      /* per GPU rank: position among its node's GPUs, -1 if no node */
-    int *domain;     /* per GPU rank: its scale-up (NVLink/XGMI) domain */
-    int *node_first; /* per node: its first GPU rank */
+    bool pxn;           /* relay inter-node traffic through the rail-aligned GPU */
+    int *local;         /* per GPU rank: position among its node's GPUs, -1 if no node */
+    int *domain;        /* per GPU rank: its scale-up (NVLink/XGMI) domain, named by
+                           its first GPU rank */
+    char *domain_multi; /* per domain: it spans several topology nodes (an
+                           NVL72 rack of 18 trays), NCCL's node then (MNNVL) */
+    int *node_first;    /* per node: its first GPU rank */
     /* NCCL's NIC choice for point-to-point across nodes (ncclTopoGetLocalNet,
      * nic_shares and nic_mark): per GPU rank its nearest NICs (nics), the NIC share of each GPU
      * rank when every GPU of the topology is a rank (def_share), and a

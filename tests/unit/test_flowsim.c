@@ -453,7 +453,12 @@ static void test_mesh_agrees(void **state)
  * does, so the simulator's rings and trees group the ranks by rack, not
  * by tray. By tray, a tree allreduce of 256 B was 8 levels deep where
  * coll's is 72 (sim/pr 0.330), and a ring's 16 channels left a rack
- * through one tray's 4 NICs (allgather 64 MiB: 1.540). Within 2%: the
+ * through one tray's 4 NICs (allgather 64 MiB: 1.540). Point-to-point
+ * leaves a rack by the NIC of the sender's rack-mate on the receiver's
+ * rail (PXN with the rack for NCCL's node) and reaches a rack-mate over
+ * NVLink: coll counted the rack's other trays as other nodes (1 GiB
+ * all-to-all sim/pr 0.522: S per NIC, not S/2) and the simulator relayed
+ * through tray-mates only (scatter 2.00). Within 2%: the
  * simulator runs a ring's network hops at the op's one bw_eff (LL128 on
  * NVLink, 0.711), coll at the network's LL128 figure, so its 16 NICs bind
  * the simulated ring a little before NVLink (1.019). */
@@ -478,7 +483,8 @@ static void test_racks_are_nodes(void **state)
     } cases[] = {
         {CR_COLL_ALLREDUCE, CR_ALGO_TREE, 256},     {CR_COLL_ALLREDUCE, CR_ALGO_TREE, 1 << 20},
         {CR_COLL_ALLREDUCE, CR_ALGO_TREE, 1 << 26}, {CR_COLL_ALLGATHER, CR_ALGO_RING, 1 << 26},
-        {CR_COLL_BROADCAST, CR_ALGO_RING, 1 << 20},
+        {CR_COLL_BROADCAST, CR_ALGO_RING, 1 << 20}, {CR_COLL_ALLTOALL, CR_ALGO_AUTO, 1 << 30},
+        {CR_COLL_SCATTER, CR_ALGO_AUTO, 1 << 30},   {CR_COLL_SENDRECV, CR_ALGO_AUTO, 1 << 30},
     };
     int *r = malloc(144 * sizeof *r);
     assert_non_null(r);

@@ -192,17 +192,6 @@ static bool not_nic(cr_link_kind k)
     return !cr_route_network(k);
 }
 
-/* Each rank's node and local index (its place among the node's GPUs in
- * topology order, the NIC rail it sits on), the rank at each (node, local
- * index), and a rank's share of its node's network capacity, for NCCL's
- * point-to-point across nodes (coll_priv.h, doc/bounds.md 2.2.4). */
-/* Each rank's NIC figure (coll_priv.h rank_net_Bps): the NICs NCCL gives
- * it (nic.c, the simulator's rule: its share of its nearest NICs among the
- * ranks as near, from its index in the node on), at most its slice of what
- * the node's ranks move out (pair_net_Bps: their own host links where those
- * bind); a rank with no NIC near it keeps that slice. Also the figure and
- * the rails a ring or tree channel crosses nodes on (net_ch_Bps,
- * net_rails). */
 /* What GPU rank g's own host links (PCIe, C2C) carry out of it, the least
  * of the two directions: its way to a NIC. */
 static double gpu_host_Bps(const cr_topo *t, int g)
@@ -219,7 +208,14 @@ static double gpu_host_Bps(const cr_topo *t, int g)
     return fmin(out, in);
 }
 
-static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
+/* Each rank's NIC figure (coll_priv.h rank_net_Bps): the NICs NCCL gives
+ * it (nic.c, the simulator's rule: its share of its nearest NICs among the
+ * ranks as near, from its index in the node on), at most its slice of what
+ * the node's ranks move out (pair_net_Bps: their own host links where those
+ * bind); a rank with no NIC near it keeps that slice. Also the figure and
+ * the rails a ring or tree channel crosses nodes on (net_ch_Bps,
+ * net_rails). */
+static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
 {
     const cr_topo *t = c->topo;
     int n = c->n;
@@ -227,7 +223,6 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     uint64_t *member = calloc((size_t)t->n_gpus / 64 + 1, sizeof *member);
     unsigned char *share = calloc((size_t)t->n_gpus + 1, 1);
     int *scratch = calloc((size_t)t->n_devs + 1, sizeof *scratch);
-    int *node_first = malloc(((size_t)t->n_nodes + 1) * sizeof *node_first);
     c->rank_net_Bps = malloc((size_t)n * sizeof *c->rank_net_Bps);
     c->rank_net_hw = malloc((size_t)n * sizeof *c->rank_net_hw);
     c->rank_own_Bps = malloc((size_t)n * sizeof *c->rank_own_Bps);
@@ -236,7 +231,7 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     c->nic_grp_Bps = malloc((size_t)n * sizeof *c->nic_grp_Bps);
     c->nic_grp_load = malloc(2 * (size_t)n * sizeof *c->nic_grp_load);
     cr_status st = CR_OK;
-    if (!m || !member || !share || !scratch || !node_first || !c->rank_net_Bps || !c->rank_net_hw ||
+    if (!m || !member || !share || !scratch || !c->rank_net_Bps || !c->rank_net_hw ||
         !c->rank_own_Bps || !c->rank_own_hw || !c->rank_nic_grp || !c->nic_grp_Bps ||
         !c->nic_grp_load) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -245,11 +240,6 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
     for (int i = 0; i < n; i++)
         member[c->ranks->ranks[i] >> 6] |= (uint64_t)1 << (c->ranks->ranks[i] & 63);
     cr_nic_shares(m, member, share, scratch);
-    for (int x = 0; x < t->n_nodes; x++) /* each node's first GPU rank */
-        node_first[x] = -1;
-    for (int g = t->n_gpus - 1; g >= 0; g--)
-        if (t->devs[t->gpus[g]].node >= 0 && t->devs[t->gpus[g]].node < t->n_nodes)
-            node_first[t->devs[t->gpus[g]].node] = g;
     c->net_ch_Bps = HUGE_VAL;
     c->nic_one_Bps = HUGE_VAL;
     c->n_nic_grps = 0;
@@ -257,10 +247,8 @@ static cr_status rank_nics(cr_coll_ctx *c, cr_diag *d)
         /* the NICs by the GPU's index in its topology node (nic.c, as the
          * simulator picks them), which rank_local is but across NVLink
          * domains (build_rails) */
-        int g = c->ranks->ranks[i], pick[256], x = t->devs[t->gpus[g]].node;
-        int k = cr_nic_pick(m, g,
-                            x >= 0 && x < t->n_nodes && node_first[x] >= 0 ? g - node_first[x] : 0,
-                            share[g], pick);
+        int g = c->ranks->ranks[i], pick[256];
+        int k = cr_nic_pick(m, g, g - node_first[t->devs[t->gpus[g]].node], share[g], pick);
         double own = 0;
         for (int q = 0; q < k; q++) {
             double one = cr_nic_net_Bps(t, pick[q]);
@@ -302,11 +290,14 @@ out:
     free(member);
     free(share);
     free(scratch);
-    free(node_first);
     return st;
 }
 
-/* domain: each rank's NCCL node where that is its scale-up domain (mnnvl:
+/* Each rank's node and local index (its place among the node's GPUs in
+ * topology order, the NIC rail it sits on), the rank at each (node, local
+ * index), and a rank's share of its node's network capacity, for NCCL's
+ * point-to-point across nodes (coll_priv.h, doc/bounds.md 2.2.4).
+ * domain: each rank's NCCL node where that is its scale-up domain (mnnvl:
  * GB200 NVL72 racks, whose trays are the topology's nodes), the ranks'
  * rails then counted from each domain's first rank: a message between two
  * trays of one rack crosses NVLink, not a NIC, and PXN relays through the
@@ -315,36 +306,43 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
                              cr_diag *d)
 {
     const cr_topo *t = c->topo;
-    int n = c->n, nn = mnnvl ? n_domains : t->n_nodes;
+    int n = c->n, nt = t->n_nodes;
     c->pair_net_Bps = 0;
     c->net_ch_Bps = 0;
     c->nic_one_Bps = 0;
     c->net_rails = 0;
     c->node_slots = 0;
-    for (int g = 0; g < t->n_gpus && !mnnvl; g++) /* node numbers as bound.c counts them */
-        if (t->devs[t->gpus[g]].node + 1 > nn)
-            nn = t->devs[t->gpus[g]].node + 1;
+    for (int g = 0; g < t->n_gpus; g++) /* node numbers as bound.c counts them */
+        if (t->devs[t->gpus[g]].node + 1 > nt)
+            nt = t->devs[t->gpus[g]].node + 1;
+    int nn = mnnvl ? n_domains : nt;
     for (int i = 0; i < n; i++)
         if (t->devs[t->gpus[c->ranks->ranks[i]]].node < 0)
             nn = 0; /* a rank outside every node: no rails */
     if (c->n_nodes < 2 || !(c->nic_node_Bps > 0) || nn < 1)
         return CR_OK;
-    int *first = malloc((size_t)nn * sizeof *first);
+    /* each topology node's first GPU rank (a GPU's index in its node picks
+     * its NICs), and each NCCL node's: the same, or a domain's first rank */
+    int *node_first = malloc((size_t)nt * sizeof *node_first);
+    int *first = mnnvl ? malloc((size_t)nn * sizeof *first) : node_first;
     c->rank_node = malloc((size_t)n * sizeof *c->rank_node);
     c->rank_local = malloc((size_t)n * sizeof *c->rank_local);
     c->load = malloc((size_t)n * 4 * sizeof *c->load);
     c->rail_memo = calloc(1, sizeof *c->rail_memo);
-    if (!first || !c->rank_node || !c->rank_local || !c->load || !c->rail_memo) {
-        free(first);
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    cr_status st = CR_OK;
+    if (!node_first || !first || !c->rank_node || !c->rank_local || !c->load || !c->rail_memo) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
     }
-    for (int x = 0; x < nn; x++)
-        first[x] = -1;
-    for (int g = 0; g < t->n_gpus && !mnnvl; g++) {
+    for (int x = 0; x < nt; x++)
+        node_first[x] = -1;
+    for (int g = 0; g < t->n_gpus; g++) {
         int x = t->devs[t->gpus[g]].node;
-        if (x >= 0 && x < nn && first[x] < 0)
-            first[x] = g;
+        if (x >= 0 && node_first[x] < 0)
+            node_first[x] = g;
     }
+    for (int x = 0; x < nn && mnnvl; x++)
+        first[x] = -1;
     for (int i = 0; i < n && mnnvl; i++) {
         int g = c->ranks->ranks[i], x = domain[i];
         if (first[x] < 0 || g < first[x])
@@ -358,25 +356,33 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
         if (c->rank_local[i] + 1 > slots)
             slots = c->rank_local[i] + 1;
     }
-    free(first);
     c->node_rank = malloc((size_t)nn * (size_t)slots * sizeof *c->node_rank);
-    if (!c->node_rank)
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    if (!c->node_rank) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
     for (int k = 0; k < nn * slots; k++)
         c->node_rank[k] = -1;
     for (int i = 0; i < n; i++)
         c->node_rank[c->rank_node[i] * slots + c->rank_local[i]] = i;
     c->node_slots = slots;
     c->rail_nodes = nn;
-    if (!(c->a2a_cnt = malloc(((size_t)slots + (size_t)nn) * sizeof *c->a2a_cnt)))
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    if (!(c->a2a_cnt = malloc(((size_t)slots + (size_t)nn) * sizeof *c->a2a_cnt))) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
     /* ncclTopoGetLocalNet (src/graph/topo.cc): a GPU's NICs are the nearest
      * ones, shared by the ranks as near, DIVUP(local NICs, local GPUs) each:
      * one NIC per GPU on a DGX H100 with eight ranks a node, the NICs behind
      * its own PCIe link with one rank a node. nic_node_Bps already takes the
      * lesser of the NICs and the ranks' own host links (bound.c member_flow). */
     c->pair_net_Bps = c->nic_node_Bps / c->ppn;
-    return rank_nics(c, d);
+    st = rank_nics(c, node_first, d);
+out:
+    if (first != node_first)
+        free(first);
+    free(node_first);
+    return st;
 }
 
 /* What an NCCL node that is a scale-up domain of several topology nodes

@@ -223,6 +223,27 @@ static cr_status ring_mean_lat(xp *x, const int *order, double *mean)
     return CR_OK;
 }
 
+/* Channels over the k rings through direct neighbours (a mesh, a torus:
+ * flowsim_neighbour_rings, arc-disjoint), channel c on ring c, given C of
+ * coll's: more than k run as k, each ring S/k, as RCCL's ring sets spread
+ * a GPU's traffic over all its links and coll's rate (every link of the
+ * GPU) assumes (8 channels on the 7 rings of 8 MI300X, channel c on ring c
+ * mod 7, would load one ring's links twice); fewer than the ranks' links
+ * run each flow at the rate that gives coll's over the C links they take,
+ * coll stating bw_eff against all of them (8 MI300X, one LL channel at 16
+ * KiB: 39 GB/s, 0.087 of seven links, 0.61 of one; x->eff, at most 1).
+ * Returns the channels to run; C unchanged without such rings. */
+static int mesh_channels(xp *x, int C)
+{
+    if (x->n_rings <= 0)
+        return C;
+    if (C > x->n_rings)
+        C = x->n_rings;
+    if (C < x->ring_links)
+        x->eff = fmin(1.0, x->sp->bw_eff * x->ring_links / C);
+    return C;
+}
+
 static cr_status ring(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -258,24 +279,11 @@ static cr_status ring(xp *x)
         st = flowsim_xp_oom(x);
         goto out;
     }
-    /* Rings through direct neighbours (a mesh, a torus: flowsim_ring_order)
-     * are arc-disjoint, k of them; more channels than that share them
-     * evenly, each ring carrying S/k, as RCCL's ring sets spread a GPU's
-     * traffic over all its links and coll's rate (every link of the GPU)
-     * assumes: channel c on ring c mod k would leave some rings with one
-     * channel more than others (8 channels on the 7 rings of 8 MI300X: one
-     * ring's links at twice the others' load). */
+    /* flowsim_ring_order finds the rings through neighbours, if any */
     if ((st = flowsim_ring_order(x, 0, order)) != CR_OK)
         goto out;
-    if (x->n_rings > 0 && C > x->n_rings)
-        C = x->n_rings;
+    C = mesh_channels(x, C);
     chunk /= C;
-    /* coll states bw_eff over all of a GPU's links (its ring rate: the
-     * GPU's ports); C rings through neighbours take C of them, so each
-     * flow runs at the rate that gives coll's over those (8 MI300X, one
-     * LL channel at 16 KiB: 39 GB/s, 0.087 of seven links, 0.61 of one) */
-    if (x->n_rings > 0 && C < x->ring_links)
-        x->eff = fmin(1.0, sp->bw_eff * x->ring_links / C);
     double flows = (double)C * n * steps;
     bool pipelined = chain || sp->grain == CR_SIM_GRAIN_PIPELINED ||
                      (sp->grain == CR_SIM_GRAIN_AUTO && flows > CR_SIM_STEP_FLOWS_MAX);
@@ -452,11 +460,9 @@ static cr_status tree(xp *x)
             grp[i] = i;
     }
     /* One node of GPUs joined by direct links (a mesh, a torus): channel c's
-     * chain follows ring c mod k through neighbours (flowsim_ring_order's
-     * rings), so that the channels spread over every link as coll's tree
-     * rate (all of a GPU's links) assumes; more channels than rings run as
-     * k, fewer at the rate that gives coll's over the links they take (as
-     * ring() does) */
+     * chain follows ring c through neighbours (mesh_channels), so that the
+     * channels spread over every link as coll's tree rate (all of a GPU's
+     * links) assumes */
     const int *chains = NULL;
     if (G == 1) {
         cr_status st = flowsim_neighbour_rings(x);
@@ -466,10 +472,7 @@ static cr_status tree(xp *x)
         }
         if (x->n_rings > 0) {
             chains = x->rings;
-            if (C > x->n_rings)
-                C = x->n_rings;
-            if (C < x->ring_links)
-                x->eff = fmin(1.0, sp->bw_eff * x->ring_links / C);
+            C = mesh_channels(x, C);
         }
     }
     int ntrees = n > 2 ? 2 : 1;

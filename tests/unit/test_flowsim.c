@@ -51,6 +51,25 @@ static int add_coll(cr_sim *s, const cr_sim_coll_spec *sp, const int *ranks, int
     return op;
 }
 
+/* Simulates coll's prediction p for coll of S bytes on ranks r[0..n) of an
+ * idle t and asserts that it takes p's time within tol (relative); where
+ * it does not, says which case (what) and both times first. */
+static void assert_sim_is_pred(const cr_topo *t, cr_coll coll, double S, const cr_coll_pred *p,
+                               const int *r, int n, double tol, const char *what)
+{
+    cr_sim *s = sim_on(t);
+    cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(coll, S, p);
+    int op = add_coll(s, &sp, r, n);
+    run_ok(s);
+    cr_sim_op_result res = cr_sim_op_get(s, op);
+    double got = res.end_s - res.start_s;
+    if (fabs(got - p->pred_s) > tol * p->pred_s)
+        print_message("%s %s %s %.0f B: sim %.3f us, pred %.3f us\n", what, cr_coll_name(coll),
+                      cr_algo_name(p->algo), S, got * 1e6, p->pred_s * 1e6);
+    assert_close(got, p->pred_s, tol, 0);
+    cr_sim_free(s);
+}
+
 static cr_sim_coll_spec spec(cr_coll c, cr_algo a, double bytes, int ch, double launch, double step,
                              double eff)
 {
@@ -312,17 +331,7 @@ static void test_agrees_across_nodes(void **state)
                 assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
                 if (!p.supported)
                     continue; /* NVLS tree runs Simple only */
-                cr_sim *s = sim_on(t);
-                cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(CR_COLL_ALLREDUCE, S, &p);
-                int op = add_coll(s, &sp, rs->ranks, rs->n);
-                run_ok(s);
-                cr_sim_op_result res = cr_sim_op_get(s, op);
-                double got = res.end_s - res.start_s;
-                if (fabs(got - p.pred_s) > 0.01 * p.pred_s)
-                    print_message("%s %s %.0f B: sim %.3f us, pred %.3f us\n", sets[k],
-                                  cr_algo_name(p.algo), S, got * 1e6, p.pred_s * 1e6);
-                assert_close(got, p.pred_s, 0.01, 0);
-                cr_sim_free(s);
+                assert_sim_is_pred(t, CR_COLL_ALLREDUCE, S, &p, rs->ranks, rs->n, 0.01, sets[k]);
             }
         cr_coll_ctx_free(ctx);
         cr_rankset_free(rs);
@@ -431,17 +440,7 @@ static void test_mesh_agrees(void **state)
             cr_diag d = {{0}};
             assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
             assert_true(p.supported);
-            cr_sim *s = sim_on(t);
-            cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(colls[i], sizes[z], &p);
-            int op = add_coll(s, &sp, r, 8);
-            run_ok(s);
-            cr_sim_op_result res = cr_sim_op_get(s, op);
-            double got = res.end_s - res.start_s;
-            if (fabs(got - p.pred_s) > 0.01 * p.pred_s)
-                print_message("%s %s %.0f B: sim %.3f us, pred %.3f us\n", cr_coll_name(colls[i]),
-                              cr_algo_name(p.algo), sizes[z], got * 1e6, p.pred_s * 1e6);
-            assert_close(got, p.pred_s, 0.01, 0);
-            cr_sim_free(s);
+            assert_sim_is_pred(t, colls[i], sizes[z], &p, r, 8, 0.01, "mi300x-8");
         }
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
@@ -496,17 +495,7 @@ static void test_racks_are_nodes(void **state)
         cr_coll_pred p;
         assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
         assert_true(p.supported);
-        cr_sim *s = sim_on(t);
-        cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(cases[k].coll, cases[k].bytes, &p);
-        int op = add_coll(s, &sp, r, 144);
-        run_ok(s);
-        cr_sim_op_result res = cr_sim_op_get(s, op);
-        double got = res.end_s - res.start_s;
-        if (fabs(got - p.pred_s) > 0.02 * p.pred_s)
-            print_message("%s %s %.0f B: sim %.3f us, pred %.3f us\n", cr_coll_name(cases[k].coll),
-                          cr_algo_name(p.algo), cases[k].bytes, got * 1e6, p.pred_s * 1e6);
-        assert_close(got, p.pred_s, 0.02, 0);
-        cr_sim_free(s);
+        assert_sim_is_pred(t, cases[k].coll, cases[k].bytes, &p, r, 144, 0.02, "2 NVL72 racks");
     }
     free(r);
     cr_coll_ctx_free(ctx);
@@ -536,17 +525,7 @@ static void test_shared_nic_agrees(void **state)
             cr_coll_pred p;
             cr_diag d = {{0}};
             assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-            cr_sim *s = sim_on(t);
-            cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(colls[i], sizes[z], &p);
-            int op = add_coll(s, &sp, r, 16);
-            run_ok(s);
-            cr_sim_op_result res = cr_sim_op_get(s, op);
-            double got = res.end_s - res.start_s;
-            if (fabs(got - p.pred_s) > 0.01 * p.pred_s)
-                print_message("%s %.0f B: sim %.3f us, pred %.3f us\n", cr_coll_name(colls[i]),
-                              sizes[z], got * 1e6, p.pred_s * 1e6);
-            assert_close(got, p.pred_s, 0.01, 0);
-            cr_sim_free(s);
+            assert_sim_is_pred(t, colls[i], sizes[z], &p, r, 16, 0.01, "single-rail fat tree");
         }
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);

@@ -980,7 +980,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * each node roots one of the two trees), CollNet S. The phases run
          * as one pipeline (see pipe_fill): the slower sets the rate, the
          * others add their fill and drain. */
-        double t_in = 0, t_out = 0, r_in = 0, w_in = 0;
+        double t_in = 0, t_out = 0, r_in = 0, w_in = 0, shm_in = 0;
         bool nv_in = false;
         double pp = c->ppn;
         if (algo == CR_ALGO_TREE) {
@@ -992,6 +992,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                  * the reverse (traces/nvidia-h200-x2/kernels-nccl-Tree-
                  * Simple: 355 GB/s busbw, the ring's 349) */
                 w_in = N == 1 ? (c->ppn > 2 ? 2 : 1) * S : chain_egress(c->ppn, nch) * S;
+                /* through host memory (SHM) every chain hop moves its S up
+                 * and its S down at once: the two-way chain's share of
+                 * the host paths (coll_priv.h), w_in / S of it into a
+                 * rank, at most its ports, all at the SHM efficiency (as
+                 * algo_intra_rate does with the ring's share) */
+                if (c->shm_tree_Bps > 0 && S > 0 && !(c->up_Bps > 0)) {
+                    shm_in = fmin(c->gpu_Bps, w_in / S * c->shm_tree_Bps);
+                    r_in = fmin(fmin(c->gpu_Bps * eff_up, shm_in * algo_shm_eff(p, proto)), cap_ch);
+                }
                 /* LL128 in a one-node chain: NCCL's own model runs it at 7/9
                  * of its link rate (tuning.cc, tree LL128, nNodes == 1);
                  * measured on 2 H200s, Tree/LL128 231 GB/s against ring/LL128
@@ -1029,7 +1038,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (t_in >= t_out) {
             o->wire_bytes = w_in;
             o->wire_Bps = r_in;
-            o->link_Bps = nv_in ? c->nvls_Bps : algo_intra_Bps(c);
+            o->link_Bps = nv_in ? c->nvls_Bps : shm_in > 0 ? shm_in : algo_intra_Bps(c);
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;

@@ -97,7 +97,8 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
 {
     int n = c->n;
     c->shm = false;
-    c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = 0;
+    c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = c->shm_tree_Bps = 0;
+    c->shm_ring_lat_s = 0;
     if (n < 2)
         return CR_OK;
     struct rank_at *at = malloc((size_t)n * sizeof *at);
@@ -125,7 +126,7 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
     }
     if (!any) /* every NVLink box and cluster: nothing goes through host memory */
         goto out;
-    size_t cap = pairs > (size_t)n ? pairs : (size_t)n;
+    size_t cap = pairs > 2 * (size_t)n ? pairs : 2 * (size_t)n;
     src = malloc(cap * sizeof *src);
     dst = malloc(cap * sizeof *dst);
     cnt = malloc(cap * sizeof *cnt);
@@ -134,10 +135,20 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
         st = CR_ENOMEM;
         goto out;
     }
-    /* the ring (i -> i+1, the wrap too), the chain (no wrap), every pair */
-    for (int pattern = 0; pattern < 3 && st == CR_OK; pattern++) {
+    /* the ring (i -> i+1, the wrap too), the chain (no wrap), every pair,
+     * the two-way chain (i -> i+1 and back: a tree's, whose hops carry its
+     * reduction up and its broadcast down at once) */
+    for (int pattern = 0; pattern < 4 && st == CR_OK; pattern++) {
         int k = 0;
-        if (pattern < 2) {
+        if (pattern == 3) {
+            for (int i = 0; i + 1 < n; i++)
+                if (shm_candidate(c, domain, up_out, i, i + 1))
+                    for (int dir = 0; dir < 2; dir++) {
+                        src[k] = c->ranks->ranks[i + dir];
+                        dst[k] = c->ranks->ranks[i + 1 - dir];
+                        cnt[k++] = in_node[i];
+                    }
+        } else if (pattern < 2) {
             for (int i = 0; i < n - (pattern == 1); i++)
                 if (shm_candidate(c, domain, up_out, i, (i + 1) % n)) {
                     src[k] = c->ranks->ranks[i];
@@ -171,10 +182,12 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
             }
         double *r = pattern == 0   ? &c->shm_ring_Bps
                     : pattern == 1 ? &c->shm_chain_Bps
-                                   : &c->shm_pair_Bps;
+                    : pattern == 2 ? &c->shm_pair_Bps
+                                   : &c->shm_tree_Bps;
         if (m > 0) {
             c->shm = true;
-            st = cr_route_host_share_Bps(c->topo, src, dst, m, r);
+            st = cr_route_host_share_Bps(c->topo, src, dst, m, r,
+                                         pattern == 0 ? &c->shm_ring_lat_s : NULL);
         }
     }
 out:
@@ -712,6 +725,11 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             c->r_inter_s = l;
         }
     }
+    /* a ring's or chain's step that goes through host memory (SHM) waits
+     * for the slowest such hop's way up to the CPU and down (the
+     * simulator routes it so: flowroute.c shm_cpu) */
+    if (c->shm_ring_lat_s > c->r_intra_s)
+        c->r_intra_s = c->shm_ring_lat_s;
     c->r_pxn_s = c->r_inter_s + (c->ppn > 1 ? c->r_intra_s : 0);
     {
         /* the ring crosses each node boundary once, on a rail (channel c

@@ -55,11 +55,13 @@ struct cr_coll_ctx {
      * through host memory (shm: some pair does). The rate each hop gets that
      * way with all of a pattern's hops moving at once
      * (cr_route_host_share_Bps): the ring's (rank i to i+1, the wrap too),
-     * the chain's (no wrap: broadcast, reduce) and one of every pair's
-     * (all-to-all); 0 where the pattern has no such hop. ring_Bps leaves
-     * them out (NCCL's choice does not see them). */
+     * the chain's (no wrap: broadcast, reduce), one of every pair's
+     * (all-to-all) and the two-way chain's (i to i+1 and back: a tree
+     * inside the node); 0 where the pattern has no such hop. ring_Bps
+     * leaves them out (NCCL's choice does not see them). */
     bool shm;
-    double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps;
+    double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps, shm_tree_Bps;
+    double shm_ring_lat_s; /* the ring's slowest SHM hop, up and down: a floor of r_intra_s */
     /* rank 0's way to its NIC (cr_route_nic_path): through a CPU, leaving
      * the GPU over C2C */
     bool nic_via_cpu, nic_via_c2c;

@@ -757,6 +757,86 @@ static long route_get(cr_sim *s, int a, int b, int ma, int mb)
     return r;
 }
 
+/* ---------- NCCL's SHM transport: through a CPU's memory inside a node ---------- */
+
+/* The hash key of the route from device u to device v (a leg to or from a
+ * CPU, not between GPU ranks): pair_key's keys stay below 2^53
+ * (CR_TOPO_MAX_GPUS^2 << 16), these set bit 63, shm_key's bits 63 and 62. */
+static uint64_t dev_key(int u, int v)
+{
+    return (uint64_t)1 << 63 | (uint64_t)u << 31 | (uint64_t)v;
+}
+
+static uint64_t shm_key(const cr_sim *s, int a, int b, bool few)
+{
+    return (uint64_t)3 << 62 | ((uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b) << 1 | few;
+}
+
+/* The cached route from device u to device v; errors as route_compute. */
+static long route_dev(cr_sim *s, int u, int v)
+{
+    uint64_t key = dev_key(u, v);
+    long r = hash_find(s, key);
+    if (r >= 0)
+        return r;
+    r = route_compute(s, u, v);
+    if (r < 0)
+        return r;
+    if (hash_put(s, key, r))
+        return -2;
+    s->st.n_routes++;
+    return r;
+}
+
+/* Whether GPU rank a's node holds at most two ranks of the op (member:
+ * bitmap over GPU ranks, NULL: every GPU), as far as route.h's rule for
+ * peer access through an AMD CPU needs it. A node's GPU ranks are
+ * consecutive (node_first); GPUs of no node count together. */
+static bool node_has_few(const cr_sim *s, const uint64_t *member, int a)
+{
+    const cr_topo *t = s->t;
+    int nd = t->devs[t->gpus[a]].node, c = 0;
+    int g = nd >= 0 && nd < t->n_nodes ? s->node_first[nd] : 0;
+    for (; g < t->n_gpus && c <= 2; g++) {
+        if (t->devs[t->gpus[g]].node != nd) {
+            if (nd >= 0)
+                break;
+            continue;
+        }
+        c += !member || ((member[g >> 6] >> (g & 63)) & 1u);
+    }
+    return c <= 2;
+}
+
+/* NCCL's SHM transport (route.h cr_route_pcie_p2p; coll.c shm_rates prices
+ * the same hops): GPU ranks a and b of one node that share no scale-up
+ * link and have no PCIe peer access (cr_route_pcie_peers) exchange data
+ * through a buffer in the memory of b's nearest CPU (cr_route_host_cpu):
+ * the flow goes up to that CPU and down to b. Returns the CPU's device, -1
+ * where the hop goes straight, -2 on no memory. Cached per pair and
+ * whether the node holds two of the op's ranks or fewer (hash value -3:
+ * straight). */
+static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
+{
+    const cr_topo *t = s->t;
+    if (t->devs[t->gpus[a]].node != t->devs[t->gpus[b]].node || s->domain[a] == s->domain[b])
+        return -1;
+    bool few = node_has_few(s, member, a);
+    uint64_t key = shm_key(s, a, b, few);
+    long v = hash_find(s, key);
+    if (v != -1)
+        return v >= 0 ? (int)v : -1;
+    int cnt = few ? 2 : 3, cpu = -1;
+    bool peer = true;
+    if (cr_route_pcie_peers(t, &a, &b, &cnt, 1, &peer) != CR_OK)
+        return -2;
+    if (!peer && (cpu = cr_route_host_cpu(t, b)) == -2)
+        return -2;
+    if (hash_put(s, key, cpu >= 0 ? cpu : -3))
+        return -2;
+    return cpu;
+}
+
 /* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
  * local index differs goes first over NVLink to the GPU of the sender's node
  * on the receiver's rail, then out of that GPU's NIC, so that it stays on
@@ -812,8 +892,23 @@ static long route_shared(cr_sim *s, const unsigned char *share, int a, int b)
 int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
                    long *r1, long *r2)
 {
-    int relay = pxn_relay(s, member, a, b);
     *r2 = -1;
+    int cpu = shm_cpu(s, member, a, b);
+    if (cpu == -2)
+        return -2;
+    if (cpu >= 0) {
+        /* through host memory: each leg a route of its own; where a leg
+         * finds no path the flow takes the fabric's route below */
+        *r1 = route_dev(s, s->t->gpus[a], cpu);
+        if (*r1 >= 0)
+            *r2 = route_dev(s, cpu, s->t->gpus[b]);
+        if (*r1 == -2 || *r2 == -2)
+            return -2;
+        if (*r1 >= 0 && *r2 >= 0)
+            return 0;
+        *r2 = -1;
+    }
+    int relay = pxn_relay(s, member, a, b);
     *r1 = route_shared(s, share, a, relay >= 0 ? relay : b);
     if (*r1 < 0)
         return (int)*r1;

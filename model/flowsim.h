@@ -401,8 +401,10 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
  * (cr_sim_flow_add): the route, or with NCCL's PXN relay (inter-node,
  * different rail, the relay a rank of op; op -1: any GPU may relay) the
  * route to the relay GPU followed by the relay's route, each through the
- * NICs NCCL gives its two GPUs among op's ranks, as link uses (legs
- * concatenated) and its latency (sum of the legs'). *uses is borrowed and
+ * NICs NCCL gives its two GPUs among op's ranks, or through host memory
+ * (NCCL's SHM, route.h cr_route_pcie_p2p: GPUs of one node without
+ * scale-up links or PCIe peer access) up to b's nearest CPU and down, as
+ * link uses (legs concatenated) and its latency (sum of the legs'). *uses is borrowed and
  * valid until the next call that adds tasks or routes; a == b gives no
  * uses and 0 latency. Errors: CR_ENOTFOUND, CR_EINVAL, CR_ENOMEM. */
 cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, int *n,

@@ -365,8 +365,10 @@ int flowroute_limit_nics(cr_sim *s, int op, int nics);
 
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
  * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
- * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
- * -1 (no route) or -2 (out of memory). */
+ * gives its ends (share: the op's, NULL for every GPU a rank); through
+ * host memory (NCCL's SHM: a pair of one node without scale-up links or
+ * PCIe peer access) r1 up to b's nearest CPU and r2 down from it. Returns
+ * 0, -1 (no route) or -2 (out of memory). */
 int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
                    long *r1, long *r2);
 

@@ -202,13 +202,20 @@ static double arc_cap(const cr_topo *t, int arc)
     return k->count * (arc % 2 == 0 ? k->bw_ab_Bps : k->bw_ba_Bps);
 }
 
+/* The CPU nearest device d over host links (search's via convention), or
+ * -1: where NCCL's SHM buffer for a hop to d sits (cr_route_host_cpu). */
+static int nearest_cpu(const cr_topo *t, int d, int *via, int *queue, int *seen)
+{
+    return search(t, NULL, d, -1, CR_DEV_CPU, false, CR_ROUTE_HOST_KINDS, via, queue, seen);
+}
+
 /* Walks hop (s -> d)'s way through host memory into arcs[0 .. *n_arcs):
  * s up to d's nearest CPU (the buffer sits in the receiver's memory), then
  * that CPU down to d. Returns false when either part has no path. */
 static bool host_hop(const cr_topo *t, int s, int d, int *via, int *queue, int *arcs, int *n_arcs)
 {
     int seen = 0, m = 0;
-    int cpu = search(t, NULL, d, -1, CR_DEV_CPU, false, CR_ROUTE_HOST_KINDS, via, queue, &seen);
+    int cpu = nearest_cpu(t, d, via, queue, &seen);
     if (cpu >= 0) /* down: d's path to its CPU, walked from the CPU */
         for (int v = cpu; v != d; v = cr_link_other(&t->links[via[v]], v))
             arcs[m++] = arc_from(t, via[v], v);
@@ -224,10 +231,26 @@ static bool host_hop(const cr_topo *t, int s, int d, int *via, int *queue, int *
     return up >= 0;
 }
 
-cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *dst, int n_hops,
-                                  double *Bps)
+int cr_route_host_cpu(const cr_topo *t, int rank)
 {
-    *Bps = 0.0;
+    if (rank < 0 || rank >= t->n_gpus)
+        return -1;
+    int *queue = NULL, *via = search_buffers(t, &queue), seen = 0;
+    if (!via)
+        return -2;
+    int cpu = nearest_cpu(t, t->gpus[rank], via, queue, &seen);
+    free(via);
+    free(queue);
+    return cpu;
+}
+
+cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *dst, int n_hops,
+                                  double *Bps, double *lat_s)
+{
+    double lat_unused;
+    if (!lat_s)
+        lat_s = &lat_unused;
+    *Bps = *lat_s = 0.0;
     if (n_hops < 1)
         return CR_OK;
     int *queue = NULL, *via = search_buffers(t, &queue);
@@ -249,15 +272,20 @@ cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *d
                 rate = 0;
                 break;
             }
+            double hop_lat = 0;
             for (int i = 0; i < m; i++) {
                 if (pass == 0)
                     users[arcs[i]]++;
                 else
                     rate = fmin(rate, arc_cap(t, arcs[i]) / users[arcs[i]]);
+                hop_lat += t->links[arcs[i] / 2].lat_s;
             }
+            *lat_s = fmax(*lat_s, hop_lat);
         }
     }
     *Bps = isfinite(rate) ? rate : 0.0;
+    if (!(*Bps > 0))
+        *lat_s = 0.0;
     free(via);
     free(queue);
     free(arcs);

@@ -129,6 +129,13 @@ cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
  * PATH_PHB before). Both false where no NIC is reached or on no memory. */
 void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c);
 
+/* The CPU whose memory holds the buffer of NCCL's SHM transport for a hop
+ * to GPU rank `rank` (cr_route_pcie_p2p): the receiver's nearest CPU over
+ * host links (PCIe, C2C), the one cr_route_host_share_Bps walks a hop up
+ * to and down from. Returns its device index, -1 where no CPU is reached
+ * (or rank is out of range), -2 on no memory. */
+int cr_route_host_cpu(const cr_topo *t, int rank);
+
 /* The rate each of n_hops transfers between GPU ranks (src[k] to
  * dst[k], all at once) gets through host memory (NCCL's SHM, see
  * cr_route_pcie_p2p): a hop writes from its sender up to the receiver's
@@ -136,9 +143,11 @@ void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c)
  * receiver reads it down from there, each part the fewest hops over host
  * links (PCIe, C2C); a link carries in each direction every hop through
  * it that way. The least, over the hops, of the least share along the
- * hop. 0 when a hop finds no path. Errors: CR_ENOMEM (*Bps left 0). */
+ * hop. 0 when a hop finds no path. lat_s (may be NULL): the longest of
+ * the hops' host paths in link latency, what a step of them all at once
+ * waits for at least. Errors: CR_ENOMEM (*Bps and *lat_s left 0). */
 cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *dst, int n_hops,
-                                  double *Bps);
+                                  double *Bps, double *lat_s);
 
 /* Fewest-hop path from GPU rank src to dst (through other GPUs only where
  * no path avoids them): fills links[0..*n) (up to max)

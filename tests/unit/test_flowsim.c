@@ -531,6 +531,77 @@ static void test_shared_nic_agrees(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's SHM transport (route.h cr_route_pcie_p2p) on 8 L40S without peer
+ * access (route.pcie_p2p 0): a hop between GPUs under one PCIe switch goes
+ * up to the receiver's CPU and down (flowroute.c shm_cpu), not across the
+ * switch, and the simulation then takes coll's time: ring and tree
+ * allreduce, allgather, broadcast, all-to-all and sendrecv on 4 and 8
+ * ranks, 256 B (each step waits for the way through the CPU, coll's
+ * r_intra_s) to 256 MiB (the ring's, chain's, pairs' and two-way chain's
+ * shares of the host paths). Before, the flows crossed the switch and ran
+ * 4x faster than coll (ring allreduce 256 MiB on ranks 0-3: sim/pr 0.25),
+ * a one-node tree 1/8 slower (0.875: coll priced its two-way chain at the
+ * ring's share). */
+static void test_shm_agrees(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("l40s-pcie-8");
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    cr_sim *s = sim_on(t);
+    int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    int op = cr_sim_op_add(s, "x", CR_SIM_OP_COLL, all, 8, 0);
+    const cr_sim_use *u = NULL;
+    int nu = 0;
+    double lat = 0;
+    assert_int_equal(cr_sim_path(s, op, 0, 1, &u, &nu, &lat), CR_OK);
+    /* gpu0's switch and that switch's uplink to its CPU, each way */
+    int g0 = t->gpus[0];
+    int sw = cr_link_other(&t->links[t->adj[t->adj_off[g0]]], g0), up = -1, down = -1;
+    for (int i = t->adj_off[sw]; i < t->adj_off[sw + 1]; i++) {
+        const cr_link *k = &t->links[t->adj[i]];
+        int cpu = cr_link_other(k, sw);
+        if (t->devs[cpu].kind == CR_DEV_CPU) {
+            up = cr_sim_res_link(s, t->adj[i], sw);
+            down = cr_sim_res_link(s, t->adj[i], cpu);
+        }
+    }
+    assert_true(t->devs[sw].kind == CR_DEV_PCISW && up >= 0 && down >= 0);
+    bool via_up = false, via_down = false;
+    for (int i = 0; i < nu; i++) {
+        via_up |= u[i].res == up;
+        via_down |= u[i].res == down;
+    }
+    assert_true(via_up && via_down);
+    assert_int_equal(nu, 4); /* gpu0 -> pcisw0 -> cpu0 -> pcisw0 -> gpu1 */
+    cr_sim_free(s);
+
+    static const struct {
+        cr_coll coll;
+        cr_algo algo;
+    } cases[] = {
+        {CR_COLL_ALLREDUCE, CR_ALGO_RING}, {CR_COLL_ALLREDUCE, CR_ALGO_TREE},
+        {CR_COLL_ALLGATHER, CR_ALGO_AUTO}, {CR_COLL_BROADCAST, CR_ALGO_AUTO},
+        {CR_COLL_ALLTOALL, CR_ALGO_AUTO},  {CR_COLL_SENDRECV, CR_ALGO_AUTO},
+    };
+    static const double sizes[] = {256, 1 << 20, 1 << 28};
+    for (int n = 4; n <= 8; n += 4) {
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, n == 4 ? "0-3" : NULL);
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                cr_coll_req rq = cr_coll_req_default(cases[i].coll, sizes[z]);
+                rq.algo = cases[i].algo;
+                cr_coll_pred p;
+                cr_diag d = {{0}};
+                assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+                assert_true(p.supported);
+                assert_sim_is_pred(t, cases[i].coll, sizes[z], &p, all, n, 0.01,
+                                   "l40s-pcie-8 without peer access");
+            }
+        cr_coll_ctx_free(ctx);
+    }
+    cr_topo_free(t);
+}
+
 /* RCCL's MSCCL all-pairs allreduce (8 MI300X, algo.c cr_algo_msccl_proto):
  * the simulator runs it as two direct steps between every pair (a
  * reduce-scatter, an allgather of S/8 a pair each), which reproduces coll's
@@ -1493,6 +1564,7 @@ int main(void)
         cmocka_unit_test(test_mesh_agrees),
         cmocka_unit_test(test_racks_are_nodes),
         cmocka_unit_test(test_shared_nic_agrees),
+        cmocka_unit_test(test_shm_agrees),
         cmocka_unit_test(test_p2p_messages_capped_by_channels),
         cmocka_unit_test(test_pat_closed_form),
         cmocka_unit_test(test_mesh_rings_use_the_links),

@@ -276,16 +276,23 @@ static void test_host_share(void **state)
     assert_false(cr_route_pcie_p2p(t));
     double bw = -1;
     const int ring_s[4] = {0, 1, 2, 3}, ring_d[4] = {1, 2, 3, 0};
-    assert_int_equal(cr_route_host_share_Bps(t, ring_s, ring_d, 4, &bw), CR_OK);
+    double lat = -1;
+    assert_int_equal(cr_route_host_share_Bps(t, ring_s, ring_d, 4, &bw, &lat), CR_OK);
     assert_close(bw, 8e9, 1e-12, 0);
-    assert_int_equal(cr_route_host_share_Bps(t, ring_s, ring_d, 1, &bw), CR_OK);
+    /* each hop up two PCIe links to cpu0 and down two: 4 x 0.5 us */
+    assert_close(lat, 2e-6, 1e-12, 0);
+    assert_int_equal(cr_route_host_share_Bps(t, ring_s, ring_d, 1, &bw, NULL), CR_OK);
     assert_close(bw, 16e9, 1e-12, 0);
     const int sock_s[2] = {0, 5}, sock_d[2] = {5, 0};
-    assert_int_equal(cr_route_host_share_Bps(t, sock_s, sock_d, 2, &bw), CR_OK);
+    assert_int_equal(cr_route_host_share_Bps(t, sock_s, sock_d, 2, &bw, &lat), CR_OK);
     assert_close(bw, 10e9, 1e-12, 0);
+    /* g0 -> g5: up pcisw0, cpu0, the socket link to g5's cpu1, down one
+     * link: 0.5 + 0.5 + 0.1 + 0.5 us; g5 -> g0 the same links reversed */
+    assert_close(lat, 1.6e-6, 1e-12, 0);
     const int lost_s[1] = {4}, lost_d[1] = {0};
-    assert_int_equal(cr_route_host_share_Bps(t, lost_s, lost_d, 1, &bw), CR_OK);
+    assert_int_equal(cr_route_host_share_Bps(t, lost_s, lost_d, 1, &bw, &lat), CR_OK);
     assert_close(bw, 0.0, 0, 0);
+    assert_close(lat, 0.0, 0, 0);
 
     /* NCCL's P2P level on the same box (peer access offered again):
      * g0 - g1 share pcisw0 (PIX): peer; g0 - g2 pass cpu0 and g0 - g5 the

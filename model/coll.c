@@ -650,9 +650,8 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
     c->pair_up_Bps = 0;
     for (int i = 1; i < n && c->up_Bps > 0; i++)
         if (node_of_rank(c, 0) == node_of_rank(c, i)) {
-            c->pair_up_Bps =
-                cr_route_bw_kinds_Bps(t, t->gpus[c->ranks->ranks[0]], t->gpus[c->ranks->ranks[i]],
-                                      CR_ROUTE_SCALEUP_KINDS);
+            c->pair_up_Bps = cr_route_ecmp_Bps(t, c->ranks->ranks[0], c->ranks->ranks[i],
+                                               CR_ROUTE_SCALEUP_KINDS);
             break;
         }
     if (!c->nvls || c->n_nodes > 1)

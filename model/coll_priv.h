@@ -46,9 +46,11 @@ struct cr_coll_ctx {
     double ring_Bps; /* rate a rank-order ring reaches per rank (multi-channel) */
     cr_hw ring_hw;   /* class of the links limiting it */
     cr_hw intra_hw;  /* NVLINK when ranks of a node share scale-up links, else PCI */
-    /* scale-up rate between rank 0 and its node's next rank (the pair's
-     * NVLinks, through a switch all of the GPU's), 0 where none: NCCL's
-     * point-to-point channels per peer follow it (algo.c p2p_peer_channels) */
+    /* scale-up rate between rank 0 and its node's next rank over the
+     * fewest-hop paths (cr_route_ecmp_Bps: the pair's NVLinks, through a
+     * switch all of the GPU's, on a torus the one link between
+     * neighbours), 0 where none: NCCL's point-to-point channels per peer
+     * follow it (algo.c p2p_peer_channels) */
     double pair_up_Bps;
     /* NCCL's SHM transport (route.h cr_route_pcie_p2p): ranks of one node
      * without scale-up links and without PCIe peer access exchange data

@@ -139,6 +139,101 @@ double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
     return bw;
 }
 
+/* Hop distances from device s over links of the kinds in the mask (as
+ * search: GPUs other than s forward only under transit), backwards when
+ * `towards` (over links usable into the device reached), into dist (-1:
+ * unreached); order[0 .. returned) holds the devices reached, nearest
+ * first. */
+static int bfs_dist(const cr_topo *t, int s, bool towards, bool transit, unsigned kinds, int *dist,
+                    int *order)
+{
+    for (int v = 0; v < t->n_devs; v++)
+        dist[v] = -1;
+    int head = 0, tail = 0;
+    dist[s] = 0;
+    order[tail++] = s;
+    while (head < tail) {
+        int v = order[head++];
+        if (v != s && !cr_route_forwards(t, v, transit))
+            continue;
+        for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
+            const cr_link *l = &t->links[t->adj[i]];
+            int w = cr_link_other(l, v);
+            if (dist[w] >= 0 || !(kinds & (1u << l->kind)) ||
+                cr_link_bw_from(l, towards ? w : v) <= 0)
+                continue;
+            dist[w] = dist[v] + 1;
+            order[tail++] = w;
+        }
+    }
+    return tail;
+}
+
+/* cr_route_ecmp_Bps with a given transit rule; 0 without a path. */
+static double ecmp_rate(const cr_topo *t, int s, int d, bool transit, unsigned kinds, int *ds,
+                        int *dd, int *order, double *frac)
+{
+    /* backwards from d first: order then keeps the forward search's */
+    bfs_dist(t, d, true, transit, kinds, dd, order);
+    int reached = bfs_dist(t, s, false, transit, kinds, ds, order), D = ds[d];
+    if (D < 0)
+        return 0.0;
+    for (int i = 0; i < reached; i++)
+        frac[order[i]] = 0.0;
+    frac[s] = 1.0;
+    double rate = HUGE_VAL;
+    /* in order of distance from s: a node's share is final before it forks */
+    for (int i = 0; i < reached; i++) {
+        int u = order[i];
+        if (u == d || frac[u] <= 0 || (u != s && !cr_route_forwards(t, u, transit)))
+            continue;
+        double tot = 0.0;
+        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int w = cr_link_other(l, u);
+            if ((kinds & (1u << l->kind)) && dd[w] >= 0 && ds[u] + 1 + dd[w] == D)
+                tot += cr_link_bw_from(l, u);
+        }
+        if (tot <= 0)
+            continue;
+        for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
+            const cr_link *l = &t->links[t->adj[k]];
+            int w = cr_link_other(l, u);
+            double cap = cr_link_bw_from(l, u);
+            if (!(kinds & (1u << l->kind)) || dd[w] < 0 || ds[u] + 1 + dd[w] != D || cap <= 0)
+                continue;
+            double f = frac[u] * cap / tot;
+            frac[w] += f;
+            rate = fmin(rate, cap / f);
+        }
+    }
+    return isfinite(rate) ? rate : 0.0;
+}
+
+double cr_route_ecmp_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
+{
+    if (src == dst || src < 0 || dst < 0 || src >= t->n_gpus || dst >= t->n_gpus)
+        return 0.0;
+    size_t nd = (size_t)t->n_devs + 1;
+    int *ds = malloc(nd * sizeof *ds), *dd = malloc(nd * sizeof *dd);
+    int *order = malloc(nd * sizeof *order);
+    double *frac = malloc(nd * sizeof *frac);
+    double bw = 0.0;
+    if (ds && dd && order && frac) {
+        int s = t->gpus[src], d = t->gpus[dst];
+        bool transit = cr_route_transit(t);
+        bw = ecmp_rate(t, s, d, transit, kinds, ds, dd, order, frac);
+        /* no path avoids the other GPUs: through them (route.h) */
+        if (bw <= 0.0 && !transit)
+            bw = ecmp_rate(t, s, d, true, kinds, ds, dd, order, frac);
+    }
+    free(ds);
+    free(dd);
+    free(order);
+    free(frac);
+    return bw;
+}
+
 double cr_route_bw_Bps(const cr_topo *t, int src, int dst)
 {
     return cr_route_bw_kinds_Bps(t, src, dst, CR_ROUTE_ALL_KINDS);

@@ -109,6 +109,18 @@ bool cr_route_nvb_pair(const cr_topo *t, int *a, int *b, int *via);
  * reach, 450 GB/s for an HGX H200 pair where all paths give 513. */
 double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
 
+/* The rate one transfer from GPU rank src to dst reaches over links of the
+ * kinds in the mask when it takes only the fewest-hop paths, split at each
+ * fork in proportion to the links' capacity (the flow simulator's routes,
+ * doc/simulator.md "Routes"; through other GPUs under route.gpu_transit,
+ * or where no path avoids them): the least capacity / share over those
+ * links. Where the fewest-hop paths are all there are (a GPU pair through
+ * NVSwitches, a mesh's direct link) this is cr_route_bw_kinds_Bps; on a
+ * torus it is less, a neighbour's one direct link where max-flow finds all
+ * six (TPU ICI routes along the shortest paths). 0 without a path or on
+ * no memory. */
+double cr_route_ecmp_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
+
 /* Whether each hop src[k] -> dst[k] between GPU ranks of one node uses
  * PCIe peer access as NCCL decides it (src/graph/paths.cc
  * ncclTopoCheckP2p): never where cr_route_pcie_p2p is false; else where

@@ -1456,6 +1456,25 @@ static void test_mesh_sendrecv_one_link(void **state)
     assert_true(r.pred.wire_Bps > 3 * link_Bps);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
+    /* every node of h100-ib-4n alike: the pair's rate is looked up by GPU
+     * rank (it was by device index, which past node 0 names another
+     * device: ranks 16-23 came out 10x slower than 0-7, 27.8 ms against
+     * 2.94 for 1 GiB) */
+    t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_req gib = cr_coll_req_default(CR_COLL_SENDRECV, 16 * S);
+    cr_coll_result first;
+    c = cr_test_coll_ctx(t, "0-7");
+    assert_int_equal(cr_coll_eval(c, &gib, &first, &d), CR_OK);
+    cr_coll_ctx_free(c);
+    for (int node = 1; node < 4; node++) {
+        char ranks[16];
+        snprintf(ranks, sizeof ranks, "%d-%d", 8 * node, 8 * node + 7);
+        c = cr_test_coll_ctx(t, ranks);
+        assert_int_equal(cr_coll_eval(c, &gib, &r, &d), CR_OK);
+        assert_close(r.pred.pred_s, first.pred.pred_s, 1e-12, 0);
+        cr_coll_ctx_free(c);
+    }
+    cr_topo_free(t);
 }
 
 /* Two 8-GPU nodes on a single-rail fat tree (one 400G NIC a node, which

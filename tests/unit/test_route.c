@@ -71,6 +71,48 @@ static void test_nvswitch_board(void **state)
  * 100 GB/s, in two hops of 1 us. A direct a - c PCIe link of 10 GB/s
  * gives a path that avoids b: then b forwards nothing (10 GB/s) unless
  * route.gpu_transit is set (10 + 100 = 110 GB/s). */
+/* The fewest-hop paths' rate (cr_route_ecmp_Bps) against max-flow
+ * (cr_route_bw_kinds_Bps) on a 4 x 4 torus of chips with 100 GB/s ICI
+ * links and route.gpu_transit: neighbours have one link on a fewest-hop
+ * path (100 GB/s) where max-flow finds all four of a chip's (400); a
+ * diagonal neighbour two paths of two hops (200), as the opposite chip
+ * of a ring of four (both ways round); on the NVSwitch board
+ * the two agree (450). GPU ranks, not devices: a switch declared before
+ * the chips shifts every device index. */
+static void test_ecmp(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_topo_new("torus");
+    cr_topo_add_dev(t, CR_DEV_SWITCH, "decoy", -1, -1);
+    int g[16];
+    add_gpus(t, g, 16);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            int v = g[y * 4 + x];
+            cr_topo_add_link(t, v, g[y * 4 + (x + 1) % 4], CR_LINK_ICI, 100e9, 100e9, 1, 1e-6);
+            cr_topo_add_link(t, v, g[(y + 1) % 4 * 4 + x], CR_LINK_ICI, 100e9, 100e9, 1, 1e-6);
+        }
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    cr_topo_set_param(t, "route.gpu_transit", 1, "test");
+    unsigned up = CR_ROUTE_SCALEUP_KINDS;
+    assert_true(t->gpus[0] != 0);
+    assert_close(cr_route_bw_kinds_Bps(t, 0, 1, up), 400e9, 1e-12, 0);
+    assert_close(cr_route_ecmp_Bps(t, 0, 1, up), 100e9, 1e-12, 0);
+    assert_close(cr_route_ecmp_Bps(t, 0, 5, up), 200e9, 1e-12, 0);
+    /* the opposite chip of a ring of four: two ways round, two hops each */
+    assert_close(cr_route_ecmp_Bps(t, 0, 2, up), 200e9, 1e-12, 0);
+    assert_close(cr_route_ecmp_Bps(t, 0, 0, up), 0.0, 0, 0);
+    cr_topo_free(t);
+
+    t = cr_topo_new("board");
+    int b[2];
+    add_board(t, b);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    assert_close(cr_route_ecmp_Bps(t, 0, 1, up), 450e9, 1e-12, 0);
+    assert_close(cr_route_ecmp_Bps(t, 0, 1, up), cr_route_bw_kinds_Bps(t, 0, 1, up), 1e-12, 0);
+    cr_topo_free(t);
+}
+
 static void test_gpu_transit(void **state)
 {
     (void)state;
@@ -357,9 +399,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvswitch_board), cmocka_unit_test(test_gpu_transit),
-        cmocka_unit_test(test_direction),      cmocka_unit_test(test_kinds),
-        cmocka_unit_test(test_nic_share),      cmocka_unit_test(test_policy),
-        cmocka_unit_test(test_host_share),     cmocka_unit_test(test_nic_path),
+        cmocka_unit_test(test_ecmp),           cmocka_unit_test(test_direction),
+        cmocka_unit_test(test_kinds),          cmocka_unit_test(test_nic_share),
+        cmocka_unit_test(test_policy),         cmocka_unit_test(test_host_share),
+        cmocka_unit_test(test_nic_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1051,7 +1051,15 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * down with L-1 forwards, multicast, copy out. Tree: ppn-1 NVLink
          * hops up the chain, L network hops up and down, ppn-1 hops down. */
         int L = tree_levels(N);
-        double t_net = r_out > 0 ? S / r_out : 0;
+        /* One network hop of the whole buffer: with two nodes each roots
+         * one of NCCL's two trees and is the other's leaf (trees.cc), the
+         * trees taking half the channels each, so in every phase (up, then
+         * down) a node's NICs carry one tree's half each way: S/2. From
+         * three nodes a node may carry both halves in one phase (a parent
+         * of two, or a child in both trees at one level): S. CollNet's hop
+         * is to the switch: S. */
+        double hop_bytes = N == 2 && algo != CR_ALGO_COLLNET ? S / 2 : S;
+        double t_net = r_out > 0 ? hop_bytes / r_out : 0;
         double sum = 0, mx = 0, f = 0;
         if (nv_in) {
             double t_copy = 2 * S / c->cuts->hbm_Bps[0], t_nv = S / r_in;

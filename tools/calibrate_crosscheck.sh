@@ -34,7 +34,7 @@ run snellius-1n "$T/snellius-h100x4-ib.xml" "--ranks 0-3" "$C"/h100x4-1/*
 run snellius-2n "$T/snellius-h100x4-ib.xml" "" "$C"/h100x4-ib-2n/*
 run sophia-2n "$T/sophia-dgx-a100-ib.xml" "--nccl-version 2.22.3" "$C"/a100-ib-2n/alcf-sophia-*
 # Polaris: NCCL 2.21.5 and (one all_reduce) 2.18, alike in every rule the model follows
-run polaris-2n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-7 --nccl-version 2.21.5" "$C"/a100x4-slingshot-2n/*
+run polaris-2n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-7 --nccl-version 2.21.5" "$C"/a100x4-slingshot-2n/alcf-polaris-*
 run polaris-8n "$T/polaris-a100x4-slingshot.xml" "--ranks 0-31 --nccl-version 2.21.5" "$C"/a100x4-slingshot-8n/*
 run xxrjun-10n "$ROOT/topologies/h100-ib-128n.xml" "--ranks 0-79" "$C"/h100-net-10n/*
 run 2080ti-2 "$T/autodl-2080ti-pcie.xml" "" "$C"/pcie-2080ti-2/*

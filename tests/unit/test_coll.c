@@ -1422,6 +1422,35 @@ static void test_rccl_msccl_allpairs(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's double binary tree on two nodes of one rank each (h100-ib-4n,
+ * ranks 0 and 8): each node roots one tree and is the other's leaf, the
+ * trees take half the channels each, so a loop's hop up and its hop down
+ * each carry S/2 through a node's NICs, and the pipeline's fill adds
+ * f x S/2 at the network rate r to the steady S/r (doc/bounds.md 2.2.1):
+ * T = S/r + f S/(2r), f = channels x 512 KiB / S (Simple's chunk), a
+ * straight line in S whose intercept is channels x 256 KiB / r. Two sizes
+ * give r from their difference and then the intercept (it was channels x
+ * 512 KiB / r: each hop counted both trees' halves). */
+static void test_two_node_tree_fill(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,8");
+    const double S1 = 1 << 28, S2 = 1 << 29;
+    cr_coll_result r1 =
+        eval(c, CR_COLL_ALLREDUCE, S1, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    cr_coll_result r2 =
+        eval(c, CR_COLL_ALLREDUCE, S2, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    assert_true(r1.pred.supported && r2.pred.supported);
+    assert_int_equal(r1.pred.nchannels, r2.pred.nchannels);
+    double x1 = r1.pred.wire_bytes / r1.pred.wire_Bps, x2 = r2.pred.wire_bytes / r2.pred.wire_Bps;
+    double rate = (S2 - S1) / (x2 - x1), fill = x1 - S1 / rate;
+    assert_true(rate > 10e9 && rate < 100e9); /* one or two 50 GB/s NICs */
+    assert_close(fill, r1.pred.nchannels * 262144.0 / rate, 1e-6, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* A sendrecv between two MI300X crosses their own xGMI link (64 GB/s a
  * direction, the topology's figure), not the other six links of the GPU,
  * which the cut bound may spread it over (a custom kernel could relay
@@ -2775,6 +2804,7 @@ int main(void)
         cmocka_unit_test(test_nvls_needs_one_switch_set),
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_shm_ring),
+        cmocka_unit_test(test_two_node_tree_fill),
         cmocka_unit_test(test_ll128_nic_path),
         cmocka_unit_test(test_nccl_version_parse),
         cmocka_unit_test(test_mnnvl_node),

@@ -169,6 +169,17 @@ static int bfs_dist(const cr_topo *t, int s, bool towards, bool transit, unsigne
     return tail;
 }
 
+/* Whether link l out of u lies on a fewest-hop path from the search's
+ * source to d (D hops): its far end is d, or a device that forwards, at
+ * the distances that add up. */
+static bool on_ecmp_dag(const cr_topo *t, const cr_link *l, int u, int d, int D, bool transit,
+                        unsigned kinds, const int *ds, const int *dd)
+{
+    int w = cr_link_other(l, u);
+    return (kinds & (1u << l->kind)) && dd[w] >= 0 && ds[u] + 1 + dd[w] == D &&
+           (w == d || cr_route_forwards(t, w, transit));
+}
+
 /* cr_route_ecmp_Bps with a given transit rule; 0 without a path. */
 static double ecmp_rate(const cr_topo *t, int s, int d, bool transit, unsigned kinds, int *ds,
                         int *dd, int *order, double *frac)
@@ -190,8 +201,7 @@ static double ecmp_rate(const cr_topo *t, int s, int d, bool transit, unsigned k
         double tot = 0.0;
         for (int k = t->adj_off[u]; k < t->adj_off[u + 1]; k++) {
             const cr_link *l = &t->links[t->adj[k]];
-            int w = cr_link_other(l, u);
-            if ((kinds & (1u << l->kind)) && dd[w] >= 0 && ds[u] + 1 + dd[w] == D)
+            if (on_ecmp_dag(t, l, u, d, D, transit, kinds, ds, dd))
                 tot += cr_link_bw_from(l, u);
         }
         if (tot <= 0)
@@ -200,7 +210,7 @@ static double ecmp_rate(const cr_topo *t, int s, int d, bool transit, unsigned k
             const cr_link *l = &t->links[t->adj[k]];
             int w = cr_link_other(l, u);
             double cap = cr_link_bw_from(l, u);
-            if (!(kinds & (1u << l->kind)) || dd[w] < 0 || ds[u] + 1 + dd[w] != D || cap <= 0)
+            if (!on_ecmp_dag(t, l, u, d, D, transit, kinds, ds, dd) || cap <= 0)
                 continue;
             double f = frac[u] * cap / tot;
             frac[w] += f;

@@ -104,6 +104,22 @@ static void test_ecmp(void **state)
     assert_close(cr_route_ecmp_Bps(t, 0, 0, up), 0.0, 0, 0);
     cr_topo_free(t);
 
+    /* a chain a - b - c over NVLink beside a PCIe switch joining a and c:
+     * b forwards nothing (no transit), so the fewest-hop path is the
+     * switch's, 10 GB/s; none of the flow goes towards b */
+    t = cr_topo_new("chain+switch");
+    int a = add_gpu(t, "a"), bb = add_gpu(t, "b"), cc = add_gpu(t, "c");
+    int sw = cr_topo_add_dev(t, CR_DEV_PCISW, "sw", -1, -1);
+    cr_topo_add_link(t, a, bb, CR_LINK_NVLINK, 100e9, 100e9, 1, 1e-6);
+    cr_topo_add_link(t, bb, cc, CR_LINK_NVLINK, 100e9, 100e9, 1, 1e-6);
+    cr_topo_add_link(t, a, sw, CR_LINK_PCIE, 10e9, 10e9, 1, 1e-6);
+    cr_topo_add_link(t, sw, cc, CR_LINK_PCIE, 10e9, 10e9, 1, 1e-6);
+    assert_int_equal(cr_topo_finalize(t), CR_OK);
+    assert_close(cr_route_ecmp_Bps(t, 0, 2, CR_ROUTE_ALL_KINDS), 10e9, 1e-12, 0);
+    /* over NVLink alone only the chain joins them: through b (route.h) */
+    assert_close(cr_route_ecmp_Bps(t, 0, 2, up), 100e9, 1e-12, 0);
+    cr_topo_free(t);
+
     t = cr_topo_new("board");
     int b[2];
     add_board(t, b);

@@ -1226,9 +1226,12 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         }
         o->n_steps = msccl ? 2 : 1; /* the all-pairs: a reduce-scatter, an allgather */
         /* the one step at least its route: across nodes off the rail
-         * through PXN's scale-up hop (doc/bounds.md 2.2.3) */
-        lat = fmax(lat,
-                   o->launch_s + (N > 1 ? (c->ppn > 1 ? c->r_pxn_s : c->r_inter_s) : c->r_intra_s));
+         * through PXN's scale-up hop (doc/bounds.md 2.2.3); inside one
+         * node an all-to-all, gather or scatter waits for its farthest
+         * pair (rank 0's farthest node-mate: a torus's diameter), a
+         * sendrecv for rank 0's next */
+        double r_node = rq->coll == CR_COLL_SENDRECV ? c->r_intra_s : c->r_intra_far_s;
+        lat = fmax(lat, o->launch_s + (N > 1 ? (c->ppn > 1 ? c->r_pxn_s : c->r_inter_s) : r_node));
         if (proto == CR_PROTO_LL) {
             t /= 0.5; /* half of each 8-byte line is the flag */
             o->wire_Bps *= 0.5;

@@ -98,7 +98,7 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
     int n = c->n;
     c->shm = false;
     c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = c->shm_tree_Bps = 0;
-    c->shm_ring_lat_s = 0;
+    c->shm_ring_lat_s = c->shm_pair_lat_s = 0;
     if (n < 2)
         return CR_OK;
     struct rank_at *at = malloc((size_t)n * sizeof *at);
@@ -187,7 +187,9 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
         if (m > 0) {
             c->shm = true;
             st = cr_route_host_share_Bps(c->topo, src, dst, m, r,
-                                         pattern == 0 ? &c->shm_ring_lat_s : NULL);
+                                         pattern == 0   ? &c->shm_ring_lat_s
+                                         : pattern == 2 ? &c->shm_pair_lat_s
+                                                        : NULL);
         }
     }
 out:
@@ -712,7 +714,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * domain or the machine), one to another node (the nearest: on rank 0's rail where rails
      * exist), and one off the rail, which NCCL's PXN sends over a scale-up hop to the rail's GPU
      * first. The rank-order ring's mean: its edges inside and across domains at those latencies. */
-    c->r_intra_s = c->r_inter_s = 0;
+    c->r_intra_s = c->r_inter_s = c->r_intra_far_s = 0;
     for (int i = 0; i < n && !mnnvl; i++) /* NCCL's nodes: one, the domains, or the ranks' nodes */
         domain[i] = c->n_nodes == 1 ? 0 : node_of_rank(c, i);
     for (int j = 1; j < n; j++) {
@@ -720,6 +722,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
         if (domain[j] == domain[0]) {
             if (c->r_intra_s == 0 || l < c->r_intra_s)
                 c->r_intra_s = l;
+            c->r_intra_far_s = fmax(c->r_intra_far_s, l);
         } else if (c->r_inter_s == 0 || l < c->r_inter_s) {
             c->r_inter_s = l;
         }
@@ -729,6 +732,7 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * simulator routes it so: flowroute.c shm_cpu) */
     if (c->shm_ring_lat_s > c->r_intra_s)
         c->r_intra_s = c->shm_ring_lat_s;
+    c->r_intra_far_s = fmax(c->r_intra_far_s, fmax(c->shm_ring_lat_s, c->shm_pair_lat_s));
     c->r_pxn_s = c->r_inter_s + (c->ppn > 1 ? c->r_intra_s : 0);
     {
         /* the ring crosses each node boundary once, on a rail (channel c

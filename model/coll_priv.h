@@ -64,6 +64,7 @@ struct cr_coll_ctx {
     bool shm;
     double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps, shm_tree_Bps;
     double shm_ring_lat_s; /* the ring's slowest SHM hop, up and down: a floor of r_intra_s */
+    double shm_pair_lat_s; /* every pair's slowest: a floor of r_intra_far_s */
     /* rank 0's way to its NIC (cr_route_nic_path): through a CPU, leaving
      * the GPU over C2C */
     bool nic_via_cpu, nic_via_c2c;
@@ -121,6 +122,7 @@ struct cr_coll_ctx {
      * a scale-up domain, between domains on one rail, between domains off
      * the rail (PXN: a scale-up hop to the rail's GPU first) */
     double r_intra_s, r_inter_s, r_pxn_s;
+    double r_intra_far_s;   /* rank 0's farthest node-mate: a step every pair takes at once */
     double r_ring_mean_s;   /* mean over the rank-order ring's edges */
     bool nvls;              /* every rank reaches one multicast + reduction switch set */
     double nvls_Bps;        /* a GPU's capacity to those switches (min over ranks) */

@@ -3,7 +3,9 @@
  * libFuzzer target for the simulator's scenario XML (model/scenario.c;
  * tests/fuzz/build.sh builds it with the model sources and the embedded
  * topologies). Scenarios load on the shipped h100-ib-4n (32 GPUs in four
- * HGX nodes, so ops cross NVSwitch and InfiniBand), opened once.
+ * HGX nodes, so ops cross NVSwitch and InfiniBand) and again on the
+ * shipped l40s-pcie-8 without PCIe peer access (route.pcie_p2p 0: every
+ * hop through a CPU's memory, NCCL's SHM), each opened once.
  * fuzz-max-len: 8192
  * fuzz-seeds: tests/fixtures/scenarios
  *
@@ -26,18 +28,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void run_on(const cr_topo *topo, const uint8_t *data, size_t size)
 {
-    static cr_topo *topo; /* the harness's, loaded once: not library state */
     cr_diag d = {{0}};
-    if (!topo && cr_topo_open("h100-ib-4n", &topo, &d) != CR_OK)
-        abort();
     cr_sim *s = NULL;
     cr_status st = cr_scenario_load_memory((const char *)data, size, "fuzz.xml", topo, &s, &d);
     if (st != CR_OK) {
         if (s || (st != CR_ENOMEM && strncmp(d.msg, "fuzz.xml", 8) != 0))
             abort();
-        return 0;
+        return;
     }
     if (!s || cr_sim_n_ops(s) < 1 || cr_sim_n_tasks(s) > cr_sim_task_limit(s))
         abort();
@@ -55,5 +54,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     cr_sim_free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* the harness's topologies, loaded once: not library state */
+    static cr_topo *nvlink, *shm;
+    cr_diag d = {{0}};
+    if (!nvlink && cr_topo_open("h100-ib-4n", &nvlink, &d) != CR_OK)
+        abort();
+    if (!shm && (cr_topo_open("l40s-pcie-8", &shm, &d) != CR_OK ||
+                 cr_topo_set_param(shm, "route.pcie_p2p", 0, "fuzz_scenario.c") != CR_OK))
+        abort();
+    run_on(nvlink, data, size);
+    run_on(shm, data, size);
     return 0;
 }

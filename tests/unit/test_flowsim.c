@@ -70,6 +70,21 @@ static void assert_sim_is_pred(const cr_topo *t, cr_coll coll, double S, const c
     cr_sim_free(s);
 }
 
+/* coll's prediction for coll of S bytes by algorithm algo (CR_ALGO_AUTO:
+ * NCCL's choice) on ctx, which must be supported, simulated on ranks
+ * r[0..n) of t: assert_sim_is_pred. */
+static void assert_sim_agrees(const cr_topo *t, const cr_coll_ctx *ctx, cr_coll coll, cr_algo algo,
+                              double S, const int *r, int n, double tol, const char *what)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, S);
+    rq.algo = algo;
+    cr_coll_pred p;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+    assert_true(p.supported);
+    assert_sim_is_pred(t, coll, S, &p, r, n, tol, what);
+}
+
 static cr_sim_coll_spec spec(cr_coll c, cr_algo a, double bytes, int ch, double launch, double step,
                              double eff)
 {
@@ -312,14 +327,9 @@ static void test_torus_p2p_agrees(void **state)
         {CR_COLL_ALLTOALL, 1 << 20}, {CR_COLL_GATHER, 16384},     {CR_COLL_GATHER, 1 << 20},
         {CR_COLL_SCATTER, 16384},    {CR_COLL_SCATTER, 1 << 20},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cr_coll_req rq = cr_coll_req_default(cases[i].coll, cases[i].bytes);
-        cr_coll_pred p;
-        cr_diag d = {{0}};
-        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-        assert_true(p.supported);
-        assert_sim_is_pred(t, cases[i].coll, cases[i].bytes, &p, r, 64, 0.01, "tpu-v5p-64");
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_sim_agrees(t, ctx, cases[i].coll, CR_ALGO_AUTO, cases[i].bytes, r, 64, 0.01,
+                          "tpu-v5p-64");
     free(r);
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
@@ -470,15 +480,8 @@ static void test_mesh_agrees(void **state)
     static const double sizes[] = {16384, 1 << 20, 1 << 26, 1 << 30};
     int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++)
-        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            cr_coll_req rq = cr_coll_req_default(colls[i], sizes[z]);
-            rq.algo = algos[i];
-            cr_coll_pred p;
-            cr_diag d = {{0}};
-            assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-            assert_true(p.supported);
-            assert_sim_is_pred(t, colls[i], sizes[z], &p, r, 8, 0.01, "mi300x-8");
-        }
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            assert_sim_agrees(t, ctx, colls[i], algos[i], sizes[z], r, 8, 0.01, "mi300x-8");
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
 }
@@ -526,14 +529,9 @@ static void test_racks_are_nodes(void **state)
     assert_non_null(r);
     for (int i = 0; i < 144; i++)
         r[i] = i;
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        cr_coll_req rq = cr_coll_req_default(cases[k].coll, cases[k].bytes);
-        rq.algo = cases[k].algo;
-        cr_coll_pred p;
-        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-        assert_true(p.supported);
-        assert_sim_is_pred(t, cases[k].coll, cases[k].bytes, &p, r, 144, 0.02, "2 NVL72 racks");
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        assert_sim_agrees(t, ctx, cases[k].coll, cases[k].algo, cases[k].bytes, r, 144, 0.02,
+                          "2 NVL72 racks");
     free(r);
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
@@ -557,13 +555,9 @@ static void test_shared_nic_agrees(void **state)
     for (int i = 0; i < 16; i++)
         r[i] = i;
     for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++)
-        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            cr_coll_req rq = cr_coll_req_default(colls[i], sizes[z]);
-            cr_coll_pred p;
-            cr_diag d = {{0}};
-            assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-            assert_sim_is_pred(t, colls[i], sizes[z], &p, r, 16, 0.01, "single-rail fat tree");
-        }
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            assert_sim_agrees(t, ctx, colls[i], CR_ALGO_AUTO, sizes[z], r, 16, 0.01,
+                              "single-rail fat tree");
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
 }
@@ -624,16 +618,9 @@ static void test_shm_agrees(void **state)
     for (int n = 4; n <= 8; n += 4) {
         cr_coll_ctx *ctx = cr_test_coll_ctx(t, n == 4 ? "0-3" : NULL);
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-                cr_coll_req rq = cr_coll_req_default(cases[i].coll, sizes[z]);
-                rq.algo = cases[i].algo;
-                cr_coll_pred p;
-                cr_diag d = {{0}};
-                assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-                assert_true(p.supported);
-                assert_sim_is_pred(t, cases[i].coll, sizes[z], &p, all, n, 0.01,
-                                   "l40s-pcie-8 without peer access");
-            }
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+                assert_sim_agrees(t, ctx, cases[i].coll, cases[i].algo, sizes[z], all, n, 0.01,
+                                  "l40s-pcie-8 without peer access");
         cr_coll_ctx_free(ctx);
     }
     cr_topo_free(t);

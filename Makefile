@@ -93,13 +93,15 @@ $(LIBSO): $(LIB_OBJ) tools/libcommroof.map
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
+# -MMD: a test program rebuilds when what it includes changes (a fuzz
+# harness it replays, tests/unit/*.h), not only its own source.
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJ) $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(TEST_SUPPORT_OBJ) $(LIBA) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJ) $(LIBA) $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LIBA) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -MMD -MP -o $@ $< $(LIBA) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/gen $(BUILD)/tools:
 	mkdir -p $@

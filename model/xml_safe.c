@@ -192,7 +192,9 @@ static void on_error(void *ctx, xmlErrorPtr err)
     cr_xml_error *e = &ps->e;
     e->kind = CR_XML_ERR_SYNTAX;
     e->code = err->code;
-    e->line = err->line;
+    /* a conversion error (cr_xml_parse) carries no line: the parser's
+     * when it came (the converter runs ahead: the bytes are there or after) */
+    e->line = err->line > 0 ? err->line : ctxt->input ? ctxt->input->line : 0;
     e->column = err->int2; /* libxml2 keeps the column of a parser error there */
     e->int1 = err->int1;
     copy_str(e->str1, sizeof e->str1, err->str1);
@@ -204,6 +206,15 @@ static void on_error(void *ctx, xmlErrorPtr err)
     for (char *p = e->message; *p; p++) /* one message, one line */
         if (*p == '\n')
             *p = ' ';
+    if (err->code == XML_I18N_CONV_FAILED || err->code == XML_IO_ENCODER) {
+        /* every format's wording prints this after "not well-formed XML: " */
+        char said[160];
+        copy_str(said, sizeof said, e->message);
+        snprintf(e->message, sizeof e->message,
+                 "bytes that are not text in the encoding the file declares (libxml2: %s); save "
+                 "the file as UTF-8 (iconv -f THAT-ENCODING -t UTF-8)",
+                 said);
+    }
 }
 
 static cr_status report(const struct parse_state *ps, const char *origin, cr_diag *d)
@@ -315,7 +326,15 @@ cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned
     int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING;
     if (flags & CR_XML_NOCDATA)
         opts |= XML_PARSE_NOCDATA;
+    /* libxml2 reports bytes its converter from the declared encoding
+     * (iconv) cannot take through its thread's structured error handler,
+     * not the context's, and with none set prints them to stderr. Ours
+     * takes them for this parse only; the caller's is put back after. */
+    xmlStructuredErrorFunc prev_handler = xmlStructuredError;
+    void *prev_handler_ctx = xmlStructuredErrorContext;
+    xmlSetStructuredErrorFunc(ctxt, on_error);
     xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf ? buf : "", (int)len, origin, NULL, opts);
+    xmlSetStructuredErrorFunc(prev_handler_ctx, prev_handler);
     cr_status st = CR_OK;
     if (!doc || !ctxt->wellFormed || ps.e.kind != CR_XML_ERR_NONE) {
         st = report(&ps, origin, d);

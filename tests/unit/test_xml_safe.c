@@ -4,7 +4,8 @@
  * bombs, external and parameter entities are refused at their declaration
  * (before anything expands or is fetched), DOCTYPE handling follows the
  * flags, size limits hold for buffers and files, libxml2's errors come back
- * as "origin:line: message", and line numbers stay right past 65535.
+ * as "origin:line: message" (a failed conversion from the declared
+ * encoding too, never on stderr), and line numbers stay right past 65535.
  */
 #include "cr_test.h"
 
@@ -288,6 +289,73 @@ static void test_size_limit(void **state)
     assert_string_equal(d.msg, "/tmp: a directory, not a regular file: give a test XML file");
 }
 
+/* libxml2 reports bytes its converter cannot take (a lone UTF-16
+ * surrogate here; its own converter, so no iconv is needed) through the
+ * thread's structured handler, and with none set printed them to stderr
+ * (fuzz_coll_laws, session 30). They come back as the first error, with the
+ * bytes and what to do; stderr stays empty; the caller's handler is put
+ * back; and an encoding libxml2 converts cleanly still reads. */
+static int caller_errors;
+static void caller_handler(void *ctx, xmlErrorPtr err)
+{
+    (void)ctx;
+    (void)err;
+    caller_errors++;
+}
+
+static void test_encoding_errors(void **state)
+{
+    (void)state;
+    static const char decl[] = "<?xml version=\"1.0\" encoding=\"UTF-16LE\"?>\n<a/>";
+    char buf[2 * sizeof decl + 4];
+    size_t n = 0;
+    for (size_t i = 0; decl[i]; i++) { /* ASCII to UTF-16LE */
+        buf[n++] = decl[i];
+        buf[n++] = '\0';
+    }
+    buf[n++] = '\0'; /* U+D800, a high surrogate with no low one after it */
+    buf[n++] = (char)0xD8;
+    buf[n++] = 'A';
+    buf[n++] = '\0';
+
+    xmlSetStructuredErrorFunc(&caller_errors, caller_handler);
+    fflush(stderr);
+    char path[] = "/tmp/cr-xml-stderr-XXXXXX";
+    int fd = mkstemp(path), saved = dup(2);
+    assert_true(fd >= 0 && saved >= 0);
+    assert_int_equal(dup2(fd, 2), 2);
+    xmlDocPtr doc = NULL;
+    cr_xml_error e;
+    cr_diag d = {{0}};
+    cr_status st = cr_xml_parse(buf, n, "t.xml", 0, &doc, &e, &d);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    off_t printed = lseek(fd, 0, SEEK_END);
+    close(fd);
+    unlink(path);
+
+    assert_int_equal(st, CR_EPARSE);
+    assert_null(doc);
+    assert_int_equal(e.code, XML_I18N_CONV_FAILED);
+    assert_non_null(strstr(d.msg, "t.xml:"));
+    assert_non_null(strstr(d.msg, "bytes 0x00 0xD8 0x41 0x00"));
+    assert_non_null(strstr(d.msg, "save the file as UTF-8"));
+    assert_int_equal(printed, 0);
+    assert_int_equal(caller_errors, 0);
+    assert_ptr_equal(xmlStructuredError, caller_handler);
+    assert_ptr_equal(xmlStructuredErrorContext, &caller_errors);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+
+    /* Latin-1, which libxml2 converts itself, still reads */
+    const char latin1[] = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a n=\"caf\xe9\"/>";
+    assert_int_equal(cr_xml_parse(latin1, strlen(latin1), "l.xml", 0, &doc, &e, &d), CR_OK);
+    xmlChar *v = xmlGetProp(xmlDocGetRootElement(doc), (const xmlChar *)"n");
+    assert_string_equal((const char *)v, "caf\xc3\xa9");
+    xmlFree(v);
+    xmlFreeDoc(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_attr_controls),
         cmocka_unit_test(test_big_lines),
         cmocka_unit_test(test_size_limit),
+        cmocka_unit_test(test_encoding_errors),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     xmlCleanupParser();

@@ -84,8 +84,11 @@ void flowroute_free(cr_sim *s)
     free(s->grp_cnt);
     free(s->rpool);
     free(s->routes);
-    free(s->hkeys);
-    free(s->hvals);
+    free(s->rhash.keys);
+    free(s->rhash.vals);
+    free(s->via_hash.keys);
+    free(s->via_hash.vals);
+    free(s->via_member);
     free(s->dense);
     search_free(&s->fw);
     search_free(&s->bw);
@@ -156,6 +159,10 @@ static bool work_add(cr_sim *s, int v)
 
 static bool can_forward(const cr_sim *s, int v)
 {
+    if (s->via_gpus && s->via_members && !s->transit && s->t->devs[v].kind == CR_DEV_GPU) {
+        int g = s->t->devs[v].gpu_rank;
+        return (s->via_members[g >> 6] >> (g & 63)) & 1u;
+    }
     return cr_route_forwards(s->t, v, s->transit || s->via_gpus);
 }
 
@@ -628,24 +635,24 @@ static long route_compute(cr_sim *s, int src, int dst)
     return emit_route(s, src, dst, nn);
 }
 
-static long hash_find(const cr_sim *s, uint64_t key)
+static long hash_find(const route_hash_t *h, uint64_t key)
 {
-    if (!s->hcap)
+    if (!h->cap)
         return -1;
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    long m = s->hcap - 1;
-    for (long i = (long)(h >> 20) & m;; i = (i + 1) & m) {
-        if (s->hkeys[i] == 0)
+    uint64_t x = key * 0x9E3779B97F4A7C15ull;
+    long m = h->cap - 1;
+    for (long i = (long)(x >> 20) & m;; i = (i + 1) & m) {
+        if (h->keys[i] == 0)
             return -1;
-        if (s->hkeys[i] == key)
-            return s->hvals[i];
+        if (h->keys[i] == key)
+            return h->vals[i];
     }
 }
 
-static int hash_put(cr_sim *s, uint64_t key, long val)
+static int hash_put(route_hash_t *h, uint64_t key, long val)
 {
-    if (2 * (s->hcount + 1) > s->hcap) {
-        long nc = s->hcap ? s->hcap * 2 : 1024;
+    if (2 * (h->count + 1) > h->cap) {
+        long nc = h->cap ? h->cap * 2 : 1024;
         uint64_t *nk = calloc((size_t)nc, sizeof *nk);
         long *nv = malloc((size_t)nc * sizeof *nv);
         if (!nk || !nv) {
@@ -653,30 +660,30 @@ static int hash_put(cr_sim *s, uint64_t key, long val)
             free(nv);
             return -1;
         }
-        for (long i = 0; i < s->hcap; i++) {
-            if (!s->hkeys[i])
+        for (long i = 0; i < h->cap; i++) {
+            if (!h->keys[i])
                 continue;
-            uint64_t h = s->hkeys[i] * 0x9E3779B97F4A7C15ull;
-            long j = (long)(h >> 20) & (nc - 1);
+            uint64_t x = h->keys[i] * 0x9E3779B97F4A7C15ull;
+            long j = (long)(x >> 20) & (nc - 1);
             while (nk[j])
                 j = (j + 1) & (nc - 1);
-            nk[j] = s->hkeys[i];
-            nv[j] = s->hvals[i];
+            nk[j] = h->keys[i];
+            nv[j] = h->vals[i];
         }
-        free(s->hkeys);
-        free(s->hvals);
-        s->hkeys = nk;
-        s->hvals = nv;
-        s->hcap = nc;
+        free(h->keys);
+        free(h->vals);
+        h->keys = nk;
+        h->vals = nv;
+        h->cap = nc;
     }
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    long m = s->hcap - 1;
-    long i = (long)(h >> 20) & m;
-    while (s->hkeys[i])
+    uint64_t x = key * 0x9E3779B97F4A7C15ull;
+    long m = h->cap - 1;
+    long i = (long)(x >> 20) & m;
+    while (h->keys[i])
         i = (i + 1) & m;
-    s->hkeys[i] = key;
-    s->hvals[i] = val;
-    s->hcount++;
+    h->keys[i] = key;
+    h->vals[i] = val;
+    h->count++;
     return 0;
 }
 
@@ -701,7 +708,64 @@ static long route_find(cr_sim *s, int a, int b, int ma, int mb)
 {
     if (dense_variant(s, a, b, ma, mb))
         return (long)s->dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
-    return hash_find(s, pair_key(s, a, b, ma, mb));
+    return hash_find(&s->rhash, pair_key(s, a, b, ma, mb));
+}
+
+/* Points via_hash at the ranks of member (NULL: every GPU), emptying it
+ * when they are not the ones it holds routes for. Ops are expanded one
+ * after the other, so it changes once an op at most. Returns -2 on no
+ * memory. */
+static int via_hash_for(cr_sim *s, const uint64_t *member)
+{
+    size_t words = (size_t)s->t->n_gpus / 64 + 1;
+    if (s->via_valid &&
+        (member ? !s->via_any && !memcmp(s->via_member, member, words * sizeof *member)
+                : s->via_any))
+        return 0;
+    if (!s->via_member && !(s->via_member = malloc(words * sizeof *s->via_member)))
+        return -2;
+    if (member)
+        memcpy(s->via_member, member, words * sizeof *member);
+    s->via_any = !member;
+    s->via_valid = true;
+    if (s->via_hash.cap)
+        memset(s->via_hash.keys, 0, (size_t)s->via_hash.cap * sizeof *s->via_hash.keys);
+    s->via_hash.count = 0;
+    return 0;
+}
+
+/* The route from GPU rank a to b with NIC shares ma, mb through other GPUs,
+ * where no path avoids them (a chain of GPUs joined only by NVLink;
+ * route.h): through the op's own GPUs (member) where they join the pair, as
+ * NCCL relays only through ranks of the communicator and the bound counts
+ * only theirs (doc/bounds.md 1.9); else through any. By bidirectional
+ * searches, whose state is then no prewarm's. Cached for the op's ranks
+ * (via_hash), since another op's may route the pair otherwise. */
+static long route_via_gpus(cr_sim *s, const uint64_t *member, int a, int b, int ma, int mb)
+{
+    if (via_hash_for(s, member))
+        return -2;
+    uint64_t key = pair_key(s, a, b, ma, mb);
+    long r = hash_find(&s->via_hash, key);
+    if (r >= 0)
+        return r;
+    int pw = s->prewarm;
+    s->prewarm = -1;
+    s->via_gpus = true;
+    s->via_members = member;
+    r = member ? route_compute(s, s->t->gpus[a], s->t->gpus[b]) : -1;
+    s->via_members = NULL;
+    if (r == -1)
+        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    s->via_gpus = false;
+    s->prewarm = pw;
+    s->fw_src = -1;
+    if (r >= 0) {
+        if (hash_put(&s->via_hash, key, r))
+            return -2;
+        s->st.n_routes++;
+    }
+    return r;
 }
 
 /* Cached route between GPU ranks a != b that leaves a's node through a's
@@ -709,8 +773,9 @@ static long route_find(cr_sim *s, int a, int b, int ma, int mb)
  * any path); errors as route_compute. Where the fabric joins those NICs by
  * no path (a rail-only fabric without spines, two NICs of different
  * rails), the route is the unrestricted one, through the hosts; where no
- * path avoids the other GPUs, the one through them (route.h). */
-static long route_get(cr_sim *s, int a, int b, int ma, int mb)
+ * path avoids the other GPUs, the one through them (route_via_gpus; the
+ * op's bitmap over GPU ranks is member, NULL for every GPU a rank). */
+static long route_get(cr_sim *s, const uint64_t *member, int a, int b, int ma, int mb)
 {
     int n = s->t->n_gpus;
     if (!s->dense && n <= DENSE_MAX_GPUS &&
@@ -732,25 +797,15 @@ static long route_get(cr_sim *s, int a, int b, int ma, int mb)
     s->restrict_nic = false;
     if (r == -1 && ma > 0)
         r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
-    if (r == -1 && !s->transit) {
-        /* No path avoids the other GPUs (a chain of GPUs joined only by
-         * NVLink): through them, as route.c routes such a pair (route.h).
-         * By a bidirectional search, whose state is then no prewarm's. */
-        int pw = s->prewarm;
-        s->prewarm = -1;
-        s->via_gpus = true;
-        r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
-        s->via_gpus = false;
-        s->prewarm = pw;
-        s->fw_src = -1;
-    }
+    if (r == -1 && !s->transit)
+        return route_via_gpus(s, member, a, b, ma, mb);
     if (r < 0)
         return r;
     if (dense_variant(s, a, b, ma, mb)) {
         if (r + 1 >= INT_MAX)
             return -2;
         s->dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
-    } else if (hash_put(s, pair_key(s, a, b, ma, mb), r)) {
+    } else if (hash_put(&s->rhash, pair_key(s, a, b, ma, mb), r)) {
         return -2;
     }
     s->st.n_routes++;
@@ -776,13 +831,13 @@ static uint64_t shm_key(const cr_sim *s, int a, int b, bool few)
 static long route_dev(cr_sim *s, int u, int v)
 {
     uint64_t key = dev_key(u, v);
-    long r = hash_find(s, key);
+    long r = hash_find(&s->rhash, key);
     if (r >= 0)
         return r;
     r = route_compute(s, u, v);
     if (r < 0)
         return r;
-    if (hash_put(s, key, r))
+    if (hash_put(&s->rhash, key, r))
         return -2;
     s->st.n_routes++;
     return r;
@@ -823,7 +878,7 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
         return -1;
     bool few = node_has_few(s, member, a);
     uint64_t key = shm_key(s, a, b, few);
-    long v = hash_find(s, key);
+    long v = hash_find(&s->rhash, key);
     if (v != -1)
         return v >= 0 ? (int)v : -1;
     int cnt = few ? 2 : 3, cpu = -1;
@@ -832,7 +887,7 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
         return -2;
     if (!peer && (cpu = cr_route_host_cpu(t, b)) == -2)
         return -2;
-    if (hash_put(s, key, cpu >= 0 ? cpu : -3))
+    if (hash_put(&s->rhash, key, cpu >= 0 ? cpu : -3))
         return -2;
     return cpu;
 }
@@ -877,12 +932,14 @@ static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
 }
 
 /* The cached route from GPU rank a to b with the NIC shares of share
- * (NULL: every GPU a rank); errors as route_compute. */
-static long route_shared(cr_sim *s, const unsigned char *share, int a, int b)
+ * and the ranks of member (both NULL: every GPU a rank); errors as
+ * route_compute. */
+static long route_shared(cr_sim *s, const uint64_t *member, const unsigned char *share, int a,
+                         int b)
 {
     int ma, mb;
     pair_shares(s, share, a, b, &ma, &mb);
-    return route_get(s, a, b, ma, mb);
+    return route_get(s, member, a, b, ma, mb);
 }
 
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
@@ -909,11 +966,11 @@ int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share
         *r2 = -1;
     }
     int relay = pxn_relay(s, member, a, b);
-    *r1 = route_shared(s, share, a, relay >= 0 ? relay : b);
+    *r1 = route_shared(s, member, share, a, relay >= 0 ? relay : b);
     if (*r1 < 0)
         return (int)*r1;
     if (relay >= 0) {
-        *r2 = route_shared(s, share, relay, b);
+        *r2 = route_shared(s, member, share, relay, b);
         if (*r2 < 0)
             return (int)*r2;
     }
@@ -948,7 +1005,7 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
             pair_shares(s, share, a, tgt, &ma, &mb);
             if (route_find(s, a, tgt, ma, mb) >= 0)
                 continue;
-            if (route_get(s, a, tgt, ma, mb) == -2) {
+            if (route_get(s, member, a, tgt, ma, mb) == -2) {
                 st = s->work_over ? CR_ERANGE : CR_ENOMEM;
                 break;
             }
@@ -969,7 +1026,7 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
         return CR_EINVAL;
     if (a == b)
         return CR_OK;
-    long r = route_shared(s, NULL, a, b);
+    long r = route_shared(s, NULL, NULL, a, b);
     if (r < 0)
         return r == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
     *uses = s->rpool + s->routes[r].off;

@@ -1382,7 +1382,7 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
     m += s->cap_tasks * sizeof *s->tasks + s->cap_uses * sizeof *s->uses;
     m += s->cap_deps * sizeof *s->deps + s->heap.cap * sizeof *s->heap.e;
     m += s->cap_rpool * sizeof *s->rpool + s->cap_routes * sizeof *s->routes;
-    m += (size_t)s->hcap * (sizeof *s->hkeys + sizeof *s->hvals);
+    m += (size_t)(s->rhash.cap + s->via_hash.cap) * (sizeof(uint64_t) + sizeof(long));
     m += (size_t)s->n_res * sizeof *s->res;
     m += (size_t)s->n_cls * (sizeof *s->cls + 3 * sizeof(double) + 4 * sizeof(int));
     for (int c = 0; c < s->n_cls; c++)

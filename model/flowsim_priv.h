@@ -159,6 +159,13 @@ typedef struct flowsim_sym {
     long n_flows;               /* the flows the cells stand for */
 } flowsim_sym;
 
+/* A route cache: open addressing from a key (never 0) to a route index. */
+typedef struct {
+    uint64_t *keys;
+    long *vals;
+    long cap, count;
+} route_hash_t;
+
 struct cr_sim {
     const cr_topo *t;
     bool transit;
@@ -176,10 +183,12 @@ struct cr_sim {
     cr_nic_map *nics; /* nic.c */
     unsigned char *def_share;
     int *nic_ok, nic_stamp;
-    bool restrict_nic; /* the search under way honours nic_ok */
-    bool via_gpus;     /* the search under way may cross other GPUs (nothing else
-                          connects the pair: cr_route_forwards) */
-    int *grp_cnt;      /* per device scratch: ranks whose first near NIC it is */
+    bool restrict_nic;           /* the search under way honours nic_ok */
+    bool via_gpus;               /* the search under way may cross other GPUs (nothing else
+                                    connects the pair: cr_route_forwards) */
+    const uint64_t *via_members; /* with via_gpus: only these GPU ranks may be
+                                    crossed (an op's bitmap), NULL: any */
+    int *grp_cnt;                /* per device scratch: ranks whose first near NIC it is */
     int n_res, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */
@@ -226,9 +235,12 @@ struct cr_sim {
     route_t *routes;
     long n_routes;
     size_t cap_routes;
-    uint64_t *hkeys;
-    long *hvals;
-    long hcap, hcount;
+    route_hash_t rhash;    /* routes by GPU pair and NIC shares, device pair, SHM leg */
+    route_hash_t via_hash; /* routes through GPUs (flowroute.c route_via_gpus) for the
+                              ranks of via_member */
+    uint64_t *via_member;  /* copy of the op bitmap over GPU ranks via_hash holds
+                              routes for; via_any: for every GPU a rank */
+    bool via_any, via_valid;
     int *dense; /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
     search_t fw, bw;
     int fw_src;           /* source whose full forward search is loaded, -1 none */

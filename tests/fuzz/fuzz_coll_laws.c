@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target for the collective model on any topology the loader
- * accepts (model/bound.c, coll.c, algo*.c, route.c on a fuzzed graph;
- * tests/fuzz/build.sh builds it). Every topology that loads, up to
- * COLL_LAWS_MAX_GPUS GPUs, is evaluated on all its ranks and on ranks 0-2,
- * for every collective under NCCL's choice, every forced algorithm and
- * protocol and every custom-kernel mechanism, at sizes 0, 1, 64, 64^2 ...
- * up to 1.2 TB.
+ * libFuzzer target for the collective model and the flow simulator on any
+ * topology the loader accepts (model/bound.c, coll.c, algo*.c, route.c,
+ * flowsim*.c, flowroute.c on a fuzzed graph; tests/fuzz/build.sh builds
+ * it). Every topology that loads, up to COLL_LAWS_MAX_GPUS GPUs, is
+ * evaluated on all its ranks and on three spread over it (first, middle,
+ * last), for every collective under
+ * NCCL's choice, every forced algorithm and protocol and every
+ * custom-kernel mechanism, at sizes 0, 1, 64, 64^2 ... up to 1.2 TB; on a
+ * set of up to COLL_LAWS_SIM_MAX_GPUS ranks the simulator runs each
+ * collective too (coll_laws_sim).
  * fuzz-max-len: 16384
  * fuzz-seeds: tests/fixtures/xml topologies validate/corpus/topologies
  *
@@ -20,7 +23,8 @@
  * bytes, never below the bound (with or without in-switch help), equals its
  * closed form launch + steps x step + wire / rate, runs at a fraction of its
  * link in (0, 1], and, for a forced algorithm or a mechanism, never
- * decreases with the size.
+ * decreases with the size; the simulation of a prediction ends, at a finite
+ * time never below the bound.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -30,11 +34,15 @@
 #include <stdlib.h>
 
 #include "coll.h"
+#include "flowsim.h"
 #include "rankset.h"
 #include "topo_xml.h"
 
-/* Larger fuzzed graphs add evaluation time, not new paths. */
+/* Larger fuzzed graphs add evaluation time, not new paths; the simulator,
+ * whose all-to-alls grow as the square of the ranks, runs on rank sets of
+ * at most 8 (every input's three spread ranks). */
 #define COLL_LAWS_MAX_GPUS 64
+#define COLL_LAWS_SIM_MAX_GPUS 8
 
 typedef enum { LAWS_KEPT, LAWS_REFUSED, LAWS_BROKEN } coll_laws_verdict;
 
@@ -170,6 +178,68 @@ static coll_laws_verdict coll_laws_all(const cr_coll_ctx *c, double step, int *c
     return LAWS_KEPT;
 }
 
+/* The simulator's law: it runs one implementation on the same graph, so
+ * it is never faster than the bound (doc/bounds.md), and it ends at a
+ * finite time. Every collective under NCCL's choice and every algorithm
+ * the simulator expands, at three sizes (latency, middle, bandwidth), on
+ * the ranks of c (rs, NULL = all). Expansions the simulator refuses
+ * (CR_EUNSUPPORTED: PAT, CollNet) are skipped; anything else it refuses,
+ * or a time below the bound, breaks the law. */
+static coll_laws_verdict coll_laws_sim(const cr_topo *t, const cr_coll_ctx *c, int *checked,
+                                       char *why, size_t n)
+{
+    static const cr_algo algos[] = {CR_ALGO_AUTO, CR_ALGO_RING,     CR_ALGO_TREE,
+                                    CR_ALGO_NVLS, CR_ALGO_NVLSTREE, CR_ALGO_DIRECT};
+    static const double sizes[] = {256, 1 << 20, 1 << 26};
+    const cr_rankset *rs = cr_coll_ctx_ranks(c);
+    if (rs->n < 2)
+        return LAWS_KEPT;
+    for (int coll = 0; coll < CR_COLL__COUNT; coll++)
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                char what[96];
+                laws_what(what, sizeof what, (cr_coll)coll, algos[a], CR_PROTO_AUTO, CR_MECH_NONE);
+                cr_coll_result r;
+                coll_laws_verdict v = laws_eval(c, what, (cr_coll)coll, sizes[z], algos[a],
+                                                CR_PROTO_AUTO, CR_MECH_NONE, true, &r, why, n);
+                if (v == LAWS_BROKEN)
+                    return v;
+                if (v == LAWS_REFUSED || !r.pred.supported)
+                    continue;
+                cr_diag d = {{0}};
+                cr_sim *s = NULL;
+                if (cr_sim_new(t, &s, &d) != CR_OK) {
+                    snprintf(why, n, "%s: cr_sim_new: %.360s", what, d.msg);
+                    return LAWS_BROKEN;
+                }
+                cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred((cr_coll)coll, sizes[z], &r.pred);
+                int op = -1;
+                cr_status st = cr_sim_coll_add(s, &sp, rs->ranks, rs->n, &op, &d);
+                if (st == CR_OK)
+                    st = cr_sim_run(s, &d);
+                double got =
+                    st == CR_OK ? cr_sim_op_get(s, op).end_s - cr_sim_op_get(s, op).start_s : 0;
+                cr_sim_free(s);
+                if (st == CR_EUNSUPPORTED)
+                    continue;
+                if (st != CR_OK) {
+                    snprintf(why, n, "%s (ran %s) at %.0f B: the simulator: %.360s", what,
+                             cr_algo_name(r.pred.algo), sizes[z], d.msg);
+                    return LAWS_BROKEN;
+                }
+                if (!isfinite(got) || got < r.bound.bound_s * (1 - 1e-9)) {
+                    snprintf(why, n,
+                             "%s (ran %s) at %.0f B: simulated %.6g us, below the bound "
+                             "%.6g us (%s)",
+                             what, cr_algo_name(r.pred.algo), sizes[z], got * 1e6,
+                             r.bound.bound_s * 1e6, r.bound.binding);
+                    return LAWS_BROKEN;
+                }
+                (*checked)++;
+            }
+    return LAWS_KEPT;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -182,7 +252,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cr_topo_free(t);
         return 0;
     }
-    const char *sets[2] = {NULL, t->n_gpus >= 3 ? "0-2" : NULL};
+    /* all ranks, and three spread over the graph (first, middle, last:
+     * across nodes where there are nodes) */
+    char spread[48];
+    snprintf(spread, sizeof spread, "0,%d,%d", t->n_gpus / 2, t->n_gpus - 1);
+    const char *sets[2] = {NULL, t->n_gpus >= 3 ? spread : NULL};
     for (int i = 0; i < 2; i++) {
         if (i > 0 && !sets[i])
             break;
@@ -199,7 +273,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         char why[512];
         int checked = 0, refused = 0;
-        if (coll_laws_all(c, 64, &checked, &refused, why, sizeof why) == LAWS_BROKEN) {
+        if (coll_laws_all(c, 64, &checked, &refused, why, sizeof why) == LAWS_BROKEN ||
+            (cr_coll_ctx_nranks(c) <= COLL_LAWS_SIM_MAX_GPUS &&
+             coll_laws_sim(t, c, &checked, why, sizeof why) == LAWS_BROKEN)) {
             fprintf(stderr, "fuzz_coll_laws: ranks %s: %s\n", sets[i] ? sets[i] : "all", why);
             abort();
         }

@@ -1042,6 +1042,11 @@ double cr_mem_floor_s(const cr_gpu_spec *g, double bytes, bool cold, double hbm_
         t = bytes / g->l2_Bps;
         lv = "l2";
     }
+    /* every byte fits a cache whose bandwidth the topology does not give
+     * (0: unknown, doc/bounds.md 1.4): the floor is 0 and that cache, not
+     * HBM, is what it rests on */
+    if (!(t > 0) && l2 + llc > 0)
+        lv = bytes <= l2 ? "l2" : "llc";
     if (level)
         *level = lv;
     return t;

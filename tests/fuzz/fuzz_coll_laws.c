@@ -36,7 +36,7 @@
 #include "coll.h"
 #include "flowsim.h"
 #include "rankset.h"
-#include "topo_xml.h"
+#include "tests/fuzz/fuzz_topo_input.h"
 
 /* Larger fuzzed graphs add evaluation time, not new paths; the simulator,
  * whose all-to-alls grow as the square of the ranks, runs on rank sets of
@@ -244,14 +244,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    cr_topo *t = NULL;
+    cr_topo *t = fuzz_topo_input(data, size, COLL_LAWS_MAX_GPUS);
+    if (!t)
+        return 0;
     cr_diag d = {{0}};
-    if (cr_topo_xml_load_memory((const char *)data, size, "fuzz.xml", &t, &d) != CR_OK)
-        return 0;
-    if (t->n_gpus > COLL_LAWS_MAX_GPUS) {
-        cr_topo_free(t);
-        return 0;
-    }
     /* all ranks, and three spread over the graph (first, middle, last:
      * across nodes where there are nodes) */
     char spread[48];

@@ -7,7 +7,8 @@
  * the faster of the two schedules with `why` naming it (and saying so when
  * neither beats the baseline). Problems that need
  * more GPUs than a topology has are skipped with a reason; every 8-GPU or
- * larger topology must evaluate most of pkb.
+ * larger topology must evaluate most of pkb. The laws are the fuzz target's
+ * (tests/fuzz/fuzz_ops_laws.c, ops_laws_case), whose corpus replays here.
  */
 #include "cr_test.h"
 
@@ -19,58 +20,21 @@
 #include "ops.h"
 #include "suite.h"
 #include "topo_xml.h"
+#include "tests/fuzz/fuzz_ops_laws.c"
 
+/* ops_laws_case (tests/fuzz/fuzz_ops_laws.c): a law broken fails the test;
+ * a refusal skips the problem ("does not fit this machine"). */
 static void check_case(const cr_topo *t, const char *where, const cr_op_def *op,
                        const cr_op_params *p, int *ok, int *skipped)
 {
-    cr_op_result r;
-    cr_diag d = {{0}};
-    cr_status st = cr_op_eval(t, op, p, &r, &d);
-    if (st != CR_OK) {
-        /* only "does not fit this machine" reasons may skip a problem */
-        if (st != CR_EINVAL && st != CR_EUNSUPPORTED)
-            fail_msg("%s on %s: %s (%s)", where, t->name, d.msg, cr_strerror(st));
+    char why[640];
+    ops_laws_verdict v = ops_laws_case(t, where, op, p, why, sizeof why);
+    if (v == OPS_LAWS_BROKEN)
+        fail_msg("%s", why);
+    if (v == OPS_LAWS_REFUSED)
         (*skipped)++;
-        return;
-    }
-    (*ok)++;
-    if (!(r.bound_s > 0 && isfinite(r.bound_s)))
-        fail_msg("%s on %s: bound %g", where, t->name, r.bound_s);
-    if (!(r.bound_s <= r.baseline_s * (1 + 1e-12)))
-        fail_msg("%s on %s: bound %g us > baseline %g us", where, t->name, r.bound_s * 1e6,
-                 r.baseline_s * 1e6);
-    if (!(r.headroom >= 1 - 1e-12))
-        fail_msg("%s on %s: headroom %g < 1", where, t->name, r.headroom);
-    if (!(r.bound_s <= r.pred_s * (1 + 1e-12)))
-        fail_msg("%s on %s: prediction %g us below the bound %g us", where, t->name, r.pred_s * 1e6,
-                 r.bound_s * 1e6);
-    if (r.has_overlap) {
-        if (isfinite(r.intra.pred_s) && !(r.bound_s <= r.intra.pred_s * (1 + 1e-12)))
-            fail_msg("%s on %s: intra-SM %g us below the bound %g us", where, t->name,
-                     r.intra.pred_s * 1e6, r.bound_s * 1e6);
-        if (!(r.bound_s <= r.inter.pred_s * (1 + 1e-12)))
-            fail_msg("%s on %s: inter-SM %g us below the bound %g us", where, t->name,
-                     r.inter.pred_s * 1e6, r.bound_s * 1e6);
-        if (!(r.inter.comm_sms >= 0 && r.inter.comm_sms < cr_topo_gpu_spec(t, 0)->sms))
-            fail_msg("%s on %s: %d comm SMs", where, t->name, r.inter.comm_sms);
-        /* the prediction is the winner, and `why` names it */
-        bool inter = r.inter.pred_s < r.intra.pred_s;
-        if (r.pred_s != fmin(r.intra.pred_s, r.inter.pred_s) ||
-            strcmp(r.schedule, inter ? "inter-sm" : "intra-sm") != 0 ||
-            !strstr(r.why, inter ? "inter-SM" : "intra-SM"))
-            fail_msg("%s on %s: schedule %s (%g us) is not the faster of intra %g, inter %g: %s",
-                     where, t->name, r.schedule, r.pred_s * 1e6, r.intra.pred_s * 1e6,
-                     r.inter.pred_s * 1e6, r.why);
-        /* a fused schedule slower than the baseline says so */
-        if (r.pred_s > r.baseline_s && !strstr(r.why, "neither beats the PyTorch + NCCL"))
-            fail_msg("%s on %s: prediction %g us > baseline %g us, unexplained: %s", where, t->name,
-                     r.pred_s * 1e6, r.baseline_s * 1e6, r.why);
-    }
-    if (!(r.attainable_s >= r.bound_s * (1 - 1e-12)))
-        fail_msg("%s on %s: attainable %g below bound %g", where, t->name, r.attainable_s,
-                 r.bound_s);
-    if (strlen(r.binding) == 0 || strlen(r.schedule) == 0 || strlen(r.why) == 0)
-        fail_msg("%s on %s: empty binding/schedule/why", where, t->name);
+    else
+        (*ok)++;
 }
 
 static void check_problem(const cr_topo *t, const cr_suite_problem *pr, int *ok, int *skipped)
@@ -192,9 +156,17 @@ static void test_suite_rows(void **state)
     cr_topo_free(t);
 }
 
+static void test_fuzz_replay(void **state)
+{
+    (void)state;
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/ops_laws", LLVMFuzzerTestOneInput, 1 << 20) >=
+                4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fuzz_replay),
         cmocka_unit_test(test_suites_everywhere),
         cmocka_unit_test(test_suite_rows),
         cmocka_unit_test(test_catalog_sizes_everywhere),

@@ -976,7 +976,8 @@ static void test_warm_cold(void **state)
 }
 
 /* cr_mem_floor_s level by level: L2 of unknown bandwidth costs nothing
- * (loose but true); a memory-side cache (MI300X Infinity Cache) binds
+ * (loose but true) and is then what the floor names (fuzz_ops_laws found
+ * it named hbm); a memory-side cache (MI300X Infinity Cache) binds
  * between the L2 and HBM. */
 static void test_mem_floor_levels(void **state)
 {
@@ -986,7 +987,9 @@ static void test_mem_floor_levels(void **state)
     g.hbm_Bps = 5e12;
     g.l2_bytes = 32e6;
     const char *lv = NULL;
+    /* the floor rests on the L2 that holds every byte, not on HBM */
     assert_close(cr_mem_floor_s(&g, 30e6, false, 0, &lv), 0, 0, 0);
+    assert_string_equal(lv, "l2");
     assert_close(cr_mem_floor_s(&g, 30e6, true, 0, &lv), 30e6 / 5e12, 1e-12, 0);
     assert_string_equal(lv, "hbm");
     g.llc_bytes = 256e6;

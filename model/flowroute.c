@@ -159,11 +159,15 @@ static bool work_add(cr_sim *s, int v)
 
 static bool can_forward(const cr_sim *s, int v)
 {
-    if (s->via_gpus && s->via_members && !s->transit && s->t->devs[v].kind == CR_DEV_GPU) {
+    if (!cr_route_forwards(s->t, v, s->transit || s->via_gpus))
+        return false;
+    /* a GPU crossed because nothing else joins the pair: one of the op's
+     * where the search is held to them (route_via_gpus) */
+    if (s->via_members && !s->transit && s->t->devs[v].kind == CR_DEV_GPU) {
         int g = s->t->devs[v].gpu_rank;
         return (s->via_members[g >> 6] >> (g & 63)) & 1u;
     }
-    return cr_route_forwards(s->t, v, s->transit || s->via_gpus);
+    return true;
 }
 
 /* Relaxes the edges leaving u (forward: links usable from u) or entering u

@@ -183,12 +183,10 @@ struct cr_sim {
     cr_nic_map *nics; /* nic.c */
     unsigned char *def_share;
     int *nic_ok, nic_stamp;
-    bool restrict_nic;           /* the search under way honours nic_ok */
-    bool via_gpus;               /* the search under way may cross other GPUs (nothing else
-                                    connects the pair: cr_route_forwards) */
-    const uint64_t *via_members; /* with via_gpus: only these GPU ranks may be
-                                    crossed (an op's bitmap), NULL: any */
-    int *grp_cnt;                /* per device scratch: ranks whose first near NIC it is */
+    bool restrict_nic; /* the search under way honours nic_ok */
+    bool via_gpus;     /* the search under way may cross other GPUs (nothing else
+                          connects the pair: cr_route_forwards) */
+    int *grp_cnt;      /* per device scratch: ranks whose first near NIC it is */
     int n_res, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */
@@ -235,13 +233,8 @@ struct cr_sim {
     route_t *routes;
     long n_routes;
     size_t cap_routes;
-    route_hash_t rhash;    /* routes by GPU pair and NIC shares, device pair, SHM leg */
-    route_hash_t via_hash; /* routes through GPUs (flowroute.c route_via_gpus) for the
-                              ranks of via_member */
-    uint64_t *via_member;  /* copy of the op bitmap over GPU ranks via_hash holds
-                              routes for; via_any: for every GPU a rank */
-    bool via_any, via_valid;
-    int *dense; /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
+    route_hash_t rhash; /* routes by GPU pair and NIC shares, device pair, SHM leg */
+    int *dense;         /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
     search_t fw, bw;
     int fw_src;           /* source whose full forward search is loaded, -1 none */
     int prewarm;          /* device a prewarm searches from (resumable), -1 none */
@@ -309,6 +302,14 @@ struct cr_sim {
     void *progress_ctx;
     cr_sim_stats st;
     size_t mem;
+
+    /* routes through GPUs (flowroute.c route_via_gpus), rare: kept apart */
+    const uint64_t *via_members; /* with via_gpus: only these GPU ranks may be
+                                    crossed (an op's bitmap), NULL: any */
+    route_hash_t via_hash;       /* their cache, for the ranks of via_member */
+    uint64_t *via_member;        /* copy of the op bitmap over GPU ranks via_hash holds
+                                    routes for; via_any: for every GPU a rank */
+    bool via_any, via_valid;
 };
 
 /* ---------- the engine's parts (flowsim.c, flowsim_class.c, flowsim_solve.c) ---------- */

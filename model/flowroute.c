@@ -722,7 +722,7 @@ static long route_find(cr_sim *s, int a, int b, int ma, int mb)
 static int via_hash_for(cr_sim *s, const uint64_t *member)
 {
     size_t words = (size_t)s->t->n_gpus / 64 + 1;
-    if (s->via_valid &&
+    if (s->via_member &&
         (member ? !s->via_any && !memcmp(s->via_member, member, words * sizeof *member)
                 : s->via_any))
         return 0;
@@ -731,7 +731,6 @@ static int via_hash_for(cr_sim *s, const uint64_t *member)
     if (member)
         memcpy(s->via_member, member, words * sizeof *member);
     s->via_any = !member;
-    s->via_valid = true;
     if (s->via_hash.cap)
         memset(s->via_hash.keys, 0, (size_t)s->via_hash.cap * sizeof *s->via_hash.keys);
     s->via_hash.count = 0;

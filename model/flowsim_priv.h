@@ -308,8 +308,9 @@ struct cr_sim {
                                     crossed (an op's bitmap), NULL: any */
     route_hash_t via_hash;       /* their cache, for the ranks of via_member */
     uint64_t *via_member;        /* copy of the op bitmap over GPU ranks via_hash holds
-                                    routes for; via_any: for every GPU a rank */
-    bool via_any, via_valid;
+                                    routes for (NULL: none yet); via_any: for
+                                    every GPU a rank */
+    bool via_any;
 };
 
 /* ---------- the engine's parts (flowsim.c, flowsim_class.c, flowsim_solve.c) ---------- */

@@ -182,7 +182,7 @@ static coll_laws_verdict coll_laws_all(const cr_coll_ctx *c, double step, int *c
  * it is never faster than the bound (doc/bounds.md), and it ends at a
  * finite time. Every collective under NCCL's choice and every algorithm
  * the simulator expands, at three sizes (latency, middle, bandwidth), on
- * the ranks of c (rs, NULL = all). Expansions the simulator refuses
+ * the ranks of c. Expansions the simulator refuses
  * (CR_EUNSUPPORTED: PAT, CollNet) are skipped; anything else it refuses,
  * or a time below the bound, breaks the law. */
 static coll_laws_verdict coll_laws_sim(const cr_topo *t, const cr_coll_ctx *c, int *checked,
@@ -217,8 +217,8 @@ static coll_laws_verdict coll_laws_sim(const cr_topo *t, const cr_coll_ctx *c, i
                 cr_status st = cr_sim_coll_add(s, &sp, rs->ranks, rs->n, &op, &d);
                 if (st == CR_OK)
                     st = cr_sim_run(s, &d);
-                double got =
-                    st == CR_OK ? cr_sim_op_get(s, op).end_s - cr_sim_op_get(s, op).start_s : 0;
+                cr_sim_op_result res = st == CR_OK ? cr_sim_op_get(s, op) : (cr_sim_op_result){0};
+                double got = res.end_s - res.start_s;
                 cr_sim_free(s);
                 if (st == CR_EUNSUPPORTED)
                     continue;
@@ -261,7 +261,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         cr_coll_ctx *c = NULL;
         if (cr_coll_ctx_new(t, rs, &c, &d) != CR_OK) {
-            /* only an absurd figure may stop a context, and it says which */
+            /* an absurd figure, or spread ranks that meet only through GPUs
+             * outside the set (doc/bounds.md 1.9), and it says which */
             if (c || !d.msg[0])
                 abort();
             cr_rankset_free(rs);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Collectives: the closed forms on small hand-built topologies (expected values derived
- * in the comments, doc/bounds.md has the full derivations), the busbw
- * factors, and the calibration against the published 8x H100 ring figure.
+ * Collectives: the closed forms on small hand-built topologies (expected
+ * values derived in the comments, doc/bounds.md has the full derivations),
+ * the busbw factors, and the calibration against the published 8x H100
+ * ring figure.
  * The laws every bound and prediction keep, on every shipped topology:
  * test_coll_props.c.
  */

@@ -23,6 +23,9 @@
 #   kernel     COMMROOF_TRACE_RECORD=kernel (copies and memsets not recorded)
 #   kmemcpy    COMMROOF_TRACE_RECORD=kernel,memcpy
 #
+# then kernels/overhead/torch_launch.py (PyTorch's torch.add and copy_
+# loops) under untraced, base, kernel and kmemcpy.
+#
 # Every traced process's trace is checked (records of each kind against
 # what the program launched, dropped records, closed file), then deleted.
 # Results in $OUT: kinds.txt (summary and checks), kinds_raw.txt (every
@@ -32,6 +35,9 @@
 REPS=${REPS:-5}
 N=${N:-10000}
 CONFIGS=${CONFIGS:-untraced base nop2p nomarker nodevctx kernel kmemcpy}
+TORCH_REPS=${TORCH_REPS:-3} # processes of each configuration on the PyTorch loops (0: none)
+TORCH_N=${TORCH_N:-5000}
+TORCH_CONFIGS=${TORCH_CONFIGS:-untraced base kernel kmemcpy}
 # shellcheck source=traces/tracer/device_common.sh
 . traces/tracer/device_common.sh
 RAW=$OUT/kinds_raw.txt
@@ -134,6 +140,22 @@ for i in $(seq 1 "$REPS"); do
   for c in $CONFIGS; do run_cfg $c "p$i" $W/overhead -m launch -n "$N" -r 3; done
   echo "   round $i done ($(date +%T))"
 done
+
+# Phase 2: the user's side of the same question, PyTorch's own launches
+# (kernels/overhead/torch_launch.py: 256-element torch.add, 4 KiB and 16 MiB
+# copy_), where the figures were taken: does recording only kernels
+# (or kernels and copies) bring a 4 KiB copy_ within 10 %?
+if [ "$TORCH_REPS" -gt 0 ] &&
+  timeout 60 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+  echo "== PyTorch loops ($TORCH_N calls x 3 loops), $TORCH_REPS processes of each of: $TORCH_CONFIGS"
+  python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"
+  for i in $(seq 1 "$TORCH_REPS"); do
+    for c in $TORCH_CONFIGS; do run_cfg $c "t$i" python3 kernels/overhead/torch_launch.py -n "$TORCH_N" -r 3; done
+    echo "   torch round $i done ($(date +%T))"
+  done
+elif [ "$TORCH_REPS" -gt 0 ]; then
+  echo "== PyTorch with CUDA not available: torch loops skipped"
+fi
 
 {
   echo

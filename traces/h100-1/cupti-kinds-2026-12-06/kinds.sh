@@ -31,7 +31,7 @@
 # Results in $OUT: kinds.txt (summary and checks), kinds_raw.txt (every
 # loop), log.txt (everything printed).
 #
-#   bash traces/h200-1/cupti-kinds-2026-12-05/h200_kinds.sh
+#   bash traces/h100-1/cupti-kinds-2026-12-06/kinds.sh
 REPS=${REPS:-5}
 N=${N:-10000}
 CONFIGS=${CONFIGS:-untraced base nop2p nomarker nodevctx kernel kmemcpy}

@@ -120,6 +120,11 @@ typedef struct {
 int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
                          const cr_vmeas_list *l, size_t first, bool allow, cli_gpu_seen *gs);
 
+/* The note for traces whose writer left out device activities
+ * (ri->unrecorded, metadata.recorded): how many, which kinds, the first,
+ * what that does to the figures and how to record them; "" when none. */
+const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n);
+
 /* A count or byte size as a JSON integer where it is one that a double
  * holds exactly (below 2^53), else as cli_json_num: 17179869184 bytes,
  * not 1.717986918e10 at ten digits, so that a row joins the nccl-tests row

@@ -254,6 +254,20 @@ const char *cli_forced_note(cr_algo algo, cr_proto proto)
                   : "";
 }
 
+const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n)
+{
+    if (!ri->unrecorded)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n,
+                 "%d trace(s) did not record %s (metadata.recorded; COMMROOF_TRACE_RECORD "
+                 "chose it): first %s; a range's time leaves those out, and a range that "
+                 "launched only those is not listed (trace again with COMMROOF_TRACE_RECORD "
+                 "unset to record them)",
+                 ri->unrecorded, ri->unrecorded_what, ri->unrecorded_path);
+    return buf;
+}
+
 const char *cli_us_text(char *buf, size_t n, double us)
 {
     if (!isfinite(us))

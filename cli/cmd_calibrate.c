@@ -956,6 +956,11 @@ int cli_cmd_calibrate(int argc, char **argv)
                 "(the traced process was killed, or the file was cut): first %s; a case near the "
                 "cut may lack activities and be skipped\n",
                 ri.incomplete, ri.incomplete_path);
+    if (ri.unrecorded) {
+        char note[640];
+        fprintf(stderr, "commroof calibrate: note: %s\n",
+                cli_unrecorded_note(&ri, note, sizeof note));
+    }
     /* One process per GPU (torchrun, mpirun): one trace per rank; combine
      * each case's ranks as validate does before taking figures from it. */
     {

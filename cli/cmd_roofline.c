@@ -148,6 +148,10 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     if (r->info.incomplete)
         printf("# %d trace(s) end before their closing bracket (first: %s)\n", r->info.incomplete,
                r->info.incomplete_path);
+    if (r->info.unrecorded) {
+        char note[640];
+        printf("# %s\n", cli_unrecorded_note(&r->info, note, sizeof note));
+    }
     if (r->info.not_traces)
         printf("# %d file(s) were not traces (first: %s)\n", r->info.not_traces,
                r->info.not_trace_why);
@@ -268,6 +272,11 @@ int cli_cmd_roofline(int argc, char **argv)
         /* what the table's notes say, for a harness that reads only this */
         json_object_set_new(root, "first_incomplete",
                             r.info.incomplete ? json_string(r.info.incomplete_path) : json_null());
+        json_object_set_new(root, "unrecorded_traces", json_integer(r.info.unrecorded));
+        json_object_set_new(root, "unrecorded_kinds",
+                            r.info.unrecorded ? json_string(r.info.unrecorded_what) : json_null());
+        json_object_set_new(root, "first_unrecorded",
+                            r.info.unrecorded ? json_string(r.info.unrecorded_path) : json_null());
         json_object_set_new(root, "not_traces", json_integer(r.info.not_traces));
         json_object_set_new(root, "first_not_trace",
                             r.info.not_traces ? json_string(r.info.not_trace_why) : json_null());

@@ -189,6 +189,12 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
            (unsigned long long)s->kernels, s->kernel_s * 1e6, (unsigned long long)s->copies,
            (unsigned long long)s->memsets, (unsigned long long)s->syncs,
            (unsigned long long)s->nvtx, s->span_s * 1e6);
+    if (s->info.recorded_known && s->info.recorded != CR_TRACE_REC_DEVICE) {
+        /* a zero count above is then "not recorded", not "none ran" */
+        char words[64];
+        printf("#   not recorded (metadata.recorded; COMMROOF_TRACE_RECORD): %s\n",
+               cr_trace_rec_words(CR_TRACE_REC_DEVICE & ~s->info.recorded, words, sizeof words));
+    }
     size_t nk = s->n_kernel_stats;
     size_t shown = top == 0 || (size_t)top > nk ? nk : (size_t)top;
     printf("#\n# kernels by total time (%zu of %zu names)\n", shown, nk);
@@ -257,6 +263,11 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
     json_object_set_new(o, "sync_count", json_integer((json_int_t)s->syncs));
     json_object_set_new(o, "nvtx_count", json_integer((json_int_t)s->nvtx));
     json_object_set_new(o, "span_us", json_real(s->span_s * 1e6));
+    char words[64];
+    json_object_set_new(o, "recorded", /* "kernel, memcpy"; null: the trace does not say */
+                        s->info.recorded_known
+                            ? json_string(cr_trace_rec_words(s->info.recorded, words, sizeof words))
+                            : json_null());
     json_t *ks = json_array();
     size_t nk = s->n_kernel_stats;
     size_t shown = top == 0 || (size_t)top > nk ? nk : (size_t)top;

@@ -480,6 +480,9 @@ int cli_cmd_validate(int argc, char **argv)
         json_object_set_new(root, "skipped_files", json_integer(ri.not_traces));
         json_object_set_new(root, "skipped_nccl_tables", json_integer(l.nccl_tables_skipped));
         json_object_set_new(root, "incomplete_files", json_integer(ri.incomplete));
+        json_object_set_new(root, "unrecorded_files", json_integer(ri.unrecorded));
+        json_object_set_new(root, "unrecorded_kinds",
+                            ri.unrecorded ? json_string(ri.unrecorded_what) : json_null());
         json_object_set_new(root, "merged_cases", json_integer(mi.merged));
         json_object_set_new(root, "rank_alone_cases", json_integer(mi.rank_alone));
         if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0) {
@@ -501,6 +504,10 @@ int cli_cmd_validate(int argc, char **argv)
                    "process was killed, or the file was cut): first %s; a case near the cut may "
                    "lack activities and be skipped\n",
                    ri.incomplete, ri.incomplete_path);
+        if (ri.unrecorded) {
+            char note[640];
+            printf("# note: %s\n", cli_unrecorded_note(&ri, note, sizeof note));
+        }
         if (ri.not_traces)
             printf("# note: %d file(s) of the folder(s) given are not traces and were left "
                    "out; first: %s\n",

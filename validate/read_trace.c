@@ -266,10 +266,10 @@ static int64_t proc_of(int64_t pid)
     return pid >= 100 ? pid / 100 : pid;
 }
 
-/* cr_validate_read_trace(); *complete (may be NULL) false when the file
- * ends before its closing bracket (the writer did not finish). */
+/* cr_validate_read_trace(); *ti_out (may be NULL) what the reader learnt
+ * about the file (cut short, kinds not recorded). */
 static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped, char *skip_why,
-                            size_t skip_why_size, bool *complete, cr_diag *d)
+                            size_t skip_why_size, cr_trace_info *ti_out, cr_diag *d)
 {
     cr_trace_file vt;
     cr_status st = cr_trace_file_open(&vt, path, d);
@@ -328,8 +328,8 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
         host = json_string_value(json_object_get(md, "hostname"));
     cr_trace_info info;
     cr_trace_reader_info(r, &info);
-    if (complete)
-        *complete = info.complete;
+    if (ti_out)
+        *ti_out = info;
     if (na > 1)
         qsort(a, na, sizeof *a, cmp_act);
     if (nr && !(overlaps = calloc(nr, sizeof *overlaps))) {
@@ -337,6 +337,11 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
         goto out;
     }
     mark_overlaps(rg, nr, overlaps);
+    /* A crbench case's time is every device activity its range owns; with
+     * a kind left out (COMMROOF_TRACE_RECORD) a copy case would be timed
+     * by its check kernels alone, a time that is no copy's. */
+    char unrecorded[40];
+    cr_trace_rec_words(CR_TRACE_REC_TIMED & ~info.recorded, unrecorded, sizeof unrecorded);
     for (size_t i = 0; i < nr; i++) {
         cr_vmeas *m = cr_vlist_push(out);
         if (!m) {
@@ -348,6 +353,12 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
         char why[256] = "";
         if (cr_vcase_parse(rg[i].name, &m->c, &cd) != CR_OK) {
             snprintf(why, sizeof why, "%.250s", cd.msg);
+        } else if (unrecorded[0]) {
+            snprintf(why, sizeof why,
+                     "%.60s: the trace did not record %s (metadata.recorded; "
+                     "COMMROOF_TRACE_RECORD): a case's time would leave those out; trace "
+                     "crbench with COMMROOF_TRACE_RECORD unset",
+                     cr_vbase_name(path), unrecorded);
         } else if (cr_vcase_check_whole(&m->c, &cd) != CR_OK) {
             snprintf(why, sizeof why, "%.60s: range \"%.80s\": %.100s", cr_vbase_name(path),
                      rg[i].name, cd.msg);
@@ -417,12 +428,12 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
 static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *info, cr_diag *d)
 {
     int sk = 0;
-    bool complete = true;
+    cr_trace_info ti;
     cr_status st = read_trace(path, out, &sk, info->skipped ? NULL : info->why,
-                              info->skipped ? 0 : sizeof info->why, &complete, d);
+                              info->skipped ? 0 : sizeof info->why, &ti, d);
     info->skipped += sk;
-    if (st == CR_OK && !complete && info->incomplete++ == 0)
-        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+    if (st == CR_OK)
+        cr_vread_note_trace(info, path, &ti);
     info->files += st == CR_OK;
     return st;
 }

@@ -17,6 +17,7 @@
 #include "rankset.h"
 #include "roofline.h"
 #include "roofline_priv.h"
+#include "validate_priv.h"
 #include "traces/reader/trace_summary.h"
 #include "traces/tracer/sb.h"
 #include "validate_priv.h"
@@ -759,8 +760,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         goto out;
     cr_trace_info ti;
     cr_trace_reader_info(vt.r, &ti);
-    if (!ti.complete && info->incomplete++ == 0)
-        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+    cr_vread_note_trace(info, path, &ti);
     if (t.na > 1)
         qsort(t.a, t.na, sizeof *t.a, cmp_ract);
     if (t.nr > 1)

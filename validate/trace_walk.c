@@ -121,3 +121,16 @@ out:
     closedir(dp);
     return st;
 }
+
+void cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_trace_info *ti)
+{
+    if (!ti->complete && info->incomplete++ == 0)
+        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+    unsigned missing = CR_TRACE_REC_TIMED & ~ti->recorded;
+    if (!missing)
+        return;
+    info->unrecorded_kinds |= missing;
+    cr_trace_rec_words(info->unrecorded_kinds, info->unrecorded_what, sizeof info->unrecorded_what);
+    if (info->unrecorded++ == 0)
+        snprintf(info->unrecorded_path, sizeof info->unrecorded_path, "%s", path);
+}

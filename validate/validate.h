@@ -211,6 +211,12 @@ typedef struct {
     int incomplete;            /* traces that end before their closing bracket (the
                                   traced process was killed, or the file was cut) */
     char incomplete_path[256]; /* the first of them */
+    int unrecorded;            /* traces whose writer left out kernels, copies or memsets
+                                  (metadata.recorded, COMMROOF_TRACE_RECORD): ranges
+                                  that launched those lack them */
+    unsigned unrecorded_kinds; /* the kinds left out, over those traces (CR_TRACE_REC bits) */
+    char unrecorded_what[40];  /* the same as words ("memcpy, memset") */
+    char unrecorded_path[256]; /* the first of them */
     /* the files read so far (device and inode), so that one given twice,
      * or given and inside a folder also given, is refused instead of
      * counted twice; the first CR_VREAD_SEEN_MAX files are checked */

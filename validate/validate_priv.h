@@ -75,6 +75,12 @@ typedef cr_status (*cr_vtrace_fn)(const char *path, void *ctx, cr_vread_info *in
 cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
                          cr_diag *d);
 
+/* What one trace file's reader learnt (ti, after its last event) into info:
+ * a file cut short (incomplete) and device activities its writer did not
+ * record (unrecorded: kernels, copies, memsets; synchronisations, which no
+ * command reads, are not counted). */
+void cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_trace_info *ti);
+
 /* --- families --------------------------------------------------------------- */
 
 /* How a family's measured time comes from the GPU activities of its range

@@ -549,6 +549,49 @@ static void test_lenient_forms(void **state)
     }
 }
 
+/* metadata.recorded: the device activities the writer recorded
+ * (COMMROOF_TRACE_RECORD). A trace that does not say (an older one,
+ * another tool's, a field of another shape) reads as every kind recorded,
+ * with recorded_known false; a word this reader does not know is left
+ * out. */
+static void test_recorded_kinds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *md; /* the metadata object's members after "format" */
+        bool known;
+        unsigned bits;
+    } cases[] = {
+        {"", false, CR_TRACE_REC_DEVICE},
+        {",\"recorded\":[\"kernel\",\"memcpy\",\"memset\"]", true,
+         CR_TRACE_REC(CR_TRACE_KERNEL) | CR_TRACE_REC(CR_TRACE_MEMCPY) |
+             CR_TRACE_REC(CR_TRACE_MEMSET)},
+        {",\"recorded\":[\"kernel\"]", true, CR_TRACE_REC(CR_TRACE_KERNEL)},
+        {",\"recorded\":[]", true, 0},
+        {",\"recorded\":[\"sync\",\"memset\",\"gpu-counters\"]", true,
+         CR_TRACE_REC(CR_TRACE_SYNC) | CR_TRACE_REC(CR_TRACE_MEMSET)},
+        {",\"recorded\":\"kernel\"", false, CR_TRACE_REC_DEVICE},
+        {",\"recorded\":[\"kernel\",3]", false, CR_TRACE_REC_DEVICE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "{\"traceEvents\":[],\"metadata\":{\"format\":\"commroof-trace\"%s}}",
+                 cases[i].md);
+        cr_trace_reader *r = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t", &r), CR_OK);
+        if (drain(r, NULL, &d) != CR_OK)
+            fail_msg("case %zu: %s", i, d.msg);
+        cr_trace_info info;
+        cr_trace_reader_info(r, &info);
+        if (info.recorded_known != cases[i].known || info.recorded != cases[i].bits)
+            fail_msg("case %zu (%s): known %d bits %#x, expected %d %#x", i, cases[i].md,
+                     info.recorded_known, info.recorded, cases[i].known, cases[i].bits);
+        cr_trace_reader_free(r);
+    }
+}
+
 static void test_bad_inputs(void **state)
 {
     (void)state;
@@ -1016,6 +1059,7 @@ int main(void)
         cmocka_unit_test(test_truncated_everywhere),
         cmocka_unit_test(test_other_tools),
         cmocka_unit_test(test_lenient_forms),
+        cmocka_unit_test(test_recorded_kinds),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_event_too_big),
         cmocka_unit_test(test_missing_file),

@@ -119,11 +119,40 @@ static void test_given_twice(void **state)
     rmdir(dir);
 }
 
+/* cr_vread_note_trace: traces cut short and kinds left unrecorded are
+ * counted, the first of each named, the kinds gathered over the traces
+ * once each; synchronisations, which no command reads, are not counted. */
+static void test_note_trace(void **state)
+{
+    (void)state;
+    cr_vread_info info;
+    memset(&info, 0, sizeof info);
+    cr_trace_info all = {.complete = true, .recorded = CR_TRACE_REC_DEVICE};
+    cr_trace_info no_sync = all, kernels = all, no_memset = all, cut = all;
+    no_sync.recorded &= ~CR_TRACE_REC(CR_TRACE_SYNC);
+    kernels.recorded = CR_TRACE_REC(CR_TRACE_KERNEL);
+    no_memset.recorded &= ~CR_TRACE_REC(CR_TRACE_MEMSET);
+    cut.complete = false;
+    cr_vread_note_trace(&info, "a.json", &all);
+    cr_vread_note_trace(&info, "b.json", &no_sync);
+    assert_int_equal(info.unrecorded, 0);
+    assert_int_equal(info.incomplete, 0);
+    cr_vread_note_trace(&info, "c.json", &kernels);
+    cr_vread_note_trace(&info, "d.json", &no_memset);
+    cr_vread_note_trace(&info, "e.json", &cut);
+    assert_int_equal(info.unrecorded, 2);
+    assert_string_equal(info.unrecorded_path, "c.json");
+    assert_string_equal(info.unrecorded_what, "memcpy, memset");
+    assert_int_equal(info.incomplete, 1);
+    assert_string_equal(info.incomplete_path, "e.json");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_rule),
         cmocka_unit_test(test_given_twice),
+        cmocka_unit_test(test_note_trace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -341,6 +341,25 @@ const char *cr_trace_cat_name(cr_trace_cat c)
     return "other";
 }
 
+/* The categories a writer may leave out, in the order COMMROOF_TRACE_RECORD
+ * names them. */
+static const cr_trace_cat recordable[] = {CR_TRACE_KERNEL, CR_TRACE_MEMCPY, CR_TRACE_MEMSET,
+                                          CR_TRACE_SYNC};
+
+const char *cr_trace_rec_words(unsigned bits, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof recordable / sizeof recordable[0] && used < n; i++)
+        if (bits & CR_TRACE_REC(recordable[i])) {
+            int w = snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
+                             cr_trace_cat_name(recordable[i]));
+            used += w > 0 ? (size_t)w : 0;
+        }
+    return buf;
+}
+
 /* Reads an optional number field; wrong type is an error. */
 static cr_status get_num(cr_trace_reader *r, unsigned long line, const json_t *obj, const char *key,
                          const char *where, bool *present, double *out)
@@ -731,6 +750,29 @@ static bool fast_strings(cr_trace_reader *r, const fast_top *t, const char *out[
     return true;
 }
 
+/* metadata.recorded (["kernel","memcpy","memset"]: what COMMROOF_TRACE_RECORD
+ * let the tracer record) into info. Words this reader does not know (a
+ * later tracer's) are left out; anything but an array of strings leaves
+ * the set unknown, as in a trace from before the field. */
+static void read_recorded(cr_trace_reader *r, const json_t *rec)
+{
+    if (!json_is_array(rec))
+        return;
+    unsigned bits = 0;
+    size_t i;
+    const json_t *w;
+    json_array_foreach(rec, i, w)
+    {
+        if (!json_is_string(w))
+            return;
+        for (size_t k = 0; k < sizeof recordable / sizeof recordable[0]; k++)
+            if (!strcmp(json_string_value(w), cr_trace_cat_name(recordable[k])))
+                bits |= CR_TRACE_REC(recordable[k]);
+    }
+    r->info.recorded_known = true;
+    r->info.recorded = bits;
+}
+
 /* Why a fast path: jansson lexes a byte at a time and builds a node for every
  * value, and the events are most of a trace (perf: traces/README.md). The
  * event at beg, of at most avail bytes, is read with the subset parser
@@ -809,6 +851,7 @@ static cr_status take_metadata(cr_trace_reader *r, unsigned long line, json_t *m
     const json_t *base = json_object_get(md, "ts_base_ns");
     if (json_is_integer(base))
         r->info.ts_base_ns = (int64_t)json_integer_value(base);
+    read_recorded(r, json_object_get(md, "recorded"));
     json_t *devs = json_object_get(md, "devices");
     if (json_is_array(devs)) {
         json_decref(r->devices);
@@ -1100,6 +1143,7 @@ static cr_status new_reader(const char *label, cr_trace_reader **out)
     r->st = ST_START;
     r->fast = true;
     r->cur_args_cat = -1;
+    r->info.recorded = CR_TRACE_REC_DEVICE; /* until metadata.recorded says otherwise */
     *out = r;
     return CR_OK;
 }

@@ -116,7 +116,22 @@ typedef struct {
     uint64_t dropped_records; /* from metadata, else the last commroof_stats event */
     int format_version;       /* metadata.format_version, 0 when absent */
     int64_t ts_base_ns;       /* metadata.ts_base_ns, 0 when absent */
+    bool recorded_known;      /* metadata.recorded was read: the writer says which
+                                 device activities it recorded (COMMROOF_TRACE_RECORD) */
+    unsigned recorded;        /* CR_TRACE_REC(cat) bits of those (kernel, memcpy,
+                                 memset, sync); all of them when not known */
 } cr_trace_info;
+
+/* The bit of category c in cr_trace_info.recorded. */
+#define CR_TRACE_REC(c) (1u << (unsigned)(c))
+/* The device activities a trace can leave out (COMMROOF_TRACE_RECORD);
+ * NVTX ranges are always recorded. */
+#define CR_TRACE_REC_DEVICE                                                                        \
+    (CR_TRACE_REC(CR_TRACE_KERNEL) | CR_TRACE_REC(CR_TRACE_MEMCPY) |                               \
+     CR_TRACE_REC(CR_TRACE_MEMSET) | CR_TRACE_REC(CR_TRACE_SYNC))
+/* Those whose durations make up a range's device time (validate, roofline). */
+#define CR_TRACE_REC_TIMED                                                                         \
+    (CR_TRACE_REC(CR_TRACE_KERNEL) | CR_TRACE_REC(CR_TRACE_MEMCPY) | CR_TRACE_REC(CR_TRACE_MEMSET))
 
 typedef struct cr_trace_reader cr_trace_reader;
 
@@ -178,6 +193,10 @@ const char *cr_copy_kind_name(cr_copy_kind k);
 
 /* The word for a category ("kernel", "memcpy", ..., "other"). */
 const char *cr_trace_cat_name(cr_trace_cat c);
+
+/* The categories of CR_TRACE_REC bits, as words in one order ("memcpy,
+ * memset"; "" for none) into buf; returns buf. */
+const char *cr_trace_rec_words(unsigned bits, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

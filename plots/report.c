@@ -316,6 +316,11 @@ static cr_status program_part(rep *p, cr_diag *d)
         el +=
             (size_t)snprintf(extra + el, sizeof extra - el,
                              " %d trace(s) end before their closing bracket.", rf.info.incomplete);
+    if (rf.info.unrecorded && el < sizeof extra)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d trace(s) did not record %s (COMMROOF_TRACE_RECORD): "
+                               "operators' times leave those out.",
+                               rf.info.unrecorded, rf.info.unrecorded_what);
     if (rf.info.not_traces && el < sizeof extra)
         snprintf(extra + el, sizeof extra - el, " %d file(s) were not traces.", rf.info.not_traces);
     snprintf(about, sizeof about,

@@ -23,3 +23,7 @@ sed "s|$d/||g" "$d/v"
 # the unchanged fixture, which does not state what it recorded: no note
 n=$($CR roofline tests/fixtures/roofline/torch_block.json --topo hgx-h200-8 | grep -c 'did not record')
 echo "notes on the fixture as it is: $n"
+# the report's program roofline says it too
+$CR report --topo hgx-h200-8 --trace "$d/k.json" -o "$d/r" --no-render > /dev/null 2>&1
+echo "report exit $?"
+grep -o "did not record memcpy, memset[^.]*" "$d/r/index.html"

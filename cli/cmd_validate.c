@@ -346,18 +346,19 @@ int cli_cmd_validate(int argc, char **argv)
                 l.v[k++] = l.v[i];
         l.n = k;
     }
-    if (l.n == 0 && ri.skipped) /* the ranges are there; say why none was taken */
-        rc = cli_fail("validate",
-                      "no measured cases in the input (%d trace file(s), %d log(s)): all %d cr: "
-                      "range(s) were skipped; first: %s",
-                      ri.files, n_logs, ri.skipped, ri.why);
-    else if (l.n == 0)
-        rc = cli_fail("validate",
-                      "no measured cases in the input (%d trace file(s), %d log(s)): traces need "
-                      "NVTX ranges named \"cr:<family> ...\" from kernels/crbench",
-                      ri.files, n_logs);
-    if (l.n == 0)
+    if (l.n == 0) {
+        if (ri.skipped) /* the ranges are there; say why none was taken */
+            rc = cli_fail("validate",
+                          "no measured cases in the input (%d trace file(s), %d log(s)): all %d "
+                          "cr: range(s) were skipped; first: %s",
+                          ri.files, n_logs, ri.skipped, ri.why);
+        else
+            rc = cli_fail("validate",
+                          "no measured cases in the input (%d trace file(s), %d log(s)): traces "
+                          "need NVTX ranges named \"cr:<family> ...\" from kernels/crbench",
+                          ri.files, n_logs);
         goto out;
+    }
     res = calloc(l.n, sizeof *res);
     if (!res) {
         rc = cli_fail("validate", "out of memory");

@@ -353,33 +353,22 @@ cr_status cr_suite_load_file(const char *path, cr_suite **out, cr_diag *d)
 
 const char *cr_suite_shipped_name(int i)
 {
-    for (int k = 0; cr_embedded_suite[k].name; k++)
-        if (k == i)
-            return cr_embedded_suite[k].name;
-    return NULL;
+    return cr_embedded_name(cr_embedded_suite, i);
 }
 
 cr_status cr_suite_open(const char *name_or_path, cr_suite **out, cr_diag *d)
 {
     *out = NULL;
-    size_t n = strlen(name_or_path);
-    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0))
+    if (cr_embedded_is_path(name_or_path))
         return cr_suite_load_file(name_or_path, out, d);
-    for (int k = 0; cr_embedded_suite[k].name; k++)
-        if (strcmp(cr_embedded_suite[k].name, name_or_path) == 0) {
-            char origin[300];
-            snprintf(origin, sizeof origin, "suites/%s.xml", name_or_path);
-            return cr_suite_load_memory(cr_embedded_suite[k].text,
-                                        strlen(cr_embedded_suite[k].text), origin, out, d);
-        }
-    char list[400] = "";
-    size_t used = 0;
-    for (int k = 0; cr_embedded_suite[k].name && used + 64 < sizeof list; k++) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                         cr_embedded_suite[k].name);
-        if (w > 0)
-            used += (size_t)w;
+    const struct cr_embedded *e = cr_embedded_find(cr_embedded_suite, name_or_path);
+    if (e) {
+        char origin[300];
+        snprintf(origin, sizeof origin, "suites/%s.xml", name_or_path);
+        return cr_suite_load_memory(e->text, strlen(e->text), origin, out, d);
     }
+    char list[400];
+    cr_embedded_list(cr_embedded_suite, list, sizeof list);
     return cr_diag_set(d, CR_ENOTFOUND,
                        "no shipped suite named \"%s\" (shipped: %s); for a file give a path "
                        "(with a '/' or ending in .xml)",

@@ -1343,12 +1343,7 @@ cr_status cr_topo_xml_save_file(const cr_topo *t, const char *path, cr_diag *d)
 
 const char *cr_topo_shipped_name(int i)
 {
-    if (i < 0)
-        return NULL;
-    for (int k = 0; cr_embedded_topo[k].name; k++)
-        if (k == i)
-            return cr_embedded_topo[k].name;
-    return NULL;
+    return cr_embedded_name(cr_embedded_topo, i);
 }
 
 cr_status cr_topo_open(const char *name_or_path, cr_topo **out, cr_diag *d)
@@ -1359,24 +1354,16 @@ cr_status cr_topo_open(const char *name_or_path, cr_topo **out, cr_diag *d)
         return cr_diag_set(d, CR_EINVAL,
                            "no topology given: name a shipped one (e.g. \"%s\") or an XML file",
                            CR_TOPO_DEFAULT);
-    size_t n = strlen(name_or_path);
-    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0))
+    if (cr_embedded_is_path(name_or_path))
         return cr_topo_xml_load_file(name_or_path, out, d);
-    for (int k = 0; cr_embedded_topo[k].name; k++)
-        if (strcmp(cr_embedded_topo[k].name, name_or_path) == 0) {
-            char origin[300];
-            snprintf(origin, sizeof origin, "%s.xml", name_or_path);
-            return cr_topo_xml_load_memory(cr_embedded_topo[k].text,
-                                           strlen(cr_embedded_topo[k].text), origin, out, d);
-        }
-    char list[700] = "";
-    size_t used = 0;
-    for (int k = 0; cr_embedded_topo[k].name && used + 64 < sizeof list; k++) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                         cr_embedded_topo[k].name);
-        if (w > 0)
-            used += (size_t)w;
+    const struct cr_embedded *e = cr_embedded_find(cr_embedded_topo, name_or_path);
+    if (e) {
+        char origin[300];
+        snprintf(origin, sizeof origin, "%s.xml", name_or_path);
+        return cr_topo_xml_load_memory(e->text, strlen(e->text), origin, out, d);
     }
+    char list[700];
+    cr_embedded_list(cr_embedded_topo, list, sizeof list);
     return cr_diag_set(d, CR_ENOTFOUND,
                        "no shipped topology named \"%s\" (shipped: %s); for a file give a path "
                        "with '/' or ending in .xml",
@@ -1482,20 +1469,18 @@ cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *ou
     char *file = NULL;
     const char *text = NULL;
     size_t len = 0;
-    size_t n = strlen(name_or_path);
     char origin[300];
-    if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".xml") == 0)) {
+    if (cr_embedded_is_path(name_or_path)) {
         st = cr_xml_read_file(name_or_path, MAX_INPUT_BYTES, "a topology", &file, &len, NULL, d);
         if (st)
             return st;
         text = file;
         snprintf(origin, sizeof origin, "%s", name_or_path);
     } else {
-        for (int k = 0; cr_embedded_topo[k].name && !text; k++)
-            if (strcmp(cr_embedded_topo[k].name, name_or_path) == 0)
-                text = cr_embedded_topo[k].text;
-        if (!text)
+        const struct cr_embedded *e = cr_embedded_find(cr_embedded_topo, name_or_path);
+        if (!e)
             return cr_diag_set(d, CR_ENOTFOUND, "no shipped topology named \"%s\"", name_or_path);
+        text = e->text;
         len = strlen(text);
         snprintf(origin, sizeof origin, "%s.xml", name_or_path);
     }

@@ -278,7 +278,7 @@ static size_t nt_rfc3339_len(const char *s)
  * srun -l (task number, colon, blank) or "node-1: " of pdsh. Before all of them, the time and
  * the "[pod/NAME/CONTAINER] " a log read back from Kubernetes or Docker
  * carries (kubectl logs --timestamps --prefix, docker logs -t), in either
- * order. */
+ * order; and before those, the "> " of a quoted log. */
 static char *nt_strip_prefixes(char *line)
 {
     /* a log pasted through a web page may carry no-break spaces (UTF-8
@@ -308,6 +308,10 @@ static char *nt_strip_prefixes(char *line)
             p++;
     }
     char *s = line + strspn(line, " \t");
+    /* a log quoted in a GitHub comment or an e-mail: "> " (or "> > ")
+     * before every line; no nccl-tests line starts with '>' */
+    while (*s == '>')
+        s += 1 + strspn(s + 1, " \t");
     for (int k = 0; k < 2; k++) {
         s += nt_rfc3339_len(s);
         if (!strncmp(s, "[pod/", 5)) {

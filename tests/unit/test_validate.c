@@ -318,6 +318,21 @@ static void test_nccl_tests_pasted(void **state)
     assert_string_equal(l.v[0].source, "k8s.log:4");
     cr_vmeas_list_release(&l);
 
+    /* quoted in a GitHub comment or an e-mail ("> ", once or twice), the
+     * quote's own blank line ">" among the rows */
+    const char *quoted = "> #  Rank  0 Group  0 Pid 1 on h device  0 [0x18] NVIDIA H100\n"
+                         ">#  Rank  1 Group  0 Pid 2 on h device  1 [0x28] NVIDIA H100\n"
+                         "> > # Collective test starting: all_reduce_perf\n"
+                         ">\n"
+                         ">         1024           256     float     sum      -1    20.00    "
+                         "0.05    0.05       0    20.00    0.05    0.05       0\n";
+    assert_int_equal(read_log_o(quoted, "quoted.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_string_equal(l.v[0].coll_source, "log");
+    assert_close(l.v[0].measured_s, 20e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+
     /* srun -l (aws-adt-p5) and an all_gather of 16 ranks (dstack a3mega
      * 8 GiB row: 219.25/233.87 = 0.9375 = 15/16); "--coll all_gather_perf"
      * names it and wins over the file name. */

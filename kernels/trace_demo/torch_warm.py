@@ -18,10 +18,12 @@ nothing, FLOPs counted once per element): a lower bound on its work, so
 its bound stays a bound. Two files: OUT_DIR/warm.json and OUT_DIR/cold.json
 (judged with --cold), plus OUT_DIR/env.json (torch, CUDA, GPU).
 
-Usage (the lead runs it on the H200):
-  python3 kernels/trace_demo/torch_warm.py OUT_DIR [--iters N] [--reps N]
-  commroof check --measured-json OUT_DIR/warm.json --topo h200-1
-  commroof check --measured-json OUT_DIR/cold.json --topo h200-1 --cold
+Usage (the lead runs it on the lent H200 or H100; --topo names the
+topology the entries are checked against, by default the shipped one of
+that GPU: h200-1, hgx-h100-8):
+  python3 kernels/trace_demo/torch_warm.py OUT_DIR [--iters N] [--reps N] [--topo NAME]
+  commroof check --measured-json OUT_DIR/warm.json
+  commroof check --measured-json OUT_DIR/cold.json --cold
 """
 import json
 import os
@@ -33,12 +35,15 @@ MIB = 1 << 20
 def args():
     a = sys.argv[1:]
     if not a or a[0].startswith("-"):
-        sys.exit("usage: torch_warm.py OUT_DIR [--iters N] [--reps N]")
-    o = {"out": a[0], "iters": 200, "reps": 40}
+        sys.exit("usage: torch_warm.py OUT_DIR [--iters N] [--reps N] [--topo NAME]")
+    o = {"out": a[0], "iters": 200, "reps": 40, "topo": None}
     i = 1
     while i < len(a):
         if a[i] in ("--iters", "--reps") and i + 1 < len(a):
             o[a[i][2:]] = int(a[i + 1])
+            i += 1
+        elif a[i] == "--topo" and i + 1 < len(a):
+            o["topo"] = a[i + 1]
             i += 1
         else:
             sys.exit(f"torch_warm: unknown option {a[i]}")
@@ -73,7 +78,10 @@ def kernels(torch, mib):
     b16 = torch.zeros(cols16, device=dev, dtype=torch.bfloat16)
     half1, half2 = a[: n32 // 2], b[: n32 // 2]
     emb = r16().view(-1, 1024)
-    idx = torch.randint(0, emb.shape[0], (emb.shape[0],), device=dev, generator=g)
+    # every row once, in random order: a gather that reads each row of emb
+    # (random indices repeat rows, and a repeated row is no traffic the
+    # kernel must move, so "reads 1" would not be a lower bound)
+    idx = torch.randperm(emb.shape[0], device=dev, generator=g)
     sq = int((n16) ** 0.5) // 2  # a square bf16 GEMM whose A is a quarter of the size
     ga, gb = r16(sq * sq).view(sq, sq), r16(sq * sq).view(sq, sq)
 
@@ -112,7 +120,8 @@ def kernels(torch, mib):
         ("pow2", lambda: torch.pow(a, 2, out=o), *f32(1, 1, 1)),
         ("fill_", lambda: o.fill_(1.5), *f32(0, 1, 0)),
         ("zero_", lambda: o.zero_(), *f32(0, 1, 0)),
-        ("to_bf16", lambda: a.to(torch.bfloat16), *b16e(2, 1, 0)),  # 4 B read, 2 B written
+        # a's n32 fp32 elements: 4 B read (two bf16 widths), 2 B written each
+        ("to_bf16", lambda: a.to(torch.bfloat16), *ew("bf16", n32, 2, 1, 0)),
         ("to_fp32", lambda: h.to(torch.float32), *b16e(1, 2, 0)),  # 2 B read, 4 B written
         ("add_bf16", lambda: torch.add(h, h2, out=ho), *b16e(2, 1, 1)),
         ("sum", lambda: a.sum(), *f32(1, 0, 1)),
@@ -183,6 +192,15 @@ def time_graph(torch, fn, per_graph=20, replays=10):
     return best
 
 
+def topology_of(gpu):
+    """The shipped topology whose GPU model the entries are checked
+    against: the lent H200 and H100 machines; any other GPU names its own."""
+    for mark, topo in (("H200", "h200-1"), ("H100", "hgx-h100-8")):
+        if mark in gpu:
+            return topo
+    sys.exit(f"torch_warm: no shipped topology known for \"{gpu}\": give --topo NAME or FILE")
+
+
 def time_cold(torch, fn, reps, flush):
     fn()
     torch.cuda.synchronize()
@@ -203,6 +221,7 @@ def main():
     o = args()
     import torch
 
+    topo = o["topo"] or topology_of(torch.cuda.get_device_name(0))
     os.makedirs(o["out"], exist_ok=True)
     flush = torch.empty(512 * MIB // 4, device="cuda", dtype=torch.float32)
     warm, cold = [], []
@@ -212,7 +231,7 @@ def main():
             tw = time_graph(torch, fn)
             tc = time_cold(torch, fn, o["reps"], flush)
             for lst, t, how in ((warm, tw, "warm"), (cold, tc, "cold")):
-                e = {"name": f"{name}_{mib}MiB_{how}", "op": op, "topo": "h200-1",
+                e = {"name": f"{name}_{mib}MiB_{how}", "op": op, "topo": topo,
                      "params": params, "measured_us": round(t, 4)}
                 if how == "warm":
                     e["eager_loop_us"] = round(tl, 4)
@@ -224,7 +243,8 @@ def main():
         with open(os.path.join(o["out"], fname), "w") as f:
             json.dump(lst, f, indent=1)
     env = {"torch": torch.__version__, "cuda": torch.version.cuda,
-           "gpu": torch.cuda.get_device_name(0), "iters": o["iters"], "reps": o["reps"]}
+           "gpu": torch.cuda.get_device_name(0), "topo": topo, "iters": o["iters"],
+           "reps": o["reps"]}
     with open(os.path.join(o["out"], "env.json"), "w") as f:
         json.dump(env, f, indent=1)
     print(f"torch_warm: {len(warm)} kernels x 2 (warm, cold) -> {o['out']}")

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "coll.h"
+#include "embedded_priv.h"
 #include "fileio.h"
 #include "grow.h"
 #include "rankset.h"
@@ -282,8 +283,7 @@ static cr_status topo_of(ctx *x, const map_line *m, const cr_corpus_opts *o, cr_
             return CR_OK;
         }
     char name[4400];
-    size_t len = strlen(m->topo);
-    if (strchr(m->topo, '/') || (len > 4 && !strcmp(m->topo + len - 4, ".xml")))
+    if (cr_embedded_is_path(m->topo))
         snprintf(name, sizeof name, "%s/%s", x->dir, m->topo);
     else
         snprintf(name, sizeof name, "%s", m->topo);

@@ -45,6 +45,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_nccl_select(const char *cmd, const char *list, bool protocols);
 
+/* Parses --ranks-per-process (GPUs one host thread drives, nccl-tests -g)
+ * into *out: a count of 1 or more. Returns 0, or the usage error (2) it has
+ * printed. */
+int cli_parse_ranks_per_process(const char *cmd, const char *text, int *out);
+
 /* Prints "commroof CMD: message" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -34,6 +34,20 @@ int cli_check_nccl_select(const char *cmd, const char *list, bool protocols)
     return cli_usage_error(cmd, "%s: %s", protocols ? "--nccl-proto" : "--nccl-algo", d.msg);
 }
 
+int cli_parse_ranks_per_process(const char *cmd, const char *text, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 1 || v > 1 << 30)
+        return cli_usage_error(cmd,
+                               "--ranks-per-process \"%s\" is not a GPU count >= 1 (1 = one "
+                               "process per GPU)",
+                               text);
+    *out = (int)v;
+    return CLI_OK;
+}
+
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -60,7 +60,8 @@ static const char *const calibrate_help_mid =
     "\n"
     "usage: commroof calibrate --nccl-tests LOG... --topo BASE [-o OUT.xml] [--coll NAME]\n"
     "                          [--fit-coll NAME] [--ranks SPEC] [--nccl-version V]\n"
-    "                          [--nccl-algo LIST] [--nccl-proto LIST] [--json]\n"
+    "                          [--nccl-algo LIST] [--nccl-proto LIST] [--ranks-per-process N]\n"
+    "                          [--json]\n"
     "\n"
     "Fits the constants of coll's NCCL predictions (model/params.c: coll.op_fixed,\n"
     "coll.alpha.*, coll.eff.*, coll.ll_max, ...; validate/calibrate_nccl.c lists them)\n"
@@ -234,9 +235,9 @@ static int log_worse(const cr_cnf_stat *before, const cr_cnf_stat *after)
  * calibrate_nccl.h), cross-checks on logs left out of a fit, writes BASE
  * with the fitted constants. */
 /* What the logs' runs were that the logs do not print (--nccl-version,
- * --nccl-algo, --nccl-proto); NULL: not given. */
+ * --nccl-algo, --nccl-proto, --ranks-per-process); NULL: not given. */
 typedef struct {
-    const char *version, *algo, *proto;
+    const char *version, *algo, *proto, *rpp;
 } nccl_run;
 
 /* A fit on one collective's rows moves coll.op_fixed, the fixed cost
@@ -352,6 +353,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         goto out;
     lo.nccl_algo = run.algo;
     lo.nccl_proto = run.proto;
+    if (run.rpp && (rc = cli_parse_ranks_per_process("calibrate", run.rpp, &lo.gpus_per_thread)) !=
+                       CLI_OK)
+        goto out;
     if (fit_coll_name && !(fit_coll = cr_nccl_log_coll(fit_coll_name, &d))) {
         rc = cli_usage_error("calibrate", "--fit-coll %s: %s", fit_coll_name, d.msg);
         goto out;
@@ -843,6 +847,11 @@ int cli_cmd_calibrate(int argc, char **argv)
          .str = &run.algo, .section = 2},
         {"--nccl-proto", NULL, "LIST", "the runs' NCCL_PROTO (Simple, ^LL128), likewise",
          .str = &run.proto, .section = 2},
+        {"--ranks-per-process", NULL, "N",
+         "GPUs one host thread drove (nccl-tests -g N) in logs\n"
+         "that show neither their \"# nThread\" line nor rank lines\n"
+         "(default 1, one process per GPU)",
+         .str = &run.rpp, .section = 2},
         {"-o", NULL, "OUT.xml", "where to write (default: stdout, the report on stderr)",
          .section = 2},
         {"--json", NULL, NULL, "the fit and the cross-check as JSON", .section = 2},
@@ -886,9 +895,9 @@ int cli_cmd_calibrate(int argc, char **argv)
                              from ? "--from-traces" : "--nccl-tests");
         goto out;
     }
-    if (!nccl && (coll || fit_coll || ranks || run.version || run.algo || run.proto)) {
-        rc = cli_usage_error("calibrate", "--coll, --fit-coll, --ranks and --nccl-* go with "
-                                          "--nccl-tests");
+    if (!nccl && (coll || fit_coll || ranks || run.version || run.algo || run.proto || run.rpp)) {
+        rc = cli_usage_error("calibrate", "--coll, --fit-coll, --ranks, --ranks-per-process and "
+                                          "--nccl-* go with --nccl-tests");
         goto out;
     }
     if (nccl) {

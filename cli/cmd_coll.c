@@ -221,11 +221,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
                                        CLI_NCCL_MAX_CHANNELS);
             break;
         case O_RPP:
-            if (parse_int(v, 1, 1 << 30, &o->rpp))
-                return cli_usage_error("coll",
-                                       "--ranks-per-process \"%s\" is not a GPU count >= 1 "
-                                       "(1 = one process per GPU)",
-                                       v);
+            if (cli_parse_ranks_per_process("coll", v, &o->rpp) != CLI_OK)
+                return CLI_USAGE;
             break;
         case O_SMS:
             if (parse_int(v, 1, 4096, &o->sms))

@@ -43,7 +43,7 @@ static const char *const validate_help_head =
     "                         [--ranks SPEC] [--family F] [--subset even|odd] [--max-median-error "
     "PCT]\n"
     "                         [--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\n"
-    "                         [--allow-gpu-mismatch] [--summary] [--json]\n"
+    "                         [--ranks-per-process N] [--allow-gpu-mismatch] [--summary] [--json]\n"
     "\n"
     "Compares measurements with the model. TRACE is a commroof trace, .json or\n"
     ".json.gz (or a folder of them), recorded around kernels/ (crbench): every NVTX\n"
@@ -138,7 +138,7 @@ int cli_cmd_validate(int argc, char **argv)
 {
     const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL,
                *nccl_version = NULL, *nccl_algo = NULL, *nccl_proto = NULL;
-    int nccl_code = 0;
+    int nccl_code = 0, rpp = 0;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0;
     bool json = false, summary_only = false, allow_gpu = false;
@@ -166,7 +166,8 @@ int cli_cmd_validate(int argc, char **argv)
         O_MAX_MED,
         O_NCCL_VERSION,
         O_NCCL_ALGO,
-        O_NCCL_PROTO
+        O_NCCL_PROTO,
+        O_RPP
     };
     const cli_opt opts[] = {
         {"--topo", NULL, "T", "topology (shipped name or file; default hgx-h200-8)",
@@ -192,6 +193,11 @@ int cli_cmd_validate(int argc, char **argv)
          .str = &nccl_algo, .id = O_NCCL_ALGO},
         {"--nccl-proto", NULL, "LIST", "the run's NCCL_PROTO (Simple, ^LL128), likewise",
          .str = &nccl_proto, .id = O_NCCL_PROTO},
+        {"--ranks-per-process", NULL, "N",
+         "GPUs one host thread drove (nccl-tests -g N) in logs that\n"
+         "show neither their \"# nThread\" line nor rank lines (default 1,\n"
+         "one process per GPU, said in a note)",
+         .id = O_RPP},
         {"--family", NULL, "F", "only cases of family F (hbm ce mech gemm launch nccl p2p fused)",
          .str = &family, .id = O_FAMILY},
         {"--subset", NULL, "even|odd",
@@ -255,6 +261,9 @@ int cli_cmd_validate(int argc, char **argv)
                 rc = cli_usage_error("validate", "--subset needs even or odd");
                 goto out;
             }
+        } else if (args.opt->id == O_RPP) {
+            if ((rc = cli_parse_ranks_per_process("validate", v, &rpp)) != CLI_OK)
+                goto out;
         } else if (args.opt->id == O_LOG) {
             logs[n_logs++] = v;
         } else if (args.opt->id == O_MAX_MED) {
@@ -278,8 +287,11 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
         goto out;
     }
-    cr_nccl_log_opts lo = {
-        .coll = coll, .nccl_version = nccl_code, .nccl_algo = nccl_algo, .nccl_proto = nccl_proto};
+    cr_nccl_log_opts lo = {.coll = coll,
+                           .nccl_version = nccl_code,
+                           .nccl_algo = nccl_algo,
+                           .nccl_proto = nccl_proto,
+                           .gpus_per_thread = rpp};
     if (ranks) {
         /* A bad rank set is a usage error (exit 2) as in coll and sim, found
          * here before any file is read, not per case (issue 13 item 10). */

@@ -597,6 +597,13 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     if (T->nranks < 1 || T->nranks > 1 << 20)
         return cr_diag_set(d, CR_EPARSE, "%s: %d ranks: expected 1 to %d", where, T->nranks,
                            1 << 20);
+    /* One thread driving all GPUs (-g 8) launches them one after another:
+     * on 8 H100 its small-message floor is twice a process-per-GPU run's
+     * (doc/validation.md), and a bare table tells neither */
+    if (T->layout_unsaid && T->nranks > 1 && !T->note[0])
+        snprintf(T->note, sizeof T->note,
+                 "no nThread or rank lines: one process per GPU taken (--ranks-per-process "
+                 "G for a -g G run)");
     return CR_OK;
 }
 
@@ -1001,7 +1008,11 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             T.first_line = row_line;
             T.rank_lines = nranks;
             snprintf(T.gpu, sizeof T.gpu, "%s", run_gpu);
-            T.gpus_per_thread = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max > 0 ? pid_run_max : 1;
+            T.gpus_per_thread = ngpus_hdr > 0     ? ngpus_hdr
+                                : pid_run_max > 0 ? pid_run_max
+                                : o && o->gpus_per_thread > 0 ? o->gpus_per_thread
+                                                              : 1;
+            T.layout_unsaid = ngpus_hdr <= 0 && pid_run_max <= 0 && !(o && o->gpus_per_thread > 0);
             T.loop_ops = loop_ops;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
             cr_status pick = cr_ntlog_pick_coll(log_coll, opt_coll, file_coll, &T);

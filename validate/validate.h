@@ -263,6 +263,11 @@ typedef struct {
      * cr_nccl_select_parse), which a log does not print: the prediction
      * chooses among what they leave NCCL. NULL: NCCL's defaults. */
     const char *nccl_algo, *nccl_proto;
+    /* GPUs one host thread drives (nccl-tests -g G) in tables whose log
+     * shows neither its "# nThread T nGpus G" line nor rank lines (which
+     * say it themselves); 0: one, a process per GPU, with a note on each
+     * row of a multi-rank table that it was taken, not read. */
+    int gpus_per_thread;
 } cr_nccl_log_opts;
 
 /* The collective named by s as cr_nccl_log_opts.coll takes it (commroof's

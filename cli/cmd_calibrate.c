@@ -353,8 +353,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         goto out;
     lo.nccl_algo = run.algo;
     lo.nccl_proto = run.proto;
-    if (run.rpp && (rc = cli_parse_ranks_per_process("calibrate", run.rpp, &lo.gpus_per_thread)) !=
-                       CLI_OK)
+    if (run.rpp &&
+        (rc = cli_parse_ranks_per_process("calibrate", run.rpp, &lo.gpus_per_thread)) != CLI_OK)
         goto out;
     if (fit_coll_name && !(fit_coll = cr_nccl_log_coll(fit_coll_name, &d))) {
         rc = cli_usage_error("calibrate", "--fit-coll %s: %s", fit_coll_name, d.msg);

@@ -1008,8 +1008,8 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             T.first_line = row_line;
             T.rank_lines = nranks;
             snprintf(T.gpu, sizeof T.gpu, "%s", run_gpu);
-            T.gpus_per_thread = ngpus_hdr > 0     ? ngpus_hdr
-                                : pid_run_max > 0 ? pid_run_max
+            T.gpus_per_thread = ngpus_hdr > 0                 ? ngpus_hdr
+                                : pid_run_max > 0             ? pid_run_max
                                 : o && o->gpus_per_thread > 0 ? o->gpus_per_thread
                                                               : 1;
             T.layout_unsaid = ngpus_hdr <= 0 && pid_run_max <= 0 && !(o && o->gpus_per_thread > 0);

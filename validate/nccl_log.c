@@ -1008,11 +1008,12 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             T.first_line = row_line;
             T.rank_lines = nranks;
             snprintf(T.gpu, sizeof T.gpu, "%s", run_gpu);
-            T.gpus_per_thread = ngpus_hdr > 0                 ? ngpus_hdr
-                                : pid_run_max > 0             ? pid_run_max
-                                : o && o->gpus_per_thread > 0 ? o->gpus_per_thread
-                                                              : 1;
-            T.layout_unsaid = ngpus_hdr <= 0 && pid_run_max <= 0 && !(o && o->gpus_per_thread > 0);
+            /* the log's own word first; then the caller's; else one */
+            int said = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max;
+            if (said <= 0 && o && o->gpus_per_thread > 0)
+                said = o->gpus_per_thread;
+            T.gpus_per_thread = said > 0 ? said : 1;
+            T.layout_unsaid = said <= 0;
             T.loop_ops = loop_ops;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
             cr_status pick = cr_ntlog_pick_coll(log_coll, opt_coll, file_coll, &T);

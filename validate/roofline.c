@@ -17,7 +17,6 @@
 #include "rankset.h"
 #include "roofline.h"
 #include "roofline_priv.h"
-#include "validate_priv.h"
 #include "traces/reader/trace_summary.h"
 #include "traces/tracer/sb.h"
 #include "validate_priv.h"

@@ -171,15 +171,16 @@ fi
 # one call after a 512 MiB flush (cold), kernels/trace_demo/torch_warm.py:
 # on the H200 (traces/h200-1/torch-warm-2026-12-02, its cast and gather
 # entries corrected 2026-12-06, see its README; torch-warm-2026-12-06) and
-# on an H100 (traces/h100-1/torch-warm-2026-12-06, against hgx-h100-8's
-# GPU, whose constants no H100 fitted). Each entry names its topology.
+# on an H100 (traces/h100-1/torch-warm-2026-12-06, its entries corrected,
+# and torch-warm-2026-12-06b from the corrected script, against
+# hgx-h100-8's GPU, whose constants no H100 fitted). Each entry names its topology.
 # Every warm time against the warm bound and every cold one against the
 # cold bound: 0 impossible, and the warm ones include cache-resident times
 # (impossible under an HBM-only bound). A tenth of each time is impossible
 # wherever the kernel runs within 10x of its bound (at least 100 of the 138
 # entries; the rest, reductions, cumsum, transposes, run at under 10% of it).
 for P15 in traces/h200-1/torch-warm-2026-12-02 traces/h200-1/torch-warm-2026-12-06 \
-    traces/h100-1/torch-warm-2026-12-06; do
+    traces/h100-1/torch-warm-2026-12-06 traces/h100-1/torch-warm-2026-12-06b; do
     if ! [ -f $P15/warm.json ] || ! [ -f $P15/cold.json ]; then
         echo "check_validate: $P15 missing"; fail=1; continue
     fi

@@ -1030,6 +1030,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
             total += nr->port_Bps[k];
             equal &= nr->port_Bps[k] == nr->port_Bps[0];
         }
+        t->devs[nr->dev].port_Bps = total; /* the dump's speed="..." of its ports */
         if (nr->pci >= 0)
             st = add_link(c, t, nr->dev, upstream_dev(c, nr->pci), CR_LINK_PCIE,
                           c->pcis[nr->pci].bw_Bps, 1, nr->line, false);

@@ -224,6 +224,7 @@ int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int 
     d->node = node;
     d->spec = spec;
     d->gpu_rank = -1;
+    d->port_Bps = 0;
     if (cr_id_index_add(&p->ids, t->devs, sizeof *t->devs, offsetof(cr_dev, id), t->n_devs + 1,
                         t->n_devs)) {
         free(d->id);
@@ -561,7 +562,8 @@ bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d)
         return DIFF("device counts differ: %d vs %d", a->n_devs, b->n_devs);
     for (int v = 0; v < a->n_devs; v++) {
         const cr_dev *x = &a->devs[v], *y = &b->devs[v];
-        if (x->kind != y->kind || !str_eq(x->id, y->id) || x->node != y->node || x->spec != y->spec)
+        if (x->kind != y->kind || !str_eq(x->id, y->id) || x->node != y->node ||
+            x->spec != y->spec || x->port_Bps != y->port_Bps)
             return DIFF("device %d differs (\"%s\" vs \"%s\")", v, x->id, y->id);
     }
     if (a->n_links != b->n_links)

@@ -102,11 +102,13 @@ typedef struct {
 
 typedef struct {
     cr_dev_kind kind;
-    char *id;     /* unique in the topology, e.g. "n12.gpu3" */
-    int node;     /* node (template replica) index, -1 for fabric devices */
-    int spec;     /* index into gpu_specs / switch_specs; for a CPU its vendor
-                     (cr_cpu_vendor); -1 for others and where unstated */
-    int gpu_rank; /* dense GPU number 0..n_gpus-1 for GPUs, -1 otherwise */
+    char *id;        /* unique in the topology, e.g. "n12.gpu3" */
+    int node;        /* node (template replica) index, -1 for fabric devices */
+    int spec;        /* index into gpu_specs / switch_specs; for a CPU its vendor
+                        (cr_cpu_vendor); -1 for others and where unstated */
+    int gpu_rank;    /* dense GPU number 0..n_gpus-1 for GPUs, -1 otherwise */
+    double port_Bps; /* a NIC's network port speed per direction (<nic port-bw>), 0 =
+                        unstated; no network link of the NIC may be faster */
 } cr_dev;
 
 /* A bundle of `count` identical full-duplex links between devices a and b.

@@ -95,6 +95,7 @@ struct ft {
     int P, Lp, cores, c2, grp; /* 3 tiers: pods, leaves per pod, cores per rail, links
                                   spine-core, cores per spine group */
     double X, nic_Bps;
+    const char *nic_from; /* where nic_Bps comes from, for the fabric's source */
 };
 
 /* what names the node count for messages: "--nodes 100", "--racks 2 (36
@@ -106,7 +107,6 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
     f->K = o->leaf_radix ? o->leaf_radix : DEFAULT_RADIX;
     f->X = o->oversub > 0 ? o->oversub : 1;
     f->tiers = o->tiers ? o->tiers : 2;
-    f->nic_Bps = o->nic_bw_Bps > 0 ? o->nic_bw_Bps : DEFAULT_NIC_BPS;
     f->G = G;
     if (f->N < 1 || f->N > MAX_NODES)
         return cr_diag_set(d, CR_EINVAL, "%s: give 1 to %d nodes", what, MAX_NODES);
@@ -121,6 +121,30 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            "%s has no NIC named nic0: a fat tree joins NIC nicR of every node "
                            "to rail R; give a node with NICs nic0, nic1, ...",
                            np->origin);
+    /* The NIC speed: the user's, else the node file's port-bw, else NDR. */
+    double port_Bps = np->nic_port_Bps;
+    if (port_Bps < 0 && o->nic_bw_Bps <= 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: its NICs nic0..nic%d give different port-bw (or only some give "
+                           "one): give the network's speed with --nic-bw",
+                           np->origin, np->n_nics - 1);
+    if (port_Bps > 0 && o->nic_bw_Bps > port_Bps * (1 + 1e-9))
+        return cr_diag_set(d, CR_EINVAL,
+                           "--nic-bw %.4gGbps: %s gives its NICs port-bw %.4gGbps, which no "
+                           "network link of theirs can exceed: give at most %.4gGbps, or a node "
+                           "file with faster NICs",
+                           o->nic_bw_Bps * 8 / 1e9, np->origin, port_Bps * 8 / 1e9,
+                           port_Bps * 8 / 1e9);
+    if (o->nic_bw_Bps > 0) {
+        f->nic_Bps = o->nic_bw_Bps;
+        f->nic_from = "NIC speed from --nic-bw";
+    } else if (port_Bps > 0) {
+        f->nic_Bps = port_Bps;
+        f->nic_from = "NIC speed: the port-bw of the node's NICs";
+    } else {
+        f->nic_Bps = DEFAULT_NIC_BPS;
+        f->nic_from = "NIC speed: the node gives none, 400Gb/s NDR taken";
+    }
     f->R = o->rails ? o->rails : np->n_nics;
     if (f->R < 1 || f->R > np->n_nics || f->R > 64)
         return cr_diag_set(
@@ -210,9 +234,9 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
 static void net_source(char *src, size_t size, const char *cmd, const struct ft *f)
 {
     snprintf(src, size,
-             "%s: %d-port switches, %d down and %d up per leaf; latency per hop: estimate, as in "
-             "h100-ib-128n.xml",
-             cmd, f->K, f->d, f->u);
+             "%s: %d-port switches, %d down and %d up per leaf; %s; latency per hop: estimate, "
+             "as in h100-ib-128n.xml",
+             cmd, f->K, f->d, f->u, f->nic_from);
 }
 
 /* The header, then the node file's models and node templates as written

@@ -83,7 +83,7 @@ static const struct elem_spec elem_specs[] = {
     {"switch", "id model node", "id", ""},
     {"cpu", "id node vendor", "id", ""},
     {"pcisw", "id node", "id", ""},
-    {"nic", "id node", "id", ""},
+    {"nic", "id node port-bw source", "id", ""},
     {"link", LINK_ATTRS, "a b kind", ""},
     {"link-pattern", LINK_ATTRS, "a b kind", ""},
     {"rail-fabric",
@@ -1290,6 +1290,8 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
             sb_attr(&b, "model", t->switch_specs[dv->spec].name);
         if (dv->kind == CR_DEV_CPU && dv->spec >= 0 && dv->spec < CR_CPU__COUNT)
             sb_attr(&b, "vendor", cr_cpu_vendor_name((cr_cpu_vendor)dv->spec));
+        if (dv->kind == CR_DEV_NIC && dv->port_Bps > 0)
+            sb_qty(&b, "port-bw", dv->port_Bps, CR_UNIT_BANDWIDTH);
         if (dv->node >= 0)
             sb_int(&b, "node", dv->node);
         sb_str(&b, "/>\n");
@@ -1462,6 +1464,10 @@ cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *ou
             size_t il = strlen(id);
             found = t->devs[i].node == 0 && t->devs[i].kind == CR_DEV_NIC && il >= nl &&
                     strcmp(id + il - nl, nic) == 0 && (il == nl || id[il - nl - 1] == '.');
+            if (found && out->n_nics == 0)
+                out->nic_port_Bps = t->devs[i].port_Bps;
+            else if (found && t->devs[i].port_Bps != out->nic_port_Bps)
+                out->nic_port_Bps = -1;
         }
     }
     cr_topo_free(t);

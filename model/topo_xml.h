@@ -60,8 +60,10 @@ typedef struct cr_topo_xml_parts {
     char *name, *description, *source; /* the <topology> attributes (NULL when absent) */
     cr_topo_xml_part *parts;
     int n_parts;
-    int n_gpus; /* GPUs of the loaded topology */
-    int n_nics; /* NICs of node 0 named nic0, nic1, ... without a gap (its rails) */
+    int n_gpus;          /* GPUs of the loaded topology */
+    int n_nics;          /* NICs of node 0 named nic0, nic1, ... without a gap (its rails) */
+    double nic_port_Bps; /* their port-bw where all give the same, 0 where none gives
+                            one, -1 where they differ or only some give one */
 } cr_topo_xml_parts;
 
 /* Opens name_or_path as cr_topo_open() does, loads and checks it (its

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "route.h"
 
 /* ---------------------------------------------------------------------- */
 /* Pass 2: devices                                                         */
@@ -66,8 +67,18 @@ static cr_status dev_spec(loader *L, const xmlNode *n, int *spec)
     return CR_OK;
 }
 
+/* A NIC's port-bw (0 where the element is no NIC or leaves it out). */
+static cr_status dev_port(loader *L, const xmlNode *n, double *port_Bps)
+{
+    *port_Bps = 0;
+    if (!txml_is_name(n, "nic") || !txml_get(L, n, "port-bw"))
+        return CR_OK;
+    return txml_get_bw(L, n, "port-bw", port_Bps);
+}
+
 /* Adds one device with its declaring line; ids must be unique. */
-static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, int node, int spec)
+static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, int node, int spec,
+                         double port_Bps)
 {
     int prev = cr_topo_find_dev(L->t, id);
     if (prev >= 0)
@@ -86,6 +97,7 @@ static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, 
     int v = cr_topo_add_dev(L->t, kind, id, node, spec);
     if (v < 0)
         return txml_oom(L);
+    L->t->devs[v].port_Bps = port_Bps;
     L->dev_line[v] = line;
     return CR_OK;
 }
@@ -93,8 +105,10 @@ static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, 
 static cr_status top_devices(loader *L, xmlNode *n)
 {
     int spec, node;
+    double port_Bps;
     cr_status st;
-    if ((st = dev_spec(L, n, &spec)) || (st = txml_get_int(L, n, "node", 0, 100000000, -1, &node)))
+    if ((st = dev_spec(L, n, &spec)) || (st = dev_port(L, n, &port_Bps)) ||
+        (st = txml_get_int(L, n, "node", 0, 100000000, -1, &node)))
         return st;
     char **ids;
     int nids;
@@ -106,7 +120,7 @@ static cr_status top_devices(loader *L, xmlNode *n)
                       "<%s> id: \"%s\" may hold only letters, digits and . _ - : / + (at most 200)",
                       n->name, ids[i]);
         else
-            st = add_dev(L, txml_line_of(n), dev_kind_of(n), ids[i], node, spec);
+            st = add_dev(L, txml_line_of(n), dev_kind_of(n), ids[i], node, spec, port_Bps);
     }
     txml_free_ids(ids, nids);
     return st;
@@ -223,7 +237,8 @@ cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
                 "<%s> node: devices in a template get their node from <nodes>; remove node=",
                 n->name);
         int spec;
-        if ((st = dev_spec(L, n, &spec)))
+        double port_Bps;
+        if ((st = dev_spec(L, n, &spec)) || (st = dev_port(L, n, &port_Bps)))
             return st;
         char **ids;
         int nids;
@@ -245,7 +260,8 @@ cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
                              sizeof *tp->devs))
                 st = txml_oom(L);
             else {
-                tp->devs[tp->n_devs] = (struct tdev){dev_kind_of(n), ids[i], spec, txml_line_of(n)};
+                tp->devs[tp->n_devs] =
+                    (struct tdev){dev_kind_of(n), ids[i], spec, txml_line_of(n), port_Bps};
                 if (cr_id_index_add(&tp->ids, tp->devs, sizeof *tp->devs, offsetof(struct tdev, id),
                                     tp->n_devs + 1, tp->n_devs))
                     st = txml_oom(L);
@@ -372,7 +388,8 @@ static cr_status nodes_devices(loader *L, xmlNode *n)
         for (int j = 0; j < tp->n_devs; j++) {
             char id[ID_BUF];
             snprintf(id, sizeof id, "%s%s", pre, tp->devs[j].id);
-            if ((st = add_dev(L, tp->devs[j].line, tp->devs[j].kind, id, node, tp->devs[j].spec)))
+            if ((st = add_dev(L, tp->devs[j].line, tp->devs[j].kind, id, node, tp->devs[j].spec,
+                              tp->devs[j].port_Bps)))
                 return st;
         }
     }
@@ -445,7 +462,7 @@ static cr_status torus_devices(loader *L, xmlNode *n)
     for (int i = 0; i < total; i++) {
         char id[ID_BUF];
         torus_id(id, sizeof id, name, dim, nd, i);
-        if ((st = add_dev(L, txml_line_of(n), CR_DEV_GPU, id, -1, spec)))
+        if ((st = add_dev(L, txml_line_of(n), CR_DEV_GPU, id, -1, spec, 0)))
             return st;
     }
     return CR_OK;
@@ -528,7 +545,7 @@ static cr_status rail_devices(loader *L, xmlNode *n)
     for (int k = 0; k < r.rails; k++)
         for (int g = 0; g < r.groups; g++) {
             snprintf(id, sizeof id, "%s.r%d.leaf%d", r.name, k, g);
-            if ((st = add_dev(L, txml_line_of(n), CR_DEV_SWITCH, id, -1, r.leaf_spec)))
+            if ((st = add_dev(L, txml_line_of(n), CR_DEV_SWITCH, id, -1, r.leaf_spec, 0)))
                 return st;
         }
     int planes = r.shared ? 1 : r.rails;
@@ -538,7 +555,7 @@ static cr_status rail_devices(loader *L, xmlNode *n)
                 snprintf(id, sizeof id, "%s.spine%d", r.name, s);
             else
                 snprintf(id, sizeof id, "%s.r%d.spine%d", r.name, k, s);
-            if ((st = add_dev(L, txml_line_of(n), CR_DEV_SWITCH, id, -1, r.spine_spec)))
+            if ((st = add_dev(L, txml_line_of(n), CR_DEV_SWITCH, id, -1, r.spine_spec, 0)))
                 return st;
         }
     return CR_OK;
@@ -565,8 +582,29 @@ cr_status txml_pass2(loader *L, xmlNode *root)
 /* ---------------------------------------------------------------------- */
 /* Pass 3: links                                                           */
 
+/* A network link faster than its NIC's port (<nic port-bw>) in either
+ * direction is a drawing error: the port is what the NIC can put on the
+ * wire. */
+static cr_status check_port(loader *L, int line, int nic, int other, const struct lattr *la)
+{
+    const cr_dev *d = &L->t->devs[nic];
+    double fastest_Bps = la->count * (la->ab > la->ba ? la->ab : la->ba);
+    if (d->kind != CR_DEV_NIC || d->port_Bps <= 0 || !cr_route_network(la->kind) ||
+        fastest_Bps <= d->port_Bps * (1 + 1e-9))
+        return CR_OK;
+    return txml_fail_at(L, line, CR_EINVAL,
+                        "the %s link between \"%s\" and \"%s\" carries %.4g GB/s a direction, "
+                        "more than the NIC's port-bw of %.4g GB/s (line %d): give the link at "
+                        "most the port's speed, or the NIC its real port-bw",
+                        cr_link_kind_name(la->kind), d->id, L->t->devs[other].id, fastest_Bps / 1e9,
+                        d->port_Bps / 1e9, L->dev_line[nic]);
+}
+
 static cr_status add_link(loader *L, int line, int a, int b, const struct lattr *la)
 {
+    cr_status st;
+    if ((st = check_port(L, line, a, b, la)) || (st = check_port(L, line, b, a, la)))
+        return st;
     if (L->t->n_links >= MAX_LINKS)
         return txml_fail_at(L, line, CR_ERANGE, "more than %d links: the file is too large",
                             MAX_LINKS);

@@ -34,6 +34,7 @@ struct tdev {
     char *id; /* local id */
     int spec;
     int line;
+    double port_Bps; /* a NIC's port-bw, 0 = unstated */
 };
 
 struct tlink {

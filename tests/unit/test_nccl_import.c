@@ -153,6 +153,9 @@ static void test_hgx_h200_vm(void **state)
     assert_int_equal(count_kind(t, CR_DEV_NIC), 8);
     assert_close(out_bw(t, cr_topo_find_dev(t, "nic.mlx5_7"), CR_LINK_IB), MBPS_TO_BPS(400000.0),
                  1e-12, 0);
+    /* the dump's speed is the NIC's port-bw, kept for `topo gen --node` */
+    assert_close(t->devs[cr_topo_find_dev(t, "nic.mlx5_7")].port_Bps, MBPS_TO_BPS(400000.0), 1e-12,
+                 0);
     cr_topo_free(t);
 }
 

@@ -7,8 +7,10 @@
  */
 #include "cr_test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "topo.h"
 #include "topo_gen.h"
@@ -167,6 +169,96 @@ static void test_fat_tree_errors(void **state)
     expect_einval(&o, "not a single-node topology");
 }
 
+/* A one-GPU node file with NICs nic0, nic1 whose port-bw attributes are
+ * p0 and p1 (NULL: left out), written as node.xml in a new temporary
+ * folder; path gets its name (drop_node_file removes both). */
+static void node_file(char *path, size_t size, const char *p0, const char *p1)
+{
+    char dir[] = "/tmp/cr-gen-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, size, "%s/node.xml", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(
+        f, "<topology name=\"n\" source=\"test\">\n"
+           "  <gpu-model name=\"G\" vendor=\"nvidia\" sms=\"1\" hbm=\"1GB\" hbm-bw=\"1TB/s\" "
+           "source=\"test\"><flops dtype=\"bf16\" peak=\"1TFLOP/s\" source=\"test\"/></gpu-model>\n"
+           "  <node-template name=\"h\"><gpu id=\"gpu0\" model=\"G\"/>\n");
+    const char *port[2] = {p0, p1};
+    for (int i = 0; i < 2; i++) {
+        fprintf(f, "    <nic id=\"nic%d\"", i);
+        if (port[i])
+            fprintf(f, " port-bw=\"%s\" source=\"test\"", port[i]);
+        fprintf(f, "/><link a=\"gpu0\" b=\"nic%d\" kind=\"pcie\" bw=\"63GB/s\" source=\"test\"/>\n",
+                i);
+    }
+    fprintf(f,
+            "  </node-template>\n  <nodes template=\"h\" count=\"1\" prefix=\"\"/>\n</topology>\n");
+    assert_int_equal(fclose(f), 0);
+}
+
+static void drop_node_file(char *path)
+{
+    assert_int_equal(unlink(path), 0);
+    *strrchr(path, '/') = 0;
+    assert_int_equal(rmdir(path), 0);
+}
+
+/* The NICs' speed: --nic-bw where given (at most the node's port-bw), else
+ * the node file's port-bw, else NDR's 400Gb/s; the fabric's source says
+ * which. NIC-leaf links carry it. */
+static void test_fat_tree_nic_speed(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 2, .node = "dgx-a100-8"};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "--nic-bw 200Gbps"));
+    assert_non_null(strstr(xml, "NIC speed: the port-bw of the node's NICs"));
+    cr_topo *t = load(xml, len);
+    int nic = cr_topo_find_dev(t, "n1.nic5");
+    assert_true(nic >= 0);
+    assert_close(t->devs[nic].port_Bps, 25e9, 1e-12, 0);
+    for (int i = t->adj_off[nic]; i < t->adj_off[nic + 1]; i++) {
+        const cr_link *l = &t->links[t->adj[i]];
+        if (l->kind == CR_LINK_IB)
+            assert_close(cr_link_bw_from(l, nic), 25e9, 1e-12, 0); /* HDR, not NDR */
+    }
+    cr_topo_free(t);
+    free(xml);
+
+    o.nic_bw_Bps = 12.5e9; /* slower than the port: the user's network */
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "--nic-bw 100Gbps"));
+    assert_non_null(strstr(xml, "NIC speed from --nic-bw"));
+    free(xml);
+    o.nic_bw_Bps = NDR; /* faster than an HDR port */
+    expect_einval(&o, "--nic-bw 400Gbps: dgx-a100-8.xml gives its NICs port-bw 200Gbps");
+
+    char path[64];
+    node_file(path, sizeof path, NULL, NULL);
+    o.node = path;
+    o.nic_bw_Bps = 0;
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "NIC speed: the node gives none, 400Gb/s NDR taken"));
+    free(xml);
+    drop_node_file(path);
+
+    node_file(path, sizeof path, "200Gb/s", "400Gb/s");
+    expect_einval(&o, "give different port-bw (or only some give one): give the network's speed "
+                      "with --nic-bw");
+    o.nic_bw_Bps = 12.5e9;
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    free(xml);
+    drop_node_file(path);
+    node_file(path, sizeof path, "200Gb/s", NULL);
+    o.nic_bw_Bps = 0;
+    expect_einval(&o, "give different port-bw");
+    drop_node_file(path);
+}
+
 /* 4x4x4 TPU v5p: 64 chips, 3 x 64 link bundles, chips forward traffic;
  * the same bisection as the shipped tpu-v5p-64 (32 x 100GB/s). */
 static void test_torus(void **state)
@@ -267,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_fat_tree_oversub),
         cmocka_unit_test(test_fat_tree_three_tiers),
         cmocka_unit_test(test_fat_tree_errors),
+        cmocka_unit_test(test_fat_tree_nic_speed),
         cmocka_unit_test(test_torus),
         cmocka_unit_test(test_nvl),
     };

@@ -230,6 +230,11 @@ static void check_sources(const char *path, xmlNode *n)
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
+        xmlChar *port = xmlGetProp(n, (const xmlChar *)"port-bw"), *src = NULL;
+        if (port && !(src = xmlGetProp(n, (const xmlChar *)"source")))
+            fail_msg("%s:%ld: <%s> gives port-bw and no source", path, xmlGetLineNo(n), n->name);
+        xmlFree(port);
+        xmlFree(src);
         for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
             if (strcmp((const char *)n->name, need[i]) == 0) {
                 xmlChar *s = xmlGetProp(n, (const xmlChar *)"source");
@@ -293,8 +298,11 @@ static void test_shipped_figures(void **state)
     assert_close(cr_topo_gpu_spec(t, 0)->meas_hbm_Bps, 4.651e12, 1e-12, 0);
     cr_topo_free(t);
 
-    /* DGX A100: 12 NVLink3 links x 25GB/s = 300GB/s; gen2 switches, no NVLS. */
+    /* DGX A100: 12 NVLink3 links x 25GB/s = 300GB/s; gen2 switches, no NVLS;
+     * HDR NICs, 200Gb/s = 25GB/s a port (an H100 node's are NDR, 50GB/s). */
     t = open_ok("dgx-a100-8");
+    assert_close(t->devs[dev(t, "nic3")].port_Bps, 25e9, 1e-12, 0);
+    assert_close(t->devs[dev(t, "gpu3")].port_Bps, 0, 0, 0);
     assert_close(out_bw(t, t->gpus[5], CR_LINK_NVLINK, &n), 300e9, 1e-12, 0);
     assert_int_equal(n, 6);
     assert_false(t->switch_specs[t->devs[dev(t, "nvsw0")].spec].multicast);
@@ -606,6 +614,19 @@ static const struct bad_case bad_cases[] = {
     {"bad-control-char-root.xml", CR_EINVAL,
      ":2: attribute \"name\" on <topology> holds the control character U+0009 at byte 2: "
      "attribute values are one line of printable text; remove the &#9; reference"},
+    {"bad-nic-port-bw.xml", CR_EPARSE,
+     ":7: <nic> port-bw: \"400\" has no unit, expected a bandwidth such as \"450GB/s\" or "
+     "\"400Gb/s\""},
+    /* A network link faster than its NIC's port, from a rail fabric and
+     * from a plain link (one direction of two is enough). */
+    {"bad-nic-port-fabric.xml", CR_EINVAL,
+     ":10: the ib link between \"n0.nic0\" and \"ib.r0.leaf0\" carries 50 GB/s a direction, "
+     "more than the NIC's port-bw of 25 GB/s (line 7): give the link at most the port's speed, "
+     "or the NIC its real port-bw"},
+    {"bad-nic-port-link.xml", CR_EINVAL,
+     ":11: the ethernet link between \"nic1\" and \"leaf\" carries 50 GB/s a direction, more "
+     "than the NIC's port-bw of 25 GB/s (line 7): give the link at most the port's speed, or the "
+     "NIC its real port-bw"},
     {"bad-version.xml", CR_EUNSUPPORTED,
      ":2: <topology> version=\"2\": this commroof reads version 1"},
 };

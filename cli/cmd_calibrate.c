@@ -584,6 +584,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             json_object_set_new(e, "written", json_boolean(cr_cnf_key_moved(&fit, k)));
             if (fit.k[k].carried_with)
                 json_object_set_new(e, "carried_with", json_string(fit.k[k].carried_with));
+            if (fit.k[k].not_carried_with)
+                json_object_set_new(e, "not_carried_with", json_string(fit.k[k].not_carried_with));
             if (fit.k[k].at_bound)
                 json_object_set_new(e, "at_bound", json_string(bound_side(fit.k[k].at_bound)));
             json_object_set_new(e, "rows", json_integer(fit.k[k].rows));
@@ -677,6 +679,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             if (fit.k[k].at_bound)
                 fprintf(rep, "  ran to its %s bound: held as shipped",
                         bound_side(fit.k[k].at_bound));
+            if (fit.k[k].not_carried_with)
+                fprintf(rep, "; not carried with %s (it moved past %dx its shipped figure)",
+                        fit.k[k].not_carried_with, CR_CNF_CARRY_MAX);
             fputc('\n', rep);
         }
         if (pinned)

@@ -560,7 +560,8 @@ static double mean_abs_log(cr_cnf *f, const size_t *idx, size_t n)
  * collectives the fit did not see (the 2 x 4 H100 of validate/corpus
  * h100x4-ib-2n: its all_reduce fits the tree's LL step at 1.25 us against
  * 6.25 shipped, and its all_gather, a ring, kept 4 us a crossing). So an
- * uninformed step moves with its informed sibling at the shipped ratio. */
+ * uninformed step moves with its informed sibling at the shipped ratio,
+ * while that sibling stays within CR_CNF_CARRY_MAX of its shipped figure. */
 static cr_status carry_net_steps(cr_cnf *f, cr_cnf_fit *out, cr_diag *d)
 {
     static const char *const pairs[][2] = {
@@ -582,6 +583,11 @@ static cr_status carry_net_steps(cr_cnf *f, cr_cnf_fit *out, cr_diag *d)
         int from = out->k[a].fitted ? a : b, to = from == a ? b : a;
         if (!(out->k[from].before > 0) || !(out->k[to].before > 0))
             continue;
+        double moved = out->k[from].after / out->k[from].before;
+        if (moved > CR_CNF_CARRY_MAX || moved < 1.0 / CR_CNF_CARRY_MAX) {
+            out->k[to].not_carried_with = out->k[from].key;
+            continue;
+        }
         const cr_cnf_key *key = &fit_keys[to];
         double v = out->k[to].before * out->k[from].after / out->k[from].before;
         out->k[to].after = fmin(key->hi, fmax(key->lo, v));

@@ -118,20 +118,30 @@ const cr_cnf_row *cr_cnf_rows(const cr_cnf *f, size_t *n);
  * too (calibrate_nccl.c mark_rate_rows). */
 #define CR_CNF_RATE_SPAN 4
 
+/* A network step the rows leave flat moves with its fitted sibling at
+ * NCCL's ratio only while the sibling stays within this factor of its
+ * shipped figure either way: further out, the sibling's figure has taken up
+ * more than a step's latency (rows the model's structure misses), which
+ * says nothing of the other algorithm's step (calibrate_nccl.c
+ * carry_net_steps; doc/corpus.md, Session 33). */
+#define CR_CNF_CARRY_MAX 4
+
 /* A set of fitted constants. */
 typedef struct {
     int n_keys; /* = the table's */
     struct {
-        const char *key;          /* the table's */
-        double before;            /* as shipped (topology or generation default) */
-        double after;             /* fitted; = before when not fitted */
-        int rows;                 /* rows that informed it */
-        bool fitted;              /* informed by the rows, or carried with its sibling */
-        const char *carried_with; /* the sibling key it moved with, or NULL */
-        int at_bound;             /* its fit ran to an end of its search range: -1
-                                     the floor (one above 0), +1 the ceiling; else 0.
-                                     Such a key is held at before (fitted false)
-                                     and the others fitted again without it */
+        const char *key;              /* the table's */
+        double before;                /* as shipped (topology or generation default) */
+        double after;                 /* fitted; = before when not fitted */
+        int rows;                     /* rows that informed it */
+        bool fitted;                  /* informed by the rows, or carried with its sibling */
+        const char *carried_with;     /* the sibling key it moved with, or NULL */
+        const char *not_carried_with; /* the sibling that moved past CR_CNF_CARRY_MAX,
+                                         so this key kept its figure; or NULL */
+        int at_bound;                 /* its fit ran to an end of its search range: -1
+                                         the floor (one above 0), +1 the ceiling; else 0.
+                                         Such a key is held at before (fitted false)
+                                         and the others fitted again without it */
     } k[CR_CNF_MAX_KEYS];
     int rows;          /* fit rows used (violations left out) */
     int rate_rows;     /* of them, rows up to 64 MiB that inform the rates too:

@@ -301,6 +301,39 @@ static void test_fit_carries_ring_net_step(void **state)
     cr_topo_free(t);
 }
 
+/* The carry stops where the informed step left NCCL's range: rows made
+ * with the tree's LL step at 30 us (4.8x the shipped 6.25) fit it there,
+ * and the ring's step keeps its figure, saying which sibling moved too far
+ * (Kestrel's all_reduce, doc/corpus.md Session 33, moved the tree's Simple
+ * step 8.5x, and the carried ring step put its all_gather at twice its
+ * measured time); at 24 us (3.84x) it is carried as before. */
+static void test_fit_carry_stops_past_range(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    cr_cnf_fit fit;
+    fit_made_rows(t, "h100-ib-4n", "allreduce", "allreduce", 16, 8, 2, "coll.alpha.net.tree.ll",
+                  30e-6, &fit);
+    int tree = fit_key(&fit, "coll.alpha.net.tree.ll"), ring = fit_key(&fit, "coll.alpha.net.ll");
+    assert_true(fit.k[tree].fitted);
+    assert_close(fit.k[tree].after, 30e-6, 0.02, 0);
+    assert_false(fit.k[ring].fitted);
+    assert_null(fit.k[ring].carried_with);
+    assert_string_equal(fit.k[ring].not_carried_with, "coll.alpha.net.tree.ll");
+    assert_close(fit.k[ring].after, 4e-6, 1e-12, 0);
+    assert_int_equal(cr_cnf_apply(t, &fit, "fitted from x.log"), CR_OK);
+    assert_null(cr_topo_find_param(t, "coll.alpha.net.ll"));
+    cr_topo_free(t);
+
+    t = cr_test_open_topo("h100-ib-4n");
+    fit_made_rows(t, "h100-ib-4n", "allreduce", "allreduce", 16, 8, 2, "coll.alpha.net.tree.ll",
+                  24e-6, &fit);
+    assert_close(fit.k[tree].after, 24e-6, 0.02, 0);
+    assert_string_equal(fit.k[ring].carried_with, "coll.alpha.net.tree.ll");
+    assert_null(fit.k[ring].not_carried_with);
+    cr_topo_free(t);
+}
+
 /* A log that stops below 64 MiB (nccl-tests' default -e 32M) still fits
  * the rates: its rows within 4x of its largest size inform them
  * (calibrate_nccl.c mark_rate_rows). Rows made on h100-ib-4n with the
@@ -474,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_fit_nvls_loop),
         cmocka_unit_test(test_fit_tree_net_step),
         cmocka_unit_test(test_fit_carries_ring_net_step),
+        cmocka_unit_test(test_fit_carry_stops_past_range),
         cmocka_unit_test(test_fit_leaves_out),
         cmocka_unit_test(test_fit_at_bound),
         cmocka_unit_test(test_fit_rates_from_largest_rows),

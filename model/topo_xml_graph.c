@@ -67,12 +67,15 @@ static cr_status dev_spec(loader *L, const xmlNode *n, int *spec)
     return CR_OK;
 }
 
-/* A NIC's port-bw (0 where the element is no NIC or leaves it out). */
-static cr_status dev_port(loader *L, const xmlNode *n, double *port_Bps)
+/* What a device element says of itself beyond its id: its model index
+ * (dev_spec) and, for a NIC, its port-bw (0 where left out). One reader for
+ * top-level and template devices alike. */
+static cr_status dev_attrs(loader *L, const xmlNode *n, int *spec, double *port_Bps)
 {
     *port_Bps = 0;
-    if (!txml_is_name(n, "nic") || !txml_get(L, n, "port-bw"))
-        return CR_OK;
+    cr_status st = dev_spec(L, n, spec);
+    if (st || !txml_is_name(n, "nic") || !txml_get(L, n, "port-bw"))
+        return st;
     return txml_get_bw(L, n, "port-bw", port_Bps);
 }
 
@@ -107,7 +110,7 @@ static cr_status top_devices(loader *L, xmlNode *n)
     int spec, node;
     double port_Bps;
     cr_status st;
-    if ((st = dev_spec(L, n, &spec)) || (st = dev_port(L, n, &port_Bps)) ||
+    if ((st = dev_attrs(L, n, &spec, &port_Bps)) ||
         (st = txml_get_int(L, n, "node", 0, 100000000, -1, &node)))
         return st;
     char **ids;
@@ -238,7 +241,7 @@ cr_status txml_compile_tmpl(loader *L, struct tmpl *tp)
                 n->name);
         int spec;
         double port_Bps;
-        if ((st = dev_spec(L, n, &spec)) || (st = dev_port(L, n, &port_Bps)))
+        if ((st = dev_attrs(L, n, &spec, &port_Bps)))
             return st;
         char **ids;
         int nids;

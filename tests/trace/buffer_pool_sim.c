@@ -18,7 +18,7 @@
  *
  * Usage: buffer_pool_sim OUT.json
  */
-#include "../../traces/tracer/commroof_trace.c"
+#include "tracer_src.h"
 #include "sim_open.h"
 
 static int fails;

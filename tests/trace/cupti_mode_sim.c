@@ -24,7 +24,7 @@
  *
  * Usage: cupti_mode_sim OUT.json
  */
-#include "../../traces/tracer/commroof_trace.c"
+#include "tracer_src.h"
 #include "sim_open.h"
 
 static int NVTX_API fake_cupti_dpush(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)

@@ -26,7 +26,7 @@
  *
  * Usage: nvtx_guard_sim   (mode from COMMROOF_TRACE_NVTX_WRAP)
  */
-#include "../../traces/tracer/commroof_trace.c"
+#include "tracer_src.h"
 
 static int calls, ext_seen, unknown_seen, nan_seen, pops, same_ptr;
 static const nvtxEventAttributes_t *plain_attr;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * For the simulations that include the tracer's source (tests/trace/*_sim.c):
+ * For the simulations that include the tracer's source (the *_sim.c files here):
  * the trace file opened and the tracer's clock and ranks set as setup()
- * would, without CUPTI. Include after traces/tracer/commroof_trace.c.
+ * would, without CUPTI. Include after tracer_src.h.
  */
 #ifndef CR_SIM_OPEN_H
 #define CR_SIM_OPEN_H

@@ -19,7 +19,7 @@
  */
 #define cuptiActivityEnable sim_enable
 #define cuptiActivityRegisterCallbacks sim_register
-#include "../../traces/tracer/commroof_trace.c"
+#include "tracer_src.h"
 #undef cuptiActivityEnable
 #undef cuptiActivityRegisterCallbacks
 

@@ -28,7 +28,7 @@ static void *sim_realloc(void *p, size_t n)
     return fail_big && n > 8192 ? NULL : realloc(p, n);
 }
 #define realloc sim_realloc
-#include "../../traces/tracer/commroof_trace.c"
+#include "tracer_src.h"
 #include "sim_open.h"
 #undef realloc
 

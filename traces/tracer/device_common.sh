@@ -30,7 +30,7 @@ LIB=$W/libcommroof_trace.so
 
 build_tracer() {
   gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-    -isystem $CUDA/include -o $LIB traces/tracer/commroof_trace.c \
+    -isystem $CUDA/include -o $LIB traces/tracer/trace_*.c \
     -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
 }
 build_demos() {

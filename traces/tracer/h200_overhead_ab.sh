@@ -4,7 +4,7 @@
 # (issue 16, item 3), on launch-bound work and on the kernel-dense program.
 #
 # Builds the OLD tracer (OLD_SRC, a tracer source to compare against) and the NEW one
-# (traces/tracer/commroof_trace.c), and kernels/overhead, then runs, in
+# (traces/tracer/trace_*.c), and kernels/overhead, then runs, in
 # processes alternating between configurations:
 #
 #   launch   kernels/overhead -m launch: N tiny kernels, 4 KiB D2D copies,
@@ -41,10 +41,12 @@ TORCH_N=${TORCH_N:-5000}
 NO_RUN=${NO_RUN:-0}
 # shellcheck source=traces/tracer/device_common.sh
 . "$(dirname "$0")/device_common.sh"
-# The old side of the A/B: a tracer source to compare against, e.g. the one
-# before the buffer pool: git show 7493853:traces/tracer/commroof_trace.c >
+# The old side of the A/B: a one-file tracer source to compare against, e.g.
+# the one before the buffer pool: git show 7493853:traces/tracer/commroof_trace.c >
 # .ab/old.c (an ignored folder the run tool carries); 2026-12-02's run
-# used that one (traces/h200-1/overhead-2026-12-02/).
+# used that one (traces/h200-1/overhead-2026-12-02/). The tracer was one
+# file until 2026-12-06; a later version to compare against is built from
+# its trace_*.c the same way (OLD_SRC may name several files).
 OLD_SRC=${OLD_SRC:?give OLD_SRC=path of the tracer source to compare against (see the comment above)}
 OLD=$W/libcommroof_trace_old.so
 RAW=$OUT/overhead_raw.txt
@@ -57,10 +59,10 @@ echo "== machine"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,pci.bus_id --format=csv 2>&1 | head -3
 uname -r; $CUDA/bin/nvcc --version | tail -1; echo "cupti in $CUPTI_LIB"; nproc
 
-echo "== build (old: $OLD_SRC, new: traces/tracer/commroof_trace.c)"
+echo "== build (old: $OLD_SRC, new: traces/tracer/trace_*.c)"
 build_tracer
 gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-  -isystem $CUDA/include -Itraces/tracer -o $OLD "$OLD_SRC" \
+  -isystem $CUDA/include -Itraces/tracer -o $OLD $OLD_SRC \
   -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
 $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu -ldl || exit 1
 ls -la $LIB $OLD $W/overhead

@@ -6,7 +6,7 @@
  * decoder that turns a nvtxPayloadData_t array into JSON fields named by the
  * schema's entries. NCCL puts its message sizes in such payloads
  * (NVIDIA/nccl src/include/nvtx_payload_schemas.h); CUPTI does not decode
- * them. Used by the tracer (commroof_trace.c) and fuzzed by
+ * them. Used by the tracer (trace_*.c, tracer.h) and fuzzed by
  * tests/fuzz/fuzz_nvtx_payload.c.
  *
  * Everything the program hands over is untrusted: every read of its memory

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A growable string for building JSON text without stdio, shared by the
- * tracer (commroof_trace.c) and its NVTX payload decoder (nvtx_payload.h,
+ * tracer (trace_*.c, tracer.h) and its NVTX payload decoder (nvtx_payload.h,
  * also built into tests/fuzz/fuzz_nvtx_payload.c). Allocation failure sets
  * oom and leaves the text as it was; callers drop the record and count it.
  */

@@ -12,6 +12,9 @@ ifneq ($(and $(TRACER_CUPTI_H),$(TRACER_CUPTI_SO),$(wildcard $(CUDA_HOME)/includ
 TRACER_INC := $(dir $(firstword $(TRACER_CUPTI_H)))
 TRACER_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(TRACER_CUPTI_SO))))
 TRACER_SO := $(BUILD)/libcommroof_trace.so
+# the library's parts (traces/tracer/tracer.h lists them)
+TRACER_SRC := $(sort $(wildcard traces/tracer/trace_*.c))
+TRACER_HDR := traces/tracer/tracer.h traces/tracer/sb.h traces/tracer/nvtx_payload.h model/grow.h
 TRACER_WARN := $(WARN)
 
 .PHONY: tracer
@@ -21,10 +24,10 @@ tracer: $(TRACER_SO)
 # -isystem: CUDA's headers are not ours to keep warning-free. The rpath binds
 # the library to this libcupti unless the process already loaded one with the
 # same soname (PyTorch does), which is what NVTX forwarding needs.
-$(TRACER_SO): traces/tracer/commroof_trace.c traces/tracer/sb.h traces/tracer/nvtx_payload.h traces/tracer/tracer.mk
+$(TRACER_SO): $(TRACER_SRC) $(TRACER_HDR) traces/tracer/tracer.mk
 	@mkdir -p $(dir $@)
 	gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden $(TRACER_WARN) \
-	  -isystem $(TRACER_INC) -isystem $(CUDA_HOME)/include -o $@ $< \
+	  -isystem $(TRACER_INC) -isystem $(CUDA_HOME)/include -o $@ $(TRACER_SRC) \
 	  -L$(TRACER_LIBDIR) -Wl,-rpath,$(TRACER_LIBDIR) -Wl,--no-undefined -lcupti -ldl -lpthread
 endif
 

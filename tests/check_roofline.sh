@@ -2,22 +2,27 @@
 # SPDX-License-Identifier: MIT
 # The roofline of a real program holds: `commroof roofline` on the eager
 # PyTorch block traced on the H200 (traces/h200-1/roofline-demo, README
-# there) finds no time below its bound (exit 0, not 3) and gives a bound
-# to each of the 19 aten rows of the block (roofline.txt there: every
-# operator with its shapes; the 15 kernel rows are warm-ups outside any
-# range).
+# there) and on an H100 (traces/h100-1/roofline-demo-2026-12-06) finds no
+# time below its bound (exit 0, not 3) and gives a bound to each of the 19
+# aten rows of the block (roofline.txt there: every operator with its
+# shapes; the kernel rows are warm-ups outside any range).
 set -u
 CR=$1
-D=traces/h200-1/roofline-demo
-out=$("$CR" roofline "$D/torch_roofline.json.gz" --topo h200-1 --dtype bf16 --json)
-rc=$?
-[ "$rc" = 0 ] || { echo "check_roofline: exit $rc on $D (3: a time below its bound)"; exit 1; }
-printf '%s' "$out" | python3 -c '
+check() { # DIR TOPOLOGY-OPTIONS...
+    D=$1
+    shift
+    out=$("$CR" roofline "$D/torch_roofline.json.gz" "$@" --dtype bf16 --json)
+    rc=$?
+    [ "$rc" = 0 ] || { echo "check_roofline: exit $rc on $D (3: a time below its bound)"; exit 1; }
+    printf '%s' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 rows = [r for r in d["rows"] if r["kind"] == "aten" and r.get("bound_us")]
 bad = [r for r in rows if r["measured_us"] < r["bound_us"]]
 if bad or len(rows) < 19:
-    sys.exit("check_roofline: %d bounded aten rows (want 19), %d below their bound" % (len(rows), len(bad)))
-' || exit 1
+    sys.exit("check_roofline: %s: %d bounded aten rows (want 19), %d below their bound" % (sys.argv[1], len(rows), len(bad)))
+' "$D" || exit 1
+}
+check traces/h200-1/roofline-demo --topo h200-1
+check traces/h100-1/roofline-demo-2026-12-06 --topo hgx-h100-8 --ranks 0
 echo "check_roofline: OK"

@@ -139,6 +139,7 @@ typedef struct {
     int n_acts;
     double busy_s, last_end, first_ts;
     int dtype;       /* from its kernels, -1 none */
+    int in_dtype;    /* a matrix product's, from its operands' producers (input_dtype), -1 none */
     cr_rf_owned own; /* its kernels and copies */
     long long op_id; /* an emit_nvtx range's op_id, else -1 */
     bool name_lent;  /* name belongs to a call now (add_call) */
@@ -352,6 +353,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     r->ts = ev->ts_s;
     r->end = ev->ts_s + ev->dur_s;
     r->dtype = -1;
+    r->in_dtype = -1;
     r->op_id = -1;
     cr_rf_name pn;
     r->kind = !strncmp(ev->name, "cr:", 3)      ? cr_kind(ev->name)
@@ -433,7 +435,7 @@ typedef struct {
         char *sig; /* an aten call's case (case_sig): calls of one row whose inputs
                       resolved to other bytes are evaluated apart; NULL for others */
         char *name;
-        int dtype;
+        int dtype, in_dtype;
         double busy_s;
         cr_rf_owned own;
     } * calls;
@@ -453,7 +455,7 @@ static cr_status add_call(rctx *c, const char *name, rrange *r, double busy_s, c
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     struct call *k = &c->calls[c->ncall];
     memset(k, 0, sizeof *k);
-    k->dtype = -1;
+    k->dtype = k->in_dtype = -1;
     va_list ap;
     va_start(ap, key_fmt);
     int len = vsnprintf(NULL, 0, key_fmt, ap);
@@ -479,6 +481,7 @@ static cr_status add_call(rctx *c, const char *name, rrange *r, double busy_s, c
     k->busy_s = busy_s;
     if (r) {
         k->dtype = r->dtype;
+        k->in_dtype = r->in_dtype;
         k->own = r->own;
     }
     c->ncall++;
@@ -711,18 +714,61 @@ typedef struct {
     int64_t proc;
 } rprod;
 
-/* The range of op op_id in the consumer's process; none where two ranges
+/* The range of op op_id in the consumer's process; NULL where two ranges
  * share the id (a hand-made trace): which made the input is then unknown. */
-static bool find_producer(void *vctx, long long op_id, cr_rf_name *out)
+static const rrange *producer_range(const rprod *p, long long op_id)
 {
-    const rprod *p = vctx;
     rop key = {p->proc, op_id, 0};
     const rop *f = p->n ? bsearch(&key, p->ix, p->n, sizeof *p->ix, cmp_rop) : NULL;
     if (!f)
-        return false;
+        return NULL;
     if ((f > p->ix && !cmp_rop(f - 1, f)) || (f + 1 < p->ix + p->n && !cmp_rop(f + 1, f)))
-        return false;
-    return is_emit_nvtx(p->t->rg[f->i].name, out);
+        return NULL;
+    return &p->t->rg[f->i];
+}
+
+static bool find_producer(void *vctx, long long op_id, cr_rf_name *out)
+{
+    const rrange *r = producer_range(vctx, op_id);
+    return r && is_emit_nvtx(r->name, out);
+}
+
+/* A matrix product's element type from its operands, where its own
+ * kernels name none (cuBLAS's nvjet kernels on Hopper): bf16 or fp16 when
+ * the kernels of the range that made an operand's storage name it (those
+ * of the ranges nested in it where it owns none: aten::layer_norm's are
+ * aten::native_layer_norm's), or when that range is a product whose type
+ * came so (its output has its operands' type; ranges are read in the
+ * order they start, so a producer's comes first), -1 otherwise. Only those two: PyTorch runs
+ * these products on no narrower type (fp8 goes through aten::_scaled_mm),
+ * so a product of bf16 or fp16 operands runs at their tensor-core rate at
+ * best, and one whose operands are really wider (behind a conversion the
+ * trace shows as bf16) no faster than that: the bound stays a bound. An
+ * fp32 producer is not taken: TF32 or bf16 arithmetic may run an fp32
+ * product faster than fp32's peak (torch.set_float32_matmul_precision). */
+static int input_dtype(const rprod *pc, const cr_rf_name *pn, const cr_rf_inputs *in)
+{
+    if (!cr_rf_operands_one_type(pn->op))
+        return -1;
+    bool bf16 = false, fp16 = false;
+    for (int i = 0; i < in->n; i++) {
+        const rrange *src = in->src_op[i] > 0 ? producer_range(pc, in->src_op[i]) : NULL;
+        if (!src)
+            continue;
+        /* the producer and the ranges nested in it (sorted by start, the
+         * outer first: cmp_rrange) */
+        const rrange *end = pc->t->rg + pc->t->nr;
+        for (const rrange *r = src; r < end && r->proc == src->proc && r->ts < src->end; r++) {
+            if (r != src && r->end > src->end)
+                continue; /* another thread's range across its end */
+            int dt = r->dtype >= 0 ? r->dtype : r->in_dtype;
+            if (r->n_acts > 0) {
+                bf16 = bf16 || dt == CR_DT_BF16;
+                fp16 = fp16 || dt == CR_DT_FP16;
+            }
+        }
+    }
+    return bf16 ? CR_DT_BF16 : fp16 ? CR_DT_FP16 : -1;
 }
 
 /* The part of a call's case that input_op_ids decide: calls of one
@@ -851,10 +897,14 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
+        /* --dtype, where given, is the type of every call whose kernels name
+         * none: what the operands' producers show is read only without it */
+        if (r->dtype < 0 && !(c->o && c->o->has_dtype))
+            r->in_dtype = input_dtype(&pc, &pn, &r->own.in);
         char sig[512];
         case_sig(&pn, &r->own, sig, sizeof sig);
-        st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d", pn.op,
-                      (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype);
+        st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d\x1f%d", pn.op,
+                      (int)pn.sizes_len, r->name + pn.sizes_off, r->dtype, r->in_dtype);
         if (st != CR_OK) {
             cr_rf_inputs_free(&r->own.in);
             goto out;
@@ -1041,6 +1091,10 @@ static cr_status eval_aten(const rctx *c, const struct call *k, cr_rf_row *w, cr
                (k->own.elem_bytes == 0 || cr_dtype_bytes(c->o->dtype) <= k->own.elem_bytes)) {
         dt = (int)c->o->dtype;
         snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
+    } else if (k->in_dtype >= 0 && (k->own.elem_bytes == 0 ||
+                                    cr_dtype_bytes((cr_dtype)k->in_dtype) <= k->own.elem_bytes)) {
+        dt = k->in_dtype; /* read only without --dtype (read_file) */
+        snprintf(w->dtype_src, sizeof w->dtype_src, "input");
     } else if (k->own.elem_bytes > 0) {
         /* an untyped kernel whose name shows its element size
          * (OpaqueType<2u>, bool): a type of that size, never wider

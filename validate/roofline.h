@@ -123,7 +123,8 @@ typedef struct {
                            a cr: case's label */
     char model[128];    /* the catalog case evaluated: "gemm m=8 n=1024 k=512 dtype=bf16" */
     char dtype[8];      /* "" when unknown */
-    char dtype_src[12]; /* "kernel", "--dtype", "copy bytes", "range", "" */
+    char dtype_src[12]; /* "kernel", "input" (an operand's producer's kernels), "--dtype",
+                           "kernel size", "copy bytes", "range", "default", "" */
     int calls;
     double median_s; /* median device time per call */
     double min_s;    /* the fastest call's device time */

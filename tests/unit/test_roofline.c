@@ -861,6 +861,54 @@ static cr_roofline read_one(const cr_topo *t, const char *path)
     return r;
 }
 
+/* A product whose kernel names no type (cuBLAS's nvjet kernels) takes the
+ * type its operands' producers show (tests/fixtures/roofline/README.md,
+ * input_dtype.json): bf16 from the layer norm its operand is a view of,
+ * and from that product for the product it feeds; not from an fp32
+ * producer, nor for an op that is not a product; --dtype, where given,
+ * wins. */
+static void test_input_dtype(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    const double flops = 2.0 * 4096 * 1024 * 4096, bf16_peak = 989e12;
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/input_dtype.json");
+    int input = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const cr_rf_row *w = &r.rows[i];
+        if (strcmp(w->op, "aten::mm") != 0)
+            continue;
+        if (strstr(w->args, "[1024, 2048]")) { /* fed by fp32 exp */
+            assert_false(w->has_bound);
+            assert_non_null(strstr(w->note, "give --dtype"));
+            continue;
+        }
+        assert_true(w->has_bound);
+        assert_string_equal(w->dtype, "bf16");
+        assert_string_equal(w->dtype_src, "input");
+        assert_close(w->bound_s, flops / bf16_peak, 0.01, 0);
+        input++;
+    }
+    assert_int_equal(input, 2);
+    const cr_rf_row *g = find(&r, "aten::gelu");
+    assert_false(g->has_bound);
+    assert_string_equal(g->dtype_src, "");
+    cr_roofline_release(&r);
+    cr_roofline_opts o = {0};
+    o.has_dtype = true;
+    o.dtype = CR_DT_FP32;
+    const char *paths[] = {"tests/fixtures/roofline/input_dtype.json"};
+    if (cr_roofline_read(t, paths, 1, &o, &r, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    for (size_t i = 0; i < r.n; i++)
+        if (!strcmp(r.rows[i].op, "aten::mm"))
+            assert_string_equal(r.rows[i].dtype_src, "--dtype");
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_calls_and_pairing(void **state)
 {
     (void)state;
@@ -973,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_foreach),
         cmocka_unit_test(test_expanded_kv_heads),
         cmocka_unit_test(test_fixture_table),
+        cmocka_unit_test(test_input_dtype),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_fuzz_replay),
     };

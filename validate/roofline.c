@@ -733,39 +733,65 @@ static bool find_producer(void *vctx, long long op_id, cr_rf_name *out)
     return r && is_emit_nvtx(r->name, out);
 }
 
-/* A matrix product's element type from its operands, where its own
- * kernels name none (cuBLAS's nvjet kernels on Hopper): bf16 or fp16 when
- * the kernels of the range that made an operand's storage name it (those
- * of the ranges nested in it where it owns none: aten::layer_norm's are
- * aten::native_layer_norm's), or when that range is a product whose type
- * came so (its output has its operands' type; ranges are read in the
- * order they start, so a producer's comes first), -1 otherwise. Only those two: PyTorch runs
- * these products on no narrower type (fp8 goes through aten::_scaled_mm),
- * so a product of bf16 or fp16 operands runs at their tensor-core rate at
- * best, and one whose operands are really wider (behind a conversion the
- * trace shows as bf16) no faster than that: the bound stays a bound. An
- * fp32 producer is not taken: TF32 or bf16 arithmetic may run an fp32
- * product faster than fp32's peak (torch.set_float32_matmul_precision). */
-static int input_dtype(const rprod *pc, const cr_rf_name *pn, const cr_rf_inputs *in)
+/* What the kernels of range src, and of the ranges nested in it (sorted
+ * by start, the outer first: cmp_rrange), show of the type it wrote: bf16
+ * or fp16 (a product's: the type its operands showed, in_dtype), -1 for
+ * another type, -2 where none of them launched anything. */
+static int range_dtype16(const rtrace *t, const rrange *src)
 {
-    if (!cr_rf_operands_one_type(pn->op))
+    bool any = false, bf16 = false, fp16 = false;
+    const rrange *end = t->rg + t->nr;
+    for (const rrange *r = src; r < end && r->proc == src->proc && r->ts < src->end; r++) {
+        if (r != src && r->end > src->end)
+            continue; /* another thread's range across its end */
+        if (r->n_acts == 0)
+            continue;
+        any = true;
+        int dt = r->dtype >= 0 ? r->dtype : r->in_dtype;
+        bf16 = bf16 || dt == CR_DT_BF16;
+        fp16 = fp16 || dt == CR_DT_FP16;
+    }
+    return bf16 ? CR_DT_BF16 : fp16 ? CR_DT_FP16 : any ? -1 : -2;
+}
+
+/* A matrix product's element type from its operands, where its own
+ * kernels name none (cuBLAS's nvjet kernels on Hopper): each operand
+ * followed through input_op_ids, through the ranges that launched nothing
+ * and keep their input's type (views, split, in-place ops: a no-op
+ * aten::to among them), to the first that launched kernels (itself or the
+ * ranges nested in it: aten::layer_norm's are aten::native_layer_norm's;
+ * a conversion's, its copy), which says bf16 or fp16 or, as a product
+ * whose type came so, its operands' (ranges are read in the order they
+ * start, so a producer's comes first); -1 where none says one. Only those
+ * two types: PyTorch runs these products on no narrower type (fp8 goes
+ * through aten::_scaled_mm), so a product of bf16 or fp16 operands runs at
+ * their tensor-core rate at best, and one whose operands are really wider
+ * (behind a conversion the trace shows as bf16) no faster: the bound stays
+ * a bound. An fp32 producer is not taken: TF32 or bf16 arithmetic
+ * (torch.set_float32_matmul_precision) may run an fp32 product faster
+ * than fp32's peak. */
+static int input_dtype(const rprod *pc, const cr_rf_name *pn)
+{
+    if (!cr_rf_operands_one_type(pn->op) || pn->n_ids != pn->n_shapes)
         return -1;
     bool bf16 = false, fp16 = false;
-    for (int i = 0; i < in->n; i++) {
-        const rrange *src = in->src_op[i] > 0 ? producer_range(pc, in->src_op[i]) : NULL;
-        if (!src)
-            continue;
-        /* the producer and the ranges nested in it (sorted by start, the
-         * outer first: cmp_rrange) */
-        const rrange *end = pc->t->rg + pc->t->nr;
-        for (const rrange *r = src; r < end && r->proc == src->proc && r->ts < src->end; r++) {
-            if (r != src && r->end > src->end)
-                continue; /* another thread's range across its end */
-            int dt = r->dtype >= 0 ? r->dtype : r->in_dtype;
-            if (r->n_acts > 0) {
+    for (int i = 0; i < pn->n_ids; i++) {
+        long long op = pn->id_op[i];
+        /* a chain of views is short; the cap stops a cycle of bad ids */
+        for (int depth = 0; depth < 64 && op > 0; depth++) {
+            const rrange *src = producer_range(pc, op);
+            cr_rf_name pr;
+            if (!src)
+                break;
+            int dt = range_dtype16(pc->t, src);
+            if (dt != -2) {
                 bf16 = bf16 || dt == CR_DT_BF16;
                 fp16 = fp16 || dt == CR_DT_FP16;
+                break;
             }
+            if (!is_emit_nvtx(src->name, &pr) || !cr_rf_type_of_input0(pr.op) || pr.n_ids < 1)
+                break;
+            op = pr.id_op[0];
         }
     }
     return bf16 ? CR_DT_BF16 : fp16 ? CR_DT_FP16 : -1;
@@ -900,7 +926,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         /* --dtype, where given, is the type of every call whose kernels name
          * none: what the operands' producers show is read only without it */
         if (r->dtype < 0 && !(c->o && c->o->has_dtype))
-            r->in_dtype = input_dtype(&pc, &pn, &r->own.in);
+            r->in_dtype = input_dtype(&pc, &pn);
         char sig[512];
         case_sig(&pn, &r->own, sig, sizeof sig);
         st = add_call(c, r->name, r, r->busy_s, d, "A\x1f%s\x1f%.*s\x1f%d\x1f%d", pn.op,

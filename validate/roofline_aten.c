@@ -246,6 +246,16 @@ static bool aliases_input0(const char *op)
            strcmp(op, "aten::set_") != 0 && strcmp(op, "aten::resize_as_") != 0;
 }
 
+bool cr_rf_type_of_input0(const char *op)
+{
+    /* the views of several outputs: each part of its input */
+    static const char *const parts[] = {
+        "aten::split", "aten::split_with_sizes", "aten::unsafe_split",
+        "aten::chunk", "aten::unbind",           "aten::tensor_split",
+        NULL};
+    return aliases_input0(op) || op_is(op, parts);
+}
+
 bool cr_rf_operands_one_type(const char *op)
 {
     static const char *const products[] = {
@@ -256,7 +266,7 @@ bool cr_rf_operands_one_type(const char *op)
 
 void cr_rf_inputs_free(cr_rf_inputs *in)
 {
-    free(in->elems); /* one block: elems, src_op, key, fresh */
+    free(in->elems); /* one block: elems, then key, then fresh */
     memset(in, 0, sizeof *in);
 }
 
@@ -281,10 +291,9 @@ cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer,
 {
     memset(in, 0, sizeof *in);
     int n = pn->n_shapes;
-    /* one block, kept with the call: the doubles and the op ids first
-     * (aligned), then the keys, then the flags; the storage references
-     * only for now */
-    size_t each = sizeof(double) + sizeof(long long) + sizeof(int) + sizeof(bool);
+    /* one block, kept with the call: the doubles first (aligned), then
+     * the keys, then the flags; the storage references only for now */
+    size_t each = sizeof(double) + sizeof(int) + sizeof(bool);
     size_t m = (size_t)(n > 0 ? n : 1);
     char *block = malloc(m * each);
     storage_ref *refs = malloc(m * sizeof *refs);
@@ -294,8 +303,7 @@ cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer,
         return CR_ENOMEM;
     }
     in->elems = (double *)(void *)block;
-    in->src_op = (long long *)(void *)(in->elems + n);
-    in->key = (int *)(void *)(in->src_op + n);
+    in->key = (int *)(void *)(in->elems + n);
     in->fresh = (bool *)(in->key + n);
     in->n = n;
     in->has_ids = pn->n_ids > 0 && pn->n_ids == pn->n_shapes;
@@ -303,7 +311,6 @@ cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer,
     for (int i = 0; i < n; i++) {
         in->key[i] = -1;
         in->fresh[i] = false;
-        in->src_op[i] = 0;
         in->elems[i] = cr_rf_numel(pn, i);
         if (!in->has_ids || pn->ndim[i] == 0)
             continue;
@@ -316,7 +323,6 @@ cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer,
                 break;
             if (!aliases_input0(pr.op) || pr.n_shapes < 1 || pr.ndim[0] == 0) {
                 in->fresh[i] = true;
-                in->src_op[i] = op;
                 break;
             }
             /* a view holds no more than what it views: an expand's input

@@ -31,9 +31,6 @@ typedef struct {
     /* elems[i]: the input's storage holds at most this many elements (an
      * expanded view: its source's); its numel where nothing shows less */
     double *elems;
-    /* src_op[i]: the op_id of the range that made the input's storage (where
-     * fresh[i]), 0 where none is known */
-    long long *src_op;
 } cr_rf_inputs;
 
 static inline bool cr_rf_in_fresh(const cr_rf_inputs *in, int i)
@@ -60,7 +57,7 @@ typedef bool (*cr_rf_producer_fn)(void *ctx, long long op_id, cr_rf_name *out);
 
 /* Fills *in for the call pn from its input_op_ids, following each input
  * through the view and in-place ops that made it (producer() finds them)
- * to the op that made its storage (src_op). Without ids: has_ids false, every key
+ * to the op that made its storage. Without ids: has_ids false, every key
  * -1, nothing fresh, elems the numel. CR_ENOMEM leaves *in empty (n 0). */
 cr_status cr_rf_resolve_inputs(const cr_rf_name *pn, cr_rf_producer_fn producer, void *ctx,
                                cr_rf_inputs *in);
@@ -109,6 +106,12 @@ void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt);
  * *m filled, or false with m->note saying why it has none (an operator
  * the table lacks, sizes it cannot read). */
 bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *own, cr_rf_case *m);
+
+/* Whether an op that launches nothing leaves its output its first input's
+ * element type: the views and in-place ops resolve_inputs follows (the
+ * conversions among them, aten::to and the like, launch a copy where they
+ * convert), and the views of several outputs (split, chunk, unbind). */
+bool cr_rf_type_of_input0(const char *op);
 
 /* Whether op is a matrix product whose tensor operands all have its own
  * element type (aten::mm, addmm, bmm, baddbmm, matmul, linear: PyTorch

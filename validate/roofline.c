@@ -755,7 +755,7 @@ static int range_dtype16(const rtrace *t, const rrange *src)
 }
 
 /* A matrix product's element type from its operands, where its own
- * kernels name none (cuBLAS's nvjet kernels on Hopper): each operand
+ * kernels name none (a Triton GEMM's, a library's): each operand
  * followed through input_op_ids, through the ranges that launched nothing
  * and keep their input's type (views, split, in-place ops: a no-op
  * aten::to among them), to the first that launched kernels (itself or the

@@ -254,6 +254,42 @@ double cr_rf_numel(const cr_rf_name *n, int i)
 
 /* --- element types from kernel names ------------------------------------------ */
 
+/* cuBLASLt's nvjet kernels (PyTorch 2.11's GEMMs on Hopper) name their
+ * types in one code after "nvjet_" (and an "sm90_"), one letter a type:
+ * nvjet_sm90_tst_256x128_... for bf16, hsh_ for fp16, qqtst_ for fp8
+ * inputs. Read from the sweeps' traces, where each GEMM runs inside a
+ * cr:gemm range that names its type (traces/h100-1/run-2026-12-06 and
+ * traces/h200-1/run-2026-12-01, run-2026-12-04 kernels-gemm.json.gz: 461
+ * tst kernels in bf16 ranges, 461 hsh in fp16, 487 qqtst in fp8, none in
+ * another). Only t, h and q are read: a letter read as a narrower type
+ * than the kernel's only lowers the bound, while s (fp32) may run as TF32
+ * and is left unread. */
+static void nvjet_types(const char *k, bool *seen)
+{
+    const char *p = strstr(k, "nvjet_");
+    if (!p)
+        return;
+    p += 6;
+    if (!strncmp(p, "sm", 2)) { /* the architecture: sm90_, sm100_ */
+        p += 2;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*p++ != '_')
+            return;
+    }
+    size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz");
+    if (n == 0 || p[n] != '_')
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == 't')
+            seen[CR_DT_BF16] = true;
+        else if (p[i] == 'h')
+            seen[CR_DT_FP16] = true;
+        else if (p[i] == 'q')
+            seen[CR_DT_FP8] = true;
+    }
+}
+
 int cr_rf_kernel_dtype(const char *k)
 {
     static const struct {
@@ -303,6 +339,7 @@ int cr_rf_kernel_dtype(const char *k)
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
         if (strstr(k, pats[i].s))
             seen[pats[i].t] = true;
+    nvjet_types(k, seen);
     for (size_t i = 0; i < sizeof least_bound_first / sizeof least_bound_first[0]; i++)
         if (seen[least_bound_first[i]])
             return (int)least_bound_first[i];

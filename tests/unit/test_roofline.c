@@ -108,7 +108,17 @@ static void test_kernel_dtype_and_short_names(void **state)
     assert_int_equal(cr_rf_kernel_dtype("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8"),
                      CR_DT_FP32);
     assert_int_equal(cr_rf_kernel_dtype("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"), CR_DT_FP32);
-    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), -1);
+    /* cuBLASLt's nvjet codes (roofline_name.c nvjet_types): t bf16, h
+     * fp16, q fp8 (qqtst: fp8 in, bf16 out: fp8, the least bound); s
+     * (fp32, maybe run as TF32) unread; the tile's "_h_" is not the code */
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"),
+                     CR_DT_BF16);
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_hsh_128x256_64x4_2x1_v_bz_TNN"), CR_DT_FP16);
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_qqtst_128x128_128x6_1x2_h_bz_coopA_algo2_TNT"),
+                     CR_DT_FP8);
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_hsh_64x8_64x16_4x1_v_bz_splitK_TNT"), CR_DT_FP16);
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_sss_128x64_64x8_2x1_v_bz_TNN"), -1);
+    assert_int_equal(cr_rf_kernel_dtype("nvjet_sm90_256x128_h_bz_TNT"), -1); /* no code */
     /* a conversion names both types: the smaller element (fp8 in, bf16
      * out, 3 bytes an element where bf16 alone would bound 4: the bound
      * must not exceed what the copy moves); tf32 over fp32, its peak */
@@ -861,7 +871,7 @@ static cr_roofline read_one(const cr_topo *t, const char *path)
     return r;
 }
 
-/* A product whose kernel names no type (cuBLAS's nvjet kernels) takes the
+/* A product whose kernel names no type (a Triton GEMM's) takes the
  * type its operands' producers show (tests/fixtures/roofline/README.md,
  * input_dtype.json): bf16 from the layer norm its operand is a view of,
  * from that product for the product it feeds, and through a split of it

@@ -6,6 +6,8 @@
 # ($OUT/log.txt), a fresh scratch folder $W, the CUDA and CUPTI paths, and
 #
 #   build_tracer          build libcommroof_trace.so into $W ($LIB); exits on failure
+#   build_tracer_lib OUT SRC...  build a tracer library from other sources (an A/B's old side)
+#   torch_ok              PyTorch imports and sees a GPU (status)
 #   build_demos           build kernels/trace_demo and kernels/overhead into $W; exits on failure
 #   build_nvtx_demo       build tests/trace/nvtx_payload_demo.c into $W/nvtx_demo (status: gcc's)
 #   traced DIR CMD...     run CMD under the tracer, traces written to DIR
@@ -28,11 +30,15 @@ CUDA=/usr/local/cuda
 CUPTI_LIB=$(dirname "$(ls $CUDA/lib64/libcupti.so $CUDA/extras/CUPTI/lib64/libcupti.so 2>/dev/null | head -1)")
 LIB=$W/libcommroof_trace.so
 
-build_tracer() {
+build_tracer_lib() { # OUT SRC...: a tracer library from these sources (an A/B's other side)
+  local out=$1
+  shift
   gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-    -isystem $CUDA/include -o $LIB traces/tracer/trace_*.c \
+    -isystem $CUDA/include -Itraces/tracer -o "$out" "$@" \
     -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
 }
+build_tracer() { build_tracer_lib $LIB traces/tracer/trace_*.c; }
+torch_ok() { timeout 60 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; }
 build_demos() {
   $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/trace_demo kernels/trace_demo/trace_demo.cu -ldl || exit 1
   $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu || exit 1

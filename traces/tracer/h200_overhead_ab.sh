@@ -61,9 +61,8 @@ uname -r; $CUDA/bin/nvcc --version | tail -1; echo "cupti in $CUPTI_LIB"; nproc
 
 echo "== build (old: $OLD_SRC, new: traces/tracer/trace_*.c)"
 build_tracer
-gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-  -isystem $CUDA/include -Itraces/tracer -o $OLD $OLD_SRC \
-  -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
+# shellcheck disable=SC2086 # OLD_SRC may name several files
+build_tracer_lib $OLD $OLD_SRC
 $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/overhead kernels/overhead/overhead.cu -ldl || exit 1
 ls -la $LIB $OLD $W/overhead
 [ "$NO_RUN" = 1 ] && { echo "NO_RUN=1: built, nothing run"; exit 0; }
@@ -129,7 +128,7 @@ for i in $(seq 1 "$REPS"); do
   for c in untraced old new; do run_cfg $c "s$i" $W/overhead -n 10000 -t 10000 -r 5; done
 done
 
-if timeout 60 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+if torch_ok; then
   echo "== PyTorch loops ($TORCH_N calls x 3 loops), 2 processes of untraced/old/new, 1 of new-kernel"
   for i in 1 2; do
     for c in untraced old new; do run_cfg $c "t$i" python3 kernels/overhead/torch_launch.py -n "$TORCH_N" -r 3; done

@@ -88,7 +88,7 @@ for i in $(seq 1 "$REPS"); do
   echo "   round $i done ($(date +%T))"
 done
 if [ "$TORCH_REPS" -gt 0 ] &&
-  timeout 60 python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+  torch_ok; then
   echo "== PyTorch loops ($TORCH_N calls x 3 loops), $TORCH_REPS processes of each configuration"
   python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"
   for i in $(seq 1 "$TORCH_REPS"); do

@@ -22,9 +22,8 @@ echo "== machine"
 nvidia-smi --query-gpu=name,driver_version,pci.bus_id --format=csv
 echo "== build"
 build_tracer
-gcc -std=c11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
-  -isystem $CUDA/include -Itraces/tracer -o $OLD $OLD_SRC \
-  -L"$CUPTI_LIB" -Wl,-rpath,"$CUPTI_LIB" -Wl,--no-undefined -lcupti -ldl -lpthread || exit 1
+# shellcheck disable=SC2086 # OLD_SRC may name several files
+build_tracer_lib $OLD $OLD_SRC
 build_demos
 build_nvtx_demo || exit 1
 nm -D --defined-only $OLD | awk '{print $3}' > $W/old.sym

@@ -119,7 +119,7 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 printf '{"traceEvents":[\n{"ph":"X","ts":1}\n]}\n' >"$T/bad.json"
 "$CR" trace summary "$T/bad.json" >"$T/o" 2>"$T/e"; check "summary of a bad trace" 1 $?
-has "summary of a bad trace" "$T/e" "bad.json:2: complete event (\"ph\":\"X\") \"\" needs numbers \"ts\" and \"dur\" (microseconds)"
+has "summary of a bad trace" "$T/e" "bad.json:2: complete event (\"ph\":\"X\") \"(unnamed)\" needs numbers \"ts\" and \"dur\" (microseconds)"
 "$CR" trace summary --json $FIX/minimal.json >"$T/o" 2>"$T/e"; check "summary --json" 0 $?
 if command -v python3 >/dev/null 2>&1; then
     python3 -c '

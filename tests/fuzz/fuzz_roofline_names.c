@@ -7,14 +7,16 @@
  * same function.
  * fuzz-max-len: 512
  *
- * Input: the range name (NUL bytes end it).
+ * Input: the range name (NUL bytes end it), also read as a kernel's name
+ * (cr_rf_kernel_dtype, cr_rf_kernel_elem_bytes).
  *
  * Properties: parsing never crashes or reads past the name; a failure says
  * why; a parsed name has a non-empty operator without ',', at most
  * CR_RF_MAX_SHAPES shapes of at most CR_RF_MAX_DIMS dimensions, sizes in
  * 0 .. 2^53, a sizes text inside the name that starts with '[', and a
  * complete (not truncated) sizes text parses again to the same shapes;
- * the element count of each shape is finite and >= 1 or a product with a 0.
+ * the element count of each shape is finite and >= 1 or a product with a 0;
+ * a kernel's name gives a known type or -1, and 0, 1, 2, 4 or 8 bytes.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(name, data, size);
     name[size] = '\0';
     size_t len = strlen(name);
+    /* the same text as a kernel's name: a known type or none, an element
+     * size or none */
+    int kt = cr_rf_kernel_dtype(name), kb = cr_rf_kernel_elem_bytes(name);
+    if (kt < -1 || kt >= CR_DT__COUNT || (kb != 0 && kb != 1 && kb != 2 && kb != 4 && kb != 8))
+        abort();
     cr_rf_name n;
     cr_diag d = {{0}};
     if (cr_rf_parse_name(name, &n, &d) != CR_OK) {

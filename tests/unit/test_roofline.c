@@ -4,7 +4,7 @@
  * parser, element types from kernel names, short kernel names, and the
  * table of the hand-made trace tests/fixtures/roofline/torch_block.json
  * (its generator's comments give each activity's time), with the fuzz
- * corpus replayed through the fuzz target.
+ * corpora replayed through the fuzz targets (range names, whole traces).
  */
 #include "cr_test.h"
 
@@ -18,6 +18,10 @@
 #include "validate/roofline_priv.h"
 
 #include "tests/fuzz/fuzz_roofline_names.c"
+/* the second target of this module, under a name of its own */
+#define LLVMFuzzerTestOneInput fuzz_roofline_trace_input
+#include "tests/fuzz/fuzz_roofline_trace.c"
+#undef LLVMFuzzerTestOneInput
 
 static void test_parse_names(void **state)
 {
@@ -1013,6 +1017,8 @@ static void test_fuzz_replay(void **state)
     (void)state;
     assert_true(
         cr_test_replay_dir("tests/fuzz/corpus/roofline_names", LLVMFuzzerTestOneInput, 4096) >= 18);
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/roofline_trace", fuzz_roofline_trace_input,
+                                   65536) >= 20);
 }
 
 int main(void)

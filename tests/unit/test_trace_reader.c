@@ -658,7 +658,7 @@ static void test_bad_inputs(void **state)
     assert_string_equal(error_of("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,"
                                  "\"args\":[]}]}",
                                  CR_EPARSE),
-                        "t.json:1: event \"\": \"args\" must be an object");
+                        "t.json:1: event \"(unnamed)\": \"args\" must be an object");
 }
 
 static void test_event_too_big(void **state)
@@ -1038,6 +1038,35 @@ static void test_control_chars_in_names(void **state)
     cr_trace_reader_free(r);
 }
 
+/* A complete event without a name (or with "") reads as CR_TRACE_NO_NAME
+ * on both paths, so that no table shows a blank where a kernel's or a
+ * range's name goes; a metadata event keeps "". */
+static void test_unnamed_events(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"traceEvents\":["
+                               "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"cat\":\"kernel\"},"
+                               "{\"ph\":\"X\",\"ts\":2,\"dur\":1,\"cat\":\"nvtx\",\"name\":\"\"},"
+                               "{\"ph\":\"M\",\"pid\":1,\"tid\":0}]}";
+    for (int fast = 0; fast < 2; fast++) {
+        cr_trace_reader *r = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t.json", &r), CR_OK);
+        cr_trace_reader_set_fast_path(r, fast);
+        const cr_trace_event *e = NULL;
+        for (int i = 0; i < 2; i++) {
+            assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+            assert_non_null(e);
+            assert_string_equal(e->name, CR_TRACE_NO_NAME);
+        }
+        assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+        assert_non_null(e);
+        assert_int_equal(e->ph, 'M');
+        assert_string_equal(e->name, "");
+        cr_trace_reader_free(r);
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -1066,6 +1095,7 @@ int main(void)
         cmocka_unit_test(test_error_is_sticky),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_control_chars_in_names),
+        cmocka_unit_test(test_unnamed_events),
         cmocka_unit_test(test_committed_traces),
         cmocka_unit_test(test_fuzz_corpus_replay),
         cmocka_unit_test(test_h200_torchrun_killed),

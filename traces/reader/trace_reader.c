@@ -551,6 +551,8 @@ static cr_status finish_event(cr_trace_reader *r, unsigned long line, bool has_t
                               bool has_dur, double dur, const json_t *args)
 {
     cr_trace_event *e = &r->ev;
+    if (e->ph == 'X' && !e->name[0])
+        e->name = CR_TRACE_NO_NAME;
     if (e->ph == 'X' && (!has_ts || !has_dur))
         return fail(r, CR_EPARSE, line,
                     "complete event (\"ph\":\"X\") \"%s\" needs numbers \"ts\" and \"dur\" "

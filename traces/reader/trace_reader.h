@@ -73,10 +73,14 @@ typedef enum {
  * size (NVIDIA/nccl src/include/nvtx_payload_schemas.h). */
 #define CR_TRACE_NCCL_SIZE_FIELD "Message size [bytes]"
 
+/* The name of a complete event ("ph":"X": a kernel, copy or range) that
+ * has none (or ""), so that every table and message shows one. */
+#define CR_TRACE_NO_NAME "(unnamed)"
+
 typedef struct {
     char ph;             /* Chrome phase: 'X' complete, 'i' instant, 'M' metadata, ... */
     cr_trace_cat cat;    /* what it records */
-    const char *name;    /* never NULL ("" when absent) */
+    const char *name;    /* never NULL: "" when absent, CR_TRACE_NO_NAME for a complete event */
     const char *cat_str; /* the raw "cat" string, never NULL */
     int64_t pid, tid;    /* as in the file (pid = os pid x 100 + device for our traces) */
     double ts_s;         /* start, seconds, relative to the file's ts base */

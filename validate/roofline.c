@@ -4,7 +4,8 @@
  * activities, each operator evaluated by the operator catalog (model/ops.h)
  * or, for NCCL's calls and "cr:" ranges, by validate (cr_validate_eval).
  * The range names are parsed in roofline_name.c; the mapping from PyTorch
- * operators to catalog operators is roofline_aten.c's table.
+ * operators to catalog operators is roofline_aten.c's table; the finished
+ * table's totals and order are roofline_table.c's.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -20,97 +21,6 @@
 #include "traces/reader/trace_summary.h"
 #include "traces/tracer/sb.h"
 #include "validate_priv.h"
-
-const char *cr_rf_kind_name(cr_rf_kind k)
-{
-    switch (k) {
-    case CR_RF_ATEN:
-        return "aten";
-    case CR_RF_NCCL:
-        return "nccl";
-    case CR_RF_CR:
-        return "cr";
-    case CR_RF_KERNEL:
-        return "kernel";
-    }
-    return "?";
-}
-
-/* --- the table ------------------------------------------------------------------ */
-
-static cr_rf_row *push_row(cr_roofline *r)
-{
-    if (cr_grow((void **)&r->rows, &r->cap, r->n + 1, sizeof *r->rows))
-        return NULL;
-    cr_rf_row *w = &r->rows[r->n++];
-    memset(w, 0, sizeof *w);
-    return w;
-}
-
-/* A duration in the unit that reads best (a program's totals run from
- * microseconds to minutes): "350.125 us", "24.002 ms", "8.980 s". */
-static const char *duration_text(double s, char *buf, size_t n)
-{
-    double a = fabs(s);
-    if (a >= 1.0)
-        snprintf(buf, n, "%.3f s", s);
-    else if (a >= 1e-3)
-        snprintf(buf, n, "%.3f ms", s * 1e3);
-    else
-        snprintf(buf, n, "%.3f us", s * 1e6);
-    return buf;
-}
-
-void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n)
-{
-    char t[32], c[32], v[32];
-    snprintf(buf, n,
-             "device time %s; covered by a bound %s (%.1f%%); the program could save at best %s",
-             duration_text(r->total_s, t, sizeof t), duration_text(r->covered_s, c, sizeof c),
-             r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0,
-             duration_text(r->save_s, v, sizeof v));
-}
-
-typedef struct {
-    double save_s;
-    size_t i;
-} save_ix;
-
-static int cmp_save(const void *a, const void *b)
-{
-    const save_ix *x = a, *y = b;
-    if (x->save_s != y->save_s)
-        return x->save_s < y->save_s ? 1 : -1;
-    return x->i < y->i ? -1 : 1;
-}
-
-cr_status cr_roofline_by_save(const cr_roofline *r, size_t n, size_t *idx, size_t *count)
-{
-    *count = 0;
-    if (n > r->n)
-        n = r->n;
-    save_ix *ix = malloc((n ? n : 1) * sizeof *ix);
-    if (!ix)
-        return CR_ENOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r->rows[i].has_bound)
-            ix[k++] = (save_ix){r->rows[i].save_s, i};
-    qsort(ix, k, sizeof *ix, cmp_save);
-    for (size_t j = 0; j < k; j++)
-        idx[j] = ix[j].i;
-    *count = k;
-    free(ix);
-    return CR_OK;
-}
-
-void cr_roofline_release(cr_roofline *r)
-{
-    if (!r)
-        return;
-    free(r->rows);
-    memset(r, 0, sizeof *r);
-}
 
 /* --- one trace: activities and ranges ------------------------------------------- */
 
@@ -198,6 +108,12 @@ typedef struct {
     int dev, rank; /* the payload's CUDA device and rank in it, -1 unknown */
 } rcomm;
 
+/* A stretch of one process's time. */
+typedef struct {
+    int64_t proc;
+    double ts, end;
+} rspan;
+
 typedef struct {
     ract *a;
     size_t na, ca;
@@ -207,6 +123,8 @@ typedef struct {
     size_t nn, cn;
     rcomm *cm;
     size_t ncm, ccm;
+    rspan *crw; /* the windows of the "cr:" ranges validate reads (cr_windows) */
+    size_t ncrw;
     int n_crop; /* "cr:" ranges of catalog operators (validate skips them) */
 } rtrace;
 
@@ -221,6 +139,7 @@ static void rtrace_free(rtrace *t)
     free(t->rg);
     free(t->nc);
     free(t->cm);
+    free(t->crw);
     memset(t, 0, sizeof *t);
 }
 
@@ -421,6 +340,48 @@ static cr_status assign(rtrace *t, int *owner, cr_diag *d)
     return CR_OK;
 }
 
+/* The windows of the "cr:" ranges that validate reads (RG_CR), merged
+ * per process into t->crw, in order: validate takes every activity that
+ * starts inside one (doc/validation.md), at any depth, so nothing there
+ * is another row's, NCCL's kernels and calls included. t->rg must be
+ * sorted (cmp_rrange). */
+static cr_status cr_windows(rtrace *t, cr_diag *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nr; i++)
+        n += t->rg[i].kind == RG_CR;
+    if (n == 0)
+        return CR_OK;
+    if (!(t->crw = malloc(n * sizeof *t->crw)))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (size_t i = 0; i < t->nr; i++) {
+        const rrange *r = &t->rg[i];
+        if (r->kind != RG_CR)
+            continue;
+        rspan *last = t->ncrw ? &t->crw[t->ncrw - 1] : NULL;
+        if (last && last->proc == r->proc && r->ts <= last->end)
+            last->end = fmax(last->end, r->end);
+        else
+            t->crw[t->ncrw++] = (rspan){r->proc, r->ts, r->end};
+    }
+    return CR_OK;
+}
+
+/* Whether process proc's time ts is inside a window of t->crw. */
+static bool in_cr_window(const rtrace *t, int64_t proc, double ts)
+{
+    size_t lo = 0, hi = t->ncrw; /* the first window after (proc, ts) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const rspan *w = &t->crw[mid];
+        if (w->proc < proc || (w->proc == proc && w->ts <= ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && t->crw[lo - 1].proc == proc && ts <= t->crw[lo - 1].end;
+}
+
 /* --- rows ----------------------------------------------------------------------- */
 
 typedef struct {
@@ -579,12 +540,15 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
         free(cur);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
+    /* what a cr: range holds is validate's (cr_windows) */
+    for (size_t i = 0; i < t->na; i++)
+        used[i] = t->a[i].nccl >= 0 && in_cr_window(t, t->a[i].proc, t->a[i].ts);
     for (int col = 0; col < N_NCCL; col++) {
         size_t start = 0; /* the process's first kernel */
         int64_t kproc = INT64_MIN;
         for (size_t i = 0; i < t->nn; i++) {
             rnccl *r = &t->nc[i];
-            if (r->coll != col)
+            if (r->coll != col || in_cr_window(t, r->proc, r->ts))
                 continue;
             if (r->proc != kproc) {
                 kproc = r->proc;
@@ -841,16 +805,16 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    if ((st = assign(&t, owner, d)) != CR_OK)
+    if ((st = assign(&t, owner, d)) != CR_OK || (st = cr_windows(&t, d)) != CR_OK)
         goto out;
     char sn[256];
     for (size_t i = 0; i < t.na; i++) {
         const ract *a = &t.a[i];
+        if (in_cr_window(&t, a->proc, a->ts))
+            continue; /* validate reads it */
         if (a->nccl != -1 && a->nccl != -2)
             continue; /* paired with NCCL's ranges below */
         rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
-        if (r && r->kind == RG_CR)
-            continue; /* validate reads it */
         if (r && (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
             if (r->n_acts++ == 0)
                 r->first_ts = a->ts, r->last_end = a->ts;
@@ -1295,7 +1259,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             j++;
         }
         const struct call *k = &c->calls[i];
-        cr_rf_row *w = push_row(c->out);
+        cr_rf_row *w = cr_rf_push_row(c->out);
         if (!w) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             break;
@@ -1394,7 +1358,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
         cr_vmeas m = l->v[i];
         m.measured_s = cr_vmedian(v, j - i);
         m.n_iter = 0;
-        cr_rf_row *w = push_row(c->out);
+        cr_rf_row *w = cr_rf_push_row(c->out);
         if (!w) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             break;
@@ -1464,7 +1428,7 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     cr_validate_opts vo = {c->o ? c->o->ranks : NULL};
     for (size_t i = 0; i < l.n && st == CR_OK; i++) {
         const cr_vmeas *m = &l.v[i];
-        cr_rf_row *w = push_row(c->out);
+        cr_rf_row *w = cr_rf_push_row(c->out);
         if (!w) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             break;
@@ -1488,15 +1452,6 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     }
     cr_vmeas_list_release(&l);
     return st;
-}
-
-static int cmp_row(const void *x, const void *y)
-{
-    const cr_rf_row *a = x, *b = y;
-    if (a->total_s != b->total_s)
-        return (a->total_s < b->total_s) - (a->total_s > b->total_s);
-    int k = strcmp(a->op, b->op);
-    return k ? k : strcmp(a->args, b->args);
 }
 
 cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
@@ -1537,36 +1492,6 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
         cr_roofline_release(out);
         return st;
     }
-    for (size_t i = 0; i < out->n; i++) {
-        cr_rf_row *w = &out->rows[i];
-        /* a field cut to its size may end inside a character: the JSON
-         * could not hold it (jansson refuses what is not UTF-8) */
-        char *fields[] = {w->op, w->args, w->model, w->note};
-        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
-            fields[f][sb_utf8_cut(fields[f], strlen(fields[f]))] = '\0';
-        out->total_s += w->total_s;
-        if (!w->has_bound)
-            continue;
-        /* no call may beat the bound, whatever the median does */
-        if (!w->violation && cr_below_bound(w->min_s, w->bound_s)) {
-            w->violation = true;
-            snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
-            size_t used = strlen(w->note);
-            snprintf(w->note + used, sizeof w->note - used,
-                     "%sthe fastest of %d calls took %.3f us, below the bound", used ? "; " : "",
-                     w->calls, w->min_s * 1e6);
-        }
-        if (!(w->bound_total_s > 0)) /* its calls share one bound */
-            w->bound_total_s = w->calls * w->bound_s;
-        w->save_s = w->total_s - w->bound_total_s;
-        out->covered_s += w->total_s;
-        out->save_s += w->save_s > 0 ? w->save_s : 0;
-        out->violations += w->violation;
-    }
-    if (out->n > 1)
-        qsort(out->rows, out->n, sizeof *out->rows, cmp_row);
-    for (size_t i = 0; i < out->n; i++)
-        if (out->rows[i].kind == CR_RF_CR && !out->rows[i].has_bound && out->cr_unbounded++ == 0)
-            out->first_unbounded = i;
+    cr_rf_finish_table(out);
     return CR_OK;
 }

@@ -119,6 +119,16 @@ bool cr_rf_type_of_input0(const char *op);
  * shows is the product's. */
 bool cr_rf_operands_one_type(const char *op);
 
+/* A new zeroed row at the end of r's table (roofline_table.c), NULL when
+ * out of memory. */
+cr_rf_row *cr_rf_push_row(cr_roofline *r);
+
+/* Finishes r once its rows are made (roofline_table.c): text fields cut
+ * between characters, each bounded row's verdict held to its fastest call
+ * and its save, the totals, the rows longest first, the first cr: row
+ * without a bound. */
+void cr_rf_finish_table(cr_roofline *r);
+
 #pragma GCC visibility pop
 
 #endif

@@ -1012,6 +1012,38 @@ static void test_calls_and_pairing(void **state)
     cr_topo_free(t);
 }
 
+/* Every activity and NCCL call inside a cr: range validate reads is that
+ * range's (tests/fixtures/roofline/cr_nccl.json): a crbench all-reduce
+ * case with NCCL's own ranges inside, one without them, and a program's
+ * all-reduce outside both. The cases' NCCL kernels are neither an NCCL
+ * row's calls nor kernels of their own, so no device time counts twice;
+ * the call outside is paired as before. */
+static void test_cr_range_owns_nccl(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/cr_nccl.json");
+    assert_int_equal(r.n, 3);
+    int cr = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        assert_int_not_equal(r.rows[i].kind, CR_RF_KERNEL);
+        cr += r.rows[i].kind == CR_RF_CR;
+    }
+    assert_int_equal(cr, 2);
+    const cr_rf_row *w = find(&r, "ncclAllReduce");
+    assert_int_equal(w->calls, 1);
+    /* the two ranks' kernels (25 us from 3010, 26 us from 3011): the last
+     * start to the last end */
+    assert_close(w->median_s, 26e-6, 1e-12, 0);
+    assert_int_equal(r.nccl_unpaired, 0);
+    /* the cases: per iteration, the last GPU's start to the last end */
+    assert_close(r.total_s, 2 * 30e-6 + 2 * 40e-6 + 26e-6, 1e-12, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fuzz_replay(void **state)
 {
     (void)state;
@@ -1041,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_input_dtype),
         cmocka_unit_test(test_calls_and_pairing),
+        cmocka_unit_test(test_cr_range_owns_nccl),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

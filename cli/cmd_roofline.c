@@ -146,6 +146,11 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     if (r->nccl_grouped)
         printf("# %d NCCL calls grouped with others of their kind (one kernel; not timed)\n",
                r->nccl_grouped);
+    if (r->by_start)
+        printf("# %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1 (first: %s): an operator "
+               "owns the activities that start inside its range, a later operator's where the "
+               "GPU ran behind the host; trace with CUDA_LAUNCH_BLOCKING=1 for exact rows\n",
+               r->by_start, r->by_start_path);
     if (r->info.incomplete)
         printf("# %d trace(s) end before their closing bracket (first: %s)\n", r->info.incomplete,
                r->info.incomplete_path);
@@ -167,7 +172,11 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         printf("# note: %d cr: range row(s) without a bound; first: %s %s: %s\n", r->cr_unbounded,
                w->op, w->args, w->note);
     }
-    printf("# %s: %d time(s) below the bound\n", r->violations ? "FAILED" : "OK", r->violations);
+    printf("# %s: %d time(s) below the bound%s\n", r->violations ? "FAILED" : "OK", r->violations,
+           r->violations && r->by_start
+               ? " (rows of traces recorded without CUDA_LAUNCH_BLOCKING=1 among them may hold "
+                 "another operator's kernels: see above)"
+               : "");
 }
 
 int cli_cmd_roofline(int argc, char **argv)
@@ -269,6 +278,9 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "unowned_activities", json_integer(r.calls_unowned));
         json_object_set_new(root, "nccl_unpaired", json_integer(r.nccl_unpaired));
         json_object_set_new(root, "nccl_grouped", json_integer(r.nccl_grouped));
+        json_object_set_new(root, "by_start_traces", json_integer(r.by_start));
+        json_object_set_new(root, "first_by_start",
+                            r.by_start ? json_string(r.by_start_path) : json_null());
         json_object_set_new(root, "incomplete_traces", json_integer(r.info.incomplete));
         /* what the table's notes say, for a harness that reads only this */
         json_object_set_new(root, "first_incomplete",

@@ -301,7 +301,7 @@ static cr_status program_part(rep *p, cr_diag *d)
     if (st != CR_OK)
         return cr_diag_set(d, st, "program roofline: %s", rd.msg);
     p->r->violations += rf.violations;
-    char about[1600], warn[400], totals[256], extra[600] = "";
+    char about[1800], warn[400], totals[256], extra[800] = "";
     cr_roofline_totals(&rf, totals, sizeof totals);
     size_t el = 0;
     if (rf.calls_unowned)
@@ -312,6 +312,12 @@ static cr_status program_part(rep *p, cr_diag *d)
         el += (size_t)snprintf(extra + el, sizeof extra - el,
                                " %d NCCL kernels or calls had no partner (not timed).",
                                rf.nccl_unpaired);
+    if (rf.by_start && el < sizeof extra)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1: an activity "
+                               "counts for the range open when it starts (a later operator's "
+                               "where the GPU ran behind the host).",
+                               rf.by_start);
     if (rf.info.incomplete && el < sizeof extra)
         el +=
             (size_t)snprintf(extra + el, sizeof extra - el,

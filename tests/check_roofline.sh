@@ -8,10 +8,10 @@
 # shapes; the kernel rows are warm-ups outside any range).
 set -u
 CR=$1
-check() { # DIR TOPOLOGY-OPTIONS...
+check() { # TRACE TOPOLOGY-OPTIONS...
     D=$1
     shift
-    out=$("$CR" roofline "$D/torch_roofline.json.gz" "$@" --dtype bf16 --json)
+    out=$("$CR" roofline "$D" "$@" --dtype bf16 --json)
     rc=$?
     [ "$rc" = 0 ] || { echo "check_roofline: exit $rc on $D (3: a time below its bound)"; exit 1; }
     printf '%s' "$out" | python3 -c '
@@ -23,8 +23,19 @@ if bad or len(rows) < 19:
     sys.exit("check_roofline: %s: %d bounded aten rows (want 19), %d below their bound" % (sys.argv[1], len(rows), len(bad)))
 ' "$D" || exit 1
 }
-check traces/h200-1/roofline-demo --topo h200-1
-check traces/h100-1/roofline-demo-2026-12-06 --topo hgx-h100-8 --ranks 0
+check traces/h200-1/roofline-demo/torch_roofline.json.gz --topo h200-1
+check traces/h100-1/roofline-demo-2026-12-06/torch_roofline.json.gz --topo hgx-h100-8 --ranks 0
+# the same program traced with CUDA_LAUNCH_BLOCKING=1 (the metadata says so)
+# and without it: the first as above and without the by-start note; the
+# second, whose kernels went to later operators' ranges, with the note
+# (traces/h100-1/launch-blocking-2026-12-06/README.md)
+LB=traces/h100-1/launch-blocking-2026-12-06
+check $LB/torch-blocking.json.gz --topo hgx-h100-8 --ranks 0
+for m in blocking:0 async:1; do
+    n=$("$CR" roofline "$LB/torch-${m%:*}.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["by_start_traces"])')
+    [ "$n" = "${m#*:}" ] || { echo "check_roofline: $LB torch-${m%:*}: by_start_traces $n, want ${m#*:}"; exit 1; }
+done
 # without --dtype, every aten row but the embedding's gather is bounded
 # from what the trace shows (the GEMMs' cuBLASLt nvjet type codes: README
 # there), none below its bound

@@ -776,6 +776,26 @@ static void case_sig(const cr_rf_name *pn, const cr_rf_owned *own, char *buf, si
         o += snprintf(buf + o, size - (size_t)o, " %s=%s", m.k[i], m.v[i]);
 }
 
+/* A trace whose operator ranges own activities by their start although
+ * its launches did not block (metadata.launch_blocking false): where the
+ * GPU ran behind the host, a kernel counted for a later operator than the
+ * one that launched it (doc/roofline.md, "Which range owns an activity"). */
+static void note_by_start(cr_roofline *out, const rtrace *t, const cr_trace_info *ti,
+                          const char *path)
+{
+    if (ti->launch_blocking != 0)
+        return;
+    for (size_t i = 0; i < t->nr; i++) {
+        const rrange *r = &t->rg[i];
+        if (r->n_acts > 0 &&
+            (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
+            if (out->by_start++ == 0)
+                snprintf(out->by_start_path, sizeof out->by_start_path, "%s", path);
+            return;
+        }
+    }
+}
+
 static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
 {
     rctx *c = vctx;
@@ -848,6 +868,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if ((st = add_call(c, sn, NULL, a->dur, d, "K\x1f%s", sn)) != CR_OK)
             goto out;
     }
+    note_by_start(c->out, &t, &ti, path);
     size_t nix = 0;
     for (size_t i = 0; i < t.nr; i++)
         nix += t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0;

@@ -156,12 +156,17 @@ typedef struct {
     int cr_unbounded;       /* cr: range rows without a bound (their parameters refused) */
     size_t first_unbounded; /* the first of them in rows (when cr_unbounded > 0) */
     int files;
-    int calls_unowned;     /* activities no range owns (listed as kernels) */
-    int nccl_unpaired;     /* NCCL kernels or collective ranges left without a partner */
-    int nccl_grouped;      /* calls grouped with others of their collective (an all-to-all
-                              of ncclSend/ncclRecv): one kernel, not timed */
-    cr_vread_info info;    /* files read, not traces, incomplete, cr: ranges skipped */
-    cr_vmerge_info merged; /* NCCL calls and cr: cases combined over ranks */
+    int calls_unowned;       /* activities no range owns (listed as kernels) */
+    int nccl_unpaired;       /* NCCL kernels or collective ranges left without a partner */
+    int nccl_grouped;        /* calls grouped with others of their collective (an all-to-all
+                                of ncclSend/ncclRecv): one kernel, not timed */
+    int by_start;            /* traces recorded without CUDA_LAUNCH_BLOCKING=1
+                                (metadata.launch_blocking false) whose operator ranges
+                                own activities: by the activity's start, which is a
+                                later operator's where the GPU ran behind the host */
+    char by_start_path[256]; /* the first of them */
+    cr_vread_info info;      /* files read, not traces, incomplete, cr: ranges skipped */
+    cr_vmerge_info merged;   /* NCCL calls and cr: cases combined over ranks */
 } cr_roofline;
 
 /* Options. Zero-initialised: none. */

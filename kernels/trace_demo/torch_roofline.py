@@ -29,7 +29,10 @@ Options: --iters N (traced iterations, default 20), --reps N (event samples
 per operator, default 50), --events-only (pass 2 alone; what the child runs),
 --extra (three more operators, from the audit of 2026-12-04: an fp8-to-bf16
 conversion copy, a matmul of [1024, 1024] by [8, 1024, 1024], and a cat of
-30 tensors; traces/h200-1/roofline-extra-2026-12-04).
+30 tensors; traces/h200-1/roofline-extra-2026-12-04), --async-launches
+(pass 1 without CUDA_LAUNCH_BLOCKING, as a program usually runs: the trace
+then says "launch_blocking":false and roofline's rows own kernels by their
+start; traces/h100-1/launch-blocking-2026-12-06).
 """
 import json
 import os
@@ -197,8 +200,8 @@ def events_pass(torch, o):
 
 
 def main():
-    o = parse_args("torch_roofline.py", 20, ("extra",))
-    if not o["events_only"]:
+    o = parse_args("torch_roofline.py", 20, ("extra", "async-launches"))
+    if not o["events_only"] and not o["async_launches"]:
         os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # before torch initialises CUDA
     import torch
 

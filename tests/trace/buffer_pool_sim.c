@@ -10,7 +10,8 @@
  *      allocation, the third is allocated on request (counted); a buffer
  *      CUPTI wrote into comes back through buffer_completed zeroed, and is
  *      handed out again (no allocation); no more than POOL_MAX are kept;
- *   3. the trace's metadata says what was recorded and how the buffers went.
+ *   3. the trace's metadata says what was recorded, how the buffers went and
+ *      whether launches blocked (CUDA_LAUNCH_BLOCKING=1 only).
  *
  * Prints "buffer pool sim: ok" and exits 0, else names the first failed check
  * and exits 1. tests/check_trace.sh builds it (including the tracer's source,
@@ -94,6 +95,11 @@ int main(int argc, char **argv)
 
     /* 3 */
     g.nerrors = 0; /* the deliberate error of 1 is not the trace's */
+    setenv("CUDA_LAUNCH_BLOCKING", "0", 1);
+    EXPECT(!launch_blocking_env());
+    setenv("CUDA_LAUNCH_BLOCKING", "1", 1);
+    EXPECT(launch_blocking_env());
+    g.launch_blocking = launch_blocking_env();
     finish();
     FILE *f = fopen(argv[1], "r");
     char text[65536];
@@ -101,6 +107,7 @@ int main(int argc, char **argv)
     if (f)
         fclose(f);
     text[n] = '\0';
+    EXPECT(strstr(text, ",\"launch_blocking\":true,\"command\":"));
     EXPECT(strstr(text,
                   "\"recorded\":[\"kernel\",\"memcpy\"],\"activity_buffers\":{\"bytes\":65536,"
                   "\"requests\":4,\"allocated_on_request\":1,\"zeroed_in_advance\":true}}}"));

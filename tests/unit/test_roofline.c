@@ -1044,6 +1044,25 @@ static void test_cr_range_owns_nccl(void **state)
     cr_topo_free(t);
 }
 
+/* A trace whose launches did not block (metadata.launch_blocking false)
+ * and whose operator ranges own activities is counted, once, with its
+ * path; the same trace saying nothing is not. */
+static void test_by_start(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/torch_block_by_start.json");
+    assert_int_equal(r.by_start, 1);
+    assert_string_equal(r.by_start_path, "tests/fixtures/roofline/torch_block_by_start.json");
+    cr_roofline_release(&r);
+    r = read_one(t, "tests/fixtures/roofline/torch_block.json");
+    assert_int_equal(r.by_start, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fuzz_replay(void **state)
 {
     (void)state;
@@ -1074,6 +1093,7 @@ int main(void)
         cmocka_unit_test(test_input_dtype),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_cr_range_owns_nccl),
+        cmocka_unit_test(test_by_start),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

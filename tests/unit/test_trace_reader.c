@@ -592,6 +592,40 @@ static void test_recorded_kinds(void **state)
     }
 }
 
+/* metadata.launch_blocking: true or false as written; anything else, or
+ * none, is "not said" (-1) */
+static void test_launch_blocking(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *md;
+        int want;
+    } cases[] = {
+        {"", -1},
+        {",\"launch_blocking\":true", 1},
+        {",\"launch_blocking\":false", 0},
+        {",\"launch_blocking\":1", -1},
+        {",\"launch_blocking\":\"1\"", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "{\"traceEvents\":[],\"metadata\":{\"format\":\"commroof-trace\"%s}}",
+                 cases[i].md);
+        cr_trace_reader *r = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t", &r), CR_OK);
+        if (drain(r, NULL, &d) != CR_OK)
+            fail_msg("case %zu: %s", i, d.msg);
+        cr_trace_info info;
+        cr_trace_reader_info(r, &info);
+        if (info.launch_blocking != cases[i].want)
+            fail_msg("case %zu (%s): %d, expected %d", i, cases[i].md, info.launch_blocking,
+                     cases[i].want);
+        cr_trace_reader_free(r);
+    }
+}
+
 static void test_bad_inputs(void **state)
 {
     (void)state;
@@ -1089,6 +1123,7 @@ int main(void)
         cmocka_unit_test(test_other_tools),
         cmocka_unit_test(test_lenient_forms),
         cmocka_unit_test(test_recorded_kinds),
+        cmocka_unit_test(test_launch_blocking),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_event_too_big),
         cmocka_unit_test(test_missing_file),

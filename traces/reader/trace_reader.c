@@ -854,6 +854,9 @@ static cr_status take_metadata(cr_trace_reader *r, unsigned long line, json_t *m
     if (json_is_integer(base))
         r->info.ts_base_ns = (int64_t)json_integer_value(base);
     read_recorded(r, json_object_get(md, "recorded"));
+    const json_t *lb = json_object_get(md, "launch_blocking");
+    if (json_is_boolean(lb))
+        r->info.launch_blocking = json_is_true(lb);
     json_t *devs = json_object_get(md, "devices");
     if (json_is_array(devs)) {
         json_decref(r->devices);
@@ -1146,6 +1149,7 @@ static cr_status new_reader(const char *label, cr_trace_reader **out)
     r->fast = true;
     r->cur_args_cat = -1;
     r->info.recorded = CR_TRACE_REC_DEVICE; /* until metadata.recorded says otherwise */
+    r->info.launch_blocking = -1;           /* until metadata says */
     *out = r;
     return CR_OK;
 }

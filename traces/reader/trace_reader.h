@@ -124,6 +124,10 @@ typedef struct {
                                  device activities it recorded (COMMROOF_TRACE_RECORD) */
     unsigned recorded;        /* CR_TRACE_REC(cat) bits of those (kernel, memcpy,
                                  memset, sync); all of them when not known */
+    int launch_blocking;      /* metadata.launch_blocking: 1 the process ran with
+                                 CUDA_LAUNCH_BLOCKING=1 (each launch returned after its
+                                 work, inside the range that made it), 0 without, -1 the
+                                 file does not say (an older tracer, another tool) */
 } cr_trace_info;
 
 /* The bit of category c in cr_trace_info.recorded. */

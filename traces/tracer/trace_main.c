@@ -181,6 +181,7 @@ static void finish(void)
         sb_printf(&s, ",\"local_rank\":%d", g.local_rank);
     if (g.world_size >= 0)
         sb_printf(&s, ",\"world_size\":%d", g.world_size);
+    sb_printf(&s, ",\"launch_blocking\":%s", g.launch_blocking ? "true" : "false");
     sb_puts(&s, ",\"command\":");
     size_t before = s.len;
     read_cmdline(&s);
@@ -274,6 +275,7 @@ static void setup(void)
     g.rank = env_int(rank_env, -1);
     g.local_rank = env_int(local_env, -1);
     g.world_size = env_int(world_env, -1);
+    g.launch_blocking = launch_blocking_env();
     if (gethostname(g.host, sizeof g.host - 1) != 0)
         snprintf(g.host, sizeof g.host, "unknown");
     /* A hostname with '/' would make a path: keep file names plain. */

@@ -136,6 +136,8 @@ struct tracer {
     unsigned flush_ms;
     bool quiet;
     int rank, local_rank, world_size; /* -1 when unknown */
+    bool launch_blocking; /* CUDA_LAUNCH_BLOCKING=1: each launch returned after its work,
+                             so every kernel ran inside the range that launched it */
     char host[256];
     /* once-only error messages, also kept for metadata.errors */
     char *errors[32];
@@ -169,6 +171,10 @@ bool write_all(const char *p, size_t n);
 void written_or_dropped(bool wrote, uint64_t nrec);
 long long env_num(const char *name, long long lo, long long hi, long long dflt, const char *what);
 bool env_bool(const char *name, bool dflt);
+
+/* Whether CUDA_LAUNCH_BLOCKING is "1", as CUDA reads it (0 or 1, default 0:
+ * CUDA Programming Guide, CUDA environment variables). */
+bool launch_blocking_env(void);
 int env_int(const char *const *names, int dflt);
 int64_t host_pid_of(int dev);
 void sb_us(sb_t *s, int64_t ns);

@@ -195,6 +195,10 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
         printf("#   not recorded (metadata.recorded; COMMROOF_TRACE_RECORD): %s\n",
                cr_trace_rec_words(CR_TRACE_REC_DEVICE & ~s->info.recorded, words, sizeof words));
     }
+    if (s->info.launch_blocking >= 0)
+        printf("#   launches %s (metadata.launch_blocking: CUDA_LAUNCH_BLOCKING=1 %s)\n",
+               s->info.launch_blocking ? "blocking" : "asynchronous",
+               s->info.launch_blocking ? "set" : "not set");
     size_t nk = s->n_kernel_stats;
     size_t shown = top == 0 || (size_t)top > nk ? nk : (size_t)top;
     printf("#\n# kernels by total time (%zu of %zu names)\n", shown, nk);
@@ -268,6 +272,9 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
                         s->info.recorded_known
                             ? json_string(cr_trace_rec_words(s->info.recorded, words, sizeof words))
                             : json_null());
+    json_object_set_new(o, "launch_blocking", /* null: the trace does not say */
+                        s->info.launch_blocking >= 0 ? json_boolean(s->info.launch_blocking)
+                                                     : json_null());
     json_t *ks = json_array();
     size_t nk = s->n_kernel_stats;
     size_t shown = top == 0 || (size_t)top > nk ? nk : (size_t)top;

@@ -148,12 +148,6 @@ long long env_num(const char *name, long long lo, long long hi, long long dflt, 
 
 /* The boolean in variable name: 1, yes, on, true or 0, no, off, false (any
  * case); dflt when unset, empty or anything else (reported). */
-bool launch_blocking_env(void)
-{
-    const char *v = getenv("CUDA_LAUNCH_BLOCKING");
-    return v && strcmp(v, "1") == 0;
-}
-
 bool env_bool(const char *name, bool dflt)
 {
     static const char *const yes[] = {"1", "yes", "on", "true"};
@@ -170,6 +164,12 @@ bool env_bool(const char *name, bool dflt)
     note_error("%s=\"%.100s\" is not 1, yes, on, true or 0, no, off, false; using %s", name, v,
                dflt ? "1" : "0");
     return dflt;
+}
+
+bool launch_blocking_env(void)
+{
+    const char *v = getenv("CUDA_LAUNCH_BLOCKING");
+    return v && strcmp(v, "1") == 0;
 }
 
 /* The first of names that is set to a whole number from 0 to 999999; one set

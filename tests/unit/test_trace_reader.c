@@ -549,6 +549,24 @@ static void test_lenient_forms(void **state)
     }
 }
 
+/* What the reader learns from an empty trace whose metadata object has md
+ * after its "format" member. */
+static cr_trace_info info_of_metadata(const char *md)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "{\"traceEvents\":[],\"metadata\":{\"format\":\"commroof-trace\"%s}}", md);
+    cr_trace_reader *r = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t", &r), CR_OK);
+    if (drain(r, NULL, &d) != CR_OK)
+        fail_msg("metadata %s: %s", md, d.msg);
+    cr_trace_info info;
+    cr_trace_reader_info(r, &info);
+    cr_trace_reader_free(r);
+    return info;
+}
+
 /* metadata.recorded: the device activities the writer recorded
  * (COMMROOF_TRACE_RECORD). A trace that does not say (an older one,
  * another tool's, a field of another shape) reads as every kind recorded,
@@ -574,21 +592,10 @@ static void test_recorded_kinds(void **state)
         {",\"recorded\":[\"kernel\",3]", false, CR_TRACE_REC_DEVICE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char text[256];
-        snprintf(text, sizeof text,
-                 "{\"traceEvents\":[],\"metadata\":{\"format\":\"commroof-trace\"%s}}",
-                 cases[i].md);
-        cr_trace_reader *r = NULL;
-        cr_diag d = {{0}};
-        assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t", &r), CR_OK);
-        if (drain(r, NULL, &d) != CR_OK)
-            fail_msg("case %zu: %s", i, d.msg);
-        cr_trace_info info;
-        cr_trace_reader_info(r, &info);
+        cr_trace_info info = info_of_metadata(cases[i].md);
         if (info.recorded_known != cases[i].known || info.recorded != cases[i].bits)
             fail_msg("case %zu (%s): known %d bits %#x, expected %d %#x", i, cases[i].md,
                      info.recorded_known, info.recorded, cases[i].known, cases[i].bits);
-        cr_trace_reader_free(r);
     }
 }
 
@@ -608,21 +615,10 @@ static void test_launch_blocking(void **state)
         {",\"launch_blocking\":\"1\"", -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char text[256];
-        snprintf(text, sizeof text,
-                 "{\"traceEvents\":[],\"metadata\":{\"format\":\"commroof-trace\"%s}}",
-                 cases[i].md);
-        cr_trace_reader *r = NULL;
-        cr_diag d = {{0}};
-        assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t", &r), CR_OK);
-        if (drain(r, NULL, &d) != CR_OK)
-            fail_msg("case %zu: %s", i, d.msg);
-        cr_trace_info info;
-        cr_trace_reader_info(r, &info);
+        cr_trace_info info = info_of_metadata(cases[i].md);
         if (info.launch_blocking != cases[i].want)
             fail_msg("case %zu (%s): %d, expected %d", i, cases[i].md, info.launch_blocking,
                      cases[i].want);
-        cr_trace_reader_free(r);
     }
 }
 

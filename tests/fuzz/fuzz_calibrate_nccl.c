@@ -31,6 +31,7 @@
 #include "topo_xml.h"
 #include "validate/calibrate_nccl.h"
 #include "validate/validate.h"
+#include "tests/fuzz/fuzz_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -86,12 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cr_diag d = {{0}};
     if (!topo && cr_topo_open(fuzz_cnf_topo, &topo, &d) != CR_OK)
         abort();
-    static char empty[1];
-    FILE *in = fmemopen(size ? (void *)(uintptr_t)data : empty, size ? size : 1, "r");
+    FILE *in = fuzz_stream(data, size);
     if (!in)
         return 0;
-    if (size == 0)
-        fgetc(in); /* fmemopen needs a byte: read it, so the stream is empty */
     cr_vmeas_list l = {0};
     cr_status st = cr_validate_read_nccl_tests_stream(in, "fuzz_all_reduce_perf.log", NULL, &l, &d);
     fclose(in);

@@ -23,17 +23,15 @@
 #include <string.h>
 
 #include "validate/validate.h"
+#include "tests/fuzz/fuzz_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char empty[1];
-    FILE *f = fmemopen(size ? (void *)(uintptr_t)data : empty, size ? size : 1, "r");
+    FILE *f = fuzz_stream(data, size);
     if (!f)
         return 0;
-    if (size == 0)
-        fgetc(f); /* fmemopen needs a byte: read it, so the stream is empty */
     cr_vmeas_list l = {0};
     cr_diag d = {{0}};
     /* one case already there: the reader appends, and on failure leaves it */

@@ -35,10 +35,13 @@ static const char *const roofline_help_head =
     "own ranges (message size from their payloads, communicator size from\n"
     "ncclCommInitRank), \"cr:\" ranges as validate reads them, and lists other\n"
     "kernels with their times, without a bound.\n"
-    "An activity belongs to the innermost range open when it starts; trace with\n"
-    "CUDA_LAUNCH_BLOCKING=1 so that every kernel runs inside the range that launched\n"
-    "it (doc/roofline.md). The element type comes from the kernels' names, else --dtype,\n"
-    "else (a matrix product) the bf16 or fp16 its operands' producers show.\n"
+    "An activity belongs to the innermost range open on its CUDA call's thread when\n"
+    "the call began, where the trace recorded the calls (COMMROOF_TRACE_RECORD=\n"
+    "kernel,memcpy,memset,api), else to the innermost range open when it starts:\n"
+    "trace then with CUDA_LAUNCH_BLOCKING=1 so that every kernel runs inside the\n"
+    "range that launched it (doc/roofline.md). The element type comes from the\n"
+    "kernels' names, else --dtype, else (a matrix product) the bf16 or fp16 its\n"
+    "operands' producers show.\n"
     "\n"
     "Columns: calls, median (us: device time of one call, the GPU busy with its\n"
     "activities), bound (us, warm: the strict limit), cold (us, every byte from\n"
@@ -147,9 +150,10 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         printf("# %d NCCL calls grouped with others of their kind (one kernel; not timed)\n",
                r->nccl_grouped);
     if (r->by_start)
-        printf("# %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1 (first: %s): an operator "
-               "owns the activities that start inside its range, a later operator's where the "
-               "GPU ran behind the host; trace with CUDA_LAUNCH_BLOCKING=1 for exact rows\n",
+        printf("# %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1 nor their CUDA calls "
+               "(first: %s): an operator owns the activities that start inside its range, a "
+               "later operator's where the GPU ran behind the host; for exact rows trace with "
+               "COMMROOF_TRACE_RECORD=kernel,memcpy,memset,api (or CUDA_LAUNCH_BLOCKING=1)\n",
                r->by_start, r->by_start_path);
     if (r->info.incomplete)
         printf("# %d trace(s) end before their closing bracket (first: %s)\n", r->info.incomplete,

@@ -314,9 +314,9 @@ static cr_status program_part(rep *p, cr_diag *d)
                                rf.nccl_unpaired);
     if (rf.by_start && el < sizeof extra)
         el += (size_t)snprintf(extra + el, sizeof extra - el,
-                               " %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1: an activity "
-                               "counts for the range open when it starts (a later operator's "
-                               "where the GPU ran behind the host).",
+                               " %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1 nor their "
+                               "CUDA calls: an activity counts for the range open when it starts "
+                               "(a later operator's where the GPU ran behind the host).",
                                rf.by_start);
     if (rf.info.incomplete && el < sizeof extra)
         el +=

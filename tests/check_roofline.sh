@@ -31,10 +31,14 @@ check traces/h100-1/roofline-demo-2026-12-06/torch_roofline.json.gz --topo hgx-h
 # (traces/h100-1/launch-blocking-2026-12-06/README.md)
 LB=traces/h100-1/launch-blocking-2026-12-06
 check $LB/torch-blocking.json.gz --topo hgx-h100-8 --ranks 0
-for m in blocking:0 async:1; do
-    n=$("$CR" roofline "$LB/torch-${m%:*}.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
+# launches asynchronous again, but with the CUDA calls recorded
+# (COMMROOF_TRACE_RECORD=...,api): every kernel to the range that launched
+# it, so the same gate holds (traces/h100-1/launch-link-2026-12-06)
+check traces/h100-1/launch-link-2026-12-06/torch-api.json.gz --topo hgx-h100-8 --ranks 0
+for m in $LB/torch-blocking:0 $LB/torch-async:1 traces/h100-1/launch-link-2026-12-06/torch-api:0; do
+    n=$("$CR" roofline "${m%:*}.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["by_start_traces"])')
-    [ "$n" = "${m#*:}" ] || { echo "check_roofline: $LB torch-${m%:*}: by_start_traces $n, want ${m#*:}"; exit 1; }
+    [ "$n" = "${m#*:}" ] || { echo "check_roofline: ${m%:*}: by_start_traces $n, want ${m#*:}"; exit 1; }
 done
 # without --dtype, every aten row but the embedding's gather is bounded
 # from what the trace shows (the GEMMs' cuBLASLt nvjet type codes: README

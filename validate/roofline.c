@@ -18,42 +18,12 @@
 #include "rankset.h"
 #include "roofline.h"
 #include "roofline_priv.h"
+#include "roofline_trace_priv.h"
 #include "traces/reader/trace_summary.h"
 #include "traces/tracer/sb.h"
 #include "validate_priv.h"
 
 /* --- one trace: activities and ranges ------------------------------------------- */
-
-typedef struct {
-    int64_t proc;
-    int dev;
-    double ts, end;
-    double dur; /* the trace's own duration: ts and end lose digits when the
-                   timestamps count from the epoch (a profiler's), dur does not */
-    cr_trace_cat cat;
-    char *name; /* kernels: the demangled name; copies: "memcpy h2d" */
-    double bytes;
-    cr_copy_kind kind;
-    bool pinned; /* a copy's host side is pinned */
-    int nccl;    /* an NCCL kernel: its collective (index in nccl_colls), else -1 */
-} ract;
-
-enum { RG_USER, RG_ATEN, RG_ATEN_UNREAD, RG_CR, RG_CROP };
-
-typedef struct {
-    int64_t proc;
-    double ts, end;
-    char *name;
-    int kind;
-    /* what it owns */
-    int n_acts;
-    double busy_s, last_end, first_ts;
-    int dtype;       /* from its kernels, -1 none */
-    int in_dtype;    /* a matrix product's, from its operands' producers (input_dtype), -1 none */
-    cr_rf_owned own; /* its kernels and copies */
-    long long op_id; /* an emit_nvtx range's op_id, else -1 */
-    bool name_lent;  /* name belongs to a call now (add_call) */
-} rrange;
 
 /* NCCL's calls by range name, the collective as validate names it, and the
  * kernel-name word (ncclDevKernel_<Word>_...). NCCL's payload gives the
@@ -90,44 +60,6 @@ static int nccl_kernel_coll(const char *name)
     return -2; /* an NCCL kernel of a call this does not model */
 }
 
-enum { RN_GROUP_START = -10, RN_GROUP_END = -11 };
-
-typedef struct {
-    int64_t proc;
-    double ts;
-    int coll;     /* index in nccl_colls, or RN_GROUP_* */
-    int group;    /* the ncclGroupStart/End group it is in, 0 none */
-    int in_group; /* calls of its collective in that group */
-    double size;  /* payload message size */
-    char comm[32];
-} rnccl;
-
-typedef struct {
-    char comm[32];
-    int n;
-    int dev, rank; /* the payload's CUDA device and rank in it, -1 unknown */
-} rcomm;
-
-/* A stretch of one process's time. */
-typedef struct {
-    int64_t proc;
-    double ts, end;
-} rspan;
-
-typedef struct {
-    ract *a;
-    size_t na, ca;
-    rrange *rg;
-    size_t nr, cr;
-    rnccl *nc;
-    size_t nn, cn;
-    rcomm *cm;
-    size_t ncm, ccm;
-    rspan *crw; /* the windows of the "cr:" ranges validate reads (cr_windows) */
-    size_t ncrw;
-    int n_crop; /* "cr:" ranges of catalog operators (validate skips them) */
-} rtrace;
-
 static void rtrace_free(rtrace *t)
 {
     for (size_t i = 0; i < t->na; i++)
@@ -140,6 +72,7 @@ static void rtrace_free(rtrace *t)
     free(t->nc);
     free(t->cm);
     free(t->crw);
+    free(t->api);
     memset(t, 0, sizeof *t);
 }
 
@@ -207,9 +140,16 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
         a->kind = ev->copy_kind;
         a->pinned = !strcmp(ev->src_mem, "pinned") || !strcmp(ev->dst_mem, "pinned");
         a->nccl = ev->cat == CR_TRACE_KERNEL ? nccl_kernel_coll(ev->name) : -1;
+        a->corr = ev->correlation;
         if (!(a->name = strdup(ev->name)))
             return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
         t->na++;
+        return CR_OK;
+    }
+    if (ev->cat == CR_TRACE_API && ev->ph == 'X' && ev->correlation >= 0) {
+        if (cr_grow((void **)&t->api, &t->capi, t->napi + 1, sizeof *t->api))
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        t->api[t->napi++] = (rapi){proc_of(ev->pid), ev->tid, ev->ts_s, ev->correlation};
         return CR_OK;
     }
     if (ev->cat != CR_TRACE_NVTX)
@@ -269,6 +209,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
     rrange *r = &t->rg[t->nr];
     memset(r, 0, sizeof *r);
     r->proc = proc_of(ev->pid);
+    r->tid = ev->tid;
     r->ts = ev->ts_s;
     r->end = ev->ts_s + ev->dur_s;
     r->dtype = -1;
@@ -305,81 +246,6 @@ static int cmp_rrange(const void *x, const void *y)
         return (a->ts > b->ts) - (a->ts < b->ts);
     /* the same start: the longer one is the outer one */
     return (a->end < b->end) - (a->end > b->end);
-}
-
-/* Gives each activity (but NCCL's kernels) to the innermost range open at
- * its start: -1 none. owner[] has t->na entries. */
-static cr_status assign(rtrace *t, int *owner, cr_diag *d)
-{
-    size_t *open = malloc((t->nr ? t->nr : 1) * sizeof *open);
-    if (!open)
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    size_t j = 0, n_open = 0;
-    int64_t proc = INT64_MIN;
-    for (size_t i = 0; i < t->na; i++) {
-        const ract *a = &t->a[i];
-        owner[i] = -1;
-        if (a->proc != proc) {
-            proc = a->proc;
-            n_open = 0;
-            while (j < t->nr && t->rg[j].proc < proc)
-                j++;
-        }
-        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= a->ts)
-            open[n_open++] = j++;
-        size_t k = 0;
-        for (size_t m = 0; m < n_open; m++)
-            if (t->rg[open[m]].end >= a->ts)
-                open[k++] = open[m];
-        n_open = k;
-        if (a->nccl != -1 || n_open == 0)
-            continue;
-        owner[i] = (int)open[n_open - 1];
-    }
-    free(open);
-    return CR_OK;
-}
-
-/* The windows of the "cr:" ranges that validate reads (RG_CR), merged
- * per process into t->crw, in order: validate takes every activity that
- * starts inside one (doc/validation.md), at any depth, so nothing there
- * is another row's, NCCL's kernels and calls included. t->rg must be
- * sorted (cmp_rrange). */
-static cr_status cr_windows(rtrace *t, cr_diag *d)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < t->nr; i++)
-        n += t->rg[i].kind == RG_CR;
-    if (n == 0)
-        return CR_OK;
-    if (!(t->crw = malloc(n * sizeof *t->crw)))
-        return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    for (size_t i = 0; i < t->nr; i++) {
-        const rrange *r = &t->rg[i];
-        if (r->kind != RG_CR)
-            continue;
-        rspan *last = t->ncrw ? &t->crw[t->ncrw - 1] : NULL;
-        if (last && last->proc == r->proc && r->ts <= last->end)
-            last->end = fmax(last->end, r->end);
-        else
-            t->crw[t->ncrw++] = (rspan){r->proc, r->ts, r->end};
-    }
-    return CR_OK;
-}
-
-/* Whether process proc's time ts is inside a window of t->crw. */
-static bool in_cr_window(const rtrace *t, int64_t proc, double ts)
-{
-    size_t lo = 0, hi = t->ncrw; /* the first window after (proc, ts) */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const rspan *w = &t->crw[mid];
-        if (w->proc < proc || (w->proc == proc && w->ts <= ts))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && t->crw[lo - 1].proc == proc && ts <= t->crw[lo - 1].end;
 }
 
 /* --- rows ----------------------------------------------------------------------- */
@@ -542,13 +408,13 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
     }
     /* what a cr: range holds is validate's (cr_windows) */
     for (size_t i = 0; i < t->na; i++)
-        used[i] = t->a[i].nccl >= 0 && in_cr_window(t, t->a[i].proc, t->a[i].ts);
+        used[i] = t->a[i].nccl >= 0 && cr_rf_in_cr_window(t, t->a[i].proc, t->a[i].ts);
     for (int col = 0; col < N_NCCL; col++) {
         size_t start = 0; /* the process's first kernel */
         int64_t kproc = INT64_MIN;
         for (size_t i = 0; i < t->nn; i++) {
             rnccl *r = &t->nc[i];
-            if (r->coll != col || in_cr_window(t, r->proc, r->ts))
+            if (r->coll != col || cr_rf_in_cr_window(t, r->proc, r->ts))
                 continue;
             if (r->proc != kproc) {
                 kproc = r->proc;
@@ -825,12 +691,15 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    if ((st = assign(&t, owner, d)) != CR_OK || (st = cr_windows(&t, d)) != CR_OK)
+    size_t linked = 0;
+    if ((st = cr_rf_assign_by_start(&t, owner, d)) != CR_OK ||
+        (st = cr_rf_assign_by_launch(&t, owner, &linked, d)) != CR_OK ||
+        (st = cr_rf_cr_windows(&t, d)) != CR_OK)
         goto out;
     char sn[256];
     for (size_t i = 0; i < t.na; i++) {
         const ract *a = &t.a[i];
-        if (in_cr_window(&t, a->proc, a->ts))
+        if (cr_rf_in_cr_window(&t, a->proc, a->ts))
             continue; /* validate reads it */
         if (a->nccl != -1 && a->nccl != -2)
             continue; /* paired with NCCL's ranges below */
@@ -868,7 +737,8 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if ((st = add_call(c, sn, NULL, a->dur, d, "K\x1f%s", sn)) != CR_OK)
             goto out;
     }
-    note_by_start(c->out, &t, &ti, path);
+    if (linked == 0)
+        note_by_start(c->out, &t, &ti, path);
     size_t nix = 0;
     for (size_t i = 0; i < t.nr; i++)
         nix += t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0;

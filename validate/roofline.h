@@ -161,9 +161,9 @@ typedef struct {
     int nccl_grouped;        /* calls grouped with others of their collective (an all-to-all
                                 of ncclSend/ncclRecv): one kernel, not timed */
     int by_start;            /* traces recorded without CUDA_LAUNCH_BLOCKING=1
-                                (metadata.launch_blocking false) whose operator ranges
-                                own activities: by the activity's start, which is a
-                                later operator's where the GPU ran behind the host */
+                                (metadata.launch_blocking false) nor their CUDA calls,
+                                whose operator ranges own activities by the activity's
+                                start: a later operator's where the GPU ran behind */
     char by_start_path[256]; /* the first of them */
     cr_vread_info info;      /* files read, not traces, incomplete, cr: ranges skipped */
     cr_vmerge_info merged;   /* NCCL calls and cr: cases combined over ranks */

@@ -10,6 +10,8 @@
  *      allocation, the third is allocated on request (counted); a buffer
  *      CUPTI wrote into comes back through buffer_completed zeroed, and is
  *      handed out again (no allocation); no more than POOL_MAX are kept;
+ *   1b. a CUDA call that launches is written as a "cuda_api" event, one
+ *      that does not is left out (COMMROOF_TRACE_RECORD=api);
  *   3. the trace's metadata says what was recorded, how the buffers went and
  *      whether launches blocked (CUDA_LAUNCH_BLOCKING=1 only).
  *
@@ -54,10 +56,34 @@ int main(int argc, char **argv)
     EXPECT(record_mask("kernel,memcpy") == (REC_KERNEL | REC_MEMCPY));
     EXPECT(record_mask("kernel memset,") == (REC_KERNEL | REC_MEMSET));
     EXPECT(record_mask("sync") == REC_SYNC);
+    EXPECT(record_mask("kernel,api") == (REC_KERNEL | REC_API));
+    EXPECT(record_mask("all") & REC_API);
     EXPECT(record_mask("none") == 0);
     EXPECT(g.nerrors == 0);
     EXPECT(record_mask("kernel,kernels") == REC_DEFAULT);
     EXPECT(g.nerrors == 1 && strstr(g.errors[0], "unknown word \"kernels\""));
+
+    /* 1b: a CUDA call that launches is written with its correlation id on
+     * the host's pid and its thread; one that puts no work on a device is
+     * not */
+    g.os_pid = 42;
+    g.ts_base = 1000;
+    sb_t api = {0};
+    CUpti_ActivityAPI call = {.kind = CUPTI_ACTIVITY_KIND_RUNTIME,
+                              .cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                              .start = 3000,
+                              .end = 4000,
+                              .threadId = 7,
+                              .correlationId = 99};
+    api_record(&api, &call, CUPTI_CB_DOMAIN_RUNTIME_API);
+    EXPECT(api.p && strstr(api.p, "{\"ph\":\"X\",\"cat\":\"cuda_api\",\"pid\":4299,\"tid\":7,"
+                                  "\"ts\":2.000,\"dur\":1.000,\"name\":\"cudaLaunchKernel_v7000\","
+                                  "\"args\":{\"correlation\":99}}"));
+    size_t len = api.len;
+    call.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020;
+    api_record(&api, &call, CUPTI_CB_DOMAIN_RUNTIME_API);
+    EXPECT(api.len == len);
+    free(api.p);
 
     /* 2 */
     if (sim_open_trace(argv[1]) != 0)

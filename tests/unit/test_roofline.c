@@ -1063,6 +1063,34 @@ static void test_by_start(void **state)
     cr_topo_free(t);
 }
 
+/* Where the trace has the CUDA calls (tests/fixtures/roofline/
+ * launch_linked.json: the GPU behind the host, each mm's GEMM starting in
+ * the next add's range, each add's kernel after every range closed), each
+ * activity goes to the range open on its call's thread when the call
+ * began: three mm calls of 200-220 us, four adds of 4 us (one whose call
+ * was not recorded, by its start), nothing for a range of another thread
+ * open across them all, and no by-start note; read by start alone (the
+ * same events without the calls) the adds held the GEMMs. */
+static void test_by_launch(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/launch_linked.json");
+    assert_int_equal(r.n, 2);
+    const cr_rf_row *w = find(&r, "aten::mm");
+    assert_int_equal(w->calls, 3);
+    assert_close(w->median_s, 210e-6, 1e-12, 0);
+    w = find(&r, "aten::add");
+    assert_int_equal(w->calls, 4);
+    assert_close(w->median_s, 4e-6, 1e-12, 0);
+    assert_int_equal(r.by_start, 0);
+    assert_int_equal(r.calls_unowned, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fuzz_replay(void **state)
 {
     (void)state;
@@ -1094,6 +1122,7 @@ int main(void)
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_cr_range_owns_nccl),
         cmocka_unit_test(test_by_start),
+        cmocka_unit_test(test_by_launch),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

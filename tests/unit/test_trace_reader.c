@@ -1097,6 +1097,40 @@ static void test_unnamed_events(void **state)
     }
 }
 
+/* A CUDA call ("cat":"cuda_api") and the correlation ids that tie
+ * activities to calls: read as written, -1 where absent */
+static void test_cuda_calls(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"cat\":\"cuda_api\",\"name\":\"cudaLaunchKernel\","
+        "\"pid\":9,\"tid\":7,\"args\":{\"correlation\":42}},"
+        "{\"ph\":\"X\",\"ts\":2,\"dur\":1,\"cat\":\"kernel\",\"name\":\"k\","
+        "\"args\":{\"device\":0,\"correlation\":42}},"
+        "{\"ph\":\"X\",\"ts\":3,\"dur\":1,\"cat\":\"memset\",\"name\":\"memset\","
+        "\"args\":{\"device\":0,\"bytes\":4}}]}";
+    static const struct {
+        cr_trace_cat cat;
+        long long corr;
+    } want[] = {{CR_TRACE_API, 42}, {CR_TRACE_KERNEL, 42}, {CR_TRACE_MEMSET, -1}};
+    for (int fast = 0; fast < 2; fast++) {
+        cr_trace_reader *r = NULL;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_trace_reader_open_mem(text, strlen(text), "t.json", &r), CR_OK);
+        cr_trace_reader_set_fast_path(r, fast);
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            const cr_trace_event *e = NULL;
+            assert_int_equal(cr_trace_reader_next(r, &e, &d), CR_OK);
+            assert_non_null(e);
+            assert_int_equal(e->cat, want[i].cat);
+            assert_int_equal(e->correlation, want[i].corr);
+        }
+        cr_trace_reader_free(r);
+    }
+    assert_string_equal(cr_trace_cat_name(CR_TRACE_API), "cuda_api");
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -1127,6 +1161,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_control_chars_in_names),
         cmocka_unit_test(test_unnamed_events),
+        cmocka_unit_test(test_cuda_calls),
         cmocka_unit_test(test_committed_traces),
         cmocka_unit_test(test_fuzz_corpus_replay),
         cmocka_unit_test(test_h200_torchrun_killed),

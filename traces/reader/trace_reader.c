@@ -78,7 +78,7 @@ struct cr_trace_reader {
     json_t *cur;      /* the event's tree (jansson path) or its args (fast path) */
     int cur_args_cat; /* fast path: the category of the event whose args cur is; else -1 */
     /* per category, the last args no one kept, refilled by the next (fast_args) */
-    json_t *spare_args[CR_TRACE_NVTX + 1];
+    json_t *spare_args[CR_TRACE__COUNT];
     cr_trace_event ev;
     bool fast;  /* try fast_event before jansson (trace_reader_priv.h) */
     char *strs; /* the fast path's copies of ph, name and cat */
@@ -273,6 +273,7 @@ static cr_trace_cat cat_ofn(const char *cat, size_t n)
         {"sync", CR_TRACE_SYNC},
         {"nvtx", CR_TRACE_NVTX},
         {"gpu_user_annotation", CR_TRACE_NVTX},
+        {"cuda_api", CR_TRACE_API},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (cr_jsub_is(cat, n, map[i].name))
@@ -335,7 +336,10 @@ const char *cr_trace_cat_name(cr_trace_cat c)
         return "sync";
     case CR_TRACE_NVTX:
         return "nvtx";
+    case CR_TRACE_API:
+        return "cuda_api";
     case CR_TRACE_OTHER:
+    case CR_TRACE__COUNT:
         return "other";
     }
     return "other";
@@ -455,6 +459,12 @@ static cr_status read_args(cr_trace_reader *r, unsigned long line, cr_trace_even
     v = -1;
     TRY(get_int(r, line, a, "stream", -1, 0x7fffffffffffffffLL, &v));
     e->stream = v;
+    if (e->cat == CR_TRACE_KERNEL || e->cat == CR_TRACE_MEMCPY || e->cat == CR_TRACE_MEMSET ||
+        e->cat == CR_TRACE_API) {
+        v = -1;
+        TRY(get_int(r, line, a, "correlation", -1, 0x7fffffffffffffffLL, &v));
+        e->correlation = v;
+    }
     if (e->cat == CR_TRACE_KERNEL) {
         TRY(get_dim3(r, line, a, "grid", e->grid));
         TRY(get_dim3(r, line, a, "block", e->block));
@@ -540,6 +550,7 @@ static void init_event(cr_trace_event *e)
     e->device = -1;
     e->stream = -1;
     e->src_device = e->dst_device = -1;
+    e->correlation = -1;
     e->name = "";
     e->cat_str = "";
     e->src_mem = e->dst_mem = "";

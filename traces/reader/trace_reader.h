@@ -52,6 +52,9 @@ typedef enum {
     CR_TRACE_MEMSET,
     CR_TRACE_SYNC,
     CR_TRACE_NVTX,
+    CR_TRACE_API, /* "cuda_api": a CUDA call that put work on a device (COMMROOF_TRACE_RECORD=api)
+                   */
+    CR_TRACE__COUNT
 } cr_trace_cat;
 
 /* Direction of a copy (args.kind): h2d, d2h, d2d, h2h, p2p; anything else
@@ -88,8 +91,10 @@ typedef struct {
     int device;          /* CUDA device ordinal, -1 when host or unknown */
     int64_t stream;      /* CUDA stream id, -1 when unknown */
     /* kernel */
-    unsigned grid[3], block[3];                   /* 0 when absent */
-    unsigned registers;                           /* per thread */
+    unsigned grid[3], block[3]; /* 0 when absent */
+    unsigned registers;         /* per thread */
+    long long correlation;      /* args.correlation of a kernel, copy, memset or CUDA call: CUPTI's
+                                   id tying an activity to the call that made it; -1 absent */
     double smem_static_bytes, smem_dynamic_bytes; /* per block */
     /* memcpy / memset */
     cr_copy_kind copy_kind;

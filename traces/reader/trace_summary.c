@@ -200,7 +200,10 @@ cr_status cr_trace_summarize_reader(cr_trace_reader *r, cr_trace_summary **out, 
             if (e->ph == 'X' && e->has_payload && e->bytes > 0)
                 add = add_nvtx_size(s, e);
             break;
+        case CR_TRACE_API: /* the calls behind the activities (roofline ties them) */
+            break;
         case CR_TRACE_OTHER:
+        case CR_TRACE__COUNT:
             s->other++;
             break;
         }

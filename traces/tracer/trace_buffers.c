@@ -126,6 +126,12 @@ void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t *buffe
             case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
                 sync_record(&s, (const CUpti_ActivitySynchronization2 *)(void *)rec);
                 break;
+            case CUPTI_ACTIVITY_KIND_RUNTIME:
+                api_record(&s, (const CUpti_ActivityAPI *)(void *)rec, CUPTI_CB_DOMAIN_RUNTIME_API);
+                break;
+            case CUPTI_ACTIVITY_KIND_DRIVER:
+                api_record(&s, (const CUpti_ActivityAPI *)(void *)rec, CUPTI_CB_DOMAIN_DRIVER_API);
+                break;
             case CUPTI_ACTIVITY_KIND_MARKER:
                 marker_record(&s, (const CUpti_ActivityMarker2 *)(void *)rec);
                 break;

@@ -10,23 +10,26 @@
  * costs the program time per operation (CUPTI instruments each launch, copy
  * and memset to time it), so a launch-bound program may leave out what it
  * does not need; NVTX ranges, devices and contexts are always recorded. */
-enum { REC_KERNEL = 1, REC_MEMCPY = 2, REC_MEMSET = 4, REC_SYNC = 8, REC_ALL = 15 };
+enum { REC_KERNEL = 1, REC_MEMCPY = 2, REC_MEMSET = 4, REC_SYNC = 8, REC_API = 16, REC_ALL = 31 };
 /* What is recorded unless COMMROOF_TRACE_RECORD says otherwise: everything
  * but synchronisations. On the H200 (traces/h200-1/overhead-2026-12-02)
  * recording SYNCHRONIZATION cost launch-bound loops 0.8-1.1 us per tiny
  * kernel or copy and 4.3 us per 256-element torch.add, though none of
  * them synchronises (CUPTI instruments more once the kind is on), while
  * nothing in commroof reads sync records beyond trace summary's count.
- * "sync" or "all" brings them back. */
+ * "sync" or "all" brings them back. "api" (or "all") records the CUDA
+ * calls that launch, copy or set memory (runtime and driver API records,
+ * one per call on the calling thread): their correlation id ties each
+ * kernel, copy and memset to the call that made it, and so to the NVTX
+ * range open on that thread then, whatever the GPU's lag (doc/roofline.md);
+ * left out by default for what a record per call costs a launch-bound
+ * program. */
 #define REC_DEFAULT (REC_KERNEL | REC_MEMCPY | REC_MEMSET)
 static const struct {
     const char *word;
     unsigned bit;
-} rec_words[] = {{"kernel", REC_KERNEL},
-                 {"memcpy", REC_MEMCPY},
-                 {"memset", REC_MEMSET},
-                 {"sync", REC_SYNC},
-                 {"none", 0},
+} rec_words[] = {{"kernel", REC_KERNEL}, {"memcpy", REC_MEMCPY}, {"memset", REC_MEMSET},
+                 {"sync", REC_SYNC},     {"api", REC_API},       {"none", 0},
                  {"all", REC_ALL}};
 
 /* The REC_* bits a comma-separated list names; REC_DEFAULT for NULL or
@@ -47,7 +50,7 @@ static unsigned record_mask(const char *v)
         if (!known) {
             note_error(
                 "COMMROOF_TRACE_RECORD=\"%.200s\": unknown word \"%.*s\" (expected a "
-                "comma-separated list of kernel, memcpy, memset, sync, none, all); recording "
+                "comma-separated list of kernel, memcpy, memset, sync, api, none, all); recording "
                 "kernel,memcpy,memset",
                 v, (int)(n < 64 ? n : 64), p);
             return REC_DEFAULT;
@@ -377,6 +380,8 @@ static void setup(void)
         {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", REC_MEMCPY},
         {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", REC_MEMSET},
         {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", REC_SYNC},
+        {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", REC_API},
+        {CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER", REC_API},
         {CUPTI_ACTIVITY_KIND_MARKER, "MARKER", 0},
         {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA", 0},
     };

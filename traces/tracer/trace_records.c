@@ -356,6 +356,35 @@ void sync_record(sb_t *s, const CUpti_ActivitySynchronization2 *y)
     sb_puts(s, "}},\n");
 }
 
+/* A CUDA call that puts work on a device (COMMROOF_TRACE_RECORD=api):
+ * launches, copies, memsets, graph launches, by the name CUPTI gives its
+ * callback id; the other calls (a stream query, an attribute read) are
+ * left out, as nothing ties them to an activity. Written on the host's
+ * pid and the calling thread, as the NVTX ranges are, with the
+ * correlation id its activities carry. */
+void api_record(sb_t *s, const CUpti_ActivityAPI *a, CUpti_CallbackDomain domain)
+{
+    static const char *const work[] = {"cudaLaunch",      "cuLaunch",     "cudaMemcpy",
+                                       "cuMemcpy",        "cudaMemset",   "cuMemset",
+                                       "cudaGraphLaunch", "cuGraphLaunch"};
+    const char *name = NULL;
+    if (!times_ok(a->start, a->end) ||
+        cuptiGetCallbackName(domain, a->cbid, &name) != CUPTI_SUCCESS || !name)
+        return;
+    bool keep = false;
+    for (size_t i = 0; !keep && i < sizeof work / sizeof work[0]; i++)
+        keep = strncmp(name, work[i], strlen(work[i])) == 0;
+    if (!keep)
+        return;
+    name_pid(s, -1);
+    sb_printf(s, "{\"ph\":\"X\",\"cat\":\"cuda_api\",\"pid\":%" PRId64 ",\"tid\":%u,\"ts\":",
+              host_pid_of(-1), a->threadId);
+    sb_us(s, (int64_t)(a->start - g.ts_base));
+    sb_puts(s, ",\"dur\":");
+    sb_us(s, (int64_t)(a->end - a->start));
+    sb_printf(s, ",\"name\":\"%s\",\"args\":{\"correlation\":%u}},\n", name, a->correlationId);
+}
+
 static void range_args(sb_t *s, const open_range *o, bool unclosed)
 {
     sb_printf(s, ",\"args\":{\"device\":-1,\"thread\":%u", o->tid);

@@ -192,6 +192,7 @@ void memcpy_record(sb_t *s, const CUpti_ActivityMemcpy6 *m);
 void p2p_record(sb_t *s, const CUpti_ActivityMemcpyPtoP4 *m);
 void memset_record(sb_t *s, const CUpti_ActivityMemset4 *m);
 void sync_record(sb_t *s, const CUpti_ActivitySynchronization2 *y);
+void api_record(sb_t *s, const CUpti_ActivityAPI *a, CUpti_CallbackDomain domain);
 void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m);
 void marker_data_record(const CUpti_ActivityMarkerData2 *m);
 void emit_range(sb_t *s, const open_range *o, uint64_t end, bool unclosed);

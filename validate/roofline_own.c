@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which range owns an activity (roofline_trace_priv.h; doc/roofline.md): by
+ * the activity's start, by the CUDA call that made it where the trace
+ * recorded the calls, and the windows of the cr: ranges that validate
+ * reads, which own everything inside them.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "roofline_trace_priv.h"
+
+/* Gives each activity (but NCCL's kernels) to the innermost range open at
+ * its start: -1 none. owner[] has t->na entries. */
+cr_status cr_rf_assign_by_start(rtrace *t, int *owner, cr_diag *d)
+{
+    size_t *open = malloc((t->nr ? t->nr : 1) * sizeof *open);
+    if (!open)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    size_t j = 0, n_open = 0;
+    int64_t proc = INT64_MIN;
+    for (size_t i = 0; i < t->na; i++) {
+        const ract *a = &t->a[i];
+        owner[i] = -1;
+        if (a->proc != proc) {
+            proc = a->proc;
+            n_open = 0;
+            while (j < t->nr && t->rg[j].proc < proc)
+                j++;
+        }
+        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= a->ts)
+            open[n_open++] = j++;
+        size_t k = 0;
+        for (size_t m = 0; m < n_open; m++)
+            if (t->rg[open[m]].end >= a->ts)
+                open[k++] = open[m];
+        n_open = k;
+        if (a->nccl != -1 || n_open == 0)
+            continue;
+        owner[i] = (int)open[n_open - 1];
+    }
+    free(open);
+    return CR_OK;
+}
+
+static int cmp_rapi(const void *x, const void *y)
+{
+    const rapi *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->corr > b->corr) - (a->corr < b->corr);
+}
+
+/* An activity and the CUDA call that made it: when and on which thread. */
+typedef struct {
+    int64_t proc, tid;
+    double ts;
+    size_t i;
+} rlaunch;
+
+static int cmp_rlaunch(const void *x, const void *y)
+{
+    const rlaunch *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+/* Where the trace has the CUDA calls (COMMROOF_TRACE_RECORD=api), gives
+ * each activity (but NCCL's kernels) whose call is among them to the
+ * innermost range open on the call's thread when the call began: the
+ * range that launched it, however late the GPU ran it (cr_rf_assign_by_start goes
+ * by the activity's start). *linked counts them. t->rg sorted (cmp_rrange). */
+cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, size_t *linked, cr_diag *d)
+{
+    *linked = 0;
+    if (t->napi == 0)
+        return CR_OK;
+    qsort(t->api, t->napi, sizeof *t->api, cmp_rapi);
+    rlaunch *l = malloc((t->na ? t->na : 1) * sizeof *l);
+    size_t *open = malloc((t->nr ? t->nr : 1) * sizeof *open);
+    if (!l || !open) {
+        free(l);
+        free(open);
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < t->na; i++) {
+        const ract *a = &t->a[i];
+        if (a->nccl != -1 || a->corr < 0)
+            continue;
+        rapi key = {a->proc, 0, 0, a->corr};
+        const rapi *c = bsearch(&key, t->api, t->napi, sizeof *t->api, cmp_rapi);
+        if (c)
+            l[n++] = (rlaunch){c->proc, c->tid, c->ts, i};
+    }
+    qsort(l, n, sizeof *l, cmp_rlaunch);
+    size_t j = 0, n_open = 0;
+    int64_t proc = INT64_MIN;
+    for (size_t k = 0; k < n; k++) {
+        if (l[k].proc != proc) {
+            proc = l[k].proc;
+            n_open = 0;
+            while (j < t->nr && t->rg[j].proc < proc)
+                j++;
+        }
+        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= l[k].ts)
+            open[n_open++] = j++;
+        size_t m = 0;
+        for (size_t q = 0; q < n_open; q++)
+            if (t->rg[open[q]].end >= l[k].ts)
+                open[m++] = open[q];
+        n_open = m;
+        int own = -1;
+        for (size_t q = n_open; q-- > 0 && own < 0;)
+            if (t->rg[open[q]].tid == l[k].tid)
+                own = (int)open[q];
+        owner[l[k].i] = own;
+    }
+    *linked = n;
+    free(l);
+    free(open);
+    return CR_OK;
+}
+
+/* The windows of the "cr:" ranges that validate reads (RG_CR), merged
+ * per process into t->crw, in order: validate takes every activity that
+ * starts inside one (doc/validation.md), at any depth, so nothing there
+ * is another row's, NCCL's kernels and calls included. t->rg must be
+ * sorted (cmp_rrange). */
+cr_status cr_rf_cr_windows(rtrace *t, cr_diag *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nr; i++)
+        n += t->rg[i].kind == RG_CR;
+    if (n == 0)
+        return CR_OK;
+    if (!(t->crw = malloc(n * sizeof *t->crw)))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    for (size_t i = 0; i < t->nr; i++) {
+        const rrange *r = &t->rg[i];
+        if (r->kind != RG_CR)
+            continue;
+        rspan *last = t->ncrw ? &t->crw[t->ncrw - 1] : NULL;
+        if (last && last->proc == r->proc && r->ts <= last->end)
+            last->end = fmax(last->end, r->end);
+        else
+            t->crw[t->ncrw++] = (rspan){r->proc, r->ts, r->end};
+    }
+    return CR_OK;
+}
+
+/* Whether process proc's time ts is inside a window of t->crw. */
+bool cr_rf_in_cr_window(const rtrace *t, int64_t proc, double ts)
+{
+    size_t lo = 0, hi = t->ncrw; /* the first window after (proc, ts) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const rspan *w = &t->crw[mid];
+        if (w->proc < proc || (w->proc == proc && w->ts <= ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && t->crw[lo - 1].proc == proc && ts <= t->crw[lo - 1].end;
+}

@@ -10,37 +10,76 @@
 
 #include "roofline_trace_priv.h"
 
-/* Gives each activity (but NCCL's kernels) to the innermost range open at
- * its start: -1 none. owner[] has t->na entries. */
-cr_status cr_rf_assign_by_start(rtrace *t, int *owner, cr_diag *d)
+/* A moment of a process (and a thread, or any: OWN_ANY_THREAD) whose
+ * innermost open range owns activity i. */
+typedef struct {
+    int64_t proc, tid;
+    double ts;
+    size_t i;
+} rwhen;
+
+#define OWN_ANY_THREAD INT64_MIN
+
+static int cmp_rwhen(const void *x, const void *y)
+{
+    const rwhen *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+/* owner[w[k].i] = the innermost range of w[k]'s process (on its thread,
+ * unless any) open at w[k].ts, -1 none; w sorted (cmp_rwhen), t->rg sorted
+ * (ranges by process and start, the outer first). The one sweep both
+ * rules take. */
+static cr_status own_sweep(const rtrace *t, const rwhen *w, size_t n, int *owner, cr_diag *d)
 {
     size_t *open = malloc((t->nr ? t->nr : 1) * sizeof *open);
     if (!open)
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     size_t j = 0, n_open = 0;
     int64_t proc = INT64_MIN;
-    for (size_t i = 0; i < t->na; i++) {
-        const ract *a = &t->a[i];
-        owner[i] = -1;
-        if (a->proc != proc) {
-            proc = a->proc;
+    for (size_t k = 0; k < n; k++) {
+        if (w[k].proc != proc) {
+            proc = w[k].proc;
             n_open = 0;
             while (j < t->nr && t->rg[j].proc < proc)
                 j++;
         }
-        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= a->ts)
+        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= w[k].ts)
             open[n_open++] = j++;
-        size_t k = 0;
-        for (size_t m = 0; m < n_open; m++)
-            if (t->rg[open[m]].end >= a->ts)
-                open[k++] = open[m];
-        n_open = k;
-        if (a->nccl != -1 || n_open == 0)
-            continue;
-        owner[i] = (int)open[n_open - 1];
+        size_t m = 0;
+        for (size_t q = 0; q < n_open; q++)
+            if (t->rg[open[q]].end >= w[k].ts)
+                open[m++] = open[q];
+        n_open = m;
+        int own = -1;
+        for (size_t q = n_open; q-- > 0 && own < 0;)
+            if (w[k].tid == OWN_ANY_THREAD || t->rg[open[q]].tid == w[k].tid)
+                own = (int)open[q];
+        owner[w[k].i] = own;
     }
     free(open);
     return CR_OK;
+}
+
+/* Gives each activity (but NCCL's kernels) to the innermost range open at
+ * its start: -1 none. owner[] has t->na entries; t->a is sorted by process
+ * and start. */
+cr_status cr_rf_assign_by_start(rtrace *t, int *owner, cr_diag *d)
+{
+    rwhen *w = malloc((t->na ? t->na : 1) * sizeof *w);
+    if (!w)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < t->na; i++) {
+        owner[i] = -1;
+        if (t->a[i].nccl == -1)
+            w[n++] = (rwhen){t->a[i].proc, OWN_ANY_THREAD, t->a[i].ts, i};
+    }
+    cr_status st = own_sweep(t, w, n, owner, d);
+    free(w);
+    return st;
 }
 
 static int cmp_rapi(const void *x, const void *y)
@@ -51,39 +90,21 @@ static int cmp_rapi(const void *x, const void *y)
     return (a->corr > b->corr) - (a->corr < b->corr);
 }
 
-/* An activity and the CUDA call that made it: when and on which thread. */
-typedef struct {
-    int64_t proc, tid;
-    double ts;
-    size_t i;
-} rlaunch;
-
-static int cmp_rlaunch(const void *x, const void *y)
-{
-    const rlaunch *a = x, *b = y;
-    if (a->proc != b->proc)
-        return (a->proc > b->proc) - (a->proc < b->proc);
-    return (a->ts > b->ts) - (a->ts < b->ts);
-}
-
 /* Where the trace has the CUDA calls (COMMROOF_TRACE_RECORD=api), gives
  * each activity (but NCCL's kernels) whose call is among them to the
  * innermost range open on the call's thread when the call began: the
- * range that launched it, however late the GPU ran it (cr_rf_assign_by_start goes
- * by the activity's start). *linked counts them. t->rg sorted (cmp_rrange). */
+ * range that launched it, however late the GPU ran it
+ * (cr_rf_assign_by_start goes by the activity's start). *linked counts
+ * them. t->rg sorted (cmp_rrange). */
 cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, size_t *linked, cr_diag *d)
 {
     *linked = 0;
     if (t->napi == 0)
         return CR_OK;
     qsort(t->api, t->napi, sizeof *t->api, cmp_rapi);
-    rlaunch *l = malloc((t->na ? t->na : 1) * sizeof *l);
-    size_t *open = malloc((t->nr ? t->nr : 1) * sizeof *open);
-    if (!l || !open) {
-        free(l);
-        free(open);
+    rwhen *w = malloc((t->na ? t->na : 1) * sizeof *w);
+    if (!w)
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    }
     size_t n = 0;
     for (size_t i = 0; i < t->na; i++) {
         const ract *a = &t->a[i];
@@ -92,35 +113,14 @@ cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, size_t *linked, cr_diag 
         rapi key = {a->proc, 0, 0, a->corr};
         const rapi *c = bsearch(&key, t->api, t->napi, sizeof *t->api, cmp_rapi);
         if (c)
-            l[n++] = (rlaunch){c->proc, c->tid, c->ts, i};
+            w[n++] = (rwhen){c->proc, c->tid, c->ts, i};
     }
-    qsort(l, n, sizeof *l, cmp_rlaunch);
-    size_t j = 0, n_open = 0;
-    int64_t proc = INT64_MIN;
-    for (size_t k = 0; k < n; k++) {
-        if (l[k].proc != proc) {
-            proc = l[k].proc;
-            n_open = 0;
-            while (j < t->nr && t->rg[j].proc < proc)
-                j++;
-        }
-        while (j < t->nr && t->rg[j].proc == proc && t->rg[j].ts <= l[k].ts)
-            open[n_open++] = j++;
-        size_t m = 0;
-        for (size_t q = 0; q < n_open; q++)
-            if (t->rg[open[q]].end >= l[k].ts)
-                open[m++] = open[q];
-        n_open = m;
-        int own = -1;
-        for (size_t q = n_open; q-- > 0 && own < 0;)
-            if (t->rg[open[q]].tid == l[k].tid)
-                own = (int)open[q];
-        owner[l[k].i] = own;
-    }
-    *linked = n;
-    free(l);
-    free(open);
-    return CR_OK;
+    qsort(w, n, sizeof *w, cmp_rwhen);
+    cr_status st = own_sweep(t, w, n, owner, d);
+    if (st == CR_OK)
+        *linked = n;
+    free(w);
+    return st;
 }
 
 /* The windows of the "cr:" ranges that validate reads (RG_CR), merged

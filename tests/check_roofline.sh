@@ -35,7 +35,8 @@ check $LB/torch-blocking.json.gz --topo hgx-h100-8 --ranks 0
 # (COMMROOF_TRACE_RECORD=...,api): every kernel to the range that launched
 # it, so the same gate holds (traces/h100-1/launch-link-2026-12-06)
 check traces/h100-1/launch-link-2026-12-06/torch-api.json.gz --topo hgx-h100-8 --ranks 0
-for m in $LB/torch-blocking:0 $LB/torch-async:1 traces/h100-1/launch-link-2026-12-06/torch-api:0; do
+check traces/h200-1/launch-link-2026-12-06/torch-api.json.gz --topo h200-1
+for m in $LB/torch-blocking:0 $LB/torch-async:1 traces/h100-1/launch-link-2026-12-06/torch-api:0 traces/h200-1/launch-link-2026-12-06/torch-api:0; do
     n=$("$CR" roofline "${m%:*}.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["by_start_traces"])')
     [ "$n" = "${m#*:}" ] || { echo "check_roofline: ${m%:*}: by_start_traces $n, want ${m#*:}"; exit 1; }

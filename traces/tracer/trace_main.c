@@ -19,7 +19,7 @@ enum { REC_KERNEL = 1, REC_MEMCPY = 2, REC_MEMSET = 4, REC_SYNC = 8, REC_API = 1
  * nothing in commroof reads sync records beyond trace summary's count.
  * "sync" or "all" brings them back. "api" (or "all") records the CUDA
  * calls that launch, copy or set memory (runtime and driver API records,
- * one per call on the calling thread): their correlation id ties each
+ * one per such call on the calling thread; enable_work_calls): their correlation id ties each
  * kernel, copy and memset to the call that made it, and so to the NVTX
  * range open on that thread then, whatever the GPU's lag (doc/roofline.md);
  * left out by default for what a record per call costs a launch-bound
@@ -31,6 +31,38 @@ static const struct {
 } rec_words[] = {{"kernel", REC_KERNEL}, {"memcpy", REC_MEMCPY}, {"memset", REC_MEMSET},
                  {"sync", REC_SYNC},     {"api", REC_API},       {"none", 0},
                  {"all", REC_ALL}};
+
+/* COMMROOF_TRACE_RECORD=api: CUPTI records only the runtime and driver
+ * calls that put work on a device (api_work_name), each enabled by
+ * its callback id; enabling CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER
+ * instead would have it record every call on the program's thread (a
+ * stream query, a device get: PyTorch makes several per operator) for the
+ * tracer to throw away. */
+static void enable_work_calls(void)
+{
+    static const struct {
+        CUpti_CallbackDomain domain;
+        CUpti_CallbackId n;
+        CUptiResult (*enable)(CUpti_CallbackId, uint8_t);
+        const char *what;
+    } domains[] = {
+        {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, cuptiActivityEnableRuntimeApi,
+         "cuptiActivityEnableRuntimeApi"},
+        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, cuptiActivityEnableDriverApi,
+         "cuptiActivityEnableDriverApi"},
+    };
+    for (size_t d = 0; d < sizeof domains / sizeof domains[0]; d++) {
+        CUptiResult first_error = CUPTI_SUCCESS;
+        for (CUpti_CallbackId cbid = 1; cbid < domains[d].n; cbid++) {
+            if (!api_work_name(domains[d].domain, cbid))
+                continue;
+            CUptiResult r = domains[d].enable(cbid, 1);
+            if (r != CUPTI_SUCCESS && first_error == CUPTI_SUCCESS)
+                first_error = r;
+        }
+        cupti_ok(first_error, domains[d].what);
+    }
+}
 
 /* The REC_* bits a comma-separated list names; REC_DEFAULT for NULL or
  * empty, and (with an error noted) for a list with an unknown word. */
@@ -380,8 +412,6 @@ static void setup(void)
         {CUPTI_ACTIVITY_KIND_MEMCPY2, "MEMCPY2", REC_MEMCPY},
         {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET", REC_MEMSET},
         {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION", REC_SYNC},
-        {CUPTI_ACTIVITY_KIND_RUNTIME, "RUNTIME", REC_API},
-        {CUPTI_ACTIVITY_KIND_DRIVER, "DRIVER", REC_API},
         {CUPTI_ACTIVITY_KIND_MARKER, "MARKER", 0},
         {CUPTI_ACTIVITY_KIND_MARKER_DATA, "MARKER_DATA", 0},
     };
@@ -424,6 +454,8 @@ static void setup(void)
         snprintf(what, sizeof what, "cuptiActivityEnable(%s)", kinds[i].name);
         cupti_ok(why[i], what);
     }
+    if (cupti && enabled > 0 && (g.record & REC_API))
+        enable_work_calls();
     if (enabled == 0 && g.nvtx_started) {
         /* No GPU, or CUPTI refuses: NVTX ranges are still recorded, by our
          * own NVTX wrappers (the "own path", traces/README.md). */

@@ -356,25 +356,28 @@ void sync_record(sb_t *s, const CUpti_ActivitySynchronization2 *y)
     sb_puts(s, "}},\n");
 }
 
-/* A CUDA call that puts work on a device (COMMROOF_TRACE_RECORD=api):
- * launches, copies, memsets, graph launches, by the name CUPTI gives its
- * callback id; the other calls (a stream query, an attribute read) are
- * left out, as nothing ties them to an activity. Written on the host's
- * pid and the calling thread, as the NVTX ranges are, with the
- * correlation id its activities carry. */
-void api_record(sb_t *s, const CUpti_ActivityAPI *a, CUpti_CallbackDomain domain)
+const char *api_work_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
 {
     static const char *const work[] = {"cudaLaunch",      "cuLaunch",     "cudaMemcpy",
                                        "cuMemcpy",        "cudaMemset",   "cuMemset",
                                        "cudaGraphLaunch", "cuGraphLaunch"};
     const char *name = NULL;
-    if (!times_ok(a->start, a->end) ||
-        cuptiGetCallbackName(domain, a->cbid, &name) != CUPTI_SUCCESS || !name)
-        return;
-    bool keep = false;
-    for (size_t i = 0; !keep && i < sizeof work / sizeof work[0]; i++)
-        keep = strncmp(name, work[i], strlen(work[i])) == 0;
-    if (!keep)
+    if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
+        return NULL;
+    for (size_t i = 0; i < sizeof work / sizeof work[0]; i++)
+        if (strncmp(name, work[i], strlen(work[i])) == 0)
+            return name;
+    return NULL;
+}
+
+/* A CUDA call that put work on a device (COMMROOF_TRACE_RECORD=api; only
+ * those are enabled, enable_work_calls, and api_work_name keeps it so):
+ * written on the host's pid and the calling thread, as the NVTX ranges
+ * are, with the correlation id its activities carry. */
+void api_record(sb_t *s, const CUpti_ActivityAPI *a, CUpti_CallbackDomain domain)
+{
+    const char *name = api_work_name(domain, a->cbid);
+    if (!name || !times_ok(a->start, a->end))
         return;
     name_pid(s, -1);
     sb_printf(s, "{\"ph\":\"X\",\"cat\":\"cuda_api\",\"pid\":%" PRId64 ",\"tid\":%u,\"ts\":",

@@ -192,6 +192,9 @@ void memcpy_record(sb_t *s, const CUpti_ActivityMemcpy6 *m);
 void p2p_record(sb_t *s, const CUpti_ActivityMemcpyPtoP4 *m);
 void memset_record(sb_t *s, const CUpti_ActivityMemset4 *m);
 void sync_record(sb_t *s, const CUpti_ActivitySynchronization2 *y);
+/* The name CUPTI gives the runtime or driver call cbid where it puts work
+ * on a device (a launch, copy, memset or graph launch), else NULL. */
+const char *api_work_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 void api_record(sb_t *s, const CUpti_ActivityAPI *a, CUpti_CallbackDomain domain);
 void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m);
 void marker_data_record(const CUpti_ActivityMarkerData2 *m);

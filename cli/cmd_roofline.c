@@ -155,6 +155,11 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                "later operator's where the GPU ran behind the host; for exact rows trace with "
                "COMMROOF_TRACE_RECORD=kernel,memcpy,memset,api (or CUDA_LAUNCH_BLOCKING=1)\n",
                r->by_start, r->by_start_path);
+    if (r->unlinked)
+        printf("# %d activities of traces with their CUDA calls recorded came from a call not "
+               "recorded (first: %s): each counts for the range open when it started, a later "
+               "operator's where the GPU ran behind the host\n",
+               r->unlinked, r->first_unlinked);
     if (r->info.incomplete)
         printf("# %d trace(s) end before their closing bracket (first: %s)\n", r->info.incomplete,
                r->info.incomplete_path);
@@ -285,6 +290,9 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "by_start_traces", json_integer(r.by_start));
         json_object_set_new(root, "first_by_start",
                             r.by_start ? json_string(r.by_start_path) : json_null());
+        json_object_set_new(root, "unlinked_activities", json_integer(r.unlinked));
+        json_object_set_new(root, "first_unlinked",
+                            r.unlinked ? json_string(r.first_unlinked) : json_null());
         json_object_set_new(root, "incomplete_traces", json_integer(r.info.incomplete));
         /* what the table's notes say, for a harness that reads only this */
         json_object_set_new(root, "first_incomplete",

@@ -301,7 +301,7 @@ static cr_status program_part(rep *p, cr_diag *d)
     if (st != CR_OK)
         return cr_diag_set(d, st, "program roofline: %s", rd.msg);
     p->r->violations += rf.violations;
-    char about[1800], warn[400], totals[256], extra[800] = "";
+    char about[1800], warn[400], totals[256], extra[1024] = "";
     cr_roofline_totals(&rf, totals, sizeof totals);
     size_t el = 0;
     if (rf.calls_unowned)
@@ -318,6 +318,11 @@ static cr_status program_part(rep *p, cr_diag *d)
                                "CUDA calls: an activity counts for the range open when it starts "
                                "(a later operator's where the GPU ran behind the host).",
                                rf.by_start);
+    if (rf.unlinked && el < sizeof extra)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d activities came from CUDA calls the trace did not record: "
+                               "each counts for the range open when it starts.",
+                               rf.unlinked);
     if (rf.info.incomplete && el < sizeof extra)
         el +=
             (size_t)snprintf(extra + el, sizeof extra - el,

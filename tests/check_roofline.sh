@@ -41,6 +41,13 @@ for m in $LB/torch-blocking:0 $LB/torch-async:1 traces/h100-1/launch-link-2026-1
         python3 -c 'import json, sys; print(json.load(sys.stdin)["by_start_traces"])')
     [ "$n" = "${m#*:}" ] || { echo "check_roofline: ${m%:*}: by_start_traces $n, want ${m#*:}"; exit 1; }
 done
+# the traces with their CUDA calls: every activity's call among them (the
+# tracer records each call that puts work on a device, api_work_name)
+for m in traces/h100-1/launch-link-2026-12-06/torch-api traces/h200-1/launch-link-2026-12-06/torch-api; do
+    n=$("$CR" roofline "$m.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["unlinked_activities"])')
+    [ "$n" = 0 ] || { echo "check_roofline: $m: $n activities without their call, want 0"; exit 1; }
+done
 # without --dtype, every aten row but the embedding's gather is bounded
 # from what the trace shows (the GEMMs' cuBLASLt nvjet type codes: README
 # there), none below its bound

@@ -662,6 +662,18 @@ static void note_by_start(cr_roofline *out, const rtrace *t, const cr_trace_info
     }
 }
 
+/* An activity of a trace that recorded the CUDA calls whose own call is
+ * not among them (a call the tracer does not record as launching work):
+ * placed by its start, as in a trace without the calls. */
+static void note_unlinked(cr_roofline *out, const ract *a, const char *path)
+{
+    if (out->unlinked++ == 0) {
+        char sn[128];
+        cr_trace_short_name(a->name, sn, sizeof sn);
+        snprintf(out->first_unlinked, sizeof out->first_unlinked, "%s in %s", sn, path);
+    }
+}
+
 static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
 {
     rctx *c = vctx;
@@ -671,6 +683,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         return st;
     rtrace t = {0};
     int *owner = NULL;
+    bool *by_call = NULL;
     rop *ix = NULL;
     const cr_trace_event *ev = NULL;
     while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev)
@@ -687,13 +700,14 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     if (t.nr > 1)
         qsort(t.rg, t.nr, sizeof *t.rg, cmp_rrange);
     owner = malloc((t.na ? t.na : 1) * sizeof *owner);
-    if (!owner) {
+    by_call = malloc((t.na ? t.na : 1) * sizeof *by_call);
+    if (!owner || !by_call) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
     size_t linked = 0;
     if ((st = cr_rf_assign_by_start(&t, owner, d)) != CR_OK ||
-        (st = cr_rf_assign_by_launch(&t, owner, &linked, d)) != CR_OK ||
+        (st = cr_rf_assign_by_launch(&t, owner, by_call, &linked, d)) != CR_OK ||
         (st = cr_rf_cr_windows(&t, d)) != CR_OK)
         goto out;
     char sn[256];
@@ -703,6 +717,8 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             continue; /* validate reads it */
         if (a->nccl != -1 && a->nccl != -2)
             continue; /* paired with NCCL's ranges below */
+        if (linked > 0 && !by_call[i] && ti.launch_blocking != 1)
+            note_unlinked(c->out, a, path);
         rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
         if (r && (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
             if (r->n_acts++ == 0)
@@ -803,6 +819,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
 out:
     free(ix);
     free(owner);
+    free(by_call);
     rtrace_free(&t);
     cr_trace_file_close(&vt);
     return st;

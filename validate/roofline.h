@@ -156,17 +156,21 @@ typedef struct {
     int cr_unbounded;       /* cr: range rows without a bound (their parameters refused) */
     size_t first_unbounded; /* the first of them in rows (when cr_unbounded > 0) */
     int files;
-    int calls_unowned;       /* activities no range owns (listed as kernels) */
-    int nccl_unpaired;       /* NCCL kernels or collective ranges left without a partner */
-    int nccl_grouped;        /* calls grouped with others of their collective (an all-to-all
-                                of ncclSend/ncclRecv): one kernel, not timed */
-    int by_start;            /* traces recorded without CUDA_LAUNCH_BLOCKING=1
-                                (metadata.launch_blocking false) nor their CUDA calls,
-                                whose operator ranges own activities by the activity's
-                                start: a later operator's where the GPU ran behind */
-    char by_start_path[256]; /* the first of them */
-    cr_vread_info info;      /* files read, not traces, incomplete, cr: ranges skipped */
-    cr_vmerge_info merged;   /* NCCL calls and cr: cases combined over ranks */
+    int calls_unowned;        /* activities no range owns (listed as kernels) */
+    int nccl_unpaired;        /* NCCL kernels or collective ranges left without a partner */
+    int nccl_grouped;         /* calls grouped with others of their collective (an all-to-all
+                                 of ncclSend/ncclRecv): one kernel, not timed */
+    int by_start;             /* traces recorded without CUDA_LAUNCH_BLOCKING=1
+                                 (metadata.launch_blocking false) nor their CUDA calls,
+                                 whose operator ranges own activities by the activity's
+                                 start: a later operator's where the GPU ran behind */
+    char by_start_path[256];  /* the first of them */
+    int unlinked;             /* activities of traces that recorded their CUDA calls
+                                 (COMMROOF_TRACE_RECORD=api) whose own call is not
+                                 among them: placed by their start */
+    char first_unlinked[400]; /* the first: "KERNEL in PATH" */
+    cr_vread_info info;       /* files read, not traces, incomplete, cr: ranges skipped */
+    cr_vmerge_info merged;    /* NCCL calls and cr: cases combined over ranks */
 } cr_roofline;
 
 /* Options. Zero-initialised: none. */

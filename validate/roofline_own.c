@@ -95,10 +95,13 @@ static int cmp_rapi(const void *x, const void *y)
  * innermost range open on the call's thread when the call began: the
  * range that launched it, however late the GPU ran it
  * (cr_rf_assign_by_start goes by the activity's start). *linked counts
- * them. t->rg sorted (cmp_rrange). */
-cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, size_t *linked, cr_diag *d)
+ * them and by_call[i] (t->na entries) says which. t->rg sorted
+ * (cmp_rrange). */
+cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, bool *by_call, size_t *linked, cr_diag *d)
 {
     *linked = 0;
+    for (size_t i = 0; i < t->na; i++)
+        by_call[i] = false;
     if (t->napi == 0)
         return CR_OK;
     qsort(t->api, t->napi, sizeof *t->api, cmp_rapi);
@@ -112,8 +115,10 @@ cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, size_t *linked, cr_diag 
             continue;
         rapi key = {a->proc, 0, 0, a->corr};
         const rapi *c = bsearch(&key, t->api, t->napi, sizeof *t->api, cmp_rapi);
-        if (c)
+        if (c) {
             w[n++] = (rwhen){c->proc, c->tid, c->ts, i};
+            by_call[i] = true;
+        }
     }
     qsort(w, n, sizeof *w, cmp_rwhen);
     cr_status st = own_sweep(t, w, n, owner, d);

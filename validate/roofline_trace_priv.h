@@ -105,9 +105,10 @@ cr_status cr_rf_assign_by_start(rtrace *t, int *owner, cr_diag *d);
 
 /* Where t has CUDA calls (COMMROOF_TRACE_RECORD=api): each activity (but
  * NCCL's kernels) whose call is among them to the innermost range open on
- * the call's thread when it began, in owner; *linked counts them (0 where
- * t has none). Sorts t->api. Errors: CR_ENOMEM. */
-cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, size_t *linked, cr_diag *d);
+ * the call's thread when it began, in owner; by_call[i] (t->na entries)
+ * says which were, *linked counts them (0 where t has none). Sorts t->api.
+ * Errors: CR_ENOMEM. */
+cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, bool *by_call, size_t *linked, cr_diag *d);
 
 /* Fills t->crw with the windows of t's cr: ranges that validate reads
  * (t->rg sorted). Errors: CR_ENOMEM. */

@@ -1068,8 +1068,8 @@ static void test_by_start(void **state)
  * the next add's range, each add's kernel after every range closed), each
  * activity goes to the range open on its call's thread when the call
  * began: three mm calls of 200-220 us, four adds of 4 us (one whose call
- * was not recorded, by its start), nothing for a range of another thread
- * open across them all, and no by-start note; read by start alone (the
+ * was not recorded, by its start, counted as unlinked), nothing for a
+ * range of another thread open across them all, and no by-start note; read by start alone (the
  * same events without the calls) the adds held the GEMMs. */
 static void test_by_launch(void **state)
 {
@@ -1087,6 +1087,8 @@ static void test_by_launch(void **state)
     assert_close(w->median_s, 4e-6, 1e-12, 0);
     assert_int_equal(r.by_start, 0);
     assert_int_equal(r.calls_unowned, 0);
+    assert_int_equal(r.unlinked, 1); /* the add whose call was not recorded */
+    assert_non_null(strstr(r.first_unlinked, "vectorized_elementwise_kernel in "));
     cr_roofline_release(&r);
     cr_topo_free(t);
 }

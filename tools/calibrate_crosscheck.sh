@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The calibrate cross-check of issue 14 (doc/corpus.md): for fifteen machines
+# The calibrate cross-check of issue 14 (doc/corpus.md): for sixteen machines
 # of validate/corpus, `commroof calibrate --nccl-tests` fitted on the
 # machine's all_reduce log(s), and the median / p90 |error| % of its other
 # collectives as shipped and after calibration (the "held-out logs
@@ -51,3 +51,5 @@ run sb-a100-8 "$ROOT/topologies/dgx-a100-8.xml" "" "$C"/a100-8/superbench-a100-*
 run mi355x-2n "$T/aac-mi355x-pollara.xml" "--nccl-version 2.27.7" "$C"/mi355x-ainic-2n/pnair-alibaba-*
 # Round 13: NREL Kestrel, 16 x 4 H100 on Slingshot-11, NCCL 2.21.5, all_reduce against all_gather (checking half)
 run kestrel-16n "$T/kestrel-h100x4-slingshot.xml" "--nccl-version 2.21.5" "$C"/h100x4-slingshot-16n/*
+# Round 20: Voltage Park, 4 x 8 H100 on InfiniBand, NCCL 2.24.3, all_reduce against all_gather, broadcast and reduce (checking half)
+run vpbench-4n "h100-ib-4n" "" "$C"/h100-ib-4n/*

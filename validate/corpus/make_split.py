@@ -66,6 +66,8 @@ SOURCES = [
     ('github.com/NERSC/nccl-ofi-plugin/logs-regression', 'nersc-perlmutter-', 17),
     ('github.com/konnase/konnase.github.io/source/_posts/machine_learning/NCCL.md', 'konnase-', 17),
     ('github.com/aikitoria/open-gpu-kernel-modules/README.md', 'aikitoria-', 17),
+    ('github.com/ZiyanIshani/vpbenchmarking/results/nccl/nccl_multinode', 'vpbench-', 20),
+    ('github.com/mit-orcd/orcd-benchmarks/chris-nccl-notes/ubuntu_8xh200', 'mitorcd-', 20),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -84,7 +86,7 @@ def klass(f):
     raise Exception(d)
 def scale(f):
     d=f.split('/')[0]
-    return 'single-node' if d in ('a100-8','b200-8','h100-8','h100x4-1','mi300x-8','gb200-nvl72','gh200x4-slingshot-1n','v100-8') or d.startswith('pcie') else 'multi-node'
+    return 'single-node' if d in ('a100-8','b200-8','h100-8','h200-8','h100x4-1','mi300x-8','gb200-nvl72','gh200x4-slingshot-1n','v100-8') or d.startswith('pcie') else 'multi-node'
 H={k:int(hashlib.sha256(k.encode()).hexdigest()[:8],16) for k,_,_ in src}
 n={k:sum(1 for f in logs if owner[f]==k) for k,_,_ in src}
 half={}; moves=[]
@@ -119,7 +121,8 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             14:'# round 14 (2026-12-04): one 8x H100 HGX node of LLM-jp\'s cluster at Sakura Internet, one process driving all 8 GPUs (-g 8), seven collectives from 8 B to 256 MiB (llm-jp/nii-sakura-cluster-configs), added after rounds 1-13 were fixed (make_split.py); rounds 1-13 unchanged',
             15:'# round 15 (2026-12-04): 2 x 8 GPUs of AWS p5-class nodes on EFA (32 interfaces, 3200 Gbps), one process per GPU, all_reduce from 8 B to 16 GiB (aws-ia/terraform-aws-eks-blueprints), added after rounds 1-14 were fixed (make_split.py); rounds 1-14 unchanged',
             16:'# round 16 (2026-12-04): two GB200 compute trays of one NVL72 rack (OCI BM.GPU.GB200.4, 8 ranks over NVLink), all_reduce from 8 B to 32 GiB (oracle-quickstart/oci-hpc-oke README, grace-blackwell branch), added after rounds 1-15 were fixed (make_split.py); rounds 1-15 unchanged',
-            17:'# round 17 (2026-12-04): NERSC Perlmutter (2 x 4 A100 on Slingshot-11, all_reduce from 8 B), an 8x V100 SXM2 server (2019) and an 8x RTX 5090 PCIe host (both one process driving 8 GPUs), added after rounds 1-16 were fixed, split among themselves by the same rules (make_split.py); rounds 1-16 unchanged'}
+            17:'# round 17 (2026-12-04): NERSC Perlmutter (2 x 4 A100 on Slingshot-11, all_reduce from 8 B), an 8x V100 SXM2 server (2019) and an 8x RTX 5090 PCIe host (both one process driving 8 GPUs), added after rounds 1-16 were fixed, split among themselves by the same rules (make_split.py); rounds 1-16 unchanged',
+            20:'# round 20 (2026-12-06): 4 x 8 H100 on InfiniBand at Voltage Park, one process per GPU, all_gather, all_reduce, broadcast and reduce from 8 B to 8 GiB (ZiyanIshani/vpbenchmarking, NCCL 2.24.3), and one 8x H200 node, one process driving all 8 GPUs, six collectives from 1 MiB (mit-orcd/orcd-benchmarks), added after rounds 1-17 were fixed (rounds 18 and 19 took nothing), split among themselves by the same rules (make_split.py); rounds 1-17 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

@@ -36,17 +36,13 @@ check $LB/torch-blocking.json.gz --topo hgx-h100-8 --ranks 0
 # it, so the same gate holds (traces/h100-1/launch-link-2026-12-06)
 check traces/h100-1/launch-link-2026-12-06/torch-api.json.gz --topo hgx-h100-8 --ranks 0
 check traces/h200-1/launch-link-2026-12-06/torch-api.json.gz --topo h200-1
+# ... and every activity of the traces with their CUDA calls has its call
+# among them (the tracer records each call that puts work on a device,
+# api_work_name): 0 unlinked, read from the same run
 for m in $LB/torch-blocking:0 $LB/torch-async:1 traces/h100-1/launch-link-2026-12-06/torch-api:0 traces/h200-1/launch-link-2026-12-06/torch-api:0; do
     n=$("$CR" roofline "${m%:*}.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
-        python3 -c 'import json, sys; print(json.load(sys.stdin)["by_start_traces"])')
-    [ "$n" = "${m#*:}" ] || { echo "check_roofline: ${m%:*}: by_start_traces $n, want ${m#*:}"; exit 1; }
-done
-# the traces with their CUDA calls: every activity's call among them (the
-# tracer records each call that puts work on a device, api_work_name)
-for m in traces/h100-1/launch-link-2026-12-06/torch-api traces/h200-1/launch-link-2026-12-06/torch-api; do
-    n=$("$CR" roofline "$m.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
-        python3 -c 'import json, sys; print(json.load(sys.stdin)["unlinked_activities"])')
-    [ "$n" = 0 ] || { echo "check_roofline: $m: $n activities without their call, want 0"; exit 1; }
+        python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["by_start_traces"], j["unlinked_activities"])')
+    [ "$n" = "${m#*:} 0" ] || { echo "check_roofline: ${m%:*}: by_start_traces, unlinked_activities $n, want ${m#*:} 0"; exit 1; }
 done
 # without --dtype, every aten row but the embedding's gather is bounded
 # from what the trace shows (the GEMMs' cuBLASLt nvjet type codes: README

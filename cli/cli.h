@@ -53,6 +53,10 @@ int cli_parse_ranks_per_process(const char *cmd, const char *text, int *out);
 /* Prints "commroof CMD: message" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A library call's failure st with its message msg: a usage error (exit 2)
+ * for an input given twice (CR_EDUPLICATE), else a runtime failure (exit 1). */
+int cli_fail_status(const char *cmd, cr_status st, const char *msg);
+
 /* Opens --topo's value (shipped name or file; NULL means the default).
  * Prints the diagnostic and returns NULL on failure; prints the note of
  * cli_note_topo_routing on success. */

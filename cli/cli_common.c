@@ -48,6 +48,12 @@ int cli_parse_ranks_per_process(const char *cmd, const char *text, int *out)
     return CLI_OK;
 }
 
+int cli_fail_status(const char *cmd, cr_status st, const char *msg)
+{
+    const char *m = msg && msg[0] ? msg : cr_strerror(st);
+    return st == CR_EDUPLICATE ? cli_usage_error(cmd, "%s", m) : cli_fail(cmd, "%s", m);
+}
+
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

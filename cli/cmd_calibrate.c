@@ -824,7 +824,7 @@ int cli_cmd_calibrate(int argc, char **argv)
          "folders; .json or .json.gz; every rank's trace of a\n"
          "one-process-per-GPU run, combined) instead of running\n"
          "the kernels",
-         .label = "--from-traces TRACE...", .flag = &from, .section = 1},
+         .label = "--from-traces TRACE...", .flag = &from, .section = 1, .opens_list = true},
         {"--quick", NULL, NULL, "fewer sizes when running the kernels", .flag = &quick,
          .section = 1},
         {"-o", NULL, "OUT.xml", "where to write (default: stdout)", .str = &out_path, .section = 1},
@@ -860,7 +860,7 @@ int cli_cmd_calibrate(int argc, char **argv)
         {"-o", NULL, "OUT.xml", "where to write (default: stdout, the report on stderr)",
          .section = 2},
         {"--json", NULL, NULL, "the fit and the cross-check as JSON", .section = 2},
-        {"--nccl-tests", NULL, NULL, NULL, .flag = &nccl},
+        {"--nccl-tests", NULL, NULL, NULL, .flag = &nccl, .opens_list = true},
         {"--help", "-h", NULL, NULL, .id = O_HELP},
         {0}};
     cli_args args = cli_args_begin("calibrate", opts, argc, argv);
@@ -876,6 +876,10 @@ int cli_cmd_calibrate(int argc, char **argv)
             cli_opts_help(stdout, opts, 26, 2);
             fputs(calibrate_help_tail, stdout);
             goto out;
+        }
+        if (r == CLI_ARGS_OPT && args.opt->opens_list && args.val) {
+            inputs[n_in++] = args.val; /* --nccl-tests=LOG: the list's first */
+            continue;
         }
         if (r != CLI_ARGS_ARG)
             continue;
@@ -949,8 +953,9 @@ int cli_cmd_calibrate(int argc, char **argv)
     for (int i = 0; i < n_in; i++) {
         cr_diag d = {{0}};
         size_t before = l.n;
-        if (cr_validate_read_path(inputs[i], &l, &ri, &d) != CR_OK) {
-            rc = cli_fail("calibrate", "%s", d.msg);
+        cr_status st = cr_validate_read_path(inputs[i], &l, &ri, &d);
+        if (st != CR_OK) {
+            rc = cli_fail_status("calibrate", st, d.msg);
             goto out;
         }
         /* measured ceilings of another GPU written into the base's model

@@ -401,7 +401,7 @@ int cli_cmd_plot(int argc, char **argv)
         }
     }
     if (st != CR_OK) {
-        rc = cli_fail("plot", "%s", d.msg[0] ? d.msg : cr_strerror(st));
+        rc = cli_fail_status("plot", st, d.msg);
         goto out;
     }
     memset(&d, 0, sizeof d);

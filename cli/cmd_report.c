@@ -216,7 +216,7 @@ int cli_cmd_report(int argc, char **argv)
     cr_status st = cr_report_write(dir, &o, &r, &d);
     int rc = CLI_OK;
     if (st != CR_OK) {
-        rc = cli_fail("report", "%s", d.msg[0] ? d.msg : cr_strerror(st));
+        rc = cli_fail_status("report", st, d.msg);
     } else if (json) {
         json_t *root = json_object();
         char idx[4200];

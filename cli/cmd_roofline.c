@@ -118,11 +118,14 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
             snprintf(dt, sizeof dt, "-(%s)", w->dtype_src);
         else
             snprintf(dt, sizeof dt, "%s", w->dtype[0] ? w->dtype : "-");
+        char roof[16] = "-";
+        if (isfinite(w->pct_of_roofline))
+            snprintf(roof, sizeof roof, "%.1f", w->pct_of_roofline);
         if (w->has_bound)
-            printf("  %-7s %-42s %7d %11.3f %11.3f %11.3f %7.1f %11.3f %-14s %-21s %-14s  %s%s%s\n",
+            printf("  %-7s %-42s %7d %11.3f %11.3f %11.3f %7s %11.3f %-14s %-21s %-14s  %s%s%s\n",
                    cr_rf_kind_name(w->kind), op, w->calls, us(w->median_s), us(w->bound_s),
-                   us(w->bound_cold_s), w->pct_of_roofline, us(w->save_s), w->binding, w->verdict,
-                   dt, w->args, w->note[0] ? "; " : "", w->note);
+                   us(w->bound_cold_s), roof, us(w->save_s), w->binding, w->verdict, dt, w->args,
+                   w->note[0] ? "; " : "", w->note);
         else
             printf("  %-7s %-42s %7d %11.3f %11s %11s %7s %11s %-14s %-21s %-14s  %s%s%s\n",
                    cr_rf_kind_name(w->kind), op, w->calls, us(w->median_s), "-", "-", "-", "-", "-",
@@ -268,7 +271,7 @@ int cli_cmd_roofline(int argc, char **argv)
     cr_rankset_free(rs);
     cr_status st = cr_roofline_read(t, traces, n_traces, &o, &r, &d);
     if (st != CR_OK) {
-        rc = cli_fail("roofline", "%s", d.msg);
+        rc = cli_fail_status("roofline", st, d.msg);
         goto out;
     }
     if (json) {

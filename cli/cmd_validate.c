@@ -75,7 +75,8 @@ static const char *const validate_help_tail =
     "commroof validate --corpus DIR ... evaluates a measurement corpus (validate/corpus):\n"
     "see commroof validate --corpus DIR --help.\n"
     "\n"
-    "Exit status: 0 ok; 1 runtime failure, --max-median-error exceeded, a range skipped\n"
+    "Exit status: 0 ok; 1 runtime failure, --max-median-error exceeded (or a family\n"
+    "without a predicted case to judge), a range skipped\n"
     "(a bad name or value: each is named on stderr), or no case the topology can check\n"
     "(each lacks a bound: more ranks than GPUs, say); 2 usage;\n"
     "3 a measured time below its bound (an impossible result).\n";
@@ -204,7 +205,8 @@ int cli_cmd_validate(int argc, char **argv)
          "only the even (0th, 2nd, ...) or odd cases of each family,\n"
          "in input order: fit a model on one half, check the other",
          .str = &subset, .id = O_SUBSET},
-        {"--max-median-error", NULL, "PCT", "exit 1 when a family's median |err_%| exceeds PCT",
+        {"--max-median-error", NULL, "PCT",
+         "exit 1 when a family's median |err_%| exceeds PCT\n(or it has no predicted case)",
          .id = O_MAX_MED},
         {"--allow-gpu-mismatch", NULL, NULL,
          "compare traces of another GPU than the topology's anyway\n"
@@ -309,8 +311,9 @@ int cli_cmd_validate(int argc, char **argv)
     for (int i = 0; i < n_traces; i++) {
         cr_diag d = {{0}};
         size_t before = l.n;
-        if (cr_validate_read_path(traces[i], &l, &ri, &d) != CR_OK) {
-            rc = cli_fail("validate", "%s", d.msg);
+        cr_status st = cr_validate_read_path(traces[i], &l, &ri, &d);
+        if (st != CR_OK) {
+            rc = cli_fail_status("validate", st, d.msg);
             goto out;
         }
         if ((rc = cli_check_trace_gpus("validate", t, traces[i], &l, before, allow_gpu, &gs)) !=
@@ -353,9 +356,25 @@ int cli_cmd_validate(int argc, char **argv)
     }
     if (family) {
         size_t k = 0;
-        for (size_t i = 0; i < l.n; i++)
+        bool present[CR_VFAM__COUNT] = {false};
+        for (size_t i = 0; i < l.n; i++) {
+            if ((int)l.v[i].c.family >= 0 && l.v[i].c.family < CR_VFAM__COUNT)
+                present[l.v[i].c.family] = true;
             if (!strcmp(cr_vfam_name(l.v[i].c.family), family))
                 l.v[k++] = l.v[i];
+        }
+        if (k == 0 && l.n > 0) {
+            /* the input has cases, none of this family: say which it has */
+            char have[256] = "";
+            for (int f = 0; f < CR_VFAM__COUNT; f++)
+                if (present[f])
+                    snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s",
+                             have[0] ? ", " : "", cr_vfam_name((cr_vfam)f));
+            rc =
+                cli_fail("validate", "--family %s: no case of that family in the input (it has %s)",
+                         family, have);
+            goto out;
+        }
         l.n = k;
     }
     if (l.n == 0) {
@@ -413,10 +432,17 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate", "out of memory");
         goto out;
     }
-    int gate_fail = 0;
-    for (int f = 0; f < CR_VFAM__COUNT; f++)
-        if (max_med >= 0 && sum[f].with_pred > 0 && sum[f].median_abs_err_pct > max_med)
+    /* the gate judges a family by its predicted cases: one with none
+     * cannot pass it (nothing was compared) */
+    int gate_fail = 0, gate_unjudged = 0;
+    for (int f = 0; f < CR_VFAM__COUNT; f++) {
+        if (max_med < 0 || sum[f].cases == 0)
+            continue;
+        if (sum[f].with_pred == 0)
+            gate_unjudged++;
+        else if (sum[f].median_abs_err_pct > max_med)
             gate_fail++;
+    }
     /* cases the topology could not judge (no bound: more ranks than it has
      * GPUs, a --ranks of another count): the first one's reason */
     size_t unchecked = 0, first_unchecked = 0;
@@ -453,15 +479,17 @@ int cli_cmd_validate(int argc, char **argv)
             json_object_set_new(c, "bound_cold_us",
                                 r->has_bound ? json_real(us(r->bound_cold_s)) : json_null());
             json_object_set_new(c, "pct_of_roofline_cold",
-                                r->has_bound ? json_real(r->pct_of_roofline_cold) : json_null());
+                                r->has_bound && r->timed ? json_real(r->pct_of_roofline_cold)
+                                                         : json_null());
             json_object_set_new(c, "cache_resident", json_boolean(r->cache_resident));
             json_object_set_new(c, "attainable_us",
                                 r->attainable_s > 0 ? json_real(us(r->attainable_s)) : json_null());
             json_object_set_new(c, "pred_us", r->has_pred ? json_real(us(r->pred_s)) : json_null());
             json_object_set_new(c, "pct_of_roofline",
-                                r->has_bound ? json_real(r->pct_of_roofline) : json_null());
+                                r->has_bound && r->timed ? json_real(r->pct_of_roofline)
+                                                         : json_null());
             json_object_set_new(c, "error_pct",
-                                r->has_pred ? json_real(r->error_pct) : json_null());
+                                r->has_pred && r->timed ? json_real(r->error_pct) : json_null());
             json_object_set_new(c, "binding", json_string(r->binding));
             json_object_set_new(c, "impl", json_string(r->impl));
             json_object_set_new(c, "violation", json_boolean(r->violation));
@@ -484,9 +512,13 @@ int cli_cmd_validate(int argc, char **argv)
             json_t *o = json_object();
             json_object_set_new(o, "cases", json_integer(s->cases));
             json_object_set_new(o, "predicted", json_integer(s->with_pred));
-            json_object_set_new(o, "median_abs_error_pct", json_real(s->median_abs_err_pct));
-            json_object_set_new(o, "p90_abs_error_pct", json_real(s->p90_abs_err_pct));
-            json_object_set_new(o, "max_abs_error_pct", json_real(s->max_abs_err_pct));
+            bool any = s->with_pred > 0; /* no |err| without a predicted case */
+            json_object_set_new(o, "median_abs_error_pct",
+                                any ? json_real(s->median_abs_err_pct) : json_null());
+            json_object_set_new(o, "p90_abs_error_pct",
+                                any ? json_real(s->p90_abs_err_pct) : json_null());
+            json_object_set_new(o, "max_abs_error_pct",
+                                any ? json_real(s->max_abs_err_pct) : json_null());
             json_object_set_new(o, "violations", json_integer(s->violations));
             json_object_set_new(o, "beats_attainable", json_integer(s->beats_attainable));
             json_object_set_new(js, f < 0 ? "all" : cr_vfam_name((cr_vfam)f), o);
@@ -554,15 +586,17 @@ int cli_cmd_validate(int argc, char **argv)
                 if (r->has_bound) {
                     us_text3(b, sizeof b, us(r->bound_s));
                     us_text3(bc, sizeof bc, us(r->bound_cold_s));
+                }
+                if (r->has_bound && r->timed) {
                     snprintf(rf, sizeof rf, "%.1f", r->pct_of_roofline);
                     snprintf(rfc, sizeof rfc, "%.1f", r->pct_of_roofline_cold);
                 }
                 if (r->attainable_s > 0)
                     snprintf(a, sizeof a, "%.3f", us(r->attainable_s));
-                if (r->has_pred) {
+                if (r->has_pred)
                     snprintf(p, sizeof p, "%.3f", us(r->pred_s));
+                if (r->has_pred && r->timed)
                     snprintf(e, sizeof e, "%+.1f", r->error_pct);
-                }
                 char lab[64], impl[sizeof r->impl];
                 cli_field(lab, sizeof lab, m->label, 60);
                 cli_field(impl, sizeof impl, r->impl[0] ? r->impl : "-", 0);
@@ -585,9 +619,14 @@ int cli_cmd_validate(int argc, char **argv)
             const cr_vsummary *s = f < 0 ? &all : &sum[f];
             if (f >= 0 && s->cases == 0)
                 continue;
-            printf("  %-6s %6d %9d %10.1f %10.1f %10.1f %10d\n",
-                   f < 0 ? "all" : cr_vfam_name((cr_vfam)f), s->cases, s->with_pred,
-                   s->median_abs_err_pct, s->p90_abs_err_pct, s->max_abs_err_pct, s->violations);
+            char med[16] = "-", p90[16] = "-", max[16] = "-";
+            if (s->with_pred > 0) {
+                snprintf(med, sizeof med, "%.1f", s->median_abs_err_pct);
+                snprintf(p90, sizeof p90, "%.1f", s->p90_abs_err_pct);
+                snprintf(max, sizeof max, "%.1f", s->max_abs_err_pct);
+            }
+            printf("  %-6s %6d %9d %10s %10s %10s %10d\n", f < 0 ? "all" : cr_vfam_name((cr_vfam)f),
+                   s->cases, s->with_pred, med, p90, max, s->violations);
         }
         if (all.beats_attainable)
             printf("# note: %d case(s) ran faster than the attainable bound (measured ceilings of "
@@ -611,13 +650,17 @@ int cli_cmd_validate(int argc, char **argv)
         else if (gate_fail)
             printf("# FAILED: %d famil%s with median |err| above %.1f%%\n", gate_fail,
                    gate_fail == 1 ? "y" : "ies", max_med);
+        else if (gate_unjudged)
+            printf("# FAILED: %d famil%s without a predicted case: --max-median-error has "
+                   "nothing to judge there\n",
+                   gate_unjudged, gate_unjudged == 1 ? "y" : "ies");
         else if (unchecked < l.n)
             printf("# OK: no bound violations%s\n",
                    max_med >= 0 ? ", every family's median |err| within the limit" : "");
     }
     if (all.violations)
         rc = CLI_IMPOSSIBLE;
-    else if (gate_fail || ri.skipped || (l.n > 0 && unchecked == l.n))
+    else if (gate_fail || gate_unjudged || ri.skipped || (l.n > 0 && unchecked == l.n))
         rc = CLI_FAIL;
 out:
     json_decref(root);

@@ -57,7 +57,9 @@ int cli_args_next(cli_args *a)
     a->opt = o;
     a->name = spelt(s, len, o->name) ? o->name : o->alias;
     if (!o->meta) {
-        if (eq) {
+        if (eq && o->opens_list && eq[1]) {
+            a->val = eq + 1;
+        } else if (eq) {
             cli_usage_error(a->cmd, "%.*s takes no value (got \"%s\"): give %.*s alone", (int)len,
                             s, s, (int)len, s);
             return CLI_ARGS_ERROR;

@@ -44,6 +44,9 @@ typedef struct cli_opt {
     bool repeat;       /* a value option that may come more than once (each
                           value the caller's to collect); any other is refused
                           the second time */
+    bool opens_list;   /* a flag that the positional arguments after it belong
+                          to (calibrate --nccl-tests LOG...): "--opt=X" gives X
+                          as the first of them, in val */
 } cli_opt;
 
 /* The most rows an option table may have. */

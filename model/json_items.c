@@ -232,6 +232,13 @@ cr_status cr_json_items_next(cr_json_items *r, json_t **item, cr_diag *d)
         int c = peek(r);
         switch (r->st) {
         case ST_START:
+            /* a UTF-8 byte-order mark (an editor's) before the text: passed
+             * over, as the logs' and traces' readers do */
+            if (c == 0xef && r->line == 1 && r->pos == 0 && r->len >= 3 &&
+                memcmp(r->buf, "\xef\xbb\xbf", 3) == 0) {
+                r->pos = 3;
+                continue;
+            }
             if (c == '[' || c == '{') {
                 get(r);
                 r->bare = c == '[';

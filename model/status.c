@@ -26,6 +26,8 @@ const char *cr_strerror(cr_status st)
         return "not supported by the model";
     case CR_EINVARIANT:
         return "topology invariant violated";
+    case CR_EDUPLICATE:
+        return "input given twice";
     }
     return "unknown status";
 }

@@ -25,6 +25,8 @@ typedef enum {
     CR_ERANGE,       /* a number is out of the representable or sensible range */
     CR_EUNSUPPORTED, /* valid request the model does not cover */
     CR_EINVARIANT,   /* a topology violates a structural invariant */
+    CR_EDUPLICATE,   /* one input given twice (itself, inside a folder also given, or a
+                        copy under another name): the caller's usage error */
 } cr_status;
 
 /* Returns a static, human description of a status ("out of memory", ...). */

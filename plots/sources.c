@@ -593,7 +593,7 @@ cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, bool
     }
     int n = 0;
     for (size_t i = 0; i < m.list.n; i++)
-        if (m.res[i].has_pred)
+        if (m.res[i].has_pred && m.res[i].timed)
             pts[n++] = (cr_acc_point){cr_vfam_name(m.list.v[i].c.family), m.list.v[i].label,
                                       m.res[i].pred_s, m.list.v[i].measured_s};
     if (n == 0) {
@@ -829,8 +829,9 @@ cr_status cr_plot_validation_table(const cr_topo *t, const cr_plot_sources *s, c
             cr_table_set_num(tb, row, 2, v->measured_s * 1e6) != CR_OK ||
             cr_table_set_num(tb, row, 3, r->has_bound ? r->bound_s * 1e6 : NAN) != CR_OK ||
             cr_table_set_num(tb, row, 4, r->has_pred ? r->pred_s * 1e6 : NAN) != CR_OK ||
-            cr_table_set_num(tb, row, 5, r->has_bound ? r->pct_of_roofline : NAN) != CR_OK ||
-            cr_table_set_num(tb, row, 6, r->has_pred ? r->error_pct : NAN) != CR_OK ||
+            cr_table_set_num(tb, row, 5, r->has_bound && r->timed ? r->pct_of_roofline : NAN) !=
+                CR_OK ||
+            cr_table_set_num(tb, row, 6, r->has_pred && r->timed ? r->error_pct : NAN) != CR_OK ||
             cr_table_set_text(tb, row, 7, r->impl) != CR_OK ||
             cr_table_set_text(tb, row, 8, r->binding) != CR_OK ||
             cr_table_set_text(tb, row, 9, r->violation ? "VIOLATION" : "") != CR_OK ||

@@ -426,7 +426,7 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
             .half = lg->half,
             .bytes = b,
             .measured_s = l.v[i].measured_s,
-            .has_pred = r->has_pred,
+            .has_pred = r->has_pred && r->timed,
             .has_bound = r->has_bound,
             .violation = r->violation,
             .pred_s = r->pred_s,

@@ -490,13 +490,12 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
      * depend on n; broadcast, reduce and sendrecv print busbw = algbw */
     double k = 2 * cr_coll_busbw_factor(c, 2);
     bool informs = cr_coll_busbw_factor(c, 2) != cr_coll_busbw_factor(c, 3);
+    /* the rows that set the tightest limits: the least n one row allows
+     * (lo) and the largest (hi); where they cross, those two rows are the
+     * evidence a message names */
     double lo = 1, hi = INFINITY;
-    int used = 0, lo_line = 0;
-    double lo_ratio = 0;
-    /* the most precise row (its ratio's rounding the narrowest): the one a
-     * message quotes, where a rounding-bound small row would mislead */
-    int sharp_line = 0;
-    double sharp_ratio = 0, sharp_width = INFINITY;
+    int used = 0, lo_line = 0, hi_line = 0;
+    double lo_ratio = 0, hi_ratio = 0;
     for (size_t i = 0; informs && i < R->n_rows; i++) {
         const nt_row *r = &R->rows[i];
         if (r->table != (int)t || !r->has_ratio)
@@ -504,18 +503,16 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         double a = r->r_lo < k ? k / (k - r->r_lo) : INFINITY;
         double b = r->r_hi < k ? k / (k - r->r_hi) : INFINITY;
         used++;
-        if (r->r_hi - r->r_lo < sharp_width) {
-            sharp_width = r->r_hi - r->r_lo;
-            sharp_line = r->line;
-            sharp_ratio = (r->r_lo + r->r_hi) / 2;
-        }
         if (a > lo) {
             lo = a;
             lo_line = r->line;
             lo_ratio = (r->r_lo + r->r_hi) / 2;
         }
-        if (b < hi)
+        if (b < hi) {
             hi = b;
+            hi_line = r->line;
+            hi_ratio = (r->r_lo + r->r_hi) / 2;
+        }
     }
     bool ratio = informs && used > 0;
     double nmin = ceil(lo - 1e-9), nmax = hi < 1e9 ? floor(hi + 1e-9) : 1e9;
@@ -524,11 +521,11 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
      * predicted as this one (a concatenated log, a wrong --coll) */
     if (ratio && nmin > nmax) {
         char at[96];
-        if (sharp_line == lo_line)
+        if (!hi_line || hi_line == lo_line)
             snprintf(at, sizeof at, "%.4f at %s%d%s", lo_ratio, at_w, lo_line, at_end);
         else
-            snprintf(at, sizeof at, "%.4f at %s%d%s, %.4f at %s%d%s", sharp_ratio, at_w, sharp_line,
-                     at_end, lo_ratio, at_w, lo_line, at_end);
+            snprintf(at, sizeof at, "%.4f at %s%d%s, %.4f at %s%d%s", lo_ratio, at_w, lo_line,
+                     at_end, hi_ratio, at_w, hi_line, at_end);
         return cr_diag_set(d, CR_EPARSE,
                            "%s: the rows' busbw/algbw (%s) fit no rank count of %s, whose "
                            "factor is %s: the table is not %s (give --coll) or its rows were "
@@ -756,7 +753,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * other (a job's logs concatenated, or mpirun of a non-MPI build, where
      * every process prints its own one-rank run); each "# nThread" line
      * starts one. */
-    int nranks = 0, line_no = 0, log_coll_line = 0;
+    int nranks = 0, line_no = R->lines_before, log_coll_line = 0;
     /* the current test is not a collective commroof models: its rows are
      * left out (counted once per test in out->nccl_tables_skipped) */
     bool skip_test = false, skip_counted = false;
@@ -796,9 +793,15 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             goto out;
         }
         if ((size_t)got >= sizeof line) {
-            /* an overlong comment (an environment dump, say) is no row:
-             * left out; an overlong row is none nccl-tests prints */
-            if (raw[strspn(raw, " \t")] == '#')
+            /* an overlong comment (an environment dump, say), NCCL_DEBUG
+             * line (a channel list of a large job) or shell trace is no
+             * row: left out; an overlong row, one that starts with its
+             * size, is none nccl-tests prints */
+            memcpy(line, raw, sizeof line - 1);
+            line[sizeof line - 1] = '\0';
+            char *head = nt_strip_prefixes(line);
+            head += strspn(head, " \t");
+            if (!(*head >= '0' && *head <= '9') || nt_debug_start(head) == head)
                 continue;
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: line longer than %zu characters: no nccl-tests row is", path,
@@ -1083,10 +1086,23 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
     const char *opt_coll = NULL;
     if (o && o->coll && !(opt_coll = cr_nccl_log_coll(o->coll, d)))
         return CR_EINVAL;
-    /* nccl-tests -J writes JSON, an object from its first byte; no text
-     * log starts with '{' */
+    /* nccl-tests -J writes JSON, an object; no text log starts with '{'.
+     * A UTF-8 byte-order mark and blank space before it (an editor's, a
+     * pasted copy's) are passed over; the newlines among them still count
+     * in the text reader's line numbers. */
     int c0 = getc(f);
-    if (c0 != EOF && ungetc(c0, f) == EOF)
+    if (c0 == 0xef) {
+        int c1 = getc(f), c2 = c1 == 0xbb ? getc(f) : EOF;
+        if (c1 != 0xbb || c2 != 0xbf)
+            return cr_diag_set(d, CR_EPARSE,
+                               "%s:1: starts with byte 0xef but no UTF-8 byte-order mark "
+                               "(ef bb bf): not a UTF-8 text log",
+                               label);
+        c0 = getc(f);
+    }
+    for (; c0 == ' ' || c0 == '\t' || c0 == '\r' || c0 == '\n'; c0 = getc(f))
+        R.lines_before += c0 == '\n';
+    if (ferror(f) || (c0 != EOF && ungetc(c0, f) == EOF))
         return cr_diag_set(d, CR_EIO, "%s: read error", label);
     R.json = c0 == '{';
     size_t first = out->n;

@@ -51,7 +51,8 @@ typedef struct {
 typedef struct {
     const char *path;
     const cr_nccl_log_opts *o;
-    bool json; /* rows are "results" items of an nccl-tests JSON file */
+    bool json;        /* rows are "results" items of an nccl-tests JSON file */
+    int lines_before; /* blank lines passed over before the first text (line numbers) */
     nt_row *rows;
     size_t n_rows, cap_rows;
     nt_table *tabs;

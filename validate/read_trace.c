@@ -429,11 +429,12 @@ static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *i
 {
     int sk = 0;
     cr_trace_info ti;
+    size_t before = out->n;
     cr_status st = read_trace(path, out, &sk, info->skipped ? NULL : info->why,
                               info->skipped ? 0 : sizeof info->why, &ti, d);
     info->skipped += sk;
-    if (st == CR_OK)
-        cr_vread_note_trace(info, path, &ti);
+    if (st == CR_OK && (st = cr_vread_note_trace(info, path, &ti, d)) != CR_OK)
+        out->n = before; /* a copy of a trace read before: its cases are not taken */
     info->files += st == CR_OK;
     return st;
 }

@@ -694,7 +694,8 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         goto out;
     cr_trace_info ti;
     cr_trace_reader_info(vt.r, &ti);
-    cr_vread_note_trace(info, path, &ti);
+    if ((st = cr_vread_note_trace(info, path, &ti, d)) != CR_OK)
+        goto out;
     if (t.na > 1)
         qsort(t.a, t.na, sizeof *t.a, cmp_ract);
     if (t.nr > 1)
@@ -842,7 +843,7 @@ static void put_verdict(const cr_topo *t, const cr_op_def *def, const cr_op_para
     snprintf(w->binding, sizeof w->binding, "%s", r.binding);
     double pct, sp;
     cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
-    w->pct_of_roofline = pct;
+    w->pct_of_roofline = isfinite(pct) ? pct : NAN; /* none for a median of 0 us */
     w->violation = v == CR_VERDICT_IMPOSSIBLE;
     snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
 }
@@ -1215,7 +1216,7 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
     w->bound_s = r->bound_s;
     w->bound_cold_s = r->bound_cold_s;
     snprintf(w->binding, sizeof w->binding, "%s", r->binding);
-    w->pct_of_roofline = r->pct_of_roofline;
+    w->pct_of_roofline = r->timed ? r->pct_of_roofline : NAN; /* none for 0 us */
     w->violation = r->has_bound && r->violation;
     if (r->has_bound) {
         const char *v = r->violation        ? "impossible"

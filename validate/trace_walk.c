@@ -56,7 +56,7 @@ static bool read_before(const char *path, cr_vread_info *info)
 
 static cr_status given_twice(const char *path, cr_diag *d)
 {
-    return cr_diag_set(d, CR_EINVAL,
+    return cr_diag_set(d, CR_EDUPLICATE,
                        "%s is given twice (itself, or inside a folder also given): give it once "
                        "(its cases would count twice)",
                        path);
@@ -99,8 +99,10 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
         }
         cr_diag fd = {{0}};
         cr_status fs = fn(names[i], ctx, info, &fd);
-        if (fs == CR_ENOMEM) {
-            st = cr_diag_set(d, CR_ENOMEM, "%s", fd.msg);
+        /* out of memory, or a copy of a trace read before: the whole
+         * reading fails (a copy is no stray file to leave out) */
+        if (fs == CR_ENOMEM || fs == CR_EDUPLICATE) {
+            st = cr_diag_set(d, fs, "%s", fd.msg);
             goto out;
         }
         if (fs != CR_OK) {
@@ -122,15 +124,52 @@ out:
     return st;
 }
 
-void cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_trace_info *ti)
+static unsigned long long fnv1a(const char *s)
 {
+    unsigned long long h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Whether the trace ti names (host, process, start) was read before under
+ * another name; records it otherwise. A trace that names none of them (a
+ * hand-made one, another tool's) is not compared. */
+static bool copy_read_before(cr_vread_info *info, const cr_trace_info *ti)
+{
+    if (!ti->ts_base_ns || !ti->os_pid || !ti->hostname[0])
+        return false;
+    unsigned long long h = fnv1a(ti->hostname);
+    for (int i = 0; i < info->n_ids; i++)
+        if (info->ids[i].ts_base_ns == ti->ts_base_ns && info->ids[i].os_pid == ti->os_pid &&
+            info->ids[i].host_hash == h)
+            return true;
+    if (info->n_ids < CR_VREAD_SEEN_MAX) {
+        info->ids[info->n_ids].ts_base_ns = ti->ts_base_ns;
+        info->ids[info->n_ids].os_pid = ti->os_pid;
+        info->ids[info->n_ids].host_hash = h;
+        info->n_ids++;
+    }
+    return false;
+}
+
+cr_status cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_trace_info *ti,
+                              cr_diag *d)
+{
+    if (copy_read_before(info, ti))
+        return cr_diag_set(d, CR_EDUPLICATE,
+                           "%s is a copy of a trace read before it (host %s, process %lld, "
+                           "started at ts_base_ns %lld): give it once (its cases would count "
+                           "twice)",
+                           path, ti->hostname, ti->os_pid, (long long)ti->ts_base_ns);
     if (!ti->complete && info->incomplete++ == 0)
         snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
     unsigned missing = CR_TRACE_REC_TIMED & ~ti->recorded;
     if (!missing)
-        return;
+        return CR_OK;
     info->unrecorded_kinds |= missing;
     cr_trace_rec_words(info->unrecorded_kinds, info->unrecorded_what, sizeof info->unrecorded_what);
     if (info->unrecorded++ == 0)
         snprintf(info->unrecorded_path, sizeof info->unrecorded_path, "%s", path);
+    return CR_OK;
 }

@@ -297,6 +297,24 @@ double cr_vmedian(double *v, size_t n)
 
 /* --- model match --------------------------------------------------------------- */
 
+/* Puts what before the note out already has (what the family's model
+ * said stays, after it, as far as it fits). */
+static void note_first(cr_vresult *out, const char *what)
+{
+    char prev[sizeof out->note];
+    memcpy(prev, out->note, sizeof prev);
+    size_t cap = sizeof out->note - 1, n = strnlen(what, cap);
+    memcpy(out->note, what, n);
+    if (prev[0] && n + 2 < cap) {
+        memcpy(out->note + n, "; ", 2);
+        n += 2;
+        size_t k = strnlen(prev, cap - n); /* cut at the note's end */
+        memcpy(out->note + n, prev, k);
+        n += k;
+    }
+    out->note[n] = '\0';
+}
+
 cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validate_opts *o,
                            cr_vresult *out, cr_diag *d)
 {
@@ -311,15 +329,23 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
     double meas = m->measured_s;
     if (out->has_bound && !(out->bound_cold_s >= out->bound_s))
         out->bound_cold_s = out->bound_s; /* no cache term (collectives, launch) */
-    if (out->has_bound && meas > 0) {
+    out->timed = meas > 0;
+    if (out->has_bound) {
         /* A case that declares its data cold (crbench hbm cache=cold: sets
          * rotating over > 512 MiB) is held to the cold bound. */
         const char *cache = cr_vcase_get(&m->c, "cache");
         bool cold = cache && strcmp(cache, "cold") == 0;
-        out->pct_of_roofline = out->bound_s / meas * 100;
-        out->pct_of_roofline_cold = out->bound_cold_s / meas * 100;
+        if (out->timed) {
+            out->pct_of_roofline = out->bound_s / meas * 100;
+            out->pct_of_roofline_cold = out->bound_cold_s / meas * 100;
+        }
+        /* no time at all (GPU activities of 0 us) is below any positive
+         * bound: a timing defect, never a pass */
         out->violation = cr_below_bound(meas, cold ? out->bound_cold_s : out->bound_s);
         out->cache_resident = !out->violation && cr_below_bound(meas, out->bound_cold_s);
+        if (!out->timed && out->violation)
+            note_first(out, "measured 0 us: the range's GPU activities took no time, which no "
+                            "kernel can (a timing defect in the trace)");
     }
     /* A device-timed family's range without GPU activity (a tracer that
      * dropped its records, activity recording off) was timed on the host:
@@ -329,12 +355,8 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
     if (m->host_timed && (def->measure == CR_VTIME_DEVICE || def->measure == CR_VTIME_SPAN)) {
         out->violation = false;
         out->cache_resident = false;
-        char prev[sizeof out->note];
-        snprintf(prev, sizeof prev, "%s", out->note);
-        snprintf(out->note, sizeof out->note,
-                 "host-timed: no GPU activity in the range (range time / iters), not held to "
-                 "the bound%s%.70s",
-                 prev[0] ? "; " : "", prev);
+        note_first(out, "host-timed: no GPU activity in the range (range time / iters), not "
+                        "held to the bound");
     }
     /* the ceiling's own case, through a printed and parsed figure, must
      * not count as beating it */
@@ -345,7 +367,7 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
                      "faster than the attainable bound: the topology's measured ceilings are "
                      "stale (commroof calibrate)");
     }
-    if (out->has_pred && meas > 0)
+    if (out->has_pred && out->timed)
         out->error_pct = (out->pred_s - meas) / meas * 100;
     return CR_OK;
 }
@@ -369,7 +391,7 @@ cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
             s->cases++;
             s->violations += r[i].violation;
             s->beats_attainable += r[i].beats_attainable;
-            if (r[i].has_pred)
+            if (r[i].has_pred && r[i].timed)
                 e[ne++] = fabs(r[i].error_pct);
         }
         s->with_pred = (int)ne;

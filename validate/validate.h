@@ -224,6 +224,14 @@ typedef struct {
         unsigned long long dev, ino;
     } seen[CR_VREAD_SEEN_MAX];
     int n_seen;
+    /* the traces read so far by what their tracer wrote (metadata hostname,
+     * os_pid, ts_base_ns): a copy of one under another name is refused too;
+     * host_hash is the hostname's FNV-1a hash */
+    struct {
+        long long ts_base_ns, os_pid;
+        unsigned long long host_hash;
+    } ids[CR_VREAD_SEEN_MAX];
+    int n_ids;
 } cr_vread_info;
 
 /* cr_validate_read_trace() for a file, or for every *.json and *.json.gz
@@ -234,8 +242,10 @@ typedef struct {
  * tool's JSON beside the traces, a truncated .json.gz) is counted in
  * info->not_traces with the reader's message and left out, so that the
  * caller can report it. Errors: CR_EIO for a folder that cannot be read or
- * holds no trace file that reads, CR_ENOMEM, and for a file those of
- * cr_validate_read_trace(). */
+ * holds no trace file that reads, CR_ENOMEM, CR_EDUPLICATE for a file read
+ * before through info (given twice, inside a folder also given, or a copy
+ * under another name: the same hostname, os_pid and ts_base_ns), and for a
+ * file those of cr_validate_read_trace(). */
 cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
                                 cr_diag *d);
 
@@ -352,6 +362,7 @@ typedef struct {
     bool has_pred;
     double pred_s;
     char impl[48];               /* the implementation predicted: "ring/simple", "ldst 16 SMs" */
+    bool timed;                  /* measured > 0: pct_of_roofline and error_pct are defined */
     double pct_of_roofline;      /* bound / measured x 100 */
     double pct_of_roofline_cold; /* bound_cold / measured x 100 */
     double error_pct;            /* (pred - measured) / measured x 100 */

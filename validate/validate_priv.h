@@ -68,9 +68,10 @@ cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start,
 
 /* Calls fn for the file path, or for every *.json and *.json.gz of the
  * folder path in name order, as cr_validate_read_path() reads them: a
- * folder's file that fn fails on (but for CR_ENOMEM) is counted in
- * info->not_traces and left out; a folder where fn succeeds on none is
- * CR_EIO. */
+ * folder's file that fn fails on (but for CR_ENOMEM and CR_EDUPLICATE) is
+ * counted in info->not_traces and left out; a folder where fn succeeds on
+ * none is CR_EIO. A file read before (given twice, or inside a folder also
+ * given) is CR_EDUPLICATE. */
 typedef cr_status (*cr_vtrace_fn)(const char *path, void *ctx, cr_vread_info *info, cr_diag *d);
 cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
                          cr_diag *d);
@@ -79,7 +80,8 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
  * a file cut short (incomplete) and device activities its writer did not
  * record (unrecorded: kernels, copies, memsets; synchronisations, which no
  * command reads, are not counted). */
-void cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_trace_info *ti);
+cr_status cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_trace_info *ti,
+                              cr_diag *d);
 
 /* --- families --------------------------------------------------------------- */
 

@@ -196,6 +196,7 @@ static void test_sm_copy(void **state)
     /* a mechanism ops does not model: the bound, no prediction */
     assert_int_equal(cr_vcase_parse("cr:mech mech=multimem bytes=4096 sms=4 iters=1", &m.c, &d),
                      CR_OK);
+    m.measured_s = 10e-6;
     assert_int_equal(cr_validate_eval(t, &m, NULL, &v, &d), CR_OK);
     assert_true(v.has_bound);
     assert_false(v.has_pred);

@@ -56,6 +56,13 @@ static void test_forms(void **state)
                      CR_OK);
     assert_int_equal(n, 4);
     assert_int_equal(sum, 3);
+    /* a UTF-8 byte-order mark before the text (an editor's) is passed over;
+     * the same bytes elsewhere are no JSON */
+    assert_int_equal(read_all("\xef\xbb\xbf[{\"i\": 5}]", &n, &sum, &d), CR_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(sum, 5);
+    assert_int_equal(read_all(" \xef\xbb\xbf[{\"i\": 5}]", &n, &sum, &d), CR_EPARSE);
+    assert_int_equal(read_all("\xef\xbb[]", &n, &sum, &d), CR_EPARSE);
 }
 
 /* Each error: its line and what is wrong. */

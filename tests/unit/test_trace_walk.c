@@ -106,14 +106,14 @@ static void test_given_twice(void **state)
     cr_diag d = {{0}};
     assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_OK);
     assert_int_equal(s.n, 1);
-    assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_EINVAL);
+    assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_EDUPLICATE);
     assert_non_null(strstr(d.msg, "is given twice"));
     assert_int_equal(s.n, 1); /* not read again */
     /* the other order: the file, then its folder */
     memset(&info, 0, sizeof info);
     s.n = 0;
     assert_int_equal(cr_vtrace_each(p, note_file, &s, &info, &d), CR_OK);
-    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_EINVAL);
+    assert_int_equal(cr_vtrace_each(dir, note_file, &s, &info, &d), CR_EDUPLICATE);
     assert_int_equal(s.n, 1);
     unlink(p);
     rmdir(dir);
@@ -133,18 +133,54 @@ static void test_note_trace(void **state)
     kernels.recorded = CR_TRACE_REC(CR_TRACE_KERNEL);
     no_memset.recorded &= ~CR_TRACE_REC(CR_TRACE_MEMSET);
     cut.complete = false;
-    cr_vread_note_trace(&info, "a.json", &all);
-    cr_vread_note_trace(&info, "b.json", &no_sync);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vread_note_trace(&info, "a.json", &all, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "b.json", &no_sync, &d), CR_OK);
     assert_int_equal(info.unrecorded, 0);
     assert_int_equal(info.incomplete, 0);
-    cr_vread_note_trace(&info, "c.json", &kernels);
-    cr_vread_note_trace(&info, "d.json", &no_memset);
-    cr_vread_note_trace(&info, "e.json", &cut);
+    assert_int_equal(cr_vread_note_trace(&info, "c.json", &kernels, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "d.json", &no_memset, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "e.json", &cut, &d), CR_OK);
     assert_int_equal(info.unrecorded, 2);
     assert_string_equal(info.unrecorded_path, "c.json");
     assert_string_equal(info.unrecorded_what, "memcpy, memset");
     assert_int_equal(info.incomplete, 1);
     assert_string_equal(info.incomplete_path, "e.json");
+}
+
+/* cr_vread_note_trace: a trace whose metadata names the host, process and
+ * start of one read before is a copy of it (CR_EDUPLICATE, naming it);
+ * another process or start on that host, or the same figures on another
+ * host, is another trace; one that names none of them (a hand-made trace)
+ * is not compared (QA audit of 2026-12-06: a copy under another name was
+ * read as a second rank and every case counted twice). */
+static void test_copy_refused(void **state)
+{
+    (void)state;
+    cr_vread_info info;
+    memset(&info, 0, sizeof info);
+    cr_trace_info a = {.complete = true,
+                       .recorded = CR_TRACE_REC_DEVICE,
+                       .ts_base_ns = 1795970840578577654LL,
+                       .os_pid = 994,
+                       .hostname = "vm"};
+    cr_trace_info other_pid = a, other_start = a, other_host = a, anon = a;
+    other_pid.os_pid = 995;
+    other_start.ts_base_ns++;
+    snprintf(other_host.hostname, sizeof other_host.hostname, "vm2");
+    anon.ts_base_ns = 0;
+    anon.os_pid = 0;
+    anon.hostname[0] = '\0';
+    cr_diag d = {{0}};
+    assert_int_equal(cr_vread_note_trace(&info, "a.json", &a, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "b.json", &other_pid, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "c.json", &other_start, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "d.json", &other_host, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "e.json", &anon, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "f.json", &anon, &d), CR_OK);
+    assert_int_equal(cr_vread_note_trace(&info, "copy.json", &a, &d), CR_EDUPLICATE);
+    assert_non_null(strstr(d.msg, "copy.json is a copy of a trace read before it (host vm, "
+                                  "process 994, started at ts_base_ns 1795970840578577654)"));
 }
 
 int main(void)
@@ -153,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_walk_rule),
         cmocka_unit_test(test_given_twice),
         cmocka_unit_test(test_note_trace),
+        cmocka_unit_test(test_copy_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

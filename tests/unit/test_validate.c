@@ -599,26 +599,33 @@ static void test_percentile_and_summary(void **state)
     assert_close(cr_validate_percentile(v, 5, 90), 5, 0, 0);
     assert_close(cr_validate_percentile(v, 5, 50), 3, 0, 0);
     assert_close(cr_validate_percentile(v, 0, 50), 0, 0, 0);
-    cr_vmeas ms[3];
+    cr_vmeas ms[4];
     memset(ms, 0, sizeof ms);
-    ms[0].c.family = ms[1].c.family = CR_VFAM_HBM;
+    ms[0].c.family = ms[1].c.family = ms[3].c.family = CR_VFAM_HBM;
     ms[2].c.family = CR_VFAM_GEMM;
-    cr_vmeas_list l = {.v = ms, .n = 3, .cap = 3};
-    cr_vresult r[3];
+    cr_vmeas_list l = {.v = ms, .n = 4, .cap = 4};
+    cr_vresult r[4];
     memset(r, 0, sizeof r);
-    r[0].has_pred = r[1].has_pred = r[2].has_pred = true;
+    r[0].has_pred = r[1].has_pred = r[2].has_pred = r[3].has_pred = true;
+    r[0].timed = r[1].timed = r[2].timed = true;
     r[0].error_pct = -4;
     r[1].error_pct = 8;
     r[2].error_pct = 30;
     r[2].violation = true;
+    /* a case measured at 0 us has no error: it counts as a case, not in
+     * the |err| figures */
+    r[3].error_pct = 0;
+    r[3].violation = true;
     cr_vsummary s[CR_VFAM__COUNT], all;
     assert_int_equal(cr_validate_summarize(&l, r, s, &all), CR_OK);
     /* hbm: |err| {4, 8}: median 6, p90 8. */
-    assert_int_equal(s[CR_VFAM_HBM].cases, 2);
+    assert_int_equal(s[CR_VFAM_HBM].cases, 3);
+    assert_int_equal(s[CR_VFAM_HBM].with_pred, 2);
+    assert_int_equal(s[CR_VFAM_HBM].violations, 1);
     assert_close(s[CR_VFAM_HBM].median_abs_err_pct, 6, 0, 1e-12);
     assert_close(s[CR_VFAM_HBM].p90_abs_err_pct, 8, 0, 1e-12);
     assert_int_equal(s[CR_VFAM_GEMM].violations, 1);
-    assert_int_equal(all.cases, 3);
+    assert_int_equal(all.cases, 4);
     assert_close(all.median_abs_err_pct, 8, 0, 1e-12);
 }
 

@@ -864,6 +864,12 @@ static cr_status take_metadata(cr_trace_reader *r, unsigned long line, json_t *m
     const json_t *base = json_object_get(md, "ts_base_ns");
     if (json_is_integer(base))
         r->info.ts_base_ns = (int64_t)json_integer_value(base);
+    const json_t *pid = json_object_get(md, "os_pid");
+    if (json_is_integer(pid) && json_integer_value(pid) > 0)
+        r->info.os_pid = (long long)json_integer_value(pid);
+    const json_t *host = json_object_get(md, "hostname");
+    if (json_is_string(host))
+        snprintf(r->info.hostname, sizeof r->info.hostname, "%s", json_string_value(host));
     read_recorded(r, json_object_get(md, "recorded"));
     const json_t *lb = json_object_get(md, "launch_blocking");
     if (json_is_boolean(lb))
@@ -945,6 +951,11 @@ cr_status cr_trace_reader_next(cr_trace_reader *r, const cr_trace_event **ev, cr
                 r->bare_array = true;
                 r->in_events = true;
                 r->st = ST_EV_FIRST;
+            } else if (c == 0x1f && at(r, 1) == 0x8b) {
+                /* gzip's magic bytes inside the (decompressed) text */
+                fail(r, CR_EPARSE, r->line,
+                     "not a trace: gzip-compressed data (compressed once more than its name "
+                     "says): gunzip it until it starts with {\"traceEvents\":[");
             } else {
                 fail(r, CR_EPARSE, r->line,
                      "not a trace: expected '{' (\"traceEvents\" object) or '[' (event array), "

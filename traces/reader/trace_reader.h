@@ -125,6 +125,8 @@ typedef struct {
     uint64_t dropped_records; /* from metadata, else the last commroof_stats event */
     int format_version;       /* metadata.format_version, 0 when absent */
     int64_t ts_base_ns;       /* metadata.ts_base_ns, 0 when absent */
+    long long os_pid;         /* metadata.os_pid, 0 when absent */
+    char hostname[64];        /* metadata.hostname, "" when absent */
     bool recorded_known;      /* metadata.recorded was read: the writer says which
                                  device activities it recorded (COMMROOF_TRACE_RECORD) */
     unsigned recorded;        /* CR_TRACE_REC(cat) bits of those (kernel, memcpy,

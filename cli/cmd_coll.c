@@ -143,7 +143,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
         {"--nccl-proto", NULL, "LIST", "the same for NCCL_PROTO (Simple, ^LL128)",
          .str = &o->nccl_proto, .id = O_NCCL_PROTO},
         {"--no-in-network", NULL, NULL,
-         "bound without in-switch reduction/multicast even where offered", .id = O_NO_IN_NETWORK},
+         "as if the switches could not reduce or multicast: the bound\n"
+         "without it, and NCCL's choice without NVLS, NVLS tree and\n"
+         "CollNet (--mech multimem refused)",
+         .id = O_NO_IN_NETWORK},
         {"--in-place", NULL, NULL,
          "receive buffer = send buffer (default out of place, as nccl-tests'\n"
          "first column; matters for one rank: out of place NCCL copies)",
@@ -514,7 +517,7 @@ int cli_cmd_coll(int argc, char **argv)
                cr_coll_name(coll), t->name, rtext, n, cr_dtype_name(dt),
                mech != CR_MECH_NONE ? "  mech " : "",
                mech != CR_MECH_NONE ? cr_mech_name(mech) : "",
-               o.in_network ? "" : "  (bound without in-switch reduction)",
+               o.in_network ? "" : "  (no in-switch reduction: bound and prediction)",
                cli_forced_note(algo, proto));
         printf("# bound: least possible time on this topology (doc/bounds.md); pred: %s\n",
                mech != CR_MECH_NONE                             ? "custom kernel on that mechanism"

@@ -657,21 +657,28 @@ static int run_simple(const struct opts *o)
     double esize = cr_dtype_bytes(rq.dtype); /* >= 1: fp4 is refused */
     double bbf = cr_coll_busbw_factor(c, rs->n);
     /* A forced algorithm or protocol that cannot run here is a usage error,
-     * found before anything is printed (as coll: it does not depend on the
-     * size, the probe takes the first). */
-    if (rq.algo != CR_ALGO_AUTO || rq.proto != CR_PROTO_AUTO) {
+     * found before anything is printed, at every size of the sweep (as
+     * coll: whether a choice runs can depend on the size, RCCL's MSCCL
+     * all-pairs allreduce on 8 MI300X covering only up to 16 MiB). */
+    for (double sz = o->b; rq.algo != CR_ALGO_AUTO || rq.proto != CR_PROTO_AUTO;
+         sz = cli_next_size(sz, o->f, 0)) {
         cr_coll_req probe = rq;
-        probe.bytes = cr_coll_nccl_bytes(c, o->b, esize, rs->n);
+        probe.bytes = cr_coll_nccl_bytes(c, sz, esize, rs->n);
         cr_coll_result pr;
         if (cr_coll_eval(ctx, &probe, &pr, &d) != CR_OK) {
             rc = cli_usage_error("sim", "%s", d.msg);
             goto out;
         }
         if (!pr.pred.supported) {
+            char at[96] = "";
+            if (sz > o->b) /* the sizes before it run: say where the sweep must stop */
+                snprintf(at, sizeof at,
+                         " at %.0f B (the sweep's sizes below it run: end it there with -e)",
+                         probe.bytes);
             rc = cli_usage_error("sim",
-                                 "--algo %s --proto %s cannot run %s of %s on %s, ranks %s: %s",
+                                 "--algo %s --proto %s cannot run %s of %s on %s, ranks %s%s: %s",
                                  cr_algo_name(rq.algo), cr_proto_name(rq.proto), cr_coll_name(c),
-                                 cr_dtype_name(rq.dtype), t->name, rtxt, pr.pred.why);
+                                 cr_dtype_name(rq.dtype), t->name, rtxt, at, pr.pred.why);
             goto out;
         }
         /* coll prices CollNet (SHARP across nodes) as one aggregation; the
@@ -683,6 +690,8 @@ static int run_simple(const struct opts *o)
                                        "nvls, nvlstree, pat or direct (coll prices collnet)");
             goto out;
         }
+        if (cli_next_size(sz, o->f, 0) > o->e * (1 + 1e-12))
+            break;
     }
     if (o->json) {
         root = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:f}", "command", "sim", "coll", cr_coll_name(c),

@@ -48,6 +48,18 @@ int cli_args_next(cli_args *a)
     for (; !is_end(o); o++)
         if (spelt(s, len, o->name) || spelt(s, len, o->alias))
             break;
+    /* a short option's value may follow it at once, as getopt takes it
+     * (nccl-tests' -b1M): "-b1M" is -b 1M when no option is spelt so */
+    const char *attached = NULL;
+    if (is_end(o) && s[1] != '-' && s[2] != '\0') {
+        for (o = a->opts; !is_end(o); o++)
+            if (o->meta && (spelt(s, 2, o->name) || spelt(s, 2, o->alias)))
+                break;
+        if (!is_end(o)) {
+            attached = s + 2;
+            len = 2;
+        }
+    }
     if (is_end(o)) {
         if (a->pass_unknown)
             return CLI_ARGS_UNKNOWN;
@@ -69,7 +81,10 @@ int cli_args_next(cli_args *a)
             *o->flag = true;
         return CLI_ARGS_OPT;
     }
-    if (eq) {
+    if (attached) {
+        a->val = attached;
+        a->i++;
+    } else if (eq) {
         a->val = eq + 1;
         a->i++;
     } else if (a->i + 1 < a->argc) {

@@ -118,8 +118,10 @@ typedef struct {
     int nchannels;         /* NCCL channels, 0 = as NCCL would pick */
     int sms;               /* SMs a custom kernel uses for communication, 0 = the
                               mechanism's saturating count (ignored by CE) */
-    bool in_network;       /* allow in-switch reduction/multicast in the bound where
-                              the topology's switches offer it (default true) */
+    bool in_network;       /* allow in-switch reduction/multicast where the topology's
+                              switches offer it (default true); false: neither the
+                              bound nor the prediction uses it (no NVLS, NVLS tree,
+                              CollNet or multimem) */
     bool in_place;         /* receive buffer = send buffer (default true, as PyTorch
                               calls NCCL; nccl-tests' and crbench's first column is out
                               of place). Matters for one rank only: NCCL then copies

@@ -274,8 +274,8 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
         return CR_OK;
     }
     return cr_diag_set(d, CR_EINVAL,
-                       "\"%s\" is not an NCCL release: give it as 2.23.4 (2.8 or later) or as "
-                       "its NCCL_VERSION_CODE, 22304",
+                       "\"%s\" is not an NCCL release: give major.minor.patch, as 2.23.4 "
+                       "(2.8.0 or later), or its NCCL_VERSION_CODE, 22304",
                        s ? s : "");
 }
 

@@ -126,6 +126,18 @@ static cr_status start_of(scn *S, const xmlNode *n, double *out)
     return st;
 }
 
+/* duration=: at most a day too, the same limit as start= (1e300 s made a
+ * makespan of 306 digits) */
+static cr_status duration_within_a_day(scn *S, const xmlNode *n, double dur)
+{
+    if (dur > 86400)
+        return fail(S, n, CR_ERANGE,
+                    "duration=\"%s\" is more than a day (86400s): give the compute's own time "
+                    "(e.g. \"250us\")",
+                    attr(n, "duration"));
+    return CR_OK;
+}
+
 static cr_status stream_of(scn *S, const xmlNode *n, int *out)
 {
     const char *v = attr(n, "stream");
@@ -376,6 +388,7 @@ static cr_status do_compute(scn *S, const xmlNode *n, int *op)
     int stream;
     cr_rankset *rs = NULL;
     if (st || (st = quantity(S, n, "duration", CR_UNIT_TIME, 0, true, &dur)) ||
+        (st = duration_within_a_day(S, n, dur)) ||
         (st = quantity(S, n, "hbm", CR_UNIT_BYTES, 0, false, &hbm)) ||
         (st = start_of(S, n, &start)) || (st = stream_of(S, n, &stream)) ||
         (st = ranks_of(S, n, &rs)))

@@ -99,8 +99,9 @@ struct ft {
 };
 
 /* what names the node count for messages: "--nodes 100", "--racks 2 (36
- * nodes)". */
-static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char *what,
+ * nodes)"; unit is the nodes one count of it stands for (1 a node, 18 an
+ * NVL72 rack's trays), so that a message can name counts that fit. */
+static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char *what, int unit,
                          const cr_topo_xml_parts *np, struct ft *f, cr_diag *d)
 {
     f->N = N;
@@ -188,12 +189,31 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                                what, f->d);
         return CR_OK;
     }
-    if (f->N % f->d)
+    if (f->N % f->d) {
+        /* the counts that fill whole leaves: multiples of the least one
+         * whose nodes are a multiple of d (d / gcd(d, unit)) */
+        int a = f->d, b = unit > 0 ? unit : 1;
+        while (b) {
+            int r = a % b;
+            a = b;
+            b = r;
+        }
+        int step = f->d / a, fits = f->d / (unit > 0 ? unit : 1);
+        char under[48] = "";
+        if (fits >= 1)
+            snprintf(under, sizeof under, ", at most %d (under one leaf)", fits);
+        if (unit > 1)
+            return cr_diag_set(d, CR_EINVAL,
+                               "%s is not a multiple of the %d nodes under one leaf (radix "
+                               "%d, %g:1 leaves %d down ports): give a count that is a multiple "
+                               "of %d (%d nodes)%s, or another --leaf-radix",
+                               what, f->d, f->K, f->X, f->d, step, step * unit, under);
         return cr_diag_set(d, CR_EINVAL,
                            "%s is not a multiple of the %d nodes under one leaf (radix "
                            "%d, %g:1 leaves %d down ports): give a multiple of %d, or %d nodes "
                            "or fewer",
                            what, f->d, f->K, f->X, f->d, f->d, f->d);
+    }
     f->L = f->N / f->d;
     if (f->tiers == 2) {
         if (f->L > f->K)
@@ -380,7 +400,7 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
     else {
         char what[64];
         snprintf(what, sizeof what, "--nodes %d", o->nodes);
-        st = ft_plan(o, o->nodes, np.n_gpus, what, &np, &f, d);
+        st = ft_plan(o, o->nodes, np.n_gpus, what, 1, &np, &f, d);
     }
     if (st) {
         cr_topo_xml_parts_release(&np);
@@ -488,7 +508,7 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
                              "most %d nodes and %d GPUs)",
                              o->nodes, max_racks, M, np.n_gpus, MAX_NODES, CR_TOPO_MAX_GPUS);
         else
-            st = ft_plan(o, o->nodes * M, (np.n_gpus + M - 1) / M, what, &np, &f, d);
+            st = ft_plan(o, o->nodes * M, (np.n_gpus + M - 1) / M, what, M, &np, &f, d);
     }
     if (st) {
         cr_topo_xml_parts_release(&np);

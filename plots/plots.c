@@ -611,10 +611,18 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
         st = oom(d);
         goto fail;
     }
-    /* a chart with more than a few thousand sizes draws nothing more */
-    int steps = 0;
-    for (double b = o->min_bytes; b <= o->max_bytes * (1 + 1e-12) && steps < 4096;
-         b *= o->factor, steps++) {
+    /* a chart with more than a few thousand sizes draws nothing more; the
+     * sizes step and round as coll's and nccl-tests' do (whole elements,
+     * whole elements per rank where the count is per rank): a size that
+     * holds none moves nothing and has no point */
+    int steps = 0, points = 0;
+    double esize = cr_dtype_bytes(o->dtype);
+    for (double sz = o->min_bytes; sz <= o->max_bytes * (1 + 1e-12) && steps < 4096;
+         sz = fmax(floor(sz * o->factor), sz + 1), steps++) {
+        double b = cr_coll_nccl_bytes(o->coll, sz, esize, nr);
+        if (!(b > 0))
+            continue;
+        points++;
         cr_coll_req rq = cr_coll_req_default(o->coll, b);
         rq.dtype = o->dtype;
         cr_coll_result res;
@@ -636,6 +644,20 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
                 goto fail;
             }
         }
+    }
+    if (points == 0) {
+        /* the least size that moves anything: an element, or where
+         * nccl-tests splits the buffer over the ranks a part of 16 B (or
+         * one element, if larger) a rank */
+        double part = esize < 16 ? floor(16 / esize) * esize : esize;
+        double least = cr_coll_nccl_bytes(o->coll, esize, esize, nr) > 0 ? esize : part * nr;
+        st = cr_diag_set(d, CR_EINVAL,
+                         "sweep sizes %.0f to %.0f B are too small for %s of %s over %d "
+                         "rank%s: nccl-tests sizes them to 0 below %.0f B; start at -b %.0f or "
+                         "above",
+                         o->min_bytes, o->max_bytes, cr_coll_name(o->coll), cr_dtype_name(o->dtype),
+                         nr, nr == 1 ? "" : "s", least, least);
+        goto fail;
     }
     for (int i = 0; i < nmeas; i++) {
         char nm[200];

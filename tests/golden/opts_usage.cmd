@@ -1,6 +1,7 @@
 # issue 18 item 3: the option parser's own usage errors (exit 2), the same
 # in every command: a value given to a flag (--flag=value), a short option
-# spelt with '=' (only long ones take it), a value missing at the end.
+# spelt with '=' (only long ones take it: -b=1M gives -b the value "=1M", as
+# getopt does, which is no size), a value missing at the end.
 t() { "$@" 2>&1 >/dev/null; echo "exit $?"; }
 F=tests/fixtures/traces/minimal.json
 t $CR coll allreduce --json=1

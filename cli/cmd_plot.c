@@ -393,6 +393,15 @@ int cli_cmd_plot(int argc, char **argv)
                 rc = cli_usage_error("plot", "%s", d.msg);
                 goto out;
             }
+            /* one rank moves nothing between GPUs: a command-line
+             * problem, refused as sim refuses it */
+            if ((ranks ? ranks->n : t->n_gpus) < 2) {
+                rc = cli_usage_error("plot",
+                                     "%s%s: one rank moves nothing between GPUs; sweep 2 or "
+                                     "more (--ranks, or a topology with more GPUs)",
+                                     o.ranks ? "--ranks " : "--topo ", o.ranks ? o.ranks : t->name);
+                goto out;
+            }
             so.min_bytes = o.min_bytes > 0 ? o.min_bytes : 1;
             so.max_bytes = o.max_bytes > 0 ? o.max_bytes : 1;
             so.factor = o.factor;

@@ -186,7 +186,8 @@ usage compare --metric speed -o "$T/x.png"
 usage roofline --ratio -o "$T/x.png"
 usage accuracy -o "$T/x.png"
 "$CR" plot sweep allreduce --topo h200-1 -o "$T/x.png" > "$T/err.txt" 2>&1
-[ $? = 1 ] && grep -q "moves nothing between GPUs" "$T/err.txt" ||
+# a usage error (exit 2), as sim's for one rank
+[ $? = 2 ] && grep -q "moves nothing between GPUs" "$T/err.txt" ||
     bad "an allreduce sweep on one GPU: $(cat "$T/err.txt")"
 "$CR" plot roofline --topo no-such-topo -o "$T/x.png" > /dev/null 2>&1
 [ $? = 1 ] || bad "an unknown topology should exit 1"

@@ -11,3 +11,6 @@ $CR plot sweep allgather -b 1 -e 512 -o "$d/t.png" --no-render >/dev/null
 grep -v '^#' "$d/t.dat" | grep -v '^$' | awk '{print $1}' | head -3
 $CR plot sweep allgather -b 1 -e 16 -o "$d/u.png" --no-render
 echo "exit $?"
+# one rank: a usage error, as sim's (it was exit 1, or a chart with no data)
+$CR plot sweep broadcast --ranks 0 -o "$d/r.png" --no-render
+echo "exit $?"

@@ -1097,6 +1097,7 @@ static cr_coll_term *put_term(cr_coll_bound *out, const char *name, const char *
     t->cap_Bps = cap;
     t->lat_s = lat;
     t->time_s = (cap > 0 ? bytes / cap : HUGE_VAL) + lat;
+    t->out_s = t->in_s = t->time_s - lat;
     t->main_frac = 1.0;
     snprintf(t->main_class, sizeof t->main_class, "%s", "");
     return t;
@@ -1164,7 +1165,7 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
     /* Per kind: the worst cut instance. Identical cuts share a class; the
      * root's own cut is evaluated on its own (its bytes differ). */
     for (int kind = 0; kind < CR_CUT__COUNT; kind++) {
-        double best = -1, bb = 0, bc = 0;
+        double best = -1, bb = 0, bc = 0, bto = 0, bti = 0;
         int bi = -1;
         int root_cut = rooted ? c->member_cut[root * CR_CUT__COUNT + kind] : -1;
         for (int q = -1; q < c->n_classes; q++) {
@@ -1191,6 +1192,8 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
                 bi = j;
                 bb = to >= ti ? ob : ib;
                 bc = to >= ti ? co : ci;
+                bto = to;
+                bti = ti;
             }
         }
         if (bi >= 0 && bb > 0) {
@@ -1201,6 +1204,10 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
                          n - c->cuts[bi].k);
             cr_coll_term *tm = put_term(out, cr_cut_kind_name((cr_cut_kind)kind), where, bb, bc,
                                         kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+            if (tm) {
+                tm->out_s = bto;
+                tm->in_s = bti;
+            }
             const cr_cut *ct = &c->cuts[bi];
             if (tm && ct->out_Bps > 0 && ct->hw_out_Bps > 0) {
                 /* which share of the capacity is the dominant class (on an
@@ -1211,13 +1218,25 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
         }
     }
 
-    /* Counting argument for allreduce where no reducer sits outside the
-     * groups: 2(m-1) S must cross group boundaries in each direction. */
-    if (rq->coll == CR_COLL_ALLREDUCE) {
+    /* Counting arguments over groups (doc/bounds.md 1.3): where no reducer
+     * sits outside the groups, an allreduce moves 2(m-1) S across group
+     * boundaries and a reducescatter (m-1) S (its combining steps alone);
+     * where no switch multicasts, an allgather (m-1) S out of groups too.
+     * Alone, a reducescatter's or allgather's count is the mean of what the
+     * per-group cuts force in its busier direction; an operator that
+     * chains phases sums each direction apart (ops.c), and there the
+     * other direction's count is what keeps a reducescatter and an
+     * allgather at 2(n-1)/n S each way on a box whose switches neither
+     * reduce nor multicast (QA audit of 2026-12-06). */
+    bool ar = rq->coll == CR_COLL_ALLREDUCE, rs = rq->coll == CR_COLL_REDUCESCATTER;
+    if (ar || rs || rq->coll == CR_COLL_ALLGATHER) {
         int kinds[2] = {CR_CUT_GPU, CR_CUT_NODE};
+        bool mcast = c->multicaster && rq->in_network;
         for (int q = 0; q < 2; q++) {
             int kind = kinds[q];
-            if (c->reducer && rq->in_network && !c->agg_ok[kind])
+            if ((ar || rs) && c->reducer && rq->in_network && !c->agg_ok[kind])
+                continue;
+            if (!(ar || rs) && mcast) /* the allgather's cuts say it all */
                 continue;
             double so = c->agg_out_Bps[kind], si = c->agg_in_Bps[kind];
             int m = c->agg_m[kind], covered = c->agg_covered[kind];
@@ -1225,19 +1244,28 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
             if (m < 2 || covered < n)
                 continue;
             /* Each of the m-1 combining steps lands a value in a group and
-             * each of the other m-1 groups receives the result: 2(m-1) into
-             * groups, always. Out of groups too only without multicast: a
-             * switch that replicates sends the result once for all. */
-            double dir = c->multicaster && rq->in_network ? si : fmin(so, si);
-            double cap = dir / m * (hw_frac ? hw_frac[kind_hw(c, kind)] : 1.0);
-            double bytes = 2.0 * (m - 1) / m * S;
+             * leaves another; an allreduce's other m-1 groups receive the
+             * result: 2(m-1) into groups, always. Out of groups too only
+             * without multicast: a switch that replicates sends the result
+             * once for all. */
+            bool in_only = ar && mcast;
+            double dir = in_only ? si : fmin(so, si);
+            double fr = hw_frac ? hw_frac[kind_hw(c, kind)] : 1.0;
+            double cap = dir / m * fr;
+            double bytes = (ar ? 2.0 : 1.0) * (m - 1) / m * S;
             char name[48], where[48];
             snprintf(name, sizeof name, "%s:all", cr_cut_kind_name((cr_cut_kind)kind));
             snprintf(where, sizeof where, "mean of %d %s", m,
                      kind == CR_CUT_GPU ? "gpus" : "nodes");
-            put_term(out, name, where, bytes, cap, kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+            cr_coll_term *tm =
+                put_term(out, name, where, bytes, cap, kind == CR_CUT_GPU ? c->lat_cut_s : 0);
+            if (tm) {
+                tm->in_s = si > 0 ? bytes / (si / m * fr) : HUGE_VAL;
+                tm->out_s = in_only ? 0 : so > 0 ? bytes / (so / m * fr) : HUGE_VAL;
+            }
         }
-        out->in_network = c->reducer && rq->in_network && !c->agg_ok[CR_CUT_GPU];
+        if (ar)
+            out->in_network = c->reducer && rq->in_network && !c->agg_ok[CR_CUT_GPU];
     }
 
     /* Memory: the worst rank. What the rank's caches can hold may have

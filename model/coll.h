@@ -188,6 +188,10 @@ typedef struct {
     double cap_Bps;      /* capacity of that instance in that direction */
     double time_s;       /* bytes / cap_Bps + the latency the term adds (lat_s) */
     double lat_s;        /* unavoidable latency added to this term (0 if none) */
+    double out_s, in_s;  /* a cut's transfer time each way (out of the cut's side, into
+                            it) at that instance, without lat_s: time_s - lat_s is the
+                            larger; operators that chain phases sum each way apart
+                            (doc/operators.md). HBM and cache terms: both that time */
     char main_class[12]; /* link class carrying most of cap_Bps ("scale-up", "pcie",
                             "network"); "" for aggregate and HBM terms */
     double main_frac;    /* its share of cap_Bps (1 = one class; a GPU of an HGX board:

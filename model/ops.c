@@ -474,22 +474,34 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
 
 /* --- communication ------------------------------------------------------ */
 
-/* Per-cut sum of bandwidth times across phases: the same cut carries the
- * bytes of every phase, so their times add there; different cuts run in
- * parallel, so the bound is the max over cuts of the sums. */
+/* Per-cut sums of transfer times across phases, each direction apart: the
+ * same cut carries the bytes of every phase, so their times add there,
+ * but its two directions are separate links (a reduce-scatter through the
+ * switches sends 7/8 of its buffer out of a GPU and takes 1/8 in, the
+ * allgather after it the reverse: S each way, not 7/4 S; QA audit of
+ * 2026-12-06). Different cuts run in parallel, so the bound is the max
+ * over cuts and directions of the sums. */
 #define MAX_KEYS (CR_OP_MAX_COMM * (CR_COLL_MAX_TERMS + 1))
 typedef struct {
     char name[48], where[48];
-    double s;     /* the phases' transfer times through the cut, summed */
-    double lat_s; /* the cut's own latency (a GPU's ports: the last byte still
-                     travels a link, doc/bounds.md 1.5), once */
+    double s_out, s_in; /* the phases' transfer times out of and into the cut, summed */
+    double lat_s;       /* the cut's own latency (a GPU's ports: the last byte still
+                           travels a link, doc/bounds.md 1.5), once */
 } cutsum;
 
-static void add_cut(cutsum *k, int *n, const char *name, const char *where, double s, double lat_s)
+/* The cut's transfer time: its busier direction. */
+static double cut_s(const cutsum *k)
+{
+    return fmax(k->s_out, k->s_in);
+}
+
+static void add_cut(cutsum *k, int *n, const char *name, const char *where, double out_s,
+                    double in_s, double lat_s)
 {
     for (int i = 0; i < *n; i++)
         if (strcmp(k[i].name, name) == 0 && strcmp(k[i].where, where) == 0) {
-            k[i].s += s;
+            k[i].s_out += out_s;
+            k[i].s_in += in_s;
             k[i].lat_s = fmax(k[i].lat_s, lat_s);
             return;
         }
@@ -497,7 +509,8 @@ static void add_cut(cutsum *k, int *n, const char *name, const char *where, doub
         return;
     snprintf(k[*n].name, sizeof k[*n].name, "%s", name);
     snprintf(k[*n].where, sizeof k[*n].where, "%s", where);
-    k[*n].s = s;
+    k[*n].s_out = out_s;
+    k[*n].s_in = in_s;
     k[*n].lat_s = lat_s;
     (*n)++;
 }
@@ -514,15 +527,15 @@ static double add_phase_cuts(cutsum *keys, int *nk, cutsum *stage, int *ns, cons
             strcmp(tm->name, "llc") == 0)
             continue;
         double bw = fmax(tm->time_s - tm->lat_s, 0);
-        add_cut(keys, nk, tm->name, tm->where, bw, tm->lat_s);
+        add_cut(keys, nk, tm->name, tm->where, tm->out_s, tm->in_s, tm->lat_s);
         if (stage)
-            add_cut(stage, ns, tm->name, tm->where, bw, tm->lat_s);
+            add_cut(stage, ns, tm->name, tm->where, tm->out_s, tm->in_s, tm->lat_s);
         bw_max = fmax(bw_max, bw);
     }
-    if (e->skew_term_s > 0) {
-        add_cut(keys, nk, "gpu-ingress", "hot receiver", e->skew_term_s, 0);
+    if (e->skew_term_s > 0) { /* the hot receiver's ports, inwards */
+        add_cut(keys, nk, "gpu-ingress", "hot receiver", 0, e->skew_term_s, 0);
         if (stage)
-            add_cut(stage, ns, "gpu-ingress", "hot receiver", e->skew_term_s, 0);
+            add_cut(stage, ns, "gpu-ingress", "hot receiver", 0, e->skew_term_s, 0);
     }
     return bw_max;
 }
@@ -539,7 +552,7 @@ static int worst_cut(const cutsum *k, int n)
 {
     int best = -1;
     for (int i = 0; i < n; i++)
-        if (best < 0 || k[i].s + k[i].lat_s > k[best].s + k[best].lat_s)
+        if (best < 0 || cut_s(&k[i]) + k[i].lat_s > cut_s(&k[best]) + k[best].lat_s)
             best = i;
     return best;
 }
@@ -719,7 +732,7 @@ static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w
         *lat = fmax(*lat, e.bound.lat_s);
     }
     int b = worst_cut(keys, nk);
-    *tx = b >= 0 ? keys[b].s + keys[b].lat_s : 0;
+    *tx = b >= 0 ? cut_s(&keys[b]) + keys[b].lat_s : 0;
     snprintf(binding, nb, "%s", b >= 0 ? keys[b].name : "comm");
     return CR_OK;
 }
@@ -1111,7 +1124,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
                  * stage's own cut bound */
                 int sk = worst_cut(stage_keys, nsk);
                 stage_bound =
-                    fmax(sk >= 0 ? stage_keys[sk].s + stage_keys[sk].lat_s : 0, stage_lat);
+                    fmax(sk >= 0 ? cut_s(&stage_keys[sk]) + stage_keys[sk].lat_s : 0, stage_lat);
                 base_comm += fmax(stage_nccl, stage_bound);
                 lat += stage_lat;
                 lat_max = fmax(lat_max, stage_lat);
@@ -1146,7 +1159,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         }
         int best = worst_cut(keys, nk);
         if (best >= 0) {
-            r->t_comm_s = keys[best].s;
+            r->t_comm_s = cut_s(&keys[best]);
             r->t_comm_lat_s = keys[best].lat_s;
             snprintf(comm_binding, sizeof comm_binding, "%s", keys[best].name);
         }

@@ -96,6 +96,8 @@ cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm
             double bw = tm->time_s - tm->lat_s;
             tm->bytes *= c;
             tm->time_s = c * bw + tm->lat_s;
+            tm->out_s *= c;
+            tm->in_s *= c;
         }
         /* an MoE token with several experts on the hot rank arrives once:
          * at most min(topk, E / p) of its copies are one transfer */

@@ -358,10 +358,14 @@ static void test_moe_capacity_cuts(void **state)
  * audit of 2026-12-04 found one copy per expert counted, 2.2x the NIC
  * term). DeepSeek-like layer on h100-ib-4n, ep 32: 4096 tokens of 7168
  * bf16 a rank (tau = 58,720,256 B), 256 experts, top 8, 64 experts a node.
- * Into a node: the other 24 ranks' tokens that pick an expert there,
- * 1 - C(192, 8) / C(256, 8) of them, once each; dispatch and combine (its
- * reverse: out of the node, the same count) both through 8 NICs of 50
- * GB/s. One copy per expert would be 8 x 24 / 32 x 8 tau a phase. */
+ * Dispatch into a node: the other 24 ranks' tokens that pick an expert
+ * there, 1 - C(192, 8) / C(256, 8) of them, once each; out of it: its own
+ * 8 ranks' tokens with an expert outside, 1 - C(64, 8) / C(256, 8) of
+ * them. The combine runs the reverse, so each direction of the node's 8
+ * NICs of 50 GB/s carries both counts once (directions apart: QA audit of
+ * 2026-12-06, which found the busier direction of each phase summed, twice
+ * the into-node count). One copy per expert would be 8 x 24 / 32 x 8 tau
+ * a phase. */
 static void test_moe_once_per_cut(void **state)
 {
     (void)state;
@@ -369,11 +373,13 @@ static void test_moe_once_per_cut(void **state)
     cr_op_result r = eval(t, "moe",
                           (const char *[]){"tokens", "4096", "hidden", "7168", "ffn", "2048",
                                            "experts", "256", "topk", "8", "ep", "32", NULL});
-    double tau = 4096.0 * 7168 * 2, none = 1;
-    for (int i = 0; i < 8; i++)
+    double tau = 4096.0 * 7168 * 2, none = 1, all_in = 1;
+    for (int i = 0; i < 8; i++) {
         none *= (192.0 - i) / (256.0 - i);
+        all_in *= (64.0 - i) / (256.0 - i);
+    }
     assert_string_equal(r.binding, "node-nics");
-    assert_close(r.t_comm_s, 2 * 24 * tau * (1 - none) / 400e9, 1e-9, 0);
+    assert_close(r.t_comm_s, (24 * (1 - none) + 8 * (1 - all_in)) * tau / 400e9, 1e-9, 0);
     double copies = 2 * (8.0 * 24 / 32) * 8 * tau / 400e9; /* one copy per expert */
     assert_true(r.t_comm_s < 0.5 * copies);
     cr_topo_free(t);
@@ -755,8 +761,12 @@ static void test_ddp_buckets(void **state)
     cr_topo_free(t);
 }
 
-/* Two phases on the same cut add there: gemm_rs then allgather... sp_norm's
- * reducescatter and allgather of the same size cost about twice one. */
+/* Two phases on the same cut add there, each direction apart: sp_norm's
+ * reducescatter sends 7/8 of its buffer S out of a GPU's ports and takes
+ * 1/8 in (the switches reduce), its allgather the reverse, so each
+ * direction carries S: S / B, as one allreduce of S, not the 7/4 S / B of
+ * the phases' busier directions summed (QA audit of 2026-12-06). On a box
+ * whose switches do not reduce the reducescatter takes 7/8 S in too. */
 static void test_phases_add_on_a_cut(void **state)
 {
     (void)state;
@@ -764,7 +774,23 @@ static void test_phases_add_on_a_cut(void **state)
     cr_op_result r = eval(t, "sp_norm", (const char *[]){"m", "8192", "hidden", "8192", NULL});
     double one = r.comm[0].bound_s - r.comm[0].bound_lat_s;
     double two = r.comm[1].bound_s - r.comm[1].bound_lat_s;
-    assert_close(r.t_comm_s, one + two, 1e-9, 0);
+    assert_close(one, two, 1e-12, 0);
+    assert_close(r.t_comm_s, one * 8 / 7, 1e-9, 0);
+    cr_coll_req ar = cr_coll_req_default(CR_COLL_ALLREDUCE, 8192.0 * 8192 * 2);
+    cr_coll_result ares;
+    cr_diag d0 = {{0}};
+    assert_int_equal(cr_coll_eval_topo(t, NULL, &ar, &ares, &d0), CR_OK);
+    assert_close(r.t_comm_s + r.comm[0].bound_lat_s, ares.bound.bound_s, 1e-9, 0);
+    /* switches that neither reduce nor multicast (DGX A100): the counting
+     * terms (gpu-ports:all) keep each direction at 2 x 7/8 S, the two
+     * phases' bounds added, as the allreduce's 2(n-1)/n S */
+    cr_topo *a100 = cr_test_open_topo("dgx-a100-8");
+    cr_op_result q = eval(a100, "sp_norm", (const char *[]){"m", "8192", "hidden", "8192", NULL});
+    double q1 = q.comm[0].bound_s - q.comm[0].bound_lat_s;
+    double q2 = q.comm[1].bound_s - q.comm[1].bound_lat_s;
+    assert_close(q.t_comm_s, q1 + q2, 1e-9, 0);
+    assert_string_equal(q.binding, "gpu-ports:all");
+    cr_topo_free(a100);
     /* latencies: NCCL's two calls pay both (predictions); the bound one
      * diameter, as an operator can be done in one round (every rank sends
      * its inputs everywhere): at 8 x 128 the bound was 1.2 us, two

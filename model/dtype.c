@@ -35,6 +35,8 @@ double cr_dtype_bytes(cr_dtype t)
 
 cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d)
 {
+    if (!name)
+        return cr_diag_set(d, CR_EINVAL, "no element type given (fp32, bf16, ...)");
     for (int i = 0; i < CR_DT__COUNT; i++)
         if (strcmp(name, dtypes[i].name) == 0) {
             *out = (cr_dtype)i;

@@ -225,6 +225,8 @@ static cr_status get_int(struct ctx *c, const xmlNode *n, const char *name, cons
 
 cr_status cr_nccl_pcie_lane_Bps(const char *link_speed, double *out)
 {
+    if (!link_speed)
+        return CR_EINVAL;
     /* sysfs writes "32.0 GT/s PCIe" (kernel 5.7+) or "32 GT/s"; NCCL copies
      * it (src/graph/xml.cc) and knows the same list (kvDictPciGen). */
     static const struct {
@@ -1341,6 +1343,8 @@ out:
 cr_status cr_nccl_import_file(const char *path, cr_topo **out, cr_diag *d)
 {
     *out = NULL;
+    if (!path)
+        return cr_diag_set(d, CR_EINVAL, "no NCCL topology dump given");
     char *buf = NULL;
     size_t size = 0;
     cr_status st =

@@ -79,7 +79,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
 /* Per-direction bandwidth of one PCIe lane for a sysfs/NCCL link_speed text
  * ("32.0 GT/s PCIe", "16 GT/s", "8.0 GT/s"), in bytes per second, after
  * line encoding. Errors: CR_EPARSE when the text is not one of the PCIe
- * rates 2.5, 5, 8, 16, 32, 64 GT/s. */
+ * rates 2.5, 5, 8, 16, 32, 64 GT/s; CR_EINVAL for NULL. */
 cr_status cr_nccl_pcie_lane_Bps(const char *link_speed, double *out);
 
 #ifdef __cplusplus

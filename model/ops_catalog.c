@@ -265,6 +265,8 @@ static void list_ops(char *buf, size_t size)
 cr_status cr_op_find(const char *name, const cr_op_def **out, cr_diag *d)
 {
     *out = NULL;
+    if (!name)
+        return cr_diag_set(d, CR_EINVAL, "no operator given (commroof op --list names them)");
     for (int i = 0; i < ops_catalog_n; i++)
         if (strcasecmp(name, ops_catalog[i].name) == 0 ||
             (ops_catalog[i].alias && strcasecmp(name, ops_catalog[i].alias) == 0)) {
@@ -481,6 +483,9 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
                           cr_diag *d)
 {
     char list[512];
+    if (!name || !text)
+        return cr_diag_set(d, CR_EINVAL, "%s: a parameter needs a name and a value",
+                           name ? name : "(no name)");
     if (strcmp(name, "order") == 0 && op->dim >= 0)
         return parse_order(p, text, d);
     int k = cr_opp_parse(name);
@@ -637,6 +642,13 @@ int ops_group_ranks(const cr_op_params *p, int dim, int *ranks)
 cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const cr_topo *t,
                              cr_diag *d)
 {
+    /* the element type indexes the GPU's peak table: one the library
+     * knows, whatever a caller stored (QA audit of 2026-12-06: 99 was
+     * read past the table) */
+    double dt = p->v[CR_OPP_DTYPE];
+    if (!(dt >= 0 && dt < CR_DT__COUNT) || dt != floor(dt))
+        return cr_diag_set(d, CR_EINVAL, "dtype %g is not an element type (a cr_dtype, 0 to %d)",
+                           dt, CR_DT__COUNT - 1);
     if (op->dim >= 0) {
         for (int i = CR_OPP_TP; i <= CR_OPP_PP; i++)
             if (p->v[i] < 1 || p->v[i] > 1048576)

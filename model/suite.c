@@ -359,6 +359,8 @@ const char *cr_suite_shipped_name(int i)
 cr_status cr_suite_open(const char *name_or_path, cr_suite **out, cr_diag *d)
 {
     *out = NULL;
+    if (!name_or_path)
+        return cr_diag_set(d, CR_EINVAL, "no suite given: a shipped name (pkb) or a file");
     if (cr_embedded_is_path(name_or_path))
         return cr_suite_load_file(name_or_path, out, d);
     const struct cr_embedded *e = cr_embedded_find(cr_embedded_suite, name_or_path);

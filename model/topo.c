@@ -203,6 +203,8 @@ int cr_topo_find_switch_spec(const cr_topo *t, const char *name)
 
 int cr_topo_find_dev(const cr_topo *t, const char *id)
 {
+    if (!id)
+        return -1;
     return cr_id_index_find(&t->priv->ids, t->devs, sizeof *t->devs, offsetof(cr_dev, id), id);
 }
 
@@ -269,6 +271,8 @@ const cr_param *cr_topo_find_param(const cr_topo *t, const char *key)
 
 cr_status cr_topo_set_param(cr_topo *t, const char *key, double value, const char *source)
 {
+    if (!key)
+        return CR_EINVAL;
     int i = param_index(t, key);
     cr_param *p = i < 0 ? NULL : &t->params[i];
     if (!p) {
@@ -523,7 +527,10 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
 
 const cr_gpu_spec *cr_topo_gpu_spec(const cr_topo *t, int rank)
 {
-    return &t->gpu_specs[t->devs[t->gpus[rank]].spec];
+    if (!t || rank < 0 || rank >= t->n_gpus)
+        return NULL;
+    int s = t->devs[t->gpus[rank]].spec;
+    return s >= 0 && s < t->n_gpu_specs ? &t->gpu_specs[s] : NULL;
 }
 
 static bool str_eq(const char *a, const char *b)

@@ -183,7 +183,7 @@ int cr_topo_find_switch_spec(const cr_topo *t, const char *name);
  * cr_topo_find_dev first to give a precise message). */
 int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int spec);
 
-/* Device index for id, or -1. O(1). */
+/* Device index for id, or -1 (also for a NULL id). O(1). */
 int cr_topo_find_dev(const cr_topo *t, const char *id);
 
 /* Adds a link bundle between devices a and b. Returns its index or -1 on
@@ -191,7 +191,7 @@ int cr_topo_find_dev(const cr_topo *t, const char *id);
 int cr_topo_add_link(cr_topo *t, int a, int b, cr_link_kind kind, double bw_ab_Bps,
                      double bw_ba_Bps, int count, double lat_s);
 
-/* Sets (or replaces) a parameter; source may be NULL. */
+/* Sets (or replaces) a parameter; source may be NULL, key may not (CR_EINVAL). */
 cr_status cr_topo_set_param(cr_topo *t, const char *key, double value, const char *source);
 
 /* The parameter's value, or fallback when the topology does not set it. */
@@ -230,7 +230,8 @@ int cr_cpu_vendor_parse(const char *name);
  * otherwise false with the first difference in d. */
 bool cr_topo_equal(const cr_topo *a, const cr_topo *b, cr_diag *d);
 
-/* Convenience: the GPU model of GPU rank r (borrowed). */
+/* Convenience: the GPU model of GPU rank r (borrowed); NULL for a rank
+ * outside 0..n_gpus-1 (or a GPU without a model). */
 const cr_gpu_spec *cr_topo_gpu_spec(const cr_topo *t, int rank);
 
 #ifdef __cplusplus

@@ -969,6 +969,8 @@ cr_status cr_topo_xml_load_file(const char *path, cr_topo **out, cr_diag *d)
 {
     if (out)
         *out = NULL;
+    if (!path)
+        return cr_diag_set(d, CR_EINVAL, "no topology file given");
     char *buf = NULL;
     size_t size = 0;
     cr_xml_error e;

@@ -91,6 +91,12 @@ try:
     print("accepted a space")
 except ValueError:
     print("refused")
+for bad in ("m=1 n", "a b", ""):
+    try:
+        cr.name("gemm", **{bad: 2})
+        print("accepted key %r" % bad)
+    except ValueError:
+        print("refused key")
 with cr.range("elementwise", elems=4, reads=1, writes=1):
     pass
 print(cr.backend() in ("none",) or cr.backend().startswith("ctypes:"))
@@ -99,6 +105,9 @@ EOF2
     want="cr:gemm m=64 n=32 k=16 dtype=bf16
 cr:attention batch=1 seq=8 heads=2 kv_heads=2 head_dim=4 causal=yes
 refused
+refused key
+refused key
+refused key
 True"
     [ "$got" = "$want" ] || fail "commroof_nvtx.py: got \"$got\", expected \"$want\""
 fi

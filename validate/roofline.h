@@ -184,7 +184,8 @@ typedef struct {
 /* Reads the traces paths[0..n) (files or folders, as cr_validate_read_path)
  * and fills out with one row per operator, sorted by total time, longest
  * first. Errors: those of the trace reader (the first file that fails),
- * CR_ENOMEM, CR_EINVAL for a bad --ranks, CR_EDUPLICATE for a trace given
+ * CR_ENOMEM, cr_rankset_parse's for a bad --ranks (CR_EPARSE, CR_ERANGE),
+ * CR_EDUPLICATE for a trace given
  * twice (or a copy of one, as cr_validate_read_path); out is released on
  * error. */
 cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,

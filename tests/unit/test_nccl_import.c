@@ -728,10 +728,24 @@ static void test_fuzz_replay(void **state)
     cr_topo_free(t);
 }
 
+/* NULL where a file or text is expected: refused, not a crash or a
+ * "(null)" path (QA audit of 2026-12-06). */
+static void test_null_args(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_nccl_import_file(NULL, &t, &d), CR_EINVAL);
+    assert_null(t);
+    double bps = 0;
+    assert_int_equal(cr_nccl_pcie_lane_Bps(NULL, &bps), CR_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hgx_h200_baremetal),
+        cmocka_unit_test(test_null_args),
         cmocka_unit_test(test_hgx_h200_vm),
         cmocka_unit_test(test_pcie_box),
         cmocka_unit_test(test_two_socket_nic_per_gpu),

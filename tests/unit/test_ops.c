@@ -1133,6 +1133,47 @@ static void test_inter_sm_release(void **state)
     cr_topo_free(t);
 }
 
+/* The library's entry points refuse what a caller can pass them by
+ * mistake, with a message, instead of reading past a table (QA audit of
+ * 2026-12-06: a cr_dtype of 99 indexed the GPU's peak table, a rank past
+ * the GPUs returned a wild model, a NULL name crashed). */
+static void test_api_refuses_bad_args(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h200-8");
+    cr_op_result r;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_op_eval_gemm(t, 1024, 1024, 1024, (cr_dtype)99, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "dtype 99 is not an element type"));
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_eval_elementwise(t, 1024, 2, 1, 1, (cr_dtype)-1, &r, &d), CR_EINVAL);
+    const cr_op_def *op = NULL;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_find(NULL, &op, &d), CR_EINVAL);
+    assert_null(op);
+    assert_int_equal(cr_op_find("gemm", &op, &d), CR_OK);
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    p.v[CR_OPP_DTYPE] = 99;
+    assert_int_equal(cr_op_params_check(op, &p, t, &d), CR_EINVAL);
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "m", NULL, &d), CR_EINVAL);
+    assert_int_equal(cr_op_eval_memcpy(t, NULL, true, 1024, &r, &d), CR_EINVAL);
+    cr_dtype dt;
+    assert_int_equal(cr_dtype_parse(NULL, &dt, &d), CR_EINVAL);
+    assert_null(cr_topo_gpu_spec(t, 8));
+    assert_null(cr_topo_gpu_spec(t, -1));
+    assert_non_null(cr_topo_gpu_spec(t, 7));
+    assert_int_equal(cr_topo_find_dev(t, NULL), -1);
+    assert_int_equal(cr_topo_set_param(t, NULL, 1, NULL), CR_EINVAL);
+    cr_topo *none = NULL;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_topo_xml_load_file(NULL, &none, &d), CR_EINVAL);
+    assert_null(none);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1151,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_coll_matches_coll_module),
         cmocka_unit_test(test_ddp_buckets),
         cmocka_unit_test(test_phases_add_on_a_cut),
+        cmocka_unit_test(test_api_refuses_bad_args),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_param_errors),
         cmocka_unit_test(test_verdicts),

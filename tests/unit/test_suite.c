@@ -212,6 +212,12 @@ static void expect(const char *file, cr_status want, const char *msg)
 static void test_bad_inputs(void **state)
 {
     (void)state;
+    /* no name at all: refused, as cr_topo_open refuses it (QA audit of
+     * 2026-12-06: it crashed) */
+    cr_suite *none = NULL;
+    cr_diag d0 = {{0}};
+    assert_int_equal(cr_suite_open(NULL, &none, &d0), CR_EINVAL);
+    assert_null(none);
     expect(FIX "bad_unknown_element.xml", CR_EPARSE,
            FIX "bad_unknown_element.xml:4: unknown element <case> in <suite>: expected <problem>");
     expect(FIX "bad_unknown_param.xml", CR_ENOTFOUND,

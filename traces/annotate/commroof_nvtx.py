@@ -88,11 +88,18 @@ def _word(v):
     return s
 
 
+def _key(k):
+    # a key with a space or '=' would read as other pairs ("m=1 n")
+    if not k or "=" in k or any(ch.isspace() for ch in k):
+        raise ValueError(f"commroof_nvtx: key {k!r} is empty or has a space or '='")
+    return k
+
+
 def name(op, **params):
     """The range name "cr:<op> key=value ..." (keys in the order given)."""
     if not op or any(ch.isspace() for ch in op):
         raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space")
-    s = "cr:" + op + "".join(f" {k}={_word(v)}" for k, v in params.items())
+    s = "cr:" + op + "".join(f" {_key(k)}={_word(v)}" for k, v in params.items())
     if len(s.encode("utf-8")) >= _MAX:
         raise ValueError(f"commroof_nvtx: range name over {_MAX - 1} bytes: {s[:60]}...")
     return s

@@ -350,6 +350,8 @@ cr_status cr_trace_summary_shorten(cr_trace_summary *s)
 cr_status cr_trace_summarize(const char *path, cr_trace_summary **out, cr_diag *d)
 {
     *out = NULL;
+    if (!path)
+        return cr_diag_set(d, CR_EINVAL, "no trace file given");
     cr_trace_file tf;
     cr_status st = cr_trace_file_open(&tf, path, d);
     if (st != CR_OK)

@@ -88,7 +88,11 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     for (int i = 0; i < r->n_comm; i++)
         printf("# phase %d: %s (%s) over %s\n", i + 1, r->comm[i].what, r->comm[i].coll,
                r->comm[i].group);
-    if (r->bound_by[0])
+    if (!strncmp(r->bound_by, "a split", 7))
+        printf("# bound: by %s (the least over splits between algorithms; the columns are "
+               "the phases')\n",
+               r->bound_by);
+    else if (r->bound_by[0])
         printf("# bound: by another algorithm that moves less, %s (the least over algorithms; "
                "the columns are the phases')\n",
                r->bound_by);

@@ -712,12 +712,13 @@ double cr_op_attainable_mem_s(const cr_gpu_spec *g, double bytes, bool cold)
 /* The warm bound (memory term through the caches, level mem_level) and
  * the cold one (HBM only), each naming its binding resource. */
 /* An alternative algorithm's transfer term (ops_alt): its phases' per-cut
- * sums as the main phases', the busiest cut with its own latency in *tx
- * and its name in binding, one diameter of latency in *lat. */
+ * sums as the main phases' in keys (MAX_KEYS of them, *nk used), the
+ * busiest cut with its own latency in *tx and its name in binding, one
+ * diameter of latency in *lat. */
 static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w, const ops_alt *a,
-                          groups *gs, double *tx, double *lat, char *binding, size_t nb, cr_diag *d)
+                          groups *gs, cutsum *keys, int *pnk, double *tx, double *lat,
+                          char *binding, size_t nb, cr_diag *d)
 {
-    cutsum keys[MAX_KEYS];
     int nk = 0;
     *lat = 0;
     for (int i = 0; i < a->n_ph; i++) {
@@ -734,7 +735,44 @@ static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w
     int b = worst_cut(keys, nk);
     *tx = b >= 0 ? cut_s(&keys[b]) + keys[b].lat_s : 0;
     snprintf(binding, nb, "%s", b >= 0 ? keys[b].name : "comm");
+    *pnk = nk;
     return CR_OK;
+}
+
+/* The resources of the algorithms for ops_mix_min: compute first (its
+ * time under each in res[0]), then each cut any algorithm crosses, out and
+ * in, its name in names[]; returns their count. An algorithm that does not
+ * cross a cut loads it for 0; one that does, for its sum and the cut's
+ * latency. */
+static int mix_resources(int k, const cutsum *const *ks, const int *nks, const double *tc,
+                         ops_mix_res *res, const char **names)
+{
+    int n = 1;
+    memset(&res[0], 0, sizeof res[0]);
+    for (int j = 0; j < k; j++)
+        res[0].v[j] = tc[j];
+    names[0] = "compute";
+    for (int a = 0; a < k; a++)
+        for (int i = 0; i < nks[a]; i++) {
+            const cutsum *key = &ks[a][i];
+            bool seen = false;
+            for (int r = 1; r < n && !seen; r += 2)
+                seen = strcmp(names[r], key->name) == 0 && strcmp(names[r + 1], key->where) == 0;
+            if (seen)
+                continue;
+            memset(&res[n], 0, 2 * sizeof res[n]);
+            for (int j = 0; j < k; j++)
+                for (int q = 0; q < nks[j]; q++)
+                    if (!strcmp(ks[j][q].name, key->name) && !strcmp(ks[j][q].where, key->where)) {
+                        res[n].v[j] = ks[j][q].s_out + ks[j][q].lat_s;
+                        res[n + 1].v[j] = ks[j][q].s_in + ks[j][q].lat_s;
+                    }
+            /* names[n + 1] holds the cut's instance, for the lookup above */
+            names[n] = key->name;
+            names[n + 1] = key->where;
+            n += 2;
+        }
+    return n;
 }
 
 /* The bound is the least over the main algorithm and the alternatives
@@ -742,19 +780,35 @@ static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w
  * term and measured ceilings as the main one's. */
 static cr_status bound_alternatives(const env *v, const cr_op_params *p, const ops_work *w,
                                     groups *gs, double meas_mma, const char *mem_level,
-                                    cr_op_result *r, cr_diag *d)
+                                    const cutsum *main_keys, int main_nk, cr_op_result *r,
+                                    cr_diag *d)
 {
-    for (int i = 0; i < w->n_alt; i++) {
+    double pm = meas_mma > 0 ? fmin(meas_mma, v->peak_mma) : v->peak_mma;
+    /* per algorithm (0 the main one): compute at the peaks and at the
+     * measured ceilings, cut sums, latency */
+    static const int K = OPS_MIX_ALGOS;
+    cutsum alt_keys[OPS_MAX_ALT][MAX_KEYS];
+    const cutsum *ks[OPS_MIX_ALGOS] = {main_keys};
+    int nks[OPS_MIX_ALGOS] = {main_nk};
+    double tcs[OPS_MIX_ALGOS] = {r->t_compute_s}, tcas[OPS_MIX_ALGOS],
+           lats[OPS_MIX_ALGOS] = {r->lat_s};
+    tcas[0] = fmax(w->mma_flops > 0 ? w->mma_flops / pm : 0,
+                   w->vec_flops > 0 ? w->vec_flops / v->peak_vec : 0);
+    for (int i = 0; i < w->n_alt && i + 1 < K; i++) {
         const ops_alt *a = &w->alt[i];
         double tx, lat;
         char bind[64];
-        cr_status st = alt_comm(v, p, w, a, gs, &tx, &lat, bind, sizeof bind, d);
+        cr_status st =
+            alt_comm(v, p, w, a, gs, alt_keys[i], &nks[i + 1], &tx, &lat, bind, sizeof bind, d);
         if (st != CR_OK)
             return st;
-        double pm = meas_mma > 0 ? fmin(meas_mma, v->peak_mma) : v->peak_mma;
+        ks[i + 1] = alt_keys[i];
+        lats[i + 1] = lat;
         double tv = a->vec_flops > 0 ? a->vec_flops / v->peak_vec : 0;
         double tc = fmax(a->mma_flops > 0 ? a->mma_flops / v->peak_mma : 0, tv);
         double tca = fmax(a->mma_flops > 0 ? a->mma_flops / pm : 0, tv);
+        tcs[i + 1] = tc;
+        tcas[i + 1] = tca;
         struct {
             double mem, *bound;
             char *binding;
@@ -781,6 +835,51 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
             fmin(r->attainable_cold_s,
                  floor_of(tca, cr_op_attainable_mem_s(v->g, w->hbm_bytes, true), tx, lat));
     }
+    /* a split of the work between the algorithms may beat each alone
+     * (ops_mix.c): the least over splits is the bound */
+    int k = 1 + (w->n_alt < K - 1 ? w->n_alt : K - 1);
+    ops_mix_res res[1 + 2 * MAX_KEYS * OPS_MIX_ALGOS];
+    const char *names[1 + 2 * MAX_KEYS * OPS_MIX_ALGOS];
+    int n = mix_resources(k, ks, nks, tcs, res, names);
+    struct {
+        double floor, *bound;
+        char *binding;
+        const char *level;
+    } m[2] = {{r->t_hbm_s, &r->bound_s, r->binding, mem_level},
+              {r->t_hbm_cold_s, &r->bound_cold_s, r->binding_cold, "hbm"}};
+    for (int c = 0; c < 2; c++) {
+        double x[OPS_MIX_ALGOS];
+        int arg;
+        double b = ops_mix_min(k, res, n, m[c].floor, lats, x, &arg);
+        if (!(b < *m[c].bound * (1 - 1e-12)))
+            continue;
+        *m[c].bound = b;
+        snprintf(m[c].binding, 64, "%s",
+                 arg == -2   ? "latency"
+                 : arg == -1 ? m[c].level
+                             : names[arg - (arg > 0 && arg % 2 == 0)]);
+        if (c == 0) {
+            int used = snprintf(r->bound_by, sizeof r->bound_by, "a split of the work:");
+            const char *sep = " ";
+            for (int j = 0; j < k && used > 0 && (size_t)used < sizeof r->bound_by; j++)
+                if (x[j] > 1e-12) {
+                    used += snprintf(r->bound_by + used, sizeof r->bound_by - (size_t)used,
+                                     "%s%.0f%% %s", sep, 100 * x[j],
+                                     j ? w->alt[j - 1].what : "its phases");
+                    sep = "; ";
+                }
+        }
+    }
+    for (int j = 0; j < k; j++)
+        res[0].v[j] = tcas[j];
+    double xa[OPS_MIX_ALGOS];
+    int arga;
+    r->attainable_s = fmin(
+        r->attainable_s,
+        ops_mix_min(k, res, n, cr_op_attainable_mem_s(v->g, w->hbm_bytes, false), lats, xa, &arga));
+    r->attainable_cold_s = fmin(
+        r->attainable_cold_s,
+        ops_mix_min(k, res, n, cr_op_attainable_mem_s(v->g, w->hbm_bytes, true), lats, xa, &arga));
     return CR_OK;
 }
 
@@ -1108,13 +1207,13 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
 
     /* communication: per-cut sums, latency per stage */
     char comm_binding[64] = "comm";
+    cutsum keys[MAX_KEYS];
+    int nk = 0;
     double base_comm = 0;
     if (w.n_ph > 0) {
         st = open_groups(&v, p, &w, &gs, r, d);
         if (st != CR_OK)
             goto fail;
-        cutsum keys[MAX_KEYS];
-        int nk = 0;
         double lat = 0, lat_max = 0, stage_lat = 0, stage_nccl = 0, stage_bound = 0;
         cutsum stage_keys[MAX_KEYS];
         int nsk = 0;
@@ -1186,7 +1285,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
             floor_of(tc, cr_op_attainable_mem_s(v.g, w.hbm_bytes, true), tx, r->lat_s);
     }
     if (w.n_alt > 0 &&
-        (st = bound_alternatives(&v, p, &w, &gs, meas_mma, mem_level, r, d)) != CR_OK)
+        (st = bound_alternatives(&v, p, &w, &gs, meas_mma, mem_level, keys, nk, r, d)) != CR_OK)
         goto fail;
 
     /* baseline: PyTorch kernels, then NCCL, unoverlapped */

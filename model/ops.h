@@ -204,7 +204,7 @@ typedef struct {
                             one after another pay (predictions, not the bound) */
     double bound_s;      /* warm: the strict limit (doc/bounds.md 1.4) */
     char binding[64];    /* "compute", "hbm", "l2", "llc", a cut's name, or "latency" */
-    char bound_by[64];   /* "" where the operator's own algorithm (its phases) gives the
+    char bound_by[192];  /* "" where the operator's own algorithm (its phases) gives the
                             bound, else the other correct algorithm that moves less
                             (doc/operators.md: the least over algorithms) */
     double bound_cold_s; /* cold: every byte from HBM (harnesses that flush the caches) */

@@ -65,6 +65,21 @@ typedef struct {
 
 #define OPS_MAX_ALT 2
 
+/* ops_mix.c: the least over splits of the work between the main algorithm
+ * and its alternatives. A resource (compute, one direction of a cut) and
+ * its time under each algorithm alone. */
+#define OPS_MIX_ALGOS (OPS_MAX_ALT + 1)
+typedef struct {
+    double v[OPS_MIX_ALGOS];
+} ops_mix_res;
+
+/* The least over splits x (x_j >= 0, summing to 1) of the first k
+ * algorithms of max(floor, max over the n resources of sum_j x_j v[j],
+ * the largest lat_j of the algorithms used): the split in x_out, the
+ * binding resource in *arg_out (-1 the floor, -2 the latency). */
+double ops_mix_min(int k, const ops_mix_res *res, int n, double floor, const double *lat,
+                   double *x_out, int *arg_out);
+
 /* What a shape function computes from the parameters alone. Counts are per
  * GPU of the busiest rank. */
 typedef struct {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opts.h"
@@ -143,6 +144,14 @@ int cli_cmd_report(int argc, char **argv)
     }
     if (!dir || !dir[0])
         return cli_usage_error("report", "say where the report goes: -o DIR");
+    /* inputs named by an option fail under that option's name, not under
+     * the first part that reads them (QA audit of 2026-12-06) */
+    for (int i = 0; i < nt + nl; i++) {
+        const char *path = i < nt ? traces[i] : logs[i - nt];
+        if (access(path, R_OK) != 0)
+            return cli_fail("report", "%s %s: cannot open: %s", i < nt ? "--trace" : "--nccl-tests",
+                            path, strerror(errno));
+    }
 
     const char *cmp[MAX_TOPOS];
     int nc = 0;

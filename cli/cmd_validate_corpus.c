@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "params.h"
 #include "opts.h"
 #include "validate/corpus.h"
 
@@ -221,10 +222,21 @@ static int check_gates(const char *path, const cr_corpus *c, cr_corpus_gate *g, 
 {
     if (cr_corpus_gate_eval(c, g, n) != CR_OK)
         return cli_fail("validate", "out of memory");
-    int failed = 0;
+    int failed = 0, held = 0;
     for (int i = 0; i < n; i++) {
         if (half >= 0 && (int)g[i].half != half)
             continue;
+        held++;
+        if (!isfinite(g[i].got_pct)) {
+            /* no row in that half and band: nothing was held to the limit */
+            fprintf(stderr,
+                    "commroof validate: gate %s:%d: %s %s: no rows in that half and band: "
+                    "nothing to hold to the limit: MISSED\n",
+                    path, g[i].line, cr_corpus_half_name(g[i].half),
+                    cr_corpus_band_name(g[i].band));
+            failed++;
+            continue;
+        }
         char tgt[48] = "";
         if (isfinite(g[i].target_pct))
             snprintf(tgt, sizeof tgt, " (target %.1f%%)", g[i].target_pct);
@@ -236,6 +248,14 @@ static int check_gates(const char *path, const cr_corpus *c, cr_corpus_gate *g, 
     }
     if (failed)
         return cli_fail("validate", "%d gate line(s) of %s missed", failed, path);
+    if (held == 0 && half < 0) /* the gate held nothing: no pass */
+        return cli_fail("validate", "gate %s has no line: nothing was held to a limit", path);
+    if (held == 0)
+        return cli_fail("validate",
+                        "no line of gate %s is about the %s half (--half %s): nothing was held "
+                        "to a limit",
+                        path, cr_corpus_half_name((cr_corpus_half)half),
+                        cr_corpus_half_name((cr_corpus_half)half));
     return CLI_OK;
 }
 
@@ -295,6 +315,12 @@ int cli_validate_corpus(int argc, char **argv)
             if (np == MAX_PARAMS)
                 return cli_usage_error("validate", "at most %d --param", MAX_PARAMS);
             snprintf(kbuf[np], sizeof kbuf[np], "%.*s", (int)(eq - v), v);
+            /* a key the model reads, in its range: checked here, as a
+             * topology's <param> is, before the corpus runs (QA audit of
+             * 2026-12-06: a bad one made every log unread and exit 0) */
+            cr_diag pd = {{0}};
+            if (cr_params_check_topo_key(kbuf[np], x, "", &pd) != CR_OK)
+                return cli_usage_error("validate", "--param %s: %s", v, pd.msg);
             keys[np] = kbuf[np];
             vals[np++] = x;
         }

@@ -136,8 +136,10 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
     xmlChar *opname = xmlGetNoNsProp(n, (const xmlChar *)"op");
     cr_status st = CR_OK;
     cr_diag sub = {{0}};
-    if (!name || !*name) {
-        st = failf(d, CR_EPARSE, origin, line, "<problem> needs a non-empty attribute \"name\"");
+    /* a name of blanks prints as an empty row (QA audit of 2026-12-06) */
+    if (!name || !name[strspn((const char *)name, " ")]) {
+        st = failf(d, CR_EPARSE, origin, line,
+                   "<problem> needs a non-empty attribute \"name\" (not blanks only)");
         goto out;
     }
     if (!opname || !*opname) {
@@ -270,9 +272,9 @@ static cr_status build(xmlDocPtr doc, cr_suite *s, cr_diag *d)
         }
         xmlFree(v);
     }
-    if (!s->name || !*s->name)
+    if (!s->name || !s->name[strspn(s->name, " ")])
         return failf(d, CR_EPARSE, origin, xmlGetLineNo(root),
-                     "<suite> needs a non-empty attribute \"name\"");
+                     "<suite> needs a non-empty attribute \"name\" (not blanks only)");
     int count = 0;
     for (xmlNode *c = root->children; c; c = c->next) {
         if (c->type == XML_TEXT_NODE || c->type == XML_COMMENT_NODE)

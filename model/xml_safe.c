@@ -257,6 +257,30 @@ static cr_status report(const struct parse_state *ps, const char *origin, cr_dia
  * XML makes a literal newline or tab in an attribute a blank) would start a
  * line a reader takes for output of its own. Refused, in every XML input,
  * with where it is. */
+/* The code point of a control character at p (a C0 one, DEL, a C1 one,
+ * or a bidirectional override or isolate, which reorder the text around
+ * them in a terminal or a page: QA audit of 2026-12-06), its byte length in
+ * *len; 0 for any other character. */
+static unsigned control_at(const unsigned char *p, size_t *len)
+{
+    *len = 1;
+    if (*p < 0x20 || *p == 0x7f)
+        return *p;
+    if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+        *len = 2;
+        return p[1];
+    }
+    if (p[0] == 0xe2 && p[1] >= 0x80 && p[1] <= 0x81 && p[2]) {
+        unsigned cp = 0x2000u | ((unsigned)(p[1] & 0x3f) << 6) | (p[2] & 0x3fu);
+        if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
+            cp == 0x200f) {
+            *len = 3;
+            return cp;
+        }
+    }
+    return 0;
+}
+
 static cr_status check_attr_controls(const xmlNode *n, const char *origin, cr_xml_error *err,
                                      cr_diag *d)
 {
@@ -270,7 +294,9 @@ static cr_status check_attr_controls(const xmlNode *n, const char *origin, cr_xm
                 const unsigned char *v = t->content, *p = v;
                 if (!v)
                     continue;
-                while (*p >= 0x20)
+                size_t len = 1;
+                unsigned cp = 0;
+                while (*p && !(cp = control_at(p, &len)))
                     p++;
                 if (!*p) {
                     at += (size_t)(p - v);
@@ -286,8 +312,9 @@ static cr_status check_attr_controls(const xmlNode *n, const char *origin, cr_xm
                     d, CR_EINVAL,
                     "%s:%ld: attribute \"%s\" on <%s> holds the control character U+%04X at "
                     "byte %zu: attribute values are one line of printable text; remove the "
-                    "&#%u; reference",
-                    origin, line, a->name, n->name, *p, at + (size_t)(p - v) + 1, *p);
+                    "&#%u; reference%s",
+                    origin, line, a->name, n->name, cp, at + (size_t)(p - v) + 1, cp,
+                    cp >= 0x7f ? " (or the character)" : "");
             }
         }
         cr_status st = check_attr_controls(n->children, origin, err, d);

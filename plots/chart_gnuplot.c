@@ -812,6 +812,11 @@ static void chart_px(const cr_chart *c, int *w, int *h)
         if (*h < 500)
             *h = 500;
     }
+    /* cairo draws nothing past 32767 px a side ("invalid value (typically
+     * too big)"): a suite of ~500 problems made the compare bars taller
+     * (QA audit of 2026-12-06); above the cap the bars get thinner */
+    if (*h > 30000)
+        *h = 30000;
 }
 
 /* Whether series i has a bar gnuplot draws (a finite value, > 0 on a log

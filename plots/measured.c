@@ -134,12 +134,16 @@ static cr_status match_result(const cr_suite *suite, const char *path, size_t i,
     if (st != CR_OK)
         return cr_diag_set(d, st, "%s: %s", path, hd.msg);
     int k = find_problem(suite, hr.name, op, &p);
+    /* what lists them: a shipped suite by name, a file by its path (QA
+     * audit of 2026-12-06: "commroof suite mine" for a file's suite) */
+    bool shipped = suite->origin && !strncmp(suite->origin, "suites/", 7);
     if (k < 0)
         return cr_diag_set(d, CR_EINVAL,
                            "%s: entry %zu (\"%s\") is neither a problem of suite %s nor "
                            "has the operator and parameters of one (commroof suite %s "
                            "lists them)",
-                           path, i, hr.name, suite->name, suite->name);
+                           path, i, hr.name, suite->name,
+                           shipped || !suite->origin ? suite->name : suite->origin);
     *mp = (cr_plot_mprob){.problem = k, .measured_s = hr.measured_s};
     snprintf(mp->source, sizeof mp->source, "%s", path);
     variant_text(hr.variant, hr.chunks, mp->variant, sizeof mp->variant);

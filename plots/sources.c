@@ -366,9 +366,10 @@ out:
 }
 
 cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
-                                 cr_diag *d)
+                                 int *below, cr_diag *d)
 {
     *out = NULL;
+    *below = 0;
     cr_suite *suite = NULL;
     cr_op_row *rows = NULL;
     cr_plot_mprob *mp = NULL;
@@ -410,6 +411,7 @@ cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_
     for (int j = 0; j < nmp && !oom; j++) {
         const cr_op_row *r = &rows[mp[j].problem];
         bool ok = r->status == CR_OK && r->bound_us > 0;
+        *below += ok && cr_below_bound(mp[j].measured_s, r->bound_us * 1e-6);
         int row = cr_table_row(tb);
         oom = row < 0 || cr_table_set_text(tb, row, 0, r->name) != CR_OK ||
               cr_table_set_text(tb, row, 1, mp[j].variant) != CR_OK ||

@@ -76,10 +76,11 @@ cr_status cr_plot_suite_table(const cr_topo *t, const cr_plot_sources *s, cr_tab
 
 /* One row per measured time of a problem of s->suite (harness results and
  * trace cases, matched as for the gap chart): problem, variant, measured,
- * bound, % of roofline, baseline, prediction, source. CR_EUNSUPPORTED when
- * no suite is named or nothing measured matches. */
+ * bound, % of roofline, baseline, prediction, source; *below counts the
+ * times under their problem's (warm) bound, which are impossible.
+ * CR_EUNSUPPORTED when no suite is named or nothing measured matches. */
 cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_table **out,
-                                 cr_diag *d);
+                                 int *below, cr_diag *d);
 
 /* One row per measured case of the traces and logs: bound, prediction,
  * measured, % of roofline, error. CR_EUNSUPPORTED when none is given. */

@@ -204,6 +204,22 @@ static void test_attr_controls(void **state)
     assert_string_equal((const char *)v, "x y z");
     xmlFree(v);
     xmlFreeDoc(doc);
+    /* DEL, the C1 controls and the bidirectional overrides and isolates
+     * (which reorder a table's row on a terminal) are refused too, as a
+     * reference or as the character itself; other characters are not
+     * (QA audit of 2026-12-06) */
+    assert_int_equal(parse("<a n=\"a&#x7f;b\"/>", 0, &doc, &e, &d), CR_EINVAL);
+    assert_int_equal(parse("<a n=\"a&#x85;b\"/>", 0, &doc, &e, &d), CR_EINVAL);
+    assert_int_equal(parse("<a n=\"a\xc2\x9b b\"/>", 0, &doc, &e, &d), CR_EINVAL);
+    assert_int_equal(parse("<a n=\"a&#x202e;b\"/>", 0, &doc, &e, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "U+202E at byte 2"));
+    assert_int_equal(parse("<a n=\"a\xe2\x81\xa6"
+                           "b\"/>",
+                           0, &doc, &e, &d),
+                     CR_EINVAL);
+    assert_int_equal(
+        parse("<a n=\"caf\xc3\xa9 \xe2\x82\xac \xe2\x80\x94 &#xa0;\"/>", 0, &doc, &e, &d), CR_OK);
+    xmlFreeDoc(doc);
 }
 
 /* 70,000 newlines first: node lines and error lines are past 65535, where

@@ -231,6 +231,26 @@ static cr_status table_part(rep *p, cr_status st, cr_table *t, const char *stem,
     return st;
 }
 
+/* table_part for a part whose `below` measured times are under their
+ * bound (which: how the table shows them): a red warning atop it, and
+ * counted in *violations, which make report exit 3. */
+static cr_status measured_part(rep *p, cr_status st, cr_table *t, const char *stem,
+                               const char *title, const char *about, int below, const char *which,
+                               int *violations, cr_diag *bd, cr_diag *d)
+{
+    if (st != CR_OK || below <= 0)
+        return table_part(p, st, t, stem, title, about, bd, d);
+    char warn[300];
+    snprintf(warn, sizeof warn,
+             "<b>FAILED: %d measured time%s below %s bound</b> (%s): the kernel, its timing "
+             "or the bound is wrong. commroof report exits 3.",
+             below, below == 1 ? "" : "s", below == 1 ? "its" : "their", which);
+    *violations += below;
+    st = add_table_warn(p, t, stem, title, warn, about, d);
+    cr_table_free(t);
+    return st;
+}
+
 /* The "Measurement corpus" part (--corpus DIR): every log of the corpus on
  * its own system's topology and rank set (validate/corpus.c), the figures
  * per half, system and size band, and per half the accuracy and the error
@@ -452,56 +472,26 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
     tb = NULL;
     int meas_below = 0;
     st = cr_plot_measured_table(t, &src, &tb, &meas_below, &bd);
-    if (st == CR_OK && meas_below > 0) {
-        /* as `commroof check` exits 3 on them (QA audit of 2026-12-06: a
-         * harness time at 578 % of roofline passed without a word) */
-        char warn[300];
-        snprintf(warn, sizeof warn,
-                 "<b>FAILED: %d measured time%s below %s problem's bound</b> (%% of roofline "
-                 "above 100): the kernel, its timing or the bound is wrong. commroof report "
-                 "exits 3.",
-                 meas_below, meas_below == 1 ? "" : "s", meas_below == 1 ? "its" : "their");
-        r->violations += meas_below;
-        st = add_table_warn(&p, tb, "measured", "Measured problems: % of roofline", warn,
+    /* as `commroof check` exits 3 on them (QA audit of 2026-12-06: a
+     * harness time at 578 % of roofline passed without a word) */
+    if ((st = measured_part(&p, st, tb, "measured", "Measured problems: % of roofline",
                             "Each measured time of a problem of the suite (harness results, "
                             "trace cases of the same operator and parameters) against the "
                             "problem's bound: the gap chart's measured bars.",
-                            d);
-        cr_table_free(tb);
-        if (st != CR_OK)
-            goto out;
-    } else if ((st = table_part(&p, st, tb, "measured", "Measured problems: % of roofline",
-                                "Each measured time of a problem of the suite (harness results, "
-                                "trace cases of the same operator and parameters) against the "
-                                "problem's bound: the gap chart's measured bars.",
-                                &bd, d)) != CR_OK)
+                            meas_below, "% of roofline above 100", &r->violations, &bd, d)) !=
+        CR_OK)
         goto out;
 
     /* measured traces */
     memset(&bd, 0, sizeof bd);
     tb = NULL;
     st = cr_plot_validation_table(t, &src, &tb, &bd);
-    if (st == CR_OK && valid_violations > 0) {
-        /* as `commroof validate` exits 3 on them */
-        char warn[300];
-        snprintf(warn, sizeof warn,
-                 "<b>FAILED: %d measured time%s below %s bound</b> (the rows marked "
-                 "VIOLATION): the kernel, its timing or the bound is wrong. commroof report "
-                 "exits 3.",
-                 valid_violations, valid_violations == 1 ? "" : "s",
-                 valid_violations == 1 ? "its" : "their");
-        r->violations += valid_violations;
-        st = add_table_warn(&p, tb, "validation", "Validation of measured traces", warn,
+    /* as `commroof validate` exits 3 on them */
+    if ((st = measured_part(&p, st, tb, "validation", "Validation of measured traces",
                             "Each measured case matched to its model case: bound, prediction, "
                             "measured, % of roofline and prediction error.",
-                            d);
-        cr_table_free(tb);
-        if (st != CR_OK)
-            goto out;
-    } else if ((st = table_part(&p, st, tb, "validation", "Validation of measured traces",
-                                "Each measured case matched to its model case: bound, "
-                                "prediction, measured, % of roofline and prediction error.",
-                                &bd, d)) != CR_OK)
+                            valid_violations, "the rows marked VIOLATION", &r->violations, &bd,
+                            d)) != CR_OK)
         goto out;
 
     /* charts */

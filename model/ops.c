@@ -711,13 +711,11 @@ double cr_op_attainable_mem_s(const cr_gpu_spec *g, double bytes, bool cold)
 
 /* The warm bound (memory term through the caches, level mem_level) and
  * the cold one (HBM only), each naming its binding resource. */
-/* An alternative algorithm's transfer term (ops_alt): its phases' per-cut
- * sums as the main phases' in keys (MAX_KEYS of them, *nk used), the
- * busiest cut with its own latency in *tx and its name in binding, one
+/* An alternative algorithm's transfer (ops_alt): its phases' per-cut
+ * sums as the main phases' in keys (MAX_KEYS of them, *pnk used), one
  * diameter of latency in *lat. */
 static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w, const ops_alt *a,
-                          groups *gs, cutsum *keys, int *pnk, double *tx, double *lat,
-                          char *binding, size_t nb, cr_diag *d)
+                          groups *gs, cutsum *keys, int *pnk, double *lat, cr_diag *d)
 {
     int nk = 0;
     *lat = 0;
@@ -732,9 +730,6 @@ static cr_status alt_comm(const env *v, const cr_op_params *p, const ops_work *w
         add_phase_cuts(keys, &nk, NULL, NULL, &e);
         *lat = fmax(*lat, e.bound.lat_s);
     }
-    int b = worst_cut(keys, nk);
-    *tx = b >= 0 ? cut_s(&keys[b]) + keys[b].lat_s : 0;
-    snprintf(binding, nb, "%s", b >= 0 ? keys[b].name : "comm");
     *pnk = nk;
     return CR_OK;
 }
@@ -775,9 +770,10 @@ static int mix_resources(int k, const cutsum *const *ks, const int *nks, const d
     return n;
 }
 
-/* The bound is the least over the main algorithm and the alternatives
- * (ops_alt): each with its own compute and transfer terms, the memory
- * term and measured ceilings as the main one's. */
+/* The bound is the least over the main algorithm, the alternatives
+ * (ops_alt) and splits of the work between them (ops_mix.c, whose
+ * candidates include each algorithm alone): each with its own compute and
+ * transfer terms, the memory term and measured ceilings as the main one's. */
 static cr_status bound_alternatives(const env *v, const cr_op_params *p, const ops_work *w,
                                     groups *gs, double meas_mma, const char *mem_level,
                                     const cutsum *main_keys, int main_nk, cr_op_result *r,
@@ -786,7 +782,7 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
     double pm = meas_mma > 0 ? fmin(meas_mma, v->peak_mma) : v->peak_mma;
     /* per algorithm (0 the main one): compute at the peaks and at the
      * measured ceilings, cut sums, latency */
-    static const int K = OPS_MIX_ALGOS;
+    int k = 1 + (w->n_alt < OPS_MAX_ALT ? w->n_alt : OPS_MAX_ALT);
     cutsum alt_keys[OPS_MAX_ALT][MAX_KEYS];
     const cutsum *ks[OPS_MIX_ALGOS] = {main_keys};
     int nks[OPS_MIX_ALGOS] = {main_nk};
@@ -794,50 +790,16 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
            lats[OPS_MIX_ALGOS] = {r->lat_s};
     tcas[0] = fmax(w->mma_flops > 0 ? w->mma_flops / pm : 0,
                    w->vec_flops > 0 ? w->vec_flops / v->peak_vec : 0);
-    for (int i = 0; i < w->n_alt && i + 1 < K; i++) {
-        const ops_alt *a = &w->alt[i];
-        double tx, lat;
-        char bind[64];
-        cr_status st =
-            alt_comm(v, p, w, a, gs, alt_keys[i], &nks[i + 1], &tx, &lat, bind, sizeof bind, d);
+    for (int j = 1; j < k; j++) {
+        const ops_alt *a = &w->alt[j - 1];
+        cr_status st = alt_comm(v, p, w, a, gs, alt_keys[j - 1], &nks[j], &lats[j], d);
         if (st != CR_OK)
             return st;
-        ks[i + 1] = alt_keys[i];
-        lats[i + 1] = lat;
+        ks[j] = alt_keys[j - 1];
         double tv = a->vec_flops > 0 ? a->vec_flops / v->peak_vec : 0;
-        double tc = fmax(a->mma_flops > 0 ? a->mma_flops / v->peak_mma : 0, tv);
-        double tca = fmax(a->mma_flops > 0 ? a->mma_flops / pm : 0, tv);
-        tcs[i + 1] = tc;
-        tcas[i + 1] = tca;
-        struct {
-            double mem, *bound;
-            char *binding;
-            const char *level;
-        } k[2] = {{r->t_hbm_s, &r->bound_s, r->binding, mem_level},
-                  {r->t_hbm_cold_s, &r->bound_cold_s, r->binding_cold, "hbm"}};
-        for (int c = 0; c < 2; c++) {
-            double m = floor_of(tc, k[c].mem, tx, 0), b = fmax(m, lat);
-            if (!(b < *k[c].bound))
-                continue;
-            *k[c].bound = b;
-            snprintf(k[c].binding, 64, "%s",
-                     lat > m                      ? "latency"
-                     : m == tc && m > 0           ? "compute"
-                     : m == k[c].mem && !(tx > m) ? k[c].level
-                                                  : bind);
-            if (c == 0)
-                snprintf(r->bound_by, sizeof r->bound_by, "%s", a->what);
-        }
-        r->attainable_s =
-            fmin(r->attainable_s,
-                 floor_of(tca, cr_op_attainable_mem_s(v->g, w->hbm_bytes, false), tx, lat));
-        r->attainable_cold_s =
-            fmin(r->attainable_cold_s,
-                 floor_of(tca, cr_op_attainable_mem_s(v->g, w->hbm_bytes, true), tx, lat));
+        tcs[j] = fmax(a->mma_flops > 0 ? a->mma_flops / v->peak_mma : 0, tv);
+        tcas[j] = fmax(a->mma_flops > 0 ? a->mma_flops / pm : 0, tv);
     }
-    /* a split of the work between the algorithms may beat each alone
-     * (ops_mix.c): the least over splits is the bound */
-    int k = 1 + (w->n_alt < K - 1 ? w->n_alt : K - 1);
     ops_mix_res res[1 + 2 * MAX_KEYS * OPS_MIX_ALGOS];
     const char *names[1 + 2 * MAX_KEYS * OPS_MIX_ALGOS];
     int n = mix_resources(k, ks, nks, tcs, res, names);
@@ -852,23 +814,31 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
         int arg;
         double b = ops_mix_min(k, res, n, m[c].floor, lats, x, &arg);
         if (!(b < *m[c].bound * (1 - 1e-12)))
-            continue;
+            continue; /* the main algorithm alone: its own bound stands */
         *m[c].bound = b;
         snprintf(m[c].binding, 64, "%s",
                  arg == -2   ? "latency"
                  : arg == -1 ? m[c].level
                              : names[arg - (arg > 0 && arg % 2 == 0)]);
-        if (c == 0) {
-            int used = snprintf(r->bound_by, sizeof r->bound_by, "a split of the work:");
-            const char *sep = " ";
-            for (int j = 0; j < k && used > 0 && (size_t)used < sizeof r->bound_by; j++)
-                if (x[j] > 1e-12) {
-                    used += snprintf(r->bound_by + used, sizeof r->bound_by - (size_t)used,
-                                     "%s%.0f%% %s", sep, 100 * x[j],
-                                     j ? w->alt[j - 1].what : "its phases");
-                    sep = "; ";
-                }
+        if (c != 0)
+            continue;
+        int used_n = 0, only = 0;
+        for (int j = 0; j < k; j++)
+            if (x[j] > 1e-12)
+                used_n++, only = j;
+        if (used_n == 1) { /* another algorithm alone */
+            snprintf(r->bound_by, sizeof r->bound_by, "%s", w->alt[only - 1].what);
+            continue;
         }
+        int used = snprintf(r->bound_by, sizeof r->bound_by, "a split of the work:");
+        const char *sep = " ";
+        for (int j = 0; j < k && used > 0 && (size_t)used < sizeof r->bound_by; j++)
+            if (x[j] > 1e-12) {
+                used +=
+                    snprintf(r->bound_by + used, sizeof r->bound_by - (size_t)used, "%s%.0f%% %s",
+                             sep, 100 * x[j], j ? w->alt[j - 1].what : "its phases");
+                sep = "; ";
+            }
     }
     for (int j = 0; j < k; j++)
         res[0].v[j] = tcas[j];

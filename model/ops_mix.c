@@ -43,7 +43,9 @@ static double g_at(int k, const ops_mix_res *res, int n, double floor, const dou
         double s = 0;
         for (int j = 0; j < k; j++)
             s += x[j] * res[r].v[j];
-        if (s > f) {
+        /* a tie names compute (resource 0) before the memory floor, as
+         * ops.c's bindings do */
+        if (s > f || (r == 0 && s > 0 && s == f)) {
             f = s;
             b = r;
         }
@@ -66,7 +68,9 @@ static void consider(int k, const ops_mix_res *res, int n, double floor, const d
 {
     int a;
     double g = g_at(k, res, n, floor, lat, x, &a);
-    if (g < *best) {
+    /* near-ties keep the earlier point: an algorithm alone (tried first)
+     * over a split that only rounding makes look cheaper */
+    if (g < *best * (1 - 1e-12)) {
         *best = g;
         *arg_out = a;
         memcpy(x_out, x, (size_t)k * sizeof *x);

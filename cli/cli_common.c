@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "coll.h"
 #include "route.h"
@@ -277,7 +278,7 @@ const char *cli_forced_note(cr_algo algo, cr_proto proto)
 const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n)
 {
     if (!ri->unrecorded)
-        snprintf(buf, n, "%s", "");
+        cr_str_copy(buf, n, "");
     else
         snprintf(buf, n,
                  "%d trace(s) did not record %s (metadata.recorded; COMMROOF_TRACE_RECORD "
@@ -291,7 +292,7 @@ const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n)
 const char *cli_us_text(char *buf, size_t n, double us)
 {
     if (!isfinite(us))
-        snprintf(buf, n, "-");
+        cr_str_copy(buf, n, "-");
     else if (fabs(us) >= 1e4 && fabs(us) < 1e15)
         snprintf(buf, n, "%.0f", us);
     else
@@ -305,7 +306,7 @@ static void trace_where(const char *path, const cr_vmeas *m, char *buf, size_t n
 {
     const char *b = strrchr(path, '/');
     if (!strcmp(b ? b + 1 : path, m->source))
-        snprintf(buf, n, "%s", path);
+        cr_str_copy(buf, n, path);
     else
         snprintf(buf, n, "%s%s%s", path, path[0] && path[strlen(path) - 1] == '/' ? "" : "/",
                  m->source);
@@ -349,7 +350,7 @@ int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
             continue;
         if (!gs->part) {
             gs->part = part;
-            snprintf(gs->where, sizeof gs->where, "%s", where);
+            cr_str_copy(gs->where, sizeof gs->where, where);
         } else if (strcmp(gs->part, part) && !gs->mixed_said) {
             /* both parts in the topology (a machine of two GPU models) is
              * what a mix needs; otherwise one of them is judged against

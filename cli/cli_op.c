@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the op, check and suite commands (see cli_op.h). */
+#include "sbuf.h"
 #include "cli_op.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, bool
             val = eq + 1;
         } else {
             if (*i + 1 >= argc) {
-                snprintf(name, sizeof name, "%s", a);
+                cr_str_copy(name, sizeof name, a);
                 if (cr_opp_parse(name) < 0 && strcmp(name, "order") != 0)
                     return 0;
                 cli_usage_error(cmd, "--%s needs a value", name);

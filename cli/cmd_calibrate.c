@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "params.h"
 #include "opts.h"
@@ -90,7 +91,7 @@ static void self_dir(char *buf, size_t size)
 {
     ssize_t n = readlink("/proc/self/exe", buf, size - 1);
     if (n <= 0) {
-        snprintf(buf, size, ".");
+        cr_str_copy(buf, size, ".");
         return;
     }
     buf[n] = 0;
@@ -105,11 +106,11 @@ static int run_kernels(const char *dir, int quick)
     char here[PATH_MAX], crbench[PATH_MAX + 32], lib[PATH_MAX + 32];
     self_dir(here, sizeof here);
     const char *e = getenv("COMMROOF_CRBENCH");
-    snprintf(crbench, sizeof crbench, "%s", e ? e : "");
+    cr_str_copy(crbench, sizeof crbench, e ? e : "");
     if (!e)
         snprintf(crbench, sizeof crbench, "%s/kernels/crbench", here);
     e = getenv("COMMROOF_TRACE_LIB");
-    snprintf(lib, sizeof lib, "%s", e ? e : "");
+    cr_str_copy(lib, sizeof lib, e ? e : "");
     if (!e)
         snprintf(lib, sizeof lib, "%s/libcommroof_trace.so", here);
     if (access(crbench, X_OK) != 0)
@@ -409,8 +410,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             if (!added && !log_why[i][0])
                 snprintf(log_why[i], sizeof log_why[i], "%.60s: %.130s", l.v[j].source, why);
             if (!added && !skipped++) {
-                snprintf(skip_why, sizeof skip_why, "%s", why);
-                snprintf(skip_src, sizeof skip_src, "%s", l.v[j].source);
+                cr_str_copy(skip_why, sizeof skip_why, why);
+                cr_str_copy(skip_src, sizeof skip_src, l.v[j].source);
             }
         }
     }
@@ -1014,7 +1015,7 @@ int cli_cmd_calibrate(int argc, char **argv)
         used += snprintf(src + used, sizeof src - (size_t)used, "%s%s", i ? ", " : "",
                          i < 4 ? inputs[i] : "...");
     if (used > 0 && (size_t)used < sizeof src)
-        snprintf(src + used, sizeof src - (size_t)used, ")");
+        cr_str_copy(src + used, sizeof src - (size_t)used, ")");
     if (cr_validate_apply_calibration(t, &cal, src) != CR_OK) {
         rc = cli_fail("calibrate", "out of memory");
         goto out;

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "cli_op.h"
 #include "opts.h"
@@ -163,14 +164,14 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
                                                           : json_string(tdef));
     cr_harness_result hr;
     if (cr_harness_result_read(e, idx, CR_HARNESS_NEED_OP, &hr, &d) != CR_OK) {
-        snprintf(msg, sizeof msg, "%s", d.msg);
+        cr_str_copy(msg, sizeof msg, d.msg);
         goto fail;
     }
     const char *tname = hr.topo ? hr.topo : tdef;
     const cr_op_def *op = NULL;
     cr_op_params p;
     if (cr_harness_result_op(&hr, idx, &op, &p, &d) != CR_OK) {
-        snprintf(msg, sizeof msg, "%s", d.msg);
+        cr_str_copy(msg, sizeof msg, d.msg);
         goto fail;
     }
     cr_topo *t = cache_get(cache, tname, &d);

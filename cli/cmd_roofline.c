@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "rankset.h"
 #include "opts.h"
@@ -117,7 +118,7 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         else if (w->dtype_src[0])
             snprintf(dt, sizeof dt, "-(%s)", w->dtype_src);
         else
-            snprintf(dt, sizeof dt, "%s", w->dtype[0] ? w->dtype : "-");
+            cr_str_copy(dt, sizeof dt, w->dtype[0] ? w->dtype : "-");
         char roof[16] = "-";
         if (isfinite(w->pct_of_roofline))
             snprintf(roof, sizeof roof, "%.1f", w->pct_of_roofline);

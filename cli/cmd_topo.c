@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "opts.h"
 #include "nccl_import.h"
@@ -197,7 +198,7 @@ static void kinds_text(unsigned kinds, char *buf, size_t size)
                 off += (size_t)n;
         }
     if (!buf[0])
-        snprintf(buf, size, "-");
+        cr_str_copy(buf, size, "-");
 }
 
 /* A figure in a table cell: "-" where the file gives none (0), so that an

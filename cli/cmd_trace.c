@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "fileio.h"
 #include "grow.h"
@@ -174,7 +175,7 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
     if (s->info.dropped_known)
         snprintf(dropped, sizeof dropped, "%llu", (unsigned long long)s->info.dropped_records);
     else
-        snprintf(dropped, sizeof dropped, "unknown");
+        cr_str_copy(dropped, sizeof dropped, "unknown");
     printf("#   %s, %llu events, dropped records %s%s, %zu device(s) described\n",
            s->info.complete ? "complete"
                             : "INCOMPLETE (the program was killed, crashed or called exec)",
@@ -219,12 +220,12 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
         const cr_trace_copy_stat *c = &s->copy_stats[i];
         char a[16], b[16], mem[40];
         if (c->memset)
-            snprintf(mem, sizeof mem, "%s", c->dst_mem[0] ? c->dst_mem : "-");
+            cr_str_copy(mem, sizeof mem, c->dst_mem[0] ? c->dst_mem : "-");
         else if (c->src_mem[0] || c->dst_mem[0])
             snprintf(mem, sizeof mem, "%s->%s", c->src_mem[0] ? c->src_mem : "?",
                      c->dst_mem[0] ? c->dst_mem : "?");
         else
-            snprintf(mem, sizeof mem, "-");
+            cr_str_copy(mem, sizeof mem, "-");
         /* no time, no rate: "-" (0.00 read as a rate of nothing) */
         char bw[24] = "-";
         if (c->total_s > 0)
@@ -369,9 +370,9 @@ static bool find_lib(const char *opt, char out[PATH_MAX], char *msg, size_t msgn
     int nc = 0;
     const char *env = getenv("COMMROOF_TRACE_LIB");
     if (opt) {
-        snprintf(cand[nc++], PATH_MAX, "%s", opt);
+        cr_str_copy(cand[nc++], PATH_MAX, opt);
     } else if (env && *env) {
-        snprintf(cand[nc++], PATH_MAX, "%s", env);
+        cr_str_copy(cand[nc++], PATH_MAX, env);
     } else {
         char exe[PATH_MAX];
         ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -435,7 +436,7 @@ static int list_traces(const char *dir, struct seen **out, size_t *n)
             return -1;
         }
         struct seen *s = &(*out)[(*n)++];
-        snprintf(s->name, sizeof s->name, "%s", e->d_name);
+        cr_str_copy(s->name, sizeof s->name, e->d_name);
         s->mtime = st.st_mtim;
         s->size = st.st_size;
     }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "cli.h"
 #include "params.h"
 #include "opts.h"
@@ -151,7 +152,7 @@ static void fmt(char *b, size_t n, double v)
     if (isfinite(v))
         snprintf(b, n, "%.1f", v);
     else
-        snprintf(b, n, "-");
+        cr_str_copy(b, n, "-");
 }
 
 static int print_text(const char *dir, const cr_corpus *c, int half, bool list_logs)
@@ -192,7 +193,7 @@ static int print_text(const char *dir, const cr_corpus *c, int half, bool list_l
                 if (s.rows)
                     snprintf(cell, sizeof cell, "%-6d %-6s %-6s %-4d", s.rows, m, p, s.violations);
                 else
-                    snprintf(cell, sizeof cell, "-");
+                    cr_str_copy(cell, sizeof cell, "-");
                 len += snprintf(line + len, sizeof line - (size_t)len, "%-28s", cell);
             }
             if (!sys || any)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The table-driven option parser and help printer (see opts.h). */
+#include "sbuf.h"
 #include "opts.h"
 
 #include <string.h>
@@ -143,11 +144,11 @@ void cli_opts_help(FILE *f, const cli_opt *opts, int col, unsigned section)
             continue;
         char label[64];
         if (o->label)
-            snprintf(label, sizeof label, "%s", o->label);
+            cr_str_copy(label, sizeof label, o->label);
         else if (o->meta)
             snprintf(label, sizeof label, "%s %s", o->name, o->meta);
         else
-            snprintf(label, sizeof label, "%s", o->name);
+            cr_str_copy(label, sizeof label, o->name);
         int w = col - 3;
         if ((int)strlen(label) <= w)
             fprintf(f, "  %-*s ", w, label);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "algo_priv.h"
 #include "mech.h"
 
@@ -805,7 +806,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     o->mech = CR_MECH_NONE;
     const char *why = why_not(c, rq, algo, proto);
     if (why) {
-        snprintf(o->why, sizeof o->why, "%s", why);
+        cr_str_copy(o->why, sizeof o->why, why);
         return;
     }
     o->supported = true;
@@ -1270,7 +1271,7 @@ static bool mech_refused(const struct cr_coll_ctx *c, const cr_coll_req *rq, cha
     }
     /* TMA's bulk copies (cp.async.bulk) arrived with sm_90; AMD GPUs have none */
     if (rq->mech == CR_MECH_TMA && c->p.gen < CR_GEN_HOPPER) {
-        snprintf(why, n, "TMA (cp.async.bulk) needs an NVIDIA Hopper or later GPU (sm_90+)");
+        cr_str_copy(why, n, "TMA (cp.async.bulk) needs an NVIDIA Hopper or later GPU (sm_90+)");
         return true;
     }
     /* a kernel runs on the SMs one GPU has (the smallest of the set's);
@@ -1288,7 +1289,7 @@ static bool mech_refused(const struct cr_coll_ctx *c, const cr_coll_req *rq, cha
         }
     }
     if (cr_mech_needs_switch(rq->mech) && !rq->in_network) {
-        snprintf(why, n, "in-network reduction excluded (--no-in-network)");
+        cr_str_copy(why, n, "in-network reduction excluded (--no-in-network)");
         return true;
     }
     if (cr_mech_needs_switch(rq->mech) && !c->nvls) {
@@ -1303,12 +1304,12 @@ static bool mech_refused(const struct cr_coll_ctx *c, const cr_coll_req *rq, cha
      * targets (sm_100f); no 8-bit integer at all */
     if (rq->mech == CR_MECH_MULTIMEM && cr_coll_reduces(rq->coll) &&
         (rq->dtype == CR_DT_INT8 || (rq->dtype == CR_DT_FP8 && c->p.gen < CR_GEN_BLACKWELL))) {
-        snprintf(why, n, "%s",
-                 rq->dtype == CR_DT_INT8
-                     ? "multimem.ld_reduce has no 8-bit integer type (PTX ISA: s32/u32/s64/u64, "
-                       "f16, bf16, f32, f64); a kernel would have to widen its elements"
-                     : "multimem.ld_reduce has no fp8 type before Blackwell (PTX ISA: e4m3/e5m2 "
-                       "from sm_100); a kernel would have to widen its elements");
+        cr_str_copy(why, n,
+                    rq->dtype == CR_DT_INT8
+                        ? "multimem.ld_reduce has no 8-bit integer type (PTX ISA: s32/u32/s64/u64, "
+                          "f16, bf16, f32, f64); a kernel would have to widen its elements"
+                        : "multimem.ld_reduce has no fp8 type before Blackwell (PTX ISA: e4m3/e5m2 "
+                          "from sm_100); a kernel would have to widen its elements");
         return true;
     }
     return false;
@@ -1419,7 +1420,7 @@ void cr_local_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, const 
         const char *why =
             why_not(c, rq, rq->algo, rq->proto == CR_PROTO_AUTO ? CR_PROTO_SIMPLE : rq->proto);
         if (why) {
-            snprintf(o->why, sizeof o->why, "%s", why);
+            cr_str_copy(o->why, sizeof o->why, why);
             return;
         }
     }

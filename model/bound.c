@@ -5,6 +5,7 @@
  * Building the cuts walks each link once per cut kind, plus two max-flows
  * (Dinic) for the bisection; evaluating a request is a loop over the cuts.
  */
+#include "sbuf.h"
 #include "bound.h"
 #include "grow.h"
 #include "heap_priv.h"
@@ -104,7 +105,7 @@ static int group_close(struct bctx *b, cr_cut_kind kind, int id)
     else if (kind == CR_CUT_NODE)
         snprintf(cut.name, sizeof cut.name, "node %d", id);
     else
-        snprintf(cut.name, sizeof cut.name, "%s", t->devs[id].id);
+        cr_str_copy(cut.name, sizeof cut.name, t->devs[id].id);
     double hw_cap[CR_HW__COUNT] = {0, 0, 0};
     int n = b->rs->n;
     for (int i = 0; i < b->n_list; i++) {
@@ -1091,15 +1092,15 @@ static cr_coll_term *put_term(cr_coll_bound *out, const char *name, const char *
     if (out->n_terms >= CR_COLL_MAX_TERMS || !(bytes > 0))
         return NULL;
     cr_coll_term *t = &out->terms[out->n_terms++];
-    snprintf(t->name, sizeof t->name, "%s", name);
-    snprintf(t->where, sizeof t->where, "%s", where);
+    cr_str_copy(t->name, sizeof t->name, name);
+    cr_str_copy(t->where, sizeof t->where, where);
     t->bytes = bytes;
     t->cap_Bps = cap;
     t->lat_s = lat;
     t->time_s = (cap > 0 ? bytes / cap : HUGE_VAL) + lat;
     t->out_s = t->in_s = t->time_s - lat;
     t->main_frac = 1.0;
-    snprintf(t->main_class, sizeof t->main_class, "%s", "");
+    cr_str_copy(t->main_class, sizeof t->main_class, "");
     return t;
 }
 
@@ -1156,7 +1157,7 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
     memset(out, 0, sizeof *out);
     int n = c->n;
     double S = rq->bytes;
-    snprintf(out->binding, sizeof out->binding, "none");
+    cr_str_copy(out->binding, sizeof out->binding, "none");
     if (n < 1 || !(S > 0) || (n == 1 && rq->in_place))
         return; /* one rank in place: NCCL has nothing to do */
     int root = (rq->root >= 0 && rq->root < n) ? rq->root : 0;
@@ -1198,7 +1199,7 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
         }
         if (bi >= 0 && bb > 0) {
             char where[48];
-            snprintf(where, sizeof where, "%s", c->cuts[bi].name);
+            cr_str_copy(where, sizeof where, c->cuts[bi].name);
             if (kind == CR_CUT_BISECTION)
                 snprintf(where, sizeof where, "ranks split %d|%d", c->cuts[bi].k,
                          n - c->cuts[bi].k);
@@ -1213,7 +1214,7 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
                 /* which share of the capacity is the dominant class (on an
                  * HGX GPU: NVLink 450 of 513 GB/s, the rest PCIe) */
                 tm->main_frac = fmin(1.0, ct->hw_out_Bps / ct->out_Bps);
-                snprintf(tm->main_class, sizeof tm->main_class, "%s", hw_name(ct->hw));
+                cr_str_copy(tm->main_class, sizeof tm->main_class, hw_name(ct->hw));
             }
         }
     }
@@ -1324,18 +1325,18 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
     out->lat_s = lat;
 
     out->bound_s = lat;
-    snprintf(out->binding, sizeof out->binding, "latency");
+    cr_str_copy(out->binding, sizeof out->binding, "latency");
     snprintf(out->binding_where, sizeof out->binding_where, "rank %d", rooted ? root : 0);
     for (int j = 0; j < out->n_terms; j++)
         if (out->terms[j].time_s > out->bound_s) {
             out->bound_s = out->terms[j].time_s;
-            snprintf(out->binding, sizeof out->binding, "%s", out->terms[j].name);
-            snprintf(out->binding_where, sizeof out->binding_where, "%s", out->terms[j].where);
+            cr_str_copy(out->binding, sizeof out->binding, out->terms[j].name);
+            cr_str_copy(out->binding_where, sizeof out->binding_where, out->terms[j].where);
         }
     if (!(out->bound_s > 0)) {
         /* one rank whose buffers fit in L2: nothing forces HBM traffic and
          * no byte leaves the GPU (no L2 bandwidth figure bounds it) */
-        snprintf(out->binding, sizeof out->binding, "none");
+        cr_str_copy(out->binding, sizeof out->binding, "none");
         return;
     }
     out->algbw_Bps = S / out->bound_s;

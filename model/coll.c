@@ -6,6 +6,7 @@
  * (algo.c), so that evaluating one size is a few hundred floating-point
  * operations plus one pass over the cuts.
  */
+#include "sbuf.h"
 #include "coll.h"
 
 #include <limits.h>
@@ -1010,14 +1011,14 @@ static void bound_full(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bo
 {
     cr_bound_eval(ctx->cuts, rq, out);
     out->attainable_s = out->bound_s;
-    snprintf(out->attainable_binding, sizeof out->attainable_binding, "%s", out->binding);
+    cr_str_copy(out->attainable_binding, sizeof out->attainable_binding, out->binding);
     out->measured = ctx->measured;
     if (!ctx->measured || !(out->bound_s > 0))
         return;
     cr_coll_bound a;
     cr_bound_eval_scaled(ctx->cuts, rq, ctx->ceil_frac, ctx->att_hbm_Bps, &a);
     out->attainable_s = fmax(a.bound_s, out->bound_s);
-    snprintf(out->attainable_binding, sizeof out->attainable_binding, "%s", a.binding);
+    cr_str_copy(out->attainable_binding, sizeof out->attainable_binding, a.binding);
 }
 
 /* No verdict from a non-finite number: a bound or a supported prediction
@@ -1061,7 +1062,7 @@ static void unsupported(cr_coll_pred *p, cr_algo a, cr_proto pr, cr_mech m, cons
     p->algo = a;
     p->proto = pr;
     p->mech = m;
-    snprintf(p->why, sizeof p->why, "%s", why);
+    cr_str_copy(p->why, sizeof p->why, why);
 }
 
 cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,

@@ -5,6 +5,7 @@
  * allreduce 2(n-1)/n; allgather, reducescatter, alltoall, gather, scatter
  * (n-1)/n; broadcast, reduce, sendrecv 1.
  */
+#include "sbuf.h"
 #include "coll.h"
 
 #include <stdio.h>
@@ -360,7 +361,7 @@ cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, u
         return cr_diag_set(d, CR_EPARSE, "%s \"%.40s%s\": give 1 to 255 characters, e.g. %s", what,
                            list ? list : "", list && strlen(list) > 40 ? "..." : "",
                            protocols ? "Simple,LL128 or ^LL" : "Ring,Tree or ^NVLS");
-    snprintf(buf, sizeof buf, "%s", list);
+    cr_str_copy(buf, sizeof buf, list);
     int func = -1; /* the NCCL function coll is, if any */
     for (size_t f = 0; f < N_NCCL_FUNCS; f++)
         if (nccl_funcs[f] == coll)

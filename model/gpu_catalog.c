@@ -8,6 +8,7 @@
  * which are MiB (cudaDeviceProp reports 40960 KiB for the A100's "40 MB").
  * PCI device ids: pci.ids from pciutils/pciids, version 2026.08.22.
  */
+#include "sbuf.h"
 #include "gpu_catalog.h"
 
 #include <stdio.h>
@@ -499,8 +500,8 @@ int cr_gpu_catalog_add_spec(cr_topo *t, const cr_gpu_catalog_entry *e)
     /* cr_gpu_spec holds mutable strings; copy the static ones into local
      * buffers (cr_topo_add_gpu_spec deep-copies them again). */
     char name[64], vendor[16], source[512];
-    snprintf(name, sizeof name, "%s", e->name);
-    snprintf(vendor, sizeof vendor, "%s", e->vendor);
+    cr_str_copy(name, sizeof name, e->name);
+    cr_str_copy(vendor, sizeof vendor, e->vendor);
     snprintf(source, sizeof source, "%s (commroof built-in GPU catalog)", e->source);
     cr_gpu_spec s = {0};
     s.name = name;

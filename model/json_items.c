@@ -5,6 +5,7 @@
  * nesting); jansson parses that text, so what an item may hold and the
  * errors inside it are jansson's, as with a whole-file load.
  */
+#include "sbuf.h"
 #include "json_items.h"
 #include "grow.h"
 
@@ -57,8 +58,8 @@ cr_status cr_json_items_open(FILE *f, const char *label, const char *member, cr_
     if (!r)
         return CR_ENOMEM;
     r->f = f;
-    snprintf(r->label, sizeof r->label, "%s", label ? label : "<json>");
-    snprintf(r->member, sizeof r->member, "%s", member ? member : "results");
+    cr_str_copy(r->label, sizeof r->label, label ? label : "<json>");
+    cr_str_copy(r->member, sizeof r->member, member ? member : "results");
     r->line = 1;
     return CR_OK;
 }
@@ -138,7 +139,7 @@ static cr_status fail(cr_json_items *r, cr_status st, const char *fmt, ...)
 static const char *shown(int c, char *buf, size_t n)
 {
     if (c < 0)
-        snprintf(buf, n, "the end of the input");
+        cr_str_copy(buf, n, "the end of the input");
     else if (c >= 0x20 && c < 0x7f)
         snprintf(buf, n, "'%c'", c);
     else
@@ -268,7 +269,7 @@ cr_status cr_json_items_next(cr_json_items *r, json_t **item, cr_diag *d)
                 break;
             bool mine = json_is_string(key) && strcmp(json_string_value(key), r->member) == 0;
             char name[64];
-            snprintf(name, sizeof name, "%s", json_is_string(key) ? json_string_value(key) : "");
+            cr_str_copy(name, sizeof name, json_is_string(key) ? json_string_value(key) : "");
             json_decref(key);
             skip_ws(r);
             if ((c = get(r)) != ':') {

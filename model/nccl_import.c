@@ -10,6 +10,7 @@
  * src/graph/topo.cc, and its writer in src/graph/xml.cc (checked against the
  * master branch of 2026-06).
  */
+#include "sbuf.h"
 #include "nccl_import.h"
 
 #include <errno.h>
@@ -394,13 +395,13 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
         if (!has_speed || mbps <= 0) {
             if (c->n_net_out++ == 0) {
                 c->net_out_line = line_of(k);
-                snprintf(c->net_out_name, sizeof c->net_out_name, "%s", r == 1 ? name : "?");
+                cr_str_copy(c->net_out_name, sizeof c->net_out_name, r == 1 ? name : "?");
             }
             continue;
         }
         if (nic->ports == 0) {
             if (r == 1)
-                snprintf(nic->name, sizeof nic->name, "%s", name);
+                cr_str_copy(nic->name, sizeof nic->name, name);
             else
                 snprintf(nic->name, sizeof nic->name, "net%ld", dev);
             sanitize_name(nic->name);
@@ -486,13 +487,13 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
                 return missing(c, k, "target", "target=\"0000:05:00.0\"");
             if (!is_busid(buf) && !is_hidden_nvs(buf))
                 return bad_busid(c, k, "target", buf);
-            snprintf(v->target, sizeof v->target, "%s", buf);
+            cr_str_copy(v->target, sizeof v->target, buf);
             r = get_attr(c, k, "tclass", buf);
             if (r < 0)
                 return CR_EPARSE;
             if (r == 0)
                 return missing(c, k, "tclass", "tclass=\"0x068000\"");
-            snprintf(v->tclass, sizeof v->tclass, "%s", buf);
+            cr_str_copy(v->tclass, sizeof v->tclass, buf);
         } else if (named(k, "c2c")) {
             long count, bw;
             if ((st = get_int(c, k, "count", "count=\"10\"", 1, 64, &count, NULL)) ||
@@ -537,7 +538,7 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         return missing(c, n, "busid", "busid=\"0000:05:00.0\"");
     if (!is_busid(buf))
         return bad_busid(c, n, "busid", buf);
-    snprintf(r->busid, sizeof r->busid, "%s", buf);
+    cr_str_copy(r->busid, sizeof r->busid, buf);
     long cls, device = 0, width = 0;
     bool has_dev, has_width;
     if ((st = get_int(c, n, "class", "class=\"0x060400\"", 0, 0xffffff, &cls, NULL)) ||
@@ -648,11 +649,11 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
     a = get_attr(c, n, "vendor", buf);
     if (a < 0)
         return CR_EPARSE;
-    snprintf(cp->vendor, sizeof cp->vendor, "%s", a ? buf : "");
+    cr_str_copy(cp->vendor, sizeof cp->vendor, a ? buf : "");
     a = get_attr(c, n, "arch", buf);
     if (a < 0)
         return CR_EPARSE;
-    snprintf(cp->arch, sizeof cp->arch, "%s", a ? buf : "");
+    cr_str_copy(cp->arch, sizeof cp->arch, a ? buf : "");
     for (const xmlNode *k = n->children; k; k = k->next) {
         if ((st = check_child(c, n, k)))
             return st;
@@ -810,29 +811,29 @@ static int nvswitch_spec(cr_topo *t, int sm)
     char name[32], src[256];
     cr_switch_spec s = {0};
     if (sm >= 100) {
-        snprintf(name, sizeof name, "nvswitch4");
+        cr_str_copy(name, sizeof name, "nvswitch4");
         s.generation = 4;
         s.multicast = s.reduction = true;
         snprintf(src, sizeof src,
                  "NVIDIA Blackwell NVLink Switch (NVLink5): multicast and SHARP "
                  "in-network reduction");
     } else if (sm >= 90) {
-        snprintf(name, sizeof name, "nvswitch3");
+        cr_str_copy(name, sizeof name, "nvswitch3");
         s.generation = 3;
         s.multicast = s.reduction = true;
         snprintf(src, sizeof src,
                  "NVIDIA Hopper whitepaper: third-generation NVSwitch, "
                  "multicast and SHARP in-network reduction (NVLS)");
     } else if (sm >= 80) {
-        snprintf(name, sizeof name, "nvswitch2");
+        cr_str_copy(name, sizeof name, "nvswitch2");
         s.generation = 2;
         snprintf(src, sizeof src,
                  "NVIDIA A100 whitepaper: second-generation NVSwitch, no "
                  "in-switch reduction");
     } else {
-        snprintf(name, sizeof name, "nvswitch1");
+        cr_str_copy(name, sizeof name, "nvswitch1");
         s.generation = 1;
-        snprintf(src, sizeof src, "NVIDIA V100 / DGX-2: first-generation NVSwitch");
+        cr_str_copy(src, sizeof src, "NVIDIA V100 / DGX-2: first-generation NVSwitch");
     }
     int have = cr_topo_find_switch_spec(t, name);
     if (have >= 0)
@@ -849,7 +850,7 @@ static int fabric_switch(cr_topo *t, bool ib)
     if (v >= 0)
         return v;
     char name[32], src[200];
-    snprintf(name, sizeof name, "%s", ib ? "ib-fabric" : "ethernet-fabric");
+    cr_str_copy(name, sizeof name, ib ? "ib-fabric" : "ethernet-fabric");
     snprintf(src, sizeof src,
              "not in the NCCL dump: stands for the network the host's NIC ports "
              "attach to (its capacity beyond the ports is unknown)");
@@ -1081,7 +1082,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
             bool hidden = is_hidden_nvs(v->target);
             int host = pci_host(c, gr->pci);
             if (hidden)
-                snprintf(id, sizeof id, "nvswitch.hidden");
+                cr_str_copy(id, sizeof id, "nvswitch.hidden");
             else
                 dev_id(c, host, id, sizeof id, "nvswitch.%s", v->target);
             int sw = cr_topo_find_dev(t, id);
@@ -1115,7 +1116,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
                               v->line, true);
             else if (c->n_nvl_out++ == 0) {
                 c->nvl_out_line = v->line;
-                snprintf(c->nvl_out_target, sizeof c->nvl_out_target, "%s", v->target);
+                cr_str_copy(c->nvl_out_target, sizeof c->nvl_out_target, v->target);
             }
         } else {
             st = cr_diag_set(c->d, CR_EPARSE,
@@ -1150,12 +1151,12 @@ static void base_name(const char *origin, char *out, size_t size)
 {
     const char *b = strrchr(origin, '/');
     b = b ? b + 1 : origin;
-    snprintf(out, size, "%s", b);
+    cr_str_copy(out, size, b);
     size_t n = strlen(out);
     if (n > 4 && strcmp(out + n - 4, ".xml") == 0)
         out[n - 4] = '\0';
     if (!out[0])
-        snprintf(out, size, "nccl-import");
+        cr_str_copy(out, size, "nccl-import");
 }
 
 /* One host's bus ids are its devices' addresses: two alike are a dump

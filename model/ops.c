@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "bound.h"
 #include "ops_priv.h"
 #include "route.h"
@@ -421,11 +422,11 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
     r->t_hbm_cold_s = cr_mem_floor_s(v->g, w->hbm_bytes, true, 0, NULL);
     if (w->copy_kind == 0) {
         r->bound_s = r->t_hbm_s;
-        snprintf(r->binding, sizeof r->binding, "%s", lv);
+        cr_str_copy(r->binding, sizeof r->binding, lv);
         r->bound_cold_s = r->t_hbm_cold_s;
-        snprintf(r->binding_cold, sizeof r->binding_cold, "hbm");
+        cr_str_copy(r->binding_cold, sizeof r->binding_cold, "hbm");
         r->pred_s = c->ce_s[0] + w->hbm_bytes / (v->g->hbm_Bps * c->ce_d2d_eff);
-        snprintf(r->schedule, sizeof r->schedule, "copy-engine");
+        cr_str_copy(r->schedule, sizeof r->schedule, "copy-engine");
     } else {
         double lat = 0;
         cr_link_kind kind = CR_LINK_PCIE;
@@ -440,16 +441,16 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
         const char *link = kind == CR_LINK_C2C ? "host-link (c2c)" : "host-link (pcie)";
         double m = fmax(r->t_comm_s, r->t_hbm_s);
         r->bound_s = m + lat;
-        snprintf(r->binding, sizeof r->binding, "%s",
-                 lat > m                    ? "latency"
-                 : r->t_hbm_s > r->t_comm_s ? lv
-                                            : link);
+        cr_str_copy(r->binding, sizeof r->binding,
+                    lat > m                    ? "latency"
+                    : r->t_hbm_s > r->t_comm_s ? lv
+                                               : link);
         double mc = fmax(r->t_comm_s, r->t_hbm_cold_s);
         r->bound_cold_s = mc + lat;
-        snprintf(r->binding_cold, sizeof r->binding_cold, "%s",
-                 lat > mc                        ? "latency"
-                 : r->t_hbm_cold_s > r->t_comm_s ? "hbm"
-                                                 : link);
+        cr_str_copy(r->binding_cold, sizeof r->binding_cold,
+                    lat > mc                        ? "latency"
+                    : r->t_hbm_cold_s > r->t_comm_s ? "hbm"
+                                                    : link);
         /* pinned: the link at its measured efficiency; pageable: the host's
          * staging copy when it is slower (never faster than pinned) */
         double rate = bw * c->pcie_eff;
@@ -460,7 +461,7 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
                 rate = fmin(rate, staged);
         }
         r->pred_s = c->ce_s[w->copy_kind] + lat + fmax(bytes / rate, mem_s(v, w->hbm_bytes));
-        snprintf(r->schedule, sizeof r->schedule, "copy-engine");
+        cr_str_copy(r->schedule, sizeof r->schedule, "copy-engine");
     }
     r->baseline_kernels = 1;
     r->baseline_launch_s = c->torch_op_s;
@@ -507,8 +508,8 @@ static void add_cut(cutsum *k, int *n, const char *name, const char *where, doub
         }
     if (*n >= MAX_KEYS)
         return;
-    snprintf(k[*n].name, sizeof k[*n].name, "%s", name);
-    snprintf(k[*n].where, sizeof k[*n].where, "%s", where);
+    cr_str_copy(k[*n].name, sizeof k[*n].name, name);
+    cr_str_copy(k[*n].where, sizeof k[*n].where, where);
     k[*n].s_out = out_s;
     k[*n].s_in = in_s;
     k[*n].lat_s = lat_s;
@@ -692,7 +693,7 @@ static void bind_one(const cr_op_result *r, double t_mem, const char *mem_level,
                     : m == r->t_compute_s && m > 0 ? "compute"
                     : m == t_mem                   ? mem_level
                                                    : comm_binding;
-    snprintf(binding, size, "%s", b);
+    cr_str_copy(binding, size, b);
 }
 
 /* The memory term with the measured ceilings (commroof calibrate) in
@@ -816,10 +817,10 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
         if (!(b < *m[c].bound * (1 - 1e-12)))
             continue; /* the main algorithm alone: its own bound stands */
         *m[c].bound = b;
-        snprintf(m[c].binding, 64, "%s",
-                 arg == -2   ? "latency"
-                 : arg == -1 ? m[c].level
-                             : names[arg - (arg > 0 && arg % 2 == 0)]);
+        cr_str_copy(m[c].binding, 64,
+                    arg == -2   ? "latency"
+                    : arg == -1 ? m[c].level
+                                : names[arg - (arg > 0 && arg % 2 == 0)]);
         if (c != 0)
             continue;
         int used_n = 0, only = 0;
@@ -827,7 +828,7 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
             if (x[j] > 1e-12)
                 used_n++, only = j;
         if (used_n == 1) { /* another algorithm alone */
-            snprintf(r->bound_by, sizeof r->bound_by, "%s", w->alt[only - 1].what);
+            cr_str_copy(r->bound_by, sizeof r->bound_by, w->alt[only - 1].what);
             continue;
         }
         int used = snprintf(r->bound_by, sizeof r->bound_by, "a split of the work:");
@@ -865,7 +866,7 @@ void cr_op_result_use_cold(cr_op_result *r)
     r->bound_s = r->bound_cold_s;
     r->cold = true;
     r->t_hbm_s = r->t_hbm_cold_s;
-    snprintf(r->binding, sizeof r->binding, "%s", r->binding_cold);
+    cr_str_copy(r->binding, sizeof r->binding, r->binding_cold);
     if (r->bound_s > 0)
         r->headroom = r->bound_s > 0 ? r->baseline_s / r->bound_s : 0; /* 0: no bound */
     r->attainable_s = fmax(r->attainable_cold_s, r->bound_s);
@@ -886,8 +887,8 @@ static cr_status counts(const cr_op_def *op, const cr_op_params *p, ops_work *w,
     for (int i = 0; i < w->n_ph; i++) {
         const ops_phase *ph = &w->ph[i];
         cr_op_comm *c = &r->comm[i];
-        snprintf(c->what, sizeof c->what, "%s", ph->what);
-        snprintf(c->coll, sizeof c->coll, "%s", cr_coll_name(ph->coll));
+        cr_str_copy(c->what, sizeof c->what, ph->what);
+        cr_str_copy(c->coll, sizeof c->coll, cr_coll_name(ph->coll));
         c->bytes = ph->bytes;
         c->group_size = ph->sub_n > 0 ? ph->sub_n : (int)p->v[ph->dim];
         r->comm_bytes += ph->bytes;
@@ -911,7 +912,7 @@ static void sched_why(cr_op_result *r, const env *v, const ops_work *w)
     const cr_op_sched *in = &r->intra, *ex = &r->inter;
     bool inter = ex->pred_s < in->pred_s;
     double gain = 100 * (fmax(in->pred_s, ex->pred_s) / fmin(in->pred_s, ex->pred_s) - 1);
-    snprintf(r->schedule, sizeof r->schedule, "%s", inter ? "inter-sm" : "intra-sm");
+    cr_str_copy(r->schedule, sizeof r->schedule, inter ? "inter-sm" : "intra-sm");
     r->pred_s = inter ? ex->pred_s : in->pred_s;
     if (!isfinite(in->pred_s))
         snprintf(r->why, sizeof r->why,
@@ -1019,7 +1020,7 @@ static void inter_try(const env *v, const ops_work *w, cr_op_result *r, int s, d
         ex->t_comm_s = tcomm;
         ex->t_nonoverlap_s = non;
         ex->t_sync_s = sync;
-        snprintf(ex->mech, sizeof ex->mech, "%s", mech);
+        cr_str_copy(ex->mech, sizeof ex->mech, mech);
     }
 }
 
@@ -1041,10 +1042,10 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
     in->t_comp_s = t_all / (1 - c->intra_penalty);
     in->t_mem_s = tmem;
     cr_status st = comm_mech_s(v, w, gs, CR_MECH_TMA, S, r->t_comm_s, &in->t_comm_s, NULL, d);
-    snprintf(in->mech, sizeof in->mech, "tma");
+    cr_str_copy(in->mech, sizeof in->mech, "tma");
     if (st == CR_OK && !isfinite(in->t_comm_s)) {
         st = comm_mech_s(v, w, gs, CR_MECH_LDST, S, r->t_comm_s, &in->t_comm_s, NULL, d);
-        snprintf(in->mech, sizeof in->mech, "ldst");
+        cr_str_copy(in->mech, sizeof in->mech, "ldst");
     }
     if (st != CR_OK)
         return st;
@@ -1054,7 +1055,7 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
     in->pred_s = in->t_launch_s + fmax(in->t_comp_s, fmax(in->t_mem_s, in->t_comm_s)) +
                  in->t_nonoverlap_s + in->t_sync_s;
     if (!isfinite(in->pred_s))
-        snprintf(in->mech, sizeof in->mech, "none");
+        cr_str_copy(in->mech, sizeof in->mech, "none");
 
     /* inter-SM: s SMs communicate with the best device mechanism, S - s
      * compute; s = 0 is the copy engine; NCCL on its own channels is the
@@ -1210,10 +1211,10 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
             cc->bound_s = e.bound.bound_s;
             cc->bound_lat_s = e.bound.lat_s;
             double bw_max = add_phase_cuts(keys, &nk, stage_keys, &nsk, &e);
-            snprintf(cc->binding, sizeof cc->binding, "%s", e.bound.binding);
+            cr_str_copy(cc->binding, sizeof cc->binding, e.bound.binding);
             if (e.skew_term_s > 0) {
                 if (e.skew_term_s > bw_max)
-                    snprintf(cc->binding, sizeof cc->binding, "gpu-ingress");
+                    cr_str_copy(cc->binding, sizeof cc->binding, "gpu-ingress");
                 cc->bound_s = fmax(cc->bound_s, e.skew_term_s);
             }
             double ns = 0;
@@ -1221,8 +1222,8 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
             if (st != CR_OK)
                 goto fail;
             cc->nccl_s = ns;
-            snprintf(cc->algo, sizeof cc->algo, "%s", e.algo);
-            snprintf(cc->proto, sizeof cc->proto, "%s", e.proto);
+            cr_str_copy(cc->algo, sizeof cc->algo, e.algo);
+            cr_str_copy(cc->proto, sizeof cc->proto, e.proto);
             stage_lat = fmax(stage_lat, e.bound.lat_s);
             stage_nccl = fmax(stage_nccl, ns);
         }
@@ -1230,7 +1231,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         if (best >= 0) {
             r->t_comm_s = cut_s(&keys[best]);
             r->t_comm_lat_s = keys[best].lat_s;
-            snprintf(comm_binding, sizeof comm_binding, "%s", keys[best].name);
+            cr_str_copy(comm_binding, sizeof comm_binding, keys[best].name);
         }
         /* the bound's latency is one group diameter: any operator can be
          * done in one round (every rank sends its inputs to every rank and
@@ -1275,7 +1276,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         /* PyTorch launches the same kernel from its dispatcher. */
         r->baseline_compute_s = r->pred_s;
         r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
-        snprintf(r->schedule, sizeof r->schedule, "kernel");
+        cr_str_copy(r->schedule, sizeof r->schedule, "kernel");
         if (w.kernel == OPS_KERNEL_GEMM && tiles == 0)
             snprintf(r->why, sizeof r->why,
                      "one GEMV / split-K kernel over %d SMs (a skinny shape: no output tiles "
@@ -1304,12 +1305,12 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
                 best = x, bm = (cr_mech)m;
         }
         r->pred_s = r->baseline_comm_s + r->baseline_compute_s;
-        snprintf(r->schedule, sizeof r->schedule, "nccl");
+        cr_str_copy(r->schedule, sizeof r->schedule, "nccl");
         snprintf(r->why, sizeof r->why, "no compute to overlap: NCCL %s/%s is the fastest transfer",
                  r->comm[0].algo, r->comm[0].proto);
         if (best + r->baseline_compute_s < r->pred_s) {
             r->pred_s = best + r->baseline_compute_s;
-            snprintf(r->schedule, sizeof r->schedule, "%s", cr_mech_name(bm));
+            cr_str_copy(r->schedule, sizeof r->schedule, cr_mech_name(bm));
             snprintf(r->why, sizeof r->why,
                      "no compute to overlap: a custom %s kernel beats NCCL %s/%s (no "
                      "staging "
@@ -1410,7 +1411,7 @@ cr_status cr_op_eval_sm_copy(const cr_topo *t, const char *mech, int sms, double
     r->baseline_compute_s = r->pred_s;
     r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
     r->headroom = r->bound_s > 0 ? r->baseline_s / r->bound_s : 0; /* 0: no bound */
-    snprintf(r->schedule, sizeof r->schedule, "%s", tma ? "tma" : "ldst");
+    cr_str_copy(r->schedule, sizeof r->schedule, tma ? "tma" : "ldst");
     snprintf(r->why, sizeof r->why,
              "%d SMs copy at %.3g GB/s each; HBM holds the copy to %.4g GB/s", sms, sm_Bps / 1e9,
              hbm / 1e9);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sbuf.h"
 #include "ops_priv.h"
 #include "units.h"
 
@@ -596,10 +597,10 @@ char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t 
     double x = p->v[which];
     switch (pinfo[which].kind) {
     case PK_DTYPE:
-        snprintf(buf, size, "%s", cr_dtype_name((cr_dtype)(int)x));
+        cr_str_copy(buf, size, cr_dtype_name((cr_dtype)(int)x));
         break;
     case PK_BOOL:
-        snprintf(buf, size, "%s", x != 0 ? "yes" : "no");
+        cr_str_copy(buf, size, x != 0 ? "yes" : "no");
         break;
     case PK_BYTES:
         cr_units_format(x, CR_UNIT_BYTES, buf, size);
@@ -607,9 +608,9 @@ char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t 
     case PK_ENUM:
     case PK_DIM:
         if (which == CR_OPP_COLL)
-            snprintf(buf, size, "%s", cr_coll_name((cr_coll)(int)x));
+            cr_str_copy(buf, size, cr_coll_name((cr_coll)(int)x));
         else
-            snprintf(buf, size, "%s", pinfo[which].enums[(int)x]);
+            cr_str_copy(buf, size, pinfo[which].enums[(int)x]);
         break;
     case PK_REAL:
         snprintf(buf, size, "%g", x);

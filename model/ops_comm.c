@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "ops_priv.h"
 
 /* Sum of the capacities of every link into GPU device v (all fabrics). */
@@ -83,8 +84,8 @@ cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm
         return st;
     e->bound = res.bound;
     e->nccl_s = res.pred.pred_s;
-    snprintf(e->algo, sizeof e->algo, "%s", cr_algo_name(res.pred.algo));
-    snprintf(e->proto, sizeof e->proto, "%s", cr_proto_name(res.pred.proto));
+    cr_str_copy(e->algo, sizeof e->algo, cr_algo_name(res.pred.algo));
+    cr_str_copy(e->proto, sizeof e->proto, cr_proto_name(res.pred.proto));
     double n = g->n, l = ph->skew;
     /* every entry of the traffic matrix is at least c times the balanced
      * one: the least receiver's share (the others', or the hot one's when a

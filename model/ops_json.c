@@ -3,19 +3,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "ops_json.h"
 
 /* A JSON scalar as cr_op_param_set reads text; false when it is not one. */
 static bool scalar_text(json_t *v, char *buf, size_t n)
 {
     if (json_is_string(v))
-        snprintf(buf, n, "%s", json_string_value(v));
+        cr_str_copy(buf, n, json_string_value(v));
     else if (json_is_integer(v))
         snprintf(buf, n, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v))
         snprintf(buf, n, "%.17g", json_real_value(v));
     else if (json_is_boolean(v))
-        snprintf(buf, n, "%s", json_is_true(v) ? "yes" : "no");
+        cr_str_copy(buf, n, json_is_true(v) ? "yes" : "no");
     else
         return false;
     return true;

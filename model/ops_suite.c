@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "ops.h"
 #include "suite.h"
 
@@ -37,8 +38,8 @@ cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row
         row->pred_us = r.pred_s * 1e6;
         row->headroom = r.headroom;
         row->ranks = r.ranks;
-        snprintf(row->binding, sizeof row->binding, "%s", r.binding);
-        snprintf(row->schedule, sizeof row->schedule, "%s", r.schedule);
+        cr_str_copy(row->binding, sizeof row->binding, r.binding);
+        cr_str_copy(row->schedule, sizeof row->schedule, r.schedule);
     }
     *rows = out;
     *n = s->n_problems;

@@ -3,6 +3,7 @@
  * Rank sets (see rankset.h): parse "all", "5", "0-7", "0-8191:8", "0,3,5",
  * and print them back in the shortest form.
  */
+#include "sbuf.h"
 #include "rankset.h"
 
 #include <errno.h>
@@ -298,7 +299,7 @@ size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size
         all = s->ranks[i] == i;
     if (all) {
         if (size)
-            snprintf(buf, size, "all");
+            cr_str_copy(buf, size, "all");
         return 3;
     }
     int i = 0;

@@ -653,7 +653,7 @@ cr_status cr_topo_gen_torus_xml(const cr_topo_gen_torus *o, char **xml, size_t *
         snprintf(bw_arg, sizeof bw_arg, " --link-bw %.15gGB/s", o->link_bw_Bps / 1e9);
         snprintf(bw_xml, sizeof bw_xml, "%.15gGB/s", o->link_bw_Bps / 1e9);
     } else {
-        snprintf(bw_xml, sizeof bw_xml, "%s", cr_topo_xml_part_attr(tor, "bw"));
+        cr_str_copy(bw_xml, sizeof bw_xml, cr_topo_xml_part_attr(tor, "bw"));
     }
     snprintf(cmd, sizeof cmd, "commroof topo gen torus --dims %s --chip %s%s", o->dims, chip,
              bw_arg);

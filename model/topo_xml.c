@@ -19,6 +19,7 @@
  * length are capped, and so are the numbers of devices and links that
  * templates and generators may produce.
  */
+#include "sbuf.h"
 #include "topo_xml.h"
 #include "topo_xml_priv.h"
 
@@ -1118,12 +1119,12 @@ static void fmt_exact(double v, cr_unit_kind kind, char *buf, size_t size)
                 continue;
             if (cr_units_parse(tmp, kind, &back, NULL) == CR_OK && back == v) {
                 if (!best[0] || strlen(tmp) < strlen(best))
-                    snprintf(best, sizeof best, "%s", tmp);
+                    cr_str_copy(best, sizeof best, tmp);
                 break;
             }
         }
     if (best[0])
-        snprintf(buf, size, "%s", best);
+        cr_str_copy(buf, size, best);
     else
         snprintf(buf, size, "%.17g%s", v, unit);
 }
@@ -1483,7 +1484,7 @@ cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *ou
         if (st)
             return st;
         text = file;
-        snprintf(origin, sizeof origin, "%s", name_or_path);
+        cr_str_copy(origin, sizeof origin, name_or_path);
     } else {
         const struct cr_embedded *e = cr_embedded_find(cr_embedded_topo, name_or_path);
         if (!e)

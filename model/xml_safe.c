@@ -4,6 +4,7 @@
  * XML file and sets libxml2 up, so every format gets the same protection
  * against external entities, entity bombs, network access and huge inputs.
  */
+#include "sbuf.h"
 #include "xml_safe.h"
 
 #include "fileio.h"
@@ -136,7 +137,7 @@ struct parse_state {
 
 static void copy_str(char *dst, size_t size, const void *src)
 {
-    snprintf(dst, size, "%s", src ? (const char *)src : "");
+    cr_str_copy(dst, size, src ? (const char *)src : "");
 }
 
 static int cur_line(xmlParserCtxtPtr ctxt)

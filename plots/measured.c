@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Measurements for the charts (see measured_priv.h). */
+#include "sbuf.h"
 #include "plots/measured_priv.h"
 
 #include <jansson.h>
@@ -104,7 +105,7 @@ static int find_problem(const cr_suite *suite, const char *name, const cr_op_def
 static void variant_text(const char *variant, double chunks, char *buf, size_t n)
 {
     if (!variant || !variant[0])
-        snprintf(buf, n, "%s", "");
+        cr_str_copy(buf, n, "");
     else if (chunks > 1)
         snprintf(buf, n, "%.40s, %.0f chunks", variant, chunks);
     else
@@ -145,7 +146,7 @@ static cr_status match_result(const cr_suite *suite, const char *path, size_t i,
                            path, i, hr.name, suite->name,
                            shipped || !suite->origin ? suite->name : suite->origin);
     *mp = (cr_plot_mprob){.problem = k, .measured_s = hr.measured_s};
-    snprintf(mp->source, sizeof mp->source, "%s", path);
+    cr_str_copy(mp->source, sizeof mp->source, path);
     variant_text(hr.variant, hr.chunks, mp->variant, sizeof mp->variant);
     return CR_OK;
 }
@@ -235,7 +236,7 @@ cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s
         double chunks = 0;
         cr_vcase_num(&v->c, "chunks", &chunks, NULL);
         cr_plot_mprob mp = {.problem = k, .measured_s = v->measured_s, .from_trace = true};
-        snprintf(mp.source, sizeof mp.source, "%s", v->source);
+        cr_str_copy(mp.source, sizeof mp.source, v->source);
         variant_text(cr_vcase_get(&v->c, "variant"), chunks, mp.variant, sizeof mp.variant);
         bool dup = false;
         for (int j = 0; j < count->n_json && !dup; j++)

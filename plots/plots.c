@@ -7,6 +7,7 @@
  * distinct compute peak from its knee (peak / bandwidth) to the right edge,
  * so no line hides another. Points are (FLOP / bytes, FLOP / time).
  */
+#include "sbuf.h"
 #include "plots.h"
 
 #include <ctype.h>
@@ -118,7 +119,7 @@ static int collect_peaks(const double *flops, peak *out)
                 break;
         if (j == n) {
             out[n].flops = flops[dt];
-            snprintf(out[n].names, sizeof out[n].names, "%s", up);
+            cr_str_copy(out[n].names, sizeof out[n].names, up);
             n++;
         } else {
             size_t l = strlen(out[j].names);

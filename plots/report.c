@@ -6,6 +6,7 @@
  * links only files this function has just written: each chart's PNG (shown),
  * SVG, data file and script, each table's text, CSV and JSON forms.
  */
+#include "sbuf.h"
 #include "plots/report.h"
 
 #include <errno.h>
@@ -542,7 +543,7 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
         if (o->sweep_ranks)
             snprintf(who, sizeof who, "%d of its GPUs", o->sweep_ranks->n);
         else
-            snprintf(who, sizeof who, "every GPU");
+            cr_str_copy(who, sizeof who, "every GPU");
         snprintf(about, sizeof about,
                  "Bus bandwidth of a bf16 all-reduce over %s, 8 B to 8 GiB: bound, NCCL's "
                  "choice, each transfer mechanism, and measured points (NCCL all-reduce cases "
@@ -740,7 +741,7 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
         char *at = d ? strstr(d->msg, stage) : NULL;
         if (at) {
             char rest[sizeof d->msg];
-            snprintf(rest, sizeof rest, "%s", at + strlen(stage));
+            cr_str_copy(rest, sizeof rest, at + strlen(stage));
             snprintf(at, sizeof d->msg - (size_t)(at - d->msg), "%s%s", dir, rest);
         }
     }

@@ -2,6 +2,7 @@
 /*
  * Gathering the numbers behind each chart (see sources.h).
  */
+#include "sbuf.h"
 #include "plots/sources.h"
 
 #include "coll.h"
@@ -442,7 +443,7 @@ out:
 static void source_name(const char *src, char *buf, size_t n)
 {
     const char *b = strrchr(src, '/');
-    snprintf(buf, n, "%s", b ? b + 1 : src);
+    cr_str_copy(buf, n, b ? b + 1 : src);
     char *colon = strrchr(buf, ':');
     if (colon)
         *colon = '\0';
@@ -492,7 +493,7 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
                     while (j < nsets && strcmp(names[j], src) != 0)
                         j++;
                     if (j == nsets && nsets < 16)
-                        snprintf(names[nsets++], sizeof names[0], "%s", src);
+                        cr_str_copy(names[nsets++], sizeof names[0], src);
                 } else if (strcmp(names[k], src) == 0) {
                     pts[used++] = (cr_sweep_meas){bytes, bytes / v->measured_s *
                                                              cr_coll_busbw_factor(c, nranks)};

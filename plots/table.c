@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Report tables in text, CSV, JSON and HTML (see table.h). */
+#include "sbuf.h"
 #include "plots/table.h"
 
 #include <jansson.h>
@@ -148,11 +149,11 @@ static void cell_str(const cr_table *t, int r, int c, char *buf, size_t n)
 {
     const cell *x = &t->cells[r * t->nc + c];
     if (t->cols[c].text)
-        snprintf(buf, n, "%s", x->s && x->s[0] ? x->s : "-");
+        cr_str_copy(buf, n, x->s && x->s[0] ? x->s : "-");
     else if (isfinite(x->v))
         snprintf(buf, n, "%.*g", t->cols[c].prec, x->v);
     else
-        snprintf(buf, n, "-");
+        cr_str_copy(buf, n, "-");
 }
 
 /* "# line": a control character in it (a file name's newline) becomes a

@@ -5,6 +5,7 @@
  * reader and evaluated by cr_validate_eval on its topology and rank set,
  * and the figures per half, system and size band.
  */
+#include "sbuf.h"
 #include "validate/corpus.h"
 
 #include <math.h>
@@ -255,14 +256,14 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
         }
         map_line *m = &x->map[x->n_map++];
         memset(m, 0, sizeof *m);
-        snprintf(m->key, sizeof m->key, "%s", w[0]);
-        snprintf(m->topo, sizeof m->topo, "%s", w[1]);
+        cr_str_copy(m->key, sizeof m->key, w[0]);
+        cr_str_copy(m->topo, sizeof m->topo, w[1]);
         if (ranks)
-            snprintf(m->ranks, sizeof m->ranks, "%s", ranks);
+            cr_str_copy(m->ranks, sizeof m->ranks, ranks);
         m->nccl_version = code;
-        snprintf(m->nccl_algo, sizeof m->nccl_algo, "%s", algo ? algo : "");
-        snprintf(m->nccl_proto, sizeof m->nccl_proto, "%s", proto ? proto : "");
-        snprintf(m->note, sizeof m->note, "%s", note ? note : "");
+        cr_str_copy(m->nccl_algo, sizeof m->nccl_algo, algo ? algo : "");
+        cr_str_copy(m->nccl_proto, sizeof m->nccl_proto, proto ? proto : "");
+        cr_str_copy(m->note, sizeof m->note, note ? note : "");
         m->line = ln;
     }
     if (n < 0)
@@ -286,7 +287,7 @@ static cr_status topo_of(ctx *x, const map_line *m, const cr_corpus_opts *o, cr_
     if (cr_embedded_is_path(m->topo))
         snprintf(name, sizeof name, "%s/%s", x->dir, m->topo);
     else
-        snprintf(name, sizeof name, "%s", m->topo);
+        cr_str_copy(name, sizeof name, m->topo);
     cr_topo *t = NULL;
     cr_diag td = {{0}};
     cr_status st = cr_topo_open(name, &t, &td);
@@ -304,7 +305,7 @@ static cr_status topo_of(ctx *x, const map_line *m, const cr_corpus_opts *o, cr_
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
     open_topo *nt = &x->topos[x->n_topos++];
-    snprintf(nt->spec, sizeof nt->spec, "%s", m->topo);
+    cr_str_copy(nt->spec, sizeof nt->spec, m->topo);
     nt->t = t;
     *out = t;
     return CR_OK;
@@ -375,13 +376,13 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
         return cr_diag_set(d, st, "out of memory");
     if (st != CR_OK) {
         lg->status = CR_CORPUS_LOG_NOT_READ;
-        snprintf(lg->why, sizeof lg->why, "%s", ld.msg);
+        cr_str_copy(lg->why, sizeof lg->why, ld.msg);
         return CR_OK;
     }
     if (l.n == 0) { /* read, but nothing in it: not a log the corpus compares */
         lg->status = CR_CORPUS_LOG_NOT_READ;
-        snprintf(lg->why, sizeof lg->why,
-                 "no result row read (a launcher prefix the reader does not know?)");
+        cr_str_copy(lg->why, sizeof lg->why,
+                    "no result row read (a launcher prefix the reader does not know?)");
         goto out;
     }
     if (!(res = calloc(l.n, sizeof *res))) {
@@ -398,7 +399,7 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
         }
         if (st != CR_OK) {
             lg->status = CR_CORPUS_LOG_NOT_READ;
-            snprintf(lg->why, sizeof lg->why, "%s", ed.msg);
+            cr_str_copy(lg->why, sizeof lg->why, ed.msg);
             st = CR_OK;
             goto out;
         }
@@ -517,10 +518,10 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
         }
         cr_corpus_log *lg = &c->logs[c->n_logs++];
         memset(lg, 0, sizeof *lg);
-        snprintf(lg->path, sizeof lg->path, "%s", w[1]);
-        snprintf(lg->system, sizeof lg->system, "%s", sys);
-        snprintf(lg->topo, sizeof lg->topo, "%s", m->topo);
-        snprintf(lg->ranks, sizeof lg->ranks, "%s", m->ranks);
+        cr_str_copy(lg->path, sizeof lg->path, w[1]);
+        cr_str_copy(lg->system, sizeof lg->system, sys);
+        cr_str_copy(lg->topo, sizeof lg->topo, m->topo);
+        cr_str_copy(lg->ranks, sizeof lg->ranks, m->ranks);
         lg->half = h;
         if (add_system(x, c, sys) != CR_OK) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -528,7 +529,7 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
         }
         if (!strcmp(m->topo, "none")) {
             lg->status = CR_CORPUS_LOG_NO_TOPO;
-            snprintf(lg->why, sizeof lg->why, "%s", m->note[0] ? m->note : "no topology fits");
+            cr_str_copy(lg->why, sizeof lg->why, m->note[0] ? m->note : "no topology fits");
             continue;
         }
         if ((st = eval_log(x, c, c->n_logs - 1, m, o, d)) != CR_OK)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "bound.h"
 #include "coll.h"
 #include "dtype.h"
@@ -52,7 +53,7 @@ static void label_gemm(const cr_vcase *c, const char *b, char *buf, size_t n)
 static void label_launch(const cr_vcase *c, const char *b, char *buf, size_t n)
 {
     (void)b;
-    snprintf(buf, n, "%s", cr_vstr_or(c, "kind", "?"));
+    cr_str_copy(buf, n, cr_vstr_or(c, "kind", "?"));
 }
 
 static void label_nccl(const cr_vcase *c, const char *b, char *buf, size_t n)
@@ -91,7 +92,7 @@ static void from_op(cr_vresult *r, const cr_op_result *o)
     r->has_bound = true;
     r->bound_s = o->bound_s;
     r->bound_cold_s = o->bound_cold_s;
-    snprintf(r->binding, sizeof r->binding, "%s", o->binding);
+    cr_str_copy(r->binding, sizeof r->binding, o->binding);
     r->has_pred = true;
     r->pred_s = o->pred_s;
 }
@@ -149,7 +150,7 @@ static cr_status eval_hbm(const cr_topo *t, const cr_vmeas *m, const cr_validate
         return st;
     from_op(r, &o);
     r->attainable_s = attainable(t, &o, CR_DT_FP32, false);
-    snprintf(r->impl, sizeof r->impl, "stream kernel");
+    cr_str_copy(r->impl, sizeof r->impl, "stream kernel");
     if (fabs(o.hbm_bytes - (rd + wr)) > 1e-6 * (rd + wr))
         snprintf(r->note, sizeof r->note, "model counts %.0f HBM bytes, the kernel declares %.0f",
                  o.hbm_bytes, rd + wr);
@@ -169,7 +170,7 @@ static cr_status eval_memcpy(const cr_topo *t, const cr_vmeas *m, const char *di
         return st;
     from_op(r, &o);
     r->attainable_s = attainable(t, &o, CR_DT_FP32, false);
-    snprintf(r->impl, sizeof r->impl, "copy engine");
+    cr_str_copy(r->impl, sizeof r->impl, "copy engine");
     return CR_OK;
 }
 
@@ -198,7 +199,7 @@ static cr_status eval_mech(const cr_topo *t, const cr_vmeas *m, const cr_validat
     if (strcmp(mech, "ce") == 0) {
         cr_status st = eval_memcpy(t, m, "d2d", true, r, d);
         if (st == CR_OK)
-            snprintf(r->impl, sizeof r->impl, "copy engine");
+            cr_str_copy(r->impl, sizeof r->impl, "copy engine");
         return st;
     }
     double bytes, sms;
@@ -275,7 +276,7 @@ static cr_status eval_launch(const cr_topo *t, const cr_vmeas *m, const cr_valid
     (void)opts;
     const char *kind = cr_vstr_or(&m->c, "kind", "?");
     r->has_bound = false;
-    snprintf(r->binding, sizeof r->binding, "-");
+    cr_str_copy(r->binding, sizeof r->binding, "-");
     cr_diag dd = {{0}};
     double s = 0;
     (void)d;
@@ -291,7 +292,7 @@ static cr_status eval_launch(const cr_topo *t, const cr_vmeas *m, const cr_valid
     r->has_pred = true;
     r->pred_s = s;
     snprintf(r->impl, sizeof r->impl, "%s%s", kind, strcmp(kind, "graph") ? "" : " launches");
-    snprintf(r->note, sizeof r->note, "no bound: a launch has no physical lower limit");
+    cr_str_copy(r->note, sizeof r->note, "no bound: a launch has no physical lower limit");
     return CR_OK;
 }
 
@@ -388,7 +389,7 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
         return st;
     r->has_bound = true;
     r->bound_s = res.bound.bound_s;
-    snprintf(r->binding, sizeof r->binding, "%s", res.bound.binding);
+    cr_str_copy(r->binding, sizeof r->binding, res.bound.binding);
     if (res.pred.supported && res.pred.pred_s > 0) {
         r->has_pred = true;
         r->pred_s = res.pred.pred_s;
@@ -401,7 +402,8 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
     } else if (bytes == 0) {
         /* nccl-tests prints such rows where the size is under one element
          * per rank: nothing moves, nothing to predict */
-        snprintf(r->note, sizeof r->note, "no prediction: a 0-byte row (under one element a rank)");
+        cr_str_copy(r->note, sizeof r->note,
+                    "no prediction: a 0-byte row (under one element a rank)");
     } else {
         snprintf(r->note, sizeof r->note, "no prediction: %s",
                  res.pred.why[0] ? res.pred.why : "unsupported");
@@ -472,7 +474,7 @@ static cr_status eval_fused(const cr_topo *t, const cr_vmeas *m, const cr_valida
     r->bound_s = o.bound_s;
     /* no measured ceilings: attainable equals the bound, nothing to add */
     r->attainable_s = o.attainable_s > o.bound_s * (1 + 1e-12) ? o.attainable_s : 0;
-    snprintf(r->binding, sizeof r->binding, "%s", o.binding);
+    cr_str_copy(r->binding, sizeof r->binding, o.binding);
     double pred;
     if (!overlap) {
         pred = o.baseline_s;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "coll.h"
 #include "grow.h"
 #include "harness.h"
@@ -72,7 +73,7 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
                                path);
         if (a0) {
             /* the binary's name, whatever its path's length */
-            snprintf(S->arg0, sizeof S->arg0, "%s", cr_vbase_name(json_string_value(a0)));
+            cr_str_copy(S->arg0, sizeof S->arg0, cr_vbase_name(json_string_value(a0)));
             S->arg_coll = cr_ntlog_coll_in(S->arg0);
             /* a file holds one test: a test commroof does not model
              * (hypercube_perf, alltoallv_perf) is said, never read as
@@ -127,7 +128,7 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
             S->max_rank = rank > S->max_rank ? rank : S->max_rank;
             json_t *info = json_object_get(e, "device_info");
             if (i == 0 && json_is_string(info))
-                snprintf(S->gpu, sizeof S->gpu, "%s", json_string_value(info));
+                cr_str_copy(S->gpu, sizeof S->gpu, json_string_value(info));
         }
     }
     return CR_OK;
@@ -206,7 +207,7 @@ static cr_status nj_row(nj_state *S, json_t *it, int k, cr_diag *d)
     r->bytes = b;
     r->t_us = t_us;
     r->in_place = in_place;
-    snprintf(r->dtype, sizeof r->dtype, "%s", dt);
+    cr_str_copy(r->dtype, sizeof r->dtype, dt);
     if (has_alg && has_bus)
         cr_ntlog_set_ratio(r, a_lo, a_hi, b_lo, b_hi);
     return CR_OK;
@@ -236,7 +237,7 @@ static cr_status nj_table(nj_state *S, const char *opt_coll, cr_diag *d)
     long ops = S->iters * (S->agg > 0 ? S->agg : 1);
     T.loop_ops = ops >= 1 && ops <= 1000000 ? (int)ops : 0;
     T.nccl_version = S->nccl_version > 0 ? S->nccl_version : R->o ? R->o->nccl_version : 0;
-    snprintf(T.gpu, sizeof T.gpu, "%s", S->gpu);
+    cr_str_copy(T.gpu, sizeof T.gpu, S->gpu);
     if (cr_grow((void **)&R->tabs, &R->cap_tabs, 1, sizeof *R->tabs))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", R->path);
     R->tabs[0] = T;

@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <sys/types.h>
 
+#include "sbuf.h"
 #include "coll.h"
 #include "fileio.h"
 #include "grow.h"
@@ -109,7 +110,7 @@ const char *cr_nccl_log_coll(const char *s, cr_diag *d)
     /* an nccl-tests binary name, with its path and the _perf / _perf_mpi
      * tail: the collective is the part before "_perf" */
     char buf[64];
-    snprintf(buf, sizeof buf, "%s", s ? cr_vbase_name(s) : "");
+    cr_str_copy(buf, sizeof buf, s ? cr_vbase_name(s) : "");
     char *perf = strstr(buf, "_perf");
     if (perf && (!strcmp(perf, "_perf") || !strcmp(perf, "_perf_mpi")))
         *perf = '\0';
@@ -174,7 +175,7 @@ static bool nt_number_like(const char *s)
 static bool nt_header(const char *body, int line_no, nt_layout *lay)
 {
     char buf[NT_LINE], *tok[NT_MAX_TOK];
-    snprintf(buf, sizeof buf, "%s", body);
+    cr_str_copy(buf, sizeof buf, body);
     int n = nt_split(buf, tok);
     if (n < 4 || (strcmp(tok[0], "size") && strcmp(tok[0], "bytes")))
         return false;
@@ -213,8 +214,8 @@ const char *cr_ntlog_dtype(const char *type)
 static void nt_set(cr_vmeas *m, const char *key, const char *value)
 {
     int k = m->c.n_keys++;
-    snprintf(m->c.kv[k].key, sizeof m->c.kv[k].key, "%s", key);
-    snprintf(m->c.kv[k].value, sizeof m->c.kv[k].value, "%s", value);
+    cr_str_copy(m->c.kv[k].key, sizeof m->c.kv[k].key, key);
+    cr_str_copy(m->c.kv[k].value, sizeof m->c.kv[k].value, value);
 }
 
 /* Removes terminal control sequences from line (in place): a log captured
@@ -641,7 +642,7 @@ static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
                      r->line);
         else
             snprintf(m->source, sizeof m->source, "%.100s:%d", cr_vbase_name(R->path), r->line);
-        snprintf(m->gpu, sizeof m->gpu, "%s", T->gpu);
+        cr_str_copy(m->gpu, sizeof m->gpu, T->gpu);
         m->c.family = CR_VFAM_NCCL;
         m->loop_timed = true;
         m->c.n_keys = 0;
@@ -675,13 +676,13 @@ static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
             snprintf(num, sizeof num, "%u", T->nccl_protos);
             nt_set(m, "nccl_protos", num);
         }
-        snprintf(m->coll_source, sizeof m->coll_source, "%s", T->coll_src);
-        snprintf(m->nranks_source, sizeof m->nranks_source, "%s", T->nranks_src);
+        cr_str_copy(m->coll_source, sizeof m->coll_source, T->coll_src);
+        cr_str_copy(m->nranks_source, sizeof m->nranks_source, T->nranks_src);
         if (r->in_place)
             snprintf(m->note, sizeof m->note, "the in-place time (no out-of-place result)%s%.60s",
                      T->note[0] ? "; " : "", T->note);
         else
-            snprintf(m->note, sizeof m->note, "%s", T->note);
+            cr_str_copy(m->note, sizeof m->note, T->note);
         cr_vmeas_make_label(m);
     }
     return CR_OK;
@@ -868,7 +869,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             const char *dv = strstr(body, " device ");
             const char *br = dv ? strstr(dv, "] ") : NULL;
             if (br && !run_gpu[0]) {
-                snprintf(run_gpu, sizeof run_gpu, "%s", br + 2);
+                cr_str_copy(run_gpu, sizeof run_gpu, br + 2);
                 run_gpu[strcspn(run_gpu, "\r\n")] = '\0';
             }
             if (sscanf(body, "Rank %d Group %d Pid %ld on %63s", &rk, &grp, &pid, host) == 4) {
@@ -876,7 +877,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                 pid_run = same ? pid_run + 1 : 1;
                 pid_run_max = pid_run > pid_run_max ? pid_run : pid_run_max;
                 last_pid = pid;
-                snprintf(last_host, sizeof last_host, "%s", host);
+                cr_str_copy(last_host, sizeof last_host, host);
             }
             if (nt_header(body, line_no, &lay))
                 table = -1;
@@ -887,7 +888,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         if (pending_line) {
             /* the rest of a cut row: the first line after the debug output
              * that is not itself a row */
-            snprintf(buf, sizeof buf, "%s", s);
+            cr_str_copy(buf, sizeof buf, s);
             int nc = nt_split(buf, tok);
             if (nc == 0)
                 continue;
@@ -899,7 +900,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                 goto out;
             }
             char part[NT_LINE];
-            snprintf(part, sizeof part, "%s", pending);
+            cr_str_copy(part, sizeof part, pending);
             int np = nt_split(part, tok);
             /* the debug message may have swallowed the word it was glued
              * to ("-1gcn151:1904979:1905073 [0] NCCL INFO"): the header's
@@ -922,12 +923,12 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             row_line = pending_line;
             pending_line = 0;
         } else {
-            snprintf(buf, sizeof buf, "%s", s);
+            cr_str_copy(buf, sizeof buf, s);
         }
         /* A result row starts with two whole numbers (size, count); other
          * lines (NCCL_DEBUG output, banners, blank lines) are not rows. */
         char copy[2 * NT_LINE];
-        snprintf(copy, sizeof copy, "%s", buf);
+        cr_str_copy(copy, sizeof copy, buf);
         int nt = nt_split(buf, tok);
         /* under a header, a size not followed by its element count is a row
          * with a column lost (or a signed or hex size), not other text:
@@ -997,7 +998,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                 snprintf(cols, sizeof cols, "the header at line %d names %d column(s)", lay.line,
                          lay.n_cols);
             else
-                snprintf(cols, sizeof cols, "no header line: nccl-tests 2.11+'s layout assumed");
+                cr_str_copy(cols, sizeof cols, "no header line: nccl-tests 2.11+'s layout assumed");
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: size %s over out-of-place time %s us (column %d) is %.3g "
                              "GB/s, but the next column, algbw, says %s: a column missing or "
@@ -1010,7 +1011,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             nt_table T = {0};
             T.first_line = row_line;
             T.rank_lines = nranks;
-            snprintf(T.gpu, sizeof T.gpu, "%s", run_gpu);
+            cr_str_copy(T.gpu, sizeof T.gpu, run_gpu);
             /* the log's own word first; then the caller's; else one */
             int said = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max;
             if (said <= 0 && o && o->gpus_per_thread > 0)
@@ -1057,7 +1058,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                              path, row_line, tok[lay.type_col]);
             goto out;
         }
-        snprintf(r->dtype, sizeof r->dtype, "%s", dt);
+        cr_str_copy(r->dtype, sizeof r->dtype, dt);
         double alo, ahi, blo, bhi;
         if (nt_printed(tok[lay.time_col + 1], &alo, &ahi) &&
             nt_printed(tok[lay.time_col + 2], &blo, &bhi))

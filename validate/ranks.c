@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -249,7 +250,7 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
         const cr_vmeas *last = &l->v[mem[k - 1]];
         char src[sizeof m->source];
         snprintf(src, sizeof src, "%.60s+%.60s%s", m->source, last->source, k > 2 ? "+..." : "");
-        snprintf(m->source, sizeof m->source, "%s", src);
+        cr_str_copy(m->source, sizeof m->source, src);
         if ((int)k < job)
             snprintf(m->note, sizeof m->note,
                      "%d of %d ranks merged (%d-%d): the others' traces "

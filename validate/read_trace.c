@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "grow.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
@@ -145,7 +146,7 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, cr_vtiming how, const range *
         free(dev_start);
         free(end);
         free(t);
-        snprintf(why, why_size, "out of memory");
+        cr_str_copy(why, why_size, "out of memory");
         return false;
     }
     for (int i = 0; i < n_it; i++) {
@@ -391,20 +392,20 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
                          rg[i].name, late * 1e6);
             } else if (measure(out, m, cr_vfam_def_of(m->c.family)->measure, &rg[i], a, lo, hi,
                                iters, why, sizeof why)) {
-                snprintf(m->source, sizeof m->source, "%s", cr_vbase_name(path));
+                cr_str_copy(m->source, sizeof m->source, cr_vbase_name(path));
                 double rk = cr_vnum_or(&m->c, "rank", -1);
                 m->rank = rk >= 0 ? (int)rk : rank;
                 m->world_size = world;
                 m->ts_base_ns = info.ts_base_ns;
-                snprintf(m->host, sizeof m->host, "%s", host);
-                snprintf(m->gpu, sizeof m->gpu, "%s", device_name(md, hi > lo ? a[lo].dev : -1));
+                cr_str_copy(m->host, sizeof m->host, host);
+                cr_str_copy(m->gpu, sizeof m->gpu, device_name(md, hi > lo ? a[lo].dev : -1));
                 cr_vmeas_make_label(m);
                 continue;
             }
         }
         out->n--; /* not appended */
         if (skipped++ == 0 && skip_why && skip_why_size)
-            snprintf(skip_why, skip_why_size, "%s", why);
+            cr_str_copy(skip_why, skip_why_size, why);
     }
 out:
     for (size_t i = 0; i < nr; i++)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "grow.h"
 #include "ops.h"
 #include "rankset.h"
@@ -162,7 +163,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
                 if (cr_grow((void **)&t->cm, &t->ccm, t->ncm + 1, sizeof *t->cm))
                     return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
                 rcomm *cm = &t->cm[t->ncm++];
-                snprintf(cm->comm, sizeof cm->comm, "%s", id);
+                cr_str_copy(cm->comm, sizeof cm->comm, id);
                 cm->n = (int)n;
                 double dev = payload_num(ev, "CUDA device"), rk = payload_num(ev, "Rank");
                 cm->dev = dev >= 0 && dev < 1e6 ? (int)dev : -1;
@@ -195,7 +196,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
                 c->coll = i;
                 c->size = size;
                 const char *id = payload_str(ev, "NCCL communicator ID");
-                snprintf(c->comm, sizeof c->comm, "%s", id ? id : "");
+                cr_str_copy(c->comm, sizeof c->comm, id ? id : "");
             }
         return CR_OK; /* NCCL's ranges own no activities */
     }
@@ -468,7 +469,7 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
             double bytes = r->size * (nccl_colls[col].times_n && n > 0 ? n : 1);
 #define KV(K, ...)                                                                                 \
     do {                                                                                           \
-        snprintf(m->c.kv[nk].key, sizeof m->c.kv[nk].key, "%s", K);                                \
+        cr_str_copy(m->c.kv[nk].key, sizeof m->c.kv[nk].key, K);                                   \
         snprintf(m->c.kv[nk].value, sizeof m->c.kv[nk].value, __VA_ARGS__);                        \
         nk++;                                                                                      \
     } while (0)
@@ -492,8 +493,8 @@ static cr_status nccl_calls(rctx *c, rtrace *t, const char *path, const json_t *
             m->rank = multi ? cm->rank : rank;
             m->world_size = multi ? cm->n : world;
             m->ts_base_ns = base;
-            snprintf(m->host, sizeof m->host, "%s", host);
-            snprintf(m->source, sizeof m->source, "%s", b);
+            cr_str_copy(m->host, sizeof m->host, host);
+            cr_str_copy(m->source, sizeof m->source, b);
             m->measured_s = k->dur;
             m->samples = 1;
             m->activities = 1;
@@ -656,7 +657,7 @@ static void note_by_start(cr_roofline *out, const rtrace *t, const cr_trace_info
         if (r->n_acts > 0 &&
             (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
             if (out->by_start++ == 0)
-                snprintf(out->by_start_path, sizeof out->by_start_path, "%s", path);
+                cr_str_copy(out->by_start_path, sizeof out->by_start_path, path);
             return;
         }
     }
@@ -840,12 +841,12 @@ static void put_verdict(const cr_topo *t, const cr_op_def *def, const cr_op_para
     w->has_bound = true;
     w->bound_s = r.bound_s;
     w->bound_cold_s = r.bound_cold_s;
-    snprintf(w->binding, sizeof w->binding, "%s", r.binding);
+    cr_str_copy(w->binding, sizeof w->binding, r.binding);
     double pct, sp;
     cr_verdict v = cr_op_verdict(&r, w->median_s, &pct, &sp);
     w->pct_of_roofline = isfinite(pct) ? pct : NAN; /* none for a median of 0 us */
     w->violation = v == CR_VERDICT_IMPOSSIBLE;
-    snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(v));
+    cr_str_copy(w->verdict, sizeof w->verdict, cr_verdict_name(v));
 }
 
 /* Evaluates a catalog case; fills the row's bound, or its note. */
@@ -876,7 +877,7 @@ static cr_status eval_catalog(const cr_topo *t, const cr_rf_case *m, cr_dtype dt
     }
     put_verdict(t, def, &p, w);
     if (m->note[0] && !w->note[0])
-        snprintf(w->note, sizeof w->note, "%s", m->note);
+        cr_str_copy(w->note, sizeof w->note, m->note);
     return CR_OK;
 }
 
@@ -889,7 +890,7 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
     const char *p = k->name + 3;
     size_t ol = strcspn(p, " ");
     snprintf(w->op, sizeof w->op, "cr:%.*s", (int)(ol > 40 ? 40 : ol), p);
-    snprintf(w->args, sizeof w->args, "%s", p[ol] ? p + ol + 1 : "");
+    cr_str_copy(w->args, sizeof w->args, p[ol] ? p + ol + 1 : "");
     char op[48];
     snprintf(op, sizeof op, "%.*s", (int)(ol > 40 ? 40 : ol), p);
     const cr_op_def *def = NULL;
@@ -932,7 +933,7 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
         if (kp >= 0)
             given[kp] = true;
         if (!strcmp(tok, "dtype"))
-            snprintf(w->dtype_src, sizeof w->dtype_src, "range");
+            cr_str_copy(w->dtype_src, sizeof w->dtype_src, "range");
         else if (o >= 0 && (size_t)o < sizeof w->model)
             o += snprintf(w->model + o, sizeof w->model - (size_t)o, " %s=%s", tok, eq + 1);
     }
@@ -955,13 +956,13 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
         if (!w->dtype_src[0]) {
             if (k->dtype >= 0) {
                 prm.v[CR_OPP_DTYPE] = k->dtype;
-                snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
+                cr_str_copy(w->dtype_src, sizeof w->dtype_src, "kernel");
             } else {
-                snprintf(w->dtype_src, sizeof w->dtype_src, "default");
+                cr_str_copy(w->dtype_src, sizeof w->dtype_src, "default");
             }
         }
         cr_dtype dt = (cr_dtype)(int)prm.v[CR_OPP_DTYPE];
-        snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name(dt));
+        cr_str_copy(w->dtype, sizeof w->dtype, cr_dtype_name(dt));
         if (o >= 0 && (size_t)o < sizeof w->model)
             snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
     }
@@ -978,22 +979,22 @@ static cr_status eval_aten(const rctx *c, const struct call *k, cr_rf_row *w, cr
     cr_rf_name pn;
     cr_diag dd = {{0}};
     cr_rf_parse_name(k->name, &pn, &dd);
-    snprintf(w->op, sizeof w->op, "%s", pn.op);
+    cr_str_copy(w->op, sizeof w->op, pn.op);
     snprintf(w->args, sizeof w->args, "%.*s", (int)pn.sizes_len, k->name + pn.sizes_off);
     int dt = k->dtype;
     if (dt >= 0) {
-        snprintf(w->dtype_src, sizeof w->dtype_src, "kernel");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src, "kernel");
     } else if (k->own.copy && !k->own.kernel) {
-        snprintf(w->dtype_src, sizeof w->dtype_src, "copy bytes");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src, "copy bytes");
         dt = CR_DT_FP32; /* a memcpy's bound needs only its bytes */
     } else if (c->o && c->o->has_dtype &&
                (k->own.elem_bytes == 0 || cr_dtype_bytes(c->o->dtype) <= k->own.elem_bytes)) {
         dt = (int)c->o->dtype;
-        snprintf(w->dtype_src, sizeof w->dtype_src, "--dtype");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src, "--dtype");
     } else if (k->in_dtype >= 0 && (k->own.elem_bytes == 0 ||
                                     cr_dtype_bytes((cr_dtype)k->in_dtype) <= k->own.elem_bytes)) {
         dt = k->in_dtype; /* read only without --dtype (read_file) */
-        snprintf(w->dtype_src, sizeof w->dtype_src, "input");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src, "input");
     } else if (k->own.elem_bytes > 0) {
         /* an untyped kernel whose name shows its element size
          * (OpaqueType<2u>, bool): a type of that size, never wider
@@ -1002,16 +1003,16 @@ static cr_status eval_aten(const rctx *c, const struct call *k, cr_rf_row *w, cr
              : k->own.elem_bytes == 2 ? CR_DT_BF16
              : k->own.elem_bytes == 4 ? CR_DT_FP32
                                       : CR_DT_FP64;
-        snprintf(w->dtype_src, sizeof w->dtype_src, "kernel size");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src, "kernel size");
     }
     if (dt >= 0 && strcmp(w->dtype_src, "copy bytes") != 0)
-        snprintf(w->dtype, sizeof w->dtype, "%s", cr_dtype_name((cr_dtype)dt));
+        cr_str_copy(w->dtype, sizeof w->dtype, cr_dtype_name((cr_dtype)dt));
     cr_rf_case m;
     if (!cr_rf_map_aten(&pn, &k->own, &m)) {
-        snprintf(w->note, sizeof w->note, "%s", m.note);
+        cr_str_copy(w->note, sizeof w->note, m.note);
     } else if (dt < 0) {
-        snprintf(w->note, sizeof w->note,
-                 "element type not in the trace (no typed kernel name): give --dtype");
+        cr_str_copy(w->note, sizeof w->note,
+                    "element type not in the trace (no typed kernel name): give --dtype");
     } else {
         if (!strcmp(pn.op, "aten::_scaled_mm") && dt != CR_DT_FP8)
             dt = CR_DT_FP8;
@@ -1129,7 +1130,7 @@ static cr_status rows_aten(const rctx *c, size_t i, size_t j, cr_rf_row *w, cr_d
     int o = 0;
     if (viol_calls) {
         w->violation = true;
-        snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
+        cr_str_copy(w->verdict, sizeof w->verdict, cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
         o = snprintf(note, sizeof note, "a call took %.3f us, below its own bound %.3f us; ",
                      viol_s * 1e6, viol_bound * 1e6);
     }
@@ -1185,7 +1186,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             /* an operator's range whose name does not read as emit_nvtx's:
              * its kernels are the operator's, without a bound */
             w->kind = CR_RF_ATEN;
-            snprintf(w->op, sizeof w->op, "%s", k->key + 2);
+            cr_str_copy(w->op, sizeof w->op, k->key + 2);
             cr_rf_name pn;
             cr_diag dd = {{0}};
             cr_rf_parse_name(k->name, &pn, &dd);
@@ -1194,11 +1195,11 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
         } else if (k->key[0] == 'K') {
             w->kind = CR_RF_KERNEL;
             if (strlen(k->name) < sizeof w->op)
-                snprintf(w->op, sizeof w->op, "%s", k->name);
+                cr_str_copy(w->op, sizeof w->op, k->name);
             else /* cut between characters, and says so */
                 snprintf(w->op, sizeof w->op, "%.*s...",
                          (int)sb_utf8_cut(k->name, sizeof w->op - 4), k->name);
-            snprintf(w->note, sizeof w->note, "no operator range owns it");
+            cr_str_copy(w->note, sizeof w->note, "no operator range owns it");
         } else {
             if ((st = rows_aten(c, i, j, w, d)) != CR_OK)
                 break;
@@ -1215,7 +1216,7 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
     w->has_bound = r->has_bound;
     w->bound_s = r->bound_s;
     w->bound_cold_s = r->bound_cold_s;
-    snprintf(w->binding, sizeof w->binding, "%s", r->binding);
+    cr_str_copy(w->binding, sizeof w->binding, r->binding);
     w->pct_of_roofline = r->timed ? r->pct_of_roofline : NAN; /* none for 0 us */
     w->violation = r->has_bound && r->violation;
     if (r->has_bound) {
@@ -1225,9 +1226,9 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
                             ? "near-roofline"
                             : (r->has_pred && m->measured_s < r->pred_s ? "faster-than-baseline"
                                                                         : "slower-than-baseline");
-        snprintf(w->verdict, sizeof w->verdict, "%s", v);
+        cr_str_copy(w->verdict, sizeof w->verdict, v);
     }
-    snprintf(w->note, sizeof w->note, "%s", r->note);
+    cr_str_copy(w->note, sizeof w->note, r->note);
 }
 
 static int cmp_vm(const void *x, const void *y)
@@ -1247,7 +1248,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
         const char *dt = cr_vcase_get(&l->v[i].c, "dtype");
         char lab[96];
         snprintf(lab, sizeof lab, "%.80s %s", l->v[i].label, dt ? dt : "");
-        snprintf(l->v[i].label, sizeof l->v[i].label, "%s", lab);
+        cr_str_copy(l->v[i].label, sizeof l->v[i].label, lab);
     }
     if (l->n > 1)
         qsort(l->v, l->n, sizeof *l->v, cmp_vm);
@@ -1276,16 +1277,16 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
         const char *coll = cr_vcase_get(&m.c, "coll");
         for (int k = 0; k < N_NCCL; k++)
             if (coll && !strcmp(coll, nccl_colls[k].coll))
-                snprintf(w->op, sizeof w->op, "%s", nccl_colls[k].range);
-        snprintf(w->args, sizeof w->args, "%s", m.label);
+                cr_str_copy(w->op, sizeof w->op, nccl_colls[k].range);
+        cr_str_copy(w->args, sizeof w->args, m.label);
         const char *dt = cr_vcase_get(&m.c, "dtype");
-        snprintf(w->dtype, sizeof w->dtype, "%s", dt ? dt : "");
-        snprintf(w->dtype_src, sizeof w->dtype_src, "%s",
-                 !dt                                               ? ""
-                 : !strcmp(cr_vcase_get(&m.c, "dt_src"), "kernel") ? "kernel"
-                                                                   : "--dtype");
+        cr_str_copy(w->dtype, sizeof w->dtype, dt ? dt : "");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src,
+                    !dt                                               ? ""
+                    : !strcmp(cr_vcase_get(&m.c, "dt_src"), "kernel") ? "kernel"
+                                                                      : "--dtype");
         char lone[112];
-        snprintf(lone, sizeof lone, "%s", m.note);
+        cr_str_copy(lone, sizeof lone, m.note);
         snprintf(w->model, sizeof w->model, "coll %s bytes=%s nranks=%s", coll ? coll : "?",
                  cr_vcase_get(&m.c, "bytes") ? cr_vcase_get(&m.c, "bytes") : "?",
                  cr_vcase_get(&m.c, "nranks") ? cr_vcase_get(&m.c, "nranks") : "?");
@@ -1309,7 +1310,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
             row_from_vresult(w, &m, &r);
         }
         if (!w->note[0] && lone[0])
-            snprintf(w->note, sizeof w->note, "%s", lone);
+            cr_str_copy(w->note, sizeof w->note, lone);
         if (m.ranks_merged > 1 && !w->note[0])
             snprintf(w->note, sizeof w->note, "over %d ranks", m.ranks_merged);
         i = j;
@@ -1329,7 +1330,7 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     int skipped = info.skipped - c->n_crop;
     c->out->info.skipped += skipped > 0 ? skipped : 0;
     if (skipped > 0 && c->n_crop == 0 && !c->out->info.why[0])
-        snprintf(c->out->info.why, sizeof c->out->info.why, "%s", info.why);
+        cr_str_copy(c->out->info.why, sizeof c->out->info.why, info.why);
     cr_vmerge_info mi = {0};
     if (st == CR_OK)
         st = cr_validate_merge_ranks(&l, &mi, d);
@@ -1344,10 +1345,10 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
         }
         w->kind = CR_RF_CR;
         snprintf(w->op, sizeof w->op, "cr:%s", cr_vfam_name(m->c.family));
-        snprintf(w->args, sizeof w->args, "%s", m->label);
+        cr_str_copy(w->args, sizeof w->args, m->label);
         const char *dt = cr_vcase_get(&m->c, "dtype");
-        snprintf(w->dtype, sizeof w->dtype, "%s", dt ? dt : "");
-        snprintf(w->dtype_src, sizeof w->dtype_src, "%s", dt ? "range" : "");
+        cr_str_copy(w->dtype, sizeof w->dtype, dt ? dt : "");
+        cr_str_copy(w->dtype_src, sizeof w->dtype_src, dt ? "range" : "");
         w->calls = m->samples;
         w->median_s = m->measured_s;
         w->min_s = m->measured_s; /* validate keeps a case's median */

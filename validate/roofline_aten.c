@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "roofline_priv.h"
 
 static void put_str(cr_rf_case *m, const char *k, const char *v)
 {
-    snprintf(m->k[m->n], sizeof m->k[m->n], "%s", k);
-    snprintf(m->v[m->n], sizeof m->v[m->n], "%s", v);
+    cr_str_copy(m->k[m->n], sizeof m->k[m->n], k);
+    cr_str_copy(m->v[m->n], sizeof m->v[m->n], v);
     m->n++;
 }
 
@@ -49,7 +50,7 @@ static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b,
      * folded into its side (m for A, n for B) and it counts whole. A 2-D
      * B (linear, mm): the batch is A's own rows, folded into m. */
     if (pn->n_shapes <= (a > b ? a : b) || pn->ndim[a] < 2 || pn->ndim[b] < 2) {
-        snprintf(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
+        cr_str_copy(m->note, sizeof m->note, "needs two matrices of 2 or more dimensions in sizes");
         return false;
     }
     int na = pn->ndim[a], nb = pn->ndim[b];
@@ -73,7 +74,7 @@ static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b,
         return false;
     }
     if (M <= 0 || N <= 0 || K <= 0 || batch <= 0) {
-        snprintf(m->note, sizeof m->note, "an empty matrix");
+        cr_str_copy(m->note, sizeof m->note, "an empty matrix");
         return false;
     }
     /* whole: fresh storage of all its elements, and its own batch the
@@ -96,15 +97,15 @@ static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b,
         put(m, "m", M);
         put(m, "n", N * batch);
         put(m, "k", K);
-        snprintf(m->note, sizeof m->note,
-                 "batch folded into n (B whole, input_op_ids; A's bytes counted once)");
+        cr_str_copy(m->note, sizeof m->note,
+                    "batch folded into n (B whole, input_op_ids; A's bytes counted once)");
     } else {
         put(m, "m", M);
         put(m, "n", N);
         put(m, "k", K);
         put(m, "batch", batch);
-        snprintf(m->note, sizeof m->note,
-                 "A and B counted once (either may be broadcast over the batch), C per product");
+        cr_str_copy(m->note, sizeof m->note,
+                    "A and B counted once (either may be broadcast over the batch), C per product");
     }
     return true;
 }
@@ -114,7 +115,7 @@ static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b,
 static bool map_parts(cr_rf_case *m, double w, double r, double flops)
 {
     if (!(w >= 1)) {
-        snprintf(m->note, sizeof m->note, "no elements");
+        cr_str_copy(m->note, sizeof m->note, "no elements");
         return false;
     }
     m->op = "elementwise";
@@ -131,14 +132,14 @@ static bool map_parts(cr_rf_case *m, double w, double r, double flops)
 static bool map_nll(cr_rf_case *m, const cr_rf_name *pn, int self, int target, const char *note)
 {
     if (pn->n_shapes <= target || pn->ndim[self] == 0 || pn->ndim[target] == 0) {
-        snprintf(m->note, sizeof m->note, "needs self and target in sizes");
+        cr_str_copy(m->note, sizeof m->note, "needs self and target in sizes");
         return false;
     }
     double rows = cr_rf_numel(pn, target);
     if (!map_parts(m, 1, 0, rows))
         return false;
     m->r_bytes = rows;
-    snprintf(m->note, sizeof m->note, "%s", note);
+    cr_str_copy(m->note, sizeof m->note, note);
     return true;
 }
 
@@ -175,7 +176,7 @@ void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
     put(m, "reads", r / g);
     put(m, "writes", w / g);
     double fp = m->flops / g;
-    snprintf(m->k[m->n], sizeof m->k[m->n], "flops_per");
+    cr_str_copy(m->k[m->n], sizeof m->k[m->n], "flops_per");
     snprintf(m->v[m->n], sizeof m->v[m->n], "%.6g", fp);
     m->n++;
     m->parts = false;
@@ -420,7 +421,7 @@ static bool map_attention(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
     int q = qi, kk = qi + 1, v = qi + 2;
     if (pn->n_shapes <= v + (backward ? 1 : 0) || pn->ndim[q] != 4 || pn->ndim[kk] != 4 ||
         pn->ndim[v] != 4) {
-        snprintf(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
+        cr_str_copy(m->note, sizeof m->note, "needs q, k, v of 4 dimensions in sizes");
         return false;
     }
     int hx = bshd ? 2 : 1, sx = bshd ? 1 : 2; /* where heads and sequence are */
@@ -442,7 +443,7 @@ static bool map_attention(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
         double nseq = (double)(pn->dim[cu][0] - 1);
         double f = (double)(int64_t)(batch * seq / nseq);
         if (!(f >= 1)) {
-            snprintf(m->note, sizeof m->note, "packed sequences shorter than a token");
+            cr_str_copy(m->note, sizeof m->note, "packed sequences shorter than a token");
             return false;
         }
         batch = nseq, seq = f;
@@ -584,7 +585,7 @@ static bool map_pointwise(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
         return false;
     if (pointwise[t].write_only) {
         if (pn->n_shapes < 1 || pn->ndim[0] == 0) {
-            snprintf(m->note, sizeof m->note, "needs the tensor it fills in sizes");
+            cr_str_copy(m->note, sizeof m->note, "needs the tensor it fills in sizes");
             return false;
         }
         return map_parts(m, cr_rf_numel(pn, 0), 0, 0);
@@ -594,12 +595,12 @@ static bool map_pointwise(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
         if ((pointwise[t].floats >> i & 1) && pn->ndim[i] > 0)
             idx[n++] = i;
     if (n == 0) {
-        snprintf(m->note, sizeof m->note, "no tensor operand in sizes");
+        cr_str_copy(m->note, sizeof m->note, "no tensor operand in sizes");
         return false;
     }
     double out = bcast_of(pn, idx, n);
     if (out < 0) {
-        snprintf(m->note, sizeof m->note, "operands that do not broadcast");
+        cr_str_copy(m->note, sizeof m->note, "operands that do not broadcast");
         return false;
     }
     /* the operands of the output's size are read, each tensor once (as
@@ -610,9 +611,9 @@ static bool map_pointwise(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
             full[nf++] = idx[a];
     double r = distinct_reads(pn, k, full, nf);
     if (nf > 1 && r < nf * out)
-        snprintf(m->note, sizeof m->note, "%s",
-                 k->in.has_ids ? "operands that may be one tensor (input_op_ids) read once"
-                               : "no input_op_ids: one full-size operand read (x * x)");
+        cr_str_copy(m->note, sizeof m->note,
+                    k->in.has_ids ? "operands that may be one tensor (input_op_ids) read once"
+                                  : "no input_op_ids: one full-size operand read (x * x)");
     return map_parts(m, out, r, out);
 }
 
@@ -629,13 +630,14 @@ static bool map_reduction(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case
     if (!op_is(pn->op, red))
         return false;
     if (pn->n_shapes < 1 || pn->ndim[0] == 0) {
-        snprintf(m->note, sizeof m->note, "needs the reduced tensor in sizes");
+        cr_str_copy(m->note, sizeof m->note, "needs the reduced tensor in sizes");
         return false;
     }
     /* one element written at least: map_parts takes the reads in units of it */
     if (!map_parts(m, 1, cr_rf_in_elems(&k->in, pn, 0), cr_rf_numel(pn, 0)))
         return false;
-    snprintf(m->note, sizeof m->note, "input read once; the output (dims not in sizes) left out");
+    cr_str_copy(m->note, sizeof m->note,
+                "input read once; the output (dims not in sizes) left out");
     return true;
 }
 
@@ -655,7 +657,7 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
     if (op_is(op, softmax_bwd)) {
         /* (grad_output, output, dim, dtype): both read, grad_input written */
         if (pn->n_shapes < 2 || pn->ndim[0] == 0 || cr_rf_numel(pn, 0) != cr_rf_numel(pn, 1)) {
-            snprintf(m->note, sizeof m->note, "needs grad_output and output of one size");
+            cr_str_copy(m->note, sizeof m->note, "needs grad_output and output of one size");
             return false;
         }
         int idx[2] = {0, 1};
@@ -670,7 +672,7 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
          * (PyTorch's layer_norm_grad_input_kernel), else left out (BitFit
          * trains only the biases: grad_bias alone reads grad_out alone) */
         if (pn->n_shapes < 2 || pn->ndim[0] == 0) {
-            snprintf(m->note, sizeof m->note, "needs grad_out and input in sizes");
+            cr_str_copy(m->note, sizeof m->note, "needs grad_out and input in sizes");
             return false;
         }
         double n = cr_rf_numel(pn, 0);
@@ -711,7 +713,7 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
          * and the indices read; grad_weight [num_weights, h] is written
          * but num_weights is no tensor, so it is left out */
         if (pn->n_shapes < 2 || pn->ndim[0] == 0 || pn->ndim[1] == 0) {
-            snprintf(m->note, sizeof m->note, "needs grad_output and indices in sizes");
+            cr_str_copy(m->note, sizeof m->note, "needs grad_output and indices in sizes");
             return false;
         }
         /* Up to 3,072 indices PyTorch's embedding_backward_feature_kernel
@@ -725,11 +727,11 @@ static bool map_backward(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case 
         if (!map_parts(m, 1, feature ? 0 : cr_rf_in_elems(&k->in, pn, 0), cr_rf_numel(pn, 0)))
             return false;
         m->r_bytes = 4 * idx;
-        snprintf(m->note, sizeof m->note, "%s",
-                 feature ? "indices (4 B) read; grad_output left out (up to 3,072 indices, rows "
-                           "of padding_idx, not in sizes, are not read), as is grad_weight"
-                         : "grad_output and indices (4 B) read; grad_weight (num_weights not in "
-                           "sizes) left out");
+        cr_str_copy(m->note, sizeof m->note,
+                    feature ? "indices (4 B) read; grad_output left out (up to 3,072 indices, rows "
+                              "of padding_idx, not in sizes, are not read), as is grad_weight"
+                            : "grad_output and indices (4 B) read; grad_weight (num_weights not in "
+                              "sizes) left out");
         return true;
     }
     bool bhsd = op_is(op, attn_bhsd);
@@ -763,7 +765,7 @@ static int foreach_lists(const char *op)
                                       "sign", "log",  "sigmoid", "tanh",  "rsqrt", "norm",
                                       "max",  "ceil", "floor",   "round", "trunc", NULL};
     char base[48];
-    snprintf(base, sizeof base, "%s", op + 15); /* after "aten::_foreach_" */
+    cr_str_copy(base, sizeof base, op + 15); /* after "aten::_foreach_" */
     size_t bl = strlen(base);
     if (bl > 0 && base[bl - 1] == '_')
         base[bl - 1] = '\0';
@@ -811,7 +813,7 @@ static bool map_fused_adam(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_cas
             best = lists, best_list = list;
     }
     if (!best) {
-        snprintf(
+        cr_str_copy(
             m->note, sizeof m->note,
             "its tensors do not form 4 or 5 lists of the same shapes (params, grads, moments)");
         return false;
@@ -826,8 +828,8 @@ static bool map_fused_adam(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_cas
     if (last > n && pn->n_ids == pn->n_shapes && pn->ndim[last] == 0 && pn->id_op[last] > 0) {
         if (!map_parts(m, 1, 0, 0))
             return false;
-        snprintf(m->note, sizeof m->note,
-                 "found_inf given (GradScaler): a step it skips reads no list; found_inf alone");
+        cr_str_copy(m->note, sizeof m->note,
+                    "found_inf given (GradScaler): a step it skips reads no list; found_inf alone");
         return true;
     }
     if (!map_parts(m, (best - 1) * best_list, best * best_list, 16 * best_list))
@@ -886,12 +888,12 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
     for (int i = 0; i < pn->n_shapes; i++)
         n += pn->ndim[i] > 0;
     if (n == 0) {
-        snprintf(m->note, sizeof m->note, "no tensor in its lists");
+        cr_str_copy(m->note, sizeof m->note, "no tensor in its lists");
         return false;
     }
     int *ti = malloc((size_t)n * sizeof *ti);
     if (!ti) {
-        snprintf(m->note, sizeof m->note, "out of memory");
+        cr_str_copy(m->note, sizeof m->note, "out of memory");
         return false;
     }
     n = 0;
@@ -931,7 +933,7 @@ static bool map_foreach(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *
     double all = 0, *unkeyed = calloc((size_t)p, sizeof *unkeyed);
     if (!unkeyed) {
         free(ti);
-        snprintf(m->note, sizeof m->note, "out of memory");
+        cr_str_copy(m->note, sizeof m->note, "out of memory");
         return false;
     }
     /* a last tensor of scalars (the split that leaves it out of the
@@ -991,11 +993,11 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
                                              "aten::_efficient_attention_forward", NULL};
     memset(m, 0, sizeof *m);
     if (pn->truncated) {
-        snprintf(m->note, sizeof m->note, "range name cut at 256 bytes inside its sizes");
+        cr_str_copy(m->note, sizeof m->note, "range name cut at 256 bytes inside its sizes");
         return false;
     }
     if (!pn->has_sizes) {
-        snprintf(m->note, sizeof m->note, "no sizes: trace with emit_nvtx(record_shapes=True)");
+        cr_str_copy(m->note, sizeof m->note, "no sizes: trace with emit_nvtx(record_shapes=True)");
         return false;
     }
     const char *op = pn->op;
@@ -1066,9 +1068,9 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
                 r = e;
         }
         if (r < dst)
-            snprintf(m->note, sizeof m->note, "%s",
-                     r > 0 ? "source read at its own (broadcast or expanded) size"
-                           : "source not shown fresh (it may be an expanded view): write only");
+            cr_str_copy(m->note, sizeof m->note,
+                        r > 0 ? "source read at its own (broadcast or expanded) size"
+                              : "source not shown fresh (it may be an expanded view): write only");
         return map_parts(m, dst, r, 0);
     }
     if (op_is(op, cat)) {
@@ -1094,7 +1096,8 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
         if (op_is(op, emb)) {
             /* weight [vocab, h], indices [...] */
             if (pn->n_shapes < 2 || pn->ndim[0] != 2 || pn->ndim[1] < 1) {
-                snprintf(m->note, sizeof m->note, "needs weight [vocab, h] and indices in sizes");
+                cr_str_copy(m->note, sizeof m->note,
+                            "needs weight [vocab, h] and indices in sizes");
                 return false;
             }
             ix = 1;
@@ -1103,7 +1106,7 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
             /* self [rows, h], dim (not a tensor), index [n]: n rows of h
              * gathered (dim taken as 0, how embedding calls it) */
             if (pn->n_shapes < 3 || pn->ndim[0] != 2 || pn->ndim[2] != 1) {
-                snprintf(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
+                cr_str_copy(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
                 return false;
             }
             ix = 2;
@@ -1113,7 +1116,7 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
              * element (how torch 2.11 runs embedding on the H200,
              * traces/h200-1/roofline-demo) */
             if (pn->n_shapes < 3 || pn->ndim[2] < 1) {
-                snprintf(m->note, sizeof m->note, "needs a source and an index in sizes");
+                cr_str_copy(m->note, sizeof m->note, "needs a source and an index in sizes");
                 return false;
             }
             ix = 2;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "grow.h"
 #include "ops.h"
 #include "roofline.h"
@@ -131,7 +132,7 @@ void cr_rf_finish_table(cr_roofline *out)
         /* no call may beat the bound, whatever the median does */
         if (!w->violation && cr_below_bound(w->min_s, w->bound_s)) {
             w->violation = true;
-            snprintf(w->verdict, sizeof w->verdict, "%s", cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
+            cr_str_copy(w->verdict, sizeof w->verdict, cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
             size_t used = strlen(w->note);
             snprintf(w->note + used, sizeof w->note - used,
                      "%sthe fastest of %d calls took %.3f us, below the bound", used ? "; " : "",

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sbuf.h"
 #include "grow.h"
 #include "validate.h"
 #include "validate_priv.h"
@@ -163,13 +164,13 @@ cr_status cr_vread_note_trace(cr_vread_info *info, const char *path, const cr_tr
                            "twice)",
                            path, ti->hostname, ti->os_pid, (long long)ti->ts_base_ns);
     if (!ti->complete && info->incomplete++ == 0)
-        snprintf(info->incomplete_path, sizeof info->incomplete_path, "%s", path);
+        cr_str_copy(info->incomplete_path, sizeof info->incomplete_path, path);
     unsigned missing = CR_TRACE_REC_TIMED & ~ti->recorded;
     if (!missing)
         return CR_OK;
     info->unrecorded_kinds |= missing;
     cr_trace_rec_words(info->unrecorded_kinds, info->unrecorded_what, sizeof info->unrecorded_what);
     if (info->unrecorded++ == 0)
-        snprintf(info->unrecorded_path, sizeof info->unrecorded_path, "%s", path);
+        cr_str_copy(info->unrecorded_path, sizeof info->unrecorded_path, path);
     return CR_OK;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbuf.h"
 #include "coll.h"
 #include "dtype.h"
 #include "grow.h"
@@ -212,11 +213,11 @@ void cr_vmeas_make_label(cr_vmeas *m)
     if (cr_vcase_get(&m->c, "bytes"))
         fmt_bytes(cr_vnum_or(&m->c, "bytes", 0), b, sizeof b);
     else
-        snprintf(b, sizeof b, "?B"); /* not given: not 0 bytes */
+        cr_str_copy(b, sizeof b, "?B"); /* not given: not 0 bytes */
     if (def)
         def->label(&m->c, b, m->label, sizeof m->label);
     else
-        snprintf(m->label, sizeof m->label, "?");
+        cr_str_copy(m->label, sizeof m->label, "?");
 }
 
 /* --- lists ------------------------------------------------------------------ */

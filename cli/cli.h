@@ -105,11 +105,15 @@ int cli_parse_nccl_dtype(const char *cmd, const char *text, cr_dtype *dt);
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given);
 
-/* A note on stderr when the nccl-tests log `log`, whose rows are l->v[first
- * .. l->n), names another GPU than topology t has (cr_nccl_log_gpu_differs):
- * the model then predicts another machine than the one measured. */
-void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
-                      size_t first);
+/* Whether the nccl-tests log `log`, whose rows are l->v[first .. l->n),
+ * names another GPU than topology t has (cr_nccl_log_gpu_differs): the
+ * model then predicts another machine than the one measured. validate
+ * compares anyway and says so in a note on stderr (fatal false; returns
+ * CLI_OK); calibrate (fatal true) would write constants fitted on one
+ * GPU into another's topology, as a trace calibration would its ceilings
+ * (cli_check_trace_gpus), and fails (CLI_FAIL, the error printed). */
+int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
+                      size_t first, bool fatal);
 
 /* The GPU models the traces read so far name (cr_validate_gpu_part): the
  * first one and where. */
@@ -121,7 +125,7 @@ typedef struct {
 
 /* The GPU of each trace file whose measurements are l[first..) (read from
  * path) against topology t's GPU models, as nccl-tests logs are
- * (cli_note_log_gpu): a bound or a calibration of another GPU says nothing
+ * (cli_check_log_gpu): a bound or a calibration of another GPU says nothing
  * about this one, so a mismatch is an error unless allow (validate's
  * --allow-gpu-mismatch; then a note on stderr). Traces of two GPU models
  * are said to be (an error too, unless allow or t holds both). Returns

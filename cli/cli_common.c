@@ -208,19 +208,27 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-void cli_note_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
-                      size_t first)
+int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
+                      size_t first, bool fatal)
 {
     char why[256];
-    for (size_t i = first; i < l->n; i++)
-        if (l->v[i].gpu[0]) {
-            if (cr_nccl_log_gpu_differs(t, l->v[i].gpu, why, sizeof why))
-                fprintf(stderr,
-                        "commroof %s: note: %s: %s: the model predicts another GPU than the one "
-                        "measured (give the topology of the machine the log comes from)\n",
-                        cmd, log, why);
-            return;
-        }
+    for (size_t i = first; i < l->n; i++) {
+        if (!l->v[i].gpu[0])
+            continue;
+        if (!cr_nccl_log_gpu_differs(t, l->v[i].gpu, why, sizeof why))
+            return CLI_OK;
+        if (fatal)
+            return cli_fail(cmd,
+                            "%s: %s: its fitted constants would go into another GPU's topology; "
+                            "give --topo the topology of the machine the log comes from",
+                            log, why);
+        fprintf(stderr,
+                "commroof %s: note: %s: %s: the model predicts another GPU than the one "
+                "measured (give the topology of the machine the log comes from)\n",
+                cmd, log, why);
+        return CLI_OK;
+    }
+    return CLI_OK;
 }
 
 json_t *cli_json_count(double v)
@@ -314,7 +322,7 @@ static void trace_where(const char *path, const cr_vmeas *m, char *buf, size_t n
 
 /* The GPU of each trace file whose measurements are l[first..) (read from
  * path) against topology t's GPU models, as nccl-tests logs are
- * (cli_note_log_gpu): a bound of another GPU says nothing about this one,
+ * (cli_check_log_gpu): a bound of another GPU says nothing about this one,
  * so a mismatch is an error unless allow (then a note on stderr). Traces
  * of two GPU models are said to be (an error too, unless allow or t holds
  * both). Returns CLI_OK or CLI_FAIL. */

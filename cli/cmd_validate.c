@@ -330,7 +330,7 @@ int cli_cmd_validate(int argc, char **argv)
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
-        cli_note_log_gpu("validate", t, logs[i], &l, before);
+        (void)cli_check_log_gpu("validate", t, logs[i], &l, before, false);
     }
     /* One process per GPU: each rank's trace holds its share of a case;
      * combine them before anything counts cases. */

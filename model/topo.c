@@ -5,6 +5,7 @@
  * hash table so that loading 8,192 GPUs with their links stays linear.
  */
 #include "topo.h"
+#include "units.h"
 
 #include "grow.h"
 #include "id_index_priv.h"
@@ -443,6 +444,55 @@ static cr_status check_duplicate_links(const cr_topo *t, cr_diag *d)
     return st;
 }
 
+/* A measured ceiling is what a kernel reached on the GPU: above the
+ * model's peak it says the peak is wrong, and a bound built on that peak
+ * would not hold (the measured kernel ran faster than the bound allows);
+ * without a peak or a cache size there is nothing it measures. These
+ * loaded before (QA audit, 2026-12-06), and calibrate wrote the HBM
+ * figure of one GPU model into another at 3x its peak. */
+static cr_status check_measured(const cr_gpu_spec *s, cr_diag *d)
+{
+    const char *name = s->name ? s->name : "?";
+    char a[32], b[32];
+    const double tol = 1 + 1e-9; /* a figure saved and read back */
+    if (s->meas_hbm_Bps > s->hbm_Bps * tol)
+        return cr_diag_set(d, CR_EINVARIANT,
+                           "GPU model \"%s\": measured hbm-bw %s is above its peak %s: a kernel "
+                           "cannot beat the peak; correct the peak (with its source) or the "
+                           "measurement",
+                           name, cr_units_format(s->meas_hbm_Bps, CR_UNIT_BANDWIDTH, a, sizeof a),
+                           cr_units_format(s->hbm_Bps, CR_UNIT_BANDWIDTH, b, sizeof b));
+    if (s->meas_l2_Bps > 0 && !(s->l2_bytes > 0))
+        return cr_diag_set(d, CR_EINVARIANT,
+                           "GPU model \"%s\": a measured l2-bw but no l2 size: give the cache's "
+                           "size (e.g. l2=\"50MiB\")",
+                           name);
+    if (s->l2_Bps > 0 && s->meas_l2_Bps > s->l2_Bps * tol)
+        return cr_diag_set(d, CR_EINVARIANT,
+                           "GPU model \"%s\": measured l2-bw %s is above its peak %s: a kernel "
+                           "cannot beat the peak; correct the peak (with its source) or the "
+                           "measurement",
+                           name, cr_units_format(s->meas_l2_Bps, CR_UNIT_BANDWIDTH, a, sizeof a),
+                           cr_units_format(s->l2_Bps, CR_UNIT_BANDWIDTH, b, sizeof b));
+    for (int k = 0; k < CR_DT__COUNT; k++) {
+        const char *dt = cr_dtype_name((cr_dtype)k);
+        if (s->meas_flops[k] > 0 && !(s->peak_flops[k] > 0))
+            return cr_diag_set(d, CR_EINVARIANT,
+                               "GPU model \"%s\": measured %s FLOP/s but no %s peak: give the "
+                               "peak too (e.g. <flops dtype=\"%s\" peak=\"989TFLOP/s\"/>)",
+                               name, dt, dt, dt);
+        if (s->meas_flops[k] > s->peak_flops[k] * tol)
+            return cr_diag_set(d, CR_EINVARIANT,
+                               "GPU model \"%s\": measured %s FLOP/s %s is above its peak %s: a "
+                               "kernel cannot beat the peak; correct the peak (with its source) "
+                               "or the measurement",
+                               name, dt,
+                               cr_units_format(s->meas_flops[k], CR_UNIT_FLOPS, a, sizeof a),
+                               cr_units_format(s->peak_flops[k], CR_UNIT_FLOPS, b, sizeof b));
+    }
+    return CR_OK;
+}
+
 cr_status cr_topo_check(cr_topo *t, cr_diag *d)
 {
     if (t->priv->dup_id)
@@ -483,6 +533,8 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
         if (s->sms <= 0)
             return cr_diag_set(d, CR_EINVARIANT, "GPU model \"%s\": SM count must be positive",
                                s->name ? s->name : "?");
+        if ((st = check_measured(s, d)) != CR_OK)
+            return st;
     }
     for (int v = 0; v < t->n_devs; v++) {
         const cr_dev *dv = &t->devs[v];

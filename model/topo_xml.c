@@ -52,7 +52,7 @@
 #define MAX_INPUT_BYTES ((size_t)64 << 20) /* a saved 8,192-GPU cluster is 6.9 MB (bench_topo) */
 #define MAX_ATTR_BYTES ((size_t)1 << 20)
 #define MAX_BW_BPS 1e15 /* 1PB/s per link per direction: the checker's limit */
-#define MAX_FLOPS 1e21  /* 1000 PFLOP/s for one GPU is surely a typo */
+#define MAX_FLOPS 1e18  /* 1000 PFLOP/s for one GPU is surely a typo */
 #define MAX_BYTES 1e15  /* 1PB of memory on one GPU, likewise */
 #define MAX_LAT_S 1.0   /* a one-hop latency of a second is a typo */
 

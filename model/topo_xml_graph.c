@@ -83,6 +83,16 @@ static cr_status dev_attrs(loader *L, const xmlNode *n, int *spec, double *port_
 static cr_status add_dev(loader *L, int line, cr_dev_kind kind, const char *id, int node, int spec,
                          double port_Bps)
 {
+    /* each part was checked against ID_MAX; their expansion (a <nodes>
+     * prefix, the node's index, the template's id) may not fit, and the
+     * saver would then refuse what the loader took (QA audit, 2026-12-06) */
+    size_t len = strlen(id);
+    if (len > ID_MAX)
+        return txml_fail_at(L, line, CR_EINVAL,
+                            "device id \"%.40s...\" is %zu characters once expanded (prefix, "
+                            "index and id together): ids may hold at most %d; shorten the prefix "
+                            "or the id",
+                            id, len, ID_MAX);
     int prev = cr_topo_find_dev(L->t, id);
     if (prev >= 0)
         return txml_fail_at(L, line, CR_EINVAL,

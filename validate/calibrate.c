@@ -181,43 +181,145 @@ static cr_status apply_p2p(cr_topo *t, const cr_vcalib *c, const char *source)
     return CR_OK;
 }
 
+/* The note a measured source carries for the figures it did not measure
+ * again: "; hbm-bw not measured again, kept from: SRC" (or l2-bw, or both). */
+static const char *const kept_marker = " not measured again, kept from: ";
+
+/* A figure's origin inside a measured source: len bytes at p; p NULL
+ * when the source keeps no such figure. */
+typedef struct {
+    const char *p;
+    size_t len;
+} origin;
+
+/* The note starting at m (an occurrence of kept_marker in src): its label
+ * before m, whether it names the HBM (*hbm) and the L2 (*l2), and where
+ * the note begins; NULL when no known label precedes m. */
+static const char *note_start(const char *src, const char *m, bool *hbm, bool *l2)
+{
+    static const struct {
+        const char *label;
+        bool hbm, l2;
+    } labels[] = {
+        {"; hbm-bw and l2-bw", true, true}, {"; hbm-bw", true, false}, {"; l2-bw", false, true}};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        size_t n = strlen(labels[i].label);
+        if ((size_t)(m - src) >= n && !strncmp(m - n, labels[i].label, n)) {
+            *hbm = labels[i].hbm;
+            *l2 = labels[i].l2;
+            return m - n;
+        }
+    }
+    return NULL;
+}
+
+/* Splits a measured source written by kept_source into its calibration's
+ * own part (the first *head_len bytes) and the origins of the figures it
+ * kept (kept[0] the HBM's, kept[1] the L2's). A source with no note is
+ * all head. */
+static void split_kept(const char *src, size_t *head_len, origin kept[2])
+{
+    *head_len = strlen(src);
+    kept[0] = kept[1] = (origin){NULL, 0};
+    const char *m = strstr(src, kept_marker);
+    bool hbm = false, l2 = false;
+    const char *start = m ? note_start(src, m, &hbm, &l2) : NULL;
+    if (!start)
+        return;
+    *head_len = (size_t)(start - src);
+    while (start) {
+        const char *from = m + strlen(kept_marker), *next_m = strstr(from, kept_marker);
+        bool next_hbm = false, next_l2 = false;
+        const char *next = next_m ? note_start(src, next_m, &next_hbm, &next_l2) : NULL;
+        size_t len = next ? (size_t)(next - from) : strlen(from);
+        if (hbm)
+            kept[0] = (origin){from, len};
+        if (l2)
+            kept[1] = (origin){from, len};
+        m = next_m;
+        start = next;
+        hbm = next_hbm;
+        l2 = next_l2;
+    }
+}
+
+/* The source of a GPU model's measured figures after this calibration:
+ * `source`, and for each figure the base topology had and this one did not
+ * measure again, where that figure came from. A figure kept twice keeps
+ * its first origin, so calibrating a calibrated topology again does not
+ * nest the notes (QA audit, 2026-12-06: each run added ~135 characters).
+ * malloc'd; NULL when out of memory. */
+static char *kept_source(const char *source, const char *old_src, bool keep_hbm, bool keep_l2)
+{
+    size_t head_len;
+    origin old_kept[2];
+    split_kept(old_src, &head_len, old_kept);
+    /* each kept figure's origin: the old note's, if it kept that figure
+     * too, else the old calibration itself (old_src's head) */
+    bool keep[2] = {keep_hbm, keep_l2};
+    origin fig[2];
+    for (int i = 0; i < 2; i++)
+        fig[i] = old_kept[i].p ? old_kept[i] : (origin){old_src, head_len};
+    bool one_note =
+        keep_hbm && keep_l2 && fig[0].len == fig[1].len && !strncmp(fig[0].p, fig[1].p, fig[0].len);
+    size_t len = strlen(source) + 2 * strlen(old_src) + 128;
+    char *ms = malloc(len);
+    if (!ms)
+        return NULL;
+    size_t n = (size_t)snprintf(ms, len, "%s", source);
+    for (int i = 0; i < 2; i++) {
+        if (!keep[i] || (one_note && i == 1))
+            continue;
+        const char *label = one_note ? "hbm-bw and l2-bw" : i == 0 ? "hbm-bw" : "l2-bw";
+        n += (size_t)snprintf(ms + n, len - n, "; %s%s%.*s", label, kept_marker, (int)fig[i].len,
+                              fig[i].p);
+    }
+    return ms;
+}
+
+/* The GPU model of the measured GPU (rank 0, which the callers check
+ * against the traces' GPU) takes the measured ceilings; the topology's
+ * other GPU models were not measured and keep theirs (QA audit,
+ * 2026-12-06: a second model got the H200's 4.65 TB/s, 3x its peak). */
+static cr_status apply_measured_ceilings(cr_topo *t, const cr_vcalib *c, const char *source)
+{
+    if (t->n_gpus < 1)
+        return CR_OK;
+    int spec = t->devs[t->gpus[0]].spec;
+    if (spec < 0 || spec >= t->n_gpu_specs)
+        return CR_OK;
+    cr_gpu_spec *g = &t->gpu_specs[spec];
+    bool any = c->hbm_Bps > 0 || c->l2_Bps > 0;
+    for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
+        any |= c->flops[dt] > 0;
+    if (!any)
+        return CR_OK;
+    /* which figures the base topology had that this calibration did not
+     * measure again, read before the new ones are written */
+    bool keep_l2 = !(c->l2_Bps > 0) && g->meas_l2_Bps > 0;
+    bool keep_hbm = !(c->hbm_Bps > 0) && g->meas_hbm_Bps > 0;
+    if (c->hbm_Bps > 0)
+        g->meas_hbm_Bps = c->hbm_Bps;
+    if (c->l2_Bps > 0)
+        g->meas_l2_Bps = c->l2_Bps;
+    for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
+        if (c->flops[dt] > 0)
+            g->meas_flops[dt] = c->flops[dt];
+    char *ms = kept_source(source, g->meas_source ? g->meas_source : "the base topology", keep_hbm,
+                           keep_l2);
+    if (!ms)
+        return CR_ENOMEM;
+    free(g->meas_source);
+    g->meas_source = ms;
+    return CR_OK;
+}
+
 cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const char *source)
 {
-    for (int s = 0; s < t->n_gpu_specs; s++) {
-        cr_gpu_spec *g = &t->gpu_specs[s];
-        bool any = c->hbm_Bps > 0 || c->l2_Bps > 0;
-        if (c->hbm_Bps > 0)
-            g->meas_hbm_Bps = c->hbm_Bps;
-        if (c->l2_Bps > 0)
-            g->meas_l2_Bps = c->l2_Bps;
-        for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
-            if (c->flops[dt] > 0) {
-                g->meas_flops[dt] = c->flops[dt];
-                any = true;
-            }
-        if (!any)
-            continue;
-        /* the measured figures' source: this calibration, and which ones
-         * the base topology had that it did not measure again */
-        bool kept_l2 = !(c->l2_Bps > 0) && g->meas_l2_Bps > 0;
-        bool kept_hbm = !(c->hbm_Bps > 0) && g->meas_hbm_Bps > 0;
-        const char *old_src = g->meas_source ? g->meas_source : "the base topology";
-        size_t len = strlen(source) + strlen(old_src) + 96;
-        char *ms = malloc(len);
-        if (!ms)
-            return CR_ENOMEM;
-        snprintf(ms, len, "%s%s%s%s%s", source, kept_l2 || kept_hbm ? "; " : "",
-                 kept_hbm && kept_l2 ? "hbm-bw and l2-bw"
-                 : kept_hbm          ? "hbm-bw"
-                 : kept_l2           ? "l2-bw"
-                                     : "",
-                 kept_l2 || kept_hbm ? " not measured again, kept from: " : "",
-                 kept_l2 || kept_hbm ? old_src : "");
-        free(g->meas_source);
-        g->meas_source = ms;
-    }
+    cr_status st = apply_measured_ceilings(t, c, source);
+    if (st != CR_OK)
+        return st;
     const cr_gpu_spec *g0 = t->n_gpus > 0 ? cr_topo_gpu_spec(t, 0) : NULL;
-    cr_status st = CR_OK;
 #define SET(key, val)                                                                              \
     do {                                                                                           \
         if ((st = cr_topo_set_param(t, key, val, source)) != CR_OK)                                \
@@ -248,19 +350,27 @@ cr_status cr_validate_apply_calibration(cr_topo *t, const cr_vcalib *c, const ch
         SET("ops.gemm.mem_eff", fmin(c->gemm_mem_Bps / peak, 1.0));
     if (c->ce_d2d_Bps > 0 && peak > 0)
         SET("ops.ce.d2d_eff", fmin(c->ce_d2d_Bps / peak, 1.0));
-    /* Host link: the best pinned direction against the PCIe link of GPU 0. */
-    double pinned = fmax(c->h2d_pinned_Bps, c->d2h_pinned_Bps);
-    double pcie = 0;
+    /* Host link: the better pinned direction against GPU 0's host link in
+     * that direction (host to GPU against the link into the GPU, GPU to
+     * host against the link out of it), so an asymmetric link is not
+     * judged by its slower side (QA audit, 2026-12-06: 55 GB/s over a
+     * 20 GB/s GPU-to-host side gave 1). */
+    double pcie_in = 0, pcie_out = 0;
     if (t->n_gpus > 0) {
         int g = t->gpus[0];
         for (int i = t->adj_off[g]; i < t->adj_off[g + 1]; i++) {
             const cr_link *l = &t->links[t->adj[i]];
-            if (cr_route_host(l->kind))
-                pcie = fmax(pcie, cr_link_bw_from(l, g));
+            if (cr_route_host(l->kind)) {
+                pcie_out = fmax(pcie_out, cr_link_bw_from(l, g));
+                pcie_in = fmax(pcie_in, cr_link_bw_from(l, l->a == g ? l->b : l->a));
+            }
         }
     }
-    if (pinned > 0 && pcie > 0)
-        SET("ops.pcie.eff", fmin(pinned / pcie, 1.0));
+    double pcie_eff =
+        fmax(c->h2d_pinned_Bps > 0 && pcie_in > 0 ? c->h2d_pinned_Bps / pcie_in : 0,
+             c->d2h_pinned_Bps > 0 && pcie_out > 0 ? c->d2h_pinned_Bps / pcie_out : 0);
+    if (pcie_eff > 0)
+        SET("ops.pcie.eff", fmin(pcie_eff, 1.0));
     static const char *const pg_key[3] = {NULL, "ops.pageable.h2d", "ops.pageable.d2h"};
     static const char *const pgc_key[3] = {NULL, "ops.pageable.cached_h2d",
                                            "ops.pageable.cached_d2h"};

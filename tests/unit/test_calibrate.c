@@ -180,12 +180,98 @@ static void test_calibrate_stream(void **state)
     cr_topo_free(t);
 }
 
+/* Measured ceilings go to the measured GPU's model only (rank 0's, the
+ * one the traces are checked against), and calibrating a calibrated
+ * topology again names each kept figure's first origin instead of
+ * nesting the old source (QA audit, 2026-12-06). */
+static void test_calibrate_measured_model(void **state)
+{
+    (void)state;
+    static const char xml[] =
+        "<topology name=\"two-models\">"
+        "<gpu-model name=\"A\" vendor=\"nvidia\" sms=\"132\" hbm=\"141GB\" hbm-bw=\"4.8TB/s\" "
+        "l2=\"60MiB\"><flops dtype=\"bf16\" peak=\"989TFLOP/s\"/></gpu-model>"
+        "<gpu-model name=\"B\" vendor=\"nvidia\" sms=\"108\" hbm=\"80GB\" hbm-bw=\"1.5TB/s\">"
+        "<flops dtype=\"bf16\" peak=\"312TFLOP/s\"/></gpu-model>"
+        "<gpu id=\"gpu0\" model=\"A\"/><gpu id=\"gpu1\" model=\"B\"/>"
+        "<link a=\"gpu0\" b=\"gpu1\" kind=\"nvlink\" bw=\"100GB/s\"/></topology>";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_xml_load_memory(xml, strlen(xml), "two.xml", &t, &d), CR_OK);
+    cr_vcalib c;
+    memset(&c, 0, sizeof c);
+    c.hbm_Bps = 4.65e12;
+    c.flops[CR_DT_BF16] = 800e12;
+    c.flops[CR_DT_FP32] = 50e12;
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "run1"), CR_OK);
+    const cr_gpu_spec *a = cr_topo_gpu_spec(t, 0), *b = cr_topo_gpu_spec(t, 1);
+    assert_close(a->meas_hbm_Bps, 4.65e12, 0, 0);
+    assert_close(a->meas_flops[CR_DT_BF16], 800e12, 0, 0);
+    assert_close(b->meas_hbm_Bps, 0, 0, 0);
+    assert_close(b->meas_flops[CR_DT_BF16], 0, 0, 0);
+    assert_close(b->meas_flops[CR_DT_FP32], 0, 0, 0);
+    assert_null(b->meas_source);
+    assert_string_equal(a->meas_source, "run1");
+
+    /* run2 measures the L2 only: the HBM figure is kept from run1 */
+    memset(&c, 0, sizeof c);
+    c.l2_Bps = 9e12;
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "run2"), CR_OK);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
+                        "run2; hbm-bw not measured again, kept from: run1");
+    /* run2 again: the same text, not run1 nested in run2 */
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "run2"), CR_OK);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
+                        "run2; hbm-bw not measured again, kept from: run1");
+    /* run3 measures FLOP/s only: HBM from run1, L2 from run2 */
+    memset(&c, 0, sizeof c);
+    c.flops[CR_DT_BF16] = 810e12;
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "run3"), CR_OK);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
+                        "run3; hbm-bw not measured again, kept from: run1; l2-bw not measured "
+                        "again, kept from: run2");
+    /* run4 the same: both kept figures keep their first origins */
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "run4"), CR_OK);
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
+                        "run4; hbm-bw not measured again, kept from: run1; l2-bw not measured "
+                        "again, kept from: run2");
+    cr_topo_free(t);
+}
+
+/* ops.pcie.eff on an asymmetric host link: each pinned direction against
+ * the link's own side in that direction (QA audit, 2026-12-06: 55 GB/s host
+ * to GPU against the 20 GB/s GPU-to-host side gave 1). */
+static void test_calibrate_asymmetric_pcie(void **state)
+{
+    (void)state;
+    static const char xml[] =
+        "<topology name=\"asym\">"
+        "<gpu-model name=\"A\" vendor=\"nvidia\" sms=\"132\" hbm=\"141GB\" hbm-bw=\"4.8TB/s\">"
+        "<flops dtype=\"bf16\" peak=\"989TFLOP/s\"/></gpu-model>"
+        "<cpu id=\"cpu0\"/><gpu id=\"gpu0\" model=\"A\"/>"
+        "<link a=\"cpu0\" b=\"gpu0\" kind=\"pcie\" bw-ab=\"63GB/s\" bw-ba=\"20GB/s\"/>"
+        "</topology>";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_xml_load_memory(xml, strlen(xml), "asym.xml", &t, &d), CR_OK);
+    cr_vcalib c;
+    memset(&c, 0, sizeof c);
+    c.h2d_pinned_Bps = 55e9;
+    c.d2h_pinned_Bps = 15e9;
+    assert_int_equal(cr_validate_apply_calibration(t, &c, "test"), CR_OK);
+    /* the better of 55 / 63 (host to GPU) and 15 / 20 (GPU to host) */
+    assert_close(cr_topo_param(t, "ops.pcie.eff", -1), 55.0 / 63.0, 1e-9, 0);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_calibrate_p2p),
         cmocka_unit_test(test_calibrate_stream),
+        cmocka_unit_test(test_calibrate_measured_model),
+        cmocka_unit_test(test_calibrate_asymmetric_pcie),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

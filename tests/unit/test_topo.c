@@ -208,6 +208,38 @@ static void test_bad_gpu_specs(void **state)
     t = pair();
     t->gpu_specs[0].sms = 0;
     check_fails(t, "GPU model \"G\": SM count must be positive");
+    /* measured ceilings above the peak, or of nothing the model has (QA
+     * audit, 2026-12-06); the pair's peaks: 1 TB/s HBM, 1 TFLOP/s bf16 */
+    t = pair();
+    t->gpu_specs[0].meas_hbm_Bps = 3e12;
+    check_fails(t, "GPU model \"G\": measured hbm-bw 3TB/s is above its peak 1TB/s: a kernel "
+                   "cannot beat the peak; correct the peak (with its source) or the measurement");
+    t = pair();
+    t->gpu_specs[0].meas_flops[CR_DT_BF16] = 1.2e12;
+    check_fails(t, "GPU model \"G\": measured bf16 FLOP/s 1.2TFLOP/s is above its peak 1TFLOP/s: "
+                   "a kernel cannot beat the peak; correct the peak (with its source) or the "
+                   "measurement");
+    t = pair();
+    t->gpu_specs[0].meas_flops[CR_DT_FP32] = 1e11;
+    check_fails(t, "GPU model \"G\": measured fp32 FLOP/s but no fp32 peak: give the peak too "
+                   "(e.g. <flops dtype=\"fp32\" peak=\"989TFLOP/s\"/>)");
+    t = pair();
+    t->gpu_specs[0].meas_l2_Bps = 5e12;
+    check_fails(t, "GPU model \"G\": a measured l2-bw but no l2 size: give the cache's size (e.g. "
+                   "l2=\"50MiB\")");
+    t = pair();
+    t->gpu_specs[0].l2_bytes = 50e6;
+    t->gpu_specs[0].l2_Bps = 5e12;
+    t->gpu_specs[0].meas_l2_Bps = 6e12;
+    check_fails(t, "GPU model \"G\": measured l2-bw 6TB/s is above its peak 5TB/s: a kernel "
+                   "cannot beat the peak; correct the peak (with its source) or the measurement");
+    /* at the peak is allowed */
+    t = pair();
+    t->gpu_specs[0].meas_hbm_Bps = 1e12;
+    t->gpu_specs[0].meas_flops[CR_DT_BF16] = 1e12;
+    cr_diag dd = {{0}};
+    assert_int_equal(cr_topo_check(t, &dd), CR_OK);
+    cr_topo_free(t);
     t = pair();
     t->devs[1].spec = 3;
     check_fails(t, "GPU \"gpu1\" has no GPU model");

@@ -886,6 +886,56 @@ static void test_cache_attrs(void **state)
     assert_non_null(strstr(d.msg, "neither hbm-bw nor l2-bw"));
 }
 
+/* Limits the QA audit of 2026-12-06 found loose: a FLOP/s figure above the
+ * documented 1000 PFLOP/s, and ids longer than 200 characters once a
+ * <nodes> prefix expands them (the saver refused what the loader took). */
+static void test_expanded_limits(void **state)
+{
+    (void)state;
+    static const char *const model =
+        "<gpu-model name=\"G\" vendor=\"nvidia\" sms=\"1\" hbm=\"1GB\" hbm-bw=\"1TB/s\">"
+        "<flops dtype=\"bf16\" peak=\"%s\"/></gpu-model>";
+    static const struct {
+        const char *peak;
+        bool ok;
+    } peaks[] = {
+        {"999PFLOP/s", true}, {"1000PFLOP/s", true}, {"5EFLOP/s", false}, {"2000PFLOP/s", false}};
+    for (size_t i = 0; i < sizeof peaks / sizeof peaks[0]; i++) {
+        char m[512], xml[1024];
+        snprintf(m, sizeof m, model, peaks[i].peak);
+        snprintf(xml, sizeof xml, "<topology name=\"x\">%s<gpu id=\"g0\" model=\"G\"/></topology>",
+                 m);
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        cr_status st = cr_topo_xml_load_memory(xml, strlen(xml), "x.xml", &t, &d);
+        if (peaks[i].ok) {
+            assert_int_equal(st, CR_OK);
+        } else {
+            assert_int_equal(st, CR_ERANGE);
+            if (!strstr(d.msg, "at most 1000PFLOP/s"))
+                fail_msg("%s: %s", peaks[i].peak, d.msg);
+        }
+        cr_topo_free(t);
+    }
+
+    /* a 198-character prefix: each part fits, "ppp...p0.g0" (202) does not */
+    char prefix[199];
+    memset(prefix, 'p', 198);
+    prefix[198] = '\0';
+    char m[512], xml[2048];
+    snprintf(m, sizeof m, model, "1TFLOP/s");
+    snprintf(xml, sizeof xml,
+             "<topology name=\"x\">%s<node-template name=\"n\"><gpu id=\"g0\" model=\"G\"/>"
+             "</node-template><nodes template=\"n\" count=\"1\" prefix=\"%s\"/></topology>",
+             m, prefix);
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_xml_load_memory(xml, strlen(xml), "x.xml", &t, &d), CR_EINVAL);
+    if (!strstr(d.msg, "characters once expanded") || !strstr(d.msg, "at most 200"))
+        fail_msg("%s", d.msg);
+    assert_null(t);
+}
+
 /* A graph built in code, with strings XML must escape, saves and loads. */
 static void test_save_built(void **state)
 {
@@ -956,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_save_built),
         cmocka_unit_test(test_calibrated_roundtrip),
         cmocka_unit_test(test_cache_attrs),
+        cmocka_unit_test(test_expanded_limits),
         cmocka_unit_test(test_fuzz_replay),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -642,6 +642,22 @@ static bool nccl_enabled(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_
     return true;
 }
 
+/* The rate a rank-order ring's data moves at: each class of link it
+ * crosses at that class's protocol efficiency (eff for the binding class,
+ * ring_hw, which the caller may have adjusted), the slowest in effect. By
+ * the binding class alone, a cluster whose NICs are a little slower than
+ * its NVLink ran the ring at the network's efficiency above what the NVLink
+ * hops allow, and doubling the NICs made it slower (QA audit, 2026-12-06:
+ * h100-ib-4n 400 x 0.92 = 368 GB/s against NVLink's 450 x 0.815 = 366.75). */
+static double ring_rate(const struct cr_coll_ctx *c, const cr_params *p, cr_proto proto, double eff)
+{
+    double r = c->ring_Bps * eff;
+    for (int h = 0; h < CR_HW__COUNT; h++)
+        if (h != (int)c->ring_hw && isfinite(c->ring_class_Bps[h]))
+            r = fmin(r, c->ring_class_Bps[h] * cr_proto_eff(p, proto, (cr_hw)h));
+    return r;
+}
+
 /* Finishes a prediction: latency at least the bound's, transfer time at
  * least every cut term's (doc/bounds.md), algbw/busbw. */
 static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_coll_bound *b,
@@ -935,7 +951,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         if (two && c->ring_hw == CR_HW_NVLINK && (rq->coll == CR_COLL_ALLREDUCE || agrs))
             eff *= (agrs ? p->ring2_agrs_eff : p->ring2_ar_eff) / p->proto_eff[CR_PROTO_SIMPLE];
         double rate =
-            fmin(c->ring_Bps * eff,
+            fmin(ring_rate(c, p, proto, eff),
                  c->ring_hw == CR_HW_NVLINK
                      ? cap_ch
                      : (proto == CR_PROTO_LL ? ll_cap : cr_proto_cap_Bps(p, proto, 1) * nchf));
@@ -1124,7 +1140,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     }
     case CR_ALGO_PAT: {
         double wire = (nn - 1) / nn * S;
-        double rate = fmin(c->ring_Bps * cr_proto_eff(p, proto, c->ring_hw), cap_ch);
+        double rate = fmin(ring_rate(c, p, proto, cr_proto_eff(p, proto, c->ring_hw)), cap_ch);
         t = wire / rate;
         o->wire_bytes = wire;
         o->wire_Bps = rate;

@@ -666,13 +666,17 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
      * divides that cut's capacity by c. */
     c->ring_Bps = HUGE_VAL;
     c->ring_hw = c->intra_hw;
+    for (int h = 0; h < CR_HW__COUNT; h++)
+        c->ring_class_Bps[h] = HUGE_VAL;
     for (int i = 0; i < n && n > 1; i++) {
         int j = (i + 1) % n;
         bool up = domain[i] == domain[j] && up_out[i] > 0 && up_in[j] > 0;
         double hop = up ? fmin(up_out[i], up_in[j]) : fmin(all_out[i], all_in[j]);
+        cr_hw hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
+        c->ring_class_Bps[hw] = fmin(c->ring_class_Bps[hw], hop);
         if (hop < c->ring_Bps) {
             c->ring_Bps = hop;
-            c->ring_hw = domain[i] == domain[j] && up_out[i] > 0 ? CR_HW_NVLINK : CR_HW_PCI;
+            c->ring_hw = hw;
         }
     }
     cpu_vendor(t, &c->cpu_amd, &c->cpu_amd_row);
@@ -699,13 +703,20 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             r = fmin(r, cut->out_Bps / cut->ring_out);
         if (cut->ring_in > 0)
             r = fmin(r, cut->in_Bps / cut->ring_in);
+        /* a bisection's class is a guess (scale-up on one node, network
+         * across nodes: bound.c), a PCIe box's included; it binds through
+         * ring_Bps alone */
+        if (cut->kind != CR_CUT_BISECTION)
+            c->ring_class_Bps[cut->hw] = fmin(c->ring_class_Bps[cut->hw], r);
         if (r < c->ring_Bps) {
             c->ring_Bps = r;
             c->ring_hw = cut->hw;
         }
     }
-    if (!isfinite(c->ring_Bps))
+    if (!isfinite(c->ring_Bps)) {
         c->ring_Bps = c->gpu_Bps;
+        c->ring_class_Bps[c->ring_hw] = c->gpu_Bps;
+    }
     if (c->n_nodes > 1 && isfinite(nic_min))
         c->nic_node_Bps = mnnvl ? domain_nic_Bps(c, domain, n_domains) : nic_min;
 

@@ -45,7 +45,12 @@ struct cr_coll_ctx {
     double gpu_Bps;  /* all ports */
     double ring_Bps; /* rate a rank-order ring reaches per rank (multi-channel) */
     cr_hw ring_hw;   /* class of the links limiting it */
-    cr_hw intra_hw;  /* NVLINK when ranks of a node share scale-up links, else PCI */
+    /* the least of the ring's limits in each link class (HUGE_VAL where it
+     * crosses none): each class runs at its own protocol efficiency, so the
+     * slowest class by raw rate need not be the slowest in effect
+     * (algo.c ring_rate) */
+    double ring_class_Bps[CR_HW__COUNT];
+    cr_hw intra_hw; /* NVLINK when ranks of a node share scale-up links, else PCI */
     /* scale-up rate between rank 0 and its node's next rank over the
      * fewest-hop paths (cr_route_ecmp_Bps: the pair's NVLinks, through a
      * switch all of the GPU's, on a torus the one link between

@@ -2694,6 +2694,44 @@ static void test_node_reducers_held(void **state)
     cr_topo_free(t);
 }
 
+/* Faster NICs never slow a ring: each class of link it crosses runs at its
+ * own protocol efficiency, the slowest in effect binding (algo.c
+ * ring_rate). By the binding class alone, h100-ib-4n's 400 Gb/s NICs ran
+ * the ring at 400 x 0.92 = 368 GB/s, above what its NVLink hops allow
+ * (450 x 0.815 = 366.75), and 800 Gb/s NICs made the NVLink class bind:
+ * a 7.46 GB allgather 19,890 -> 19,957 us (QA audit, 2026-12-06). */
+static void test_ring_rate_by_class(void **state)
+{
+    (void)state;
+    FILE *f = fopen("topologies/h100-ib-4n.xml", "rb");
+    assert_non_null(f);
+    static char xml[1 << 16];
+    size_t len = fread(xml, 1, sizeof xml - 1, f);
+    fclose(f);
+    xml[len] = '\0';
+    double pred[2];
+    for (int v = 0; v < 2; v++) {
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        if (v == 1) { /* the NICs, their ports and the leaves' uplinks at 800 Gb/s */
+            for (char *p = strstr(xml, "400Gb/s\""); p; p = strstr(p, "400Gb/s\""))
+                memcpy(p, "800", 3);
+        }
+        assert_int_equal(cr_topo_xml_load_memory(xml, len, "h100-ib-4n.xml", &t, &d), CR_OK);
+        cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+        cr_coll_result r = eval(c, CR_COLL_ALLGATHER, 7460630528.0, CR_ALGO_RING, CR_PROTO_SIMPLE,
+                                CR_MECH_NONE, true);
+        pred[v] = r.pred.pred_s;
+        cr_coll_ctx_free(c);
+        cr_topo_free(t);
+    }
+    if (!(pred[1] <= pred[0] * (1 + 1e-12)))
+        fail_msg("800 Gb/s NICs: %.3f us, 400 Gb/s: %.3f us", pred[1] * 1e6, pred[0] * 1e6);
+    /* and the NVLink hops bind at their own efficiency: 7/8 of 7.46 GB per
+     * rank over 450 GB/s x coll.eff.simple (0.815) at least */
+    assert_true(pred[0] >= 7.0 / 8 * 7460630528.0 / (450e9 * 0.815));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2758,6 +2796,7 @@ int main(void)
         cmocka_unit_test(test_cpu_vendor_net_overhead),
         cmocka_unit_test(test_memory_classes),
         cmocka_unit_test(test_node_reducers_held),
+        cmocka_unit_test(test_ring_rate_by_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,7 +125,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
          "root rank (broadcast, reduce, gather, scatter): its position in\n"
          "--ranks, as nccl-tests' -r; default 0",
          .id = O_ROOT},
-        {"--nchannels", NULL, "N", "NCCL channels (default: as NCCL picks)", .id = O_NCHANNELS},
+        {"--nchannels", NULL, "N",
+         "NCCL channels (default: as NCCL picks), as NCCL_MAX_NCHANNELS:\n"
+         "the choice of algorithm and protocol still prices the channels\n"
+         "of NCCL's graph, as NCCL's tuning.cc does",
+         .id = O_NCHANNELS},
         {"--ranks-per-process", NULL, "N",
          "GPUs one host thread drives: 1 (default) = one process per\n"
          "GPU, as torchrun, mpirun and PyTorch run; the rank count = one\n"

@@ -554,6 +554,46 @@ static int run_cmd(const struct opts *o, const char *lib, const char *dir, struc
     return 0;
 }
 
+/* The length of dir's longest prefix (at a '/') that exists already:
+ * cr_file_mkdirs makes the folders below it. strlen(dir) when dir exists. */
+static size_t first_missing_dir(const char *dir)
+{
+    struct stat st;
+    size_t len = strlen(dir);
+    if (stat(dir, &st) == 0)
+        return len;
+    char path[PATH_MAX];
+    if (len >= sizeof path)
+        return len; /* mkdirs refuses it: nothing to remove */
+    memcpy(path, dir, len + 1);
+    for (size_t i = len; i > 0; i--) {
+        if (path[i - 1] != '/' || i == 1)
+            continue;
+        path[i - 1] = '\0';
+        if (stat(path, &st) == 0)
+            return i - 1;
+    }
+    return 0;
+}
+
+/* Removes the folders of dir below its first made_from bytes, deepest
+ * first, as long as they are empty (rmdir leaves any other alone). */
+static void remove_made_dirs(const char *dir, size_t made_from)
+{
+    char path[PATH_MAX];
+    size_t len = strlen(dir);
+    if (made_from >= len || len >= sizeof path)
+        return;
+    memcpy(path, dir, len + 1);
+    for (size_t i = len; i > made_from; i--) {
+        if (i == len || path[i] == '/') {
+            path[i] = '\0';
+            if (path[0] && rmdir(path) != 0)
+                return;
+        }
+    }
+}
+
 static int trace_run(const struct opts *o)
 {
     const char *dir_arg = o->dir ? o->dir : "commroof-traces";
@@ -566,6 +606,9 @@ static int trace_run(const struct opts *o)
     char lib[PATH_MAX], msg[PATH_MAX + 256];
     if (!find_lib(o->lib, lib, msg, sizeof msg))
         return cli_fail("trace", "%s", msg);
+    /* the folders -o makes, so that a run that never starts CMD leaves
+     * none of them behind (a mistyped command made an empty folder) */
+    size_t made_from = first_missing_dir(dir_arg);
     cr_diag md = {{0}};
     if (cr_file_mkdirs(dir_arg, &md) != CR_OK)
         return cli_fail("trace", "the trace folder: %s", md.msg);
@@ -582,12 +625,14 @@ static int trace_run(const struct opts *o)
     struct run_result res;
     if (run_cmd(o, lib, dir, &res) != 0) {
         free(before);
+        remove_made_dirs(dir_arg, made_from);
         return cli_fail("trace", "cannot start \"%s\": %s", o->cmd[0], strerror(errno));
     }
     int rc = res.status;
     if (res.exec_errno) {
         /* CMD never ran: nothing was traced, and a summary would only say so */
         free(before);
+        remove_made_dirs(dir_arg, made_from);
         cli_fail("trace", "cannot run \"%s\": %s (exit status %d, as a shell gives it)", o->cmd[0],
                  strerror(res.exec_errno), rc);
         if (o->json) {

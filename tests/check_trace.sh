@@ -50,6 +50,11 @@ has "SIGKILL" "$T/o" "\"sh\" was ended by signal 9"
 "$CR" trace --lib "$LIB" -o "$T/d" -- /nonexistent/cmd >"$T/o" 2>"$T/e"; check "no such command" 127 $?
 has "no such command" "$T/e" "cannot run \"/nonexistent/cmd\": No such file or directory (exit status 127"
 if grep -q "no trace was written" "$T/e"; then echo "check_trace: a command that never ran got the no-trace hint"; fails=$((fails + 1)); fi
+# a command that never ran leaves none of the folders -o made (a typo made
+# an empty one); a folder that was there stays
+"$CR" trace --lib "$LIB" -o "$T/made/by/o" -- /nonexistent/cmd >"$T/o" 2>"$T/e"; check "no such command, new -o" 127 $?
+if [ -e "$T/made" ]; then echo "check_trace: a command that never ran left $T/made behind"; fails=$((fails + 1)); fi
+[ -d "$T/d" ] || { echo "check_trace: a command that never ran removed -o $T/d, which was there before"; fails=$((fails + 1)); }
 : >"$T/noexec"; chmod 644 "$T/noexec"
 "$CR" trace --lib "$LIB" -o "$T/d" -- "$T/noexec" >"$T/o" 2>"$T/e"; check "not executable" 126 $?
 # CMD's own exit 127 is its status, not a failure to run it

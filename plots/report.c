@@ -429,13 +429,18 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
     const cr_topo *t = o->topo;
     const char *suite = o->src.suite ? o->src.suite : "pkb";
     /* the traces and logs, read and evaluated once for every part that
-     * shows them; when that fails each part reads them and says why */
+     * shows them; one that cannot be read fails the report here, named as
+     * itself (it was reported under the first part that read it: "Measured
+     * problems: % of roofline: DIR: no trace file ...") */
     cr_plot_sources src = o->src;
     cr_plot_meas meas = {0};
-    cr_diag md = {{0}};
     int valid_violations = 0;
-    if ((src.n_traces > 0 || src.n_nccl_logs > 0) &&
-        cr_plot_meas_load(t, &src, &meas, &md) == CR_OK) {
+    if (src.n_traces > 0 || src.n_nccl_logs > 0) {
+        cr_diag md = {{0}};
+        if ((st = cr_plot_meas_load(t, &src, &meas, &md)) != CR_OK) {
+            st = cr_diag_set(d, st, "%s", md.msg);
+            goto out;
+        }
         src.loaded = &meas;
         for (size_t i = 0; i < meas.list.n; i++)
             valid_violations += meas.res[i].violation;

@@ -36,9 +36,11 @@ static const char *const corpus_help_head =
     "as `commroof validate --nccl-tests LOG --topo T [--ranks SPEC]` does; then per\n"
     "half (fit, check: always apart), overall and per system, per size band (<= 1\n"
     "MiB, 1-64 MiB, > 64 MiB): rows, median and p90 |err_%|, bound violations.\n"
-    "--gate FILE then holds the figures to the lines of FILE (fit|check BAND\n"
-    "median|p90 LIMIT_PCT [target PCT], validate/corpus/gate.txt) and says on\n"
-    "stderr which line each figure meets or misses.\n"
+    "--gate FILE then holds the figures to the lines of FILE (fit|check BAND STAT\n"
+    "LIMIT_PCT [target PCT]; BAND <=1MiB, 1-64MiB, >64MiB or all; STAT median or\n"
+    "p90 of the rows' |error|, or systems-median, systems-p90 of the systems' own\n"
+    "medians; validate/corpus/gate.txt) and says on stderr which line each\n"
+    "figure meets or misses.\n"
     "\n";
 
 static const char *const corpus_help_tail =

@@ -194,23 +194,33 @@ static cr_status read_topologies(ctx *x, cr_diag *d)
         int ln = r.ln;
         /* FOLDER[/FILE] TOPOLOGY, then options in any order */
         const char *ranks = NULL, *version = NULL, *algo = NULL, *proto = NULL;
-        bool ok = n >= 2 && n % 2 == 0 && n <= 10;
-        for (int i = 2; ok && i < n; i += 2) {
+        /* the first thing wrong with the line, named */
+        char why[160] = "";
+        if (n < 2)
+            snprintf(why, sizeof why, "a folder without its topology");
+        else if (n > 10)
+            snprintf(why, sizeof why, "%d fields, at most 10", n);
+        for (int i = 2; !why[0] && i < n; i += 2) {
             const char **slot = !strcmp(w[i], "--ranks")          ? &ranks
                                 : !strcmp(w[i], "--nccl-version") ? &version
                                 : !strcmp(w[i], "--nccl-algo")    ? &algo
                                 : !strcmp(w[i], "--nccl-proto")   ? &proto
                                                                   : NULL;
-            ok = slot && !*slot;
-            if (ok)
+            if (!slot)
+                snprintf(why, sizeof why, "unknown option \"%.40s\"", w[i]);
+            else if (*slot)
+                snprintf(why, sizeof why, "%.20s given twice", w[i]);
+            else if (i + 1 >= n)
+                snprintf(why, sizeof why, "%.20s without its value", w[i]);
+            else
                 *slot = w[i + 1];
         }
-        if (!ok) {
+        if (why[0]) {
             st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC] "
+                             "%s:%d: %s; expected \"FOLDER[/FILE] TOPOLOGY [--ranks SPEC] "
                              "[--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\" or "
                              "\"FOLDER[/FILE] none\" (a comment after '#')",
-                             path, ln);
+                             path, ln, why);
             goto out;
         }
         if (!corpus_relpath(w[0], false) || strlen(w[0]) >= sizeof x->map->key) {
@@ -661,16 +671,31 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out
         x.by_system = !strncmp(stat, "systems-", 8);
         if (x.by_system)
             stat += 8;
-        bool ok =
-            (k == 4 || (k == 6 && !strcmp(w[4], "target") && gate_pct(w[5], &x.target_pct))) &&
-            (!strcmp(w[0], "fit") || !strcmp(w[0], "check")) && band >= 0 &&
-            (!strcmp(stat, "median") || !strcmp(stat, "p90")) && gate_pct(w[3], &x.limit_pct);
-        if (!ok) {
+        /* the first field that is wrong, and what it should be */
+        char why[160] = "";
+        if (k != 4 && k != 6)
+            snprintf(why, sizeof why, "%d field(s), expected 4 (or 6 with \"target PCT\")", k);
+        else if (strcmp(w[0], "fit") && strcmp(w[0], "check"))
+            snprintf(why, sizeof why, "half \"%.40s\": expected fit or check", w[0]);
+        else if (band < 0)
+            snprintf(why, sizeof why,
+                     "band \"%.40s\": expected one of <=1MiB, 1-64MiB, >64MiB, all", w[1]);
+        else if (strcmp(stat, "median") && strcmp(stat, "p90"))
+            snprintf(why, sizeof why,
+                     "statistic \"%.40s\": expected median, p90, systems-median or systems-p90",
+                     w[2]);
+        else if (!gate_pct(w[3], &x.limit_pct))
+            snprintf(why, sizeof why, "limit \"%.40s\": expected a percentage >= 0 (e.g. 10.5)",
+                     w[3]);
+        else if (k == 6 && strcmp(w[4], "target"))
+            snprintf(why, sizeof why, "\"%.40s\" after the limit: expected \"target PCT\"", w[4]);
+        else if (k == 6 && !gate_pct(w[5], &x.target_pct))
+            snprintf(why, sizeof why, "target \"%.40s\": expected a percentage >= 0", w[5]);
+        if (why[0]) {
             st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: expected \"fit|check BAND STAT LIMIT_PCT [target PCT]\" "
-                             "with BAND one of <=1MiB, 1-64MiB, >64MiB, all and STAT one of "
-                             "median, p90, systems-median, systems-p90 (a comment after '#')",
-                             path, ln);
+                             "%s:%d: %s; a gate line is \"fit|check BAND STAT LIMIT_PCT [target "
+                             "PCT]\" (a comment after '#')",
+                             path, ln, why);
             goto out;
         }
         x.half = strcmp(w[0], "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;

@@ -68,6 +68,7 @@ INTERNAL_HEADERS := $(addprefix model/,fileio.h grow.h maxflow.h sbuf.h xml_safe
                     $(addprefix plots/,chart.h plots.h report.h sources.h table.h)
 
 LIBA := $(BUILD)/libcommroof.a
+OBJCOPY ?= objcopy
 LIBSO := $(BUILD)/libcommroof.so
 BIN := $(BUILD)/commroof
 
@@ -88,6 +89,18 @@ $(BUILD)/%.o: %.c
 
 $(LIBA): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
+# The archive make install puts beside libcommroof.so: the library's
+# objects linked into one, every global but the cr_ API made local, as the
+# .so's version script does (tools/libcommroof.map), so that a program
+# linking it statically meets none of the internals' names (algo_*, ops_*,
+# txml_* ...). The tests and the CLI link $(LIBA), which keeps them.
+LIBA_INSTALL := $(BUILD)/install/libcommroof.a
+$(LIBA_INSTALL): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ $(BUILD)/install/commroof.o
+	$(LD) -r -o $(BUILD)/install/commroof.o $^
+	$(OBJCOPY) --wildcard --keep-global-symbol='cr_*' $(BUILD)/install/commroof.o
+	ar rcs $@ $(BUILD)/install/commroof.o
 $(LIBSO): $(LIB_OBJ) tools/libcommroof.map
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=tools/libcommroof.map -o $@ $(LIB_OBJ) $(LDLIBS)
 $(BIN): $(CLI_OBJ) $(LIBA)
@@ -143,12 +156,12 @@ demo: deps
 bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
-install: all
+install: all $(LIBA_INSTALL)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/commroof \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/commroof/topologies \
 	  $(DESTDIR)$(PREFIX)/share/commroof/python
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/commroof
-	install -m 644 $(LIBA) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIBA_INSTALL) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/commroof/
 	install -m 644 topologies/*.xml topologies/*.dtd $(DESTDIR)$(PREFIX)/share/commroof/topologies/
 	install -m 644 traces/annotate/commroof_nvtx.h $(DESTDIR)$(PREFIX)/include/commroof/

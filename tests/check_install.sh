@@ -25,6 +25,17 @@ for f in bin/commroof lib/libcommroof.a lib/libcommroof.so lib/pkgconfig/commroo
     [ -f "$T/prefix/$f" ] || fail "$f was not installed"
 done
 
+# Both libraries export the cr_ API only: a program linking either meets
+# none of the internals' names (the static archive had 98 such globals,
+# algo_nccl_est_s, chart_write_script, txml_get ...; issue 18 item 4).
+for lib in libcommroof.a libcommroof.so; do
+    leaked=$(nm -g --defined-only "$T/prefix/lib/$lib" 2>/dev/null | awk 'NF == 3 && $3 !~ /^cr_/ {print $3}' |
+        sort -u)
+    [ -z "$leaked" ] || fail "$lib exports names outside the cr_ API: $(echo $leaked | cut -c1-200)"
+done
+[ -n "$(nm -g --defined-only "$T/prefix/lib/libcommroof.a" | awk 'NF == 3 && $3 ~ /^cr_topo_open$/')" ] ||
+    fail "libcommroof.a does not define cr_topo_open"
+
 export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
 # The SAN=1 pass installs an instrumented library: programs linking it need
 # the same runtime.

@@ -168,4 +168,11 @@ const char *cli_field(char *buf, size_t n, const char *s, int max);
 /* The header's note on what --algo / --proto forced ("" when neither). */
 const char *cli_forced_note(cr_algo algo, cr_proto proto);
 
+/* The note coll and sim print (a "# pred:" line, "note" in JSON) where a
+ * forced --proto does not bind: NCCL runs alltoall, gather, scatter and
+ * sendrecv as point-to-point transfers, which pick their own protocol
+ * (cr_coll_p2p). NULL where no note applies (a custom kernel's mechanism
+ * has no NCCL protocol to ignore). */
+const char *cli_p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech);
+
 #endif

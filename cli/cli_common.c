@@ -275,6 +275,17 @@ const char *cli_forced_note(cr_algo algo, cr_proto proto)
                   : "";
 }
 
+/* NCCL_PROTO does not bind point-to-point transfers: addP2pToPlan
+ * (src/enqueue.cc) picks LL or Simple by the bytes per channel (measured:
+ * doc/bounds.md 3.5). A forced protocol is then reported, not dropped. */
+const char *cli_p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech)
+{
+    if (!cr_coll_p2p(c) || proto == CR_PROTO_AUTO || mech != CR_MECH_NONE)
+        return NULL;
+    return "NCCL's point-to-point ignores a forced protocol (addP2pToPlan picks LL or Simple by "
+           "size); the proto column shows the one it runs";
+}
+
 const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n)
 {
     if (!ri->unrecorded)

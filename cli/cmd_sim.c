@@ -588,7 +588,11 @@ static void print_header(const cr_topo *t, cr_coll c, const cr_rankset *rs, cons
     printf("# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c), t->name,
            rtxt, rs->n, cr_dtype_name(rq->dtype), cli_forced_note(rq->algo, rq->proto));
     printf("# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
-           "algorithm on the topology graph (doc/simulator.md)\n#\n");
+           "algorithm on the topology graph (doc/simulator.md)\n");
+    const char *p2p = cli_p2p_proto_note(c, rq->proto, CR_MECH_NONE);
+    if (p2p)
+        printf("# pred: %s\n", p2p);
+    printf("#\n");
     printf("# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
     if (att)
         printf("%10s ", "attain_us");
@@ -697,6 +701,9 @@ static int run_simple(const struct opts *o)
         root = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:f}", "command", "sim", "coll", cr_coll_name(c),
                          "topology", t->name, "ranks", rtxt, "nranks", rs->n, "dtype",
                          cr_dtype_name(rq.dtype), "busbw_factor", bbf);
+        const char *p2p = cli_p2p_proto_note(c, rq.proto, CR_MECH_NONE);
+        if (p2p)
+            json_object_set_new(root, "note", json_string(p2p));
         rows = json_array();
     } else {
         print_header(t, c, rs, rtxt, &rq, ceil.measured);

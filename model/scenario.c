@@ -539,6 +539,17 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         st = fail(S, n, CR_EINVAL, "proto: %s", d.msg);
         goto out;
     }
+    if (a && cr_coll_p2p(c)) {
+        /* NCCL runs these as point-to-point transfers, whose protocol
+         * addP2pToPlan picks by size whatever NCCL_PROTO says: a forced
+         * one would be dropped in silence (sim COLL and coll print a note;
+         * a scenario has no table to carry one) */
+        st = fail(S, n, CR_EINVAL,
+                  "proto=\"%s\": %s runs as NCCL's point-to-point transfers, which ignore a "
+                  "forced protocol (addP2pToPlan picks LL or Simple by size); remove proto=",
+                  a, v ? "alltoallv" : cr_coll_name(c));
+        goto out;
+    }
     if ((a = attr(n, "channels"))) {
         char *end;
         long ch = strtol(a, &end, 10);

@@ -66,7 +66,7 @@ struct opts {
     const char *coll, *topo, *ranks, *dtype, *algo, *proto, *grain, *timeline, *scenario;
     double b, e, f;
     int channels, top, root;
-    bool json, per_rank, have_e, root_given;
+    bool json, per_rank, have_e, have_f, root_given;
 };
 
 /* Whether v is a whole decimal number from lo to hi; then *out is it. */
@@ -183,6 +183,7 @@ static int parse(int argc, char **argv, struct opts *o)
             o->f = strtod(v, &end);
             if (*end || !(o->f > 1) || !isfinite(o->f))
                 return cli_usage_error("sim", "-f \"%s\" is not a factor above 1", v);
+            o->have_f = true;
             break;
         }
         default:
@@ -191,11 +192,27 @@ static int parse(int argc, char **argv, struct opts *o)
     }
     if (o->scenario && o->coll)
         return cli_usage_error("sim", "give either a collective or --scenario, not both");
-    if (o->scenario && (o->b >= 0 || o->ranks || o->dtype || o->algo || o->proto || o->grain ||
-                        o->channels || o->root_given))
-        return cli_usage_error("sim", "--scenario takes sizes, ranks, algorithms and roots from "
-                                      "the file; -b, --ranks, --algo and the like belong to the "
-                                      "one-collective form");
+    /* every option of the one-collective form: given with --scenario it
+     * would be ignored, so it is refused (-e and -f were let through) */
+    const struct {
+        bool given;
+        const char *name;
+    } single[] = {{o->b >= 0, "-b"},
+                  {o->have_e, "-e"},
+                  {o->have_f, "-f"},
+                  {o->ranks != NULL, "--ranks"},
+                  {o->dtype != NULL, "--dtype"},
+                  {o->algo != NULL, "--algo"},
+                  {o->proto != NULL, "--proto"},
+                  {o->channels > 0, "--nchannels"},
+                  {o->root_given, "--root"},
+                  {o->grain != NULL, "--grain"}};
+    for (size_t i = 0; o->scenario && i < sizeof single / sizeof single[0]; i++)
+        if (single[i].given)
+            return cli_usage_error("sim",
+                                   "--scenario takes sizes, ranks, algorithms and roots from "
+                                   "the file; %s belongs to the one-collective form",
+                                   single[i].name);
     if (!o->scenario && !o->coll)
         return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
     if (o->coll && o->b < 0)

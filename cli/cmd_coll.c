@@ -219,9 +219,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
             break;
         }
         case O_NCHANNELS:
-            if (parse_int(v, 1, CLI_NCCL_MAX_CHANNELS, &o->nchannels))
+            if (parse_int(v, 1, CR_COLL_MAX_NCHANNELS, &o->nchannels))
                 return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-%d", v,
-                                       CLI_NCCL_MAX_CHANNELS);
+                                       CR_COLL_MAX_NCHANNELS);
             break;
         case O_RPP:
             if (cli_parse_ranks_per_process("coll", v, &o->rpp) != CLI_OK)

@@ -102,7 +102,7 @@ static int parse(int argc, char **argv, struct opts *o)
          .label = "-b, -e, -f", .id = O_MIN},
         {"-e", "--maxbytes", "MAX", NULL, .id = O_MAX},
         {"-f", "--stepfactor", "FACTOR", NULL, .id = O_FACTOR},
-        {"--dtype", NULL, "D", "fp32 (default), bf16, fp16, fp8, int8", .str = &o->dtype},
+        {"--dtype", NULL, "D", "fp32 (default), bf16, fp16, fp8, int8, fp64", .str = &o->dtype},
         {"--algo", NULL, "A",
          "ring, tree, nvls, nvlstree, pat, direct (default: NCCL's\n"
          "choice; collnet is predicted by coll but not simulated)",
@@ -154,9 +154,9 @@ static int parse(int argc, char **argv, struct opts *o)
             fputs(sim_help_tail, stdout);
             return -1;
         case O_CHANNELS:
-            if (!parse_int(v, 1, CLI_NCCL_MAX_CHANNELS, &o->channels))
+            if (!parse_int(v, 1, CR_COLL_MAX_NCHANNELS, &o->channels))
                 return cli_usage_error("sim", "%s \"%s\" is not a count in 1-%d", args.name, v,
-                                       CLI_NCCL_MAX_CHANNELS);
+                                       CR_COLL_MAX_NCHANNELS);
             break;
         case O_ROOT:
             if (!parse_int(v, 0, 1000000, &o->root))

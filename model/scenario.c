@@ -518,7 +518,9 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
      * other size ranges in place) and makes a one-rank op free */
     rq.in_place = false;
     const char *a;
-    if ((a = attr(n, "dtype")) && cr_dtype_parse(a, &rq.dtype, &d) != CR_OK) {
+    /* the rule sim COLL's and coll's --dtype follow: NCCL's element types */
+    if ((a = attr(n, "dtype")) &&
+        (cr_dtype_parse(a, &rq.dtype, &d) != CR_OK || cr_dtype_check_nccl(rq.dtype, &d) != CR_OK)) {
         st = fail(S, n, CR_EINVAL, "dtype: %s", d.msg);
         goto out;
     }
@@ -553,8 +555,11 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     if ((a = attr(n, "channels"))) {
         char *end;
         long ch = strtol(a, &end, 10);
-        if (*end || ch < 1 || ch > 1024) {
-            st = fail(S, n, CR_EINVAL, "channels=\"%s\" is not a number from 1 to 1024", a);
+        /* the limit of sim COLL's and coll's --nchannels */
+        if (*end || end == a || ch < 1 || ch > CR_COLL_MAX_NCHANNELS) {
+            st = fail(S, n, CR_EINVAL,
+                      "channels=\"%s\" is not a count from 1 to %d (NCCL's most channels)", a,
+                      CR_COLL_MAX_NCHANNELS);
             goto out;
         }
         rq.nchannels = (int)ch;

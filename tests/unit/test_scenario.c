@@ -135,13 +135,36 @@ static void test_p2p_proto_refused(void **state)
                  "bytes=\"64MB\" proto=\"ll\"/></scenario>");
 }
 
+/* A scenario's collective follows the one-collective form's rules, from
+ * one place: channels= within NCCL's 64 (CR_COLL_MAX_NCHANNELS, the limit
+ * of --nchannels; 1024 was taken), dtype= an NCCL element type
+ * (cr_dtype_check_nccl, --dtype's rule: tf32 and fp4 were taken). */
+static void test_coll_rules_as_cli(void **state)
+{
+    (void)state;
+    const char *head = "<scenario name=\"x\">\n<collective name=\"a\" coll=\"allreduce\" "
+                       "ranks=\"0-7\" bytes=\"1MB\" ";
+    char xml[256];
+    snprintf(xml, sizeof xml, "%schannels=\"65\"/></scenario>", head);
+    assert_refused(xml, 2, "channels=\"65\" is not a count from 1 to 64");
+    snprintf(xml, sizeof xml, "%schannels=\"1024\"/></scenario>", head);
+    assert_refused(xml, 2, "channels=\"1024\"");
+    snprintf(xml, sizeof xml, "%schannels=\"64\"/></scenario>", head);
+    assert_loads(xml);
+    snprintf(xml, sizeof xml, "%sdtype=\"tf32\"/></scenario>", head);
+    assert_refused(xml, 2, "dtype: tf32 is not an NCCL element type");
+    snprintf(xml, sizeof xml, "%sdtype=\"fp4\"/></scenario>", head);
+    assert_refused(xml, 2, "dtype: fp4 is not an NCCL element type");
+    snprintf(xml, sizeof xml, "%sdtype=\"fp64\"/></scenario>", head);
+    assert_loads(xml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fuzz_replay),
-        cmocka_unit_test(test_seeds_load),
-        cmocka_unit_test(test_start_time_invariant),
-        cmocka_unit_test(test_p2p_proto_refused),
+        cmocka_unit_test(test_fuzz_replay),          cmocka_unit_test(test_seeds_load),
+        cmocka_unit_test(test_start_time_invariant), cmocka_unit_test(test_p2p_proto_refused),
+        cmocka_unit_test(test_coll_rules_as_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

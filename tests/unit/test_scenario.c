@@ -159,12 +159,33 @@ static void test_coll_rules_as_cli(void **state)
     assert_loads(xml);
 }
 
+/* An op's name is one after= can name: no comma (after= separates names
+ * with commas; "a,b" was taken and no after= reached it) and no blank at
+ * either end (after= drops those; " a" stood beside "a" and after=" a "
+ * found "a"). Blanks inside a name are kept and after= finds it. */
+static void test_op_names(void **state)
+{
+    (void)state;
+    const char *bad[] = {" a", "a ", "a,b", ",", "  "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char xml[256];
+        snprintf(xml, sizeof xml,
+                 "<scenario name=\"x\">\n<compute name=\"a\" duration=\"1us\"/>\n"
+                 "<compute name=\"%s\" duration=\"1us\"/></scenario>",
+                 bad[i]);
+        assert_refused(xml, 3,
+                       strchr(bad[i], ',') ? "holds a comma" : "starts or ends with a blank");
+    }
+    assert_loads("<scenario name=\"x\"><compute name=\"a b\" duration=\"1us\"/>"
+                 "<compute name=\"c\" duration=\"1us\" after=\" a b ,\ta b\"/></scenario>");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fuzz_replay),          cmocka_unit_test(test_seeds_load),
         cmocka_unit_test(test_start_time_invariant), cmocka_unit_test(test_p2p_proto_refused),
-        cmocka_unit_test(test_coll_rules_as_cli),
+        cmocka_unit_test(test_coll_rules_as_cli),    cmocka_unit_test(test_op_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

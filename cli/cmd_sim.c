@@ -275,20 +275,21 @@ static const char *res_kind_name(cr_sim_res_kind k)
     return k == CR_SIM_RES_LINK ? "link" : k == CR_SIM_RES_HBM ? "hbm" : "reduce";
 }
 
-static void print_busiest(const cr_sim *s, int top)
+static void print_busiest(FILE *out, const cr_sim *s, int top)
 {
     int n;
     busy_t *b = busiest(s, top, &n);
-    printf("#\n# busiest resources (utilisation = bytes / (capacity x makespan))\n");
-    printf("# %-44s %6s %10s %10s %7s %7s\n", "resource", "kind", "cap", "bytes", "util", "busy");
-    printf("# %-44s %6s %10s %10s %7s %7s\n", "", "", "GB/s", "GB", "%", "%");
+    fprintf(out, "#\n# busiest resources (utilisation = bytes / (capacity x makespan))\n");
+    fprintf(out, "# %-44s %6s %10s %10s %7s %7s\n", "resource", "kind", "cap", "bytes", "util",
+            "busy");
+    fprintf(out, "# %-44s %6s %10s %10s %7s %7s\n", "", "", "GB/s", "GB", "%", "%");
     double T = cr_sim_makespan_s(s);
     char name[160];
     for (int i = 0; i < n; i++) {
         cr_sim_res_stat st = cr_sim_res_get(s, b[i].res);
-        printf("# %-44s %6s %10.1f %10.4f %7.1f %7.1f\n",
-               cr_sim_res_name(s, b[i].res, name, sizeof name), res_kind_name(st.kind),
-               st.cap_Bps / GBPS, st.bytes / 1e9, 100 * b[i].util, 100 * st.busy_s / T);
+        fprintf(out, "# %-44s %6s %10.1f %10.4f %7.1f %7.1f\n",
+                cr_sim_res_name(s, b[i].res, name, sizeof name), res_kind_name(st.kind),
+                st.cap_Bps / GBPS, st.bytes / 1e9, 100 * b[i].util, 100 * st.busy_s / T);
     }
     free(b);
 }
@@ -336,23 +337,23 @@ static void rank_summary(const cr_sim_op_result *r, double *mn, double *mx, int 
     }
 }
 
-static void print_ops(const cr_sim *s, bool per_rank)
+static void print_ops(FILE *out, const cr_sim *s, bool per_rank)
 {
-    printf("#\n# completion per op (times in us from 0; ranks: first/last to finish)\n");
-    printf("# %-24s %8s %6s %12s %12s %12s %12s %8s\n", "op", "kind", "ranks", "start", "end",
-           "rank_min", "rank_max", "slowest");
+    fprintf(out, "#\n# completion per op (times in us from 0; ranks: first/last to finish)\n");
+    fprintf(out, "# %-24s %8s %6s %12s %12s %12s %12s %8s\n", "op", "kind", "ranks", "start", "end",
+            "rank_min", "rank_max", "slowest");
     for (int i = 0; i < cr_sim_n_ops(s); i++) {
         cr_sim_op_result r = cr_sim_op_get(s, i);
         double mn, mx;
         int slow;
         rank_summary(&r, &mn, &mx, &slow);
-        printf("# %-24s %8s %6d %12.3f %12.3f %12.3f %12.3f %8d\n", r.name,
-               r.kind == CR_SIM_OP_COLL ? "coll" : "compute", r.n_ranks, r.start_s * 1e6,
-               r.end_s * 1e6, (r.start_s + mn) * 1e6, (r.start_s + mx) * 1e6, r.ranks[slow]);
+        fprintf(out, "# %-24s %8s %6d %12.3f %12.3f %12.3f %12.3f %8d\n", r.name,
+                r.kind == CR_SIM_OP_COLL ? "coll" : "compute", r.n_ranks, r.start_s * 1e6,
+                r.end_s * 1e6, (r.start_s + mn) * 1e6, (r.start_s + mx) * 1e6, r.ranks[slow]);
         if (per_rank)
             for (int k = 0; k < r.n_ranks; k++)
-                printf("#   %-22s rank %6d end %12.3f us\n", r.name, r.ranks[k],
-                       rank_end(&r, k) * 1e6);
+                fprintf(out, "#   %-22s rank %6d end %12.3f us\n", r.name, r.ranks[k],
+                        rank_end(&r, k) * 1e6);
     }
 }
 
@@ -599,31 +600,32 @@ static int sim_one(const cr_topo *t, const cr_rankset *rs, cr_coll c, double S, 
     return CLI_OK;
 }
 
-static void print_header(const cr_topo *t, cr_coll c, const cr_rankset *rs, const char *rtxt,
-                         const cr_coll_req *rq, bool att)
+static void print_header(FILE *out, const cr_topo *t, cr_coll c, const cr_rankset *rs,
+                         const char *rtxt, const cr_coll_req *rq, bool att)
 {
-    printf("# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c), t->name,
-           rtxt, rs->n, cr_dtype_name(rq->dtype), cli_forced_note(rq->algo, rq->proto));
-    printf("# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
-           "algorithm on the topology graph (doc/simulator.md)\n");
+    fprintf(out, "# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c),
+            t->name, rtxt, rs->n, cr_dtype_name(rq->dtype), cli_forced_note(rq->algo, rq->proto));
+    fprintf(out,
+            "# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
+            "algorithm on the topology graph (doc/simulator.md)\n");
     const char *p2p = cli_p2p_proto_note(c, rq->proto, CR_MECH_NONE);
     if (p2p)
-        printf("# pred: %s\n", p2p);
-    printf("#\n");
-    printf("# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
+        fprintf(out, "# pred: %s\n", p2p);
+    fprintf(out, "#\n");
+    fprintf(out, "# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
     if (att)
-        printf("%10s ", "attain_us");
-    printf("%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "pred_us", "algo", "proto",
-           "bnd_algbw", "bnd_busbw", "algbw", "busbw", "sim_us", "sim_algbw", "sim_busbw", "sim/pr",
-           "ch");
-    printf("# %12s %12s %8s %10s %-14s ", "(B)", "(elements)", "", "(us)", "");
+        fprintf(out, "%10s ", "attain_us");
+    fprintf(out, "%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "pred_us", "algo",
+            "proto", "bnd_algbw", "bnd_busbw", "algbw", "busbw", "sim_us", "sim_algbw", "sim_busbw",
+            "sim/pr", "ch");
+    fprintf(out, "# %12s %12s %8s %10s %-14s ", "(B)", "(elements)", "", "(us)", "");
     if (att)
-        printf("%10s ", "(us)");
-    printf("%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "(us)", "", "", "(GB/s)",
-           "(GB/s)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)", "", "");
+        fprintf(out, "%10s ", "(us)");
+    fprintf(out, "%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "(us)", "", "", "(GB/s)",
+            "(GB/s)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)", "", "");
 }
 
-static int run_simple(const struct opts *o)
+static int run_simple(const struct opts *o, FILE *out)
 {
     cr_coll c;
     cr_coll_req rq;
@@ -723,7 +725,7 @@ static int run_simple(const struct opts *o)
             json_object_set_new(root, "note", json_string(p2p));
         rows = json_array();
     } else {
-        print_header(t, c, rs, rtxt, &rq, ceil.measured);
+        print_header(out, t, c, rs, rtxt, &rq, ceil.measured);
     }
     for (double sz = o->b;;) {
         /* sized as coll and nccl-tests size their buffers */
@@ -777,15 +779,15 @@ static int run_simple(const struct opts *o)
             json_object_set_new(e, "events", json_integer(st.n_events));
             json_array_append_new(rows, e);
         } else {
-            printf("  %12.0f %12.0f %8s %10.2f %-14s ", S, count, cli_nccl_type_name(rq.dtype),
-                   res.bound.bound_s * 1e6, res.bound.binding);
+            fprintf(out, "  %12.0f %12.0f %8s %10.2f %-14s ", S, count,
+                    cli_nccl_type_name(rq.dtype), res.bound.bound_s * 1e6, res.bound.binding);
             if (ceil.measured)
-                printf("%10.2f ", res.bound.attainable_s * 1e6);
-            printf("%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %7.3f %3d\n",
-                   p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
-                   res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
-                   p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio,
-                   p->nchannels);
+                fprintf(out, "%10.2f ", res.bound.attainable_s * 1e6);
+            fprintf(out, "%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %7.3f %3d\n",
+                    p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
+                    res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
+                    p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio,
+                    p->nchannels);
         }
         cr_sim_free(last);
         last = s;
@@ -801,9 +803,9 @@ static int run_simple(const struct opts *o)
         json_object_set_new(root, "ops", ops_json(last, o->per_rank));
         json_object_set_new(root, "busiest", busiest_json(last, o->top));
     } else {
-        printf("#\n# details of the last size (%.0f B):\n", last_S);
-        print_ops(last, o->per_rank);
-        print_busiest(last, o->top);
+        fprintf(out, "#\n# details of the last size (%.0f B):\n", last_S);
+        print_ops(out, last, o->per_rank);
+        print_busiest(out, last, o->top);
     }
     if (o->timeline) {
         char what[256];
@@ -818,7 +820,7 @@ static int run_simple(const struct opts *o)
             rc = cli_fail("sim", "out of memory writing JSON");
             goto out;
         }
-        puts(txt);
+        fprintf(out, "%s\n", txt);
         free(txt);
     }
 out:
@@ -833,7 +835,7 @@ out:
 
 /* ---------- scenarios ---------- */
 
-static int run_scenario(const struct opts *o)
+static int run_scenario(const struct opts *o, FILE *out)
 {
     cr_topo *t = cli_open_topo("sim", o->topo);
     if (!t)
@@ -870,14 +872,15 @@ static int run_scenario(const struct opts *o)
             rc = cli_fail("sim", "out of memory writing JSON");
             goto out;
         }
-        puts(txt);
+        fprintf(out, "%s\n", txt);
         free(txt);
     } else {
         cr_sim_stats ss = cr_sim_stats_get(s);
-        printf("# commroof sim --scenario %s on %s: makespan %.3f us, %ld flows, %ld events\n",
-               o->scenario, t->name, cr_sim_makespan_s(s) * 1e6, ss.n_flows, ss.n_events);
-        print_ops(s, o->per_rank);
-        print_busiest(s, o->top);
+        fprintf(out,
+                "# commroof sim --scenario %s on %s: makespan %.3f us, %ld flows, %ld events\n",
+                o->scenario, t->name, cr_sim_makespan_s(s) * 1e6, ss.n_flows, ss.n_events);
+        print_ops(out, s, o->per_rank);
+        print_busiest(out, s, o->top);
     }
     if (o->timeline) {
         char what[512];
@@ -898,5 +901,22 @@ int cli_cmd_sim(int argc, char **argv)
         return CLI_OK;
     if (rc)
         return rc;
-    return o.scenario ? run_scenario(&o) : run_simple(&o);
+    /* stdout gets the whole table or nothing: a failure part way (a size
+     * past the simulator's budget, a timeline that cannot be written) left
+     * the header and the rows before it on stdout, exit 1 */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        return cli_fail("sim", "out of memory");
+    rc = o.scenario ? run_scenario(&o, out) : run_simple(&o, out);
+    bool bad = ferror(out) != 0;
+    if (fclose(out) != 0 || bad) {
+        free(buf);
+        return rc ? rc : cli_fail("sim", "out of memory building the output");
+    }
+    if (rc == CLI_OK)
+        fwrite(buf, 1, len, stdout);
+    free(buf);
+    return rc;
 }

@@ -21,6 +21,7 @@
 #include "flowsim.h"
 #include "plots/chart.h"
 #include "rankset.h"
+#include "sbuf.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -411,10 +412,13 @@ static void put_jstr(FILE *f, const char *s)
     json_decref(j);
 }
 
-static int timeline_events(FILE *f, const cr_sim *s)
+/* Writes the events of s, one a line; returns how many, or -1 out of
+ * memory. */
+static long timeline_events(FILE *f, const cr_sim *s)
 {
     const cr_topo *t = cr_sim_topo(s);
     int n = t->n_gpus;
+    long events = 0;
     char *used = calloc((size_t)n, 1);
     if (!used)
         return -1;
@@ -435,6 +439,7 @@ static int timeline_events(FILE *f, const cr_sim *s)
                 (long)r * 100 + local_of(t, r));
         put_jstr(f, name);
         fputs("}},\n", f);
+        events++;
     }
     free(used);
     for (int i = 0; i < cr_sim_n_ops(s); i++) {
@@ -454,6 +459,7 @@ static int timeline_events(FILE *f, const cr_sim *s)
                     "\"stream\":%d,\"simulated\":true,\"op\":%d,\"rank\":%d}},\n",
                     pid, r.stream, r.start_s * 1e6, (end - r.start_s) * 1e6, local_of(t, g),
                     r.stream, i, g);
+            events += 2;
         }
     }
     long nt = cr_sim_n_tasks(s);
@@ -472,8 +478,9 @@ static int timeline_events(FILE *f, const cr_sim *s)
                 (long)ti.rank * 100 + local_of(t, ti.rank), r.stream, ti.start_s * 1e6,
                 (ti.end_s - ti.start_s) * 1e6, local_of(t, ti.rank), r.stream, ti.bytes, ti.peer,
                 ti.ready_s * 1e6);
+        events++;
     }
-    return 0;
+    return events;
 }
 
 /* Writes the Chrome trace of s to path: built in memory, then written with
@@ -489,12 +496,17 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
     if (!f)
         return cli_fail("sim", "out of memory building the timeline");
     fputs("{\"traceEvents\":[\n", f);
-    bool bad = timeline_events(f, s) != 0;
+    long events = timeline_events(f, s);
+    bool bad = events < 0;
     fprintf(f, "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],\n");
+    /* records: the events written (as the tracer's metadata.records,
+     * traces/README.md), commroof_end included; the simulator's task
+     * count, written before, counted markers and left out the metadata
+     * events. command: what re-runs this trace (what_command). */
     json_t *meta =
         json_pack("{s:s,s:i,s:s,s:s,s:s,s:i,s:f,s:I}", "format", "commroof-trace", "format_version",
                   1, "tool", "commroof sim", "topology", t->name, "command", what, "ts_base_ns", 0,
-                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)cr_sim_n_tasks(s));
+                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)(events + 1));
     char *m = meta ? json_dumps(meta, JSON_COMPACT) : NULL;
     json_decref(meta);
     fprintf(f, "\"displayTimeUnit\":\"ns\",\n\"metadata\":%s}\n", m ? m : "{}");
@@ -510,6 +522,63 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
     if (st != CR_OK)
         return cli_fail("sim", "cannot write the timeline: %s", d.msg);
     return CLI_OK;
+}
+
+/* ---------- the command a timeline names ---------- */
+
+/* Appends " w" to b, quoted for a POSIX shell where it holds anything but
+ * letters, digits and -_./:,=+@% (a --topo path with a blank or a quote),
+ * so that the timeline's command runs as it reads. */
+static void add_word(cr_sbuf *b, const char *w)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "-_./:,=+@%";
+    if (*w && w[strspn(w, safe)] == 0) {
+        cr_sbuf_add(b, " %s", w);
+        return;
+    }
+    cr_sbuf_add(b, " '");
+    for (const char *p = w; *p; p++)
+        cr_sbuf_add(b, *p == '\'' ? "'\\''" : "%c", *p);
+    cr_sbuf_add(b, "'");
+}
+
+/* " name value" when value is given (not NULL). */
+static void add_opt(cr_sbuf *b, const char *name, const char *value)
+{
+    if (!value)
+        return;
+    cr_sbuf_add(b, " %s", name);
+    add_word(b, value);
+}
+
+/* The command line that re-runs what a timeline shows: the options as
+ * given (--topo as typed, a file path or a shipped name; the topology's
+ * own name can differ from both) and, for a sweep, its last size alone
+ * (last_sz, the sweep's value before nccl-tests sizing). In b
+ * (cr_sbuf_release). */
+static void what_command(cr_sbuf *b, const struct opts *o, const cr_topo *t, double last_sz)
+{
+    cr_sbuf_add(b, "commroof sim");
+    if (o->scenario)
+        add_opt(b, "--scenario", o->scenario);
+    else
+        add_word(b, o->coll);
+    add_opt(b, "--topo", o->topo ? o->topo : t->name); /* no --topo: the default, by name */
+    if (o->scenario)
+        return;
+    char num[64];
+    add_opt(b, "--ranks", o->ranks);
+    snprintf(num, sizeof num, "%.0f", last_sz);
+    add_opt(b, "-b", num);
+    add_opt(b, "--dtype", o->dtype);
+    add_opt(b, "--algo", o->algo);
+    add_opt(b, "--proto", o->proto);
+    snprintf(num, sizeof num, "%d", o->channels);
+    add_opt(b, "--nchannels", o->channels > 0 ? num : NULL);
+    snprintf(num, sizeof num, "%d", o->root);
+    add_opt(b, "--root", o->root_given ? num : NULL);
+    add_opt(b, "--grain", o->grain);
 }
 
 /* ---------- the simple form ---------- */
@@ -641,7 +710,7 @@ static int run_simple(const struct opts *o, FILE *out)
     cr_coll_ctx *ctx = NULL;
     json_t *root = NULL, *rows = NULL;
     cr_sim *last = NULL;
-    double last_S = o->b;
+    double last_S = o->b, last_sz = o->b;
     rc = CLI_OK;
     if (cr_rankset_parse(o->ranks ? o->ranks : "all", t->n_gpus, &rs, &d) != CR_OK) {
         rc = cli_usage_error("sim", "--ranks: %s", d.msg[0] ? d.msg : "out of memory");
@@ -792,6 +861,7 @@ static int run_simple(const struct opts *o, FILE *out)
         cr_sim_free(last);
         last = s;
         last_S = S;
+        last_sz = sz;
         double next = cli_next_size(sz, o->f, 0);
         if (next > o->e * (1 + 1e-12))
             break;
@@ -808,10 +878,12 @@ static int run_simple(const struct opts *o, FILE *out)
         print_busiest(out, last, o->top);
     }
     if (o->timeline) {
-        char what[256];
-        snprintf(what, sizeof what, "commroof sim %s --topo %s --ranks %s -b %.0f", cr_coll_name(c),
-                 t->name, rtxt, last_S);
-        if ((rc = write_timeline(last, o->timeline, what)) != CLI_OK)
+        cr_sbuf what = {0};
+        what_command(&what, o, t, last_sz);
+        rc = what.oom ? cli_fail("sim", "out of memory building the timeline")
+                      : write_timeline(last, o->timeline, what.p);
+        cr_sbuf_release(&what);
+        if (rc != CLI_OK)
             goto out;
     }
     if (o->json) {
@@ -883,9 +955,11 @@ static int run_scenario(const struct opts *o, FILE *out)
         print_busiest(out, s, o->top);
     }
     if (o->timeline) {
-        char what[512];
-        snprintf(what, sizeof what, "commroof sim --scenario %s --topo %s", o->scenario, t->name);
-        rc = write_timeline(s, o->timeline, what);
+        cr_sbuf what = {0};
+        what_command(&what, o, t, 0);
+        rc = what.oom ? cli_fail("sim", "out of memory building the timeline")
+                      : write_timeline(s, o->timeline, what.p);
+        cr_sbuf_release(&what);
     }
 out:
     cr_sim_free(s);

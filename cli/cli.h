@@ -92,16 +92,14 @@ double cli_next_size(double sz, double factor, double step);
  * when it has more. */
 int cli_count_sizes(double min, double max, double factor, double step, int limit);
 
-/* NCCL's most channels (MAXCHANNELS): --nchannels of coll and sim. */
-#define CLI_NCCL_MAX_CHANNELS 64
-
 /* A collective's --dtype (NULL: *dt kept): the usage error (2), printed,
  * for a name that is no element type, listing NCCL's; 0 ok. tf32 and fp4
- * parse here and are refused by cli_check_coll_opts. */
+ * parse here and are refused by cli_check_coll_opts (cr_dtype_check_nccl). */
 int cli_parse_nccl_dtype(const char *cmd, const char *text, cr_dtype *dt);
 
 /* The checks coll and sim make on one collective's options: an element
- * type NCCL has (not tf32 or fp4), --root only for a rooted collective.
+ * type NCCL has (cr_dtype_check_nccl: not tf32 or fp4), --root only for a
+ * rooted collective.
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given);
 
@@ -171,5 +169,12 @@ const char *cli_field(char *buf, size_t n, const char *s, int max);
 
 /* The header's note on what --algo / --proto forced ("" when neither). */
 const char *cli_forced_note(cr_algo algo, cr_proto proto);
+
+/* The note coll and sim print (a "# pred:" line, "note" in JSON) where a
+ * forced --proto does not bind: NCCL runs alltoall, gather, scatter and
+ * sendrecv as point-to-point transfers, which pick their own protocol
+ * (cr_coll_p2p). NULL where no note applies (a custom kernel's mechanism
+ * has no NCCL protocol to ignore). */
+const char *cli_p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech);
 
 #endif

@@ -183,15 +183,9 @@ int cli_parse_nccl_dtype(const char *cmd, const char *text, cr_dtype *dt)
 
 int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given)
 {
-    /* a buffer's element type as NCCL and nccl-tests know it: tf32 is fp32
-     * in memory, and NCCL has no 4-bit type (packed fp4 moves as int8) */
-    if (dt == CR_DT_TF32 || dt == CR_DT_FP4)
-        return cli_usage_error(cmd,
-                               "--dtype %s is not an NCCL element type; use fp32, bf16, fp16, "
-                               "fp8, int8 or fp64%s",
-                               cr_dtype_name(dt),
-                               dt == CR_DT_TF32 ? " (tf32 is stored as fp32)"
-                                                : " (packed fp4 moves as int8 bytes)");
+    cr_diag d = {{0}};
+    if (cr_dtype_check_nccl(dt, &d) != CR_OK)
+        return cli_usage_error(cmd, "--dtype %s", d.msg);
     /* an option that would be ignored is refused, so none is silently lost */
     if (root_given && !cr_coll_rooted(c))
         return cli_usage_error(cmd,
@@ -281,6 +275,17 @@ const char *cli_forced_note(cr_algo algo, cr_proto proto)
            : a    ? "  (algorithm forced)"
            : p    ? "  (protocol forced)"
                   : "";
+}
+
+/* NCCL_PROTO does not bind point-to-point transfers: addP2pToPlan
+ * (src/enqueue.cc) picks LL or Simple by the bytes per channel (measured:
+ * doc/bounds.md 3.5). A forced protocol is then reported, not dropped. */
+const char *cli_p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech)
+{
+    if (!cr_coll_p2p(c) || proto == CR_PROTO_AUTO || mech != CR_MECH_NONE)
+        return NULL;
+    return "NCCL's point-to-point ignores a forced protocol (addP2pToPlan picks LL or Simple by "
+           "size); the proto column shows the one it runs";
 }
 
 const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n)

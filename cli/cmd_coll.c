@@ -223,9 +223,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
             break;
         }
         case O_NCHANNELS:
-            if (parse_int(v, 1, CLI_NCCL_MAX_CHANNELS, &o->nchannels))
+            if (parse_int(v, 1, CR_COLL_MAX_NCHANNELS, &o->nchannels))
                 return cli_usage_error("coll", "--nchannels \"%s\" is not a count in 1-%d", v,
-                                       CLI_NCCL_MAX_CHANNELS);
+                                       CR_COLL_MAX_NCHANNELS);
             break;
         case O_RPP:
             if (cli_parse_ranks_per_process("coll", v, &o->rpp) != CLI_OK)
@@ -276,19 +276,6 @@ static json_t *bw_json(double Bps, double bytes, double time_s, double factor)
     if (bw_unbounded(bytes, time_s))
         return factor > 0 ? json_null() : json_real(0);
     return json_real(Bps / GBPS);
-}
-
-/* NCCL runs alltoall, gather, scatter and sendrecv as point-to-point
- * transfers, and NCCL_PROTO does not bind those: addP2pToPlan
- * (src/enqueue.cc) picks LL or Simple by the bytes per channel (measured:
- * doc/bounds.md 3.5). A forced protocol is then reported, not dropped. */
-#define P2P_PROTO_NOTE                                                                             \
-    "NCCL's point-to-point ignores a forced protocol (addP2pToPlan picks LL or Simple by "         \
-    "size); the proto column shows the one it runs"
-
-static bool p2p_proto_note(cr_coll c, cr_proto proto, cr_mech mech)
-{
-    return cr_coll_p2p(c) && proto != CR_PROTO_AUTO && mech == CR_MECH_NONE;
 }
 
 /* The request for one size: the options' fields over base's. */
@@ -514,8 +501,8 @@ int cli_cmd_coll(int argc, char **argv)
             json_object_set_new(root, "nccl_algo", json_string(o.nccl_algo));
         if (o.nccl_proto)
             json_object_set_new(root, "nccl_proto", json_string(o.nccl_proto));
-        if (p2p_proto_note(coll, proto, mech))
-            json_object_set_new(root, "note", json_string(P2P_PROTO_NOTE));
+        if (cli_p2p_proto_note(coll, proto, mech))
+            json_object_set_new(root, "note", json_string(cli_p2p_proto_note(coll, proto, mech)));
     } else {
         printf("# commroof coll %s  topology %s  ranks %s (%d)  dtype %s%s%s%s%s\n",
                cr_coll_name(coll), t->name, rtext, n, cr_dtype_name(dt),
@@ -529,8 +516,8 @@ int cli_cmd_coll(int argc, char **argv)
                : cr_coll_ctx_nccl_choice(ctx)
                    ? "the algorithm/protocol NCCL would run"
                    : "the fastest modelled algorithm/protocol (no NCCL or RCCL on this vendor)");
-        if (p2p_proto_note(coll, proto, mech))
-            printf("# pred: %s\n", P2P_PROTO_NOTE);
+        if (cli_p2p_proto_note(coll, proto, mech))
+            printf("# pred: %s\n", cli_p2p_proto_note(coll, proto, mech));
         if (base.nccl_algos || base.nccl_protos)
             printf("# pred: NCCL's choice under%s%s%s%s\n", o.nccl_algo ? " NCCL_ALGO=" : "",
                    o.nccl_algo ? o.nccl_algo : "", o.nccl_proto ? " NCCL_PROTO=" : "",

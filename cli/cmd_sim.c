@@ -21,6 +21,7 @@
 #include "flowsim.h"
 #include "plots/chart.h"
 #include "rankset.h"
+#include "sbuf.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -66,7 +67,7 @@ struct opts {
     const char *coll, *topo, *ranks, *dtype, *algo, *proto, *grain, *timeline, *scenario;
     double b, e, f;
     int channels, top, root;
-    bool json, per_rank, have_e, root_given;
+    bool json, per_rank, have_e, have_f, root_given;
 };
 
 /* Whether v is a whole decimal number from lo to hi; then *out is it. */
@@ -102,7 +103,7 @@ static int parse(int argc, char **argv, struct opts *o)
          .label = "-b, -e, -f", .id = O_MIN},
         {"-e", "--maxbytes", "MAX", NULL, .id = O_MAX},
         {"-f", "--stepfactor", "FACTOR", NULL, .id = O_FACTOR},
-        {"--dtype", NULL, "D", "fp32 (default), bf16, fp16, fp8, int8", .str = &o->dtype},
+        {"--dtype", NULL, "D", "fp32 (default), bf16, fp16, fp8, int8, fp64", .str = &o->dtype},
         {"--algo", NULL, "A",
          "ring, tree, nvls, nvlstree, pat, direct (default: NCCL's\n"
          "choice; collnet is predicted by coll but not simulated)",
@@ -154,9 +155,9 @@ static int parse(int argc, char **argv, struct opts *o)
             fputs(sim_help_tail, stdout);
             return -1;
         case O_CHANNELS:
-            if (!parse_int(v, 1, CLI_NCCL_MAX_CHANNELS, &o->channels))
+            if (!parse_int(v, 1, CR_COLL_MAX_NCHANNELS, &o->channels))
                 return cli_usage_error("sim", "%s \"%s\" is not a count in 1-%d", args.name, v,
-                                       CLI_NCCL_MAX_CHANNELS);
+                                       CR_COLL_MAX_NCHANNELS);
             break;
         case O_ROOT:
             if (!parse_int(v, 0, 1000000, &o->root))
@@ -183,6 +184,7 @@ static int parse(int argc, char **argv, struct opts *o)
             o->f = strtod(v, &end);
             if (*end || !(o->f > 1) || !isfinite(o->f))
                 return cli_usage_error("sim", "-f \"%s\" is not a factor above 1", v);
+            o->have_f = true;
             break;
         }
         default:
@@ -191,11 +193,27 @@ static int parse(int argc, char **argv, struct opts *o)
     }
     if (o->scenario && o->coll)
         return cli_usage_error("sim", "give either a collective or --scenario, not both");
-    if (o->scenario && (o->b >= 0 || o->ranks || o->dtype || o->algo || o->proto || o->grain ||
-                        o->channels || o->root_given))
-        return cli_usage_error("sim", "--scenario takes sizes, ranks, algorithms and roots from "
-                                      "the file; -b, --ranks, --algo and the like belong to the "
-                                      "one-collective form");
+    /* every option of the one-collective form: given with --scenario it
+     * would be ignored, so it is refused (-e and -f were let through) */
+    const struct {
+        bool given;
+        const char *name;
+    } single[] = {{o->b >= 0, "-b"},
+                  {o->have_e, "-e"},
+                  {o->have_f, "-f"},
+                  {o->ranks != NULL, "--ranks"},
+                  {o->dtype != NULL, "--dtype"},
+                  {o->algo != NULL, "--algo"},
+                  {o->proto != NULL, "--proto"},
+                  {o->channels > 0, "--nchannels"},
+                  {o->root_given, "--root"},
+                  {o->grain != NULL, "--grain"}};
+    for (size_t i = 0; o->scenario && i < sizeof single / sizeof single[0]; i++)
+        if (single[i].given)
+            return cli_usage_error("sim",
+                                   "--scenario takes sizes, ranks, algorithms and roots from "
+                                   "the file; %s belongs to the one-collective form",
+                                   single[i].name);
     if (!o->scenario && !o->coll)
         return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
     if (o->coll && o->b < 0)
@@ -258,20 +276,21 @@ static const char *res_kind_name(cr_sim_res_kind k)
     return k == CR_SIM_RES_LINK ? "link" : k == CR_SIM_RES_HBM ? "hbm" : "reduce";
 }
 
-static void print_busiest(const cr_sim *s, int top)
+static void print_busiest(FILE *out, const cr_sim *s, int top)
 {
     int n;
     busy_t *b = busiest(s, top, &n);
-    printf("#\n# busiest resources (utilisation = bytes / (capacity x makespan))\n");
-    printf("# %-44s %6s %10s %10s %7s %7s\n", "resource", "kind", "cap", "bytes", "util", "busy");
-    printf("# %-44s %6s %10s %10s %7s %7s\n", "", "", "GB/s", "GB", "%", "%");
+    fprintf(out, "#\n# busiest resources (utilisation = bytes / (capacity x makespan))\n");
+    fprintf(out, "# %-44s %6s %10s %10s %7s %7s\n", "resource", "kind", "cap", "bytes", "util",
+            "busy");
+    fprintf(out, "# %-44s %6s %10s %10s %7s %7s\n", "", "", "GB/s", "GB", "%", "%");
     double T = cr_sim_makespan_s(s);
     char name[160];
     for (int i = 0; i < n; i++) {
         cr_sim_res_stat st = cr_sim_res_get(s, b[i].res);
-        printf("# %-44s %6s %10.1f %10.4f %7.1f %7.1f\n",
-               cr_sim_res_name(s, b[i].res, name, sizeof name), res_kind_name(st.kind),
-               st.cap_Bps / GBPS, st.bytes / 1e9, 100 * b[i].util, 100 * st.busy_s / T);
+        fprintf(out, "# %-44s %6s %10.1f %10.4f %7.1f %7.1f\n",
+                cr_sim_res_name(s, b[i].res, name, sizeof name), res_kind_name(st.kind),
+                st.cap_Bps / GBPS, st.bytes / 1e9, 100 * b[i].util, 100 * st.busy_s / T);
     }
     free(b);
 }
@@ -319,23 +338,23 @@ static void rank_summary(const cr_sim_op_result *r, double *mn, double *mx, int 
     }
 }
 
-static void print_ops(const cr_sim *s, bool per_rank)
+static void print_ops(FILE *out, const cr_sim *s, bool per_rank)
 {
-    printf("#\n# completion per op (times in us from 0; ranks: first/last to finish)\n");
-    printf("# %-24s %8s %6s %12s %12s %12s %12s %8s\n", "op", "kind", "ranks", "start", "end",
-           "rank_min", "rank_max", "slowest");
+    fprintf(out, "#\n# completion per op (times in us from 0; ranks: first/last to finish)\n");
+    fprintf(out, "# %-24s %8s %6s %12s %12s %12s %12s %8s\n", "op", "kind", "ranks", "start", "end",
+            "rank_min", "rank_max", "slowest");
     for (int i = 0; i < cr_sim_n_ops(s); i++) {
         cr_sim_op_result r = cr_sim_op_get(s, i);
         double mn, mx;
         int slow;
         rank_summary(&r, &mn, &mx, &slow);
-        printf("# %-24s %8s %6d %12.3f %12.3f %12.3f %12.3f %8d\n", r.name,
-               r.kind == CR_SIM_OP_COLL ? "coll" : "compute", r.n_ranks, r.start_s * 1e6,
-               r.end_s * 1e6, (r.start_s + mn) * 1e6, (r.start_s + mx) * 1e6, r.ranks[slow]);
+        fprintf(out, "# %-24s %8s %6d %12.3f %12.3f %12.3f %12.3f %8d\n", r.name,
+                r.kind == CR_SIM_OP_COLL ? "coll" : "compute", r.n_ranks, r.start_s * 1e6,
+                r.end_s * 1e6, (r.start_s + mn) * 1e6, (r.start_s + mx) * 1e6, r.ranks[slow]);
         if (per_rank)
             for (int k = 0; k < r.n_ranks; k++)
-                printf("#   %-22s rank %6d end %12.3f us\n", r.name, r.ranks[k],
-                       rank_end(&r, k) * 1e6);
+                fprintf(out, "#   %-22s rank %6d end %12.3f us\n", r.name, r.ranks[k],
+                        rank_end(&r, k) * 1e6);
     }
 }
 
@@ -393,10 +412,13 @@ static void put_jstr(FILE *f, const char *s)
     json_decref(j);
 }
 
-static int timeline_events(FILE *f, const cr_sim *s)
+/* Writes the events of s, one a line; returns how many, or -1 out of
+ * memory. */
+static long timeline_events(FILE *f, const cr_sim *s)
 {
     const cr_topo *t = cr_sim_topo(s);
     int n = t->n_gpus;
+    long events = 0;
     char *used = calloc((size_t)n, 1);
     if (!used)
         return -1;
@@ -417,6 +439,7 @@ static int timeline_events(FILE *f, const cr_sim *s)
                 (long)r * 100 + local_of(t, r));
         put_jstr(f, name);
         fputs("}},\n", f);
+        events++;
     }
     free(used);
     for (int i = 0; i < cr_sim_n_ops(s); i++) {
@@ -436,6 +459,7 @@ static int timeline_events(FILE *f, const cr_sim *s)
                     "\"stream\":%d,\"simulated\":true,\"op\":%d,\"rank\":%d}},\n",
                     pid, r.stream, r.start_s * 1e6, (end - r.start_s) * 1e6, local_of(t, g),
                     r.stream, i, g);
+            events += 2;
         }
     }
     long nt = cr_sim_n_tasks(s);
@@ -454,8 +478,9 @@ static int timeline_events(FILE *f, const cr_sim *s)
                 (long)ti.rank * 100 + local_of(t, ti.rank), r.stream, ti.start_s * 1e6,
                 (ti.end_s - ti.start_s) * 1e6, local_of(t, ti.rank), r.stream, ti.bytes, ti.peer,
                 ti.ready_s * 1e6);
+        events++;
     }
-    return 0;
+    return events;
 }
 
 /* Writes the Chrome trace of s to path: built in memory, then written with
@@ -471,12 +496,17 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
     if (!f)
         return cli_fail("sim", "out of memory building the timeline");
     fputs("{\"traceEvents\":[\n", f);
-    bool bad = timeline_events(f, s) != 0;
+    long events = timeline_events(f, s);
+    bool bad = events < 0;
     fprintf(f, "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"commroof_end\",\"args\":{}}\n],\n");
+    /* records: the events written (as the tracer's metadata.records,
+     * traces/README.md), commroof_end included; the simulator's task
+     * count, written before, counted markers and left out the metadata
+     * events. command: what re-runs this trace (what_command). */
     json_t *meta =
         json_pack("{s:s,s:i,s:s,s:s,s:s,s:i,s:f,s:I}", "format", "commroof-trace", "format_version",
                   1, "tool", "commroof sim", "topology", t->name, "command", what, "ts_base_ns", 0,
-                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)cr_sim_n_tasks(s));
+                  "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)(events + 1));
     char *m = meta ? json_dumps(meta, JSON_COMPACT) : NULL;
     json_decref(meta);
     fprintf(f, "\"displayTimeUnit\":\"ns\",\n\"metadata\":%s}\n", m ? m : "{}");
@@ -492,6 +522,63 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
     if (st != CR_OK)
         return cli_fail("sim", "cannot write the timeline: %s", d.msg);
     return CLI_OK;
+}
+
+/* ---------- the command a timeline names ---------- */
+
+/* Appends " w" to b, quoted for a POSIX shell where it holds anything but
+ * letters, digits and -_./:,=+@% (a --topo path with a blank or a quote),
+ * so that the timeline's command runs as it reads. */
+static void add_word(cr_sbuf *b, const char *w)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "-_./:,=+@%";
+    if (*w && w[strspn(w, safe)] == 0) {
+        cr_sbuf_add(b, " %s", w);
+        return;
+    }
+    cr_sbuf_add(b, " '");
+    for (const char *p = w; *p; p++)
+        cr_sbuf_add(b, *p == '\'' ? "'\\''" : "%c", *p);
+    cr_sbuf_add(b, "'");
+}
+
+/* " name value" when value is given (not NULL). */
+static void add_opt(cr_sbuf *b, const char *name, const char *value)
+{
+    if (!value)
+        return;
+    cr_sbuf_add(b, " %s", name);
+    add_word(b, value);
+}
+
+/* The command line that re-runs what a timeline shows: the options as
+ * given (--topo as typed, a file path or a shipped name; the topology's
+ * own name can differ from both) and, for a sweep, its last size alone
+ * (last_sz, the sweep's value before nccl-tests sizing). In b
+ * (cr_sbuf_release). */
+static void what_command(cr_sbuf *b, const struct opts *o, const cr_topo *t, double last_sz)
+{
+    cr_sbuf_add(b, "commroof sim");
+    if (o->scenario)
+        add_opt(b, "--scenario", o->scenario);
+    else
+        add_word(b, o->coll);
+    add_opt(b, "--topo", o->topo ? o->topo : t->name); /* no --topo: the default, by name */
+    if (o->scenario)
+        return;
+    char num[64];
+    add_opt(b, "--ranks", o->ranks);
+    snprintf(num, sizeof num, "%.0f", last_sz);
+    add_opt(b, "-b", num);
+    add_opt(b, "--dtype", o->dtype);
+    add_opt(b, "--algo", o->algo);
+    add_opt(b, "--proto", o->proto);
+    snprintf(num, sizeof num, "%d", o->channels);
+    add_opt(b, "--nchannels", o->channels > 0 ? num : NULL);
+    snprintf(num, sizeof num, "%d", o->root);
+    add_opt(b, "--root", o->root_given ? num : NULL);
+    add_opt(b, "--grain", o->grain);
 }
 
 /* ---------- the simple form ---------- */
@@ -582,27 +669,32 @@ static int sim_one(const cr_topo *t, const cr_rankset *rs, cr_coll c, double S, 
     return CLI_OK;
 }
 
-static void print_header(const cr_topo *t, cr_coll c, const cr_rankset *rs, const char *rtxt,
-                         const cr_coll_req *rq, bool att)
+static void print_header(FILE *out, const cr_topo *t, cr_coll c, const cr_rankset *rs,
+                         const char *rtxt, const cr_coll_req *rq, bool att)
 {
-    printf("# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c), t->name,
-           rtxt, rs->n, cr_dtype_name(rq->dtype), cli_forced_note(rq->algo, rq->proto));
-    printf("# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
-           "algorithm on the topology graph (doc/simulator.md)\n#\n");
-    printf("# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
+    fprintf(out, "# commroof sim %s  topology %s  ranks %s (%d)  dtype %s%s\n", cr_coll_name(c),
+            t->name, rtxt, rs->n, cr_dtype_name(rq->dtype), cli_forced_note(rq->algo, rq->proto));
+    fprintf(out,
+            "# bound, pred: as commroof coll (doc/bounds.md); sim: flow-level simulation of pred's "
+            "algorithm on the topology graph (doc/simulator.md)\n");
+    const char *p2p = cli_p2p_proto_note(c, rq->proto, CR_MECH_NONE);
+    if (p2p)
+        fprintf(out, "# pred: %s\n", p2p);
+    fprintf(out, "#\n");
+    fprintf(out, "# %12s %12s %8s %10s %-14s ", "size", "count", "type", "bound_us", "binding");
     if (att)
-        printf("%10s ", "attain_us");
-    printf("%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "pred_us", "algo", "proto",
-           "bnd_algbw", "bnd_busbw", "algbw", "busbw", "sim_us", "sim_algbw", "sim_busbw", "sim/pr",
-           "ch");
-    printf("# %12s %12s %8s %10s %-14s ", "(B)", "(elements)", "", "(us)", "");
+        fprintf(out, "%10s ", "attain_us");
+    fprintf(out, "%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "pred_us", "algo",
+            "proto", "bnd_algbw", "bnd_busbw", "algbw", "busbw", "sim_us", "sim_algbw", "sim_busbw",
+            "sim/pr", "ch");
+    fprintf(out, "# %12s %12s %8s %10s %-14s ", "(B)", "(elements)", "", "(us)", "");
     if (att)
-        printf("%10s ", "(us)");
-    printf("%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "(us)", "", "", "(GB/s)",
-           "(GB/s)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)", "", "");
+        fprintf(out, "%10s ", "(us)");
+    fprintf(out, "%10s %-8s %-6s %9s %9s %9s %9s %11s %9s %9s %7s %3s\n", "(us)", "", "", "(GB/s)",
+            "(GB/s)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)", "", "");
 }
 
-static int run_simple(const struct opts *o)
+static int run_simple(const struct opts *o, FILE *out)
 {
     cr_coll c;
     cr_coll_req rq;
@@ -618,7 +710,7 @@ static int run_simple(const struct opts *o)
     cr_coll_ctx *ctx = NULL;
     json_t *root = NULL, *rows = NULL;
     cr_sim *last = NULL;
-    double last_S = o->b;
+    double last_S = o->b, last_sz = o->b;
     rc = CLI_OK;
     if (cr_rankset_parse(o->ranks ? o->ranks : "all", t->n_gpus, &rs, &d) != CR_OK) {
         rc = cli_usage_error("sim", "--ranks: %s", d.msg[0] ? d.msg : "out of memory");
@@ -697,9 +789,12 @@ static int run_simple(const struct opts *o)
         root = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s,s:f}", "command", "sim", "coll", cr_coll_name(c),
                          "topology", t->name, "ranks", rtxt, "nranks", rs->n, "dtype",
                          cr_dtype_name(rq.dtype), "busbw_factor", bbf);
+        const char *p2p = cli_p2p_proto_note(c, rq.proto, CR_MECH_NONE);
+        if (p2p)
+            json_object_set_new(root, "note", json_string(p2p));
         rows = json_array();
     } else {
-        print_header(t, c, rs, rtxt, &rq, ceil.measured);
+        print_header(out, t, c, rs, rtxt, &rq, ceil.measured);
     }
     for (double sz = o->b;;) {
         /* sized as coll and nccl-tests size their buffers */
@@ -753,19 +848,20 @@ static int run_simple(const struct opts *o)
             json_object_set_new(e, "events", json_integer(st.n_events));
             json_array_append_new(rows, e);
         } else {
-            printf("  %12.0f %12.0f %8s %10.2f %-14s ", S, count, cli_nccl_type_name(rq.dtype),
-                   res.bound.bound_s * 1e6, res.bound.binding);
+            fprintf(out, "  %12.0f %12.0f %8s %10.2f %-14s ", S, count,
+                    cli_nccl_type_name(rq.dtype), res.bound.bound_s * 1e6, res.bound.binding);
             if (ceil.measured)
-                printf("%10.2f ", res.bound.attainable_s * 1e6);
-            printf("%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %7.3f %3d\n",
-                   p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
-                   res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
-                   p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio,
-                   p->nchannels);
+                fprintf(out, "%10.2f ", res.bound.attainable_s * 1e6);
+            fprintf(out, "%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %7.3f %3d\n",
+                    p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
+                    res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
+                    p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio,
+                    p->nchannels);
         }
         cr_sim_free(last);
         last = s;
         last_S = S;
+        last_sz = sz;
         double next = cli_next_size(sz, o->f, 0);
         if (next > o->e * (1 + 1e-12))
             break;
@@ -777,15 +873,17 @@ static int run_simple(const struct opts *o)
         json_object_set_new(root, "ops", ops_json(last, o->per_rank));
         json_object_set_new(root, "busiest", busiest_json(last, o->top));
     } else {
-        printf("#\n# details of the last size (%.0f B):\n", last_S);
-        print_ops(last, o->per_rank);
-        print_busiest(last, o->top);
+        fprintf(out, "#\n# details of the last size (%.0f B):\n", last_S);
+        print_ops(out, last, o->per_rank);
+        print_busiest(out, last, o->top);
     }
     if (o->timeline) {
-        char what[256];
-        snprintf(what, sizeof what, "commroof sim %s --topo %s --ranks %s -b %.0f", cr_coll_name(c),
-                 t->name, rtxt, last_S);
-        if ((rc = write_timeline(last, o->timeline, what)) != CLI_OK)
+        cr_sbuf what = {0};
+        what_command(&what, o, t, last_sz);
+        rc = what.oom ? cli_fail("sim", "out of memory building the timeline")
+                      : write_timeline(last, o->timeline, what.p);
+        cr_sbuf_release(&what);
+        if (rc != CLI_OK)
             goto out;
     }
     if (o->json) {
@@ -794,7 +892,7 @@ static int run_simple(const struct opts *o)
             rc = cli_fail("sim", "out of memory writing JSON");
             goto out;
         }
-        puts(txt);
+        fprintf(out, "%s\n", txt);
         free(txt);
     }
 out:
@@ -809,7 +907,7 @@ out:
 
 /* ---------- scenarios ---------- */
 
-static int run_scenario(const struct opts *o)
+static int run_scenario(const struct opts *o, FILE *out)
 {
     cr_topo *t = cli_open_topo("sim", o->topo);
     if (!t)
@@ -846,19 +944,22 @@ static int run_scenario(const struct opts *o)
             rc = cli_fail("sim", "out of memory writing JSON");
             goto out;
         }
-        puts(txt);
+        fprintf(out, "%s\n", txt);
         free(txt);
     } else {
         cr_sim_stats ss = cr_sim_stats_get(s);
-        printf("# commroof sim --scenario %s on %s: makespan %.3f us, %ld flows, %ld events\n",
-               o->scenario, t->name, cr_sim_makespan_s(s) * 1e6, ss.n_flows, ss.n_events);
-        print_ops(s, o->per_rank);
-        print_busiest(s, o->top);
+        fprintf(out,
+                "# commroof sim --scenario %s on %s: makespan %.3f us, %ld flows, %ld events\n",
+                o->scenario, t->name, cr_sim_makespan_s(s) * 1e6, ss.n_flows, ss.n_events);
+        print_ops(out, s, o->per_rank);
+        print_busiest(out, s, o->top);
     }
     if (o->timeline) {
-        char what[512];
-        snprintf(what, sizeof what, "commroof sim --scenario %s --topo %s", o->scenario, t->name);
-        rc = write_timeline(s, o->timeline, what);
+        cr_sbuf what = {0};
+        what_command(&what, o, t, 0);
+        rc = what.oom ? cli_fail("sim", "out of memory building the timeline")
+                      : write_timeline(s, o->timeline, what.p);
+        cr_sbuf_release(&what);
     }
 out:
     cr_sim_free(s);
@@ -874,5 +975,22 @@ int cli_cmd_sim(int argc, char **argv)
         return CLI_OK;
     if (rc)
         return rc;
-    return o.scenario ? run_scenario(&o) : run_simple(&o);
+    /* stdout gets the whole table or nothing: a failure part way (a size
+     * past the simulator's budget, a timeline that cannot be written) left
+     * the header and the rows before it on stdout, exit 1 */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        return cli_fail("sim", "out of memory");
+    rc = o.scenario ? run_scenario(&o, out) : run_simple(&o, out);
+    bool bad = ferror(out) != 0;
+    if (fclose(out) != 0 || bad) {
+        free(buf);
+        return rc ? rc : cli_fail("sim", "out of memory building the output");
+    }
+    if (rc == CLI_OK)
+        fwrite(buf, 1, len, stdout);
+    free(buf);
+    return rc;
 }

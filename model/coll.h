@@ -177,6 +177,11 @@ typedef struct {
  * the model's times overflow to infinity (issue 13 item 8: -b 1e308). */
 #define CR_COLL_MAX_BYTES 1e15
 
+/* The most channels a request may force (cr_coll_req.nchannels): NCCL's
+ * MAXCHANNELS (src/include/device.h), the limit of coll and sim
+ * --nchannels and of a scenario's channels=. */
+#define CR_COLL_MAX_NCHANNELS 64
+
 /* One term of the bound: bytes forced across a cut (or through HBM) in its
  * busiest direction, the capacity there, and the time they take. */
 typedef struct {

@@ -51,3 +51,13 @@ cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d)
         d, CR_ENOTFOUND,
         "unknown dtype \"%s\", expected one of fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", name);
 }
+
+cr_status cr_dtype_check_nccl(cr_dtype t, cr_diag *d)
+{
+    if (t != CR_DT_TF32 && t != CR_DT_FP4)
+        return CR_OK;
+    return cr_diag_set(
+        d, CR_EINVAL, "%s is not an NCCL element type; use fp32, bf16, fp16, fp8, int8 or fp64%s",
+        cr_dtype_name(t),
+        t == CR_DT_TF32 ? " (tf32 is stored as fp32)" : " (packed fp4 moves as int8 bytes)");
+}

@@ -27,6 +27,13 @@ const char *cr_dtype_name(cr_dtype t);
 /* Size of one element in bytes (fp4 is 0.5). */
 double cr_dtype_bytes(cr_dtype t);
 
+/* Whether t is an element type NCCL has, the rule every collective's
+ * dtype follows (coll and sim --dtype, a scenario's dtype=): tf32 is fp32
+ * in memory, and NCCL has no 4-bit type (packed fp4 moves as int8 bytes).
+ * CR_OK, or CR_EINVAL with "NAME is not an NCCL element type; use ..."
+ * and the right type in d. */
+cr_status cr_dtype_check_nccl(cr_dtype t, cr_diag *d);
+
 /* Accepts the names above and common aliases ("float32", "e4m3", "half").
  * Errors: CR_ENOTFOUND with the list of valid names in d. */
 cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d);

@@ -235,8 +235,11 @@ static cr_status ring_mean_lat(xp *x, const int *order, double *mean)
  * Returns the channels to run; C unchanged without such rings. */
 static int mesh_channels(xp *x, int C)
 {
+    /* nodes of such GPUs over a network: at most one channel a ring inside
+     * each node too (flowsim_ring_order), the network carrying coll's
+     * rate */
     if (x->n_rings <= 0)
-        return C;
+        return x->n_node_rings > 0 && C > x->n_node_rings ? x->n_node_rings : C;
     if (C > x->n_rings)
         C = x->n_rings;
     if (C < x->ring_links)
@@ -1071,6 +1074,8 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     }
     free(x.acc);
     free(x.rings);
+    free(x.node_rings);
+    free(x.node_ring_at);
     if (st == CR_OK)
         *op = x.op;
     return st;

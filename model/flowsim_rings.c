@@ -115,23 +115,25 @@ static int mesh_stride(const xp *x, int c)
     return nc >= 2 ? cand[c % nc] : 1;
 }
 
-/* Direct links between op ranks (GPU-to-GPU, no switch), as op indices:
- * nb[off[i] .. off[i+1]). Returns false on allocation failure. */
-static bool direct_adjacency(xp *x, int **off_out, int **nb_out)
+/* Direct links (GPU-to-GPU, no switch) among n op ranks: members[i] is
+ * the op index of the i-th (NULL: op index i, n the op's ranks), and the
+ * links come as those positions: nb[off[i] .. off[i+1]). Returns false on
+ * allocation failure. */
+static bool direct_adjacency(xp *x, const int *members, int n, int **off_out, int **nb_out)
 {
     const cr_topo *t = cr_sim_topo(x->s);
-    int n = x->n, *pos = malloc(((size_t)t->n_devs + 1) * sizeof *pos);
+    int *pos = malloc(((size_t)t->n_devs + 1) * sizeof *pos);
     int *off = calloc((size_t)n + 1, sizeof *off), *nb = NULL;
     if (!pos || !off)
         goto fail;
     for (int v = 0; v < t->n_devs; v++)
         pos[v] = -1;
     for (int i = 0; i < n; i++)
-        pos[t->gpus[x->ranks[i]]] = i;
+        pos[t->gpus[x->ranks[members ? members[i] : i]]] = i;
     for (int pass = 0; pass < 2; pass++) {
         int k = 0;
         for (int i = 0; i < n; i++) {
-            int v = t->gpus[x->ranks[i]];
+            int v = t->gpus[x->ranks[members ? members[i] : i]];
             if (pass == 1)
                 off[i] = k;
             for (int e = t->adj_off[v]; e < t->adj_off[v + 1]; e++) {
@@ -489,15 +491,15 @@ static int directed_rings(int n, const int *off, const int *nb, int maxk, int ha
  * of a GPU as RCCL's ring sets do (8 fully meshed MI300X: 7 rings over
  * their 7 links each way; a 4x4x4 torus: up to 6). Cached in x->rings;
  * none where the ranks have no direct links (switched, PCIe). */
-cr_status flowsim_neighbour_rings(xp *x)
+static cr_status rings_among(xp *x, const int *members, int n, int **rings_out, int *k_out,
+                             int *links_out)
 {
-    if (x->rings || x->rings_tried)
-        return CR_OK;
-    x->rings_tried = true;
-    int n = x->n, *off = NULL, *nb = NULL;
+    int *off = NULL, *nb = NULL;
+    *rings_out = NULL;
+    *k_out = *links_out = 0;
     if (n < 3 || n > 65536)
         return CR_OK;
-    if (!direct_adjacency(x, &off, &nb))
+    if (!direct_adjacency(x, members, n, &off, &nb))
         return flowsim_xp_oom(x);
     int maxk = off[n] > 0 ? 1 << 30 : 0;
     for (int i = 0; i < n; i++)
@@ -555,9 +557,9 @@ cr_status flowsim_neighbour_rings(xp *x)
             k = got;
     }
     if (k > 0) {
-        x->rings = rings;
-        x->n_rings = k;
-        x->ring_links = maxk;
+        *rings_out = rings;
+        *k_out = k;
+        *links_out = maxk;
         rings = NULL;
     }
 out:
@@ -569,6 +571,113 @@ out:
     free(taken);
     free(rings);
     return st;
+}
+
+cr_status flowsim_neighbour_rings(xp *x)
+{
+    if (x->rings || x->rings_tried)
+        return CR_OK;
+    x->rings_tried = true;
+    return rings_among(x, NULL, x->n, &x->rings, &x->n_rings, &x->ring_links);
+}
+
+/* Rings through neighbours inside each node of an op over several nodes of
+ * m ranks each (grp[g m .. g m + m), op indices by node): found on node 0's
+ * ranks as local positions 0..m-1 and kept where every node has the same
+ * direct links (nodes from one template: 2 x 8 MI300X on a fat-tree);
+ * cached in x->node_rings. */
+static cr_status node_rings(xp *x, const int *grp, int ng, int m)
+{
+    if (x->node_rings || x->node_rings_tried)
+        return CR_OK;
+    x->node_rings_tried = true;
+    int k = 0, links = 0, *r = NULL;
+    cr_status st = rings_among(x, grp, m, &r, &k, &links);
+    if (st != CR_OK || k == 0)
+        return st;
+    const cr_topo *t = cr_sim_topo(x->s);
+    for (int g = 1; g < ng; g++)
+        for (int q = 0; q < k; q++)
+            for (int i = 0; i < m; i++) {
+                const int *mem = grp + (size_t)g * (size_t)m, *rq = r + (size_t)q * (size_t)m;
+                if (!linked(t, x->ranks[mem[rq[i]]], x->ranks[mem[rq[(i + 1) % m]]])) {
+                    free(r); /* nodes wired unlike node 0: the rank order in each */
+                    return CR_OK;
+                }
+            }
+    x->node_rings = r;
+    x->n_node_rings = k;
+    return CR_OK;
+}
+
+/* Where channel q of the node rings (ring q, q < x->n_node_rings) enters
+ * and leaves a node: in at R[p] and out at R[p - 1] (x->node_ring_at[q] =
+ * p), chosen so that no two rings enter at one GPU and no two leave at one:
+ * each crossing between nodes on a rail of its own, as NCCL's rings spread
+ * over the NICs (in rank order every ring entered at its first GPU and
+ * left at one GPU's NIC). A depth-first search over the rings' choices,
+ * each ring trying its own position q first, within NODE_AT_BUDGET steps;
+ * where it finds none, each ring takes the first position whose GPUs are
+ * free, or failing that its own. Writes x->node_ring_at. */
+#define NODE_AT_BUDGET 100000L
+static cr_status node_ring_entries(xp *x, int m)
+{
+    int k = x->n_node_rings, *at = malloc((size_t)k * sizeof *at),
+        *tried = calloc((size_t)k + 1, sizeof *tried);
+    char *in_used = calloc((size_t)m, 1), *out_used = calloc((size_t)m, 1);
+    if (!at || !tried || !in_used || !out_used) {
+        free(at);
+        free(tried);
+        free(in_used);
+        free(out_used);
+        return flowsim_xp_oom(x);
+    }
+    int q = 0;
+    long budget = NODE_AT_BUDGET;
+    while (q >= 0 && q < k && budget-- > 0) {
+        const int *R = x->node_rings + (size_t)q * (size_t)m;
+        if (tried[q] > 0) { /* undo the last choice of ring q before the next */
+            int p = at[q];
+            in_used[R[p]] = 0;
+            out_used[R[(p + m - 1) % m]] = 0;
+        }
+        int p = -1;
+        while (tried[q] < m && p < 0) {
+            int pj = (q + tried[q]++) % m;
+            if (!in_used[R[pj]] && !out_used[R[(pj + m - 1) % m]])
+                p = pj;
+        }
+        if (p < 0) { /* back to the ring before */
+            tried[q--] = 0;
+            continue;
+        }
+        at[q] = p;
+        in_used[R[p]] = 1;
+        out_used[R[(p + m - 1) % m]] = 1;
+        q++;
+    }
+    if (q != k) { /* none found: first free positions, ring by ring */
+        memset(in_used, 0, (size_t)m);
+        memset(out_used, 0, (size_t)m);
+        for (q = 0; q < k; q++) {
+            const int *R = x->node_rings + (size_t)q * (size_t)m;
+            at[q] = q % m;
+            for (int j = 0; j < m; j++) {
+                int pj = (q + j) % m;
+                if (!in_used[R[pj]] && !out_used[R[(pj + m - 1) % m]]) {
+                    at[q] = pj;
+                    break;
+                }
+            }
+            in_used[R[at[q]]] = 1;
+            out_used[R[(at[q] + m - 1) % m]] = 1;
+        }
+    }
+    free(tried);
+    free(in_used);
+    free(out_used);
+    x->node_ring_at = at;
+    return CR_OK;
 }
 
 /* Fills order[] with channel c's ring. Ranks are grouped by node in the
@@ -647,6 +756,28 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
     memset(cnt, 0, (size_t)ng * sizeof *cnt);
     for (int i = 0; i < n; i++)
         grp[gstart[node[i]] + cnt[node[i]]++] = i;
+    /* nodes whose GPUs are wired to each other directly (a fat-tree of
+     * MI300X nodes): channel c's way through each node follows its ring
+     * through neighbours, so that the channels spread over every XGMI
+     * link as they do on one such node (in rank order all eight crossed
+     * the same seven links, sim/pr 3.43) */
+    if ((st = node_rings(x, grp, ng, m)) != CR_OK)
+        goto out;
+    if (x->n_node_rings > 0) {
+        if (!x->node_ring_at && (st = node_ring_entries(x, m)) != CR_OK)
+            goto out;
+        /* channel c on ring c (mesh_channels runs at most one channel a
+         * ring): in at R[p], along R to R[p - 1] on even nodes; on odd
+         * ones in at R[p - 1] and back along R to R[p], so that each
+         * crossing joins one local GPU of two nodes (one rail), as the
+         * switched nodes' segments below do */
+        int q = c % x->n_node_rings, p = x->node_ring_at[q];
+        const int *R = x->node_rings + (size_t)q * (size_t)m;
+        for (int g = 0, k = 0; g < ng; g++)
+            for (int i = 0; i < m; i++)
+                order[k++] = grp[gstart[g] + R[(g % 2 ? p + 2 * m - 1 - i : p + i) % m]];
+        goto out;
+    }
     int k = 0;
     for (int g = 0; g < ng; g++) {
         const int *mem = grp + gstart[g];

@@ -35,6 +35,12 @@ typedef struct {
     double eff;       /* the flows' bandwidth efficiency: sp->bw_eff, or a
                          ring's over the links its channels take (ring) */
     bool rings_tried; /* flowsim_neighbour_rings has run */
+    int *node_rings;  /* over several nodes: n_node_rings rings through the
+                         direct neighbours inside a node, as local positions
+                         (flowsim_ring_order); 0 none */
+    int n_node_rings;
+    int *node_ring_at; /* with them: where ring q enters a node (its position) */
+    bool node_rings_tried;
 } xp;
 
 /* Records an allocation failure (or the simulator budget that made it

@@ -163,11 +163,31 @@ static cr_status ranks_of(scn *S, const xmlNode *n, cr_rankset **rs)
     return *rs ? CR_OK : cr_diag_set(S->d, CR_ENOMEM, "out of memory");
 }
 
+/* What after= trims around each name. XML turns a literal tab or line
+ * break in an attribute into a space and xml_safe refuses a control
+ * character written as a reference, so a space is what reaches here; the
+ * others are trimmed all the same. */
+#define BLANKS " \t\n\r"
+
 static cr_status add_name(scn *S, const xmlNode *n, int op)
 {
     const char *name = attr(n, "name");
     if (!name || !*name)
         return fail(S, n, CR_EINVAL, "<%s> needs a non-empty name", (const char *)n->name);
+    /* after= lists names separated by commas and drops the blanks around
+     * each: a name with a comma could not be named there, and " a" would
+     * stand beside "a" while after=" a " found only "a" */
+    size_t len = strlen(name);
+    if (strchr(name, ','))
+        return fail(S, n, CR_EINVAL,
+                    "name=\"%.200s\" holds a comma, which separates the names of after=; "
+                    "name the op without one (e.g. \"tp_0\")",
+                    name);
+    if (strchr(BLANKS, name[0]) || strchr(BLANKS, name[len - 1]))
+        return fail(S, n, CR_EINVAL,
+                    "name=\"%.200s\" starts or ends with a blank, which after= drops; write "
+                    "the name without blanks around it",
+                    name);
     for (int i = 0; i < S->n; i++)
         if (!strcmp(S->names[i], name))
             return fail(S, n, CR_EINVAL, "the name \"%s\" is used twice; op names are unique",
@@ -206,10 +226,9 @@ static cr_status resolve_after(scn *S, const xmlNode *n, int idx)
         return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && st == CR_OK;
          tok = strtok_r(NULL, ",", &save)) {
-        while (*tok == ' ' || *tok == '\t' || *tok == '\n')
-            tok++;
+        tok += strspn(tok, BLANKS);
         size_t len = strlen(tok);
-        while (len > 0 && (tok[len - 1] == ' ' || tok[len - 1] == '\t' || tok[len - 1] == '\n'))
+        while (len > 0 && strchr(BLANKS, tok[len - 1]))
             tok[--len] = 0;
         int found = -1;
         for (int i = 0; i < S->n && found < 0; i++)
@@ -518,7 +537,9 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
      * other size ranges in place) and makes a one-rank op free */
     rq.in_place = false;
     const char *a;
-    if ((a = attr(n, "dtype")) && cr_dtype_parse(a, &rq.dtype, &d) != CR_OK) {
+    /* the rule sim COLL's and coll's --dtype follow: NCCL's element types */
+    if ((a = attr(n, "dtype")) &&
+        (cr_dtype_parse(a, &rq.dtype, &d) != CR_OK || cr_dtype_check_nccl(rq.dtype, &d) != CR_OK)) {
         st = fail(S, n, CR_EINVAL, "dtype: %s", d.msg);
         goto out;
     }
@@ -539,11 +560,25 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         st = fail(S, n, CR_EINVAL, "proto: %s", d.msg);
         goto out;
     }
+    if (a && cr_coll_p2p(c)) {
+        /* NCCL runs these as point-to-point transfers, whose protocol
+         * addP2pToPlan picks by size whatever NCCL_PROTO says: a forced
+         * one would be dropped in silence (sim COLL and coll print a note;
+         * a scenario has no table to carry one) */
+        st = fail(S, n, CR_EINVAL,
+                  "proto=\"%s\": %s runs as NCCL's point-to-point transfers, which ignore a "
+                  "forced protocol (addP2pToPlan picks LL or Simple by size); remove proto=",
+                  a, v ? "alltoallv" : cr_coll_name(c));
+        goto out;
+    }
     if ((a = attr(n, "channels"))) {
         char *end;
         long ch = strtol(a, &end, 10);
-        if (*end || ch < 1 || ch > 1024) {
-            st = fail(S, n, CR_EINVAL, "channels=\"%s\" is not a number from 1 to 1024", a);
+        /* the limit of sim COLL's and coll's --nchannels */
+        if (*end || end == a || ch < 1 || ch > CR_COLL_MAX_NCHANNELS) {
+            st = fail(S, n, CR_EINVAL,
+                      "channels=\"%s\" is not a count from 1 to %d (NCCL's most channels)", a,
+                      CR_COLL_MAX_NCHANNELS);
             goto out;
         }
         rq.nchannels = (int)ch;

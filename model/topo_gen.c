@@ -98,12 +98,35 @@ struct ft {
     const char *nic_from; /* where nic_Bps comes from, for the fabric's source */
 };
 
+static long long gcd_ll(long long a, long long b)
+{
+    while (b) {
+        long long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* A count as the user gave it: "16 nodes" (unit 1), or "8 racks (144
+ * nodes)" where one counts racks of unit nodes (topo gen nvl --racks:
+ * nodes are an NVL72 rack's trays, which the user did not count). */
+static const char *count_text(char *buf, size_t n, long long count, long long unit)
+{
+    if (unit > 1)
+        snprintf(buf, n, "%lld racks (%lld nodes)", count, count * unit);
+    else
+        snprintf(buf, n, "%lld nodes", count);
+    return buf;
+}
+
 /* what names the node count for messages: "--nodes 100", "--racks 2 (36
  * nodes)"; unit is the nodes one count of it stands for (1 a node, 18 an
  * NVL72 rack's trays), so that a message can name counts that fit. */
 static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char *what, int unit,
                          const cr_topo_xml_parts *np, struct ft *f, cr_diag *d)
 {
+    long long u1 = unit > 0 ? unit : 1;
     f->N = N;
     f->K = o->leaf_radix ? o->leaf_radix : DEFAULT_RADIX;
     f->X = o->oversub > 0 ? o->oversub : 1;
@@ -216,11 +239,14 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
     }
     f->L = f->N / f->d;
     if (f->tiers == 2) {
-        if (f->L > f->K)
+        if (f->L > f->K) {
+            char cnt[96];
             return cr_diag_set(d, CR_EINVAL,
                                "%s needs %d leaves per rail, more than a %d-port spine "
-                               "reaches: give at most %d nodes for 2 tiers, or --tiers 3",
-                               what, f->L, f->K, f->K * f->d);
+                               "reaches: give at most %s for 2 tiers, or --tiers 3",
+                               what, f->L, f->K,
+                               count_text(cnt, sizeof cnt, (long long)f->K * f->d / u1, u1));
+        }
         /* Spine ports split evenly over the leaves, as many links from a
          * leaf to each spine as fit (h100-ib-128n: 4 leaves, 16 links to
          * each of 2 spines). */
@@ -231,17 +257,41 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
         return CR_OK;
     }
     f->Lp = f->K / 2;
-    if (f->L % f->Lp || f->L / f->Lp < 2)
+    if (f->L % f->Lp || f->L / f->Lp < 2) {
+        /* whole pods, two at least: nodes a multiple of m from 2m on, in
+         * the counts the user gave (racks of unit nodes for nvl) */
+        long long m = (long long)f->Lp * f->d, step = m / gcd_ll(m, u1), least = step,
+                  most = (long long)f->K * m; /* K pods, all a core reaches */
+        while (least * u1 < 2 * m)
+            least += step;
+        char cnt[96], at_least[112] = "";
+        /* only racks (unit > 1) get here: 2m nodes are at most K pods */
+        if (least * u1 > most)
+            return cr_diag_set(d, CR_EINVAL,
+                               "--tiers 3 with %s: a pod holds %d leaves (half of radix %d), "
+                               "%lld nodes, and the least count of racks that fills whole pods, "
+                               "%s, is more than the %lld nodes a %d-port core reaches; give a "
+                               "larger --leaf-radix",
+                               what, f->Lp, f->K, m, count_text(cnt, sizeof cnt, least, u1), most,
+                               f->K);
+        if (least > step)
+            snprintf(at_least, sizeof at_least, ", at least %s",
+                     count_text(cnt, sizeof cnt, least, u1));
         return cr_diag_set(d, CR_EINVAL,
-                           "--tiers 3 with %d leaves per rail: a pod holds %d leaves (half of "
-                           "radix %d); give a multiple of %d nodes, at least %d",
-                           f->L, f->Lp, f->K, f->Lp * f->d, 2 * f->Lp * f->d);
+                           "--tiers 3 with %s: %d leaves per rail, and a pod holds %d leaves "
+                           "(half of radix %d), %lld nodes; give a multiple of %s%s",
+                           what, f->L, f->Lp, f->K, m, count_text(cnt, sizeof cnt, step, u1),
+                           at_least);
+    }
     f->P = f->L / f->Lp;
-    if (f->P > f->K)
+    if (f->P > f->K) {
+        char cnt[96];
         return cr_diag_set(d, CR_EINVAL,
                            "%s needs %d pods, more than a %d-port core reaches: give "
-                           "at most %lld nodes, or a larger --leaf-radix",
-                           what, f->P, f->K, (long long)f->K * f->Lp * f->d);
+                           "at most %s, or a larger --leaf-radix",
+                           what, f->P, f->K,
+                           count_text(cnt, sizeof cnt, (long long)f->K * f->Lp * f->d / u1, u1));
+    }
     for (f->c2 = f->K / 2; f->c2 > 1; f->c2--)
         if ((f->K / 2) % f->c2 == 0 && f->P * f->c2 <= f->K)
             break;

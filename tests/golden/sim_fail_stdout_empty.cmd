@@ -1,0 +1,1 @@
+for a in "allreduce --topo h100-ib-1024n -b 1G --algo ring --grain steps" "sendrecv --topo hgx-h200-8 --ranks 0,1 -b 1MB --timeline /nonexistent-dir/t.json" "--scenario tests/fixtures/scenarios/tp-dp.xml --topo h100-ib-4n --timeline /nonexistent-dir/t.json"; do out=$($CR sim $a 2>/dev/null); rc=$?; echo "sim $a: exit $rc, ${#out} bytes on stdout"; done

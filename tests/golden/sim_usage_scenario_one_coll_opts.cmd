@@ -1,0 +1,1 @@
+for a in "-e 1G" "-f 4" "--ranks 0-7" "--dtype bf16" "--algo ring" "--proto ll" "--nchannels 2" "--root 1" "--grain steps"; do out=$($CR sim --scenario tests/fixtures/scenarios/tp-dp.xml --topo h100-ib-4n $a 2>&1); rc=$?; printf '%s\n' "$out" | head -1; echo "$a: exit $rc"; done

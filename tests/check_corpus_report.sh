@@ -99,7 +99,7 @@ badcase split-dup split.txt "check h100-8/fixture-all_reduce_perf.log" 'h100-8/f
 badcase split-missing split.txt "fit h100-8/nothing_perf.log" '.*no such log file'
 badcase split-unmapped split.txt "fit other/x_perf.log" 'other/x_perf.log has no line'
 badcase split-dotdot split.txt "fit ../x/y.log" '"../x/y.log" is not a log of the corpus'
-badcase topo-fields topologies.txt "a100-8 dgx-a100-8 --ranks" 'expected "FOLDER'
+badcase topo-fields topologies.txt "a100-8 dgx-a100-8 --ranks" '--ranks without its value; expected "FOLDER'
 badcase topo-dup topologies.txt "h100-8 hgx-h200-8" 'h100-8 is mapped already on line'
 rm -rf "$T/bc"; cp -r $F "$T/bc"
 sed -i 's/^h100-8  .*/h100-8 no-such-machine/' "$T/bc/topologies.txt"
@@ -130,7 +130,7 @@ printf '%s' "$out" | grep -q "gate-miss.txt:2: check all median .* above .*: MIS
 printf '%s' "$out" | grep -q "gate-miss.txt:1: fit all p90 .*: ok" || bad "gate: the fit line is not reported ok: $out"
 printf 'check all mean 5\n' > "$T/gate-bad.txt"
 out=$("$CR" validate --corpus $F --gate "$T/gate-bad.txt" 2>&1 >/dev/null); rc=$?
-[ $rc = 1 ] && printf '%s' "$out" | grep -q "gate-bad.txt:1: expected" ||
+[ $rc = 1 ] && printf '%s' "$out" | grep -q 'gate-bad.txt:1: statistic "mean": expected median' ||
     bad "gate with 'mean': exit $rc, no file:line in: $out"
 "$CR" validate --corpus 2>/dev/null; [ $? = 2 ] || bad "--corpus without a folder: not a usage error"
 "$CR" validate --corpus $F --half both 2>/dev/null; [ $? = 2 ] || bad "--half both: not a usage error"

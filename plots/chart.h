@@ -90,6 +90,18 @@ cr_status cr_chart_point(cr_chart *c, int s, double x, double y, const char *lab
 /* Adds a band point (x, ylo, yhi) to a CR_SERIES_BAND series. */
 cr_status cr_chart_band(cr_chart *c, int s, double x, double ylo, double yhi);
 
+/* Characters a category's tick label shows at most (cr_chart_short_label). */
+#define CR_CHART_LABEL_CHARS 40
+
+/* Writes name into out (size bytes) shortened for a tick label: at most
+ * max_chars characters (CR_CHART_LABEL_CHARS for the charts' own; UTF-8
+ * sequences count once and are never cut), the last of them "\u2026" (an
+ * ellipsis) where name is longer.
+ * The chart keeps the whole name for its data file, tables and JSON; only
+ * the drawn label is short, so that a 100-character problem name cannot
+ * squeeze the plot to a strip. Returns true when name was shortened. */
+bool cr_chart_short_label(const char *name, size_t max_chars, char *out, size_t size);
+
 /* Adds a category to a bar chart; returns its index or -1. */
 int cr_chart_category(cr_chart *c, const char *name);
 

@@ -870,8 +870,10 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
                 "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
                 (double)c->nc - 0.4);
     for (int k = 0; k < c->nc; k++) {
+        char lab[CR_CHART_LABEL_CHARS * 4 + 1];
+        cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
         cr_sbuf_add(b, "%s", k ? ", " : "");
-        cr_sbuf_gnuplot(b, c->cats[k]);
+        cr_sbuf_gnuplot(b, lab);
         cr_sbuf_add(b, " %d", k);
     }
     cr_sbuf_add(b, ")\n");
@@ -1025,16 +1027,46 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
                        "set xtics rotate by 45 right nomirror\n"
                        "set grid noxtics nomxtics\n");
         if (c->nc > 0) {
-            /* the first category's label, rotated and right-aligned under
-             * its bars, reaches left past the frame: gnuplot's automatic
-             * margin leaves the value axis about 70 px, and the label has
-             * that and the 0.6 category before its tick (7.5 px a
-             * character, x cos 45). Widen the margin only where it needs
-             * more, in characters (about 7 px). */
-            double cat = (pw - 70.0 - right_margin_px(c, true)) / c->nc;
-            double need = (double)strlen(c->cats[0]) * 7.5 * 0.7071;
-            if (need > 70.0 + 0.6 * cat)
-                cr_sbuf_add(b, "set lmargin %d\n", (int)ceil((need - 0.6 * cat) / 7.0) + 1);
+            /* Tick labels shortened (cr_chart_short_label; the data file
+             * keeps the whole names): a 100-character name squeezed the
+             * plot to a strip. Each label, rotated and right-aligned under
+             * its bars, reaches left of its tick by its length (8.2 px a
+             * character at 11 pt, measured on program-gap.png, x cos 45);
+             * category k's tick is k + 0.6 categories from the frame. The
+             * margin is the furthest any label reaches (not only the
+             * first's: a long third label ran off the image), where that
+             * is past the automatic margin's 70 px, at most a third of the
+             * image. Three passes: a wider margin makes narrower categories. */
+            double *reach = malloc((size_t)c->nc * sizeof *reach);
+            if (!reach) {
+                b->oom = true;
+                return;
+            }
+            cr_sbuf_add(b, "set xtics (");
+            for (int k = 0; k < c->nc; k++) {
+                char lab[CR_CHART_LABEL_CHARS * 4 + 1];
+                cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
+                cr_sbuf_add(b, "%s", k ? ", " : "");
+                cr_sbuf_gnuplot(b, lab);
+                cr_sbuf_add(b, " %d", k);
+                size_t len = 0;
+                for (const char *q = lab; *q; q++) /* characters, not bytes */
+                    len += ((unsigned char)*q & 0xC0) != 0x80;
+                reach[k] = (double)len * 8.2 * 0.7071;
+            }
+            cr_sbuf_add(b, ")\n");
+            /* gnuplot's key took 386 px where right_margin_px says 342
+             * (program-gap.png): 15% more, and 16 px to the image edge */
+            double margin = 70.0, cap = pw / 3.0, right = right_margin_px(c, true) * 1.15;
+            for (int pass = 0; pass < 3; pass++) {
+                double cat = (pw - margin - right) / c->nc, over = 0;
+                for (int k = 0; k < c->nc; k++)
+                    over = fmax(over, reach[k] - (k + 0.6) * cat + 16.0);
+                margin = fmin(fmax(70.0, over), cap);
+            }
+            free(reach);
+            if (margin > 70.0)
+                cr_sbuf_add(b, "set lmargin at screen %.5f\n", margin / pw);
             cr_sbuf_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
         }
         cr_sbuf_add(b, "plot ");
@@ -1043,7 +1075,7 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
             cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
             if (first) {
                 cr_sbuf_gnuplot(b, dat);
-                cr_sbuf_add(b, " using %d:xtic(1)", i + 2);
+                cr_sbuf_add(b, " using %d", i + 2);
             } else {
                 cr_sbuf_add(b, "'' using %d", i + 2);
             }

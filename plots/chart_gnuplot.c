@@ -609,30 +609,38 @@ static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out
 
 /* "set AXtics (...)": one label per decade from lo to hi, in unit (times
  * given in us read in their own unit: 1 us, 10 ms, 1 s), plain below 1000
- * (0.1, not 100m), SI prefixes above (1k, 10M); never 1e+06. */
+ * (0.1, not 100m), SI prefixes above (1k, 10M); never 1e+06. An axis of
+ * two decades or less also gets 2 and 5 in each decade: a compare chart
+ * from 0.9 to 10 us had two labels, neither near a bar's top. */
 static void decade_tics(cr_sbuf *b, const char *ax, double lo, double hi, const char *unit)
 {
     static const char pre[] = "kMGTPE";
+    static const double steps[3] = {1, 2, 5};
+    int nsteps = hi <= lo * 100.0 * 1.0001 ? 3 : 1;
     cr_sbuf_add(b, "set %stics (", ax);
     bool first = true;
-    for (double v = pow(10.0, floor(log10(lo) + 1e-9)); v <= hi * 1.0001; v *= 10.0) {
-        char lab[48];
-        int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
-        if (e3 > 6)
-            e3 = 6;
-        if (strcmp(unit, "us") == 0) {
-            static const char *const tu[] = {"ns", "us", "ms", "s"};
-            int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
-            snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
-        } else if (e3 > 0)
-            snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
-        else
-            snprintf(lab, sizeof lab, "%g%s", v, unit);
-        cr_sbuf_add(b, "%s", first ? "" : ", ");
-        cr_sbuf_gnuplot(b, lab);
-        cr_sbuf_add(b, " %.6g", v);
-        first = false;
-    }
+    for (double dec = pow(10.0, floor(log10(lo) + 1e-9)); dec <= hi * 1.0001; dec *= 10.0)
+        for (int st = 0; st < nsteps; st++) {
+            double v = dec * steps[st];
+            if (v > hi * 1.0001 || (st > 0 && v < lo))
+                continue;
+            char lab[48];
+            int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
+            if (e3 > 6)
+                e3 = 6;
+            if (strcmp(unit, "us") == 0) {
+                static const char *const tu[] = {"ns", "us", "ms", "s"};
+                int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
+                snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
+            } else if (e3 > 0)
+                snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
+            else
+                snprintf(lab, sizeof lab, "%g%s", v, unit);
+            cr_sbuf_add(b, "%s", first ? "" : ", ");
+            cr_sbuf_gnuplot(b, lab);
+            cr_sbuf_add(b, " %.6g", v);
+            first = false;
+        }
     cr_sbuf_add(b, ")\n");
 }
 

@@ -757,10 +757,13 @@ cr_status cr_plot_compare(const char *context, cr_compare_metric metric,
                  : "");
     if (cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
+        /* Always log: on CR_AXIS_AUTO a span under two decades came out
+         * linear under a label that said log, and headroom from 1x to 97x
+         * left most bars a few pixels tall. */
         cr_chart_axis(c, 'y',
                       bound ? "bound time (log; the unit on each tick)"
-                            : "headroom (baseline / bound, x)",
-                      CR_AXIS_AUTO) != CR_OK ||
+                            : "headroom (baseline / bound, x; log)",
+                      CR_AXIS_LOG) != CR_OK ||
         (bound && cr_chart_si_ticks(c, 'y', "us") != CR_OK)) {
         st = oom(d);
         goto fail;

@@ -956,14 +956,44 @@ static void test_compare(void **state)
     /* topology 1 (h200), problem 2: 280 us */
     json_t *s = series_named(j, "hgx-h200-8");
     assert_close(json_real_value(json_array_get(json_object_get(s, "values"), 2)), 280, 1e-12, 0);
-    /* 5 us .. 300 us span under two decades: linear */
-    assert_false(json_is_true(json_object_get(j, "y_log")));
+    /* 5 us .. 300 us spans under two decades, and the axis is still the
+     * log one its label names (QA audit: it came out linear under "log") */
+    assert_true(json_is_true(json_object_get(j, "y_log")));
+    assert_non_null(strstr(json_string_value(json_object_get(j, "y_label")), "log"));
     json_decref(j);
     render_both(c, "compare-bound");
+    char p[600];
+    path_of(p, sizeof p, "compare-bound.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "set logscale y"));
+    /* the bars' range, 0.9 us (a tenth under the decade of 5 us) to 1 ms
+     * (the decade over 1.5 x 300 us): three decades, one label each */
+    assert_non_null(strstr(gp,
+                           "set ytics (\"100 ns\" 0.1, \"1 us\" 1, \"10 us\" 10, \"100 us\" 100, "
+                           "\"1 ms\" 1000)"));
+    free(gp);
     cr_chart_free(c);
-    double head[] = {3, 2, 1.5, 3.2, 2.1, 1.6, 4, 2.5, 2};
+    /* one problem from 1.7 to 6.1 us (plot compare of tp_gemm_allreduce on
+     * six machines): 0.9 to 10 us, with 2 and 5 between the decades */
+    double one[] = {6.1e-6, 1.7e-6, 4.3e-6};
+    assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, 3, probs, 1, one, &c, NULL),
+                     CR_OK);
+    render_both(c, "compare-one");
+    path_of(p, sizeof p, "compare-one.gp");
+    gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "set ytics (\"100 ns\" 0.1, \"1 us\" 1, \"2 us\" 2, \"5 us\" 5, "
+                               "\"10 us\" 10)"));
+    free(gp);
+    cr_chart_free(c);
+    /* headroom from 1.5x to 97x: log too (linear left the small bars a
+     * few pixels tall) */
+    double head[] = {3, 2, 1.5, 3.2, 2.1, 1.6, 97, 2.5, 2};
     assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_HEADROOM, topos, 3, probs, 3, head, &c, NULL),
                      CR_OK);
+    j = chart_json(c);
+    assert_true(json_is_true(json_object_get(j, "y_log")));
+    assert_non_null(strstr(json_string_value(json_object_get(j, "y_label")), "log"));
+    json_decref(j);
     render_both(c, "compare-headroom");
     cr_chart_free(c);
 }

@@ -120,6 +120,18 @@ bool chart_drawable(const series *s, bool lgx, bool lgy)
     return false;
 }
 
+/* Points of s that gnuplot draws: a line through one of them draws
+ * nothing (a one-size sweep's bound was invisible). */
+static int drawable_points(const series *s, bool lgx, bool lgy)
+{
+    int n = 0;
+    for (int j = 0; j < s->n; j++) {
+        const pt *p = &s->pts[j];
+        n += isfinite(p->x) && isfinite(p->y) && (!lgx || p->x > 0) && (!lgy || p->y > 0);
+    }
+    return n;
+}
+
 /* The plot area of an XY chart, in pixels, and its axes. The script fixes
  * the margins (set lmargin at screen ...) and the log axes' ranges to
  * these numbers, so that labels are placed on the picture gnuplot draws.
@@ -208,8 +220,14 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
                         g->hi[a] = fmax(g->hi[a], vs[q]);
                     }
             }
-        /* gnuplot's autoscale of a log axis ends on whole decades */
-        if (g->lg[a] && g->hi[a] > 0) {
+        /* every point at one x or y (a one-size sweep): a decade each
+         * side, so that the points stand in the middle instead of on the
+         * left edge of a rounded-up decade */
+        if (g->lg[a] && g->hi[a] > 0 && g->hi[a] == g->lo[a]) {
+            g->lo[a] /= 10.0;
+            g->hi[a] *= 10.0;
+        } else if (g->lg[a] && g->hi[a] > 0) {
+            /* gnuplot's autoscale of a log axis ends on whole decades */
             g->lo[a] = pow(10.0, floor(log10(g->lo[a]) + 1e-9));
             g->hi[a] = pow(10.0, ceil(log10(g->hi[a]) - 1e-9));
             if (!(g->hi[a] > g->lo[a]))
@@ -1135,7 +1153,11 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
         cr_sbuf_add(b, " index %d ", i);
         switch (s->style) {
         case CR_SERIES_LINE:
-            cr_sbuf_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
+            if (drawable_points(s, lgx, lgy) == 1) /* a marker, or nothing shows */
+                cr_sbuf_add(b, "using 1:2 with linespoints lw 2.5 pt 5 ps 1.6*ps_x lc rgb \"%s\"",
+                            col);
+            else
+                cr_sbuf_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
             break;
         case CR_SERIES_DASHED:
             /* dashed lines often coincide (two mechanisms at the same rate):

@@ -97,6 +97,17 @@ done
         for p in s["points"]))' || bad "comm-roofline: ring attention's bound (Ulysses) is not marked"
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
 plot gap gap --topo hgx-h200-8 --suite pkb
+# one size (QA audit, defect 5): gnuplot draws no line through one point,
+# so the bound is a marker, and the x axis is centred on 1 MiB instead of
+# starting a rounded-up decade at it
+plot sweep-one sweep allreduce --topo hgx-h200-8 -b 1M -e 1M
+python3 - "$T/sweep-one.gp" <<'PY' || bad "a one-size sweep draws no bound or sits on the edge"
+import math, re, sys
+gp = open(sys.argv[1]).read()
+assert re.search(r'index 0 using 1:2 with linespoints [^\n]*title "bound', gp), gp
+lo, hi = map(float, re.search(r"set xrange \[([^:]+):([^\]]+)\]", gp).groups())
+assert abs(math.sqrt(lo * hi) / 1048576 - 1) < 1e-5, (lo, hi)
+PY
 plot compare compare --suite pkb --topo hgx-h100-8,hgx-h200-8
 plot compare-headroom compare --suite pkb --metric headroom
 # measured points: a synthetic nccl-tests log (tests/fixtures/plots, not a

@@ -178,7 +178,21 @@ int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool l
         return -1;
     s->style = style;
     s->labelled = labelled;
+    s->look = -1;
     return c->ns++;
+}
+
+cr_status cr_chart_series_look(cr_chart *c, int si, int look)
+{
+    if (!c || si < 0 || si >= c->ns || look < 0)
+        return CR_EINVAL;
+    c->s[si].look = look;
+    return CR_OK;
+}
+
+const char *cr_chart_series_name(const cr_chart *c, int si)
+{
+    return c && si >= 0 && si < c->ns ? c->s[si].name : NULL;
 }
 
 static cr_status add_pt(cr_chart *c, int si, double x, double y, double y2, const char *label)

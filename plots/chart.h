@@ -81,6 +81,16 @@ void cr_chart_size(cr_chart *c, int width_px, int height_px);
  * failure. */
 int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool labelled);
 
+/* Gives series s of an XY chart a fixed look: colour and marker number
+ * look of the renderer's lists (cycling), instead of the next ones in turn,
+ * so that a thing keeps its look from one chart to the next (a corpus's
+ * systems over four charts). Series without one take the next in turn.
+ * Errors: CR_EINVAL (bad series, look < 0). */
+cr_status cr_chart_series_look(cr_chart *c, int s, int look);
+
+/* Series s's name (borrowed), NULL when out of range. */
+const char *cr_chart_series_name(const cr_chart *c, int s);
+
 /* Adds a point to series s of an XY chart; label may be NULL. Points with a
  * non-finite coordinate, or a non-positive one on a log axis, are kept in
  * the data file but gnuplot skips them. Errors: CR_EINVAL (bad series, or a

@@ -1147,7 +1147,12 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
         const series *s = &c->s[i];
         if (!chart_drawable(s, lgx, lgy))
             continue;
-        const char *col = colours[colour++ % N_COLOURS];
+        const char *col =
+            s->look >= 0 ? colours[s->look % N_COLOURS] : colours[colour++ % N_COLOURS];
+        /* a fixed look takes its own marker; the counter serves the rest */
+        int ptsave = ptype;
+        if (s->look >= 0)
+            ptype = s->look;
         cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
         cr_sbuf_gnuplot(b, dat);
         cr_sbuf_add(b, " index %d ", i);
@@ -1191,6 +1196,8 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
                         col);
             break;
         }
+        if (s->look >= 0)
+            ptype = ptsave;
         cr_sbuf_add(b, " title ");
         cr_sbuf_gnuplot(b, s->name);
         if (s->labelled && s->style != CR_SERIES_BAND) {

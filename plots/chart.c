@@ -178,7 +178,21 @@ int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool l
         return -1;
     s->style = style;
     s->labelled = labelled;
+    s->look = -1;
     return c->ns++;
+}
+
+cr_status cr_chart_series_look(cr_chart *c, int si, int look)
+{
+    if (!c || si < 0 || si >= c->ns || look < 0)
+        return CR_EINVAL;
+    c->s[si].look = look;
+    return CR_OK;
+}
+
+const char *cr_chart_series_name(const cr_chart *c, int si)
+{
+    return c && si >= 0 && si < c->ns ? c->s[si].name : NULL;
 }
 
 static cr_status add_pt(cr_chart *c, int si, double x, double y, double y2, const char *label)
@@ -214,6 +228,48 @@ cr_status cr_chart_band(cr_chart *c, int s, double x, double ylo, double yhi)
     if (!c || s < 0 || s >= c->ns || c->s[s].style != CR_SERIES_BAND)
         return CR_EINVAL;
     return add_pt(c, s, x, ylo, yhi, NULL);
+}
+
+/* Bytes of the UTF-8 sequence that starts with byte b (1 for a stray
+ * continuation byte, so that a malformed name still advances). */
+static size_t utf8_len(unsigned char b)
+{
+    return b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+}
+
+bool cr_chart_short_label(const char *name, size_t max_chars, char *out, size_t size)
+{
+    static const char ellipsis[] = "\xE2\x80\xA6"; /* U+2026 */
+    if (size == 0 || max_chars == 0)
+        return false;
+    name = name ? name : "";
+    size_t chars = 0, at = 0, cut = 0; /* cut: where the ellipsis goes */
+    while (name[at]) {
+        if (chars == max_chars - 1)
+            cut = at;
+        size_t l = utf8_len((unsigned char)name[at]);
+        for (size_t i = 1; i < l; i++)
+            if (!name[at + i]) {
+                l = i;
+                break;
+            }
+        at += l;
+        chars++;
+    }
+    bool shortened = chars > max_chars;
+    size_t keep = shortened ? cut : at;
+    size_t tail = shortened ? sizeof ellipsis - 1 : 0;
+    if (keep + tail + 1 > size) /* out too small: whole sequences that fit */
+        keep = size - 1 > tail ? size - 1 - tail : 0;
+    while (keep > 0 && ((unsigned char)name[keep] & 0xC0) == 0x80)
+        keep--;
+    memcpy(out, name, keep);
+    if (shortened && keep + tail < size)
+        memcpy(out + keep, ellipsis, tail);
+    else
+        tail = 0;
+    out[keep + tail] = '\0';
+    return shortened;
 }
 
 int cr_chart_category(cr_chart *c, const char *name)

@@ -81,6 +81,16 @@ void cr_chart_size(cr_chart *c, int width_px, int height_px);
  * failure. */
 int cr_chart_series(cr_chart *c, const char *name, cr_series_style style, bool labelled);
 
+/* Gives series s of an XY chart a fixed look: colour and marker number
+ * look of the renderer's lists (cycling), instead of the next ones in turn,
+ * so that a thing keeps its look from one chart to the next (a corpus's
+ * systems over four charts). Series without one take the next in turn.
+ * Errors: CR_EINVAL (bad series, look < 0). */
+cr_status cr_chart_series_look(cr_chart *c, int s, int look);
+
+/* Series s's name (borrowed), NULL when out of range. */
+const char *cr_chart_series_name(const cr_chart *c, int s);
+
 /* Adds a point to series s of an XY chart; label may be NULL. Points with a
  * non-finite coordinate, or a non-positive one on a log axis, are kept in
  * the data file but gnuplot skips them. Errors: CR_EINVAL (bad series, or a
@@ -89,6 +99,18 @@ cr_status cr_chart_point(cr_chart *c, int s, double x, double y, const char *lab
 
 /* Adds a band point (x, ylo, yhi) to a CR_SERIES_BAND series. */
 cr_status cr_chart_band(cr_chart *c, int s, double x, double ylo, double yhi);
+
+/* Characters a category's tick label shows at most (cr_chart_short_label). */
+#define CR_CHART_LABEL_CHARS 40
+
+/* Writes name into out (size bytes) shortened for a tick label: at most
+ * max_chars characters (CR_CHART_LABEL_CHARS for the charts' own; UTF-8
+ * sequences count once and are never cut), the last of them "\u2026" (an
+ * ellipsis) where name is longer.
+ * The chart keeps the whole name for its data file, tables and JSON; only
+ * the drawn label is short, so that a 100-character problem name cannot
+ * squeeze the plot to a strip. Returns true when name was shortened. */
+bool cr_chart_short_label(const char *name, size_t max_chars, char *out, size_t size);
 
 /* Adds a category to a bar chart; returns its index or -1. */
 int cr_chart_category(cr_chart *c, const char *name);

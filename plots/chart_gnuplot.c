@@ -120,6 +120,18 @@ bool chart_drawable(const series *s, bool lgx, bool lgy)
     return false;
 }
 
+/* Points of s that gnuplot draws: a line through one of them draws
+ * nothing (a one-size sweep's bound was invisible). */
+static int drawable_points(const series *s, bool lgx, bool lgy)
+{
+    int n = 0;
+    for (int j = 0; j < s->n; j++) {
+        const pt *p = &s->pts[j];
+        n += isfinite(p->x) && isfinite(p->y) && (!lgx || p->x > 0) && (!lgy || p->y > 0);
+    }
+    return n;
+}
+
 /* The plot area of an XY chart, in pixels, and its axes. The script fixes
  * the margins (set lmargin at screen ...) and the log axes' ranges to
  * these numbers, so that labels are placed on the picture gnuplot draws.
@@ -208,8 +220,14 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
                         g->hi[a] = fmax(g->hi[a], vs[q]);
                     }
             }
-        /* gnuplot's autoscale of a log axis ends on whole decades */
-        if (g->lg[a] && g->hi[a] > 0) {
+        /* every point at one x or y (a one-size sweep): a decade each
+         * side, so that the points stand in the middle instead of on the
+         * left edge of a rounded-up decade */
+        if (g->lg[a] && g->hi[a] > 0 && g->hi[a] == g->lo[a]) {
+            g->lo[a] /= 10.0;
+            g->hi[a] *= 10.0;
+        } else if (g->lg[a] && g->hi[a] > 0) {
+            /* gnuplot's autoscale of a log axis ends on whole decades */
             g->lo[a] = pow(10.0, floor(log10(g->lo[a]) + 1e-9));
             g->hi[a] = pow(10.0, ceil(log10(g->hi[a]) - 1e-9));
             if (!(g->hi[a] > g->lo[a]))
@@ -609,30 +627,38 @@ static bool bar_range(const cr_chart *c, bool lg, double *lo_out, double *hi_out
 
 /* "set AXtics (...)": one label per decade from lo to hi, in unit (times
  * given in us read in their own unit: 1 us, 10 ms, 1 s), plain below 1000
- * (0.1, not 100m), SI prefixes above (1k, 10M); never 1e+06. */
+ * (0.1, not 100m), SI prefixes above (1k, 10M); never 1e+06. An axis of
+ * two decades or less also gets 2 and 5 in each decade: a compare chart
+ * from 0.9 to 10 us had two labels, neither near a bar's top. */
 static void decade_tics(cr_sbuf *b, const char *ax, double lo, double hi, const char *unit)
 {
     static const char pre[] = "kMGTPE";
+    static const double steps[3] = {1, 2, 5};
+    int nsteps = hi <= lo * 100.0 * 1.0001 ? 3 : 1;
     cr_sbuf_add(b, "set %stics (", ax);
     bool first = true;
-    for (double v = pow(10.0, floor(log10(lo) + 1e-9)); v <= hi * 1.0001; v *= 10.0) {
-        char lab[48];
-        int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
-        if (e3 > 6)
-            e3 = 6;
-        if (strcmp(unit, "us") == 0) {
-            static const char *const tu[] = {"ns", "us", "ms", "s"};
-            int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
-            snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
-        } else if (e3 > 0)
-            snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
-        else
-            snprintf(lab, sizeof lab, "%g%s", v, unit);
-        cr_sbuf_add(b, "%s", first ? "" : ", ");
-        cr_sbuf_gnuplot(b, lab);
-        cr_sbuf_add(b, " %.6g", v);
-        first = false;
-    }
+    for (double dec = pow(10.0, floor(log10(lo) + 1e-9)); dec <= hi * 1.0001; dec *= 10.0)
+        for (int st = 0; st < nsteps; st++) {
+            double v = dec * steps[st];
+            if (v > hi * 1.0001 || (st > 0 && v < lo))
+                continue;
+            char lab[48];
+            int e3 = v >= 1000.0 ? (int)floor(log10(v) / 3.0 + 1e-9) : 0;
+            if (e3 > 6)
+                e3 = 6;
+            if (strcmp(unit, "us") == 0) {
+                static const char *const tu[] = {"ns", "us", "ms", "s"};
+                int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
+                snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
+            } else if (e3 > 0)
+                snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
+            else
+                snprintf(lab, sizeof lab, "%g%s", v, unit);
+            cr_sbuf_add(b, "%s", first ? "" : ", ");
+            cr_sbuf_gnuplot(b, lab);
+            cr_sbuf_add(b, " %.6g", v);
+            first = false;
+        }
     cr_sbuf_add(b, ")\n");
 }
 
@@ -870,8 +896,10 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
                 "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
                 (double)c->nc - 0.4);
     for (int k = 0; k < c->nc; k++) {
+        char lab[CR_CHART_LABEL_CHARS * 4 + 1];
+        cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
         cr_sbuf_add(b, "%s", k ? ", " : "");
-        cr_sbuf_gnuplot(b, c->cats[k]);
+        cr_sbuf_gnuplot(b, lab);
         cr_sbuf_add(b, " %d", k);
     }
     cr_sbuf_add(b, ")\n");
@@ -1025,16 +1053,46 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
                        "set xtics rotate by 45 right nomirror\n"
                        "set grid noxtics nomxtics\n");
         if (c->nc > 0) {
-            /* the first category's label, rotated and right-aligned under
-             * its bars, reaches left past the frame: gnuplot's automatic
-             * margin leaves the value axis about 70 px, and the label has
-             * that and the 0.6 category before its tick (7.5 px a
-             * character, x cos 45). Widen the margin only where it needs
-             * more, in characters (about 7 px). */
-            double cat = (pw - 70.0 - right_margin_px(c, true)) / c->nc;
-            double need = (double)strlen(c->cats[0]) * 7.5 * 0.7071;
-            if (need > 70.0 + 0.6 * cat)
-                cr_sbuf_add(b, "set lmargin %d\n", (int)ceil((need - 0.6 * cat) / 7.0) + 1);
+            /* Tick labels shortened (cr_chart_short_label; the data file
+             * keeps the whole names): a 100-character name squeezed the
+             * plot to a strip. Each label, rotated and right-aligned under
+             * its bars, reaches left of its tick by its length (8.2 px a
+             * character at 11 pt, measured on program-gap.png, x cos 45);
+             * category k's tick is k + 0.6 categories from the frame. The
+             * margin is the furthest any label reaches (not only the
+             * first's: a long third label ran off the image), where that
+             * is past the automatic margin's 70 px, at most a third of the
+             * image. Three passes: a wider margin makes narrower categories. */
+            double *reach = malloc((size_t)c->nc * sizeof *reach);
+            if (!reach) {
+                b->oom = true;
+                return;
+            }
+            cr_sbuf_add(b, "set xtics (");
+            for (int k = 0; k < c->nc; k++) {
+                char lab[CR_CHART_LABEL_CHARS * 4 + 1];
+                cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
+                cr_sbuf_add(b, "%s", k ? ", " : "");
+                cr_sbuf_gnuplot(b, lab);
+                cr_sbuf_add(b, " %d", k);
+                size_t len = 0;
+                for (const char *q = lab; *q; q++) /* characters, not bytes */
+                    len += ((unsigned char)*q & 0xC0) != 0x80;
+                reach[k] = (double)len * 8.2 * 0.7071;
+            }
+            cr_sbuf_add(b, ")\n");
+            /* gnuplot's key took 386 px where right_margin_px says 342
+             * (program-gap.png): 15% more, and 16 px to the image edge */
+            double margin = 70.0, cap = pw / 3.0, right = right_margin_px(c, true) * 1.15;
+            for (int pass = 0; pass < 3; pass++) {
+                double cat = (pw - margin - right) / c->nc, over = 0;
+                for (int k = 0; k < c->nc; k++)
+                    over = fmax(over, reach[k] - (k + 0.6) * cat + 16.0);
+                margin = fmin(fmax(70.0, over), cap);
+            }
+            free(reach);
+            if (margin > 70.0)
+                cr_sbuf_add(b, "set lmargin at screen %.5f\n", margin / pw);
             cr_sbuf_add(b, "set xrange [-0.6:%.1f]\n", (double)c->nc - 0.4);
         }
         cr_sbuf_add(b, "plot ");
@@ -1043,7 +1101,7 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
             cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
             if (first) {
                 cr_sbuf_gnuplot(b, dat);
-                cr_sbuf_add(b, " using %d:xtic(1)", i + 2);
+                cr_sbuf_add(b, " using %d", i + 2);
             } else {
                 cr_sbuf_add(b, "'' using %d", i + 2);
             }
@@ -1089,13 +1147,22 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
         const series *s = &c->s[i];
         if (!chart_drawable(s, lgx, lgy))
             continue;
-        const char *col = colours[colour++ % N_COLOURS];
+        const char *col =
+            s->look >= 0 ? colours[s->look % N_COLOURS] : colours[colour++ % N_COLOURS];
+        /* a fixed look takes its own marker; the counter serves the rest */
+        int ptsave = ptype;
+        if (s->look >= 0)
+            ptype = s->look;
         cr_sbuf_add(b, "%s", first ? "" : ", \\\n     ");
         cr_sbuf_gnuplot(b, dat);
         cr_sbuf_add(b, " index %d ", i);
         switch (s->style) {
         case CR_SERIES_LINE:
-            cr_sbuf_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
+            if (drawable_points(s, lgx, lgy) == 1) /* a marker, or nothing shows */
+                cr_sbuf_add(b, "using 1:2 with linespoints lw 2.5 pt 5 ps 1.6*ps_x lc rgb \"%s\"",
+                            col);
+            else
+                cr_sbuf_add(b, "using 1:2 with lines lw 2.5 lc rgb \"%s\"", col);
             break;
         case CR_SERIES_DASHED:
             /* dashed lines often coincide (two mechanisms at the same rate):
@@ -1129,6 +1196,8 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
                         col);
             break;
         }
+        if (s->look >= 0)
+            ptype = ptsave;
         cr_sbuf_add(b, " title ");
         cr_sbuf_gnuplot(b, s->name);
         if (s->labelled && s->style != CR_SERIES_BAND) {

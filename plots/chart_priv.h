@@ -30,6 +30,7 @@ typedef struct {
     char *name;
     cr_series_style style;
     bool labelled;
+    int look; /* cr_chart_series_look: fixed colour and marker; -1: the next in turn */
     pt *pts;
     int n;
     size_t cap;

@@ -36,8 +36,45 @@ static void context(const cr_corpus *c, cr_corpus_half h, char *buf, size_t n)
         logs += k;
         systems += k > 0;
     }
-    snprintf(buf, n, "%s half of the corpus: %d logs of %d systems, each on its own topology",
-             h == CR_CORPUS_FIT ? "fitting" : "checking", logs, systems);
+    int len = snprintf(buf, n,
+                       "%s half of the corpus: %d logs of %d systems, each on its own "
+                       "topology",
+                       h == CR_CORPUS_FIT ? "fitting" : "checking", logs, systems);
+    /* a system of the half with no row to draw would vanish from the
+     * charts without a word (gb200-nvl72-ib-2rack in the checking half):
+     * name it */
+    int gone = 0;
+    for (int s = 0; s < c->n_systems; s++) {
+        bool in_half = false, drawn = false;
+        for (int i = 0; i < c->n_logs; i++)
+            in_half =
+                in_half || (c->logs[i].half == h && !strcmp(c->logs[i].system, c->systems[s]));
+        for (size_t i = 0; i < c->n_rows && in_half && !drawn; i++)
+            drawn = c->rows[i].half == h && row_usable(&c->rows[i]) &&
+                    !strcmp(c->logs[c->rows[i].log].system, c->systems[s]);
+        if (!in_half || drawn || len < 0 || (size_t)len >= n)
+            continue;
+        len += snprintf(buf + len, n - (size_t)len, "%s%s",
+                        gone++ ? ", "
+                               : "; not drawn, no row with a "
+                                 "prediction (the table's notes say why): ",
+                        c->systems[s]);
+    }
+}
+
+/* The look (cr_chart_series_look) of each system's series: its place in
+ * the corpus's sorted list of systems, so that a system has one colour and
+ * marker on all four charts (the accuracy charts order their series by
+ * size, the error charts by name). 2 and up: the band and the line of 1
+ * take the first two. */
+static cr_status system_looks(const cr_corpus *c, cr_chart *ch, cr_diag *d)
+{
+    for (int i = 0; i < cr_chart_n_series(ch); i++)
+        for (int s = 0; s < c->n_systems; s++)
+            if (!strcmp(cr_chart_series_name(ch, i), c->systems[s]) &&
+                cr_chart_series_look(ch, i, 2 + s) != CR_OK)
+                return cr_diag_set(d, CR_EINVAL, "corpus chart: series %d has no look", i);
+    return CR_OK;
 }
 
 /* Predicted against measured: cr_plot_accuracy with one "family" per
@@ -59,6 +96,10 @@ static cr_status corpus_pred_vs_meas(const cr_corpus *c, cr_corpus_half h, cr_ch
                      : cr_diag_set(d, CR_EUNSUPPORTED, "the %s half has no row with a prediction",
                                    cr_corpus_half_name(h));
     free(pts);
+    if (st == CR_OK && (st = system_looks(c, *out, d)) != CR_OK) {
+        cr_chart_free(*out);
+        *out = NULL;
+    }
     return st;
 }
 
@@ -129,7 +170,7 @@ static cr_status corpus_error_by_size(const cr_corpus *c, cr_corpus_half h, cr_c
                 st = oom(d);
         }
     }
-    if (st != CR_OK)
+    if (st != CR_OK || (st = system_looks(c, ch, d)) != CR_OK)
         goto fail;
     cr_chart_size(ch, 1100, 700);
     *out = ch;

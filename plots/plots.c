@@ -184,6 +184,14 @@ static double dec_ceil(double v)
     return pow(10.0, ceil(log10(v)));
 }
 
+/* The fastest memory ceiling the HBM roofline draws from peaks: HBM, or a
+ * cache (L2, Infinity Cache) that warm data moves through (doc/bounds.md
+ * 1.4). The roofline's top at intensity x is min(top peak, x times this). */
+static double hbm_roof_Bps(const cr_gpu_spec *g)
+{
+    return fmax(g->hbm_Bps, fmax(g->l2_Bps, g->llc_Bps));
+}
+
 cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
                            cr_chart **out, cr_diag *d)
 {
@@ -229,10 +237,13 @@ cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *se
     snprintf(name, sizeof name, "HBM %s", fmt_bw(g->hbm_Bps, buf, sizeof buf));
     if ((st = slanted(c, name, CR_SERIES_LINE, g->hbm_Bps, xlo, pk[0].flops, xhi, d)) != CR_OK)
         goto fail;
+    /* Each compute ceiling starts at the knee of the fastest memory
+     * ceiling (a warm L2 line): from the HBM knee on, a warm GEMM's bound
+     * between the two knees hung in the air with no line above it. */
+    double bwtop = hbm_roof_Bps(g);
     for (int i = 0; i < npk; i++) {
         snprintf(name, sizeof name, "%s %s", pk[i].names, fmt_flops(pk[i].flops, buf, sizeof buf));
-        if ((st = flat(c, name, CR_SERIES_LINE, pk[i].flops, pk[i].flops / g->hbm_Bps, xhi, d)) !=
-            CR_OK)
+        if ((st = flat(c, name, CR_SERIES_LINE, pk[i].flops, pk[i].flops / bwtop, xhi, d)) != CR_OK)
             goto fail;
     }
     /* Cache ceilings (doc/bounds.md 1.4): data that stays in the L2 (or
@@ -372,6 +383,47 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
     return CR_OK;
 }
 
+/* The slanted ceilings of the communication roofline: the fastest (the
+ * roofline's top at intensity x is min(top peak, x times it)), and the
+ * slowest in *bmin. The network's reference line counts where there is no
+ * network: it is drawn. */
+static double comm_roof_Bps(const cr_comm_ceilings *cc, double *bmin)
+{
+    double bws[4] = {cc->scaleup_Bps, cc->in_switch_Bps, cc->pcie_Bps,
+                     cc->net_Bps > 0 ? cc->net_Bps : REF_IB_NDR_Bps};
+    double bmax = 0;
+    *bmin = INFINITY;
+    for (int i = 0; i < 4; i++)
+        if (bws[i] > 0) {
+            *bmin = fmin(*bmin, bws[i]);
+            bmax = fmax(bmax, bws[i]);
+        }
+    return bmax;
+}
+
+cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, bool comm, double x, double *flops_s,
+                           cr_diag *d)
+{
+    *flops_s = NAN;
+    const cr_gpu_spec *g = gpu_of(t, gpu_rank, d);
+    if (!g)
+        return CR_EINVAL;
+    peak pk[CR_DT__COUNT];
+    if (collect_peaks(g->peak_flops, pk) == 0)
+        return cr_diag_set(d, CR_EINVAL, "GPU model %s has no compute peak: no roofline", g->name);
+    double bw = hbm_roof_Bps(g);
+    if (comm) {
+        cr_comm_ceilings cc;
+        double bmin;
+        cr_status st = cr_plot_comm_ceilings(t, gpu_rank, &cc, d);
+        if (st != CR_OK)
+            return st;
+        bw = comm_roof_Bps(&cc, &bmin);
+    }
+    *flops_s = fmin(pk[0].flops, x * bw);
+    return CR_OK;
+}
+
 cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
                                 cr_chart **out, cr_diag *d)
 {
@@ -391,14 +443,7 @@ cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_se
         return cr_diag_set(d, CR_EINVAL, "GPU model %s has no compute peak: no roofline", g->name);
     top = pk[0].flops;
 
-    double bws[4] = {cc.scaleup_Bps, cc.in_switch_Bps, cc.pcie_Bps,
-                     cc.net_Bps > 0 ? cc.net_Bps : REF_IB_NDR_Bps};
-    double bmin = INFINITY, bmax = 0;
-    for (int i = 0; i < 4; i++)
-        if (bws[i] > 0) {
-            bmin = fmin(bmin, bws[i]);
-            bmax = fmax(bmax, bws[i]);
-        }
+    double bmin = INFINITY, bmax = comm_roof_Bps(&cc, &bmin);
     double xlo = top / bmax / 100.0, xhi = top / bmin * 1.5;
     double ylo = INFINITY, yhi = top;
     points_extent(sets, nsets, &xlo, &xhi, &ylo, &yhi);
@@ -712,10 +757,13 @@ cr_status cr_plot_compare(const char *context, cr_compare_metric metric,
                  : "");
     if (cr_chart_subtitle(c, sub) != CR_OK ||
         cr_chart_axis(c, 'x', "problem", CR_AXIS_LINEAR) != CR_OK ||
+        /* Always log: on CR_AXIS_AUTO a span under two decades came out
+         * linear under a label that said log, and headroom from 1x to 97x
+         * left most bars a few pixels tall. */
         cr_chart_axis(c, 'y',
                       bound ? "bound time (log; the unit on each tick)"
-                            : "headroom (baseline / bound, x)",
-                      CR_AXIS_AUTO) != CR_OK ||
+                            : "headroom (baseline / bound, x; log)",
+                      CR_AXIS_LOG) != CR_OK ||
         (bound && cr_chart_si_ticks(c, 'y', "us") != CR_OK)) {
         st = oom(d);
         goto fail;

@@ -88,6 +88,15 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
 cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
                                 cr_chart **out, cr_diag *d);
 
+/* The top of the roofline (comm false) or communication roofline (comm
+ * true) of GPU rank gpu_rank at intensity x (FLOP per HBM byte, or per
+ * byte communicated): the highest ceiling drawn there, in FLOP/s, which
+ * is min(highest compute peak, x times the fastest bandwidth ceiling). A
+ * point above it sits above every line of the chart. Errors: as the
+ * chart builders (rank out of range, no compute peak). */
+cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, bool comm, double x, double *flops_s,
+                           cr_diag *d);
+
 /* Measured series of the gap chart at most (variants of one problem:
  * "baseline", "overlap, 4 chunks", ...). */
 #define CR_GAP_MAX_MEASURED 4

@@ -105,20 +105,19 @@ fail:
     return st;
 }
 
-/* A category label short enough for the chart's rotated labels (the
- * table has the row whole): the operator without "aten::", its shapes as
- * "4096x1024 1024x8192" (empty ones left out), at most LABEL_CHARS. */
-#define LABEL_CHARS 44
-static void short_label(const cr_rf_row *w, char *out, size_t n)
+/* A category label for the chart (the table has the row whole): the
+ * operator without "aten::", its shapes as "4096x1024 1024x8192" (empty
+ * ones left out); the caller shortens it (cr_chart_short_label). */
+static void compact_label(const cr_rf_row *w, char *buf, size_t size)
 {
-    char buf[300];
     const char *op = strncmp(w->op, "aten::", 6) ? w->op : w->op + 6;
-    size_t l = (size_t)snprintf(buf, sizeof buf, "%s", op);
+    size_t l = (size_t)snprintf(buf, size, "%s", op);
+    l = l < size ? l : size - 1;
     if (w->kind == CR_RF_ATEN) {
         /* "[[4096, 1024], [], [1024, 8192]]" -> " 4096x1024 1024x8192" */
         bool open = false;
         int depth = 0;
-        for (const char *a = w->args; *a && l + 2 < sizeof buf; a++) {
+        for (const char *a = w->args; *a && l + 2 < size; a++) {
             if (*a == '[') {
                 depth++;
                 open = false;
@@ -135,11 +134,8 @@ static void short_label(const cr_rf_row *w, char *out, size_t n)
         }
         buf[l] = '\0';
     } else if (w->args[0]) {
-        snprintf(buf + l, sizeof buf - l, " %s", w->args);
+        snprintf(buf + l, size - l, " %s", w->args);
     }
-    if (strlen(buf) > LABEL_CHARS)
-        memcpy(buf + LABEL_CHARS - 3, "...", 4);
-    snprintf(out, n, "%.*s", LABEL_CHARS, buf);
 }
 
 cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const char *source,
@@ -156,7 +152,7 @@ cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const
         top = CR_PLOT_PROGRAM_TOP;
     size_t *ix = malloc(nb * sizeof *ix);
     cr_gap_row *g = calloc(nb + 1, sizeof *g);
-    char(*names)[80] = calloc(nb + 1, sizeof *names);
+    char(*names)[4 * CR_CHART_LABEL_CHARS + 1] = calloc(nb + 1, sizeof *names);
     cr_status st = CR_OK;
     if (!ix || !g || !names) {
         st = oom(d);
@@ -173,11 +169,19 @@ cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const
     for (size_t j = 0; j < nb; j++) {
         const cr_rf_row *w = &r->rows[ix[j]];
         if ((size_t)ng < (size_t)top || w->violation) {
-            short_label(w, names[ng], sizeof names[ng]);
+            char full[300];
+            compact_label(w, full, sizeof full);
+            cr_chart_short_label(full, CR_CHART_LABEL_CHARS, names[ng], sizeof names[ng]);
             for (int k = 0; k < ng; k++)
                 if (!strcmp(names[k], names[ng])) {
+                    /* the rank keeps two operators apart, within the
+                     * chart's label length so that it is never cut */
+                    char suf[24];
+                    snprintf(suf, sizeof suf, " #%zu", j + 1);
+                    cr_chart_short_label(full, CR_CHART_LABEL_CHARS - strlen(suf), names[ng],
+                                         sizeof names[ng] - strlen(suf));
                     size_t l = strlen(names[ng]);
-                    snprintf(names[ng] + l, sizeof names[ng] - l, " #%zu", j + 1);
+                    snprintf(names[ng] + l, sizeof names[ng] - l, "%s", suf);
                     break;
                 }
             g[ng] = (cr_gap_row){names[ng], w->bound_s, 0, 0, {w->median_s, w->bound_cold_s}};

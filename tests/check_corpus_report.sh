@@ -137,5 +137,39 @@ out=$("$CR" validate --corpus $F --gate "$T/gate-bad.txt" 2>&1 >/dev/null); rc=$
 "$CR" validate --corpus $F --topo x 2>/dev/null; [ $? = 2 ] || bad "--corpus --topo: not a usage error"
 "$CR" validate --corpus "$T/none" > /dev/null 2>&1; [ $? = 1 ] || bad "missing corpus folder: not exit 1"
 
+# The four corpus charts of the committed corpus (validate/corpus): one
+# system, one colour and marker on all four (the accuracy charts ordered
+# their series by row count, the error charts by name: a100-8 changed
+# looks between them); a system of a half with no row to draw is named in
+# that half's captions (gb200-nvl72-ib-2rack vanished from the checking
+# half's charts without a word).
+"$CR" report --corpus validate/corpus -o "$T/rep-vc" > "$T/rep-vc.txt" 2>&1 ||
+    bad "report --corpus validate/corpus exited $?: $(tail -3 "$T/rep-vc.txt")"
+python3 - "$T/rep-vc" validate/corpus/split.txt <<'PY' || bad "corpus charts: a system's look differs between charts, or a system vanishes unnamed"
+import re, sys
+d, split = sys.argv[1], sys.argv[2]
+halves = {"fit": set(), "check": set()}
+for line in open(split):
+    if line.strip() and not line.startswith("#"):
+        h, path = line.split()[:2]
+        halves[h].add(path.split("/")[0])
+looks = {}
+for h in ("fit", "check"):
+    for kind in ("accuracy", "error"):
+        gp = open("%s/corpus-%s-%s.gp" % (d, h, kind)).read()
+        drawn = set()
+        for pt, col, name in re.findall(r'with points pt (\d+) [^"]*"(#[0-9A-Fa-f]+)" title "([^"]*)"', gp):
+            drawn.add(name)
+            assert looks.setdefault(name, (col, pt)) == (col, pt), (h, kind, name, looks[name], (col, pt))
+        title = re.search(r'set title "([^"]*)"', gp).group(1)
+        # the caption wraps at "; " (the break replaces it) or at a space
+        title = title.replace(",\\n", ", ").replace("\\n", "; ")
+        m = re.search(r"not drawn, no row with a prediction \(the table\\047s notes say why\): ([^;]*)", title)
+        named = set(m.group(1).strip().split(", ")) if m else set()
+        gone = halves[h] - drawn
+        assert gone == named, (h, kind, sorted(gone), sorted(named))
+assert len(looks) > 10, looks
+PY
+
 [ $fail = 0 ] && echo "check_corpus_report: OK"
 exit $fail

@@ -56,8 +56,58 @@ grep -q 'Infinity Cache 17.2 TB/s (256 MiB, warm)' "$T/roofline-mi300x.gp" ||
     bad "roofline-mi300x.gp has no Infinity Cache ceiling"
 plot comm-roofline comm-roofline --topo hgx-h200-8
 plot comm-roofline-ib comm-roofline --topo h100-ib-4n --gpu 9
+# No bound point above the roof (QA audit, defect 1): x and FLOPs are the
+# named algorithm's, the bound may be another algorithm's (ring attention
+# re-sharded by heads: 69.49 us of compute at 585 FLOP per bus byte, 989
+# TFLOP/s where the in-switch ceiling gives 585 x 897.7 GB/s = 525) or
+# need fewer bytes than the bus-byte count (A100's allreduce bound, 331
+# GB/s of bus bandwidth over 300 GB/s ports). The roof at x is the highest
+# ceiling line the chart draws there (log-log interpolation of its
+# segments); a point over it must sit in the series that says so.
+for topo in hgx-h200-8 hgx-h100-8 dgx-a100-8 hgx-b200-8 gb200-nvl72 h100-ib-4n mi300x-8 l40s-pcie-8; do
+    for kind in roofline comm-roofline; do
+        "$CR" plot $kind --topo $topo --suite pkb --no-render --json -o "$T/roof.png" > "$T/roof.json" ||
+            bad "plot $kind --topo $topo --json exited $?"
+        python3 - "$T/roof.json" <<'PY' || bad "$kind on $topo: a bound point above the roof is not marked"
+import json, math, sys
+c = json.load(open(sys.argv[1]))["chart"]
+ceil = [s for s in c["series"] if s["points"] and all("label" not in p for p in s["points"])]
+def roof(x):
+    best = 0.0
+    for s in ceil:
+        for a, b in zip(s["points"], s["points"][1:]):
+            if a["x"] * (1 - 1e-9) <= x <= b["x"] * (1 + 1e-9):
+                f = 0 if a["x"] == b["x"] else math.log(x / a["x"]) / math.log(b["x"] / a["x"])
+                best = max(best, a["y"] * (b["y"] / a["y"]) ** f)
+    return best
+marked = [s for s in c["series"] if "above the roof" in s["name"]]
+bound = [s for s in c["series"] if s["name"].endswith(": bound")]
+bad = [(p["label"], p["x"], p["y"], roof(p["x"])) for s in bound for p in s["points"]
+       if p["y"] > roof(p["x"]) * (1 + 1e-9)]
+assert not bad, bad
+# a marked point is one the roof does not hold
+wrong = [p["label"] for s in marked for p in s["points"] if p["y"] <= roof(p["x"]) * (1 + 1e-9)]
+assert not wrong, wrong
+PY
+    done
+done
+"$CR" plot comm-roofline --suite pkb --no-render --json -o "$T/roof.png" |
+    python3 -c 'import json,sys; c=json.load(sys.stdin)["chart"]; sys.exit(not any(
+        p["label"] == "cp_ring_attention_causal" for s in c["series"] if "above the roof" in s["name"]
+        for p in s["points"]))' || bad "comm-roofline: ring attention's bound (Ulysses) is not marked"
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
 plot gap gap --topo hgx-h200-8 --suite pkb
+# one size (QA audit, defect 5): gnuplot draws no line through one point,
+# so the bound is a marker, and the x axis is centred on 1 MiB instead of
+# starting a rounded-up decade at it
+plot sweep-one sweep allreduce --topo hgx-h200-8 -b 1M -e 1M
+python3 - "$T/sweep-one.gp" <<'PY' || bad "a one-size sweep draws no bound or sits on the edge"
+import math, re, sys
+gp = open(sys.argv[1]).read()
+assert re.search(r'index 0 using 1:2 with linespoints [^\n]*title "bound', gp), gp
+lo, hi = map(float, re.search(r"set xrange \[([^:]+):([^\]]+)\]", gp).groups())
+assert abs(math.sqrt(lo * hi) / 1048576 - 1) < 1e-5, (lo, hi)
+PY
 plot compare compare --suite pkb --topo hgx-h100-8,hgx-h200-8
 plot compare-headroom compare --suite pkb --metric headroom
 # measured points: a synthetic nccl-tests log (tests/fixtures/plots, not a

@@ -854,6 +854,95 @@ static void test_gap_of(void **state)
     cr_chart_free(c);
 }
 
+/* Characters (not bytes) of a UTF-8 string. */
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Tick labels of 100-character category names (QA audit: the suite's
+ * names squeezed the plot to a strip, the report's horizontal chart too):
+ * each drawn label at most CR_CHART_LABEL_CHARS characters ending in an
+ * ellipsis, the data file keeping the whole names, the left margin within
+ * a third of the image; cr_chart_short_label never cuts a UTF-8 sequence. */
+static void test_long_labels(void **state)
+{
+    (void)state;
+    char out[200];
+    const char *forty = "0123456789012345678901234567890123456789";
+    assert_false(cr_chart_short_label(forty, CR_CHART_LABEL_CHARS, out, sizeof out));
+    assert_string_equal(out, forty);
+    assert_true(cr_chart_short_label("01234567890123456789012345678901234567890",
+                                     CR_CHART_LABEL_CHARS, out, sizeof out));
+    /* 39 characters and the ellipsis (3 bytes) */
+    assert_string_equal(out, "012345678901234567890123456789012345678\xE2\x80\xA6");
+    assert_int_equal(utf8_chars(out), CR_CHART_LABEL_CHARS);
+    /* "\xC3\xA9" (e acute) counts once; a cut lands between sequences */
+    assert_true(cr_chart_short_label("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 3, out, sizeof out));
+    assert_string_equal(out, "\xC3\xA9\xC3\xA9\xE2\x80\xA6");
+    assert_true(cr_chart_short_label("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 3, out, 7));
+    assert_string_equal(out, "\xC3\xA9\xE2\x80\xA6"); /* 6 bytes and the NUL */
+
+    enum { NP = 6, NT = 2 };
+    char names[NP][120];
+    const char *probs[NP];
+    for (int k = 0; k < NP; k++) {
+        snprintf(names[k], sizeof names[k], "problem_%d_%s", k,
+                 "with_a_very_long_descriptive_suffix_naming_shapes_dtype_and_layout_m1024_n1024_"
+                 "k512_bf16_rowmajor");
+        probs[k] = names[k];
+    }
+    const char *topos[NT] = {"hgx-h100-8", "hgx-h200-8"};
+    for (int np = NP; np <= 30; np += 24) {
+        /* 6 problems x 2 machines stand up; 30 x 2 lie down (> 48 bars) */
+        double vv[NT * 30];
+        const char *pp[30];
+        for (int i = 0; i < NT * np; i++)
+            vv[i] = (1 + i % 7) * 1e-6;
+        for (int k = 0; k < np; k++)
+            pp[k] = probs[k % NP];
+        cr_chart *c = NULL;
+        assert_int_equal(
+            cr_plot_compare("long", CR_COMPARE_BOUND_US, topos, NT, pp, np, vv, &c, NULL), CR_OK);
+        const char *stem = np == NP ? "long-labels" : "long-labels-h";
+        render_both(c, stem);
+        char p[600], f[64];
+        snprintf(f, sizeof f, "%s.gp", stem);
+        path_of(p, sizeof p, f);
+        char *gp = slurp(p, NULL);
+        const char *tics = strstr(gp, np == NP ? "set xtics (\"" : "set ytics nomirror");
+        assert_non_null(tics);
+        /* every quoted label of the category tics: 40 characters at most */
+        const char *q = strchr(tics, '(');
+        int labels = 0;
+        while ((q = strchr(q + 1, '"')) != NULL && q < strchr(tics, ')')) {
+            const char *e = strchr(q + 1, '"');
+            char lab[200];
+            snprintf(lab, sizeof lab, "%.*s", (int)(e - q - 1), q + 1);
+            assert_true(utf8_chars(lab) <= CR_CHART_LABEL_CHARS);
+            assert_non_null(strstr(lab, "\xE2\x80\xA6"));
+            labels++;
+            q = e;
+        }
+        assert_int_equal(labels, np);
+        const char *lm = strstr(gp, "set lmargin at screen ");
+        if (np == NP) {
+            assert_non_null(lm);
+            assert_true(atof(lm + strlen("set lmargin at screen ")) <= 1.0 / 3.0 + 1e-9);
+        }
+        free(gp);
+        snprintf(f, sizeof f, "%s.dat", stem);
+        path_of(p, sizeof p, f);
+        char *dat = slurp(p, NULL);
+        assert_non_null(strstr(dat, names[0]));
+        free(dat);
+        cr_chart_free(c);
+    }
+}
+
 static void test_compare(void **state)
 {
     (void)state;
@@ -867,14 +956,44 @@ static void test_compare(void **state)
     /* topology 1 (h200), problem 2: 280 us */
     json_t *s = series_named(j, "hgx-h200-8");
     assert_close(json_real_value(json_array_get(json_object_get(s, "values"), 2)), 280, 1e-12, 0);
-    /* 5 us .. 300 us span under two decades: linear */
-    assert_false(json_is_true(json_object_get(j, "y_log")));
+    /* 5 us .. 300 us spans under two decades, and the axis is still the
+     * log one its label names (QA audit: it came out linear under "log") */
+    assert_true(json_is_true(json_object_get(j, "y_log")));
+    assert_non_null(strstr(json_string_value(json_object_get(j, "y_label")), "log"));
     json_decref(j);
     render_both(c, "compare-bound");
+    char p[600];
+    path_of(p, sizeof p, "compare-bound.gp");
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "set logscale y"));
+    /* the bars' range, 0.9 us (a tenth under the decade of 5 us) to 1 ms
+     * (the decade over 1.5 x 300 us): three decades, one label each */
+    assert_non_null(strstr(gp,
+                           "set ytics (\"100 ns\" 0.1, \"1 us\" 1, \"10 us\" 10, \"100 us\" 100, "
+                           "\"1 ms\" 1000)"));
+    free(gp);
     cr_chart_free(c);
-    double head[] = {3, 2, 1.5, 3.2, 2.1, 1.6, 4, 2.5, 2};
+    /* one problem from 1.7 to 6.1 us (plot compare of tp_gemm_allreduce on
+     * six machines): 0.9 to 10 us, with 2 and 5 between the decades */
+    double one[] = {6.1e-6, 1.7e-6, 4.3e-6};
+    assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, 3, probs, 1, one, &c, NULL),
+                     CR_OK);
+    render_both(c, "compare-one");
+    path_of(p, sizeof p, "compare-one.gp");
+    gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, "set ytics (\"100 ns\" 0.1, \"1 us\" 1, \"2 us\" 2, \"5 us\" 5, "
+                               "\"10 us\" 10)"));
+    free(gp);
+    cr_chart_free(c);
+    /* headroom from 1.5x to 97x: log too (linear left the small bars a
+     * few pixels tall) */
+    double head[] = {3, 2, 1.5, 3.2, 2.1, 1.6, 97, 2.5, 2};
     assert_int_equal(cr_plot_compare(NULL, CR_COMPARE_HEADROOM, topos, 3, probs, 3, head, &c, NULL),
                      CR_OK);
+    j = chart_json(c);
+    assert_true(json_is_true(json_object_get(j, "y_log")));
+    assert_non_null(strstr(json_string_value(json_object_get(j, "y_label")), "log"));
+    json_decref(j);
     render_both(c, "compare-headroom");
     cr_chart_free(c);
 }
@@ -1079,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
         cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
         cmocka_unit_test(test_tall_key_fits),   cmocka_unit_test(test_svg_layout),
+        cmocka_unit_test(test_long_labels),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

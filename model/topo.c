@@ -450,45 +450,41 @@ static cr_status check_duplicate_links(const cr_topo *t, cr_diag *d)
  * without a peak or a cache size there is nothing it measures. These
  * loaded before (QA audit, 2026-12-06), and calibrate wrote the HBM
  * figure of one GPU model into another at 3x its peak. */
+static cr_status above_peak(const char *name, const char *what, double meas, double peak,
+                            cr_unit_kind unit, cr_diag *d)
+{
+    char a[32], b[32];
+    return cr_diag_set(d, CR_EINVARIANT,
+                       "GPU model \"%s\": measured %s %s is above its peak %s: a kernel cannot "
+                       "beat the peak; correct the peak (with its source) or the measurement",
+                       name, what, cr_units_format(meas, unit, a, sizeof a),
+                       cr_units_format(peak, unit, b, sizeof b));
+}
+
 static cr_status check_measured(const cr_gpu_spec *s, cr_diag *d)
 {
     const char *name = s->name ? s->name : "?";
-    char a[32], b[32];
     const double tol = 1 + 1e-9; /* a figure saved and read back */
     if (s->meas_hbm_Bps > s->hbm_Bps * tol)
-        return cr_diag_set(d, CR_EINVARIANT,
-                           "GPU model \"%s\": measured hbm-bw %s is above its peak %s: a kernel "
-                           "cannot beat the peak; correct the peak (with its source) or the "
-                           "measurement",
-                           name, cr_units_format(s->meas_hbm_Bps, CR_UNIT_BANDWIDTH, a, sizeof a),
-                           cr_units_format(s->hbm_Bps, CR_UNIT_BANDWIDTH, b, sizeof b));
+        return above_peak(name, "hbm-bw", s->meas_hbm_Bps, s->hbm_Bps, CR_UNIT_BANDWIDTH, d);
     if (s->meas_l2_Bps > 0 && !(s->l2_bytes > 0))
         return cr_diag_set(d, CR_EINVARIANT,
                            "GPU model \"%s\": a measured l2-bw but no l2 size: give the cache's "
                            "size (e.g. l2=\"50MiB\")",
                            name);
     if (s->l2_Bps > 0 && s->meas_l2_Bps > s->l2_Bps * tol)
-        return cr_diag_set(d, CR_EINVARIANT,
-                           "GPU model \"%s\": measured l2-bw %s is above its peak %s: a kernel "
-                           "cannot beat the peak; correct the peak (with its source) or the "
-                           "measurement",
-                           name, cr_units_format(s->meas_l2_Bps, CR_UNIT_BANDWIDTH, a, sizeof a),
-                           cr_units_format(s->l2_Bps, CR_UNIT_BANDWIDTH, b, sizeof b));
+        return above_peak(name, "l2-bw", s->meas_l2_Bps, s->l2_Bps, CR_UNIT_BANDWIDTH, d);
     for (int k = 0; k < CR_DT__COUNT; k++) {
         const char *dt = cr_dtype_name((cr_dtype)k);
+        char what[32];
+        snprintf(what, sizeof what, "%s FLOP/s", dt);
         if (s->meas_flops[k] > 0 && !(s->peak_flops[k] > 0))
             return cr_diag_set(d, CR_EINVARIANT,
-                               "GPU model \"%s\": measured %s FLOP/s but no %s peak: give the "
-                               "peak too (e.g. <flops dtype=\"%s\" peak=\"989TFLOP/s\"/>)",
-                               name, dt, dt, dt);
+                               "GPU model \"%s\": measured %s but no %s peak: give the peak "
+                               "too (e.g. <flops dtype=\"%s\" peak=\"989TFLOP/s\"/>)",
+                               name, what, dt, dt);
         if (s->meas_flops[k] > s->peak_flops[k] * tol)
-            return cr_diag_set(d, CR_EINVARIANT,
-                               "GPU model \"%s\": measured %s FLOP/s %s is above its peak %s: a "
-                               "kernel cannot beat the peak; correct the peak (with its source) "
-                               "or the measurement",
-                               name, dt,
-                               cr_units_format(s->meas_flops[k], CR_UNIT_FLOPS, a, sizeof a),
-                               cr_units_format(s->peak_flops[k], CR_UNIT_FLOPS, b, sizeof b));
+            return above_peak(name, what, s->meas_flops[k], s->peak_flops[k], CR_UNIT_FLOPS, d);
     }
     return CR_OK;
 }

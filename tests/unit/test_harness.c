@@ -66,6 +66,13 @@ static void test_near_key(void **state)
         {"note", NULL},
         {"name", NULL},
         {"measured_us", NULL},
+        /* keys in another case were ignored: the entry graded at the
+         * default shape or machine (QA audit, 2026-12-06) */
+        {"PARAMS", "params"},
+        {"Topo", "topo"},
+        {"MEASURED_US", "measured_us"},
+        {"Op", "op"},
+        {"Topology", "topo"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *got = cr_harness_near_key(cases[i].key);
@@ -97,6 +104,21 @@ static void test_near_key(void **state)
     assert_int_equal(cr_harness_result_op(&r0, 4, &op0, &p0, &d0), CR_EPARSE);
     assert_string_equal(d0.msg, "entry 4: \"m\" is a parameter of gemm: put it in \"params\" "
                                 "({\"params\": {\"m\": ...}})");
+    json_decref(e0);
+    /* a parameter of the entry's operator at the top level is named as
+     * one, not as a misspelt entry key ("topk" of moe is not "topo") */
+    memset(&d0, 0, sizeof d0);
+    e0 = parse("{\"op\": \"moe\", \"topk\": 4, \"measured_us\": 3}");
+    assert_int_equal(cr_harness_result_read(e0, 5, 0, &r0, &d0), CR_OK);
+    assert_int_equal(cr_harness_result_op(&r0, 5, &op0, &p0, &d0), CR_EPARSE);
+    assert_string_equal(d0.msg, "entry 5: \"topk\" is a parameter of moe: put it in \"params\" "
+                                "({\"params\": {\"topk\": ...}})");
+    json_decref(e0);
+    /* of another operator it is still a misspelt "topo" */
+    memset(&d0, 0, sizeof d0);
+    e0 = parse("{\"op\": \"gemm\", \"topk\": 4, \"measured_us\": 3}");
+    assert_int_equal(cr_harness_result_read(e0, 6, 0, &r0, &d0), CR_EPARSE);
+    assert_non_null(strstr(d0.msg, "did you mean \"topo\""));
     json_decref(e0);
     json_t *e = parse("{\"name\": \"p\", \"op\": \"gemm\", \"parms\": {\"m\": 1}, "
                       "\"measured_us\": 1}");

@@ -164,6 +164,21 @@ cr_status ops_shape_coll(const cr_op_params *p, ops_work *w, cr_diag *d)
     if (fmod(s, e) != 0)
         return cr_diag_set(d, CR_EINVAL, "bytes = %.0f is not a whole number of %s elements", s,
                            cr_dtype_name(w->dt));
+    /* A buffer split over the ranks runs as nccl-tests sizes it, each
+     * rank's part whole elements and a multiple of 16 bytes, as `commroof
+     * coll` rounds it (QA audit, 2026-12-06: an allgather of 18 B over 8
+     * ranks gave fractional counts here and 0 B in coll); one too small
+     * to give every rank a part is refused. */
+    double run = cr_coll_nccl_bytes(c, s, e, (int)pp);
+    if (!(run > 0) && s > 0) {
+        double step = cr_coll_nccl_bytes(c, 2 * pp * 16, e, (int)pp) / 2;
+        return cr_diag_set(d, CR_EINVAL,
+                           "bytes = %.0f is too small to split over the group of %.0f ranks as "
+                           "NCCL runs it (each rank's part a multiple of 16 bytes): give at "
+                           "least %.0f",
+                           s, pp, step);
+    }
+    s = run;
     /* A reduction adds p-1 contributions per element, shared by p ranks. The
      * rooted collectives count the root, which reads or writes the most. */
     if (cr_coll_reduces(c))

@@ -739,7 +739,12 @@ static void test_coll_matches_coll_module(void **state)
                          (const char *[]){"coll", colls[i], "bytes", sizes[j], "tp", tp, NULL});
                 cr_coll c;
                 assert_int_equal(cr_coll_parse(colls[i], &c, NULL), CR_OK);
-                cr_coll_req rq = cr_coll_req_default(c, j == 0 ? 1048576.0 : 268435456.0);
+                /* sized as nccl-tests and `commroof coll` size it (the
+                 * operator does the same: 1 MiB over 72 ranks runs as
+                 * 1,048,320 B) */
+                double bytes = cr_coll_nccl_bytes(c, j == 0 ? 1048576.0 : 268435456.0,
+                                                  cr_dtype_bytes(CR_DT_BF16), t->n_gpus);
+                cr_coll_req rq = cr_coll_req_default(c, bytes);
                 rq.dtype = CR_DT_BF16;
                 cr_coll_result cres;
                 cr_diag d = {{0}};
@@ -1203,6 +1208,32 @@ static void test_api_refuses_bad_args(void **state)
     cr_topo_free(t);
 }
 
+/* coll's buffer split over the ranks runs as nccl-tests and `commroof coll`
+ * size it: each rank's part whole elements and a multiple of 16 bytes. An
+ * allgather of 1000 B of bf16 over 8 ranks runs 896 B (56 per rank); 18 B
+ * gave fractional counts (hbm_bytes 20.25, QA audit of 2026-12-06) and is
+ * now refused as too small to split. An allreduce is not split. */
+static void test_coll_sized_as_nccl(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_op_result r =
+        eval(t, "coll", (const char *[]){"coll", "allgather", "bytes", "1000", "tp", "8", NULL});
+    EXACT(r.comm_bytes, 896);
+    EXACT(r.hbm_bytes, floor(r.hbm_bytes)); /* whole bytes */
+    r = eval(t, "coll", (const char *[]){"coll", "allreduce", "bytes", "1000", "tp", "8", NULL});
+    EXACT(r.comm_bytes, 1000);
+    const cr_op_def *op = find("coll");
+    cr_op_params p;
+    params(op, &p, (const char *[]){"coll", "allgather", "bytes", "18", "tp", "8", NULL});
+    cr_diag d = {{0}};
+    assert_int_equal(cr_op_eval(t, op, &p, &r, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "bytes = 18 is too small to split over the group of 8 ranks as "
+                               "NCCL runs it (each rank's part a multiple of 16 bytes): give at "
+                               "least 128");
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1219,6 +1250,7 @@ int main(void)
         cmocka_unit_test(test_other_counts),
         cmocka_unit_test(test_single_gpu_bounds),
         cmocka_unit_test(test_coll_matches_coll_module),
+        cmocka_unit_test(test_coll_sized_as_nccl),
         cmocka_unit_test(test_ddp_buckets),
         cmocka_unit_test(test_phases_add_on_a_cut),
         cmocka_unit_test(test_api_refuses_bad_args),

@@ -295,6 +295,63 @@ static void test_data_and_script(void **state)
     (void)e;
 }
 
+/* Script of c written as NAME (data and script only), read back; free it. */
+static char *script_of(const cr_chart *c, const char *name)
+{
+    char p[600], file[128];
+    snprintf(file, sizeof file, "%s.png", name);
+    path_of(p, sizeof p, file);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_chart_render(c, p, NULL, &d), CR_OK);
+    snprintf(file, sizeof file, "%s.gp", name);
+    path_of(p, sizeof p, file);
+    char *gp = slurp(p, NULL);
+    assert_non_null(gp);
+    return gp;
+}
+
+/* A byte axis (cr_chart_si_ticks "B") is ticked at powers of two, as the
+ * sizes on it are: 1 MiB = 2^20 = 1048576, where decimal ticks put "1MB"
+ * at 10^6 and every power-of-two sample right of its line (QA audit). A
+ * sweep of 4 B to 8 GiB (2^2 .. 2^33; the axis a power of two beyond, 2^1
+ * .. 2^34, 33 doublings) labels every fifth power of two, powers of 1024
+ * among them, the others minor ticks; a span of 1 to 16 MiB labels each. */
+static void test_byte_ticks(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "sweep");
+    assert_int_equal(cr_chart_axis(c, 'x', "message size (bytes)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "B"), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'y', "bus bandwidth (GB/s)", CR_AXIS_LOG), CR_OK);
+    int s = cr_chart_series(c, "bound", CR_SERIES_LINE, false);
+    for (int e = 2; e <= 33; e++)
+        assert_int_equal(cr_chart_point(c, s, ldexp(1.0, e), e, NULL), CR_OK);
+    char *gp = script_of(c, "bytes-wide");
+    assert_non_null(strstr(gp, "\"1 KiB\" 1024,"));
+    assert_non_null(strstr(gp, "\"1 MiB\" 1048576,"));
+    assert_non_null(strstr(gp, "\"1 GiB\" 1073741824,"));
+    assert_non_null(strstr(gp, "\"32 KiB\" 32768,"));
+    assert_non_null(strstr(gp, "\"\" 8589934592 1")); /* 8 GiB: a minor tick */
+    assert_null(strstr(gp, "%c"));                    /* no SI prefixes at powers of 1000 */
+    assert_null(strstr(gp, "1000000"));
+    assert_non_null(strstr(gp, "set xrange [1.99"));
+    free(gp);
+    cr_chart_free(c);
+
+    c = cr_chart_new(CR_CHART_XY, "narrow");
+    assert_int_equal(cr_chart_axis(c, 'x', "message size (bytes)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "B"), CR_OK);
+    s = cr_chart_series(c, "bound", CR_SERIES_LINE, false);
+    for (int e = 20; e <= 24; e++)
+        assert_int_equal(cr_chart_point(c, s, ldexp(1.0, e), e, NULL), CR_OK);
+    gp = script_of(c, "bytes-narrow");
+    assert_non_null(strstr(gp, "set xtics (\"512 KiB\" 524288, \"1 MiB\" 1048576, \"2 MiB\" "
+                               "2097152, \"4 MiB\" 4194304, \"8 MiB\" 8388608, \"16 MiB\" "
+                               "16777216, \"32 MiB\" 33554432)"));
+    free(gp);
+    cr_chart_free(c);
+}
+
 /* Appends s to b quoted for gnuplot and a line break. */
 static void add_quoted(cr_sbuf *b, const char *pre, const char *s)
 {
@@ -1198,7 +1255,7 @@ int main(void)
         cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
         cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
         cmocka_unit_test(test_tall_key_fits),   cmocka_unit_test(test_svg_layout),
-        cmocka_unit_test(test_long_labels),
+        cmocka_unit_test(test_long_labels),     cmocka_unit_test(test_byte_ticks),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -240,9 +240,17 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
             g->lo[a] = ldexp(1.0, (int)floor(log2(g->lo[a]) + 1e-9) - 1);
             g->hi[a] = ldexp(1.0, (int)ceil(log2(g->hi[a]) - 1e-9) + 1);
         } else if (g->lg[a] && g->hi[a] > 0) {
-            /* gnuplot's autoscale of a log axis ends on whole decades */
-            g->lo[a] = pow(10.0, floor(log10(g->lo[a]) + 1e-9));
-            g->hi[a] = pow(10.0, ceil(log10(g->hi[a]) - 1e-9));
+            /* whole decades, as gnuplot's autoscale, but with room: the
+             * highest value at least 15% under the top, which ends on 1,
+             * 2 or 5 times a power of ten (a 963 GB/s bound ran into the
+             * frame at 1000; 2000 leaves the 1000 tick inside), and the
+             * least as far over a whole decade */
+            double top = g->hi[a] * 1.15, dec = pow(10.0, floor(log10(top) + 1e-9));
+            g->hi[a] = top <= dec * (1 + 1e-9) ? dec
+                       : top <= 2 * dec        ? 2 * dec
+                       : top <= 5 * dec        ? 5 * dec
+                                               : 10 * dec;
+            g->lo[a] = pow(10.0, floor(log10(g->lo[a] / 1.15) + 1e-9));
             if (!(g->hi[a] > g->lo[a]))
                 g->hi[a] = g->lo[a] * 10.0;
         }

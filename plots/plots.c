@@ -663,7 +663,16 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
      * holds none moves nothing and has no point */
     int steps = 0, points = 0;
     double esize = cr_dtype_bytes(o->dtype);
-    for (double sz = o->min_bytes; sz <= o->max_bytes * (1 + 1e-12) && steps < 4096;
+    double max_bytes = o->max_bytes;
+    if (o->past_max_to_measured) {
+        /* up to the first size of the sweep's steps at or past the largest
+         * measured one: one step short of a factor past it */
+        for (int k = 0; k < nmeas; k++)
+            for (int j = 0; j < meas[k].n; j++)
+                if (meas[k].pts[j].bytes > max_bytes)
+                    max_bytes = meas[k].pts[j].bytes * o->factor * (1 - 1e-9);
+    }
+    for (double sz = o->min_bytes; sz <= max_bytes * (1 + 1e-12) && steps < 4096;
          sz = fmax(floor(sz * o->factor), sz + 1), steps++) {
         double b = cr_coll_nccl_bytes(o->coll, sz, esize, nr);
         if (!(b > 0))

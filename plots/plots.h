@@ -150,11 +150,14 @@ typedef struct {
     cr_coll coll;
     cr_dtype dtype;
     double min_bytes, max_bytes, factor;
-    const cr_rankset *ranks; /* NULL = every GPU */
-    bool others_pass;        /* cr_plot_sweep_from: a log of another collective or
-                                rank count gives no point (the report, whose
-                                logs serve every part), instead of an error (plot
-                                sweep, whose logs are given for this chart) */
+    const cr_rankset *ranks;   /* NULL = every GPU */
+    bool others_pass;          /* cr_plot_sweep_from: a log of another collective or
+                                  rank count gives no point (the report, whose
+                                  logs serve every part), instead of an error (plot
+                                  sweep, whose logs are given for this chart) */
+    bool past_max_to_measured; /* max_bytes is a default, not asked for: the sweep
+                                  goes on by factor to the largest measured size
+                                  (a 16 GiB nccl-tests row had no model beside it) */
 } cr_sweep_opts;
 
 /* Bus bandwidth against message size: the bound, NCCL's choice, every

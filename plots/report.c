@@ -542,8 +542,9 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
                          &bd, d)) != CR_OK)
         goto out;
     {
-        cr_sweep_opts so = {CR_COLL_ALLREDUCE, CR_DT_BF16, 8, 8.0 * 1024 * 1024 * 1024, 2,
-                            o->sweep_ranks,    true};
+        /* 8 B to 8 GiB, as the caption says, whatever the logs hold */
+        cr_sweep_opts so = {CR_COLL_ALLREDUCE, CR_DT_BF16, 8,    8.0 * 1024 * 1024 * 1024, 2,
+                            o->sweep_ranks,    true,       false};
         char who[64];
         if (o->sweep_ranks)
             snprintf(who, sizeof who, "%d of its GPUs", o->sweep_ranks->n);

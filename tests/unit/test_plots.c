@@ -646,6 +646,36 @@ static void test_html_and_json(void **state)
     assert_true(json_is_null(json_array_get(vals, (size_t)k1)));
     json_decref(j);
     cr_chart_free(c);
+
+    /* an XY chart's table (QA audit, defect 12): byte counts whole, as
+     * the nccl-tests log wrote them (2^33 = 8589934592, which %.4g made
+     * 8.59e+09, and 2^32 4.295e+09); headers the quantity and the unit of
+     * the numbers, not the axis' reading notes */
+    c = cr_chart_new(CR_CHART_XY, "error");
+    assert_int_equal(cr_chart_axis(c, 'x', "message size (log)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "B"), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'y', "bus bandwidth (GB/s)", CR_AXIS_LOG), CR_OK);
+    s = cr_chart_series(c, "log", CR_SERIES_POINTS, false);
+    assert_int_equal(cr_chart_point(c, s, 8589934592.0, 123.456789, NULL), CR_OK);
+    assert_int_equal(cr_chart_point(c, s, 4294967296.0, 120, NULL), CR_OK);
+    assert_int_equal(cr_chart_html_table(c, &h), CR_OK);
+    assert_non_null(strstr(h, "<th>message size (bytes)</th><th>bus bandwidth (GB/s)</th>"));
+    assert_non_null(strstr(h, "<td>8589934592</td><td>123.5</td>"));
+    assert_non_null(strstr(h, "<td>4294967296</td><td>120</td>"));
+    free(h);
+    cr_chart_free(c);
+    c = cr_chart_new(CR_CHART_XY, "accuracy");
+    assert_int_equal(
+        cr_chart_axis(c, 'x', "measured time (log; the unit on each tick)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "us"), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'y', "predicted / measured time (x)", CR_AXIS_LINEAR), CR_OK);
+    s = cr_chart_series(c, "log", CR_SERIES_POINTS, false);
+    assert_int_equal(cr_chart_point(c, s, 12.5, 1.1, NULL), CR_OK);
+    assert_int_equal(cr_chart_html_table(c, &h), CR_OK);
+    assert_non_null(strstr(h, "<th>measured time (us)</th><th>predicted / measured time (x)</th>"));
+    assert_non_null(strstr(h, "<td>12.5</td><td>1.1</td>"));
+    free(h);
+    cr_chart_free(c);
 }
 
 /* Tables: the text form is nccl-tests style (# title, # header, # units,

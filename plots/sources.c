@@ -479,8 +479,8 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
     int nranks = o->ranks ? o->ranks->n : t->n_gpus;
     cr_sweep_meas *pts = NULL;
     cr_sweep_meas_set sets[16];
-    char names[16][160];
-    int nsets = 0;
+    char names[16][160], other[4][32];
+    int nsets = 0, nother = 0;
     if (st != CR_OK)
         goto out;
     pts = calloc(m.list.n + 1, sizeof *pts);
@@ -517,6 +517,17 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
                     pts[used++] = (cr_sweep_meas){bytes, bytes / v->measured_s *
                                                              cr_coll_busbw_factor(c, nranks)};
                     sets[k].n++;
+                    /* the element types measured that the model's lines
+                     * are not in (nccl-tests' default is float) */
+                    const char *dts = cr_vcase_get(&v->c, "dtype");
+                    cr_dtype dt;
+                    if (!dts || (cr_dtype_parse(dts, &dt, NULL) == CR_OK && dt == o->dtype))
+                        continue;
+                    int q = 0;
+                    while (q < nother && strcmp(other[q], dts) != 0)
+                        q++;
+                    if (q == nother && nother < 4)
+                        cr_str_copy(other[nother++], sizeof other[0], dts);
                 }
             }
         }
@@ -544,6 +555,26 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
         }
     }
     st = cr_plot_sweep(t, o, sets, nsets, out, d);
+    if (st == CR_OK && nother > 0) {
+        /* said, not refused: the report's bf16 sweep stands beside logs
+         * in nccl-tests' default float, and the reader should know which
+         * points are which */
+        char note[240];
+        int len = snprintf(note, sizeof note, "measured rows in ");
+        for (int q = 0; q < nother; q++)
+            len += snprintf(note + len, sizeof note - (size_t)len, "%s%s",
+                            q == 0            ? ""
+                            : q == nother - 1 ? " and "
+                                              : ", ",
+                            other[q]);
+        snprintf(note + len, sizeof note - (size_t)len, "; the model's lines in %s",
+                 cr_dtype_name(o->dtype));
+        if (cr_chart_subtitle_add(*out, note) != CR_OK) {
+            cr_chart_free(*out);
+            *out = NULL;
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        }
+    }
 out:
     free(pts);
     cr_plot_meas_release(&m);

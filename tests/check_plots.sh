@@ -271,6 +271,23 @@ usage accuracy -o "$T/x.png"
 [ $? = 1 ] || bad "an unknown topology should exit 1"
 "$CR" plot --help | grep -q "comm-roofline" || bad "plot --help does not list the kinds"
 
+# the report's sweep is bf16 (QA audit, defect 11): the fixture log's fp32
+# rows are drawn with a subtitle saying so, and the caption promises
+# measured points only where the chart has some (--ranks 0,1: the log is
+# of 8 ranks, so none)
+"$CR" report --topo hgx-h200-8 --suite pkb --nccl-tests "$LOG" --no-render -o "$T/rep-dt" \
+    > /dev/null 2>&1 || bad "report with an nccl-tests log failed"
+grep -q 'measured rows in fp32; the model\\047s lines in bf16' "$T/rep-dt/sweep-allreduce.gp" ||
+    bad "report sweep: fp32 rows beside the bf16 model without a word"
+grep -q 'each transfer mechanism, and measured points' "$T/rep-dt/index.html" ||
+    bad "report sweep: the caption does not name the measured points"
+"$CR" report --topo hgx-h200-8 --suite pkb --ranks 0,1 --nccl-tests "$LOG" --no-render \
+    -o "$T/rep-none" > /dev/null 2>&1 || bad "report --ranks 0,1 with an 8-rank log failed"
+grep -q 'measured points' "$T/rep-none/index.html" &&
+    bad "report sweep: the caption promises measured points the chart does not have"
+grep -q 'No measured point: no trace or nccl-tests log holds an all-reduce on as many ranks' \
+    "$T/rep-none/index.html" || bad "report sweep: no word on the missing measured points"
+
 # the report: every file index.html references exists
 R="$T/report"
 if "$CR" report --topo hgx-h200-8 --suite pkb -o "$R" > "$T/rep.txt" 2>&1; then

@@ -528,7 +528,9 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
             goto out;
     }
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_roofline_from(t, 0, &src, true, &c, &bd);
+    cr_plot_sources comm_src = src;
+    comm_src.ranks = o->sweep_ranks; /* the suite's GPUs: ceilings among them */
+    st = cr_plot_roofline_from(t, 0, &comm_src, true, &c, &bd);
     if ((st = chart_part(&p, st, c, "comm-roofline", "Communication roofline",
                          "FLOP/s against FLOP per byte communicated (bus bytes per GPU), with "
                          "one ceiling per fabric.",

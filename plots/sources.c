@@ -135,7 +135,8 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
              * says so instead of posing as a point under the roof. */
             double top = NAN;
             if (r->bound_s > 0 &&
-                cr_plot_roof_top(t, gpu, comm, r->flops / bytes, &top, NULL) == CR_OK &&
+                cr_plot_roof_top(t, gpu, s ? s->ranks : NULL, comm, r->flops / bytes, &top, NULL) ==
+                    CR_OK &&
                 r->flops / r->bound_s > top * (1 + 1e-9))
                 pts[3 * e.n + nabove++] = pts[e.n + np];
             else
@@ -222,7 +223,7 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         sets[nsets++] = (cr_roof_set){"measured (traces)", true, true, mpts, nm};
     }
     if (comm)
-        st = cr_plot_comm_roofline(t, gpu, sets, nsets, out, d);
+        st = cr_plot_comm_roofline(t, gpu, s ? s->ranks : NULL, sets, nsets, out, d);
     else
         st = cr_plot_roofline(t, gpu, sets, nsets, out, d);
     if (st == CR_OK && nsets == 0 && e.suite) {
@@ -684,7 +685,7 @@ cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_d
 {
     *out = NULL;
     cr_comm_ceilings cc;
-    cr_status st = cr_plot_comm_ceilings(t, gpu, &cc, d);
+    cr_status st = cr_plot_comm_ceilings(t, gpu, NULL, &cc, d);
     if (st != CR_OK)
         return st;
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, gpu);

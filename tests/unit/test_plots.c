@@ -811,7 +811,7 @@ static void test_comm_ceilings(void **state)
     (void)state;
     cr_topo *t = fixture();
     cr_comm_ceilings cc;
-    assert_int_equal(cr_plot_comm_ceilings(t, 3, &cc, NULL), CR_OK);
+    assert_int_equal(cr_plot_comm_ceilings(t, 3, NULL, &cc, NULL), CR_OK);
     /* 18 links x 25 GB/s = 450 GB/s per direction */
     assert_close(cc.scaleup_Bps, 450e9, 1e-12, 0);
     assert_string_equal(cc.scaleup_kind, "NVLink");
@@ -830,16 +830,39 @@ static void test_comm_ceilings(void **state)
     /* 8 NICs x 50 GB/s shared by 8 GPUs */
     assert_close(cc.net_Bps, 50e9, 1e-12, 0);
     assert_string_equal(cc.net_kind, "InfiniBand");
+    assert_false(cc.one_node);
+
+    /* among GPUs 0 and 1 only (QA audit, defect 8: a tp=2 suite's chart
+     * said "8 GPUs", 897.7 GB/s): the allreduce bound over 2 ranks crosses
+     * the same 513 GB/s port cut, busbw factor 2 x 1/2 = 1: 513 GB/s; both
+     * on one node, so no network ceiling, though the node has NICs */
+    cr_rankset *two = NULL;
+    assert_int_equal(cr_rankset_parse("0,1", 8, &two, NULL), CR_OK);
+    cr_comm_ceilings c2;
+    assert_int_equal(cr_plot_comm_ceilings(t, 0, two, &c2, NULL), CR_OK);
+    assert_int_equal(c2.scaleup_gpus, 2);
+    assert_close(c2.in_switch_Bps, 513e9, 1e-4, 0);
+    assert_close(c2.net_Bps, 0, 0, 0);
+    assert_true(c2.one_node);
+    cr_chart *c = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_plot_comm_roofline(t, 0, two, NULL, 0, &c, &d), CR_OK);
+    json_t *j = chart_json(c);
+    series_named(j, "NVLink + in-switch reduction 513 GB/s (allreduce bound, 2 GPUs)");
+    series_named(j, "InfiniBand NDR 50 GB/s per GPU (reference: no inter-node fabric among these "
+                    "ranks)");
+    json_decref(j);
+    cr_chart_free(c);
+    c = NULL;
+    cr_rankset_free(two);
 
     /* ring allreduce-like GEMM+AR: 2 x 1024 x 1024 x 512 FLOP over 2 x 7/8 x
      * 2 MiB bus bytes; the times are illustrative */
     cr_roof_point pts[] = {{"gemm+allreduce 1024", 1.0737e9, 3.67e6, 40e-6},
                            {"allgather+gemm 1024", 1.0737e9, 1.835e6, 25e-6}};
     cr_roof_set sets[] = {{"baseline", false, true, pts, 2}};
-    cr_chart *c = NULL;
-    cr_diag d = {{0}};
-    assert_int_equal(cr_plot_comm_roofline(t, 0, sets, 1, &c, &d), CR_OK);
-    json_t *j = chart_json(c);
+    assert_int_equal(cr_plot_comm_roofline(t, 0, NULL, sets, 1, &c, &d), CR_OK);
+    j = chart_json(c);
     json_t *nv = series_named(j, "NVLink 450");
     /* the NVLink ceiling meets the FP8 peak at 1979e12 / 450e9 FLOP/B */
     assert_close(pt_coord(nv, 1, "x"), 1979e12 / 450e9, 1e-9, 0);

@@ -74,6 +74,7 @@ typedef struct {
     int gpu;
     bool json, no_render, ratio;
     bool suite_given; /* rooflines show suite points only when asked */
+    bool max_given;   /* -e given: the sweep ends there, whatever was measured */
 } plot_opts;
 
 static const char *gnuplot_prog(void)
@@ -162,8 +163,9 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
          .str = &o->trace_topo},
         {"--ranks", NULL, "SPEC", "ranks of the collective (sweep; default all)", .str = &o->ranks},
         {"-b", NULL, "MIN",
-         "sweep sizes as nccl-tests takes them (default 8 to 8G, x2);\n"
-         "K, M, G suffixes are powers of 1024",
+         "sweep sizes as nccl-tests takes them (default 8 to 8G, x2,\n"
+         "and on to the largest measured size); K, M, G suffixes\n"
+         "are powers of 1024",
          .label = "-b MIN -e MAX -f F", .id = O_MIN},
         {"-e", NULL, "MAX", NULL, .id = O_MAX},
         {"-f", NULL, "F", NULL, .id = O_FACTOR},
@@ -241,8 +243,10 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
                     args.name, v);
             if (args.opt->id == O_MIN)
                 o->min_bytes = x;
-            else
+            else {
                 o->max_bytes = x;
+                o->max_given = true;
+            }
             break;
         }
         default:
@@ -406,6 +410,7 @@ int cli_cmd_plot(int argc, char **argv)
             so.max_bytes = o.max_bytes > 0 ? o.max_bytes : 1;
             so.factor = o.factor;
             so.ranks = ranks;
+            so.past_max_to_measured = !o.max_given;
             st = cr_plot_sweep_from(t, &so, &src, &c, &d);
         }
     }

@@ -697,6 +697,51 @@ static void sb_htmlnum(cr_sbuf *b, double v)
         cr_sbuf_add(b, "&ndash;");
 }
 
+/* A value on axis a: byte counts whole (8589934592 B, which %.4g made
+ * 8.59e+09: two sizes 2^33 and 8.59e9 read alike), the rest to 4 digits. */
+static void sb_htmlval(cr_sbuf *b, const cr_chart *c, int a, double v)
+{
+    if (c->si_unit[a] && strcmp(c->si_unit[a], "B") == 0 && isfinite(v) && v == floor(v) &&
+        fabs(v) < 1e18)
+        cr_sbuf_add(b, "%.0f", v);
+    else
+        sb_htmlnum(b, v);
+}
+
+/* A column header of the HTML table: the axis' quantity and the unit of
+ * its numbers, without the wording that helps read the axis ("(log; the
+ * unit on each tick)", "nccl-tests size"): bytes on a byte axis, us on a
+ * time axis, else the label's own last parenthesis where it is no note
+ * about the scale. */
+static void sb_html_header(cr_sbuf *b, const cr_chart *c, int a)
+{
+    const char *l = c->label[a];
+    if (!l) {
+        cr_sbuf_add(b, "%s", a ? "y" : "x");
+        return;
+    }
+    const char *open = strchr(l, '(');
+    const char *last = strrchr(l, '(');
+    const char *close = last ? strchr(last, ')') : NULL;
+    size_t qn = open ? (size_t)(open - l) : strlen(l);
+    while (qn > 0 && l[qn - 1] == ' ')
+        qn--;
+    char quantity[300], unit[120] = "";
+    snprintf(quantity, sizeof quantity, "%.*s", (int)qn, l);
+    if (c->si_unit[a] && strcmp(c->si_unit[a], "B") == 0)
+        cr_str_copy(unit, sizeof unit, "bytes");
+    else if (c->si_unit[a] && strcmp(c->si_unit[a], "us") == 0)
+        cr_str_copy(unit, sizeof unit, "us");
+    else if (close && !strstr(last, "log"))
+        snprintf(unit, sizeof unit, "%.*s", (int)(close - last - 1), last + 1);
+    cr_sbuf_xml(b, quantity);
+    if (unit[0]) {
+        cr_sbuf_add(b, " (");
+        cr_sbuf_xml(b, unit);
+        cr_sbuf_add(b, ")");
+    }
+}
+
 cr_status cr_chart_html_table(const cr_chart *c, char **html)
 {
     *html = NULL;
@@ -728,10 +773,9 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
         }
     } else {
         cr_sbuf_add(&b, "<tr><th>series</th><th>label</th><th>");
-        char lab[400];
-        cr_sbuf_xml(&b, c->label[0] ? chart_data_label(c, 0, lab, sizeof lab) : "x");
+        sb_html_header(&b, c, 0);
         cr_sbuf_add(&b, "</th><th>");
-        cr_sbuf_xml(&b, c->label[1] ? chart_data_label(c, 1, lab, sizeof lab) : "y");
+        sb_html_header(&b, c, 1);
         cr_sbuf_add(&b, "</th></tr>\n");
         for (int i = 0; i < c->ns; i++) {
             const series *s = &c->s[i];
@@ -741,12 +785,12 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
                 cr_sbuf_add(&b, "</td><td>");
                 cr_sbuf_xml(&b, s->pts[j].label ? s->pts[j].label : "");
                 cr_sbuf_add(&b, "</td><td>");
-                sb_htmlnum(&b, s->pts[j].x);
+                sb_htmlval(&b, c, 0, s->pts[j].x);
                 cr_sbuf_add(&b, "</td><td>");
-                sb_htmlnum(&b, s->pts[j].y);
+                sb_htmlval(&b, c, 1, s->pts[j].y);
                 if (s->style == CR_SERIES_BAND) {
                     cr_sbuf_add(&b, " &ndash; ");
-                    sb_htmlnum(&b, s->pts[j].y2);
+                    sb_htmlval(&b, c, 1, s->pts[j].y2);
                 }
                 cr_sbuf_add(&b, "</td></tr>\n");
             }

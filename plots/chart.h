@@ -64,8 +64,10 @@ cr_status cr_chart_axis(cr_chart *c, char axis, const char *label, cr_axis_scale
 cr_status cr_chart_range(cr_chart *c, char axis, double lo, double hi);
 
 /* Makes log axes print tick labels with SI prefixes and this unit suffix
- * ("B" gives 1kB, 1MB, ...). "us" marks values in microseconds, labelled
- * 100 ns, 1 us, 1 ms, 1 s where the range is fixed. */
+ * (1k, 1M, ...). "B" marks byte counts instead, ticked at powers of two
+ * and labelled 1 KiB, 1 MiB, ... at powers of 1024 (the sizes nccl-tests
+ * and the CLI's K, M, G step through). "us" marks values in microseconds,
+ * labelled 100 ns, 1 us, 1 ms, 1 s where the range is fixed. */
 cr_status cr_chart_si_ticks(cr_chart *c, char axis, const char *unit);
 
 /* A line of text under the title (topology, suite, data source). */

@@ -120,6 +120,14 @@ bool chart_drawable(const series *s, bool lgx, bool lgy)
     return false;
 }
 
+/* Whether axis a counts bytes (cr_chart_si_ticks "B"): its ticks are
+ * powers of two, as the sizes it draws are (nccl-tests and the CLI's K, M,
+ * G step by 1024). */
+static bool byte_axis(const cr_chart *c, int a)
+{
+    return c->si_unit[a] && strcmp(c->si_unit[a], "B") == 0;
+}
+
 /* Points of s that gnuplot draws: a line through one of them draws
  * nothing (a one-size sweep's bound was invisible). */
 static int drawable_points(const series *s, bool lgx, bool lgy)
@@ -226,10 +234,23 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
         if (g->lg[a] && g->hi[a] > 0 && g->hi[a] == g->lo[a]) {
             g->lo[a] /= 10.0;
             g->hi[a] *= 10.0;
+        } else if (g->lg[a] && g->hi[a] > 0 && byte_axis(c, a)) {
+            /* a byte axis ends a power of two beyond its least and its
+             * largest size (byte_tics), so that neither sits on the frame */
+            g->lo[a] = ldexp(1.0, (int)floor(log2(g->lo[a]) + 1e-9) - 1);
+            g->hi[a] = ldexp(1.0, (int)ceil(log2(g->hi[a]) - 1e-9) + 1);
         } else if (g->lg[a] && g->hi[a] > 0) {
-            /* gnuplot's autoscale of a log axis ends on whole decades */
-            g->lo[a] = pow(10.0, floor(log10(g->lo[a]) + 1e-9));
-            g->hi[a] = pow(10.0, ceil(log10(g->hi[a]) - 1e-9));
+            /* whole decades, as gnuplot's autoscale, but with room: the
+             * highest value at least 15% under the top, which ends on 1,
+             * 2 or 5 times a power of ten (a 963 GB/s bound ran into the
+             * frame at 1000; 2000 leaves the 1000 tick inside), and the
+             * least as far over a whole decade */
+            double top = g->hi[a] * 1.15, dec = pow(10.0, floor(log10(top) + 1e-9));
+            g->hi[a] = top <= dec * (1 + 1e-9) ? dec
+                       : top <= 2 * dec        ? 2 * dec
+                       : top <= 5 * dec        ? 5 * dec
+                                               : 10 * dec;
+            g->lo[a] = pow(10.0, floor(log10(g->lo[a] / 1.15) + 1e-9));
             if (!(g->hi[a] > g->lo[a]))
                 g->hi[a] = g->lo[a] * 10.0;
         }
@@ -662,7 +683,44 @@ static void decade_tics(cr_sbuf *b, const char *ax, double lo, double hi, const 
     cr_sbuf_add(b, ")\n");
 }
 
-static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
+/* "set AXtics (...)" for a byte axis from lo to hi: labels at powers of
+ * 1024 (1 KiB, 1 MiB, ...), and at every power of two, every second or
+ * every fifth (32 KiB) where the span leaves room (at most 9 labels: "512 KiB" is 7 characters,
+ * about 60 px, and a sweep's plot area is 500 px wide beside its key). The
+ * powers of two between labels get unlabelled minor ticks, so that every
+ * sample of a doubling sweep has a grid line. Decimal ticks (1kB at 1000)
+ * put the 1 MiB points right of the "1MB" line. */
+static void byte_tics(cr_sbuf *b, const char *ax, double lo, double hi)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int e0 = (int)ceil(log2(lo) - 1e-9), e1 = (int)floor(log2(hi) + 1e-9);
+    if (e0 < 0)
+        e0 = 0; /* a fraction of a byte is no size */
+    if (e1 > 69)
+        e1 = 69;
+    int span = e1 - e0;
+    int step = span <= 8 ? 1 : span <= 16 ? 2 : span <= 40 ? 5 : 10 * (int)ceil(span / 80.0);
+    cr_sbuf_add(b, "set %stics (", ax);
+    bool first = true;
+    for (int e = e0; e <= e1; e++) {
+        bool major = e % step == 0;
+        if (!major && span > 48)
+            continue; /* minor ticks closer than 10 px apart: none */
+        cr_sbuf_add(b, "%s", first ? "" : ", ");
+        if (major) {
+            char lab[32];
+            snprintf(lab, sizeof lab, "%d %s", 1 << (e % 10), unit[e / 10]);
+            cr_sbuf_gnuplot(b, lab);
+            cr_sbuf_add(b, " %.17g", ldexp(1.0, e));
+        } else {
+            cr_sbuf_add(b, "\"\" %.17g 1", ldexp(1.0, e));
+        }
+        first = false;
+    }
+    cr_sbuf_add(b, ")\n");
+}
+
+static void write_axis(const cr_chart *c, cr_sbuf *b, int a, const xy_geom *g)
 {
     const char *ax = a == 0 ? "x" : "y";
     if (c->label[a]) {
@@ -671,7 +729,11 @@ static void write_axis(const cr_chart *c, cr_sbuf *b, int a)
         cr_sbuf_add(b, "\n");
     }
     bool lg = chart_axis_log(c, a) && !(a == 0 && c->kind == CR_CHART_BARS);
-    if (lg) {
+    if (lg && byte_axis(c, a) && (c->range_set[a] ? c->lo[a] > 0 : g && g->known)) {
+        cr_sbuf_add(b, "set logscale %s 2\n", ax);
+        byte_tics(b, ax, c->range_set[a] ? c->lo[a] : g->lo[a],
+                  c->range_set[a] ? c->hi[a] : g->hi[a]);
+    } else if (lg) {
         cr_sbuf_add(b, "set logscale %s 10\nset m%stics 10\n", ax, ax);
         double blo = 0, bhi = 0; /* a bar chart's value range, from its bars */
         bool bars = a == 1 && c->kind == CR_CHART_BARS && !c->range_set[a] &&
@@ -1041,8 +1103,8 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
         write_hbars(c, b, dat);
         return;
     }
-    write_axis(c, b, 0);
-    write_axis(c, b, 1);
+    write_axis(c, b, 0, c->kind == CR_CHART_XY ? &g : NULL);
+    write_axis(c, b, 1, c->kind == CR_CHART_XY ? &g : NULL);
 
     if (c->kind == CR_CHART_BARS) {
         cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"

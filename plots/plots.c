@@ -24,7 +24,7 @@
 
 /* InfiniBand NDR: 400 Gb/s = 50 GB/s per direction per port, one port per
  * GPU in DGX H100/H200/B200 (NVIDIA DGX H100 user guide; hardware.md). Used
- * only as a labelled reference where the topology has no network. */
+ * only as a labelled reference where the ranks cross no network. */
 #define REF_IB_NDR_Bps 50e9
 
 /* "4.8 TB/s", "989 TFLOP/s": legend text in the units people quote. */
@@ -287,7 +287,8 @@ fail:
     return st;
 }
 
-cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings *c, cr_diag *d)
+cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, const cr_rankset *ranks,
+                                cr_comm_ceilings *c, cr_diag *d)
 {
     memset(c, 0, sizeof *c);
     if (!t || !t->finalized || gpu_rank < 0 || gpu_rank >= t->n_gpus)
@@ -324,14 +325,16 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
         }
     }
     int n = 0;
-    int *ranks = malloc((size_t)t->n_gpus * sizeof *ranks);
-    if (!ranks) {
+    int *peers = malloc((size_t)t->n_gpus * sizeof *peers);
+    if (!peers) {
         free(seen);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
+    /* of the GPUs that communicate: a 2-rank suite's reduction spans 2
+     * GPUs (its sweep's bound tops at 512 GB/s), not the board's 8 */
     for (int r = 0; r < t->n_gpus; r++)
-        if (seen[r])
-            ranks[n++] = r;
+        if (seen[r] && (!ranks || cr_rankset_index(ranks, r) >= 0))
+            peers[n++] = r;
     free(seen);
     c->scaleup_gpus = n;
     if (reducing_switch && n > 1) {
@@ -346,7 +349,7 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
         cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 64.0 * 1024 * 1024 * 1024);
         rq.dtype = CR_DT_BF16;
         cr_coll_bound b;
-        if (cr_rankset_from_array(ranks, n, t->n_gpus, &rs, NULL) == CR_OK &&
+        if (cr_rankset_from_array(peers, n, t->n_gpus, &rs, NULL) == CR_OK &&
             cr_coll_ctx_new(t, rs, &ctx, NULL) == CR_OK &&
             cr_coll_bound_eval(ctx, &rq, &b, NULL) == CR_OK && b.in_network && b.busbw_Bps > 0) {
             c->in_switch_Bps = b.busbw_Bps;
@@ -355,10 +358,18 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
         cr_coll_ctx_free(ctx);
         cr_rankset_free(rs);
     }
-    free(ranks);
+    free(peers);
 
-    /* the node's NIC ports to the network, shared by the node's GPUs */
+    /* the node's NIC ports to the network, shared by the node's GPUs;
+     * ranks all on g's node send nothing over it */
     int node = t->devs[g].node, gpus_in_node = 0;
+    if (ranks) {
+        c->one_node = true;
+        for (int i = 0; i < ranks->n; i++)
+            c->one_node = c->one_node && t->devs[t->gpus[ranks->ranks[i]]].node == node;
+        if (c->one_node)
+            return CR_OK;
+    }
     double net = 0;
     bool eth = false;
     for (int v = 0; v < t->n_devs; v++) {
@@ -401,8 +412,8 @@ static double comm_roof_Bps(const cr_comm_ceilings *cc, double *bmin)
     return bmax;
 }
 
-cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, bool comm, double x, double *flops_s,
-                           cr_diag *d)
+cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, const cr_rankset *ranks, bool comm,
+                           double x, double *flops_s, cr_diag *d)
 {
     *flops_s = NAN;
     const cr_gpu_spec *g = gpu_of(t, gpu_rank, d);
@@ -415,7 +426,7 @@ cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, bool comm, double x, 
     if (comm) {
         cr_comm_ceilings cc;
         double bmin;
-        cr_status st = cr_plot_comm_ceilings(t, gpu_rank, &cc, d);
+        cr_status st = cr_plot_comm_ceilings(t, gpu_rank, ranks, &cc, d);
         if (st != CR_OK)
             return st;
         bw = comm_roof_Bps(&cc, &bmin);
@@ -424,15 +435,15 @@ cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, bool comm, double x, 
     return CR_OK;
 }
 
-cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
-                                cr_chart **out, cr_diag *d)
+cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_rankset *ranks,
+                                const cr_roof_set *sets, int nsets, cr_chart **out, cr_diag *d)
 {
     *out = NULL;
     const cr_gpu_spec *g = gpu_of(t, gpu_rank, d);
     if (!g)
         return CR_EINVAL;
     cr_comm_ceilings cc;
-    cr_status st = cr_plot_comm_ceilings(t, gpu_rank, &cc, d);
+    cr_status st = cr_plot_comm_ceilings(t, gpu_rank, ranks, &cc, d);
     if (st != CR_OK)
         return st;
     /* compute ceilings: BF16 (the suites' type) and FP8, else the best */
@@ -491,8 +502,16 @@ cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_se
                  fmt_bw(cc.net_Bps, buf, sizeof buf));
         st = slanted(c, name, CR_SERIES_LINE, cc.net_Bps, xlo, top, xhi, d);
     } else {
-        snprintf(name, sizeof name, "InfiniBand NDR 50 GB/s per GPU (reference: %s has no network)",
-                 t->name);
+        /* the topology may well have NICs (hgx-h200-8 has 8): what is
+         * missing is a fabric between nodes that these ranks would use */
+        if (cc.one_node)
+            snprintf(name, sizeof name,
+                     "InfiniBand NDR 50 GB/s per GPU (reference: no inter-node fabric among "
+                     "these ranks)");
+        else
+            snprintf(name, sizeof name,
+                     "InfiniBand NDR 50 GB/s per GPU (reference: %s has no inter-node fabric)",
+                     t->name);
         st = slanted(c, name, CR_SERIES_DASHED, REF_IB_NDR_Bps, xlo, top, xhi, d);
     }
     if (st != CR_OK)
@@ -663,7 +682,16 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
      * holds none moves nothing and has no point */
     int steps = 0, points = 0;
     double esize = cr_dtype_bytes(o->dtype);
-    for (double sz = o->min_bytes; sz <= o->max_bytes * (1 + 1e-12) && steps < 4096;
+    double max_bytes = o->max_bytes;
+    if (o->past_max_to_measured) {
+        /* up to the first size of the sweep's steps at or past the largest
+         * measured one: one step short of a factor past it */
+        for (int k = 0; k < nmeas; k++)
+            for (int j = 0; j < meas[k].n; j++)
+                if (meas[k].pts[j].bytes > max_bytes)
+                    max_bytes = meas[k].pts[j].bytes * o->factor * (1 - 1e-9);
+    }
+    for (double sz = o->min_bytes; sz <= max_bytes * (1 + 1e-12) && steps < 4096;
          sz = fmax(floor(sz * o->factor), sz + 1), steps++) {
         double b = cr_coll_nccl_bytes(o->coll, sz, esize, nr);
         if (!(b > 0))

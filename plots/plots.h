@@ -27,6 +27,7 @@
 
 #include "chart.h"
 #include "coll.h"
+#include "rankset.h"
 #include "status.h"
 #include "topo.h"
 
@@ -74,10 +75,16 @@ typedef struct {
     double net_Bps;
     const char *net_kind; /* "InfiniBand", "Ethernet" (static) */
     int scaleup_gpus;
+    bool one_node; /* net_Bps is 0 because the ranks are all on one node (the
+                      topology may have NICs: nothing crosses them) */
 } cr_comm_ceilings;
 
-/* Fills c for GPU rank gpu_rank. Errors: CR_EINVAL (rank out of range). */
-cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings *c, cr_diag *d);
+/* Fills c for GPU rank gpu_rank among ranks, the GPUs that communicate
+ * (NULL: every GPU of t): in-switch reduction spans those of them on the
+ * GPU's reducing switches, and the network counts only where they span
+ * more than one node. Errors: CR_EINVAL (rank out of range). */
+cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, const cr_rankset *ranks,
+                                cr_comm_ceilings *c, cr_diag *d);
 
 /* The communication roofline of GPU rank gpu_rank: x = FLOP per byte
  * communicated (bus bytes, as nccl-tests counts them), y = FLOP/s; the
@@ -85,8 +92,8 @@ cr_status cr_plot_comm_ceilings(const cr_topo *t, int gpu_rank, cr_comm_ceilings
  * ceiling per fabric the topology has. A fabric the topology lacks
  * (InfiniBand on a single node) is drawn as a dashed reference line at
  * 400 Gb/s NDR per GPU and says so in its legend. */
-cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *sets, int nsets,
-                                cr_chart **out, cr_diag *d);
+cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_rankset *ranks,
+                                const cr_roof_set *sets, int nsets, cr_chart **out, cr_diag *d);
 
 /* The top of the roofline (comm false) or communication roofline (comm
  * true) of GPU rank gpu_rank at intensity x (FLOP per HBM byte, or per
@@ -94,8 +101,8 @@ cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_roof_se
  * is min(highest compute peak, x times the fastest bandwidth ceiling). A
  * point above it sits above every line of the chart. Errors: as the
  * chart builders (rank out of range, no compute peak). */
-cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, bool comm, double x, double *flops_s,
-                           cr_diag *d);
+cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, const cr_rankset *ranks, bool comm,
+                           double x, double *flops_s, cr_diag *d);
 
 /* Measured series of the gap chart at most (variants of one problem:
  * "baseline", "overlap, 4 chunks", ...). */
@@ -150,11 +157,14 @@ typedef struct {
     cr_coll coll;
     cr_dtype dtype;
     double min_bytes, max_bytes, factor;
-    const cr_rankset *ranks; /* NULL = every GPU */
-    bool others_pass;        /* cr_plot_sweep_from: a log of another collective or
-                                rank count gives no point (the report, whose
-                                logs serve every part), instead of an error (plot
-                                sweep, whose logs are given for this chart) */
+    const cr_rankset *ranks;   /* NULL = every GPU */
+    bool others_pass;          /* cr_plot_sweep_from: a log of another collective or
+                                  rank count gives no point (the report, whose
+                                  logs serve every part), instead of an error (plot
+                                  sweep, whose logs are given for this chart) */
+    bool past_max_to_measured; /* max_bytes is a default, not asked for: the sweep
+                                  goes on by factor to the largest measured size
+                                  (a 16 GiB nccl-tests row had no model beside it) */
 } cr_sweep_opts;
 
 /* Bus bandwidth against message size: the bound, NCCL's choice, every

@@ -528,7 +528,9 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
             goto out;
     }
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_roofline_from(t, 0, &src, true, &c, &bd);
+    cr_plot_sources comm_src = src;
+    comm_src.ranks = o->sweep_ranks; /* the suite's GPUs: ceilings among them */
+    st = cr_plot_roofline_from(t, 0, &comm_src, true, &c, &bd);
     if ((st = chart_part(&p, st, c, "comm-roofline", "Communication roofline",
                          "FLOP/s against FLOP per byte communicated (bus bytes per GPU), with "
                          "one ceiling per fabric.",
@@ -542,20 +544,34 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
                          &bd, d)) != CR_OK)
         goto out;
     {
-        cr_sweep_opts so = {CR_COLL_ALLREDUCE, CR_DT_BF16, 8, 8.0 * 1024 * 1024 * 1024, 2,
-                            o->sweep_ranks,    true};
+        /* 8 B to 8 GiB, as the caption says, whatever the logs hold */
+        cr_sweep_opts so = {CR_COLL_ALLREDUCE, CR_DT_BF16, 8,    8.0 * 1024 * 1024 * 1024, 2,
+                            o->sweep_ranks,    true,       false};
         char who[64];
         if (o->sweep_ranks)
             snprintf(who, sizeof who, "%d of its GPUs", o->sweep_ranks->n);
         else
             cr_str_copy(who, sizeof who, "every GPU");
-        snprintf(about, sizeof about,
-                 "Bus bandwidth of a bf16 all-reduce over %s, 8 B to 8 GiB: bound, NCCL's "
-                 "choice, each transfer mechanism, and measured points (NCCL all-reduce cases "
-                 "of the traces and nccl-tests logs on as many ranks).",
-                 who);
         memset(&bd, 0, sizeof bd);
         st = cr_plot_sweep_from(t, &so, &src, &c, &bd);
+        /* measured points promised only where the chart has some */
+        int measured = 0;
+        for (int i = 0; st == CR_OK && i < cr_chart_n_series(c); i++)
+            if (strncmp(cr_chart_series_name(c, i), "measured: ", 10) == 0)
+                measured += cr_chart_n_points(c, i);
+        const char *meas_text =
+            measured > 0
+                ? ", and measured points (NCCL all-reduce cases of the traces and nccl-tests "
+                  "logs on as many ranks; the chart's subtitle names their element type "
+                  "where it is not bf16)."
+            : o->src.n_traces > 0 || o->src.n_nccl_logs > 0
+                ? ". No measured point: no trace or nccl-tests log holds an all-reduce on as "
+                  "many ranks."
+                : ".";
+        snprintf(about, sizeof about,
+                 "Bus bandwidth of a bf16 all-reduce over %s, 8 B to 8 GiB: bound, NCCL's "
+                 "choice, each transfer mechanism%s",
+                 who, meas_text);
         if ((st = chart_part(&p, st, c, "sweep-allreduce", "All-reduce size sweep", about, &bd,
                              d)) != CR_OK)
             goto out;

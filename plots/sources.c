@@ -135,7 +135,8 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
              * says so instead of posing as a point under the roof. */
             double top = NAN;
             if (r->bound_s > 0 &&
-                cr_plot_roof_top(t, gpu, comm, r->flops / bytes, &top, NULL) == CR_OK &&
+                cr_plot_roof_top(t, gpu, s ? s->ranks : NULL, comm, r->flops / bytes, &top, NULL) ==
+                    CR_OK &&
                 r->flops / r->bound_s > top * (1 + 1e-9))
                 pts[3 * e.n + nabove++] = pts[e.n + np];
             else
@@ -222,7 +223,7 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         sets[nsets++] = (cr_roof_set){"measured (traces)", true, true, mpts, nm};
     }
     if (comm)
-        st = cr_plot_comm_roofline(t, gpu, sets, nsets, out, d);
+        st = cr_plot_comm_roofline(t, gpu, s ? s->ranks : NULL, sets, nsets, out, d);
     else
         st = cr_plot_roofline(t, gpu, sets, nsets, out, d);
     if (st == CR_OK && nsets == 0 && e.suite) {
@@ -479,8 +480,8 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
     int nranks = o->ranks ? o->ranks->n : t->n_gpus;
     cr_sweep_meas *pts = NULL;
     cr_sweep_meas_set sets[16];
-    char names[16][160];
-    int nsets = 0;
+    char names[16][160], other[4][32];
+    int nsets = 0, nother = 0;
     if (st != CR_OK)
         goto out;
     pts = calloc(m.list.n + 1, sizeof *pts);
@@ -517,6 +518,17 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
                     pts[used++] = (cr_sweep_meas){bytes, bytes / v->measured_s *
                                                              cr_coll_busbw_factor(c, nranks)};
                     sets[k].n++;
+                    /* the element types measured that the model's lines
+                     * are not in (nccl-tests' default is float) */
+                    const char *dts = cr_vcase_get(&v->c, "dtype");
+                    cr_dtype dt;
+                    if (!dts || (cr_dtype_parse(dts, &dt, NULL) == CR_OK && dt == o->dtype))
+                        continue;
+                    int q = 0;
+                    while (q < nother && strcmp(other[q], dts) != 0)
+                        q++;
+                    if (q == nother && nother < 4)
+                        cr_str_copy(other[nother++], sizeof other[0], dts);
                 }
             }
         }
@@ -544,6 +556,26 @@ cr_status cr_plot_sweep_from(const cr_topo *t, const cr_sweep_opts *o, const cr_
         }
     }
     st = cr_plot_sweep(t, o, sets, nsets, out, d);
+    if (st == CR_OK && nother > 0) {
+        /* said, not refused: the report's bf16 sweep stands beside logs
+         * in nccl-tests' default float, and the reader should know which
+         * points are which */
+        char note[240];
+        int len = snprintf(note, sizeof note, "measured rows in ");
+        for (int q = 0; q < nother; q++)
+            len += snprintf(note + len, sizeof note - (size_t)len, "%s%s",
+                            q == 0            ? ""
+                            : q == nother - 1 ? " and "
+                                              : ", ",
+                            other[q]);
+        snprintf(note + len, sizeof note - (size_t)len, "; the model's lines in %s",
+                 cr_dtype_name(o->dtype));
+        if (cr_chart_subtitle_add(*out, note) != CR_OK) {
+            cr_chart_free(*out);
+            *out = NULL;
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        }
+    }
 out:
     free(pts);
     cr_plot_meas_release(&m);
@@ -653,7 +685,7 @@ cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_d
 {
     *out = NULL;
     cr_comm_ceilings cc;
-    cr_status st = cr_plot_comm_ceilings(t, gpu, &cc, d);
+    cr_status st = cr_plot_comm_ceilings(t, gpu, NULL, &cc, d);
     if (st != CR_OK)
         return st;
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, gpu);

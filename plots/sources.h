@@ -36,6 +36,8 @@ typedef struct {
                                           measured times of suite problems by name */
     const struct cr_plot_meas *loaded; /* the traces and logs read and evaluated once for
                                           several charts (NULL: each chart reads them) */
+    const cr_rankset *ranks;           /* the GPUs that communicate, for the communication
+                                          roofline's ceilings (NULL: every GPU) */
 } cr_plot_sources;
 
 /* Roofline (comm = false) or communication roofline (comm = true) of GPU

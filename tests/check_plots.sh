@@ -116,6 +116,34 @@ LOG=tests/fixtures/plots/all_reduce_perf_8gpu.log
 plot sweep-measured sweep allreduce --topo hgx-h200-8 --nccl-tests "$LOG"
 grep -q "measured: all_reduce_perf_8gpu.log" "$T/sweep-measured.gp" ||
     bad "sweep with --nccl-tests has no measured series"
+# a log measured past the default -e 8G (QA audit, defect 10): the model
+# goes on to its 16 GiB row, and the highest value (the bound's 963 GB/s
+# at 16 GiB) stays 15% under the frame, which ran through it at 1000; an
+# -e given is kept
+B200=validate/corpus/b200-8/aicr-b0027-alltoall_perf.log
+plot sweep-past sweep alltoall --topo hgx-b200-8 --nccl-tests "$B200"
+"$CR" plot sweep alltoall --topo hgx-b200-8 --nccl-tests "$B200" -e 8G --no-render \
+    -o "$T/sweep-asked.png" > /dev/null || bad "plot sweep -e 8G with a 16 GiB log failed"
+python3 - "$T/sweep-past" "$T/sweep-asked" <<'PY' || bad "sweep past -e or into the frame"
+import re, sys
+def blocks(stem):
+    out = {}
+    for blk in open(stem + ".dat").read().split("# index ")[1:]:
+        name = blk.split("\n", 1)[0].split(": ", 1)[1]
+        out[name] = [tuple(map(float, l.split()[:2])) for l in blk.split("\n")[1:]
+                     if l and l[0].isdigit()]
+    return out
+past, asked = blocks(sys.argv[1]), blocks(sys.argv[2])
+bound = past["bound (no implementation is faster)"]
+meas = max(x for x, _ in past["measured: aicr-b0027-alltoall_perf.log"])
+assert meas == 16 * 2**30, meas
+assert bound[-1][0] == meas, bound[-1]
+assert asked["bound (no implementation is faster)"][-1][0] == 8 * 2**30
+top = max(y for s in past.values() for _, y in s)
+gp = open(sys.argv[1] + ".gp").read()
+hi = float(re.search(r"set yrange \[[^:]+:([^\]]+)\]", gp).group(1))
+assert hi >= top * 1.15, (top, hi)
+PY
 plot accuracy-log accuracy --topo hgx-h200-8 --nccl-tests "$LOG"
 plot accuracy-ratio accuracy --ratio --topo hgx-h200-8 --nccl-tests "$LOG"
 grep -q "predicted / measured" "$T/accuracy-ratio.gp" || bad "accuracy --ratio is not the ratio chart"
@@ -242,6 +270,23 @@ usage accuracy -o "$T/x.png"
 "$CR" plot roofline --topo no-such-topo -o "$T/x.png" > /dev/null 2>&1
 [ $? = 1 ] || bad "an unknown topology should exit 1"
 "$CR" plot --help | grep -q "comm-roofline" || bad "plot --help does not list the kinds"
+
+# the report's sweep is bf16 (QA audit, defect 11): the fixture log's fp32
+# rows are drawn with a subtitle saying so, and the caption promises
+# measured points only where the chart has some (--ranks 0,1: the log is
+# of 8 ranks, so none)
+"$CR" report --topo hgx-h200-8 --suite pkb --nccl-tests "$LOG" --no-render -o "$T/rep-dt" \
+    > /dev/null 2>&1 || bad "report with an nccl-tests log failed"
+grep -q 'measured rows in fp32; the model\\047s lines in bf16' "$T/rep-dt/sweep-allreduce.gp" ||
+    bad "report sweep: fp32 rows beside the bf16 model without a word"
+grep -q 'each transfer mechanism, and measured points' "$T/rep-dt/index.html" ||
+    bad "report sweep: the caption does not name the measured points"
+"$CR" report --topo hgx-h200-8 --suite pkb --ranks 0,1 --nccl-tests "$LOG" --no-render \
+    -o "$T/rep-none" > /dev/null 2>&1 || bad "report --ranks 0,1 with an 8-rank log failed"
+grep -q 'measured points' "$T/rep-none/index.html" &&
+    bad "report sweep: the caption promises measured points the chart does not have"
+grep -q 'No measured point: no trace or nccl-tests log holds an all-reduce on as many ranks' \
+    "$T/rep-none/index.html" || bad "report sweep: no word on the missing measured points"
 
 # the report: every file index.html references exists
 R="$T/report"

@@ -295,6 +295,63 @@ static void test_data_and_script(void **state)
     (void)e;
 }
 
+/* Script of c written as NAME (data and script only), read back; free it. */
+static char *script_of(const cr_chart *c, const char *name)
+{
+    char p[600], file[128];
+    snprintf(file, sizeof file, "%s.png", name);
+    path_of(p, sizeof p, file);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_chart_render(c, p, NULL, &d), CR_OK);
+    snprintf(file, sizeof file, "%s.gp", name);
+    path_of(p, sizeof p, file);
+    char *gp = slurp(p, NULL);
+    assert_non_null(gp);
+    return gp;
+}
+
+/* A byte axis (cr_chart_si_ticks "B") is ticked at powers of two, as the
+ * sizes on it are: 1 MiB = 2^20 = 1048576, where decimal ticks put "1MB"
+ * at 10^6 and every power-of-two sample right of its line (QA audit). A
+ * sweep of 4 B to 8 GiB (2^2 .. 2^33; the axis a power of two beyond, 2^1
+ * .. 2^34, 33 doublings) labels every fifth power of two, powers of 1024
+ * among them, the others minor ticks; a span of 1 to 16 MiB labels each. */
+static void test_byte_ticks(void **state)
+{
+    (void)state;
+    cr_chart *c = cr_chart_new(CR_CHART_XY, "sweep");
+    assert_int_equal(cr_chart_axis(c, 'x', "message size (bytes)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "B"), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'y', "bus bandwidth (GB/s)", CR_AXIS_LOG), CR_OK);
+    int s = cr_chart_series(c, "bound", CR_SERIES_LINE, false);
+    for (int e = 2; e <= 33; e++)
+        assert_int_equal(cr_chart_point(c, s, ldexp(1.0, e), e, NULL), CR_OK);
+    char *gp = script_of(c, "bytes-wide");
+    assert_non_null(strstr(gp, "\"1 KiB\" 1024,"));
+    assert_non_null(strstr(gp, "\"1 MiB\" 1048576,"));
+    assert_non_null(strstr(gp, "\"1 GiB\" 1073741824,"));
+    assert_non_null(strstr(gp, "\"32 KiB\" 32768,"));
+    assert_non_null(strstr(gp, "\"\" 8589934592 1")); /* 8 GiB: a minor tick */
+    assert_null(strstr(gp, "%c"));                    /* no SI prefixes at powers of 1000 */
+    assert_null(strstr(gp, "1000000"));
+    assert_non_null(strstr(gp, "set xrange [1.99"));
+    free(gp);
+    cr_chart_free(c);
+
+    c = cr_chart_new(CR_CHART_XY, "narrow");
+    assert_int_equal(cr_chart_axis(c, 'x', "message size (bytes)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "B"), CR_OK);
+    s = cr_chart_series(c, "bound", CR_SERIES_LINE, false);
+    for (int e = 20; e <= 24; e++)
+        assert_int_equal(cr_chart_point(c, s, ldexp(1.0, e), e, NULL), CR_OK);
+    gp = script_of(c, "bytes-narrow");
+    assert_non_null(strstr(gp, "set xtics (\"512 KiB\" 524288, \"1 MiB\" 1048576, \"2 MiB\" "
+                               "2097152, \"4 MiB\" 4194304, \"8 MiB\" 8388608, \"16 MiB\" "
+                               "16777216, \"32 MiB\" 33554432)"));
+    free(gp);
+    cr_chart_free(c);
+}
+
 /* Appends s to b quoted for gnuplot and a line break. */
 static void add_quoted(cr_sbuf *b, const char *pre, const char *s)
 {
@@ -589,6 +646,36 @@ static void test_html_and_json(void **state)
     assert_true(json_is_null(json_array_get(vals, (size_t)k1)));
     json_decref(j);
     cr_chart_free(c);
+
+    /* an XY chart's table (QA audit, defect 12): byte counts whole, as
+     * the nccl-tests log wrote them (2^33 = 8589934592, which %.4g made
+     * 8.59e+09, and 2^32 4.295e+09); headers the quantity and the unit of
+     * the numbers, not the axis' reading notes */
+    c = cr_chart_new(CR_CHART_XY, "error");
+    assert_int_equal(cr_chart_axis(c, 'x', "message size (log)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "B"), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'y', "bus bandwidth (GB/s)", CR_AXIS_LOG), CR_OK);
+    s = cr_chart_series(c, "log", CR_SERIES_POINTS, false);
+    assert_int_equal(cr_chart_point(c, s, 8589934592.0, 123.456789, NULL), CR_OK);
+    assert_int_equal(cr_chart_point(c, s, 4294967296.0, 120, NULL), CR_OK);
+    assert_int_equal(cr_chart_html_table(c, &h), CR_OK);
+    assert_non_null(strstr(h, "<th>message size (bytes)</th><th>bus bandwidth (GB/s)</th>"));
+    assert_non_null(strstr(h, "<td>8589934592</td><td>123.5</td>"));
+    assert_non_null(strstr(h, "<td>4294967296</td><td>120</td>"));
+    free(h);
+    cr_chart_free(c);
+    c = cr_chart_new(CR_CHART_XY, "accuracy");
+    assert_int_equal(
+        cr_chart_axis(c, 'x', "measured time (log; the unit on each tick)", CR_AXIS_LOG), CR_OK);
+    assert_int_equal(cr_chart_si_ticks(c, 'x', "us"), CR_OK);
+    assert_int_equal(cr_chart_axis(c, 'y', "predicted / measured time (x)", CR_AXIS_LINEAR), CR_OK);
+    s = cr_chart_series(c, "log", CR_SERIES_POINTS, false);
+    assert_int_equal(cr_chart_point(c, s, 12.5, 1.1, NULL), CR_OK);
+    assert_int_equal(cr_chart_html_table(c, &h), CR_OK);
+    assert_non_null(strstr(h, "<th>measured time (us)</th><th>predicted / measured time (x)</th>"));
+    assert_non_null(strstr(h, "<td>12.5</td><td>1.1</td>"));
+    free(h);
+    cr_chart_free(c);
 }
 
 /* Tables: the text form is nccl-tests style (# title, # header, # units,
@@ -724,7 +811,7 @@ static void test_comm_ceilings(void **state)
     (void)state;
     cr_topo *t = fixture();
     cr_comm_ceilings cc;
-    assert_int_equal(cr_plot_comm_ceilings(t, 3, &cc, NULL), CR_OK);
+    assert_int_equal(cr_plot_comm_ceilings(t, 3, NULL, &cc, NULL), CR_OK);
     /* 18 links x 25 GB/s = 450 GB/s per direction */
     assert_close(cc.scaleup_Bps, 450e9, 1e-12, 0);
     assert_string_equal(cc.scaleup_kind, "NVLink");
@@ -743,16 +830,39 @@ static void test_comm_ceilings(void **state)
     /* 8 NICs x 50 GB/s shared by 8 GPUs */
     assert_close(cc.net_Bps, 50e9, 1e-12, 0);
     assert_string_equal(cc.net_kind, "InfiniBand");
+    assert_false(cc.one_node);
+
+    /* among GPUs 0 and 1 only (QA audit, defect 8: a tp=2 suite's chart
+     * said "8 GPUs", 897.7 GB/s): the allreduce bound over 2 ranks crosses
+     * the same 513 GB/s port cut, busbw factor 2 x 1/2 = 1: 513 GB/s; both
+     * on one node, so no network ceiling, though the node has NICs */
+    cr_rankset *two = NULL;
+    assert_int_equal(cr_rankset_parse("0,1", 8, &two, NULL), CR_OK);
+    cr_comm_ceilings c2;
+    assert_int_equal(cr_plot_comm_ceilings(t, 0, two, &c2, NULL), CR_OK);
+    assert_int_equal(c2.scaleup_gpus, 2);
+    assert_close(c2.in_switch_Bps, 513e9, 1e-4, 0);
+    assert_close(c2.net_Bps, 0, 0, 0);
+    assert_true(c2.one_node);
+    cr_chart *c = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_plot_comm_roofline(t, 0, two, NULL, 0, &c, &d), CR_OK);
+    json_t *j = chart_json(c);
+    series_named(j, "NVLink + in-switch reduction 513 GB/s (allreduce bound, 2 GPUs)");
+    series_named(j, "InfiniBand NDR 50 GB/s per GPU (reference: no inter-node fabric among these "
+                    "ranks)");
+    json_decref(j);
+    cr_chart_free(c);
+    c = NULL;
+    cr_rankset_free(two);
 
     /* ring allreduce-like GEMM+AR: 2 x 1024 x 1024 x 512 FLOP over 2 x 7/8 x
      * 2 MiB bus bytes; the times are illustrative */
     cr_roof_point pts[] = {{"gemm+allreduce 1024", 1.0737e9, 3.67e6, 40e-6},
                            {"allgather+gemm 1024", 1.0737e9, 1.835e6, 25e-6}};
     cr_roof_set sets[] = {{"baseline", false, true, pts, 2}};
-    cr_chart *c = NULL;
-    cr_diag d = {{0}};
-    assert_int_equal(cr_plot_comm_roofline(t, 0, sets, 1, &c, &d), CR_OK);
-    json_t *j = chart_json(c);
+    assert_int_equal(cr_plot_comm_roofline(t, 0, NULL, sets, 1, &c, &d), CR_OK);
+    j = chart_json(c);
     json_t *nv = series_named(j, "NVLink 450");
     /* the NVLink ceiling meets the FP8 peak at 1979e12 / 450e9 FLOP/B */
     assert_close(pt_coord(nv, 1, "x"), 1979e12 / 450e9, 1e-9, 0);
@@ -1198,7 +1308,7 @@ int main(void)
         cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
         cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
         cmocka_unit_test(test_tall_key_fits),   cmocka_unit_test(test_svg_layout),
-        cmocka_unit_test(test_long_labels),
+        cmocka_unit_test(test_long_labels),     cmocka_unit_test(test_byte_ticks),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

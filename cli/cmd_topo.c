@@ -30,7 +30,8 @@ static const char topo_help_head[] =
     "       commroof topo check FILE [--json]\n"
     "       commroof topo import-nccl DUMP.xml [-o OUT.xml] [--json]\n"
     "       commroof topo gen fat-tree --nodes N --node TOPOLOGY [--rails R] [--nic-bw BW]\n"
-    "                     [--leaf-radix K] [--oversub X] [--tiers 2|3] [-o OUT.xml]\n"
+    "                     [--leaf-radix K] [--oversub X] [--tiers 2|3]\n"
+    "                     [--spines rail|shared] [-o OUT.xml]\n"
     "       commroof topo gen nvl --racks N [--node RACK] [fat-tree's network options]\n"
     "       commroof topo gen torus --dims AxBxC [--chip MODEL] [--link-bw BW] [-o OUT.xml]\n"
     "\n"
@@ -51,10 +52,15 @@ static const char topo_help_head[] =
     "                (default: the port-bw the node file gives its NICs, 200Gbps for\n"
     "                dgx-a100-8, else 400Gbps, NDR; at most that port-bw),\n"
     "                --leaf-radix (64 ports), --oversub (down:up ports of a leaf, 1),\n"
-    "                --tiers (2: leaf and spine; 3: pods and a core layer)\n"
+    "                --tiers (2: leaf and spine; 3: pods and a core layer),\n"
+    "                --spines (rail, the default: each rail its own spines and cores;\n"
+    "                shared: a leaf per rail, spines (cores) joining every rail's)\n"
     "    nvl         --racks copies of an NVLink rack (--node, default gb200-nvl72; ids\n"
     "                rK.nI.gpuJ, rK.nvswJ), the NICs of all its nodes on a fat tree as\n"
-    "                above\n"
+    "                above, --spines shared by default: NVL72 clusters are built so\n"
+    "                (NVIDIA DGX SuperPOD GB200 reference architecture), and a GB200\n"
+    "                tray's NICs hang off their GPUs, so on rails of their own two GPUs\n"
+    "                of different local index in different racks have no path\n"
     "    torus       TPU-style slice: --dims chips on a torus with wrap-around, --chip a\n"
     "                GPU model of a shipped topology (TPU-v5p), --link-bw per link and\n"
     "                direction (default: the chip's shipped torus)\n"
@@ -714,7 +720,7 @@ static int cmd_gen(int argc, char **argv)
     const char *out = NULL;
     /* the generators a row belongs to (cli_opt.section) */
     enum { FT = 1, NVL = 2, TORUS = 4 };
-    enum { O_NODES = 1, O_RAILS, O_NIC_BW, O_LEAF_RADIX, O_TIERS, O_OVERSUB, O_LINK_BW };
+    enum { O_NODES = 1, O_RAILS, O_NIC_BW, O_LEAF_RADIX, O_TIERS, O_OVERSUB, O_LINK_BW, O_SPINES };
     const cli_opt all[] = {
         {"-o", "--output", "FILE", .str = &out, .section = FT | NVL | TORUS},
         {"--nodes", NULL, "N", .id = O_NODES, .section = FT},
@@ -725,6 +731,7 @@ static int cmd_gen(int argc, char **argv)
         {"--leaf-radix", NULL, "K", .id = O_LEAF_RADIX, .section = FT | NVL},
         {"--oversub", NULL, "X", .id = O_OVERSUB, .section = FT | NVL},
         {"--tiers", NULL, "2|3", .id = O_TIERS, .section = FT | NVL},
+        {"--spines", NULL, "rail|shared", .id = O_SPINES, .section = FT | NVL},
         {"--dims", NULL, "AxBxC", .str = &to.dims, .section = TORUS},
         {"--chip", NULL, "MODEL", .str = &to.chip, .section = TORUS},
         {"--link-bw", NULL, "BW", .id = O_LINK_BW, .section = TORUS},
@@ -790,6 +797,17 @@ static int cmd_gen(int argc, char **argv)
         }
         case O_LINK_BW:
             rc = gen_bw(a, v, &to.link_bw_Bps);
+            break;
+        case O_SPINES:
+            if (!strcmp(v, "rail"))
+                fo.spines = CR_TOPO_GEN_SPINES_RAIL;
+            else if (!strcmp(v, "shared"))
+                fo.spines = CR_TOPO_GEN_SPINES_SHARED;
+            else
+                rc = cli_usage_error("topo",
+                                     "--spines \"%s\": give rail (each rail its own spines) or "
+                                     "shared (spines joining every rail's leaves)",
+                                     v);
             break;
         default:
             break;

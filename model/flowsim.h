@@ -324,30 +324,48 @@ typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } c
  * (cr_sim_set_symmetry). cr_sim_set_task_limit lowers it. */
 #define CR_SIM_FLOWS_MAX (1L << 24)
 
+/* One message size of an all-to-all-v and how a message of that size
+ * moves (cr_sim_coll_spec sizes): NCCL picks each peer message's channels
+ * and protocol by its own size (src/enqueue.cc addP2pToPlan), so messages
+ * of one op run at different rates and latencies. */
+typedef struct {
+    double bytes;   /* the message's payload, > 0 */
+    double bw_eff;  /* (0, 1]: its flow carries bytes / bw_eff on the wire */
+    double cap_Bps; /* its flow's most rate, wire bytes a second (the channels
+                       NCCL gives it); 0 none */
+    double lat_s;   /* its one step's latency, counted after the op's launch_s */
+} cr_sim_msg_size;
+
 /* One collective to expand. Start from cr_sim_coll_spec_from_pred(). */
 typedef struct {
     cr_coll coll;
-    double bytes;         /* nccl-tests size (coll.h) */
-    int root;             /* op rank of the root for rooted collectives */
-    cr_algo algo;         /* ring, tree, nvls, nvlstree, pat, direct */
-    int nchannels;        /* parallel rings/trees (>= 1) */
-    double launch_s;      /* fixed cost before the first step */
-    double step_lat_s;    /* latency of one step (at least the route's hop latency) */
-    double bw_eff;        /* fraction of link bandwidth the protocol reaches, (0, 1] */
-    int net_nics;         /* ring, tree, NVLS tree: the ranks of a node cross to
-                             other nodes through at most this many of their NICs
-                             together (cr_coll_pred net_nics); 0 no limit */
-    double msg_cap_Bps;   /* direct patterns: each message's flow at most this rate
-                             (NCCL's channels bind a point-to-point message, not the
-                             links it shares: cr_coll_pred per_message); 0 none */
-    bool allpairs;        /* direct allreduce as a reduce-scatter then an allgather
-                             between every pair (RCCL's MSCCL all-pairs, two steps);
-                             false: one-shot, every rank sends all to every rank */
-    const double *matrix; /* alltoall only, optional: n x n bytes, row = sender
-                             (all-to-all-v); NULL = bytes/n to every rank */
-    double t_start_s;     /* earliest start */
-    int stream;           /* timeline tid */
-    const char *name;     /* op name (copied); NULL = the collective's name */
+    double bytes;                 /* nccl-tests size (coll.h) */
+    int root;                     /* op rank of the root for rooted collectives */
+    cr_algo algo;                 /* ring, tree, nvls, nvlstree, pat, direct */
+    int nchannels;                /* parallel rings/trees (>= 1) */
+    double launch_s;              /* fixed cost before the first step */
+    double step_lat_s;            /* latency of one step (at least the route's hop latency) */
+    double bw_eff;                /* fraction of link bandwidth the protocol reaches, (0, 1] */
+    int net_nics;                 /* ring, tree, NVLS tree: the ranks of a node cross to
+                                     other nodes through at most this many of their NICs
+                                     together (cr_coll_pred net_nics); 0 no limit */
+    double msg_cap_Bps;           /* direct patterns: each message's flow at most this rate
+                                     (NCCL's channels bind a point-to-point message, not the
+                                     links it shares: cr_coll_pred per_message); 0 none */
+    bool allpairs;                /* direct allreduce as a reduce-scatter then an allgather
+                                     between every pair (RCCL's MSCCL all-pairs, two steps);
+                                     false: one-shot, every rank sends all to every rank */
+    const double *matrix;         /* alltoall only, optional: n x n bytes, row = sender
+                                     (all-to-all-v); NULL = bytes/n to every rank */
+    const cr_sim_msg_size *sizes; /* with matrix, optional: n_sizes entries in
+                             ascending bytes, one for every nonzero matrix entry,
+                             each message then taking its size's bw_eff, cap and
+                             step latency in place of bw_eff, msg_cap_Bps and
+                             step_lat_s; NULL = those for every message */
+    int n_sizes;
+    double t_start_s; /* earliest start */
+    int stream;       /* timeline tid */
+    const char *name; /* op name (copied); NULL = the collective's name */
     cr_sim_grain grain;
     double local_s; /* one rank, out of place: NCCL's local copy kernel, the
                        time coll predicts for it after the launch (a delay
@@ -362,7 +380,8 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
 /* Expands a collective over the given topology GPU ranks (rank i of the
  * array is op rank i) into flows, with start/end markers (cr_sim_op_markers).
  * On success *op is the new op. Errors: CR_EINVAL (bad spec: bytes, channels,
- * efficiency, root, matrix entries), CR_ERANGE (the expansion would take
+ * efficiency, root, matrix entries, a size table out of order or missing a
+ * matrix entry's size), CR_ERANGE (the expansion would take
  * the simulator past its task budget, CR_SIM_FLOWS_MAX or
  * cr_sim_set_task_limit), CR_EUNSUPPORTED (an algorithm this
  * collective or topology cannot run, e.g. nvls without a multicast switch),

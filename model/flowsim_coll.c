@@ -76,14 +76,15 @@ static bool budget_fits(const cr_sim *s, double more)
 
 #define BUDGET_HINT "simulate fewer ranks (--ranks), or split the scenario into smaller ones"
 
-/* One flow of payload bytes from op rank a to b, after `dep` (and dep2 when
- * >= 0). Returns the task or -1 (diagnostic set). */
-static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2)
+/* One flow of payload bytes from op rank a to b at efficiency eff with
+ * step latency lat_s, after `dep` (and dep2 when >= 0). Returns the task or
+ * -1 (diagnostic set). */
+static int flow_at(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2, double eff,
+                   double lat_s)
 {
-    double wire = payload / x->eff;
-    int f = x->step_at >= 0
-                ? cr_sim_flow_add_step_at(x->s, x->op, a, b, wire, x->step_at, reduce)
-                : cr_sim_flow_add_step(x->s, x->op, a, b, wire, x->sp->step_lat_s, reduce);
+    double wire = payload / eff;
+    int f = x->step_at >= 0 ? cr_sim_flow_add_step_at(x->s, x->op, a, b, wire, x->step_at, reduce)
+                            : cr_sim_flow_add_step(x->s, x->op, a, b, wire, lat_s, reduce);
     if (f < 0) {
         const cr_sim_use *u;
         int n;
@@ -101,6 +102,27 @@ static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int d
         return -1;
     }
     return f;
+}
+
+/* One flow at the op's efficiency and step latency (flow_at). */
+static int flow(xp *x, int a, int b, double payload, bool reduce, int dep, int dep2)
+{
+    return flow_at(x, a, b, payload, reduce, dep, dep2, x->eff, x->sp->step_lat_s);
+}
+
+/* The entry of an all-to-all-v's size table for a message of `bytes`
+ * (cr_sim_coll_spec sizes, ascending), or NULL. */
+static const cr_sim_msg_size *size_entry(const cr_sim_coll_spec *sp, double bytes)
+{
+    int lo = 0, hi = sp->n_sizes;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sp->sizes[mid].bytes < bytes)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < sp->n_sizes && sp->sizes[lo].bytes == bytes ? &sp->sizes[lo] : NULL;
 }
 
 static cr_status acc_add(xp *x, int res, double w)
@@ -758,10 +780,15 @@ static cr_status direct(xp *x)
             }
             if (b <= 0 && !(sp->coll == CR_COLL_ALLTOALL && !sp->matrix))
                 continue;
-            int f = flow(x, i, j, b, red, x->first, -1);
+            /* an all-to-all-v's message moves as its own size does
+             * (checked present by cr_sim_coll_add) */
+            const cr_sim_msg_size *e = sp->sizes ? size_entry(sp, b) : NULL;
+            int f = e ? flow_at(x, i, j, b, red, x->first, -1, e->bw_eff, e->lat_s)
+                      : flow(x, i, j, b, red, x->first, -1);
             if (f < 0)
                 return x->err;
-            if (sp->msg_cap_Bps > 0 && cr_sim_flow_cap(x->s, f, sp->msg_cap_Bps) != CR_OK)
+            double cap = e ? e->cap_Bps : sp->msg_cap_Bps;
+            if (cap > 0 && cr_sim_flow_cap(x->s, f, cap) != CR_OK)
                 return flowsim_xp_oom(x);
         }
     }
@@ -1009,6 +1036,29 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
                 return cr_diag_set(d, CR_EINVAL,
                                    "simulator: traffic matrix entry %zu,%zu is %g; expected "
                                    "finite bytes >= 0",
+                                   i / (size_t)n, i % (size_t)n, sp->matrix[i]);
+    }
+    if (sp->sizes) {
+        if (!sp->matrix || sp->n_sizes < 1)
+            return cr_diag_set(d, CR_EINVAL,
+                               "simulator: a message size table goes with a traffic matrix and "
+                               "holds at least one size");
+        for (int k = 0; k < sp->n_sizes; k++) {
+            const cr_sim_msg_size *e = &sp->sizes[k];
+            if (!(e->bytes > 0) || !isfinite(e->bytes) || (k > 0 && !(e->bytes > e[-1].bytes)) ||
+                !(e->bw_eff > 0 && e->bw_eff <= 1) || !(e->cap_Bps >= 0) || !isfinite(e->cap_Bps) ||
+                !(e->lat_s >= 0) || !isfinite(e->lat_s))
+                return cr_diag_set(d, CR_EINVAL,
+                                   "simulator: message size entry %d (%g bytes) is out of order "
+                                   "or out of range; expected ascending bytes > 0, efficiency in "
+                                   "(0, 1], a cap and a latency finite and >= 0",
+                                   k, e->bytes);
+        }
+        for (size_t i = 0; i < (size_t)n * (size_t)n; i++)
+            if (sp->matrix[i] > 0 && !size_entry(sp, sp->matrix[i]))
+                return cr_diag_set(d, CR_EINVAL,
+                                   "simulator: traffic matrix entry %zu,%zu (%g bytes) has no "
+                                   "entry in the message size table",
                                    i / (size_t)n, i % (size_t)n, sp->matrix[i]);
     }
     const cr_topo *t = cr_sim_topo(s);

@@ -420,6 +420,101 @@ static cr_status do_compute(scn *S, const xmlNode *n, int *op)
     return st;
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* How each message of an <alltoallv> moves, by its own size: NCCL runs it
+ * as grouped point-to-point sends and picks each peer message's channels
+ * and protocol by that message's bytes (src/enqueue.cc addP2pToPlan), not
+ * by the mean row's, so sending less is never faster and one message's
+ * rate does not follow the other rows. For each distinct size b of the
+ * n x n matrix m: coll's all-to-all of b a peer on these ranks (the
+ * protocol, its efficiency on shared links and the latency of one
+ * all-to-all step), and coll's sendrecv of b (the rate NCCL's channels
+ * give one message alone, algo_p2p_message_channels, which an all-to-all
+ * whose links bind hides; only where every rank sits in one node of the
+ * topology: across nodes coll's sendrecv is a network pair's, whose
+ * channels would wrongly slow the op's messages inside a node). Both on
+ * the op's communicator: NCCL gives a peer fewer channels as ranks grow,
+ * which a lone message in a larger op pays. *sizes (ascending, free()) and *n_sizes; *launch_s the
+ * least launch, which the op's markers take (each size's excess goes into its step latency).
+ * Errors: as cr_coll_predict, CR_EUNSUPPORTED, CR_ENOMEM. */
+static cr_status msg_sizes(scn *S, const xmlNode *n, cr_coll_ctx *ctx, const cr_coll_req *rq,
+                           const double *m, int nr, cr_sim_msg_size **sizes, int *n_sizes,
+                           double *launch_s)
+{
+    size_t nm = 0, nn = (size_t)nr * (size_t)nr;
+    double *u = malloc(nn * sizeof *u);
+    cr_coll_pred *pa = NULL;
+    cr_sim_msg_size *sz = NULL;
+    cr_diag d = {{0}};
+    cr_status st = CR_OK;
+    *sizes = NULL;
+    *n_sizes = 0;
+    if (!u)
+        return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+    const cr_rankset *rk = cr_coll_ctx_ranks(ctx);
+    bool one_node = true;
+    for (int i = 1; i < rk->n; i++)
+        one_node = one_node && S->t->devs[S->t->gpus[rk->ranks[i]]].node ==
+                                   S->t->devs[S->t->gpus[rk->ranks[0]]].node;
+    for (size_t i = 0; i < nn; i++)
+        if (m[i] > 0)
+            u[nm++] = m[i];
+    qsort(u, nm, sizeof *u, cmp_double);
+    size_t k = 0;
+    for (size_t i = 0; i < nm; i++)
+        if (k == 0 || u[i] != u[k - 1])
+            u[k++] = u[i];
+    pa = calloc(k ? k : 1, sizeof *pa);
+    sz = calloc(k ? k : 1, sizeof *sz);
+    if (!pa || !sz) {
+        st = cr_diag_set(S->d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    *launch_s = HUGE_VAL;
+    for (size_t i = 0; i < k; i++) {
+        cr_coll_req ra = *rq, rs = *rq;
+        cr_coll_pred ps;
+        ra.coll = CR_COLL_ALLTOALL;
+        ra.bytes = u[i] * nr;
+        rs.coll = CR_COLL_SENDRECV;
+        rs.bytes = u[i];
+        if (cr_coll_predict(ctx, &ra, &pa[i], &d) != CR_OK ||
+            cr_coll_predict(ctx, &rs, &ps, &d) != CR_OK) {
+            st = fail(S, n, CR_EINVAL, "%s", d.msg);
+            goto out;
+        }
+        if (!pa[i].supported) {
+            st = fail(S, n, CR_EUNSUPPORTED, "this algorithm cannot run here: %s", pa[i].why);
+            goto out;
+        }
+        /* the spec's rule (cr_sim_coll_spec_from_pred): a rate that binds
+         * per message caps the flow and leaves the links at full rate */
+        cr_sim_msg_size *e = &sz[i];
+        e->bytes = u[i];
+        e->bw_eff = pa[i].per_message || !(pa[i].bw_eff > 0) ? 1.0 : pa[i].bw_eff;
+        if (pa[i].per_message && pa[i].wire_Bps > 0)
+            e->cap_Bps = pa[i].wire_Bps;
+        else if (one_node && ps.supported && ps.per_message && ps.wire_Bps > 0)
+            e->cap_Bps = ps.wire_Bps / e->bw_eff; /* the payload at the channels' rate */
+        *launch_s = fmin(*launch_s, pa[i].launch_s);
+    }
+    for (size_t i = 0; i < k; i++)
+        sz[i].lat_s = pa[i].launch_s - *launch_s + pa[i].n_steps * pa[i].step_lat_s;
+    *sizes = sz;
+    *n_sizes = (int)k;
+    sz = NULL;
+out:
+    free(u);
+    free(pa);
+    free(sz);
+    return st;
+}
+
 static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
 {
     cr_status st = check_attrs(S, n,
@@ -433,6 +528,7 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     cr_rankset *rs = NULL;
     cr_coll_ctx *ctx = NULL;
     double *m = NULL;
+    cr_sim_msg_size *sizes = NULL;
     cr_diag d = {{0}};
     cr_coll c = CR_COLL_ALLTOALL;
     if (st || (!v && (st = quantity(S, n, "bytes", CR_UNIT_BYTES, 0, true, &bytes))) ||
@@ -611,6 +707,12 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     }
     cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, bytes, &p);
     sp.matrix = m;
+    if (v && bytes > 0) {
+        if ((st = msg_sizes(S, n, ctx, &rq, m, rs->n, &sizes, &sp.n_sizes, &sp.launch_s)))
+            goto out;
+        sp.sizes = sizes;
+        sp.msg_cap_Bps = 0;
+    }
     sp.root = rq.root;
     sp.t_start_s = start;
     sp.stream = stream;
@@ -632,6 +734,7 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         keep_op(S, n, stream, &rs);
 out:
     free(m);
+    free(sizes);
     cr_coll_ctx_free(ctx);
     cr_rankset_free(rs);
     return st;

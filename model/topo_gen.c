@@ -96,7 +96,21 @@ struct ft {
                                   spine-core, cores per spine group */
     double X, nic_Bps;
     const char *nic_from; /* where nic_Bps comes from, for the fabric's source */
+    bool shared;          /* spines (3 tiers: cores) shared by all rails */
 };
+
+/* The switch levels: one leaf per rail is 1 tier, unless shared spines
+ * join the rails. */
+static int ft_levels(const struct ft *f)
+{
+    return f->L == 1 && !(f->shared && f->R > 1) ? 1 : f->tiers;
+}
+
+/* The spine scope's name as --spines takes it. */
+static const char *spines_arg(const struct ft *f)
+{
+    return f->shared ? "shared" : "rail";
+}
 
 static long long gcd_ll(long long a, long long b)
 {
@@ -114,10 +128,41 @@ static long long gcd_ll(long long a, long long b)
 static const char *count_text(char *buf, size_t n, long long count, long long unit)
 {
     if (unit > 1)
-        snprintf(buf, n, "%lld racks (%lld nodes)", count, count * unit);
+        snprintf(buf, n, "%lld rack%s (%lld nodes)", count, count == 1 ? "" : "s", count * unit);
     else
         snprintf(buf, n, "%lld nodes", count);
     return buf;
+}
+
+/* 2 tiers: the spines and the links from each leaf to each spine. A
+ * spine joins the L leaves of its rail, or with shared spines all R x L
+ * leaves of every rail (also when one leaf per rail holds every node: the
+ * spines then join the rails). Spine ports split evenly over the leaves,
+ * as many links from a leaf to each spine as fit (h100-ib-128n: 4 leaves,
+ * 16 links to each of 2 spines). */
+static cr_status plan_spines(struct ft *f, const char *what, long long u1, cr_diag *d)
+{
+    int leaves = f->shared ? f->R * f->L : f->L;
+    if (leaves > f->K) {
+        char cnt[96];
+        long long most = (long long)(f->shared ? f->K / f->R : f->K) * f->d / u1;
+        if (f->shared)
+            return cr_diag_set(d, CR_EINVAL,
+                               "%s needs %d leaves on %d rails (%d in all), more than a %d-port "
+                               "spine shared by the rails reaches: give at most %s for 2 tiers, "
+                               "--spines rail or --tiers 3",
+                               what, f->L, f->R, leaves, f->K,
+                               most >= 1 ? count_text(cnt, sizeof cnt, most, u1) : "none");
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s needs %d leaves per rail, more than a %d-port spine "
+                           "reaches: give at most %s for 2 tiers, or --tiers 3",
+                           what, f->L, f->K, count_text(cnt, sizeof cnt, most, u1));
+    }
+    for (f->c1 = f->u; f->c1 > 1; f->c1--)
+        if (f->u % f->c1 == 0 && leaves * f->c1 <= f->K)
+            break;
+    f->S = f->u / f->c1;
+    return CR_OK;
 }
 
 /* what names the node count for messages: "--nodes 100", "--racks 2 (36
@@ -132,6 +177,7 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
     f->X = o->oversub > 0 ? o->oversub : 1;
     f->tiers = o->tiers ? o->tiers : 2;
     f->G = G;
+    f->shared = o->spines == CR_TOPO_GEN_SPINES_SHARED;
     if (f->N < 1 || f->N > MAX_NODES)
         return cr_diag_set(d, CR_EINVAL, "%s: give 1 to %d nodes", what, MAX_NODES);
     if ((long long)f->N * f->G > CR_TOPO_MAX_GPUS)
@@ -210,6 +256,8 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                                "--tiers 3 with %s: they fit under one leaf of %d down "
                                "ports, no spine or core is needed; give --tiers 2",
                                what, f->d);
+        if (f->shared && f->R > 1)
+            return plan_spines(f, what, u1, d);
         return CR_OK;
     }
     if (f->N % f->d) {
@@ -238,24 +286,8 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            what, f->d, f->K, f->X, f->d, f->d, f->d);
     }
     f->L = f->N / f->d;
-    if (f->tiers == 2) {
-        if (f->L > f->K) {
-            char cnt[96];
-            return cr_diag_set(d, CR_EINVAL,
-                               "%s needs %d leaves per rail, more than a %d-port spine "
-                               "reaches: give at most %s for 2 tiers, or --tiers 3",
-                               what, f->L, f->K,
-                               count_text(cnt, sizeof cnt, (long long)f->K * f->d / u1, u1));
-        }
-        /* Spine ports split evenly over the leaves, as many links from a
-         * leaf to each spine as fit (h100-ib-128n: 4 leaves, 16 links to
-         * each of 2 spines). */
-        for (f->c1 = f->u; f->c1 > 1; f->c1--)
-            if (f->u % f->c1 == 0 && f->L * f->c1 <= f->K)
-                break;
-        f->S = f->u / f->c1;
-        return CR_OK;
-    }
+    if (f->tiers == 2)
+        return plan_spines(f, what, u1, d);
     f->Lp = f->K / 2;
     if (f->L % f->Lp || f->L / f->Lp < 2) {
         /* whole pods, two at least: nodes a multiple of m from 2m on, in
@@ -284,16 +316,20 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            at_least);
     }
     f->P = f->L / f->Lp;
-    if (f->P > f->K) {
+    /* shared cores join the spines of every pod of every rail */
+    int planes = f->shared ? f->R : 1;
+    if (f->P * planes > f->K) {
         char cnt[96];
-        return cr_diag_set(d, CR_EINVAL,
-                           "%s needs %d pods, more than a %d-port core reaches: give "
-                           "at most %s, or a larger --leaf-radix",
-                           what, f->P, f->K,
-                           count_text(cnt, sizeof cnt, (long long)f->K * f->Lp * f->d / u1, u1));
+        return cr_diag_set(
+            d, CR_EINVAL,
+            "%s needs %d pods%s, more than a %d-port core reaches: give "
+            "at most %s, %s",
+            what, f->P * planes, f->shared ? " over all rails (--spines shared)" : "", f->K,
+            count_text(cnt, sizeof cnt, (long long)(f->K / planes) * f->Lp * f->d / u1, u1),
+            f->shared ? "a larger --leaf-radix or --spines rail" : "or a larger --leaf-radix");
     }
     for (f->c2 = f->K / 2; f->c2 > 1; f->c2--)
-        if ((f->K / 2) % f->c2 == 0 && f->P * f->c2 <= f->K)
+        if ((f->K / 2) % f->c2 == 0 && f->P * planes * f->c2 <= f->K)
             break;
     f->grp = f->K / 2 / f->c2;
     f->cores = f->u * f->grp;
@@ -303,10 +339,15 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
 /* The network's source text: the command and the leaf's port split. */
 static void net_source(char *src, size_t size, const char *cmd, const struct ft *f)
 {
+    const char *scope =
+        f->shared ? "spines shared by all rails, a leaf per rail (as NVIDIA DGX SuperPOD compute "
+                    "fabrics: traffic between rails traverses the spine layer, "
+                    "docs.nvidia.com/dgx-superpod reference architectures, Network Fabrics)"
+                  : "spines per rail, every rail a network of its own";
     snprintf(src, size,
-             "%s: %d-port switches, %d down and %d up per leaf; %s; latency per hop: estimate, "
-             "as in h100-ib-128n.xml",
-             cmd, f->K, f->d, f->u, f->nic_from);
+             "%s: %d-port switches, %d down and %d up per leaf; %s; %s; latency per hop: "
+             "estimate, as in h100-ib-128n.xml",
+             cmd, f->K, f->d, f->u, scope, f->nic_from);
 }
 
 /* The header, then the node file's models and node templates as written
@@ -370,24 +411,30 @@ static void emit_net(cr_sbuf *b, const struct ft *f, const char *bw_xml, const c
                      int per_rack)
 {
     if (f->tiers == 2) {
+        /* spines where leaf groups or shared rails need joining */
+        bool spined = f->L > 1 || (f->shared && f->R > 1);
         cr_sbuf_add(b,
                     "  <rail-fabric name=\"net\" kind=\"ib\" nic=\"nic{rail}\" rails=\"%d\" "
-                    "nodes-per-leaf=\"%d\"\n               spines=\"%d\" spine-scope=\"rail\" "
+                    "nodes-per-leaf=\"%d\"\n               spines=\"%d\" spine-scope=\"%s\" "
                     "uplinks=\"%d\" nic-bw=\"%s\" uplink-bw=\"%s\"\n               latency=\"%s\" "
                     "source=\"",
-                    f->R, f->d, f->L > 1 ? f->S : 0, f->L > 1 ? f->c1 : 1, bw_xml, bw_xml,
-                    HOP_LATENCY);
+                    f->R, f->d, spined ? f->S : 0, spines_arg(f), spined ? f->c1 : 1, bw_xml,
+                    bw_xml, HOP_LATENCY);
         cr_sbuf_xml(b, src);
         cr_sbuf_add(b, "\"/>\n");
     } else {
         /* No generator builds pods: brace ranges, one line per rail and
          * level for the switches, one per switch group for the links. */
-        for (int r = 0; r < f->R; r++)
-            cr_sbuf_add(
-                b,
-                "  <switch id=\"net.r%d.leaf{0..%d}\"/>\n  <switch id=\"net.r%d.spine{0..%d}\"/>"
-                "\n  <switch id=\"net.r%d.core{0..%d}\"/>\n",
-                r, f->L - 1, r, f->P * f->u - 1, r, f->cores - 1);
+        for (int r = 0; r < f->R; r++) {
+            cr_sbuf_add(b,
+                        "  <switch id=\"net.r%d.leaf{0..%d}\"/>\n  <switch "
+                        "id=\"net.r%d.spine{0..%d}\"/>\n",
+                        r, f->L - 1, r, f->P * f->u - 1);
+            if (!f->shared)
+                cr_sbuf_add(b, "  <switch id=\"net.r%d.core{0..%d}\"/>\n", r, f->cores - 1);
+        }
+        if (f->shared)
+            cr_sbuf_add(b, "  <switch id=\"net.core{0..%d}\"/>\n", f->cores - 1);
         for (int r = 0; r < f->R; r++)
             for (int g = 0; g < f->L; g++)
                 for (int a = g * f->d, z; a < (g + 1) * f->d; a = z + 1) {
@@ -412,14 +459,18 @@ static void emit_net(cr_sbuf *b, const struct ft *f, const char *bw_xml, const c
                                 p * f->Lp, (p + 1) * f->Lp - 1, r, p * f->u + j);
                     link_tail(b, bw_xml, 1, src);
                 }
-        /* Spine j of every pod joins the cores of group j. */
+        /* Spine j of every pod joins the cores of group j (of its rail,
+         * or with shared cores the one group every rail's spine j joins). */
         for (int r = 0; r < f->R; r++)
             for (int j = 0; j < f->u; j++)
                 for (int m = 0; m < f->grp; m++) {
                     cr_sbuf_add(b, "  <link a=\"net.r%d.spine{", r);
                     for (int p = 0; p < f->P; p++)
                         cr_sbuf_add(b, "%s%d", p ? "," : "", p * f->u + j);
-                    cr_sbuf_add(b, "}\" b=\"net.r%d.core%d\" ", r, j * f->grp + m);
+                    if (f->shared)
+                        cr_sbuf_add(b, "}\" b=\"net.core%d\" ", j * f->grp + m);
+                    else
+                        cr_sbuf_add(b, "}\" b=\"net.r%d.core%d\" ", r, j * f->grp + m);
                     link_tail(b, bw_xml, f->c2, src);
                 }
     }
@@ -457,19 +508,20 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
         return st;
     }
 
-    char bw_arg[64], bw_xml[64], cmd[1024], name[300], desc[600], src[1400];
+    char bw_arg[64], bw_xml[64], cmd[1024], name[300], desc[600], src[2048];
     gbps_arg(f.nic_Bps, bw_arg, sizeof bw_arg);
     gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
     snprintf(cmd, sizeof cmd,
              "commroof topo gen fat-tree --nodes %d --node %s --rails %d --nic-bw %s "
-             "--leaf-radix %d --oversub %g --tiers %d",
-             f.N, o->node, f.R, bw_arg, f.K, f.X, f.tiers);
+             "--leaf-radix %d --oversub %g --tiers %d --spines %s",
+             f.N, o->node, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f));
     snprintf(name, sizeof name, "fat-tree-%dn-%s", f.N, np.name);
     snprintf(desc, sizeof desc,
              "%d x %s (%d GPUs), %d rail%s of %s, %s%d-tier fat tree of %d-port switches, "
-             "%g:1 at the leaves",
+             "%g:1 at the leaves%s",
              f.N, np.name, f.N * f.G, f.R, f.R > 1 ? "s" : "", bw_xml,
-             f.R > 1 ? "rail-optimised " : "", f.L == 1 ? 1 : f.tiers, f.K, f.X);
+             f.R > 1 ? "rail-optimised " : "", ft_levels(&f), f.K, f.X,
+             f.shared && f.R > 1 ? ", spines shared by the rails" : "");
     net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
     begin_from_node(&b, name, desc, cmd, &np);
@@ -517,6 +569,15 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
     *xml = NULL;
     *len = 0;
     const char *rack = o->node ? o->node : "gb200-nvl72";
+    /* Shared spines unless asked otherwise: a GB200 tray's NICs hang off
+     * their GPUs, so with a network per rail two GPUs of different local
+     * index in different racks have no path that avoids other GPUs, and
+     * NVL72 clusters are built with spines joining every rail's leaves
+     * (NVIDIA DGX SuperPOD GB200 reference architecture, Network Fabrics) */
+    cr_topo_gen_fat_tree oo = *o;
+    if (oo.spines == CR_TOPO_GEN_SPINES_DEFAULT)
+        oo.spines = CR_TOPO_GEN_SPINES_SHARED;
+    o = &oo;
     cr_topo_xml_parts np;
     cr_status st = cr_topo_xml_parts_open(rack, &np, d);
     if (st) {
@@ -564,19 +625,19 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
         cr_topo_xml_parts_release(&np);
         return st;
     }
-    char bw_arg[64], bw_xml[64], cmd[1024], name[300], desc[600], src[1400];
+    char bw_arg[64], bw_xml[64], cmd[1024], name[300], desc[600], src[2048];
     gbps_arg(f.nic_Bps, bw_arg, sizeof bw_arg);
     gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
     snprintf(cmd, sizeof cmd,
              "commroof topo gen nvl --racks %d --node %s --rails %d --nic-bw %s "
-             "--leaf-radix %d --oversub %g --tiers %d",
-             o->nodes, rack, f.R, bw_arg, f.K, f.X, f.tiers);
+             "--leaf-radix %d --oversub %g --tiers %d --spines %s",
+             o->nodes, rack, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f));
     snprintf(name, sizeof name, "nvl-%dr-%s", o->nodes, np.name);
     snprintf(desc, sizeof desc,
              "%d x %s (%d GPUs in %d nodes), NIC rails: %d of %s, %d-tier fat tree of %d-port "
-             "switches, %g:1 at the leaves",
-             o->nodes, np.name, o->nodes * np.n_gpus, f.N, f.R, bw_xml, f.L == 1 ? 1 : f.tiers, f.K,
-             f.X);
+             "switches, %g:1 at the leaves%s",
+             o->nodes, np.name, o->nodes * np.n_gpus, f.N, f.R, bw_xml, ft_levels(&f), f.K, f.X,
+             f.shared && f.R > 1 ? ", spines shared by the rails" : "");
     net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
     begin_from_node(&b, name, desc, cmd, &np);

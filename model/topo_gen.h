@@ -33,6 +33,18 @@ extern "C" {
  * leaf of a rail joined to every spine of that rail; 3 tiers: pods of
  * leaf_radix / 2 leaves and u spines per rail, cores joining spine j of
  * every pod (doc/topology-format.md, "Generating topologies"). */
+/* Which leaves a spine joins: CR_TOPO_GEN_SPINES_RAIL, its own rail's only
+ * (every rail a network of its own: a NIC reaches another rail only
+ * through its node); SHARED, every rail's (a leaf per rail, spines joining
+ * all leaves, as NVIDIA's DGX SuperPOD compute fabrics are built: "traffic
+ * between nodes, or between rails, traverses the spine layer"); DEFAULT:
+ * rail for fat-tree, shared for nvl. */
+typedef enum {
+    CR_TOPO_GEN_SPINES_DEFAULT = 0,
+    CR_TOPO_GEN_SPINES_RAIL,
+    CR_TOPO_GEN_SPINES_SHARED
+} cr_topo_gen_spines;
+
 typedef struct cr_topo_gen_fat_tree {
     int nodes;         /* >= 1 */
     const char *node;  /* shipped name or file: one <node-template>, one <nodes count="1"> */
@@ -41,6 +53,8 @@ typedef struct cr_topo_gen_fat_tree {
     int leaf_radix;    /* ports per switch; 0: 64 (Quantum-2 QM9700) */
     double oversub;    /* down:up ports of a leaf; 0: 1 (non-blocking) */
     int tiers;         /* 2 or 3; 0: 2 */
+    cr_topo_gen_spines spines; /* shared: 2 tiers, every leaf of every rail joined to
+                                  every spine; 3 tiers, the cores shared likewise */
 } cr_topo_gen_fat_tree;
 
 /* `topo gen torus`: prod(dims) chips of one GPU model on a torus with

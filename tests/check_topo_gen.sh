@@ -56,4 +56,28 @@ same lambda-b200-2n "--nodes 2 --node hgx-b200-8 --nic-bw 400Gbps" \
     $C/topologies/lambda-b200-ib.xml "" $C/b200-ib-2n/*
 same deepops-a100-4n "--nodes 4 --node dgx-a100-8" \
     $C/topologies/deepops-dgx-a100-ib-4n.xml "" $C/a100-ib-4n/deepops-*
+# GB200 racks (topo gen nvl): a tray's NICs hang off its GPUs, so two GPUs
+# of different local index in different racks reach each other only where
+# the spines join the rails (the default, --spines shared); with a network
+# per rail the same pair is refused (QA audit: sim sendrecv --ranks 11,88
+# on --racks 2 --leaf-radix 36 exited 2, "no path that avoids the GPUs
+# outside the rank set").
+for sp in shared rail; do
+    want=0
+    [ $sp = rail ] && want=2
+    if ! "$CR" topo gen nvl --racks 2 --leaf-radix 36 --spines $sp -o "$T/nvl.xml" ||
+        ! "$CR" topo check "$T/nvl.xml" >/dev/null; then
+        echo "check_topo_gen: FAIL: nvl --spines $sp: gen or check"
+        fail=1
+        continue
+    fi
+    "$CR" sim sendrecv --topo "$T/nvl.xml" --ranks 11,88 -b 1M >/dev/null 2>&1
+    rc=$?
+    if [ $rc -ne $want ]; then
+        echo "check_topo_gen: FAIL: nvl --spines $sp: sim sendrecv --ranks 11,88 exit $rc, expected $want"
+        fail=1
+    else
+        echo "check_topo_gen: nvl --racks 2 --spines $sp: sendrecv 11 -> 88 exit $rc, as expected"
+    fi
+done
 [ $fail -eq 0 ] && echo "check_topo_gen: OK" || { echo "check_topo_gen: FAILED"; exit 1; }

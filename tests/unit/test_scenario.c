@@ -80,6 +80,89 @@ static void test_start_time_invariant(void **state)
     cr_topo_free(t);
 }
 
+/* The makespan of a scenario of one op (xml) on t. */
+static double sim_s(const cr_topo *t, const char *xml)
+{
+    cr_sim *s = NULL;
+    cr_diag d = {{0}};
+    if (cr_scenario_load_memory(xml, strlen(xml), "v.xml", t, &s, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_int_equal(cr_sim_run(s, &d), CR_OK);
+    double m = cr_sim_makespan_s(s);
+    cr_sim_free(s);
+    return m;
+}
+
+/* An <alltoallv> over ranks "0-(n-1)" whose only messages are the given
+ * (from, to, size) triples. */
+static double alltoallv_s(const cr_topo *t, int n, int k, const int *from, const int *to,
+                          const char *const *size)
+{
+    char xml[4096];
+    size_t o =
+        (size_t)snprintf(xml, sizeof xml, "<scenario><alltoallv name=\"v\" ranks=\"0-%d\">", n - 1);
+    for (int i = 0; i < n; i++) {
+        o += (size_t)snprintf(xml + o, sizeof xml - o, "<row bytes=\"");
+        for (int j = 0; j < n; j++) {
+            const char *b = "0";
+            for (int q = 0; q < k; q++)
+                if (from[q] == i && to[q] == j)
+                    b = size[q];
+            o += (size_t)snprintf(xml + o, sizeof xml - o, "%s%s", j ? " " : "", b);
+        }
+        o += (size_t)snprintf(xml + o, sizeof xml - o, "\"/>");
+    }
+    snprintf(xml + o, sizeof xml - o, "</alltoallv></scenario>");
+    return sim_s(t, xml);
+}
+
+/* The QA audit's cases on hgx-h200-8 (an <alltoallv> priced as coll's
+ * all-to-all of the mean row, so each message's channels came from a size
+ * it did not have): one 64 MB message 0 -> 1 ran 288.9 us, the same plus
+ * 64 MB back 253.4 us (more bytes, faster), the one message among 8 ranks
+ * 204.2 us, and sim sendrecv 0-1 of 64 MB takes 235.6 us. Now each
+ * message moves as NCCL moves one of its size: sending more is never
+ * faster, and the lone message takes what coll's sendrecv of it over the
+ * same ranks takes (the references below are sendrecv ops simulated in
+ * the same way, not pasted figures). */
+static void test_alltoallv_per_message(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    const int f1[] = {0, 1}, t1[] = {1, 0};
+    const char *const s64[] = {"64MB", "64MB"}, *const s32[] = {"32MB"};
+    double one = alltoallv_s(t, 2, 1, f1, t1, s64);
+    double both = alltoallv_s(t, 2, 2, f1, t1, s64);
+    double half = alltoallv_s(t, 2, 1, f1, t1, s32);
+    double lone8 = alltoallv_s(t, 8, 1, f1, t1, s64);
+    double both8 = alltoallv_s(t, 8, 2, f1, t1, s64);
+    double sr2 = sim_s(t, "<scenario><collective name=\"s\" coll=\"sendrecv\" ranks=\"0-1\" "
+                          "bytes=\"64MB\"/></scenario>");
+    double sr8 = sim_s(t, "<scenario><collective name=\"s\" coll=\"sendrecv\" ranks=\"0-7\" "
+                          "bytes=\"64MB\"/></scenario>");
+    /* more bytes never faster (before: both 253.4 us < one 288.9 us) */
+    assert_true(both >= one * (1 - 1e-9));
+    assert_true(one >= half * (1 - 1e-9));
+    assert_true(both8 >= lone8 * (1 - 1e-9));
+    /* two ranks: an all-to-all with one peer is a sendrecv, and the
+     * reverse message shares no link direction with it, so all three agree
+     * to rounding (before: 288.9 us against 235.6) */
+    assert_close(one, sr2, 1e-6, 0);
+    assert_close(both, sr2, 1e-6, 0);
+    /* eight ranks: NCCL halves a peer's channels as ranks grow
+     * (algo_p2p_message_channels), for a sendrecv over 0-7 as for this
+     * message, so the lone message takes that sendrecv's time (before:
+     * 204.2 us, faster than its own channels allow), plus at most 2 %: the
+     * all-to-all's one step waits for posting all 7 peers (coll's
+     * all-to-all step latency, which the op keeps for every message: about
+     * 13 us more than the sendrecv's on this board, 1.5 % of it) */
+    assert_true(lone8 >= sr8 * (1 - 1e-9));
+    assert_true(lone8 <= sr8 * 1.02);
+    cr_topo_free(t);
+}
+
 /* Loads xml on hgx-h200-8 and asserts it is refused with a message that
  * starts "t.xml:LINE: " and holds want. */
 static void assert_refused(const char *xml, int line, const char *want)
@@ -183,9 +266,10 @@ static void test_op_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fuzz_replay),          cmocka_unit_test(test_seeds_load),
-        cmocka_unit_test(test_start_time_invariant), cmocka_unit_test(test_p2p_proto_refused),
-        cmocka_unit_test(test_coll_rules_as_cli),    cmocka_unit_test(test_op_names),
+        cmocka_unit_test(test_fuzz_replay),           cmocka_unit_test(test_seeds_load),
+        cmocka_unit_test(test_start_time_invariant),  cmocka_unit_test(test_p2p_proto_refused),
+        cmocka_unit_test(test_coll_rules_as_cli),     cmocka_unit_test(test_op_names),
+        cmocka_unit_test(test_alltoallv_per_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coll.h"
+#include "rankset.h"
 #include "topo.h"
 #include "topo_gen.h"
 #include "topo_metrics.h"
@@ -301,9 +303,11 @@ static void test_torus(void **state)
 }
 
 /* 16 GB200 NVL72 racks: 288 trays of 4 GPUs and 4 NICs. 32 trays per
- * 64-port leaf: 9 leaves per rail on 4 rails; from each leaf c = 4 links
- * to each spine (the largest divisor of 32 up ports with 9 c <= 64), so 8
- * spines per rail: 18 x 16 NVLink chips + 36 + 32 = 356 switches. The
+ * 64-port leaf: 9 leaves per rail on 4 rails, 36 in all, which the spines
+ * shared by the rails (the default) join: from each leaf c = 1 link to
+ * each spine (the largest divisor of 32 up ports with 36 c <= 64), so 32
+ * spines (with --spines rail: c = 4, 8 spines per rail, the same 32):
+ * 18 x 16 NVLink chips + 36 + 32 = 356 switches. The
  * halves are racks 0-7 and 8-15, joined by the network only: 144 trays x 4
  * NICs x 50GB/s. One rack: its 18 trays under one leaf per rail (18 + 4
  * switches); halves of 9 trays cross the NVLink chips, 36 GPUs x 18 x
@@ -329,8 +333,18 @@ static void test_nvl(void **state)
     cr_topo_free(t);
     free(xml);
 
+    /* One rack: 4 leaves, joined by the shared spines (the default): 32
+     * up ports each, 16 links to each spine (4 x 16 = 64 ports), 2 spines:
+     * 18 + 4 + 2 switches; with --spines rail no spine joins anything. */
     o.nodes = 1;
     assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    t = load(xml, len);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 24);
+    cr_topo_free(t);
+    free(xml);
+    o.spines = CR_TOPO_GEN_SPINES_RAIL;
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    o.spines = CR_TOPO_GEN_SPINES_DEFAULT;
     t = load(xml, len);
     assert_int_equal(t->n_gpus, 72);
     assert_int_equal(count_kind(t, CR_DEV_SWITCH), 22);
@@ -344,7 +358,13 @@ static void test_nvl(void **state)
     o.nodes = 32;
     o.tiers = 3;
     o.leaf_radix = 16;
+    /* shared cores would join 9 pods x 4 rails = 36 > 16 ports */
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "needs 36 pods over all rails"));
+    memset(&d, 0, sizeof d);
+    o.spines = CR_TOPO_GEN_SPINES_RAIL;
     assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    o.spines = CR_TOPO_GEN_SPINES_DEFAULT;
     t = load(xml, len);
     assert_int_equal(t->n_gpus, 2304);
     assert_close(bisection(t), 288 * 4 * NDR, 1e-9, 0);
@@ -358,6 +378,57 @@ static void test_nvl(void **state)
     assert_non_null(strstr(d.msg, "--racks 2 (36 nodes) is not a multiple"));
 }
 
+/* The QA audit's case: topo gen nvl --racks 2 --leaf-radix 36, then GPU
+ * 11 (rack 0, tray 2, local GPU 3) and GPU 88 (rack 1, tray 4, local GPU
+ * 0). A GB200 tray's NICs hang off their GPUs, so with a network per rail
+ * (--spines rail, the old output) nic3 of rack 0 and nic0 of rack 1 are on
+ * disjoint networks and every path between the two GPUs crosses other
+ * GPUs: coll refused it. With the spines shared by the rails (the default)
+ * the pair has a path through the network alone, and its bound is the one
+ * NIC each side: 1 MB at 50GB/s = 20 us plus latency. The plan: 36 trays,
+ * 18 under a 36-port leaf, 2 leaves per rail, 8 in all; 18 up ports each,
+ * c = 3 links to each spine (the largest divisor of 18 with 8 c <= 36), so
+ * 6 spines: 18 x 2 NVLink chips + 8 + 6 = 50 switches. */
+static void test_nvl_shared_spines(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 2, .leaf_radix = 36};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "spines=\"6\" spine-scope=\"shared\" uplinks=\"3\""));
+    assert_non_null(strstr(xml, "--tiers 2 --spines shared: "));
+    assert_non_null(strstr(xml, "traffic between rails traverses the spine layer"));
+    cr_topo *t = load(xml, len);
+    free(xml);
+    assert_int_equal(cr_topo_check(t, &d), CR_OK);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 50);
+    cr_rankset *rs = NULL;
+    assert_int_equal(cr_rankset_parse("11,88", t->n_gpus, &rs, &d), CR_OK);
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, 1e6);
+    cr_coll_result r;
+    if (cr_coll_eval_topo(t, rs, &rq, &r, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_true(r.pred.supported);
+    assert_true(r.bound.bound_s >= 1e6 / NDR);
+    assert_true(r.bound.bound_s < 1e6 / NDR + 5e-6);
+    cr_rankset_free(rs);
+    cr_topo_free(t);
+
+    /* rails of their own: the pair is refused, as before */
+    o.spines = CR_TOPO_GEN_SPINES_RAIL;
+    assert_int_equal(cr_topo_gen_nvl_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "spine-scope=\"rail\""));
+    t = load(xml, len);
+    free(xml);
+    assert_int_equal(cr_rankset_parse("11,88", t->n_gpus, &rs, &d), CR_OK);
+    assert_int_not_equal(cr_coll_eval_topo(t, rs, &rq, &r, &d), CR_OK);
+    assert_non_null(strstr(d.msg, "no path that avoids the GPUs outside the rank set"));
+    cr_rankset_free(rs);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_fat_tree_nic_speed),
         cmocka_unit_test(test_torus),
         cmocka_unit_test(test_nvl),
+        cmocka_unit_test(test_nvl_shared_spines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

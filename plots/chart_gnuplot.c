@@ -921,6 +921,29 @@ static bool bar_series_drawable(const cr_chart *c, int i, bool lg)
 
 /* Horizontal grouped bars: boxxyerror boxes, one per series and category,
  * from the value axis' base to the value. */
+/* The category tick list "(label 0, label 1, ...)\n" after a "set xtics ("
+ * or "set ytics ... (": each category's name shortened to what a chart
+ * draws (cr_chart_short_label; the data files keep it whole). reach, when
+ * given, gets each label's length in pixels rotated 45 degrees at 11 pt
+ * (8.2 px a character, measured on program-gap.png). */
+static void write_category_tics(cr_sbuf *b, const cr_chart *c, double *reach)
+{
+    for (int k = 0; k < c->nc; k++) {
+        char lab[CR_CHART_LABEL_CHARS * 4 + 1];
+        cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
+        cr_sbuf_add(b, "%s", k ? ", " : "");
+        cr_sbuf_gnuplot(b, lab);
+        cr_sbuf_add(b, " %d", k);
+        if (reach) {
+            size_t len = 0;
+            for (const char *q = lab; *q; q++) /* characters, not bytes */
+                len += ((unsigned char)*q & 0xC0) != 0x80;
+            reach[k] = (double)len * 8.2 * 0.7071;
+        }
+    }
+    cr_sbuf_add(b, ")\n");
+}
+
 static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
 {
     bool lg = chart_axis_log(c, 1);
@@ -957,14 +980,7 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
                 "set grid xtics mxtics noytics nomytics\n"
                 "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
                 (double)c->nc - 0.4);
-    for (int k = 0; k < c->nc; k++) {
-        char lab[CR_CHART_LABEL_CHARS * 4 + 1];
-        cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
-        cr_sbuf_add(b, "%s", k ? ", " : "");
-        cr_sbuf_gnuplot(b, lab);
-        cr_sbuf_add(b, " %d", k);
-    }
-    cr_sbuf_add(b, ")\n");
+    write_category_tics(b, c, NULL);
     for (int i = 0; i < c->nhl; i++) {
         cr_sbuf_add(
             b,
@@ -1131,18 +1147,7 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
                 return;
             }
             cr_sbuf_add(b, "set xtics (");
-            for (int k = 0; k < c->nc; k++) {
-                char lab[CR_CHART_LABEL_CHARS * 4 + 1];
-                cr_chart_short_label(c->cats[k], CR_CHART_LABEL_CHARS, lab, sizeof lab);
-                cr_sbuf_add(b, "%s", k ? ", " : "");
-                cr_sbuf_gnuplot(b, lab);
-                cr_sbuf_add(b, " %d", k);
-                size_t len = 0;
-                for (const char *q = lab; *q; q++) /* characters, not bytes */
-                    len += ((unsigned char)*q & 0xC0) != 0x80;
-                reach[k] = (double)len * 8.2 * 0.7071;
-            }
-            cr_sbuf_add(b, ")\n");
+            write_category_tics(b, c, reach);
             /* gnuplot's key took 386 px where right_margin_px says 342
              * (program-gap.png): 15% more, and 16 px to the image edge */
             double margin = 70.0, cap = pw / 3.0, right = right_margin_px(c, true) * 1.15;

@@ -139,7 +139,8 @@ typedef struct {
     char binding[64];
     double pct_of_roofline; /* bound / median x 100 */
     double save_s;          /* total - bound_total: what the program could save at best,
-                               each call down to its own bound */
+                               each call down to its own bound; 0 where the calls beat
+                               the bound (violation) */
     bool violation;         /* median < bound, or a call < its own bound */
     char verdict[24];       /* cr_verdict_name(), or "" without a bound */
     char note[192];         /* why there is no bound, or how the row was read */

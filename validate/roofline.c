@@ -1319,6 +1319,26 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
     return st;
 }
 
+/* Whether a reader's skip reason ('case "cr:NAME ...": ...' or 'cr:NAME
+ * ...: ...') is about a range of a catalog operator (NAME one of
+ * cr_op_find's). */
+static bool names_catalog_op(const char *why)
+{
+    const char *p = strstr(why, "cr:");
+    if (!p)
+        return false;
+    p += 3;
+    char name[48];
+    size_t n = strcspn(p, " \":");
+    if (n == 0 || n >= sizeof name)
+        return false;
+    memcpy(name, p, n);
+    name[n] = '\0';
+    const cr_op_def *op = NULL;
+    cr_diag d = {{0}};
+    return cr_op_find(name, &op, &d) == CR_OK;
+}
+
 static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag *d)
 {
     cr_vmeas_list l = {0};
@@ -1329,8 +1349,17 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     /* validate skips the ranges of catalog operators, read here */
     int skipped = info.skipped - c->n_crop;
     c->out->info.skipped += skipped > 0 ? skipped : 0;
-    if (skipped > 0 && c->n_crop == 0 && !c->out->info.why[0])
-        cr_str_copy(c->out->info.why, sizeof c->out->info.why, info.why);
+    /* the reader's first reason is ours unless it is about a catalog
+     * operator's range, which this table reads; then the first of ours is
+     * not known and the reason says what they are (QA audit, 2026-12-06:
+     * first_skip_reason was null beside 3 skipped ranges) */
+    if (skipped > 0 && !c->out->info.why[0]) {
+        if (c->n_crop == 0 || !names_catalog_op(info.why))
+            cr_str_copy(c->out->info.why, sizeof c->out->info.why, info.why);
+        else
+            cr_str_copy(c->out->info.why, sizeof c->out->info.why,
+                        "cr: ranges of no crbench family nor catalog operator");
+    }
     cr_vmerge_info mi = {0};
     if (st == CR_OK)
         st = cr_validate_merge_ranks(&l, &mi, d);

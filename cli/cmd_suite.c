@@ -121,11 +121,14 @@ static void rows_human(const cr_topo *t, const cr_suite *s, const cr_op_row *row
             skipped++;
             continue;
         }
-        char u[4][24], binding[sizeof r->binding];
+        char u[4][24], binding[sizeof r->binding], name[256];
         cli_field(binding, sizeof binding, r->binding, 0); /* "host-link (pcie)" */
+        /* a suite's own names may hold blanks ("attn block 1"): one field
+         * each, as roofline writes its names (QA audit, 2026-12-06) */
+        cli_field(name, sizeof name, r->name, 0);
         printf(" %-28s %-10s %-11s %5d %11.4g %11.4g %11.4g %10s %10s %10s %10s "
                "%8.3g %-11s %s\n",
-               r->name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
+               name, r->category, r->op, r->ranks, r->flops, r->hbm_bytes, r->comm_bytes,
                cli_us_text(u[0], sizeof u[0], r->bound_us),
                cli_us_text(u[1], sizeof u[1], r->bound_cold_us),
                cli_us_text(u[2], sizeof u[2], r->baseline_us),

@@ -214,7 +214,9 @@ int cli_cmd_roofline(int argc, char **argv)
          .str = &ranks},
         {"--dtype", NULL, "D", "element type of operators whose kernels do not show it",
          .id = O_DTYPE},
-        {"--top", NULL, "N", "rows printed (default 30, 0 = all); totals count every row",
+        {"--top", NULL, "N",
+         "rows printed (default 30, 0 = all); totals count every row,\n"
+         "and --json lists every row",
          .id = O_TOP},
         {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
         {"--help", "-h", NULL, NULL, .id = O_HELP},

@@ -208,6 +208,20 @@ static cr_status capture(cr_json_items *r, const char *what)
     return CR_OK;
 }
 
+/* jansson's words for what it refused, where they name its own flags or
+ * limits rather than what is wrong in the file (QA audit, 2026-12-06) */
+static const char *reader_words(const char *text)
+{
+    if (strstr(text, "JSON_ALLOW_NUL"))
+        return "a \\u0000 (NUL character) inside a string: remove it";
+    if (strstr(text, "too big integer"))
+        return "an integer beyond 64 bits: write it smaller, or as a number with an exponent "
+               "(e.g. 1e20)";
+    if (strstr(text, "too big negative integer"))
+        return "an integer beyond 64 bits: write it smaller";
+    return text;
+}
+
 /* Parses r->text (captured at line line0) into *out. */
 static cr_status parse(cr_json_items *r, unsigned long line0, const char *what, json_t **out)
 {
@@ -215,7 +229,8 @@ static cr_status parse(cr_json_items *r, unsigned long line0, const char *what, 
     *out = json_loadb(r->text, r->text_len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
     if (!*out)
         return fail(r, CR_EPARSE, "%s:%lu: %s: %s", r->label,
-                    line0 + (unsigned long)(je.line > 0 ? je.line - 1 : 0), what, je.text);
+                    line0 + (unsigned long)(je.line > 0 ? je.line - 1 : 0), what,
+                    reader_words(je.text));
     return CR_OK;
 }
 

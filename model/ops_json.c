@@ -47,9 +47,18 @@ cr_status cr_op_params_from_json(const cr_op_def *op, json_t *params, cr_op_para
             continue;
         if (!scalar_text(val, txt, sizeof txt))
             return cr_diag_set(d, CR_EPARSE, "params.%s must be a number or a string", key);
-        cr_status st = cr_op_param_set(op, p, key, txt, d);
+        cr_diag pd = {{0}};
+        cr_status st = cr_op_param_set(op, p, key, txt, &pd);
+        /* a boolean reads as yes/no, which only the yes/no parameters take:
+         * say what was written, not the "yes" it became (QA audit) */
+        if (st != CR_OK && json_is_boolean(val))
+            return cr_diag_set(d, st,
+                               "params.%s = %s: a JSON boolean fits only the yes/no parameters "
+                               "(causal, backward, ...); give %s as `commroof op %s --help` "
+                               "lists it",
+                               key, json_is_true(val) ? "true" : "false", key, cr_op_name(op));
         if (st != CR_OK)
-            return st;
+            return cr_diag_set(d, st, "%s", pd.msg);
     }
     return CR_OK;
 }

@@ -70,7 +70,7 @@ static void fuzz_rf_check_row(const cr_rf_row *w)
     if (!isfinite(w->bound_s) || !(w->bound_s >= 0) || !isfinite(w->bound_cold_s) ||
         w->bound_cold_s < w->bound_s * (1 - 1e-9) || !isfinite(w->bound_total_s) ||
         w->bound_total_s < w->calls * w->bound_s * (1 - 1e-9) ||
-        !fuzz_rf_close(w->save_s, w->total_s - w->bound_total_s) || !w->verdict[0])
+        !fuzz_rf_close(w->save_s, fmax(0.0, w->total_s - w->bound_total_s)) || !w->verdict[0])
         abort();
     if (cr_below_bound(w->min_s, w->bound_s) && !w->violation)
         abort();

@@ -21,7 +21,8 @@ for cmd in tests/golden/*.cmd; do
     rc=$?
     if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
         printf '%s\n' "$got" > "$name.out"
-        [ "$rc" != 0 ] && echo "$rc" > "$name.rc"
+        # an exit of 0 is the default: a stale NAME.rc would expect the old one
+        if [ "$rc" != 0 ]; then echo "$rc" > "$name.rc"; else rm -f "$name.rc"; fi
         continue
     fi
     if [ "$rc" != "$want_rc" ]; then

@@ -192,6 +192,15 @@ static void test_op(void **state)
     assert_memory_equal(d.msg, "entry 4: ", 9);
     assert_non_null(strstr(d.msg, "many"));
     json_decref(params);
+    /* a boolean where a count goes is named as written (it read as "yes") */
+    params = parse("{\"m\": true}");
+    r.params = params;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_harness_result_op(&r, 3, &op, &p, &d), CR_EPARSE);
+    assert_string_equal(d.msg, "entry 3: params.m = true: a JSON boolean fits only the yes/no "
+                               "parameters (causal, backward, ...); give m as `commroof op gemm "
+                               "--help` lists it");
+    json_decref(params);
 }
 
 int main(void)

@@ -88,6 +88,13 @@ static void test_errors(void **state)
         {"\"x\"", "in.json:1: expected a JSON array, or an object with a \"results\" array",
          CR_EPARSE, 0},
         {"", "found the end of the input", CR_EPARSE, 0},
+        /* in words of the file, not of jansson's flags (QA audit) */
+        {"[{\"n\": \"a\\u0000b\"}]",
+         "in.json:1: item 0: a \\u0000 (NUL character) inside a string: remove it", CR_EPARSE, 0},
+        {"[{\"m\": 123456789012345678901234}]",
+         "in.json:1: item 0: an integer beyond 64 bits: write it smaller, or as a number with an "
+         "exponent (e.g. 1e20)",
+         CR_EPARSE, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t n;

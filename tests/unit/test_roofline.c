@@ -386,8 +386,12 @@ static void test_inputs_resolved_apart(void **state)
     assert_int_equal(r.violations, 1);
     assert_non_null(strstr(w->note, "below its own bound"));
     assert_non_null(strstr(w->note, "1 of 2 calls' inputs unproven (no input_op_ids)"));
-    /* each call saves down to its own bound */
-    assert_close(w->save_s, w->total_s - w->bound_total_s, 1e-9, 0);
+    /* each call saves down to its own bound; here the calls' own bounds
+     * add up to more than their time (the fresh call beats its own), and a
+     * row whose calls beat their bound has 0 to save, not a negative
+     * figure (13b92e6, roofline.h save_s) */
+    assert_true(w->total_s < w->bound_total_s);
+    assert_true(w->save_s == 0);
     cr_roofline_release(&r);
     cr_topo_free(t);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ops_json.h"
 
 int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, bool *order_given,
                      int argc, char **argv, int *i)
@@ -116,14 +117,9 @@ static json_t *sched_json(const cr_op_sched *s)
 json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_params *p,
                            const cr_op_result *r)
 {
-    json_t *params = json_object();
-    for (int k = 0; k < CR_OPP__COUNT; k++) {
-        if (!cr_op_uses(op, (cr_opp)k))
-            continue;
-        char v[64];
-        cr_op_param_format(p, (cr_opp)k, v, sizeof v);
-        json_object_set_new(params, cr_opp_name((cr_opp)k), json_string(v));
-    }
+    /* numbers as numbers, names as strings: the writer beside the reader
+     * that check --measured-json uses (ops_json.h) */
+    json_t *params = cr_op_params_to_json(op, p);
     json_t *comm = json_array();
     for (int i = 0; i < r->n_comm; i++) {
         const cr_op_comm *c = &r->comm[i];

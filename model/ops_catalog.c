@@ -310,6 +310,23 @@ const char *cr_opp_help(cr_opp p)
     return (int)p >= 0 && p < CR_OPP__COUNT ? pinfo[p].help : "?";
 }
 
+ops_json_kind ops_param_json_kind(cr_opp p)
+{
+    switch (pinfo[p].kind) {
+    case PK_COUNT:
+    case PK_REAL:
+    case PK_BYTES:
+        return OPS_JSON_NUMBER;
+    case PK_BOOL:
+        return OPS_JSON_BOOL;
+    case PK_DTYPE:
+    case PK_ENUM:
+    case PK_DIM:
+        break;
+    }
+    return OPS_JSON_STRING;
+}
+
 int cr_opp_parse(const char *name)
 {
     for (int i = 0; i < CR_OPP__COUNT; i++)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Operator parameters from a JSON object: the "params" of a harness result
- * (`commroof check --measured-json`, the gap chart's measured times). One
- * reader so that a result means the same problem wherever it is read. */
+/* Operator parameters to and from a JSON object: the "params" of a harness
+ * result (`commroof check --measured-json`, the gap chart's measured times)
+ * and of `commroof op --json` / `check --json`. One reader so that a result
+ * means the same problem wherever it is read; one writer whose output the
+ * reader takes back. */
 #ifndef CR_OPS_JSON_H
 #define CR_OPS_JSON_H
 
@@ -21,6 +23,14 @@ extern "C" {
  * cr_op_param_set returns for an unknown key or a bad value. d names the
  * key ("params.k ..."). */
 cr_status cr_op_params_from_json(const cr_op_def *op, json_t *params, cr_op_params *p, cr_diag *d);
+
+/* The parameters op uses, as a new JSON object (json_decref() it; NULL when
+ * out of memory): counts and byte sizes as integers (reals where not whole
+ * or beyond 2^53), capacity, skew and flops_per as numbers (integers where
+ * whole), pinned / causal / backward as booleans, dtypes and the other
+ * enumerations (kind, coll, norm, group) by name ("bf16", "allreduce").
+ * cr_op_params_from_json() reads it back to the same values. */
+json_t *cr_op_params_to_json(const cr_op_def *op, const cr_op_params *p);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,12 @@
 /* Library internals: not exported from libcommroof.so (README, Layout). */
 #pragma GCC visibility push(hidden)
 
+/* How a parameter's value is written in JSON (cr_op_params_to_json):
+ * counts, reals and byte sizes as numbers, yes/no as booleans, dtypes and
+ * other enumerations by name. */
+typedef enum { OPS_JSON_NUMBER, OPS_JSON_BOOL, OPS_JSON_STRING } ops_json_kind;
+ops_json_kind ops_param_json_kind(cr_opp p);
+
 /* How the compute part of an operator runs, for the predictions. */
 typedef enum {
     OPS_KERNEL_STREAM, /* bandwidth-bound kernel(s): elementwise, norm, optimizer

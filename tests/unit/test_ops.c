@@ -19,6 +19,7 @@
 #include "bound.h"
 #include "coll.h"
 #include "ops.h"
+#include "ops_json.h"
 #include "topo_xml.h"
 
 static const cr_op_def *find(const char *name)
@@ -955,6 +956,55 @@ static void test_param_errors(void **state)
     cr_topo_free(t);
 }
 
+/* op/check --json write params as values, not as users type them (QA
+ * audit: --bytes 64MB came out as "62500KiB"), and the harness reader
+ * (cr_op_params_from_json) takes what the writer wrote back unchanged. */
+static void test_params_json(void **state)
+{
+    (void)state;
+    const cr_op_def *op = find("memcpy");
+    cr_op_params p;
+    params(op, &p, (const char *[]){"bytes", "64MB", "kind", "h2d", "pinned", "no", NULL});
+    json_t *o = cr_op_params_to_json(op, &p);
+    assert_non_null(o);
+    /* 64 MB = 64 x 10^6 bytes (GB = 1e9 bytes, DESIGN.md), a whole count */
+    json_t *b = json_object_get(o, "bytes");
+    assert_true(json_is_integer(b));
+    assert_int_equal(json_integer_value(b), 64000000);
+    assert_string_equal(json_string_value(json_object_get(o, "kind")), "h2d");
+    assert_true(json_is_false(json_object_get(o, "pinned")));
+    assert_null(json_object_get(o, "m")); /* memcpy takes no m */
+    assert_int_equal(json_object_size(o), 3);
+    json_decref(o);
+    /* reals: 1.25 stays a real, a whole skew is an integer */
+    op = find("moe");
+    params(op, &p, (const char *[]){"capacity", "1.25", "skew", "2", "dtype", "fp8", NULL});
+    o = cr_op_params_to_json(op, &p);
+    assert_non_null(o);
+    assert_true(json_is_real(json_object_get(o, "capacity")));
+    EXACT(json_real_value(json_object_get(o, "capacity")), 1.25);
+    assert_true(json_is_integer(json_object_get(o, "skew")));
+    assert_int_equal(json_integer_value(json_object_get(o, "skew")), 2);
+    assert_true(json_is_integer(json_object_get(o, "ep")));
+    assert_string_equal(json_string_value(json_object_get(o, "dtype")), "fp8");
+    json_decref(o);
+    /* every operator's defaults, written and read back: the same values */
+    for (int i = 0; (op = cr_op_at(i)) != NULL; i++) {
+        cr_op_params_defaults(op, &p);
+        o = cr_op_params_to_json(op, &p);
+        assert_non_null(o);
+        cr_op_params q;
+        cr_diag d = {{0}};
+        if (cr_op_params_from_json(op, o, &q, &d) != CR_OK)
+            fail_msg("%s: %s", cr_op_name(op), d.msg);
+        for (int k = 0; k < CR_OPP__COUNT; k++)
+            if (cr_op_uses(op, (cr_opp)k) && q.v[k] != p.v[k])
+                fail_msg("%s: %s %g read back as %g", cr_op_name(op), cr_opp_name((cr_opp)k),
+                         p.v[k], q.v[k]);
+        json_decref(o);
+    }
+}
+
 static void test_verdicts(void **state)
 {
     (void)state;
@@ -1256,6 +1306,7 @@ int main(void)
         cmocka_unit_test(test_api_refuses_bad_args),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_param_errors),
+        cmocka_unit_test(test_params_json),
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_warm_cold),
         cmocka_unit_test(test_mem_floor_levels),

@@ -78,8 +78,8 @@ done
 
 # p90 gates on two GPUs (doc/bounds.md 3.8): since a reduce rooted at the
 # GPU one thread launches last no longer carries NCCL's chain hop, the p90s
-# are 17.2% here (24.6% before), 14.7% for torchrun, at most 22.9% in the
-# forced groups (Ring/Simple 40.1% before, auto/Simple 28.6%).
+# were 17.2% here (24.6% before), 14.7% for torchrun; re-run 2026-12-06 at
+# a8a0ec3: 18.8% here, 14.8% for torchrun (doc/validation.md).
 MAX_P90=20
 run "$X2/kernels-nccl.json.gz" sh -c "gzip -dc $X2/kernels-nccl.json.gz | '$CR' validate /dev/stdin --topo hgx-h200-8"
 gate "$X2/kernels-nccl.json.gz" "$out" nccl '_n=2_' "nccl n=2" 77

@@ -572,7 +572,12 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             double o = cr_link_bw_from(l, v), in = cr_link_bw_from(l, w);
             all_out[i] += o;
             all_in[i] += in;
-            if (cr_route_scaleup(l->kind)) {
+            /* a scale-up link to a GPU outside the communicator carries
+             * none of its bytes where GPUs do not relay (doc/bounds.md 1.9,
+             * the simulator's rule): on a mesh (MI300X's XGMI) a subset's
+             * rank reaches its peers by the links to them alone */
+            if (cr_route_scaleup(l->kind) &&
+                (transit || t->devs[w].kind != CR_DEV_GPU || member_of_dev[w] >= 0)) {
                 up_out[i] += o;
                 up_in[i] += in;
             }

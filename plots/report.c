@@ -452,7 +452,9 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
 
     /* the machine's ceilings */
     memset(&bd, 0, sizeof bd);
-    st = cr_plot_ceilings_table(t, 0, &tb, &bd);
+    /* among the suite's GPUs, as the communication roofline below (a
+     * 2-rank suite's table said the 8-GPU in-switch ceiling) */
+    st = cr_plot_ceilings_table(t, 0, o->sweep_ranks, &tb, &bd);
     snprintf(about, sizeof about,
              "Peak figures of GPU 0 of %s and its per-GPU communication ceilings, from the "
              "topology description.",

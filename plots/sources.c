@@ -681,11 +681,12 @@ static cr_status ceiling_row(cr_table *tb, const char *what, double v, const cha
     return CR_OK;
 }
 
-cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_diag *d)
+cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, const cr_rankset *ranks, cr_table **out,
+                                 cr_diag *d)
 {
     *out = NULL;
     cr_comm_ceilings cc;
-    cr_status st = cr_plot_comm_ceilings(t, gpu, NULL, &cc, d);
+    cr_status st = cr_plot_comm_ceilings(t, gpu, ranks, &cc, d);
     if (st != CR_OK)
         return st;
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, gpu);

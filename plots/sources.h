@@ -67,9 +67,11 @@ cr_status cr_plot_accuracy_from(const cr_topo *t, const cr_plot_sources *s, bool
                                 cr_chart **out, cr_diag *d);
 
 /* The machine's ceilings for GPU rank gpu: compute peaks per dtype, HBM,
- * and the per-GPU communication ceilings (cr_plot_comm_ceilings), measured
- * ceilings where the topology carries them. *out: cr_table_free. */
-cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, cr_table **out, cr_diag *d);
+ * and the per-GPU communication ceilings among ranks (cr_plot_comm_ceilings;
+ * NULL: every GPU), measured ceilings where the topology carries them.
+ * *out: cr_table_free. */
+cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, const cr_rankset *ranks, cr_table **out,
+                                 cr_diag *d);
 
 /* One row per problem of s->suite on t: bound, baseline, prediction,
  * headroom, binding resource. CR_EUNSUPPORTED when no suite is named. */

@@ -287,6 +287,13 @@ grep -q 'measured points' "$T/rep-none/index.html" &&
     bad "report sweep: the caption promises measured points the chart does not have"
 grep -q 'No measured point: no trace or nccl-tests log holds an all-reduce on as many ranks' \
     "$T/rep-none/index.html" || bad "report sweep: no word on the missing measured points"
+# the ceilings table among the same ranks as the communication roofline: on
+# two GPUs of hgx-h200-8 the in-switch reduction's allreduce busbw is 513
+# GB/s, not the eight GPUs' 897.75 (it said so beside a 2-GPU chart)
+grep -q '^ *in_switch_reduction_busbw *513 GB/s' "$T/rep-none/ceilings.txt" ||
+    bad "report --ranks 0,1: ceilings table's in-switch ceiling is not the 2 GPUs' 513 GB/s"
+grep -q '^ *in_switch_reduction_busbw *897.75 GB/s' "$T/rep-dt/ceilings.txt" ||
+    bad "report without --ranks: ceilings table's in-switch ceiling is not the 8 GPUs' 897.75 GB/s"
 
 # the report: every file index.html references exists
 R="$T/report"

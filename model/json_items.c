@@ -214,11 +214,9 @@ static const char *reader_words(const char *text)
 {
     if (strstr(text, "JSON_ALLOW_NUL"))
         return "a \\u0000 (NUL character) inside a string: remove it";
-    if (strstr(text, "too big integer"))
+    if (strstr(text, "too big")) /* "too big integer", "too big negative integer" */
         return "an integer beyond 64 bits: write it smaller, or as a number with an exponent "
                "(e.g. 1e20)";
-    if (strstr(text, "too big negative integer"))
-        return "an integer beyond 64 bits: write it smaller";
     return text;
 }
 

@@ -171,7 +171,7 @@ cr_status ops_shape_coll(const cr_op_params *p, ops_work *w, cr_diag *d)
      * to give every rank a part is refused. */
     double run = cr_coll_nccl_bytes(c, s, e, (int)pp);
     if (!(run > 0) && s > 0) {
-        double step = cr_coll_nccl_bytes(c, 2 * pp * 16, e, (int)pp) / 2;
+        double step = cr_coll_nccl_bytes(c, pp * 16, e, (int)pp); /* 16 B a rank */
         return cr_diag_set(d, CR_EINVAL,
                            "bytes = %.0f is too small to split over the group of %.0f ranks as "
                            "NCCL runs it (each rank's part a multiple of 16 bytes): give at "

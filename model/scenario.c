@@ -18,6 +18,7 @@
 #include "coll.h"
 #include "grow.h"
 #include "rankset.h"
+#include "stats.h"
 #include "units.h"
 #include "xml_safe.h"
 
@@ -420,12 +421,6 @@ static cr_status do_compute(scn *S, const xmlNode *n, int *op)
     return st;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* How each message of an <alltoallv> moves, by its own size: NCCL runs it
  * as grouped point-to-point sends and picks each peer message's channels
  * and protocol by that message's bytes (src/enqueue.cc addP2pToPlan), not
@@ -464,7 +459,7 @@ static cr_status msg_sizes(scn *S, const xmlNode *n, cr_coll_ctx *ctx, const cr_
     for (size_t i = 0; i < nn; i++)
         if (m[i] > 0)
             u[nm++] = m[i];
-    qsort(u, nm, sizeof *u, cmp_double);
+    qsort(u, nm, sizeof *u, cr_cmp_double);
     size_t k = 0;
     for (size_t i = 0; i < nm; i++)
         if (k == 0 || u[i] != u[k - 1])

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "route.h"
+#include "stats.h"
 
 #define TFLOPS 1e12
 #define GBPS 1e9
@@ -893,12 +894,6 @@ static cr_status acc_families(cr_chart *c, const cr_acc_point *pts, int n, int u
     return st;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, int n,
                                  cr_chart **out, cr_diag *d)
 {
@@ -921,8 +916,7 @@ cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, i
         return cr_diag_set(d, CR_EINVAL,
                            "accuracy chart: no case has both a prediction and a measurement");
     }
-    qsort(err, (size_t)usable, sizeof *err, cmp_double);
-    double med = usable % 2 ? err[usable / 2] : (err[usable / 2 - 1] + err[usable / 2]) / 2;
+    double med = cr_median(err, (size_t)usable);
     free(err);
     lo = dec_floor(lo / US * 0.8);
     hi = dec_ceil(hi / US * 1.25);

@@ -30,21 +30,21 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
         const cr_vfam_def *def = cr_vfam_def_of(m->c.family);
         c->n_used += def && def->calibrate && def->calibrate(m, &a);
     }
-    c->launch_s = cr_vmedian(a.launch.v, a.launch.n);
-    c->kernel_s = cr_vmedian(a.kern.v, a.kern.n);
-    c->sync_s = cr_vmedian(a.sync.v, a.sync.n);
-    c->graph_s = cr_vmedian(a.graph.v, a.graph.n);
-    c->event_s = cr_vmedian(a.event.v, a.event.n);
-    c->hbm_typ_Bps = cr_vmedian(a.hbm.v, a.hbm.n);
-    c->gemm_typ_eff = cr_vmedian(a.gemm.v, a.gemm.n); /* FLOP/s until divided by the peak */
-    c->hbm_rd_Bps = cr_vmedian(a.rd.v, a.rd.n);
-    c->hbm_wr_Bps = cr_vmedian(a.wr.v, a.wr.n);
-    c->hbm_copy_Bps = cr_vmedian(a.cp.v, a.cp.n);
-    c->ce_d2d_Bps = cr_vmedian(a.d2d.v, a.d2d.n);
-    c->gemm_mem_Bps = cr_vmedian(a.gmem.v, a.gmem.n);
+    c->launch_s = cr_median(a.launch.v, a.launch.n);
+    c->kernel_s = cr_median(a.kern.v, a.kern.n);
+    c->sync_s = cr_median(a.sync.v, a.sync.n);
+    c->graph_s = cr_median(a.graph.v, a.graph.n);
+    c->event_s = cr_median(a.event.v, a.event.n);
+    c->hbm_typ_Bps = cr_median(a.hbm.v, a.hbm.n);
+    c->gemm_typ_eff = cr_median(a.gemm.v, a.gemm.n); /* FLOP/s until divided by the peak */
+    c->hbm_rd_Bps = cr_median(a.rd.v, a.rd.n);
+    c->hbm_wr_Bps = cr_median(a.wr.v, a.wr.n);
+    c->hbm_copy_Bps = cr_median(a.cp.v, a.cp.n);
+    c->ce_d2d_Bps = cr_median(a.d2d.v, a.d2d.n);
+    c->gemm_mem_Bps = cr_median(a.gmem.v, a.gmem.n);
     for (int k = 1; k < 3; k++) {
-        c->pageable_Bps[k] = cr_vmedian(a.pg[k].v, a.pg[k].n);
-        c->pageable_c_Bps[k] = cr_vmedian(a.pgc[k].v, a.pgc[k].n);
+        c->pageable_Bps[k] = cr_median(a.pg[k].v, a.pg[k].n);
+        c->pageable_c_Bps[k] = cr_median(a.pgc[k].v, a.pgc[k].n);
     }
 
     /* Second pass, with the rates known: the fixed costs. A small write
@@ -93,13 +93,13 @@ void cr_validate_calibrate(const cr_vmeas_list *l, cr_vcalib *c)
                 cr_vsamples_push(k ? &tf : &lf, t - bytes / fmin(sms * sm, c->hbm_copy_Bps / 2));
         }
     }
-    c->kernel_fixed_s = fmax(cr_vmedian(fx.v, fx.n), 0);
+    c->kernel_fixed_s = fmax(cr_median(fx.v, fx.n), 0);
     if (cl.n > 0)
-        c->read_lat_s = fmax(cr_vmedian(cl.v, cl.n) - c->kernel_fixed_s, 0);
+        c->read_lat_s = fmax(cr_median(cl.v, cl.n) - c->kernel_fixed_s, 0);
     if (rl.n > 0)
-        c->reduce_s = fmax(cr_vmedian(rl.v, rl.n) - c->kernel_fixed_s - c->read_lat_s, 0);
-    c->ldst_fixed_s = fmax(cr_vmedian(lf.v, lf.n), 0);
-    c->tma_fixed_s = fmax(cr_vmedian(tf.v, tf.n), 0);
+        c->reduce_s = fmax(cr_median(rl.v, rl.n) - c->kernel_fixed_s - c->read_lat_s, 0);
+    c->ldst_fixed_s = fmax(cr_median(lf.v, lf.n), 0);
+    c->tma_fixed_s = fmax(cr_median(tf.v, tf.n), 0);
 }
 
 /* coll's prediction of a copy of `bytes` from GPU 0 to GPU 1 by mechanism

@@ -748,14 +748,6 @@ out:
     return st;
 }
 
-static double median_of(double *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    (void)cr_validate_percentile(v, n, 50); /* sorts v */
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, int n_logs,
                        cr_cnf_stat out[CR_CNF__BANDS + 1])
 {
@@ -772,7 +764,7 @@ cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, 
             e[ne++] = fabs(pred_s[i] - r->measured_s) / r->measured_s * 100;
         }
         out[b].rows = (int)ne;
-        out[b].median_pct = median_of(e, ne);
+        out[b].median_pct = cr_median(e, ne);
         out[b].p90_pct = cr_validate_percentile(e, ne, 90);
     }
     free(e);

@@ -19,6 +19,7 @@
 #include "fileio.h"
 #include "grow.h"
 #include "rankset.h"
+#include "stats.h"
 #include "topo.h"
 #include "topo_xml.h"
 #include "validate/validate.h"
@@ -581,17 +582,11 @@ void cr_corpus_release(cr_corpus *c)
     memset(c, 0, sizeof *c);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 double cr_corpus_percentile(double *v, size_t n, double q)
 {
     if (n == 0)
         return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, cr_cmp_double);
     double pos = q * (double)(n - 1);
     size_t lo = (size_t)pos, hi = lo + 1 < n ? lo + 1 : n - 1;
     return v[lo] + (v[hi] - v[lo]) * (pos - (double)lo);

@@ -240,8 +240,8 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
             lo_rank = o->rank < lo_rank ? o->rank : lo_rank;
             hi_rank = o->rank > hi_rank ? o->rank : hi_rank;
         }
-        m->measured_s = cr_vmedian(t, it);
-        m->first_start_s = cr_vmedian(t1, it);
+        m->measured_s = cr_median(t, it);
+        m->first_start_s = cr_median(t1, it);
         m->samples = (int)it;
         m->activities = acts;
         m->devices = devs;

@@ -67,7 +67,7 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, cr_vtiming how, const range *
         if (dur) {
             for (size_t i = lo; i < hi; i++)
                 dur[i - lo] = a[i].end - a[i].ts;
-            m->act_median_s = cr_vmedian(dur, hi - lo);
+            m->act_median_s = cr_median(dur, hi - lo);
             free(dur);
         }
     }
@@ -183,7 +183,7 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, cr_vtiming how, const range *
         /* Launch overhead: start to start of consecutive launches. */
         for (int i = 0; i + 1 < n_it; i++)
             t[i] = start[i + 1] - start[i];
-        m->measured_s = cr_vmedian(t, (size_t)n_it - 1) / per;
+        m->measured_s = cr_median(t, (size_t)n_it - 1) / per;
         m->samples = n_it - 1;
     } else {
         /* Device time of one iteration: start (above) to the last end,
@@ -192,12 +192,12 @@ static bool measure(cr_vmeas_list *l, cr_vmeas *m, cr_vtiming how, const range *
         for (int i = 0; i < n_it; i++)
             t[i] = end[i] - start[i];
         (void)cr_vlist_set_iters(l, m, start, end, n_it); /* none kept when out of memory */
-        m->measured_s = cr_vmedian(t, (size_t)n_it);
+        m->measured_s = cr_median(t, (size_t)n_it);
         m->samples = n_it;
         if (from_last) {
             for (int i = 0; i < n_it; i++)
                 t[i] = end[i] - first[i];
-            m->first_start_s = cr_vmedian(t, (size_t)n_it);
+            m->first_start_s = cr_median(t, (size_t)n_it);
         }
     }
     free(first);

@@ -1175,7 +1175,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             break;
         }
         w->calls = (int)(j - i);
-        w->median_s = cr_vmedian(v, j - i);
+        w->median_s = cr_median(v, j - i);
         w->min_s = fastest;
         w->total_s = tot;
         if (k->key[0] == 'C') {
@@ -1266,7 +1266,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
             j++;
         }
         cr_vmeas m = l->v[i];
-        m.measured_s = cr_vmedian(v, j - i);
+        m.measured_s = cr_median(v, j - i);
         m.n_iter = 0;
         cr_rf_row *w = cr_rf_push_row(c->out);
         if (!w) {

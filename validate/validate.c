@@ -267,17 +267,11 @@ cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start,
     return CR_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double cr_validate_percentile(double *v, size_t n, double p)
 {
     if (n == 0)
         return 0;
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, cr_cmp_double);
     if (p <= 0)
         return v[0];
     size_t r = (size_t)ceil(p / 100.0 * (double)n);
@@ -286,14 +280,6 @@ double cr_validate_percentile(double *v, size_t n, double p)
     if (r > n)
         r = n;
     return v[r - 1];
-}
-
-double cr_vmedian(double *v, size_t n)
-{
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* --- model match --------------------------------------------------------------- */
@@ -396,7 +382,7 @@ cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
                 e[ne++] = fabs(r[i].error_pct);
         }
         s->with_pred = (int)ne;
-        s->median_abs_err_pct = cr_vmedian(e, ne);
+        s->median_abs_err_pct = cr_median(e, ne);
         s->p90_abs_err_pct = cr_validate_percentile(e, ne, 90);
         s->max_abs_err_pct = ne ? e[ne - 1] : 0;
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "coll.h"
+#include "stats.h"
 #include "traces/reader/trace_file.h"
 #include "traces/reader/trace_reader.h"
 #include "validate.h"
@@ -39,10 +40,6 @@ static inline const char *cr_vbase_name(const char *path)
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
 }
-
-/* Median of v[0..n) (the mean of the middle two when n is even); 0 when n
- * = 0. Sorts v. */
-double cr_vmedian(double *v, size_t n);
 
 /* Appends a zeroed measurement (rank and world_size -1) to l and returns
  * it (borrowed: valid until the next push), or NULL when out of memory. */

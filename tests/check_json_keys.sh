@@ -13,6 +13,10 @@
 # a segment written <name> stands for any key (a dtype, a family); a line
 # "All the keys of `commroof OTHER`" in a section documents OTHER's keys
 # there too.
+#
+# Both ways: a documented key that none of the runs below emits fails too
+# (a key renamed or dropped leaves its row behind), unless NOT_REACHED
+# names the unit test that reaches it.
 set -u
 CR=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")/.." || exit 1
@@ -49,6 +53,7 @@ coll|coll allreduce -b 1M -e 4M --json
 coll|coll allreduce --topo hgx-h200-8 --mech multimem -b 64M -e 64M --json
 coll|coll allgather --topo h100-ib-4n --ranks 0-31:8 -b 1M -e 1M --terms --json
 coll|coll allreduce --topo h200-1 -b 1K -e 1K --json
+coll|coll allgather --topo hgx-h100-8 --nccl-algo PAT --nccl-proto Simple -b 1M -e 1M --json
 sim|sim allgather --topo hgx-h100-8 -b 1MB --json
 sim|sim alltoall --topo hgx-h200-8 -b 64MB --top 2 --per-rank --json
 sim|sim --scenario tests/fixtures/scenarios/moe-hot.xml --topo hgx-h100-8 --json
@@ -66,8 +71,12 @@ validate|validate traces/h200-1/kernels-nccl.json --topo h200-1 --json
 validate|validate traces/h200-1/kernels-hbm.json traces/h200-1/kernels-ce.json --topo h200-1 --json
 validate|validate --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --topo hgx-h100-8 --json
 validate|validate tests/fixtures/roofline/zero_duration.json --topo h200-1 --json
+validate|validate traces/nvidia-h200-x2/torchrun-nccl-rank0.json.gz --topo hgx-h200-8 --ranks 0-1 --json
+validate|validate traces/nvidia-h200-x2/torchrun-nccl-rank0.json.gz traces/nvidia-h200-x2/torchrun-nccl-rank1.json.gz --topo hgx-h200-8 --ranks 0-1 --json
 validate --corpus|validate --corpus validate/corpus --logs --json
 calibrate --nccl-tests|calibrate --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --topo hgx-h100-8 --json
+calibrate --nccl-tests|calibrate --nccl-tests tests/fixtures/nccl-tests/calib/synth-h100-8-all_reduce_perf.log tests/fixtures/nccl-tests/calib/synth-h100-8-all_gather_perf.log tests/fixtures/nccl-tests/calib/impossible-all_gather_perf.log --topo hgx-h100-8 --fit-coll all_reduce -o $TMP/cal.xml --json
+calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/a100x4-slingshot-2n/alcf-polaris-nccl221-n2-env4-all_reduce_perf.log --topo validate/corpus/topologies/polaris-a100x4-slingshot.xml --ranks 0-7 --nccl-version 2.21.5 --json
 calibrate --from-traces|calibrate --topo h200-1 --from-traces traces/h200-1 --json
 plot|plot roofline --topo h200-1 --suite pkb -o $TMP/r.svg --no-render --json
 plot|plot comm-roofline --topo hgx-h200-8 -o $TMP/c.svg --no-render --json
@@ -149,6 +158,12 @@ def match(path, pat):
             return False
     return True
 
+# documented keys no run above reaches, each with the test that does
+NOT_REACHED = {
+    ("calibrate --nccl-tests", "keys[].not_carried_with"):
+        "tests/unit/test_calibrate_nccl.c (a fitted step moved past CR_CNF_CARRY_MAX)",
+}
+
 missing = []
 for label in emitted:
     if label not in documented:
@@ -158,11 +173,22 @@ for label in emitted:
     for path in sorted(emitted[label]):
         if not any(match(path, p) for p in pats):
             missing.append("%s: %s" % (label, ".".join(path)))
+stale = []
+for label, pats in documented.items():
+    seen = set()
+    for other in [label] + [k for k, v in includes.items() if label in v]:
+        seen |= emitted.get(other, set())
+    for p in pats:
+        if (label, ".".join(p)) not in NOT_REACHED and not any(match(e, p) for e in seen):
+            stale.append("%s: %s" % (label, ".".join(p)))
 for b in bad:
     print("check_json_keys: " + b)
 for m in missing:
     print("check_json_keys: undocumented in %s: %s" % (doc_path, m))
-if bad or missing:
+for m in stale:
+    print("check_json_keys: documented in %s but emitted by no run here (add a run that "
+          "emits it, or drop the row if the key is gone): %s" % (doc_path, m))
+if bad or missing or stale:
     sys.exit(1)
 n = sum(len(v) for v in emitted.values())
 print("check_json_keys: OK (%d key paths of %d commands documented)" % (n, len(emitted)))

@@ -1045,8 +1045,11 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             double eff_o =
                 c->nic_node_hw == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
             /* and no more than the NICs NCCL's graph takes (one GPU a node:
-             * one NIC, algo_graph_net_Bps) */
-            double node_Bps = fmin(c->nic_node_Bps, algo_graph_net_Bps(c));
+             * one NIC, algo_graph_net_Bps), nor than its channels' heads'
+             * NICs on the rails (a node of 4 ranks of 8 leaves on their 4
+             * NICs, not on the host links its node cut counts:
+             * algo_net_cap_Bps, as the ring) */
+            double node_Bps = fmin(c->nic_node_Bps, algo_net_cap_Bps(c, HUGE_VAL));
             r_out = fmin(node_Bps * eff_o, c->ppn * cap_ch);
             if (algo == CR_ALGO_TREE)
                 r_out *= p->tree_eff;
@@ -1059,7 +1062,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;
-            o->link_Bps = fmin(c->nic_node_Bps, algo_graph_net_Bps(c));
+            o->link_Bps = fmin(c->nic_node_Bps, algo_net_cap_Bps(c, HUGE_VAL));
         }
         t = fmax(fmax(t_in, t_out), ll_s);
         /* Stages one loop crosses. NVLS tree (all_reduce.h NVLS_TREE):

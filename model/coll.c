@@ -297,10 +297,14 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
     /* no rank picked a NIC: a channel crosses at a rank's own figure */
     if (!isfinite(c->nic_one_Bps))
         c->nic_one_Bps = c->net_ch_Bps;
-    /* NCCL's rail-aligned rings and trees (and the simulator's, when every
-     * node holds the same m >= 2 ranks) cross node boundaries on rails c,
-     * c+1, ... per channel c; otherwise a node's segment leaves by one rank */
-    c->net_rails = c->ppn_min >= 2 && c->ppn_min == c->ppn && n % c->n_nodes == 0 ? c->ppn : 1;
+    /* NCCL's rail-aligned rings and trees (and the simulator's) cross node
+     * boundaries on rails c, c+1, ... per channel c, each node on its own
+     * ranks' NICs. Nodes holding different numbers of ranks each search
+     * their own graph and keep the fewest channels of any (src/init.cc,
+     * AllGather3: nChannels and bwInter are the minimum over the ranks'
+     * graphs), so the rails are the smallest node's ranks; a node of one
+     * rank leaves by that rank alone */
+    c->net_rails = c->ppn_min >= 2 ? c->ppn_min : 1;
 out:
     cr_nic_map_free(m);
     free(member);
@@ -391,8 +395,30 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
      * ones, shared by the ranks as near, DIVUP(local NICs, local GPUs) each:
      * one NIC per GPU on a DGX H100 with eight ranks a node, the NICs behind
      * its own PCIe link with one rank a node. nic_node_Bps already takes the
-     * lesser of the NICs and the ranks' own host links (bound.c member_flow). */
+     * lesser of the NICs and the ranks' own host links (bound.c member_flow).
+     * A rank's slice is its own node's egress over that node's ranks, the
+     * least over the nodes: nodes holding different numbers of ranks leave
+     * on their own NICs (nic_node_Bps / ppn gave 8 + 2 ranks of h100-ib-4n
+     * 126 / 5 GB/s a rank where the two ranks' PCIe links give 63 each) */
     c->pair_net_Bps = c->nic_node_Bps / c->ppn;
+    if (!mnnvl) {
+        int *on = calloc((size_t)nn, sizeof *on);
+        if (!on) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (int i = 0; i < n; i++)
+            on[c->rank_node[i]]++;
+        double slice = HUGE_VAL;
+        for (int j = 0; j < c->cuts->n_cuts; j++) {
+            const cr_cut *cut = &c->cuts->cuts[j];
+            if (cut->kind == CR_CUT_NODE && cut->id >= 0 && cut->id < nn && on[cut->id] > 0)
+                slice = fmin(slice, fmin(cut->out_Bps, cut->in_Bps) / on[cut->id]);
+        }
+        free(on);
+        if (isfinite(slice))
+            c->pair_net_Bps = slice;
+    }
     st = rank_nics(c, node_first, d);
 out:
     if (first != node_first)
@@ -650,9 +676,15 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             if (node >= 0 && node < nd)
                 mark[node]++;
         }
-        for (int v = 0; v < nd; v++)
+        /* the largest node sets a chain's length (a tree's depth, the
+         * GPUs a chain moves 2S through): the mean rounded up gave 8 + 2
+         * ranks a chain of 5 where the simulator's runs through 8 */
+        for (int v = 0; v < nd; v++) {
             if (mark[v] > 0 && mark[v] < c->ppn_min)
                 c->ppn_min = mark[v];
+            if (mark[v] > c->ppn)
+                c->ppn = mark[v];
+        }
     }
     c->intra_hw = c->up_Bps > 0 ? CR_HW_NVLINK : CR_HW_PCI;
     c->pair_up_Bps = 0;

@@ -394,20 +394,22 @@ out:
 
 /* ---------- trees ---------- */
 
-/* Groups the op's ranks by node in order of first appearance: grp[gstart[g]
- * .. gstart[g] + m) are node g's ranks in rank order. Returns the number of
- * groups when every node holds the same number m of ranks, 0 otherwise (or
- * on allocation failure, with x->err set). */
-static int node_groups(xp *x, int **grp_out, int *m_out)
+/* Groups the op's ranks by node in order of first appearance:
+ * grp[gstart[g] .. gstart[g + 1]) are node g's ranks in rank order, *m_out
+ * the fewest any node holds. Returns the number of groups, 0 when a rank
+ * has no node (or on allocation failure, with x->err set); *grp_out and
+ * *gstart_out (G + 1 entries) are the caller's to free. */
+static int node_groups(xp *x, int **grp_out, int **gstart_out, int *m_out)
 {
     int n = x->n;
     const cr_topo *t = cr_sim_topo(x->s);
     int nn = t->n_nodes > 0 ? t->n_nodes : 1;
     int *map = malloc((size_t)nn * sizeof *map), *node = malloc((size_t)n * sizeof *node);
     int *cnt = calloc((size_t)n + 1, sizeof *cnt), *grp = malloc((size_t)n * sizeof *grp);
+    int *gstart = malloc(((size_t)n + 1) * sizeof *gstart);
     int ng = 0;
-    *grp_out = NULL;
-    if (!map || !node || !cnt || !grp) {
+    *grp_out = *gstart_out = NULL;
+    if (!map || !node || !cnt || !grp || !gstart) {
         flowsim_xp_oom(x);
         goto fail;
     }
@@ -422,23 +424,27 @@ static int node_groups(xp *x, int **grp_out, int *m_out)
         node[i] = map[v];
         cnt[node[i]]++;
     }
-    for (int g = 1; g < ng; g++)
-        if (cnt[g] != cnt[0])
-            goto fail;
-    *m_out = cnt[0];
+    *m_out = n;
+    gstart[0] = 0;
+    for (int g = 0; g < ng; g++) {
+        *m_out = cnt[g] < *m_out ? cnt[g] : *m_out;
+        gstart[g + 1] = gstart[g] + cnt[g];
+    }
     memset(cnt, 0, (size_t)ng * sizeof *cnt);
     for (int i = 0; i < n; i++)
-        grp[node[i] * *m_out + cnt[node[i]]++] = i;
+        grp[gstart[node[i]] + cnt[node[i]]++] = i;
     free(map);
     free(node);
     free(cnt);
     *grp_out = grp;
+    *gstart_out = gstart;
     return ng;
 fail:
     free(map);
     free(node);
     free(cnt);
     free(grp);
+    free(gstart);
     return 0;
 }
 
@@ -452,18 +458,28 @@ static int floor_log2(int v)
     return l;
 }
 
+/* Member j of node g's chain in tree tr (j = 0 its head h0): node g's
+ * ranks cg[gstart[g] ..] taken round from h0, backwards in tree 1. */
+static int chain_at(const int *cg, const int *gstart, int g, int h0, int j, int tr)
+{
+    int mg = gstart[g + 1] - gstart[g];
+    return cg[gstart[g] + (tr ? (h0 - j % mg + mg) % mg : (h0 + j) % mg)];
+}
+
 /* NCCL's tree allreduce (src/graph/trees.cc): inside every node a chain
  * through its GPUs, across nodes NCCL's double binary tree over the nodes'
  * chain heads (cr_nccl_dtree: ncclGetBtree, the second tree mirrored or
  * shifted) so that the interior nodes of one are leaves of the other. Each of the two trees
  * carries half the data, reduced up and broadcast down, pipelined (one
  * coupled flow per tree and channel). Across nodes channel c starts tree
- * 0's chains at local GPU c and tree 1's (reversed) at c+1, on every node
- * alike, so the network hops of a tree stay on one rail (search.cc starts
- * each channel at its NIC's GPU). In one node every channel replays one
- * chain (no NIC to start from): its middle GPUs send 2S. Depth (ppn - 1) + floor(log2
- * nodes) as coll counts it (2 x depth steps). Ranks not spread evenly over
- * nodes get the two heap-numbered trees over the rank order instead. */
+ * 0's chains at local GPU c and tree 1's (reversed) at c+1 (mod m, the
+ * fewest ranks a node holds), on every node alike, so the network hops of
+ * a tree stay on one rail (search.cc starts each channel at its NIC's
+ * GPU; nodes holding more ranks run longer chains over the same m rails,
+ * as coll.c net_rails). In one node every channel replays one chain (no
+ * NIC to start from): its middle GPUs send 2S. Depth (the longest chain -
+ * 1) + floor(log2 nodes) (2 x depth steps). Ranks without a node get the
+ * two heap-numbered trees over the rank order instead. */
 static cr_status tree(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -471,19 +487,29 @@ static cr_status tree(xp *x)
         return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: tree runs allreduce only, not %s",
                            cr_coll_name(sp->coll));
     int n = x->n, C = sp->nchannels, m = 0;
-    int *grp = NULL;
-    int G = node_groups(x, &grp, &m);
+    int *grp = NULL, *gstart = NULL;
+    int G = node_groups(x, &grp, &gstart, &m);
     if (!grp && x->err == CR_ENOMEM)
         return CR_ENOMEM;
     if (G < 1) {
         G = n; /* one rank per group: a plain double binary tree */
         m = 1;
         grp = malloc((size_t)n * sizeof *grp);
-        if (!grp)
+        gstart = malloc(((size_t)n + 1) * sizeof *gstart);
+        if (!grp || !gstart) {
+            free(grp);
+            free(gstart);
             return flowsim_xp_oom(x);
-        for (int i = 0; i < n; i++)
-            grp[i] = i;
+        }
+        for (int i = 0; i <= n; i++) {
+            if (i < n)
+                grp[i] = i;
+            gstart[i] = i;
+        }
     }
+    int longest = 0;
+    for (int g = 0; g < G; g++)
+        longest = gstart[g + 1] - gstart[g] > longest ? gstart[g + 1] - gstart[g] : longest;
     /* One node of GPUs joined by direct links (a mesh, a torus): channel c's
      * chain follows ring c through neighbours (mesh_channels), so that the
      * channels spread over every link as coll's tree rate (all of a GPU's
@@ -493,6 +519,7 @@ static cr_status tree(xp *x)
         cr_status st = flowsim_neighbour_rings(x);
         if (st != CR_OK) {
             free(grp);
+            free(gstart);
             return st;
         }
         if (x->n_rings > 0) {
@@ -501,7 +528,7 @@ static cr_status tree(xp *x)
         }
     }
     int ntrees = n > 2 ? 2 : 1;
-    int depth = (m - 1) + floor_log2(G);
+    int depth = (longest - 1) + floor_log2(G);
     cr_status st = CR_OK;
     /* A tree's edges depend on the channel only through its chains' head
      * h0: channels with the same head share one flow's uses (merging on) */
@@ -510,6 +537,7 @@ static cr_status tree(xp *x)
     if (like && !like_L) {
         free(like);
         free(grp);
+        free(gstart);
         return flowsim_xp_oom(x);
     }
     for (int i = 0; like && i < 2 * m; i++)
@@ -517,7 +545,6 @@ static cr_status tree(xp *x)
     for (int c = 0; c < C && st == CR_OK; c++)
         for (int tr = 0; tr < ntrees && st == CR_OK; tr++) {
             double lat = 0, lat_net = 0; /* slowest chain edge, slowest tree edge */
-            /* member j of node g's chain, j = 0 its head */
             /* one node: no NIC to start from, every channel replays one
              * chain (search.cc); tree 1 runs it reversed, same edges */
             int h0 = G == 1 ? (tr ? m - 1 : 0) : tr ? (c + 1) % m : c % m;
@@ -526,36 +553,39 @@ static cr_status tree(xp *x)
                 if (cr_nccl_dtree(G, ck, tr, NULL) < 0)
                     root = ck;
             const int *cg = chains ? chains + (size_t)(c % x->n_rings) * (size_t)n : grp;
+            int head = chain_at(cg, gstart, root, h0, 0, tr);
             if (like && like[tr * m + h0] >= 0) {
                 st = flush_like(x, like[tr * m + h0], sp->bytes / C / ntrees, like_L[tr * m + h0],
-                                cg[root * m + h0]);
+                                head);
                 continue;
             }
-#define CHAIN(g, j) cg[(g)*m + (tr ? (h0 - (j) + m) % m : (h0 + (j)) % m)]
             for (int g = 0; g < G && st == CR_OK; g++)
-                for (int j = 1; j < m && st == CR_OK; j++) {
-                    st = acc_edge(x, CHAIN(g, j), CHAIN(g, j - 1), true, &lat);
+                for (int j = 1; j < gstart[g + 1] - gstart[g] && st == CR_OK; j++) {
+                    int up = chain_at(cg, gstart, g, h0, j - 1, tr),
+                        me = chain_at(cg, gstart, g, h0, j, tr);
+                    st = acc_edge(x, me, up, true, &lat);
                     if (st == CR_OK)
-                        st = acc_edge(x, CHAIN(g, j - 1), CHAIN(g, j), false, &lat);
+                        st = acc_edge(x, up, me, false, &lat);
                 }
             for (int ck = 0; ck < G && st == CR_OK; ck++) {
                 int pk = cr_nccl_dtree(G, ck, tr, NULL);
                 if (pk < 0)
                     continue;
-                int ch = CHAIN(ck, 0), pa = CHAIN(pk, 0);
+                int ch = chain_at(cg, gstart, ck, h0, 0, tr),
+                    pa = chain_at(cg, gstart, pk, h0, 0, tr);
                 st = acc_edge(x, ch, pa, true, &lat_net);
                 if (st == CR_OK)
                     st = acc_edge(x, pa, ch, false, &lat_net);
             }
-#undef CHAIN
-            /* Up and down the critical path: m - 1 chain steps and
+            /* Up and down the critical path: the longest chain's steps and
              * floor(log2 G) tree steps; coll's steps, and no shorter than
              * the path's routes (the slowest chain and tree edge). */
             double step = sp->step_lat_s;
-            double L = fmax(2 * depth * step, 2 * ((m - 1) * lat + (depth - (m - 1)) * lat_net));
+            double L = fmax(2 * depth * step,
+                            2 * ((longest - 1) * lat + (depth - (longest - 1)) * lat_net));
             int f = -1;
             if (st == CR_OK)
-                st = acc_flush_task(x, sp->bytes / C / ntrees, L, cg[root * m + h0], &f);
+                st = acc_flush_task(x, sp->bytes / C / ntrees, L, head, &f);
             if (st == CR_OK && like) {
                 like[tr * m + h0] = f;
                 like_L[tr * m + h0] = L;
@@ -564,6 +594,7 @@ static cr_status tree(xp *x)
     free(like);
     free(like_L);
     free(grp);
+    free(gstart);
     return st;
 }
 
@@ -937,11 +968,13 @@ static cr_status nvlstree(xp *x)
     if (sp->coll != CR_COLL_ALLREDUCE)
         return cr_diag_set(x->d, CR_EUNSUPPORTED, "simulator: nvlstree runs allreduce only, not %s",
                            cr_coll_name(sp->coll));
-    int m = 0, *grp = NULL;
-    int G = node_groups(x, &grp, &m);
-    if (!grp) {
-        if (x->err == CR_ENOMEM)
-            return CR_ENOMEM;
+    int m = 0, *grp = NULL, *gstart = NULL;
+    int G = node_groups(x, &grp, &gstart, &m);
+    free(gstart);
+    if (!grp && x->err == CR_ENOMEM)
+        return CR_ENOMEM;
+    if (!grp || m * G != x->n) {
+        free(grp);
         return cr_diag_set(x->d, CR_EUNSUPPORTED,
                            "simulator: nvlstree needs the same number of ranks on every node "
                            "(try --algo ring)");

@@ -681,12 +681,14 @@ static cr_status node_ring_entries(xp *x, int m)
 }
 
 /* Fills order[] with channel c's ring. Ranks are grouped by node in the
- * order they first appear; when every node holds the same number m >= 2 of
- * ranks, node j's segment enters at member c and leaves at member c+1
- * (mod m) on even nodes and the reverse on odd nodes, so every inter-node
- * edge joins the same local GPU of two nodes (the same rail) and channel c's
- * crossings use rails c and c+1, spreading channels over all NICs as NCCL's
- * rail-aligned rings do. Otherwise the ring is the rank order. */
+ * order they first appear; when every node holds m >= 2 ranks or more (m
+ * the fewest), node j's segment enters at member c and leaves at member
+ * c+1 (mod m) on even nodes and the reverse on odd nodes, so every
+ * inter-node edge joins the same local GPU of two nodes (the same rail) and
+ * channel c's crossings use rails c and c+1, spreading channels over the
+ * NICs as NCCL's rail-aligned rings do (on uneven nodes over the smallest
+ * node's m rails: coll.c net_rails). Otherwise the ring is the rank
+ * order. */
 cr_status flowsim_ring_order(xp *x, int c, int *order)
 {
     int n = x->n;
@@ -728,10 +730,14 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
         cnt[node[i]]++;
     }
     free(map);
+    /* m: the fewest ranks a node holds, the rails every node's segment
+     * crosses on (coll.c net_rails); even: every node holds m */
     int m = ok && ng > 0 ? cnt[0] : 0;
-    for (int g = 0; g < ng && ok; g++)
-        if (cnt[g] != m)
-            ok = false;
+    bool even = ok;
+    for (int g = 0; g < ng && ok; g++) {
+        even = even && cnt[g] == m;
+        m = cnt[g] < m ? cnt[g] : m;
+    }
     if (!ok || ng < 2 || m < 2) {
         /* GPUs wired to each other directly (an XGMI mesh, a TPU torus):
          * channel c takes the c-th ring through neighbours (arc-disjoint
@@ -761,7 +767,7 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
      * through neighbours, so that the channels spread over every XGMI
      * link as they do on one such node (in rank order all eight crossed
      * the same seven links, sim/pr 3.43) */
-    if ((st = node_rings(x, grp, ng, m)) != CR_OK)
+    if (even && (st = node_rings(x, grp, ng, m)) != CR_OK)
         goto out;
     if (x->n_node_rings > 0) {
         if (!x->node_ring_at && (st = node_ring_entries(x, m)) != CR_OK)
@@ -788,7 +794,7 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
             outm = tmp;
         }
         order[k++] = mem[in];
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < gstart[g + 1] - gstart[g]; j++)
             if (j != in && j != outm)
                 order[k++] = mem[j];
         order[k++] = mem[outm];

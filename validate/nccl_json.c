@@ -11,8 +11,8 @@
  * aggregated_iterations), "devices" (one entry per process: its first
  * rank and the GPU's name) and "results", one item per size: "size",
  * "type", and "out_of_place" / "in_place" objects with "time" (us;
- * "cpu_time" under -C 1), "alg_bw" and "bus_bw" (GB/s, printed "%lf"),
- * or null. The file is one line: places are named by member and item
+ * "cpu_time" under -C 1, refused), "alg_bw" and "bus_bw" (GB/s, printed
+ * "%lf"), or null. The file is one line: places are named by member and item
  * (results[3]), not by line.
  */
 #include <math.h>
@@ -183,8 +183,18 @@ static cr_status nj_row(nj_state *S, json_t *it, int k, cr_diag *d)
                            at);
     const char *part = in_place ? "in_place" : "out_of_place";
     double t_us, alg = 0, bus = 0, b = (double)json_integer_value(size);
-    if (!nj_num(res, "time", &t_us) && !nj_num(res, "cpu_time", &t_us))
-        return cr_diag_set(d, CR_EPARSE, "%s: %s: no \"time\" (or \"cpu_time\") in us", at, part);
+    /* -C 1 writes "cpu_time": the host's time to enqueue one operation,
+     * taken before the timed loop's wait, beside the GPU time's alg_bw
+     * (src/common.cu BenchTime); as the operation's time it would fall
+     * below the bound or be refused as a mistyped time */
+    if (!nj_num(res, "time", &t_us) && json_object_get(res, "cpu_time"))
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s: %s.cpu_time (nccl-tests -C 1): the host's time to enqueue one "
+                           "operation, not the operation's time; give the file of a run without "
+                           "-C 1",
+                           at, part);
+    if (!nj_num(res, "time", &t_us))
+        return cr_diag_set(d, CR_EPARSE, "%s: %s: no \"time\" in us", at, part);
     if (!cr_harness_measured_ok(t_us * 1e-6))
         return cr_diag_set(d, CR_EPARSE, "%s: %s.time %g us: need a time from %g to %g us", at,
                            part, t_us, CR_HARNESS_MIN_MEASURED_S * 1e6,

@@ -130,10 +130,11 @@ const char *cr_nccl_log_coll(const char *s, cr_diag *d)
  * 2.11 printed no "redop" column for all_gather / alltoall, the first ones
  * said "bytes N type op ... res", recent ones "#wrong" for "error". */
 typedef struct {
-    int time_col; /* first "time": the out-of-place time, us */
-    int type_col; /* "type", or -1 */
-    int n_cols;   /* columns the header names */
-    int line;     /* header line (0: none yet, the 2.11+ layout assumed) */
+    int time_col;  /* first "time": the out-of-place time, us */
+    int type_col;  /* "type", or -1 */
+    int n_cols;    /* columns the header names */
+    int line;      /* header line (0: none yet, the 2.11+ layout assumed) */
+    bool cpu_time; /* the time column is "cputime" (nccl-tests -C 1) */
 } nt_layout;
 
 enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
@@ -181,14 +182,16 @@ static bool nt_header(const char *body, int line_no, nt_layout *lay)
         return false;
     int tc = -1, ty = -1;
     for (int i = 0; i < n; i++) {
-        if (tc < 0 && !strcmp(tok[i], "time"))
+        /* -C 1 names the time column "cputime" (src/util.cu
+         * writeResultHeader): still the header, whose rows are refused */
+        if (tc < 0 && (!strcmp(tok[i], "time") || !strcmp(tok[i], "cputime")))
             tc = i;
         if (ty < 0 && !strcmp(tok[i], "type"))
             ty = i;
     }
     if (tc < 1)
         return false;
-    *lay = (nt_layout){tc, ty, n, line_no};
+    *lay = (nt_layout){tc, ty, n, line_no, !strcmp(tok[tc], "cputime")};
     return true;
 }
 
@@ -775,7 +778,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
     char last_host[64] = "";
     char run_gpu[48] = ""; /* the GPU the run's rank lines name */
     long table = -1;       /* the table rows go to; -1: the next row starts one */
-    nt_layout lay = {5, 2, 9, 0};
+    nt_layout lay = {5, 2, 9, 0, false};
     cr_status st = CR_OK;
     char line[NT_LINE];
     /* a row cut by NCCL_DEBUG output: its text so far, and its line */
@@ -950,6 +953,19 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                          skip_name[0] ? skip_name : "the test");
             skip_counted = true;
             continue;
+        }
+        /* nccl-tests -C 1 prints, for the time, the host's time to enqueue
+         * one operation of the timed loop, taken before the loop's wait;
+         * algbw and busbw stay the GPU time's (src/common.cu BenchTime).
+         * Read as the operation's time, the rows would fall below their
+         * bounds or be refused as misread at the algbw check below. */
+        if (lay.cpu_time) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: the header at line %d names the time column \"cputime\" "
+                             "(nccl-tests -C 1): the host's time to enqueue one operation, not "
+                             "the operation's time; give the log of a run without -C 1",
+                             path, row_line, lay.line);
+            goto out;
         }
         /* Every column the row is read at must be in it: time algbw busbw,
          * and the type wherever the header puts it. */

@@ -589,6 +589,31 @@ static void test_nccl_tests_version(void **state)
     free(path);
 }
 
+/* Run options that change what a table's rows mean (nccl-tests
+ * src/util.cu writeResultHeader, src/common.cu BenchTime). The rows are
+ * made up in nccl-tests' layout: their algbw is size / time where they
+ * are read, busbw/algbw the factor of their rank count. */
+static void test_nccl_tests_run_options(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    /* -C 1: the time column is "cputime", the host's time to enqueue one
+     * operation (algbw stays the GPU time's, 128 MiB / 1.88 ms = 71.45
+     * GB/s): refused, not read as the operation's time nor as a misread
+     * row under no header */
+    const char *cpu = "# Collective test starting: all_reduce_perf\n"
+                      "#       size         count      type   redop    root  cputime   algbw   "
+                      "busbw #wrong  cputime   algbw   busbw #wrong\n"
+                      "   134217728      33554432     float     sum      -1    41.20   71.45  "
+                      "133.97      0    40.90   71.46  133.99      0\n";
+    assert_int_equal(read_log_o(cpu, "c.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "c.log:3: the header at line 2 names the time column "
+                                  "\"cputime\" (nccl-tests -C 1)"));
+    assert_int_equal(l.n, 0);
+    cr_vmeas_list_release(&l);
+}
+
 /* --- summaries ------------------------------------------------------ */
 
 static void test_percentile_and_summary(void **state)
@@ -669,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_loop_ops),
         cmocka_unit_test(test_nccl_tests_unknown_test_left_out),
         cmocka_unit_test(test_nccl_tests_version),
+        cmocka_unit_test(test_nccl_tests_run_options),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -983,6 +983,29 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             st = nt_short_row(path, row_line, nt, &lay, d);
             goto out;
         }
+        /* One line holding more than one row would give one case and lose
+         * the rest: two tables pasted side by side ("|" between them, as
+         * a before/after comparison in a pull request is shown), or rows
+         * whose line break was lost (a size and a count, then a type
+         * name, past the columns that are read) */
+        for (int i = 1; i < nt; i++) {
+            if (!strcmp(tok[i], "|")) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: a \"|\" at column %d of a result row: two tables side "
+                                 "by side; give each table as a log of its own",
+                                 path, row_line, i + 1);
+                goto out;
+            }
+            if (i >= need_cols && i + 2 < nt && nt_all_digits(tok[i]) &&
+                nt_all_digits(tok[i + 1]) && isalpha((unsigned char)tok[i + 2][0])) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: a second result row (size %s, count %s, %s) starts at "
+                                 "column %d of this one: a line break lost; give each row a "
+                                 "line of its own",
+                                 path, row_line, tok[i], tok[i + 1], tok[i + 2], i + 1);
+                goto out;
+            }
+        }
         char *end = NULL;
         double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
         if (!(size <= CR_COLL_MAX_BYTES)) {

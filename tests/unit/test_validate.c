@@ -614,6 +614,57 @@ static void test_nccl_tests_run_options(void **state)
     cr_vmeas_list_release(&l);
 }
 
+/* One line holding more than one row is refused, never read as its first
+ * row alone (the others went silently). */
+static void test_nccl_tests_merged_rows(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    static const char hdr[] =
+        "#       size         count      type   redop    root     time   algbw "
+        "  busbw #wrong     time   algbw   busbw #wrong\n";
+    /* two tables side by side, a before/after comparison
+     * (https://github.com/ROCm/rccl/pull/1352, its 1 MiB rows) */
+    char log[1024];
+    snprintf(
+        log, sizeof log,
+        "%s     1048576        262144     float     sum      -1    28.15   37.25   65.19      "
+        "0    27.52   38.10   66.67      0  |       1048576        262144     float     sum      "
+        "-1    27.84   37.66   65.91      0    27.41   38.26   66.95      0\n",
+        hdr);
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "all_reduce_perf.log:2: a \"|\" at column 14 of a result row"));
+    assert_int_equal(l.n, 0);
+    /* two rows whose line break was lost (rows of
+     * https://github.com/microsoft/mscclpp/pull/507), the second row's
+     * size at column 14: said with it, not dropped */
+    snprintf(
+        log, sizeof log,
+        "%s        1024           256     float     sum      -1     5.45    0.19    0.33      "
+        "0     5.35    0.19    0.33      0        2048           512     float     sum      -1 "
+        "    5.57    0.37    0.64      0     5.53    0.37    0.65      0\n",
+        hdr);
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "all_reduce_perf.log:2: a second result row (size 2048, count "
+                                  "512, float) starts at column 14"));
+    assert_int_equal(l.n, 0);
+    /* the same rows, each on its line, read; their busbw/algbw with the
+     * print rounding (0.64/0.37: 0.635/0.375 to 0.645/0.365, 1.69 to
+     * 1.77) is 2(n-1)/n for n = 7 or 8, so --ranks 8 gives the count */
+    snprintf(
+        log, sizeof log,
+        "%s        1024           256     float     sum      -1     5.45    0.19    0.33      "
+        "0     5.35    0.19    0.33      0\n        2048           512     float     sum      -1 "
+        "    5.57    0.37    0.64      0     5.53    0.37    0.65      0\n",
+        hdr);
+    cr_nccl_log_opts o = {.nranks = 8};
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", &o, &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_close(l.v[1].measured_s, 5.57e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+}
+
 /* --- summaries ------------------------------------------------------ */
 
 static void test_percentile_and_summary(void **state)
@@ -695,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_unknown_test_left_out),
         cmocka_unit_test(test_nccl_tests_version),
         cmocka_unit_test(test_nccl_tests_run_options),
+        cmocka_unit_test(test_nccl_tests_merged_rows),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_fuzz_replay),
     };

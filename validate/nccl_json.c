@@ -44,6 +44,11 @@ typedef struct {
     long nthreads, ngpus, iters, agg; /* config; 0 when absent */
     bool has_devices;
     long max_rank;
+    /* devices' "group" (NCCL_TESTS_SPLIT's communicators; nccl_log.c
+     * reads the rank lines' Group alike): the first entry's (rank 0's),
+     * how many entries have it, and whether another group appears */
+    long grp0, grp0_procs;
+    bool grp_split;
     char gpu[48];
 } nj_state;
 
@@ -124,6 +129,15 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
                 return st;
             if (rank < 0)
                 return cr_diag_set(d, CR_EPARSE, "%s: %s: no \"rank\"", path, where);
+            long grp = 0;
+            if ((st = nj_int(S, e, where, "group", 0, INT32_MAX, &grp, d)) != CR_OK)
+                return st;
+            if (i == 0)
+                S->grp0 = grp;
+            if (grp == S->grp0)
+                S->grp0_procs++;
+            else
+                S->grp_split = true;
             S->has_devices = true;
             S->max_rank = rank > S->max_rank ? rank : S->max_rank;
             json_t *info = json_object_get(e, "device_info");
@@ -243,6 +257,15 @@ static cr_status nj_table(nj_state *S, const char *opt_coll, cr_diag *d)
     /* an entry per process, its first rank: the last process's ranks
      * follow its entry */
     T.rank_lines = S->has_devices ? (int)(S->max_rank + per_proc) : 0;
+    /* split into communicators: the table is rank 0's (nccl-tests prints
+     * its process's nProcs and busbw) */
+    if (S->has_devices && S->grp_split) {
+        snprintf(T.note, sizeof T.note,
+                 "devices in several groups (NCCL_TESTS_SPLIT): rank 0's, %ld of %d ranks, is "
+                 "the table's",
+                 S->grp0_procs * per_proc, T.rank_lines);
+        T.rank_lines = (int)(S->grp0_procs * per_proc);
+    }
     T.gpus_per_thread = S->ngpus > 0 ? (int)S->ngpus : 1;
     long ops = S->iters * (S->agg > 0 ? S->agg : 1);
     T.loop_ops = ops >= 1 && ops <= 1000000 ? (int)ops : 0;

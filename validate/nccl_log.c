@@ -768,6 +768,13 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * lines with one Pid on one host (a process prints its GPUs' lines one
      * after the other) */
     int ngpus_hdr = 0, pid_run = 0, pid_run_max = 0;
+    /* the "Group" of the current run's rank lines: NCCL_TESTS_SPLIT(_MASK)
+     * splits the ranks into communicators by it, and each runs the
+     * collective on its own; the table prints rank 0's (its nProcs and
+     * busbw, src/common.cu), so its rank count is rank 0's group's lines.
+     * grp0: rank 0's group (-1: no rank 0 line yet) */
+    int grp0 = -1, grp0_lines = 0;
+    bool grp_split = false;
     /* the run's timed loop, from the same line (nt_loop_ops) */
     int loop_ops = 0;
     /* the NCCL release the log prints: nccl-tests' "# nccl-tests version
@@ -860,6 +867,9 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                         : 0;
                 loop_ops = nt_loop_ops(body);
                 pid_run = pid_run_max = 0;
+                grp0 = -1;
+                grp0_lines = 0;
+                grp_split = false;
                 last_pid = -1;
                 last_host[0] = '\0';
             }
@@ -868,6 +878,16 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             char host[64];
             if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20)
                 nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            /* nccl-tests prints the rank lines in rank order (rank 0's
+             * process gathers them): rank 0's group is known first */
+            if (sscanf(body, "Rank %d Group %d", &rk, &grp) == 2 && rk >= 0 && rk < 1 << 20) {
+                if (rk == 0 && grp0 < 0)
+                    grp0 = grp;
+                if (grp0 >= 0 && grp == grp0)
+                    grp0_lines++;
+                else if (grp0 >= 0)
+                    grp_split = true;
+            }
             /* "... device  0 [0x53] NVIDIA H100 80GB HBM3": the first named GPU */
             const char *dv = strstr(body, " device ");
             const char *br = dv ? strstr(dv, "] ") : NULL;
@@ -1050,6 +1070,13 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             nt_table T = {0};
             T.first_line = row_line;
             T.rank_lines = nranks;
+            if (grp_split && grp0_lines > 0) {
+                T.rank_lines = grp0_lines;
+                snprintf(T.note, sizeof T.note,
+                         "rank lines in several groups (NCCL_TESTS_SPLIT): rank 0's, %d of %d "
+                         "ranks, is the table's",
+                         grp0_lines, nranks);
+            }
             cr_str_copy(T.gpu, sizeof T.gpu, run_gpu);
             /* the log's own word first; then the caller's; else one */
             int said = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max;

@@ -665,6 +665,35 @@ static void test_nccl_tests_merged_rows(void **state)
     cr_vmeas_list_release(&l);
 }
 
+/* NCCL_TESTS_SPLIT(_MASK) splits the ranks into communicators by the rank
+ * lines' Group (nccl-tests README; "look at the group number in the
+ * header", https://github.com/NVIDIA/nccl-tests/issues/234): the table
+ * is rank 0's communicator's, whose ranks are the lines of rank 0's group. */
+static void test_nccl_tests_split_groups(void **state)
+{
+    (void)state;
+    /* NCCL_TESTS_SPLIT="MOD 2" on 4 processes: groups 0 1 0 1; the row's
+     * algbw (0.00) tells nothing, so the lines alone count: 2, not 4 */
+    const char *split = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+                        "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+                        "#  Rank  1 Group  1 Pid 12 on a device  1 [0x26] NVIDIA H100\n"
+                        "#  Rank  2 Group  0 Pid 13 on a device  2 [0x46] NVIDIA H100\n"
+                        "#  Rank  3 Group  1 Pid 14 on a device  3 [0x66] NVIDIA H100\n";
+    assert_key(split, "nranks", "2");
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    char log[1024];
+    snprintf(log, sizeof log, "%s%s", split, ROW_8B);
+    assert_int_equal(cr_test_read_nccl_text(log, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_string_equal(l.v[0].nranks_source, "rank lines");
+    assert_non_null(strstr(l.v[0].note, "NCCL_TESTS_SPLIT): rank 0's, 2 of 4 ranks"));
+    cr_vmeas_list_release(&l);
+    /* one group (NCCL_TESTS_SPLIT_MASK=0x0, AWS ParallelCluster's): all */
+    assert_key("#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+               "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n",
+               "nranks", "2");
+}
+
 /* --- summaries ------------------------------------------------------ */
 
 static void test_percentile_and_summary(void **state)
@@ -747,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_version),
         cmocka_unit_test(test_nccl_tests_run_options),
         cmocka_unit_test(test_nccl_tests_merged_rows),
+        cmocka_unit_test(test_nccl_tests_split_groups),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -135,6 +135,7 @@ typedef struct {
     int n_cols;    /* columns the header names */
     int line;      /* header line (0: none yet, the 2.11+ layout assumed) */
     bool cpu_time; /* the time column is "cputime" (nccl-tests -C 1) */
+    bool in_place; /* the title above the header says in-place only (rccl-tests -O 0) */
 } nt_layout;
 
 enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
@@ -191,7 +192,7 @@ static bool nt_header(const char *body, int line_no, nt_layout *lay)
     }
     if (tc < 1)
         return false;
-    *lay = (nt_layout){tc, ty, n, line_no, !strcmp(tok[tc], "cputime")};
+    *lay = (nt_layout){tc, ty, n, line_no, !strcmp(tok[tc], "cputime"), false};
     return true;
 }
 
@@ -383,6 +384,29 @@ static const char *nt_comment(const char *s)
         if (!strncmp(s, words[i], strlen(words[i])))
             return s;
     return NULL;
+}
+
+/* Whether body is the title line nccl-tests prints above its header, its
+ * words only "out-of-place" and "in-place" (and -I 1's "(+
+ * per-iteration)"); *in_place_only: it names in-place alone. */
+static bool nt_place_title(const char *body, bool *in_place_only)
+{
+    char buf[NT_LINE], *tok[NT_MAX_TOK];
+    cr_str_copy(buf, sizeof buf, body);
+    int n = nt_split(buf, tok);
+    bool in = false, out = false;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(tok[i], "in-place"))
+            in = true;
+        else if (!strcmp(tok[i], "out-of-place"))
+            out = true;
+        else if (strcmp(tok[i], "(+") && strcmp(tok[i], "per-iteration)"))
+            return false;
+    }
+    if (!in && !out)
+        return false;
+    *in_place_only = in && !out;
+    return true;
 }
 
 /* The operations one timed loop runs, from nccl-tests' "# nThread" line:
@@ -624,6 +648,20 @@ static cr_status nt_selects(nt_reader *R, size_t t, cr_diag *d)
     return st;
 }
 
+/* Appends part to the note (size n), after "; " where it holds text
+ * already; cut to fit. An empty part adds nothing. */
+static void nt_note_add(char *note, size_t n, const char *part)
+{
+    size_t len = strlen(note);
+    if (!part[0] || len + 1 >= n)
+        return;
+    if (len) {
+        cr_str_copy(note + len, n - len, "; ");
+        len = strlen(note);
+    }
+    cr_str_copy(note + len, n - len, part);
+}
+
 /* Decides every table's rank count and NCCL selection, then appends one
  * measurement per row to out. */
 static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
@@ -681,11 +719,15 @@ static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
         }
         cr_str_copy(m->coll_source, sizeof m->coll_source, T->coll_src);
         cr_str_copy(m->nranks_source, sizeof m->nranks_source, T->nranks_src);
+        /* what the run's options change, then the table's note (cut to
+         * what the case's note holds) */
+        m->note[0] = '\0';
         if (r->in_place)
-            snprintf(m->note, sizeof m->note, "the in-place time (no out-of-place result)%s%.60s",
-                     T->note[0] ? "; " : "", T->note);
-        else
-            cr_str_copy(m->note, sizeof m->note, T->note);
+            nt_note_add(m->note, sizeof m->note, "the in-place time (no out-of-place result)");
+        if (T->blocking)
+            nt_note_add(m->note, sizeof m->note,
+                        "blocking run (-z): a host wait per operation, not modelled");
+        nt_note_add(m->note, sizeof m->note, T->note);
         cr_vmeas_make_label(m);
     }
     return CR_OK;
@@ -775,6 +817,9 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * grp0: rank 0's group (-1: no rank 0 line yet) */
     int grp0 = -1, grp0_lines = 0;
     bool grp_split = false;
+    /* the title line before a header said in-place only; the run says
+     * "Blocking Enabled" */
+    bool title_in_place = false, blocking = false;
     /* the run's timed loop, from the same line (nt_loop_ops) */
     int loop_ops = 0;
     /* the NCCL release the log prints: nccl-tests' "# nccl-tests version
@@ -785,7 +830,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
     char last_host[64] = "";
     char run_gpu[48] = ""; /* the GPU the run's rank lines name */
     long table = -1;       /* the table rows go to; -1: the next row starts one */
-    nt_layout lay = {5, 2, 9, 0, false};
+    nt_layout lay = {5, 2, 9, 0, false, false};
     cr_status st = CR_OK;
     char line[NT_LINE];
     /* a row cut by NCCL_DEBUG output: its text so far, and its line */
@@ -866,6 +911,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                         ? ng
                         : 0;
                 loop_ops = nt_loop_ops(body);
+                blocking = false;
                 pid_run = pid_run_max = 0;
                 grp0 = -1;
                 grp0_lines = 0;
@@ -902,8 +948,22 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                 last_pid = pid;
                 cr_str_copy(last_host, sizeof last_host, host);
             }
-            if (nt_header(body, line_no, &lay))
+            /* the title line above the header: "out-of-place ... in-place",
+             * or rccl-tests -O 0's "in-place" alone, whose one time column
+             * is then the in-place time (src/common.cu, enable_out_of_place) */
+            if (nt_place_title(body, &title_in_place))
+                continue;
+            /* "# Blocking Enabled: wait ... after each ..." (-z 1; -z 2 and
+             * 3 of later releases alike): each operation of the timed
+             * loop is waited for, so the times hold a host sync per
+             * operation that the loop's prediction leaves out */
+            if (!strncmp(body, "Blocking Enabled", 16))
+                blocking = true;
+            if (nt_header(body, line_no, &lay)) {
+                lay.in_place = title_in_place;
+                title_in_place = false;
                 table = -1;
+            }
             continue;
         }
         char buf[2 * NT_LINE], *tok[NT_MAX_TOK];
@@ -1085,6 +1145,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             T.gpus_per_thread = said > 0 ? said : 1;
             T.layout_unsaid = said <= 0;
             T.loop_ops = loop_ops;
+            T.blocking = blocking;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
             cr_status pick = cr_ntlog_pick_coll(log_coll, opt_coll, file_coll, &T);
             if (pick == CR_EINVAL) {
@@ -1115,6 +1176,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;
+        r->in_place = lay.in_place;
         const char *dt = lay.type_col >= 0 ? cr_ntlog_dtype(tok[lay.type_col]) : "fp32";
         if (!dt) {
             st = cr_diag_set(d, CR_EPARSE,

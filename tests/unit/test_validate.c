@@ -612,6 +612,38 @@ static void test_nccl_tests_run_options(void **state)
                                   "\"cputime\" (nccl-tests -C 1)"));
     assert_int_equal(l.n, 0);
     cr_vmeas_list_release(&l);
+    /* rccl-tests -O 0: the title says in-place alone and the one time
+     * column is the in-place time: read, and said so on the row; -z 1's
+     * "Blocking Enabled" line: each operation waited for, said too. Both
+     * lines as rccl-tests src/common.cu prints them. */
+    const char *ip = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+                     "# Blocking Enabled: wait for completion and barrier after each collective \n"
+                     "#\n"
+                     "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] AMD Instinct MI300X\n"
+                     "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] AMD Instinct MI300X\n"
+                     "#                                                              in-place\n"
+                     "#       size         count      type   redop    root     time   algbw   "
+                     "busbw #wrong\n"
+                     "           8             2     float     sum      -1    17.10    0.00    "
+                     "0.00      0\n";
+    assert_int_equal(read_log_o(ip, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_close(l.v[0].measured_s, 17.10e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_non_null(strstr(l.v[0].note, "the in-place time (no out-of-place result); blocking run "
+                                        "(-z)"));
+    cr_vmeas_list_release(&l);
+    /* the usual title (out-of-place and in-place) and no blocking line: no
+     * note; a "##" comment naming in-place is no title */
+    const char *usual = "## note: rows without in-place columns\n"
+                        "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+                        "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n"
+                        "#                 out-of-place                       in-place\n"
+                        "#       size         count      type   redop    root     time   algbw   "
+                        "busbw #wrong     time   algbw   busbw #wrong\n" ROW_8B;
+    assert_int_equal(read_log_o(usual, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_string_equal(l.v[0].note, "");
+    cr_vmeas_list_release(&l);
 }
 
 /* One line holding more than one row is refused, never read as its first

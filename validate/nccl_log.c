@@ -820,6 +820,9 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
     /* the title line before a header said in-place only; the run says
      * "Blocking Enabled" */
     bool title_in_place = false, blocking = false;
+    /* the line of the last row read: a line that goes on with figures
+     * right after it is its wrapped rest */
+    int last_row_line = 0;
     /* the run's timed loop, from the same line (nt_loop_ops) */
     int loop_ops = 0;
     /* the NCCL release the log prints: nccl-tests' "# nccl-tests version
@@ -1018,10 +1021,26 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
          * said, not skipped */
         if (lay.line && !skip_test && nt >= 3 && nt_number_like(tok[0]) &&
             (!nt_all_digits(tok[0]) || !nt_all_digits(tok[1]))) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
-                             "bytes and element count (the header at line %d)",
-                             path, line_no, tok[0], tok[1], lay.line);
+            /* figures alone (no type name: not a row that lost its count)
+             * right after a row: the rest of that row, wrapped at a
+             * terminal's or editor's width (the header too, likely, so its
+             * column count cannot tell; a figure may be cut in two: not
+             * rejoined) */
+            bool figures = true;
+            for (int i = 0; i < nt; i++)
+                figures &=
+                    strspn(tok[i], "0123456789.+-e") == strlen(tok[i]) || !strcmp(tok[i], "N/A");
+            if (last_row_line == line_no - 1 && figures)
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: \"%s %s ...\" right after the row at line %d is no size "
+                                 "and count but figures: rows wrapped onto two lines (a "
+                                 "terminal's or editor's width); join each row onto one line",
+                                 path, line_no, tok[0], tok[1], last_row_line);
+            else
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
+                                 "bytes and element count (the header at line %d)",
+                                 path, line_no, tok[0], tok[1], lay.line);
             goto out;
         }
         if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
@@ -1173,6 +1192,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         nt_row *r = NULL;
         if ((st = cr_ntlog_add_row(R, row_line, &r, d)) != CR_OK)
             goto out;
+        last_row_line = line_no;
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;

@@ -695,6 +695,17 @@ static void test_nccl_tests_merged_rows(void **state)
     assert_int_equal(l.n, 2);
     assert_close(l.v[1].measured_s, 5.57e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
+    /* the same rows wrapped at 80 columns (a terminal's, an editor's): the
+     * rest of the first row on a line of its own is named as that, not as
+     * a row with a mistyped size */
+    snprintf(log, sizeof log,
+             "%s        1024           256     float     sum      -1     5.45    0.19    0.33    \n"
+             "  0     5.35    0.19    0.33      0\n",
+             hdr);
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", &o, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "all_reduce_perf.log:3: \"0 5.35 ...\" right after the row at "
+                                  "line 2 is no size and count but figures: rows wrapped"));
+    assert_int_equal(l.n, 0);
 }
 
 /* NCCL_TESTS_SPLIT(_MASK) splits the ranks into communicators by the rank

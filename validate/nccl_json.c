@@ -11,8 +11,8 @@
  * aggregated_iterations), "devices" (one entry per process: its first
  * rank and the GPU's name) and "results", one item per size: "size",
  * "type", and "out_of_place" / "in_place" objects with "time" (us;
- * "cpu_time" under -C 1), "alg_bw" and "bus_bw" (GB/s, printed "%lf"),
- * or null. The file is one line: places are named by member and item
+ * "cpu_time" under -C 1, refused), "alg_bw" and "bus_bw" (GB/s, printed
+ * "%lf"), or null. The file is one line: places are named by member and item
  * (results[3]), not by line.
  */
 #include <math.h>
@@ -44,6 +44,11 @@ typedef struct {
     long nthreads, ngpus, iters, agg; /* config; 0 when absent */
     bool has_devices;
     long max_rank;
+    /* devices' "group" (NCCL_TESTS_SPLIT's communicators; nccl_log.c
+     * reads the rank lines' Group alike): the first entry's (rank 0's),
+     * how many entries have it, and whether another group appears */
+    long grp0, grp0_procs;
+    bool grp_split;
     char gpu[48];
 } nj_state;
 
@@ -124,6 +129,15 @@ static cr_status nj_member(void *ctx, const char *name, json_t *v, cr_diag *d)
                 return st;
             if (rank < 0)
                 return cr_diag_set(d, CR_EPARSE, "%s: %s: no \"rank\"", path, where);
+            long grp = 0;
+            if ((st = nj_int(S, e, where, "group", 0, INT32_MAX, &grp, d)) != CR_OK)
+                return st;
+            if (i == 0)
+                S->grp0 = grp;
+            if (grp == S->grp0)
+                S->grp0_procs++;
+            else
+                S->grp_split = true;
             S->has_devices = true;
             S->max_rank = rank > S->max_rank ? rank : S->max_rank;
             json_t *info = json_object_get(e, "device_info");
@@ -183,8 +197,18 @@ static cr_status nj_row(nj_state *S, json_t *it, int k, cr_diag *d)
                            at);
     const char *part = in_place ? "in_place" : "out_of_place";
     double t_us, alg = 0, bus = 0, b = (double)json_integer_value(size);
-    if (!nj_num(res, "time", &t_us) && !nj_num(res, "cpu_time", &t_us))
-        return cr_diag_set(d, CR_EPARSE, "%s: %s: no \"time\" (or \"cpu_time\") in us", at, part);
+    /* -C 1 writes "cpu_time": the host's time to enqueue one operation,
+     * taken before the timed loop's wait, beside the GPU time's alg_bw
+     * (src/common.cu BenchTime); as the operation's time it would fall
+     * below the bound or be refused as a mistyped time */
+    if (!nj_num(res, "time", &t_us) && json_object_get(res, "cpu_time"))
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s: %s.cpu_time (nccl-tests -C 1): the host's time to enqueue one "
+                           "operation, not the operation's time; give the file of a run without "
+                           "-C 1",
+                           at, part);
+    if (!nj_num(res, "time", &t_us))
+        return cr_diag_set(d, CR_EPARSE, "%s: %s: no \"time\" in us", at, part);
     if (!cr_harness_measured_ok(t_us * 1e-6))
         return cr_diag_set(d, CR_EPARSE, "%s: %s.time %g us: need a time from %g to %g us", at,
                            part, t_us, CR_HARNESS_MIN_MEASURED_S * 1e6,
@@ -233,6 +257,15 @@ static cr_status nj_table(nj_state *S, const char *opt_coll, cr_diag *d)
     /* an entry per process, its first rank: the last process's ranks
      * follow its entry */
     T.rank_lines = S->has_devices ? (int)(S->max_rank + per_proc) : 0;
+    /* split into communicators: the table is rank 0's (nccl-tests prints
+     * its process's nProcs and busbw) */
+    if (S->has_devices && S->grp_split) {
+        snprintf(T.note, sizeof T.note,
+                 "devices in several groups (NCCL_TESTS_SPLIT): rank 0's, %ld of %d ranks, is "
+                 "the table's",
+                 S->grp0_procs * per_proc, T.rank_lines);
+        T.rank_lines = (int)(S->grp0_procs * per_proc);
+    }
     T.gpus_per_thread = S->ngpus > 0 ? (int)S->ngpus : 1;
     long ops = S->iters * (S->agg > 0 ? S->agg : 1);
     T.loop_ops = ops >= 1 && ops <= 1000000 ? (int)ops : 0;

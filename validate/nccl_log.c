@@ -130,10 +130,12 @@ const char *cr_nccl_log_coll(const char *s, cr_diag *d)
  * 2.11 printed no "redop" column for all_gather / alltoall, the first ones
  * said "bytes N type op ... res", recent ones "#wrong" for "error". */
 typedef struct {
-    int time_col; /* first "time": the out-of-place time, us */
-    int type_col; /* "type", or -1 */
-    int n_cols;   /* columns the header names */
-    int line;     /* header line (0: none yet, the 2.11+ layout assumed) */
+    int time_col;  /* first "time": the out-of-place time, us */
+    int type_col;  /* "type", or -1 */
+    int n_cols;    /* columns the header names */
+    int line;      /* header line (0: none yet, the 2.11+ layout assumed) */
+    bool cpu_time; /* the time column is "cputime" (nccl-tests -C 1) */
+    bool in_place; /* the title above the header says in-place only (rccl-tests -O 0) */
 } nt_layout;
 
 enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
@@ -181,14 +183,16 @@ static bool nt_header(const char *body, int line_no, nt_layout *lay)
         return false;
     int tc = -1, ty = -1;
     for (int i = 0; i < n; i++) {
-        if (tc < 0 && !strcmp(tok[i], "time"))
+        /* -C 1 names the time column "cputime" (src/util.cu
+         * writeResultHeader): still the header, whose rows are refused */
+        if (tc < 0 && (!strcmp(tok[i], "time") || !strcmp(tok[i], "cputime")))
             tc = i;
         if (ty < 0 && !strcmp(tok[i], "type"))
             ty = i;
     }
     if (tc < 1)
         return false;
-    *lay = (nt_layout){tc, ty, n, line_no};
+    *lay = (nt_layout){tc, ty, n, line_no, !strcmp(tok[tc], "cputime"), false};
     return true;
 }
 
@@ -380,6 +384,29 @@ static const char *nt_comment(const char *s)
         if (!strncmp(s, words[i], strlen(words[i])))
             return s;
     return NULL;
+}
+
+/* Whether body is the title line nccl-tests prints above its header, its
+ * words only "out-of-place" and "in-place" (and -I 1's "(+
+ * per-iteration)"); *in_place_only: it names in-place alone. */
+static bool nt_place_title(const char *body, bool *in_place_only)
+{
+    char buf[NT_LINE], *tok[NT_MAX_TOK];
+    cr_str_copy(buf, sizeof buf, body);
+    int n = nt_split(buf, tok);
+    bool in = false, out = false;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(tok[i], "in-place"))
+            in = true;
+        else if (!strcmp(tok[i], "out-of-place"))
+            out = true;
+        else if (strcmp(tok[i], "(+") && strcmp(tok[i], "per-iteration)"))
+            return false;
+    }
+    if (!in && !out)
+        return false;
+    *in_place_only = in && !out;
+    return true;
 }
 
 /* The operations one timed loop runs, from nccl-tests' "# nThread" line:
@@ -621,6 +648,20 @@ static cr_status nt_selects(nt_reader *R, size_t t, cr_diag *d)
     return st;
 }
 
+/* Appends part to the note (size n), after "; " where it holds text
+ * already; cut to fit. An empty part adds nothing. */
+static void nt_note_add(char *note, size_t n, const char *part)
+{
+    size_t len = strlen(note);
+    if (!part[0] || len + 1 >= n)
+        return;
+    if (len) {
+        cr_str_copy(note + len, n - len, "; ");
+        len = strlen(note);
+    }
+    cr_str_copy(note + len, n - len, part);
+}
+
 /* Decides every table's rank count and NCCL selection, then appends one
  * measurement per row to out. */
 static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
@@ -678,11 +719,15 @@ static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
         }
         cr_str_copy(m->coll_source, sizeof m->coll_source, T->coll_src);
         cr_str_copy(m->nranks_source, sizeof m->nranks_source, T->nranks_src);
+        /* what the run's options change, then the table's note (cut to
+         * what the case's note holds) */
+        m->note[0] = '\0';
         if (r->in_place)
-            snprintf(m->note, sizeof m->note, "the in-place time (no out-of-place result)%s%.60s",
-                     T->note[0] ? "; " : "", T->note);
-        else
-            cr_str_copy(m->note, sizeof m->note, T->note);
+            nt_note_add(m->note, sizeof m->note, "the in-place time (no out-of-place result)");
+        if (T->blocking)
+            nt_note_add(m->note, sizeof m->note,
+                        "blocking run (-z): a host wait per operation, not modelled");
+        nt_note_add(m->note, sizeof m->note, T->note);
         cr_vmeas_make_label(m);
     }
     return CR_OK;
@@ -765,6 +810,19 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * lines with one Pid on one host (a process prints its GPUs' lines one
      * after the other) */
     int ngpus_hdr = 0, pid_run = 0, pid_run_max = 0;
+    /* the "Group" of the current run's rank lines: NCCL_TESTS_SPLIT(_MASK)
+     * splits the ranks into communicators by it, and each runs the
+     * collective on its own; the table prints rank 0's (its nProcs and
+     * busbw, src/common.cu), so its rank count is rank 0's group's lines.
+     * grp0: rank 0's group (-1: no rank 0 line yet) */
+    int grp0 = -1, grp0_lines = 0;
+    bool grp_split = false;
+    /* the title line before a header said in-place only; the run says
+     * "Blocking Enabled" */
+    bool title_in_place = false, blocking = false;
+    /* the line of the last row read: a line that goes on with figures
+     * right after it is its wrapped rest */
+    int last_row_line = 0;
     /* the run's timed loop, from the same line (nt_loop_ops) */
     int loop_ops = 0;
     /* the NCCL release the log prints: nccl-tests' "# nccl-tests version
@@ -775,7 +833,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
     char last_host[64] = "";
     char run_gpu[48] = ""; /* the GPU the run's rank lines name */
     long table = -1;       /* the table rows go to; -1: the next row starts one */
-    nt_layout lay = {5, 2, 9, 0};
+    nt_layout lay = {5, 2, 9, 0, false, false};
     cr_status st = CR_OK;
     char line[NT_LINE];
     /* a row cut by NCCL_DEBUG output: its text so far, and its line */
@@ -856,7 +914,11 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                         ? ng
                         : 0;
                 loop_ops = nt_loop_ops(body);
+                blocking = false;
                 pid_run = pid_run_max = 0;
+                grp0 = -1;
+                grp0_lines = 0;
+                grp_split = false;
                 last_pid = -1;
                 last_host[0] = '\0';
             }
@@ -865,6 +927,16 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             char host[64];
             if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20)
                 nranks = rk + 1 > nranks ? rk + 1 : nranks;
+            /* nccl-tests prints the rank lines in rank order (rank 0's
+             * process gathers them): rank 0's group is known first */
+            if (sscanf(body, "Rank %d Group %d", &rk, &grp) == 2 && rk >= 0 && rk < 1 << 20) {
+                if (rk == 0 && grp0 < 0)
+                    grp0 = grp;
+                if (grp0 >= 0 && grp == grp0)
+                    grp0_lines++;
+                else if (grp0 >= 0)
+                    grp_split = true;
+            }
             /* "... device  0 [0x53] NVIDIA H100 80GB HBM3": the first named GPU */
             const char *dv = strstr(body, " device ");
             const char *br = dv ? strstr(dv, "] ") : NULL;
@@ -879,8 +951,22 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                 last_pid = pid;
                 cr_str_copy(last_host, sizeof last_host, host);
             }
-            if (nt_header(body, line_no, &lay))
+            /* the title line above the header: "out-of-place ... in-place",
+             * or rccl-tests -O 0's "in-place" alone, whose one time column
+             * is then the in-place time (src/common.cu, enable_out_of_place) */
+            if (nt_place_title(body, &title_in_place))
+                continue;
+            /* "# Blocking Enabled: wait ... after each ..." (-z 1; -z 2 and
+             * 3 of later releases alike): each operation of the timed
+             * loop is waited for, so the times hold a host sync per
+             * operation that the loop's prediction leaves out */
+            if (!strncmp(body, "Blocking Enabled", 16))
+                blocking = true;
+            if (nt_header(body, line_no, &lay)) {
+                lay.in_place = title_in_place;
+                title_in_place = false;
                 table = -1;
+            }
             continue;
         }
         char buf[2 * NT_LINE], *tok[NT_MAX_TOK];
@@ -935,10 +1021,26 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
          * said, not skipped */
         if (lay.line && !skip_test && nt >= 3 && nt_number_like(tok[0]) &&
             (!nt_all_digits(tok[0]) || !nt_all_digits(tok[1]))) {
-            st = cr_diag_set(d, CR_EPARSE,
-                             "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
-                             "bytes and element count (the header at line %d)",
-                             path, line_no, tok[0], tok[1], lay.line);
+            /* figures alone (no type name: not a row that lost its count)
+             * right after a row: the rest of that row, wrapped at a
+             * terminal's or editor's width (the header too, likely, so its
+             * column count cannot tell; a figure may be cut in two: not
+             * rejoined) */
+            bool figures = true;
+            for (int i = 0; i < nt; i++)
+                figures &=
+                    strspn(tok[i], "0123456789.+-e") == strlen(tok[i]) || !strcmp(tok[i], "N/A");
+            if (last_row_line == line_no - 1 && figures)
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: \"%s %s ...\" right after the row at line %d is no size "
+                                 "and count but figures: rows wrapped onto two lines (a "
+                                 "terminal's or editor's width); join each row onto one line",
+                                 path, line_no, tok[0], tok[1], last_row_line);
+            else
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
+                                 "bytes and element count (the header at line %d)",
+                                 path, line_no, tok[0], tok[1], lay.line);
             goto out;
         }
         if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
@@ -950,6 +1052,19 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                          skip_name[0] ? skip_name : "the test");
             skip_counted = true;
             continue;
+        }
+        /* nccl-tests -C 1 prints, for the time, the host's time to enqueue
+         * one operation of the timed loop, taken before the loop's wait;
+         * algbw and busbw stay the GPU time's (src/common.cu BenchTime).
+         * Read as the operation's time, the rows would fall below their
+         * bounds or be refused as misread at the algbw check below. */
+        if (lay.cpu_time) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: the header at line %d names the time column \"cputime\" "
+                             "(nccl-tests -C 1): the host's time to enqueue one operation, not "
+                             "the operation's time; give the log of a run without -C 1",
+                             path, row_line, lay.line);
+            goto out;
         }
         /* Every column the row is read at must be in it: time algbw busbw,
          * and the type wherever the header puts it. */
@@ -966,6 +1081,29 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         if (nt < need_cols) {
             st = nt_short_row(path, row_line, nt, &lay, d);
             goto out;
+        }
+        /* One line holding more than one row would give one case and lose
+         * the rest: two tables pasted side by side ("|" between them, as
+         * a before/after comparison in a pull request is shown), or rows
+         * whose line break was lost (a size and a count, then a type
+         * name, past the columns that are read) */
+        for (int i = 1; i < nt; i++) {
+            if (!strcmp(tok[i], "|")) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: a \"|\" at column %d of a result row: two tables side "
+                                 "by side; give each table as a log of its own",
+                                 path, row_line, i + 1);
+                goto out;
+            }
+            if (i >= need_cols && i + 2 < nt && nt_all_digits(tok[i]) &&
+                nt_all_digits(tok[i + 1]) && isalpha((unsigned char)tok[i + 2][0])) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: a second result row (size %s, count %s, %s) starts at "
+                                 "column %d of this one: a line break lost; give each row a "
+                                 "line of its own",
+                                 path, row_line, tok[i], tok[i + 1], tok[i + 2], i + 1);
+                goto out;
+            }
         }
         char *end = NULL;
         double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
@@ -1011,6 +1149,13 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             nt_table T = {0};
             T.first_line = row_line;
             T.rank_lines = nranks;
+            if (grp_split && grp0_lines > 0) {
+                T.rank_lines = grp0_lines;
+                snprintf(T.note, sizeof T.note,
+                         "rank lines in several groups (NCCL_TESTS_SPLIT): rank 0's, %d of %d "
+                         "ranks, is the table's",
+                         grp0_lines, nranks);
+            }
             cr_str_copy(T.gpu, sizeof T.gpu, run_gpu);
             /* the log's own word first; then the caller's; else one */
             int said = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max;
@@ -1019,6 +1164,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             T.gpus_per_thread = said > 0 ? said : 1;
             T.layout_unsaid = said <= 0;
             T.loop_ops = loop_ops;
+            T.blocking = blocking;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;
             cr_status pick = cr_ntlog_pick_coll(log_coll, opt_coll, file_coll, &T);
             if (pick == CR_EINVAL) {
@@ -1046,9 +1192,11 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         nt_row *r = NULL;
         if ((st = cr_ntlog_add_row(R, row_line, &r, d)) != CR_OK)
             goto out;
+        last_row_line = line_no;
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;
+        r->in_place = lay.in_place;
         const char *dt = lay.type_col >= 0 ? cr_ntlog_dtype(tok[lay.type_col]) : "fp32";
         if (!dt) {
             st = cr_diag_set(d, CR_EPARSE,

@@ -27,7 +27,8 @@ typedef struct {
     char dtype[16];
     bool has_ratio; /* busbw/algbw in [r_lo, r_hi] */
     double r_lo, r_hi;
-    bool in_place; /* the time is the in-place one (a JSON row without out-of-place) */
+    bool in_place; /* the time is the in-place one (a JSON row without out-of-place,
+                      a table of rccl-tests -O 0) */
 } nt_row;
 
 /* Rows of one run (rank lines) and collective under one header. */
@@ -44,6 +45,7 @@ typedef struct {
     unsigned nccl_algos, nccl_protos; /* the run's NCCL_ALGO / NCCL_PROTO for its
                                          collective (cr_nccl_select_parse); 0: unsaid */
     const char *nranks_src;
+    bool blocking; /* the run waited on each operation ("# Blocking Enabled", -z 1) */
     char note[112];
     char gpu[48]; /* the device its first rank line names ("NVIDIA H100 80GB HBM3"), "" */
 } nt_table;

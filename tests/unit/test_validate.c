@@ -589,6 +589,154 @@ static void test_nccl_tests_version(void **state)
     free(path);
 }
 
+/* Run options that change what a table's rows mean (nccl-tests
+ * src/util.cu writeResultHeader, src/common.cu BenchTime). The rows are
+ * made up in nccl-tests' layout: their algbw is size / time where they
+ * are read, busbw/algbw the factor of their rank count. */
+static void test_nccl_tests_run_options(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    /* -C 1: the time column is "cputime", the host's time to enqueue one
+     * operation (algbw stays the GPU time's, 128 MiB / 1.88 ms = 71.45
+     * GB/s): refused, not read as the operation's time nor as a misread
+     * row under no header */
+    const char *cpu = "# Collective test starting: all_reduce_perf\n"
+                      "#       size         count      type   redop    root  cputime   algbw   "
+                      "busbw #wrong  cputime   algbw   busbw #wrong\n"
+                      "   134217728      33554432     float     sum      -1    41.20   71.45  "
+                      "133.97      0    40.90   71.46  133.99      0\n";
+    assert_int_equal(read_log_o(cpu, "c.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "c.log:3: the header at line 2 names the time column "
+                                  "\"cputime\" (nccl-tests -C 1)"));
+    assert_int_equal(l.n, 0);
+    cr_vmeas_list_release(&l);
+    /* rccl-tests -O 0: the title says in-place alone and the one time
+     * column is the in-place time: read, and said so on the row; -z 1's
+     * "Blocking Enabled" line: each operation waited for, said too. Both
+     * lines as rccl-tests src/common.cu prints them. */
+    const char *ip = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+                     "# Blocking Enabled: wait for completion and barrier after each collective \n"
+                     "#\n"
+                     "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] AMD Instinct MI300X\n"
+                     "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] AMD Instinct MI300X\n"
+                     "#                                                              in-place\n"
+                     "#       size         count      type   redop    root     time   algbw   "
+                     "busbw #wrong\n"
+                     "           8             2     float     sum      -1    17.10    0.00    "
+                     "0.00      0\n";
+    assert_int_equal(read_log_o(ip, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_close(l.v[0].measured_s, 17.10e-6, 1e-12, 0);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_non_null(strstr(l.v[0].note, "the in-place time (no out-of-place result); blocking run "
+                                        "(-z)"));
+    cr_vmeas_list_release(&l);
+    /* the usual title (out-of-place and in-place) and no blocking line: no
+     * note; a "##" comment naming in-place is no title */
+    const char *usual = "## note: rows without in-place columns\n"
+                        "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+                        "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n"
+                        "#                 out-of-place                       in-place\n"
+                        "#       size         count      type   redop    root     time   algbw   "
+                        "busbw #wrong     time   algbw   busbw #wrong\n" ROW_8B;
+    assert_int_equal(read_log_o(usual, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_string_equal(l.v[0].note, "");
+    cr_vmeas_list_release(&l);
+}
+
+/* One line holding more than one row is refused, never read as its first
+ * row alone (the others went silently). */
+static void test_nccl_tests_merged_rows(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    static const char hdr[] =
+        "#       size         count      type   redop    root     time   algbw "
+        "  busbw #wrong     time   algbw   busbw #wrong\n";
+    /* two tables side by side, a before/after comparison
+     * (https://github.com/ROCm/rccl/pull/1352, its 1 MiB rows) */
+    char log[1024];
+    snprintf(
+        log, sizeof log,
+        "%s     1048576        262144     float     sum      -1    28.15   37.25   65.19      "
+        "0    27.52   38.10   66.67      0  |       1048576        262144     float     sum      "
+        "-1    27.84   37.66   65.91      0    27.41   38.26   66.95      0\n",
+        hdr);
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "all_reduce_perf.log:2: a \"|\" at column 14 of a result row"));
+    assert_int_equal(l.n, 0);
+    /* two rows whose line break was lost (rows of
+     * https://github.com/microsoft/mscclpp/pull/507), the second row's
+     * size at column 14: said with it, not dropped */
+    snprintf(
+        log, sizeof log,
+        "%s        1024           256     float     sum      -1     5.45    0.19    0.33      "
+        "0     5.35    0.19    0.33      0        2048           512     float     sum      -1 "
+        "    5.57    0.37    0.64      0     5.53    0.37    0.65      0\n",
+        hdr);
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "all_reduce_perf.log:2: a second result row (size 2048, count "
+                                  "512, float) starts at column 14"));
+    assert_int_equal(l.n, 0);
+    /* the same rows, each on its line, read; their busbw/algbw with the
+     * print rounding (0.64/0.37: 0.635/0.375 to 0.645/0.365, 1.69 to
+     * 1.77) is 2(n-1)/n for n = 7 or 8, so --ranks 8 gives the count */
+    snprintf(
+        log, sizeof log,
+        "%s        1024           256     float     sum      -1     5.45    0.19    0.33      "
+        "0     5.35    0.19    0.33      0\n        2048           512     float     sum      -1 "
+        "    5.57    0.37    0.64      0     5.53    0.37    0.65      0\n",
+        hdr);
+    cr_nccl_log_opts o = {.nranks = 8};
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", &o, &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_close(l.v[1].measured_s, 5.57e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+    /* the same rows wrapped at 80 columns (a terminal's, an editor's): the
+     * rest of the first row on a line of its own is named as that, not as
+     * a row with a mistyped size */
+    snprintf(log, sizeof log,
+             "%s        1024           256     float     sum      -1     5.45    0.19    0.33    \n"
+             "  0     5.35    0.19    0.33      0\n",
+             hdr);
+    assert_int_equal(read_log_o(log, "all_reduce_perf.log", &o, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "all_reduce_perf.log:3: \"0 5.35 ...\" right after the row at "
+                                  "line 2 is no size and count but figures: rows wrapped"));
+    assert_int_equal(l.n, 0);
+}
+
+/* NCCL_TESTS_SPLIT(_MASK) splits the ranks into communicators by the rank
+ * lines' Group (nccl-tests README; "look at the group number in the
+ * header", https://github.com/NVIDIA/nccl-tests/issues/234): the table
+ * is rank 0's communicator's, whose ranks are the lines of rank 0's group. */
+static void test_nccl_tests_split_groups(void **state)
+{
+    (void)state;
+    /* NCCL_TESTS_SPLIT="MOD 2" on 4 processes: groups 0 1 0 1; the row's
+     * algbw (0.00) tells nothing, so the lines alone count: 2, not 4 */
+    const char *split = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor)\n"
+                        "#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+                        "#  Rank  1 Group  1 Pid 12 on a device  1 [0x26] NVIDIA H100\n"
+                        "#  Rank  2 Group  0 Pid 13 on a device  2 [0x46] NVIDIA H100\n"
+                        "#  Rank  3 Group  1 Pid 14 on a device  3 [0x66] NVIDIA H100\n";
+    assert_key(split, "nranks", "2");
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    char log[1024];
+    snprintf(log, sizeof log, "%s%s", split, ROW_8B);
+    assert_int_equal(cr_test_read_nccl_text(log, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_string_equal(l.v[0].nranks_source, "rank lines");
+    assert_non_null(strstr(l.v[0].note, "NCCL_TESTS_SPLIT): rank 0's, 2 of 4 ranks"));
+    cr_vmeas_list_release(&l);
+    /* one group (NCCL_TESTS_SPLIT_MASK=0x0, AWS ParallelCluster's): all */
+    assert_key("#  Rank  0 Group  0 Pid 11 on a device  0 [0x06] NVIDIA H100\n"
+               "#  Rank  1 Group  0 Pid 12 on a device  1 [0x26] NVIDIA H100\n",
+               "nranks", "2");
+}
+
 /* --- summaries ------------------------------------------------------ */
 
 static void test_percentile_and_summary(void **state)
@@ -669,6 +817,9 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_loop_ops),
         cmocka_unit_test(test_nccl_tests_unknown_test_left_out),
         cmocka_unit_test(test_nccl_tests_version),
+        cmocka_unit_test(test_nccl_tests_run_options),
+        cmocka_unit_test(test_nccl_tests_merged_rows),
+        cmocka_unit_test(test_nccl_tests_split_groups),
         cmocka_unit_test(test_percentile_and_summary),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -1037,7 +1037,10 @@ static cr_status eval_aten(const rctx *c, const struct call *k, cr_rf_row *w, cr
                      used ? "; " : "");
         }
         cr_dtype edt = (cr_dtype)dt;
-        cr_rf_case_finish(&m, &edt);
+        if (!cr_rf_case_finish(&m, &edt)) {
+            cr_str_copy(w->note, sizeof w->note, m.note);
+            return CR_OK;
+        }
         return eval_catalog(c->t, &m, edt, w, d);
     }
     return CR_OK;

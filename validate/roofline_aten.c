@@ -158,16 +158,26 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
+bool cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
 {
     if (!m->parts)
-        return;
+        return true;
     double e = cr_dtype_bytes(*dt), w = m->w_elems, r = m->r_elems;
     if (m->read_1b || m->write_1b || m->r_bytes > 0) {
         /* reads and writes of different widths: in bytes, at fp8 */
         w = round(w * (m->write_1b ? 1 : e));
         r = round(r * (m->read_1b ? 1 : e) + m->r_bytes);
         *dt = CR_DT_FP8;
+    }
+    /* counts a double holds exactly, so that the gcd below is one (and
+     * its uint64_t conversion defined): 2^53 elements are 9 PB at one
+     * byte, beyond any GPU's memory; a foreach or cat of many tensors of
+     * PyTorch's largest sizes adds up to more (2^64 and over, whose
+     * conversion is undefined behaviour, made elems=0 of 2^106) */
+    if (!(w < 0x1p53 && r < 0x1p53)) {
+        cr_str_copy(m->note, sizeof m->note,
+                    "more than 2^53 elements read or written: beyond any GPU's memory");
+        return false;
     }
     /* the largest count both are whole multiples of: elems = g, reads = r /
      * g, writes = w / g (a copy of [1, N] into [64, N]: g = N, 1 and 64) */
@@ -180,6 +190,7 @@ void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
     snprintf(m->v[m->n], sizeof m->v[m->n], "%.6g", fp);
     m->n++;
     m->parts = false;
+    return true;
 }
 
 /* --- what input_op_ids show ---------------------------------------------- */

@@ -487,7 +487,10 @@ static void test_expanded_source(void **state)
  * bounded at 210.6 us for 65536 rows read and written. Now the write,
  * 65536 x 4096 x 2 B, and the index (an expand of [65536, 1] under
  * input_op_ids: 65536 x 4 B; without ids, left out). embedding and
- * index_select likewise: n x h written, no row read. */
+ * index_select likewise: n x h written, no row read. index_select's dim
+ * is no tensor in sizes: n x the smaller of rows and h (dim 1 of x [64,
+ * 65536] with 32768 indices writes 64 x 32768 elements; it was bounded at
+ * 32768 x 65536). */
 static void test_gather_rows(void **state)
 {
     (void)state;
@@ -507,8 +510,9 @@ static void test_gather_rows(void **state)
     static const char *const names[] = {
         "aten::embedding, op_id = 1, sizes = [[50000, 4096], [8, 8192], [], [], []]",
         "aten::index_select, op_id = 1, sizes = [[50000, 4096], [], [65536]]",
+        "aten::index_select, op_id = 1, sizes = [[4096, 50000], [], [65536]]",
     };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         cr_rf_name pn;
         assert_int_equal(cr_rf_parse_name(names[i], &pn, &d), CR_OK);
         cr_rf_owned own = {.kernel = true};
@@ -519,6 +523,17 @@ static void test_gather_rows(void **state)
         assert_close(m.w_elems, 65536.0 * 4096, 0, 0);
         assert_close(m.r_elems, 0, 0, 0);
     }
+    cr_rf_name pn;
+    assert_int_equal(
+        cr_rf_parse_name("aten::index_select, op_id = 1, sizes = [[64, 65536], [], [32768]]", &pn,
+                         &d),
+        CR_OK);
+    cr_rf_owned own = {.kernel = true};
+    assert_int_equal(cr_rf_resolve_inputs(&pn, NULL, NULL, &own.in), CR_OK);
+    cr_rf_case m;
+    assert_true(cr_rf_map_aten(&pn, &own, &m));
+    cr_rf_inputs_free(&own.in);
+    assert_close(m.w_elems, 64.0 * 32768, 0, 0);
 }
 
 /* Mixed input types: bf16 [n] + fp32 [n] -> fp32 runs PyTorch's

@@ -56,7 +56,8 @@ static const char *const roofline_help_head =
 
 static const char *const roofline_help_tail =
     "\n"
-    "Exit status: 0 ok; 1 runtime failure; 2 usage; 3 a time below its bound (an\n"
+    "Exit status: 0 ok; 1 runtime failure (a trace that does not read, or traces\n"
+    "with no GPU activity to bound); 2 usage; 3 a time below its bound (an\n"
     "impossible result: a timing bug, a wrong attribution, or a wrong bound).\n";
 
 static double us(double s)
@@ -275,6 +276,25 @@ int cli_cmd_roofline(int argc, char **argv)
     cr_status st = cr_roofline_read(t, traces, n_traces, &o, &r, &d);
     if (st != CR_OK) {
         rc = cli_fail_status("roofline", st, d.msg);
+        goto out;
+    }
+    /* an empty table with exit 0 passed a harness's gate on a trace of
+     * nothing (the program ran no GPU work, or under another tool): the
+     * input's fault, as validate's "no measured cases" */
+    if (r.n == 0) {
+        char cut[300] = "", skip[300] = "";
+        if (r.info.incomplete)
+            snprintf(cut, sizeof cut, " (%d cut short, first %.200s)", r.info.incomplete,
+                     r.info.incomplete_path);
+        if (r.info.skipped)
+            snprintf(skip, sizeof skip, " outside the cr: ranges skipped (first: %.220s)",
+                     r.info.why);
+        rc = cli_fail("roofline",
+                      "%s%s: %d trace file(s)%s hold no GPU activity (kernel, copy or memset) to "
+                      "bound%s",
+                      traces[0], n_traces > 1 ? " ..." : "", r.info.files, cut,
+                      skip[0] ? skip
+                              : "; trace a program that runs GPU work (commroof trace -- CMD)");
         goto out;
     }
     if (json) {

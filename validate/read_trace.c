@@ -267,10 +267,21 @@ static int64_t proc_of(int64_t pid)
     return pid >= 100 ? pid / 100 : pid;
 }
 
+/* What read_trace skipped: how many ranges, how many of them calls of a
+ * catalog operator (cr_vcase_is_catalog_call: roofline reads those), the
+ * first one's reason (why may be NULL) and whether that one was such a
+ * call. */
+typedef struct {
+    int n, catalog;
+    char *why;
+    size_t why_size;
+    bool why_catalog;
+} skips;
+
 /* cr_validate_read_trace(); *ti_out (may be NULL) what the reader learnt
  * about the file (cut short, kinds not recorded). */
-static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped, char *skip_why,
-                            size_t skip_why_size, cr_trace_info *ti_out, cr_diag *d)
+static cr_status read_trace(const char *path, cr_vmeas_list *out, skips *sk, cr_trace_info *ti_out,
+                            cr_diag *d)
 {
     cr_trace_file vt;
     cr_status st = cr_trace_file_open(&vt, path, d);
@@ -281,7 +292,6 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
     range *rg = NULL;
     bool *overlaps = NULL;
     size_t na = 0, ca = 0, nr = 0, cr = 0;
-    int skipped = 0;
     const cr_trace_event *ev = NULL;
     while ((st = cr_trace_reader_next(r, &ev, d)) == CR_OK && ev) {
         if (ev->ph != 'X')
@@ -404,8 +414,13 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, int *n_skipped
             }
         }
         out->n--; /* not appended */
-        if (skipped++ == 0 && skip_why && skip_why_size)
-            cr_str_copy(skip_why, skip_why_size, why);
+        bool catalog = cr_vcase_is_catalog_call(rg[i].name);
+        sk->catalog += catalog;
+        if (sk->n++ == 0) {
+            sk->why_catalog = catalog;
+            if (sk->why && sk->why_size)
+                cr_str_copy(sk->why, sk->why_size, why);
+        }
     }
 out:
     for (size_t i = 0; i < nr; i++)
@@ -414,26 +429,31 @@ out:
     free(overlaps);
     free(a);
     cr_trace_file_close(&vt);
-    if (n_skipped)
-        *n_skipped = skipped;
     return st;
 }
 
 cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
                                  char *skip_why, size_t skip_why_size, cr_diag *d)
 {
-    return read_trace(path, out, n_skipped, skip_why, skip_why_size, NULL, d);
+    skips sk = {0, 0, skip_why, skip_why_size, false};
+    cr_status st = read_trace(path, out, &sk, NULL, d);
+    if (n_skipped)
+        *n_skipped = sk.n;
+    return st;
 }
 
 /* One trace into out; info's skip figures updated. */
 static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *info, cr_diag *d)
 {
-    int sk = 0;
+    skips sk = {0, 0, info->skipped ? NULL : info->why, info->skipped ? 0 : sizeof info->why,
+                false};
     cr_trace_info ti;
     size_t before = out->n;
-    cr_status st = read_trace(path, out, &sk, info->skipped ? NULL : info->why,
-                              info->skipped ? 0 : sizeof info->why, &ti, d);
-    info->skipped += sk;
+    cr_status st = read_trace(path, out, &sk, &ti, d);
+    if (info->skipped == 0 && sk.n > 0)
+        info->why_catalog = sk.why_catalog;
+    info->skipped += sk.n;
+    info->skipped_catalog += sk.catalog;
     if (st == CR_OK && (st = cr_vread_note_trace(info, path, &ti, d)) != CR_OK)
         out->n = before; /* a copy of a trace read before: its cases are not taken */
     info->files += st == CR_OK;

@@ -99,13 +99,7 @@ static int cr_kind(const char *name)
     cr_diag dd = {{0}};
     if (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters"))
         return RG_CR;
-    char op[32];
-    size_t i = 0;
-    for (const char *p = name + 3; *p && *p != ' ' && i + 1 < sizeof op; p++)
-        op[i++] = *p;
-    op[i] = '\0';
-    const cr_op_def *def = NULL;
-    return cr_op_find(op, &def, &dd) == CR_OK ? RG_CROP : RG_USER;
+    return cr_vcase_is_catalog_call(name) ? RG_CROP : RG_USER;
 }
 
 static const char *payload_str(const cr_trace_event *ev, const char *field)
@@ -225,7 +219,6 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
         r->op_id = pn.op_id;
     if (!(r->name = strdup(ev->name)))
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-    t->n_crop += r->kind == RG_CROP;
     t->nr++;
     return CR_OK;
 }
@@ -256,7 +249,6 @@ typedef struct {
     const cr_roofline_opts *o;
     cr_roofline *out;
     int n_ranks_opt; /* --ranks' count, 0 none */
-    int n_crop;      /* "cr:" ranges read through the catalog */
     /* aten calls and other kernels gathered over every file */
     struct call {
         char *key; /* op '\x1f' sizes '\x1f' dtype source: one row */
@@ -814,7 +806,6 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             goto out;
         }
     }
-    c->n_crop += t.n_crop;
     st = nccl_calls(c, &t, path, cr_trace_reader_metadata(vt.r), d);
     if (st == CR_OK)
         c->out->files++;
@@ -1046,7 +1037,10 @@ static cr_status eval_aten(const rctx *c, const struct call *k, cr_rf_row *w, cr
                      used ? "; " : "");
         }
         cr_dtype edt = (cr_dtype)dt;
-        cr_rf_case_finish(&m, &edt);
+        if (!cr_rf_case_finish(&m, &edt)) {
+            cr_str_copy(w->note, sizeof w->note, m.note);
+            return CR_OK;
+        }
         return eval_catalog(c->t, &m, edt, w, d);
     }
     return CR_OK;
@@ -1319,26 +1313,6 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
     return st;
 }
 
-/* Whether a reader's skip reason ('case "cr:NAME ...": ...' or 'cr:NAME
- * ...: ...') is about a range of a catalog operator (NAME one of
- * cr_op_find's). */
-static bool names_catalog_op(const char *why)
-{
-    const char *p = strstr(why, "cr:");
-    if (!p)
-        return false;
-    p += 3;
-    char name[48];
-    size_t n = strcspn(p, " \":");
-    if (n == 0 || n >= sizeof name)
-        return false;
-    memcpy(name, p, n);
-    name[n] = '\0';
-    const cr_op_def *op = NULL;
-    cr_diag d = {{0}};
-    return cr_op_find(name, &op, &d) == CR_OK;
-}
-
 static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag *d)
 {
     cr_vmeas_list l = {0};
@@ -1347,19 +1321,16 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     for (int i = 0; i < n && st == CR_OK; i++)
         st = cr_validate_read_path(paths[i], &l, &info, d);
     /* validate skips the ranges of catalog operators, read here */
-    int skipped = info.skipped - c->n_crop;
-    c->out->info.skipped += skipped > 0 ? skipped : 0;
+    int skipped = info.skipped - info.skipped_catalog;
+    c->out->info.skipped += skipped;
     /* the reader's first reason is ours unless it is about a catalog
      * operator's range, which this table reads; then the first of ours is
      * not known and the reason says what they are (QA audit, 2026-12-06:
      * first_skip_reason was null beside 3 skipped ranges) */
-    if (skipped > 0 && !c->out->info.why[0]) {
-        if (c->n_crop == 0 || !names_catalog_op(info.why))
-            cr_str_copy(c->out->info.why, sizeof c->out->info.why, info.why);
-        else
-            cr_str_copy(c->out->info.why, sizeof c->out->info.why,
-                        "cr: ranges of no crbench family nor catalog operator");
-    }
+    if (skipped > 0 && !c->out->info.why[0])
+        cr_str_copy(c->out->info.why, sizeof c->out->info.why,
+                    info.why_catalog ? "cr: ranges of no crbench family nor catalog operator"
+                                     : info.why);
     cr_vmerge_info mi = {0};
     if (st == CR_OK)
         st = cr_validate_merge_ranks(&l, &mi, d);

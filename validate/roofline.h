@@ -82,10 +82,11 @@ typedef struct {
 /* Parses an emit_nvtx range name: an operator name (no ',', 1-63 bytes),
  * then ", key = value" items in any order: seq and op_id (integers), sizes
  * (a list of integer lists, at most CR_RF_MAX_SHAPES of at most
- * CR_RF_MAX_DIMS dimensions, each 0 to 2^53), input_op_ids (a list of
- * "(op,output)" pairs; one cut by the 256-byte limit is dropped, ids_cut).
- * Errors: CR_EPARSE with the reason in d (d may be NULL): another key, a
- * malformed value, too many shapes or dimensions. A name cut inside its
+ * CR_RF_MAX_DIMS dimensions, each 0 to 2^53, of at most 2^63 - 1 elements),
+ * input_op_ids (a list of "(op,output)" pairs; one cut by the 256-byte
+ * limit is dropped, ids_cut). Errors: CR_EPARSE with the reason in d (d
+ * may be NULL): another key, a malformed value, too many shapes or
+ * dimensions, a tensor of more elements. A name cut inside its
  * sizes is not an error (truncated). */
 cr_status cr_rf_parse_name(const char *name, cr_rf_name *out, cr_diag *d);
 

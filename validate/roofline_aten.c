@@ -158,16 +158,26 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
+bool cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
 {
     if (!m->parts)
-        return;
+        return true;
     double e = cr_dtype_bytes(*dt), w = m->w_elems, r = m->r_elems;
     if (m->read_1b || m->write_1b || m->r_bytes > 0) {
         /* reads and writes of different widths: in bytes, at fp8 */
         w = round(w * (m->write_1b ? 1 : e));
         r = round(r * (m->read_1b ? 1 : e) + m->r_bytes);
         *dt = CR_DT_FP8;
+    }
+    /* counts a double holds exactly, so that the gcd below is one (and
+     * its uint64_t conversion defined): 2^53 elements are 9 PB at one
+     * byte, beyond any GPU's memory; a foreach or cat of many tensors of
+     * PyTorch's largest sizes adds up to more (2^64 and over, whose
+     * conversion is undefined behaviour, made elems=0 of 2^106) */
+    if (!(w < 0x1p53 && r < 0x1p53)) {
+        cr_str_copy(m->note, sizeof m->note,
+                    "more than 2^53 elements read or written: beyond any GPU's memory");
+        return false;
     }
     /* the largest count both are whole multiples of: elems = g, reads = r /
      * g, writes = w / g (a copy of [1, N] into [64, N]: g = N, 1 and 64) */
@@ -180,6 +190,7 @@ void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
     snprintf(m->v[m->n], sizeof m->v[m->n], "%.6g", fp);
     m->n++;
     m->parts = false;
+    return true;
 }
 
 /* --- what input_op_ids show ---------------------------------------------- */
@@ -1103,14 +1114,19 @@ bool cr_rf_map_aten(const cr_rf_name *pn, const cr_rf_owned *k, cr_rf_case *m)
             ix = 1;
             out = cr_rf_numel(pn, 1) * (double)pn->dim[0][1];
         } else if (op_is(op, isel)) {
-            /* self [rows, h], dim (not a tensor), index [n]: n rows of h
-             * gathered (dim taken as 0, how embedding calls it) */
+            /* self [rows, h], dim (a scalar, not in sizes), index [n]: n
+             * rows of h along dim 0 (how embedding calls it), n columns
+             * of rows along dim 1, so the fewer of the two. Taking dim 0
+             * bounded x.index_select(1, idx) of x [64, 65536] and 32768
+             * indices (4 MiB written) at 32768 x 65536 elements, 882 us
+             * on an H200, every call impossible */
             if (pn->n_shapes < 3 || pn->ndim[0] != 2 || pn->ndim[2] != 1) {
                 cr_str_copy(m->note, sizeof m->note, "needs a 2-D source and a 1-D index in sizes");
                 return false;
             }
             ix = 2;
-            out = cr_rf_numel(pn, 2) * (double)pn->dim[0][1];
+            out = cr_rf_numel(pn, 2) *
+                  (double)(pn->dim[0][0] < pn->dim[0][1] ? pn->dim[0][0] : pn->dim[0][1]);
         } else {
             /* self, dim (not a tensor), index: one element per index
              * element (how torch 2.11 runs embedding on the H200,

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,20 @@ static bool parse_sizes(const char **pp, cr_rf_name *o, cr_diag *d)
                 if (sep == SEP_END)
                     break;
             }
+        }
+        /* PyTorch counts a tensor's elements in an int64_t (TensorImpl's
+         * numel): sizes whose product is larger are no tensor, and a
+         * bound from them (2 x (2^53)^3 FLOPs) called every time
+         * impossible */
+        int64_t numel = 1;
+        for (int i = 0; i < nd && numel > 0; i++) {
+            if (dims[i] > 0 && numel > INT64_MAX / dims[i])
+                return cr_diag_set(d, CR_EPARSE,
+                                   "sizes: tensor %d has more than 2^63 - 1 elements, more than "
+                                   "a PyTorch tensor holds (its numel is an int64_t)",
+                                   o->n_shapes),
+                       false;
+            numel *= dims[i];
         }
         o->ndim[o->n_shapes] = nd;
         for (int i = 0; i < nd; i++)

@@ -99,8 +99,9 @@ typedef struct {
 
 /* Turns an elementwise case's parts into elems, reads, writes and
  * flops_per at type *dt (which becomes fp8, one-byte units, where reads
- * and writes are of different widths). No-op for other cases. */
-void cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt);
+ * and writes are of different widths). No-op for other cases. False, with
+ * m->note saying why, where the counts reach 2^53 (no GPU holds them). */
+bool cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt);
 
 /* The catalog case of the aten call pn whose activities are own: true and
  * *m filled, or false with m->note saying why it has none (an operator

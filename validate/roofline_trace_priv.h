@@ -94,7 +94,6 @@ typedef struct {
     size_t ncrw;
     rapi *api; /* the CUDA calls recorded (COMMROOF_TRACE_RECORD=api) */
     size_t napi, capi;
-    int n_crop; /* "cr:" ranges of catalog operators (validate skips them) */
 } rtrace;
 
 /* Gives each activity (but NCCL's kernels) to the innermost range of its

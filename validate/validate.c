@@ -92,6 +92,22 @@ cr_status cr_vcase_parse(const char *name, cr_vcase *out, cr_diag *d)
     return CR_OK;
 }
 
+bool cr_vcase_is_catalog_call(const char *name)
+{
+    cr_vcase vc;
+    cr_diag dd = {{0}};
+    if (strncmp(name, "cr:", 3) != 0 ||
+        (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters")))
+        return false;
+    char op[32];
+    size_t i = 0;
+    for (const char *p = name + 3; *p && *p != ' ' && i + 1 < sizeof op; p++)
+        op[i++] = *p;
+    op[i] = '\0';
+    const cr_op_def *def = NULL;
+    return cr_op_find(op, &def, &dd) == CR_OK;
+}
+
 const char *cr_vcase_get(const cr_vcase *c, const char *key)
 {
     for (int i = 0; i < c->n_keys; i++)

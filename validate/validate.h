@@ -92,6 +92,13 @@ typedef struct {
  * with the reason in d. */
 cr_status cr_vcase_parse(const char *name, cr_vcase *out, cr_diag *d);
 
+/* Whether an NVTX range name is one call of a catalog operator,
+ * "cr:<op> key=value ..." with <op> one cr_op_find() knows (what
+ * commroof_nvtx.h and commroof_nvtx.py open), rather than a crbench case
+ * validate reads (a family with iters=). validate skips such ranges;
+ * roofline reads them, one row a call. */
+bool cr_vcase_is_catalog_call(const char *name);
+
 /* The value of key (borrowed), or NULL. */
 const char *cr_vcase_get(const cr_vcase *c, const char *key);
 
@@ -206,6 +213,9 @@ typedef struct {
     int files;                 /* trace files read */
     int skipped;               /* ranges skipped (cr_validate_read_trace's n_skipped) */
     char why[256];             /* the first skipped range's reason */
+    int skipped_catalog;       /* of those, calls of a catalog operator
+                                  (cr_vcase_is_catalog_call), which roofline reads */
+    bool why_catalog;          /* why is about such a range */
     int not_traces;            /* files of a folder that could not be read as traces */
     char not_trace_why[320];   /* the first of them: the reader's message */
     int incomplete;            /* traces that end before their closing bracket (the

@@ -215,12 +215,55 @@ static void test_trace_whole_numbers(void **state)
     free(path);
 }
 
+/* Which skipped ranges are calls of a catalog operator (roofline reads
+ * those, validate does not), kept as counts and a flag, not read back
+ * from the reason's words: a crbench case of the gemm family (iters=)
+ * that cannot be split is validate's own skip although "gemm" names a
+ * catalog operator too. */
+static void test_trace_skipped_catalog(void **state)
+{
+    (void)state;
+    /* a gemm call (no iters), an elementwise call (no crbench family,
+     * iters= or not) and a range of neither */
+    const char *calls = HDR R("cr:gemm dtype=bf16 m=8 n=8 k=8", 0, 100) K(0, 10, 5)
+        R("cr:elementwise elems=16 iters=1", 200, 100) K(0, 210, 5)
+            R("cr:warp_shuffle n=5", 400, 100) K(0, 410, 5) END;
+    /* the gemm case of 5 kernels for iters=3 first, then a call */
+    const char *unsplit =
+        HDR R("cr:gemm dtype=bf16 m=8 n=8 k=8 iters=3", 0, 100) K(0, 1, 1) K(0, 10, 1) K(0, 20, 1)
+            K(0, 30, 1) K(0, 40, 1) R("cr:elementwise elems=16", 200, 100) K(0, 210, 5) END;
+    assert_true(cr_vcase_is_catalog_call("cr:gemm dtype=bf16 m=8 n=8 k=8"));
+    assert_true(cr_vcase_is_catalog_call("cr:elementwise elems=16 iters=1"));
+    assert_false(cr_vcase_is_catalog_call("cr:gemm dtype=bf16 m=8 n=8 k=8 iters=3"));
+    assert_false(cr_vcase_is_catalog_call("cr:warp_shuffle n=5"));
+    assert_false(cr_vcase_is_catalog_call("gemm m=8"));
+    const char *texts[2] = {calls, unsplit};
+    const int want_skipped[2] = {3, 2}, want_catalog[2] = {2, 1};
+    const bool want_first[2] = {true, false};
+    for (int i = 0; i < 2; i++) {
+        char *path = cr_test_write_tmp(texts[i], ".json");
+        cr_vmeas_list l = {0};
+        cr_vread_info ri = {0};
+        cr_diag d = {{0}};
+        assert_int_equal(cr_validate_read_path(path, &l, &ri, &d), CR_OK);
+        assert_int_equal(l.n, 0);
+        assert_int_equal(ri.skipped, want_skipped[i]);
+        assert_int_equal(ri.skipped_catalog, want_catalog[i]);
+        assert_int_equal(ri.why_catalog, want_first[i]);
+        if (i == 1)
+            assert_non_null(strstr(ri.why, "do not split into iters=3 groups"));
+        cr_vmeas_list_release(&l);
+        unlink(path);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_measure),      cmocka_unit_test(test_trace_whole_numbers),
         cmocka_unit_test(test_trace_range_bounds), cmocka_unit_test(test_trace_errors),
-        cmocka_unit_test(test_read_path),
+        cmocka_unit_test(test_read_path),          cmocka_unit_test(test_trace_skipped_catalog),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

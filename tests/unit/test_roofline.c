@@ -91,6 +91,11 @@ static void test_parse_errors(void **state)
         ", sizes = [[1]]",                                 /* no operator */
         "aten::mm,sizes = [[1]]",                          /* not ", " */
         "aten::mm, sizes = [[-1]]",                        /* negative */
+        /* more than 2^63 - 1 elements (PyTorch's numel is an int64_t):
+         * (2^53)^2 made a GEMM bound of 1.5e39 us, every call impossible;
+         * 2^30 x 2^33 = 2^63 is one too many */
+        "aten::mm, sizes = [[9007199254740992, 9007199254740992], [1, 1]]",
+        "aten::mm, sizes = [[1, 1], [1073741824, 8589934592]]",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_rf_name n;
@@ -99,6 +104,15 @@ static void test_parse_errors(void **state)
             fail_msg("\"%s\" parsed", bad[i]);
         assert_true(d.msg[0] != '\0');
     }
+    /* the largest count is one, and a zero dimension empties the rest */
+    cr_rf_name n;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_rf_parse_name("aten::add, sizes = [[1073741824, 8589934591], [0, "
+                                      "9007199254740992, 9007199254740992]]",
+                                      &n, &d),
+                     CR_OK);
+    assert_int_equal(n.n_shapes, 2);
+    assert_true(cr_rf_numel(&n, 1) == 0);
 }
 
 static void test_kernel_dtype_and_short_names(void **state)
@@ -216,6 +230,50 @@ static const char *case_get(const cr_rf_case *m, const char *k)
  * writes 24 x 128; folding into m counted A 24 times (15,616 elements),
  * now 512 + 256 + 3072 = 3840 <= 6656. Shapes whose batches do not
  * broadcast get no case. */
+/* Element counts a double no longer holds exactly (2^53 and more: 9 PB at
+ * a byte, beyond any GPU) have no case: a cat of four tensors of 2^62
+ * elements, each one PyTorch can describe, summed to 2^64, whose uint64_t
+ * conversion in the gcd of the case's parts is undefined (it gave
+ * elems = 0); one tensor of 2^63 - 2^30 elements was refused by the
+ * catalog only by its range (elems up to 1e18). */
+static void test_counts_beyond_exact(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "aten::cat, op_id = 1, sizes = [[1073741824, 4294967296], [1073741824, 4294967296], "
+        "[1073741824, 4294967296], [1073741824, 4294967296], []]",
+        "aten::add, op_id = 1, sizes = [[1073741824, 8589934591], [], []]",
+        "aten::add, op_id = 1, sizes = [[1048576, 8589934592], [], []]", /* 2^53: refused */
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        cr_rf_name pn;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_rf_parse_name(names[i], &pn, &d), CR_OK);
+        cr_rf_owned own = {.kernel = true};
+        assert_int_equal(cr_rf_resolve_inputs(&pn, NULL, NULL, &own.in), CR_OK);
+        cr_rf_case m;
+        assert_true(cr_rf_map_aten(&pn, &own, &m));
+        cr_rf_inputs_free(&own.in);
+        cr_dtype dt = CR_DT_BF16;
+        assert_false(cr_rf_case_finish(&m, &dt));
+        assert_non_null(strstr(m.note, "2^53"));
+    }
+    /* just under 2^53 elements: a case */
+    cr_rf_name pn;
+    cr_diag d = {{0}};
+    assert_int_equal(
+        cr_rf_parse_name("aten::add, op_id = 1, sizes = [[1048575, 8589934592], [], []]", &pn, &d),
+        CR_OK);
+    cr_rf_owned own = {.kernel = true};
+    assert_int_equal(cr_rf_resolve_inputs(&pn, NULL, NULL, &own.in), CR_OK);
+    cr_rf_case m;
+    assert_true(cr_rf_map_aten(&pn, &own, &m));
+    cr_rf_inputs_free(&own.in);
+    cr_dtype dt = CR_DT_BF16;
+    assert_true(cr_rf_case_finish(&m, &dt));
+    assert_string_equal(case_get(&m, "elems"), "9007190664806400");
+}
+
 static void test_matmul_batch(void **state)
 {
     (void)state;
@@ -429,7 +487,10 @@ static void test_expanded_source(void **state)
  * bounded at 210.6 us for 65536 rows read and written. Now the write,
  * 65536 x 4096 x 2 B, and the index (an expand of [65536, 1] under
  * input_op_ids: 65536 x 4 B; without ids, left out). embedding and
- * index_select likewise: n x h written, no row read. */
+ * index_select likewise: n x h written, no row read. index_select's dim
+ * is no tensor in sizes: n x the smaller of rows and h (dim 1 of x [64,
+ * 65536] with 32768 indices writes 64 x 32768 elements; it was bounded at
+ * 32768 x 65536). */
 static void test_gather_rows(void **state)
 {
     (void)state;
@@ -449,8 +510,9 @@ static void test_gather_rows(void **state)
     static const char *const names[] = {
         "aten::embedding, op_id = 1, sizes = [[50000, 4096], [8, 8192], [], [], []]",
         "aten::index_select, op_id = 1, sizes = [[50000, 4096], [], [65536]]",
+        "aten::index_select, op_id = 1, sizes = [[4096, 50000], [], [65536]]",
     };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         cr_rf_name pn;
         assert_int_equal(cr_rf_parse_name(names[i], &pn, &d), CR_OK);
         cr_rf_owned own = {.kernel = true};
@@ -461,6 +523,17 @@ static void test_gather_rows(void **state)
         assert_close(m.w_elems, 65536.0 * 4096, 0, 0);
         assert_close(m.r_elems, 0, 0, 0);
     }
+    cr_rf_name pn;
+    assert_int_equal(
+        cr_rf_parse_name("aten::index_select, op_id = 1, sizes = [[64, 65536], [], [32768]]", &pn,
+                         &d),
+        CR_OK);
+    cr_rf_owned own = {.kernel = true};
+    assert_int_equal(cr_rf_resolve_inputs(&pn, NULL, NULL, &own.in), CR_OK);
+    cr_rf_case m;
+    assert_true(cr_rf_map_aten(&pn, &own, &m));
+    cr_rf_inputs_free(&own.in);
+    assert_close(m.w_elems, 64.0 * 32768, 0, 0);
 }
 
 /* Mixed input types: bf16 [n] + fp32 [n] -> fp32 runs PyTorch's
@@ -1109,6 +1182,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_names),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_counts_beyond_exact),
         cmocka_unit_test(test_kernel_dtype_and_short_names),
         cmocka_unit_test(test_matmul_batch),
         cmocka_unit_test(test_attention_packed),

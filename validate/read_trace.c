@@ -269,13 +269,12 @@ static int64_t proc_of(int64_t pid)
 
 /* What read_trace skipped: how many ranges, how many of them calls of a
  * catalog operator (cr_vcase_is_catalog_call: roofline reads those), the
- * first one's reason (why may be NULL) and whether that one was such a
- * call. */
+ * first one's reason and the first reason among the others (why and
+ * why_other may be NULL). */
 typedef struct {
     int n, catalog;
-    char *why;
-    size_t why_size;
-    bool why_catalog;
+    char *why, *why_other;
+    size_t why_size, why_other_size;
 } skips;
 
 /* cr_validate_read_trace(); *ti_out (may be NULL) what the reader learnt
@@ -416,11 +415,10 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, skips *sk, cr_
         out->n--; /* not appended */
         bool catalog = cr_vcase_is_catalog_call(rg[i].name);
         sk->catalog += catalog;
-        if (sk->n++ == 0) {
-            sk->why_catalog = catalog;
-            if (sk->why && sk->why_size)
-                cr_str_copy(sk->why, sk->why_size, why);
-        }
+        if (sk->n++ == 0 && sk->why && sk->why_size)
+            cr_str_copy(sk->why, sk->why_size, why);
+        if (!catalog && sk->n - sk->catalog == 1 && sk->why_other && sk->why_other_size)
+            cr_str_copy(sk->why_other, sk->why_other_size, why);
     }
 out:
     for (size_t i = 0; i < nr; i++)
@@ -435,7 +433,7 @@ out:
 cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_skipped,
                                  char *skip_why, size_t skip_why_size, cr_diag *d)
 {
-    skips sk = {0, 0, skip_why, skip_why_size, false};
+    skips sk = {0, 0, skip_why, NULL, skip_why_size, 0};
     cr_status st = read_trace(path, out, &sk, NULL, d);
     if (n_skipped)
         *n_skipped = sk.n;
@@ -445,13 +443,16 @@ cr_status cr_validate_read_trace(const char *path, cr_vmeas_list *out, int *n_sk
 /* One trace into out; info's skip figures updated. */
 static cr_status read_one(const char *path, cr_vmeas_list *out, cr_vread_info *info, cr_diag *d)
 {
-    skips sk = {0, 0, info->skipped ? NULL : info->why, info->skipped ? 0 : sizeof info->why,
-                false};
+    bool other_before = info->skipped > info->skipped_catalog;
+    skips sk = {0,
+                0,
+                info->skipped ? NULL : info->why,
+                other_before ? NULL : info->why_other,
+                info->skipped ? 0 : sizeof info->why,
+                other_before ? 0 : sizeof info->why_other};
     cr_trace_info ti;
     size_t before = out->n;
     cr_status st = read_trace(path, out, &sk, &ti, d);
-    if (info->skipped == 0 && sk.n > 0)
-        info->why_catalog = sk.why_catalog;
     info->skipped += sk.n;
     info->skipped_catalog += sk.catalog;
     if (st == CR_OK && (st = cr_vread_note_trace(info, path, &ti, d)) != CR_OK)

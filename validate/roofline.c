@@ -1323,14 +1323,10 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     /* validate skips the ranges of catalog operators, read here */
     int skipped = info.skipped - info.skipped_catalog;
     c->out->info.skipped += skipped;
-    /* the reader's first reason is ours unless it is about a catalog
-     * operator's range, which this table reads; then the first of ours is
-     * not known and the reason says what they are (QA audit, 2026-12-06:
-     * first_skip_reason was null beside 3 skipped ranges) */
+    /* the first reason among the ranges this table does not read (a
+     * catalog operator's range, which validate skips, is read here) */
     if (skipped > 0 && !c->out->info.why[0])
-        cr_str_copy(c->out->info.why, sizeof c->out->info.why,
-                    info.why_catalog ? "cr: ranges of no crbench family nor catalog operator"
-                                     : info.why);
+        cr_str_copy(c->out->info.why, sizeof c->out->info.why, info.why_other);
     cr_vmerge_info mi = {0};
     if (st == CR_OK)
         st = cr_validate_merge_ranks(&l, &mi, d);

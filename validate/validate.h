@@ -215,7 +215,8 @@ typedef struct {
     char why[256];             /* the first skipped range's reason */
     int skipped_catalog;       /* of those, calls of a catalog operator
                                   (cr_vcase_is_catalog_call), which roofline reads */
-    bool why_catalog;          /* why is about such a range */
+    char why_other[256];       /* the first reason among the skipped ranges that are not
+                                  such calls (what roofline reports) */
     int not_traces;            /* files of a folder that could not be read as traces */
     char not_trace_why[320];   /* the first of them: the reader's message */
     int incomplete;            /* traces that end before their closing bracket (the

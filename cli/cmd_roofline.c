@@ -176,7 +176,8 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         printf("# %d file(s) were not traces (first: %s)\n", r->info.not_traces,
                r->info.not_trace_why);
     if (r->info.skipped)
-        printf("# %d cr: range(s) of no crbench family nor catalog operator skipped%s%s%s\n",
+        printf("# %d cr: range(s) skipped, neither a catalog operator call nor a crbench case "
+               "validate reads%s%s%s\n",
                r->info.skipped, r->info.why[0] ? " (first: " : "", r->info.why,
                r->info.why[0] ? ")" : "");
     /* the program's own annotations that got no bound: their parameters

@@ -851,6 +851,19 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                              path, line_no);
             goto out;
         }
+        /* lines ended by a carriage return alone (classic Mac OS, some
+         * paste buffers) read as one line, the whole log a comment: say so
+         * (two such breaks: a lone one may be a terminal's overwrite) */
+        int lone_cr = 0;
+        for (ssize_t k = 0; k + 1 < got && lone_cr < 2; k++)
+            lone_cr += raw[k] == '\r' && raw[k + 1] != '\n';
+        if (lone_cr >= 2) {
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s:%d: lines end in a carriage return alone (\\r, classic Mac "
+                             "line endings): convert them first (tr '\\r' '\\n' < LOG > LOG.txt)",
+                             path, line_no);
+            goto out;
+        }
         if ((size_t)got >= sizeof line) {
             /* an overlong comment (an environment dump, say), NCCL_DEBUG
              * line (a channel list of a large job) or shell trace is no

@@ -449,6 +449,33 @@ static void assert_key(const char *head, const char *key, const char *want)
     free(got);
 }
 
+/* Line endings: CRLF reads as LF; a carriage return alone (classic Mac
+ * OS) made the whole log one comment line, refused as holding no result
+ * rows; it is refused at line 1 naming the endings and the fix (QA audit
+ * of pasted logs, 2026-12-06). */
+static void test_nccl_tests_line_endings(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *crlf = "#  Rank  0 Group  0 Pid 1 on h device  0 [0x18] NVIDIA H100\r\n"
+                       "# Collective test starting: all_reduce_perf\r\n"
+                       "        1024           256     float     sum      -1    20.00    0.05    "
+                       "0.05       0    20.00    0.05    0.05       0\r\n";
+    assert_int_equal(read_log_o(crlf, "crlf.log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    cr_vmeas_list_release(&l);
+    const char *cr = "#  Rank  0 Group  0 Pid 1 on h device  0 [0x18] NVIDIA H100\r"
+                     "# Collective test starting: all_reduce_perf\r"
+                     "        1024           256     float     sum      -1    20.00    0.05    "
+                     "0.05       0    20.00    0.05    0.05       0\r";
+    assert_int_equal(read_log_o(cr, "cr.log", NULL, &l, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "cr.log:1: lines end in a carriage return alone"));
+    assert_non_null(strstr(d.msg, "tr '\\r' '\\n'"));
+    assert_int_equal(l.n, 0);
+    cr_vmeas_list_release(&l);
+}
+
 /* A log of several tests (nccl-tests' scripts run every binary in turn)
  * where one is not a collective commroof models (hypercube_perf): its table
  * is left out and counted, never read as the test before it (the
@@ -813,6 +840,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_layouts),
         cmocka_unit_test(test_nccl_tests_runs),
         cmocka_unit_test(test_nccl_tests_pasted),
+        cmocka_unit_test(test_nccl_tests_line_endings),
         cmocka_unit_test(test_nccl_tests_gpus_per_thread),
         cmocka_unit_test(test_nccl_tests_loop_ops),
         cmocka_unit_test(test_nccl_tests_unknown_test_left_out),

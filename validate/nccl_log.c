@@ -1170,12 +1170,21 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                          grp0_lines, nranks);
             }
             cr_str_copy(T.gpu, sizeof T.gpu, run_gpu);
-            /* the log's own word first; then the caller's; else one */
-            int said = ngpus_hdr > 0 ? ngpus_hdr : pid_run_max;
-            if (said <= 0 && o && o->gpus_per_thread > 0)
-                said = o->gpus_per_thread;
+            /* the log's nThread line first; then the caller's word; then
+             * the ranks sharing a Pid (one thread's -g GPUs, or -t's
+             * threads: the caller tells them apart); else one */
+            int said = ngpus_hdr > 0                 ? ngpus_hdr
+                       : o && o->gpus_per_thread > 0 ? o->gpus_per_thread
+                                                     : pid_run_max;
             T.gpus_per_thread = said > 0 ? said : 1;
             T.layout_unsaid = said <= 0;
+            /* ranks of one Pid are -g's GPUs of one thread or -t's threads
+             * of one process alike: without the nThread line, say which */
+            if (ngpus_hdr <= 0 && pid_run_max > 1 && !T.note[0] && !(o && o->gpus_per_thread > 0))
+                snprintf(T.note, sizeof T.note,
+                         "no nThread line: %d ranks of a Pid read as -g %d; a -t run: "
+                         "--ranks-per-process 1",
+                         pid_run_max, pid_run_max);
             T.loop_ops = loop_ops;
             T.blocking = blocking;
             T.nccl_version = log_version > 0 ? log_version : o ? o->nccl_version : 0;

@@ -582,6 +582,21 @@ static void test_nccl_tests_gpus_per_thread(void **state)
     assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "2");
     assert_null(cr_vcase_get(&l.v[1].c, "gpus_per_thread"));
     cr_vmeas_list_release(&l);
+    /* ranks of one Pid and no nThread line are -g's GPUs or -t's threads
+     * alike: read as -g, with a note saying so; the caller's word
+     * (--ranks-per-process) comes before the Pids (QA audit of pasted
+     * logs: a -t 2 run was read as -g 2 with no way to say otherwise) */
+    const char *pids = "#  Rank  0 Group  0 Pid 5 on a device  0 [0x06] NVIDIA H100\n"
+                       "#  Rank  1 Group  0 Pid 5 on a device  1 [0x26] NVIDIA H100\n" ROW_8B;
+    assert_int_equal(cr_test_read_nccl_text(pids, "all_reduce_perf.log", NULL, &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "gpus_per_thread"), "2");
+    assert_non_null(strstr(l.v[0].note, "no nThread line: 2 ranks of a Pid read as -g 2"));
+    cr_vmeas_list_release(&l);
+    cr_nccl_log_opts one = {.gpus_per_thread = 1};
+    assert_int_equal(cr_test_read_nccl_text(pids, "all_reduce_perf.log", &one, &l, &d), CR_OK);
+    assert_null(cr_vcase_get(&l.v[0].c, "gpus_per_thread"));
+    assert_null(strstr(l.v[0].note, "nThread"));
+    cr_vmeas_list_release(&l);
 }
 
 /* The NCCL release a log prints (nccl-tests' "nccl-library=", NCCL's

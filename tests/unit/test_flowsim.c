@@ -357,7 +357,19 @@ static void test_agrees_across_nodes(void **state)
     /* 0,8 and 0,8,16: one GPU a node, two NICs behind its PCIe switch;
      * NCCL's graph sends its channels through one of them (coll.h
      * net_nics), as the simulator's routes must */
-    static const char *sets[] = {"0-15", "0-23", "0-31", "0,8", "0,8,16"};
+    /* 0-11, 0-9, 0-19: nodes holding 8 + 4, 8 + 2, 8 + 8 + 4 ranks; 0-3,8-11
+     * a partial node pair. Each node leaves on its own ranks' NICs, the
+     * channels on the smallest node's rails (NCCL keeps the fewest
+     * channels of any node's graph: src/init.cc, AllGather3), a tree's
+     * chains through each node's ranks, the longest setting the depth.
+     * Before, coll's ring crossed on one rail (8 + 4 at 1 GiB: 54,049 us
+     * where the simulator's took 45,429) and the simulator's tree ran a
+     * double binary tree over the 12 ranks (27,720 us against coll's
+     * 5,305). 8 + 7 is left out: 16 channels over 7 rails load two rails
+     * with 3 where coll spreads them evenly (1.30 at 1 GiB,
+     * doc/simulator.md). */
+    static const char *sets[] = {"0-15", "0-23", "0-31", "0,8",     "0,8,16",
+                                 "0-11", "0-9",  "0-19", "0-3,8-11"};
     static const cr_algo algos[] = {CR_ALGO_RING, CR_ALGO_TREE, CR_ALGO_NVLSTREE};
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
         cr_rankset *rs = NULL;
@@ -379,48 +391,6 @@ static void test_agrees_across_nodes(void **state)
                 if (!p.supported)
                     continue; /* NVLS tree runs Simple only */
                 assert_sim_is_pred(t, CR_COLL_ALLREDUCE, S, &p, rs->ranks, rs->n, 0.01, sets[k]);
-            }
-        cr_coll_ctx_free(ctx);
-        cr_rankset_free(rs);
-    }
-    cr_topo_free(t);
-}
-
-/* Nodes holding different numbers of ranks (h100-ib-4n: 8 + 4, 8 + 2, 8 +
- * 8 + 4) and a partial node pair (4 + 4): each node leaves on its own
- * ranks' NICs, the channels on the smallest node's rails (NCCL keeps the
- * fewest channels of any node's graph: src/init.cc, AllGather3), and a
- * tree's chains run through each node's ranks, the longest setting the
- * depth. Ring and tree allreduce agree with coll within 1% at 256 B, 64
- * MiB and 1 GiB. Before, coll's ring crossed on one rail (8 + 4 at 1 GiB:
- * 54,049 us where the simulator's took 45,429) and the simulator's tree
- * ran a double binary tree over the 12 ranks (27,720 us against coll's
- * 5,305). 8 + 7 is left out: 16 channels over 7 rails load two rails with
- * 3 where coll spreads them evenly (1.30 at 1 GiB, doc/simulator.md). */
-static void test_agrees_on_uneven_nodes(void **state)
-{
-    (void)state;
-    cr_topo *t = NULL;
-    cr_diag d = {{0}};
-    assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
-    static const char *sets[] = {"0-11", "0-9", "0-19", "0-3,8-11"};
-    static const cr_algo algos[] = {CR_ALGO_RING, CR_ALGO_TREE};
-    static const double sizes[] = {256, 1 << 26, 1 << 30};
-    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
-        cr_rankset *rs = NULL;
-        assert_int_equal(cr_rankset_parse(sets[k], t->n_gpus, &rs, &d), CR_OK);
-        cr_coll_ctx *ctx = NULL;
-        assert_int_equal(cr_coll_ctx_new(t, rs, &ctx, &d), CR_OK);
-        for (size_t a = 0; a < 2; a++)
-            for (size_t z = 0; z < 3; z++) {
-                cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, sizes[z]);
-                rq.algo = algos[a];
-                rq.proto = CR_PROTO_SIMPLE;
-                cr_coll_pred p;
-                assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
-                assert_true(p.supported);
-                assert_sim_is_pred(t, CR_COLL_ALLREDUCE, sizes[z], &p, rs->ranks, rs->n, 0.01,
-                                   sets[k]);
             }
         cr_coll_ctx_free(ctx);
         cr_rankset_free(rs);
@@ -1653,7 +1623,6 @@ int main(void)
         cmocka_unit_test(test_mesh_rings_use_the_links),
         cmocka_unit_test(test_torus_rings_decompose),
         cmocka_unit_test(test_agrees_across_nodes),
-        cmocka_unit_test(test_agrees_on_uneven_nodes),
         cmocka_unit_test(test_concurrent_collectives_share),
         cmocka_unit_test(test_oversubscribed_spine),
         cmocka_unit_test(test_p2p_one_nic_per_pair),

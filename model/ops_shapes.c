@@ -401,10 +401,18 @@ cr_status ops_shape_attention(const cr_op_params *p, ops_work *w, cr_diag *d)
          * again: P is no input (only O and the log-sum-exp are), and dS =
          * P (dP - rowsum(dO O)) needs it, so five matmuls of the size of
          * the forward's two: 2.5x its FLOPs (the count FlashAttention-2's
-         * benchmarks use, Dao 2023, arXiv:2307.08691). Bytes: Q, K, V, O, dO read,
-         * dQ, dK, dV written; the log-sum-exp (fp32, b H S) left out. */
+         * benchmarks use, Dao 2023, arXiv:2307.08691). Compulsory bytes:
+         * Q, K, V, dO read and dQ, dK, dV written, e b S d (3 H + 4 Hkv).
+         * O is FlashAttention-2's input (Algorithm 2 line 4: D = rowsum(dO
+         * o O)) but no compulsory one: D = rowsum(P o dP) too, from Q, K,
+         * V and dO, and a kernel that spends the FLOPs of a first pass
+         * over S and dP skips reading O (a QA audit of 2026-12-07: the
+         * bound read O and was 8/7 too high where the backward is memory
+         * bound, 1/8 of MHA's bytes); the log-sum-exp (fp32, b H S) is
+         * left out likewise. The PyTorch kernel reads O. */
         w->mma_flops *= 2.5;
-        w->hbm_bytes = e * b * s * hd * (4 * V(HEADS) + 4 * V(KV_HEADS));
+        w->hbm_bytes = e * b * s * hd * (3 * V(HEADS) + 4 * V(KV_HEADS));
+        w->base_hbm_bytes = e * b * s * hd * (4 * V(HEADS) + 4 * V(KV_HEADS));
     }
     w->base_kernels = 1;
     w->kernel = OPS_KERNEL_MATMUL;

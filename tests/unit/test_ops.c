@@ -271,12 +271,34 @@ static void test_attention_counts(void **state)
     assert_string_equal(r.comm[0].coll, "alltoall");
     /* attention's backward on one GPU (4 x 1024 tokens, 16 heads of 64,
      * causal): five matmuls of the forward's two's size, 2.5 x 4 b h d
-     * s (s + 1) / 2; Q, K, V, O, dO read and dQ, dK, dV written, bf16 */
+     * s (s + 1) / 2; compulsory: Q (16 heads), K, V (16 each), dO (16)
+     * read and dQ (16), dK, dV (16 each) written, bf16, 112 head-rows a
+     * token. O (16 more) is what FlashAttention-2 reads to form rowsum(dO
+     * o O), which rowsum(P o dP) gives without it: not compulsory (a QA
+     * audit of 2026-12-07; it was counted, 128 head-rows a token) */
     r = counts("attention",
                (const char *[]){"batch", "4", "seq", "1024", "heads", "16", "kv_heads", "16",
                                 "head_dim", "64", "causal", "yes", "backward", "yes", NULL});
     EXACT(r.flops, 2.5 * 4 * 4 * 16 * 64 * (1024.0 * 1025 / 2));
-    EXACT(r.hbm_bytes, 2.0 * 4 * 1024 * 64 * (5 * 16 + 3 * 16));
+    EXACT(r.hbm_bytes, 2.0 * 4 * 1024 * 64 * (16 + 16 + 16 + 16 + 16 + 16 + 16));
+    /* GQA, 32 query heads on 8 KV heads of 128, 128 tokens, batch 64,
+     * bf16: Q, dO, dQ 32 heads each, K, V, dK, dV 8 each: 128 head-rows
+     * of 256 B a token, 8192 tokens: 268,435,456 B (was 335,544,320 with
+     * O); on an H100 (3.35 TB/s, 50 MiB of L2) the bound is the memory
+     * floor, (268,435,456 - 50 MiB) / 3.35 TB/s = 64.48 us (was 84.51),
+     * above the 2.5 x 4 x 64 x 32 x 128 x 128^2 FLOPs at 989 TFLOP/s
+     * (43.4 us). FlashAttention-2's kernel still reads O: the prediction
+     * keeps its 335,544,320 B. */
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    const char *const gqa[] = {"batch",  "64",       "seq",      "128",      "heads",
+                               "32",     "kv_heads", "8",        "head_dim", "128",
+                               "causal", "no",       "backward", "yes",      NULL};
+    r = eval(t, "attention", gqa);
+    EXACT(r.hbm_bytes, 64.0 * 128 * 256 * (32 + 32 + 32 + 4 * 8));
+    assert_close(r.bound_s, (268435456.0 - 50 * 1048576.0) / 3.35e12, 1e-9, 0);
+    assert_string_equal(r.binding, "hbm");
+    assert_true(r.pred_s > (335544320.0 - 50 * 1048576.0) / 3.35e12);
+    cr_topo_free(t);
 }
 
 static void test_moe_counts(void **state)

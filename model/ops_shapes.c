@@ -568,17 +568,35 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
         st = cr_diag_set(d, CR_EINVAL, "topk = %.0f exceeds experts = %.0f", k, ex);
     if (st == CR_OK && V(SKEW) < 1)
         st = cr_diag_set(d, CR_ERANGE, "skew = %g must be at least 1 (1 = balanced)", V(SKEW));
-    if (st == CR_OK && V(SKEW) > g)
-        st = cr_diag_set(d, CR_ERANGE, "skew = %g exceeds ep = %.0f (all tokens on one rank)",
-                         V(SKEW), g);
+    /* A token sends a rank at most min(k, E/p) copies (its k experts are
+     * distinct), so a rank receives at most p t min(k, E/p) of them against
+     * the mean t k: the load over the mean is at most min(p, E/k) (a QA
+     * audit of 2026-12-07: 8 experts, top-2 on ep 8 took skew 8, 16 t
+     * copies on a rank whose one expert can get each of the 8 t tokens
+     * once, and the FLOPs, baseline and predictions of that load) */
+    double lmax = fmin(g, ex / k);
+    if (st == CR_OK && V(SKEW) > lmax)
+        st = cr_diag_set(d, CR_ERANGE,
+                         "skew = %g exceeds what top-%.0f routing can put on one rank: give 1 "
+                         "(balanced) to min(ep, experts / topk) = min(%.0f, %.0f / %.0f) = %g "
+                         "(every token sending the rank all the copies it can)",
+                         V(SKEW), k, g, ex, k, lmax);
     if (st != CR_OK)
         return st;
     double l = moe_load(p, g), rows = l * t * k;
-    /* an expert that no token reaches need not be read: the hot rank's
-     * L t k routed copies touch at most that many of its E/p experts (decode:
-     * 1 token x top-8 on a rank of 32 experts reads 8 experts' weights, not
-     * 32) */
-    double touched = fmin(ex / g, ceil(rows));
+    /* An expert that no token reaches need not be read. Under the routing
+     * the parameters describe (uniform, the hot rank's experts L_0 times
+     * as likely), each of the p t tokens picks a given expert of the hot
+     * rank with probability L_0 k / E (at most 1 by the check above), so
+     * it goes untouched with probability (1 - L_0 k / E)^(p t) and the
+     * rank's E/p experts touch E/p (1 - (1 - L_0 k / E)^(p t)) on average,
+     * never more than its L t k rows. Decode (1 token a rank x top-8 of
+     * 256 experts, ep 8) reads 7.18 of its 32 experts, not 8: every
+     * token's copies on distinct experts, which the count assumed until a
+     * QA audit of 2026-12-07, is the most a rank can touch (0.2% likely
+     * for 8 copies on 8 experts), not the least; a run that beat that
+     * bound was the rule. */
+    double touched = fmin(ex / g * (1 - pow(1 - fmin(V(SKEW) * k / ex, 1), g * t)), fmax(rows, 0));
     w->mma_flops = 2 * t * h * ex + 6 * h * f * rows;
     w->vec_flops = 2 * t * k * h;
     /* expert weights (touched x 3 h f), router weights (h E), tokens in and

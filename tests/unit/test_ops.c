@@ -343,13 +343,28 @@ static void test_moe_counts(void **state)
     EXACT(r.flops, router + 6.0 * 1024 * 512 * 1024 + sum);
     EXACT(r.traffic_bytes, 2 * 4194304.0 * 7 / 8 * 0.5);
     /* decode: 1 token per rank, top-8 of 256 experts on ep 8 (32 per rank):
-     * the hot rank receives 8 routed copies, so at most 8 experts' weights
-     * (3 x 7168 x 2048 bf16 each) must be read, not 32: 8 x 88,080,384 B +
-     * router 2 x 7168 x 256 + tokens 2 x 2 x 7168 = 708,341,760 B (it counted
-     * 2,822,270,976 B, a bound 4x too high for this memory-bound shape). */
+     * an expert no token reaches is not read. Each of the 8 tokens picks a
+     * given expert with probability 8/256 = 1/32, so it stays untouched
+     * with probability (31/32)^8 and a rank's 32 experts touch 32 (1 -
+     * (31/32)^8) = 7.1776 on average (3 x 7168 x 2048 bf16 = 88,080,384 B
+     * each), + router 2 x 7168 x 256 + tokens 2 x 2 x 7168. It counted 32
+     * experts (2,822,270,976 B) until an audit of 2026-12-04, then 8, the
+     * most 8 copies can touch (all on distinct experts, 8!/8^8 = 0.24%
+     * likely on one rank), where the bound must take the least: a QA audit
+     * of 2026-12-07 */
     r = counts("moe", (const char *[]){"tokens", "1", "hidden", "7168", "ffn", "2048", "experts",
                                        "256", "topk", "8", "ep", "8", NULL});
-    EXACT(r.hbm_bytes, 708341760.0);
+    double touched = 32 * (1 - pow(31.0 / 32, 8));
+    assert_close(touched, 7.1776, 1e-4, 0);
+    EXACT(r.hbm_bytes, touched * 88080384.0 + 2.0 * 7168 * 256 + 2.0 * 2 * 7168);
+    /* 4 tokens a rank, top-2 of 64 experts on ep 8 (8 a rank), skew 2:
+     * the hot rank's experts each twice as likely, 2 x 2/64 = 1/16 a token,
+     * 32 tokens: 8 (1 - (15/16)^32) = 6.99 experts of 3 x 1024 x 512 bf16
+     * (3 MiB each), never more than its 2 x 4 x 2 = 16 rows */
+    r = counts("moe", (const char *[]){"tokens", "4", "hidden", "1024", "ffn", "512", "experts",
+                                       "64", "topk", "2", "ep", "8", "skew", "2", NULL});
+    EXACT(r.hbm_bytes,
+          8 * (1 - pow(15.0 / 16, 32)) * 3145728.0 + 2.0 * 1024 * 64 + 2.0 * 2 * 4 * 1024);
 }
 
 /* A capacity caps the hot rank; what it drops is not sent to the others,
@@ -943,7 +958,29 @@ static void test_param_errors(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_op_param_set(op, &p, "skew", "9", &d), CR_OK);
     assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
-    assert_string_equal(d.msg, "skew = 9 exceeds ep = 8 (all tokens on one rank)");
+    assert_string_equal(d.msg, "skew = 9 exceeds what top-2 routing can put on one rank: give 1 "
+                               "(balanced) to min(ep, experts / topk) = min(8, 8 / 2) = 4 (every "
+                               "token sending the rank all the copies it can)");
+    /* and beyond what the routing can send one rank (a QA audit of
+     * 2026-12-07): the defaults' 8 experts on ep 8 give a rank one
+     * expert, which each of the 8 t tokens reaches at most once, 8 t
+     * copies against the mean t x top-2: skew 4 at most, where 8 was
+     * taken (16 t copies computed on that rank); 4 runs */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "skew", "8", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "skew = 8 exceeds what top-2 routing can put on one rank"));
+    assert_int_equal(cr_op_param_set(op, &p, "skew", "4", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_OK);
+    /* top-8 of 16 experts on ep 4: 4 experts a rank take at most 4 of a
+     * token's 8 copies, 4 x 4 t against 8 t: skew 2 at most */
+    assert_int_equal(cr_op_param_set(op, &p, "ep", "4", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(op, &p, "experts", "16", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(op, &p, "topk", "8", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(op, &p, "skew", "2.5", &d), CR_OK);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "min(4, 16 / 8) = 2 "));
     /* zero, negative and fractional sizes are refused where they are typed */
     op = find("gemm");
     cr_op_params_defaults(op, &p);

@@ -565,7 +565,10 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
     if (st == CR_OK)
         st = divides("", g, "ep", ex, "experts", d);
     if (st == CR_OK && k > ex)
-        st = cr_diag_set(d, CR_EINVAL, "topk = %.0f exceeds experts = %.0f", k, ex);
+        st = cr_diag_set(d, CR_EINVAL,
+                         "topk = %.0f exceeds experts = %.0f: a token picks distinct experts, "
+                         "give 1 to %.0f",
+                         k, ex, ex);
     if (st == CR_OK && V(SKEW) < 1)
         st = cr_diag_set(d, CR_ERANGE, "skew = %g must be at least 1 (1 = balanced)", V(SKEW));
     /* A token sends a rank at most min(k, E/p) copies (its k experts are

@@ -990,6 +990,25 @@ static void test_param_errors(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_op_param_set(op, &p, "n", "-5", &d), CR_ERANGE);
     assert_string_equal(d.msg, "n = \"-5\" is out of range (1 to 1e18)");
+    /* reads, writes and px take 0 (a fill, a reduction, the whole group
+     * along x): their range says 0 (a QA audit of 2026-12-07: it said 1,
+     * and reads 0 ran) */
+    op = find("elementwise");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "reads", "-1", &d), CR_ERANGE);
+    assert_string_equal(d.msg, "reads = \"-1\" is out of range (0 to 1e18)");
+    assert_int_equal(cr_op_param_set(op, &p, "reads", "0", &d), CR_OK);
+    /* top-k beyond the experts names the range */
+    op = find("moe");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "topk", "9", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "topk = 9 exceeds experts = 8: a token picks distinct experts, "
+                               "give 1 to 8");
+    op = find("gemm");
+    cr_op_params_defaults(op, &p);
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_op_param_set(op, &p, "k", "1.5", &d), CR_EPARSE);
     assert_string_equal(d.msg, "k = \"1.5\" is not a whole number");

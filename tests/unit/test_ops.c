@@ -613,11 +613,34 @@ static void test_dp_pp_counts(void **state)
     EXACT(r.hbm_bytes, 4 * P);
     EXACT(r.comm_bytes, 2 * P);
     /* FSDP: forward + backward 6 P T; own parameter and gradient shards (P/8
-     * each, bf16); allgather and reducescatter of 2P bytes each. */
+     * each, bf16); PyTorch's FULL_SHARD gathers the 2P bytes of parameters
+     * for the forward and again for the backward, then reducescatters 2P
+     * of gradients: ZeRO-3's 3 x 2P (Rajbhandari et al. 2020, 7.2.2). */
     r = counts("fsdp", (const char *[]){"params", "16777216", "tokens", "1024", NULL});
     EXACT(r.flops, 6 * P * 1024 + 7.0 / 8 * P);
     EXACT(r.hbm_bytes, 2 * P / 8 + 2 * P / 8);
-    EXACT(r.comm_bytes, 4 * P);
+    EXACT(r.comm_bytes, 6 * P);
+    /* The baseline runs the three (a QA audit of 2026-12-07: it ran one
+     * allgather); the bound takes a kernel that keeps the gathered
+     * parameters, one allgather and one reducescatter of 32 MiB, which on
+     * hgx-h100-8 (NVLS: 7/8 S in by the gather, 1/8 S in by the reduction,
+     * S each way in all, over 450 + 63 GB/s of ports) is 65.4 us + 0.6,
+     * under the compute, 6 x 16,777,216 x 1024 FLOPs at 989 TFLOP/s =
+     * 104.2 us: the bound. The three phases take 15/8 S in (two gathers'
+     * 7/8 and the reduction's 1/8), 122.6 us. */
+    {
+        cr_topo *t = cr_test_open_topo("hgx-h100-8");
+        cr_op_result f =
+            eval(t, "fsdp", (const char *[]){"params", "16777216", "tokens", "1024", NULL});
+        assert_int_equal(f.n_comm, 3);
+        assert_close(f.comm[0].nccl_s, f.comm[1].nccl_s, 1e-12, 0);
+        assert_close(f.baseline_comm_s, f.comm[0].nccl_s + f.comm[1].nccl_s + f.comm[2].nccl_s,
+                     1e-12, 0);
+        assert_close(f.bound_s, 6 * P * 1024 / 989e12, 1e-9, 0);     /* tensor cores */
+        assert_close(f.t_comm_s, 15.0 / 8 * 2 * P / 513e9, 1e-9, 0); /* the main algorithm's */
+        assert_non_null(strstr(f.bound_by, "gather the parameters once"));
+        cr_topo_free(t);
+    }
     /* ZeRO with fused Adam on the P/8 shard: 16 FLOPs per shard parameter;
      * HBM: all P local fp8 gradients read (the reducescatter's input), 24
      * bytes (fp32 master, m, v in and out) per shard parameter, all P bf16
@@ -644,7 +667,7 @@ static void test_dp_pp_counts(void **state)
      * gradients' reducescatter 2P */
     r = counts("fsdp", (const char *[]){"params", "16777216", "tokens", "1024", "dtype", "fp8",
                                         "grad_dtype", "bf16", NULL});
-    EXACT(r.comm_bytes, P + 2 * P);
+    EXACT(r.comm_bytes, P + P + 2 * P);
     EXACT(r.hbm_bytes, P / 8 + 2 * P / 8);
 }
 

@@ -332,7 +332,9 @@ static double soft_max(double a, double b, double q)
  * kernels reach and overlaps that imperfectly with its tiles; a streaming
  * kernel moves its reads and writes at their own rates (the read/write
  * split from the operator's reads and writes per element where it has
- * them, else half and half). */
+ * them, else half and half). It moves what the named kernel moves
+ * (base_hbm_bytes: attention's backward reads O, which the bound's
+ * compulsory bytes leave out), elsewhere the bound's bytes. */
 static double kernel_s(const env *v, const cr_op_def *op, const ops_work *w, const cr_op_params *p,
                        double *tiles)
 {
@@ -340,7 +342,7 @@ static double kernel_s(const env *v, const cr_op_def *op, const ops_work *w, con
     double tc = comp_s(v, w, v->g->sms, tiles);
     if (w->kernel == OPS_KERNEL_GEMM) {
         double t = c->kernel_fixed_s +
-                   soft_max(tc, w->hbm_bytes / (v->g->hbm_Bps * c->gemm_mem_eff), c->gemm_q);
+                   soft_max(tc, w->base_hbm_bytes / (v->g->hbm_Bps * c->gemm_mem_eff), c->gemm_q);
         /* the power limit: tensor-core kernels only (fp32 runs on the CUDA
          * cores) */
         if (w->dt != CR_DT_FP32)
@@ -354,10 +356,10 @@ static double kernel_s(const env *v, const cr_op_def *op, const ops_work *w, con
             if (rw > 0)
                 rd_frac = p->v[CR_OPP_READS] / rw;
         }
-        return c->kernel_fixed_s +
-               fmax(tc, stream_s(v, w->hbm_bytes * rd_frac, w->hbm_bytes * (1 - rd_frac)));
+        return c->kernel_fixed_s + fmax(tc, stream_s(v, w->base_hbm_bytes * rd_frac,
+                                                     w->base_hbm_bytes * (1 - rd_frac)));
     }
-    return c->kernel_fixed_s + fmax(tc, mem_s(v, w->hbm_bytes));
+    return c->kernel_fixed_s + fmax(tc, mem_s(v, w->base_hbm_bytes));
 }
 
 /* --- host link (h2d / d2h) ---------------------------------------------- */

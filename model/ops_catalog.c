@@ -422,8 +422,12 @@ static cr_status parse_count(const char *name, const char *text, bool decimal, d
     if (*end != '\0')
         goto bad;
     x *= mul;
+    /* px, reads and writes may be 0 (cr_op_param_set): the range says so */
+    bool zero =
+        strcmp(name, "px") == 0 || strcmp(name, "reads") == 0 || strcmp(name, "writes") == 0;
     if (x < 0 || x > 1e18)
-        return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (1 to 1e18)", name, text);
+        return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (%d to 1e18)", name, text,
+                           zero ? 0 : 1);
     /* a decimal count too must come out whole: 1.5 parameters is no count */
     if (x != floor(x))
         return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name, text);

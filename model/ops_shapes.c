@@ -401,10 +401,18 @@ cr_status ops_shape_attention(const cr_op_params *p, ops_work *w, cr_diag *d)
          * again: P is no input (only O and the log-sum-exp are), and dS =
          * P (dP - rowsum(dO O)) needs it, so five matmuls of the size of
          * the forward's two: 2.5x its FLOPs (the count FlashAttention-2's
-         * benchmarks use, Dao 2023, arXiv:2307.08691). Bytes: Q, K, V, O, dO read,
-         * dQ, dK, dV written; the log-sum-exp (fp32, b H S) left out. */
+         * benchmarks use, Dao 2023, arXiv:2307.08691). Compulsory bytes:
+         * Q, K, V, dO read and dQ, dK, dV written, e b S d (3 H + 4 Hkv).
+         * O is FlashAttention-2's input (Algorithm 2 line 4: D = rowsum(dO
+         * o O)) but no compulsory one: D = rowsum(P o dP) too, from Q, K,
+         * V and dO, and a kernel that spends the FLOPs of a first pass
+         * over S and dP skips reading O (a QA audit of 2026-12-07: the
+         * bound read O and was 8/7 too high where the backward is memory
+         * bound, 1/8 of MHA's bytes); the log-sum-exp (fp32, b H S) is
+         * left out likewise. The PyTorch kernel reads O. */
         w->mma_flops *= 2.5;
-        w->hbm_bytes = e * b * s * hd * (4 * V(HEADS) + 4 * V(KV_HEADS));
+        w->hbm_bytes = e * b * s * hd * (3 * V(HEADS) + 4 * V(KV_HEADS));
+        w->base_hbm_bytes = e * b * s * hd * (4 * V(HEADS) + 4 * V(KV_HEADS));
     }
     w->base_kernels = 1;
     w->kernel = OPS_KERNEL_MATMUL;
@@ -557,20 +565,41 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
     if (st == CR_OK)
         st = divides("", g, "ep", ex, "experts", d);
     if (st == CR_OK && k > ex)
-        st = cr_diag_set(d, CR_EINVAL, "topk = %.0f exceeds experts = %.0f", k, ex);
+        st = cr_diag_set(d, CR_EINVAL,
+                         "topk = %.0f exceeds experts = %.0f: a token picks distinct experts, "
+                         "give 1 to %.0f",
+                         k, ex, ex);
     if (st == CR_OK && V(SKEW) < 1)
         st = cr_diag_set(d, CR_ERANGE, "skew = %g must be at least 1 (1 = balanced)", V(SKEW));
-    if (st == CR_OK && V(SKEW) > g)
-        st = cr_diag_set(d, CR_ERANGE, "skew = %g exceeds ep = %.0f (all tokens on one rank)",
-                         V(SKEW), g);
+    /* A token sends a rank at most min(k, E/p) copies (its k experts are
+     * distinct), so a rank receives at most p t min(k, E/p) of them against
+     * the mean t k: the load over the mean is at most min(p, E/k) (a QA
+     * audit of 2026-12-07: 8 experts, top-2 on ep 8 took skew 8, 16 t
+     * copies on a rank whose one expert can get each of the 8 t tokens
+     * once, and the FLOPs, baseline and predictions of that load) */
+    double lmax = fmin(g, ex / k);
+    if (st == CR_OK && V(SKEW) > lmax)
+        st = cr_diag_set(d, CR_ERANGE,
+                         "skew = %g exceeds what top-%.0f routing can put on one rank: give 1 "
+                         "(balanced) to min(ep, experts / topk) = min(%.0f, %.0f / %.0f) = %g "
+                         "(every token sending the rank all the copies it can)",
+                         V(SKEW), k, g, ex, k, lmax);
     if (st != CR_OK)
         return st;
     double l = moe_load(p, g), rows = l * t * k;
-    /* an expert that no token reaches need not be read: the hot rank's
-     * L t k routed copies touch at most that many of its E/p experts (decode:
-     * 1 token x top-8 on a rank of 32 experts reads 8 experts' weights, not
-     * 32) */
-    double touched = fmin(ex / g, ceil(rows));
+    /* An expert that no token reaches need not be read. Under the routing
+     * the parameters describe (uniform, the hot rank's experts L_0 times
+     * as likely), each of the p t tokens picks a given expert of the hot
+     * rank with probability L_0 k / E (at most 1 by the check above), so
+     * it goes untouched with probability (1 - L_0 k / E)^(p t) and the
+     * rank's E/p experts touch E/p (1 - (1 - L_0 k / E)^(p t)) on average,
+     * never more than its L t k rows. Decode (1 token a rank x top-8 of
+     * 256 experts, ep 8) reads 7.18 of its 32 experts, not 8: every
+     * token's copies on distinct experts, which the count assumed until a
+     * QA audit of 2026-12-07, is the most a rank can touch (0.2% likely
+     * for 8 copies on 8 experts), not the least; a run that beat that
+     * bound was the rule. */
+    double touched = fmin(ex / g * (1 - pow(1 - fmin(V(SKEW) * k / ex, 1), g * t)), fmax(rows, 0));
     w->mma_flops = 2 * t * h * ex + 6 * h * f * rows;
     w->vec_flops = 2 * t * k * h;
     /* expert weights (touched x 3 h f), router weights (h E), tokens in and
@@ -666,8 +695,9 @@ cr_status ops_shape_ddp(const cr_op_params *p, ops_work *w, cr_diag *d)
     return CR_OK;
 }
 
-/* FSDP / ZeRO-3: allgather parameters (P e gathered), forward and backward
- * (6 P T), reducescatter gradients (P eg). */
+/* FSDP / ZeRO-3: allgather parameters (P e gathered) for the forward,
+ * again for the backward, forward and backward (6 P T), reducescatter
+ * gradients (P eg). */
 cr_status ops_shape_fsdp(const cr_op_params *p, ops_work *w, cr_diag *d)
 {
     init(p, w, CR_OPP_DP);
@@ -686,8 +716,20 @@ cr_status ops_shape_fsdp(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->base_hbm_bytes = 2 * e * np + eg * np;
     w->base_kernels = 2;
     w->kernel = OPS_KERNEL_MATMUL;
-    phase(w, "allgather parameters", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
+    /* PyTorch's FSDP (FULL_SHARD, the default: reshard_after_forward)
+     * frees the gathered parameters after each layer's forward and
+     * gathers them again for its backward: ZeRO-3's 3 P of traffic, 1.5x
+     * DDP's (Rajbhandari et al. 2020, sec. 7.2.2). The baseline and the
+     * predictions run those three phases (a QA audit of 2026-12-07 found
+     * one allgather, the baseline's NCCL part 2/3 of PyTorch's). */
+    phase(w, "allgather parameters (forward)", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
+    phase(w, "allgather parameters (backward)", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
     phase(w, "reducescatter gradients", CR_COLL_REDUCESCATTER, np * eg, CR_OPP_DP);
+    /* the bound: a kernel that keeps the gathered parameters from the
+     * forward to the backward (SHARD_GRAD_OP) gathers once */
+    ops_alt *a = alt(w, "gather the parameters once", w->mma_flops, w->vec_flops);
+    alt_phase(a, "allgather parameters", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
+    alt_phase(a, "reducescatter gradients", CR_COLL_REDUCESCATTER, np * eg, CR_OPP_DP);
     w->overlappable = true;
     finish(w);
     return CR_OK;

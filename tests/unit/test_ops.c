@@ -271,12 +271,34 @@ static void test_attention_counts(void **state)
     assert_string_equal(r.comm[0].coll, "alltoall");
     /* attention's backward on one GPU (4 x 1024 tokens, 16 heads of 64,
      * causal): five matmuls of the forward's two's size, 2.5 x 4 b h d
-     * s (s + 1) / 2; Q, K, V, O, dO read and dQ, dK, dV written, bf16 */
+     * s (s + 1) / 2; compulsory: Q (16 heads), K, V (16 each), dO (16)
+     * read and dQ (16), dK, dV (16 each) written, bf16, 112 head-rows a
+     * token. O (16 more) is what FlashAttention-2 reads to form rowsum(dO
+     * o O), which rowsum(P o dP) gives without it: not compulsory (a QA
+     * audit of 2026-12-07; it was counted, 128 head-rows a token) */
     r = counts("attention",
                (const char *[]){"batch", "4", "seq", "1024", "heads", "16", "kv_heads", "16",
                                 "head_dim", "64", "causal", "yes", "backward", "yes", NULL});
     EXACT(r.flops, 2.5 * 4 * 4 * 16 * 64 * (1024.0 * 1025 / 2));
-    EXACT(r.hbm_bytes, 2.0 * 4 * 1024 * 64 * (5 * 16 + 3 * 16));
+    EXACT(r.hbm_bytes, 2.0 * 4 * 1024 * 64 * (16 + 16 + 16 + 16 + 16 + 16 + 16));
+    /* GQA, 32 query heads on 8 KV heads of 128, 128 tokens, batch 64,
+     * bf16: Q, dO, dQ 32 heads each, K, V, dK, dV 8 each: 128 head-rows
+     * of 256 B a token, 8192 tokens: 268,435,456 B (was 335,544,320 with
+     * O); on an H100 (3.35 TB/s, 50 MiB of L2) the bound is the memory
+     * floor, (268,435,456 - 50 MiB) / 3.35 TB/s = 64.48 us (was 84.51),
+     * above the 2.5 x 4 x 64 x 32 x 128 x 128^2 FLOPs at 989 TFLOP/s
+     * (43.4 us). FlashAttention-2's kernel still reads O: the prediction
+     * keeps its 335,544,320 B. */
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    const char *const gqa[] = {"batch",  "64",       "seq",      "128",      "heads",
+                               "32",     "kv_heads", "8",        "head_dim", "128",
+                               "causal", "no",       "backward", "yes",      NULL};
+    r = eval(t, "attention", gqa);
+    EXACT(r.hbm_bytes, 64.0 * 128 * 256 * (32 + 32 + 32 + 4 * 8));
+    assert_close(r.bound_s, (268435456.0 - 50 * 1048576.0) / 3.35e12, 1e-9, 0);
+    assert_string_equal(r.binding, "hbm");
+    assert_true(r.pred_s > (335544320.0 - 50 * 1048576.0) / 3.35e12);
+    cr_topo_free(t);
 }
 
 static void test_moe_counts(void **state)
@@ -321,13 +343,28 @@ static void test_moe_counts(void **state)
     EXACT(r.flops, router + 6.0 * 1024 * 512 * 1024 + sum);
     EXACT(r.traffic_bytes, 2 * 4194304.0 * 7 / 8 * 0.5);
     /* decode: 1 token per rank, top-8 of 256 experts on ep 8 (32 per rank):
-     * the hot rank receives 8 routed copies, so at most 8 experts' weights
-     * (3 x 7168 x 2048 bf16 each) must be read, not 32: 8 x 88,080,384 B +
-     * router 2 x 7168 x 256 + tokens 2 x 2 x 7168 = 708,341,760 B (it counted
-     * 2,822,270,976 B, a bound 4x too high for this memory-bound shape). */
+     * an expert no token reaches is not read. Each of the 8 tokens picks a
+     * given expert with probability 8/256 = 1/32, so it stays untouched
+     * with probability (31/32)^8 and a rank's 32 experts touch 32 (1 -
+     * (31/32)^8) = 7.1776 on average (3 x 7168 x 2048 bf16 = 88,080,384 B
+     * each), + router 2 x 7168 x 256 + tokens 2 x 2 x 7168. It counted 32
+     * experts (2,822,270,976 B) until an audit of 2026-12-04, then 8, the
+     * most 8 copies can touch (all on distinct experts, 8!/8^8 = 0.24%
+     * likely on one rank), where the bound must take the least: a QA audit
+     * of 2026-12-07 */
     r = counts("moe", (const char *[]){"tokens", "1", "hidden", "7168", "ffn", "2048", "experts",
                                        "256", "topk", "8", "ep", "8", NULL});
-    EXACT(r.hbm_bytes, 708341760.0);
+    double touched = 32 * (1 - pow(31.0 / 32, 8));
+    assert_close(touched, 7.1776, 1e-4, 0);
+    EXACT(r.hbm_bytes, touched * 88080384.0 + 2.0 * 7168 * 256 + 2.0 * 2 * 7168);
+    /* 4 tokens a rank, top-2 of 64 experts on ep 8 (8 a rank), skew 2:
+     * the hot rank's experts each twice as likely, 2 x 2/64 = 1/16 a token,
+     * 32 tokens: 8 (1 - (15/16)^32) = 6.99 experts of 3 x 1024 x 512 bf16
+     * (3 MiB each), never more than its 2 x 4 x 2 = 16 rows */
+    r = counts("moe", (const char *[]){"tokens", "4", "hidden", "1024", "ffn", "512", "experts",
+                                       "64", "topk", "2", "ep", "8", "skew", "2", NULL});
+    EXACT(r.hbm_bytes,
+          8 * (1 - pow(15.0 / 16, 32)) * 3145728.0 + 2.0 * 1024 * 64 + 2.0 * 2 * 4 * 1024);
 }
 
 /* A capacity caps the hot rank; what it drops is not sent to the others,
@@ -576,11 +613,34 @@ static void test_dp_pp_counts(void **state)
     EXACT(r.hbm_bytes, 4 * P);
     EXACT(r.comm_bytes, 2 * P);
     /* FSDP: forward + backward 6 P T; own parameter and gradient shards (P/8
-     * each, bf16); allgather and reducescatter of 2P bytes each. */
+     * each, bf16); PyTorch's FULL_SHARD gathers the 2P bytes of parameters
+     * for the forward and again for the backward, then reducescatters 2P
+     * of gradients: ZeRO-3's 3 x 2P (Rajbhandari et al. 2020, 7.2.2). */
     r = counts("fsdp", (const char *[]){"params", "16777216", "tokens", "1024", NULL});
     EXACT(r.flops, 6 * P * 1024 + 7.0 / 8 * P);
     EXACT(r.hbm_bytes, 2 * P / 8 + 2 * P / 8);
-    EXACT(r.comm_bytes, 4 * P);
+    EXACT(r.comm_bytes, 6 * P);
+    /* The baseline runs the three (a QA audit of 2026-12-07: it ran one
+     * allgather); the bound takes a kernel that keeps the gathered
+     * parameters, one allgather and one reducescatter of 32 MiB, which on
+     * hgx-h100-8 (NVLS: 7/8 S in by the gather, 1/8 S in by the reduction,
+     * S each way in all, over 450 + 63 GB/s of ports) is 65.4 us + 0.6,
+     * under the compute, 6 x 16,777,216 x 1024 FLOPs at 989 TFLOP/s =
+     * 104.2 us: the bound. The three phases take 15/8 S in (two gathers'
+     * 7/8 and the reduction's 1/8), 122.6 us. */
+    {
+        cr_topo *t = cr_test_open_topo("hgx-h100-8");
+        cr_op_result f =
+            eval(t, "fsdp", (const char *[]){"params", "16777216", "tokens", "1024", NULL});
+        assert_int_equal(f.n_comm, 3);
+        assert_close(f.comm[0].nccl_s, f.comm[1].nccl_s, 1e-12, 0);
+        assert_close(f.baseline_comm_s, f.comm[0].nccl_s + f.comm[1].nccl_s + f.comm[2].nccl_s,
+                     1e-12, 0);
+        assert_close(f.bound_s, 6 * P * 1024 / 989e12, 1e-9, 0);     /* tensor cores */
+        assert_close(f.t_comm_s, 15.0 / 8 * 2 * P / 513e9, 1e-9, 0); /* the main algorithm's */
+        assert_non_null(strstr(f.bound_by, "gather the parameters once"));
+        cr_topo_free(t);
+    }
     /* ZeRO with fused Adam on the P/8 shard: 16 FLOPs per shard parameter;
      * HBM: all P local fp8 gradients read (the reducescatter's input), 24
      * bytes (fp32 master, m, v in and out) per shard parameter, all P bf16
@@ -607,7 +667,7 @@ static void test_dp_pp_counts(void **state)
      * gradients' reducescatter 2P */
     r = counts("fsdp", (const char *[]){"params", "16777216", "tokens", "1024", "dtype", "fp8",
                                         "grad_dtype", "bf16", NULL});
-    EXACT(r.comm_bytes, P + 2 * P);
+    EXACT(r.comm_bytes, P + P + 2 * P);
     EXACT(r.hbm_bytes, P / 8 + 2 * P / 8);
 }
 
@@ -921,7 +981,29 @@ static void test_param_errors(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_op_param_set(op, &p, "skew", "9", &d), CR_OK);
     assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
-    assert_string_equal(d.msg, "skew = 9 exceeds ep = 8 (all tokens on one rank)");
+    assert_string_equal(d.msg, "skew = 9 exceeds what top-2 routing can put on one rank: give 1 "
+                               "(balanced) to min(ep, experts / topk) = min(8, 8 / 2) = 4 (every "
+                               "token sending the rank all the copies it can)");
+    /* and beyond what the routing can send one rank (a QA audit of
+     * 2026-12-07): the defaults' 8 experts on ep 8 give a rank one
+     * expert, which each of the 8 t tokens reaches at most once, 8 t
+     * copies against the mean t x top-2: skew 4 at most, where 8 was
+     * taken (16 t copies computed on that rank); 4 runs */
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "skew", "8", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "skew = 8 exceeds what top-2 routing can put on one rank"));
+    assert_int_equal(cr_op_param_set(op, &p, "skew", "4", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_OK);
+    /* top-8 of 16 experts on ep 4: 4 experts a rank take at most 4 of a
+     * token's 8 copies, 4 x 4 t against 8 t: skew 2 at most */
+    assert_int_equal(cr_op_param_set(op, &p, "ep", "4", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(op, &p, "experts", "16", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(op, &p, "topk", "8", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(op, &p, "skew", "2.5", &d), CR_OK);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_ERANGE);
+    assert_non_null(strstr(d.msg, "min(4, 16 / 8) = 2 "));
     /* zero, negative and fractional sizes are refused where they are typed */
     op = find("gemm");
     cr_op_params_defaults(op, &p);
@@ -931,6 +1013,25 @@ static void test_param_errors(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_op_param_set(op, &p, "n", "-5", &d), CR_ERANGE);
     assert_string_equal(d.msg, "n = \"-5\" is out of range (1 to 1e18)");
+    /* reads, writes and px take 0 (a fill, a reduction, the whole group
+     * along x): their range says 0 (a QA audit of 2026-12-07: it said 1,
+     * and reads 0 ran) */
+    op = find("elementwise");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "reads", "-1", &d), CR_ERANGE);
+    assert_string_equal(d.msg, "reads = \"-1\" is out of range (0 to 1e18)");
+    assert_int_equal(cr_op_param_set(op, &p, "reads", "0", &d), CR_OK);
+    /* top-k beyond the experts names the range */
+    op = find("moe");
+    cr_op_params_defaults(op, &p);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_param_set(op, &p, "topk", "9", &d), CR_OK);
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "topk = 9 exceeds experts = 8: a token picks distinct experts, "
+                               "give 1 to 8");
+    op = find("gemm");
+    cr_op_params_defaults(op, &p);
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_op_param_set(op, &p, "k", "1.5", &d), CR_EPARSE);
     assert_string_equal(d.msg, "k = \"1.5\" is not a whole number");

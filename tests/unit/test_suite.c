@@ -238,8 +238,9 @@ static void test_bad_inputs(void **state)
     expect(FIX "bad_divisible.xml", CR_EINVAL,
            FIX "bad_divisible.xml:3: problem \"a\": k = 1001 must be a multiple of tp = 8");
     expect(FIX "bad_range.xml", CR_ERANGE,
-           FIX "bad_range.xml:3: problem \"a\": skew = 12 exceeds ep = 8 (all tokens on one "
-               "rank)");
+           FIX "bad_range.xml:3: problem \"a\": skew = 12 exceeds what top-2 routing can put "
+               "on one rank: give 1 (balanced) to min(ep, experts / topk) = min(8, 8 / 2) = 4 "
+               "(every token sending the rank all the copies it can)");
     expect(FIX "bad_entity.xml", CR_EPARSE,
            FIX "bad_entity.xml:3: entity \"sz\" is refused: suite files may not declare entities "
                "(commroof never reads external content, and this stops expansion bombs); write "

@@ -67,22 +67,27 @@ struct cpu_rec {
 
 struct pci_rec {
     char busid[ATTR_MAX + 1];
-    unsigned cls, device;
-    double bw_Bps;   /* link to the parent, per direction */
-    double lane_Bps; /* one lane of that link (bw_Bps / its width) */
-    int parent;      /* pci index, -1 when directly under the CPU */
-    int cpu;         /* cpu index */
+    unsigned cls, vendor, device, subsys_device;
+    double bw_Bps;    /* link to the parent, per direction */
+    double lane_Bps;  /* one lane of that link (bw_Bps / its width) */
+    double below_Bps; /* sum of the links of the elements right below it */
+    int parent;       /* pci index, -1 when directly under the CPU */
+    int cpu;          /* cpu index */
     enum pci_kind kind;
     int line, needed, dev;
+    bool gpu_elem; /* holds a <gpu>, with a rank or not */
 };
 
 struct gpu_rec {
     int rank, cudadev, sm, pci, line, dev, orig;
+    bool amd;     /* an RCCL dump's GPU (gcn attribute): sm is its CU count */
+    char gcn[32]; /* its gcn attribute ("gfx942"), for messages */
     const cr_gpu_catalog_entry *e;
 };
 
 struct nvl_rec {
     int gpu, count, line;
+    bool xgmi; /* RCCL's <xgmi> (AMD Infinity Fabric) rather than <nvlink> */
     char target[ATTR_MAX + 1];
     char tclass[ATTR_MAX + 1];
 };
@@ -138,6 +143,9 @@ struct ctx {
     /* NIC ports that report no speed (left out; the description says so) */
     int n_net_out, net_out_line;
     char net_out_name[ATTR_MAX + 1];
+    /* PCIe ports reporting 2.5 GT/s x1 above faster devices (a VM's
+     * emulated ports): how many, and the first one's line */
+    int n_emulated, emulated_line;
 };
 
 /* Grows *arr to hold one more element; returns the new element's index or
@@ -446,6 +454,14 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
     c->gpus[g].sm = (int)sm;
     c->gpus[g].pci = pci;
     c->gpus[g].line = line_of(n);
+    /* RCCL (ROCm/rccl src/graph/xml.cc) writes gcn="gfx942" and reuses sm
+     * for the CU count (304 on an MI300X); so does a PCI vendor of AMD. */
+    char gcn[ATTR_MAX + 1];
+    int ga = get_attr(c, n, "gcn", gcn);
+    if (ga < 0)
+        return CR_EPARSE;
+    c->gpus[g].amd = ga == 1 || (pci >= 0 && c->pcis[pci].vendor == 0x1002);
+    cr_str_copy(c->gpus[g].gcn, sizeof c->gpus[g].gcn, ga == 1 ? gcn : "?");
     /* From NCCL 2.30.7 a dump gives a GPU's current PCIe link, not its
      * maximum (src/graph/xml.cc: ncclNvmlDeviceGetCurrPcieLinkGeneration),
      * and an idle GPU trains down (2.5 GT/s on a GB10 dump, NVIDIA/nccl
@@ -454,7 +470,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
      * H200 and B200 datasheets' host interfaces), at most the lane rate
      * of the switch port above it (a bridge's speed is its maximum); a
      * board in a narrower slot only makes the bound weaker, never too high */
-    if (pci >= 0 && sm >= 80) {
+    if (pci >= 0 && sm >= 80 && !c->gpus[g].amd) {
         double lane = (sm >= 90 ? 32e9 : 16e9) * 128.0 / 130.0 / 8.0; /* GT/s a lane, 128b/130b */
         int up = c->pcis[pci].parent;
         if (up >= 0 && c->pcis[up].lane_Bps > 0)
@@ -466,7 +482,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
             return st;
         if (k->type != XML_ELEMENT_NODE)
             continue;
-        if (named(k, "nvlink")) {
+        if (named(k, "nvlink") || named(k, "xgmi")) {
             long count;
             if ((st = get_int(c, k, "count", "count=\"18\"", 1, 64, &count, NULL)))
                 return st;
@@ -479,6 +495,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
             v->gpu = g;
             v->count = (int)count;
             v->line = line_of(k);
+            v->xgmi = named(k, "xgmi");
             char buf[ATTR_MAX + 1];
             int r = get_attr(c, k, "target", buf);
             if (r < 0)
@@ -511,7 +528,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
             c->c2cs[i].bw_Bps = (double)bw * 1e6;
             c->c2cs[i].line = line_of(k);
         } else {
-            return unknown_elem(c, k, n, "<nvlink> and <c2c>");
+            return unknown_elem(c, k, n, "<nvlink> and <c2c> (RCCL: <xgmi>)");
         }
     }
     return CR_OK;
@@ -539,15 +556,20 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
     if (!is_busid(buf))
         return bad_busid(c, n, "busid", buf);
     cr_str_copy(r->busid, sizeof r->busid, buf);
-    long cls, device = 0, width = 0;
-    bool has_dev, has_width;
+    long cls, vendor = 0, device = 0, subsys = 0, width = 0;
+    bool has_vendor, has_dev, has_subsys, has_width;
     if ((st = get_int(c, n, "class", "class=\"0x060400\"", 0, 0xffffff, &cls, NULL)) ||
+        (st = get_int(c, n, "vendor", "vendor=\"0x10de\"", 0, 0xffff, &vendor, &has_vendor)) ||
         (st = get_int(c, n, "device", "device=\"0x2335\"", 0, 0xffff, &device, &has_dev)) ||
+        (st = get_int(c, n, "subsystem_device", "subsystem_device=\"0x18be\"", 0, 0xffff, &subsys,
+                      &has_subsys)) ||
         (st = get_int(c, n, "link_width", "link_width=\"16\"", 0, 32, &width, &has_width)))
         return st;
     r = &c->pcis[p];
     r->cls = (unsigned)cls;
+    r->vendor = (unsigned)vendor;
     r->device = (unsigned)device;
+    r->subsys_device = (unsigned)subsys;
     /* NCCL (ncclTopoAddPci) takes width 0 as x16; a missing or empty speed
      * (older kernels, VMs) inherits the parent's, as the device cannot be
      * faster than the port above it. */
@@ -569,12 +591,11 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         /* the parent's lane rate, whatever its width */
         r->bw_Bps = parent_lane * w;
         r->lane_Bps = parent_lane;
-    } else {
-        return cr_diag_set(c->d, CR_EPARSE,
-                           "%s:%d: <pci busid=\"%s\"> has no link_speed and no parent to take it "
-                           "from: give one, e.g. link_speed=\"32.0 GT/s PCIe\"",
-                           c->origin, line_of(n), r->busid);
     }
+    /* No speed and no parent (an Azure NC A100 v4 VM writes link_speed=""
+     * link_width="0" for GPUs right under the CPU): a GPU of known
+     * generation takes its datasheet interface below (walk_gpu); anything
+     * else is refused once its children are read. */
     unsigned base = r->cls >> 16, sub = (r->cls >> 8) & 0xff;
     r->kind = base == 0x06 && sub == 0x04 ? PCI_BRIDGE
               : base == 0x03              ? PCI_GPU
@@ -587,9 +608,13 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         if (k->type != XML_ELEMENT_NODE)
             continue;
         if (named(k, "pci")) {
+            int child = c->n_pcis;
             st = walk_pci(c, k, p, cpu);
+            if (!st)
+                c->pcis[p].below_Bps += c->pcis[child].bw_Bps;
         } else if (named(k, "gpu")) {
             c->pcis[p].kind = PCI_GPU;
+            c->pcis[p].gpu_elem = true;
             st = walk_gpu(c, k, p);
         } else if (named(k, "nic")) {
             c->pcis[p].kind = PCI_NIC; /* NCCL: a <nic> child makes it a NIC */
@@ -601,6 +626,25 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
         }
         if (st)
             return st;
+    }
+    r = &c->pcis[p];
+    if (r->bw_Bps <= 0.0)
+        return cr_diag_set(c->d, CR_EPARSE,
+                           "%s:%d: <pci busid=\"%s\"> has no link_speed and no parent to take it "
+                           "from: give one, e.g. link_speed=\"32.0 GT/s PCIe\"",
+                           c->origin, r->line, r->busid);
+    /* A port reporting 2.5 GT/s x1 (PCIe 1.0's lowest) above faster devices
+     * is a hypervisor's emulated bridge (QEMU's root and XIO3130 ports say
+     * so whatever lies behind them: the IBM Cloud H100 VSI dump): its
+     * figure says nothing about the hardware, and taken as it is, it made
+     * a 1 GiB host-to-device copy on that VSI bound at 4.3 s. It carries
+     * what the links below it carry, so it never limits them. */
+    if (r->kind == PCI_BRIDGE && r->lane_Bps > 0.0 && r->bw_Bps == r->lane_Bps &&
+        r->lane_Bps <= 2.5e9 * 0.8 / 8.0 && r->below_Bps > r->bw_Bps) {
+        r->bw_Bps = r->below_Bps;
+        r->lane_Bps = 0.0; /* unknown: nothing below inherits it */
+        if (c->n_emulated++ == 0)
+            c->emulated_line = r->line;
     }
     return CR_OK;
 }
@@ -925,10 +969,30 @@ static cr_status build(struct ctx *c, cr_topo *t)
 {
     cr_status st = CR_OK;
     char id[ATTR_MAX + 32];
-    if (c->n_gpus == 0)
+    if (c->n_gpus == 0) {
+        /* Cloud providers ship PCI trees for NCCL_TOPO_FILE (Azure's
+         * ndv4-topo.xml, AWS's p4d-24xl-topo.xml): GPU-class <pci>
+         * elements with no <gpu> inside. Say what they are. */
+        int bare = 0, line = 0;
+        bool rankless = false; /* a <gpu> without rank: the message below */
+        for (int p = 0; p < c->n_pcis; p++) {
+            unsigned base = c->pcis[p].cls >> 16;
+            if ((base == 0x03 || base == 0x12) && !c->pcis[p].gpu_elem && bare++ == 0)
+                line = c->pcis[p].line;
+            rankless |= c->pcis[p].gpu_elem;
+        }
+        if (bare > 0 && !rankless)
+            return cr_diag_set(c->d, CR_EINVARIANT,
+                               "%s:%d: the file has no <gpu> with a rank, only %d <pci> of a GPU "
+                               "class with nothing inside: it is a PCI layout written for "
+                               "NCCL_TOPO_FILE (as cloud providers ship), not a dump; import "
+                               "what NCCL writes on that machine with "
+                               "NCCL_TOPO_DUMP_FILE=dump.xml",
+                               c->origin, line, bare);
         return cr_diag_set(c->d, CR_EINVARIANT,
                            "%s: the dump has no <gpu> with a rank: it describes no GPU NCCL used",
                            c->origin);
+    }
     for (int g = 0; g < c->n_gpus; g++)
         c->gpus[g].orig = g;
     qsort(c->gpus, (size_t)c->n_gpus, sizeof *c->gpus, cmp_gpu_rank);
@@ -955,7 +1019,25 @@ static cr_status build(struct ctx *c, cr_topo *t)
         struct gpu_rec *gr = &c->gpus[g];
         const struct pci_rec *pr = &c->pcis[gr->pci];
         cr_diag cd = {{0}};
-        cr_status ls = cr_gpu_catalog_lookup(gr->sm, pr->device, &gr->e, &cd);
+        cr_status ls = CR_OK;
+        if (gr->amd) {
+            /* By PCI id; a virtual function (an MI300X VF, 0x74b5, in an
+             * Azure ND MI300X v5 VM) carries its board's id as
+             * subsystem_device. */
+            gr->e = cr_gpu_catalog_find_pci(0x1002, pr->device);
+            if (!gr->e)
+                gr->e = cr_gpu_catalog_find_pci(0x1002, pr->subsys_device);
+            if (!gr->e)
+                return cr_diag_set(c->d, CR_ENOTFOUND,
+                                   "%s:%d: AMD GPU gcn=\"%s\" with PCI device 0x%04x (subsystem "
+                                   "0x%04x) is not in the catalog: add it to "
+                                   "model/gpu_catalog.c with its datasheet figures, or write the "
+                                   "topology by hand (doc/topology-format.md); known AMD: 0x74a1 "
+                                   "(MI300X, gcn gfx942)",
+                                   c->origin, gr->line, gr->gcn, pr->device, pr->subsys_device);
+        } else {
+            ls = cr_gpu_catalog_lookup(gr->sm, pr->device, &gr->e, &cd);
+        }
         if (ls != CR_OK)
             return cr_diag_set(c->d, ls, "%s:%d: %s", c->origin, gr->line, cd.msg);
         int spec = cr_gpu_catalog_add_spec(t, gr->e);
@@ -1063,17 +1145,30 @@ static cr_status build(struct ctx *c, cr_topo *t)
         const struct nvl_rec *v = &c->nvls[i];
         const struct gpu_rec *gr = &c->gpus[v->gpu];
         double bw = gr->e->scaleup_link_Bps;
+        const char *lname = v->xgmi ? "xGMI link" : "NVLink";
         links[v->gpu] += v->count;
-        if (gr->e->scaleup_links == 0 || bw <= 0.0) {
+        if (v->xgmi != gr->amd) {
+            st = cr_diag_set(c->d, CR_EPARSE,
+                             "%s:%d: GPU %d is a%s %s, but the dump lists a <%s> for it: NVIDIA "
+                             "GPUs have <nvlink>, AMD GPUs (RCCL dumps) <xgmi>",
+                             c->origin, v->line, gr->cudadev, gr->amd ? "n" : "", gr->e->name,
+                             v->xgmi ? "xgmi" : "nvlink");
+        } else if (gr->e->scaleup_links == 0 || bw <= 0.0) {
             st = cr_diag_set(c->d, CR_EPARSE,
                              "%s:%d: GPU %d is a %s, which has no NVLink, but the dump lists "
                              "NVLinks for it",
                              c->origin, v->line, gr->cudadev, gr->e->name);
         } else if (links[v->gpu] > gr->e->scaleup_links) {
             st = cr_diag_set(c->d, CR_EPARSE,
-                             "%s:%d: GPU %d has %d NVLinks in the dump, but a %s has %d (%s)",
-                             c->origin, v->line, gr->cudadev, links[v->gpu], gr->e->name,
+                             "%s:%d: GPU %d has %d %ss in the dump, but a %s has %d (%s)",
+                             c->origin, v->line, gr->cudadev, links[v->gpu], lname, gr->e->name,
                              gr->e->scaleup_links, gr->e->scaleup_source);
+        } else if (v->xgmi && !tclass_is(v->tclass, "0x03") && !tclass_is(v->tclass, "0x12")) {
+            st = cr_diag_set(c->d, CR_EPARSE,
+                             "%s:%d: xGMI target class tclass=\"%s\" is not a GPU: RCCL writes "
+                             "0x120000 (processing accelerator) or 0x03xxxx (display) for a "
+                             "peer GPU",
+                             c->origin, v->line, v->tclass);
         } else if (tclass_is(v->tclass, "0x068000")) {
             /* NVSwitch: one device per target bus id; the hidden target of a
              * VM is one switch standing for all the chips. */
@@ -1099,12 +1194,25 @@ static cr_status build(struct ctx *c, cr_topo *t)
             /* NVLink to the CPU (POWER9, Grace): NCCL joins the local CPU. */
             st = add_link(c, t, gr->dev, gpu_cpu(c, v->gpu), CR_LINK_NVLINK, bw, v->count, v->line,
                           false);
-        } else if (tclass_is(v->tclass, "0x03")) {
+        } else if (tclass_is(v->tclass, "0x03") || v->xgmi) {
             int peer = -1;
             for (int g = 0; g < c->n_gpus; g++)
-                if (strcmp(c->pcis[c->gpus[g].pci].busid, v->target) == 0 &&
+                if (strcasecmp(c->pcis[c->gpus[g].pci].busid, v->target) == 0 &&
                     pci_host(c, c->gpus[g].pci) == pci_host(c, gr->pci))
                     peer = g;
+            /* NVML inside an Azure NC A100 v4 VM names each GPU's own bus
+             * id as the far end of its NVLink bridge: the peer is unknown,
+             * and a guessed pairing, or none, would misstate the bound. */
+            if (peer == v->gpu) {
+                st = cr_diag_set(
+                    c->d, CR_EPARSE,
+                    "%s:%d: GPU %d's %d %ss name the GPU itself (target=\"%s\") as the far "
+                    "end, as NVML does inside some VMs: the peer is unknown; write the peer "
+                    "GPU's bus id as target (nvidia-smi topo -m on the host shows the pairs), or "
+                    "delete the entry to import the GPU without them",
+                    c->origin, v->line, gr->cudadev, v->count, lname, v->target);
+                break;
+            }
             /* A peer outside the communicator is not imported: NCCL's dump
              * holds the communicator's GPUs only, while NVML reports every
              * NVLink, so a communicator over part of a mesh (4 GPUs of a
@@ -1112,8 +1220,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
              * then, but not silent either (issue 13 item 10): the
              * description counts them and names the first. */
             if (peer >= 0)
-                st = add_link(c, t, gr->dev, c->gpus[peer].dev, CR_LINK_NVLINK, bw, v->count,
-                              v->line, true);
+                st = add_link(c, t, gr->dev, c->gpus[peer].dev,
+                              v->xgmi ? CR_LINK_XGMI : CR_LINK_NVLINK, bw, v->count, v->line, true);
             else if (c->n_nvl_out++ == 0) {
                 c->nvl_out_line = v->line;
                 cr_str_copy(c->nvl_out_target, sizeof c->nvl_out_target, v->target);
@@ -1250,10 +1358,12 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
         goto out;
     if ((st = get_int(&c, root, "version", "version=\"1\"", 0, INT_MAX, &version, NULL)))
         goto out;
-    if (version != 1) { /* NCCL_TOPO_XML_VERSION, src/graph/xml.h */
+    /* NCCL_TOPO_XML_VERSION, src/graph/xml.h: 1 in NVIDIA/nccl, 2 in
+     * ROCm/rccl (the same elements plus <gpu gcn> and <xgmi>) */
+    if (version != 1 && version != 2) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: <system version=\"%ld\">: commroof reads version 1, the one "
-                         "NCCL writes",
+                         "NCCL writes, and 2, RCCL's",
                          origin, line_of(root), version);
         goto out;
     }
@@ -1300,6 +1410,14 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  "; not imported: %d NVLink entr%s to a GPU the dump does not hold (first: line "
                  "%d, target %.64s), outside the communicator",
                  c.n_nvl_out, c.n_nvl_out == 1 ? "y" : "ies", c.nvl_out_line, c.nvl_out_target);
+    }
+    if (c.n_emulated > 0) {
+        size_t k = strlen(desc);
+        snprintf(desc + k, sizeof desc - k,
+                 "; %d PCIe port%s reporting 2.5 GT/s x1 above faster devices (first: line %d), a "
+                 "VM's emulated port%s, carry what the links below carry",
+                 c.n_emulated, c.n_emulated == 1 ? "" : "s", c.emulated_line,
+                 c.n_emulated == 1 ? "" : "s");
     }
     if (c.n_net_out > 0) {
         size_t k = strlen(desc);

@@ -38,6 +38,16 @@
  *    "h<host>."; the invisible NVLink switches are one switch shared by all
  *    hosts; sockets are joined within a host only.
  *
+ *  - RCCL dumps (ROCm/rccl, <system version="2">): <gpu gcn="gfx942"> is an
+ *    AMD GPU, found in the catalog by PCI device or, for a virtual function,
+ *    subsystem_device (sm there is the CU count); <xgmi> to a GPU is an
+ *    xgmi bundle of the catalog's Infinity Fabric figure;
+ *  - a PCIe port reporting 2.5 GT/s x1 above faster devices (a VM's emulated
+ *    port) carries the sum of the links below it; a GPU of known generation
+ *    with no link_speed right under the CPU takes its datasheet interface;
+ *  - refused with what to do: an NVLink naming its own GPU as peer (NVML in
+ *    some VMs), a PCI layout for NCCL_TOPO_FILE with no <gpu> inside.
+ *
  * Link latencies are not in the dump: imported links carry 0 (a bound stays
  * a bound; nothing is guessed).
  *

@@ -361,9 +361,9 @@ static void test_errors(void **state)
     expect_error("<graphs version=\"1\"/>\n", CR_EPARSE,
                  "bad.xml:1: the root element is <graphs>: an NCCL topology dump starts with "
                  "<system version=\"1\">");
-    expect_error(
-        "<system version=\"2\">\n</system>\n", CR_EPARSE,
-        "bad.xml:1: <system version=\"2\">: commroof reads version 1, the one NCCL writes");
+    expect_error("<system version=\"3\">\n</system>\n", CR_EPARSE,
+                 "bad.xml:1: <system version=\"3\">: commroof reads version 1, the one NCCL "
+                 "writes, and 2, RCCL's");
     expect_error("<system version=\"1\">\n" CPU "<gpux/>\n</cpu></system>\n", CR_EPARSE,
                  "bad.xml:3: unknown element <gpux> inside <cpu>: NCCL dumps have <pci> and <nic> "
                  "there");
@@ -650,6 +650,146 @@ static void test_nvlink_to_absent_gpu(void **state)
 
 /* Imported topologies save as commroof XML that loads back identical and
  * validates against the schema shipped files are held to. */
+/* Real dumps people published (tests/fixtures/nccl/real-*.xml, each naming
+ * its source). QA audit of 2026-12-06. */
+
+/* IBM Cloud's H100 VSI: the VM's emulated PCIe ports say 2.5 GT/s x1 above
+ * Gen5 x16 GPUs and NICs. Taken as they were, a 1 GiB host-to-device copy
+ * was bound at 4.3 s (250 MB/s); a port now carries what its links below
+ * carry (GPU Gen5 x16 + NIC Gen5 x16, width 0 read as x16 as NCCL does). */
+static void test_real_ibm_h100_vsi(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "real-ibm-h100-vsi.xml");
+    check_gpus_in_rank_order(t, 8);
+    assert_string_equal(t->gpu_specs[t->devs[t->gpus[0]].spec].name, "H100-SXM");
+    /* 4 NVSwitch chips with 5/5/4/4 links: 18 per GPU */
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 4 + 1);
+    for (int r = 0; r < 8; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 18 * NVLINK4_LINK_BPS, 1e-12, 0);
+    assert_int_equal(count_kind(t, CR_DEV_CPU), 2);
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 8);
+    /* class 0x020000: RoCE, an Ethernet fabric; speed="200000" Mb/s */
+    assert_close(out_bw(t, cr_topo_find_dev(t, "nic.mlx5_7"), CR_LINK_ETHERNET),
+                 MBPS_TO_BPS(200000.0), 1e-12, 0);
+    assert_close(link_between(t, "gpu0", "pcisw.0000:a1:00.0")->bw_ab_Bps, 16 * GEN5_LANE_BPS,
+                 1e-12, 0);
+    assert_close(link_between(t, "pcisw.0000:a1:00.0", "cpu0")->bw_ab_Bps, 2 * 16 * GEN5_LANE_BPS,
+                 1e-12, 0);
+    assert_non_null(strstr(t->description, "8 PCIe ports reporting 2.5 GT/s x1 above faster "
+                                           "devices (first: line 6), a VM's emulated ports"));
+    cr_topo_free(t);
+}
+
+/* A real RCCL dump (version 2, <xgmi>) of 8 MI300X: refused as "version 2"
+ * before; now a full xGMI mesh, 7 links of 64 GB/s per direction per GPU
+ * (AMD MI300X datasheet, as topologies/mi300x-8.xml). */
+static void test_real_rccl_mi300x(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "real-rccl-mi300x-8.xml");
+    check_gpus_in_rank_order(t, 8);
+    assert_string_equal(t->gpu_specs[t->devs[t->gpus[0]].spec].name, "MI300X");
+    assert_int_equal(count_kind(t, CR_DEV_CPU), 2);
+    assert_int_equal(count_kind(t, CR_DEV_NIC), 8);
+    for (int r = 0; r < 8; r++) {
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_XGMI), 7 * 64e9, 1e-12, 0);
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_NVLINK), 0, 0, 0);
+    }
+    const cr_link *l = link_between(t, "gpu0", "gpu7");
+    assert_int_equal(l->kind, CR_LINK_XGMI);
+    assert_int_equal(l->count, 1);
+    assert_close(out_bw(t, cr_topo_find_dev(t, "nic.mlx5_0"), CR_LINK_IB), MBPS_TO_BPS(400000.0),
+                 1e-12, 0);
+    cr_topo_free(t);
+}
+
+#define RCCL_GPU(busid, dev, device, subsys, gcn, rank, peer)                                      \
+    "<pci busid=\"" busid "\" class=\"0x120000\" vendor=\"0x1002\" device=\"" device               \
+    "\" subsystem_vendor=\"0x1002\" subsystem_device=\"" subsys                                    \
+    "\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n<gpu dev=\"" dev                         \
+    "\" sm=\"304\" gcn=\"" gcn "\" arch=\"38911\" rank=\"" rank "\" gdr=\"1\">\n"                  \
+    "<xgmi target=\"" peer "\" count=\"1\" tclass=\"0x120000\"/>\n</gpu>\n</pci>\n"
+
+/* Real files refused, each with what to do; the RCCL details a VM shows. */
+static void test_real_refusals(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    /* Azure NC A100 v4: NVML names the GPU itself as its NVLink peer */
+    assert_int_equal(cr_nccl_import_file(FIX "real-azure-ncv4.xml", &t, &d), CR_EPARSE);
+    assert_string_equal(d.msg, FIX "real-azure-ncv4.xml:8: GPU 0's 12 NVLinks name the GPU itself "
+                                   "(target=\"0001:00:00.0\") as the far end, as NVML does inside "
+                                   "some VMs: the peer is unknown; write the peer GPU's bus id as "
+                                   "target (nvidia-smi topo -m on the host shows the pairs), or "
+                                   "delete the entry to import the GPU without them");
+    assert_null(t);
+    d = (cr_diag){{0}};
+    /* Azure ND H100 v5's NCCL_TOPO_FILE: no GPU inside */
+    assert_int_equal(cr_nccl_import_file(FIX "real-azure-ndv5-topofile.xml", &t, &d),
+                     CR_EINVARIANT);
+    assert_string_equal(d.msg,
+                        FIX "real-azure-ndv5-topofile.xml:6: the file has no <gpu> with a rank, "
+                            "only 8 <pci> of a GPU class with nothing inside: it is a PCI layout "
+                            "written for NCCL_TOPO_FILE (as cloud providers ship), not a dump; "
+                            "import what NCCL writes on that machine with "
+                            "NCCL_TOPO_DUMP_FILE=dump.xml");
+    /* The same GPUs without the NVLink entries: link_speed="" link_width="0"
+     * right under the CPU was refused; an A100 PCIe takes its datasheet
+     * interface, PCIe Gen4 x16. */
+    static const char ncv4[] =
+        "<system version=\"1\">\n"
+        "<cpu numaid=\"0\" arch=\"x86_64\" vendor=\"AuthenticAMD\" familyid=\"175\" "
+        "modelid=\"1\">\n"
+        "<pci busid=\"0001:00:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x20b5\" "
+        "link_speed=\"\" link_width=\"0\">\n<gpu dev=\"0\" sm=\"80\" rank=\"0\" "
+        "gdr=\"1\"/>\n</pci>\n"
+        "</cpu>\n</system>\n";
+    assert_int_equal(cr_nccl_import_memory(ncv4, strlen(ncv4), "ncv4.xml", &t, &d), CR_OK);
+    assert_close(link_between(t, "gpu0", "cpu0")->bw_ab_Bps, 16 * GEN4_LANE_BPS, 1e-12, 0);
+    cr_topo_free(t);
+    t = NULL;
+    d = (cr_diag){{0}};
+    /* ... but a NIC there has no figure to take */
+    expect_error("<system version=\"1\">\n" CPU
+                 "<pci busid=\"0000:18:00.0\" class=\"0x020700\" link_speed=\"\">\n<nic>\n"
+                 "<net name=\"mlx5_0\" dev=\"0\" speed=\"400000\"/>\n</nic>\n</pci>\n</cpu>\n"
+                 "</system>\n",
+                 CR_EPARSE,
+                 "bad.xml:3: <pci busid=\"0000:18:00.0\"> has no link_speed and no parent to take "
+                 "it from: give one, e.g. link_speed=\"32.0 GT/s PCIe\"");
+    /* An MI300X VF (0x74b5, Azure ND MI300X v5, ROCm/rccl topo_8p_942vm.xml)
+     * is found by its subsystem id, the board's 0x74a1 */
+    static const char vf[] = "<system version=\"2\">\n" CPU RCCL_GPU(
+        "0021:00:00.0", "1", "0x74b5", "0x74a1", "gfx942", "0", "0011:00:00.0")
+        RCCL_GPU("0011:00:00.0", "0", "0x74b5", "0x74a1", "gfx942", "1",
+                 "0021:00:00.0") "</cpu>\n</system>\n";
+    assert_int_equal(cr_nccl_import_memory(vf, strlen(vf), "vf.xml", &t, &d), CR_OK);
+    assert_string_equal(t->gpu_specs[t->devs[t->gpus[0]].spec].name, "MI300X");
+    assert_int_equal(link_between(t, "gpu1", "gpu0")->kind, CR_LINK_XGMI);
+    cr_topo_free(t);
+    /* an AMD GPU not in the catalog (ROCm/rccl topo_8p_rome.xml: MI50) */
+    expect_error("<system version=\"2\">\n" CPU RCCL_GPU("0000:43:00.0", "0", "0x66a1", "0x0834",
+                                                         "906", "0",
+                                                         "0000:03:00.0") "</cpu>\n</system>\n",
+                 CR_ENOTFOUND,
+                 "bad.xml:4: AMD GPU gcn=\"906\" with PCI device 0x66a1 (subsystem 0x0834) is not "
+                 "in the catalog: add it to model/gpu_catalog.c with its datasheet figures, or "
+                 "write the topology by hand (doc/topology-format.md); known AMD: 0x74a1 "
+                 "(MI300X, gcn gfx942)");
+    /* xgmi under an NVIDIA GPU */
+    expect_error(
+        "<system version=\"1\">\n" CPU PCI(
+            "0x2335",
+            "") "<gpu dev=\"0\" sm=\"90\" rank=\"0\">\n"
+                "<xgmi target=\"0000:1a:00.0\" count=\"1\" tclass=\"0x030200\"/>\n</gpu>\n</pci>\n"
+                "</cpu>\n</system>\n",
+        CR_EPARSE,
+        "bad.xml:5: GPU 0 is a H200-SXM, but the dump lists a <xgmi> for it: NVIDIA GPUs "
+        "have <nvlink>, AMD GPUs (RCCL dumps) <xgmi>");
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -701,11 +841,17 @@ static char *slurp(const char *path, size_t *len)
 static void test_fuzz_replay(void **state)
 {
     (void)state;
-    const char *files[] = {
-        FIX "hgx-h200-baremetal.xml", FIX "hgx-h200-vm.xml",
-        FIX "pcie-l40s-8.xml",        FIX "dgx-a100-2socket.xml",
-        FIX "bad-unknown-gpu.xml",    FIX "bad-doctype.xml",
-        FIX "gb200-2tray-mnnvl.xml",  "tests/fuzz/corpus/nccl_import/gpu-pair.xml"};
+    const char *files[] = {FIX "hgx-h200-baremetal.xml",
+                           FIX "hgx-h200-vm.xml",
+                           FIX "pcie-l40s-8.xml",
+                           FIX "dgx-a100-2socket.xml",
+                           FIX "bad-unknown-gpu.xml",
+                           FIX "bad-doctype.xml",
+                           FIX "gb200-2tray-mnnvl.xml",
+                           FIX "real-ibm-h100-vsi.xml",
+                           FIX "real-rccl-mi300x-8.xml",
+                           FIX "real-azure-ncv4.xml",
+                           "tests/fuzz/corpus/nccl_import/gpu-pair.xml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t len = 0;
         char *buf = slurp(files[i], &len);
@@ -758,6 +904,9 @@ int main(void)
         cmocka_unit_test(test_emerald_rapids_upi),
         cmocka_unit_test(test_speed_from_narrow_parent),
         cmocka_unit_test(test_idle_gpu_link),
+        cmocka_unit_test(test_real_ibm_h100_vsi),
+        cmocka_unit_test(test_real_rccl_mi300x),
+        cmocka_unit_test(test_real_refusals),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -93,8 +93,8 @@ PY
 done
 "$CR" plot comm-roofline --suite pkb --no-render --json -o "$T/roof.png" |
     python3 -c 'import json,sys; c=json.load(sys.stdin)["chart"]; sys.exit(not any(
-        p["label"] == "cp_ring_attention_causal" for s in c["series"] if "above the roof" in s["name"]
-        for p in s["points"]))' || bad "comm-roofline: ring attention's bound (Ulysses) is not marked"
+        p["label"] == "ep_moe_narrow" for s in c["series"] if "above the roof" in s["name"]
+        for p in s["points"]))' || bad "comm-roofline: MoE's bound (gathering the experts' weights) is not marked"
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
 plot gap gap --topo hgx-h200-8 --suite pkb
 # one size (QA audit, defect 5): gnuplot draws no line through one point,

@@ -62,22 +62,51 @@ static void test_pkb_categories(void **state)
         if (!found)
             fail_msg("pkb has no %s problem", cats[c]);
     }
-    /* The benchmark's defaults: every GEMM at M = N = 1024, K = 512 (the
-     * decode GEMV at M = 1), every problem in bf16 unless it is about another
-     * type (fp8 variants), every multi-GPU problem on 8 ranks. */
+    /* The benchmark's defaults (utils/input_output_tensors.py of
+     * togethercomputer/ParallelKernelBench at 3cc0f9b, base shape M = N =
+     * 1024): each rank's GEMM is 1024 x 1024 x 512 except gemm_rs's (PKB 16:
+     * A_local 1024 x 64, B_local 64 x 1024, lines 380-387) and the decode
+     * GEMV (PKB 46: 1 token x hidden 1024 x 1024 vocabulary rows a rank,
+     * lines 881-896). In global m n k: ag_gemm (PKB 11, 12: each rank's own
+     * B 512 x 1024, C 1024 x 1024) has n = tp x 1024; gemm_ar (PKB 13: each
+     * rank 1024 x 512 x 1024) has k = tp x 512; gemm_rs k = 512; gemv_ar
+     * m = 1, n = 1024, k = tp x 1024. Every problem in bf16, every
+     * multi-GPU problem on 8 ranks. */
     for (int i = 0; i < s->n_problems; i++) {
         const cr_suite_problem *p = &s->problems[i];
         const char *op = cr_op_name(p->op);
         const double *v = p->params.v;
-        if (strcmp(op, "gemm") == 0 || strcmp(op, "ag_gemm") == 0 || strcmp(op, "gemm_rs") == 0 ||
-            strcmp(op, "gemm_ar") == 0 || strcmp(op, "gemv_ar") == 0) {
-            if ((int)v[CR_OPP_M] != (strcmp(op, "gemv_ar") == 0 ? 1 : 1024) ||
-                (int)v[CR_OPP_N] != 1024 || (int)v[CR_OPP_K] != 512)
-                fail_msg("pkb %s: m n k = %g %g %g, not PKB's 1024 1024 512", p->name, v[CR_OPP_M],
-                         v[CR_OPP_N], v[CR_OPP_K]);
+        double want[3] = {0, 0, 0}, tp = v[CR_OPP_TP];
+        if (strcmp(op, "gemm") == 0 || strcmp(op, "gemm_rs") == 0)
+            want[0] = 1024, want[1] = 1024, want[2] = 512;
+        else if (strcmp(op, "ag_gemm") == 0)
+            want[0] = 1024, want[1] = tp * 1024, want[2] = 512;
+        else if (strcmp(op, "gemm_ar") == 0)
+            want[0] = 1024, want[1] = 1024, want[2] = tp * 512;
+        else if (strcmp(op, "gemv_ar") == 0)
+            want[0] = 1, want[1] = 1024, want[2] = tp * 1024;
+        if (want[0] != 0 &&
+            (v[CR_OPP_M] != want[0] || v[CR_OPP_N] != want[1] || v[CR_OPP_K] != want[2]))
+            fail_msg("pkb %s: m n k = %g %g %g, not PKB's %g %g %g", p->name, v[CR_OPP_M],
+                     v[CR_OPP_N], v[CR_OPP_K], want[0], want[1], want[2]);
+        /* PKB 1-8: every rank holds one 1024 x 1024 bf16 tensor (2 MiB;
+         * input_output_tensors.py lines 299-314), so in nccl-tests sizes the
+         * allreduce, broadcast and reduce are 2 MiB and the collectives whose
+         * size counts all ranks' parts (allgather, gather, scatter,
+         * reducescatter, alltoall: one rank's 8 x 2 MiB) 16 MiB; until this
+         * test the suite gave them all 2 MiB. */
+        if (strcmp(op, "coll") == 0) {
+            static const char *const whole[] = {"allgather", "gather", "scatter", "reducescatter",
+                                                "alltoall"};
+            static const char *const one[] = {"allreduce", "broadcast", "reduce"};
+            for (size_t j = 0; j < sizeof whole / sizeof whole[0]; j++)
+                if (strcmp(p->name, whole[j]) == 0 && v[CR_OPP_BYTES] != 16 * 1048576.0)
+                    fail_msg("pkb %s: %g bytes, not 8 ranks x 2 MiB", p->name, v[CR_OPP_BYTES]);
+            for (size_t j = 0; j < sizeof one / sizeof one[0]; j++)
+                if (strcmp(p->name, one[j]) == 0 && v[CR_OPP_BYTES] != 2 * 1048576.0)
+                    fail_msg("pkb %s: %g bytes, not 2 MiB", p->name, v[CR_OPP_BYTES]);
         }
-        if (cr_op_uses(p->op, CR_OPP_DTYPE) && (int)v[CR_OPP_DTYPE] != CR_DT_BF16 &&
-            !strstr(p->name, "fp8"))
+        if (cr_op_uses(p->op, CR_OPP_DTYPE) && (int)v[CR_OPP_DTYPE] != CR_DT_BF16)
             fail_msg("pkb %s: dtype is not bf16", p->name);
         if (strcmp(p->category, "single") != 0 && cr_op_uses(p->op, CR_OPP_TP)) {
             double gpus = v[CR_OPP_TP] * v[CR_OPP_CP] * v[CR_OPP_EP] * v[CR_OPP_DP] * v[CR_OPP_PP];

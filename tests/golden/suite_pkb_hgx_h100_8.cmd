@@ -1,0 +1,1 @@
+$CR suite pkb --topo hgx-h100-8

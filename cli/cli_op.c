@@ -154,6 +154,9 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
             json_object_set_new(json_array_get(comm, (size_t)i), "bytes",
                                 cli_json_count(r->comm[i].bytes));
         json_object_set_new(o, "bound_by", r->bound_by[0] ? json_string(r->bound_by) : json_null());
+        json_object_set_new(o, "mma_bound_TFLOPs", json_real(r->mma_bound_flops / 1e12));
+        json_object_set_new(o, "mma_bound_by",
+                            r->mma_bound_by[0] ? json_string(r->mma_bound_by) : json_null());
         json_object_set_new(o, "attainable_us", json_real(r->attainable_s * 1e6));
         json_object_set_new(o, "t_hbm_cold_us", json_real(r->t_hbm_cold_s * 1e6));
         json_object_set_new(o, "bound_cold_us", json_real(r->bound_cold_s * 1e6));

@@ -428,6 +428,8 @@ static int check_one(const cr_op_def *op, const cr_op_params *p, const char *top
                r.bound_s * 1e6, r.bound_cold_s * 1e6, r.baseline_s * 1e6, r.pred_s * 1e6, pct,
                100 * r.bound_cold_s / measured_s, speedup, cr_verdict_name(v), r.binding);
         printf("# %s\n", cr_verdict_help(v));
+        if (r.mma_bound_by[0])
+            printf("# compute: %s (doc/bounds.md 1.10)\n", r.mma_bound_by);
     }
     if (rc == CLI_OK && v == CR_VERDICT_IMPOSSIBLE)
         rc = CLI_IMPOSSIBLE;

@@ -96,6 +96,8 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
         printf("# bound: by another algorithm that moves less, %s (the least over algorithms; "
                "the columns are the phases')\n",
                r->bound_by);
+    if (r->mma_bound_by[0])
+        printf("# compute: %s (doc/bounds.md 1.10)\n", r->mma_bound_by);
     printf("#\n#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "flops", "hbm_bytes",
            "comm_bytes", "traffic", "compute", "hbm", "comm", "latency", "bound", "binding");
     printf("#%12s %12s %12s %12s %10s %10s %10s %10s %10s  %s\n", "(FLOP)", "(B)", "(B)", "(B)",

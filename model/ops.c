@@ -210,8 +210,10 @@ typedef struct {
     const cr_topo *t;
     const cr_gpu_spec *g;
     consts c;
-    double peak_mma; /* FLOP/s of the dtype */
-    double peak_vec; /* CUDA-core FLOP/s: fp32, doubled for packed 16-bit types */
+    double peak_mma;  /* FLOP/s of the dtype: the predictions' and the baseline's */
+    double mma_bound; /* the bound's matrix FLOP/s: peak_mma, or a faster emulation of an
+                         fp32 or fp64 product (cr_op_mma_bound_flops, doc/bounds.md 1.10) */
+    double peak_vec;  /* CUDA-core FLOP/s: fp32, doubled for packed 16-bit types */
 } env;
 
 /* --- compute and memory time of kernels --------------------------------- */
@@ -789,7 +791,7 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
                                     const cutsum *main_keys, int main_nk, cr_op_result *r,
                                     cr_diag *d)
 {
-    double pm = meas_mma > 0 ? fmin(meas_mma, v->peak_mma) : v->peak_mma;
+    double pm = meas_mma > 0 ? fmin(meas_mma, v->mma_bound) : v->mma_bound;
     /* per algorithm (0 the main one): compute at the peaks and at the
      * measured ceilings, cut sums, latency */
     int k = 1 + (w->n_alt < OPS_MAX_ALT ? w->n_alt : OPS_MAX_ALT);
@@ -807,7 +809,7 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
             return st;
         ks[j] = alt_keys[j - 1];
         double tv = a->vec_flops > 0 ? a->vec_flops / v->peak_vec : 0;
-        tcs[j] = fmax(a->mma_flops > 0 ? a->mma_flops / v->peak_mma : 0, tv);
+        tcs[j] = fmax(a->mma_flops > 0 ? a->mma_flops / v->mma_bound : 0, tv);
         tcas[j] = fmax(a->mma_flops > 0 ? a->mma_flops / pm : 0, tv);
     }
     ops_mix_res res[1 + 2 * MAX_KEYS * OPS_MIX_ALGOS];
@@ -1147,6 +1149,8 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         return cr_diag_set(d, CR_EUNSUPPORTED, "topology %s: GPU 0 has no HBM bandwidth or SMs",
                            t->name);
     v.peak_mma = v.g->peak_flops[w.dt];
+    v.mma_bound = cr_op_mma_bound_flops(v.g, w.dt, r->mma_bound_by, sizeof r->mma_bound_by);
+    r->mma_bound_flops = v.mma_bound;
     double f32 = v.g->peak_flops[CR_DT_FP32];
     v.peak_vec = f32 > 0 ? f32 * (cr_dtype_bytes(w.dt) < 4 ? 2 : 1) : v.peak_mma;
     if ((w.mma_flops > 0 && !(v.peak_mma > 0)) || (w.vec_flops > 0 && !(v.peak_vec > 0)))
@@ -1179,7 +1183,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         return CR_OK;
     }
 
-    r->t_compute_s = fmax(w.mma_flops > 0 ? w.mma_flops / v.peak_mma : 0,
+    r->t_compute_s = fmax(w.mma_flops > 0 ? w.mma_flops / v.mma_bound : 0,
                           w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
     const char *mem_level = "hbm";
     r->t_hbm_s = cr_mem_floor_s(v.g, w.hbm_bytes, false, 0, &mem_level);
@@ -1255,7 +1259,7 @@ cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *
         /* the bound's max with measured ceilings: the memory term warm
          * as the bound's (it took every byte from HBM: an elementwise add
          * that fits the L2 had attainable 1.31 us beside a bound of 0.31) */
-        double pm = meas_mma > 0 ? fmin(meas_mma, v.peak_mma) : v.peak_mma;
+        double pm = meas_mma > 0 ? fmin(meas_mma, v.mma_bound) : v.mma_bound;
         double tc = fmax(w.mma_flops > 0 ? w.mma_flops / pm : 0,
                          w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
         double tx = r->t_comm_s + r->t_comm_lat_s;

@@ -190,24 +190,29 @@ typedef struct {
                              factor) */
     int ranks;            /* GPUs of one communication group (1 for single-GPU) */
 
-    double t_compute_s;  /* flops / peak FLOP/s of the dtype */
-    double t_hbm_s;      /* memory term, warm: hbm_bytes through the caches that can hold
-                            them (cr_mem_floor_s; hbm_bytes / peak HBM when nothing fits) */
-    double t_hbm_cold_s; /* memory term, cold: hbm_bytes / peak HBM bandwidth */
-    double t_comm_s;     /* communication bandwidth term over the cuts */
-    double t_comm_lat_s; /* that cut's own latency (a GPU's ports: the last byte still
-                            crosses a link, doc/bounds.md 1.5); the comm term of the
-                            bound is t_comm_s + this */
-    double lat_s;        /* unavoidable latency: one group diameter (the largest phase's),
-                            a floor of its own (the bound is the max, not the sum) */
-    double lat_chain_s;  /* the dependent phases' latencies summed: what NCCL's calls
-                            one after another pay (predictions, not the bound) */
-    double bound_s;      /* warm: the strict limit (doc/bounds.md 1.4) */
-    char binding[64];    /* "compute", "hbm", "l2", "llc", a cut's name, or "latency" */
-    char bound_by[192];  /* "" where the operator's own algorithm (its phases) gives the
-                            bound, else the other correct algorithm that moves less
-                            (doc/operators.md: the least over algorithms) */
-    double bound_cold_s; /* cold: every byte from HBM (harnesses that flush the caches) */
+    double t_compute_s;     /* matrix flops / mma_bound_flops and vector flops / the vector
+                               peak, the larger */
+    double mma_bound_flops; /* the matrix FLOP/s the bound takes for the dtype: its peak, or
+                               for fp32 and fp64 a faster emulation on lower-precision tensor
+                               cores (cr_op_mma_bound_flops); the prediction keeps the peak */
+    char mma_bound_by[192]; /* "" where the dtype's own peak stands, else the emulation */
+    double t_hbm_s;         /* memory term, warm: hbm_bytes through the caches that can hold
+                               them (cr_mem_floor_s; hbm_bytes / peak HBM when nothing fits) */
+    double t_hbm_cold_s;    /* memory term, cold: hbm_bytes / peak HBM bandwidth */
+    double t_comm_s;        /* communication bandwidth term over the cuts */
+    double t_comm_lat_s;    /* that cut's own latency (a GPU's ports: the last byte still
+                               crosses a link, doc/bounds.md 1.5); the comm term of the
+                               bound is t_comm_s + this */
+    double lat_s;           /* unavoidable latency: one group diameter (the largest phase's),
+                               a floor of its own (the bound is the max, not the sum) */
+    double lat_chain_s;     /* the dependent phases' latencies summed: what NCCL's calls
+                               one after another pay (predictions, not the bound) */
+    double bound_s;         /* warm: the strict limit (doc/bounds.md 1.4) */
+    char binding[64];       /* "compute", "hbm", "l2", "llc", a cut's name, or "latency" */
+    char bound_by[192];     /* "" where the operator's own algorithm (its phases) gives the
+                               bound, else the other correct algorithm that moves less
+                               (doc/operators.md: the least over algorithms) */
+    double bound_cold_s;    /* cold: every byte from HBM (harnesses that flush the caches) */
     char binding_cold[64];
     double attainable_s;      /* the bound from measured ceilings where the topology has
                                  them (compute, HBM, L2), else equal to bound_s */
@@ -231,6 +236,17 @@ typedef struct {
     cr_op_comm comm[CR_OP_MAX_COMM];
     int n_comm;
 } cr_op_result;
+
+/* The matrix FLOP/s that bounds dt's matrix products on GPU model g, for
+ * the bound's compute term: g's dense peak for dt, or for fp32 and fp64
+ * the fastest published emulation on lower-precision tensor cores where
+ * that is faster (the unit's dense peak over the scheme's least number of
+ * products at native accuracy: Ozaki scheme II on int8, 3xTF32, BF16x9),
+ * and never below a published measured emulation rate on that model
+ * (doc/bounds.md 1.10). by (by_size bytes, NULL to skip) gets "" where
+ * the peak stands, else the scheme and its arithmetic. 0 where g lacks a
+ * peak for dt (emulation raises a rate the part has, it adds none). */
+double cr_op_mma_bound_flops(const cr_gpu_spec *g, cr_dtype dt, char *by, size_t by_size);
 
 /* Evaluates op with parameters p on topology t (finalized). Errors:
  * CR_EINVAL / CR_ERANGE for parameters (see cr_op_params_check),

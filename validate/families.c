@@ -106,8 +106,11 @@ static double attainable(const cr_topo *t, const cr_op_result *o, cr_dtype dt, b
         return 0;
     double tc = 0, th = 0;
     bool any = false;
-    if (compute && g->meas_flops[dt] > 0 && g->peak_flops[dt] > 0) {
-        tc = o->t_compute_s * g->peak_flops[dt] / g->meas_flops[dt];
+    /* the compute term took the bound's matrix rate (an fp32 or fp64
+     * product's emulation where that is faster than the peak) */
+    double peak = o->mma_bound_flops > 0 ? o->mma_bound_flops : g->peak_flops[dt];
+    if (compute && g->meas_flops[dt] > 0 && peak > 0) {
+        tc = o->t_compute_s * peak / g->meas_flops[dt];
         any = true;
     } else {
         tc = o->t_compute_s;

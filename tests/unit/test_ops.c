@@ -18,6 +18,7 @@
 
 #include "bound.h"
 #include "coll.h"
+#include "gpu_catalog.h"
 #include "ops.h"
 #include "ops_json.h"
 #include "topo_xml.h"
@@ -719,6 +720,156 @@ static void test_other_counts(void **state)
 
 /* --- bounds ------------------------------------------------------------ */
 
+/* fp32 and fp64 matrix products are bound at the fastest published
+ * emulation on lower-precision tensor cores, not the native peak
+ * (doc/bounds.md 1.10; a QA audit found check calling the published
+ * 3.0x-native SGEMM emulation on GH200 impossible). Rates from the
+ * topologies' dense peaks and the schemes' product counts: Ozaki II on
+ * INT8, 7 products for fp32 and 14 for fp64 (Uchino, Ozaki, Imamura,
+ * SC'25; GEMMul8); 3xTF32, 3 TF32 products (CUTLASS example 27); BF16x9,
+ * 9 BF16 products (cuBLAS 12.9). */
+static void test_emulated_gemm_bound(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_op_result r;
+    cr_diag d = {{0}};
+    double f = 2.0 * 8192 * 8192 * 8192; /* 1.0995e12 FLOPs */
+    /* H100 SXM: INT8 1979 TOP/s dense (3958 sparse, halved), TF32 494.5,
+     * BF16 989: 1979 / 7 = 282.7 beats 494.5 / 3 = 164.8 and 989 / 9 =
+     * 109.9 and the native 67. 1.0995e12 / 282.7e12 = 3.889 ms, where the
+     * native peak gave 16.41 ms. */
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
+    assert_close(r.mma_bound_flops, 1979e12 / 7, 1e-12, 0);
+    assert_close(r.bound_s, f / (1979e12 / 7), 1e-9, 0);
+    assert_close(r.bound_s, 3.8891e-3, 1e-4, 0);
+    assert_string_equal(r.binding, "compute");
+    assert_non_null(strstr(r.mma_bound_by, "Ozaki II on int8 tensor cores, 7 products"));
+    /* the prediction and baseline stay on the native path: cuBLAS's SGEMM
+     * at no more than the 67 TFLOP/s peak */
+    assert_true(r.pred_s >= f / 67e12);
+    assert_true(r.baseline_s >= f / 67e12);
+    /* fp64: 1979 / 14 = 141.4 TFLOP/s, 7.778 ms (native 67: 16.41 ms) */
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_OK);
+    assert_close(r.bound_s, f / (1979e12 / 14), 1e-9, 0);
+    assert_non_null(strstr(r.mma_bound_by, "14 products"));
+    assert_true(r.pred_s >= f / 67e12);
+    /* other types keep their peak: tf32 494.5, bf16 989 */
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_TF32, &r, &d), CR_OK);
+    assert_close(r.bound_s, f / 494.5e12, 1e-9, 0);
+    assert_string_equal(r.mma_bound_by, "");
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_BF16, &r, &d), CR_OK);
+    assert_close(r.mma_bound_flops, 989e12, 1e-12, 0);
+    /* vector FLOPs keep the CUDA cores' fp32 peak (67): 1e6 elements of
+     * 1e5 FLOPs each, 1e11 / 67e12 = 1.49 ms against 8 MB of traffic */
+    assert_int_equal(cr_op_eval_elementwise(t, 1e6, 1, 1, 1e5, CR_DT_FP32, &r, &d), CR_OK);
+    assert_close(r.bound_s, 1e11 / 67e12, 1e-9, 0);
+    assert_string_equal(r.binding, "compute");
+    cr_topo_free(t);
+
+    /* the fused operators' GEMMs too: ag_gemm of m 8192, n 8192, k 8192
+     * over tp 8 in fp32 computes 2 x 8192^3 / 8 per GPU; its bound is at
+     * least that at 1979 / 7 and below it at the native 67 */
+    t = cr_test_open_topo("hgx-h100-8");
+    r = eval(t, "ag_gemm",
+             (const char *const[]){"dtype", "fp32", "m", "8192", "n", "8192", "k", "8192", "tp",
+                                   "8", NULL});
+    assert_close(r.mma_bound_flops, 1979e12 / 7, 1e-12, 0);
+    assert_close(r.t_compute_s, f / 8 / (1979e12 / 7), 1e-9, 0);
+    assert_true(r.bound_s < f / 8 / 67e12);
+    cr_topo_free(t);
+
+    /* A100 (dgx-a100-8): INT8 624 TOP/s dense: 624 / 7 = 89.1 TFLOP/s for
+     * fp32 (3xTF32: 156 / 3 = 52), 624 / 14 = 44.6 for fp64 (native 19.5) */
+    t = cr_test_open_topo("dgx-a100-8");
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
+    assert_close(r.bound_s, f / (624e12 / 7), 1e-9, 0);
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_OK);
+    assert_close(r.bound_s, f / (624e12 / 14), 1e-9, 0);
+    cr_topo_free(t);
+    /* B200 (hgx-b200-8): INT8 4.5 POP/s: 642.9 and 321.4 TFLOP/s */
+    t = cr_test_open_topo("hgx-b200-8");
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
+    assert_close(r.bound_s, f / (4500e12 / 7), 1e-9, 0);
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_OK);
+    assert_close(r.bound_s, f / (4500e12 / 14), 1e-9, 0);
+    cr_topo_free(t);
+    /* L40S has no fp64 peak: emulation adds no type the part lacks, the
+     * operator is still refused (the prediction needs the native figure) */
+    t = cr_test_open_topo("l40s-pcie-8");
+    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_EUNSUPPORTED);
+    cr_topo_free(t);
+}
+
+/* The rates per GPU model, and the published measured emulation rates as
+ * a floor that none of the schemes' rates falls below. */
+static void test_emulated_rates(void **state)
+{
+    (void)state;
+    char by[192];
+    /* GPU models of the catalog without the units keep the native peak:
+     * V100 (no TF32, BF16 or INT8 tensor cores: 15.7 and 7.8); L40 (INT8
+     * 362 / 7 = 51.7, TF32 90.5 / 3 = 30.2, BF16 181.05 / 9 = 20.1, all
+     * below the native fp32 90.5) */
+    const char *native[] = {"V100-SXM2-16GB", "L40"};
+    for (int i = 0; i < 2; i++) {
+        const cr_gpu_catalog_entry *e = cr_gpu_catalog_find_name(native[i]);
+        assert_non_null(e);
+        cr_gpu_spec g = {0};
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s", e->name);
+        g.name = nm;
+        memcpy(g.peak_flops, e->peak_flops, sizeof g.peak_flops);
+        const cr_dtype dts[] = {CR_DT_FP32, CR_DT_FP64};
+        for (int k = 0; k < 2; k++) {
+            assert_close(cr_op_mma_bound_flops(&g, dts[k], by, sizeof by), e->peak_flops[dts[k]],
+                         1e-12, 0);
+            assert_string_equal(by, "");
+        }
+    }
+    /* H100 PCIe (catalog): INT8 1513: 216.1 and 108.1 TFLOP/s */
+    const cr_gpu_catalog_entry *e = cr_gpu_catalog_find_name("H100-PCIe");
+    cr_gpu_spec g = {0};
+    char pcie[32];
+    snprintf(pcie, sizeof pcie, "%s", e->name);
+    g.name = pcie;
+    memcpy(g.peak_flops, e->peak_flops, sizeof g.peak_flops);
+    assert_close(cr_op_mma_bound_flops(&g, CR_DT_FP32, NULL, 0), 1513e12 / 7, 1e-12, 0);
+    assert_close(cr_op_mma_bound_flops(&g, CR_DT_FP64, NULL, 0), 1513e12 / 14, 1e-12, 0);
+
+    /* The measured floors (SC'25 and arXiv 2504.08009 on GH200, taken for
+     * the H100 and H200 SXM; GEMMul8 README on B200; Ootomo and Yokota on
+     * A100) lie below each shipped model's rate: none binds. */
+    static const struct {
+        const char *topo;
+        double fp32, fp64;
+    } floors[] = {{"hgx-h100-8", 162.2e12, 80.2e12},
+                  {"hgx-h200-8", 162.2e12, 80.2e12},
+                  {"hgx-b200-8", 259e12, 123e12},
+                  {"dgx-a100-8", 51e12, 0}};
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++) {
+        cr_topo *t = cr_test_open_topo(floors[i].topo);
+        const cr_gpu_spec *s = cr_topo_gpu_spec(t, 0);
+        assert_true(cr_op_mma_bound_flops(s, CR_DT_FP32, by, sizeof by) > floors[i].fp32);
+        assert_null(strstr(by, "measured"));
+        assert_true(cr_op_mma_bound_flops(s, CR_DT_FP64, by, sizeof by) > floors[i].fp64);
+        assert_null(strstr(by, "measured"));
+        cr_topo_free(t);
+    }
+    /* ... and a floor holds where the peaks would put the rate below it: a
+     * B200 whose INT8 and TF32 peaks were cut to 100 TOP/s keeps the 123
+     * TFLOP/s measured for fp64 (GEMMul8 README) over 100 / 14 and its
+     * native 37 */
+    cr_topo *t = cr_test_open_topo("hgx-b200-8");
+    cr_gpu_spec b = *cr_topo_gpu_spec(t, 0);
+    b.peak_flops[CR_DT_INT8] = b.peak_flops[CR_DT_TF32] = b.peak_flops[CR_DT_BF16] = 100e12;
+    assert_close(cr_op_mma_bound_flops(&b, CR_DT_FP64, by, sizeof by), 123e12, 1e-12, 0);
+    assert_non_null(strstr(by, "measured"));
+    /* fp32: 259 measured beats 100 / 3 and the native 75 */
+    assert_close(cr_op_mma_bound_flops(&b, CR_DT_FP32, by, sizeof by), 259e12, 1e-12, 0);
+    cr_topo_free(t);
+}
+
 static void test_single_gpu_bounds(void **state)
 {
     (void)state;
@@ -1415,6 +1566,8 @@ int main(void)
         cmocka_unit_test(test_overlap_schedules),
         cmocka_unit_test(test_inter_sm_release),
         cmocka_unit_test(test_non_finite_results_refused),
+        cmocka_unit_test(test_emulated_gemm_bound),
+        cmocka_unit_test(test_emulated_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -883,8 +883,8 @@ int cli_cmd_calibrate(int argc, char **argv)
          .str = &run.proto, .section = 2},
         {"--ranks-per-process", NULL, "N",
          "GPUs one host thread drove (nccl-tests -g N) in logs\n"
-         "that show neither their \"# nThread\" line nor rank lines\n"
-         "(default 1, one process per GPU)",
+         "without their \"# nThread\" line; before rank lines sharing\n"
+         "a Pid (read as -g, or 1 with neither)",
          .str = &run.rpp, .section = 2},
         {"-o", NULL, "OUT.xml", "where to write (default: stdout, the report on stderr)",
          .section = 2},

@@ -195,9 +195,9 @@ int cli_cmd_validate(int argc, char **argv)
         {"--nccl-proto", NULL, "LIST", "the run's NCCL_PROTO (Simple, ^LL128), likewise",
          .str = &nccl_proto, .id = O_NCCL_PROTO},
         {"--ranks-per-process", NULL, "N",
-         "GPUs one host thread drove (nccl-tests -g N) in logs that\n"
-         "show neither their \"# nThread\" line nor rank lines (default 1,\n"
-         "one process per GPU, said in a note)",
+         "GPUs one host thread drove (nccl-tests -g N) in logs without\n"
+         "their \"# nThread\" line; before rank lines sharing a Pid\n"
+         "(read as -g, or 1 with neither; said in a note)",
          .id = O_RPP},
         {"--family", NULL, "F", "only cases of family F (hbm ce mech gemm launch nccl p2p fused)",
          .str = &family, .id = O_FAMILY},

@@ -1322,6 +1322,23 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                          origin);
         goto out;
     }
+    /* hwloc's XML (lstopo --of xml, which some providers ship beside their
+     * NCCL files) describes the same machine in other words: say so, and
+     * what to import instead (a QA audit found it refused for its DOCTYPE,
+     * and without one taken for a commroof topology, its root being
+     * <topology> too) */
+    char head[1025];
+    size_t nh = len < sizeof head - 1 ? len : sizeof head - 1;
+    memcpy(head, buf, nh);
+    head[nh] = '\0';
+    if (strstr(head, "hwloc")) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:1: this is hwloc's XML (lstopo --of xml), not an NCCL topology "
+                         "dump: run any NCCL job with NCCL_TOPO_DUMP_FILE=DUMP.xml and import "
+                         "DUMP.xml",
+                         origin);
+        goto out;
+    }
     /* An NCCL dump never has a DOCTYPE, so any is refused (and with it every
      * entity declaration); CDATA merges into text as NCCL never writes it. */
     cr_xml_error e;
@@ -1339,6 +1356,17 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
         goto out;
     }
     const xmlNode *root = xmlDocGetRootElement(doc);
+    bool hwloc_objects = false;
+    for (const xmlNode *k = root ? root->children : NULL; k && !hwloc_objects; k = k->next)
+        hwloc_objects = k->type == XML_ELEMENT_NODE && named(k, "object");
+    if (root && named(root, "topology") && hwloc_objects) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: <topology> holding hwloc's <object> elements: this is hwloc's "
+                         "XML (lstopo --of xml), not an NCCL topology dump: run any NCCL job "
+                         "with NCCL_TOPO_DUMP_FILE=DUMP.xml and import DUMP.xml",
+                         origin, line_of(root));
+        goto out;
+    }
     if (root && named(root, "topology")) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: the root element is <topology>: this is a commroof topology "

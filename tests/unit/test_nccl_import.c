@@ -711,6 +711,35 @@ static void test_real_rccl_mi300x(void **state)
     "\" sm=\"304\" gcn=\"" gcn "\" arch=\"38911\" rank=\"" rank "\" gdr=\"1\">\n"                  \
     "<xgmi target=\"" peer "\" count=\"1\" tclass=\"0x120000\"/>\n</gpu>\n</pci>\n"
 
+/* hwloc's XML (lstopo --of xml) is no NCCL dump: with its DOCTYPE it was
+ * refused for that, and without one its <topology> root was taken for a
+ * commroof topology ("use it as it is"); both now say what it is and what
+ * to import (QA audit of real dumps, 2026-12-06). */
+static void test_hwloc_refused(void **state)
+{
+    (void)state;
+    static const char with_dtd[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                                   "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+                                   "<topology version=\"2.0\">\n"
+                                   "  <object type=\"Machine\" os_index=\"0\"/>\n"
+                                   "</topology>\n";
+    static const char without[] = "<topology version=\"2.0\">\n"
+                                  "  <object type=\"Machine\" os_index=\"0\"/>\n"
+                                  "</topology>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_nccl_import_memory(with_dtd, sizeof with_dtd - 1, "lstopo.xml", &t, &d),
+                     CR_EPARSE);
+    assert_non_null(strstr(d.msg, "lstopo.xml:1: this is hwloc's XML (lstopo --of xml)"));
+    assert_non_null(strstr(d.msg, "NCCL_TOPO_DUMP_FILE=DUMP.xml"));
+    assert_null(t);
+    d = (cr_diag){{0}};
+    assert_int_equal(cr_nccl_import_memory(without, sizeof without - 1, "lstopo.xml", &t, &d),
+                     CR_EPARSE);
+    assert_non_null(strstr(d.msg, "lstopo.xml:1: <topology> holding hwloc's <object> elements"));
+    assert_null(t);
+}
+
 /* Real files refused, each with what to do; the RCCL details a VM shows. */
 static void test_real_refusals(void **state)
 {
@@ -907,6 +936,7 @@ int main(void)
         cmocka_unit_test(test_real_ibm_h100_vsi),
         cmocka_unit_test(test_real_rccl_mi300x),
         cmocka_unit_test(test_real_refusals),
+        cmocka_unit_test(test_hwloc_refused),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -422,6 +422,16 @@ def sec_ranks_nest(A):
                     if a is None or b is None:
                         continue
                     for ra, rb in zip(a[2]["rows"], b[2]["rows"]):
+                        # a two-rank ring runs at its measured efficiency (coll.n2.ring.ar
+                        # / .agrs, 2 H200s: 0.733 / 0.62 of the links, model/params.c),
+                        # three ranks and more at the many-rank figure (0.815): the
+                        # prediction may fall from 2 to 3 ranks; a bound may not
+                        if key == "pred_us" and a[0] == 2 and rb[key] < ra[key] * (1 - REL):
+                            A.note("ring prediction falls from 2 to 3 ranks (two-rank "
+                                   "efficiency measured apart)", b[1],
+                                   "%s at %d B: 3 ranks %g us < 2 ranks %g us" %
+                                   (key, ra["size_bytes"], rb[key], ra[key]))
+                            continue
                         # alltoall's size counts one rank's buffer: per peer it shrinks as
                         # S/n; per rank its bytes out are S (n-1)/n, still non-decreasing
                         A.check("ranks-nest", rb[key] >= ra[key] * (1 - REL), b[1],

@@ -59,7 +59,7 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 # their names under `#pragma GCC visibility push(hidden)`, so libcommroof.so
 # does not export them. A new header goes into one of the two lists.
 PUBLIC_HEADERS := $(addprefix model/,bound.h coll.h dtype.h flowsim.h gpu_catalog.h harness.h \
-                    json_items.h mech.h nccl_import.h nic.h ops.h ops_json.h params.h rankset.h \
+                    json_items.h mech.h nccl_import.h nic.h ops.h ops_json.h params.h pkb_logs.h rankset.h \
                     route.h scenario.h status.h suite.h topo.h topo_gen.h topo_metrics.h \
                     topo_xml.h units.h) \
                   $(addprefix traces/reader/,trace_reader.h trace_file.h trace_summary.h) \

@@ -25,6 +25,12 @@
  * a file that cannot be read or parsed, or a bad --topo, prints no JSON and
  * exits 1 (input piped on stdin too: it is held in a temporary file first);
  * bad command-line arguments exit 2.
+ *
+ * `commroof check --pkb-logs DIR [--topo T] [--json]`: ParallelKernelBench's
+ * logs (model/pkb_logs.h) judged problem by problem: each (problem,
+ * backend)'s slowest rank mean becomes the bulk entry of the suite pkb
+ * problem that pkb="N" maps its id to, evaluated by bulk_entry() like any
+ * other; a table, or with --json an array (doc/json.md).
  */
 #include <errno.h>
 #include <math.h>
@@ -42,6 +48,8 @@
 #include "json_items.h"
 #include "ops.h"
 #include "ops_json.h"
+#include "pkb_logs.h"
+#include "suite.h"
 #include "topo_xml.h"
 #include "units.h"
 
@@ -52,6 +60,7 @@ static void check_usage(FILE *f, const cli_opt *opts)
     fputs("usage: commroof check OP [--topo T] [--PARAM VALUE ...] --measured-us X "
           "[--cold] [--json]\n"
           "       commroof check --measured-json FILE [--topo T] [--cold]\n"
+          "       commroof check --pkb-logs DIR [--topo T] [--json]\n"
           "\n"
           "Compares a measured time with the operator's bound and the PyTorch + "
           "NCCL\n"
@@ -78,6 +87,16 @@ static void check_usage(FILE *f, const cli_opt *opts)
           "else 0;\n"
           "an unreadable or malformed file or a bad --topo: no JSON, exit 1.\n"
           "\n"
+          "ParallelKernelBench: --pkb-logs DIR reads PKB's logs (DIR = logs,\n"
+          "logs/problem_<stem> or logs/problem_<stem>/<backend>): for each problem\n"
+          "and backend, every rank_<r>_perf.json, measured = max over ranks of\n"
+          "wall_time_ms, evaluated as the bulk mode evaluates the problem of suite\n"
+          "pkb whose pkb=\"N\" is the stem's leading number (warm bound; a PKB id\n"
+          "the suite does not express is listed as skipped). A table (--json: an\n"
+          "array). Exit 3 if any time is impossible; a malformed or missing file, a\n"
+          "bad --topo: nothing on stdout, exit 1. PKB runs on 8 H100s: --topo\n"
+          "hgx-h100-8.\n"
+          "\n"
           "options:\n",
           f);
     cli_opts_help(f, opts, 22, 0);
@@ -85,7 +104,8 @@ static void check_usage(FILE *f, const cli_opt *opts)
           "examples:\n"
           "  commroof check gemm_rs --topo hgx-h100-8 --tp 8 --measured-us 25\n"
           "  commroof check --measured-json results.json --topo hgx-h100-8 > "
-          "verdicts.json\n",
+          "verdicts.json\n"
+          "  commroof check --pkb-logs ParallelKernelBench/logs --topo hgx-h100-8\n",
           f);
 }
 
@@ -355,6 +375,195 @@ out:
     return rc;
 }
 
+/* --- ParallelKernelBench logs --------------------------------------------- */
+
+/* One (problem, backend) of the logs: the bulk mode's result for the entry
+ * built from it (the suite problem pkb="N" names, with the slowest rank's
+ * mean), or "skipped" with the reason when the suite expresses no PKB N.
+ * Sets *impossible; on an entry that cannot be evaluated returns NULL with
+ * the reason in msg. */
+static json_t *pkb_row(const cr_pkb_logs_run *run, const cr_suite *suite, const char *deftopo,
+                       topo_cache *cache, bool *impossible, char *msg, size_t msg_size)
+{
+    const cr_pkb_logs_times *t = &run->times;
+    json_t *row = json_object(), *missing = json_array();
+    for (int r = 0; r < t->n_ranks; r++)
+        if (!t->present[r])
+            json_array_append_new(missing, json_integer(r));
+    json_object_set_new(row, "problem", json_string(run->stem));
+    json_object_set_new(row, "pkb_id", run->id >= 0 ? json_integer(run->id) : json_null());
+    json_object_set_new(row, "backend", json_string(run->backend));
+    json_object_set_new(row, "dir", json_string(run->dir));
+    json_object_set_new(row, "ranks", json_integer(t->n_files));
+    json_object_set_new(row, "missing_ranks", missing);
+    json_object_set_new(row, "slowest_rank", json_integer(t->slowest_rank));
+    const cr_suite_problem *pr = run->id >= 0 ? cr_suite_find_pkb(suite, run->id) : NULL;
+    if (!pr) {
+        char why[300];
+        if (run->id < 0)
+            snprintf(why, sizeof why, "the stem \"%s\" does not start with PKB's problem number",
+                     run->stem);
+        else
+            snprintf(why, sizeof why,
+                     "no problem of suite %s expresses PKB %d (suites/pkb.xml's header says "
+                     "why for each one left out)",
+                     suite->name, run->id);
+        json_object_set_new(row, "suite_problem", json_null());
+        json_object_set_new(row, "measured_us", json_real(t->wall_s * 1e6));
+        json_object_set_new(row, "skipped", json_string(why));
+        return row;
+    }
+    /* the entry the bulk mode would read for this time, evaluated by it */
+    json_t *e =
+        json_pack("{s:s, s:s, s:o, s:f}", "name", pr->name, "op", cr_op_name(pr->op), "params",
+                  cr_op_params_to_json(pr->op, &pr->params), "measured_us", t->wall_s * 1e6);
+    bool err = false;
+    json_t *res = e ? bulk_entry(e, 0, deftopo, false, cache, impossible, &err) : NULL;
+    json_decref(e);
+    if (!res || err) {
+        const char *m = res ? json_string_value(json_object_get(res, "error")) : "out of memory";
+        if (m && strncmp(m, "entry 0: ", 9) == 0)
+            m += 9;
+        snprintf(msg, msg_size, "%s: problem %s of suite %s: %s", run->dir, pr->name, suite->name,
+                 m ? m : "cannot be evaluated");
+        json_decref(res);
+        json_decref(row);
+        return NULL;
+    }
+    json_object_set_new(row, "suite_problem", json_string(pr->name));
+    json_object_del(res, "index");
+    json_object_del(res, "name");
+    json_object_update(row, res);
+    json_decref(res);
+    double bound = json_real_value(json_object_get(row, "bound_us"));
+    json_object_set_new(row, "headroom_measured",
+                        json_real(bound > 0 ? t->wall_s * 1e6 / bound : 0));
+    return row;
+}
+
+/* "3, 5" for the missing ranks of row, in buf. */
+static const char *missing_text(json_t *row, char *buf, size_t size)
+{
+    size_t at = 0;
+    json_t *v;
+    size_t i;
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(row, "missing_ranks"), i, v)
+    {
+        int w = snprintf(buf + at, size - at, "%s%lld", i ? ", " : "",
+                         (long long)json_integer_value(v));
+        if (w < 0 || (size_t)w >= size - at)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
+}
+
+static void pkb_table(json_t *rows, const char *dir, const char *topo)
+{
+    printf("# commroof check --pkb-logs %s on %s (suite pkb, warm bound)\n", dir, topo);
+    printf("# measured: max over ranks of wall_time_ms (PKB's aggregate); roofline = bound / "
+           "measured; headroom = measured / bound\n");
+    printf("#%-26s %-10s %5s %11s %10s %13s %8s %8s %-21s %s\n", "problem", "backend", "ranks",
+           "measured_us", "bound_us", "bound_cold_us", "roofline", "headroom", "verdict",
+           "suite_problem");
+    printf("#%-26s %-10s %5s %11s %10s %13s %8s %8s %-21s %s\n", "", "", "", "", "", "", "(%)",
+           "(x)", "", "");
+    size_t i;
+    json_t *r;
+    int n_imp = 0, n_skip = 0, n_miss = 0;
+    json_array_foreach(rows, i, r)
+    {
+        const char *stem = json_string_value(json_object_get(r, "problem"));
+        const char *be = json_string_value(json_object_get(r, "backend"));
+        int ranks = (int)json_integer_value(json_object_get(r, "ranks"));
+        double m = json_number_value(json_object_get(r, "measured_us"));
+        const char *skipped = json_string_value(json_object_get(r, "skipped"));
+        if (skipped) {
+            n_skip++;
+            printf(" %-26s %-10s %5d %11.4g %10s %13s %8s %8s %-21s -\n", stem, be, ranks, m, "-",
+                   "-", "-", "-", "skipped");
+            continue;
+        }
+        const char *v = json_string_value(json_object_get(r, "verdict"));
+        n_imp += v && strcmp(v, "impossible") == 0;
+        printf(" %-26s %-10s %5d %11.4g %10.4g %13.4g %8.1f %8.3g %-21s %s\n", stem, be, ranks, m,
+               json_number_value(json_object_get(r, "bound_us")),
+               json_number_value(json_object_get(r, "bound_cold_us")),
+               json_number_value(json_object_get(r, "pct_of_roofline")),
+               json_number_value(json_object_get(r, "headroom_measured")), v,
+               json_string_value(json_object_get(r, "suite_problem")));
+    }
+    char buf[400];
+    json_array_foreach(rows, i, r)
+    {
+        const char *stem = json_string_value(json_object_get(r, "problem"));
+        const char *be = json_string_value(json_object_get(r, "backend"));
+        const char *skipped = json_string_value(json_object_get(r, "skipped"));
+        if (json_array_size(json_object_get(r, "missing_ranks"))) {
+            n_miss++;
+            printf("# %s/%s: no rank_<r>_perf.json for rank %s: the time is the slowest of the "
+                   "ranks read\n",
+                   stem, be, missing_text(r, buf, sizeof buf));
+        }
+        if (skipped)
+            printf("# %s/%s skipped: %s\n", stem, be, skipped);
+    }
+    printf("# %zu results: %d impossible, %d skipped, %d with ranks missing\n",
+           json_array_size(rows), n_imp, n_skip, n_miss);
+}
+
+/* `check --pkb-logs DIR`: every (problem, backend) under DIR, each as the
+ * bulk mode evaluates an entry (bulk_entry), all read and evaluated before
+ * any output so that a failure prints nothing on stdout. */
+static int pkb_logs(const char *dir, const char *deftopo, bool json)
+{
+    cr_pkb_logs_run *runs = NULL;
+    int n = 0, rc = CLI_OK;
+    cr_suite *suite = NULL;
+    json_t *rows = NULL;
+    topo_cache cache;
+    memset(&cache, 0, sizeof cache);
+    cr_diag d = {{0}};
+    const char *tname = deftopo ? deftopo : CR_TOPO_DEFAULT;
+    if (cr_pkb_logs_scan(dir, &runs, &n, &d) != CR_OK || !cache_get(&cache, tname, &d) ||
+        cr_suite_open("pkb", &suite, &d) != CR_OK) {
+        rc = cli_fail("check", "%s", d.msg);
+        goto out;
+    }
+    rows = json_array();
+    bool any_impossible = false;
+    for (int i = 0; i < n; i++) {
+        char msg[1400];
+        json_t *row = pkb_row(&runs[i], suite, tname, &cache, &any_impossible, msg, sizeof msg);
+        if (!row) {
+            rc = cli_fail("check", "%s", msg);
+            goto out;
+        }
+        json_array_append_new(rows, row);
+    }
+    if (json) {
+        if (print_nested(rows, 0) != 0) {
+            rc = cli_fail("check", "out of memory writing JSON");
+            goto out;
+        }
+        putchar('\n');
+    } else {
+        pkb_table(rows, dir, tname);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        rc = cli_fail("check", "cannot write the output to stdout: %s", strerror(errno));
+        goto out;
+    }
+    rc = any_impossible ? CLI_IMPOSSIBLE : CLI_OK;
+out:
+    json_decref(rows);
+    cr_suite_free(suite);
+    cr_pkb_logs_free(runs, n);
+    cache_free(&cache);
+    return rc;
+}
+
 /* --- one result --------------------------------------------------------- */
 
 /* The measured time of --measured-us X (a number of microseconds) or
@@ -438,7 +647,7 @@ out:
     return rc;
 }
 
-enum { O_HELP = 1, O_TOPO, O_MEASURED, O_BULK, O_COLD, O_JSON };
+enum { O_HELP = 1, O_TOPO, O_MEASURED, O_BULK, O_PKB, O_COLD, O_JSON };
 
 /* Reads the next argument of argv against opts; an option's value must not
  * be empty. Returns cli_args_next's answer, CLI_ARGS_ERROR after a usage
@@ -455,8 +664,9 @@ static int next_arg(cli_args *args)
 
 int cli_cmd_check(int argc, char **argv)
 {
-    const char *topo = NULL, *opname = NULL, *mval = NULL, *mopt = NULL, *bulk_file = NULL;
-    bool json = false, bulk_mode = false, cold = false;
+    const char *topo = NULL, *opname = NULL, *mval = NULL, *mopt = NULL, *bulk_file = NULL,
+               *pkb_dir = NULL;
+    bool json = false, bulk_mode = false, pkb_mode = false, cold = false;
     const cli_opt opts[] = {
         {"--topo", NULL, "T", "shipped topology or XML file (default " CR_TOPO_DEFAULT ")",
          .str = &topo, .id = O_TOPO},
@@ -465,6 +675,10 @@ int cli_cmd_check(int argc, char **argv)
         {"--measured", NULL, "T", NULL, .str = &mval, .id = O_MEASURED},
         {"--measured-json", NULL, "F", "bulk mode (see above); '-' reads stdin", .str = &bulk_file,
          .id = O_BULK},
+        {"--pkb-logs", NULL, "DIR",
+         "ParallelKernelBench mode (see above): logs, logs/problem_<stem>\n"
+         "or logs/problem_<stem>/<backend>",
+         .str = &pkb_dir, .id = O_PKB},
         {"--cold", NULL, NULL,
          "judge against the cold (HBM-only) bound: for harnesses\n"
          "that flush the caches between iterations",
@@ -483,6 +697,8 @@ int cli_cmd_check(int argc, char **argv)
         }
         if (strncmp(a, "--measured-json", 15) == 0 && (a[15] == '\0' || a[15] == '='))
             bulk_mode = true;
+        if (strncmp(a, "--pkb-logs", 10) == 0 && (a[10] == '\0' || a[10] == '='))
+            pkb_mode = true;
         if (!opname && a[0] != '-' && !strchr(a, '=') &&
             (i == 1 || argv[i - 1][0] != '-' || strcmp(argv[i - 1], "--json") == 0 ||
              strcmp(argv[i - 1], "--cold") == 0 || strchr(argv[i - 1], '=')))
@@ -490,6 +706,25 @@ int cli_cmd_check(int argc, char **argv)
     }
     cli_args args = cli_args_begin("check", opts, argc, argv);
     args.pass_unknown = true; /* the operator's parameters, or a misplaced one */
+    if (pkb_mode) {
+        for (int at = args.i, r; (r = next_arg(&args)) != CLI_ARGS_END; at = args.i) {
+            if (r == CLI_ARGS_ERROR)
+                return CLI_USAGE;
+            int id = r == CLI_ARGS_OPT ? args.opt->id : 0;
+            if (id == O_COLD)
+                return cli_usage_error("check",
+                                       "--pkb-logs judges against the warm bound: ParallelKernel"
+                                       "Bench does not flush the L2 (doc/operators.md, \"Times "
+                                       "from ParallelKernelBench\"); leave --cold off");
+            if (id != O_PKB && id != O_TOPO && id != O_JSON)
+                return cli_usage_error("check",
+                                       "with --pkb-logs only --topo and --json apply (got "
+                                       "\"%s\"): the problems, their parameters and the times "
+                                       "come from the logs and suite pkb",
+                                       argv[at]);
+        }
+        return pkb_logs(pkb_dir, topo, json);
+    }
     if (bulk_mode) {
         for (int at = args.i, r; (r = next_arg(&args)) != CLI_ARGS_END; at = args.i) {
             if (r == CLI_ARGS_ERROR)

@@ -125,6 +125,58 @@ static bool is_elem(xmlNode *n, const char *name)
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
+/* The largest ParallelKernelBench id taken: PKB numbers its problems from 1
+ * and had 87 at 3cc0f9b; the cap only keeps the number an int. */
+#define SUITE_MAX_PKB_ID 1000000
+
+/* pkb="N" or "N,M,...": the ParallelKernelBench ids problem pr expresses,
+ * each whole, from 1, and on no other problem of s. */
+static cr_status parse_pkb(const cr_suite *s, cr_suite_problem *pr, const char *val, long line,
+                           cr_diag *d)
+{
+    const char *p = val;
+    for (;;) {
+        p += strspn(p, " ");
+        long id = 0;
+        int digits = 0;
+        while (*p >= '0' && *p <= '9' && id <= SUITE_MAX_PKB_ID) {
+            id = id * 10 + (*p++ - '0');
+            digits++;
+        }
+        p += strspn(p, " ");
+        if (!digits || id < 1 || id > SUITE_MAX_PKB_ID || (*p && *p != ','))
+            return failf(d, CR_EPARSE, s->origin, line,
+                         "problem \"%s\": pkb=\"%.60s\" is not a list of ParallelKernelBench "
+                         "problem ids (whole numbers from 1 to %d, e.g. pkb=\"13\" or "
+                         "pkb=\"41,42\")",
+                         pr->name, val, SUITE_MAX_PKB_ID);
+        if (pr->n_pkb == CR_SUITE_MAX_PKB)
+            return failf(d, CR_ERANGE, s->origin, line,
+                         "problem \"%s\": pkb names more than %d ids: split the problem", pr->name,
+                         CR_SUITE_MAX_PKB);
+        for (int i = 0; i < s->n_problems; i++)
+            for (int j = 0; j < s->problems[i].n_pkb; j++)
+                if (s->problems[i].pkb[j] == id)
+                    return failf(d, CR_EINVAL, s->origin, line,
+                                 "problem \"%s\": PKB %ld is already expressed by problem \"%s\" "
+                                 "(line %d): give each id to one problem",
+                                 pr->name, id, s->problems[i].name, s->problems[i].line);
+        pr->pkb[pr->n_pkb++] = (int)id;
+        if (!*p)
+            return CR_OK;
+        p++; /* the comma */
+    }
+}
+
+const cr_suite_problem *cr_suite_find_pkb(const cr_suite *s, int id)
+{
+    for (int i = 0; s && i < s->n_problems; i++)
+        for (int j = 0; j < s->problems[i].n_pkb; j++)
+            if (s->problems[i].pkb[j] == id)
+                return &s->problems[i];
+    return NULL;
+}
+
 static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
 {
     const char *origin = s->origin;
@@ -202,6 +254,8 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
             pr->category = dupstr((const char *)val);
         } else if (strcmp(an, "note") == 0) {
             pr->note = dupstr((const char *)val);
+        } else if (strcmp(an, "pkb") == 0) {
+            st = parse_pkb(s, pr, (const char *)val, line, d);
         } else {
             st = cr_op_param_set(pr->op, &pr->params, an, (const char *)val, &sub);
             if (st != CR_OK)

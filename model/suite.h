@@ -9,7 +9,7 @@
  *              k="512" dtype="bf16" tp="8" note="..."/>
  *   </suite>
  *
- * A problem's attributes other than name, op, category and note are the
+ * A problem's attributes other than name, op, category, note and pkb are the
  * operator's parameters, as `commroof op OP --help` lists them; an attribute
  * the operator does not take is an error. Parsing never touches the
  * network, refuses entity declarations (external entities, expansion
@@ -28,10 +28,18 @@
 extern "C" {
 #endif
 
+/* The most ParallelKernelBench ids one problem may express. */
+#define CR_SUITE_MAX_PKB 8
+
 typedef struct {
     char *name;
     char *category; /* the problem's or, when absent, the operator's */
     char *note;     /* may be NULL */
+    /* the ParallelKernelBench problem ids it expresses (attribute pkb="1" or
+     * pkb="41,42"; an id on one problem of a suite at most); n_pkb 0 when
+     * the problem expresses none */
+    int pkb[CR_SUITE_MAX_PKB];
+    int n_pkb;
     const cr_op_def *op;
     cr_op_params params;
     int line; /* where it was defined */
@@ -64,6 +72,11 @@ cr_status cr_suite_open(const char *name_or_path, cr_suite **out, cr_diag *d);
 
 /* Name of the i-th shipped suite, or NULL past the end (borrowed). */
 const char *cr_suite_shipped_name(int i);
+
+/* The problem of s whose pkb attribute names ParallelKernelBench problem id
+ * (the leading number of its stem: 1 for "1_allreduce"), or NULL when none
+ * does (borrowed from s). */
+const cr_suite_problem *cr_suite_find_pkb(const cr_suite *s, int id);
 
 /* Frees s. cr_suite_free(NULL) is a no-op. */
 void cr_suite_free(cr_suite *s);

@@ -49,6 +49,8 @@ check|check ag_gemm --measured-us 100 --json
 check --measured-json|check --measured-json tests/fixtures/check/bulk_ok.json --topo hgx-h100-8
 check --measured-json|check --measured-json tests/fixtures/check/bulk_error.json --topo hgx-h100-8
 check --measured-json|check --measured-json tests/fixtures/check/bulk_h200.json --topo h200-1
+check --pkb-logs|check --pkb-logs tests/fixtures/pkb/logs --topo hgx-h100-8 --json
+check --pkb-logs|check --pkb-logs tests/fixtures/pkb/missing_rank --topo hgx-h100-8 --json
 coll|coll allreduce -b 1M -e 4M --json
 coll|coll allreduce --topo hgx-h200-8 --mech multimem -b 64M -e 64M --json
 coll|coll allgather --topo h100-ib-4n --ranks 0-31:8 -b 1M -e 1M --terms --json

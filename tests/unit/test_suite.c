@@ -130,6 +130,39 @@ static void test_pkb_categories(void **state)
  * parallel at 8k to 128k tokens, expert parallel over 8 to 64 ranks with
  * Mixtral (8 experts, top-2) and DeepSeek-V3 style (256 experts, top-8)
  * layers, data parallel over 1,024 nodes of 8 GPUs. */
+/* Every pkb problem whose note names a PKB id carries it as pkb="N" (the
+ * map check --pkb-logs uses), and the ids the header lists as not
+ * expressible map to nothing. */
+static void test_pkb_ids(void **state)
+{
+    (void)state;
+    cr_suite *s = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_suite_open("pkb", &s, &d), CR_OK);
+    int with_id = 0;
+    for (int i = 0; i < s->n_problems; i++) {
+        const cr_suite_problem *p = &s->problems[i];
+        int note_id = 0;
+        if (p->note && sscanf(p->note, "PKB %d", &note_id) == 1) {
+            assert_int_equal(p->n_pkb, 1);
+            assert_int_equal(p->pkb[0], note_id);
+            assert_ptr_equal(cr_suite_find_pkb(s, note_id), p);
+            with_id++;
+        } else {
+            assert_int_equal(p->n_pkb, 0);
+        }
+    }
+    /* 35 problems name a PKB id in suites/pkb.xml (1-8, 10-13, 16, 27-29,
+     * 31, 33-42, 46, 47, 49, 51, 54, 65, 67, 87) */
+    assert_int_equal(with_id, 35);
+    assert_string_equal(cr_suite_find_pkb(s, 13)->name, "tp_gemm_allreduce");
+    static const int unexpressed[] = {9, 14, 15, 17, 18, 30, 43, 44, 45, 48, 50, 73, 86, 88};
+    for (size_t i = 0; i < sizeof unexpressed / sizeof unexpressed[0]; i++)
+        assert_null(cr_suite_find_pkb(s, unexpressed[i]));
+    assert_null(cr_suite_find_pkb(NULL, 1));
+    cr_suite_free(s);
+}
+
 static void test_llm_coverage(void **state)
 {
     (void)state;
@@ -302,6 +335,15 @@ static void test_bad_inputs(void **state)
     expect(FIX "bad_child.xml", CR_EPARSE,
            FIX "bad_child.xml:3: <problem> holds no elements, found <param>: parameters are "
                "attributes");
+    /* a PKB id maps to one problem (check --pkb-logs): a second is refused
+     * where it is written; the stem is not an id */
+    expect(FIX "bad_pkb_duplicate.xml", CR_EINVAL,
+           FIX "bad_pkb_duplicate.xml:4: problem \"b\": PKB 1 is already expressed by problem "
+               "\"a\" (line 3): give each id to one problem");
+    expect(FIX "bad_pkb_value.xml", CR_EPARSE,
+           FIX "bad_pkb_value.xml:3: problem \"a\": pkb=\"1_allreduce\" is not a list of "
+               "ParallelKernelBench problem ids (whole numbers from 1 to 1000000, e.g. "
+               "pkb=\"13\" or pkb=\"41,42\")");
     expect(FIX "missing.xml", CR_ENOTFOUND,
            FIX "missing.xml: cannot open: No such file or directory");
 }
@@ -357,9 +399,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_pkb_categories),
-        cmocka_unit_test(test_llm_coverage), cmocka_unit_test(test_shipped_dtd),
-        cmocka_unit_test(test_custom_suite), cmocka_unit_test(test_bad_inputs),
-        cmocka_unit_test(test_limits),       cmocka_unit_test(test_fuzz_replay),
+        cmocka_unit_test(test_pkb_ids),      cmocka_unit_test(test_llm_coverage),
+        cmocka_unit_test(test_shipped_dtd),  cmocka_unit_test(test_custom_suite),
+        cmocka_unit_test(test_bad_inputs),   cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_fuzz_replay),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     xmlCleanupParser();

@@ -5,6 +5,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath() */
 #include "pkb_logs.h"
+#include "pkb_logs_priv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -74,10 +75,12 @@ static int key_line(const char *buf, const char *key)
     return line;
 }
 
-/* Reads path (at most PERF_MAX_BYTES) into new NUL-terminated memory. */
-static cr_status slurp(const char *path, char **out, cr_diag *d)
+/* Reads path (at most PERF_MAX_BYTES) into new NUL-terminated memory of
+ * *len bytes before the NUL. */
+static cr_status slurp(const char *path, char **out, size_t *out_len, cr_diag *d)
 {
     *out = NULL;
+    *out_len = 0;
     int fd = -1;
     cr_status st =
         cr_file_open_read(path, "a ParallelKernelBench rank_<r>_perf.json file", 0, &fd, NULL, d);
@@ -110,6 +113,7 @@ static cr_status slurp(const char *path, char **out, cr_diag *d)
     }
     buf[len] = '\0';
     *out = buf;
+    *out_len = len;
     buf = NULL;
 out:
     free(buf);
@@ -150,16 +154,14 @@ static cr_status time_key(json_t *obj, const char *key, bool required, bool zero
     return CR_OK;
 }
 
-/* One rank's wall_time_ms from path, in seconds. */
-static cr_status read_perf(const char *path, double *wall_s, cr_diag *d)
+cr_status cr_pkb_perf_parse(const char *buf, size_t len, const char *path, double *wall_s,
+                            cr_diag *d)
 {
-    char *buf = NULL;
     json_t *root = NULL;
-    cr_status st = slurp(path, &buf, d);
-    if (st != CR_OK)
-        return st;
+    cr_status st = CR_OK;
     json_error_t e;
-    root = json_loads(buf, JSON_REJECT_DUPLICATES, &e);
+    /* the whole buffer: a NUL inside is refused, not an end */
+    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e);
     if (!root) {
         /* Python's json writes a failed timing's NaN or Infinity as such,
          * which is not JSON */
@@ -195,6 +197,17 @@ static cr_status read_perf(const char *path, double *wall_s, cr_diag *d)
     *wall_s = ms * 1e-3;
 out:
     json_decref(root);
+    return st;
+}
+
+/* One rank's wall_time_ms from path, in seconds. */
+static cr_status read_perf(const char *path, double *wall_s, cr_diag *d)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    cr_status st = slurp(path, &buf, &len, d);
+    if (st == CR_OK)
+        st = cr_pkb_perf_parse(buf, len, path, wall_s, d);
     free(buf);
     return st;
 }

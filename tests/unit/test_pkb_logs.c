@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "pkb_logs.h"
+#include "pkb_logs_priv.h"
+
+#include "tests/fuzz/fuzz_pkb_logs.c"
 
 #define FIX "tests/fixtures/pkb/"
 
@@ -148,13 +151,30 @@ static void test_bad_files(void **state)
     assert_int_equal(cr_pkb_logs_scan(FIX "no-such-folder", &r, &n, &d), CR_ENOTFOUND);
 }
 
+/* One file's parser: a NUL inside the file is refused (jansson read the
+ * text up to it and took the object before it), and the fuzz corpus
+ * replays through the fuzz target. */
+static void test_perf_parse(void **state)
+{
+    (void)state;
+    static const char nul[] = "{\"wall_time_ms\": 0.05}\0{\"x\": 1}";
+    double wall_s = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_pkb_perf_parse(nul, sizeof nul - 1, "r.json", &wall_s, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "r.json:1:"));
+    static const char ok[] = "{\"wall_time_ms\": 0.05, \"wall_time_std_ms\": 0}";
+    assert_int_equal(cr_pkb_perf_parse(ok, sizeof ok - 1, "r.json", &wall_s, &d), CR_OK);
+    assert_close(wall_s, 50e-6, 1e-15, 0);
+    assert_true(cr_test_replay_dir("tests/fuzz/corpus/pkb_logs", LLVMFuzzerTestOneInput, 4096) >=
+                8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_backend),
-        cmocka_unit_test(test_missing_rank),
-        cmocka_unit_test(test_scan_levels),
-        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_backend),     cmocka_unit_test(test_missing_rank),
+        cmocka_unit_test(test_scan_levels), cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_perf_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

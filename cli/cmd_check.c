@@ -662,6 +662,25 @@ static int next_arg(cli_args *args)
     return r;
 }
 
+/* The rest of argv for a mode that takes only the options allowed (ids,
+ * 0-terminated): the index of the first argument that is not one of them,
+ * its option's id in *id (0 for a word); -1 when every one is; -2 on a
+ * malformed option (already reported). */
+static int first_other_arg(cli_args *args, const int *allowed, int *id)
+{
+    for (int at = args->i, r; (r = next_arg(args)) != CLI_ARGS_END; at = args->i) {
+        if (r == CLI_ARGS_ERROR)
+            return -2;
+        *id = r == CLI_ARGS_OPT ? args->opt->id : 0;
+        bool ok = false;
+        for (const int *k = allowed; *k && !ok; k++)
+            ok = *id == *k;
+        if (!ok)
+            return at;
+    }
+    return -1;
+}
+
 int cli_cmd_check(int argc, char **argv)
 {
     const char *topo = NULL, *opname = NULL, *mval = NULL, *mopt = NULL, *bulk_file = NULL,
@@ -706,37 +725,34 @@ int cli_cmd_check(int argc, char **argv)
     }
     cli_args args = cli_args_begin("check", opts, argc, argv);
     args.pass_unknown = true; /* the operator's parameters, or a misplaced one */
+    int other_id = 0, other;
     if (pkb_mode) {
-        for (int at = args.i, r; (r = next_arg(&args)) != CLI_ARGS_END; at = args.i) {
-            if (r == CLI_ARGS_ERROR)
-                return CLI_USAGE;
-            int id = r == CLI_ARGS_OPT ? args.opt->id : 0;
-            if (id == O_COLD)
-                return cli_usage_error("check",
-                                       "--pkb-logs judges against the warm bound: ParallelKernel"
-                                       "Bench does not flush the L2 (doc/operators.md, \"Times "
-                                       "from ParallelKernelBench\"); leave --cold off");
-            if (id != O_PKB && id != O_TOPO && id != O_JSON)
-                return cli_usage_error("check",
-                                       "with --pkb-logs only --topo and --json apply (got "
-                                       "\"%s\"): the problems, their parameters and the times "
-                                       "come from the logs and suite pkb",
-                                       argv[at]);
-        }
+        static const int pkb_opts[] = {O_PKB, O_TOPO, O_JSON, 0};
+        if ((other = first_other_arg(&args, pkb_opts, &other_id)) == -2)
+            return CLI_USAGE;
+        if (other >= 0 && other_id == O_COLD)
+            return cli_usage_error("check",
+                                   "--pkb-logs judges against the warm bound: ParallelKernel"
+                                   "Bench does not flush the L2 (doc/operators.md, \"Times "
+                                   "from ParallelKernelBench\"); leave --cold off");
+        if (other >= 0)
+            return cli_usage_error("check",
+                                   "with --pkb-logs only --topo and --json apply (got "
+                                   "\"%s\"): the problems, their parameters and the times "
+                                   "come from the logs and suite pkb",
+                                   argv[other]);
         return pkb_logs(pkb_dir, topo, json);
     }
     if (bulk_mode) {
-        for (int at = args.i, r; (r = next_arg(&args)) != CLI_ARGS_END; at = args.i) {
-            if (r == CLI_ARGS_ERROR)
-                return CLI_USAGE;
-            int id = r == CLI_ARGS_OPT ? args.opt->id : 0;
-            if (id != O_BULK && id != O_TOPO && id != O_COLD && id != O_JSON)
-                return cli_usage_error("check",
-                                       "with --measured-json only --topo, --cold and --json apply "
-                                       "(got \"%s\"): the operator, its parameters and the "
-                                       "measured time go in the file",
-                                       argv[at]);
-        }
+        static const int bulk_opts[] = {O_BULK, O_TOPO, O_COLD, O_JSON, 0};
+        if ((other = first_other_arg(&args, bulk_opts, &other_id)) == -2)
+            return CLI_USAGE;
+        if (other >= 0)
+            return cli_usage_error("check",
+                                   "with --measured-json only --topo, --cold and --json apply "
+                                   "(got \"%s\"): the operator, its parameters and the "
+                                   "measured time go in the file",
+                                   argv[other]);
         return bulk(bulk_file, topo, cold);
     }
     if (!opname)

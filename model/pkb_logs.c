@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "harness.h"
 
 /* A perf file holds a dozen numbers (performance.py): 1 MiB is far beyond
@@ -234,19 +235,13 @@ static cr_status list_dir(const char *dir, char ***names, int *n, cr_diag *d)
         return cr_diag_set(d, errno == ENOENT ? CR_ENOTFOUND : CR_EIO,
                            "%s: cannot read the folder: %s", dir, strerror(errno));
     cr_status st = CR_OK;
-    int cap = 0;
+    size_t cap = 0;
     for (struct dirent *e; (e = readdir(dp));) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        if (*n == cap) {
-            int nc = cap ? 2 * cap : 16;
-            char **nn = realloc(*names, (size_t)nc * sizeof *nn);
-            if (!nn) {
-                st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-                break;
-            }
-            *names = nn;
-            cap = nc;
+        if (cr_grow((void **)names, &cap, (size_t)*n + 1, sizeof **names)) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            break;
         }
         if (!((*names)[*n] = strdup(e->d_name))) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -355,7 +350,8 @@ void cr_pkb_logs_free(cr_pkb_logs_run *runs, int n)
 
 typedef struct {
     cr_pkb_logs_run *v;
-    int n, cap;
+    int n;
+    size_t cap;
 } run_list;
 
 /* The leading number of stem, as utils/problem_id.py takes it; -1 when it
@@ -373,14 +369,8 @@ static int stem_id(const char *stem)
 static cr_status add_run(run_list *l, const char *dir, const char *stem, const char *backend,
                          cr_diag *d)
 {
-    if (l->n == l->cap) {
-        int nc = l->cap ? 2 * l->cap : 8;
-        cr_pkb_logs_run *nv = realloc(l->v, (size_t)nc * sizeof *nv);
-        if (!nv)
-            return cr_diag_set(d, CR_ENOMEM, "out of memory");
-        l->v = nv;
-        l->cap = nc;
-    }
+    if (cr_grow((void **)&l->v, &l->cap, (size_t)l->n + 1, sizeof *l->v))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
     cr_pkb_logs_run *r = &l->v[l->n];
     memset(r, 0, sizeof *r);
     r->id = stem_id(stem);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plots/sources.h"
+#include "sbuf.h"
 
 #define US 1e6
 
@@ -181,7 +182,7 @@ cr_status cr_plot_program_gap(const cr_roofline *r, const char *topo_name, const
                     cr_chart_short_label(full, CR_CHART_LABEL_CHARS - strlen(suf), names[ng],
                                          sizeof names[ng] - strlen(suf));
                     size_t l = strlen(names[ng]);
-                    snprintf(names[ng] + l, sizeof names[ng] - l, "%s", suf);
+                    cr_str_copy(names[ng] + l, sizeof names[ng] - l, suf);
                     break;
                 }
             g[ng] = (cr_gap_row){names[ng], w->bound_s, 0, 0, {w->median_s, w->bound_cold_s}};

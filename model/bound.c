@@ -68,7 +68,83 @@ struct bctx {
     size_t cap_cuts;
     bool transit;
     int unreachable; /* first member no path reaches from the first one; -1: none */
+    /* Regions of the devices that are not GPUs (region_build):
+     * device -> union-find parent, the first GPU a region links to (-1:
+     * none), and whether it links to a second one. */
+    int *region;
+    int *region_gpu;
+    bool *region_joins;
 };
+
+/* ---- which of a GPU's links can carry its bytes ---- */
+
+static bool is_gpu(const cr_topo *t, int v)
+{
+    return t->devs[v].kind == CR_DEV_GPU;
+}
+
+static int region_of(struct bctx *b, int v)
+{
+    while (b->region[v] != v) {
+        b->region[v] = b->region[b->region[v]]; /* path halving */
+        v = b->region[v];
+    }
+    return v;
+}
+
+static void region_touch(struct bctx *b, int dev, int gpu)
+{
+    int r = region_of(b, dev);
+    if (b->region_gpu[r] < 0)
+        b->region_gpu[r] = gpu;
+    else if (b->region_gpu[r] != gpu)
+        b->region_joins[r] = true;
+}
+
+/* Joins the devices that are not GPUs (switches, CPUs, NICs) along their
+ * links into regions and notes the GPUs each region links to. A region
+ * linked to one GPU alone is a dead end for it (a NIC cabled to nothing:
+ * gb200-nvl72's, one rack without a network): no byte that GPU exchanges
+ * with another can pass there. Which GPUs are ranks does not matter, so a
+ * GPU's cut is the same link set in every rank set (ops sums a GPU's cut
+ * times over the phases of an operator that run on different rank sets). */
+static int region_build(struct bctx *b)
+{
+    const cr_topo *t = b->t;
+    int nd = t->n_devs;
+    b->region = malloc((size_t)nd * sizeof *b->region);
+    b->region_gpu = malloc((size_t)nd * sizeof *b->region_gpu);
+    b->region_joins = calloc((size_t)nd, sizeof *b->region_joins);
+    if (!b->region || !b->region_gpu || !b->region_joins)
+        return -1;
+    for (int v = 0; v < nd; v++) {
+        b->region[v] = v;
+        b->region_gpu[v] = -1;
+    }
+    for (int i = 0; i < t->n_links; i++) {
+        int x = t->links[i].a, y = t->links[i].b;
+        if (!is_gpu(t, x) && !is_gpu(t, y)) {
+            int rx = region_of(b, x), ry = region_of(b, y);
+            if (rx != ry)
+                b->region[rx] = ry;
+        }
+    }
+    for (int i = 0; i < t->n_links; i++) {
+        int x = t->links[i].a, y = t->links[i].b;
+        if (is_gpu(t, x) && !is_gpu(t, y))
+            region_touch(b, y, x);
+        if (is_gpu(t, y) && !is_gpu(t, x))
+            region_touch(b, x, y);
+    }
+    return 0;
+}
+
+/* Can a link from a GPU to device w carry bytes between that GPU and
+ * another? Directly to one, or into a region that links to one. */
+static bool link_carries(struct bctx *b, int w)
+{
+    return is_gpu(b->t, w) || b->region_joins[region_of(b, w)];
+}
 
 static int push_cut(struct bctx *b, const cr_cut *cut)
 {
@@ -123,6 +199,10 @@ static int group_close(struct bctx *b, cr_cut_kind kind, int id)
             const cr_link *l = &t->links[t->adj[a]];
             int w = cr_link_other(l, v);
             if (b->stamp[w] == b->stamp_val)
+                continue;
+            /* a GPU's own cut counts only the links its operation's bytes
+             * can use (1.1): none into a dead end */
+            if (kind == CR_CUT_GPU && !link_carries(b, w))
                 continue;
             double out = cr_link_bw_from(l, v), in = cr_link_bw_from(l, w);
             cut.out_Bps += out;
@@ -806,6 +886,8 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     }
 
     /* One GPU's ports. */
+    if (region_build(&b) < 0)
+        goto nomem;
     for (int i = 0; i < n; i++) {
         group_open(&b);
         group_add(&b, topo->gpus[ranks->ranks[i]]);
@@ -950,6 +1032,9 @@ out:
     free(b.claimed);
     free(b.list);
     free(b.local);
+    free(b.region);
+    free(b.region_gpu);
+    free(b.region_joins);
     cr_rankset_free(all);
     if (st != CR_OK)
         cr_cuts_free(c);

@@ -2764,6 +2764,61 @@ static void test_mesh_subset_links(void **state)
     cr_topo_free(t);
 }
 
+/* The capacity of the "gpu-ports" term of an allreduce of S bytes. */
+static double gpu_ports_cap(cr_coll_ctx *c, double S)
+{
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    for (int i = 0; i < r.bound.n_terms; i++)
+        if (strcmp(r.bound.terms[i].name, "gpu-ports") == 0)
+            return r.bound.terms[i].cap_Bps;
+    return -1;
+}
+
+static void test_dead_end_ports(void **state)
+{
+    (void)state;
+    /* gb200-nvl72 is one rack with no network: each GPU's NIC (63 GB/s on
+     * PCIe) is cabled to nothing, so no byte between two GPUs can pass
+     * there. A GPU's cut is its 18 NVLink5 links (900 GB/s) and its C2C
+     * link to the Grace it shares with a second GPU (225 GB/s), in every
+     * rank set; counting the NIC made the bound of ranks 0-3 (14.32 us at
+     * 16 MiB) fall below that of ranks 0-1 (14.91 us), a smaller
+     * communicator of the same GPUs (tools/prop_audit.py ranks-nest). */
+    cr_topo *t = cr_test_open_topo("gb200-nvl72");
+    double S = 16777216.0, prev = 0;
+    const char *sets[] = {"0-1", "0-3", "0-7", NULL};
+    for (int i = 0; sets[i]; i++) {
+        cr_coll_ctx *c = cr_test_coll_ctx(t, sets[i]);
+        assert_close(gpu_ports_cap(c, S), 900e9 + 225e9, 1e-12, 0);
+        cr_coll_result r =
+            eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+        assert_true(r.bound.bound_s >= prev * (1 - 1e-12));
+        prev = r.bound.bound_s;
+        cr_coll_ctx_free(c);
+    }
+    cr_topo_free(t);
+    /* racks joined by InfiniBand: the same NIC reaches the other GPUs
+     * through the network, and counts */
+    t = cr_test_open_topo("validate/corpus/topologies/coreweave-gb200-nvl72-ib.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-143");
+    assert_close(gpu_ports_cap(c, S), 900e9 + 225e9 + 63e9, 1e-12, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+    /* Links to GPUs count whether or not those GPUs are ranks: mi300x-8's
+     * ranks 0-3 keep gpu0's seven xGMI links and its PCIe link (a GPU's
+     * cut is one link set in every rank set, doc/bounds.md 1.1) */
+    t = cr_test_open_topo("mi300x-8");
+    c = cr_test_coll_ctx(t, "0-3");
+    double all = 0;
+    int g0 = t->gpus[0];
+    for (int a = t->adj_off[g0]; a < t->adj_off[g0 + 1]; a++)
+        all += cr_link_bw_from(&t->links[t->adj[a]], g0);
+    assert_close(gpu_ports_cap(c, S), all, 1e-12, 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2830,6 +2885,7 @@ int main(void)
         cmocka_unit_test(test_node_reducers_held),
         cmocka_unit_test(test_ring_rate_by_class),
         cmocka_unit_test(test_mesh_subset_links),
+        cmocka_unit_test(test_dead_end_ports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

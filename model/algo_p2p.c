@@ -160,7 +160,13 @@ double algo_p2p_nvl_Bps(const struct cr_coll_ctx *c, const cr_coll_req *rq, int 
     int per;
     int nch = algo_p2p_message_channels(c, rq, nch_max, bytes, &per);
     bool one_way = rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
-    return nch * c->p.p2p_nvl_ch_Bps * (one_way ? 2.0 : 1.0);
+    double ch_Bps = c->p.p2p_nvl_ch_Bps;
+    /* One process driving the GPUs, NCCL before 2.23: the sender writes
+     * straight into the receiver's buffer (coll.p2p.nvl_ch.direct) */
+    if (rq->ranks_per_process > 1 && algo_nccl_version(c, rq) < 22300 &&
+        c->p.p2p_nvl_direct_ch_Bps > 0)
+        ch_Bps = c->p.p2p_nvl_direct_ch_Bps;
+    return nch * ch_Bps * (one_way ? 2.0 : 1.0);
 }
 
 /* Does NCCL move a point-to-point message of peer_bytes to one peer with

@@ -352,6 +352,18 @@ static const struct key keys[] = {
      "(8 ranks of an NVSwitch board): 215.72 and 792.92 us, 48 MiB more in 577.2 us = 87.2 "
      "GB/s, 21.8 a channel (validate/corpus/b200-8/aicr-b0027-sendrecv_perf.log; 256 MiB on "
      "16 channels: 332 GB/s); a gather's or scatter's one-way works twice it (algo_p2p.c algo_p2p_nvl_Bps). 0 (no limit) where not measured: Ampere, others"},
+    {"coll.p2p.nvl_ch.direct", OFF(p2p_nvl_direct_ch_Bps), K_DOUBLE, {0, 0, 33.2e9, 0}, 0, 1e15, "B/s",
+     "coll.p2p.nvl_ch where the receiving GPU is driven by the same process (nccl-tests -g N or "
+     "-t N) and NCCL is older than 2.23: its P2P transport then connects the pair with direct "
+     "pointers (src/transport/p2p.cc P2P_DIRECT, NCCL_DIRECT_WRITE) and, up to 2.22.3, the "
+     "sender writes into the receiver's buffer without registration (src/device/prims_simple.h "
+     "@v2.22.3-1: DirectWrite \"in non-register case\"; from 2.23.4 only with registered "
+     "buffers), one copy where the FIFO takes two. Fitted on the fitting half, Hopper: 8 H100s "
+     "(NCCL 2.22.3, -g 8), sendrecv of 16 and 64 MiB on 4 channels: 135.3 and 514.1 us, 48 MiB "
+     "more in 378.8 us = 132.9 GB/s, 33.2 a channel (validate/corpus/h100-8/"
+     "sakura-llmjp-h100-1n-sendrecv_perf.log; 8 H200s under NVHPC 23.3's NCCL, release not "
+     "printed, give 36.2: validate/corpus/h200-8/mitorcd-h200-node2433-sendrecv_perf.log). 0 "
+     "(as coll.p2p.nvl_ch) where not measured"},
     {"coll.p2p.peer.intra", OFF(p2p_peer_s[0]), K_DOUBLE, {0, FIT_P2P_INTRA, FIT_P2P_INTRA, FIT_P2P_INTRA}, 0, 1, "s",
      FIT_SRC "point-to-point (alltoall, gather, scatter, sendrecv): each peer inside the node "
      "(one send/recv pair of NCCL's p2p schedule, enqueue.cc addP2pToPlan)"},

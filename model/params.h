@@ -87,6 +87,8 @@ typedef struct {
     double p2p_peer_s[2];  /* point-to-point: per peer inside the node, per peer across nodes */
     double p2p_net_ch_Bps; /* point-to-point to another node: what one channel moves */
     double p2p_nvl_ch_Bps; /* point-to-point over NVLink: what one channel moves (0: no limit) */
+    double p2p_nvl_direct_ch_Bps;        /* the same where NCCL writes into the receiver's buffer
+                                            (one process, NCCL before 2.23; 0: as p2p_nvl_ch_Bps) */
     double msccl_lat_s[CR_PROTO__COUNT]; /* RCCL's MSCCL all-pairs allreduce: per operation */
     double msccl_eff;                    /* its rate: fraction of the scale-up links' peak */
     double net_eager_B;  /* the largest network message (wire bytes) the plugin sends eagerly */

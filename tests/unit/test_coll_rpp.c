@@ -285,13 +285,40 @@ static void test_host_loop_p2p_works(void **state)
     cr_topo_free(t);
 }
 
+/* One process driving every GPU and NCCL before 2.23: a point-to-point
+ * message over NVLink is written straight into the receiver's buffer
+ * (coll.p2p.nvl_ch.direct, 33.2 GB/s a channel on Hopper) where one
+ * process per GPU, or NCCL 2.23 and later without registered buffers,
+ * go through the FIFO (coll.p2p.nvl_ch, 19.3). A sendrecv of 64 MiB
+ * between 8 H100s of an NVSwitch board runs on 4 channels. */
+static void test_direct_write_p2p(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    const struct {
+        int rpp, version;
+        double ch_Bps;
+    } cases[] = {{8, 22203, 33.2e9}, {8, 22304, 19.3e9}, {1, 22203, 19.3e9}, {0, 21805, 19.3e9}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, 67108864.0);
+        rq.in_place = false;
+        rq.ranks_per_process = cases[i].rpp;
+        rq.nccl_version = cases[i].version;
+        cr_coll_result r = eval_req(c, &rq);
+        assert_close(r.pred.wire_Bps, 4 * cases[i].ch_Bps, 1e-9, 0);
+    }
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gap_per_extra_gpu),   cmocka_unit_test(test_bad_rpp),
         cmocka_unit_test(test_two_launch_modes),    cmocka_unit_test(test_last_start_window),
         cmocka_unit_test(test_host_loop),           cmocka_unit_test(test_host_loop_channels),
-        cmocka_unit_test(test_host_loop_p2p_works),
+        cmocka_unit_test(test_host_loop_p2p_works), cmocka_unit_test(test_direct_write_p2p),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

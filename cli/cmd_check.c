@@ -164,9 +164,10 @@ static void cache_free(topo_cache *c)
 }
 
 /* Evaluates one entry; returns the result object (with "error" when it
- * could not be evaluated) and sets *impossible. */
+ * could not be evaluated) and sets *impossible; *op_ranks (unless NULL) to
+ * the ranks of the operator's communication group. */
 static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold, topo_cache *cache,
-                          bool *impossible, bool *error)
+                          bool *impossible, bool *error, int *op_ranks)
 {
     json_t *out = json_object();
     cr_diag d = {{0}};
@@ -209,6 +210,8 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     }
     if (cold)
         cr_op_result_use_cold(&r);
+    if (op_ranks)
+        *op_ranks = r.ranks;
     double m = hr.measured_s;
     json_t *v = verdict_json(&r, m);
     json_object_update(out, v);
@@ -324,7 +327,7 @@ static int bulk(const char *file, const char *deftopo, bool cold)
     while ((st = cr_json_items_next(r, &e, &d)) == CR_OK && e) {
         size_t idx = cr_json_items_count(r) - 1;
         bool imp = false, err = false;
-        json_t *o = bulk_entry(e, idx, deftopo, cold, &cache, &imp, &err);
+        json_t *o = bulk_entry(e, idx, deftopo, cold, &cache, &imp, &err, NULL);
         json_decref(e);
         const char *v = json_string_value(json_object_get(o, "verdict"));
         n_imp += imp;
@@ -418,7 +421,8 @@ static json_t *pkb_row(const cr_pkb_logs_run *run, const cr_suite *suite, const 
         json_pack("{s:s, s:s, s:o, s:f}", "name", pr->name, "op", cr_op_name(pr->op), "params",
                   cr_op_params_to_json(pr->op, &pr->params), "measured_us", t->wall_s * 1e6);
     bool err = false;
-    json_t *res = e ? bulk_entry(e, 0, deftopo, false, cache, impossible, &err) : NULL;
+    int op_ranks = 0;
+    json_t *res = e ? bulk_entry(e, 0, deftopo, false, cache, impossible, &err, &op_ranks) : NULL;
     json_decref(e);
     if (!res || err) {
         const char *m = res ? json_string_value(json_object_get(res, "error")) : "out of memory";
@@ -430,6 +434,10 @@ static json_t *pkb_row(const cr_pkb_logs_run *run, const cr_suite *suite, const 
         json_decref(row);
         return NULL;
     }
+    /* the problem runs on op_ranks GPUs at least: ranks above the highest
+     * file read are missing too (their time may be the slowest) */
+    for (int r = t->n_ranks; r < op_ranks && r < CR_PKB_LOGS_MAX_RANKS; r++)
+        json_array_append_new(missing, json_integer(r));
     json_object_set_new(row, "suite_problem", json_string(pr->name));
     json_object_del(res, "index");
     json_object_del(res, "name");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops.h"
 #include "route.h"
 #include "stats.h"
 
@@ -245,6 +246,22 @@ cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *se
     for (int i = 0; i < npk; i++) {
         snprintf(name, sizeof name, "%s %s", pk[i].names, fmt_flops(pk[i].flops, buf, sizeof buf));
         if ((st = flat(c, name, CR_SERIES_LINE, pk[i].flops, pk[i].flops / bwtop, xhi, d)) != CR_OK)
+            goto fail;
+    }
+    /* fp32 and fp64 matrix products: the bound takes the fastest emulation
+     * on lower-precision tensor cores where it beats the native peak
+     * (doc/bounds.md 1.10), so a correct kernel may sit above the native
+     * line; this one is the bound's */
+    const cr_dtype emulated[] = {CR_DT_FP32, CR_DT_FP64};
+    for (int i = 0; i < 2; i++) {
+        double e = cr_op_mma_bound_flops(g, emulated[i], NULL, 0);
+        if (!(e > g->peak_flops[emulated[i]] * (1 + 1e-9)))
+            continue;
+        char up[16];
+        upper(up, cr_dtype_name(emulated[i]), sizeof up);
+        snprintf(name, sizeof name, "%s matrix products emulated %s (the bound's)", up,
+                 fmt_flops(e, buf, sizeof buf));
+        if ((st = flat(c, name, CR_SERIES_DASHED, e, e / bwtop, xhi, d)) != CR_OK)
             goto fail;
     }
     /* Cache ceilings (doc/bounds.md 1.4): data that stays in the L2 (or

@@ -65,6 +65,7 @@ static const cr_cnf_key fit_keys[] = {
     {"coll.eff.net",             0.20,   1.00,   CR_CNF_R_LARGE | CR_CNF_R_NET},
     {"coll.p2p.net_ch",          1e9,    100e9,  CR_CNF_R_LARGE | CR_CNF_R_NET},
     {"coll.p2p.nvl_ch",          1e9,    100e9,  CR_CNF_R_MID | CR_CNF_R_LARGE | CR_CNF_R_INTRA},
+    {"coll.p2p.nvl_ch.direct",   1e9,    100e9,  CR_CNF_R_MID | CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.msccl.eff",           0.10,   1.00,   CR_CNF_R_MID | CR_CNF_R_LARGE | CR_CNF_R_INTRA},
     {"coll.eff.tree",            0.20,   1.00,   CR_CNF_R_MID | CR_CNF_R_LARGE | R_SCOPE_ALL},
     {"coll.alpha.nvls",          5e-6,   100e-6, CR_CNF_R_SMALL | CR_CNF_R_MID | CR_CNF_R_INTRA},

@@ -251,6 +251,50 @@ static void test_fit_p2p_nvl_channel_rate(void **state)
                   12e9);
 }
 
+/* The same under one thread driving all 8 GPUs (nccl-tests -g 8) and NCCL
+ * 2.22.3: the sender writes into the receiver's buffer, at
+ * coll.p2p.nvl_ch.direct a channel (algo_p2p.c algo_p2p_nvl_Bps). Rows
+ * made at 25 GB/s a channel (shipped: 33.2) inform that key, found
+ * within 2 %, and not coll.p2p.nvl_ch. */
+static void test_fit_p2p_direct_rate(void **state)
+{
+    (void)state;
+    const char *key = "coll.p2p.nvl_ch.direct";
+    cr_topo *t = cr_test_open_topo("hgx-h100-8"), *gen = cr_test_open_topo("hgx-h100-8");
+    assert_int_equal(cr_topo_set_param(gen, key, 25e9, "test"), CR_OK);
+    cr_cnf *f = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_cnf_new(t, NULL, &f, &d), CR_OK);
+    for (int i = 0; i < 10; i++) {
+        cr_vmeas m;
+        memset(&m, 0, sizeof m);
+        char name[200];
+        snprintf(name, sizeof name,
+                 "cr:nccl coll=%s bytes=%.0f dtype=fp32 nranks=8 gpus_per_thread=8 "
+                 "nccl_version=22203",
+                 i < 5 ? "sendrecv" : "allgather", 8 * MIB * pow(2, i % 5));
+        assert_int_equal(cr_vcase_parse(name, &m.c, &d), CR_OK);
+        snprintf(m.source, sizeof m.source, "synthetic-g8.log:%d", i);
+        m.loop_timed = true;
+        m.samples = 1;
+        m.measured_s = model_s(gen, &m);
+        bool added = false;
+        assert_int_equal(cr_cnf_add(f, &m, 0, &added, NULL, 0, &d), CR_OK);
+        assert_true(added);
+    }
+    bool use[1] = {true};
+    cr_cnf_fit fit;
+    assert_int_equal(cr_cnf_fit_run(f, use, 1, &fit, &d), CR_OK);
+    int k = fit_key(&fit, key);
+    assert_true(fit.k[k].fitted);
+    assert_close(fit.k[k].before, 33.2e9, 1e-12, 0);
+    assert_close(fit.k[k].after, 25e9, 0.02, 0);
+    assert_false(fit.k[fit_key(&fit, "coll.p2p.nvl_ch")].fitted);
+    cr_cnf_free(f);
+    cr_topo_free(gen);
+    cr_topo_free(t);
+}
+
 /* NVLS allreduce inside a node pays coll.nvls.loop per loop of its kernel
  * (2 to 512 loops at 8 MiB - 8 GiB on 8 H100, NCCL's chunk schedule): rows
  * made at 8 us a loop (shipped: 3.5), allreduce of 8 MiB to 2 GiB in
@@ -514,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_fit_synthetic),
         cmocka_unit_test(test_fit_p2p_channel_rate),
         cmocka_unit_test(test_fit_p2p_nvl_channel_rate),
+        cmocka_unit_test(test_fit_p2p_direct_rate),
         cmocka_unit_test(test_fit_nvls_loop),
         cmocka_unit_test(test_fit_tree_net_step),
         cmocka_unit_test(test_fit_carries_ring_net_step),

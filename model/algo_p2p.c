@@ -161,10 +161,12 @@ double algo_p2p_nvl_Bps(const struct cr_coll_ctx *c, const cr_coll_req *rq, int 
     int nch = algo_p2p_message_channels(c, rq, nch_max, bytes, &per);
     bool one_way = rq->coll == CR_COLL_GATHER || rq->coll == CR_COLL_SCATTER;
     double ch_Bps = c->p.p2p_nvl_ch_Bps;
-    /* One process driving the GPUs, NCCL before 2.23: the sender writes
-     * straight into the receiver's buffer (coll.p2p.nvl_ch.direct) */
-    if (rq->ranks_per_process > 1 && algo_nccl_version(c, rq) < 22300 &&
-        c->p.p2p_nvl_direct_ch_Bps > 0)
+    /* One thread driving every GPU of the node, NCCL before 2.23: each
+     * sender writes straight into its peer's buffer (coll.p2p.nvl_ch.direct;
+     * only between ranks of one process, P2P_SAME_PID, so not where some
+     * peers of the node run in another) */
+    if (rq->ranks_per_process > 1 && rq->ranks_per_process >= c->ppn &&
+        algo_nccl_version(c, rq) < 22300 && c->p.p2p_nvl_direct_ch_Bps > 0)
         ch_Bps = c->p.p2p_nvl_direct_ch_Bps;
     return nch * ch_Bps * (one_way ? 2.0 : 1.0);
 }

@@ -353,8 +353,9 @@ static const struct key keys[] = {
      "GB/s, 21.8 a channel (validate/corpus/b200-8/aicr-b0027-sendrecv_perf.log; 256 MiB on "
      "16 channels: 332 GB/s); a gather's or scatter's one-way works twice it (algo_p2p.c algo_p2p_nvl_Bps). 0 (no limit) where not measured: Ampere, others"},
     {"coll.p2p.nvl_ch.direct", OFF(p2p_nvl_direct_ch_Bps), K_DOUBLE, {0, 0, 33.2e9, 0}, 0, 1e15, "B/s",
-     "coll.p2p.nvl_ch where the receiving GPU is driven by the same process (nccl-tests -g N or "
-     "-t N) and NCCL is older than 2.23: its P2P transport then connects the pair with direct "
+     "coll.p2p.nvl_ch where one thread drives every GPU of the node (nccl-tests -g N, "
+     "cr_coll_req ranks_per_process) and NCCL is older than 2.23: its P2P transport then "
+     "connects the ranks of one process with direct "
      "pointers (src/transport/p2p.cc P2P_DIRECT, NCCL_DIRECT_WRITE) and, up to 2.22.3, the "
      "sender writes into the receiver's buffer without registration (src/device/prims_simple.h "
      "@v2.22.3-1: DirectWrite \"in non-register case\"; from 2.23.4 only with registered "

@@ -289,8 +289,10 @@ static void test_host_loop_p2p_works(void **state)
  * message over NVLink is written straight into the receiver's buffer
  * (coll.p2p.nvl_ch.direct, 33.2 GB/s a channel on Hopper) where one
  * process per GPU, or NCCL 2.23 and later without registered buffers,
- * go through the FIFO (coll.p2p.nvl_ch, 19.3). A sendrecv of 64 MiB
- * between 8 H100s of an NVSwitch board runs on 4 channels. */
+ * go through the FIFO (coll.p2p.nvl_ch, 19.3); so do processes of 2 GPUs
+ * each (-g 2 under MPI: rank 1's peer 2 is in another process). A
+ * sendrecv of 64 MiB between 8 H100s of an NVSwitch board runs on 4
+ * channels. */
 static void test_direct_write_p2p(void **state)
 {
     (void)state;
@@ -299,7 +301,11 @@ static void test_direct_write_p2p(void **state)
     const struct {
         int rpp, version;
         double ch_Bps;
-    } cases[] = {{8, 22203, 33.2e9}, {8, 22304, 19.3e9}, {1, 22203, 19.3e9}, {0, 21805, 19.3e9}};
+    } cases[] = {{8, 22203, 33.2e9},
+                 {8, 22304, 19.3e9},
+                 {1, 22203, 19.3e9},
+                 {0, 21805, 19.3e9},
+                 {2, 22203, 19.3e9}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, 67108864.0);
         rq.in_place = false;

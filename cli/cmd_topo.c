@@ -31,7 +31,7 @@ static const char topo_help_head[] =
     "       commroof topo import-nccl DUMP.xml [-o OUT.xml] [--json]\n"
     "       commroof topo gen fat-tree --nodes N --node TOPOLOGY [--rails R] [--nic-bw BW]\n"
     "                     [--leaf-radix K] [--oversub X] [--tiers 2|3]\n"
-    "                     [--spines rail|shared] [-o OUT.xml]\n"
+    "                     [--spines rail|shared] [--sharp] [-o OUT.xml]\n"
     "       commroof topo gen nvl --racks N [--node RACK] [fat-tree's network options]\n"
     "       commroof topo gen torus --dims AxBxC [--chip MODEL] [--link-bw BW] [-o OUT.xml]\n"
     "\n"
@@ -54,7 +54,10 @@ static const char topo_help_head[] =
     "                --leaf-radix (64 ports), --oversub (down:up ports of a leaf, 1),\n"
     "                --tiers (2: leaf and spine; 3: pods and a core layer),\n"
     "                --spines (rail, the default: each rail its own spines and cores;\n"
-    "                shared: a leaf per rail, spines (cores) joining every rail's)\n"
+    "                shared: a leaf per rail, spines (cores) joining every rail's),\n"
+    "                --sharp (the switches reduce and multicast in the network,\n"
+    "                InfiniBand SHARP, as h100-ib-*'s Quantum-2; without it they do\n"
+    "                neither, and the bound counts no in-network reduction)\n"
     "    nvl         --racks copies of an NVLink rack (--node, default gb200-nvl72; ids\n"
     "                rK.nI.gpuJ, rK.nvswJ), the NICs of all its nodes on a fat tree as\n"
     "                above, --spines shared by default: NVL72 clusters are built so\n"
@@ -732,6 +735,7 @@ static int cmd_gen(int argc, char **argv)
         {"--oversub", NULL, "X", .id = O_OVERSUB, .section = FT | NVL},
         {"--tiers", NULL, "2|3", .id = O_TIERS, .section = FT | NVL},
         {"--spines", NULL, "rail|shared", .id = O_SPINES, .section = FT | NVL},
+        {"--sharp", NULL, NULL, .flag = &fo.sharp, .section = FT | NVL},
         {"--dims", NULL, "AxBxC", .str = &to.dims, .section = TORUS},
         {"--chip", NULL, "MODEL", .str = &to.chip, .section = TORUS},
         {"--link-bw", NULL, "BW", .id = O_LINK_BW, .section = TORUS},

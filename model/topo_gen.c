@@ -97,7 +97,11 @@ struct ft {
     double X, nic_Bps;
     const char *nic_from; /* where nic_Bps comes from, for the fabric's source */
     bool shared;          /* spines (3 tiers: cores) shared by all rails */
+    bool sharp;           /* the switches reduce and multicast (SHARP_MODEL) */
 };
+
+/* The switch model --sharp gives every switch of the network. */
+#define SHARP_MODEL "net-sharp"
 
 /* The switch levels: one leaf per rail is 1 tier, unless shared spines
  * join the rails. */
@@ -178,6 +182,7 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
     f->tiers = o->tiers ? o->tiers : 2;
     f->G = G;
     f->shared = o->spines == CR_TOPO_GEN_SPINES_SHARED;
+    f->sharp = o->sharp;
     if (f->N < 1 || f->N > MAX_NODES)
         return cr_diag_set(d, CR_EINVAL, "%s: give 1 to %d nodes", what, MAX_NODES);
     if ((long long)f->N * f->G > CR_TOPO_MAX_GPUS)
@@ -353,12 +358,18 @@ static void net_source(char *src, size_t size, const char *cmd, const struct ft 
 /* The header, then the node file's models and node templates as written
  * (their datasheet sources kept): how fat-tree and nvl both start. */
 static void begin_from_node(cr_sbuf *b, const char *name, const char *desc, const char *cmd,
-                            const cr_topo_xml_parts *np)
+                            const cr_topo_xml_parts *np, const struct ft *f)
 {
     sb_header(b, name, desc, cmd, np->source);
     for (int i = 0; i < np->n_parts; i++)
         if (is_model(np->parts[i].elem))
             cr_sbuf_add(b, "  %s\n", np->parts[i].xml);
+    if (f->sharp)
+        cr_sbuf_add(b,
+                    "  <switch-model name=\"" SHARP_MODEL "\" generation=\"0\" multicast=\"yes\" "
+                    "reduction=\"yes\"\n                source=\"commroof topo gen --sharp: the "
+                    "network's switches reduce and multicast in the network (InfiniBand "
+                    "SHARP, e.g. NVIDIA Quantum-2 QM9700: SHARPv3)\"/>\n");
     cr_sbuf_add(b, "\n");
     for (int i = 0; i < np->n_parts; i++)
         if (strcmp(np->parts[i].elem, "node-template") == 0)
@@ -417,24 +428,28 @@ static void emit_net(cr_sbuf *b, const struct ft *f, const char *bw_xml, const c
                     "  <rail-fabric name=\"net\" kind=\"ib\" nic=\"nic{rail}\" rails=\"%d\" "
                     "nodes-per-leaf=\"%d\"\n               spines=\"%d\" spine-scope=\"%s\" "
                     "uplinks=\"%d\" nic-bw=\"%s\" uplink-bw=\"%s\"\n               latency=\"%s\" "
-                    "source=\"",
+                    "%ssource=\"",
                     f->R, f->d, spined ? f->S : 0, spines_arg(f), spined ? f->c1 : 1, bw_xml,
-                    bw_xml, HOP_LATENCY);
+                    bw_xml, HOP_LATENCY,
+                    f->sharp ? "leaf-model=\"" SHARP_MODEL "\" spine-model=\"" SHARP_MODEL "\" "
+                             : "");
         cr_sbuf_xml(b, src);
         cr_sbuf_add(b, "\"/>\n");
     } else {
         /* No generator builds pods: brace ranges, one line per rail and
          * level for the switches, one per switch group for the links. */
+        const char *model = f->sharp ? " model=\"" SHARP_MODEL "\"" : "";
         for (int r = 0; r < f->R; r++) {
             cr_sbuf_add(b,
-                        "  <switch id=\"net.r%d.leaf{0..%d}\"/>\n  <switch "
-                        "id=\"net.r%d.spine{0..%d}\"/>\n",
-                        r, f->L - 1, r, f->P * f->u - 1);
+                        "  <switch id=\"net.r%d.leaf{0..%d}\"%s/>\n  <switch "
+                        "id=\"net.r%d.spine{0..%d}\"%s/>\n",
+                        r, f->L - 1, model, r, f->P * f->u - 1, model);
             if (!f->shared)
-                cr_sbuf_add(b, "  <switch id=\"net.r%d.core{0..%d}\"/>\n", r, f->cores - 1);
+                cr_sbuf_add(b, "  <switch id=\"net.r%d.core{0..%d}\"%s/>\n", r, f->cores - 1,
+                            model);
         }
         if (f->shared)
-            cr_sbuf_add(b, "  <switch id=\"net.core{0..%d}\"/>\n", f->cores - 1);
+            cr_sbuf_add(b, "  <switch id=\"net.core{0..%d}\"%s/>\n", f->cores - 1, model);
         for (int r = 0; r < f->R; r++)
             for (int g = 0; g < f->L; g++)
                 for (int a = g * f->d, z; a < (g + 1) * f->d; a = z + 1) {
@@ -513,8 +528,9 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
     gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
     snprintf(cmd, sizeof cmd,
              "commroof topo gen fat-tree --nodes %d --node %s --rails %d --nic-bw %s "
-             "--leaf-radix %d --oversub %g --tiers %d --spines %s",
-             f.N, o->node, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f));
+             "--leaf-radix %d --oversub %g --tiers %d --spines %s%s",
+             f.N, o->node, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f),
+             f.sharp ? " --sharp" : "");
     snprintf(name, sizeof name, "fat-tree-%dn-%s", f.N, np.name);
     snprintf(desc, sizeof desc,
              "%d x %s (%d GPUs), %d rail%s of %s, %s%d-tier fat tree of %d-port switches, "
@@ -524,7 +540,7 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
              f.shared && f.R > 1 ? ", spines shared by the rails" : "");
     net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
-    begin_from_node(&b, name, desc, cmd, &np);
+    begin_from_node(&b, name, desc, cmd, &np, &f);
     cr_sbuf_add(&b, "  <nodes template=\"");
     cr_sbuf_xml(&b, tmpl);
     cr_sbuf_add(&b, "\" count=\"%d\"/>\n\n", f.N);
@@ -630,8 +646,9 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
     gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
     snprintf(cmd, sizeof cmd,
              "commroof topo gen nvl --racks %d --node %s --rails %d --nic-bw %s "
-             "--leaf-radix %d --oversub %g --tiers %d --spines %s",
-             o->nodes, rack, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f));
+             "--leaf-radix %d --oversub %g --tiers %d --spines %s%s",
+             o->nodes, rack, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f),
+             f.sharp ? " --sharp" : "");
     snprintf(name, sizeof name, "nvl-%dr-%s", o->nodes, np.name);
     snprintf(desc, sizeof desc,
              "%d x %s (%d GPUs in %d nodes), NIC rails: %d of %s, %d-tier fat tree of %d-port "
@@ -640,7 +657,7 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
              f.shared && f.R > 1 ? ", spines shared by the rails" : "");
     net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
-    begin_from_node(&b, name, desc, cmd, &np);
+    begin_from_node(&b, name, desc, cmd, &np, &f);
     const char *prefix = cr_topo_xml_part_attr(nodes, "prefix");
     for (int k = 0; k < o->nodes; k++) {
         cr_sbuf_add(&b, "  <nodes template=\"");

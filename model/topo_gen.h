@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
 #include "status.h"
 
 #ifdef __cplusplus
@@ -55,6 +57,9 @@ typedef struct cr_topo_gen_fat_tree {
     int tiers;         /* 2 or 3; 0: 2 */
     cr_topo_gen_spines spines; /* shared: 2 tiers, every leaf of every rail joined to
                                   every spine; 3 tiers, the cores shared likewise */
+    bool sharp; /* the network's switches reduce and multicast (InfiniBand SHARP): one
+                   <switch-model> with both for every leaf, spine and core; false:
+                   switches without a model, which do neither */
 } cr_topo_gen_fat_tree;
 
 /* `topo gen torus`: prod(dims) chips of one GPU model on a torus with

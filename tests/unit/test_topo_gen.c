@@ -98,6 +98,52 @@ static void test_fat_tree_matches_shipped(void **state)
     free(xml);
 }
 
+/* The shipped h100-ib-128n's Quantum-2 switches reduce in the network
+ * (SHARP): the generated cluster gives the same allreduce bound and
+ * prediction at every size only with --sharp (o.sharp); without it the
+ * switches do neither and the 1 GiB bound is the shipped one's without
+ * in-network reduction, S / 200 GB/s per node against S / 400. A QA audit
+ * found the generated 1024-node cluster's bound twice the shipped one's. */
+static void test_fat_tree_sharp(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 128, .node = "hgx-h100-8", .rails = 8, .sharp = true};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "leaf-model=\"net-sharp\" spine-model=\"net-sharp\""));
+    assert_non_null(strstr(xml, "--spines rail --sharp: "));
+    cr_topo *t = load(xml, len), *ref = NULL;
+    free(xml);
+    assert_int_equal(cr_topo_open("h100-ib-128n", &ref, &d), CR_OK);
+    o.sharp = false;
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    cr_topo *plain = load(xml, len);
+    free(xml);
+    for (double S = 8; S <= 8.6e9; S *= 64) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
+        cr_coll_result a, b, p;
+        assert_int_equal(cr_coll_eval_topo(t, NULL, &rq, &a, &d), CR_OK);
+        assert_int_equal(cr_coll_eval_topo(ref, NULL, &rq, &b, &d), CR_OK);
+        assert_int_equal(cr_coll_eval_topo(plain, NULL, &rq, &p, &d), CR_OK);
+        assert_close(a.bound.bound_s, b.bound.bound_s, 1e-12, 0);
+        assert_close(a.pred.pred_s, b.pred.pred_s, 1e-12, 0);
+        assert_true(p.bound.bound_s >= a.bound.bound_s);
+        if (S > 1e9)
+            assert_close(p.bound.bound_s / a.bound.bound_s, 2, 0.01, 0);
+    }
+    cr_topo_free(plain);
+    cr_topo_free(ref);
+    cr_topo_free(t);
+    /* 3 tiers: every leaf, spine and core of the brace ranges carries it */
+    o = (cr_topo_gen_fat_tree){.nodes = 2048, .node = "hgx-h100-8", .tiers = 3, .sharp = true};
+    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    assert_non_null(strstr(xml, "<switch id=\"net.r0.core{0..31}\" model=\"net-sharp\"/>"));
+    assert_null(strstr(xml, "}\"/>\n  <switch"));
+    free(xml);
+}
+
 /* --oversub 3 on 64 ports: 48 down, 16 up per leaf; 96 nodes = 2 leaves
  * per rail, each with 16 links to its one spine. The node-aligned halves
  * are the two leaves: 16 x 50GB/s per rail, a third of 48 x 50GB/s. */
@@ -434,6 +480,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fat_tree_small),
         cmocka_unit_test(test_fat_tree_matches_shipped),
+        cmocka_unit_test(test_fat_tree_sharp),
         cmocka_unit_test(test_fat_tree_oversub),
         cmocka_unit_test(test_fat_tree_three_tiers),
         cmocka_unit_test(test_fat_tree_errors),

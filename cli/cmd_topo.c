@@ -709,15 +709,48 @@ static int gen_int(const char *flag, const char *s, int *out)
     return CLI_OK;
 }
 
+/* A decimal number: digits, at most one '.', nothing else (strtod would
+ * take "0x3", " 3" and "inf"). */
+static bool decimal(const char *s, size_t n)
+{
+    size_t digits = 0, dots = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] >= '0' && s[k] <= '9')
+            digits++;
+        else if (s[k] == '.')
+            dots++;
+        else
+            return false;
+    }
+    return digits > 0 && dots <= 1;
+}
+
+/* --oversub as a leaf's down:up port ratio: "X" or "A:B" (3:2 = 1.5), at
+ * least 1 and at most 1e6. */
+static bool oversub_parse(const char *v, double *out)
+{
+    const char *colon = strchr(v, ':');
+    size_t n = colon ? (size_t)(colon - v) : strlen(v);
+    if (!decimal(v, n) || (colon && !decimal(colon + 1, strlen(colon + 1))))
+        return false;
+    double x = strtod(v, NULL), y = colon ? strtod(colon + 1, NULL) : 1;
+    if (!(y > 0))
+        return false;
+    *out = x / y;
+    return *out >= 1 && *out <= 1e6;
+}
+
 static int cmd_gen(int argc, char **argv)
 {
     const char *what = argc > 2 ? argv[2] : NULL;
     bool ft = what && strcmp(what, "fat-tree") == 0;
     bool torus = what && strcmp(what, "torus") == 0;
     bool nvl = what && strcmp(what, "nvl") == 0;
+    if (!what)
+        return cli_usage_error("topo", "gen: say which generator: fat-tree, nvl or torus");
     if (!ft && !torus && !nvl)
-        return cli_usage_error("topo", "gen %s%s%s: say which generator: fat-tree, nvl or torus",
-                               what ? "\"" : "", what ? what : "", what ? "\"" : "");
+        return cli_usage_error("topo", "gen \"%s\": say which generator: fat-tree, nvl or torus",
+                               what);
     cr_topo_gen_fat_tree fo = {0};
     cr_topo_gen_torus to = {0};
     const char *out = NULL;
@@ -787,18 +820,13 @@ static int cmd_gen(int argc, char **argv)
             else
                 fo.tiers = v[0] - '0';
             break;
-        case O_OVERSUB: {
-            char *end = NULL;
-            fo.oversub = strtod(v, &end);
-            if (end && strcmp(end, ":1") == 0)
-                end += 2;
-            if (end == v || *end || !(fo.oversub >= 1) || fo.oversub > 1e6)
+        case O_OVERSUB:
+            if (!oversub_parse(v, &fo.oversub))
                 rc = cli_usage_error("topo",
                                      "--oversub \"%s\": give the down:up port ratio of a leaf, "
-                                     "1 or more (\"3\" or \"3:1\")",
+                                     "1 or more (\"3\", \"3:1\" or \"3:2\")",
                                      v);
             break;
-        }
         case O_LINK_BW:
             rc = gen_bw(a, v, &to.link_bw_Bps);
             break;
@@ -898,7 +926,7 @@ int cli_cmd_topo(int argc, char **argv)
                                : strcmp(o.sub, "show") == 0      ? "a topology name or file"
                                                                  : "a topology file");
     if (o.out && strcmp(o.sub, "import-nccl") != 0)
-        return cli_usage_error("topo", "-o is for import-nccl only");
+        return cli_usage_error("topo", "-o is for import-nccl and gen only");
     if (is_list)
         return cmd_list(&o);
     if (strcmp(o.sub, "show") == 0)

@@ -85,6 +85,16 @@ static bool is_model(const char *elem)
            strcmp(elem, "param") == 0;
 }
 
+/* Opens the node (or rack) topology a generator copies. A fault in that
+ * file is the file's (exit 1, as `topo check` gives it), not a parameter's:
+ * its CR_EINVAL comes back as CR_EPARSE, which callers do not take for a
+ * usage error. */
+static cr_status open_node(const char *name_or_path, cr_topo_xml_parts *np, cr_diag *d)
+{
+    cr_status st = cr_topo_xml_parts_open(name_or_path, np, d);
+    return st == CR_EINVAL ? CR_EPARSE : st;
+}
+
 /* --- fat tree --- */
 
 struct ft {
@@ -499,7 +509,7 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
     if (!o->node)
         return cr_diag_set(d, CR_EINVAL, "no node topology: give --node (e.g. hgx-h100-8)");
     cr_topo_xml_parts np;
-    cr_status st = cr_topo_xml_parts_open(o->node, &np, d);
+    cr_status st = open_node(o->node, &np, d);
     if (st) {
         cr_topo_xml_parts_release(&np);
         return st;
@@ -595,7 +605,7 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
         oo.spines = CR_TOPO_GEN_SPINES_SHARED;
     o = &oo;
     cr_topo_xml_parts np;
-    cr_status st = cr_topo_xml_parts_open(rack, &np, d);
+    cr_status st = open_node(rack, &np, d);
     if (st) {
         cr_topo_xml_parts_release(&np);
         return st;

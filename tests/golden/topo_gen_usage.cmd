@@ -21,3 +21,10 @@ t $CR topo gen nvl --racks 2
 # an error at generated.xml:15 with the rate rewritten, exit 1)
 $CR topo gen fat-tree --nodes 4 --node nosuch > /dev/null 2>&1; echo "exit $?"
 $CR topo gen torus --dims 2x2 --link-bw 0.5MB/s; echo "exit $?"
+# a fault in the --node file is the file's, exit 1 as topo check gives it
+# (a duplicate id exited 2, a usage error, where a dangling link exited 1)
+$CR topo gen fat-tree --nodes 2 --node tests/fixtures/xml/bad-duplicate-id.xml > /dev/null; echo "exit $?"
+# --oversub takes "X" or "A:B"; not hexadecimal, spaces or exponents
+t $CR topo gen fat-tree --nodes 36 --node hgx-h100-8 --leaf-radix 60 --oversub 3:2
+t $CR topo gen fat-tree --nodes 96 --node hgx-h100-8 --oversub 0x3
+t $CR topo gen fat-tree --nodes 96 --node hgx-h100-8 --oversub " 3"

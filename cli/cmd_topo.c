@@ -389,10 +389,15 @@ static int show_json(const cr_topo *t, const struct shown *s)
         json_object_set_new(e, "evaluated", json_integer(cls[i]->evaluated));
         json_object_set_new(e, "min_GBps", cls[i]->evaluated ? gbps(cls[i]->min_Bps) : json_null());
         json_object_set_new(e, "max_GBps", cls[i]->evaluated ? gbps(cls[i]->max_Bps) : json_null());
+        /* null where no scale-up link joins such a pair (the text's "-") */
         json_object_set_new(e, "scaleup_min_GBps",
-                            cls[i]->evaluated ? gbps(cls[i]->scaleup_min_Bps) : json_null());
+                            cls[i]->evaluated && cls[i]->scaleup_min_Bps > 0
+                                ? gbps(cls[i]->scaleup_min_Bps)
+                                : json_null());
         json_object_set_new(e, "scaleup_max_GBps",
-                            cls[i]->evaluated ? gbps(cls[i]->scaleup_max_Bps) : json_null());
+                            cls[i]->evaluated && cls[i]->scaleup_max_Bps > 0
+                                ? gbps(cls[i]->scaleup_max_Bps)
+                                : json_null());
         json_object_set_new(pairs, names[i], e);
     }
     json_object_set_new(pairs, "sampled", json_boolean(s->pairs.sampled));

@@ -206,7 +206,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             break;
         case O_ROOT:
             if (parse_int(v, 0, 1 << 30, &o->root))
-                return cli_usage_error("coll", "--root \"%s\" is not a rank number >= 0", v);
+                return cli_usage_error("coll",
+                                       "--root \"%s\": give a whole rank number from 0 to 2^30", v);
             o->root_given = true;
             break;
         case O_NCCL_VERSION: {

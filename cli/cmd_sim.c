@@ -161,7 +161,8 @@ static int parse(int argc, char **argv, struct opts *o)
             break;
         case O_ROOT:
             if (!parse_int(v, 0, 1000000, &o->root))
-                return cli_usage_error("sim", "--root \"%s\" is not a rank number >= 0", v);
+                return cli_usage_error("sim",
+                                       "--root \"%s\": give a whole rank number from 0 to 2^30", v);
             o->root_given = true;
             break;
         case O_TOP:
@@ -843,7 +844,8 @@ static int run_simple(const struct opts *o, FILE *out)
             json_object_set_new(e, "sim_us", json_real(T * 1e6));
             json_object_set_new(e, "sim_algbw_GBps", json_real(algbw / GBPS));
             json_object_set_new(e, "sim_busbw_GBps", json_real(algbw * bbf / GBPS));
-            json_object_set_new(e, "sim_over_pred", json_real(ratio));
+            /* null at 0 B, where both are 0 (0 / 0) */
+            json_object_set_new(e, "sim_over_pred", p->pred_s > 0 ? json_real(ratio) : json_null());
             json_object_set_new(e, "flows", json_integer(st.n_flows));
             json_object_set_new(e, "events", json_integer(st.n_events));
             json_array_append_new(rows, e);
@@ -852,10 +854,15 @@ static int run_simple(const struct opts *o, FILE *out)
                     cli_nccl_type_name(rq.dtype), res.bound.bound_s * 1e6, res.bound.binding);
             if (ceil.measured)
                 fprintf(out, "%10.2f ", res.bound.attainable_s * 1e6);
-            fprintf(out, "%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %7.3f %3d\n",
+            char ratio_s[16];
+            if (p->pred_s > 0)
+                snprintf(ratio_s, sizeof ratio_s, "%7.3f", ratio);
+            else
+                snprintf(ratio_s, sizeof ratio_s, "%7s", "-");
+            fprintf(out, "%10.2f %-8s %-6s %9.2f %9.2f %9.2f %9.2f %11.3f %9.2f %9.2f %s %3d\n",
                     p->pred_s * 1e6, cr_algo_name(p->algo), cr_proto_name(p->proto),
                     res.bound.algbw_Bps / GBPS, res.bound.busbw_Bps / GBPS, p->algbw_Bps / GBPS,
-                    p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio,
+                    p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio_s,
                     p->nchannels);
         }
         cr_sim_free(last);

@@ -546,7 +546,7 @@ static const char *nvls_nccl_why(const struct cr_coll_ctx *c, const cr_coll_req 
      * part of the communicator holds 2 GPUs or fewer */
     if (c->ppn_min <= 2)
         return "NCCL turns NVLS off with 2 or fewer GPUs of the communicator per node "
-               "(ncclNvlsInit); a custom kernel can: --mech multimem";
+               "(ncclNvlsInit); a custom kernel can (coll and op --mech multimem)";
     return NULL;
 }
 
@@ -562,7 +562,7 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
     switch (a) {
     case CR_ALGO_RING:
         if (p2p)
-            return "NCCL runs this collective as point-to-point transfers: use --algo direct";
+            return "NCCL runs this collective as point-to-point transfers: use algorithm direct";
         return NULL;
     case CR_ALGO_TREE:
         return ar ? NULL : "NCCL's tree runs allreduce only";

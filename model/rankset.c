@@ -80,11 +80,16 @@ static cr_status validate(const int *ranks, int n, int n_gpus, const char *spec,
     for (int i = 0; i < n; i++) {
         int r = ranks[i];
         if (r < 0 || r >= n_gpus) {
-            st = cr_diag_set(d, CR_ERANGE,
-                             "rank %d%s%s%s is out of range: the topology has %d "
-                             "GPUs (ranks 0-%d)",
-                             r, spec ? " in \"" : "", spec ? spec : "", spec ? "\"" : "", n_gpus,
-                             n_gpus - 1);
+            if (n_gpus == 1)
+                st = cr_diag_set(d, CR_ERANGE,
+                                 "rank %d%s%s%s is out of range: the topology has 1 GPU (rank 0)",
+                                 r, spec ? " in \"" : "", spec ? spec : "", spec ? "\"" : "");
+            else
+                st = cr_diag_set(d, CR_ERANGE,
+                                 "rank %d%s%s%s is out of range: the topology has %d "
+                                 "GPUs (ranks 0-%d)",
+                                 r, spec ? " in \"" : "", spec ? spec : "", spec ? "\"" : "",
+                                 n_gpus, n_gpus - 1);
             break;
         }
         if (seen[r]) {
@@ -217,10 +222,16 @@ cr_status cr_rankset_parse(const char *spec, int n_gpus, cr_rankset **out, cr_di
             }
         }
         if (hi >= n_gpus) {
-            st = cr_diag_set(d, CR_ERANGE,
-                             "rank set \"%s\": rank %ld is out of range: the topology has %d GPUs "
-                             "(ranks 0-%d)",
-                             spec, hi, n_gpus, n_gpus - 1);
+            if (n_gpus == 1)
+                st = cr_diag_set(d, CR_ERANGE,
+                                 "rank set \"%s\": rank %ld is out of range: the topology has 1 "
+                                 "GPU (rank 0)",
+                                 spec, hi);
+            else
+                st = cr_diag_set(d, CR_ERANGE,
+                                 "rank set \"%s\": rank %ld is out of range: the topology has %d "
+                                 "GPUs (ranks 0-%d)",
+                                 spec, hi, n_gpus, n_gpus - 1);
             goto out;
         }
         for (long r = lo; r <= hi; r += stride) {

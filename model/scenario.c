@@ -686,7 +686,10 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
         char *end;
         long r = strtol(a, &end, 10);
         if (*end || r < 0 || r >= rs->n) {
-            st = fail(S, n, CR_EINVAL, "root=\"%s\" is not a position in the rank list", a);
+            st = fail(S, n, CR_EINVAL,
+                      "root=\"%s\" is not a position in the rank list: give 0 to %d (the "
+                      "root's place among the op's %d ranks)",
+                      a, rs->n - 1, rs->n);
             goto out;
         }
         rq.root = (int)r;

@@ -78,14 +78,23 @@ static void test_fat_tree_small(void **state)
 /* The shipped h100-ib-128n is this generator's output at 128 nodes: same
  * GPUs, devices and bisection (4 leaves and 2 spines per rail, 16 links
  * from each leaf to each spine; 64 nodes x 8 rails x 50GB/s). */
+/* cr_topo_gen_fat_tree_xml() of o, which must succeed; *len its length. */
+static char *fat_tree(const cr_topo_gen_fat_tree *o, size_t *len)
+{
+    char *xml = NULL;
+    cr_diag d = {{0}};
+    if (cr_topo_gen_fat_tree_xml(o, &xml, len, &d) != CR_OK)
+        fail_msg("topo gen fat-tree: %s", d.msg);
+    return xml;
+}
+
 static void test_fat_tree_matches_shipped(void **state)
 {
     (void)state;
     cr_topo_gen_fat_tree o = {.nodes = 128, .node = "hgx-h100-8", .rails = 8, .nic_bw_Bps = NDR};
-    char *xml = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    char *xml = fat_tree(&o, &len);
     cr_topo *t = load(xml, len), *ref = NULL;
     assert_int_equal(cr_topo_open("h100-ib-128n", &ref, &d), CR_OK);
     assert_int_equal(t->n_gpus, ref->n_gpus);
@@ -108,17 +117,16 @@ static void test_fat_tree_sharp(void **state)
 {
     (void)state;
     cr_topo_gen_fat_tree o = {.nodes = 128, .node = "hgx-h100-8", .rails = 8, .sharp = true};
-    char *xml = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    char *xml = fat_tree(&o, &len);
     assert_non_null(strstr(xml, "leaf-model=\"net-sharp\" spine-model=\"net-sharp\""));
     assert_non_null(strstr(xml, "--spines rail --sharp: "));
     cr_topo *t = load(xml, len), *ref = NULL;
     free(xml);
     assert_int_equal(cr_topo_open("h100-ib-128n", &ref, &d), CR_OK);
     o.sharp = false;
-    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    xml = fat_tree(&o, &len);
     cr_topo *plain = load(xml, len);
     free(xml);
     for (double S = 8; S <= 8.6e9; S *= 64) {
@@ -138,7 +146,7 @@ static void test_fat_tree_sharp(void **state)
     cr_topo_free(t);
     /* 3 tiers: every leaf, spine and core of the brace ranges carries it */
     o = (cr_topo_gen_fat_tree){.nodes = 2048, .node = "hgx-h100-8", .tiers = 3, .sharp = true};
-    assert_int_equal(cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d), CR_OK);
+    xml = fat_tree(&o, &len);
     assert_non_null(strstr(xml, "<switch id=\"net.r0.core{0..31}\" model=\"net-sharp\"/>"));
     assert_null(strstr(xml, "}\"/>\n  <switch"));
     free(xml);

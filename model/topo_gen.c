@@ -154,12 +154,23 @@ static const char *count_text(char *buf, size_t n, long long count, long long un
  * spines then join the rails). Spine ports split evenly over the leaves,
  * as many links from a leaf to each spine as fit (h100-ib-128n: 4 leaves,
  * 16 links to each of 2 spines). */
+/* The largest count of at most `most` (in units of u1 nodes) that fills
+ * whole leaves of d nodes: a multiple of d / gcd(d, u1), else what fits
+ * under one leaf; 0 where none does. A hint names only counts the
+ * generator takes. */
+static long long whole_leaves(long long most, int d, long long u1)
+{
+    long long step = d / gcd_ll(d, u1), r = most / step * step;
+    return r > 0 ? r : (d / u1 <= most ? d / u1 : most);
+}
+
 static cr_status plan_spines(struct ft *f, const char *what, long long u1, cr_diag *d)
 {
     int leaves = f->shared ? f->R * f->L : f->L;
     if (leaves > f->K) {
         char cnt[96];
-        long long most = (long long)(f->shared ? f->K / f->R : f->K) * f->d / u1;
+        long long most =
+            whole_leaves((long long)(f->shared ? f->K / f->R : f->K) * f->d / u1, f->d, u1);
         if (f->shared)
             return cr_diag_set(d, CR_EINVAL,
                                "%s needs %d leaves on %d rails (%d in all), more than a %d-port "
@@ -334,13 +345,19 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
     /* shared cores join the spines of every pod of every rail */
     int planes = f->shared ? f->R : 1;
     if (f->P * planes > f->K) {
-        char cnt[96];
+        /* the most whole pods a core reaches, in counts that fill them (a
+         * multiple of step, two pods at least) */
+        char cnt[96], most_text[128];
+        long long m = (long long)f->Lp * f->d, step = m / gcd_ll(m, u1);
+        long long most = (long long)(f->K / planes) * m / u1 / step * step;
+        if (most * u1 >= 2 * m)
+            snprintf(most_text, sizeof most_text, "at most %s, ",
+                     count_text(cnt, sizeof cnt, most, u1));
+        else
+            most_text[0] = '\0';
         return cr_diag_set(
-            d, CR_EINVAL,
-            "%s needs %d pods%s, more than a %d-port core reaches: give "
-            "at most %s, %s",
-            what, f->P * planes, f->shared ? " over all rails (--spines shared)" : "", f->K,
-            count_text(cnt, sizeof cnt, (long long)(f->K / planes) * f->Lp * f->d / u1, u1),
+            d, CR_EINVAL, "%s needs %d pods%s, more than a %d-port core reaches: give %s%s", what,
+            f->P * planes, f->shared ? " over all rails (--spines shared)" : "", f->K, most_text,
             f->shared ? "a larger --leaf-radix or --spines rail" : "or a larger --leaf-radix");
     }
     for (f->c2 = f->K / 2; f->c2 > 1; f->c2--)

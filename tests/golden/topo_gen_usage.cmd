@@ -28,3 +28,9 @@ $CR topo gen fat-tree --nodes 2 --node tests/fixtures/xml/bad-duplicate-id.xml >
 t $CR topo gen fat-tree --nodes 36 --node hgx-h100-8 --leaf-radix 60 --oversub 3:2
 t $CR topo gen fat-tree --nodes 96 --node hgx-h100-8 --oversub 0x3
 t $CR topo gen fat-tree --nodes 96 --node hgx-h100-8 --oversub " 3"
+# an "at most" hint names a count the generator takes (it named 28 and
+# 910 racks, which fill no whole leaves), and the count named succeeds
+t $CR topo gen nvl --racks 112
+$CR topo gen nvl --racks 16 > /dev/null; echo "exit $?"
+t $CR topo gen nvl --racks 1536 --tiers 3
+$CR topo gen nvl --racks 512 --tiers 3 > /dev/null; echo "exit $?"

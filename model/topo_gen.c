@@ -436,6 +436,12 @@ static const char *node_template(const cr_topo_xml_parts *np, const char **why, 
             *line = q->line;
         }
     }
+    if (*why && n_tmpl == 0 && n_nodes == 0)
+        /* devices at top level: the expanded graph `topo import-nccl` and
+         * a saved topology are written as */
+        *why = "an expanded graph, devices and links at top level, as topo import-nccl "
+               "writes it: put them inside a <node-template name=\"N\"> with NICs named "
+               "nic0, nic1, ... and add <nodes template=\"N\" count=\"1\"/>";
     if (!*why && (n_tmpl != 1 || n_nodes != 1)) {
         *why = "it has not exactly one <node-template> and one <nodes>";
         *line = 1;

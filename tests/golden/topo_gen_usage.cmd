@@ -34,3 +34,9 @@ t $CR topo gen nvl --racks 112
 $CR topo gen nvl --racks 16 > /dev/null; echo "exit $?"
 t $CR topo gen nvl --racks 1536 --tiers 3
 $CR topo gen nvl --racks 512 --tiers 3 > /dev/null; echo "exit $?"
+# the expanded graph import-nccl writes is no node template: the message
+# says how to make it one (it said only "elements outside its node template")
+d=$(mktemp -d)
+$CR topo import-nccl tests/fixtures/nccl/hgx-h200-vm.xml -o "$d/imp.xml" > /dev/null
+$CR topo gen fat-tree --nodes 2 --node "$d/imp.xml" 2>&1 | sed "s|$d|TMP|"
+rm -rf "$d"

@@ -130,14 +130,18 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
             /* x and FLOPs are the named algorithm's, but the bound may
              * come from another algorithm or a split of the work that
              * moves less (r->bound_by), or from cuts that need fewer bytes
-             * than the bus-byte count: such a point lands above every
-             * ceiling at its x, so it goes in a series of its own that
-             * says so instead of posing as a point under the roof. */
+             * than the bus-byte count: such a point is not the named
+             * algorithm's (it may land above every ceiling at its x, or
+             * above the ones its collective can use, an all-to-all over
+             * the in-switch reduction line), so it goes in a series of
+             * its own that says so instead of posing as a point under the
+             * roof. */
             double top = NAN;
-            if (r->bound_s > 0 &&
-                cr_plot_roof_top(t, gpu, s ? s->ranks : NULL, comm, r->flops / bytes, &top, NULL) ==
-                    CR_OK &&
-                r->flops / r->bound_s > top * (1 + 1e-9))
+            bool other = r->bound_by[0] != '\0'; /* the bound's algorithm moves other bytes */
+            if (other || (r->bound_s > 0 &&
+                          cr_plot_roof_top(t, gpu, s ? s->ranks : NULL, comm, r->flops / bytes,
+                                           &top, NULL) == CR_OK &&
+                          r->flops / r->bound_s > top * (1 + 1e-9)))
                 pts[3 * e.n + nabove++] = pts[e.n + np];
             else
                 pts[e.n + np - nabove] = pts[e.n + np];
@@ -198,7 +202,8 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
              e.suite ? e.suite->name : "");
     snprintf(names[2], sizeof names[2], "%s: bound", e.suite ? e.suite->name : "");
     snprintf(names[3], sizeof names[3],
-             "%s: bound by another algorithm or fewer bytes (above the roof; see table)",
+             "%s: bound by another algorithm or fewer bytes (off the named algorithm's roof; "
+             "see table)",
              e.suite ? e.suite->name : "");
     cr_roof_set sets[7];
     int nsets = 0;

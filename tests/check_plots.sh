@@ -80,21 +80,25 @@ def roof(x):
                 f = 0 if a["x"] == b["x"] else math.log(x / a["x"]) / math.log(b["x"] / a["x"])
                 best = max(best, a["y"] * (b["y"] / a["y"]) ** f)
     return best
-marked = [s for s in c["series"] if "above the roof" in s["name"]]
 bound = [s for s in c["series"] if s["name"].endswith(": bound")]
 bad = [(p["label"], p["x"], p["y"], roof(p["x"])) for s in bound for p in s["points"]
        if p["y"] > roof(p["x"]) * (1 + 1e-9)]
 assert not bad, bad
-# a marked point is one the roof does not hold
-wrong = [p["label"] for s in marked for p in s["points"] if p["y"] <= roof(p["x"]) * (1 + 1e-9)]
-assert not wrong, wrong
 PY
     done
 done
+# A bound that another algorithm gives (op: "bound: by another algorithm
+# that moves less") is not the named algorithm's point, whether or not the
+# highest line at its x holds it (QA audit, session 40: the MoE all-to-alls
+# and ring attention's allgather sat in the plain bound series at 648 and
+# 557 GB/s, over the 450 GB/s NVLink line their collectives run on, under
+# only the in-switch reduction line); the plain bound series keeps the
+# named algorithm's own bounds
 "$CR" plot comm-roofline --suite pkb --no-render --json -o "$T/roof.png" |
-    python3 -c 'import json,sys; c=json.load(sys.stdin)["chart"]; sys.exit(not any(
-        p["label"] == "ep_moe_narrow" for s in c["series"] if "above the roof" in s["name"]
-        for p in s["points"]))' || bad "comm-roofline: MoE's bound (gathering the experts' weights) is not marked"
+    python3 -c 'import json,sys; c=json.load(sys.stdin)["chart"]
+m = {p["label"] for s in c["series"] if "another algorithm" in s["name"] for p in s["points"]}
+need = {"ep_moe_narrow", "ep_fused_moe", "ep_moe_balanced", "cp_ring_attention"}
+sys.exit(not need <= m)' || bad "comm-roofline: a bound by another algorithm is not marked"
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
 plot gap gap --topo hgx-h200-8 --suite pkb
 # one size (QA audit, defect 5): gnuplot draws no line through one point,

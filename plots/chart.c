@@ -662,16 +662,34 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
             goto out;
         }
     }
+    if (gnuplot) {
+        /* the image first: a target refused (a directory, a full device)
+         * leaves NAME.dat and NAME.gp as they were; the data and script
+         * wait in temporary files beside it until it is in place */
+        st = write_in(dir, tmp_dat, data.p, data.len, d);
+        if (st == CR_OK)
+            st = write_in(dir, tmp_gp, script.p, script.len, d);
+        if (st == CR_OK)
+            st = cr_file_commit(final_base, out_path, d);
+        if (st == CR_OK) {
+            snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
+            st = cr_file_commit(tmp_dat, path, d);
+        }
+        if (st == CR_OK) {
+            snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
+            st = cr_file_commit(tmp_gp, path, d);
+        }
+        unlink(tmp_dat);
+        unlink(tmp_gp);
+        unlink(final_base);
+        goto out;
+    }
     snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
     st = cr_file_write(path, data.p, data.len, d);
     if (st == CR_OK) {
         snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
         st = cr_file_write(path, script.p, script.len, d);
     }
-    if (st == CR_OK && gnuplot)
-        st = cr_file_commit(final_base, out_path, d);
-    if (st != CR_OK && final_base)
-        unlink(final_base);
 out:
     chart_label_plan_free(&lp);
     cr_sbuf_release(&data);

@@ -490,5 +490,21 @@ hostile "report" "$H/rep/gap.gp" report --topo "$H/t.xml" --suite "$H/s.xml" \
     --measured-json "$H/m.json" -o "$H/rep"
 hostile "one-GPU report" "$H/rep1/roofline.gp" report --topo "$H/t.xml" -o "$H/rep1"
 
+# An image target refused (a directory, a full device) changes nothing: the
+# data and script wait until the image is in place (QA audit, session 40:
+# NAME.dat and NAME.gp were written before the image failed)
+mkdir "$T/refused.png"
+echo old > "$T/refused.dat"
+if "$CR" plot roofline -o "$T/refused.png" > /dev/null 2>&1; then
+    bad "plot into a directory named refused.png succeeded"
+fi
+[ "$(cat "$T/refused.dat")" = old ] || bad "a refused image replaced refused.dat"
+[ -e "$T/refused.gp" ] && bad "a refused image wrote refused.gp"
+ls -a "$T" | grep -q '\.tmp' && bad "a refused image left temporary files"
+if [ -w /dev/full ] && ln -s /dev/full "$T/full.png" 2>/dev/null; then
+    "$CR" plot roofline -o "$T/full.png" > /dev/null 2>&1 && bad "plot into /dev/full succeeded"
+    [ -e "$T/full.dat" ] && bad "an image refused by /dev/full wrote full.dat"
+fi
+
 if [ $fail = 0 ]; then echo "check_plots: OK"; else echo "check_plots: FAILED"; fi
 exit $fail

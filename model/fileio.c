@@ -113,6 +113,49 @@ cr_status cr_file_fopen_read(const char *path, const char *what, unsigned flags,
 }
 
 /* Writes all of data to fd, retrying short writes. Returns 0 or an errno. */
+cr_status cr_file_read_fd(int fd, const char *path, size_t max_bytes, char **out, size_t *len,
+                          long long *size, int *sys_errno, cr_diag *d)
+{
+    *out = NULL;
+    *len = 0;
+    *size = 0;
+    if (sys_errno)
+        *sys_errno = 0;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        if (sys_errno)
+            *sys_errno = e;
+        return cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(e));
+    }
+    *size = (long long)sb.st_size;
+    /* the size decides before a byte is read, so a huge file costs nothing */
+    if ((unsigned long long)sb.st_size > max_bytes)
+        return CR_ERANGE; /* the caller words it for its format */
+    size_t want = (size_t)sb.st_size, got = 0;
+    char *buf = malloc(want + 1);
+    if (!buf)
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+    while (got < want) {
+        ssize_t r = read(fd, buf + got, want - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = r < 0 ? errno : 0;
+            if (sys_errno)
+                *sys_errno = e;
+            free(buf);
+            return cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
+                               e ? strerror(e) : "file shrank while reading");
+        }
+        got += (size_t)r;
+    }
+    buf[want] = '\0';
+    *out = buf;
+    *len = want;
+    return CR_OK;
+}
+
 static int write_all(int fd, const char *data, size_t len)
 {
     size_t done = 0;

@@ -64,6 +64,17 @@ cr_status cr_file_open_read(const char *path, const char *what, unsigned flags, 
 cr_status cr_file_fopen_read(const char *path, const char *what, unsigned flags, FILE **out,
                              cr_diag *d);
 
+/* Reads the whole regular file open on fd (from cr_file_open_read(), path
+ * naming it in messages) into new NUL-terminated memory: *out, *len bytes
+ * before the NUL. Its size decides before a byte is read: one over
+ * max_bytes is CR_ERANGE with *size set to it and d untouched (a cr_diag
+ * keeps its first message: the caller words this one for its format); a
+ * read that fails or a file that shrinks is CR_EIO with *sys_errno (may be
+ * NULL) the errno, 0 where it shrank; CR_ENOMEM. On failure *out is NULL.
+ * fd stays open. */
+cr_status cr_file_read_fd(int fd, const char *path, size_t max_bytes, char **out, size_t *len,
+                          long long *size, int *sys_errno, cr_diag *d);
+
 /* Writes len bytes of data to path (see the top of this file): atomically
  * through a temporary file beside it and a rename when path is absent or a
  * regular file (an existing file keeps its permissions; a new one gets

@@ -87,38 +87,14 @@ static cr_status slurp(const char *path, char **out, size_t *out_len, cr_diag *d
         cr_file_open_read(path, "a ParallelKernelBench rank_<r>_perf.json file", 0, &fd, NULL, d);
     if (st != CR_OK)
         return st;
-    char *buf = malloc(PERF_MAX_BYTES + 1);
-    size_t len = 0;
-    if (!buf) {
-        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (;;) {
-        ssize_t got = read(fd, buf + len, PERF_MAX_BYTES + 1 - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(errno));
-            goto out;
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-        if (len > PERF_MAX_BYTES) {
-            st = cr_diag_set(d, CR_ERANGE,
-                             "%s: larger than %zu bytes: a rank_<r>_perf.json holds a dozen "
-                             "numbers (utils/performance.py); is this the right file?",
-                             path, PERF_MAX_BYTES);
-            goto out;
-        }
-    }
-    buf[len] = '\0';
-    *out = buf;
-    *out_len = len;
-    buf = NULL;
-out:
-    free(buf);
+    long long size = 0;
+    st = cr_file_read_fd(fd, path, PERF_MAX_BYTES, out, out_len, &size, NULL, d);
     close(fd);
+    if (st == CR_ERANGE)
+        st = cr_diag_set(d, CR_ERANGE,
+                         "%s: larger than %zu bytes: a rank_<r>_perf.json holds a dozen "
+                         "numbers (utils/performance.py); is this the right file?",
+                         path, PERF_MAX_BYTES);
     return st;
 }
 

@@ -62,7 +62,6 @@ cr_status cr_xml_check_size(const char *origin, size_t len, size_t max_bytes, co
 cr_status cr_xml_read_file(const char *path, size_t max_bytes, const char *what, char **out,
                            size_t *len, cr_xml_error *err, cr_diag *d)
 {
-    char *buf = NULL;
     cr_status st = CR_OK;
     *out = NULL;
     *len = 0;
@@ -77,48 +76,16 @@ cr_status cr_xml_read_file(const char *path, size_t max_bytes, const char *what,
             err->sys_errno = e;
         return st;
     }
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        e = errno;
+    long long size = 0;
+    st = cr_file_read_fd(fd, path, max_bytes, out, len, &size, &e, d);
+    close(fd);
+    if (st == CR_ERANGE)
+        return size_error(path, size, max_bytes, what, err, d);
+    if (st == CR_EIO) {
         set_err(err, CR_XML_ERR_READ);
         if (err)
             err->sys_errno = e;
-        st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path, strerror(e));
-        goto out;
     }
-    /* The size decides before a byte is read, so a huge file costs nothing. */
-    if ((unsigned long long)sb.st_size > max_bytes) {
-        st = size_error(path, (long long)sb.st_size, max_bytes, what, err, d);
-        goto out;
-    }
-    size_t size = (size_t)sb.st_size, got = 0;
-    buf = malloc(size + 1);
-    if (!buf) {
-        st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-        goto out;
-    }
-    while (got < size) {
-        ssize_t r = read(fd, buf + got, size - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            e = r < 0 ? errno : 0;
-            set_err(err, CR_XML_ERR_READ);
-            if (err)
-                err->sys_errno = e;
-            st = cr_diag_set(d, CR_EIO, "%s: cannot read: %s", path,
-                             e ? strerror(e) : "file shrank while reading");
-            goto out;
-        }
-        got += (size_t)r;
-    }
-    buf[size] = '\0';
-    *out = buf;
-    *len = size;
-    buf = NULL;
-out:
-    free(buf);
-    close(fd);
     return st;
 }
 

@@ -336,12 +336,40 @@ static void test_kind_names(void **state)
     assert_string_equal(cr_file_kind_name(S_IFREG), "a regular file");
 }
 
+/* cr_file_read_fd: the whole file, NUL-terminated; one over the limit is
+ * CR_ERANGE with its size and no message (the XML and the ParallelKernel
+ * Bench readers word it for their formats) */
+static void test_read_fd(void **state)
+{
+    (void)state;
+    int fd = -1;
+    cr_diag d = {{0}};
+    char *buf = NULL;
+    size_t len = 0;
+    long long size = 0;
+    assert_int_equal(cr_file_write(at("new"), "abcd", 4, NULL), CR_OK);
+    assert_int_equal(cr_file_open_read(at("new"), "a log", 0, &fd, NULL, NULL), CR_OK);
+    assert_int_equal(cr_file_read_fd(fd, at("new"), 4, &buf, &len, &size, NULL, &d), CR_OK);
+    close(fd);
+    assert_int_equal(len, 4);
+    assert_int_equal(size, 4);
+    assert_string_equal(buf, "abcd");
+    free(buf);
+    assert_int_equal(cr_file_open_read(at("new"), "a log", 0, &fd, NULL, NULL), CR_OK);
+    assert_int_equal(cr_file_read_fd(fd, at("new"), 3, &buf, &len, &size, NULL, &d), CR_ERANGE);
+    close(fd);
+    assert_null(buf);
+    assert_int_equal(size, 4);
+    assert_string_equal(d.msg, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_read_fifo, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_pipe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_others, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_fd, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_fifo, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_devices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_regular, setup, teardown),

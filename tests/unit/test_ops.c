@@ -780,20 +780,20 @@ static void test_emulated_gemm_bound(void **state)
     cr_topo_free(t);
 
     /* A100 (dgx-a100-8): INT8 624 TOP/s dense: 624 / 7 = 89.1 TFLOP/s for
-     * fp32 (3xTF32: 156 / 3 = 52), 624 / 14 = 44.6 for fp64 (native 19.5) */
-    t = cr_test_open_topo("dgx-a100-8");
-    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
-    assert_close(r.bound_s, f / (624e12 / 7), 1e-9, 0);
-    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_OK);
-    assert_close(r.bound_s, f / (624e12 / 14), 1e-9, 0);
-    cr_topo_free(t);
-    /* B200 (hgx-b200-8): INT8 4.5 POP/s: 642.9 and 321.4 TFLOP/s */
-    t = cr_test_open_topo("hgx-b200-8");
-    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
-    assert_close(r.bound_s, f / (4500e12 / 7), 1e-9, 0);
-    assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_OK);
-    assert_close(r.bound_s, f / (4500e12 / 14), 1e-9, 0);
-    cr_topo_free(t);
+     * fp32 (3xTF32: 156 / 3 = 52), 624 / 14 = 44.6 for fp64 (native 19.5);
+     * B200 (hgx-b200-8): INT8 4.5 POP/s: 642.9 and 321.4 TFLOP/s */
+    const struct {
+        const char *topo;
+        double int8;
+    } ozaki[] = {{"dgx-a100-8", 624e12}, {"hgx-b200-8", 4500e12}};
+    for (size_t i = 0; i < sizeof ozaki / sizeof ozaki[0]; i++) {
+        t = cr_test_open_topo(ozaki[i].topo);
+        assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
+        assert_close(r.bound_s, f / (ozaki[i].int8 / 7), 1e-9, 0);
+        assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP64, &r, &d), CR_OK);
+        assert_close(r.bound_s, f / (ozaki[i].int8 / 14), 1e-9, 0);
+        cr_topo_free(t);
+    }
     /* L40S has no fp64 peak: emulation adds no type the part lacks, the
      * operator is still refused (the prediction needs the native figure) */
     t = cr_test_open_topo("l40s-pcie-8");

@@ -56,6 +56,74 @@ static cr_status suite_eval_run(const cr_topo *t, const char *name, suite_eval *
     return CR_OK;
 }
 
+/* Suite problems a roofline has no place for, by reason: counted and the
+ * first few named under the chart's title, so that no problem goes
+ * missing unsaid (a roofline needs FLOPs for y and bytes for x). */
+typedef struct {
+    int n;
+    cr_sbuf names; /* the first LEFT_OUT_NAMED, comma-separated */
+} left_out;
+
+enum { LEFT_OUT_NAMED = 3 };
+
+static void left_out_add(left_out *l, const char *name)
+{
+    if (l->n < LEFT_OUT_NAMED)
+        cr_sbuf_add(&l->names, "%s%s", l->n ? ", " : "", name);
+    l->n++;
+}
+
+/* "; 18 do no arithmetic (allgather, broadcast, scatter, ...)" */
+static void left_out_say(cr_sbuf *b, const left_out *l, const char *why)
+{
+    if (l->n == 0)
+        return;
+    cr_sbuf_add(b, "%s%d %s (%s%s)", b->len ? "; " : "", l->n, why, l->names.p,
+                l->n > LEFT_OUT_NAMED ? ", ..." : "");
+}
+
+/* Adds the subtitle line that accounts for the suite's problems not on
+ * chart c: those that cannot run on t, do no arithmetic, or move no byte
+ * of the chart's kind (comm: between GPUs; else: HBM). */
+static cr_status left_out_note(cr_chart *c, const cr_topo *t, const suite_eval *e, bool comm,
+                               cr_diag *d)
+{
+    left_out norun = {0}, noflop = {0}, nobyte = {0};
+    for (int i = 0; i < e->n; i++) {
+        const cr_op_result *r = &e->res[i];
+        const char *name = e->suite->problems[i].name;
+        if (!e->ok[i])
+            left_out_add(&norun, name);
+        else if (!(r->flops > 0))
+            left_out_add(&noflop, name);
+        else if (!((comm ? r->traffic_bytes : r->hbm_bytes) > 0))
+            left_out_add(&nobyte, name);
+    }
+    int n = norun.n + noflop.n + nobyte.n;
+    cr_status st = CR_OK;
+    if (n > 0) {
+        cr_sbuf why = {0}, line = {0};
+        cr_sbuf_add(&why, "cannot run on %s", t->name);
+        left_out_say(&line, &norun, why.p ? why.p : "");
+        left_out_say(&line, &noflop, "do no arithmetic");
+        left_out_say(&line, &nobyte, comm ? "move no byte between GPUs" : "move no HBM byte");
+        cr_sbuf text = {0};
+        cr_sbuf_add(&text,
+                    "not drawn, %d of the suite's %d problems: %s (commroof suite %s lists "
+                    "every one)",
+                    n, e->n, line.p ? line.p : "", e->suite->name);
+        if (why.oom || line.oom || text.oom || cr_chart_subtitle_add(c, text.p) != CR_OK)
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        cr_sbuf_release(&why);
+        cr_sbuf_release(&line);
+        cr_sbuf_release(&text);
+    }
+    cr_sbuf_release(&norun.names);
+    cr_sbuf_release(&noflop.names);
+    cr_sbuf_release(&nobyte.names);
+    return st;
+}
+
 /* Roofline points of the measured cases that do arithmetic (GEMMs, HBM
  * kernels and fused operators that declare FLOPs): measured and predicted,
  * same intensity. */
@@ -238,6 +306,12 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
                  e.suite->name, comm ? "communicates" : "runs", t->name);
         if (cr_chart_subtitle_add(*out, why) != CR_OK)
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
+    if (st == CR_OK && e.suite && nsets > 0)
+        st = left_out_note(*out, t, &e, comm, d);
+    if (st != CR_OK && *out) {
+        cr_chart_free(*out);
+        *out = NULL;
     }
 out:
     for (int j = 0; mlabels && j < nres; j++)

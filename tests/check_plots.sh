@@ -99,6 +99,35 @@ done
 m = {p["label"] for s in c["series"] if "another algorithm" in s["name"] for p in s["points"]}
 need = {"ep_moe_narrow", "ep_fused_moe", "ep_moe_balanced", "cp_ring_attention"}
 sys.exit(not need <= m)' || bad "comm-roofline: a bound by another algorithm is not marked"
+# Every problem of the suite is drawn or accounted for under the title:
+# the problems `commroof suite` evaluates, less those with no FLOPs or no
+# bytes of the chart's kind (from the suite's own JSON), are the points of
+# the prediction series, and the subtitle counts the rest (20 of pkb's 44
+# were left out unsaid before)
+for kind in roofline comm-roofline; do
+    for s in pkb llm; do
+        "$CR" suite "$s" --json > "$T/suite-$s.json" || bad "suite $s --json failed"
+        "$CR" plot "$kind" --suite "$s" --no-render --json -o "$T/left.png" > "$T/left.json" ||
+            bad "plot $kind --suite $s failed"
+        python3 - "$T/suite-$s.json" "$T/left.json" "$kind" <<'PY' || bad "plot $kind --suite $s: problems drawn + left out != the suite's"
+import json, re, sys
+suite = json.load(open(sys.argv[1]))
+chart = json.load(open(sys.argv[2]))["chart"]
+comm = sys.argv[3] == "comm-roofline"
+total = suite["problems"]
+drawable = [r for r in suite["rows"]
+            if r["flops"] > 0 and r["comm_bytes" if comm else "hbm_bytes"] > 0]
+pred = [s for s in chart["series"] if s["name"].endswith("prediction (best schedule)")]
+drawn = len(pred[0]["points"]) if pred else 0
+m = re.search(r"not drawn, (\d+) of the suite's (\d+) problems", chart.get("subtitle") or "")
+left = int(m.group(1)) if m else 0
+ok = drawn == len(drawable) and drawn + left == total and (not m or int(m.group(2)) == total)
+if not ok:
+    print("drawn", drawn, "drawable", len(drawable), "left", left, "total", total, file=sys.stderr)
+sys.exit(not ok)
+PY
+    done
+done
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
 plot gap gap --topo hgx-h200-8 --suite pkb
 # one size (QA audit, defect 5): gnuplot draws no line through one point,

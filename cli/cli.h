@@ -136,16 +136,6 @@ int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
  * what that does to the figures and how to record them; "" when none. */
 const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n);
 
-/* A count or byte size as a JSON integer where it is one that a double
- * holds exactly (below 2^53), else as cli_json_num: 17179869184 bytes,
- * not 1.717986918e10 at ten digits, so that a row joins the nccl-tests row
- * of its size. */
-json_t *cli_json_count(double v);
-
-/* A JSON number, or null where v is not finite (a time of 0 makes a
- * percentage infinite; jansson has no infinity and would drop the key). */
-json_t *cli_json_num(double v);
-
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too: its rows would count twice, and calibrate's cross-check would
  * see its own fit) and an output path that is one of them (out, NULL for

@@ -225,18 +225,6 @@ int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const 
     return CLI_OK;
 }
 
-json_t *cli_json_count(double v)
-{
-    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0)
-        return json_integer((json_int_t)v);
-    return cli_json_num(v);
-}
-
-json_t *cli_json_num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,
                               const char *out)
 {

@@ -2,6 +2,7 @@
 /* Helpers shared by the op, check and suite commands (see cli_op.h). */
 #include "sbuf.h"
 #include "cli_op.h"
+#include "json_num.h"
 
 #include <errno.h>
 #include <math.h>
@@ -146,13 +147,13 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
     if (o) {
         /* counts whole where they are (JSON_REAL_PRECISION(10) below would
          * round 17,649,631,232 bytes to 1.764963123e10) */
-        json_object_set_new(o, "flops", cli_json_count(r->flops));
-        json_object_set_new(o, "hbm_bytes", cli_json_count(r->hbm_bytes));
-        json_object_set_new(o, "comm_bytes", cli_json_count(r->comm_bytes));
-        json_object_set_new(o, "traffic_bytes", cli_json_count(r->traffic_bytes));
+        json_object_set_new(o, "flops", cr_json_count(r->flops));
+        json_object_set_new(o, "hbm_bytes", cr_json_count(r->hbm_bytes));
+        json_object_set_new(o, "comm_bytes", cr_json_count(r->comm_bytes));
+        json_object_set_new(o, "traffic_bytes", cr_json_count(r->traffic_bytes));
         for (int i = 0; i < r->n_comm; i++)
             json_object_set_new(json_array_get(comm, (size_t)i), "bytes",
-                                cli_json_count(r->comm[i].bytes));
+                                cr_json_count(r->comm[i].bytes));
         json_object_set_new(o, "bound_by", r->bound_by[0] ? json_string(r->bound_by) : json_null());
         json_object_set_new(o, "mma_bound_TFLOPs", json_real(r->mma_bound_flops / 1e12));
         json_object_set_new(o, "mma_bound_by",

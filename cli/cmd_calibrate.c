@@ -33,6 +33,7 @@
 #include "topo_xml.h"
 #include "validate/calibrate_nccl.h"
 #include "validate/validate.h"
+#include "json_num.h"
 
 static const char *const calibrate_help_head =
     "usage: commroof calibrate [--topo BASE] [-o OUT.xml] [--from-traces TRACE...]\n"
@@ -795,7 +796,7 @@ out:
 /* A calibrated figure, or null where nothing measured it (0). */
 static json_t *measured_json(double v)
 {
-    return v > 0 ? cli_json_num(v) : json_null();
+    return v > 0 ? cr_json_real(v) : json_null();
 }
 
 /* A folder given to --from-traces is read whole: an existing -o file in it

@@ -19,6 +19,7 @@
 #include "rankset.h"
 #include "topo_xml.h"
 #include "units.h"
+#include "json_num.h"
 
 #define GBPS 1e9
 
@@ -554,8 +555,8 @@ int cli_cmd_coll(int argc, char **argv)
         any_unsupported |= !p->supported;
         if (o.json) {
             json_t *e = json_object();
-            json_object_set_new(e, "size_bytes", cli_json_count(bytes));
-            json_object_set_new(e, "count", cli_json_count(count));
+            json_object_set_new(e, "size_bytes", cr_json_count(bytes));
+            json_object_set_new(e, "count", cr_json_count(count));
             json_object_set_new(e, "bound_us", json_real(res->bound.bound_s * 1e6));
             json_object_set_new(e, "binding", json_string(res->bound.binding));
             json_object_set_new(e, "binding_where", json_string(res->bound.binding_where));

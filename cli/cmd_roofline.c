@@ -22,6 +22,7 @@
 #include "opts.h"
 #include "topo.h"
 #include "validate/roofline.h"
+#include "json_num.h"
 
 static const char *const roofline_help_head =
     "usage: commroof roofline TRACE... [--topo T] [--ranks SPEC] [--dtype D] [--top N]\n"
@@ -76,14 +77,14 @@ static json_t *row_json(const cr_rf_row *w)
     json_object_set_new(o, "dtype_source",
                         w->dtype_src[0] ? json_string(w->dtype_src) : json_null());
     json_object_set_new(o, "calls", json_integer(w->calls));
-    json_object_set_new(o, "measured_us", cli_json_num(us(w->median_s)));
-    json_object_set_new(o, "min_us", cli_json_num(us(w->min_s)));
-    json_object_set_new(o, "total_us", cli_json_num(us(w->total_s)));
+    json_object_set_new(o, "measured_us", cr_json_real(us(w->median_s)));
+    json_object_set_new(o, "min_us", cr_json_real(us(w->min_s)));
+    json_object_set_new(o, "total_us", cr_json_real(us(w->total_s)));
     if (w->has_bound) {
-        json_object_set_new(o, "bound_us", cli_json_num(us(w->bound_s)));
-        json_object_set_new(o, "bound_cold_us", cli_json_num(us(w->bound_cold_s)));
-        json_object_set_new(o, "pct_of_roofline", cli_json_num(w->pct_of_roofline));
-        json_object_set_new(o, "save_us", cli_json_num(us(w->save_s)));
+        json_object_set_new(o, "bound_us", cr_json_real(us(w->bound_s)));
+        json_object_set_new(o, "bound_cold_us", cr_json_real(us(w->bound_cold_s)));
+        json_object_set_new(o, "pct_of_roofline", cr_json_real(w->pct_of_roofline));
+        json_object_set_new(o, "save_us", cr_json_real(us(w->save_s)));
         json_object_set_new(o, "binding", json_string(w->binding));
         json_object_set_new(o, "verdict", json_string(w->verdict));
     } else {
@@ -306,9 +307,9 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "topology", json_string(t->name));
         json_object_set_new(root, "files", json_integer(r.files));
         json_object_set_new(root, "rows", rows);
-        json_object_set_new(root, "total_us", cli_json_num(us(r.total_s)));
-        json_object_set_new(root, "covered_us", cli_json_num(us(r.covered_s)));
-        json_object_set_new(root, "save_us", cli_json_num(us(r.save_s)));
+        json_object_set_new(root, "total_us", cr_json_real(us(r.total_s)));
+        json_object_set_new(root, "covered_us", cr_json_real(us(r.covered_s)));
+        json_object_set_new(root, "save_us", cr_json_real(us(r.save_s)));
         json_object_set_new(root, "violations", json_integer(r.violations));
         json_object_set_new(root, "cr_unbounded", json_integer(r.cr_unbounded));
         json_object_set_new(root, "unowned_activities", json_integer(r.calls_unowned));

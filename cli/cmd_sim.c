@@ -24,6 +24,7 @@
 #include "sbuf.h"
 #include "scenario.h"
 #include "units.h"
+#include "json_num.h"
 
 #define GBPS 1e9
 /* Significant digits of JSON numbers: times in us keep their nanoseconds
@@ -827,8 +828,8 @@ static int run_simple(const struct opts *o, FILE *out)
         if (o->json) {
             cr_sim_stats st = cr_sim_stats_get(s);
             json_t *e = json_object();
-            json_object_set_new(e, "size_bytes", cli_json_count(S));
-            json_object_set_new(e, "count", cli_json_count(count));
+            json_object_set_new(e, "size_bytes", cr_json_count(S));
+            json_object_set_new(e, "count", cr_json_count(count));
             json_object_set_new(e, "bound_us", json_real(res.bound.bound_s * 1e6));
             json_object_set_new(e, "binding", json_string(res.bound.binding));
             json_object_set_new(e, "binding_where", json_string(res.bound.binding_where));

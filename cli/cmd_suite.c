@@ -14,6 +14,7 @@
 #include "ops.h"
 #include "suite.h"
 #include "topo_xml.h"
+#include "json_num.h"
 
 static void suite_usage(FILE *f, const cli_opt *opts)
 {
@@ -88,16 +89,15 @@ static json_t *rows_json(const cr_topo *t, const cr_suite *s, const cr_op_row *r
             continue;
         }
         ok++;
-        /* counts whole where they are, as op --json (cli_json_count) */
+        /* counts whole where they are, as op --json (cr_json_count) */
         json_array_append_new(
-            arr,
-            json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:s, s:s}",
-                      "name", r->name, "category", r->category, "op", r->op, "ranks", r->ranks,
-                      "flops", cli_json_count(r->flops), "hbm_bytes", cli_json_count(r->hbm_bytes),
-                      "comm_bytes", cli_json_count(r->comm_bytes), "bound_us", r->bound_us,
-                      "bound_cold_us", r->bound_cold_us, "baseline_us", r->baseline_us, "pred_us",
-                      r->pred_us, "headroom", r->headroom, "binding", r->binding, "schedule",
-                      r->schedule));
+            arr, json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:s, s:s}",
+                           "name", r->name, "category", r->category, "op", r->op, "ranks", r->ranks,
+                           "flops", cr_json_count(r->flops), "hbm_bytes",
+                           cr_json_count(r->hbm_bytes), "comm_bytes", cr_json_count(r->comm_bytes),
+                           "bound_us", r->bound_us, "bound_cold_us", r->bound_cold_us,
+                           "baseline_us", r->baseline_us, "pred_us", r->pred_us, "headroom",
+                           r->headroom, "binding", r->binding, "schedule", r->schedule));
     }
     return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "suite", s->name, "topo", t->name,
                      "problems", n, "evaluated", ok, "rows", arr, "skipped", skipped);

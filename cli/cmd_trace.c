@@ -28,6 +28,7 @@
 #include "grow.h"
 #include "opts.h"
 #include "traces/reader/trace_summary.h"
+#include "json_num.h"
 
 #define TRACER_SO "libcommroof_trace.so"
 #define FILE_PREFIX "commroof-trace."
@@ -298,7 +299,7 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
                       c->src_device, "dst_device", c->dst_device, "src_mem", c->src_mem, "dst_mem",
                       c->dst_mem, "count", (json_int_t)c->count, "bytes", c->bytes, "total_us",
                       c->total_s * 1e6, "algbw_GBps",
-                      c->total_s > 0 ? cli_json_num(c->bytes / c->total_s / 1e9) : json_null()));
+                      c->total_s > 0 ? cr_json_real(c->bytes / c->total_s / 1e9) : json_null()));
     }
     json_object_set_new(o, "copies", cs);
     json_t *ns = json_array();

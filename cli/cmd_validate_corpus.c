@@ -22,6 +22,7 @@
 #include "params.h"
 #include "opts.h"
 #include "validate/corpus.h"
+#include "json_num.h"
 
 #define MAX_PARAMS 64
 
@@ -93,8 +94,8 @@ static int print_json(const char *dir, const cr_corpus *c, int half)
                 json_object_set_new(o, "logs", json_integer(s.logs));
                 json_object_set_new(o, "rows", json_integer(s.rows));
                 json_object_set_new(o, "predicted", json_integer(s.predicted));
-                json_object_set_new(o, "median", cli_json_num(s.median_abs_err_pct));
-                json_object_set_new(o, "p90", cli_json_num(s.p90_abs_err_pct));
+                json_object_set_new(o, "median", cr_json_real(s.median_abs_err_pct));
+                json_object_set_new(o, "p90", cr_json_real(s.p90_abs_err_pct));
                 json_object_set_new(o, "violations", json_integer(s.violations));
                 json_object_set_new(tg, cr_corpus_band_name(b), o);
             }

@@ -7,6 +7,7 @@
 #include "sbuf.h"
 #include "ops_json.h"
 #include "ops_priv.h"
+#include "json_num.h"
 
 /* A JSON scalar as cr_op_param_set reads text; false when it is not one. */
 static bool scalar_text(json_t *v, char *buf, size_t n)
@@ -74,9 +75,7 @@ static json_t *param_value(const cr_op_params *p, cr_opp k)
     double x = p->v[k];
     switch (ops_param_json_kind(k)) {
     case OPS_JSON_NUMBER:
-        if (x == floor(x) && fabs(x) < 9007199254740992.0)
-            return json_integer((json_int_t)x);
-        return json_real(x);
+        return cr_json_count(x);
     case OPS_JSON_BOOL:
         return json_boolean(x != 0);
     case OPS_JSON_STRING:

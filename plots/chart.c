@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "grow.h"
 #include "plots/sbuf_priv.h"
+#include "json_num.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -823,11 +824,6 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
     return CR_OK;
 }
 
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 cr_status cr_chart_json(const cr_chart *c, char **out)
 {
     *out = NULL;
@@ -865,17 +861,17 @@ cr_status cr_chart_json(const cr_chart *c, char **out)
         json_t *pts = json_array();
         if (c->kind == CR_CHART_BARS) {
             for (int k = 0; k < c->nc; k++)
-                json_array_append_new(pts, jnum(chart_bar_value(c, i, k)));
+                json_array_append_new(pts, cr_json_count(chart_bar_value(c, i, k)));
             json_object_set_new(js, "values", pts);
         } else {
             for (int j = 0; j < s->n; j++) {
                 json_t *p = json_object();
-                json_object_set_new(p, "x", jnum(s->pts[j].x));
+                json_object_set_new(p, "x", cr_json_count(s->pts[j].x));
                 if (s->style == CR_SERIES_BAND) {
-                    json_object_set_new(p, "y_low", jnum(s->pts[j].y));
-                    json_object_set_new(p, "y_high", jnum(s->pts[j].y2));
+                    json_object_set_new(p, "y_low", cr_json_count(s->pts[j].y));
+                    json_object_set_new(p, "y_high", cr_json_count(s->pts[j].y2));
                 } else {
-                    json_object_set_new(p, "y", jnum(s->pts[j].y));
+                    json_object_set_new(p, "y", cr_json_count(s->pts[j].y));
                 }
                 if (s->pts[j].label)
                     json_object_set_new(p, "label", json_string(s->pts[j].label));

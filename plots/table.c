@@ -2,6 +2,7 @@
 /* Report tables in text, CSV, JSON and HTML (see table.h). */
 #include "sbuf.h"
 #include "plots/table.h"
+#include "json_num.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -279,8 +280,8 @@ static char *table_json(const cr_table *t)
         json_t *o = json_object();
         for (int c = 0; c < t->nc; c++) {
             const cell *x = &t->cells[r * t->nc + c];
-            json_t *v = t->cols[c].text ? (x->s ? json_string(x->s) : json_null())
-                                        : (isfinite(x->v) ? json_real(x->v) : json_null());
+            json_t *v =
+                t->cols[c].text ? (x->s ? json_string(x->s) : json_null()) : cr_json_count(x->v);
             json_object_set_new(o, t->cols[c].name, v ? v : json_null());
         }
         json_array_append_new(rows, o);

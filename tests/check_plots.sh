@@ -129,6 +129,14 @@ PY
     done
 done
 plot sweep sweep allreduce --topo hgx-h200-8 -b 1K -e 1G -f 4
+# A byte size reads back exactly from --json: 16 GiB is 17179869184, not
+# 1.717986918e10 (the ten digits every JSON text is written at rounded
+# whole counts past 10 digits; model/json_num.h)
+"$CR" plot sweep allreduce -b 8 -e 16G -f 2 --no-render --json -o "$T/exact.png" |
+    python3 -c 'import json,sys; c=json.load(sys.stdin)["chart"]
+xs = [p["x"] for s in c["series"] for p in s["points"]]
+sys.exit(not (2**34 in xs and all(x == int(x) for x in xs)))' ||
+    bad "plot sweep --json: a byte size is not exact (16 GiB)"
 plot gap gap --topo hgx-h200-8 --suite pkb
 # one size (QA audit, defect 5): gnuplot draws no line through one point,
 # so the bound is a marker, and the x axis is centred on 1 MiB instead of

@@ -235,7 +235,7 @@ static json_t *series_named(json_t *j, const char *prefix)
 
 static double pt_coord(json_t *s, size_t i, const char *k)
 {
-    return json_real_value(json_object_get(json_array_get(json_object_get(s, "points"), i), k));
+    return json_number_value(json_object_get(json_array_get(json_object_get(s, "points"), i), k));
 }
 
 /* ---- the writer ---- */
@@ -642,7 +642,7 @@ static void test_html_and_json(void **state)
     free(h);
     json_t *j = chart_json(c);
     json_t *vals = json_object_get(json_array_get(json_object_get(j, "series"), 0), "values");
-    assert_close(json_real_value(json_array_get(vals, (size_t)k0)), 42.5, 0, 1e-12);
+    assert_close(json_number_value(json_array_get(vals, (size_t)k0)), 42.5, 0, 1e-12);
     assert_true(json_is_null(json_array_get(vals, (size_t)k1)));
     json_decref(j);
     cr_chart_free(c);
@@ -898,14 +898,14 @@ static void test_gap(void **state)
      * 20 / 80 = 25%; ring-attention's 80 us overlap is under its 100 us
      * bound: 125%, an impossible time the chart must still show */
     json_t *b = series_named(j, "model: baseline");
-    assert_close(json_real_value(json_array_get(json_object_get(b, "values"), 0)), 25, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(b, "values"), 0)), 25, 1e-12, 0);
     json_t *m = series_named(j, "measured: baseline");
     assert_true(json_is_null(json_array_get(json_object_get(m, "values"), 0)));
-    assert_close(json_real_value(json_array_get(json_object_get(m, "values"), 1)), 40, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(m, "values"), 1)), 40, 1e-12, 0);
     json_t *o = series_named(j, "measured: overlap");
     assert_true(json_is_null(json_array_get(json_object_get(o, "values"), 0)));
-    assert_close(json_real_value(json_array_get(json_object_get(o, "values"), 1)), 25, 1e-12, 0);
-    assert_close(json_real_value(json_array_get(json_object_get(o, "values"), 2)), 125, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(o, "values"), 1)), 25, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(o, "values"), 2)), 125, 1e-12, 0);
     json_decref(j);
     render_both(c, "gap");
     /* the value axis reaches past 125% (x 1.1, rounded up to 10: 140) and
@@ -944,9 +944,9 @@ static void test_gap_of(void **state)
     assert_int_equal(cr_chart_n_series(c), 2);
     /* 10 / 40 = 25%, 10 / 20 = 50% */
     json_t *m = series_named(j, "measured");
-    assert_close(json_real_value(json_array_get(json_object_get(m, "values"), 0)), 25, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(m, "values"), 0)), 25, 1e-12, 0);
     json_t *cb = series_named(j, "cold bound");
-    assert_close(json_real_value(json_array_get(json_object_get(cb, "values"), 0)), 50, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(cb, "values"), 0)), 50, 1e-12, 0);
     json_decref(j);
     render_both(c, "gap-of");
     char p[600];
@@ -1070,7 +1070,7 @@ static void test_compare(void **state)
     json_t *j = chart_json(c);
     /* topology 1 (h200), problem 2: 280 us */
     json_t *s = series_named(j, "hgx-h200-8");
-    assert_close(json_real_value(json_array_get(json_object_get(s, "values"), 2)), 280, 1e-12, 0);
+    assert_close(json_number_value(json_array_get(json_object_get(s, "values"), 2)), 280, 1e-12, 0);
     /* 5 us .. 300 us spans under two decades, and the axis is still the
      * log one its label names (QA audit: it came out linear under "log") */
     assert_true(json_is_true(json_object_get(j, "y_log")));

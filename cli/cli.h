@@ -131,6 +131,14 @@ typedef struct {
 int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
                          const cr_vmeas_list *l, size_t first, bool allow, cli_gpu_seen *gs);
 
+/* The same rule for every trace file of paths[0..n) (files or folders) and
+ * the GPU models its activities ran on (cr_validate_trace_gpus): roofline
+ * and report --trace, whose traces need not hold crbench cases. Returns
+ * CLI_OK, or CLI_FAIL with the error printed (a trace that cannot be read
+ * too). */
+int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *const *paths, int n,
+                               bool allow);
+
 /* The note for traces whose writer left out device activities
  * (ri->unrecorded, metadata.recorded): how many, which kinds, the first,
  * what that does to the figures and how to record them; "" when none. */

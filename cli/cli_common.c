@@ -313,12 +313,59 @@ static void trace_where(const char *path, const cr_vmeas *m, char *buf, size_t n
                  m->source);
 }
 
-/* The GPU of each trace file whose measurements are l[first..) (read from
- * path) against topology t's GPU models, as nccl-tests logs are
- * (cli_check_log_gpu): a bound of another GPU says nothing about this one,
- * so a mismatch is an error unless allow (then a note on stderr). Traces
- * of two GPU models are said to be (an error too, unless allow or t holds
- * both). Returns CLI_OK or CLI_FAIL. */
+/* The GPU gpu of the trace file `where` against topology t's GPU models
+ * (cli_check_trace_gpus says the rule). */
+static int check_trace_gpu(const char *cmd, const cr_topo *t, const char *where, const char *gpu,
+                           bool allow, cli_gpu_seen *gs)
+{
+    char why[256];
+    const char *part = cr_validate_gpu_part(gpu);
+    bool differs = cr_validate_gpu_differs(t, gpu, why, sizeof why);
+    /* calibrate has no --allow-gpu-mismatch: what it writes is a topology */
+    bool cal = strcmp(cmd, "calibrate") == 0;
+    if (differs && !allow) {
+        cli_fail(cmd, "%s: the trace was measured on %s: %s", where, why,
+                 cal ? "its ceilings would go into another GPU's model; give --topo the "
+                       "topology of the machine the trace comes from"
+                     : "its bounds would be another GPU's, so a violation (or its absence) "
+                       "would mean nothing; give the topology of the machine the trace comes "
+                       "from, or --allow-gpu-mismatch to compare anyway");
+        return CLI_FAIL;
+    }
+    if (differs)
+        fprintf(stderr,
+                "commroof %s: note: %s: the trace was measured on %s: compared anyway "
+                "(--allow-gpu-mismatch); its bounds and verdicts are another GPU's\n",
+                cmd, where, why);
+    if (!part)
+        return CLI_OK;
+    if (!gs->part) {
+        gs->part = part;
+        cr_str_copy(gs->where, sizeof gs->where, where);
+    } else if (strcmp(gs->part, part) && !gs->mixed_said) {
+        /* both parts in the topology (a machine of two GPU models) is
+         * what a mix needs; otherwise one of them is judged against
+         * another GPU's figures */
+        char w2[256];
+        bool known = !differs && !cr_validate_gpu_differs(t, gs->part, w2, sizeof w2) &&
+                     cr_validate_gpu_part(t->n_gpu_specs ? t->gpu_specs[0].name : NULL);
+        gs->mixed_said = true;
+        if (!known && !allow) {
+            cli_fail(cmd,
+                     "the traces name two GPU models: %s (%s) and %s (%s); give the traces of "
+                     "one machine%s",
+                     gs->part, gs->where, part, where,
+                     cal ? "" : ", or --allow-gpu-mismatch to compare them anyway");
+            return CLI_FAIL;
+        }
+        fprintf(stderr,
+                "commroof %s: note: the traces name two GPU models: %s (%s) and "
+                "%s (%s)\n",
+                cmd, gs->part, gs->where, part, where);
+    }
+    return CLI_OK;
+}
+
 int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
                          const cr_vmeas_list *l, size_t first, bool allow, cli_gpu_seen *gs)
 {
@@ -328,53 +375,27 @@ int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
         if (!m->gpu[0] || (src && !strcmp(src, m->source)))
             continue;
         src = m->source;
-        char where[256], why[256];
+        char where[256];
         trace_where(path, m, where, sizeof where);
-        const char *part = cr_validate_gpu_part(m->gpu);
-        bool differs = cr_validate_gpu_differs(t, m->gpu, why, sizeof why);
-        if (differs && !allow) {
-            bool val = strcmp(cmd, "validate") == 0;
-            cli_fail(cmd, "%s: the trace was measured on %s: %s", where, why,
-                     val ? "its bounds would be another GPU's, so a violation (or its absence) "
-                           "would mean nothing; give the topology of the machine the trace comes "
-                           "from, or --allow-gpu-mismatch to compare anyway"
-                         : "its ceilings would go into another GPU's model; give --topo the "
-                           "topology of the machine the trace comes from");
+        if (check_trace_gpu(cmd, t, where, m->gpu, allow, gs) != CLI_OK)
             return CLI_FAIL;
-        }
-        if (differs)
-            fprintf(stderr,
-                    "commroof %s: note: %s: the trace was measured on %s: compared anyway "
-                    "(--allow-gpu-mismatch); its bounds and verdicts are another GPU's\n",
-                    cmd, where, why);
-        if (!part)
-            continue;
-        if (!gs->part) {
-            gs->part = part;
-            cr_str_copy(gs->where, sizeof gs->where, where);
-        } else if (strcmp(gs->part, part) && !gs->mixed_said) {
-            /* both parts in the topology (a machine of two GPU models) is
-             * what a mix needs; otherwise one of them is judged against
-             * another GPU's figures */
-            char w2[256];
-            bool known = !differs && !cr_validate_gpu_differs(t, gs->part, w2, sizeof w2) &&
-                         cr_validate_gpu_part(t->n_gpu_specs ? t->gpu_specs[0].name : NULL);
-            gs->mixed_said = true;
-            if (!known && !allow) {
-                cli_fail(cmd,
-                         "the traces name two GPU models: %s (%s) and %s (%s); give the traces of "
-                         "one machine%s",
-                         gs->part, gs->where, part, where,
-                         strcmp(cmd, "validate")
-                             ? ""
-                             : ", or --allow-gpu-mismatch to compare them anyway");
-                return CLI_FAIL;
-            }
-            fprintf(stderr,
-                    "commroof %s: note: the traces name two GPU models: %s (%s) and "
-                    "%s (%s)\n",
-                    cmd, gs->part, gs->where, part, where);
-        }
     }
     return CLI_OK;
+}
+
+int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *const *paths, int n,
+                               bool allow)
+{
+    cr_vtrace_gpu *g = NULL;
+    size_t ng = 0;
+    cr_diag d = {{0}};
+    cr_status st = cr_validate_trace_gpus(paths, n, &g, &ng, &d);
+    if (st != CR_OK)
+        return cli_fail_status(cmd, st, d.msg);
+    cli_gpu_seen gs = {0};
+    int rc = CLI_OK;
+    for (size_t i = 0; i < ng && rc == CLI_OK; i++)
+        rc = check_trace_gpu(cmd, t, g[i].path, g[i].gpu, allow, &gs);
+    free(g);
+    return rc;
 }

@@ -52,7 +52,7 @@ int cli_cmd_report(int argc, char **argv)
     const char *measured_json = NULL, *ranks_spec = NULL, *corpus = NULL;
     const char *traces[MAX_FILES], *logs[MAX_FILES];
     int nt = 0, nl = 0;
-    bool json = false, no_render = false, has_dtype = false;
+    bool json = false, no_render = false, has_dtype = false, allow_gpu = false;
     cr_dtype dtype = CR_DT_BF16;
     long top = 0;
     enum { O_DTYPE = 1, O_TOP, O_TRACE, O_LOG };
@@ -96,6 +96,10 @@ int cli_cmd_report(int argc, char **argv)
          "SYSTEM/*.log) on its own system's topology, per half, system\n"
          "and size band (commroof validate --corpus DIR)",
          .str = &corpus},
+        {"--allow-gpu-mismatch", NULL, NULL,
+         "traces of another GPU model than the machine's: compare\n"
+         "anyway (a note), instead of the error",
+         .flag = &allow_gpu},
         {"--no-render", NULL, NULL, "data files and scripts, no images", .flag = &no_render},
         {"--json", NULL, NULL, "list what was written as one JSON document", .flag = &json},
         {0}};
@@ -191,6 +195,17 @@ int cli_cmd_report(int argc, char **argv)
         cr_topo_free(mt);
         free(cmp_buf);
         return cli_usage_error("report", "--ranks %s: %s", ranks_spec, rd.msg);
+    }
+    /* a trace of another GPU held to this machine's bounds: every verdict
+     * of the validation and program parts would be another GPU's (an H200
+     * trace on an H100 topology: 120 times "below the bound") */
+    if (nt > 0 &&
+        cli_check_trace_files_gpus("report", mt ? mt : t, traces, nt, allow_gpu) != CLI_OK) {
+        cr_rankset_free(ranks);
+        cr_topo_free(t);
+        cr_topo_free(mt);
+        free(cmp_buf);
+        return CLI_FAIL;
     }
     /* the command line, for the page's header */
     char cmdline[2048] = "commroof";

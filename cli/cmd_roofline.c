@@ -200,7 +200,7 @@ int cli_cmd_roofline(int argc, char **argv)
     const char *topo_name = NULL, *ranks = NULL;
     const char **traces = calloc((size_t)argc, sizeof *traces);
     int n_traces = 0, rc = CLI_OK;
-    bool json = false;
+    bool json = false, allow_gpu = false;
     long top = 30;
     cr_roofline_opts o = {0};
     cr_roofline r = {0};
@@ -221,6 +221,10 @@ int cli_cmd_roofline(int argc, char **argv)
          "rows printed (default 30, 0 = all); totals count every row,\n"
          "and --json lists every row",
          .id = O_TOP},
+        {"--allow-gpu-mismatch", NULL, NULL,
+         "traces of another GPU model than the topology's: compare\n"
+         "anyway (a note), instead of the error",
+         .flag = &allow_gpu},
         {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
         {"--help", "-h", NULL, NULL, .id = O_HELP},
         {0}};
@@ -275,6 +279,9 @@ int cli_cmd_roofline(int argc, char **argv)
         goto out;
     }
     cr_rankset_free(rs);
+    /* another GPU's bounds say nothing of this trace (as validate) */
+    if ((rc = cli_check_trace_files_gpus("roofline", t, traces, n_traces, allow_gpu)) != CLI_OK)
+        goto out;
     cr_status st = cr_roofline_read(t, traces, n_traces, &o, &r, &d);
     if (st != CR_OK) {
         rc = cli_fail_status("roofline", st, d.msg);

@@ -476,3 +476,74 @@ cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_i
     read_ctx c = {out};
     return cr_vtrace_each(path, read_one_cb, &c, info, d);
 }
+
+/* The distinct GPU models one file's activities ran on, appended to g. */
+typedef struct {
+    cr_vtrace_gpu *v;
+    size_t n, cap;
+} gpus_ctx;
+
+static cr_status gpus_of_file(const char *path, void *vctx, cr_vread_info *info, cr_diag *d)
+{
+    gpus_ctx *g = vctx;
+    cr_trace_file vt;
+    cr_status st = cr_trace_file_open(&vt, path, d);
+    if (st != CR_OK)
+        return st;
+    int dev[MAX_DEVS], nd = 0; /* ordinals of the file's activities; more are not looked at */
+    const cr_trace_event *ev = NULL;
+    while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev) {
+        if (ev->ph != 'X' || !(ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY ||
+                               ev->cat == CR_TRACE_MEMSET))
+            continue;
+        int k = 0;
+        while (k < nd && dev[k] != ev->device)
+            k++;
+        if (k == nd && nd < MAX_DEVS)
+            dev[nd++] = ev->device;
+    }
+    if ((st = cr_trace_file_end(&vt, st, d)) == CR_OK) {
+        const json_t *md = cr_trace_reader_metadata(vt.r);
+        size_t first = g->n;
+        for (int k = 0; k < nd && st == CR_OK; k++) {
+            const char *name = device_name(md, dev[k]);
+            bool listed = !name[0];
+            for (size_t j = first; j < g->n && !listed; j++)
+                listed = strcmp(g->v[j].gpu, name) == 0;
+            if (listed)
+                continue;
+            if (cr_grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v)) {
+                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+                break;
+            }
+            cr_str_copy(g->v[g->n].path, sizeof g->v[g->n].path, path);
+            cr_str_copy(g->v[g->n].gpu, sizeof g->v[g->n].gpu, name);
+            g->n++;
+        }
+    }
+    info->files += st == CR_OK;
+    cr_trace_file_close(&vt);
+    return st;
+}
+
+cr_status cr_validate_trace_gpus(const char *const *paths, int n, cr_vtrace_gpu **out,
+                                 size_t *n_out, cr_diag *d)
+{
+    *out = NULL;
+    *n_out = 0;
+    gpus_ctx g = {0};
+    cr_vread_info *info = calloc(1, sizeof *info); /* tens of KB: its list of files seen */
+    if (!info)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    cr_status st = CR_OK;
+    for (int i = 0; i < n && st == CR_OK; i++)
+        st = cr_vtrace_each(paths[i], gpus_of_file, &g, info, d);
+    free(info);
+    if (st != CR_OK) {
+        free(g.v);
+        return st;
+    }
+    *out = g.v;
+    *n_out = g.n;
+    return CR_OK;
+}

@@ -313,6 +313,22 @@ const char *cr_validate_gpu_part(const char *name);
  * True with "H200 (\"NVIDIA H200\"), topology T has A100" in why. */
 bool cr_validate_gpu_differs(const cr_topo *t, const char *gpu, char *why, size_t n);
 
+/* One GPU model a trace file ran device activities on. */
+typedef struct {
+    char path[512]; /* the trace file */
+    char gpu[48];   /* its metadata.devices[].name for the activities' device */
+} cr_vtrace_gpu;
+
+/* The GPU models the trace files of paths[0..n) (files or folders, read as
+ * cr_validate_read_path reads them) ran kernels, copies and memsets on:
+ * one entry per file and model, in reading order, into *out (free() it;
+ * NULL when none), their count into *n_out. A file whose metadata names no
+ * device gives none. `roofline` and `report --trace` hold each against the
+ * topology (cr_validate_gpu_differs) as validate holds its cases. Errors:
+ * those of cr_validate_read_path. */
+cr_status cr_validate_trace_gpus(const char *const *paths, int n, cr_vtrace_gpu **out,
+                                 size_t *n_out, cr_diag *d);
+
 /* Reads an nccl-tests (or rccl-tests) output log, as people publish it,
  * and appends one measurement per size row (out-of-place time). The log
  * may carry launcher prefixes on every line ("0: " of srun -l,

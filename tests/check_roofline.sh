@@ -39,8 +39,10 @@ check traces/h200-1/launch-link-2026-12-06/torch-api.json.gz --topo h200-1
 # ... and every activity of the traces with their CUDA calls has its call
 # among them (the tracer records each call that puts work on a device,
 # api_work_name): 0 unlinked, read from the same run
+# (each on its own GPU's topology: an H200 trace on an H100's is an error)
 for m in $LB/torch-blocking:0 $LB/torch-async:1 traces/h100-1/launch-link-2026-12-06/torch-api:0 traces/h200-1/launch-link-2026-12-06/torch-api:0; do
-    n=$("$CR" roofline "${m%:*}.json.gz" --topo hgx-h100-8 --ranks 0 --dtype bf16 --json |
+    case $m in traces/h200-1/*) topo=h200-1 ;; *) topo=hgx-h100-8 ;; esac
+    n=$("$CR" roofline "${m%:*}.json.gz" --topo $topo --ranks 0 --dtype bf16 --json |
         python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["by_start_traces"], j["unlinked_activities"])')
     [ "$n" = "${m#*:} 0" ] || { echo "check_roofline: ${m%:*}: by_start_traces, unlinked_activities $n, want ${m#*:} 0"; exit 1; }
 done

@@ -231,6 +231,11 @@ cr_status cr_validate_merge_ranks(cr_vmeas_list *l, cr_vmerge_info *info, cr_dia
             }
             t[g] = e - s0;
             t1[g] = e - s1;
+            /* the merged case's own iteration from now on, on its clock
+             * (index g is read no more): the last start and the last end,
+             * which roofline's fastest call and total time read */
+            l->iter_s[m->iter_off + g] = s0;
+            l->iter_s[m->iter_off + it + g] = e;
         }
         int acts = 0, devs = 0, lo_rank = m->rank, hi_rank = m->rank;
         for (size_t q = 0; q < k; q++) {

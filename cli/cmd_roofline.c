@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +58,10 @@ static const char *const roofline_help_head =
 
 static const char *const roofline_help_tail =
     "\n"
-    "Exit status: 0 ok; 1 runtime failure (a trace that does not read, or traces\n"
-    "with no GPU activity to bound); 2 usage; 3 a time below its bound (an\n"
-    "impossible result: a timing bug, a wrong attribution, or a wrong bound).\n";
+    "Exit status: 0 ok; 1 runtime failure (a trace that does not read, traces\n"
+    "with no GPU activity to bound, or not one operator row with a bound: nothing\n"
+    "checked); 2 usage; 3 a time below its bound (an impossible result: a timing\n"
+    "bug, a wrong attribution, or a wrong bound).\n";
 
 static double us(double s)
 {
@@ -97,6 +99,25 @@ static json_t *row_json(const cr_rf_row *w)
     }
     json_object_set_new(o, "note", json_string(w->note));
     return o;
+}
+
+/* The first operator row (one the model could bound: not a kernel listed
+ * by name) when none of them got a bound, else SIZE_MAX: a --ranks of
+ * another size than every collective's, catalog parameters refused. A
+ * table that bounds nothing checks nothing, and says so as validate does
+ * ("FAILED: 55 of 55 case(s) not checked"), not "OK". */
+static size_t none_bounded(const cr_roofline *r)
+{
+    size_t first = SIZE_MAX;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->rows[i].kind == CR_RF_KERNEL)
+            continue;
+        if (r->rows[i].has_bound)
+            return SIZE_MAX;
+        if (first == SIZE_MAX)
+            first = i;
+    }
+    return first;
 }
 
 static void print_table(const cr_roofline *r, const cr_topo *t, long top)
@@ -187,6 +208,13 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         const cr_rf_row *w = &r->rows[r->first_unbounded];
         printf("# note: %d cr: range row(s) without a bound; first: %s %s: %s\n", r->cr_unbounded,
                w->op, w->args, w->note);
+    }
+    size_t unb = none_bounded(r);
+    if (unb != SIZE_MAX) {
+        const cr_rf_row *w = &r->rows[unb];
+        printf("# FAILED: no operator row got a bound, so nothing was checked; first: %s %s: %s\n",
+               w->op, w->args, w->note);
+        return;
     }
     printf("# %s: %d time(s) below the bound%s\n", r->violations ? "FAILED" : "OK", r->violations,
            r->violations && r->by_start
@@ -356,6 +384,8 @@ int cli_cmd_roofline(int argc, char **argv)
     }
     if (r.violations)
         rc = CLI_IMPOSSIBLE;
+    else if (none_bounded(&r) != SIZE_MAX)
+        rc = CLI_FAIL;
 out:
     cr_roofline_release(&r);
     cr_topo_free(t);

@@ -127,6 +127,14 @@ const char *cr_opp_name(cr_opp p);
 int cr_opp_parse(const char *name);
 /* One-line help for parameter p ("GEMM reduction dimension (count)"). */
 const char *cr_opp_help(cr_opp p);
+/* Whether p is one of a problem's sizes: a count or a byte size (m, n, k,
+ * bytes, elems, reads, tokens, heads, ...), as opposed to its element
+ * types, switches (causal, pinned), enumerations (kind, coll), real
+ * factors (flops_per, capacity, skew) and group layout (tp, cp, ep, dp,
+ * pp, px, group), which have meaningful defaults. A bound of an
+ * annotated call (`roofline`'s cr: ranges) needs every size its operator
+ * uses: one on the catalog's default sizes is another problem's. */
+bool cr_opp_is_size(cr_opp p);
 
 /* Fills p with op's defaults (the ParallelKernelBench defaults where they
  * exist: M = N = 1024, K = 512, bf16, 8 ranks). */

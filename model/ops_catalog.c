@@ -327,6 +327,23 @@ ops_json_kind ops_param_json_kind(cr_opp p)
     return OPS_JSON_STRING;
 }
 
+bool cr_opp_is_size(cr_opp p)
+{
+    if (p < 0 || p >= CR_OPP__COUNT)
+        return false;
+    switch (p) {
+    case CR_OPP_TP:
+    case CR_OPP_CP:
+    case CR_OPP_EP:
+    case CR_OPP_DP:
+    case CR_OPP_PP:
+    case CR_OPP_PX:
+        return false; /* the layout over the machine's GPUs */
+    default:
+        return pinfo[p].kind == PK_COUNT || pinfo[p].kind == PK_BYTES;
+    }
+}
+
 int cr_opp_parse(const char *name)
 {
     for (int i = 0; i < CR_OPP__COUNT; i++)

@@ -875,9 +875,9 @@ static cr_status eval_catalog(const cr_topo *t, const cr_rf_case *m, cr_dtype dt
 /* A "cr:<op> key=value ..." range of a catalog operator: its parameters
  * as the user gave them, the dtype from them, else its kernels, else
  * --dtype, else the operator's default. */
-static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w, cr_diag *d)
+static cr_status eval_cr_op(const rctx *c, const struct call *k, cr_rf_row *w, cr_diag *d)
 {
-    (void)d;
+    const cr_topo *t = c->t;
     const char *p = k->name + 3;
     size_t ol = strcspn(p, " ");
     snprintf(w->op, sizeof w->op, "cr:%.*s", (int)(ol > 40 ? 40 : ol), p);
@@ -929,27 +929,51 @@ static cr_status eval_cr_op(const cr_topo *t, const struct call *k, cr_rf_row *w
             o += snprintf(w->model + o, sizeof w->model - (size_t)o, " %s=%s", tok, eq + 1);
     }
     free(args);
-    /* the operator's parameters the range left out take the catalog's
-     * defaults: said, as a bound on other sizes than the program's is
-     * no bound of it */
+    /* a size the range left out has no stand-in: a bound on the
+     * catalog's default sizes is another problem's (cr_opp_is_size); the
+     * rest (switches, factors, the group layout) take the catalog's
+     * defaults, said in the note */
+    char missing[96] = "";
+    size_t nm = 0;
     int nn = 0;
     for (int kp = 0; kp < CR_OPP__COUNT; kp++) {
         if (kp == CR_OPP_DTYPE || given[kp] || !cr_op_uses(def, (cr_opp)kp))
             continue;
         if (kp == CR_OPP_BATCH && !strcmp(op, "gemm"))
             continue; /* one product: what a gemm range without a batch is */
+        if (cr_opp_is_size((cr_opp)kp)) {
+            if (nm < sizeof missing)
+                nm += (size_t)snprintf(missing + nm, sizeof missing - nm, "%s%s=", nm ? ", " : "",
+                                       cr_opp_name((cr_opp)kp));
+            continue;
+        }
         size_t used = strlen(w->note);
         snprintf(w->note + used, sizeof w->note - used, "%s%s=%g",
                  nn++ ? " " : "not in the range, the catalog's defaults: ", cr_opp_name((cr_opp)kp),
                  prm.v[kp]);
     }
+    if (missing[0]) {
+        snprintf(w->note, sizeof w->note,
+                 "no bound: the range gives no %s (the sizes of a %s call: give each in the "
+                 "range)",
+                 missing, op);
+        return CR_OK;
+    }
     if (cr_op_uses(def, CR_OPP_DTYPE)) {
+        /* the range's dtype=, else what the kernels' names show, else
+         * --dtype; no bound on a guessed type (fp8 runs 2x bf16's peak) */
         if (!w->dtype_src[0]) {
             if (k->dtype >= 0) {
                 prm.v[CR_OPP_DTYPE] = k->dtype;
                 cr_str_copy(w->dtype_src, sizeof w->dtype_src, "kernel");
+            } else if (c->o && c->o->has_dtype) {
+                prm.v[CR_OPP_DTYPE] = c->o->dtype;
+                cr_str_copy(w->dtype_src, sizeof w->dtype_src, "--dtype");
             } else {
-                cr_str_copy(w->dtype_src, sizeof w->dtype_src, "default");
+                snprintf(w->note, sizeof w->note,
+                         "no bound: element type neither in the range nor in its kernels' "
+                         "names: give dtype= in the range or --dtype");
+                return CR_OK;
             }
         }
         cr_dtype dt = (cr_dtype)(int)prm.v[CR_OPP_DTYPE];
@@ -1174,7 +1198,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
         w->total_s = tot;
         if (k->key[0] == 'C') {
             w->kind = CR_RF_CR;
-            if ((st = eval_cr_op(c->t, k, w, d)) != CR_OK)
+            if ((st = eval_cr_op(c, k, w, d)) != CR_OK)
                 break;
         } else if (k->key[0] == 'U') {
             /* an operator's range whose name does not read as emit_nvtx's:

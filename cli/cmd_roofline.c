@@ -216,7 +216,8 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                w->op, w->args, w->note);
         return;
     }
-    printf("# %s: %d time(s) below the bound%s\n", r->violations ? "FAILED" : "OK", r->violations,
+    printf("# %s: %d row(s) with a time below the bound%s\n", r->violations ? "FAILED" : "OK",
+           r->violations,
            r->violations && r->by_start
                ? " (rows of traces recorded without CUDA_LAUNCH_BLOCKING=1 among them may hold "
                  "another operator's kernels: see above)"

@@ -315,33 +315,42 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
     return o;
 }
 
-/* Summarises each file; prints (or appends to arr). Returns how many failed. */
+/* Summarises every file first, then prints them (or appends them to arr)
+ * only when all read: a file that fails leaves stdout empty, not half a
+ * report (its error on stderr names it). Returns how many failed. */
 static int summarise_files(char **files, int n, const struct opts *o, json_t *arr)
 {
     int failed = 0;
+    cr_trace_summary **sum = calloc((size_t)(n > 0 ? n : 1), sizeof *sum);
+    if (!sum) {
+        cli_fail("trace", "out of memory");
+        return n > 0 ? n : 1;
+    }
     for (int i = 0; i < n; i++) {
-        cr_trace_summary *s = NULL;
         cr_diag d = {{0}};
-        if (cr_trace_summarize(files[i], &s, &d) != CR_OK) {
+        if (cr_trace_summarize(files[i], &sum[i], &d) != CR_OK) {
             cli_fail("trace", "%s", d.msg);
             failed++;
-            continue;
-        }
-        if (!o->full_names && cr_trace_summary_shorten(s) != CR_OK) {
+        } else if (!o->full_names && cr_trace_summary_shorten(sum[i]) != CR_OK) {
             cli_fail("trace", "%s: out of memory", files[i]);
-            cr_trace_summary_free(s);
             failed++;
-            continue;
         }
-        if (arr)
-            json_array_append_new(arr, summary_json(files[i], s, o->top));
-        else
-            print_summary(files[i], s, o->top);
-        if (s->info.dropped_known && s->info.dropped_records)
-            fprintf(stderr, "commroof trace: %s: %llu records were dropped\n", files[i],
-                    (unsigned long long)s->info.dropped_records);
-        cr_trace_summary_free(s);
     }
+    if (!failed && !arr)
+        printf("# commroof trace summary: %d file(s)\n", n);
+    for (int i = 0; i < n; i++) {
+        if (!failed) {
+            if (arr)
+                json_array_append_new(arr, summary_json(files[i], sum[i], o->top));
+            else
+                print_summary(files[i], sum[i], o->top);
+            if (sum[i]->info.dropped_known && sum[i]->info.dropped_records)
+                fprintf(stderr, "commroof trace: %s: %llu records were dropped\n", files[i],
+                        (unsigned long long)sum[i]->info.dropped_records);
+        }
+        cr_trace_summary_free(sum[i]);
+    }
+    free(sum);
     return failed;
 }
 
@@ -741,6 +750,5 @@ int cli_cmd_trace(int argc, char **argv)
         }
         return print_json_doc(root);
     }
-    printf("# commroof trace summary: %d file(s)\n", o.n_files);
     return summarise_files(o.files, o.n_files, &o, NULL) ? CLI_FAIL : CLI_OK;
 }

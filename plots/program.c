@@ -67,8 +67,8 @@ cr_status cr_plot_program_table(const cr_roofline *r, const char *topo_name, cr_
         st = oom(d);
         goto fail;
     }
-    snprintf(line, sizeof line, "%s: %d time(s) below the bound%s", r->violations ? "FAILED" : "OK",
-             r->violations,
+    snprintf(line, sizeof line, "%s: %d row(s) with a time below the bound%s",
+             r->violations ? "FAILED" : "OK", r->violations,
              r->violations ? " (impossible: a timing bug, a wrong attribution or a wrong bound)"
                            : "");
     if (cr_table_note(t, line) != CR_OK) {

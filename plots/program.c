@@ -44,6 +44,7 @@ cr_status cr_plot_program_table(const cr_roofline *r, const char *topo_name, cr_
         {"args", "", true, 0},
         {"calls", "", false, 10},
         {"measured_us", "us", false, 4}, /* 4 digits as every table; the JSON keeps all */
+        {"min_us", "us", false, 4},      /* the fastest call: the one held to the bound */
         {"total_us", "us", false, 4},
         {"bound_us", "us", false, 4},
         {"bound_cold_us", "us", false, 4},
@@ -84,17 +85,18 @@ cr_status cr_plot_program_table(const cr_roofline *r, const char *topo_name, cr_
             cr_table_set_text(t, k, 2, w->args) != CR_OK ||
             cr_table_set_num(t, k, 3, w->calls) != CR_OK ||
             cr_table_set_num(t, k, 4, w->median_s * US) != CR_OK ||
-            cr_table_set_num(t, k, 5, w->total_s * US) != CR_OK ||
-            cr_table_set_num(t, k, 6, w->has_bound ? w->bound_s * US : nb) != CR_OK ||
-            cr_table_set_num(t, k, 7, w->has_bound ? w->bound_cold_s * US : nb) != CR_OK ||
-            cr_table_set_num(t, k, 8, w->has_bound ? w->pct_of_roofline : nb) != CR_OK ||
-            cr_table_set_num(t, k, 9, w->has_bound ? w->save_s * US : nb) != CR_OK ||
-            cr_table_set_text(t, k, 10, w->has_bound ? w->binding : "") != CR_OK ||
-            cr_table_set_text(t, k, 11, w->has_bound ? w->verdict : "") != CR_OK ||
-            cr_table_set_text(t, k, 12, w->dtype) != CR_OK ||
-            cr_table_set_text(t, k, 13, w->dtype_src) != CR_OK ||
-            cr_table_set_text(t, k, 14, w->model) != CR_OK ||
-            cr_table_set_text(t, k, 15, w->note) != CR_OK) {
+            cr_table_set_num(t, k, 5, w->min_s * US) != CR_OK ||
+            cr_table_set_num(t, k, 6, w->total_s * US) != CR_OK ||
+            cr_table_set_num(t, k, 7, w->has_bound ? w->bound_s * US : nb) != CR_OK ||
+            cr_table_set_num(t, k, 8, w->has_bound ? w->bound_cold_s * US : nb) != CR_OK ||
+            cr_table_set_num(t, k, 9, w->has_bound ? w->pct_of_roofline : nb) != CR_OK ||
+            cr_table_set_num(t, k, 10, w->has_bound ? w->save_s * US : nb) != CR_OK ||
+            cr_table_set_text(t, k, 11, w->has_bound ? w->binding : "") != CR_OK ||
+            cr_table_set_text(t, k, 12, w->has_bound ? w->verdict : "") != CR_OK ||
+            cr_table_set_text(t, k, 13, w->dtype) != CR_OK ||
+            cr_table_set_text(t, k, 14, w->dtype_src) != CR_OK ||
+            cr_table_set_text(t, k, 15, w->model) != CR_OK ||
+            cr_table_set_text(t, k, 16, w->note) != CR_OK) {
             st = oom(d);
             goto fail;
         }

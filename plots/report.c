@@ -365,9 +365,9 @@ static cr_status program_part(rep *p, cr_diag *d)
              et->name, et->name, totals, extra);
     if (rf.violations)
         snprintf(warn, sizeof warn,
-                 "<b>FAILED: %d time%s below %s bound</b> (verdict &quot;impossible&quot;): a "
-                 "timing bug, a wrong attribution of kernels to ranges, or a wrong bound. "
-                 "commroof report exits 3.",
+                 "<b>FAILED: %d operator%s with a time below %s bound</b> (verdict "
+                 "&quot;impossible&quot;): a timing bug, a wrong attribution of kernels to "
+                 "ranges, or a wrong bound. commroof report exits 3.",
                  rf.violations, rf.violations == 1 ? "" : "s",
                  rf.violations == 1 ? "its" : "their");
     cr_table *tb = NULL;

@@ -437,9 +437,11 @@ def close(a, b):
 for a, b in zip(rf["rows"], rows):
     for k in ("kind", "op", "args", "binding", "verdict"):
         assert (a[k] or "") == (b[k] or ""), (k, a[k], b[k])
-    for k in ("calls", "measured_us", "total_us", "bound_us", "bound_cold_us",
+    for k in ("calls", "measured_us", "min_us", "total_us", "bound_us", "bound_cold_us",
               "pct_of_roofline", "save_us"):
         assert close(a[k], b[k]), (a["op"], k, a[k], b[k])
+    # a count is an integer in both (the table wrote 40.0)
+    assert isinstance(b["calls"], int), b["calls"]
 # the totals line, as roofline prints it (its JSON has 6 digits)
 import re
 # each time in the unit that reads best, to 3 decimals

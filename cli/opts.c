@@ -90,6 +90,18 @@ int cli_args_next(cli_args *a)
         a->i++;
     } else if (a->i + 1 < a->argc) {
         a->val = a->argv[a->i + 1];
+        /* "--trace -o DIR" left out the trace: the next word is one of
+         * this command's options, never a value anyone means (a value
+         * that starts with '-' otherwise stands: --ranks -1 is refused by
+         * its own reader, with its own message) */
+        const char *v = a->val, *veq = v[0] == '-' && v[1] == '-' ? strchr(v, '=') : NULL;
+        size_t vl = veq ? (size_t)(veq - v) : strlen(v);
+        for (const cli_opt *q = a->opts; v[0] == '-' && v[1] && !is_end(q); q++)
+            if (spelt(v, vl, q->name) || spelt(v, vl, q->alias)) {
+                cli_usage_error(a->cmd, "%.*s needs a value before the option %s: %.*s %s",
+                                (int)len, s, v, (int)len, s, o->meta);
+                return CLI_ARGS_ERROR;
+            }
         a->i += 2;
     } else {
         if (s[1] == '-')

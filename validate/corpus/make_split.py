@@ -68,6 +68,8 @@ SOURCES = [
     ('github.com/aikitoria/open-gpu-kernel-modules/README.md', 'aikitoria-', 17),
     ('github.com/ZiyanIshani/vpbenchmarking/results/nccl/nccl_multinode', 'vpbench-', 20),
     ('github.com/mit-orcd/orcd-benchmarks/chris-nccl-notes/ubuntu_8xh200', 'mitorcd-', 20),
+    # round 21: a GitHub issue thread (read as the search index's copy, which names the issue as its source)
+    ('github.com/ROCm/rccl/issues/1562', 'rccl1562-', 21),
 ]
 src=[list(x) for x in SOURCES]
 rnd={k:r for k,_,r in src}
@@ -122,7 +124,8 @@ ROUND_NOTE={2:'# round 2 (2026-12-02): sources added after the split above was f
             15:'# round 15 (2026-12-04): 2 x 8 GPUs of AWS p5-class nodes on EFA (32 interfaces, 3200 Gbps), one process per GPU, all_reduce from 8 B to 16 GiB (aws-ia/terraform-aws-eks-blueprints), added after rounds 1-14 were fixed (make_split.py); rounds 1-14 unchanged',
             16:'# round 16 (2026-12-04): two GB200 compute trays of one NVL72 rack (OCI BM.GPU.GB200.4, 8 ranks over NVLink), all_reduce from 8 B to 32 GiB (oracle-quickstart/oci-hpc-oke README, grace-blackwell branch), added after rounds 1-15 were fixed (make_split.py); rounds 1-15 unchanged',
             17:'# round 17 (2026-12-04): NERSC Perlmutter (2 x 4 A100 on Slingshot-11, all_reduce from 8 B), an 8x V100 SXM2 server (2019) and an 8x RTX 5090 PCIe host (both one process driving 8 GPUs), added after rounds 1-16 were fixed, split among themselves by the same rules (make_split.py); rounds 1-16 unchanged',
-            20:'# round 20 (2026-12-06): 4 x 8 H100 on InfiniBand at Voltage Park, one process per GPU, all_gather, all_reduce, broadcast and reduce from 8 B to 8 GiB (ZiyanIshani/vpbenchmarking, NCCL 2.24.3), and one 8x H200 node, one process driving all 8 GPUs, six collectives from 1 MiB (mit-orcd/orcd-benchmarks), added after rounds 1-17 were fixed (rounds 18 and 19 took nothing), split among themselves by the same rules (make_split.py); rounds 1-17 unchanged'}
+            20:'# round 20 (2026-12-06): 4 x 8 H100 on InfiniBand at Voltage Park, one process per GPU, all_gather, all_reduce, broadcast and reduce from 8 B to 8 GiB (ZiyanIshani/vpbenchmarking, NCCL 2.24.3), and one 8x H200 node, one process driving all 8 GPUs, six collectives from 1 MiB (mit-orcd/orcd-benchmarks), added after rounds 1-17 were fixed (rounds 18 and 19 took nothing), split among themselves by the same rules (make_split.py); rounds 1-17 unchanged',
+            21:'# round 21 (2026-12-06): one 8x MI300X node (SR-IOV functions of an Azure VM), one process driving all 8 GPUs, all_reduce from 8 B to 128 MiB, RCCL 2.20.5 per the thread (ROCm/rccl issue 1562), added after rounds 1-20 were fixed (make_split.py); rounds 1-20 unchanged'}
 if __name__=='__main__':
     for r in sorted(set(rnd.values())):
         print('round',r)

@@ -74,12 +74,22 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
         return cr_diag_set(d, CR_EIO, "%s: cannot open folder: %s", path, strerror(errno));
     char **names = NULL;
     size_t n = 0, cap = 0;
-    int read = 0;
+    int read = 0, subdirs = 0;
     cr_status st = CR_OK;
+    /* "DIR/" given: no "DIR//name" in the messages */
+    const char *sep = path[0] && path[strlen(path) - 1] == '/' ? "" : "/";
     struct dirent *e;
     while ((e = readdir(dp))) {
-        if (!is_trace_name(e->d_name))
+        if (!is_trace_name(e->d_name)) {
+            /* subfolders are not read; counted for the message below */
+            struct stat es;
+            char sub[4096];
+            if (e->d_name[0] != '.' &&
+                (size_t)snprintf(sub, sizeof sub, "%s%s%s", path, sep, e->d_name) < sizeof sub &&
+                stat(sub, &es) == 0 && S_ISDIR(es.st_mode))
+                subdirs++;
             continue;
+        }
         if (cr_grow((void **)&names, &cap, n + 1, sizeof *names)) {
             st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
             goto out;
@@ -89,7 +99,7 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
             st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
             goto out;
         }
-        snprintf(names[n++], sz, "%s/%s", path, e->d_name);
+        snprintf(names[n++], sz, "%s%s%s", path, sep, e->d_name);
     }
     if (n > 1)
         qsort(names, n, sizeof *names, cmp_str);
@@ -113,7 +123,13 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
         }
         read++;
     }
-    if (read == 0)
+    if (read == 0 && n == 0 && subdirs > 0)
+        st = cr_diag_set(d, CR_EIO,
+                         "%s: no trace file (*.json, *.json.gz) in this folder; its %d subfolder%s "
+                         "%s not read: give %s (%s%s*/ in a shell)",
+                         path, subdirs, subdirs == 1 ? "" : "s", subdirs == 1 ? "is" : "are",
+                         subdirs == 1 ? "it" : "them", path, sep);
+    else if (read == 0)
         st =
             cr_diag_set(d, CR_EIO, "%s: no trace file (*.json, *.json.gz) in this folder reads%s%s",
                         path, n ? "; first: " : "", n ? info->not_trace_why : "");

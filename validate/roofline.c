@@ -954,8 +954,8 @@ static cr_status eval_cr_op(const rctx *c, const struct call *k, cr_rf_row *w, c
     }
     if (missing[0]) {
         snprintf(w->note, sizeof w->note,
-                 "no bound: the range gives no %s (the sizes of a %s call: give each in the "
-                 "range)",
+                 "no bound: the range gives no %.60s (the sizes of a %.40s call: give each in "
+                 "the range)",
                  missing, op);
         return CR_OK;
     }

@@ -700,11 +700,12 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             pinned += fit.k[k].at_bound != 0;
             fprintf(rep, "  %-26s %12.5g %12.5g %-5s %5d%s%s", fit.k[k].key, fit.k[k].before,
                     fit.k[k].after, param_unit(fit.k[k].key), fit.k[k].rows,
-                    fit.k[k].carried_with       ? "  carried with "
-                    : cr_cnf_key_moved(&fit, k) ? ""
-                    : fit.k[k].fitted           ? "  the fit kept it (not written)"
-                    : fit.k[k].at_bound         ? ""
-                                                : "  not informed (kept)",
+                    fit.k[k].carried_with             ? "  carried with "
+                    : cr_cnf_key_moved(&fit, k)       ? ""
+                    : fit.k[k].fitted                 ? "  the fit kept it (not written)"
+                    : fit.k[k].at_bound               ? ""
+                    : fit.k[k].rows < CR_CNF_MIN_ROWS ? "  too few rows to fit it on (kept)"
+                                                      : "  not informed (kept)",
                     fit.k[k].carried_with ? fit.k[k].carried_with : "");
             if (fit.k[k].at_bound)
                 fprintf(rep, "  ran to its %s bound: held as shipped",
@@ -714,6 +715,18 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                         fit.k[k].not_carried_with, CR_CNF_CARRY_MAX);
             fputc('\n', rep);
         }
+        int moved = 0;
+        for (int k = 0; k < fit.n_keys; k++)
+            moved += cr_cnf_key_moved(&fit, k);
+        if (moved == 0)
+            /* written all the same (the base's figures, a valid topology),
+             * but not passed off as a fit */
+            fprintf(rep,
+                    "# note: nothing was fitted: no key moved from its shipped figure%s; %s "
+                    "holds the base's constants\n",
+                    n_rows < CR_CNF_MIN_ROWS ? " (a key needs at least 2 rows; give more sizes)"
+                                             : "",
+                    out_path ? out_path : "the output");
         if (pinned)
             /* a key at the edge of its plausible range would absorb rows
              * the model's structure misses (validate/calibrate_nccl.c) */

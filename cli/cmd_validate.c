@@ -445,10 +445,13 @@ int cli_cmd_validate(int argc, char **argv)
     }
     /* cases the topology could not judge (no bound: more ranks than it has
      * GPUs, a --ranks of another count): the first one's reason */
-    size_t unchecked = 0, first_unchecked = 0;
-    for (size_t i = 0; i < l.n; i++)
+    size_t unchecked = 0, first_unchecked = 0, first_violation = SIZE_MAX;
+    for (size_t i = 0; i < l.n; i++) {
         if (!res[i].has_bound && unchecked++ == 0)
             first_unchecked = i;
+        if (res[i].violation && first_violation == SIZE_MAX)
+            first_violation = i;
+    }
 
     if (json) {
         root = json_object();
@@ -640,9 +643,12 @@ int cli_cmd_validate(int argc, char **argv)
                    res[first_unchecked].note[0] ? res[first_unchecked].note
                                                 : l.v[first_unchecked].note);
         if (all.violations)
+            /* where: the first case's source (file:line for a log row) */
             printf("# FAILED: %d measured time(s) below the bound (impossible: the kernel, its "
-                   "timing or the bound is wrong)\n",
-                   all.violations);
+                   "timing or the bound is wrong); first: %s: %s, measured %.3f us below the "
+                   "bound %.3f us\n",
+                   all.violations, l.v[first_violation].source, l.v[first_violation].label,
+                   l.v[first_violation].measured_s * 1e6, res[first_violation].bound_s * 1e6);
         else if (ri.skipped)
             printf("# FAILED: %d range(s) skipped (bad names or values, or activities that cannot "
                    "be measured); first: %s\n",

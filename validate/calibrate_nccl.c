@@ -102,7 +102,7 @@ static const cr_cnf_key fit_keys[] = {
 #define N_FIT ((int)(sizeof fit_keys / sizeof fit_keys[0]))
 _Static_assert(sizeof fit_keys / sizeof fit_keys[0] <= CR_CNF_MAX_KEYS, "CR_CNF_MAX_KEYS");
 
-enum { SWEEPS = 12, GOLDEN_ITERS = 16, MIN_ROWS = 2 };
+enum { SWEEPS = 12, GOLDEN_ITERS = 16, MIN_ROWS = CR_CNF_MIN_ROWS };
 
 const cr_cnf_key *cr_cnf_keys(int *n)
 {

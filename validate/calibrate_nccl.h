@@ -113,6 +113,10 @@ cr_status cr_cnf_add(cr_cnf *f, const cr_vmeas *m, int log, bool *added, char *w
 /* The rows added (borrowed; valid until the next cr_cnf_add). */
 const cr_cnf_row *cr_cnf_rows(const cr_cnf *f, size_t *n);
 
+/* The fewest rows a key is fitted on: one row fixes no trend (a key left
+ * with fewer is "kept"). */
+#define CR_CNF_MIN_ROWS 2
+
 /* Where a scope has fewer than two fitted rows above 64 MiB, its rows
  * within this factor of its largest size (above 1 MiB) inform the rates
  * too (calibrate_nccl.c mark_rate_rows). */

@@ -169,6 +169,11 @@ static bool nt_number_like(const char *s)
         return nt_all_digits(s + 1);
     if (s[0] == '0' && s[1] == 'x')
         return s[2] && strspn(s + 2, "0123456789abcdefABCDEF") == strlen(s + 2);
+    /* a size written as a real (2.6e5, 262144.0) or with digit groups
+     * (8,589,934,592; 8_589_934_592): a row nccl-tests never prints,
+     * edited or converted, whose size must be said, not the row dropped */
+    if (isdigit((unsigned char)s[0]) && strspn(s, "0123456789.eE+-,_") == strlen(s))
+        return true;
     return nt_all_digits(s);
 }
 
@@ -545,6 +550,18 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     bool ratio = informs && used > 0;
     double nmin = ceil(lo - 1e-9), nmax = hi < 1e9 ? floor(hi + 1e-9) : 1e9;
     const char *cn = cr_coll_name(c);
+    /* broadcast, reduce and sendrecv print busbw = algbw: a row whose
+     * ratio cannot be 1 is another collective's (an all_reduce table
+     * under sendrecv_perf.log was predicted as a sendrecv, 41 % off) */
+    for (size_t i = 0; !informs && i < R->n_rows; i++) {
+        const nt_row *r = &R->rows[i];
+        if (r->table != (int)t || !r->has_ratio || (r->r_lo <= 1 + 1e-9 && r->r_hi >= 1 - 1e-9))
+            continue;
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s: the row at %s%d%s has busbw/algbw %.4f, where %s prints busbw = "
+                           "algbw: the table is not %s (give --coll) or its rows were edited",
+                           where, at_w, r->line, at_end, (r->r_lo + r->r_hi) / 2, cn, cn);
+    }
     /* with rank lines or without: rows of another collective would be
      * predicted as this one (a concatenated log, a wrong --coll) */
     if (ratio && nmin > nmax) {
@@ -578,6 +595,15 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         if (T->rank_lines > 0 && T->rank_lines < T->nranks)
             snprintf(T->note, sizeof T->note, "%s %d ranks (a shortened list), busbw/algbw says %d",
                      listed, T->rank_lines, T->nranks);
+        else if (T->rank_lines > 0 && !lines_short && T->rank_list_whole)
+            /* a whole list names the run: rows whose ratio says fewer
+             * ranks are another collective's, or another run's (a
+             * broadcast table under all_reduce_perf.log read as 2 ranks) */
+            return cr_diag_set(d, CR_EPARSE,
+                               "%s: %s %d ranks, but the rows' busbw/algbw says %d: they are not "
+                               "%s over these ranks (another collective: give --coll; or rows "
+                               "of another run)",
+                               where, listed, T->rank_lines, T->nranks, cn);
         else if (T->rank_lines > 0)
             snprintf(T->note, sizeof T->note,
                      "%s %d ranks, but busbw/algbw says %d (rows of another run?)", listed,
@@ -815,7 +841,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * collective on its own; the table prints rank 0's (its nProcs and
      * busbw, src/common.cu), so its rank count is rank 0's group's lines.
      * grp0: rank 0's group (-1: no rank 0 line yet) */
-    int grp0 = -1, grp0_lines = 0;
+    int grp0 = -1, grp0_lines = 0, rank_line_count = 0;
     bool grp_split = false;
     /* the title line before a header said in-place only; the run says
      * "Blocking Enabled" */
@@ -920,6 +946,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             if (!strncmp(body, "nThread", 7)) {
                 int nth, ng;
                 nranks = 0;
+                rank_line_count = 0;
                 run_gpu[0] = '\0';
                 table = -1;
                 ngpus_hdr =
@@ -938,8 +965,10 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             int rk, grp;
             long pid;
             char host[64];
-            if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20)
+            if (sscanf(body, "Rank %d", &rk) == 1 && rk >= 0 && rk < 1 << 20) {
                 nranks = rk + 1 > nranks ? rk + 1 : nranks;
+                rank_line_count++;
+            }
             /* nccl-tests prints the rank lines in rank order (rank 0's
              * process gathers them): rank 0's group is known first */
             if (sscanf(body, "Rank %d Group %d", &rk, &grp) == 2 && rk >= 0 && rk < 1 << 20) {
@@ -1162,6 +1191,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             nt_table T = {0};
             T.first_line = row_line;
             T.rank_lines = nranks;
+            T.rank_list_whole = nranks > 0 && rank_line_count >= nranks;
             if (grp_split && grp0_lines > 0) {
                 T.rank_lines = grp0_lines;
                 snprintf(T.note, sizeof T.note,

@@ -34,10 +34,11 @@ typedef struct {
 /* Rows of one run (rank lines) and collective under one header. */
 typedef struct {
     const char *coll, *coll_src;
-    int rank_lines;      /* max rank + 1 of the run's "#  Rank" lines; 0: none */
-    int gpus_per_thread; /* GPUs one nccl-tests thread drives (nGpus, or rank lines
-                            sharing a Pid, or the caller's); 1 when unsaid */
-    bool layout_unsaid;  /* neither the log nor the caller said gpus_per_thread */
+    int rank_lines;       /* max rank + 1 of the run's "#  Rank" lines; 0: none */
+    bool rank_list_whole; /* a line for every rank below that (not an excerpt) */
+    int gpus_per_thread;  /* GPUs one nccl-tests thread drives (nGpus, or rank lines
+                             sharing a Pid, or the caller's); 1 when unsaid */
+    bool layout_unsaid;   /* neither the log nor the caller said gpus_per_thread */
     int first_line;
     int nranks;
     int loop_ops;                     /* operations per timed loop (iters x agg iters), 0: unsaid */

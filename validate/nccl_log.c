@@ -136,6 +136,7 @@ typedef struct {
     int line;      /* header line (0: none yet, the 2.11+ layout assumed) */
     bool cpu_time; /* the time column is "cputime" (nccl-tests -C 1) */
     bool in_place; /* the title above the header says in-place only (rccl-tests -O 0) */
+    int wrong_col; /* the out-of-place "#wrong" (elements the check found wrong), or -1 */
 } nt_layout;
 
 enum { NT_MAX_TOK = 40, NT_LINE = 4096 };
@@ -197,7 +198,11 @@ static bool nt_header(const char *body, int line_no, nt_layout *lay)
     }
     if (tc < 1)
         return false;
-    *lay = (nt_layout){tc, ty, n, line_no, !strcmp(tok[tc], "cputime"), false};
+    int wc = -1;
+    for (int i = tc + 1; i < n && wc < 0; i++)
+        if (!strcmp(tok[i], "#wrong"))
+            wc = i;
+    *lay = (nt_layout){tc, ty, n, line_no, !strcmp(tok[tc], "cputime"), false, wc};
     return true;
 }
 
@@ -753,6 +758,11 @@ static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
         if (T->blocking)
             nt_note_add(m->note, sizeof m->note,
                         "blocking run (-z): a host wait per operation, not modelled");
+        if (r->wrong > 0) {
+            char w[64];
+            snprintf(w, sizeof w, "#wrong %ld: nccl-tests found its result wrong", r->wrong);
+            nt_note_add(m->note, sizeof m->note, w);
+        }
         nt_note_add(m->note, sizeof m->note, T->note);
         cr_vmeas_make_label(m);
     }
@@ -859,7 +869,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
     char last_host[64] = "";
     char run_gpu[48] = ""; /* the GPU the run's rank lines name */
     long table = -1;       /* the table rows go to; -1: the next row starts one */
-    nt_layout lay = {5, 2, 9, 0, false, false};
+    nt_layout lay = {5, 2, 9, 0, false, false, -1};
     cr_status st = CR_OK;
     char line[NT_LINE];
     /* a row cut by NCCL_DEBUG output: its text so far, and its line */
@@ -1249,6 +1259,11 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         r->bytes = size;
         r->t_us = t_us;
         r->in_place = lay.in_place;
+        /* nccl-tests checked the result (-c 1) and found elements wrong:
+         * the run is broken (a GPU, a link, a driver); its time is kept,
+         * said on the case (N/A: not checked) */
+        if (lay.wrong_col >= 0 && lay.wrong_col < nt && nt_all_digits(tok[lay.wrong_col]))
+            r->wrong = strtol(tok[lay.wrong_col], NULL, 10);
         const char *dt = lay.type_col >= 0 ? cr_ntlog_dtype(tok[lay.type_col]) : "fp32";
         if (!dt) {
             st = cr_diag_set(d, CR_EPARSE,

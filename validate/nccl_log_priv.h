@@ -29,6 +29,7 @@ typedef struct {
     double r_lo, r_hi;
     bool in_place; /* the time is the in-place one (a JSON row without out-of-place,
                       a table of rccl-tests -O 0) */
+    long wrong;    /* elements nccl-tests' check found wrong (#wrong); 0: none or unchecked */
 } nt_row;
 
 /* Rows of one run (rank lines) and collective under one header. */

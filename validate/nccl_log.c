@@ -693,11 +693,57 @@ static void nt_note_add(char *note, size_t n, const char *part)
     cr_str_copy(note + len, n - len, part);
 }
 
+/* A table that repeats an earlier one of its log row for row (the same
+ * collective, sizes and times): pasted twice, its rows would count twice,
+ * as a log given twice would (which validate refuses). */
+static cr_status nt_twice(const nt_reader *R, cr_diag *d)
+{
+    if (R->n_tabs < 2)
+        return CR_OK;
+    /* each table's first row and row count, in one pass: a new run or
+     * header starts a new table, so its rows are consecutive */
+    size_t *first = calloc(R->n_tabs, sizeof *first), *count = calloc(R->n_tabs, sizeof *count);
+    if (!first || !count) {
+        free(first);
+        free(count);
+        return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", R->path);
+    }
+    for (size_t i = R->n_rows; i-- > 0;) {
+        first[R->rows[i].table] = i;
+        count[R->rows[i].table]++;
+    }
+    cr_status st = CR_OK;
+    for (size_t t = 1; t < R->n_tabs && st == CR_OK; t++)
+        for (size_t u = 0; u < t && st == CR_OK; u++) {
+            if (count[u] != count[t] || count[t] == 0 || strcmp(R->tabs[u].coll, R->tabs[t].coll))
+                continue;
+            bool same = true;
+            for (size_t k = 0; same && k < count[t]; k++)
+                same = R->rows[first[u] + k].bytes == R->rows[first[t] + k].bytes &&
+                       R->rows[first[u] + k].t_us == R->rows[first[t] + k].t_us;
+            if (same) {
+                char a[300], b[300];
+                cr_ntlog_at(R, R->tabs[t].first_line, a, sizeof a);
+                cr_ntlog_at(R, R->tabs[u].first_line, b, sizeof b);
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s: the table repeats the one at %s row for row (%zu rows, the "
+                                 "same sizes and times): pasted twice, its rows would count "
+                                 "twice; give each run once",
+                                 a, b, count[t]);
+            }
+        }
+    free(first);
+    free(count);
+    return st;
+}
+
 /* Decides every table's rank count and NCCL selection, then appends one
  * measurement per row to out. */
 static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
 {
-    cr_status st = CR_OK;
+    cr_status st = nt_twice(R, d);
+    if (st != CR_OK)
+        return st;
     for (size_t t = 0; t < R->n_tabs; t++)
         if ((st = nt_resolve(R, t, d)) != CR_OK || (st = nt_selects(R, t, d)) != CR_OK)
             return st;

@@ -252,6 +252,11 @@ static cr_status classify(const char *path, enum out_kind *kind, char **target, 
     *kind = OUT_ATOMIC;
     *target = NULL;
     *mode = 0644;
+    /* "-" is stdout to many tools; here it would be a file named "-" */
+    if (!strcmp(path, "-"))
+        return cr_diag_set(d, CR_EIO,
+                           "\"-\": an output here is a file, not stdout: give a file path "
+                           "(./- for a file of that name)");
     struct stat sb;
     if (lstat(path, &sb) != 0) {
         if (errno != ENOENT)
@@ -272,6 +277,14 @@ static cr_status classify(const char *path, enum out_kind *kind, char **target, 
                                strerror(errno));
     }
     if (S_ISREG(sb.st_mode)) {
+        /* a file its owner made read-only is not replaced behind their
+         * back (the rename beside it would need only the folder's write
+         * permission) */
+        if (access(*target ? *target : path, W_OK) != 0)
+            return cr_diag_set(d, CR_EIO,
+                               "%s: cannot replace it: %s; make it writable or give another "
+                               "path",
+                               path, strerror(errno));
         *mode = sb.st_mode & 07777;
         return CR_OK;
     }

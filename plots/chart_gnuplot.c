@@ -1114,7 +1114,9 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
     cr_sbuf_add(b, "\nset grid xtics ytics mxtics mytics lc rgb \"#d0d0d0\" lw 1, lc rgb "
                    "\"#ececec\" lw 1\nset border lw 1.2\n");
     char dat[1100];
-    snprintf(dat, sizeof dat, "%s.dat", stem);
+    /* gnuplot reads a name that starts with '$' as a datablock ("no
+     * datablock named $x.dat" on re-rendering $x.gp): ./ makes it a file */
+    snprintf(dat, sizeof dat, "%s%s.dat", stem[0] == '$' ? "./" : "", stem);
     if (bars_horizontal(c)) {
         write_hbars(c, b, dat);
         return;

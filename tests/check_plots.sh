@@ -254,6 +254,11 @@ grep -q "18 trace cases of $X2/fused.json.gz" "$T/gap-x2.gp" ||
 
 # the script re-renders on its own, in its folder (the last render was the SVG)
 (cd "$T" && rm -f roofline.svg && gnuplot roofline.gp 2> gp.err) || bad "gnuplot roofline.gp failed"
+# a chart named with a leading '$' re-renders (gnuplot read '$x.dat' as a
+# datablock: "no datablock named $x.dat")
+"$CR" plot roofline -o "$T/\$x.svg" > /dev/null || bad "plot roofline -o \$x.svg failed"
+(cd "$T" && rm -f "\$x.svg" && gnuplot "\$x.gp" 2> gp.err && [ -s "\$x.svg" ]) ||
+    bad "gnuplot \$x.gp (a name with a leading \$) failed to re-render: $(cat "$T/gp.err")"
 is_svg "$T/roofline.svg" || bad "re-rendered roofline.svg is not a valid SVG"
 (cd "$T" && gnuplot -e "outfile='again.png'" roofline.gp 2> gp.err) || bad "gnuplot -e outfile failed"
 is_png "$T/again.png" || bad "re-rendered again.png is not a valid PNG"

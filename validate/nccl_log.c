@@ -715,7 +715,12 @@ static cr_status nt_twice(const nt_reader *R, cr_diag *d)
     cr_status st = CR_OK;
     for (size_t t = 1; t < R->n_tabs && st == CR_OK; t++)
         for (size_t u = 0; u < t && st == CR_OK; u++) {
-            if (count[u] != count[t] || count[t] == 0 || strcmp(R->tabs[u].coll, R->tabs[t].coll))
+            const nt_table *U = &R->tabs[u], *T = &R->tabs[t];
+            /* the same run's header too: two runs (their own nThread and
+             * rank lines) may time a size alike */
+            if (count[u] != count[t] || count[t] == 0 || strcmp(U->coll, T->coll) ||
+                U->rank_lines != T->rank_lines || U->gpus_per_thread != T->gpus_per_thread ||
+                U->loop_ops != T->loop_ops || strcmp(U->gpu, T->gpu))
                 continue;
             bool same = true;
             for (size_t k = 0; same && k < count[t]; k++)

@@ -85,6 +85,10 @@ void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, s
             break;
         len += (size_t)w;
     }
+    char ord[32];
+    if (cr_op_has_order(op) && len < size)
+        snprintf(buf + len, size - len, "%sorder=%s", len ? " " : "",
+                 cr_op_order_format(p, ord, sizeof ord));
 }
 
 void cli_op_params_help(FILE *f, const cr_op_def *op)
@@ -98,7 +102,7 @@ void cli_op_params_help(FILE *f, const cr_op_def *op)
         cr_op_param_format(&p, (cr_opp)k, v, sizeof v);
         fprintf(f, "  --%-11s %-9s %s\n", cr_opp_name((cr_opp)k), v, cr_opp_help((cr_opp)k));
     }
-    if (cr_op_uses(op, CR_OPP_TP))
+    if (cr_op_has_order(op))
         fprintf(f, "  --%-11s %-9s %s\n", "order", "tp,cp,ep,dp,pp",
                 "group dimensions inner to outer (ranks are laid out in that order)");
 }

@@ -61,6 +61,8 @@ static int op_list(bool json)
             for (int k = 0; k < CR_OPP__COUNT; k++)
                 if (cr_op_uses(op, (cr_opp)k))
                     json_array_append_new(ps, json_string(cr_opp_name((cr_opp)k)));
+            if (cr_op_has_order(op))
+                json_array_append_new(ps, json_string("order"));
             json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o}", "op", cr_op_name(op),
                                                  "category", cr_op_category(op), "summary",
                                                  cr_op_summary(op), "params", ps));

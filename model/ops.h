@@ -140,6 +140,14 @@ bool cr_opp_is_size(cr_opp p);
  * exist: M = N = 1024, K = 512, bf16, 8 ranks). */
 void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p);
 
+/* Whether op lays its group dimensions over the ranks (tp..pp): it then
+ * takes "order" besides its cr_opp parameters. */
+bool cr_op_has_order(const cr_op_def *op);
+
+/* p's order as "order" takes it ("tp,cp,ep,dp,pp", inner to outer) into
+ * buf (size >= 20); returns buf. */
+char *cr_op_order_format(const cr_op_params *p, char *buf, size_t size);
+
 /* Parses text as parameter `name` of op and stores it. Counts accept
  * integers with an optional binary k/M/G suffix ("128k" = 131072); bytes
  * take a unit ("64MiB"); dtypes, kinds and booleans their names.

@@ -475,11 +475,35 @@ static void join(const char *const *names, char *buf, size_t size)
     }
 }
 
+bool cr_op_has_order(const cr_op_def *op)
+{
+    return op && op->dim >= 0;
+}
+
+char *cr_op_order_format(const cr_op_params *p, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 5 && len < size; i++) {
+        int k = p->order[i] - CR_OPP_TP;
+        int w = snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+                         k >= 0 && k < 5 ? dim_names[k] : "?");
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
 static cr_status parse_order(cr_op_params *p, const char *text, cr_diag *d)
 {
     int order[5], n = 0;
     bool seen[5] = {false};
     const char *s = text;
+    if (!*s) /* as every parameter: an empty value names nothing */
+        return cr_diag_set(d, CR_EPARSE,
+                           "order = \"\": give tp, cp, ep, dp, pp inner to outer, separated by "
+                           "commas (e.g. tp,cp,ep,dp,pp)");
     while (*s) {
         size_t len = strcspn(s, ",");
         int idx = -1;
@@ -525,7 +549,7 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
     if (!name || !text)
         return cr_diag_set(d, CR_EINVAL, "%s: a parameter needs a name and a value",
                            name ? name : "(no name)");
-    if (strcmp(name, "order") == 0 && op->dim >= 0)
+    if (strcmp(name, "order") == 0 && cr_op_has_order(op))
         return parse_order(p, text, d);
     int k = cr_opp_parse(name);
     if (k < 0 || !cr_op_uses(op, (cr_opp)k)) {

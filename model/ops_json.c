@@ -99,5 +99,13 @@ json_t *cr_op_params_to_json(const cr_op_def *op, const cr_op_params *p)
             return NULL;
         }
     }
+    /* the layout over the ranks moves the bound too (a ddp of dp,tp
+     * crosses nodes where tp,dp does not): read back as given */
+    char ord[32];
+    if (cr_op_has_order(op) &&
+        json_object_set_new(o, "order", json_string(cr_op_order_format(p, ord, sizeof ord))) != 0) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }

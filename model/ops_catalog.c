@@ -442,9 +442,14 @@ static cr_status parse_count(const char *name, const char *text, bool decimal, d
     /* px, reads and writes may be 0 (cr_op_param_set): the range says so */
     bool zero =
         strcmp(name, "px") == 0 || strcmp(name, "reads") == 0 || strcmp(name, "writes") == 0;
-    if (x < 0 || x > 1e18)
-        return cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range (%d to 1e18)", name, text,
-                           zero ? 0 : 1);
+    /* below 2^53, where every whole number has a double of its own: a
+     * larger one was rounded silently (9007199254740993 read as ...992)
+     * and written back to --json as another problem */
+    if (x < 0 || x >= 9007199254740992.0)
+        return cr_diag_set(d, CR_ERANGE,
+                           "%s = \"%s\" is out of range (%d to 9007199254740991, 2^53 - 1: a count "
+                           "beyond reads back as another)",
+                           name, text, zero ? 0 : 1);
     /* a decimal count too must come out whole: 1.5 parameters is no count */
     if (x != floor(x))
         return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name, text);

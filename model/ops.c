@@ -1110,7 +1110,7 @@ static cr_status nccl_phase_s(const ops_work *w, int i, groups *gs, const ops_co
         return CR_OK;
     double nb = floor(ph->bytes / ph->bucket), rem = ph->bytes - nb * ph->bucket;
     cr_coll_req rq = cr_coll_req_default(ph->coll, ph->bucket);
-    rq.dtype = ph->fp32 ? CR_DT_FP32 : w->dt;
+    rq.dtype = ph->dtype >= 0 ? (cr_dtype)ph->dtype : w->dt;
     cr_coll_pred pr;
     cr_status st = cr_coll_predict(gs->g[gs->gi[i]].ctx, &rq, &pr, d);
     if (st != CR_OK)

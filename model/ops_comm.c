@@ -67,7 +67,7 @@ void ops_group_close(ops_group *g)
 static cr_coll_req request(const ops_phase *ph, cr_dtype dt)
 {
     cr_coll_req rq = cr_coll_req_default(ph->coll, ph->bytes);
-    rq.dtype = ph->fp32 ? CR_DT_FP32 : dt;
+    rq.dtype = ph->dtype >= 0 ? (cr_dtype)ph->dtype : dt;
     rq.moe_topk = ph->moe_topk;
     rq.moe_experts = ph->moe_experts;
     rq.moe_combine = ph->moe_combine;

@@ -47,7 +47,9 @@ typedef struct {
     int sub_stride;
     bool concurrent; /* runs at the same time as the previous phase (else after
                         it) */
-    bool fp32;       /* the phase moves fp32 (vocab-parallel statistics) */
+    int dtype;       /* the element type the phase moves (cr_dtype), -1: the
+                        operator's (fp32 statistics of vocab parallelism,
+                        gradients in grad_dtype) */
     double bucket;   /* > 0: the baseline issues it in buckets of this many bytes
                         (DDP) */
     int moe_topk;    /* alltoall of an MoE dispatch or combine: cr_coll_req's

@@ -61,6 +61,7 @@ static void set_phase(ops_phase *ph, const char *what, cr_coll c, double bytes, 
     ph->bytes = bytes;
     ph->skew = 1;
     ph->dim = dim;
+    ph->dtype = -1;
 }
 
 static void phase(ops_work *w, const char *what, cr_coll c, double bytes, int dim)
@@ -230,7 +231,12 @@ cr_status ops_shape_ag_gemm(const cr_op_params *p, ops_work *w, cr_diag *d)
         alt(w, "exchange A's and B's blocks, reducescatter C", w->mma_flops, (g - 1) / g * m * n);
     alt_phase(c, "all-to-all A", CR_COLL_ALLTOALL, m / g * k * e, CR_OPP_TP);
     alt_phase(c, "all-to-all B", CR_COLL_ALLTOALL, k * n / g * e, CR_OPP_TP);
-    alt_phase(c, "reducescatter C", CR_COLL_REDUCESCATTER, m * n * e, CR_OPP_TP);
+    /* fp4 has no reduction (NCCL's or the GPUs'): the partials go as fp8,
+     * the narrowest type that has one, a byte each */
+    bool fp4 = (int)V(DTYPE) == CR_DT_FP4;
+    alt_phase(c, "reducescatter C", CR_COLL_REDUCESCATTER, m * n * (fp4 ? 1.0 : e), CR_OPP_TP);
+    if (fp4)
+        c->ph[2].dtype = CR_DT_FP8;
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -689,6 +695,7 @@ cr_status ops_shape_ddp(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->base_kernels = 1;
     w->kernel = OPS_KERNEL_MATMUL;
     phase(w, "allreduce gradients", CR_COLL_ALLREDUCE, np * eg, CR_OPP_DP);
+    w->ph[0].dtype = (int)V(GRAD_DTYPE);
     w->ph[0].bucket = V(BUCKET);
     w->overlappable = true;
     finish(w);
@@ -725,11 +732,13 @@ cr_status ops_shape_fsdp(const cr_op_params *p, ops_work *w, cr_diag *d)
     phase(w, "allgather parameters (forward)", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
     phase(w, "allgather parameters (backward)", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
     phase(w, "reducescatter gradients", CR_COLL_REDUCESCATTER, np * eg, CR_OPP_DP);
+    w->ph[2].dtype = (int)V(GRAD_DTYPE);
     /* the bound: a kernel that keeps the gathered parameters from the
      * forward to the backward (SHARD_GRAD_OP) gathers once */
     ops_alt *a = alt(w, "gather the parameters once", w->mma_flops, w->vec_flops);
     alt_phase(a, "allgather parameters", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
     alt_phase(a, "reducescatter gradients", CR_COLL_REDUCESCATTER, np * eg, CR_OPP_DP);
+    a->ph[1].dtype = (int)V(GRAD_DTYPE);
     w->overlappable = true;
     finish(w);
     return CR_OK;
@@ -763,7 +772,9 @@ cr_status ops_shape_zero(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->base_kernels = 1; /* torch.optim.Adam(fused=True) */
     w->kernel = OPS_KERNEL_STREAM;
     phase(w, "reducescatter gradients", CR_COLL_REDUCESCATTER, np * eg, CR_OPP_DP);
+    w->ph[0].dtype = (int)V(GRAD_DTYPE);
     phase(w, "allgather parameters", CR_COLL_ALLGATHER, np * e, CR_OPP_DP);
+    w->ph[1].dtype = (int)V(DTYPE);
     w->overlappable = true;
     finish(w);
     return CR_OK;
@@ -832,9 +843,9 @@ cr_status ops_shape_vocab_ce(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->kernel = OPS_KERNEL_GEMM;
     w->gm = t, w->gn = v / g, w->gk = h;
     phase(w, "allreduce max", CR_COLL_ALLREDUCE, 4.0 * t, CR_OPP_TP);
-    w->ph[0].fp32 = true;
+    w->ph[0].dtype = CR_DT_FP32;
     phase(w, "allreduce sum-exp, target", CR_COLL_ALLREDUCE, 8.0 * t, CR_OPP_TP);
-    w->ph[1].fp32 = true;
+    w->ph[1].dtype = CR_DT_FP32;
     w->overlappable = true;
     finish(w);
     return CR_OK;

@@ -250,6 +250,52 @@ static bool has_rank_files(const char *dir)
     return found;
 }
 
+/* The first folder at most depth levels below dir (dir itself not
+ * counted) that holds rank files, into *found (new memory; NULL: none).
+ * Hidden folders and symbolic links are not followed. */
+static cr_status rank_files_below(const char *dir, int depth, char **found, cr_diag *d)
+{
+    *found = NULL;
+    if (depth <= 0)
+        return CR_OK;
+    char **names = NULL;
+    int n = 0;
+    cr_status st = list_dir(dir, &names, &n, d);
+    for (int i = 0; st == CR_OK && !*found && i < n; i++) {
+        if (names[i][0] == '.')
+            continue;
+        char *sub = join(dir, names[i]);
+        struct stat ls;
+        if (!sub) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            break;
+        }
+        if (lstat(sub, &ls) == 0 && S_ISDIR(ls.st_mode)) {
+            if (has_rank_files(sub)) {
+                *found = sub;
+                sub = NULL;
+            } else {
+                st = rank_files_below(sub, depth - 1, found, d);
+            }
+        }
+        free(sub);
+    }
+    free_names(names, n);
+    return st;
+}
+
+/* A folder off PKB's layout that holds rank files (problem_4/cuda/nested,
+ * Problem_3_x/cuda) would be left out unsaid, its times (an impossible one
+ * among them) never checked: an error naming it. */
+static cr_status off_layout(const char *where, const char *found, cr_diag *d)
+{
+    return cr_diag_set(d, CR_EINVAL,
+                       "%s holds rank_<r>_perf.json but is off PKB's layout (%s): its times would "
+                       "not be checked; move it to logs/problem_<N>_<name>/<backend>/ or give it "
+                       "by itself",
+                       found, where);
+}
+
 cr_status cr_pkb_logs_read_backend(const char *dir, cr_pkb_logs_times *out, cr_diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -372,8 +418,17 @@ static cr_status add_problem(run_list *l, const char *dir, const char *stem, cr_
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             break;
         }
-        if (is_dir(sub) && has_rank_files(sub))
+        if (!is_dir(sub))
+            continue;
+        if (has_rank_files(sub)) {
             st = add_run(l, sub, stem, names[i], d);
+            continue;
+        }
+        char *deep = NULL;
+        if ((st = rank_files_below(sub, 2, &deep, d)) == CR_OK && deep)
+            st = off_layout("rank files lie in a backend folder, directly under problem_<stem>",
+                            deep, d);
+        free(deep);
     }
     free(sub);
     free_names(names, n);
@@ -440,15 +495,26 @@ cr_status cr_pkb_logs_scan(const char *dir, cr_pkb_logs_run **out, int *n, cr_di
     } else {
         st = list_dir(dir, &names, &nn, d);
         for (int i = 0; st == CR_OK && i < nn; i++) {
-            if (strncmp(names[i], "problem_", 8) != 0 || !names[i][8])
-                continue;
             free(sub);
             if (!(sub = join(dir, names[i]))) {
                 st = cr_diag_set(d, CR_ENOMEM, "out of memory");
                 break;
             }
-            if (is_dir(sub))
+            if (!is_dir(sub) || names[i][0] == '.')
+                continue;
+            if (strncmp(names[i], "problem_", 8) == 0 && names[i][8]) {
                 st = add_problem(&l, sub, names[i] + 8, d);
+                continue;
+            }
+            char *deep = NULL;
+            if (has_rank_files(sub) && !(deep = strdup(sub)))
+                st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            else if (!deep)
+                st = rank_files_below(sub, 2, &deep, d);
+            if (st == CR_OK && deep)
+                st = off_layout("a problem's folder is named problem_<N>_<name>, lower case", deep,
+                                d);
+            free(deep);
         }
     }
     if (st == CR_OK && l.n == 0)

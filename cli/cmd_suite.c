@@ -12,6 +12,7 @@
 #include "cli_op.h"
 #include "opts.h"
 #include "ops.h"
+#include "ops_json.h"
 #include "suite.h"
 #include "topo_xml.h"
 #include "json_num.h"
@@ -77,27 +78,49 @@ static int suite_list(bool json)
     return CLI_OK;
 }
 
+/* What the suite file says of problem pr beside its figures: the
+ * parameters a harness gives `check --measured-json` (the same problem
+ * read back), the ParallelKernelBench ids it expresses, its note. */
+static void problem_json(json_t *o, const cr_suite_problem *pr)
+{
+    json_t *ids = json_array();
+    for (int k = 0; k < pr->n_pkb; k++)
+        json_array_append_new(ids, json_integer(pr->pkb[k]));
+    json_object_set_new(o, "params", cr_op_params_to_json(pr->op, &pr->params));
+    json_object_set_new(o, "pkb", ids);
+    json_object_set_new(o, "note", pr->note ? json_string(pr->note) : json_null());
+}
+
 static json_t *rows_json(const cr_topo *t, const cr_suite *s, const cr_op_row *rows, int n)
 {
     json_t *arr = json_array(), *skipped = json_array();
     int ok = 0;
     for (int i = 0; i < n; i++) {
         const cr_op_row *r = &rows[i];
+        /* rows come in the suite's order (cr_op_eval_suite) */
+        const cr_suite_problem *pr = i < s->n_problems ? &s->problems[i] : NULL;
+        if (pr && strcmp(pr->name, r->name) != 0)
+            pr = NULL;
         if (r->status != CR_OK) {
-            json_array_append_new(skipped, json_pack("{s:s, s:s, s:s}", "name", r->name, "op",
-                                                     r->op, "error", r->error));
+            json_t *o =
+                json_pack("{s:s, s:s, s:s}", "name", r->name, "op", r->op, "error", r->error);
+            if (o && pr)
+                problem_json(o, pr);
+            json_array_append_new(skipped, o);
             continue;
         }
         ok++;
         /* counts whole where they are, as op --json (cr_json_count) */
-        json_array_append_new(
-            arr, json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:s, s:s}",
-                           "name", r->name, "category", r->category, "op", r->op, "ranks", r->ranks,
-                           "flops", cr_json_count(r->flops), "hbm_bytes",
-                           cr_json_count(r->hbm_bytes), "comm_bytes", cr_json_count(r->comm_bytes),
-                           "bound_us", r->bound_us, "bound_cold_us", r->bound_cold_us,
-                           "baseline_us", r->baseline_us, "pred_us", r->pred_us, "headroom",
-                           r->headroom, "binding", r->binding, "schedule", r->schedule));
+        json_t *o = json_pack(
+            "{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:f, s:f, s:f, s:f, s:f, s:s, s:s}", "name",
+            r->name, "category", r->category, "op", r->op, "ranks", r->ranks, "flops",
+            cr_json_count(r->flops), "hbm_bytes", cr_json_count(r->hbm_bytes), "comm_bytes",
+            cr_json_count(r->comm_bytes), "bound_us", r->bound_us, "bound_cold_us",
+            r->bound_cold_us, "baseline_us", r->baseline_us, "pred_us", r->pred_us, "headroom",
+            r->headroom, "binding", r->binding, "schedule", r->schedule);
+        if (o && pr)
+            problem_json(o, pr);
+        json_array_append_new(arr, o);
     }
     return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "suite", s->name, "topo", t->name,
                      "problems", n, "evaluated", ok, "rows", arr, "skipped", skipped);

@@ -55,6 +55,15 @@
 
 #define MAX_TOPOS 16
 
+/* A percentage for a fixed-width column: one decimal, or 3 digits in
+ * e-notation from 100,000 % on (a time a billion times below its bound
+ * printed 27 digits and broke the table's columns). */
+static const char *pct_text(double pct, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(pct) < 1e5 ? "%.1f" : "%.3g", pct);
+    return buf;
+}
+
 static void check_usage(FILE *f, const cli_opt *opts)
 {
     fputs("usage: commroof check OP [--topo T] [--PARAM VALUE ...] --measured-us X "
@@ -495,10 +504,11 @@ static void pkb_table(json_t *rows, const char *dir, const char *topo)
         }
         const char *v = json_string_value(json_object_get(r, "verdict"));
         n_imp += v && strcmp(v, "impossible") == 0;
-        printf(" %-26s %-10s %5d %11.4g %10.4g %13.4g %8.1f %8.3g %-21s %s\n", stem, be, ranks, m,
+        char pc[32];
+        printf(" %-26s %-10s %5d %11.4g %10.4g %13.4g %8s %8.3g %-21s %s\n", stem, be, ranks, m,
                json_number_value(json_object_get(r, "bound_us")),
                json_number_value(json_object_get(r, "bound_cold_us")),
-               json_number_value(json_object_get(r, "pct_of_roofline")),
+               pct_text(json_number_value(json_object_get(r, "pct_of_roofline")), pc, sizeof pc),
                json_number_value(json_object_get(r, "headroom_measured")), v,
                json_string_value(json_object_get(r, "suite_problem")));
     }
@@ -641,9 +651,12 @@ static int check_one(const cr_op_def *op, const cr_op_params *p, const char *top
                "binding");
         printf("#%10s %10s %10s %10s %10s %8s %8s %8s %-21s %s\n", "(us)", "(us)", "(us)", "(us)",
                "(us)", "(%)", "(%)", "(x)", "", "");
-        printf(" %10.4g %10.4g %10.4g %10.4g %10.4g %8.1f %8.1f %8.3g %-21s %s\n", measured_s * 1e6,
-               r.bound_s * 1e6, r.bound_cold_s * 1e6, r.baseline_s * 1e6, r.pred_s * 1e6, pct,
-               100 * r.bound_cold_s / measured_s, speedup, cr_verdict_name(v), r.binding);
+        char p1[32], p2[32];
+        printf(" %10.4g %10.4g %10.4g %10.4g %10.4g %8s %8s %8.3g %-21s %s\n", measured_s * 1e6,
+               r.bound_s * 1e6, r.bound_cold_s * 1e6, r.baseline_s * 1e6, r.pred_s * 1e6,
+               pct_text(pct, p1, sizeof p1),
+               pct_text(100 * r.bound_cold_s / measured_s, p2, sizeof p2), speedup,
+               cr_verdict_name(v), r.binding);
         printf("# %s\n", cr_verdict_help(v));
         if (r.mma_bound_by[0])
             printf("# compute: %s (doc/bounds.md 1.10)\n", r.mma_bound_by);

@@ -207,6 +207,9 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
         cr_str_copy(msg, sizeof msg, d.msg);
         goto fail;
     }
+    /* the catalog's name ("gemm" for "Gemm": operator names match in any
+     * case), so that results group by operator as op --json names them */
+    json_object_set_new(out, "op", json_string(cr_op_name(op)));
     cr_topo *t = cache_get(cache, tname, &d);
     if (!t) {
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);

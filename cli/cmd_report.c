@@ -164,9 +164,31 @@ int cli_cmd_report(int argc, char **argv)
         cmp_buf = strdup(compare);
         if (!cmp_buf)
             return cli_fail("report", "out of memory");
-        for (char *tok = strtok(cmp_buf, ","); tok && nc < MAX_TOPOS; tok = strtok(NULL, ","))
-            if (*tok)
-                cmp[nc++] = tok;
+        /* each name once, none empty: a name twice drew two identical
+         * columns, an empty one was dropped unsaid (QA audit, session 41) */
+        char *tok = cmp_buf, *next;
+        for (; tok && nc < MAX_TOPOS; tok = next) {
+            next = strchr(tok, ',');
+            if (next)
+                *next++ = '\0';
+            int dup = -1;
+            for (int k = 0; k < nc && dup < 0; k++)
+                if (!strcmp(cmp[k], tok))
+                    dup = k;
+            if (!*tok || dup >= 0) {
+                int rc = cli_usage_error("report", "--compare %s: %s", compare,
+                                         *tok ? "a topology named twice: give each once"
+                                              : "an empty name between commas: give names "
+                                                "separated by single commas");
+                free(cmp_buf);
+                return rc;
+            }
+            cmp[nc++] = tok;
+        }
+        if (tok) {
+            free(cmp_buf);
+            return cli_usage_error("report", "--compare: at most %d topologies", MAX_TOPOS);
+        }
         if (nc == 0) {
             free(cmp_buf);
             return cli_usage_error("report", "--compare: name at least one topology");
@@ -183,18 +205,24 @@ int cli_cmd_report(int argc, char **argv)
     /* the rank set also names the GPUs of the traces' collectives, on the
      * machine they ran on */
     cr_rankset *mranks = NULL;
-    if (ranks_spec && mt && cr_rankset_parse(ranks_spec, mt->n_gpus, &mranks, &rd) != CR_OK) {
+    if (ranks_spec && mt && (nt > 0 || nl > 0) &&
+        cr_rankset_parse(ranks_spec, mt->n_gpus, &mranks, &rd) != CR_OK) {
+        int rc =
+            cli_usage_error("report", "--ranks %s on %s (--trace-topo, the traces' machine): %s",
+                            ranks_spec, mt->name, rd.msg);
         cr_topo_free(t);
         cr_topo_free(mt);
         free(cmp_buf);
-        return cli_usage_error("report", "--ranks %s: %s", ranks_spec, rd.msg);
+        return rc;
     }
     cr_rankset_free(mranks);
     if (ranks_spec && cr_rankset_parse(ranks_spec, t->n_gpus, &ranks, &rd) != CR_OK) {
+        int rc = cli_usage_error("report", "--ranks %s on %s (--topo, the sweep's machine): %s",
+                                 ranks_spec, t->name, rd.msg);
         cr_topo_free(t);
         cr_topo_free(mt);
         free(cmp_buf);
-        return cli_usage_error("report", "--ranks %s: %s", ranks_spec, rd.msg);
+        return rc;
     }
     /* a trace of another GPU held to this machine's bounds: every verdict
      * of the validation and program parts would be another GPU's (an H200

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "fileio.h"
@@ -705,13 +706,14 @@ out:
 
 /* Whether dir may be replaced by a report: absent, empty, or one a report
  * wrote (its mark, or, from before the mark, an index.html titled "commroof
- * report"). Anything else is the user's, never removed (a report given
- * -o over a source folder deleted it). */
-static bool replaceable(const char *dir)
+ * report"): 0. Anything else is the user's, never removed (a report given
+ * -o over a source folder deleted it): 1; a folder that cannot be read may
+ * hold anything (it was moved aside as if empty): -errno. */
+static int replaceable(const char *dir)
 {
     DIR *dh = opendir(dir);
-    if (!dh)
-        return true; /* absent, or not a folder: staging says which */
+    if (!dh) /* absent, or not a folder: staging says which */
+        return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
     bool empty = true;
     for (struct dirent *e; (e = readdir(dh));)
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
@@ -720,21 +722,21 @@ static bool replaceable(const char *dir)
         }
     closedir(dh);
     if (empty)
-        return true;
+        return 0;
     char p[4200];
     snprintf(p, sizeof p, "%s/%s", dir, REPORT_MARK);
     struct stat sb;
     if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode))
-        return true;
+        return 0;
     snprintf(p, sizeof p, "%s/index.html", dir);
     FILE *f = fopen(p, "r");
     if (!f)
-        return false;
+        return 1;
     char head[1024];
     size_t n = fread(head, 1, sizeof head - 1, f);
     fclose(f);
     head[n] = '\0';
-    return strstr(head, "<title>commroof report: ") != NULL;
+    return strstr(head, "<title>commroof report: ") ? 0 : 1;
 }
 
 /* The report goes into a fresh folder beside dir and moves into place only
@@ -745,12 +747,26 @@ cr_status cr_report_write(const char *dir, const cr_report_opts *o, cr_report_re
     memset(r, 0, sizeof *r);
     if (!o->topo || !dir || !dir[0])
         return cr_diag_set(d, CR_EINVAL, "report: no topology or no folder");
-    if (!replaceable(dir))
+    int repl = replaceable(dir);
+    if (repl < 0)
+        return cr_diag_set(d, CR_EIO,
+                           "%s: cannot read the folder to tell whether a report wrote it: %s; "
+                           "the report replaces its folder whole, so give a new or empty folder",
+                           dir, strerror(-repl));
+    if (repl > 0)
         return cr_diag_set(d, CR_EINVAL,
                            "%s holds files that no commroof report wrote (no %s, no report's "
                            "index.html): the report replaces its folder whole, so give a new or "
                            "empty folder",
                            dir, REPORT_MARK);
+    /* an earlier report whose folder this user may not empty would stay
+     * beside the new one as NAME.oldXXXXXX: refused before anything runs */
+    struct stat ds;
+    if (stat(dir, &ds) == 0 && S_ISDIR(ds.st_mode) && access(dir, W_OK | X_OK) != 0)
+        return cr_diag_set(d, CR_EIO,
+                           "%s: cannot replace the earlier report: %s; make it writable or give "
+                           "another folder",
+                           dir, strerror(errno));
     char stage[4096];
     cr_status st = cr_file_stage_dir(dir, stage, sizeof stage, d);
     if (st != CR_OK)

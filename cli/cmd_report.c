@@ -235,11 +235,30 @@ int cli_cmd_report(int argc, char **argv)
         free(cmp_buf);
         return CLI_FAIL;
     }
-    /* the command line, for the page's header */
+    /* the command line, for the page's header, each word quoted for a
+     * shell where it needs it: "-o /tmp/r a$(id)" pasted back ran id */
     char cmdline[2048] = "commroof";
     for (int i = 0; i < argc; i++) {
         size_t l = strlen(cmdline);
-        snprintf(cmdline + l, sizeof cmdline - l, " %s", argv[i]);
+        const char *a = argv[i];
+        if (l + 8 >= sizeof cmdline)
+            break; /* the header's copy is cut; the command ran whole */
+        bool plain = a[0] && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                       "0123456789_./,:=+-@%") == strlen(a);
+        if (plain) {
+            snprintf(cmdline + l, sizeof cmdline - l, " %s", a);
+            continue;
+        }
+        /* 'word', each ' in it as '\'' */
+        l += (size_t)snprintf(cmdline + l, sizeof cmdline - l, " '");
+        for (const char *c = a; *c && l + 6 < sizeof cmdline; c++)
+            if (*c == '\'')
+                l += (size_t)snprintf(cmdline + l, sizeof cmdline - l, "'\\''");
+            else
+                cmdline[l++] = *c;
+        if (l + 2 < sizeof cmdline)
+            cmdline[l++] = '\'';
+        cmdline[l < sizeof cmdline ? l : sizeof cmdline - 1] = '\0';
     }
     const char *g = getenv("COMMROOF_GNUPLOT");
     cr_report_opts o = {0};

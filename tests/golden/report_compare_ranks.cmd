@@ -13,5 +13,9 @@ $CR report --no-render --trace-topo h200-1 --ranks 0,1 -o "$T/a" > /dev/null
 echo "exit $?"
 $CR report --no-render --trace-topo h200-1 --ranks 0,1 --trace traces/h200-1/kernels-hbm.json -o "$T/b" 2>&1 | sed "s|$T|T|g"
 $CR report --no-render --ranks 0-8 -o "$T/c" 2>&1 | sed "s|$T|T|g"
+# the page's "Written by" command line is quoted for a shell: a folder
+# "a$(id)" was printed bare, and pasted back ran id
+$CR report --no-render -o "$T/r a\$(id)'x" > /dev/null
+grep -o '<code>commroof report[^<]*' "$T/r a\$(id)'x/index.html" | sed "s|$T|T|g"
 rm -rf "$T"
 [ -e /tmp/cr-golden-rep-never ] && echo "a refused report wrote its folder"

@@ -311,10 +311,7 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         /* the suite by name under the title, as every chart names its
          * machine (it showed only in the key's series names) */
         char line[300];
-        snprintf(line, sizeof line,
-                 "suite %s on %s: each problem at its bound, prediction and "
-                 "baseline",
-                 e.suite->name, t->name);
+        snprintf(line, sizeof line, "suite %s", e.suite->name);
         st = cr_chart_subtitle_add(*out, line) == CR_OK
                  ? left_out_note(*out, t, &e, comm, d)
                  : cr_diag_set(d, CR_ENOMEM, "out of memory");

@@ -184,8 +184,12 @@ static cr_status add_chart(rep *p, const cr_chart *c, const char *stem, const ch
                     "<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s chart\"></a></p>\n"
                     "<p class=\"files\"><a href=\"%s.svg\">svg</a> <a href=\"%s.png\">png</a> ",
                     stem, stem, stem, stem, stem);
-    else
-        cr_sbuf_add(&p->html, "<p class=\"files\">");
+    else /* --no-render: say so, and how to draw it */
+        cr_sbuf_add(
+            &p->html,
+            "<p class=\"files\">image not drawn (--no-render): <code>gnuplot %s.gp</code> in "
+            "this folder draws %s.png; ",
+            stem, stem);
     cr_sbuf_add(&p->html, "<a href=\"%s.dat\">data</a> <a href=\"%s.gp\">gnuplot script</a></p>\n",
                 stem, stem);
     char *h = NULL;

@@ -327,6 +327,10 @@ grep -q 'measured rows in fp32; the model\\047s lines in bf16' "$T/rep-dt/sweep-
     bad "report sweep: fp32 rows beside the bf16 model without a word"
 grep -q 'each transfer mechanism, and measured points' "$T/rep-dt/index.html" ||
     bad "report sweep: the caption does not name the measured points"
+# --no-render says, chart by chart, that the image was not drawn and how
+# to draw it (the page showed only data and script links; QA, session 41)
+grep -q 'image not drawn (--no-render): <code>gnuplot roofline.gp</code>' "$T/rep-dt/index.html" ||
+    bad "report --no-render: index.html does not say the images were not drawn"
 "$CR" report --topo hgx-h200-8 --suite pkb --ranks 0,1 --nccl-tests "$LOG" --no-render \
     -o "$T/rep-none" > /dev/null 2>&1 || bad "report --ranks 0,1 with an 8-rank log failed"
 grep -q 'measured points' "$T/rep-none/index.html" &&

@@ -14,6 +14,7 @@
 
 #include "sbuf.h"
 #include "grow.h"
+#include "traces/reader/trace_file.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -63,6 +64,23 @@ static cr_status given_twice(const char *path, cr_diag *d)
                        path);
 }
 
+/* Whether the folder's file path, which did not read, is a trace all the
+ * same: its first event reads (a trace cut or damaged further on: a
+ * negative duration, a gzip stream broken after its start). Another
+ * tool's JSON has no first event, and may be left out; a trace may not:
+ * its times would go unchecked, an impossible one among them. */
+static bool starts_as_trace(const char *path)
+{
+    cr_trace_file vt;
+    cr_diag dd = {{0}};
+    if (cr_trace_file_open(&vt, path, &dd) != CR_OK)
+        return false;
+    const cr_trace_event *ev = NULL;
+    bool trace = cr_trace_reader_next(vt.r, &ev, &dd) == CR_OK && ev != NULL;
+    cr_trace_file_close(&vt);
+    return trace;
+}
+
 cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
                          cr_diag *d)
 {
@@ -110,9 +128,10 @@ cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_
         }
         cr_diag fd = {{0}};
         cr_status fs = fn(names[i], ctx, info, &fd);
-        /* out of memory, or a copy of a trace read before: the whole
-         * reading fails (a copy is no stray file to leave out) */
-        if (fs == CR_ENOMEM || fs == CR_EDUPLICATE) {
+        /* out of memory, a copy of a trace read before, or a trace that
+         * does not read: the whole reading fails (a copy is no stray file
+         * to leave out, a damaged trace no other tool's file) */
+        if (fs == CR_ENOMEM || fs == CR_EDUPLICATE || (fs != CR_OK && starts_as_trace(names[i]))) {
             st = cr_diag_set(d, fs, "%s", fd.msg);
             goto out;
         }

@@ -249,14 +249,14 @@ typedef struct {
  * of a folder in name order (not its subfolders; hidden files, a leading
  * '.', left out: the one rule of every command that gathers traces, plot
  * and report included). A file named by path
- * must be a trace; a folder's file that cannot be read as one (another
- * tool's JSON beside the traces, a truncated .json.gz) is counted in
- * info->not_traces with the reader's message and left out, so that the
- * caller can report it. Errors: CR_EIO for a folder that cannot be read or
- * holds no trace file that reads, CR_ENOMEM, CR_EDUPLICATE for a file read
- * before through info (given twice, inside a folder also given, or a copy
- * under another name: the same hostname, os_pid and ts_base_ns), and for a
- * file those of cr_validate_read_trace(). */
+ * must be a trace; a folder's file that is not one (another tool's JSON
+ * beside the traces: no first event reads) is counted in info->not_traces
+ * with the reader's message and left out, so that the caller can report
+ * it, while one that starts as a trace and fails further on (a negative
+ * duration, a .json.gz cut short) fails the reading as a named file does. Errors: CR_EIO for a
+ * folder that cannot be read or holds no trace file that reads, CR_ENOMEM, CR_EDUPLICATE for a file
+ * read before through info (given twice, inside a folder also given, or a copy under another name:
+ * the same hostname, os_pid and ts_base_ns), and for a file those of cr_validate_read_trace(). */
 cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_info *info,
                                 cr_diag *d);
 

@@ -65,8 +65,9 @@ cr_status cr_vlist_set_iters(cr_vmeas_list *l, cr_vmeas *m, const double *start,
 
 /* Calls fn for the file path, or for every *.json and *.json.gz of the
  * folder path in name order, as cr_validate_read_path() reads them: a
- * folder's file that fn fails on (but for CR_ENOMEM and CR_EDUPLICATE) is
- * counted in info->not_traces and left out; a folder where fn succeeds on
+ * folder's file that fn fails on (but for CR_ENOMEM and CR_EDUPLICATE, and
+ * a file whose first event reads: a trace damaged further on, which fails
+ * the whole) is counted in info->not_traces and left out; a folder where fn succeeds on
  * none is CR_EIO. A file read before (given twice, or inside a folder also
  * given) is CR_EDUPLICATE. */
 typedef cr_status (*cr_vtrace_fn)(const char *path, void *ctx, cr_vread_info *info, cr_diag *d);

@@ -490,10 +490,18 @@ cr_status cr_plot_measured_table(const cr_topo *t, const cr_plot_sources *s, cr_
     if ((st = suite_measured(t, s, suite, &meas, &mp, &nmp, &mc, d)) != CR_OK)
         goto out;
     if (nmp == 0) {
-        st = cr_diag_set(d, CR_EUNSUPPORTED,
-                         "no measured time of a problem of suite %s (give --measured-json, or "
-                         "traces with cases of its problems)",
-                         suite->name);
+        /* what was given and held none, or what to give */
+        if (s->measured_json)
+            st = cr_diag_set(d, CR_EUNSUPPORTED,
+                             "no measured time of a problem of suite %s: %s holds no entry of "
+                             "one%s",
+                             suite->name, s->measured_json,
+                             s->n_traces > 0 ? ", nor do the traces" : "");
+        else
+            st = cr_diag_set(d, CR_EUNSUPPORTED,
+                             "no measured time of a problem of suite %s (give --measured-json, "
+                             "or traces with cases of its problems)",
+                             suite->name);
         goto out;
     }
     char title[300];

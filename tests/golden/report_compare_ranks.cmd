@@ -17,5 +17,9 @@ $CR report --no-render --ranks 0-8 -o "$T/c" 2>&1 | sed "s|$T|T|g"
 # "a$(id)" was printed bare, and pasted back ran id
 $CR report --no-render -o "$T/r a\$(id)'x" > /dev/null
 grep -o '<code>commroof report[^<]*' "$T/r a\$(id)'x/index.html" | sed "s|$T|T|g"
+# a --measured-json of no entry is said as such (the part said "give
+# --measured-json", which was given)
+echo '[]' > "$T/empty.json"
+$CR report --no-render --measured-json "$T/empty.json" -o "$T/m" | grep "skipped Measured" | sed "s|$T|T|g"
 rm -rf "$T"
 [ -e /tmp/cr-golden-rep-never ] && echo "a refused report wrote its folder"

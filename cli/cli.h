@@ -131,11 +131,16 @@ typedef struct {
 int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
                          const cr_vmeas_list *l, size_t first, bool allow, cli_gpu_seen *gs);
 
-/* The same rule for every trace file of paths[0..n) (files or folders) and
- * the GPU models its activities ran on (cr_validate_trace_gpus): roofline
- * and report --trace, whose traces need not hold crbench cases. Returns
- * CLI_OK, or CLI_FAIL with the error printed (a trace that cannot be read
- * too). */
+/* The same rule for the GPU models g[0..n) trace files ran their
+ * activities on (cr_roofline's gpus: roofline, whose traces need not hold
+ * crbench cases). Returns CLI_OK or CLI_FAIL, the error printed. */
+int cli_check_trace_gpu_list(const char *cmd, const cr_topo *t, const cr_vtrace_gpu *g, size_t n,
+                             bool allow);
+
+/* The same for every trace file of paths[0..n) (files or folders), read
+ * for it (cr_validate_trace_gpus): report --trace, which checks before its
+ * parts read the traces. Returns CLI_OK, or CLI_FAIL with the error printed
+ * (a trace that cannot be read too). */
 int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *const *paths, int n,
                                bool allow);
 

@@ -383,6 +383,16 @@ int cli_check_trace_gpus(const char *cmd, const cr_topo *t, const char *path,
     return CLI_OK;
 }
 
+int cli_check_trace_gpu_list(const char *cmd, const cr_topo *t, const cr_vtrace_gpu *g, size_t n,
+                             bool allow)
+{
+    cli_gpu_seen gs = {0};
+    int rc = CLI_OK;
+    for (size_t i = 0; i < n && rc == CLI_OK; i++)
+        rc = check_trace_gpu(cmd, t, g[i].path, g[i].gpu, allow, &gs);
+    return rc;
+}
+
 int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *const *paths, int n,
                                bool allow)
 {
@@ -392,10 +402,7 @@ int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *co
     cr_status st = cr_validate_trace_gpus(paths, n, &g, &ng, &d);
     if (st != CR_OK)
         return cli_fail_status(cmd, st, d.msg);
-    cli_gpu_seen gs = {0};
-    int rc = CLI_OK;
-    for (size_t i = 0; i < ng && rc == CLI_OK; i++)
-        rc = check_trace_gpu(cmd, t, g[i].path, g[i].gpu, allow, &gs);
+    int rc = cli_check_trace_gpu_list(cmd, t, g, ng, allow);
     free(g);
     return rc;
 }

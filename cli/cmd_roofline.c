@@ -308,14 +308,15 @@ int cli_cmd_roofline(int argc, char **argv)
         goto out;
     }
     cr_rankset_free(rs);
-    /* another GPU's bounds say nothing of this trace (as validate) */
-    if ((rc = cli_check_trace_files_gpus("roofline", t, traces, n_traces, allow_gpu)) != CLI_OK)
-        goto out;
     cr_status st = cr_roofline_read(t, traces, n_traces, &o, &r, &d);
     if (st != CR_OK) {
         rc = cli_fail_status("roofline", st, d.msg);
         goto out;
     }
+    /* another GPU's bounds say nothing of this trace (as validate): the
+     * GPUs the reading found, not a second pass over the traces */
+    if ((rc = cli_check_trace_gpu_list("roofline", t, r.gpus, r.n_gpus, allow_gpu)) != CLI_OK)
+        goto out;
     /* an empty table with exit 0 passed a harness's gate on a trace of
      * nothing (the program ran no GPU work, or under another tool): the
      * input's fault, as validate's "no measured cases" */

@@ -477,7 +477,26 @@ cr_status cr_validate_read_path(const char *path, cr_vmeas_list *out, cr_vread_i
     return cr_vtrace_each(path, read_one_cb, &c, info, d);
 }
 
-/* The distinct GPU models one file's activities ran on, appended to g. */
+cr_status cr_vtrace_gpus_add(cr_vtrace_gpu **v, size_t *n, size_t *cap, const char *path,
+                             const json_t *md, const cr_vtrace_devs *s, cr_diag *d)
+{
+    size_t first = *n;
+    for (int k = 0; k < s->n; k++) {
+        const char *name = device_name(md, s->dev[k]);
+        bool listed = !name[0];
+        for (size_t j = first; j < *n && !listed; j++)
+            listed = strcmp((*v)[j].gpu, name) == 0;
+        if (listed)
+            continue;
+        if (cr_grow((void **)v, cap, *n + 1, sizeof **v))
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        cr_str_copy((*v)[*n].path, sizeof(*v)[*n].path, path);
+        cr_str_copy((*v)[*n].gpu, sizeof(*v)[*n].gpu, name);
+        (*n)++;
+    }
+    return CR_OK;
+}
+
 typedef struct {
     cr_vtrace_gpu *v;
     size_t n, cap;
@@ -490,37 +509,15 @@ static cr_status gpus_of_file(const char *path, void *vctx, cr_vread_info *info,
     cr_status st = cr_trace_file_open(&vt, path, d);
     if (st != CR_OK)
         return st;
-    int dev[MAX_DEVS], nd = 0; /* ordinals of the file's activities; more are not looked at */
+    cr_vtrace_devs devs = {.n = 0};
     const cr_trace_event *ev = NULL;
-    while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev) {
-        if (ev->ph != 'X' || !(ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY ||
-                               ev->cat == CR_TRACE_MEMSET))
-            continue;
-        int k = 0;
-        while (k < nd && dev[k] != ev->device)
-            k++;
-        if (k == nd && nd < MAX_DEVS)
-            dev[nd++] = ev->device;
-    }
-    if ((st = cr_trace_file_end(&vt, st, d)) == CR_OK) {
-        const json_t *md = cr_trace_reader_metadata(vt.r);
-        size_t first = g->n;
-        for (int k = 0; k < nd && st == CR_OK; k++) {
-            const char *name = device_name(md, dev[k]);
-            bool listed = !name[0];
-            for (size_t j = first; j < g->n && !listed; j++)
-                listed = strcmp(g->v[j].gpu, name) == 0;
-            if (listed)
-                continue;
-            if (cr_grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v)) {
-                st = cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            cr_str_copy(g->v[g->n].path, sizeof g->v[g->n].path, path);
-            cr_str_copy(g->v[g->n].gpu, sizeof g->v[g->n].gpu, name);
-            g->n++;
-        }
-    }
+    while ((st = cr_trace_reader_next(vt.r, &ev, d)) == CR_OK && ev)
+        if (ev->ph == 'X' && (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY ||
+                              ev->cat == CR_TRACE_MEMSET))
+            cr_vtrace_devs_add(&devs, ev->device);
+    if ((st = cr_trace_file_end(&vt, st, d)) == CR_OK)
+        st = cr_vtrace_gpus_add(&g->v, &g->n, &g->cap, path, cr_trace_reader_metadata(vt.r), &devs,
+                                d);
     info->files += st == CR_OK;
     cr_trace_file_close(&vt);
     return st;

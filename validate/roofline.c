@@ -807,6 +807,13 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         }
     }
     st = nccl_calls(c, &t, path, cr_trace_reader_metadata(vt.r), d);
+    if (st == CR_OK) {
+        cr_vtrace_devs devs = {.n = 0};
+        for (size_t i = 0; i < t.na; i++)
+            cr_vtrace_devs_add(&devs, t.a[i].dev);
+        st = cr_vtrace_gpus_add(&c->out->gpus, &c->out->n_gpus, &c->out->cap_gpus, path,
+                                cr_trace_reader_metadata(vt.r), &devs, d);
+    }
     if (st == CR_OK)
         c->out->files++;
 out:

@@ -172,7 +172,10 @@ typedef struct {
                                  among them: placed by their start */
     char first_unlinked[400]; /* the first: "KERNEL in PATH" */
     cr_vread_info info;       /* files read, not traces, incomplete, cr: ranges skipped */
-    cr_vmerge_info merged;    /* NCCL calls and cr: cases combined over ranks */
+    cr_vtrace_gpu *gpus;      /* the GPU models each file's activities ran on, for the caller
+                                 to hold to the topology (as cr_validate_trace_gpus) */
+    size_t n_gpus, cap_gpus;
+    cr_vmerge_info merged; /* NCCL calls and cr: cases combined over ranks */
 } cr_roofline;
 
 /* Options. Zero-initialised: none. */

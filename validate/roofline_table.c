@@ -105,6 +105,7 @@ void cr_roofline_release(cr_roofline *r)
     if (!r)
         return;
     free(r->rows);
+    free(r->gpus);
     memset(r, 0, sizeof *r);
 }
 

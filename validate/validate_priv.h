@@ -74,6 +74,28 @@ typedef cr_status (*cr_vtrace_fn)(const char *path, void *ctx, cr_vread_info *in
 cr_status cr_vtrace_each(const char *path, cr_vtrace_fn fn, void *ctx, cr_vread_info *info,
                          cr_diag *d);
 
+/* The GPU models trace files ran their activities on (cr_validate_trace_gpus,
+ * and the program roofline as it reads its traces: one pass, not two). */
+typedef struct {
+    int dev[64]; /* distinct device ordinals of one file's activities; more are not kept */
+    int n;
+} cr_vtrace_devs;
+
+static inline void cr_vtrace_devs_add(cr_vtrace_devs *s, int dev)
+{
+    int k = 0;
+    while (k < s->n && s->dev[k] != dev)
+        k++;
+    if (k == s->n && s->n < (int)(sizeof s->dev / sizeof s->dev[0]))
+        s->dev[s->n++] = dev;
+}
+
+/* Appends to *v (*n of them, *cap room) one entry per distinct GPU model
+ * the ordinals s name in trace file path's metadata md (those it names).
+ * Errors: CR_ENOMEM. */
+cr_status cr_vtrace_gpus_add(cr_vtrace_gpu **v, size_t *n, size_t *cap, const char *path,
+                             const json_t *md, const cr_vtrace_devs *s, cr_diag *d);
+
 /* What one trace file's reader learnt (ti, after its last event) into info:
  * a file cut short (incomplete) and device activities its writer did not
  * record (unrecorded: kernels, copies, memsets; synchronisations, which no

@@ -105,13 +105,19 @@ int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given
 
 /* Whether the nccl-tests log `log`, whose rows are l->v[first .. l->n),
  * names another GPU than topology t has (cr_nccl_log_gpu_differs): the
- * model then predicts another machine than the one measured. validate
- * compares anyway and says so in a note on stderr (fatal false; returns
- * CLI_OK); calibrate (fatal true) would write constants fitted on one
- * GPU into another's topology, as a trace calibration would its ceilings
- * (cli_check_trace_gpus), and fails (CLI_FAIL, the error printed). */
+ * model then predicts another machine than the one measured, so its
+ * bounds and predictions say nothing about the one measured. As for
+ * traces (cli_check_trace_gpus), a mismatch is an error unless allow
+ * (validate's and report's --allow-gpu-mismatch: then a note on stderr);
+ * calibrate, which would write constants fitted on one GPU into another's
+ * topology, always fails. Returns CLI_OK or CLI_FAIL (the error printed). */
 int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
-                      size_t first, bool fatal);
+                      size_t first, bool allow);
+
+/* cli_check_log_gpu for each of the logs paths[0..n), read here (report,
+ * whose parts read them later). */
+int cli_check_log_files_gpus(const char *cmd, const cr_topo *t, const char *const *paths, int n,
+                             bool allow);
 
 /* The GPU models the traces read so far name (cr_validate_gpu_part): the
  * first one and where. */

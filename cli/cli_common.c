@@ -203,26 +203,50 @@ static bool same_file(const char *a, const char *b)
 }
 
 int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
-                      size_t first, bool fatal)
+                      size_t first, bool allow)
 {
     char why[256];
+    /* calibrate has no --allow-gpu-mismatch: what it writes is a topology */
+    bool cal = strcmp(cmd, "calibrate") == 0;
     for (size_t i = first; i < l->n; i++) {
         if (!l->v[i].gpu[0])
             continue;
         if (!cr_nccl_log_gpu_differs(t, l->v[i].gpu, why, sizeof why))
             return CLI_OK;
-        if (fatal)
+        if (cal)
             return cli_fail(cmd,
                             "%s: %s: its fitted constants would go into another GPU's topology; "
                             "give --topo the topology of the machine the log comes from",
                             log, why);
+        if (!allow)
+            return cli_fail(cmd,
+                            "%s: %s: its bounds would be another GPU's, so a violation (or its "
+                            "absence) would mean nothing; give the topology of the machine the "
+                            "log comes from, or --allow-gpu-mismatch to compare anyway",
+                            log, why);
         fprintf(stderr,
-                "commroof %s: note: %s: %s: the model predicts another GPU than the one "
-                "measured (give the topology of the machine the log comes from)\n",
+                "commroof %s: note: %s: %s: compared anyway (--allow-gpu-mismatch); its "
+                "bounds and predictions are another GPU's\n",
                 cmd, log, why);
         return CLI_OK;
     }
     return CLI_OK;
+}
+
+int cli_check_log_files_gpus(const char *cmd, const cr_topo *t, const char *const *paths, int n,
+                             bool allow)
+{
+    int rc = CLI_OK;
+    for (int i = 0; i < n && rc == CLI_OK; i++) {
+        cr_vmeas_list l = {0};
+        cr_diag d = {{0}};
+        /* a log that cannot be read is left to the part that reads it,
+         * whose message says why */
+        if (cr_validate_read_nccl_tests(paths[i], NULL, &l, &d) == CR_OK)
+            rc = cli_check_log_gpu(cmd, t, paths[i], &l, 0, allow);
+        cr_vmeas_list_release(&l);
+    }
+    return rc;
 }
 
 int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,

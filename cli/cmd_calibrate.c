@@ -418,7 +418,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             rc = cli_fail("calibrate", "%s", d.msg);
             goto out;
         }
-        if ((rc = cli_check_log_gpu("calibrate", t, logs[i], &l, first, true)) != CLI_OK)
+        if ((rc = cli_check_log_gpu("calibrate", t, logs[i], &l, first, false)) != CLI_OK)
             goto out;
         /* a static name: l.v moves as later logs are read */
         log_coll[i] = cr_nccl_log_coll(cr_vcase_get(&l.v[first].c, "coll"), NULL);

@@ -97,8 +97,8 @@ int cli_cmd_report(int argc, char **argv)
          "and size band (commroof validate --corpus DIR)",
          .str = &corpus},
         {"--allow-gpu-mismatch", NULL, NULL,
-         "traces of another GPU model than the machine's: compare\n"
-         "anyway (a note), instead of the error",
+         "traces or logs of another GPU model than the machine's:\n"
+         "compare anyway (a note), instead of the error",
          .flag = &allow_gpu},
         {"--no-render", NULL, NULL, "data files and scripts, no images", .flag = &no_render},
         {"--json", NULL, NULL, "list what was written as one JSON document", .flag = &json},
@@ -227,8 +227,10 @@ int cli_cmd_report(int argc, char **argv)
     /* a trace of another GPU held to this machine's bounds: every verdict
      * of the validation and program parts would be another GPU's (an H200
      * trace on an H100 topology: 120 times "below the bound") */
-    if (nt > 0 &&
-        cli_check_trace_files_gpus("report", mt ? mt : t, traces, nt, allow_gpu) != CLI_OK) {
+    if ((nt > 0 &&
+         cli_check_trace_files_gpus("report", mt ? mt : t, traces, nt, allow_gpu) != CLI_OK) ||
+        (nl > 0 &&
+         cli_check_log_files_gpus("report", mt ? mt : t, logs, nl, allow_gpu) != CLI_OK)) {
         cr_rankset_free(ranks);
         cr_topo_free(t);
         cr_topo_free(mt);

@@ -60,8 +60,9 @@ static const char *const validate_help_head =
     "Give every rank's trace of a one-process-per-GPU run (torchrun, mpirun): the\n"
     "ranks' shares of a case are combined (per iteration, the last end less the last\n"
     "rank's start); one rank alone is measured as it is, with a note.\n"
-    "A trace whose GPU (metadata.devices) is another model than the topology's is\n"
-    "an error (its bounds are another GPU's), unless --allow-gpu-mismatch.\n"
+    "A trace whose GPU (metadata.devices), or a log whose rank lines name another\n"
+    "GPU model than the topology's is an error (its bounds are another GPU's),\n"
+    "unless --allow-gpu-mismatch.\n"
     "\n"
     "Per case: bound_us (least possible time from peaks), attain_us (the bound from\n"
     "measured ceilings, where the topology has them), pred_us (the model's prediction),\n"
@@ -209,8 +210,9 @@ int cli_cmd_validate(int argc, char **argv)
          "exit 1 when a family's median |err_%| exceeds PCT\n(or it has no predicted case)",
          .id = O_MAX_MED},
         {"--allow-gpu-mismatch", NULL, NULL,
-         "compare traces of another GPU than the topology's anyway\n"
-         "(a note instead of an error; its verdicts mean little)",
+         "compare traces or logs of another GPU than the topology's\n"
+         "anyway (a note instead of an error; its verdicts mean\n"
+         "little)",
          .flag = &allow_gpu},
         {"--summary", NULL, NULL, "print only the summary", .flag = &summary_only},
         {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
@@ -330,7 +332,8 @@ int cli_cmd_validate(int argc, char **argv)
             rc = cli_fail("validate", "%s", d.msg);
             goto out;
         }
-        (void)cli_check_log_gpu("validate", t, logs[i], &l, before, false);
+        if ((rc = cli_check_log_gpu("validate", t, logs[i], &l, before, allow_gpu)) != CLI_OK)
+            goto out;
     }
     /* One process per GPU: each rank's trace holds its share of a case;
      * combine them before anything counts cases. */

@@ -156,8 +156,8 @@ int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *co
 const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n);
 
 /* Refuses a file given twice among paths[0..n) (the same file under two
- * names too: its rows would count twice, and calibrate's cross-check would
- * see its own fit) and an output path that is one of them (out, NULL for
+ * names too, or a copy of it: its rows would count twice, and calibrate's
+ * cross-check would see its own fit) and an output path that is one of them (out, NULL for
  * none: it would replace an input). Paths that do not exist yet pass.
  * Returns 0, or the usage error (2) it has printed. */
 int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,

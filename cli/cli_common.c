@@ -11,6 +11,7 @@
 
 #include "sbuf.h"
 #include "cli.h"
+#include "fileio.h"
 #include "coll.h"
 #include "route.h"
 #include "topo_xml.h"
@@ -264,6 +265,14 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
                                              "%s %s is given twice: give it once (its rows "
                                              "would count twice)",
                                              what, paths[i]);
+        /* a copy under another name (QA audit, session 42: calibrate's
+         * cross-check called the copy of its fitted log held out) */
+        for (int j = 0; j < i; j++)
+            if (cr_file_same_content(paths[i], paths[j]))
+                return cli_usage_error(cmd,
+                                       "%s %s and %s have the same content: give it once (its "
+                                       "rows would count twice)",
+                                       what, paths[j], paths[i]);
         if (out && same_file(paths[i], out))
             return cli_usage_error(cmd, "-o %s is the %s %s: the output would replace it", out,
                                    what, paths[i]);

@@ -591,6 +591,10 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, la[i]);
     }
     FILE *rep = stdout;
+    if (json && !out_path)
+        /* stdout carries the JSON: the topology has nowhere to go */
+        fprintf(stderr, "commroof calibrate: note: --json without -o: the calibrated topology "
+                        "is not written (give -o OUT.xml to keep it)\n");
     if (json) {
         json_t *o = json_object(), *ja = json_array(), *jk = json_array(), *jv = json_array();
         json_object_set_new(o, "topology", json_string(t->name));
@@ -738,9 +742,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     pinned);
         note_shared_fixed_cost(rep, &fit, log_coll, in_fit, n_logs);
         fprintf(rep, "# cross-check: %s\n",
-                lolo_mode  ? "each log predicted by a fit on the other logs (leave-one-log-out)"
-                : fit_coll ? "logs of other collectives, predicted by the fit above"
-                           : "none: one log (its own rows, in-sample)");
+                lolo_mode ? "each log predicted by a fit on the other logs (leave-one-log-out)"
+                : fit_coll && n_held ? "logs of other collectives, predicted by the fit above"
+                : fit_coll           ? "none: every log is of the fitted collective (its own rows, "
+                                       "in-sample)"
+                                     : "none: one log (its own rows, in-sample)");
         fprintf(rep, "# %-48s %-5s %-8s %5s %8s %8s %8s %8s\n", "log", "role", "band", "rows",
                 "before", "p90", "after", "p90");
         fprintf(rep, "# %-48s %-5s %-8s %5s %8s %8s %8s %8s\n", "", "", "", "", "med|err|%", "%",

@@ -27,6 +27,7 @@
 #ifndef CR_FILEIO_H
 #define CR_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -110,6 +111,10 @@ cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *
  * CR_EIO with d "dir: reason" (dir a file, not a folder; a rename refused);
  * stage is left for the caller to remove. */
 cr_status cr_file_commit_dir(const char *stage, const char *dir, cr_diag *d);
+
+/* Whether a and b are regular files of the same bytes (one file under two
+ * names too). Unreadable files are not the same as anything. */
+bool cr_file_same_content(const char *a, const char *b);
 
 /* Removes folder dir and everything under it (symbolic links themselves,
  * never their targets); best effort, for cleaning up a stage. */

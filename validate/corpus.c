@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 
 #include "coll.h"
@@ -64,6 +66,13 @@ typedef struct {
     int line;
 } map_line;
 
+/* One log of split.txt. */
+typedef struct {
+    char path[256]; /* FOLDER/FILE */
+    cr_corpus_half half;
+    int line;
+} split_entry;
+
 /* One topology opened for the evaluation (shared by the lines naming it). */
 typedef struct {
     char spec[256];
@@ -79,6 +88,10 @@ typedef struct {
     size_t cap_map, cap_topos;
     /* capacities of the cr_corpus arrays, which grow only while it is read */
     size_t cap_logs, cap_rows, cap_systems;
+    /* every log split.txt names, both halves (c->logs holds the chosen
+     * half's only) */
+    split_entry *split;
+    size_t n_split, cap_split;
 } ctx;
 
 static void ctx_release(ctx *x)
@@ -87,6 +100,7 @@ static void ctx_release(ctx *x)
         cr_topo_free(x->topos[i].t);
     free(x->topos);
     free(x->map);
+    free(x->split);
 }
 
 /* Splits s (modified) into at most max blank-separated words, after
@@ -391,9 +405,12 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
         return CR_OK;
     }
     if (l.n == 0) { /* read, but nothing in it: not a log the corpus compares */
+        struct stat sb;
         lg->status = CR_CORPUS_LOG_NOT_READ;
         cr_str_copy(lg->why, sizeof lg->why,
-                    "no result row read (a launcher prefix the reader does not know?)");
+                    stat(path, &sb) == 0 && sb.st_size == 0
+                        ? "the file is empty"
+                        : "no result row read (a launcher prefix the reader does not know?)");
         goto out;
     }
     if (!(res = calloc(l.n, sizeof *res))) {
@@ -454,6 +471,60 @@ out:
     return st;
 }
 
+/* Whether name ends in ".log". */
+static bool is_log_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && !strcmp(name + n - 4, ".log");
+}
+
+/* A log in a system folder that split.txt (split_path) does not name is
+ * an error: it was left out of both halves unsaid (QA audit, session 42).
+ * The first such log by name is given, with how many there are. */
+static cr_status find_unlisted(ctx *x, const char *split_path, cr_diag *d)
+{
+    DIR *top = opendir(x->dir);
+    if (!top)
+        return cr_diag_set(d, CR_EIO, "%s: %s", x->dir, strerror(errno));
+    char first[512] = "";
+    int count = 0;
+    for (struct dirent *e; (e = readdir(top));) {
+        char sp[4400];
+        struct stat sb;
+        snprintf(sp, sizeof sp, "%s/%s", x->dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(sp, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            continue;
+        DIR *sys = opendir(sp);
+        if (!sys)
+            continue;
+        for (struct dirent *f; (f = readdir(sys));) {
+            char rel[512], fp[4700];
+            snprintf(rel, sizeof rel, "%.250s/%.250s", e->d_name, f->d_name);
+            snprintf(fp, sizeof fp, "%s/%s", sp, f->d_name);
+            if (!is_log_name(f->d_name) || stat(fp, &sb) != 0 || !S_ISREG(sb.st_mode))
+                continue;
+            bool listed = false;
+            for (size_t i = 0; i < x->n_split && !listed; i++)
+                listed = !strcmp(x->split[i].path, rel);
+            if (listed)
+                continue;
+            count++;
+            if (!first[0] || strcmp(rel, first) < 0)
+                cr_str_copy(first, sizeof first, rel);
+        }
+        closedir(sys);
+    }
+    closedir(top);
+    if (count == 0)
+        return CR_OK;
+    return cr_diag_set(d, CR_EPARSE,
+                       "%s/%s is in neither half of %s%s: add \"fit %s\" or \"check %s\" "
+                       "(validate/corpus/README.md: how a source's half is chosen), or move "
+                       "it out of the corpus",
+                       x->dir, first, split_path,
+                       count > 1 ? " (nor are other logs of its folders)" : "", first, first);
+}
+
 static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_diag *d)
 {
     char path[4200];
@@ -490,10 +561,13 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
                              path, ln, w[1]);
             goto out;
         }
-        for (int i = 0; i < c->n_logs; i++)
-            if (!strcmp(c->logs[i].path, w[1])) {
-                st = cr_diag_set(d, CR_EPARSE, "%s:%d: %s is in the split already (as %s)", path,
-                                 ln, w[1], cr_corpus_half_name(c->logs[i].half));
+        /* every half's logs: "fit X" and "check X" was taken while one
+         * half was evaluated (the other's line was skipped unchecked) */
+        for (size_t i = 0; i < x->n_split; i++)
+            if (!strcmp(x->split[i].path, w[1])) {
+                st = cr_diag_set(d, CR_EPARSE, "%s:%d: %s is in the split already (line %d, as %s)",
+                                 path, ln, w[1], x->split[i].line,
+                                 cr_corpus_half_name(x->split[i].half));
                 goto out;
             }
         char sys[64];
@@ -520,6 +594,27 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
             st = cr_diag_set(d, CR_EIO, "%s:%d: %s: no such log file", path, ln, lp);
             goto out;
         }
+        /* a copy under another name counts its rows twice, and a copy in
+         * the other half puts fitted rows in the checking half (QA audit,
+         * session 42) */
+        for (size_t i = 0; i < x->n_split; i++) {
+            char op[4400];
+            snprintf(op, sizeof op, "%s/%s", x->dir, x->split[i].path);
+            if (cr_file_same_content(lp, op)) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: %s has the same content as %s (line %d, %s half): a log "
+                                 "is in the corpus once",
+                                 path, ln, w[1], x->split[i].path, x->split[i].line,
+                                 cr_corpus_half_name(x->split[i].half));
+                goto out;
+            }
+        }
+        if (cr_grow((void **)&x->split, &x->cap_split, x->n_split + 1, sizeof *x->split)) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        x->split[x->n_split++] = (split_entry){.half = h, .line = ln};
+        cr_str_copy(x->split[x->n_split - 1].path, sizeof x->split->path, w[1]);
         /* the split is checked whole; only the chosen half is evaluated */
         if (want >= 0 && (int)h != want)
             continue;
@@ -548,6 +643,8 @@ static cr_status read_split(ctx *x, cr_corpus *c, const cr_corpus_opts *o, cr_di
     }
     if (n < 0)
         st = CR_EIO;
+    if (st == CR_OK)
+        st = find_unlisted(x, path, d);
 out:
     word_file_close(&r);
     return st;
@@ -638,6 +735,9 @@ static int band_by_name(const char *s)
 
 static bool gate_pct(const char *s, double *out)
 {
+    /* decimal only: strtod reads "0x14" as 20 */
+    if (strspn(s, "0123456789.eE+-") != strlen(s))
+        return false;
     char *end = NULL;
     double v = strtod(s, &end);
     if (end == s || *end || !isfinite(v) || v < 0)
@@ -696,6 +796,16 @@ cr_status cr_corpus_gate_read(const char *path, cr_corpus_gate **out, int *n_out
         x.half = strcmp(w[0], "fit") ? CR_CORPUS_CHECK : CR_CORPUS_FIT;
         x.band = band;
         x.p90 = !strcmp(stat, "p90");
+        /* one limit per figure: of two, the stricter decided unsaid */
+        for (int i = 0; i < n; i++)
+            if (g[i].half == x.half && g[i].band == band && g[i].p90 == x.p90 &&
+                g[i].by_system == x.by_system) {
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s:%d: %s %s %s is held to a limit already (line %d): give "
+                                 "each figure one line",
+                                 path, ln, w[0], w[1], w[2], g[i].line);
+                goto out;
+            }
         if (cr_grow((void **)&g, &cap_g, (size_t)n + 1, sizeof *g)) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;

@@ -697,7 +697,8 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
          * per operation while the GPUs run the previous ones; the slower
          * of the two sets the time per operation (params coll.host_op) */
         double host = (rq->ranks_per_process > 1 ? rq->ranks_per_process : 1) *
-                      (c->p.host_op_s + algo_host_works(c, rq, o->nchannels) * c->p.host_op_ch_s);
+                      (c->p.host_op_s + algo_host_works(c, rq, o->nchannels) * c->p.host_op_ch_s +
+                       algo_host_calls(c, rq) * c->p.host_op_p2p_s);
         double gpu = lat_s + t_bw;
         if (host > gpu) {
             lat_s += host - gpu;

@@ -234,3 +234,13 @@ double algo_host_works(const struct cr_coll_ctx *c, const cr_coll_req *rq, int n
                                                  : 2.0 * (n - 1) / n;
     return msgs * msg_ch;
 }
+
+double algo_host_calls(const struct cr_coll_ctx *c, const cr_coll_req *rq)
+{
+    if (!cr_coll_p2p(rq->coll))
+        return 0;
+    double n = c->n;
+    return rq->coll == CR_COLL_SENDRECV   ? 2.0
+           : rq->coll == CR_COLL_ALLTOALL ? 2.0 * (n - 1)
+                                          : 2.0 * (n - 1) / n;
+}

@@ -92,6 +92,7 @@ double algo_p2p_nvl_Bps(const struct cr_coll_ctx *c, const cr_coll_req *rq, int 
  * per channel of a collective; one per peer and channel of a
  * point-to-point operation's messages). */
 double algo_host_works(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nchannels);
+double algo_host_calls(const struct cr_coll_ctx *c, const cr_coll_req *rq);
 
 /* ---- algo_tune.c: NCCL's (and RCCL's) tuning model ---- */
 

@@ -53,6 +53,7 @@ struct key {
 #define FIT_P2P_NET 3e-06
 #define FIT_HOST_OP 4.2e-06
 #define FIT_HOST_OP_CH 4e-08
+#define FIT_HOST_OP_P2P 2.59e-07
 #define FIT_A_PCI_LL 4.26e-06
 #define FIT_EFF_SHM 0.5
 #define FIT_EFF_LL_NET 0.45
@@ -389,6 +390,16 @@ static const struct key keys[] = {
      "(together-h100-ring-all_gather) print 34.6-35.7 us at 4-64 KiB (40.8 at 16 KiB), where "
      "one to four channels run, and 41.3-41.7 us at 1-4 MiB, where all do, with the GPUs' own "
      "time below both"},
+    {"coll.host_op.p2p", OFF(host_op_p2p_s), K_DOUBLE, {FIT_HOST_OP_P2P, FIT_HOST_OP_P2P, FIT_HOST_OP_P2P, FIT_HOST_OP_P2P}, 0, 1, "s",
+     FIT_SRC "coll.host_op's part per point-to-point call of the operation, per GPU: nccl-tests' "
+     "alltoall calls ncclSend and ncclRecv for every peer inside one group (src/alltoall.cu), "
+     "sendrecv one of each, gather and scatter 2 (n - 1) / n on average (algo_p2p.c "
+     "algo_host_calls), each an enqueue of its own (ncclSend/ncclRecv -> ncclEnqueueCheck, "
+     "src/collectives.cc @v2.28.9) where a collective is one; the fitting half's 8x H100 -g 8 "
+     "logs (llm-jp Sakura, NCCL 2.22.3) print 67-70 us for an alltoall up to 128 KiB and 38-41 "
+     "us for a sendrecv, where a collective takes 34-38; fitted alone on 2026-12-07, every other "
+     "figure as shipped (tools/fit_nccl_corpus.py --shipped --only coll.host_op.p2p: "
+     "objective 0.3014 -> 0.3003)"},
     {"coll.ll_ch", OFF(ll_ch_Bps), K_DOUBLE, {0, FIT_LL_CH_AMPERE, 0, 0}, 0, 1e15, "B/s",
      "LL data rate of one channel of a ring where the corpus model predicts (all but two ranks "
      "of one node on NVLink; all channels together at most coll.ll_max; 0 = coll.ll_max for any "

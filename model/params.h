@@ -91,14 +91,16 @@ typedef struct {
                                             (one process, NCCL before 2.23; 0: as p2p_nvl_ch_Bps) */
     double msccl_lat_s[CR_PROTO__COUNT]; /* RCCL's MSCCL all-pairs allreduce: per operation */
     double msccl_eff;                    /* its rate: fraction of the scale-up links' peak */
-    double net_eager_B;  /* the largest network message (wire bytes) the plugin sends eagerly */
-    double net_rndv_s;   /* added to a network step whose message is larger (a rendezvous) */
-    double host_op_s;    /* host enqueue per GPU per operation in a host-timed loop
-                            (cr_coll_req host_loop) */
-    double host_op_ch_s; /* its part per work planned: a collective's channels, a
-                            point-to-point operation's (peer, channel) pairs (NCCL
-                            enqueue.cc; algo_p2p.c algo_host_works) */
-    double ll_ch_Bps;    /* LL: data rate of one channel (all channels: up to ll_max_Bps) */
+    double net_eager_B;   /* the largest network message (wire bytes) the plugin sends eagerly */
+    double net_rndv_s;    /* added to a network step whose message is larger (a rendezvous) */
+    double host_op_s;     /* host enqueue per GPU per operation in a host-timed loop
+                             (cr_coll_req host_loop) */
+    double host_op_ch_s;  /* its part per work planned: a collective's channels, a
+                             point-to-point operation's (peer, channel) pairs (NCCL
+                             enqueue.cc; algo_p2p.c algo_host_works) */
+    double host_op_p2p_s; /* its part per point-to-point call (ncclSend, ncclRecv; algo_p2p.c
+                             algo_host_calls) */
+    double ll_ch_Bps;     /* LL: data rate of one channel (all channels: up to ll_max_Bps) */
     /* custom kernels (ParallelKittens mechanisms) */
     double mech_eff[CR_MECH__COUNT];         /* at large messages, enough SMs */
     double mech_half_bytes[CR_MECH__COUNT];  /* message size reaching half of mech_eff */

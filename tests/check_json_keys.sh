@@ -79,7 +79,7 @@ validate --corpus|validate --corpus validate/corpus --logs --json
 calibrate --nccl-tests|calibrate --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --topo hgx-h100-8 --json
 calibrate --nccl-tests|calibrate --nccl-tests tests/fixtures/nccl-tests/calib/synth-h100-8-all_reduce_perf.log tests/fixtures/nccl-tests/calib/synth-h100-8-all_gather_perf.log tests/fixtures/nccl-tests/calib/impossible-all_gather_perf.log --topo hgx-h100-8 --fit-coll all_reduce -o $TMP/cal.xml --json
 calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/a100x4-slingshot-2n/alcf-polaris-nccl221-n2-env4-all_reduce_perf.log --topo validate/corpus/topologies/polaris-a100x4-slingshot.xml --ranks 0-7 --nccl-version 2.21.5 --json
-calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/h200-8/mitorcd-h200-node2433-alltoall_perf.log --topo hgx-h200-8 --json
+calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/pcie-2080ti-2/autodl-2080ti-all_reduce_perf.log --topo validate/corpus/topologies/autodl-2080ti-pcie.xml --json
 calibrate --from-traces|calibrate --topo h200-1 --from-traces traces/h200-1 --json
 plot|plot roofline --topo h200-1 --suite pkb -o $TMP/r.svg --no-render --json
 plot|plot comm-roofline --topo hgx-h200-8 -o $TMP/c.svg --no-render --json

@@ -3,7 +3,7 @@
 """Fits the nccl-tests latency constants of model/params.c (FIT_* at the top
 of that file: coll.op_fixed{,.net}, coll.alpha.{nvlink,net,pci}.*,
 coll.alpha.net.tree.ll, coll.alpha.nvls, coll.p2p.peer.{intra,net},
-coll.host_op{,.ch}, coll.eff.shm, coll.eff.ll.net) on the
+coll.host_op{,.ch,.p2p}, coll.eff.shm, coll.eff.ll.net) on the
 FITTING half of validate/corpus and on NVIDIA/nccl-tests#123, and prints
 them in the form params.c takes them, with the fit's and the checking
 half's per-band errors:
@@ -108,6 +108,10 @@ START = [
     # at most 0.3 us, a channel's share of a launch no larger than the
     # whole of coll.host_op over 16 channels
     ("coll.host_op.ch", "FIT_HOST_OP_CH", 0.02e-6, 0.001e-6, 0.3e-6, "estimate"),
+    # its part per point-to-point call (ncclSend, ncclRecv: an alltoall
+    # makes 2 (n - 1) per GPU, where a collective makes one): at most 1 us,
+    # a quarter of coll.host_op (session 42)
+    ("coll.host_op.p2p", "FIT_HOST_OP_P2P", 0.1e-6, 0.01e-6, 1e-6, "estimate"),
     # PCIe boxes (round 3: 2x A100 PCIe, one per socket, one process per
     # GPU): two ranks there take the step structure too (algo.c, corpus)
     ("coll.alpha.pci.ll", "FIT_A_PCI_LL", 2.4e-6, 1.0e-6, 20e-6, "nvlink.ll + hwLat PCI-NVLINK 0.4"),

@@ -269,17 +269,20 @@ static void test_host_loop_channels(void **state)
 /* A point-to-point operation's works are its messages' (peer, channel)
  * pairs: at 8 KiB every message takes one channel (a part is at least 64
  * KiB on NVLink), so per GPU a sendrecv plans 2 works, an all-to-all of 8
- * ranks 14, a gather 2 x 7 / 8 = 1.75. */
+ * ranks 14, a gather 2 x 7 / 8 = 1.75; and its calls (ncclSend, ncclRecv:
+ * coll.host_op.p2p, 0.3 us here) are as many, one message each. */
 static void test_host_loop_p2p_works(void **state)
 {
     (void)state;
     cr_topo *t = slow_host_topo();
+    assert_int_equal(cr_topo_set_param(t, "coll.host_op.p2p", 0.3e-6, "test"), CR_OK);
     cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
     const cr_coll colls[] = {CR_COLL_SENDRECV, CR_COLL_ALLTOALL, CR_COLL_GATHER};
     const double works[] = {2, 14, 1.75};
     for (int i = 0; i < 3; i++) {
         cr_coll_req rq = host_loop_req(colls[i], 8192);
-        assert_close(eval_req(c, &rq).pred.pred_s, 8 * (20e-6 + works[i] * 0.5e-6), 1e-9, 0);
+        assert_close(eval_req(c, &rq).pred.pred_s, 8 * (20e-6 + works[i] * (0.5e-6 + 0.3e-6)), 1e-9,
+                     0);
     }
     cr_coll_ctx_free(c);
     cr_topo_free(t);

@@ -105,6 +105,11 @@ struct ft {
     int P, Lp, cores, c2, grp; /* 3 tiers: pods, leaves per pod, cores per rail, links
                                   spine-core, cores per spine group */
     double X, nic_Bps;
+    /* the leaf's split d:u in lowest terms: "5:3", "3:1"; and as --oversub
+     * records it, whole ratios as one number ("3"). Written from d and u,
+     * not from X, so that the recorded command rebuilds this split exactly
+     * (%g wrote 5:3 as 1.66667, which splits no leaf into whole ports). */
+    char ratio[32], ratio_arg[32];
     const char *nic_from; /* where nic_Bps comes from, for the fabric's source */
     bool shared;          /* spines (3 tiers: cores) shared by all rails */
     bool sharp;           /* the switches reduce and multicast (SHARP_MODEL) */
@@ -134,6 +139,19 @@ static long long gcd_ll(long long a, long long b)
         b = r;
     }
     return a;
+}
+
+/* A port count that is not whole, with the digits that show it is not:
+ * %.4g wrote 5.00000375 (--oversub 1.66667 on 8 ports) as "5", and the
+ * message refused "5 down and 3 up" for not being whole. */
+static const char *ports_text(char *buf, size_t n, double ports)
+{
+    for (int p = 4; p <= 17; p++) {
+        snprintf(buf, n, "%.*g", p, ports);
+        if (strtod(buf, NULL) != round(ports))
+            break;
+    }
+    return buf;
 }
 
 /* A count as the user gave it: "16 nodes" (unit 1), or "8 racks (144
@@ -231,16 +249,17 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            "file with faster NICs",
                            o->nic_bw_Bps * 8 / 1e9, np->origin, port_Bps * 8 / 1e9,
                            port_Bps * 8 / 1e9);
-    if (o->nic_bw_Bps > 0) {
-        f->nic_Bps = o->nic_bw_Bps;
-        f->nic_from = "NIC speed from --nic-bw";
-    } else if (port_Bps > 0) {
-        f->nic_Bps = port_Bps;
+    /* Where the speed comes from, told by its value: the recorded command
+     * gives --nic-bw whatever the user gave, and its rerun must write the
+     * same file, so a --nic-bw equal to what the generator would take
+     * reads as that (it read "from --nic-bw" on every rerun). */
+    f->nic_Bps = o->nic_bw_Bps > 0 ? o->nic_bw_Bps : port_Bps > 0 ? port_Bps : DEFAULT_NIC_BPS;
+    if (port_Bps > 0 && fabs(f->nic_Bps - port_Bps) <= 1e-9 * port_Bps)
         f->nic_from = "NIC speed: the port-bw of the node's NICs";
-    } else {
-        f->nic_Bps = DEFAULT_NIC_BPS;
+    else if (port_Bps == 0 && fabs(f->nic_Bps - DEFAULT_NIC_BPS) <= 1e-9 * DEFAULT_NIC_BPS)
         f->nic_from = "NIC speed: the node gives none, 400Gb/s NDR taken";
-    }
+    else
+        f->nic_from = "NIC speed from --nic-bw";
     f->R = o->rails ? o->rails : np->n_nics;
     if (f->R < 1 || f->R > np->n_nics || f->R > 64)
         return cr_diag_set(
@@ -260,6 +279,7 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            f->X, f->K - 1, f->K);
     double down = f->K * f->X / (f->X + 1);
     if (fabs(down - round(down)) > 1e-9) {
+        char dn[32], up[32];
         /* Whole ratios that split this radix: X + 1 divides it. */
         char ok[128] = "";
         size_t used = 0;
@@ -269,12 +289,19 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                 used += w > 0 ? (size_t)w : 0;
             }
         return cr_diag_set(d, CR_EINVAL,
-                           "--oversub %g splits the %d ports of a leaf into %.4g down and %.4g "
+                           "--oversub %g splits the %d ports of a leaf into %s down and %s "
                            "up: give a ratio X with %d*X/(X+1) whole (e.g. %s)",
-                           f->X, f->K, down, f->K - down, f->K, ok);
+                           f->X, f->K, ports_text(dn, sizeof dn, down),
+                           ports_text(up, sizeof up, f->K - down), f->K, ok);
     }
     f->d = (int)round(down);
     f->u = f->K - f->d;
+    long long g = gcd_ll(f->d, f->u);
+    snprintf(f->ratio, sizeof f->ratio, "%lld:%lld", f->d / g, f->u / g);
+    if (f->u / g == 1)
+        snprintf(f->ratio_arg, sizeof f->ratio_arg, "%lld", f->d / g);
+    else
+        cr_str_copy(f->ratio_arg, sizeof f->ratio_arg, f->ratio);
     if (f->N <= f->d) {
         f->L = 1;
         if (f->tiers == 3)
@@ -302,14 +329,14 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
         if (unit > 1)
             return cr_diag_set(d, CR_EINVAL,
                                "%s is not a multiple of the %d nodes under one leaf (radix "
-                               "%d, %g:1 leaves %d down ports): give a count that is a multiple "
+                               "%d, %s leaves %d down ports): give a count that is a multiple "
                                "of %d (%d nodes)%s, or another --leaf-radix",
-                               what, f->d, f->K, f->X, f->d, step, step * unit, under);
+                               what, f->d, f->K, f->ratio, f->d, step, step * unit, under);
         return cr_diag_set(d, CR_EINVAL,
                            "%s is not a multiple of the %d nodes under one leaf (radix "
-                           "%d, %g:1 leaves %d down ports): give a multiple of %d, or %d nodes "
+                           "%d, %s leaves %d down ports): give a multiple of %d, or %d nodes "
                            "or fewer",
-                           what, f->d, f->K, f->X, f->d, f->d, f->d);
+                           what, f->d, f->K, f->ratio, f->d, f->d, f->d);
     }
     f->L = f->N / f->d;
     if (f->tiers == 2)
@@ -561,15 +588,15 @@ cr_status cr_topo_gen_fat_tree_xml(const cr_topo_gen_fat_tree *o, char **xml, si
     gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
     snprintf(cmd, sizeof cmd,
              "commroof topo gen fat-tree --nodes %d --node %s --rails %d --nic-bw %s "
-             "--leaf-radix %d --oversub %g --tiers %d --spines %s%s",
-             f.N, o->node, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f),
+             "--leaf-radix %d --oversub %s --tiers %d --spines %s%s",
+             f.N, o->node, f.R, bw_arg, f.K, f.ratio_arg, f.tiers, spines_arg(&f),
              f.sharp ? " --sharp" : "");
     snprintf(name, sizeof name, "fat-tree-%dn-%s", f.N, np.name);
     snprintf(desc, sizeof desc,
              "%d x %s (%d GPUs), %d rail%s of %s, %s%d-tier fat tree of %d-port switches, "
-             "%g:1 at the leaves%s",
+             "%s at the leaves%s",
              f.N, np.name, f.N * f.G, f.R, f.R > 1 ? "s" : "", bw_xml,
-             f.R > 1 ? "rail-optimised " : "", ft_levels(&f), f.K, f.X,
+             f.R > 1 ? "rail-optimised " : "", ft_levels(&f), f.K, f.ratio,
              f.shared && f.R > 1 ? ", spines shared by the rails" : "");
     net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};
@@ -679,14 +706,14 @@ cr_status cr_topo_gen_nvl_xml(const cr_topo_gen_fat_tree *o, char **xml, size_t 
     gbps_xml(f.nic_Bps, bw_xml, sizeof bw_xml);
     snprintf(cmd, sizeof cmd,
              "commroof topo gen nvl --racks %d --node %s --rails %d --nic-bw %s "
-             "--leaf-radix %d --oversub %g --tiers %d --spines %s%s",
-             o->nodes, rack, f.R, bw_arg, f.K, f.X, f.tiers, spines_arg(&f),
+             "--leaf-radix %d --oversub %s --tiers %d --spines %s%s",
+             o->nodes, rack, f.R, bw_arg, f.K, f.ratio_arg, f.tiers, spines_arg(&f),
              f.sharp ? " --sharp" : "");
     snprintf(name, sizeof name, "nvl-%dr-%s", o->nodes, np.name);
     snprintf(desc, sizeof desc,
              "%d x %s (%d GPUs in %d nodes), NIC rails: %d of %s, %d-tier fat tree of %d-port "
-             "switches, %g:1 at the leaves%s",
-             o->nodes, np.name, o->nodes * np.n_gpus, f.N, f.R, bw_xml, ft_levels(&f), f.K, f.X,
+             "switches, %s at the leaves%s",
+             o->nodes, np.name, o->nodes * np.n_gpus, f.N, f.R, bw_xml, ft_levels(&f), f.K, f.ratio,
              f.shared && f.R > 1 ? ", spines shared by the rails" : "");
     net_source(src, sizeof src, cmd, &f);
     cr_sbuf b = {0};

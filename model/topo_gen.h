@@ -7,8 +7,9 @@
  * <nodes count=...> to replicate it, and the format's fabric generators
  * (<rail-fabric>, <torus>) or brace-range <switch>/<link> elements for the
  * network. Every generated element names the generator and its parameters
- * in its source attribute. The text loads with cr_topo_xml_load_memory()
- * and passes cr_topo_check().
+ * in its source attribute, a command that reruns to the same text (the
+ * oversubscription as the leaf's split in lowest terms, "5:3" or "3"). The
+ * text loads with cr_topo_xml_load_memory() and passes cr_topo_check().
  *
  * Parameter errors are CR_EINVAL with d saying what is wrong and what is
  * accepted; a node topology that cannot be opened gives cr_topo_open()'s

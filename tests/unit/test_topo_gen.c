@@ -322,6 +322,68 @@ static void test_fat_tree_nic_speed(void **state)
     drop_node_file(path);
 }
 
+/* a and b generate byte for byte the same topology. */
+static void expect_same(const cr_topo_gen_fat_tree *a, const cr_topo_gen_fat_tree *b)
+{
+    size_t la = 0, lb = 0;
+    char *xa = fat_tree(a, &la), *xb = fat_tree(b, &lb);
+    if (la != lb || memcmp(xa, xb, la) != 0)
+        fail_msg("two ways to give the same parameters write different files");
+    free(xa);
+    free(xb);
+}
+
+/* The command a generated file records reruns to the same file (QA audit:
+ * --oversub 5:3 was recorded with %g as 1.66667, whose split of an 8-port
+ * leaf, 8 x 1.66667 / 2.66667 = 5.00000375 down, is not whole, and the
+ * rerun was refused saying "5 down and 3 up"). 5:3 on 8 ports: d = 8 x
+ * (5/3) / (8/3) = 5 down, u = 3 up; 10:6 and 1.6666666667 (within the
+ * 1e-9 port tolerance) are the same split and write the same file. A
+ * --nic-bw equal to the speed the generator takes without it (the node's
+ * port-bw; 400Gb/s for a node that gives none) is recorded either way, so
+ * it writes the same file too. */
+static void test_fat_tree_recorded_command(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {
+        .nodes = 10, .node = "hgx-h100-8", .rails = 1, .leaf_radix = 8, .oversub = 5.0 / 3};
+    expect_ok(&o, "--leaf-radix 8 --oversub 5:3 --tiers 2");
+    expect_ok(&o, "8-port switches, 5:3 at the leaves\"");
+    expect_ok(&o, "5 down and 3 up per leaf");
+    cr_topo_gen_fat_tree p = o;
+    p.oversub = 10.0 / 6;
+    expect_same(&o, &p);
+    p.oversub = 1.6666666667;
+    expect_same(&o, &p);
+    /* a whole ratio stays one number: 3 on 64 ports, 48 down and 16 up */
+    o = (cr_topo_gen_fat_tree){.nodes = 96, .node = "hgx-h100-8", .oversub = 3};
+    expect_ok(&o, "--oversub 3 --tiers 2");
+    expect_ok(&o, "3:1 at the leaves");
+    p = o;
+    p.oversub = 48.0 / 16;
+    expect_same(&o, &p);
+
+    /* a split that is not whole shows its fraction: 8 x 1.66667 / 2.66667
+     * = 5.00000375 down, 2.99999625 up; 64 x 1.0000000001 / 2.0000000001
+     * = 32.0000000016 down (%.4g wrote both as whole numbers) */
+    o = (cr_topo_gen_fat_tree){
+        .nodes = 10, .node = "hgx-h100-8", .rails = 1, .leaf_radix = 8, .oversub = 1.66667};
+    expect_einval(&o, "into 5.000004 down and 2.999996 up");
+    o = (cr_topo_gen_fat_tree){.nodes = 4, .node = "hgx-h100-8", .oversub = 1.0000000001};
+    expect_einval(&o, "into 32.000000002 down and 31.999999998 up");
+
+    o = (cr_topo_gen_fat_tree){.nodes = 2, .node = "dgx-a100-8"};
+    p = o;
+    p.nic_bw_Bps = 25e9; /* dgx-a100-8's HDR port-bw, 200Gb/s */
+    expect_same(&o, &p);
+    char path[64];
+    node_file(path, sizeof path, NULL, NULL);
+    o.node = p.node = path;
+    p.nic_bw_Bps = NDR;
+    expect_same(&o, &p);
+    drop_node_file(path);
+}
+
 /* 4x4x4 TPU v5p: 64 chips, 3 x 64 link bundles, chips forward traffic;
  * the same bisection as the shipped tpu-v5p-64 (32 x 100GB/s). */
 static void test_torus(void **state)
@@ -493,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_fat_tree_three_tiers),
         cmocka_unit_test(test_fat_tree_errors),
         cmocka_unit_test(test_fat_tree_nic_speed),
+        cmocka_unit_test(test_fat_tree_recorded_command),
         cmocka_unit_test(test_torus),
         cmocka_unit_test(test_nvl),
         cmocka_unit_test(test_nvl_shared_spines),

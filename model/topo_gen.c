@@ -418,12 +418,16 @@ static void begin_from_node(cr_sbuf *b, const char *name, const char *desc, cons
     for (int i = 0; i < np->n_parts; i++)
         if (is_model(np->parts[i].elem))
             cr_sbuf_add(b, "  %s\n", np->parts[i].xml);
-    if (f->sharp)
+    if (f->sharp) {
+        /* its source names the generator and its parameters, as every
+         * generated element's does (it read "commroof topo gen --sharp") */
         cr_sbuf_add(b,
                     "  <switch-model name=\"" SHARP_MODEL "\" generation=\"0\" multicast=\"yes\" "
-                    "reduction=\"yes\"\n                source=\"commroof topo gen --sharp: the "
-                    "network's switches reduce and multicast in the network (InfiniBand "
-                    "SHARP, e.g. NVIDIA Quantum-2 QM9700: SHARPv3)\"/>\n");
+                    "reduction=\"yes\"\n                source=\"");
+        cr_sbuf_xml(b, cmd);
+        cr_sbuf_add(b, ": the network's switches reduce and multicast in the network (InfiniBand "
+                       "SHARP, e.g. NVIDIA Quantum-2 QM9700: SHARPv3)\"/>\n");
+    }
     cr_sbuf_add(b, "\n");
     for (int i = 0; i < np->n_parts; i++)
         if (strcmp(np->parts[i].elem, "node-template") == 0)

@@ -122,6 +122,12 @@ static void test_fat_tree_sharp(void **state)
     char *xml = fat_tree(&o, &len);
     assert_non_null(strstr(xml, "leaf-model=\"net-sharp\" spine-model=\"net-sharp\""));
     assert_non_null(strstr(xml, "--spines rail --sharp: "));
+    /* the switch model's source names the generator and its parameters too
+     * (a QA audit found "commroof topo gen --sharp: ...") */
+    assert_non_null(strstr(xml, "reduction=\"yes\"\n                source=\"commroof topo gen "
+                                "fat-tree --nodes 128 --node hgx-h100-8 --rails 8 --nic-bw 400Gbps "
+                                "--leaf-radix 64 --oversub 1 --tiers 2 --spines rail --sharp: the "
+                                "network's switches reduce"));
     cr_topo *t = load(xml, len), *ref = NULL;
     free(xml);
     assert_int_equal(cr_topo_open("h100-ib-128n", &ref, &d), CR_OK);

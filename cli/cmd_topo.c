@@ -703,13 +703,15 @@ static int gen_bw(const char *flag, const char *s, double *out)
     return CLI_OK;
 }
 
+/* A count: digits only, as --oversub is read (strtol took " 4" and
+ * "+4"). */
 static int gen_int(const char *flag, const char *s, int *out)
 {
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 1 || v > 100000000)
-        return cli_usage_error("topo", "%s \"%s\": give a whole number from 1 to 100000000", flag,
-                               s);
+    size_t n = strspn(s, "0123456789");
+    long v = n > 0 && !s[n] ? strtol(s, NULL, 10) : -1; /* too long: LONG_MAX */
+    if (v < 1 || v > 100000000)
+        return cli_usage_error(
+            "topo", "%s \"%s\": give a whole number from 1 to 100000000, digits only", flag, s);
     *out = (int)v;
     return CLI_OK;
 }

@@ -29,6 +29,16 @@ static bool spelt(const char *s, size_t len, const char *name)
     return name && strlen(name) == len && strncmp(s, name, len) == 0;
 }
 
+/* Marks o given, with every row that stores into the same place: those are
+ * one option under two names (check's --measured-us and --measured). */
+static void mark_given(cli_args *a, const cli_opt *o)
+{
+    for (const cli_opt *q = a->opts; !is_end(q); q++)
+        if (q == o || (o->str && q->str == o->str) || (o->flag && q->flag == o->flag))
+            if ((size_t)(q - a->opts) < CLI_MAX_OPTS)
+                a->given[q - a->opts] = 1;
+}
+
 int cli_args_next(cli_args *a)
 {
     a->opt = NULL;
@@ -76,6 +86,18 @@ int cli_args_next(cli_args *a)
             cli_usage_error(a->cmd, "%.*s takes no value (got \"%s\"): give %.*s alone", (int)len,
                             s, s, (int)len, s);
             return CLI_ARGS_ERROR;
+        }
+        /* a flag given twice is refused as a value option is (topo gen
+         * --sharp --sharp was taken silently): the second says nothing, so
+         * the line is not what its writer meant. A flag that opens a list
+         * (calibrate --nccl-tests) may open it again. */
+        size_t frow = (size_t)(o - a->opts);
+        if (!o->repeat && !o->opens_list && frow < CLI_MAX_OPTS) {
+            if (a->given[frow]) {
+                cli_usage_error(a->cmd, "%.*s given twice: give it once", (int)len, s);
+                return CLI_ARGS_ERROR;
+            }
+            mark_given(a, o);
         }
         a->i++;
         if (o->flag)
@@ -129,12 +151,7 @@ int cli_args_next(cli_args *a)
                                 (int)len, s, a->val);
             return CLI_ARGS_ERROR;
         }
-        /* rows that store into one place are one option under two
-         * names (check's --measured-us and --measured) */
-        for (const cli_opt *q = a->opts; !is_end(q); q++)
-            if (q == o || (o->str && q->str == o->str))
-                if ((size_t)(q - a->opts) < CLI_MAX_OPTS)
-                    a->given[q - a->opts] = 1;
+        mark_given(a, o);
     }
     if (o->str)
         *o->str = a->val;

@@ -41,12 +41,12 @@ typedef struct cli_opt {
     bool *flag;        /* a flag sets this to true (or NULL) */
     int id;            /* for the caller's switch on cli_args.opt->id */
     unsigned section;  /* help sections this line is in (0: every one) */
-    bool repeat;       /* a value option that may come more than once (each
-                          value the caller's to collect); any other is refused
-                          the second time */
+    bool repeat;       /* an option that may come more than once (each
+                          value the caller's to collect); any other, flags
+                          included, is refused the second time */
     bool opens_list;   /* a flag that the positional arguments after it belong
                           to (calibrate --nccl-tests LOG...): "--opt=X" gives X
-                          as the first of them, in val */
+                          as the first of them, in val; it may come again */
 } cli_opt;
 
 /* The most rows an option table may have. */

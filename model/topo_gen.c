@@ -34,6 +34,18 @@ static void gbps_arg(double Bps, char *buf, size_t size)
     snprintf(buf, size, "%.15gGbps", Bps * 8 / 1e9);
 }
 
+/* A number with the fewest digits that give it back (1000000, not
+ * 1e+06), where the user's text is not at hand. */
+static const char *num_text(char *buf, size_t size, double v)
+{
+    for (int p = 15; p <= 17; p++) {
+        snprintf(buf, size, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* The same as the XML writes it ("400Gb/s"). */
 static void gbps_xml(double Bps, char *buf, size_t size)
 {
@@ -242,13 +254,18 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            "%s: its NICs nic0..nic%d give different port-bw (or only some give "
                            "one): give the network's speed with --nic-bw",
                            np->origin, np->n_nics - 1);
+    /* messages quote --nic-bw and --oversub as typed: "%.4gGbps" and %g
+     * wrote other text (62.5GB/s as 500Gbps, 1000000 as 1e+06) */
+    char nic_buf[64], x_buf[64];
+    gbps_arg(o->nic_bw_Bps, nic_buf, sizeof nic_buf);
+    const char *nic_arg = o->nic_bw_arg ? o->nic_bw_arg : nic_buf;
+    const char *x_arg = o->oversub_arg ? o->oversub_arg : num_text(x_buf, sizeof x_buf, f->X);
     if (port_Bps > 0 && o->nic_bw_Bps > port_Bps * (1 + 1e-9))
         return cr_diag_set(d, CR_EINVAL,
-                           "--nic-bw %.4gGbps: %s gives its NICs port-bw %.4gGbps, which no "
+                           "--nic-bw %s: %s gives its NICs port-bw %.4gGbps, which no "
                            "network link of theirs can exceed: give at most %.4gGbps, or a node "
                            "file with faster NICs",
-                           o->nic_bw_Bps * 8 / 1e9, np->origin, port_Bps * 8 / 1e9,
-                           port_Bps * 8 / 1e9);
+                           nic_arg, np->origin, port_Bps * 8 / 1e9, port_Bps * 8 / 1e9);
     /* Where the speed comes from, told by its value: the recorded command
      * gives --nic-bw whatever the user gave, and its rerun must write the
      * same file, so a --nic-bw equal to what the generator would take
@@ -274,9 +291,9 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                            f->K, MAX_RADIX);
     if (!(f->X >= 1) || f->X > f->K - 1)
         return cr_diag_set(d, CR_EINVAL,
-                           "--oversub %g: give a down:up port ratio from 1 (non-blocking) to %d "
+                           "--oversub %s: give a down:up port ratio from 1 (non-blocking) to %d "
                            "(radix %d less one up port)",
-                           f->X, f->K - 1, f->K);
+                           x_arg, f->K - 1, f->K);
     double down = f->K * f->X / (f->X + 1);
     if (fabs(down - round(down)) > 1e-9) {
         char dn[32], up[32];
@@ -289,9 +306,9 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                 used += w > 0 ? (size_t)w : 0;
             }
         return cr_diag_set(d, CR_EINVAL,
-                           "--oversub %g splits the %d ports of a leaf into %s down and %s "
+                           "--oversub %s splits the %d ports of a leaf into %s down and %s "
                            "up: give a ratio X with %d*X/(X+1) whole (e.g. %s)",
-                           f->X, f->K, ports_text(dn, sizeof dn, down),
+                           x_arg, f->K, ports_text(dn, sizeof dn, down),
                            ports_text(up, sizeof up, f->K - down), f->K, ok);
     }
     f->d = (int)round(down);

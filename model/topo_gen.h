@@ -61,6 +61,11 @@ typedef struct cr_topo_gen_fat_tree {
     bool sharp; /* the network's switches reduce and multicast (InfiniBand SHARP): one
                    <switch-model> with both for every leaf, spine and core; false:
                    switches without a model, which do neither */
+    /* oversub and nic_bw_Bps as the user typed them ("5:3", "62.5GB/s"), quoted
+     * in messages; NULL: the numbers are written instead, to the digits that
+     * give them back. Borrowed; the recorded command is written from the
+     * plan, not from these. */
+    const char *oversub_arg, *nic_bw_arg;
 } cr_topo_gen_fat_tree;
 
 /* `topo gen torus`: prod(dims) chips of one GPU model on a torus with

@@ -390,6 +390,31 @@ static void test_fat_tree_recorded_command(void **state)
     drop_node_file(path);
 }
 
+/* Messages quote --oversub and --nic-bw as the user typed them (o's *_arg),
+ * else the numbers to the digits that give them back (QA audit: %g quoted
+ * --oversub 1000000 as 1e+06, "%.4gGbps" --nic-bw 62.5GB/s as 500Gbps).
+ * 1000000 is above 63, the most a 64-port leaf splits (63 down, 1 up);
+ * 62.5GB/s = 500Gb/s is above dgx-a100-8's 200Gb/s HDR ports. */
+static void test_fat_tree_messages_quote_typed(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 4, .node = "hgx-h100-8", .oversub = 1e6};
+    expect_einval(&o, "--oversub 1000000: give a down:up port ratio from 1 (non-blocking) to 63");
+    o.oversub_arg = "2000000:2";
+    expect_einval(&o, "--oversub 2000000:2: give");
+    o = (cr_topo_gen_fat_tree){.nodes = 10,
+                               .node = "hgx-h100-8",
+                               .rails = 1,
+                               .leaf_radix = 8,
+                               .oversub = 10 / 6.0000001,
+                               .oversub_arg = "10:6.0000001"};
+    expect_einval(&o, "--oversub 10:6.0000001 splits the 8 ports");
+    o = (cr_topo_gen_fat_tree){.nodes = 2, .node = "dgx-a100-8", .nic_bw_Bps = 62.5e9};
+    expect_einval(&o, "--nic-bw 500Gbps: dgx-a100-8.xml gives its NICs port-bw 200Gbps");
+    o.nic_bw_arg = "62.5GB/s";
+    expect_einval(&o, "--nic-bw 62.5GB/s: dgx-a100-8.xml gives its NICs port-bw 200Gbps");
+}
+
 /* 4x4x4 TPU v5p: 64 chips, 3 x 64 link bundles, chips forward traffic;
  * the same bisection as the shipped tpu-v5p-64 (32 x 100GB/s). */
 static void test_torus(void **state)
@@ -562,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_fat_tree_errors),
         cmocka_unit_test(test_fat_tree_nic_speed),
         cmocka_unit_test(test_fat_tree_recorded_command),
+        cmocka_unit_test(test_fat_tree_messages_quote_typed),
         cmocka_unit_test(test_torus),
         cmocka_unit_test(test_nvl),
         cmocka_unit_test(test_nvl_shared_spines),

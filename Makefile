@@ -69,6 +69,7 @@ INTERNAL_HEADERS := $(addprefix model/,fileio.h grow.h json_num.h maxflow.h sbuf
 
 LIBA := $(BUILD)/libcommroof.a
 OBJCOPY ?= objcopy
+NM ?= nm
 LIBSO := $(BUILD)/libcommroof.so
 BIN := $(BUILD)/commroof
 
@@ -90,16 +91,26 @@ $(BUILD)/%.o: %.c
 $(LIBA): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 # The archive make install puts beside libcommroof.so: the library's
-# objects linked into one, every global but the cr_ API made local, as the
-# .so's version script does (tools/libcommroof.map), so that a program
-# linking it statically meets none of the internals' names (algo_*, ops_*,
-# txml_* ...). The tests and the CLI link $(LIBA), which keeps them.
+# objects linked into one, every global but the names the .so exports made
+# local, so that a program linking it statically meets none of the
+# internals' names (algo_*, ops_*, txml_*, and the cr_ names of the
+# internal headers, cr_chart_*, cr_sbuf_* ..., which their visibility
+# pragma hides in the .so). The list is read from the built .so (its
+# version script, tools/libcommroof.map, and the pragmas decide it), so the
+# two libraries' faces are one list; tests/check_install.sh compares them.
+# The tests and the CLI link $(LIBA), which keeps everything.
 LIBA_INSTALL := $(BUILD)/install/libcommroof.a
-$(LIBA_INSTALL): $(LIB_OBJ)
+LIBSO_SYMS := $(BUILD)/install/libcommroof.syms
+$(LIBSO_SYMS): $(LIBSO)
+	@mkdir -p $(dir $@)
+	$(NM) -D --defined-only $(LIBSO) | awk 'NF == 3 {print $$3}' | sort -u > $@.tmp
+	@[ -s $@.tmp ] || { echo "$(LIBSO) exports nothing"; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+$(LIBA_INSTALL): $(LIB_OBJ) $(LIBSO_SYMS)
 	@mkdir -p $(dir $@)
 	rm -f $@ $(BUILD)/install/commroof.o
-	$(LD) -r -o $(BUILD)/install/commroof.o $^
-	$(OBJCOPY) --wildcard --keep-global-symbol='cr_*' $(BUILD)/install/commroof.o
+	$(LD) -r -o $(BUILD)/install/commroof.o $(LIB_OBJ)
+	$(OBJCOPY) --keep-global-symbols=$(LIBSO_SYMS) $(BUILD)/install/commroof.o
 	ar rcs $@ $(BUILD)/install/commroof.o
 $(LIBSO): $(LIB_OBJ) tools/libcommroof.map
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=tools/libcommroof.map -o $@ $(LIB_OBJ) $(LDLIBS)

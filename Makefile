@@ -6,7 +6,8 @@
 #   make demo       the main job on the embedded default topology
 #   make bench      performance of the tool itself (one core)
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make uninstall PREFIX=/usr/local [DESTDIR=...]   (what install wrote)
 #   make format-check
 #
 # Modules add files, not rules: every model/*.c, traces/reader/*.c, validate/*.c
@@ -67,13 +68,19 @@ PUBLIC_HEADERS := $(addprefix model/,bound.h coll.h dtype.h flowsim.h gpu_catalo
 INTERNAL_HEADERS := $(addprefix model/,fileio.h grow.h json_num.h maxflow.h sbuf.h stats.h xml_safe.h) \
                     $(addprefix plots/,chart.h plots.h report.h sources.h table.h)
 
+# The library's version (the .pc file's, tools/commroof.pc.in) and its
+# ABI's: libcommroof.so.$(VERSION) carries the SONAME libcommroof.so.$(SOVERSION),
+# which programs linked with -lcommroof record; a release that breaks the
+# ABI raises SOVERSION.
+VERSION := 0.1.0
+SOVERSION := 0
 LIBA := $(BUILD)/libcommroof.a
 OBJCOPY ?= objcopy
 NM ?= nm
 LIBSO := $(BUILD)/libcommroof.so
 BIN := $(BUILD)/commroof
 
-.PHONY: print-headers all test demo bench install format format-check deps deps-check clean check-unit check-golden check-scripts
+.PHONY: print-headers all test demo bench install uninstall format format-check deps deps-check clean check-unit check-golden check-scripts
 all: deps-check $(BIN) $(LIBSO)
 
 # --- generated: shipped topologies and suites compiled into the library ---
@@ -112,8 +119,13 @@ $(LIBA_INSTALL): $(LIB_OBJ) $(LIBSO_SYMS)
 	$(LD) -r -o $(BUILD)/install/commroof.o $(LIB_OBJ)
 	$(OBJCOPY) --keep-global-symbols=$(LIBSO_SYMS) $(BUILD)/install/commroof.o
 	ar rcs $@ $(BUILD)/install/commroof.o
-$(LIBSO): $(LIB_OBJ) tools/libcommroof.map
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=tools/libcommroof.map -o $@ $(LIB_OBJ) $(LDLIBS)
+# The SONAME's link beside it, so that a program built against the build
+# tree's library runs there (LD_LIBRARY_PATH=$(BUILD)).
+# Relinked when the Makefile changes (the SONAME is written here).
+$(LIBSO): $(LIB_OBJ) tools/libcommroof.map Makefile
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=tools/libcommroof.map \
+	  -Wl,-soname,libcommroof.so.$(SOVERSION) -o $@ $(LIB_OBJ) $(LDLIBS)
+	ln -sf libcommroof.so $(BUILD)/libcommroof.so.$(SOVERSION)
 $(BIN): $(CLI_OBJ) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
@@ -167,19 +179,43 @@ demo: deps
 bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
+# What make install writes under $(DESTDIR)$(PREFIX), and make uninstall
+# removes: these files, the library's two links, and the folders of our own
+# (include/commroof, share/commroof); bin, lib, include and share are
+# shared with other packages and stay.
+INST = $(DESTDIR)$(PREFIX)
+INST_TOPO := $(notdir $(sort $(wildcard topologies/*.xml topologies/*.dtd)))
+INST_HEADERS := $(notdir $(PUBLIC_HEADERS)) commroof_nvtx.h
+INST_LIBS := libcommroof.a libcommroof.so.$(VERSION) libcommroof.so.$(SOVERSION) libcommroof.so \
+             libcommroof_trace.so
+
 install: all $(LIBA_INSTALL)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/commroof \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/commroof/topologies \
-	  $(DESTDIR)$(PREFIX)/share/commroof/python
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/commroof
-	install -m 644 $(LIBA_INSTALL) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/commroof/
-	install -m 644 topologies/*.xml topologies/*.dtd $(DESTDIR)$(PREFIX)/share/commroof/topologies/
-	install -m 644 traces/annotate/commroof_nvtx.h $(DESTDIR)$(PREFIX)/include/commroof/
-	install -m 644 traces/annotate/commroof_nvtx.py $(DESTDIR)$(PREFIX)/share/commroof/python/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBS@|$(PKG_LIBS)|g' tools/commroof.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/commroof.pc
-	-[ -f $(BUILD)/libcommroof_trace.so ] && install -m 755 $(BUILD)/libcommroof_trace.so $(DESTDIR)$(PREFIX)/lib/
+	install -d $(INST)/bin $(INST)/lib $(INST)/include/commroof $(INST)/lib/pkgconfig \
+	  $(INST)/share/commroof/topologies $(INST)/share/commroof/python
+	install -m 755 $(BIN) $(INST)/bin/commroof
+	install -m 644 $(LIBA_INSTALL) $(INST)/lib/
+	install -m 644 $(LIBSO) $(INST)/lib/libcommroof.so.$(VERSION)
+	ln -sf libcommroof.so.$(VERSION) $(INST)/lib/libcommroof.so.$(SOVERSION)
+	ln -sf libcommroof.so.$(SOVERSION) $(INST)/lib/libcommroof.so
+	install -m 644 $(PUBLIC_HEADERS) traces/annotate/commroof_nvtx.h $(INST)/include/commroof/
+	install -m 644 $(addprefix topologies/,$(INST_TOPO)) $(INST)/share/commroof/topologies/
+	install -m 644 traces/annotate/commroof_nvtx.py $(INST)/share/commroof/python/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBS@|$(PKG_LIBS)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  tools/commroof.pc.in > $(INST)/lib/pkgconfig/commroof.pc
+	if [ -f $(BUILD)/libcommroof_trace.so ]; then \
+	  install -m 755 $(BUILD)/libcommroof_trace.so $(INST)/lib/; fi
+
+# Removes what install wrote (the same PREFIX and DESTDIR), and nothing else:
+# a file of another package in our folders keeps them.
+uninstall:
+	rm -f $(INST)/bin/commroof $(addprefix $(INST)/lib/,$(INST_LIBS)) \
+	  $(INST)/lib/pkgconfig/commroof.pc $(addprefix $(INST)/include/commroof/,$(INST_HEADERS)) \
+	  $(addprefix $(INST)/share/commroof/topologies/,$(INST_TOPO)) \
+	  $(INST)/share/commroof/python/commroof_nvtx.py
+	for d in $(INST)/include/commroof $(INST)/share/commroof/topologies \
+	  $(INST)/share/commroof/python $(INST)/share/commroof; do \
+	  [ ! -d "$$d" ] || rmdir "$$d" 2>/dev/null || echo "uninstall: $$d kept: it holds other files"; \
+	done
 
 # For tests/check_install.sh: the two header lists, one line each.
 print-headers:

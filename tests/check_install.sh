@@ -4,7 +4,10 @@
 # prefix, then builds a small program against the installed pkg-config file
 # (shared library, and the static one with --static), runs both, and checks
 # that every installed header compiles on its own with the file's Cflags,
-# in C and in C++, and that a C++ program links against both libraries.
+# in C and in C++ (-Wold-style-cast), that a C++ program links against both
+# libraries, that the archive's global names are the .so's exports, that
+# the .so carries its SONAME, and that `make uninstall` (PREFIX, DESTDIR)
+# removes what install wrote.
 # The program opens the shipped hgx-h200-8 and prints its GPU count and the
 # GPU 0 -> 1 route: 8 GPUs; 18 x 25 GB/s of NVLink + 63 GB/s of PCIe Gen5
 # (the pair figure, README `topo show`) = 513 GB/s.
@@ -35,7 +38,6 @@ for lib in libcommroof.a libcommroof.so; do
 done
 [ -n "$(nm -g --defined-only "$T/prefix/lib/libcommroof.a" | awk 'NF == 3 && $3 ~ /^cr_topo_open$/')" ] ||
     fail "libcommroof.a does not define cr_topo_open"
-
 # The archive's globals are the shared library's exports, name for name: a
 # cr_ name that no installed header declares (cr_chart_*, cr_sbuf_*,
 # cr_maxflow_* ...: 139 of them, kept by a cr_* wildcard, QA audit) is
@@ -101,9 +103,30 @@ for h in "$T"/prefix/include/commroof/*.h; do
     cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $CF "$T/h.c" 2>"$T/err" ||
         { cat "$T/err"; fail "$(basename "$h") does not compile on its own"; }
     cp "$T/h.c" "$T/h.cc"
-    c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only $CF "$T/h.cc" 2>"$T/err" ||
+    c++ -std=c++11 -Wall -Wextra -Wold-style-cast -Werror -fsyntax-only $CF "$T/h.cc" 2>"$T/err" ||
         { cat "$T/err"; fail "$(basename "$h") does not compile on its own as C++"; }
 done
+# commroof_nvtx.h's functions have bodies only with nvtx3 on the include
+# path: there, C++ callers with -Wold-style-cast (clang++ and g++) met its
+# C casts, (size_t)n (QA audit: 5 errors with clang++ -Werror).
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+if [ -f "$CUDA/include/nvtx3/nvToolsExt.h" ]; then
+    cat >"$T/nvtx.cc" <<'EOF'
+#include <commroof_nvtx.h>
+
+int main()
+{
+    commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=bf16", 64, 32, 16);
+    return commroof_nvtx_pop() < -1;
+}
+EOF
+    for cxx in c++ clang++; do
+        command -v $cxx >/dev/null 2>&1 || continue
+        $cxx -std=c++11 -Wall -Wextra -Wpedantic -Wold-style-cast -Werror -fsyntax-only $CF \
+            -isystem "$CUDA/include" "$T/nvtx.cc" 2>"$T/err" ||
+            { cat "$T/err"; fail "commroof_nvtx.h with nvtx3 does not compile as C++ with $cxx -Wold-style-cast"; }
+    done
+fi
 
 # The link below tries five headers; every installed header carries the
 # block (commroof_nvtx.h too, though its functions are static inline).
@@ -208,5 +231,53 @@ undeclared=$(comm -23 "$T/exported" "$T/declared")
 if [ -n "$undeclared" ]; then
     fail "libcommroof.so exports $(echo "$undeclared" | wc -l) name(s) no installed header declares (install the header, or declare them in a *_priv.h or an INTERNAL_HEADERS header, which hide them): $(echo $undeclared | cut -c1-300)"
 fi
+# The shared library is versioned (tools/commroof.pc.in's Version, the
+# Makefile's VERSION): libcommroof.so.X.Y.Z with the SONAME
+# libcommroof.so.X, which programs record, and the two links to it. It had
+# no SONAME: a program recorded "libcommroof.so", the development link.
+ver=$(pkg-config --modversion commroof) || fail "pkg-config --modversion commroof"
+major=${ver%%.*}
+so="$T/prefix/lib/libcommroof.so.$ver"
+[ -f "$so" ] && [ ! -L "$so" ] || fail "lib/libcommroof.so.$ver (the .pc's Version) is not installed as a file"
+soname=$(readelf -d "$so" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "libcommroof.so.$major" ] ||
+    fail "libcommroof.so.$ver has SONAME \"$soname\", expected libcommroof.so.$major"
+[ "$(readlink "$T/prefix/lib/libcommroof.so.$major")" = "libcommroof.so.$ver" ] ||
+    fail "lib/libcommroof.so.$major is not a link to libcommroof.so.$ver"
+[ "$(readlink "$T/prefix/lib/libcommroof.so")" = "libcommroof.so.$major" ] ||
+    fail "lib/libcommroof.so is not a link to libcommroof.so.$major"
+if [ -f "$T/tiny" ]; then
+    needed=$(readelf -d "$T/tiny" | sed -n 's/.*(NEEDED).*\[\(libcommroof[^]]*\)\]/\1/p')
+    [ "$needed" = "libcommroof.so.$major" ] ||
+        fail "a program linked with -lcommroof needs \"$needed\", expected libcommroof.so.$major"
+fi
+
+# make uninstall removes what make install wrote, and nothing else: with
+# PREFIX, and with DESTDIR (a staged install, the .pc naming PREFIX). There
+# was no uninstall target.
+echo keep >"$T/prefix/lib/other-package.so"
+if make --no-print-directory BUILD="$B" uninstall PREFIX="$T/prefix" >"$T/log" 2>&1; then
+    left=$(cd "$T/prefix" && find . \( -type f -o -type l \) ! -path ./lib/other-package.so | sort)
+    [ -z "$left" ] || fail "make uninstall left $(echo "$left" | wc -l) file(s): $(echo $left | cut -c1-200)"
+    [ -f "$T/prefix/lib/other-package.so" ] || fail "make uninstall removed another package's file"
+    for dir in include/commroof share/commroof; do
+        [ ! -e "$T/prefix/$dir" ] || fail "make uninstall left the folder $dir"
+    done
+else
+    cat "$T/log"; fail "make uninstall failed"
+fi
+if make --no-print-directory BUILD="$B" install DESTDIR="$T/stage" PREFIX=/opt/cr >"$T/log" 2>&1; then
+    [ -f "$T/stage/opt/cr/include/commroof/topo.h" ] ||
+        fail "make install DESTDIR=... wrote no header under DESTDIR"
+    grep -qx 'prefix=/opt/cr' "$T/stage/opt/cr/lib/pkgconfig/commroof.pc" ||
+        fail "make install DESTDIR=... PREFIX=/opt/cr: commroof.pc does not say prefix=/opt/cr"
+    make --no-print-directory BUILD="$B" uninstall DESTDIR="$T/stage" PREFIX=/opt/cr >"$T/log" 2>&1 ||
+        { cat "$T/log"; fail "make uninstall DESTDIR=... failed"; }
+    left=$(cd "$T/stage" && find . \( -type f -o -type l \) | sort)
+    [ -z "$left" ] ||
+        fail "make uninstall DESTDIR=... left $(echo "$left" | wc -l) file(s): $(echo $left | cut -c1-200)"
+else
+    cat "$T/log"; fail "make install DESTDIR=... failed"
+fi
 if [ $fails -ne 0 ]; then echo "check_install: $fails failure(s)"; exit 1; fi
-echo "check_install: OK (make install PREFIX=..., pkg-config, shared and static, headers)"
+echo "check_install: OK (make install PREFIX=..., pkg-config, shared and static, headers, SONAME, uninstall)"

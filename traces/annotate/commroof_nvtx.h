@@ -53,6 +53,13 @@ extern "C" {
 /* The longest range name (the tracer keeps 256 bytes). */
 #define COMMROOF_NVTX_MAX 256
 
+/* A conversion that C++ compilers accept under -Wold-style-cast. */
+#ifdef __cplusplus
+#define COMMROOF_NVTX_CAST(T, x) (static_cast<T>(x))
+#else
+#define COMMROOF_NVTX_CAST(T, x) ((T)(x))
+#endif
+
 /* Opens the range "cr:<op> <params>" on this thread; params is a printf
  * format (may be NULL) of space-separated key=value pairs. Returns the
  * nesting depth as NVTX does (negative when no tool is attached or NVTX is
@@ -70,15 +77,16 @@ static inline int commroof_nvtx_push(const char *op, const char *params, ...)
 #ifdef COMMROOF_NVTX_ON
     char name[COMMROOF_NVTX_MAX];
     int n = snprintf(name, sizeof name, "cr:%s", op ? op : "");
-    int cut = n < 0 || (size_t)n >= sizeof name;
+    int cut = n < 0 || COMMROOF_NVTX_CAST(size_t, n) >= sizeof name;
     if (params && !cut) {
-        if ((size_t)n + 1 < sizeof name) {
+        if (COMMROOF_NVTX_CAST(size_t, n) + 1 < sizeof name) {
             name[n++] = ' ';
             va_list ap;
             va_start(ap, params);
-            int m = vsnprintf(name + n, sizeof name - (size_t)n, params, ap);
+            int m = vsnprintf(name + n, sizeof name - COMMROOF_NVTX_CAST(size_t, n), params, ap);
             va_end(ap);
-            cut = m < 0 || (size_t)m >= sizeof name - (size_t)n;
+            cut = m < 0 ||
+                  COMMROOF_NVTX_CAST(size_t, m) >= sizeof name - COMMROOF_NVTX_CAST(size_t, n);
         } else {
             cut = 1;
         }

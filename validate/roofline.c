@@ -7,6 +7,8 @@
  * operators to catalog operators is roofline_aten.c's table; the finished
  * table's totals and order are roofline_table.c's.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include "roofline_priv.h"
 #include "roofline_trace_priv.h"
 #include "traces/reader/trace_summary.h"
+#include "units.h"
 #include "traces/tracer/sb.h"
 #include "validate_priv.h"
 
@@ -90,16 +93,54 @@ static bool is_emit_nvtx(const char *name, cr_rf_name *pn)
     return pn->has_sizes || pn->op_id >= 0 || pn->seq >= 0 || strstr(pn->op, "::") != NULL;
 }
 
-/* A "cr:" range: one validate reads (a crbench family with iters), else
- * one of a catalog operator (commroof_nvtx.h, commroof_nvtx.py: each range
- * one call, its keys the operator's parameters), else a user range. */
+/* A "cr:" range: a call of a catalog operator (commroof_nvtx.h,
+ * commroof_nvtx.py: its keys the operator's parameters, iters=N its
+ * repetitions), else one validate reads (a crbench family with iters),
+ * else a user range. */
 static int cr_kind(const char *name)
 {
     cr_vcase vc;
     cr_diag dd = {{0}};
+    if (cr_vcase_is_catalog_call(name))
+        return RG_CROP;
     if (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters"))
         return RG_CR;
-    return cr_vcase_is_catalog_call(name) ? RG_CROP : RG_USER;
+    return RG_USER;
+}
+
+/* The most repetitions one range may say it holds (validate's cap). */
+#define CROP_MAX_REPS 1e9
+
+/* The repetitions a catalog call's range holds: its iters=N (1 without
+ * one). 0 where iters= is not a whole number from 1 to 1e9 or is given
+ * twice, with the reason in why (size bytes, may be 0). */
+static long long crop_reps(const char *name, char *why, size_t size)
+{
+    long long reps = 1;
+    int seen = 0;
+    for (const char *p = name; (p = strstr(p, " iters=")) != NULL;) {
+        p += 7;
+        size_t vl = strcspn(p, " ");
+        char v[48];
+        snprintf(v, sizeof v, "%.*s", (int)(vl < sizeof v ? vl : sizeof v - 1), p);
+        if (seen++) {
+            snprintf(why, size, "iters given twice: give each key once");
+            return 0;
+        }
+        char *end = NULL;
+        errno = 0;
+        double x = cr_plain_number(v) && vl < sizeof v ? strtod(v, &end) : NAN;
+        if (!end || *end || errno == ERANGE || !(x >= 1 && x <= CROP_MAX_REPS) || x != floor(x)) {
+            snprintf(why, size,
+                     "iters=%s: not a whole number from 1 to 1e9 (the repetitions the range "
+                     "holds, e.g. iters=10)",
+                     v);
+            return 0;
+        }
+        reps = (long long)x;
+        p += vl;
+    }
+    return reps;
 }
 
 static const char *payload_str(const cr_trace_event *ev, const char *field)
@@ -256,7 +297,8 @@ typedef struct {
                       resolved to other bytes are evaluated apart; NULL for others */
         char *name;
         int dtype, in_dtype;
-        double busy_s;
+        double busy_s;  /* one call's device time (a range of reps calls: its time / reps) */
+        long long reps; /* the calls it stands for: a catalog call's iters=, else 1 */
         cr_rf_owned own;
     } * calls;
     size_t ncall, ccall;
@@ -299,6 +341,7 @@ static cr_status add_call(rctx *c, const char *name, rrange *r, double busy_s, c
     if (lend)
         r->name_lent = true;
     k->busy_s = busy_s;
+    k->reps = 1;
     if (r) {
         k->dtype = r->dtype;
         k->in_dtype = r->in_dtype;
@@ -768,8 +811,19 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if (r->n_acts == 0)
             continue;
         if (r->kind == RG_CROP) {
-            if ((st = add_call(c, r->name, r, r->busy_s, d, "C\x1f%s", r->name)) != CR_OK)
+            /* iters=N: N calls, each the range's device time / N (their
+             * mean), in the row of the operator and its parameters (the
+             * key leaves a valid iters= out); a bad count is one call in
+             * a row of its own, which says why */
+            long long reps = crop_reps(r->name, NULL, 0);
+            const char *it = reps > 0 ? strstr(r->name, " iters=") : NULL;
+            size_t off = it ? (size_t)(it - r->name) : strlen(r->name);
+            size_t len = it ? 7 + strcspn(it + 7, " ") : 0;
+            reps = reps > 0 ? reps : 1;
+            if ((st = add_call(c, r->name, r, r->busy_s / (double)reps, d, "C\x1f%.*s%s", (int)off,
+                               r->name, r->name + off + len)) != CR_OK)
                 goto out;
+            c->calls[c->ncall - 1].reps = reps;
             continue;
         }
         if (r->kind == RG_ATEN_UNREAD) { /* one row per operator, its name unread */
@@ -881,11 +935,14 @@ static cr_status eval_catalog(const cr_topo *t, const cr_rf_case *m, cr_dtype dt
 
 /* A "cr:<op> key=value ..." range of a catalog operator: its parameters
  * as the user gave them, the dtype from them, else its kernels, else
- * --dtype, else the operator's default. */
-static cr_status eval_cr_op(const rctx *c, const struct call *k, cr_rf_row *w, cr_diag *d)
+ * --dtype, else the operator's default. The row's name is its key's (the
+ * range's, less a valid iters=: the row holds ranges of any count);
+ * reps_in_row: some of its calls came from a range of iters=N > 1. */
+static cr_status eval_cr_op(const rctx *c, const struct call *k, bool reps_in_row, cr_rf_row *w,
+                            cr_diag *d)
 {
     const cr_topo *t = c->t;
-    const char *p = k->name + 3;
+    const char *p = k->key + 2 + 3; /* "C\x1f" "cr:" */
     size_t ol = strcspn(p, " ");
     snprintf(w->op, sizeof w->op, "cr:%.*s", (int)(ol > 40 ? 40 : ol), p);
     cr_str_copy(w->args, sizeof w->args, p[ol] ? p + ol + 1 : "");
@@ -895,6 +952,12 @@ static cr_status eval_cr_op(const rctx *c, const struct call *k, cr_rf_row *w, c
     cr_diag dd = {{0}};
     if (cr_op_find(op, &def, &dd) != CR_OK) {
         snprintf(w->note, sizeof w->note, "%.180s", dd.msg);
+        return CR_OK;
+    }
+    char why[160];
+    long long reps = crop_reps(k->name, why, sizeof why);
+    if (reps < 1) {
+        cr_str_copy(w->note, sizeof w->note, why);
         return CR_OK;
     }
     cr_op_params prm;
@@ -916,7 +979,7 @@ static cr_status eval_cr_op(const rctx *c, const struct call *k, cr_rf_row *w, c
         }
         *eq = '\0';
         if (!strcmp(tok, "iters") || !strcmp(tok, "name"))
-            continue; /* not the operator's: a repeat count, a label */
+            continue; /* not the operator's: the repetitions (crop_reps), a label */
         int kp = cr_opp_parse(tok);
         if (kp >= 0 && given[kp]) {
             snprintf(w->note, sizeof w->note, "%.40s given twice: give each parameter once", tok);
@@ -989,6 +1052,11 @@ static cr_status eval_cr_op(const rctx *c, const struct call *k, cr_rf_row *w, c
             snprintf(w->model + o, sizeof w->model - (size_t)o, " dtype=%s", cr_dtype_name(dt));
     }
     put_verdict(t, def, &prm, w);
+    if (reps_in_row) {
+        size_t used = strlen(w->note);
+        snprintf(w->note + used, sizeof w->note - used,
+                 "%sa range of iters=N is N calls, each its device time / N", used ? "; " : "");
+    }
     return CR_OK;
 }
 
@@ -1176,21 +1244,59 @@ static int cmp_call(const void *x, const void *y)
     return k ? k : strcmp(a->sig ? a->sig : "", b->sig ? b->sig : "");
 }
 
+/* A call's time and the calls it stands for (a range of iters=N). */
+typedef struct {
+    double s;
+    long long reps;
+} rep_time;
+
+static int cmp_rep_time(const void *x, const void *y)
+{
+    const rep_time *a = x, *b = y;
+    return (a->s > b->s) - (a->s < b->s);
+}
+
+/* The median of the n times of t (sorted here), where t[i] stands for
+ * t[i].reps calls (total in all): cr_median's of the list with each time
+ * repeated, without writing it out (a range may stand for 1e9 calls). */
+static double median_reps(rep_time *t, size_t n, long long total)
+{
+    qsort(t, n, sizeof *t, cmp_rep_time);
+    /* the places (total - 1) / 2 and total / 2 (0-based) */
+    long long lo = (total - 1) / 2, hi = total / 2, seen = 0;
+    double vlo = NAN, vhi = NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (lo >= seen && lo < seen + t[i].reps)
+            vlo = t[i].s;
+        if (hi >= seen && hi < seen + t[i].reps)
+            vhi = t[i].s;
+        seen += t[i].reps;
+    }
+    return 0.5 * (vlo + vhi);
+}
+
 static cr_status rows_from_calls(rctx *c, cr_diag *d)
 {
     if (c->ncall > 1)
         qsort(c->calls, c->ncall, sizeof *c->calls, cmp_call);
     double *v = malloc((c->ncall ? c->ncall : 1) * sizeof *v);
-    if (!v)
+    rep_time *vr = malloc((c->ncall ? c->ncall : 1) * sizeof *vr);
+    if (!v || !vr) {
+        free(v);
+        free(vr);
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    }
     cr_status st = CR_OK;
     for (size_t i = 0; i < c->ncall;) {
         size_t j = i;
         double tot = 0, fastest = INFINITY;
+        long long calls = 0;
         while (j < c->ncall && !strcmp(c->calls[j].key, c->calls[i].key)) {
             v[j - i] = c->calls[j].busy_s;
-            tot += c->calls[j].busy_s;
+            vr[j - i] = (rep_time){c->calls[j].busy_s, c->calls[j].reps};
+            tot += c->calls[j].busy_s * (double)c->calls[j].reps;
             fastest = fmin(fastest, c->calls[j].busy_s);
+            calls += c->calls[j].reps;
             j++;
         }
         const struct call *k = &c->calls[i];
@@ -1199,14 +1305,24 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             break;
         }
-        w->calls = (int)(j - i);
-        w->median_s = cr_median(v, j - i);
+        /* a range of iters=N is N calls of its mean (crop_reps); over
+         * 2^31 - 1 of them (three ranges of 1e9) the count stops there,
+         * and the note says so */
+        w->calls = calls > INT_MAX ? INT_MAX : (int)calls;
+        w->median_s =
+            calls > (long long)(j - i) ? median_reps(vr, j - i, calls) : cr_median(v, j - i);
         w->min_s = fastest;
         w->total_s = tot;
         if (k->key[0] == 'C') {
             w->kind = CR_RF_CR;
-            if ((st = eval_cr_op(c, k, w, d)) != CR_OK)
+            if ((st = eval_cr_op(c, k, calls > (long long)(j - i), w, d)) != CR_OK)
                 break;
+            if (calls > INT_MAX) {
+                size_t used = strlen(w->note);
+                snprintf(w->note + used, sizeof w->note - used,
+                         "%s%lld calls, shown as %d (the count's limit)", used ? "; " : "", calls,
+                         INT_MAX);
+            }
         } else if (k->key[0] == 'U') {
             /* an operator's range whose name does not read as emit_nvtx's:
              * its kernels are the operator's, without a bound */
@@ -1232,6 +1348,7 @@ static cr_status rows_from_calls(rctx *c, cr_diag *d)
         i = j;
     }
     free(v);
+    free(vr);
     return st;
 }
 

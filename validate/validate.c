@@ -96,8 +96,16 @@ bool cr_vcase_is_catalog_call(const char *name)
 {
     cr_vcase vc;
     cr_diag dd = {{0}};
-    if (strncmp(name, "cr:", 3) != 0 ||
-        (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters")))
+    if (!name || strncmp(name, "cr:", 3) != 0)
+        return false;
+    /* crbench's case: a family's range with iters=; where the family's
+     * name is a catalog operator's too (gemm), one that declares its work,
+     * as crbench does in every case (kernels/gemm.cu) and no catalog
+     * operator's range does (it gives shapes): iters= alone means the
+     * same in both, N repetitions in the range (doc/roofline.md) */
+    if (cr_vcase_parse(name, &vc, &dd) == CR_OK && cr_vcase_get(&vc, "iters") &&
+        (cr_vcase_get(&vc, "rd_bytes") || cr_vcase_get(&vc, "wr_bytes") ||
+         cr_vcase_get(&vc, "flops")))
         return false;
     char op[32];
     size_t i = 0;

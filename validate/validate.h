@@ -92,11 +92,14 @@ typedef struct {
  * with the reason in d. */
 cr_status cr_vcase_parse(const char *name, cr_vcase *out, cr_diag *d);
 
-/* Whether an NVTX range name is one call of a catalog operator,
+/* Whether an NVTX range name is a call of a catalog operator,
  * "cr:<op> key=value ..." with <op> one cr_op_find() knows (what
  * commroof_nvtx.h and commroof_nvtx.py open), rather than a crbench case
- * validate reads (a family with iters=). validate skips such ranges;
- * roofline reads them, one row a call. */
+ * validate reads: a family's range with iters= that, where the family is
+ * also a catalog operator (gemm), declares its work (rd_bytes=, wr_bytes=
+ * or flops=, as crbench writes in every case). In both, iters=N says the
+ * range holds N repetitions (N calls); a catalog call without it is one.
+ * validate skips catalog calls; roofline reads them. false for NULL. */
 bool cr_vcase_is_catalog_call(const char *name);
 
 /* The value of key (borrowed), or NULL. */

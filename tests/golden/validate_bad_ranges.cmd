@@ -9,7 +9,7 @@ r() { printf '{"ph":"X","cat":"nvtx","name":"%s","pid":199,"tid":1,"ts":%s,"dur"
 {
     echo '{"traceEvents":['
     r "cr:nccl coll=allreduce bytes=-1 nranks=1 iters=1" 100
-    r "cr:gemm dtype=bf16 m=0 n=8192 k=8192 iters=1" 2000
+    r "cr:gemm dtype=bf16 m=0 n=8192 k=8192 iters=1 flops=0" 2000
     r "cr:ce dir=d2d host=none bytes=0 iters=1" 4000
     r "cr:hbm op=read bytes=1073741824 iters=1 rd_bytes=1073741824 wr_bytes=0 flops=0" 6000
     echo '{"ph":"M","pid":199,"tid":0,"name":"commroof_end","args":{}}]}'

@@ -1123,6 +1123,54 @@ static void test_cr_range_owns_nccl(void **state)
     cr_topo_free(t);
 }
 
+/* iters=N in a catalog operator's cr: range: N calls, each the range's
+ * device time / N, for gemm (also a crbench family's name) as for
+ * elementwise; ranges of one call and other counts share a row
+ * (tests/fixtures/roofline/README.md, annotated_iters.json). Before, the
+ * elementwise range was 1 call of 300 us and the gemm range of one kernel
+ * a crbench case, skipped. */
+static void test_cr_op_iters(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/annotated_iters.json");
+    assert_int_equal(r.info.skipped, 0);
+    static const cr_rf_row none;
+    const cr_rf_row *ew = &none, *bad = &none; /* the test fails on none's values */
+    for (size_t i = 0; i < r.n; i++) {
+        if (strcmp(r.rows[i].op, "cr:elementwise") != 0)
+            continue;
+        if (strstr(r.rows[i].args, "iters=2.5"))
+            bad = &r.rows[i];
+        else
+            ew = &r.rows[i];
+    }
+    /* 10 kernels of 30 us in a range of iters=10 */
+    assert_int_equal(ew->calls, 10);
+    assert_close(ew->median_s, 30e-6, 1e-9, 0);
+    assert_close(ew->min_s, 30e-6, 1e-9, 0);
+    assert_close(ew->total_s, 300e-6, 1e-9, 0);
+    assert_null(strstr(ew->args, "iters"));
+    /* one row: 800 us over iters=4 (200 us each), 2 x 250 us over iters=2:
+     * the median of 200, 200, 200, 200, 250, 250 */
+    const cr_rf_row *g = find(&r, "cr:gemm");
+    assert_int_equal(g->calls, 6);
+    assert_close(g->median_s, 200e-6, 1e-9, 0);
+    assert_close(g->min_s, 200e-6, 1e-9, 0);
+    assert_close(g->total_s, 1300e-6, 1e-9, 0);
+    assert_true(g->has_bound);
+    assert_close(g->save_s, 1300e-6 - 6 * g->bound_s, 1e-9, 0);
+    /* iters=2.5 counts nothing: one call of the range's 5 us, no bound */
+    assert_int_equal(bad->calls, 1);
+    assert_false(bad->has_bound);
+    assert_non_null(strstr(bad->note, "iters=2.5: not a whole number"));
+    assert_close(r.total_s, 300e-6 + 1300e-6 + 5e-6, 1e-9, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 /* A trace whose launches did not block (metadata.launch_blocking false)
  * and whose operator ranges own activities is counted, once, with its
  * path; the same trace saying nothing is not. */
@@ -1203,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_input_dtype),
         cmocka_unit_test(test_calls_and_pairing),
         cmocka_unit_test(test_cr_range_owns_nccl),
+        cmocka_unit_test(test_cr_op_iters),
         cmocka_unit_test(test_by_start),
         cmocka_unit_test(test_by_launch),
         cmocka_unit_test(test_fuzz_replay),

@@ -7,12 +7,21 @@
  * `commroof op <op>` takes them. You give shapes, never FLOPs or bytes:
  * commroof derives those from the operator catalog when it reads the trace.
  * The GPU work a range launches (trace with CUDA_LAUNCH_BLOCKING=1, or
- * synchronize before the pop) is one call of that operator.
+ * synchronize before the pop) is one call of that operator; a range around
+ * N repetitions of it says iters=N: N calls, each the range's device time
+ * / N, however many kernels each launched (doc/roofline.md, "cr: ranges").
+ * name=LABEL is a label; every other key is a parameter of the operator.
  *
  *     #include <commroof_nvtx.h>
  *     ...
  *     commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=bf16", m, n, k);
  *     cublasLtMatmul(...);
+ *     commroof_nvtx_pop();
+ *
+ *     commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=bf16 iters=%d", m, n, k, 10);
+ *     for (int i = 0; i < 10; i++)
+ *         cublasLtMatmul(...);
+ *     cudaStreamSynchronize(stream);
  *     commroof_nvtx_pop();
  *
  *     commroof trace -o out -- ./app && commroof roofline out --topo h200-1

@@ -7,7 +7,11 @@ catalog operator (`commroof op list`: gemm, elementwise, memcpy, attention,
 never FLOPs or bytes: commroof derives those from its operator catalog when
 it reads the trace. The GPU work launched inside a range is one call of the
 operator (trace with CUDA_LAUNCH_BLOCKING=1, or synchronize before the range
-closes, so that the work runs inside it).
+closes, so that the work runs inside it). A range around N repetitions of
+the call gives iters=N: commroof counts N calls, each the range's device
+time / N, however many kernels each launched (doc/roofline.md, "cr:
+ranges"). name=LABEL is a label; every other key is a parameter of the
+operator.
 
     import commroof_nvtx as cr
 
@@ -17,6 +21,10 @@ closes, so that the work runs inside it).
     cr.push("elementwise", elems=1 << 24, reads=2, writes=1, flops_per=1)
     launch_add(x, y, out)
     cr.pop()
+    with cr.range("gemm", m=4096, n=4096, k=4096, dtype="bf16", iters=10):
+        for _ in range(10):          # 10 calls, each a tenth of the range
+            c = a @ b
+        stream.synchronize()
 
     commroof trace -o out -- python3 app.py && commroof roofline out --topo h200-1
 

@@ -6,8 +6,10 @@
 # include path; where the tracer library is built, a program using it,
 # traced without a GPU (the tracer then records NVTX ranges alone), leaves
 # the range "cr:gemm m=64 n=32 k=16 dtype=bf16" in its trace; the Python
-# module builds the same name, refuses values with spaces, and does nothing
-# (backend "none") where no NVTX library is loaded.
+# module builds the same name, refuses what commroof's reader would reject
+# (its operator and parameter tables held to the catalog's), and does
+# nothing (backend "none") where no NVTX library is loaded; the header's
+# commroof_nvtx_check refuses the malformed names it can tell cheaply.
 set -u
 CR=$1
 B=${BUILD:-build}
@@ -110,6 +112,190 @@ refused key
 refused key
 True"
     [ "$got" = "$want" ] || fail "commroof_nvtx.py: got \"$got\", expected \"$want\""
+fi
+
+# The Python module refuses what commroof's reader always rejects, naming
+# the key and what would do (QA audit: dtype=None wrote dtype=None, causal=None
+# causal=None, flops_per=True flops_per=yes, m=2**60 a count over 2^53, and
+# keys outside [a-z0-9_] passed when they had no space or '='); iters= is a
+# whole number of repetitions. Each case: the keyword, the words the
+# ValueError must hold.
+if command -v python3 >/dev/null 2>&1; then
+    got=$(python3 - <<'EOF2' 2>&1
+import sys
+sys.path.insert(0, "traces/annotate")
+import commroof_nvtx as cr
+bad = [
+    ("gemm", {"m": 64, "dtype": None}, "dtype=None", "leave a parameter out"),
+    ("attention", {"causal": None}, "causal=None", "leave a parameter out"),
+    ("elementwise", {"flops_per": True}, "flops_per=True", "finite decimal number"),
+    ("elementwise", {"flops_per": float("inf")}, "flops_per=inf", "finite decimal number"),
+    ("gemm", {"m": 2**60}, "m=1152921504606846976", "2^53 - 1"),
+    ("gemm", {"m": 64.5}, "m=64.5", "whole count"),
+    ("gemm", {"m": 0}, "m=0", "from 1"),
+    ("gemm", {"m": True}, "m=True", "whole count"),
+    ("gemm", {"m": "1_000"}, "m='1_000'", "whole count"),
+    ("gemm", {"M": 64}, "key 'M'", "[a-z0-9_]+"),
+    ("gemm", {"m-1": 64}, "key 'm-1'", "[a-z0-9_]+"),
+    ("my_op", {"Rows": 64}, "key 'Rows'", "[a-z0-9_]+"),
+    ("gemm", {"mm": 64}, "no parameter 'mm'", "dtype, m, n, k, batch"),
+    ("gemm", {"dtype": "torch.bfloat16"}, "dtype='torch.bfloat16'", "bf16"),
+    ("attention", {"causal": "maybe"}, "causal='maybe'", "True or False"),
+    ("memcpy", {"kind": "p2p"}, "kind='p2p'", "d2d h2d d2h"),
+    ("coll", {"order": "tp,tp"}, "order='tp,tp'", "at most once"),
+    ("memcpy", {"bytes": "64 MiB"}, "bytes='64 MiB'", "with its unit"),
+    ("gemm", {"iters": 0}, "iters=0", "whole number from 1 to 1000000000"),
+    ("gemm", {"iters": 2.5}, "iters=2.5", "repetitions"),
+    ("gemm", {"iters": "10x"}, "iters='10x'", "repetitions"),
+    ("my_op", {"x": float("nan")}, "x=nan", "finite number"),
+    ("my_op", {"x": None}, "x=None", "leave a parameter out"),
+]
+for op, kw, *words in bad:
+    try:
+        print("accepted", cr.name(op, **kw))
+    except ValueError as e:
+        missing = [w for w in words if w not in str(e)]
+        print("refused" if not missing else f"refused without {missing}: {e}")
+good = [
+    ("gemm", {"m": 4096, "n": 4096, "k": 4096, "dtype": "bf16", "iters": 10, "name": "qkv"}),
+    ("elementwise", {"elems": 1 << 24, "reads": 0, "writes": 1, "flops_per": 0.5}),
+    ("attention", {"seq": "128k", "heads": 8, "causal": False, "backward": 1}),
+    ("ddp", {"params": "70G", "bucket": "25MB", "grad_dtype": "bfloat16", "order": "dp,tp"}),
+    ("memcpy", {"bytes": 1 << 30, "kind": "H2D", "pinned": "yes"}),
+    ("my_op", {"rows": 64, "flag": True}),
+]
+for op, kw in good:
+    print(cr.name(op, **kw))
+EOF2
+)
+    want=$(for i in $(seq 23); do echo refused; done
+        echo "cr:gemm m=4096 n=4096 k=4096 dtype=bf16 iters=10 name=qkv
+cr:elementwise elems=16777216 reads=0 writes=1 flops_per=0.5
+cr:attention seq=128k heads=8 causal=no backward=1
+cr:ddp params=70G bucket=25MB grad_dtype=bfloat16 order=dp,tp
+cr:memcpy bytes=1073741824 kind=H2D pinned=yes
+cr:my_op rows=64 flag=yes")
+    [ "$got" = "$want" ] || fail "commroof_nvtx.py checks: got \"$got\", expected \"$want\""
+
+    # Its tables are the catalog's: each operator's parameters as `op list
+    # --json` names them, each parameter's kind as `op OP --json` types its
+    # value (a number: count, decimal or bytes; a bool: a switch; a string:
+    # an element type, a choice, a word or the order). And every name it
+    # builds for every operator and parameter, from a value of each kind,
+    # reads: every row of `commroof roofline` has a bound, none says a value
+    # or key was refused.
+    "$CR" op list --json >"$T/ops.json" || fail "commroof op list --json"
+    for op in $(python3 -c 'import json, sys
+print(" ".join(o["op"] for o in json.load(open(sys.argv[1]))["operators"]))' "$T/ops.json"); do
+        "$CR" op "$op" --json >"$T/op-$op.json" 2>/dev/null || fail "commroof op $op --json"
+    done
+    got=$(T="$T" python3 - <<'EOF2' 2>&1
+import json, os, sys
+sys.path.insert(0, "traces/annotate")
+import commroof_nvtx as cr
+T = os.environ["T"]
+ops = {o["op"]: tuple(o["params"]) for o in json.load(open(T + "/ops.json"))["operators"]}
+if ops != cr._OPS:
+    print("operators differ:", sorted(set(ops.items()) ^ set(cr._OPS.items())))
+want = {int: ("count", "real", "bytes"), float: ("count", "real", "bytes"), bool: ("switch",),
+        str: ("dtype", "enum", "word", "order")}
+sample = {"count": 64, "real": 1.5, "bytes": "64MiB", "dtype": "bf16", "switch": True,
+          "word": "allreduce", "order": "tp,cp,ep,dp,pp"}
+# groups of 2 (32 GPUs of h100-ib-128n), px one rank along x, skew balanced
+fixed = {**{d: 2 for d in cr._DIMS}, "px": 1, "skew": 1.0}
+events, ts = [], 0
+for op in ops:
+    params = json.load(open(f"{T}/op-{op}.json"))["params"]
+    for key, value in params.items():
+        if cr._KIND.get(key) not in want[type(value)]:
+            print(f"{op} {key}: commroof gives a {type(value).__name__}, the module reads a "
+                  f"{cr._KIND.get(key)}")
+    kw = {k: fixed[k] if k in fixed else cr._ENUMS[k][0] if cr._KIND[k] == "enum"
+          else sample[cr._KIND[k]] for k in ops[op]}
+    kw["iters"] = 3
+    for name in (cr.name(op, **kw),
+                 cr.name(op, bytes=1048576, iters=3) if "bytes" in ops[op] else None):
+        if name:
+            events.append({"ph": "X", "cat": "nvtx", "name": name, "ts": ts, "dur": 50,
+                           "pid": 0, "tid": 0})
+            events.append({"ph": "X", "cat": "kernel", "name": "k", "ts": ts + 1, "dur": 10,
+                           "pid": 0, "tid": 0, "args": {"device": 0}})
+            ts += 100
+json.dump({"traceEvents": events}, open(T + "/names.json", "w"))
+print(len(events) // 2, "ranges")
+EOF2
+)
+    [ "$got" = "24 ranges" ] || fail "commroof_nvtx.py's tables are not the catalog's: $got"
+    "$CR" roofline "$T/names.json" --topo h100-ib-128n --json >"$T/names-out.json" 2>"$T/err"
+    refused=$(python3 -c 'import json, sys
+# cr_op_param_set's and eval_cr_op's words for a value or key refused
+words = ("is not a count", "out of range", "is not a whole number", "not a finite decimal",
+         "must be at least", "must be more than", "unknown dtype", "is not yes or no",
+         "is not one of", "has no parameter", "unknown collective", "order = ", "is not key=value",
+         "given twice", "not a whole number from 1 to 1e9")
+for r in json.load(open(sys.argv[1]))["rows"]:
+    if r["kind"] == "cr" and (any(w in r["note"] for w in words) or r["bound_us"] is None):
+        print(r["op"], r["args"], "|", r["note"])' "$T/names-out.json" 2>&1)
+    [ -z "$refused" ] || fail "commroof bounds no call of names commroof_nvtx.py built: $refused"
+    rows=$(python3 -c 'import json, sys
+print(sum(r["calls"] for r in json.load(open(sys.argv[1]))["rows"] if r["kind"] == "cr"))' \
+        "$T/names-out.json" 2>&1)
+    [ "$rows" = 72 ] || fail "commroof roofline read $rows calls of the 24 ranges of iters=3, expected 72"
+fi
+
+# The C header checks the names it builds as cheaply as it can (keys,
+# empty values, %s of NULL, %g of no number, iters=): commroof_nvtx_check
+# says why, and a push of such a name answers COMMROOF_NVTX_BAD_NAME.
+cat >"$T/check.c" <<'EOF2'
+#include <commroof_nvtx.h>
+#include <stdio.h>
+
+int main(void)
+{
+    const char *names[] = {"cr:gemm m=64 n=32 k=16 dtype=bf16 iters=10 name=qkv", "cr:gemm M=64",
+                           "cr:gemm m=64 n", "cr:gemm m=", "cr:gemm dtype=(null)",
+                           "cr:elementwise flops_per=-nan", "cr:gemm iters=0", "cr:gemm iters=2.5",
+                           "cr:gemm m=1 ...", "gemm m=1", "cr:gemm =5"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char why[160] = "";
+        printf("%d %s\n", commroof_nvtx_check(names[i], why, sizeof why), why);
+    }
+    int bad = commroof_nvtx_push("gemm", "M=%d", 64);
+    commroof_nvtx_pop();
+    int good = commroof_nvtx_push("gemm", "m=%d", 64);
+    commroof_nvtx_pop();
+    printf("%d %d\n", bad == COMMROOF_NVTX_BAD_NAME, good == COMMROOF_NVTX_BAD_NAME);
+    return 0;
+}
+EOF2
+want='0 
+-1 "M=64" has a key of other characters than a-z, 0-9 and _
+-1 "n" is not key=value
+-1 "m=" has no value
+-1 "dtype=(null)" has no value (a NULL string, or no number)
+-1 "flops_per=-nan" has no value (a NULL string, or no number)
+-1 "iters=0" is no count of repetitions (a whole number from 1 to 1000000000)
+-1 "iters=2.5" is no count of repetitions (a whole number from 1 to 1000000000)
+-1 "..." is not key=value
+-1 the name does not start with "cr:<op>"
+-1 "=5" has no key'
+if cc -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror -Itraces/annotate "$T/check.c" \
+    -o "$T/check" 2>"$T/err"; then
+    got=$("$T/check" 2>&1)
+    [ "$got" = "$want
+0 0" ] || fail "commroof_nvtx_check: got \"$got\", expected \"$want\" and \"0 0\" (NVTX compiled out)"
+else
+    cat "$T/err"; fail "commroof_nvtx_check does not compile"
+fi
+if [ -f "$CUDA/include/nvtx3/nvToolsExt.h" ]; then
+    if cc -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Werror -Itraces/annotate \
+        -isystem "$CUDA/include" "$T/check.c" -o "$T/check-nvtx" -ldl 2>"$T/err"; then
+        got=$("$T/check-nvtx" 2>&1 | tail -1)
+        [ "$got" = "1 0" ] ||
+            fail "commroof_nvtx_push: \"M=64\" and \"m=64\" gave \"$got\", expected \"1 0\" (a bad name answers COMMROOF_NVTX_BAD_NAME)"
+    else
+        cat "$T/err"; fail "commroof_nvtx_check does not compile with NVTX v3"
+    fi
 fi
 # CUDA 13 has no libnvToolsExt.so.1: the module must find libnvtx3interop
 # there, or every Python range is silently lost.

@@ -11,6 +11,11 @@
  * N repetitions of it says iters=N: N calls, each the range's device time
  * / N, however many kernels each launched (doc/roofline.md, "cr: ranges").
  * name=LABEL is a label; every other key is a parameter of the operator.
+ * commroof_nvtx_push checks each name it opens (commroof_nvtx_check: keys
+ * of a-z, 0-9 and _, no empty value, no %s of NULL or %g of NaN, iters= a
+ * whole number) and answers COMMROOF_NVTX_BAD_NAME for one that commroof
+ * would not read; a value of the wrong kind (dtype=fp33) is left to
+ * commroof, which names it in the row.
  *
  *     #include <commroof_nvtx.h>
  *     ...
@@ -69,12 +74,86 @@ extern "C" {
 #define COMMROOF_NVTX_CAST(T, x) ((T)(x))
 #endif
 
+/* commroof_nvtx_push's answer for a name commroof_nvtx_check refuses (NVTX itself
+ * answers -2 where no tool is attached, -1 on an error). */
+#define COMMROOF_NVTX_BAD_NAME (-100)
+
+/* Whether name reads as commroof reads a range's name: "cr:<op>", then
+ * space-separated key=value pairs, each key of a-z, 0-9 and _ (as
+ * cr_vcase_parse takes them), each value non-empty and none of "(null)"
+ * (printf's %s of a NULL string), "nan" or "inf" (%g of no number), and
+ * iters= a whole number from 1 to 1000000000 (the repetitions the range
+ * holds). Returns 0 when it does; -1 when not, with the reason and the
+ * pair at fault in why (size bytes; why may be NULL). Whether a value
+ * suits its key (dtype=fp33, m=0) is left to commroof, which says so in
+ * the row. */
+static inline int commroof_nvtx_check(const char *name, char *why, size_t size)
+{
+    const char *p, *tok;
+    size_t tl, kl, i;
+    if (!name || strncmp(name, "cr:", 3) != 0 || name[3] == '\0' || name[3] == ' ') {
+        if (why && size)
+            snprintf(why, size, "the name does not start with \"cr:<op>\"");
+        return -1;
+    }
+    for (p = name + 3 + strcspn(name + 3, " "); *p; p += tl) {
+        const char *v;
+        size_t vl;
+        const char *fault = NULL;
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        tok = p;
+        tl = strcspn(p, " ");
+        for (kl = 0; kl < tl && tok[kl] != '='; kl++)
+            ;
+        v = tok + kl + 1;
+        vl = kl < tl ? tl - kl - 1 : 0;
+        if (kl == tl)
+            fault = "is not key=value";
+        else if (kl == 0)
+            fault = "has no key";
+        else if (vl == 0)
+            fault = "has no value";
+        for (i = 0; !fault && i < kl; i++)
+            if (!((tok[i] >= 'a' && tok[i] <= 'z') || (tok[i] >= '0' && tok[i] <= '9') ||
+                  tok[i] == '_'))
+                fault = "has a key of other characters than a-z, 0-9 and _";
+        if (!fault &&
+            ((vl == 6 && strncmp(v, "(null)", 6) == 0) ||
+             ((vl == 3 || (vl == 4 && (v[0] == '-' || v[0] == '+'))) &&
+              (strncmp(v + vl - 3, "nan", 3) == 0 || strncmp(v + vl - 3, "NAN", 3) == 0 ||
+               strncmp(v + vl - 3, "inf", 3) == 0 || strncmp(v + vl - 3, "INF", 3) == 0))))
+            fault = "has no value (a NULL string, or no number)";
+        if (!fault && kl == 5 && strncmp(tok, "iters", 5) == 0) {
+            unsigned long long x = 0;
+            for (i = 0; i < vl && x <= 1000000000ULL; i++)
+                x = v[i] >= '0' && v[i] <= '9'
+                        ? x * 10 + COMMROOF_NVTX_CAST(unsigned long long, v[i] - '0')
+                        : 1000000001ULL;
+            if (x < 1 || x > 1000000000ULL)
+                fault = "is no count of repetitions (a whole number from 1 to 1000000000)";
+        }
+        if (fault) {
+            if (why && size)
+                snprintf(why, size, "\"%.*s\" %s", COMMROOF_NVTX_CAST(int, tl > 60 ? 60 : tl), tok,
+                         fault);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Opens the range "cr:<op> <params>" on this thread; params is a printf
  * format (may be NULL) of space-separated key=value pairs. Returns the
  * nesting depth as NVTX does (negative when no tool is attached or NVTX is
- * compiled out). A name over COMMROOF_NVTX_MAX - 1 bytes ends in " ...",
- * which commroof reports as not key=value: a value cut short (k=4096 as
- * k=40) would otherwise read as another shape. */
+ * compiled out), or COMMROOF_NVTX_BAD_NAME where commroof_nvtx_check
+ * refuses the name (the range is opened all the same, so that pops pair
+ * with pushes, and commroof reports it). A name over COMMROOF_NVTX_MAX - 1
+ * bytes ends in " ...", which commroof reports as not key=value (and this
+ * function as a bad name): a value cut short (k=4096 as k=40) would
+ * otherwise read as another shape. */
 static inline int commroof_nvtx_push(const char *op, const char *params, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -102,7 +181,8 @@ static inline int commroof_nvtx_push(const char *op, const char *params, ...)
     }
     if (cut) /* at the end: " ..." is no key=value, so the range is reported */
         memcpy(name + sizeof name - 5, " ...", 5);
-    return nvtxRangePushA(name);
+    int depth = nvtxRangePushA(name);
+    return commroof_nvtx_check(name, NULL, 0) == 0 ? depth : COMMROOF_NVTX_BAD_NAME;
 #else
     (void)op;
     (void)params;

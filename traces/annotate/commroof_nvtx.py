@@ -11,7 +11,12 @@ closes, so that the work runs inside it). A range around N repetitions of
 the call gives iters=N: commroof counts N calls, each the range's device
 time / N, however many kernels each launched (doc/roofline.md, "cr:
 ranges"). name=LABEL is a label; every other key is a parameter of the
-operator.
+operator. name(), push() and range() raise ValueError, naming the key and
+what is accepted, for a name commroof would not read: a key outside
+[a-z0-9_]+ or one the operator does not take, None (leave the parameter
+out), True/False but for a switch, a count that is not whole or is over
+2^53 - 1, an unknown element type or choice, iters= not a whole number from
+1 to 1e9 (rules of validate/roofline.c and model/ops_catalog.c).
 
     import commroof_nvtx as cr
 
@@ -41,7 +46,10 @@ exports nvtxRangePushA/nvtxRangePop; this module takes the first of:
 With none of them the functions do nothing and `backend()` says "none".
 """
 import ctypes
+import math
+import numbers
 import os
+import re
 import sys
 from contextlib import contextmanager
 
@@ -87,27 +95,195 @@ def _load():
     return _impl
 
 
-def _word(v):
+# What commroof's reader accepts (validate/roofline.c eval_cr_op,
+# model/ops_catalog.c cr_op_param_set, validate/validate.c cr_vcase_parse),
+# so that a name it would reject is refused here, when it is built, with
+# the key and what would do. tests/check_annotate.sh holds these tables to
+# `commroof op list --json` and `commroof op OP --json`.
+
+# Each catalog operator's parameters (`commroof op list`).
+_OPS = {
+    "gemm": "dtype m n k batch",
+    "memcpy": "bytes kind pinned",
+    "elementwise": "dtype elems reads writes flops_per",
+    "attention": "dtype batch seq heads kv_heads head_dim causal backward",
+    "coll": "dtype bytes coll tp cp ep dp pp group order",
+    "ag_gemm": "dtype m n k tp cp ep dp pp order",
+    "gemm_rs": "dtype m n k tp cp ep dp pp order",
+    "gemm_ar": "dtype m n k tp cp ep dp pp order",
+    "sp_norm": "dtype m hidden norm tp cp ep dp pp order",
+    "ring_attn": "dtype batch seq heads kv_heads head_dim causal tp cp ep dp pp order",
+    "ulysses": "dtype batch seq heads kv_heads head_dim causal tp cp ep dp pp order",
+    "moe": "dtype tokens hidden ffn experts topk capacity skew tp cp ep dp pp order",
+    "ddp": "dtype tokens params grad_dtype bucket tp cp ep dp pp order",
+    "fsdp": "dtype tokens params grad_dtype tp cp ep dp pp order",
+    "zero": "dtype params grad_dtype tp cp ep dp pp order",
+    "pp_sendrecv": "dtype batch seq hidden tp cp ep dp pp order",
+    "vocab_ce": "dtype tokens hidden vocab tp cp ep dp pp order",
+    "gemv_ar": "dtype m n k tp cp ep dp pp order",
+    "embedding": "dtype tokens hidden vocab tp cp ep dp pp order",
+    "halo": "dtype nx ny channels halo px tp cp ep dp pp group order",
+    "alltoallv": "dtype bytes skew tp cp ep dp pp group order",
+}
+_OPS = {op: tuple(ps.split()) for op, ps in _OPS.items()}
+
+_DIMS = ("tp", "cp", "ep", "dp", "pp")
+# Each parameter's kind: a whole count, a decimal number, a byte size, an
+# element type, a switch, one of a list, a word, the dimensions' order.
+_KINDS = {
+    "count": "m n k elems reads writes batch seq tokens hidden ffn heads kv_heads head_dim "
+    "experts topk params vocab nx ny channels halo px tp cp ep dp pp",
+    "real": "flops_per capacity skew",
+    "bytes": "bytes bucket",
+    "dtype": "dtype grad_dtype",
+    "switch": "pinned causal backward",
+    "word": "coll",
+    "order": "order",
+}
+_KIND = {key: kind for kind, keys in _KINDS.items() for key in keys.split()}
+_ENUMS = {"kind": ("d2d", "h2d", "d2h"), "norm": ("rms", "layer"), "group": _DIMS}
+for _k in _ENUMS:
+    _KIND[_k] = "enum"
+# counts that may be 0 (the whole group along x; a fill reads nothing, a
+# reduction writes nothing)
+_ZERO_OK = ("px", "reads", "writes")
+_DTYPES = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
+_DTYPE_ALIASES = ("float64", "double", "float32", "float", "bfloat16", "float16", "half",
+                  "e4m3", "e5m2", "fp8e4m3", "uint8")
+_SWITCH = ("yes", "no", "true", "false", "1", "0")
+_COUNT_MAX = 2**53 - 1  # above it a double holds no whole number of its own
+_ITERS_MAX = 10**9
+_KEY_RE = re.compile(r"[a-z0-9_]+\Z")
+_NUM_RE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")  # strtod, no hex, inf, nan
+
+
+def _bad(key, v, accepted):
+    raise ValueError(f"commroof_nvtx: {key}={v!r}: {accepted}")
+
+
+def _plain(v):
+    """v's text: a string without spaces, or a finite number (bool is no number)."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, numbers.Real) and not isinstance(v, bool):
+        x = float(v)
+        return str(int(x)) if x.is_integer() and abs(x) < 2**63 else repr(x)
+    return None
+
+
+def _number(text):
+    """The value of a number as commroof's reader reads one, else None."""
+    if not _NUM_RE.match(text):
+        return None
+    x = float(text)
+    return x if math.isfinite(x) else None
+
+
+def _count(key, v, lo, hi, what):
+    t = _plain(v)
+    mult = 1
+    if isinstance(v, str) and key != "iters" and v[-1:] in ("k", "K", "M", "G", "T"):
+        suffix = v[-1]
+        decimal = key == "params"  # 70G = 7e10 there; 128k = 131072 elsewhere
+        if suffix == "T" and not decimal:
+            return _bad(key, v, what)
+        mult = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[suffix] if decimal else \
+            {"k": 1024, "K": 1024, "M": 1 << 20, "G": 1 << 30}[suffix]
+        t = v[:-1]
+    x = _number(t) if t is not None else None
+    if x is None or x * mult != math.floor(x * mult) or not lo <= x * mult <= hi:
+        _bad(key, v, what)
+    return _plain(v) if not isinstance(v, str) else v
+
+
+def _value(op, key, v):
+    """The text of parameter key's value v, or ValueError saying what would do."""
+    if v is None:
+        _bad(key, v, "leave a parameter out rather than pass None (commroof then takes the "
+             "element type from the kernels' names or --dtype, a switch or factor from the "
+             "catalog's defaults, and names a size left out in the row)")
+    if key == "iters":
+        return _count(key, v, 1, _ITERS_MAX,
+                      f"the repetitions the range holds: a whole number from 1 to {_ITERS_MAX}")
+    kind = _KIND.get(key) if op in _OPS else None
+    if kind == "count":
+        lo = 0 if key in _ZERO_OK else 1
+        eg = ", \"70G\" = 7e10" if key == "params" else ""
+        return _count(key, v, lo, _COUNT_MAX, f"a whole count from {lo} to {_COUNT_MAX} "
+                      f"(2^53 - 1), e.g. 4096 or \"128k\" = 131072{eg}")
+    if kind in ("real", "bytes"):
+        t = _plain(v)
+        x = _number(t) if t is not None else None
+        if kind == "real" and (x is None or not 0 <= x <= 1e15):
+            _bad(key, v, "a finite decimal number from 0 to 1e15, e.g. 1.25")
+        if kind == "bytes" and not (x is not None and 0 < x <= 1e15 and x == math.floor(x) or
+                                    isinstance(v, str) and re.match(r"[0-9.]+[A-Za-z/]+\Z", v)):
+            _bad(key, v, "a byte count from 1 to 1e15 or a size with its unit, e.g. 1048576 "
+                 "or \"64MiB\"")
+        return t
+    if kind == "dtype":
+        if v not in _DTYPES + _DTYPE_ALIASES:
+            _bad(key, v, "an element type: " + " ".join(_DTYPES))
+        return v
+    if kind == "switch":
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, numbers.Integral) and v in (0, 1):
+            return str(int(v))
+        if not isinstance(v, str) or v.lower() not in _SWITCH:
+            _bad(key, v, "True or False (yes or no)")
+        return v
+    if kind == "enum":
+        if not isinstance(v, str) or v.lower() not in _ENUMS[key]:
+            _bad(key, v, "one of " + " ".join(_ENUMS[key]))
+        return v
+    if kind == "order":
+        dims = v.split(",") if isinstance(v, str) else None
+        if not dims or any(d not in _DIMS for d in dims) or len(set(dims)) != len(dims):
+            _bad(key, v, "each of tp, cp, ep, dp, pp at most once, inner to outer, separated "
+                 "by commas, e.g. \"tp,cp,ep,dp,pp\"")
+        return v
+    # a word: coll (commroof names the collectives it knows), the label
+    # name=, and the keys of an operator that is not the catalog's
     if isinstance(v, bool):
+        if op in _OPS:
+            _bad(key, v, "a word (True and False are only for switches: "
+                 + ", ".join(k for k, kd in _KIND.items() if kd == "switch") + ")")
         return "yes" if v else "no"
-    s = str(v)
-    if not s or any(ch.isspace() for ch in s):
-        raise ValueError(f"commroof_nvtx: value {v!r} is empty or has a space")
-    return s
+    t = _plain(v)
+    if t is None or (isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral) and
+                     not math.isfinite(float(v))):
+        _bad(key, v, "a string, or a finite number")
+    if not t or any(ch.isspace() for ch in t):
+        _bad(key, v, "a value that is not empty and has no space")
+    return t
 
 
-def _key(k):
-    # a key with a space or '=' would read as other pairs ("m=1 n")
-    if not k or "=" in k or any(ch.isspace() for ch in k):
-        raise ValueError(f"commroof_nvtx: key {k!r} is empty or has a space or '='")
+def _key(op, k):
+    if not _KEY_RE.match(k):
+        raise ValueError(f"commroof_nvtx: key {k!r}: a key is lower-case letters, digits and _ "
+                         "([a-z0-9_]+), as commroof reads it")
+    if op in _OPS and k not in _OPS[op] and k not in ("iters", "name"):
+        raise ValueError(f"commroof_nvtx: operator {op} has no parameter {k!r} (it takes: "
+                         + ", ".join(_OPS[op]) + "; and iters=N, name=LABEL)")
     return k
 
 
 def name(op, **params):
-    """The range name "cr:<op> key=value ..." (keys in the order given)."""
-    if not op or any(ch.isspace() for ch in op):
-        raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space")
-    s = "cr:" + op + "".join(f" {_key(k)}={_word(v)}" for k, v in params.items())
+    """The range name "cr:<op> key=value ..." (keys in the order given).
+
+    Refuses (ValueError, naming the key and what is accepted) a name that
+    commroof would not read: a key outside [a-z0-9_]+ or, for a catalog
+    operator, one it does not take; None (leave a parameter out instead);
+    a count that is not whole or is beyond 2^53 - 1; True or False but for
+    a switch; an unknown element type or choice; iters= not a whole number
+    from 1 to 1e9; a value with a space.
+    """
+    if not isinstance(op, str) or not op or any(ch.isspace() or ch == "=" for ch in op):
+        raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space or '='")
+    s = "cr:" + op + "".join(f" {_key(op, k)}={_value(op, k, v)}" for k, v in params.items())
     if len(s.encode("utf-8")) >= _MAX:
         raise ValueError(f"commroof_nvtx: range name over {_MAX - 1} bytes: {s[:60]}...")
     return s

@@ -972,10 +972,14 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double net_Bps = algo_net_cap_Bps(c, nchf);
         if (net_Bps < c->ring_Bps) {
             double r_net = net_Bps * cr_proto_eff(p, proto, c->net_ch_hw);
-            if (r_net < rate) {
+            if (r_net < rate)
                 rate = r_net;
-                o->link_Bps = net_Bps;
-            }
+            /* the rate is these NICs' share, whichever cap binds: a
+             * simulator runs the ring's flows through them (LL128's
+             * per-channel cap on one channel was stated against all the
+             * node's NICs, 0.09 of 400 GB/s, and the simulator ran the one
+             * NIC at 0.09: 7.5x the prediction, QA audit session 42) */
+            o->link_Bps = net_Bps;
         }
         o->wire_Bps = rate;
         t = fmax(wire / rate, ll_s);

@@ -95,6 +95,12 @@ int cli_count_sizes(double min, double max, double factor, double step, int limi
 /* A collective's --dtype (NULL: *dt kept): the usage error (2), printed,
  * for a name that is no element type, listing NCCL's; 0 ok. tf32 and fp4
  * parse here and are refused by cli_check_coll_opts (cr_dtype_check_nccl). */
+/* Splits list (spec's copy, modified) at commas into names[0..*n), at most
+ * max: an empty name, a name twice and more than max are usage errors
+ * naming opt and spec. Returns 0 or the usage error (2) it has printed. */
+int cli_parse_topo_list(const char *cmd, const char *opt, char *list, const char *spec,
+                        const char **names, int max, int *n);
+
 int cli_parse_nccl_dtype(const char *cmd, const char *text, cr_dtype *dt);
 
 /* The checks coll and sim make on one collective's options: an element

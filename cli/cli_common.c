@@ -171,6 +171,34 @@ int cli_count_sizes(double min, double max, double factor, double step, int limi
     return k;
 }
 
+int cli_parse_topo_list(const char *cmd, const char *opt, char *list, const char *spec,
+                        const char **names, int max, int *n)
+{
+    /* each name once, none empty: a name twice drew two identical
+     * columns, an empty one was dropped unsaid (QA audits, sessions 41, 42) */
+    *n = 0;
+    char *tok = list, *next;
+    for (; tok && *n < max; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        bool dup = false;
+        for (int k = 0; k < *n && !dup; k++)
+            dup = !strcmp(names[k], tok);
+        if (!*tok || dup)
+            return cli_usage_error(cmd, "%s %s: %s", opt, spec,
+                                   *tok ? "a topology named twice: give each once"
+                                        : "an empty name between commas: give names "
+                                          "separated by single commas");
+        names[(*n)++] = tok;
+    }
+    if (tok)
+        return cli_usage_error(cmd, "%s: at most %d topologies", opt, max);
+    if (*n == 0)
+        return cli_usage_error(cmd, "%s: name at least one topology", opt);
+    return 0;
+}
+
 int cli_parse_nccl_dtype(const char *cmd, const char *text, cr_dtype *dt)
 {
     cr_diag d = {{0}};

@@ -164,34 +164,10 @@ int cli_cmd_report(int argc, char **argv)
         cmp_buf = strdup(compare);
         if (!cmp_buf)
             return cli_fail("report", "out of memory");
-        /* each name once, none empty: a name twice drew two identical
-         * columns, an empty one was dropped unsaid (QA audit, session 41) */
-        char *tok = cmp_buf, *next;
-        for (; tok && nc < MAX_TOPOS; tok = next) {
-            next = strchr(tok, ',');
-            if (next)
-                *next++ = '\0';
-            int dup = -1;
-            for (int k = 0; k < nc && dup < 0; k++)
-                if (!strcmp(cmp[k], tok))
-                    dup = k;
-            if (!*tok || dup >= 0) {
-                int rc = cli_usage_error("report", "--compare %s: %s", compare,
-                                         *tok ? "a topology named twice: give each once"
-                                              : "an empty name between commas: give names "
-                                                "separated by single commas");
-                free(cmp_buf);
-                return rc;
-            }
-            cmp[nc++] = tok;
-        }
-        if (tok) {
+        int rc = cli_parse_topo_list("report", "--compare", cmp_buf, compare, cmp, MAX_TOPOS, &nc);
+        if (rc != 0) {
             free(cmp_buf);
-            return cli_usage_error("report", "--compare: at most %d topologies", MAX_TOPOS);
-        }
-        if (nc == 0) {
-            free(cmp_buf);
-            return cli_usage_error("report", "--compare: name at least one topology");
+            return rc;
         }
     }
     cr_topo *t = cli_open_topo("report", topo), *mt = NULL;

@@ -616,8 +616,8 @@ static const char *why_not(const struct cr_coll_ctx *c, const cr_coll_req *rq, c
             return "the direct algorithm here, RCCL's MSCCL all-pairs allreduce, takes up to "
                    "16 MiB, in multiples of 256 elements (512 above 64 KiB)";
         if (!p2p)
-            return "NCCL has no direct algorithm for this collective: use --mech for a custom "
-                   "kernel";
+            return "NCCL has no direct algorithm for this collective (a custom kernel's is "
+                   "coll's and op's --mech)";
         return NULL; /* any protocol asked: NCCL picks LL or Simple by size (p2p_proto) */
     }
     default:

@@ -629,8 +629,15 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     rq.in_place = false;
     const char *a;
     /* the rule sim COLL's and coll's --dtype follow: NCCL's element types */
-    if ((a = attr(n, "dtype")) &&
-        (cr_dtype_parse(a, &rq.dtype, &d) != CR_OK || cr_dtype_check_nccl(rq.dtype, &d) != CR_OK)) {
+    if ((a = attr(n, "dtype")) && cr_dtype_parse(a, &rq.dtype, &d) != CR_OK) {
+        /* the list is NCCL's: the catalog's tf32 and fp4 are refused next */
+        st = fail(S, n, CR_EINVAL,
+                  "dtype: unknown \"%s\": expected one of NCCL's element types fp32, bf16, fp16, "
+                  "fp8, int8 or fp64",
+                  a);
+        goto out;
+    }
+    if (a && cr_dtype_check_nccl(rq.dtype, &d) != CR_OK) {
         st = fail(S, n, CR_EINVAL, "dtype: %s", d.msg);
         goto out;
     }

@@ -57,6 +57,8 @@ coll|coll allgather --topo h100-ib-4n --ranks 0-31:8 -b 1M -e 1M --terms --json
 coll|coll allreduce --topo h200-1 -b 1K -e 1K --json
 coll|coll allgather --topo hgx-h100-8 --nccl-algo PAT --nccl-proto Simple -b 1M -e 1M --json
 sim|sim allgather --topo hgx-h100-8 -b 1MB --json
+sim|sim alltoall --topo hgx-h100-8 -b 1MB --proto ll --json
+coll|coll alltoall --topo hgx-h100-8 -b 1M -e 1M --proto ll --json
 sim|sim alltoall --topo hgx-h200-8 -b 64MB --top 2 --per-rank --json
 sim|sim --scenario tests/fixtures/scenarios/moe-hot.xml --topo hgx-h100-8 --json
 sim|sim --scenario tests/fixtures/scenarios/chain-after.xml --topo hgx-h100-8 --per-rank --json

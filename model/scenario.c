@@ -383,20 +383,27 @@ static cr_status stream_order(scn *S)
     return st;
 }
 
-/* <compute> and <collective> take attributes only: a child element or text
- * would be ignored. */
+/* Text inside n besides blanks, which would be ignored: `holds` says what
+ * n takes instead. */
+static cr_status no_text(scn *S, const xmlNode *n, const char *holds)
+{
+    for (const xmlNode *k = n->children; k; k = k->next)
+        if ((k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) && k->content &&
+            k->content[strspn((const char *)k->content, " \t\r\n")])
+            /* at n's line: a text node's is where it ends */
+            return fail(S, n, CR_EPARSE, "text inside <%s>: %s", (const char *)n->name, holds);
+    return CR_OK;
+}
+
+/* <compute>, <collective> and <row> take attributes only: a child element
+ * or text would be ignored. */
 static cr_status no_content(scn *S, const xmlNode *n)
 {
-    for (const xmlNode *k = n->children; k; k = k->next) {
+    for (const xmlNode *k = n->children; k; k = k->next)
         if (k->type == XML_ELEMENT_NODE)
             return fail(S, k, CR_EPARSE, "unknown element <%s> in <%s>: <%s> has no child elements",
                         (const char *)k->name, (const char *)n->name, (const char *)n->name);
-        if ((k->type == XML_TEXT_NODE || k->type == XML_CDATA_SECTION_NODE) && k->content &&
-            k->content[strspn((const char *)k->content, " \t\r\n")])
-            return fail(S, k, CR_EPARSE, "text inside <%s>: its values go in attributes",
-                        (const char *)n->name);
-    }
-    return CR_OK;
+    return no_text(S, n, "its values go in attributes");
 }
 
 static cr_status do_compute(scn *S, const xmlNode *n, int *op)
@@ -516,8 +523,8 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
                                v ? "name ranks start stream after algo proto channels"
                                  : "name coll ranks bytes dtype algo proto channels root start "
                                    "stream after grain");
-    if (st == CR_OK && !v)
-        st = no_content(S, n);
+    if (st == CR_OK)
+        st = v ? no_text(S, n, "it holds <row> elements") : no_content(S, n);
     double bytes = 0, start;
     int stream;
     cr_rankset *rs = NULL;
@@ -554,6 +561,9 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
                 continue;
             if (strcmp((const char *)k->name, "row") || (st = check_attrs(S, k, "bytes")))
                 goto bad_child;
+            /* <row bytes="0 1MB">0 2MB</row> ran the attribute's sizes */
+            if ((st = no_content(S, k)))
+                goto out;
             if (row >= nr) {
                 st = fail(S, k, CR_EINVAL, "more <row>s than ranks");
                 goto out;
@@ -778,7 +788,8 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
                          root ? (const char *)root->name : "");
         goto done;
     }
-    if ((st = check_attrs(&S, root, "name description")))
+    if ((st = check_attrs(&S, root, "name description")) ||
+        (st = no_text(&S, root, "it holds <collective>, <alltoallv> and <compute> elements")))
         goto done;
     S.names = calloc(SCN_MAX_OPS, sizeof *S.names);
     S.ops = calloc(SCN_MAX_OPS, sizeof *S.ops);

@@ -21,3 +21,8 @@ run '<collective name="z" coll="allreduce" ranks="0-1" bytes="0"/>'
 run '<compute name="a" ranks="0" duration="10us" start="1e12s"/>'
 # root= on a collective without a root (before: ignored; sim COLL refuses --root there)
 run '<collective name="s" coll="sendrecv" ranks="0-1" bytes="1MB" root="1"/>'
+# text in <scenario>, in <alltoallv> and in a <row> (QA audit, session 42:
+# <row bytes="0 1MB">0 2MB</row> ran the attribute's sizes unsaid)
+run '<alltoallv name="m" ranks="0-1"><row bytes="0 1MB">0 2MB</row><row bytes="1MB 0"/></alltoallv>'
+run '<alltoallv name="m" ranks="0-1">sizes<row bytes="0 1MB"/><row bytes="1MB 0"/></alltoallv>'
+run 'stray <compute name="a" ranks="0" duration="10us"/>'

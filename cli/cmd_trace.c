@@ -197,6 +197,10 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
         printf("#   not recorded (metadata.recorded; COMMROOF_TRACE_RECORD): %s\n",
                cr_trace_rec_words(CR_TRACE_REC_DEVICE & ~s->info.recorded, words, sizeof words));
     }
+    if (s->info.n_errors > 0)
+        /* the counts above may be what the tracer could record, not what ran */
+        printf("#   the tracer reported %d problem(s) (metadata.errors); first: %s\n",
+               s->info.n_errors, s->info.first_error);
     if (s->info.launch_blocking >= 0)
         printf("#   launches %s (metadata.launch_blocking: CUDA_LAUNCH_BLOCKING=1 %s)\n",
                s->info.launch_blocking ? "blocking" : "asynchronous",
@@ -274,6 +278,11 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
                         s->info.recorded_known
                             ? json_string(cr_trace_rec_words(s->info.recorded, words, sizeof words))
                             : json_null());
+    /* what the tracer could not do (CUPTI refused, recorded nothing): a
+     * trace of no kernels then says nothing of the program's GPU work */
+    json_object_set_new(o, "tracer_errors", json_integer(s->info.n_errors));
+    json_object_set_new(o, "tracer_first_error",
+                        s->info.n_errors ? json_string(s->info.first_error) : json_null());
     json_object_set_new(o, "launch_blocking", /* null: the trace does not say */
                         s->info.launch_blocking >= 0 ? json_boolean(s->info.launch_blocking)
                                                      : json_null());
@@ -294,20 +303,20 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
         const cr_trace_copy_stat *c = &s->copy_stats[i];
         json_array_append_new(
             cs,
-            json_pack("{s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:o}", "kind",
+            json_pack("{s:s, s:i, s:i, s:s, s:s, s:I, s:o, s:f, s:o}", "kind",
                       c->memset ? "memset" : cr_copy_kind_name(c->kind), "src_device",
                       c->src_device, "dst_device", c->dst_device, "src_mem", c->src_mem, "dst_mem",
-                      c->dst_mem, "count", (json_int_t)c->count, "bytes", c->bytes, "total_us",
-                      c->total_s * 1e6, "algbw_GBps",
+                      c->dst_mem, "count", (json_int_t)c->count, "bytes", cr_json_count(c->bytes),
+                      "total_us", c->total_s * 1e6, "algbw_GBps",
                       c->total_s > 0 ? cr_json_real(c->bytes / c->total_s / 1e9) : json_null()));
     }
     json_object_set_new(o, "copies", cs);
     json_t *ns = json_array();
     for (size_t i = 0; i < s->n_nvtx_sizes; i++) {
         const cr_trace_nvtx_size_stat *n = &s->nvtx_sizes[i];
-        json_array_append_new(ns, json_pack("{s:s, s:f, s:I, s:f}", "name", n->name, "bytes",
-                                            n->bytes, "calls", (json_int_t)n->calls, "total_us",
-                                            n->total_s * 1e6));
+        json_array_append_new(ns, json_pack("{s:s, s:o, s:I, s:f}", "name", n->name, "bytes",
+                                            cr_json_count(n->bytes), "calls", (json_int_t)n->calls,
+                                            "total_us", n->total_s * 1e6));
     }
     json_object_set_new(o, "nvtx_sizes", ns);
     json_object_set_new(o, "nvtx_sizes_ungrouped",
@@ -315,10 +324,16 @@ static json_t *summary_json(const char *path, const cr_trace_summary *s, long to
     return o;
 }
 
-/* Summarises every file first, then prints them (or appends them to arr)
- * only when all read: a file that fails leaves stdout empty, not half a
- * report (its error on stderr names it). Returns how many failed. */
-static int summarise_files(char **files, int n, const struct opts *o, json_t *arr)
+/* Summarises every file first, then prints them (or appends them to arr).
+ * `trace summary FILE...` (unread NULL) prints them only when all read: a
+ * file that fails leaves stdout empty, not half a report (its error on
+ * stderr names it). After a run (unread: an array for the errors, or NULL
+ * with a text report) a file that fails is left out and the others are
+ * summarised: CMD has run, and one bad file lost every summary (QA audit,
+ * session 42); its error goes to stderr and into unread. Returns how many
+ * failed. */
+static int summarise_files(char **files, int n, const struct opts *o, json_t *arr, bool run,
+                           json_t *unread)
 {
     int failed = 0;
     cr_trace_summary **sum = calloc((size_t)(n > 0 ? n : 1), sizeof *sum);
@@ -328,18 +343,29 @@ static int summarise_files(char **files, int n, const struct opts *o, json_t *ar
     }
     for (int i = 0; i < n; i++) {
         cr_diag d = {{0}};
+        bool bad = false;
         if (cr_trace_summarize(files[i], &sum[i], &d) != CR_OK) {
             cli_fail("trace", "%s", d.msg);
-            failed++;
+            bad = true;
         } else if (!o->full_names && cr_trace_summary_shorten(sum[i]) != CR_OK) {
-            cli_fail("trace", "%s: out of memory", files[i]);
+            snprintf(d.msg, sizeof d.msg, "%s: out of memory", files[i]);
+            cli_fail("trace", "%s", d.msg);
+            bad = true;
+        }
+        if (bad) {
             failed++;
+            if (unread)
+                json_array_append_new(unread, json_string(d.msg));
+            cr_trace_summary_free(sum[i]);
+            sum[i] = NULL;
         }
     }
-    if (!failed && !arr)
-        printf("# commroof trace summary: %d file(s)\n", n);
+    bool print = run || !failed;
+    if (print && !arr)
+        printf("# commroof trace summary: %d file(s)%s\n", n - failed,
+               failed ? " (the others could not be read: stderr says why)" : "");
     for (int i = 0; i < n; i++) {
-        if (!failed) {
+        if (print && sum[i]) {
             if (arr)
                 json_array_append_new(arr, summary_json(files[i], sum[i], o->top));
             else
@@ -356,7 +382,11 @@ static int summarise_files(char **files, int n, const struct opts *o, json_t *ar
 
 static int print_json_doc(json_t *root)
 {
-    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    /* 15 digits: a trace's times in us to the nanosecond up to 1e12 us, as
+     * the text's %.3f (10 rounded 13,088,326,784 bytes of copies to
+     * ...780 and an hour's kernel time to the microsecond; byte counts go
+     * as integers, cr_json_count) */
+    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (!txt)
         return cli_fail("trace", "out of memory writing JSON");
@@ -604,6 +634,23 @@ static void remove_made_dirs(const char *dir, size_t made_from)
     }
 }
 
+/* CMD's status rc, whatever became of the summary on stdout: a write that
+ * failed (a full disk, a closed pipe) is said on stderr and dropped, so
+ * that main's own check does not put its 1 in place of rc (a program's 7
+ * came back as 1). */
+static int finish_output(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "commroof trace: cannot write the summary to stdout: %s\n",
+                errno ? strerror(errno) : "write error");
+        /* what stays buffered would fail again at exit */
+        if (!freopen("/dev/null", "w", stdout))
+            clearerr(stdout);
+    }
+    return rc;
+}
+
 static int trace_run(const struct opts *o)
 {
     const char *dir_arg = o->dir ? o->dir : "commroof-traces";
@@ -625,6 +672,14 @@ static int trace_run(const struct opts *o)
     char dir[PATH_MAX];
     if (!realpath(dir_arg, dir))
         return cli_fail("trace", "\"%s\": %s", dir_arg, strerror(errno));
+    /* the tracer writes there from inside CMD: a folder it cannot write
+     * ran the whole program untraced (QA audit, session 42) */
+    if (access(dir, W_OK | X_OK) != 0) {
+        int e = errno;
+        remove_made_dirs(dir_arg, made_from);
+        return cli_fail("trace", "-o \"%s\": the tracer cannot write there: %s", dir_arg,
+                        strerror(e));
+    }
     const char *prev = getenv("CUDA_INJECTION64_PATH");
     if (prev && *prev && strcmp(prev, lib) != 0)
         fprintf(stderr, "commroof trace: replacing CUDA_INJECTION64_PATH=%s for this run\n", prev);
@@ -639,6 +694,9 @@ static int trace_run(const struct opts *o)
         return cli_fail("trace", "cannot start \"%s\": %s", o->cmd[0], strerror(errno));
     }
     int rc = res.status;
+    /* CMD has run: a reader that closes the pipe early must not end
+     * commroof by SIGPIPE and lose CMD's status (finish_output says) */
+    signal(SIGPIPE, SIG_IGN);
     if (res.exec_errno) {
         /* CMD never ran: nothing was traced, and a summary would only say so */
         free(before);
@@ -713,18 +771,19 @@ static int trace_run(const struct opts *o)
         json_object_set_new(root, "exit_status", json_integer(rc));
         json_object_set_new(root, "signal", res.signal ? json_integer(res.signal) : json_null());
         json_object_set_new(root, "trace_dir", json_string(dir));
-        json_t *arr = json_array();
-        summarise_files(paths, (int)nnew, o, arr);
+        json_t *arr = json_array(), *unread = json_array();
+        summarise_files(paths, (int)nnew, o, arr, true, unread);
         json_object_set_new(root, "traces", arr);
+        json_object_set_new(root, "unread", unread);
         print_json_doc(root);
     } else {
         printf("# commroof trace: \"%s\" %s; %zu trace file(s) in %s\n", o->cmd[0], how, nnew, dir);
-        summarise_files(paths, (int)nnew, o, NULL);
+        summarise_files(paths, (int)nnew, o, NULL, true, NULL);
     }
     for (size_t i = 0; i < nnew; i++)
         free(paths[i]);
     free(paths);
-    return rc;
+    return finish_output(rc);
 }
 
 int cli_cmd_trace(int argc, char **argv)
@@ -742,7 +801,7 @@ int cli_cmd_trace(int argc, char **argv)
     if (o.json) {
         json_t *root = json_object();
         json_t *arr = json_array();
-        int failed = summarise_files(o.files, o.n_files, &o, arr);
+        int failed = summarise_files(o.files, o.n_files, &o, arr, false, NULL);
         json_object_set_new(root, "traces", arr);
         if (failed) { /* no document that leaves a trace out: the errors say which */
             json_decref(root);
@@ -750,5 +809,5 @@ int cli_cmd_trace(int argc, char **argv)
         }
         return print_json_doc(root);
     }
-    return summarise_files(o.files, o.n_files, &o, NULL) ? CLI_FAIL : CLI_OK;
+    return summarise_files(o.files, o.n_files, &o, NULL, false, NULL) ? CLI_FAIL : CLI_OK;
 }

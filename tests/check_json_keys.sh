@@ -25,6 +25,8 @@ trap 'rm -rf "$tmp"' EXIT
 # LABEL|ARGUMENTS ($TMP: a scratch folder). Several lines of one label
 # reach the keys one input alone leaves out (overlap schedules, the error
 # entries, a multi-node topology).
+# trace's run mode with no tracer to load (as tests/check_trace.sh runs it)
+: > "$tmp/fake.so"
 cat > "$tmp/cmds" <<'EOF'
 topo list|topo list --json
 topo show|topo show h200-1 --json
@@ -64,6 +66,8 @@ sim|sim --scenario tests/fixtures/scenarios/moe-hot.xml --topo hgx-h100-8 --json
 sim|sim --scenario tests/fixtures/scenarios/chain-after.xml --topo hgx-h100-8 --per-rank --json
 trace summary|trace summary traces/h200-1/cuda_demo.json --json
 trace summary|trace summary traces/h200-1/kernels-nccl.json traces/h200-1/nvtx_payload_demo.json --json
+trace summary|trace --lib $TMP/fake.so -o $TMP/tr --json -- true
+trace summary|trace --lib $TMP/fake.so -o $TMP/tr --json -- ./no-such-command
 roofline|roofline tests/fixtures/roofline/torch_block.json --json
 roofline|roofline tests/fixtures/roofline/cr_skipped_beside_catalog.json --topo h200-1 --json
 roofline|roofline tests/fixtures/roofline/nccl_two_procs_unpaired.json --json

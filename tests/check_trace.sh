@@ -60,6 +60,36 @@ if [ -e "$T/made" ]; then echo "check_trace: a command that never ran left $T/ma
 # CMD's own exit 127 is its status, not a failure to run it
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'exit 127' >"$T/o" 2>"$T/e"; check "CMD exits 127" 127 $?
 has "CMD exits 127" "$T/o" "exited with status 127"
+# CMD's status comes back when the summary cannot be written (a full disk:
+# it came back as 1) or its reader leaves early (commroof died of SIGPIPE,
+# 141); QA audit, session 42
+"$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'exit 7' >/dev/full 2>"$T/e"; check "CMD's 7, stdout full" 7 $?
+has "CMD's 7, stdout full" "$T/e" "cannot write the summary to stdout"
+( "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'sleep 0.2; exit 7' 2>"$T/e"; echo $? >"$T/rc" ) | :
+check "CMD's 7, reader gone" 7 "$(cat "$T/rc")"
+# a folder the tracer cannot write is refused before CMD runs (it ran the
+# whole program untraced); as another user where this runs as root
+mkdir "$T/ro" && chmod 555 "$T/ro"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chmod 777 "$T"
+    RUN="setpriv --reuid=65534 --regid=65534 --clear-groups"
+elif [ "$(id -u)" != 0 ]; then
+    RUN=""
+else
+    RUN=skip
+fi
+if [ "$RUN" != skip ]; then
+    $RUN "$CR" trace --lib "$LIB" -o "$T/ro" -- sh -c 'echo ran >&2' >"$T/o" 2>"$T/e"; check "-o not writable" 1 $?
+    has "-o not writable" "$T/e" "the tracer cannot write there"
+    if grep -q "^ran" "$T/e"; then echo "check_trace: -o not writable: CMD ran"; fails=$((fails + 1)); fi
+fi
+# after a run, a trace that cannot be read is left out and said, the others
+# summarised (one bad file lost every summary: "traces": [], exit 0)
+printf '{"traceEvents":[\n{"ph":"X","ts":1}\n]}\n' >"$T/bad.json"
+"$CR" trace --json --lib "$LIB" -o "$T/mixed" -- sh -c "cp '$T/bad.json' \"\$COMMROOF_TRACE_DIR/commroof-trace.h.1.json\"; cp $FIX/minimal.json \"\$COMMROOF_TRACE_DIR/commroof-trace.h.2.json\"" >"$T/o" 2>"$T/e"
+check "a bad trace of the run" 0 $?
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d["traces"]) == 1 and len(d["unread"]) == 1 and "h.1.json:2" in d["unread"][0] else 1)' "$T/o" ||
+    { echo "check_trace: a bad trace of the run: not one summary and one unread entry:"; cat "$T/o"; fails=$((fails + 1)); }
 # -o: a missing folder is made (with its parents); a file is a usage error
 "$CR" trace --lib "$LIB" -o "$T/new/deeper" -- true >"$T/o" 2>"$T/e"; check "-o new folder" 0 $?
 [ -d "$T/new/deeper" ] || { echo "check_trace: -o did not make $T/new/deeper"; fails=$((fails + 1)); }

@@ -874,6 +874,13 @@ static cr_status take_metadata(cr_trace_reader *r, unsigned long line, json_t *m
     const json_t *lb = json_object_get(md, "launch_blocking");
     if (json_is_boolean(lb))
         r->info.launch_blocking = json_is_true(lb);
+    const json_t *errs = json_object_get(md, "errors");
+    if (json_is_array(errs)) {
+        r->info.n_errors = (int)json_array_size(errs);
+        const json_t *e0 = json_array_get(errs, 0);
+        if (json_is_string(e0))
+            snprintf(r->info.first_error, sizeof r->info.first_error, "%s", json_string_value(e0));
+    }
     json_t *devs = json_object_get(md, "devices");
     if (json_is_array(devs)) {
         json_decref(r->devices);

@@ -135,6 +135,9 @@ typedef struct {
                                  CUDA_LAUNCH_BLOCKING=1 (each launch returned after its
                                  work, inside the range that made it), 0 without, -1 the
                                  file does not say (an older tracer, another tool) */
+    int n_errors;             /* metadata.errors: problems the tracer met (CUPTI refused
+                                 a kind, recorded nothing), 0 when none or absent */
+    char first_error[240];    /* the first of them, "" when none */
 } cr_trace_info;
 
 /* The bit of category c in cr_trace_info.recorded. */

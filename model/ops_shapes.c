@@ -655,7 +655,12 @@ cr_status ops_shape_moe(const cr_op_params *p, ops_work *w, cr_diag *d)
      * ranks carries at least o/2 of the balanced figure (the ranks of it
      * other than the hot one at least half its traffic), a non-hot GPU's
      * ingress o of it: cut terms at o/2, the receiver's term at o. */
-    if (l > 1) {
+    /* on the routing's skew, not on l: a capacity that caps the hot
+     * rank's load at 1 still leaves the other ranks o < 1 of the mean, so
+     * replicating the hot experts still spreads its rows (o + l/p < l =
+     * 1: skew 4 on 8 ranks at capacity 1 bounded 836 us where 1.001 gave
+     * 583, a lower capacity a larger bound; QA audit, session 42) */
+    if (V(SKEW) > 1) {
         ops_alt *r = alt(w, "replicate the hot rank's experts",
                          2 * t * h * ex + 6 * h * f * (other + l / g) * t * k, 2 * t * k * h);
         alt_phase(r, "broadcast the hot experts' weights", CR_COLL_BROADCAST,

@@ -608,6 +608,12 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
         else if (!(x > 0) || x > 1e15)
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be more than 0 and at most 1PB", name,
                              text);
+        /* as a bare count: a byte size with a unit comes out whole too
+         * (0.5B and 1000.7B were taken, QA audit session 42) */
+        else if (x != floor(x))
+            st = cr_diag_set(d, CR_EPARSE,
+                             "%s = \"%s\" is %.10g bytes: give a whole number of bytes", name, text,
+                             x);
         break;
     }
     case PK_DTYPE: {

@@ -957,6 +957,11 @@ cr_status ops_shape_alltoallv(const cr_op_params *p, ops_work *w, cr_diag *d)
     double g = p->v[dim], s = V(SKEW), b = V(BYTES);
     if (s < 1 || s > g)
         return cr_diag_set(d, CR_ERANGE, "skew = %g must be between 1 (balanced) and %.0f", s, g);
+    /* whole elements, as op coll's all-to-all takes them (3 B of bf16 was
+     * taken here and refused there; QA audit, session 42) */
+    if (fmod(b, ebytes(p)) != 0)
+        return cr_diag_set(d, CR_EINVAL, "bytes = %.0f is not a whole number of %s elements", b,
+                           cr_dtype_name(w->dt));
     w->hbm_bytes = b + s * b; /* send buffer read; the hot rank writes skew x b */
     w->kernel = OPS_KERNEL_NONE;
     phase(w, "all-to-all-v", CR_COLL_ALLTOALL, b, dim);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,6 +217,15 @@ static int parse(int argc, char **argv, struct opts *o)
                                    "--scenario takes sizes, ranks, algorithms and roots from "
                                    "the file; %s belongs to the one-collective form",
                                    single[i].name);
+    /* the timeline written over its own scenario lost the input (QA
+     * audit, session 42) */
+    struct stat ss, ts;
+    if (o->scenario && o->timeline && stat(o->scenario, &ss) == 0 && stat(o->timeline, &ts) == 0 &&
+        ss.st_dev == ts.st_dev && ss.st_ino == ts.st_ino)
+        return cli_usage_error("sim",
+                               "--timeline %s is the scenario file %s: the timeline would replace "
+                               "it; give the timeline another file",
+                               o->timeline, o->scenario);
     if (!o->scenario && !o->coll)
         return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
     if (o->coll && o->b < 0)

@@ -20,3 +20,8 @@ printf '<scenario>\n<collective name="a" coll="allreduce" bytes="1MB" dtype="bog
 $CR sim --scenario "$d/s.xml" 2>&1 | sed "s|$d/||g"
 $CR sim allreduce -b 1M --algo direct
 echo "exit $?"
+# a timeline written over its own scenario lost the input: refused, the
+# file as it was
+cp tests/fixtures/scenarios/moe-hot.xml "$d/s.xml"
+$CR sim --scenario "$d/s.xml" --topo hgx-h100-8 --timeline "$d/s.xml" 2>&1 | sed "s|$d/||g"
+cmp -s tests/fixtures/scenarios/moe-hot.xml "$d/s.xml" && echo "the scenario is intact"

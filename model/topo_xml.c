@@ -552,6 +552,24 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     "GPU model \"%s\" gives l2-bw without l2: give the cache's size too (e.g. "
                     "l2=\"50MiB\")",
                     name);
+    /* every byte from HBM passes through the L2 (and the last-level
+     * cache): a cache slower than the memory made the warm floor
+     * bytes / l2-bw larger than the HBM time every prediction rests on
+     * (fuzz_ops_laws, session 42: l2-bw 2.012TB/s on a B200 of 8TB/s,
+     * a memcpy predicted under its bound) */
+    for (int c = 0; c < 2; c++) {
+        double bw = c ? s.llc_Bps : s.l2_Bps;
+        if (bw > 0 && bw < s.hbm_Bps) {
+            char cb[32], hb[32];
+            cr_units_format(bw, CR_UNIT_BANDWIDTH, cb, sizeof cb);
+            cr_units_format(s.hbm_Bps, CR_UNIT_BANDWIDTH, hb, sizeof hb);
+            return FAIL(L, n, CR_EINVAL,
+                        "GPU model \"%s\": %s %s is below its hbm-bw %s: every byte from HBM "
+                        "passes through the cache, so the cache is at least as fast; give the "
+                        "cache's own figure, or leave %s out",
+                        name, c ? "llc-bw" : "l2-bw", cb, hb, c ? "llc-bw" : "l2-bw");
+        }
+    }
     if (s.llc_Bps > 0 && !(s.llc_bytes > 0))
         return FAIL(L, n, CR_EINVAL,
                     "GPU model \"%s\" gives llc-bw without llc: give the cache's size too (e.g. "

@@ -161,6 +161,9 @@ int cli_check_trace_files_gpus(const char *cmd, const cr_topo *t, const char *co
  * what that does to the figures and how to record them; "" when none. */
 const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n);
 
+/* Whether a and b name one existing file (one inode under two names). */
+bool cli_same_file(const char *a, const char *b);
+
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too, or a copy of it: its rows would count twice, and calibrate's
  * cross-check would see its own fit) and an output path that is one of them (out, NULL for

@@ -223,8 +223,7 @@ int cli_check_coll_opts(const char *cmd, cr_coll c, cr_dtype dt, bool root_given
     return 0;
 }
 
-/* Whether a and b name one existing file. */
-static bool same_file(const char *a, const char *b)
+bool cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
@@ -283,7 +282,7 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
 {
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
-            if (same_file(paths[i], paths[j]))
+            if (cli_same_file(paths[i], paths[j]))
                 return strcmp(paths[i], paths[j])
                            ? cli_usage_error(cmd,
                                              "%s %s and %s are one file: give it once (its "
@@ -301,7 +300,7 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
                                        "%s %s and %s have the same content: give it once (its "
                                        "rows would count twice)",
                                        what, paths[j], paths[i]);
-        if (out && same_file(paths[i], out))
+        if (out && cli_same_file(paths[i], out))
             return cli_usage_error(cmd, "-o %s is the %s %s: the output would replace it", out,
                                    what, paths[i]);
     }

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,9 +218,7 @@ static int parse(int argc, char **argv, struct opts *o)
                                    single[i].name);
     /* the timeline written over its own scenario lost the input (QA
      * audit, session 42) */
-    struct stat ss, ts;
-    if (o->scenario && o->timeline && stat(o->scenario, &ss) == 0 && stat(o->timeline, &ts) == 0 &&
-        ss.st_dev == ts.st_dev && ss.st_ino == ts.st_ino)
+    if (o->scenario && o->timeline && cli_same_file(o->scenario, o->timeline))
         return cli_usage_error("sim",
                                "--timeline %s is the scenario file %s: the timeline would replace "
                                "it; give the timeline another file",

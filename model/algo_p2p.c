@@ -212,29 +212,11 @@ bool algo_p2p_channel_limit(double per, double ch_rate, double *t, double *wb, d
     return true;
 }
 
-/* The works NCCL's host plans for an operation, per GPU on average, which
- * its enqueue cost grows with (params coll.host_op.ch): a collective one
- * per channel it runs on (scheduleCollTasksToPlan adds a work batch to
- * each, src/enqueue.cc @v2.28.9); a point-to-point operation one per peer
- * message and channel the message is split over (addP2pToPlan: one
- * ncclDevWorkP2p per channel of each send and receive). Per GPU, as
- * nccl-tests' one thread enqueues for all of them: a sendrecv a send and
- * a receive each, an all-to-all n - 1 of both, a gather's or scatter's
- * root n - 1 and every other rank one, 2 (n - 1) / n on average. */
-double algo_host_works(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nchannels)
-{
-    if (!cr_coll_p2p(rq->coll))
-        return nchannels;
-    int per;
-    double msg_ch =
-        algo_p2p_message_channels(c, rq, algo_nch_max(c, rq), algo_p2p_peer_bytes(c, rq), &per);
-    double n = c->n;
-    double msgs = rq->coll == CR_COLL_SENDRECV   ? 2.0
-                  : rq->coll == CR_COLL_ALLTOALL ? 2.0 * (n - 1)
-                                                 : 2.0 * (n - 1) / n;
-    return msgs * msg_ch;
-}
-
+/* The point-to-point calls (ncclSend, ncclRecv) nccl-tests' one thread
+ * makes per GPU and operation, on average (params coll.host_op.p2p): a
+ * sendrecv a send and a receive each, an all-to-all n - 1 of both, a
+ * gather's or scatter's root n - 1 and every other rank one, 2 (n - 1) / n
+ * on average; 0 for a collective (its one call is coll.host_op). */
 double algo_host_calls(const struct cr_coll_ctx *c, const cr_coll_req *rq)
 {
     if (!cr_coll_p2p(rq->coll))
@@ -243,4 +225,21 @@ double algo_host_calls(const struct cr_coll_ctx *c, const cr_coll_req *rq)
     return rq->coll == CR_COLL_SENDRECV   ? 2.0
            : rq->coll == CR_COLL_ALLTOALL ? 2.0 * (n - 1)
                                           : 2.0 * (n - 1) / n;
+}
+
+/* The works NCCL's host plans for an operation, per GPU on average, which
+ * its enqueue cost grows with (params coll.host_op.ch): a collective one
+ * per channel it runs on (scheduleCollTasksToPlan adds a work batch to
+ * each, src/enqueue.cc @v2.28.9); a point-to-point operation one per peer
+ * message (algo_host_calls) and channel the message is split over
+ * (addP2pToPlan: one ncclDevWorkP2p per channel of each send and
+ * receive). */
+double algo_host_works(const struct cr_coll_ctx *c, const cr_coll_req *rq, int nchannels)
+{
+    if (!cr_coll_p2p(rq->coll))
+        return nchannels;
+    int per;
+    double msg_ch =
+        algo_p2p_message_channels(c, rq, algo_nch_max(c, rq), algo_p2p_peer_bytes(c, rq), &per);
+    return algo_host_calls(c, rq) * msg_ch;
 }

@@ -153,6 +153,15 @@ cr_status ops_shape_elementwise(const cr_op_params *p, ops_work *w, cr_diag *d)
 
 /* --- collectives -------------------------------------------------------- */
 
+/* A message of bytes B is whole elements of e bytes (type dt). */
+static cr_status whole_elements(double b, double e, cr_dtype dt, cr_diag *d)
+{
+    if (fmod(b, e) == 0)
+        return CR_OK;
+    return cr_diag_set(d, CR_EINVAL, "bytes = %.0f is not a whole number of %s elements", b,
+                       cr_dtype_name(dt));
+}
+
 cr_status ops_shape_coll(const cr_op_params *p, ops_work *w, cr_diag *d)
 {
     int dim = comm_dim(p, CR_OPP_TP);
@@ -162,9 +171,8 @@ cr_status ops_shape_coll(const cr_op_params *p, ops_work *w, cr_diag *d)
         return st;
     cr_coll c = (cr_coll)(int)V(COLL);
     double e = ebytes(p), pp = w->group_size, s = V(BYTES);
-    if (fmod(s, e) != 0)
-        return cr_diag_set(d, CR_EINVAL, "bytes = %.0f is not a whole number of %s elements", s,
-                           cr_dtype_name(w->dt));
+    if ((st = whole_elements(s, e, w->dt, d)) != CR_OK)
+        return st;
     /* A buffer split over the ranks runs as nccl-tests sizes it, each
      * rank's part whole elements and a multiple of 16 bytes, as `commroof
      * coll` rounds it (QA audit, 2026-12-06: an allgather of 18 B over 8
@@ -959,9 +967,8 @@ cr_status ops_shape_alltoallv(const cr_op_params *p, ops_work *w, cr_diag *d)
         return cr_diag_set(d, CR_ERANGE, "skew = %g must be between 1 (balanced) and %.0f", s, g);
     /* whole elements, as op coll's all-to-all takes them (3 B of bf16 was
      * taken here and refused there; QA audit, session 42) */
-    if (fmod(b, ebytes(p)) != 0)
-        return cr_diag_set(d, CR_EINVAL, "bytes = %.0f is not a whole number of %s elements", b,
-                           cr_dtype_name(w->dt));
+    if ((st = whole_elements(b, ebytes(p), w->dt, d)) != CR_OK)
+        return st;
     w->hbm_bytes = b + s * b; /* send buffer read; the hot rank writes skew x b */
     w->kernel = OPS_KERNEL_NONE;
     phase(w, "all-to-all-v", CR_COLL_ALLTOALL, b, dim);

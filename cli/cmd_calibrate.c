@@ -117,7 +117,8 @@ static int run_kernels(const char *dir, int quick)
     if (access(crbench, X_OK) != 0)
         return cli_fail("calibrate",
                         "crbench not found at %s (run 'make kernels' where nvcc exists, or set "
-                        "COMMROOF_CRBENCH)",
+                        "COMMROOF_CRBENCH); on a machine without a GPU, calibrate from traces "
+                        "recorded on the GPU machine: --from-traces DIR",
                         crbench);
     if (access(lib, R_OK) != 0)
         return cli_fail("calibrate",

@@ -72,7 +72,7 @@ typedef struct {
     int n_positional;
     double min_bytes, max_bytes, factor;
     int gpu;
-    bool json, no_render, ratio;
+    bool json, no_render, ratio, allow_gpu;
     bool suite_given; /* rooflines show suite points only when asked */
     bool max_given;   /* -e given: the sweep ends there, whatever was measured */
 } plot_opts;
@@ -161,6 +161,10 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
          "the machine the traces and logs come from, where their\n"
          "cases are evaluated (default: --topo)",
          .str = &o->trace_topo},
+        {"--allow-gpu-mismatch", NULL, NULL,
+         "traces or logs of another GPU model than the machine's:\n"
+         "plot them anyway (a note), instead of the error",
+         .flag = &o->allow_gpu},
         {"--ranks", NULL, "SPEC", "ranks of the collective (sweep; default all)", .str = &o->ranks},
         {"-b", NULL, "MIN",
          "sweep sizes as nccl-tests takes them (default 8 to 8G, x2,\n"
@@ -369,6 +373,15 @@ int cli_cmd_plot(int argc, char **argv)
                                  t->n_gpus - 1);
             goto out;
         }
+        /* measured points of another GPU against this machine's model say
+         * nothing of either (an H200 trace drawn on an H100's roofline),
+         * as validate, roofline and report refuse them */
+        const cr_topo *meas = mt ? mt : t;
+        if ((o.n_traces > 0 && (rc = cli_check_trace_files_gpus("plot", meas, o.traces, o.n_traces,
+                                                                o.allow_gpu)) != CLI_OK) ||
+            (o.n_logs > 0 && (rc = cli_check_log_files_gpus("plot", meas, o.logs, o.n_logs,
+                                                            o.allow_gpu)) != CLI_OK))
+            goto out;
         if (strcmp(o.kind, "roofline") == 0) {
             st = cr_plot_roofline_from(t, o.gpu, &src, false, &c, &d);
         } else if (strcmp(o.kind, "comm-roofline") == 0) {

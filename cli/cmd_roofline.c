@@ -102,7 +102,9 @@ static json_t *row_json(const cr_rf_row *w)
 }
 
 /* The first operator row (one the model could bound: not a kernel listed
- * by name) when none of them got a bound, else SIZE_MAX: a --ranks of
+ * by name) when none of them got a bound, r->n when the table has no
+ * operator row at all (every kernel ran outside the ranges roofline
+ * reads: a program without annotations), else SIZE_MAX: a --ranks of
  * another size than every collective's, catalog parameters refused. A
  * table that bounds nothing checks nothing, and says so as validate does
  * ("FAILED: 55 of 55 case(s) not checked"), not "OK". */
@@ -117,7 +119,7 @@ static size_t none_bounded(const cr_roofline *r)
         if (first == SIZE_MAX)
             first = i;
     }
-    return first;
+    return first == SIZE_MAX ? r->n : first;
 }
 
 static void print_table(const cr_roofline *r, const cr_topo *t, long top)
@@ -210,6 +212,12 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                w->op, w->args, w->note);
     }
     size_t unb = none_bounded(r);
+    if (unb == r->n) {
+        printf("# FAILED: no operator row, so nothing was checked: no kernel ran inside a range "
+               "roofline reads (PyTorch's emit_nvtx, NCCL's own, cr:); annotate the program "
+               "(doc/roofline.md)\n");
+        return;
+    }
     if (unb != SIZE_MAX) {
         const cr_rf_row *w = &r->rows[unb];
         printf("# FAILED: no operator row got a bound, so nothing was checked; first: %s %s: %s\n",

@@ -803,6 +803,12 @@ static int cmd_gen(int argc, char **argv)
             return CLI_USAGE;
         if (r != CLI_ARGS_OPT) {
             const char *a = r == CLI_ARGS_ARG ? v : args.argv[args.i];
+            const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
+            const char *near =
+                a[0] == '-' ? cli_opts_nearest(opts, a, eq ? (size_t)(eq - a) : strlen(a)) : NULL;
+            if (near)
+                return cli_usage_error("topo", "gen %s: unknown option \"%s\": did you mean %s?",
+                                       what, a, near);
             return cli_usage_error("topo", "gen %s: unknown %s \"%s\"; options: %s-o FILE", what,
                                    a[0] == '-' ? "option" : "argument", a, names);
         }

@@ -125,7 +125,15 @@ static int parse(int argc, char **argv, struct opts *o, bool *help)
             return CLI_OK;
         }
         if (r == CLI_ARGS_UNKNOWN || id == O_CMD) {
-            return cli_usage_error("trace", "unknown option \"%s\"%s", argv[args.i - (id != 0)],
+            const char *bad = argv[args.i - (id != 0)];
+            const char *eq = strchr(bad, '=');
+            const char *near =
+                id == O_CMD ? NULL
+                            : cli_opts_nearest(opts, bad, eq ? (size_t)(eq - bad) : strlen(bad));
+            char hint[96] = "";
+            if (near)
+                snprintf(hint, sizeof hint, ": did you mean %s?", near);
+            return cli_usage_error("trace", "unknown option \"%s\"%s%s", bad, hint,
                                    o->summary_only ? "" : " (put CMD after \"--\")");
         } else if (id == O_DIR && o->summary_only) {
             return cli_usage_error("trace", "-o applies to running a command, not to "

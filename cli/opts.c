@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "strdist_priv.h"
 
 cli_args cli_args_begin(const char *cmd, const cli_opt *opts, int argc, char **argv)
 {
@@ -37,6 +38,36 @@ static void mark_given(cli_args *a, const cli_opt *o)
         if (q == o || (o->str && q->str == o->str) || (o->flag && q->flag == o->flag))
             if ((size_t)(q - a->opts) < CLI_MAX_OPTS)
                 a->given[q - a->opts] = 1;
+}
+
+/* The edit distance from the unknown option to a name that makes it a
+ * slip of the keyboard rather than another word: one edit in a short name,
+ * two from five characters on (--lbi, --timline, --sumary; --ab is no --abc's
+ * slip of a two-letter option). */
+const char *cli_opts_nearest(const cli_opt *opts, const char *s, size_t len)
+{
+    char given[64];
+    if (len == 0 || len >= sizeof given)
+        return NULL;
+    memcpy(given, s, len);
+    given[len] = '\0';
+    int cap = len >= 5 ? 3 : 2;
+    const char *best = NULL;
+    for (const cli_opt *o = opts; !is_end(o); o++) {
+        const char *names[2] = {o->name, o->alias};
+        for (int k = 0; k < 2; k++) {
+            /* a name shorter than three characters (-o, -b) is no word
+             * to suggest for a long option that is not one */
+            if (!names[k] || strlen(names[k]) < 3)
+                continue;
+            int dist = cr_edit_distance(given, names[k], cap);
+            if (dist < cap) {
+                cap = dist;
+                best = names[k];
+            }
+        }
+    }
+    return best;
 }
 
 int cli_args_next(cli_args *a)
@@ -74,7 +105,11 @@ int cli_args_next(cli_args *a)
     if (is_end(o)) {
         if (a->pass_unknown)
             return CLI_ARGS_UNKNOWN;
-        cli_usage_error(a->cmd, "unknown option \"%s\"", s);
+        const char *near = cli_opts_nearest(a->opts, s, len);
+        if (near)
+            cli_usage_error(a->cmd, "unknown option \"%s\": did you mean %s?", s, near);
+        else
+            cli_usage_error(a->cmd, "unknown option \"%s\"", s);
         return CLI_ARGS_ERROR;
     }
     a->opt = o;

@@ -24,6 +24,7 @@
 #define CR_CLI_OPTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* One row of a command's option table; the table ends with a row of zeros
@@ -88,6 +89,12 @@ int cli_args_next(cli_args *a);
 /* True when argv[1..argc-1] holds --help or -h (for commands that answer
  * --help whatever else the line holds). */
 bool cli_args_help(int argc, char **argv);
+
+/* The option of opts whose name (or alias) is nearest to the unknown
+ * option s (its first len characters: without "=value") within a small
+ * edit distance, for "did you mean" (--prot: --proto); NULL when none is
+ * near enough. */
+const char *cli_opts_nearest(const cli_opt *opts, const char *s, size_t len);
 
 /* Prints the help lines of the rows of opts in section (0: every row): two
  * spaces, the label padded so that the text starts at column col, the text,

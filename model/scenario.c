@@ -869,8 +869,9 @@ cr_status cr_scenario_load_file(const char *path, const cr_topo *t, cr_sim **out
     cr_status st = cr_xml_read_file(path, SCN_MAX_BYTES, "a scenario", &buf, &n, &e, &rd);
     if (st == CR_OK)
         st = cr_scenario_load_memory(buf, n, path, t, out, d);
-    else if (e.kind == CR_XML_ERR_OPEN) /* the wording a golden test pins */
-        st = cr_diag_set(d, CR_EIO, "%s: cannot open the scenario file", path);
+    else if (e.kind == CR_XML_ERR_OPEN) /* with the system's reason, as a topology's */
+        st = cr_diag_set(d, CR_EIO, "%s: cannot open the scenario file: %s", path,
+                         strerror(e.sys_errno));
     else
         st = cr_diag_set(d, st, "%s", rd.msg);
     free(buf);

@@ -177,6 +177,25 @@ cr:memcpy bytes=1073741824 kind=H2D pinned=yes
 cr:my_op rows=64 flag=yes")
     [ "$got" = "$want" ] || fail "commroof_nvtx.py checks: got \"$got\", expected \"$want\""
 
+    # An operator one slip from a known one (the catalog's, crbench's
+    # families) is built as given, with a warning naming the near one,
+    # once a name: commroof would list its range with no bound (QA audit,
+    # session 43: cr.range("gemmm", ...) said nothing). The program's own
+    # operators (my_op) and the known ones warn nothing.
+    got=$(python3 -W always - <<'EOF2' 2>&1
+import sys, warnings
+sys.path.insert(0, "traces/annotate")
+import commroof_nvtx as cr
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    for op in ("gemmm", "gemmm", "elementwize", "my_op", "gemm", "nccl", "elementwise"):
+        cr.name(op, **({"coll": "allreduce"} if op == "nccl" else {"elems": 4} if op == "elementwise" else {"m": 4}))
+print(len(w), "|".join(str(x.message) for x in w))
+EOF2
+)
+    want="2 commroof_nvtx: operator 'gemmm' is not commroof's (did you mean 'gemm'?): its range gets no bound|commroof_nvtx: operator 'elementwize' is not commroof's (did you mean 'elementwise'?): its range gets no bound"
+    [ "$got" = "$want" ] || fail "commroof_nvtx.py near-name warning: got \"$got\", expected \"$want\""
+
     # Its tables are the catalog's: each operator's parameters as `op list
     # --json` names them, each parameter's kind as `op OP --json` types its
     # value (a number: count, decimal or bytes; a bool: a switch; a string:

@@ -9,8 +9,8 @@ $CR plot roofline -o "$d/r.png" --measured-json tests/fixtures/check/bulk_ok.jso
 echo "exit $?"
 echo "hello world" > "$d/garbage.log"
 $CR plot sweep allreduce -o "$d/s.png" --nccl-tests "$d/garbage.log" 2>&1 | sed "s|$d/||g"
-$CR plot sweep allreduce -o "$d/s.png" --nccl-tests tests/fixtures/nccl-tests/h100-8-1proc-all_gather_perf.log 2>&1
-$CR plot sweep allreduce -o "$d/s.png" --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --ranks 0,1 2>&1
+$CR plot sweep allreduce -o "$d/s.png" --topo hgx-h100-8 --nccl-tests tests/fixtures/nccl-tests/h100-8-1proc-all_gather_perf.log 2>&1
+$CR plot sweep allreduce -o "$d/s.png" --topo hgx-h100-8 --nccl-tests tests/fixtures/nccl-tests/h100-8-all_reduce_perf.log --ranks 0,1 2>&1
 $CR plot sweep allreduce -o "$d/s.png" -b 0 -e 64 2>&1
 # a log without rows beside one with rows (audit of 2026-12-04: accuracy
 # drew the other's cases and exited 0)

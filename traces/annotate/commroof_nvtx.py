@@ -46,11 +46,13 @@ exports nvtxRangePushA/nvtxRangePop; this module takes the first of:
 With none of them the functions do nothing and `backend()` says "none".
 """
 import ctypes
+import difflib
 import math
 import numbers
 import os
 import re
 import sys
+import warnings
 from contextlib import contextmanager
 
 __all__ = ["push", "pop", "range", "name", "backend"]
@@ -126,6 +128,26 @@ _OPS = {
     "alltoallv": "dtype bytes skew tp cp ep dp pp group order",
 }
 _OPS = {op: tuple(ps.split()) for op, ps in _OPS.items()}
+
+# crbench's families, whose cr: ranges validate reads (validate/families.c);
+# any other operator name is the program's own: a row with its time and no
+# bound, by design, and a warning where it is one slip from a known name
+_FAMILIES = ("hbm", "ce", "mech", "gemm", "launch", "nccl", "p2p", "fused")
+_WARNED = set()
+
+
+def _warn_near(op):
+    """Warns once per name for an operator that is neither the catalog's nor
+    a crbench family's but close to one (gemmm, elementwize): commroof would
+    list its range with no bound."""
+    known = tuple(_OPS) + _FAMILIES
+    if op in known or op in _WARNED:
+        return
+    near = difflib.get_close_matches(op, known, n=1, cutoff=0.8)
+    if near:
+        _WARNED.add(op)
+        warnings.warn(f"commroof_nvtx: operator {op!r} is not commroof's (did you mean "
+                      f"{near[0]!r}?): its range gets no bound", stacklevel=3)
 
 _DIMS = ("tp", "cp", "ep", "dp", "pp")
 # Each parameter's kind: a whole count, a decimal number, a byte size, an
@@ -283,6 +305,7 @@ def name(op, **params):
     """
     if not isinstance(op, str) or not op or any(ch.isspace() or ch == "=" for ch in op):
         raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space or '='")
+    _warn_near(op)
     s = "cr:" + op + "".join(f" {_key(op, k)}={_value(op, k, v)}" for k, v in params.items())
     if len(s.encode("utf-8")) >= _MAX:
         raise ValueError(f"commroof_nvtx: range name over {_MAX - 1} bytes: {s[:60]}...")

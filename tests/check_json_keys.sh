@@ -35,6 +35,7 @@ topo show|topo show h100-ib-4n --json
 topo check|topo check topologies/mi300x-8.xml --json
 topo check|topo check tests/fixtures/xml/bad-no-unit.xml --json
 topo import-nccl|topo import-nccl tests/fixtures/nccl/dgx-a100-2socket.xml -o $TMP/a.xml --json
+topo import-nccl|topo import-nccl tests/fixtures/nccl/hgx-h200-vm.xml --json
 op list|op list --json
 op|op gemm --topo h200-1 --json
 op|op ag_gemm --json
@@ -87,6 +88,8 @@ calibrate --nccl-tests|calibrate --nccl-tests tests/fixtures/nccl-tests/calib/sy
 calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/a100x4-slingshot-2n/alcf-polaris-nccl221-n2-env4-all_reduce_perf.log --topo validate/corpus/topologies/polaris-a100x4-slingshot.xml --ranks 0-7 --nccl-version 2.21.5 --json
 calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/pcie-2080ti-2/autodl-2080ti-all_reduce_perf.log --topo validate/corpus/topologies/autodl-2080ti-pcie.xml --json
 calibrate --from-traces|calibrate --topo h200-1 --from-traces traces/h200-1 --json
+topo import-nccl|topo import-nccl traces/nvidia-h200-x2/nccl-topo.xml -o $TMP/x2.xml --json
+calibrate --from-traces|calibrate --topo $TMP/x2.xml --from-traces traces/nvidia-h200-x2 --json
 plot|plot roofline --topo h200-1 --suite pkb -o $TMP/r.svg --no-render --json
 plot|plot comm-roofline --topo hgx-h200-8 -o $TMP/c.svg --no-render --json
 plot|plot gap --topo hgx-h200-8 -o $TMP/g.svg --no-render --json

@@ -5,7 +5,7 @@
 Runs `commroof` (op, coll, suite, check, sim, all with --json, and the text
 tables beside them) over every shipped topology and every catalog operator
 and collective, and holds the answers to the invariants a user relies on
-(doc/bounds.md, doc/operators.md, /work/shared/DESIGN.md):
+(doc/bounds.md, doc/operators.md, doc/design.md):
 
   coll-laws      bound finite and > 0 at every size > 0; prediction >= bound;
                  attainable >= bound; the bound never decreases with the size

@@ -33,7 +33,7 @@
  * kernel-name word (ncclDevKernel_<Word>_...). NCCL's payload gives the
  * per-rank count for allgather and reducescatter (sendcount, recvcount:
  * NVIDIA/nccl src/collectives.cc, NVTX3_FUNC_WITH_PARAMS); nccl-tests
- * counts the whole n-rank buffer (DESIGN.md), hence times n. */
+ * counts the whole n-rank buffer (doc/design.md), hence times n. */
 static const struct {
     const char *range, *coll, *kword;
     bool times_n;

@@ -1248,7 +1248,7 @@ static void test_params_json(void **state)
     params(op, &p, (const char *[]){"bytes", "64MB", "kind", "h2d", "pinned", "no", NULL});
     json_t *o = cr_op_params_to_json(op, &p);
     assert_non_null(o);
-    /* 64 MB = 64 x 10^6 bytes (GB = 1e9 bytes, DESIGN.md), a whole count */
+    /* 64 MB = 64 x 10^6 bytes (GB = 1e9 bytes, doc/design.md), a whole count */
     json_t *b = json_object_get(o, "bytes");
     assert_true(json_is_integer(b));
     assert_int_equal(json_integer_value(b), 64000000);

@@ -164,6 +164,16 @@ const char *cli_unrecorded_note(const cr_vread_info *ri, char *buf, size_t n);
 /* Whether a and b name one existing file (one inode under two names). */
 bool cli_same_file(const char *a, const char *b);
 
+/* Whether writing to path writes where stdout goes (/dev/stdout, or the
+ * file or pipe stdout is): then a --json document and that output would
+ * mix on one stream. Not when stdout is /dev/null (nothing to mix). */
+bool cli_is_stdout(const char *path);
+
+/* The usage error for an output file that is stdout while --json prints
+ * its document there (cli_is_stdout): opt names the option ("-o"). Returns
+ * 0 when path is NULL or elsewhere, else the usage status it printed. */
+int cli_check_not_stdout(const char *cmd, const char *opt, const char *path, bool json);
+
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too, or a copy of it: its rows would count twice, and calibrate's
  * cross-check would see its own fit) and an output path that is one of them (out, NULL for

@@ -230,6 +230,26 @@ bool cli_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+bool cli_is_stdout(const char *path)
+{
+    struct stat sp, so, sn;
+    if (stat(path, &sp) != 0 || fstat(STDOUT_FILENO, &so) != 0)
+        return false;
+    if (sp.st_dev != so.st_dev || sp.st_ino != so.st_ino)
+        return false;
+    return !(stat("/dev/null", &sn) == 0 && sn.st_dev == so.st_dev && sn.st_ino == so.st_ino);
+}
+
+int cli_check_not_stdout(const char *cmd, const char *opt, const char *path, bool json)
+{
+    if (!json || !path || !cli_is_stdout(path))
+        return 0;
+    return cli_usage_error(cmd,
+                           "%s %s is stdout, where --json prints its document: the two would "
+                           "mix on one stream; give %s a file, or leave out --json",
+                           opt, path, opt);
+}
+
 int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
                       size_t first, bool allow)
 {

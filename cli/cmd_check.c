@@ -215,6 +215,9 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
         goto fail;
     }
+    /* the topology's name, as check, op and suite give it, not the path
+     * it was read from (topologies/h200-1.xml is h200-1) */
+    json_object_set_new(out, "topo", json_string(t->name));
     cr_op_result r;
     if (cr_op_eval(t, op, &p, &r, &d) != CR_OK) {
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);

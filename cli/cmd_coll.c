@@ -308,7 +308,7 @@ static json_t *terms_json(const cr_coll_bound *b)
         json_t *e = json_object();
         json_object_set_new(e, "name", json_string(t->name));
         json_object_set_new(e, "where", json_string(t->where));
-        json_object_set_new(e, "bytes", json_real(t->bytes));
+        json_object_set_new(e, "bytes", cr_json_count(t->bytes));
         json_object_set_new(e, "cap_GBps", json_real(t->cap_Bps / GBPS));
         if (t->main_class[0] && t->main_frac < 1) {
             json_object_set_new(e, "cap_main_class", json_string(t->main_class));
@@ -578,7 +578,7 @@ int cli_cmd_coll(int argc, char **argv)
                 json_object_set_new(e, "launch_us", json_real(p->launch_s * 1e6));
                 json_object_set_new(e, "step_lat_us", json_real(p->step_lat_s * 1e6));
                 json_object_set_new(e, "n_steps", json_integer(p->n_steps));
-                json_object_set_new(e, "wire_bytes", json_real(p->wire_bytes));
+                json_object_set_new(e, "wire_bytes", cr_json_count(p->wire_bytes));
                 json_object_set_new(e, "wire_GBps", json_real(p->wire_Bps / GBPS));
                 json_object_set_new(e, "bw_eff", json_real(p->bw_eff));
             } else {

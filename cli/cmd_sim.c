@@ -223,6 +223,10 @@ static int parse(int argc, char **argv, struct opts *o)
                                "--timeline %s is the scenario file %s: the timeline would replace "
                                "it; give the timeline another file",
                                o->timeline, o->scenario);
+    /* --timeline /dev/stdout with --json printed two documents on stdout */
+    int rc_out = cli_check_not_stdout("sim", "--timeline", o->timeline, o->json);
+    if (rc_out)
+        return rc_out;
     if (!o->scenario && !o->coll)
         return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
     if (o->coll && o->b < 0)
@@ -313,11 +317,12 @@ static json_t *busiest_json(const cr_sim *s, int top)
     char name[160];
     for (int i = 0; i < n; i++) {
         cr_sim_res_stat st = cr_sim_res_get(s, b[i].res);
-        json_array_append_new(a, json_pack("{s:s,s:s,s:f,s:f,s:f,s:f}", "resource",
+        /* bytes: an integer where whole (a byte count, doc/json.md) */
+        json_array_append_new(a, json_pack("{s:s,s:s,s:f,s:o,s:f,s:f}", "resource",
                                            cr_sim_res_name(s, b[i].res, name, sizeof name), "kind",
                                            res_kind_name(st.kind), "cap_GBps", st.cap_Bps / GBPS,
-                                           "bytes", st.bytes, "util_pct", 100 * b[i].util,
-                                           "busy_pct", 100 * st.busy_s / T));
+                                           "bytes", cr_json_count(st.bytes), "util_pct",
+                                           100 * b[i].util, "busy_pct", 100 * st.busy_s / T));
     }
     free(b);
     return a;

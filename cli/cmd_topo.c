@@ -945,6 +945,9 @@ int cli_cmd_topo(int argc, char **argv)
                                                                  : "a topology file");
     if (o.out && strcmp(o.sub, "import-nccl") != 0)
         return cli_usage_error("topo", "-o is for import-nccl and gen only");
+    int rc_out = cli_check_not_stdout("topo", "-o", o.out, o.json);
+    if (rc_out)
+        return rc_out;
     if (is_list)
         return cmd_list(&o);
     if (strcmp(o.sub, "show") == 0)

@@ -712,9 +712,9 @@ static int trace_run(const struct opts *o)
         cli_fail("trace", "cannot run \"%s\": %s (exit status %d, as a shell gives it)", o->cmd[0],
                  strerror(res.exec_errno), rc);
         if (o->json) {
-            json_t *root =
-                json_pack("{s:s, s:i, s:n, s:s, s:[]}", "exec_error", strerror(res.exec_errno),
-                          "exit_status", rc, "signal", "trace_dir", dir, "traces");
+            json_t *root = json_pack("{s:s, s:i, s:n, s:s, s:[], s:[]}", "exec_error",
+                                     strerror(res.exec_errno), "exit_status", rc, "signal",
+                                     "trace_dir", dir, "traces", "unread");
             if (root)
                 print_json_doc(root);
         }

@@ -133,7 +133,7 @@ static int print_json(const char *dir, const cr_corpus *c, int half)
         json_object_set_new(o, "half", json_string(cr_corpus_half_name(r->half)));
         json_object_set_new(o, "system", json_string(c->logs[r->log].system));
         json_object_set_new(o, "log", json_string(c->logs[r->log].path));
-        json_object_set_new(o, "bytes", json_real(r->bytes));
+        json_object_set_new(o, "bytes", cr_json_count(r->bytes));
         json_object_set_new(o, "measured_us", json_real(r->measured_s * 1e6));
         json_object_set_new(o, "pred_us", r->has_pred ? json_real(r->pred_s * 1e6) : json_null());
         json_object_set_new(o, "bound_us",

@@ -89,7 +89,7 @@ calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/a100x4-slingshot-2
 calibrate --nccl-tests|calibrate --nccl-tests validate/corpus/pcie-2080ti-2/autodl-2080ti-all_reduce_perf.log --topo validate/corpus/topologies/autodl-2080ti-pcie.xml --json
 calibrate --from-traces|calibrate --topo h200-1 --from-traces traces/h200-1 --json
 topo import-nccl|topo import-nccl traces/nvidia-h200-x2/nccl-topo.xml -o $TMP/x2.xml --json
-calibrate --from-traces|calibrate --topo $TMP/x2.xml --from-traces traces/nvidia-h200-x2 --json
+calibrate --from-traces|calibrate --topo $TMP/x2.xml --from-traces traces/nvidia-h200-x2 -o $TMP/x2-cal.xml --json
 plot|plot roofline --topo h200-1 --suite pkb -o $TMP/r.svg --no-render --json
 plot|plot comm-roofline --topo hgx-h200-8 -o $TMP/c.svg --no-render --json
 plot|plot gap --topo hgx-h200-8 -o $TMP/g.svg --no-render --json

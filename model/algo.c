@@ -426,17 +426,24 @@ static double chain_egress(int m, int C)
 {
     if (m < 2 || C < 1)
         return 0;
+    /* The edges counted in closed form (per call, this ran m x C x 2
+     * iterations of two divisions: half of `calibrate --nccl-tests` on a
+     * 2-node p5 log set). Each channel and tree gives GPU g two edges
+     * less one where it heads its chain (j = 0) and one where it ends it
+     * (j = m - 1): tree 0 (head ch % m) at ch % m = g and g + 1, tree 1
+     * (head (ch + 1) % m, reversed) at ch % m = g - 1 and g - 2, all mod
+     * m. cnt(r): channels with ch % m = r. Integer counts: the same
+     * edges, so the same worst. */
+    int q = C / m, rem = C % m;
+#define CHAIN_CNT(r) (q + ((r) < rem))
     double worst = 0;
     for (int g = 0; g < m; g++) {
-        int edges = 0;
-        for (int ch = 0; ch < C; ch++)
-            for (int tr = 0; tr < 2; tr++) {
-                int h0 = tr ? (ch + 1) % m : ch % m;
-                int j = tr ? (h0 - g + m) % m : (g - h0 + m) % m;
-                edges += (j > 0) + (j < m - 1);
-            }
+        int up = g + 1 < m ? g + 1 : 0, down = g > 0 ? g - 1 : m - 1,
+            down2 = g >= 2 ? g - 2 : g + m - 2;
+        int edges = 4 * C - CHAIN_CNT(g) - CHAIN_CNT(up) - CHAIN_CNT(down) - CHAIN_CNT(down2);
         worst = fmax(worst, edges / (2.0 * C));
     }
+#undef CHAIN_CNT
     return worst;
 }
 

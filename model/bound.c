@@ -504,12 +504,20 @@ static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
     for (int v = 0; v < nv; v++)
         dist[v] = HUGE_VAL;
     dist[src] = 0;
-    while (h.n > 0) {
+    /* members not yet settled: once none is left the search stops, their
+     * distances final (latencies are never negative: cr_topo_check). A
+     * group of one node of a 65,536-GPU cluster no longer searches the
+     * whole cluster. */
+    int unsettled = b->rs->n;
+    while (h.n > 0 && unsettled > 0) {
         cr_heap_ent e = cr_heap_pop(&h);
         int v = e.id;
         double dv = e.key;
         if (dv > dist[v])
             continue;
+        /* popped at its distance once: pushes are for strictly shorter ones */
+        if (b->member_of_dev[v] >= 0 && --unsettled == 0)
+            break;
         /* GPUs outside the communicator forward nothing (doc/bounds.md 1.9);
          * its own GPUs may relay for each other, as NCCL's PXN does */
         if (v != src && !cr_route_forwards(t, v, b->transit) && b->member_of_dev[v] < 0)

@@ -827,10 +827,8 @@ static int task_finish(cr_sim *s, loop_t *L, long f, double now)
     op_t *o = &s->ops[k->op];
     if (o->end_s < now)
         o->end_s = now;
-    if (k->all)
-        for (int i = 0; i < o->n; i++)
-            if (o->rank_end[i] < now)
-                o->rank_end[i] = now;
+    if (k->all && o->all_end_s < now)
+        o->all_end_s = now; /* every rank's end: folded into rank_end at the end of the run */
     if (!k->quiet && o->rank_end[k->src] < now)
         o->rank_end[k->src] = now;
     if (!k->quiet && k->dst >= 0 && o->rank_end[k->dst] < now)
@@ -1143,6 +1141,7 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
     for (int i = 0; i < s->n_ops; i++) {
         s->ops[i].start_s = INFINITY;
         s->ops[i].end_s = 0;
+        s->ops[i].all_end_s = -1.0;
         for (int j = 0; j < s->ops[i].n; j++)
             s->ops[i].rank_end[j] = -1.0;
     }
@@ -1218,6 +1217,13 @@ cr_status cr_sim_run(cr_sim *s, cr_diag *d)
             o->start_s = s->tasks[o->first_task].ready_s;
         if (!isfinite(o->start_s))
             o->start_s = 0;
+    }
+    /* Every rank of an op ended no earlier than its tasks for all ranks. */
+    for (int i = 0; i < s->n_ops; i++) {
+        op_t *o = &s->ops[i];
+        for (int j = 0; j < o->n && o->all_end_s >= 0; j++)
+            if (o->rank_end[j] < o->all_end_s)
+                o->rank_end[j] = o->all_end_s;
     }
     /* Close the resource counters at the end. */
     for (int q = 0; q < s->n_cls; q++)

@@ -119,6 +119,10 @@ typedef struct {
     unsigned char *share; /* per GPU rank: its NIC share in this op (nic_shares), NULL
                              when the topology has no NICs near GPUs */
     double *rank_end;
+    double all_end_s; /* the latest end of its tasks for every rank (CR_SIM_ALL_RANKS),
+                         folded into rank_end when the run ends: one compare a task
+                         instead of a pass over the op's ranks (quadratic in an
+                         NVLS tree of 65,536 ranks) */
     double start_s, end_s;
     long n_tasks;
     int first_task, last_task; /* start/end markers, -1 when absent */

@@ -595,15 +595,55 @@ static void describe_group(const cr_topo *t, const char *dim, int *ranks, int n,
 
 typedef struct {
     ops_group g[CR_OP_MAX_COMM];
-    int gi[CR_OP_MAX_COMM]; /* phase -> group slot */
+    int gi[CR_OP_MAX_COMM];        /* phase -> group slot */
+    bool borrowed[CR_OP_MAX_COMM]; /* g[i] is a copy of a cache entry: the cache closes it */
     int n;
+    ops_group_cache *cache; /* NULL: every group opened here and closed at the end */
 } groups;
 
 static void groups_close(groups *gs)
 {
     for (int i = 0; i < gs->n; i++)
-        ops_group_close(&gs->g[i]);
+        if (!gs->borrowed[i])
+            ops_group_close(&gs->g[i]);
     gs->n = 0;
+}
+
+void ops_group_cache_free(ops_group_cache *c)
+{
+    for (int i = 0; i < c->n; i++)
+        ops_group_close(&c->g[i]);
+    free(c->g);
+    memset(c, 0, sizeof *c);
+}
+
+/* The group of ranks all[0..m) from the cache, opened and added there on
+ * a miss, into *g (a shallow copy: the cache keeps it open). A group's
+ * context depends on the topology and the ranks alone, and what it
+ * memoises (cr_coll_ctx's rail loads) is keyed by the whole request, so a
+ * group shared across operators evaluates as one of their own would. */
+static cr_status cache_group(ops_group_cache *c, const cr_topo *t, const int *all, int m,
+                             ops_group *g, cr_diag *d)
+{
+    for (int j = 0; j < c->n; j++)
+        if (c->g[j].t == t && c->g[j].n == m &&
+            memcmp(c->g[j].ranks, all, (size_t)m * sizeof *all) == 0) {
+            *g = c->g[j];
+            return CR_OK;
+        }
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 8;
+        ops_group *ng = realloc(c->g, (size_t)cap * sizeof *ng);
+        if (!ng)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
+        c->g = ng;
+        c->cap = cap;
+    }
+    cr_status st = ops_group_open(t, all, m, &c->g[c->n], d);
+    if (st != CR_OK)
+        return st;
+    *g = c->g[c->n++];
+    return CR_OK;
 }
 
 /* The group of phase ph (one already open with the same ranks, or a new
@@ -632,11 +672,13 @@ static cr_status group_of_phase(const env *v, const cr_op_params *p, const ops_p
         return cr_diag_set(d, CR_ERANGE, "more than %d communication groups", CR_OP_MAX_COMM);
     }
     if (found < 0) {
-        cr_status st = ops_group_open(v->t, all, m, &gs->g[gs->n], d);
+        cr_status st = gs->cache ? cache_group(gs->cache, v->t, all, m, &gs->g[gs->n], d)
+                                 : ops_group_open(v->t, all, m, &gs->g[gs->n], d);
         if (st != CR_OK) {
             free(all);
             return st;
         }
+        gs->borrowed[gs->n] = gs->cache != NULL;
         found = gs->n++;
     }
     *gi = found;
@@ -649,7 +691,9 @@ static cr_status group_of_phase(const env *v, const cr_op_params *p, const ops_p
 static cr_status open_groups(const env *v, const cr_op_params *p, const ops_work *w, groups *gs,
                              cr_op_result *r, cr_diag *d)
 {
+    ops_group_cache *cache = gs->cache;
     memset(gs, 0, sizeof *gs);
+    gs->cache = cache;
     for (int i = 0; i < w->n_ph; i++) {
         cr_status st = group_of_phase(v, p, &w->ph[i], gs, &gs->gi[i], r->comm[i].group,
                                       sizeof r->comm[i].group, d);
@@ -1130,9 +1174,16 @@ static cr_status nccl_phase_s(const ops_work *w, int i, groups *gs, const ops_co
 cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *p, cr_op_result *r,
                      cr_diag *d)
 {
+    return ops_eval_cached(t, op, p, r, NULL, d);
+}
+
+cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_params *p,
+                          cr_op_result *r, ops_group_cache *cache, cr_diag *d)
+{
     ops_work w;
     groups gs;
     memset(&gs, 0, sizeof gs);
+    gs.cache = cache;
     cr_status st = cr_op_params_check(op, p, t, d);
     if (st != CR_OK)
         return st;

@@ -185,6 +185,22 @@ typedef struct {
 
 cr_status ops_group_open(const cr_topo *t, const int *ranks, int n, ops_group *g, cr_diag *d);
 void ops_group_close(ops_group *g);
+
+/* Groups kept open across evaluations (cr_op_eval_suite): a context of a
+ * 65,536-GPU cluster costs about 0.1 s to build however few its ranks
+ * (cuts of every node, the bisection's max-flow, latencies), and a suite's
+ * problems mostly share their groups. Zero-initialise; free with
+ * ops_group_cache_free. */
+typedef struct {
+    ops_group *g;
+    int n, cap;
+} ops_group_cache;
+
+void ops_group_cache_free(ops_group_cache *c);
+/* cr_op_eval, taking and leaving its groups' contexts in *cache (NULL:
+ * cr_op_eval itself). The results are cr_op_eval's. */
+cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_params *p,
+                          cr_op_result *r, ops_group_cache *cache, cr_diag *d);
 /* Bound (with per-cut terms) and NCCL's choice for one phase. */
 cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm_est *e,
                         cr_diag *d);

@@ -190,6 +190,7 @@ static void loader_release(loader *L)
     free(L->node_prefix);
     free(L->node_base);
     free(L->gen_base);
+    free(L->id_sorted);
     for (int i = 0; i < L->n_scratch; i++)
         xmlFree(L->scratch[i]);
     free(L->scratch);

@@ -80,7 +80,9 @@ typedef struct {
     xmlChar **scratch; /* attribute values libxml2 had to assemble */
     int n_scratch;
     size_t cap_scratch;
-    int n_gpu_devs; /* GPUs added so far (CR_TOPO_MAX_GPUS) */
+    int n_gpu_devs;           /* GPUs added so far (CR_TOPO_MAX_GPUS) */
+    struct id_ent *id_sorted; /* the devices by id, for <link-pattern> (built at the first) */
+    int n_id_sorted;          /* devices it holds */
 } loader;
 
 /* txml_fail_at at the line of node. */

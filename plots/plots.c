@@ -431,9 +431,9 @@ static double comm_roof_Bps(const cr_comm_ceilings *cc, double *bmin)
 }
 
 cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, const cr_rankset *ranks, bool comm,
-                           double x, double *flops_s, cr_diag *d)
+                           double *peak_flops, double *Bps, cr_diag *d)
 {
-    *flops_s = NAN;
+    *peak_flops = *Bps = NAN;
     const cr_gpu_spec *g = gpu_of(t, gpu_rank, d);
     if (!g)
         return CR_EINVAL;
@@ -449,7 +449,8 @@ cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, const cr_rankset *ran
             return st;
         bw = comm_roof_Bps(&cc, &bmin);
     }
-    *flops_s = fmin(pk[0].flops, x * bw);
+    *peak_flops = pk[0].flops;
+    *Bps = bw;
     return CR_OK;
 }
 

@@ -96,13 +96,16 @@ cr_status cr_plot_comm_roofline(const cr_topo *t, int gpu_rank, const cr_rankset
                                 const cr_roof_set *sets, int nsets, cr_chart **out, cr_diag *d);
 
 /* The top of the roofline (comm false) or communication roofline (comm
- * true) of GPU rank gpu_rank at intensity x (FLOP per HBM byte, or per
- * byte communicated): the highest ceiling drawn there, in FLOP/s, which
- * is min(highest compute peak, x times the fastest bandwidth ceiling). A
- * point above it sits above every line of the chart. Errors: as the
- * chart builders (rank out of range, no compute peak). */
+ * true) of GPU rank gpu_rank: at intensity x (FLOP per HBM byte, or per
+ * byte communicated) the highest ceiling drawn there is
+ * fmin(*peak_flops, x * *Bps) FLOP/s, the highest compute peak and the
+ * fastest bandwidth ceiling. A point above it sits above every line of the
+ * chart. The same for every x: the communication ceilings build a
+ * collective context (0.1 s on a 65,536-GPU cluster), so a caller asks
+ * once per chart, not once per point. Errors: as the chart builders (rank
+ * out of range, no compute peak). */
 cr_status cr_plot_roof_top(const cr_topo *t, int gpu_rank, const cr_rankset *ranks, bool comm,
-                           double x, double *flops_s, cr_diag *d);
+                           double *peak_flops, double *Bps, cr_diag *d);
 
 /* Measured series of the gap chart at most (variants of one problem:
  * "baseline", "overlap, 4 chunks", ...). */

@@ -7,6 +7,7 @@
 
 #include "coll.h"
 #include "ops.h"
+#include "ops_priv.h"
 #include "plots/measured_priv.h"
 #include "suite.h"
 #include "topo_xml.h"
@@ -47,12 +48,15 @@ static cr_status suite_eval_run(const cr_topo *t, const char *name, suite_eval *
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
     }
     e->n = n;
+    /* the problems' groups opened once, as cr_op_eval_suite does */
+    ops_group_cache cache = {0};
     for (int i = 0; i < n; i++) {
         const cr_suite_problem *p = &e->suite->problems[i];
         cr_diag pd = {{0}};
         /* a problem the machine cannot run (too few GPUs) is left out */
-        e->ok[i] = cr_op_eval(t, p->op, &p->params, &e->res[i], &pd) == CR_OK;
+        e->ok[i] = ops_eval_cached(t, p->op, &p->params, &e->res[i], &cache, &pd) == CR_OK;
     }
+    ops_group_cache_free(&cache);
     return CR_OK;
 }
 
@@ -181,6 +185,10 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
     if (s && s->suite) {
         if ((st = suite_eval_run(t, s->suite, &e, d)) != CR_OK)
             return st;
+        /* the roof's top, asked at the first point that needs it (-1: not
+         * yet, 0: failed, 1: roof_peak and roof_Bps hold it) */
+        int roof_st = -1;
+        double roof_peak = NAN, roof_Bps = NAN;
         pts = calloc((size_t)(4 * e.n + 1), sizeof *pts);
         if (!pts) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -204,12 +212,13 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
              * the in-switch reduction line), so it goes in a series of
              * its own that says so instead of posing as a point under the
              * roof. */
-            double top = NAN;
             bool other = r->bound_by[0] != '\0'; /* the bound's algorithm moves other bytes */
-            if (other || (r->bound_s > 0 &&
-                          cr_plot_roof_top(t, gpu, s ? s->ranks : NULL, comm, r->flops / bytes,
-                                           &top, NULL) == CR_OK &&
-                          r->flops / r->bound_s > top * (1 + 1e-9)))
+            if (!other && r->bound_s > 0 && roof_st < 0)
+                roof_st = cr_plot_roof_top(t, gpu, s ? s->ranks : NULL, comm, &roof_peak, &roof_Bps,
+                                           NULL) == CR_OK;
+            if (other ||
+                (r->bound_s > 0 && roof_st == 1 &&
+                 r->flops / r->bound_s > fmin(roof_peak, r->flops / bytes * roof_Bps) * (1 + 1e-9)))
                 pts[3 * e.n + nabove++] = pts[e.n + np];
             else
                 pts[e.n + np - nabove] = pts[e.n + np];

@@ -14,6 +14,7 @@
 
 #include "sbuf.h"
 #include "bound.h"
+#include "grow.h"
 #include "ops_priv.h"
 #include "route.h"
 
@@ -631,14 +632,8 @@ static cr_status cache_group(ops_group_cache *c, const cr_topo *t, const int *al
             *g = c->g[j];
             return CR_OK;
         }
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 8;
-        ops_group *ng = realloc(c->g, (size_t)cap * sizeof *ng);
-        if (!ng)
-            return cr_diag_set(d, CR_ENOMEM, "out of memory");
-        c->g = ng;
-        c->cap = cap;
-    }
+    if (cr_grow((void **)&c->g, &c->cap, (size_t)c->n + 1, sizeof *c->g))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
     cr_status st = ops_group_open(t, all, m, &c->g[c->n], d);
     if (st != CR_OK)
         return st;

@@ -193,7 +193,8 @@ void ops_group_close(ops_group *g);
  * ops_group_cache_free. */
 typedef struct {
     ops_group *g;
-    int n, cap;
+    int n;
+    size_t cap; /* cr_grow's capacity of g */
 } ops_group_cache;
 
 void ops_group_cache_free(ops_group_cache *c);

@@ -77,6 +77,13 @@ static void consider(int k, const ops_mix_res *res, int n, double floor, const d
     }
 }
 
+static double det3(double m[3][3])
+{
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+           m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
 double ops_mix_min(int k, const ops_mix_res *res, int n, double floor, const double *lat,
                    double *x_out, int *arg_out)
 {
@@ -106,37 +113,42 @@ double ops_mix_min(int k, const ops_mix_res *res, int n, double floor, const dou
                     x[l] = 1 - t;
                     consider(k, res, n, floor, lat, x, &best, x_out, arg_out);
                 }
-    /* three algorithms: where three resources tie inside the triangle
-     * (Cramer's rule on x.(v_p - v_q) = 0, x.(v_p - v_s) = 0, sum x = 1) */
-    if (k == 3)
-        for (int p = 0; p < n; p++)
-            for (int q = p + 1; q < n; q++)
-                for (int s = q + 1; s < n; s++) {
-                    double a[3][3], rhs[3] = {0, 0, 1};
-                    for (int j = 0; j < 3; j++) {
-                        a[0][j] = res[p].v[j] - res[q].v[j];
-                        a[1][j] = res[p].v[j] - res[s].v[j];
-                        a[2][j] = 1;
-                    }
-                    double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
-                                 a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
-                                 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
-                    if (!(fabs(det) > 1e-300))
-                        continue;
-                    bool inside = true;
-                    for (int c = 0; c < 3 && inside; c++) {
-                        double m[3][3];
-                        memcpy(m, a, sizeof m);
-                        for (int i = 0; i < 3; i++)
-                            m[i][c] = rhs[i];
-                        double dc = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-                                    m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                                    m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-                        x[c] = dc / det;
-                        inside = x[c] > 0;
-                    }
-                    if (inside)
-                        consider(k, res, n, floor, lat, x, &best, x_out, arg_out);
-                }
+    /* three algorithms: where three resources tie inside a triangle of
+     * the simplex (Cramer's rule on x.(v_p - v_q) = 0, x.(v_p - v_s) = 0,
+     * sum x = 1 over the three algorithms' shares). With four algorithms
+     * the points where four resources tie inside the simplex are not
+     * tried: the least is then over splits of at most three (each a real
+     * split, so still at or above the true least split: ops.c's bound
+     * takes it as the best split it knows). */
+    for (int j0 = 0; j0 < k; j0++)
+        for (int j1 = j0 + 1; j1 < k; j1++)
+            for (int j2 = j1 + 1; j2 < k; j2++) {
+                const int js[3] = {j0, j1, j2};
+                for (int p = 0; p < n; p++)
+                    for (int q = p + 1; q < n; q++)
+                        for (int s = q + 1; s < n; s++) {
+                            double a[3][3], rhs[3] = {0, 0, 1};
+                            for (int c = 0; c < 3; c++) {
+                                a[0][c] = res[p].v[js[c]] - res[q].v[js[c]];
+                                a[1][c] = res[p].v[js[c]] - res[s].v[js[c]];
+                                a[2][c] = 1;
+                            }
+                            double det = det3(a);
+                            if (!(fabs(det) > 1e-300))
+                                continue;
+                            memset(x, 0, sizeof x);
+                            bool inside = true;
+                            for (int c = 0; c < 3 && inside; c++) {
+                                double m[3][3];
+                                memcpy(m, a, sizeof m);
+                                for (int i = 0; i < 3; i++)
+                                    m[i][c] = rhs[i];
+                                x[js[c]] = det3(m) / det;
+                                inside = x[js[c]] > 0;
+                            }
+                            if (inside)
+                                consider(k, res, n, floor, lat, x, &best, x_out, arg_out);
+                        }
+            }
     return best;
 }

@@ -71,7 +71,7 @@ typedef struct {
     int n_ph;
 } ops_alt;
 
-#define OPS_MAX_ALT 2
+#define OPS_MAX_ALT 3
 
 /* ops_mix.c: the least over splits of the work between the main algorithm
  * and its alternatives. A resource (compute, one direction of a cut) and

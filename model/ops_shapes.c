@@ -457,6 +457,76 @@ static void ring_attn_send_queries(const cr_op_params *p, ops_work *w)
               g * (2 * hkv + hq) * c * b * hd * e, CR_OPP_CP);
 }
 
+/* Causal attention whose binding cut splits the CP group in two halves
+ * that share one link (a PCIe switch's uplink, a node's NICs: the ranks
+ * under one switch or in one node): re-shard by heads inside each half
+ * over its cheap links, and across the cut choose, per head, between
+ * sending the keys' K and V one way and sending the queries one way and
+ * their partial outputs back, in the shares that balance the two
+ * directions (bound audit, session 43: on l40s-pcie-8 at the defaults 40
+ * MiB each way over the uplink, 1338 us, where the catalog's other
+ * schedules gave 1864). The bytes each way across the halves' cut, with q
+ * a chunk's queries (and its outputs), kv its keys and values, per 2p
+ * chunks of the sequence:
+ *   zigzag (rank i holds chunks i and 2p-1-i): the first half's late
+ *     queries (p/2 chunks) need all p of the second half's keys, the
+ *     second half's queries the first half's p/2 early keys; x of the
+ *     heads send the former's K,V and y the latter's queries:
+ *       out = (1-x) p/2 q + (1-y) p/2 kv + y p q,
+ *       in  = x p kv + (1-x) p/2 q + y p q,
+ *     minimised over x, y in [0, 1] at a corner or where out = in on an
+ *     edge of the square (their maximum is convex);
+ *   contiguous (rank i holds chunks 2i and 2i+1): the second half's
+ *     queries need the first half's p chunks of keys: p min(q, kv).
+ * The log-sum-exps that go with partial outputs are left out (less, so
+ * still a bound). */
+static double causal_halves_bytes(double g, double q, double kv, bool zigzag)
+{
+    if (!zigzag)
+        return g * fmin(q, kv);
+    double best = INFINITY;
+    /* out - in = a + bx x + by y, along each edge of the square */
+    double a = g / 2 * kv, bx = -g * kv, by = -g / 2 * kv;
+    double cand[8][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+    int n = 4;
+    for (int e = 0; e < 2; e++) { /* x = e: solve for y; y = e: solve for x */
+        double y = -(a + bx * e) / by, x = -(a + by * e) / bx;
+        if (y >= 0 && y <= 1)
+            cand[n][0] = e, cand[n++][1] = y;
+        if (x >= 0 && x <= 1)
+            cand[n][0] = x, cand[n++][1] = e;
+    }
+    for (int i = 0; i < n; i++) {
+        double x = cand[i][0], y = cand[i][1];
+        double out = (1 - x) * g / 2 * q + (1 - y) * g / 2 * kv + y * g * q;
+        double in = x * g * kv + (1 - x) * g / 2 * q + y * g * q;
+        best = fmin(best, fmax(out, in));
+    }
+    return best;
+}
+
+/* That schedule as an alternative: an all-to-all of x bytes a rank moves
+ * p x / 4 each way between two halves of the group, so x = 4 B / p makes
+ * its crossing the schedule's B. A GPU's ports then carry (p-1)/p x, less
+ * than the schedule's re-sharding puts there where it was worked out (17.5
+ * against 34 MiB on l40s-pcie-8); an alternative only ever lowers the
+ * bound. Each rank computes total/p (the heads are shared out evenly).
+ * zigzag_only: the layout is ring attention's; else (Ulysses, whose
+ * sequence shards may be either) the least of the two layouts. */
+static void causal_halves_alt(const cr_op_params *p, ops_work *w, bool zigzag_only)
+{
+    double g = V(CP);
+    if (V(CAUSAL) == 0 || g < 2 || fmod(g, 2) != 0)
+        return;
+    double e = ebytes(p), c = V(SEQ) / (2 * g), b = V(BATCH), hd = V(HEAD_DIM);
+    double q = b * c * V(HEADS) * hd * e, kv = 2 * b * c * V(KV_HEADS) * hd * e;
+    double across = causal_halves_bytes(g, q, kv, true);
+    if (!zigzag_only)
+        across = fmin(across, causal_halves_bytes(g, q, kv, false));
+    ops_alt *a = alt(w, "re-shard by heads within halves, split the heads across", w->mma_flops, 0);
+    alt_phase(a, "all-to-all across the halves", CR_COLL_ALLTOALL, 4 * across / g, CR_OPP_CP);
+}
+
 /* Ring attention (zigzag load balancing, so every rank does total/p work
  * even when causal): each rank needs every other rank's K and V, an
  * allgather of 2 b S Hkv d e bytes. */
@@ -502,6 +572,9 @@ cr_status ops_shape_ring_attn(const cr_op_params *p, ops_work *w, cr_diag *d)
                   e * b * (s / g) * (hq + 2 * g * kvr) * hd, CR_OPP_CP);
         alt_phase(a, "all-to-all O", CR_COLL_ALLTOALL, e * b * (s / g) * hq * hd, CR_OPP_CP);
     }
+    /* last: where it ties with the above (the compute binds) they name the
+     * bound */
+    causal_halves_alt(p, w, true);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -535,6 +608,7 @@ cr_status ops_shape_ulysses(const cr_op_params *p, ops_work *w, cr_diag *d)
      * heads); the FLOPs a GPU at least is the average */
     ops_alt *a = alt(w, "gather K and V (ring attention)", w->mma_flops, 0);
     alt_phase(a, "allgather K,V", CR_COLL_ALLGATHER, 2 * b * s * hkv * hd * e, CR_OPP_CP);
+    causal_halves_alt(p, w, false);
     w->overlappable = true;
     finish(w);
     return CR_OK;
@@ -891,9 +965,16 @@ cr_status ops_shape_embedding(const cr_op_params *p, ops_work *w, cr_diag *d)
     w->kernel = OPS_KERNEL_STREAM;
     phase(w, "allreduce rows", CR_COLL_ALLREDUCE, t * h * e, CR_OPP_TP);
     /* every row has one owner: an allgather of the rows delivers them, half
-     * the allreduce's bytes without in-switch reduction (an audit) */
-    ops_alt *a = alt(w, "gather the rows from their owners", 0, 0);
-    alt_phase(a, "allgather rows", CR_COLL_ALLGATHER, t * h * e, CR_OPP_TP);
+     * the allreduce's bytes without in-switch reduction (an audit). A row
+     * is needed once however many tokens name it, and there are vocab of
+     * them: with more tokens than rows, allgathering the table's shards
+     * (vocab h e) and looking up locally moves less (bound audit, session
+     * 43: 65536 tokens of a 32768-row table on 8 H100 bound 229.5 -> 115
+     * us). The ids are taken as distinct as they can be (min(tokens,
+     * vocab) rows): repeated ids need fewer rows still, which the shapes
+     * do not say (doc/operators.md). */
+    ops_alt *a = alt(w, "gather the rows (or the table's shards) from their owners", 0, 0);
+    alt_phase(a, "allgather rows", CR_COLL_ALLGATHER, fmin(t, V(VOCAB)) * h * e, CR_OPP_TP);
     w->overlappable = true;
     finish(w);
     return CR_OK;

@@ -470,6 +470,37 @@ static void test_bound_least_over_algorithms(void **state)
     assert_true(r.bound_by[0] != 0);
     assert_string_equal(r.binding, "gpu-ports");
     assert_close(r.bound_s, 7.0 / 8 * (2 * MiB + 16 * MiB) / port + lat, 1e-9, 0);
+    /* embedding: a row is needed once, and there are vocab of them. With
+     * more tokens than rows the table's shards are allgathered (32768 x
+     * 1024 bf16 = 64 MiB, 56 into a GPU: the bound was the 65536 tokens'
+     * 128 MiB, twice a correct kernel's time; bound audit, session 43);
+     * with fewer, the tokens' rows (8192 of 65536: 16 MiB, 14 in) */
+    r = eval(t, "embedding", (const char *[]){"tokens", "65536", "vocab", "32768", NULL});
+    assert_close(r.bound_s, 56 * MiB / port + lat, 1e-9, 0);
+    r = eval(t, "embedding", (const char *[]){"tokens", "8192", "vocab", "65536", NULL});
+    assert_close(r.bound_s, 14 * MiB / port + lat, 1e-9, 0);
+    /* causal context-parallel attention across a shared link (bound audit,
+     * session 43): on l40s-pcie-8 at the defaults (8192 tokens, 32 heads of
+     * 128, cp 8: 16 chunks of 512 tokens, a chunk's queries 4 MiB, its K
+     * and V 8 MiB) the four GPUs under each PCIe switch re-shard by heads
+     * and split the heads across the uplink so that each way carries 40
+     * MiB (zigzag: the late queries of one side need all 8 key chunks of
+     * the other, its 8 query chunks the first side's 4 early key chunks;
+     * half the heads send those keys, half send the queries and take the
+     * outputs back). The catalog's other schedules gave 1864 us there, above
+     * this one's 1331.5. Ulysses' shards may be contiguous: the second
+     * half's 8 query chunks go over and come back, 32 MiB each way */
+    cr_topo *l40s = cr_test_open_topo("l40s-pcie-8");
+    const double uplink = 31.5e9;
+    r = eval(l40s, "ring_attn", (const char *[]){NULL});
+    assert_string_equal(r.binding, "pcie-switch");
+    assert_close(r.bound_s, 40 * MiB / uplink, 1e-9, 0);
+    r = eval(l40s, "ulysses", (const char *[]){NULL});
+    assert_close(r.bound_s, 32 * MiB / uplink, 1e-9, 0);
+    /* not causal: every pair needs both ways, the schedule does not apply */
+    cr_op_result nc = eval(l40s, "ring_attn", (const char *[]){"causal", "no", NULL});
+    assert_null(strstr(nc.bound_by, "halves"));
+    cr_topo_free(l40s);
     /* 8192^3: the reducescatter of C (128 MiB) sends 112 MiB out of a GPU
      * and takes 16 in (the switches reduce); gathering A's rows and B
      * takes B's 112 MiB in by multicast and sends 16 out, plus A's 14 MiB
@@ -559,17 +590,20 @@ static void test_bound_least_over_algorithms(void **state)
     assert_true(u.bound_by[0] != 0);
     assert_true(u.bound_s <= ring.bound_s * (1 + 1e-12));
     /* causal multi-head ring attention on 2 ranks (chunks of c = 256 tokens,
-     * 16 x 128 x 2 bytes a token and head): rank 0 sends its early K, V (2 x
-     * 32 heads) and its late queries (32), 96 heads x c, where gathering K
-     * and V moves 4 x 32 x c; rank 1 then computes 2c^2 + c + 4c^2 token
-     * pairs, 1.5 x its share, which the transfer still hides */
+     * 16 x 128 x 2 bytes a token and head): rank 0 sending its early K, V (2
+     * x 32 heads) and its late queries (32) moves 96 heads x c one way,
+     * where gathering K and V moves 4 x 32 x c. Splitting the heads does
+     * better (session 43): for half of them rank 1 sends its two key
+     * chunks' K and V (64 x c one way), for the other half rank 0 its late
+     * queries and takes their outputs back (16 x c each way), and rank 0
+     * sends its early K, V (64 x c): 80 heads x c each way */
     const double col = 16 * 128 * 2.0, c = 256;
     const char *mha[] = {"cp", "2",     "seq", "1024",   "heads", "32", "kv_heads",
                          "32", "batch", "16",  "causal", "yes",   NULL};
     r = eval(t, "ring_attn", mha);
-    assert_string_equal(r.bound_by, "send late queries, not K and V");
+    assert_string_equal(r.bound_by, "re-shard by heads within halves, split the heads across");
     assert_string_equal(r.binding, "gpu-ports");
-    assert_close(r.bound_s, 96 * c * col / port + lat, 1e-9, 0);
+    assert_close(r.bound_s, 80 * c * col / port + lat, 1e-9, 0);
     assert_close(r.t_comm_s, 128 * c * col / port, 1e-9, 0); /* the main algorithm's */
     /* with grouped queries (64 on 16 KV heads) the queries are the heavier:
      * K and V move; without the mask every pair needs both directions */

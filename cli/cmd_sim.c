@@ -654,9 +654,12 @@ static void progress_done(void)
     progress_shown = false;
 }
 
-/* Simulates one size; on success *out is the simulator (cr_sim_free). */
+/* Simulates one size; on success *out is the simulator (cr_sim_free).
+ * memo: the sweep's routes (cr_sim_route_memo), which do not depend on
+ * the size. */
 static int sim_one(const cr_topo *t, const cr_rankset *rs, cr_coll c, double S, int root,
-                   const cr_coll_pred *p, cr_sim_grain grain, cr_sim **out, int *op)
+                   const cr_coll_pred *p, cr_sim_grain grain, cr_sim_route_memo *memo, cr_sim **out,
+                   int *op)
 {
     cr_diag d = {{0}};
     cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(c, S, p);
@@ -668,6 +671,7 @@ static int sim_one(const cr_topo *t, const cr_rankset *rs, cr_coll c, double S, 
     *out = NULL;
     if (cr_sim_new(t, &s, &d) != CR_OK)
         return cli_fail("sim", "%s", d.msg);
+    cr_sim_set_route_memo(s, memo);
     if (cli_progress_enabled())
         cr_sim_set_progress(s, progress, what);
     cr_status st = cr_sim_coll_add(s, &sp, rs->ranks, rs->n, op, &d);
@@ -724,8 +728,13 @@ static int run_simple(const struct opts *o, FILE *out)
     cr_coll_ctx *ctx = NULL;
     json_t *root = NULL, *rows = NULL;
     cr_sim *last = NULL;
+    cr_sim_route_memo *memo = NULL;
     double last_S = o->b, last_sz = o->b;
     rc = CLI_OK;
+    if (cr_sim_route_memo_new(&memo) != CR_OK) {
+        rc = cli_fail("sim", "out of memory");
+        goto out;
+    }
     if (cr_rankset_parse(o->ranks ? o->ranks : "all", t->n_gpus, &rs, &d) != CR_OK) {
         rc = cli_usage_error("sim", "--ranks: %s", d.msg[0] ? d.msg : "out of memory");
         goto out;
@@ -828,7 +837,11 @@ static int run_simple(const struct opts *o, FILE *out)
         }
         cr_sim *s = NULL;
         int op;
-        if ((rc = sim_one(t, rs, c, S, rq.root, p, grain, &s, &op)) != CLI_OK)
+        /* only the last size's simulator is shown after the table: the one
+         * before goes now, so that two are never held at once */
+        cr_sim_free(last);
+        last = NULL;
+        if ((rc = sim_one(t, rs, c, S, rq.root, p, grain, memo, &s, &op)) != CLI_OK)
             goto out;
         cr_sim_op_result r = cr_sim_op_get(s, op);
         double T = r.end_s - r.start_s;
@@ -878,7 +891,6 @@ static int run_simple(const struct opts *o, FILE *out)
                     p->busbw_Bps / GBPS, T * 1e6, algbw / GBPS, algbw * bbf / GBPS, ratio_s,
                     p->nchannels);
         }
-        cr_sim_free(last);
         last = s;
         last_S = S;
         last_sz = sz;
@@ -919,6 +931,7 @@ out:
     json_decref(root);
     json_decref(rows);
     cr_sim_free(last);
+    cr_sim_route_memo_free(memo);
     cr_coll_ctx_free(ctx);
     cr_rankset_free(rs);
     cr_topo_free(t);

@@ -820,6 +820,16 @@ void cr_algo_predict(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo
         *o = ll;
 }
 
+bool cr_algo_unsupported(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
+                         cr_proto proto)
+{
+    /* as cr_algo_predict: predict_one refuses exactly where why_not gives
+     * a reason; point-to-point's direct runs where Simple or LL does */
+    if (algo != CR_ALGO_DIRECT || c->n < 2 || !cr_coll_p2p(rq->coll))
+        return why_not(c, rq, algo, proto) != NULL;
+    return why_not(c, rq, algo, CR_PROTO_SIMPLE) && why_not(c, rq, algo, CR_PROTO_LL);
+}
+
 static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_algo algo,
                         cr_proto proto, const cr_coll_bound *b, cr_coll_pred *o)
 {

@@ -1185,15 +1185,17 @@ static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_
             if (rq->proto == CR_PROTO_AUTO && rq->nccl_protos && a != CR_ALGO_DIRECT &&
                 !(rq->nccl_protos & (1u << p)))
                 continue;
-            cr_coll_pred cand;
-            cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, b, &cand);
-            if (!cand.supported) {
+            /* only the first refusal's reason is kept: the others are
+             * not filled in (cr_algo_unsupported) */
+            if (cr_algo_unsupported(ctx, rq, (cr_algo)a, (cr_proto)p)) {
                 if (!have_uns) {
-                    first_unsupported = cand;
+                    cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, b, &first_unsupported);
                     have_uns = true;
                 }
                 continue;
             }
+            cr_coll_pred cand;
+            cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, b, &cand);
             if (!have || choice_key(ctx, &cand) < choice_key(ctx, &best)) {
                 best = cand;
                 have = true;
@@ -1209,6 +1211,22 @@ static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_
         unsupported(out, rq->algo, rq->proto, CR_MECH_NONE, "no algorithm applies");
 }
 
+/* The prediction for a checked request given its bound b. The predictors
+ * read b's bound_s, lat_s and terms, which cr_bound_eval sets and
+ * bound_full leaves as they are: b may be either's (cr_coll_eval passes
+ * bound_full's, cr_coll_predict cr_bound_eval's). */
+static cr_status predict_bounded(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                                 const cr_coll_bound *b, cr_coll_pred *out, cr_diag *d)
+{
+    if (ctx->n == 1)
+        cr_local_predict(ctx, rq, b, out);
+    else if (rq->mech != CR_MECH_NONE)
+        cr_mech_predict(ctx, rq, b, out);
+    else
+        choose(ctx, rq, b, out);
+    return finite_pred(out, d);
+}
+
 cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_pred *out,
                           cr_diag *d)
 {
@@ -1219,13 +1237,18 @@ cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll
     cr_bound_eval(ctx->cuts, rq, &b);
     if ((st = finite_bound(&b, d)) != CR_OK)
         return st;
-    if (ctx->n == 1)
-        cr_local_predict(ctx, rq, &b, out);
-    else if (rq->mech != CR_MECH_NONE)
-        cr_mech_predict(ctx, rq, &b, out);
-    else
-        choose(ctx, rq, &b, out);
-    return finite_pred(out, d);
+    return predict_bounded(ctx, rq, &b, out, d);
+}
+
+cr_status cr_coll_predict_bounded(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                                  const cr_coll_bound *b, cr_coll_pred *out, cr_diag *d)
+{
+    cr_status st = check_req(ctx, rq, d);
+    if (st != CR_OK)
+        return st;
+    if ((st = finite_bound(b, d)) != CR_OK)
+        return st;
+    return predict_bounded(ctx, rq, b, out, d);
 }
 
 cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_result *out,
@@ -1237,13 +1260,7 @@ cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_re
     bound_full(ctx, rq, &out->bound);
     if ((st = finite_bound(&out->bound, d)) != CR_OK)
         return st;
-    if (ctx->n == 1)
-        cr_local_predict(ctx, rq, &out->bound, &out->pred);
-    else if (rq->mech != CR_MECH_NONE)
-        cr_mech_predict(ctx, rq, &out->bound, &out->pred);
-    else
-        choose(ctx, rq, &out->bound, &out->pred);
-    return finite_pred(&out->pred, d);
+    return predict_bounded(ctx, rq, &out->bound, &out->pred, d);
 }
 
 cr_status cr_coll_eval_topo(const cr_topo *topo, const cr_rankset *ranks, const cr_coll_req *rq,

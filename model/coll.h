@@ -416,6 +416,15 @@ cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_c
 cr_status cr_coll_predict(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_pred *out,
                           cr_diag *d);
 
+/* cr_coll_predict's result for rq given its bound b, which must be what
+ * cr_coll_bound_eval (or cr_coll_eval, its .bound) gave for this context
+ * and request. The bound uses no model constant (cr_coll_ctx_set_param
+ * leaves it as it is), so a caller that predicts the same requests under
+ * many constants (calibrate --nccl-tests' fit) evaluates each bound once
+ * and not at every prediction. Errors as cr_coll_predict. */
+cr_status cr_coll_predict_bounded(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+                                  const cr_coll_bound *b, cr_coll_pred *out, cr_diag *d);
+
 /* Bound and prediction together. */
 cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_result *out,
                        cr_diag *d);

@@ -148,6 +148,14 @@ struct cr_coll_ctx {
 void cr_algo_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq, cr_algo algo,
                      cr_proto proto, const cr_coll_bound *bound, cr_coll_pred *out);
 
+/* Whether cr_algo_predict would give algo/proto an unsupported prediction:
+ * it then does nothing but fill in the reason, so that NCCL's choice
+ * (coll.c choose), which keeps only the first such reason, skips filling
+ * and copying the others (272 bytes cleared and up to 144 copied, for
+ * most of the 21 candidates of every prediction). */
+bool cr_algo_unsupported(const struct cr_coll_ctx *ctx, const cr_coll_req *rq, cr_algo algo,
+                         cr_proto proto);
+
 /* The protocol of the MSCCL algorithm RCCL runs this operation with before
  * its own tuner looks at it, or -1 where none applies (algo.c). */
 int cr_algo_msccl_proto(const struct cr_coll_ctx *ctx, const cr_coll_req *rq);

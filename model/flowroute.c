@@ -980,8 +980,284 @@ int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share
     return 0;
 }
 
+/* ---------- the route memo (flowsim.h cr_sim_route_memo) ---------- */
+
+/* The router's state after a prewarm: every field of struct cr_sim that
+ * flowroute.c reads before writing, as the prewarm left it. The rest of
+ * the router's memory is scratch that each route search writes before it
+ * reads it (the DAG's nodes, edges, positions, fractions and latencies,
+ * the queue, cr_sim_path's scratch, grp_cnt, which nic_shares leaves at
+ * zero), and the fixed figures of the topology (near NICs, domains). */
+struct cr_sim_route_memo {
+    long uses; /* prewarms that took the copy (cr_sim_route_memo_uses) */
+    bool valid;
+    /* what the prewarm searched with (the topology's counts too, so that
+     * another topology at a freed one's address is not taken for it) */
+    const cr_topo *t;
+    int n_devs, n_links, n_gpus;
+    bool transit, pxn;
+    long max_route_work;
+    int *ranks, n;
+    /* what it left */
+    cr_sim_use *rpool;
+    long n_rpool;
+    size_t cap_rpool;
+    route_t *routes;
+    long n_routes;
+    size_t cap_routes;
+    route_hash_t rhash, via_hash;
+    uint64_t *via_member;
+    bool via_any;
+    int *dense;
+    search_t fw, bw;
+    int fw_src;
+    int *dag_mark, *bmark, *link_mark, *nic_ok;
+    int dag_stamp, nic_stamp;
+    long route_work;
+    bool work_over;
+    long st_routes;
+    size_t st_entries;
+};
+
+/* A copy of n elements of elem bytes from p into room for cap of them
+ * (cap >= n); NULL when cap is 0. Returns -1 when out of memory. */
+static int dup_cap(void **out, const void *p, size_t n, size_t cap, size_t elem)
+{
+    *out = NULL;
+    if (cap == 0)
+        return 0;
+    if (!(*out = malloc(cap * elem)))
+        return -1;
+    if (n > 0)
+        memcpy(*out, p, n * elem);
+    return 0;
+}
+
+static void hash_release(route_hash_t *h)
+{
+    free(h->keys);
+    free(h->vals);
+    memset(h, 0, sizeof *h);
+}
+
+/* A copy of hash table h, its layout (capacity, slots) included: a
+ * lookup's probe sequence and a later insertion's slot depend on it. */
+static int hash_dup(route_hash_t *out, const route_hash_t *h)
+{
+    memset(out, 0, sizeof *out);
+    if (dup_cap((void **)&out->keys, h->keys, (size_t)h->cap, (size_t)h->cap, sizeof *h->keys) ||
+        dup_cap((void **)&out->vals, h->vals, (size_t)h->cap, (size_t)h->cap, sizeof *h->vals)) {
+        hash_release(out);
+        return -1;
+    }
+    out->cap = h->cap;
+    out->count = h->count;
+    return 0;
+}
+
+/* Copies search x (nd devices) into y, whose arrays hold nd entries
+ * (the heap grows to fit). Returns -1 when out of memory (y unchanged). */
+static int search_copy(search_t *y, const search_t *x, size_t nd)
+{
+    if (x->h.n > 0 && cr_grow((void **)&y->h.e, &y->h.cap, (size_t)x->h.n, sizeof *y->h.e))
+        return -1;
+    memcpy(y->dist, x->dist, nd * sizeof *x->dist);
+    memcpy(y->settled, x->settled, nd);
+    memcpy(y->touched, x->touched, (size_t)x->n_touched * sizeof *x->touched);
+    y->n_touched = x->n_touched;
+    if (x->h.n > 0)
+        memcpy(y->h.e, x->h.e, (size_t)x->h.n * sizeof *x->h.e);
+    y->h.n = x->h.n;
+    return 0;
+}
+
+static void memo_clear(cr_sim_route_memo *m)
+{
+    free(m->ranks);
+    free(m->rpool);
+    free(m->routes);
+    hash_release(&m->rhash);
+    hash_release(&m->via_hash);
+    free(m->via_member);
+    free(m->dense);
+    search_free(&m->fw);
+    search_free(&m->bw);
+    free(m->dag_mark);
+    free(m->bmark);
+    free(m->link_mark);
+    free(m->nic_ok);
+    long uses = m->uses;
+    memset(m, 0, sizeof *m);
+    m->uses = uses;
+}
+
+cr_status cr_sim_route_memo_new(cr_sim_route_memo **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? CR_OK : CR_ENOMEM;
+}
+
+void cr_sim_route_memo_free(cr_sim_route_memo *m)
+{
+    if (!m)
+        return;
+    memo_clear(m);
+    free(m);
+}
+
+void cr_sim_set_route_memo(cr_sim *s, cr_sim_route_memo *m)
+{
+    s->memo = m;
+}
+
+long cr_sim_route_memo_uses(const cr_sim_route_memo *m)
+{
+    return m ? m->uses : 0;
+}
+
+/* Whether s's router is as cr_sim_new left it: no route searched or
+ * cached, no work counted, every stamp and search at its start. */
+static bool router_fresh(const cr_sim *s)
+{
+    return s->n_routes == 0 && s->n_rpool == 0 && s->rhash.cap == 0 && s->via_hash.cap == 0 &&
+           !s->via_member && !s->dense && s->route_work == 0 && !s->work_over && s->fw_src == -1 &&
+           s->fw.n_touched == 0 && s->bw.n_touched == 0 && s->dag_stamp == 0 && s->nic_stamp == 0 &&
+           s->st.n_routes == 0 && s->st.route_entries == 0;
+}
+
+/* Whether memo m holds the prewarm of ranks[0..n) on s's topology with
+ * s's options. */
+static bool memo_matches(const cr_sim_route_memo *m, const cr_sim *s, const int *ranks, int n)
+{
+    return m->valid && m->t == s->t && m->n_devs == s->t->n_devs && m->n_links == s->t->n_links &&
+           m->n_gpus == s->t->n_gpus && m->transit == s->transit && m->pxn == s->pxn &&
+           m->max_route_work == s->max_route_work && m->n == n &&
+           (n == 0 || !memcmp(m->ranks, ranks, (size_t)n * sizeof *ranks));
+}
+
+/* Keeps in m the state s's router is in after a prewarm of ranks[0..n)
+ * that started fresh. Out of memory, m is left empty (results do not
+ * depend on it). */
+static void memo_save(cr_sim_route_memo *m, const cr_sim *s, const int *ranks, int n)
+{
+    const cr_topo *t = s->t;
+    size_t nd = (size_t)t->n_devs + 1, ng = (size_t)t->n_gpus;
+    memo_clear(m);
+    m->t = t;
+    m->n_devs = t->n_devs;
+    m->n_links = t->n_links;
+    m->n_gpus = t->n_gpus;
+    m->transit = s->transit;
+    m->pxn = s->pxn;
+    m->max_route_work = s->max_route_work;
+    m->n = n;
+    m->n_rpool = s->n_rpool;
+    m->cap_rpool = s->cap_rpool;
+    m->n_routes = s->n_routes;
+    m->cap_routes = s->cap_routes;
+    m->via_any = s->via_any;
+    m->fw_src = s->fw_src;
+    m->dag_stamp = s->dag_stamp;
+    m->nic_stamp = s->nic_stamp;
+    m->route_work = s->route_work;
+    m->work_over = s->work_over;
+    m->st_routes = s->st.n_routes;
+    m->st_entries = s->st.route_entries;
+    if (dup_cap((void **)&m->ranks, ranks, (size_t)n, (size_t)n, sizeof *ranks) ||
+        dup_cap((void **)&m->rpool, s->rpool, (size_t)s->n_rpool, s->cap_rpool, sizeof *s->rpool) ||
+        dup_cap((void **)&m->routes, s->routes, (size_t)s->n_routes, s->cap_routes,
+                sizeof *s->routes) ||
+        hash_dup(&m->rhash, &s->rhash) || hash_dup(&m->via_hash, &s->via_hash) ||
+        (s->via_member && dup_cap((void **)&m->via_member, s->via_member, ng / 64 + 1, ng / 64 + 1,
+                                  sizeof *s->via_member)) ||
+        (s->dense && dup_cap((void **)&m->dense, s->dense, ng * ng, ng * ng, sizeof *s->dense)) ||
+        search_init(&m->fw, nd) || search_init(&m->bw, nd) || search_copy(&m->fw, &s->fw, nd) ||
+        search_copy(&m->bw, &s->bw, nd) ||
+        dup_cap((void **)&m->dag_mark, s->dag_mark, nd, nd, sizeof *s->dag_mark) ||
+        dup_cap((void **)&m->bmark, s->bmark, nd, nd, sizeof *s->bmark) ||
+        dup_cap((void **)&m->link_mark, s->link_mark, (size_t)t->n_links + 1,
+                (size_t)t->n_links + 1, sizeof *s->link_mark) ||
+        dup_cap((void **)&m->nic_ok, s->nic_ok, nd, nd, sizeof *s->nic_ok)) {
+        memo_clear(m);
+        return;
+    }
+    m->valid = true;
+}
+
+/* Puts s's router (fresh) into the state memo m holds. Returns -1 when out
+ * of memory, s then unchanged (its prewarm searches). */
+static int memo_restore(const cr_sim_route_memo *m, cr_sim *s)
+{
+    const cr_topo *t = s->t;
+    size_t nd = (size_t)t->n_devs + 1, ng = (size_t)t->n_gpus;
+    cr_sim_use *rpool = NULL;
+    route_t *routes = NULL;
+    route_hash_t rh, vh;
+    uint64_t *via_member = NULL;
+    int *dense = NULL;
+    memset(&rh, 0, sizeof rh);
+    memset(&vh, 0, sizeof vh);
+    /* the searches' heaps grow first: a heap that grew but was not
+     * filled is still a fresh search's */
+    if ((m->fw.h.n > 0 &&
+         cr_grow((void **)&s->fw.h.e, &s->fw.h.cap, (size_t)m->fw.h.n, sizeof *s->fw.h.e)) ||
+        (m->bw.h.n > 0 &&
+         cr_grow((void **)&s->bw.h.e, &s->bw.h.cap, (size_t)m->bw.h.n, sizeof *s->bw.h.e)) ||
+        dup_cap((void **)&rpool, m->rpool, (size_t)m->n_rpool, m->cap_rpool, sizeof *rpool) ||
+        dup_cap((void **)&routes, m->routes, (size_t)m->n_routes, m->cap_routes, sizeof *routes) ||
+        hash_dup(&rh, &m->rhash) || hash_dup(&vh, &m->via_hash) ||
+        (m->via_member && dup_cap((void **)&via_member, m->via_member, ng / 64 + 1, ng / 64 + 1,
+                                  sizeof *via_member)) ||
+        (m->dense && dup_cap((void **)&dense, m->dense, ng * ng, ng * ng, sizeof *dense))) {
+        free(rpool);
+        free(routes);
+        hash_release(&rh);
+        hash_release(&vh);
+        free(via_member);
+        free(dense);
+        return -1;
+    }
+    free(s->rpool);
+    free(s->routes);
+    hash_release(&s->rhash);
+    hash_release(&s->via_hash);
+    s->rpool = rpool;
+    s->n_rpool = m->n_rpool;
+    s->cap_rpool = m->cap_rpool;
+    s->routes = routes;
+    s->n_routes = m->n_routes;
+    s->cap_routes = m->cap_routes;
+    s->rhash = rh;
+    s->via_hash = vh;
+    s->via_member = via_member;
+    s->via_any = m->via_any;
+    s->dense = dense;
+    /* cannot fail now: the heaps have room */
+    search_copy(&s->fw, &m->fw, nd);
+    search_copy(&s->bw, &m->bw, nd);
+    s->fw_src = m->fw_src;
+    memcpy(s->dag_mark, m->dag_mark, nd * sizeof *s->dag_mark);
+    memcpy(s->bmark, m->bmark, nd * sizeof *s->bmark);
+    memcpy(s->link_mark, m->link_mark, ((size_t)t->n_links + 1) * sizeof *s->link_mark);
+    memcpy(s->nic_ok, m->nic_ok, nd * sizeof *s->nic_ok);
+    s->dag_stamp = m->dag_stamp;
+    s->nic_stamp = m->nic_stamp;
+    s->route_work = m->route_work;
+    s->work_over = m->work_over;
+    s->st.n_routes = m->st_routes;
+    s->st.route_entries = m->st_entries;
+    return 0;
+}
+
 cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
 {
+    /* the same prewarm as the memo's, on a router as fresh as the one it
+     * ran on, leaves the state the memo holds: copied, not searched */
+    bool fresh = s->memo && router_fresh(s);
+    if (fresh && memo_matches(s->memo, s, ranks, n) && memo_restore(s->memo, s) == 0) {
+        s->memo->uses++;
+        return CR_OK;
+    }
     cr_status st = CR_OK;
     uint64_t *member = calloc((size_t)s->t->n_gpus / 64 + 1, sizeof *member);
     unsigned char *share = calloc((size_t)s->t->n_gpus + 1, 1);
@@ -1017,6 +1293,8 @@ cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n)
     s->prewarm = -1;
     free(member);
     free(share);
+    if (fresh && st == CR_OK)
+        memo_save(s->memo, s, ranks, n);
     return st;
 }
 

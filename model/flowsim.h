@@ -435,6 +435,34 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
  * CR_ENOMEM. Pairs without a route are left for the flows to report. */
 cr_status cr_sim_route_prewarm(cr_sim *s, const int *ranks, int n);
 
+/* The router's state after one all-pairs prewarm, kept for the next
+ * simulator of a sweep: the sizes of `commroof sim` build a new simulator
+ * each, and each searched the same routes again (an all-to-all over the
+ * 1,024 GPUs of h100-ib-128n: 137,216 routes at each of 20 sizes), though
+ * routes do not depend on the bytes. A simulator given a
+ * memo (cr_sim_set_route_memo) whose first route search is a prewarm
+ * (cr_sim_route_prewarm; a collective's all-pairs expansion runs one)
+ * over the ranks, topology and route budget of the prewarm the memo holds
+ * takes a copy of the state that prewarm left (routes, their order and
+ * indices, caches, search state, work counted, statistics) instead of
+ * searching; otherwise it searches, and the memo keeps a copy of what a
+ * prewarm that was the simulator's first route search left. The routes
+ * of a prewarm are a function of that state and those inputs alone, so
+ * every result is the one the searches give. The topology must stay
+ * unchanged while the memo is in use; a memo is not shared between
+ * threads. Errors: CR_ENOMEM. */
+typedef struct cr_sim_route_memo cr_sim_route_memo;
+cr_status cr_sim_route_memo_new(cr_sim_route_memo **out);
+
+/* Frees m; NULL is a no-op. */
+void cr_sim_route_memo_free(cr_sim_route_memo *m);
+
+/* Has s use memo m (borrowed: it must outlive s's prewarms; NULL: none). */
+void cr_sim_set_route_memo(cr_sim *s, cr_sim_route_memo *m);
+
+/* How many prewarms took m's copy rather than searching (0 for NULL). */
+long cr_sim_route_memo_uses(const cr_sim_route_memo *m);
+
 /* Progress of a run: tasks finished of n_tasks, simulated time now_s. */
 typedef void (*cr_sim_progress_fn)(void *ctx, long finished, long n_tasks, double now_s);
 

@@ -315,6 +315,8 @@ struct cr_sim {
                                     routes for (NULL: none yet); via_any: for
                                     every GPU a rank */
     bool via_any;
+
+    cr_sim_route_memo *memo; /* borrowed (cr_sim_set_route_memo), NULL none */
 };
 
 /* ---------- the engine's parts (flowsim.c, flowsim_class.c, flowsim_solve.c) ---------- */

@@ -16,6 +16,7 @@
 
 #include "bound.h"
 #include "coll.h"
+#include "coll_priv.h"
 #include "flowsim.h"
 #include "topo.h"
 #include "topo_xml.h"
@@ -2819,6 +2820,118 @@ static void test_dead_end_ports(void **state)
     cr_topo_free(t);
 }
 
+/* Two predictions equal to the bit, reason included. */
+static void assert_same_pred(const cr_coll_pred *a, const cr_coll_pred *b, const char *what)
+{
+    if (a->supported != b->supported || strcmp(a->why, b->why) != 0 || a->pred_s != b->pred_s ||
+        a->algo != b->algo || a->proto != b->proto || a->mech != b->mech ||
+        a->nchannels != b->nchannels || a->launch_s != b->launch_s ||
+        a->step_lat_s != b->step_lat_s || a->n_steps != b->n_steps ||
+        a->wire_bytes != b->wire_bytes || a->wire_Bps != b->wire_Bps ||
+        a->link_Bps != b->link_Bps || a->bw_eff != b->bw_eff || a->per_message != b->per_message ||
+        a->nccl_est_s != b->nccl_est_s || a->net_nics != b->net_nics ||
+        a->algbw_Bps != b->algbw_Bps || a->busbw_Bps != b->busbw_Bps)
+        fail_msg("%s: %s %.17g s (%s) against %s %.17g s (%s)", what, cr_algo_name(a->algo),
+                 a->pred_s, a->why, cr_algo_name(b->algo), b->pred_s, b->why);
+}
+
+/* The bound's figures the predictions read (bound_s, lat_s, the terms). */
+static void assert_same_bound(const cr_coll_bound *a, const cr_coll_bound *b, const char *what)
+{
+    bool same = a->bound_s == b->bound_s && a->lat_s == b->lat_s && a->n_terms == b->n_terms;
+    for (int j = 0; same && j < a->n_terms; j++)
+        same = a->terms[j].bytes == b->terms[j].bytes &&
+               a->terms[j].cap_Bps == b->terms[j].cap_Bps &&
+               a->terms[j].lat_s == b->terms[j].lat_s && a->terms[j].time_s == b->terms[j].time_s;
+    if (!same)
+        fail_msg("%s: the bound moved (%.17g s, %.17g s)", what, a->bound_s, b->bound_s);
+}
+
+/* calibrate --nccl-tests evaluates each row's bound once and predicts the
+ * row from it under every constant it tries (cr_coll_predict_bounded):
+ * that must be cr_coll_predict's result, to the bit, for every collective,
+ * size, forced algorithm, protocol and mechanism, also after the constants
+ * moved, which leave the bound as it is (coll.h: the bound uses no model
+ * constant). And NCCL's choice fills in only the first refusal's reason
+ * (cr_algo_unsupported), so that function must say exactly which
+ * algorithm and protocol cr_algo_predict refuses. */
+static void test_predict_bounded_is_predict(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *topo, *ranks;
+    } cases[] = {
+        {"hgx-h100-8", NULL},  {"hgx-h100-8", "0-2"},
+        {"h100-ib-4n", NULL},  {"h100-ib-4n", "0,1,2,8"},
+        {"l40s-pcie-8", NULL}, {"mi300x-8", NULL},
+        {"gb200-nvl72", NULL}, {"tpu-v5p-64", NULL},
+        {"dgx-a100-8", "0"},   {"tests/fixtures/xml/good-gpu-chain.xml", NULL},
+    };
+    const double sizes[] = {0, 4096, 1048576, 1073741824};
+    const cr_mech mechs[] = {CR_MECH_NONE, CR_MECH_CE, CR_MECH_MULTIMEM};
+    long refusals = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        cr_topo *t = cr_test_open_topo(cases[c].topo);
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, cases[c].ranks);
+        for (int moved = 0; moved < 2; moved++) {
+            cr_diag d = {{0}};
+            if (moved) {
+                /* constants the fit moves: predictions change, bounds not */
+                assert_int_equal(cr_coll_ctx_set_param(ctx, "coll.op_fixed", 40e-6, &d), CR_OK);
+                assert_int_equal(cr_coll_ctx_set_param(ctx, "coll.eff.simple", 0.5, &d), CR_OK);
+                assert_int_equal(cr_coll_ctx_set_param(ctx, "coll.eff.net", 0.3, &d), CR_OK);
+            }
+            for (int co = 0; co < CR_COLL__COUNT; co++)
+                for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+                    for (int a = -1; a < CR_ALGO__COUNT; a++)
+                        for (int p = -1; p < CR_PROTO__COUNT; p++)
+                            for (size_t m = 0; m < sizeof mechs / sizeof mechs[0]; m++) {
+                                if (mechs[m] != CR_MECH_NONE && (a >= 0 || p >= 0))
+                                    continue;
+                                cr_coll_req rq = cr_coll_req_default((cr_coll)co, sizes[k]);
+                                rq.algo = a < 0 ? CR_ALGO_AUTO : (cr_algo)a;
+                                rq.proto = p < 0 ? CR_PROTO_AUTO : (cr_proto)p;
+                                rq.mech = mechs[m];
+                                char what[160];
+                                snprintf(what, sizeof what, "%s ranks %s: %s %.0f B %s/%s/%s",
+                                         cases[c].topo, cases[c].ranks ? cases[c].ranks : "all",
+                                         cr_coll_name(rq.coll), rq.bytes, cr_algo_name(rq.algo),
+                                         cr_proto_name(rq.proto), cr_mech_name(rq.mech));
+                                cr_coll_pred p1, p2;
+                                cr_coll_bound b, b0;
+                                cr_diag d1 = {{0}}, d2 = {{0}}, db = {{0}};
+                                cr_status s1 = cr_coll_predict(ctx, &rq, &p1, &d1);
+                                cr_status sb = cr_coll_bound_eval(ctx, &rq, &b, &db);
+                                if (sb != CR_OK) {
+                                    assert_int_equal(s1, sb);
+                                    continue;
+                                }
+                                cr_status s2 = cr_coll_predict_bounded(ctx, &rq, &b, &p2, &d2);
+                                assert_int_equal(s1, s2);
+                                if (s1 != CR_OK) {
+                                    assert_string_equal(d1.msg, d2.msg);
+                                    continue;
+                                }
+                                assert_same_pred(&p1, &p2, what);
+                                cr_bound_eval(ctx->cuts, &rq, &b0);
+                                assert_same_bound(&b0, &b, what);
+                                if (a < 0 || p < 0 || ctx->n < 2)
+                                    continue;
+                                cr_coll_pred q;
+                                cr_algo_predict(ctx, &rq, (cr_algo)a, (cr_proto)p, &b, &q);
+                                if (cr_algo_unsupported(ctx, &rq, (cr_algo)a, (cr_proto)p) !=
+                                    !q.supported)
+                                    fail_msg("%s: cr_algo_unsupported disagrees (%s)", what, q.why);
+                                refusals += !q.supported;
+                            }
+        }
+        cr_coll_ctx_free(ctx);
+        cr_topo_free(t);
+    }
+    /* most forced pairs cannot run (tree's allgather, NVLS on PCIe, ...) */
+    assert_true(refusals > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2886,6 +2999,7 @@ int main(void)
         cmocka_unit_test(test_ring_rate_by_class),
         cmocka_unit_test(test_mesh_subset_links),
         cmocka_unit_test(test_dead_end_ports),
+        cmocka_unit_test(test_predict_bounded_is_predict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

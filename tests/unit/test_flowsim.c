@@ -1604,6 +1604,136 @@ static void test_cut_bound_pred_bw_eff_at_most_one(void **state)
     cr_topo_free(t);
 }
 
+/* Everything two simulations report, to the bit: the route memo
+ * (cr_sim_route_memo) must not change a figure. */
+static void assert_same_sim(const cr_sim *a, const cr_sim *b, const char *what)
+{
+    cr_sim_stats x = cr_sim_stats_get(a), y = cr_sim_stats_get(b);
+    if (memcmp(&x, &y, sizeof x) != 0 || cr_sim_makespan_s(a) != cr_sim_makespan_s(b) ||
+        cr_sim_mem_bytes(a) != cr_sim_mem_bytes(b))
+        fail_msg("%s: statistics, makespan or memory differ", what);
+    assert_int_equal(cr_sim_n_ops(a), cr_sim_n_ops(b));
+    for (int o = 0; o < cr_sim_n_ops(a); o++) {
+        cr_sim_op_result p = cr_sim_op_get(a, o), q = cr_sim_op_get(b, o);
+        assert_true(p.start_s == q.start_s && p.end_s == q.end_s && p.n_tasks == q.n_tasks &&
+                    p.first_task == q.first_task && p.last_task == q.last_task &&
+                    p.n_ranks == q.n_ranks);
+        for (int i = 0; i < p.n_ranks; i++)
+            if (p.rank_end_s[i] != q.rank_end_s[i])
+                fail_msg("%s: op %d rank %d ends at %.17g s, %.17g s", what, o, i, p.rank_end_s[i],
+                         q.rank_end_s[i]);
+    }
+    assert_int_equal(cr_sim_n_tasks(a), cr_sim_n_tasks(b));
+    for (long k = 0; k < cr_sim_n_tasks(a); k++) {
+        cr_sim_task_info p = cr_sim_task_get(a, k), q = cr_sim_task_get(b, k);
+        if (p.op != q.op || p.rank != q.rank || p.peer != q.peer || p.is_flow != q.is_flow ||
+            p.bytes != q.bytes || p.ready_s != q.ready_s || p.start_s != q.start_s ||
+            p.end_s != q.end_s || p.marker != q.marker)
+            fail_msg("%s: task %ld differs", what, k);
+    }
+    assert_int_equal(cr_sim_n_res(a), cr_sim_n_res(b));
+    for (int r = 0; r < cr_sim_n_res(a); r++) {
+        cr_sim_res_stat p = cr_sim_res_get(a, r), q = cr_sim_res_get(b, r);
+        if (p.kind != q.kind || p.index != q.index || p.dir != q.dir || p.cap_Bps != q.cap_Bps ||
+            p.bytes != q.bytes || p.busy_s != q.busy_s || p.peak_load_Bps != q.peak_load_Bps)
+            fail_msg("%s: resource %d differs", what, r);
+    }
+}
+
+/* coll's choice for coll of S bytes on the ranks of ctx simulated on t,
+ * with route memo m (NULL: none); route_first: a route searched before the
+ * collective's (the simulator's router is then not fresh). */
+static cr_sim *sim_choice(const cr_topo *t, const cr_coll_ctx *ctx, cr_coll coll, double S,
+                          cr_sim_route_memo *m, bool route_first)
+{
+    cr_coll_req rq = cr_coll_req_default(coll, S);
+    cr_coll_pred p;
+    cr_diag d = {{0}};
+    if (cr_coll_predict(ctx, &rq, &p, &d) != CR_OK || !p.supported)
+        fail_msg("predict: %s", d.msg);
+    cr_sim *s = sim_on(t);
+    cr_sim_set_route_memo(s, m);
+    if (route_first) {
+        const cr_sim_use *u;
+        int nu;
+        double lat;
+        assert_int_equal(cr_sim_route(s, 0, t->n_gpus - 1, &u, &nu, &lat), CR_OK);
+    }
+    cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(coll, S, &p);
+    const cr_rankset *rs = cr_coll_ctx_ranks(ctx);
+    add_coll(s, &sp, rs->ranks, rs->n);
+    run_ok(s);
+    return s;
+}
+
+/* The sizes of one sweep (commroof sim) share a route memo: every size
+ * after the first takes the first's routes, and every figure is the one a
+ * simulator that searched them gives. Rank sets of more than 16 GPUs (the
+ * all-to-all's prewarm), whole clusters and parts of nodes (NIC shares,
+ * PXN relays among members only), an NVL72 rack (nodes of one domain) and
+ * a torus (routes through other chips). A memo of another rank set is not
+ * taken (three sets in turn: no use), nor by a simulator that routed
+ * before its prewarm. */
+static void test_route_memo_matches_searches(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *topo, *ranks;
+    } cases[] = {
+        {"h100-ib-4n", NULL},    {"h100-ib-4n", "2-29"}, {"h100-ib-4n", "0-31:2,1,3,5"},
+        {"gb200-nvl72", "0-35"}, {"tpu-v5p-64", NULL},
+    };
+    const double sizes[] = {65536, 1048576, 67108864, 1073741824};
+    const int n_sizes = (int)(sizeof sizes / sizeof sizes[0]);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        cr_topo *t = cr_test_open_topo(cases[c].topo);
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, cases[c].ranks);
+        cr_sim_route_memo *m = NULL;
+        assert_int_equal(cr_sim_route_memo_new(&m), CR_OK);
+        char what[96];
+        for (int k = 0; k < n_sizes; k++) {
+            snprintf(what, sizeof what, "%s ranks %s, %.0f B", cases[c].topo,
+                     cases[c].ranks ? cases[c].ranks : "all", sizes[k]);
+            cr_sim *a = sim_choice(t, ctx, CR_COLL_ALLTOALL, sizes[k], NULL, false);
+            cr_sim *b = sim_choice(t, ctx, CR_COLL_ALLTOALL, sizes[k], m, false);
+            assert_same_sim(a, b, what);
+            cr_sim_free(a);
+            cr_sim_free(b);
+        }
+        if (cr_sim_route_memo_uses(m) != n_sizes - 1)
+            fail_msg("%s: the memo served %ld of %d sizes", what, cr_sim_route_memo_uses(m),
+                     n_sizes - 1);
+        /* routed first: the prewarm does not start fresh */
+        cr_sim *a = sim_choice(t, ctx, CR_COLL_ALLTOALL, 1e6, NULL, true);
+        cr_sim *b = sim_choice(t, ctx, CR_COLL_ALLTOALL, 1e6, m, true);
+        assert_same_sim(a, b, what);
+        assert_int_equal(cr_sim_route_memo_uses(m), n_sizes - 1);
+        cr_sim_free(a);
+        cr_sim_free(b);
+        cr_sim_route_memo_free(m);
+        cr_coll_ctx_free(ctx);
+        cr_topo_free(t);
+    }
+    /* one memo, three rank sets in turn: each replaces the other's */
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    const char *sets[3] = {"0-23", "8-31", "0-23"};
+    cr_sim_route_memo *m = NULL;
+    assert_int_equal(cr_sim_route_memo_new(&m), CR_OK);
+    for (int i = 0; i < 3; i++) {
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, sets[i]);
+        cr_sim *a = sim_choice(t, ctx, CR_COLL_ALLTOALL, 1e6, NULL, false);
+        cr_sim *b = sim_choice(t, ctx, CR_COLL_ALLTOALL, 1e6, m, false);
+        assert_same_sim(a, b, sets[i]);
+        cr_sim_free(a);
+        cr_sim_free(b);
+        cr_coll_ctx_free(ctx);
+    }
+    assert_int_equal(cr_sim_route_memo_uses(m), 0);
+    cr_sim_route_memo_free(m);
+    cr_sim_route_memo_free(NULL);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1644,6 +1774,7 @@ int main(void)
         cmocka_unit_test(test_arrival_resolves_its_component_only),
         cmocka_unit_test(test_scenario_after_errors),
         cmocka_unit_test(test_cut_bound_pred_bw_eff_at_most_one),
+        cmocka_unit_test(test_route_memo_matches_searches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

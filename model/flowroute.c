@@ -53,6 +53,20 @@ static void search_free(search_t *x)
     cr_heap_free(&x->h);
 }
 
+/* Frees route cache c's arrays and zeroes it. */
+static void route_cache_free(route_cache_t *c)
+{
+    free(c->rpool);
+    free(c->routes);
+    free(c->rhash.keys);
+    free(c->rhash.vals);
+    free(c->via_hash.keys);
+    free(c->via_hash.vals);
+    free(c->via_member);
+    free(c->dense);
+    memset(c, 0, sizeof *c);
+}
+
 static int near_nics_build(cr_sim *s);
 
 int flowroute_init(cr_sim *s)
@@ -82,14 +96,7 @@ void flowroute_free(cr_sim *s)
     free(s->def_share);
     free(s->nic_ok);
     free(s->grp_cnt);
-    free(s->rpool);
-    free(s->routes);
-    free(s->rhash.keys);
-    free(s->rhash.vals);
-    free(s->via_hash.keys);
-    free(s->via_hash.vals);
-    free(s->via_member);
-    free(s->dense);
+    route_cache_free(&s->rc);
     search_free(&s->fw);
     search_free(&s->bw);
     free(s->dag_mark);
@@ -484,7 +491,7 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
     for (int i = nn; i > 0; i--)
         s->eoff[i] = s->eoff[i - 1];
     s->eoff[0] = 0;
-    long off = s->n_rpool;
+    long off = s->rc.n_rpool;
     for (int i = 0; i < nn; i++) {
         int u = s->dag_nodes[i];
         double tot = 0.0;
@@ -502,23 +509,24 @@ static long emit_route(cr_sim *s, int src, int dst, int nn)
             s->frac[v] += f;
             if (s->lat[u] + l->lat_s > s->lat[v])
                 s->lat[v] = s->lat[u] + l->lat_s;
-            if (cr_grow((void **)&s->rpool, &s->cap_rpool, (size_t)s->n_rpool + 1,
-                        sizeof *s->rpool))
+            if (cr_grow((void **)&s->rc.rpool, &s->rc.cap_rpool, (size_t)s->rc.n_rpool + 1,
+                        sizeof *s->rc.rpool))
                 return -2;
-            s->rpool[s->n_rpool].res = cr_sim_res_link(s, li, u);
-            s->rpool[s->n_rpool].w = f;
-            s->n_rpool++;
+            s->rc.rpool[s->rc.n_rpool].res = cr_sim_res_link(s, li, u);
+            s->rc.rpool[s->rc.n_rpool].w = f;
+            s->rc.n_rpool++;
         }
     }
-    if (cr_grow((void **)&s->routes, &s->cap_routes, (size_t)s->n_routes + 1, sizeof *s->routes))
+    if (cr_grow((void **)&s->rc.routes, &s->rc.cap_routes, (size_t)s->rc.n_routes + 1,
+                sizeof *s->rc.routes))
         return -2;
-    route_t *r = &s->routes[s->n_routes];
+    route_t *r = &s->rc.routes[s->rc.n_routes];
     r->off = off;
-    r->n = (int)(s->n_rpool - off);
+    r->n = (int)(s->rc.n_rpool - off);
     r->refs = 0;
     r->lat_s = s->lat[dst];
     s->st.route_entries += (size_t)r->n;
-    return s->n_routes++;
+    return s->rc.n_routes++;
 }
 
 /* Each rank's share of its nearest NICs (cr_nic_shares, nic.c). member:
@@ -703,7 +711,7 @@ static uint64_t pair_key(const cr_sim *s, int a, int b, int ma, int mb)
  * table holds: the shares when every GPU is a rank (or none). */
 static bool dense_variant(const cr_sim *s, int a, int b, int ma, int mb)
 {
-    return s->dense && (ma == 0 || (ma == s->def_share[a] && mb == s->def_share[b]));
+    return s->rc.dense && (ma == 0 || (ma == s->def_share[a] && mb == s->def_share[b]));
 }
 
 /* The cached route between GPU ranks a and b with NIC shares ma, mb, -1
@@ -711,8 +719,8 @@ static bool dense_variant(const cr_sim *s, int a, int b, int ma, int mb)
 static long route_find(cr_sim *s, int a, int b, int ma, int mb)
 {
     if (dense_variant(s, a, b, ma, mb))
-        return (long)s->dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
-    return hash_find(&s->rhash, pair_key(s, a, b, ma, mb));
+        return (long)s->rc.dense[(size_t)a * (size_t)s->t->n_gpus + (size_t)b] - 1;
+    return hash_find(&s->rc.rhash, pair_key(s, a, b, ma, mb));
 }
 
 /* Points via_hash at the ranks of member (NULL: every GPU), emptying it
@@ -722,18 +730,18 @@ static long route_find(cr_sim *s, int a, int b, int ma, int mb)
 static int via_hash_for(cr_sim *s, const uint64_t *member)
 {
     size_t words = (size_t)s->t->n_gpus / 64 + 1;
-    if (s->via_member &&
-        (member ? !s->via_any && !memcmp(s->via_member, member, words * sizeof *member)
-                : s->via_any))
+    if (s->rc.via_member &&
+        (member ? !s->rc.via_any && !memcmp(s->rc.via_member, member, words * sizeof *member)
+                : s->rc.via_any))
         return 0;
-    if (!s->via_member && !(s->via_member = malloc(words * sizeof *s->via_member)))
+    if (!s->rc.via_member && !(s->rc.via_member = malloc(words * sizeof *s->rc.via_member)))
         return -2;
     if (member)
-        memcpy(s->via_member, member, words * sizeof *member);
-    s->via_any = !member;
-    if (s->via_hash.cap)
-        memset(s->via_hash.keys, 0, (size_t)s->via_hash.cap * sizeof *s->via_hash.keys);
-    s->via_hash.count = 0;
+        memcpy(s->rc.via_member, member, words * sizeof *member);
+    s->rc.via_any = !member;
+    if (s->rc.via_hash.cap)
+        memset(s->rc.via_hash.keys, 0, (size_t)s->rc.via_hash.cap * sizeof *s->rc.via_hash.keys);
+    s->rc.via_hash.count = 0;
     return 0;
 }
 
@@ -749,7 +757,7 @@ static long route_via_gpus(cr_sim *s, const uint64_t *member, int a, int b, int 
     if (via_hash_for(s, member))
         return -2;
     uint64_t key = pair_key(s, a, b, ma, mb);
-    long r = hash_find(&s->via_hash, key);
+    long r = hash_find(&s->rc.via_hash, key);
     if (r >= 0)
         return r;
     int pw = s->prewarm;
@@ -764,7 +772,7 @@ static long route_via_gpus(cr_sim *s, const uint64_t *member, int a, int b, int 
     s->prewarm = pw;
     s->fw_src = -1;
     if (r >= 0) {
-        if (hash_put(&s->via_hash, key, r))
+        if (hash_put(&s->rc.via_hash, key, r))
             return -2;
         s->st.n_routes++;
     }
@@ -781,8 +789,8 @@ static long route_via_gpus(cr_sim *s, const uint64_t *member, int a, int b, int 
 static long route_get(cr_sim *s, const uint64_t *member, int a, int b, int ma, int mb)
 {
     int n = s->t->n_gpus;
-    if (!s->dense && n <= DENSE_MAX_GPUS &&
-        !(s->dense = calloc((size_t)n * (size_t)n, sizeof *s->dense)))
+    if (!s->rc.dense && n <= DENSE_MAX_GPUS &&
+        !(s->rc.dense = calloc((size_t)n * (size_t)n, sizeof *s->rc.dense)))
         return -2;
     long r = route_find(s, a, b, ma, mb);
     if (r >= 0)
@@ -807,8 +815,8 @@ static long route_get(cr_sim *s, const uint64_t *member, int a, int b, int ma, i
     if (dense_variant(s, a, b, ma, mb)) {
         if (r + 1 >= INT_MAX)
             return -2;
-        s->dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
-    } else if (hash_put(&s->rhash, pair_key(s, a, b, ma, mb), r)) {
+        s->rc.dense[(size_t)a * (size_t)n + (size_t)b] = (int)(r + 1);
+    } else if (hash_put(&s->rc.rhash, pair_key(s, a, b, ma, mb), r)) {
         return -2;
     }
     s->st.n_routes++;
@@ -834,13 +842,13 @@ static uint64_t shm_key(const cr_sim *s, int a, int b, bool few)
 static long route_dev(cr_sim *s, int u, int v)
 {
     uint64_t key = dev_key(u, v);
-    long r = hash_find(&s->rhash, key);
+    long r = hash_find(&s->rc.rhash, key);
     if (r >= 0)
         return r;
     r = route_compute(s, u, v);
     if (r < 0)
         return r;
-    if (hash_put(&s->rhash, key, r))
+    if (hash_put(&s->rc.rhash, key, r))
         return -2;
     s->st.n_routes++;
     return r;
@@ -881,7 +889,7 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
         return -1;
     bool few = node_has_few(s, member, a);
     uint64_t key = shm_key(s, a, b, few);
-    long v = hash_find(&s->rhash, key);
+    long v = hash_find(&s->rc.rhash, key);
     if (v != -1)
         return v >= 0 ? (int)v : -1;
     int cnt = few ? 2 : 3, cpu = -1;
@@ -890,7 +898,7 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
         return -2;
     if (!peer && (cpu = cr_route_host_cpu(t, b)) == -2)
         return -2;
-    if (hash_put(&s->rhash, key, cpu >= 0 ? cpu : -3))
+    if (hash_put(&s->rc.rhash, key, cpu >= 0 ? cpu : -3))
         return -2;
     return cpu;
 }
@@ -999,16 +1007,7 @@ struct cr_sim_route_memo {
     long max_route_work;
     int *ranks, n;
     /* what it left */
-    cr_sim_use *rpool;
-    long n_rpool;
-    size_t cap_rpool;
-    route_t *routes;
-    long n_routes;
-    size_t cap_routes;
-    route_hash_t rhash, via_hash;
-    uint64_t *via_member;
-    bool via_any;
-    int *dense;
+    route_cache_t rc;
     search_t fw, bw;
     int fw_src;
     int *dag_mark, *bmark, *link_mark, *nic_ok;
@@ -1033,25 +1032,42 @@ static int dup_cap(void **out, const void *p, size_t n, size_t cap, size_t elem)
     return 0;
 }
 
-static void hash_release(route_hash_t *h)
-{
-    free(h->keys);
-    free(h->vals);
-    memset(h, 0, sizeof *h);
-}
-
 /* A copy of hash table h, its layout (capacity, slots) included: a
  * lookup's probe sequence and a later insertion's slot depend on it. */
 static int hash_dup(route_hash_t *out, const route_hash_t *h)
 {
     memset(out, 0, sizeof *out);
     if (dup_cap((void **)&out->keys, h->keys, (size_t)h->cap, (size_t)h->cap, sizeof *h->keys) ||
-        dup_cap((void **)&out->vals, h->vals, (size_t)h->cap, (size_t)h->cap, sizeof *h->vals)) {
-        hash_release(out);
+        dup_cap((void **)&out->vals, h->vals, (size_t)h->cap, (size_t)h->cap, sizeof *h->vals))
         return -1;
-    }
     out->cap = h->cap;
     out->count = h->count;
+    return 0;
+}
+
+/* A copy of route cache c (ng GPUs: the dense table and the via bitmap's
+ * sizes), capacities and hash layouts included; route indices are the
+ * solver's class hashes' input, so they must stay what they were. Returns
+ * -1 when out of memory, *out then freed (zeroed). */
+static int route_cache_dup(route_cache_t *out, const route_cache_t *c, size_t ng)
+{
+    memset(out, 0, sizeof *out);
+    out->n_rpool = c->n_rpool;
+    out->cap_rpool = c->cap_rpool;
+    out->n_routes = c->n_routes;
+    out->cap_routes = c->cap_routes;
+    out->via_any = c->via_any;
+    if (dup_cap((void **)&out->rpool, c->rpool, (size_t)c->n_rpool, c->cap_rpool,
+                sizeof *c->rpool) ||
+        dup_cap((void **)&out->routes, c->routes, (size_t)c->n_routes, c->cap_routes,
+                sizeof *c->routes) ||
+        hash_dup(&out->rhash, &c->rhash) || hash_dup(&out->via_hash, &c->via_hash) ||
+        (c->via_member && dup_cap((void **)&out->via_member, c->via_member, ng / 64 + 1,
+                                  ng / 64 + 1, sizeof *c->via_member)) ||
+        (c->dense && dup_cap((void **)&out->dense, c->dense, ng * ng, ng * ng, sizeof *c->dense))) {
+        route_cache_free(out);
+        return -1;
+    }
     return 0;
 }
 
@@ -1074,12 +1090,7 @@ static int search_copy(search_t *y, const search_t *x, size_t nd)
 static void memo_clear(cr_sim_route_memo *m)
 {
     free(m->ranks);
-    free(m->rpool);
-    free(m->routes);
-    hash_release(&m->rhash);
-    hash_release(&m->via_hash);
-    free(m->via_member);
-    free(m->dense);
+    route_cache_free(&m->rc);
     search_free(&m->fw);
     search_free(&m->bw);
     free(m->dag_mark);
@@ -1119,10 +1130,11 @@ long cr_sim_route_memo_uses(const cr_sim_route_memo *m)
  * cached, no work counted, every stamp and search at its start. */
 static bool router_fresh(const cr_sim *s)
 {
-    return s->n_routes == 0 && s->n_rpool == 0 && s->rhash.cap == 0 && s->via_hash.cap == 0 &&
-           !s->via_member && !s->dense && s->route_work == 0 && !s->work_over && s->fw_src == -1 &&
-           s->fw.n_touched == 0 && s->bw.n_touched == 0 && s->dag_stamp == 0 && s->nic_stamp == 0 &&
-           s->st.n_routes == 0 && s->st.route_entries == 0;
+    return s->rc.n_routes == 0 && s->rc.n_rpool == 0 && s->rc.rhash.cap == 0 &&
+           s->rc.via_hash.cap == 0 && !s->rc.via_member && !s->rc.dense && s->route_work == 0 &&
+           !s->work_over && s->fw_src == -1 && s->fw.n_touched == 0 && s->bw.n_touched == 0 &&
+           s->dag_stamp == 0 && s->nic_stamp == 0 && s->st.n_routes == 0 &&
+           s->st.route_entries == 0;
 }
 
 /* Whether memo m holds the prewarm of ranks[0..n) on s's topology with
@@ -1151,11 +1163,6 @@ static void memo_save(cr_sim_route_memo *m, const cr_sim *s, const int *ranks, i
     m->pxn = s->pxn;
     m->max_route_work = s->max_route_work;
     m->n = n;
-    m->n_rpool = s->n_rpool;
-    m->cap_rpool = s->cap_rpool;
-    m->n_routes = s->n_routes;
-    m->cap_routes = s->cap_routes;
-    m->via_any = s->via_any;
     m->fw_src = s->fw_src;
     m->dag_stamp = s->dag_stamp;
     m->nic_stamp = s->nic_stamp;
@@ -1164,15 +1171,8 @@ static void memo_save(cr_sim_route_memo *m, const cr_sim *s, const int *ranks, i
     m->st_routes = s->st.n_routes;
     m->st_entries = s->st.route_entries;
     if (dup_cap((void **)&m->ranks, ranks, (size_t)n, (size_t)n, sizeof *ranks) ||
-        dup_cap((void **)&m->rpool, s->rpool, (size_t)s->n_rpool, s->cap_rpool, sizeof *s->rpool) ||
-        dup_cap((void **)&m->routes, s->routes, (size_t)s->n_routes, s->cap_routes,
-                sizeof *s->routes) ||
-        hash_dup(&m->rhash, &s->rhash) || hash_dup(&m->via_hash, &s->via_hash) ||
-        (s->via_member && dup_cap((void **)&m->via_member, s->via_member, ng / 64 + 1, ng / 64 + 1,
-                                  sizeof *s->via_member)) ||
-        (s->dense && dup_cap((void **)&m->dense, s->dense, ng * ng, ng * ng, sizeof *s->dense)) ||
-        search_init(&m->fw, nd) || search_init(&m->bw, nd) || search_copy(&m->fw, &s->fw, nd) ||
-        search_copy(&m->bw, &s->bw, nd) ||
+        route_cache_dup(&m->rc, &s->rc, ng) || search_init(&m->fw, nd) || search_init(&m->bw, nd) ||
+        search_copy(&m->fw, &s->fw, nd) || search_copy(&m->bw, &s->bw, nd) ||
         dup_cap((void **)&m->dag_mark, s->dag_mark, nd, nd, sizeof *s->dag_mark) ||
         dup_cap((void **)&m->bmark, s->bmark, nd, nd, sizeof *s->bmark) ||
         dup_cap((void **)&m->link_mark, s->link_mark, (size_t)t->n_links + 1,
@@ -1190,48 +1190,17 @@ static int memo_restore(const cr_sim_route_memo *m, cr_sim *s)
 {
     const cr_topo *t = s->t;
     size_t nd = (size_t)t->n_devs + 1, ng = (size_t)t->n_gpus;
-    cr_sim_use *rpool = NULL;
-    route_t *routes = NULL;
-    route_hash_t rh, vh;
-    uint64_t *via_member = NULL;
-    int *dense = NULL;
-    memset(&rh, 0, sizeof rh);
-    memset(&vh, 0, sizeof vh);
+    route_cache_t rc;
     /* the searches' heaps grow first: a heap that grew but was not
      * filled is still a fresh search's */
     if ((m->fw.h.n > 0 &&
          cr_grow((void **)&s->fw.h.e, &s->fw.h.cap, (size_t)m->fw.h.n, sizeof *s->fw.h.e)) ||
         (m->bw.h.n > 0 &&
          cr_grow((void **)&s->bw.h.e, &s->bw.h.cap, (size_t)m->bw.h.n, sizeof *s->bw.h.e)) ||
-        dup_cap((void **)&rpool, m->rpool, (size_t)m->n_rpool, m->cap_rpool, sizeof *rpool) ||
-        dup_cap((void **)&routes, m->routes, (size_t)m->n_routes, m->cap_routes, sizeof *routes) ||
-        hash_dup(&rh, &m->rhash) || hash_dup(&vh, &m->via_hash) ||
-        (m->via_member && dup_cap((void **)&via_member, m->via_member, ng / 64 + 1, ng / 64 + 1,
-                                  sizeof *via_member)) ||
-        (m->dense && dup_cap((void **)&dense, m->dense, ng * ng, ng * ng, sizeof *dense))) {
-        free(rpool);
-        free(routes);
-        hash_release(&rh);
-        hash_release(&vh);
-        free(via_member);
-        free(dense);
+        route_cache_dup(&rc, &m->rc, ng))
         return -1;
-    }
-    free(s->rpool);
-    free(s->routes);
-    hash_release(&s->rhash);
-    hash_release(&s->via_hash);
-    s->rpool = rpool;
-    s->n_rpool = m->n_rpool;
-    s->cap_rpool = m->cap_rpool;
-    s->routes = routes;
-    s->n_routes = m->n_routes;
-    s->cap_routes = m->cap_routes;
-    s->rhash = rh;
-    s->via_hash = vh;
-    s->via_member = via_member;
-    s->via_any = m->via_any;
-    s->dense = dense;
+    route_cache_free(&s->rc);
+    s->rc = rc;
     /* cannot fail now: the heaps have room */
     search_copy(&s->fw, &m->fw, nd);
     search_copy(&s->bw, &m->bw, nd);
@@ -1310,9 +1279,9 @@ cr_status cr_sim_route(cr_sim *s, int a, int b, const cr_sim_use **uses, int *n,
     long r = route_shared(s, NULL, NULL, a, b);
     if (r < 0)
         return r == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
-    *uses = s->rpool + s->routes[r].off;
-    *n = s->routes[r].n;
-    *lat_s = s->routes[r].lat_s;
+    *uses = s->rc.rpool + s->rc.routes[r].off;
+    *n = s->rc.routes[r].n;
+    *lat_s = s->rc.routes[r].lat_s;
     return CR_OK;
 }
 
@@ -1333,18 +1302,18 @@ cr_status cr_sim_path(cr_sim *s, int op, int a, int b, const cr_sim_use **uses, 
     if (e < 0)
         return e == -1 ? CR_ENOTFOUND : s->work_over ? CR_ERANGE : CR_ENOMEM;
     if (r2 < 0) {
-        *uses = s->rpool + s->routes[r1].off;
-        *n = s->routes[r1].n;
-        *lat_s = s->routes[r1].lat_s;
+        *uses = s->rc.rpool + s->rc.routes[r1].off;
+        *n = s->rc.routes[r1].n;
+        *lat_s = s->rc.routes[r1].lat_s;
         return CR_OK;
     }
-    int n1 = s->routes[r1].n, n2 = s->routes[r2].n;
+    int n1 = s->rc.routes[r1].n, n2 = s->rc.routes[r2].n;
     if (cr_grow((void **)&s->scratch, &s->cap_scratch, (size_t)n1 + (size_t)n2, sizeof *s->scratch))
         return CR_ENOMEM;
-    memcpy(s->scratch, s->rpool + s->routes[r1].off, (size_t)n1 * sizeof *s->scratch);
-    memcpy(s->scratch + n1, s->rpool + s->routes[r2].off, (size_t)n2 * sizeof *s->scratch);
+    memcpy(s->scratch, s->rc.rpool + s->rc.routes[r1].off, (size_t)n1 * sizeof *s->scratch);
+    memcpy(s->scratch + n1, s->rc.rpool + s->rc.routes[r2].off, (size_t)n2 * sizeof *s->scratch);
     *uses = s->scratch;
     *n = n1 + n2;
-    *lat_s = s->routes[r1].lat_s + s->routes[r2].lat_s;
+    *lat_s = s->rc.routes[r1].lat_s + s->rc.routes[r2].lat_s;
     return CR_OK;
 }

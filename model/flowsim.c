@@ -471,13 +471,14 @@ static int flow_add(cr_sim *s, int op, int src, int dst, double bytes, double ex
     k->red = red;
     k->r1 = (int)r1;
     k->r2 = (int)r2;
-    s->routes[r1].refs++;
+    s->rc.routes[r1].refs++;
     if (r2 >= 0)
-        s->routes[r2].refs++;
+        s->rc.routes[r2].refs++;
     k->bytes = bytes;
-    k->lat_s = whole ? min_lat_s
-                     : fmax(s->routes[r1].lat_s + (r2 >= 0 ? s->routes[r2].lat_s : 0) + extra_lat_s,
-                            min_lat_s);
+    k->lat_s =
+        whole ? min_lat_s
+              : fmax(s->rc.routes[r1].lat_s + (r2 >= 0 ? s->rc.routes[r2].lat_s : 0) + extra_lat_s,
+                     min_lat_s);
     s->st.n_flows++;
     return (int)id;
 }
@@ -1387,8 +1388,8 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
     size_t m = sizeof *s;
     m += s->cap_tasks * sizeof *s->tasks + s->cap_uses * sizeof *s->uses;
     m += s->cap_deps * sizeof *s->deps + s->heap.cap * sizeof *s->heap.e;
-    m += s->cap_rpool * sizeof *s->rpool + s->cap_routes * sizeof *s->routes;
-    m += (size_t)(s->rhash.cap + s->via_hash.cap) * (sizeof(uint64_t) + sizeof(long));
+    m += s->rc.cap_rpool * sizeof *s->rc.rpool + s->rc.cap_routes * sizeof *s->rc.routes;
+    m += (size_t)(s->rc.rhash.cap + s->rc.via_hash.cap) * (sizeof(uint64_t) + sizeof(long));
     m += (size_t)s->n_res * sizeof *s->res;
     m += (size_t)s->n_cls * (sizeof *s->cls + 3 * sizeof(double) + 4 * sizeof(int));
     for (int c = 0; c < s->n_cls; c++)
@@ -1403,9 +1404,10 @@ size_t cr_sim_mem_bytes(const cr_sim *s)
         m += (size_t)s->n_tasks * (sizeof *s->mult + sizeof *s->fnext);
     m += s->cap_pend * sizeof *s->pend + s->cap_mslot * sizeof *s->mslot;
     if (s->rr_off)
-        m += (size_t)s->rr_off[s->n_routes] * sizeof *s->rr + (size_t)s->n_routes * sizeof(long);
-    if (s->dense)
-        m += (size_t)s->t->n_gpus * (size_t)s->t->n_gpus * sizeof *s->dense;
+        m += (size_t)s->rr_off[s->rc.n_routes] * sizeof *s->rr +
+             (size_t)s->rc.n_routes * sizeof(long);
+    if (s->rc.dense)
+        m += (size_t)s->t->n_gpus * (size_t)s->t->n_gpus * sizeof *s->rc.dense;
     size_t ng = (size_t)s->t->n_gpus + 1;
     m += ng * (sizeof *s->nics->off + 1) + (size_t)s->nics->off[ng - 1] * sizeof *s->nics->nic;
     m += 2 * ((size_t)s->t->n_devs + 1) * sizeof(int); /* nic_ok, grp_cnt */

@@ -41,12 +41,12 @@ typedef void (*unit_fn)(cr_sim *s, void *ctx, long unit, int res, double w);
 
 static void for_units(cr_sim *s, void *ctx, unit_fn fn)
 {
-    for (long r = 0; r < s->n_routes; r++) {
-        const route_t *ro = &s->routes[r];
+    for (long r = 0; r < s->rc.n_routes; r++) {
+        const route_t *ro = &s->rc.routes[r];
         if (ro->refs <= 0)
             continue;
         for (int i = 0; i < ro->n; i++)
-            fn(s, ctx, r, s->rpool[ro->off + i].res, s->rpool[ro->off + i].w);
+            fn(s, ctx, r, s->rc.rpool[ro->off + i].res, s->rc.rpool[ro->off + i].w);
     }
     for (long k = 0; k < s->n_tasks; k++) {
         const task_t *tk = &s->tasks[k];
@@ -57,7 +57,7 @@ static void for_units(cr_sim *s, void *ctx, unit_fn fn)
         for (int i = 0; i < tk->n_use; i++) {
             const use_t *u = &s->uses[tk->use_off + i];
             if (s->res[u->res].kind != CR_SIM_RES_HBM)
-                fn(s, ctx, s->n_routes + k, u->res, u->w);
+                fn(s, ctx, s->rc.n_routes + k, u->res, u->w);
         }
     }
 }
@@ -254,34 +254,34 @@ int flowsim_classes(cr_sim *s)
     }
     /* Routes in classes: one use per class (members carry the same
      * weight / alpha). */
-    rr_off = malloc(((size_t)s->n_routes + 2) * sizeof *rr_off);
+    rr_off = malloc(((size_t)s->rc.n_routes + 2) * sizeof *rr_off);
     if (!rr_off)
         goto out;
     long nrr = 0;
-    for (long r = 0; r < s->n_routes; r++)
-        nrr += s->routes[r].refs > 0 ? s->routes[r].n : 0;
+    for (long r = 0; r < s->rc.n_routes; r++)
+        nrr += s->rc.routes[r].refs > 0 ? s->rc.routes[r].n : 0;
     rr = malloc(((size_t)nrr + 1) * sizeof *rr);
     if (!rr)
         goto out;
     nrr = 0;
-    for (long r = 0; r < s->n_routes; r++) {
-        const route_t *ro = &s->routes[r];
+    for (long r = 0; r < s->rc.n_routes; r++) {
+        const route_t *ro = &s->rc.routes[r];
         rr_off[r] = nrr;
         if (ro->refs <= 0)
             continue;
         for (int i = 0; i < ro->n; i++) {
-            const res_t *q = &s->res[s->rpool[ro->off + i].res];
+            const res_t *q = &s->res[s->rc.rpool[ro->off + i].res];
             if (q->cls < 0 || s->res_slot[q->cls] >= 0)
                 continue;
             s->res_slot[q->cls] = (int)(nrr - rr_off[r]);
             rr[nrr].res = q->cls;
-            rr[nrr].w = s->rpool[ro->off + i].w / q->alpha;
+            rr[nrr].w = s->rc.rpool[ro->off + i].w / q->alpha;
             nrr++;
         }
         for (long i = rr_off[r]; i < nrr; i++)
             s->res_slot[rr[i].res] = -1;
     }
-    rr_off[s->n_routes] = nrr;
+    rr_off[s->rc.n_routes] = nrr;
     /* Explicit tasks' uses in classes; routed flows keep their route legs
      * (reduced above, shared) and their HBM classes. */
     s->vr = malloc(((size_t)s->n_tasks + 1) * sizeof *s->vr);

@@ -170,6 +170,25 @@ typedef struct {
     long cap, count;
 } route_hash_t;
 
+/* The routes found so far and the tables that find them again: what a
+ * route memo (flowroute.c) copies whole from one simulator to the next. */
+typedef struct {
+    cr_sim_use *rpool;
+    long n_rpool;
+    size_t cap_rpool;
+    route_t *routes;
+    long n_routes;
+    size_t cap_routes;
+    route_hash_t rhash; /* routes by GPU pair and NIC shares, device pair, SHM leg */
+    int *dense;         /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
+    /* routes through GPUs (route_via_gpus), rare: kept apart */
+    route_hash_t via_hash; /* their cache, for the ranks of via_member */
+    uint64_t *via_member;  /* copy of the op bitmap over GPU ranks via_hash holds
+                              routes for (NULL: none yet); via_any: for every GPU
+                              a rank */
+    bool via_any;
+} route_cache_t;
+
 struct cr_sim {
     const cr_topo *t;
     bool transit;
@@ -231,14 +250,7 @@ struct cr_sim {
     size_t cap_groups;
 
     /* routing */
-    cr_sim_use *rpool;
-    long n_rpool;
-    size_t cap_rpool;
-    route_t *routes;
-    long n_routes;
-    size_t cap_routes;
-    route_hash_t rhash; /* routes by GPU pair and NIC shares, device pair, SHM leg */
-    int *dense;         /* up to DENSE_MAX_GPUS: route + 1 per GPU pair, 0 unknown */
+    route_cache_t rc;
     search_t fw, bw;
     int fw_src;           /* source whose full forward search is loaded, -1 none */
     int prewarm;          /* device a prewarm searches from (resumable), -1 none */
@@ -307,14 +319,10 @@ struct cr_sim {
     cr_sim_stats st;
     size_t mem;
 
-    /* routes through GPUs (flowroute.c route_via_gpus), rare: kept apart */
-    const uint64_t *via_members; /* with via_gpus: only these GPU ranks may be
-                                    crossed (an op's bitmap), NULL: any */
-    route_hash_t via_hash;       /* their cache, for the ranks of via_member */
-    uint64_t *via_member;        /* copy of the op bitmap over GPU ranks via_hash holds
-                                    routes for (NULL: none yet); via_any: for
-                                    every GPU a rank */
-    bool via_any;
+    /* routes through GPUs (flowroute.c route_via_gpus): only these GPU
+     * ranks may be crossed (an op's bitmap), NULL: any; their routes are
+     * rc.via_hash's */
+    const uint64_t *via_members;
 
     cr_sim_route_memo *memo; /* borrowed (cr_sim_set_route_memo), NULL none */
 };

@@ -225,8 +225,13 @@ static cr_status resolve_after(scn *S, const xmlNode *n, int idx)
     cr_status st = CR_OK;
     if (!buf)
         return cr_diag_set(S->d, CR_ENOMEM, "out of memory");
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && st == CR_OK;
-         tok = strtok_r(NULL, ",", &save)) {
+    /* every comma-separated piece, empty ones too: strtok_r skipped them,
+     * so after="", after="," and after="a,,b" loaded without a word while
+     * after=" , " was refused */
+    for (char *tok = buf, *next; tok && st == CR_OK; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = 0;
         tok += strspn(tok, BLANKS);
         size_t len = strlen(tok);
         while (len > 0 && strchr(BLANKS, tok[len - 1]))
@@ -682,8 +687,10 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     if ((a = attr(n, "channels"))) {
         char *end;
         long ch = strtol(a, &end, 10);
-        /* the limit of sim COLL's and coll's --nchannels */
-        if (*end || end == a || ch < 1 || ch > CR_COLL_MAX_NCHANNELS) {
+        /* the limit of sim COLL's and coll's --nchannels; digits only, as
+         * root= (strtol alone took channels=" +4") */
+        if (strspn(a, "0123456789") != strlen(a) || *end || end == a || ch < 1 ||
+            ch > CR_COLL_MAX_NCHANNELS) {
             st = fail(S, n, CR_EINVAL,
                       "channels=\"%s\" is not a count from 1 to %d (NCCL's most channels)", a,
                       CR_COLL_MAX_NCHANNELS);
@@ -702,7 +709,8 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
     if ((a = attr(n, "root"))) {
         char *end;
         long r = strtol(a, &end, 10);
-        if (*end || r < 0 || r >= rs->n) {
+        /* digits only: strtol alone took root="" as 0 and root=" +3" as 3 */
+        if (!*a || strspn(a, "0123456789") != strlen(a) || *end || r < 0 || r >= rs->n) {
             st = fail(S, n, CR_EINVAL,
                       "root=\"%s\" is not a position in the rank list: give 0 to %d (the "
                       "root's place among the op's %d ranks)",

@@ -263,13 +263,53 @@ static void test_op_names(void **state)
                  "<compute name=\"c\" duration=\"1us\" after=\" a b ,\ta b\"/></scenario>");
 }
 
+/* Every piece of after= between commas names an op: an empty one is
+ * refused where it is written, as a blank one (" , ") was. A QA audit
+ * (qa-sim) found after="", after="," and after="a,,a" loaded without a
+ * word (strtok_r skips empty pieces), so a name left out by a generator
+ * dropped its dependency in silence. root= and channels= are digits only:
+ * root="" loaded as root 0 and root=" +3" as 3. */
+static void test_empty_after_and_numbers(void **state)
+{
+    (void)state;
+    const char *afters[] = {"", ",", "a,,a", "a,", ",a"};
+    for (size_t i = 0; i < sizeof afters / sizeof afters[0]; i++) {
+        char xml[256];
+        snprintf(xml, sizeof xml,
+                 "<scenario name=\"x\">\n<compute name=\"a\" duration=\"1us\"/>\n"
+                 "<compute name=\"b\" duration=\"1us\" after=\"%s\"/></scenario>",
+                 afters[i]);
+        assert_refused(xml, 3, "an empty name");
+    }
+    const char *roots[] = {"", " 3", "+3", "3 ", "0x1"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        char xml[256];
+        snprintf(xml, sizeof xml,
+                 "<scenario name=\"x\">\n<collective name=\"a\" coll=\"broadcast\" "
+                 "ranks=\"0-7\" bytes=\"1MB\" root=\"%s\"/></scenario>",
+                 roots[i]);
+        assert_refused(xml, 2, "is not a position in the rank list");
+    }
+    assert_refused("<scenario name=\"x\">\n<collective name=\"a\" coll=\"allreduce\" "
+                   "ranks=\"0-7\" bytes=\"1MB\" channels=\" +4\"/></scenario>",
+                   2, "is not a count from 1 to 64");
+    assert_loads("<scenario name=\"x\"><compute name=\"a\" duration=\"1us\"/>"
+                 "<compute name=\"b\" duration=\"1us\" after=\" a \"/>"
+                 "<collective name=\"c\" coll=\"broadcast\" ranks=\"0-7\" bytes=\"1MB\" "
+                 "root=\"7\" channels=\"4\" after=\"a, b\"/></scenario>");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fuzz_replay),           cmocka_unit_test(test_seeds_load),
-        cmocka_unit_test(test_start_time_invariant),  cmocka_unit_test(test_p2p_proto_refused),
-        cmocka_unit_test(test_coll_rules_as_cli),     cmocka_unit_test(test_op_names),
+        cmocka_unit_test(test_fuzz_replay),
+        cmocka_unit_test(test_seeds_load),
+        cmocka_unit_test(test_start_time_invariant),
+        cmocka_unit_test(test_p2p_proto_refused),
+        cmocka_unit_test(test_coll_rules_as_cli),
+        cmocka_unit_test(test_op_names),
         cmocka_unit_test(test_alltoallv_per_message),
+        cmocka_unit_test(test_empty_after_and_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -988,7 +988,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * reaches min(channels, rails) x that rank's NICs (algo_net_cap_Bps) */
         double net_Bps = algo_net_cap_Bps(c, nchf);
         if (net_Bps < c->ring_Bps) {
-            double r_net = net_Bps * cr_proto_eff(p, proto, c->net_ch_hw);
+            double r_net = net_Bps * cr_proto_eff(p, proto, algo_net_cap_hw(c, nchf));
             if (r_net < rate)
                 rate = r_net;
             /* the rate is these NICs' share, whichever cap binds: a
@@ -1064,14 +1064,16 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             w_out = algo == CR_ALGO_COLLNET ? S : dtree_egress(N) * S;
             /* the node's member egress: its NICs, or with few ranks per
              * node the ranks' own PCIe links (bound.c, member_flow) */
-            double eff_o =
-                c->nic_node_hw == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
             /* and no more than the NICs NCCL's graph takes (one GPU a node:
              * one NIC, algo_graph_net_Bps), nor than its channels' heads'
              * NICs on the rails (a node of 4 ranks of 8 leaves on their 4
              * NICs, not on the host links its node cut counts:
-             * algo_net_cap_Bps, as the ring) */
-            double node_Bps = fmin(c->nic_node_Bps, algo_net_cap_Bps(c, HUGE_VAL));
+             * algo_net_cap_Bps, as the ring); the efficiency is that of
+             * the class that binds */
+            double cap_Bps = algo_net_cap_Bps(c, HUGE_VAL);
+            double node_Bps = fmin(c->nic_node_Bps, cap_Bps);
+            cr_hw hw_o = cap_Bps < c->nic_node_Bps ? algo_net_cap_hw(c, HUGE_VAL) : c->nic_node_hw;
+            double eff_o = hw_o == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
             r_out = fmin(node_Bps * eff_o, c->ppn * cap_ch);
             if (algo == CR_ALGO_TREE)
                 r_out *= p->tree_eff;

@@ -92,6 +92,18 @@ double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf)
     return fmin(fmin(nchf, (double)c->net_rails) * c->net_ch_Bps, algo_graph_net_Bps(c));
 }
 
+/* The class of link that binds algo_net_cap_Bps, whose efficiency the
+ * rate takes: the NICs where the graph's NICs bind, else the rank's own
+ * path (net_ch_hw, PCIe where its link is slower than its NICs). One GPU a
+ * node behind a switch of two NICs was priced at PCIe's efficiency while
+ * its one NIC bound, so 8 rails came out slower than 1 over the same path
+ * (QA audit, session 44). */
+cr_hw algo_net_cap_hw(const struct cr_coll_ctx *c, double nchf)
+{
+    double rails_Bps = fmin(nchf, (double)c->net_rails) * c->net_ch_Bps;
+    return algo_graph_net_Bps(c) <= rails_Bps ? CR_HW_NET : c->net_ch_hw;
+}
+
 /* Whether NCCL's point-to-point between nodes sets a rooted, sendrecv or
  * all-to-all pattern's per-GPU loads (rail_time): ranks on several nodes
  * with NICs and scale-up links inside nodes, NCCL's kernels (not a custom

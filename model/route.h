@@ -114,11 +114,15 @@ double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
  * fork in proportion to the links' capacity (the flow simulator's routes,
  * doc/simulator.md "Routes"; through other GPUs under route.gpu_transit,
  * or where no path avoids them): the least capacity / share over those
- * links. Where the fewest-hop paths are all there are (a GPU pair through
- * NVSwitches, a mesh's direct link) this is cr_route_bw_kinds_Bps; on a
- * torus it is less, a neighbour's one direct link where max-flow finds all
- * six (TPU ICI routes along the shortest paths). 0 without a path or on
- * no memory. */
+ * links. Where the fewest-hop paths are all there are and the split
+ * matches what lies beyond each fork (a GPU pair through NVSwitches with
+ * the same links from every GPU to each switch, a mesh's direct link) this
+ * is cr_route_bw_kinds_Bps; it is less on a torus (a neighbour's one
+ * direct link where max-flow finds all six: TPU ICI routes along the
+ * shortest paths) and on a board whose GPUs have unequal links to a
+ * switch (the split at the sender does not see the receiver's fewer links:
+ * an imported board with a failed NVLink). 0 without a path or on no
+ * memory. */
 double cr_route_ecmp_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
 
 /* Whether each hop src[k] -> dst[k] between GPU ranks of one node uses

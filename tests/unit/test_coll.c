@@ -1639,6 +1639,35 @@ static void test_one_gpu_per_node(void **state)
     cr_topo_free(t);
 }
 
+/* One GPU a node leaves through the same PCIe switch and the same one NIC
+ * whether the fabric has 8 rails or 1: the ring and the tree must not
+ * tell the two apart. With 8 rails the GPU's switch holds two NICs, more
+ * than its PCIe link, so the rank's own path read as PCIe while the one
+ * NIC NCCL's graph takes bound, and that NIC's rate was priced at PCIe's
+ * efficiency: 8 rails 5.7 % slower than 1 (QA audit, session 44). */
+static void test_one_gpu_per_node_rails_alike(void **state)
+{
+    (void)state;
+    cr_topo *r8 = cr_test_gen_fat_tree("hgx-h100-8", 16, 8, 0, 0, 0);
+    cr_topo *r1 = cr_test_gen_fat_tree("hgx-h100-8", 16, 1, 0, 0, 0);
+    cr_coll_ctx *c8 = cr_test_coll_ctx(r8, "0-127:8"), *c1 = cr_test_coll_ctx(r1, "0-127:8");
+    const cr_algo algos[] = {CR_ALGO_RING, CR_ALGO_TREE};
+    for (size_t i = 0; i < sizeof algos / sizeof *algos; i++) {
+        cr_coll_pred p8 =
+            eval(c8, CR_COLL_ALLREDUCE, 1e9, algos[i], CR_PROTO_SIMPLE, CR_MECH_NONE, false).pred;
+        cr_coll_pred p1 =
+            eval(c1, CR_COLL_ALLREDUCE, 1e9, algos[i], CR_PROTO_SIMPLE, CR_MECH_NONE, false).pred;
+        assert_close(p8.link_Bps, 50e9, 1e-12, 0);
+        assert_close(p8.link_Bps, p1.link_Bps, 1e-12, 0);
+        assert_close(p8.bw_eff, p1.bw_eff, 1e-12, 0);
+        assert_close(p8.pred_s, p1.pred_s, 1e-9, 0);
+    }
+    cr_coll_ctx_free(c8);
+    cr_coll_ctx_free(c1);
+    cr_topo_free(r8);
+    cr_topo_free(r1);
+}
+
 static cr_coll_pred tree_pred(cr_topo *t, const char *ranks, double S)
 {
     cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
@@ -2948,6 +2977,7 @@ int main(void)
         cmocka_unit_test(test_mnnvl_node),
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
+        cmocka_unit_test(test_one_gpu_per_node_rails_alike),
         cmocka_unit_test(test_tree_loads),
         cmocka_unit_test(test_h100_ring_busbw),
         cmocka_unit_test(test_nvls_bound_above_ring),

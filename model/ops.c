@@ -1185,6 +1185,8 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
     st = counts(op, p, &w, r, d);
     if (st != CR_OK)
         return st;
+    if (!t)
+        return cr_diag_set(d, CR_EINVAL, "no topology given (cr_topo_open)");
     if (!t->finalized || t->n_gpus < 1)
         return cr_diag_set(d, CR_EINVAL, "topology %s is not finalized", t->name);
     env v;

@@ -711,6 +711,56 @@ int ops_group_ranks(const cr_op_params *p, int dim, int *ranks)
     return (int)stride;
 }
 
+/* Whether x is a value cr_op_param_set could have stored for parameter k
+ * (the ranges it enforces, as numbers). */
+static cr_status check_value(cr_opp k, double x, cr_diag *d)
+{
+    const char *name = pinfo[k].name;
+    switch (pinfo[k].kind) {
+    case PK_COUNT: {
+        double lo = k == CR_OPP_PX || k == CR_OPP_READS || k == CR_OPP_WRITES ? 0 : 1;
+        if (!(x >= lo && x < 9007199254740992.0) || x != floor(x))
+            return cr_diag_set(d, CR_ERANGE, "%s = %g is not a whole count from %.0f to 2^53 - 1",
+                               name, x, lo);
+        break;
+    }
+    case PK_REAL:
+        if (!(x >= 0 && x <= 1e15))
+            return cr_diag_set(d, CR_ERANGE, "%s = %g is out of range: give 0 to 1e15", name, x);
+        break;
+    case PK_BYTES:
+        if (!(x > 0 && x <= 1e15) || x != floor(x))
+            return cr_diag_set(d, CR_ERANGE,
+                               "%s = %g is not a whole number of bytes, more than 0 and at most "
+                               "1PB",
+                               name, x);
+        break;
+    case PK_DTYPE:
+        if (!(x >= 0 && x < CR_DT__COUNT) || x != floor(x))
+            return cr_diag_set(d, CR_EINVAL, "%s %g is not an element type (a cr_dtype, 0 to %d)",
+                               name, x, CR_DT__COUNT - 1);
+        break;
+    case PK_BOOL:
+        if (x != 0 && x != 1)
+            return cr_diag_set(d, CR_EINVAL, "%s = %g: give 1 (yes) or 0 (no)", name, x);
+        break;
+    case PK_ENUM:
+    case PK_DIM: {
+        int n = 0;
+        if (k == CR_OPP_COLL)
+            n = CR_COLL__COUNT;
+        else
+            while (pinfo[k].enums[n])
+                n++;
+        if (!(x >= 0 && x < n) || x != floor(x))
+            return cr_diag_set(d, CR_EINVAL, "%s = %g is not one of its %d choices (0 to %d)", name,
+                               x, n, n - 1);
+        break;
+    }
+    }
+    return CR_OK;
+}
+
 /* Every count must be positive and every group size must divide what it
  * shards; each shape function checks its own divisibility. */
 cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const cr_topo *t,
@@ -723,6 +773,28 @@ cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const c
     if (!(dt >= 0 && dt < CR_DT__COUNT) || dt != floor(dt))
         return cr_diag_set(d, CR_EINVAL, "dtype %g is not an element type (a cr_dtype, 0 to %d)",
                            dt, CR_DT__COUNT - 1);
+    /* Every other value a caller may have stored in p->v[] directly holds
+     * what cr_op_param_set would have taken: enumerations index tables
+     * (kind 99, group 99 and norm 99 were read past them, QA audit of the
+     * API), and a NaN, negative or fractional size gave a bound of 0 or a
+     * negative one. */
+    for (int i = 0; op->params[i] != CR_OPP__COUNT; i++) {
+        cr_status st = check_value(op->params[i], p->v[op->params[i]], d);
+        if (st != CR_OK)
+            return st;
+    }
+    if (op->dim >= 0) {
+        bool seen[5] = {false};
+        for (int i = 0; i < 5; i++) {
+            int o = p->order[i] - CR_OPP_TP;
+            if (o < 0 || o >= 5 || seen[o])
+                return cr_diag_set(d, CR_EINVAL,
+                                   "order: entry %d is %d; give each of CR_OPP_TP .. CR_OPP_PP "
+                                   "once (cr_op_params_defaults, or cr_op_param_set \"order\")",
+                                   i, p->order[i]);
+            seen[o] = true;
+        }
+    }
     if (op->dim >= 0) {
         for (int i = CR_OPP_TP; i <= CR_OPP_PP; i++)
             if (p->v[i] < 1 || p->v[i] > 1048576)

@@ -212,6 +212,8 @@ int cr_topo_find_dev(const cr_topo *t, const char *id)
 int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int spec)
 {
     struct cr_topo_priv *p = t->priv;
+    if (!id)
+        return -1;
     if (cr_topo_find_dev(t, id) >= 0) {
         if (!p->dup_id)
             p->dup_id = strdup(id);
@@ -534,6 +536,11 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
     }
     for (int v = 0; v < t->n_devs; v++) {
         const cr_dev *dv = &t->devs[v];
+        /* a kind outside the enum indexed name and capacity tables (QA
+         * audit of the API: builder callers pass it as they like) */
+        if ((unsigned)dv->kind >= CR_DEV__COUNT)
+            return cr_diag_set(d, CR_EINVARIANT, "device \"%s\": kind %d is not a cr_dev_kind",
+                               dv->id, (int)dv->kind);
         if (dv->kind == CR_DEV_GPU && (dv->spec < 0 || dv->spec >= t->n_gpu_specs))
             return cr_diag_set(d, CR_EINVARIANT, "GPU \"%s\" has no GPU model", dv->id);
         if (dv->kind == CR_DEV_SWITCH && dv->spec >= t->n_switch_specs)
@@ -548,6 +555,10 @@ cr_status cr_topo_check(cr_topo *t, cr_diag *d)
         if (k->a == k->b)
             return cr_diag_set(d, CR_EINVARIANT,
                                "link from \"%s\" to itself: a link joins two devices", ia);
+        if ((unsigned)k->kind >= CR_LINK__COUNT)
+            return cr_diag_set(d, CR_EINVARIANT,
+                               "link \"%s\"-\"%s\": kind %d is not a cr_link_kind", ia, ib,
+                               (int)k->kind);
         if (!positive_finite(k->bw_ab_Bps) || !positive_finite(k->bw_ba_Bps) ||
             k->bw_ab_Bps < CR_TOPO_MIN_BPS || k->bw_ba_Bps < CR_TOPO_MIN_BPS ||
             k->bw_ab_Bps > 1e15 || k->bw_ba_Bps > 1e15)

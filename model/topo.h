@@ -179,8 +179,9 @@ int cr_topo_find_switch_spec(const cr_topo *t, const char *name);
 
 /* Adds a device. spec is a gpu_specs index for GPUs, a switch_specs index
  * for switches, -1 for others. Returns the device index, -1 on allocation
- * failure or when id is already taken (cr_topo_check then reports it: use
- * cr_topo_find_dev first to give a precise message). */
+ * failure, for a NULL id, or when id is already taken (cr_topo_check then
+ * reports a taken id: use cr_topo_find_dev first to give a precise
+ * message). A kind outside cr_dev_kind is reported by cr_topo_check. */
 int cr_topo_add_dev(cr_topo *t, cr_dev_kind kind, const char *id, int node, int spec);
 
 /* Device index for id, or -1 (also for a NULL id). O(1). */

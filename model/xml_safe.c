@@ -292,6 +292,18 @@ static cr_status check_attr_controls(const xmlNode *n, const char *origin, cr_xm
     return CR_OK;
 }
 
+/* libxml2 2.9's xmlInitParser is not reentrant ("call it once before
+ * processing in multithreaded programs"): two threads whose first parse
+ * ran at once raced in it (valgrind --tool=helgrind, QA audit of the API:
+ * threads opening topologies at once in a program that had parsed
+ * nothing). It runs here when the library is loaded, before any thread of
+ * the program can call it; the call in cr_xml_parse then only finds it
+ * done. */
+__attribute__((constructor)) static void xml_init_at_load(void)
+{
+    xmlInitParser();
+}
+
 cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned flags,
                        xmlDocPtr *out, cr_xml_error *err, cr_diag *d)
 {

@@ -1640,6 +1640,75 @@ static void test_coll_sized_as_nccl(void **state)
     cr_topo_free(t);
 }
 
+/* cr_op_params is a public struct: a C caller may store values in v[]
+ * and order[] without cr_op_param_set. cr_op_params_check (and so
+ * cr_op_eval) takes only what cr_op_param_set could have stored: an
+ * enumeration out of range was read past its table (memcpy kind 99,
+ * coll group 99, sp_norm norm 99, an order entry 99), and a NaN, negative
+ * or fractional size gave a bound of 0 (QA audit of the API). */
+static void test_params_check_stored_values(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    static const struct {
+        const char *op;
+        cr_opp k;
+        double x;
+        cr_status st;
+        const char *msg;
+    } bad[] = {
+        {"memcpy", CR_OPP_KIND, 99, CR_EINVAL, "kind = 99 is not one of its 3 choices (0 to 2)"},
+        {"coll", CR_OPP_GROUP, 99, CR_EINVAL, "group = 99 is not one of its 5 choices (0 to 4)"},
+        {"coll", CR_OPP_COLL, -1, CR_EINVAL, "coll = -1 is not one of its 9 choices (0 to 8)"},
+        {"sp_norm", CR_OPP_NORM, 2, CR_EINVAL, "norm = 2 is not one of its 2 choices (0 to 1)"},
+        {"memcpy", CR_OPP_PINNED, 0.5, CR_EINVAL, "pinned = 0.5: give 1 (yes) or 0 (no)"},
+        {"ddp", CR_OPP_GRAD_DTYPE, 99, CR_EINVAL,
+         "grad_dtype 99 is not an element type (a cr_dtype, 0 to 7)"},
+        {"gemm", CR_OPP_M, NAN, CR_ERANGE, "m = nan is not a whole count from 1 to 2^53 - 1"},
+        {"gemm", CR_OPP_M, -1, CR_ERANGE, "m = -1 is not a whole count from 1 to 2^53 - 1"},
+        {"gemm", CR_OPP_K, 0.5, CR_ERANGE, "k = 0.5 is not a whole count from 1 to 2^53 - 1"},
+        {"elementwise", CR_OPP_READS, -1, CR_ERANGE,
+         "reads = -1 is not a whole count from 0 to 2^53 - 1"},
+        {"memcpy", CR_OPP_BYTES, 0, CR_ERANGE,
+         "bytes = 0 is not a whole number of bytes, more than 0 and at most 1PB"},
+        {"moe", CR_OPP_SKEW, INFINITY, CR_ERANGE, "skew = inf is out of range: give 0 to 1e15"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const cr_op_def *op = find(bad[i].op);
+        cr_op_params p;
+        memset(&p, 0, sizeof p);
+        cr_op_params_defaults(op, &p);
+        p.v[bad[i].k] = bad[i].x;
+        cr_diag d = {{0}};
+        cr_op_result r;
+        cr_status st = cr_op_eval(t, op, &p, &r, &d);
+        if (st != bad[i].st || strcmp(d.msg, bad[i].msg) != 0)
+            fail_msg("%s: status %d\n  got:  %s\n  want: %s", bad[i].op, st, d.msg, bad[i].msg);
+    }
+    /* the order: each of tp..pp once */
+    const cr_op_def *op = find("ag_gemm");
+    cr_op_params p;
+    cr_op_params_defaults(op, &p);
+    p.order[1] = p.order[0];
+    cr_diag d = {{0}};
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "order: entry 1 is 36; give each of CR_OPP_TP .. CR_OPP_PP once "
+                               "(cr_op_params_defaults, or cr_op_param_set \"order\")");
+    /* every operator's defaults pass, and a NULL topology is an error */
+    for (int i = 0; cr_op_at(i); i++) {
+        cr_op_params_defaults(cr_op_at(i), &p);
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_op_params_check(cr_op_at(i), &p, NULL, &d), CR_OK);
+    }
+    op = find("gemm");
+    cr_op_params_defaults(op, &p);
+    cr_op_result r;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_op_eval(NULL, op, &p, &r, &d), CR_EINVAL);
+    assert_string_equal(d.msg, "no topology given (cr_topo_open)");
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1674,6 +1743,7 @@ int main(void)
         cmocka_unit_test(test_emulated_gemm_bound),
         cmocka_unit_test(test_emulated_rates),
         cmocka_unit_test(test_eval_cached_equals_eval),
+        cmocka_unit_test(test_params_check_stored_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
  */
 #include "cr_test.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -372,9 +373,48 @@ static void test_encoding_errors(void **state)
     xmlFreeDoc(doc);
 }
 
+/* Threads whose first parse runs at once: libxml2 2.9's xmlInitParser is
+ * not reentrant, so the library runs it when it is loaded (xml_safe.c),
+ * before any thread can call it. Here 8 threads parse together, each
+ * must succeed; `valgrind --tool=helgrind build/tests/test_xml_safe`
+ * showed the race in xmlInitParser without the load-time call (QA audit
+ * of the API, 75 reports from threads opening topologies at once). It
+ * runs first, so that its parses are the process's first. */
+enum { N_PARSE_THREADS = 8 };
+static pthread_barrier_t parse_barrier;
+
+static void *parse_at_once(void *arg)
+{
+    const char *text = "<topology name=\"x\">\n  <gpu id=\"g\"/>\n</topology>\n";
+    pthread_barrier_wait(&parse_barrier);
+    xmlDocPtr doc = NULL;
+    cr_diag d = {{0}};
+    cr_status st = cr_xml_parse(text, strlen(text), "t.xml", 0, &doc, NULL, &d);
+    bool ok = st == CR_OK && doc && xmlGetLineNo(xmlDocGetRootElement(doc)->children->next) == 2;
+    xmlFreeDoc(doc);
+    *(bool *)arg = ok;
+    return NULL;
+}
+
+static void test_threads_parse_at_once(void **state)
+{
+    (void)state;
+    pthread_t th[N_PARSE_THREADS];
+    bool ok[N_PARSE_THREADS] = {false};
+    assert_int_equal(pthread_barrier_init(&parse_barrier, NULL, N_PARSE_THREADS), 0);
+    for (int i = 0; i < N_PARSE_THREADS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, parse_at_once, &ok[i]), 0);
+    for (int i = 0; i < N_PARSE_THREADS; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    pthread_barrier_destroy(&parse_barrier);
+    for (int i = 0; i < N_PARSE_THREADS; i++)
+        assert_true(ok[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_parse_at_once), /* first: the first parses */
         cmocka_unit_test(test_good),
         cmocka_unit_test(test_entity_bomb),
         cmocka_unit_test(test_external_entity),

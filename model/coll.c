@@ -1014,6 +1014,10 @@ const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx)
 
 static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_diag *d)
 {
+    if (!ctx || !rq)
+        return cr_diag_set(d, CR_EINVAL,
+                           "no %s given (cr_coll_ctx_new, cr_coll_req_default make them)",
+                           !ctx ? "context" : "request");
     if ((unsigned)rq->coll >= CR_COLL__COUNT)
         return cr_diag_set(d, CR_EINVAL, "unknown collective %d", (int)rq->coll);
     if (!isfinite(rq->bytes) || rq->bytes < 0 || rq->bytes > CR_COLL_MAX_BYTES)
@@ -1047,8 +1051,33 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
                            "ranks per process %d: must be 1 (one process per GPU) up to the %d "
                            "rank(s) of the set (one process drives all)",
                            rq->ranks_per_process, ctx->n);
-    /* A message must be whole elements per rank where the rank's share is
-     * bytes/n (nccl-tests rounds counts the same way, so warn-free). */
+    /* what the API's callers set by hand (QA audit of the API: each of
+     * these was taken without a word) */
+    if (rq->loop_ops < 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "loop_ops %d: give the operations of one timed loop, or 0 for "
+                           "nccl-tests' default",
+                           rq->loop_ops);
+    if (rq->nccl_version != 0 &&
+        (rq->nccl_version < CR_NCCL_VERSION_MIN || rq->nccl_version > CR_NCCL_VERSION_MAX))
+        return cr_diag_set(d, CR_EINVAL,
+                           "nccl_version %d is not a release this model knows: give 0 (the "
+                           "topology's) or a code from %d to %d (cr_nccl_version_parse makes "
+                           "it)",
+                           rq->nccl_version, CR_NCCL_VERSION_MIN, CR_NCCL_VERSION_MAX);
+    if (rq->moe_topk != 0) {
+        double e = rq->moe_experts;
+        if (rq->coll != CR_COLL_ALLTOALL || rq->moe_topk < 2)
+            return cr_diag_set(d, CR_EINVAL,
+                               "moe_topk %d on %s: an MoE dispatch is an alltoall with a top-k "
+                               "of 2 or more (0: a plain collective)",
+                               rq->moe_topk, cr_coll_name(rq->coll));
+        if (!(e >= rq->moe_topk && e <= 1e9) || e != floor(e))
+            return cr_diag_set(d, CR_EINVAL,
+                               "moe_experts %g with moe_topk %d: give a whole number of experts, "
+                               "at least the top-k",
+                               e, rq->moe_topk);
+    }
     return CR_OK;
 }
 
@@ -1257,6 +1286,8 @@ cr_status cr_coll_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_re
     cr_status st = check_req(ctx, rq, d);
     if (st != CR_OK)
         return st;
+    if (!out)
+        return cr_diag_set(d, CR_EINVAL, "no result to fill");
     bound_full(ctx, rq, &out->bound);
     if ((st = finite_bound(&out->bound, d)) != CR_OK)
         return st;

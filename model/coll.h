@@ -312,6 +312,11 @@ cr_status cr_mech_parse(const char *s, cr_mech *out, cr_diag *d);
  * d (which may be NULL). */
 cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d);
 
+/* The codes cr_nccl_version_parse gives (2.8.0 to 9.99.99) and
+ * cr_coll_req.nccl_version takes besides 0. */
+#define CR_NCCL_VERSION_MIN 20800
+#define CR_NCCL_VERSION_MAX 99999
+
 /* NCCL_ALGO (protocols false) or NCCL_PROTO (true) as NCCL parses them
  * (src/graph/tuning.cc parseList): names case-insensitive, comma-separated
  * ("Ring,Tree"), "^" before the list for all but these ("^NVLS"), and
@@ -361,7 +366,7 @@ cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
  * that split the buffer over n ranks (allgather, reducescatter, alltoall,
  * gather, scatter) each rank's part `(count / n) & -(16 / esize)`
  * elements, a multiple of 16 bytes. commroof coll, sim and scenarios size
- * every request so. */
+ * every request so. An esize <= 0 (or NaN) gives bytes back unchanged. */
 double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n);
 
 /* The count nccl-tests prints for a size rounded so: elements per rank for

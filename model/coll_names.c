@@ -264,7 +264,7 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d)
     }
     char *end = NULL;
     long v = s ? strtol(s, &end, 10) : 0;
-    if (s && end != s && !*end && v >= 20900 && v <= 99999) {
+    if (s && end != s && !*end && v >= 20900 && v <= CR_NCCL_VERSION_MAX) {
         *code = (int)v;
         return CR_OK;
     }
@@ -455,6 +455,8 @@ static bool split_over_ranks(cr_coll c)
 
 double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n)
 {
+    if (!(esize > 0)) /* no element to count in: the size as given */
+        return bytes;
     double count = floor(bytes / esize);
     if (!split_over_ranks(c) || n < 1)
         return count * esize;
@@ -464,6 +466,8 @@ double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n)
 
 double cr_coll_nccl_count(cr_coll c, double bytes, double esize, int n)
 {
+    if (!(esize > 0))
+        return 0;
     double count = floor(bytes / esize);
     return split_over_ranks(c) && n >= 1 ? floor(count / n) : count;
 }

@@ -326,7 +326,7 @@ int cr_sim_n_res(const cr_sim *s)
 int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *ranks, int n,
                   int stream)
 {
-    if (n < 1 || s->ran)
+    if (n < 1 || s->ran || (kind != CR_SIM_OP_COLL && kind != CR_SIM_OP_COMPUTE))
         return -1;
     for (int i = 0; i < n; i++)
         if (ranks[i] < 0 || ranks[i] >= s->t->n_gpus)
@@ -347,8 +347,17 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
         return -1;
     }
     memcpy(o->ranks, ranks, (size_t)n * sizeof *ranks);
-    for (int i = 0; i < n; i++)
-        o->member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t)1 << (ranks[i] & 63);
+        if (o->member[ranks[i] >> 6] & bit) { /* a GPU twice: one op rank each */
+            free(o->name);
+            free(o->ranks);
+            free(o->rank_end);
+            free(o->member);
+            return -1;
+        }
+        o->member[ranks[i] >> 6] |= bit;
+    }
     if (s->nics->off[s->t->n_gpus] > 0) {
         if (!(o->share = calloc((size_t)s->t->n_gpus + 1, 1))) {
             free(o->name);

@@ -149,8 +149,8 @@ const cr_topo *cr_sim_topo(const cr_sim *s);
 
 /* Adds an operation: name (copied), kind, its ranks (topology GPU ranks,
  * copied; index i is the op's rank i) and the stream it runs on (the tid in
- * timelines). Returns the op index, or -1 on allocation failure or a rank
- * out of range. */
+ * timelines). Returns the op index, or -1 on allocation failure, a kind
+ * or a rank out of range, or a rank listed twice. */
 int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *ranks, int n,
                   int stream);
 

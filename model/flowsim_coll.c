@@ -1039,6 +1039,13 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
 {
     *op = -1;
     const char *cname = cr_coll_name(sp->coll);
+    if ((unsigned)sp->coll >= CR_COLL__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "simulator: collective %d is not a cr_coll",
+                           (int)sp->coll);
+    if (sp->grain != CR_SIM_GRAIN_AUTO && sp->grain != CR_SIM_GRAIN_STEPS &&
+        sp->grain != CR_SIM_GRAIN_PIPELINED)
+        return cr_diag_set(d, CR_EINVAL, "simulator: grain %d is not a cr_sim_grain",
+                           (int)sp->grain);
     if (n < 1)
         return cr_diag_set(d, CR_EINVAL, "simulator: %s needs at least one rank", cname);
     if (!(sp->bytes >= 0) || !isfinite(sp->bytes))
@@ -1099,6 +1106,23 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
         if (ranks[i] < 0 || ranks[i] >= t->n_gpus)
             return cr_diag_set(d, CR_EINVAL, "simulator: rank %d is not a GPU of %s (0-%d)",
                                ranks[i], t->name, t->n_gpus - 1);
+    /* a GPU twice would be two ranks of one op on one GPU (QA audit of the
+     * API: {0,0,2,...} was taken) */
+    uint64_t *seen = calloc((size_t)t->n_gpus / 64 + 1, sizeof *seen);
+    if (!seen)
+        return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t)1 << (ranks[i] & 63);
+        if (seen[ranks[i] >> 6] & bit) {
+            free(seen);
+            return cr_diag_set(d, CR_EINVAL,
+                               "simulator: GPU %d is listed twice among the %s's ranks; give "
+                               "each GPU once",
+                               ranks[i], cname);
+        }
+        seen[ranks[i] >> 6] |= bit;
+    }
+    free(seen);
     xp x;
     memset(&x, 0, sizeof x);
     x.s = s;

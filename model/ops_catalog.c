@@ -665,13 +665,30 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
     return CR_OK;
 }
 
+/* The choices of an enumerated parameter (PK_ENUM, PK_DIM). */
+static int enum_count(cr_opp k)
+{
+    if (k == CR_OPP_COLL)
+        return CR_COLL__COUNT;
+    int n = 0;
+    while (pinfo[k].enums[n])
+        n++;
+    return n;
+}
+
 char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t size)
 {
+    if ((unsigned)which >= CR_OPP__COUNT) {
+        cr_str_copy(buf, size, "?");
+        return buf;
+    }
     double x = p->v[which];
     switch (pinfo[which].kind) {
-    case PK_DTYPE:
-        cr_str_copy(buf, size, cr_dtype_name((cr_dtype)(int)x));
+    case PK_DTYPE: {
+        const char *name = x >= 0 && x < CR_DT__COUNT ? cr_dtype_name((cr_dtype)(int)x) : NULL;
+        cr_str_copy(buf, size, name ? name : "?");
         break;
+    }
     case PK_BOOL:
         cr_str_copy(buf, size, x != 0 ? "yes" : "no");
         break;
@@ -680,7 +697,9 @@ char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t 
         break;
     case PK_ENUM:
     case PK_DIM:
-        if (which == CR_OPP_COLL)
+        if (!(x >= 0 && x < enum_count(which)))
+            cr_str_copy(buf, size, "?"); /* a value stored by hand (cr_op_params_check) */
+        else if (which == CR_OPP_COLL)
             cr_str_copy(buf, size, cr_coll_name((cr_coll)(int)x));
         else
             cr_str_copy(buf, size, pinfo[which].enums[(int)x]);
@@ -746,12 +765,7 @@ static cr_status check_value(cr_opp k, double x, cr_diag *d)
         break;
     case PK_ENUM:
     case PK_DIM: {
-        int n = 0;
-        if (k == CR_OPP_COLL)
-            n = CR_COLL__COUNT;
-        else
-            while (pinfo[k].enums[n])
-                n++;
+        int n = enum_count(k);
         if (!(x >= 0 && x < n) || x != floor(x))
             return cr_diag_set(d, CR_EINVAL, "%s = %g is not one of its %d choices (0 to %d)", name,
                                x, n, n - 1);

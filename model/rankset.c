@@ -379,7 +379,7 @@ static int btree(int n, int r, int *n_children)
 
 int cr_nccl_dtree(int n, int r, int tree, int *n_children)
 {
-    if (n < 1 || r < 0 || r >= n) {
+    if (n < 1 || r < 0 || r >= n || (tree != 0 && tree != 1)) {
         if (n_children)
             *n_children = 0;
         return -1;

@@ -65,7 +65,8 @@ size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size
  * tree 0 is ncclGetBtree (rank 0 the root, with one child; odd ranks are
  * leaves), tree 1 its mirror (n even: r -> n-1-r) or its shift by one (n
  * odd). Returns r's parent in tree `tree` (0 or 1), -1 for the root, and
- * its number of children in *n_children (may be NULL). r in [0, n). */
+ * its number of children in *n_children (may be NULL). r in [0, n); -1
+ * with no children for an r, n or tree out of range. */
 int cr_nccl_dtree(int n, int r, int tree, int *n_children);
 
 #ifdef __cplusplus

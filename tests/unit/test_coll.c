@@ -1668,6 +1668,59 @@ static void test_one_gpu_per_node_rails_alike(void **state)
     cr_topo_free(r1);
 }
 
+/* What an API caller may set by hand in a request is checked, each with a
+ * reason (QA audit of the API: all of these were taken without a word,
+ * and a NULL context or request crashed). */
+static void test_request_checks(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+    cr_coll_result r;
+    cr_diag d = {{0}};
+    cr_coll_req ok = cr_coll_req_default(CR_COLL_ALLTOALL, 1 << 20);
+    ok.moe_topk = 2;
+    ok.moe_experts = 64;
+    assert_int_equal(cr_coll_eval(c, &ok, &r, &d), CR_OK);
+    assert_int_equal(cr_coll_eval(NULL, &ok, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "no context given"));
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_coll_eval(c, NULL, &r, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "no request given"));
+    static const struct {
+        cr_coll coll;
+        int loop_ops, version, topk;
+        double experts;
+        const char *msg;
+    } bad[] = {
+        {CR_COLL_ALLREDUCE, -1, 0, 0, 0, "loop_ops -1"},
+        {CR_COLL_ALLREDUCE, 0, -5, 0, 0, "nccl_version -5 is not a release"},
+        {CR_COLL_ALLREDUCE, 0, 100000, 0, 0, "nccl_version 100000 is not a release"},
+        {CR_COLL_ALLREDUCE, 0, 0, 3, 64, "moe_topk 3 on allreduce"},
+        {CR_COLL_ALLTOALL, 0, 0, -2, 64, "moe_topk -2 on alltoall"},
+        {CR_COLL_ALLTOALL, 0, 0, 1, 64, "moe_topk 1 on alltoall"},
+        {CR_COLL_ALLTOALL, 0, 0, 4, 2, "moe_experts 2 with moe_topk 4"},
+        {CR_COLL_ALLTOALL, 0, 0, 2, 0, "moe_experts 0 with moe_topk 2"},
+        {CR_COLL_ALLTOALL, 0, 0, 2, 8.5, "moe_experts 8.5 with moe_topk 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_coll_req rq = cr_coll_req_default(bad[i].coll, 1 << 20);
+        rq.loop_ops = bad[i].loop_ops;
+        rq.nccl_version = bad[i].version;
+        rq.moe_topk = bad[i].topk;
+        rq.moe_experts = bad[i].experts;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_EINVAL);
+        if (!strstr(d.msg, bad[i].msg))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, d.msg, bad[i].msg);
+    }
+    /* no element to count in: the size as given, not NaN */
+    assert_true(cr_coll_nccl_bytes(CR_COLL_ALLGATHER, 1000, 0, 8) == 1000);
+    assert_true(cr_coll_nccl_count(CR_COLL_ALLGATHER, 1000, 0, 8) == 0);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static cr_coll_pred tree_pred(cr_topo *t, const char *ranks, double S)
 {
     cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
@@ -2978,6 +3031,7 @@ int main(void)
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_one_gpu_per_node_rails_alike),
+        cmocka_unit_test(test_request_checks),
         cmocka_unit_test(test_tree_loads),
         cmocka_unit_test(test_h100_ring_busbw),
         cmocka_unit_test(test_nvls_bound_above_ring),

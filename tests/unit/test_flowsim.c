@@ -100,6 +100,36 @@ static cr_sim_coll_spec spec(cr_coll c, cr_algo a, double bytes, int ch, double 
     return sp;
 }
 
+/* What an API caller passes by hand is checked (QA audit of the API: a
+ * GPU listed twice, a grain or an op kind out of its enum were taken). */
+static void test_bad_specs_refused(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_sim *s = sim_on(t);
+    cr_diag d = {{0}};
+    int op = 0;
+    const int twice[] = {0, 0, 2, 3, 4, 5, 6, 7};
+    cr_sim_coll_spec sp = spec(CR_COLL_ALLREDUCE, CR_ALGO_RING, 1 << 20, 2, 0, 0, 1.0);
+    assert_int_equal(cr_sim_coll_add(s, &sp, twice, 8, &op, &d), CR_EINVAL);
+    assert_int_equal(op, -1);
+    assert_non_null(strstr(d.msg, "GPU 0 is listed twice"));
+    const int all[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    sp.grain = (cr_sim_grain)99;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_sim_coll_add(s, &sp, all, 8, &op, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "grain 99"));
+    sp = spec((cr_coll)99, CR_ALGO_RING, 1 << 20, 2, 0, 0, 1.0);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_sim_coll_add(s, &sp, all, 8, &op, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "collective 99"));
+    assert_int_equal(cr_sim_op_add(s, "x", (cr_sim_op_kind)99, all, 8, 0), -1);
+    assert_int_equal(cr_sim_op_add(s, "x", CR_SIM_OP_COMPUTE, twice, 8, 0), -1);
+    assert_true(cr_sim_op_add(s, "x", CR_SIM_OP_COMPUTE, all, 8, 0) >= 0);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 static int *iota(int n, int stride)
 {
     int *r = malloc((size_t)n * sizeof *r);
@@ -1738,6 +1768,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maxmin_progressive_filling),
+        cmocka_unit_test(test_bad_specs_refused),
         cmocka_unit_test(test_nvswitch_spread),
         cmocka_unit_test(test_contention_free_closed_form),
         cmocka_unit_test(test_agrees_with_coll_predictions),

@@ -1646,6 +1646,27 @@ static void test_coll_sized_as_nccl(void **state)
  * enumeration out of range was read past its table (memcpy kind 99,
  * coll group 99, sp_norm norm 99, an order entry 99), and a NaN, negative
  * or fractional size gave a bound of 0 (QA audit of the API). */
+/* cr_op_param_format names what it cannot print "?" (a parameter or an
+ * enumeration value out of range, stored by hand) rather than reading past
+ * its tables (QA audit of the API). */
+static void test_param_format_out_of_range(void **state)
+{
+    (void)state;
+    cr_op_params p;
+    cr_op_params_defaults(find("memcpy"), &p);
+    char buf[64];
+    assert_string_equal(cr_op_param_format(&p, (cr_opp)99, buf, sizeof buf), "?");
+    assert_string_equal(cr_op_param_format(&p, (cr_opp)-1, buf, sizeof buf), "?");
+    p.v[CR_OPP_KIND] = 99;
+    assert_string_equal(cr_op_param_format(&p, CR_OPP_KIND, buf, sizeof buf), "?");
+    p.v[CR_OPP_DTYPE] = 99;
+    assert_string_equal(cr_op_param_format(&p, CR_OPP_DTYPE, buf, sizeof buf), "?");
+    p.v[CR_OPP_COLL] = -1;
+    assert_string_equal(cr_op_param_format(&p, CR_OPP_COLL, buf, sizeof buf), "?");
+    p.v[CR_OPP_COLL] = CR_COLL_ALLREDUCE;
+    assert_string_equal(cr_op_param_format(&p, CR_OPP_COLL, buf, sizeof buf), "allreduce");
+}
+
 static void test_params_check_stored_values(void **state)
 {
     (void)state;
@@ -1744,6 +1765,7 @@ int main(void)
         cmocka_unit_test(test_emulated_rates),
         cmocka_unit_test(test_eval_cached_equals_eval),
         cmocka_unit_test(test_params_check_stored_values),
+        cmocka_unit_test(test_param_format_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,6 +161,11 @@ static void test_nccl_dtree(void **state)
     assert_int_equal(cr_nccl_dtree(3, 1, 1, NULL), -1);
     assert_int_equal(cr_nccl_dtree(3, 0, 1, NULL), 1);
     assert_int_equal(cr_nccl_dtree(3, 2, 1, NULL), 0);
+    /* a tree other than 0 and 1 is refused, not taken as the mirror */
+    int kids = 5;
+    assert_int_equal(cr_nccl_dtree(8, 3, 7, &kids), -1);
+    assert_int_equal(kids, 0);
+    assert_int_equal(cr_nccl_dtree(8, 3, -1, NULL), -1);
     /* every rank but one root has a parent; no cycles; children counted
      * match the parents pointing at each rank */
     for (int n = 1; n <= 70; n++)

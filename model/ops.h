@@ -345,8 +345,8 @@ static inline bool cr_near_roofline(double measured_s, double bound_s)
 /* The verdict for a measured time (seconds) against r. *pct is bound /
  * measured x 100, *speedup baseline / measured. */
 cr_verdict cr_op_verdict(const cr_op_result *r, double measured_s, double *pct, double *speedup);
-/* "impossible", "near-roofline", "faster-than-baseline",
- * "slower-than-baseline". */
+/* "impossible", "cache-resident", "near-roofline", "faster-than-baseline",
+ * "slower-than-baseline"; "?" for a value outside the enum. */
 const char *cr_verdict_name(cr_verdict v);
 /* A sentence explaining the verdict. */
 const char *cr_verdict_help(cr_verdict v);

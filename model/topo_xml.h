@@ -32,7 +32,7 @@ cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origi
  * *buf is NUL-terminated and freed with free(). */
 cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_diag *d);
 
-/* Writes to path with cr_file_write(): a regular file atomically (a
+/* Writes to path: a regular file atomically (a
  * temporary file renamed over path), so a failure never leaves a
  * half-written file; a character device or a FIFO (/dev/stdout) in place.
  * Errors: CR_EIO with the reason in d, CR_ENOMEM. */

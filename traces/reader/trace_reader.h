@@ -153,7 +153,7 @@ typedef struct {
 
 typedef struct cr_trace_reader cr_trace_reader;
 
-/* Opens path for streaming (cr_file_open_read(): a FIFO, a directory or a
+/* Opens path for streaming (a regular file only: a FIFO, a directory or a
  * device is refused, never waited on). On success *out owns the file; free
  * it with cr_trace_reader_free(). Errors: CR_EIO (cannot open, not a
  * regular file; d says why), CR_ENOMEM.

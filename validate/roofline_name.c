@@ -350,9 +350,14 @@ int cr_rf_kernel_dtype(const char *k)
      * the bound stays a bound. */
     static const cr_dtype least_bound_first[] = {CR_DT_FP8,  CR_DT_INT8, CR_DT_BF16, CR_DT_FP16,
                                                  CR_DT_TF32, CR_DT_FP32, CR_DT_FP64};
+    /* cuDNN's generated kernels name the 16-bit family "f16" for fp16 and
+     * bf16 alike: the same SDPA kernel name in a float16 and a bfloat16
+     * run on an H100 (traces/h100-1/cudnn-names-2026-12-07), so their
+     * "_f16_" says nothing of which; the row takes other evidence */
+    bool cudnn = !strncmp(k, "cudnn_generated", 15);
     bool seen[CR_DT__COUNT] = {false};
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
-        if (strstr(k, pats[i].s))
+        if (strstr(k, pats[i].s) && !(cudnn && !strcmp(pats[i].s, "_f16_")))
             seen[pats[i].t] = true;
     nvjet_types(k, seen);
     for (size_t i = 0; i < sizeof least_bound_first / sizeof least_bound_first[0]; i++)

@@ -126,6 +126,11 @@ static void test_kernel_dtype_and_short_names(void **state)
     assert_int_equal(cr_rf_kernel_dtype("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8"),
                      CR_DT_FP32);
     assert_int_equal(cr_rf_kernel_dtype("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"), CR_DT_FP32);
+    /* cuDNN's f16 is the 16-bit family, one name for fp16 and bf16 (an
+     * H100's float16 and bfloat16 SDPA, traces/h100-1/cudnn-names-*) */
+    assert_int_equal(cr_rf_kernel_dtype("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_"
+                                        "f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0"),
+                     -1);
     /* cuBLASLt's nvjet codes (roofline_name.c nvjet_types): t bf16, h
      * fp16, q fp8 (qqtst: fp8 in, bf16 out: fp8, the least bound); s
      * (fp32, maybe run as TF32) unread; the tile's "_h_" is not the code */

@@ -27,7 +27,7 @@
 
 static const char *const roofline_help_head =
     "usage: commroof roofline TRACE... [--topo T] [--ranks SPEC] [--dtype D] [--top N]\n"
-    "                         [--json]\n"
+    "                         [--allow-gpu-mismatch] [--json]\n"
     "\n"
     "The roofline of any program traced with `commroof trace` (.json, .json.gz, or a\n"
     "folder of them): one row per operator and arguments, longest total time first.\n"
@@ -48,8 +48,10 @@ static const char *const roofline_help_head =
     "\n"
     "Columns: calls, median (us: device time of one call, the GPU busy with its\n"
     "activities), bound (us, warm: the strict limit), cold (us, every byte from\n"
-    "HBM), roof (%: bound / median x 100), save (us, total - calls x bound: the\n"
-    "most this operator could save), binding, verdict, dtype and where it came\n"
+    "HBM), roof (%: bound / median x 100), save (us, total - each call's own bound:\n"
+    "the most this operator could save), binding, verdict (faster- or\n"
+    "slower-than-baseline: the median against the PyTorch + NCCL baseline's device\n"
+    "time, its launch overhead left out as the trace's is), dtype and where it came\n"
     "from; --json names them measured_us (the median), bound_us, bound_cold_us,\n"
     "pct_of_roofline, save_us, and adds min_us (the fastest call: one below the\n"
     "bound is impossible too). Under the table, the operators that could save time,\n"
@@ -130,9 +132,15 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
            "args / note");
     printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "-", "-", "-", "us",
            "us", "us", "%", "us", "-", "-", "(source)", "-");
-    size_t shown = top == 0 || (size_t)top > r->n ? r->n : (size_t)top;
-    for (size_t i = 0; i < shown; i++) {
+    size_t shown = top == 0 || (size_t)top > r->n ? r->n : (size_t)top, hidden = 0;
+    /* past --top, the rows below their bound still: the FAILED line counts
+     * them, and a reader must see which without running again */
+    for (size_t i = 0; i < r->n; i++) {
         const cr_rf_row *w = &r->rows[i];
+        if (i >= shown && !w->violation) {
+            hidden++;
+            continue;
+        }
         /* one field per column for awk and gnuplot: a kernel's name may
          * hold blanks ("(anonymous namespace)"); the JSON keeps it whole */
         char op[sizeof w->op];
@@ -157,8 +165,8 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                    cr_rf_kind_name(w->kind), op, w->calls, us(w->median_s), "-", "-", "-", "-", "-",
                    "-", dt, w->args, w->args[0] && w->note[0] ? "; " : "", w->note);
     }
-    if (shown < r->n)
-        printf("#   %zu more row(s) not shown (--top 0 shows all)\n", r->n - shown);
+    if (hidden)
+        printf("#   %zu more row(s) not shown (--top 0 shows all)\n", hidden);
     char totals[256];
     cr_roofline_totals(r, totals, sizeof totals);
     printf("#\n# %s\n", totals);
@@ -255,8 +263,9 @@ int cli_cmd_roofline(int argc, char **argv)
         {"--dtype", NULL, "D", "element type of operators whose kernels do not show it",
          .id = O_DTYPE},
         {"--top", NULL, "N",
-         "rows printed (default 30, 0 = all); totals count every row,\n"
-         "and --json lists every row",
+         "rows printed (default 30, 0 = all; a row below its bound is\n"
+         "printed whatever N); totals count every row, and --json lists\n"
+         "every row",
          .id = O_TOP},
         {"--allow-gpu-mismatch", NULL, NULL,
          "traces of another GPU model than the topology's: compare\n"

@@ -1234,6 +1234,59 @@ static void test_fuzz_replay(void **state)
                                    65536) >= 20);
 }
 
+/* A row's time is the GPU's: its faster/slower-than-baseline verdict holds
+ * it to the baseline's device time, not to a baseline that counts the
+ * host's launch cost (cr_op_eval's baseline_launch_s), which no trace's
+ * device time holds. impossible_past_top.json: five elementwise calls of
+ * 2^24 bf16 in 20 us each, between the baseline's kernel and the baseline
+ * with its launch; a gemm of 90 us below its 138.968 us bound. */
+static void test_verdict_device_baseline(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h200-1", &t, &d), CR_OK);
+    const cr_op_def *def = NULL;
+    assert_int_equal(cr_op_find("elementwise", &def, &d), CR_OK);
+    cr_op_params p;
+    memset(&p, 0, sizeof p);
+    cr_op_params_defaults(def, &p);
+    assert_int_equal(cr_op_param_set(def, &p, "elems", "16777216", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(def, &p, "reads", "1", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(def, &p, "writes", "1", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(def, &p, "flops_per", "1", &d), CR_OK);
+    assert_int_equal(cr_op_param_set(def, &p, "dtype", "bf16", &d), CR_OK);
+    cr_op_result res;
+    assert_int_equal(cr_op_eval(t, def, &p, &res, &d), CR_OK);
+    assert_true(res.baseline_launch_s > 0);
+
+    cr_roofline_opts o = {0};
+    const char *paths[] = {"tests/fixtures/roofline/impossible_past_top.json"};
+    cr_roofline r;
+    if (cr_roofline_read(t, paths, 1, &o, &r, &d) != CR_OK)
+        fail_msg("%s: %s", paths[0], d.msg);
+    assert_int_equal(r.n, 3);
+    const cr_rf_row *w = &r.rows[0]; /* by total: 5 x 20 us */
+    assert_string_equal(w->op, "cr:elementwise");
+    assert_int_equal(w->calls, 5);
+    assert_close(w->median_s, 20e-6, 1e-9, 0);
+    assert_close(w->bound_s, res.bound_s, 1e-12, 0);
+    /* 20 us: above the baseline's kernel (18.49 us), below the baseline
+     * with PyTorch's launch (23.49 us), which the trace's time leaves out */
+    assert_true(w->median_s > res.baseline_s - res.baseline_launch_s);
+    assert_true(w->median_s < res.baseline_s);
+    assert_string_equal(w->verdict, "slower-than-baseline");
+    w = &r.rows[1];
+    assert_string_equal(w->op, "cr:gemm");
+    assert_string_equal(w->verdict, "impossible");
+    assert_close(w->bound_s, 2.0 * 4096 * 4096 * 4096 / 989e12, 1e-9, 0);
+    w = &r.rows[2]; /* name=small: 10 us, between warm and cold */
+    assert_string_equal(w->verdict, "cache-resident");
+    assert_int_equal(r.violations, 1);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1259,6 +1312,7 @@ int main(void)
         cmocka_unit_test(test_cr_op_iters),
         cmocka_unit_test(test_by_start),
         cmocka_unit_test(test_by_launch),
+        cmocka_unit_test(test_verdict_device_baseline),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -268,7 +268,10 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
         if (nm == 0 && np == 0) {
             st = cr_diag_set(d, CR_EUNSUPPORTED,
                              "the traces hold no case with FLOPs (GEMM, or HBM kernels and "
-                             "fused operators that declare flops=) to place on the roofline");
+                             "fused operators that declare flops=) to place on the roofline; "
+                             "this chart takes crbench's kernels/ traces: for a program's "
+                             "own trace (PyTorch or cr: ranges) run commroof roofline TRACE "
+                             "or commroof report --trace TRACE");
             goto out;
         }
     }

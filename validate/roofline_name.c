@@ -383,5 +383,8 @@ int cr_rf_kernel_elem_bytes(const char *k)
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
         if (strstr(k, pats[i].s) && (best == 0 || pats[i].b < best))
             best = pats[i].b;
+    /* cuDNN's "f16": a 16-bit element, fp16 or bf16 alike (cr_rf_kernel_dtype) */
+    if (!strncmp(k, "cudnn_generated", 15) && strstr(k, "_f16_") && (best == 0 || best > 2))
+        best = 2;
     return best;
 }

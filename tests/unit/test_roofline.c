@@ -131,6 +131,9 @@ static void test_kernel_dtype_and_short_names(void **state)
     assert_int_equal(cr_rf_kernel_dtype("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_"
                                         "f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0"),
                      -1);
+    assert_int_equal(cr_rf_kernel_elem_bytes("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_"
+                                             "wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0"),
+                     2);
     /* cuBLASLt's nvjet codes (roofline_name.c nvjet_types): t bf16, h
      * fp16, q fp8 (qqtst: fp8 in, bf16 out: fp8, the least bound); s
      * (fp32, maybe run as TF32) unread; the tile's "_h_" is not the code */

@@ -15,6 +15,7 @@
 #include "grow.h"
 #include "harness.h"
 #include "json_items.h"
+#include "topo_xml.h"
 
 void cr_plot_meas_release(cr_plot_meas *m)
 {
@@ -122,8 +123,36 @@ static cr_status push_mprob(cr_plot_mprob **v, int *n, size_t *cap, const cr_plo
 
 /* One harness result (item i of path), read as check reads it
  * (harness.h), matched to a problem of suite. */
-static cr_status match_result(const cr_suite *suite, const char *path, size_t i, json_t *e,
-                              cr_plot_mprob *mp, cr_diag *d)
+/* Whether the entry's "topo" (a shipped name or a file, as check reads it)
+ * is t, the machine the suite's rows are evaluated on: check judges an
+ * entry on its own topology, so one of another machine would show a bound,
+ * a % of roofline and an exit status that check does not give (QA audit:
+ * an entry of dgx-a100-8, impossible there, at 78% in a report of
+ * hgx-h200-8, exit 0). */
+static cr_status entry_topo_is(const cr_topo *t, const char *path, size_t i,
+                               const cr_harness_result *hr, cr_diag *d)
+{
+    if (!t || !hr->topo || strcmp(hr->topo, t->name) == 0)
+        return CR_OK;
+    cr_topo *et = NULL;
+    cr_diag td = {{0}};
+    cr_status st = cr_topo_open(hr->topo, &et, &td);
+    if (st != CR_OK)
+        return cr_diag_set(d, st, "%s: entry %zu (\"%s\"): topo \"%s\": %s", path, i, hr->name,
+                           hr->topo, td.msg);
+    bool same = strcmp(et->name, t->name) == 0;
+    if (!same)
+        st = cr_diag_set(d, CR_EINVAL,
+                         "%s: entry %zu (\"%s\") was measured on %s, not on %s, the machine "
+                         "whose bounds this shows: give --topo %s, or leave the entry out "
+                         "(commroof check --measured-json judges it on its own topology)",
+                         path, i, hr->name, et->name, t->name, hr->topo);
+    cr_topo_free(et);
+    return st;
+}
+
+static cr_status match_result(const cr_topo *t, const cr_suite *suite, const char *path, size_t i,
+                              json_t *e, cr_plot_mprob *mp, cr_diag *d)
 {
     cr_harness_result hr;
     const cr_op_def *op = NULL;
@@ -134,6 +163,8 @@ static cr_status match_result(const cr_suite *suite, const char *path, size_t i,
         st = cr_harness_result_op(&hr, i, &op, &p, &hd);
     if (st != CR_OK)
         return cr_diag_set(d, st, "%s: %s", path, hd.msg);
+    if ((st = entry_topo_is(t, path, i, &hr, d)) != CR_OK)
+        return st;
     int k = find_problem(suite, hr.name, op, &p);
     /* what lists them: a shipped suite by name, a file by its path (QA
      * audit of 2026-12-06: "commroof suite mine" for a file's suite) */
@@ -154,8 +185,8 @@ static cr_status match_result(const cr_suite *suite, const char *path, size_t i,
 /* The harness results of path, each matched to a problem of suite. The
  * file is read an item at a time by the reader `check --measured-json`
  * uses (json_items.h): the same syntax rules, memory of one item. */
-static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mprob **v, int *n,
-                            size_t *cap, cr_diag *d)
+static cr_status match_json(const cr_topo *t, const cr_suite *suite, const char *path,
+                            cr_plot_mprob **v, int *n, size_t *cap, cr_diag *d)
 {
     FILE *f = NULL;
     if (cr_file_fopen_read(path, "a JSON file of harness results", CR_FILE_STREAM, &f, d) != CR_OK)
@@ -169,7 +200,7 @@ static cr_status match_json(const cr_suite *suite, const char *path, cr_plot_mpr
     json_t *e = NULL;
     while ((st = cr_json_items_next(r, &e, d)) == CR_OK && e) {
         cr_plot_mprob mp;
-        st = match_result(suite, path, cr_json_items_count(r) - 1, e, &mp, d);
+        st = match_result(t, suite, path, cr_json_items_count(r) - 1, e, &mp, d);
         json_decref(e);
         if (st == CR_OK && push_mprob(v, n, cap, &mp) != CR_OK)
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -211,7 +242,7 @@ static bool case_params(const cr_vcase *c, const cr_op_def **op, cr_op_params *p
     return true;
 }
 
-cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s,
+cr_status cr_plot_match_measured(const cr_topo *t, const cr_suite *suite, const cr_plot_sources *s,
                                  const cr_plot_meas *m, cr_plot_mprob **out, int *n,
                                  cr_plot_mprob_count *count, cr_diag *d)
 {
@@ -221,7 +252,7 @@ cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s
     size_t cap = 0;
     cr_status st = CR_OK;
     if (s && s->measured_json &&
-        (st = match_json(suite, s->measured_json, out, n, &cap, d)) != CR_OK)
+        (st = match_json(t, suite, s->measured_json, out, n, &cap, d)) != CR_OK)
         goto fail;
     count->n_json = *n;
     for (size_t i = 0; m && i < m->list.n; i++) {

@@ -61,7 +61,10 @@ typedef struct {
  *    "measured_us", optionally "op" and "params" as check reads them and
  *    "variant" and "chunks"). An entry matches the problem of the same
  *    name, else the problem with the same operator and parameters; one
- *    that matches none is an error (a renamed problem, the wrong suite);
+ *    that matches none is an error (a renamed problem, the wrong suite),
+ *    as is one whose "topo" names another topology than t, the machine
+ *    the suite's rows are evaluated on (check judges such an entry on its
+ *    own topology: the chart would show another bound);
  *  - cases of m (NULL: none) that carry problem=NAME, or an operator
  *    (op=) whose parameters, with ranks= as the operator's group size,
  *    equal a problem's (the fused cases of traces/nvidia-h200-x2). Other
@@ -70,7 +73,7 @@ typedef struct {
  * *out holds *n entries (free()). Errors: CR_EIO, CR_EPARSE (with the
  * entry's index and what is wrong), CR_EINVAL (no problem matches),
  * CR_ENOMEM. */
-cr_status cr_plot_match_measured(const cr_suite *suite, const cr_plot_sources *s,
+cr_status cr_plot_match_measured(const cr_topo *t, const cr_suite *suite, const cr_plot_sources *s,
                                  const cr_plot_meas *m, cr_plot_mprob **out, int *n,
                                  cr_plot_mprob_count *count, cr_diag *d);
 

@@ -230,8 +230,8 @@ cr_status cr_plot_roofline_from(const cr_topo *t, int gpu, const cr_plot_sources
     if (s && (s->n_traces > 0 || s->n_nccl_logs > 0) &&
         (st = cr_plot_meas_load(t, s, &m, d)) != CR_OK)
         goto out;
-    if (e.suite &&
-        (st = cr_plot_match_measured(e.suite, s, m.list.n ? &m : NULL, &mp, &nmp, &mc, d)) != CR_OK)
+    if (e.suite && (st = cr_plot_match_measured(t, e.suite, s, m.list.n ? &m : NULL, &mp, &nmp, &mc,
+                                                d)) != CR_OK)
         goto out;
     if (nmp > 0) {
         mlabels = calloc((size_t)nmp, sizeof *mlabels);
@@ -377,7 +377,7 @@ static cr_status suite_measured(const cr_topo *t, const cr_plot_sources *s, cons
         if (st != CR_OK)
             return st;
     }
-    return cr_plot_match_measured(suite, s, meas->list.n ? meas : NULL, mp, nmp, mc, d);
+    return cr_plot_match_measured(t, suite, s, meas->list.n ? meas : NULL, mp, nmp, mc, d);
 }
 
 /* Where the gap chart's measured times come from, for its caption. */

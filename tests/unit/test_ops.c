@@ -1399,6 +1399,18 @@ static void test_verdicts(void **state)
     r.baseline_s = 50e-6;
     assert_int_equal(cr_op_verdict(&r, 1.35710544e-6, &pct, &sp), CR_VERDICT_NEAR_ROOF);
     assert_int_equal(cr_op_verdict(&r, 1.25 * r.bound_s * (1 + 1e-8), &pct, &sp), CR_VERDICT_GOOD);
+    /* a time equal to the baseline is no faster: slower-than-baseline
+     * (doc/operators.md: faster when X < baseline, else slower), also
+     * the baseline printed with ten digits, rounded down, and handed back
+     * (gemm_ar 1024 x 1024 x 4096 on hgx-h100-8: 56.16218416 us was
+     * faster-than-baseline at speedup 1.0, QA audit of 2026-12-07); one
+     * part in 10^8 below it is faster */
+    r.baseline_s = 56.162184161e-6;
+    snprintf(txt, sizeof txt, "%.10g", r.baseline_s * 1e6);
+    assert_string_equal(txt, "56.16218416");
+    assert_int_equal(cr_op_verdict(&r, r.baseline_s, &pct, &sp), CR_VERDICT_SLOW);
+    assert_int_equal(cr_op_verdict(&r, strtod(txt, NULL) * 1e-6, &pct, &sp), CR_VERDICT_SLOW);
+    assert_int_equal(cr_op_verdict(&r, r.baseline_s * (1 - 1e-8), &pct, &sp), CR_VERDICT_GOOD);
 }
 
 /* Warm and cold (doc/bounds.md 1.4). On h200-1 (L2 with a bandwidth): a

@@ -33,6 +33,7 @@
  * other; a table, or with --json an array (doc/json.md).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -174,7 +175,8 @@ static void cache_free(topo_cache *c)
 
 /* Evaluates one entry; returns the result object (with "error" when it
  * could not be evaluated) and sets *impossible; *op_ranks (unless NULL) to
- * the ranks of the operator's communication group. */
+ * the ranks the operator runs on: all of its layout's groups (tp x cp x ep
+ * x dp x pp), at least its communication group. */
 static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold, topo_cache *cache,
                           bool *impossible, bool *error, int *op_ranks)
 {
@@ -225,8 +227,16 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     }
     if (cold)
         cr_op_result_use_cold(&r);
-    if (op_ranks)
-        *op_ranks = r.ranks;
+    if (op_ranks) {
+        /* every rank of the layout runs the problem, not only one group:
+         * PKB 51's ep 4 x dp 2 runs on 8 (QA audit of 2026-12-07: its
+         * ranks 4-7 missing went unnoticed) */
+        double all = 1;
+        if (cr_op_has_order(op))
+            for (int q = CR_OPP_TP; q <= CR_OPP_PP; q++)
+                all *= p.v[q];
+        *op_ranks = all > r.ranks && all <= INT_MAX ? (int)all : r.ranks;
+    }
     double m = hr.measured_s;
     json_t *v = verdict_json(&r, m);
     json_object_update(out, v);

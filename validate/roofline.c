@@ -1372,8 +1372,12 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
                         : r->cache_resident ? "cache-resident"
                         : cr_near_roofline(m->measured_s, r->bound_s)
                             ? "near-roofline"
-                            : (r->has_pred && m->measured_s < r->pred_s ? "faster-than-baseline"
-                                                                        : "slower-than-baseline");
+                            /* below the baseline by more than a part in 10^9, as
+                             * cr_op_verdict compares (a time equal to it is not
+                             * faster) */
+                            : (r->has_pred && cr_below_bound(m->measured_s, r->pred_s)
+                                   ? "faster-than-baseline"
+                                   : "slower-than-baseline");
         cr_str_copy(w->verdict, sizeof w->verdict, v);
     }
     cr_str_copy(w->note, sizeof w->note, r->note);

@@ -76,6 +76,7 @@ struct pci_rec {
     enum pci_kind kind;
     int line, needed, dev;
     bool gpu_elem; /* holds a <gpu>, with a rank or not */
+    bool emulated; /* its own link says 2.5 GT/s x1: a VM's emulated port */
 };
 
 struct gpu_rec {
@@ -146,6 +147,9 @@ struct ctx {
     /* PCIe ports reporting 2.5 GT/s x1 above faster devices (a VM's
      * emulated ports): how many, and the first one's line */
     int n_emulated, emulated_line;
+    /* PCIe links with no usable speed of their own ("Unknown", or empty
+     * under an emulated port) that take the device's figure instead */
+    int n_nospeed, nospeed_line;
 };
 
 /* Grows *arr to hold one more element; returns the new element's index or
@@ -473,7 +477,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
     if (pci >= 0 && sm >= 80 && !c->gpus[g].amd) {
         double lane = (sm >= 90 ? 32e9 : 16e9) * 128.0 / 130.0 / 8.0; /* GT/s a lane, 128b/130b */
         int up = c->pcis[pci].parent;
-        if (up >= 0 && c->pcis[up].lane_Bps > 0)
+        if (up >= 0 && c->pcis[up].lane_Bps > 0 && !c->pcis[up].emulated)
             lane = fmin(lane, c->pcis[up].lane_Bps);
         c->pcis[pci].bw_Bps = fmax(c->pcis[pci].bw_Bps, lane * 16);
     }
@@ -573,13 +577,22 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
     /* NCCL (ncclTopoAddPci) takes width 0 as x16; a missing or empty speed
      * (older kernels, VMs) inherits the parent's, as the device cannot be
      * faster than the port above it. */
-    double parent_lane = parent >= 0 ? c->pcis[parent].lane_Bps : 0.0;
+    /* A port saying 2.5 GT/s x1 (a VM's emulated port, below) hands
+     * nothing down: its figure says nothing about the hardware behind it. */
+    bool parent_emulated = parent >= 0 && c->pcis[parent].emulated;
+    double parent_lane = parent >= 0 && !parent_emulated ? c->pcis[parent].lane_Bps : 0.0;
     int w = (int)width ? (int)width : 16;
     a = get_attr(c, n, "link_speed", buf);
     if (a < 0)
         return CR_EPARSE;
+    /* sysfs writes "Unknown" (kernel 5.7+) or "Unknown speed" when the
+     * device does not report its link (virtual functions, devices behind
+     * emulated ports in VMs); NCCL copies it and takes its default
+     * (kvDictPciGen): as good as no speed at all. */
+    bool unknown =
+        a == 1 && (strcasecmp(buf, "Unknown") == 0 || strcasecmp(buf, "Unknown speed") == 0);
     double lane = 0.0;
-    if (a == 1 && buf[0] != '\0') {
+    if (a == 1 && buf[0] != '\0' && !unknown) {
         if (cr_nccl_pcie_lane_Bps(buf, &lane) != CR_OK)
             return cr_diag_set(c->d, CR_EPARSE,
                                "%s:%d: link_speed=\"%s\" is not a PCIe rate: expected 2.5, 5, 8, "
@@ -587,7 +600,7 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
                                c->origin, line_of(n), buf);
         r->bw_Bps = lane * w;
         r->lane_Bps = lane;
-    } else if (parent >= 0) {
+    } else if (parent >= 0 && parent_lane > 0.0) {
         /* the parent's lane rate, whatever its width */
         r->bw_Bps = parent_lane * w;
         r->lane_Bps = parent_lane;
@@ -602,6 +615,11 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
               : base == 0x02              ? PCI_NIC
                                           : PCI_OTHER;
     bool ib = base == 0x02 && sub == 0x07; /* PCI class 0x0207: InfiniBand controller */
+    /* 2.5 GT/s x1 on a bridge: QEMU's root and XIO3130 ports (see the end
+     * of this function) */
+    r->emulated = r->kind == PCI_BRIDGE && lane > 0.0 && lane <= 2.5e9 * 0.8 / 8.0 && w == 1;
+    /* no speed of its own, and none it may take from above */
+    bool nospeed = (a == 0 || buf[0] == '\0' || unknown) && (unknown || parent_emulated);
     for (const xmlNode *k = n->children; k; k = k->next) {
         if ((st = check_child(c, n, k)))
             return st;
@@ -628,6 +646,19 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
             return st;
     }
     r = &c->pcis[p];
+    if (r->bw_Bps <= 0.0 && nospeed) {
+        /* No figure of its own and none above: the links below it (a
+         * bridge), its ports (a NIC: NCCL rates a NIC by them), or a GPU's
+         * datasheet interface (walk_gpu, already applied). */
+        double fig = r->below_Bps;
+        for (int i = 0; i < c->n_nics; i++)
+            if (c->nics[i].pci == p)
+                for (int k = 0; k < c->nics[i].ports; k++)
+                    fig += c->nics[i].port_Bps[k];
+        r->bw_Bps = fig;
+    }
+    if (nospeed && r->bw_Bps > 0.0 && c->n_nospeed++ == 0)
+        c->nospeed_line = r->line;
     if (r->bw_Bps <= 0.0)
         return cr_diag_set(c->d, CR_EPARSE,
                            "%s:%d: <pci busid=\"%s\"> has no link_speed and no parent to take it "
@@ -1446,6 +1477,15 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  "VM's emulated port%s, carry what the links below carry",
                  c.n_emulated, c.n_emulated == 1 ? "" : "s", c.emulated_line,
                  c.n_emulated == 1 ? "" : "s");
+    }
+    if (c.n_nospeed > 0) {
+        size_t k = strlen(desc);
+        snprintf(desc + k, sizeof desc - k,
+                 "; %d PCIe link%s with no speed of %s own (link_speed \"Unknown\", or none "
+                 "under an emulated port; first: line %d) take%s the device's datasheet "
+                 "interface, NIC ports or the links below",
+                 c.n_nospeed, c.n_nospeed == 1 ? "" : "s", c.n_nospeed == 1 ? "its" : "their",
+                 c.nospeed_line, c.n_nospeed == 1 ? "s" : "");
     }
     if (c.n_net_out > 0) {
         size_t k = strlen(desc);

@@ -620,6 +620,63 @@ static void test_idle_gpu_link(void **state)
     }
 }
 
+/* A VM's emulated port (2.5 GT/s x1) hands no speed down: an H100 and a
+ * 400G NIC below it with link_speed "" took its 0.25 GB/s per lane, x16 =
+ * 4 GB/s (a 1 GiB copy bound 16x too slow, every cross-node bound 12.5x);
+ * "Unknown", what sysfs writes for a link it cannot read, was refused. The
+ * GPU takes its datasheet Gen5 x16, the NIC its ports (QA audit of
+ * 2026-12-08). */
+static void test_no_speed_under_emulated_port(void **state)
+{
+    (void)state;
+    static const char *speeds[] = {"", "Unknown", "Unknown speed"};
+    for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++) {
+        char xml[2048];
+        snprintf(xml, sizeof xml,
+                 "<system version=\"1\">\n" CPU
+                 "<pci busid=\"0000:01:00.0\" class=\"0x060400\" vendor=\"0x104c\" "
+                 "device=\"0x8232\" link_speed=\"2.5 GT/s PCIe\" link_width=\"1\">\n"
+                 "<pci busid=\"0000:02:00.0\" class=\"0x030200\" vendor=\"0x10de\" "
+                 "device=\"0x2330\" link_speed=\"%s\" link_width=\"0\">\n"
+                 "<gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\"/>\n</pci>\n"
+                 "<pci busid=\"0000:03:00.0\" class=\"0x020000\" vendor=\"0x15b3\" "
+                 "device=\"0x1021\" link_speed=\"%s\" link_width=\"0\">\n<nic>\n"
+                 "<net name=\"mlx5_0\" dev=\"0\" speed=\"400000\" port=\"1\" gdr=\"1\"/>\n"
+                 "</nic>\n</pci>\n</pci>\n</cpu>\n</system>\n",
+                 speeds[i], speeds[i]);
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        if (cr_nccl_import_memory(xml, strlen(xml), "vm.xml", &t, &d) != CR_OK)
+            fail_msg("%s: %s", speeds[i], d.msg);
+        const cr_link *g = link_between(t, "gpu0", "pcisw.0000:01:00.0");
+        assert_close(cr_link_bw_from(g, g->a), 16 * GEN5_LANE_BPS, 1e-12, 0);
+        const cr_link *n = link_between(t, "nic.mlx5_0", "pcisw.0000:01:00.0");
+        assert_close(cr_link_bw_from(n, n->a), MBPS_TO_BPS(400000), 1e-12, 0);
+        const cr_link *up = link_between(t, "pcisw.0000:01:00.0", "cpu0");
+        assert_close(cr_link_bw_from(up, up->a), 16 * GEN5_LANE_BPS + MBPS_TO_BPS(400000), 1e-12,
+                     0);
+        assert_non_null(strstr(t->description, "; 2 PCIe links with no speed of their own"));
+        cr_topo_free(t);
+    }
+    /* "Unknown" under a real port takes that port's lane rate, as "" does */
+    const char *xml = "<system version=\"1\">\n" CPU "<pci busid=\"0000:10:00.0\" "
+                      "class=\"0x060400\" link_speed=\"16.0 GT/s PCIe\" link_width=\"16\">\n"
+                      "<pci busid=\"0000:18:00.0\" class=\"0x020700\" link_speed=\"Unknown\" "
+                      "link_width=\"8\">\n<nic>\n<net name=\"mlx5_0\" dev=\"0\" "
+                      "speed=\"200000\"/>\n</nic>\n</pci>\n"
+                      "<pci busid=\"0000:19:00.0\" class=\"0x030200\" device=\"0x20b2\" "
+                      "link_speed=\"16.0 GT/s PCIe\" link_width=\"16\">\n"
+                      "<gpu dev=\"0\" sm=\"80\" rank=\"0\"/>\n</pci>\n</pci>\n</cpu>\n</system>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_nccl_import_memory(xml, strlen(xml), "u.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    const cr_link *n = link_between(t, "nic.mlx5_0", "pcisw.0000:10:00.0");
+    assert_close(cr_link_bw_from(n, n->a), 8 * GEN4_LANE_BPS, 1e-12, 0);
+    assert_non_null(strstr(t->description, "; 1 PCIe link with no speed of its own"));
+    cr_topo_free(t);
+}
+
 static void test_nvlink_to_absent_gpu(void **state)
 {
     (void)state;
@@ -933,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_emerald_rapids_upi),
         cmocka_unit_test(test_speed_from_narrow_parent),
         cmocka_unit_test(test_idle_gpu_link),
+        cmocka_unit_test(test_no_speed_under_emulated_port),
         cmocka_unit_test(test_real_ibm_h100_vsi),
         cmocka_unit_test(test_real_rccl_mi300x),
         cmocka_unit_test(test_real_refusals),

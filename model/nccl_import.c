@@ -1076,6 +1076,19 @@ static cr_status build(struct ctx *c, cr_topo *t)
             return CR_ENOMEM;
         int host = pci_host(c, gr->pci);
         dev_id(c, host, id, sizeof id, "gpu%d", gr->cudadev);
+        /* Several ranks on one GPU (NCCL lists one <gpu> per rank under the
+         * GPU's <pci>: MPS with MLOPart on Blackwell/Rubin, or ranks sharing
+         * a device): a real dump, but commroof has one rank per GPU. */
+        for (int o = 0; o < g; o++)
+            if (c->gpus[o].pci == gr->pci)
+                return cr_diag_set(
+                    c->d, CR_EINVAL,
+                    "%s:%d: ranks %d and %d are both on the GPU at <pci busid=\"%s\"> (line "
+                    "%d): NCCL lists one <gpu> per rank where ranks share a GPU (MPS with "
+                    "mlopart, or several ranks per device); commroof models one rank per GPU: "
+                    "keep one <gpu> in that <pci> (the dump's NVLink and C2C figures are the "
+                    "whole GPU's)",
+                    c->origin, gr->line, c->gpus[o].rank, gr->rank, pr->busid, pr->line);
         if (cr_topo_find_dev(t, id) >= 0)
             return cr_diag_set(c->d, CR_EPARSE,
                                "%s:%d: a second GPU with dev=\"%d\": CUDA device numbers are "

@@ -677,6 +677,29 @@ static void test_no_speed_under_emulated_port(void **state)
     cr_topo_free(t);
 }
 
+/* Two ranks on one GPU: NCCL writes a <gpu> per rank under the GPU's
+ * <pci> (MLOPart, NVIDIA/nccl docs/design "VR Support for MPS with
+ * MLOPart"); refused saying so, not as a "second GPU with dev 0" (QA audit
+ * of 2026-12-08). */
+static void test_ranks_sharing_a_gpu(void **state)
+{
+    (void)state;
+    const char *xml = "<system version=\"1\">\n" CPU PCI(
+        "0x2901", "") "<gpu dev=\"0\" sm=\"100\" mlopart=\"0\" rank=\"0\" gdr=\"1\"/>\n"
+                      "<gpu dev=\"0\" sm=\"100\" mlopart=\"1\" rank=\"1\" gdr=\"1\"/>\n"
+                      "</pci>\n</cpu>\n</system>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_nccl_import_memory(xml, strlen(xml), "mlo.xml", &t, &d), CR_EINVAL);
+    assert_null(t);
+    assert_string_equal(d.msg,
+                        "mlo.xml:5: ranks 0 and 1 are both on the GPU at <pci "
+                        "busid=\"0000:19:00.0\"> (line 3): NCCL lists one <gpu> per rank where "
+                        "ranks share a GPU (MPS with mlopart, or several ranks per device); "
+                        "commroof models one rank per GPU: keep one <gpu> in that <pci> (the "
+                        "dump's NVLink and C2C figures are the whole GPU's)");
+}
+
 static void test_nvlink_to_absent_gpu(void **state)
 {
     (void)state;
@@ -990,6 +1013,7 @@ int main(void)
         cmocka_unit_test(test_emerald_rapids_upi),
         cmocka_unit_test(test_speed_from_narrow_parent),
         cmocka_unit_test(test_idle_gpu_link),
+        cmocka_unit_test(test_ranks_sharing_a_gpu),
         cmocka_unit_test(test_no_speed_under_emulated_port),
         cmocka_unit_test(test_real_ibm_h100_vsi),
         cmocka_unit_test(test_real_rccl_mi300x),

@@ -1418,6 +1418,14 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                          origin, line_of(root), origin);
         goto out;
     }
+    if (root && named(root, "graphs")) {
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: the root element is <graphs>: this is NCCL's graph dump "
+                         "(NCCL_GRAPH_DUMP_FILE: the rings and trees it chose), not the machine; "
+                         "run the job with NCCL_TOPO_DUMP_FILE=DUMP.xml and import DUMP.xml",
+                         origin, line_of(root));
+        goto out;
+    }
     if (!root || !named(root, "system")) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: the root element is <%s>: an NCCL topology dump starts with "
@@ -1499,6 +1507,29 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  "interface, NIC ports or the links below",
                  c.n_nospeed, c.n_nospeed == 1 ? "" : "s", c.n_nospeed == 1 ? "its" : "their",
                  c.nospeed_line, c.n_nospeed == 1 ? "s" : "");
+    }
+    /* A GPU without NVLink among GPUs with it: a failed or disabled link
+     * (a GB300 tray whose GPU lost its NVLinks ran NCCL's allreduce at
+     * 33-52 GB/s of bus bandwidth where its peers reach 507), which the
+     * import keeps as the dump says: said here, not dropped */
+    int nvl_gpus = 0, bare = 0, first_bare = -1;
+    for (int v = 0; v < t->n_devs; v++) {
+        if (t->devs[v].kind != CR_DEV_GPU)
+            continue;
+        bool has = false;
+        for (int l = 0; l < t->n_links && !has; l++)
+            has = t->links[l].kind == CR_LINK_NVLINK && (t->links[l].a == v || t->links[l].b == v);
+        nvl_gpus += has;
+        if (!has && bare++ == 0)
+            first_bare = v;
+    }
+    if (nvl_gpus > 0 && bare > 0) {
+        size_t k = strlen(desc);
+        snprintf(desc + k, sizeof desc - k,
+                 "; %d GPU%s with no NVLink where %d ha%s it (first: %.64s): a failed or "
+                 "disabled link? nvidia-smi nvlink -s shows it",
+                 bare, bare == 1 ? "" : "s", nvl_gpus, nvl_gpus == 1 ? "s" : "ve",
+                 t->devs[first_bare].id);
     }
     if (c.n_net_out > 0) {
         size_t k = strlen(desc);

@@ -359,7 +359,11 @@ static void test_errors(void **state)
                  "bad.xml:1: the root element is <topology>: this is a commroof topology already, "
                  "not an NCCL dump; use it as it is (commroof topo show bad.xml)");
     expect_error("<graphs version=\"1\"/>\n", CR_EPARSE,
-                 "bad.xml:1: the root element is <graphs>: an NCCL topology dump starts with "
+                 "bad.xml:1: the root element is <graphs>: this is NCCL's graph dump "
+                 "(NCCL_GRAPH_DUMP_FILE: the rings and trees it chose), not the machine; run the "
+                 "job with NCCL_TOPO_DUMP_FILE=DUMP.xml and import DUMP.xml");
+    expect_error("<graph version=\"1\"/>\n", CR_EPARSE,
+                 "bad.xml:1: the root element is <graph>: an NCCL topology dump starts with "
                  "<system version=\"1\">");
     expect_error("<system version=\"3\">\n</system>\n", CR_EPARSE,
                  "bad.xml:1: <system version=\"3\">: commroof reads version 1, the one NCCL "

@@ -333,6 +333,25 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/startup_sim.c does not build"; fails=$((fails + 1))
     fi
+    # what the tracer writes at the edges: metadata.recorded without a kind
+    # CUPTI refused, CUPTI's NVTX names cut as the wrappers cut theirs (a
+    # 2 MB name made the trace unreadable; a long name lost its payload),
+    # u64 payloads of 2^63 and more as strings (the reader refused the
+    # trace), and RLIMIT_FSIZE (the write past it killed the program with
+    # SIGXFSZ, exit 153); tests/trace/limits_sim.c
+    if [ -n "$CUPTI_DIR" ] && sim_cc "$T/limits" tests/trace/limits_sim.c; then
+        "$T/limits" "$T/lim" >"$T/o" 2>"$T/e"; check "limits sim" 0 $?
+        has "limits sim" "$T/o" "limits sim: ok"
+        "$CR" trace summary "$T"/lim/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim: the reader reads it" 0 $?
+        has "limits sim: the reader reads it" "$T/o" "complete, 10 events, dropped records 0"
+        "$T/limits" --fsize "$T/limfs" >"$T/o" 2>"$T/e"; check "limits sim --fsize" 0 $?
+        has "limits sim --fsize" "$T/o" "limits sim --fsize: ok"
+        has "limits sim --fsize: stderr" "$T/e" "the file size limit (ulimit -f, 16384 bytes) is reached"
+        "$CR" trace summary "$T"/limfs/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --fsize: the reader reads it" 0 $?
+        has "limits sim --fsize: the reader reads it" "$T/o" "INCOMPLETE"
+    elif [ -n "$CUPTI_DIR" ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/limits_sim.c does not build"; fails=$((fails + 1))
+    fi
     # the dropped-record count when text cannot reach the file (no memory
     # for a stats line, failed writes: tests/trace/write_fail_sim.c)
     if [ -n "$CUPTI_DIR" ] && [ -w /dev/full ] && sim_cc "$T/wfail" tests/trace/write_fail_sim.c; then

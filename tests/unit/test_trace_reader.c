@@ -318,14 +318,19 @@ static void test_nvtx_ext_payloads(void **state)
                     "\"ts\":1,\"dur\":1,\"args\":{\"payload\":{\"Rank\":2}}},\n"
                     "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"b\",\"pid\":1,\"tid\":1,"
                     "\"ts\":1,\"dur\":1,\"args\":{\"payload\":{\"Message size [bytes]\":"
-                    "\"18446744073709551615\"}}}\n]}";
+                    "\"18446744073709551615\"}}},\n"
+                    /* a scalar payload beyond 2^53, as the tracer writes it (a
+                     * string: as a number the whole trace was refused) */
+                    "{\"ph\":\"X\",\"cat\":\"nvtx\",\"name\":\"c\",\"pid\":1,\"tid\":1,"
+                    "\"ts\":1,\"dur\":1,\"args\":{\"payload\":\"14695981039346656037\","
+                    "\"payload_kind\":\"u64\"}}\n]}";
     assert_int_equal(cr_trace_reader_open_mem(t, strlen(t), "t", &r), CR_OK);
     int n = 0;
     while (cr_trace_reader_next(r, &e, &d) == CR_OK && e) {
         assert_false(e->has_payload);
         n++;
     }
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3);
     cr_trace_reader_free(r);
 }
 

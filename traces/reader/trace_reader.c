@@ -510,7 +510,9 @@ static cr_status read_args(cr_trace_reader *r, unsigned long line, cr_trace_even
                 e->payload = json_number_value(sz);
                 e->bytes = e->payload;
             }
-        } else {
+        } else if (!json_is_string(pl)) {
+            /* a scalar payload beyond +-2^53 is a decimal string (the
+             * tracer keeps it exact): left in args only, as above */
             TRY(get_num(r, line, a, "payload", "args.", &e->has_payload, &e->payload));
         }
         TRY(get_str(r, line, a, "domain", "args.", &e->domain));

@@ -109,7 +109,8 @@ typedef struct {
     double payload;     /* the range's scalar payload; for a decoded NVTX extended
                            payload (args.payload an object), its NCCL message size
                            (CR_TRACE_NCCL_SIZE_FIELD), also in bytes; the other
-                           fields are in args */
+                           fields are in args, and so is a scalar payload beyond
+                           +-2^53, which the tracer writes as a string */
     const char *domain; /* NVTX domain, NULL for the default one */
     /* everything else: the event's "args" object, or NULL */
     const json_t *args;

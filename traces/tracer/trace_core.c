@@ -78,6 +78,18 @@ bool write_all(const char *p, size_t n)
 {
     if (g.fd < 0 || !owner())
         return false;
+    if (g.fsize_limited && g.written + n > g.fsize_max) {
+        /* A write past RLIMIT_FSIZE (ulimit -f) raises SIGXFSZ, which ends
+         * the program by default: the trace stops at the last whole text
+         * below the limit instead (traces/README.md). */
+        note_error("writing %s: the file size limit (ulimit -f, %" PRIu64
+                   " bytes) is reached; the trace stops here (every later record is counted as "
+                   "dropped)",
+                   g.path, g.fsize_max);
+        close(g.fd);
+        g.fd = -1;
+        return false;
+    }
     while (n > 0) {
         ssize_t w = write(g.fd, p, n);
         if (w < 0 && errno == EINTR)
@@ -92,6 +104,7 @@ bool write_all(const char *p, size_t n)
         }
         p += w;
         n -= (size_t)w;
+        g.written += (uint64_t)w;
     }
     return true;
 }

@@ -38,8 +38,9 @@ static const struct {
  * instead would have it record every call on the program's thread (a
  * stream query, a device get: PyTorch makes several per operator) for the
  * tracer to throw away. */
-static void enable_work_calls(void)
+static bool enable_work_calls(void)
 {
+    bool any = false;
     static const struct {
         CUpti_CallbackDomain domain;
         CUpti_CallbackId n;
@@ -59,9 +60,11 @@ static void enable_work_calls(void)
             CUptiResult r = domains[d].enable(cbid, 1);
             if (r != CUPTI_SUCCESS && first_error == CUPTI_SUCCESS)
                 first_error = r;
+            any = any || r == CUPTI_SUCCESS;
         }
         cupti_ok(first_error, domains[d].what);
     }
+    return any;
 }
 
 /* The REC_* bits a comma-separated list names; REC_DEFAULT for NULL or
@@ -71,9 +74,11 @@ static unsigned record_mask(const char *v)
     if (!v || !*v)
         return REC_DEFAULT;
     unsigned m = 0;
+    size_t words = 0;
     for (const char *p = v; *p;) {
         size_t n = strcspn(p, ", ");
         bool known = n == 0;
+        words += n > 0;
         for (size_t i = 0; !known && i < sizeof rec_words / sizeof rec_words[0]; i++)
             if (strlen(rec_words[i].word) == n && strncmp(p, rec_words[i].word, n) == 0) {
                 m |= rec_words[i].bit;
@@ -89,6 +94,13 @@ static unsigned record_mask(const char *v)
         }
         p += n;
         p += strspn(p, ", ");
+    }
+    if (words == 0) { /* "," recorded nothing, unsaid; "none" says so */
+        note_error("COMMROOF_TRACE_RECORD=\"%.200s\" names no kind (expected a comma-separated "
+                   "list of kernel, memcpy, memset, sync, api, none, all); recording "
+                   "kernel,memcpy,memset",
+                   v);
+        return REC_DEFAULT;
     }
     return m;
 }
@@ -353,6 +365,11 @@ static void setup(void)
         note_error("cannot create %s: %s; the program runs untraced", g.path, strerror(errno));
         return;
     }
+    struct rlimit fsz;
+    if (getrlimit(RLIMIT_FSIZE, &fsz) == 0 && fsz.rlim_cur != RLIM_INFINITY) {
+        g.fsize_limited = true;
+        g.fsize_max = (uint64_t)fsz.rlim_cur;
+    }
     if (suffix > 0)
         note_error("%.4000s.json exists (this process exec()ed from a traced program, or an "
                    "earlier process had its pid): tracing to %s",
@@ -431,7 +448,7 @@ static void setup(void)
     g.active = true;
     pthread_mutex_unlock(&g.mu);
     int enabled = 0;
-    CUptiResult why[sizeof kinds / sizeof kinds[0]];
+    CUptiResult why[sizeof kinds / sizeof kinds[0]] = {CUPTI_SUCCESS};
     for (size_t i = 0; cupti && i < sizeof kinds / sizeof kinds[0]; i++) {
         if (kinds[i].need && !(g.record & kinds[i].need)) {
             why[i] = CUPTI_SUCCESS; /* left out on request, not an error */
@@ -454,8 +471,14 @@ static void setup(void)
         snprintf(what, sizeof what, "cuptiActivityEnable(%s)", kinds[i].name);
         cupti_ok(why[i], what);
     }
-    if (cupti && enabled > 0 && (g.record & REC_API))
-        enable_work_calls();
+    /* metadata.recorded says what CUPTI records, not what was asked for: a
+     * kind CUPTI refused (an error above) is not recorded, and a reader
+     * that took it as recorded read "no copies" where none were recorded */
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (kinds[i].need && (!cupti || why[i] != CUPTI_SUCCESS))
+            g.record &= ~kinds[i].need;
+    if ((g.record & REC_API) && !(cupti && enabled > 0 && enable_work_calls()))
+        g.record &= ~(unsigned)REC_API;
     if (enabled == 0 && g.nvtx_started) {
         /* No GPU, or CUPTI refuses: NVTX ranges are still recorded, by our
          * own NVTX wrappers (the "own path", traces/README.md). */

@@ -400,13 +400,19 @@ static void range_args(sb_t *s, const open_range *o, bool unclosed)
     bool ext = o->ext_json || o->ext_undecoded;
     if (o->has_data) {
         switch (ext ? -1 : o->payload_kind) {
+        /* Beyond +-2^53 a decimal string, as in extended payloads
+         * (nvp_put_u64): a u64 of 2^63 or more as a JSON number made the
+         * whole trace unreadable ("too big integer"), and doubles lose
+         * what lies beyond 2^53. */
         case CUPTI_METRIC_VALUE_KIND_UINT64:
-            sb_printf(s, ",\"payload\":%" PRIu64 ",\"payload_kind\":\"u64\"",
-                      o->payload.metricValueUint64);
+            sb_puts(s, ",\"payload\":");
+            nvp_put_u64(s, o->payload.metricValueUint64);
+            sb_puts(s, ",\"payload_kind\":\"u64\"");
             break;
         case CUPTI_METRIC_VALUE_KIND_INT64:
-            sb_printf(s, ",\"payload\":%" PRId64 ",\"payload_kind\":\"i64\"",
-                      o->payload.metricValueInt64);
+            sb_puts(s, ",\"payload\":");
+            nvp_put_i64(s, o->payload.metricValueInt64);
+            sb_puts(s, ",\"payload_kind\":\"i64\"");
             break;
         case CUPTI_METRIC_VALUE_KIND_DOUBLE:
             /* JSON has no NaN or infinity: leave such a payload out. */
@@ -482,6 +488,19 @@ static open_range *find_range(uint32_t id)
     return NULL;
 }
 
+/* A copy of an NVTX string from CUPTI's record cut as the wrappers cut
+ * theirs (nvp_read_str: NVP_MAX_STR bytes, no character split), NULL for
+ * NULL. Uncut, a long range name made a line the reader refuses whole
+ * (over its 1 MiB event limit), and a name over the limit never equalled
+ * the wrapper's cut copy, so pend_claim left its payload unmatched. */
+static char *nvtx_str(const char *str)
+{
+    if (!str)
+        return NULL;
+    size_t n = strnlen(str, NVP_MAX_STR + 1);
+    return strndup(str, n > NVP_MAX_STR ? sb_utf8_cut(str, NVP_MAX_STR) : n);
+}
+
 void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
 {
     uint32_t tid = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m->objectId.pt.threadId : 0;
@@ -493,14 +512,17 @@ void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
             s, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"nvtx\",\"pid\":%" PRId64 ",\"tid\":%u,\"ts\":",
             host_pid_of(-1), tid);
         sb_us(s, (int64_t)(m->timestamp - g.ts_base));
+        char *name = nvtx_str(m->name), *domain = nvtx_str(m->domain);
         sb_puts(s, ",\"name\":");
-        sb_str(s, m->name);
+        sb_str(s, name);
         sb_printf(s, ",\"args\":{\"device\":-1,\"thread\":%u", tid);
         if (m->domain) {
             sb_puts(s, ",\"domain\":");
-            sb_str(s, m->domain);
+            sb_str(s, domain);
         }
         sb_puts(s, "}},\n");
+        free(name);
+        free(domain);
         return;
     }
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
@@ -512,8 +534,8 @@ void marker_record(sb_t *s, const CUpti_ActivityMarker2 *m)
         o->id = m->id;
         o->start = m->timestamp;
         o->tid = tid;
-        o->name = strdup(m->name ? m->name : "");
-        o->domain = m->domain ? strdup(m->domain) : NULL;
+        o->name = nvtx_str(m->name ? m->name : "");
+        o->domain = nvtx_str(m->domain);
         o->payload_kind = -1;
         pend_claim(o, tid, m->timestamp, false);
         return;

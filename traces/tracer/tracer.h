@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -117,6 +118,9 @@ struct tracer {
     bool closed;  /* the closing text was written */
     pid_t os_pid; /* the process that owns fd */
     int fd;
+    uint64_t written;   /* bytes written to fd */
+    bool fsize_limited; /* RLIMIT_FSIZE was set when the file was made (write_all) ... */
+    uint64_t fsize_max; /* ... to this many bytes */
     char path[4096];
     uint64_t ts_base;
     uint64_t last_ts;

@@ -337,8 +337,9 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     # CUPTI refused, CUPTI's NVTX names cut as the wrappers cut theirs (a
     # 2 MB name made the trace unreadable; a long name lost its payload),
     # u64 payloads of 2^63 and more as strings (the reader refused the
-    # trace), and RLIMIT_FSIZE (the write past it killed the program with
-    # SIGXFSZ, exit 153); tests/trace/limits_sim.c
+    # trace), RLIMIT_FSIZE (the write past it killed the program with
+    # SIGXFSZ, exit 153), and stderr closed (the trace took descriptor 2 and
+    # the tracer's messages went into it); tests/trace/limits_sim.c
     if [ -n "$CUPTI_DIR" ] && sim_cc "$T/limits" tests/trace/limits_sim.c; then
         "$T/limits" "$T/lim" >"$T/o" 2>"$T/e"; check "limits sim" 0 $?
         has "limits sim" "$T/o" "limits sim: ok"
@@ -349,6 +350,9 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         has "limits sim --fsize: stderr" "$T/e" "the file size limit (ulimit -f, 16384 bytes) is reached"
         "$CR" trace summary "$T"/limfs/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --fsize: the reader reads it" 0 $?
         has "limits sim --fsize: the reader reads it" "$T/o" "INCOMPLETE"
+        "$T/limits" --lowfd "$T/limlo" >"$T/o" 2>"$T/e"; check "limits sim --lowfd" 0 $?
+        has "limits sim --lowfd" "$T/o" "limits sim --lowfd: ok"
+        "$CR" trace summary "$T"/limlo/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --lowfd: the reader reads it" 0 $?
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/limits_sim.c does not build"; fails=$((fails + 1))
     fi

@@ -20,6 +20,9 @@
  *   5. a u64 payload of 2^63 or more is a decimal string (before: a JSON
  *      number the reader refused, "too big integer": the whole trace lost);
  *      an i64 of -2^60 too, a small one a number;
+ *   7. with --lowfd: stderr closed (2>&-, a daemon), the trace does not
+ *      take descriptor 2 (before it did, and the tracer's own messages on
+ *      stderr went into it: the reader refused the trace, "not a trace");
  *   6. with --fsize: under RLIMIT_FSIZE (ulimit -f) of 16 KiB the trace
  *      stops below the limit, says so, and counts the rest as dropped; the
  *      process lives (before: the write past the limit raised SIGXFSZ, which
@@ -30,7 +33,7 @@
  * `commroof trace summary`. Prints "limits sim: ok" (or "limits sim
  * --fsize: ok") and exits 0, else names the first failed check and exits 1.
  *
- * Usage: limits_sim [--fsize] DIR
+ * Usage: limits_sim [--fsize | --lowfd] DIR
  */
 #define cuptiActivityEnable sim_enable
 #define cuptiActivityRegisterCallbacks sim_register
@@ -162,11 +165,29 @@ static int fsize_run(void)
     return 0;
 }
 
+static int lowfd_run(void)
+{
+    int out = dup(STDOUT_FILENO);
+    close(STDERR_FILENO);
+    setup();
+    EXPECT(g.active && g.fd > STDERR_FILENO);
+    note_error("a message for stderr, which is closed");
+    finish();
+    read_trace();
+    EXPECT(strncmp(text, "{\"traceEvents\":[\n", 17) == 0);
+    EXPECT(!strstr(text, "commroof-trace: "));
+    if (fails)
+        return 1;
+    dprintf(out, "limits sim --lowfd: ok\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bool fsize = argc == 3 && strcmp(argv[1], "--fsize") == 0;
-    if (argc != 2 && !fsize) {
-        fprintf(stderr, "usage: limits_sim [--fsize] DIR\n");
+    bool lowfd = argc == 3 && strcmp(argv[1], "--lowfd") == 0;
+    if (argc != 2 && !fsize && !lowfd) {
+        fprintf(stderr, "usage: limits_sim [--fsize | --lowfd] DIR\n");
         return 2;
     }
     setenv("COMMROOF_TRACE_DIR", argv[argc - 1], 1);
@@ -174,6 +195,8 @@ int main(int argc, char **argv)
     g.clock_own = true; /* CLOCK_REALTIME: no CUPTI clock needed */
     if (fsize)
         return fsize_run();
+    if (lowfd)
+        return lowfd_run();
     /* 2 */
     setenv("COMMROOF_TRACE_RECORD", ",", 1);
     setup();

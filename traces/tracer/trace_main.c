@@ -365,6 +365,18 @@ static void setup(void)
         note_error("cannot create %s: %s; the program runs untraced", g.path, strerror(errno));
         return;
     }
+    if (g.fd <= STDERR_FILENO) {
+        /* The program runs with stdin, stdout or stderr closed (2>&-, a
+         * daemon): the trace got that number, and everything written there
+         * (our own messages on stderr, the program's output) went into the
+         * trace, which then did not read. Move it above them; the standard
+         * number stays closed, as the program had it. */
+        int hi = fcntl(g.fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        if (hi >= 0) {
+            close(g.fd);
+            g.fd = hi;
+        }
+    }
     struct rlimit fsz;
     if (getrlimit(RLIMIT_FSIZE, &fsz) == 0 && fsz.rlim_cur != RLIM_INFINITY) {
         g.fsize_limited = true;

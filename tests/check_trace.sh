@@ -338,8 +338,9 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     # 2 MB name made the trace unreadable; a long name lost its payload),
     # u64 payloads of 2^63 and more as strings (the reader refused the
     # trace), RLIMIT_FSIZE (the write past it killed the program with
-    # SIGXFSZ, exit 153), and stderr closed (the trace took descriptor 2 and
-    # the tracer's messages went into it); tests/trace/limits_sim.c
+    # SIGXFSZ, exit 153), stderr closed (the trace took descriptor 2 and
+    # the tracer's messages went into it), and a held lock at exit;
+    # tests/trace/limits_sim.c
     if [ -n "$CUPTI_DIR" ] && sim_cc "$T/limits" tests/trace/limits_sim.c; then
         "$T/limits" "$T/lim" >"$T/o" 2>"$T/e"; check "limits sim" 0 $?
         has "limits sim" "$T/o" "limits sim: ok"
@@ -353,6 +354,13 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         "$T/limits" --lowfd "$T/limlo" >"$T/o" 2>"$T/e"; check "limits sim --lowfd" 0 $?
         has "limits sim --lowfd" "$T/o" "limits sim --lowfd: ok"
         "$CR" trace summary "$T"/limlo/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --lowfd: the reader reads it" 0 $?
+        # exit() from a signal handler on a thread inside the tracer: at
+        # most two seconds' wait at exit, not for ever (QA review, session 44)
+        timeout 60 "$T/limits" --heldlock "$T/limhl" >"$T/o" 2>"$T/e"; check "limits sim --heldlock" 0 $?
+        has "limits sim --heldlock" "$T/o" "limits sim --heldlock: ok"
+        has "limits sim --heldlock: stderr" "$T/e" "is left without its end"
+        "$CR" trace summary "$T"/limhl/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --heldlock: the reader reads it" 0 $?
+        has "limits sim --heldlock: the reader reads it" "$T/o" "INCOMPLETE"
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/limits_sim.c does not build"; fails=$((fails + 1))
     fi

@@ -184,10 +184,34 @@ static const char *nvtx_recorder(void)
     return own_mode() ? "own" : "cupti";
 }
 
+/* Whether m can be taken within two seconds (it is left unlocked). A
+ * program that calls exit() from a signal handler (common, though not
+ * async-signal-safe) runs finish() on the interrupted thread, which may
+ * hold g.mu or nv.mu for ever: finish() then waited for ever (15 of 20
+ * runs of a SIGALRM handler hung, QA review of session 44). */
+static bool free_within_2s(pthread_mutex_t *m)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += 2;
+    if (pthread_mutex_timedlock(m, &t) != 0)
+        return false;
+    pthread_mutex_unlock(m);
+    return true;
+}
+
 static void finish(void)
 {
     if (!owner()) /* a fork()ed child: nothing of ours to close */
         return;
+    if (!free_within_2s(&g.mu) || !free_within_2s(&nv.mu)) {
+        /* left without its end, the trace reads as incomplete */
+        fprintf(stderr,
+                "commroof-trace: at exit the tracer's lock is held by the exiting thread (exit() "
+                "from a signal handler?): %s is left without its end\n",
+                g.path);
+        return;
+    }
     pthread_mutex_lock(&g.mu);
     bool go = owner() && g.active && !g.closed;
     pthread_mutex_unlock(&g.mu);

@@ -92,6 +92,7 @@ typedef enum {
     CR_OPP_DP,
     CR_OPP_PP,
     CR_OPP_GROUP, /* which group communicates (coll, alltoallv, halo): tp..pp */
+    CR_OPP_SPLIT, /* ring attention's sequence shards: zigzag (0) or contiguous (1) */
     CR_OPP__COUNT
 } cr_opp;
 

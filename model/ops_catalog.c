@@ -20,6 +20,7 @@ typedef enum { PK_COUNT, PK_REAL, PK_BYTES, PK_DTYPE, PK_BOOL, PK_ENUM, PK_DIM }
 static const char *const copy_kinds[] = {"d2d", "h2d", "d2h", NULL};
 static const char *const norm_kinds[] = {"rms", "layer", NULL};
 static const char *const dim_names[] = {"tp", "cp", "ep", "dp", "pp", NULL};
+static const char *const split_kinds[] = {"zigzag", "contiguous", NULL};
 
 static const struct {
     const char *name;
@@ -78,6 +79,9 @@ static const struct {
     [CR_OPP_DP] = {"dp", PK_COUNT, NULL, "data-parallel group size"},
     [CR_OPP_PP] = {"pp", PK_COUNT, NULL, "pipeline stages"},
     [CR_OPP_GROUP] = {"group", PK_DIM, dim_names, "communicating group: tp cp ep dp pp"},
+    [CR_OPP_SPLIT] = {"split", PK_ENUM, split_kinds,
+                      "how the sequence is sharded: zigzag (rank i holds chunks i and 2cp-1-i) "
+                      "or contiguous (rank i holds the i-th 1/cp)"},
 };
 
 #define LAYOUT CR_OPP_TP, CR_OPP_CP, CR_OPP_EP, CR_OPP_DP, CR_OPP_PP
@@ -155,7 +159,7 @@ const struct cr_op_def ops_catalog[] = {
      "context-parallel attention passing K/V around the group (forward)",
      CR_OPP_CP,
      {CR_OPP_DTYPE, CR_OPP_BATCH, CR_OPP_SEQ, CR_OPP_HEADS, CR_OPP_KV_HEADS, CR_OPP_HEAD_DIM,
-      CR_OPP_CAUSAL, LAYOUT, END},
+      CR_OPP_CAUSAL, CR_OPP_SPLIT, LAYOUT, END},
      ops_shape_ring_attn},
     {"ulysses",
      "ulysses_attention",
@@ -396,6 +400,7 @@ void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p)
     v[CR_OPP_BUCKET] = 25.0 * 1024.0 * 1024.0; /* PyTorch DDP bucket_cap_mb = 25 (MiB) */
     v[CR_OPP_VOCAB] = 32768;
     v[CR_OPP_NORM] = 0;
+    v[CR_OPP_SPLIT] = 0; /* zigzag: what ring attention's implementations use */
     v[CR_OPP_NX] = 1024;
     v[CR_OPP_NY] = 1024;
     v[CR_OPP_CHANNELS] = 64;

@@ -497,6 +497,12 @@ static void test_bound_least_over_algorithms(void **state)
     assert_close(r.bound_s, 40 * MiB / uplink, 1e-9, 0);
     r = eval(l40s, "ulysses", (const char *[]){NULL});
     assert_close(r.bound_s, 32 * MiB / uplink, 1e-9, 0);
+    /* ring attention on contiguous shards (ParallelKernelBench's PKB 54)
+     * may take the contiguous layout's schedule as Ulysses does: the same
+     * 32 MiB (QA audit of the PKB suite, session 44: zigzag's alone left
+     * the bound above Ulysses' on the same problem) */
+    r = eval(l40s, "ring_attn", (const char *[]){"split", "contiguous", NULL});
+    assert_close(r.bound_s, 32 * MiB / uplink, 1e-9, 0);
     /* not causal: every pair needs both ways, the schedule does not apply */
     cr_op_result nc = eval(l40s, "ring_attn", (const char *[]){"causal", "no", NULL});
     assert_null(strstr(nc.bound_by, "halves"));

@@ -114,7 +114,7 @@ _OPS = {
     "gemm_rs": "dtype m n k tp cp ep dp pp order",
     "gemm_ar": "dtype m n k tp cp ep dp pp order",
     "sp_norm": "dtype m hidden norm tp cp ep dp pp order",
-    "ring_attn": "dtype batch seq heads kv_heads head_dim causal tp cp ep dp pp order",
+    "ring_attn": "dtype batch seq heads kv_heads head_dim causal tp cp ep dp pp split order",
     "ulysses": "dtype batch seq heads kv_heads head_dim causal tp cp ep dp pp order",
     "moe": "dtype tokens hidden ffn experts topk capacity skew tp cp ep dp pp order",
     "ddp": "dtype tokens params grad_dtype bucket tp cp ep dp pp order",
@@ -163,7 +163,8 @@ _KINDS = {
     "order": "order",
 }
 _KIND = {key: kind for kind, keys in _KINDS.items() for key in keys.split()}
-_ENUMS = {"kind": ("d2d", "h2d", "d2h"), "norm": ("rms", "layer"), "group": _DIMS}
+_ENUMS = {"kind": ("d2d", "h2d", "d2h"), "norm": ("rms", "layer"), "group": _DIMS,
+          "split": ("zigzag", "contiguous")}
 for _k in _ENUMS:
     _KIND[_k] = "enum"
 # counts that may be 0 (the whole group along x; a fill reads nothing, a

@@ -7,6 +7,28 @@
  * which is at or below the real capacity, and L2 sizes the whitepapers' MB,
  * which are MiB (cudaDeviceProp reports 40960 KiB for the A100's "40 MB").
  * PCI device ids: pci.ids from pciutils/pciids, version 2026.08.22.
+ *
+ * Documents (besides each product's datasheet / product page):
+ * - NVIDIA Blackwell Architecture Technical Brief v2.1,
+ *   https://resources.nvidia.com/en-us-blackwell-architecture (Table 2:
+ *   GB300 NVL72 rack; Table 3: HGX B300 per GPU)
+ * - NVIDIA "Inside NVIDIA Blackwell Ultra: The Chip Powering the AI Factory
+ *   Era",
+ * https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era
+ * - AMD CDNA 2 architecture whitepaper,
+ *   https://www.amd.com/content/dam/amd/en/documents/instinct-business-docs/white-papers/amd-cdna2-white-paper.pdf
+ *   (Table 1: MI210/MI250/MI250X; endnotes: clocks, HBM, L2, links; MI100)
+ * - ROCm "AMD Instinct MI250 microarchitecture" and "... MI100
+ *   microarchitecture", https://rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi250.html
+ *   and .../gpu-arch/mi100.html; ROCm "AMD GPU specifications",
+ *   https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html (CUs, L2,
+ *   LLVM targets)
+ *
+ * AMD MI200 (MI250X, MI250): one OAM package holds two GCDs, and each GCD is
+ * a PCI function and a GPU device of its own (ROCm "AMD Instinct MI250
+ * microarchitecture": "two GCDs, each of which constitutes one GPU device in
+ * the system"); RCCL dumps list one <gpu> per GCD. The entries here are per
+ * GCD: the package's datasheet figures halved.
  */
 #include "sbuf.h"
 #include "gpu_catalog.h"
@@ -40,16 +62,28 @@
  * them (B200 boost clock 1.965 GHz third-party; L40S/L40 2.52 GHz from the
  * Ada whitepaper's AD102 boost). */
 #define B200_L2_BPS (2 * 5120 * 1.965e9) /* 20.1 TB/s */
+/* Blackwell Ultra: the same rule at 2.032 GHz, the B300 SXM6 AC boost clock
+ * a third-party characterization reports (148 SMs, 126 MB L2 from the device;
+ * its L2 traffic peaked at 13.3 TB/s), unverified; GB300 as B300. */
+#define B300_L2_BPS (2 * 5120 * 2.032e9) /* 20.8 TB/s */
 #define ADA_L2_BPS (2 * 5120 * 2.52e9)   /* 25.8 TB/s */
 /* MI300X L2: 4 MB per XCD, 16 channels of 128 B/clk each (CDNA 3
  * whitepaper), 8 XCDs at 2.1 GHz, doubled for writes: 68.8 TB/s. */
 #define MI300X_L2_BPS (2 * 8 * 16 * 128 * 2.1e9)
+/* MI200 L2, per GCD: 32 slices of 128 B/clk at 1.7 GHz, "a peak of 6.96 TB/s"
+ * of reads (AMD CDNA 2 whitepaper, endnote MI200-34), doubled for writes.
+ * MI100: 3.07 TB/s of reads at 1.502 GHz (the same endnote), doubled. */
+#define MI200_L2_BPS (2 * 32 * 128 * 1.7e9) /* 13.9 TB/s per GCD */
+#define MI100_L2_BPS (2 * 3.07e12)          /* 6.14 TB/s */
 
 /* NVLink per-link, per-direction figures. */
 #define NVLINK2_BPS 25e9 /* V100 whitepaper: 6 links, 300 GB/s bidirectional */
 #define NVLINK3_BPS 25e9 /* A100 whitepaper: 12 links, 600 GB/s bidirectional */
 #define NVLINK4_BPS 25e9 /* Hopper whitepaper: 18 links, 900 GB/s bidirectional */
 #define NVLINK5_BPS 50e9 /* NVIDIA Blackwell / HGX B200 page: 18 links, 1.8 TB/s bidirectional */
+/* AMD Infinity Fabric per-link, per-direction figures. */
+#define MI200_IF_BPS 50e9 /* CDNA 2 whitepaper: 100 GB/s per link bidirectional (25 GT/s x16) */
+#define MI100_IF_BPS 46e9 /* CDNA 2 whitepaper: MI100 3 links, 276 GB/s (23 GT/s x16) */
 
 static const cr_gpu_catalog_entry catalog[] = {
     {
@@ -333,6 +367,70 @@ static const cr_gpu_catalog_entry catalog[] = {
                   "third-party",
     },
     {
+        .name = "B300",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x3182, /* pci.ids: GB110 [B300 SXM6 AC] */
+        .arch = 103,
+        /* NVIDIA Blackwell Architecture Technical Brief v2.1 (resources.nvidia.com/
+         * en-us-blackwell-architecture), Table 3, HGX B300 per GPU; NVIDIA HGX page
+         * (nvidia.com/en-us/data-center/hgx), HGX B300 8-GPU column / 8. Blackwell
+         * Ultra cuts FP64 and INT8 tensor throughput. */
+        .peak_flops = {[CR_DT_FP64] = 1.25 * T, /* HGX B300: 10 TFLOP/s for 8 (brief: 1.2) */
+                       [CR_DT_FP32] = 75 * T,   /* brief Table 3: 75 TFLOP/s; HGX: 600 for 8 */
+                       [CR_DT_TF32] = 1125 * T, /* HGX B300: 18 PFLOP/s sparse for 8, halved */
+                       [CR_DT_BF16] = 2250 * T, /* HGX B300: 36 PFLOP/s sparse for 8, halved */
+                       [CR_DT_FP16] = 2250 * T,
+                       [CR_DT_FP8] = 4500 * T, /* HGX B300: 72 PFLOP/s sparse for 8, halved */
+                       [CR_DT_INT8] =
+                           153.5 * T, /* per-GPU row: 307 TOPS sparse (brief: 0.3 POPS) */
+                       [CR_DT_FP4] = 14000 * T}, /* brief Table 3: 14 PFLOP/s dense (18 sparse) */
+        .hbm_bytes = 270 * GB,                   /* brief Table 3: 270 GB HBM3e per GPU */
+        .hbm_Bps = 7700 * GB,                    /* brief Table 3: 7.7 TB/s */
+        .l2_bytes = 126 * MiB,                   /* third-party (device-reported), unverified */
+        .l2_Bps = B300_L2_BPS,
+        .sms = 148, /* third-party (device-reported; 160 in the full die, NVIDIA blog) */
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK5_BPS,
+        .scaleup_source = "NVIDIA Blackwell Architecture Technical Brief v2.1 / HGX B300 page: "
+                          "NVLink5 1.8 TB/s bidirectional per GPU (18 links, 50 GB/s per "
+                          "direction each)",
+        .source = "NVIDIA Blackwell Architecture Technical Brief v2.1, Table 3 (HGX B300 per "
+                  "GPU); NVIDIA HGX B300 page (per-GPU = 8-GPU figure / 8); SMs and L2 "
+                  "third-party",
+    },
+    {
+        .name = "GB300",
+        .vendor = "nvidia",
+        .pci_vendor = 0x10de,
+        .pci_device = 0x31c2,     /* pci.ids: GB110 [GB300] */
+        .pci_device_alt = 0x31c3, /* pci.ids: GB110 [GB300] */
+        .arch = 103,
+        /* NVIDIA GB300 NVL72 page (nvidia.com/en-us/data-center/gb300-nvl72) and
+         * Blackwell Architecture Technical Brief v2.1 Table 2: rack figures / 72;
+         * higher clocks than HGX B300 (NVIDIA "Inside NVIDIA Blackwell Ultra"
+         * blog: 15 PFLOP/s dense NVFP4 per GPU). */
+        .peak_flops = {[CR_DT_FP64] = 100.0 / 72 * T, /* NVL72: 100 TFLOP/s for 72 GPUs */
+                       [CR_DT_FP32] = 80 * T,   /* third-party (Verda GB300 article), unverified */
+                       [CR_DT_TF32] = 1250 * T, /* NVL72: 180 PFLOP/s sparse for 72, halved */
+                       [CR_DT_BF16] = 2500 * T, /* NVL72: 360 PFLOP/s sparse for 72, halved */
+                       [CR_DT_FP16] = 2500 * T,
+                       [CR_DT_FP8] = 5000 * T,           /* NVL72: 720 PFLOP/s sparse, halved */
+                       [CR_DT_INT8] = 24000.0 / 144 * T, /* brief Table 2: 24 POPS sparse */
+                       [CR_DT_FP4] = 15000 * T},         /* NVL72: 1080 PFLOP/s dense for 72 */
+        .hbm_bytes = 279 * GB,                           /* brief: up to 279 GB HBM3e per GPU */
+        .hbm_Bps = 8000 * GB,                            /* NVL72: 576 TB/s for 72 GPUs */
+        .l2_bytes = 126 * MiB,                           /* as B300, unverified */
+        .l2_Bps = B300_L2_BPS,
+        .sms = 148, /* as B300, unverified */
+        .scaleup_links = 18,
+        .scaleup_link_Bps = NVLINK5_BPS,
+        .scaleup_source = "NVIDIA GB300 NVL72 page: NVLink5 1.8 TB/s bidirectional per GPU (18 "
+                          "links, 50 GB/s per direction each)",
+        .source = "NVIDIA GB300 NVL72 page and Blackwell Architecture Technical Brief v2.1, "
+                  "Table 2 (per-GPU = rack figure / 72); SMs, L2, FP32 third-party",
+    },
+    {
         .name = "L40S",
         .vendor = "nvidia",
         .pci_vendor = 0x10de,
@@ -378,6 +476,7 @@ static const cr_gpu_catalog_entry catalog[] = {
         .pci_vendor = 0x1002,
         .pci_device = 0x74a1, /* pci.ids: Aqua Vanjaram [Instinct MI300X] */
         .arch = 0,
+        .gcn = "gfx942",                         /* ROCm GPU specifications: LLVM target */
         .peak_flops = {[CR_DT_FP64] = 163.4 * T, /* MI300X datasheet: FP64 matrix */
                        [CR_DT_FP32] = 163.4 * T,
                        [CR_DT_TF32] = 653.7 * T,
@@ -398,6 +497,96 @@ static const cr_gpu_catalog_entry catalog[] = {
                           "each (128 GB/s bidirectional)",
         .source = "AMD Instinct MI300X datasheet",
     },
+    {
+        /* One GCD of the package (see the top of the file). */
+        .name = "MI250X",
+        .vendor = "amd",
+        .pci_vendor = 0x1002,
+        .pci_device = 0x7408,     /* pci.ids: Aldebaran/MI200 [Instinct MI250X] */
+        .pci_device_alt = 0x740c, /* pci.ids: Aldebaran/MI200 [Instinct MI250X/MI250] */
+        .arch = 0,
+        .gcn = "gfx90a", /* ROCm GPU specifications: LLVM target */
+        /* AMD CDNA 2 whitepaper, Table 1 (MI250X, 2 GCDs), halved */
+        .peak_flops = {[CR_DT_FP64] = 95.7 / 2 * T, /* FP64 matrix 95.7 (vector 47.9) */
+                       [CR_DT_FP32] = 95.7 / 2 * T, /* FP32 matrix / packed 95.7 (vector 47.9) */
+                       [CR_DT_BF16] = 383.0 / 2 * T,
+                       [CR_DT_FP16] = 383.0 / 2 * T,
+                       [CR_DT_INT8] = 383.0 / 2 * T}, /* no TF32, FP8 on CDNA 2 */
+        .hbm_bytes = 64 * GB,                         /* 128 GB HBM2e for 2 GCDs */
+        .hbm_Bps = 3276.8 / 2 * GB, /* whitepaper MI200-30: 3.2768 TB/s for 2 GCDs */
+        .l2_bytes = 8 * MiB,        /* whitepaper: 8 MB per GCD (ROCm specs: 8 MiB) */
+        .l2_Bps = MI200_L2_BPS,
+        .sms = 110,        /* whitepaper Table 1: 220 CUs for 2 GCDs */
+        .clock_hz = 1.7e9, /* whitepaper endnote MI200-05: 1,700 MHz engine clock */
+        .scaleup_links = 8,
+        .scaleup_link_Bps = MI200_IF_BPS,
+        .scaleup_source = "AMD CDNA 2 whitepaper: each GCD has 8 Infinity Fabric links (one "
+                          "may be PCIe), 100 GB/s bidirectional each; ROCm 'AMD Instinct MI250 "
+                          "microarchitecture': 25 GT/s x16 = 50 GB/s per direction, the two GCDs "
+                          "of a package joined by 4",
+        .source = "AMD CDNA 2 architecture whitepaper, Table 1 and endnotes (MI250X, 2 GCDs, "
+                  "halved per GCD); ROCm GPU specifications (L2 per GCD)",
+    },
+    {
+        /* One GCD of the package (see the top of the file). */
+        .name = "MI250",
+        .vendor = "amd",
+        .pci_vendor = 0x1002,
+        .pci_device = 0x740c, /* pci.ids: Aldebaran/MI200 [Instinct MI250X/MI250] */
+        .arch = 0,
+        .gcn = "gfx90a",
+        /* AMD CDNA 2 whitepaper, Table 1 (MI250, 2 GCDs), halved; the same in the
+         * ROCm 'AMD Instinct MI250 microarchitecture' peak table */
+        .peak_flops = {[CR_DT_FP64] = 90.5 / 2 * T, /* FP64 matrix 90.5 (vector 45.3) */
+                       [CR_DT_FP32] = 90.5 / 2 * T, /* FP32 matrix / packed 90.5 */
+                       [CR_DT_BF16] = 362.1 / 2 * T,
+                       [CR_DT_FP16] = 362.1 / 2 * T,
+                       [CR_DT_INT8] = 362.1 / 2 * T},
+        .hbm_bytes = 64 * GB,       /* 128 GB HBM2e for 2 GCDs */
+        .hbm_Bps = 3276.8 / 2 * GB, /* whitepaper MI200-30: 3.2768 TB/s for 2 GCDs */
+        .l2_bytes = 8 * MiB,        /* whitepaper: 8 MB per GCD (ROCm specs: 8 MiB) */
+        .l2_Bps = MI200_L2_BPS,     /* whitepaper MI200-34: 6.96 TB/s for MI250 too */
+        .sms = 104,                 /* ROCm: "The MI250 GCD has 104 active CUs" */
+        .clock_hz = 1.7e9,          /* whitepaper MI200-34: 1,700 MHz peak boost */
+        .scaleup_links = 8,         /* the GCD's 8 (whitepaper); the OAM wires 6 external, not 8 */
+        .scaleup_link_Bps = MI200_IF_BPS,
+        .scaleup_source = "AMD CDNA 2 whitepaper: each GCD has 8 Infinity Fabric links (one "
+                          "may be PCIe), 100 GB/s bidirectional each; ROCm 'AMD Instinct MI250 "
+                          "microarchitecture': 25 GT/s x16 = 50 GB/s per direction, the two GCDs "
+                          "of a package joined by 4",
+        .source = "AMD CDNA 2 architecture whitepaper, Table 1 and endnotes (MI250, 2 GCDs, "
+                  "halved per GCD); ROCm 'AMD Instinct MI250 microarchitecture' (CUs)",
+    },
+    {
+        .name = "MI100",
+        .vendor = "amd",
+        .pci_vendor = 0x1002,
+        .pci_device = 0x738c,     /* pci.ids: Arcturus GL-XL [Instinct MI100] */
+        .pci_device_alt = 0x738e, /* pci.ids: Arcturus GL-XL [Instinct MI100] */
+        .arch = 0,
+        .gcn = "gfx908",
+        /* ROCm 'AMD Instinct MI100 microarchitecture' peak table; AMD CDNA 2
+         * whitepaper's MI100 column (INT8, BF16 92.28 at 1,502 MHz). No FP64
+         * matrix on CDNA 1. */
+        .peak_flops = {[CR_DT_FP64] = 11.5 * T,
+                       [CR_DT_FP32] = 46.1 * T, /* matrix FP32 (vector 23.1) */
+                       [CR_DT_BF16] = 92.3 * T,
+                       [CR_DT_FP16] = 184.6 * T,
+                       [CR_DT_INT8] = 184.6 * T}, /* CDNA 2 whitepaper: MI100 INT8 184.6 TOPS */
+        .hbm_bytes = 32 * GB,
+        .hbm_Bps = 1228.8 * GB, /* whitepaper MI200-30: 4,096 bits at 2.4 Gb/s, 1.2288 TB/s */
+        .l2_bytes = 8 * MiB,    /* ROCm GPU specifications */
+        .l2_Bps = MI100_L2_BPS,
+        .sms = 120,          /* compute units */
+        .clock_hz = 1.502e9, /* whitepaper MI200-05: 1,502 MHz engine clock */
+        .scaleup_links = 3,
+        .scaleup_link_Bps = MI100_IF_BPS,
+        .scaleup_source = "AMD CDNA 2 whitepaper: MI100 has 3 Infinity Fabric links, 276 GB/s "
+                          "P2P per card (46 GB/s per link per direction); ROCm 'AMD Instinct "
+                          "MI100 microarchitecture': 23 GT/s links",
+        .source = "ROCm 'AMD Instinct MI100 microarchitecture' (peaks, HBM); AMD CDNA 2 "
+                  "whitepaper (MI100 INT8, clock, L2 bandwidth); ROCm GPU specifications (L2)",
+    },
 };
 
 #define N_CATALOG ((int)(sizeof catalog / sizeof catalog[0]))
@@ -414,10 +603,19 @@ const cr_gpu_catalog_entry *cr_gpu_catalog_get(int i)
 
 const cr_gpu_catalog_entry *cr_gpu_catalog_find_pci(unsigned pci_vendor, unsigned pci_device)
 {
-    for (int i = 0; i < N_CATALOG; i++)
-        if (catalog[i].pci_vendor == pci_vendor && catalog[i].pci_device == pci_device)
+    for (int i = 0; pci_device && i < N_CATALOG; i++)
+        if (catalog[i].pci_vendor == pci_vendor &&
+            (catalog[i].pci_device == pci_device || catalog[i].pci_device_alt == pci_device))
             return &catalog[i];
     return NULL;
+}
+
+/* "0x31c2/0x31c3": an entry's ids. */
+static int entry_ids(const cr_gpu_catalog_entry *e, char *buf, size_t size)
+{
+    if (e->pci_device_alt)
+        return snprintf(buf, size, "0x%04x/0x%04x", e->pci_device, e->pci_device_alt);
+    return snprintf(buf, size, "0x%04x", e->pci_device);
 }
 
 const cr_gpu_catalog_entry *cr_gpu_catalog_find_name(const char *name)
@@ -437,8 +635,10 @@ static void list_ids(int sm, char *buf, size_t size)
     for (int i = 0; i < N_CATALOG && off < size; i++) {
         if (catalog[i].pci_vendor != 0x10de || (sm && catalog[i].arch != sm))
             continue;
-        int n = snprintf(buf + off, size - off, "%s0x%04x (%s, sm %d)", off ? ", " : "",
-                         catalog[i].pci_device, catalog[i].name, catalog[i].arch);
+        char id[24];
+        entry_ids(&catalog[i], id, sizeof id);
+        int n = snprintf(buf + off, size - off, "%s%s (%s, sm %d)", off ? ", " : "", id,
+                         catalog[i].name, catalog[i].arch);
         if (n < 0)
             break;
         off += (size_t)n;
@@ -448,7 +648,7 @@ static void list_ids(int sm, char *buf, size_t size)
 cr_status cr_gpu_catalog_lookup(int sm, unsigned pci_device, const cr_gpu_catalog_entry **out,
                                 cr_diag *d)
 {
-    char ids[700];
+    char ids[900];
     *out = NULL;
     const cr_gpu_catalog_entry *e = pci_device ? cr_gpu_catalog_find_pci(0x10de, pci_device) : NULL;
     if (e) {
@@ -490,6 +690,97 @@ cr_status cr_gpu_catalog_lookup(int sm, unsigned pci_device, const cr_gpu_catalo
                        "model/gpu_catalog.c with its datasheet figures, or write the topology by "
                        "hand (doc/topology-format.md); known: %s",
                        pci_device, sm, ids);
+}
+
+const char *cr_gpu_catalog_gcn_name(const char *gcn, char *buf, size_t size)
+{
+    /* RCCL's convertGcnArchToGcnArchName (src/misc/archinfo.cc): older dumps
+     * carry the numeric gcnArch */
+    static const char *const old[][2] = {{"906", "gfx906"}, {"908", "gfx908"}, {"910", "gfx90a"},
+                                         {"940", "gfx940"}, {"941", "gfx941"}, {"942", "gfx942"}};
+    cr_str_copy(buf, size, gcn ? gcn : "");
+    char *colon = strchr(buf, ':'); /* "gfx90a:sramecc+:xnack-" */
+    if (colon)
+        *colon = '\0';
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
+        if (strcmp(buf, old[i][0]) == 0)
+            cr_str_copy(buf, size, old[i][1]);
+    return buf;
+}
+
+/* "0x74a1 (MI300X, gfx942, 304 CUs), ..." for the AMD entries. */
+static void list_amd(char *buf, size_t size)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < N_CATALOG && off < size; i++) {
+        if (catalog[i].pci_vendor != 0x1002)
+            continue;
+        char id[24];
+        entry_ids(&catalog[i], id, sizeof id);
+        int n = snprintf(buf + off, size - off, "%s%s (%s, %s, %d CUs)", off ? ", " : "", id,
+                         catalog[i].name, catalog[i].gcn, catalog[i].sms);
+        if (n < 0)
+            break;
+        off += (size_t)n;
+    }
+}
+
+cr_status cr_gpu_catalog_lookup_amd(const char *gcn, int cus, unsigned pci_device,
+                                    unsigned subsys_device, const cr_gpu_catalog_entry **out,
+                                    cr_diag *d)
+{
+    char ids[600], name[32], shared[200];
+    *out = NULL;
+    cr_gpu_catalog_gcn_name(gcn, name, sizeof name);
+    /* By device id; a virtual function (an MI300X VF, 0x74b5) carries its
+     * board's id as subsystem_device. */
+    unsigned id = cr_gpu_catalog_find_pci(0x1002, pci_device) ? pci_device : subsys_device;
+    const cr_gpu_catalog_entry *first = cr_gpu_catalog_find_pci(0x1002, id);
+    const cr_gpu_catalog_entry *e = NULL;
+    int n = 0;
+    size_t off = 0;
+    shared[0] = '\0';
+    for (int i = 0; first && i < N_CATALOG; i++) {
+        const cr_gpu_catalog_entry *c = &catalog[i];
+        if (c->pci_vendor != 0x1002 || (c->pci_device != id && c->pci_device_alt != id))
+            continue;
+        n++;
+        if (c->sms == cus)
+            e = c;
+        int k = snprintf(shared + off, sizeof shared - off, "%s%s (%d CUs)", off ? ", " : "",
+                         c->name, c->sms);
+        if (k > 0 && (size_t)k < sizeof shared - off)
+            off += (size_t)k;
+    }
+    if (n == 1)
+        e = first; /* one product of that id: the CU count does not decide */
+    if (!first) {
+        list_amd(ids, sizeof ids);
+        return cr_diag_set(d, CR_ENOTFOUND,
+                           "AMD GPU gcn=\"%s\" with PCI device 0x%04x (subsystem 0x%04x) is not "
+                           "in the catalog: add it to model/gpu_catalog.c with its datasheet "
+                           "figures, or write the topology by hand (doc/topology-format.md)%s; "
+                           "known AMD: %s",
+                           gcn && *gcn ? gcn : "?", pci_device, subsys_device,
+                           pci_device ? ""
+                                      : " (the dump's <pci> has no device attribute: give it the "
+                                        "one RCCL writes, e.g. device=\"0x740c\")",
+                           ids);
+    }
+    if (!e)
+        return cr_diag_set(d, CR_ENOTFOUND,
+                           "AMD GPU with PCI device 0x%04x and %d CUs (RCCL's sm): 0x%04x is %s, "
+                           "none with %d CUs; the dump is inconsistent, or the product is not "
+                           "in the catalog",
+                           id, cus, id, shared, cus);
+    if (name[0] && e->gcn && strcmp(name, e->gcn) != 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "PCI device 0x%04x is the %s (%s), but the dump says gcn=\"%s\": the "
+                           "dump is inconsistent",
+                           id, e->name, e->gcn, gcn);
+    *out = e;
+    return CR_OK;
 }
 
 int cr_gpu_catalog_add_spec(cr_topo *t, const cr_gpu_catalog_entry *e)

@@ -1052,20 +1052,11 @@ static cr_status build(struct ctx *c, cr_topo *t)
         cr_diag cd = {{0}};
         cr_status ls = CR_OK;
         if (gr->amd) {
-            /* By PCI id; a virtual function (an MI300X VF, 0x74b5, in an
-             * Azure ND MI300X v5 VM) carries its board's id as
-             * subsystem_device. */
-            gr->e = cr_gpu_catalog_find_pci(0x1002, pr->device);
-            if (!gr->e)
-                gr->e = cr_gpu_catalog_find_pci(0x1002, pr->subsys_device);
-            if (!gr->e)
-                return cr_diag_set(c->d, CR_ENOTFOUND,
-                                   "%s:%d: AMD GPU gcn=\"%s\" with PCI device 0x%04x (subsystem "
-                                   "0x%04x) is not in the catalog: add it to "
-                                   "model/gpu_catalog.c with its datasheet figures, or write the "
-                                   "topology by hand (doc/topology-format.md); known AMD: 0x74a1 "
-                                   "(MI300X, gcn gfx942)",
-                                   c->origin, gr->line, gr->gcn, pr->device, pr->subsys_device);
+            /* By PCI id (a virtual function by its subsystem id), the CU
+             * count (RCCL's sm) choosing where products share an id, the
+             * gcn checked against it. Each MI200 GCD is a <gpu> of its own. */
+            ls = cr_gpu_catalog_lookup_amd(strcmp(gr->gcn, "?") ? gr->gcn : NULL, gr->sm,
+                                           pr->device, pr->subsys_device, &gr->e, &cd);
         } else {
             ls = cr_gpu_catalog_lookup(gr->sm, pr->device, &gr->e, &cd);
         }

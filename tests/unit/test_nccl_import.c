@@ -392,7 +392,8 @@ static void test_errors(void **state)
                  "(A100-SXM-40GB, sm 80), 0x20b2 (A100-SXM-80GB, sm 80), 0x20f1 (A100-PCIe-40GB, "
                  "sm 80), 0x20b5 (A100-PCIe-80GB, sm 80), 0x2330 (H100-SXM, sm 90), 0x2339 "
                  "(H100-SXM-94GB, sm 90), 0x2331 (H100-PCIe, sm 90), 0x2335 (H200-SXM, sm 90), "
-                 "0x2901 (B200, sm 100), 0x2941 (GB200, sm 100), 0x26b9 (L40S, sm 89), 0x26b5 "
+                 "0x2901 (B200, sm 100), 0x2941 (GB200, sm 100), 0x3182 (B300, sm 103), "
+                 "0x31c2/0x31c3 (GB300, sm 103), 0x26b9 (L40S, sm 89), 0x26b5 "
                  "(L40, sm 89)");
     expect_error(
         "<system version=\"1\">\n" CPU PCI(
@@ -795,6 +796,105 @@ static void test_real_rccl_mi300x(void **state)
     "\" sm=\"304\" gcn=\"" gcn "\" arch=\"38911\" rank=\"" rank "\" gdr=\"1\">\n"                  \
     "<xgmi target=\"" peer "\" count=\"1\" tclass=\"0x120000\"/>\n</gpu>\n</pci>\n"
 
+/* Each MI250 GCD is a GPU of its own in an RCCL dump (the structure of
+ * ROCm/rccl tools/topo_expl/models/topo_8p1h.xml, written anew): the two
+ * GCDs of an OAM joined by 4 xGMI links of 50 GB/s per direction (AMD CDNA 2
+ * whitepaper: 100 GB/s bidirectional per link; ROCm MI250 microarchitecture:
+ * 200 GB/s between the GCDs of an OAM), GCDs of different OAMs by 2 or 1. */
+static void test_rccl_mi250_gcds(void **state)
+{
+    (void)state;
+    cr_topo *t = import(FIX "rccl-mi250-4gcd.xml");
+    check_gpus_in_rank_order(t, 4);
+    for (int r = 0; r < 4; r++) {
+        const cr_gpu_spec *g = &t->gpu_specs[t->devs[t->gpus[r]].spec];
+        assert_string_equal(g->name, "MI250");      /* 0x740c with 104 CUs, gcn "910" = gfx90a */
+        assert_close(g->hbm_bytes, 64e9, 1e-12, 0); /* one GCD's half of 128 GB */
+        assert_close(g->hbm_Bps, 3.2768e12 / 2, 1e-12, 0);
+        assert_int_equal(g->sms, 104);
+    }
+    assert_int_equal(t->n_gpu_specs, 1);
+    const cr_link *l = link_between(t, "gpu0", "gpu1"); /* the GCDs of one OAM */
+    assert_int_equal(l->kind, CR_LINK_XGMI);
+    assert_int_equal(l->count, 4);
+    assert_close(l->count * l->bw_ab_Bps, 200e9, 1e-12, 0);
+    assert_int_equal(link_between(t, "gpu0", "gpu2")->count, 2);
+    assert_int_equal(link_between(t, "gpu1", "gpu3")->count, 1);
+    assert_close(cr_route_bw_Bps(t, 0, 3), 16 * GEN4_LANE_BPS, 1e-9, 0); /* no xGMI link */
+    assert_close(out_bw(t, t->gpus[0], CR_LINK_XGMI), 6 * 50e9, 1e-12, 0);
+    assert_close(out_bw(t, t->gpus[1], CR_LINK_XGMI), 5 * 50e9, 1e-12, 0);
+    /* each GCD has its own PCIe Gen4 x16 port */
+    for (int r = 0; r < 4; r++)
+        assert_close(out_bw(t, t->gpus[r], CR_LINK_PCIE), 16 * GEN4_LANE_BPS, 1e-12, 0);
+    assert_close(cr_route_bw_Bps(t, 0, 1), 200e9 + 16 * GEN4_LANE_BPS, 1e-9, 0);
+    cr_topo_free(t);
+}
+
+#define AMD_GPU(busid, dev, device, sm, gcn, rank, peer, count)                                    \
+    "<pci busid=\"" busid "\" class=\"0x038000\" vendor=\"0x1002\" device=\"" device               \
+    "\" subsystem_vendor=\"0x1002\" subsystem_device=\"0x0c34\" link_speed=\"16.0 GT/s PCIe\" "    \
+    "link_width=\"16\">\n<gpu dev=\"" dev "\" sm=\"" sm "\" gcn=\"" gcn                            \
+    "\" arch=\"38911\" rank=\"" rank "\" gdr=\"1\">\n<xgmi target=\"" peer "\" count=\"" count     \
+    "\" tclass=\"0x038000\"/>\n</gpu>\n</pci>\n"
+
+/* MI250X (gfx90a, 110 CUs per GCD) under either of its ids, MI100
+ * (gfx908), and Blackwell Ultra (sm 103) by id. */
+static void test_new_gpus(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    static const char mi250x[] = "<system version=\"2\">\n" CPU AMD_GPU(
+        "0000:c1:00.0", "0", "0x7408", "110", "gfx90a", "0", "0000:c6:00.0", "4")
+        AMD_GPU("0000:c6:00.0", "1", "0x740c", "110", "gfx90a:sramecc+:xnack-", "1", "0000:c1:00.0",
+                "4") "</cpu>\n</system>\n";
+    assert_int_equal(cr_nccl_import_memory(mi250x, strlen(mi250x), "x.xml", &t, &d), CR_OK);
+    assert_int_equal(t->n_gpu_specs, 1);
+    assert_string_equal(t->gpu_specs[0].name, "MI250X");
+    assert_close(t->gpu_specs[0].peak_flops[CR_DT_FP64], 95.7e12 / 2, 1e-12, 0);
+    assert_close(link_between(t, "gpu0", "gpu1")->count *
+                     link_between(t, "gpu0", "gpu1")->bw_ab_Bps,
+                 200e9, 1e-12, 0);
+    cr_topo_free(t);
+    t = NULL;
+    static const char mi100[] = "<system version=\"2\">\n" CPU AMD_GPU(
+        "0000:63:00.0", "0", "0x738c", "120", "908", "0", "0000:43:00.0", "1")
+        AMD_GPU("0000:43:00.0", "1", "0x738c", "120", "908", "1", "0000:63:00.0",
+                "1") "</cpu>\n</system>\n";
+    assert_int_equal(cr_nccl_import_memory(mi100, strlen(mi100), "c.xml", &t, &d), CR_OK);
+    assert_string_equal(t->gpu_specs[0].name, "MI100");
+    assert_close(link_between(t, "gpu0", "gpu1")->bw_ab_Bps, 46e9, 1e-12, 0);
+    cr_topo_free(t);
+    t = NULL;
+    /* an MI100 has 3 Infinity Fabric links, not 4 */
+    expect_error("<system version=\"2\">\n" CPU AMD_GPU("0000:63:00.0", "0", "0x738c", "120", "908",
+                                                        "0", "0000:43:00.0", "4")
+                     AMD_GPU("0000:43:00.0", "1", "0x738c", "120", "908", "1", "0000:63:00.0",
+                             "1") "</cpu>\n</system>\n",
+                 CR_EPARSE,
+                 "bad.xml:5: GPU 0 has 4 xGMI links in the dump, but a MI100 has 3 (AMD CDNA 2 "
+                 "whitepaper: MI100 has 3 Infinity Fabric links, 276 GB/s P2P per card (46 GB/s "
+                 "per link per direction); ROCm 'AMD Instinct MI100 microarchitecture': 23 GT/s "
+                 "links)");
+    static const char b300[] = "<system version=\"1\">\n" CPU PCI(
+        "0x3182", "") "<gpu dev=\"0\" sm=\"103\" rank=\"0\"/>\n</pci>\n</cpu>\n</system>\n";
+    assert_int_equal(cr_nccl_import_memory(b300, strlen(b300), "b.xml", &t, &d), CR_OK);
+    assert_string_equal(t->gpu_specs[0].name, "B300");
+    assert_int_equal(t->gpu_specs[0].arch, 103);
+    cr_topo_free(t);
+    t = NULL;
+    static const char gb300[] = "<system version=\"1\">\n" CPU PCI(
+        "0x31c3", "") "<gpu dev=\"0\" sm=\"103\" rank=\"0\"/>\n</pci>\n</cpu>\n</system>\n";
+    assert_int_equal(cr_nccl_import_memory(gb300, strlen(gb300), "g.xml", &t, &d), CR_OK);
+    assert_string_equal(t->gpu_specs[0].name, "GB300");
+    cr_topo_free(t);
+    t = NULL;
+    expect_error_n("<system version=\"1\">\n" CPU PCI(
+                       "0x3182", "") "<gpu dev=\"0\" sm=\"100\" rank=\"0\"/>\n</pci>\n</cpu>\n"
+                                     "</system>\n",
+                   CR_EINVAL, "bad.xml:4: PCI device 0x3182 is the B300 (sm 103)", 47);
+}
+
 /* hwloc's XML (lstopo --of xml) is no NCCL dump: with its DOCTYPE it was
  * refused for that, and without one its <topology> root was taken for a
  * commroof topology ("use it as it is"); both now say what it is and what
@@ -890,7 +990,23 @@ static void test_real_refusals(void **state)
                  "bad.xml:4: AMD GPU gcn=\"906\" with PCI device 0x66a1 (subsystem 0x0834) is not "
                  "in the catalog: add it to model/gpu_catalog.c with its datasheet figures, or "
                  "write the topology by hand (doc/topology-format.md); known AMD: 0x74a1 "
-                 "(MI300X, gcn gfx942)");
+                 "(MI300X, gfx942, 304 CUs), 0x7408/0x740c (MI250X, gfx90a, 110 CUs), 0x740c "
+                 "(MI250, gfx90a, 104 CUs), 0x738c/0x738e (MI100, gfx908, 120 CUs)");
+    /* an MI300X id with an MI200 gcn: a corrupt dump */
+    expect_error("<system version=\"2\">\n" CPU RCCL_GPU("0000:43:00.0", "0", "0x74a1", "0x74a1",
+                                                         "gfx90a", "0",
+                                                         "0000:03:00.0") "</cpu>\n</system>\n",
+                 CR_EINVAL,
+                 "bad.xml:4: PCI device 0x74a1 is the MI300X (gfx942), but the dump says "
+                 "gcn=\"gfx90a\": the dump is inconsistent");
+    /* 0x740c with 304 CUs: neither MI250X (110 per GCD) nor MI250 (104) */
+    expect_error("<system version=\"2\">\n" CPU RCCL_GPU("0000:43:00.0", "0", "0x740c", "0x0b0c",
+                                                         "910", "0",
+                                                         "0000:03:00.0") "</cpu>\n</system>\n",
+                 CR_ENOTFOUND,
+                 "bad.xml:4: AMD GPU with PCI device 0x740c and 304 CUs (RCCL's sm): 0x740c is "
+                 "MI250X (110 CUs), MI250 (104 CUs), none with 304 CUs; the dump is "
+                 "inconsistent, or the product is not in the catalog");
     /* xgmi under an NVIDIA GPU */
     expect_error(
         "<system version=\"1\">\n" CPU PCI(
@@ -1021,6 +1137,8 @@ int main(void)
         cmocka_unit_test(test_no_speed_under_emulated_port),
         cmocka_unit_test(test_real_ibm_h100_vsi),
         cmocka_unit_test(test_real_rccl_mi300x),
+        cmocka_unit_test(test_rccl_mi250_gcds),
+        cmocka_unit_test(test_new_gpus),
         cmocka_unit_test(test_real_refusals),
         cmocka_unit_test(test_hwloc_refused),
         cmocka_unit_test(test_round_trip),

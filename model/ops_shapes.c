@@ -202,6 +202,76 @@ cr_status ops_shape_coll(const cr_op_params *p, ops_work *w, cr_diag *d)
 
 /* --- tensor parallel ---------------------------------------------------- */
 
+/* The least elements a rank receives when the tp GEMM's work is split over
+ * a p1 x p2 x p3 grid of the g ranks (p1 over m, p2 over n, p3 over k;
+ * every factorisation of g tried): rank (i, j, l) gathers A[m/p1, k/p3]
+ * and B[k/p3, n/p2] from the ranks that hold their pieces, computes that
+ * partial block (2 m n k / g FLOPs, as every algorithm here), the p3 ranks
+ * of (i, j) reduce-scatter it, and the blocks go where the output lives
+ * (3-D matrix multiplication, Agarwal et al. 1995; its 1 x 1 x g, g x 1 x 1
+ * and 1 x g x 1 grids are the 1-D algorithms above, and splits of those
+ * mix them linearly, missing the interior grids: an audit, session 44, on
+ * dgx-a100-8 gemm_rs 4096^3 tp 8, grid 2 x 1 x 4, 18.9 MB a GPU against
+ * the bound's 26.7). Per rank, *part the partial sums' (p3-1)/p3 mn/(p1 p2)
+ * and the return value the rest, for the inputs and output of `kind`:
+ *   GRID_RS (A[m, k/g], B[k/g, n] in, C[m/g, n] out):
+ *     m/p1 k (1/p3 - 1/g) + n/p2 k (1/p3 - 1/g) + (p2-1)/p2 mn/g;
+ *   GRID_AG (A[m/g, k], B[k, n/g] in, C[m, n/g] out):
+ *     (m/p1 - m/g) k/p3 + k/p3 (n/p2 - n/g) + (p1-1)/p1 mn/g;
+ *   GRID_AR (as GRID_RS in, all of C on every rank): GRID_RS's first two
+ *     terms + (g-1)/g mn (an allgather of the reduced blocks).
+ * The grid is the one whose sum is least. */
+enum grid_kind { GRID_RS, GRID_AG, GRID_AR };
+static double grid3_elems(double m, double n, double k, double g, enum grid_kind kind, double *part)
+{
+    double best = INFINITY;
+    long G = (long)g;
+    *part = 0;
+    for (long p1 = 1; p1 <= G; p1++) {
+        if (G % p1)
+            continue;
+        for (long p2 = 1; p2 <= G / p1; p2++) {
+            if ((G / p1) % p2)
+                continue;
+            double a = (double)p1, b = (double)p2, c = (double)(G / p1 / p2);
+            double sums = (c - 1) / c * m * n / (a * b), r;
+            if (kind == GRID_AG)
+                r = (m / a - m / g) * k / c + k / c * (n / b - n / g) + (a - 1) / a * m * n / g;
+            else
+                r = m / a * k * (1 / c - 1 / g) + n / b * k * (1 / c - 1 / g) +
+                    (kind == GRID_AR ? (g - 1) / g * m * n : (b - 1) / b * m * n / g);
+            if (r + sums < best) {
+                best = r + sums;
+                *part = sums;
+            }
+        }
+    }
+    return best - *part;
+}
+
+/* That split as an alternative: an allgather over the group that brings
+ * each GPU the gathered and exchanged elements ((g-1)/g of its size), and
+ * a reducescatter whose share into each GPU is the partial sums', which
+ * the switches' reduction lowers where they have it. On one NVLink or
+ * NVSwitch domain the GPUs' ports are the only cut and this is the
+ * schedule's own bound; across nodes or PCIe switches the grid's groups
+ * could be placed so that less crosses those cuts than the whole-group
+ * collectives spread over them, which this does not credit, nor a grid
+ * better only with in-switch reduction (doc/bounds.md 1.9.1). */
+static void grid3_alt(const cr_op_params *p, ops_work *w, enum grid_kind kind)
+{
+    double e = ebytes(p), g = V(TP), part;
+    if (g < 2)
+        return;
+    double r = grid3_elems(V(M), V(N), V(K), g, kind, &part);
+    ops_alt *a = alt(w, "split the work over a 3-D grid of the ranks (m x n x k)", w->mma_flops, 0);
+    alt_phase(a, "the grid's gathers and exchanges", CR_COLL_ALLGATHER, r * e * g / (g - 1),
+              CR_OPP_TP);
+    if (part > 0)
+        alt_phase(a, "the grid's partial sums", CR_COLL_REDUCESCATTER, part * e * g / (g - 1),
+                  CR_OPP_TP);
+}
+
 /* A[m,k] sharded by rows (m/p each), B[k,n/p] column-parallel: allgather A
  * (m k e gathered), then C[m,n/p] = A B. */
 cr_status ops_shape_ag_gemm(const cr_op_params *p, ops_work *w, cr_diag *d)
@@ -245,6 +315,8 @@ cr_status ops_shape_ag_gemm(const cr_op_params *p, ops_work *w, cr_diag *d)
     alt_phase(c, "reducescatter C", CR_COLL_REDUCESCATTER, m * n * (fp4 ? 1.0 : e), CR_OPP_TP);
     if (fp4)
         c->ph[2].dtype = CR_DT_FP8;
+    if (!fp4) /* its partial sums would need a reduction fp4 lacks */
+        grid3_alt(p, w, GRID_AG);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -289,6 +361,7 @@ cr_status ops_shape_gemm_rs(const cr_op_params *p, ops_work *w, cr_diag *d)
     alt_phase(c, "allgather A", CR_COLL_ALLGATHER, m * k * e, CR_OPP_TP);
     alt_phase(c, "all-to-all B", CR_COLL_ALLTOALL, k / g * n * e, CR_OPP_TP);
     alt_phase(c, "all-to-all C", CR_COLL_ALLTOALL, m * n / g * e, CR_OPP_TP);
+    grid3_alt(p, w, GRID_RS);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;
@@ -336,6 +409,7 @@ cr_status ops_shape_gemm_ar(const cr_op_params *p, ops_work *w, cr_diag *d)
     alt_phase(c, by_n ? "all-to-all B" : "allgather B", by_n ? CR_COLL_ALLTOALL : CR_COLL_ALLGATHER,
               by_n ? k / g * n * e : k * n * e, CR_OPP_TP);
     alt_phase(c, "allgather C", CR_COLL_ALLGATHER, m * n * e, CR_OPP_TP);
+    grid3_alt(p, w, GRID_AR);
     w->overlappable = w->tile_aligned = true;
     finish(w);
     return CR_OK;

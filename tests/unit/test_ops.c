@@ -567,6 +567,14 @@ static void test_bound_least_over_algorithms(void **state)
     double b3 = 7.0 / 8 * 72 * MiB / a100_port, ba = 7.0 / 8 * 36 * MiB / a100_port;
     double share = (b3 + lat - tc3) / (tca - tc3 + b3 - ba);
     assert_close(r.bound_s, tc3 + (tca - tc3) * share, 1e-9, 0);
+    /* vocab_ce at tiny hidden x vocab, where its allreduces bind: one of
+     * the (log-sum-exp, target) pairs, 8 bytes a token, in place of the
+     * max's 4 and the sums' 8 (bound audit, session 44): 2 x 7/8 of 8 MiB
+     * through a GPU's ports */
+    r = eval(a100, "vocab_ce",
+             (const char *[]){"tokens", "1048576", "hidden", "8", "vocab", "64", NULL});
+    assert_non_null(strstr(r.bound_by, "one allreduce of log-sum-exps and targets"));
+    assert_close(r.bound_s, 2 * 7.0 / 8 * 8 * MiB / a100_port + lat, 1e-9, 0);
     cr_topo_free(a100);
     /* a pipeline boundary between two nodes with tp 8: each of the 8 TP
      * pairs sends an eighth of the 128 MiB of activations through the

@@ -986,9 +986,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         /* across nodes a channel crosses each node boundary through one
          * rank's NICs (rail-aligned rings, net_rails rails): the ring
          * reaches min(channels, rails) x that rank's NICs (algo_net_cap_Bps) */
-        double net_Bps = algo_net_cap_Bps(c, nchf);
+        cr_hw net_hw;
+        double net_Bps = algo_net_cap_Bps(c, nchf, &net_hw);
         if (net_Bps < c->ring_Bps) {
-            double r_net = net_Bps * cr_proto_eff(p, proto, algo_net_cap_hw(c, nchf));
+            double r_net = net_Bps * cr_proto_eff(p, proto, net_hw);
             if (r_net < rate)
                 rate = r_net;
             /* the rate is these NICs' share, whichever cap binds: a
@@ -1059,7 +1060,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         }
         if (w_in > 0 && r_in > 0)
             t_in = w_in / r_in;
-        double w_out = 0, r_out = 0;
+        double w_out = 0, r_out = 0, node_Bps = 0;
         if (N > 1 && c->nic_node_Bps > 0) {
             w_out = algo == CR_ALGO_COLLNET ? S : dtree_egress(N) * S;
             /* the node's member egress: its NICs, or with few ranks per
@@ -1070,9 +1071,10 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
              * NICs, not on the host links its node cut counts:
              * algo_net_cap_Bps, as the ring); the efficiency is that of
              * the class that binds */
-            double cap_Bps = algo_net_cap_Bps(c, HUGE_VAL);
-            double node_Bps = fmin(c->nic_node_Bps, cap_Bps);
-            cr_hw hw_o = cap_Bps < c->nic_node_Bps ? algo_net_cap_hw(c, HUGE_VAL) : c->nic_node_hw;
+            cr_hw cap_hw;
+            double cap_Bps = algo_net_cap_Bps(c, HUGE_VAL, &cap_hw);
+            node_Bps = fmin(c->nic_node_Bps, cap_Bps);
+            cr_hw hw_o = cap_Bps < c->nic_node_Bps ? cap_hw : c->nic_node_hw;
             double eff_o = hw_o == CR_HW_NET ? eff_net : cr_proto_eff(p, proto, CR_HW_PCI);
             r_out = fmin(node_Bps * eff_o, c->ppn * cap_ch);
             if (algo == CR_ALGO_TREE)
@@ -1086,7 +1088,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         } else {
             o->wire_bytes = w_out;
             o->wire_Bps = r_out;
-            o->link_Bps = fmin(c->nic_node_Bps, algo_net_cap_Bps(c, HUGE_VAL));
+            o->link_Bps = node_Bps; /* t_out > t_in >= 0: the block above ran */
         }
         t = fmax(fmax(t_in, t_out), ll_s);
         /* Stages one loop crosses. NVLS tree (all_reduce.h NVLS_TREE):

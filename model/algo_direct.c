@@ -84,24 +84,23 @@ double algo_graph_net_Bps(const struct cr_coll_ctx *c)
 /* What a ring's channels move across a node boundary: each channel
  * through one rank's NICs (net_ch_Bps) on one of net_rails rails, so
  * min(channels, rails) of them, and no more than the graph's NICs
- * (algo_graph_net_Bps); HUGE_VAL within one node. */
-double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf)
+ * (algo_graph_net_Bps); HUGE_VAL within one node. *hw: the class of
+ * link that binds, whose efficiency the rate takes: the NICs
+ * where the graph's NICs bind, else the rank's own path (net_ch_hw, PCIe
+ * where its link is slower than its NICs). One GPU a node behind a switch
+ * of two NICs was priced at PCIe's efficiency while its one NIC bound, so
+ * 8 rails came out slower than 1 over the same path (QA audit, session
+ * 44). */
+double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf, cr_hw *hw)
 {
+    *hw = c->net_ch_hw;
     if (!(c->net_ch_Bps > 0) || c->net_rails < 1)
         return HUGE_VAL;
-    return fmin(fmin(nchf, (double)c->net_rails) * c->net_ch_Bps, algo_graph_net_Bps(c));
-}
-
-/* The class of link that binds algo_net_cap_Bps, whose efficiency the
- * rate takes: the NICs where the graph's NICs bind, else the rank's own
- * path (net_ch_hw, PCIe where its link is slower than its NICs). One GPU a
- * node behind a switch of two NICs was priced at PCIe's efficiency while
- * its one NIC bound, so 8 rails came out slower than 1 over the same path
- * (QA audit, session 44). */
-cr_hw algo_net_cap_hw(const struct cr_coll_ctx *c, double nchf)
-{
     double rails_Bps = fmin(nchf, (double)c->net_rails) * c->net_ch_Bps;
-    return algo_graph_net_Bps(c) <= rails_Bps ? CR_HW_NET : c->net_ch_hw;
+    double graph_Bps = algo_graph_net_Bps(c);
+    if (graph_Bps <= rails_Bps)
+        *hw = CR_HW_NET;
+    return fmin(rails_Bps, graph_Bps);
 }
 
 /* Whether NCCL's point-to-point between nodes sets a rooted, sendrecv or

@@ -21,12 +21,11 @@ double algo_graph_net_Bps(const struct cr_coll_ctx *c);
 
 /* What a ring's channels move across a node boundary: each channel
  * through one rank's NICs on one of the node's rails, so min(channels,
- * rails) of them, at most algo_graph_net_Bps; HUGE_VAL within one node. */
-double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf);
-
-/* The class of link that binds algo_net_cap_Bps (its efficiency applies):
- * CR_HW_NET where the graph's NICs bind, else the ranks' own path's. */
-cr_hw algo_net_cap_hw(const struct cr_coll_ctx *c, double nchf);
+ * rails) of them, at most algo_graph_net_Bps; HUGE_VAL within one node.
+ * *hw: the class of link that binds, whose efficiency
+ * applies: CR_HW_NET where the graph's NICs bind, else the ranks' own
+ * path's. */
+double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf, cr_hw *hw);
 
 /* The link rate a rank reaches to a node-mate: its scale-up ports, else
  * its PCIe ports, through host memory (SHM) at most the ring's share of

@@ -323,6 +323,22 @@ int cr_sim_n_res(const cr_sim *s)
     return s->n_res;
 }
 
+int flowsim_repeated_gpu(const cr_topo *t, const int *ranks, int n)
+{
+    uint64_t *seen = calloc((size_t)t->n_gpus / 64 + 1, sizeof *seen);
+    if (!seen)
+        return -2;
+    int rep = -1;
+    for (int i = 0; i < n && rep < 0; i++) {
+        uint64_t bit = (uint64_t)1 << (ranks[i] & 63);
+        if (seen[ranks[i] >> 6] & bit)
+            rep = ranks[i];
+        seen[ranks[i] >> 6] |= bit;
+    }
+    free(seen);
+    return rep;
+}
+
 int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *ranks, int n,
                   int stream)
 {
@@ -331,6 +347,8 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
     for (int i = 0; i < n; i++)
         if (ranks[i] < 0 || ranks[i] >= s->t->n_gpus)
             return -1;
+    if (flowsim_repeated_gpu(s->t, ranks, n) != -1) /* a GPU twice: one op rank each */
+        return -1;
     if (cr_grow((void **)&s->ops, &s->cap_ops, (size_t)s->n_ops + 1, sizeof *s->ops))
         return -1;
     op_t *o = &s->ops[s->n_ops];
@@ -347,17 +365,8 @@ int cr_sim_op_add(cr_sim *s, const char *name, cr_sim_op_kind kind, const int *r
         return -1;
     }
     memcpy(o->ranks, ranks, (size_t)n * sizeof *ranks);
-    for (int i = 0; i < n; i++) {
-        uint64_t bit = (uint64_t)1 << (ranks[i] & 63);
-        if (o->member[ranks[i] >> 6] & bit) { /* a GPU twice: one op rank each */
-            free(o->name);
-            free(o->ranks);
-            free(o->rank_end);
-            free(o->member);
-            return -1;
-        }
-        o->member[ranks[i] >> 6] |= bit;
-    }
+    for (int i = 0; i < n; i++)
+        o->member[ranks[i] >> 6] |= (uint64_t)1 << (ranks[i] & 63);
     if (s->nics->off[s->t->n_gpus] > 0) {
         if (!(o->share = calloc((size_t)s->t->n_gpus + 1, 1))) {
             free(o->name);

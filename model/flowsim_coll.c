@@ -1108,21 +1108,14 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
                                ranks[i], t->name, t->n_gpus - 1);
     /* a GPU twice would be two ranks of one op on one GPU (QA audit of the
      * API: {0,0,2,...} was taken) */
-    uint64_t *seen = calloc((size_t)t->n_gpus / 64 + 1, sizeof *seen);
-    if (!seen)
+    int rep = flowsim_repeated_gpu(t, ranks, n);
+    if (rep == -2)
         return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
-    for (int i = 0; i < n; i++) {
-        uint64_t bit = (uint64_t)1 << (ranks[i] & 63);
-        if (seen[ranks[i] >> 6] & bit) {
-            free(seen);
-            return cr_diag_set(d, CR_EINVAL,
-                               "simulator: GPU %d is listed twice among the %s's ranks; give "
-                               "each GPU once",
-                               ranks[i], cname);
-        }
-        seen[ranks[i] >> 6] |= bit;
-    }
-    free(seen);
+    if (rep >= 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "simulator: GPU %d is listed twice among the %s's ranks; give each GPU "
+                           "once",
+                           rep, cname);
     xp x;
     memset(&x, 0, sizeof x);
     x.s = s;

@@ -355,6 +355,10 @@ void flowsim_batch_leave(cr_sim *s, int b);
  * when out of memory. */
 int flowsim_classes(cr_sim *s);
 
+/* The first GPU listed twice among ranks[0..n) (topology GPU ranks, each
+ * in range), -1 where none is, -2 on no memory. */
+int flowsim_repeated_gpu(const cr_topo *t, const int *ranks, int n);
+
 /* flowsim_solve.c. flowsim_flow_uses: flow f's uses in classes, *out valid
  * until the next call. flowsim_attach / flowsim_detach: flow f joins /
  * leaves its classes (at now). flowsim_solve: re-solves the components the

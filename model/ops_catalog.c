@@ -419,11 +419,26 @@ void cr_op_params_defaults(const cr_op_def *op, cr_op_params *p)
         p->order[i] = CR_OPP_TP + i;
 }
 
+/* The ranges a parameter's value lies in: cr_op_param_set refuses text
+ * outside them, cr_op_params_check (check_value) a value a caller stored. */
+#define COUNT_END 9007199254740992.0 /* 2^53: every whole number below has a double of its own */
+#define REAL_MAX 1e15
+#define BYTES_MAX 1e15 /* 1 PB */
+
+/* The least count parameter k takes: px, reads and writes may be 0 (the
+ * whole group along x; a fill reads nothing, a reduction writes nothing;
+ * reads + writes >= 1 is checked with the shape). */
+static double count_min(cr_opp k)
+{
+    return k == CR_OPP_PX || k == CR_OPP_READS || k == CR_OPP_WRITES ? 0 : 1;
+}
+
 /* Counts: an integer with an optional binary suffix k, M, G (128k =
  * 131072), or for params, where decimal is what people write, a decimal
- * one (70G = 7e10, "65.2G" = 65.2e9); either way a whole number. */
-static cr_status parse_count(const char *name, const char *text, bool decimal, double *out,
-                             cr_diag *d)
+ * one (70G = 7e10, "65.2G" = 65.2e9); either way a whole number, named
+ * with its least, lo, when out of range. */
+static cr_status parse_count(const char *name, const char *text, bool decimal, double lo,
+                             double *out, cr_diag *d)
 {
     if (!cr_plain_number(text))
         goto bad;
@@ -444,17 +459,15 @@ static cr_status parse_count(const char *name, const char *text, bool decimal, d
     if (*end != '\0')
         goto bad;
     x *= mul;
-    /* px, reads and writes may be 0 (cr_op_param_set): the range says so */
-    bool zero =
-        strcmp(name, "px") == 0 || strcmp(name, "reads") == 0 || strcmp(name, "writes") == 0;
     /* below 2^53, where every whole number has a double of its own: a
      * larger one was rounded silently (9007199254740993 read as ...992)
      * and written back to --json as another problem */
-    if (x < 0 || x >= 9007199254740992.0)
-        return cr_diag_set(d, CR_ERANGE,
-                           "%s = \"%s\" is out of range (%d to 9007199254740991, 2^53 - 1: a count "
-                           "beyond reads back as another)",
-                           name, text, zero ? 0 : 1);
+    if (x < 0 || x >= COUNT_END)
+        return cr_diag_set(
+            d, CR_ERANGE,
+            "%s = \"%s\" is out of range (%.0f to 9007199254740991, 2^53 - 1: a count "
+            "beyond reads back as another)",
+            name, text, lo);
     /* a decimal count too must come out whole: 1.5 parameters is no count */
     if (x != floor(x))
         return cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a whole number", name, text);
@@ -572,11 +585,8 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
     cr_diag sub = {{0}};
     switch (pinfo[k].kind) {
     case PK_COUNT:
-        st = parse_count(name, text, k == CR_OPP_PARAMS, &x, d);
-        /* 0 means something for these: px = 0 is the whole group along x, an
-         * elementwise kernel may only write (a fill) or only read (a
-         * reduction); reads + writes >= 1 is checked with the shape */
-        if (st == CR_OK && x < 1 && k != CR_OPP_PX && k != CR_OPP_READS && k != CR_OPP_WRITES)
+        st = parse_count(name, text, k == CR_OPP_PARAMS, count_min((cr_opp)k), &x, d);
+        if (st == CR_OK && x < count_min((cr_opp)k))
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be at least 1", name, text);
         break;
     case PK_REAL: {
@@ -587,7 +597,7 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
             !cr_plain_number(text))
             st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a finite decimal number (e.g. 1.25)",
                              name, text);
-        else if (x < 0 || x > 1e15)
+        else if (x < 0 || x > REAL_MAX)
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" is out of range: give 0 to 1e15%s", name,
                              text,
                              k == CR_OPP_SKEW ? " (skew: 1, balanced, to the group size)" : "");
@@ -603,14 +613,14 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
                          (isdigit((unsigned char)last) || (strchr("kKMG", last) && len > 1 &&
                                                            isdigit((unsigned char)text[len - 2])));
         if (nccl_size)
-            st = parse_count(name, text, false, &x, &sub);
+            st = parse_count(name, text, false, 1, &x, &sub);
         else
             st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub);
         if (st != CR_OK && nccl_size)
             st = cr_diag_set(d, st, "%s", sub.msg);
         else if (st != CR_OK)
             st = cr_diag_set(d, st, "%s = \"%s\": %s", name, text, sub.msg);
-        else if (!(x > 0) || x > 1e15)
+        else if (!(x > 0) || x > BYTES_MAX)
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be more than 0 and at most 1PB", name,
                              text);
         /* as a bare count: a byte size with a unit comes out whole too
@@ -742,18 +752,18 @@ static cr_status check_value(cr_opp k, double x, cr_diag *d)
     const char *name = pinfo[k].name;
     switch (pinfo[k].kind) {
     case PK_COUNT: {
-        double lo = k == CR_OPP_PX || k == CR_OPP_READS || k == CR_OPP_WRITES ? 0 : 1;
-        if (!(x >= lo && x < 9007199254740992.0) || x != floor(x))
+        double lo = count_min(k);
+        if (!(x >= lo && x < COUNT_END) || x != floor(x))
             return cr_diag_set(d, CR_ERANGE, "%s = %g is not a whole count from %.0f to 2^53 - 1",
                                name, x, lo);
         break;
     }
     case PK_REAL:
-        if (!(x >= 0 && x <= 1e15))
+        if (!(x >= 0 && x <= REAL_MAX))
             return cr_diag_set(d, CR_ERANGE, "%s = %g is out of range: give 0 to 1e15", name, x);
         break;
     case PK_BYTES:
-        if (!(x > 0 && x <= 1e15) || x != floor(x))
+        if (!(x > 0 && x <= BYTES_MAX) || x != floor(x))
             return cr_diag_set(d, CR_ERANGE,
                                "%s = %g is not a whole number of bytes, more than 0 and at most "
                                "1PB",

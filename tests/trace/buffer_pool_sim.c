@@ -24,15 +24,8 @@
 #include "tracer_src.h"
 #include "sim_open.h"
 
-static int fails;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "buffer pool sim: %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-            fails++;                                                                               \
-        }                                                                                          \
-    } while (0)
+#define SIM_NAME "buffer pool sim"
+#include "sim_check.h"
 
 static bool all_zero(const uint8_t *p, size_t n)
 {

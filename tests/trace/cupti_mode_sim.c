@@ -26,19 +26,8 @@
  */
 #include "tracer_src.h"
 #include "sim_open.h"
-
-static int NVTX_API fake_cupti_dpush(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
-{
-    (void)d;
-    (void)a;
-    return 0;
-}
-
-static int NVTX_API fake_cupti_dpop(nvtxDomainHandle_t d)
-{
-    (void)d;
-    return 0;
-}
+#define SIM_NAME "cupti mode sim"
+#include "sim_check.h"
 
 static nvtxDomainHandle_t NVTX_API fake_cupti_dcreate(const char *n)
 {

@@ -47,15 +47,8 @@
 #undef cuptiActivityRegisterCallbacks
 #include <sys/resource.h>
 
-static int fails;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "limits sim: %s:%d: %s\n", __FILE__, __LINE__, #cond);                 \
-            fails++;                                                                               \
-        }                                                                                          \
-    } while (0)
+#define SIM_NAME "limits sim"
+#include "sim_check.h"
 
 CUptiResult CUPTIAPI sim_register(CUpti_BuffersCallbackRequestFunc req,
                                   CUpti_BuffersCallbackCompleteFunc done);
@@ -71,19 +64,6 @@ CUptiResult CUPTIAPI sim_enable(CUpti_ActivityKind kind);
 CUptiResult CUPTIAPI sim_enable(CUpti_ActivityKind kind)
 {
     return kind == CUPTI_ACTIVITY_KIND_MEMSET ? CUPTI_ERROR_NOT_SUPPORTED : CUPTI_SUCCESS;
-}
-
-static int NVTX_API fake_cupti_dpush(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a)
-{
-    (void)d;
-    (void)a;
-    return 0;
-}
-
-static int NVTX_API fake_cupti_dpop(nvtxDomainHandle_t d)
-{
-    (void)d;
-    return 0;
 }
 
 /* CUPTI's marker record, written as the tracer writes a buffer's. */

@@ -23,15 +23,8 @@
 #undef cuptiActivityEnable
 #undef cuptiActivityRegisterCallbacks
 
-static int fails;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "startup sim: %s:%d: %s\n", __FILE__, __LINE__, #cond);                \
-            fails++;                                                                               \
-        }                                                                                          \
-    } while (0)
+#define SIM_NAME "startup sim"
+#include "sim_check.h"
 
 /* A buffer as CUPTI hands it over: n instant markers named names[i],
  * back to back (cuptiActivityGetNextRecord walks them); *valid its bytes. */

@@ -32,15 +32,8 @@ static void *sim_realloc(void *p, size_t n)
 #include "sim_open.h"
 #undef realloc
 
-static int fails;
-
-#define EXPECT(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "write fail sim: %s:%d: %s\n", __FILE__, __LINE__, #cond);             \
-            fails++;                                                                               \
-        }                                                                                          \
-    } while (0)
+#define SIM_NAME "write fail sim"
+#include "sim_check.h"
 
 /* An instant marker named name at a fixed time (so its line's length is
  * known in advance). */

@@ -187,7 +187,8 @@ static void print_summary(const char *path, const cr_trace_summary *s, long top)
         cr_str_copy(dropped, sizeof dropped, "unknown");
     printf("#   %s, %llu events, dropped records %s%s, %zu device(s) described\n",
            s->info.complete ? "complete"
-                            : "INCOMPLETE (the program was killed, crashed or called exec)",
+                            : "INCOMPLETE (the program was killed, crashed or called exec, or "
+                              "the file size limit, ulimit -f, cut the trace)",
            (unsigned long long)s->info.events, dropped,
            s->info.dropped_known && s->info.dropped_records ? " (records are missing!)" : "",
            s->n_devices);

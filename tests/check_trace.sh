@@ -138,7 +138,7 @@ grep -qF "matmul_tiled(" "$T/o" && { echo "check_trace: summary: the name was no
 "$CR" trace summary --full-names $FIX/h200_cuda_demo.json >"$T/o" 2>"$T/e"; check "summary --full-names" 0 $?
 has "summary --full-names" "$T/o" "matmul_tiled(float const*, float const*, float*, int)"
 "$CR" trace summary $FIX/h200_cuda_demo_killed.json >"$T/o" 2>"$T/e"; check "summary killed" 0 $?
-has "summary killed" "$T/o" "INCOMPLETE (the program was killed, crashed or called exec)"
+has "summary killed" "$T/o" "INCOMPLETE (the program was killed, crashed or called exec, or"
 # closing a killed trace for other viewers (the sed line in traces/README.md):
 # strict JSON with every complete event, also when cut inside an event
 if command -v python3 >/dev/null 2>&1; then
@@ -350,7 +350,7 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         has "limits sim --fsize" "$T/o" "limits sim --fsize: ok"
         has "limits sim --fsize: stderr" "$T/e" "the file size limit (ulimit -f, 16384 bytes) is reached"
         "$CR" trace summary "$T"/limfs/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --fsize: the reader reads it" 0 $?
-        has "limits sim --fsize: the reader reads it" "$T/o" "INCOMPLETE"
+        has "limits sim --fsize: the reader reads it" "$T/o" "or the file size limit, ulimit -f, cut the trace"
         "$T/limits" --lowfd "$T/limlo" >"$T/o" 2>"$T/e"; check "limits sim --lowfd" 0 $?
         has "limits sim --lowfd" "$T/o" "limits sim --lowfd: ok"
         "$CR" trace summary "$T"/limlo/commroof-trace.*.json >"$T/o" 2>"$T/e"; check "limits sim --lowfd: the reader reads it" 0 $?

@@ -316,6 +316,33 @@ def print_spread(per_band, per_sys):
         print("%-24s" % g + cells(per))
 
 
+MULTI_NODE = re.compile(r"-\d+(n|rack)$")
+
+
+def print_ramp(title, rows):
+    """Per log of a multi-node system, predicted / measured at each size from
+    1 MiB to 2 GiB: whether a log's misses stay at one ratio (a rate the
+    model does not know: the NIC's efficiency, a fabric) or close as the
+    message grows (a cost per step or per message that it does not know)."""
+    sizes = [1 << k for k in range(20, 32)]
+    print("\n== %s: predicted / measured by message size, multi-node logs ==" % title)
+    print("%-58s %s" % ("", " ".join("%5s" % ce_size(b) for b in sizes)))
+    by_log = {}
+    for r in rows:
+        if MULTI_NODE.search(r["system"]) and r["pred"] and r["measured"]:
+            by_log.setdefault(r["log"], {})[r["bytes"]] = r["pred"] / r["measured"]
+    for log in sorted(by_log):
+        q = by_log[log]
+        if not any(b in q for b in sizes):
+            continue
+        print("%-58s %s" % (log[:58], " ".join("%5.2f" % q[b] if b in q else "    -"
+                                                for b in sizes)))
+
+
+def ce_size(b):
+    return "%dM" % (b >> 20) if b < 1 << 30 else "%dG" % (b >> 30)
+
+
 def print_against(rows, other, other_name, halves, markdown):
     """Both models' tables over the rows both predict: (log, bytes) rows
     with an error in each."""
@@ -347,6 +374,9 @@ def main():
                     help="also print, where two logs get the same prediction at a size, the "
                          "least |error| one prediction can have on both: the floor the "
                          "spread between machines sets")
+    ap.add_argument("--ramp", action="store_true",
+                    help="also print, per log of a multi-node system, predicted / measured at "
+                         "each size from 1 MiB to 2 GiB, per half")
     ap.add_argument("--against", metavar="OTHER_COMMROOF",
                     help="also evaluate this other build and print both models' tables over "
                          "the rows both predict (before/after on the same rows)")
@@ -372,6 +402,9 @@ def main():
                 hr = [r for r in rows if r["half"] == h]
                 print_bias("%s half, by algorithm/protocol" % h, bias_table(hr, "impl"))
                 print_bias("%s half, by log" % h, bias_table(hr, "log"))
+        if a.ramp:
+            for h in halves:
+                print_ramp("%s half" % h, [r for r in rows if r["half"] == h])
         if a.spread:
             print_spread(*spread_table(rows))
         if a.against:

@@ -47,6 +47,8 @@ static const char plot_help_head[] =
 
 static const char plot_help_tail[] =
     "\n"
+    "An option the chart does not draw (--metric on a roofline, --trace on compare)\n"
+    "is a usage error, naming the charts that take it.\n"
     "gnuplot is run as \"gnuplot\" from PATH, or $COMMROOF_GNUPLOT.\n"
     "examples:\n"
     "  commroof plot roofline --topo h200-1 --trace traces/h200-1 -o roofline.png\n"
@@ -75,6 +77,8 @@ typedef struct {
     bool json, no_render, ratio, allow_gpu;
     bool suite_given; /* rooflines show suite points only when asked */
     bool max_given;   /* -e given: the sweep ends there, whatever was measured */
+    bool gpu_given, metric_given;
+    const char *size_opt; /* the first of -b, -e, -f given (sweep only) */
 } plot_opts;
 
 static const char *gnuplot_prog(void)
@@ -143,8 +147,9 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
          .id = O_SUITE},
         {"--gpu", NULL, "R", "GPU rank whose figures the rooflines use (default 0)", .id = O_GPU},
         {"--trace", NULL, "FILE",
-         "a commroof trace with measured cases (repeatable; a folder\n"
-         "takes every *.json and *.json.gz in it)",
+         "a commroof trace with measured cases (every chart but\n"
+         "compare; repeatable; a folder takes every *.json and\n"
+         "*.json.gz in it)",
          .id = O_TRACE, .repeat = true},
         {"--nccl-tests", NULL, "LOG", "an nccl-tests output log (sweep, accuracy; repeatable)",
          .id = O_LOG, .repeat = true},
@@ -212,6 +217,7 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             if (strcmp(v, "bound") != 0 && strcmp(v, "headroom") != 0)
                 return cli_usage_error("plot", "--metric \"%s\": use bound or headroom", v);
             o->metric = v;
+            o->metric_given = true;
             break;
         case O_GPU: {
             char *end = NULL;
@@ -219,6 +225,7 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             if (end == v || *end || g < 0 || g > 1000000)
                 return cli_usage_error("plot", "--gpu \"%s\" is not a GPU rank (0, 1, ...)", v);
             o->gpu = (int)g;
+            o->gpu_given = true;
             break;
         }
         case O_TRACE:
@@ -236,6 +243,8 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
             if (end == v || *end || !(x > 1) || !isfinite(x))
                 return cli_usage_error("plot", "-f \"%s\": the size factor must be > 1", v);
             o->factor = x;
+            if (!o->size_opt)
+                o->size_opt = args.opt->name;
             break;
         }
         case O_MIN:
@@ -251,11 +260,66 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
                 o->max_bytes = x;
                 o->max_given = true;
             }
+            if (!o->size_opt)
+                o->size_opt = args.opt->name;
             break;
         }
         default:
             break;
         }
+    }
+    return CLI_OK;
+}
+
+/* An option that only some chart kinds draw, given to another kind, would
+ * be dropped without a word (plot compare --trace drew no measured time and
+ * exited 0): it is refused, naming the kinds that take it. */
+static int check_kind_opts(const plot_opts *o)
+{
+    static const char rooflines[] = "roofline comm-roofline";
+    const struct {
+        const char *name;
+        bool given;
+        const char *kinds; /* space-separated */
+    } kind_opts[] = {
+        {"--gpu", o->gpu_given, rooflines},
+        {"--suite", o->suite_given, "roofline comm-roofline gap compare"},
+        {"--measured-json", o->measured_json != NULL, "roofline comm-roofline gap"},
+        {"--trace", o->n_traces > 0, "roofline comm-roofline gap sweep accuracy"},
+        {"--nccl-tests", o->n_logs > 0, "sweep accuracy"},
+        {"--trace-topo", o->trace_topo != NULL, "roofline comm-roofline gap sweep accuracy"},
+        {"--allow-gpu-mismatch", o->allow_gpu, "roofline comm-roofline gap sweep accuracy"},
+        {"--ranks", o->ranks != NULL, "sweep"},
+        {o->size_opt, o->size_opt != NULL, "sweep"},
+        {"--dtype", o->dtype != NULL, "sweep"},
+        {"--metric", o->metric_given, "compare"},
+        {"--ratio", o->ratio, "accuracy"},
+    };
+    size_t kl = strlen(o->kind);
+    for (size_t i = 0; i < sizeof kind_opts / sizeof *kind_opts; i++) {
+        if (!kind_opts[i].given)
+            continue;
+        const char *k = kind_opts[i].kinds;
+        bool takes = false;
+        for (const char *p = k; *p && !takes; p += strcspn(p, " "), p += *p == ' ') {
+            size_t n = strcspn(p, " ");
+            takes = n == kl && strncmp(p, o->kind, n) == 0;
+        }
+        if (takes)
+            continue;
+        /* "a b c" -> "the a, b and c charts" */
+        char list[160] = "";
+        int n = 0, words = 1;
+        for (const char *p = k; *p; p++)
+            words += *p == ' ';
+        for (const char *p = k; *p; p += strcspn(p, " "), p += *p == ' ', n++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.*s",
+                     n == 0           ? ""
+                     : n == words - 1 ? " and "
+                                      : ", ",
+                     (int)strcspn(p, " "), p);
+        return cli_usage_error("plot", "%s applies to the %s chart%s only, not to %s",
+                               kind_opts[i].name, list, words > 1 ? "s" : "", o->kind);
     }
     return CLI_OK;
 }
@@ -287,8 +351,6 @@ int cli_cmd_plot(int argc, char **argv)
                                "roofline%s)",
                                o.out, o.out + ol - 4, o.out + ol - 4);
     bool is_acc = strcmp(o.kind, "accuracy") == 0;
-    if (o.ratio && !is_acc)
-        return cli_usage_error("plot", "--ratio applies to the accuracy chart only");
     if (o.n_positional > 0 && !is_acc)
         return cli_usage_error("plot", "unexpected argument \"%s\"", o.positional[0]);
 
@@ -302,6 +364,8 @@ int cli_cmd_plot(int argc, char **argv)
                                "unknown chart \"%s\": roofline, comm-roofline, gap, sweep, "
                                "compare or accuracy",
                                o.kind);
+    if ((rc = check_kind_opts(&o)) != CLI_OK)
+        return rc;
     if (is_acc) {
         for (int i = 0; i < o.n_positional && o.n_traces < MAX_FILES; i++)
             o.traces[o.n_traces++] = o.positional[i];

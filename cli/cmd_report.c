@@ -80,11 +80,12 @@ int cli_cmd_report(int argc, char **argv)
          .str = &ranks_spec},
         {"--dtype", NULL, "D",
          "element type of traced operators whose kernels do not\n"
-         "show it (program roofline, as commroof roofline --dtype)",
+         "show it (program roofline, with --trace: as commroof\n"
+         "roofline --dtype)",
          .id = O_DTYPE},
         {"--top", NULL, "N",
          "operators on the program roofline's gap chart, most time\n"
-         "to save first (default 12; the rest summed)",
+         "to save first (with --trace; default 12; the rest summed)",
          .id = O_TOP},
         {"--compare", NULL, "T1,T2,..",
          "topologies of the comparison charts (default hgx-h100-8,\n"
@@ -148,6 +149,13 @@ int cli_cmd_report(int argc, char **argv)
     }
     if (!dir || !dir[0])
         return cli_usage_error("report", "say where the report goes: -o DIR");
+    /* options of parts that only traces make would be dropped without a
+     * word (QA audit of the documentation examples) */
+    if (nt == 0 && (has_dtype || top > 0))
+        return cli_usage_error("report",
+                               "%s applies to the program roofline, which only --trace makes: give "
+                               "--trace TRACE too, or leave %s out",
+                               has_dtype ? "--dtype" : "--top", has_dtype ? "--dtype" : "--top");
     /* inputs named by an option fail under that option's name, not under
      * the first part that reads them (QA audit of 2026-12-06) */
     for (int i = 0; i < nt + nl; i++) {

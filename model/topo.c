@@ -93,6 +93,8 @@ static void gpu_spec_release(cr_gpu_spec *s)
     free(s->vendor);
     free(s->source);
     free(s->meas_source);
+    for (int k = 0; k < CR_DT__COUNT; k++)
+        free(s->meas_flops_source[k]);
 }
 
 void cr_topo_free(cr_topo *t)
@@ -161,8 +163,13 @@ int cr_topo_add_gpu_spec(cr_topo *t, const cr_gpu_spec *spec)
     s->vendor = dup_or_null(spec->vendor);
     s->source = dup_or_null(spec->source);
     s->meas_source = dup_or_null(spec->meas_source);
+    bool oom = false;
+    for (int k = 0; k < CR_DT__COUNT; k++) {
+        s->meas_flops_source[k] = dup_or_null(spec->meas_flops_source[k]);
+        oom |= spec->meas_flops_source[k] && !s->meas_flops_source[k];
+    }
     if ((spec->name && !s->name) || (spec->vendor && !s->vendor) || (spec->source && !s->source) ||
-        (spec->meas_source && !s->meas_source)) {
+        (spec->meas_source && !s->meas_source) || oom) {
         gpu_spec_release(s);
         return -1;
     }

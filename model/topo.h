@@ -70,24 +70,28 @@ typedef enum {
 
 /* Figures of one GPU model, shared by every GPU of that model. */
 typedef struct {
-    char *name;                      /* "H200-SXM" */
-    char *vendor;                    /* "nvidia", "amd", "google" */
-    int arch;                        /* NVIDIA SM version x10 (90 = Hopper); 0 otherwise */
-    double peak_flops[CR_DT__COUNT]; /* dense peak, FLOP/s; 0 = not supported */
-    double hbm_bytes;                /* capacity */
-    double hbm_Bps;                  /* peak bandwidth */
-    double l2_bytes;                 /* on-chip cache (NVIDIA L2; AMD: the L2s of all dies) */
-    double l2_Bps;                   /* its bandwidth, bytes read plus written per second; 0 =
-                                        unknown (doc/bounds.md 1.4: warm and cold) */
-    double llc_bytes, llc_Bps;       /* a memory-side last-level cache (MI300X Infinity Cache)
-                                        between the L2 and HBM; 0 = none / unknown */
-    int sms;                         /* SMs (or CUs) */
-    double clock_hz;                 /* boost clock, 0 if unknown */
-    double meas_flops[CR_DT__COUNT]; /* measured ceilings (calibrate); 0 = absent */
-    double meas_hbm_Bps;             /* measured copy bandwidth; 0 = absent */
-    double meas_l2_Bps;              /* measured L2-resident stream bandwidth; 0 = absent */
-    char *source;                    /* where the figures come from */
-    char *meas_source;               /* where the measured ones come from, NULL unsaid */
+    char *name;                            /* "H200-SXM" */
+    char *vendor;                          /* "nvidia", "amd", "google" */
+    int arch;                              /* NVIDIA SM version x10 (90 = Hopper); 0 otherwise */
+    double peak_flops[CR_DT__COUNT];       /* dense peak, FLOP/s; 0 = not supported */
+    double hbm_bytes;                      /* capacity */
+    double hbm_Bps;                        /* peak bandwidth */
+    double l2_bytes;                       /* on-chip cache (NVIDIA L2; AMD: the L2s of all dies) */
+    double l2_Bps;                         /* its bandwidth, bytes read plus written per second; 0 =
+                                              unknown (doc/bounds.md 1.4: warm and cold) */
+    double llc_bytes, llc_Bps;             /* a memory-side last-level cache (MI300X Infinity Cache)
+                                              between the L2 and HBM; 0 = none / unknown */
+    int sms;                               /* SMs (or CUs) */
+    double clock_hz;                       /* boost clock, 0 if unknown */
+    double meas_flops[CR_DT__COUNT];       /* measured ceilings (calibrate); 0 = absent */
+    double meas_hbm_Bps;                   /* measured copy bandwidth; 0 = absent */
+    double meas_l2_Bps;                    /* measured L2-resident stream bandwidth; 0 = absent */
+    char *source;                          /* where the figures come from */
+    char *meas_source;                     /* where meas_hbm_Bps and meas_l2_Bps (<measured>) come
+                                              from, NULL unsaid */
+    char *meas_flops_source[CR_DT__COUNT]; /* where each meas_flops figure (<measured-flops>)
+                                              comes from, NULL unsaid: a calibration that
+                                              measured some types keeps the others' origins */
 } cr_gpu_spec;
 
 /* Figures of one switch model. */

@@ -583,7 +583,8 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     "\"1.98GHz\" or \"1980MHz\")",
                     clk);
     bool any = false;
-    const char *meas_src = NULL; /* the first measured element's source */
+    const char *meas_src = NULL;                       /* <measured>'s source */
+    const char *meas_flops_src[CR_DT__COUNT] = {NULL}; /* each <measured-flops>'s */
     for (xmlNode *c = n->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
@@ -601,8 +602,7 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                 (st = get_pos(L, c, "l2-bw", CR_UNIT_BANDWIDTH, MAX_BW_BPS,
                               "1PB/s (e.g. \"9TB/s\")", &s.meas_l2_Bps)))
                 return st;
-            if (!meas_src)
-                meas_src = txml_get(L, c, "source");
+            meas_src = txml_get(L, c, "source");
             continue;
         }
         bool meas = txml_is_name(c, "measured-flops");
@@ -619,8 +619,8 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                           "1000PFLOP/s (e.g. \"989TFLOP/s\")", slot)))
             return st;
         any |= !meas;
-        if (meas && !meas_src)
-            meas_src = txml_get(L, c, "source");
+        if (meas)
+            meas_flops_src[k] = txml_get(L, c, "source");
     }
     if (!any)
         return FAIL(L, n, CR_EINVAL,
@@ -629,10 +629,17 @@ static cr_status read_gpu_model(loader *L, xmlNode *n)
                     name);
     L->gpu_spec_line[L->t->n_gpu_specs] = txml_line_of(n);
     /* the spec takes copies: the loader's strings are borrowed */
-    char *ms = meas_src ? strdup(meas_src) : NULL;
-    s.meas_source = ms;
-    int added = (meas_src && !ms) ? -1 : cr_topo_add_gpu_spec(L->t, &s);
-    free(ms);
+    bool oom = false;
+    s.meas_source = meas_src ? strdup(meas_src) : NULL;
+    oom |= meas_src && !s.meas_source;
+    for (int k = 0; k < CR_DT__COUNT; k++) {
+        s.meas_flops_source[k] = meas_flops_src[k] ? strdup(meas_flops_src[k]) : NULL;
+        oom |= meas_flops_src[k] && !s.meas_flops_source[k];
+    }
+    int added = oom ? -1 : cr_topo_add_gpu_spec(L->t, &s);
+    free(s.meas_source);
+    for (int k = 0; k < CR_DT__COUNT; k++)
+        free(s.meas_flops_source[k]);
     if (added < 0)
         return txml_oom(L);
     return CR_OK;
@@ -1269,7 +1276,7 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
                 sb_str(&b, "    <measured-flops");
                 sb_attr(&b, "dtype", cr_dtype_name((cr_dtype)k));
                 sb_qty(&b, "value", s->meas_flops[k], CR_UNIT_FLOPS);
-                sb_attr(&b, "source", s->meas_source);
+                sb_attr(&b, "source", s->meas_flops_source[k]);
                 sb_str(&b, "/>\n");
             }
         sb_str(&b, "  </gpu-model>\n");

@@ -294,21 +294,35 @@ static cr_status apply_measured_ceilings(cr_topo *t, const cr_vcalib *c, const c
         any |= c->flops[dt] > 0;
     if (!any)
         return CR_OK;
+    /* each FLOP/s figure has its own source: those measured again take
+     * this one, the others keep theirs (QA audit, 2026-12-07: one source
+     * for every measured figure credited a base's GEMM figures to an HBM
+     * trace that measured none) */
+    for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
+        if (c->flops[dt] > 0) {
+            char *fs = strdup(source);
+            if (!fs)
+                return CR_ENOMEM;
+            g->meas_flops[dt] = c->flops[dt];
+            free(g->meas_flops_source[dt]);
+            g->meas_flops_source[dt] = fs;
+        }
+    /* <measured>'s source speaks for hbm-bw and l2-bw only: untouched when
+     * neither was measured again */
+    if (!(c->hbm_Bps > 0) && !(c->l2_Bps > 0))
+        return CR_OK;
     /* which figures the base topology had that this calibration did not
      * measure again, read before the new ones are written */
     bool keep_l2 = !(c->l2_Bps > 0) && g->meas_l2_Bps > 0;
     bool keep_hbm = !(c->hbm_Bps > 0) && g->meas_hbm_Bps > 0;
-    if (c->hbm_Bps > 0)
-        g->meas_hbm_Bps = c->hbm_Bps;
-    if (c->l2_Bps > 0)
-        g->meas_l2_Bps = c->l2_Bps;
-    for (int dt = 0; dt < CR_DT__COUNT && dt < 16; dt++)
-        if (c->flops[dt] > 0)
-            g->meas_flops[dt] = c->flops[dt];
     char *ms = kept_source(source, g->meas_source ? g->meas_source : "the base topology", keep_hbm,
                            keep_l2);
     if (!ms)
         return CR_ENOMEM;
+    if (c->hbm_Bps > 0)
+        g->meas_hbm_Bps = c->hbm_Bps;
+    if (c->l2_Bps > 0)
+        g->meas_l2_Bps = c->l2_Bps;
     free(g->meas_source);
     g->meas_source = ms;
     return CR_OK;

@@ -211,7 +211,11 @@ static void test_calibrate_measured_model(void **state)
     assert_close(b->meas_flops[CR_DT_BF16], 0, 0, 0);
     assert_close(b->meas_flops[CR_DT_FP32], 0, 0, 0);
     assert_null(b->meas_source);
+    assert_null(b->meas_flops_source[CR_DT_BF16]);
     assert_string_equal(a->meas_source, "run1");
+    assert_string_equal(a->meas_flops_source[CR_DT_BF16], "run1");
+    assert_string_equal(a->meas_flops_source[CR_DT_FP32], "run1");
+    assert_null(a->meas_flops_source[CR_DT_FP16]);
 
     /* run2 measures the L2 only: the HBM figure is kept from run1 */
     memset(&c, 0, sizeof c);
@@ -223,18 +227,24 @@ static void test_calibrate_measured_model(void **state)
     assert_int_equal(cr_validate_apply_calibration(t, &c, "run2"), CR_OK);
     assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
                         "run2; hbm-bw not measured again, kept from: run1");
-    /* run3 measures FLOP/s only: HBM from run1, L2 from run2 */
+    /* run3 measures bf16 FLOP/s only: <measured> (HBM from run1, L2 from
+     * run2) keeps its source, bf16 takes run3's and fp32 keeps run1's (QA
+     * audit, 2026-12-07: every measured figure was credited to run3) */
     memset(&c, 0, sizeof c);
     c.flops[CR_DT_BF16] = 810e12;
     assert_int_equal(cr_validate_apply_calibration(t, &c, "run3"), CR_OK);
     assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
-                        "run3; hbm-bw not measured again, kept from: run1; l2-bw not measured "
-                        "again, kept from: run2");
-    /* run4 the same: both kept figures keep their first origins */
+                        "run2; hbm-bw not measured again, kept from: run1");
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_flops_source[CR_DT_BF16], "run3");
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_flops_source[CR_DT_FP32], "run1");
+    /* run4 measures HBM only: L2 still from run2, the FLOP/s untouched */
+    memset(&c, 0, sizeof c);
+    c.hbm_Bps = 4.6e12;
     assert_int_equal(cr_validate_apply_calibration(t, &c, "run4"), CR_OK);
     assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_source,
-                        "run4; hbm-bw not measured again, kept from: run1; l2-bw not measured "
-                        "again, kept from: run2");
+                        "run4; l2-bw not measured again, kept from: run2");
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_flops_source[CR_DT_BF16], "run3");
+    assert_string_equal(cr_topo_gpu_spec(t, 0)->meas_flops_source[CR_DT_FP32], "run1");
     cr_topo_free(t);
 }
 

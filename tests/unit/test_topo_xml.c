@@ -296,6 +296,12 @@ static void test_shipped_figures(void **state)
     /* the best HBM stream kernel of traces/h200-1/kernels-hbm.json (read 8 GiB:
      * 4.6503 TB/s read), rounded up so that it stays a ceiling */
     assert_close(cr_topo_gpu_spec(t, 0)->meas_hbm_Bps, 4.651e12, 1e-12, 0);
+    /* each <measured-flops> keeps its own source, not <measured>'s (QA
+     * audit, 2026-12-07: a calibrated copy credited the GEMMs to the HBM
+     * stream kernels) */
+    assert_non_null(
+        strstr(cr_topo_gpu_spec(t, 0)->meas_flops_source[CR_DT_BF16], "best cuBLASLt bf16 GEMM"));
+    assert_null(strstr(cr_topo_gpu_spec(t, 0)->meas_source, "GEMM"));
     cr_topo_free(t);
 
     /* DGX A100: 12 NVLink3 links x 25GB/s = 300GB/s; gen2 switches, no NVLS;
@@ -818,6 +824,9 @@ static void test_calibrated_roundtrip(void **state)
     free(g->meas_source);
     g->meas_source = strdup("calibrate \"run\" & more");
     assert_non_null(g->meas_source);
+    free(g->meas_flops_source[CR_DT_BF16]);
+    g->meas_flops_source[CR_DT_BF16] = strdup("gemm run");
+    assert_non_null(g->meas_flops_source[CR_DT_BF16]);
     static const struct {
         const char *key;
         double value;
@@ -846,6 +855,10 @@ static void test_calibrated_roundtrip(void **state)
     assert_true(h->llc_bytes == g->llc_bytes && h->llc_Bps == g->llc_Bps);
     /* the measured figures keep their source (calibrate wrote none before) */
     assert_string_equal(h->meas_source, "calibrate \"run\" & more");
+    /* each measured FLOP/s figure keeps its own (QA audit, 2026-12-07:
+     * every one came back with <measured>'s) */
+    assert_string_equal(h->meas_flops_source[CR_DT_BF16], "gemm run");
+    assert_null(h->meas_flops_source[CR_DT_FP8]);
     assert_true(cr_topo_param(u, "coll.eff.nvls", 0) == 0.1 + 0.2);
     assert_string_equal(cr_topo_find_param(u, "mech.ce.eff")->source, "calibrate");
     unlink(path);

@@ -1069,16 +1069,45 @@ int cli_cmd_calibrate(int argc, char **argv)
                          i < 4 ? inputs[i] : "...");
     if (used > 0 && (size_t)used < sizeof src)
         cr_str_copy(src + used, sizeof src - (size_t)used, ")");
-    if (cr_validate_apply_calibration(t, &cal, src) != CR_OK) {
-        rc = cli_fail("calibrate", "out of memory");
-        goto out;
+    /* the base as it was, to tell whether the calibration changed it */
+    char *base_xml = NULL, *cal_xml = NULL;
+    size_t base_len = 0, cal_len = 0;
+    {
+        cr_diag d = {{0}};
+        if (cr_topo_xml_save_memory(t, &base_xml, &base_len, &d) != CR_OK) {
+            rc = cli_fail("calibrate", "%s", d.msg);
+            goto out;
+        }
+        cr_status st = cr_validate_apply_calibration(t, &cal, src);
+        if (st == CR_OK)
+            st = cr_topo_xml_save_memory(t, &cal_xml, &cal_len, &d);
+        bool same = st == CR_OK && cal_len == base_len && !memcmp(cal_xml, base_xml, base_len);
+        free(base_xml);
+        free(cal_xml);
+        if (st != CR_OK) {
+            rc = cli_fail("calibrate", "out of memory");
+            goto out;
+        }
+        /* cases read that gave no figure (a sweep cut short, sizes too small
+         * to measure a ceiling): the output is the base, not passed off as a
+         * calibration (QA audit, 2026-12-07: an empty figure table, exit 0) */
+        bool p2p_unwritten =
+            t->n_gpus < 2 && (cal.p2p_Bps[0] > 0 || cal.p2p_Bps[1] > 0 || cal.p2p_Bps[2] > 0);
+        if (p2p_unwritten)
+            fprintf(stderr,
+                    "commroof calibrate: note: the copies between GPUs (p2p ranges) set the "
+                    "mechanisms of a peer copy, mech.*, and %s has one GPU: they are shown, not "
+                    "written; give a base of two or more GPUs (--topo)\n",
+                    t->name);
+        if (same)
+            fprintf(stderr,
+                    "commroof calibrate: note: nothing was calibrated: the %d case(s) read give "
+                    "no figure that %s takes (%s); %s holds the base's figures\n",
+                    cal.n_used, t->name,
+                    p2p_unwritten ? "the p2p figures above need two GPUs"
+                                  : "too few sizes of a family, or a sweep cut short",
+                    out_path ? out_path : "the output");
     }
-    if (t->n_gpus < 2 && (cal.p2p_Bps[0] > 0 || cal.p2p_Bps[1] > 0 || cal.p2p_Bps[2] > 0))
-        fprintf(stderr,
-                "commroof calibrate: note: the copies between GPUs (p2p ranges) set the "
-                "mechanisms of a peer copy, mech.*, and %s has one GPU: they are shown, not "
-                "written; give a base of two or more GPUs (--topo)\n",
-                t->name);
     cr_diag d = {{0}};
     if (out_path) {
         if (cr_topo_xml_save_file(t, out_path, &d) != CR_OK) {

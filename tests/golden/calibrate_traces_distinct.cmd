@@ -14,5 +14,5 @@ head -c $(($(wc -c < "$T") / 2)) "$T" > "$d/half.json"
 $CR calibrate --topo h200-1 --from-traces "$d/half.json" -o "$d/half.xml" 2>&1 >/dev/null | sed "s|$d/||g"
 # p2p copies on a one-GPU base: shown, not written, and said (before: the
 # table of p2p figures, and a topology without them, silently)
-$CR calibrate --from-traces traces/nvidia-h200-x2/kernels-p2p.json.gz --topo h200-1 -o "$d/p2p.xml" 2>&1 >/dev/null
+$CR calibrate --from-traces traces/nvidia-h200-x2/kernels-p2p.json.gz --topo h200-1 -o "$d/p2p.xml" 2>&1 >/dev/null | sed "s|$d/||g"
 grep -c "mech\." "$d/p2p.xml" || :

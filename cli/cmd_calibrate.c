@@ -608,8 +608,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                             json_string(lolo_mode  ? "leave-one-log-out"
                                         : fit_coll ? "fit on one collective"
                                                    : "none (one log)"));
-        json_object_set_new(o, "mean_abs_ln_before", json_real(fit.obj_before));
-        json_object_set_new(o, "mean_abs_ln_after", json_real(fit.obj_after));
+        /* a mean over no row is none, not a perfect 0 (every row a violation) */
+        json_object_set_new(o, "mean_abs_ln_before",
+                            fit.rows ? json_real(fit.obj_before) : json_null());
+        json_object_set_new(o, "mean_abs_ln_after",
+                            fit.rows ? json_real(fit.obj_after) : json_null());
         for (int k = 0; k < fit.n_keys; k++) {
             json_t *e = json_object();
             json_object_set_new(e, "key", json_string(fit.k[k].key));
@@ -679,9 +682,17 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         }
         fprintf(rep, "# commroof calibrate --nccl-tests: %d log(s), %zu rows on %s%s%s\n", n_logs,
                 n_rows, t->name, out_path ? " -> " : "", out_path ? out_path : "");
-        fprintf(rep, "# fit on %d log(s)%s%s, %d rows: mean |ln(pred/measured)| %.4f -> %.4f\n",
-                n_fit, fit_coll ? " of " : "", fit_coll ? fit_coll : "", fit.rows, fit.obj_before,
-                fit.obj_after);
+        if (fit.rows)
+            fprintf(rep, "# fit on %d log(s)%s%s, %d rows: mean |ln(pred/measured)| %.4f -> %.4f\n",
+                    n_fit, fit_coll ? " of " : "", fit_coll ? fit_coll : "", fit.rows,
+                    fit.obj_before, fit.obj_after);
+        else
+            /* it printed "0 rows: ... 0.0000 -> 0.0000", a perfect fit of
+             * nothing (QA audit, 2026-12-07) */
+            fprintf(rep,
+                    "# fit on %d log(s)%s%s: no row to fit on (each of their rows is measured "
+                    "below its bound: a violation, left out of the fit)\n",
+                    n_fit, fit_coll ? " of " : "", fit_coll ? fit_coll : "");
         if (fit.obj_after > fit.obj_before)
             /* each key is fitted on the rows it shapes (validate/calibrate_nccl.c),
              * which can trade against the others' */
@@ -697,7 +708,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     "cross): the rates (coll.eff.*) were fitted on the %d rows within %dx of "
                     "the largest size too\n",
                     fit.rate_rows, CR_CNF_RATE_SPAN);
-        fprintf(rep, "# %-26s %12s %12s %-5s %5s\n", "key", "before", "after", "unit", "rows");
+        if (fit.rows)
+            fprintf(rep, "# %-26s %12s %12s %-5s %5s\n", "key", "before", "after", "unit", "rows");
         int pinned = 0;
         for (int k = 0; k < fit.n_keys; k++) {
             if (fit.k[k].rows == 0)
@@ -729,8 +741,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             fprintf(rep,
                     "# note: nothing was fitted: no key moved from its shipped figure%s; %s "
                     "holds the base's constants\n",
-                    n_rows < CR_CNF_MIN_ROWS ? " (a key needs at least 2 rows; give more sizes)"
-                                             : "",
+                    fit.rows == 0 && violations  ? " (no row left to fit on: see the violations)"
+                    : fit.rows < CR_CNF_MIN_ROWS ? " (a key needs at least 2 rows; give more sizes)"
+                                                 : "",
                     out_path ? out_path : "the output");
         if (pinned)
             /* a key at the edge of its plausible range would absorb rows

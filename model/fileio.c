@@ -399,6 +399,19 @@ cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *
     char base[4096];
     if (!dir_name(dir, base, sizeof base) || strlen(base) + 12 > size)
         return cr_diag_set(d, CR_EINVAL, "%s: not a folder name that can be written", dir);
+    /* "." or "..": the folder cannot be moved aside under that name (the
+     * stage went inside it as "..partXXXXXX" and the whole result was
+     * written before the final rename failed with "Device or resource
+     * busy"), and replacing the current folder would leave the shell in a
+     * deleted one: refused here, before anything is written */
+    const char *last = strrchr(base, '/');
+    last = last ? last + 1 : base;
+    if (strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s: a folder named by \"%s\" cannot be replaced whole (it is moved "
+                           "aside and a new one put in its place): give its own name (e.g. "
+                           "../NAME) or a new folder",
+                           dir, last);
     struct stat sb;
     /* lstat, as cr_file_commit_dir: a link to a folder is refused here,
      * before anything is written, not after */

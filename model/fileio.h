@@ -102,7 +102,8 @@ cr_status cr_file_mkdirs(const char *dir, cr_diag *d);
 /* Makes a fresh empty folder beside dir ("DIR.partXXXXXX", its parent
  * created if missing) for a result to be written into whole before
  * cr_file_commit_dir() moves it to dir; its path goes to stage (size bytes).
- * Errors: CR_EIO, CR_EINVAL (the name does not fit). */
+ * Errors: CR_EIO, CR_EINVAL (the name does not fit, or its last part is
+ * "." or "..", which cannot be moved aside). */
 cr_status cr_file_stage_dir(const char *dir, char *stage, size_t size, cr_diag *d);
 
 /* Moves the finished folder stage (from cr_file_stage_dir) to dir: renamed

@@ -317,6 +317,15 @@ static void test_stage_dir(void **state)
     assert_int_equal(cr_file_stage_dir(at("tree/file"), stage, sizeof stage, &d), CR_EIO);
     assert_non_null(strstr(d.msg, "exists and is not a folder"));
     assert_int_equal(cr_file_mkdirs(at("tree/file/sub"), &d), CR_EIO);
+    /* "." and "..": refused before a stage is made inside them (the
+     * result was written whole, then the rename failed: EBUSY) */
+    const char *dots[] = {"tree/b/.", "tree/b/./", "tree/b/..", "."};
+    for (size_t i = 0; i < sizeof dots / sizeof *dots; i++) {
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_file_stage_dir(i < 3 ? at(dots[i]) : dots[i], stage, sizeof stage, &d),
+                         CR_EINVAL);
+        assert_non_null(strstr(d.msg, "cannot be replaced whole"));
+    }
     assert_int_equal(cr_file_mkdirs(at("tree/b/c/d"), NULL), CR_OK);
     struct stat sb;
     assert_int_equal(stat(at("tree/b/c/d"), &sb), 0);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -164,6 +165,20 @@ int cli_cmd_report(int argc, char **argv)
             return cli_fail("report", "%s %s: cannot open: %s", i < nt ? "--trace" : "--nccl-tests",
                             path, strerror(errno));
     }
+    /* the same for the harness results and the corpus, which failed under
+     * their part's title ("Measured problems: % of roofline: X: cannot
+     * open"), the corpus only after every chart had been rendered */
+    if (measured_json && access(measured_json, R_OK) != 0)
+        return cli_fail("report", "--measured-json %s: cannot open: %s", measured_json,
+                        strerror(errno));
+    struct stat cs;
+    if (corpus && stat(corpus, &cs) != 0)
+        return cli_fail("report", "--corpus %s: cannot open: %s", corpus, strerror(errno));
+    if (corpus && !S_ISDIR(cs.st_mode))
+        return cli_fail("report",
+                        "--corpus %s: not a folder; give the corpus folder (validate/corpus: "
+                        "topologies.txt and one folder of logs per system)",
+                        corpus);
 
     const char *cmp[MAX_TOPOS];
     int nc = 0;
@@ -173,6 +188,16 @@ int cli_cmd_report(int argc, char **argv)
         if (!cmp_buf)
             return cli_fail("report", "out of memory");
         int rc = cli_parse_topo_list("report", "--compare", cmp_buf, compare, cmp, MAX_TOPOS, &nc);
+        /* each machine opened now, so that a wrong name fails under
+         * --compare before anything is drawn (it failed under "Hardware
+         * comparison: bound time", the other charts rendered) */
+        for (int i = 0; rc == 0 && i < nc; i++) {
+            cr_topo *ct = NULL;
+            cr_diag cd = {{0}};
+            if (cr_topo_open(cmp[i], &ct, &cd) != CR_OK)
+                rc = cli_fail("report", "--compare %s: %s", compare, cd.msg);
+            cr_topo_free(ct);
+        }
         if (rc != 0) {
             free(cmp_buf);
             return rc;

@@ -9,3 +9,16 @@ echo "exit $?"
 E=$(mktemp -d /tmp/cr-golden-emptytr.XXXXXX)
 $CR report --trace "$E" -o /tmp/commroof-never-written --no-render 2>&1 | sed "s|$E|EMPTY|"
 rmdir "$E"
+# the same for --measured-json, --corpus and --compare (QA audit of the
+# report): they failed under their part's title ("Measured problems: % of
+# roofline: ...", "corpus: ...", "Hardware comparison: bound time: ..."),
+# the corpus and the comparison only after the charts before them had
+# been rendered
+$CR report --measured-json /nonexistent/m.json -o /tmp/commroof-never-written --no-render
+echo "exit $?"
+$CR report --corpus /nonexistent/corpus -o /tmp/commroof-never-written --no-render
+echo "exit $?"
+$CR report --corpus README.md -o /tmp/commroof-never-written --no-render
+echo "exit $?"
+$CR report --compare hgx-h100-8,nope -o /tmp/commroof-never-written --no-render 2>&1 | cut -c1-90
+ls -d /tmp/commroof-never-written 2>&1 | sed 's/:.*//'

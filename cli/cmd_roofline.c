@@ -103,27 +103,6 @@ static json_t *row_json(const cr_rf_row *w)
     return o;
 }
 
-/* The first operator row (one the model could bound: not a kernel listed
- * by name) when none of them got a bound, r->n when the table has no
- * operator row at all (every kernel ran outside the ranges roofline
- * reads: a program without annotations), else SIZE_MAX: a --ranks of
- * another size than every collective's, catalog parameters refused. A
- * table that bounds nothing checks nothing, and says so as validate does
- * ("FAILED: 55 of 55 case(s) not checked"), not "OK". */
-static size_t none_bounded(const cr_roofline *r)
-{
-    size_t first = SIZE_MAX;
-    for (size_t i = 0; i < r->n; i++) {
-        if (r->rows[i].kind == CR_RF_KERNEL)
-            continue;
-        if (r->rows[i].has_bound)
-            return SIZE_MAX;
-        if (first == SIZE_MAX)
-            first = i;
-    }
-    return first == SIZE_MAX ? r->n : first;
-}
-
 static void print_table(const cr_roofline *r, const cr_topo *t, long top)
 {
     printf("# commroof roofline on %s: %d trace file(s), %zu row(s)\n", t->name, r->files, r->n);
@@ -219,17 +198,9 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
         printf("# note: %d cr: range row(s) without a bound; first: %s %s: %s\n", r->cr_unbounded,
                w->op, w->args, w->note);
     }
-    size_t unb = none_bounded(r);
-    if (unb == r->n) {
-        printf("# FAILED: no operator row, so nothing was checked: no kernel ran inside a range "
-               "roofline reads (PyTorch's emit_nvtx, NCCL's own, cr:); annotate the program "
-               "(doc/roofline.md)\n");
-        return;
-    }
-    if (unb != SIZE_MAX) {
-        const cr_rf_row *w = &r->rows[unb];
-        printf("# FAILED: no operator row got a bound, so nothing was checked; first: %s %s: %s\n",
-               w->op, w->args, w->note);
+    char unchecked[1024];
+    if (cr_roofline_unchecked(r, unchecked, sizeof unchecked)) {
+        printf("# %s\n", unchecked);
         return;
     }
     printf("# %s: %d row(s) with a time below the bound%s\n", r->violations ? "FAILED" : "OK",
@@ -403,7 +374,7 @@ int cli_cmd_roofline(int argc, char **argv)
     }
     if (r.violations)
         rc = CLI_IMPOSSIBLE;
-    else if (none_bounded(&r) != SIZE_MAX)
+    else if (cr_roofline_unchecked(&r, (char[8]){0}, 8))
         rc = CLI_FAIL;
 out:
     cr_roofline_release(&r);

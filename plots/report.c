@@ -338,6 +338,17 @@ static cr_status program_part(rep *p, cr_diag *d)
         el += (size_t)snprintf(extra + el, sizeof extra - el,
                                " %d NCCL kernels or calls had no partner (not timed).",
                                rf.nccl_unpaired);
+    if (rf.nccl_grouped && el < sizeof extra)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d NCCL calls grouped with others of their kind (one kernel; "
+                               "not timed).",
+                               rf.nccl_grouped);
+    if (rf.info.skipped && el < sizeof extra)
+        el += (size_t)snprintf(extra + el, sizeof extra - el,
+                               " %d cr: range(s) skipped, neither a catalog operator call nor a "
+                               "crbench case validate reads%s%.300s%s.",
+                               rf.info.skipped, rf.info.why[0] ? " (first: " : "", rf.info.why,
+                               rf.info.why[0] ? ")" : "");
     if (rf.by_start && el < sizeof extra)
         el += (size_t)snprintf(extra + el, sizeof extra - el,
                                " %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1 nor their "

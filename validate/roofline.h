@@ -205,6 +205,18 @@ void cr_roofline_release(cr_roofline *r);
  * `commroof report --trace` print this line. */
 void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n);
 
+/* Whether the table checked nothing, and then why, as one line into buf (n
+ * bytes, truncated to fit): "FAILED: no operator row, so nothing was
+ * checked: ..." when every kernel ran outside the ranges roofline reads,
+ * "FAILED: no operator row got a bound, so nothing was checked; first: OP
+ * ARGS: NOTE" when operator rows there are but none got a bound (a --ranks
+ * of another size than every collective's, catalog parameters refused).
+ * False (buf untouched) when a row got a bound. A table that bounds
+ * nothing checks nothing, and says so as validate does, not "OK":
+ * `commroof roofline` prints this line (and exits 1), `commroof report
+ * --trace` puts it in the program roofline's notes. */
+bool cr_roofline_unchecked(const cr_roofline *r, char *buf, size_t n);
+
 /* The rows among the first n with a bound, by the time each could save:
  * most first, ties in the table's order. Their indices into idx (room for
  * n), their count into *count; CR_ENOMEM. The program gap chart's order

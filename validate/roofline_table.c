@@ -67,6 +67,29 @@ void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n)
              duration_text(r->save_s, v, sizeof v));
 }
 
+bool cr_roofline_unchecked(const cr_roofline *r, char *buf, size_t n)
+{
+    size_t first = SIZE_MAX;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->rows[i].kind == CR_RF_KERNEL)
+            continue;
+        if (r->rows[i].has_bound)
+            return false;
+        if (first == SIZE_MAX)
+            first = i;
+    }
+    if (first == SIZE_MAX)
+        snprintf(buf, n,
+                 "FAILED: no operator row, so nothing was checked: no kernel ran inside a range "
+                 "roofline reads (PyTorch's emit_nvtx, NCCL's own, cr:); annotate the program "
+                 "(doc/roofline.md)");
+    else
+        snprintf(buf, n,
+                 "FAILED: no operator row got a bound, so nothing was checked; first: %s %s: %s",
+                 r->rows[first].op, r->rows[first].args, r->rows[first].note);
+    return true;
+}
+
 typedef struct {
     double save_s;
     size_t i;

@@ -8,6 +8,7 @@
  */
 #include "cr_test.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ops.h"
@@ -848,6 +849,31 @@ static void test_foreach(void **state)
     assert_close(m.w_elems, 300 * 4, 0, 0); /* zero_ takes one list */
 }
 
+/* A table that bounds nothing checks nothing: cr_roofline_unchecked says
+ * why, in the words `commroof roofline` prints and the report's program
+ * table notes (which said "OK: 0 row(s) with a time below the bound"). */
+static void test_unchecked(void **state)
+{
+    (void)state;
+    cr_rf_row rows[2] = {{.kind = CR_RF_KERNEL}, {.kind = CR_RF_CR}};
+    snprintf(rows[1].op, sizeof rows[1].op, "%s", "cr:gemm");
+    snprintf(rows[1].args, sizeof rows[1].args, "%s", "m=1");
+    snprintf(rows[1].note, sizeof rows[1].note, "%s", "no n");
+    cr_roofline r = {.rows = rows, .n = 1};
+    char buf[512] = "";
+    assert_true(cr_roofline_unchecked(&r, buf, sizeof buf));
+    assert_non_null(strstr(buf, "FAILED: no operator row, so nothing was checked"));
+    r.n = 2;
+    assert_true(cr_roofline_unchecked(&r, buf, sizeof buf));
+    assert_string_equal(
+        buf,
+        "FAILED: no operator row got a bound, so nothing was checked; first: cr:gemm m=1: no n");
+    rows[1].has_bound = true;
+    buf[0] = '\0';
+    assert_false(cr_roofline_unchecked(&r, buf, sizeof buf));
+    assert_string_equal(buf, "");
+}
+
 static void test_fixture_table(void **state)
 {
     (void)state;
@@ -1308,6 +1334,7 @@ int main(void)
         cmocka_unit_test(test_training_ops),
         cmocka_unit_test(test_foreach),
         cmocka_unit_test(test_expanded_kv_heads),
+        cmocka_unit_test(test_unchecked),
         cmocka_unit_test(test_fixture_table),
         cmocka_unit_test(test_input_dtype),
         cmocka_unit_test(test_calls_and_pairing),

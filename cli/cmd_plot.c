@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sbuf.h"
 #include "opts.h"
 #include "topo_xml.h"
 #include "coll.h"
@@ -119,7 +120,12 @@ static int report_chart(const cr_chart *c, const plot_opts *o)
     const char *base = strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp;
     if (!o->no_render)
         printf("wrote %s\n", o->out);
-    printf("  data:   %s\n  script: %s  (re-render: gnuplot %s, in its folder)\n", dat, gp, base);
+    /* the command as it pastes into a shell (a name "r`id`.gp" ran id) */
+    cr_sbuf cmd = {0};
+    cr_sbuf_shell(&cmd, base);
+    printf("  data:   %s\n  script: %s  (re-render: gnuplot %s, in its folder)\n", dat, gp,
+           cmd.oom ? base : cmd.p);
+    cr_sbuf_release(&cmd);
     return CLI_OK;
 }
 

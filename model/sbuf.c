@@ -54,6 +54,20 @@ void cr_sbuf_xml(cr_sbuf *b, const char *s)
     }
 }
 
+void cr_sbuf_shell(cr_sbuf *b, const char *s)
+{
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789_./,:=+-@%";
+    if (s && s[0] && strspn(s, plain) == strlen(s)) {
+        cr_sbuf_add(b, "%s", s);
+        return;
+    }
+    cr_sbuf_add(b, "'");
+    for (; s && *s; s++)
+        cr_sbuf_add(b, *s == '\'' ? "'\\''" : "%c", *s);
+    cr_sbuf_add(b, "'");
+}
+
 void cr_sbuf_release(cr_sbuf *b)
 {
     free(b->p);

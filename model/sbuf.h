@@ -33,6 +33,13 @@ void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...) __attribute__((format(printf,
  * value or text for XML. NULL appends nothing. */
 void cr_sbuf_xml(cr_sbuf *b, const char *s);
 
+/* Appends s as one POSIX shell word, for a command shown to be pasted
+ * into a shell: as it is when it holds only letters, digits and _./,:=+-@%,
+ * else in single quotes, each ' as '\''. A file name "r`id` $(x).gp" in a
+ * "re-render: gnuplot NAME.gp" hint ran id when pasted. NULL or "" appends
+ * ''. */
+void cr_sbuf_shell(cr_sbuf *b, const char *s);
+
 /* Frees the text; b is empty after. */
 void cr_sbuf_release(cr_sbuf *b);
 

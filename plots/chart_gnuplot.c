@@ -1061,10 +1061,21 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
                         const char *label_note, const label_plan *lp)
 {
     sb_comment(b, "commroof chart: ", c->title);
-    cr_sbuf_add(b,
-                "# Re-render in this folder: gnuplot %s.gp   (writes %s.%s; another name or\n"
-                "# format: gnuplot -e \"outfile='%s.svg'\" %s.gp). Data: %s.dat\n",
-                stem, stem, ext, stem, stem, stem);
+    /* the commands as they paste into a shell: the script's name one
+     * shell word, and inside the -e argument's double quotes $ and `
+     * escaped (a name "r`id`" ran id when pasted); the stem holds no
+     * quote, backslash nor control character (cr_chart_render) */
+    char gp[1100];
+    snprintf(gp, sizeof gp, "%s.gp", stem);
+    cr_sbuf_add(b, "# Re-render in this folder: gnuplot ");
+    cr_sbuf_shell(b, gp);
+    cr_sbuf_add(b, "   (writes %s.%s; another name or\n# format: gnuplot -e \"outfile='", stem,
+                ext);
+    for (const char *q = stem; *q; q++)
+        cr_sbuf_add(b, *q == '$' || *q == '`' ? "\\%c" : "%c", *q);
+    cr_sbuf_add(b, ".svg'\" ");
+    cr_sbuf_shell(b, gp);
+    cr_sbuf_add(b, "). Data: %s.dat\n", stem);
     cr_sbuf_add(b, "if (!exists(\"outfile\")) outfile = ");
     char def[1100];
     snprintf(def, sizeof def, "%s.%s", stem, ext);

@@ -262,6 +262,20 @@ grep -q "18 trace cases of $X2/fused.json.gz" "$T/gap-x2.gp" ||
 is_svg "$T/roofline.svg" || bad "re-rendered roofline.svg is not a valid SVG"
 (cd "$T" && gnuplot -e "outfile='again.png'" roofline.gp 2> gp.err) || bad "gnuplot -e outfile failed"
 is_png "$T/again.png" || bad "re-rendered again.png is not a valid PNG"
+# the re-render commands the script's comment and plot's output show paste
+# into a shell as they are, whatever the name holds (QA audit of the
+# report: "r`touch X` $(touch Y) #.gp" ran both touches, the # cut the rest)
+mkdir "$T/hint" || bad "mkdir $T/hint"
+H='h`touch PWN1` $(touch PWN2) #@x'
+"$CR" plot roofline -o "$T/hint/$H.png" > "$T/hint.out" || bad "plot roofline -o '$H.png' failed"
+c1=$(sed -n 's/.*(re-render: \(.*\), in its folder)$/\1/p' "$T/hint.out")
+c2=$(sed -n 's/^# format: \(gnuplot -e .*\))\. Data: .*/\1/p' "$T/hint/$H.gp")
+c3=$(sed -n 's/^# Re-render in this folder: \(.*\)   (writes .*/\1/p' "$T/hint/$H.gp")
+(cd "$T/hint" && rm -f "$H.png" && eval "$c1" 2> gp.err && [ -s "$H.png" ] && eval "$c2" &&
+    [ -s "$H.svg" ] && rm "$H.png" && eval "$c3" && [ -s "$H.png" ]) ||
+    bad "the re-render commands shown for '$H' do not re-render it: [$c1] [$c2] [$c3]"
+{ [ -e "$T/hint/PWN1" ] || [ -e "$T/hint/PWN2" ]; } &&
+    bad "pasting the re-render commands for '$H' ran a command"
 
 # --json: one document with the chart's numbers
 "$CR" plot roofline --json -o "$T/j.png" > "$T/j.json" || bad "plot --json failed"

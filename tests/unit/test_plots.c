@@ -360,6 +360,30 @@ static void add_quoted(cr_sbuf *b, const char *pre, const char *s)
     cr_sbuf_add(b, "\n");
 }
 
+/* A word for a command shown to be pasted into a shell (cr_sbuf_shell): as
+ * it is when plain, else single-quoted, ' as '\''. The chart script's
+ * re-render hint showed "gnuplot r`id` $(id) #.gp" unquoted. */
+static void test_shell_word(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } forms[] = {
+        {"roofline.gp", "roofline.gp"},
+        {"a-b_c/d,e:f=g+h@i%j.gp", "a-b_c/d,e:f=g+h@i%j.gp"},
+        {"r`id` $(id) #x.gp", "'r`id` $(id) #x.gp'"},
+        {"it's", "'it'\\''s'"},
+        {"", "''"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        cr_sbuf b = {0};
+        cr_sbuf_shell(&b, forms[i].in);
+        assert_false(b.oom);
+        assert_string_equal(b.p, forms[i].out);
+        cr_sbuf_release(&b);
+    }
+}
+
 /* The one quoting of strings for gnuplot scripts (cr_sbuf_gnuplot). gnuplot
  * runs `command` inside double-quoted strings, so a topology name holding
  * one ran it (issue 13). Each hostile string, quoted and printed by the
@@ -1305,15 +1329,25 @@ static void test_accuracy(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_data_and_script), cmocka_unit_test(test_gnuplot_quote),
-        cmocka_unit_test(test_label_placement), cmocka_unit_test(test_render_errors),
-        cmocka_unit_test(test_image_check),     cmocka_unit_test(test_html_and_json),
-        cmocka_unit_test(test_table),           cmocka_unit_test(test_roofline),
-        cmocka_unit_test(test_comm_ceilings),   cmocka_unit_test(test_gap),
-        cmocka_unit_test(test_gap_of),          cmocka_unit_test(test_compare),
-        cmocka_unit_test(test_accuracy),        cmocka_unit_test(test_horizontal_bars),
-        cmocka_unit_test(test_tall_key_fits),   cmocka_unit_test(test_svg_layout),
-        cmocka_unit_test(test_long_labels),     cmocka_unit_test(test_byte_ticks),
+        cmocka_unit_test(test_data_and_script),
+        cmocka_unit_test(test_gnuplot_quote),
+        cmocka_unit_test(test_shell_word),
+        cmocka_unit_test(test_label_placement),
+        cmocka_unit_test(test_render_errors),
+        cmocka_unit_test(test_image_check),
+        cmocka_unit_test(test_html_and_json),
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_roofline),
+        cmocka_unit_test(test_comm_ceilings),
+        cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_gap_of),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_accuracy),
+        cmocka_unit_test(test_horizontal_bars),
+        cmocka_unit_test(test_tall_key_fits),
+        cmocka_unit_test(test_svg_layout),
+        cmocka_unit_test(test_long_labels),
+        cmocka_unit_test(test_byte_ticks),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

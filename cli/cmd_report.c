@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "plots/report.h"
+#include "sbuf.h"
 #include "topo_xml.h"
 
 #define MAX_FILES 64
@@ -248,28 +249,11 @@ int cli_cmd_report(int argc, char **argv)
     }
     /* the command line, for the page's header, each word quoted for a
      * shell where it needs it: "-o /tmp/r a$(id)" pasted back ran id */
-    char cmdline[2048] = "commroof";
+    cr_sbuf cmdline = {0};
+    cr_sbuf_add(&cmdline, "commroof");
     for (int i = 0; i < argc; i++) {
-        size_t l = strlen(cmdline);
-        const char *a = argv[i];
-        if (l + 8 >= sizeof cmdline)
-            break; /* the header's copy is cut; the command ran whole */
-        bool plain = a[0] && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                       "0123456789_./,:=+-@%") == strlen(a);
-        if (plain) {
-            snprintf(cmdline + l, sizeof cmdline - l, " %s", a);
-            continue;
-        }
-        /* 'word', each ' in it as '\'' */
-        l += (size_t)snprintf(cmdline + l, sizeof cmdline - l, " '");
-        for (const char *c = a; *c && l + 6 < sizeof cmdline; c++)
-            if (*c == '\'')
-                l += (size_t)snprintf(cmdline + l, sizeof cmdline - l, "'\\''");
-            else
-                cmdline[l++] = *c;
-        if (l + 2 < sizeof cmdline)
-            cmdline[l++] = '\'';
-        cmdline[l < sizeof cmdline ? l : sizeof cmdline - 1] = '\0';
+        cr_sbuf_add(&cmdline, " ");
+        cr_sbuf_shell(&cmdline, argv[i]);
     }
     const char *g = getenv("COMMROOF_GNUPLOT");
     cr_report_opts o = {0};
@@ -285,7 +269,7 @@ int cli_cmd_report(int argc, char **argv)
     o.n_compare = nc;
     o.sweep_ranks = ranks;
     o.gnuplot = no_render ? NULL : (g && g[0] ? g : "gnuplot");
-    o.command = cmdline;
+    o.command = cmdline.oom ? "commroof report" : cmdline.p;
     o.corpus_dir = corpus;
     o.roofline.ranks = ranks_spec;
     o.roofline.has_dtype = has_dtype;
@@ -339,6 +323,7 @@ int cli_cmd_report(int argc, char **argv)
         rc = CLI_IMPOSSIBLE;
     }
     cr_report_result_release(&r);
+    cr_sbuf_release(&cmdline);
     cr_rankset_free(ranks);
     cr_topo_free(t);
     cr_topo_free(mt);

@@ -698,6 +698,8 @@ const char *cr_gpu_catalog_gcn_name(const char *gcn, char *buf, size_t size)
      * carry the numeric gcnArch */
     static const char *const old[][2] = {{"906", "gfx906"}, {"908", "gfx908"}, {"910", "gfx90a"},
                                          {"940", "gfx940"}, {"941", "gfx941"}, {"942", "gfx942"}};
+    if (size == 0) /* no room, not even for the NUL: buf is not a string */
+        return buf;
     cr_str_copy(buf, size, gcn ? gcn : "");
     char *colon = strchr(buf, ':'); /* "gfx90a:sramecc+:xnack-" */
     if (colon)

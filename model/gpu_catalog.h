@@ -77,7 +77,8 @@ cr_status cr_gpu_catalog_lookup_amd(const char *gcn, int cus, unsigned pci_devic
 
 /* Normalizes an RCCL gcn attribute into buf: "910" -> "gfx90a", "908" ->
  * "gfx908" (RCCL's convertGcnArchToGcnArchName), feature flags after ':'
- * dropped. Returns buf. */
+ * dropped. Writes at most size bytes, NUL included (size 0: nothing).
+ * Returns buf. */
 const char *cr_gpu_catalog_gcn_name(const char *gcn, char *buf, size_t size);
 
 /* Adds e's figures to t as a GPU model named e->name, or finds the model of

@@ -158,8 +158,9 @@ char *cr_op_order_format(const cr_op_params *p, char *buf, size_t size);
 cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name, const char *text,
                           cr_diag *d);
 
-/* Writes a parameter's value as users type it ("1024", "bf16", "64MiB").
- * Returns buf. */
+/* Writes a parameter's value as users type it ("1024", "bf16", "64MiB"),
+ * at most size bytes with the NUL (size 0: nothing), cut to fit. Returns
+ * buf. */
 char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t size);
 
 /* Checks the combination (positive sizes, divisibility by group sizes,

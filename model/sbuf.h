@@ -43,15 +43,20 @@ void cr_sbuf_shell(cr_sbuf *b, const char *s);
 /* Frees the text; b is empty after. */
 void cr_sbuf_release(cr_sbuf *b);
 
-/* Copies src into the fixed-size dst (size > 0), cut to fit and always
+/* Copies src into the fixed-size dst, cut to fit and always
  * NUL-terminated, like snprintf(dst, size, "%s", src) at a fraction of its
  * cost: the prediction path names its terms and algorithms this way many
  * thousand times a second (calibrate --nccl-tests). A NULL src copies as
- * the empty string. Returns whether src fitted whole. */
+ * the empty string; size 0 writes nothing, as snprintf (public functions
+ * hand their caller's (buf, size) down here: cr_op_param_format and
+ * cr_gpu_catalog_gcn_name copied SIZE_MAX bytes for size 0, QA audit of
+ * the API). Returns whether src fitted whole. */
 static inline bool cr_str_copy(char *dst, size_t size, const char *src)
 {
     if (!src)
         src = "";
+    if (size == 0)
+        return false;
     size_t n = strlen(src);
     bool whole = n < size;
     if (!whole)

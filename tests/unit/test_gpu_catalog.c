@@ -205,6 +205,13 @@ static void test_lookup_amd(void **state)
     assert_string_equal(cr_gpu_catalog_gcn_name("gfx90a:sramecc+:xnack-", buf, sizeof buf),
                         "gfx90a");
     assert_string_equal(cr_gpu_catalog_gcn_name(NULL, buf, sizeof buf), "");
+    /* size 0 writes nothing (it copied SIZE_MAX bytes, QA audit of the
+     * API); size 1 holds the NUL */
+    memcpy(buf, "zz", 3);
+    assert_ptr_equal(cr_gpu_catalog_gcn_name("910", buf, 0), buf);
+    assert_string_equal(buf, "zz");
+    assert_string_equal(cr_gpu_catalog_gcn_name("910", buf, 1), "");
+    assert_string_equal(cr_gpu_catalog_gcn_name("gfx942", buf, 4), "gfx");
     /* 0x740c is MI250X or MI250: the CU count (RCCL's sm) decides */
     assert_int_equal(cr_gpu_catalog_lookup_amd("gfx90a", 110, 0x740c, 0x0b0c, &e, &d), CR_OK);
     assert_string_equal(e->name, "MI250X");

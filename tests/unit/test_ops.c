@@ -1708,6 +1708,27 @@ static void test_param_format_out_of_range(void **state)
     assert_string_equal(cr_op_param_format(&p, CR_OPP_COLL, buf, sizeof buf), "allreduce");
 }
 
+/* cr_op_param_format writes at most size bytes: size 0 nothing (the
+ * names, "bf16", "?", were copied with SIZE_MAX bytes, QA audit of the
+ * API), size 1 the NUL, every parameter of every operator. */
+static void test_param_format_small_buffer(void **state)
+{
+    (void)state;
+    const cr_op_def *op;
+    for (int i = 0; (op = cr_op_at(i)); i++) {
+        cr_op_params p;
+        cr_op_params_defaults(op, &p);
+        for (int q = -1; q <= CR_OPP__COUNT; q++) {
+            char buf[4] = "zzz";
+            assert_ptr_equal(cr_op_param_format(&p, (cr_opp)q, buf, 0), buf);
+            assert_string_equal(buf, "zzz");
+            assert_string_equal(cr_op_param_format(&p, (cr_opp)q, buf, 1), "");
+            cr_op_param_format(&p, (cr_opp)q, buf, sizeof buf);
+            assert_true(strlen(buf) < sizeof buf);
+        }
+    }
+}
+
 static void test_params_check_stored_values(void **state)
 {
     (void)state;
@@ -1807,6 +1828,7 @@ int main(void)
         cmocka_unit_test(test_eval_cached_equals_eval),
         cmocka_unit_test(test_params_check_stored_values),
         cmocka_unit_test(test_param_format_out_of_range),
+        cmocka_unit_test(test_param_format_small_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

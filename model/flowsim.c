@@ -693,8 +693,15 @@ cr_status cr_sim_dep_add(cr_sim *s, int before, int after)
 cr_status cr_sim_op_markers(cr_sim *s, int op, double launch_s, double t_start_s, int *first,
                             int *last)
 {
-    if (op < 0 || op >= s->n_ops || s->ops[op].first_task >= 0)
+    /* times as cr_sim_delay_add and cr_sim_task_not_before take them: a
+     * NaN start was taken as 0 and an infinite one made cr_sim_run loop
+     * for ever; a bad launch_s and the task budget read "out of memory"
+     * (QA audit of the API) */
+    if (op < 0 || op >= s->n_ops || s->ops[op].first_task >= 0 || !(launch_s >= 0) ||
+        !isfinite(launch_s) || !(t_start_s >= 0) || !isfinite(t_start_s))
         return CR_EINVAL;
+    if (s->max_tasks - s->n_tasks < 2)
+        return CR_ERANGE;
     int a = cr_sim_delay_add(s, op, 0, launch_s);
     if (a < 0)
         return CR_ENOMEM;
@@ -702,7 +709,7 @@ cr_status cr_sim_op_markers(cr_sim *s, int op, double launch_s, double t_start_s
     if (b < 0)
         return CR_ENOMEM;
     s->tasks[a].quiet = s->tasks[b].quiet = 1;
-    s->tasks[a].not_before = t_start_s > 0 ? t_start_s : 0;
+    s->tasks[a].not_before = t_start_s;
     s->ops[op].first_task = a;
     s->ops[op].last_task = b;
     *first = a;

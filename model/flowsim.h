@@ -287,7 +287,9 @@ cr_status cr_sim_dep_add(cr_sim *s, int before, int after);
  * earlier than t_start_s) and an end marker (a zero delay): expansions make
  * their first tasks depend on *first and *last depend on their final tasks,
  * and scenarios chain ops through them. Markers do not count as a rank's
- * work. Errors: CR_EINVAL (bad op, markers exist), CR_ENOMEM. */
+ * work. Errors: CR_EINVAL (bad op, markers exist, launch_s or t_start_s
+ * negative or not finite), CR_ERANGE (no room for two more tasks in the
+ * task budget, cr_sim_task_limit), CR_ENOMEM. */
 cr_status cr_sim_op_markers(cr_sim *s, int op, double launch_s, double t_start_s, int *first,
                             int *last);
 
@@ -390,7 +392,9 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
                           cr_diag *d);
 
 /* A compute op: every rank computes for dur_s, streaming hbm_bytes through
- * its HBM (cr_sim_compute_add), starting no earlier than t_start_s. */
+ * its HBM (cr_sim_compute_add), starting no earlier than t_start_s. Errors:
+ * CR_EINVAL (dur_s, hbm_bytes or t_start_s negative or not finite, a bad
+ * rank list), CR_ERANGE (past the task budget), CR_ENOMEM; d says which. */
 cr_status cr_sim_compute_op_add(cr_sim *s, const char *name, const int *ranks, int n, double dur_s,
                                 double hbm_bytes, double t_start_s, int stream, int *op,
                                 cr_diag *d);

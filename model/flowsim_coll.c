@@ -1185,9 +1185,11 @@ cr_status cr_sim_compute_op_add(cr_sim *s, const char *name, const int *ranks, i
                                 double hbm_bytes, double t_start_s, int stream, int *op, cr_diag *d)
 {
     *op = -1;
-    if (!(dur_s >= 0) || !isfinite(dur_s) || !(hbm_bytes >= 0) || !isfinite(hbm_bytes))
+    if (!(dur_s >= 0) || !isfinite(dur_s) || !(hbm_bytes >= 0) || !isfinite(hbm_bytes) ||
+        !(t_start_s >= 0) || !isfinite(t_start_s))
         return cr_diag_set(d, CR_EINVAL,
-                           "simulator: compute \"%s\" needs a finite duration and HBM bytes >= 0",
+                           "simulator: compute \"%s\" needs a finite duration, HBM bytes and "
+                           "start time >= 0",
                            name ? name : "compute");
     if (!budget_fits(s, (double)n + 2))
         return budget_fail(s, d, "compute", n, (double)n + 2, BUDGET_HINT);

@@ -1133,6 +1133,45 @@ static void test_compute_shares_hbm(void **state)
     cr_topo_free(t);
 }
 
+/* Start times and marker delays the public functions take are finite and
+ * >= 0 (cr_sim_task_not_before's rule): an infinite start made cr_sim_run
+ * loop for ever and a NaN one was taken as 0; cr_sim_op_markers said
+ * CR_ENOMEM for a bad launch_s and for the task budget (QA audit of the
+ * API). */
+static void test_start_times_checked(void **state)
+{
+    (void)state;
+    cr_topo *t = fx_star(2, 100e9);
+    int r[2] = {0, 1};
+    const double bad[] = {NAN, INFINITY, -INFINITY, -1e-3};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_sim *s = sim_on(t);
+        cr_diag d = {{0}};
+        int o = 0, f = 0, l = 0;
+        assert_int_equal(cr_sim_compute_op_add(s, "c", r, 2, 1e-3, 0, bad[i], 0, &o, &d),
+                         CR_EINVAL);
+        assert_non_null(strstr(d.msg, "start time"));
+        assert_int_equal(o, -1);
+        int op = cr_sim_op_add(s, "x", CR_SIM_OP_COLL, r, 2, 0);
+        assert_int_equal(cr_sim_op_markers(s, op, 1e-6, bad[i], &f, &l), CR_EINVAL);
+        assert_int_equal(cr_sim_op_markers(s, op, bad[i], 0, &f, &l), CR_EINVAL);
+        assert_int_equal(cr_sim_n_tasks(s), 0);
+        run_ok(s);
+        cr_sim_free(s);
+    }
+    cr_sim *s = sim_on(t);
+    cr_sim_set_task_limit(s, 1);
+    int f, l, op = cr_sim_op_add(s, "x", CR_SIM_OP_COLL, r, 2, 0);
+    assert_int_equal(cr_sim_op_markers(s, op, 1e-6, 0, &f, &l), CR_ERANGE);
+    cr_sim_set_task_limit(s, 2);
+    assert_int_equal(cr_sim_op_markers(s, op, 1e-6, 2e-6, &f, &l), CR_OK);
+    assert_int_equal(cr_sim_dep_add(s, f, l), CR_OK);
+    run_ok(s);
+    assert_close(cr_sim_makespan_s(s), 3e-6, 1e-12, 0);
+    cr_sim_free(s);
+    cr_topo_free(t);
+}
+
 /* Ops chained by dependencies and start times; a cycle is an error. */
 static void test_deps_and_cycles(void **state)
 {
@@ -1806,6 +1845,7 @@ int main(void)
         cmocka_unit_test(test_scenario_after_errors),
         cmocka_unit_test(test_cut_bound_pred_bw_eff_at_most_one),
         cmocka_unit_test(test_route_memo_matches_searches),
+        cmocka_unit_test(test_start_times_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

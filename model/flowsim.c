@@ -666,7 +666,8 @@ cr_status cr_sim_limit_hit(const cr_sim *s, cr_diag *d)
 
 cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps)
 {
-    if (tasks < 0 || deps < 0 || tasks > INT_MAX)
+    /* deps bounded as tasks: n_deps + LONG_MAX overflowed (QA audit of the API) */
+    if (tasks < 0 || deps < 0 || tasks > INT_MAX || deps > INT_MAX)
         return CR_EINVAL;
     if (tasks > s->max_tasks - s->n_tasks)
         return CR_ERANGE;

@@ -275,7 +275,7 @@ cr_status cr_sim_limit_hit(const cr_sim *s, cr_diag *d);
 
 /* Reserves room for `tasks` more tasks and `deps` more dependencies, so
  * that an expansion that knows its size does not reallocate as it grows.
- * Errors: CR_EINVAL (negative or above INT_MAX tasks), CR_ERANGE (past the
+ * Errors: CR_EINVAL (tasks or deps negative or above INT_MAX), CR_ERANGE (past the
  * task budget, cr_sim_task_limit), CR_ENOMEM. */
 cr_status cr_sim_reserve(cr_sim *s, long tasks, long deps);
 

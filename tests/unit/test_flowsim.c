@@ -7,6 +7,7 @@
  */
 #include "cr_test.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1267,6 +1268,10 @@ static void test_task_budget_is_per_simulation(void **state)
     assert_int_equal(cr_sim_n_tasks(s), 192);
     assert_int_equal(cr_sim_reserve(s, 9, 0), CR_ERANGE);
     assert_int_equal(cr_sim_reserve(s, 8, 0), CR_OK);
+    /* deps are bounded as tasks are (n_deps + LONG_MAX overflowed) */
+    assert_int_equal(cr_sim_reserve(s, 0, LONG_MAX), CR_EINVAL);
+    assert_int_equal(cr_sim_reserve(s, 0, (long)INT_MAX + 1), CR_EINVAL);
+    assert_int_equal(cr_sim_reserve(s, 0, -1), CR_EINVAL);
     cr_sim_free(s);
 
     s = sim_on(t);

@@ -1041,6 +1041,14 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
         return cr_diag_set(d, CR_EINVAL, "unknown mechanism %d", (int)rq->mech);
     if (rq->nchannels < 0 || rq->sms < 0)
         return cr_diag_set(d, CR_EINVAL, "channel and SM counts must be >= 0");
+    /* the limit of coll and sim --nchannels and of a scenario's channels=:
+     * 1000 was taken and reported back as 1000 channels (QA audit of the
+     * API) */
+    if (rq->nchannels > CR_COLL_MAX_NCHANNELS)
+        return cr_diag_set(d, CR_EINVAL,
+                           "nchannels %d: give 0 (NCCL's choice) or a count from 1 to %d "
+                           "(NCCL's most channels)",
+                           rq->nchannels, CR_COLL_MAX_NCHANNELS);
     if (rq->nccl_algos >> CR_ALGO__COUNT || rq->nccl_protos >> CR_PROTO__COUNT)
         return cr_diag_set(d, CR_EINVAL,
                            "NCCL_ALGO / NCCL_PROTO sets 0x%x / 0x%x name no such algorithm or "

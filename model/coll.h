@@ -409,7 +409,8 @@ const cr_rankset *cr_coll_ctx_ranks(const cr_coll_ctx *ctx);
 /* The bound for rq (rq->algo/proto/mech are ignored: the bound holds for
  * every implementation). Errors: CR_EINVAL (bytes negative, non-finite or
  * above CR_COLL_MAX_BYTES, root out of range, a reduction on a type the
- * GPUs cannot add), CR_EINVARIANT (the bound came out infinite or NaN:
+ * GPUs cannot add, nchannels outside 0..CR_COLL_MAX_NCHANNELS, a field
+ * outside its enumeration or range), CR_EINVARIANT (the bound came out infinite or NaN:
  * figures of the topology out of any sane range; no result then), with
  * the reason in d. */
 cr_status cr_coll_bound_eval(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_coll_bound *out,

@@ -1714,6 +1714,24 @@ static void test_request_checks(void **state)
         if (!strstr(d.msg, bad[i].msg))
             fail_msg("case %zu: \"%s\" does not say \"%s\"", i, d.msg, bad[i].msg);
     }
+    /* nchannels within NCCL's 64, as coll --nchannels and a scenario's
+     * channels= (1000 was taken and reported back as 1000 channels) */
+    for (int nch = 0; nch <= CR_COLL_MAX_NCHANNELS + 1; nch += CR_COLL_MAX_NCHANNELS / 2 + 1) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1 << 20);
+        rq.nchannels = nch;
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_OK);
+    }
+    const int many[] = {CR_COLL_MAX_NCHANNELS + 1, 1000, 1000000};
+    for (size_t i = 0; i < sizeof many / sizeof *many; i++) {
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 1 << 20);
+        rq.nchannels = many[i];
+        memset(&d, 0, sizeof d);
+        assert_int_equal(cr_coll_eval(c, &rq, &r, &d), CR_EINVAL);
+        assert_non_null(strstr(d.msg, "from 1 to 64"));
+        static cr_coll_pred all[CR_ALGO__COUNT][CR_PROTO__COUNT];
+        assert_int_equal(cr_coll_predict_all(c, &rq, all, NULL), CR_EINVAL);
+    }
     /* no element to count in: the size as given, not NaN */
     assert_true(cr_coll_nccl_bytes(CR_COLL_ALLGATHER, 1000, 0, 8) == 1000);
     assert_true(cr_coll_nccl_count(CR_COLL_ALLGATHER, 1000, 0, 8) == 0);

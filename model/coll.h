@@ -328,7 +328,8 @@ cr_status cr_nccl_version_parse(const char *s, int *code, cr_diag *d);
  * CollNetDirect and CollNetChain are CR_ALGO_COLLNET); 0 when the list
  * leaves coll at NCCL's default, and for the point-to-point collectives
  * (alltoall, sendrecv, gather, scatter), which it does not govern.
- * Errors: CR_EPARSE naming the token NCCL would refuse. */
+ * Errors: CR_EPARSE naming the token NCCL would refuse, CR_EINVAL for a
+ * coll outside cr_coll. */
 cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, unsigned *set,
                                cr_diag *d);
 

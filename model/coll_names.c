@@ -356,6 +356,11 @@ cr_status cr_nccl_select_parse(const char *list, bool protocols, cr_coll coll, u
 {
     const char *what = protocols ? "NCCL_PROTO" : "NCCL_ALGO";
     *set = 0;
+    /* a value outside cr_coll read as "NCCL's default for it" (QA audit of
+     * the API) */
+    if ((unsigned)coll >= CR_COLL__COUNT)
+        return cr_diag_set(d, CR_EINVAL, "%s: collective %d is not a cr_coll (0 to %d)", what,
+                           (int)coll, CR_COLL__COUNT - 1);
     char buf[256];
     if (!list || !list[0] || strlen(list) >= sizeof buf)
         return cr_diag_set(d, CR_EPARSE, "%s \"%.40s%s\": give 1 to 255 characters, e.g. %s", what,

@@ -54,6 +54,13 @@ cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d)
 
 cr_status cr_dtype_check_nccl(cr_dtype t, cr_diag *d)
 {
+    /* a value outside the enumeration is no NCCL type either (it passed,
+     * QA audit of the API) */
+    if ((unsigned)t >= CR_DT__COUNT)
+        return cr_diag_set(d, CR_EINVAL,
+                           "dtype %d is not an element type (a cr_dtype, 0 to %d); use fp32, "
+                           "bf16, fp16, fp8, int8 or fp64",
+                           (int)t, CR_DT__COUNT - 1);
     if (t != CR_DT_TF32 && t != CR_DT_FP4)
         return CR_OK;
     return cr_diag_set(

@@ -31,7 +31,7 @@ double cr_dtype_bytes(cr_dtype t);
  * dtype follows (coll and sim --dtype, a scenario's dtype=): tf32 is fp32
  * in memory, and NCCL has no 4-bit type (packed fp4 moves as int8 bytes).
  * CR_OK, or CR_EINVAL with "NAME is not an NCCL element type; use ..."
- * and the right type in d. */
+ * and the right type in d (also for a value outside cr_dtype). */
 cr_status cr_dtype_check_nccl(cr_dtype t, cr_diag *d);
 
 /* Accepts the names above and common aliases ("float32", "e4m3", "half").

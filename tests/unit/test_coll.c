@@ -608,6 +608,16 @@ static void test_nccl_select_parse(void **state)
             CR_EPARSE);
         assert_int_equal(set, 0);
     }
+    /* a collective outside cr_coll is an error, not "NCCL's default" */
+    const int colls[] = {-1, CR_COLL__COUNT, 99};
+    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
+        cr_diag d = {{0}};
+        unsigned set = 7;
+        assert_int_equal(cr_nccl_select_parse("Ring", false, (cr_coll)colls[i], &set, &d),
+                         CR_EINVAL);
+        assert_non_null(strstr(d.msg, "is not a cr_coll"));
+        assert_int_equal(set, 0);
+    }
 }
 
 /* Replays tests/fuzz/corpus/nccl_select/ (each form NCCL's parser takes,

@@ -56,6 +56,10 @@ cr_status cr_file_open_read(const char *path, const char *what, unsigned flags, 
     *fd = -1;
     if (sys_errno)
         *sys_errno = 0;
+    /* a NULL path read "(null): cannot open: Bad address" (the public
+     * readers hand theirs down: cr_trace_reader_open, QA audit of the API) */
+    if (!path)
+        return cr_diag_set(d, CR_EIO, "no file given: give %s", what ? what : "a file");
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
      * writer, forever, before fstat() could say it is no file. */
     int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

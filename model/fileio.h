@@ -55,7 +55,8 @@ enum {
  * errno of a failed open() or fstat(), or 0 when the path opened but is not
  * a regular file. Errors, d reading "path: ...": CR_ENOTFOUND (no such
  * file: "path: cannot open: No such file or directory"), CR_EIO (cannot
- * open, or "path: a FIFO (named pipe), not a regular file: give WHAT"). */
+ * open, or "path: a FIFO (named pipe), not a regular file: give WHAT";
+ * a NULL path: "no file given: give WHAT"). */
 cr_status cr_file_open_read(const char *path, const char *what, unsigned flags, int *fd,
                             int *sys_errno, cr_diag *d);
 

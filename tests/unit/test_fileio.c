@@ -133,6 +133,11 @@ static void test_read_others(void **state)
     d = (cr_diag){{0}};
     assert_int_equal(cr_file_open_read(at("new"), "a log", 0, &fd, &e, &d), CR_ENOTFOUND);
     assert_int_equal(e, ENOENT);
+    /* no path: said, not "(null): cannot open: Bad address" */
+    d = (cr_diag){{0}};
+    assert_int_equal(cr_file_open_read(NULL, "a log", 0, &fd, &e, &d), CR_EIO);
+    assert_string_equal(d.msg, "no file given: give a log");
+    assert_int_equal(fd, -1);
     /* A regular file opens, blocking (O_NONBLOCK cleared), and reads. */
     assert_int_equal(cr_file_write(at("new"), "abc", 3, NULL), CR_OK);
     assert_int_equal(cr_file_open_read(at("new"), "a log", 0, &fd, &e, NULL), CR_OK);

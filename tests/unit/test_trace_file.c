@@ -117,11 +117,30 @@ static void test_gz_endless(void **state)
     free(bomb);
 }
 
+/* cr_trace_file_close(NULL) is a no-op as every other free and release
+ * (it crashed), and so is closing twice or after a failed open; no path
+ * is CR_EIO with a reason (ends_with(NULL) crashed). QA audit of the API. */
+static void test_close_null_and_no_path(void **state)
+{
+    (void)state;
+    cr_trace_file_close(NULL);
+    cr_trace_file t;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_trace_file_open(&t, NULL, &d), CR_EIO);
+    assert_string_equal(d.msg, "no file given: give a trace file (.json)");
+    cr_trace_file_close(&t);
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_trace_file_open(&t, "/nonexistent/t.json.gz", &d), CR_EIO);
+    cr_trace_file_close(&t);
+    cr_trace_file_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_gz),
         cmocka_unit_test(test_gz_endless),
+        cmocka_unit_test(test_close_null_and_no_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 static bool ends_with(const char *s, const char *suffix)
 {
+    if (!s) /* no path: the reader says so */
+        return false;
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
@@ -94,6 +96,8 @@ cr_status cr_trace_file_end(cr_trace_file *t, cr_status st, cr_diag *d)
 
 void cr_trace_file_close(cr_trace_file *t)
 {
+    if (!t) /* as every other free and release (QA audit of the API) */
+        return;
     cr_trace_reader_free(t->r);
     if (t->gz)
         gzclose((gzFile)t->gz);

@@ -33,7 +33,7 @@ cr_status cr_trace_file_open(cr_trace_file *t, const char *path, cr_diag *d);
  * error) turned into CR_EIO and zlib's reason in d. */
 cr_status cr_trace_file_end(cr_trace_file *t, cr_status st, cr_diag *d);
 
-/* Closes t (a closed or failed-to-open t is a no-op). */
+/* Closes t (a closed or failed-to-open t, and NULL, are a no-op). */
 void cr_trace_file_close(cr_trace_file *t);
 
 #ifdef __cplusplus

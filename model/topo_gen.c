@@ -227,6 +227,23 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
                          const cr_topo_xml_parts *np, struct ft *f, cr_diag *d)
 {
     long long u1 = unit > 0 ? unit : 1;
+    /* what an API caller fills by hand: 0 is the default, and a NaN or
+     * negative speed or ratio, or spines outside the enumeration, was
+     * taken as the default too (QA audit of the API) */
+    if (!(o->nic_bw_Bps >= 0) || !isfinite(o->nic_bw_Bps))
+        return cr_diag_set(d, CR_EINVAL,
+                           "--nic-bw %g B/s: give a speed per direction above 0 (0: the node's "
+                           "NIC port-bw, else 400Gb/s)",
+                           o->nic_bw_Bps);
+    if (!(o->oversub >= 0) || !isfinite(o->oversub))
+        return cr_diag_set(d, CR_EINVAL,
+                           "--oversub %g: give a down:up port ratio of 1 (non-blocking) or more "
+                           "(0: 1)",
+                           o->oversub);
+    if ((unsigned)o->spines > CR_TOPO_GEN_SPINES_SHARED)
+        return cr_diag_set(d, CR_EINVAL,
+                           "spines %d is not a cr_topo_gen_spines: give DEFAULT, RAIL or SHARED",
+                           (int)o->spines);
     f->N = N;
     f->K = o->leaf_radix ? o->leaf_radix : DEFAULT_RADIX;
     f->X = o->oversub > 0 ? o->oversub : 1;
@@ -823,6 +840,11 @@ cr_status cr_topo_gen_torus_xml(const cr_topo_gen_torus *o, char **xml, size_t *
 {
     *xml = NULL;
     *len = 0;
+    if (!(o->link_bw_Bps >= 0) || !isfinite(o->link_bw_Bps)) /* NaN, -1 were the default */
+        return cr_diag_set(d, CR_EINVAL,
+                           "--link-bw %g B/s: give a bandwidth per link and direction above 0 "
+                           "(0: the chip's shipped torus figure)",
+                           o->link_bw_Bps);
     int total = 0;
     cr_status st = torus_dims(o->dims, &total, d);
     if (st)

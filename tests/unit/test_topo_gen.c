@@ -7,6 +7,7 @@
  */
 #include "cr_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,30 @@ static void test_fat_tree_errors(void **state)
     o.rails = 9;
     expect_einval(&o, "has 8 NICs");
     o.rails = 0;
+    /* NaN and negative speeds and ratios, and spines outside the enum,
+     * were taken as the defaults (QA audit of the API); also for nvl */
+    const double bad[] = {NAN, -1, -INFINITY, INFINITY};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        o.nic_bw_Bps = bad[i];
+        expect_einval(&o, "give a speed per direction above 0");
+        o.nic_bw_Bps = 0;
+        o.oversub = bad[i];
+        expect_einval(&o, "give a down:up port ratio of 1");
+        o.oversub = 0;
+    }
+    o.spines = (cr_topo_gen_spines)9;
+    expect_einval(&o, "spines 9 is not a cr_topo_gen_spines");
+    cr_topo_gen_fat_tree nvl = {.nodes = 1, .spines = (cr_topo_gen_spines)-1};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_gen_nvl_xml(&nvl, &xml, &len, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "spines -1"));
+    nvl.spines = CR_TOPO_GEN_SPINES_DEFAULT;
+    nvl.nic_bw_Bps = NAN;
+    assert_int_equal(cr_topo_gen_nvl_xml(&nvl, &xml, &len, &d), CR_EINVAL);
+    assert_null(xml);
+    o.spines = CR_TOPO_GEN_SPINES_DEFAULT;
     o.node = "gb200-nvl72";
     expect_einval(&o, "not a single-node topology");
 }
@@ -436,6 +461,16 @@ static void test_torus(void **state)
     assert_close(bisection(t), 32 * 100e9, 1e-9, 0);
     cr_topo_free(t);
     free(xml);
+
+    /* a NaN or negative link bandwidth was the chip's shipped one */
+    const double bw[] = {NAN, -1, INFINITY};
+    for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
+        cr_topo_gen_torus b = {.dims = "4x4", .link_bw_Bps = bw[i]};
+        cr_diag db = {{0}};
+        assert_int_equal(cr_topo_gen_torus_xml(&b, &xml, &len, &db), CR_EINVAL);
+        assert_null(xml);
+        assert_non_null(strstr(db.msg, "give a bandwidth per link and direction above 0"));
+    }
 
     cr_topo_gen_torus bad = {.dims = "4x4x0"};
     assert_int_equal(cr_topo_gen_torus_xml(&bad, &xml, &len, &d), CR_EINVAL);

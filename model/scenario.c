@@ -804,11 +804,14 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
     S.nodes = calloc(SCN_MAX_OPS, sizeof *S.nodes);
     S.op_ranks = calloc(SCN_MAX_OPS, sizeof *S.op_ranks);
     S.op_stream = calloc(SCN_MAX_OPS, sizeof *S.op_stream);
-    if (!S.names || !S.ops || !S.nodes || !S.op_ranks || !S.op_stream ||
-        cr_sim_new(t, &S.s, d) != CR_OK) {
+    if (!S.names || !S.ops || !S.nodes || !S.op_ranks || !S.op_stream) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto done;
     }
+    /* cr_sim_new's own status: a topology that is not finalized (or NULL)
+     * is CR_EINVAL, not "out of memory" (QA audit of the API) */
+    if ((st = cr_sim_new(t, &S.s, d)) != CR_OK)
+        goto done;
     for (int pass = 0; pass < 2 && st == CR_OK; pass++) {
         int idx = 0;
         for (xmlNode *n = root->children; n && st == CR_OK; n = n->next) {

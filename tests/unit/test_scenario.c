@@ -299,6 +299,27 @@ static void test_empty_after_and_numbers(void **state)
                  "root=\"7\" channels=\"4\" after=\"a, b\"/></scenario>");
 }
 
+/* A topology that is not finalized (or none) is CR_EINVAL with
+ * cr_sim_new's reason, not CR_ENOMEM "out of memory" (QA audit of the
+ * API); *out NULL. */
+static void test_unfinalized_topology(void **state)
+{
+    (void)state;
+    const char *xml = "<scenario name=\"x\"><compute name=\"c\" ranks=\"0\" "
+                      "duration=\"1ms\"/></scenario>";
+    cr_topo *t = cr_topo_new("bare");
+    const cr_topo *topos[] = {t, NULL};
+    for (int i = 0; i < 2; i++) {
+        cr_sim *s = (cr_sim *)&s;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_scenario_load_memory(xml, strlen(xml), "s.xml", topos[i], &s, &d),
+                         CR_EINVAL);
+        assert_null(s);
+        assert_non_null(strstr(d.msg, "must be finalized"));
+    }
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_op_names),
         cmocka_unit_test(test_alltoallv_per_message),
         cmocka_unit_test(test_empty_after_and_numbers),
+        cmocka_unit_test(test_unfinalized_topology),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1346,15 +1346,17 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
     cr_topo *t = NULL;
     cr_status st = CR_OK;
     *out = NULL;
-    c.origin = origin;
+    /* a buffer of no file: "<memory>" in messages, "nccl-import" its name
+     * (both crashed or printed "(null)": QA audit of the library) */
+    c.origin = origin ? origin : "<memory>";
     c.d = d;
-    if ((st = cr_xml_check_size(origin, len, CR_NCCL_IMPORT_MAX_BYTES, DUMP_WHAT, NULL, d)))
+    if ((st = cr_xml_check_size(c.origin, len, CR_NCCL_IMPORT_MAX_BYTES, DUMP_WHAT, NULL, d)))
         goto out;
     if (len == 0) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:1: the file is empty: expected an NCCL topology "
                          "dump, <system version=\"1\">...</system>",
-                         origin);
+                         c.origin);
         goto out;
     }
     /* hwloc's XML (lstopo --of xml, which some providers ship beside their
@@ -1371,19 +1373,19 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                          "%s:1: this is hwloc's XML (lstopo --of xml), not an NCCL topology "
                          "dump: run any NCCL job with NCCL_TOPO_DUMP_FILE=DUMP.xml and import "
                          "DUMP.xml",
-                         origin);
+                         c.origin);
         goto out;
     }
     /* An NCCL dump never has a DOCTYPE, so any is refused (and with it every
      * entity declaration); CDATA merges into text as NCCL never writes it. */
     cr_xml_error e;
     cr_diag scratch = {{0}};
-    st = cr_xml_parse(buf, len, origin, CR_XML_NO_DOCTYPE | CR_XML_NOCDATA, &doc, &e, &scratch);
+    st = cr_xml_parse(buf, len, c.origin, CR_XML_NO_DOCTYPE | CR_XML_NOCDATA, &doc, &e, &scratch);
     if (st == CR_EPARSE && e.kind == CR_XML_ERR_DOCTYPE) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: <!DOCTYPE is not allowed: NCCL dumps have no DTD, and commroof "
                          "never reads DTDs or entities",
-                         origin, e.line);
+                         c.origin, e.line);
         goto out;
     }
     if (st) {
@@ -1399,14 +1401,14 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                          "%s:%d: <topology> holding hwloc's <object> elements: this is hwloc's "
                          "XML (lstopo --of xml), not an NCCL topology dump: run any NCCL job "
                          "with NCCL_TOPO_DUMP_FILE=DUMP.xml and import DUMP.xml",
-                         origin, line_of(root));
+                         c.origin, line_of(root));
         goto out;
     }
     if (root && named(root, "topology")) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: the root element is <topology>: this is a commroof topology "
                          "already, not an NCCL dump; use it as it is (commroof topo show %s)",
-                         origin, line_of(root), origin);
+                         c.origin, line_of(root), c.origin);
         goto out;
     }
     if (root && named(root, "graphs")) {
@@ -1414,14 +1416,14 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                          "%s:%d: the root element is <graphs>: this is NCCL's graph dump "
                          "(NCCL_GRAPH_DUMP_FILE: the rings and trees it chose), not the machine; "
                          "run the job with NCCL_TOPO_DUMP_FILE=DUMP.xml and import DUMP.xml",
-                         origin, line_of(root));
+                         c.origin, line_of(root));
         goto out;
     }
     if (!root || !named(root, "system")) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: the root element is <%s>: an NCCL topology dump starts with "
                          "<system version=\"1\">",
-                         origin, root ? line_of(root) : 1, root ? (const char *)root->name : "");
+                         c.origin, root ? line_of(root) : 1, root ? (const char *)root->name : "");
         goto out;
     }
     long version;
@@ -1435,7 +1437,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: <system version=\"%ld\">: commroof reads version 1, the one "
                          "NCCL writes, and 2, RCCL's",
-                         origin, line_of(root), version);
+                         c.origin, line_of(root), version);
         goto out;
     }
     for (const xmlNode *k = root->children; k; k = k->next) {
@@ -1453,7 +1455,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
     if ((st = check_busids(&c)))
         goto out;
     char name[256], desc[1024], src[700];
-    base_name(origin, name, sizeof name);
+    base_name(origin ? origin : "", name, sizeof name);
     t = cr_topo_new(name);
     if (!t) {
         st = CR_ENOMEM;

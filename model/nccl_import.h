@@ -82,7 +82,8 @@ extern "C" {
 cr_status cr_nccl_import_file(const char *path, cr_topo **out, cr_diag *d);
 
 /* The same from a buffer of len bytes; origin names it in messages and
- * gives the topology its name (its base name without ".xml"). */
+ * gives the topology its name (its base name without ".xml"); NULL:
+ * "<memory>" in messages, the topology "nccl-import". */
 cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin, cr_topo **out,
                                 cr_diag *d);
 

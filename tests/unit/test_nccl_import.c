@@ -546,6 +546,28 @@ static void test_socket_nic_under_each_cpu(void **state)
  * machine: traces/nvidia-h200-x2/nccl-topo.xml) runs UPI 2.0 at 20 GT/s,
  * not Sapphire Rapids' 16: 4 links x 20 GT/s x 2 bytes = 4 x 40 GB/s per
  * direction (Intel 5th gen Xeon product brief; NCCL's ERP model). */
+/* A buffer of no file (origin NULL): named "nccl-import", and its messages
+ * say "<memory>" (the import took strrchr of NULL for the name, and printed
+ * "(null):1:" in its messages: QA audit of the library) */
+static void test_origin_null(void **state)
+{
+    (void)state;
+    const char *dump = "<system version=\"1\">\n" SOCKET_GPU("0", "51", "0") "</cpu>\n</system>\n";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    if (cr_nccl_import_memory(dump, strlen(dump), NULL, &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    assert_string_equal(t->name, "nccl-import");
+    cr_topo_free(t);
+    t = NULL;
+    assert_int_equal(cr_nccl_import_memory("", 0, NULL, &t, &d), CR_EPARSE);
+    assert_null(t);
+    assert_non_null(strstr(d.msg, "<memory>:1: the file is empty"));
+    assert_int_equal(cr_nccl_import_memory("<system", 7, NULL, &t, &d), CR_EPARSE);
+    assert_null(strstr(d.msg, "(null)"));
+    assert_non_null(strstr(d.msg, "<memory>"));
+}
+
 static void test_emerald_rapids_upi(void **state)
 {
     (void)state;
@@ -1142,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_real_refusals),
         cmocka_unit_test(test_hwloc_refused),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_origin_null),
         cmocka_unit_test(test_fuzz_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,13 @@
 #include "algo_priv.h"
 #include "mech.h"
 
+/* The network's efficiency for the point-to-point traffic these
+ * algorithms move (params coll.eff.net.p2p; 0: coll.eff.net's). */
+static double direct_net_eff(const cr_params *p)
+{
+    return p->p2p_net_eff > 0 ? p->p2p_net_eff : p->net_eff;
+}
+
 /* ---- direct-pattern bytes across a cut (each rank exchanges with each
  * peer itself, no forwarding, no pre-reduction) ---- */
 
@@ -234,7 +241,7 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
         /* the rank's own NICs' class: the NICs, or its GPU's host links
          * where those bind (one rank a PCIe switch) */
         double eff_net =
-            fmin(eff_up, c->rank_own_hw[r] == CR_HW_PCI ? c->p.pcie_eff : c->p.net_eff);
+            fmin(eff_up, c->rank_own_hw[r] == CR_HW_PCI ? c->p.pcie_eff : direct_net_eff(&c->p));
         double cap = net ? c->rank_own_Bps[r] : c->up_Bps, eff = net ? eff_net : eff_up;
         double tk = L[k] / (cap * eff);
         if (net && c->rank_nic_grp[r] >= 0)
@@ -250,7 +257,7 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
     /* ranks that share NICs: those NICs carry their loads together (a
      * node's eight ranks on its one NIC: an all-to-all's eight shares, a
      * sendrecv's one crossing rank alone) */
-    double eff_nic = fmin(eff_up, c->p.net_eff);
+    double eff_nic = fmin(eff_up, direct_net_eff(&c->p));
     for (int g = 0; g < 2 * c->n_nic_grps; g++) {
         double cap = c->nic_grp_Bps[g / 2], tg = G[g] / (cap * eff_nic);
         if (tg > worst) {
@@ -334,7 +341,7 @@ double algo_direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
                      &i);
         double eff = cut->hw == CR_HW_NVLINK ? eff_up
                      : cut->hw == CR_HW_PCI  ? fmin(eff_up, c->p.pcie_eff)
-                                             : fmin(eff_up, c->p.net_eff);
+                                             : fmin(eff_up, direct_net_eff(&c->p));
         if (cut->kind == CR_CUT_GPU)
             eff = c->up_Bps > 0 ? eff_up : fmin(eff_up, c->p.pcie_eff);
         double co = pred_cap(c, cut, true) * eff, ci = pred_cap(c, cut, false) * eff;

@@ -107,6 +107,14 @@ static const struct key keys[] = {
      "NVIDIA maintainer, NVIDIA/nccl-tests#290: NDR 400 Gb/s NICs should reach 46-48 GB/s each "
      "through NCCL; the low end, 46/50 (InfiniBand headers at 4 KiB MTU, proxy overhead); "
      "checked, not fitted, against 2x8 H200 allreduce (nccl-tests#256, doc/bounds.md 2.2.1)"},
+    {"coll.eff.net.p2p", OFF(p2p_net_eff), K_DOUBLE, {0, 0, 0, 0}, 0, 1, "",
+     "0 (shipped): coll.eff.net's figure. The network's efficiency for point-to-point traffic "
+     "across nodes (NCCL's sendrecv, all-to-all, gather and scatter, and custom kernels' direct "
+     "patterns: algo_direct.c), a figure of its own "
+     "for calibrate: a machine's all-to-all can run below its rings (validate/corpus fitting "
+     "half, Polaris on Slingshot-11: all-to-all at 0.48-0.51 of the model above 64 MiB on 2 and "
+     "8 nodes where the same machine's rings are at 0.79-0.80; doc/corpus.md Session 45), and a "
+     "fit on all-to-all rows moved coll.eff.net to 0.39 and every ring 2x slow"},
     {"coll.eff.ll.net", OFF(ll_net_eff), K_DOUBLE,
      {FIT_EFF_LL_NET, FIT_EFF_LL_NET, FIT_EFF_LL_NET, FIT_EFF_LL_NET}, 0.01, 1, "",
      "fitted: tools/fit_nccl_corpus.py --shipped --only coll.eff.ll.net (2026-12-04), the "

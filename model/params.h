@@ -41,6 +41,8 @@ typedef struct {
     double pcie_eff;                   /* of PCIe link bandwidth */
     double shm_eff;                    /* through host memory (NCCL SHM), of the host path's rate */
     double net_eff;                    /* of NIC link bandwidth (IB/Ethernet) */
+    double p2p_net_eff;                /* the same for point-to-point traffic across nodes
+                                          (algo_direct.c); 0 = net_eff */
     double ll_net_eff;                 /* LL across nodes: of its NVLink share (host memory) */
     double nvls_eff;                   /* NVLS / multimem: of the GPU's ports to the switch */
     double tree_eff;      /* tree: of the rates above, inside and across nodes (1: those alone) */

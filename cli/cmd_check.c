@@ -351,9 +351,16 @@ static int bulk(const char *file, const char *deftopo, bool cold)
     printf("{\n  \"results\": [");
     json_t *e = NULL;
     int n_imp = 0, n_err = 0, n_near = 0, n_good = 0, n_slow = 0, n_cache = 0;
+    /* 100,000 entries take seconds: a count on a terminal's stderr */
+    bool progress = cli_progress_enabled(), shown = false;
     cr_status st;
     while ((st = cr_json_items_next(r, &e, &d)) == CR_OK && e) {
         size_t idx = cr_json_items_count(r) - 1;
+        if (progress && idx % 1024 == 0 && idx > 0) {
+            fprintf(stderr, "\rcommroof check: %zu entries evaluated", idx);
+            fflush(stderr);
+            shown = true;
+        }
         bool imp = false, err = false;
         json_t *o = bulk_entry(e, idx, deftopo, cold, &cache, &imp, &err, NULL);
         json_decref(e);
@@ -374,6 +381,8 @@ static int bulk(const char *file, const char *deftopo, bool cold)
         if (bad || ferror(stdout))
             break;
     }
+    if (shown)
+        fprintf(stderr, "\r%-60s\r", "");
     if (st != CR_OK) {
         fflush(stdout);
         rc = cli_fail("check", "%s", d.msg);

@@ -96,6 +96,7 @@ void flowroute_free(cr_sim *s)
     free(s->def_share);
     free(s->nic_ok);
     free(s->grp_cnt);
+    cr_route_scratch_release(&s->shm_sc);
     route_cache_free(&s->rc);
     search_free(&s->fw);
     search_free(&s->bw);
@@ -894,9 +895,15 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
         return v >= 0 ? (int)v : -1;
     int cnt = few ? 2 : 3, cpu = -1;
     bool peer = true;
-    if (cr_route_pcie_peers(t, &a, &b, &cnt, 1, &peer) != CR_OK)
+    /* one set of buffers for every pair: a query costs the node's host
+     * links, not the whole topology (route_priv.h) */
+    if (!s->shm_sc.via && cr_route_scratch_init(&s->shm_sc, t) != CR_OK) {
+        cr_route_scratch_release(&s->shm_sc);
         return -2;
-    if (!peer && (cpu = cr_route_host_cpu(t, b)) == -2)
+    }
+    if (cr_route_pcie_peers_sc(t, &a, &b, &cnt, 1, &peer, &s->shm_sc) != CR_OK)
+        return -2;
+    if (!peer && (cpu = cr_route_host_cpu_sc(t, b, &s->shm_sc)) == -2)
         return -2;
     if (hash_put(&s->rc.rhash, key, cpu >= 0 ? cpu : -3))
         return -2;

@@ -22,6 +22,7 @@
 #include "heap_priv.h"
 #include "nic.h"
 #include "route.h"
+#include "route_priv.h"
 
 /* Library internals: not exported from libcommroof.so (README, Layout). */
 #pragma GCC visibility push(hidden)
@@ -206,10 +207,11 @@ struct cr_sim {
     cr_nic_map *nics; /* nic.c */
     unsigned char *def_share;
     int *nic_ok, nic_stamp;
-    bool restrict_nic; /* the search under way honours nic_ok */
-    bool via_gpus;     /* the search under way may cross other GPUs (nothing else
-                          connects the pair: cr_route_forwards) */
-    int *grp_cnt;      /* per device scratch: ranks whose first near NIC it is */
+    bool restrict_nic;       /* the search under way honours nic_ok */
+    bool via_gpus;           /* the search under way may cross other GPUs (nothing else
+                                connects the pair: cr_route_forwards) */
+    int *grp_cnt;            /* per device scratch: ranks whose first near NIC it is */
+    cr_route_scratch shm_sc; /* buffers of shm_cpu's host searches, set up on first use */
     int n_res, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */

@@ -14,6 +14,7 @@
  * cap_ab - f and from b to a is cap_ba + f.
  */
 #include "route.h"
+#include "route_priv.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -415,16 +416,40 @@ static bool host_hop(const cr_topo *t, int s, int d, int *via, int *queue, int *
     return up >= 0;
 }
 
+cr_status cr_route_scratch_init(cr_route_scratch *sc, const cr_topo *t)
+{
+    sc->via = search_buffers(t, &sc->queue);
+    return sc->via ? CR_OK : CR_ENOMEM;
+}
+
+void cr_route_scratch_release(cr_route_scratch *sc)
+{
+    free(sc->via);
+    free(sc->queue);
+    sc->via = sc->queue = NULL;
+}
+
+int cr_route_host_cpu_sc(const cr_topo *t, int rank, cr_route_scratch *sc)
+{
+    if (rank < 0 || rank >= t->n_gpus)
+        return -1;
+    int seen = 0;
+    int cpu = nearest_cpu(t, t->gpus[rank], sc->via, sc->queue, &seen);
+    forget(sc->via, sc->queue, seen);
+    return cpu;
+}
+
 int cr_route_host_cpu(const cr_topo *t, int rank)
 {
     if (rank < 0 || rank >= t->n_gpus)
         return -1;
-    int *queue = NULL, *via = search_buffers(t, &queue), seen = 0;
-    if (!via)
+    cr_route_scratch sc;
+    if (cr_route_scratch_init(&sc, t) != CR_OK) {
+        cr_route_scratch_release(&sc);
         return -2;
-    int cpu = nearest_cpu(t, t->gpus[rank], via, queue, &seen);
-    free(via);
-    free(queue);
+    }
+    int cpu = cr_route_host_cpu_sc(t, rank, &sc);
+    cr_route_scratch_release(&sc);
     return cpu;
 }
 
@@ -477,17 +502,15 @@ cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *d
     return CR_OK;
 }
 
-cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
-                              const int *node_ranks, int n, bool *peer)
+cr_status cr_route_pcie_peers_sc(const cr_topo *t, const int *src, const int *dst,
+                                 const int *node_ranks, int n, bool *peer, cr_route_scratch *sc)
 {
     bool allowed = cr_route_pcie_p2p(t);
     for (int h = 0; h < n; h++)
         peer[h] = allowed;
     if (!allowed || n < 1)
         return CR_OK;
-    int *queue = NULL, *via = search_buffers(t, &queue);
-    if (!via)
-        return CR_ENOMEM;
+    int *via = sc->via, *queue = sc->queue;
     for (int h = 0; h < n; h++) {
         int s = t->gpus[src[h]], d = t->gpus[dst[h]], seen = 0;
         bool ok = search(t, NULL, s, d, CR_DEV__COUNT, false, CR_ROUTE_HOST_KINDS, via, queue,
@@ -500,9 +523,23 @@ cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
         forget(via, queue, seen);
         peer[h] = ok;
     }
-    free(via);
-    free(queue);
     return CR_OK;
+}
+
+cr_status cr_route_pcie_peers(const cr_topo *t, const int *src, const int *dst,
+                              const int *node_ranks, int n, bool *peer)
+{
+    bool allowed = cr_route_pcie_p2p(t);
+    for (int h = 0; h < n; h++)
+        peer[h] = allowed;
+    if (!allowed || n < 1)
+        return CR_OK;
+    cr_route_scratch sc;
+    cr_status st = cr_route_scratch_init(&sc, t);
+    if (st == CR_OK)
+        st = cr_route_pcie_peers_sc(t, src, dst, node_ranks, n, peer, &sc);
+    cr_route_scratch_release(&sc);
+    return st;
 }
 
 void cr_route_nic_path(const cr_topo *t, int rank, bool *via_cpu, bool *via_c2c)

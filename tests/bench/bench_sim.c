@@ -17,12 +17,23 @@
  * it runs by symmetry, one flow per orbit of GPU pairs, and its flows
  * column counts the 67,100,672 flows its tasks stand for) and the
  * 65,536-GPU ring and tree allreduce (8,192 nodes, 3 tiers; 10 s and 4 GB).
+ * And a PCIe cluster: 2,048 nodes of 8 L40S under PCIe switches (the
+ * shipped l40s-pcie-8 with one 100G NIC), a 1-rail 2-tier fat tree, ring
+ * allreduce over its 16,384 GPUs: every pair of ring neighbours in a node
+ * asks route.c whether it is PCIe peers and where its SHM buffer sits,
+ * and each such query set up buffers the size of the whole topology
+ * (quadratic: the command took 0.06 / 0.18 / 0.52 / 1.41 s at 512 / 1,024
+ * / 2,048 / 4,096 nodes on the 2-core development machine, 2026-12-07),
+ * until the simulator kept one set (route_priv.h): 0.05 / 0.13 / 0.35 /
+ * 0.79 s. Target: 2 s and 2 GB.
  * Every case runs in a child process of its own that loads its topology,
  * so peak_rss is that case's peak (topology included), not the largest of
  * the cases before it.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -95,9 +106,34 @@ typedef struct {
     double bytes;
     cr_sim_grain grain;
     int check;
-    int gen_nodes, gen_tiers; /* > 0: topo is `topo gen fat-tree`'s node, 8 rails */
+    int gen_nodes, gen_tiers; /* > 0: topo is `topo gen fat-tree`'s node, 8 rails
+                                 (PCIE_NODE: PCIE_NODE_XML, 1 rail) */
     int refuse_ok;
 } bench_case;
+
+/* A PCIe box (the shipped l40s-pcie-8's graph and GPU figures) with one
+ * 100G NIC, nic0, under CPU 0: the node of the PCIe
+ * cluster case, written to a temporary file for the generator. */
+#define PCIE_NODE "pcie-l40s-nic"
+static const char PCIE_NODE_XML[] =
+    "<topology name=\"pcie-l40s-nic\">\n"
+    "  <gpu-model name=\"L40S\" vendor=\"nvidia\" arch=\"89\" sms=\"142\" hbm=\"48GB\"\n"
+    "             hbm-bw=\"864GB/s\" l2=\"96MiB\" l2-bw=\"25.8TB/s\" clock=\"2.52GHz\">\n"
+    "    <flops dtype=\"fp32\" peak=\"91.6TFLOP/s\"/>\n"
+    "    <flops dtype=\"bf16\" peak=\"362.05TFLOP/s\"/>\n"
+    "  </gpu-model>\n"
+    "  <node-template name=\"box\">\n"
+    "    <gpu id=\"gpu{0..7}\" model=\"L40S\"/>\n"
+    "    <cpu id=\"cpu{0..1}\" vendor=\"intel\"/>\n"
+    "    <pcisw id=\"pcisw{0..1}\"/>\n"
+    "    <nic id=\"nic0\" port-bw=\"12.5GB/s\"/>\n"
+    "    <link a=\"gpu{0..7}\" b=\"pcisw{0,0,0,0,1,1,1,1}\" kind=\"pcie\" bw=\"31.5GB/s\"/>\n"
+    "    <link a=\"pcisw{0..1}\" b=\"cpu{0..1}\" kind=\"pcie\" bw=\"31.5GB/s\"/>\n"
+    "    <link a=\"nic0\" b=\"cpu0\" kind=\"pcie\" bw=\"31.5GB/s\"/>\n"
+    "    <link a=\"cpu0\" b=\"cpu1\" kind=\"c2c\" bw=\"22.4GB/s\" count=\"3\"/>\n"
+    "  </node-template>\n"
+    "  <nodes template=\"box\" count=\"1\"/>\n"
+    "</topology>\n";
 
 /* The topology of a case: shipped, or generated as `commroof topo gen
  * fat-tree --nodes N --node NODE --rails 8 --tiers T` would write it. */
@@ -110,9 +146,32 @@ static cr_status case_topo(const bench_case *b, cr_topo **t, cr_diag *d)
     o.node = b->topo;
     o.rails = 8;
     o.tiers = b->gen_tiers;
+    char dir[4096] = "", node_path[4200] = "";
+    if (strcmp(b->topo, PCIE_NODE) == 0) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/bench_sim_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir))
+            return cr_diag_set(d, CR_EIO, "cannot make a folder %s", dir);
+        snprintf(node_path, sizeof node_path, "%s/%s.xml", dir, PCIE_NODE);
+        FILE *f = fopen(node_path, "w");
+        bool ok = f && fputs(PCIE_NODE_XML, f) != EOF;
+        if (f && fclose(f) != 0)
+            ok = false;
+        if (!ok) {
+            remove(node_path);
+            rmdir(dir);
+            return cr_diag_set(d, CR_EIO, "cannot write %s", node_path);
+        }
+        o.node = node_path;
+        o.rails = 1;
+    }
     char *xml = NULL;
     size_t len = 0;
     cr_status st = cr_topo_gen_fat_tree_xml(&o, &xml, &len, d);
+    if (node_path[0]) {
+        remove(node_path);
+        rmdir(dir);
+    }
     if (st == CR_OK)
         st = cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", t, d);
     free(xml);
@@ -185,6 +244,9 @@ int main(void)
          CR_SIM_GRAIN_AUTO, 2, 8192, 3, 0},
         {"hgx-h100-8", "ft8192n tree allr 1GB", CR_COLL_ALLREDUCE, CR_ALGO_TREE, 65536, 1e9,
          CR_SIM_GRAIN_AUTO, 2, 8192, 3, 0},
+        /* PCIe nodes: SHM hops inside every node */
+        {PCIE_NODE, "pcie2048n ring allr 1MB", CR_COLL_ALLREDUCE, CR_ALGO_RING, 16384, 1e6,
+         CR_SIM_GRAIN_AUTO, 1, 2048, 2, 0},
     };
     int fail = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -215,6 +215,8 @@ typedef struct {
     double mma_bound; /* the bound's matrix FLOP/s: peak_mma, or a faster emulation of an
                          fp32 or fp64 product (cr_op_mma_bound_flops, doc/bounds.md 1.10) */
     double peak_vec;  /* CUDA-core FLOP/s: fp32, doubled for packed 16-bit types */
+    double vec_bound; /* the bound's CUDA-core FLOP/s: peak_vec, or the part's faster
+                         16-bit units (cr_op_vec_bound_flops: fp16 on A100) */
 } env;
 
 /* --- compute and memory time of kernels --------------------------------- */
@@ -840,14 +842,14 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
     double tcs[OPS_MIX_ALGOS] = {r->t_compute_s}, tcas[OPS_MIX_ALGOS],
            lats[OPS_MIX_ALGOS] = {r->lat_s};
     tcas[0] = fmax(w->mma_flops > 0 ? w->mma_flops / pm : 0,
-                   w->vec_flops > 0 ? w->vec_flops / v->peak_vec : 0);
+                   w->vec_flops > 0 ? w->vec_flops / v->vec_bound : 0);
     for (int j = 1; j < k; j++) {
         const ops_alt *a = &w->alt[j - 1];
         cr_status st = alt_comm(v, p, w, a, gs, alt_keys[j - 1], &nks[j], &lats[j], d);
         if (st != CR_OK)
             return st;
         ks[j] = alt_keys[j - 1];
-        double tv = a->vec_flops > 0 ? a->vec_flops / v->peak_vec : 0;
+        double tv = a->vec_flops > 0 ? a->vec_flops / v->vec_bound : 0;
         tcs[j] = fmax(a->mma_flops > 0 ? a->mma_flops / v->mma_bound : 0, tv);
         tcas[j] = fmax(a->mma_flops > 0 ? a->mma_flops / pm : 0, tv);
     }
@@ -1201,6 +1203,7 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
     r->mma_bound_flops = v.mma_bound;
     double f32 = v.g->peak_flops[CR_DT_FP32];
     v.peak_vec = f32 > 0 ? f32 * (cr_dtype_bytes(w.dt) < 4 ? 2 : 1) : v.peak_mma;
+    v.vec_bound = fmax(v.peak_vec, cr_op_vec_bound_flops(v.g, w.dt, v.peak_mma));
     if ((w.mma_flops > 0 && !(v.peak_mma > 0)) || (w.vec_flops > 0 && !(v.peak_vec > 0)))
         return cr_diag_set(d, CR_EUNSUPPORTED, "%s (GPU of topology %s) has no %s peak FLOP/s",
                            v.g->name, t->name, cr_dtype_name(w.dt));
@@ -1232,7 +1235,7 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
     }
 
     r->t_compute_s = fmax(w.mma_flops > 0 ? w.mma_flops / v.mma_bound : 0,
-                          w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
+                          w.vec_flops > 0 ? w.vec_flops / v.vec_bound : 0);
     const char *mem_level = "hbm";
     r->t_hbm_s = cr_mem_floor_s(v.g, w.hbm_bytes, false, 0, &mem_level);
     r->t_hbm_cold_s = cr_mem_floor_s(v.g, w.hbm_bytes, true, 0, NULL);
@@ -1309,7 +1312,7 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
          * that fits the L2 had attainable 1.31 us beside a bound of 0.31) */
         double pm = meas_mma > 0 ? fmin(meas_mma, v.mma_bound) : v.mma_bound;
         double tc = fmax(w.mma_flops > 0 ? w.mma_flops / pm : 0,
-                         w.vec_flops > 0 ? w.vec_flops / v.peak_vec : 0);
+                         w.vec_flops > 0 ? w.vec_flops / v.vec_bound : 0);
         double tx = r->t_comm_s + r->t_comm_lat_s;
         r->attainable_s =
             floor_of(tc, cr_op_attainable_mem_s(v.g, w.hbm_bytes, false), tx, r->lat_s);

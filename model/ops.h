@@ -266,6 +266,15 @@ typedef struct {
  * peak for dt (emulation raises a rate the part has, it adds none). */
 double cr_op_mma_bound_flops(const cr_gpu_spec *g, cr_dtype dt, char *by, size_t by_size);
 
+/* The CUDA-core (vector) FLOP/s that bounds dt's elementwise FLOPs on GPU
+ * model g, for the bound's compute term: g's fp32 peak, doubled for 16-bit
+ * types (packed half2 / bfloat162 arithmetic), and four times it for fp16 on
+ * GA100 (NVIDIA arch 80: A100, whose published non-tensor FP16 peak is 78
+ * TFLOP/s against 19.5 FP32, A100 whitepaper Table 1; BF16 stays at 39).
+ * Where g has no fp32 peak: fallback (the dtype's matrix peak). The
+ * prediction keeps the doubled fp32 rate (doc/operators.md "What counts"). */
+double cr_op_vec_bound_flops(const cr_gpu_spec *g, cr_dtype dt, double fallback);
+
 /* Evaluates op with parameters p on topology t (finalized). Errors:
  * CR_EINVAL / CR_ERANGE for parameters (see cr_op_params_check),
  * CR_EUNSUPPORTED when the topology lacks what the operator needs (no

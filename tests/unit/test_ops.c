@@ -997,6 +997,41 @@ static void test_emulated_rates(void **state)
     cr_topo_free(t);
 }
 
+/* The vector (CUDA-core) rate of the bound: GA100 runs FP16 at 78
+ * TFLOP/s, 4x its FP32 19.5 (A100 whitepaper Table 1), where the bound took
+ * 2x (bound audit, session 45). 16 Mi fp16 elements of dgx-a100-8, two
+ * read and one written, 128 FLOPs each (64 FMAs, as HFMA2): 2.147 GFLOP
+ * run in 27.5 us at 78 TFLOP/s, and 100.7 MB stream in 49.4 us at the
+ * 2.039 TB/s of HBM, so a kernel runs in about 49.4 us; the bound was
+ * 2.147e9 / 39e12 = 55.1 us (compute), above it. Now the compute term is
+ * 27.5 us and the (warm) memory term binds; bf16 (39 TFLOP/s non-tensor)
+ * and H100 (FP16 133.8 = 2 x 66.9) keep the doubled rate; the prediction
+ * keeps it too. */
+static void test_vector_fp16_rate(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("dgx-a100-8");
+    const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
+    assert_close(cr_op_vec_bound_flops(g, CR_DT_FP16, 0), 78e12, 1e-12, 0);
+    assert_close(cr_op_vec_bound_flops(g, CR_DT_BF16, 0), 39e12, 1e-12, 0);
+    assert_close(cr_op_vec_bound_flops(g, CR_DT_FP32, 0), 19.5e12, 1e-12, 0);
+    const char *kv[] = {"dtype", "fp16", "elems", "16777216", "flops_per", "128", NULL};
+    cr_op_result r = eval(t, "elementwise", kv);
+    double flops = 16777216.0 * 128, bytes = 3 * 2 * 16777216.0;
+    assert_close(r.t_compute_s, flops / 78e12, 1e-9, 0);
+    assert_true(r.bound_s < flops / 39e12);
+    assert_true(r.bound_s <= bytes / 2.039e12); /* what a kernel can reach */
+    assert_string_equal(r.binding, "hbm");
+    assert_true(r.pred_s >= r.bound_s);
+    const char *kb[] = {"dtype", "bf16", "elems", "16777216", "flops_per", "128", NULL};
+    r = eval(t, "elementwise", kb);
+    assert_close(r.bound_s, flops / 39e12, 1e-9, 0);
+    cr_topo_free(t);
+    t = cr_test_open_topo("hgx-h100-8");
+    assert_close(cr_op_vec_bound_flops(cr_topo_gpu_spec(t, 0), CR_DT_FP16, 0), 134e12, 1e-12, 0);
+    cr_topo_free(t);
+}
+
 static void test_single_gpu_bounds(void **state)
 {
     (void)state;
@@ -1825,6 +1860,7 @@ int main(void)
         cmocka_unit_test(test_non_finite_results_refused),
         cmocka_unit_test(test_emulated_gemm_bound),
         cmocka_unit_test(test_emulated_rates),
+        cmocka_unit_test(test_vector_fp16_rate),
         cmocka_unit_test(test_eval_cached_equals_eval),
         cmocka_unit_test(test_params_check_stored_values),
         cmocka_unit_test(test_param_format_out_of_range),

@@ -56,7 +56,8 @@ static const char trace_help_tail[] =
     "when CMD is not found, 126 when it cannot be executed); before CMD runs, 2 for\n"
     "a usage error (e.g. -o naming a file), 1 for a runtime one (no tracer library,\n"
     "a folder that cannot be made).\n"
-    "Ctrl-C reaches CMD; SIGTERM and SIGHUP sent to commroof are passed on to it.\n"
+    "Ctrl-C reaches CMD; SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, and SIGINT or\n"
+    "SIGQUIT sent to commroof alone (kill), are passed on to it.\n"
     "\n"
     "examples:\n"
     "  commroof trace -o traces/ -- ./my_kernel --size 1G\n"
@@ -501,10 +502,25 @@ static int by_name(const void *a, const void *b)
 /* The child's pid while CMD runs, for forward_signal (0 otherwise). */
 static volatile sig_atomic_t child_pid;
 
-/* SIGTERM or SIGHUP to us (a batch system's kill, a closed terminal) goes on
- * to CMD, so that CMD ends and we still report what it left. */
-static void forward_signal(int sig)
+/* The signals passed on to CMD while it runs: the ones that end a program
+ * by default and that a batch system, a terminal or another program sends
+ * to a job (SIGUSR1 and SIGUSR2 are Slurm's warnings before its time
+ * limit). Before, SIGUSR1, SIGUSR2 or SIGALRM ended commroof and left CMD
+ * running without it, and a SIGINT sent to commroof alone (kill -INT, a
+ * Python Popen.send_signal) was ignored, so CMD never stopped (QA audit,
+ * session qa-trace). */
+static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
+#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+/* Passes sig on to CMD. The terminal's Ctrl-C and Ctrl-\ (si_code > 0:
+ * from the kernel) reach CMD by themselves, as it shares our process group:
+ * passed on too, CMD had them twice. Anything sent by a process (kill,
+ * sigqueue, tgkill: si_code <= 0 on Linux) goes on. */
+static void forward_signal(int sig, siginfo_t *si, void *ctx)
 {
+    (void)ctx;
+    if ((sig == SIGINT || sig == SIGQUIT) && si && si->si_code > 0)
+        return;
     if (child_pid > 0)
         kill((pid_t)child_pid, sig);
 }
@@ -530,25 +546,33 @@ static int run_cmd(const struct opts *o, const char *lib, const char *dir, struc
         return -1;
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
-    struct sigaction ign, fwd, old_int, old_quit, old_term, old_hup;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
+    struct sigaction fwd, old[N_FORWARDED];
     memset(&fwd, 0, sizeof fwd);
-    fwd.sa_handler = forward_signal;
+    fwd.sa_sigaction = forward_signal;
+    fwd.sa_flags = SA_SIGINFO;
     sigemptyset(&fwd.sa_mask);
-    /* Like system(): Ctrl-C goes to CMD (same process group); we stay to
-     * report what it left. */
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    sigaction(SIGTERM, &fwd, &old_term);
-    sigaction(SIGHUP, &fwd, &old_hup);
+    /* blocked from before the handlers until child_pid is set: one that
+     * came between fork() and then found no pid and was lost (CMD ran on),
+     * and one sent to the child before it put back its own handlers found
+     * ours there (child_pid 0 in its copy) and was lost too */
+    sigset_t block, old_mask;
+    sigemptyset(&block);
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaddset(&block, forwarded[i]);
+    sigprocmask(SIG_BLOCK, &block, &old_mask);
+    for (size_t i = 0; i < N_FORWARDED; i++) {
+        sigaction(forwarded[i], NULL, &old[i]);
+        /* one ignored where we started (nohup's SIGHUP, SIGINT of a
+         * background job) stays ignored, by us and by CMD (it inherits
+         * that), as a shell leaves it */
+        if (old[i].sa_handler != SIG_IGN || (old[i].sa_flags & SA_SIGINFO))
+            sigaction(forwarded[i], &fwd, NULL);
+    }
     pid_t pid = fork();
     if (pid == 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        sigaction(SIGHUP, &old_hup, NULL);
+        for (size_t i = 0; i < N_FORWARDED; i++)
+            sigaction(forwarded[i], &old[i], NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(pfd[0]);
         setenv("CUDA_INJECTION64_PATH", lib, 1);
         setenv("NVTX_INJECTION64_PATH", lib, 1);
@@ -562,10 +586,12 @@ static int run_cmd(const struct opts *o, const char *lib, const char *dir, struc
         _exit(e == ENOENT ? 127 : 126);
     }
     int saved = errno;
+    if (pid > 0)
+        child_pid = pid;
+    sigprocmask(SIG_SETMASK, &old_mask, NULL); /* what came meanwhile goes on now */
     close(pfd[1]);
     int status = 0;
     if (pid > 0) {
-        child_pid = pid;
         int e = 0;
         ssize_t n;
         while ((n = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
@@ -582,10 +608,8 @@ static int run_cmd(const struct opts *o, const char *lib, const char *dir, struc
         child_pid = 0;
     }
     close(pfd[0]);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaction(forwarded[i], &old[i], NULL);
     if (pid < 0) {
         errno = saved;
         return -1;

@@ -105,6 +105,29 @@ while [ ! -f "$T/started" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
 kill -TERM $tp
 wait $tp; check "SIGTERM forwarded" 143 $?
 has "SIGTERM forwarded" "$T/o" "\"sh\" was ended by signal 15"
+# SIGUSR1 (Slurm's warning before its time limit), SIGUSR2 and SIGALRM go
+# on too: they ended commroof and left CMD running on its own
+for sn in USR1:10 USR2:12 ALRM:14; do # Linux's numbers
+    s=${sn%:*} n=${sn#*:}
+    rm -f "$T/started" "$T/cmdpid"
+    "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c "echo \$\$ >\"$T/cmdpid\"; : >\"$T/started\"; exec sleep 30" >"$T/o" 2>"$T/e" &
+    tp=$!
+    i=0
+    while [ ! -f "$T/started" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -$s $tp
+    wait $tp; rc=$?
+    cp=$(cat "$T/cmdpid")
+    if kill -0 "$cp" 2>/dev/null; then
+        echo "check_trace: SIG$s to commroof left CMD (pid $cp) running"; kill -KILL "$cp"; fails=$((fails + 1))
+    fi
+    check "SIG$s forwarded" $((128 + n)) $rc
+    has "SIG$s forwarded" "$T/o" "\"sh\" was ended by signal $n"
+done
+# SIGINT and SIGQUIT sent to commroof alone reach CMD (ignored, CMD ran
+# on); the terminal's Ctrl-C reaches it once (a pty; python3)
+if command -v python3 >/dev/null 2>&1; then
+    mkdir "$T/sig" && python3 tests/trace/forward_signals.py "$CR" "$T/sig" || fails=$((fails + 1))
+fi
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'echo "$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$COMMROOF_TRACE_DIR"' >"$T/o" 2>"$T/e"
 check "environment" 0 $?
 LIBABS=$(cd "$T" && pwd -P)/fake.so

@@ -577,8 +577,20 @@ static int run_cmd(const struct opts *o, const char *lib, const char *dir, struc
         setenv("CUDA_INJECTION64_PATH", lib, 1);
         setenv("NVTX_INJECTION64_PATH", lib, 1);
         setenv("COMMROOF_TRACE_DIR", dir, 1);
-        if (o->json)
-            dup2(STDERR_FILENO, STDOUT_FILENO);
+        /* --json: CMD's stdout goes to stderr. Where stderr is closed
+         * (2>&-), dup2 fails and CMD wrote into the JSON document on
+         * stdout: it goes to /dev/null then */
+        if (o->json && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+            int nul = open("/dev/null", O_WRONLY);
+            if (nul < 0 || dup2(nul, STDOUT_FILENO) < 0) {
+                int e = errno;
+                ssize_t w = write(pfd[1], &e, sizeof e);
+                (void)w;
+                _exit(126);
+            }
+            if (nul > STDERR_FILENO)
+                close(nul);
+        }
         execvp(o->cmd[0], o->cmd);
         int e = errno;
         ssize_t w = write(pfd[1], &e, sizeof e);

@@ -146,6 +146,13 @@ if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_status"] == 0 and d["traces"] == []' "$T/o" ||
         { echo "check_trace: --json output is not the expected JSON"; fails=$((fails + 1)); }
 fi
+# ... also with stderr closed (2>&-): CMD's output went into the JSON
+"$CR" trace --json --lib "$LIB" -o "$T/d" -- sh -c 'echo child-says-$((1+1)); exit 5' >"$T/o" 2>&-; check "--json, 2>&-" 5 $?
+if grep -q child-says-2 "$T/o"; then echo "check_trace: --json, 2>&-: CMD's output on stdout:"; cat "$T/o"; fails=$((fails + 1)); fi
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["exit_status"] == 5' "$T/o" ||
+        { echo "check_trace: --json, 2>&-: not the expected JSON:"; cat "$T/o"; fails=$((fails + 1)); }
+fi
 # beside the binary (where make built it)
 if [ -f "$B/libcommroof_trace.so" ]; then
     env -u COMMROOF_TRACE_LIB "$CR" trace -o "$T/d" -- true >"$T/o" 2>"$T/e"; check "library beside the binary" 0 $?

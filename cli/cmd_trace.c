@@ -725,9 +725,24 @@ static int trace_run(const struct opts *o)
         return cli_fail("trace", "-o \"%s\": the tracer cannot write there: %s", dir_arg,
                         strerror(e));
     }
-    const char *prev = getenv("CUDA_INJECTION64_PATH");
-    if (prev && *prev && strcmp(prev, lib) != 0)
-        fprintf(stderr, "commroof trace: replacing CUDA_INJECTION64_PATH=%s for this run\n", prev);
+    /* what CMD's environment held that the run replaces is said, each of
+     * the variables it sets (NVTX_INJECTION64_PATH, another tool's NVTX
+     * library, and COMMROOF_TRACE_DIR went silently) */
+    const struct {
+        const char *name, *value, *hint;
+    } sets[] = {
+        {"CUDA_INJECTION64_PATH", lib, ""},
+        {"NVTX_INJECTION64_PATH", lib, ""},
+        {"COMMROOF_TRACE_DIR", dir, " (-o DIR names the folder, ./commroof-traces without it)"}};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        const char *prev = getenv(sets[i].name);
+        char prev_real[PATH_MAX];
+        if (!prev || !*prev || strcmp(prev, sets[i].value) == 0 ||
+            (realpath(prev, prev_real) && strcmp(prev_real, sets[i].value) == 0))
+            continue;
+        fprintf(stderr, "commroof trace: replacing %s=%s with %s for this run%s\n", sets[i].name,
+                prev, sets[i].value, sets[i].hint);
+    }
     struct seen *before = NULL, *after = NULL;
     size_t nb = 0, na = 0;
     if (list_traces(dir, &before, &nb) != 0)

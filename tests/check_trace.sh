@@ -132,6 +132,15 @@ fi
 check "environment" 0 $?
 LIBABS=$(cd "$T" && pwd -P)/fake.so
 has "environment" "$T/o" "$LIBABS|$LIBABS|$(cd "$T/d" && pwd -P)"
+# what the run replaces in CMD's environment is said, each variable (the
+# NVTX library and the trace folder went silently); the same value is not
+CUDA_INJECTION64_PATH=/other/cuda.so NVTX_INJECTION64_PATH=/other/nvtx.so COMMROOF_TRACE_DIR=/other/dir \
+    "$CR" trace --lib "$LIB" -o "$T/d" -- true >"$T/o" 2>"$T/e"; check "environment replaced" 0 $?
+has "environment replaced" "$T/e" "replacing CUDA_INJECTION64_PATH=/other/cuda.so with $LIBABS for this run"
+has "environment replaced" "$T/e" "replacing NVTX_INJECTION64_PATH=/other/nvtx.so with $LIBABS for this run"
+has "environment replaced" "$T/e" "replacing COMMROOF_TRACE_DIR=/other/dir with $(cd "$T/d" && pwd -P) for this run"
+NVTX_INJECTION64_PATH="$LIB" COMMROOF_TRACE_DIR="$T/d" "$CR" trace --lib "$LIB" -o "$T/d" -- true >"$T/o" 2>"$T/e"
+if grep -q replacing "$T/e"; then echo "check_trace: the same values said as replaced:"; cat "$T/e"; fails=$((fails + 1)); fi
 # a trace written during the run is found and summarised
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c "cp $FIX/minimal.json \"\$COMMROOF_TRACE_DIR/commroof-trace.host.42.json\"" >"$T/o" 2>"$T/e"
 check "trace found" 0 $?

@@ -640,43 +640,50 @@ static int run_cmd(const struct opts *o, const char *lib, const char *dir, struc
 }
 
 /* The length of dir's longest prefix (at a '/') that exists already:
- * cr_file_mkdirs makes the folders below it. strlen(dir) when dir exists. */
+ * cr_file_mkdirs makes the folders below it. strlen(dir) when dir exists
+ * (or no memory: nothing is removed then). Any length: one beyond
+ * PATH_MAX makes folders up to the one mkdir refuses (ENAMETOOLONG). */
 static size_t first_missing_dir(const char *dir)
 {
     struct stat st;
     size_t len = strlen(dir);
     if (stat(dir, &st) == 0)
         return len;
-    char path[PATH_MAX];
-    if (len >= sizeof path)
-        return len; /* mkdirs refuses it: nothing to remove */
-    memcpy(path, dir, len + 1);
+    char *path = strdup(dir);
+    if (!path)
+        return len;
+    size_t at = 0;
     for (size_t i = len; i > 0; i--) {
         if (path[i - 1] != '/' || i == 1)
             continue;
         path[i - 1] = '\0';
-        if (stat(path, &st) == 0)
-            return i - 1;
+        if (stat(path, &st) == 0) {
+            at = i - 1;
+            break;
+        }
     }
-    return 0;
+    free(path);
+    return at;
 }
 
 /* Removes the folders of dir below its first made_from bytes, deepest
  * first, as long as they are empty (rmdir leaves any other alone). */
 static void remove_made_dirs(const char *dir, size_t made_from)
 {
-    char path[PATH_MAX];
     size_t len = strlen(dir);
-    if (made_from >= len || len >= sizeof path)
+    if (made_from >= len)
         return;
-    memcpy(path, dir, len + 1);
+    char *path = strdup(dir);
+    if (!path)
+        return;
     for (size_t i = len; i > made_from; i--) {
         if (i == len || path[i] == '/') {
             path[i] = '\0';
-            if (path[0] && rmdir(path) != 0)
-                return;
+            if (path[0] && rmdir(path) != 0 && errno != ENOENT && errno != ENAMETOOLONG)
+                break;
         }
     }
+    free(path);
 }
 
 /* CMD's status rc, whatever became of the summary on stdout: a write that
@@ -712,11 +719,16 @@ static int trace_run(const struct opts *o)
      * none of them behind (a mistyped command made an empty folder) */
     size_t made_from = first_missing_dir(dir_arg);
     cr_diag md = {{0}};
-    if (cr_file_mkdirs(dir_arg, &md) != CR_OK)
+    if (cr_file_mkdirs(dir_arg, &md) != CR_OK) {
+        remove_made_dirs(dir_arg, made_from); /* those made before the one that failed */
         return cli_fail("trace", "the trace folder: %s", md.msg);
+    }
     char dir[PATH_MAX];
-    if (!realpath(dir_arg, dir))
-        return cli_fail("trace", "\"%s\": %s", dir_arg, strerror(errno));
+    if (!realpath(dir_arg, dir)) {
+        int e = errno;
+        remove_made_dirs(dir_arg, made_from);
+        return cli_fail("trace", "\"%s\": %s", dir_arg, strerror(e));
+    }
     /* the tracer writes there from inside CMD: a folder it cannot write
      * ran the whole program untraced (QA audit, session 42) */
     if (access(dir, W_OK | X_OK) != 0) {
@@ -724,6 +736,22 @@ static int trace_run(const struct opts *o)
         remove_made_dirs(dir_arg, made_from);
         return cli_fail("trace", "-o \"%s\": the tracer cannot write there: %s", dir_arg,
                         strerror(e));
+    }
+    /* the tracer's file name is DIR/commroof-trace.HOST.PID[.rankR] of at
+     * most 4000 characters (STEM_MAX, traces/tracer/trace_main.c); a longer
+     * one ran the whole program untraced (the tracer cut the name before) */
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        cr_str_copy(host, sizeof host, "unknown");
+    size_t stem_max =
+        strlen(dir) + strlen("/" FILE_PREFIX) + strlen(host) + strlen(".4194304.rank999999");
+    if (stem_max > 4000) {
+        remove_made_dirs(dir_arg, made_from);
+        return cli_usage_error("trace",
+                               "-o \"%.100s...\": a folder path of %zu characters leaves no room "
+                               "for the trace's file name (at most %zu here): give a shorter "
+                               "folder",
+                               dir_arg, strlen(dir), 4000 - (stem_max - strlen(dir)));
     }
     /* what CMD's environment held that the run replaces is said, each of
      * the variables it sets (NVTX_INJECTION64_PATH, another tool's NVTX

@@ -96,6 +96,21 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d
 : >"$T/afile"
 "$CR" trace --lib "$LIB" -o "$T/afile" -- true >"$T/o" 2>"$T/e"; check "-o a file" 2 $?
 has "-o a file" "$T/e" "is a file, not a folder"
+# a folder too long for the tracer's file names (DIR/commroof-trace.HOST.PID,
+# 4000 characters at most) is refused before CMD runs, the folders made for
+# it removed: the tracer cut the name (a trace "comm.json" nobody found)
+c50=cccccccccccccccccccccccccccccccccccccccccccccccccc
+LONG="$T/long"
+while [ ${#LONG} -lt 3800 ]; do LONG="$LONG/$c50$c50$c50"; done
+LONG="$LONG/$(printf '%s' "$c50$c50$c50$c50" | cut -c1-$((3994 - ${#LONG})))" # 3995 characters
+"$CR" trace --lib "$LIB" -o "$LONG" -- sh -c 'echo ran >&2' >"$T/o" 2>"$T/e"; check "-o too long" 2 $?
+has "-o too long" "$T/e" "leaves no room for the trace's file name"
+if grep -q "^ran" "$T/e"; then echo "check_trace: -o too long: CMD ran"; fails=$((fails + 1)); fi
+if [ -e "$T/long" ]; then echo "check_trace: -o too long: its folders were left"; fails=$((fails + 1)); fi
+# one longer than a path can be (ENAMETOOLONG from mkdir): the folders
+# made before the one that failed are removed too (they were left)
+"$CR" trace --lib "$LIB" -o "$LONG/$c50$c50$c50" -- true >"$T/o" 2>"$T/e"; check "-o beyond PATH_MAX" 1 $?
+if [ -e "$T/long" ]; then echo "check_trace: -o beyond PATH_MAX: its folders were left"; fails=$((fails + 1)); fi
 # SIGTERM to commroof goes on to CMD, and commroof still reports. CMD
 # marks that it runs (commroof set its handlers before it forked CMD).
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c ": >\"$T/started\"; exec sleep 30" >"$T/o" 2>"$T/e" &
@@ -242,6 +257,15 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
         */commroof-trace.*.[0-9]*.rank3.json) has "rank metadata" "$NVR" '"rank":3,"local_rank":1,"world_size":4' ;;
         *) echo "check_trace: a RANK=3 trace is named \"$NVR\", not commroof-trace.HOST.PID.rank3.json"; fails=$((fails + 1)) ;;
         esac
+        # the tracer itself refuses such a folder, saying so (it cut the file
+        # name to "comm.json" within it); LONG is from the -o check above
+        mkdir -p "$LONG"
+        NVTX_INJECTION64_PATH="$PWD/$B/libcommroof_trace.so" COMMROOF_TRACE_DIR="$LONG" "$T/nvtx_demo" >"$T/o" 2>"$T/e"
+        check "nvtx demo, folder too long" 0 $?
+        has "nvtx demo, folder too long" "$T/e" "characters long, too long for the trace's file name"
+        n=$(find "$T/long" -type f | wc -l)
+        [ "$n" = 0 ] || { echo "check_trace: nvtx demo, folder too long: $n file(s) written"; find "$T/long" -type f; fails=$((fails + 1)); }
+        rm -rf "$T/long"
         # guard mode: no decoding, no own path, and the program still exits 0
         COMMROOF_TRACE_NVTX_WRAP=0 "$CR" trace --lib "$B/libcommroof_trace.so" -o "$T/nv0" -- "$T/nvtx_demo" >"$T/o" 2>"$T/e"
         check "nvtx payload demo, WRAP=0" 0 $?

@@ -328,6 +328,10 @@ static void finish(void)
  * the driver's locks by then. */
 static void fork_child(void);
 
+/* The longest file name stem (the folder, commroof-trace.HOST.PID[.rankR])
+ * that g.path holds with ".999.json" after it. */
+#define STEM_MAX 4000
+
 static void setup(void)
 {
     g.os_pid = getpid();
@@ -359,13 +363,24 @@ static void setup(void)
     const char *dir = getenv("COMMROOF_TRACE_DIR");
     if (!dir || !*dir)
         dir = ".";
-    mkdir_p(dir);
     char stem[4096];
+    int sn;
     if (g.rank >= 0)
-        snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d.rank%d", dir, hostfile, (int)g.os_pid,
-                 g.rank);
+        sn = snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d.rank%d", dir, hostfile,
+                      (int)g.os_pid, g.rank);
     else
-        snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d", dir, hostfile, (int)g.os_pid);
+        sn = snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d", dir, hostfile, (int)g.os_pid);
+    /* the stem whole (g.path takes at most STEM_MAX of it, then ".999.json"):
+     * a longer folder cut the name (a trace named "comm.json", which
+     * commroof trace did not find, the pid and rank lost from it) */
+    if (sn < 0 || sn > STEM_MAX) {
+        note_error("COMMROOF_TRACE_DIR is %zu characters long, too long for the trace's file "
+                   "name (at most %zu with this host name): the program runs untraced; give a "
+                   "shorter folder",
+                   strlen(dir), (size_t)STEM_MAX - (sn < 0 ? 0 : (size_t)sn - strlen(dir)));
+        return;
+    }
+    mkdir_p(dir);
     /* Never an existing file (O_EXCL): exec() keeps the pid and the
      * environment, so the new program's tracer comes here with the name of
      * the file the old one wrote, and truncating it lost every event the

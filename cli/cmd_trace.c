@@ -413,6 +413,28 @@ static bool readable(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
 }
 
+/* Why the file at p cannot be the tracer library (the CUDA driver and
+ * NVTX dlopen a 64-bit ELF shared object), or NULL where it can be. Any
+ * other file ran the whole program untraced, with commroof's hint asking
+ * whether it used CUDA (QA audit, session qa-trace). */
+static const char *not_a_library(const char *p)
+{
+    unsigned char h[18]; /* e_ident, then e_type */
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return strerror(errno);
+    ssize_t n = read(fd, h, sizeof h);
+    close(fd);
+    if (n != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0)
+        return "not an ELF file (a shared library starts with \\177ELF)";
+    if (h[4] != 2) /* EI_CLASS: ELFCLASS64 */
+        return "a 32-bit ELF file; CUDA_INJECTION64_PATH needs a 64-bit shared library";
+    unsigned type = h[5] == 2 ? (unsigned)h[16] << 8 | h[17] : (unsigned)h[17] << 8 | h[16];
+    if (type != 3) /* ET_DYN; an executable, an object file (.o) or a core dump is not one */
+        return "an ELF file but not a shared library (an object file or a static executable?)";
+    return NULL;
+}
+
 /* The tracer library's absolute path, or false with why in msg. */
 static bool find_lib(const char *opt, char out[PATH_MAX], char *msg, size_t msgn)
 {
@@ -436,8 +458,18 @@ static bool find_lib(const char *opt, char out[PATH_MAX], char *msg, size_t msgn
         }
     }
     for (int i = 0; i < nc; i++) {
-        if (readable(cand[i]) && realpath(cand[i], out))
+        if (!readable(cand[i]) || !realpath(cand[i], out))
+            continue;
+        const char *why = not_a_library(out);
+        if (!why)
             return true;
+        snprintf(msg, msgn, "tracer library \"%.2000s\"%s%s%s is %s: give %s built by make",
+                 cand[i], opt || (env && *env) ? " (from " : "",
+                 opt           ? "--lib"
+                 : env && *env ? "COMMROOF_TRACE_LIB"
+                               : "",
+                 opt || (env && *env) ? ")" : "", why, TRACER_SO);
+        return false;
     }
     if (opt || (env && *env))
         snprintf(msg, msgn, "tracer library \"%s\" (from %s) is not a readable file",

@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 # reach the keys one input alone leaves out (overlap schedules, the error
 # entries, a multi-node topology).
 # trace's run mode with no tracer to load (as tests/check_trace.sh runs it)
-: > "$tmp/fake.so"
+printf '' | ${CC:-cc} -shared -fPIC -x c -o "$tmp/fake.so" - # an empty shared library
 cat > "$tmp/cmds" <<'EOF'
 topo list|topo list --json
 topo show|topo show h200-1 --json

@@ -37,8 +37,20 @@ has "--help" "$T/o" "usage: commroof trace"
 COMMROOF_TRACE_LIB=/nonexistent/lib.so "$CR" trace -o "$T/d" -- true >"$T/o" 2>"$T/e"
 check "missing library" 1 $?
 has "missing library" "$T/e" "tracer library \"/nonexistent/lib.so\" (from COMMROOF_TRACE_LIB) is not a readable file"
+# an empty shared library stands in for the tracer (the commands below
+# never start CUDA); a file that is not one is refused before CMD runs: it
+# ran the program untraced, commroof asking whether it used CUDA
 LIB="$T/fake.so"
-: >"$LIB"
+printf '' | ${CC:-cc} -shared -fPIC -x c -o "$LIB" - || { echo "check_trace: cannot build an empty shared library"; exit 1; }
+printf 'not a library\n' >"$T/text.so"
+"$CR" trace --lib "$T/text.so" -o "$T/d" -- sh -c 'echo ran >&2' >"$T/o" 2>"$T/e"; check "--lib not a library" 1 $?
+has "--lib not a library" "$T/e" "tracer library \"$T/text.so\" (from --lib) is not an ELF file"
+if grep -q "^ran" "$T/e"; then echo "check_trace: --lib not a library: CMD ran"; fails=$((fails + 1)); fi
+printf '' | ${CC:-cc} -c -x c -o "$T/obj.o" - 2>/dev/null &&
+    { COMMROOF_TRACE_LIB="$T/obj.o" "$CR" trace -o "$T/d" -- true >"$T/o" 2>"$T/e"; check "COMMROOF_TRACE_LIB an object file" 1 $?
+      has "COMMROOF_TRACE_LIB an object file" "$T/e" "(from COMMROOF_TRACE_LIB) is an ELF file but not a shared library"; }
+"$CR" trace --lib "$T" -o "$T/d" -- true >"$T/o" 2>"$T/e"; check "--lib a folder" 1 $?
+has "--lib a folder" "$T/e" "is not a readable file"
 
 # exit status passes through; the environment reaches CMD
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'exit 7' >"$T/o" 2>"$T/e"; check "exit 7" 7 $?
@@ -141,7 +153,7 @@ done
 # SIGINT and SIGQUIT sent to commroof alone reach CMD (ignored, CMD ran
 # on); the terminal's Ctrl-C reaches it once (a pty; python3)
 if command -v python3 >/dev/null 2>&1; then
-    mkdir "$T/sig" && python3 tests/trace/forward_signals.py "$CR" "$T/sig" || fails=$((fails + 1))
+    mkdir "$T/sig" && python3 tests/trace/forward_signals.py "$CR" "$T/sig" "$LIB" || fails=$((fails + 1))
 fi
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'echo "$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$COMMROOF_TRACE_DIR"' >"$T/o" 2>"$T/e"
 check "environment" 0 $?

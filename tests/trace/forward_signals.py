@@ -4,12 +4,10 @@
 SIGQUIT sent to commroof alone (kill, Popen.send_signal) reaches CMD (it
 was ignored: CMD ran on and the caller hung), and the terminal's Ctrl-C
 reaches CMD once (it has it from the terminal; commroof does not pass it
-on a second time). Usage: forward_signals.py COMMROOF TMPDIR (fresh);
+on a second time). Usage: forward_signals.py COMMROOF TMPDIR(fresh) LIB;
 prints what failed, exits 1 then."""
 import os, pty, signal, subprocess, sys, time
-cr, tmp = sys.argv[1], sys.argv[2]
-lib = os.path.join(tmp, "fake.so")  # any readable file: CMD never starts CUDA
-open(lib, "w").close()
+cr, tmp, lib = sys.argv[1:4]  # lib: any shared library (CMD never starts CUDA)
 def dfl():  # as an interactive shell starts a job (a script's background job ignores both)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)

@@ -371,9 +371,13 @@ static int summarise_files(char **files, int n, const struct opts *o, json_t *ar
         }
     }
     bool print = run || !failed;
-    if (print && !arr)
+    /* after a run, its own first line has said how many files there are:
+     * "summary: 0 file(s)" under it read as a second, different count */
+    if (print && !arr && !run)
         printf("# commroof trace summary: %d file(s)%s\n", n - failed,
                failed ? " (the others could not be read: stderr says why)" : "");
+    else if (print && !arr && failed)
+        printf("# %d of them could not be read (stderr says why)\n", failed);
     for (int i = 0; i < n; i++) {
         if (print && sum[i]) {
             if (arr)

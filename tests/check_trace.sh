@@ -56,6 +56,8 @@ has "--lib a folder" "$T/e" "is not a readable file"
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'exit 7' >"$T/o" 2>"$T/e"; check "exit 7" 7 $?
 has "exit 7" "$T/o" "exited with status 7; 0 trace file(s)"
 has "exit 7" "$T/e" "no trace was written"
+# one count of the files, not a second "summary: 0 file(s)" line under it
+if grep -q "trace summary:" "$T/o"; then echo "check_trace: exit 7: a second count of the files:"; cat "$T/o"; fails=$((fails + 1)); fi
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'kill -TERM $$' >"$T/o" 2>"$T/e"; check "SIGTERM" 143 $?
 "$CR" trace --lib "$LIB" -o "$T/d" -- sh -c 'kill -KILL $$' >"$T/o" 2>"$T/e"; check "SIGKILL" 137 $?
 has "SIGKILL" "$T/o" "\"sh\" was ended by signal 9"
@@ -102,6 +104,11 @@ printf '{"traceEvents":[\n{"ph":"X","ts":1}\n]}\n' >"$T/bad.json"
 check "a bad trace of the run" 0 $?
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d["traces"]) == 1 and len(d["unread"]) == 1 and "h.1.json:2" in d["unread"][0] else 1)' "$T/o" ||
     { echo "check_trace: a bad trace of the run: not one summary and one unread entry:"; cat "$T/o"; fails=$((fails + 1)); }
+"$CR" trace --lib "$LIB" -o "$T/mixed" -- sh -c "cp '$T/bad.json' \"\$COMMROOF_TRACE_DIR/commroof-trace.h.1.json\"; cp $FIX/minimal.json \"\$COMMROOF_TRACE_DIR/commroof-trace.h.2.json\"" >"$T/o" 2>"$T/e"
+check "a bad trace of the run, text" 0 $?
+has "a bad trace of the run, text" "$T/o" "2 trace file(s)"
+has "a bad trace of the run, text" "$T/o" "# 1 of them could not be read (stderr says why)"
+has "a bad trace of the run, text" "$T/o" "# trace $(cd "$T/mixed" && pwd -P)/commroof-trace.h.2.json"
 # -o: a missing folder is made (with its parents); a file is a usage error
 "$CR" trace --lib "$LIB" -o "$T/new/deeper" -- true >"$T/o" 2>"$T/e"; check "-o new folder" 0 $?
 [ -d "$T/new/deeper" ] || { echo "check_trace: -o did not make $T/new/deeper"; fails=$((fails + 1)); }

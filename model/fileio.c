@@ -359,8 +359,21 @@ out:
     return st;
 }
 
+/* A path for a message: whole up to 300 bytes, else its first 150 and
+ * last 100 around "...", so that the reason after it fits the diagnostic
+ * (a 4,000-byte folder name left "cannot create /tmp/xxx...x" without why) */
+static const char *path_in_msg(const char *p, char *buf, size_t size)
+{
+    size_t n = strlen(p);
+    if (n <= 300)
+        return p;
+    snprintf(buf, size, "%.150s...%s", p, p + n - 100);
+    return buf;
+}
+
 cr_status cr_file_mkdirs(const char *dir, cr_diag *d)
 {
+    char shown[320];
     size_t n = strlen(dir);
     char *p = malloc(n + 1);
     if (!p)
@@ -372,14 +385,17 @@ cr_status cr_file_mkdirs(const char *dir, cr_diag *d)
             continue;
         *s = '\0';
         if (mkdir(p, 0755) != 0 && errno != EEXIST)
-            st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
+            st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", path_in_msg(p, shown, sizeof shown),
+                             strerror(errno));
         *s = '/';
     }
     struct stat sb;
     if (st == CR_OK && mkdir(p, 0755) != 0 && errno != EEXIST)
-        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", p, strerror(errno));
+        st = cr_diag_set(d, CR_EIO, "cannot create %s: %s", path_in_msg(p, shown, sizeof shown),
+                         strerror(errno));
     else if (st == CR_OK && (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)))
-        st = cr_diag_set(d, CR_EIO, "%s exists and is not a folder", p);
+        st = cr_diag_set(d, CR_EIO, "%s exists and is not a folder",
+                         path_in_msg(p, shown, sizeof shown));
     free(p);
     return st;
 }

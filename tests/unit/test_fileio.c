@@ -353,6 +353,24 @@ static void test_kind_names(void **state)
 /* cr_file_read_fd: the whole file, NUL-terminated; one over the limit is
  * CR_ERANGE with its size and no message (the XML and the ParallelKernel
  * Bench readers word it for their formats) */
+/* A folder name too long to make: the message keeps the reason, the path
+ * shortened around "..." (a 4,000-byte name filled the diagnostic and cut
+ * the reason off: QA audit of commroof trace, session 45) */
+static void test_mkdirs_long_name(void **state)
+{
+    (void)state;
+    char name[4001];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    cr_diag d = {{0}};
+    assert_int_equal(cr_file_mkdirs(path, &d), CR_EIO);
+    assert_non_null(strstr(d.msg, "..."));
+    assert_non_null(strstr(d.msg, strerror(ENAMETOOLONG)));
+    assert_true(strlen(d.msg) < 400);
+}
+
 static void test_read_fd(void **state)
 {
     (void)state;
@@ -384,6 +402,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_read_pipe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_others, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_fd, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mkdirs_long_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_fifo, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_devices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_regular, setup, teardown),

@@ -18,7 +18,7 @@ build_tracer >/dev/null && build_demos >/dev/null || exit 1
 mkdir -p $W/bin && cp .crcarry/commroof $W/bin/ && cp $LIB $W/bin/
 export LD_LIBRARY_PATH=$PWD/.crcarry
 CR=$W/bin/commroof
-$CR --version 2>&1 | head -1
+$CR --help 2>&1 | head -1
 echo "== 1 plain"; $CR trace -o $W/a -- $W/trace_demo > $OUT/1_plain.txt 2>&1; echo rc=$?
 echo "== 2 json"; $CR trace --json -o $W/b -- $W/trace_demo > $OUT/2_json.json 2> $OUT/2_json.err; echo rc=$?
 python3 -c "import json; d=json.load(open('$OUT/2_json.json')); print('json ok', list(d)[:6])"

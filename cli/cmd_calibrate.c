@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sbuf.h"
 #include "cli.h"
 #include "params.h"
 #include "opts.h"
+#include "run_child.h"
 #include "dtype.h"
 #include "rankset.h"
 #include "topo_xml.h"
@@ -124,47 +124,38 @@ static int run_kernels(const char *dir, int quick)
         return cli_fail("calibrate",
                         "tracer not found at %s (build it with 'make', or set COMMROOF_TRACE_LIB)",
                         lib);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return cli_fail("calibrate", "fork: %s", strerror(errno));
-    if (pid == 0) {
-        setenv("CUDA_INJECTION64_PATH", lib, 1);
-        setenv("NVTX_INJECTION64_PATH", lib, 1);
-        setenv("COMMROOF_TRACE_DIR", dir, 1);
-        setenv("COMMROOF_TRACE_QUIET", "1", 1);
-        setenv("NCCL_NVLS_ENABLE", "0", 1);
-        /* crbench's table is for people; keep stdout for our output. */
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        char *args[] = {crbench,
-                        (char *)"hbm",
-                        (char *)"ce",
-                        (char *)"mech",
-                        (char *)"gemm",
-                        (char *)"launch",
-                        quick ? (char *)"--quick" : NULL,
-                        NULL};
-        execv(crbench, args);
-        _exit(127);
-    }
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0)
-        return cli_fail("calibrate", "waitpid: %s", strerror(errno));
-    if (WIFEXITED(status) && WEXITSTATUS(status) == CRBENCH_EXIT_NO_GPU)
+    char *args[] = {crbench,
+                    (char *)"hbm",
+                    (char *)"ce",
+                    (char *)"mech",
+                    (char *)"gemm",
+                    (char *)"launch",
+                    quick ? (char *)"--quick" : NULL,
+                    NULL};
+    /* crbench's table is for people: stdout stays ours. A signal sent to
+     * commroof goes on to crbench (run_child.h): before, SIGTERM ended
+     * commroof and left crbench on the GPU without it */
+    const cli_env_set env[] = {{"CUDA_INJECTION64_PATH", lib},
+                               {"NVTX_INJECTION64_PATH", lib},
+                               {"COMMROOF_TRACE_DIR", dir},
+                               {"COMMROOF_TRACE_QUIET", "1"},
+                               {"NCCL_NVLS_ENABLE", "0"}};
+    cli_child_result r;
+    if (cli_run_child(args, env, (int)(sizeof env / sizeof env[0]), CLI_CHILD_STDOUT_NULL, &r) != 0)
+        return cli_fail("calibrate", "cannot start %s: %s", crbench, strerror(errno));
+    if (r.exec_errno)
+        return cli_fail("calibrate", "cannot run %s: %s", crbench, strerror(r.exec_errno));
+    if (!r.signal && r.status == CRBENCH_EXIT_NO_GPU)
         return cli_fail("calibrate",
                         "no usable NVIDIA GPU on this machine (%s says why above): calibrate "
                         "measures GPU 0 here; on a machine without one, calibrate from traces "
                         "recorded on the GPU machine: --from-traces DIR",
                         crbench);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        return cli_fail("calibrate", "cannot run %s", crbench);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (r.status != 0)
         return cli_fail("calibrate",
                         "%s failed (%s %d): a correctness check or a CUDA call failed; run it by "
                         "hand to see its table",
-                        crbench, WIFEXITED(status) ? "exit" : "signal",
-                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+                        crbench, r.signal ? "signal" : "exit", r.signal ? r.signal : r.status);
     return CLI_OK;
 }
 

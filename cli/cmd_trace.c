@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +26,7 @@
 #include "fileio.h"
 #include "grow.h"
 #include "opts.h"
+#include "run_child.h"
 #include "traces/reader/trace_summary.h"
 #include "json_num.h"
 
@@ -535,146 +535,6 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const struct seen *)a)->name, ((const struct seen *)b)->name);
 }
 
-/* The child's pid while CMD runs, for forward_signal (0 otherwise). */
-static volatile sig_atomic_t child_pid;
-
-/* The signals passed on to CMD while it runs: the ones that end a program
- * by default and that a batch system, a terminal or another program sends
- * to a job (SIGUSR1 and SIGUSR2 are Slurm's warnings before its time
- * limit). Before, SIGUSR1, SIGUSR2 or SIGALRM ended commroof and left CMD
- * running without it, and a SIGINT sent to commroof alone (kill -INT, a
- * Python Popen.send_signal) was ignored, so CMD never stopped (QA audit,
- * session qa-trace). */
-static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
-#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
-
-/* Passes sig on to CMD. The terminal's Ctrl-C and Ctrl-\ (si_code > 0:
- * from the kernel) reach CMD by themselves, as it shares our process group:
- * passed on too, CMD had them twice. Anything sent by a process (kill,
- * sigqueue, tgkill: si_code <= 0 on Linux) goes on. */
-static void forward_signal(int sig, siginfo_t *si, void *ctx)
-{
-    (void)ctx;
-    if ((sig == SIGINT || sig == SIGQUIT) && si && si->si_code > 0)
-        return;
-    if (child_pid > 0)
-        kill((pid_t)child_pid, sig);
-}
-
-/* How CMD ended, as a shell reports it. */
-struct run_result {
-    int status;     /* exit status, 128 + N for signal N, 126/127 when exec failed */
-    int signal;     /* the signal that ended CMD, 0 if it exited */
-    int exec_errno; /* why CMD could not be run, 0 if it ran */
-};
-
-/* Runs CMD with the tracer's environment. Returns -1 (errno set) when no
- * child could be made or waited for. */
-static int run_cmd(const struct opts *o, const char *lib, const char *dir, struct run_result *res)
-{
-    memset(res, 0, sizeof *res);
-    fflush(stdout);
-    fflush(stderr);
-    /* exec's failure comes back through a close-on-exec pipe: an exec that
-     * works closes it empty, so CMD's own exit 127 is never mistaken for it */
-    int pfd[2];
-    if (pipe(pfd) != 0)
-        return -1;
-    fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
-    fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
-    struct sigaction fwd, old[N_FORWARDED];
-    memset(&fwd, 0, sizeof fwd);
-    fwd.sa_sigaction = forward_signal;
-    fwd.sa_flags = SA_SIGINFO;
-    sigemptyset(&fwd.sa_mask);
-    /* blocked from before the handlers until child_pid is set: one that
-     * came between fork() and then found no pid and was lost (CMD ran on),
-     * and one sent to the child before it put back its own handlers found
-     * ours there (child_pid 0 in its copy) and was lost too */
-    sigset_t block, old_mask;
-    sigemptyset(&block);
-    for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaddset(&block, forwarded[i]);
-    sigprocmask(SIG_BLOCK, &block, &old_mask);
-    for (size_t i = 0; i < N_FORWARDED; i++) {
-        sigaction(forwarded[i], NULL, &old[i]);
-        /* one ignored where we started (nohup's SIGHUP, SIGINT of a
-         * background job) stays ignored, by us and by CMD (it inherits
-         * that), as a shell leaves it */
-        if (old[i].sa_handler != SIG_IGN || (old[i].sa_flags & SA_SIGINFO))
-            sigaction(forwarded[i], &fwd, NULL);
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        for (size_t i = 0; i < N_FORWARDED; i++)
-            sigaction(forwarded[i], &old[i], NULL);
-        sigprocmask(SIG_SETMASK, &old_mask, NULL);
-        close(pfd[0]);
-        setenv("CUDA_INJECTION64_PATH", lib, 1);
-        setenv("NVTX_INJECTION64_PATH", lib, 1);
-        setenv("COMMROOF_TRACE_DIR", dir, 1);
-        /* --json: CMD's stdout goes to stderr. Where stderr is closed
-         * (2>&-), dup2 fails and CMD wrote into the JSON document on
-         * stdout: it goes to /dev/null then */
-        if (o->json && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-            int nul = open("/dev/null", O_WRONLY);
-            if (nul < 0 || dup2(nul, STDOUT_FILENO) < 0) {
-                int e = errno;
-                ssize_t w = write(pfd[1], &e, sizeof e);
-                (void)w;
-                _exit(126);
-            }
-            if (nul > STDERR_FILENO)
-                close(nul);
-        }
-        execvp(o->cmd[0], o->cmd);
-        int e = errno;
-        ssize_t w = write(pfd[1], &e, sizeof e);
-        (void)w; /* the parent then reports the exec as failed with errno 0: EIO below */
-        _exit(e == ENOENT ? 127 : 126);
-    }
-    int saved = errno;
-    if (pid > 0)
-        child_pid = pid;
-    sigprocmask(SIG_SETMASK, &old_mask, NULL); /* what came meanwhile goes on now */
-    close(pfd[1]);
-    int status = 0;
-    if (pid > 0) {
-        int e = 0;
-        ssize_t n;
-        while ((n = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
-            ;
-        if (n == (ssize_t)sizeof e)
-            res->exec_errno = e ? e : EIO;
-        while (waitpid(pid, &status, 0) < 0) {
-            if (errno != EINTR) {
-                saved = errno;
-                pid = -1;
-                break;
-            }
-        }
-        child_pid = 0;
-    }
-    close(pfd[0]);
-    for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaction(forwarded[i], &old[i], NULL);
-    if (pid < 0) {
-        errno = saved;
-        return -1;
-    }
-    if (res->exec_errno)
-        res->status = res->exec_errno == ENOENT ? 127 : 126; /* as a shell says it */
-    else if (WIFEXITED(status))
-        res->status = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) {
-        res->signal = WTERMSIG(status);
-        res->status = 128 + res->signal;
-    } else {
-        res->status = 1;
-    }
-    return 0;
-}
-
 /* The length of dir's longest prefix (at a '/') that exists already:
  * cr_file_mkdirs makes the folders below it. strlen(dir) when dir exists
  * (or no memory: nothing is removed then). Any length: one beyond
@@ -811,8 +671,12 @@ static int trace_run(const struct opts *o)
     size_t nb = 0, na = 0;
     if (list_traces(dir, &before, &nb) != 0)
         return cli_fail("trace", "cannot list \"%s\": %s", dir, strerror(errno));
-    struct run_result res;
-    if (run_cmd(o, lib, dir, &res) != 0) {
+    const cli_env_set env[] = {{"CUDA_INJECTION64_PATH", lib},
+                               {"NVTX_INJECTION64_PATH", lib},
+                               {"COMMROOF_TRACE_DIR", dir}};
+    cli_child_result res;
+    if (cli_run_child(o->cmd, env, (int)(sizeof env / sizeof env[0]),
+                      o->json ? CLI_CHILD_STDOUT_TO_STDERR : CLI_CHILD_STDOUT_KEEP, &res) != 0) {
         free(before);
         remove_made_dirs(dir_arg, made_from);
         return cli_fail("trace", "cannot start \"%s\": %s", o->cmd[0], strerror(errno));

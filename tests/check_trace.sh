@@ -157,6 +157,25 @@ for sn in USR1:10 USR2:12 ALRM:14; do # Linux's numbers
     check "SIG$s forwarded" $((128 + n)) $rc
     has "SIG$s forwarded" "$T/o" "\"sh\" was ended by signal $n"
 done
+# calibrate runs crbench the same way (cli/run_child.c): a SIGTERM to
+# commroof reaches crbench (before, commroof ended and crbench ran on with
+# the GPU), and calibrate says how crbench ended, exit 1, nothing written
+rm -f "$T/started" "$T/cmdpid" "$T/cal.xml"
+printf '#!/bin/sh\necho $$ >"%s"; : >"%s"; exec sleep 30\n' "$T/cmdpid" "$T/started" >"$T/fakebench"
+chmod +x "$T/fakebench"
+COMMROOF_CRBENCH="$T/fakebench" COMMROOF_TRACE_LIB="$LIB" "$CR" calibrate --topo h200-1 -o "$T/cal.xml" >"$T/o" 2>"$T/e" &
+tp=$!
+i=0
+while [ ! -f "$T/started" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $tp
+wait $tp; rc=$?
+cp=$(cat "$T/cmdpid")
+if kill -0 "$cp" 2>/dev/null; then
+    echo "check_trace: SIGTERM to calibrate left crbench (pid $cp) running"; kill -KILL "$cp"; fails=$((fails + 1))
+fi
+check "calibrate: SIGTERM forwarded to crbench" 1 $rc
+has "calibrate: SIGTERM forwarded to crbench" "$T/e" "failed (signal 15)"
+[ -e "$T/cal.xml" ] && { echo "check_trace: calibrate wrote $T/cal.xml after crbench was ended"; fails=$((fails + 1)); }
 # SIGINT and SIGQUIT sent to commroof alone reach CMD (ignored, CMD ran
 # on); the terminal's Ctrl-C reaches it once (a pty; python3)
 if command -v python3 >/dev/null 2>&1; then

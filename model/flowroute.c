@@ -920,7 +920,8 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
  * domain and the relay the sender's rack-mate there, as coll.c's
  * build_rails counts it. Returns that relay GPU, or -1 when the flow goes
  * straight (same node, same rail, same NVLink domain, no node structure,
- * no such member, or the topology sets sim.pxn to 0). */
+ * no such member, a relay the sender reaches by no scale-up link (PCIe
+ * GPUs), or the topology sets sim.pxn to 0). */
 static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
 {
     if (!s->pxn || a == b)
@@ -942,6 +943,11 @@ static int pxn_relay(const cr_sim *s, const uint64_t *member, int a, int b)
             return -1;
         c = s->node_first[na] + s->local[b];
         if (c < 0 || c >= t->n_gpus || t->devs[t->gpus[c]].node != na)
+            return -1;
+        /* NCCL takes PXN only to a peer it reaches over NVLink
+         * (ncclTopoComputePaths: the peer's path to the GPU <= PATH_NVL):
+         * GPUs of a PCIe-only node send through their own NIC */
+        if (s->domain[c] != da)
             return -1;
     }
     if (member && !((member[c >> 6] >> (c & 63)) & 1u))

@@ -660,6 +660,45 @@ static void test_shared_nic_agrees(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's PXN relays only to a node-mate joined over NVLink
+ * (ncclTopoComputePaths: PATH_PXN needs the peer's path <= PATH_NVL). On a
+ * fat tree of PCIe GPU nodes with a NIC a PCIe switch
+ * (tests/fixtures/xml/good-pcie-nic-node.xml) n0.gpu7 -> n1.gpu0, off rail,
+ * was relayed through n0.gpu0 over the PCIe switches and CPUs (QA audit of
+ * 2026-12-08), so gpu0's port carried two flows each way and a 32-rank
+ * sendrecv ran at sim/pr 1.99 (9,826.9 us at 64 MiB against coll's
+ * 4,929.3): its route now leaves gpu0's links alone, and sendrecv on 16
+ * ranks agrees with coll from 1 MiB to 1 GiB. */
+static void test_pcie_nodes_no_pxn(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 2, 0, 0, 0, 0);
+    cr_sim *s = sim_on(t);
+    int r[16];
+    for (int i = 0; i < 16; i++)
+        r[i] = i;
+    int op = cr_sim_op_add(s, "x", CR_SIM_OP_COLL, r, 16, 0);
+    assert_true(op >= 0);
+    const cr_sim_use *u = NULL;
+    int nu = 0;
+    double lat = 0;
+    assert_int_equal(cr_sim_path(s, op, 7, 8, &u, &nu, &lat), CR_OK);
+    int g0 = t->gpus[0];
+    for (int i = 0; i < nu; i++) {
+        int l = u[i].res / 2;
+        if (l < t->n_links)
+            assert_true(t->links[l].a != g0 && t->links[l].b != g0);
+    }
+    cr_sim_free(s);
+    cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
+    static const double sizes[] = {1 << 20, 1 << 26, 1 << 30};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        assert_sim_agrees(t, ctx, CR_COLL_SENDRECV, CR_ALGO_AUTO, sizes[z], r, 16, 0.01,
+                          "PCIe nodes, no PXN");
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
 /* NCCL's SHM transport (route.h cr_route_pcie_p2p) on 8 L40S without peer
  * access (route.pcie_p2p 0): a hop between GPUs under one PCIe switch goes
  * up to the receiver's CPU and down (flowroute.c shm_cpu), not across the
@@ -1822,6 +1861,7 @@ int main(void)
         cmocka_unit_test(test_racks_are_nodes),
         cmocka_unit_test(test_shared_nic_agrees),
         cmocka_unit_test(test_shm_agrees),
+        cmocka_unit_test(test_pcie_nodes_no_pxn),
         cmocka_unit_test(test_torus_p2p_agrees),
         cmocka_unit_test(test_p2p_messages_capped_by_channels),
         cmocka_unit_test(test_pat_closed_form),

@@ -117,8 +117,9 @@ static int parse(int argc, char **argv, struct opts *o)
          "in --ranks, as nccl-tests' -r (default 0)",
          .id = O_ROOT},
         {"--grain", NULL, "G",
-         "steps: one flow per rank and step; pipelined: one coupled flow\n"
-         "per ring/tree; auto (default): steps while under 50,000 flows",
+         "ring allreduce, allgather, reducescatter: steps: one flow per rank\n"
+         "and step; pipelined: one coupled flow per ring; auto (default): steps\n"
+         "while under 50,000 flows",
          .str = &o->grain},
         {"--scenario", NULL, "F",
          "several collectives and compute ops from an XML file\n"
@@ -720,6 +721,14 @@ static int run_simple(const struct opts *o, FILE *out)
     int rc = parse_enums(o, &c, &rq);
     if (rc || (rc = grain_of(o->grain, &grain)))
         return rc;
+    /* a grain the expansion would not take was accepted and ignored (QA
+     * audit of 2026-12-08: --grain steps on a tree or an all-to-all) */
+    if (grain != CR_SIM_GRAIN_AUTO && !cr_sim_grain_applies(c, rq.algo))
+        return cli_usage_error("sim",
+                               "--grain %s: %s%s%s runs the same at any grain; --grain applies "
+                               "to ring allreduce, allgather and reducescatter (leave it out)",
+                               o->grain, rq.algo != CR_ALGO_AUTO ? cr_algo_name(rq.algo) : "",
+                               rq.algo != CR_ALGO_AUTO ? " " : "", cr_coll_name(c));
     cr_topo *t = cli_open_topo("sim", o->topo);
     if (!t)
         return CLI_FAIL;

@@ -313,6 +313,13 @@ typedef enum { CR_SIM_GRAIN_AUTO, CR_SIM_GRAIN_STEPS, CR_SIM_GRAIN_PIPELINED } c
 
 #define CR_SIM_STEP_FLOWS_MAX 50000
 
+/* Whether a grain changes how coll c expands under algorithm a
+ * (CR_ALGO_AUTO: NCCL's choice, which may be the ring): only a ring
+ * allreduce, allgather or reducescatter runs in steps or pipelined;
+ * broadcast and reduce always run a pipelined chain, trees and NVLS are
+ * pipelined, the point-to-point patterns one flow a message. */
+bool cr_sim_grain_applies(cr_coll c, cr_algo a);
+
 /* The most tasks (flows, compute tasks, delays, markers) one simulator
  * holds, over all its operations together: a scenario's collectives and
  * compute ops share this one budget, so no scenario file, however many ops

@@ -1024,6 +1024,12 @@ static cr_algo sim_algo(const cr_sim_coll_spec *sp)
     return sp->algo;
 }
 
+bool cr_sim_grain_applies(cr_coll c, cr_algo a)
+{
+    return (c == CR_COLL_ALLREDUCE || c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER) &&
+           (a == CR_ALGO_AUTO || a == CR_ALGO_RING);
+}
+
 /* A ring's or tree's channels leave each node through the NICs of NCCL's
  * graph (sp->net_nics): the op's NIC shares lowered to that. Returns true
  * when out of memory. */

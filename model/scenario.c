@@ -749,6 +749,14 @@ static cr_status do_collective(scn *S, const xmlNode *n, bool v, int *op)
             st = fail(S, n, CR_EINVAL, "grain=\"%s\": expected auto, steps or pipelined", a);
             goto out;
         }
+        /* what the op would ignore is an error, as root= is */
+        if (sp.grain != CR_SIM_GRAIN_AUTO && !cr_sim_grain_applies(c, p.algo)) {
+            st = fail(S, n, CR_EINVAL,
+                      "grain=\"%s\": this %s runs %s, the same at any grain; grain= applies to "
+                      "ring allreduce, allgather and reducescatter (leave it out)",
+                      a, cr_coll_name(c), cr_algo_name(p.algo));
+            goto out;
+        }
     }
     d.msg[0] = 0;
     if ((st = cr_sim_coll_add(S->s, &sp, rs->ranks, rs->n, op, &d)) != CR_OK)

@@ -3,6 +3,7 @@
 #include "dtype.h"
 
 #include <string.h>
+#include <strings.h>
 
 static const struct {
     const char *name;
@@ -37,13 +38,15 @@ cr_status cr_dtype_parse(const char *name, cr_dtype *out, cr_diag *d)
 {
     if (!name)
         return cr_diag_set(d, CR_EINVAL, "no element type given (fp32, bf16, ...)");
+    /* in any case, as every other enumerated parameter (kind, coll, norm,
+     * causal): "BF16" was refused where "D2D" was taken */
     for (int i = 0; i < CR_DT__COUNT; i++)
-        if (strcmp(name, dtypes[i].name) == 0) {
+        if (strcasecmp(name, dtypes[i].name) == 0) {
             *out = (cr_dtype)i;
             return CR_OK;
         }
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(name, aliases[i].alias) == 0) {
+        if (strcasecmp(name, aliases[i].alias) == 0) {
             *out = aliases[i].t;
             return CR_OK;
         }

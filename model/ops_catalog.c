@@ -531,7 +531,8 @@ static cr_status parse_order(cr_op_params *p, const char *text, cr_diag *d)
         size_t len = strcspn(s, ",");
         int idx = -1;
         for (int i = 0; i < 5; i++)
-            if (strlen(dim_names[i]) == len && strncmp(s, dim_names[i], len) == 0)
+            /* in any case, as the group= names are (TP was refused) */
+            if (strlen(dim_names[i]) == len && strncasecmp(s, dim_names[i], len) == 0)
                 idx = i;
         if (idx < 0 || seen[idx] || n >= 5)
             return cr_diag_set(d, CR_EPARSE,

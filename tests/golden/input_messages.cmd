@@ -5,7 +5,7 @@
 # allreduce); a skew of 1e308 is out of range, not "not a number"; a
 # stray 'x' in a rank set is not a backwards range; hexadecimal is no
 # measured time (0x10 was taken as 16 us) and no count (0x100 as 256).
-$CR coll allreduce --dtype FP32; echo "exit $?"
+$CR coll allreduce --dtype int4; echo "exit $?"
 $CR coll allreduce --nccl-proto '^Simple,LL128,LL'; echo "exit $?"
 $CR op alltoallv --skew 1e308; echo "exit $?"
 $CR coll allreduce --ranks 1-0x3; echo "exit $?"

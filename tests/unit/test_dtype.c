@@ -35,10 +35,37 @@ static void test_names_and_range(void **state)
     }
 }
 
+/* A type's name in any case is that type: "BF16" was refused (exit 2)
+ * where --kind D2D, --coll AllReduce, --norm RMS and --causal True were
+ * taken, so a harness writing its dtypes in upper case failed on that
+ * parameter alone (QA audit of op/check). */
+static void test_names_any_case(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        cr_dtype want;
+    } cases[] = {
+        {"BF16", CR_DT_BF16},     {"Bf16", CR_DT_BF16}, {"FP8", CR_DT_FP8},
+        {"FP32", CR_DT_FP32},     {"TF32", CR_DT_TF32}, {"INT8", CR_DT_INT8},
+        {"BFloat16", CR_DT_BF16}, {"E4M3", CR_DT_FP8},  {"Float16", CR_DT_FP16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_dtype t = CR_DT__COUNT;
+        assert_int_equal(cr_dtype_parse(cases[i].text, &t, NULL), CR_OK);
+        assert_int_equal(t, cases[i].want);
+    }
+    cr_dtype t;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_dtype_parse("BF17", &t, &d), CR_ENOTFOUND);
+    assert_non_null(strstr(d.msg, "unknown dtype \"BF17\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_and_range),
+        cmocka_unit_test(test_names_any_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ops_json.h"
@@ -103,13 +104,38 @@ cr_status cr_harness_result_read(json_t *e, size_t idx, unsigned need, cr_harnes
     if ((need & CR_HARNESS_NEED_OP) && !out->op)
         return cr_diag_set(d, CR_EPARSE,
                            "entry %zu: \"op\" (a string, e.g. \"gemm_rs\") is missing", idx);
+    /* what was there, then what would be right: a missing time, a string
+     * ("12.5", as a harness that formats its numbers writes it) and -1
+     * all read "must be a number", which a missing key is not told by */
     json_t *ms = json_object_get(e, "measured_us");
     double us = json_is_number(ms) ? json_number_value(ms) : NAN;
-    if (!cr_harness_measured_ok(us * 1e-6))
+    if (!ms)
         return cr_diag_set(d, CR_EPARSE,
-                           "entry %zu: \"measured_us\" must be a number of microseconds from %g "
-                           "to %g (e.g. 12.5)",
-                           idx, CR_HARNESS_MIN_MEASURED_S * 1e6, CR_HARNESS_MAX_MEASURED_S * 1e6);
+                           "entry %zu: \"measured_us\" (a number of microseconds, e.g. 12.5) is "
+                           "missing",
+                           idx);
+    if (json_is_string(ms))
+        return cr_diag_set(d, CR_EPARSE,
+                           "entry %zu: \"measured_us\" is a string, \"%.40s\": give a JSON "
+                           "number of microseconds from %g to %g, without quotes (e.g. 12.5)",
+                           idx, json_string_value(ms), CR_HARNESS_MIN_MEASURED_S * 1e6,
+                           CR_HARNESS_MAX_MEASURED_S * 1e6);
+    if (!cr_harness_measured_ok(us * 1e-6)) {
+        char got[40];
+        if (json_is_number(ms))
+            snprintf(got, sizeof got, "%.10g", us);
+        else
+            snprintf(got, sizeof got, "%s",
+                     json_is_null(ms)      ? "null"
+                     : json_is_boolean(ms) ? "a boolean"
+                     : json_is_array(ms)   ? "an array"
+                                           : "an object");
+        return cr_diag_set(d, CR_EPARSE,
+                           "entry %zu: \"measured_us\" is %s: it must be a number of "
+                           "microseconds from %g to %g (e.g. 12.5)",
+                           idx, got, CR_HARNESS_MIN_MEASURED_S * 1e6,
+                           CR_HARNESS_MAX_MEASURED_S * 1e6);
+    }
     out->measured_s = us * 1e-6;
     return CR_OK;
 }

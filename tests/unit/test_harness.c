@@ -132,8 +132,9 @@ static void test_near_key(void **state)
 }
 
 /* Each fault says which entry and what would be right. */
-#define M_US                                                                                       \
-    "entry 0: \"measured_us\" must be a number of microseconds from 1e-06 to 1e+12 (e.g. 12.5)"
+#define M_US(got)                                                                                  \
+    "entry 0: \"measured_us\" is " got ": it must be a number of microseconds from 1e-06 to "      \
+    "1e+12 (e.g. 12.5)"
 
 static void test_read_bad(void **state)
 {
@@ -151,12 +152,19 @@ static void test_read_bad(void **state)
          "entry 0: \"name\" (a string, the suite problem it measures) is missing"},
         {"{\"name\": \"\", \"measured_us\": 1}", CR_HARNESS_NEED_NAME,
          "entry 0: \"name\" (a string, the suite problem it measures) is missing"},
-        {"{\"op\": \"gemm\", \"measured_us\": -1}", 0, M_US},
-        {"{\"op\": \"gemm\", \"measured_us\": \"12\"}", 0, M_US},
-        {"{\"op\": \"gemm\"}", 0, M_US},
+        {"{\"op\": \"gemm\", \"measured_us\": -1}", 0, M_US("-1")},
+        /* a string, a missing time and a null each say what was there (all
+         * three read "must be a number", QA audit of check) */
+        {"{\"op\": \"gemm\", \"measured_us\": \"12\"}", 0,
+         "entry 0: \"measured_us\" is a string, \"12\": give a JSON number of microseconds from "
+         "1e-06 to 1e+12, without quotes (e.g. 12.5)"},
+        {"{\"op\": \"gemm\"}", 0,
+         "entry 0: \"measured_us\" (a number of microseconds, e.g. 12.5) is missing"},
+        {"{\"op\": \"gemm\", \"measured_us\": null}", 0, M_US("null")},
+        {"{\"op\": \"gemm\", \"measured_us\": true}", 0, M_US("a boolean")},
         /* below a picosecond the ratios to the bound leave double's range */
-        {"{\"op\": \"gemm\", \"measured_us\": 1e-310}", 0, M_US},
-        {"{\"op\": \"gemm\", \"measured_us\": 1e13}", 0, M_US},
+        {"{\"op\": \"gemm\", \"measured_us\": 1e-310}", 0, M_US("1e-310")},
+        {"{\"op\": \"gemm\", \"measured_us\": 1e13}", 0, M_US("1e+13")},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *e = parse(cases[i].json);

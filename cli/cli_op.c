@@ -152,6 +152,7 @@ json_t *cli_op_result_json(const cr_topo *t, const cr_op_def *op, const cr_op_pa
         /* counts whole where they are (JSON_REAL_PRECISION(10) below would
          * round 17,649,631,232 bytes to 1.764963123e10) */
         json_object_set_new(o, "flops", cr_json_count(r->flops));
+        json_object_set_new(o, "baseline_kernels", cr_json_count(r->baseline_kernels));
         json_object_set_new(o, "hbm_bytes", cr_json_count(r->hbm_bytes));
         json_object_set_new(o, "comm_bytes", cr_json_count(r->comm_bytes));
         json_object_set_new(o, "traffic_bytes", cr_json_count(r->traffic_bytes));

@@ -150,7 +150,7 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
                    cli_us_text(v[6], sizeof v[6], s[i]->t_sync_s * 1e6));
         }
     }
-    printf("\n\n# summary: baseline = PyTorch + NCCL unoverlapped (%d launch%s); "
+    printf("\n\n# summary: baseline = PyTorch + NCCL unoverlapped (%.0f launch%s); "
            "headroom = "
            "baseline / bound\n",
            r->baseline_kernels, r->baseline_kernels == 1 ? "" : "es");

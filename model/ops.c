@@ -1141,6 +1141,16 @@ static cr_status schedules(const env *v, const ops_work *w, groups *gs, cr_op_re
     return CR_OK;
 }
 
+/* NCCL calls of one phase: one, or one per bucket and one for the
+ * remainder (nccl_phase_s). */
+static double ops_phase_calls(const ops_phase *ph)
+{
+    if (!(ph->bucket > 0) || ph->bucket >= ph->bytes)
+        return 1;
+    double nb = floor(ph->bytes / ph->bucket);
+    return nb + (ph->bytes - nb * ph->bucket > 0 ? 1 : 0);
+}
+
 /* NCCL time of one phase, bucketed as DDP issues it. */
 static cr_status nccl_phase_s(const ops_work *w, int i, groups *gs, const ops_comm_est *e,
                               double *out, cr_diag *d)
@@ -1325,7 +1335,12 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
 
     /* baseline: PyTorch kernels, then NCCL, unoverlapped */
     double tiles = 0;
-    r->baseline_kernels = w.base_kernels + w.n_ph;
+    /* each bucket of a bucketed phase is its own NCCL call, as
+     * nccl_phase_s times it (ddp's 128 MiB of gradients in 25 MiB buckets
+     * counted as one call: "2 launches" for 6 allreduces and a backward) */
+    r->baseline_kernels = w.base_kernels;
+    for (int i = 0; i < w.n_ph; i++)
+        r->baseline_kernels += ops_phase_calls(&w.ph[i]);
     r->baseline_launch_s = w.base_kernels * c->torch_op_s;
     /* A pure collective's adds and copies run inside NCCL's kernels. */
     if (w.kernel == OPS_KERNEL_NONE && w.n_ph > 0)

@@ -238,7 +238,10 @@ typedef struct {
     bool cold;                /* bound_s is the cold bound (cr_op_result_use_cold) */
 
     double baseline_s;
-    int baseline_kernels; /* kernels and collectives the baseline launches */
+    /* kernels and collectives the baseline launches: a bucketed phase
+     * (ddp's allreduce) is one NCCL call per bucket; a double, as 1 PB in
+     * 1-byte buckets is more calls than an int holds */
+    double baseline_kernels;
     double baseline_compute_s;
     double baseline_comm_s;
     double baseline_launch_s;

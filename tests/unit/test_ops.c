@@ -1160,10 +1160,23 @@ static void test_ddp_buckets(void **state)
     EXACT(r.comm_bytes, 64 * MiB);
     assert_close(r.comm[0].nccl_s, 2 * nccl[0] + nccl[1], 1e-12, 0);
     assert_close(r.baseline_comm_s, 2 * nccl[0] + nccl[1], 1e-12, 0);
+    /* and the baseline launches them all: the backward and 3 NCCL calls
+     * (it counted the phase as one call, QA audit of op: "2 launches") */
+    assert_true(r.baseline_kernels == 4);
+    r = eval(t, "ddp",
+             (const char *[]){"params", "33554432", "tokens", "1024", "dp", "8", "bucket", "25MiB",
+                              NULL});
+    assert_true(r.baseline_kernels == 4);
+    /* 1-byte buckets: 64 Mi calls, more than the one counted */
+    r = eval(
+        t, "ddp",
+        (const char *[]){"params", "33554432", "tokens", "1024", "dp", "8", "bucket", "1", NULL});
+    assert_true(r.baseline_kernels == 1 + 64 * MiB);
     r = eval(t, "ddp",
              (const char *[]){"params", "33554432", "tokens", "1024", "dp", "8", "bucket", "1GiB",
                               NULL});
     assert_close(r.comm[0].nccl_s, nccl[2], 1e-12, 0);
+    assert_true(r.baseline_kernels == 2);
     /* fewer, larger calls pay fewer latencies */
     assert_true(nccl[2] < 2 * nccl[0] + nccl[1]);
     cr_topo_free(t);

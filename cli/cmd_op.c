@@ -192,6 +192,10 @@ int cli_cmd_op(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             help = true;
+        /* --list is list, as a harness spells it ("op --list" asked for an
+         * operator, and "op --list --json" took --json as its value) */
+        else if (strcmp(argv[i], "--list") == 0 && !opname)
+            opname = "list";
         else if (strcmp(argv[i], "--json") != 0 && strcmp(argv[i], "--cold") != 0 &&
                  argv[i][0] == '-' && argv[i][1] == '-' && i + 1 < argc && !strchr(argv[i], '='))
             i++; /* an option's value */

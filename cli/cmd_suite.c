@@ -167,12 +167,13 @@ int cli_cmd_suite(int argc, char **argv)
 {
     const char *topo = NULL, *name = NULL;
     bool json = false;
-    const cli_opt opts[] = {{"--topo", NULL, "T",
-                             "shipped topology name or XML file (default " CR_TOPO_DEFAULT ")",
-                             .str = &topo},
-                            {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
-                            {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = 1},
-                            {0}};
+    const cli_opt opts[] = {
+        {"--topo", NULL, "T", "shipped topology name or XML file (default " CR_TOPO_DEFAULT ")",
+         .str = &topo},
+        {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = 1},
+        {"--list", NULL, NULL, "the shipped suites (as \"commroof suite list\")", .id = 2},
+        {0}};
     cli_args args = cli_args_begin("suite", opts, argc, argv);
     for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {
         if (r == CLI_ARGS_ERROR)
@@ -180,6 +181,15 @@ int cli_cmd_suite(int argc, char **argv)
         if (r == CLI_ARGS_OPT && args.opt->id == 1) {
             suite_usage(stdout, opts);
             return CLI_OK;
+        }
+        if (r == CLI_ARGS_OPT && args.opt->id == 2) {
+            if (name && strcmp(name, "list") != 0)
+                return cli_usage_error("suite",
+                                       "--list lists the suites: give it without a "
+                                       "suite (got \"%s\")",
+                                       name);
+            name = "list";
+            continue;
         }
         if (r != CLI_ARGS_ARG)
             continue;

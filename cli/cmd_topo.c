@@ -682,23 +682,14 @@ static int cmd_import(const struct opts *o)
 
 /* --- gen --- */
 
-/* A bandwidth as the units parser takes it, and "400Gbps" as well. */
+/* A bandwidth as the units parser takes it ("400Gbps", "400Gb/s", "50GB/s"). */
 static int gen_bw(const char *flag, const char *s, double *out)
 {
-    char buf[64];
-    const char *unit = s;
-    size_t n = strlen(s);
-    if (n > 3 && n < sizeof buf && strcmp(s + n - 3, "bps") == 0) {
-        snprintf(buf, sizeof buf, "%.*sb/s", (int)(n - 3), s);
-        unit = buf;
-    }
     cr_diag d = {{0}};
     /* the range a topology's link takes (topo_xml.c): outside it the
      * generated file would fail to load, against a file the user never
-     * named (audit of 2026-12-04: --link-bw 0.5MB/s). The message quotes
-     * s as typed, not the b/s spelling given to the units parser (QA:
-     * --nic-bw 0Gbps was quoted "0Gb/s"). */
-    if (cr_units_parse(unit, CR_UNIT_BANDWIDTH, out, &d) != CR_OK || !(*out >= 1e6) || *out > 1e15)
+     * named (audit of 2026-12-04: --link-bw 0.5MB/s). */
+    if (cr_units_parse(s, CR_UNIT_BANDWIDTH, out, &d) != CR_OK || !(*out >= 1e6) || *out > 1e15)
         return cli_usage_error("topo",
                                "%s \"%s\": give a bandwidth per direction from 1MB/s to 1PB/s, "
                                "such as \"400Gbps\", \"400Gb/s\" or \"50GB/s\"",

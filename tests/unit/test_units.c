@@ -28,6 +28,7 @@ static const struct parse_case good[] = {
     {"4.8TB/s", CR_UNIT_BANDWIDTH, 4.8e12},
     {"400Gb/s", CR_UNIT_BANDWIDTH, 400e9 / 8}, /* bits */
     {"100Gb/s", CR_UNIT_BANDWIDTH, 12.5e9},    /* bits */
+    {"200Gbps", CR_UNIT_BANDWIDTH, 25e9},      /* bits, as NIC datasheets spell them */
     {"25 GB/s", CR_UNIT_BANDWIDTH, 25e9},      /* one space */
     {"1KiB/s", CR_UNIT_BANDWIDTH, 1024},       /* IEC rate */
     {"63B/s", CR_UNIT_BANDWIDTH, 63},          /* no prefix */

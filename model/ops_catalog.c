@@ -803,6 +803,14 @@ cr_status cr_op_params_check(const cr_op_def *op, const cr_op_params *p, const c
     if (!(dt >= 0 && dt < CR_DT__COUNT) || dt != floor(dt))
         return cr_diag_set(d, CR_EINVAL, "dtype %g is not an element type (a cr_dtype, 0 to %d)",
                            dt, CR_DT__COUNT - 1);
+    /* a collective moves stored elements: tf32 is fp32 in memory, packed
+     * fp4 moves as int8 bytes, as `commroof coll` says (op coll priced
+     * tf32 as fp32 without a word: QA audit of op, session 45) */
+    if (strcmp(op->name, "coll") == 0) {
+        cr_status st = cr_dtype_check_nccl((cr_dtype)dt, d);
+        if (st != CR_OK)
+            return st;
+    }
     /* Every other value a caller may have stored in p->v[] directly holds
      * what cr_op_param_set would have taken: enumerations index tables
      * (kind 99, group 99 and norm 99 were read past them, QA audit of the

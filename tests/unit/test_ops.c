@@ -1140,6 +1140,27 @@ static void test_coll_matches_coll_module(void **state)
  * bf16 gradients are 64 MiB, so with the default 25 MiB buckets 2 full
  * buckets and a 14 MiB remainder, each its own NCCL call with its own
  * latency; one bucket as large as the gradients is one call. */
+/* op coll moves stored elements: tf32 (fp32 in memory) and fp4 (int8
+ * bytes) are refused as `commroof coll` refuses them, with what to use;
+ * a GEMM's tf32 stays a compute type (QA audit of op, session 45) */
+static void test_coll_dtype_stored(void **state)
+{
+    (void)state;
+    const cr_op_def *op = find("coll");
+    cr_op_params p;
+    cr_diag d = {{0}};
+    params(op, &p, (const char *[]){"dtype", "tf32", NULL});
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "tf32 is stored as fp32"));
+    params(op, &p, (const char *[]){"dtype", "fp4", NULL});
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_EINVAL);
+    params(op, &p, (const char *[]){"dtype", "fp32", NULL});
+    assert_int_equal(cr_op_params_check(op, &p, NULL, &d), CR_OK);
+    const cr_op_def *gemm = find("gemm");
+    params(gemm, &p, (const char *[]){"dtype", "tf32", NULL});
+    assert_int_equal(cr_op_params_check(gemm, &p, NULL, &d), CR_OK);
+}
+
 static void test_ddp_buckets(void **state)
 {
     (void)state;
@@ -1859,6 +1880,7 @@ int main(void)
         cmocka_unit_test(test_coll_matches_coll_module),
         cmocka_unit_test(test_coll_sized_as_nccl),
         cmocka_unit_test(test_ddp_buckets),
+        cmocka_unit_test(test_coll_dtype_stored),
         cmocka_unit_test(test_phases_add_on_a_cut),
         cmocka_unit_test(test_api_refuses_bad_args),
         cmocka_unit_test(test_layout),

@@ -112,14 +112,26 @@ double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf, cr_hw *hw)
 
 /* Whether NCCL's point-to-point between nodes sets a rooted, sendrecv or
  * all-to-all pattern's per-GPU loads (rail_time): ranks on several nodes
- * with NICs and scale-up links inside nodes, NCCL's kernels (not a custom
- * one). With full nodes the all-to-all's NIC loads are the node cut's
- * figure ((N-1)/N S a rank's NIC share); on partial nodes a rank's own
- * NICs (coll.c rank_nics) bind first. */
+ * with NICs, NCCL's kernels (not a custom one). With full nodes the
+ * all-to-all's NIC loads are the node cut's figure ((N-1)/N S a rank's NIC
+ * share); on partial nodes a rank's own NICs (coll.c rank_nics) bind
+ * first. Nodes of PCIe GPUs (no scale-up links) too: each rank sends
+ * through its own nearest NICs (no PXN), which the node cut (all the
+ * node's NICs, up to the ranks' PCIe links) does not see: one L40S behind
+ * a switch of one 200 Gb/s NIC was priced at its PCIe link, 31.5 GB/s,
+ * where NCCL and the simulator move 25 (QA audit, good-pcie-nic-node.xml
+ * fat tree: sendrecv sim/pr 1.26). */
 static bool rail_applies(const struct cr_coll_ctx *c, const cr_coll_req *rq)
 {
-    return c->pair_net_Bps > 0 && c->node_slots > 0 && c->up_Bps > 0 && rq->mech == CR_MECH_NONE &&
+    return c->pair_net_Bps > 0 && c->node_slots > 0 && rq->mech == CR_MECH_NONE &&
            cr_coll_p2p(rq->coll);
+}
+
+/* NCCL's PXN relays a message only to a node-mate the sender reaches over
+ * a scale-up link (flowroute.c pxn_relay): none on nodes of PCIe GPUs. */
+static bool rail_pxn(const struct cr_coll_ctx *c)
+{
+    return c->up_Bps > 0;
 }
 
 /* One message of b bytes from rank i to rank j on the per-rank loads L
@@ -136,7 +148,7 @@ static void rail_message(const struct cr_coll_ctx *c, double *L, int i, int j, d
         return;
     }
     int r = i;
-    if (c->rank_local[j] < c->node_slots) {
+    if (rail_pxn(c) && c->rank_local[j] < c->node_slots) {
         int k = c->node_rank[c->rank_node[i] * c->node_slots + c->rank_local[j]];
         if (k >= 0)
             r = k;
@@ -178,6 +190,11 @@ static void rail_alltoall(const struct cr_coll_ctx *c, double *L, double S)
                 via_mate += rem;
         }
         double rem_a = slot[a] - 1, mates = node[x] - 1;
+        if (!rail_pxn(c)) { /* each message out of the sender's own NICs */
+            L[4 * i + 0] = L[4 * i + 1] = per * mates;
+            L[4 * i + 2] = L[4 * i + 3] = per * (n - node[x]);
+            continue;
+        }
         L[4 * i + 0] = per * (mates + via_mate);
         L[4 * i + 1] = per * (mates + mates * rem_a);
         L[4 * i + 2] = per * (node[x] * rem_a + own_rail);
@@ -238,6 +255,10 @@ static double rail_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
     for (int k = 0; k < 4 * n; k++) {
         bool net = k % 4 >= 2;
         int r = k / 4;
+        /* no scale-up ports: messages inside a node cross the GPU's PCIe
+         * links, which its GPU cut prices (algo_direct_time keeps it) */
+        if (!net && !(c->up_Bps > 0))
+            continue;
         /* the rank's own NICs' class: the NICs, or its GPU's host links
          * where those bind (one rank a PCIe switch) */
         double eff_net =
@@ -333,7 +354,7 @@ double algo_direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, doub
         if (j < 0 || (q >= 0 && j == root_cut[cs->cuts[j].kind] && cs->class_count[q] == 1))
             continue;
         const cr_cut *cut = &cs->cuts[j];
-        if (rail && cut->kind == CR_CUT_GPU)
+        if (rail && cut->kind == CR_CUT_GPU && c->up_Bps > 0)
             continue;
         bool root_in = q < 0;
         double o, i;

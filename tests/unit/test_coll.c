@@ -2930,6 +2930,32 @@ static void test_dead_end_ports(void **state)
     cr_topo_free(t);
 }
 
+/* PCIe GPUs across nodes (QA audit, good-pcie-nic-node.xml: l40s-pcie-8
+ * with one 200 Gb/s NIC under each PCIe switch, four nodes on a fat
+ * tree): a rank sends through its one nearest NIC (NCCL's
+ * ncclTopoGetLocalNet; no PXN without NVLink), 25 GB/s, below its PCIe
+ * link, 31.5. Point-to-point was priced at the PCIe link (the node cut
+ * holds both NICs), 9826.89 us for a 256 MiB sendrecv of ranks 13 and 30
+ * where the simulator takes 12373.62. The bound keeps the PCIe link: a
+ * custom kernel may spread a GPU's traffic over both NICs. */
+static void test_pcie_node_own_nic(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 0, 0, 0, 0);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "13,30");
+    double S = 268435456.0;
+    cr_coll_result r =
+        eval(c, CR_COLL_SENDRECV, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.pred.pred_s >= S / 25e9);
+    assert_true(r.bound.bound_s < S / 31.5e9 + 2e-6);
+    r = eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.pred.pred_s >= S / 2 / 25e9);
+    r = eval(c, CR_COLL_GATHER, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.pred.pred_s >= S / 2 / 25e9);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* Two predictions equal to the bit, reason included. */
 static void assert_same_pred(const cr_coll_pred *a, const cr_coll_pred *b, const char *what)
 {
@@ -3111,6 +3137,7 @@ int main(void)
         cmocka_unit_test(test_ring_rate_by_class),
         cmocka_unit_test(test_mesh_subset_links),
         cmocka_unit_test(test_dead_end_ports),
+        cmocka_unit_test(test_pcie_node_own_nic),
         cmocka_unit_test(test_predict_bounded_is_predict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

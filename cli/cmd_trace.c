@@ -27,11 +27,11 @@
 #include "grow.h"
 #include "opts.h"
 #include "run_child.h"
+#include "traces/tracer/trace_names.h"
 #include "traces/reader/trace_summary.h"
 #include "json_num.h"
 
 #define TRACER_SO "libcommroof_trace.so"
-#define FILE_PREFIX "commroof-trace."
 
 static const char trace_help_head[] =
     "usage: commroof trace [-o DIR] [--lib PATH] [--top N] [--full-names] [--json] -- CMD "
@@ -495,7 +495,7 @@ struct seen {
 static bool is_trace_name(const char *n)
 {
     size_t len = strlen(n);
-    return strncmp(n, FILE_PREFIX, strlen(FILE_PREFIX)) == 0 && len > 5 &&
+    return strncmp(n, CR_TRACE_FILE_PREFIX, strlen(CR_TRACE_FILE_PREFIX)) == 0 && len > 5 &&
            strcmp(n + len - 5, ".json") == 0 && len < sizeof(((struct seen *)0)->name);
 }
 
@@ -634,48 +634,46 @@ static int trace_run(const struct opts *o)
                         strerror(e));
     }
     /* the tracer's file name is DIR/commroof-trace.HOST.PID[.rankR] of at
-     * most 4000 characters (STEM_MAX, traces/tracer/trace_main.c); a longer
-     * one ran the whole program untraced (the tracer cut the name before) */
+     * most CR_TRACE_STEM_MAX characters (traces/tracer/trace_names.h); a
+     * longer one ran the whole program untraced (the tracer cut the name
+     * before) */
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0)
         cr_str_copy(host, sizeof host, "unknown");
-    size_t stem_max =
-        strlen(dir) + strlen("/" FILE_PREFIX) + strlen(host) + strlen(".4194304.rank999999");
-    if (stem_max > 4000) {
+    size_t stem_max = strlen(dir) + strlen("/" CR_TRACE_FILE_PREFIX) + strlen(host) +
+                      strlen(".4194304.rank999999");
+    if (stem_max > CR_TRACE_STEM_MAX) {
         remove_made_dirs(dir_arg, made_from);
         return cli_usage_error("trace",
                                "-o \"%.100s...\": a folder path of %zu characters leaves no room "
                                "for the trace's file name (at most %zu here): give a shorter "
                                "folder",
-                               dir_arg, strlen(dir), 4000 - (stem_max - strlen(dir)));
+                               dir_arg, strlen(dir), CR_TRACE_STEM_MAX - (stem_max - strlen(dir)));
     }
-    /* what CMD's environment held that the run replaces is said, each of
-     * the variables it sets (NVTX_INJECTION64_PATH, another tool's NVTX
+    /* CMD's environment: what it held that the run replaces is said, each
+     * of the variables set (NVTX_INJECTION64_PATH, another tool's NVTX
      * library, and COMMROOF_TRACE_DIR went silently) */
-    const struct {
-        const char *name, *value, *hint;
-    } sets[] = {
-        {"CUDA_INJECTION64_PATH", lib, ""},
-        {"NVTX_INJECTION64_PATH", lib, ""},
-        {"COMMROOF_TRACE_DIR", dir, " (-o DIR names the folder, ./commroof-traces without it)"}};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-        const char *prev = getenv(sets[i].name);
+    const cli_env_set env[] = {{"CUDA_INJECTION64_PATH", lib},
+                               {"NVTX_INJECTION64_PATH", lib},
+                               {"COMMROOF_TRACE_DIR", dir}};
+    const int n_env = (int)(sizeof env / sizeof env[0]);
+    for (int i = 0; i < n_env; i++) {
+        const char *prev = getenv(env[i].name);
         char prev_real[PATH_MAX];
-        if (!prev || !*prev || strcmp(prev, sets[i].value) == 0 ||
-            (realpath(prev, prev_real) && strcmp(prev_real, sets[i].value) == 0))
+        if (!prev || !*prev || strcmp(prev, env[i].value) == 0 ||
+            (realpath(prev, prev_real) && strcmp(prev_real, env[i].value) == 0))
             continue;
-        fprintf(stderr, "commroof trace: replacing %s=%s with %s for this run%s\n", sets[i].name,
-                prev, sets[i].value, sets[i].hint);
+        fprintf(stderr, "commroof trace: replacing %s=%s with %s for this run%s\n", env[i].name,
+                prev, env[i].value,
+                env[i].value == dir ? " (-o DIR names the folder, ./commroof-traces without it)"
+                                    : "");
     }
     struct seen *before = NULL, *after = NULL;
     size_t nb = 0, na = 0;
     if (list_traces(dir, &before, &nb) != 0)
         return cli_fail("trace", "cannot list \"%s\": %s", dir, strerror(errno));
-    const cli_env_set env[] = {{"CUDA_INJECTION64_PATH", lib},
-                               {"NVTX_INJECTION64_PATH", lib},
-                               {"COMMROOF_TRACE_DIR", dir}};
     cli_child_result res;
-    if (cli_run_child(o->cmd, env, (int)(sizeof env / sizeof env[0]),
+    if (cli_run_child(o->cmd, env, n_env,
                       o->json ? CLI_CHILD_STDOUT_TO_STDERR : CLI_CHILD_STDOUT_KEEP, &res) != 0) {
         free(before);
         remove_made_dirs(dir_arg, made_from);

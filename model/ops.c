@@ -1211,9 +1211,8 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
     v.peak_mma = v.g->peak_flops[w.dt];
     v.mma_bound = cr_op_mma_bound_flops(v.g, w.dt, r->mma_bound_by, sizeof r->mma_bound_by);
     r->mma_bound_flops = v.mma_bound;
-    double f32 = v.g->peak_flops[CR_DT_FP32];
-    v.peak_vec = f32 > 0 ? f32 * (cr_dtype_bytes(w.dt) < 4 ? 2 : 1) : v.peak_mma;
-    v.vec_bound = fmax(v.peak_vec, cr_op_vec_bound_flops(v.g, w.dt, v.peak_mma));
+    v.peak_vec = ops_vec_peak_flops(v.g, w.dt, v.peak_mma);
+    v.vec_bound = cr_op_vec_bound_flops(v.g, w.dt, v.peak_mma);
     if ((w.mma_flops > 0 && !(v.peak_mma > 0)) || (w.vec_flops > 0 && !(v.peak_vec > 0)))
         return cr_diag_set(d, CR_EUNSUPPORTED, "%s (GPU of topology %s) has no %s peak FLOP/s",
                            v.g->name, t->name, cr_dtype_name(w.dt));

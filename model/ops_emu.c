@@ -17,6 +17,7 @@
  * baseline stay on the native peak (model/ops.c): what PyTorch runs.
  */
 #include "ops.h"
+#include "ops_priv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,19 +153,21 @@ double cr_op_mma_bound_flops(const cr_gpu_spec *g, cr_dtype dt, char *by, size_t
     return best;
 }
 
+double ops_vec_peak_flops(const cr_gpu_spec *g, cr_dtype dt, double fallback)
+{
+    double f32 = g ? g->peak_flops[CR_DT_FP32] : 0;
+    return f32 > 0 ? f32 * (cr_dtype_bytes(dt) < 4 ? 2 : 1) : fallback;
+}
+
 double cr_op_vec_bound_flops(const cr_gpu_spec *g, cr_dtype dt, double fallback)
 {
-    if (!g)
-        return fallback;
-    double f32 = g->peak_flops[CR_DT_FP32];
-    if (!(f32 > 0))
-        return fallback;
     /* GA100's FP16 units: 78 TFLOP/s non-tensor FP16, 4x its FP32 (A100
      * whitepaper Table 1; NVIDIA's Hopper architecture post, Table 3, the
      * A100 column: FP16 78, BF16 39, FP32 19.5). A kernel doing HFMA2 there
      * reaches twice the doubled rate, which was no bound (bound audit,
      * session 45). */
-    if (dt == CR_DT_FP16 && g->arch == 80 && g->vendor && strcmp(g->vendor, "nvidia") == 0)
-        return 4 * f32;
-    return f32 * (cr_dtype_bytes(dt) < 4 ? 2 : 1);
+    if (g && g->peak_flops[CR_DT_FP32] > 0 && dt == CR_DT_FP16 && g->arch == 80 && g->vendor &&
+        strcmp(g->vendor, "nvidia") == 0)
+        return 4 * g->peak_flops[CR_DT_FP32];
+    return ops_vec_peak_flops(g, dt, fallback);
 }

@@ -211,6 +211,10 @@ cr_status ops_comm_eval(ops_group *g, const ops_phase *ph, cr_dtype dt, ops_comm
  * *pred_s when m cannot run it. sms_used may be NULL. */
 cr_status ops_comm_mech(ops_group *g, const ops_phase *ph, cr_dtype dt, cr_mech m, int sms,
                         double *pred_s, int *sms_used, cr_diag *d);
+/* The CUDA-core FLOP/s of dt's elementwise work on g that predictions
+ * use: g's fp32 peak, doubled for 16-bit types (packed half2 / bfloat162);
+ * fallback where g has no fp32 peak. cr_op_vec_bound_flops starts there. */
+double ops_vec_peak_flops(const cr_gpu_spec *g, cr_dtype dt, double fallback);
 
 #pragma GCC visibility pop
 

@@ -153,6 +153,30 @@ static bool augmenting_path(const cr_topo *t, const double *flow, int s, int d, 
     return found;
 }
 
+/* One half of an augmenting path, from meet along via to end: on the
+ * search tree from s (into_meet) each link's arc points at meet, on the
+ * one from d away from it. With push < 0 returns the least residual on
+ * the half (-1 when it is empty: meet == end); else adds push along it. */
+static double half_path(const cr_topo *t, double *flow, const int *via, int meet, int end,
+                        bool into_meet, double push)
+{
+    double least = -1.0;
+    for (int v = meet; v != end;) {
+        int l = via[v];
+        int u = cr_link_other(&t->links[l], v);
+        int tail = into_meet ? u : v; /* where the arc starts */
+        if (push < 0) {
+            double r = residual(t, flow, l, tail);
+            if (least < 0 || r < least)
+                least = r;
+        } else {
+            flow[l] += tail == t->links[l].a ? push : -push;
+        }
+        v = u;
+    }
+    return least;
+}
+
 /* Edmonds-Karp max-flow from device s to device d over links of the kinds
  * in the mask; GPUs other than s and d forward only when transit is set. */
 static double route_flow(const cr_topo *t, int s, int d, bool transit, unsigned kinds)
@@ -167,33 +191,12 @@ static double route_flow(const cr_topo *t, int s, int d, bool transit, unsigned 
         goto out;
     for (; augmenting_path(t, flow, s, d, transit, kinds, &b, &meet);
          forget(b.fvia, b.fq, b.f_seen), forget(b.bvia, b.bq, b.b_seen)) {
-        double push = -1.0;
-        for (int v = meet; v != s;) {
-            int u = cr_link_other(&t->links[b.fvia[v]], v);
-            double r = residual(t, flow, b.fvia[v], u);
-            if (push < 0 || r < push)
-                push = r;
-            v = u;
-        }
-        for (int v = meet; v != d;) {
-            int w = cr_link_other(&t->links[b.bvia[v]], v);
-            double r = residual(t, flow, b.bvia[v], v);
-            if (push < 0 || r < push)
-                push = r;
-            v = w;
-        }
-        for (int v = meet; v != s;) {
-            int l = b.fvia[v];
-            int u = cr_link_other(&t->links[l], v);
-            flow[l] += (u == t->links[l].a) ? push : -push;
-            v = u;
-        }
-        for (int v = meet; v != d;) {
-            int l = b.bvia[v];
-            int w = cr_link_other(&t->links[l], v);
-            flow[l] += (v == t->links[l].a) ? push : -push;
-            v = w;
-        }
+        double push = half_path(t, flow, b.fvia, meet, s, true, -1.0);
+        double back = half_path(t, flow, b.bvia, meet, d, false, -1.0);
+        if (back >= 0 && (push < 0 || back < push))
+            push = back;
+        half_path(t, flow, b.fvia, meet, s, true, push);
+        half_path(t, flow, b.bvia, meet, d, false, push);
         total += push;
     }
 out:

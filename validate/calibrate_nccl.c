@@ -592,6 +592,15 @@ static double mean_abs_log(cr_cnf *f, const size_t *idx, size_t n)
     return n ? s / (double)n : 0;
 }
 
+/* The index of key in fit_keys (it is there: the table is this file's). */
+static int key_index(const char *key)
+{
+    for (int k = 0; k < N_FIT; k++)
+        if (!strcmp(fit_keys[k].key, key))
+            return k;
+    return -1;
+}
+
 /* A ring's and a tree's network step of one protocol (coll.alpha.net.P,
  * coll.alpha.net.tree.P) are the same network, proxy and plugin seen by two
  * algorithms: NCCL prices them in a fixed ratio (tuning.cc hwLat NET, tree
@@ -612,13 +621,7 @@ static cr_status carry_net_steps(cr_cnf *f, cr_cnf_fit *out, cr_diag *d)
         {"coll.alpha.net.simple", "coll.alpha.net.tree.simple"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        int a = -1, b = -1;
-        for (int k = 0; k < out->n_keys; k++) {
-            if (!strcmp(out->k[k].key, pairs[i][0]))
-                a = k;
-            if (!strcmp(out->k[k].key, pairs[i][1]))
-                b = k;
-        }
+        int a = key_index(pairs[i][0]), b = key_index(pairs[i][1]);
         if (a < 0 || b < 0 || out->k[a].fitted == out->k[b].fitted || out->k[a].at_bound ||
             out->k[b].at_bound)
             continue;
@@ -640,15 +643,6 @@ static cr_status carry_net_steps(cr_cnf *f, cr_cnf_fit *out, cr_diag *d)
             return st;
     }
     return CR_OK;
-}
-
-/* The index of key in fit_keys (it is there: the table is this file's). */
-static int key_index(const char *key)
-{
-    for (int k = 0; k < N_FIT; k++)
-        if (!strcmp(fit_keys[k].key, key))
-            return k;
-    return -1;
 }
 
 /* The network's efficiency for point-to-point traffic (coll.eff.net.p2p)

@@ -23,6 +23,7 @@
 #include "topo_gen.h"
 #include "topo_xml.h"
 #include "bench_clock.h"
+#include "bench_gen.h"
 
 /* Returns the wall time of context + sweep (its CPU time in *cpu), or a
  * negative value on error. allreduce_only: the CLI's default sweep of
@@ -129,16 +130,11 @@ int main(void)
     o.node = "hgx-h100-8";
     o.rails = 8;
     o.tiers = 3;
-    char *xml = NULL;
-    size_t len = 0;
     t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d) != CR_OK) {
+    if (bench_gen_fat_tree(&o, &t, &d) != CR_OK) {
         fprintf(stderr, "bench_coll: %s\n", d.msg);
-        free(xml);
         return 1;
     }
-    free(xml);
     for (int k = 0; k < 2; k++) {
         double ctx_s = 0, cpu = 0;
         long evals = 0;

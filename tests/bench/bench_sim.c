@@ -41,6 +41,7 @@
 #include "topo_gen.h"
 #include "topo_xml.h"
 #include "bench_clock.h"
+#include "bench_gen.h"
 
 /* Runs one case; returns 0 when within the targets (check: 1, 2 s and 2 GB;
  * 2, issue 17's 10 s and 4 GB; 3, issue 17's 20 s and 4 GB), or when the
@@ -165,16 +166,11 @@ static cr_status case_topo(const bench_case *b, cr_topo **t, cr_diag *d)
         o.node = node_path;
         o.rails = 1;
     }
-    char *xml = NULL;
-    size_t len = 0;
-    cr_status st = cr_topo_gen_fat_tree_xml(&o, &xml, &len, d);
+    cr_status st = bench_gen_fat_tree(&o, t, d);
     if (node_path[0]) {
         remove(node_path);
         rmdir(dir);
     }
-    if (st == CR_OK)
-        st = cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", t, d);
-    free(xml);
     return st;
 }
 

@@ -23,6 +23,7 @@
 #include "topo_metrics.h"
 #include "topo_xml.h"
 #include "bench_clock.h"
+#include "bench_gen.h"
 
 enum { REPS = 5, N_ROWS = 5 };
 
@@ -81,12 +82,7 @@ int main(void)
             o.node = "hgx-h100-8";
             o.rails = 8;
             o.tiers = 3;
-            char *xml = NULL;
-            size_t len = 0;
-            st = cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d);
-            if (st == CR_OK)
-                st = cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d);
-            free(xml);
+            st = bench_gen_fat_tree(&o, &t, &d);
         }
         if (st != CR_OK) {
             fprintf(stderr, "bench_topo_metrics: %s\n", d.msg);

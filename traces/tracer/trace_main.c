@@ -4,6 +4,7 @@
  * thread, the closing text and metadata (finish), fork, and the CUDA
  * driver's entry point InitializeInjection.
  */
+#include "trace_names.h"
 #include "tracer.h"
 
 /* COMMROOF_TRACE_RECORD: which device activities CUPTI records. Each kind
@@ -328,10 +329,6 @@ static void finish(void)
  * the driver's locks by then. */
 static void fork_child(void);
 
-/* The longest file name stem (the folder, commroof-trace.HOST.PID[.rankR])
- * that g.path holds with ".999.json" after it. */
-#define STEM_MAX 4000
-
 static void setup(void)
 {
     g.os_pid = getpid();
@@ -366,18 +363,20 @@ static void setup(void)
     char stem[4096];
     int sn;
     if (g.rank >= 0)
-        sn = snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d.rank%d", dir, hostfile,
+        sn = snprintf(stem, sizeof stem, "%s/" CR_TRACE_FILE_PREFIX "%s.%d.rank%d", dir, hostfile,
                       (int)g.os_pid, g.rank);
     else
-        sn = snprintf(stem, sizeof stem, "%s/commroof-trace.%s.%d", dir, hostfile, (int)g.os_pid);
-    /* the stem whole (g.path takes at most STEM_MAX of it, then ".999.json"):
+        sn = snprintf(stem, sizeof stem, "%s/" CR_TRACE_FILE_PREFIX "%s.%d", dir, hostfile,
+                      (int)g.os_pid);
+    /* the stem whole (g.path takes at most CR_TRACE_STEM_MAX of it, then ".999.json"):
      * a longer folder cut the name (a trace named "comm.json", which
      * commroof trace did not find, the pid and rank lost from it) */
-    if (sn < 0 || sn > STEM_MAX) {
+    if (sn < 0 || sn > CR_TRACE_STEM_MAX) {
         note_error("COMMROOF_TRACE_DIR is %zu characters long, too long for the trace's file "
                    "name (at most %zu with this host name): the program runs untraced; give a "
                    "shorter folder",
-                   strlen(dir), (size_t)STEM_MAX - (sn < 0 ? 0 : (size_t)sn - strlen(dir)));
+                   strlen(dir),
+                   (size_t)CR_TRACE_STEM_MAX - (sn < 0 ? 0 : (size_t)sn - strlen(dir)));
         return;
     }
     mkdir_p(dir);

@@ -210,9 +210,32 @@ int cli_cmd_op(int argc, char **argv)
         return cli_usage_error("op", "give an operator (commroof op list shows them)");
     }
     if (strcmp(opname, "list") == 0) {
-        for (int i = 1; i < argc; i++)
-            if (strcmp(argv[i], "--json") == 0)
-                json = true;
+        if (help) {
+            op_usage(stdout, opts);
+            return CLI_OK;
+        }
+        /* list takes --json alone: the scan above lets any word through,
+         * and a scan of its own for --json ran "op list --bogus", "op list
+         * extra" and "op list --json --json" with exit 0 (QA audit of the
+         * docs: an option twice is a usage error everywhere else) */
+        const cli_opt list_opts[] = {
+            {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
+            {"--list", NULL, NULL, "the operators", .id = O_HELP + 1},
+            {0}};
+        bool named = false;
+        cli_args la = cli_args_begin("op", list_opts, argc, argv);
+        for (int r; (r = cli_args_next(&la)) != CLI_ARGS_END;) {
+            if (r == CLI_ARGS_ERROR)
+                return CLI_USAGE;
+            if (r != CLI_ARGS_ARG)
+                continue;
+            if (strcmp(la.val, "list") == 0 && !named) {
+                named = true;
+                continue;
+            }
+            return cli_usage_error("op", "op list takes no argument but --json (got \"%s\")",
+                                   la.val);
+        }
         return op_list(json);
     }
     cr_diag d = {{0}};

@@ -91,6 +91,27 @@ void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, s
                  cr_op_order_format(p, ord, sizeof ord));
 }
 
+/* The element types op takes, asked of the library's own check at the
+ * defaults, and those it refuses: "element type: fp64 fp32 ... (refused:
+ * tf32 fp4)". op coll's help offered tf32, which it refuses as commroof
+ * coll does (QA audit of the docs). Returns false when op takes every
+ * type, so the catalog's wording stands. */
+static bool dtype_help(const cr_op_def *op, const cr_op_params *defaults, char *buf, size_t size)
+{
+    char ok[96] = "", no[96] = "";
+    for (int t = 0; t < CR_DT__COUNT; t++) {
+        cr_op_params q = *defaults;
+        q.v[CR_OPP_DTYPE] = t;
+        char *to = cr_op_params_check(op, &q, NULL, NULL) == CR_OK ? ok : no;
+        size_t n = strlen(to);
+        snprintf(to + n, sizeof ok - n, "%s%s", n ? " " : "", cr_dtype_name((cr_dtype)t));
+    }
+    if (!no[0])
+        return false;
+    snprintf(buf, size, "element type: %s (refused: %s)", ok, no);
+    return true;
+}
+
 void cli_op_params_help(FILE *f, const cr_op_def *op)
 {
     cr_op_params p;
@@ -98,9 +119,12 @@ void cli_op_params_help(FILE *f, const cr_op_def *op)
     for (int k = 0; k < CR_OPP__COUNT; k++) {
         if (!cr_op_uses(op, (cr_opp)k))
             continue;
-        char v[64];
+        char v[64], types[240];
         cr_op_param_format(&p, (cr_opp)k, v, sizeof v);
-        fprintf(f, "  --%-11s %-9s %s\n", cr_opp_name((cr_opp)k), v, cr_opp_help((cr_opp)k));
+        const char *help = cr_opp_help((cr_opp)k);
+        if (k == CR_OPP_DTYPE && dtype_help(op, &p, types, sizeof types))
+            help = types;
+        fprintf(f, "  --%-11s %-9s %s\n", cr_opp_name((cr_opp)k), v, help);
     }
     if (cr_op_has_order(op))
         fprintf(f, "  --%-11s %-9s %s\n", "order", "tp,cp,ep,dp,pp",

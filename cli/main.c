@@ -14,9 +14,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"topo", cli_cmd_topo, "list, show, check and import topologies"},
+    {"topo", cli_cmd_topo, "list, show, check, import and generate (gen) topologies"},
     {"op", cli_cmd_op, "one operator: bound, baseline, overlap predictions, headroom"},
-    {"suite", cli_cmd_suite, "a suite of operators (pkb, llm): one row per problem"},
+    {"suite", cli_cmd_suite, "a suite of operators (pkb, llm, h200x2): one row per problem"},
     {"check", cli_cmd_check, "a measured time against the bound: % of roofline, verdict"},
     {"coll", cli_cmd_coll, "collective bound and NCCL/custom-kernel prediction per size"},
     {"plot", cli_cmd_plot, "charts: roofline, comm-roofline, gap, sweep, compare, accuracy"},

@@ -165,7 +165,7 @@ static void print_human(const cr_topo *t, const cr_op_def *op, const cr_op_param
     printf("# %s\n", r->why);
 }
 
-enum { O_HELP = 1 };
+enum { O_HELP = 1, O_LIST };
 
 int cli_cmd_op(int argc, char **argv)
 {
@@ -220,7 +220,7 @@ int cli_cmd_op(int argc, char **argv)
          * docs: an option twice is a usage error everywhere else) */
         const cli_opt list_opts[] = {
             {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
-            {"--list", NULL, NULL, "the operators", .id = O_HELP + 1},
+            {"--list", NULL, NULL, "the operators", .id = O_LIST},
             {0}};
         bool named = false;
         cli_args la = cli_args_begin("op", list_opts, argc, argv);

@@ -1197,6 +1197,29 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                 we = algo_shm_eff(p, proto);
             }
         }
+        /* an all-to-all on GPUs without scale-up links: each GPU's PCIe
+         * link carries its messages through host memory (NCCL's SHM: the
+         * sender's SMs store into the receiver's host buffer,
+         * src/transport/shm.cc) beside its P2P and network ones, each at
+         * its transport's efficiency (algo_direct_effs), where the GPU cut
+         * priced them all at the PCIe figure: on 4 nodes of two L40S
+         * sockets (one rank a socket, tests/fixtures/xml/good-pcie-nic-
+         * node.xml), 6 network messages at 0.87 and 1 through host memory
+         * at 0.435 fill the link 5.8 % longer than 7 at 0.87 (QA audit of
+         * PCIe clusters, test_coll test_a2a_shm_beside_p2p) */
+        int ks = a2a && !(c->up_Bps > 0) ? c->shm_pair_peers : 0;
+        if (ks > 0 && c->gpu_Bps > 0 && nn > 1) {
+            double per = algo_p2p_peer_bytes(c, rq);
+            double e_other = fmin(eff_up, p->pcie_eff), e_shm = algo_shm_eff(p, proto);
+            double ks_d = fmin((double)ks, nn - 1);
+            double tg = per * (ks_d / e_shm + (nn - 1 - ks_d) / e_other) / c->gpu_Bps;
+            if (tg > t) {
+                t = tg;
+                wb = per * (nn - 1);
+                wc = c->gpu_Bps;
+                we = wb / (tg * wc);
+            }
+        }
         /* a sendrecv between GPUs joined by links of their own (a mesh:
          * MI300X's xGMI, a torus) crosses only those (pair_up_Bps), not
          * the GPU's other ports: NCCL's P2P transport moves it over the
@@ -1282,6 +1305,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             t /= 0.5; /* half of each 8-byte line is the flag */
             o->wire_Bps *= 0.5;
         }
+        if (!msccl) /* each message at its own transport's figure (the simulator) */
+            algo_direct_effs(c, rq->coll, proto, eff_up, proto == CR_PROTO_LL ? 0.5 : 1.0, o);
         o->nccl_est_s = lat + t;
         if (!nccl_enabled(c, rq, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;

@@ -330,6 +330,28 @@ double algo_intra_rate(const struct cr_coll_ctx *c, cr_proto proto, double eff_u
     return c->shm_ring_Bps > 0 ? fmin(r, c->shm_ring_Bps * algo_shm_eff(&c->p, proto)) : r;
 }
 
+/* The efficiency of each NCCL transport's messages in a direct pattern
+ * (cr_coll_pred eff_mate, eff_shm, eff_net), as algo_direct_time and the
+ * host-memory term of algo.c price them: node-mates joined directly at the
+ * GPU cut's (scale-up ports at eff_up, PCIe at coll.eff.pcie), through host
+ * memory at algo_shm_eff, across nodes at the NICs' (rail_time: a rank
+ * whose own host link binds below its NICs takes coll.eff.pcie there, the
+ * lesser by a few percent, not told apart). The simulator runs each
+ * message at its own transport's figure: with one figure for all (the
+ * binding term's), a sendrecv on PCIe nodes whose binding hop crosses the
+ * sockets through host memory (coll.eff.shm 0.5) ran its network hops at
+ * half the NIC's rate too (QA audit, PCIe clusters: sim/pr 1.26). */
+void algo_direct_effs(const struct cr_coll_ctx *c, cr_coll coll, cr_proto proto, double eff_up,
+                      double line, cr_coll_pred *o)
+{
+    o->eff_mate = line * (c->up_Bps > 0 ? eff_up : fmin(eff_up, c->p.pcie_eff));
+    /* host memory's figure only where algo.c prices the SHM hops (sendrecv,
+     * all-to-all); a rooted pattern's keep the cuts' (0: bw_eff) */
+    bool shm = c->shm && (coll == CR_COLL_SENDRECV || coll == CR_COLL_ALLTOALL);
+    o->eff_shm = shm ? line * algo_shm_eff(&c->p, proto) : 0;
+    o->eff_net = c->n_nodes > 1 ? line * fmin(eff_up, direct_net_eff(&c->p)) : 0;
+}
+
 /* Transfer time of the direct pattern over every cut, each at its own
  * efficiency; for NCCL's point-to-point across nodes the GPU cuts give
  * way to each rank's scale-up and NIC loads (rail_time). Records the

@@ -48,6 +48,14 @@ double algo_intra_rate(const struct cr_coll_ctx *c, cr_proto proto, double eff_u
 double algo_direct_time(const struct cr_coll_ctx *c, const cr_coll_req *rq, double eff_up,
                         double *wb, double *wc, double *we);
 
+/* Sets o's eff_mate, eff_shm and eff_net: the efficiency of a direct
+ * pattern's messages by NCCL transport (node-mates directly, through host
+ * memory, across nodes) of coll at protocol proto, eff_up the scale-up figure,
+ * times line (the data's share of the wire: 0.5 for LL's flags)
+ * (cr_coll_pred). */
+void algo_direct_effs(const struct cr_coll_ctx *c, cr_coll coll, cr_proto proto, double eff_up,
+                      double line, cr_coll_pred *o);
+
 /* ---- algo_p2p.c: NCCL's channels (each function's comment there says
  * which NCCL source and release it follows) ---- */
 

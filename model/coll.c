@@ -100,6 +100,7 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
     c->shm = false;
     c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = c->shm_tree_Bps = 0;
     c->shm_ring_lat_s = c->shm_pair_lat_s = 0;
+    c->shm_pair_peers = 0;
     if (n < 2)
         return CR_OK;
     struct rank_at *at = malloc((size_t)n * sizeof *at);
@@ -185,6 +186,13 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
                     : pattern == 1 ? &c->shm_chain_Bps
                     : pattern == 2 ? &c->shm_pair_Bps
                                    : &c->shm_tree_Bps;
+        /* every pair: the most of them one rank sends through host memory
+         * (hops in src order, a rank's together: at[] runs node by node) */
+        for (int h = 0, run = 0; pattern == 2 && h < m; h++) {
+            run = h > 0 && src[h] == src[h - 1] ? run + 1 : 1;
+            if (run > c->shm_pair_peers)
+                c->shm_pair_peers = run;
+        }
         if (m > 0) {
             c->shm = true;
             st = cr_route_host_share_Bps(c->topo, src, dst, m, r,

@@ -248,6 +248,14 @@ typedef struct {
                           NCCL's channels bind each point-to-point message, not
                           the links (algo_p2p_channel_limit), so every message
                           runs at most at wire_Bps however many share a link */
+    double eff_mate;   /* direct point-to-point through NCCL's transports (0: not
+                          stated, bw_eff for every message): the efficiency coll
+                          prices a message at between node-mates joined
+                          directly (P2P over scale-up or PCIe links), */
+    double eff_shm;    /* between node-mates through host memory (SHM), */
+    double eff_net;    /* and between ranks of different nodes (the network);
+                          bw_eff is the binding one's, which the other
+                          transports' messages do not take */
     double nccl_est_s; /* NCCL's own estimate (its tuning model, which picks the
                           algorithm); 0 for custom kernels */
     int net_nics;      /* ring, tree, NVLS tree, CollNet across nodes: the NICs a

@@ -70,6 +70,9 @@ struct cr_coll_ctx {
     double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps, shm_tree_Bps;
     double shm_ring_lat_s; /* the ring's slowest SHM hop, up and down: a floor of r_intra_s */
     double shm_pair_lat_s; /* every pair's slowest: a floor of r_intra_far_s */
+    /* every pair: the most node-mates one rank reaches through host memory
+     * (an all-to-all's SHM messages out of one GPU, beside its others) */
+    int shm_pair_peers;
     /* rank 0's way to its NIC (cr_route_nic_path): through a CPU, leaving
      * the GPU over C2C */
     bool nic_via_cpu, nic_via_c2c;

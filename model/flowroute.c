@@ -910,6 +910,13 @@ static int shm_cpu(cr_sim *s, const uint64_t *member, int a, int b)
     return cpu;
 }
 
+int flowroute_via_host(cr_sim *s, int op, int a, int b)
+{
+    bool in_op = op >= 0 && op < s->n_ops;
+    int cpu = shm_cpu(s, in_op ? s->ops[op].member : NULL, a, b);
+    return cpu == -2 ? -2 : cpu >= 0;
+}
+
 /* NCCL's PXN (2.12 and later): a message to a GPU of another node whose
  * local index differs goes first over NVLink to the GPU of the sender's node
  * on the receiver's rail, then out of that GPU's NIC, so that it stays on

@@ -361,6 +361,11 @@ typedef struct {
     double msg_cap_Bps;           /* direct patterns: each message's flow at most this rate
                                      (NCCL's channels bind a point-to-point message, not the
                                      links it shares: cr_coll_pred per_message); 0 none */
+    double eff_mate;              /* direct patterns: each message's efficiency by its
+                                     NCCL transport in place of bw_eff (cr_coll_pred):
+                                     node-mates directly, */
+    double eff_shm;               /* node-mates through host memory, */
+    double eff_net;               /* ranks of different nodes; 0: bw_eff */
     bool allpairs;                /* direct allreduce as a reduce-scatter then an allgather
                                      between every pair (RCCL's MSCCL all-pairs, two steps);
                                      false: one-shot, every rank sends all to every rank */

@@ -45,6 +45,14 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
         sp.msg_cap_Bps = p->wire_Bps;
         sp.bw_eff = 1.0;
     }
+    /* a direct pattern's messages each at its transport's efficiency, as
+     * coll prices them (algo_direct.c algo_direct_effs); not where one
+     * message's channels bind (per_message: each flow at their rate) */
+    if (p->algo == CR_ALGO_DIRECT && !p->per_message) {
+        sp.eff_mate = p->eff_mate;
+        sp.eff_shm = p->eff_shm;
+        sp.eff_net = p->eff_net;
+    }
     /* a library's direct allreduce is RCCL's MSCCL all-pairs (algo.c);
      * a custom kernel's (p->mech) is one-shot */
     sp.allpairs = p->algo == CR_ALGO_DIRECT && c == CR_COLL_ALLREDUCE && p->mech == CR_MECH_NONE;
@@ -707,6 +715,25 @@ static cr_status allpairs_allreduce(xp *x)
     return st;
 }
 
+/* The efficiency of a direct pattern's message from op rank a to b: its
+ * NCCL transport's (cr_sim_coll_spec eff_mate, eff_shm, eff_net: another
+ * node, host memory, else directly), the op's bw_eff where the spec
+ * states none. -1 when out of memory. */
+static double transport_eff(xp *x, int a, int b)
+{
+    const cr_sim_coll_spec *sp = x->sp;
+    double e;
+    if (flowsim_node_of(x, a) != flowsim_node_of(x, b)) {
+        e = sp->eff_net;
+    } else {
+        int h = flowroute_via_host(x->s, x->op, x->ranks[a], x->ranks[b]);
+        if (h < 0)
+            return -1;
+        e = h ? sp->eff_shm : sp->eff_mate;
+    }
+    return e > 0 ? e : x->eff; /* in (0, 1]: cr_sim_coll_add checked */
+}
+
 static cr_status direct(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -814,8 +841,11 @@ static cr_status direct(xp *x)
             /* an all-to-all-v's message moves as its own size does
              * (checked present by cr_sim_coll_add) */
             const cr_sim_msg_size *e = sp->sizes ? size_entry(sp, b) : NULL;
+            double eff = x->eff;
+            if (!e && (eff = transport_eff(x, i, j)) < 0)
+                return flowsim_xp_oom(x);
             int f = e ? flow_at(x, i, j, b, red, x->first, -1, e->bw_eff, e->lat_s)
-                      : flow(x, i, j, b, red, x->first, -1);
+                      : flow_at(x, i, j, b, red, x->first, -1, eff, sp->step_lat_s);
             if (f < 0)
                 return x->err;
             double cap = e ? e->cap_Bps : sp->msg_cap_Bps;
@@ -1065,6 +1095,15 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     if (n > 1 && !(sp->bw_eff > 0 && sp->bw_eff <= 1))
         return cr_diag_set(d, CR_EINVAL, "simulator: bandwidth efficiency %g is outside (0, 1]",
                            sp->bw_eff);
+    const double te[3] = {sp->eff_mate, sp->eff_shm, sp->eff_net};
+    for (int k = 0; k < 3; k++)
+        if (!(te[k] >= 0 && te[k] <= 1))
+            return cr_diag_set(d, CR_EINVAL,
+                               "simulator: %s efficiency %g is outside [0, 1] (0: bw_eff's)",
+                               k == 0   ? "node-mate"
+                               : k == 1 ? "host-memory"
+                                        : "network",
+                               te[k]);
     if (!(sp->launch_s >= 0) || !(sp->step_lat_s >= 0) || !isfinite(sp->launch_s) ||
         !isfinite(sp->step_lat_s) || !(sp->t_start_s >= 0) || !isfinite(sp->t_start_s) ||
         !(sp->local_s >= 0) || !isfinite(sp->local_s))

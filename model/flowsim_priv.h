@@ -397,6 +397,11 @@ void flowroute_nic_shares(cr_sim *s, const uint64_t *member, unsigned char *shar
  * Returns 0, or -1 when out of memory. */
 int flowroute_limit_nics(cr_sim *s, int op, int nics);
 
+/* Whether op's flow from GPU rank a to b goes through host memory (NCCL's
+ * SHM transport between node-mates without peer access, flowroute.c
+ * shm_cpu): 1, 0, or -2 when out of memory. */
+int flowroute_via_host(cr_sim *s, int op, int a, int b);
+
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
  * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
  * gives its ends (share: the op's, NULL for every GPU a rank); through

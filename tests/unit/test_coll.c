@@ -2956,6 +2956,38 @@ static void test_pcie_node_own_nic(void **state)
     cr_topo_free(t);
 }
 
+/* An all-to-all on 4 nodes of tests/fixtures/xml/good-pcie-nic-node.xml
+ * (8 L40S on two Intel sockets, a 200 Gb/s NIC under each PCIe switch),
+ * ranks 0-31:4: gpu0 and gpu4 of each node, one a socket. Each rank sends
+ * S/8 to each of 7 peers: 6 on other nodes through its NIC and 1, its
+ * node-mate across the sockets, through host memory (NCCL's P2P level
+ * refuses the path through the CPUs, so SHM). All 7 leave by the GPU's
+ * 31.5 GB/s PCIe link: the 6 at coll.eff.pcie 0.87 (the NIC class gives
+ * min(0.87, coll.eff.net 0.92), the same), the SHM one at coll.eff.pcie x
+ * coll.eff.shm = 0.435. At 256 MiB the link takes
+ * 32 MiB x (1/0.435 + 6/0.87) / 31.5 GB/s = 9,795 us, longer than the NIC's
+ * 6 x 32 MiB / (25 GB/s x 0.87) = 9,256 us that coll predicted (the GPU
+ * cut priced all 7 at 0.87), and the simulator's figure (sim/pr 1.058,
+ * QA audit of PCIe clusters). */
+static void test_a2a_shm_beside_p2p(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 0, 0, 0, 0);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-31:4");
+    double S = 268435456.0, per = S / 8;
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_int_equal(r.pred.algo, CR_ALGO_DIRECT);
+    assert_close(r.pred.wire_bytes / r.pred.wire_Bps, per * (1 / 0.435 + 6 / 0.87) / 31.5e9, 1e-9,
+                 0);
+    assert_true(r.pred.pred_s > per * (1 / 0.435 + 6 / 0.87) / 31.5e9);
+    assert_close(r.pred.eff_shm, 0.435, 1e-9, 0);
+    assert_close(r.pred.eff_net, 0.87, 1e-9, 0);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* Two predictions equal to the bit, reason included. */
 static void assert_same_pred(const cr_coll_pred *a, const cr_coll_pred *b, const char *what)
 {
@@ -2966,6 +2998,7 @@ static void assert_same_pred(const cr_coll_pred *a, const cr_coll_pred *b, const
         a->wire_bytes != b->wire_bytes || a->wire_Bps != b->wire_Bps ||
         a->link_Bps != b->link_Bps || a->bw_eff != b->bw_eff || a->per_message != b->per_message ||
         a->nccl_est_s != b->nccl_est_s || a->net_nics != b->net_nics ||
+        a->eff_mate != b->eff_mate || a->eff_shm != b->eff_shm || a->eff_net != b->eff_net ||
         a->algbw_Bps != b->algbw_Bps || a->busbw_Bps != b->busbw_Bps)
         fail_msg("%s: %s %.17g s (%s) against %s %.17g s (%s)", what, cr_algo_name(a->algo),
                  a->pred_s, a->why, cr_algo_name(b->algo), b->pred_s, b->why);
@@ -3138,6 +3171,7 @@ int main(void)
         cmocka_unit_test(test_mesh_subset_links),
         cmocka_unit_test(test_dead_end_ports),
         cmocka_unit_test(test_pcie_node_own_nic),
+        cmocka_unit_test(test_a2a_shm_beside_p2p),
         cmocka_unit_test(test_predict_bounded_is_predict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

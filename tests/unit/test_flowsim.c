@@ -116,6 +116,17 @@ static void test_bad_specs_refused(void **state)
     assert_int_equal(op, -1);
     assert_non_null(strstr(d.msg, "GPU 0 is listed twice"));
     const int all[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    /* a transport's efficiency outside [0, 1] (0: bw_eff's) */
+    cr_sim_coll_spec bad = spec(CR_COLL_ALLTOALL, CR_ALGO_DIRECT, 1 << 20, 2, 0, 0, 1.0);
+    bad.eff_net = 1.5;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_sim_coll_add(s, &bad, all, 8, &op, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "network efficiency 1.5"));
+    bad.eff_net = 0;
+    bad.eff_shm = NAN;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(cr_sim_coll_add(s, &bad, all, 8, &op, &d), CR_EINVAL);
+    assert_non_null(strstr(d.msg, "host-memory efficiency"));
     sp.grain = (cr_sim_grain)99;
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_sim_coll_add(s, &sp, all, 8, &op, &d), CR_EINVAL);
@@ -695,6 +706,61 @@ static void test_pcie_nodes_no_pxn(void **state)
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         assert_sim_agrees(t, ctx, CR_COLL_SENDRECV, CR_ALGO_AUTO, sizes[z], r, 16, 0.01,
                           "PCIe nodes, no PXN");
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
+/* A direct pattern's messages each at its own NCCL transport's efficiency
+ * (algo_direct.c algo_direct_effs), on 4 nodes of
+ * tests/fixtures/xml/good-pcie-nic-node.xml (8 L40S, two Intel sockets, a
+ * 200 Gb/s NIC under each PCIe switch) on shared spines. A 32-rank
+ * sendrecv: the hop 3 -> 4 crosses the sockets, which NCCL's P2P level
+ * refuses, so it goes through host memory (SHM) at coll.eff.pcie x
+ * coll.eff.shm = 0.87 x 0.5 = 0.435 of the PCIe link and binds coll's
+ * prediction: 256 MiB / (31.5 GB/s x 0.435) = 19,590 us of transfer. The
+ * hop 7 -> 8 leaves by n0.nic1 and enters by n1.nic0 at the network's
+ * figure, min(0.87, coll.eff.net 0.92) x 25 GB/s = 21.75 GB/s: 12,342 us.
+ * The simulator ran every message at the binding one's 0.435, so the
+ * network hops took 256 MiB / (25 GB/s x 0.435) = 24,684 us (sim/pr 1.260,
+ * QA audit of PCIe clusters); an all-to-all on 16 ranks of such nodes
+ * without peer access ran its P2P and network messages at SHM's figure too
+ * (1.44). Now each message takes its transport's efficiency: agreement
+ * within 1% from 1 MiB to 1 GiB. */
+static void test_p2p_transport_effs(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 4,
+                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
+                              .spines = CR_TOPO_GEN_SPINES_SHARED};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
+        cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
+        fail_msg("topo gen: %s", d.msg);
+    free(xml);
+    int r[32];
+    for (int i = 0; i < 32; i++)
+        r[i] = i;
+    cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
+    static const double sizes[] = {1 << 20, 1 << 28, 1 << 30};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        assert_sim_agrees(t, ctx, CR_COLL_SENDRECV, CR_ALGO_AUTO, sizes[z], r, 32, 0.01,
+                          "PCIe nodes, sendrecv through SHM and NICs");
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_SENDRECV, 1 << 28);
+    cr_coll_pred p;
+    assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+    assert_close(p.eff_shm, 0.87 * 0.5, 1e-9, 0);
+    assert_close(p.eff_net, 0.87, 1e-9, 0);
+    assert_close(p.bw_eff, p.eff_shm, 1e-9, 0);
+    cr_coll_ctx_free(ctx);
+
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    ctx = cr_test_coll_ctx(t, "0-15");
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        assert_sim_agrees(t, ctx, CR_COLL_ALLTOALL, CR_ALGO_AUTO, sizes[z], r, 16, 0.01,
+                          "PCIe nodes without peer access, all-to-all");
     cr_coll_ctx_free(ctx);
     cr_topo_free(t);
 }
@@ -1861,6 +1927,7 @@ int main(void)
         cmocka_unit_test(test_racks_are_nodes),
         cmocka_unit_test(test_shared_nic_agrees),
         cmocka_unit_test(test_shm_agrees),
+        cmocka_unit_test(test_p2p_transport_effs),
         cmocka_unit_test(test_pcie_nodes_no_pxn),
         cmocka_unit_test(test_torus_p2p_agrees),
         cmocka_unit_test(test_p2p_messages_capped_by_channels),

@@ -143,7 +143,7 @@ bad = [
     ("attention", {"causal": "maybe"}, "causal='maybe'", "True or False"),
     ("memcpy", {"kind": "p2p"}, "kind='p2p'", "d2d h2d d2h"),
     ("coll", {"order": "tp,tp"}, "order='tp,tp'", "at most once"),
-    ("memcpy", {"bytes": "64 MiB"}, "bytes='64 MiB'", "with its unit"),
+    ("memcpy", {"bytes": "64 MiB"}, "bytes='64 MiB'", "with a unit"),
     ("gemm", {"iters": 0}, "iters=0", "whole number from 1 to 1000000000"),
     ("gemm", {"iters": 2.5}, "iters=2.5", "repetitions"),
     ("gemm", {"iters": "10x"}, "iters='10x'", "repetitions"),
@@ -260,6 +260,76 @@ for r in json.load(open(sys.argv[1]))["rows"]:
 print(sum(r["calls"] for r in json.load(open(sys.argv[1]))["rows"] if r["kind"] == "cr"))' \
         "$T/names-out.json" 2>&1)
     [ "$rows" = 72 ] || fail "commroof roofline read $rows calls of the 24 ranges of iters=3, expected 72"
+fi
+
+# What the module refuses is what commroof refuses, value for value, both
+# ways (QA audit, session qa-inst: bytes="64Foo", "64GB/s", "0MiB", "2PB"
+# and coll="allreduze" were written into the range and refused by
+# commroof in the row; dtype="BF16", order="TP,cp" and bytes="1e3MB" were
+# refused here and read by commroof). Each case is one range, labelled
+# name=cN first so that its row is found; a value the module refuses is
+# written as it would have been.
+if command -v python3 >/dev/null 2>&1; then
+    got=$(CR="$CR" T="$T" python3 - <<'EOF2' 2>&1
+import json, os, re, subprocess, sys
+sys.path.insert(0, "traces/annotate")
+import commroof_nvtx as cr
+T = os.environ["T"]
+base = {"gemm": dict(m=64, n=64, k=64, dtype="bf16"),
+        "elementwise": dict(elems=64, reads=1, writes=1, flops_per=1, dtype="bf16"),
+        "memcpy": dict(bytes=1024, kind="d2d"),
+        "coll": dict(bytes=1024, coll="allreduce", tp=2, dtype="bf16"),
+        "halo": dict(nx=64, ny=64, channels=4, halo=1, px=1, tp=2, dtype="bf16")}
+cases = {
+    ("gemm", "m"): ["1.5k", "1e3", "+64", "0x10", "1T", "1_000", 2**53, "-64", "64g"],
+    ("halo", "px"): [0, "1e-400"],
+    ("elementwise", "flops_per"): ["1e-400", "1e-310", "0x1p3", ".5", "inf"],
+    ("memcpy", "bytes"): ["64MiB", "64Foo", "1.2.3GB", "0MiB", "0.5KiB", "1.5B", "64GB/s", "1T",
+                          "1PB", "2PB", "64mib", "1e3MB", "64kB", "64b", "64Kib", "1.5G", "128M",
+                          "1e3", 1.5],
+    ("gemm", "dtype"): ["BF16", "Bfloat16", "HALF", "fp8_e4m3", "torch.bfloat16"],
+    ("memcpy", "kind"): ["H2D", "p2p"],
+    ("coll", "order"): ["TP,cp", "tp,", "tp,,cp", ",tp", "Dp,Tp", "tp,cp,ep,dp,pp,tp"],
+    ("coll", "coll"): ["All-Reduce", "reduce_scatter", "a2a", "allreduze", "gather"],
+    ("gemm", "iters"): ["1e3", "+5", "1_0", "0"],
+}
+events, cased = [], {}
+for (op, key), values in cases.items():
+    for v in values:
+        label = f"c{len(cased)}"
+        kw = {"name": label, **base[op], key: v}
+        try:
+            n, py = cr.name(op, **kw), "reads"
+        except ValueError:
+            n, py = "cr:" + op + "".join(f" {k}={x}" for k, x in kw.items()), "refuses"
+        cased[label] = (op, key, v, py)
+        ts = 100 * len(cased)
+        events.append({"ph": "X", "cat": "nvtx", "name": n, "ts": ts, "dur": 50, "pid": 0,
+                       "tid": 0})
+        events.append({"ph": "X", "cat": "kernel", "name": "k", "ts": ts + 1, "dur": 10,
+                       "pid": 0, "tid": 0, "args": {"device": 0}})
+json.dump({"traceEvents": events}, open(T + "/values.json", "w"))
+out = subprocess.run([os.environ["CR"], "roofline", T + "/values.json", "--topo", "h100-ib-128n",
+                      "--json"], capture_output=True, text=True)
+# a refusal as cr_op_param_set, parse_order and crop_reps word it
+words = ("is not a count", "out of range", "is not a whole number", "not a finite decimal",
+         "must be at least", "must be more than", "unknown dtype", "is not one of",
+         "unknown collective", "order = ", "unknown unit", "has no unit", "whole number of bytes",
+         "not a whole number from 1 to 1e9")
+reads = {}
+for r in json.loads(out.stdout or '{"rows": []}')["rows"]:
+    m = re.match(r"name=(c[0-9]+)( |$)", r["args"])
+    if r["kind"] == "cr" and m:
+        reads[m.group(1)] = ("refuses" if any(w in r["note"] for w in words) else "reads",
+                             r["note"])
+for label, (op, key, v, py) in cased.items():
+    c, note = reads.get(label, ("has no row", ""))
+    if c != py:
+        print(f"{op} {key}={v!r}: the module {py}, commroof {c} {note[:100]}")
+print(len(cased), "values")
+EOF2
+)
+    [ "$got" = "57 values" ] || fail "commroof_nvtx.py and commroof read values differently: $got"
 fi
 
 # The C header checks the names it builds as cheaply as it can (keys,

@@ -15,8 +15,9 @@ operator. name(), push() and range() raise ValueError, naming the key and
 what is accepted, for a name commroof would not read: a key outside
 [a-z0-9_]+ or one the operator does not take, None (leave the parameter
 out), True/False but for a switch, a count that is not whole or is over
-2^53 - 1, an unknown element type or choice, iters= not a whole number from
-1 to 1e9 (rules of validate/roofline.c and model/ops_catalog.c).
+2^53 - 1, an unknown element type, collective or choice, a size that is not
+whole bytes from 1 to 1e15 (bare, or in B, KiB ... EiB, kB ... EB), iters=
+not a whole number from 1 to 1e9 (rules of validate/roofline.c and model/ops_catalog.c).
 
     import commroof_nvtx as cr
 
@@ -170,14 +171,31 @@ for _k in _ENUMS:
 # counts that may be 0 (the whole group along x; a fill reads nothing, a
 # reduction writes nothing)
 _ZERO_OK = ("px", "reads", "writes")
+# element types and their aliases, in any case, as cr_dtype_parse reads
+# them (model/dtype.c): "BF16" was refused here while commroof read it
 _DTYPES = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 _DTYPE_ALIASES = ("float64", "double", "float32", "float", "bfloat16", "float16", "half",
                   "e4m3", "e5m2", "fp8e4m3", "uint8")
 _SWITCH = ("yes", "no", "true", "false", "1", "0")
+# coll=: the collectives cr_coll_parse knows (model/coll_names.c), in any
+# case and without '_', '-' and ' ', and its aliases; another word was
+# written into the range and refused by commroof in the row
+_COLLS = ("allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "reduce", "gather",
+          "scatter", "sendrecv")
+_COLL_ALIASES = ("ar", "ag", "rs", "a2a", "bcast", "p2p")
+# bytes= with a unit: cr_units_parse's prefixes of a size (IEC, then SI;
+# no submultiples) before "B" (model/units.c); "64Foo", "64mib" and
+# "64GB/s" passed here
+_BYTE_UNITS = tuple(p + "B" for p in ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "k", "K", "M", "G", "T",
+                                      "P", "E", ""))
+_BYTES_MAX = 1e15  # 1 PB, BYTES_MAX of model/ops_catalog.c
 _COUNT_MAX = 2**53 - 1  # above it a double holds no whole number of its own
 _ITERS_MAX = 10**9
 _KEY_RE = re.compile(r"[a-z0-9_]+\Z")
-_NUM_RE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")  # strtod, no hex, inf, nan
+# strtod's decimal numbers, no hex, inf or nan (cr_plain_number)
+_NUM_TEXT = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
+_NUM_RE = re.compile(_NUM_TEXT + r"\Z")
+_NUM_HEAD_RE = re.compile(_NUM_TEXT)
 
 
 def _bad(key, v, accepted):
@@ -201,7 +219,44 @@ def _number(text):
     if not _NUM_RE.match(text):
         return None
     x = float(text)
+    # strtod answers ERANGE, which commroof refuses, where the number
+    # underflows: "1e-400" (0 here) or "1e-310" (below the least normal)
+    mantissa = re.split(r"[eE]", text)[0]
+    if x == 0 and any(ch in "123456789" for ch in mantissa) or 0 < abs(x) < sys.float_info.min:
+        return None
     return x if math.isfinite(x) else None
+
+
+def _bytes(key, v):
+    """bytes= or bucket=, as cr_op_param_set reads a size: a bare count (an
+    nccl-tests size, 128M = 2^27, as a count reads it), else a number and
+    one of _BYTE_UNITS; whole bytes from 1 to 1e15 either way."""
+    what = ("a whole number of bytes from 1 to 1e15, bare or with a unit (B, KiB ... EiB, "
+            "kB ... EB), e.g. 1048576, \"128M\" = 2^27 or \"64MiB\"")
+    t = _plain(v)
+    if t is None:
+        return _bad(key, v, what)
+    # as ops_catalog.c tells them apart: a digit first, and last a digit
+    # or k, K, M, G after one
+    if t[:1].isdigit() and (t[-1:].isdigit() or (t[-1:] in ("k", "K", "M", "G") and
+                                                 t[-2:-1].isdigit())):
+        _count(key, t, 1, _COUNT_MAX, what)
+        x = None
+    else:
+        m = _NUM_HEAD_RE.match(t)
+        x = _number(m.group(0)) if m else None
+        unit = t[m.end():] if m else ""  # no space: it would end the key=value pair
+        scale = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50,
+                 "Ei": 2**60}.get(unit[:2], None) if unit[2:] == "B" else None
+        if scale is None and unit in _BYTE_UNITS:
+            scale = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
+                     "E": 1e18, "": 1}[unit[:-1]]
+        if x is None or scale is None:
+            return _bad(key, v, what)
+        x *= scale
+        if not (0 < x <= _BYTES_MAX and x == math.floor(x)):
+            return _bad(key, v, what)
+    return t
 
 
 def _count(key, v, lo, hi, what):
@@ -241,13 +296,11 @@ def _value(op, key, v):
         x = _number(t) if t is not None else None
         if kind == "real" and (x is None or not 0 <= x <= 1e15):
             _bad(key, v, "a finite decimal number from 0 to 1e15, e.g. 1.25")
-        if kind == "bytes" and not (x is not None and 0 < x <= 1e15 and x == math.floor(x) or
-                                    isinstance(v, str) and re.match(r"[0-9.]+[A-Za-z/]+\Z", v)):
-            _bad(key, v, "a byte count from 1 to 1e15 or a size with its unit, e.g. 1048576 "
-                 "or \"64MiB\"")
+        if kind == "bytes":
+            return _bytes(key, v)
         return t
     if kind == "dtype":
-        if v not in _DTYPES + _DTYPE_ALIASES:
+        if not isinstance(v, str) or v.lower() not in _DTYPES + _DTYPE_ALIASES:
             _bad(key, v, "an element type: " + " ".join(_DTYPES))
         return v
     if kind == "switch":
@@ -263,13 +316,19 @@ def _value(op, key, v):
             _bad(key, v, "one of " + " ".join(_ENUMS[key]))
         return v
     if kind == "order":
-        dims = v.split(",") if isinstance(v, str) else None
+        # as parse_order reads it: in any case, one comma may end it
+        t = v[:-1] if isinstance(v, str) and v.endswith(",") else v
+        dims = t.lower().split(",") if isinstance(t, str) and t else None
         if not dims or any(d not in _DIMS for d in dims) or len(set(dims)) != len(dims):
             _bad(key, v, "each of tp, cp, ep, dp, pp at most once, inner to outer, separated "
                  "by commas, e.g. \"tp,cp,ep,dp,pp\"")
         return v
-    # a word: coll (commroof names the collectives it knows), the label
-    # name=, and the keys of an operator that is not the catalog's
+    if kind == "word" and not (isinstance(v, str) and
+                               re.sub(r"[-_ ]", "", v.lower()) in _COLLS + _COLL_ALIASES):
+        _bad(key, v, "a collective: " + " ".join(_COLLS) + " (or " + " ".join(_COLL_ALIASES)
+             + "; in any case, with _ or - between words)")
+    # a word: the label name=, and the keys of an operator that is not the
+    # catalog's
     if isinstance(v, bool):
         if op in _OPS:
             _bad(key, v, "a word (True and False are only for switches: "
@@ -301,8 +360,9 @@ def name(op, **params):
     commroof would not read: a key outside [a-z0-9_]+ or, for a catalog
     operator, one it does not take; None (leave a parameter out instead);
     a count that is not whole or is beyond 2^53 - 1; True or False but for
-    a switch; an unknown element type or choice; iters= not a whole number
-    from 1 to 1e9; a value with a space.
+    a switch; an unknown element type, collective or choice; a size that
+    is not whole bytes from 1 to 1e15 in a unit commroof knows; iters= not
+    a whole number from 1 to 1e9; a value with a space.
     """
     if not isinstance(op, str) or not op or any(ch.isspace() or ch == "=" for ch in op):
         raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space or '='")

@@ -206,14 +206,18 @@ install: all $(LIBA_INSTALL)
 	  install -m 755 $(BUILD)/libcommroof_trace.so $(INST)/lib/; fi
 
 # Removes what install wrote (the same PREFIX and DESTDIR), and nothing else:
-# a file of another package in our folders keeps them.
+# a file of another package in our folders keeps them. The module's
+# bytecode is ours too: Python writes __pycache__/commroof_nvtx.*.pyc
+# beside it the first time a program imports it from there (README's
+# sys.path line), which kept share/commroof after uninstall (QA audit).
 uninstall:
 	rm -f $(INST)/bin/commroof $(addprefix $(INST)/lib/,$(INST_LIBS)) \
 	  $(INST)/lib/pkgconfig/commroof.pc $(addprefix $(INST)/include/commroof/,$(INST_HEADERS)) \
 	  $(addprefix $(INST)/share/commroof/topologies/,$(INST_TOPO)) \
-	  $(INST)/share/commroof/python/commroof_nvtx.py
+	  $(INST)/share/commroof/python/commroof_nvtx.py \
+	  $(INST)/share/commroof/python/__pycache__/commroof_nvtx.*.pyc
 	for d in $(INST)/include/commroof $(INST)/share/commroof/topologies \
-	  $(INST)/share/commroof/python $(INST)/share/commroof; do \
+	  $(INST)/share/commroof/python/__pycache__ $(INST)/share/commroof/python $(INST)/share/commroof; do \
 	  [ ! -d "$$d" ] || rmdir "$$d" 2>/dev/null || echo "uninstall: $$d kept: it holds other files"; \
 	done
 

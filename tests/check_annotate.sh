@@ -82,7 +82,7 @@ EOF2
 fi
 
 if command -v python3 >/dev/null 2>&1; then
-    got=$(env -u CUDA_HOME COMMROOF_NVTX_LIB=/nonexistent python3 - <<'EOF2' 2>&1
+    got=$(env -u CUDA_HOME python3 - <<'EOF2' 2>&1
 import sys
 sys.path.insert(0, "traces/annotate")
 import commroof_nvtx as cr
@@ -112,6 +112,30 @@ refused key
 refused key
 True"
     [ "$got" = "$want" ] || fail "commroof_nvtx.py: got \"$got\", expected \"$want\""
+fi
+
+# A COMMROOF_NVTX_LIB that cannot be loaded, or exports no NVTX, is
+# named in a warning with the library taken instead: it was passed over
+# in silence, the ranges going through another library or nowhere (QA
+# audit, session qa-inst).
+if command -v python3 >/dev/null 2>&1; then
+    for lib in "$T/no-such-lib.so" libc.so.6; do
+        got=$(COMMROOF_NVTX_LIB="$lib" python3 - <<'EOF2' 2>&1
+import sys, warnings
+sys.path.insert(0, "traces/annotate")
+import commroof_nvtx as cr
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    with cr.range("gemm", m=4, n=4, k=4):
+        pass
+    taken = cr.backend()
+print(len(w), all(s in str(w[0].message) for s in ("COMMROOF_NVTX_LIB=", "nvtxRangePushA",
+                                                     repr(taken))) if w else "no warning")
+EOF2
+)
+        [ "$got" = "1 True" ] ||
+            fail "COMMROOF_NVTX_LIB=$lib: got \"$got\", expected one warning naming it and the library taken"
+    done
 fi
 
 # The Python module refuses what commroof's reader always rejects, naming

@@ -252,6 +252,71 @@ if [ -f "$T/tiny" ]; then
         fail "a program linked with -lcommroof needs \"$needed\", expected libcommroof.so.$major"
 fi
 
+# README's Python example as a user runs it: imported from the installed
+# share/commroof/python by the README's sys.path line (bytecode written, as
+# Python does by default: its __pycache__ kept share/commroof after
+# uninstall, QA audit), through COMMROOF_NVTX_LIB naming a stand-in NVTX
+# library that logs each push and pop, so that what reaches NVTX is read
+# without a GPU. The three ranges are the example's, written by hand.
+if command -v python3 >/dev/null 2>&1; then
+    cat >"$T/fake_nvtx.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+
+int nvtxRangePushA(const char *name);
+int nvtxRangePop(void);
+
+static int log_line(const char *what, const char *name)
+{
+    FILE *f = fopen(getenv("FAKE_NVTX_LOG"), "a");
+    if (!f)
+        return -1;
+    fprintf(f, "%s%s\n", what, name);
+    fclose(f);
+    return 0;
+}
+int nvtxRangePushA(const char *name) { return log_line("push ", name); }
+int nvtxRangePop(void) { return log_line("pop", ""); }
+EOF
+    awk '/^### Annotating your own code/ {on = 1} on && /^```python/ {p = 1; next}
+        p && /^```/ {exit} p' README.md |
+        sed "s|/usr/local/share/commroof/python|$T/prefix/share/commroof/python|" >"$T/example.py"
+    grep -q "$T/prefix/share/commroof/python" "$T/example.py" ||
+        fail "README's Python example has no sys.path line for share/commroof/python"
+    cat >"$T/run_example.py" <<'EOF'
+import sys
+
+class Stub:  # a, b, stream ... of the example: any call, any operator
+    def __getattr__(self, name):
+        return lambda *a, **k: None
+    def __call__(self, *a, **k):
+        return None
+    def __matmul__(self, other):
+        return self
+
+env = {n: Stub() for n in ("a", "b", "stream", "add_kernel", "x", "y", "out")}
+exec(compile(open(sys.argv[1]).read(), "README example", "exec"), env)
+EOF
+    if cc -shared -fPIC -o "$T/libfake_nvtx.so" "$T/fake_nvtx.c" 2>"$T/err"; then
+        got=$(cd "$T" && env -u PYTHONDONTWRITEBYTECODE COMMROOF_NVTX_LIB="$T/libfake_nvtx.so" \
+            FAKE_NVTX_LOG="$T/nvtx.log" python3 run_example.py example.py 2>&1)
+        [ "$got" = "ctypes:$T/libfake_nvtx.so" ] ||
+            fail "README's Python example printed \"$got\", expected \"ctypes:$T/libfake_nvtx.so\""
+        want="push cr:gemm m=4096 n=4096 k=4096 dtype=bf16
+pop
+push cr:elementwise elems=16777216 reads=2 writes=1 flops_per=1 dtype=bf16
+pop
+push cr:gemm m=4096 n=4096 k=4096 dtype=bf16 iters=10
+pop"
+        got=$(cat "$T/nvtx.log" 2>&1)
+        [ "$got" = "$want" ] || fail "README's Python example pushed \"$got\", expected \"$want\""
+        [ -n "$(find "$T/prefix/share/commroof/python" -name '*.pyc')" ] ||
+            fail "no bytecode beside the installed module: the uninstall check below tests nothing"
+    else
+        cat "$T/err"; fail "cannot build the stand-in NVTX library"
+    fi
+fi
+
 # make uninstall removes what make install wrote, and nothing else: with
 # PREFIX, and with DESTDIR (a staged install, the .pc naming PREFIX). There
 # was no uninstall target.

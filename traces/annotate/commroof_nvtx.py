@@ -44,6 +44,8 @@ exports nvtxRangePushA/nvtxRangePop; this module takes the first of:
      which `commroof trace` sets, exactly as a C program's nvtx3 header
      does): $COMMROOF_NVTX_LIB, then the loader's search path, then
      $CUDA_HOME/lib64 and /usr/local/cuda/lib64.
+     A $COMMROOF_NVTX_LIB that cannot be loaded, or lacks the two
+     functions, is warned about (warnings.warn), naming the one taken.
 With none of them the functions do nothing and `backend()` says "none".
 """
 import ctypes
@@ -82,7 +84,8 @@ def _load():
     for home in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
         if home:
             cands += [os.path.join(home, "lib64", n) for n in names]
-    for c in cands:
+    env_failed = None
+    for i, c in enumerate(cands):
         if not c:
             continue
         try:
@@ -90,11 +93,21 @@ def _load():
             lib.nvtxRangePushA.argtypes = [ctypes.c_char_p]
             lib.nvtxRangePushA.restype = ctypes.c_int
             lib.nvtxRangePop.restype = ctypes.c_int
-        except (OSError, AttributeError):
+        except (OSError, AttributeError) as e:
+            if i == 0:
+                env_failed = str(e)
             continue
         _impl = ("ctypes:" + c, lambda s: lib.nvtxRangePushA(s.encode("utf-8")), lib.nvtxRangePop)
-        return _impl
-    _impl = ("none", lambda s: -1, lambda: -1)
+        break
+    else:
+        _impl = ("none", lambda s: -1, lambda: -1)
+    # the library the user named and did not get: the ranges went through
+    # another one, or nowhere, with nothing said (QA audit)
+    if env_failed is not None:
+        warnings.warn(f"commroof_nvtx: COMMROOF_NVTX_LIB={cands[0]!r} cannot be used "
+                      f"({env_failed}); the ranges go through {_impl[0]!r} instead: name a "
+                      "library that exports nvtxRangePushA and nvtxRangePop "
+                      "(libnvToolsExt.so.1, or CUDA 13's libnvtx3interop.so.1)", stacklevel=3)
     return _impl
 
 

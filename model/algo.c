@@ -691,6 +691,9 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->wire_Bps = tc;
         o->bw_eff = 1.0;
         o->per_message = false;
+        o->link_eff = 0;
+        if (o->algo == CR_ALGO_RING) /* the cut's figure for every hop */
+            o->eff_shm = 0;
     }
     if (rq->bytes <= 0 || c->n < 2) {
         /* nothing moves: every part of the closed form is zero */
@@ -736,6 +739,9 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         if (o->bw_eff > 1 && o->bw_eff <= 1 + 1e-12)
             o->bw_eff = 1;
     }
+    /* a cap below the links' figure only where one is left */
+    if (!(o->wire_bytes > 0 && t_bw > 0 && o->link_eff > o->bw_eff * (1 + 1e-9)))
+        o->link_eff = 0;
     o->pred_s = lat_s + t_bw;
     o->step_lat_s = o->n_steps > 0 ? fmax(0, lat_s - o->launch_s) / o->n_steps : 0;
     if (o->n_steps == 0)
@@ -968,17 +974,22 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         bool agrs = rq->coll == CR_COLL_ALLGATHER || rq->coll == CR_COLL_REDUCESCATTER;
         if (two && c->ring_hw == CR_HW_NVLINK && (rq->coll == CR_COLL_ALLREDUCE || agrs))
             eff *= (agrs ? p->ring2_agrs_eff : p->ring2_ar_eff) / p->proto_eff[CR_PROTO_SIMPLE];
-        double rate =
-            fmin(ring_rate(c, p, proto, eff),
-                 c->ring_hw == CR_HW_NVLINK
-                     ? cap_ch
-                     : (proto == CR_PROTO_LL ? ll_cap : cr_proto_cap_Bps(p, proto, 1) * nchf));
+        /* r_link: what the links allow, each class at its protocol
+         * efficiency; rate: that or the channels' own cap (LL's
+         * per-channel rate and llMaxBw, a channel's Simple or LL128 rate),
+         * the lower */
+        double r_link = ring_rate(c, p, proto, eff);
+        double rate = fmin(r_link, c->ring_hw == CR_HW_NVLINK ? cap_ch
+                                   : (proto == CR_PROTO_LL)   ? ll_cap
+                                                            : cr_proto_cap_Bps(p, proto, 1) * nchf);
         o->wire_bytes = wire;
         o->link_Bps = c->ring_Bps;
         /* hops through host memory (SHM): the ring's share of the host
          * paths, the chain's for broadcast and reduce (one way only) */
         double sh = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ? c->shm_chain_Bps
                                                                                 : c->shm_ring_Bps;
+        if (sh > 0)
+            r_link = fmin(r_link, sh * algo_shm_eff(p, proto));
         if (sh > 0 && sh * algo_shm_eff(p, proto) < rate) {
             rate = sh * algo_shm_eff(p, proto);
             o->link_Bps = sh;
@@ -990,6 +1001,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         double net_Bps = algo_net_cap_Bps(c, nchf, &net_hw);
         if (net_Bps < c->ring_Bps) {
             double r_net = net_Bps * cr_proto_eff(p, proto, net_hw);
+            r_link = fmin(r_link, r_net);
             if (r_net < rate)
                 rate = r_net;
             /* the rate is these NICs' share, whichever cap binds: a
@@ -1000,6 +1012,24 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             o->link_Bps = net_Bps;
         }
         o->wire_Bps = rate;
+        /* A simulator's hops through host memory at their own figure:
+         * with the rate stated against the NICs (above), bw_eff charged a
+         * two-socket PCIe node's uplinks 3.2x the bytes of the SHM hops
+         * that bind there (0.0685 of 25 GB/s where they move at 0.2175 of
+         * their 7.875 GB/s share: ring allgather LL, 16 ranks of such
+         * nodes without peer access, 256 KiB, sim/pr 2.41; QA audit of
+         * PCIe clusters). The other hops keep bw_eff, which the NICs'
+         * statement fits: each at its own figure, the simulator's rings
+         * (entering a node at member c, not NCCL's PCI order: doc/
+         * simulator.md) put network hops where coll has SHM ones, and one
+         * rank a socket ran LL128 at sim/pr 0.74. And where the channels'
+         * cap binds below the links (or finish's terms slow the rate), the
+         * links' own figure apart: a simulator caps each channel's flows
+         * at the rate (link_eff; finish drops it where the links bind
+         * after all). */
+        o->eff_shm = sh > 0 ? algo_shm_eff(p, proto) : 0;
+        if (o->link_Bps > 0)
+            o->link_eff = fmin(1.0, r_link / o->link_Bps);
         t = fmax(wire / rate, ll_s);
         /* Simple: the first FIFO step of every channel crosses the link
          * and then the receiving channel before the pipeline streams

@@ -244,14 +244,23 @@ typedef struct {
     double wire_Bps;   /* effective rate there */
     double link_Bps;   /* raw capacity of that port set */
     double bw_eff;     /* wire_Bps / link_Bps: protocol x mechanism x size */
+    double link_eff;   /* a ring whose rate falls below what its links reach (NCCL's
+                          channels cap it: LL's per-channel rate, llMaxBw, a Simple
+                          or LL128 channel's rate; or a fill term): the links' rate
+                          over link_Bps, > bw_eff. wire_Bps is then no link's rate:
+                          a simulator caps each channel at wire_Bps / nchannels,
+                          its flows carrying their bytes at their links' figures
+                          (eff_mate, eff_shm, eff_net), so that links the flows
+                          share slow them only when full. 0: the links bind */
     bool per_message;  /* wire_bytes is one peer's message and wire_Bps its rate:
                           NCCL's channels bind each point-to-point message, not
                           the links (algo_p2p_channel_limit), so every message
                           runs at most at wire_Bps however many share a link */
-    double eff_mate;   /* direct point-to-point through NCCL's transports (0: not
-                          stated, bw_eff for every message): the efficiency coll
-                          prices a message at between node-mates joined
-                          directly (P2P over scale-up or PCIe links), */
+    double eff_mate;   /* direct point-to-point and ring hops through NCCL's
+                          transports (0: not stated, bw_eff for every message or
+                          hop): the efficiency coll prices a message or hop at
+                          between node-mates joined directly (P2P over scale-up
+                          or PCIe links), */
     double eff_shm;    /* between node-mates through host memory (SHM), */
     double eff_net;    /* and between ranks of different nodes (the network);
                           bw_eff is the binding one's, which the other

@@ -558,7 +558,11 @@ int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, 
         !isfinite(lat_s))
         return -1;
     const task_t *l = &s->tasks[like];
-    if (l->type != T_FLOW || l->routed || l->max_rate > 0)
+    /* not a compute kernel's HBM stream (a flow with a rate cap in a
+     * compute op); a capped flow of a collective is fine: its cap is not
+     * shared (cr_sim_flow_cap the new one) */
+    if (l->type != T_FLOW || l->routed ||
+        (l->max_rate > 0 && s->ops[l->op].kind == CR_SIM_OP_COMPUTE))
         return -1;
     if (l->shared)
         like = l->r1; /* the task that holds the uses */

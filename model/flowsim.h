@@ -196,9 +196,10 @@ int cr_sim_flow_add_uses(cr_sim *s, int op, int rank, int peer, const cr_sim_use
 cr_status cr_sim_flow_cap(cr_sim *s, int f, double max_Bps);
 
 /* A flow over the same explicit uses as task `like` (a flow added by
- * cr_sim_flow_add_uses or this function), shared rather than copied, so
- * that a collective's channels over the same edges cost their uses once;
- * rank, peer, bytes and lat_s as cr_sim_flow_add_uses. Returns the task id
+ * cr_sim_flow_add_uses or this function, capped or not), shared rather
+ * than copied, so that a collective's channels over the same edges cost
+ * their uses once; rank, peer, bytes and lat_s as cr_sim_flow_add_uses,
+ * no rate cap until cr_sim_flow_cap gives it one. Returns the task id
  * or -1 (like not such a flow, bad ranks, the task budget). */
 int cr_sim_flow_add_like(cr_sim *s, int like, int rank, int peer, double bytes, double lat_s);
 
@@ -355,15 +356,24 @@ typedef struct {
     double launch_s;              /* fixed cost before the first step */
     double step_lat_s;            /* latency of one step (at least the route's hop latency) */
     double bw_eff;                /* fraction of link bandwidth the protocol reaches, (0, 1] */
+    double ring_cap_Bps;          /* ring (and its broadcast/reduce chain): the op's rate
+                                     through a rank, all channels together (payload bytes a
+                                     second), where NCCL's channels cap it below what the
+                                     links reach (cr_coll_pred link_eff): the ring's flows
+                                     then carry their bytes at link_eff (or their hop's
+                                     eff_shm), each channel's at most ring_cap_Bps /
+                                     channels; 0 none (bw_eff) */
+    double link_eff;              /* with ring_cap_Bps: the links' efficiency, (0, 1] */
     int net_nics;                 /* ring, tree, NVLS tree: the ranks of a node cross to
                                      other nodes through at most this many of their NICs
                                      together (cr_coll_pred net_nics); 0 no limit */
     double msg_cap_Bps;           /* direct patterns: each message's flow at most this rate
                                      (NCCL's channels bind a point-to-point message, not the
                                      links it shares: cr_coll_pred per_message); 0 none */
-    double eff_mate;              /* direct patterns: each message's efficiency by its
-                                     NCCL transport in place of bw_eff (cr_coll_pred):
-                                     node-mates directly, */
+    double eff_mate;              /* direct patterns (and a ring's hops, not through
+                                     direct neighbours): each message's efficiency by
+                                     its NCCL transport in place of bw_eff
+                                     (cr_coll_pred): node-mates directly, */
     double eff_shm;               /* node-mates through host memory, */
     double eff_net;               /* ranks of different nodes; 0: bw_eff */
     bool allpairs;                /* direct allreduce as a reduce-scatter then an allgather

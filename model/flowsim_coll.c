@@ -10,9 +10,12 @@
  * at bw_eff x the link rate, and when links are shared max-min fairness
  * divides the raw capacity; where NCCL's channels bind each point-to-point
  * message instead (msg_cap_Bps), a direct flow carries its own bytes at
- * most at the message's rate. A step's latency is step_lat_s, of which the
- * route's hop latency is part (a longer route than the closed form assumed
- * costs the difference).
+ * most at the message's rate, and where they cap a ring below its links
+ * (ring_cap_Bps), each channel's flows carry theirs at the links' own
+ * efficiency (link_eff) at most at the channel's rate. A ring's hops
+ * through host memory carry theirs at that transport's figure (eff_shm).
+ * A step's latency is step_lat_s, of which the route's hop latency is part
+ * (a longer route than the closed form assumed costs the difference).
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,10 +48,21 @@ cr_sim_coll_spec cr_sim_coll_spec_from_pred(cr_coll c, double bytes, const cr_co
         sp.msg_cap_Bps = p->wire_Bps;
         sp.bw_eff = 1.0;
     }
-    /* a direct pattern's messages each at its transport's efficiency, as
-     * coll prices them (algo_direct.c algo_direct_effs); not where one
-     * message's channels bind (per_message: each flow at their rate) */
-    if (p->algo == CR_ALGO_DIRECT && !p->per_message) {
+    /* a ring that NCCL's channels cap below its links (LL's per-channel
+     * rate, llMaxBw): the cap on the flows, the links' own figures on the
+     * wire. Charged to every link as wire bytes (payload / bw_eff), the
+     * cap made links that several of the ring's flows share saturate
+     * below the channels' rate (test_ring_cap_on_flows) */
+    if (p->link_eff > sp.bw_eff && p->link_eff <= 1 && p->wire_Bps > 0 && !p->per_message &&
+        p->algo == CR_ALGO_RING) {
+        sp.ring_cap_Bps = p->wire_Bps;
+        sp.link_eff = p->link_eff;
+    }
+    /* a direct pattern's messages and a ring's hops each at its
+     * transport's efficiency, as coll prices them (algo_direct.c
+     * algo_direct_effs, algo.c's ring); not where one message's channels
+     * bind (per_message: each flow at their rate) */
+    if ((p->algo == CR_ALGO_DIRECT || p->algo == CR_ALGO_RING) && !p->per_message) {
         sp.eff_mate = p->eff_mate;
         sp.eff_shm = p->eff_shm;
         sp.eff_net = p->eff_net;
@@ -105,7 +119,8 @@ static int flow_at(xp *x, int a, int b, double payload, bool reduce, int dep, in
         return -1;
     }
     if (cr_sim_dep_add(x->s, dep, f) || (dep2 >= 0 && cr_sim_dep_add(x->s, dep2, f)) ||
-        cr_sim_dep_add(x->s, f, x->last)) {
+        cr_sim_dep_add(x->s, f, x->last) ||
+        (x->ch_cap_Bps > 0 && cr_sim_flow_cap(x->s, f, x->ch_cap_Bps / eff) != CR_OK)) {
         flowsim_xp_oom(x);
         return -1;
     }
@@ -143,13 +158,15 @@ static cr_status acc_add(xp *x, int res, double w)
     return CR_OK;
 }
 
-/* Adds the edge a -> b (op ranks) to the coupled flow being built. */
+/* Adds the edge a -> b (op ranks) to the coupled flow being built, its
+ * uses times x->edge_w where set. */
 static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
 {
     const cr_sim_use *u;
     int n;
     double lat;
     int ga = x->ranks[a], gb = x->ranks[b];
+    double k = x->edge_w > 0 ? x->edge_w : 1.0;
     if (ga != gb) {
         cr_status st = cr_sim_path(x->s, x->op, ga, gb, &u, &n, &lat);
         if (st == CR_ENOTFOUND)
@@ -159,11 +176,11 @@ static cr_status acc_edge(xp *x, int a, int b, bool reduce, double *max_lat)
         if (lat > *max_lat)
             *max_lat = lat;
         for (int i = 0; i < n; i++)
-            if (acc_add(x, u[i].res, u[i].w))
+            if (acc_add(x, u[i].res, k * u[i].w))
                 return flowsim_xp_oom(x);
     }
-    if (acc_add(x, cr_sim_res_hbm(x->s, ga), 1.0) ||
-        acc_add(x, cr_sim_res_hbm(x->s, gb), reduce ? 2.0 : 1.0))
+    if (acc_add(x, cr_sim_res_hbm(x->s, ga), k) ||
+        acc_add(x, cr_sim_res_hbm(x->s, gb), k * (reduce ? 2.0 : 1.0)))
         return flowsim_xp_oom(x);
     return CR_OK;
 }
@@ -175,7 +192,8 @@ static cr_status acc_flush_task(xp *x, double payload, double lat_s, int shown_o
     int f = cr_sim_flow_add_uses(x->s, x->op, shown_on, CR_SIM_ALL_RANKS, x->acc, x->n_acc,
                                  payload / x->eff, lat_s);
     x->n_acc = 0;
-    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
+    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last) ||
+        (x->ch_cap_Bps > 0 && cr_sim_flow_cap(x->s, f, x->ch_cap_Bps / x->eff) != CR_OK))
         return flowsim_xp_oom(x);
     if (task)
         *task = f;
@@ -193,7 +211,8 @@ static cr_status acc_flush_lat(xp *x, double payload, double lat_s, int shown_on
 static cr_status flush_like(xp *x, int like, double payload, double lat_s, int shown_on)
 {
     int f = cr_sim_flow_add_like(x->s, like, shown_on, CR_SIM_ALL_RANKS, payload / x->eff, lat_s);
-    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last))
+    if (f < 0 || cr_sim_dep_add(x->s, x->first, f) || cr_sim_dep_add(x->s, f, x->last) ||
+        (x->ch_cap_Bps > 0 && cr_sim_flow_cap(x->s, f, x->ch_cap_Bps / x->eff) != CR_OK))
         return flowsim_xp_oom(x);
     return CR_OK;
 }
@@ -214,7 +233,10 @@ static cr_status step_flows(xp *x, const int *order, int to_shift, int feed_shif
     for (int i = 0; i < n; i++) {
         int j = (i + to_shift) % n;
         int dep = first ? x->first : p[i], dep2 = first ? -1 : p[(i + feed_shift) % n];
-        c[i] = flow(x, order ? order[i] : i, order ? order[j] : j, payload, red, dep, dep2);
+        int a = order ? order[i] : i, b = order ? order[j] : j;
+        c[i] = x->edge_eff
+                   ? flow_at(x, a, b, payload, red, dep, dep2, x->edge_eff[i], x->sp->step_lat_s)
+                   : flow(x, a, b, payload, red, dep, dep2);
         if (c[i] < 0) {
             st = x->err;
             break;
@@ -226,6 +248,18 @@ static cr_status step_flows(xp *x, const int *order, int to_shift, int feed_shif
 }
 
 /* ---------- ring ---------- */
+
+static double transport_eff(xp *x, int a, int b);
+
+/* eff[i]: the transport's figure of the ring's edge order[i] ->
+ * order[i + 1] (transport_eff). */
+static cr_status ring_edge_effs(xp *x, const int *order, double *eff)
+{
+    for (int i = 0; i < x->n; i++)
+        if ((eff[i] = transport_eff(x, order[i], order[(i + 1) % x->n])) < 0)
+            return flowsim_xp_oom(x);
+    return CR_OK;
+}
 
 /* Mean route latency of the ring's n edges order[i] -> order[i+1]. A ring
  * step's latency is floored there, not at its own edge: its steps pipeline
@@ -272,8 +306,10 @@ static int mesh_channels(xp *x, int C)
         return x->n_node_rings > 0 && C > x->n_node_rings ? x->n_node_rings : C;
     if (C > x->n_rings)
         C = x->n_rings;
+    /* (with a channel cap, x->eff is the links' own figure, and stays
+     * where it is the higher: the cap then holds each flow to coll's rate) */
     if (C < x->ring_links)
-        x->eff = fmin(1.0, x->sp->bw_eff * x->ring_links / C);
+        x->eff = fmin(1.0, fmax(x->eff, x->sp->bw_eff * x->ring_links / C));
     return C;
 }
 
@@ -306,7 +342,8 @@ static cr_status ring(xp *x)
     bool chain = sp->coll == CR_COLL_BROADCAST || sp->coll == CR_COLL_REDUCE;
     int *order = malloc((size_t)n * sizeof *order);
     int *prev = malloc((size_t)n * sizeof *prev), *cur = malloc((size_t)n * sizeof *cur);
-    int *seen = NULL; /* pipelined: the ring orders built so far */
+    int *seen = NULL;     /* pipelined: the ring orders built so far */
+    double *eff_e = NULL; /* per hop: edge order[i] -> order[i + 1]'s figure */
     cr_status st = CR_OK;
     if (!order || !prev || !cur) {
         st = flowsim_xp_oom(x);
@@ -315,8 +352,24 @@ static cr_status ring(xp *x)
     /* flowsim_ring_order finds the rings through neighbours, if any */
     if ((st = flowsim_ring_order(x, 0, order)) != CR_OK)
         goto out;
+    /* NCCL's channels cap the ring below its links: the links' own
+     * efficiency on the wire, each channel at most its share of the cap */
+    if (sp->ring_cap_Bps > 0)
+        x->eff = sp->link_eff;
     C = mesh_channels(x, C);
     chunk /= C;
+    if (sp->ring_cap_Bps > 0)
+        x->ch_cap_Bps = sp->ring_cap_Bps / C;
+    /* each hop at its transport's figure where coll states one (a hop
+     * through host memory: cr_coll_pred eff_shm), except on rings through
+     * direct neighbours (mesh_channels states theirs against the links
+     * the channels take) */
+    bool per_hop = x->n_rings <= 0 && x->n_node_rings <= 0 &&
+                   (sp->eff_mate > 0 || sp->eff_shm > 0 || sp->eff_net > 0);
+    if (per_hop && !(eff_e = malloc((size_t)n * sizeof *eff_e))) {
+        st = flowsim_xp_oom(x);
+        goto out;
+    }
     double flows = (double)C * n * steps;
     bool pipelined = chain || sp->grain == CR_SIM_GRAIN_PIPELINED ||
                      (sp->grain == CR_SIM_GRAIN_AUTO && flows > CR_SIM_STEP_FLOWS_MAX);
@@ -358,9 +411,20 @@ static cr_status ring(xp *x)
             double lat = 0;
             for (int i = 0; i + 1 < n && st == CR_OK; i++) {
                 int a = order[(r0 + i) % n], b = order[(r0 + i + 1) % n];
-                st = sp->coll == CR_COLL_BROADCAST ? acc_edge(x, a, b, false, &lat)
-                                                   : acc_edge(x, b, a, true, &lat);
+                if (sp->coll == CR_COLL_REDUCE) {
+                    int t = a;
+                    a = b;
+                    b = t;
+                }
+                double e = per_hop ? transport_eff(x, a, b) : x->eff;
+                if (e < 0) {
+                    st = flowsim_xp_oom(x);
+                    break;
+                }
+                x->edge_w = x->eff / e;
+                st = acc_edge(x, a, b, sp->coll == CR_COLL_REDUCE, &lat);
             }
+            x->edge_w = 0;
             if (st == CR_OK)
                 st = acc_flush_lat(x, chunk, L, sp->root);
             continue;
@@ -372,8 +436,13 @@ static cr_status ring(xp *x)
             }
             double lat = 0;
             bool red = sp->coll != CR_COLL_ALLGATHER;
-            for (int i = 0; i < n && st == CR_OK; i++)
+            if (per_hop && (st = ring_edge_effs(x, order, eff_e)) != CR_OK)
+                break;
+            for (int i = 0; i < n && st == CR_OK; i++) {
+                x->edge_w = per_hop ? x->eff / eff_e[i] : 0;
                 st = acc_edge(x, order[i], order[(i + 1) % n], red, &lat);
+            }
+            x->edge_w = 0;
             int f = -1;
             if (st == CR_OK)
                 st = acc_flush_task(x, chunk * steps, L, 0, &f);
@@ -384,6 +453,9 @@ static cr_status ring(xp *x)
             continue;
         }
         x->step_at = L / steps;
+        if (per_hop && (st = ring_edge_effs(x, order, eff_e)) != CR_OK)
+            break;
+        x->edge_eff = eff_e;
         /* Steps: cur[i] = the flow order[i] sends in this step. */
         for (int k = 0; k < steps && st == CR_OK; k++) {
             bool red =
@@ -391,8 +463,13 @@ static cr_status ring(xp *x)
             st = step_flows(x, order, 1, n - 1, chunk, red, k == 0, &prev, &cur);
         }
         x->step_at = -1;
+        x->edge_eff = NULL;
     }
 out:
+    x->ch_cap_Bps = 0;
+    x->edge_eff = NULL;
+    x->edge_w = 0;
+    free(eff_e);
     free(seen);
     free(order);
     free(prev);
@@ -1095,6 +1172,12 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     if (n > 1 && !(sp->bw_eff > 0 && sp->bw_eff <= 1))
         return cr_diag_set(d, CR_EINVAL, "simulator: bandwidth efficiency %g is outside (0, 1]",
                            sp->bw_eff);
+    if (!(sp->ring_cap_Bps >= 0) || !isfinite(sp->ring_cap_Bps) ||
+        (sp->ring_cap_Bps > 0 && !(sp->link_eff > 0 && sp->link_eff <= 1)))
+        return cr_diag_set(d, CR_EINVAL,
+                           "simulator: ring cap %g B/s with link efficiency %g; expected a "
+                           "finite cap >= 0 (0: none) and, with one, an efficiency in (0, 1]",
+                           sp->ring_cap_Bps, sp->link_eff);
     const double te[3] = {sp->eff_mate, sp->eff_shm, sp->eff_net};
     for (int k = 0; k < 3; k++)
         if (!(te[k] >= 0 && te[k] <= 1))

@@ -41,6 +41,14 @@ typedef struct {
     int n_node_rings;
     int *node_ring_at; /* with them: where ring q enters a node (its position) */
     bool node_rings_tried;
+    /* a ring NCCL's channels cap (ring): each flow's most payload rate,
+     * bytes a second, sp->ring_cap_Bps / channels; 0 none */
+    double ch_cap_Bps;
+    /* a ring's hops at their transports' figures (ring): in steps, edge
+     * order[i] -> order[i + 1] at edge_eff[i] (NULL: x->eff); a coupled
+     * flow's edge with its uses times edge_w = x->eff / that (0: 1) */
+    const double *edge_eff;
+    double edge_w;
 } xp;
 
 /* Records an allocation failure (or the simulator budget that made it

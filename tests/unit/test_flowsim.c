@@ -765,6 +765,109 @@ static void test_p2p_transport_effs(void **state)
     cr_topo_free(t);
 }
 
+/* A ring's hops through host memory at their own figure. On 4 nodes of
+ * tests/fixtures/xml/good-pcie-nic-node.xml (8 L40S, two sockets, a 200
+ * Gb/s NIC under each PCIe switch) on shared spines without peer access
+ * (route.pcie_p2p 0), a ring over ranks 0-15 crosses every node-mate hop
+ * through host memory, NCCL's PCI order putting 4 of them a channel on
+ * each socket uplink: the ring's share 31.5 / 4 = 7.875 GB/s, at
+ * coll.eff.pcie x LL's half of Simple x coll.eff.shm = 0.87 x 0.5 x 0.5 =
+ * 0.2175: 1.713 GB/s, below the network's (25 GB/s x coll.eff.net 0.92
+ * x 0.5 x coll.eff.ll.net 0.45 = 5.18 GB/s) and, at 256 KiB (4
+ * channels), below the channels' LL cap. coll states the rate against
+ * the ring's NIC: bw_eff 1.713 / 25 = 0.0685, which the simulator charged
+ * every link as wire bytes, the uplinks 3.2x what their SHM hops move
+ * (sim/pr 2.41 for allgather, 2.46 for allreduce; QA audit of PCIe
+ * clusters). The SHM hops now carry their bytes at 0.2175 (cr_coll_pred
+ * eff_shm), the others at bw_eff: within 1% at 256 KiB. */
+static void test_ring_shm_hops_own_eff(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 4,
+                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
+                              .spines = CR_TOPO_GEN_SPINES_SHARED};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
+        cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
+        fail_msg("topo gen: %s", d.msg);
+    free(xml);
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    int r[16];
+    for (int i = 0; i < 16; i++)
+        r[i] = i;
+    cr_coll_ctx *ctx = cr_test_coll_ctx(t, "0-15");
+    const double S = 256 << 10;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLGATHER, S);
+    rq.algo = CR_ALGO_RING;
+    rq.proto = CR_PROTO_LL;
+    cr_coll_pred p;
+    assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+    assert_close(p.eff_shm, 0.87 * 0.5 * 0.5, 1e-9, 0);
+    assert_close(p.wire_Bps, 31.5e9 / 4 * 0.2175, 1e-9, 0);
+    assert_close(p.link_Bps, 25e9, 1e-9, 0);
+    assert_close(p.bw_eff, 31.5e9 / 4 * 0.2175 / 25e9, 1e-9, 0);
+    static const cr_coll colls[] = {CR_COLL_ALLGATHER, CR_COLL_ALLREDUCE, CR_COLL_REDUCESCATTER,
+                                    CR_COLL_BROADCAST, CR_COLL_REDUCE};
+    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
+        rq = cr_coll_req_default(colls[i], S);
+        rq.algo = CR_ALGO_RING;
+        rq.proto = CR_PROTO_LL;
+        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+        assert_true(p.supported);
+        assert_sim_is_pred(t, colls[i], S, &p, r, 16, 0.01, "PCIe nodes without peer access, LL");
+    }
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
+/* NCCL's channels cap a ring, not its links: ring allreduce LL on the 8
+ * H100s of hgx-h100-8 runs at llMaxBw, 141 GB/s (coll.ll_max, Hopper),
+ * where the links would carry 450 GB/s x coll.eff.ll 0.4075 = 183.4 GB/s:
+ * bw_eff 141 / 450 = 0.3133, link_eff 0.4075. Alone the simulation takes
+ * coll's time. Two such allreduces of 1 GB on the same GPUs at once share
+ * each GPU's 450 GB/s: each flow carries its bytes at 0.4075 (LL's flag
+ * bytes, the links' own figure) and both ops move 2 x 1.75 GB of data a
+ * rank through 450 x 0.4075 GB/s: 19.09 ms of transfer, on top of coll's
+ * latency. Charging the cap to the links as wire bytes (payload /
+ * 0.3133) made the ports saturate at 450 x 0.3133: 24.82 ms, as if the
+ * links and not the channels had set the 141 GB/s. */
+static void test_ring_cap_on_flows(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("hgx-h100-8");
+    cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
+    const double S = 1e9;
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
+    rq.algo = CR_ALGO_RING;
+    rq.proto = CR_PROTO_LL;
+    cr_coll_pred p;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+    assert_close(p.wire_Bps, 141e9, 1e-9, 0);
+    assert_close(p.bw_eff, 141.0 / 450.0, 1e-9, 0);
+    assert_close(p.link_eff, 0.815 * 0.5, 1e-9, 0);
+    int r[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    assert_sim_is_pred(t, CR_COLL_ALLREDUCE, S, &p, r, 8, 1e-6, "hgx-h100-8 ring LL");
+    cr_sim *s = sim_on(t);
+    cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(CR_COLL_ALLREDUCE, S, &p);
+    int a = add_coll(s, &sp, r, 8);
+    sp.stream = 1;
+    int b = add_coll(s, &sp, r, 8);
+    run_ok(s);
+    double wire = 2.0 * 7 / 8 * S, lat = p.pred_s - wire / p.wire_Bps;
+    double want = lat + 2 * wire / (450e9 * 0.4075);
+    for (int op = a; op <= b; op += b - a) {
+        cr_sim_op_result res = cr_sim_op_get(s, op);
+        assert_close(res.end_s - res.start_s, want, 0.01, 0);
+    }
+    cr_sim_free(s);
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
 /* NCCL's SHM transport (route.h cr_route_pcie_p2p) on 8 L40S without peer
  * access (route.pcie_p2p 0): a hop between GPUs under one PCIe switch goes
  * up to the receiver's CPU and down (flowroute.c shm_cpu), not across the
@@ -1928,6 +2031,8 @@ int main(void)
         cmocka_unit_test(test_shared_nic_agrees),
         cmocka_unit_test(test_shm_agrees),
         cmocka_unit_test(test_p2p_transport_effs),
+        cmocka_unit_test(test_ring_shm_hops_own_eff),
+        cmocka_unit_test(test_ring_cap_on_flows),
         cmocka_unit_test(test_pcie_nodes_no_pxn),
         cmocka_unit_test(test_torus_p2p_agrees),
         cmocka_unit_test(test_p2p_messages_capped_by_channels),

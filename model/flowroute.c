@@ -93,6 +93,7 @@ int flowroute_init(cr_sim *s)
 void flowroute_free(cr_sim *s)
 {
     cr_nic_map_free(s->nics);
+    free(s->nic_local);
     free(s->def_share);
     free(s->nic_ok);
     free(s->grp_cnt);
@@ -973,6 +974,79 @@ static long route_shared(cr_sim *s, const uint64_t *member, const unsigned char 
     return route_get(s, member, a, b, ma, mb);
 }
 
+/* ---------- a ring channel's NICs (NCCL's graph) ---------- */
+
+void flowroute_pin_nics(cr_sim *s, const int *pin)
+{
+    s->pin_nic = pin;
+}
+
+/* s->nic_local: per device its index among the NICs of its node, in
+ * device order (-1: not a NIC, or of no node). Returns -1 on no memory. */
+static int nic_local_build(cr_sim *s)
+{
+    const cr_topo *t = s->t;
+    int nn = t->n_nodes > 0 ? t->n_nodes : 1;
+    int *cnt = calloc((size_t)nn, sizeof *cnt);
+    s->nic_local = malloc(((size_t)t->n_devs + 1) * sizeof *s->nic_local);
+    if (!cnt || !s->nic_local) {
+        free(cnt);
+        free(s->nic_local);
+        s->nic_local = NULL;
+        return -1;
+    }
+    for (int v = 0; v < t->n_devs; v++) {
+        int nd = t->devs[v].node;
+        s->nic_local[v] =
+            t->devs[v].kind == CR_DEV_NIC && nd >= 0 && nd < t->n_nodes ? cnt[nd]++ : -1;
+    }
+    free(cnt);
+    return 0;
+}
+
+/* The hash key of the route from GPU rank a to b through the la-th NIC of
+ * a's node and the lb-th of b's (each below 256): bit 62 alone set, so no
+ * pair_key (below 2^53), dev_key (bit 63) or shm_key (bits 63 and 62). */
+static uint64_t pin_key(const cr_sim *s, int a, int b, int la, int lb)
+{
+    uint64_t pair = (uint64_t)a * (uint64_t)s->t->n_gpus + (uint64_t)b + 1u;
+    return (uint64_t)1 << 62 | pair << 16 | (uint64_t)la << 8 | (uint64_t)lb;
+}
+
+/* The cached route from GPU rank a to b leaving a's node through NIC
+ * device na and entering b's through nb (flowroute_pin_nics). Returns -3
+ * where the pin does not apply (no path joins the two NICs, or a node of
+ * more than 256 NICs), -2 when out of memory. */
+static long route_pinned(cr_sim *s, int a, int b, int na, int nb)
+{
+    if (!s->nic_local && nic_local_build(s))
+        return -2;
+    int la = s->nic_local[na], lb = s->nic_local[nb];
+    if (la < 0 || lb < 0 || la > 255 || lb > 255)
+        return -3;
+    uint64_t key = pin_key(s, a, b, la, lb);
+    long r = hash_find(&s->rc.rhash, key);
+    if (r != -1)
+        return r;
+    if (++s->nic_stamp == INT_MAX) {
+        memset(s->nic_ok, 0, (size_t)s->t->n_devs * sizeof *s->nic_ok);
+        s->nic_stamp = 1;
+    }
+    s->nic_ok[na] = s->nic_ok[nb] = s->nic_stamp;
+    s->restrict_nic = true;
+    r = route_compute(s, s->t->gpus[a], s->t->gpus[b]);
+    s->restrict_nic = false;
+    if (r == -2)
+        return -2;
+    if (r == -1)
+        r = -3;
+    if (hash_put(&s->rc.rhash, key, r))
+        return -2;
+    if (r >= 0)
+        s->st.n_routes++;
+    return r;
+}
+
 /* The route legs of a flow from GPU rank a to b (a != b): r1 to the relay
  * or to b, r2 from the relay (-1 without one), each through the NICs NCCL
  * gives its ends (share: the op's, NULL for every GPU a rank). Returns 0,
@@ -995,6 +1069,21 @@ int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share
         if (*r1 >= 0 && *r2 >= 0)
             return 0;
         *r2 = -1;
+    }
+    if (s->pin_nic) {
+        /* a ring channel between nodes: through its graph's NICs */
+        const cr_topo *t = s->t;
+        int va = t->devs[t->gpus[a]].node, vb = t->devs[t->gpus[b]].node;
+        if (va >= 0 && vb >= 0 && va != vb && va < t->n_nodes && vb < t->n_nodes &&
+            s->pin_nic[va] >= 0 && s->pin_nic[vb] >= 0) {
+            long r = route_pinned(s, a, b, s->pin_nic[va], s->pin_nic[vb]);
+            if (r == -2)
+                return -2;
+            if (r >= 0) {
+                *r1 = r;
+                return 0;
+            }
+        }
     }
     int relay = pxn_relay(s, member, a, b);
     *r1 = route_shared(s, member, share, a, relay >= 0 ? relay : b);

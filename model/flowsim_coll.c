@@ -384,7 +384,7 @@ static cr_status ring(xp *x)
      * with period ppn) share one flow's uses (merging on): the orders seen,
      * up to RING_SEEN of them, and their flows. */
     enum { RING_SEEN = 32 };
-    int seen_task[RING_SEEN], n_seen = 0;
+    int seen_task[RING_SEEN], seen_pin[RING_SEEN], n_seen = 0;
     if (pipelined && !chain && cr_sim_merge(x->s) && C > 1 &&
         !(seen = malloc((size_t)RING_SEEN * (size_t)n * sizeof *seen))) {
         st = flowsim_xp_oom(x);
@@ -393,9 +393,15 @@ static cr_status ring(xp *x)
     for (int c = 0; c < C && st == CR_OK; c++) {
         if ((st = flowsim_ring_order(x, c, order)) != CR_OK)
             break;
+        /* PCIe nodes: the channel's NICs as NCCL's graph gives them; its
+         * flows alike only where the NICs are too */
+        const int *pin = flowsim_ring_pins(x, c);
+        flowroute_pin_nics(x->s, pin);
+        int pin_sig = !pin ? 0 : x->pci_period > 0 ? c % x->pci_period : -1 - c;
         int same = -1;
         for (int k = 0; seen && k < n_seen && same < 0; k++)
-            if (!memcmp(seen + (size_t)k * (size_t)n, order, (size_t)n * sizeof *order))
+            if (seen_pin[k] == pin_sig &&
+                !memcmp(seen + (size_t)k * (size_t)n, order, (size_t)n * sizeof *order))
                 same = k;
         double mean = 0;
         if ((st = ring_mean_lat(x, order, &mean)) != CR_OK)
@@ -448,6 +454,7 @@ static cr_status ring(xp *x)
                 st = acc_flush_task(x, chunk * steps, L, 0, &f);
             if (st == CR_OK && seen && n_seen < RING_SEEN) {
                 memcpy(seen + (size_t)n_seen * (size_t)n, order, (size_t)n * sizeof *order);
+                seen_pin[n_seen] = pin_sig;
                 seen_task[n_seen++] = f;
             }
             continue;
@@ -466,6 +473,7 @@ static cr_status ring(xp *x)
         x->edge_eff = NULL;
     }
 out:
+    flowroute_pin_nics(x->s, NULL);
     x->ch_cap_Bps = 0;
     x->edge_eff = NULL;
     x->edge_w = 0;
@@ -792,16 +800,19 @@ static cr_status allpairs_allreduce(xp *x)
     return st;
 }
 
-/* The efficiency of a direct pattern's message from op rank a to b: its
- * NCCL transport's (cr_sim_coll_spec eff_mate, eff_shm, eff_net: another
- * node, host memory, else directly), the op's bw_eff where the spec
- * states none. -1 when out of memory. */
+/* The efficiency of a direct pattern's message or a ring's hop from op
+ * rank a to b: its NCCL transport's (cr_sim_coll_spec eff_mate, eff_shm,
+ * eff_net: another node, host memory, else directly; a ring's hop through
+ * a NIC beyond the CPUs, host memory: flowsim_ring_hop_staged), the op's
+ * bw_eff where the spec states none. -1 when out of memory. */
 static double transport_eff(xp *x, int a, int b)
 {
     const cr_sim_coll_spec *sp = x->sp;
     double e;
     if (flowsim_node_of(x, a) != flowsim_node_of(x, b)) {
-        e = sp->eff_net;
+        /* a ring channel's hop through a NIC across the CPUs (NCCL's PCI
+         * order on PCIe nodes): through host memory, at SHM's figure */
+        e = sp->eff_shm > 0 && flowsim_ring_hop_staged(x, a, b) ? sp->eff_shm : sp->eff_net;
     } else {
         int h = flowroute_via_host(x->s, x->op, x->ranks[a], x->ranks[b]);
         if (h < 0)
@@ -1304,6 +1315,10 @@ cr_status cr_sim_coll_add(cr_sim *s, const cr_sim_coll_spec *sp, const int *rank
     free(x.rings);
     free(x.node_rings);
     free(x.node_ring_at);
+    free(x.pci_nets);
+    free(x.pci_off);
+    free(x.pci_node);
+    free(x.pin);
     if (st == CR_OK)
         *op = x.op;
     return st;

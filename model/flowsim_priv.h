@@ -212,6 +212,12 @@ struct cr_sim {
                                 connects the pair: cr_route_forwards) */
     int *grp_cnt;            /* per device scratch: ranks whose first near NIC it is */
     cr_route_scratch shm_sc; /* buffers of shm_cpu's host searches, set up on first use */
+    /* a ring channel's NICs as NCCL's graph gives them (flowroute_pin_nics):
+     * per topology node the NIC device its crossings take, -1 none; NULL
+     * none (borrowed from the expansion) */
+    const int *pin_nic;
+    int *nic_local; /* per device its index among its node's NICs, -1 for
+                       others; built on the first pinned route */
     int n_res, hbm_res0;
     res_t *res;
     int *reduce_res; /* per device, -1 if none */
@@ -410,6 +416,15 @@ int flowroute_via_host(cr_sim *s, int op, int a, int b);
  * 0, -1 (no route) or -2 (out of memory). */
 int flowroute_legs(cr_sim *s, const uint64_t *member, const unsigned char *share, int a, int b,
                    long *r1, long *r2);
+
+/* Pins the NICs that the flows routed from now on cross between nodes
+ * (NCCL's ring graph: a channel enters and leaves each node through the
+ * NIC the graph gives it, not through its GPUs' nearest): a flow from GPU
+ * rank a to b of different nodes leaves through pin[node of a] and enters
+ * through pin[node of b] where both are >= 0 (NIC devices; per topology
+ * node), else routes as before; where the fabric joins the two by no path,
+ * as before too. NULL unpins. pin is borrowed: it must outlive the pin. */
+void flowroute_pin_nics(cr_sim *s, const int *pin);
 
 /* ---------- all-to-all by symmetry (flowsim_sym.c) ---------- */
 

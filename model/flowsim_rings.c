@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "flowsim_xp_priv.h"
+#include "nic.h"
 #include "route.h"
 
 /* What NCCL takes for a node, as coll.c does: the topology's nodes; or,
@@ -680,6 +681,137 @@ static cr_status node_ring_entries(xp *x, int m)
     return CR_OK;
 }
 
+/* Whether GPU rank g reaches no GPU over a scale-up link: no link of its
+ * to a GPU or a switch (NVLink, XGMI, ICI), PCIe alone. */
+static bool pcie_only(const cr_topo *t, int g)
+{
+    int v = t->gpus[g];
+    for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+        int w = cr_link_other(&t->links[t->adj[k]], v);
+        if (t->devs[w].kind == CR_DEV_GPU || t->devs[w].kind == CR_DEV_SWITCH)
+            return false;
+    }
+    return true;
+}
+
+static int lcm_capped(int a, int b)
+{
+    if (a == 0 || b == 0)
+        return a ? a : b;
+    long l = (long)a / gcd(a, b) * b;
+    return l > 4096 ? -1 : (int)l;
+}
+
+/* NCCL's ring on nodes without NVSwitch (src/graph/search.cc @v2.28.9-1,
+ * ncclTopoSearchRecNet): channel 0 tries the PCI order first
+ * (FORCED_ORDER_PCI: GPU 0, 1, ... of the node) and every later channel
+ * replays it (FORCED_ORDER_REPLAY, sameChannels), channel c entering and
+ * leaving the node through nets[c mod |nets|] (crossNic 0: back to the
+ * NIC it came in through, ncclTopoSearchCheckNet), nets being
+ * ncclTopoSelectNets' list: each GPU's own NICs in channel order
+ * (ncclTopoGetLocalNet), GPU by GPU, each NIC once
+ * (ncclTopoPrefNetsChannelFirst). Applies here where every node group of
+ * the op (grp, gstart: ng >= 2 groups of at least two ranks) holds GPUs
+ * with no scale-up link (PCIe boards: nodes with NVSwitch or direct links
+ * keep their rings); sets x->pci_nets, pci_off, pci_node, pci_period and
+ * x->pin, or x->pci_state -1. */
+static cr_status pci_order_setup(xp *x, const int *grp, const int *gstart, int ng)
+{
+    if (x->pci_state)
+        return CR_OK;
+    x->pci_state = -1;
+    cr_sim *s = x->s;
+    const cr_topo *t = cr_sim_topo(s);
+    for (int i = 0; i < x->n; i++)
+        if (!pcie_only(t, x->ranks[i]))
+            return CR_OK;
+    int nn = t->n_nodes > 0 ? t->n_nodes : 1;
+    x->pci_off = calloc((size_t)ng + 1, sizeof *x->pci_off);
+    x->pci_node = malloc((size_t)ng * sizeof *x->pci_node);
+    x->pin = malloc((size_t)nn * sizeof *x->pin);
+    /* at most each rank's near NICs */
+    size_t cap = 0;
+    for (int i = 0; i < x->n; i++)
+        cap += (size_t)cr_nic_count(s->nics, x->ranks[i]);
+    x->pci_nets = malloc((cap + 1) * sizeof *x->pci_nets);
+    int *pick = malloc(256 * sizeof *pick);
+    if (!x->pci_off || !x->pci_node || !x->pin || !x->pci_nets || !pick) {
+        free(pick);
+        return flowsim_xp_oom(x);
+    }
+    for (int v = 0; v < nn; v++)
+        x->pin[v] = -1;
+    int k = 0, period = 0;
+    for (int g = 0; g < ng; g++) {
+        const int *mem = grp + gstart[g];
+        int cnt = gstart[g + 1] - gstart[g];
+        x->pci_node[g] = t->devs[t->gpus[x->ranks[mem[0]]]].node;
+        /* the node's GPUs in PCI order (their index in the node), each
+         * one's own NICs from its channel 0 on */
+        int done = -1;
+        for (int j = 0; j < cnt; j++) {
+            int best = -1;
+            for (int i = 0; i < cnt; i++) {
+                int r = x->ranks[mem[i]];
+                if (r > done && (best < 0 || r < best))
+                    best = r;
+            }
+            done = best;
+            int np = cr_nic_pick(s->nics, best, s->local[best], 256, pick);
+            for (int q = 0; q < np; q++) {
+                bool seen = false;
+                for (int e = x->pci_off[g]; e < k && !seen; e++)
+                    seen = x->pci_nets[e] == pick[q];
+                if (!seen)
+                    x->pci_nets[k++] = pick[q];
+            }
+        }
+        x->pci_off[g + 1] = k;
+        if (period >= 0)
+            period = lcm_capped(period, k - x->pci_off[g]);
+    }
+    free(pick);
+    x->pci_ng = ng;
+    x->pci_period = period > 0 ? period : period == 0 ? 1 : 0;
+    x->pci_state = 1;
+    return CR_OK;
+}
+
+const int *flowsim_ring_pins(xp *x, int c)
+{
+    if (x->pci_state != 1)
+        return NULL;
+    for (int g = 0; g < x->pci_ng; g++) {
+        int k = x->pci_off[g + 1] - x->pci_off[g], v = x->pci_node[g];
+        if (v >= 0 && v < cr_sim_topo(x->s)->n_nodes)
+            x->pin[v] = k > 0 ? x->pci_nets[x->pci_off[g] + c % k] : -1;
+    }
+    return x->pin;
+}
+
+/* Whether GPU rank g's nearest NICs hold device v. */
+static bool near_nic(const cr_sim *s, int g, int v)
+{
+    const cr_nic_map *m = s->nics;
+    for (int k = m->off[g]; k < m->off[g + 1]; k++)
+        if (m->nic[k] == v)
+            return true;
+    return false;
+}
+
+bool flowsim_ring_hop_staged(xp *x, int a, int b)
+{
+    if (x->pci_state != 1)
+        return false;
+    const cr_topo *t = cr_sim_topo(x->s);
+    int ga = x->ranks[a], gb = x->ranks[b];
+    int va = t->devs[t->gpus[ga]].node, vb = t->devs[t->gpus[gb]].node;
+    if (va < 0 || vb < 0 || va >= t->n_nodes || vb >= t->n_nodes || va == vb || x->pin[va] < 0 ||
+        x->pin[vb] < 0)
+        return false;
+    return !near_nic(x->s, ga, x->pin[va]) || !near_nic(x->s, gb, x->pin[vb]);
+}
+
 /* Fills order[] with channel c's ring. Ranks are grouped by node in the
  * order they first appear; when every node holds m >= 2 ranks or more (m
  * the fewest), node j's segment enters at member c and leaves at member
@@ -762,6 +894,28 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
     memset(cnt, 0, (size_t)ng * sizeof *cnt);
     for (int i = 0; i < n; i++)
         grp[gstart[node[i]] + cnt[node[i]]++] = i;
+    /* nodes of PCIe GPUs: every channel in NCCL's PCI order, each node's
+     * GPUs by their index in it, one node after the other (the channel's
+     * NICs: flowsim_ring_pins); rail-aligned rings (below) spread the SHM
+     * hops over the socket uplinks that NCCL's PCI order loads, 3.5 a
+     * channel for 4 (doc/simulator.md, QA audit of PCIe clusters) */
+    if ((st = pci_order_setup(x, grp, gstart, ng)) != CR_OK)
+        goto out;
+    if (x->pci_state == 1) {
+        for (int g = 0, k = 0; g < ng; g++) {
+            const int *mem = grp + gstart[g];
+            int held = gstart[g + 1] - gstart[g], done = -1;
+            for (int j = 0; j < held; j++) {
+                int best = -1;
+                for (int i = 0; i < held; i++)
+                    if (x->ranks[mem[i]] > done && (best < 0 || x->ranks[mem[i]] < x->ranks[best]))
+                        best = mem[i];
+                done = x->ranks[best];
+                order[k++] = best;
+            }
+        }
+        goto out;
+    }
     /* nodes whose GPUs are wired to each other directly (a fat-tree of
      * MI300X nodes): channel c's way through each node follows its ring
      * through neighbours, so that the channels spread over every XGMI

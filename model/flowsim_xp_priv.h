@@ -41,6 +41,18 @@ typedef struct {
     int n_node_rings;
     int *node_ring_at; /* with them: where ring q enters a node (its position) */
     bool node_rings_tried;
+    /* over several nodes of GPUs with no scale-up link (PCIe): NCCL's PCI
+     * order in each node and each channel's NIC (flowsim_ring_order,
+     * flowsim_ring_pins); pci_nets NULL where that does not apply */
+    int pci_state; /* 0 not yet looked at, 1 applies, -1 does not */
+    int *pci_nets; /* per node group g the NICs its channels take in turn:
+                      pci_nets[pci_off[g] .. pci_off[g + 1]) */
+    int *pci_off;  /* pci_ng + 1 entries */
+    int *pci_node; /* per group its topology node */
+    int pci_ng;
+    int pci_period; /* channels c and c + pci_period take the same NICs; 0:
+                       none repeats */
+    int *pin;       /* per topology node the NIC of the channel being expanded */
     /* a ring NCCL's channels cap (ring): each flow's most payload rate,
      * bytes a second, sp->ring_cap_Bps / channels; 0 none */
     double ch_cap_Bps;
@@ -74,6 +86,19 @@ cr_status flowsim_neighbour_rings(xp *x);
 
 /* Fills order[] (n ranks) with channel c's ring. */
 cr_status flowsim_ring_order(xp *x, int c, int *order);
+
+/* Where channel c's ring runs in NCCL's PCI order (flowsim_ring_order
+ * called first): per topology node the NIC it crosses through, for
+ * flowroute_pin_nics (x->pin); NULL elsewhere. */
+const int *flowsim_ring_pins(xp *x, int c);
+
+/* Whether the hop from op rank a to b of another node reaches a NIC the
+ * channel's pins (flowsim_ring_pins, last called) give it that is none of
+ * its GPU's nearest: a path through the CPUs, on which NCCL's network
+ * transport has no GPUDirect RDMA (ncclTopoCheckGdr: the GPU's path to
+ * the NIC beyond NCCL_NET_GDR_LEVEL) and stages the data in host memory,
+ * as SHM does. */
+bool flowsim_ring_hop_staged(xp *x, int a, int b);
 
 #pragma GCC visibility pop
 

@@ -823,6 +823,59 @@ static void test_ring_shm_hops_own_eff(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's ring on nodes without NVSwitch (src/graph/search.cc @v2.28.9-1,
+ * ncclTopoSearchRecNet): channel 0 tries the PCI order (FORCED_ORDER_PCI)
+ * and every later channel replays it (FORCED_ORDER_REPLAY), channel c in
+ * and out through the c-th of the node's NICs (crossNic 0). On 4 nodes of
+ * tests/fixtures/xml/good-pcie-nic-node.xml without peer access each
+ * socket's uplink then carries 4 hops through host memory a channel each
+ * way: socket 0's up 0->1, 1->2, 2->3, 3->4; socket 1's up 4->5, 5->6,
+ * 6->7 and gpu7 -> nic0 on even channels (nic1 -> gpu0 the way down on odd
+ * ones), coll's figure: 31.5 GB/s / 4 a channel. Rail-aligned rings
+ * (entering a node at member c, leaving at c + 1 through the exit GPU's
+ * own NIC) put 3.5 there on average: sim/pr 0.875 on ring allreduce of
+ * all 32 ranks and ring allgather of ranks 0-15, Simple, 256 MiB. */
+static void test_ring_pci_order_on_pcie_nodes(void **state)
+{
+    (void)state;
+    cr_topo_gen_fat_tree o = {.nodes = 4,
+                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
+                              .spines = CR_TOPO_GEN_SPINES_SHARED};
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
+        cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
+        fail_msg("topo gen: %s", d.msg);
+    free(xml);
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    int r[32];
+    for (int i = 0; i < 32; i++)
+        r[i] = i;
+    const double S = 256.0 * (1 << 20);
+    static const struct {
+        cr_coll coll;
+        const char *ranks;
+        int n;
+    } cases[] = {{CR_COLL_ALLREDUCE, NULL, 32}, {CR_COLL_ALLGATHER, "0-15", 16}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, cases[i].ranks);
+        cr_coll_req rq = cr_coll_req_default(cases[i].coll, S);
+        rq.algo = CR_ALGO_RING;
+        rq.proto = CR_PROTO_SIMPLE;
+        cr_coll_pred p;
+        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+        assert_true(p.supported);
+        /* the uplinks' share: 31.5 GB/s over 4 hops, at the SHM figure */
+        assert_close(p.wire_Bps, 31.5e9 / 4 * p.eff_shm, 1e-9, 0);
+        assert_sim_is_pred(t, cases[i].coll, S, &p, r, cases[i].n, 0.01,
+                           "PCIe nodes without peer access, PCI order");
+        cr_coll_ctx_free(ctx);
+    }
+    cr_topo_free(t);
+}
+
 /* NCCL's channels cap a ring, not its links: ring allreduce LL on the 8
  * H100s of hgx-h100-8 runs at llMaxBw, 141 GB/s (coll.ll_max, Hopper),
  * where the links would carry 450 GB/s x coll.eff.ll 0.4075 = 183.4 GB/s:
@@ -2032,6 +2085,7 @@ int main(void)
         cmocka_unit_test(test_shm_agrees),
         cmocka_unit_test(test_p2p_transport_effs),
         cmocka_unit_test(test_ring_shm_hops_own_eff),
+        cmocka_unit_test(test_ring_pci_order_on_pcie_nodes),
         cmocka_unit_test(test_ring_cap_on_flows),
         cmocka_unit_test(test_pcie_nodes_no_pxn),
         cmocka_unit_test(test_torus_p2p_agrees),

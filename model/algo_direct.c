@@ -89,21 +89,29 @@ double algo_graph_net_Bps(const struct cr_coll_ctx *c)
 }
 
 /* What a ring's channels move across a node boundary: each channel
- * through one rank's NICs (net_ch_Bps) on one of net_rails rails, so
- * min(channels, rails) of them, and no more than the graph's NICs
- * (algo_graph_net_Bps); HUGE_VAL within one node. *hw: the class of
- * link that binds, whose efficiency the rate takes: the NICs
- * where the graph's NICs bind, else the rank's own path (net_ch_hw, PCIe
- * where its link is slower than its NICs). One GPU a node behind a switch
- * of two NICs was priced at PCIe's efficiency while its one NIC bound, so
- * 8 rails came out slower than 1 over the same path (QA audit, session
- * 44). */
+ * through one rail rank's NICs (net_ring_Bps: its node's egress shared by
+ * the rails that cross it, coll.c rail_figures) on one of net_rails
+ * rails, so min(channels, rails) of them, no more than those rails'
+ * distinct NICs (rail_nic_Bps) nor the graph's NICs (algo_graph_net_Bps);
+ * HUGE_VAL within one node. *hw: the class of link that binds, whose
+ * efficiency the rate takes: the NICs where the graph's or the rails'
+ * NICs bind, else the rank's own path (net_ring_hw, PCIe where its link
+ * is slower than its NICs). One GPU a node behind a switch of two NICs
+ * was priced at PCIe's efficiency while its one NIC bound, so 8 rails came
+ * out slower than 1 over the same path (QA audit, session 44). */
 double algo_net_cap_Bps(const struct cr_coll_ctx *c, double nchf, cr_hw *hw)
 {
-    *hw = c->net_ch_hw;
-    if (!(c->net_ch_Bps > 0) || c->net_rails < 1)
+    *hw = c->net_ring_hw;
+    if (!(c->net_ring_Bps > 0) || c->net_rails < 1 || !c->rail_nic_Bps)
         return HUGE_VAL;
-    double rails_Bps = fmin(nchf, (double)c->net_rails) * c->net_ch_Bps;
+    double k = fmin(nchf, (double)c->net_rails);
+    int j = (int)ceil(k) - 1;
+    j = j < 0 ? 0 : j >= c->net_rails ? c->net_rails - 1 : j;
+    double rails_Bps = k * c->net_ring_Bps;
+    if (c->rail_nic_Bps[j] < rails_Bps) {
+        rails_Bps = c->rail_nic_Bps[j];
+        *hw = CR_HW_NET;
+    }
     double graph_Bps = algo_graph_net_Bps(c);
     if (graph_Bps <= rails_Bps)
         *hw = CR_HW_NET;

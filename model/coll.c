@@ -232,14 +232,92 @@ static double gpu_host_Bps(const cr_topo *t, int g)
     return fmin(out, in);
 }
 
+/* What the channels of a ring or tree cross the node boundaries with
+ * (coll_priv.h net_ring_Bps, rail_nic_Bps; node_cut: each node's egress).
+ * Channel c crosses a node on its rail ranks, members c and c + 1 of the
+ * smallest node's net_rails (flowsim_rings.c flowsim_ring_order; with one
+ * rail the node's first member in and its last out), so a node's egress
+ * is shared by the rails that cross it, min(net_rails, its ranks), not by
+ * all its ranks: each node searches its own graph, and NCCL's search
+ * charges each ring or tree channel's bwInter once against the NIC it
+ * crosses, however many of the node's ranks reach that NIC
+ * (src/graph/search.cc ncclTopoSearchRecNet, net.bw -= bw, v2.28.9-1;
+ * the communicator keeps the least channels and bwInter of the nodes'
+ * graphs, src/init.cc AllGather3). A rank's slice of its node's egress
+ * over all the node's ranks (pair_net_Bps, point-to-point's figure), the
+ * least over the nodes, gave a ring on --rails 1 nodes of
+ * good-pcie-nic-node.xml holding 2, 2, 1 and 1 ranks (one rail) half the
+ * one NIC the two-rank nodes share: 12.5 GB/s, sim/pr 0.84 at 256 MiB on
+ * ranks 0,5,9,14,18,27 (QA audit of PCIe clusters, item (4)). On nodes
+ * holding the same ranks the rails are the ranks and nothing moves. And
+ * the rails' channels cross on their ranks' distinct NICs, no more than
+ * those together (rail_nic_Bps[j], the first j + 1 rails, the least over
+ * the nodes): two rails of a node both on one NIC share it. */
+static cr_status rail_figures(cr_coll_ctx *c, const double *node_cut, const int *own_of,
+                              const double *own_Bps, cr_diag *d)
+{
+    int R = c->net_rails, nn = c->rail_nodes, n = c->n;
+    size_t cells = (size_t)nn * (size_t)R;
+    double *nic = calloc(cells, sizeof *nic);
+    int *on = calloc((size_t)nn, sizeof *on), *pos = calloc((size_t)nn, sizeof *pos);
+    char *seen = calloc((size_t)c->n_nic_grps + 1, 1);
+    c->rail_nic_Bps = malloc((size_t)R * sizeof *c->rail_nic_Bps);
+    cr_status st = CR_OK;
+    if (!nic || !on || !pos || !seen || !c->rail_nic_Bps) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        on[c->rank_node[i]]++;
+    c->net_ring_Bps = HUGE_VAL;
+    c->net_ring_hw = c->nic_node_hw;
+    for (int i = 0; i < n; i++) {
+        int x = c->rank_node[i], p = pos[x]++;
+        /* the node's egress over its rails; a rank's own NICs where less */
+        double share = node_cut[x] / (on[x] < R ? on[x] : R);
+        bool own_binds = own_of[i] > 0 && own_Bps[i] < share;
+        double fig = own_binds ? own_Bps[i] : share;
+        if (fig < c->net_ring_Bps) {
+            c->net_ring_Bps = fig;
+            c->net_ring_hw = own_binds ? CR_HW_NET : c->nic_node_hw;
+        }
+        /* the rail ranks in the simulator's member order (the op's) */
+        int j = p < R ? p : (R == 1 && p == on[x] - 1) ? 0 : -1;
+        if (j < 0)
+            continue;
+        int g = c->rank_nic_grp[i];
+        size_t k = (size_t)x * (size_t)R + (size_t)j;
+        if (g < 0)
+            nic[k] = HUGE_VAL; /* no NIC near: its share above */
+        else if (!seen[g]++)
+            nic[k] += c->nic_grp_Bps[g];
+    }
+    for (int j = 0; j < R; j++)
+        c->rail_nic_Bps[j] = HUGE_VAL;
+    for (int x = 0; x < nn; x++)
+        for (int j = 0; j < R && on[x] > 0; j++) {
+            size_t k = (size_t)x * (size_t)R + (size_t)j;
+            if (j > 0) /* the first j + 1 rails together */
+                nic[k] += nic[k - 1];
+            c->rail_nic_Bps[j] = fmin(c->rail_nic_Bps[j], nic[k]);
+        }
+out:
+    free(nic);
+    free(on);
+    free(pos);
+    free(seen);
+    return st;
+}
+
 /* Each rank's NIC figure (coll_priv.h rank_net_Bps): the NICs NCCL gives
  * it (nic.c, the simulator's rule: its share of its nearest NICs among the
  * ranks as near, from its index in the node on), at most its slice of what
  * the node's ranks move out (pair_net_Bps: their own host links where those
- * bind); a rank with no NIC near it keeps that slice. Also the figure and
- * the rails a ring or tree channel crosses nodes on (net_ch_Bps,
- * net_rails). */
-static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
+ * bind); a rank with no NIC near it keeps that slice. Also the rails a
+ * ring or tree channel crosses nodes on (net_rails) and what it crosses
+ * them with (rail_figures). */
+static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *node_cut,
+                           cr_diag *d)
 {
     const cr_topo *t = c->topo;
     int n = c->n;
@@ -247,6 +325,8 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
     uint64_t *member = calloc((size_t)t->n_gpus / 64 + 1, sizeof *member);
     unsigned char *share = calloc((size_t)t->n_gpus + 1, 1);
     int *scratch = calloc((size_t)t->n_devs + 1, sizeof *scratch);
+    int *own_k = malloc((size_t)n * sizeof *own_k);
+    double *own_v = malloc((size_t)n * sizeof *own_v);
     c->rank_net_Bps = malloc((size_t)n * sizeof *c->rank_net_Bps);
     c->rank_net_hw = malloc((size_t)n * sizeof *c->rank_net_hw);
     c->rank_own_Bps = malloc((size_t)n * sizeof *c->rank_own_Bps);
@@ -255,9 +335,9 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
     c->nic_grp_Bps = malloc((size_t)n * sizeof *c->nic_grp_Bps);
     c->nic_grp_load = malloc(2 * (size_t)n * sizeof *c->nic_grp_load);
     cr_status st = CR_OK;
-    if (!m || !member || !share || !scratch || !c->rank_net_Bps || !c->rank_net_hw ||
-        !c->rank_own_Bps || !c->rank_own_hw || !c->rank_nic_grp || !c->nic_grp_Bps ||
-        !c->nic_grp_load) {
+    if (!m || !member || !share || !scratch || !own_k || !own_v || !c->rank_net_Bps ||
+        !c->rank_net_hw || !c->rank_own_Bps || !c->rank_own_hw || !c->rank_nic_grp ||
+        !c->nic_grp_Bps || !c->nic_grp_load) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
@@ -279,6 +359,8 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
             own += one;
             c->nic_one_Bps = fmin(c->nic_one_Bps, one);
         }
+        own_k[i] = k;
+        own_v[i] = own;
         bool nic_binds = k > 0 && own < c->pair_net_Bps;
         c->rank_net_Bps[i] = nic_binds ? own : c->pair_net_Bps;
         c->rank_net_hw[i] = nic_binds ? CR_HW_NET : c->nic_node_hw;
@@ -313,8 +395,11 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, cr_diag *d)
      * graphs), so the rails are the smallest node's ranks; a node of one
      * rank leaves by that rank alone */
     c->net_rails = c->ppn_min >= 2 ? c->ppn_min : 1;
+    st = rail_figures(c, node_cut, own_k, own_v, d);
 out:
     cr_nic_map_free(m);
+    free(own_k);
+    free(own_v);
     free(member);
     free(share);
     free(scratch);
@@ -351,6 +436,7 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
         return CR_OK;
     /* each topology node's first GPU rank (a GPU's index in its node picks
      * its NICs), and each NCCL node's: the same, or a domain's first rank */
+    double *node_cut = NULL;
     int *node_first = malloc((size_t)nt * sizeof *node_first);
     int *first = mnnvl ? malloc((size_t)nn * sizeof *first) : node_first;
     c->rank_node = malloc((size_t)n * sizeof *c->rank_node);
@@ -409,26 +495,39 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
      * on their own NICs (nic_node_Bps / ppn gave 8 + 2 ranks of h100-ib-4n
      * 126 / 5 GB/s a rank where the two ranks' PCIe links give 63 each) */
     c->pair_net_Bps = c->nic_node_Bps / c->ppn;
+    /* each node's egress (rail_figures): its cut, or on an NCCL node of
+     * several topology nodes (MNNVL) its ranks' slices */
+    int *on = calloc((size_t)nn, sizeof *on);
+    node_cut = malloc((size_t)nn * sizeof *node_cut);
+    if (!on || !node_cut) {
+        free(on);
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        on[c->rank_node[i]]++;
+    for (int x = 0; x < nn; x++)
+        node_cut[x] = HUGE_VAL;
     if (!mnnvl) {
-        int *on = calloc((size_t)nn, sizeof *on);
-        if (!on) {
-            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-            goto out;
-        }
-        for (int i = 0; i < n; i++)
-            on[c->rank_node[i]]++;
         double slice = HUGE_VAL;
         for (int j = 0; j < c->cuts->n_cuts; j++) {
             const cr_cut *cut = &c->cuts->cuts[j];
-            if (cut->kind == CR_CUT_NODE && cut->id >= 0 && cut->id < nn && on[cut->id] > 0)
-                slice = fmin(slice, fmin(cut->out_Bps, cut->in_Bps) / on[cut->id]);
+            if (cut->kind == CR_CUT_NODE && cut->id >= 0 && cut->id < nn && on[cut->id] > 0) {
+                double e = fmin(cut->out_Bps, cut->in_Bps);
+                slice = fmin(slice, e / on[cut->id]);
+                node_cut[cut->id] = fmin(node_cut[cut->id], e);
+            }
         }
-        free(on);
         if (isfinite(slice))
             c->pair_net_Bps = slice;
     }
-    st = rank_nics(c, node_first, d);
+    for (int x = 0; x < nn; x++)
+        if (!isfinite(node_cut[x]))
+            node_cut[x] = c->pair_net_Bps * on[x];
+    free(on);
+    st = rank_nics(c, node_first, node_cut, d);
 out:
+    free(node_cut);
     if (first != node_first)
         free(first);
     free(node_first);
@@ -996,6 +1095,7 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     free(ctx->rank_nic_grp);
     free(ctx->nic_grp_Bps);
     free(ctx->nic_grp_load);
+    free(ctx->rail_nic_Bps);
     free(ctx->node_rank);
     free(ctx->load);
     free(ctx->rail_memo);

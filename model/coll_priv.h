@@ -88,10 +88,12 @@ struct cr_coll_ctx {
      * ncclTopoGetLocalNet, the simulator's rule) up to pair_net_Bps =
      * nic_node_Bps / ppn (the ranks' own host links where those bind the
      * node), rank_net_hw[i] the class binding it (0 / NULL with one node);
-     * a ring or tree channel crosses a node boundary through one rank's
-     * NICs: net_ch_Bps (the least rank_net_Bps, class net_ch_hw), on one of
-     * net_rails rails (ppn where every node holds the same ppn >= 2 ranks,
-     * else 1); nic_one_Bps: the slowest single NIC a rank reaches the
+     * net_ch_Bps: the least rank_net_Bps (class net_ch_hw; point-to-
+     * point's channels per peer, algo_p2p.c); a ring or tree channel
+     * crosses a node boundary through one rank's NICs (net_ring_Bps
+     * below) on one of net_rails rails (ppn where every node holds the
+     * same ppn >= 2 ranks, else the fewest, at least 1);
+     * nic_one_Bps: the slowest single NIC a rank reaches the
      * network by (one NIC's rate where ranks share NICs or take several;
      * net_ch_Bps where no rank picks one);
      * a message to another node's rank at local index
@@ -108,6 +110,15 @@ struct cr_coll_ctx {
     cr_hw net_ch_hw;
     double nic_one_Bps;
     int net_rails;
+    /* What a ring's or tree's channel crosses a node boundary with
+     * (algo_direct.c algo_net_cap_Bps, coll.c rail_figures): a rail rank's
+     * NICs up to its node's egress over the rails that cross the node
+     * (net_ring_Bps, the least over the ranks; class net_ring_hw), the
+     * first j + 1 rails' distinct NICs together (rail_nic_Bps[j], the
+     * least over the nodes; NULL with one node). */
+    double net_ring_Bps;
+    cr_hw net_ring_hw;
+    double *rail_nic_Bps;
     /* A point-to-point pattern's network loads by NIC (algo_direct.c
      * rail_time), where ranks share NICs and move unequal bytes (a
      * sendrecv's one crossing rank a node, a gather's root): each rank at

@@ -2988,6 +2988,48 @@ static void test_a2a_shm_beside_p2p(void **state)
     cr_topo_free(t);
 }
 
+/* Rings across nodes whose rail ranks share one NIC (QA audit of PCIe
+ * clusters, item (4); tests/fixtures/xml/good-pcie-nic-node.xml: a 25 GB/s
+ * NIC under each socket's PCIe switch). NCCL charges each channel once
+ * against the NIC it crosses (src/graph/search.cc ncclTopoSearchRecNet),
+ * and each node has its own graph (src/init.cc AllGather3), so a node's
+ * egress is shared by the rails that cross it, not by all its ranks.
+ * --rails 1 (nic1 unwired), ranks 0,5,9,14,18,27: 2, 2, 1 and 1 ranks a
+ * node, so one rail (the two-rank nodes in at their first rank, out at
+ * the last, both on nic0): the ring gets the whole NIC, and the in-node
+ * hops 0 -> 5 and 9 -> 14 through host memory bind: 31.5 GB/s (a socket's
+ * PCIe uplink) at coll.eff.pcie x coll.eff.shm = 0.87 x 0.5
+ * (test_a2a_shm_beside_p2p's 0.435), the rate stated against the NIC
+ * (25 GB/s) that the simulator runs the ring's network hops through.
+ * Before: a rank's slice of a two-rank node's NIC, 12.5 GB/s x
+ * coll.eff.net 0.92, bound. Ranks 0,1 of every node (both rails wired):
+ * two rails, both on nic0 (their nearest; nic1 is across the sockets),
+ * so the ring crosses at one NIC, 25 GB/s x 0.92, where two slices of
+ * the node's two NICs gave 50 GB/s. */
+static void test_ring_shared_nic_whole(void **state)
+{
+    (void)state;
+    const char *node = "tests/fixtures/xml/good-pcie-nic-node.xml";
+    cr_topo *t1 = cr_test_gen_fat_tree(node, 4, 1, 0, 0, 0);
+    cr_topo *t2 = cr_test_gen_fat_tree(node, 4, 0, 0, 0, 0);
+    cr_coll_ctx *c6 = cr_test_coll_ctx(t1, "0,5,9,14,18,27");
+    cr_coll_ctx *c8 = cr_test_coll_ctx(t2, "0,1,8,9,16,17,24,25");
+    double S = 268435456.0;
+    cr_coll_result r =
+        eval(c6, CR_COLL_ALLGATHER, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, false);
+    assert_close(r.pred.wire_Bps, 31.5e9 * 0.435, 1e-9, 0);
+    assert_close(r.pred.link_Bps, 25e9, 1e-12, 0);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    r = eval(c8, CR_COLL_ALLGATHER, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, false);
+    assert_close(r.pred.wire_Bps, 25e9 * 0.92, 1e-9, 0);
+    assert_close(r.pred.link_Bps, 25e9, 1e-12, 0);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    cr_coll_ctx_free(c6);
+    cr_coll_ctx_free(c8);
+    cr_topo_free(t1);
+    cr_topo_free(t2);
+}
+
 /* Two predictions equal to the bit, reason included. */
 static void assert_same_pred(const cr_coll_pred *a, const cr_coll_pred *b, const char *what)
 {
@@ -3118,6 +3160,7 @@ int main(void)
         cmocka_unit_test(test_nic_cut_binds),
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_one_gpu_per_node_rails_alike),
+        cmocka_unit_test(test_ring_shared_nic_whole),
         cmocka_unit_test(test_request_checks),
         cmocka_unit_test(test_tree_loads),
         cmocka_unit_test(test_h100_ring_busbw),

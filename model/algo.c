@@ -1031,10 +1031,11 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
          * their 7.875 GB/s share: ring allgather LL, 16 ranks of such
          * nodes without peer access, 256 KiB, sim/pr 2.41; QA audit of
          * PCIe clusters). The other hops keep bw_eff, which the NICs'
-         * statement fits: each at its own figure, the simulator's rings
-         * (entering a node at member c, not NCCL's PCI order: doc/
-         * simulator.md) put network hops where coll has SHM ones, and one
-         * rank a socket ran LL128 at sim/pr 0.74. And where the channels'
+         * statement fits: each at its own figure was tried while the
+         * simulator's rings entered a node at member c (before they took
+         * NCCL's PCI order on PCIe nodes, doc/simulator.md), which put
+         * network hops where coll has SHM ones, and one rank a socket ran
+         * LL128 at sim/pr 0.74; not tried since. And where the channels'
          * cap binds below the links (or finish's terms slow the rate), the
          * links' own figure apart: a simulator caps each channel's flows
          * at the rate (link_eff; finish drops it where the links bind

@@ -822,6 +822,13 @@ static double transport_eff(xp *x, int a, int b)
     return e > 0 ? e : x->eff; /* in (0, 1]: cr_sim_coll_add checked */
 }
 
+/* transport_eff for flowsim_sym_alltoall: each cell's messages at their
+ * transport's figure, as one flow a pair runs them. */
+static double pair_eff(void *ctx, int a, int b)
+{
+    return transport_eff(ctx, a, b);
+}
+
 static cr_status direct(xp *x)
 {
     const cr_sim_coll_spec *sp = x->sp;
@@ -839,7 +846,7 @@ static cr_status direct(xp *x)
          * pair would not fit. */
         int m = x->s->sym_mode;
         if (m == CR_SIM_SYM_ON || (m == CR_SIM_SYM_AUTO && !budget_fits(x->s, (double)pairs))) {
-            int r = flowsim_sym_alltoall(x->s, x->op, S / n / x->eff, sp->step_lat_s,
+            int r = flowsim_sym_alltoall(x->s, x->op, S / n, pair_eff, x, sp->step_lat_s,
                                          sp->msg_cap_Bps, x->first, x->last);
             if (r > 0)
                 return CR_OK;

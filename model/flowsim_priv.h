@@ -428,16 +428,23 @@ void flowroute_pin_nics(cr_sim *s, const int *pin);
 
 /* ---------- all-to-all by symmetry (flowsim_sym.c) ---------- */
 
+/* A message's efficiency from op rank a to b (its wire bytes are its
+ * payload over it), in (0, 1]; < 0 when out of memory. */
+typedef double (*flowsim_pair_eff)(void *ctx, int a, int b);
+
 /* Adds op (every GPU of the topology a rank, the simulator's only op) as a
- * uniform all-to-all of `bytes` a flow, each flow's latency its path's or
- * step_lat_s where longer, between the markers first and last, one flow
- * per orbit of GPU pairs, each moving at most max_rate (a member's cap,
- * cr_sim_flow_cap; 0 none). Returns 1 when added, 0 when it does not apply
- * (nothing added: node structure, ranks, too many cells), -1 when out of
- * memory or at a budget, -2 when two GPUs have no route (the unmerged
- * expansion fails there too). */
-int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, double max_rate,
-                         int first, int last);
+ * uniform all-to-all of `payload` bytes a message, each message's flow
+ * carrying payload / eff(ctx, a, b) on the wire (its NCCL transport's
+ * figure: one for every pair of a cell, whose pairs the automorphisms map
+ * onto each other, node onto node and NVLink domain onto domain), each
+ * flow's latency its path's or step_lat_s where longer, between the
+ * markers first and last, one flow per orbit of GPU pairs, each moving at
+ * most max_rate (a member's cap, cr_sim_flow_cap; 0 none). Returns 1 when
+ * added, 0 when it does not apply (nothing added: node structure, ranks,
+ * too many cells), -1 when out of memory or at a budget, -2 when two GPUs
+ * have no route (the unmerged expansion fails there too). */
+int flowsim_sym_alltoall(cr_sim *s, int op, double payload, flowsim_pair_eff eff, void *ctx,
+                         double step_lat_s, double max_rate, int first, int last);
 
 /* The cell of the flow from GPU rank a to b. */
 int flowsim_sym_cell(const flowsim_sym *y, const cr_sim *s, int ga, int gb);

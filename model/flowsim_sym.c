@@ -3,10 +3,13 @@
  * A uniform all-to-all by symmetry (issue 17; doc/simulator.md, "All-to-all
  * by symmetry").
  *
- * Every flow of a uniform all-to-all over all GPUs has the same bytes and
- * start, so any automorphism of the fabric that maps nodes to nodes (each
- * node's devices in order, so that a GPU keeps its index in its node, its
- * NICs and its PXN relay) maps the simulation onto itself: max-min rates
+ * Every message of a uniform all-to-all over all GPUs has the same payload
+ * and start, and its wire bytes are that over its NCCL transport's figure
+ * (node-mates directly or through host memory, another node), which the
+ * automorphisms keep, so any automorphism of the fabric that maps nodes to
+ * nodes (each node's devices in order, so that a GPU keeps its index in
+ * its node, its NICs, its PXN relay and its way to a node-mate) maps the
+ * simulation onto itself: max-min rates
  * are unique, so flows of one orbit always have one rate, start and end
  * together, and resources of one orbit carry one load. The simulation of
  * the quotient, one flow per flow orbit (cell) over one representative
@@ -452,8 +455,8 @@ static int find_groups(symx *X, const cr_sim *s, flowsim_sym *y, int **gm_out, i
     return 1;
 }
 
-int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, double max_rate,
-                         int first, int last)
+int flowsim_sym_alltoall(cr_sim *s, int op, double payload, flowsim_pair_eff eff, void *ctx,
+                         double step_lat_s, double max_rate, int first, int last)
 {
     const cr_topo *t = s->t;
     if (s->sym || s->n_ops != 1 || t->n_nodes < 1 || op != 0)
@@ -614,7 +617,11 @@ int flowsim_sym_alltoall(cr_sim *s, int op, double bytes, double step_lat_s, dou
                                     y->cell_hw[cell][h] = uses[i].w;
                                 }
                         }
-                        int f = cr_sim_flow_add_uses(s, op, inv[ga], inv[gb], uses, nt, bytes,
+                        /* the cell's transport: its representative's */
+                        double e = eff(ctx, inv[ga], inv[gb]);
+                        if (!(e > 0))
+                            goto out;
+                        int f = cr_sim_flow_add_uses(s, op, inv[ga], inv[gb], uses, nt, payload / e,
                                                      fmax(lat, step_lat_s));
                         if (f < 0 || cr_sim_dep_add(s, first, f) || cr_sim_dep_add(s, f, last))
                             goto out;

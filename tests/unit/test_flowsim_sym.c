@@ -37,7 +37,8 @@ static cr_sim_coll_spec aspec(double bytes)
     return sp;
 }
 
-static cr_sim *run(const cr_topo *t, cr_sim_sym_mode m, const int *r, int n)
+static cr_sim *run_spec(const cr_topo *t, cr_sim_sym_mode m, const int *r, int n,
+                        const cr_sim_coll_spec *sp)
 {
     cr_diag d = {{0}};
     cr_sim *s = NULL;
@@ -45,24 +46,29 @@ static cr_sim *run(const cr_topo *t, cr_sim_sym_mode m, const int *r, int n)
     cr_sim_set_symmetry(s, m);
     if (m == CR_SIM_SYM_OFF)
         cr_sim_set_merge(s, false);
-    cr_sim_coll_spec sp = aspec(64e6);
     int op;
-    if (cr_sim_coll_add(s, &sp, r, n, &op, &d) != CR_OK || cr_sim_run(s, &d) != CR_OK)
+    if (cr_sim_coll_add(s, sp, r, n, &op, &d) != CR_OK || cr_sim_run(s, &d) != CR_OK)
         fail_msg("%s: %s", t->name, d.msg);
     return s;
 }
 
-/* Compares the all-to-all over all of t's GPUs by symmetry with the
+static cr_sim *run(const cr_topo *t, cr_sim_sym_mode m, const int *r, int n)
+{
+    cr_sim_coll_spec sp = aspec(64e6);
+    return run_spec(t, m, r, n, &sp);
+}
+
+/* Compares the all-to-all sp over all of t's GPUs by symmetry with the
  * unmerged one; returns the tasks the symmetric run took (0: it did not
  * apply and ran one flow per pair). */
-static long compare(const cr_topo *t)
+static long compare_spec(const cr_topo *t, const cr_sim_coll_spec *sp)
 {
     int n = t->n_gpus;
     int *r = malloc((size_t)n * sizeof *r);
     assert_non_null(r);
     for (int i = 0; i < n; i++)
         r[i] = i;
-    cr_sim *a = run(t, CR_SIM_SYM_ON, r, n), *b = run(t, CR_SIM_SYM_OFF, r, n);
+    cr_sim *a = run_spec(t, CR_SIM_SYM_ON, r, n, sp), *b = run_spec(t, CR_SIM_SYM_OFF, r, n, sp);
     cr_sim_stats sa = cr_sim_stats_get(a);
     assert_int_equal(cr_sim_stats_get(b).n_sym, 0);
     assert_close(cr_sim_makespan_s(a), cr_sim_makespan_s(b), REL, 0);
@@ -103,6 +109,12 @@ static long compare(const cr_topo *t)
     cr_sim_free(b);
     free(r);
     return tasks;
+}
+
+static long compare(const cr_topo *t)
+{
+    cr_sim_coll_spec sp = aspec(64e6);
+    return compare_spec(t, &sp);
 }
 
 static void test_sym_equals_unmerged_shipped(void **state)
@@ -210,12 +222,39 @@ static void test_sym_falls_back(void **state)
     cr_topo_free(t);
 }
 
+/* Each message at its NCCL transport's efficiency (cr_sim_coll_spec
+ * eff_mate, eff_shm, eff_net; flowsim_coll.c transport_eff) by symmetry
+ * too: the one-flow-a-pair expansion gives a network message bytes /
+ * eff_net on the wire, a node-mate's bytes / eff_mate or, through host
+ * memory, bytes / eff_shm, and the reduction by symmetry must give the
+ * same (it ran every cell at bw_eff). On h100-ib-4n (NVLink mates, NICs
+ * across) and on 4 nodes of tests/fixtures/xml/good-pcie-nic-node.xml
+ * without peer access (mates across the sockets through host memory). */
+static void test_sym_transport_effs(void **state)
+{
+    (void)state;
+    cr_sim_coll_spec sp = aspec(64e6);
+    sp.eff_mate = 0.8;
+    sp.eff_shm = 0.4;
+    sp.eff_net = 0.6;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
+    assert_true(compare_spec(t, &sp) > 0);
+    cr_topo_free(t);
+    t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 2, 64, 0, 2);
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    assert_true(compare_spec(t, &sp) > 0);
+    cr_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sym_equals_unmerged_shipped),
         cmocka_unit_test(test_sym_equals_unmerged_generated),
         cmocka_unit_test(test_sym_falls_back),
+        cmocka_unit_test(test_sym_transport_effs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,8 +289,10 @@ static cr_status rail_figures(cr_coll_ctx *c, const double *node_cut, const int 
         size_t k = (size_t)x * (size_t)R + (size_t)j;
         if (g < 0)
             nic[k] = HUGE_VAL; /* no NIC near: its share above */
-        else if (!seen[g]++)
+        else if (!seen[g]) {   /* each NIC group once (a flag: a count would wrap) */
+            seen[g] = 1;
             nic[k] += c->nic_grp_Bps[g];
+        }
     }
     for (int j = 0; j < R; j++)
         c->rail_nic_Bps[j] = HUGE_VAL;

@@ -692,8 +692,10 @@ static void finish(const struct cr_coll_ctx *c, const cr_coll_req *rq, const cr_
         o->bw_eff = 1.0;
         o->per_message = false;
         o->link_eff = 0;
-        if (o->algo == CR_ALGO_RING) /* the cut's figure for every hop */
-            o->eff_shm = 0;
+        /* the cut's figure for every hop and message: a transport's own
+         * (a direct pattern's, a ring's SHM hops) would run the simulator
+         * below the bw_eff of 1 stated here (review) */
+        o->eff_mate = o->eff_shm = o->eff_net = 0;
     }
     if (rq->bytes <= 0 || c->n < 2) {
         /* nothing moves: every part of the closed form is zero */

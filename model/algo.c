@@ -412,58 +412,6 @@ static double pipe_fill(double f, const double *t, int k)
     return fmin(1.0, f) * (sum - mx);
 }
 
-/* Busiest GPU's share of S sent along the intra-node tree chains across
- * nodes (doc/bounds.md 2.2.2). With a network, search.cc starts channel
- * c's chain at the GPU local to its NIC and walks the node from there, so
- * the chain heads rotate over the node's GPUs; each channel runs the two
- * trees on S/(2C), modelled (as flowsim_coll.c does) with tree 0's chain
- * headed at GPU c and tree 1's, reversed, at c+1. A GPU at chain position j
- * sends up (j > 0) and down (j < m-1). With C a multiple of m every GPU
- * sends 2(m-1)/m S; fewer channels leave some GPU in the middle of every
- * chain (2S). One node has no NIC to start from: every channel replays
- * one chain, and its middle GPUs send 2S (the caller's case). */
-static double chain_egress(int m, int C)
-{
-    if (m < 2 || C < 1)
-        return 0;
-    /* The edges counted in closed form (per call, this ran m x C x 2
-     * iterations of two divisions: half of `calibrate --nccl-tests` on a
-     * 2-node p5 log set). Each channel and tree gives GPU g two edges
-     * less one where it heads its chain (j = 0) and one where it ends it
-     * (j = m - 1): tree 0 (head ch % m) at ch % m = g and g + 1, tree 1
-     * (head (ch + 1) % m, reversed) at ch % m = g - 1 and g - 2, all mod
-     * m. cnt(r): channels with ch % m = r. Integer counts: the same
-     * edges, so the same worst. */
-    int q = C / m, rem = C % m;
-#define CHAIN_CNT(r) (q + ((r) < rem))
-    double worst = 0;
-    for (int g = 0; g < m; g++) {
-        int up = g + 1 < m ? g + 1 : 0, down = g > 0 ? g - 1 : m - 1,
-            down2 = g >= 2 ? g - 2 : g + m - 2;
-        int edges = 4 * C - CHAIN_CNT(g) - CHAIN_CNT(up) - CHAIN_CNT(down) - CHAIN_CNT(down2);
-        worst = fmax(worst, edges / (2.0 * C));
-    }
-#undef CHAIN_CNT
-    return worst;
-}
-
-/* Busiest node's share of S sent to the network by NCCL's double binary
- * tree over N nodes (cr_nccl_dtree): each tree carries S/2; a node sends it
- * up once if it has a parent and down once per child (doc/bounds.md
- * 2.2.2). Two nodes: S; N even >= 4: 2S (a node with a parent and two
- * children in one tree is a leaf with a parent in the other); N odd
- * (shifted tree) less where no node is interior in both. */
-static double dtree_egress(int N)
-{
-    double worst = 0;
-    for (int r = 0; r < N; r++) {
-        int k0, k1;
-        int p0 = cr_nccl_dtree(N, r, 0, &k0), p1 = cr_nccl_dtree(N, r, 1, &k1);
-        worst = fmax(worst, 0.5 * ((p0 >= 0) + k0 + (p1 >= 0) + k1));
-    }
-    return worst;
-}
-
 /* Levels of NCCL's double binary tree across N nodes (longest leaf-root
  * path in tree edges). */
 static int tree_levels(int N)
@@ -1076,7 +1024,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                  * middle: the leaf sends S up and gets S back, the root
                  * the reverse (traces/nvidia-h200-x2/kernels-nccl-Tree-
                  * Simple: 355 GB/s busbw, the ring's 349) */
-                w_in = N == 1 ? (c->ppn > 2 ? 2 : 1) * S : chain_egress(c->ppn, nch) * S;
+                w_in = N == 1 ? (c->ppn > 2 ? 2 : 1) * S : algo_chain_egress(c->ppn, nch) * S;
                 /* through host memory (SHM) every chain hop moves its S up
                  * and its S down at once: the two-way chain's share of
                  * the host paths (coll_priv.h), w_in / S of it into a
@@ -1107,7 +1055,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             t_in = w_in / r_in;
         double w_out = 0, r_out = 0, node_Bps = 0;
         if (N > 1 && c->nic_node_Bps > 0) {
-            w_out = algo == CR_ALGO_COLLNET ? S : dtree_egress(N) * S;
+            w_out = algo == CR_ALGO_COLLNET ? S : algo_dtree_egress(N) * S;
             /* the node's member egress: its NICs, or with few ranks per
              * node the ranks' own PCIe links (bound.c, member_flow) */
             /* and no more than the NICs NCCL's graph takes (one GPU a node:
@@ -1126,7 +1074,31 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                 r_out *= p->tree_eff;
             t_out = w_out / r_out;
         }
-        if (t_in >= t_out) {
+        /* PCIe-only nodes: the head GPU's one link carries its chain hops
+         * and its network traffic (algo_tree_head_link_s). Before, the two were
+         * priced apart, t_in and t_out, as on NVLink boards, where the
+         * chain is on NVLink and the network on PCIe: a tree allreduce of 1
+         * GiB over 4 nodes of 8 L40S with a NIC under each PCIe switch (QA
+         * audit of PCIe clusters, item (b)) came out 1.14-1.57x faster than
+         * the simulator, which runs both over the one link. Each at its
+         * transport's figure: the chain's as t_in prices it, against the
+         * links it states (r_in over link_in), the network's as t_out
+         * prices it against the node's egress. The rate is then stated
+         * against the head's link, so a simulator running the tree's hops
+         * at bw_eff loads that link as this does. */
+        double t_head = 0, w_head = 0;
+        if (algo == CR_ALGO_TREE && !(c->up_Bps > 0) && N > 1 && c->ppn > 1 && r_in > 0 &&
+            r_out > 0 && node_Bps > 0) {
+            double link_in = shm_in > 0 ? shm_in : algo_intra_Bps(c);
+            double e_chain = fmin(1.0, r_in / link_in), e_net = fmin(1.0, r_out / node_Bps);
+            t_head =
+                algo_tree_head_link_s(c, nch, S, c->gpu_Bps * e_chain, c->gpu_Bps * e_net, &w_head);
+        }
+        if (t_head > t_in && t_head > t_out) {
+            o->wire_bytes = w_head;
+            o->wire_Bps = w_head / t_head;
+            o->link_Bps = c->gpu_Bps;
+        } else if (t_in >= t_out) {
             o->wire_bytes = w_in;
             o->wire_Bps = r_in;
             o->link_Bps = nv_in ? c->nvls_Bps : shm_in > 0 ? shm_in : algo_intra_Bps(c);
@@ -1135,7 +1107,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
             o->wire_Bps = r_out;
             o->link_Bps = node_Bps; /* t_out > t_in >= 0: the block above ran */
         }
-        t = fmax(fmax(t_in, t_out), ll_s);
+        t = fmax(fmax(fmax(t_in, t_out), t_head), ll_s);
         /* Stages one loop crosses. NVLS tree (all_reduce.h NVLS_TREE):
          * copy into the NVLS buffer, switch reduce, L network hops up each
          * followed by a combine (switch reduce + network receive), L hops

@@ -129,6 +129,21 @@ double algo_hw_lat_us(const struct cr_coll_ctx *c, int row, int na, int p);
 /* NCCL's own hwLat, whatever the GPUs (us). */
 double algo_nccl_hw_lat_us(int row, int na, int p);
 
+/* algo_tree.c. The busiest GPU's share of S on a tree's chains inside
+ * the nodes, m ranks a node and C channels (0 below 2 ranks). */
+double algo_chain_egress(int m, int C);
+
+/* The busiest node's share of S sent to the network by NCCL's double
+ * binary tree over N nodes. */
+double algo_dtree_egress(int N);
+
+/* On nodes without scale-up links, the busiest head GPU's link time (s):
+ * its chain bytes at r_chain plus its network bytes at r_net (B/s), C
+ * channels of S bytes; *bytes_out its bytes one way. 0 where no node holds
+ * two ranks or the nodes' ranks are not known. */
+double algo_tree_head_link_s(const struct cr_coll_ctx *c, int C, double S, double r_chain,
+                             double r_net, double *bytes_out);
+
 /* NCCL's log2i: the floor of log2(x), -1 below 1. */
 int algo_log2i(double x);
 

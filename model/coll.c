@@ -794,6 +794,26 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
             if (mark[v] > c->ppn)
                 c->ppn = mark[v];
         }
+        /* each NCCL node's ranks, nodes by their first rank */
+        c->node_ranks = mnnvl ? NULL : calloc((size_t)c->n_nodes, sizeof *c->node_ranks);
+        if (!mnnvl && !c->node_ranks) {
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (int v = 0; v < nd && c->node_ranks; v++)
+            mark[v] = -1;
+        int k = 0;
+        for (int i = 0; i < n && c->node_ranks; i++) {
+            int node = node_of_rank(c, i);
+            if (node < 0 || node >= nd || (mark[node] < 0 && k == c->n_nodes)) {
+                free(c->node_ranks); /* a rank outside NCCL's nodes: no figure */
+                c->node_ranks = NULL;
+                break;
+            }
+            if (mark[node] < 0)
+                mark[node] = k++;
+            c->node_ranks[mark[node]]++;
+        }
     }
     c->intra_hw = c->up_Bps > 0 ? CR_HW_NVLINK : CR_HW_PCI;
     c->pair_up_Bps = 0;
@@ -1088,6 +1108,7 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     cr_cuts_free(ctx->cuts);
     free(ctx->att_hbm_Bps);
     free(ctx->rank_node);
+    free(ctx->node_ranks);
     free(ctx->rank_local);
     free(ctx->rank_net_Bps);
     free(ctx->a2a_cnt);

@@ -133,6 +133,11 @@ struct cr_coll_ctx {
     double *nic_grp_load; /* 2 per group: rail_time's scratch (out, in) */
     int n_nic_grps;
     int *rank_node, *rank_local, *node_rank;
+    /* ranks on each of NCCL's nodes, the nodes in the order of their first
+     * rank (NCCL's node index, which ncclGetDtree numbers; the simulator's
+     * node_groups): n_nodes entries, NULL with one node or an MNNVL domain
+     * (algo_tree.c algo_tree_head_link_s) */
+    int *node_ranks;
     int node_slots, rail_nodes;
     int *a2a_cnt;
     double *load;

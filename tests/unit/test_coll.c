@@ -2399,22 +2399,26 @@ static void test_p2p_one_nic_per_pair(void **state)
     cr_coll_result r =
         eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
     assert_true(r.pred.supported);
+    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 50e9), 1e-9, 0);
     assert_close(r.pred.link_Bps, 50e9, 1e-12, 0);
     assert_string_equal(r.bound.binding, "node-nics");
     assert_close(r.bound.bound_s, S / 400e9, 1e-9, 0);
     r = eval(c, CR_COLL_GATHER, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, 24.0 / 32 * S / (e * 50e9), 1e-9, 0);
     assert_string_equal(r.bound.terms[0].name, "gpu-ports");
     assert_close(r.bound.terms[0].bytes, 31.0 / 32 * S, 1e-12, 0);
     assert_close(r.bound.terms[0].cap_Bps, 513e9, 1e-12, 0);
     r = eval(c, CR_COLL_SCATTER, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, 28.0 / 32 * S / (e * 450e9), 1e-9, 0);
     assert_close(r.pred.link_Bps, 450e9, 1e-12, 0);
     cr_coll_ctx_free(c);
     c = cr_test_coll_ctx(t, "0-31:8");
     no_p2p_channel_limit(c);
     r = eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 63e9), 1e-9, 0);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
@@ -2495,6 +2499,7 @@ static void test_nvls_agrs_own_copy(void **state)
         cr_coll_result r = eval(c, colls[k], S, CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
         assert_true(r.pred.supported);
         assert_close(r.pred.wire_bytes, S, 1e-12, 0);
+        print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
         assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (eff * 450e9), 1e-9, 0);
         assert_string_equal(r.bound.terms[0].name, "gpu-ports");
         assert_close(r.bound.terms[0].bytes, 7.0 / 8 * S, 1e-12, 0);
@@ -2978,6 +2983,7 @@ static void test_a2a_shm_beside_p2p(void **state)
     cr_coll_result r =
         eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_int_equal(r.pred.algo, CR_ALGO_DIRECT);
+    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, per * (1 / 0.435 + 6 / 0.87) / 31.5e9, 1e-9,
                  0);
     assert_true(r.pred.pred_s > per * (1 / 0.435 + 6 / 0.87) / 31.5e9);
@@ -3028,6 +3034,42 @@ static void test_ring_shared_nic_whole(void **state)
     cr_coll_ctx_free(c8);
     cr_topo_free(t1);
     cr_topo_free(t2);
+}
+
+/* A tree's head GPU on a PCIe-only node moves its chain hop and the tree's
+ * network traffic over its one PCIe link (NCCL: src/graph/connect.cc
+ * ncclTopoPreset, the head treeIntra[0] takes the tree's parent and a
+ * child beside its chain neighbour; search.cc ncclTopoSearchRecGpu charges
+ * both paths to the GPU's link). Ranks 0,5,9,14,18,27 of 4 nodes of
+ * good-pcie-nic-node.xml: one rail (the one-rank nodes), so every channel
+ * heads both trees at the node's first rank; node 1 (ranks 9 and 14, on
+ * the two sockets) has parent and children 1 + 0 in tree 0 and 1 + 2 in
+ * tree 1 (ncclGetDtree over 4 nodes: node 1 a leaf of node 2, mirrored node
+ * 2's place). Its head, rank 9, sends and receives its chain edge in both
+ * trees, S each way, at host memory's figure (the hop crosses the sockets:
+ * coll.eff.pcie 0.87 x coll.eff.shm 0.5), and 4 tree edges of S/2, 2S, at
+ * the network's (coll.eff.net 0.92): S / (31.5 GB/s x 0.435) + 2S / (31.5
+ * GB/s x 0.92), which binds (the NIC's 2S / 25 GB/s x 0.92 is less). Before,
+ * the two were priced apart (t_in S at 0.435, t_out 2S at the NIC's 0.92:
+ * wire_bytes 2S, 1.19x faster than the simulator). */
+static void test_tree_head_link_pcie(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 0, 0, 0, 0);
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,5,9,14,18,27");
+    double S = 1073741824.0;
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_TREE, CR_PROTO_SIMPLE, CR_MECH_NONE, false);
+    assert_close(r.pred.wire_bytes, 3 * S, 1e-12, 0);
+    assert_close(r.pred.link_Bps, 31.5e9, 1e-12, 0);
+    /* the transfer time carries the pipeline's fill too (a few per cent) */
+    double t_head = S / (31.5e9 * 0.87 * 0.5) + 2 * S / (31.5e9 * 0.92);
+    double t_wire = r.pred.wire_bytes / r.pred.wire_Bps;
+    assert_true(t_wire >= t_head);
+    assert_close(t_wire, t_head, 0.02, 0);
+    assert_true(r.pred.pred_s >= r.bound.bound_s);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
 }
 
 /* Two predictions equal to the bit, reason included. */
@@ -3161,6 +3203,7 @@ int main(void)
         cmocka_unit_test(test_one_gpu_per_node),
         cmocka_unit_test(test_one_gpu_per_node_rails_alike),
         cmocka_unit_test(test_ring_shared_nic_whole),
+        cmocka_unit_test(test_tree_head_link_pcie),
         cmocka_unit_test(test_request_checks),
         cmocka_unit_test(test_tree_loads),
         cmocka_unit_test(test_h100_ring_busbw),

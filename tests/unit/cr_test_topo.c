@@ -31,6 +31,19 @@ cr_coll_ctx *cr_test_coll_ctx(cr_topo *t, const char *ranks)
     return c;
 }
 
+cr_topo *cr_test_gen_fat_tree_opts(const cr_topo_gen_fat_tree *o)
+{
+    char *xml = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    if (cr_topo_gen_fat_tree_xml(o, &xml, &len, &d) != CR_OK ||
+        cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d) != CR_OK)
+        fail_msg("topo gen: %s", d.msg);
+    free(xml);
+    return t;
+}
+
 cr_topo *cr_test_gen_fat_tree(const char *node, int nodes, int rails, int radix, double oversub,
                               int tiers)
 {
@@ -40,13 +53,5 @@ cr_topo *cr_test_gen_fat_tree(const char *node, int nodes, int rails, int radix,
                               .leaf_radix = radix,
                               .oversub = oversub,
                               .tiers = tiers};
-    char *xml = NULL;
-    size_t len = 0;
-    cr_diag d = {{0}};
-    cr_topo *t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "topo gen fat-tree", &t, &d) != CR_OK)
-        fail_msg("topo gen: %s", d.msg);
-    free(xml);
-    return t;
+    return cr_test_gen_fat_tree_opts(&o);
 }

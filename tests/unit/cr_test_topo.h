@@ -6,6 +6,7 @@
 
 #include "coll.h"
 #include "topo.h"
+#include "topo_gen.h"
 
 /* A shipped topology by name (or a file); free with cr_topo_free(). */
 cr_topo *cr_test_open_topo(const char *name);
@@ -19,5 +20,9 @@ cr_coll_ctx *cr_test_coll_ctx(cr_topo *t, const char *ranks);
  * tiers); free with cr_topo_free(). */
 cr_topo *cr_test_gen_fat_tree(const char *node, int nodes, int rails, int radix, double oversub,
                               int tiers);
+
+/* The same from the generator's own options (e.g. .spines); free with
+ * cr_topo_free(). */
+cr_topo *cr_test_gen_fat_tree_opts(const cr_topo_gen_fat_tree *o);
 
 #endif

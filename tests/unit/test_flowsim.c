@@ -732,14 +732,8 @@ static void test_p2p_transport_effs(void **state)
     cr_topo_gen_fat_tree o = {.nodes = 4,
                               .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
                               .spines = CR_TOPO_GEN_SPINES_SHARED};
-    char *xml = NULL;
-    size_t len = 0;
+    cr_topo *t = cr_test_gen_fat_tree_opts(&o);
     cr_diag d = {{0}};
-    cr_topo *t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
-        fail_msg("topo gen: %s", d.msg);
-    free(xml);
     int r[32];
     for (int i = 0; i < 32; i++)
         r[i] = i;
@@ -786,14 +780,8 @@ static void test_ring_shm_hops_own_eff(void **state)
     cr_topo_gen_fat_tree o = {.nodes = 4,
                               .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
                               .spines = CR_TOPO_GEN_SPINES_SHARED};
-    char *xml = NULL;
-    size_t len = 0;
+    cr_topo *t = cr_test_gen_fat_tree_opts(&o);
     cr_diag d = {{0}};
-    cr_topo *t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
-        fail_msg("topo gen: %s", d.msg);
-    free(xml);
     assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
     int r[16];
     for (int i = 0; i < 16; i++)
@@ -841,14 +829,8 @@ static void test_ring_pci_order_on_pcie_nodes(void **state)
     cr_topo_gen_fat_tree o = {.nodes = 4,
                               .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
                               .spines = CR_TOPO_GEN_SPINES_SHARED};
-    char *xml = NULL;
-    size_t len = 0;
+    cr_topo *t = cr_test_gen_fat_tree_opts(&o);
     cr_diag d = {{0}};
-    cr_topo *t = NULL;
-    if (cr_topo_gen_fat_tree_xml(&o, &xml, &len, &d) != CR_OK ||
-        cr_topo_xml_load_memory(xml, len, "gen.xml", &t, &d) != CR_OK)
-        fail_msg("topo gen: %s", d.msg);
-    free(xml);
     assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
     int r[32];
     for (int i = 0; i < 32; i++)

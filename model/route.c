@@ -29,6 +29,17 @@ static double residual(const cr_topo *t, const double *flow, int l, int from)
     return from == k->a ? k->count * k->bw_ab_Bps - flow[l] : k->count * k->bw_ba_Bps + flow[l];
 }
 
+/* Whether a search may step over link l into w, from v along the arc
+ * from -> (the other end): w not reached yet, l of a kind in the mask,
+ * and, where flow is given, residual capacity on that arc. The one
+ * test of both searches below. */
+static bool arc_open(const cr_topo *t, const double *flow, int l, int w, int from, unsigned kinds,
+                     const int *via)
+{
+    return via[w] == -2 && (kinds & (1u << t->links[l].kind)) &&
+           !(flow && residual(t, flow, l, from) <= ROUTE_EPS_BPS);
+}
+
 /* The one breadth-first search of the routes: from device s over links
  * of the kinds in the mask (with residual capacity where flow is given);
  * GPUs other than s forward only under transit (route.h). Stops on
@@ -51,9 +62,7 @@ static int search(const cr_topo *t, const double *flow, int s, int target, cr_de
         for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
             int l = t->adj[i];
             int w = cr_link_other(&t->links[l], v);
-            if (via[w] != -2 || !(kinds & (1u << t->links[l].kind)))
-                continue;
-            if (flow && residual(t, flow, l, v) <= ROUTE_EPS_BPS)
+            if (!arc_open(t, flow, l, w, v, kinds, via))
                 continue;
             via[w] = l;
             queue[tail++] = w;
@@ -133,10 +142,8 @@ static bool augmenting_path(const cr_topo *t, const double *flow, int s, int d, 
             for (int i = t->adj_off[v]; i < t->adj_off[v + 1]; i++) {
                 int l = t->adj[i];
                 int w = cr_link_other(&t->links[l], v);
-                if (via[w] != -2 || !(kinds & (1u << t->links[l].kind)))
-                    continue;
                 /* forward: the arc v -> w; backward: w -> v */
-                if (residual(t, flow, l, fwd ? v : w) <= ROUTE_EPS_BPS)
+                if (!arc_open(t, flow, l, w, fwd ? v : w, kinds, via))
                     continue;
                 via[w] = l;
                 q[(*tl)++] = w;

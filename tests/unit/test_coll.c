@@ -2935,6 +2935,10 @@ static void test_dead_end_ports(void **state)
     cr_topo_free(t);
 }
 
+/* The PCIe node of the QA audit of PCIe clusters (doc/simulator.md):
+ * 8 L40S on two sockets, a 200 Gb/s NIC under each PCIe switch. */
+#define PCIE_NIC_NODE "tests/fixtures/xml/good-pcie-nic-node.xml"
+
 /* PCIe GPUs across nodes (QA audit, good-pcie-nic-node.xml: l40s-pcie-8
  * with one 200 Gb/s NIC under each PCIe switch, four nodes on a fat
  * tree): a rank sends through its one nearest NIC (NCCL's
@@ -2946,7 +2950,7 @@ static void test_dead_end_ports(void **state)
 static void test_pcie_node_own_nic(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 0, 0, 0, 0);
+    cr_topo *t = cr_test_gen_fat_tree(PCIE_NIC_NODE, 4, 0, 0, 0, 0);
     cr_coll_ctx *c = cr_test_coll_ctx(t, "13,30");
     double S = 268435456.0;
     cr_coll_result r =
@@ -2977,7 +2981,7 @@ static void test_pcie_node_own_nic(void **state)
 static void test_a2a_shm_beside_p2p(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 0, 0, 0, 0);
+    cr_topo *t = cr_test_gen_fat_tree(PCIE_NIC_NODE, 4, 0, 0, 0, 0);
     cr_coll_ctx *c = cr_test_coll_ctx(t, "0-31:4");
     double S = 268435456.0, per = S / 8;
     cr_coll_result r =
@@ -3015,7 +3019,7 @@ static void test_a2a_shm_beside_p2p(void **state)
 static void test_ring_shared_nic_whole(void **state)
 {
     (void)state;
-    const char *node = "tests/fixtures/xml/good-pcie-nic-node.xml";
+    const char *node = PCIE_NIC_NODE;
     cr_topo *t1 = cr_test_gen_fat_tree(node, 4, 1, 0, 0, 0);
     cr_topo *t2 = cr_test_gen_fat_tree(node, 4, 0, 0, 0, 0);
     cr_coll_ctx *c6 = cr_test_coll_ctx(t1, "0,5,9,14,18,27");
@@ -3055,7 +3059,7 @@ static void test_ring_shared_nic_whole(void **state)
 static void test_tree_head_link_pcie(void **state)
 {
     (void)state;
-    cr_topo *t = cr_test_gen_fat_tree("tests/fixtures/xml/good-pcie-nic-node.xml", 4, 0, 0, 0, 0);
+    cr_topo *t = cr_test_gen_fat_tree(PCIE_NIC_NODE, 4, 0, 0, 0, 0);
     cr_coll_ctx *c = cr_test_coll_ctx(t, "0,5,9,14,18,27");
     double S = 1073741824.0;
     cr_coll_result r =

@@ -710,6 +710,18 @@ static void test_pcie_nodes_no_pxn(void **state)
     cr_topo_free(t);
 }
 
+/* The PCIe cluster of the QA audit (doc/simulator.md, "QA audit of PCIe
+ * clusters"): 4 nodes of tests/fixtures/xml/good-pcie-nic-node.xml (8
+ * L40S, two sockets, a 200 Gb/s NIC under each PCIe switch) on shared
+ * spines; free with cr_topo_free(). */
+static cr_topo *pcie_cluster_shared(void)
+{
+    cr_topo_gen_fat_tree o = {.nodes = 4,
+                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
+                              .spines = CR_TOPO_GEN_SPINES_SHARED};
+    return cr_test_gen_fat_tree_opts(&o);
+}
+
 /* A direct pattern's messages each at its own NCCL transport's efficiency
  * (algo_direct.c algo_direct_effs), on 4 nodes of
  * tests/fixtures/xml/good-pcie-nic-node.xml (8 L40S, two Intel sockets, a
@@ -729,10 +741,7 @@ static void test_pcie_nodes_no_pxn(void **state)
 static void test_p2p_transport_effs(void **state)
 {
     (void)state;
-    cr_topo_gen_fat_tree o = {.nodes = 4,
-                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
-                              .spines = CR_TOPO_GEN_SPINES_SHARED};
-    cr_topo *t = cr_test_gen_fat_tree_opts(&o);
+    cr_topo *t = pcie_cluster_shared();
     cr_diag d = {{0}};
     int r[32];
     for (int i = 0; i < 32; i++)
@@ -777,10 +786,7 @@ static void test_p2p_transport_effs(void **state)
 static void test_ring_shm_hops_own_eff(void **state)
 {
     (void)state;
-    cr_topo_gen_fat_tree o = {.nodes = 4,
-                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
-                              .spines = CR_TOPO_GEN_SPINES_SHARED};
-    cr_topo *t = cr_test_gen_fat_tree_opts(&o);
+    cr_topo *t = pcie_cluster_shared();
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
     int r[16];
@@ -826,10 +832,7 @@ static void test_ring_shm_hops_own_eff(void **state)
 static void test_ring_pci_order_on_pcie_nodes(void **state)
 {
     (void)state;
-    cr_topo_gen_fat_tree o = {.nodes = 4,
-                              .node = "tests/fixtures/xml/good-pcie-nic-node.xml",
-                              .spines = CR_TOPO_GEN_SPINES_SHARED};
-    cr_topo *t = cr_test_gen_fat_tree_opts(&o);
+    cr_topo *t = pcie_cluster_shared();
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
     int r[32];

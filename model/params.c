@@ -262,7 +262,7 @@ static const struct key keys[] = {
      "2.99 us, objective 0.2863 -> 0.2845; 0.2923 -> 0.2907 on the default rows up to 8 MiB, "
      "where 2.99 is a minimum too; session 26 tried it with an Ampere figure and dropped both), whose 8x H100 ring LL128 rows of 4-32 MiB were "
      "10-58 % slow with the shared figure (Together, NCCL 2.26.2; LLM-jp, NCCL 2.22.3) while "
-     "the Ampere boxes' were 14-53 % fast; Blackwell keeps the shared figure (the 8x B200's "
+     "the Ampere boxes' were 12-53 % fast; Blackwell keeps the shared figure (the 8x B200's "
      "16 MiB LL128 rows are 42-44 % fast with it already)"},
     {"coll.alpha.nvlink.simple", OFF(alpha_s[CR_HW_NVLINK][CR_PROTO_SIMPLE]), K_DOUBLE, {0, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE, FIT_A_NVL_SIMPLE}, 0, 1, "s",
      FIT_SRC "one sequential ring step over NVLink / NVSwitch, Simple (two slice handshakes: src/device/prims_simple.h, collectives.h; a broadcast's or reduce's chain hop pays half of it on Hopper and Blackwell, the whole on Ampere, doc/corpus.md Sessions 16 and 24; NCCL tuning.cc hwLat NVLINK "

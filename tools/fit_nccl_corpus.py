@@ -160,7 +160,7 @@ AMPERE = [("coll.ll_ch", "FIT_LL_CH_AMPERE", 4e9, 3e9, 50e9)]
 # the 16-rank tree; the Ampere clusters (ABCI, Sophia) 36 us for it.
 # And LL128's step over NVLink: the fitting half's 8x H100 ring LL128 rows
 # of 4-32 MiB (Together, LLM-jp) are 10-58 % slow at the shared figure
-# while the 8x A100's are 14-53 % fast (session 46; fitted with --limit
+# while the 8x A100's are 12-53 % fast (session 46; fitted with --limit
 # 67108864, the rows NCCL runs in LL128 reaching 32 MiB).
 HOPPER = [("coll.op_fixed.net", "FIT_OP_FIXED_NET_HOPPER", 7.01e-6, 0.1e-6, 30e-6),
           ("coll.alpha.nvlink.ll128", "FIT_A_NVL_LL128_HOPPER", 3.89e-6, 0.1e-6, 30e-6)]

@@ -234,6 +234,90 @@ typedef struct {
     const char *version, *algo, *proto, *rpp;
 } nccl_run;
 
+/* One log of the fit and the cross-check: the rows of one collective of
+ * one file. A file usually holds one collective's table; one that holds
+ * several (a script's runs of all_reduce_perf, all_gather_perf, ... into
+ * one log) is as many logs, each named "FILE (coll)". */
+typedef struct {
+    int file;    /* its file's index in the logs given */
+    char *label; /* the file's path, with " (coll)" where the file holds several */
+} cal_log;
+
+/* The log of file `file` and collective coll (a static name, NULL unknown)
+ * among units[0..*n): found, or added at *n (the caller sized units for one
+ * per collective, and unknown, per file). Sets log_coll[log] to coll. */
+static int unit_of(cal_log *units, const char **log_coll, int *n, int file, const char *coll)
+{
+    for (int u = 0; u < *n; u++)
+        if (units[u].file == file &&
+            (log_coll[u] == coll || (log_coll[u] && coll && !strcmp(log_coll[u], coll))))
+            return u;
+    units[*n].file = file;
+    log_coll[*n] = coll;
+    return (*n)++;
+}
+
+/* Sets each unit's label: its file's path, and " (coll)" where the file has
+ * several units. Errors: CR_ENOMEM. */
+static cr_status label_units(cal_log *units, const char **log_coll, int n, const char **logs)
+{
+    for (int u = 0; u < n; u++) {
+        int same = 0;
+        for (int v = 0; v < n; v++)
+            same += units[v].file == units[u].file;
+        const char *path = logs[units[u].file], *coll = log_coll[u] ? log_coll[u] : "?";
+        size_t len = strlen(path) + strlen(coll) + 4;
+        if (!(units[u].label = malloc(len)))
+            return CR_ENOMEM;
+        if (same > 1)
+            snprintf(units[u].label, len, "%s (%s)", path, coll);
+        else
+            snprintf(units[u].label, len, "%s", path);
+    }
+    return CR_OK;
+}
+
+/* "fitted from LOG, ... by commroof calibrate --nccl-tests": the files of
+ * the units in_fit, each once, with the collectives fitted where only some
+ * of a file's units (with rows) were. NULL: out of memory; free(). */
+static char *fit_source(const cal_log *units, const char **log_coll, const bool *in_fit,
+                        const int *log_rows, int n, const char **logs, int n_logs)
+{
+    size_t len = 64;
+    for (int u = 0; u < n; u++)
+        len += in_fit[u] ? strlen(logs[units[u].file]) + 24 : 0;
+    char *src = malloc(len);
+    if (!src)
+        return NULL;
+    strcpy(src, "fitted from ");
+    int k = 0;
+    for (int fi = 0; fi < n_logs; fi++) {
+        int with_rows = 0, fitted = 0;
+        for (int u = 0; u < n; u++)
+            if (units[u].file == fi) {
+                with_rows += log_rows[u] > 0;
+                fitted += in_fit[u];
+            }
+        if (!fitted)
+            continue;
+        if (k++)
+            strcat(src, ", ");
+        strcat(src, logs[fi]);
+        if (fitted == with_rows)
+            continue;
+        strcat(src, " (");
+        for (int u = 0, c = 0; u < n; u++)
+            if (units[u].file == fi && in_fit[u]) {
+                if (c++)
+                    strcat(src, ", ");
+                strcat(src, log_coll[u] ? log_coll[u] : "?");
+            }
+        strcat(src, ")");
+    }
+    strcat(src, " by commroof calibrate --nccl-tests");
+    return src;
+}
+
 /* A fit on one collective's rows moves coll.op_fixed, the fixed cost
  * every collective pays, against that collective's own step latencies,
  * which its rows cannot tell apart from it (one rank count, one
@@ -342,15 +426,20 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     cr_topo *t = NULL;
     cr_cnf *f = NULL;
     cr_vmeas_list l = {0};
-    const char **log_coll = calloc((size_t)n_logs, sizeof *log_coll);
-    bool *in_fit = calloc((size_t)n_logs, sizeof *in_fit), *one = calloc((size_t)n_logs, 1);
-    int *log_rows = calloc((size_t)n_logs, sizeof *log_rows);      /* rows each log gave the fit */
-    char(*log_why)[200] = calloc((size_t)n_logs, sizeof *log_why); /* its first left out */
+    /* the logs of the fit and the cross-check: each file's rows of one
+     * collective (cal_log); at most one per collective, or unknown, a file */
+    size_t max_units = (size_t)n_logs * (CR_COLL__COUNT + 1);
+    int n_units = 0;
+    cal_log *units = calloc(max_units, sizeof *units);
+    const char **log_coll = calloc(max_units, sizeof *log_coll);
+    bool *in_fit = calloc(max_units, sizeof *in_fit), *one = calloc(max_units, 1);
+    int *log_rows = calloc(max_units, sizeof *log_rows);      /* rows each log gave the fit */
+    char(*log_why)[200] = calloc(max_units, sizeof *log_why); /* its first left out */
     double *before = NULL, *after = NULL, *cross = NULL;
     char *src = NULL;
     cr_cnf_fit fit, *lolo = NULL;
     cr_diag d = {{0}};
-    if (!log_coll || !in_fit || !one || !log_rows || !log_why) {
+    if (!units || !log_coll || !in_fit || !one || !log_rows || !log_why) {
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
@@ -402,21 +491,25 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     note_fitted_base(t);
     int skipped = 0;
     char skip_why[200] = "", skip_src[128] = "";
-    for (int i = 0; i < n_logs; i++) {
+    for (int fi = 0; fi < n_logs; fi++) {
         size_t first = l.n;
         int tables_skipped = l.nccl_tables_skipped;
-        if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK ||
-            cr_validate_nccl_log_gave_rows(logs[i], &l, first, tables_skipped, &d) != CR_OK) {
+        if (cr_validate_read_nccl_tests(logs[fi], &lo, &l, &d) != CR_OK ||
+            cr_validate_nccl_log_gave_rows(logs[fi], &l, first, tables_skipped, &d) != CR_OK) {
             rc = cli_fail("calibrate", "%s", d.msg);
             goto out;
         }
-        if ((rc = cli_check_log_gpu("calibrate", t, logs[i], &l, first, false)) != CLI_OK)
+        if ((rc = cli_check_log_gpu("calibrate", t, logs[fi], &l, first, false)) != CLI_OK)
             goto out;
-        /* a static name: l.v moves as later logs are read */
-        log_coll[i] = cr_nccl_log_coll(cr_vcase_get(&l.v[first].c, "coll"), NULL);
         for (size_t j = first; j < l.n; j++) {
             bool added = false;
             char why[200];
+            /* a file may hold several collectives' tables (a script's runs
+             * into one log): each is a log of its own, so that --fit-coll
+             * and the cross-check take the rows of its collective (QA
+             * audit of pasted logs: the whole file was its first table's) */
+            int i = unit_of(units, log_coll, &n_units, fi,
+                            cr_nccl_log_coll(cr_vcase_get(&l.v[j].c, "coll"), NULL));
             cr_status st = cr_cnf_add(f, &l.v[j], i, &added, why, sizeof why, &d);
             if (st == CR_EINVAL) {
                 /* a bad --ranks is the user's (exit 2, as validate) */
@@ -438,14 +531,18 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     }
     /* a log none of whose rows the model predicts takes no part: said, and
      * the cross-check counts only the logs with rows */
+    if (label_units(units, log_coll, n_units, logs) != CR_OK) {
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
+    }
     int n_usable = 0;
-    for (int i = 0; i < n_logs; i++) {
+    for (int i = 0; i < n_units; i++) {
         n_usable += log_rows[i] > 0;
         if (!log_rows[i])
             fprintf(stderr,
                     "commroof calibrate: note: %s: none of its rows can be predicted on %s "
                     "(first: %s): it takes no part in the fit or the cross-check\n",
-                    logs[i], t->name, log_why[i]);
+                    units[i].label, t->name, log_why[i]);
     }
     size_t n_rows = 0;
     const cr_cnf_row *rows = cr_cnf_rows(f, &n_rows);
@@ -461,7 +558,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     }
     /* which logs the written fit uses */
     int n_fit = 0;
-    for (int i = 0; i < n_logs; i++) {
+    for (int i = 0; i < n_units; i++) {
         in_fit[i] =
             log_rows[i] > 0 && (!fit_coll || (log_coll[i] && !strcmp(log_coll[i], fit_coll)));
         n_fit += in_fit[i];
@@ -481,11 +578,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     /* the cross-check: with --fit-coll the other logs under the written fit;
      * otherwise each log under a fit on all the others (none with one log) */
     bool lolo_mode = !fit_coll && n_usable > 1;
-    fit_progress fp = {1, lolo_mode ? n_logs + 1 : 1, false};
+    fit_progress fp = {1, lolo_mode ? n_units + 1 : 1, false};
     if (cli_progress_enabled())
         cr_cnf_set_progress(f, show_progress, &fp);
     if (cr_cnf_predict(f, NULL, before, &d) != CR_OK ||
-        cr_cnf_fit_run(f, in_fit, n_logs, &fit, &d) != CR_OK ||
+        cr_cnf_fit_run(f, in_fit, n_units, &fit, &d) != CR_OK ||
         cr_cnf_predict(f, &fit, after, &d) != CR_OK) {
         end_progress(&fp);
         rc = cli_fail("calibrate", "%s", d.msg);
@@ -493,20 +590,20 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     }
     memcpy(cross, after, n_rows * sizeof *cross);
     if (lolo_mode) {
-        lolo = calloc((size_t)n_logs, sizeof *lolo);
+        lolo = calloc((size_t)n_units, sizeof *lolo);
         double *p = calloc(n_rows, sizeof *p);
         if (!lolo || !p) {
             free(p);
             rc = cli_fail("calibrate", "out of memory");
             goto out;
         }
-        for (int i = 0; i < n_logs; i++) {
+        for (int i = 0; i < n_units; i++) {
             if (!log_rows[i])
                 continue;
-            for (int j = 0; j < n_logs; j++)
+            for (int j = 0; j < n_units; j++)
                 one[j] = j != i;
             fp.fit = i + 2;
-            if (cr_cnf_fit_run(f, one, n_logs, &lolo[i], &d) != CR_OK ||
+            if (cr_cnf_fit_run(f, one, n_units, &lolo[i], &d) != CR_OK ||
                 cr_cnf_predict(f, &lolo[i], p, &d) != CR_OK) {
                 free(p);
                 end_progress(&fp);
@@ -522,24 +619,10 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     end_progress(&fp);
     cr_cnf_set_progress(f, NULL, NULL);
     /* the topology: fitted keys with the logs they came from */
-    {
-        size_t len = 64;
-        for (int i = 0; i < n_logs; i++)
-            len += in_fit[i] ? strlen(logs[i]) + 2 : 0;
-        src = malloc(len);
-        if (!src) {
-            rc = cli_fail("calibrate", "out of memory");
-            goto out;
-        }
-        strcpy(src, "fitted from ");
-        int k = 0;
-        for (int i = 0; i < n_logs; i++)
-            if (in_fit[i]) {
-                if (k++)
-                    strcat(src, ", ");
-                strcat(src, logs[i]);
-            }
-        strcat(src, " by commroof calibrate --nccl-tests");
+    src = fit_source(units, log_coll, in_fit, log_rows, n_units, logs, n_logs);
+    if (!src) {
+        rc = cli_fail("calibrate", "out of memory");
+        goto out;
     }
     if (cr_cnf_apply(t, &fit, src) != CR_OK) {
         rc = cli_fail("calibrate", "out of memory");
@@ -553,22 +636,22 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     for (size_t r = 0; r < n_rows; r++)
         violations += rows[r].violation;
     /* held out: the logs the cross-check predicts without fitting on them */
-    bool *held = calloc((size_t)n_logs, 1);
+    bool *held = calloc((size_t)n_units, 1);
     if (!held) {
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
     int n_held = 0;
-    for (int i = 0; i < n_logs; i++) {
+    for (int i = 0; i < n_units; i++) {
         held[i] = log_rows[i] > 0 && (lolo_mode || !in_fit[i]);
         n_held += held[i];
     }
     cr_cnf_stat hb[CR_CNF__BANDS + 1], ha[CR_CNF__BANDS + 1];
-    cr_cnf_stats(f, before, held, n_logs, hb);
-    cr_cnf_stats(f, cross, held, n_logs, ha);
+    cr_cnf_stats(f, before, held, n_units, hb);
+    cr_cnf_stats(f, cross, held, n_units, ha);
     /* each log's figures before and after, once for either output */
-    cr_cnf_stat(*lb)[CR_CNF__BANDS + 1] = malloc((size_t)n_logs * sizeof *lb);
-    cr_cnf_stat(*la)[CR_CNF__BANDS + 1] = malloc((size_t)n_logs * sizeof *la);
+    cr_cnf_stat(*lb)[CR_CNF__BANDS + 1] = malloc((size_t)n_units * sizeof *lb);
+    cr_cnf_stat(*la)[CR_CNF__BANDS + 1] = malloc((size_t)n_units * sizeof *la);
     if (!lb || !la) {
         free(lb);
         free(la);
@@ -576,11 +659,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
-    for (int i = 0; i < n_logs; i++) {
-        memset(one, 0, (size_t)n_logs);
+    for (int i = 0; i < n_units; i++) {
+        memset(one, 0, (size_t)n_units);
         one[i] = true;
-        cr_cnf_stats(f, before, one, n_logs, lb[i]);
-        cr_cnf_stats(f, held[i] ? cross : after, one, n_logs, la[i]);
+        cr_cnf_stats(f, before, one, n_units, lb[i]);
+        cr_cnf_stats(f, held[i] ? cross : after, one, n_units, la[i]);
     }
     FILE *rep = stdout;
     if (json && !out_path)
@@ -621,9 +704,9 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             json_array_append_new(jk, e);
         }
         json_object_set_new(o, "keys", jk);
-        for (int i = 0; i < n_logs; i++) {
+        for (int i = 0; i < n_units; i++) {
             json_t *e = json_object();
-            json_object_set_new(e, "log", json_string(logs[i]));
+            json_object_set_new(e, "log", json_string(logs[units[i].file]));
             json_object_set_new(e, "coll", json_string(log_coll[i] ? log_coll[i] : "?"));
             json_object_set_new(e, "role", json_string(held[i] ? "check" : "fit"));
             json_object_set_new(e, "rows", json_integer(log_rows[i]));
@@ -671,8 +754,11 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             free(buf);
             rep = stderr;
         }
-        fprintf(rep, "# commroof calibrate --nccl-tests: %d log(s), %zu rows on %s%s%s\n", n_logs,
-                n_rows, t->name, out_path ? " -> " : "", out_path ? out_path : "");
+        fprintf(rep, "# commroof calibrate --nccl-tests: %d log(s)", n_logs);
+        if (n_units > n_logs)
+            fprintf(rep, " holding the tables of %d collectives (each table a log below)", n_units);
+        fprintf(rep, ", %zu rows on %s%s%s\n", n_rows, t->name, out_path ? " -> " : "",
+                out_path ? out_path : "");
         if (fit.rows)
             fprintf(rep, "# fit on %d log(s)%s%s, %d rows: mean |ln(pred/measured)| %.4f -> %.4f\n",
                     n_fit, fit_coll ? " of " : "", fit_coll ? fit_coll : "", fit.rows,
@@ -745,7 +831,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     "misses them there), so they keep their shipped figure and the other keys "
                     "were fitted again without them\n",
                     pinned);
-        note_shared_fixed_cost(rep, &fit, log_coll, in_fit, n_logs);
+        note_shared_fixed_cost(rep, &fit, log_coll, in_fit, n_units);
         fprintf(rep, "# cross-check: %s\n",
                 lolo_mode ? "each log predicted by a fit on the other logs (leave-one-log-out)"
                 : fit_coll && n_held ? "logs of other collectives, predicted by the fit above"
@@ -756,13 +842,13 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                 "before", "p90", "after", "p90");
         fprintf(rep, "# %-48s %-5s %-8s %5s %8s %8s %8s %8s\n", "", "", "", "", "med|err|%", "%",
                 "med|err|%", "%");
-        for (int i = 0; i < n_logs; i++)
-            print_bands(rep, base_of(logs[i]), held[i] ? "check" : "fit", lb[i], la[i]);
+        for (int i = 0; i < n_units; i++)
+            print_bands(rep, base_of(units[i].label), held[i] ? "check" : "fit", lb[i], la[i]);
         if (n_held) {
             print_bands(rep, "(held-out logs together)", "check", hb, ha);
             /* per log, as the pooled figure can hide one */
             int nw = 0;
-            for (int i = 0; i < n_logs; i++) {
+            for (int i = 0; i < n_units; i++) {
                 int wb = held[i] ? log_worse(lb[i], la[i]) : -1;
                 if (wb < 0)
                     continue;
@@ -770,7 +856,8 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                     fprintf(rep, "# note: held-out log(s) clearly worse calibrated than as "
                                  "shipped (a band's median |err| up by more than 5 points and "
                                  "by half): ");
-                fprintf(rep, "%s%s (%s %.1f -> %.1f %%)", nw > 1 ? ", " : "", base_of(logs[i]),
+                fprintf(rep, "%s%s (%s %.1f -> %.1f %%)", nw > 1 ? ", " : "",
+                        base_of(units[i].label),
                         wb == CR_CNF__BANDS ? "all rows" : cr_cnf_band_name(wb),
                         lb[i][wb].median_pct, la[i][wb].median_pct);
             }
@@ -806,6 +893,9 @@ out:
     free(before);
     free(after);
     free(cross);
+    for (int u = 0; u < n_units; u++)
+        free(units[u].label);
+    free(units);
     free(log_coll);
     free(in_fit);
     free(one);

@@ -174,6 +174,11 @@ bool cli_is_stdout(const char *path);
  * 0 when path is NULL or elsewhere, else the usage status it printed. */
 int cli_check_not_stdout(const char *cmd, const char *opt, const char *path, bool json);
 
+/* Prints to o one "# nccl-tests FILE: N row(s) from line L: COLL (collective
+ * from: ...), N ranks (from: ...)" line per table of the nccl-tests logs in
+ * l: where each table's collective and rank count came from. */
+void cli_print_log_tables(FILE *o, const cr_vmeas_list *l);
+
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too, or a copy of it: its rows would count twice, and calibrate's
  * cross-check would see its own fit) and an output path that is one of them (out, NULL for

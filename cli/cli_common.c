@@ -327,6 +327,41 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
     return 0;
 }
 
+/* One line per table of the nccl-tests logs read (consecutive cases of one
+ * file with the same collective, rank count and sources): where its
+ * collective and rank count came from (validate, calibrate). */
+void cli_print_log_tables(FILE *o, const cr_vmeas_list *l)
+{
+    for (size_t i = 0; i < l->n;) {
+        const cr_vmeas *m = &l->v[i];
+        if (!m->nranks_source[0]) {
+            i++;
+            continue;
+        }
+        const char *colon = strrchr(m->source, ':');
+        int flen = colon ? (int)(colon - m->source) : (int)strlen(m->source);
+        size_t j = i + 1;
+        for (; j < l->n; j++) {
+            const cr_vmeas *x = &l->v[j];
+            if (strncmp(x->source, m->source, (size_t)flen + 1) ||
+                strcmp(x->nranks_source, m->nranks_source) ||
+                strcmp(x->coll_source, m->coll_source) || strcmp(x->note, m->note) ||
+                strcmp(cr_vcase_get(&x->c, "coll"), cr_vcase_get(&m->c, "coll")) ||
+                strcmp(cr_vcase_get(&x->c, "nranks"), cr_vcase_get(&m->c, "nranks")))
+                break;
+        }
+        /* a log's rows are at its lines, a JSON file's at its results' items */
+        const char *at = colon ? colon + 1 : "?";
+        fprintf(o,
+                "# nccl-tests %.*s: %zu row(s) from %s%s: %s (collective from: %s), %s "
+                "ranks (from: %s)%s%s\n",
+                flen, m->source, j - i, strncmp(at, "results[", 8) ? "line " : "", at,
+                cr_vcase_get(&m->c, "coll"), m->coll_source, cr_vcase_get(&m->c, "nranks"),
+                m->nranks_source, m->note[0] ? "; " : "", m->note);
+        i = j;
+    }
+}
+
 const char *cli_field(char *buf, size_t n, const char *s, int max)
 {
     snprintf(buf, n, "%.*s", max > 0 ? max : (int)n, s ? s : "");

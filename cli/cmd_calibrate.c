@@ -759,6 +759,10 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             fprintf(rep, " holding the tables of %d collectives (each table a log below)", n_units);
         fprintf(rep, ", %zu rows on %s%s%s\n", n_rows, t->name, out_path ? " -> " : "",
                 out_path ? out_path : "");
+        /* where each table's collective and rank count came from, as
+         * validate says: a shortened rank list is fitted at busbw/algbw's
+         * count (QA audit of pasted logs: calibrate did not say) */
+        cli_print_log_tables(rep, &l);
         if (fit.rows)
             fprintf(rep, "# fit on %d log(s)%s%s, %d rows: mean |ln(pred/measured)| %.4f -> %.4f\n",
                     n_fit, fit_coll ? " of " : "", fit_coll ? fit_coll : "", fit.rows,

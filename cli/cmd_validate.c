@@ -87,40 +87,6 @@ static double us(double s)
     return s * 1e6;
 }
 
-/* One line per table of the nccl-tests logs read (consecutive cases of one
- * file with the same collective, rank count and sources): where its
- * collective and rank count came from. */
-static void print_log_tables(const cr_vmeas_list *l)
-{
-    for (size_t i = 0; i < l->n;) {
-        const cr_vmeas *m = &l->v[i];
-        if (!m->nranks_source[0]) {
-            i++;
-            continue;
-        }
-        const char *colon = strrchr(m->source, ':');
-        int flen = colon ? (int)(colon - m->source) : (int)strlen(m->source);
-        size_t j = i + 1;
-        for (; j < l->n; j++) {
-            const cr_vmeas *x = &l->v[j];
-            if (strncmp(x->source, m->source, (size_t)flen + 1) ||
-                strcmp(x->nranks_source, m->nranks_source) ||
-                strcmp(x->coll_source, m->coll_source) || strcmp(x->note, m->note) ||
-                strcmp(cr_vcase_get(&x->c, "coll"), cr_vcase_get(&m->c, "coll")) ||
-                strcmp(cr_vcase_get(&x->c, "nranks"), cr_vcase_get(&m->c, "nranks")))
-                break;
-        }
-        /* a log's rows are at its lines, a JSON file's at its results' items */
-        const char *at = colon ? colon + 1 : "?";
-        printf("# nccl-tests %.*s: %zu row(s) from %s%s: %s (collective from: %s), %s "
-               "ranks (from: %s)%s%s\n",
-               flen, m->source, j - i, strncmp(at, "results[", 8) ? "line " : "", at,
-               cr_vcase_get(&m->c, "coll"), m->coll_source, cr_vcase_get(&m->c, "nranks"),
-               m->nranks_source, m->note[0] ? "; " : "", m->note);
-        i = j;
-    }
-}
-
 /* "FILE: range \"cr:...\": reason" for a case m the model rejected with
  * msg (which may start with m's source already). */
 static void eval_skip_why(const cr_vmeas *m, const char *msg, char *buf, size_t n)
@@ -572,7 +538,7 @@ int cli_cmd_validate(int argc, char **argv)
             printf("# %d case(s) combined over the traces of up to %d ranks of one run: per "
                    "iteration, last end - last start over the ranks (doc/validation.md)\n",
                    mi.merged, mi.ranks_max);
-        print_log_tables(&l);
+        cli_print_log_tables(stdout, &l);
         if (mi.rank_alone)
             printf("# note: %d case(s) from one rank of a multi-process job whose other ranks' "
                    "traces are missing: their times include waiting for the late rank (give "

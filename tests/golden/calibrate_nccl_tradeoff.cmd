@@ -7,4 +7,4 @@
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
 C=validate/corpus/h100-net-10n
-$CR calibrate --nccl-tests $C/xxrjun-cluster01-n10g8-all_reduce_perf.log $C/xxrjun-cluster01-n10g8-all_gather_perf.log --topo topologies/h100-ib-128n.xml --ranks 0-79 --fit-coll all_reduce -o "$d/out.xml" 2>&1 | sed "s|$d/|TMP/|g" | head -3
+$CR calibrate --nccl-tests $C/xxrjun-cluster01-n10g8-all_reduce_perf.log $C/xxrjun-cluster01-n10g8-all_gather_perf.log --topo topologies/h100-ib-128n.xml --ranks 0-79 --fit-coll all_reduce -o "$d/out.xml" 2>&1 | sed "s|$d/|TMP/|g" | grep -v "^# nccl-tests" | head -3

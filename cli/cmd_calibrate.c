@@ -529,6 +529,13 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
             }
         }
     }
+    /* the same run in two logs would count twice, and the cross-check
+     * would hold out a copy of what it fitted (QA audit of calibrate: a
+     * log's table pasted into another file) */
+    if (cr_validate_nccl_logs_distinct(&l, 0, &d) != CR_OK) {
+        rc = cli_fail("calibrate", "%s", d.msg);
+        goto out;
+    }
     /* a log none of whose rows the model predicts takes no part: said, and
      * the cross-check counts only the logs with rows */
     if (label_units(units, log_coll, n_units, logs) != CR_OK) {
@@ -1049,6 +1056,17 @@ int cli_cmd_calibrate(int argc, char **argv)
      * /dev/stdout --json) read as neither */
     if ((rc = cli_check_not_stdout("calibrate", "-o", out_path, json)) != 0)
         goto out;
+    /* the fitted topology is written expanded, without the base's
+     * comments, templates and ranges: over the base itself that would
+     * lose them (QA audit of calibrate) */
+    if (out_path && topo_name && cli_same_file(topo_name, out_path)) {
+        rc = cli_usage_error("calibrate",
+                             "-o %s is the --topo file: the fitted topology is written expanded "
+                             "and would replace the base's own text (its comments and templates); "
+                             "write it to another file",
+                             out_path);
+        goto out;
+    }
     if ((from || nccl) && quick) {
         rc = cli_usage_error("calibrate",
                              "--quick shortens the kernels calibrate runs itself: "

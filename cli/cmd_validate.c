@@ -288,6 +288,7 @@ int cli_cmd_validate(int argc, char **argv)
             CLI_OK)
             goto out;
     }
+    size_t logs_from = l.n;
     for (int i = 0; i < n_logs; i++) {
         cr_diag d = {{0}};
         size_t before = l.n;
@@ -300,6 +301,15 @@ int cli_cmd_validate(int argc, char **argv)
         }
         if ((rc = cli_check_log_gpu("validate", t, logs[i], &l, before, allow_gpu)) != CLI_OK)
             goto out;
+    }
+    {
+        /* the same run in two logs (a table pasted into another file)
+         * would count twice */
+        cr_diag d = {{0}};
+        if (cr_validate_nccl_logs_distinct(&l, logs_from, &d) != CR_OK) {
+            rc = cli_fail("validate", "%s", d.msg);
+            goto out;
+        }
     }
     /* One process per GPU: each rank's trace holds its share of a case;
      * combine them before anything counts cases. */

@@ -245,7 +245,9 @@ static cr_status nj_table(nj_state *S, const char *opt_coll, cr_diag *d)
     const char *file_coll = cr_ntlog_coll_in(cr_vbase_name(R->path));
     cr_status pick = cr_ntlog_pick_coll(S->arg_coll, opt_coll, file_coll, &T);
     if (pick == CR_EINVAL)
-        return cr_diag_set(d, CR_EPARSE, "%s: the file runs %s (\"args\": %s), --coll says %s",
+        return cr_diag_set(d, CR_EPARSE,
+                           "%s: the file runs %s (\"args\": %s), --coll says %s; --coll applies "
+                           "to every log given: give this file without it, or in a run of its own",
                            R->path, S->arg_coll, S->arg0, opt_coll);
     if (pick != CR_OK)
         return cr_diag_set(d, CR_EPARSE,

@@ -1283,7 +1283,8 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             if (pick == CR_EINVAL) {
                 st = cr_diag_set(d, CR_EPARSE,
                                  "%s:%d: the log runs %s (\"Collective test starting\"), "
-                                 "--coll says %s",
+                                 "--coll says %s; --coll applies to every log given: give "
+                                 "this log without it, or in a run of its own",
                                  path, log_coll_line, log_coll, opt_coll);
                 goto out;
             }
@@ -1381,6 +1382,85 @@ cr_status cr_validate_read_nccl_tests_stream(FILE *f, const char *label, const c
         out->n = first;
     free(R.rows);
     free(R.tabs);
+    return st;
+}
+
+/* The length of a row's file name in its source ("file.log:12"). */
+static size_t source_file_len(const cr_vmeas *m)
+{
+    const char *colon = strrchr(m->source, ':');
+    return colon ? (size_t)(colon - m->source) : strlen(m->source);
+}
+
+/* Whether rows a and b belong to one table: the same file, collective and
+ * rank count (consecutive tables of one file that agree on both read as
+ * one run, which the containment test below allows for). */
+static bool same_run(const cr_vmeas *a, const cr_vmeas *b)
+{
+    size_t n = source_file_len(a);
+    return n == source_file_len(b) && !strncmp(a->source, b->source, n) &&
+           !strcmp(cr_vcase_get(&a->c, "coll"), cr_vcase_get(&b->c, "coll")) &&
+           !strcmp(cr_vcase_get(&a->c, "nranks"), cr_vcase_get(&b->c, "nranks"));
+}
+
+/* Whether rows [s, s + ns) of l appear, row for row (size and time), as
+ * consecutive rows of [b, b + nb). */
+static bool run_inside(const cr_vmeas_list *l, size_t s, size_t ns, size_t b, size_t nb)
+{
+    for (size_t off = 0; off + ns <= nb; off++) {
+        bool same = true;
+        for (size_t k = 0; same && k < ns; k++) {
+            const cr_vmeas *x = &l->v[s + k], *y = &l->v[b + off + k];
+            same = x->measured_s == y->measured_s &&
+                   !strcmp(cr_vcase_get(&x->c, "bytes"), cr_vcase_get(&y->c, "bytes"));
+        }
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+cr_status cr_validate_nccl_logs_distinct(const cr_vmeas_list *l, size_t from, cr_diag *d)
+{
+    /* the runs: starts of maximal stretches of rows of one table */
+    size_t n_runs = 0, *start = NULL;
+    for (size_t i = from; i < l->n; i++)
+        n_runs += i == from || !same_run(&l->v[i - 1], &l->v[i]);
+    if (n_runs < 2)
+        return CR_OK;
+    if (!(start = malloc((n_runs + 1) * sizeof *start)))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory comparing the logs' tables");
+    size_t r = 0;
+    for (size_t i = from; i < l->n; i++)
+        if (i == from || !same_run(&l->v[i - 1], &l->v[i]))
+            start[r++] = i;
+    start[r] = l->n;
+    cr_status st = CR_OK;
+    for (size_t u = 1; u < n_runs && st == CR_OK; u++)
+        for (size_t v = 0; v < u && st == CR_OK; v++) {
+            const cr_vmeas *a = &l->v[start[v]], *b = &l->v[start[u]];
+            size_t na = start[v + 1] - start[v], nb = start[u + 1] - start[u];
+            size_t fa = source_file_len(a);
+            /* one file's own repeats are its reader's (nt_twice); one row
+             * alone cannot tell a copy from two runs that timed a size
+             * alike */
+            if ((fa == source_file_len(b) && !strncmp(a->source, b->source, fa)) ||
+                (na < 2 && nb < 2) ||
+                strcmp(cr_vcase_get(&a->c, "coll"), cr_vcase_get(&b->c, "coll")) ||
+                strcmp(cr_vcase_get(&a->c, "nranks"), cr_vcase_get(&b->c, "nranks")))
+                continue;
+            bool b_in_a = nb >= 2 && nb <= na && run_inside(l, start[u], nb, start[v], na);
+            bool a_in_b =
+                !b_in_a && na >= 2 && na <= nb && run_inside(l, start[v], na, start[u], nb);
+            if (b_in_a || a_in_b)
+                st = cr_diag_set(d, CR_EPARSE,
+                                 "%s: its table repeats rows of %s row for row (%zu rows: the "
+                                 "same collective, rank count, sizes and times): one run given "
+                                 "twice, its rows would count twice (and a cross-check would "
+                                 "hold out a copy of what it fitted); give each run once",
+                                 b->source, a->source, b_in_a ? nb : na);
+        }
+    free(start);
     return st;
 }
 

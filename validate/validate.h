@@ -376,6 +376,15 @@ cr_status cr_validate_read_nccl_tests(const char *path, const cr_nccl_log_opts *
 cr_status cr_validate_nccl_log_gave_rows(const char *path, const cr_vmeas_list *l, size_t before,
                                          int skipped_before, cr_diag *d);
 
+/* After reading several logs into l (their rows from index `from` on):
+ * CR_EPARSE, naming both places, when a table of one log repeats rows of a
+ * table of another row for row (the same collective and rank count, two
+ * rows or more of the same sizes and times): the same run given twice,
+ * under two names or pasted into another file, whose rows would count
+ * twice. A log's repeats of its own tables are cr_validate_read_nccl_tests'
+ * error. Errors: CR_EPARSE, CR_ENOMEM. */
+cr_status cr_validate_nccl_logs_distinct(const cr_vmeas_list *l, size_t from, cr_diag *d);
+
 /* The same from an open stream the caller keeps owning; label names it in
  * diagnostics and in each measurement's source, and stands for the file name
  * when the log does not name its collective. */

@@ -142,6 +142,76 @@ static void test_nccl_tests(void **state)
     cr_vmeas_list_release(&l);
 }
 
+/* The same run in two logs (a table pasted into another file, a log copied
+ * under another name beside a file holding it): its rows would count
+ * twice, so cr_validate_nccl_logs_distinct refuses them, naming both
+ * places; two runs that time one size alike are no copy. */
+static void test_nccl_logs_distinct(void **state)
+{
+    (void)state;
+    cr_vmeas_list l = {0};
+    cr_diag d = {{0}};
+    const char *run = "# nThread 1 nGpus 2 minBytes 1024 maxBytes 8192\n"
+                      "#  Rank  0 Group  0 Pid  1 on h device  0 [0x18] NVIDIA H100\n"
+                      "#  Rank  1 Group  0 Pid  1 on h device  1 [0x28] NVIDIA H100\n"
+                      "# Collective test starting: all_gather_perf\n"
+                      "#       size         count      type   redop    root     time   algbw   "
+                      "busbw #wrong\n";
+    /* algbw = size / time, busbw = algbw / 2 (two ranks): 1024 / 12.5 us
+     * = 0.08 GB/s, 2048 / 13 us = 0.16, 4096 / 14 us = 0.29, 8192 / 15.5
+     * us = 0.53 */
+    const char *rows1 = "        1024           128     float    none      -1    12.50    0.08    "
+                        "0.04      0    12.00    0.09    0.04      0\n"
+                        "        2048           256     float    none      -1    13.00    0.16    "
+                        "0.08      0    12.80    0.16    0.08      0\n";
+    const char *rows2 = "        4096           512     float    none      -1    14.00    0.29    "
+                        "0.15      0    14.00    0.29    0.15      0\n"
+                        "        8192          1024     float    none      -1    15.50    0.53    "
+                        "0.26      0    15.50    0.53    0.26      0\n";
+    char a[4096], b[2048];
+    /* a: two runs of one collective and rank count, back to back (they
+     * read as one stretch of rows); b: the second run alone */
+    snprintf(a, sizeof a, "%s%s%s%s", run, rows1, run, rows2);
+    snprintf(b, sizeof b, "%s%s", run, rows2);
+    assert_int_equal(cr_test_read_nccl_text(a, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(b, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 6);
+    assert_int_equal(cr_validate_nccl_logs_distinct(&l, 0, &d), CR_EPARSE);
+    assert_non_null(strstr(d.msg, "repeats rows of"));
+    assert_non_null(strstr(d.msg, "(2 rows"));
+    /* from the second log on, the first is not compared */
+    assert_int_equal(cr_validate_nccl_logs_distinct(&l, 4, &d), CR_OK);
+    cr_vmeas_list_release(&l);
+    /* the other order: the longer stretch after the copy */
+    assert_int_equal(cr_test_read_nccl_text(b, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(a, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_validate_nccl_logs_distinct(&l, 0, &d), CR_EPARSE);
+    cr_vmeas_list_release(&l);
+    /* one row in common (4096 B at 14 us), the next timed otherwise
+     * (8192 B at 16 us: 0.51 GB/s): two runs */
+    const char *rows3 = "        4096           512     float    none      -1    14.00    0.29    "
+                        "0.15      0    14.00    0.29    0.15      0\n"
+                        "        8192          1024     float    none      -1    16.00    0.51    "
+                        "0.26      0    16.00    0.51    0.26      0\n";
+    snprintf(b, sizeof b, "%s%s", run, rows3);
+    assert_int_equal(cr_test_read_nccl_text(a, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(b, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_validate_nccl_logs_distinct(&l, 0, &d), CR_OK);
+    cr_vmeas_list_release(&l);
+    /* the same rows under another collective are another run's */
+    snprintf(b, sizeof b, "%s%s", run, rows2);
+    char *ag = strstr(b, "all_gather_perf\n");
+    assert_non_null(ag);
+    /* reduce_scatter's busbw is algbw / 2 on two ranks too */
+    char rs[2048];
+    snprintf(rs, sizeof rs, "%.*sreduce_scatter_perf%s", (int)(ag - b), b, ag + 15);
+    assert_int_equal(cr_test_read_nccl_text(a, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(cr_test_read_nccl_text(rs, ".log", NULL, &l, &d), CR_OK);
+    assert_string_equal(cr_vcase_get(&l.v[4].c, "coll"), "reducescatter");
+    assert_int_equal(cr_validate_nccl_logs_distinct(&l, 0, &d), CR_OK);
+    cr_vmeas_list_release(&l);
+}
+
 /* The column layouts of earlier nccl-tests releases (common.cu's
  * print_header): before 2.11 no "root" column, so the out-of-place time is
  * the fifth column, and all_gather printed no "redop" column either (time
@@ -854,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_nccl_tests_row_cap),
         cmocka_unit_test(test_nccl_tests_layouts),
         cmocka_unit_test(test_nccl_tests_runs),
+        cmocka_unit_test(test_nccl_logs_distinct),
         cmocka_unit_test(test_nccl_tests_pasted),
         cmocka_unit_test(test_nccl_tests_line_endings),
         cmocka_unit_test(test_nccl_tests_gpus_per_thread),

@@ -598,21 +598,23 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         /* the rows' own figures: nccl-tests computed busbw from the rank
          * count of the run that timed them */
         if (T->rank_lines > 0 && T->rank_lines < T->nranks)
-            snprintf(T->note, sizeof T->note, "%s %d ranks (a shortened list), busbw/algbw says %d",
-                     listed, T->rank_lines, T->nranks);
+            snprintf(T->note, sizeof T->note,
+                     "%s %d rank%s (a shortened list), busbw/algbw says %d", listed, T->rank_lines,
+                     T->rank_lines == 1 ? "" : "s", T->nranks);
         else if (T->rank_lines > 0 && !lines_short && T->rank_list_whole)
             /* a whole list names the run: rows whose ratio says fewer
              * ranks are another collective's, or another run's (a
              * broadcast table under all_reduce_perf.log read as 2 ranks) */
             return cr_diag_set(d, CR_EPARSE,
-                               "%s: %s %d ranks, but the rows' busbw/algbw says %d: they are not "
-                               "%s over these ranks (another collective: give --coll; or rows "
-                               "of another run)",
-                               where, listed, T->rank_lines, T->nranks, cn);
+                               "%s: %s %d rank%s, but the rows' busbw/algbw says %d: they are "
+                               "not %s over these ranks (another collective: give --coll; or "
+                               "rows of another run)",
+                               where, listed, T->rank_lines, T->rank_lines == 1 ? "" : "s",
+                               T->nranks, cn);
         else if (T->rank_lines > 0)
             snprintf(T->note, sizeof T->note,
-                     "%s %d ranks, but busbw/algbw says %d (rows of another run?)", listed,
-                     T->rank_lines, T->nranks);
+                     "%s %d rank%s, but busbw/algbw says %d (rows of another run?)", listed,
+                     T->rank_lines, T->rank_lines == 1 ? "" : "s", T->nranks);
     } else if (given_fits) {
         T->nranks = given;
         T->nranks_src = "--ranks";

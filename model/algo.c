@@ -936,8 +936,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         o->link_Bps = c->ring_Bps;
         /* hops through host memory (SHM): the ring's share of the host
          * paths, the chain's for broadcast and reduce (one way only) */
-        double sh = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE ? c->shm_chain_Bps
-                                                                                : c->shm_ring_Bps;
+        double sh = rq->coll == CR_COLL_BROADCAST || rq->coll == CR_COLL_REDUCE
+                        ? c->shm_chain_Bps
+                        : c->shm_nccl_ring_Bps;
         if (sh > 0)
             r_link = fmin(r_link, sh * algo_shm_eff(p, proto));
         if (sh > 0 && sh * algo_shm_eff(p, proto) < rate) {

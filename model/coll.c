@@ -85,6 +85,60 @@ static int cmp_rank_at(const void *pa, const void *pb)
     return a->node != b->node ? (a->node > b->node) - (a->node < b->node) : a->i - b->i;
 }
 
+/* A rank's place in the ring's order (ring_order): its node's first rank,
+ * its GPU, itself. */
+struct ring_at {
+    int first, gpu, i;
+};
+
+static int cmp_ring_at(const void *pa, const void *pb)
+{
+    const struct ring_at *a = pa, *b = pb;
+    if (a->first != b->first)
+        return (a->first > b->first) - (a->first < b->first);
+    if (a->gpu != b->gpu)
+        return (a->gpu > b->gpu) - (a->gpu < b->gpu);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The order of the ring's hops (shm_rates' ring and chain): the ranks'
+ * own, or over two nodes or more of PCIe GPUs (no scale-up port), each
+ * holding two ranks or more, NCCL's PCI order: the nodes in the order of
+ * their first rank, each node's GPUs by their index in it, whatever the
+ * ranks' order (src/graph/search.cc @v2.28.9-1 ncclTopoSearchRecNet,
+ * FORCED_ORDER_PCI; the simulator's, flowsim_rings.c pci_order_setup).
+ * The rank order gave ranks 0,4,1 of a node of good-pcie-nic-node.xml
+ * without peer access one hop through host memory a direction on each
+ * socket uplink where the PCI order 0,1,4 puts two on socket 0's (ring
+ * allgather twice as fast as the simulator's, test_flowsim
+ * test_ring_pci_order_any_rank_order). at: the ranks sorted by node, then
+ * rank (shm_rates). Returns 1 where the PCI order applies, 0 where the
+ * ranks' order stands, -1 when out of memory. */
+static int ring_order(const struct cr_coll_ctx *c, const double *up_out, const struct rank_at *at,
+                      int *ord)
+{
+    int n = c->n;
+    bool pci = c->n_nodes > 1 && c->ppn_min >= 2;
+    for (int i = 0; i < n && pci; i++)
+        pci = !(up_out[i] > 0) && at[i].node >= 0;
+    for (int i = 0; i < n; i++)
+        ord[i] = i;
+    if (!pci)
+        return 0;
+    struct ring_at *r = malloc((size_t)n * sizeof *r);
+    if (!r)
+        return -1;
+    for (int k = 0, e; k < n; k = e) {
+        for (e = k; e < n && at[e].node == at[k].node; e++)
+            r[e] = (struct ring_at){at[k].i, c->ranks->ranks[at[e].i], at[e].i};
+    }
+    qsort(r, (size_t)n, sizeof *r, cmp_ring_at);
+    for (int i = 0; i < n; i++)
+        ord[i] = r[i].i;
+    free(r);
+    return 1;
+}
+
 /* Largest node whose every pair an all-to-all through host memory is
  * priced for (its pairs are k^2 hops): NCCL nodes hold 16 GPUs or fewer;
  * a larger flat PCIe topology keeps its cuts for the all-to-all. */
@@ -99,22 +153,29 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
     int n = c->n;
     c->shm = false;
     c->shm_ring_Bps = c->shm_chain_Bps = c->shm_pair_Bps = c->shm_tree_Bps = 0;
+    c->shm_nccl_ring_Bps = 0;
     c->shm_ring_lat_s = c->shm_pair_lat_s = 0;
     c->shm_pair_peers = 0;
     if (n < 2)
         return CR_OK;
     struct rank_at *at = malloc((size_t)n * sizeof *at);
     int *in_node = malloc((size_t)n * sizeof *in_node);
+    int *ord = malloc((size_t)n * sizeof *ord);
     int *src = NULL, *dst = NULL, *cnt = NULL;
     bool *peer = NULL;
     cr_status st = CR_OK;
-    if (!at || !in_node) {
+    if (!at || !in_node || !ord) {
         st = CR_ENOMEM;
         goto out;
     }
     for (int i = 0; i < n; i++)
         at[i] = (struct rank_at){node_of_rank(c, i), i};
     qsort(at, (size_t)n, sizeof *at, cmp_rank_at);
+    int pci = ring_order(c, up_out, at, ord);
+    if (pci < 0) {
+        st = CR_ENOMEM;
+        goto out;
+    }
     /* each node's run of ranks: its size, and the pairs to look at */
     size_t pairs = 0;
     bool any = false; /* a rank without scale-up ports, or a node of two domains */
@@ -137,11 +198,18 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
         st = CR_ENOMEM;
         goto out;
     }
-    /* the ring (i -> i+1, the wrap too), the chain (no wrap), every pair,
-     * the two-way chain (i -> i+1 and back: a tree's, whose hops carry its
-     * reduction up and its broadcast down at once) */
-    for (int pattern = 0; pattern < 4 && st == CR_OK; pattern++) {
+    /* the ranks' ring (i -> i+1, the wrap too: a sendrecv's), the chain
+     * (i -> i+1 in ring_order, no wrap), every pair, the two-way chain (i
+     * -> i+1 and back: a tree's, whose hops carry its reduction up and its
+     * broadcast down at once), NCCL's ring (in ring_order, the wrap too;
+     * the ranks' ring where that is the same) */
+    c->shm_nccl_ring_Bps = 0;
+    for (int pattern = 0; pattern < 5 && st == CR_OK; pattern++) {
         int k = 0;
+        if (pattern == 4 && !pci) {
+            c->shm_nccl_ring_Bps = c->shm_ring_Bps;
+            break;
+        }
         if (pattern == 3) {
             for (int i = 0; i + 1 < n; i++)
                 if (shm_candidate(c, domain, up_out, i, i + 1))
@@ -150,13 +218,16 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
                         dst[k] = c->ranks->ranks[i + 1 - dir];
                         cnt[k++] = in_node[i];
                     }
-        } else if (pattern < 2) {
-            for (int i = 0; i < n - (pattern == 1); i++)
-                if (shm_candidate(c, domain, up_out, i, (i + 1) % n)) {
+        } else if (pattern != 2) {
+            for (int h = 0; h < n - (pattern == 1); h++) {
+                int i = pattern == 0 ? h : ord[h],
+                    j = pattern == 0 ? (h + 1) % n : ord[(h + 1) % n];
+                if (shm_candidate(c, domain, up_out, i, j)) {
                     src[k] = c->ranks->ranks[i];
-                    dst[k] = c->ranks->ranks[(i + 1) % n];
+                    dst[k] = c->ranks->ranks[j];
                     cnt[k++] = in_node[i];
                 }
+            }
         } else {
             for (int r = 0, e; r < n; r = e) {
                 for (e = r; e < n && at[e].node == at[r].node; e++)
@@ -185,7 +256,8 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
         double *r = pattern == 0   ? &c->shm_ring_Bps
                     : pattern == 1 ? &c->shm_chain_Bps
                     : pattern == 2 ? &c->shm_pair_Bps
-                                   : &c->shm_tree_Bps;
+                    : pattern == 3 ? &c->shm_tree_Bps
+                                   : &c->shm_nccl_ring_Bps;
         /* every pair: the most of them one rank sends through host memory
          * (hops in src order, a rank's together: at[] runs node by node) */
         for (int h = 0, run = 0; pattern == 2 && h < m; h++) {
@@ -204,6 +276,7 @@ static cr_status shm_rates(struct cr_coll_ctx *c, const int *domain, const doubl
 out:
     free(at);
     free(in_node);
+    free(ord);
     free(src);
     free(dst);
     free(cnt);

@@ -62,12 +62,16 @@ struct cr_coll_ctx {
      * through host memory (shm: some pair does). The rate each hop gets that
      * way with all of a pattern's hops moving at once
      * (cr_route_host_share_Bps): the ring's (rank i to i+1, the wrap too),
-     * the chain's (no wrap: broadcast, reduce), one of every pair's
+     * the chain's (in NCCL's ring order, coll.c ring_order; no wrap:
+     * a ring broadcast, reduce), one of every pair's
      * (all-to-all) and the two-way chain's (i to i+1 and back: a tree
      * inside the node); 0 where the pattern has no such hop. ring_Bps
      * leaves them out (NCCL's choice does not see them). */
     bool shm;
     double shm_ring_Bps, shm_chain_Bps, shm_pair_Bps, shm_tree_Bps;
+    /* NCCL's ring's (coll.c ring_order: on PCIe nodes their PCI order, not
+     * the ranks'; else shm_ring_Bps) */
+    double shm_nccl_ring_Bps;
     double shm_ring_lat_s; /* the ring's slowest SHM hop, up and down: a floor of r_intra_s */
     double shm_pair_lat_s; /* every pair's slowest: a floor of r_intra_far_s */
     /* every pair: the most node-mates one rank reaches through host memory

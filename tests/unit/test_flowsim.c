@@ -861,6 +861,43 @@ static void test_ring_pci_order_on_pcie_nodes(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's PCI order does not depend on the ranks' order: the ring runs each
+ * node's GPUs by their index in it whatever ranks the communicator gives
+ * them. On 4 nodes of tests/fixtures/xml/good-pcie-nic-node.xml without
+ * peer access, GPUs 0, 1 and 4 of node 0 and two of each other node (one a
+ * socket): node 0 runs 0 -> 1 (up to cpu0 and back down) -> 4 (across the
+ * sockets), so its socket 0 uplink carries two hops through host memory a
+ * channel up, and the ring's share of it is 31.5 GB/s / 2, at
+ * coll.eff.pcie x coll.eff.shm = 0.87 x 0.5 (below the NIC's 25 GB/s x
+ * 0.92). Given as 0,4,1 coll priced the rank-order hops 0 -> 4 -> 1, one
+ * a direction on each uplink (31.5 GB/s, twice the rate), while the
+ * simulator ran the PCI order (sim/pr 1.994 at 256 MiB). */
+static void test_ring_pci_order_any_rank_order(void **state)
+{
+    (void)state;
+    cr_topo *t = pcie_cluster_shared();
+    assert_int_equal(cr_topo_set_param(t, "route.pcie_p2p", 0, "test"), CR_OK);
+    static const char *const specs[] = {"0,1,4,8,12,16,20,24,28", "0,4,1,8,12,16,20,24,28"};
+    static const int rs[2][9] = {{0, 1, 4, 8, 12, 16, 20, 24, 28},
+                                 {0, 4, 1, 8, 12, 16, 20, 24, 28}};
+    const double S = 256.0 * (1 << 20);
+    for (int k = 0; k < 2; k++) {
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, specs[k]);
+        cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLGATHER, S);
+        rq.algo = CR_ALGO_RING;
+        rq.proto = CR_PROTO_SIMPLE;
+        cr_coll_pred p;
+        cr_diag d = {{0}};
+        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+        assert_true(p.supported);
+        assert_close(p.wire_Bps, 31.5e9 / 2 * 0.87 * 0.5, 1e-9, 0);
+        assert_sim_is_pred(t, CR_COLL_ALLGATHER, S, &p, rs[k], 9, 0.01,
+                           "PCIe nodes without peer access, PCI order of any rank order");
+        cr_coll_ctx_free(ctx);
+    }
+    cr_topo_free(t);
+}
+
 /* NCCL's channels cap a ring, not its links: ring allreduce LL on the 8
  * H100s of hgx-h100-8 runs at llMaxBw, 141 GB/s (coll.ll_max, Hopper),
  * where the links would carry 450 GB/s x coll.eff.ll 0.4075 = 183.4 GB/s:
@@ -2071,6 +2108,7 @@ int main(void)
         cmocka_unit_test(test_p2p_transport_effs),
         cmocka_unit_test(test_ring_shm_hops_own_eff),
         cmocka_unit_test(test_ring_pci_order_on_pcie_nodes),
+        cmocka_unit_test(test_ring_pci_order_any_rank_order),
         cmocka_unit_test(test_ring_cap_on_flows),
         cmocka_unit_test(test_pcie_nodes_no_pxn),
         cmocka_unit_test(test_torus_p2p_agrees),

@@ -250,8 +250,9 @@ typedef struct {
                           over link_Bps, > bw_eff. wire_Bps is then no link's rate:
                           a simulator caps each channel at wire_Bps / nchannels,
                           its flows carrying their bytes at their links' figures
-                          (eff_mate, eff_shm, eff_net), so that links the flows
-                          share slow them only when full. 0: the links bind */
+                          (a ring's hops through host memory at eff_shm, the others
+                          at bw_eff), so that links the flows share slow them only
+                          when full. 0: the links bind */
     bool per_message;  /* wire_bytes is one peer's message and wire_Bps its rate:
                           NCCL's channels bind each point-to-point message, not
                           the links (algo_p2p_channel_limit), so every message

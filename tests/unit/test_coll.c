@@ -2399,26 +2399,22 @@ static void test_p2p_one_nic_per_pair(void **state)
     cr_coll_result r =
         eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
     assert_true(r.pred.supported);
-    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 50e9), 1e-9, 0);
     assert_close(r.pred.link_Bps, 50e9, 1e-12, 0);
     assert_string_equal(r.bound.binding, "node-nics");
     assert_close(r.bound.bound_s, S / 400e9, 1e-9, 0);
     r = eval(c, CR_COLL_GATHER, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
-    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, 24.0 / 32 * S / (e * 50e9), 1e-9, 0);
     assert_string_equal(r.bound.terms[0].name, "gpu-ports");
     assert_close(r.bound.terms[0].bytes, 31.0 / 32 * S, 1e-12, 0);
     assert_close(r.bound.terms[0].cap_Bps, 513e9, 1e-12, 0);
     r = eval(c, CR_COLL_SCATTER, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
-    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, 28.0 / 32 * S / (e * 450e9), 1e-9, 0);
     assert_close(r.pred.link_Bps, 450e9, 1e-12, 0);
     cr_coll_ctx_free(c);
     c = cr_test_coll_ctx(t, "0-31:8");
     no_p2p_channel_limit(c);
     r = eval(c, CR_COLL_SENDRECV, S, CR_ALGO_DIRECT, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
-    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (e * 63e9), 1e-9, 0);
     cr_coll_ctx_free(c);
     cr_topo_free(t);
@@ -2499,7 +2495,6 @@ static void test_nvls_agrs_own_copy(void **state)
         cr_coll_result r = eval(c, colls[k], S, CR_ALGO_NVLS, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
         assert_true(r.pred.supported);
         assert_close(r.pred.wire_bytes, S, 1e-12, 0);
-        print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
         assert_close(r.pred.wire_bytes / r.pred.wire_Bps, S / (eff * 450e9), 1e-9, 0);
         assert_string_equal(r.bound.terms[0].name, "gpu-ports");
         assert_close(r.bound.terms[0].bytes, 7.0 / 8 * S, 1e-12, 0);
@@ -2987,7 +2982,6 @@ static void test_a2a_shm_beside_p2p(void **state)
     cr_coll_result r =
         eval(c, CR_COLL_ALLTOALL, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
     assert_int_equal(r.pred.algo, CR_ALGO_DIRECT);
-    print_message("effs %.9g %.9g\n", r.pred.eff_mate, r.pred.eff_net);
     assert_close(r.pred.wire_bytes / r.pred.wire_Bps, per * (1 / 0.435 + 6 / 0.87) / 31.5e9, 1e-9,
                  0);
     assert_true(r.pred.pred_s > per * (1 / 0.435 + 6 / 0.87) / 31.5e9);

@@ -26,8 +26,8 @@
 static const char coll_help_head[] =
     "usage: commroof coll COLL [--topo T] [--ranks SPEC] [-b MIN] [-e MAX] [-f FACTOR | -i STEP]\n"
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
-    "                     [--root R] [--nchannels N] [--ranks-per-process N] [--nccl-version V]\n"
-    "                     [--nccl-algo LIST] [--nccl-proto LIST]\n"
+    "                     [--root R] [--nchannels N] [--ranks-per-process N] [--loop N]\n"
+    "                     [--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\n"
     "                     [--no-in-network] [--in-place] [--terms] [--json]\n"
     "\n"
     "For each message size: the bound (the least time any implementation could take\n"
@@ -56,6 +56,7 @@ struct opts {
     const char *nccl_algo, *nccl_proto; /* the run's NCCL_ALGO / NCCL_PROTO */
     double min_b, max_b, factor, step;
     int root, nchannels, sms, rpp, nccl_version;
+    int loop_ops; /* --loop: nccl-tests' timed loop of that many operations; 0 none */
     bool in_network, in_place, terms, json, root_given;
 };
 
@@ -80,6 +81,7 @@ enum {
     O_ROOT,
     O_NCHANNELS,
     O_RPP,
+    O_LOOP,
     O_SMS,
     O_NCCL_VERSION,
     O_NCCL_ALGO,
@@ -137,6 +139,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
          "process for all (nccl-tests -g N); each extra GPU adds the host\n"
          "launch gap (param coll.launch_gap) to the NCCL prediction",
          .id = O_RPP},
+        {"--loop", NULL, "N",
+         "predict what nccl-tests prints: its host-timed loop of N\n"
+         "back-to-back operations over N (-n N x -m; nccl-tests' default\n"
+         "20), as validate and calibrate --nccl-tests predict logs: the\n"
+         "host's enqueue cost (coll.host_op per GPU a thread drives,\n"
+         "--ranks-per-process) overlaps the GPUs' time instead of adding\n"
+         "the launch gap, and a chain's fill spreads over the loop",
+         .id = O_LOOP},
         {"--nccl-version", NULL, "V",
          "the NCCL release whose choices to follow (2.23.4; default the\n"
          "model's, 2.28.9): LL128 across nodes over NVLink-C2C from 2.27",
@@ -233,6 +243,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
             if (cli_parse_ranks_per_process("coll", v, &o->rpp) != CLI_OK)
                 return CLI_USAGE;
             break;
+        case O_LOOP:
+            if (parse_int(v, 1, 1000000, &o->loop_ops))
+                return cli_usage_error("coll",
+                                       "--loop \"%s\" is not a count of operations in 1-1000000 "
+                                       "(nccl-tests' -n, 20 by default)",
+                                       v);
+            break;
         case O_SMS:
             if (parse_int(v, 1, 4096, &o->sms))
                 return cli_usage_error("coll", "--sms \"%s\" is not an SM count in 1-4096", v);
@@ -297,6 +314,10 @@ static cr_coll_req make_req(const struct opts *o, const cr_coll_req *base, doubl
     rq.in_network = o->in_network;
     rq.in_place = o->in_place;
     rq.ranks_per_process = o->rpp;
+    /* nccl-tests' printed time (validate.c builds a log row's request the
+     * same way) */
+    rq.host_loop = o->loop_ops > 0;
+    rq.loop_ops = o->loop_ops;
     return rq;
 }
 
@@ -498,6 +519,8 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "in_network", json_boolean(o.in_network));
         json_object_set_new(root, "in_place", json_boolean(o.in_place));
         json_object_set_new(root, "ranks_per_process", json_integer(o.rpp > 0 ? o.rpp : 1));
+        if (o.loop_ops > 0)
+            json_object_set_new(root, "loop_ops", json_integer(o.loop_ops));
         json_object_set_new(root, "measured_ceilings", json_boolean(att));
         if (o.nccl_algo)
             json_object_set_new(root, "nccl_algo", json_string(o.nccl_algo));
@@ -524,7 +547,12 @@ int cli_cmd_coll(int argc, char **argv)
             printf("# pred: NCCL's choice under%s%s%s%s\n", o.nccl_algo ? " NCCL_ALGO=" : "",
                    o.nccl_algo ? o.nccl_algo : "", o.nccl_proto ? " NCCL_PROTO=" : "",
                    o.nccl_proto ? o.nccl_proto : "");
-        if (o.rpp > 1)
+        if (o.loop_ops > 0)
+            printf("# pred: nccl-tests' printed time, a host-timed loop of %d operations over "
+                   "%d; one host thread enqueues %d GPU%s kernels per operation (param "
+                   "coll.host_op each)\n",
+                   o.loop_ops, o.loop_ops, o.rpp > 1 ? o.rpp : 1, o.rpp > 1 ? "s'" : "'s");
+        else if (o.rpp > 1)
             printf("# pred: one host thread launches the kernels of %d GPUs in turn (each extra "
                    "GPU adds the launch gap, param coll.launch_gap)\n",
                    o.rpp);

@@ -1394,15 +1394,21 @@ static size_t source_file_len(const cr_vmeas *m)
     return colon ? (size_t)(colon - m->source) : strlen(m->source);
 }
 
+/* Whether cases a and b give key the same value (a missing key as ""). */
+static bool same_key(const cr_vmeas *a, const cr_vmeas *b, const char *key)
+{
+    const char *x = cr_vcase_get(&a->c, key), *y = cr_vcase_get(&b->c, key);
+    return !strcmp(x ? x : "", y ? y : "");
+}
+
 /* Whether rows a and b belong to one table: the same file, collective and
  * rank count (consecutive tables of one file that agree on both read as
  * one run, which the containment test below allows for). */
 static bool same_run(const cr_vmeas *a, const cr_vmeas *b)
 {
     size_t n = source_file_len(a);
-    return n == source_file_len(b) && !strncmp(a->source, b->source, n) &&
-           !strcmp(cr_vcase_get(&a->c, "coll"), cr_vcase_get(&b->c, "coll")) &&
-           !strcmp(cr_vcase_get(&a->c, "nranks"), cr_vcase_get(&b->c, "nranks"));
+    return n == source_file_len(b) && !strncmp(a->source, b->source, n) && same_key(a, b, "coll") &&
+           same_key(a, b, "nranks");
 }
 
 /* Whether rows [s, s + ns) of l appear, row for row (size and time), as
@@ -1413,8 +1419,7 @@ static bool run_inside(const cr_vmeas_list *l, size_t s, size_t ns, size_t b, si
         bool same = true;
         for (size_t k = 0; same && k < ns; k++) {
             const cr_vmeas *x = &l->v[s + k], *y = &l->v[b + off + k];
-            same = x->measured_s == y->measured_s &&
-                   !strcmp(cr_vcase_get(&x->c, "bytes"), cr_vcase_get(&y->c, "bytes"));
+            same = x->measured_s == y->measured_s && same_key(x, y, "bytes");
         }
         if (same)
             return true;
@@ -1447,9 +1452,7 @@ cr_status cr_validate_nccl_logs_distinct(const cr_vmeas_list *l, size_t from, cr
              * alone cannot tell a copy from two runs that timed a size
              * alike */
             if ((fa == source_file_len(b) && !strncmp(a->source, b->source, fa)) ||
-                (na < 2 && nb < 2) ||
-                strcmp(cr_vcase_get(&a->c, "coll"), cr_vcase_get(&b->c, "coll")) ||
-                strcmp(cr_vcase_get(&a->c, "nranks"), cr_vcase_get(&b->c, "nranks")))
+                (na < 2 && nb < 2) || !same_key(a, b, "coll") || !same_key(a, b, "nranks"))
                 continue;
             bool b_in_a = nb >= 2 && nb <= na && run_inside(l, start[u], nb, start[v], na);
             bool a_in_b =

@@ -13,9 +13,12 @@
  * list as it was (a case already in it stays, none is added); a log that
  * reads yields nccl cases with a positive, finite time, a known collective
  * and dtype, bytes and nranks >= 1, each citing its line; merging them
- * (rank -1: nothing to merge) keeps every case.
+ * (rank -1: nothing to merge) keeps every case; the same log read again
+ * under another name repeats it (cr_validate_nccl_logs_distinct) where a
+ * table has two rows or more, and one log alone repeats nothing.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +60,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 cr_vcase_num(&m->c, "nranks", &nr, NULL) != CR_OK || !(nr >= 1) ||
                 cr_vcase_num(&m->c, "bytes", &b, NULL) != CR_OK || !(b >= 0) ||
                 strncmp(m->source, "fuzz_all_gather_perf.log:", 25) != 0)
+                abort();
+        }
+        /* one log repeats no other log's table; read again under another
+         * name, it repeats its own wherever a table has two rows or more
+         * (consecutive rows of one collective and rank count) */
+        if (cr_validate_nccl_logs_distinct(&l, 1, &d) != CR_OK)
+            abort();
+        bool run2 = false;
+        for (size_t i = 2; i < l.n && !run2; i++)
+            run2 =
+                !strcmp(cr_vcase_get(&l.v[i].c, "coll"), cr_vcase_get(&l.v[i - 1].c, "coll")) &&
+                !strcmp(cr_vcase_get(&l.v[i].c, "nranks"), cr_vcase_get(&l.v[i - 1].c, "nranks"));
+        size_t once = l.n;
+        FILE *g = fuzz_stream(data, size);
+        if (g) {
+            st = cr_validate_read_nccl_tests_stream(g, "fuzz_copy_all_gather_perf.log", NULL, &l,
+                                                    &d);
+            fclose(g);
+            if (st != CR_OK || l.n != 2 * once - 1)
+                abort();
+            cr_status ds = cr_validate_nccl_logs_distinct(&l, 1, &d);
+            if (run2 ? ds != CR_EPARSE || !strstr(d.msg, "fuzz_copy_all_gather_perf.log")
+                     : ds != CR_OK)
                 abort();
         }
         size_t n = l.n;

@@ -28,7 +28,8 @@ static const char coll_help_head[] =
     "                     [--dtype D] [--algo A] [--proto P] [--mech M] [--sms N]\n"
     "                     [--root R] [--nchannels N] [--ranks-per-process N] [--loop N]\n"
     "                     [--nccl-version V] [--nccl-algo LIST] [--nccl-proto LIST]\n"
-    "                     [--no-in-network] [--in-place] [--terms] [--json]\n"
+    "                     [--nccl-tests-version V] [--no-in-network] [--in-place]\n"
+    "                     [--terms] [--json]\n"
     "\n"
     "For each message size: the bound (the least time any implementation could take\n"
     "on the topology, with the resource that sets it), the prediction for the\n"
@@ -41,7 +42,8 @@ static const char coll_help_tail[] =
     "Sizes follow nccl-tests: allgather and gather count the whole gathered array,\n"
     "reducescatter and scatter the whole input, alltoall one rank's send buffer;\n"
     "sizes round down to whole elements and, for those five, to a per-rank part of\n"
-    "a multiple of 16 bytes, whose element count is the count column (as nccl-tests).\n"
+    "a multiple of 16 bytes, whose element count is the count column (as nccl-tests\n"
+    "2.13.12 and later; --nccl-tests-version for an older one's sizes).\n"
     "GB/s = 1e9 bytes per second; busbw = algbw x the nccl-tests factor.\n"
     "Exit status: 0 ok; 2 usage, including a forced algorithm, protocol or mechanism\n"
     "that cannot run on the topology and ranks (the reason is printed); 1 runtime.\n"
@@ -56,6 +58,8 @@ struct opts {
     const char *nccl_algo, *nccl_proto; /* the run's NCCL_ALGO / NCCL_PROTO */
     double min_b, max_b, factor, step;
     int root, nchannels, sms, rpp, nccl_version;
+    int nt_version; /* --nccl-tests-version: whose size rounding; 0 the newest */
+    const char *nt_version_s;
     int loop_ops; /* --loop: nccl-tests' timed loop of that many operations; 0 none */
     bool in_network, in_place, terms, json, root_given;
 };
@@ -86,6 +90,7 @@ enum {
     O_NCCL_VERSION,
     O_NCCL_ALGO,
     O_NCCL_PROTO,
+    O_NT_VERSION,
 };
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -157,6 +162,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
          .str = &o->nccl_algo, .id = O_NCCL_ALGO},
         {"--nccl-proto", NULL, "LIST", "the same for NCCL_PROTO (Simple, ^LL128)",
          .str = &o->nccl_proto, .id = O_NCCL_PROTO},
+        {"--nccl-tests-version", NULL, "V",
+         "the nccl-tests release whose sizes to run (default: 2.13.12 or\n"
+         "later, a rank's part a multiple of 16 bytes). Before 2.13.12\n"
+         "alltoall, gather and scatter split to whole elements, allgather\n"
+         "and reducescatter to 4 elements (1 before 2.13.4): a log whose\n"
+         "count column shows such parts (8 ranks, 32 B, count 1) is one",
+         .str = &o->nt_version_s, .id = O_NT_VERSION},
         {"--no-in-network", NULL, NULL,
          "as if the switches could not reduce or multicast: the bound\n"
          "without it, and NCCL's choice without NVLS, NVLS tree and\n"
@@ -232,6 +244,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
             int bad = cli_check_nccl_select("coll", v, args.opt->id == O_NCCL_PROTO);
             if (bad)
                 return bad;
+            break;
+        }
+        case O_NT_VERSION: {
+            /* nccl-tests' own releases: 1.0.0 on, not NCCL's (2.8 on) */
+            int ma, mi, pa, at = 0;
+            if (sscanf(v, "%d.%d.%d%n", &ma, &mi, &pa, &at) != 3 || v[at] || ma < 1 || ma > 9 ||
+                mi < 0 || mi > 99 || pa < 0 || pa > 99)
+                return cli_usage_error("coll",
+                                       "--nccl-tests-version \"%s\" is not an nccl-tests release: "
+                                       "give major.minor.patch, as 2.13.11",
+                                       v);
+            o->nt_version = ma * 10000 + mi * 100 + pa;
             break;
         }
         case O_NCHANNELS:
@@ -484,7 +508,8 @@ int cli_cmd_coll(int argc, char **argv)
     }
     double sz = o.min_b;
     for (int k = 0; k < n_sizes; sz = cli_next_size(sz, o.factor, o.step), k++) {
-        cr_coll_req rq = make_req(&o, &base, cr_coll_nccl_bytes(coll, sz, esize, n));
+        cr_coll_req rq =
+            make_req(&o, &base, cr_coll_nccl_tests_bytes(coll, sz, esize, n, o.nt_version));
         if (cr_coll_eval(ctx, &rq, &results[k], &d) != CR_OK) {
             rc = forced ? cli_usage_error("coll", "%s", d.msg) : cli_fail("coll", "%s", d.msg);
             goto out;
@@ -521,6 +546,8 @@ int cli_cmd_coll(int argc, char **argv)
         json_object_set_new(root, "ranks_per_process", json_integer(o.rpp > 0 ? o.rpp : 1));
         if (o.loop_ops > 0)
             json_object_set_new(root, "loop_ops", json_integer(o.loop_ops));
+        if (o.nt_version_s)
+            json_object_set_new(root, "nccl_tests_version", json_string(o.nt_version_s));
         json_object_set_new(root, "measured_ceilings", json_boolean(att));
         if (o.nccl_algo)
             json_object_set_new(root, "nccl_algo", json_string(o.nccl_algo));
@@ -556,6 +583,12 @@ int cli_cmd_coll(int argc, char **argv)
             printf("# pred: one host thread launches the kernels of %d GPUs in turn (each extra "
                    "GPU adds the launch gap, param coll.launch_gap)\n",
                    o.rpp);
+        if (o.nt_version_s)
+            printf("# sizes: as nccl-tests %s splits them (a rank's part: %s)\n", o.nt_version_s,
+                   o.nt_version >= CR_NCCL_TESTS_ALIGN16 ? "a multiple of 16 bytes"
+                   : o.nt_version >= CR_NCCL_TESTS_ALIGN4
+                       ? "whole elements, allgather's and reducescatter's 4"
+                       : "whole elements");
         if (att)
             printf("# attain: the bound from the topology's measured ceilings (scale-up %.3f, "
                    "PCIe %.3f, network %.3f of the datasheet rate; HBM %.2f GB/s)\n",
@@ -576,7 +609,7 @@ int cli_cmd_coll(int argc, char **argv)
     bool any_unsupported = false;
     double bfac = cr_coll_busbw_factor(coll, n);
     for (sz = o.min_b; nrows < n_sizes; sz = cli_next_size(sz, o.factor, o.step), nrows++) {
-        double bytes = cr_coll_nccl_bytes(coll, sz, esize, n);
+        double bytes = cr_coll_nccl_tests_bytes(coll, sz, esize, n, o.nt_version);
         double count = cr_coll_nccl_count(coll, bytes, esize, n);
         const cr_coll_result *res = &results[nrows];
         const cr_coll_pred *p = &res->pred;

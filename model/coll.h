@@ -386,9 +386,24 @@ cr_coll_req cr_coll_req_default(cr_coll c, double bytes);
  * *GetCollByteCount): whole elements of esize bytes, and for collectives
  * that split the buffer over n ranks (allgather, reducescatter, alltoall,
  * gather, scatter) each rank's part `(count / n) & -(16 / esize)`
- * elements, a multiple of 16 bytes. commroof coll, sim and scenarios size
- * every request so. An esize <= 0 (or NaN) gives bytes back unchanged. */
+ * elements, a multiple of 16 bytes (nccl-tests 2.13.12 and later:
+ * cr_coll_nccl_tests_bytes for an older release). commroof coll, sim and
+ * scenarios size every request so. An esize <= 0 (or NaN) gives bytes back unchanged. */
 double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n);
+
+/* The nccl-tests releases (major x 10000 + minor x 100 + patch) from which
+ * a rank's part of a split collective rounds to 16 bytes (v2.13.12) and,
+ * before it, all_gather's and reduce_scatter's to 4 elements (v2.13.4). */
+#define CR_NCCL_TESTS_ALIGN16 21312
+#define CR_NCCL_TESTS_ALIGN4 21304
+
+/* cr_coll_nccl_bytes as nccl-tests release nt_version (coded as above; 0 =
+ * the newest) sizes its buffers: before v2.13.12 alltoall's, gather's and
+ * scatter's rank parts are whole elements, all_gather's and
+ * reduce_scatter's multiples of 4 elements (from v2.13.4; whole elements
+ * before), so that a log of an older release prints sizes the newest
+ * rounding would not give (8 ranks, fp32 alltoall: 32 B, 1 element each). */
+double cr_coll_nccl_tests_bytes(cr_coll c, double bytes, double esize, int n, int nt_version);
 
 /* The count nccl-tests prints for a size rounded so: elements per rank for
  * the collectives split over ranks, else all. */

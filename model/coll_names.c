@@ -458,15 +458,39 @@ static bool split_over_ranks(cr_coll c)
            c == CR_COLL_GATHER || c == CR_COLL_SCATTER;
 }
 
-double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n)
+/* nccl-tests' *GetCollByteCount (src/<coll>.cu) across its releases:
+ * 29f4114 (v2.13.12, 2024-12) made every rank's part of the five split
+ * collectives `(count / n) & -(16 / eltSize)`; d313d20 (v2.13.4, 2022-09)
+ * had rounded all_gather's and reduce_scatter's to 4 elements (its ALIGN 4)
+ * and left alltoall, gather and scatter at `count / n`, as every release
+ * before it did for all five. The elements a rank's part rounds to a
+ * multiple of (1 where c is not split). */
+static double part_align(cr_coll c, double esize, int nt_version)
+{
+    if (!split_over_ranks(c) || !(esize > 0))
+        return 1;
+    if (nt_version <= 0 || nt_version >= CR_NCCL_TESTS_ALIGN16)
+        return esize < 16 ? floor(16 / esize) : 1;
+    if (nt_version >= CR_NCCL_TESTS_ALIGN4 &&
+        (c == CR_COLL_ALLGATHER || c == CR_COLL_REDUCESCATTER))
+        return 4;
+    return 1;
+}
+
+double cr_coll_nccl_tests_bytes(cr_coll c, double bytes, double esize, int n, int nt_version)
 {
     if (!(esize > 0)) /* no element to count in: the size as given */
         return bytes;
     double count = floor(bytes / esize);
     if (!split_over_ranks(c) || n < 1)
         return count * esize;
-    double align = esize < 16 ? floor(16 / esize) : 1;
+    double align = part_align(c, esize, nt_version);
     return floor(floor(count / n) / align) * align * n * esize;
+}
+
+double cr_coll_nccl_bytes(cr_coll c, double bytes, double esize, int n)
+{
+    return cr_coll_nccl_tests_bytes(c, bytes, esize, n, 0);
 }
 
 double cr_coll_nccl_count(cr_coll c, double bytes, double esize, int n)

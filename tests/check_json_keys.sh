@@ -58,6 +58,7 @@ coll|coll allreduce -b 1M -e 4M --json
 coll|coll allreduce --topo hgx-h200-8 --mech multimem -b 64M -e 64M --json
 coll|coll allgather --topo h100-ib-4n --ranks 0-31:8 -b 1M -e 1M --terms --json
 coll|coll broadcast --topo dgx-a100-8 -b 4 -e 4 --ranks-per-process 8 --loop 20 --json
+coll|coll alltoall --topo hgx-h100-8 -b 32 -e 32 --nccl-tests-version 2.13.11 --json
 coll|coll allreduce --topo h200-1 -b 1K -e 1K --json
 coll|coll allgather --topo hgx-h100-8 --nccl-algo PAT --nccl-proto Simple -b 1M -e 1M --json
 sim|sim allgather --topo hgx-h100-8 -b 1MB --json

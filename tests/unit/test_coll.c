@@ -1749,6 +1749,42 @@ static void test_request_checks(void **state)
     cr_topo_free(t);
 }
 
+/* Sizes as each nccl-tests release splits them (src/<coll>.cu
+ * *GetCollByteCount at v2.13.3, v2.13.4 and v2.13.12): a log of an older
+ * release prints rows the newest rounding cannot give, so coll
+ * --nccl-tests-version must reproduce them to predict what validate
+ * predicts for that log. */
+static void test_nccl_tests_bytes(void **state)
+{
+    (void)state;
+    /* 8 ranks, fp32, 32 B: count 8, 1 element a rank. v2.13.12's
+     * (count / 8) & -(16 / 4) = 1 & ~3 = 0; v2.13.4's alltoall count / 8 =
+     * 1 (32 B, as the Sakura -g 8 log prints), its all_gather (8 / 32) x 4 =
+     * 0; v2.13.3's all_gather 1 (32 B, as SuperBench's log prints). */
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLTOALL, 32, 4, 8, 0) == 0);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLTOALL, 32, 4, 8, 21312) == 0);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLTOALL, 32, 4, 8, 21311) == 32);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLGATHER, 32, 4, 8, 21311) == 0);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLGATHER, 32, 4, 8, 21303) == 32);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_REDUCESCATTER, 32, 4, 8, 21303) == 32);
+    /* 4 elements a rank under v2.13.4: fp16 on 8 ranks at 96 B is 48
+     * elements, 6 a rank, 4 after ALIGN 4 (64 B); v2.13.12 rounds to 16 B =
+     * 8 fp16 elements: 0; v2.13.3 keeps 6 (96 B) */
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLGATHER, 96, 2, 8, 21304) == 64);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLGATHER, 96, 2, 8, 0) == 0);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLGATHER, 96, 2, 8, 21303) == 96);
+    /* gather and scatter kept count / n until v2.13.12: fp32 on 3 ranks at
+     * 120 B is 10 elements a rank, 8 (16 B multiples) from v2.13.12 (96 B);
+     * allreduce is never split (whole elements only) */
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_GATHER, 120, 4, 3, 21304) == 120);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_SCATTER, 120, 4, 3, 21311) == 120);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_SCATTER, 120, 4, 3, 0) == 96);
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLREDUCE, 10, 4, 8, 21303) == 8);
+    /* the newest release's rounding is cr_coll_nccl_bytes' */
+    assert_true(cr_coll_nccl_tests_bytes(CR_COLL_ALLTOALL, 1000, 4, 3, 0) ==
+                cr_coll_nccl_bytes(CR_COLL_ALLTOALL, 1000, 4, 3));
+}
+
 static cr_coll_pred tree_pred(cr_topo *t, const char *ranks, double S)
 {
     cr_coll_ctx *c = cr_test_coll_ctx(t, ranks);
@@ -3257,6 +3293,7 @@ int main(void)
         cmocka_unit_test(test_pcie_node_own_nic),
         cmocka_unit_test(test_a2a_shm_beside_p2p),
         cmocka_unit_test(test_predict_bounded_is_predict),
+        cmocka_unit_test(test_nccl_tests_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

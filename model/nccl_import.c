@@ -1454,7 +1454,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
     }
     if ((st = check_busids(&c)))
         goto out;
-    char name[256], desc[1024], src[700];
+    char name[256], desc[1024], src[2048];
     base_name(origin ? origin : "", name, sizeof name);
     t = cr_topo_new(name);
     if (!t) {
@@ -1532,21 +1532,37 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  c.n_net_out, c.n_net_out == 1 ? "" : "s", c.net_out_line, c.net_out_name,
                  c.n_net_out == 1 ? "it" : "them");
     }
+    /* Socket links: socket_link()'s product brief and the CPU it was chosen
+     * by, one clause per distinct CPU (it said "vendor link rates": which CPU
+     * the 4 x 32GB/s were taken for was not told; QA audit of the import). */
     bool socket_links = false, placeholder = false;
+    char sock[900] = "";
     for (int i = 0; i < c.n_cpus; i++)
-        for (int j = i + 1; j < c.n_cpus; j++)
-            if (c.cpus[i].host == c.cpus[j].host) {
-                socket_links = true;
-                placeholder |= strcmp(c.cpus[i].vendor, "GenuineIntel") != 0 &&
-                               strcmp(c.cpus[i].vendor, "AuthenticAMD") != 0;
+        for (int j = i + 1; j < c.n_cpus; j++) {
+            if (c.cpus[i].host != c.cpus[j].host)
+                continue;
+            socket_links = true;
+            placeholder |= strcmp(c.cpus[i].vendor, "GenuineIntel") != 0 &&
+                           strcmp(c.cpus[i].vendor, "AuthenticAMD") != 0;
+            double bw;
+            int count;
+            const char *ls;
+            socket_link(&c.cpus[i], &bw, &count, &ls);
+            char one[400];
+            snprintf(one, sizeof one, "%s (the dump's CPU: vendor %.32s, familyid %d, modelid %d)",
+                     ls, c.cpus[i].vendor, c.cpus[i].familyid, c.cpus[i].modelid);
+            if (!strstr(sock, one)) {
+                size_t k = strlen(sock);
+                snprintf(sock + k, sizeof sock - k, "%s%s", k ? "; " : "", one);
             }
+        }
     snprintf(src, sizeof src,
              "NCCL_TOPO_DUMP_FILE %s (format: NVIDIA/nccl src/graph/xml.cc); GPU figures: "
              "commroof GPU catalog; CPU socket links: %s",
              origin,
              !socket_links ? "none (one socket per host)"
              : placeholder ? "unknown CPU vendor, 64GB/s placeholder, not a datasheet figure"
-                           : "vendor link rates (model/nccl_import.c)");
+                           : sock);
     if ((st = cr_topo_set_description(t, desc)) || (st = cr_topo_set_source(t, src)))
         goto out;
     cr_diag cd = {{0}};

@@ -785,6 +785,17 @@ static void test_real_ibm_h100_vsi(void **state)
                  1e-12, 0);
     assert_non_null(strstr(t->description, "8 PCIe ports reporting 2.5 GT/s x1 above faster "
                                            "devices (first: line 6), a VM's emulated ports"));
+    /* the socket link's figure names where it comes from: the dump's
+     * familyid="6" modelid="143" (0x8F, Sapphire Rapids), 4 UPI 2.0 links
+     * at 16 GT/s x 2 bytes; the import computed that source and dropped it,
+     * writing "vendor link rates (model/nccl_import.c)" (QA audit of the
+     * import against the shipped topologies) */
+    const cr_link *upi = link_between(t, "cpu0", "cpu1");
+    assert_int_equal(upi->count, 4);
+    assert_close(cr_link_bw_from(upi, upi->a), 4 * 16e9 * 2, 1e-12, 0);
+    assert_non_null(strstr(t->source, "CPU socket links: Intel Xeon 4th gen (Sapphire Rapids) "
+                                      "product brief: 4 UPI 2.0 links at 16GT/s"));
+    assert_non_null(strstr(t->source, "familyid 6, modelid 143"));
     cr_topo_free(t);
 }
 
@@ -1047,8 +1058,9 @@ static void test_round_trip(void **state)
     xmlDtdPtr dtd = xmlParseDTD(NULL, (const xmlChar *)"topologies/commroof-topology.dtd");
     assert_non_null(dtd);
     const char *files[] = {FIX "hgx-h200-baremetal.xml", FIX "hgx-h200-vm.xml",
-                           FIX "pcie-l40s-8.xml", FIX "dgx-a100-2socket.xml",
-                           FIX "gb200-2tray-mnnvl.xml"};
+                           FIX "pcie-l40s-8.xml",        FIX "dgx-a100-2socket.xml",
+                           FIX "gb200-2tray-mnnvl.xml",  FIX "real-ibm-h100-vsi.xml",
+                           FIX "real-rccl-mi300x-8.xml", FIX "rccl-mi250-4gcd.xml"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         cr_topo *a = import(files[i]), *b = NULL;
         char *xml = NULL;

@@ -12,6 +12,7 @@
  */
 #include "sbuf.h"
 #include "nccl_import.h"
+#include "nccl_import_priv.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -759,67 +760,6 @@ static int cpu_vendor(const struct cpu_rec *cp)
     return -1;
 }
 
-/* Socket-to-socket link of a CPU as NCCL names it (vendor, familyid,
- * modelid): per-link bandwidth per direction, link count and source. These
- * are figures from the link rates, not measurements. */
-static void socket_link(const struct cpu_rec *cp, double *bw, int *count, const char **src)
-{
-    if (strcmp(cp->vendor, "GenuineIntel") == 0) {
-        int m = cp->modelid;
-        if (cp->familyid == 6 && (m == 0xAD || m == 0xAE || m == 0xAF)) {
-            /* Xeon 6 (Granite Rapids 0xAD/0xAE, Sierra Forest 0xAF): the
-             * 6900 series has 6 links at 24 GT/s, the 6700 series 4; the
-             * larger is taken, as a bound needs. */
-            *bw = 48e9; /* UPI 2.0 24 GT/s x 2 bytes per transfer */
-            *count = 6;
-            *src = "Intel Xeon 6900-series product brief: 6 UPI 2.0 links at 24GT/s, 48GB/s per "
-                   "direction each (the 6700 series has 4)";
-        } else if (cp->familyid == 6 && m == 0xCF) {
-            /* Emerald Rapids; NCCL tells it from Sapphire Rapids too
-             * (NCCL_TOPO_CPU_MODEL_INTEL_ERP, modelid >= 0xCF, src/graph/topo.cc) */
-            *bw = 40e9; /* UPI 2.0 20 GT/s x 2 bytes per transfer */
-            *count = 4;
-            *src = "Intel Xeon 5th gen (Emerald Rapids) product brief: 4 UPI 2.0 links at 20GT/s, "
-                   "40GB/s per direction each (2 bytes per transfer)";
-        } else if (cp->familyid == 6 && m >= 0x8F) {
-            *bw = 32e9; /* UPI 2.0 16 GT/s x 2 bytes per transfer */
-            *count = 4;
-            *src = "Intel Xeon 4th gen (Sapphire Rapids) product brief: 4 UPI 2.0 links at "
-                   "16GT/s, 32GB/s per direction each (2 bytes per transfer)";
-        } else if (cp->familyid == 6 && (m == 0x6A || m == 0x6C)) {
-            *bw = 22.4e9; /* UPI 11.2 GT/s */
-            *count = 3;
-            *src = "Intel Xeon 3rd gen (Ice Lake) product brief: 3 UPI links at 11.2GT/s, "
-                   "22.4GB/s per direction each";
-        } else {
-            *bw = 20.8e9; /* UPI 10.4 GT/s */
-            *count = 3;
-            *src = "Intel Xeon Scalable (Skylake/Cascade Lake) product brief: 3 UPI links at "
-                   "10.4GT/s, 20.8GB/s per direction each";
-        }
-    } else if (strcmp(cp->vendor, "AuthenticAMD") == 0) {
-        /* familyid is the CPUID family (25 = Zen 3/4) or, in dumps from older
-         * NCCL, 0x8F/0xAF/0xBF (ncclTopoAddCpu). */
-        bool zen4plus = cp->familyid == 26 || cp->familyid == 0xBF ||
-                        ((cp->familyid == 25 || cp->familyid == 0xAF) && cp->modelid >= 0x10);
-        *count = 4;
-        if (zen4plus) {
-            *bw = 64e9; /* xGMI3 x16 at 32 Gb/s per lane */
-            *src = "AMD EPYC 9004 (Genoa) platform: 4 xGMI3 x16 links at 32Gb/s per lane, "
-                   "64GB/s per direction each";
-        } else {
-            *bw = 36e9; /* xGMI2 x16 at 18 Gb/s per lane */
-            *src = "AMD EPYC 7002/7003 platform: 4 xGMI2 x16 links at 18Gb/s per lane, "
-                   "36GB/s per direction each";
-        }
-    } else {
-        *bw = 64e9;
-        *count = 1;
-        *src = "unknown CPU vendor: socket link figure is a placeholder (64GB/s), not a "
-               "datasheet figure";
-    }
-}
-
 static int cmp_gpu_rank(const void *x, const void *y)
 {
     const struct gpu_rec *a = x, *b = y;
@@ -1283,7 +1223,8 @@ static cr_status build(struct ctx *c, cr_topo *t)
             double bw;
             int count;
             const char *src;
-            socket_link(&c->cpus[i], &bw, &count, &src);
+            cr_nccl_socket_link(c->cpus[i].vendor, c->cpus[i].familyid, c->cpus[i].modelid, &bw,
+                                &count, &src);
             st = add_link(c, t, c->cpus[i].dev, c->cpus[j].dev, CR_LINK_C2C, bw, count,
                           c->cpus[j].line, false);
         }
@@ -1532,7 +1473,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  c.n_net_out, c.n_net_out == 1 ? "" : "s", c.net_out_line, c.net_out_name,
                  c.n_net_out == 1 ? "it" : "them");
     }
-    /* Socket links: socket_link()'s product brief and the CPU it was chosen
+    /* Socket links: cr_nccl_socket_link()'s product brief and the CPU it was chosen
      * by, one clause per distinct CPU (it said "vendor link rates": which CPU
      * the 4 x 32GB/s were taken for was not told; QA audit of the import). */
     bool socket_links = false, placeholder = false;
@@ -1547,7 +1488,8 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
             double bw;
             int count;
             const char *ls;
-            socket_link(&c.cpus[i], &bw, &count, &ls);
+            cr_nccl_socket_link(c.cpus[i].vendor, c.cpus[i].familyid, c.cpus[i].modelid, &bw,
+                                &count, &ls);
             char one[400];
             snprintf(one, sizeof one, "%s (the dump's CPU: vendor %.32s, familyid %d, modelid %d)",
                      ls, c.cpus[i].vendor, c.cpus[i].familyid, c.cpus[i].modelid);

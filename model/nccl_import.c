@@ -617,8 +617,13 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
                                           : PCI_OTHER;
     bool ib = base == 0x02 && sub == 0x07; /* PCI class 0x0207: InfiniBand controller */
     /* 2.5 GT/s x1 on a bridge: QEMU's root and XIO3130 ports (see the end
-     * of this function) */
-    r->emulated = r->kind == PCI_BRIDGE && lane > 0.0 && lane <= 2.5e9 * 0.8 / 8.0 && w == 1;
+     * of this function). A class NCCL does not name is a PCI switch to it
+     * (src/graph/topo.cc kvDictPciClass: "Default fallback value" PCI), so
+     * such an element with devices below is a bridge here too: taken as
+     * it is, a port of class 0x088000 at 2.5 GT/s x1 held the GPU and NIC
+     * below it at 250 MB/s to the host (test_unknown_class_bridge). */
+    bool bridge = r->kind == PCI_BRIDGE || r->kind == PCI_OTHER;
+    r->emulated = bridge && lane > 0.0 && lane <= 2.5e9 * 0.8 / 8.0 && w == 1;
     /* no speed of its own, and none it may take from above */
     bool nospeed = (a == 0 || buf[0] == '\0' || unknown) && (unknown || parent_emulated);
     for (const xmlNode *k = n->children; k; k = k->next) {
@@ -671,8 +676,8 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
      * figure says nothing about the hardware, and taken as it is, it made
      * a 1 GiB host-to-device copy on that VSI bound at 4.3 s. It carries
      * what the links below it carry, so it never limits them. */
-    if (r->kind == PCI_BRIDGE && r->lane_Bps > 0.0 && r->bw_Bps == r->lane_Bps &&
-        r->lane_Bps <= 2.5e9 * 0.8 / 8.0 && r->below_Bps > r->bw_Bps) {
+    if ((r->kind == PCI_BRIDGE || r->kind == PCI_OTHER) && r->lane_Bps > 0.0 &&
+        r->bw_Bps == r->lane_Bps && r->lane_Bps <= 2.5e9 * 0.8 / 8.0 && r->below_Bps > r->bw_Bps) {
         r->bw_Bps = r->below_Bps;
         r->lane_Bps = 0.0; /* unknown: nothing below inherits it */
         if (c->n_emulated++ == 0)

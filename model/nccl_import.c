@@ -771,6 +771,54 @@ static int cmp_gpu_rank(const void *x, const void *y)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
+/* GPUs with a link to device v. */
+static int gpus_reaching(const cr_topo *t, int v)
+{
+    int g = 0;
+    for (int i = 0; i < t->n_links; i++) {
+        const cr_link *l = &t->links[i];
+        int o = l->a == v ? l->b : l->b == v ? l->a : -1;
+        g += o >= 0 && t->devs[o].kind == CR_DEV_GPU;
+    }
+    return g;
+}
+
+/* NVSwitches fewer GPUs reach than another switch of the same host does:
+ * a link NVML reports to such a chip carries nothing to the GPUs it does
+ * not reach, so it stays as the dump says (a failed chip is real), and is
+ * said with the first such switch, so that a misread or edited dump is
+ * caught (QA audit: one GPU's target edited, a fifth switch raised the
+ * sendrecv 0-1 bound by 32 % without a word). Appends to desc (size
+ * bytes). */
+static void describe_few_reached(const cr_topo *t, char *desc, size_t size)
+{
+    int n_short = 0, first = -1, first_g = 0, first_most = 0;
+    for (int v = 0; v < t->n_devs; v++) {
+        if (t->devs[v].kind != CR_DEV_SWITCH || !strstr(t->devs[v].id, "nvswitch."))
+            continue;
+        int g = gpus_reaching(t, v), most = g;
+        for (int w = 0; w < t->n_devs; w++)
+            if (w != v && t->devs[w].kind == CR_DEV_SWITCH && t->devs[w].node == t->devs[v].node &&
+                strstr(t->devs[w].id, "nvswitch.")) {
+                int gw = gpus_reaching(t, w);
+                most = gw > most ? gw : most;
+            }
+        if (g < most && n_short++ == 0) {
+            first = v;
+            first_g = g;
+            first_most = most;
+        }
+    }
+    if (n_short == 0)
+        return;
+    size_t k = strlen(desc);
+    snprintf(desc + k, size - k,
+             "; %d NVSwitch reached by fewer GPUs than another of its host (first: %.64s, %d "
+             "GPU%s where another reaches %d): a link to it carries nothing to the GPUs it does "
+             "not reach, as the dump says; check its targets",
+             n_short, t->devs[first].id, first_g, first_g == 1 ? "" : "s", first_most);
+}
+
 static void ctx_release(struct ctx *c)
 {
     free(c->cpus);
@@ -1430,6 +1478,7 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
                  "%d, target %.64s), outside the communicator",
                  c.n_nvl_out, c.n_nvl_out == 1 ? "y" : "ies", c.nvl_out_line, c.nvl_out_target);
     }
+    describe_few_reached(t, desc, sizeof desc);
     if (c.n_emulated > 0) {
         size_t k = strlen(desc);
         snprintf(desc + k, sizeof desc - k,

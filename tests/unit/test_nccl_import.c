@@ -829,6 +829,40 @@ static void test_unknown_class_bridge(void **state)
     free(buf);
 }
 
+/* An NVSwitch target only some GPUs reach: one GPU's first <nvlink> of
+ * the IBM dump edited to a bus id no other GPU names (0000:f9:00.0 for
+ * 0000:f5:00.0) made a fifth switch that only GPU 0 reaches, so its 5
+ * links carry nothing between GPUs: the sendrecv 0-1 1 GiB bound rose
+ * 2093 -> 2767 us and nothing said why (QA audit of the import against
+ * the shipped topologies). Kept as the dump says (a link NVML reports to
+ * such a chip carries nothing to another GPU), and said, with the
+ * switch, so that a misread or edited dump is caught. */
+static void test_nvswitch_reached_by_few(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(
+        cr_xml_read_file(FIX "real-ibm-h100-vsi.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
+        CR_OK);
+    cr_topo *t = NULL;
+    assert_int_equal(cr_nccl_import_memory(buf, len, "ibm.xml", &t, &d), CR_OK);
+    assert_null(strstr(t->description, "reached by"));
+    cr_topo_free(t);
+    char *target = strstr(buf, "target=\"0000:f5:00.0\"");
+    assert_non_null(target);
+    target[8 + 6] = '9'; /* 0000:f5 -> 0000:f9 */
+    assert_int_equal(cr_nccl_import_memory(buf, len, "ibm.xml", &t, &d), CR_OK);
+    assert_int_equal(count_kind(t, CR_DEV_SWITCH), 5 + 1);
+    /* the new chip (GPU 0 alone) and the one GPU 0 left (the 7 others) */
+    assert_non_null(strstr(t->description, "2 NVSwitch reached by fewer GPUs than another of its "
+                                           "host (first: nvswitch.0000:f9:00.0, 1 GPU where "
+                                           "another reaches 8)"));
+    cr_topo_free(t);
+    free(buf);
+}
+
 /* A real RCCL dump (version 2, <xgmi>) of 8 MI300X: refused as "version 2"
  * before; now a full xGMI mesh, 7 links of 64 GB/s per direction per GPU
  * (AMD MI300X datasheet, as topologies/mi300x-8.xml). */
@@ -1201,6 +1235,7 @@ int main(void)
         cmocka_unit_test(test_no_speed_under_emulated_port),
         cmocka_unit_test(test_real_ibm_h100_vsi),
         cmocka_unit_test(test_unknown_class_bridge),
+        cmocka_unit_test(test_nvswitch_reached_by_few),
         cmocka_unit_test(test_real_rccl_mi300x),
         cmocka_unit_test(test_rccl_mi250_gcds),
         cmocka_unit_test(test_new_gpus),

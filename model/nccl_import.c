@@ -138,9 +138,11 @@ struct ctx {
      * PCIe, NIC and socket links are unique by construction (INT_MAX: no
      * search), NVLink and C2C entries may repeat a pair. */
     int scan_from;
-    /* NVLink entries to a GPU the dump does not hold (not imported; the
-     * description says so): how many, and the first one's line and target */
+    /* NVLink (or RCCL xGMI) entries to a GPU the dump does not hold (not
+     * imported; the description says so): how many, and the first one's
+     * line and target; whether they are xGMI */
     int n_nvl_out, nvl_out_line;
+    bool nvl_out_xgmi;
     char nvl_out_target[ATTR_MAX + 1];
     /* NIC ports that report no speed (left out; the description says so) */
     int n_net_out, net_out_line;
@@ -1252,6 +1254,7 @@ static cr_status build(struct ctx *c, cr_topo *t)
                               v->xgmi ? CR_LINK_XGMI : CR_LINK_NVLINK, bw, v->count, v->line, true);
             else if (c->n_nvl_out++ == 0) {
                 c->nvl_out_line = v->line;
+                c->nvl_out_xgmi = v->xgmi;
                 cr_str_copy(c->nvl_out_target, sizeof c->nvl_out_target, v->target);
             }
         } else {
@@ -1474,9 +1477,10 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
     if (c.n_nvl_out > 0) {
         size_t k = strlen(desc);
         snprintf(desc + k, sizeof desc - k,
-                 "; not imported: %d NVLink entr%s to a GPU the dump does not hold (first: line "
+                 "; not imported: %d %s entr%s to a GPU the dump does not hold (first: line "
                  "%d, target %.64s), outside the communicator",
-                 c.n_nvl_out, c.n_nvl_out == 1 ? "y" : "ies", c.nvl_out_line, c.nvl_out_target);
+                 c.n_nvl_out, c.nvl_out_xgmi ? "xGMI" : "NVLink", c.n_nvl_out == 1 ? "y" : "ies",
+                 c.nvl_out_line, c.nvl_out_target);
     }
     describe_few_reached(t, desc, sizeof desc);
     if (c.n_emulated > 0) {

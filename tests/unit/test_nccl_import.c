@@ -884,6 +884,21 @@ static void test_real_rccl_mi300x(void **state)
     assert_close(out_bw(t, cr_topo_find_dev(t, "nic.mlx5_0"), CR_LINK_IB), MBPS_TO_BPS(400000.0),
                  1e-12, 0);
     cr_topo_free(t);
+    /* an <xgmi> entry to a GPU the dump does not hold is named as one (the
+     * description said "NVLink entry": QA audit of the import) */
+    char *buf = NULL;
+    size_t len = 0;
+    cr_diag d = {{0}};
+    assert_int_equal(
+        cr_xml_read_file(FIX "real-rccl-mi300x-8.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
+        CR_OK);
+    char *x = strstr(buf, "<xgmi target=\"0000:15:00.0\"");
+    assert_non_null(x);
+    memcpy(x + 14 + 5, "77", 2); /* 0000:15:00.0 -> 0000:77:00.0, no GPU of the dump */
+    assert_int_equal(cr_nccl_import_memory(buf, len, "rccl.xml", &t, &d), CR_OK);
+    assert_non_null(strstr(t->description, "; not imported: 1 xGMI entry to a GPU the dump "));
+    cr_topo_free(t);
+    free(buf);
 }
 
 #define RCCL_GPU(busid, dev, device, subsys, gcn, rank, peer)                                      \

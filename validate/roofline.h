@@ -135,8 +135,12 @@ typedef struct {
                              other bytes (input_op_ids), the smallest of their bounds,
                              which holds for every call */
     double bound_cold_s;  /* HBM only (likewise the smallest) */
-    double bound_total_s; /* its calls' own bounds added up: calls x bound_s where they
-                             share one, more where some calls' own bound is larger */
+    bool held_cold;       /* its calls are held to bound_cold_s, not bound_s: a crbench
+                             case that declares its data cold (cache=cold), as validate
+                             and check --cold hold it */
+    double bound_total_s; /* its calls' own bounds added up: calls x bound_s (bound_cold_s
+                             where held_cold) where they share one, more where some
+                             calls' own bound is larger */
     char binding[64];
     double pct_of_roofline; /* bound / median x 100 */
     double save_s;          /* total - bound_total: what the program could save at best,

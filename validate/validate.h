@@ -410,6 +410,9 @@ typedef struct {
                                     rotating sets), measured < bound_cold */
     bool cache_resident;         /* bound <= measured < bound_cold on a case not declared cold:
                                     the data stayed in the L2; not a violation */
+    bool held_cold;              /* the case declares its data cold (cache=cold): it is held
+                                    to bound_cold_s, as check --cold holds a kernel (the
+                                    violation above, and roofline's verdict and calls) */
     bool beats_attainable;       /* measured < attainable: the topology's measured
                                     ceilings are stale (recalibrate); not a violation */
     char note[160];              /* why a figure is absent, or a warning */

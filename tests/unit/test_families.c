@@ -304,6 +304,7 @@ static void test_eval_hbm(void **state)
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
     assert_false(r.violation);
     assert_true(r.cache_resident);
+    assert_false(r.held_cold);
     assert_int_equal(cr_vcase_parse("cr:hbm op=copy bytes=1073741824 iters=3 sets=1 cache=cold "
                                     "rd_bytes=1073741824 wr_bytes=1073741824 flops=0",
                                     &m.c, &d),
@@ -311,6 +312,7 @@ static void test_eval_hbm(void **state)
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
     assert_true(r.violation);
     assert_false(r.cache_resident);
+    assert_true(r.held_cold); /* roofline judges its verdict and calls by bound_cold_s */
     /* Host-timed (no GPU activity in its range): 440 us is below this
      * cache=cold case's bound (447.392 us, above), but a host time is no
      * device time: no violation, and the note says how it was timed. */

@@ -317,8 +317,9 @@ int cli_cmd_report(int argc, char **argv)
     }
     if (rc == CLI_OK && r.violations > 0) {
         fprintf(stderr,
-                "commroof report: %d measured time(s) below the bound (impossible: a timing "
-                "bug, a wrong attribution or a wrong bound); %s/index.html says where\n",
+                "commroof report: %d row(s) below their bound over the report's parts (one "
+                "measured time may be a row of several; impossible: a timing bug, a wrong "
+                "attribution or a wrong bound); %s/index.html says where\n",
                 r.violations, dir);
         rc = CLI_IMPOSSIBLE;
     }

@@ -678,7 +678,8 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
         if (r->violations > 0) {
             char warn[300];
             snprintf(warn, sizeof warn,
-                     "<b>FAILED: %d measured time%s below %s bound</b>, an impossible result; "
+                     "<b>FAILED: %d row%s below %s bound</b> over the parts below (one "
+                     "measured time may be a row of more than one), an impossible result; "
                      "the parts that show them say which.",
                      r->violations, r->violations == 1 ? "" : "s",
                      r->violations == 1 ? "its" : "their");

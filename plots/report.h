@@ -41,8 +41,10 @@ typedef struct {
     int n_files;
     char **skipped; /* "accuracy: no traces given" */
     int n_skipped;
-    int violations; /* measured times below their bound (the program roofline's and
-                       the validation table's): index.html says so at its top; the
+    int violations; /* rows below their bound over the parts that show measured times
+                       (the measured problems, the validation table, the program
+                       roofline): one measured time may be a row of more than one
+                       part, and counts in each. index.html says so at its top; the
                        CLI exits 3 as `commroof roofline` and `commroof validate` do */
 } cr_report_result;
 

@@ -506,7 +506,7 @@ rc=$?
 n=$(grep -c 'class="warning".*FAILED: 1 .*below its bound' "$T/rep-imp/index.html")
 [ "$n" = 2 ] || bad "index.html should warn at the top and in the part ($n warnings)"
 grep -q ',impossible,' "$T/rep-imp/program-roofline.csv" || bad "program-roofline.csv has no impossible row"
-grep -q "below the bound" "$T/rep-imp.txt" || bad "report exit 3 without a message"
+grep -q "below their bound" "$T/rep-imp.txt" || bad "report exit 3 without a message"
 "$CR" report --trace "$TORCH" --dtype bf17 -o "$T/rep4" > "$T/err.txt" 2>&1
 [ $? = 2 ] || bad "report --dtype bf17 should exit 2: $(cat "$T/err.txt")"
 

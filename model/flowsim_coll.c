@@ -297,7 +297,7 @@ static cr_status ring_mean_lat(xp *x, const int *order, double *mean)
  * coll stating bw_eff against all of them (8 MI300X, one LL channel at 16
  * KiB: 39 GB/s, 0.087 of seven links, 0.61 of one; x->eff, at most 1).
  * Returns the channels to run; C unchanged without such rings. */
-static int mesh_channels(xp *x, int C)
+static int mesh_channels(xp *x, int C, double per_link)
 {
     /* nodes of such GPUs over a network: at most one channel a ring inside
      * each node too (flowsim_ring_order), the network carrying coll's
@@ -308,9 +308,46 @@ static int mesh_channels(xp *x, int C)
         C = x->n_rings;
     /* (with a channel cap, x->eff is the links' own figure, and stays
      * where it is the higher: the cap then holds each flow to coll's rate) */
-    if (C < x->ring_links)
+    if (C < x->ring_links && per_link < 0)
         x->eff = fmin(1.0, fmax(x->eff, x->sp->bw_eff * x->ring_links / C));
+    else if (per_link > 0 && per_link > 1.0 / x->ring_links)
+        x->eff = fmin(1.0, fmax(x->eff, x->sp->bw_eff * x->ring_links * per_link));
     return C;
+}
+
+/* The share of a tree's traffic out of a GPU that its busiest link carries
+ * when C channels' chains follow neighbour rings 0..C-1: a chain moves
+ * each of its links' data both ways (tree 0 up, tree 1 down, and back), so
+ * a link carries S/C each way for every channel whose chain crosses it,
+ * of the 2S a middle GPU sends. One channel's chain takes two links of a
+ * GPU, not one as a ring's channel does: the busiest carries half, where
+ * coll's rate spreads 2S over all of them (bw_eff against every link).
+ * Two channels on a ring and its reverse cross the same links (half each
+ * again); channels on other rings add links. Returns that share, or -1
+ * when memory runs out. */
+static double chain_link_share(xp *x, int C)
+{
+    int n = x->n, most = 0;
+    int *pos = malloc((size_t)C * (size_t)n * sizeof *pos);
+    if (!pos)
+        return -1;
+    for (int c = 0; c < C; c++)
+        for (int j = 0; j < n; j++)
+            pos[(size_t)c * (size_t)n + (size_t)x->rings[(size_t)c * (size_t)n + (size_t)j]] = j;
+    /* a chain is its ring without the closing edge (chain_at, head 0) */
+    for (int c = 0; c < C; c++)
+        for (int j = 0; j + 1 < n; j++) {
+            int a = x->rings[(size_t)c * (size_t)n + (size_t)j],
+                b = x->rings[(size_t)c * (size_t)n + (size_t)j + 1], k = 0;
+            for (int o = 0; o < C; o++) {
+                int d =
+                    pos[(size_t)o * (size_t)n + (size_t)a] - pos[(size_t)o * (size_t)n + (size_t)b];
+                k += d == 1 || d == -1;
+            }
+            most = k > most ? k : most;
+        }
+    free(pos);
+    return most / (2.0 * C);
 }
 
 static cr_status ring(xp *x)
@@ -356,7 +393,7 @@ static cr_status ring(xp *x)
      * efficiency on the wire, each channel at most its share of the cap */
     if (sp->ring_cap_Bps > 0)
         x->eff = sp->link_eff;
-    C = mesh_channels(x, C);
+    C = mesh_channels(x, C, -1);
     chunk /= C;
     if (sp->ring_cap_Bps > 0)
         x->ch_cap_Bps = sp->ring_cap_Bps / C;
@@ -617,7 +654,14 @@ static cr_status tree(xp *x)
         }
         if (x->n_rings > 0) {
             chains = x->rings;
-            C = mesh_channels(x, C);
+            int Cr = C > x->n_rings ? x->n_rings : C;
+            double share = chain_link_share(x, Cr);
+            if (share < 0) {
+                free(grp);
+                free(gstart);
+                return flowsim_xp_oom(x);
+            }
+            C = mesh_channels(x, C, share);
         }
     }
     int ntrees = n > 2 ? 2 : 1;

@@ -540,6 +540,49 @@ static void test_mesh_agrees(void **state)
     cr_topo_free(t);
 }
 
+/* A tree on fewer channels than a mesh GPU's links (QA sweep of the
+ * simulator against coll): channel c's chain follows neighbour ring c, and
+ * a chain moves data both ways along it, tree 0 up (to the head) and tree
+ * 1 down, then the reverse, each tree S/2 a channel (S/C in all). So one
+ * channel's chain loads both of a middle GPU's chain links each way with
+ * S: 2S out of the GPU over two links, where coll's tree sends the same 2S
+ * (`wire_bytes`) over all seven at bw_eff. coll's time is then met with
+ * each of the two links at bw_eff x 7 / 2 of its rate; the simulator took
+ * one link a channel, as a ring's channel takes (bw_eff x 7 / 1), and ran
+ * the wire twice as fast: `commroof sim allreduce --topo mi300x-8 --algo
+ * tree --proto simple --nchannels 1 -b 256M` sim 6,860 us, pred 13,657 us
+ * (0.502); on tpu-v5p-64 (six links, 4x4x4 torus) 0.516. Two channels
+ * (ring 1 is ring 0 reversed: the same links) and more agreed. */
+static void test_mesh_tree_few_channels(void **state)
+{
+    (void)state;
+    static const char *const topos[] = {"mi300x-8", "tpu-v5p-64"};
+    static const int channels[] = {1, 2, 3};
+    static const double sizes[] = {8192, 1 << 28};
+    for (size_t k = 0; k < sizeof topos / sizeof topos[0]; k++) {
+        cr_topo *t = cr_test_open_topo(topos[k]);
+        cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
+        int *r = iota(t->n_gpus, 1);
+        for (size_t c = 0; c < sizeof channels / sizeof channels[0]; c++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, sizes[z]);
+                rq.algo = CR_ALGO_TREE;
+                rq.proto = CR_PROTO_SIMPLE;
+                rq.nchannels = channels[c];
+                cr_coll_pred p;
+                cr_diag d = {{0}};
+                assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+                assert_true(p.supported);
+                assert_true(p.nchannels >= 1 && p.nchannels <= channels[c]);
+                assert_sim_is_pred(t, CR_COLL_ALLREDUCE, sizes[z], &p, r, t->n_gpus, 0.01,
+                                   topos[k]);
+            }
+        free(r);
+        cr_coll_ctx_free(ctx);
+        cr_topo_free(t);
+    }
+}
+
 /* Two 8 x MI300X nodes on a fat tree (topo gen fat-tree --nodes 2 --node
  * mi300x-8: inside a node the seven XGMI links a GPU, between nodes a NIC
  * a GPU): a ring's way through each node follows channel c's ring through
@@ -2101,6 +2144,7 @@ int main(void)
         cmocka_unit_test(test_agrees_with_coll_predictions),
         cmocka_unit_test(test_msccl_allpairs_agrees),
         cmocka_unit_test(test_mesh_agrees),
+        cmocka_unit_test(test_mesh_tree_few_channels),
         cmocka_unit_test(test_mesh_nodes_use_the_links),
         cmocka_unit_test(test_racks_are_nodes),
         cmocka_unit_test(test_shared_nic_agrees),

@@ -82,11 +82,17 @@ static cr_status file_written(rep *p, const char *name)
     return push(&p->r->files, &p->r->n_files, &p->cap_files, name);
 }
 
-static cr_status skip(rep *p, const char *what, const char *why)
+/* A part left out: its heading, anchored at the stem it would have had
+ * and named in the contents as skipped, so that a reader of the contents
+ * learns of it (it was a heading the contents never named). */
+static cr_status skip(rep *p, const char *stem, const char *what, const char *why)
 {
     char line[1200];
     snprintf(line, sizeof line, "%s: %s", what, why);
-    cr_sbuf_add(&p->html, "<section class=\"skipped\"><h2>");
+    cr_sbuf_add(&p->toc, "<li><a href=\"#%s\">", stem);
+    cr_sbuf_xml(&p->toc, what);
+    cr_sbuf_add(&p->toc, "</a> (skipped)</li>\n");
+    cr_sbuf_add(&p->html, "<section class=\"skipped\" id=\"%s\"><h2>", stem);
     cr_sbuf_xml(&p->html, what);
     cr_sbuf_add(&p->html, "</h2><p>Not in this report: ");
     cr_sbuf_xml(&p->html, why);
@@ -210,7 +216,8 @@ static cr_status chart_part(rep *p, cr_status st, cr_chart *c, const char *stem,
 {
     if (st == CR_EUNSUPPORTED) {
         cr_chart_free(c);
-        return skip(p, title, bd->msg) == CR_OK ? CR_OK : cr_diag_set(d, CR_ENOMEM, "no memory");
+        return skip(p, stem, title, bd->msg) == CR_OK ? CR_OK
+                                                      : cr_diag_set(d, CR_ENOMEM, "no memory");
     }
     if (st != CR_OK) {
         cr_chart_free(c);
@@ -226,7 +233,8 @@ static cr_status table_part(rep *p, cr_status st, cr_table *t, const char *stem,
 {
     if (st == CR_EUNSUPPORTED) {
         cr_table_free(t);
-        return skip(p, title, bd->msg) == CR_OK ? CR_OK : cr_diag_set(d, CR_ENOMEM, "no memory");
+        return skip(p, stem, title, bd->msg) == CR_OK ? CR_OK
+                                                      : cr_diag_set(d, CR_ENOMEM, "no memory");
     }
     if (st != CR_OK) {
         cr_table_free(t);
@@ -390,8 +398,9 @@ static cr_status program_part(rep *p, cr_diag *d)
     st = cr_plot_program_table(&rf, et->name, &tb, &bd);
     if (st == CR_EUNSUPPORTED) {
         cr_table_free(tb);
-        st = skip(p, "Program roofline", bd.msg) == CR_OK ? CR_OK
-                                                          : cr_diag_set(d, CR_ENOMEM, "no memory");
+        st = skip(p, "program-roofline", "Program roofline", bd.msg) == CR_OK
+                 ? CR_OK
+                 : cr_diag_set(d, CR_ENOMEM, "no memory");
         goto out;
     }
     if (st != CR_OK) {
@@ -685,9 +694,14 @@ static cr_status write_into(const char *dir, const cr_report_opts *o, cr_report_
                      r->violations == 1 ? "its" : "their");
             warning(&page, warn);
         }
-        cr_sbuf_add(&page, "<ul>\n%s</ul>\n%s", p.toc.p ? p.toc.p : "", p.html.p ? p.html.p : "");
+        /* the closing list of skipped parts is in the contents too */
+        cr_sbuf_add(&page, "<ul>\n%s", p.toc.p ? p.toc.p : "");
+        if (r->n_skipped > 0)
+            cr_sbuf_add(&page, "<li><a href=\"#skipped\">Skipped</a> (%d part%s)</li>\n",
+                        r->n_skipped, r->n_skipped == 1 ? "" : "s");
+        cr_sbuf_add(&page, "</ul>\n%s", p.html.p ? p.html.p : "");
         if (r->n_skipped > 0) {
-            cr_sbuf_add(&page, "<section><h2>Skipped</h2><ul>\n");
+            cr_sbuf_add(&page, "<section id=\"skipped\"><h2>Skipped</h2><ul>\n");
             for (int i = 0; i < r->n_skipped; i++) {
                 cr_sbuf_add(&page, "<li>");
                 cr_sbuf_xml(&page, r->skipped[i]);

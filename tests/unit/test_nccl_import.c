@@ -32,6 +32,16 @@
 #define GEN4_LANE_BPS (16e9 * 128.0 / 130.0 / 8.0)
 #define MBPS_TO_BPS(x) ((x)*1e6 / 8.0) /* NCCL <net speed> is in Mb/s */
 
+/* The text of a fixture, for a test that edits it before importing it
+ * (free() it). */
+static char *read_fixture(const char *path, size_t *len)
+{
+    char *buf = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_xml_read_file(path, 1 << 20, "a dump", &buf, len, NULL, &d), CR_OK);
+    return buf;
+}
+
 static cr_topo *import(const char *path)
 {
     cr_topo *t = NULL;
@@ -275,12 +285,9 @@ static void test_mnnvl_two_hosts(void **state)
 static void test_mnnvl_nvml_hidden_target(void **state)
 {
     (void)state;
-    char *buf = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    assert_int_equal(
-        cr_xml_read_file(FIX "gb200-2tray-mnnvl.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
-        CR_OK);
+    char *buf = read_fixture(FIX "gb200-2tray-mnnvl.xml", &len);
     int n = 0;
     for (char *p = buf; (p = strstr(p, "target=\"fffffff:ffff:ff\"")) != NULL; p++, n++)
         memcpy(p, "target=\"fffffff:ff:ff.0\"", 24); /* same length */
@@ -810,12 +817,9 @@ static void test_real_ibm_h100_vsi(void **state)
 static void test_unknown_class_bridge(void **state)
 {
     (void)state;
-    char *buf = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    assert_int_equal(
-        cr_xml_read_file(FIX "real-ibm-h100-vsi.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
-        CR_OK);
+    char *buf = read_fixture(FIX "real-ibm-h100-vsi.xml", &len);
     char *cls = strstr(buf, "class=\"0x060400\" vendor=\"0x104c\"");
     assert_non_null(cls);
     memcpy(cls + 7, "0x088000", 8);
@@ -840,12 +844,9 @@ static void test_unknown_class_bridge(void **state)
 static void test_nvswitch_reached_by_few(void **state)
 {
     (void)state;
-    char *buf = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    assert_int_equal(
-        cr_xml_read_file(FIX "real-ibm-h100-vsi.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
-        CR_OK);
+    char *buf = read_fixture(FIX "real-ibm-h100-vsi.xml", &len);
     cr_topo *t = NULL;
     assert_int_equal(cr_nccl_import_memory(buf, len, "ibm.xml", &t, &d), CR_OK);
     assert_null(strstr(t->description, "reached by"));
@@ -886,12 +887,9 @@ static void test_real_rccl_mi300x(void **state)
     cr_topo_free(t);
     /* an <xgmi> entry to a GPU the dump does not hold is named as one (the
      * description said "NVLink entry": QA audit of the import) */
-    char *buf = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
-    assert_int_equal(
-        cr_xml_read_file(FIX "real-rccl-mi300x-8.xml", 1 << 20, "a dump", &buf, &len, NULL, &d),
-        CR_OK);
+    char *buf = read_fixture(FIX "real-rccl-mi300x-8.xml", &len);
     char *x = strstr(buf, "<xgmi target=\"0000:15:00.0\"");
     assert_non_null(x);
     memcpy(x + 14 + 5, "77", 2); /* 0000:15:00.0 -> 0000:77:00.0, no GPU of the dump */

@@ -805,6 +805,9 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
     int n = c->n, N = c->n_nodes;
     double nn = n;
     int nch_max = algo_nch_max(c, rq);
+    /* rings and trees across nodes: whole sets of rails (algo_rail_channels) */
+    if (algo == CR_ALGO_RING || algo == CR_ALGO_TREE || algo == CR_ALGO_NVLSTREE)
+        nch_max = algo_rail_channels(c, nch_max);
     double ch_bytes = S * (algo == CR_ALGO_RING && proto == CR_PROTO_LL ? 1.0 / n : 1.0);
     int nch = cr_proto_channels(p, proto, ch_bytes, nch_max);
     double plan_ch = plan_channels(p, rq->coll, algo, proto, S, n);

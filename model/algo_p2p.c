@@ -26,6 +26,28 @@ int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max)
     return (int)fmax(1.0, fmin((double)nch_max, nics));
 }
 
+/* The channels a ring or tree runs across nodes: a whole number of the
+ * rails its channels cross on (net_rails; channel c on rails c and c + 1,
+ * flowsim_rings.c flowsim_ring_order, algo_tree.c), so that every rail
+ * carries the same channels. NCCL's search finds one ring or tree a NIC
+ * (src/graph/search.cc ncclTopoCompute @v2.28.9-1) and then repeats the
+ * set whole (ncclTopoDupChannels there, and src/graph/connect.cc
+ * ncclTopoPostset doubles it again), so the channels it runs are a
+ * multiple of the rails (2 x (4 H100, 4 NICs): 8 channels, 4-7 repeating 0-3,
+ * validate/corpus/h100x4-ib-2n). 16 channels over 3 rails put 6 on
+ * rail 0 where coll's rate spreads them evenly: 6/16 against 1/3, the
+ * simulator 9/8 of coll (sim allgather --topo h100-ib-4n --ranks
+ * 1,2,3,9,10,11 -b 2G: 1.124, QA sweep of session 47). Fewer channels
+ * than rails (a small message's) already cross each on rails of its own;
+ * inside one node nch_max. */
+int algo_rail_channels(const struct cr_coll_ctx *c, int nch_max)
+{
+    int R = c->net_rails;
+    if (c->n_nodes < 2 || R < 2 || nch_max <= R)
+        return nch_max;
+    return nch_max - nch_max % R;
+}
+
 static int pow2_up(int v)
 {
     int p = 1;

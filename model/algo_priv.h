@@ -63,6 +63,10 @@ void algo_direct_effs(const struct cr_coll_ctx *c, cr_coll coll, cr_proto proto,
  * across nodes, nch_max inside one. */
 int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max);
 
+/* The channels a ring or tree runs across nodes: nch_max rounded down to
+ * a multiple of the rails (net_rails) where it exceeds them. */
+int algo_rail_channels(const struct cr_coll_ctx *c, int nch_max);
+
 /* The NCCL release whose choices apply: the run's, else coll.nccl_version. */
 int algo_nccl_version(const struct cr_coll_ctx *c, const cr_coll_req *rq);
 

@@ -407,9 +407,7 @@ static void test_agrees_across_nodes(void **state)
      * Before, coll's ring crossed on one rail (8 + 4 at 1 GiB: 54,049 us
      * where the simulator's took 45,429) and the simulator's tree ran a
      * double binary tree over the 12 ranks (27,720 us against coll's
-     * 5,305). 8 + 7 is left out: 16 channels over 7 rails load two rails
-     * with 3 where coll spreads them evenly (1.30 at 1 GiB,
-     * doc/simulator.md). */
+     * 5,305). 8 + 7 (7 rails, 14 channels): test_ring_channels_whole_rails. */
     static const char *sets[] = {"0-15", "0-23", "0-31", "0,8",     "0,8,16",
                                  "0-11", "0-9",  "0-19", "0-3,8-11"};
     static const cr_algo algos[] = {CR_ALGO_RING, CR_ALGO_TREE, CR_ALGO_NVLSTREE};
@@ -434,6 +432,58 @@ static void test_agrees_across_nodes(void **state)
                     continue; /* NVLS tree runs Simple only */
                 assert_sim_is_pred(t, CR_COLL_ALLREDUCE, S, &p, rs->ranks, rs->n, 0.01, sets[k]);
             }
+        cr_coll_ctx_free(ctx);
+        cr_rankset_free(rs);
+    }
+    cr_topo_free(t);
+}
+
+/* A ring's channels across nodes come in whole sets of rails. Channel c
+ * crosses the node boundaries on rails c and c + 1 (mod the rails), and
+ * coll prices the network at every rail's NIC carrying an even share of
+ * the channels (algo_net_cap_Bps). NCCL's search finds one ring a NIC and
+ * repeats that set whole (src/graph/search.cc ncclTopoCompute and
+ * ncclTopoDupChannels, src/graph/connect.cc ncclTopoPostset @v2.28.9-1),
+ * so it runs a multiple of the rails. On h100-ib-4n (one 50 GB/s NIC a
+ * GPU):
+ *  - ranks 1,2,3,9,10,11: 3 ranks a node, 3 rails: 16 channels rounded
+ *    down to 15, five a rail each way, the 1/3 share coll prices: the
+ *    simulated time is coll's. With 16, channels 0, 3, ..., 15 put 6 of
+ *    16 on one rail's NIC in one direction, 6/16 / (1/3) = 9/8 of the
+ *    network time (sim/pr 1.124 at 2 GiB, QA sweep of session 47);
+ *  - ranks 0-14: 8 + 7, the smallest node's 7 rails: 14 channels, two a
+ *    rail; with 16 two rails carried 3, 3/16 / (1/7) = 21/16 (1.302 at
+ *    1 GiB in the ring allreduce).
+ * 1e-3: both sides price the same steps and latencies; the 9/8 and 21/16
+ * are far outside it. */
+static void test_ring_channels_whole_rails(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("h100-ib-4n");
+    static const struct {
+        const char *ranks;
+        cr_coll coll;
+        int channels;
+    } cases[] = {
+        {"1,2,3,9,10,11", CR_COLL_ALLGATHER, 15},
+        {"1,2,3,9,10,11", CR_COLL_ALLREDUCE, 15},
+        {"0-14", CR_COLL_ALLREDUCE, 14},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_diag d = {{0}};
+        cr_rankset *rs = NULL;
+        assert_int_equal(cr_rankset_parse(cases[k].ranks, t->n_gpus, &rs, &d), CR_OK);
+        cr_coll_ctx *ctx = NULL;
+        assert_int_equal(cr_coll_ctx_new(t, rs, &ctx, &d), CR_OK);
+        double S = 256.0 * (1 << 20);
+        cr_coll_req rq = cr_coll_req_default(cases[k].coll, S);
+        rq.algo = CR_ALGO_RING;
+        rq.proto = CR_PROTO_SIMPLE;
+        cr_coll_pred p;
+        assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+        assert_true(p.supported);
+        assert_int_equal(p.nchannels, cases[k].channels);
+        assert_sim_is_pred(t, cases[k].coll, S, &p, rs->ranks, rs->n, 1e-3, cases[k].ranks);
         cr_coll_ctx_free(ctx);
         cr_rankset_free(rs);
     }
@@ -2161,6 +2211,7 @@ int main(void)
         cmocka_unit_test(test_mesh_rings_use_the_links),
         cmocka_unit_test(test_torus_rings_decompose),
         cmocka_unit_test(test_agrees_across_nodes),
+        cmocka_unit_test(test_ring_channels_whole_rails),
         cmocka_unit_test(test_concurrent_collectives_share),
         cmocka_unit_test(test_oversubscribed_spine),
         cmocka_unit_test(test_p2p_one_nic_per_pair),

@@ -102,10 +102,13 @@ static cr_status quantity(scn *S, const xmlNode *n, const char *name, cr_unit_ki
     if (cr_units_parse(v, k, out, &d) != CR_OK || !(*out >= 0) || !isfinite(*out)) {
         char what[64];
         snprintf(what, sizeof what, "%s=\"%.40s\"", name, v);
-        /* a bare number is the commonest slip: say that it lacks its unit */
+        /* a bare number is the commonest slip: say that it lacks its unit.
+         * Only for plain decimal digits: strtod also reads "inf", "nan",
+         * hex and 1e999 whole, and "infus" or "0x10B" would be refused in
+         * turn, so the hint would name a fix that does not load */
         char *end = NULL;
         double x = strtod(v, &end);
-        if (end != v && !*end && x >= 0)
+        if (end != v && !*end && x >= 0 && isfinite(x) && strspn(v, "0123456789.eE+-") == strlen(v))
             return fail(S, n, CR_EINVAL, "%s has no unit: write it with one (e.g. \"%.40s%s\")",
                         what, v, k == CR_UNIT_TIME ? "us" : "B");
         return fail(S, n, CR_EINVAL, "%s is not a quantity >= 0 with a unit (e.g. \"%s\")", what,

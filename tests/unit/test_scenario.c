@@ -320,6 +320,31 @@ static void test_unfinalized_topology(void **state)
     cr_topo_free(t);
 }
 
+/* "has no unit: write it with one" is for a plain decimal number, whose
+ * fix it names ("5" -> "5us" loads). strtod also reads "inf", "nan",
+ * hex and an overflowing exponent whole, so "inf" was told to write
+ * "infus" and "0x10" "0x10B", which are refused in turn (QA audit of
+ * sim --scenario): those get the message of a value that is no quantity. */
+static void test_no_unit_hint_only_for_numbers(void **state)
+{
+    (void)state;
+    const char *vals[] = {"inf", "infinity", "0x10", "1e999"};
+    const char *attrs[] = {"start", "bytes"};
+    for (size_t a = 0; a < 2; a++)
+        for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+            char xml[256];
+            snprintf(xml, sizeof xml,
+                     "<scenario name=\"x\">\n<collective name=\"a\" coll=\"allreduce\" "
+                     "ranks=\"0-7\" %s=\"%s\" %s=\"%s\"/></scenario>",
+                     attrs[a], vals[i], attrs[1 - a], a ? "5us" : "1MB");
+            assert_refused(xml, 2, "is not a quantity >= 0 with a unit");
+        }
+    /* the hint stays where it is right: a plain number, its fix loads */
+    assert_refused("<scenario name=\"x\">\n<compute name=\"a\" duration=\"1e3\"/></scenario>", 2,
+                   "duration=\"1e3\" has no unit: write it with one (e.g. \"1e3us\")");
+    assert_loads("<scenario name=\"x\"><compute name=\"a\" duration=\"1e3us\"/></scenario>");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_alltoallv_per_message),
         cmocka_unit_test(test_empty_after_and_numbers),
         cmocka_unit_test(test_unfinalized_topology),
+        cmocka_unit_test(test_no_unit_hint_only_for_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

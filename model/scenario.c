@@ -837,7 +837,11 @@ cr_status cr_scenario_load_memory(const char *buf, size_t len, const char *origi
                 continue;
             }
             if (S.n >= SCN_MAX_OPS) {
-                st = fail(&S, n, CR_ERANGE, "more than 4096 ops in one scenario");
+                /* say what loads, as every other refusal does */
+                st = fail(&S, n, CR_ERANGE,
+                          "more than %d ops in one scenario; split it into scenarios of at "
+                          "most %d ops (or merge ops that run together into one)",
+                          SCN_MAX_OPS, SCN_MAX_OPS);
                 break;
             }
             int op = -1;

@@ -345,6 +345,28 @@ static void test_no_unit_hint_only_for_numbers(void **state)
     assert_loads("<scenario name=\"x\"><compute name=\"a\" duration=\"1e3us\"/></scenario>");
 }
 
+/* At most 4,096 ops (doc/simulator.md): the 4,097th is refused on its own
+ * line, and the message says what would load; 4,096 load. It said only
+ * "more than 4096 ops in one scenario" (QA audit of sim --scenario). */
+static void test_op_limit(void **state)
+{
+    (void)state;
+    size_t cap = 4097 * 64 + 64, used = 0;
+    char *xml = malloc(cap);
+    assert_non_null(xml);
+    used += (size_t)snprintf(xml + used, cap - used, "<scenario name=\"x\">");
+    for (int i = 0; i < 4097; i++)
+        used += (size_t)snprintf(xml + used, cap - used,
+                                 "\n<compute name=\"c%d\" ranks=\"0\" duration=\"1us\"/>", i);
+    snprintf(xml + used, cap - used, "</scenario>");
+    /* line 1 holds <scenario>; op k (from 0) sits on line k + 2 */
+    assert_refused(xml, 4098, "more than 4096 ops in one scenario; split it");
+    char *last = strrchr(xml, '\n');
+    snprintf(last, cap - (size_t)(last - xml), "</scenario>");
+    assert_loads(xml);
+    free(xml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_empty_after_and_numbers),
         cmocka_unit_test(test_unfinalized_topology),
         cmocka_unit_test(test_no_unit_hint_only_for_numbers),
+        cmocka_unit_test(test_op_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

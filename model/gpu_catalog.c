@@ -273,9 +273,9 @@ static const cr_gpu_catalog_entry catalog[] = {
         .arch = 90,
         .peak_flops = {[CR_DT_FP64] = 51 * T, /* H100 datasheet (PCIe): FP64 Tensor Core */
                        [CR_DT_FP32] = 51 * T,
-                       [CR_DT_TF32] = 378 * T, /* 756 with sparsity */
-                       [CR_DT_BF16] = 756 * T, /* 1513 with sparsity */
-                       [CR_DT_FP16] = 756 * T,
+                       [CR_DT_TF32] = 378 * T,   /* 756 with sparsity */
+                       [CR_DT_BF16] = 756.5 * T, /* 1513 with sparsity */
+                       [CR_DT_FP16] = 756.5 * T,
                        [CR_DT_FP8] = 1513 * T, /* 3026 with sparsity */
                        [CR_DT_INT8] = 1513 * T},
         .hbm_bytes = 80 * GB,

@@ -6,6 +6,8 @@
 #   make demo       the main job on the embedded default topology
 #   make bench      performance of the tool itself (one core)
 #   make SAN=1 ...  the same with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make tsan       the threaded test (test_reentrancy) under ThreadSanitizer
+#                   (clang; skipped where its TSan runtime is missing)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make uninstall PREFIX=/usr/local [DESTDIR=...]   (what install wrote)
 #   make format-check
@@ -18,7 +20,7 @@
 SAN ?= 0
 PREFIX ?= /usr/local
 CC ?= cc
-BUILD ?= build$(if $(filter 1,$(SAN)),-san,)
+BUILD ?= build$(if $(filter 1,$(SAN)),-san,)$(if $(filter thread,$(SAN)),-tsan,)
 CUDA_HOME ?= /usr/local/cuda
 
 PKGS := libxml-2.0 jansson zlib
@@ -33,6 +35,13 @@ OPT := -O2 -g
 ifeq ($(SAN),1)
   OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
   SANLD := -fsanitize=address,undefined
+endif
+# clang warns of more than gcc (enum to int: -Wsign-conversion); this
+# build looks for races, the gcc build keeps the warnings errors.
+ifeq ($(SAN),thread)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+  SANLD := -fsanitize=thread
+  WARN += -Wno-error
 endif
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -I. -Imodel -I$(BUILD)/gen
 CFLAGS += -std=c11 $(WARN) $(OPT) -fPIC $(PKG_CFLAGS)
@@ -80,7 +89,7 @@ NM ?= nm
 LIBSO := $(BUILD)/libcommroof.so
 BIN := $(BUILD)/commroof
 
-.PHONY: print-headers all test demo bench install uninstall format format-check deps deps-check clean check-unit check-golden check-scripts
+.PHONY: print-headers all test tsan demo bench install uninstall format format-check deps deps-check clean check-unit check-golden check-scripts
 all: deps-check $(BIN) $(LIBSO)
 
 # --- generated: shipped topologies and suites compiled into the library ---
@@ -171,6 +180,17 @@ check-scripts: $(BIN) $(BENCH_BIN)
 	  BUILD=$(BUILD) $$s $(BIN) || fail=1; done; \
 	  if [ $$fail -ne 0 ]; then echo "check scripts: FAILED"; exit 1; fi; echo "check scripts: OK"
 
+# ThreadSanitizer sees the races that test_reentrancy's digests may not
+# (its own build folder, build-tsan, and clang: gcc's TSan runtime is
+# another package). Not part of make test: building the library again
+# takes minutes.
+TSAN_CC ?= clang
+tsan:
+	@if ! echo 'int main(void){return 0;}' | $(TSAN_CC) -fsanitize=thread -x c -o /dev/null - 2>/dev/null; then \
+	  echo "tsan: skipped ($(TSAN_CC) -fsanitize=thread does not link here)"; exit 0; fi; \
+	  $(MAKE) --no-print-directory SAN=thread CC=$(TSAN_CC) build-tsan/tests/test_reentrancy && \
+	  TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" build-tsan/tests/test_reentrancy
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@tools/demo.sh $(BIN)
@@ -233,6 +253,6 @@ format-check:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: OK"
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-tsan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

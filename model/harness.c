@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Harness results: one entry of the `--measured-json` format (harness.h). */
 #include "harness.h"
+#include "sbuf.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -123,7 +124,7 @@ cr_status cr_harness_result_read(json_t *e, size_t idx, unsigned need, cr_harnes
     if (!cr_harness_measured_ok(us * 1e-6)) {
         char got[40];
         if (json_is_number(ms))
-            snprintf(got, sizeof got, "%.10g", us);
+            cr_snprintf_c(got, sizeof got, "%.10g", us);
         else
             snprintf(got, sizeof got, "%s",
                      json_is_null(ms)      ? "null"

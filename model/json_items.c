@@ -127,7 +127,7 @@ static cr_status fail(cr_json_items *r, cr_status st, const char *fmt, ...)
     } else {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(r->errmsg, sizeof r->errmsg, fmt, ap);
+        cr_vsnprintf_c(r->errmsg, sizeof r->errmsg, fmt, ap);
         va_end(ap);
     }
     r->err = st;

@@ -256,7 +256,7 @@ cr_status cr_nccl_pcie_lane_Bps(const char *link_speed, double *out)
     };
     char *end = NULL;
     errno = 0;
-    double g = strtod(link_speed, &end);
+    double g = cr_strtod_c(link_speed, &end);
     if (end == link_speed || errno)
         return CR_EPARSE;
     while (*end == ' ')
@@ -868,7 +868,7 @@ __attribute__((format(printf, 5, 6))) static void dev_id(const struct ctx *c, in
     }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(id + off, size - off, fmt, ap);
+    cr_vsnprintf_c(id + off, size - off, fmt, ap);
     va_end(ap);
 }
 

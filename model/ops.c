@@ -887,9 +887,9 @@ static cr_status bound_alternatives(const env *v, const cr_op_params *p, const o
         const char *sep = " ";
         for (int j = 0; j < k && used > 0 && (size_t)used < sizeof r->bound_by; j++)
             if (x[j] > 1e-12) {
-                used +=
-                    snprintf(r->bound_by + used, sizeof r->bound_by - (size_t)used, "%s%.0f%% %s",
-                             sep, 100 * x[j], j ? w->alt[j - 1].what : "its phases");
+                used += cr_snprintf_c(r->bound_by + used, sizeof r->bound_by - (size_t)used,
+                                      "%s%.0f%% %s", sep, 100 * x[j],
+                                      j ? w->alt[j - 1].what : "its phases");
                 sep = "; ";
             }
     }
@@ -973,62 +973,63 @@ static void sched_why(cr_op_result *r, const env *v, const ops_work *w)
                  "communicates while the other %d compute (all of them once it is done)",
                  ex->mech, ex->comm_sms, v->g->sms - ex->comm_sms);
     else if (inter && strcmp(ex->mech, "nccl") == 0)
-        snprintf(r->why, sizeof r->why,
-                 "inter-SM wins by %.0f%%: NCCL on its %d channel SMs, overlapped with compute on "
-                 "the other %d, beats the device-initiated mechanisms on this fabric",
-                 gain, ex->comm_sms, v->g->sms - ex->comm_sms);
+        cr_snprintf_c(
+            r->why, sizeof r->why,
+            "inter-SM wins by %.0f%%: NCCL on its %d channel SMs, overlapped with compute on "
+            "the other %d, beats the device-initiated mechanisms on this fabric",
+            gain, ex->comm_sms, v->g->sms - ex->comm_sms);
     else if (inter && strcmp(ex->mech, "multimem") == 0)
-        snprintf(r->why, sizeof r->why,
-                 "inter-SM wins by %.0f%%: %d SMs drive in-switch "
-                 "reduction/multicast (multimem), "
-                 "so each GPU moves about half the bytes of a point-to-point "
-                 "reduction; intra-SM "
-                 "TMA cannot use the switch",
-                 gain, ex->comm_sms);
+        cr_snprintf_c(r->why, sizeof r->why,
+                      "inter-SM wins by %.0f%%: %d SMs drive in-switch "
+                      "reduction/multicast (multimem), "
+                      "so each GPU moves about half the bytes of a point-to-point "
+                      "reduction; intra-SM "
+                      "TMA cannot use the switch",
+                      gain, ex->comm_sms);
     else if (inter && ex->comm_sms == 0)
-        snprintf(r->why, sizeof r->why,
-                 "inter-SM wins by %.0f%%: the copy engine moves the data with no "
-                 "SM, so all %d "
-                 "SMs compute; intra-SM pays %.0f%% compute for co-resident "
-                 "communication warps",
-                 gain, v->g->sms, 100 * v->c.intra_penalty);
+        cr_snprintf_c(r->why, sizeof r->why,
+                      "inter-SM wins by %.0f%%: the copy engine moves the data with no "
+                      "SM, so all %d "
+                      "SMs compute; intra-SM pays %.0f%% compute for co-resident "
+                      "communication warps",
+                      gain, v->g->sms, 100 * v->c.intra_penalty);
     else if (inter)
-        snprintf(r->why, sizeof r->why,
-                 "inter-SM wins by %.0f%%: %d of %d SMs on %s saturate the links "
-                 "(T_comm %.3g us) "
-                 "while %d SMs compute, then all (T_comp %.3g us); intra-SM's tiles pay "
-                 "%.0f%% compute for "
-                 "co-resident communication warps (T_comp %.3g us)",
-                 gain, ex->comm_sms, v->g->sms, ex->mech, ex->t_comm_s * 1e6,
-                 v->g->sms - ex->comm_sms, ex->t_comp_s * 1e6, 100 * v->c.intra_penalty,
-                 in->t_comp_s * 1e6);
+        cr_snprintf_c(r->why, sizeof r->why,
+                      "inter-SM wins by %.0f%%: %d of %d SMs on %s saturate the links "
+                      "(T_comm %.3g us) "
+                      "while %d SMs compute, then all (T_comp %.3g us); intra-SM's tiles pay "
+                      "%.0f%% compute for "
+                      "co-resident communication warps (T_comp %.3g us)",
+                      gain, ex->comm_sms, v->g->sms, ex->mech, ex->t_comm_s * 1e6,
+                      v->g->sms - ex->comm_sms, ex->t_comp_s * 1e6, 100 * v->c.intra_penalty,
+                      in->t_comp_s * 1e6);
     else if (in->t_comp_s >= in->t_comm_s)
-        snprintf(r->why, sizeof r->why,
-                 "intra-SM wins by %.0f%%: compute binds (T_comp %.3g us >= T_comm "
-                 "%.3g us), so "
-                 "taking SMs from compute costs more than co-resident "
-                 "communication warps; tiles "
-                 "%s overlap with %.0f ns mbarrier syncs instead of %.0f ns "
-                 "cross-SM flags; the best inter-SM split (%d SMs on %s) takes %.4g us",
-                 gain, in->t_comp_s * 1e6, in->t_comm_s * 1e6,
-                 w->tile_aligned ? "produced and consumed in place" : "in flight",
-                 v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9, ex->comm_sms, ex->mech,
-                 ex->pred_s * 1e6);
+        cr_snprintf_c(r->why, sizeof r->why,
+                      "intra-SM wins by %.0f%%: compute binds (T_comp %.3g us >= T_comm "
+                      "%.3g us), so "
+                      "taking SMs from compute costs more than co-resident "
+                      "communication warps; tiles "
+                      "%s overlap with %.0f ns mbarrier syncs instead of %.0f ns "
+                      "cross-SM flags; the best inter-SM split (%d SMs on %s) takes %.4g us",
+                      gain, in->t_comp_s * 1e6, in->t_comm_s * 1e6,
+                      w->tile_aligned ? "produced and consumed in place" : "in flight",
+                      v->c.sync_intra_s * 1e9, v->c.sync_inter_s * 1e9, ex->comm_sms, ex->mech,
+                      ex->pred_s * 1e6);
     else
-        snprintf(r->why, sizeof r->why,
-                 "intra-SM wins by %.0f%%: communication binds (T_comm %.3g us) "
-                 "and every SM issues %s for it, with %.0f ns mbarrier syncs instead of %.0f "
-                 "ns cross-SM flags; the best inter-SM split (%d SMs on %s, %.4g us) does not "
-                 "reach the links' rate sooner",
-                 gain, in->t_comm_s * 1e6, in->mech, v->c.sync_intra_s * 1e9,
-                 v->c.sync_inter_s * 1e9, ex->comm_sms, ex->mech, ex->pred_s * 1e6);
+        cr_snprintf_c(r->why, sizeof r->why,
+                      "intra-SM wins by %.0f%%: communication binds (T_comm %.3g us) "
+                      "and every SM issues %s for it, with %.0f ns mbarrier syncs instead of %.0f "
+                      "ns cross-SM flags; the best inter-SM split (%d SMs on %s, %.4g us) does not "
+                      "reach the links' rate sooner",
+                      gain, in->t_comm_s * 1e6, in->mech, v->c.sync_intra_s * 1e9,
+                      v->c.sync_inter_s * 1e9, ex->comm_sms, ex->mech, ex->pred_s * 1e6);
     /* A fused schedule can lose to the unfused baseline (its per-step
      * syncs, the SMs it takes from compute): say so rather than let the
      * winner of the two read as a gain. */
     if (r->pred_s > r->baseline_s) {
         size_t len = strlen(r->why);
-        snprintf(r->why + len, sizeof r->why - len,
-                 "; neither beats the PyTorch + NCCL baseline (%.4g us)", r->baseline_s * 1e6);
+        cr_snprintf_c(r->why + len, sizeof r->why - len,
+                      "; neither beats the PyTorch + NCCL baseline (%.4g us)", r->baseline_s * 1e6);
     }
 }
 
@@ -1362,8 +1363,9 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
                      v.g->sms);
         else if (w.kernel == OPS_KERNEL_GEMM) {
             double waves = ceil(tiles / v.g->sms);
-            snprintf(r->why, sizeof r->why, "one kernel: %.0f tile%s in %.0f wave%s over %d SMs",
-                     tiles, tiles == 1 ? "" : "s", waves, waves == 1 ? "" : "s", v.g->sms);
+            cr_snprintf_c(r->why, sizeof r->why,
+                          "one kernel: %.0f tile%s in %.0f wave%s over %d SMs", tiles,
+                          tiles == 1 ? "" : "s", waves, waves == 1 ? "" : "s", v.g->sms);
         } else
             snprintf(r->why, sizeof r->why, "one kernel over %d SMs", v.g->sms);
     } else if (w.overlappable && w.flops > 0) {
@@ -1490,9 +1492,9 @@ cr_status cr_op_eval_sm_copy(const cr_topo *t, const char *mech, int sms, double
     r->baseline_s = r->baseline_launch_s + r->baseline_compute_s;
     r->headroom = r->bound_s > 0 ? r->baseline_s / r->bound_s : 0; /* 0: no bound */
     cr_str_copy(r->schedule, sizeof r->schedule, tma ? "tma" : "ldst");
-    snprintf(r->why, sizeof r->why,
-             "%d SMs copy at %.3g GB/s each; HBM holds the copy to %.4g GB/s", sms, sm_Bps / 1e9,
-             hbm / 1e9);
+    cr_snprintf_c(r->why, sizeof r->why,
+                  "%d SMs copy at %.3g GB/s each; HBM holds the copy to %.4g GB/s", sms,
+                  sm_Bps / 1e9, hbm / 1e9);
     return CR_OK;
 }
 

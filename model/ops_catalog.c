@@ -444,7 +444,7 @@ static cr_status parse_count(const char *name, const char *text, bool decimal, d
         goto bad;
     errno = 0;
     char *end = NULL;
-    double x = strtod(text, &end);
+    double x = cr_strtod_c(text, &end);
     if (end == text || errno == ERANGE || !isfinite(x))
         goto bad;
     double mul = 1;
@@ -593,7 +593,7 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
     case PK_REAL: {
         errno = 0;
         char *end = NULL;
-        x = strtod(text, &end);
+        x = cr_strtod_c(text, &end);
         if (end == text || *end != '\0' || errno == ERANGE || !isfinite(x) ||
             !cr_plain_number(text))
             st = cr_diag_set(d, CR_EPARSE, "%s = \"%s\" is not a finite decimal number (e.g. 1.25)",
@@ -721,10 +721,10 @@ char *cr_op_param_format(const cr_op_params *p, cr_opp which, char *buf, size_t 
             cr_str_copy(buf, size, pinfo[which].enums[(int)x]);
         break;
     case PK_REAL:
-        snprintf(buf, size, "%g", x);
+        cr_snprintf_c(buf, size, "%g", x);
         break;
     case PK_COUNT:
-        snprintf(buf, size, "%.0f", x);
+        cr_snprintf_c(buf, size, "%.0f", x);
         break;
     }
     return buf;

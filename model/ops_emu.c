@@ -17,6 +17,7 @@
  * baseline stay on the native peak (model/ops.c): what PyTorch runs.
  */
 #include "ops.h"
+#include "sbuf.h"
 #include "ops_priv.h"
 
 #include <math.h>
@@ -135,11 +136,11 @@ double cr_op_mma_bound_flops(const cr_gpu_spec *g, cr_dtype dt, char *by, size_t
             continue;
         best = rate;
         if (by && by_size)
-            snprintf(by, by_size,
-                     "%s matrix products by emulation, %s on %s tensor cores, %d products: "
-                     "%.4g / %d = %.4g TFLOP/s, above the %s peak of %.4g",
-                     cr_dtype_name(dt), s->name, cr_dtype_name(s->unit), s->products, unit / 1e12,
-                     s->products, rate / 1e12, cr_dtype_name(dt), native / 1e12);
+            cr_snprintf_c(by, by_size,
+                          "%s matrix products by emulation, %s on %s tensor cores, %d products: "
+                          "%.4g / %d = %.4g TFLOP/s, above the %s peak of %.4g",
+                          cr_dtype_name(dt), s->name, cr_dtype_name(s->unit), s->products,
+                          unit / 1e12, s->products, rate / 1e12, cr_dtype_name(dt), native / 1e12);
     }
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
         if (measured[i].target != dt || !named(measured[i].models, g->name) ||
@@ -147,8 +148,9 @@ double cr_op_mma_bound_flops(const cr_gpu_spec *g, cr_dtype dt, char *by, size_t
             continue;
         best = measured[i].flops;
         if (by && by_size)
-            snprintf(by, by_size, "%s matrix products by emulation, measured at %.4g TFLOP/s: %s",
-                     cr_dtype_name(dt), best / 1e12, measured[i].what);
+            cr_snprintf_c(by, by_size,
+                          "%s matrix products by emulation, measured at %.4g TFLOP/s: %s",
+                          cr_dtype_name(dt), best / 1e12, measured[i].what);
     }
     return best;
 }

@@ -17,7 +17,7 @@ static bool scalar_text(json_t *v, char *buf, size_t n)
     else if (json_is_integer(v))
         snprintf(buf, n, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v))
-        snprintf(buf, n, "%.17g", json_real_value(v));
+        cr_snprintf_c(buf, n, "%.17g", json_real_value(v));
     else if (json_is_boolean(v))
         cr_str_copy(buf, n, json_is_true(v) ? "yes" : "no");
     else

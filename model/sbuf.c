@@ -3,9 +3,62 @@
 #include "sbuf.h"
 #include "grow.h"
 
+#include <errno.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* This thread in the C locale until c_leave (uselocale is per thread; the
+ * process's locale, the host program's, is not touched). glibc's newlocale
+ * hands out its static C locale for "C", so nothing is allocated; where it
+ * fails the call runs in the locale there is. */
+typedef struct {
+    locale_t c, prev;
+} c_scope;
+
+static c_scope c_enter(void)
+{
+    c_scope s = {newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), (locale_t)0};
+    if (s.c != (locale_t)0)
+        s.prev = uselocale(s.c);
+    return s;
+}
+
+static void c_leave(c_scope s)
+{
+    if (s.c != (locale_t)0) {
+        uselocale(s.prev);
+        freelocale(s.c);
+    }
+}
+
+int cr_vsnprintf_c(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    c_scope s = c_enter();
+    int n = vsnprintf(buf, size, fmt, ap);
+    c_leave(s);
+    return n;
+}
+
+int cr_snprintf_c(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = cr_vsnprintf_c(buf, size, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+double cr_strtod_c(const char *str, char **end)
+{
+    c_scope s = c_enter();
+    double v = strtod(str, end);
+    int e = errno; /* callers read strtod's ERANGE */
+    c_leave(s);
+    errno = e;
+    return v;
+}
 
 void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...)
 {
@@ -15,7 +68,7 @@ void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...)
         va_list ap;
         va_start(ap, fmt);
         size_t room = b->cap - b->len;
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
+        int n = cr_vsnprintf_c(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
         va_end(ap);
         if (n < 0) {
             b->oom = true;

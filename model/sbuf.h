@@ -13,6 +13,7 @@
 #ifndef CR_SBUF_H
 #define CR_SBUF_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -42,6 +43,20 @@ void cr_sbuf_shell(cr_sbuf *b, const char *s);
 
 /* Frees the text; b is empty after. */
 void cr_sbuf_release(cr_sbuf *b);
+
+/* snprintf, vsnprintf and strtod in the C locale, whatever the host
+ * program set: the library's numbers in and out (topology XML, suites,
+ * nccl-tests logs, units, data files, messages) are C-locale text, and a
+ * host that called setlocale(LC_ALL, "") under de_DE had strtod stop at the
+ * '.' of every "3.35TB/s" (no shipped topology loaded) and printf write
+ * "1,5GB/s" (QA audit of re-entrancy). Each call switches its own thread
+ * alone (uselocale) and back, so the host's threads and locale stay as
+ * they were. cr_sbuf_add and cr_diag_set format through them. */
+int cr_snprintf_c(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int cr_vsnprintf_c(char *buf, size_t size, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+double cr_strtod_c(const char *s, char **end);
 
 /* Copies src into the fixed-size dst, cut to fit and always
  * NUL-terminated, like snprintf(dst, size, "%s", src) at a fraction of its

@@ -6,6 +6,7 @@
  * 16 MiB are refused before parsing.
  */
 #include "scenario.h"
+#include "sbuf.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -51,7 +52,7 @@ static cr_status fail(scn *S, const xmlNode *n, cr_status st, const char *fmt, .
     char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    cr_vsnprintf_c(msg, sizeof msg, fmt, ap);
     va_end(ap);
     /* xmlGetLineNo, not n->line: the field stops at 65535 (BIG_LINES). */
     return cr_diag_set(S->d, st, "%s:%ld: %.900s", S->origin, n ? xmlGetLineNo(n) : 0L, msg);
@@ -107,7 +108,7 @@ static cr_status quantity(scn *S, const xmlNode *n, const char *name, cr_unit_ki
          * hex and 1e999 whole, and "infus" or "0x10B" would be refused in
          * turn, so the hint would name a fix that does not load */
         char *end = NULL;
-        double x = strtod(v, &end);
+        double x = cr_strtod_c(v, &end);
         if (end != v && !*end && x >= 0 && isfinite(x) && strspn(v, "0123456789.eE+-") == strlen(v))
             return fail(S, n, CR_EINVAL, "%s has no unit: write it with one (e.g. \"%.40s%s\")",
                         what, v, k == CR_UNIT_TIME ? "us" : "B");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Status strings and the diagnostic helper (see status.h). */
 #include "status.h"
+#include "sbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ cr_status cr_diag_set(cr_diag *d, cr_status st, const char *fmt, ...)
     if (d && d->msg[0] == '\0') {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+        cr_vsnprintf_c(d->msg, sizeof d->msg, fmt, ap);
         va_end(ap);
     }
     return st;

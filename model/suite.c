@@ -8,6 +8,7 @@
  * bombs); input capped at 4 MiB and attributes at 4 KiB.
  */
 #include "suite.h"
+#include "sbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ static cr_status failf(cr_diag *d, cr_status st, const char *origin, long line, 
     char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    cr_vsnprintf_c(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return cr_diag_set(d, st, "%s:%ld: %s", origin, line, msg);
 }

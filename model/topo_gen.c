@@ -33,7 +33,7 @@
 /* A bandwidth in bits per second the way the CLI takes it ("400Gbps"). */
 static void gbps_arg(double Bps, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.15gGbps", Bps * 8 / 1e9);
+    cr_snprintf_c(buf, size, "%.15gGbps", Bps * 8 / 1e9);
 }
 
 /* A number with the fewest digits that give it back (1000000, not
@@ -41,8 +41,8 @@ static void gbps_arg(double Bps, char *buf, size_t size)
 static const char *num_text(char *buf, size_t size, double v)
 {
     for (int p = 15; p <= 17; p++) {
-        snprintf(buf, size, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
+        cr_snprintf_c(buf, size, "%.*g", p, v);
+        if (cr_strtod_c(buf, NULL) == v)
             break;
     }
     return buf;
@@ -51,7 +51,7 @@ static const char *num_text(char *buf, size_t size, double v)
 /* The same as the XML writes it ("400Gb/s"). */
 static void gbps_xml(double Bps, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.15gGb/s", Bps * 8 / 1e9);
+    cr_snprintf_c(buf, size, "%.15gGb/s", Bps * 8 / 1e9);
 }
 
 static void sb_header(cr_sbuf *b, const char *name, const char *desc, const char *cmd,
@@ -161,8 +161,8 @@ static long long gcd_ll(long long a, long long b)
 static const char *ports_text(char *buf, size_t n, double ports)
 {
     for (int p = 4; p <= 17; p++) {
-        snprintf(buf, n, "%.*g", p, ports);
-        if (strtod(buf, NULL) != round(ports))
+        cr_snprintf_c(buf, n, "%.*g", p, ports);
+        if (cr_strtod_c(buf, NULL) != round(ports))
             break;
     }
     return buf;
@@ -883,8 +883,8 @@ cr_status cr_topo_gen_torus_xml(const cr_topo_gen_torus *o, char **xml, size_t *
     }
     char cmd[600], bw_arg[64] = "", name[300], desc[600], src[1400], bw_xml[64];
     if (o->link_bw_Bps > 0) {
-        snprintf(bw_arg, sizeof bw_arg, " --link-bw %.15gGB/s", o->link_bw_Bps / 1e9);
-        snprintf(bw_xml, sizeof bw_xml, "%.15gGB/s", o->link_bw_Bps / 1e9);
+        cr_snprintf_c(bw_arg, sizeof bw_arg, " --link-bw %.15gGB/s", o->link_bw_Bps / 1e9);
+        cr_snprintf_c(bw_xml, sizeof bw_xml, "%.15gGB/s", o->link_bw_Bps / 1e9);
     } else {
         cr_str_copy(bw_xml, sizeof bw_xml, cr_topo_xml_part_attr(tor, "bw"));
     }

@@ -138,7 +138,7 @@ cr_status txml_fail_at(loader *L, int line, cr_status st, const char *fmt, ...)
     char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    cr_vsnprintf_c(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (line > 0)
         return cr_diag_set(L->d, st, "%s:%d: %s", L->origin, line, msg);
@@ -305,7 +305,7 @@ static int parse_hz(const char *s, double *out)
         return -1;
     char *end = NULL;
     errno = 0;
-    double v = strtod(s, &end);
+    double v = cr_strtod_c(s, &end);
     if (errno || !isfinite(v))
         return -1;
     if (*end == ' ')
@@ -688,7 +688,7 @@ static cr_status read_param(loader *L, xmlNode *n)
     if (cr_plain_number(val)) {
         char *end = NULL;
         errno = 0;
-        v = strtod(val, &end);
+        v = cr_strtod_c(val, &end);
         ok = end && !*end && !errno && isfinite(v);
         static const cr_unit_kind kinds[] = {CR_UNIT_BANDWIDTH, CR_UNIT_TIME, CR_UNIT_BYTES,
                                              CR_UNIT_FLOPS, CR_UNIT_FLOP};
@@ -1139,7 +1139,7 @@ static void fmt_exact(double v, cr_unit_kind kind, char *buf, size_t size)
     char best[64] = "", tmp[64];
     for (int c = 0; c < nc; c++)
         for (int prec = 1; prec <= 17; prec++) {
-            snprintf(tmp, sizeof tmp, "%.*g%s%s", prec, v / cand[c].s, cand[c].p, unit);
+            cr_snprintf_c(tmp, sizeof tmp, "%.*g%s%s", prec, v / cand[c].s, cand[c].p, unit);
             double back;
             if (strchr(tmp, 'e')) /* "5e+01MiB" parses, but people write "50MiB" */
                 continue;
@@ -1152,7 +1152,7 @@ static void fmt_exact(double v, cr_unit_kind kind, char *buf, size_t size)
     if (best[0])
         cr_str_copy(buf, size, best);
     else
-        snprintf(buf, size, "%.17g%s", v, unit);
+        cr_snprintf_c(buf, size, "%.17g%s", v, unit);
 }
 
 static void sb_qty(struct sbuf *b, const char *name, double v, cr_unit_kind kind)
@@ -1185,9 +1185,9 @@ static void sb_hz(struct sbuf *b, const char *name, double v)
     for (int prec = 1; prec <= 18; prec++) {
         double back;
         if (prec == 18)
-            snprintf(q, sizeof q, "%.17gHz", v);
+            cr_snprintf_c(q, sizeof q, "%.17gHz", v);
         else
-            snprintf(q, sizeof q, "%.*g%s", prec, v / units[i].f, units[i].u);
+            cr_snprintf_c(q, sizeof q, "%.*g%s", prec, v / units[i].f, units[i].u);
         if (parse_hz(q, &back) == 0 && back == v)
             break;
     }
@@ -1298,8 +1298,8 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
          * not "0.40749999999999997") */
         char q[40];
         for (int prec = 1; prec <= 17; prec++) {
-            snprintf(q, sizeof q, "%.*g", prec, t->params[i].value);
-            if (strtod(q, NULL) == t->params[i].value)
+            cr_snprintf_c(q, sizeof q, "%.*g", prec, t->params[i].value);
+            if (cr_strtod_c(q, NULL) == t->params[i].value)
                 break;
         }
         sb_str(&b, "  <param");

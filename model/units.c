@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Parsing and printing of quantities with units (see units.h). */
 #include "units.h"
+#include "sbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -113,7 +114,7 @@ cr_status cr_units_parse(const char *text, cr_unit_kind kind, double *out, cr_di
     }
     errno = 0;
     char *end = NULL;
-    double v = strtod(p, &end);
+    double v = cr_strtod_c(p, &end);
     if (errno == ERANGE || !isfinite(v))
         return cr_diag_set(d, CR_ERANGE, "\"%s\" is out of range", text);
     if (*end == ' ')
@@ -160,7 +161,7 @@ char *cr_units_format(double value, cr_unit_kind kind, char *buf, size_t size)
 {
     const char *unit = base_unit(kind);
     if (!isfinite(value)) {
-        snprintf(buf, size, "%g%s", value, unit);
+        cr_snprintf_c(buf, size, "%g%s", value, unit);
         return buf;
     }
     double mag = fabs(value);
@@ -172,7 +173,7 @@ char *cr_units_format(double value, cr_unit_kind kind, char *buf, size_t size)
             if (fmod(mag, scale) == 0.0)
                 best = i;
         if (best >= 0) {
-            snprintf(buf, size, "%.0f%sB", value / pow(1024.0, best + 1), iec[best]);
+            cr_snprintf_c(buf, size, "%.0f%sB", value / pow(1024.0, best + 1), iec[best]);
             return buf;
         }
     }
@@ -196,6 +197,6 @@ char *cr_units_format(double value, cr_unit_kind kind, char *buf, size_t size)
                 break;
         }
     }
-    snprintf(buf, size, "%.4g%s%s", value / scale, pre, unit);
+    cr_snprintf_c(buf, size, "%.4g%s%s", value / scale, pre, unit);
     return buf;
 }

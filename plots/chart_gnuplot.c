@@ -5,6 +5,7 @@
  * and the script that draws it all. chart.c renders them.
  */
 #include "plots/chart_priv.h"
+#include "sbuf.h"
 #include "plots/sbuf_priv.h"
 
 #include <math.h>
@@ -670,11 +671,11 @@ static void decade_tics(cr_sbuf *b, const char *ax, double lo, double hi, const 
             if (strcmp(unit, "us") == 0) {
                 static const char *const tu[] = {"ns", "us", "ms", "s"};
                 int k = v < 1.0 ? 0 : v < 1e3 ? 1 : v < 1e6 ? 2 : 3;
-                snprintf(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
+                cr_snprintf_c(lab, sizeof lab, "%g %s", v * pow(1000.0, 1 - k), tu[k]);
             } else if (e3 > 0)
-                snprintf(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
+                cr_snprintf_c(lab, sizeof lab, "%.0f%c%s", v / pow(1000.0, e3), pre[e3 - 1], unit);
             else
-                snprintf(lab, sizeof lab, "%g%s", v, unit);
+                cr_snprintf_c(lab, sizeof lab, "%g%s", v, unit);
             cr_sbuf_add(b, "%s", first ? "" : ", ");
             cr_sbuf_gnuplot(b, lab);
             cr_sbuf_add(b, " %.6g", v);

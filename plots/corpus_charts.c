@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plots/sources.h"
+#include "sbuf.h"
 
 #define US 1e-6
 
@@ -137,8 +138,8 @@ static cr_status corpus_error_by_size(const cr_corpus *c, cr_corpus_half h, cr_c
         if (cr_corpus_stats_of(c, h, NULL, b, &s) != CR_OK)
             return oom(d);
         if (isfinite(s.median_abs_err_pct))
-            len += snprintf(sub + len, sizeof sub - (size_t)len, " %s %.1f%%",
-                            cr_corpus_band_name(b), s.median_abs_err_pct);
+            len += cr_snprintf_c(sub + len, sizeof sub - (size_t)len, " %s %.1f%%",
+                                 cr_corpus_band_name(b), s.median_abs_err_pct);
     }
     cr_chart *ch = cr_chart_new(CR_CHART_XY, title);
     if (!ch)

@@ -108,7 +108,7 @@ static void variant_text(const char *variant, double chunks, char *buf, size_t n
     if (!variant || !variant[0])
         cr_str_copy(buf, n, "");
     else if (chunks > 1)
-        snprintf(buf, n, "%.40s, %.0f chunks", variant, chunks);
+        cr_snprintf_c(buf, n, "%.40s, %.0f chunks", variant, chunks);
     else
         snprintf(buf, n, "%.60s", variant);
 }

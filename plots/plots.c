@@ -33,9 +33,9 @@
 static const char *fmt_bw(double Bps, char *buf, size_t n)
 {
     if (Bps >= 1e12)
-        snprintf(buf, n, "%.4g TB/s", Bps / 1e12);
+        cr_snprintf_c(buf, n, "%.4g TB/s", Bps / 1e12);
     else
-        snprintf(buf, n, "%.4g GB/s", Bps / 1e9);
+        cr_snprintf_c(buf, n, "%.4g GB/s", Bps / 1e9);
     return buf;
 }
 
@@ -44,9 +44,9 @@ static const char *fmt_flops(double f, char *buf, size_t n)
     /* four digits of TFLOP/s up to 9999 ("1979 TFLOP/s"), PFLOP/s above
      * (GB200's FP4 printed "1e+04 TFLOP/s") */
     if (f >= 1e16)
-        snprintf(buf, n, "%.4g PFLOP/s", f / 1e15);
+        cr_snprintf_c(buf, n, "%.4g PFLOP/s", f / 1e15);
     else
-        snprintf(buf, n, "%.4g TFLOP/s", f / 1e12);
+        cr_snprintf_c(buf, n, "%.4g TFLOP/s", f / 1e12);
     return buf;
 }
 
@@ -268,14 +268,14 @@ cr_status cr_plot_roofline(const cr_topo *t, int gpu_rank, const cr_roof_set *se
      * Infinity Cache) between iterations moves at its bandwidth; the warm
      * bound of a kernel whose bytes fit there sits on this line. */
     if (g->l2_Bps > 0) {
-        snprintf(name, sizeof name, "L2 %s (data that fits in %.0f MiB, warm)",
-                 fmt_bw(g->l2_Bps, buf, sizeof buf), g->l2_bytes / 1048576.0);
+        cr_snprintf_c(name, sizeof name, "L2 %s (data that fits in %.0f MiB, warm)",
+                      fmt_bw(g->l2_Bps, buf, sizeof buf), g->l2_bytes / 1048576.0);
         if ((st = slanted(c, name, CR_SERIES_DASHED, g->l2_Bps, xlo, pk[0].flops, xhi, d)) != CR_OK)
             goto fail;
     }
     if (g->llc_Bps > 0) {
-        snprintf(name, sizeof name, "Infinity Cache %s (%.0f MiB, warm)",
-                 fmt_bw(g->llc_Bps, buf, sizeof buf), g->llc_bytes / 1048576.0);
+        cr_snprintf_c(name, sizeof name, "Infinity Cache %s (%.0f MiB, warm)",
+                      fmt_bw(g->llc_Bps, buf, sizeof buf), g->llc_bytes / 1048576.0);
         if ((st = slanted(c, name, CR_SERIES_DASHED, g->llc_Bps, xlo, pk[0].flops, xhi, d)) !=
             CR_OK)
             goto fail;
@@ -673,8 +673,8 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
     char title[256], sub[256];
     snprintf(title, sizeof title, "%s bus bandwidth on %s (%d rank%s, %s)", cr_coll_name(o->coll),
              t->name, nr, nr == 1 ? "" : "s", cr_dtype_name(o->dtype));
-    snprintf(sub, sizeof sub, "busbw = bytes / time x %.4g (nccl-tests factor)",
-             cr_coll_busbw_factor(o->coll, nr));
+    cr_snprintf_c(sub, sizeof sub, "busbw = bytes / time x %.4g (nccl-tests factor)",
+                  cr_coll_busbw_factor(o->coll, nr));
     cr_chart *c = cr_chart_new(CR_CHART_XY, title);
     int sbound =
         c ? cr_chart_series(c, "bound (no implementation is faster)", CR_SERIES_LINE, false) : -1;
@@ -948,10 +948,10 @@ cr_status cr_plot_accuracy_ratio(const char *context, const cr_acc_point *pts, i
         return oom(d);
     cr_status st = CR_OK;
     char sub[400];
-    snprintf(sub, sizeof sub,
-             "%s%s%d case%s; median |error| %.1f%%; 1 = exact; in the band: within 10%%",
-             context ? context : "", context ? "; " : "", usable, usable == 1 ? "" : "s",
-             med * 100.0);
+    cr_snprintf_c(sub, sizeof sub,
+                  "%s%s%d case%s; median |error| %.1f%%; 1 = exact; in the band: within 10%%",
+                  context ? context : "", context ? "; " : "", usable, usable == 1 ? "" : "s",
+                  med * 100.0);
     int band = cr_chart_series(c, "within +/-10%", CR_SERIES_BAND, false);
     int one = cr_chart_series(c, "1 (exact)", CR_SERIES_LINE, false);
     if (band < 0 || one < 0 || cr_chart_subtitle(c, sub) != CR_OK ||

@@ -152,7 +152,7 @@ static void cell_str(const cr_table *t, int r, int c, char *buf, size_t n)
     if (t->cols[c].text)
         cr_str_copy(buf, n, x->s && x->s[0] ? x->s : "-");
     else if (isfinite(x->v))
-        snprintf(buf, n, "%.*g", t->cols[c].prec, x->v);
+        cr_snprintf_c(buf, n, "%.*g", t->cols[c].prec, x->v);
     else
         cr_str_copy(buf, n, "-");
 }
@@ -253,7 +253,7 @@ static cr_status table_csv(const cr_table *t, cr_sbuf *b)
             if (t->cols[c].text) {
                 csv_field(b, x->s ? x->s : "");
             } else if (isfinite(x->v)) {
-                snprintf(buf, sizeof buf, "%.*g", t->cols[c].prec + 2, x->v);
+                cr_snprintf_c(buf, sizeof buf, "%.*g", t->cols[c].prec + 2, x->v);
                 cr_sbuf_add(b, "%s", buf);
             }
         }

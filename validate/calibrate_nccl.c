@@ -847,8 +847,8 @@ cr_status cr_cnf_stats(const cr_cnf *f, const double *pred_s, const bool *logs, 
 bool cr_cnf_key_moved(const cr_cnf_fit *fit, int k)
 {
     char a[32], b[32];
-    snprintf(a, sizeof a, "%.6g", fit->k[k].after);
-    snprintf(b, sizeof b, "%.6g", fit->k[k].before);
+    cr_snprintf_c(a, sizeof a, "%.6g", fit->k[k].after);
+    cr_snprintf_c(b, sizeof b, "%.6g", fit->k[k].before);
     return fit->k[k].fitted && strcmp(a, b) != 0;
 }
 
@@ -869,8 +869,8 @@ cr_status cr_cnf_apply(cr_topo *t, const cr_cnf_fit *fit, const char *source)
         /* six digits: the fit is not finer than that, and the file reads
          * "4.9946e-06", not "4.9946036101035902e-06" */
         char six[32];
-        snprintf(six, sizeof six, "%.6g", fit->k[k].after);
-        int bad = cr_topo_set_param(t, fit->k[k].key, strtod(six, NULL), src);
+        cr_snprintf_c(six, sizeof six, "%.6g", fit->k[k].after);
+        int bad = cr_topo_set_param(t, fit->k[k].key, cr_strtod_c(six, NULL), src);
         free(src);
         if (bad)
             return CR_ENOMEM;

@@ -739,7 +739,7 @@ static bool gate_pct(const char *s, double *out)
     if (strspn(s, "0123456789.eE+-") != strlen(s))
         return false;
     char *end = NULL;
-    double v = strtod(s, &end);
+    double v = cr_strtod_c(s, &end);
     if (end == s || *end || !isfinite(v) || v < 0)
         return false;
     *out = v;

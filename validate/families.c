@@ -155,8 +155,9 @@ static cr_status eval_hbm(const cr_topo *t, const cr_vmeas *m, const cr_validate
     r->attainable_s = attainable(t, &o, CR_DT_FP32, false);
     cr_str_copy(r->impl, sizeof r->impl, "stream kernel");
     if (fabs(o.hbm_bytes - (rd + wr)) > 1e-6 * (rd + wr))
-        snprintf(r->note, sizeof r->note, "model counts %.0f HBM bytes, the kernel declares %.0f",
-                 o.hbm_bytes, rd + wr);
+        cr_snprintf_c(r->note, sizeof r->note,
+                      "model counts %.0f HBM bytes, the kernel declares %.0f", o.hbm_bytes,
+                      rd + wr);
     return CR_OK;
 }
 
@@ -236,7 +237,7 @@ static cr_status eval_mech(const cr_topo *t, const cr_vmeas *m, const cr_validat
     if ((int)sms == g->sms)
         snprintf(r->impl, sizeof r->impl, "%s, all %d SMs", mech, g->sms);
     else
-        snprintf(r->impl, sizeof r->impl, "%s, %.0f SM%s", mech, sms, sms == 1 ? "" : "s");
+        cr_snprintf_c(r->impl, sizeof r->impl, "%s, %.0f SM%s", mech, sms, sms == 1 ? "" : "s");
     return CR_OK;
 }
 
@@ -262,8 +263,8 @@ static cr_status eval_gemm(const cr_topo *t, const cr_vmeas *m, const cr_validat
     snprintf(r->impl, sizeof r->impl, "cuBLASLt %s", dts);
     double fl = cr_vnum_or(&m->c, "flops", 0);
     if (fl > 0 && fabs(fl - o.flops) > 1e-9 * fl)
-        snprintf(r->note, sizeof r->note, "model counts %.4g FLOP, the kernel declares %.4g",
-                 o.flops, fl);
+        cr_snprintf_c(r->note, sizeof r->note, "model counts %.4g FLOP, the kernel declares %.4g",
+                      o.flops, fl);
     return CR_OK;
 }
 
@@ -338,9 +339,9 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
             return cr_diag_set(d, CR_EINVAL, "%s: dtype=%.40s: %s", m->source, dts, dd.msg);
     }
     if (!(n >= 1) || n > t->n_gpus) {
-        snprintf(r->note, sizeof r->note,
-                 "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs", n,
-                 t->name, t->n_gpus);
+        cr_snprintf_c(r->note, sizeof r->note,
+                      "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs",
+                      n, t->name, t->n_gpus);
         return CR_OK;
     }
     cr_rankset *rs = NULL;
@@ -348,7 +349,7 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
         if ((st = cr_rankset_parse(o->ranks, t->n_gpus, &rs, d)) != CR_OK)
             return st;
         if (rs->n != (int)n) {
-            snprintf(r->note, sizeof r->note, "--ranks has %d ranks, the case %.0f", rs->n, n);
+            cr_snprintf_c(r->note, sizeof r->note, "--ranks has %d ranks, the case %.0f", rs->n, n);
             cr_rankset_free(rs);
             return CR_OK;
         }
@@ -451,9 +452,9 @@ static cr_status eval_fused(const cr_topo *t, const cr_vmeas *m, const cr_valida
                            "chunks 1-4096",
                            m->source, ranks, chunks);
     if (ranks > t->n_gpus) {
-        snprintf(r->note, sizeof r->note,
-                 "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs", ranks,
-                 t->name, t->n_gpus);
+        cr_snprintf_c(r->note, sizeof r->note,
+                      "%.0f ranks measured, topology %s has %d GPUs: use --topo with enough GPUs",
+                      ranks, t->name, t->n_gpus);
         return CR_OK;
     }
     const cr_op_def *op = NULL;
@@ -526,9 +527,9 @@ static cr_status eval_fused(const cr_topo *t, const cr_vmeas *m, const cr_valida
         double host = chunks * m->devices * step;
         if (host > pred) {
             pred = host;
-            snprintf(r->note, sizeof r->note,
-                     "host-bound: one process issues %.0f step(s) for %d GPUs, %.2f us each",
-                     chunks, m->devices, step * 1e6);
+            cr_snprintf_c(r->note, sizeof r->note,
+                          "host-bound: one process issues %.0f step(s) for %d GPUs, %.2f us each",
+                          chunks, m->devices, step * 1e6);
         }
     }
     r->has_pred = true;

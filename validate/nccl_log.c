@@ -449,7 +449,7 @@ static int nt_loop_ops(const char *body)
 static bool nt_printed(const char *tok, double *lo, double *hi)
 {
     char *end = NULL;
-    double v = strtod(tok, &end);
+    double v = cr_strtod_c(tok, &end);
     if (end == tok || *end || !isfinite(v) || v < 0 || strpbrk(tok, "eExXnN"))
         return false;
     const char *dot = strchr(tok, '.');
@@ -572,10 +572,10 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
     if (ratio && nmin > nmax) {
         char at[96];
         if (!hi_line || hi_line == lo_line)
-            snprintf(at, sizeof at, "%.4f at %s%d%s", lo_ratio, at_w, lo_line, at_end);
+            cr_snprintf_c(at, sizeof at, "%.4f at %s%d%s", lo_ratio, at_w, lo_line, at_end);
         else
-            snprintf(at, sizeof at, "%.4f at %s%d%s, %.4f at %s%d%s", lo_ratio, at_w, lo_line,
-                     at_end, hi_ratio, at_w, hi_line, at_end);
+            cr_snprintf_c(at, sizeof at, "%.4f at %s%d%s, %.4f at %s%d%s", lo_ratio, at_w, lo_line,
+                          at_end, hi_ratio, at_w, hi_line, at_end);
         return cr_diag_set(d, CR_EPARSE,
                            "%s: the rows' busbw/algbw (%s) fit no rank count of %s, whose "
                            "factor is %s: the table is not %s (give --coll) or its rows were "
@@ -625,9 +625,9 @@ static cr_status nt_resolve(nt_reader *R, size_t t, cr_diag *d)
         if (lines_short)
             snprintf(says, sizeof says, "one thread drives %d GPUs (nGpus)", T->gpus_per_thread);
         else if (nmax >= 1e9)
-            snprintf(says, sizeof says, "busbw/algbw says at least %.0f", nmin);
+            cr_snprintf_c(says, sizeof says, "busbw/algbw says at least %.0f", nmin);
         else
-            snprintf(says, sizeof says, "busbw/algbw says %.0f to %.0f", nmin, nmax);
+            cr_snprintf_c(says, sizeof says, "busbw/algbw says %.0f to %.0f", nmin, nmax);
         return cr_diag_set(d, CR_EPARSE,
                            "%s: %s %d rank(s), but %s: the list is cut short; give the rank "
                            "count (--ranks, e.g. --ranks 0-%d)",
@@ -772,7 +772,7 @@ static cr_status nt_finish(nt_reader *R, cr_vmeas_list *out, cr_diag *d)
         m->loop_timed = true;
         m->c.n_keys = 0;
         char num[40];
-        snprintf(num, sizeof num, "%.0f", r->bytes);
+        cr_snprintf_c(num, sizeof num, "%.0f", r->bytes);
         nt_set(m, "bytes", num);
         nt_set(m, "dtype", r->dtype);
         nt_set(m, "coll", T->coll);
@@ -1211,7 +1211,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             }
         }
         char *end = NULL;
-        double size = strtod(tok[0], NULL), t_us = strtod(tok[lay.time_col], &end);
+        double size = cr_strtod_c(tok[0], NULL), t_us = cr_strtod_c(tok[lay.time_col], &end);
         if (!(size <= CR_COLL_MAX_BYTES)) {
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: size \"%s\": more than the %.0f bytes (1 PB) a message may "

@@ -402,11 +402,11 @@ static cr_status read_trace(const char *path, cr_vmeas_list *out, skips *sk, cr_
              * splits too few kernels into the iterations (a time shorter
              * than the device's, a false violation). */
             if (late > 1e-9) {
-                snprintf(why, sizeof why,
-                         "%.60s: an activity ends %.3f us after the range closes: close the "
-                         "range after a device synchronize (its later kernels would be left "
-                         "out)",
-                         rg[i].name, late * 1e6);
+                cr_snprintf_c(why, sizeof why,
+                              "%.60s: an activity ends %.3f us after the range closes: close the "
+                              "range after a device synchronize (its later kernels would be left "
+                              "out)",
+                              rg[i].name, late * 1e6);
             } else if (measure(out, m, cr_vfam_def_of(m->c.family)->measure, &rg[i], a, lo, hi,
                                iters, why, sizeof why)) {
                 cr_str_copy(m->source, sizeof m->source, cr_vbase_name(path));

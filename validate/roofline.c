@@ -129,7 +129,7 @@ static long long crop_reps(const char *name, char *why, size_t size)
         }
         char *end = NULL;
         errno = 0;
-        double x = cr_plain_number(v) && vl < sizeof v ? strtod(v, &end) : NAN;
+        double x = cr_plain_number(v) && vl < sizeof v ? cr_strtod_c(v, &end) : NAN;
         if (!end || *end || errno == ERANGE || !(x >= 1 && x <= CROP_MAX_REPS) || x != floor(x)) {
             snprintf(why, size,
                      "iters=%s: not a whole number from 1 to 1e9 (the repetitions the range "
@@ -320,12 +320,12 @@ static cr_status add_call(rctx *c, const char *name, rrange *r, double busy_s, c
     k->dtype = k->in_dtype = -1;
     va_list ap;
     va_start(ap, key_fmt);
-    int len = vsnprintf(NULL, 0, key_fmt, ap);
+    int len = cr_vsnprintf_c(NULL, 0, key_fmt, ap);
     va_end(ap);
     k->key = len >= 0 ? malloc((size_t)len + 1) : NULL;
     if (k->key) {
         va_start(ap, key_fmt);
-        vsnprintf(k->key, (size_t)len + 1, key_fmt, ap);
+        cr_vsnprintf_c(k->key, (size_t)len + 1, key_fmt, ap);
         va_end(ap);
     }
     /* a range's own name is lent, not copied (a foreach call's runs to
@@ -672,8 +672,8 @@ static void case_sig(const cr_rf_name *pn, const cr_rf_owned *own, char *buf, si
     buf[0] = '\0';
     if (!cr_rf_map_aten(pn, own, &m))
         return;
-    int o = snprintf(buf, size, "%.17g/%.17g/%.17g/%d", m.w_elems, m.r_elems, m.r_bytes,
-                     (int)m.read_1b);
+    int o = cr_snprintf_c(buf, size, "%.17g/%.17g/%.17g/%d", m.w_elems, m.r_elems, m.r_bytes,
+                          (int)m.read_1b);
     for (int i = 0; i < m.n && o >= 0 && (size_t)o < size; i++)
         o += snprintf(buf + o, size - (size_t)o, " %s=%s", m.k[i], m.v[i]);
 }
@@ -1024,9 +1024,9 @@ static cr_status eval_cr_op(const rctx *c, const struct call *k, bool reps_in_ro
             continue;
         }
         size_t used = strlen(w->note);
-        snprintf(w->note + used, sizeof w->note - used, "%s%s=%g",
-                 nn++ ? " " : "not in the range, the catalog's defaults: ", cr_opp_name((cr_opp)kp),
-                 prm.v[kp]);
+        cr_snprintf_c(w->note + used, sizeof w->note - used, "%s%s=%g",
+                      nn++ ? " " : "not in the range, the catalog's defaults: ",
+                      cr_opp_name((cr_opp)kp), prm.v[kp]);
     }
     if (missing[0]) {
         snprintf(w->note, sizeof w->note,
@@ -1230,15 +1230,16 @@ static cr_status rows_aten(const rctx *c, size_t i, size_t j, cr_rf_row *w, cr_d
     if (viol_calls) {
         w->violation = true;
         cr_str_copy(w->verdict, sizeof w->verdict, cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
-        o = snprintf(note, sizeof note, "a call took %.3f us, below its own bound %.3f us; ",
-                     viol_s * 1e6, viol_bound * 1e6);
+        o = cr_snprintf_c(note, sizeof note, "a call took %.3f us, below its own bound %.3f us; ",
+                          viol_s * 1e6, viol_bound * 1e6);
     }
     cr_rf_parse_name(c->calls[best_at].name, &pn, &dd);
     if (o >= 0 && (size_t)o < sizeof note)
-        snprintf(note + o, sizeof note - (size_t)o,
-                 "%d of %d calls' inputs %s: the row's bound is theirs, others' up to %.3f us%s%s",
-                 best_calls, w->calls, inputs_text(&pn, &c->calls[best_at].own.in), top * 1e6,
-                 w->note[0] ? "; " : "", w->note);
+        cr_snprintf_c(
+            note + o, sizeof note - (size_t)o,
+            "%d of %d calls' inputs %s: the row's bound is theirs, others' up to %.3f us%s%s",
+            best_calls, w->calls, inputs_text(&pn, &c->calls[best_at].own.in), top * 1e6,
+            w->note[0] ? "; " : "", w->note);
     snprintf(w->note, sizeof w->note, "%.*s", (int)sizeof w->note - 1, note);
     return CR_OK;
 }
@@ -1390,9 +1391,9 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
      * note gives the figure the verdict was judged by */
     if (w->held_cold && r->timed) {
         size_t used = strlen(w->note);
-        snprintf(w->note + used, sizeof w->note - used,
-                 "%scache=cold: held to the cold bound, %.1f%% of it", used ? "; " : "",
-                 r->pct_of_roofline_cold);
+        cr_snprintf_c(w->note + used, sizeof w->note - used,
+                      "%scache=cold: held to the cold bound, %.1f%% of it", used ? "; " : "",
+                      r->pct_of_roofline_cold);
     }
 }
 

@@ -25,7 +25,7 @@ static void put_str(cr_rf_case *m, const char *k, const char *v)
 static void put(cr_rf_case *m, const char *k, double v)
 {
     char buf[32];
-    snprintf(buf, sizeof buf, "%.0f", v);
+    cr_snprintf_c(buf, sizeof buf, "%.0f", v);
     put_str(m, k, buf);
 }
 
@@ -70,7 +70,7 @@ static bool map_gemm(const cr_rf_name *pn, const cr_rf_owned *own, int a, int b,
     double Kb = (double)pn->dim[b][nb - (b_transposed ? 1 : 2)];
     double N = (double)pn->dim[b][nb - (b_transposed ? 2 : 1)];
     if (K != Kb) {
-        snprintf(m->note, sizeof m->note, "inner dimensions %.0f and %.0f differ", K, Kb);
+        cr_snprintf_c(m->note, sizeof m->note, "inner dimensions %.0f and %.0f differ", K, Kb);
         return false;
     }
     if (M <= 0 || N <= 0 || K <= 0 || batch <= 0) {
@@ -187,7 +187,7 @@ bool cr_rf_case_finish(cr_rf_case *m, cr_dtype *dt)
     put(m, "writes", w / g);
     double fp = m->flops / g;
     cr_str_copy(m->k[m->n], sizeof m->k[m->n], "flops_per");
-    snprintf(m->v[m->n], sizeof m->v[m->n], "%.6g", fp);
+    cr_snprintf_c(m->v[m->n], sizeof m->v[m->n], "%.6g", fp);
     m->n++;
     m->parts = false;
     return true;

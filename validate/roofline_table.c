@@ -49,22 +49,22 @@ static const char *duration_text(double s, char *buf, size_t n)
 {
     double a = fabs(s);
     if (a >= 1.0)
-        snprintf(buf, n, "%.3f s", s);
+        cr_snprintf_c(buf, n, "%.3f s", s);
     else if (a >= 1e-3)
-        snprintf(buf, n, "%.3f ms", s * 1e3);
+        cr_snprintf_c(buf, n, "%.3f ms", s * 1e3);
     else
-        snprintf(buf, n, "%.3f us", s * 1e6);
+        cr_snprintf_c(buf, n, "%.3f us", s * 1e6);
     return buf;
 }
 
 void cr_roofline_totals(const cr_roofline *r, char *buf, size_t n)
 {
     char t[32], c[32], v[32];
-    snprintf(buf, n,
-             "device time %s; covered by a bound %s (%.1f%%); the program could save at best %s",
-             duration_text(r->total_s, t, sizeof t), duration_text(r->covered_s, c, sizeof c),
-             r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0,
-             duration_text(r->save_s, v, sizeof v));
+    cr_snprintf_c(
+        buf, n, "device time %s; covered by a bound %s (%.1f%%); the program could save at best %s",
+        duration_text(r->total_s, t, sizeof t), duration_text(r->covered_s, c, sizeof c),
+        r->total_s > 0 ? 100 * r->covered_s / r->total_s : 0,
+        duration_text(r->save_s, v, sizeof v));
 }
 
 bool cr_roofline_unchecked(const cr_roofline *r, char *buf, size_t n)
@@ -161,9 +161,9 @@ void cr_rf_finish_table(cr_roofline *out)
             w->violation = true;
             cr_str_copy(w->verdict, sizeof w->verdict, cr_verdict_name(CR_VERDICT_IMPOSSIBLE));
             size_t used = strlen(w->note);
-            snprintf(w->note + used, sizeof w->note - used,
-                     "%sthe fastest of %d calls took %.3f us, below the %sbound", used ? "; " : "",
-                     w->calls, w->min_s * 1e6, w->held_cold ? "cold " : "");
+            cr_snprintf_c(w->note + used, sizeof w->note - used,
+                          "%sthe fastest of %d calls took %.3f us, below the %sbound",
+                          used ? "; " : "", w->calls, w->min_s * 1e6, w->held_cold ? "cold " : "");
         }
         if (!(w->bound_total_s > 0)) /* its calls share one bound */
             w->bound_total_s = w->calls * held_s;

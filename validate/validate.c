@@ -132,7 +132,7 @@ cr_status cr_vcase_num(const cr_vcase *c, const char *key, double *out, cr_diag 
                            key);
     char *end = NULL;
     errno = 0;
-    double x = strtod(v, &end);
+    double x = cr_strtod_c(v, &end);
     if (end == v || *end || errno == ERANGE || !isfinite(x))
         return cr_diag_set(d, CR_EPARSE, "%s case: %s=\"%s\" is not a finite number",
                            cr_vfam_name(c->family), key, v);
@@ -227,7 +227,7 @@ static void fmt_bytes(double b, char *buf, size_t size)
         b /= 1024;
         i++;
     }
-    snprintf(buf, size, "%.0f%s", b, u[i]);
+    cr_snprintf_c(buf, size, "%.0f%s", b, u[i]);
 }
 
 void cr_vmeas_make_label(cr_vmeas *m)

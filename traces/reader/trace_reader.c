@@ -22,6 +22,7 @@
  * incomplete. Content that is there but wrong is an error with file:line.
  */
 #include "trace_reader.h"
+#include "sbuf.h"
 #include "json_subset_priv.h"
 #include "trace_reader_priv.h"
 
@@ -185,7 +186,7 @@ static cr_status fail(cr_trace_reader *r, cr_status st, unsigned long line, cons
     char msg[700];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    cr_vsnprintf_c(msg, sizeof msg, fmt, ap);
     va_end(ap);
     snprintf(r->errmsg, sizeof r->errmsg, "%s:%lu: %s", r->label, line, msg);
     r->err = st;

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *coll_names[CR_COLL__COUNT] = {"allreduce", "allgather", "reducescatter",
-                                                 "alltoall",  "broadcast", "reduce",
-                                                 "gather",    "scatter",   "sendrecv"};
-static const char *algo_names[CR_ALGO__COUNT] = {"ring", "tree",   "nvls",   "nvlstree",
-                                                 "pat",  "direct", "collnet"};
-static const char *proto_names[CR_PROTO__COUNT] = {"ll", "ll128", "simple"};
-static const char *mech_names[CR_MECH__COUNT] = {"ce", "tma", "ldst", "multimem"};
+static const char *const coll_names[CR_COLL__COUNT] = {"allreduce", "allgather", "reducescatter",
+                                                       "alltoall",  "broadcast", "reduce",
+                                                       "gather",    "scatter",   "sendrecv"};
+static const char *const algo_names[CR_ALGO__COUNT] = {"ring", "tree",   "nvls",   "nvlstree",
+                                                       "pat",  "direct", "collnet"};
+static const char *const proto_names[CR_PROTO__COUNT] = {"ll", "ll128", "simple"};
+static const char *const mech_names[CR_MECH__COUNT] = {"ce", "tma", "ldst", "multimem"};
 
 const char *cr_coll_name(cr_coll c)
 {

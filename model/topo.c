@@ -23,10 +23,10 @@ struct cr_topo_priv {
     char *dup_id;    /* first id added twice, reported by cr_topo_check */
 };
 
-static const char *dev_kind_names[CR_DEV__COUNT] = {"gpu", "switch", "cpu", "pcisw", "nic"};
-static const char *cpu_vendor_names[CR_CPU__COUNT] = {"intel", "amd", "arm"};
-static const char *link_kind_names[CR_LINK__COUNT] = {"nvlink", "pcie", "ib", "ethernet",
-                                                      "xgmi",   "ici",  "c2c"};
+static const char *const dev_kind_names[CR_DEV__COUNT] = {"gpu", "switch", "cpu", "pcisw", "nic"};
+static const char *const cpu_vendor_names[CR_CPU__COUNT] = {"intel", "amd", "arm"};
+static const char *const link_kind_names[CR_LINK__COUNT] = {"nvlink", "pcie", "ib", "ethernet",
+                                                            "xgmi",   "ici",  "c2c"};
 
 /* The index of name in names[0..n), or -1: the one lookup behind every
  * *_parse below. */

@@ -483,7 +483,20 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
         char *argv[] = {(char *)(uintptr_t)gnuplot, (char *)(uintptr_t) "-e", assign,
                         (char *)(uintptr_t)script, NULL};
         execvp(gnuplot, argv);
-        dprintf(STDERR_FILENO, "exec: %s", strerror(errno));
+        /* Only async-signal-safe calls between fork and exec: a host's
+         * other thread may have held malloc's or the locale's lock at the
+         * fork, and dprintf or strerror here waited on it for ever (QA
+         * audit of re-entrancy). The errno goes out as digits; the
+         * parent names it. */
+        char m[24] = "exec: ";
+        size_t k = 6;
+        unsigned e = (unsigned)errno, div = 1;
+        while (e / div >= 10)
+            div *= 10;
+        for (; div && k < sizeof m; div /= 10)
+            m[k++] = (char)('0' + e / div % 10);
+        ssize_t w = write(STDERR_FILENO, m, k);
+        (void)w;
         _exit(127);
     }
     close(efd);
@@ -523,7 +536,7 @@ static cr_status run_gnuplot(const char *gnuplot, const char *dir, const char *s
                            "cannot run \"%s\" (%s): install gnuplot (apt-get install "
                            "gnuplot-nox) or set COMMROOF_GNUPLOT to its path; --no-render "
                            "writes the data file and script without an image",
-                           gnuplot, msg + 6);
+                           gnuplot, strerror(atoi(msg + 6)));
     if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
         if (WIFSIGNALED(wst))
             return cr_diag_set(d, CR_EIO,

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -594,6 +595,11 @@ static void test_render_errors(void **state)
     memset(&d, 0, sizeof d);
     assert_int_equal(cr_chart_render(c, p, "/nonexistent/gnuplot", &d), CR_EIO);
     assert_non_null(strstr(d.msg, "install gnuplot"));
+    /* the child sends exec's errno as digits (no strerror between fork
+     * and exec, QA audit of re-entrancy); the message still names it */
+    char why[160];
+    snprintf(why, sizeof why, "(%s)", strerror(ENOENT));
+    assert_non_null(strstr(d.msg, why));
     assert_int_not_equal(access(p, F_OK), 0);
     /* a failed render writes nothing: no data file, no script */
     path_of(p, sizeof p, "fails.dat");

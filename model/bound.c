@@ -43,6 +43,9 @@ void cr_cuts_free(cr_cuts *c)
     free(c->mem_second);
     free(c->lat0_s);
     free(c->lat0_peer_s);
+    free(c->lat_ecc_s);
+    free(c->member_of_dev);
+    free(c->rank_gpus);
     free(c);
 }
 
@@ -487,17 +490,17 @@ static int build_classes(cr_cuts *c)
 
 /* ---- latency: Dijkstra from rank 0 over link latencies ---- */
 
-/* Path latencies from rank 0 to every rank into lat[] (0 where none),
+/* Path latencies from rank `from` to every rank into lat[] (0 where none),
  * over every link or, with scaleup_only, over NVLink, XGMI and ICI links
  * alone (the route NCCL's peer transport takes between GPUs of one
  * scale-up domain). Returns the largest, or -1 when out of memory. */
-static double latencies_over(struct bctx *b, bool scaleup_only, double *lat)
+static double latencies_over(struct bctx *b, int from, bool scaleup_only, double *lat)
 {
     const cr_topo *t = b->t;
     int nv = t->n_devs;
     double *dist = malloc((size_t)nv * sizeof *dist);
     cr_heap h = {0};
-    int src = t->gpus[b->rs->ranks[0]];
+    int src = t->gpus[b->rs->ranks[from]];
     double ecc = -1.0;
     if (!dist || cr_heap_push(&h, 0, src, 0))
         goto out;
@@ -557,13 +560,36 @@ out:
 static int latencies(struct bctx *b)
 {
     cr_cuts *c = b->c;
-    c->lat_ecc0_s = latencies_over(b, false, c->lat0_s);
-    if (c->lat_ecc0_s < 0 || latencies_over(b, true, c->lat0_peer_s) < 0)
+    c->lat_ecc0_s = latencies_over(b, 0, false, c->lat0_s);
+    if (c->lat_ecc0_s < 0 || latencies_over(b, 0, true, c->lat0_peer_s) < 0)
         return -1;
+    c->lat_ecc_s[0] = c->lat_ecc0_s;
     for (int m = 0; m < c->n; m++)
         if (m > 0 && !(c->lat0_peer_s[m] > 0))
             c->lat0_peer_s[m] = c->lat0_s[m];
     return 0;
+}
+
+cr_status cr_cuts_root_latency(cr_cuts *c, int root)
+{
+    if (!c || root < 0 || root >= c->n || !c->lat_ecc_s || c->lat_ecc_s[root] >= 0)
+        return CR_OK;
+    cr_rankset rs = {c->n, c->rank_gpus};
+    struct bctx b;
+    memset(&b, 0, sizeof b);
+    b.t = c->topo;
+    b.rs = &rs;
+    b.c = c;
+    b.transit = c->transit;
+    b.member_of_dev = c->member_of_dev;
+    b.unreachable = -1;
+    double *lat = malloc((size_t)c->n * sizeof *lat);
+    double ecc = lat ? latencies_over(&b, root, false, lat) : -1;
+    free(lat);
+    if (ecc < 0)
+        return CR_ENOMEM;
+    c->lat_ecc_s[root] = ecc;
+    return CR_OK;
 }
 
 /* Latency any byte crossing a member GPU's ports still needs: a path
@@ -842,10 +868,12 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->mem_second = malloc(nm * sizeof *c->mem_second);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
         c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
+        c->lat_ecc_s = malloc((size_t)n * sizeof *c->lat_ecc_s);
+        c->rank_gpus = malloc((size_t)n * sizeof *c->rank_gpus);
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
         !c->hbm_Bps || !c->l2_bytes || !c->gspec || !c->mem_of || !c->mem_first || !c->mem_second ||
-        !c->lat0_s || !c->lat0_peer_s) {
+        !c->lat0_s || !c->lat0_peer_s || !c->lat_ecc_s || !c->rank_gpus) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }
@@ -853,6 +881,10 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         b.member_of_dev[v] = -1;
     for (int i = 0; i < n * CR_CUT__COUNT; i++)
         c->member_cut[i] = -1;
+    for (int i = 0; i < n; i++) {
+        c->lat_ecc_s[i] = -1; /* cr_cuts_root_latency computes it when a root asks */
+        c->rank_gpus[i] = ranks->ranks[i];
+    }
     for (int i = 0; i < n; i++) {
         int v = topo->gpus[ranks->ranks[i]];
         if (b.member_of_dev[v] >= 0) {
@@ -1031,6 +1063,11 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
                          r0, r1, topo->name);
         goto out;
     }
+    /* what cr_cuts_root_latency needs to search from another rank later */
+    c->topo = topo;
+    c->transit = b.transit;
+    c->member_of_dev = b.member_of_dev;
+    b.member_of_dev = NULL;
     goto out;
 nomem:
     st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
@@ -1409,7 +1446,12 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
 
     /* Unavoidable latency: the farthest data a rank depends on. */
     double lat = c->lat_ecc0_s;
-    if (rooted) {
+    if (rooted && c->lat_ecc_s && c->lat_ecc_s[root] >= 0) {
+        lat = c->lat_ecc_s[root]; /* the root's own search (cr_cuts_root_latency) */
+    } else if (rooted) {
+        /* the triangle inequality's floor from rank 0's search: true, but
+         * it can rise when a link gets faster (d(0, root) falls more than
+         * the eccentricity), so callers ask for the root's search first */
         double lr = c->lat0_s[root];
         lat = fmax(lr, c->lat_ecc0_s - lr);
     } else if (rq->coll == CR_COLL_SENDRECV) {

@@ -1290,6 +1290,11 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
                                "at least the top-k",
                                e, rq->moe_topk);
     }
+    /* the root's latency search, once per root and context (a cache in the
+     * cuts): every entry point checks its request here before any bound */
+    if (cr_coll_rooted(rq->coll) && cr_cuts_root_latency(ctx->cuts, rq->root) != CR_OK)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory searching the latencies from root %d",
+                           rq->root);
     return CR_OK;
 }
 

@@ -668,6 +668,52 @@ static void test_nccl_select_narrows(void **state)
     cr_topo_free(t);
 }
 
+/* Three GPUs on direct links: 0-1 of latency a, 0-2 and 1-2 of 10 us. A
+ * broadcast from rank 1 must reach rank 2, 10 us away (its direct link;
+ * through rank 0 it is a + 10 us). The bound took the triangle
+ * inequality's floor from rank 0, max(d(0,1), ecc(0) - d(0,1)) = 10 - a:
+ * 9 us at a = 1 us and 9.9 us at a = 0.1 us, so a faster link raised the
+ * bound (QA audit of hardware monotonicity; dgx1v-v100-8, broadcast from
+ * rank 1 at 8 B: 0.300 us, 0.350 us with its GPU-PCIe links at 0.125 us
+ * instead of 0.5). The root's own search gives 10 us for both. */
+static void test_root_latency_monotone(void **state)
+{
+    (void)state;
+    double lat_us[2] = {1.0, 0.1};
+    for (int q = 0; q < 2; q++) {
+        cr_topo *t = cr_topo_new("tri");
+        cr_gpu_spec g = h100_like("G");
+        int gs = cr_topo_add_gpu_spec(t, &g);
+        int v[3];
+        for (int i = 0; i < 3; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "gpu%d", i);
+            v[i] = cr_topo_add_dev(t, CR_DEV_GPU, id, 0, gs);
+        }
+        cr_topo_add_link(t, v[0], v[1], CR_LINK_NVLINK, 100e9, 100e9, 1, lat_us[q] * 1e-6);
+        cr_topo_add_link(t, v[0], v[2], CR_LINK_NVLINK, 100e9, 100e9, 1, 10e-6);
+        cr_topo_add_link(t, v[1], v[2], CR_LINK_NVLINK, 100e9, 100e9, 1, 10e-6);
+        cr_diag d = {{0}};
+        if (cr_topo_check(t, &d) != CR_OK)
+            fail_msg("tri: %s", d.msg);
+        cr_coll_ctx *c = cr_test_coll_ctx(t, NULL);
+        cr_coll rooted[4] = {CR_COLL_BROADCAST, CR_COLL_REDUCE, CR_COLL_GATHER, CR_COLL_SCATTER};
+        for (int k = 0; k < 4; k++) {
+            cr_coll_req rq = cr_coll_req_default(rooted[k], 16);
+            rq.root = 1;
+            cr_coll_result r = eval_req(c, &rq);
+            assert_string_equal(r.bound.binding, "latency");
+            assert_close(r.bound.bound_s, 10e-6, 1e-9, 0);
+            /* root 0: rank 0's own search, as before */
+            rq.root = 0;
+            r = eval_req(c, &rq);
+            assert_close(r.bound.lat_s, 10e-6, 1e-9, 0);
+        }
+        cr_coll_ctx_free(c);
+        cr_topo_free(t);
+    }
+}
+
 static void test_nic_cut_binds(void **state)
 {
     (void)state;
@@ -3294,6 +3340,7 @@ int main(void)
         cmocka_unit_test(test_a2a_shm_beside_p2p),
         cmocka_unit_test(test_predict_bounded_is_predict),
         cmocka_unit_test(test_nccl_tests_bytes),
+        cmocka_unit_test(test_root_latency_monotone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

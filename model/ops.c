@@ -444,18 +444,24 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
                                "reached over pcie or c2c links)",
                                v->t->name);
         r->t_comm_s = bytes / bw;
-        r->lat_s = r->lat_chain_s = lat;
+        /* the bound's latency: the least to any CPU, not the widest path's
+         * (an added wider, longer path raised the bound: QA audit of
+         * hardware monotonicity); the prediction keeps the widest path's */
+        double lb = fmin(lat, cr_route_host_lat_s(v->t, v->t->gpus[0]));
+        if (lb < 0)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory searching the host links");
+        r->lat_s = r->lat_chain_s = lb;
         const char *link = kind == CR_LINK_C2C ? "host-link (c2c)" : "host-link (pcie)";
         double m = fmax(r->t_comm_s, r->t_hbm_s);
-        r->bound_s = m + lat;
+        r->bound_s = m + lb;
         cr_str_copy(r->binding, sizeof r->binding,
-                    lat > m                    ? "latency"
+                    lb > m                     ? "latency"
                     : r->t_hbm_s > r->t_comm_s ? lv
                                                : link);
         double mc = fmax(r->t_comm_s, r->t_hbm_cold_s);
-        r->bound_cold_s = mc + lat;
+        r->bound_cold_s = mc + lb;
         cr_str_copy(r->binding_cold, sizeof r->binding_cold,
-                    lat > mc                        ? "latency"
+                    lb > mc                         ? "latency"
                     : r->t_hbm_cold_s > r->t_comm_s ? "hbm"
                                                     : link);
         /* pinned: the link at its measured efficiency; pageable: the host's

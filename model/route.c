@@ -386,6 +386,41 @@ out:
 
 /* The arc (link, direction) by which a route leaves device u over link l:
  * 2l from a to b, 2l + 1 from b to a. */
+double cr_route_host_lat_s(const cr_topo *t, int src)
+{
+    double *dist = malloc((size_t)t->n_devs * sizeof *dist);
+    if (!dist)
+        return -1;
+    for (int v = 0; v < t->n_devs; v++)
+        dist[v] = INFINITY;
+    dist[src] = 0;
+    /* Bellman-Ford rounds over the host links: a round per hop of the
+     * longest least-latency path, a few in a node's PCIe tree */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < t->n_links; i++) {
+            const cr_link *l = &t->links[i];
+            if (!cr_route_host(l->kind))
+                continue;
+            for (int e = 0; e < 2; e++) {
+                int u = e ? l->b : l->a, w = e ? l->a : l->b;
+                if (!isfinite(dist[u]) || (u != src && !cr_route_forwards(t, u, false)))
+                    continue;
+                if (dist[u] + l->lat_s < dist[w]) {
+                    dist[w] = dist[u] + l->lat_s;
+                    changed = true;
+                }
+            }
+        }
+    }
+    double best = INFINITY;
+    for (int v = 0; v < t->n_devs; v++)
+        if (t->devs[v].kind == CR_DEV_CPU)
+            best = fmin(best, dist[v]);
+    free(dist);
+    return best;
+}
+
 static int arc_from(const cr_topo *t, int l, int u)
 {
     return 2 * l + (u == t->links[l].a ? 0 : 1);

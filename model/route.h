@@ -165,6 +165,14 @@ int cr_route_host_cpu(const cr_topo *t, int rank);
 cr_status cr_route_host_share_Bps(const cr_topo *t, const int *src, const int *dst, int n_hops,
                                   double *Bps, double *lat_s);
 
+/* The least link latency from device src to any CPU over host links
+ * (PCIe, C2C), GPUs other than src forwarding nothing: what an h2d or d2h
+ * copy's last byte travels at least, whichever CPU holds the buffer and
+ * whichever path carries it. Never rises when a link gets faster or one
+ * is added, unlike the latency of the widest path (QA audit of hardware
+ * monotonicity). INFINITY when no CPU is reached; -1 when out of memory. */
+double cr_route_host_lat_s(const cr_topo *t, int src);
+
 /* Fewest-hop path from GPU rank src to dst (through other GPUs only where
  * no path avoids them): fills links[0..*n) (up to max)
  * with link indices in order and *lat_s with the sum of their latencies.

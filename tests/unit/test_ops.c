@@ -1090,6 +1090,49 @@ static void test_single_gpu_bounds(void **state)
     cr_topo_free(t);
 }
 
+/* An h2d or d2h copy's bound takes the least latency from the GPU to a
+ * CPU, not the widest path's. Two A100 PCIe cards, each on its own socket
+ * (PCIe 31.5 GB/s, 0.5 us; sockets joined at 3 x 20.8 GB/s, 0.1 us), as
+ * validate/corpus/topologies/thomaslie-a100pcie-2.xml: an 8 B h2d from GPU
+ * 0 is bound by 0.5 us. Adding a second PCIe link from GPU 0 to CPU 1 (32
+ * GB/s, 0.5 us) made the widest path to CPU 0 run through CPU 1 (0.6 us)
+ * and the bound rose to 0.600 us on a machine that only has more (QA audit
+ * of hardware monotonicity). Both stay 0.5 us + 8 B over the widest path's
+ * bottleneck. */
+static void test_memcpy_host_latency_monotone(void **state)
+{
+    (void)state;
+    const char *extra[2] = {"", "<link a=\"gpu0\" b=\"cpu1\" kind=\"pcie\" bw=\"32GB/s\" "
+                                "latency=\"0.5us\"/>"};
+    double bw[2] = {31.5e9, 32e9};
+    for (int q = 0; q < 2; q++) {
+        char xml[2048];
+        snprintf(xml, sizeof xml,
+                 "<topology name=\"two\">"
+                 "<gpu-model name=\"A\" vendor=\"nvidia\" sms=\"108\" hbm=\"40GB\" "
+                 "hbm-bw=\"1.555TB/s\"><flops dtype=\"bf16\" peak=\"312TFLOP/s\"/></gpu-model>"
+                 "<node-template name=\"box\"><gpu id=\"gpu{0..1}\" model=\"A\"/>"
+                 "<cpu id=\"cpu{0..1}\"/>"
+                 "<link a=\"gpu{0..1}\" b=\"cpu{0..1}\" kind=\"pcie\" bw=\"31.5GB/s\" "
+                 "latency=\"0.5us\"/>"
+                 "<link a=\"cpu0\" b=\"cpu1\" kind=\"c2c\" bw=\"20.8GB/s\" count=\"3\" "
+                 "latency=\"0.1us\"/>%s</node-template>"
+                 "<nodes template=\"box\" count=\"1\" prefix=\"\"/></topology>",
+                 extra[q]);
+        cr_topo *t = NULL;
+        cr_diag d = {{0}};
+        if (cr_topo_xml_load_memory(xml, strlen(xml), "two.xml", &t, &d) != CR_OK)
+            fail_msg("two.xml: %s", d.msg);
+        cr_op_result r;
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(cr_op_eval_memcpy(t, k ? "d2h" : "h2d", true, 8, &r, &d), CR_OK);
+            assert_close(r.bound_s, 8 / bw[q] + 0.5e-6, 1e-9, 0);
+            assert_string_equal(r.binding, "latency");
+        }
+        cr_topo_free(t);
+    }
+}
+
 /* The coll operator's bound is the collectives module's bound, on one
  * NVSwitch node and where the dependency latency differs from a GPU's
  * ports' (NVL72, InfiniBand nodes, PCIe): the operator took the cut's
@@ -1900,6 +1943,7 @@ int main(void)
         cmocka_unit_test(test_params_check_stored_values),
         cmocka_unit_test(test_param_format_out_of_range),
         cmocka_unit_test(test_param_format_small_buffer),
+        cmocka_unit_test(test_memcpy_host_latency_monotone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

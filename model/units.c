@@ -166,7 +166,7 @@ char *cr_units_format(double value, cr_unit_kind kind, char *buf, size_t size)
     }
     double mag = fabs(value);
     if (kind == CR_UNIT_BYTES && mag >= 1024.0 && value == floor(value)) {
-        static const char *iec[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+        static const char *const iec[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
         double scale = 1024.0;
         int best = -1;
         for (int i = 0; i < 6 && mag >= scale; i++, scale *= 1024.0)

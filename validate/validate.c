@@ -221,7 +221,7 @@ cr_coll_req cr_vmeas_coll_req(const cr_vmeas *m, cr_coll coll, double bytes, int
 
 static void fmt_bytes(double b, char *buf, size_t size)
 {
-    static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int i = 0;
     while (b >= 1024 && fmod(b, 1024) == 0 && i < 4) {
         b /= 1024;

@@ -15,12 +15,13 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *cut_names[CR_CUT__COUNT] = {"gpu-ports",  "pcie-switch", "socket",   "node-nics",
-                                               "leaf-group", "pod",         "bisection"};
+static const char *const cut_names[CR_CUT__COUNT] = {
+    "gpu-ports", "pcie-switch", "socket", "node-nics", "leaf-group", "pod", "bisection"};
 
 const char *cr_cut_kind_name(cr_cut_kind k)
 {
@@ -43,9 +44,9 @@ void cr_cuts_free(cr_cuts *c)
     free(c->mem_second);
     free(c->lat0_s);
     free(c->lat0_peer_s);
-    free(c->lat_ecc_s);
     free(c->member_of_dev);
     free(c->rank_gpus);
+    free(c->root_ecc_memo);
     free(c);
 }
 
@@ -563,33 +564,41 @@ static int latencies(struct bctx *b)
     c->lat_ecc0_s = latencies_over(b, 0, false, c->lat0_s);
     if (c->lat_ecc0_s < 0 || latencies_over(b, 0, true, c->lat0_peer_s) < 0)
         return -1;
-    c->lat_ecc_s[0] = c->lat_ecc0_s;
+    atomic_init((_Atomic double *)c->root_ecc_memo, c->lat_ecc0_s); /* rank 0's, searched */
     for (int m = 0; m < c->n; m++)
         if (m > 0 && !(c->lat0_peer_s[m] > 0))
             c->lat0_peer_s[m] = c->lat0_s[m];
     return 0;
 }
 
-cr_status cr_cuts_root_latency(cr_cuts *c, int root)
+/* The largest path latency from communicator rank root to any rank, by
+ * its own search; -1 when out of memory. The first evaluation from a root
+ * searches (25 ms on 65,536 GPUs) and keeps the result in the cuts' memo;
+ * threads evaluating on the same cuts at once may both search and store
+ * the same value, with atomic loads and stores, so no read ever races
+ * (coll.h: threads may share a context). */
+static double root_eccentricity_s(const cr_cuts *c, int root)
 {
-    if (!c || root < 0 || root >= c->n || !c->lat_ecc_s || c->lat_ecc_s[root] >= 0)
-        return CR_OK;
+    _Atomic double *memo = c->root_ecc_memo;
+    if (memo) {
+        double known = atomic_load_explicit(&memo[root], memory_order_relaxed);
+        if (known >= 0)
+            return known;
+    }
     cr_rankset rs = {c->n, c->rank_gpus};
     struct bctx b;
     memset(&b, 0, sizeof b);
     b.t = c->topo;
     b.rs = &rs;
-    b.c = c;
     b.transit = c->transit;
     b.member_of_dev = c->member_of_dev;
     b.unreachable = -1;
     double *lat = malloc((size_t)c->n * sizeof *lat);
     double ecc = lat ? latencies_over(&b, root, false, lat) : -1;
     free(lat);
-    if (ecc < 0)
-        return CR_ENOMEM;
-    c->lat_ecc_s[root] = ecc;
-    return CR_OK;
+    if (memo && ecc >= 0)
+        atomic_store_explicit(&memo[root], ecc, memory_order_relaxed);
+    return ecc;
 }
 
 /* Latency any byte crossing a member GPU's ports still needs: a path
@@ -868,12 +877,12 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->mem_second = malloc(nm * sizeof *c->mem_second);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
         c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
-        c->lat_ecc_s = malloc((size_t)n * sizeof *c->lat_ecc_s);
         c->rank_gpus = malloc((size_t)n * sizeof *c->rank_gpus);
+        c->root_ecc_memo = malloc((size_t)n * sizeof(_Atomic double));
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
         !c->hbm_Bps || !c->l2_bytes || !c->gspec || !c->mem_of || !c->mem_first || !c->mem_second ||
-        !c->lat0_s || !c->lat0_peer_s || !c->lat_ecc_s || !c->rank_gpus) {
+        !c->lat0_s || !c->lat0_peer_s || !c->rank_gpus || !c->root_ecc_memo) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }
@@ -882,8 +891,8 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     for (int i = 0; i < n * CR_CUT__COUNT; i++)
         c->member_cut[i] = -1;
     for (int i = 0; i < n; i++) {
-        c->lat_ecc_s[i] = -1; /* cr_cuts_root_latency computes it when a root asks */
         c->rank_gpus[i] = ranks->ranks[i];
+        atomic_init((_Atomic double *)c->root_ecc_memo + i, -1.0); /* not searched yet */
     }
     for (int i = 0; i < n; i++) {
         int v = topo->gpus[ranks->ranks[i]];
@@ -1063,7 +1072,7 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
                          r0, r1, topo->name);
         goto out;
     }
-    /* what cr_cuts_root_latency needs to search from another rank later */
+    /* what a rooted bound needs to search from its root (root_eccentricity_s) */
     c->topo = topo;
     c->transit = b.transit;
     c->member_of_dev = b.member_of_dev;
@@ -1446,14 +1455,16 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
 
     /* Unavoidable latency: the farthest data a rank depends on. */
     double lat = c->lat_ecc0_s;
-    if (rooted && c->lat_ecc_s && c->lat_ecc_s[root] >= 0) {
-        lat = c->lat_ecc_s[root]; /* the root's own search (cr_cuts_root_latency) */
-    } else if (rooted) {
-        /* the triangle inequality's floor from rank 0's search: true, but
-         * it can rise when a link gets faster (d(0, root) falls more than
-         * the eccentricity), so callers ask for the root's search first */
-        double lr = c->lat0_s[root];
-        lat = fmax(lr, c->lat_ecc0_s - lr);
+    if (rooted) {
+        /* the root's own search: the triangle inequality's floor from rank
+         * 0's, max(d(0, root), ecc(0) - d(0, root)), is true but can rise
+         * when a link gets faster (d(0, root) falls more than ecc(0); QA
+         * audit of hardware monotonicity); it stays where memory ran out */
+        lat = c->topo ? root_eccentricity_s(c, root) : -1;
+        if (lat < 0) {
+            double lr = c->lat0_s[root];
+            lat = fmax(lr, c->lat_ecc0_s - lr);
+        }
     } else if (rq->coll == CR_COLL_SENDRECV) {
         lat = fmax(c->lat0_s[1 % n], c->lat0_s[(n - 1) % n]);
     }

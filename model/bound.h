@@ -83,14 +83,15 @@ typedef struct {
     double *lat0_peer_s;            /* [i]: rank 0 to rank i as NCCL's peer transport goes:
                                        over scale-up links alone where they join the two
                                        (never through a CPU), else lat0_s[i] */
-    double *lat_ecc_s;              /* [i]: largest path latency from rank i to any rank;
-                                       < 0 until cr_cuts_root_latency searched from i
-                                       ([0] = lat_ecc0_s) */
-    /* what that search needs: */
+    /* what a rooted collective's bound needs to search the latencies from
+     * its root (doc/bounds.md 1.5), and the memo of what it found: */
     const cr_topo *topo; /* borrowed: must outlive the cuts */
     int *rank_gpus;      /* [i]: topology GPU rank of communicator rank i */
     int *member_of_dev;  /* [device]: communicator rank, or -1 */
     bool transit;        /* GPUs outside the communicator forward (1.9) */
+    void *root_ecc_memo; /* [i]: largest path latency from rank i, < 0 until an
+                            evaluation from root i searched; _Atomic double,
+                            read and written by bound.c alone */
 } cr_cuts;
 
 /* Builds the cuts of topo around ranks (NULL = all). Errors: CR_EINVAL
@@ -100,14 +101,6 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
 
 /* Frees c; NULL is a no-op. */
 void cr_cuts_free(cr_cuts *c);
-
-/* Searches the path latencies from communicator rank root (Dijkstra, as
- * for rank 0) and keeps the largest in c->lat_ecc_s[root], so that the
- * bound of a rooted collective takes the root's own distance to its
- * farthest rank (doc/bounds.md 1.5) rather than the triangle inequality's
- * floor from rank 0, which can rise when a link gets faster. Does nothing
- * where that is known or root is out of range. Errors: CR_ENOMEM. */
-cr_status cr_cuts_root_latency(cr_cuts *c, int root);
 
 /* Name of a cut kind as the bound reports it ("gpu-ports", "pcie-switch",
  * "socket", "node-nics", "bisection"). */

@@ -408,11 +408,10 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *
     c->rank_own_hw = malloc((size_t)n * sizeof *c->rank_own_hw);
     c->rank_nic_grp = malloc((size_t)n * sizeof *c->rank_nic_grp);
     c->nic_grp_Bps = malloc((size_t)n * sizeof *c->nic_grp_Bps);
-    c->nic_grp_load = malloc(2 * (size_t)n * sizeof *c->nic_grp_load);
     cr_status st = CR_OK;
     if (!m || !member || !share || !scratch || !own_k || !own_v || !c->rank_net_Bps ||
         !c->rank_net_hw || !c->rank_own_Bps || !c->rank_own_hw || !c->rank_nic_grp ||
-        !c->nic_grp_Bps || !c->nic_grp_load) {
+        !c->nic_grp_Bps) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
@@ -516,10 +515,8 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
     int *first = mnnvl ? malloc((size_t)nn * sizeof *first) : node_first;
     c->rank_node = malloc((size_t)n * sizeof *c->rank_node);
     c->rank_local = malloc((size_t)n * sizeof *c->rank_local);
-    c->load = malloc((size_t)n * 4 * sizeof *c->load);
-    c->rail_memo = calloc(1, sizeof *c->rail_memo);
     cr_status st = CR_OK;
-    if (!node_first || !first || !c->rank_node || !c->rank_local || !c->load || !c->rail_memo) {
+    if (!node_first || !first || !c->rank_node || !c->rank_local) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
@@ -556,10 +553,6 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
         c->node_rank[c->rank_node[i] * slots + c->rank_local[i]] = i;
     c->node_slots = slots;
     c->rail_nodes = nn;
-    if (!(c->a2a_cnt = malloc(((size_t)slots + (size_t)nn) * sizeof *c->a2a_cnt))) {
-        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-        goto out;
-    }
     /* ncclTopoGetLocalNet (src/graph/topo.cc): a GPU's NICs are the nearest
      * ones, shared by the ranks as near, DIVUP(local NICs, local GPUs) each:
      * one NIC per GPU on a DGX H100 with eight ranks a node, the NICs behind
@@ -1184,17 +1177,13 @@ void cr_coll_ctx_free(cr_coll_ctx *ctx)
     free(ctx->node_ranks);
     free(ctx->rank_local);
     free(ctx->rank_net_Bps);
-    free(ctx->a2a_cnt);
     free(ctx->rank_net_hw);
     free(ctx->rank_own_Bps);
     free(ctx->rank_own_hw);
     free(ctx->rank_nic_grp);
     free(ctx->nic_grp_Bps);
-    free(ctx->nic_grp_load);
     free(ctx->rail_nic_Bps);
     free(ctx->node_rank);
-    free(ctx->load);
-    free(ctx->rail_memo);
     free(ctx);
 }
 
@@ -1290,11 +1279,6 @@ static cr_status check_req(const cr_coll_ctx *ctx, const cr_coll_req *rq, cr_dia
                                "at least the top-k",
                                e, rq->moe_topk);
     }
-    /* the root's latency search, once per root and context (a cache in the
-     * cuts): every entry point checks its request here before any bound */
-    if (cr_coll_rooted(rq->coll) && cr_cuts_root_latency(ctx->cuts, rq->root) != CR_OK)
-        return cr_diag_set(d, CR_ENOMEM, "out of memory searching the latencies from root %d",
-                           rq->root);
     return CR_OK;
 }
 
@@ -1359,6 +1343,30 @@ static void unsupported(cr_coll_pred *p, cr_algo a, cr_proto pr, cr_mech m, cons
     cr_str_copy(p->why, sizeof p->why, why);
 }
 
+const cr_coll_ctx *cr_coll_scratch_begin(const cr_coll_ctx *ctx, cr_coll_scratch *s, cr_diag *d)
+{
+    size_t n = (size_t)ctx->n, counts = (size_t)ctx->node_slots + (size_t)ctx->rail_nodes;
+    s->c = *ctx;
+    memset(&s->memo, 0, sizeof s->memo);
+    /* loads 4n, NIC group loads 2 a group (at most n groups), then the
+     * all-to-all's counts as ints */
+    s->block = malloc(6 * n * sizeof(double) + counts * sizeof(int));
+    if (!s->block) {
+        cr_diag_set(d, CR_ENOMEM, "out of memory");
+        return NULL;
+    }
+    s->c.load = s->block;
+    s->c.nic_grp_load = s->block + 4 * n;
+    s->c.a2a_cnt = (int *)(void *)(s->block + 6 * n);
+    s->c.rail_memo = &s->memo;
+    return &s->c;
+}
+
+void cr_coll_scratch_end(cr_coll_scratch *s)
+{
+    free(s->block);
+}
+
 cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
                               cr_coll_pred out[CR_ALGO__COUNT][CR_PROTO__COUNT], cr_diag *d)
 {
@@ -1380,9 +1388,14 @@ cr_status cr_coll_predict_all(const cr_coll_ctx *ctx, const cr_coll_req *rq,
         out[lp.algo][lp.proto] = lp;
         return CR_OK;
     }
+    cr_coll_scratch s;
+    const cr_coll_ctx *own = cr_coll_scratch_begin(ctx, &s, d);
+    if (!own)
+        return CR_ENOMEM;
     for (int a = 0; a < CR_ALGO__COUNT; a++)
         for (int p = 0; p < CR_PROTO__COUNT; p++)
-            cr_algo_predict(ctx, rq, (cr_algo)a, (cr_proto)p, &b, &out[a][p]);
+            cr_algo_predict(own, rq, (cr_algo)a, (cr_proto)p, &b, &out[a][p]);
+    cr_coll_scratch_end(&s);
     return CR_OK;
 }
 
@@ -1461,15 +1474,20 @@ static void choose(const cr_coll_ctx *ctx, const cr_coll_req *rq, const cr_coll_
  * read b's bound_s, lat_s and terms, which cr_bound_eval sets and
  * bound_full leaves as they are: b may be either's (cr_coll_eval passes
  * bound_full's, cr_coll_predict cr_bound_eval's). */
-static cr_status predict_bounded(const cr_coll_ctx *ctx, const cr_coll_req *rq,
+static cr_status predict_bounded(const cr_coll_ctx *shared, const cr_coll_req *rq,
                                  const cr_coll_bound *b, cr_coll_pred *out, cr_diag *d)
 {
+    cr_coll_scratch s;
+    const cr_coll_ctx *ctx = cr_coll_scratch_begin(shared, &s, d);
+    if (!ctx)
+        return CR_ENOMEM;
     if (ctx->n == 1)
         cr_local_predict(ctx, rq, b, out);
     else if (rq->mech != CR_MECH_NONE)
         cr_mech_predict(ctx, rq, b, out);
     else
         choose(ctx, rq, b, out);
+    cr_coll_scratch_end(&s);
     return finite_pred(out, d);
 }
 

@@ -106,7 +106,8 @@ struct cr_coll_ctx {
      * and its index among the node's GPUs; node_rank[node x node_slots +
      * local]: the rank there or -1 (rail_nodes nodes); load: 4n doubles,
      * a2a_cnt: node_slots + rail_nodes ints, scratch that rail_time
-     * (algo.c) overwrites on each evaluation. */
+     * (algo_direct.c) overwrites: NULL in the context, set in each
+     * request's own copy of it (coll.c eval_scratch). */
     double pair_net_Bps;
     double *rank_net_Bps;
     cr_hw *rank_net_hw;
@@ -134,7 +135,7 @@ struct cr_coll_ctx {
     cr_hw *rank_own_hw;
     int *rank_nic_grp;
     double *nic_grp_Bps;
-    double *nic_grp_load; /* 2 per group: rail_time's scratch (out, in) */
+    double *nic_grp_load; /* 2 per group: rail_time's scratch (out, in), as load */
     int n_nic_grps;
     int *rank_node, *rank_local, *node_rank;
     /* ranks on each of NCCL's nodes, the nodes in the order of their first
@@ -145,7 +146,8 @@ struct cr_coll_ctx {
     int node_slots, rail_nodes;
     int *a2a_cnt;
     double *load;
-    struct cr_rail_memo *rail_memo; /* rail_time's last loads and times (algo_direct.c) */
+    struct cr_rail_memo *rail_memo; /* rail_time's last loads and times (algo_direct.c),
+                                       one request's: as load */
     /* route latency of one step (doc/bounds.md 2.2.3): between two ranks of
      * a scale-up domain, between domains on one rail, between domains off
      * the rail (PXN: a scale-up hop to the rail's GPU first) */
@@ -166,6 +168,26 @@ struct cr_coll_ctx {
                                        memory class q (cuts->mem_of) */
     bool measured;                  /* some ceiling came from the topology */
 };
+
+/* A request's own copy of the context, with its own scratch: rail_time
+ * (algo_direct.c) writes its loads, counts and memo there, so threads
+ * evaluating on one context at once (coll.h) never share a byte anyone
+ * writes; they shared the context's, and ThreadSanitizer saw the race (a
+ * scatter's loads written by one thread while another read a gather's;
+ * QA audit of re-entrancy). The copy is shallow: every other pointer is
+ * the context's, read only. One allocation of 6n doubles and node_slots +
+ * rail_nodes ints a request, next to the O(n) passes it serves. Every
+ * caller of the predictors below passes the copy cr_coll_scratch_begin
+ * returns (NULL when out of memory, said in d) and ends it after. */
+typedef struct {
+    struct cr_coll_ctx c;
+    struct cr_rail_memo memo;
+    double *block;
+} cr_coll_scratch;
+
+const struct cr_coll_ctx *cr_coll_scratch_begin(const struct cr_coll_ctx *ctx, cr_coll_scratch *s,
+                                                cr_diag *d);
+void cr_coll_scratch_end(cr_coll_scratch *s);
 
 /* Fills out with algo/proto's prediction (algo, proto resolved, not auto). */
 void cr_algo_predict(const struct cr_coll_ctx *ctx, const cr_coll_req *rq, cr_algo algo,

@@ -384,8 +384,6 @@ out:
     return st;
 }
 
-/* The arc (link, direction) by which a route leaves device u over link l:
- * 2l from a to b, 2l + 1 from b to a. */
 double cr_route_host_lat_s(const cr_topo *t, int src)
 {
     double *dist = malloc((size_t)t->n_devs * sizeof *dist);
@@ -421,6 +419,8 @@ double cr_route_host_lat_s(const cr_topo *t, int src)
     return best;
 }
 
+/* The arc (link, direction) by which a route leaves device u over link l:
+ * 2l from a to b, 2l + 1 from b to a. */
 static int arc_from(const cr_topo *t, int l, int u)
 {
     return 2 * l + (u == t->links[l].a ? 0 : 1);

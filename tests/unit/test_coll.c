@@ -3251,9 +3251,13 @@ static void test_predict_bounded_is_predict(void **state)
                                 if (a < 0 || p < 0 || ctx->n < 2)
                                     continue;
                                 cr_coll_pred q;
-                                cr_algo_predict(ctx, &rq, (cr_algo)a, (cr_proto)p, &b, &q);
-                                if (cr_algo_unsupported(ctx, &rq, (cr_algo)a, (cr_proto)p) !=
-                                    !q.supported)
+                                cr_coll_scratch s;
+                                const cr_coll_ctx *own = cr_coll_scratch_begin(ctx, &s, &d2);
+                                assert_non_null(own);
+                                cr_algo_predict(own, &rq, (cr_algo)a, (cr_proto)p, &b, &q);
+                                bool uns = cr_algo_unsupported(own, &rq, (cr_algo)a, (cr_proto)p);
+                                cr_coll_scratch_end(&s);
+                                if (uns != !q.supported)
                                     fail_msg("%s: cr_algo_unsupported disagrees (%s)", what, q.why);
                                 refusals += !q.supported;
                             }

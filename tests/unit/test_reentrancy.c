@@ -19,6 +19,9 @@
  * numbers in the C locale whatever the host set; test_locale_comma holds it
  * to that under a decimal-comma locale, built with localedef when none is
  * installed.
+ *
+ * test_shared_context_roots: threads evaluating on one context, which
+ * keeps a memo of each root's latency search.
  */
 #include "cr_test.h"
 
@@ -353,6 +356,90 @@ static void test_threads_agree(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* One context, many threads (coll.h: threads may evaluate on one context
+ * at once): every rooted collective from every root of h100-ib-4n, each
+ * thread walking the roots in its own order, so that the first evaluation
+ * from a root, which searches its latencies and keeps them in the cuts'
+ * memo (bound.c root_eccentricity_s), meets others reading or writing the
+ * same entry. Each thread's bounds must equal a lone evaluation's on a
+ * fresh context; make tsan sees any unsynchronised access. */
+typedef struct {
+    const cr_coll_ctx *ctx;
+    int n, first;
+    pthread_barrier_t *start;
+    double *bound_s; /* [coll][root] flattened: 4 rooted collectives x n */
+} root_worker;
+
+static const cr_coll rooted_colls[] = {CR_COLL_BROADCAST, CR_COLL_REDUCE, CR_COLL_GATHER,
+                                       CR_COLL_SCATTER};
+#define N_ROOTED ((int)(sizeof rooted_colls / sizeof rooted_colls[0]))
+
+static void eval_roots(const cr_coll_ctx *ctx, int n, int first, double *bound_s)
+{
+    for (int k = 0; k < n; k++) {
+        int root = (first + k * 7) % n; /* 7 is prime to 32: every root once */
+        for (int c = 0; c < N_ROOTED; c++) {
+            cr_coll_req rq = cr_coll_req_default(rooted_colls[c], 8);
+            rq.root = root;
+            cr_coll_result r;
+            cr_diag d = {{0}};
+            bound_s[c * n + root] = cr_coll_eval(ctx, &rq, &r, &d) == CR_OK ? r.bound.bound_s : -1;
+        }
+    }
+}
+
+static void *work_roots(void *arg)
+{
+    root_worker *w = arg;
+    pthread_barrier_wait(w->start);
+    eval_roots(w->ctx, w->n, w->first, w->bound_s);
+    return NULL;
+}
+
+static void test_shared_context_roots(void **state)
+{
+    (void)state;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
+    int n = t->n_gpus;
+    assert_int_equal(n % 7 != 0, 1);
+    cr_coll_ctx *lone = NULL, *shared = NULL;
+    assert_int_equal(cr_coll_ctx_new(t, NULL, &lone, &d), CR_OK);
+    assert_int_equal(cr_coll_ctx_new(t, NULL, &shared, &d), CR_OK);
+    double *want = malloc((size_t)(N_ROOTED * n) * sizeof *want);
+    assert_non_null(want);
+    eval_roots(lone, n, 0, want);
+    pthread_barrier_t start;
+    assert_int_equal(pthread_barrier_init(&start, NULL, N_THREADS), 0);
+    pthread_t th[N_THREADS];
+    root_worker w[N_THREADS];
+    for (int i = 0; i < N_THREADS; i++) {
+        w[i] = (root_worker){shared, n, (3 * i) % n, &start, NULL};
+        w[i].bound_s = malloc((size_t)(N_ROOTED * n) * sizeof *w[i].bound_s);
+        assert_non_null(w[i].bound_s);
+        assert_int_equal(pthread_create(&th[i], NULL, work_roots, &w[i]), 0);
+    }
+    for (int i = 0; i < N_THREADS; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    pthread_barrier_destroy(&start);
+    int bad = 0;
+    for (int i = 0; i < N_THREADS; i++) {
+        for (int k = 0; k < N_ROOTED * n; k++)
+            if (!(want[k] > 0) || memcmp(&w[i].bound_s[k], &want[k], sizeof want[k]) != 0) {
+                print_error("thread %d, %s from root %d: %a, alone %a\n", i,
+                            cr_coll_name(rooted_colls[k / n]), k % n, w[i].bound_s[k], want[k]);
+                bad++;
+            }
+        free(w[i].bound_s);
+    }
+    free(want);
+    cr_coll_ctx_free(shared);
+    cr_coll_ctx_free(lone);
+    cr_topo_free(t);
+    assert_int_equal(bad, 0);
+}
+
 /* A decimal-comma locale: an installed one, else de_DE (ISO-8859-1, a
  * quarter second) built with localedef into dir; NULL when neither works. */
 static const char *comma_locale(char *dir, size_t size)
@@ -424,6 +511,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_agree), /* first: it writes the references */
         cmocka_unit_test(test_locale_comma),
+        cmocka_unit_test(test_shared_context_roots),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (int j = 0; j < N_JOBS; j++)

@@ -36,9 +36,11 @@
  *   cr_coll_ctx_free(ctx);
  *
  * The context borrows topo and copies ranks; topo must outlive it and stay
- * unchanged. Evaluating reads the context only: threads may evaluate on
- * one context at once (8 threads under ThreadSanitizer, QA audit of the
- * API, session 44); creating and freeing it are the caller's to order.
+ * unchanged. Evaluating writes nothing of the context but a memo of atomic
+ * values: threads may evaluate on one context at once (8 threads from
+ * every root, and on one shared topology, under ThreadSanitizer: make
+ * tsan, tests/unit/test_reentrancy.c); creating and freeing it are the
+ * caller's to order.
  */
 #ifndef CR_COLL_H
 #define CR_COLL_H

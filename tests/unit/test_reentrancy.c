@@ -21,7 +21,8 @@
  * installed.
  *
  * test_shared_context_roots: threads evaluating on one context, which
- * keeps a memo of each root's latency search.
+ * keeps a memo of each root's latency search; test_shared_topology:
+ * threads building their contexts and operators on one loaded topology.
  */
 #include "cr_test.h"
 
@@ -440,6 +441,92 @@ static void test_shared_context_roots(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* One loaded topology, many threads: each thread builds its own contexts
+ * on it and evaluates every collective and operator (job_topo's work on a
+ * borrowed topology), as a harness with one thread per problem does; the
+ * topology must be read only, and each thread's digest a lone run's. */
+typedef struct {
+    const cr_topo *t;
+    pthread_barrier_t *start;
+    char *got;
+} topo_worker;
+
+static void topo_work_on(cr_sbuf *b, const cr_topo *t)
+{
+    cr_diag d = {{0}};
+    cr_coll_ctx *ctx = NULL;
+    cr_status st = cr_coll_ctx_new(t, NULL, &ctx, &d);
+    add_diag(b, st, &d);
+    for (int c = 0; ctx && c < CR_COLL__COUNT; c++) {
+        cr_coll_req rq = cr_coll_req_default((cr_coll)c, 1048576);
+        cr_coll_result r;
+        memset(&d, 0, sizeof d);
+        st = cr_coll_eval(ctx, &rq, &r, &d);
+        add_diag(b, st, &d);
+        if (st == CR_OK) {
+            add_num(b, r.bound.bound_s);
+            add_num(b, r.pred.pred_s);
+        }
+    }
+    cr_coll_ctx_free(ctx);
+    const cr_op_def *op;
+    for (int i = 0; (op = cr_op_at(i)); i++) {
+        cr_op_params p;
+        cr_op_result r;
+        cr_op_params_defaults(op, &p);
+        memset(&d, 0, sizeof d);
+        st = cr_op_eval(t, op, &p, &r, &d);
+        add_diag(b, st, &d);
+        if (st == CR_OK) {
+            add_num(b, r.bound_s);
+            add_num(b, r.pred_s);
+        }
+    }
+}
+
+static void *work_topo(void *arg)
+{
+    topo_worker *w = arg;
+    cr_sbuf b = {0};
+    pthread_barrier_wait(w->start);
+    topo_work_on(&b, w->t);
+    w->got = b.p;
+    return NULL;
+}
+
+static void test_shared_topology(void **state)
+{
+    (void)state;
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
+    cr_sbuf want = {0};
+    topo_work_on(&want, t);
+    assert_false(want.oom);
+    pthread_barrier_t start;
+    assert_int_equal(pthread_barrier_init(&start, NULL, N_THREADS), 0);
+    pthread_t th[N_THREADS];
+    topo_worker w[N_THREADS];
+    for (int i = 0; i < N_THREADS; i++) {
+        w[i] = (topo_worker){t, &start, NULL};
+        assert_int_equal(pthread_create(&th[i], NULL, work_topo, &w[i]), 0);
+    }
+    for (int i = 0; i < N_THREADS; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    pthread_barrier_destroy(&start);
+    int bad = 0;
+    for (int i = 0; i < N_THREADS; i++) {
+        if (!w[i].got || strcmp(w[i].got, want.p) != 0) {
+            print_error("thread %d on the shared topology differs from a lone run\n", i);
+            bad++;
+        }
+        free(w[i].got);
+    }
+    cr_sbuf_release(&want);
+    cr_topo_free(t);
+    assert_int_equal(bad, 0);
+}
+
 /* A decimal-comma locale: an installed one, else de_DE (ISO-8859-1, a
  * quarter second) built with localedef into dir; NULL when neither works. */
 static const char *comma_locale(char *dir, size_t size)
@@ -512,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_threads_agree), /* first: it writes the references */
         cmocka_unit_test(test_locale_comma),
         cmocka_unit_test(test_shared_context_roots),
+        cmocka_unit_test(test_shared_topology),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (int j = 0; j < N_JOBS; j++)

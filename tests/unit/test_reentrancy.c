@@ -64,25 +64,13 @@ static void add_diag(cr_sbuf *b, cr_status st, const cr_diag *d)
     cr_sbuf_add(b, "\nst %d %s\n", (int)st, st ? d->msg : "");
 }
 
-/* A shipped topology: its saved XML, every collective at four sizes
- * (bound and NCCL's choice), every catalog operator with its defaults. */
-static void job_topo(cr_sbuf *b, const char *name)
+/* Every collective at four sizes (bound and NCCL's choice) and every
+ * catalog operator with its defaults, on a loaded topology. */
+static void eval_on_topo(cr_sbuf *b, const cr_topo *t)
 {
     cr_diag d = {{0}};
-    cr_topo *t = NULL;
     cr_coll_ctx *ctx = NULL;
-    char *xml = NULL;
-    size_t len = 0;
-    cr_status st = cr_topo_open(name, &t, &d);
-    add_diag(b, st, &d);
-    if (st)
-        return;
-    st = cr_topo_xml_save_memory(t, &xml, &len, &d);
-    add_diag(b, st, &d);
-    if (xml)
-        cr_sbuf_add(b, "%s", xml);
-    free(xml);
-    st = cr_coll_ctx_new(t, NULL, &ctx, &d);
+    cr_status st = cr_coll_ctx_new(t, NULL, &ctx, &d);
     add_diag(b, st, &d);
     static const double sizes[] = {8, 65536, 16777216, 1073741824};
     for (int c = 0; ctx && c < CR_COLL__COUNT; c++)
@@ -118,6 +106,25 @@ static void job_topo(cr_sbuf *b, const char *name)
         add_num(b, r.pred_s);
         cr_sbuf_add(b, " %s %s", r.binding, r.binding_cold);
     }
+}
+
+/* A shipped topology: its saved XML, then eval_on_topo. */
+static void job_topo(cr_sbuf *b, const char *name)
+{
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    char *xml = NULL;
+    size_t len = 0;
+    cr_status st = cr_topo_open(name, &t, &d);
+    add_diag(b, st, &d);
+    if (st)
+        return;
+    st = cr_topo_xml_save_memory(t, &xml, &len, &d);
+    add_diag(b, st, &d);
+    if (xml)
+        cr_sbuf_add(b, "%s", xml);
+    free(xml);
+    eval_on_topo(b, t);
     cr_topo_free(t);
 }
 
@@ -442,54 +449,20 @@ static void test_shared_context_roots(void **state)
 }
 
 /* One loaded topology, many threads: each thread builds its own contexts
- * on it and evaluates every collective and operator (job_topo's work on a
- * borrowed topology), as a harness with one thread per problem does; the
- * topology must be read only, and each thread's digest a lone run's. */
+ * on it and evaluates every collective and operator (eval_on_topo), as a harness with one thread
+ * per problem does; the topology must be read only, and each thread's digest a lone run's. */
 typedef struct {
     const cr_topo *t;
     pthread_barrier_t *start;
     char *got;
 } topo_worker;
 
-static void topo_work_on(cr_sbuf *b, const cr_topo *t)
-{
-    cr_diag d = {{0}};
-    cr_coll_ctx *ctx = NULL;
-    cr_status st = cr_coll_ctx_new(t, NULL, &ctx, &d);
-    add_diag(b, st, &d);
-    for (int c = 0; ctx && c < CR_COLL__COUNT; c++) {
-        cr_coll_req rq = cr_coll_req_default((cr_coll)c, 1048576);
-        cr_coll_result r;
-        memset(&d, 0, sizeof d);
-        st = cr_coll_eval(ctx, &rq, &r, &d);
-        add_diag(b, st, &d);
-        if (st == CR_OK) {
-            add_num(b, r.bound.bound_s);
-            add_num(b, r.pred.pred_s);
-        }
-    }
-    cr_coll_ctx_free(ctx);
-    const cr_op_def *op;
-    for (int i = 0; (op = cr_op_at(i)); i++) {
-        cr_op_params p;
-        cr_op_result r;
-        cr_op_params_defaults(op, &p);
-        memset(&d, 0, sizeof d);
-        st = cr_op_eval(t, op, &p, &r, &d);
-        add_diag(b, st, &d);
-        if (st == CR_OK) {
-            add_num(b, r.bound_s);
-            add_num(b, r.pred_s);
-        }
-    }
-}
-
 static void *work_topo(void *arg)
 {
     topo_worker *w = arg;
     cr_sbuf b = {0};
     pthread_barrier_wait(w->start);
-    topo_work_on(&b, w->t);
+    eval_on_topo(&b, w->t);
     w->got = b.p;
     return NULL;
 }
@@ -501,7 +474,7 @@ static void test_shared_topology(void **state)
     cr_topo *t = NULL;
     assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
     cr_sbuf want = {0};
-    topo_work_on(&want, t);
+    eval_on_topo(&want, t);
     assert_false(want.oom);
     pthread_barrier_t start;
     assert_int_equal(pthread_barrier_init(&start, NULL, N_THREADS), 0);

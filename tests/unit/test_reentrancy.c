@@ -159,15 +159,13 @@ static void job_suites(cr_sbuf *b, const char *topo)
     cr_topo_free(t);
 }
 
-/* A scenario through the flow simulator, on four H100 nodes. */
-static void job_sim(cr_sbuf *b, const char *path)
+/* A scenario through the flow simulator on a loaded topology; job_sim on
+ * four H100 nodes. */
+static void sim_on_topo(cr_sbuf *b, const cr_topo *t, const char *path)
 {
     cr_diag d = {{0}};
-    cr_topo *t = NULL;
     cr_sim *s = NULL;
-    cr_status st = cr_topo_open("h100-ib-4n", &t, &d);
-    if (st == CR_OK)
-        st = cr_scenario_load_file(path, t, &s, &d);
+    cr_status st = cr_scenario_load_file(path, t, &s, &d);
     if (st == CR_OK)
         st = cr_sim_run(s, &d);
     add_diag(b, st, &d);
@@ -181,6 +179,16 @@ static void job_sim(cr_sbuf *b, const char *path)
         }
     }
     cr_sim_free(s);
+}
+
+static void job_sim(cr_sbuf *b, const char *path)
+{
+    cr_diag d = {{0}};
+    cr_topo *t = NULL;
+    cr_status st = cr_topo_open("h100-ib-4n", &t, &d);
+    add_diag(b, st, &d);
+    if (st == CR_OK)
+        sim_on_topo(b, t, path);
     cr_topo_free(t);
 }
 
@@ -449,7 +457,8 @@ static void test_shared_context_roots(void **state)
 }
 
 /* One loaded topology, many threads: each thread builds its own contexts
- * on it and evaluates every collective and operator (eval_on_topo), as a harness with one thread
+ * on it and evaluates every collective and operator (eval_on_topo) and simulates a
+ * scenario, as a harness with one thread
  * per problem does; the topology must be read only, and each thread's digest a lone run's. */
 typedef struct {
     const cr_topo *t;
@@ -463,6 +472,7 @@ static void *work_topo(void *arg)
     cr_sbuf b = {0};
     pthread_barrier_wait(w->start);
     eval_on_topo(&b, w->t);
+    sim_on_topo(&b, w->t, "tests/fixtures/scenarios/moe-hot.xml");
     w->got = b.p;
     return NULL;
 }
@@ -475,6 +485,7 @@ static void test_shared_topology(void **state)
     assert_int_equal(cr_topo_open("h100-ib-4n", &t, &d), CR_OK);
     cr_sbuf want = {0};
     eval_on_topo(&want, t);
+    sim_on_topo(&want, t, "tests/fixtures/scenarios/moe-hot.xml");
     assert_false(want.oom);
     pthread_barrier_t start;
     assert_int_equal(pthread_barrier_init(&start, NULL, N_THREADS), 0);

@@ -85,6 +85,20 @@ void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...)
     }
 }
 
+void cr_sbuf_put(cr_sbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (cr_grow((void **)&b->p, &b->cap, b->len + n + 1, 1)) {
+        b->oom = true;
+        return;
+    }
+    if (n)
+        memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
 void cr_sbuf_xml(cr_sbuf *b, const char *s)
 {
     for (; s && *s; s++) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cr_sbuf: a growable string, the one the library builds text with (the
- * generated topologies of topo_gen.c; the tables, HTML and gnuplot scripts
- * of plots/, which adds its gnuplot quoting in plots/sbuf_priv.h).
+ * generated topologies of topo_gen.c, the saved ones of topo_xml.c; the
+ * tables, HTML and gnuplot scripts of plots/, which adds its gnuplot quoting
+ * in plots/sbuf_priv.h).
  *
  *   cr_sbuf b = {0};
  *   cr_sbuf_add(&b, "<gpu id=\"");
@@ -29,6 +30,10 @@ typedef struct {
 
 /* Appends formatted text; on allocation failure sets b->oom and stops. */
 void cr_sbuf_add(cr_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends the n bytes at s as they are (no format: the fast path of a large
+ * text, topo_xml.c's saver); on allocation failure sets b->oom and stops. */
+void cr_sbuf_put(cr_sbuf *b, const char *s, size_t n);
 
 /* Appends s with <, >, & and " escaped: text for HTML, and an attribute
  * value or text for XML. NULL appends nothing. */

@@ -1016,10 +1016,10 @@ cr_status cr_topo_xml_load_file(const char *path, cr_topo **out, cr_diag *d)
 /* ---------------------------------------------------------------------- */
 /* Saving                                                                  */
 
+/* The text is a cr_sbuf (sbuf.h, the library's one string builder); the
+ * saver adds its memo of formatted figures. */
 struct sbuf {
-    char *p;
-    size_t n, cap;
-    bool oom;
+    cr_sbuf s;
     /* A graph repeats a few figures thousands of times: remember the last
      * formatted ones (fmt_exact tries many spellings). */
     struct {
@@ -1032,15 +1032,7 @@ struct sbuf {
 
 static void sb_put(struct sbuf *b, const char *s, size_t n)
 {
-    if (b->oom)
-        return;
-    if (cr_grow((void **)&b->p, &b->cap, b->n + n + 1, 1)) {
-        b->oom = true;
-        return;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
+    cr_sbuf_put(&b->s, s, n);
 }
 
 static void sb_str(struct sbuf *b, const char *s)
@@ -1328,7 +1320,7 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
     for (int l = 0; l < t->n_links; l++) {
         const cr_link *k = &t->links[l];
         if (k->a < 0 || k->a >= t->n_devs || k->b < 0 || k->b >= t->n_devs) {
-            free(b.p);
+            cr_sbuf_release(&b.s);
             return cr_diag_set(d, CR_EINVAL, "link %d ends at a device that does not exist", l);
         }
         sb_str(&b, "  <link");
@@ -1348,13 +1340,13 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
         sb_str(&b, "/>\n");
     }
     sb_str(&b, "</topology>\n");
-    if (b.oom) {
-        free(b.p);
+    if (b.s.oom) {
+        cr_sbuf_release(&b.s);
         return cr_diag_set(d, CR_ENOMEM, "out of memory writing topology \"%s\"", t->name);
     }
-    *buf = b.p;
+    *buf = b.s.p;
     if (len)
-        *len = b.n;
+        *len = b.s.len;
     return CR_OK;
 }
 

@@ -23,6 +23,7 @@
 #include <libxml/tree.h>
 #include <libxml/valid.h>
 
+#include "sbuf.h"
 #include "topo_xml.h"
 #include "units.h"
 
@@ -79,6 +80,55 @@ static int count_kind(const cr_topo *t, cr_dev_kind k)
     for (int v = 0; v < t->n_devs; v++)
         n += t->devs[v].kind == k;
     return n;
+}
+
+/* The saver builds its text with cr_sbuf, the library's one string builder
+ * (issue 18; it kept a builder of its own, QA re-verification of resolved
+ * issues): cr_sbuf_put appends bytes as they are, NUL-terminated, after
+ * and before formatted text, n = 0 leaving an empty string (not NULL);
+ * a saved topology's text is NUL-terminated at its length and its name's
+ * XML characters are escaped. */
+static void test_sbuf_put(void **state)
+{
+    (void)state;
+    cr_sbuf b = {0};
+    cr_sbuf_put(&b, "", 0);
+    assert_false(b.oom);
+    assert_non_null(b.p);
+    assert_string_equal(b.p, "");
+    cr_sbuf_put(&b, "<gpu id=\"gXYZ", 10); /* the first 10 bytes only */
+    cr_sbuf_add(&b, "%d\"", 7);
+    cr_sbuf_put(&b, "/>\n", 3);
+    assert_false(b.oom);
+    assert_int_equal(b.len, strlen("<gpu id=\"g7\"/>\n"));
+    assert_string_equal(b.p, "<gpu id=\"g7\"/>\n");
+    /* past any initial capacity: 100,000 puts of 7 bytes */
+    for (int i = 0; i < 100000; i++)
+        cr_sbuf_put(&b, "abcdefg", 7);
+    assert_false(b.oom);
+    assert_int_equal(b.len, 15 + 700000);
+    assert_int_equal(b.p[b.len], '\0');
+    assert_memory_equal(b.p + b.len - 7, "abcdefg", 7);
+    cr_sbuf_release(&b);
+    assert_null(b.p);
+
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    const char *xml =
+        "<topology name=\"a&amp;b&lt;c&quot;\"><gpu-model name=\"G\" vendor=\"nvidia\" "
+        "sms=\"1\" hbm=\"1GB\" hbm-bw=\"1TB/s\" source=\"s\"><flops dtype=\"bf16\" "
+        "peak=\"1TFLOP/s\" source=\"s\"/></gpu-model><gpu id=\"g0\" model=\"G\"/>"
+        "</topology>";
+    if (cr_topo_xml_load_memory(xml, strlen(xml), "n.xml", &t, &d) != CR_OK)
+        fail_msg("%s", d.msg);
+    char *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(cr_topo_xml_save_memory(t, &buf, &len, &d), CR_OK);
+    assert_int_equal(strlen(buf), len);
+    assert_non_null(strstr(buf, "<topology name=\"a&amp;b&lt;c&quot;\""));
+    assert_string_equal(buf + len - strlen("</topology>\n"), "</topology>\n");
+    free(buf);
+    cr_topo_free(t);
 }
 
 static void roundtrip(const cr_topo *t)
@@ -1005,6 +1055,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shipped_names),
+        cmocka_unit_test(test_sbuf_put),
         cmocka_unit_test(test_shipped_load_check_roundtrip),
         cmocka_unit_test(test_shipped_validate_dtd),
         cmocka_unit_test(test_shipped_sources),

@@ -101,6 +101,15 @@ int cli_args_next(cli_args *a)
             attached = s + 2;
             len = 2;
         }
+        /* "-o=x" is getopt's -o "=x": report -o=/path wrote into a folder
+         * named "=" (QA re-verification); no value of ours begins so */
+        if (attached && attached[0] == '=') {
+            cli_usage_error(a->cmd,
+                            "%s: a short option takes its value after a space or attached, "
+                            "not after '=': %.2s %s",
+                            s, s, attached + 1);
+            return CLI_ARGS_ERROR;
+        }
     }
     if (is_end(o)) {
         if (a->pass_unknown)

@@ -359,20 +359,27 @@ static cr_status ft_plan(const cr_topo_gen_fat_tree *o, int N, int G, const char
             b = r;
         }
         int step = f->d / a, fits = f->d / (unit > 0 ? unit : 1);
-        char under[48] = "";
+        char under[48] = "", radix[64] = "";
         if (fits >= 1)
-            snprintf(under, sizeof under, ", at most %d (under one leaf)", fits);
+            snprintf(under, sizeof under, "at most %d (under one leaf) or ", fits);
+        /* on 1:1 leaves, the radix whose down ports divide the nodes, the
+         * largest below this one (72 nodes under radix 64: 48, 24 a leaf) */
+        for (long long dd = f->u == f->d ? f->d - 1 : 0; dd >= 2; dd--)
+            if (f->N % dd == 0) {
+                snprintf(radix, sizeof radix, " (%lld: %lld nodes a leaf)", 2 * dd, dd);
+                break;
+            }
         if (unit > 1)
             return cr_diag_set(d, CR_EINVAL,
                                "%s is not a multiple of the %d nodes under one leaf (radix "
-                               "%d, %s leaves %d down ports): give a count that is a multiple "
-                               "of %d (%d nodes)%s, or another --leaf-radix",
-                               what, f->d, f->K, f->ratio, f->d, step, step * unit, under);
+                               "%d, %s leaves %d down ports): give a count of %sa multiple "
+                               "of %d (%d nodes), or another --leaf-radix%s",
+                               what, f->d, f->K, f->ratio, f->d, under, step, step * unit, radix);
         return cr_diag_set(d, CR_EINVAL,
                            "%s is not a multiple of the %d nodes under one leaf (radix "
                            "%d, %s leaves %d down ports): give a multiple of %d, or %d nodes "
-                           "or fewer",
-                           what, f->d, f->K, f->ratio, f->d, f->d, f->d);
+                           "or fewer, or another --leaf-radix%s",
+                           what, f->d, f->K, f->ratio, f->d, f->d, f->d, radix);
     }
     f->L = f->N / f->d;
     if (f->tiers == 2)

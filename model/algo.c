@@ -828,7 +828,8 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
                      : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)
                          ? algo_graph_channels(c, nch_max)
                          : nch_max;
-        o->nccl_est_s = algo_nccl_est_s(c, rq->coll, S, na, proto, est_ch);
+        o->nccl_est_s =
+            algo_nccl_est_s(c, rq->coll, S, na, proto, est_ch, algo_nccl_version(c, rq));
         if (!nccl_enabled(c, rq, proto) && rq->proto == CR_PROTO_AUTO)
             o->nccl_est_s = HUGE_VAL;
     }

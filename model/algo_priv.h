@@ -161,9 +161,11 @@ int algo_nsteps(cr_coll coll, int n);
 double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p,
                         const struct lat_x *scale);
 
-/* NCCL's estimate in seconds (ncclTopoGetAlgoTime) over nch channels;
- * HUGE_VAL where NCCL would not run the pair. */
-double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch);
+/* NCCL's estimate in seconds (ncclTopoGetAlgoTime) over nch channels, by
+ * the tables of release version (NCCL_VERSION_CODE); HUGE_VAL where NCCL
+ * would not run the pair. */
+double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch,
+                       int version);
 
 #pragma GCC visibility pop
 

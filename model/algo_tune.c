@@ -10,6 +10,7 @@
  * tables where no fitted step latencies exist, never NCCL's bandwidths,
  * which are selection heuristics (NCCL issue 1154).
  */
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -58,6 +59,41 @@ static const float nccl_tree_corr[3][24] = {
     {.9f, .9f, .9f, .9f, .9f, .9f, .9f, .8f, .7f, .6f, .6f, .5f,
      .5f, .5f, .5f, .6f, .7f, .8f, .7f, .7f, .8f, .9f, .9f, .9f},
 };
+
+/* NCCL before 2.18 (tuning.cc @v2.16.2-1 lines 56 and 63-72, the same
+ * figures @v2.8.4-1 lines 56 and 63-70): baseLat and hwLat of tree and ring
+ * [tree, ring][LL, LL128, Simple], rows NVLink, PCI, network. 2.18.1
+ * replaced them with the tables above (@v2.18.1-1 lines 56-79). */
+static const double nccl_base_lat_pre218[2][3] = {{4.4, 4.4, 0}, {3.6, 10.0, 8.4}};
+static const double nccl_hw_lat_pre218[3][2][3] = {{{.52, 1.25, 28}, {.47, 1.9, 3.4}},
+                                                   {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}},
+                                                   {{5.0, 8.5, 28}, {2.7, 4.0, 9.6}}};
+/* NCCL 2.8 and 2.9 (tuning.cc @v2.8.4-1 lines 74, 76, 126, 129, 267; the
+ * same @v2.9.9-1): LL128 capped per channel by collective (broadcast,
+ * reduce, allgather, reducescatter, allreduce; one 20 GB/s from 2.10.3,
+ * @v2.10.3-1 line 73), Ampere's tree cap per channel lower at 2 and more
+ * nodes (23.6 / 17.8 from 2.10.3, line 75), and its own LL128 row of
+ * treeCorrectionFactor. */
+static const double nccl_tree_ch_ampere_pre210[3] = {24.0, 22.5, 16.0};
+static const float nccl_tree_corr_ll128_pre210[23] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, .9f,  .8f, .8f,
+                                                      .8f,  .7f,  .6f,  .6f,  .6f,  .5f,  .6f, .6f,
+                                                      .7f,  .7f,  .8f,  .9f,  .9f,  .92f, .92f};
+
+static double ll128_ch_pre210(cr_coll coll)
+{
+    switch (coll) {
+    case CR_COLL_BROADCAST:
+        return 18.8;
+    case CR_COLL_REDUCE:
+        return 12.0;
+    case CR_COLL_ALLGATHER:
+        return 18.3;
+    case CR_COLL_REDUCESCATTER:
+        return 15.2;
+    default:
+        return 16.9;
+    }
+}
 
 /* RCCL's own LL figures where the GPUs are AMD's (cr_coll_ctx rccl; ROCm/rccl
  * src/graph/tuning.cc 2.21.5): baseLat LL 12 us; hwLat LL of tuning_model_5
@@ -189,9 +225,37 @@ double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p
     return lat;
 }
 
+/* NCCL's latency in microseconds for a tree or ring before 2.18
+ * (tuning.cc @v2.16.2-1 lines 165-184, @v2.8.4-1 lines 138-156): its own
+ * tables, an LL step inside a node 1.8 x where there are several nodes
+ * (line 169; gone in 2.18.1), no network post overhead (getNetOverhead came
+ * in 2.18.1), the ring's node crossings at the ring's network figure. The
+ * route floors as algo_nccl_lat_us's. */
+static double nccl_lat_pre218_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p)
+{
+    int n = c->n, N = c->n_nodes, ppn = c->ppn;
+    int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
+    int hw = N == 1 ? intra : 2;
+    double lat = nccl_base_lat_pre218[na][p];
+    double intra_lat = nccl_hw_lat_pre218[intra][na][p] * (N > 1 && p == CR_PROTO_LL ? 1.8 : 1.0);
+    double inter_lat = nccl_hw_lat_pre218[2][na][p];
+    double r_in = c->r_intra_s * 1e6, r_x = c->r_inter_s * 1e6;
+    int nsteps = algo_nsteps(coll, n);
+    if (na == NT_RING && (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE))
+        return lat + fmax(nccl_hw_lat_pre218[hw][NT_RING][p], (n - 1) * c->r_ring_mean_s * 1e6);
+    if (na == NT_RING) {
+        int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
+        return lat + fmax((nsteps - inter_steps) * fmax(intra_lat, r_in) +
+                              inter_steps * fmax(inter_lat, r_x),
+                          nsteps * c->r_ring_mean_s * 1e6);
+    }
+    return lat + 2 * ((ppn - 1) * fmax(intra_lat, r_in) + algo_log2i(N) * fmax(inter_lat, r_x));
+}
+
 /* NCCL's algorithm bandwidth in GB/s for (coll, algo, proto); 0 when NCCL
  * would not run it. */
-static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, int nch)
+static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, int nch,
+                           int version)
 {
     int n = c->n, N = c->n_nodes, g = gen_row(c);
     int i2 = N <= 2 ? N - 1 : 2;
@@ -225,16 +289,35 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
             bw = fmin(bw, nccl_nvlstree_ch[g][i2]);
     }
     double bus = nch * bw;
+    /* releases before 2.10: LL128's cap per channel by collective, Ampere's
+     * lower tree cap (see nccl_ll128_ch_pre210's comment) */
+    bool pre210 = version < 21000;
+    double ring_ll128_ch = pre210 ? ll128_ch_pre210(coll) : nccl_ring_ll128_ch[g][i2];
+    double tree_ll128_ch = pre210 ? ll128_ch_pre210(coll) : nccl_tree_ll128_ch[g][i2];
+    double tree_ch = pre210 && g == 1 ? nccl_tree_ch_ampere_pre210[i2] : nccl_tree_ch[g][i2];
+    /* ring LL: half the graph's rate from 2.21 (tuning.cc @v2.21.5-1 line
+     * 180); before, a quarter across nodes or for allreduce and reduce,
+     * else a third (@v2.20.5-1 line 181, the same @v2.8.4-1 line 125) */
+    double ring_ll = version >= 22100                                                 ? 0.5
+                     : (N > 1 || coll == CR_COLL_ALLREDUCE || coll == CR_COLL_REDUCE) ? 0.25
+                                                                                      : 1.0 / 3.0;
     if (na == NT_RING && p == CR_PROTO_LL)
-        bus = fmin(ll_max, bus * 0.5);
+        bus = fmin(ll_max, bus * ring_ll);
+    /* ring LL128: 0.7 with one rank a node (the GPU sends and receives
+     * through its NIC) before 2.23 (@v2.22.3-1 line 179; 0.92 alone
+     * @v2.23.4-1 line 188) */
     if (na == NT_RING && p == CR_PROTO_LL128)
-        bus = fmin(bus * 0.92, nch * nccl_ring_ll128_ch[g][i2]);
+        bus = fmin(bus * (version < 22300 && ppn < 2 ? 0.7 : 0.92), nch * ring_ll128_ch);
     if (na == NT_TREE && coll == CR_COLL_ALLREDUCE)
-        bus = fmin(bus * 0.92, nch * nccl_tree_ch[g][i2]);
+        bus = fmin(bus * 0.92, nch * tree_ch);
     if (na == NT_TREE && p == CR_PROTO_LL)
         bus = fmin(bus / 3.8, ll_max);
+    /* tree LL128 across nodes: 0.915 before 2.10 (@v2.8.4-1 line 129) */
     if (na == NT_TREE && p == CR_PROTO_LL128)
-        bus = fmin(bus * (N == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * nccl_tree_ll128_ch[g][i2]);
+        bus = fmin(bus * (N == 1   ? 7.0 / 9.0
+                          : pre210 ? 0.915
+                                   : 120.0 / 128.0),
+                   nch * tree_ll128_ch);
     if (na == NT_PAT)
         bus *= 0.75;
     if (na == NT_CND)
@@ -250,17 +333,28 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
 }
 
 /* NCCL's estimate in seconds (ncclTopoGetAlgoTime). */
-double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch)
+double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int na, int p, int nch,
+                       int version)
 {
-    double bw = nccl_bw_GBps(c, coll, na, p, nch);
+    /* the release rules below are NCCL's, read at its tags; RCCL's
+     * tuning.cc branched from them and is not read by release: its runs
+     * keep the tables above */
+    if (c->rccl)
+        version = INT_MAX;
+    double bw = nccl_bw_GBps(c, coll, na, p, nch, version);
     if (!(bw > 0))
         return HUGE_VAL;
-    double lat = algo_nccl_lat_us(c, coll, na, p, NULL);
+    bool pre218 = version < 21800 && (na == NT_TREE || na == NT_RING);
+    double lat =
+        pre218 ? nccl_lat_pre218_us(c, coll, na, p) : algo_nccl_lat_us(c, coll, na, p, NULL);
     int logsize = algo_log2i(S / 64);
     if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
-        bw *= nccl_tree_corr[p][logsize];
+        bw *= version < 21000 && p == CR_PROTO_LL128 ? nccl_tree_corr_ll128_pre210[logsize]
+                                                     : nccl_tree_corr[p][logsize];
+    /* the ring's plateau: 1.9 before 2.18 on every GPU (tuning.cc
+     * @v2.16.2-1 line 326), 1.4 from Ampere on since (@v2.18.1-1 line 382) */
     if (na == NT_RING && p == CR_PROTO_SIMPLE && c->n_nodes > 1 && coll == CR_COLL_ALLREDUCE &&
         S / ((double)nch * c->n) >= 64)
-        lat *= c->p.gen >= CR_GEN_AMPERE ? 1.4 : 1.9;
+        lat *= c->p.gen >= CR_GEN_AMPERE && version >= 21800 ? 1.4 : 1.9;
     return (lat + S / (1000.0 * bw)) * 1e-6;
 }

@@ -501,6 +501,30 @@ static void test_ll128_nic_path(void **state)
     cr_topo_free(t);
 }
 
+/* NCCL's choice by release (algo_tune.c): before 2.21 its ring LL estimate
+ * is a quarter of the ring's rate for an allreduce (tuning.cc @v2.20.5-1
+ * line 181), half from 2.21 (@v2.21.5-1 line 180), and 2.8's tables price
+ * LL128 lower latency than 2.18's (baseLat ring 10 against 14 us). On one
+ * ABCI A node (8 A100, NVSwitch) a 2 MiB allreduce is ring/LL under the
+ * default release and ring/LL128 under 2.8.4, the node's (NCCL by hand:
+ * LL 10.2 + 2097 / 33.6 = 72.6 us, LL128 36.6 + 2097 / 115.9 = 54.7 us). */
+static void test_nccl_release_choice(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/abci-a100-ib.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-7");
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, 2.0 * 1024 * 1024);
+    cr_coll_result now = eval_req(c, &rq);
+    assert_int_equal(now.pred.algo, CR_ALGO_RING);
+    assert_int_equal(now.pred.proto, CR_PROTO_LL);
+    rq.nccl_version = 20804;
+    cr_coll_result old = eval_req(c, &rq);
+    assert_int_equal(old.pred.algo, CR_ALGO_RING);
+    assert_int_equal(old.pred.proto, CR_PROTO_LL128);
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* A scale-up domain of several topology nodes is one node to NCCL (MNNVL):
  * two GB200 NVL72 racks of 18 four-GPU trays each (CoreWeave's, a corpus
  * topology) are 2 nodes of 72 ranks, not 36 of 4. The tree's steps are
@@ -3281,6 +3305,7 @@ int main(void)
         cmocka_unit_test(test_shm_ring),
         cmocka_unit_test(test_two_node_tree_fill),
         cmocka_unit_test(test_ll128_nic_path),
+        cmocka_unit_test(test_nccl_release_choice),
         cmocka_unit_test(test_nccl_version_parse),
         cmocka_unit_test(test_mnnvl_node),
         cmocka_unit_test(test_nic_cut_binds),

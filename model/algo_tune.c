@@ -225,27 +225,47 @@ double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p
     return lat;
 }
 
-/* NCCL's latency in microseconds for a tree or ring before 2.18
- * (tuning.cc @v2.16.2-1 lines 165-184, @v2.8.4-1 lines 138-156): its own
- * tables, an LL step inside a node 1.8 x where there are several nodes
- * (line 169; gone in 2.18.1), no network post overhead (getNetOverhead came
- * in 2.18.1), the ring's node crossings at the ring's network figure. The
+/* A tree's or ring's table figure (base: row -1) before 2.23: before 2.18
+ * the tables above; from 2.18 NCCL's current ones, but for the tree's
+ * Simple, baseLat 0 and hwLat 28 us on every link class (tuning.cc
+ * @v2.22.3-1 lines 57, 67, 71, 75; 8.4 and 4.0 / 4.0 / 14 from @v2.23.4-1,
+ * the same lines). */
+static double old_table_us(int version, int row, int na, int p)
+{
+    if (version < 21800)
+        return row < 0 ? nccl_base_lat_pre218[na][p] : nccl_hw_lat_pre218[row][na][p];
+    if (na == NT_TREE && p == CR_PROTO_SIMPLE)
+        return row < 0 ? 0.0 : 28.0;
+    return row < 0 ? nccl_base_lat[na][p] : nccl_hw_lat[row][na][p];
+}
+
+/* NCCL's latency in microseconds for a tree or ring before 2.23 (tuning.cc
+ * @v2.22.3-1 lines 223-251, @v2.16.2-1 lines 165-184, @v2.8.4-1 lines
+ * 138-156): old_table_us's figures; a node crossing at the algorithm's own
+ * network figure, also with one rank a node (the tree's from 2.23,
+ * @v2.23.4-1 line 236); before 2.18 an LL step inside a node 1.8 x where
+ * there are several nodes (@v2.16.2-1 line 169) and no network post
+ * overhead (getNetOverhead, new @v2.18.1-1 lines 104-110, 209-214). The
  * route floors as algo_nccl_lat_us's. */
-static double nccl_lat_pre218_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p)
+static double nccl_lat_old_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, int version)
 {
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
     int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
     int hw = N == 1 ? intra : 2;
-    double lat = nccl_base_lat_pre218[na][p];
-    double intra_lat = nccl_hw_lat_pre218[intra][na][p] * (N > 1 && p == CR_PROTO_LL ? 1.8 : 1.0);
-    double inter_lat = nccl_hw_lat_pre218[2][na][p];
+    bool pre218 = version < 21800;
+    double lat = old_table_us(version, -1, na, p);
+    double intra_lat =
+        old_table_us(version, intra, na, p) * (pre218 && N > 1 && p == CR_PROTO_LL ? 1.8 : 1.0);
+    double inter_lat = old_table_us(version, 2, na, p);
     double r_in = c->r_intra_s * 1e6, r_x = c->r_inter_s * 1e6;
     int nsteps = algo_nsteps(coll, n);
     if (na == NT_RING && (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE))
-        return lat + fmax(nccl_hw_lat_pre218[hw][NT_RING][p], (n - 1) * c->r_ring_mean_s * 1e6);
+        return lat + fmax(old_table_us(version, hw, NT_RING, p), (n - 1) * c->r_ring_mean_s * 1e6);
     if (na == NT_RING) {
+        double net_ovh =
+            N > 1 && !pre218 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) * (c->cpu_amd ? 2.0 : 1.0) : 0.0;
         int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
-        return lat + fmax((nsteps - inter_steps) * fmax(intra_lat, r_in) +
+        return lat + fmax((nsteps - inter_steps) * fmax(fmax(intra_lat, net_ovh), r_in) +
                               inter_steps * fmax(inter_lat, r_x),
                           nsteps * c->r_ring_mean_s * 1e6);
     }
@@ -344,9 +364,9 @@ double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int 
     double bw = nccl_bw_GBps(c, coll, na, p, nch, version);
     if (!(bw > 0))
         return HUGE_VAL;
-    bool pre218 = version < 21800 && (na == NT_TREE || na == NT_RING);
+    bool old = version < 22300 && (na == NT_TREE || na == NT_RING);
     double lat =
-        pre218 ? nccl_lat_pre218_us(c, coll, na, p) : algo_nccl_lat_us(c, coll, na, p, NULL);
+        old ? nccl_lat_old_us(c, coll, na, p, version) : algo_nccl_lat_us(c, coll, na, p, NULL);
     int logsize = algo_log2i(S / 64);
     if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
         bw *= version < 21000 && p == CR_PROTO_LL128 ? nccl_tree_corr_ll128_pre210[logsize]

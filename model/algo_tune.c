@@ -310,7 +310,7 @@ static double nccl_bw_GBps(const struct cr_coll_ctx *c, cr_coll coll, int na, in
     }
     double bus = nch * bw;
     /* releases before 2.10: LL128's cap per channel by collective, Ampere's
-     * lower tree cap (see nccl_ll128_ch_pre210's comment) */
+     * lower tree cap (the tables' comment above ll128_ch_pre210) */
     bool pre210 = version < 21000;
     double ring_ll128_ch = pre210 ? ll128_ch_pre210(coll) : nccl_ring_ll128_ch[g][i2];
     double tree_ll128_ch = pre210 ? ll128_ch_pre210(coll) : nccl_tree_ll128_ch[g][i2];

@@ -40,6 +40,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
 
 #include "embedded_priv.h"
@@ -1427,13 +1428,15 @@ const char *cr_topo_xml_part_attr(const cr_topo_xml_part *part, const char *key)
     return NULL;
 }
 
-static char *prop_dup(const xmlNode *n, const char *name)
+/* A copy of attribute name of n (free()), NULL when absent; sets *oom
+ * where it is there but memory ran out. */
+static char *prop_dup(const xmlNode *n, const char *name, bool *oom)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-    if (!v)
-        return NULL;
-    char *s = strdup((const char *)v);
+    char *s = v ? strdup((const char *)v) : NULL;
     xmlFree(v);
+    if (!s && xmlHasProp(n, (const xmlChar *)name))
+        *oom = true;
     return s;
 }
 
@@ -1441,13 +1444,21 @@ static cr_status part_fill(cr_topo_xml_part *q, xmlDocPtr doc, xmlNode *n)
 {
     q->line = txml_line_of(n);
     q->elem = strdup((const char *)n->name);
-    xmlBufferPtr xb = xmlBufferCreate();
-    if (!q->elem || !xb || xmlNodeDump(xb, doc, n, 1, 0) < 0) {
-        xmlBufferFree(xb);
-        return CR_ENOMEM;
+    /* An output buffer, not xmlNodeDump into an xmlBuffer: when growing it
+     * runs out of memory, libxml2 2.9's xmlNodeDump frees the buffer's
+     * text yet returns its length, and the copy read freed memory (QA
+     * audit of allocation failures: topo gen fat-tree, ASan
+     * heap-use-after-free). An output buffer keeps the error: its text is
+     * NULL after a failed growth. */
+    xmlOutputBufferPtr ob = xmlAllocOutputBuffer(NULL);
+    if (q->elem && ob) {
+        xmlNodeDumpOutput(ob, doc, n, 1, 0, NULL);
+        const xmlChar *txt = xmlOutputBufferGetContent(ob);
+        if (!ob->error && txt)
+            q->xml = strndup((const char *)txt, xmlOutputBufferGetSize(ob));
     }
-    q->xml = strdup((const char *)xmlBufferContent(xb));
-    xmlBufferFree(xb);
+    if (ob)
+        xmlOutputBufferClose(ob);
     if (!q->xml)
         return CR_ENOMEM;
     int na = 0;
@@ -1459,7 +1470,8 @@ static cr_status part_fill(cr_topo_xml_part *q, xmlDocPtr doc, xmlNode *n)
         return CR_ENOMEM;
     for (xmlAttr *a = n->properties; a; a = a->next) {
         q->keys[q->n_attrs] = strdup((const char *)a->name);
-        q->values[q->n_attrs] = prop_dup(n, (const char *)a->name);
+        bool oom = false;
+        q->values[q->n_attrs] = prop_dup(n, (const char *)a->name, &oom);
         q->n_attrs++;
         if (!q->keys[q->n_attrs - 1] || !q->values[q->n_attrs - 1])
             return CR_ENOMEM;
@@ -1522,10 +1534,11 @@ cr_status cr_topo_xml_parts_open(const char *name_or_path, cr_topo_xml_parts *ou
         cap += c->type == XML_ELEMENT_NODE;
     out->parts = calloc((size_t)cap + 1, sizeof *out->parts);
     out->origin = strdup(origin);
-    out->name = prop_dup(root, "name");
-    out->description = prop_dup(root, "description");
-    out->source = prop_dup(root, "source");
-    st = out->parts && out->origin && out->name ? CR_OK : CR_ENOMEM;
+    bool oom = false;
+    out->name = prop_dup(root, "name", &oom);
+    out->description = prop_dup(root, "description", &oom);
+    out->source = prop_dup(root, "source", &oom);
+    st = out->parts && out->origin && out->name && !oom ? CR_OK : CR_ENOMEM;
     for (xmlNode *c = root->children; c && !st; c = c->next)
         if (c->type == XML_ELEMENT_NODE)
             st = part_fill(&out->parts[out->n_parts++], doc, c);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the op, check and suite commands (see cli_op.h). */
+#include "json_dump.h"
 #include "sbuf.h"
 #include "cli_op.h"
 #include "json_num.h"
@@ -208,7 +209,7 @@ int cli_op_print_json(const char *cmd, json_t *root)
          * cr_op_eval returns no result with either, so say both */
         return cli_fail(cmd, "cannot build the JSON output: out of memory, or a value that is "
                              "not a finite number");
-    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!txt)
         return cli_fail(cmd, "out of memory writing JSON");

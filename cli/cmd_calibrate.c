@@ -654,23 +654,24 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         n_held += held[i];
     }
     cr_cnf_stat hb[CR_CNF__BANDS + 1], ha[CR_CNF__BANDS + 1];
-    cr_cnf_stats(f, before, held, n_units, hb);
-    cr_cnf_stats(f, cross, held, n_units, ha);
+    /* a failed one leaves its figures unset (QA audit of allocation failures) */
+    bool stats_oom = cr_cnf_stats(f, before, held, n_units, hb) != CR_OK;
+    stats_oom |= cr_cnf_stats(f, cross, held, n_units, ha) != CR_OK;
     /* each log's figures before and after, once for either output */
     cr_cnf_stat(*lb)[CR_CNF__BANDS + 1] = malloc((size_t)n_units * sizeof *lb);
     cr_cnf_stat(*la)[CR_CNF__BANDS + 1] = malloc((size_t)n_units * sizeof *la);
-    if (!lb || !la) {
+    for (int i = 0; lb && la && i < n_units; i++) {
+        memset(one, 0, (size_t)n_units);
+        one[i] = true;
+        stats_oom |= cr_cnf_stats(f, before, one, n_units, lb[i]) != CR_OK;
+        stats_oom |= cr_cnf_stats(f, held[i] ? cross : after, one, n_units, la[i]) != CR_OK;
+    }
+    if (!lb || !la || stats_oom) {
         free(lb);
         free(la);
         free(held);
         rc = cli_fail("calibrate", "out of memory");
         goto out;
-    }
-    for (int i = 0; i < n_units; i++) {
-        memset(one, 0, (size_t)n_units);
-        one[i] = true;
-        cr_cnf_stats(f, before, one, n_units, lb[i]);
-        cr_cnf_stats(f, held[i] ? cross : after, one, n_units, la[i]);
     }
     FILE *rep = stdout;
     if (json && !out_path)

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_dump.h"
 #include "sbuf.h"
 #include "cli.h"
 #include "cli_op.h"
@@ -174,29 +175,32 @@ static void cache_free(topo_cache *c)
 }
 
 /* Evaluates one entry; returns the result object (with "error" when it
- * could not be evaluated) and sets *impossible; *op_ranks (unless NULL) to
- * the ranks the operator runs on: all of its layout's groups (tp x cp x ep
- * x dp x pp), at least its communication group. */
+ * could not be evaluated), NULL when memory ran out, and sets *impossible; *op_ranks (unless NULL)
+ * to the ranks the operator runs on: all of its layout's groups (tp x cp x ep x dp x pp), at least
+ * its communication group. */
 static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold, topo_cache *cache,
                           bool *impossible, bool *error, int *op_ranks)
 {
     json_t *out = json_object();
+    /* a key that could not be set: the row would be silently incomplete
+     * (QA audit of allocation failures), so the caller says out of memory */
+    int oom = !out;
     cr_diag d = {{0}};
     char msg[1100];
     msg[0] = '\0';
-    json_object_set_new(out, "index", json_integer((json_int_t)idx));
+    oom |= json_object_set_new(out, "index", json_integer((json_int_t)idx));
     /* name and op go into the result whatever the entry's fault */
     /* index, name, op and topo in every row, null where the entry gives
      * none that reads (the docs promise the four keys) */
     json_t *nm = json_object_get(e, "name"), *opj = json_object_get(e, "op"),
            *tp = json_object_get(e, "topo");
-    json_object_set_new(out, "name", json_is_string(nm) ? json_copy(nm) : json_null());
-    json_object_set_new(out, "op", json_is_string(opj) ? json_copy(opj) : json_null());
+    oom |= json_object_set_new(out, "name", json_is_string(nm) ? json_copy(nm) : json_null());
+    oom |= json_object_set_new(out, "op", json_is_string(opj) ? json_copy(opj) : json_null());
     const char *tdef = deftopo ? deftopo : CR_TOPO_DEFAULT;
-    json_object_set_new(out, "topo",
-                        json_is_string(tp)                ? json_copy(tp)
-                        : json_is_object(e) && tp != NULL ? json_null()
-                                                          : json_string(tdef));
+    oom |= json_object_set_new(out, "topo",
+                               json_is_string(tp)                ? json_copy(tp)
+                               : json_is_object(e) && tp != NULL ? json_null()
+                                                                 : json_string(tdef));
     cr_harness_result hr;
     if (cr_harness_result_read(e, idx, CR_HARNESS_NEED_OP, &hr, &d) != CR_OK) {
         cr_str_copy(msg, sizeof msg, d.msg);
@@ -211,7 +215,7 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     }
     /* the catalog's name ("gemm" for "Gemm": operator names match in any
      * case), so that results group by operator as op --json names them */
-    json_object_set_new(out, "op", json_string(cr_op_name(op)));
+    oom |= json_object_set_new(out, "op", json_string(cr_op_name(op)));
     cr_topo *t = cache_get(cache, tname, &d);
     if (!t) {
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
@@ -219,7 +223,7 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     }
     /* the topology's name, as check, op and suite give it, not the path
      * it was read from (topologies/h200-1.xml is h200-1) */
-    json_object_set_new(out, "topo", json_string(t->name));
+    oom |= json_object_set_new(out, "topo", json_string(t->name));
     cr_op_result r;
     if (cr_op_eval(t, op, &p, &r, &d) != CR_OK) {
         snprintf(msg, sizeof msg, "entry %zu: %s", idx, d.msg);
@@ -239,23 +243,28 @@ static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold,
     }
     double m = hr.measured_s;
     json_t *v = verdict_json(&r, m);
-    json_object_update(out, v);
+    oom |= !v || json_object_update(out, v);
     json_decref(v);
     if (cr_below_bound(m, r.bound_s))
         *impossible = true;
-    return out;
+    goto done;
 fail:
     *error = true;
-    json_object_set_new(out, "error", json_string(msg));
+    oom |= json_object_set_new(out, "error", json_string(msg));
+done:
+    if (oom) {
+        json_decref(out);
+        return NULL;
+    }
     return out;
 }
 
-/* Prints v as json_dumps(JSON_INDENT(2)) prints it nested depth levels
+/* Prints v as cr_json_dumps(JSON_INDENT(2)) prints it nested depth levels
  * deep in a larger document: its lines after the first indented 2 x depth
  * more. */
 static int print_nested(json_t *v, int depth)
 {
-    char *txt = json_dumps(v, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    char *txt = cr_json_dumps(v, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     if (!txt)
         return -1;
     for (const char *p = txt; *p; p++) {
@@ -364,6 +373,11 @@ static int bulk(const char *file, const char *deftopo, bool cold)
         bool imp = false, err = false;
         json_t *o = bulk_entry(e, idx, deftopo, cold, &cache, &imp, &err, NULL);
         json_decref(e);
+        if (!o) {
+            fflush(stdout);
+            rc = cli_fail("check", "out of memory");
+            goto out;
+        }
         const char *v = json_string_value(json_object_get(o, "verdict"));
         n_imp += imp;
         n_err += err;
@@ -378,7 +392,12 @@ static int bulk(const char *file, const char *deftopo, bool cold)
         printf("%s\n    ", idx ? "," : "");
         int bad = print_nested(o, 2);
         json_decref(o);
-        if (bad || ferror(stdout))
+        if (bad) {
+            fflush(stdout);
+            rc = cli_fail("check", "out of memory writing JSON");
+            goto out;
+        }
+        if (ferror(stdout))
             break;
     }
     if (shown)

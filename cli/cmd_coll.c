@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_dump.h"
 #include "cli.h"
 #include "opts.h"
 #include "coll.h"
@@ -695,7 +696,7 @@ int cli_cmd_coll(int argc, char **argv)
     if (o.json) {
         json_object_set_new(root, "rows", rows);
         rows = NULL;
-        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
         if (!txt) {
             rc = cli_fail("coll", "out of memory writing JSON");
             goto out;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_dump.h"
 #include "cli.h"
 #include "sbuf.h"
 #include "opts.h"
@@ -109,7 +110,7 @@ static int report_chart(const cr_chart *c, const plot_opts *o)
         json_object_set_new(root, "data", json_string(dat));
         json_object_set_new(root, "script", json_string(gp));
         json_object_set_new(root, "chart", chart ? chart : json_null());
-        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
         json_decref(root);
         if (!txt)
             return cli_fail("plot", "out of memory");

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json_dump.h"
 #include "cli.h"
 #include "opts.h"
 #include "plots/report.h"
@@ -299,7 +300,7 @@ int cli_cmd_report(int argc, char **argv)
         json_object_set_new(root, "files", files);
         json_object_set_new(root, "skipped", skipped);
         json_object_set_new(root, "violations", json_integer(r.violations));
-        char *txt = json_dumps(root, JSON_INDENT(2));
+        char *txt = cr_json_dumps(root, JSON_INDENT(2));
         json_decref(root);
         if (txt)
             puts(txt);

@@ -103,7 +103,8 @@ static json_t *row_json(const cr_rf_row *w)
     return o;
 }
 
-static void print_table(const cr_roofline *r, const cr_topo *t, long top)
+/* Returns -1 where memory ran out (the table cut short), else 0. */
+static int print_table(const cr_roofline *r, const cr_topo *t, long top)
 {
     printf("# commroof roofline on %s: %d trace file(s), %zu row(s)\n", t->name, r->files, r->n);
     printf("# %-7s %-42s %7s %11s %11s %11s %7s %11s %-14s %-21s %-14s  %s\n", "kind", "op",
@@ -152,11 +153,14 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     /* the shown rows that could save time, most first (the table is in
      * its own order) */
     size_t *by_save = malloc((shown ? shown : 1) * sizeof *by_save), nb = 0;
-    if (by_save && cr_roofline_by_save(r, shown, by_save, &nb) == CR_OK)
-        for (size_t k = 0; k < nb && r->rows[by_save[k]].save_s > 0; k++) {
-            const cr_rf_row *w = &r->rows[by_save[k]];
-            printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
-        }
+    if (!by_save || cr_roofline_by_save(r, shown, by_save, &nb) != CR_OK) {
+        free(by_save); /* the list was left out, exit 0 (QA audit of allocation failures) */
+        return -1;
+    }
+    for (size_t k = 0; k < nb && r->rows[by_save[k]].save_s > 0; k++) {
+        const cr_rf_row *w = &r->rows[by_save[k]];
+        printf("#   save %11.3f us  %s %s\n", us(w->save_s), w->op, w->args);
+    }
     free(by_save);
     if (r->calls_unowned)
         printf("# %d activities were inside no range (listed as kernels)\n", r->calls_unowned);
@@ -201,7 +205,7 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
     char unchecked[1024];
     if (cr_roofline_unchecked(r, unchecked, sizeof unchecked)) {
         printf("# %s\n", unchecked);
-        return;
+        return 0;
     }
     printf("# %s: %d row(s) with a time below the bound%s\n", r->violations ? "FAILED" : "OK",
            r->violations,
@@ -209,6 +213,7 @@ static void print_table(const cr_roofline *r, const cr_topo *t, long top)
                ? " (rows of traces recorded without CUDA_LAUNCH_BLOCKING=1 among them may hold "
                  "another operator's kernels: see above)"
                : "");
+    return 0;
 }
 
 int cli_cmd_roofline(int argc, char **argv)
@@ -369,8 +374,10 @@ int cli_cmd_roofline(int argc, char **argv)
             goto out;
         }
         putchar('\n');
-    } else {
-        print_table(&r, t, top);
+    } else if (print_table(&r, t, top) != 0) {
+        fflush(stdout);
+        rc = cli_fail("roofline", "out of memory");
+        goto out;
     }
     if (r.violations)
         rc = CLI_IMPOSSIBLE;

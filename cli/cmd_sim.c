@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_dump.h"
 #include "cli.h"
 #include "opts.h"
 #include "coll.h"
@@ -290,10 +291,13 @@ static const char *res_kind_name(cr_sim_res_kind k)
     return k == CR_SIM_RES_LINK ? "link" : k == CR_SIM_RES_HBM ? "hbm" : "reduce";
 }
 
-static void print_busiest(FILE *out, const cr_sim *s, int top)
+/* Returns -1 where memory ran out (nothing printed), else 0. */
+static int print_busiest(FILE *out, const cr_sim *s, int top)
 {
     int n;
     busy_t *b = busiest(s, top, &n);
+    if (!b && cr_sim_makespan_s(s) > 0)
+        return -1;
     fprintf(out, "#\n# busiest resources (utilisation = bytes / (capacity x makespan))\n");
     fprintf(out, "# %-44s %6s %10s %10s %7s %7s\n", "resource", "kind", "cap", "bytes", "util",
             "busy");
@@ -307,6 +311,7 @@ static void print_busiest(FILE *out, const cr_sim *s, int top)
                 st.cap_Bps / GBPS, st.bytes / 1e9, 100 * b[i].util, 100 * st.busy_s / T);
     }
     free(b);
+    return 0;
 }
 
 static json_t *busiest_json(const cr_sim *s, int top)
@@ -418,13 +423,15 @@ static int local_of(const cr_topo *t, int r)
 
 /* Writes s as a JSON string (quoted, escaped): op names come from scenario
  * files and may hold quotes or backslashes. */
-static void put_jstr(FILE *f, const char *s)
+static int put_jstr(FILE *f, const char *s)
 {
     json_t *j = json_string(s ? s : "");
-    char *txt = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    char *txt = j ? cr_json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    int rc = txt ? 0 : -1; /* out of memory */
     fputs(txt ? txt : "\"\"", f);
     free(txt);
     json_decref(j);
+    return rc;
 }
 
 /* Writes the events of s, one a line; returns how many, or -1 out of
@@ -434,6 +441,7 @@ static long timeline_events(FILE *f, const cr_sim *s)
     const cr_topo *t = cr_sim_topo(s);
     int n = t->n_gpus;
     long events = 0;
+    int oom = 0; /* a name that could not be written */
     char *used = calloc((size_t)n, 1);
     if (!used)
         return -1;
@@ -452,7 +460,7 @@ static long timeline_events(FILE *f, const cr_sim *s)
         fprintf(f,
                 "{\"ph\":\"M\",\"pid\":%ld,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":",
                 (long)r * 100 + local_of(t, r));
-        put_jstr(f, name);
+        oom |= put_jstr(f, name);
         fputs("}},\n", f);
         events++;
     }
@@ -468,7 +476,7 @@ static long timeline_events(FILE *f, const cr_sim *s)
                     "\"name\":\"stream %d\"}},\n",
                     pid, r.stream, r.stream);
             fputs("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":", f);
-            put_jstr(f, r.name);
+            oom |= put_jstr(f, r.name);
             fprintf(f,
                     ",\"pid\":%ld,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,"
                     "\"stream\":%d,\"simulated\":true,\"op\":%d,\"rank\":%d}},\n",
@@ -486,7 +494,7 @@ static long timeline_events(FILE *f, const cr_sim *s)
         char name[300];
         snprintf(name, sizeof name, "%s %s", r.name, ti.peer >= 0 ? "send" : "flow");
         fputs("{\"ph\":\"X\",\"cat\":\"sim_flow\",\"name\":", f);
-        put_jstr(f, name);
+        oom |= put_jstr(f, name);
         fprintf(f,
                 ",\"pid\":%ld,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"device\":%d,"
                 "\"stream\":%d,\"bytes\":%.0f,\"peer\":%d,\"ready_us\":%.3f}},\n",
@@ -495,7 +503,7 @@ static long timeline_events(FILE *f, const cr_sim *s)
                 ti.ready_s * 1e6);
         events++;
     }
-    return events;
+    return oom ? -1 : events;
 }
 
 /* Writes the Chrome trace of s to path: built in memory, then written with
@@ -522,11 +530,11 @@ static int write_timeline(const cr_sim *s, const char *path, const char *what)
         json_pack("{s:s,s:i,s:s,s:s,s:s,s:i,s:f,s:I}", "format", "commroof-trace", "format_version",
                   1, "tool", "commroof sim", "topology", t->name, "command", what, "ts_base_ns", 0,
                   "end_ts", cr_sim_makespan_s(s) * 1e6, "records", (json_int_t)(events + 1));
-    char *m = meta ? json_dumps(meta, JSON_COMPACT) : NULL;
+    char *m = meta ? cr_json_dumps(meta, JSON_COMPACT) : NULL;
     json_decref(meta);
     fprintf(f, "\"displayTimeUnit\":\"ns\",\n\"metadata\":%s}\n", m ? m : "{}");
+    bad = bad || !m || ferror(f) != 0;
     free(m);
-    bad = bad || ferror(f) != 0;
     if (fclose(f) != 0 || bad || !buf) {
         free(buf);
         return cli_fail("sim", "out of memory building the timeline");
@@ -916,7 +924,10 @@ static int run_simple(const struct opts *o, FILE *out)
     } else {
         fprintf(out, "#\n# details of the last size (%.0f B):\n", last_S);
         print_ops(out, last, o->per_rank);
-        print_busiest(out, last, o->top);
+        if (print_busiest(out, last, o->top)) {
+            rc = cli_fail("sim", "out of memory");
+            goto out;
+        }
     }
     if (o->timeline) {
         cr_sbuf what = {0};
@@ -928,7 +939,7 @@ static int run_simple(const struct opts *o, FILE *out)
             goto out;
     }
     if (o->json) {
-        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(SIM_JSON_DIGITS));
+        char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(SIM_JSON_DIGITS));
         if (!txt) {
             rc = cli_fail("sim", "out of memory writing JSON");
             goto out;
@@ -980,7 +991,7 @@ static int run_scenario(const struct opts *o, FILE *out)
                       (json_int_t)ss.n_flows, "events", (json_int_t)ss.n_events);
         json_object_set_new(root, "ops", ops_json(s, o->per_rank));
         json_object_set_new(root, "busiest", busiest_json(s, o->top));
-        char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(SIM_JSON_DIGITS));
+        char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(SIM_JSON_DIGITS));
         json_decref(root);
         if (!txt) {
             rc = cli_fail("sim", "out of memory writing JSON");
@@ -994,7 +1005,10 @@ static int run_scenario(const struct opts *o, FILE *out)
                 "# commroof sim --scenario %s on %s: makespan %.3f us, %ld flows, %ld events\n",
                 o->scenario, t->name, cr_sim_makespan_s(s) * 1e6, ss.n_flows, ss.n_events);
         print_ops(out, s, o->per_rank);
-        print_busiest(out, s, o->top);
+        if (print_busiest(out, s, o->top)) {
+            rc = cli_fail("sim", "out of memory");
+            goto out;
+        }
     }
     if (o->timeline) {
         cr_sbuf what = {0};
@@ -1027,7 +1041,9 @@ int cli_cmd_sim(int argc, char **argv)
         return cli_fail("sim", "out of memory");
     rc = o.scenario ? run_scenario(&o, out) : run_simple(&o, out);
     bool bad = ferror(out) != 0;
-    if (fclose(out) != 0 || bad) {
+    /* glibc's fclose of a memstream says 0 but leaves buf NULL where its
+     * last realloc fails (QA audit of allocation failures: fwrite(NULL)) */
+    if (fclose(out) != 0 || bad || !buf) {
         free(buf);
         return rc ? rc : cli_fail("sim", "out of memory building the output");
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_dump.h"
 #include "sbuf.h"
 #include "cli.h"
 #include "opts.h"
@@ -93,7 +94,7 @@ struct opts {
 
 static int print_json(json_t *root)
 {
-    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!txt)
         return cli_fail("topo", "out of memory writing JSON");
@@ -632,15 +633,18 @@ static int cmd_import(const struct opts *o)
     char *xml = NULL;
     size_t len = 0;
     cr_diag sd = {{0}};
-    if (o->out) {
+    /* the summary's figures first: out of memory they were 0 GB/s, exit 0
+     * (QA audit of allocation failures), and -o is written only after */
+    double lo[CR_LINK__COUNT], hi[CR_LINK__COUNT];
+    if (cr_metrics_injection_range(t, lo, hi) != CR_OK)
+        rc = cli_fail("topo", "out of memory");
+    else if (o->out) {
         if (cr_topo_xml_save_file(t, o->out, &sd) != CR_OK)
             rc = cli_fail("topo", "%s", sd.msg);
     } else if (cr_topo_xml_save_memory(t, &xml, &len, &sd) != CR_OK) {
         rc = cli_fail("topo", "%s", sd.msg);
     }
     if (rc == CLI_OK) {
-        double lo[CR_LINK__COUNT], hi[CR_LINK__COUNT];
-        cr_metrics_injection_range(t, lo, hi);
         char models[256];
         gpu_models(t, models, sizeof models);
         if (o->json) {

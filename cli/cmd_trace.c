@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_dump.h"
 #include "sbuf.h"
 #include "cli.h"
 #include "fileio.h"
@@ -400,7 +401,7 @@ static int print_json_doc(json_t *root)
      * the text's %.3f (10 rounded 13,088,326,784 bytes of copies to
      * ...780 and an hour's kernel time to the microsecond; byte counts go
      * as integers, cr_json_count) */
-    char *txt = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+    char *txt = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (!txt)
         return cli_fail("trace", "out of memory writing JSON");

@@ -8,6 +8,7 @@
  * `outfile`, checked, then renamed: the script's own default output is the
  * final name.
  */
+#include "json_dump.h"
 #include "chart.h"
 #include "plots/chart_priv.h"
 #include "fileio.h"
@@ -905,7 +906,7 @@ cr_status cr_chart_json(const cr_chart *c, char **out)
         }
         json_object_set_new(root, "reference_lines", hl);
     }
-    *out = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    *out = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     return *out ? CR_OK : CR_ENOMEM;
 }

@@ -154,6 +154,7 @@ typedef struct {
     bool lg[2];
     double lo[2], hi[2];
     bool known; /* both ranges positive and non-empty */
+    bool oom;   /* memory ran out measuring the title: the margins are not right */
 } xy_geom;
 
 #define KEY_RIGHT_MAX_CHARS 34
@@ -259,7 +260,9 @@ static void xy_geom_of(const cr_chart *c, int list_rows, xy_geom *g)
     g->known = g->hi[0] > g->lo[0] && g->hi[1] > g->lo[1] && isfinite(g->lo[0]) &&
                isfinite(g->lo[1]) && (!g->lg[0] || g->lo[0] > 0) && (!g->lg[1] || g->lo[1] > 0);
     g->left = LEFT_MARGIN_PX;
-    g->top = 22 + 18.0 * title_lines(c);
+    int tl = title_lines(c);
+    g->oom = tl < 0;
+    g->top = 22 + 18.0 * (tl < 0 ? 1 : tl);
     g->bottom = 62;
     g->right = right_margin_px(c, key_right(c));
     if (!key_right(c)) {
@@ -440,6 +443,8 @@ cr_status chart_place_labels(const cr_chart *c, label_plan *lp)
         return CR_OK;
     xy_geom g;
     xy_geom_of(c, 0, &g);
+    if (g.oom)
+        return CR_ENOMEM;
     size_t total = 0, nmk = 0, nseg = 0;
     for (int i = 0; i < c->ns; i++)
         total += (size_t)c->s[i].n;
@@ -861,7 +866,8 @@ static char *title_text(const cr_chart *c, const char *note)
     return b.p;
 }
 
-/* Lines the title takes (with the label note XY charts with labels get). */
+/* Lines the title takes (with the label note XY charts with labels get);
+ * -1 when memory runs out. */
 static int title_lines(const cr_chart *c)
 {
     /* the longest label note render writes, for the lines it may take */
@@ -869,8 +875,10 @@ static int title_lines(const cr_chart *c)
                                 ? "labels: 9999 of 9999 points, 999 by number: see the list; the "
                                   "rest would overlap (a-long-chart-name.dat names all)"
                                 : NULL);
+    if (!t)
+        return -1;
     int n = 1;
-    for (const char *q = t; q && *q; q++)
+    for (const char *q = t; *q; q++)
         n += *q == '\n';
     free(t);
     return n;
@@ -1090,6 +1098,8 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
     if (c->kind == CR_CHART_XY) {
         xy_geom_of(c, tag_rows(c, lp), &g);
         ph = g.ph;
+        if (g.oom) /* the caller sees the script's out of memory */
+            b->oom = true;
     }
     /* The layout (margins, key rows, the numbered list) is computed in
      * pixels for the PNG's 11 pt font and markers; the SVG gets the same

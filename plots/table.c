@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Report tables in text, CSV, JSON and HTML (see table.h). */
+#include "json_dump.h"
 #include "sbuf.h"
 #include "plots/table.h"
 #include "json_num.h"
@@ -287,7 +288,7 @@ static char *table_json(const cr_table *t)
         json_array_append_new(rows, o);
     }
     json_object_set_new(root, "rows", rows);
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    char *s = cr_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     return s;
 }

@@ -887,6 +887,10 @@ static cr_status build_figures(cr_coll_ctx *c, cr_diag *d)
         if (node_of_rank(c, 0) == node_of_rank(c, i)) {
             c->pair_up_Bps = cr_route_ecmp_Bps(t, c->ranks->ranks[0], c->ranks->ranks[i],
                                                CR_ROUTE_SCALEUP_KINDS);
+            if (c->pair_up_Bps < 0) { /* not "no path" (QA audit of allocation failures) */
+                st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+                goto out;
+            }
             break;
         }
     if (!c->nvls || c->n_nodes > 1)

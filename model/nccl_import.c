@@ -111,6 +111,7 @@ struct nic_rec {
 struct ctx {
     const char *origin;
     cr_diag *d;
+    cr_status attr_st; /* why get_attr returned -1: CR_EPARSE unless out of memory */
     struct cpu_rec *cpus;
     int n_cpus;
     size_t cap_cpus;
@@ -184,10 +185,14 @@ static int line_of(const xmlNode *n)
 }
 
 /* Copies attribute name of n into buf (size ATTR_MAX + 1). Returns 1 when
- * present, 0 when absent, -1 (with the message in c->d) when too long. */
+ * present, 0 when absent, -1 when too long or out of memory (c->d, c->attr_st). */
 static int get_attr(struct ctx *c, const xmlNode *n, const char *name, char *buf)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (!v && xmlHasProp(n, (const xmlChar *)name)) { /* not copied: no attribute NCCL left out */
+        c->attr_st = cr_diag_set(c->d, CR_ENOMEM, "%s: out of memory", c->origin);
+        return -1;
+    }
     if (!v)
         return 0;
     size_t len = strlen((const char *)v);
@@ -218,7 +223,7 @@ static cr_status get_int(struct ctx *c, const xmlNode *n, const char *name, cons
     char buf[ATTR_MAX + 1];
     int r = get_attr(c, n, name, buf);
     if (r < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     if (r == 0) {
         if (present) {
             *present = false;
@@ -295,7 +300,7 @@ static cr_status check_attrs(struct ctx *c, const xmlNode *n)
     for (const xmlAttr *a = n->properties; a; a = a->next) {
         char buf[ATTR_MAX + 1];
         if (get_attr(c, n, (const char *)a->name, buf) < 0)
-            return CR_EPARSE;
+            return c->attr_st;
     }
     return CR_OK;
 }
@@ -323,19 +328,6 @@ static cr_status unknown_elem(struct ctx *c, const xmlNode *n, const xmlNode *pa
 static bool named(const xmlNode *n, const char *name)
 {
     return strcmp((const char *)n->name, name) == 0;
-}
-
-/* A PCI bus id as sysfs and NCCL write it: "0000:05:00.0" (hex digits,
- * ':' and '.'), or NCCL's sentinel for a device NVML cannot see. */
-static bool is_busid(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 7 || n > 16)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!strchr("0123456789abcdefABCDEF:.", s[i]))
-            return false;
-    return true;
 }
 
 static cr_status bad_busid(struct ctx *c, const xmlNode *n, const char *attr, const char *v)
@@ -401,7 +393,7 @@ static cr_status walk_nic(struct ctx *c, const xmlNode *n, int pci, int cpu, boo
         char name[ATTR_MAX + 1];
         int r = get_attr(c, k, "name", name);
         if (r < 0)
-            return CR_EPARSE;
+            return c->attr_st;
         /* Mb/s in the dump. NCCL takes 10 Gb/s when a port reports none or
          * -1 (ncclTopoAddNet, src/graph/topo.cc) for its tuning; a bound
          * from that guess would be up to 40x too high for a 400G port (an
@@ -466,7 +458,7 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
     char gcn[ATTR_MAX + 1];
     int ga = get_attr(c, n, "gcn", gcn);
     if (ga < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     c->gpus[g].amd = ga == 1 || (pci >= 0 && c->pcis[pci].vendor == 0x1002);
     cr_str_copy(c->gpus[g].gcn, sizeof c->gpus[g].gcn, ga == 1 ? gcn : "?");
     /* From NCCL 2.30.7 a dump gives a GPU's current PCIe link, not its
@@ -506,15 +498,15 @@ static cr_status walk_gpu(struct ctx *c, const xmlNode *n, int pci)
             char buf[ATTR_MAX + 1];
             int r = get_attr(c, k, "target", buf);
             if (r < 0)
-                return CR_EPARSE;
+                return c->attr_st;
             if (r == 0)
                 return missing(c, k, "target", "target=\"0000:05:00.0\"");
-            if (!is_busid(buf) && !is_hidden_nvs(buf))
+            if (!cr_nccl_is_busid(buf) && !is_hidden_nvs(buf))
                 return bad_busid(c, k, "target", buf);
             cr_str_copy(v->target, sizeof v->target, buf);
             r = get_attr(c, k, "tclass", buf);
             if (r < 0)
-                return CR_EPARSE;
+                return c->attr_st;
             if (r == 0)
                 return missing(c, k, "tclass", "tclass=\"0x068000\"");
             cr_str_copy(v->tclass, sizeof v->tclass, buf);
@@ -557,10 +549,10 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
     r->dev = -1;
     int a = get_attr(c, n, "busid", buf);
     if (a < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     if (a == 0)
         return missing(c, n, "busid", "busid=\"0000:05:00.0\"");
-    if (!is_busid(buf))
+    if (!cr_nccl_is_busid(buf))
         return bad_busid(c, n, "busid", buf);
     cr_str_copy(r->busid, sizeof r->busid, buf);
     long cls, vendor = 0, device = 0, subsys = 0, width = 0;
@@ -587,7 +579,7 @@ static cr_status walk_pci(struct ctx *c, const xmlNode *n, int parent, int cpu)
     int w = (int)width ? (int)width : 16;
     a = get_attr(c, n, "link_speed", buf);
     if (a < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     /* sysfs writes "Unknown" (kernel 5.7+) or "Unknown speed" when the
      * device does not report its link (virtual functions, devices behind
      * emulated ports in VMs); NCCL copies it and takes its default
@@ -700,7 +692,7 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
     char hh[ATTR_MAX + 1];
     int a = get_attr(c, n, "host_hash", hh);
     if (a < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     if (a == 0)
         hh[0] = '\0';
     int host = 0;
@@ -731,11 +723,11 @@ static cr_status walk_cpu(struct ctx *c, const xmlNode *n)
     cp->modelid = (int)model;
     a = get_attr(c, n, "vendor", buf);
     if (a < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     cr_str_copy(cp->vendor, sizeof cp->vendor, a ? buf : "");
     a = get_attr(c, n, "arch", buf);
     if (a < 0)
-        return CR_EPARSE;
+        return c->attr_st;
     cr_str_copy(cp->arch, sizeof cp->arch, a ? buf : "");
     for (const xmlNode *k = n->children; k; k = k->next) {
         if ((st = check_child(c, n, k)))
@@ -1340,7 +1332,7 @@ static cr_status check_busids(struct ctx *c)
 cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin, cr_topo **out,
                                 cr_diag *d)
 {
-    struct ctx c = {0};
+    struct ctx c = {.attr_st = CR_EPARSE};
     xmlDocPtr doc = NULL;
     cr_topo *t = NULL;
     cr_status st = CR_OK;
@@ -1575,6 +1567,8 @@ cr_status cr_nccl_import_memory(const char *buf, size_t len, const char *origin,
     *out = t;
     t = NULL;
 out:
+    if (st == CR_ENOMEM) /* the walks' come back bare (QA audit of allocation failures) */
+        cr_diag_set(d, st, "%s: out of memory", c.origin);
     cr_topo_free(t);
     if (doc)
         xmlFreeDoc(doc);

@@ -2,8 +2,9 @@
 /*
  * The CPU socket links of an imported NCCL dump (nccl_import_priv.h): what
  * a CPU's product brief gives its socket-to-socket links, chosen by the
- * vendor, family and model NCCL's dump names. Apart from the importer's
- * walk and build so that each stays a file one reads whole.
+ * vendor, family and model NCCL's dump names; and the form of a PCI bus
+ * id. Apart from the importer's walk and build so that each stays a file
+ * one reads whole.
  */
 #include "nccl_import_priv.h"
 
@@ -67,4 +68,15 @@ void cr_nccl_socket_link(const char *vendor, int familyid, int modelid, double *
         *src = "unknown CPU vendor: socket link figure is a placeholder (64GB/s), not a "
                "datasheet figure";
     }
+}
+
+bool cr_nccl_is_busid(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 7 || n > 16)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789abcdefABCDEF:.", s[i]))
+            return false;
+    return true;
 }

@@ -371,7 +371,7 @@ static double kernel_s(const env *v, const cr_op_def *op, const ops_work *w, con
 
 /* Widest path from GPU device src to any CPU over PCIe and C2C links, in
  * the copy's direction (to_gpu: host to device). Returns its bottleneck
- * bandwidth and fills *lat_s and *kind; 0 when no CPU is reachable. */
+ * bandwidth and fills *lat_s and *kind; 0 when no CPU is reachable, -1 out of memory. */
 static double host_link_Bps(const cr_topo *t, int src, bool to_gpu, double *lat_s,
                             cr_link_kind *kind)
 {
@@ -379,8 +379,8 @@ static double host_link_Bps(const cr_topo *t, int src, bool to_gpu, double *lat_
     double *lat = calloc((size_t)t->n_devs, sizeof *lat);
     int *lk = calloc((size_t)t->n_devs, sizeof *lk);
     int *queue = malloc((size_t)t->n_devs * 8 * sizeof *queue);
-    double res = 0;
-    if (!best || !lat || !lk || !queue)
+    double res = !best || !lat || !lk || !queue ? -1 : 0;
+    if (res < 0)
         goto out;
     best[src] = INFINITY;
     lk[src] = CR_LINK_PCIE;
@@ -438,7 +438,7 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
         double lat = 0;
         cr_link_kind kind = CR_LINK_PCIE;
         double bw = host_link_Bps(v->t, v->t->gpus[0], w->copy_kind == 1, &lat, &kind);
-        if (!(bw > 0) || !isfinite(bw))
+        if (bw == 0 || !isfinite(bw)) /* bw < 0: out of memory, told below */
             return cr_diag_set(d, CR_EUNSUPPORTED,
                                "topology %s has no host link from GPU 0 (h2d and d2h need a <cpu> "
                                "reached over pcie or c2c links)",
@@ -448,7 +448,7 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
          * (an added wider, longer path raised the bound: QA audit of
          * hardware monotonicity); the prediction keeps the widest path's */
         double lb = fmin(lat, cr_route_host_lat_s(v->t, v->t->gpus[0]));
-        if (lb < 0)
+        if (lb < 0 || bw < 0) /* not "no host link" (QA audit of allocation failures) */
             return cr_diag_set(d, CR_ENOMEM, "out of memory searching the host links");
         r->lat_s = r->lat_chain_s = lb;
         const char *link = kind == CR_LINK_C2C ? "host-link (c2c)" : "host-link (pcie)";

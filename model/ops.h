@@ -385,7 +385,8 @@ struct cr_suite;
 /* Evaluates every problem of suite s on t into *rows (one per problem, in
  * order; free with free()). A problem that cannot run on t (needs more GPUs,
  * a dtype the GPU lacks) gets status != CR_OK and its reason in error; the
- * call still succeeds. Errors: CR_ENOMEM. */
+ * call still succeeds. Errors: CR_ENOMEM (also where a problem's evaluation
+ * ran out of memory: then no rows). */
 cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row **rows, int *n,
                            cr_diag *d);
 

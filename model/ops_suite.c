@@ -29,6 +29,14 @@ cr_status cr_op_eval_suite(const cr_topo *t, const struct cr_suite *s, cr_op_row
         cr_op_result r;
         cr_diag sub = {{0}};
         row->status = ops_eval_cached(t, pr->op, &pr->params, &r, &cache, &sub);
+        if (row->status == CR_ENOMEM) {
+            /* not the problem's fault: a skipped row would hide it under
+             * exit 0 (QA audit of allocation failures) */
+            ops_group_cache_free(&cache);
+            free(out);
+            return cr_diag_set(d, CR_ENOMEM, "problem \"%s\": %s", pr->name,
+                               sub.msg[0] ? sub.msg : "out of memory");
+        }
         if (row->status != CR_OK) {
             snprintf(row->error, sizeof row->error, "%.250s", sub.msg);
             continue;

@@ -318,7 +318,7 @@ double cr_route_ecmp_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
     int *ds = malloc(nd * sizeof *ds), *dd = malloc(nd * sizeof *dd);
     int *order = malloc(nd * sizeof *order);
     double *frac = malloc(nd * sizeof *frac);
-    double bw = 0.0;
+    double bw = -1.0;
     if (ds && dd && order && frac) {
         int s = t->gpus[src], d = t->gpus[dst];
         bool transit = cr_route_transit(t);

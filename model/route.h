@@ -121,8 +121,8 @@ double cr_route_bw_kinds_Bps(const cr_topo *t, int src, int dst, unsigned kinds)
  * direct link where max-flow finds all six: TPU ICI routes along the
  * shortest paths) and on a board whose GPUs have unequal links to a
  * switch (the split at the sender does not see the receiver's fewer links:
- * an imported board with a failed NVLink). 0 without a path or on no
- * memory. */
+ * an imported board with a failed NVLink). 0 without a path, -1 when
+ * memory runs out. */
 double cr_route_ecmp_Bps(const cr_topo *t, int src, int dst, unsigned kinds);
 
 /* Whether each hop src[k] -> dst[k] between GPU ranks of one node uses

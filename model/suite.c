@@ -121,6 +121,17 @@ static xmlChar *attr_value(xmlNode *n, xmlAttr *a)
     return xmlNodeListGetString(n->doc, a->children, 1);
 }
 
+/* Attribute name of n (caller frees with xmlFree), NULL when absent; sets
+ * *oom where it is there but could not be copied (QA audit of allocation
+ * failures: an attribute lost to memory read as one never written). */
+static xmlChar *prop(xmlNode *n, const char *name, bool *oom)
+{
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+    if (!v && xmlHasNsProp(n, (const xmlChar *)name, NULL))
+        *oom = true;
+    return v;
+}
+
 static bool is_elem(xmlNode *n, const char *name)
 {
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
@@ -185,10 +196,15 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
     cr_suite_problem *pr = &s->problems[s->n_problems];
     memset(pr, 0, sizeof *pr);
     pr->line = (int)line;
-    xmlChar *name = xmlGetNoNsProp(n, (const xmlChar *)"name");
-    xmlChar *opname = xmlGetNoNsProp(n, (const xmlChar *)"op");
+    bool oom = false;
+    xmlChar *name = prop(n, "name", &oom);
+    xmlChar *opname = prop(n, "op", &oom);
     cr_status st = CR_OK;
     cr_diag sub = {{0}};
+    if (oom) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
     /* a name of blanks prints as an empty row (QA audit of 2026-12-06) */
     if (!name || !name[strspn((const char *)name, " ")]) {
         st = failf(d, CR_EPARSE, origin, line,
@@ -225,7 +241,11 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
     }
     s->n_problems++; /* owned by s from here: freed with it on failure */
     /* group first: it moves the default group size, later attributes set sizes */
-    xmlChar *grp = xmlGetNoNsProp(n, (const xmlChar *)"group");
+    xmlChar *grp = prop(n, "group", &oom);
+    if (oom) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
     if (grp) {
         st = cr_op_param_set(pr->op, &pr->params, "group", (const char *)grp, &sub);
         xmlFree(grp);
@@ -252,9 +272,11 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
             st = failf(d, CR_ERANGE, origin, line, "attribute \"%s\" is longer than %d bytes", an,
                        SUITE_MAX_ATTR);
         } else if (strcmp(an, "category") == 0) {
-            pr->category = dupstr((const char *)val);
+            if (!(pr->category = dupstr((const char *)val)))
+                st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         } else if (strcmp(an, "note") == 0) {
-            pr->note = dupstr((const char *)val);
+            if (!(pr->note = dupstr((const char *)val)))
+                st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         } else if (strcmp(an, "pkb") == 0) {
             st = parse_pkb(s, pr, (const char *)val, line, d);
         } else {
@@ -306,19 +328,22 @@ static cr_status build(xmlDocPtr doc, cr_suite *s, cr_diag *d)
                          "description, source, version",
                          an);
         xmlChar *v = attr_value(root, a);
-        size_t len = v ? strlen((const char *)v) : 0;
+        if (!v)
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", origin);
+        size_t len = strlen((const char *)v);
         if (len > SUITE_MAX_ATTR) {
             xmlFree(v);
             return failf(d, CR_ERANGE, origin, xmlGetLineNo(root),
                          "attribute \"%s\" is longer than %d bytes", an, SUITE_MAX_ATTR);
         }
-        if (strcmp(an, "name") == 0)
-            s->name = dupstr((const char *)v);
-        else if (strcmp(an, "description") == 0)
-            s->description = dupstr((const char *)v);
-        else if (strcmp(an, "source") == 0)
-            s->source = dupstr((const char *)v);
-        else if (v && strcmp((const char *)v, "1") != 0) {
+        char **dst = strcmp(an, "name") == 0          ? &s->name
+                     : strcmp(an, "description") == 0 ? &s->description
+                     : strcmp(an, "source") == 0      ? &s->source
+                                                      : NULL;
+        if (dst && !(*dst = dupstr((const char *)v))) {
+            xmlFree(v);
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", origin);
+        } else if (!dst && strcmp((const char *)v, "1") != 0) {
             cr_status st =
                 failf(d, CR_EUNSUPPORTED, origin, xmlGetLineNo(root),
                       "<suite> version=\"%.40s\": this commroof reads version 1", (const char *)v);

@@ -150,6 +150,7 @@ struct cr_cnf {
     cr_cnf_progress_fn progress; /* or NULL */
     void *progress_ctx;
     double shipped[CR_CNF_MAX_KEYS]; /* each fit key's figure before the fit (prior_of) */
+    bool oom; /* a prediction ran out of memory: its NaN is no refused value */
 };
 
 void cr_cnf_set_progress(cr_cnf *f, cr_cnf_progress_fn fn, void *ctx)
@@ -379,8 +380,11 @@ static double pred_row(cr_cnf *f, size_t i)
     const row_t *r = &f->rows[i];
     cr_coll_pred p;
     memset(&p, 0, sizeof p);
-    if (cr_coll_predict_bounded(f->ctx[r->ctx].c, &r->rq, &r->bound, &p, NULL) != CR_OK ||
-        !p.supported || !(p.pred_s > 0))
+    cr_status st = cr_coll_predict_bounded(f->ctx[r->ctx].c, &r->rq, &r->bound, &p, NULL);
+    if (st == CR_ENOMEM) /* the fit would take the value as refused (QA audit of allocation
+                            failures: a different fit, exit 0) */
+        f->oom = true;
+    if (st != CR_OK || !p.supported || !(p.pred_s > 0))
         return NAN;
     return p.pred_s;
 }
@@ -396,8 +400,11 @@ cr_status cr_cnf_predict(cr_cnf *f, const cr_cnf_fit *fit, double *pred_s, cr_di
     cr_status st = set_values(f, fit ? vals : NULL, d);
     if (st != CR_OK)
         return st;
+    f->oom = false;
     for (size_t i = 0; i < f->n; i++) {
         pred_s[i] = pred_row(f, i);
+        if (f->oom)
+            return cr_diag_set(d, CR_ENOMEM, "out of memory");
         if (!isfinite(pred_s[i]))
             return cr_diag_set(d, CR_EINVARIANT, "%s: no prediction with the fitted constants",
                                f->pub[i].source);
@@ -760,6 +767,7 @@ cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit 
     cr_status st = set_values(f, NULL, d);
     if (st != CR_OK)
         return st;
+    f->oom = false;
     /* the shipped values, from the first context (every context has the same) */
     {
         cr_params p;
@@ -815,6 +823,8 @@ cr_status cr_cnf_fit_run(cr_cnf *f, const bool *use_log, int n_logs, cr_cnf_fit 
         goto out;
     out->obj_after = mean_abs_log(f, all, n_all);
 out:
+    if (st == CR_OK && f->oom)
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
     free(all);
     free(sub);
     free(rate);

@@ -162,6 +162,10 @@ static int word_file_next(word_file *r, char **w, int max, const char **comment,
         cr_diag_set(d, CR_EIO, "%s: read error", r->path);
         return -1;
     }
+    if (!feof(r->f)) { /* getline's ENOMEM sets no flag */
+        cr_diag_set(d, CR_ENOMEM, "%s:%d: out of memory", r->path, r->ln + 1);
+        return -1;
+    }
     return 0;
 }
 

@@ -1337,6 +1337,12 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         st = cr_diag_set(d, CR_EIO, "%s: read error", path);
         goto out;
     }
+    /* getline's ENOMEM leaves neither flag set: not the end of the log
+     * (QA audit of allocation failures: the rows so far, read as all) */
+    if (!feof(f)) {
+        st = cr_diag_set(d, CR_ENOMEM, "%s:%d: out of memory reading the log", path, line_no + 1);
+        goto out;
+    }
     if (pending_line) {
         st = cr_diag_set(d, CR_EPARSE,
                          "%s:%d: the result row cut by NCCL_DEBUG output is not continued "

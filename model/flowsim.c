@@ -98,7 +98,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
         return cr_diag_set(d, CR_EINVAL, "simulator: the topology must be finalized and hold GPUs");
     cr_sim *s = calloc(1, sizeof *s);
     if (!s)
-        return CR_ENOMEM;
+        return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
     s->t = t;
     s->transit = cr_route_transit(t);
     s->pxn = cr_topo_param(t, "sim.pxn", 1.0) != 0.0;
@@ -218,7 +218,7 @@ cr_status cr_sim_new(const cr_topo *t, cr_sim **out, cr_diag *d)
     return CR_OK;
 oom:
     cr_sim_free(s);
-    return CR_ENOMEM;
+    return cr_diag_set(d, CR_ENOMEM, "simulator: out of memory");
 }
 
 static void batches_free(batch_t *b, int n)

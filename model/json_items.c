@@ -225,6 +225,10 @@ static cr_status parse(cr_json_items *r, unsigned long line0, const char *what, 
 {
     json_error_t je;
     *out = json_loadb(r->text, r->text_len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    /* jansson says why only where memory ran out late; early (its lexer's
+     * buffer) it leaves the text empty, which no syntax error does */
+    if (!*out && (json_error_code(&je) == json_error_out_of_memory || !je.text[0]))
+        return fail(r, CR_ENOMEM, "%s:%lu: %s: out of memory", r->label, line0, what);
     if (!*out)
         return fail(r, CR_EPARSE, "%s:%lu: %s: %s", r->label,
                     line0 + (unsigned long)(je.line > 0 ? je.line - 1 : 0), what,

@@ -205,6 +205,11 @@ static cr_status report(const struct parse_state *ps, const char *origin, cr_dia
                            "never reads DTDs or entities",
                            origin, e->line);
     case CR_XML_ERR_SYNTAX:
+        /* libxml2 running out of memory is no fault of the file (QA audit
+         * of allocation failures: "not well-formed XML: Memory allocation
+         * failed", CR_EPARSE) */
+        if (e->code == XML_ERR_NO_MEMORY)
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", origin);
         /* libxml2's nesting limit names a parser option, not what is wrong
          * with the file. */
         if (strstr(e->message, "Excessive depth"))
@@ -319,9 +324,20 @@ cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned
     if (!buf && len)
         return cr_diag_set(d, CR_EINVAL, "%s: no buffer", origin);
     xmlInitParser();
+    /* libxml2 reports bytes its converter from the declared encoding
+     * (iconv) cannot take through its thread's structured error handler,
+     * not the context's, and with none set prints them to stderr. Ours
+     * takes them for this parse only; the caller's is put back after. Set
+     * before the context, whose own allocation failure libxml2 printed
+     * (on_error ignores a report with no context). */
+    xmlStructuredErrorFunc prev_handler = xmlStructuredError;
+    void *prev_handler_ctx = xmlStructuredErrorContext;
+    xmlSetStructuredErrorFunc(NULL, on_error);
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt)
+    if (!ctxt) {
+        xmlSetStructuredErrorFunc(prev_handler_ctx, prev_handler);
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", origin);
+    }
     ctxt->_private = &ps;
     ctxt->sax->entityDecl = on_entity_decl;
     ctxt->sax->internalSubset = on_internal_subset;
@@ -333,12 +349,6 @@ cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned
     int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING;
     if (flags & CR_XML_NOCDATA)
         opts |= XML_PARSE_NOCDATA;
-    /* libxml2 reports bytes its converter from the declared encoding
-     * (iconv) cannot take through its thread's structured error handler,
-     * not the context's, and with none set prints them to stderr. Ours
-     * takes them for this parse only; the caller's is put back after. */
-    xmlStructuredErrorFunc prev_handler = xmlStructuredError;
-    void *prev_handler_ctx = xmlStructuredErrorContext;
     xmlSetStructuredErrorFunc(ctxt, on_error);
     xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf ? buf : "", (int)len, origin, NULL, opts);
     xmlSetStructuredErrorFunc(prev_handler_ctx, prev_handler);

@@ -898,6 +898,9 @@ static cr_status load_value(cr_trace_reader *r, size_t n, unsigned long line, js
 {
     json_error_t je;
     *out = json_loadb(r->buf + r->beg, n, JSON_DECODE_ANY, &je);
+    /* jansson leaves the text empty where its lexer's buffer ran out */
+    if (!*out && (json_error_code(&je) == json_error_out_of_memory || !je.text[0]))
+        return fail(r, CR_ENOMEM, line, "out of memory");
     if (!*out)
         return fail(r, CR_EPARSE, line + (unsigned long)(je.line > 0 ? je.line - 1 : 0), "%s",
                     je.text);

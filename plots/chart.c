@@ -699,12 +699,38 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
         unlink(final_base);
         goto out;
     }
+    /* the pair written beside its names first, then moved into place: a
+     * failed write (a full disk, memory) leaves the old pair, not a new
+     * NAME.dat beside the old NAME.gp (QA audit of allocation failures) */
+    snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
+    size_t tl = strlen(dir) + strlen(tmp_image) + 16;
+    tmp_dat = malloc(tl);
+    tmp_gp = malloc(tl);
+    if (!tmp_dat || !tmp_gp) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    snprintf(tmp_dat, tl, "%s/%s.dat", dir, tmp_image);
+    snprintf(tmp_gp, tl, "%s/%s.gp", dir, tmp_image);
+    cr_diag wd = {{0}};
     snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
-    st = cr_file_write(path, data.p, data.len, d);
+    st = write_in(dir, tmp_dat, data.p, data.len, &wd);
     if (st == CR_OK) {
         snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
-        st = cr_file_write(path, script.p, script.len, d);
+        st = write_in(dir, tmp_gp, script.p, script.len, &wd);
     }
+    if (st != CR_OK) /* named as the file it stands for */
+        cr_diag_set(d, st, "%s: %s", path, wd.msg);
+    if (st == CR_OK) {
+        snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
+        st = cr_file_commit(tmp_dat, path, d);
+    }
+    if (st == CR_OK) {
+        snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
+        st = cr_file_commit(tmp_gp, path, d);
+    }
+    unlink(tmp_dat);
+    unlink(tmp_gp);
 out:
     chart_label_plan_free(&lp);
     cr_sbuf_release(&data);

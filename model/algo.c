@@ -826,7 +826,7 @@ static void predict_one(const struct cr_coll_ctx *c, const cr_coll_req *rq, cr_a
         int nvls_ch = 16; /* NCCL_NVLS_NCHANNELS default (NCCL env documentation) */
         int est_ch = (algo == CR_ALGO_NVLS || algo == CR_ALGO_NVLSTREE) ? nvls_ch
                      : (algo == CR_ALGO_RING || algo == CR_ALGO_TREE)
-                         ? algo_graph_channels(c, nch_max)
+                         ? algo_nccl_graph_channels(c, nch_max, algo_nccl_version(c, rq))
                          : nch_max;
         o->nccl_est_s =
             algo_nccl_est_s(c, rq->coll, S, na, proto, est_ch, algo_nccl_version(c, rq));

@@ -5,25 +5,82 @@
  * how many of them one peer's message takes (NCCL 2.x by release), and the
  * run's limits (release, channel count).
  */
+#include <limits.h>
 #include <math.h>
 
 #include "algo_priv.h"
 
-/* The channels of NCCL's ring and tree graphs, which its tuning prices
- * (tuning.cc: graphs[a]->nChannels, before connect.cc duplicates them):
- * across nodes one per NIC of a node, each channel leaving through its
- * own NIC at the NIC's rate (src/graph/search.cc: a channel takes bwInter
- * of its NIC, and the search stops adding channels once they carry the
- * node's network rate); on 2x (4 H100, 4 NICs) NCCL lists 8 channels,
- * channels 4-7 repeating 0-3 (validate/corpus/h100x4-ib-2n, NCCL_DEBUG
- * output). Counted in whole NICs, not in ranks' shares of them: two GPUs
- * sharing a NIC still make one channel of it. Inside one node: nch_max. */
+/* The channels of NCCL's ring and tree graphs as its search first finds
+ * them, before ncclTopoDupChannels may repeat them (what the tuning
+ * prices: algo_nccl_graph_channels): across nodes one per NIC of a node,
+ * each channel leaving through its own NIC at the NIC's rate
+ * (src/graph/search.cc: a channel takes bwInter of its NIC, and the search
+ * stops adding channels once they carry the node's network rate); on 2x
+ * (4 H100, 4 NICs) NCCL lists 8 channels, channels 4-7 repeating 0-3
+ * (validate/corpus/h100x4-ib-2n, NCCL_DEBUG output). Counted in whole
+ * NICs, not in ranks' shares of them: two GPUs sharing a NIC still make
+ * one channel of it. Inside one node: nch_max. */
 int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max)
 {
     if (c->n_nodes < 2 || !(c->nic_one_Bps > 0) || !(c->nic_node_Bps > 0))
         return nch_max;
     double nics = round(c->nic_node_Bps / c->nic_one_Bps);
     return (int)fmax(1.0, fmin((double)nch_max, nics));
+}
+
+/* Whether NCCL's search repeats its ring graph's channels
+ * (ncclTopoDupChannels, src/graph/search.cc @v2.28.9-1 lines 961-974,
+ * run at the end of the first pass, line 1159; before 2.19 at the end of
+ * ncclTopoCompute, @v2.18.6-1 lines 986-997, @v2.8.4-1 lines 799-806).
+ * It tests the channels' rate bwIntra, for a ring across nodes the speed
+ * the first pass found: the fastest entry of the release's inter-node
+ * speed list (@v2.28.9-1 lines 977-987) that a NIC's path carries, the
+ * least of the NIC and its GPU's host links (nic_path_Bps). The tests by
+ * release: from 2.18.3, bwIntra >= 25 but not (ccMin > 80, bwIntra < 50
+ * and more than 4 channels) (@v2.18.3-1 lines 970-971); 2.16 to 2.18.1,
+ * ccMin <= 80 and bwIntra >= 25, or ccMin <= 90 and bwIntra >= 50
+ * (@v2.16.5-1 line 898, @v2.18.1-1 line 954); before, bwIntra >= 25
+ * (@v2.15.5-1 line 893, @v2.8.4-1 line 799). Every list's first entry
+ * above 25 is 28 (2.16 on, before sm90's lists) or 30, and only sm100's
+ * from 2.27 reaches 50 (96; 48 the highest before and on sm90). */
+static bool nccl_ring_dup(const struct cr_coll_ctx *c, int nics, int version)
+{
+    int cc = c->p.gen == CR_GEN_BLACKWELL ? 100
+             : c->p.gen == CR_GEN_HOPPER  ? 90
+             : c->p.gen == CR_GEN_AMPERE  ? 80
+                                          : 70;
+    double path = c->nic_path_Bps / 1e9 * (1 + 1e-9);
+    bool sm90_list = cc >= 90 && version >= 21600;
+    bool over25 = path >= (sm90_list || version < 21600 ? 30.0 : 28.0);
+    bool over50 = cc >= 100 && version >= 22700 && path >= 96.0;
+    if (version >= 21803)
+        return over25 && !(cc > 80 && !over50 && nics > 4);
+    if (version >= 21600)
+        return (cc <= 80 && over25) || (cc <= 90 && over50);
+    return over25;
+}
+
+/* The channels of NCCL's ring and tree graphs when its tuning reads them
+ * (tuning.cc: graphs[a]->nChannels, @v2.28.9-1 lines 284-308). Tuning
+ * runs after ncclTopoCompute, whose ncclTopoDupChannels may have doubled
+ * the ring's (nccl_ring_dup; up to its maxChannels, MAXCHANNELS/2: 16,
+ * 32 from 2.25), and after init.cc sets both graphs to the fewer of the
+ * two over all ranks (@v2.28.9-1 lines 1179, 1192; @v2.8.4-1 lines 694,
+ * 744); connect.cc ncclTopoPostset doubles comm->nChannels, not the
+ * graphs (@v2.28.9-1 line 452; tuning @v2.28.9-1 init.cc line 1356 reads
+ * the graphs). A tree's search keeps to the ring's channels (init.cc
+ * @v2.28.9-1 lines 1026-1027: minChannels = maxChannels = the ring's;
+ * before 2.18 maxChannels alone, @v2.8.4-1 line 656), so its own doubling
+ * after pass 2 raised bwIntra (@v2.8.4-1 lines 779-806) adds none past the
+ * ring's: both graphs price the ring's channels. RCCL's search is its own:
+ * one a NIC. Inside one node: nch_max. */
+int algo_nccl_graph_channels(const struct cr_coll_ctx *c, int nch_max, int version)
+{
+    int nics = algo_graph_channels(c, INT_MAX);
+    if (c->n_nodes < 2 || c->rccl || nch_max <= nics || !nccl_ring_dup(c, nics, version))
+        return algo_graph_channels(c, nch_max);
+    int max_ch = (version >= 22500 ? 64 : 32) / 2;
+    return (int)fmin((double)nch_max, fmax((double)nics, fmin(2.0 * nics, (double)max_ch)));
 }
 
 /* The channels a ring or tree runs across nodes: a whole number of the

@@ -62,6 +62,7 @@ void algo_direct_effs(const struct cr_coll_ctx *c, cr_coll coll, cr_proto proto,
 /* The channels of NCCL's ring and tree graphs: one per NIC of a node
  * across nodes, nch_max inside one. */
 int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max);
+int algo_nccl_graph_channels(const struct cr_coll_ctx *c, int nch_max, int version);
 
 /* The channels a ring or tree runs across nodes: nch_max rounded down to
  * a multiple of the rails (net_rails) where it exceeds them. */

@@ -305,6 +305,25 @@ static double gpu_host_Bps(const cr_topo *t, int g)
     return fmin(out, in);
 }
 
+/* A GPU's host links as NCCL's topology counts them: PCIe at width x
+ * the generation's figure / 80 (src/graph/topo.cc @v2.28.9-1 lines
+ * 423-425, 491: Gen4 x16 24, Gen5 x16 48 GB/s), 48/63 of the raw rate the
+ * topology gives; C2C as given. */
+static double gpu_nccl_host_Bps(const cr_topo *t, int g)
+{
+    int v = t->gpus[g];
+    double out = 0, in = 0;
+    for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+        const cr_link *l = &t->links[t->adj[k]];
+        if (!cr_route_host(l->kind))
+            continue;
+        double f = l->kind == CR_LINK_PCIE ? 48.0 / 63.0 : 1.0;
+        out += f * cr_link_bw_from(l, v);
+        in += f * cr_link_bw_from(l, cr_link_other(l, v));
+    }
+    return fmin(out, in);
+}
+
 /* What the channels of a ring or tree cross the node boundaries with
  * (coll_priv.h net_ring_Bps, rail_nic_Bps; node_cut: each node's egress).
  * Channel c crosses a node on its rail ranks, members c and c + 1 of the
@@ -420,6 +439,7 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *
     cr_nic_shares(m, member, share, scratch);
     c->net_ch_Bps = HUGE_VAL;
     c->nic_one_Bps = HUGE_VAL;
+    c->nic_path_Bps = HUGE_VAL;
     c->n_nic_grps = 0;
     for (int i = 0; i < n; i++) {
         /* the NICs by the GPU's index in its topology node (nic.c, as the
@@ -427,11 +447,12 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *
          * domains (build_rails) */
         int g = c->ranks->ranks[i], pick[256];
         int k = cr_nic_pick(m, g, g - node_first[t->devs[t->gpus[g]].node], share[g], pick);
-        double own = 0;
+        double own = 0, nccl_host = gpu_nccl_host_Bps(t, g);
         for (int q = 0; q < k; q++) {
             double one = cr_nic_net_Bps(t, pick[q]);
             own += one;
             c->nic_one_Bps = fmin(c->nic_one_Bps, one);
+            c->nic_path_Bps = fmin(c->nic_path_Bps, fmin(one, nccl_host));
         }
         own_k[i] = k;
         own_v[i] = own;
@@ -461,6 +482,8 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *
     /* no rank picked a NIC: a channel crosses at a rank's own figure */
     if (!isfinite(c->nic_one_Bps))
         c->nic_one_Bps = c->net_ch_Bps;
+    if (!isfinite(c->nic_path_Bps))
+        c->nic_path_Bps = c->nic_one_Bps;
     /* NCCL's rail-aligned rings and trees (and the simulator's) cross node
      * boundaries on rails c, c+1, ... per channel c, each node on its own
      * ranks' NICs. Nodes holding different numbers of ranks each search
@@ -497,6 +520,7 @@ static cr_status build_rails(cr_coll_ctx *c, const int *domain, bool mnnvl, int 
     c->pair_net_Bps = 0;
     c->net_ch_Bps = 0;
     c->nic_one_Bps = 0;
+    c->nic_path_Bps = 0;
     c->net_rails = 0;
     c->node_slots = 0;
     for (int g = 0; g < t->n_gpus; g++) /* node numbers as bound.c counts them */

@@ -114,6 +114,10 @@ struct cr_coll_ctx {
     double net_ch_Bps;
     cr_hw net_ch_hw;
     double nic_one_Bps;
+    /* NCCL's figure for a ring channel's way to its NIC (the least over the
+     * ranks of one picked NIC and its GPU's host links, PCIe at NCCL's
+     * accounting, algo_p2p.c algo_nccl_graph_channels); 0 with one node */
+    double nic_path_Bps;
     int net_rails;
     /* What a ring's or tree's channel crosses a node boundary with
      * (algo_direct.c algo_net_cap_Bps, coll.c rail_figures): a rail rank's

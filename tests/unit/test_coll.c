@@ -822,6 +822,38 @@ static void test_two_node_ring_on_ampere(void **state)
     assert_true(r.pred.pred_s >= 30.0 / 16 * S / 200e9 / 0.92 * 0.999);
 }
 
+/* The channels NCCL's tuning prices across nodes are its ring graph's
+ * after ncclTopoDupChannels (algo_p2p.c algo_nccl_graph_channels): one H200
+ * a node on one 400G NIC (GCP A3 Ultra, ranks 0 and 8) reaches it at 48
+ * GB/s in NCCL's units (PCIe Gen5 x16), so from 2.18.3 the one channel is
+ * repeated (bwIntra >= 25 and no more than 4 channels), while 2.18.1 wants
+ * 50 on sm90 and keeps one. The ring LL128 estimate, held to 36.7 GB/s a
+ * channel (perChMaxRingLL128Bw), is then faster at 8 GiB (NCCL's 0.7 x
+ * the ring's rate binds instead: 1.2x). */
+static double ring_ll128_est(const cr_coll_ctx *c, int version)
+{
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLGATHER, 8589934592.0);
+    rq.algo = CR_ALGO_RING;
+    rq.proto = CR_PROTO_LL128;
+    rq.nccl_version = version;
+    return eval_req(c, &rq).pred.nccl_est_s;
+}
+
+static void test_nccl_dup_channels(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_open_topo("validate/corpus/topologies/gcp-a3ultra-h200-roce.xml");
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0,8");
+    double one = ring_ll128_est(c, 21801), two = ring_ll128_est(c, 21803);
+    assert_true(one > 1.1 * two);
+    cr_coll_ctx_free(c);
+    /* eight GPUs a node on eight NICs: more than 4 channels, none repeated */
+    c = cr_test_coll_ctx(t, "0-15");
+    assert_true(ring_ll128_est(c, 21801) == ring_ll128_est(c, 21803));
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 /* coll.eff.tree (the factor calibrate fits on tree rows) scales the tree's
  * rates and nothing else: at 4 GiB on 2x Snellius, where the tree's
  * bandwidth term is the time, 0.5 about doubles the tree and leaves the
@@ -3336,6 +3368,7 @@ int main(void)
         cmocka_unit_test(test_rail_memo_matches_fresh),
         cmocka_unit_test(test_two_node_tree_when_nics_bind),
         cmocka_unit_test(test_two_node_ring_on_ampere),
+        cmocka_unit_test(test_nccl_dup_channels),
         cmocka_unit_test(test_tree_eff_scales_tree_only),
         cmocka_unit_test(test_net_step_tree_apart),
         cmocka_unit_test(test_ring_gather_crossings),

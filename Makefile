@@ -74,7 +74,7 @@ PUBLIC_HEADERS := $(addprefix model/,bound.h coll.h dtype.h flowsim.h gpu_catalo
                     topo_xml.h units.h) \
                   $(addprefix traces/reader/,trace_reader.h trace_file.h trace_summary.h) \
                   $(addprefix validate/,validate.h roofline.h corpus.h calibrate_nccl.h)
-INTERNAL_HEADERS := $(addprefix model/,fileio.h grow.h json_num.h maxflow.h sbuf.h stats.h xml_safe.h) \
+INTERNAL_HEADERS := $(addprefix model/,fileio.h grow.h json_dump.h json_num.h maxflow.h sbuf.h stats.h xml_safe.h) \
                     $(addprefix plots/,chart.h plots.h report.h sources.h table.h)
 
 # The library's version (the .pc file's, tools/commroof.pc.in) and its

@@ -53,6 +53,11 @@ int cli_parse_ranks_per_process(const char *cmd, const char *text, int *out);
 /* Prints "commroof CMD: message" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* v's text on stdout (no newline after it) as cr_json_dumps writes it
+ * (json_dump.h: never a text with a part missing): 0, or -1 where memory
+ * ran out or stdout refused the text. */
+int cli_json_fputs(const json_t *v, size_t flags);
+
 /* A library call's failure st with its message msg: a usage error (exit 2)
  * for an input given twice (CR_EDUPLICATE), else a runtime failure (exit 1). */
 int cli_fail_status(const char *cmd, cr_status st, const char *msg);

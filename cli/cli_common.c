@@ -12,6 +12,7 @@
 #include "sbuf.h"
 #include "cli.h"
 #include "fileio.h"
+#include "json_dump.h"
 #include "coll.h"
 #include "route.h"
 #include "topo_xml.h"
@@ -65,6 +66,14 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return CLI_FAIL;
+}
+
+int cli_json_fputs(const json_t *v, size_t flags)
+{
+    char *txt = cr_json_dumps(v, flags);
+    int rc = txt && fputs(txt, stdout) >= 0 ? 0 : -1;
+    free(txt);
+    return rc;
 }
 
 cr_topo *cli_open_topo(const char *cmd, const char *name_or_path)

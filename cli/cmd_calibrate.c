@@ -736,14 +736,15 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
                 json_array_append_new(jv, e);
             }
         json_object_set_new(o, "violations", jv);
-        int bad = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
+        int bad = cli_json_fputs(o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
         json_decref(o);
         fputc('\n', stdout);
         if (bad) {
             free(held);
             free(lb);
             free(la);
-            rc = cli_fail("calibrate", "cannot write JSON to stdout");
+            rc = cli_fail("calibrate",
+                          "cannot write JSON to stdout (out of memory, or stdout refused it)");
             goto out;
         }
     } else {
@@ -1273,10 +1274,11 @@ int cli_cmd_calibrate(int argc, char **argv)
         }
         if (out_path)
             json_object_set_new(o, "output", json_string(out_path));
-        int bad = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
+        int bad = cli_json_fputs(o, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
         json_decref(o);
         if (bad) {
-            rc = cli_fail("calibrate", "cannot write JSON to stdout");
+            rc = cli_fail("calibrate",
+                          "cannot write JSON to stdout (out of memory, or stdout refused it)");
             goto out;
         }
         fputc('\n', stdout);

@@ -367,10 +367,11 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "first_skip_reason",
                             r.info.skipped && r.info.why[0] ? json_string(r.info.why)
                                                             : json_null());
-        int bad = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
+        int bad = cli_json_fputs(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
         json_decref(root);
         if (bad) {
-            rc = cli_fail("roofline", "cannot write the JSON document");
+            rc = cli_fail("roofline",
+                          "cannot write JSON to stdout (out of memory, or stdout refused it)");
             goto out;
         }
         putchar('\n');

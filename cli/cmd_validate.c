@@ -517,8 +517,9 @@ int cli_cmd_validate(int argc, char **argv)
                             ri.unrecorded ? json_string(ri.unrecorded_what) : json_null());
         json_object_set_new(root, "merged_cases", json_integer(mi.merged));
         json_object_set_new(root, "rank_alone_cases", json_integer(mi.rank_alone));
-        if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0) {
-            rc = cli_fail("validate", "cannot write JSON to stdout");
+        if (cli_json_fputs(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0) {
+            rc = cli_fail("validate",
+                          "cannot write JSON to stdout (out of memory, or stdout refused it)");
             goto out;
         }
         fputc('\n', stdout);

@@ -146,8 +146,9 @@ static int print_json(const char *dir, const cr_corpus *c, int half)
     json_object_set_new(root, "logs", logs);
     json_object_set_new(root, "rows", rows);
     int rc = CLI_OK;
-    if (json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0)
-        rc = cli_fail("validate", "cannot write JSON to stdout");
+    if (cli_json_fputs(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0)
+        rc = cli_fail("validate",
+                      "cannot write JSON to stdout (out of memory, or stdout refused it)");
     else
         fputc('\n', stdout);
     json_decref(root);

@@ -52,6 +52,8 @@ static bool nccl_ring_dup(const struct cr_coll_ctx *c, int nics, int version)
     double path = c->nic_path_Bps / 1e9 * (1 + 1e-9);
     bool sm90_list = cc >= 90 && version >= 21600;
     bool over25 = path >= (sm90_list || version < 21600 ? 30.0 : 28.0);
+    /* no list below sm100's of 2.27 reaches 50, so the 2.16-2.18.1 test's
+     * second half never holds: kept as NCCL writes it */
     bool over50 = cc >= 100 && version >= 22700 && path >= 96.0;
     if (version >= 21803)
         return over25 && !(cc > 80 && !over50 && nics > 4);

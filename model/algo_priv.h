@@ -59,9 +59,13 @@ void algo_direct_effs(const struct cr_coll_ctx *c, cr_coll coll, cr_proto proto,
 /* ---- algo_p2p.c: NCCL's channels (each function's comment there says
  * which NCCL source and release it follows) ---- */
 
-/* The channels of NCCL's ring and tree graphs: one per NIC of a node
- * across nodes, nch_max inside one. */
+/* The channels of NCCL's ring and tree graphs as its search first finds
+ * them: one per NIC of a node across nodes, nch_max inside one. */
 int algo_graph_channels(const struct cr_coll_ctx *c, int nch_max);
+
+/* The channels NCCL's tuning prices for rings and trees under release
+ * version (NCCL_VERSION_CODE): the ring graph's after ncclTopoDupChannels
+ * may have doubled them, trees taking the ring's (algo_p2p.c). */
 int algo_nccl_graph_channels(const struct cr_coll_ctx *c, int nch_max, int version);
 
 /* The channels a ring or tree runs across nodes: nch_max rounded down to

@@ -28,6 +28,19 @@ const char *cr_cut_kind_name(cr_cut_kind k)
     return (unsigned)k < CR_CUT__COUNT ? cut_names[k] : "?";
 }
 
+/* What a rooted collective's bound searches from its root with, and the
+ * memo of what it found (root_eccentricity_s). */
+struct cr_cuts_roots {
+    const cr_topo *topo; /* borrowed: must outlive the cuts */
+    int *rank_gpus;      /* [i]: topology GPU rank of communicator rank i */
+    int *member_of_dev;  /* [device]: communicator rank, or -1 */
+    bool transit;        /* GPUs outside the communicator forward (1.9) */
+    /* [i]: the largest path latency from rank i, < 0 until an evaluation
+     * from root i searched; atomic: threads evaluating on one context
+     * read and write it */
+    _Atomic double *ecc_memo;
+};
+
 void cr_cuts_free(cr_cuts *c)
 {
     if (!c)
@@ -44,9 +57,12 @@ void cr_cuts_free(cr_cuts *c)
     free(c->mem_second);
     free(c->lat0_s);
     free(c->lat0_peer_s);
-    free(c->member_of_dev);
-    free(c->rank_gpus);
-    free(c->root_ecc_memo);
+    if (c->roots) {
+        free(c->roots->member_of_dev);
+        free(c->roots->rank_gpus);
+        free(c->roots->ecc_memo);
+        free(c->roots);
+    }
     free(c);
 }
 
@@ -564,7 +580,7 @@ static int latencies(struct bctx *b)
     c->lat_ecc0_s = latencies_over(b, 0, false, c->lat0_s);
     if (c->lat_ecc0_s < 0 || latencies_over(b, 0, true, c->lat0_peer_s) < 0)
         return -1;
-    atomic_init((_Atomic double *)c->root_ecc_memo, c->lat_ecc0_s); /* rank 0's, searched */
+    atomic_init(&c->roots->ecc_memo[0], c->lat_ecc0_s); /* rank 0's, searched */
     for (int m = 0; m < c->n; m++)
         if (m > 0 && !(c->lat0_peer_s[m] > 0))
             c->lat0_peer_s[m] = c->lat0_s[m];
@@ -579,24 +595,23 @@ static int latencies(struct bctx *b)
  * (coll.h: threads may share a context). */
 static double root_eccentricity_s(const cr_cuts *c, int root)
 {
-    _Atomic double *memo = c->root_ecc_memo;
-    if (memo) {
-        double known = atomic_load_explicit(&memo[root], memory_order_relaxed);
-        if (known >= 0)
-            return known;
-    }
-    cr_rankset rs = {c->n, c->rank_gpus};
+    const struct cr_cuts_roots *r = c->roots;
+    _Atomic double *memo = r->ecc_memo;
+    double known = atomic_load_explicit(&memo[root], memory_order_relaxed);
+    if (known >= 0)
+        return known;
+    cr_rankset rs = {c->n, r->rank_gpus};
     struct bctx b;
     memset(&b, 0, sizeof b);
-    b.t = c->topo;
+    b.t = r->topo;
     b.rs = &rs;
-    b.transit = c->transit;
-    b.member_of_dev = c->member_of_dev;
+    b.transit = r->transit;
+    b.member_of_dev = r->member_of_dev;
     b.unreachable = -1;
     double *lat = malloc((size_t)c->n * sizeof *lat);
     double ecc = lat ? latencies_over(&b, root, false, lat) : -1;
     free(lat);
-    if (memo && ecc >= 0)
+    if (ecc >= 0)
         atomic_store_explicit(&memo[root], ecc, memory_order_relaxed);
     return ecc;
 }
@@ -877,12 +892,15 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         c->mem_second = malloc(nm * sizeof *c->mem_second);
         c->lat0_s = calloc((size_t)n, sizeof *c->lat0_s);
         c->lat0_peer_s = calloc((size_t)n, sizeof *c->lat0_peer_s);
-        c->rank_gpus = malloc((size_t)n * sizeof *c->rank_gpus);
-        c->root_ecc_memo = malloc((size_t)n * sizeof(_Atomic double));
+        c->roots = calloc(1, sizeof *c->roots);
+        if (c->roots) {
+            c->roots->rank_gpus = malloc((size_t)n * sizeof *c->roots->rank_gpus);
+            c->roots->ecc_memo = malloc((size_t)n * sizeof *c->roots->ecc_memo);
+        }
     }
     if (!c || !b.member_of_dev || !b.stamp || !b.claimed || !b.list || !b.local || !c->member_cut ||
         !c->hbm_Bps || !c->l2_bytes || !c->gspec || !c->mem_of || !c->mem_first || !c->mem_second ||
-        !c->lat0_s || !c->lat0_peer_s || !c->rank_gpus || !c->root_ecc_memo) {
+        !c->lat0_s || !c->lat0_peer_s || !c->roots || !c->roots->rank_gpus || !c->roots->ecc_memo) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory building the cuts of \"%s\"", topo->name);
         goto out;
     }
@@ -891,8 +909,8 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
     for (int i = 0; i < n * CR_CUT__COUNT; i++)
         c->member_cut[i] = -1;
     for (int i = 0; i < n; i++) {
-        c->rank_gpus[i] = ranks->ranks[i];
-        atomic_init((_Atomic double *)c->root_ecc_memo + i, -1.0); /* not searched yet */
+        c->roots->rank_gpus[i] = ranks->ranks[i];
+        atomic_init(&c->roots->ecc_memo[i], -1.0); /* not searched yet */
     }
     for (int i = 0; i < n; i++) {
         int v = topo->gpus[ranks->ranks[i]];
@@ -1073,9 +1091,9 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         goto out;
     }
     /* what a rooted bound needs to search from its root (root_eccentricity_s) */
-    c->topo = topo;
-    c->transit = b.transit;
-    c->member_of_dev = b.member_of_dev;
+    c->roots->topo = topo;
+    c->roots->transit = b.transit;
+    c->roots->member_of_dev = b.member_of_dev;
     b.member_of_dev = NULL;
     goto out;
 nomem:
@@ -1460,7 +1478,7 @@ void cr_bound_eval_scaled(const cr_cuts *c, const cr_coll_req *rq,
          * 0's, max(d(0, root), ecc(0) - d(0, root)), is true but can rise
          * when a link gets faster (d(0, root) falls more than ecc(0); QA
          * audit of hardware monotonicity); it stays where memory ran out */
-        lat = c->topo ? root_eccentricity_s(c, root) : -1;
+        lat = c->roots && c->roots->topo ? root_eccentricity_s(c, root) : -1;
         if (lat < 0) {
             double lr = c->lat0_s[root];
             lat = fmax(lr, c->lat_ecc0_s - lr);

@@ -84,14 +84,9 @@ typedef struct {
                                        over scale-up links alone where they join the two
                                        (never through a CPU), else lat0_s[i] */
     /* what a rooted collective's bound needs to search the latencies from
-     * its root (doc/bounds.md 1.5), and the memo of what it found: */
-    const cr_topo *topo; /* borrowed: must outlive the cuts */
-    int *rank_gpus;      /* [i]: topology GPU rank of communicator rank i */
-    int *member_of_dev;  /* [device]: communicator rank, or -1 */
-    bool transit;        /* GPUs outside the communicator forward (1.9) */
-    void *root_ecc_memo; /* [i]: largest path latency from rank i, < 0 until an
-                            evaluation from root i searched; _Atomic double,
-                            read and written by bound.c alone */
+     * its root (doc/bounds.md 1.5), and the memo of what it found: bound.c's
+     * alone */
+    struct cr_cuts_roots *roots;
 } cr_cuts;
 
 /* Builds the cuts of topo around ranks (NULL = all). Errors: CR_EINVAL

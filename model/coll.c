@@ -290,8 +290,9 @@ static bool not_nic(cr_link_kind k)
 }
 
 /* What GPU rank g's own host links (PCIe, C2C) carry out of it, the least
- * of the two directions: its way to a NIC. */
-static double gpu_host_Bps(const cr_topo *t, int g)
+ * of the two directions: its way to a NIC. PCIe links count at pcie_scale
+ * of their rate: 1, or NCCL's own figure (nccl_pcie_scale). */
+static double gpu_host_Bps(const cr_topo *t, int g, double pcie_scale)
 {
     int v = t->gpus[g];
     double out = 0, in = 0;
@@ -299,30 +300,17 @@ static double gpu_host_Bps(const cr_topo *t, int g)
         const cr_link *l = &t->links[t->adj[k]];
         if (!cr_route_host(l->kind))
             continue;
-        out += cr_link_bw_from(l, v);
-        in += cr_link_bw_from(l, cr_link_other(l, v));
-    }
-    return fmin(out, in);
-}
-
-/* A GPU's host links as NCCL's topology counts them: PCIe at width x
- * the generation's figure / 80 (src/graph/topo.cc @v2.28.9-1 lines
- * 423-425, 491: Gen4 x16 24, Gen5 x16 48 GB/s), 48/63 of the raw rate the
- * topology gives; C2C as given. */
-static double gpu_nccl_host_Bps(const cr_topo *t, int g)
-{
-    int v = t->gpus[g];
-    double out = 0, in = 0;
-    for (int k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-        const cr_link *l = &t->links[t->adj[k]];
-        if (!cr_route_host(l->kind))
-            continue;
-        double f = l->kind == CR_LINK_PCIE ? 48.0 / 63.0 : 1.0;
+        double f = l->kind == CR_LINK_PCIE ? pcie_scale : 1.0;
         out += f * cr_link_bw_from(l, v);
         in += f * cr_link_bw_from(l, cr_link_other(l, v));
     }
     return fmin(out, in);
 }
+
+/* PCIe as NCCL's topology counts it: width x the generation's figure / 80
+ * (src/graph/topo.cc @v2.28.9-1 lines 423-425, 491: Gen4 x16 24, Gen5 x16
+ * 48 GB/s), 48/63 of the raw rate the topology gives. */
+static const double nccl_pcie_scale = 48.0 / 63.0;
 
 /* What the channels of a ring or tree cross the node boundaries with
  * (coll_priv.h net_ring_Bps, rail_nic_Bps; node_cut: each node's egress).
@@ -447,7 +435,7 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *
          * domains (build_rails) */
         int g = c->ranks->ranks[i], pick[256];
         int k = cr_nic_pick(m, g, g - node_first[t->devs[t->gpus[g]].node], share[g], pick);
-        double own = 0, nccl_host = gpu_nccl_host_Bps(t, g);
+        double own = 0, nccl_host = gpu_host_Bps(t, g, nccl_pcie_scale);
         for (int q = 0; q < k; q++) {
             double one = cr_nic_net_Bps(t, pick[q]);
             own += one;
@@ -462,7 +450,7 @@ static cr_status rank_nics(cr_coll_ctx *c, const int *node_first, const double *
         /* by NIC: the rank's own NICs up to its GPU's host links, and its
          * group, the ranks whose picks begin with the same NIC (scratch,
          * all 0 after cr_nic_shares: group + 1 per NIC device) */
-        double host = gpu_host_Bps(t, g);
+        double host = gpu_host_Bps(t, g, 1.0);
         bool own_binds = k > 0 && own <= host;
         c->rank_own_Bps[i] = k == 0 ? c->pair_net_Bps : own_binds ? own : host;
         c->rank_own_hw[i] = k == 0 ? c->nic_node_hw : own_binds ? CR_HW_NET : CR_HW_PCI;

@@ -107,7 +107,7 @@ struct cr_coll_ctx {
      * local]: the rank there or -1 (rail_nodes nodes); load: 4n doubles,
      * a2a_cnt: node_slots + rail_nodes ints, scratch that rail_time
      * (algo_direct.c) overwrites: NULL in the context, set in each
-     * request's own copy of it (coll.c eval_scratch). */
+     * request's own copy of it (cr_coll_scratch_begin). */
     double pair_net_Bps;
     double *rank_net_Bps;
     cr_hw *rank_net_hw;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one way the library and the CLI turn a JSON value into text.
+ * The one way the library and the CLI turn a JSON value into text (the
+ * CLI's cli_json_fputs prints it).
  *
  * jansson 2.14's json_dumps() ignores a failure to write an object's key:
  * where memory runs out there, it goes on and returns text with the key

@@ -1470,8 +1470,10 @@ static cr_status part_fill(cr_topo_xml_part *q, xmlDocPtr doc, xmlNode *n)
         return CR_ENOMEM;
     for (xmlAttr *a = n->properties; a; a = a->next) {
         q->keys[q->n_attrs] = strdup((const char *)a->name);
-        bool oom = false;
-        q->values[q->n_attrs] = prop_dup(n, (const char *)a->name, &oom);
+        /* every attribute walked is present: NULL is out of memory */
+        xmlChar *v = xmlGetProp(n, a->name);
+        q->values[q->n_attrs] = v ? strdup((const char *)v) : NULL;
+        xmlFree(v);
         q->n_attrs++;
         if (!q->keys[q->n_attrs - 1] || !q->values[q->n_attrs - 1])
             return CR_ENOMEM;

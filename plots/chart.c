@@ -356,6 +356,39 @@ static cr_status write_in(const char *dir, const char *path, const char *data, s
     return ok ? CR_OK : cr_diag_set(d, CR_EIO, "cannot write into %s: %s", dir, strerror(errno));
 }
 
+/* NAME.dat and NAME.gp (out_path less its extension, n its length) through
+ * the temporaries tmp_dat and tmp_gp: both written first, then, after the
+ * rendered image (when given) is moved to out_path, moved into place. A
+ * target refused (a directory, a full device) or a failed write (a full
+ * disk, memory) leaves the old files as they were, never a new NAME.dat
+ * beside the old NAME.gp (QA audit of allocation failures). path: room
+ * for n + 16 bytes. */
+static cr_status commit_pair(const char *dir, const char *tmp_dat, const char *tmp_gp,
+                             const cr_sbuf *data, const cr_sbuf *script, const char *image,
+                             const char *out_path, char *path, size_t n, cr_diag *d)
+{
+    cr_diag wd = {{0}};
+    const char *failed = "dat";
+    cr_status st = write_in(dir, tmp_dat, data->p, data->len, &wd);
+    if (st == CR_OK) {
+        failed = "gp";
+        st = write_in(dir, tmp_gp, script->p, script->len, &wd);
+    }
+    if (st != CR_OK) { /* named as the file it stands for */
+        snprintf(path, n + 16, "%.*s.%s", (int)(n - 4), out_path, failed);
+        return cr_diag_set(d, st, "%s: %s", path, wd.msg);
+    }
+    if (image && (st = cr_file_commit(image, out_path, d)) != CR_OK)
+        return st;
+    snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
+    st = cr_file_commit(tmp_dat, path, d);
+    if (st == CR_OK) {
+        snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
+        st = cr_file_commit(tmp_gp, path, d);
+    }
+    return st;
+}
+
 static cr_status read_head(const char *path, unsigned char *buf, size_t cap, size_t *got,
                            long *size, cr_diag *d)
 {
@@ -636,23 +669,29 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
+    /* the temporaries beside the outputs, .STEM.tmpPID.{dat,gp,EXT}: the
+     * pair (and the image) is written there first and moved into place */
+    snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
+    size_t tl = strlen(dir) + strlen(tmp_image) + 16;
+    tmp_dat = malloc(tl);
+    tmp_gp = malloc(tl);
+    final_base = malloc(tl);
+    if (!tmp_dat || !tmp_gp || !final_base) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    snprintf(tmp_dat, tl, "%s/%s.dat", dir, tmp_image);
+    snprintf(tmp_gp, tl, "%s/%s.gp", dir, tmp_image);
+    snprintf(final_base, tl, "%s/%s.%s", dir, tmp_image, ext);
     if (gnuplot) {
         /* render from a temporary data file and script first: only an
          * image that passes the check replaces NAME.png, and a failed
          * render leaves the old data, script and image as they were */
-        snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
         chart_write_script(c, &tmp_script, tmp_image, ext, shown_note, &lp);
-        size_t tl = strlen(dir) + strlen(tmp_image) + 16;
-        tmp_dat = malloc(tl);
-        tmp_gp = malloc(tl);
-        final_base = malloc(tl);
-        if (!tmp_dat || !tmp_gp || !final_base || tmp_script.oom) {
+        if (tmp_script.oom) {
             st = cr_diag_set(d, CR_ENOMEM, "out of memory");
             goto out;
         }
-        snprintf(tmp_dat, tl, "%s/%s.dat", dir, tmp_image);
-        snprintf(tmp_gp, tl, "%s/%s.gp", dir, tmp_image);
-        snprintf(final_base, tl, "%s/%s.%s", dir, tmp_image, ext);
         char shown[1100], img_name[1100];
         snprintf(shown, sizeof shown, "%s.gp", stem);
         snprintf(img_name, sizeof img_name, "%s.%s", tmp_image, ext);
@@ -677,60 +716,11 @@ cr_status cr_chart_render(const cr_chart *c, const char *out_path, const char *g
             goto out;
         }
     }
-    if (gnuplot) {
-        /* the image first: a target refused (a directory, a full device)
-         * leaves NAME.dat and NAME.gp as they were; the data and script
-         * wait in temporary files beside it until it is in place */
-        st = write_in(dir, tmp_dat, data.p, data.len, d);
-        if (st == CR_OK)
-            st = write_in(dir, tmp_gp, script.p, script.len, d);
-        if (st == CR_OK)
-            st = cr_file_commit(final_base, out_path, d);
-        if (st == CR_OK) {
-            snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
-            st = cr_file_commit(tmp_dat, path, d);
-        }
-        if (st == CR_OK) {
-            snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
-            st = cr_file_commit(tmp_gp, path, d);
-        }
-        unlink(tmp_dat);
-        unlink(tmp_gp);
-        unlink(final_base);
-        goto out;
-    }
-    /* the pair written beside its names first, then moved into place: a
-     * failed write (a full disk, memory) leaves the old pair, not a new
-     * NAME.dat beside the old NAME.gp (QA audit of allocation failures) */
-    snprintf(tmp_image, n + 64, ".%s.tmp%ld", stem, (long)getpid());
-    size_t tl = strlen(dir) + strlen(tmp_image) + 16;
-    tmp_dat = malloc(tl);
-    tmp_gp = malloc(tl);
-    if (!tmp_dat || !tmp_gp) {
-        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
-        goto out;
-    }
-    snprintf(tmp_dat, tl, "%s/%s.dat", dir, tmp_image);
-    snprintf(tmp_gp, tl, "%s/%s.gp", dir, tmp_image);
-    cr_diag wd = {{0}};
-    snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
-    st = write_in(dir, tmp_dat, data.p, data.len, &wd);
-    if (st == CR_OK) {
-        snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
-        st = write_in(dir, tmp_gp, script.p, script.len, &wd);
-    }
-    if (st != CR_OK) /* named as the file it stands for */
-        cr_diag_set(d, st, "%s: %s", path, wd.msg);
-    if (st == CR_OK) {
-        snprintf(path, n + 16, "%.*s.dat", (int)(n - 4), out_path);
-        st = cr_file_commit(tmp_dat, path, d);
-    }
-    if (st == CR_OK) {
-        snprintf(path, n + 16, "%.*s.gp", (int)(n - 4), out_path);
-        st = cr_file_commit(tmp_gp, path, d);
-    }
+    st = commit_pair(dir, tmp_dat, tmp_gp, &data, &script, gnuplot ? final_base : NULL, out_path,
+                     path, n, d);
     unlink(tmp_dat);
     unlink(tmp_gp);
+    unlink(final_base);
 out:
     chart_label_plan_free(&lp);
     cr_sbuf_release(&data);

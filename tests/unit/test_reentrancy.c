@@ -511,8 +511,20 @@ static void test_shared_topology(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* Removes the folder comma_locale made, and forgets it. */
+static void drop_dir(char *dir)
+{
+    if (!dir[0])
+        return;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    dir[0] = '\0';
+}
+
 /* A decimal-comma locale: an installed one, else de_DE (ISO-8859-1, a
- * quarter second) built with localedef into dir; NULL when neither works. */
+ * quarter second) built with localedef into dir; NULL when neither works
+ * (dir then removed). */
 static const char *comma_locale(char *dir, size_t size)
 {
     static const char *const installed[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
@@ -521,15 +533,18 @@ static const char *comma_locale(char *dir, size_t size)
         if (setlocale(LC_ALL, installed[i]) && localeconv()->decimal_point[0] == ',')
             return installed[i];
     snprintf(dir, size, "/tmp/cr-test-locale-XXXXXX");
-    if (!mkdtemp(dir))
+    if (!mkdtemp(dir)) {
+        dir[0] = '\0';
         return NULL;
+    }
     char cmd[512];
     snprintf(cmd, sizeof cmd, "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1", dir);
-    if (system(cmd) != 0)
-        return NULL;
-    setenv("LOCPATH", dir, 1);
-    if (setlocale(LC_ALL, "de_DE") && localeconv()->decimal_point[0] == ',')
-        return "de_DE";
+    if (system(cmd) == 0) {
+        setenv("LOCPATH", dir, 1);
+        if (setlocale(LC_ALL, "de_DE") && localeconv()->decimal_point[0] == ',')
+            return "de_DE";
+    }
+    drop_dir(dir);
     return NULL;
 }
 
@@ -569,11 +584,7 @@ static void test_locale_comma(void **state)
     cr_units_format(1.5e9, CR_UNIT_BANDWIDTH, buf, sizeof buf);
     assert_null(strchr(buf, ','));
     setlocale(LC_ALL, "C");
-    if (dir[0]) {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        assert_int_equal(system(cmd), 0);
-    }
+    drop_dir(dir);
     assert_int_equal(bad, 0);
 }
 

@@ -175,9 +175,10 @@ static void cache_free(topo_cache *c)
 }
 
 /* Evaluates one entry; returns the result object (with "error" when it
- * could not be evaluated), NULL when memory ran out, and sets *impossible; *op_ranks (unless NULL)
- * to the ranks the operator runs on: all of its layout's groups (tp x cp x ep x dp x pp), at least
- * its communication group. */
+ * could not be evaluated), NULL when memory ran out, and sets *impossible;
+ * *op_ranks (unless NULL) to the ranks the operator runs on: all of its
+ * layout's groups (tp x cp x ep x dp x pp), at least its communication
+ * group. */
 static json_t *bulk_entry(json_t *e, size_t idx, const char *deftopo, bool cold, topo_cache *cache,
                           bool *impossible, bool *error, int *op_ranks)
 {

@@ -634,7 +634,7 @@ int cli_cmd_validate(int argc, char **argv)
                    all.violations, l.v[first_violation].source, l.v[first_violation].label,
                    l.v[first_violation].measured_s * 1e6,
                    fv->held_cold ? "cold (HBM-only; the case declares cache=cold) " : "",
-                   (fv->held_cold ? fv->bound_cold_s : fv->bound_s) * 1e6);
+                   cr_vresult_held_s(fv) * 1e6);
         }
         /* every failure is said, not only the first: the exit status is the
          * gravest (3 for a violation), but a gate that failed beside a

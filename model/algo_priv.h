@@ -160,9 +160,10 @@ int algo_log2i(double x);
  * reducescatter, n otherwise. */
 int algo_nsteps(cr_coll coll, int n);
 
-/* NCCL's latency estimate (us) of algorithm na and protocol p, each table
- * term scaled by *scale (NULL: NCCL's own, all 1), every step at least its
- * route's latency. */
+/* NCCL's latency estimate (us) of algorithm na and protocol p by today's
+ * tables, each table term scaled by *scale (NULL: NCCL's own, all 1),
+ * every step at least its route's latency (algo_nccl_est_s prices a
+ * release's own tables). */
 double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p,
                         const struct lat_x *scale);
 

@@ -161,15 +161,39 @@ int algo_nsteps(cr_coll coll, int n)
     return n;
 }
 
+/* NCCL's baseLat (row -1) or hwLat of link class row for (na, p), as
+ * release version has them: for trees and rings before 2.23, before 2.18
+ * the pre-2.18 tables above, from 2.18 NCCL's current ones but for the
+ * tree's Simple, baseLat 0 and hwLat 28 us on every link class (tuning.cc
+ * @v2.22.3-1 lines 57, 67, 71, 75; 8.4 and 4.0 / 4.0 / 14 from @v2.23.4-1,
+ * the same lines); else algo_base_lat_us's and algo_hw_lat_us's. */
+static double table_us(const struct cr_coll_ctx *c, int version, int row, int na, int p)
+{
+    if (version < 22300 && (na == NT_TREE || na == NT_RING)) {
+        if (version < 21800)
+            return row < 0 ? nccl_base_lat_pre218[na][p] : nccl_hw_lat_pre218[row][na][p];
+        if (na == NT_TREE && p == CR_PROTO_SIMPLE)
+            return row < 0 ? 0.0 : 28.0;
+    }
+    return row < 0 ? algo_base_lat_us(c, na, p) : algo_hw_lat_us(c, row, na, p);
+}
+
 /* NCCL's latency in microseconds for (coll, algo, proto) on this
- * communicator (tuning.cc ncclTopoTuneModel), its figures times *scale's, each
- * step at least the route latency of its hop (doc/bounds.md 2.2.3): a step
- * inside a node r_intra, a network step r_inter, a ring at least its steps
- * x its edges' mean route latency. NCCL's choice ranks the same floored
- * figures, so the pair it picks is the one whose prediction is least where
- * the floors bind (they raise only latencies below the hardware's). */
-double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p,
-                        const struct lat_x *scale)
+ * communicator (tuning.cc ncclTopoTuneModel) under release version, its
+ * figures times *scale's, each step at least the route latency of its hop
+ * (doc/bounds.md 2.2.3): a step inside a node r_intra, a network step
+ * r_inter, a ring at least its steps x its edges' mean route latency.
+ * NCCL's choice ranks the same floored figures, so the pair it picks is
+ * the one whose prediction is least where the floors bind (they raise only
+ * latencies below the hardware's). Trees and rings before 2.23 (tuning.cc
+ * @v2.22.3-1 lines 223-251, @v2.16.2-1 lines 165-184, @v2.8.4-1 lines
+ * 138-156): table_us's figures, a node crossing at the algorithm's own
+ * network figure also with one rank a node (the tree's from 2.23,
+ * @v2.23.4-1 line 236); before 2.18 an LL step inside a node 1.8 x where
+ * there are several nodes (@v2.16.2-1 line 169) and no network post
+ * overhead (getNetOverhead, new @v2.18.1-1 lines 104-110, 209-214). */
+static double nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p,
+                          const struct lat_x *scale, int version)
 {
     static const struct lat_x ones = {1, 1, 1, 1};
     const struct lat_x x = scale ? *scale : ones;
@@ -177,25 +201,31 @@ double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p
     int n = c->n, N = c->n_nodes, ppn = c->ppn;
     int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
     int hw = N == 1 ? intra : 2;
+    /* the release rules apply to trees and rings; the rest keep today's */
+    int tv = na == NT_TREE || na == NT_RING ? version : INT_MAX;
+    bool pre223 = tv < 22300, pre218 = tv < 21800;
     double ls = x.base;
-    double lat = algo_base_lat_us(c, na, p) * ls;
-    double intra_lat =
-        algo_hw_lat_us(c, intra, na, p) * (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra);
+    double lat = table_us(c, tv, -1, na, p) * ls;
+    double intra_lat = table_us(c, tv, intra, na, p) *
+                       (na == NT_NVLS || na == NT_NVLST ? x.nvls : x.intra) *
+                       (pre218 && N > 1 && p == CR_PROTO_LL ? 1.8 : 1.0);
     double inter_lat =
-        (ppn == 1 ? algo_hw_lat_us(c, 2, NT_TREE, p) : algo_hw_lat_us(c, 2, na, p)) * x.inter;
+        (ppn == 1 && !pre223 ? table_us(c, tv, 2, NT_TREE, p) : table_us(c, tv, 2, na, p)) *
+        x.inter;
     double r_in = floor ? c->r_intra_s * 1e6 : 0, r_x = floor ? c->r_inter_s * 1e6 : 0;
     int nsteps = algo_nsteps(coll, n);
     switch (na) {
     case NT_RING:
         if (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE) {
             /* one figure for the pipelined chain: its n-1 hops at least */
-            lat += fmax(algo_hw_lat_us(c, hw, NT_RING, p) * (N == 1 ? x.intra : x.inter),
+            lat += fmax(table_us(c, tv, hw, NT_RING, p) * (N == 1 ? x.intra : x.inter),
                         floor ? (n - 1) * c->r_ring_mean_s * 1e6 : 0);
         } else {
             /* getNetOverhead: a network post costs 1 us (x86 Intel, others)
              * or 2 us (AMD), x3 for Simple (tuning.cc @v2.28.9) */
-            double net_ovh =
-                N > 1 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) * (c->cpu_amd ? 2.0 : 1.0) : 0.0;
+            double net_ovh = N > 1 && !pre218
+                                 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) * (c->cpu_amd ? 2.0 : 1.0)
+                                 : 0.0;
             intra_lat = fmax(fmax(intra_lat, net_ovh * x.inter), r_in);
             inter_lat = fmax(inter_lat, r_x); /* a ring's node crossing stays on a rail */
             int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
@@ -225,51 +255,10 @@ double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p
     return lat;
 }
 
-/* A tree's or ring's table figure (base: row -1) before 2.23: before 2.18
- * the tables above; from 2.18 NCCL's current ones, but for the tree's
- * Simple, baseLat 0 and hwLat 28 us on every link class (tuning.cc
- * @v2.22.3-1 lines 57, 67, 71, 75; 8.4 and 4.0 / 4.0 / 14 from @v2.23.4-1,
- * the same lines). */
-static double old_table_us(int version, int row, int na, int p)
+double algo_nccl_lat_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p,
+                        const struct lat_x *scale)
 {
-    if (version < 21800)
-        return row < 0 ? nccl_base_lat_pre218[na][p] : nccl_hw_lat_pre218[row][na][p];
-    if (na == NT_TREE && p == CR_PROTO_SIMPLE)
-        return row < 0 ? 0.0 : 28.0;
-    return row < 0 ? nccl_base_lat[na][p] : nccl_hw_lat[row][na][p];
-}
-
-/* NCCL's latency in microseconds for a tree or ring before 2.23 (tuning.cc
- * @v2.22.3-1 lines 223-251, @v2.16.2-1 lines 165-184, @v2.8.4-1 lines
- * 138-156): old_table_us's figures; a node crossing at the algorithm's own
- * network figure, also with one rank a node (the tree's from 2.23,
- * @v2.23.4-1 line 236); before 2.18 an LL step inside a node 1.8 x where
- * there are several nodes (@v2.16.2-1 line 169) and no network post
- * overhead (getNetOverhead, new @v2.18.1-1 lines 104-110, 209-214). The
- * route floors as algo_nccl_lat_us's. */
-static double nccl_lat_old_us(const struct cr_coll_ctx *c, cr_coll coll, int na, int p, int version)
-{
-    int n = c->n, N = c->n_nodes, ppn = c->ppn;
-    int intra = c->intra_hw == CR_HW_NVLINK ? 0 : 1;
-    int hw = N == 1 ? intra : 2;
-    bool pre218 = version < 21800;
-    double lat = old_table_us(version, -1, na, p);
-    double intra_lat =
-        old_table_us(version, intra, na, p) * (pre218 && N > 1 && p == CR_PROTO_LL ? 1.8 : 1.0);
-    double inter_lat = old_table_us(version, 2, na, p);
-    double r_in = c->r_intra_s * 1e6, r_x = c->r_inter_s * 1e6;
-    int nsteps = algo_nsteps(coll, n);
-    if (na == NT_RING && (coll == CR_COLL_BROADCAST || coll == CR_COLL_REDUCE))
-        return lat + fmax(old_table_us(version, hw, NT_RING, p), (n - 1) * c->r_ring_mean_s * 1e6);
-    if (na == NT_RING) {
-        double net_ovh =
-            N > 1 && !pre218 ? (p == CR_PROTO_SIMPLE ? 3.0 : 1.0) * (c->cpu_amd ? 2.0 : 1.0) : 0.0;
-        int inter_steps = N == 1 ? 0 : coll == CR_COLL_ALLREDUCE ? 2 * (N - 1) : N - 1;
-        return lat + fmax((nsteps - inter_steps) * fmax(fmax(intra_lat, net_ovh), r_in) +
-                              inter_steps * fmax(inter_lat, r_x),
-                          nsteps * c->r_ring_mean_s * 1e6);
-    }
-    return lat + 2 * ((ppn - 1) * fmax(intra_lat, r_in) + algo_log2i(N) * fmax(inter_lat, r_x));
+    return nccl_lat_us(c, coll, na, p, scale, INT_MAX);
 }
 
 /* NCCL's algorithm bandwidth in GB/s for (coll, algo, proto); 0 when NCCL
@@ -364,9 +353,7 @@ double algo_nccl_est_s(const struct cr_coll_ctx *c, cr_coll coll, double S, int 
     double bw = nccl_bw_GBps(c, coll, na, p, nch, version);
     if (!(bw > 0))
         return HUGE_VAL;
-    bool old = version < 22300 && (na == NT_TREE || na == NT_RING);
-    double lat =
-        old ? nccl_lat_old_us(c, coll, na, p, version) : algo_nccl_lat_us(c, coll, na, p, NULL);
+    double lat = nccl_lat_us(c, coll, na, p, NULL, version);
     int logsize = algo_log2i(S / 64);
     if (na == NT_TREE && coll == CR_COLL_ALLREDUCE && logsize >= 0 && logsize < 23)
         bw *= version < 21000 && p == CR_PROTO_LL128 ? nccl_tree_corr_ll128_pre210[logsize]

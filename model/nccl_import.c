@@ -188,8 +188,9 @@ static int line_of(const xmlNode *n)
  * present, 0 when absent, -1 when too long or out of memory (c->d, c->attr_st). */
 static int get_attr(struct ctx *c, const xmlNode *n, const char *name, char *buf)
 {
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-    if (!v && xmlHasProp(n, (const xmlChar *)name)) { /* not copied: no attribute NCCL left out */
+    bool oom = false;
+    xmlChar *v = cr_xml_prop(n, name, false, &oom);
+    if (oom) { /* not copied: no attribute NCCL left out */
         c->attr_st = cr_diag_set(c->d, CR_ENOMEM, "%s: out of memory", c->origin);
         return -1;
     }

@@ -15,6 +15,7 @@
  */
 #include "route.h"
 #include "route_priv.h"
+#include "heap_priv.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -386,36 +387,45 @@ out:
 
 double cr_route_host_lat_s(const cr_topo *t, int src)
 {
+    /* Dijkstra from src over the host links, stopping at the first CPU it
+     * settles: the search stays in src's node, whatever the cluster */
     double *dist = malloc((size_t)t->n_devs * sizeof *dist);
-    if (!dist)
-        return -1;
+    cr_heap h = {0};
+    double best = -1;
+    if (!dist || cr_heap_push(&h, 0, src, 0))
+        goto out;
     for (int v = 0; v < t->n_devs; v++)
         dist[v] = INFINITY;
     dist[src] = 0;
-    /* Bellman-Ford rounds over the host links: a round per hop of the
-     * longest least-latency path, a few in a node's PCIe tree */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < t->n_links; i++) {
-            const cr_link *l = &t->links[i];
+    best = INFINITY;
+    while (h.n > 0) {
+        cr_heap_ent x = cr_heap_pop(&h);
+        int u = x.id;
+        if (x.key > dist[u])
+            continue;
+        if (t->devs[u].kind == CR_DEV_CPU) {
+            best = x.key;
+            break;
+        }
+        if (u != src && !cr_route_forwards(t, u, false))
+            continue;
+        for (int a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
+            const cr_link *l = &t->links[t->adj[a]];
             if (!cr_route_host(l->kind))
                 continue;
-            for (int e = 0; e < 2; e++) {
-                int u = e ? l->b : l->a, w = e ? l->a : l->b;
-                if (!isfinite(dist[u]) || (u != src && !cr_route_forwards(t, u, false)))
-                    continue;
-                if (dist[u] + l->lat_s < dist[w]) {
-                    dist[w] = dist[u] + l->lat_s;
-                    changed = true;
+            int w = cr_link_other(l, u);
+            if (dist[u] + l->lat_s < dist[w]) {
+                dist[w] = dist[u] + l->lat_s;
+                if (cr_heap_push(&h, dist[w], w, 0)) {
+                    best = -1;
+                    goto out;
                 }
             }
         }
     }
-    double best = INFINITY;
-    for (int v = 0; v < t->n_devs; v++)
-        if (t->devs[v].kind == CR_DEV_CPU)
-            best = fmin(best, dist[v]);
+out:
     free(dist);
+    cr_heap_free(&h);
     return best;
 }
 

@@ -121,17 +121,6 @@ static xmlChar *attr_value(xmlNode *n, xmlAttr *a)
     return xmlNodeListGetString(n->doc, a->children, 1);
 }
 
-/* Attribute name of n (caller frees with xmlFree), NULL when absent; sets
- * *oom where it is there but could not be copied (QA audit of allocation
- * failures: an attribute lost to memory read as one never written). */
-static xmlChar *prop(xmlNode *n, const char *name, bool *oom)
-{
-    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
-    if (!v && xmlHasNsProp(n, (const xmlChar *)name, NULL))
-        *oom = true;
-    return v;
-}
-
 static bool is_elem(xmlNode *n, const char *name)
 {
     return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
@@ -197,8 +186,8 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
     memset(pr, 0, sizeof *pr);
     pr->line = (int)line;
     bool oom = false;
-    xmlChar *name = prop(n, "name", &oom);
-    xmlChar *opname = prop(n, "op", &oom);
+    xmlChar *name = cr_xml_prop(n, "name", true, &oom);
+    xmlChar *opname = cr_xml_prop(n, "op", true, &oom);
     cr_status st = CR_OK;
     cr_diag sub = {{0}};
     if (oom) {
@@ -241,7 +230,7 @@ static cr_status load_problem(cr_suite *s, xmlNode *n, cr_diag *d)
     }
     s->n_problems++; /* owned by s from here: freed with it on failure */
     /* group first: it moves the default group size, later attributes set sizes */
-    xmlChar *grp = prop(n, "group", &oom);
+    xmlChar *grp = cr_xml_prop(n, "group", true, &oom);
     if (oom) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;

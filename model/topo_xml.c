@@ -1432,11 +1432,11 @@ const char *cr_topo_xml_part_attr(const cr_topo_xml_part *part, const char *key)
  * where it is there but memory ran out. */
 static char *prop_dup(const xmlNode *n, const char *name, bool *oom)
 {
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    xmlChar *v = cr_xml_prop(n, name, false, oom);
     char *s = v ? strdup((const char *)v) : NULL;
-    xmlFree(v);
-    if (!s && xmlHasProp(n, (const xmlChar *)name))
+    if (v && !s)
         *oom = true;
+    xmlFree(v);
     return s;
 }
 

@@ -368,3 +368,12 @@ cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned
     *out = doc;
     return st;
 }
+
+xmlChar *cr_xml_prop(const xmlNode *n, const char *name, bool no_ns, bool *oom)
+{
+    const xmlChar *k = (const xmlChar *)name;
+    xmlChar *v = no_ns ? xmlGetNoNsProp(n, k) : xmlGetProp(n, k);
+    if (!v && (no_ns ? xmlHasNsProp(n, k, NULL) : xmlHasProp(n, k)))
+        *oom = true;
+    return v;
+}

@@ -97,6 +97,12 @@ bool cr_xml_is_blank(const char *buf, size_t len);
 cr_status cr_xml_parse(const char *buf, size_t len, const char *origin, unsigned flags,
                        xmlDocPtr *out, cr_xml_error *err, cr_diag *d);
 
+/* Attribute name of n (free with xmlFree), NULL when absent; sets *oom
+ * where it is there but libxml2 could not copy it: an attribute lost to
+ * memory is not one never written (QA audit of allocation failures). With
+ * no_ns, only an attribute outside any namespace (xmlGetNoNsProp). */
+xmlChar *cr_xml_prop(const xmlNode *n, const char *name, bool no_ns, bool *oom);
+
 #pragma GCC visibility pop
 
 #endif

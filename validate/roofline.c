@@ -1372,7 +1372,7 @@ static void row_from_vresult(cr_rf_row *w, const cr_vmeas *m, const cr_vresult *
      * --cold holds the same kernel: near-roofline by it too (a 128 MiB cold
      * read at 90.8% of its cold bound read faster-than-baseline) */
     w->held_cold = r->has_bound && r->held_cold;
-    double held_s = w->held_cold ? r->bound_cold_s : r->bound_s;
+    double held_s = cr_vresult_held_s(r);
     if (r->has_bound) {
         const char *v = r->violation        ? "impossible"
                         : r->cache_resident ? "cache-resident"

@@ -353,7 +353,7 @@ cr_status cr_validate_eval(const cr_topo *t, const cr_vmeas *m, const cr_validat
         /* no time at all (GPU activities of 0 us) is below any positive
          * bound: a timing defect, never a pass */
         out->held_cold = cold;
-        out->violation = cr_below_bound(meas, cold ? out->bound_cold_s : out->bound_s);
+        out->violation = cr_below_bound(meas, cr_vresult_held_s(out));
         out->cache_resident = !out->violation && cr_below_bound(meas, out->bound_cold_s);
         if (!out->timed && out->violation)
             note_first(out, "measured 0 us: the range's GPU activities took no time, which no "

@@ -418,6 +418,14 @@ typedef struct {
     char note[160];              /* why a figure is absent, or a warning */
 } cr_vresult;
 
+/* The bound r's case is held to: bound_cold_s where it declares its data
+ * cold (held_cold), else bound_s (the violation's, roofline's verdict's
+ * and the FAILED line's). */
+static inline double cr_vresult_held_s(const cr_vresult *r)
+{
+    return r->held_cold ? r->bound_cold_s : r->bound_s;
+}
+
 /* Options of the comparison. */
 typedef struct {
     const char *ranks; /* rank set for multi-GPU cases (NULL: the first n) */

@@ -425,6 +425,14 @@ if [ -f "$B/libcommroof_trace.so" ] && [ -f "$CUDA_INC/nvtx3/nvToolsExtPayload.h
     elif [ -n "$CUPTI_DIR" ]; then
         cat "$T/e"; echo "check_trace: tests/trace/buffer_pool_sim.c does not build"; fails=$((fails + 1))
     fi
+    # CUDA graph nodes: which thread made each, and when, and each clone's
+    # original (the scenario is in tests/trace/graph_node_sim.c)
+    if [ -n "$CUPTI_DIR" ] && sim_cc "$T/gnode" tests/trace/graph_node_sim.c; then
+        "$T/gnode" "$T/gnode.json" >"$T/o" 2>"$T/e"; check "graph node sim" 0 $?
+        has "graph node sim" "$T/o" "graph node sim: ok"
+    elif [ -n "$CUPTI_DIR" ]; then
+        cat "$T/e"; echo "check_trace: tests/trace/graph_node_sim.c does not build"; fails=$((fails + 1))
+    fi
     # the start-up window: a buffer CUPTI delivers as soon as a kind is
     # enabled is written; one that finds the tracer not active is counted
     # as dropped (the scenario is in tests/trace/startup_sim.c)

@@ -32,7 +32,11 @@ conversion copy, a matmul of [1024, 1024] by [8, 1024, 1024], and a cat of
 30 tensors; traces/h200-1/roofline-extra-2026-12-04), --async-launches
 (pass 1 without CUDA_LAUNCH_BLOCKING, as a program usually runs: the trace
 then says "launch_blocking":false and roofline's rows own kernels by their
-start; traces/h100-1/launch-blocking-2026-12-06).
+start; traces/h100-1/launch-blocking-2026-12-06), --cuda-graph (pass 1
+captures every operator of the events pass once into a torch.cuda.CUDAGraph
+under emit_nvtx, then replays the graph ITERS times: the operators' ranges
+are open at capture only, and roofline ties each replayed kernel to the
+range that made its graph node; launches asynchronous, as capture needs).
 """
 import json
 import os
@@ -180,6 +184,30 @@ def traced_pass(torch, o):
         torch.cuda.synchronize()
 
 
+def graph_pass(torch, o):
+    """Pass 1 with --cuda-graph: each operator once, captured (its ranges
+    open at capture), then the graph replayed ITERS times."""
+    ops, _ = build(torch, o["extra"])
+    with torch.inference_mode():
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):  # warm-up on a side stream, as torch's docs ask
+            for _ in range(3):
+                for op in ops:
+                    op[3]()
+        torch.cuda.current_stream().wait_stream(side)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.autograd.profiler.emit_nvtx(record_shapes=True):
+            with torch.cuda.graph(graph):
+                for op in ops:
+                    op[3]()
+        torch.cuda.synchronize()
+        for _ in range(o["iters"]):
+            graph.replay()
+        torch.cuda.synchronize()
+
+
 def events_pass(torch, o):
     ops, _ = build(torch, o["extra"])
     res = []
@@ -200,8 +228,8 @@ def events_pass(torch, o):
 
 
 def main():
-    o = parse_args("torch_roofline.py", 20, ("extra", "async-launches"))
-    if not o["events_only"] and not o["async_launches"]:
+    o = parse_args("torch_roofline.py", 20, ("extra", "async-launches", "cuda-graph"))
+    if not o["events_only"] and not o["async_launches"] and not o["cuda_graph"]:
         os.environ["CUDA_LAUNCH_BLOCKING"] = "1"  # before torch initialises CUDA
     import torch
 
@@ -211,8 +239,12 @@ def main():
     if o["events_only"]:
         events_pass(torch, o)
         return 0
-    traced_pass(torch, o)
-    print(f"torch_roofline: {o['iters']} traced iterations (emit_nvtx, record_shapes)")
+    if o["cuda_graph"]:
+        graph_pass(torch, o)
+        print(f"torch_roofline: one CUDA graph captured under emit_nvtx, {o['iters']} replays")
+    else:
+        traced_pass(torch, o)
+        print(f"torch_roofline: {o['iters']} traced iterations (emit_nvtx, record_shapes)")
     # pass 2 in a child: not traced, launches asynchronous again
     return run_events_child(__file__, o, ("extra",))
 

@@ -16,4 +16,5 @@
 #include "../../traces/tracer/trace_main.c"
 #include "../../traces/tracer/trace_nvtx_own.c"
 #include "../../traces/tracer/trace_nvtx.c"
+#include "../../traces/tracer/trace_graph.c"
 #endif

@@ -11,7 +11,15 @@
  * costs the program time per operation (CUPTI instruments each launch, copy
  * and memset to time it), so a launch-bound program may leave out what it
  * does not need; NVTX ranges, devices and contexts are always recorded. */
-enum { REC_KERNEL = 1, REC_MEMCPY = 2, REC_MEMSET = 4, REC_SYNC = 8, REC_API = 16, REC_ALL = 31 };
+enum {
+    REC_KERNEL = 1,
+    REC_MEMCPY = 2,
+    REC_MEMSET = 4,
+    REC_SYNC = 8,
+    REC_API = 16,
+    REC_GRAPH = 32,
+    REC_ALL = 63
+};
 /* What is recorded unless COMMROOF_TRACE_RECORD says otherwise: everything
  * but synchronisations. On the H200 (traces/h200-1/overhead-2026-12-02)
  * recording SYNCHRONIZATION cost launch-bound loops 0.8-1.1 us per tiny
@@ -24,13 +32,20 @@ enum { REC_KERNEL = 1, REC_MEMCPY = 2, REC_MEMSET = 4, REC_SYNC = 8, REC_API = 1
  * kernel, copy and memset to the call that made it, and so to the NVTX
  * range open on that thread then, whatever the GPU's lag (doc/roofline.md);
  * left out by default for what a record per call costs a launch-bound
- * program. */
-#define REC_DEFAULT (REC_KERNEL | REC_MEMCPY | REC_MEMSET)
+ * program. "graph" (on by default) records which thread made each CUDA
+ * graph node, and when (trace_graph.c): it costs graph building a callback
+ * per node and a launch nothing. */
+#define REC_DEFAULT (REC_KERNEL | REC_MEMCPY | REC_MEMSET | REC_GRAPH)
 static const struct {
     const char *word;
     unsigned bit;
-} rec_words[] = {{"kernel", REC_KERNEL}, {"memcpy", REC_MEMCPY}, {"memset", REC_MEMSET},
-                 {"sync", REC_SYNC},     {"api", REC_API},       {"none", 0},
+} rec_words[] = {{"kernel", REC_KERNEL},
+                 {"memcpy", REC_MEMCPY},
+                 {"memset", REC_MEMSET},
+                 {"sync", REC_SYNC},
+                 {"api", REC_API},
+                 {"graph", REC_GRAPH},
+                 {"none", 0},
                  {"all", REC_ALL}};
 
 /* COMMROOF_TRACE_RECORD=api: CUPTI records only the runtime and driver
@@ -88,8 +103,8 @@ static unsigned record_mask(const char *v)
         if (!known) {
             note_error(
                 "COMMROOF_TRACE_RECORD=\"%.200s\": unknown word \"%.*s\" (expected a "
-                "comma-separated list of kernel, memcpy, memset, sync, api, none, all); recording "
-                "kernel,memcpy,memset",
+                "comma-separated list of kernel, memcpy, memset, sync, api, graph, none, all); "
+                "recording kernel,memcpy,memset,graph",
                 v, (int)(n < 64 ? n : 64), p);
             return REC_DEFAULT;
         }
@@ -98,8 +113,8 @@ static unsigned record_mask(const char *v)
     }
     if (words == 0) { /* "," recorded nothing, unsaid; "none" says so */
         note_error("COMMROOF_TRACE_RECORD=\"%.200s\" names no kind (expected a comma-separated "
-                   "list of kernel, memcpy, memset, sync, api, none, all); recording "
-                   "kernel,memcpy,memset",
+                   "list of kernel, memcpy, memset, sync, api, graph, none, all); recording "
+                   "kernel,memcpy,memset,graph",
                    v);
         return REC_DEFAULT;
     }
@@ -142,6 +157,9 @@ static void *flusher_main(void *arg)
             since_flush_ms = 0;
             /* flag 0: only buffers whose records are all complete; cheap. */
             cuptiActivityFlushAll(0);
+            pthread_mutex_lock(&g.mu);
+            graph_drain();
+            pthread_mutex_unlock(&g.mu);
         }
     }
     return NULL;
@@ -226,6 +244,7 @@ static void finish(void)
         cupti_ok(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
     pend_finish();
     pthread_mutex_lock(&g.mu);
+    graph_drain();
     sb_t s = {0};
     uint64_t unclosed = g.nranges;
     for (size_t i = 0; i < g.nranges; i++) {
@@ -529,6 +548,8 @@ static void setup(void)
             g.record &= ~kinds[i].need;
     if ((g.record & REC_API) && !(cupti && enabled > 0 && enable_work_calls()))
         g.record &= ~(unsigned)REC_API;
+    if ((g.record & REC_GRAPH) && !(cupti && enabled > 0 && graph_setup()))
+        g.record &= ~(unsigned)REC_GRAPH;
     if (enabled == 0 && g.nvtx_started) {
         /* No GPU, or CUPTI refuses: NVTX ranges are still recorded, by our
          * own NVTX wrappers (the "own path", traces/README.md). */
@@ -564,6 +585,7 @@ static void fork_child(void)
     g.err_mu = fresh;
     nv.mu = fresh;
     pool.mu = fresh;
+    graph_fork_child();
 }
 
 void setup_once(void)

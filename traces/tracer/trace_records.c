@@ -223,6 +223,17 @@ void note_ctx(uint32_t ctx, uint32_t dev)
         g.ctx_dev[ctx] = dev + 1;
 }
 
+/* An operation a CUDA graph ran: its graph and its node in the
+ * executable graph, which the "cuda_graph_node" events tie to the range
+ * that made the node (trace_graph.c). */
+static void graph_args(sb_t *s, uint32_t graph, uint64_t node)
+{
+    if (graph)
+        sb_printf(s, ",\"graph\":%u", graph);
+    if (node)
+        sb_printf(s, ",\"graph_node\":%" PRIu64, node);
+}
+
 void kernel_record(sb_t *s, const CUpti_ActivityKernel10 *k)
 {
     if (!times_ok(k->start, k->end))
@@ -248,8 +259,7 @@ void kernel_record(sb_t *s, const CUpti_ActivityKernel10 *k)
               k->blockX, k->blockY, k->blockZ, k->clusterX, k->clusterY, k->clusterZ,
               k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory,
               k->localMemoryPerThread);
-    if (k->graphId)
-        sb_printf(s, ",\"graph\":%u", k->graphId);
+    graph_args(s, k->graphId, k->graphNodeId);
     sb_puts(s, "}},\n");
 }
 
@@ -283,8 +293,7 @@ void memcpy_record(sb_t *s, const CUpti_ActivityMemcpy6 *m)
               ",\"src_device\":%d,\"dst_device\":%d,\"src_mem\":\"%s\",\"dst_mem\":\"%s\"",
               kind, dev, m->streamId, m->contextId, m->correlationId, kind, m->bytes, src, dst,
               mem_kind_word(m->srcKind), mem_kind_word(m->dstKind));
-    if (m->graphId)
-        sb_printf(s, ",\"graph\":%u", m->graphId);
+    graph_args(s, m->graphId, m->graphNodeId);
     sb_puts(s, "}},\n");
 }
 
@@ -314,9 +323,11 @@ void memset_record(sb_t *s, const CUpti_ActivityMemset4 *m)
     head_x(s, "memset", dev, m->streamId, m->start, m->end);
     sb_printf(s,
               ",\"name\":\"memset\",\"args\":{\"device\":%d,\"stream\":%u,\"context\":%u,"
-              "\"correlation\":%u,\"bytes\":%" PRIu64 ",\"value\":%u,\"mem\":\"%s\"}},\n",
+              "\"correlation\":%u,\"bytes\":%" PRIu64 ",\"value\":%u,\"mem\":\"%s\"",
               dev, m->streamId, m->contextId, m->correlationId, m->bytes, m->value,
               mem_kind_word(m->memoryKind));
+    graph_args(s, m->graphId, m->graphNodeId);
+    sb_puts(s, "}},\n");
 }
 
 void sync_record(sb_t *s, const CUpti_ActivitySynchronization2 *y)

@@ -33,6 +33,7 @@
  *   trace_nvtx_own.c  what the NVTX wrappers read from a call, and the ranges
  *                     they record themselves where CUPTI records none
  *   trace_nvtx.c      the NVTX wrappers and guards around CUPTI's handlers
+ *   trace_graph.c     which thread made each CUDA graph node, and when
  *
  * Built by traces/tracer/tracer.mk with gcc against CUDA's CUPTI headers.
  * The simulations in tests/trace/ include the parts' source (tracer_src.h
@@ -279,6 +280,11 @@ void pend_finish(void);
 
 /* trace_main.c */
 void setup_once(void);
+
+/* trace_graph.c: which thread made each CUDA graph node, and when */
+bool graph_setup(void); /* subscribes to CUPTI's graph node callbacks; false: not recorded */
+void graph_drain(void); /* the queued node events into the file; g.mu held */
+void graph_fork_child(void);
 
 /* trace_nvtx_own.c */
 bool read_attr(const nvtxEventAttributes_t *a, nvtxEventAttributes_t *out);

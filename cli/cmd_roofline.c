@@ -180,6 +180,10 @@ static int print_table(const cr_roofline *r, const cr_topo *t, long top)
                "recorded (first: %s): each counts for the range open when it started, a later "
                "operator's where the GPU ran behind the host\n",
                r->unlinked, r->first_unlinked);
+    if (r->graph_activities)
+        printf("# %d activities that CUDA graphs ran count for the range open on the thread that "
+               "made their graph node (a capture's operator), one call per launch of the graph\n",
+               r->graph_activities);
     if (r->info.incomplete)
         printf("# %d trace(s) end before their closing bracket (first: %s)\n", r->info.incomplete,
                r->info.incomplete_path);
@@ -351,6 +355,7 @@ int cli_cmd_roofline(int argc, char **argv)
         json_object_set_new(root, "unlinked_activities", json_integer(r.unlinked));
         json_object_set_new(root, "first_unlinked",
                             r.unlinked ? json_string(r.first_unlinked) : json_null());
+        json_object_set_new(root, "graph_activities", json_integer(r.graph_activities));
         json_object_set_new(root, "incomplete_traces", json_integer(r.info.incomplete));
         /* what the table's notes say, for a harness that reads only this */
         json_object_set_new(root, "first_incomplete",

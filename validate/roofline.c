@@ -77,6 +77,7 @@ static void rtrace_free(rtrace *t)
     free(t->cm);
     free(t->crw);
     free(t->api);
+    free(t->gn);
     memset(t, 0, sizeof *t);
 }
 
@@ -159,6 +160,16 @@ static double payload_num(const cr_trace_event *ev, const char *field)
 
 static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, cr_diag *d)
 {
+    if (ev->ph == 'i' && !strcmp(ev->cat_str, "cuda_graph_node")) {
+        long long node = (long long)json_integer_value(json_object_get(ev->args, "node"));
+        long long orig = (long long)json_integer_value(json_object_get(ev->args, "original"));
+        if (node <= 0 || orig < 0)
+            return CR_OK;
+        if (cr_grow((void **)&t->gn, &t->cgn, t->ngn + 1, sizeof *t->gn))
+            return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
+        t->gn[t->ngn++] = (rgnode){proc_of(ev->pid), ev->tid, ev->ts_s, node, orig};
+        return CR_OK;
+    }
     if (ev->ph != 'X')
         return CR_OK;
     if (ev->cat == CR_TRACE_KERNEL || ev->cat == CR_TRACE_MEMCPY || ev->cat == CR_TRACE_MEMSET) {
@@ -177,6 +188,7 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
         a->pinned = !strcmp(ev->src_mem, "pinned") || !strcmp(ev->dst_mem, "pinned");
         a->nccl = ev->cat == CR_TRACE_KERNEL ? nccl_kernel_coll(ev->name) : -1;
         a->corr = ev->correlation;
+        a->graph_node = ev->graph_node;
         if (!(a->name = strdup(ev->name)))
             return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
         t->na++;
@@ -262,25 +274,6 @@ static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, 
         return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
     t->nr++;
     return CR_OK;
-}
-
-static int cmp_ract(const void *x, const void *y)
-{
-    const ract *a = x, *b = y;
-    if (a->proc != b->proc)
-        return (a->proc > b->proc) - (a->proc < b->proc);
-    return (a->ts > b->ts) - (a->ts < b->ts);
-}
-
-static int cmp_rrange(const void *x, const void *y)
-{
-    const rrange *a = x, *b = y;
-    if (a->proc != b->proc)
-        return (a->proc > b->proc) - (a->proc < b->proc);
-    if (a->ts != b->ts)
-        return (a->ts > b->ts) - (a->ts < b->ts);
-    /* the same start: the longer one is the outer one */
-    return (a->end < b->end) - (a->end > b->end);
 }
 
 /* --- rows ----------------------------------------------------------------------- */
@@ -682,20 +675,10 @@ static void case_sig(const cr_rf_name *pn, const cr_rf_owned *own, char *buf, si
  * its launches did not block (metadata.launch_blocking false): where the
  * GPU ran behind the host, a kernel counted for a later operator than the
  * one that launched it (doc/roofline.md, "Which range owns an activity"). */
-static void note_by_start(cr_roofline *out, const rtrace *t, const cr_trace_info *ti,
-                          const char *path)
+static void note_by_start(cr_roofline *out, const cr_trace_info *ti, const char *path)
 {
-    if (ti->launch_blocking != 0)
-        return;
-    for (size_t i = 0; i < t->nr; i++) {
-        const rrange *r = &t->rg[i];
-        if (r->n_acts > 0 &&
-            (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
-            if (out->by_start++ == 0)
-                cr_str_copy(out->by_start_path, sizeof out->by_start_path, path);
-            return;
-        }
-    }
+    if (ti->launch_blocking == 0 && out->by_start++ == 0)
+        cr_str_copy(out->by_start_path, sizeof out->by_start_path, path);
 }
 
 /* An activity of a trace that recorded the CUDA calls whose own call is
@@ -732,20 +715,19 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     cr_trace_reader_info(vt.r, &ti);
     if ((st = cr_vread_note_trace(info, path, &ti, d)) != CR_OK)
         goto out;
-    if (t.na > 1)
-        qsort(t.a, t.na, sizeof *t.a, cmp_ract);
-    if (t.nr > 1)
-        qsort(t.rg, t.nr, sizeof *t.rg, cmp_rrange);
+    cr_rf_sort(&t);
     owner = malloc((t.na ? t.na : 1) * sizeof *owner);
     by_call = malloc((t.na ? t.na : 1) * sizeof *by_call);
     if (!owner || !by_call) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    size_t linked = 0;
+    size_t linked = 0, by_graph = 0;
+    bool by_start = false; /* an operator range owns an activity by its start */
     if ((st = cr_rf_assign_by_start(&t, owner, d)) != CR_OK ||
         (st = cr_rf_assign_by_launch(&t, owner, by_call, &linked, d)) != CR_OK ||
-        (st = cr_rf_cr_windows(&t, d)) != CR_OK)
+        (st = cr_rf_cr_windows(&t, d)) != CR_OK ||
+        (st = cr_rf_assign_by_graph(&t, owner, by_call, &by_graph, d)) != CR_OK)
         goto out;
     char sn[256];
     for (size_t i = 0; i < t.na; i++) {
@@ -758,6 +740,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
             note_unlinked(c->out, a, path);
         rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
         if (r && (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
+            by_start = by_start || !by_call[i];
             if (r->n_acts++ == 0)
                 r->first_ts = a->ts, r->last_end = a->ts;
             /* the union of its activities: the whole of one that starts
@@ -790,8 +773,9 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         if ((st = add_call(c, sn, NULL, a->dur, d, "K\x1f%s", sn)) != CR_OK)
             goto out;
     }
-    if (linked == 0)
-        note_by_start(c->out, &t, &ti, path);
+    if (linked == 0 && by_start)
+        note_by_start(c->out, &ti, path);
+    c->out->graph_activities += (int)by_graph;
     size_t nix = 0;
     for (size_t i = 0; i < t.nr; i++)
         nix += t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0;

@@ -2,12 +2,15 @@
 /*
  * Which range owns an activity (roofline_trace_priv.h; doc/roofline.md): by
  * the activity's start, by the CUDA call that made it where the trace
- * recorded the calls, and the windows of the cr: ranges that validate
- * reads, which own everything inside them.
+ * recorded the calls, by the making of its CUDA graph node where a graph
+ * ran it, and the windows of the cr: ranges that validate reads, which own
+ * everything inside them.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "grow.h"
 #include "roofline_trace_priv.h"
 
 /* A moment of a process (and a thread, or any: OWN_ANY_THREAD) whose
@@ -168,4 +171,166 @@ bool cr_rf_in_cr_window(const rtrace *t, int64_t proc, double ts)
             hi = mid;
     }
     return lo > 0 && t->crw[lo - 1].proc == proc && ts <= t->crw[lo - 1].end;
+}
+
+static int cmp_ract(const void *x, const void *y)
+{
+    const ract *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+static int cmp_rrange(const void *x, const void *y)
+{
+    const rrange *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    if (a->ts != b->ts)
+        return (a->ts > b->ts) - (a->ts < b->ts);
+    /* the same start: the longer one is the outer one */
+    return (a->end < b->end) - (a->end > b->end);
+}
+
+void cr_rf_sort(rtrace *t)
+{
+    if (t->na > 1)
+        qsort(t->a, t->na, sizeof *t->a, cmp_ract);
+    if (t->nr > 1)
+        qsort(t->rg, t->nr, sizeof *t->rg, cmp_rrange);
+}
+
+/* ---- CUDA graphs ---- */
+
+/* By process and node; a node's "created" before its "cloned". */
+static int cmp_rgnode(const void *x, const void *y)
+{
+    const rgnode *a = x, *b = y;
+    if (a->proc != b->proc)
+        return (a->proc > b->proc) - (a->proc < b->proc);
+    if (a->node != b->node)
+        return (a->node > b->node) - (a->node < b->node);
+    return (a->original > b->original) - (a->original < b->original);
+}
+
+/* The event of proc's node that is a making (want_clone false) or a
+ * cloning (true), NULL none. t->gn sorted (cmp_rgnode). */
+static const rgnode *graph_node_event(const rtrace *t, int64_t proc, long long node,
+                                      bool want_clone)
+{
+    rgnode key = {proc, 0, 0, node, 0};
+    size_t lo = 0, hi = t->ngn; /* the first event of (proc, node) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_rgnode(&t->gn[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < t->ngn && t->gn[lo].proc == proc && t->gn[lo].node == node; lo++)
+        if ((t->gn[lo].original > 0) == want_clone)
+            return &t->gn[lo];
+    return NULL;
+}
+
+/* Where activity a's node was made: the node the program made, reached
+ * through the executable graph's clone of it (and a clone of a clone:
+ * cudaGraphClone, a child graph), else the node's own making; NULL where
+ * the trace has neither (a graph made before tracing began). */
+static const rgnode *graph_node_made(const rtrace *t, const ract *a)
+{
+    long long node = a->graph_node;
+    for (int hop = 0; hop < 16; hop++) {
+        const rgnode *c = graph_node_event(t, a->proc, node, true);
+        if (!c)
+            break;
+        node = c->original;
+    }
+    const rgnode *made = graph_node_event(t, a->proc, node, false);
+    return made ? made : graph_node_event(t, a->proc, a->graph_node, false);
+}
+
+/* An activity a graph ran, owned through its node: its range and the
+ * graph launch (correlation id) it came from. */
+typedef struct {
+    int owner;
+    long long launch;
+    size_t i;
+} rreplay;
+
+static int cmp_rreplay(const void *x, const void *y)
+{
+    const rreplay *a = x, *b = y;
+    if (a->owner != b->owner)
+        return (a->owner > b->owner) - (a->owner < b->owner);
+    return (a->launch > b->launch) - (a->launch < b->launch);
+}
+
+/* One call per launch: each range's activities of its second and later
+ * launches go to a copy of it per launch, appended to t->rg. rp sorted
+ * (cmp_rreplay). */
+static cr_status split_replays(rtrace *t, int *owner, const rreplay *rp, size_t n, cr_diag *d)
+{
+    int cur = -1; /* the range that takes rp[k]'s launch */
+    for (size_t k = 0; k < n; k++) {
+        if (k == 0 || rp[k].owner != rp[k - 1].owner) {
+            cur = rp[k].owner; /* a range keeps its first launch */
+        } else if (rp[k].launch != rp[k - 1].launch) {
+            if (cr_grow((void **)&t->rg, &t->cr, t->nr + 1, sizeof *t->rg))
+                return cr_diag_set(d, CR_ENOMEM, "out of memory");
+            rrange *copy = &t->rg[t->nr];
+            *copy = t->rg[rp[k].owner];
+            if (!(copy->name = strdup(copy->name)))
+                return cr_diag_set(d, CR_ENOMEM, "out of memory");
+            cur = (int)t->nr++;
+        }
+        owner[rp[k].i] = cur;
+    }
+    return CR_OK;
+}
+
+cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, size_t *n_graph, cr_diag *d)
+{
+    *n_graph = 0;
+    if (t->ngn == 0)
+        return CR_OK;
+    qsort(t->gn, t->ngn, sizeof *t->gn, cmp_rgnode);
+    rwhen *w = malloc((t->na ? t->na : 1) * sizeof *w);
+    int *made_in = malloc((t->na ? t->na : 1) * sizeof *made_in);
+    rreplay *rp = malloc((t->na ? t->na : 1) * sizeof *rp);
+    cr_status st = CR_OK;
+    if (!w || !made_in || !rp) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < t->na; i++) {
+        made_in[i] = -1;
+        const rgnode *m =
+            t->a[i].nccl == -1 && t->a[i].graph_node > 0 ? graph_node_made(t, &t->a[i]) : NULL;
+        if (m)
+            w[n++] = (rwhen){m->proc, m->tid, m->ts, i};
+    }
+    qsort(w, n, sizeof *w, cmp_rwhen);
+    if ((st = own_sweep(t, w, n, made_in, d)) != CR_OK)
+        goto out;
+    /* a node made outside every range keeps what the other rules gave:
+     * the range open at its launch or its start */
+    size_t nrp = 0;
+    for (size_t i = 0; i < t->na; i++)
+        if (made_in[i] >= 0) {
+            by_call[i] = true;
+            rp[nrp++] = (rreplay){made_in[i], t->a[i].corr, i};
+        }
+    qsort(rp, nrp, sizeof *rp, cmp_rreplay);
+    if ((st = split_replays(t, made_in, rp, nrp, d)) != CR_OK)
+        goto out;
+    for (size_t k = 0; k < nrp; k++)
+        owner[rp[k].i] = made_in[rp[k].i];
+    *n_graph = nrp;
+out:
+    free(w);
+    free(made_in);
+    free(rp);
+    return st;
 }

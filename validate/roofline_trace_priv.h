@@ -27,9 +27,11 @@ typedef struct {
     char *name; /* kernels: the demangled name; copies: "memcpy h2d" */
     double bytes;
     cr_copy_kind kind;
-    bool pinned;    /* a copy's host side is pinned */
-    int nccl;       /* an NCCL kernel: its collective (index in nccl_colls), else -1 */
-    long long corr; /* CUPTI's correlation id: the CUDA call that made it; -1 none */
+    bool pinned;          /* a copy's host side is pinned */
+    int nccl;             /* an NCCL kernel: its collective (index in nccl_colls), else -1 */
+    long long corr;       /* CUPTI's correlation id: the CUDA call that made it (a graph's
+                             activities: the graph's launch); -1 none */
+    long long graph_node; /* its node in the executable CUDA graph that ran it, 0 none */
 } ract;
 
 enum { RG_USER, RG_ATEN, RG_ATEN_UNREAD, RG_CR, RG_CROP };
@@ -75,6 +77,15 @@ typedef struct {
     long long corr;
 } rapi;
 
+/* A CUDA graph node's making (a "cuda_graph_node" event): "created" by
+ * the thread tid at ts (original 0), or "cloned" from original (the
+ * executable graph's copy of the node the program made). */
+typedef struct {
+    int64_t proc, tid;
+    double ts;
+    long long node, original;
+} rgnode;
+
 /* A stretch of one process's time. */
 typedef struct {
     int64_t proc;
@@ -94,7 +105,13 @@ typedef struct {
     size_t ncrw;
     rapi *api; /* the CUDA calls recorded (COMMROOF_TRACE_RECORD=api) */
     size_t napi, capi;
+    rgnode *gn; /* CUDA graph nodes made and cloned (COMMROOF_TRACE_RECORD=graph) */
+    size_t ngn, cgn;
 } rtrace;
+
+/* Sorts t's activities by process and start, its ranges by process and
+ * start, the outer first: the order the rules below take. */
+void cr_rf_sort(rtrace *t);
 
 /* Gives each activity (but NCCL's kernels) to the innermost range of its
  * process open at its start: owner[i] the range's index, -1 none. t->a and
@@ -108,6 +125,16 @@ cr_status cr_rf_assign_by_start(rtrace *t, int *owner, cr_diag *d);
  * says which were, *linked counts them (0 where t has none). Sorts t->api.
  * Errors: CR_ENOMEM. */
 cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, bool *by_call, size_t *linked, cr_diag *d);
+
+/* Where t has CUDA graph nodes: each activity a graph ran (but NCCL's
+ * kernels) whose node was made inside a range to the innermost range open
+ * on the thread that made it (the node the program made, through the
+ * executable graph's clone of it), in owner; by_call[i] set for those,
+ * *n_graph counts them. Then each range that so owns the activities of
+ * several launches of a graph is one call per launch: a copy of the range
+ * (appended to t->rg, which is left unsorted) for each launch after its
+ * first. Sorts t->gn. Errors: CR_ENOMEM. */
+cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, size_t *n_graph, cr_diag *d);
 
 /* Fills t->crw with the windows of t's cr: ranges that validate reads
  * (t->rg sorted). Errors: CR_ENOMEM. */

@@ -120,10 +120,8 @@ int main(int argc, char **argv)
     // eager, timed by events (ranges of their own, so outside the graph's rows
     // only by their launch: they are the same operators, the rows count them)
     float copy_us = events_median_us(
-        [&] {
-            CHECK(cudaMemcpyAsync(m.dst, m.src, COPY_BYTES, cudaMemcpyDeviceToDevice, st));
-        },
-        st, reps);
+        [&] { CHECK(cudaMemcpyAsync(m.dst, m.src, COPY_BYTES, cudaMemcpyDeviceToDevice, st)); }, st,
+        reps);
     float triad_us = events_median_us(
         [&] {
             triad<<<132 * 8, 256, 0, st>>>(m.a, m.b, m.c, 3.0f, TRIAD_N);

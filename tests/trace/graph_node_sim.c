@@ -51,9 +51,8 @@ static CUptiResult sim_graph_id(CUgraph graph, uint32_t *id)
 
 static void node_event(CUpti_CallbackId cbid, uintptr_t graph, uintptr_t node, uintptr_t original)
 {
-    CUpti_GraphData gd = {.graph = (CUgraph)graph,
-                          .node = (CUgraphNode)node,
-                          .originalNode = (CUgraphNode)original};
+    CUpti_GraphData gd = {
+        .graph = (CUgraph)graph, .node = (CUgraphNode)node, .originalNode = (CUgraphNode)original};
     CUpti_ResourceData rd = {.resourceDescriptor = &gd};
     graph_callback(NULL, CUPTI_CB_DOMAIN_RESOURCE, cbid, &rd);
 }
@@ -137,8 +136,8 @@ int main(int argc, char **argv)
         fclose(f);
     text[n] = '\0';
     char want[256];
-    snprintf(want, sizeof want,
-             "\"cat\":\"cuda_graph_node\",\"pid\":%" PRId64 ",\"tid\":%u,", host_pid_of(-1), tid);
+    snprintf(want, sizeof want, "\"cat\":\"cuda_graph_node\",\"pid\":%" PRId64 ",\"tid\":%u,",
+             host_pid_of(-1), tid);
     EXPECT(strstr(text, want));
     snprintf(want, sizeof want,
              ",\"name\":\"created\",\"args\":{\"thread\":%u,\"node\":17,\"graph\":3}},\n", tid);

@@ -1254,6 +1254,44 @@ static void test_by_launch(void **state)
     cr_topo_free(t);
 }
 
+/* A CUDA graph captured under the operators' ranges and launched three
+ * times inside a user range (tests/fixtures/roofline/graph_replayed.json):
+ * each replayed kernel goes to the range open on the thread that made its
+ * node, reached through the executable graph's clone, one call per launch
+ * (the mm's 200, 210, 220 us; the add's 4 us); a node made where its
+ * thread had no range open keeps the rule by start (the user range: no
+ * operator). The same events without the node events gave no operator a
+ * kernel. */
+static void test_by_graph_node(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/graph_replayed.json");
+    const cr_rf_row *w = find(&r, "aten::mm");
+    assert_int_equal(w->calls, 3);
+    assert_close(w->median_s, 210e-6, 1e-12, 0);
+    assert_close(w->total_s, 630e-6, 1e-12, 0);
+    w = find(&r, "aten::add");
+    assert_int_equal(w->calls, 3);
+    assert_close(w->median_s, 4e-6, 1e-12, 0);
+    assert_int_equal(r.graph_activities, 6);
+    assert_int_equal(r.by_start, 0);
+    assert_int_equal(r.unlinked, 0);
+    size_t fills = 0;
+    for (size_t i = 0; i < r.n; i++)
+        fills += strstr(r.rows[i].op, "fill_kernel") ? (size_t)r.rows[i].calls : 0;
+    assert_int_equal(fills, 3);
+    cr_roofline_release(&r);
+    r = read_one(t, "tests/fixtures/roofline/graph_replayed_no_nodes.json");
+    for (size_t i = 0; i < r.n; i++)
+        assert_null(strstr(r.rows[i].op, "aten::"));
+    assert_int_equal(r.graph_activities, 0);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fuzz_replay(void **state)
 {
     (void)state;
@@ -1342,6 +1380,7 @@ int main(void)
         cmocka_unit_test(test_cr_op_iters),
         cmocka_unit_test(test_by_start),
         cmocka_unit_test(test_by_launch),
+        cmocka_unit_test(test_by_graph_node),
         cmocka_unit_test(test_verdict_device_baseline),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -1103,7 +1103,8 @@ static void test_unnamed_events(void **state)
 }
 
 /* A CUDA call ("cat":"cuda_api") and the correlation ids that tie
- * activities to calls: read as written, -1 where absent */
+ * activities to calls: read as written, -1 where absent; a graph's
+ * activity's node (args.graph_node), 0 where absent */
 static void test_cuda_calls(void **state)
 {
     (void)state;
@@ -1114,11 +1115,16 @@ static void test_cuda_calls(void **state)
         "{\"ph\":\"X\",\"ts\":2,\"dur\":1,\"cat\":\"kernel\",\"name\":\"k\","
         "\"args\":{\"device\":0,\"correlation\":42}},"
         "{\"ph\":\"X\",\"ts\":3,\"dur\":1,\"cat\":\"memset\",\"name\":\"memset\","
-        "\"args\":{\"device\":0,\"bytes\":4}}]}";
+        "\"args\":{\"device\":0,\"bytes\":4}},"
+        "{\"ph\":\"X\",\"ts\":4,\"dur\":1,\"cat\":\"kernel\",\"name\":\"g\","
+        "\"args\":{\"device\":0,\"correlation\":43,\"graph\":2,\"graph_node\":9000000000}}]}";
     static const struct {
         cr_trace_cat cat;
-        long long corr;
-    } want[] = {{CR_TRACE_API, 42}, {CR_TRACE_KERNEL, 42}, {CR_TRACE_MEMSET, -1}};
+        long long corr, node;
+    } want[] = {{CR_TRACE_API, 42, 0},
+                {CR_TRACE_KERNEL, 42, 0},
+                {CR_TRACE_MEMSET, -1, 0},
+                {CR_TRACE_KERNEL, 43, 9000000000LL}};
     for (int fast = 0; fast < 2; fast++) {
         cr_trace_reader *r = NULL;
         cr_diag d = {{0}};
@@ -1130,6 +1136,7 @@ static void test_cuda_calls(void **state)
             assert_non_null(e);
             assert_int_equal(e->cat, want[i].cat);
             assert_int_equal(e->correlation, want[i].corr);
+            assert_int_equal(e->graph_node, want[i].node);
         }
         cr_trace_reader_free(r);
     }

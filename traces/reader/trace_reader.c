@@ -466,6 +466,11 @@ static cr_status read_args(cr_trace_reader *r, unsigned long line, cr_trace_even
         TRY(get_int(r, line, a, "correlation", -1, 0x7fffffffffffffffLL, &v));
         e->correlation = v;
     }
+    if (e->cat == CR_TRACE_KERNEL || e->cat == CR_TRACE_MEMCPY || e->cat == CR_TRACE_MEMSET) {
+        v = 0;
+        TRY(get_int(r, line, a, "graph_node", 0, 0x7fffffffffffffffLL, &v));
+        e->graph_node = v;
+    }
     if (e->cat == CR_TRACE_KERNEL) {
         TRY(get_dim3(r, line, a, "grid", e->grid));
         TRY(get_dim3(r, line, a, "block", e->block));

@@ -95,6 +95,9 @@ typedef struct {
     unsigned registers;         /* per thread */
     long long correlation;      /* args.correlation of a kernel, copy, memset or CUDA call: CUPTI's
                                    id tying an activity to the call that made it; -1 absent */
+    long long graph_node;       /* args.graph_node of a kernel, copy or memset a CUDA graph ran:
+                                   its node in the executable graph ("cuda_graph_node" events
+                                   say who made it); 0 absent */
     double smem_static_bytes, smem_dynamic_bytes; /* per block */
     /* memcpy / memset */
     cr_copy_kind copy_kind;

@@ -24,9 +24,9 @@
 #include "tracer.h"
 
 static pthread_mutex_t graph_mu = PTHREAD_MUTEX_INITIALIZER;
-static sb_t graph_queue;        /* events not yet in the file; under graph_mu */
-static uint64_t graph_queued;   /* events in graph_queue */
-static uint64_t graph_lost;     /* events lost to memory; under graph_mu */
+static sb_t graph_queue;      /* events not yet in the file; under graph_mu */
+static uint64_t graph_queued; /* events in graph_queue */
+static uint64_t graph_lost;   /* events lost to memory; under graph_mu */
 static CUpti_SubscriberHandle graph_sub;
 
 static void CUPTIAPI graph_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,

@@ -976,6 +976,11 @@ int cli_cmd_calibrate(int argc, char **argv)
     /* section 1: measuring this GPU; section 2: fitting nccl-tests logs */
     enum { O_HELP = 1 };
     const cli_opt opts[] = {
+        /* listed in both sections: each mode reads it (this row parses) */
+        {"--topo", NULL, "BASE",
+         "the topology written with the measured ceilings\n"
+         "(default hgx-h200-8; give the one of this machine)",
+         .str = &topo_name, .section = 1},
         {"--from-traces", NULL, NULL,
          "use traces of an earlier kernels/ sweep (files or\n"
          "folders; .json or .json.gz; every rank's trace of a\n"
@@ -989,8 +994,7 @@ int cli_cmd_calibrate(int argc, char **argv)
          "print the measured figures as JSON (the XML still goes\n"
          "to -o when given)",
          .flag = &json, .section = 1},
-        {"--topo", NULL, "BASE", "the machine's topology (required)", .str = &topo_name,
-         .section = 2},
+        {"--topo", NULL, "BASE", "the machine's topology (required)", .section = 2},
         {"--coll", NULL, "NAME",
          "collective of logs that lack their \"Collective test\n"
          "starting\" line (all_reduce or allreduce alike)",

@@ -151,7 +151,8 @@ char *cr_op_order_format(const cr_op_params *p, char *buf, size_t size);
 
 /* Parses text as parameter `name` of op and stores it. Counts accept
  * integers with an optional binary k/M/G suffix ("128k" = 131072); bytes
- * take a unit ("64MiB"); dtypes, kinds and booleans their names.
+ * a unit ("64MiB") or an nccl-tests size, K/M/G/T in either case powers of
+ * 1024 ("128M", "64m"), as coll's -b; dtypes, kinds and booleans their names.
  * "order" takes a comma list of tp,cp,ep,dp,pp.
  * Errors: CR_ENOTFOUND (op has no such parameter; d lists those it has),
  * CR_EPARSE or CR_ERANGE (bad value; d says what would be right). */

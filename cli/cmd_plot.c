@@ -486,6 +486,15 @@ int cli_cmd_plot(int argc, char **argv)
                                      o.ranks ? "--ranks " : "--topo ", o.ranks ? o.ranks : t->name);
                 goto out;
             }
+            /* sizes that hold no element a rank: a command-line problem,
+             * named as given (-b 0 -e 0 read "sizes 1 to 1 B", exit 1,
+             * where -b 0 -e 8 was a usage error) */
+            if (o.max_given &&
+                cr_plot_sweep_sizes_check(so.coll, so.dtype, ranks ? ranks->n : t->n_gpus,
+                                          o.min_bytes, o.max_bytes, o.factor, &d) != CR_OK) {
+                rc = cli_usage_error("plot", "%s", d.msg);
+                goto out;
+            }
             so.min_bytes = o.min_bytes > 0 ? o.min_bytes : 1;
             so.max_bytes = o.max_bytes > 0 ? o.max_bytes : 1;
             so.factor = o.factor;

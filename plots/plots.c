@@ -648,6 +648,34 @@ fail:
     return st;
 }
 
+/* The size after sz in a sweep by factor: rounded down to whole bytes and
+ * at least one byte more (coll's cli_next_size) */
+static double sweep_next(double sz, double factor)
+{
+    return fmax(floor(sz * factor), sz + 1);
+}
+
+cr_status cr_plot_sweep_sizes_check(cr_coll coll, cr_dtype dtype, int nranks, double min_bytes,
+                                    double max_bytes, double factor, cr_diag *d)
+{
+    double esize = cr_dtype_bytes(dtype);
+    int steps = 0;
+    for (double sz = min_bytes; sz <= max_bytes * (1 + 1e-12) && steps < 4096;
+         sz = sweep_next(sz, factor), steps++)
+        if (cr_coll_nccl_bytes(coll, sz, esize, nranks) > 0)
+            return CR_OK;
+    /* the least size that moves anything: an element, or where nccl-tests
+     * splits the buffer over the ranks a part of 16 B (or one element, if
+     * larger) a rank */
+    double part = esize < 16 ? floor(16 / esize) * esize : esize;
+    double least = cr_coll_nccl_bytes(coll, esize, esize, nranks) > 0 ? esize : part * nranks;
+    return cr_diag_set(d, CR_EINVAL,
+                       "sweep sizes %.0f to %.0f B are too small for %s of %s over %d rank%s: "
+                       "nccl-tests sizes them to 0 below %.0f B; start at -b %.0f or above",
+                       min_bytes, max_bytes, cr_coll_name(coll), cr_dtype_name(dtype), nranks,
+                       nranks == 1 ? "" : "s", least, least);
+}
+
 cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep_meas_set *meas,
                         int nmeas, cr_chart **out, cr_diag *d)
 {
@@ -711,7 +739,7 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
                     max_bytes = meas[k].pts[j].bytes * o->factor * (1 - 1e-9);
     }
     for (double sz = o->min_bytes; sz <= max_bytes * (1 + 1e-12) && steps < 4096;
-         sz = fmax(floor(sz * o->factor), sz + 1), steps++) {
+         sz = sweep_next(sz, o->factor), steps++) {
         double b = cr_coll_nccl_bytes(o->coll, sz, esize, nr);
         if (!(b > 0))
             continue;
@@ -739,17 +767,11 @@ cr_status cr_plot_sweep(const cr_topo *t, const cr_sweep_opts *o, const cr_sweep
         }
     }
     if (points == 0) {
-        /* the least size that moves anything: an element, or where
-         * nccl-tests splits the buffer over the ranks a part of 16 B (or
-         * one element, if larger) a rank */
-        double part = esize < 16 ? floor(16 / esize) * esize : esize;
-        double least = cr_coll_nccl_bytes(o->coll, esize, esize, nr) > 0 ? esize : part * nr;
-        st = cr_diag_set(d, CR_EINVAL,
-                         "sweep sizes %.0f to %.0f B are too small for %s of %s over %d "
-                         "rank%s: nccl-tests sizes them to 0 below %.0f B; start at -b %.0f or "
-                         "above",
-                         o->min_bytes, o->max_bytes, cr_coll_name(o->coll), cr_dtype_name(o->dtype),
-                         nr, nr == 1 ? "" : "s", least, least);
+        st =
+            cr_plot_sweep_sizes_check(o->coll, o->dtype, nr, o->min_bytes, max_bytes, o->factor, d);
+        if (st == CR_OK) /* sizes that move bytes, none of which gave a point */
+            st = cr_diag_set(d, CR_EINVAL, "sweep of %s: no size gave a point",
+                             cr_coll_name(o->coll));
         goto fail;
     }
     for (int i = 0; i < nmeas; i++) {

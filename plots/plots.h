@@ -170,6 +170,14 @@ typedef struct {
                                   (a 16 GiB nccl-tests row had no model beside it) */
 } cr_sweep_opts;
 
+/* Whether a sweep of coll over nranks GPUs from min_bytes (0 allowed) to
+ * max_bytes by factor holds a size that moves a byte as nccl-tests sizes
+ * it (whole elements; where the buffer is split over the ranks, a part of
+ * 16 B a rank). Errors: CR_EINVAL naming the sizes as given and the least
+ * that moves anything (plot sweep's usage error; cr_plot_sweep's own). */
+cr_status cr_plot_sweep_sizes_check(cr_coll coll, cr_dtype dtype, int nranks, double min_bytes,
+                                    double max_bytes, double factor, cr_diag *d);
+
 /* Bus bandwidth against message size: the bound, NCCL's choice, every
  * transfer mechanism the topology supports, and the measured sets.
  * Errors: those of cr_coll_ctx_new / cr_coll_eval; CR_EINVAL (bad range). */

@@ -109,28 +109,13 @@ bool cli_progress_enabled(void)
 
 int cli_parse_size(const char *s, double *out)
 {
-    /* a decimal number, never signed: "-0" printed a size of -0, and strtod
-     * alone takes hexadecimal, "inf" and "nan" (audit of 2026-12-04) */
-    if (!cr_plain_number(s) || s[0] == '-')
-        return -1;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end != s && errno == 0 && isfinite(v) && v >= 0) {
-        static const char suffixes[] = "kmgt";
-        const char *p = *end ? strchr(suffixes, end[0] | 0x20) : NULL;
-        double mul = 0;
-        if (*end == '\0')
-            mul = 1;
-        else if (p && end[1] == '\0')
-            mul = pow(1024.0, (double)(p - suffixes + 1));
-        /* the range after the suffix: 1e308T is infinite (issue 13 item 10) */
-        if (mul > 0 && v * mul <= CR_COLL_MAX_BYTES) {
-            *out = floor(v * mul);
-            return 0;
-        }
-        if (mul > 0)
+    double v;
+    /* the range after the suffix: 1e308T is infinite (issue 13 item 10) */
+    if (cr_units_nccl_size(s, &v)) {
+        if (!(v <= CR_COLL_MAX_BYTES))
             return -1;
+        *out = floor(v);
+        return 0;
     }
     cr_diag d = {{0}};
     if (cr_units_parse(s, CR_UNIT_BYTES, &v, &d) == CR_OK && v >= 0 && v <= CR_COLL_MAX_BYTES) {

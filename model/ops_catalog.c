@@ -478,25 +478,6 @@ bad:
                        name, text, decimal ? ", 70G = 7e10" : "");
 }
 
-/* An nccl-tests size: a decimal number with an optional K, M, G or T
- * suffix in either case, powers of 1024 (the suffixes coll's -b takes);
- * the caller checks the range and that the bytes are whole. */
-static cr_status parse_nccl_size(const char *name, const char *text, double *out, cr_diag *d)
-{
-    errno = 0;
-    char *end = NULL;
-    double x = cr_strtod_c(text, &end);
-    static const char suffixes[] = "kmgt";
-    const char *p = *end ? strchr(suffixes, *end | 0x20) : NULL;
-    if (!cr_plain_number(text) || end == text || errno == ERANGE || !isfinite(x) ||
-        (*end && (!p || end[1] != '\0')))
-        return cr_diag_set(d, CR_EPARSE,
-                           "%s = \"%s\" is not a size (e.g. 4096, 128M = 128 MiB, 64MiB)", name,
-                           text);
-    *out = p ? x * pow(1024.0, (double)(p - suffixes + 1)) : x;
-    return CR_OK;
-}
-
 static int enum_index(const char *const *names, const char *text)
 {
     for (int i = 0; names[i]; i++)
@@ -624,26 +605,16 @@ cr_status cr_op_param_set(const cr_op_def *op, cr_op_params *p, const char *name
         break;
     }
     case PK_BYTES: {
-        /* a bare byte count or an nccl-tests size (-b 8, 128M, 64m, 1G: K,
-         * M, G, T in either case, powers of 1024, as coll's -b takes them
-         * (cli_parse_size) and nccl-tests' parsesize takes k, m, g: "64m"
-         * was refused here as a unit where coll -b 64m read 64 MiB), else a
-         * quantity with its unit (64MiB, 25MB) */
-        size_t len = strlen(text);
-        char last = len ? text[len - 1] : '\0';
-        bool nccl_size =
-            len && isdigit((unsigned char)text[0]) &&
-            (isdigit((unsigned char)last) || (last && strchr("kKmMgGtT", last) && len > 1 &&
-                                              isdigit((unsigned char)text[len - 2])));
-        if (nccl_size)
-            st = parse_nccl_size(name, text, &x, &sub);
-        else
-            st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub);
-        if (st != CR_OK && nccl_size)
-            st = cr_diag_set(d, st, "%s", sub.msg);
-        else if (st != CR_OK)
+        /* an nccl-tests size (-b 8, 128M, 64m: cr_units_nccl_size, as coll's
+         * -b reads it; "64m" was refused here as a unit where coll -b 64m
+         * read 64 MiB), else a quantity with its unit (64MiB, 25MB) */
+        if (cr_units_nccl_size(text, &x))
+            st = CR_OK;
+        else if ((st = cr_units_parse(text, CR_UNIT_BYTES, &x, &sub)) != CR_OK)
             st = cr_diag_set(d, st, "%s = \"%s\": %s", name, text, sub.msg);
-        else if (!(x > 0) || x > BYTES_MAX)
+        if (st != CR_OK)
+            break;
+        if (!(x > 0) || x > BYTES_MAX)
             st = cr_diag_set(d, CR_ERANGE, "%s = \"%s\" must be more than 0 and at most 1PB", name,
                              text);
         /* as a bare count: a byte size with a unit comes out whole too

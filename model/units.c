@@ -99,6 +99,25 @@ bool cr_plain_number(const char *text)
     return !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X'));
 }
 
+bool cr_units_nccl_size(const char *text, double *bytes)
+{
+    /* never signed: "-0" read as a size of -0, and strtod alone takes
+     * hexadecimal, "inf" and "nan" (audit of 2026-12-04) */
+    if (!text || !cr_plain_number(text) || text[0] == '-')
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = cr_strtod_c(text, &end);
+    if (end == text || errno == ERANGE || !isfinite(v))
+        return false;
+    static const char suffixes[] = "kmgt";
+    const char *p = *end ? strchr(suffixes, *end | 0x20) : NULL;
+    if (*end && !(p && end[1] == '\0'))
+        return false;
+    *bytes = p ? v * pow(1024.0, (double)(p - suffixes + 1)) : v;
+    return true;
+}
+
 cr_status cr_units_parse(const char *text, cr_unit_kind kind, double *out, cr_diag *d)
 {
     if (!text || !*text)

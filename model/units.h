@@ -43,6 +43,13 @@ cr_status cr_units_parse(const char *text, cr_unit_kind kind, double *out, cr_di
  * number checks it before strtod. */
 bool cr_plain_number(const char *text);
 
+/* A size as nccl-tests writes one (its -b 8, 128M, 64m): an unsigned
+ * decimal number with an optional K, M, G or T in either case, powers of
+ * 1024, into *bytes (not rounded, not range-checked). False where text is
+ * not of that form: a quantity with a unit (64MiB, 25MB) is
+ * cr_units_parse's. The one reader of such sizes: coll's -b, op's bytes. */
+bool cr_units_nccl_size(const char *text, double *bytes);
+
 /* Writes value (SI base units) with the largest SI prefix that keeps the
  * mantissa at or above 1, four significant digits: "450GB/s", "1.2us".
  * Bytes that are an exact multiple of a power of 1024 print in IEC ("1GiB").

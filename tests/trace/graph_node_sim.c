@@ -83,11 +83,11 @@ int main(int argc, char **argv)
     CUpti_GraphData gd = {.node = (CUgraphNode)(uintptr_t)19};
     CUpti_ResourceData rd = {.resourceDescriptor = &gd};
     graph_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &rd);
-    EXPECT(graph_queued == 2);
+    EXPECT(gq.queued == 2);
     pthread_mutex_lock(&g.mu);
     graph_drain();
     pthread_mutex_unlock(&g.mu);
-    EXPECT(graph_queued == 0 && g.records == 2);
+    EXPECT(gq.queued == 0 && g.records == 2);
 
     /* 4 */
     sb_t s = {0};

@@ -23,11 +23,14 @@
  */
 #include "tracer.h"
 
-static pthread_mutex_t graph_mu = PTHREAD_MUTEX_INITIALIZER;
-static sb_t graph_queue;      /* events not yet in the file; under graph_mu */
-static uint64_t graph_queued; /* events in graph_queue */
-static uint64_t graph_lost;   /* events lost to memory; under graph_mu */
-static CUpti_SubscriberHandle graph_sub;
+/* The node events not yet in the file (one tracer per process, as g). */
+static struct {
+    pthread_mutex_t mu; /* the fields below; never held while calling CUDA or CUPTI */
+    sb_t queue;         /* the events, as they go into the file */
+    uint64_t queued;    /* events in queue */
+    uint64_t lost;      /* events lost to memory */
+    CUpti_SubscriberHandle sub;
+} gq = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static void CUPTIAPI graph_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                     const void *data)
@@ -69,55 +72,55 @@ static void CUPTIAPI graph_callback(void *user, CUpti_CallbackDomain domain, CUp
                   ",\"name\":\"created\",\"args\":{\"thread\":%u,\"node\":%" PRIu64
                   ",\"graph\":%u}},\n",
                   tid, node, graph);
-    pthread_mutex_lock(&graph_mu);
+    pthread_mutex_lock(&gq.mu);
     if (!s.oom)
-        sb_put(&graph_queue, s.p, s.len);
-    if (s.oom || graph_queue.oom)
-        graph_lost++; /* sb_put adds all of it or nothing */
+        sb_put(&gq.queue, s.p, s.len);
+    if (s.oom || gq.queue.oom)
+        gq.lost++; /* sb_put adds all of it or nothing */
     else
-        graph_queued++;
-    graph_queue.oom = false;
-    pthread_mutex_unlock(&graph_mu);
+        gq.queued++;
+    gq.queue.oom = false;
+    pthread_mutex_unlock(&gq.mu);
     free(s.p);
 }
 
 bool graph_setup(void)
 {
-    if (!cupti_ok(cuptiSubscribe(&graph_sub, graph_callback, NULL),
+    if (!cupti_ok(cuptiSubscribe(&gq.sub, graph_callback, NULL),
                   "cuptiSubscribe (so CUDA graph nodes are not recorded: a replayed graph's "
                   "kernels go to the range open when they ran, not to the one that captured "
                   "them)"))
         return false;
-    bool on = cupti_ok(cuptiEnableCallback(1, graph_sub, CUPTI_CB_DOMAIN_RESOURCE,
+    bool on = cupti_ok(cuptiEnableCallback(1, gq.sub, CUPTI_CB_DOMAIN_RESOURCE,
                                            CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
                        "cuptiEnableCallback(GRAPHNODE_CREATED)");
-    on = on && cupti_ok(cuptiEnableCallback(1, graph_sub, CUPTI_CB_DOMAIN_RESOURCE,
+    on = on && cupti_ok(cuptiEnableCallback(1, gq.sub, CUPTI_CB_DOMAIN_RESOURCE,
                                             CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED),
                         "cuptiEnableCallback(GRAPHNODE_CLONED)");
     if (!on)
-        cuptiUnsubscribe(graph_sub);
+        cuptiUnsubscribe(gq.sub);
     return on;
 }
 
 /* Moves the queued events into the file; g.mu held. */
 void graph_drain(void)
 {
-    pthread_mutex_lock(&graph_mu);
-    if (graph_queue.len && !g.closed) {
-        g.records += graph_queued;
-        written_or_dropped(write_all(graph_queue.p, graph_queue.len), graph_queued);
+    pthread_mutex_lock(&gq.mu);
+    if (gq.queue.len && !g.closed) {
+        g.records += gq.queued;
+        written_or_dropped(write_all(gq.queue.p, gq.queue.len), gq.queued);
     }
-    g.dropped += graph_lost;
-    graph_lost = 0;
-    graph_queue.len = 0;
-    graph_queued = 0;
-    pthread_mutex_unlock(&graph_mu);
+    g.dropped += gq.lost;
+    gq.lost = 0;
+    gq.queue.len = 0;
+    gq.queued = 0;
+    pthread_mutex_unlock(&gq.mu);
 }
 
 void graph_fork_child(void)
 {
     static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-    graph_mu = fresh;
-    graph_queue.len = 0;
-    graph_queued = 0;
+    gq.mu = fresh;
+    gq.queue.len = 0;
+    gq.queued = 0;
 }

@@ -310,7 +310,8 @@ cases = {
     ("elementwise", "flops_per"): ["1e-400", "1e-310", "0x1p3", ".5", "inf"],
     ("memcpy", "bytes"): ["64MiB", "64Foo", "1.2.3GB", "0MiB", "0.5KiB", "1.5B", "64GB/s", "1T",
                           "1PB", "2PB", "64mib", "1e3MB", "64kB", "64b", "64Kib", "1.5G", "128M",
-                          "1e3", 1.5],
+                          "1e3", 1.5, "64m", "1t", "0.5k", "0.1k", "+64M", "1000T", "900T",
+                          "1e400k", "64P"],
     ("gemm", "dtype"): ["BF16", "Bfloat16", "HALF", "fp8_e4m3", "torch.bfloat16"],
     ("memcpy", "kind"): ["H2D", "p2p"],
     ("coll", "order"): ["TP,cp", "tp,", "tp,,cp", ",tp", "Dp,Tp", "tp,cp,ep,dp,pp,tp"],
@@ -353,7 +354,7 @@ for label, (op, key, v, py) in cased.items():
 print(len(cased), "values")
 EOF2
 )
-    [ "$got" = "57 values" ] || fail "commroof_nvtx.py and commroof read values differently: $got"
+    [ "$got" = "66 values" ] || fail "commroof_nvtx.py and commroof read values differently: $got"
 fi
 
 # The C header checks the names it builds as cheaply as it can (keys,

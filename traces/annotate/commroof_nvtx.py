@@ -240,21 +240,24 @@ def _number(text):
     return x if math.isfinite(x) else None
 
 
+# an nccl-tests size, as cr_units_nccl_size reads one (model/units.c): an
+# unsigned decimal number, then K, M, G or T in either case, powers of 1024
+_NCCL_SIZE_RE = re.compile(r"(\+?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)([kKmMgGtT]?)\Z")
+
+
 def _bytes(key, v):
-    """bytes= or bucket=, as cr_op_param_set reads a size: a bare count (an
-    nccl-tests size, 128M = 2^27, as a count reads it), else a number and
-    one of _BYTE_UNITS; whole bytes from 1 to 1e15 either way."""
+    """bytes= or bucket=, as cr_op_param_set reads a size: an nccl-tests
+    size (128M = 2^27, 64m), else a number and one of _BYTE_UNITS; whole
+    bytes from 1 to 1e15 either way."""
     what = ("a whole number of bytes from 1 to 1e15, bare or with a unit (B, KiB ... EiB, "
             "kB ... EB), e.g. 1048576, \"128M\" = 2^27 or \"64MiB\"")
     t = _plain(v)
     if t is None:
         return _bad(key, v, what)
-    # as ops_catalog.c tells them apart: a digit first, and last a digit
-    # or k, K, M, G after one
-    if t[:1].isdigit() and (t[-1:].isdigit() or (t[-1:] in ("k", "K", "M", "G") and
-                                                 t[-2:-1].isdigit())):
-        _count(key, t, 1, _COUNT_MAX, what)
-        x = None
+    m = _NCCL_SIZE_RE.match(t)
+    x = _number(m.group(1)) if m else None
+    if x is not None:
+        x *= 1024.0 ** ("kmgt".index(m.group(4).lower()) + 1) if m.group(4) else 1
     else:
         m = _NUM_HEAD_RE.match(t)
         x = _number(m.group(0)) if m else None
@@ -267,8 +270,8 @@ def _bytes(key, v):
         if x is None or scale is None:
             return _bad(key, v, what)
         x *= scale
-        if not (0 < x <= _BYTES_MAX and x == math.floor(x)):
-            return _bad(key, v, what)
+    if not (0 < x <= _BYTES_MAX and x == math.floor(x)):
+        return _bad(key, v, what)
     return t
 
 

@@ -161,10 +161,13 @@ static double payload_num(const cr_trace_event *ev, const char *field)
 static cr_status collect(rtrace *t, const cr_trace_event *ev, const char *path, cr_diag *d)
 {
     if (ev->ph == 'i' && !strcmp(ev->cat_str, "cuda_graph_node")) {
+        /* a clone whose original CUPTI could not name says nothing */
+        bool cloned = !strcmp(ev->name, "cloned");
         long long node = (long long)json_integer_value(json_object_get(ev->args, "node"));
         long long orig = (long long)json_integer_value(json_object_get(ev->args, "original"));
-        if (node <= 0 || orig < 0)
+        if (node <= 0 || (cloned ? orig <= 0 : strcmp(ev->name, "created") != 0))
             return CR_OK;
+        orig = cloned ? orig : 0;
         if (cr_grow((void **)&t->gn, &t->cgn, t->ngn + 1, sizeof *t->gn))
             return cr_diag_set(d, CR_ENOMEM, "%s: out of memory", path);
         t->gn[t->ngn++] = (rgnode){proc_of(ev->pid), ev->tid, ev->ts_s, node, orig};

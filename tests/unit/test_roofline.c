@@ -1260,8 +1260,9 @@ static void test_by_launch(void **state)
  * node, reached through the executable graph's clone, one call per launch
  * (the mm's 200, 210, 220 us; the add's 4 us); a node made where its
  * thread had no range open keeps the rule by start (the user range: no
- * operator). The same events without the node events gave no operator a
- * kernel. */
+ * operator), and so does one whose clone names no original (written
+ * while the add's range was open: not a making). The same events without
+ * the node events gave no operator a kernel. */
 static void test_by_graph_node(void **state)
 {
     (void)state;
@@ -1279,10 +1280,13 @@ static void test_by_graph_node(void **state)
     assert_int_equal(r.graph_activities, 6);
     assert_int_equal(r.by_start, 0);
     assert_int_equal(r.unlinked, 0);
-    size_t fills = 0;
-    for (size_t i = 0; i < r.n; i++)
+    size_t fills = 0, scales = 0;
+    for (size_t i = 0; i < r.n; i++) {
         fills += strstr(r.rows[i].op, "fill_kernel") ? (size_t)r.rows[i].calls : 0;
+        scales += strstr(r.rows[i].op, "scale_kernel") ? (size_t)r.rows[i].calls : 0;
+    }
     assert_int_equal(fills, 3);
+    assert_int_equal(scales, 3);
     cr_roofline_release(&r);
     r = read_one(t, "tests/fixtures/roofline/graph_replayed_no_nodes.json");
     for (size_t i = 0; i < r.n; i++)

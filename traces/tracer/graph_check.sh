@@ -59,6 +59,6 @@ fi
 if [ -n "${OLD_SRC:-}" ]; then
   echo "== launch-bound A/B against the tracer without graph nodes"
   mkdir -p $OUT/overhead
-  OUT=$OUT/overhead REPS=3 ABL=0 TORCH_N=2000 bash traces/tracer/h200_overhead_ab.sh
+  OUT=$OUT/overhead REPS=3 ABL=0 TORCH_N=1000 bash traces/tracer/h200_overhead_ab.sh
 fi
 ls -laR $OUT | head -40

@@ -25,6 +25,7 @@
  * threads building their contexts and operators on one loaded topology.
  */
 #include "cr_test.h"
+#include "cr_test_locale.h"
 
 #include <locale.h>
 #include <pthread.h>
@@ -511,48 +512,11 @@ static void test_shared_topology(void **state)
     assert_int_equal(bad, 0);
 }
 
-/* Removes the folder comma_locale made, and forgets it. */
-static void drop_dir(char *dir)
-{
-    if (!dir[0])
-        return;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
-    dir[0] = '\0';
-}
-
-/* A decimal-comma locale: an installed one, else de_DE (ISO-8859-1, a
- * quarter second) built with localedef into dir; NULL when neither works
- * (dir then removed). */
-static const char *comma_locale(char *dir, size_t size)
-{
-    static const char *const installed[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
-                                            "ru_RU.UTF-8", "de_DE",      "nl_NL.UTF-8"};
-    for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
-        if (setlocale(LC_ALL, installed[i]) && localeconv()->decimal_point[0] == ',')
-            return installed[i];
-    snprintf(dir, size, "/tmp/cr-test-locale-XXXXXX");
-    if (!mkdtemp(dir)) {
-        dir[0] = '\0';
-        return NULL;
-    }
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1", dir);
-    if (system(cmd) == 0) {
-        setenv("LOCPATH", dir, 1);
-        if (setlocale(LC_ALL, "de_DE") && localeconv()->decimal_point[0] == ',')
-            return "de_DE";
-    }
-    drop_dir(dir);
-    return NULL;
-}
-
 static void test_locale_comma(void **state)
 {
     (void)state;
     char dir[64] = "";
-    const char *loc = comma_locale(dir, sizeof dir);
+    const char *loc = cr_test_comma_locale(dir, sizeof dir);
     if (!loc) {
         setlocale(LC_ALL, "C");
         print_message("no decimal-comma locale (nor localedef): skipped\n");
@@ -584,7 +548,7 @@ static void test_locale_comma(void **state)
     cr_units_format(1.5e9, CR_UNIT_BANDWIDTH, buf, sizeof buf);
     assert_null(strchr(buf, ','));
     setlocale(LC_ALL, "C");
-    drop_dir(dir);
+    cr_test_locale_drop(dir);
     assert_int_equal(bad, 0);
 }
 

@@ -17,8 +17,10 @@
  */
 #define _GNU_SOURCE /* nvtx_payload.h: process_vm_readv; before any system header */
 #include "cr_test.h"
+#include "cr_test_locale.h"
 
 #include <dirent.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,6 +279,37 @@ static void test_utf8_cut(void **state)
  * property; the SAN build stops at the first UBSan report). The seed
  * nccl_allreduce has an entry without a name: nvp_read_str(NULL) was
  * pointer arithmetic on a null pointer (issue 13, item 7). */
+/* A double payload is written with a '.' under a decimal-comma locale
+ * the traced program set (a C++ program's std::locale::global(
+ * std::locale("")) on a German host): it was "1,5", which the reader
+ * refuses, and the whole trace with it. NaN is null. */
+static void test_sb_double_comma_locale(void **state)
+{
+    (void)state;
+    char dir[64] = "";
+    const char *loc = cr_test_comma_locale(dir, sizeof dir);
+    if (!loc) {
+        setlocale(LC_ALL, "C");
+        print_message("no decimal-comma locale (nor localedef): skipped\n");
+        skip();
+    }
+    char c_text[32];
+    snprintf(c_text, sizeof c_text, "%.1f", 1.5);
+    assert_string_equal(c_text, "1,5"); /* the locale is in force */
+    sb_t s = {0};
+    sb_double(&s, 1.5);
+    sb_puts(&s, " ");
+    sb_double(&s, -2.25e-7);
+    sb_puts(&s, " ");
+    sb_double(&s, NAN);
+    assert_string_equal(s.p, "1.5 -2.2499999999999999e-07 null");
+    snprintf(c_text, sizeof c_text, "%.1f", 1.5);
+    assert_string_equal(c_text, "1,5"); /* and still is */
+    free(s.p);
+    setlocale(LC_ALL, "C");
+    cr_test_locale_drop(dir);
+}
+
 static void test_nvtx_payload_corpus(void **state)
 {
     (void)state;
@@ -352,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_utf8_same_as_reader),
         cmocka_unit_test(test_utf8_encode),
         cmocka_unit_test(test_utf8_cut),
+        cmocka_unit_test(test_sb_double_comma_locale),
 #ifdef HAVE_NVTX
         cmocka_unit_test(test_nvtx_payload_corpus),
         cmocka_unit_test(test_nvtx_payload_pointers),

@@ -439,14 +439,6 @@ static inline void nvp_put_i64(sb_t *s, int64_t v)
         sb_printf(s, "\"%" PRId64 "\"", v);
 }
 
-static inline void nvp_put_double(sb_t *s, double v)
-{
-    if (v == v && v < 1e308 && v > -1e308) /* JSON has no NaN or infinity */
-        sb_printf(s, "%.17g", v);
-    else
-        sb_puts(s, "null");
-}
-
 typedef struct {
     const nvp_registry *reg;
     const void *domain;
@@ -567,7 +559,7 @@ static inline bool nvp_entry_value(sb_t *s, nvp_ctx *c, const nvp_entry *e, size
         float f;
         memcpy(&f, p, sizeof f);
         nvp_key(s, c, e->name, index);
-        nvp_put_double(s, (double)f);
+        sb_double(s, (double)f);
         return true;
     }
     case NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE:
@@ -575,7 +567,7 @@ static inline bool nvp_entry_value(sb_t *s, nvp_ctx *c, const nvp_entry *e, size
         double d;
         memcpy(&d, p, sizeof d);
         nvp_key(s, c, e->name, index);
-        nvp_put_double(s, d);
+        sb_double(s, d);
         return true;
     }
     case NVTX_PAYLOAD_ENTRY_TYPE_ADDRESS:

@@ -7,6 +7,7 @@
  */
 #ifndef CR_TRACER_SB_H
 #define CR_TRACER_SB_H
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,6 +73,27 @@ __attribute__((format(printf, 2, 3))) static inline void sb_printf(sb_t *s, cons
     vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     s->len += (size_t)n;
+}
+
+/* v as a JSON number, %.17g with a '.' whatever locale the traced program
+ * set: one that called setlocale(LC_ALL, "") (C++'s std::locale::global
+ * of a named locale does) under de_DE wrote "1,5", and the reader refused
+ * the whole trace. uselocale is per thread, so the program's own locale is
+ * left as it was; where newlocale fails the number is written as before.
+ * NaN and the infinities, which JSON has not, are null. */
+static inline void sb_double(sb_t *s, double v)
+{
+    if (!(v == v && v < 1e308 && v > -1e308)) {
+        sb_puts(s, "null");
+        return;
+    }
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t prev = c != (locale_t)0 ? uselocale(c) : (locale_t)0;
+    sb_printf(s, "%.17g", v);
+    if (c != (locale_t)0) {
+        uselocale(prev);
+        freelocale(c);
+    }
 }
 
 /*

@@ -428,9 +428,11 @@ static void range_args(sb_t *s, const open_range *o, bool unclosed)
         case CUPTI_METRIC_VALUE_KIND_DOUBLE:
             /* JSON has no NaN or infinity: leave such a payload out. */
             if (o->payload.metricValueDouble == o->payload.metricValueDouble &&
-                o->payload.metricValueDouble < 1e308 && o->payload.metricValueDouble > -1e308)
-                sb_printf(s, ",\"payload\":%.17g,\"payload_kind\":\"double\"",
-                          o->payload.metricValueDouble);
+                o->payload.metricValueDouble < 1e308 && o->payload.metricValueDouble > -1e308) {
+                sb_puts(s, ",\"payload\":");
+                sb_double(s, o->payload.metricValueDouble);
+                sb_puts(s, ",\"payload_kind\":\"double\"");
+            }
             break;
         case CUPTI_METRIC_VALUE_KIND_NVTX_EXTENDED_PAYLOAD:
             if (!o->ext_json && !o->ext_undecoded)

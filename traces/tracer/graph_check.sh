@@ -47,7 +47,7 @@ if torch_ok; then
   echo "== torch_roofline --cuda-graph"
   mkdir -p $OUT/graph-torch
   traced $OUT/graph-torch timeout 300 python3 kernels/trace_demo/torch_roofline.py \
-    $OUT/graph-torch/events.json --cuda-graph --iters 20; echo "rc=$?"
+    $OUT/graph-torch/events.json --cuda-graph --iters 20 --reps ${TORCH_REPS:-20}; echo "rc=$?"
   for f in $OUT/graph-torch/commroof-trace.*.json; do
     echo "$f: $(grep -c '"cat":"cuda_graph_node"' "$f") node events, $(grep -c '"cat":"kernel"' "$f") kernels"
     gzip -9 "$f"

@@ -603,7 +603,9 @@ static int range_dtype16(const rtrace *t, const rrange *src)
 {
     bool any = false, bf16 = false, fp16 = false;
     const rrange *end = t->rg + t->nr;
-    for (const rrange *r = src; r < end && r->proc == src->proc && r->ts < src->end; r++) {
+    /* the sorted ranges: a graph launch's copies come after them */
+    for (const rrange *r = src; r < end && !r->replay && r->proc == src->proc && r->ts < src->end;
+         r++) {
         if (r != src && r->end > src->end)
             continue; /* another thread's range across its end */
         if (r->n_acts == 0)
@@ -779,9 +781,12 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     if (linked == 0 && by_start)
         note_by_start(c->out, &ti, path);
     c->out->graph_activities += (int)by_graph;
+    /* the operators input_op_ids name: a graph's later launches' copies of
+     * a range (cr_rf_assign_by_graph) are the same operator, not another
+     * with its id */
     size_t nix = 0;
     for (size_t i = 0; i < t.nr; i++)
-        nix += t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0;
+        nix += t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0 && !t.rg[i].replay;
     ix = malloc((nix ? nix : 1) * sizeof *ix);
     if (!ix) {
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
@@ -789,7 +794,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     }
     nix = 0;
     for (size_t i = 0; i < t.nr; i++)
-        if (t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0)
+        if (t.rg[i].kind == RG_ATEN && t.rg[i].op_id > 0 && !t.rg[i].replay)
             ix[nix++] = (rop){t.rg[i].proc, t.rg[i].op_id, i};
     if (nix > 1)
         qsort(ix, nix, sizeof *ix, cmp_rop);

@@ -280,6 +280,7 @@ static cr_status split_replays(rtrace *t, int *owner, const rreplay *rp, size_t 
                 return cr_diag_set(d, CR_ENOMEM, "out of memory");
             rrange *copy = &t->rg[t->nr];
             *copy = t->rg[rp[k].owner];
+            copy->replay = true;
             if (!(copy->name = strdup(copy->name)))
                 return cr_diag_set(d, CR_ENOMEM, "out of memory");
             cur = (int)t->nr++;

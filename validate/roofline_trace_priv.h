@@ -50,6 +50,9 @@ typedef struct {
     cr_rf_owned own; /* its kernels and copies */
     long long op_id; /* an emit_nvtx range's op_id, else -1 */
     bool name_lent;  /* name belongs to a call now (add_call) */
+    bool replay;     /* a copy of a range for a later launch of a CUDA graph
+                        (cr_rf_assign_by_graph): after the sorted ranges, not
+                        the operator that input_op_ids name */
 } rrange;
 
 enum { RN_GROUP_START = -10, RN_GROUP_END = -11 };

@@ -1296,6 +1296,40 @@ static void test_by_graph_node(void **state)
     cr_topo_free(t);
 }
 
+/* Products captured in a CUDA graph launched twice
+ * (tests/fixtures/roofline/graph_input_dtype.json, input_dtype.json's
+ * first two products): each range a graph's second launch runs in is
+ * copied, and the copy is not a second operator of its op_id, so the
+ * product fed by the first (input_op_ids) still finds it, and its bf16:
+ * both products bf16 (input), 2 calls of 60 us each. Before, the two
+ * ranges of op_id 5 made its producer unknown: the second product had no
+ * type and no bound. */
+static void test_by_graph_node_inputs(void **state)
+{
+    (void)state;
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
+    cr_roofline r = read_one(t, "tests/fixtures/roofline/graph_input_dtype.json");
+    int mm = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        const cr_rf_row *w = &r.rows[i];
+        if (strcmp(w->op, "aten::mm") != 0)
+            continue;
+        assert_int_equal(w->calls, 2);
+        assert_close(w->median_s, 60e-6, 1e-12, 0);
+        assert_true(w->has_bound);
+        assert_string_equal(w->dtype, "bf16");
+        assert_string_equal(w->dtype_src, "input");
+        mm++;
+    }
+    assert_int_equal(mm, 2);
+    assert_int_equal(find(&r, "aten::native_layer_norm")->calls, 2);
+    assert_int_equal(r.graph_activities, 6);
+    cr_roofline_release(&r);
+    cr_topo_free(t);
+}
+
 static void test_fuzz_replay(void **state)
 {
     (void)state;
@@ -1385,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_by_start),
         cmocka_unit_test(test_by_launch),
         cmocka_unit_test(test_by_graph_node),
+        cmocka_unit_test(test_by_graph_node_inputs),
         cmocka_unit_test(test_verdict_device_baseline),
         cmocka_unit_test(test_fuzz_replay),
     };

@@ -1104,7 +1104,7 @@ static void test_unnamed_events(void **state)
 
 /* A CUDA call ("cat":"cuda_api") and the correlation ids that tie
  * activities to calls: read as written, -1 where absent; a graph's
- * activity's node (args.graph_node), 0 where absent */
+ * activity's node (args.graph_node), 0 where absent, exactly beyond 2^53 */
 static void test_cuda_calls(void **state)
 {
     (void)state;
@@ -1117,14 +1117,22 @@ static void test_cuda_calls(void **state)
         "{\"ph\":\"X\",\"ts\":3,\"dur\":1,\"cat\":\"memset\",\"name\":\"memset\","
         "\"args\":{\"device\":0,\"bytes\":4}},"
         "{\"ph\":\"X\",\"ts\":4,\"dur\":1,\"cat\":\"kernel\",\"name\":\"g\","
-        "\"args\":{\"device\":0,\"correlation\":43,\"graph\":2,\"graph_node\":9000000000}}]}";
+        "\"args\":{\"device\":0,\"correlation\":43,\"graph\":2,\"graph_node\":9000000000}},"
+        "{\"ph\":\"X\",\"ts\":5,\"dur\":1,\"cat\":\"kernel\",\"name\":\"g\","
+        "\"args\":{\"device\":0,\"correlation\":44,\"graph_node\":9007199254740993}},"
+        "{\"ph\":\"X\",\"ts\":6,\"dur\":1,\"cat\":\"memcpy\",\"name\":\"memcpy\","
+        "\"args\":{\"device\":0,\"correlation\":45,\"graph_node\":9223372036854775807,"
+        "\"kind\":\"d2d\",\"bytes\":4}}]}";
     static const struct {
         cr_trace_cat cat;
         long long corr, node;
     } want[] = {{CR_TRACE_API, 42, 0},
                 {CR_TRACE_KERNEL, 42, 0},
                 {CR_TRACE_MEMSET, -1, 0},
-                {CR_TRACE_KERNEL, 43, 9000000000LL}};
+                {CR_TRACE_KERNEL, 43, 9000000000LL},
+                /* as written, not through a double: 2^53 + 1, 2^63 - 1 */
+                {CR_TRACE_KERNEL, 44, 9007199254740993LL},
+                {CR_TRACE_MEMCPY, 45, 9223372036854775807LL}};
     for (int fast = 0; fast < 2; fast++) {
         cr_trace_reader *r = NULL;
         cr_diag d = {{0}};

@@ -384,12 +384,24 @@ static cr_status get_num(cr_trace_reader *r, unsigned long line, const json_t *o
 static cr_status get_int(cr_trace_reader *r, unsigned long line, const json_t *obj, const char *key,
                          long long lo, long long hi, long long *out)
 {
+    /* an integer as written: through a double, an id beyond 2^53 (a CUDA
+     * graph node's) would read as its neighbour, and 2^63 - 1 as 2^63 */
+    const json_t *j = json_object_get(obj, key);
+    if (json_is_integer(j)) {
+        long long x = (long long)json_integer_value(j);
+        if (x < lo || x > hi)
+            return fail(r, CR_ERANGE, line, "args.\"%s\" = %lld is not an integer in [%lld, %lld]",
+                        key, x, lo, hi);
+        *out = x;
+        return CR_OK;
+    }
     bool present;
     double v = 0;
     cr_status st = get_num(r, line, obj, key, "args.", &present, &v);
     if (st != CR_OK || !present)
         return st;
-    if (v != floor(v) || v < (double)lo || v > (double)hi)
+    /* (double)hi + 1: hi itself rounds up to 2^63, which no long long holds */
+    if (v != floor(v) || v < (double)lo || v >= (double)hi + 1.0)
         return fail(r, CR_ERANGE, line, "args.\"%s\" = %.17g is not an integer in [%lld, %lld]",
                     key, v, lo, hi);
     *out = (long long)v;

@@ -10,9 +10,12 @@
  *      calling thread, and reach the file at the next drain, with the
  *      thread, the node, its graph and the clone's original;
  *   3. a callback of another domain or id, or one whose node CUPTI cannot
- *      name, writes nothing;
+ *      name, writes nothing, nor does one of a node id of 2^63 or more (a
+ *      number the reader cannot hold), and a clone of such a node names
+ *      no original;
  *   4. a kernel, copy or memset that a graph ran carries its node
- *      ("graph_node"), and one launched outside a graph carries none;
+ *      ("graph_node"), and one launched outside a graph carries none,
+ *      nor one whose node id is 2^63 or more;
  *   5. the metadata lists "graph" among what was recorded.
  *
  * CUPTI's graph and node ids stand in for the real calls (a node's id is
@@ -83,11 +86,20 @@ int main(int argc, char **argv)
     CUpti_GraphData gd = {.node = (CUgraphNode)(uintptr_t)19};
     CUpti_ResourceData rd = {.resourceDescriptor = &gd};
     graph_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &rd);
+    /* an id of 2^63 or more would make the trace unreadable: none made,
+     * and a clone of such a node names no original */
+    const uintptr_t huge = (uintptr_t)1 << 63 | 5;
+    node_event(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, 3, huge, 0);
+    node_event(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, 4, huge, 17);
     EXPECT(gq.queued == 2);
+    size_t len = gq.queue.len;
+    node_event(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, 4, 43, huge);
+    EXPECT(gq.queued == 3 && gq.queue.len > len &&
+           strstr(gq.queue.p + len, "\"node\":43,\"original\":0}"));
     pthread_mutex_lock(&g.mu);
     graph_drain();
     pthread_mutex_unlock(&g.mu);
-    EXPECT(gq.queued == 0 && g.records == 2);
+    EXPECT(gq.queued == 0 && g.records == 3);
 
     /* 4 */
     sb_t s = {0};
@@ -106,6 +118,11 @@ int main(int argc, char **argv)
     k.graphNodeId = 0;
     kernel_record(&s, &k);
     EXPECT(s.len > at && !strstr(s.p + at, "graph"));
+    at = s.len;
+    k.graphId = 4;
+    k.graphNodeId = (uint64_t)1 << 63;
+    kernel_record(&s, &k);
+    EXPECT(s.len > at && strstr(s.p + at, ",\"graph\":4}}") && !strstr(s.p + at, "graph_node"));
     at = s.len;
     CUpti_ActivityMemcpy6 m = {.kind = CUPTI_ACTIVITY_KIND_MEMCPY,
                                .copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOD,
@@ -148,7 +165,7 @@ int main(int argc, char **argv)
     EXPECT(!strstr(text, "\"node\":18") && !strstr(text, "\"node\":19") &&
            !strstr(text, "\"node\":0,"));
     EXPECT(strstr(text, "\"recorded\":[\"kernel\",\"memcpy\",\"memset\",\"graph\"]"));
-    EXPECT(strstr(text, "\"records\":2,\"dropped_records\":0"));
+    EXPECT(strstr(text, "\"records\":3,\"dropped_records\":0"));
     if (fails)
         return 1;
     printf("graph node sim: ok\n");

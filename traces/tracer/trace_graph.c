@@ -45,10 +45,13 @@ static void CUPTIAPI graph_callback(void *user, CUpti_CallbackDomain domain, CUp
     const CUpti_GraphData *gd = rd->resourceDescriptor;
     uint64_t node = 0, other = 0;
     uint32_t graph = 0;
-    if (!gd || cuptiGetGraphNodeId(gd->node, &node) != CUPTI_SUCCESS)
+    /* an id of 2^63 or more, written as a number, would make the whole
+     * trace unreadable ("too big integer"): such a node goes unnamed */
+    if (!gd || cuptiGetGraphNodeId(gd->node, &node) != CUPTI_SUCCESS || node > INT64_MAX)
         return;
     bool cloned = cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED;
-    if (cloned && cuptiGetGraphNodeId(gd->originalNode, &other) != CUPTI_SUCCESS)
+    if (cloned &&
+        (cuptiGetGraphNodeId(gd->originalNode, &other) != CUPTI_SUCCESS || other > INT64_MAX))
         other = 0; /* a clone of what CUPTI cannot name: the reader falls back */
     if (!cloned && gd->graph && cuptiGetGraphId(gd->graph, &graph) != CUPTI_SUCCESS)
         graph = 0;

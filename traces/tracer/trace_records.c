@@ -225,12 +225,13 @@ void note_ctx(uint32_t ctx, uint32_t dev)
 
 /* An operation a CUDA graph ran: its graph and its node in the
  * executable graph, which the "cuda_graph_node" events tie to the range
- * that made the node (trace_graph.c). */
+ * that made the node (trace_graph.c; a node of 2^63 or more is left out
+ * there and here, a number the reader cannot hold). */
 static void graph_args(sb_t *s, uint32_t graph, uint64_t node)
 {
     if (graph)
         sb_printf(s, ",\"graph\":%u", graph);
-    if (node)
+    if (node && node <= INT64_MAX)
         sb_printf(s, ",\"graph_node\":%" PRIu64, node);
 }
 

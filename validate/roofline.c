@@ -727,12 +727,12 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    size_t linked = 0, by_graph = 0;
+    size_t linked = 0;
     bool by_start = false; /* an operator range owns an activity by its start */
     if ((st = cr_rf_assign_by_start(&t, owner, d)) != CR_OK ||
         (st = cr_rf_assign_by_launch(&t, owner, by_call, &linked, d)) != CR_OK ||
         (st = cr_rf_cr_windows(&t, d)) != CR_OK ||
-        (st = cr_rf_assign_by_graph(&t, owner, by_call, &by_graph, d)) != CR_OK)
+        (st = cr_rf_assign_by_graph(&t, owner, by_call, d)) != CR_OK)
         goto out;
     char sn[256];
     for (size_t i = 0; i < t.na; i++) {
@@ -746,6 +746,7 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
         rrange *r = owner[i] >= 0 ? &t.rg[owner[i]] : NULL;
         if (r && (r->kind == RG_ATEN || r->kind == RG_ATEN_UNREAD || r->kind == RG_CROP)) {
             by_start = by_start || !by_call[i];
+            c->out->graph_activities += a->by_node;
             if (r->n_acts++ == 0)
                 r->first_ts = a->ts, r->last_end = a->ts;
             /* the union of its activities: the whole of one that starts
@@ -780,7 +781,6 @@ static cr_status read_file(const char *path, void *vctx, cr_vread_info *info, cr
     }
     if (linked == 0 && by_start)
         note_by_start(c->out, &ti, path);
-    c->out->graph_activities += (int)by_graph;
     /* the operators input_op_ids name: a graph's later launches' copies of
      * a range (cr_rf_assign_by_graph) are the same operator, not another
      * with its id */

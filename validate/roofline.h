@@ -175,9 +175,9 @@ typedef struct {
                                  (COMMROOF_TRACE_RECORD=api) whose own call is not
                                  among them: placed by their start */
     char first_unlinked[400]; /* the first: "KERNEL in PATH" */
-    int graph_activities;     /* activities CUDA graphs ran, given to the range that made
-                                 their node (the trace's "cuda_graph_node" events), one
-                                 call per launch of the graph */
+    int graph_activities;     /* activities CUDA graphs ran that an operator's range owns
+                                 because its thread made their node (the trace's
+                                 "cuda_graph_node" events), one call per launch */
     cr_vread_info info;       /* files read, not traces, incomplete, cr: ranges skipped */
     cr_vtrace_gpu *gpus;      /* the GPU models each file's activities ran on, for the caller
                                  to hold to the topology (as cr_validate_trace_gpus) */

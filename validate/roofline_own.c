@@ -290,9 +290,8 @@ static cr_status split_replays(rtrace *t, int *owner, const rreplay *rp, size_t 
     return CR_OK;
 }
 
-cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, size_t *n_graph, cr_diag *d)
+cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, cr_diag *d)
 {
-    *n_graph = 0;
     if (t->ngn == 0)
         return CR_OK;
     qsort(t->gn, t->ngn, sizeof *t->gn, cmp_rgnode);
@@ -326,9 +325,10 @@ cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, size_t *n_
     qsort(rp, nrp, sizeof *rp, cmp_rreplay);
     if ((st = split_replays(t, made_in, rp, nrp, d)) != CR_OK)
         goto out;
-    for (size_t k = 0; k < nrp; k++)
+    for (size_t k = 0; k < nrp; k++) {
         owner[rp[k].i] = made_in[rp[k].i];
-    *n_graph = nrp;
+        t->a[rp[k].i].by_node = true;
+    }
 out:
     free(w);
     free(made_in);

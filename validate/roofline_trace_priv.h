@@ -32,6 +32,7 @@ typedef struct {
     long long corr;       /* CUPTI's correlation id: the CUDA call that made it (a graph's
                              activities: the graph's launch); -1 none */
     long long graph_node; /* its node in the executable CUDA graph that ran it, 0 none */
+    bool by_node;         /* owned through that node's making (cr_rf_assign_by_graph) */
 } ract;
 
 enum { RG_USER, RG_ATEN, RG_ATEN_UNREAD, RG_CR, RG_CROP };
@@ -133,11 +134,11 @@ cr_status cr_rf_assign_by_launch(rtrace *t, int *owner, bool *by_call, size_t *l
  * kernels) whose node was made inside a range to the innermost range open
  * on the thread that made it (the node the program made, through the
  * executable graph's clone of it), in owner; by_call[i] set for those,
- * *n_graph counts them. Then each range that so owns the activities of
+ * and a->by_node. Then each range that so owns the activities of
  * several launches of a graph is one call per launch: a copy of the range
  * (appended to t->rg, which is left unsorted) for each launch after its
  * first. Sorts t->gn. Errors: CR_ENOMEM. */
-cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, size_t *n_graph, cr_diag *d);
+cr_status cr_rf_assign_by_graph(rtrace *t, int *owner, bool *by_call, cr_diag *d);
 
 /* Fills t->crw with the windows of t's cr: ranges that validate reads
  * (t->rg sorted). Errors: CR_ENOMEM. */

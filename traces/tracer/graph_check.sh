@@ -13,7 +13,10 @@
 #      pass (events.json);
 #   4. where OLD_SRC names the tracer before graph nodes were recorded
 #      (.ab/old/trace_*.c, carried), h200_overhead_ab.sh's launch-bound A/B
-#      against it: recording graph nodes must cost a launch nothing.
+#      against it (the default kinds: the library's other changes must
+#      cost a launch nothing).
+# Until this has run, COMMROOF_TRACE_RECORD's "graph" is not on by default
+# (traces/tracer/trace_main.c).
 # `commroof roofline` reads the traces on the CPU machine afterwards.
 . "$(dirname "$0")/device_common.sh"
 REPS=${REPS:-50}
@@ -29,7 +32,8 @@ echo "== build"
 build_tracer
 $CUDA/bin/nvcc -O2 -arch=sm_90 -o $W/graph_demo kernels/trace_demo/graph_demo.cu || exit 1
 
-echo "== graph_demo, default kinds"
+echo "== graph_demo, the default kinds and graph nodes"
+export COMMROOF_TRACE_RECORD=kernel,memcpy,memset,graph
 mkdir -p $OUT/graph-c
 traced $OUT/graph-c $W/graph_demo $REPS > $OUT/graph-c/events.json; echo "rc=$?"
 cat $OUT/graph-c/events.json
@@ -56,6 +60,7 @@ else
   echo "== PyTorch with CUDA not available: torch graph skipped"
 fi
 
+unset COMMROOF_TRACE_RECORD
 if [ -n "${OLD_SRC:-}" ]; then
   echo "== launch-bound A/B against the tracer without graph nodes"
   mkdir -p $OUT/overhead

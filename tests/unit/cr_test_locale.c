@@ -37,5 +37,8 @@ const char *cr_test_comma_locale(char *dir, size_t size)
             return "de_DE";
     }
     cr_test_locale_drop(dir);
+    setlocale(LC_ALL, "C");
+    print_message("no decimal-comma locale (nor localedef): skipped\n");
+    skip();
     return NULL;
 }

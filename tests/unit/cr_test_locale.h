@@ -9,8 +9,8 @@
 
 /* Sets LC_ALL to a decimal-comma locale and returns its name: an installed
  * one, else de_DE (ISO-8859-1, a quarter second) built with localedef into
- * a new folder named in dir (LOCPATH set to it); NULL when neither works
- * (dir then removed and empty). */
+ * a new folder named in dir (LOCPATH set to it). Where neither works, the
+ * running cmocka test is skipped (LC_ALL back to "C", dir removed). */
 const char *cr_test_comma_locale(char *dir, size_t size);
 
 /* Removes the folder cr_test_comma_locale made, if any, and empties dir. */

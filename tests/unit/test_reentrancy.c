@@ -517,11 +517,6 @@ static void test_locale_comma(void **state)
     (void)state;
     char dir[64] = "";
     const char *loc = cr_test_comma_locale(dir, sizeof dir);
-    if (!loc) {
-        setlocale(LC_ALL, "C");
-        print_message("no decimal-comma locale (nor localedef): skipped\n");
-        skip();
-    }
     /* numbers in: units, topologies, nccl-tests logs */
     double v = 0;
     cr_diag d = {{0}};

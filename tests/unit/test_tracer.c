@@ -287,12 +287,7 @@ static void test_sb_double_comma_locale(void **state)
 {
     (void)state;
     char dir[64] = "";
-    const char *loc = cr_test_comma_locale(dir, sizeof dir);
-    if (!loc) {
-        setlocale(LC_ALL, "C");
-        print_message("no decimal-comma locale (nor localedef): skipped\n");
-        skip();
-    }
+    cr_test_comma_locale(dir, sizeof dir);
     char c_text[32];
     snprintf(c_text, sizeof c_text, "%.1f", 1.5);
     assert_string_equal(c_text, "1,5"); /* the locale is in force */

@@ -8,9 +8,9 @@
 #include "sbuf.h"
 #include "bound.h"
 #include "grow.h"
-#include "heap_priv.h"
 #include "maxflow.h"
 #include "route.h"
+#include "route_priv.h"
 
 #include <float.h>
 #include <limits.h>
@@ -507,6 +507,35 @@ static int build_classes(cr_cuts *c)
 
 /* ---- latency: Dijkstra from rank 0 over link latencies ---- */
 
+/* The latency search's view of a communicator (cr_route_lat_search):
+ * its members not yet settled, the search ending when none is left. */
+struct lat_walk {
+    const struct bctx *b;
+    int unsettled;
+};
+
+static bool any_link(cr_link_kind k)
+{
+    (void)k;
+    return true;
+}
+
+/* GPUs outside the communicator forward nothing (doc/bounds.md 1.9); its
+ * own GPUs may relay for each other, as NCCL's PXN does */
+static bool member_relays(void *ctx, int v)
+{
+    const struct lat_walk *m = ctx;
+    return cr_route_forwards(m->b->t, v, m->b->transit) || m->b->member_of_dev[v] >= 0;
+}
+
+/* once every member is settled their distances are final: a group of one
+ * node of a 65,536-GPU cluster no longer searches the whole cluster */
+static bool members_settled(void *ctx, int v)
+{
+    struct lat_walk *m = ctx;
+    return m->b->member_of_dev[v] >= 0 && --m->unsettled == 0;
+}
+
 /* Path latencies from rank `from` to every rank into lat[] (0 where none),
  * over every link or, with scaleup_only, over NVLink, XGMI and ICI links
  * alone (the route NCCL's peer transport takes between GPUs of one
@@ -514,58 +543,23 @@ static int build_classes(cr_cuts *c)
 static double latencies_over(struct bctx *b, int from, bool scaleup_only, double *lat)
 {
     const cr_topo *t = b->t;
-    int nv = t->n_devs;
-    double *dist = malloc((size_t)nv * sizeof *dist);
-    cr_heap h = {0};
-    int src = t->gpus[b->rs->ranks[from]];
-    double ecc = -1.0;
-    if (!dist || cr_heap_push(&h, 0, src, 0))
-        goto out;
-    for (int v = 0; v < nv; v++)
-        dist[v] = HUGE_VAL;
-    dist[src] = 0;
-    /* members not yet settled: once none is left the search stops, their
-     * distances final (latencies are never negative: cr_topo_check). A
-     * group of one node of a 65,536-GPU cluster no longer searches the
-     * whole cluster. */
-    int unsettled = b->rs->n;
-    while (h.n > 0 && unsettled > 0) {
-        cr_heap_ent e = cr_heap_pop(&h);
-        int v = e.id;
-        double dv = e.key;
-        if (dv > dist[v])
-            continue;
-        /* popped at its distance once: pushes are for strictly shorter ones */
-        if (b->member_of_dev[v] >= 0 && --unsettled == 0)
-            break;
-        /* GPUs outside the communicator forward nothing (doc/bounds.md 1.9);
-         * its own GPUs may relay for each other, as NCCL's PXN does */
-        if (v != src && !cr_route_forwards(t, v, b->transit) && b->member_of_dev[v] < 0)
-            continue;
-        for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
-            const cr_link *l = &t->links[t->adj[a]];
-            if (scaleup_only && !cr_route_scaleup(l->kind))
-                continue;
-            int w = cr_link_other(l, v);
-            double nd = dv + l->lat_s;
-            if (nd < dist[w]) {
-                dist[w] = nd;
-                if (cr_heap_push(&h, nd, w, 0))
-                    goto out;
-            }
-        }
+    double *dist = malloc((size_t)t->n_devs * sizeof *dist);
+    struct lat_walk m = {b, b->rs->n};
+    cr_route_lat_walk w = {scaleup_only ? cr_route_scaleup : any_link, member_relays,
+                           members_settled, &m};
+    if (!dist || cr_route_lat_search(t, t->gpus[b->rs->ranks[from]], &w, dist) == -2) {
+        free(dist);
+        return -1;
     }
-    ecc = 0;
-    for (int m = 0; m < b->rs->n; m++) {
-        double dl = dist[t->gpus[b->rs->ranks[m]]];
+    double ecc = 0;
+    for (int k = 0; k < b->rs->n; k++) {
+        double dl = dist[t->gpus[b->rs->ranks[k]]];
         if (!isfinite(dl) && !scaleup_only && b->unreachable < 0)
-            b->unreachable = m;
-        lat[m] = isfinite(dl) ? dl : 0;
-        ecc = fmax(ecc, lat[m]);
+            b->unreachable = k;
+        lat[k] = isfinite(dl) ? dl : 0;
+        ecc = fmax(ecc, lat[k]);
     }
-out:
     free(dist);
-    cr_heap_free(&h);
     return ecc;
 }
 

@@ -18,6 +18,7 @@
 #include "heap_priv.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Residual capacity below this (bytes per second) counts as saturated: the
@@ -385,47 +386,71 @@ out:
     return st;
 }
 
-double cr_route_host_lat_s(const cr_topo *t, int src)
+int cr_route_lat_search(const cr_topo *t, int src, const cr_route_lat_walk *w, double *dist)
 {
-    /* Dijkstra from src over the host links, stopping at the first CPU it
-     * settles: the search stays in src's node, whatever the cluster */
-    double *dist = malloc((size_t)t->n_devs * sizeof *dist);
     cr_heap h = {0};
-    double best = -1;
-    if (!dist || cr_heap_push(&h, 0, src, 0))
+    int end = -2;
+    if (cr_heap_push(&h, 0, src, 0))
         goto out;
     for (int v = 0; v < t->n_devs; v++)
         dist[v] = INFINITY;
     dist[src] = 0;
-    best = INFINITY;
+    end = -1;
     while (h.n > 0) {
         cr_heap_ent x = cr_heap_pop(&h);
         int u = x.id;
         if (x.key > dist[u])
             continue;
-        if (t->devs[u].kind == CR_DEV_CPU) {
-            best = x.key;
+        /* popped at its distance once (latencies are never negative:
+         * cr_topo_check): pushes are for strictly shorter ones */
+        if (w->done && w->done(w->ctx, u)) {
+            end = u;
             break;
         }
-        if (u != src && !cr_route_forwards(t, u, false))
+        if (u != src && !w->relays(w->ctx, u))
             continue;
         for (int a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
             const cr_link *l = &t->links[t->adj[a]];
-            if (!cr_route_host(l->kind))
+            if (!w->link_ok(l->kind))
                 continue;
-            int w = cr_link_other(l, u);
-            if (dist[u] + l->lat_s < dist[w]) {
-                dist[w] = dist[u] + l->lat_s;
-                if (cr_heap_push(&h, dist[w], w, 0)) {
-                    best = -1;
+            int v = cr_link_other(l, u);
+            double nd = x.key + l->lat_s;
+            if (nd < dist[v]) {
+                dist[v] = nd;
+                if (cr_heap_push(&h, nd, v, 0)) {
+                    end = -2;
                     goto out;
                 }
             }
         }
     }
 out:
-    free(dist);
     cr_heap_free(&h);
+    return end;
+}
+
+static bool host_relays(void *ctx, int v)
+{
+    return cr_route_forwards(ctx, v, false);
+}
+
+static bool is_cpu(void *ctx, int v)
+{
+    const cr_topo *t = ctx;
+    return t->devs[v].kind == CR_DEV_CPU;
+}
+
+double cr_route_host_lat_s(const cr_topo *t, int src)
+{
+    /* stopping at the first CPU it settles: the search stays in src's
+     * node, whatever the cluster */
+    double *dist = malloc((size_t)t->n_devs * sizeof *dist);
+    if (!dist)
+        return -1;
+    cr_route_lat_walk w = {cr_route_host, host_relays, is_cpu, (void *)(uintptr_t)t};
+    int end = cr_route_lat_search(t, src, &w, dist);
+    double best = end >= 0 ? dist[end] : end == -1 ? INFINITY : -1;
+    free(dist);
     return best;
 }
 

@@ -120,12 +120,8 @@ int main(int argc, char **argv)
     EXPECT(launch_blocking_env());
     g.launch_blocking = launch_blocking_env();
     finish();
-    FILE *f = fopen(argv[1], "r");
     char text[65536];
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
+    sim_read_trace(argv[1], text, sizeof text);
     EXPECT(strstr(text, ",\"launch_blocking\":true,\"command\":"));
     EXPECT(strstr(text,
                   "\"recorded\":[\"kernel\",\"memcpy\"],\"activity_buffers\":{\"bytes\":65536,"

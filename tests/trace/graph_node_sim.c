@@ -146,12 +146,8 @@ int main(int argc, char **argv)
 
     /* 5 */
     finish();
-    FILE *f = fopen(argv[1], "r");
     char text[65536];
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
+    sim_read_trace(argv[1], text, sizeof text);
     char want[256];
     snprintf(want, sizeof want, "\"cat\":\"cuda_graph_node\",\"pid\":%" PRId64 ",\"tid\":%u,",
              host_pid_of(-1), tid);

@@ -107,11 +107,7 @@ static char text[1 << 20];
 
 static void read_trace(void)
 {
-    FILE *f = fopen(g.path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
+    sim_read_trace(g.path, text, sizeof text);
 }
 
 typedef struct {

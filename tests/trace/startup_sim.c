@@ -97,12 +97,8 @@ int main(int argc, char **argv)
     finish();
     char path[4200];
     snprintf(path, sizeof path, "%s", g.path);
-    FILE *f = fopen(path, "r");
     static char text[1 << 16];
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
+    sim_read_trace(path, text, sizeof text);
     EXPECT(strstr(text, "{\"traceEvents\":[\n") == text);
     EXPECT(strstr(text, "\"name\":\"m1\""));
     EXPECT(strstr(text, "\"name\":\"m2\""));

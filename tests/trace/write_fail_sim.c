@@ -127,12 +127,8 @@ int main(int argc, char **argv)
     finish();
 
     /* 1 and 3: the file */
-    FILE *f = fopen(argv[1], "r");
     static char text[1 << 16];
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
+    sim_read_trace(argv[1], text, sizeof text);
     for (int i = 0; i < N; i++) {
         char want[300];
         snprintf(want, sizeof want, "\"name\":\"%s\"", np[i]);

@@ -186,11 +186,10 @@ void cli_print_log_tables(FILE *o, const cr_vmeas_list *l);
 
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too, or a copy of it: its rows would count twice, and calibrate's
- * cross-check would see its own fit) and an output path that is one of them (out, NULL for
- * none: it would replace an input). Paths that do not exist yet pass.
- * Returns 0, or the usage error (2) it has printed. */
-int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,
-                              const char *out);
+ * cross-check would see its own fit). Paths that do not exist yet pass. An
+ * output that is one of them is refused where the options are read
+ * (cli_opt.output). Returns 0, or the usage error (2) it has printed. */
+int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n);
 
 /* True when stderr is a terminal (progress output goes there only then). */
 bool cli_progress_enabled(void);

@@ -291,8 +291,7 @@ int cli_check_log_files_gpus(const char *cmd, const cr_topo *t, const char *cons
     return rc;
 }
 
-int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n,
-                              const char *out)
+int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n)
 {
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
@@ -314,9 +313,6 @@ int cli_check_distinct_inputs(const char *cmd, const char *what, const char *con
                                        "%s %s and %s have the same content: give it once (its "
                                        "rows would count twice)",
                                        what, paths[j], paths[i]);
-        if (out && cli_same_file(paths[i], out))
-            return cli_usage_error(cmd, "-o %s is the %s %s: the output would replace it", out,
-                                   what, paths[i]);
     }
     return 0;
 }

@@ -443,7 +443,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
         rc = cli_fail("calibrate", "out of memory");
         goto out;
     }
-    if ((rc = cli_check_distinct_inputs("calibrate", "log", logs, n_logs, out_path)) != CLI_OK)
+    if ((rc = cli_check_distinct_inputs("calibrate", "log", logs, n_logs)) != CLI_OK)
         goto out;
     /* the names validate --coll takes (cr_nccl_log_coll): all_reduce,
      * allreduce and all_reduce_perf alike */
@@ -989,7 +989,8 @@ int cli_cmd_calibrate(int argc, char **argv)
          .label = "--from-traces TRACE...", .flag = &from, .section = 1, .opens_list = true},
         {"--quick", NULL, NULL, "fewer sizes when running the kernels", .flag = &quick,
          .section = 1},
-        {"-o", NULL, "OUT.xml", "where to write (default: stdout)", .str = &out_path, .section = 1},
+        {"-o", NULL, "OUT.xml", "where to write (default: stdout)", .str = &out_path, .section = 1,
+         .output = true},
         {"--json", NULL, NULL,
          "print the measured figures as JSON (the XML still goes\n"
          "to -o when given)",
@@ -1062,17 +1063,6 @@ int cli_cmd_calibrate(int argc, char **argv)
      * /dev/stdout --json) read as neither */
     if ((rc = cli_check_not_stdout("calibrate", "-o", out_path, json)) != 0)
         goto out;
-    /* the fitted topology is written expanded, without the base's
-     * comments, templates and ranges: over the base itself that would
-     * lose them (QA audit of calibrate) */
-    if (out_path && topo_name && cli_same_file(topo_name, out_path)) {
-        rc = cli_usage_error("calibrate",
-                             "-o %s is the --topo file: the fitted topology is written expanded "
-                             "and would replace the base's own text (its comments and templates); "
-                             "write it to another file",
-                             out_path);
-        goto out;
-    }
     if ((from || nccl) && quick) {
         rc = cli_usage_error("calibrate",
                              "--quick shortens the kernels calibrate runs itself: "
@@ -1104,7 +1094,7 @@ int cli_cmd_calibrate(int argc, char **argv)
     }
     /* -o naming a trace given (or a file in a folder given) would replace
      * it with the topology: refused before anything is read */
-    if (from && ((rc = cli_check_distinct_inputs("calibrate", "trace", inputs, n_in, out_path)) ||
+    if (from && ((rc = cli_check_distinct_inputs("calibrate", "trace", inputs, n_in)) ||
                  (out_path && (rc = out_inside_inputs(inputs, n_in, out_path)))))
         goto out;
     t = cli_open_topo("calibrate", topo_name);

@@ -142,7 +142,8 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
     o->suite = "pkb";
     o->metric = "bound";
     const cli_opt opts[] = {
-        {"-o", "--output", "FILE", "output image, .png or .svg (required)", .str = &o->out},
+        {"-o", "--output", "FILE", "output image, .png or .svg (required)", .str = &o->out,
+         .output = true},
         {"--topo", NULL, "T",
          "topology name or file (default " CR_TOPO_DEFAULT ");\n"
          "compare: a comma-separated list (default hgx-h100-8,\n"

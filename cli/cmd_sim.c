@@ -130,7 +130,7 @@ static int parse(int argc, char **argv, struct opts *o)
          "write a Chrome trace (open in ui.perfetto.dev): pid = rank x 100\n"
          "+ GPU, tid = stream, one span per op and rank, flows of small runs;\n"
          "written whole or not at all (a temporary file renamed)",
-         .str = &o->timeline},
+         .str = &o->timeline, .output = true},
         {"--top", NULL, "N", "busiest links to list (default 10)", .id = O_TOP},
         {"--per-rank", NULL, NULL, "list every rank's completion time (default: summary)",
          .flag = &o->per_rank},
@@ -218,13 +218,6 @@ static int parse(int argc, char **argv, struct opts *o)
                                    "--scenario takes sizes, ranks, algorithms and roots from "
                                    "the file; %s belongs to the one-collective form",
                                    single[i].name);
-    /* the timeline written over its own scenario lost the input (QA
-     * audit, session 42) */
-    if (o->scenario && o->timeline && cli_same_file(o->scenario, o->timeline))
-        return cli_usage_error("sim",
-                               "--timeline %s is the scenario file %s: the timeline would replace "
-                               "it; give the timeline another file",
-                               o->timeline, o->scenario);
     /* --timeline /dev/stdout with --json printed two documents on stdout */
     int rc_out = cli_check_not_stdout("sim", "--timeline", o->timeline, o->json);
     if (rc_out)

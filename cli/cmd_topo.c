@@ -763,7 +763,7 @@ static int cmd_gen(int argc, char **argv)
     enum { FT = 1, NVL = 2, TORUS = 4 };
     enum { O_NODES = 1, O_RAILS, O_NIC_BW, O_LEAF_RADIX, O_TIERS, O_OVERSUB, O_LINK_BW, O_SPINES };
     const cli_opt all[] = {
-        {"-o", "--output", "FILE", .str = &out, .section = FT | NVL | TORUS},
+        {"-o", "--output", "FILE", .str = &out, .section = FT | NVL | TORUS, .output = true},
         {"--nodes", NULL, "N", .id = O_NODES, .section = FT},
         {"--racks", NULL, "N", .id = O_NODES, .section = NVL},
         {"--node", NULL, "TOPOLOGY", .str = &fo.node, .section = FT | NVL},
@@ -895,12 +895,13 @@ int cli_cmd_topo(int argc, char **argv)
 {
     struct opts o = {0};
     int n_pos = 0;
-    const cli_opt opts[] = {
-        {"--json", NULL, NULL, "one JSON document on stdout instead of the tables",
-         .flag = &o.json},
-        {"-o", "--output", "FILE", "import-nccl, gen: where to write the topology", .str = &o.out},
-        {"--help", "-h", NULL, "this text", .label = "--help, -h"},
-        {0}};
+    const cli_opt opts[] = {{"--json", NULL, NULL,
+                             "one JSON document on stdout instead of the tables", .flag = &o.json},
+                            {"-o", "--output", "FILE",
+                             "import-nccl, gen: where to write the topology", .str = &o.out,
+                             .output = true},
+                            {"--help", "-h", NULL, "this text", .label = "--help, -h"},
+                            {0}};
     if (cli_args_help(argc, argv)) {
         fputs(topo_help_head, stdout);
         cli_opts_help(stdout, opts, 16, 0);

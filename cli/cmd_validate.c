@@ -250,7 +250,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_usage_error("validate", "give at least one trace (or folder) or --nccl-tests LOG");
         goto out;
     }
-    if ((rc = cli_check_distinct_inputs("validate", "log", logs, n_logs, NULL)) != CLI_OK)
+    if ((rc = cli_check_distinct_inputs("validate", "log", logs, n_logs)) != CLI_OK)
         goto out;
     t = cli_open_topo("validate", topo_name);
     if (!t) {

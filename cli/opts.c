@@ -70,13 +70,78 @@ const char *cli_opts_nearest(const cli_opt *opts, const char *s, size_t len)
     return best;
 }
 
+/* The option whose value argv[j] is, where argv[j-1] names a row of the
+ * table that takes one; NULL for a positional argument. */
+static const cli_opt *value_of(const cli_args *a, int j)
+{
+    const char *p = j > 1 ? a->argv[j - 1] : "";
+    if (p[0] != '-' || !p[1] || strchr(p, '='))
+        return NULL;
+    for (const cli_opt *o = a->opts; !is_end(o); o++)
+        if (o->meta && (spelt(p, strlen(p), o->name) || spelt(p, strlen(p), o->alias)))
+            return o;
+    return NULL;
+}
+
+/* An output row's file named by another argument too: writing it would
+ * replace that input (topo import-nccl DUMP -o DUMP replaced the dump, sim
+ * --timeline and plot -o the --topo file, topo gen -o the --node file; QA
+ * audit of the CLI). One check for every command, where calibrate and sim
+ * each had their own for some of their inputs. Returns false, the usage
+ * error printed, when one is. */
+static bool outputs_distinct(const cli_args *a)
+{
+    for (const cli_opt *o = a->opts; !is_end(o); o++) {
+        if (!o->output || !o->str || !*o->str)
+            continue;
+        const char *out = *o->str;
+        for (int j = 1; j < a->argc; j++) {
+            const char *w = a->argv[j], *v = w, *eq = NULL;
+            if (strcmp(w, "--") == 0)
+                break;
+            if (w[0] == '-' && w[1]) {
+                eq = w[1] == '-' ? strchr(w, '=') : NULL;
+                if (!eq)
+                    continue; /* an option, or a short one with its value attached */
+                v = eq + 1;
+            }
+            if (v == out || !cli_same_file(v, out))
+                continue;
+            const cli_opt *by = eq ? NULL : value_of(a, j);
+            if (eq)
+                cli_usage_error(a->cmd,
+                                "%s %s is the %.*s file %s: writing it would replace that "
+                                "input; give %s another file",
+                                o->name, out, (int)(eq - w), w, v, o->name);
+            else if (by)
+                cli_usage_error(a->cmd,
+                                "%s %s is the %s file %s: writing it would replace that "
+                                "input; give %s another file",
+                                o->name, out, by->name, v, o->name);
+            else
+                cli_usage_error(a->cmd,
+                                "%s %s is the input %s: writing it would replace it; give %s "
+                                "another file",
+                                o->name, out, v, o->name);
+            return false;
+        }
+    }
+    return true;
+}
+
 int cli_args_next(cli_args *a)
 {
     a->opt = NULL;
     a->name = NULL;
     a->val = NULL;
-    if (a->i >= a->argc)
+    if (a->i >= a->argc) {
+        if (!a->outputs_checked) {
+            a->outputs_checked = true;
+            if (!outputs_distinct(a))
+                return CLI_ARGS_ERROR;
+        }
         return CLI_ARGS_END;
+    }
     const char *s = a->argv[a->i];
     if (s[0] != '-' || s[1] == '\0') {
         a->val = s;

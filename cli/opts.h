@@ -48,6 +48,10 @@ typedef struct cli_opt {
     bool opens_list;   /* a flag that the positional arguments after it belong
                           to (calibrate --nccl-tests LOG...): "--opt=X" gives X
                           as the first of them, in val; it may come again */
+    bool output;       /* a file the command writes (-o, --timeline; .str):
+                          the walk's end refuses it, as a usage error, where
+                          it is the file another argument names (an input,
+                          which writing it would replace) */
 } cli_opt;
 
 /* The most rows an option table may have. */
@@ -65,6 +69,7 @@ typedef struct cli_args {
     const char *name;                  /* the option as given, without "=value" ("--topo") */
     const char *val;                   /* its value, or the positional argument; NULL for a flag */
     unsigned char given[CLI_MAX_OPTS]; /* per table row: its value read already */
+    bool outputs_checked;              /* the end's check of output rows made */
 } cli_args;
 
 enum {
@@ -83,7 +88,10 @@ enum {
 cli_args cli_args_begin(const char *cmd, const cli_opt *opts, int argc, char **argv);
 
 /* Reads the next argument; see the CLI_ARGS_* values. Errors print as
- * cli_usage_error does (exit status 2 for the caller to return). */
+ * cli_usage_error does (exit status 2 for the caller to return). At the end
+ * of argv (before "--"), an output row's value that names the same file as
+ * another argument (positional or an option's value) is such an error: the
+ * output would replace that input. */
 int cli_args_next(cli_args *a);
 
 /* True when argv[1..argc-1] holds --help or -h (for commands that answer

@@ -439,9 +439,12 @@ static cr_status eval_memcpy(const env *v, const ops_work *w, double bytes, cr_o
         cr_link_kind kind = CR_LINK_PCIE;
         double bw = host_link_Bps(v->t, v->t->gpus[0], w->copy_kind == 1, &lat, &kind);
         if (bw == 0 || !isfinite(bw)) /* bw < 0: out of memory, told below */
-            return cr_diag_set(d, CR_EUNSUPPORTED,
+            /* a kind the machine cannot copy, as a dtype it lacks: the
+             * caller's parameter (CR_EINVAL), not a failure */
+            return cr_diag_set(d, CR_EINVAL,
                                "topology %s has no host link from GPU 0 (h2d and d2h need a <cpu> "
-                               "reached over pcie or c2c links)",
+                               "reached over pcie or c2c links): give kind d2d, or a topology "
+                               "with a host",
                                v->t->name);
         r->t_comm_s = bytes / bw;
         /* the bound's latency: the least to any CPU, not the widest path's
@@ -1220,9 +1223,28 @@ cr_status ops_eval_cached(const cr_topo *t, const cr_op_def *op, const cr_op_par
     r->mma_bound_flops = v.mma_bound;
     v.peak_vec = ops_vec_peak_flops(v.g, w.dt, v.peak_mma);
     v.vec_bound = cr_op_vec_bound_flops(v.g, w.dt, v.peak_mma);
-    if ((w.mma_flops > 0 && !(v.peak_mma > 0)) || (w.vec_flops > 0 && !(v.peak_vec > 0)))
-        return cr_diag_set(d, CR_EUNSUPPORTED, "%s (GPU of topology %s) has no %s peak FLOP/s",
-                           v.g->name, t->name, cr_dtype_name(w.dt));
+    if ((w.mma_flops > 0 && !(v.peak_mma > 0)) || (w.vec_flops > 0 && !(v.peak_vec > 0))) {
+        /* the element type asked for is the caller's choice, as a layout
+         * larger than the machine is: CR_EINVAL, a usage error for the
+         * CLI (op and check exited 1 here, 2 for every other option the
+         * topology cannot honour; QA audit of the CLI), with the types
+         * the part has */
+        char has[96] = "";
+        size_t n = 0;
+        for (int k = 0; k < CR_DT__COUNT && n < sizeof has; k++) {
+            double mma = v.g->peak_flops[k], vec = ops_vec_peak_flops(v.g, (cr_dtype)k, mma);
+            if ((w.mma_flops > 0 && !(mma > 0)) || (w.vec_flops > 0 && !(vec > 0)))
+                continue;
+            int m = snprintf(has + n, sizeof has - n, "%s%s", n ? ", " : "",
+                             cr_dtype_name((cr_dtype)k));
+            n += m > 0 ? (size_t)m : 0;
+        }
+        return cr_diag_set(d, CR_EINVAL,
+                           "%s (GPU of topology %s) has no %s peak FLOP/s: give dtype one of "
+                           "those it has (%s), or a topology whose GPU has %s",
+                           v.g->name, t->name, cr_dtype_name(w.dt), has[0] ? has : "none",
+                           cr_dtype_name(w.dt));
+    }
     /* Measured ceilings (commroof calibrate) replace the default
      * efficiencies: they are what this machine reaches. The HBM ceiling is
      * the best stream kernel (reads only); mixed traffic runs at the share

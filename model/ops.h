@@ -280,9 +280,11 @@ double cr_op_mma_bound_flops(const cr_gpu_spec *g, cr_dtype dt, char *by, size_t
 double cr_op_vec_bound_flops(const cr_gpu_spec *g, cr_dtype dt, double fallback);
 
 /* Evaluates op with parameters p on topology t (finalized). Errors:
- * CR_EINVAL / CR_ERANGE for parameters (see cr_op_params_check),
- * CR_EUNSUPPORTED when the topology lacks what the operator needs (no
- * peak for the dtype, no host link for h2d), CR_EINVARIANT when the bound
+ * CR_EINVAL / CR_ERANGE for parameters (see cr_op_params_check), and
+ * for a parameter the topology cannot honour (a dtype its GPU has no peak
+ * for, h2d or d2h without a host link: the caller's choice, as a layout
+ * larger than the machine is), CR_EUNSUPPORTED when no mechanism can run
+ * the operator's communication, CR_EINVARIANT when the bound
  * or prediction is not finite (a figure of t out of any sane range; no
  * result then), with the reason in d. */
 cr_status cr_op_eval(const cr_topo *t, const cr_op_def *op, const cr_op_params *p, cr_op_result *r,

@@ -71,6 +71,44 @@ int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, bool
     return 1;
 }
 
+int cli_op_unknown_arg(const char *cmd, const cr_op_def *op, const cli_opt *opts, const char *arg)
+{
+    /* the command's options and op's parameters ("--m", "--order") as one
+     * table; "m=5" and "--m=5" compare by the name before '=' */
+    cli_opt all[CLI_MAX_OPTS + CR_OPP__COUNT + 2];
+    char names[CR_OPP__COUNT + 1][40];
+    size_t n = 0;
+    for (const cli_opt *o = opts; (o->name || o->label || o->help) && n < CLI_MAX_OPTS; o++)
+        all[n++] = *o;
+    for (int k = 0; k <= CR_OPP__COUNT; k++) {
+        const char *pn = k < CR_OPP__COUNT
+                             ? (cr_op_uses(op, (cr_opp)k) ? cr_opp_name((cr_opp)k) : NULL)
+                         : cr_op_has_order(op) ? "order"
+                                               : NULL;
+        if (!pn)
+            continue;
+        snprintf(names[k], sizeof names[k], "--%s", pn);
+        all[n++] = (cli_opt){.name = names[k], .meta = "V", .help = ""};
+    }
+    all[n] = (cli_opt){0};
+    char given[64];
+    snprintf(given, sizeof given, "%s%s", arg[0] == '-' ? "" : "--", arg);
+    const char *eq = strchr(given, '=');
+    /* a bare word (an operator name twice, a stray value) is no
+     * misspelt option: only "-..." and "NAME=V" get a suggestion */
+    const char *near = arg[0] == '-' || eq
+                           ? cli_opts_nearest(all, given, eq ? (size_t)(eq - given) : strlen(given))
+                           : NULL;
+    if (near)
+        return cli_usage_error(cmd,
+                               "unknown argument \"%s\": did you mean %s? (commroof op %s --help "
+                               "lists the parameters)",
+                               arg, near, cr_op_name(op));
+    return cli_usage_error(cmd,
+                           "unknown argument \"%s\" (commroof op %s --help lists the parameters)",
+                           arg, cr_op_name(op));
+}
+
 void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, size_t size)
 {
     size_t len = 0;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ops.h"
+#include "opts.h"
 #include "topo.h"
 
 /* If argv[*i] is a parameter of op ("--m 1024", "--m=1024" or "m=1024"),
@@ -19,6 +20,12 @@
  * *order_given for "order", which the caller starts false). */
 int cli_op_param_arg(const char *cmd, const cr_op_def *op, cr_op_params *p, bool *order_given,
                      int argc, char **argv, int *i);
+
+/* The usage error (2, printed) for argument arg of op or check that is
+ * neither an option of opts nor a parameter of op: "did you mean" the
+ * nearest of both where one is near (cli_opts_nearest), as every other
+ * command's parser says it. */
+int cli_op_unknown_arg(const char *cmd, const cr_op_def *op, const cli_opt *opts, const char *arg);
 
 /* "dtype=bf16 m=1024 ..." for every parameter op takes. */
 void cli_op_params_text(const cr_op_def *op, const cr_op_params *p, char *buf, size_t size);

@@ -864,10 +864,7 @@ int cli_cmd_check(int argc, char **argv)
         if (r < 0)
             return CLI_USAGE;
         if (r == 0)
-            return cli_usage_error("check",
-                                   "unknown argument \"%s\" (commroof op %s --help lists "
-                                   "the parameters)",
-                                   a, cr_op_name(op));
+            return cli_op_unknown_arg("check", op, opts, a);
     }
     if (!mval)
         return cli_usage_error("check", "give the measured time: --measured-us X");

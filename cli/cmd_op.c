@@ -266,10 +266,7 @@ int cli_cmd_op(int argc, char **argv)
         if (rc < 0)
             return CLI_USAGE;
         if (rc == 0)
-            return cli_usage_error("op",
-                                   "unknown argument \"%s\" (commroof op %s --help "
-                                   "lists the parameters)",
-                                   a, cr_op_name(op));
+            return cli_op_unknown_arg("op", op, opts, a);
     }
     cr_topo *t = cli_open_topo("op", topo);
     if (!t)

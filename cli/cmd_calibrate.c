@@ -1023,7 +1023,7 @@ int cli_cmd_calibrate(int argc, char **argv)
          .section = 2},
         {"--json", NULL, NULL, "the fit and the cross-check as JSON", .section = 2},
         {"--nccl-tests", NULL, NULL, NULL, .flag = &nccl, .opens_list = true},
-        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
         {0}};
     cli_args args = cli_args_begin("calibrate", opts, argc, argv);
     for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {

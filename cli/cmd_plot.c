@@ -192,6 +192,8 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
          .id = O_METRIC},
         {"--no-render", NULL, NULL, "write the data file and script only", .flag = &o->no_render},
         {"--json", NULL, NULL, "print the chart's numbers as one JSON document", .flag = &o->json},
+        /* answered before the walk (cli_args_help); the row lists it */
+        {"--help", "-h", NULL, "this text", .label = "--help, -h"},
         {0}};
     if (cli_args_help(argc, argv)) {
         fputs(plot_help_head, stdout);

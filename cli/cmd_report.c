@@ -107,6 +107,8 @@ int cli_cmd_report(int argc, char **argv)
          .flag = &allow_gpu},
         {"--no-render", NULL, NULL, "data files and scripts, no images", .flag = &no_render},
         {"--json", NULL, NULL, "list what was written as one JSON document", .flag = &json},
+        /* answered before the walk (cli_args_help); the row lists it */
+        {"--help", "-h", NULL, "this text", .label = "--help, -h"},
         {0}};
     if (cli_args_help(argc, argv)) {
         fputs(report_help_head, stdout);

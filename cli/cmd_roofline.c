@@ -252,7 +252,7 @@ int cli_cmd_roofline(int argc, char **argv)
          "anyway (a note), instead of the error",
          .flag = &allow_gpu},
         {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
-        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
         {0}};
     cli_args args = cli_args_begin("roofline", opts, argc, argv);
     for (int k; (k = cli_args_next(&args)) != CLI_ARGS_END;) {

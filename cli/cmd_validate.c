@@ -182,7 +182,7 @@ int cli_cmd_validate(int argc, char **argv)
          .flag = &allow_gpu},
         {"--summary", NULL, NULL, "print only the summary", .flag = &summary_only},
         {"--json", NULL, NULL, "one JSON document on stdout", .flag = &json},
-        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
         {0}};
     cli_args args = cli_args_begin("validate", opts, argc, argv);
     for (int r; (r = cli_args_next(&args)) != CLI_ARGS_END;) {

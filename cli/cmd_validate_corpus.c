@@ -289,7 +289,7 @@ int cli_validate_corpus(int argc, char **argv)
         {"--logs", NULL, NULL, "also list each log's status (compared, no topology, not read)",
          .flag = &list_logs},
         {"--json", NULL, NULL, "one JSON document: tables, logs and rows", .flag = &json},
-        {"--help", "-h", NULL, NULL, .id = O_HELP},
+        {"--help", "-h", NULL, "this text", .label = "--help, -h", .id = O_HELP},
         {0}};
     cli_args args = cli_args_begin("validate", opts, argc, argv);
     args.pass_unknown = true;

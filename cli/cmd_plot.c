@@ -349,6 +349,20 @@ int cli_cmd_plot(int argc, char **argv)
     if (!o.kind)
         return cli_usage_error("plot", "which chart? roofline, comm-roofline, gap, sweep, "
                                        "compare or accuracy");
+    /* the chart first: "plot swep allreduce" said "unexpected argument
+     * allreduce" (the misspelt kind's collective), and without -o "say
+     * where the chart goes", never the word that was wrong (QA audit of
+     * the CLI) */
+    static const char *const kinds[] = {"roofline", "comm-roofline", "gap",
+                                        "sweep",    "compare",       "accuracy"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        known = known || strcmp(o.kind, kinds[i]) == 0;
+    if (!known)
+        return cli_usage_error("plot",
+                               "unknown chart \"%s\": roofline, comm-roofline, gap, sweep, "
+                               "compare or accuracy",
+                               o.kind);
     if (!o.out)
         return cli_usage_error("plot", "say where the chart goes: -o OUT.png or -o OUT.svg");
     size_t ol = strlen(o.out);
@@ -364,16 +378,6 @@ int cli_cmd_plot(int argc, char **argv)
     if (o.n_positional > 0 && !is_acc)
         return cli_usage_error("plot", "unexpected argument \"%s\"", o.positional[0]);
 
-    static const char *const kinds[] = {"roofline", "comm-roofline", "gap",
-                                        "sweep",    "compare",       "accuracy"};
-    bool known = false;
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        known = known || strcmp(o.kind, kinds[i]) == 0;
-    if (!known)
-        return cli_usage_error("plot",
-                               "unknown chart \"%s\": roofline, comm-roofline, gap, sweep, "
-                               "compare or accuracy",
-                               o.kind);
     if ((rc = check_kind_opts(&o)) != CLI_OK)
         return rc;
     if (is_acc) {

@@ -3,7 +3,9 @@
 #include "sbuf.h"
 #include "opts.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "strdist_priv.h"
@@ -129,6 +131,58 @@ static bool outputs_distinct(const cli_args *a)
     return true;
 }
 
+/* An output row's file must be one the command can put in place: not a
+ * folder, and inside a folder that exists. Checked with the arguments,
+ * before any work: sim --timeline into a missing folder failed only after
+ * the simulation had run and printed its table (QA audit of the CLI).
+ * What only the write itself can tell (permissions, a full disk) is the
+ * writer's to report. Returns false, the usage error printed, when the
+ * place cannot take the file. */
+static bool output_place_ok(const cli_args *a, const cli_opt *o, const char *out)
+{
+    struct stat st;
+    if (stat(out, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return true;
+        cli_usage_error(a->cmd, "%s %s is a folder: give the path of a file (in it or elsewhere)",
+                        o->name, out);
+        return false;
+    }
+    if (errno != ENOENT && errno != ENOTDIR) /* ENOTDIR: a file on the way (/etc/passwd/x) */
+        return true;
+    const char *slash = strrchr(out, '/');
+    if (!slash)
+        return true; /* the working folder */
+    char dir[4096];
+    int n = slash == out ? 1 : (int)(slash - out);
+    if (n >= (int)sizeof dir)
+        return true;
+    snprintf(dir, sizeof dir, "%.*s", n, out);
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return true;
+    if (stat(dir, &st) == 0 || errno == ENOTDIR)
+        cli_usage_error(a->cmd, "%s %s: %s is not a folder; give a file elsewhere", o->name, out,
+                        dir);
+    else
+        cli_usage_error(a->cmd,
+                        "%s %s: the folder %s does not exist; create it first or give a file "
+                        "elsewhere",
+                        o->name, out, dir);
+    return false;
+}
+
+/* Every output row's file checked at the walk's end: not an input, and a
+ * place that can take it. */
+static bool outputs_ok(const cli_args *a)
+{
+    if (!outputs_distinct(a))
+        return false;
+    for (const cli_opt *o = a->opts; !is_end(o); o++)
+        if (o->output && o->str && *o->str && !output_place_ok(a, o, *o->str))
+            return false;
+    return true;
+}
+
 int cli_args_next(cli_args *a)
 {
     a->opt = NULL;
@@ -137,7 +191,7 @@ int cli_args_next(cli_args *a)
     if (a->i >= a->argc) {
         if (!a->outputs_checked) {
             a->outputs_checked = true;
-            if (!outputs_distinct(a))
+            if (!outputs_ok(a))
                 return CLI_ARGS_ERROR;
         }
         return CLI_ARGS_END;

@@ -51,7 +51,8 @@ typedef struct cli_opt {
     bool output;       /* a file the command writes (-o, --timeline; .str):
                           the walk's end refuses it, as a usage error, where
                           it is the file another argument names (an input,
-                          which writing it would replace) */
+                          which writing it would replace), a folder, or in a
+                          folder that does not exist */
 } cli_opt;
 
 /* The most rows an option table may have. */
@@ -91,7 +92,8 @@ cli_args cli_args_begin(const char *cmd, const cli_opt *opts, int argc, char **a
  * cli_usage_error does (exit status 2 for the caller to return). At the end
  * of argv (before "--"), an output row's value that names the same file as
  * another argument (positional or an option's value) is such an error: the
- * output would replace that input. */
+ * output would replace that input; so is one that names a folder, or a file
+ * in a folder that does not exist. */
 int cli_args_next(cli_args *a);
 
 /* True when argv[1..argc-1] holds --help or -h (for commands that answer

@@ -302,8 +302,10 @@ for f in f.png f.dat f.gp; do [ -e "$T/$f" ] && bad "a failed render left $T/$f"
 "$CR" plot roofline --no-render -o "$T/nr.png" > /dev/null 2>&1 || bad "plot --no-render failed"
 [ -s "$T/nr.dat" ] && [ -s "$T/nr.gp" ] && [ ! -e "$T/nr.png" ] ||
     bad "--no-render: expected nr.dat and nr.gp and no image"
+# a folder that does not exist is refused with the arguments (exit 2),
+# before the chart is built (cli/opts.c output_place_ok)
 "$CR" plot roofline -o /nonexistent-dir/x.png > "$T/err.txt" 2>&1
-[ $? = 1 ] && grep -q "/nonexistent-dir" "$T/err.txt" ||
+[ $? = 2 ] && grep -q "the folder /nonexistent-dir does not exist" "$T/err.txt" ||
     bad "an unwritable folder: $(cat "$T/err.txt")"
 
 # usage errors: exit 2 with a hint

@@ -21,7 +21,7 @@
 #include <string.h>
 
 static const char *const cut_names[CR_CUT__COUNT] = {
-    "gpu-ports", "pcie-switch", "socket", "node-nics", "leaf-group", "pod", "bisection"};
+    "gpu-ports", "pcie-switch", "socket", "node-nics", "domain", "leaf-group", "pod", "bisection"};
 
 const char *cr_cut_kind_name(cr_cut_kind k)
 {
@@ -270,6 +270,46 @@ static void group_open(struct bctx *b)
 {
     b->stamp_val++;
     b->n_list = 0;
+}
+
+/* ---- domains: GPUs that no node holds ---- */
+
+/* GPUs outside every node (node -1: a <torus>'s chips, top-level GPUs) get
+ * no node cut, yet a group of them joined by scale-up or PCIe links may
+ * reach the rest only through a thin link: two TPU slices on one DCN
+ * link, a torus hung off a node by Ethernet. Each connected group of such
+ * devices, over links that are not network links and between devices of
+ * no node, holding a GPU, is a cut of its own: the plain capacity of the
+ * links leaving it (any device set is a valid cut; no relaying assumption
+ * is needed, 1.1). The rank-order bisection finds it only when the ranks
+ * happen to split there. */
+static int add_domains(struct bctx *b)
+{
+    const cr_topo *t = b->t;
+    int nd = t->n_devs;
+    int *seen = b->claimed + (size_t)CR_CUT_DOMAIN * (size_t)nd;
+    for (int g = 0; g < t->n_gpus; g++) {
+        int v0 = t->gpus[g];
+        if (t->devs[v0].node >= 0 || seen[v0])
+            continue;
+        group_open(b);
+        group_add(b, v0);
+        seen[v0] = 1;
+        for (int i = 0; i < b->n_list; i++) {
+            int v = b->list[i];
+            for (int a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+                const cr_link *l = &t->links[t->adj[a]];
+                int w = cr_link_other(l, v);
+                if (cr_route_network(l->kind) || t->devs[w].node >= 0 || seen[w])
+                    continue;
+                seen[w] = 1;
+                group_add(b, w);
+            }
+        }
+        if (group_close(b, CR_CUT_DOMAIN, v0) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- bisection: Dinic max-flow from one half of the ranks to the other ---- */
@@ -1026,6 +1066,8 @@ cr_status cr_cuts_build(const cr_topo *topo, const cr_rankset *ranks, cr_cuts **
         if (rc < 0)
             goto nomem;
     }
+    if (add_domains(&b) < 0)
+        goto nomem;
     if (add_bisection(&b) < 0)
         goto nomem;
 

@@ -31,6 +31,8 @@ typedef enum {
     CR_CUT_PCISW,     /* a PCIe switch and the GPUs/NICs under it */
     CR_CUT_SOCKET,    /* a CPU socket with its PCIe tree */
     CR_CUT_NODE,      /* one node: its NICs (and any other link leaving it) */
+    CR_CUT_DOMAIN,    /* GPUs outside every node joined by links that are not network
+                         links (a torus slice, a mesh), with the devices between them */
     CR_CUT_LEAF,      /* nodes behind the same network switches, with those switches */
     CR_CUT_POD,       /* leaf groups whose switches reach the same further switches */
     CR_CUT_BISECTION, /* first half of the ranks against the second */
@@ -44,7 +46,8 @@ typedef struct {
     int ring_out, ring_in;  /* rank-order ring edges i -> i+1 (mod n) leaving / entering */
     cr_hw hw;               /* class of the dominant crossing links */
     double hw_out_Bps;      /* the part of out_Bps on that class (rest: other classes) */
-    int id;                 /* GPU rank, node, device index, or -1 (bisection) */
+    int id;                 /* GPU rank, node, device index (a domain: its first GPU's),
+                               or -1 (bisection) */
     char name[40];          /* the instance as users read it: "gpu 3", "node 12", a device id */
 } cr_cut;
 

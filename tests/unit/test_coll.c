@@ -3024,6 +3024,59 @@ static double gpu_ports_cap(cr_coll_ctx *c, double S)
     return -1;
 }
 
+/* GPUs that no node holds (a <torus>'s chips) had no cut of their own:
+ * two 2x2 TPU v5p slices on one 12.5 GB/s DCN link, ranks 0-5 (four chips
+ * of slice a, two of b). Any allreduce moves at least S out of slice b
+ * and S into it (1.2), all over that one link: T >= S / 12.5 GB/s
+ * = 85.9 ms at 1 GiB. The rank-order bisection (3|3) split inside slice
+ * a, so the bound was 8.77 ms (gpu-ports:all) and NCCL's ring was
+ * predicted at 11.5 ms, below what the link allows (QA audit of
+ * 2026-12-07: `commroof coll allreduce --topo two-slices.xml --ranks 0-5
+ * -b 1G`; sim 183.6 ms). Each slice is now a `domain` cut. */
+static void test_domain_cut(void **state)
+{
+    (void)state;
+    static const char xml[] =
+        "<topology name=\"two-slices\" description=\"test\" source=\"test\">"
+        "<gpu-model name=\"T\" vendor=\"google\" arch=\"0\" sms=\"2\" hbm=\"95GiB\" "
+        "hbm-bw=\"2765GB/s\" source=\"test\"><flops dtype=\"bf16\" peak=\"459TFLOP/s\"/>"
+        "</gpu-model>"
+        "<param key=\"route.gpu_transit\" value=\"1\"/>"
+        "<torus name=\"a\" model=\"T\" dims=\"2x2\" wrap=\"no\" kind=\"ici\" bw=\"100GB/s\" "
+        "latency=\"1us\"/>"
+        "<torus name=\"b\" model=\"T\" dims=\"2x2\" wrap=\"no\" kind=\"ici\" bw=\"100GB/s\" "
+        "latency=\"1us\"/>"
+        "<link a=\"a.0.0\" b=\"b.0.0\" kind=\"ethernet\" bw=\"12.5GB/s\" latency=\"5us\"/>"
+        "</topology>";
+    cr_topo *t = NULL;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_topo_xml_load_memory(xml, sizeof xml - 1, "two-slices.xml", &t, &d), CR_OK);
+    const double S = 1073741824.0;
+    const char *sets[] = {"0-5", "0,1,2,4", "all", NULL};
+    for (int i = 0; sets[i]; i++) {
+        cr_coll_ctx *c = cr_test_coll_ctx(t, sets[i]);
+        cr_coll_result r =
+            eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+        if (!(r.bound.bound_s >= S / 12.5e9 * (1 - 1e-12)))
+            fail_msg("ranks %s: bound %.1f us (%s) below S / 12.5 GB/s", sets[i],
+                     r.bound.bound_s * 1e6, r.bound.binding);
+        assert_true(r.pred.supported && r.pred.pred_s >= r.bound.bound_s);
+        /* a ring crosses the link once each way: its rate is the link's */
+        r = eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_RING, CR_PROTO_SIMPLE, CR_MECH_NONE, true);
+        assert_true(r.pred.pred_s >= 2.0 * (c->n - 1) / c->n * S / 12.5e9);
+        cr_coll_ctx_free(c);
+    }
+    /* one slice alone: every rank inside, no domain cut */
+    cr_coll_ctx *c = cr_test_coll_ctx(t, "0-3");
+    cr_coll_result r =
+        eval(c, CR_COLL_ALLREDUCE, S, CR_ALGO_AUTO, CR_PROTO_AUTO, CR_MECH_NONE, true);
+    assert_true(r.bound.bound_s < S / 12.5e9);
+    for (int j = 0; j < r.bound.n_terms; j++)
+        assert_string_not_equal(r.bound.terms[j].name, "domain");
+    cr_coll_ctx_free(c);
+    cr_topo_free(t);
+}
+
 static void test_dead_end_ports(void **state)
 {
     (void)state;
@@ -3398,6 +3451,7 @@ int main(void)
         cmocka_unit_test(test_ring_rate_by_class),
         cmocka_unit_test(test_mesh_subset_links),
         cmocka_unit_test(test_dead_end_ports),
+        cmocka_unit_test(test_domain_cut),
         cmocka_unit_test(test_pcie_node_own_nic),
         cmocka_unit_test(test_a2a_shm_beside_p2p),
         cmocka_unit_test(test_predict_bounded_is_predict),

@@ -32,9 +32,10 @@ static const char topo_help_head[] =
     "       commroof topo import-nccl DUMP.xml [-o OUT.xml] [--json]\n"
     "       commroof topo gen fat-tree --nodes N --node TOPOLOGY [--rails R] [--nic-bw BW]\n"
     "                     [--leaf-radix K] [--oversub X] [--tiers 2|3]\n"
-    "                     [--spines rail|shared] [--sharp] [-o OUT.xml]\n"
+    "                     [--spines rail|shared] [--sharp] [-o OUT.xml] [--json]\n"
     "       commroof topo gen nvl --racks N [--node RACK] [fat-tree's network options]\n"
     "       commroof topo gen torus --dims AxBxC [--chip MODEL] [--link-bw BW] [-o OUT.xml]\n"
+    "                     [--json]\n"
     "\n"
     "  list          the shipped topologies: name, GPUs, GPU model, nodes, description\n"
     "  show          one topology: GPU models, devices, per-GPU injection bandwidth per\n"
@@ -46,7 +47,8 @@ static const char topo_help_head[] =
     "  import-nccl   turn NCCL's topology dump (run any NCCL job with\n"
     "                NCCL_TOPO_DUMP_FILE=DUMP.xml) into a commroof topology; writes\n"
     "                OUT.xml (atomically) or the XML to stdout\n"
-    "  gen           write a cluster topology (OUT.xml atomically, or stdout):\n"
+    "  gen           write a cluster topology (OUT.xml atomically, or stdout; --json:\n"
+    "                what was made, with the XML itself when there is no -o):\n"
     "    fat-tree    --nodes copies of the single-node topology --node, NIC nicR of\n"
     "                every node on rail R of a rail-optimised fat tree (--rails 1: a\n"
     "                plain one); --rails (default: every NIC of the node), --nic-bw\n"
@@ -745,6 +747,28 @@ static bool oversub_parse(const char *v, double *out)
     return *out >= 1 && *out <= 1e6;
 }
 
+/* topo gen --json: what the generator made (t, loaded back from its XML),
+ * and the XML itself when it went to no file. */
+static int gen_json(const cr_topo *t, const char *generator, const char *out, const char *xml)
+{
+    char models[256];
+    gpu_models(t, models, sizeof models);
+    json_t *root = json_object();
+    json_object_set_new(root, "generator", json_string(generator));
+    json_object_set_new(root, "output", out ? json_string(out) : json_null());
+    json_object_set_new(root, "name", json_string(t->name ? t->name : ""));
+    json_object_set_new(root, "description", json_string(t->description ? t->description : ""));
+    json_object_set_new(root, "source", json_string(t->source ? t->source : ""));
+    json_object_set_new(root, "gpus", json_integer(t->n_gpus));
+    json_object_set_new(root, "gpu_model", json_string(models));
+    json_object_set_new(root, "nodes", json_integer(gpu_nodes(t)));
+    json_object_set_new(root, "devices", json_integer(t->n_devs));
+    json_object_set_new(root, "link_bundles", json_integer(t->n_links));
+    if (xml)
+        json_object_set_new(root, "xml", json_string(xml));
+    return print_json(root);
+}
+
 static int cmd_gen(int argc, char **argv)
 {
     const char *what = argc > 2 ? argv[2] : NULL;
@@ -759,6 +783,7 @@ static int cmd_gen(int argc, char **argv)
     cr_topo_gen_fat_tree fo = {0};
     cr_topo_gen_torus to = {0};
     const char *out = NULL;
+    bool json = false;
     /* the generators a row belongs to (cli_opt.section) */
     enum { FT = 1, NVL = 2, TORUS = 4 };
     enum { O_NODES = 1, O_RAILS, O_NIC_BW, O_LEAF_RADIX, O_TIERS, O_OVERSUB, O_LINK_BW, O_SPINES };
@@ -777,6 +802,7 @@ static int cmd_gen(int argc, char **argv)
         {"--dims", NULL, "AxBxC", .str = &to.dims, .section = TORUS},
         {"--chip", NULL, "MODEL", .str = &to.chip, .section = TORUS},
         {"--link-bw", NULL, "BW", .id = O_LINK_BW, .section = TORUS},
+        {"--json", NULL, NULL, .flag = &json, .section = FT | NVL | TORUS},
     };
     /* this generator's rows, and their names for the message on a wrong one */
     unsigned sec = ft ? FT : nvl ? NVL : TORUS;
@@ -880,13 +906,22 @@ static int cmd_gen(int argc, char **argv)
     if (st)
         return cli_fail("topo", "gen %s: %s", what, d.msg);
     int rc = CLI_OK;
-    if (out) {
+    /* --json describes what was made, as import-nccl does: the summary
+     * comes from the written XML loaded back (what every other command
+     * will read), before -o is written, so that a failure leaves nothing */
+    cr_topo *t = NULL;
+    if (json && cr_topo_xml_load_memory(xml, len, "generated topology", &t, &d) != CR_OK)
+        rc = cli_fail("topo", "gen %s: the generated topology does not load: %s", what, d.msg);
+    if (rc == CLI_OK && out) {
         cr_diag wd = {{0}};
         if (cr_file_write(out, xml, len, &wd) != CR_OK)
             rc = cli_fail("topo", "%s", wd.msg);
-    } else if (fwrite(xml, 1, len, stdout) != len) {
+    } else if (rc == CLI_OK && !json && fwrite(xml, 1, len, stdout) != len) {
         rc = cli_fail("topo", "cannot write the topology to stdout");
     }
+    if (rc == CLI_OK && json)
+        rc = gen_json(t, what, out, out ? NULL : xml);
+    cr_topo_free(t);
     free(xml);
     return rc;
 }

@@ -36,6 +36,8 @@ topo check|topo check topologies/mi300x-8.xml --json
 topo check|topo check tests/fixtures/xml/bad-no-unit.xml --json
 topo import-nccl|topo import-nccl tests/fixtures/nccl/dgx-a100-2socket.xml -o $TMP/a.xml --json
 topo import-nccl|topo import-nccl tests/fixtures/nccl/hgx-h200-vm.xml --json
+topo gen|topo gen fat-tree --nodes 2 --node hgx-h100-8 -o $TMP/g.xml --json
+topo gen|topo gen torus --dims 2x2x2 --json
 op list|op list --json
 op|op gemm --topo h200-1 --json
 op|op ag_gemm --json

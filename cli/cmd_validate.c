@@ -115,6 +115,7 @@ int cli_cmd_validate(int argc, char **argv)
     cr_topo *t = NULL;
     cr_vmeas_list l = {0};
     cr_vresult *res = NULL;
+    cr_validate_cache *cache = NULL;
     json_t *root = NULL;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--corpus") || !strncmp(argv[i], "--corpus=", 9))
@@ -374,7 +375,12 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate", "out of memory");
         goto out;
     }
-    cr_validate_opts vo = {ranks};
+    /* a context per rank set, not per row (cr_validate_cache) */
+    if (!(cache = cr_validate_cache_new())) {
+        rc = cli_fail("validate", "out of memory");
+        goto out;
+    }
+    cr_validate_opts vo = {ranks, cache};
     {
         /* A case whose values the model rejects (bytes=-1, gemm m=0) is a
          * bad range like one whose name does not parse: skipped with its
@@ -660,6 +666,7 @@ int cli_cmd_validate(int argc, char **argv)
         rc = CLI_FAIL;
 out:
     json_decref(root);
+    cr_validate_cache_free(cache);
     free(res);
     cr_vmeas_list_release(&l);
     cr_topo_free(t);

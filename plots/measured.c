@@ -65,13 +65,18 @@ cr_status cr_plot_meas_load(const cr_topo *t, const cr_plot_sources *s, cr_plot_
     m->res = calloc(m->list.n ? m->list.n : 1, sizeof *m->res);
     if (!m->res)
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
+    /* one collective context per rank set, not per row */
+    cr_validate_opts vo = {NULL, cr_validate_cache_new()};
+    if (!vo.cache)
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
     for (size_t i = 0; i < m->list.n; i++) {
         cr_diag ed = {{0}};
         /* a case the model rejects stays in the list without figures: the
          * validation table shows why */
-        if (cr_validate_eval(et, &m->list.v[i], NULL, &m->res[i], &ed) != CR_OK)
+        if (cr_validate_eval(et, &m->list.v[i], &vo, &m->res[i], &ed) != CR_OK)
             snprintf(m->res[i].note, sizeof m->res[i].note, "%.150s", ed.msg);
     }
+    cr_validate_cache_free(vo.cache);
     return CR_OK;
 }
 

@@ -399,6 +399,7 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
     snprintf(path, sizeof path, "%s/%s", x->dir, lg->path);
     cr_vmeas_list l = {0};
     cr_vresult *res = NULL;
+    cr_validate_cache *cache = NULL;
     cr_diag ld = {{0}};
     st = cr_validate_read_nccl_tests(path, &lo, &l, &ld);
     if (st == CR_ENOMEM)
@@ -421,7 +422,12 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
         st = cr_diag_set(d, CR_ENOMEM, "out of memory");
         goto out;
     }
-    cr_validate_opts vo = {m->ranks[0] ? m->ranks : NULL};
+    /* the log's rows share its rank set: one context (cr_validate_cache) */
+    if (!(cache = cr_validate_cache_new())) {
+        st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        goto out;
+    }
+    cr_validate_opts vo = {m->ranks[0] ? m->ranks : NULL, cache};
     for (size_t i = 0; i < l.n; i++) {
         cr_diag ed = {{0}};
         st = cr_validate_eval(t, &l.v[i], &vo, &res[i], &ed);
@@ -470,6 +476,7 @@ static cr_status eval_log(ctx *x, cr_corpus *c, int li, const map_line *m, const
     lg->status = CR_CORPUS_LOG_OK;
     lg->rows = (int)n;
 out:
+    cr_validate_cache_free(cache);
     free(res);
     cr_vmeas_list_release(&l);
     return st;

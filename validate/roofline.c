@@ -298,7 +298,8 @@ typedef struct {
         cr_rf_owned own;
     } * calls;
     size_t ncall, ccall;
-    cr_vmeas_list nccl; /* one per NCCL call */
+    cr_vmeas_list nccl;       /* one per NCCL call */
+    cr_validate_cache *cache; /* the rows' collective contexts, one per rank set */
 } rctx;
 
 /* One call of name, grouped with the others of the same key (printf's
@@ -1413,7 +1414,7 @@ static cr_status rows_from_nccl(rctx *c, cr_diag *d)
     double *v = malloc((l->n ? l->n : 1) * sizeof *v);
     if (!v)
         return cr_diag_set(d, CR_ENOMEM, "out of memory");
-    cr_validate_opts vo = {c->o ? c->o->ranks : NULL};
+    cr_validate_opts vo = {c->o ? c->o->ranks : NULL, c->cache};
     for (size_t i = 0; i < l->n && st == CR_OK;) {
         size_t j = i;
         double tot = 0, fastest = INFINITY;
@@ -1495,7 +1496,7 @@ static cr_status rows_from_cr(rctx *c, const char *const *paths, int n, cr_diag 
     if (st == CR_OK)
         st = cr_validate_merge_ranks(&l, &mi, d);
     c->out->merged.merged += mi.merged;
-    cr_validate_opts vo = {c->o ? c->o->ranks : NULL};
+    cr_validate_opts vo = {c->o ? c->o->ranks : NULL, c->cache};
     for (size_t i = 0; i < l.n && st == CR_OK; i++) {
         const cr_vmeas *m = &l.v[i];
         cr_rf_row *w = cr_rf_push_row(c->out);
@@ -1548,10 +1549,14 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
     c.o = o;
     c.out = out;
     cr_status st = CR_OK;
+    if (!(c.cache = cr_validate_cache_new()))
+        return cr_diag_set(d, CR_ENOMEM, "out of memory");
     if (o && o->ranks) {
         cr_rankset *rs = NULL;
-        if ((st = cr_rankset_parse(o->ranks, t->n_gpus, &rs, d)) != CR_OK)
+        if ((st = cr_rankset_parse(o->ranks, t->n_gpus, &rs, d)) != CR_OK) {
+            cr_validate_cache_free(c.cache);
             return st;
+        }
         c.n_ranks_opt = rs->n;
         cr_rankset_free(rs);
     }
@@ -1572,6 +1577,7 @@ cr_status cr_roofline_read(const cr_topo *t, const char *const *paths, int n,
     }
     free(c.calls);
     cr_vmeas_list_release(&c.nccl);
+    cr_validate_cache_free(c.cache);
     if (st != CR_OK) {
         cr_roofline_release(out);
         return st;

@@ -414,3 +414,80 @@ cr_status cr_validate_summarize(const cr_vmeas_list *l, const cr_vresult *r,
     free(e);
     return CR_OK;
 }
+
+/* --- collective contexts kept between cases ---------------------------------------- */
+
+/* Contexts kept: the rank sets of one validate run (a log's, a trace's
+ * 2-rank p2p and n-rank collectives, a fused case's) are a few. */
+enum { VCACHE_SLOTS = 8 };
+
+struct cr_validate_cache {
+    struct {
+        const cr_topo *t; /* NULL: an empty slot */
+        cr_rankset *rs;
+        cr_coll_ctx *ctx;
+        unsigned long used; /* the lookup that last took it */
+    } slot[VCACHE_SLOTS];
+    unsigned long clock;
+    long builds;
+};
+
+cr_validate_cache *cr_validate_cache_new(void)
+{
+    return calloc(1, sizeof(cr_validate_cache));
+}
+
+void cr_validate_cache_free(cr_validate_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < VCACHE_SLOTS; i++) {
+        cr_coll_ctx_free(c->slot[i].ctx);
+        cr_rankset_free(c->slot[i].rs);
+    }
+    free(c);
+}
+
+long cr_validate_cache_builds(const cr_validate_cache *c)
+{
+    return c ? c->builds : 0;
+}
+
+cr_status cr_vcache_ctx(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
+                        cr_coll_ctx **ctx, bool *owned, cr_diag *d)
+{
+    *ctx = NULL;
+    *owned = true;
+    int victim = 0;
+    if (c) {
+        c->clock++;
+        for (int i = 0; i < VCACHE_SLOTS; i++) {
+            const cr_rankset *k = c->slot[i].rs;
+            if (c->slot[i].t == t && k && k->n == rs->n &&
+                !memcmp(k->ranks, rs->ranks, (size_t)rs->n * sizeof *rs->ranks)) {
+                c->slot[i].used = c->clock;
+                *ctx = c->slot[i].ctx;
+                *owned = false;
+                return CR_OK;
+            }
+            if (c->slot[i].used < c->slot[victim].used)
+                victim = i;
+        }
+    }
+    cr_status st = cr_coll_ctx_new(t, rs, ctx, d);
+    if (st != CR_OK || !c)
+        return st;
+    c->builds++;
+    cr_rankset *key = NULL;
+    /* no room for the key: the context is the caller's, as without a cache */
+    if (cr_rankset_from_array(rs->ranks, rs->n, t->n_gpus, &key, NULL) != CR_OK)
+        return CR_OK;
+    cr_coll_ctx_free(c->slot[victim].ctx);
+    cr_rankset_free(c->slot[victim].rs);
+    c->slot[victim].t = t;
+    c->slot[victim].rs = key;
+    c->slot[victim].ctx = *ctx;
+    c->slot[victim].used = c->clock;
+    *owned = false;
+    return CR_OK;
+}

@@ -207,7 +207,7 @@ static void job_nccl_tests(cr_sbuf *b, const char *path)
         st = cr_validate_read_nccl_tests(path, &o, &l, &d);
     add_diag(b, st, &d);
     for (size_t i = 0; st == CR_OK && i < l.n; i++) {
-        cr_validate_opts vo = {NULL};
+        cr_validate_opts vo = {NULL, NULL};
         cr_vresult r;
         memset(&d, 0, sizeof d);
         cr_status e = cr_validate_eval(t, &l.v[i], &vo, &r, &d);

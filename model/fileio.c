@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -533,4 +534,134 @@ bool cr_file_same_content(const char *a, const char *b)
     if (fb)
         fclose(fb);
     return same;
+}
+
+/* One input of cr_files_first_repeat. */
+typedef struct {
+    int i;
+    bool ok, reg, hashed;
+    unsigned long long dev, ino;
+    long long size;
+    uint64_t hash;
+} rep_file;
+
+static int cmp_rep_inode(const void *a, const void *b)
+{
+    const rep_file *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->ino != y->ino)
+        return x->ino < y->ino ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static int cmp_rep_size(const void *a, const void *b)
+{
+    const rep_file *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    if (x->hashed != y->hashed)
+        return x->hashed ? 1 : -1;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* FNV-1a over the bytes of path into *h; false when it cannot be read. */
+static bool rep_hash(const char *path, uint64_t *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    uint64_t x = 0xcbf29ce484222325ull;
+    unsigned char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t k = 0; k < got; k++)
+            x = (x ^ buf[k]) * 0x100000001b3ull;
+    bool ok = !ferror(f);
+    fclose(f);
+    *h = x;
+    return ok;
+}
+
+int cr_files_first_repeat(const char *const *paths, int n, int *first, int *second, long *opens)
+{
+    *first = *second = -1;
+    if (n < 2)
+        return 0;
+    rep_file *v = calloc((size_t)n, sizeof *v);
+    int *sf = malloc((size_t)n * sizeof *sf), *sc = malloc((size_t)n * sizeof *sc);
+    int found = -1;
+    if (!v || !sf || !sc)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        sf[i] = sc[i] = -1;
+        v[i].i = i;
+        v[i].ok = stat(paths[i], &sb) == 0;
+        if (!v[i].ok)
+            continue;
+        v[i].reg = S_ISREG(sb.st_mode);
+        v[i].dev = (unsigned long long)sb.st_dev;
+        v[i].ino = (unsigned long long)sb.st_ino;
+        v[i].size = (long long)sb.st_size;
+    }
+    /* the same file: each name's first earlier name of its inode (the
+     * group's first in the order of i) */
+    qsort(v, (size_t)n, sizeof *v, cmp_rep_inode);
+    for (int g = 0, e; g < n; g = e) {
+        for (e = g + 1; e < n && v[e].dev == v[g].dev && v[e].ino == v[g].ino; e++)
+            ;
+        for (int k = g + 1; k < e; k++)
+            if (v[g].ok && v[k].ok)
+                sf[v[k].i] = v[g].i;
+    }
+    /* the same bytes: only regular files of a size another has can be;
+     * those are hashed once, and a pair of one size and hash compared
+     * whole, for each i with its earlier ones in order until one is
+     * the same */
+    for (int k = 0; k < n; k++)
+        if (!v[k].ok || !v[k].reg)
+            v[k].size = -1 - (long long)k; /* a size of its own: never paired */
+    qsort(v, (size_t)n, sizeof *v, cmp_rep_size);
+    for (int g = 0, e; g < n; g = e) {
+        for (e = g + 1; e < n && v[e].size == v[g].size; e++)
+            ;
+        if (e - g < 2)
+            continue;
+        for (int k = g; k < e; k++) {
+            v[k].hashed = rep_hash(paths[v[k].i], &v[k].hash);
+            if (opens)
+                (*opens)++;
+        }
+        qsort(v + g, (size_t)(e - g), sizeof *v, cmp_rep_size);
+    }
+    for (int g = 0, e; g < n; g = e) {
+        for (e = g + 1; e < n && v[e].size == v[g].size && v[e].hashed == v[g].hashed &&
+                        v[e].hash == v[g].hash;
+             e++)
+            ;
+        if (!v[g].hashed)
+            continue;
+        for (int k = g + 1; k < e; k++)
+            for (int q = g; q < k && sc[v[k].i] < 0; q++) {
+                if (opens)
+                    *opens += 2;
+                if (cr_file_same_content(paths[v[k].i], paths[v[q].i]))
+                    sc[v[k].i] = v[q].i;
+            }
+    }
+    found = 0;
+    for (int i = 0; i < n && !found; i++) {
+        if (sf[i] >= 0)
+            found = 1, *first = sf[i], *second = i;
+        else if (sc[i] >= 0)
+            found = 2, *first = sc[i], *second = i;
+    }
+out:
+    free(v);
+    free(sf);
+    free(sc);
+    return found;
 }

@@ -118,6 +118,18 @@ cr_status cr_file_commit_dir(const char *stage, const char *dir, cr_diag *d);
  * names too). Unreadable files are not the same as anything. */
 bool cr_file_same_content(const char *a, const char *b);
 
+/* The first of paths[0..n) that repeats an earlier one, as a loop over i
+ * and, for each, over j < i would find it: one file under two names (or
+ * one name twice: the same device and inode) before, for the same i, a
+ * regular file of the same bytes (cr_file_same_content). Each path is
+ * stat'ed once; only files whose size another has are read, once each to
+ * hash them, and a pair of the same size and hash is compared byte for
+ * byte: O(n log n) and about one read per file, not a comparison of every
+ * pair. Returns 0 (none), 1 (the same file) or 2 (the same content) with
+ * *first = j and *second = i; -1 when out of memory. opens, when not NULL,
+ * is increased by the files opened to read their bytes. */
+int cr_files_first_repeat(const char *const *paths, int n, int *first, int *second, long *opens);
+
 /* Removes folder dir and everything under it (symbolic links themselves,
  * never their targets); best effort, for cleaning up a stage. */
 void cr_file_remove_tree(const char *dir);

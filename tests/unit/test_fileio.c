@@ -395,6 +395,65 @@ static void test_read_fd(void **state)
     assert_string_equal(d.msg, "");
 }
 
+/* cr_files_first_repeat: each input read once, however many share a size
+ * (validate --nccl-tests with 4,000 logs of one size compared every pair,
+ * reading both files: 100 s), and the pair a loop over i, then j < i
+ * finds: one file under two names before a copy, for the same i. Its own
+ * folder: teardown knows only the fixed names. */
+static void test_first_repeat(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    char sub[96], paths[N + 3][128];
+    const char *p[N + 3];
+    snprintf(sub, sizeof sub, "%s/rep", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    for (int i = 0; i < N; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/f%02d", sub, i);
+        FILE *f = fopen(paths[i], "wb");
+        assert_non_null(f);
+        fprintf(f, "log %02d of one size\n", i); /* every file 19 bytes */
+        fclose(f);
+        p[i] = paths[i];
+    }
+    int j = 0, i = 0;
+    long opens = 0;
+    assert_int_equal(cr_files_first_repeat(p, N, &j, &i, &opens), 0);
+    assert_int_equal(opens, N); /* each hashed once; no pair compared */
+    /* a copy of f05 as input N, a hard link to f05 as N + 1: for i = N the
+     * copy is found (f05); the link comes later */
+    snprintf(paths[N], sizeof paths[N], "%s/copy", sub);
+    snprintf(paths[N + 1], sizeof paths[N + 1], "%s/link", sub);
+    FILE *f = fopen(paths[N], "wb");
+    assert_non_null(f);
+    fprintf(f, "log %02d of one size\n", 5);
+    fclose(f);
+    assert_int_equal(link(paths[5], paths[N + 1]), 0);
+    p[N] = paths[N];
+    p[N + 1] = paths[N + 1];
+    opens = 0;
+    assert_int_equal(cr_files_first_repeat(p, N + 2, &j, &i, &opens), 2);
+    assert_int_equal(j, 5);
+    assert_int_equal(i, N);
+    assert_true(opens <= (N + 2) + 2 * 2); /* hashes, and the two confirmed pairs */
+    /* the link before the copy: the same file (f05 and the link) first */
+    p[N] = paths[N + 1];
+    p[N + 1] = paths[N];
+    assert_int_equal(cr_files_first_repeat(p, N + 2, &j, &i, NULL), 1);
+    assert_int_equal(j, 5);
+    assert_int_equal(i, N);
+    /* one name twice, and a missing file twice (never a repeat: the
+     * reader says it is missing) */
+    const char *q[] = {paths[1], at("missing"), paths[2], at("missing"), paths[1]};
+    assert_int_equal(cr_files_first_repeat(q, 5, &j, &i, NULL), 1);
+    assert_int_equal(j, 0);
+    assert_int_equal(i, 4);
+    assert_int_equal(cr_files_first_repeat(q + 1, 3, &j, &i, NULL), 0);
+    for (int k = 0; k < N + 2; k++)
+        unlink(paths[k]);
+    rmdir(sub);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +468,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_commit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_dir, setup, teardown),
         cmocka_unit_test(test_kind_names),
+        cmocka_unit_test_setup_teardown(test_first_repeat, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

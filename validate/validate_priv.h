@@ -172,13 +172,13 @@ struct cr_vcal_acc {
     cr_vsamples d2d, pg[3], pgc[3];               /* copy engine: d2d; pageable [1] h2d [2] d2h */
 };
 
-#pragma GCC visibility pop
-
 /* The collective context of rank set rs on t (cr_coll_ctx_new's errors):
  * c's (borrowed: *owned false) where c keeps one, built and kept there
  * when it has room, else built for the caller (*owned true: free it with
  * cr_coll_ctx_free). c may be NULL. */
 cr_status cr_vcache_ctx(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
                         cr_coll_ctx **ctx, bool *owned, cr_diag *d);
+
+#pragma GCC visibility pop
 
 #endif

@@ -12,3 +12,6 @@ $CR topo gen torus --dims 2x2x2 --json > doc.json; echo "exit $?"
 grep -c '"xml": "<?xml' doc.json
 cmp -s plain.xml t.xml && echo "-o with --json writes what stdout gets without it"
 out=$($CR topo gen torus --dims 0x2 --json 2>/dev/null); echo "refused: exit $?, ${#out} bytes on stdout"
+# -o /dev/stdout with --json: the XML and the document would mix on one
+# stream; refused before anything is written, as import-nccl refuses it
+$CR topo gen torus --dims 2x2x2 -o /dev/stdout --json > mixed.out; echo "exit $?, $(wc -c < mixed.out) bytes on stdout"

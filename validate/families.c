@@ -381,14 +381,8 @@ static cr_status eval_coll(const cr_topo *t, const cr_vmeas *m, const cr_validat
     cr_coll_req rq = cr_vmeas_coll_req(m, coll, bytes, (int)n, mech);
     cr_coll_result res;
     memset(&res, 0, sizeof res);
-    cr_coll_ctx *ctx = NULL;
-    bool owned = true;
-    st = cr_vcache_ctx(o ? o->cache : NULL, t, rs, &ctx, &owned, d);
+    st = cr_vcache_eval(o ? o->cache : NULL, t, rs, &rq, &res, d);
     cr_rankset_free(rs);
-    if (st == CR_OK)
-        st = cr_coll_eval(ctx, &rq, &res, d);
-    if (owned)
-        cr_coll_ctx_free(ctx);
     if (st == CR_EUNSUPPORTED) {
         snprintf(r->note, sizeof r->note, "coll: %.150s", d ? d->msg : "unsupported");
         if (d)
@@ -509,14 +503,8 @@ static cr_status eval_fused(const cr_topo *t, const cr_vmeas *m, const cr_valida
         rq.in_place = false; /* fused.cu's collectives are out of place */
         cr_coll_result res;
         memset(&res, 0, sizeof res);
-        cr_coll_ctx *ctx = NULL;
-        bool owned = true;
-        st = cr_vcache_ctx(opts ? opts->cache : NULL, t, rs, &ctx, &owned, &dd);
+        st = cr_vcache_eval(opts ? opts->cache : NULL, t, rs, &rq, &res, &dd);
         cr_rankset_free(rs);
-        if (st == CR_OK)
-            st = cr_coll_eval(ctx, &rq, &res, &dd);
-        if (owned)
-            cr_coll_ctx_free(ctx);
         if (st != CR_OK || !res.pred.supported || !(res.pred.pred_s > 0)) {
             snprintf(r->note, sizeof r->note, "no prediction: coll has none for one piece (%.100s)",
                      st != CR_OK ? dd.msg : res.pred.why);

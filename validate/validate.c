@@ -453,8 +453,12 @@ long cr_validate_cache_builds(const cr_validate_cache *c)
     return c ? c->builds : 0;
 }
 
-cr_status cr_vcache_ctx(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
-                        cr_coll_ctx **ctx, bool *owned, cr_diag *d)
+/* The collective context of rank set rs on t (cr_coll_ctx_new's errors):
+ * c's (borrowed: *owned false) where c keeps one, built and kept there
+ * when it has room, else built for the caller (*owned true: free it with
+ * cr_coll_ctx_free). c may be NULL. */
+static cr_status vcache_ctx(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
+                            cr_coll_ctx **ctx, bool *owned, cr_diag *d)
 {
     *ctx = NULL;
     *owned = true;
@@ -490,4 +494,17 @@ cr_status cr_vcache_ctx(cr_validate_cache *c, const cr_topo *t, const cr_rankset
     c->slot[victim].used = c->clock;
     *owned = false;
     return CR_OK;
+}
+
+cr_status cr_vcache_eval(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
+                         const cr_coll_req *rq, cr_coll_result *res, cr_diag *d)
+{
+    cr_coll_ctx *ctx = NULL;
+    bool owned = true;
+    cr_status st = vcache_ctx(c, t, rs, &ctx, &owned, d);
+    if (st == CR_OK)
+        st = cr_coll_eval(ctx, rq, res, d);
+    if (owned)
+        cr_coll_ctx_free(ctx);
+    return st;
 }

@@ -172,12 +172,11 @@ struct cr_vcal_acc {
     cr_vsamples d2d, pg[3], pgc[3];               /* copy engine: d2d; pageable [1] h2d [2] d2h */
 };
 
-/* The collective context of rank set rs on t (cr_coll_ctx_new's errors):
- * c's (borrowed: *owned false) where c keeps one, built and kept there
- * when it has room, else built for the caller (*owned true: free it with
- * cr_coll_ctx_free). c may be NULL. */
-cr_status cr_vcache_ctx(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
-                        cr_coll_ctx **ctx, bool *owned, cr_diag *d);
+/* cr_coll_eval of rq on rank set rs of t, through the context c keeps
+ * for that rank set (built and kept when c has none; c NULL: built and
+ * freed here). Errors: cr_coll_ctx_new's and cr_coll_eval's. */
+cr_status cr_vcache_eval(cr_validate_cache *c, const cr_topo *t, const cr_rankset *rs,
+                         const cr_coll_req *rq, cr_coll_result *res, cr_diag *d);
 
 #pragma GCC visibility pop
 

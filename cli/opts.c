@@ -141,10 +141,14 @@ static bool outputs_distinct(const cli_args *a)
 static bool output_place_ok(const cli_args *a, const cli_opt *o, const char *out)
 {
     struct stat st;
-    if (stat(out, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
+    size_t n_out = strlen(out);
+    /* "out/" names a folder whether or not it exists yet */
+    bool folder_named = n_out > 0 && out[n_out - 1] == '/';
+    if (folder_named || stat(out, &st) == 0) {
+        if (!folder_named && !S_ISDIR(st.st_mode))
             return true;
-        cli_usage_error(a->cmd, "%s %s is a folder: give the path of a file (in it or elsewhere)",
+        cli_usage_error(a->cmd,
+                        "%s %s names a folder: give the path of a file (in it or elsewhere)",
                         o->name, out);
         return false;
     }

@@ -17,3 +17,4 @@ $CR sim allreduce -b 1M --timeline /dev/null > /dev/null; echo "exit $?"
 mkdir sub
 $CR sim allreduce -b 1M --timeline sub/t.json > /dev/null; echo "exit $?"
 ls sub
+$CR sim allreduce -b 1M --timeline nope/; echo "exit $?"

@@ -40,7 +40,7 @@ static const char *const roofline_help_head =
     "kernels with their times, without a bound.\n"
     "An activity belongs to the innermost range open on its CUDA call's thread when\n"
     "the call began, where the trace recorded the calls (COMMROOF_TRACE_RECORD=\n"
-    "kernel,memcpy,memset,api), else to the innermost range open when it starts:\n"
+    "kernel,memcpy,memset,graph,api), else to the innermost range open when it starts:\n"
     "trace then with CUDA_LAUNCH_BLOCKING=1 so that every kernel runs inside the\n"
     "range that launched it (doc/roofline.md). The element type comes from the\n"
     "kernels' names, else --dtype, else (a matrix product) the bf16 or fp16 its\n"
@@ -173,7 +173,7 @@ static int print_table(const cr_roofline *r, const cr_topo *t, long top)
         printf("# %d trace(s) recorded without CUDA_LAUNCH_BLOCKING=1 nor their CUDA calls "
                "(first: %s): an operator owns the activities that start inside its range, a "
                "later operator's where the GPU ran behind the host; for exact rows trace with "
-               "COMMROOF_TRACE_RECORD=kernel,memcpy,memset,api (or CUDA_LAUNCH_BLOCKING=1)\n",
+               "COMMROOF_TRACE_RECORD=kernel,memcpy,memset,graph,api (or CUDA_LAUNCH_BLOCKING=1)\n",
                r->by_start, r->by_start_path);
     if (r->unlinked)
         printf("# %d activities of traces with their CUDA calls recorded came from a call not "

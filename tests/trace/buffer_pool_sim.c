@@ -43,8 +43,8 @@ int main(int argc, char **argv)
     }
     g.quiet = true;
     /* 1 */
-    EXPECT(record_mask(NULL) == (REC_KERNEL | REC_MEMCPY | REC_MEMSET));
-    EXPECT(record_mask("") == (REC_KERNEL | REC_MEMCPY | REC_MEMSET));
+    EXPECT(record_mask(NULL) == (REC_KERNEL | REC_MEMCPY | REC_MEMSET | REC_GRAPH));
+    EXPECT(record_mask("") == (REC_KERNEL | REC_MEMCPY | REC_MEMSET | REC_GRAPH));
     EXPECT(record_mask("all") == REC_ALL);
     EXPECT(record_mask("kernel,memcpy") == (REC_KERNEL | REC_MEMCPY));
     EXPECT(record_mask("kernel memset,") == (REC_KERNEL | REC_MEMSET));

@@ -15,8 +15,8 @@
 #      (.ab/old/trace_*.c, carried), h200_overhead_ab.sh's launch-bound A/B
 #      against it (the default kinds: the library's other changes must
 #      cost a launch nothing).
-# Until this has run, COMMROOF_TRACE_RECORD's "graph" is not on by default
-# (traces/tracer/trace_main.c).
+# Run on an H100 on 2026-12-07 (traces/h100-1/graph-2026-12-07); since then
+# COMMROOF_TRACE_RECORD's "graph" is on by default (traces/tracer/trace_main.c).
 # `commroof roofline` reads the traces on the CPU machine afterwards.
 . "$(dirname "$0")/device_common.sh"
 REPS=${REPS:-50}

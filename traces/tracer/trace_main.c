@@ -34,10 +34,15 @@ enum {
  * left out by default for what a record per call costs a launch-bound
  * program. "graph" records which thread made each CUDA graph node, and
  * when (trace_graph.c): a callback per node while a graph is built, none
- * at a launch. It is asked for, not on by default, until it has run on a
- * GPU (traces/tracer/graph_check.sh; no machine could be had when it was
- * written), and because it takes CUPTI's one callback subscriber. */
-#define REC_DEFAULT (REC_KERNEL | REC_MEMCPY | REC_MEMSET)
+ * at a launch, so that roofline gives a replayed graph's kernels to the
+ * operator that captured them. On by default since it ran on a GPU
+ * (traces/h100-1/graph-2026-12-07: the C and PyTorch graph demos' replays
+ * owned by their capturing ranges; kernels/overhead -m launch with and
+ * without it, 5 processes each, -0.09 us per tiny kernel, inside the
+ * spread). It takes CUPTI's one callback subscriber: a program that
+ * subscribes itself (a profiler of its own) finds it taken, and
+ * COMMROOF_TRACE_RECORD=kernel,memcpy,memset leaves it free. */
+#define REC_DEFAULT (REC_KERNEL | REC_MEMCPY | REC_MEMSET | REC_GRAPH)
 static const struct {
     const char *word;
     unsigned bit;
@@ -106,7 +111,7 @@ static unsigned record_mask(const char *v)
             note_error(
                 "COMMROOF_TRACE_RECORD=\"%.200s\": unknown word \"%.*s\" (expected a "
                 "comma-separated list of kernel, memcpy, memset, sync, api, graph, none, all); "
-                "recording kernel,memcpy,memset",
+                "recording the default, kernel,memcpy,memset,graph",
                 v, (int)(n < 64 ? n : 64), p);
             return REC_DEFAULT;
         }
@@ -116,7 +121,7 @@ static unsigned record_mask(const char *v)
     if (words == 0) { /* "," recorded nothing, unsaid; "none" says so */
         note_error("COMMROOF_TRACE_RECORD=\"%.200s\" names no kind (expected a comma-separated "
                    "list of kernel, memcpy, memset, sync, api, graph, none, all); recording "
-                   "kernel,memcpy,memset",
+                   "the default, kernel,memcpy,memset,graph",
                    v);
         return REC_DEFAULT;
     }

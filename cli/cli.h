@@ -174,11 +174,6 @@ bool cli_same_file(const char *a, const char *b);
  * mix on one stream. Not when stdout is /dev/null (nothing to mix). */
 bool cli_is_stdout(const char *path);
 
-/* The usage error for an output file that is stdout while --json prints
- * its document there (cli_is_stdout): opt names the option ("-o"). Returns
- * 0 when path is NULL or elsewhere, else the usage status it printed. */
-int cli_check_not_stdout(const char *cmd, const char *opt, const char *path, bool json);
-
 /* Prints to o one "# nccl-tests FILE: N row(s) from line L: COLL (collective
  * from: ...), N ranks (from: ...)" line per table of the nccl-tests logs in
  * l: where each table's collective and rank count came from. */

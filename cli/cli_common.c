@@ -234,16 +234,6 @@ bool cli_is_stdout(const char *path)
     return !(stat("/dev/null", &sn) == 0 && sn.st_dev == so.st_dev && sn.st_ino == so.st_ino);
 }
 
-int cli_check_not_stdout(const char *cmd, const char *opt, const char *path, bool json)
-{
-    if (!json || !path || !cli_is_stdout(path))
-        return 0;
-    return cli_usage_error(cmd,
-                           "%s %s is stdout, where --json prints its document: the two would "
-                           "mix on one stream; give %s a file, or leave out --json",
-                           opt, path, opt);
-}
-
 int cli_check_log_gpu(const char *cmd, const cr_topo *t, const char *log, const cr_vmeas_list *l,
                       size_t first, bool allow)
 {

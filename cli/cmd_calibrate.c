@@ -1059,10 +1059,6 @@ int cli_cmd_calibrate(int argc, char **argv)
                                           "things: give one of them");
         goto out;
     }
-    /* the topology's XML and the JSON document on one stream (-o
-     * /dev/stdout --json) read as neither */
-    if ((rc = cli_check_not_stdout("calibrate", "-o", out_path, json)) != 0)
-        goto out;
     if ((from || nccl) && quick) {
         rc = cli_usage_error("calibrate",
                              "--quick shortens the kernels calibrate runs itself: "

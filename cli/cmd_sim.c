@@ -218,10 +218,6 @@ static int parse(int argc, char **argv, struct opts *o)
                                    "--scenario takes sizes, ranks, algorithms and roots from "
                                    "the file; %s belongs to the one-collective form",
                                    single[i].name);
-    /* --timeline /dev/stdout with --json printed two documents on stdout */
-    int rc_out = cli_check_not_stdout("sim", "--timeline", o->timeline, o->json);
-    if (rc_out)
-        return rc_out;
     if (!o->scenario && !o->coll)
         return cli_usage_error("sim", "which collective? (e.g. commroof sim allreduce -b 1GB)");
     if (o->coll && o->b < 0)

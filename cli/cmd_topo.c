@@ -893,12 +893,6 @@ static int cmd_gen(int argc, char **argv)
         return cli_usage_error("topo", "gen nvl needs --racks N (of --node, default gb200-nvl72)");
     if (torus && !to.dims)
         return cli_usage_error("topo", "gen torus needs --dims, e.g. 4x4x4");
-    /* gen returns before cli_cmd_topo's own check: -o /dev/stdout --json
-     * printed the XML and then the document on stdout, exit 0, where
-     * import-nccl refuses the same line */
-    int rc_out = cli_check_not_stdout("topo", "-o", out, json);
-    if (rc_out)
-        return rc_out;
     char *xml = NULL;
     size_t len = 0;
     cr_diag d = {{0}};
@@ -982,9 +976,6 @@ int cli_cmd_topo(int argc, char **argv)
                                                                  : "a topology file");
     if (o.out && strcmp(o.sub, "import-nccl") != 0)
         return cli_usage_error("topo", "-o is for import-nccl and gen only");
-    int rc_out = cli_check_not_stdout("topo", "-o", o.out, o.json);
-    if (rc_out)
-        return rc_out;
     if (is_list)
         return cmd_list(&o);
     if (strcmp(o.sub, "show") == 0)

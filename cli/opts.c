@@ -162,9 +162,10 @@ static bool output_place_ok(const cli_args *a, const cli_opt *o, const char *out
     if (n >= (int)sizeof dir)
         return true;
     snprintf(dir, sizeof dir, "%.*s", n, out);
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    bool exists = stat(dir, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
         return true;
-    if (stat(dir, &st) == 0 || errno == ENOTDIR)
+    if (exists || errno == ENOTDIR)
         cli_usage_error(a->cmd, "%s %s: %s is not a folder; give a file elsewhere", o->name, out,
                         dir);
     else
@@ -175,15 +176,39 @@ static bool output_place_ok(const cli_args *a, const cli_opt *o, const char *out
     return false;
 }
 
-/* Every output row's file checked at the walk's end: not an input, and a
- * place that can take it. */
+/* True when the table's "--json" flag was given: the command prints its
+ * document on stdout. */
+static bool json_given(const cli_args *a)
+{
+    for (const cli_opt *o = a->opts; !is_end(o); o++)
+        if (o->flag && o->name && strcmp(o->name, "--json") == 0)
+            return *o->flag;
+    return false;
+}
+
+/* Every output row's file checked at the walk's end: not an input, not
+ * stdout while --json prints its document there (the file and the
+ * document would mix on one stream: sim --timeline, calibrate -o and topo
+ * import-nccl and gen -o each checked it, and gen only after a review
+ * found it missing), and a place that can take it. */
 static bool outputs_ok(const cli_args *a)
 {
     if (!outputs_distinct(a))
         return false;
-    for (const cli_opt *o = a->opts; !is_end(o); o++)
-        if (o->output && o->str && *o->str && !output_place_ok(a, o, *o->str))
+    bool json = json_given(a);
+    for (const cli_opt *o = a->opts; !is_end(o); o++) {
+        if (!o->output || !o->str || !*o->str)
+            continue;
+        if (json && cli_is_stdout(*o->str)) {
+            cli_usage_error(a->cmd,
+                            "%s %s is stdout, where --json prints its document: the two would "
+                            "mix on one stream; give %s a file, or leave out --json",
+                            o->name, *o->str, o->name);
             return false;
+        }
+        if (!output_place_ok(a, o, *o->str))
+            return false;
+    }
     return true;
 }
 

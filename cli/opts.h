@@ -51,8 +51,9 @@ typedef struct cli_opt {
     bool output;       /* a file the command writes (-o, --timeline; .str):
                           the walk's end refuses it, as a usage error, where
                           it is the file another argument names (an input,
-                          which writing it would replace), a folder, or in a
-                          folder that does not exist */
+                          which writing it would replace), a folder, in a
+                          folder that does not exist, or stdout while the
+                          table's --json flag is given */
 } cli_opt;
 
 /* The most rows an option table may have. */

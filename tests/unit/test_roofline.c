@@ -177,6 +177,21 @@ static void test_kernel_dtype_and_short_names(void **state)
                         "nvjet_sm90_tst_256x128");
     assert_string_equal(cr_trace_short_name("_Z6kernelPf", b, sizeof b), "_Z6kernelPf");
     assert_string_equal(cr_trace_short_name("void k<1>(int)", b, 4), "k");
+    /* a comparison in a template argument, as __cxa_demangle writes one
+     * (g++ 12 and c++filt on an instantiation of template<int N>
+     * std::enable_if_t<(N < 2)> k(int)): the '<' between ")(" compares,
+     * the name is still k's; "std::enable_if" merged every such kernel
+     * into one row */
+    assert_string_equal(
+        cr_trace_short_name("std::enable_if<(1)<(2), void>::type k<1>(int)", b, sizeof b), "k");
+    assert_string_equal(cr_trace_short_name("std::enable_if<((4)<<(1))<(0), void>::type "
+                                            "ns::sl<4>(float*)",
+                                            b, sizeof b),
+                        "ns::sl");
+    assert_string_equal(
+        cr_trace_short_name("std::enable_if<((3)>(2)), void>::type j<3>(int)", b, sizeof b), "j");
+    assert_string_equal(cr_trace_short_name("void k<&(operator<(A, A))>(A<(1)<=(2)>)", b, sizeof b),
+                        "k");
 }
 
 /* The row of op (the first row when there is none: the test then fails on

@@ -245,6 +245,23 @@ static int by_kernel_name(const void *a, const void *b)
     return strcmp(((const cr_trace_kernel_stat *)a)->name, ((const cr_trace_kernel_stat *)b)->name);
 }
 
+/* Whether the '<' at name[i] compares rather than opens a template's
+ * arguments. __cxa_demangle writes a comparison's operands in parentheses
+ * and the comparison itself bare where its operator is '<' ("(1)<(2)",
+ * "((4)<<(1))<(0)"; one of '>' it wraps whole: "((3)>(2))"), so a '<'
+ * after a ')' (but for "operator()"'s) or after such a '<' is an operator:
+ * counted as an opener, "std::enable_if<(1)<(2), void>::type k<1>(int)"
+ * kept its angle open to the end and shortened to "std::enable_if" (QA
+ * audit, session qa-annot). */
+static bool less_than(const char *name, size_t i, bool prev_less)
+{
+    if (i == 0)
+        return false;
+    if (name[i - 1] == '<')
+        return prev_less;
+    return name[i - 1] == ')' && !(i >= 10 && strncmp(name + i - 10, "operator()", 10) == 0);
+}
+
 /* Walks name's characters outside <...> and (...) ("(anonymous namespace)"
  * counts as outside): calls emit(ctx, c) for each from index `from` on;
  * returns the index where the last word outside them starts (after the
@@ -255,6 +272,7 @@ static size_t outside(const char *name, size_t from, char *buf, size_t size, siz
     static const char anon[] = "(anonymous namespace)";
     size_t word = 0;
     int angle = 0, paren = 0;
+    bool less = false;
     *cpp = false;
     for (size_t i = 0; name[i]; i++) {
         if (angle == 0 && paren == 0 && strncmp(name + i, anon, sizeof anon - 1) == 0) {
@@ -262,10 +280,12 @@ static size_t outside(const char *name, size_t from, char *buf, size_t size, siz
                 if (i + k >= from && buf && *o + 1 < size)
                     buf[(*o)++] = anon[k];
             i += sizeof anon - 2;
+            less = false;
             continue;
         }
         char c = name[i];
-        if (c == '<' && paren == 0) {
+        less = c == '<' && paren == 0 && less_than(name, i, less);
+        if (c == '<' && paren == 0 && !less) {
             angle++;
             *cpp = true;
         } else if (c == '>' && paren == 0 && angle > 0) {

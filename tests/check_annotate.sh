@@ -114,6 +114,50 @@ True"
     [ "$got" = "$want" ] || fail "commroof_nvtx.py: got \"$got\", expected \"$want\""
 fi
 
+# A program that imported a torch built without CUDA (pip's CPU wheels,
+# beside cupy or numba doing the GPU work) has torch.cuda.nvtx all the
+# same, whose functions raise RuntimeError("NVTX functions not installed.
+# Are you sure you have a CUDA build?") and whose torch._C has no _nvtx
+# (torch/cuda/nvtx.py's _NVTXStub): the module took it, and every
+# cr.range() raised in the program instead of pushing through NVTX's
+# library or doing nothing (QA audit, session qa-annot). The stand-in
+# below is that stub; a torch with CUDA (torch._C._nvtx) is still taken.
+if command -v python3 >/dev/null 2>&1; then
+    got=$(python3 - <<'EOF2' 2>&1
+import sys, types
+sys.path.insert(0, "traces/annotate")
+
+def stub_torch(with_cuda):
+    torch = types.ModuleType("torch")
+    torch._C = types.ModuleType("torch._C")
+    torch.cuda = types.ModuleType("torch.cuda")
+    torch.cuda.nvtx = types.ModuleType("torch.cuda.nvtx")
+    if with_cuda:
+        torch._C._nvtx = types.SimpleNamespace(rangePushA=lambda s: 0, rangePop=lambda: 0)
+        torch.cuda.nvtx.range_push = torch._C._nvtx.rangePushA
+        torch.cuda.nvtx.range_pop = torch._C._nvtx.rangePop
+    else:
+        def _fail(*args, **kwargs):
+            raise RuntimeError("NVTX functions not installed. Are you sure you have a CUDA build?")
+        torch.cuda.nvtx.range_push = torch.cuda.nvtx.range_pop = _fail
+    return torch
+
+for with_cuda in (False, True):
+    sys.modules["torch"] = stub_torch(with_cuda)
+    sys.modules.pop("commroof_nvtx", None)
+    import commroof_nvtx as cr
+    try:
+        with cr.range("gemm", m=64, n=32, k=16, dtype="bf16"):
+            pass
+        print(cr.backend() == "torch.cuda.nvtx")
+    except RuntimeError as e:
+        print("raised:", e)
+EOF2
+)
+    [ "$got" = "False
+True" ] || fail "commroof_nvtx.py with a torch without CUDA, then with one: got \"$got\", expected \"False\" (another backend, no error) and \"True\""
+fi
+
 # A COMMROOF_NVTX_LIB that cannot be loaded, or exports no NVTX, is
 # named in a warning with the library taken instead: it was passed over
 # in silence, the ranges going through another library or nowhere (QA

@@ -36,8 +36,10 @@ not a whole number from 1 to 1e9 (rules of validate/roofline.c and model/ops_cat
 
 No dependency. NVTX v3 is header-only, so Python needs a library that
 exports nvtxRangePushA/nvtxRangePop; this module takes the first of:
-  1. torch.cuda.nvtx, when torch is already imported (it is never imported
-     here: that would initialise far more than a range needs);
+  1. torch.cuda.nvtx, when torch is already imported and built with CUDA
+     (it is never imported here: that would initialise far more than a
+     range needs; a CPU-only torch's raises RuntimeError, and is passed
+     over);
   2. the `nvtx` package, when it is already imported;
   3. libnvToolsExt.so.1 (CUDA 10-12) or libnvtx3interop.so.1 (CUDA 13)
      through ctypes (each loads the tool named by NVTX_INJECTION64_PATH,
@@ -69,8 +71,12 @@ def _load():
     if _impl is not None:
         return _impl
     torch = sys.modules.get("torch")
-    if torch is not None and getattr(torch, "cuda", None) is not None:
-        nv = torch.cuda.nvtx
+    nv = getattr(getattr(torch, "cuda", None), "nvtx", None)
+    # a torch built without CUDA (pip's CPU wheels) has torch.cuda.nvtx all
+    # the same, whose functions raise RuntimeError ("NVTX functions not
+    # installed"), and no torch._C._nvtx: every range raised in the
+    # program (QA audit, session qa-annot)
+    if nv is not None and getattr(getattr(torch, "_C", None), "_nvtx", None) is not None:
         _impl = ("torch.cuda.nvtx", nv.range_push, nv.range_pop)
         return _impl
     nvtx_mod = sys.modules.get("nvtx")

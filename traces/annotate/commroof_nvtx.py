@@ -150,8 +150,9 @@ _OPS = {
 _OPS = {op: tuple(ps.split()) for op, ps in _OPS.items()}
 
 # crbench's families, whose cr: ranges validate reads (validate/families.c);
-# any other operator name is the program's own: a row with its time and no
-# bound, by design, and a warning where it is one slip from a known name
+# any other operator name is the program's own: roofline skips its range
+# (counted under the table) and lists its kernels by name with no bound, by
+# design, and a warning where it is one slip from a known name
 _FAMILIES = ("hbm", "ce", "mech", "gemm", "launch", "nccl", "p2p", "fused")
 _WARNED = set()
 

@@ -401,6 +401,117 @@ EOF2
     [ "$got" = "66 values" ] || fail "commroof_nvtx.py and commroof read values differently: $got"
 fi
 
+# The C header and the Python module build the same name from the same
+# values, and commroof reads it as the operator call meant. The header is
+# compiled against a stand-in nvtx3/nvToolsExt.h that prints each name it
+# is given (its own formatting code, on the CPU); each case gives the
+# module the same op and values. A name of 255 bytes is kept whole by
+# both; one of 256 ends in " ..." and answers COMMROOF_NVTX_BAD_NAME in
+# C, and is refused in Python. Then a trace of the C names, one kernel in
+# each range, goes through `commroof roofline`: each row's model is the
+# call the range names, with iters=N counted as N calls (ranges of other
+# name= labels are rows apart).
+mkdir -p "$T/fake/nvtx3"
+cat >"$T/fake/nvtx3/nvToolsExt.h" <<'EOF2'
+#include <stdio.h>
+static int fake_depth;
+static inline int nvtxRangePushA(const char *s)
+{
+    printf("%s\n", s);
+    return fake_depth++;
+}
+static inline int nvtxRangePop(void)
+{
+    return --fake_depth;
+}
+EOF2
+cat >"$T/same.c" <<'EOF2'
+#include <commroof_nvtx.h>
+#include <string.h>
+
+int main(void)
+{
+    char pad[300];
+    int r[8], n = 0;
+    /* "cr:gemm m=1 n=1 k=1 dtype=bf16 name=" is 36 bytes */
+    memset(pad, 'x', sizeof pad);
+    pad[255 - 36] = '\0';
+    r[n++] = commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=%s", 4096, 2048, 1024, "bf16");
+    r[n++] = commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=%s iters=%d name=%s", 64, 32, 16,
+                                "fp16", 10, "qkv\"1\\");
+    r[n++] = commroof_nvtx_push("elementwise", "elems=%lld reads=%d writes=%d flops_per=%g", 1LL << 40,
+                                2, 0, 0.5);
+    r[n++] = commroof_nvtx_push("memcpy", "bytes=%s kind=%s", "64MiB", "h2d");
+    r[n++] = commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=bf16 name=%s", 1, 1, 1,
+                                "h\xc3\xa9");
+    r[n++] = commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=bf16 name=%s", 1, 1, 1, pad);
+    pad[255 - 36] = 'x';
+    pad[256 - 36] = '\0';
+    r[n++] = commroof_nvtx_push("gemm", "m=%d n=%d k=%d dtype=bf16 name=%s", 1, 1, 1, pad);
+    for (int i = 0; i < n; i++)
+        commroof_nvtx_pop();
+    for (int i = 0; i < n; i++)
+        printf("%s%d", i ? " " : "", r[i] == COMMROOF_NVTX_BAD_NAME);
+    printf("\n");
+    return 0;
+}
+EOF2
+if cc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$T/fake" -Itraces/annotate "$T/same.c" \
+    -o "$T/same" 2>"$T/err"; then
+    "$T/same" >"$T/same.txt" || fail "the header's names: the program failed"
+    if command -v python3 >/dev/null 2>&1; then
+        got=$(CR="$CR" T="$T" python3 - <<'EOF2' 2>&1
+import json, os, subprocess, sys
+sys.path.insert(0, "traces/annotate")
+import commroof_nvtx as cr
+T = os.environ["T"]
+lines = open(T + "/same.txt", encoding="utf-8").read().split("\n")
+c_names, bad = lines[:7], lines[7]
+pad = "x" * (255 - 36)
+cases = [("gemm", dict(m=4096, n=2048, k=1024, dtype="bf16")),
+         ("gemm", dict(m=64, n=32, k=16, dtype="fp16", iters=10, name='qkv"1\\')),
+         ("elementwise", dict(elems=1 << 40, reads=2, writes=0, flops_per=0.5)),
+         ("memcpy", dict(bytes="64MiB", kind="h2d")),
+         ("gemm", dict(m=1, n=1, k=1, dtype="bf16", name="h\u00e9")),
+         ("gemm", dict(m=1, n=1, k=1, dtype="bf16", name=pad)),
+         ("gemm", dict(m=1, n=1, k=1, dtype="bf16", name=pad + "x"))]
+for (op, kw), c in zip(cases, c_names):
+    try:
+        py = cr.name(op, **kw)
+    except ValueError:
+        py = "refused"
+    if c.endswith(" ...") and py == "refused" and len(c.encode()) == 255:
+        continue
+    if py != c:
+        print(f"C {c[:70]!r} ({len(c.encode())} bytes), Python {py[:70]!r}")
+if bad != "0 0 0 0 0 0 1":
+    print("COMMROOF_NVTX_BAD_NAME of each:", bad, "expected 0 0 0 0 0 0 1")
+events = []
+for i, n in enumerate(c_names[:6]):
+    events.append({"ph": "X", "cat": "nvtx", "name": n, "ts": 100 * i, "dur": 50, "pid": 0,
+                   "tid": 0})
+    events.append({"ph": "X", "cat": "kernel", "name": "k", "ts": 100 * i + 1, "dur": 10,
+                   "pid": 0, "tid": 0, "args": {"device": 0}})
+json.dump({"traceEvents": events}, open(T + "/same.json", "w"))
+out = subprocess.run([os.environ["CR"], "roofline", T + "/same.json", "--topo", "h200-1",
+                      "--json"], capture_output=True, text=True)
+rows = json.loads(out.stdout or '{"rows": []}')["rows"]
+got = sorted((r["model"] or r["note"], r["calls"]) for r in rows)
+want = sorted([("gemm m=4096 n=2048 k=1024 dtype=bf16", 1), ("gemm m=64 n=32 k=16 dtype=fp16", 10),
+               ("elementwise elems=1099511627776 reads=2 writes=0 flops_per=0.5", 1),
+               ("memcpy bytes=64MiB kind=h2d", 1), ("gemm m=1 n=1 k=1 dtype=bf16", 1),
+               ("gemm m=1 n=1 k=1 dtype=bf16", 1)])  # name= apart: a row each
+if got != want:
+    print("roofline read", got, "expected", want)
+print("same")
+EOF2
+)
+        [ "$got" = same ] || fail "the header's and the module's names: $got"
+    fi
+else
+    cat "$T/err"; fail "commroof_nvtx.h does not compile against a stand-in nvtx3"
+fi
+
 # The C header checks the names it builds as cheaply as it can (keys,
 # empty values, %s of NULL, %g of no number, iters=): commroof_nvtx_check
 # says why, and a push of such a name answers COMMROOF_NVTX_BAD_NAME.

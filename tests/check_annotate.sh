@@ -48,6 +48,22 @@ if [ -f "$CUDA/include/nvtx3/nvToolsExt.h" ]; then
     fi
 fi
 
+# C++ (a .cpp or .cu file including it) under the warnings that C++
+# projects turn into errors: -Wold-style-cast, and clang++'s
+# -Wzero-as-null-pointer-constant, which the header's NULL (0 there, not
+# g++'s __null) tripped in commroof_nvtx_check and commroof_nvtx_push (QA
+# audit, session qa-annot); with NVTX v3 and without.
+for cxx in clang++ g++; do
+    command -v "$cxx" >/dev/null 2>&1 || continue
+    for nv in "" "-isystem $CUDA/include"; do
+        [ -z "$nv" ] || [ -f "$CUDA/include/nvtx3/nvToolsExt.h" ] || continue
+        # shellcheck disable=SC2086
+        "$cxx" -std=c++17 -Wall -Wextra -Wpedantic -Wold-style-cast -Wzero-as-null-pointer-constant \
+            -Werror -Itraces/annotate $nv -x c++ -c "$T/app.c" -o "$T/app-cxx.o" 2>"$T/err" ||
+            { head -5 "$T/err"; fail "commroof_nvtx.h does not compile as C++ with $cxx${nv:+ and NVTX v3}"; }
+    done
+done
+
 # -Wpedantic with nvtx3 on -I (NVTX's own header casts dlsym's result), and
 # a name over 255 bytes: it must not end in a value cut short (k=40 for
 # k=4096 reads as another shape) but in " ...", which commroof reports.

@@ -74,6 +74,14 @@ extern "C" {
 #define COMMROOF_NVTX_CAST(T, x) ((T)(x))
 #endif
 
+/* The null pointer: clang++ -Wzero-as-null-pointer-constant refuses NULL
+ * (0 in its C++ headers). */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define COMMROOF_NVTX_NULL nullptr
+#else
+#define COMMROOF_NVTX_NULL NULL
+#endif
+
 /* commroof_nvtx_push's answer for a name commroof_nvtx_check refuses (NVTX itself
  * answers -2 where no tool is attached, -1 on an error). */
 #define COMMROOF_NVTX_BAD_NAME (-100)
@@ -99,7 +107,7 @@ static inline int commroof_nvtx_check(const char *name, char *why, size_t size)
     for (p = name + 3 + strcspn(name + 3, " "); *p; p += tl) {
         const char *v;
         size_t vl;
-        const char *fault = NULL;
+        const char *fault = COMMROOF_NVTX_NULL;
         while (*p == ' ')
             p++;
         if (!*p)
@@ -182,7 +190,7 @@ static inline int commroof_nvtx_push(const char *op, const char *params, ...)
     if (cut) /* at the end: " ..." is no key=value, so the range is reported */
         memcpy(name + sizeof name - 5, " ...", 5);
     int depth = nvtxRangePushA(name);
-    return commroof_nvtx_check(name, NULL, 0) == 0 ? depth : COMMROOF_NVTX_BAD_NAME;
+    return commroof_nvtx_check(name, COMMROOF_NVTX_NULL, 0) == 0 ? depth : COMMROOF_NVTX_BAD_NAME;
 #else
     (void)op;
     (void)params;

@@ -233,6 +233,12 @@ bad = [
     ("gemm", {"iters": "10x"}, "iters='10x'", "repetitions"),
     ("my_op", {"x": float("nan")}, "x=nan", "finite number"),
     ("my_op", {"x": None}, "x=None", "leave a parameter out"),
+    # a C0 control character: commroof reads it as a space (name=a b: "b"
+    # is not key=value), NUL ends the C string (QA audit, session qa-annot)
+    ("gemm", {"name": "a\x01b"}, "name='a\\x01b'", "control character"),
+    ("my_op", {"x": "a\x1bb"}, "x='a\\x1bb'", "control character"),
+    ("my_op", {"x": "a\x00b"}, "x='a\\x00b'", "control character"),
+    ("my\x01op", {}, "operator 'my\\x01op'", "control character"),
 ]
 for op, kw, *words in bad:
     try:
@@ -252,7 +258,7 @@ for op, kw in good:
     print(cr.name(op, **kw))
 EOF2
 )
-    want=$(for i in $(seq 23); do echo refused; done
+    want=$(for i in $(seq 27); do echo refused; done
         echo "cr:gemm m=4096 n=4096 k=4096 dtype=bf16 iters=10 name=qkv
 cr:elementwise elems=16777216 reads=0 writes=1 flops_per=0.5
 cr:attention seq=128k heads=8 causal=no backward=1

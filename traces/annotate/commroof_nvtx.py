@@ -361,8 +361,11 @@ def _value(op, key, v):
     if t is None or (isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral) and
                      not math.isfinite(float(v))):
         _bad(key, v, "a string, or a finite number")
-    if not t or any(ch.isspace() for ch in t):
-        _bad(key, v, "a value that is not empty and has no space")
+    # a C0 control character reads as a space in commroof (the trace
+    # reader's names are one to a line) and NUL ends the C string NVTX
+    # gets: "a\x01b" split the pair, "a\x00b" lost the keys after it
+    if not t or any(ch.isspace() or ord(ch) < 0x20 for ch in t):
+        _bad(key, v, "a value that is not empty and has no space or control character")
     return t
 
 
@@ -385,10 +388,13 @@ def name(op, **params):
     a count that is not whole or is beyond 2^53 - 1; True or False but for
     a switch; an unknown element type, collective or choice; a size that
     is not whole bytes from 1 to 1e15 in a unit commroof knows; iters= not
-    a whole number from 1 to 1e9; a value with a space.
+    a whole number from 1 to 1e9; a value with a space or a control
+    character.
     """
-    if not isinstance(op, str) or not op or any(ch.isspace() or ch == "=" for ch in op):
-        raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space or '='")
+    if not isinstance(op, str) or not op or any(ch.isspace() or ch == "=" or ord(ch) < 0x20
+                                                for ch in op):
+        raise ValueError(f"commroof_nvtx: operator {op!r} is empty or has a space, '=' or a "
+                         "control character")
     _warn_near(op)
     s = "cr:" + op + "".join(f" {_key(op, k)}={_value(op, k, v)}" for k, v in params.items())
     if len(s.encode("utf-8")) >= _MAX:

@@ -52,7 +52,7 @@ fi
 # projects turn into errors: -Wold-style-cast, and clang++'s
 # -Wzero-as-null-pointer-constant, which the header's NULL (0 there, not
 # g++'s __null) tripped in commroof_nvtx_check and commroof_nvtx_push (QA
-# audit, session qa-annot); with NVTX v3 and without.
+# audit, session 51); with NVTX v3 and without.
 for cxx in clang++ g++; do
     command -v "$cxx" >/dev/null 2>&1 || continue
     for nv in "" "-isystem $CUDA/include"; do
@@ -136,7 +136,7 @@ fi
 # Are you sure you have a CUDA build?") and whose torch._C has no _nvtx
 # (torch/cuda/nvtx.py's _NVTXStub): the module took it, and every
 # cr.range() raised in the program instead of pushing through NVTX's
-# library or doing nothing (QA audit, session qa-annot). The stand-in
+# library or doing nothing (QA audit, session 51). The stand-in
 # below is that stub; a torch with CUDA (torch._C._nvtx) is still taken.
 if command -v python3 >/dev/null 2>&1; then
     got=$(python3 - <<'EOF2' 2>&1
@@ -234,7 +234,7 @@ bad = [
     ("my_op", {"x": float("nan")}, "x=nan", "finite number"),
     ("my_op", {"x": None}, "x=None", "leave a parameter out"),
     # a C0 control character: commroof reads it as a space (name=a b: "b"
-    # is not key=value), NUL ends the C string (QA audit, session qa-annot)
+    # is not key=value), NUL ends the C string (QA audit, session 51)
     ("gemm", {"name": "a\x01b"}, "name='a\\x01b'", "control character"),
     ("my_op", {"x": "a\x1bb"}, "x='a\\x1bb'", "control character"),
     ("my_op", {"x": "a\x00b"}, "x='a\\x00b'", "control character"),

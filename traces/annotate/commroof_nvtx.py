@@ -75,7 +75,7 @@ def _load():
     # a torch built without CUDA (pip's CPU wheels) has torch.cuda.nvtx all
     # the same, whose functions raise RuntimeError ("NVTX functions not
     # installed"), and no torch._C._nvtx: every range raised in the
-    # program (QA audit, session qa-annot)
+    # program (QA audit, session 51)
     if nv is not None and getattr(getattr(torch, "_C", None), "_nvtx", None) is not None:
         _impl = ("torch.cuda.nvtx", nv.range_push, nv.range_pop)
         return _impl

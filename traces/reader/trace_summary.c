@@ -252,7 +252,7 @@ static int by_kernel_name(const void *a, const void *b)
  * after a ')' (but for "operator()"'s) or after such a '<' is an operator:
  * counted as an opener, "std::enable_if<(1)<(2), void>::type k<1>(int)"
  * kept its angle open to the end and shortened to "std::enable_if" (QA
- * audit, session qa-annot). */
+ * audit, session 51). */
 static bool less_than(const char *name, size_t i, bool prev_less)
 {
     if (i == 0)

@@ -297,10 +297,13 @@ static size_t nt_rfc3339_len(const char *s)
 static char *nt_strip_prefixes(char *line)
 {
     /* a log pasted through a web page may carry no-break spaces (UTF-8
-     * C2 A0) where it had blanks: blanks again, or its rows go unread */
+     * C2 A0) where it had blanks: one blank again each, or its rows go
+     * unread, and its "Collective test starting:" (matched with one blank
+     * between the words) went unread as two blanks */
     for (char *p = line; (p = strstr(p, "\xc2\xa0"));) {
         p[0] = ' ';
-        p[1] = ' ';
+        memmove(p + 1, p + 2, strlen(p + 2) + 1);
+        p++;
     }
     /* and tabs are blanks wherever nccl-tests puts a space ("Collective
      * test starting:" retyped with tabs included) */

@@ -481,6 +481,24 @@ static void test_nccl_tests_pasted(void **state)
     assert_string_equal(l.v[0].nranks_source, "--ranks");
     cr_vmeas_list_release(&l);
 
+    /* copied from a web page: every blank a no-break space (UTF-8 C2 A0),
+     * the collective's line too; the file name says none, so the table's
+     * collective is the log's own or none (read as two blanks each, "test
+     * starting" went unmatched and the file name was asked for) */
+#define NB "\xc2\xa0"
+    const char *nb = "#" NB "Collective" NB "test" NB "starting:" NB "all_gather_perf\n"
+                     "#" NB NB "Rank" NB NB "0" NB "Group" NB "0\n"
+                     "#" NB NB "Rank" NB NB "1" NB "Group" NB "0\n" NB NB "1024" NB "128" NB
+                     "float" NB "none" NB "-1" NB "20.00" NB "0.05" NB "0.03" NB "0\n";
+#undef NB
+    assert_int_equal(read_log_o(nb, "web.txt", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "coll"), "allgather");
+    assert_string_equal(l.v[0].coll_source, "log");
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "2");
+    assert_close(l.v[0].measured_s, 20e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+
     /* --coll names: nccl-tests' binary names and commroof's alike */
     assert_string_equal(cr_nccl_log_coll("all_reduce", NULL), "allreduce");
     assert_string_equal(cr_nccl_log_coll("./build/reduce_scatter_perf_mpi", NULL), "reducescatter");

@@ -892,6 +892,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * every process prints its own one-rank run); each "# nThread" line
      * starts one. */
     int nranks = 0, line_no = R->lines_before, log_coll_line = 0;
+    int run_rows = 0; /* rows read since the current run started */
     /* the current test is not a collective commroof models: its rows are
      * left out (counted once per test in out->nccl_tables_skipped) */
     bool skip_test = false, skip_counted = false;
@@ -1009,17 +1010,26 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                     snprintf(skip_name, sizeof skip_name, "%.*s", (int)strcspn(nm, " \t\r\n"), nm);
                 }
             }
-            if (!strncmp(body, "nThread", 7)) {
+            /* rank lines after rows of the run start another run, one
+             * pasted below the first without its "# nThread" line (two
+             * pastes joined): nccl-tests prints a run's rank lines before
+             * its tables, so they are not the first run's, whose rank
+             * count they would change (a 4-rank run read as 8). What the
+             * missing line says (nGpus, the loop) is then unknown. */
+            int rk0;
+            bool new_run = !strncmp(body, "nThread", 7);
+            if (new_run || (run_rows > 0 && sscanf(body, "Rank %d", &rk0) == 1)) {
                 int nth, ng;
+                run_rows = 0;
                 nranks = 0;
                 rank_line_count = 0;
                 run_gpu[0] = '\0';
                 table = -1;
-                ngpus_hdr =
-                    sscanf(body, "nThread %d nGpus %d", &nth, &ng) == 2 && ng >= 1 && ng <= 1024
-                        ? ng
-                        : 0;
-                loop_ops = nt_loop_ops(body);
+                ngpus_hdr = new_run && sscanf(body, "nThread %d nGpus %d", &nth, &ng) == 2 &&
+                                    ng >= 1 && ng <= 1024
+                                ? ng
+                                : 0;
+                loop_ops = new_run ? nt_loop_ops(body) : 0;
                 blocking = false;
                 pid_run = pid_run_max = 0;
                 grp0 = -1;
@@ -1312,6 +1322,7 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         if ((st = cr_ntlog_add_row(R, row_line, &r, d)) != CR_OK)
             goto out;
         last_row_line = line_no;
+        run_rows++;
         r->table = (int)table;
         r->bytes = size;
         r->t_us = t_us;

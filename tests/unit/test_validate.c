@@ -295,6 +295,32 @@ static void test_nccl_tests_runs(void **state)
     assert_close(l.v[2].measured_s, 7.70e-6, 1e-12, 0);
     cr_vmeas_list_release(&l);
 
+    /* Two pastes joined, the second without its "# nThread" line: its
+     * rank lines (2 ranks) come after the first run's rows (4 ranks) and
+     * are its own. Its 8 B row's busbw/algbw (0.00/0.00) tells nothing, so
+     * the rank lines alone give n: read as the first run's 4 before. */
+    snprintf(log, sizeof log,
+             "#  Rank  0 Group  0 Pid 3300 on a device  0 [0x18] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 3301 on a device  1 [0x28] NVIDIA H100\n"
+             "#  Rank  2 Group  0 Pid 3302 on a device  2 [0x38] NVIDIA H100\n"
+             "#  Rank  3 Group  0 Pid 3303 on a device  3 [0x48] NVIDIA H100\n"
+             "# Collective test starting: all_reduce_perf\n%s"
+             "        4096          1024     float     sum      -1    18.02    0.23    0.34      0 "
+             "   17.66    0.23    0.35      0\n"
+             "#  Rank  0 Group  0 Pid 4400 on b device  0 [0x18] NVIDIA H100\n"
+             "#  Rank  1 Group  0 Pid 4401 on b device  1 [0x28] NVIDIA H100\n"
+             "# Collective test starting: all_reduce_perf\n%s"
+             "           8             2     float     sum      -1    12.00    0.00    0.00      0 "
+             "   12.00    0.00    0.00      0\n",
+             hdr, hdr);
+    assert_int_equal(cr_test_read_nccl_text(log, ".log", NULL, &l, &d), CR_OK);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(cr_vcase_get(&l.v[0].c, "nranks"), "4");
+    assert_string_equal(cr_vcase_get(&l.v[1].c, "nranks"), "2");
+    assert_string_equal(l.v[1].nranks_source, "rank lines");
+    assert_close(l.v[1].measured_s, 12.00e-6, 1e-12, 0);
+    cr_vmeas_list_release(&l);
+
     /* A time that is not a number is an error naming its line and column. */
     snprintf(
         log, sizeof log,

@@ -175,6 +175,19 @@ static bool nt_number_like(const char *s)
      * edited or converted, whose size must be said, not the row dropped */
     if (isdigit((unsigned char)s[0]) && strspn(s, "0123456789.eE+-,_") == strlen(s))
         return true;
+    /* a size with a unit (4K, 2M, 128MB, 1GiB, 8B: a table rewritten for
+     * people to read), which was skipped as no row, the rest of the table
+     * read without it */
+    size_t n = strspn(s, "0123456789.");
+    if (n && isdigit((unsigned char)s[0])) {
+        const char *u = s + n;
+        if (strchr("kKmMgGtT", *u) && *u)
+            u += 1 + (u[1] == 'i');
+        if (*u == 'B' || *u == 'b')
+            u++;
+        if (u > s + n && !*u)
+            return true;
+    }
     return nt_all_digits(s);
 }
 
@@ -1157,8 +1170,12 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
             else
                 st = cr_diag_set(d, CR_EPARSE,
                                  "%s:%d: not an nccl-tests result row: \"%s %s\" is no size in "
-                                 "bytes and element count (the header at line %d)",
-                                 path, line_no, tok[0], tok[1], lay.line);
+                                 "bytes and element count (the header at line %d)%s",
+                                 path, line_no, tok[0], tok[1], lay.line,
+                                 isalpha((unsigned char)tok[0][strlen(tok[0]) - 1])
+                                     ? ": a size with a unit; nccl-tests prints bytes (4096, "
+                                       "not 4K), give the rows as it printed them"
+                                     : "");
             goto out;
         }
         if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))

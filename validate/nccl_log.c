@@ -1251,11 +1251,19 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
         }
         if (!end || *end || !cr_harness_measured_ok(t_us * 1e-6) || !(size >= 0) ||
             !isfinite(size)) {
+            /* rows pasted without their header are read in 2.11+'s
+             * layout: a 2.10 row's time is a column earlier, and the
+             * algbw read in its place is often 0.00 */
             st = cr_diag_set(d, CR_EPARSE,
                              "%s:%d: size %s, out-of-place time \"%s\" (column %d): need a time "
-                             "from %g to %g us",
+                             "from %g to %g us%s",
                              path, row_line, tok[0], tok[lay.time_col], lay.time_col + 1,
-                             CR_HARNESS_MIN_MEASURED_S * 1e6, CR_HARNESS_MAX_MEASURED_S * 1e6);
+                             CR_HARNESS_MIN_MEASURED_S * 1e6, CR_HARNESS_MAX_MEASURED_S * 1e6,
+                             lay.line ? ""
+                                      : " (no header line: nccl-tests 2.11+'s layout assumed, "
+                                        "whose time is column 6; 2.10 and earlier print it in "
+                                        "column 5: give the table with its \"# size count "
+                                        "type ...\" header)");
             goto out;
         }
         /* nccl-tests prints algbw = size / time (GB/s, time in us), both

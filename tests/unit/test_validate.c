@@ -245,6 +245,18 @@ static void test_nccl_tests_layouts(void **state)
     assert_string_equal(cr_vcase_get(&l.v[1].c, "dtype"), "fp32");
     assert_string_equal(cr_vcase_get(&l.v[1].c, "nranks"), "2");
     cr_vmeas_list_release(&l);
+
+    /* the 2.10 row pasted without its header: read in 2.11+'s layout, its
+     * algbw (0.04 here, 0.00 for small sizes) lands in the time column;
+     * the error says a header is missing, not only that 0.00 is no time */
+    const char *bare = "        1024           128   float     sum    25.00    0.00    0.00  "
+                       "0e+00    24.75    0.00    0.00  0e+00\n";
+    assert_int_equal(cr_test_read_nccl_text(bare, "reduce_scatter_perf.log", NULL, &l, &d),
+                     CR_EPARSE);
+    assert_non_null(strstr(d.msg, ":1: size 1024, out-of-place time \"0.00\" (column 6)"));
+    assert_non_null(strstr(d.msg, "no header line: nccl-tests 2.11+'s layout assumed"));
+    assert_non_null(strstr(d.msg, "2.10 and earlier print it in column 5"));
+    assert_int_equal(l.n, 0);
 }
 
 /* Several runs in one log: each "# nThread" line starts a run with its own

@@ -906,6 +906,10 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
      * starts one. */
     int nranks = 0, line_no = R->lines_before, log_coll_line = 0;
     int run_rows = 0; /* rows read since the current run started */
+    /* the first line whose nccl-tests header comes after a prefix left in
+     * place, and the prefix */
+    int behind_line = 0;
+    char behind[64] = "";
     /* the current test is not a collective commroof models: its rows are
      * left out (counted once per test in out->nccl_tables_skipped) */
     bool skip_test = false, skip_counted = false;
@@ -1178,8 +1182,25 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                                      : "");
             goto out;
         }
-        if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1])))
+        if (nt < 1 || !nt_all_digits(tok[0]) || (nt >= 2 && !nt_all_digits(tok[1]))) {
+            /* an nccl-tests header behind a line prefix the reader does
+             * not remove (a CI's "[2024-05-01T12:00:00Z] ", a bare
+             * "12:00:00 "): the rows behind it go unread too, and a log
+             * of no row is refused naming it (below), not only as
+             * holding none */
+            for (int i = 1; !behind_line && i + 1 < nt; i++)
+                if (((!strcmp(tok[i], "#") && !strcmp(tok[i + 1], "size")) ||
+                     (!strcmp(tok[i], "size") && !strcmp(tok[i + 1], "count"))) &&
+                    nt_header(tok[i][0] == '#' ? copy + (tok[i + 1] - buf) : copy + (tok[i] - buf),
+                              line_no, &(nt_layout){0})) {
+                    behind_line = line_no;
+                    size_t plen = (size_t)(tok[i] - buf);
+                    while (plen > 0 && (copy[plen - 1] == ' ' || copy[plen - 1] == '\t'))
+                        plen--;
+                    snprintf(behind, sizeof behind, "%.*s", (int)(plen < 60 ? plen : 60), copy);
+                }
             continue;
+        }
         if (skip_test) {
             if (!skip_counted && out->nccl_tables_skipped++ == 0)
                 snprintf(out->nccl_skip_why, sizeof out->nccl_skip_why,
@@ -1389,6 +1410,13 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                          path, pending_line);
         goto out;
     }
+    if (behind_line && R->n_rows == 0)
+        st = cr_diag_set(d, CR_EPARSE,
+                         "%s:%d: the nccl-tests header follows \"%s\", a line prefix commroof "
+                         "does not remove (it removes srun -l's \"0: \", mpirun --tag-output's "
+                         "tags, RFC 3339 times, kubectl's pod): no row was read; remove it "
+                         "from every line first",
+                         path, behind_line, behind);
 out:
     free(raw);
     return st;

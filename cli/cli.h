@@ -76,9 +76,9 @@ void cli_note_topo_routing(const char *cmd, const cr_topo *t, const char *where)
 
 /* Parses a message size as nccl-tests' -b/-e/-i take it: a number of bytes
  * with an optional K, M, G or T suffix (powers of 1024, any case), or a
- * commroof quantity with a unit ("4MB" = 4e6, "64MiB"). Rounds down to whole
- * bytes. Returns 0, or -1 when s is not a size from 0 to 1PB
- * (CR_COLL_MAX_BYTES, suffix applied). */
+ * commroof quantity with a unit ("4MB" = 4e6, "64MiB"). Returns 0, or -1
+ * when s is not a whole number of bytes from 0 to 1PB (CR_COLL_MAX_BYTES,
+ * suffix applied: 1.5K is 1536 bytes, 1.5 is none). */
 int cli_parse_size(const char *s, double *out);
 
 /* nccl-tests' name of a data type ("float", "half", "bfloat16", ...), the

@@ -207,13 +207,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
             break;
         case O_MIN:
             if (cli_parse_size(v, &o->min_b))
-                return cli_usage_error(
-                    "coll", "-b \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4KiB)", v);
+                return cli_usage_error("coll",
+                                       "-b \"%s\" is not a whole number of bytes from 0 to 1PB "
+                                       "(e.g. 8, 128K, 1G, 4KiB)",
+                                       v);
             break;
         case O_MAX:
             if (cli_parse_size(v, &o->max_b))
-                return cli_usage_error(
-                    "coll", "-e \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4KiB)", v);
+                return cli_usage_error("coll",
+                                       "-e \"%s\" is not a whole number of bytes from 0 to 1PB "
+                                       "(e.g. 8, 128K, 1G, 4KiB)",
+                                       v);
             got_e = true;
             break;
         case O_FACTOR: {

@@ -261,9 +261,10 @@ static int parse_opts(int argc, char **argv, plot_opts *o)
         case O_MAX: {
             double x = 0;
             if (cli_parse_size(v, &x))
-                return cli_usage_error(
-                    "plot", "%s \"%s\" is not a size from 0 to 1PB (e.g. 8, 128K, 1G, 4MiB)",
-                    args.name, v);
+                return cli_usage_error("plot",
+                                       "%s \"%s\" is not a whole number of bytes from 0 to 1PB "
+                                       "(e.g. 8, 128K, 1G, 4MiB)",
+                                       args.name, v);
             if (args.opt->id == O_MIN)
                 o->min_bytes = x;
             else {

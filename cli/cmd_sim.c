@@ -174,13 +174,17 @@ static int parse(int argc, char **argv, struct opts *o)
             break;
         case O_MIN:
             if (cli_parse_size(v, &o->b))
-                return cli_usage_error(
-                    "sim", "-b \"%s\" is not a size from 0 to 1PB (e.g. 1GB, 64MiB, 128M)", v);
+                return cli_usage_error("sim",
+                                       "-b \"%s\" is not a whole number of bytes from 0 to 1PB "
+                                       "(e.g. 1GB, 64MiB, 128M)",
+                                       v);
             break;
         case O_MAX:
             if (cli_parse_size(v, &o->e))
-                return cli_usage_error(
-                    "sim", "-e \"%s\" is not a size from 0 to 1PB (e.g. 1GB, 64MiB, 128M)", v);
+                return cli_usage_error("sim",
+                                       "-e \"%s\" is not a whole number of bytes from 0 to 1PB "
+                                       "(e.g. 1GB, 64MiB, 128M)",
+                                       v);
             o->have_e = true;
             break;
         case O_FACTOR: {

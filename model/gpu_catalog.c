@@ -227,8 +227,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .peak_flops = {[CR_DT_FP64] = 67 * T, /* H100 datasheet (SXM): FP64 Tensor Core */
                        [CR_DT_FP32] = 67 * T,
                        [CR_DT_TF32] = 494.5 * T, /* 989 with sparsity */
-                       [CR_DT_BF16] = 989 * T,   /* 1979 with sparsity */
-                       [CR_DT_FP16] = 989 * T,
+                       [CR_DT_BF16] = 989.5 * T, /* 1979 with sparsity, halved */
+                       [CR_DT_FP16] = 989.5 * T,
                        [CR_DT_FP8] = 1979 * T,   /* 3958 with sparsity */
                        [CR_DT_INT8] = 1979 * T}, /* 3958 TOPS with sparsity */
         .hbm_bytes = 80 * GB,
@@ -250,8 +250,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .peak_flops = {[CR_DT_FP64] = 67 * T, /* same die and clocks as H100 SXM (datasheet) */
                        [CR_DT_FP32] = 67 * T,
                        [CR_DT_TF32] = 494.5 * T,
-                       [CR_DT_BF16] = 989 * T,
-                       [CR_DT_FP16] = 989 * T,
+                       [CR_DT_BF16] = 989.5 * T,
+                       [CR_DT_FP16] = 989.5 * T,
                        [CR_DT_FP8] = 1979 * T,
                        [CR_DT_INT8] = 1979 * T},
         .hbm_bytes = 94 * GB,
@@ -298,8 +298,8 @@ static const cr_gpu_catalog_entry catalog[] = {
         .peak_flops = {[CR_DT_FP64] = 67 * T, /* H200 datasheet (SXM): FP64 Tensor Core */
                        [CR_DT_FP32] = 67 * T,
                        [CR_DT_TF32] = 494.5 * T, /* 989 with sparsity */
-                       [CR_DT_BF16] = 989 * T,   /* 1979 with sparsity */
-                       [CR_DT_FP16] = 989 * T,
+                       [CR_DT_BF16] = 989.5 * T, /* 1979 with sparsity, halved */
+                       [CR_DT_FP16] = 989.5 * T,
                        [CR_DT_FP8] = 1979 * T,   /* 3958 with sparsity */
                        [CR_DT_INT8] = 1979 * T}, /* 3958 TOPS with sparsity */
         .hbm_bytes = 141 * GB,

@@ -20,7 +20,7 @@
 
 /* Per-tile math efficiency of a GEMM where the topology has no measured
  * FLOP/s (with one, gemm_eff_from_measured solves it per dtype): cuBLASLt
- * bf16 8192^3 on the lent H200 takes 1367.9 us, 803.8 of 989 TFLOP/s
+ * bf16 8192^3 on the lent H200 takes 1367.9 us, 803.8 of 989.5 TFLOP/s
  * (traces/h200-1/kernels-gemm.json); through the tile model (16 waves of
  * 128x256 tiles with DEF_TILE_FIXED_S each) that is 0.87 per tile. */
 #define DEF_GEMM_EFF 0.87

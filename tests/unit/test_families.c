@@ -344,8 +344,8 @@ static void test_eval_gemm_and_multi_gpu(void **state)
     m.measured_s = 1.4e-3;
     cr_vresult r;
     assert_int_equal(cr_validate_eval(t, &m, NULL, &r, &d), CR_OK);
-    /* Compute bound: 2 x 8192^3 FLOP at 989 TFLOP/s = 1.1117 ms. */
-    assert_close(r.bound_s, 2.0 * 8192.0 * 8192 * 8192 / 989e12, 1e-6, 0);
+    /* Compute bound: 2 x 8192^3 FLOP at 989.5 TFLOP/s = 1.1112 ms. */
+    assert_close(r.bound_s, 2.0 * 8192.0 * 8192 * 8192 / 989.5e12, 1e-6, 0);
     assert_string_equal(r.binding, "compute");
     assert_false(r.violation);
     /* Two ranks on a one-GPU topology: no figures, a note, not an error. */

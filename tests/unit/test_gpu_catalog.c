@@ -19,10 +19,10 @@ static void test_known_ids(void **state)
     assert_non_null(e);
     assert_string_equal(e->name, "H200-SXM");
     assert_int_equal(e->arch, 90);
-    assert_close(e->hbm_Bps, 4.8e12, 1e-12, 0);                /* H200 datasheet: 4.8 TB/s */
-    assert_close(e->hbm_bytes, 141e9, 1e-12, 0);               /* 141 GB */
-    assert_close(e->peak_flops[CR_DT_BF16], 989e12, 1e-12, 0); /* 1979 sparse / 2 */
-    assert_close(e->peak_flops[CR_DT_FP8], 1979e12, 1e-12, 0); /* 3958 sparse / 2 */
+    assert_close(e->hbm_Bps, 4.8e12, 1e-12, 0);                  /* H200 datasheet: 4.8 TB/s */
+    assert_close(e->hbm_bytes, 141e9, 1e-12, 0);                 /* 141 GB */
+    assert_close(e->peak_flops[CR_DT_BF16], 989.5e12, 1e-12, 0); /* 1979 sparse / 2 */
+    assert_close(e->peak_flops[CR_DT_FP8], 1979e12, 1e-12, 0);   /* 3958 sparse / 2 */
     /* NVLink: 900 GB/s bidirectional = 450 GB/s per direction. */
     assert_close(e->scaleup_links * e->scaleup_link_Bps, 900e9 / 2, 1e-12, 0);
 
@@ -266,7 +266,7 @@ static void test_add_spec(void **state)
     assert_int_equal(b, 0);
     assert_int_equal(t->n_gpu_specs, 1);
     assert_string_equal(t->gpu_specs[0].name, "H100-SXM");
-    assert_close(t->gpu_specs[0].peak_flops[CR_DT_BF16], 989e12, 1e-12, 0);
+    assert_close(t->gpu_specs[0].peak_flops[CR_DT_BF16], 989.5e12, 1e-12, 0);
     assert_int_equal(t->gpu_specs[0].sms, 132);
     assert_non_null(strstr(t->gpu_specs[0].source, "H100"));
     assert_int_equal(cr_gpu_catalog_add_spec(t, cr_gpu_catalog_find_name("B200")), 1);

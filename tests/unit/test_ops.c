@@ -288,7 +288,7 @@ static void test_attention_counts(void **state)
      * of 256 B a token, 8192 tokens: 268,435,456 B (was 335,544,320 with
      * O); on an H100 (3.35 TB/s, 50 MiB of L2) the bound is the memory
      * floor, (268,435,456 - 50 MiB) / 3.35 TB/s = 64.48 us (was 84.51),
-     * above the 2.5 x 4 x 64 x 32 x 128 x 128^2 FLOPs at 989 TFLOP/s
+     * above the 2.5 x 4 x 64 x 32 x 128 x 128^2 FLOPs at 989.5 TFLOP/s
      * (43.4 us). FlashAttention-2's kernel still reads O: the prediction
      * keeps its 335,544,320 B. */
     cr_topo *t = cr_test_open_topo("hgx-h100-8");
@@ -518,11 +518,11 @@ static void test_bound_least_over_algorithms(void **state)
      * partial sums 3/4 of 4096 x 8192, C's blocks none: 16 + 32 + 24 MiB
      * of bf16), and a split of it with the reducescatter brings the ports
      * under the GEMM's own time: the compute binds, 2 x 8192^3 / 8 at
-     * 989 TFLOP/s */
+     * 989.5 TFLOP/s */
     r = eval(t, "gemm_rs", (const char *[]){"m", "8192", "n", "8192", "k", "8192", NULL});
     assert_non_null(strstr(r.bound_by, "split the work over a 3-D grid"));
     assert_string_equal(r.binding, "compute");
-    assert_close(r.bound_s, 2.0 * 8192 * 8192 * 8192 / 8 / 989e12, 1e-9, 0);
+    assert_close(r.bound_s, 2.0 * 8192 * 8192 * 8192 / 8 / 989.5e12, 1e-9, 0);
     /* gemm_rs with n large against m: gather A (32 MiB: 28 in, 4 out by
      * multicast), exchange B's column blocks (16 MiB a rank) and C's row
      * blocks (16 MiB a rank), 14 MiB each way each: 32 MiB out, 56 in,
@@ -534,7 +534,7 @@ static void test_bound_least_over_algorithms(void **state)
     assert_non_null(strstr(r.bound_by, "split the work over a 3-D grid"));
     assert_string_equal(r.binding, "gpu-ports");
     assert_true(r.bound_s < 48 * MiB / port + lat - 1e-6);
-    assert_true(r.bound_s > 2.0 * 4096 * 16384 * 4096 / 8 / 989e12);
+    assert_true(r.bound_s > 2.0 * 4096 * 16384 * 4096 / 8 / 989.5e12);
     /* gemm_ar with k = 64: gathering A and B (1 MiB each) and computing all
      * of C on every GPU beats the allreduce of 128 MiB */
     r = eval(t, "gemm_ar", (const char *[]){"m", "8192", "n", "8192", "k", "64", NULL});
@@ -595,8 +595,8 @@ static void test_bound_least_over_algorithms(void **state)
      * (65536 / 8 x 1024 bf16 = 16 MiB a rank) beats gathering A (1 GiB) */
     r = eval(t, "ag_gemm", (const char *[]){"m", "65536", "n", "1024", "k", "8192", NULL});
     assert_true(r.bound_by[0] != 0);
-    assert_string_equal(r.binding, "compute"); /* 2 x 65536 x 1024 x 8192 / 8 at 989 TFLOP/s */
-    assert_close(r.bound_s, 2.0 * 65536 * 1024 * 8192 / 8 / 989e12, 1e-9, 0);
+    assert_string_equal(r.binding, "compute"); /* 2 x 65536 x 1024 x 8192 / 8 at 989.5 TFLOP/s */
+    assert_close(r.bound_s, 2.0 * 65536 * 1024 * 8192 / 8 / 989.5e12, 1e-9, 0);
     /* ag_gemm with k large against m and n: exchange A's column blocks and
      * B's row blocks (16 MiB a rank each: 14 each way), reducescatter the
      * partial C (32 MiB: 28 out, 4 in), 56 MiB out and 32 in, where
@@ -607,7 +607,7 @@ static void test_bound_least_over_algorithms(void **state)
     r = eval(t, "ag_gemm", (const char *[]){"m", "4096", "n", "4096", "k", "16384", NULL});
     assert_non_null(strstr(r.bound_by, "3-D grid"));
     assert_true(r.bound_s < 48 * MiB / port + lat - 1e-6);
-    assert_true(r.bound_s >= 2.0 * 4096 * 4096 * 16384 / 8 / 989e12);
+    assert_true(r.bound_s >= 2.0 * 4096 * 4096 * 16384 / 8 / 989.5e12);
     /* Ulysses may gather K and V as ring attention does: never above it */
     const char *attn[] = {"cp", "8",     "seq", "1024",   "heads", "128", "kv_heads",
                           "8",  "batch", "16",  "causal", "no",    NULL};
@@ -649,24 +649,24 @@ static void test_bound_least_over_algorithms(void **state)
     r = eval(t, "ring_attn", mha8);
     assert_string_equal(r.bound_by, "re-shard by heads (Ulysses)");
     assert_string_equal(r.binding, "compute");
-    assert_close(r.bound_s, flops8 / 989e12, 1e-9, 0);
+    assert_close(r.bound_s, flops8 / 989.5e12, 1e-9, 0);
     assert_close(r.t_comm_s, 7.0 / 8 * 64 * 8192 * col / port, 1e-9, 0); /* the main one's */
     mha8[11] = "yes";
     r = eval(t, "ring_attn", mha8);
     assert_string_equal(r.bound_by, "re-shard by heads (Ulysses)");
-    assert_close(r.bound_s, 4.0 * 16 * 32 * 128 * (8192.0 * 8193 / 2) / 8 / 989e12, 1e-9, 0);
+    assert_close(r.bound_s, 4.0 * 16 * 32 * 128 * (8192.0 * 8193 / 2) / 8 / 989.5e12, 1e-9, 0);
     mha8[7] = "4", mha8[11] = "no";
     assert_int_equal(eval(t, "ring_attn", mha8).bound_by[0], 0);
     /* MoE with a 4x routing skew: the hot rank computes 4 t k rows where
      * gathering the 64 experts' weights (1.5 GiB) lets every rank run its
-     * own t k: 2 t h E + 6 h f t k FLOPs at 989 TFLOP/s; balanced, both
+     * own t k: 2 t h E + 6 h f t k FLOPs at 989.5 TFLOP/s; balanced, both
      * algorithms compute the same and the main one stays */
     const char *moe[] = {"tokens", "65536", "hidden", "4096", "ffn", "1024", "experts",
                          "64",     "topk",  "8",      "skew", "4",   NULL};
     r = eval(t, "moe", moe);
     assert_string_equal(r.bound_by, "gather the experts' weights");
     assert_string_equal(r.binding, "compute");
-    assert_close(r.bound_s, (2.0 * 65536 * 4096 * 64 + 6.0 * 4096 * 1024 * 65536 * 8) / 989e12,
+    assert_close(r.bound_s, (2.0 * 65536 * 4096 * 64 + 6.0 * 4096 * 1024 * 65536 * 8) / 989.5e12,
                  1e-9, 0);
     moe[11] = "1";
     assert_int_equal(eval(t, "moe", moe).bound_by[0], 0);
@@ -683,8 +683,8 @@ static void test_bound_least_over_algorithms(void **state)
     assert_non_null(strstr(r.bound_by, "a split of the work:"));
     assert_non_null(strstr(r.bound_by, "replicate the hot rank's experts"));
     double replicas =
-        (2.0 * 4096 * 4096 * 64 + 6.0 * 4096 * 1024 * (4.0 / 7 + 0.5) * 4096 * 8) / 989e12;
-    double own = (2.0 * 4096 * 4096 * 64 + 6.0 * 4096 * 1024 * 4096 * 8) / 989e12;
+        (2.0 * 4096 * 4096 * 64 + 6.0 * 4096 * 1024 * (4.0 / 7 + 0.5) * 4096 * 8) / 989.5e12;
+    double own = (2.0 * 4096 * 4096 * 64 + 6.0 * 4096 * 1024 * 4096 * 8) / 989.5e12;
     assert_true(r.bound_s < replicas * (1 - 1e-9));
     assert_true(r.bound_s > own);
     cr_topo_free(t);
@@ -713,7 +713,7 @@ static void test_dp_pp_counts(void **state)
      * parameters, one allgather and one reducescatter of 32 MiB, which on
      * hgx-h100-8 (NVLS: 7/8 S in by the gather, 1/8 S in by the reduction,
      * S each way in all, over 450 + 63 GB/s of ports) is 65.4 us + 0.6,
-     * under the compute, 6 x 16,777,216 x 1024 FLOPs at 989 TFLOP/s =
+     * under the compute, 6 x 16,777,216 x 1024 FLOPs at 989.5 TFLOP/s =
      * 104.2 us: the bound. The three phases take 15/8 S in (two gathers'
      * 7/8 and the reduction's 1/8), 122.6 us. */
     {
@@ -724,7 +724,7 @@ static void test_dp_pp_counts(void **state)
         assert_close(f.comm[0].nccl_s, f.comm[1].nccl_s, 1e-12, 0);
         assert_close(f.baseline_comm_s, f.comm[0].nccl_s + f.comm[1].nccl_s + f.comm[2].nccl_s,
                      1e-12, 0);
-        assert_close(f.bound_s, 6 * P * 1024 / 989e12, 1e-9, 0);     /* tensor cores */
+        assert_close(f.bound_s, 6 * P * 1024 / 989.5e12, 1e-9, 0);   /* tensor cores */
         assert_close(f.t_comm_s, 15.0 / 8 * 2 * P / 513e9, 1e-9, 0); /* the main algorithm's */
         assert_non_null(strstr(f.bound_by, "gather the parameters once"));
         cr_topo_free(t);
@@ -823,7 +823,7 @@ static void test_emulated_gemm_bound(void **state)
     cr_diag d = {{0}};
     double f = 2.0 * 8192 * 8192 * 8192; /* 1.0995e12 FLOPs */
     /* H100 SXM: INT8 1979 TOP/s dense (3958 sparse, halved), TF32 494.5,
-     * BF16 989: 1979 / 7 = 282.7 beats 494.5 / 3 = 164.8 and 989 / 9 =
+     * BF16 989.5: 1979 / 7 = 282.7 beats 494.5 / 3 = 164.8 and 989.5 / 9 =
      * 109.9 and the native 67. 1.0995e12 / 282.7e12 = 3.889 ms, where the
      * native peak gave 16.41 ms. */
     assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_FP32, &r, &d), CR_OK);
@@ -841,12 +841,12 @@ static void test_emulated_gemm_bound(void **state)
     assert_close(r.bound_s, f / (1979e12 / 14), 1e-9, 0);
     assert_non_null(strstr(r.mma_bound_by, "14 products"));
     assert_true(r.pred_s >= f / 67e12);
-    /* other types keep their peak: tf32 494.5, bf16 989 */
+    /* other types keep their peak: tf32 494.5, bf16 989.5 */
     assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_TF32, &r, &d), CR_OK);
     assert_close(r.bound_s, f / 494.5e12, 1e-9, 0);
     assert_string_equal(r.mma_bound_by, "");
     assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_BF16, &r, &d), CR_OK);
-    assert_close(r.mma_bound_flops, 989e12, 1e-12, 0);
+    assert_close(r.mma_bound_flops, 989.5e12, 1e-12, 0);
     /* vector FLOPs keep the CUDA cores' fp32 peak (67): 1e6 elements of
      * 1e5 FLOPs each, 1e11 / 67e12 = 1.49 ms against 8 MB of traffic */
     assert_int_equal(cr_op_eval_elementwise(t, 1e6, 1, 1, 1e5, CR_DT_FP32, &r, &d), CR_OK);
@@ -1037,14 +1037,14 @@ static void test_single_gpu_bounds(void **state)
     (void)state;
     cr_topo *t = cr_test_open_topo("h200-1");
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
-    /* H200 datasheet: 989 TFLOP/s dense bf16, 4.8 TB/s */
-    assert_close(g->peak_flops[CR_DT_BF16], 989e12, 1e-9, 0);
+    /* H200 datasheet: 989.5 TFLOP/s dense bf16 (1979 sparse, halved), 4.8 TB/s */
+    assert_close(g->peak_flops[CR_DT_BF16], 989.5e12, 1e-9, 0);
     assert_close(g->hbm_Bps, 4.8e12, 1e-9, 0);
     cr_op_result r;
     cr_diag d = {{0}};
-    /* 8192^3: 2 x 8192^3 / 989e12 = 1.1117 ms, compute bound */
+    /* 8192^3: 2 x 8192^3 / 989.5e12 = 1.1117 ms, compute bound */
     assert_int_equal(cr_op_eval_gemm(t, 8192, 8192, 8192, CR_DT_BF16, &r, &d), CR_OK);
-    assert_close(r.bound_s, 2.0 * 8192 * 8192 * 8192 / 989e12, 1e-9, 0);
+    assert_close(r.bound_s, 2.0 * 8192 * 8192 * 8192 / 989.5e12, 1e-9, 0);
     assert_string_equal(r.binding, "compute");
     /* the prediction reproduces the traced GEMM: 1367.9 us (cuBLASLt bf16
      * 8192^3, traces/h200-1/kernels-gemm.json), within 1% */
@@ -1313,7 +1313,7 @@ static void test_layout(void **state)
     /* By hand (h100-ib-4n.xml): the reducescatter's S = 8192^2 x 2 bytes.
      * Inside a node a GPU sends 7/8 S through its ports: 18 NVLinks of 25
      * GB/s plus its 63 GB/s PCIe link = 513 GB/s, 228.9 us, against the GEMM's
-     * 2 x 8192^3 / 8 / 989e12 = 139.0 us of compute: the GPU's ports bind.
+     * 2 x 8192^3 / 8 / 989.5e12 = 139.0 us of compute: the GPU's ports bind.
      * Across nodes (ranks 0, 4, ..., 28: two per node) node 0 must receive,
      * for its two output shards, the other three nodes' partial sums (each
      * reduced inside its node first): 3 x 2 x S/8 = 0.75 S, through at most
@@ -1324,7 +1324,7 @@ static void test_layout(void **state)
      * grid (test_bound_least_over_algorithms) makes the compute bind */
     assert_string_equal(r.binding, "compute");
     assert_close(r.t_comm_s, 7.0 / 8 * S / 513e9, 1e-6, 0);
-    assert_close(r.t_compute_s, 2.0 * 8192 * 8192 * 8192 / 8 / 989e12, 1e-6, 0);
+    assert_close(r.t_compute_s, 2.0 * 8192 * 8192 * 8192 / 8 / 989.5e12, 1e-6, 0);
     assert_string_equal(x.binding, "node-nics");
     assert_close(x.t_comm_s, 0.75 * S / 126e9, 1e-6, 0);
     assert_close(x.t_compute_s, r.t_compute_s, 1e-12, 0);
@@ -1685,8 +1685,8 @@ static void test_overlap_schedules(void **state)
     cr_topo_free(a);
 
     /* A compute-bound operator keeps every SM computing: the 8192 x 57344 x
-     * 8192 MLP up-projection's GEMM (1/8 per rank: 962 TFLOP, 973 us at 989
-     * TFLOP/s) dwarfs its 128 MiB allgather (229 us on the ports). */
+     * 8192 MLP up-projection's GEMM (1/8 per rank: 962 TFLOP, 972 us at
+     * 989.5 TFLOP/s) dwarfs its 128 MiB allgather (229 us on the ports). */
     r = eval(t, "ag_gemm", (const char *[]){"m", "8192", "n", "57344", "k", "8192", NULL});
     assert_string_equal(r.binding, "compute");
     assert_true(r.inter.t_comm_s < r.inter.t_comp_s);
@@ -1708,7 +1708,7 @@ static void test_inter_sm_release(void **state)
                                            "head_dim", "128", "causal", "yes", "cp", "16", NULL});
     const cr_gpu_spec *g = cr_topo_gpu_spec(t, 0);
     /* 4 x 64 x 128 x 131072 x 131073 / 2 / 16 FLOPs per rank on tensor cores at
-     * 989 TFLOP/s x 0.87 (the default per-tile efficiency: no measured
+     * 989.5 TFLOP/s x 0.87 (the default per-tile efficiency: no measured
      * FLOP/s in h100-ib-1024n.xml) on all 132 SMs, or on 132 - s */
     double flops = 4.0 * 64 * 128 * (131072.0 * 131073 / 2) / 16;
     EXACT(r.flops, flops);

@@ -341,7 +341,7 @@ static void test_matmul_batch(void **state)
 /* The audit's bmm of A [8192, 4096] expanded to 64 against B [64, 4096,
  * 64] bf16, and matmul(A[None], B) (the same bmm): best 678.7 and 684.9 us,
  * bounded at 895.8 us (A's bytes counted 64 times, impossible). FLOPs
- * 2 x 64 x 8192 x 64 x 4096 = 2.75e11 at 989 TFLOP/s: 278 us, binding. */
+ * 2 x 64 x 8192 x 64 x 4096 = 2.75e11 at 989.5 TFLOP/s: 278 us, binding. */
 static void test_bmm_broadcast(void **state)
 {
     (void)state;
@@ -352,7 +352,7 @@ static void test_bmm_broadcast(void **state)
     for (int i = 0; i < 2; i++) {
         cr_roofline r;
         const cr_rf_row *w = audit_row(t, files[i], "[[64, 8192, 4096], [64, 4096, 64]]", &r);
-        assert_close(w->bound_s, 2.0 * 64 * 8192 * 64 * 4096 / 989e12, 1e-3, 0);
+        assert_close(w->bound_s, 2.0 * 64 * 8192 * 64 * 4096 / 989.5e12, 1e-3, 0);
         assert_string_equal(w->binding, "compute");
         cr_roofline_release(&r);
     }
@@ -910,14 +910,14 @@ static void test_fixture_table(void **state)
     assert_string_equal(w->dtype_src, "kernel");
     assert_string_equal(w->model, "gemm m=512 n=4096 k=1024 dtype=bf16");
     /* compute-bound: 2 m n k over the H200's dense bf16 peak, the same
-     * figure `commroof op gemm` uses (989 TFLOP/s, 8192^3 in 1111.7 us) */
+     * figure `commroof op gemm` uses (989.5 TFLOP/s, 8192^3 in 1111.2 us) */
     assert_true(w->has_bound);
     assert_string_equal(w->binding, "compute");
     cr_diag dd = {{0}};
     cr_op_result g;
     assert_int_equal(cr_op_eval_gemm(t, 512, 4096, 1024, CR_DT_BF16, &g, &dd), CR_OK);
     assert_close(w->bound_s, g.bound_s, 1e-12, 0);
-    assert_close(w->bound_s, 2.0 * 512 * 4096 * 1024 / 989e12, 0.01, 0);
+    assert_close(w->bound_s, 2.0 * 512 * 4096 * 1024 / 989.5e12, 0.01, 0);
     assert_close(w->pct_of_roofline, 100 * w->bound_s / 10e-6, 1e-9, 0);
     assert_close(w->save_s, 30e-6 - 3 * w->bound_s, 1e-9, 0);
     for (size_t i = 0; i < r.n; i++)
@@ -934,7 +934,7 @@ static void test_fixture_table(void **state)
     assert_close(w->bound_cold_s, 2.0 * 8388608 / 4.8e12, 0.01, 0);
     /* attention, causal: 4 b h d s (s + 1) / 2 FLOPs */
     w = find(&r, "aten::_scaled_dot_product_flash_attention");
-    assert_close(w->bound_s, 4.0 * 4 * 16 * 64 * 1024 * 1025 / 2 / 989e12, 0.01, 0);
+    assert_close(w->bound_s, 4.0 * 4 * 16 * 64 * 1024 * 1025 / 2 / 989.5e12, 0.01, 0);
     /* gelu (pointwise since 2026-12-04): 512 x 4096 bf16 read and written */
     w = find(&r, "aten::gelu");
     assert_close(w->bound_cold_s, 2.0 * 512 * 4096 * 2 / 4.8e12, 0.01, 0);
@@ -1011,7 +1011,7 @@ static void test_input_dtype(void **state)
     cr_topo *t = NULL;
     cr_diag d = {{0}};
     assert_int_equal(cr_topo_open("hgx-h200-8", &t, &d), CR_OK);
-    const double flops = 2.0 * 4096 * 1024 * 4096, bf16_peak = 989e12;
+    const double flops = 2.0 * 4096 * 1024 * 4096, bf16_peak = 989.5e12;
     cr_roofline r = read_one(t, "tests/fixtures/roofline/input_dtype.json");
     int input = 0;
     for (size_t i = 0; i < r.n; i++) {
@@ -1077,7 +1077,7 @@ static void test_calls_and_pairing(void **state)
      * the m=8 of a name cut at 160 bytes */
     r = read_one(t, "tests/fixtures/roofline/cr_long_name.json");
     w = find(&r, "cr:gemm");
-    assert_close(w->bound_s, 2.0 * 8192 * 8192 * 8192 / 989e12, 0.01, 0);
+    assert_close(w->bound_s, 2.0 * 8192 * 8192 * 8192 / 989.5e12, 0.01, 0);
     assert_string_equal(w->dtype_src, "range");
     cr_roofline_release(&r);
     /* k left out: no bound on the catalog's default k (another
@@ -1399,7 +1399,7 @@ static void test_verdict_device_baseline(void **state)
     w = &r.rows[1];
     assert_string_equal(w->op, "cr:gemm");
     assert_string_equal(w->verdict, "impossible");
-    assert_close(w->bound_s, 2.0 * 4096 * 4096 * 4096 / 989e12, 1e-9, 0);
+    assert_close(w->bound_s, 2.0 * 4096 * 4096 * 4096 / 989.5e12, 1e-9, 0);
     w = &r.rows[2]; /* name=small: 10 us, between warm and cold */
     assert_string_equal(w->verdict, "cache-resident");
     assert_int_equal(r.violations, 1);

@@ -347,24 +347,27 @@ size_t cr_rankset_format(const cr_rankset *s, int n_gpus, char *buf, size_t size
 }
 
 /* ncclGetBtree (src/graph/trees.cc): parent and children by the lowest set
- * bit of r. */
+ * bit of r. In long long: for n above 2^30 NCCL's int arithmetic overflows
+ * (bit << 1 of r's lowest bit 2^30), undefined behaviour where the header
+ * promises an answer for every r in [0, n) (QA audit of the API). */
 static int btree(int n, int r, int *n_children)
 {
-    int bit;
+    long long bit;
     for (bit = 1; bit < n; bit <<= 1)
         if (bit & r)
             break;
-    int kids = 0, up = -1;
+    int kids = 0;
+    long long up = -1;
     if (r == 0) {
         kids = n > 1 ? 1 : 0;
     } else {
         up = (r ^ bit) | (bit << 1);
         if (up >= n)
             up = r ^ bit;
-        int lowbit = bit >> 1;
+        long long lowbit = bit >> 1;
         if (lowbit) {
             kids = 1; /* down0 = r - lowbit is always within bounds */
-            int down1 = r + lowbit;
+            long long down1 = r + lowbit;
             while (down1 >= n) {
                 down1 = lowbit == 0 ? -1 : r + lowbit;
                 lowbit >>= 1;
@@ -374,7 +377,7 @@ static int btree(int n, int r, int *n_children)
     }
     if (n_children)
         *n_children = kids;
-    return up;
+    return (int)up;
 }
 
 int cr_nccl_dtree(int n, int r, int tree, int *n_children)
@@ -387,8 +390,8 @@ int cr_nccl_dtree(int n, int r, int tree, int *n_children)
     if (tree == 0)
         return btree(n, r, n_children);
     if (n % 2 == 1) {
-        int u = btree(n, (r - 1 + n) % n, n_children);
-        return u < 0 ? -1 : (u + 1) % n;
+        int u = btree(n, (int)(((long long)r - 1 + n) % n), n_children);
+        return u < 0 ? -1 : (int)(((long long)u + 1) % n);
     }
     int u = btree(n, n - 1 - r, n_children);
     return u < 0 ? -1 : n - 1 - u;

@@ -3,6 +3,7 @@
 #include "cr_test.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,19 @@ static void test_nccl_dtree(void **state)
     assert_int_equal(cr_nccl_dtree(8, 3, 7, &kids), -1);
     assert_int_equal(kids, 0);
     assert_int_equal(cr_nccl_dtree(8, 3, -1, NULL), -1);
+    /* n near INT_MAX (QA audit of the API: r - 1 + n and bit << 1
+     * overflowed int, and the shifted tree of r = n - 1 came out a root).
+     * n = 2^31 - 1 odd, tree 1 shifts by one: rank n - 1 is tree 0's rank
+     * n - 2 = 2^31 - 3, lowest set bit 1, whose parent is (r ^ 1) | 2 =
+     * 2^31 - 2 < n, a leaf; shifted back, (2^31 - 2 + 1) mod n = 0. Rank
+     * 2^30 of tree 0: lowest bit 2^30, (r ^ bit) | 2^31 is not below n, so
+     * its parent is r ^ bit = 0; lowbit 2^29 gives down0 and down1 = 2^30 +
+     * 2^29 < n: two children. */
+    kids = -1;
+    assert_int_equal(cr_nccl_dtree(INT_MAX, INT_MAX - 1, 1, &kids), 0);
+    assert_int_equal(kids, 0);
+    assert_int_equal(cr_nccl_dtree(INT_MAX, 1 << 30, 0, &kids), 0);
+    assert_int_equal(kids, 2);
     /* every rank but one root has a parent; no cycles; children counted
      * match the parents pointing at each rank */
     for (int n = 1; n <= 70; n++)

@@ -550,9 +550,17 @@ static cr_status check_all(cr_topo *t, cr_diag *d)
                                dv->id, (int)dv->kind);
         if (dv->kind == CR_DEV_GPU && (dv->spec < 0 || dv->spec >= t->n_gpu_specs))
             return cr_diag_set(d, CR_EINVARIANT, "GPU \"%s\" has no GPU model", dv->id);
-        if (dv->kind == CR_DEV_SWITCH && dv->spec >= t->n_switch_specs)
+        if (dv->kind == CR_DEV_SWITCH && (dv->spec < -1 || dv->spec >= t->n_switch_specs))
             return cr_diag_set(d, CR_EINVARIANT, "switch \"%s\" names no known switch model",
                                dv->id);
+        /* a vendor outside the enum passed, and the XML saver, which
+         * writes only a cr_cpu_vendor, made a file that loads back unequal
+         * (cr_topo_xml_save_memory's promise; QA audit of the API) */
+        if (dv->kind == CR_DEV_CPU && (dv->spec < -1 || dv->spec >= CR_CPU__COUNT))
+            return cr_diag_set(d, CR_EINVARIANT,
+                               "CPU \"%s\": vendor %d is not a cr_cpu_vendor (0 to %d, or -1 "
+                               "unstated)",
+                               dv->id, dv->spec, CR_CPU__COUNT - 1);
     }
     for (int l = 0; l < t->n_links; l++) {
         const cr_link *k = &t->links[l];

@@ -212,7 +212,9 @@ cr_status cr_topo_finalize(cr_topo *t);
 /* Checks the invariants: at least one GPU; unique ids; link ends exist and
  * differ; positive, finite bandwidths, counts and non-negative latencies;
  * positive finite GPU capacities; no two bundles between the same pair of
- * the same kind (merge them with count); every GPU reaches every other.
+ * the same kind (merge them with count); every GPU reaches every other;
+ * device and link kinds within their enums, every GPU with a model, a
+ * switch's model and a CPU's vendor (cr_cpu_vendor, or -1) ones that exist.
  * Finalizes t if needed. Errors: CR_EINVARIANT with the first problem in d. */
 cr_status cr_topo_check(cr_topo *t, cr_diag *d);
 

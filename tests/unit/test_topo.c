@@ -6,10 +6,12 @@
  */
 #include "cr_test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo.h"
+#include "topo_xml.h"
 
 /* Two GPUs of one model joined by one NVLink bundle: a valid graph. */
 static cr_topo *pair(void)
@@ -352,6 +354,37 @@ static void test_bad_kinds(void **state)
     t = pair();
     t->links[0].kind = (cr_link_kind)-1;
     check_fails(t, "link \"gpu0\"-\"gpu1\": kind -1 is not a cr_link_kind");
+    /* a CPU vendor outside cr_cpu_vendor, a switch model below -1: the
+     * XML saver leaves them out, so the saved file loaded back unequal
+     * (cr_topo_xml_save_memory: "loads back into an identical graph") */
+    for (int v = -2; v <= CR_CPU__COUNT; v++) {
+        t = pair();
+        assert_int_equal(cr_topo_add_dev(t, CR_DEV_CPU, "cpu0", 0, v), 2);
+        assert_int_equal(cr_topo_add_link(t, 0, 2, CR_LINK_PCIE, 64e9, 64e9, 1, 1e-6), 1);
+        if (v == -2 || v == CR_CPU__COUNT) {
+            char want[128];
+            snprintf(want, sizeof want,
+                     "CPU \"cpu0\": vendor %d is not a cr_cpu_vendor (0 to %d, or -1 unstated)", v,
+                     CR_CPU__COUNT - 1);
+            check_fails(t, want);
+            continue;
+        }
+        cr_diag d = {{0}};
+        assert_int_equal(cr_topo_check(t, &d), CR_OK);
+        char *xml = NULL;
+        size_t len = 0;
+        assert_int_equal(cr_topo_xml_save_memory(t, &xml, &len, &d), CR_OK);
+        cr_topo *back = NULL;
+        assert_int_equal(cr_topo_xml_load_memory(xml, len, "pair.xml", &back, &d), CR_OK);
+        if (!cr_topo_equal(t, back, &d))
+            fail_msg("vendor %d: %s", v, d.msg);
+        free(xml);
+        cr_topo_free(back);
+        cr_topo_free(t);
+    }
+    t = pair();
+    assert_int_equal(cr_topo_add_dev(t, CR_DEV_SWITCH, "sw0", 0, -3), 2);
+    check_fails(t, "switch \"sw0\" names no known switch model");
     t = pair();
     assert_int_equal(cr_topo_add_dev(t, CR_DEV_SWITCH, NULL, 0, -1), -1);
     assert_int_equal(t->n_devs, 2);

@@ -125,7 +125,8 @@ typedef struct {
     double lat_s; /* one-way latency of one hop */
 } cr_link;
 
-/* A named model parameter with its source ("nvlink.eff.simple" = 0.82). */
+/* A named model parameter with its source ("coll.eff.simple" = 0.815; the
+ * keys and their ranges: model/params.c, doc/topology-format.md). */
 typedef struct {
     char *key;
     double value;

@@ -1219,6 +1219,15 @@ cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_
                                "device %d has id \"%s\": ids may hold only letters, digits and . _ "
                                "- : / + (at most 200)",
                                v, t->devs[v].id ? t->devs[v].id : "");
+    /* a parameter set in code skips the loader's key and range check
+     * (cr_topo_set_param): saved, it made a file that does not load back
+     * (QA audit of the API, session 51). The saver writes plain numbers, in
+     * SI base units, as the loader reads them. */
+    for (int i = 0; i < t->n_params; i++) {
+        cr_diag pd = {{0}};
+        if (cr_params_check_topo_key(t->params[i].key, t->params[i].value, "", &pd) != CR_OK)
+            return cr_diag_set(d, CR_EINVAL, "parameter %d would not load back: %s", i, pd.msg);
+    }
     struct sbuf b = {0};
     sb_str(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Written by commroof: the expanded "
                "graph of a topology (doc/topology-format.md). -->\n<topology");

@@ -29,7 +29,11 @@ cr_status cr_topo_xml_load_memory(const char *buf, size_t len, const char *origi
                                   cr_diag *d);
 
 /* Writes t as XML that loads back into an identical graph (cr_topo_equal).
- * *buf is NUL-terminated and freed with free(). */
+ * *buf is NUL-terminated and freed with free(). Errors: CR_EINVAL, with
+ * what in d, for what would not load back: a model without a name, two
+ * models of one name, a device id the format does not take, a parameter
+ * the loader refuses (an unknown key, a value outside its range:
+ * cr_params_check_topo_key); CR_ENOMEM. */
 cr_status cr_topo_xml_save_memory(const cr_topo *t, char **buf, size_t *len, cr_diag *d);
 
 /* Writes to path: a regular file atomically (a

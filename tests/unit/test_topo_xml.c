@@ -1037,6 +1037,31 @@ static void test_save_built(void **state)
     assert_string_equal(cr_topo_find_param(u, "ops.gemm.overlap_q")->source, "src \"x\"");
     free(buf);
     cr_topo_free(u);
+    /* a parameter set in code the loader would refuse (a misspelt key, an
+     * efficiency above 1) is refused by the saver, which wrote a file that
+     * did not load back (QA audit of the API, session 51); nothing is
+     * written */
+    static const struct {
+        const char *key;
+        double value;
+        const char *says;
+    } refused[] = {{"coll.eff.simpel", 0.5, "coll.eff.simple"}, {"coll.eff.simple", 1.5, "1.5"}};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        cr_topo *w = cr_topo_new("w");
+        assert_non_null(w);
+        assert_int_equal(cr_topo_add_gpu_spec(w, &g), 0);
+        int w0 = cr_topo_add_dev(w, CR_DEV_GPU, "g0", -1, 0);
+        int w1 = cr_topo_add_dev(w, CR_DEV_GPU, "g1", -1, 0);
+        assert_true(cr_topo_add_link(w, w0, w1, CR_LINK_NVLINK, 25e9, 25e9, 1, 0) >= 0);
+        assert_int_equal(cr_topo_set_param(w, refused[i].key, refused[i].value, "s"), CR_OK);
+        cr_diag wd = {{0}};
+        char *wb = NULL;
+        assert_int_equal(cr_topo_xml_save_memory(w, &wb, NULL, &wd), CR_EINVAL);
+        assert_null(wb);
+        assert_non_null(strstr(wd.msg, "would not load back"));
+        assert_non_null(strstr(wd.msg, refused[i].says));
+        cr_topo_free(w);
+    }
     cr_topo_free(t);
 }
 

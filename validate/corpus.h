@@ -111,8 +111,9 @@ typedef struct {
  * names does not exist), CR_EPARSE ("dir/topologies.txt:LINE: ..." or
  * "dir/split.txt:LINE: ...": a malformed line, an unknown half, a duplicate
  * entry, a log without a topologies.txt line, a rank set the topology does
- * not have), CR_ENOTFOUND (a topology that is not shipped or cannot be
- * opened: the message names the topologies.txt line), CR_ENOMEM; o may be
+ * not have), CR_ENOTFOUND (dir or its topologies.txt missing; a topology
+ * that is not shipped or cannot be opened: the message names the
+ * topologies.txt line), CR_ENOMEM; o may be
  * NULL. On error *out is empty. */
 cr_status cr_corpus_eval(const char *dir, const cr_corpus_opts *o, cr_corpus *out, cr_diag *d);
 

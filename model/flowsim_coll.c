@@ -664,15 +664,42 @@ static cr_status tree(xp *x)
             C = mesh_channels(x, C, share);
         }
     }
+    /* Nodes of such GPUs over a network (a fat tree of MI300X nodes):
+     * channel c's chain in every node follows node ring c through
+     * neighbours, from where ring c enters the node (tree 0) or back from
+     * where it leaves (tree 1), so the channels spread over every link of
+     * a GPU and their heads, no two alike (flowsim_node_chains), put each
+     * channel's network hops on a rail of its own, as the rings do. In rank
+     * order every chain took the same m - 1 links of each node: 2 x
+     * mi300x-8, 64 MiB, sim/pr 3.14 (QA audit of the simulator, session
+     * 51). */
+    int *node_cg = NULL;
+    bool even = G > 1 && m >= 3;
+    for (int g = 0; even && g < G; g++)
+        even = gstart[g + 1] - gstart[g] == m;
+    if (even) {
+        cr_status st = flowsim_node_chains(x, grp, G, m);
+        if (st == CR_OK && x->n_node_rings > 0 && !(node_cg = malloc((size_t)n * sizeof *node_cg)))
+            st = flowsim_xp_oom(x);
+        if (st != CR_OK) {
+            free(grp);
+            free(gstart);
+            return st;
+        }
+        if (node_cg && C > x->n_node_rings)
+            C = x->n_node_rings; /* at most one channel a ring (mesh_channels) */
+    }
     int ntrees = n > 2 ? 2 : 1;
     int depth = (longest - 1) + floor_log2(G);
     cr_status st = CR_OK;
     /* A tree's edges depend on the channel only through its chains' head
      * h0: channels with the same head share one flow's uses (merging on) */
-    int *like = cr_sim_merge(x->s) && !chains ? malloc(2 * (size_t)m * sizeof *like) : NULL;
+    int *like =
+        cr_sim_merge(x->s) && !chains && !node_cg ? malloc(2 * (size_t)m * sizeof *like) : NULL;
     double *like_L = like ? malloc(2 * (size_t)m * sizeof *like_L) : NULL;
     if (like && !like_L) {
         free(like);
+        free(node_cg);
         free(grp);
         free(gstart);
         return flowsim_xp_oom(x);
@@ -690,6 +717,15 @@ static cr_status tree(xp *x)
                 if (cr_nccl_dtree(G, ck, tr, NULL) < 0)
                     root = ck;
             const int *cg = chains ? chains + (size_t)(c % x->n_rings) * (size_t)n : grp;
+            if (node_cg) {
+                int q = c % x->n_node_rings, p = x->node_ring_at[q];
+                const int *R = x->node_rings + (size_t)q * (size_t)m;
+                for (int g = 0; g < G; g++)
+                    for (int i = 0; i < m; i++)
+                        node_cg[gstart[g] + i] = grp[gstart[g] + R[i]];
+                h0 = tr ? (p + m - 1) % m : p; /* in at R[p], out at R[p - 1] */
+                cg = node_cg;
+            }
             int head = chain_at(cg, gstart, root, h0, 0, tr);
             if (like && like[tr * m + h0] >= 0) {
                 st = flush_like(x, like[tr * m + h0], sp->bytes / C / ntrees, like_L[tr * m + h0],
@@ -730,6 +766,7 @@ static cr_status tree(xp *x)
         }
     free(like);
     free(like_L);
+    free(node_cg);
     free(grp);
     free(gstart);
     return st;

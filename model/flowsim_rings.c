@@ -681,6 +681,14 @@ static cr_status node_ring_entries(xp *x, int m)
     return CR_OK;
 }
 
+cr_status flowsim_node_chains(xp *x, const int *grp, int ng, int m)
+{
+    cr_status st = node_rings(x, grp, ng, m);
+    if (st == CR_OK && x->n_node_rings > 0 && !x->node_ring_at)
+        st = node_ring_entries(x, m);
+    return st;
+}
+
 /* Whether GPU rank g reaches no GPU over a scale-up link: no link of its
  * to a GPU or a switch (NVLink, XGMI, ICI), PCIe alone. */
 static bool pcie_only(const cr_topo *t, int g)

@@ -84,6 +84,14 @@ int flowsim_node_of(xp *x, int i);
  * ranks have no direct links). */
 cr_status flowsim_neighbour_rings(xp *x);
 
+/* Over ng nodes of m ranks each (grp[g m .. g m + m): node g's op
+ * indices), wired alike with direct links between their GPUs (an XGMI
+ * mesh): the rings through neighbours inside a node and where each enters
+ * and leaves it (x->node_rings, x->n_node_rings, x->node_ring_at, as
+ * flowsim_ring_order finds them for its rings); x->n_node_rings stays 0
+ * where the nodes have no such rings. */
+cr_status flowsim_node_chains(xp *x, const int *grp, int ng, int m);
+
 /* Fills order[] (n ranks) with channel c's ring. */
 cr_status flowsim_ring_order(xp *x, int c, int *order);
 

@@ -688,6 +688,56 @@ static void test_mesh_nodes_use_the_links(void **state)
     cr_topo_free(t);
 }
 
+/* The tree's chains across nodes of MI300X (2 x mi300x-8 on a fat tree)
+ * follow the node rings too: channel c's chain in each node walks ring c
+ * through neighbours, so the 7 channels spread over the XGMI links. A
+ * chain edge carries S/C each way for its channel (two trees of S/2C, up
+ * and down), and an edge lies on at most two of the 7 arc-disjoint rings
+ * (one each way), so no XGMI link carries more than 2S/7 (over bw_eff on
+ * the wire). In rank order every chain walked the same 8-cycle of links,
+ * each carrying S each way: 64 MiB took 2013 us against coll's 641 (sim/pr
+ * 3.14; QA audit of the simulator, session 51). */
+static void test_mesh_nodes_tree_use_the_links(void **state)
+{
+    (void)state;
+    cr_topo *t = cr_test_gen_fat_tree("mi300x-8", 2, 0, 0, 0, 0);
+    cr_coll_ctx *ctx = cr_test_coll_ctx(t, NULL);
+    int *r = iota(16, 1);
+    double S = 64.0 * (1 << 20);
+    cr_coll_req rq = cr_coll_req_default(CR_COLL_ALLREDUCE, S);
+    rq.algo = CR_ALGO_TREE;
+    rq.proto = CR_PROTO_SIMPLE;
+    cr_coll_pred p;
+    cr_diag d = {{0}};
+    assert_int_equal(cr_coll_predict(ctx, &rq, &p, &d), CR_OK);
+    assert_true(p.supported);
+    cr_sim *s = sim_on(t);
+    cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(CR_COLL_ALLREDUCE, S, &p);
+    int op = add_coll(s, &sp, r, 16);
+    run_ok(s);
+    double most = 0, limit = 2.0 * S / 7 / sp.bw_eff;
+    char name[160];
+    for (int k = 0; k < cr_sim_n_res(s); k++) {
+        cr_sim_res_stat st = cr_sim_res_get(s, k);
+        const char *nm = cr_sim_res_name(s, k, name, sizeof name), *arrow = strstr(nm, "->");
+        if (st.kind == CR_SIM_RES_LINK && arrow && strstr(nm, ".gpu") < arrow &&
+            strstr(arrow, ".gpu") && st.bytes > most)
+            most = st.bytes;
+    }
+    if (most > limit * (1 + 1e-9))
+        print_message("busiest XGMI link: %.4g bytes, at most %.4g\n", most, limit);
+    assert_true(most > 0 && most <= limit * (1 + 1e-9));
+    cr_sim_op_result res = cr_sim_op_get(s, op);
+    /* no faster than its busiest link allows, and near coll's rate (coll
+     * spreads a node's 2S over all 7 links a GPU has) */
+    assert_true(res.end_s - res.start_s >= most / 64e9);
+    assert_close(res.end_s - res.start_s, p.pred_s, 0.15, 0);
+    cr_sim_free(s);
+    free(r);
+    cr_coll_ctx_free(ctx);
+    cr_topo_free(t);
+}
+
 /* Two GB200 NVL72 racks (`topo gen nvl --racks 2 --leaf-radix 36`: 36
  * trays of 4 GPUs, each rack one NVLink domain, the trays' NICs on a fat
  * tree): NCCL takes each rack for one node of 72 GPUs (MNNVL), as coll
@@ -2196,6 +2246,7 @@ int main(void)
         cmocka_unit_test(test_mesh_agrees),
         cmocka_unit_test(test_mesh_tree_few_channels),
         cmocka_unit_test(test_mesh_nodes_use_the_links),
+        cmocka_unit_test(test_mesh_nodes_tree_use_the_links),
         cmocka_unit_test(test_racks_are_nodes),
         cmocka_unit_test(test_shared_nic_agrees),
         cmocka_unit_test(test_shm_agrees),

@@ -4,7 +4,7 @@
 # A100: a usage error, exit 2, naming what it has (QA audit of the CLI: op
 # and check exited 1 here). The types listed are the <flops> elements of
 # each topology file: dgx-a100-8 has fp64 fp32 tf32 bf16 fp16 int8 (no
-# fp8), l40s-pcie-8 no fp64, tpu-v5p-64 bf16 and fp8 only, and no <cpu>.
+# fp8), l40s-pcie-8 no fp64, tpu-v5p-64 bf16, fp8 and int8 only, and no <cpu>.
 $CR op gemm --topo dgx-a100-8 --dtype fp8; echo "exit $?"
 $CR check gemm --topo dgx-a100-8 --dtype fp8 --measured-us 5; echo "exit $?"
 $CR op gemm --topo l40s-pcie-8 --dtype=fp64; echo "exit $?"

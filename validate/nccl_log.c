@@ -25,6 +25,7 @@
 #include "grow.h"
 #include "harness.h"
 #include "nccl_log_priv.h"
+#include "units.h"
 #include "validate.h"
 #include "validate_priv.h"
 
@@ -1270,8 +1271,11 @@ static cr_status nt_read_text(FILE *f, nt_reader *R, const char *opt_coll, cr_vm
                              path, row_line, tok[0], CR_COLL_MAX_BYTES);
             goto out;
         }
-        if (!end || *end || !cr_harness_measured_ok(t_us * 1e-6) || !(size >= 0) ||
-            !isfinite(size)) {
+        /* a plain decimal, as nccl-tests prints it: strtod alone reads
+         * 0x63p0 as 99 (and the algbw check passes over what is not a
+         * plain decimal) */
+        if (!end || *end || !cr_plain_number(tok[lay.time_col]) ||
+            !cr_harness_measured_ok(t_us * 1e-6) || !(size >= 0) || !isfinite(size)) {
             /* rows pasted without their header are read in 2.11+'s
              * layout: a 2.10 row's time is a column earlier, and the
              * algbw read in its place is often 0.00 */

@@ -257,6 +257,25 @@ static void test_nccl_tests_layouts(void **state)
     assert_non_null(strstr(d.msg, "no header line: nccl-tests 2.11+'s layout assumed"));
     assert_non_null(strstr(d.msg, "2.10 and earlier print it in column 5"));
     assert_int_equal(l.n, 0);
+
+    /* a time nccl-tests never prints: hexadecimal (strtod reads 0x63p0 as
+     * 99, and the algbw check passes over figures that are not plain
+     * decimals, so it was read as 99 us; QA audit of pasted logs, session
+     * 51), or inf */
+    static const char *const odd[] = {"0x63p0", "inf", "nan"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char row[512];
+        snprintf(row, sizeof row,
+                 "#       size         count    type   redop     time   algbw   busbw  error     "
+                 "time   algbw   busbw  error\n"
+                 "        1024           128   float     sum    %s    0.01    0.01  0e+00    "
+                 "99.00    0.01    0.01  0e+00\n",
+                 odd[i]);
+        assert_int_equal(cr_test_read_nccl_text(row, "reduce_scatter_perf.log", NULL, &l, &d),
+                         CR_EPARSE);
+        assert_non_null(strstr(d.msg, "out-of-place time"));
+        assert_int_equal(l.n, 0);
+    }
 }
 
 /* Several runs in one log: each "# nThread" line starts a run with its own

@@ -179,6 +179,30 @@ bool cli_is_stdout(const char *path);
  * l: where each table's collective and rank count came from. */
 void cli_print_log_tables(FILE *o, const cr_vmeas_list *l);
 
+/* --coll beside nccl-tests logs (validate, calibrate). Given once, it names
+ * the collective of every log that does not name its own (README); given
+ * more than once, each names the log given last before it, one a log
+ * (DESIGN.md: [--nccl-tests LOG [--coll C]]...), so that logs of several
+ * collectives pasted without their "Collective test starting" lines go in
+ * one run. */
+typedef struct {
+    const char **name; /* per --coll, its collective (cr_nccl_log_coll's) */
+    int *after;        /* per --coll, how many logs were given before it */
+    int n;             /* --coll options given */
+} cli_log_colls;
+
+/* Space for argc options; 0, or the failure (1) printed. */
+int cli_log_colls_init(cli_log_colls *lc, const char *cmd, int argc);
+void cli_log_colls_free(cli_log_colls *lc);
+/* One --coll NAME, n_logs logs given before it. Returns 0, or the usage
+ * error (2) printed for a name that is no collective. */
+int cli_log_colls_add(cli_log_colls *lc, const char *cmd, const char *name, int n_logs);
+/* Once all options are read: with several --coll, each must follow a log
+ * of its own. Returns 0, or the usage error (2) printed. */
+int cli_log_colls_check(const cli_log_colls *lc, const char *cmd);
+/* The --coll of log i (NULL: none; the log or its file name tells). */
+const char *cli_log_coll(const cli_log_colls *lc, int i);
+
 /* Refuses a file given twice among paths[0..n) (the same file under two
  * names too, or a copy of it: its rows would count twice, and calibrate's
  * cross-check would see its own fit). Paths that do not exist yet pass. An

@@ -278,6 +278,60 @@ int cli_check_log_files_gpus(const char *cmd, const cr_topo *t, const char *cons
     return rc;
 }
 
+int cli_log_colls_init(cli_log_colls *lc, const char *cmd, int argc)
+{
+    lc->n = 0;
+    lc->name = calloc((size_t)argc + 1, sizeof *lc->name);
+    lc->after = calloc((size_t)argc + 1, sizeof *lc->after);
+    if (lc->name && lc->after)
+        return CLI_OK;
+    cli_log_colls_free(lc);
+    return cli_fail(cmd, "out of memory");
+}
+
+void cli_log_colls_free(cli_log_colls *lc)
+{
+    free(lc->name);
+    free(lc->after);
+    lc->name = NULL;
+    lc->after = NULL;
+    lc->n = 0;
+}
+
+int cli_log_colls_add(cli_log_colls *lc, const char *cmd, const char *name, int n_logs)
+{
+    cr_diag d = {{0}};
+    const char *c = cr_nccl_log_coll(name, &d);
+    if (!c)
+        return cli_usage_error(cmd, "--coll %s: %s", name, d.msg);
+    lc->name[lc->n] = c;
+    lc->after[lc->n++] = n_logs;
+    return CLI_OK;
+}
+
+int cli_log_colls_check(const cli_log_colls *lc, const char *cmd)
+{
+    for (int k = 0; lc->n > 1 && k < lc->n; k++)
+        if (lc->after[k] == 0 || (k > 0 && lc->after[k] == lc->after[k - 1]))
+            return cli_usage_error(
+                cmd,
+                "--coll %s: given more than once, each --coll names the log given right before "
+                "it (--nccl-tests A.log --coll all_reduce --nccl-tests B.log --coll "
+                "all_gather), and this one follows %s",
+                lc->name[k], lc->after[k] == 0 ? "no log" : "another --coll of the same log");
+    return CLI_OK;
+}
+
+const char *cli_log_coll(const cli_log_colls *lc, int i)
+{
+    if (lc->n == 1)
+        return lc->name[0];
+    for (int k = 0; k < lc->n; k++)
+        if (lc->after[k] == i + 1)
+            return lc->name[k];
+    return NULL;
+}
+
 int cli_check_distinct_inputs(const char *cmd, const char *what, const char *const *paths, int n)
 {
     /* each file stat'ed and read once, not every pair compared (4,000 logs

@@ -418,7 +418,7 @@ static void note_fitted_base(const cr_topo *t)
     }
 }
 
-static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
+static int calibrate_nccl(const char **logs, int n_logs, const cli_log_colls *colls,
                           const char *fit_coll_name, const char *ranks, nccl_run run,
                           const char *topo_name, const char *out_path, int json)
 {
@@ -449,10 +449,6 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
      * allreduce and all_reduce_perf alike */
     cr_nccl_log_opts lo = {0};
     const char *fit_coll = NULL;
-    if (coll_name && !(lo.coll = cr_nccl_log_coll(coll_name, &d))) {
-        rc = cli_usage_error("calibrate", "--coll %s: %s", coll_name, d.msg);
-        goto out;
-    }
     if (run.version && cr_nccl_version_parse(run.version, &lo.nccl_version, &d) != CR_OK) {
         rc = cli_usage_error("calibrate", "--nccl-version: %s", d.msg);
         goto out;
@@ -494,6 +490,7 @@ static int calibrate_nccl(const char **logs, int n_logs, const char *coll_name,
     for (int fi = 0; fi < n_logs; fi++) {
         size_t first = l.n;
         int tables_skipped = l.nccl_tables_skipped;
+        lo.coll = cli_log_coll(colls, fi);
         if (cr_validate_read_nccl_tests(logs[fi], &lo, &l, &d) != CR_OK ||
             cr_validate_nccl_log_gave_rows(logs[fi], &l, first, tables_skipped, &d) != CR_OK) {
             rc = cli_fail("calibrate", "%s", d.msg);
@@ -961,8 +958,9 @@ static int out_inside_inputs(const char *const *inputs, int n, const char *out_p
 
 int cli_cmd_calibrate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *out_path = NULL, *coll = NULL, *fit_coll = NULL, *ranks = NULL;
+    const char *topo_name = NULL, *out_path = NULL, *fit_coll = NULL, *ranks = NULL;
     nccl_run run = {0};
+    cli_log_colls colls = {0};
     bool json = false, quick = false, from = false, nccl = false;
     int rc = CLI_OK;
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
@@ -973,8 +971,12 @@ int cli_cmd_calibrate(int argc, char **argv)
     int made_tmp = 0;
     if (!inputs)
         return cli_fail("calibrate", "out of memory");
+    if ((rc = cli_log_colls_init(&colls, "calibrate", argc)) != CLI_OK) {
+        free(inputs);
+        return rc;
+    }
     /* section 1: measuring this GPU; section 2: fitting nccl-tests logs */
-    enum { O_HELP = 1 };
+    enum { O_HELP = 1, O_COLL };
     const cli_opt opts[] = {
         /* listed in both sections: each mode reads it (this row parses) */
         {"--topo", NULL, "BASE",
@@ -998,8 +1000,9 @@ int cli_cmd_calibrate(int argc, char **argv)
         {"--topo", NULL, "BASE", "the machine's topology (required)", .section = 2},
         {"--coll", NULL, "NAME",
          "collective of logs that lack their \"Collective test\n"
-         "starting\" line (all_reduce or allreduce alike)",
-         .str = &coll, .section = 2},
+         "starting\" line (all_reduce or allreduce alike); given\n"
+         "more than once, each names the log before it",
+         .id = O_COLL, .repeat = true, .section = 2},
         {"--fit-coll", NULL, "NAME", "fit (and write) on the logs of collective NAME only",
          .str = &fit_coll, .section = 2},
         {"--ranks", NULL, "SPEC", "GPUs of BASE the logs ran on (default: the first n)",
@@ -1039,6 +1042,11 @@ int cli_cmd_calibrate(int argc, char **argv)
             fputs(calibrate_help_tail, stdout);
             goto out;
         }
+        if (r == CLI_ARGS_OPT && args.opt->id == O_COLL) {
+            if ((rc = cli_log_colls_add(&colls, "calibrate", args.val, n_in)) != CLI_OK)
+                goto out;
+            continue;
+        }
         if (r == CLI_ARGS_OPT && args.opt->opens_list && args.val) {
             inputs[n_in++] = args.val; /* --nccl-tests=LOG: the list's first */
             continue;
@@ -1066,7 +1074,8 @@ int cli_cmd_calibrate(int argc, char **argv)
                              from ? "--from-traces" : "--nccl-tests");
         goto out;
     }
-    if (!nccl && (coll || fit_coll || ranks || run.version || run.algo || run.proto || run.rpp)) {
+    if (!nccl &&
+        (colls.n || fit_coll || ranks || run.version || run.algo || run.proto || run.rpp)) {
         rc = cli_usage_error("calibrate", "--coll, --fit-coll, --ranks, --ranks-per-process and "
                                           "--nccl-* go with --nccl-tests");
         goto out;
@@ -1079,9 +1088,9 @@ int cli_cmd_calibrate(int argc, char **argv)
                                  "--nccl-tests needs --topo BASE: the topology of the machine "
                                  "the logs were measured on (validate/corpus/topologies.txt "
                                  "lists some)");
-        else
-            rc =
-                calibrate_nccl(inputs, n_in, coll, fit_coll, ranks, run, topo_name, out_path, json);
+        else if ((rc = cli_log_colls_check(&colls, "calibrate")) == CLI_OK)
+            rc = calibrate_nccl(inputs, n_in, &colls, fit_coll, ranks, run, topo_name, out_path,
+                                json);
         goto out;
     }
     if (from && n_in == 0) {
@@ -1350,5 +1359,6 @@ out:
     cr_vmeas_list_release(&l);
     cr_topo_free(t);
     free(inputs);
+    cli_log_colls_free(&colls);
     return rc;
 }

@@ -53,7 +53,8 @@ static const char *const validate_help_head =
     "pasted: launcher prefixes (srun -l, mpirun --tag-output), header lines without\n"
     "their '#', NCCL_DEBUG output inside the table, terminal colours; each result\n"
     "row is one case with its out-of-place time. Its collective comes from the log's\n"
-    "\"Collective test starting\" line, else --coll, else the file name (<name>_perf);\n"
+    "\"Collective test starting\" line, else --coll (once: every log's; more than\n"
+    "once: each names the log given before it), else the file name (<name>_perf);\n"
     "its rank count from the \"#  Rank\" lines, else (none, or a shortened list) from\n"
     "the rows' busbw/algbw ratio (nccl-tests' factor), else from --ranks; the table\n"
     "says which.\n"
@@ -104,8 +105,9 @@ static void eval_skip_why(const cr_vmeas *m, const char *msg, char *buf, size_t 
 
 int cli_cmd_validate(int argc, char **argv)
 {
-    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL, *coll = NULL,
+    const char *topo_name = NULL, *ranks = NULL, *family = NULL, *subset = NULL,
                *nccl_version = NULL, *nccl_algo = NULL, *nccl_proto = NULL;
+    cli_log_colls lc = {0};
     int nccl_code = 0, rpp = 0;
     const char **logs = NULL, **traces = NULL;
     int n_logs = 0, n_traces = 0;
@@ -126,6 +128,8 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_fail("validate", "out of memory");
         goto out;
     }
+    if ((rc = cli_log_colls_init(&lc, "validate", argc)) != CLI_OK)
+        goto out;
     enum {
         O_HELP = 1,
         O_COLL,
@@ -145,8 +149,9 @@ int cli_cmd_validate(int argc, char **argv)
          .id = O_LOG, .repeat = true},
         {"--coll", NULL, "NAME",
          "the collective of logs that do not name it (all_reduce,\n"
-         "allreduce, all_reduce_perf alike); wins over the file name",
-         .str = &coll, .id = O_COLL},
+         "allreduce, all_reduce_perf alike); wins over the file name;\n"
+         "given more than once, each names the log before it",
+         .id = O_COLL, .repeat = true},
         {"--ranks", NULL, "SPEC",
          "GPUs of multi-GPU cases (default: the first n); its count\n"
          "is the rank count of a log that does not tell it",
@@ -202,11 +207,8 @@ int cli_cmd_validate(int argc, char **argv)
             fputs(validate_help_tail, stdout);
             goto out;
         } else if (args.opt->id == O_COLL) {
-            cr_diag d = {{0}};
-            if (!cr_nccl_log_coll(coll, &d)) {
-                rc = cli_usage_error("validate", "--coll: %s", d.msg);
+            if ((rc = cli_log_colls_add(&lc, "validate", v, n_logs)) != CLI_OK)
                 goto out;
-            }
         } else if (args.opt->id == O_NCCL_VERSION) {
             cr_diag d = {{0}};
             if (cr_nccl_version_parse(nccl_version, &nccl_code, &d) != CR_OK) {
@@ -251,14 +253,15 @@ int cli_cmd_validate(int argc, char **argv)
         rc = cli_usage_error("validate", "give at least one trace (or folder) or --nccl-tests LOG");
         goto out;
     }
-    if ((rc = cli_check_distinct_inputs("validate", "log", logs, n_logs)) != CLI_OK)
+    if ((rc = cli_log_colls_check(&lc, "validate")) != CLI_OK ||
+        (rc = cli_check_distinct_inputs("validate", "log", logs, n_logs)) != CLI_OK)
         goto out;
     t = cli_open_topo("validate", topo_name);
     if (!t) {
         rc = CLI_FAIL;
         goto out;
     }
-    cr_nccl_log_opts lo = {.coll = coll,
+    cr_nccl_log_opts lo = {.coll = NULL,
                            .nccl_version = nccl_code,
                            .nccl_algo = nccl_algo,
                            .nccl_proto = nccl_proto,
@@ -294,6 +297,7 @@ int cli_cmd_validate(int argc, char **argv)
         cr_diag d = {{0}};
         size_t before = l.n;
         int skipped = l.nccl_tables_skipped;
+        lo.coll = cli_log_coll(&lc, i);
         /* a log that gives nothing is said to, with why */
         if (cr_validate_read_nccl_tests(logs[i], &lo, &l, &d) != CR_OK ||
             cr_validate_nccl_log_gave_rows(logs[i], &l, before, skipped, &d) != CR_OK) {
@@ -672,5 +676,6 @@ out:
     cr_topo_free(t);
     free(logs);
     free(traces);
+    cli_log_colls_free(&lc);
     return rc;
 }

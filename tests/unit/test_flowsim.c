@@ -633,6 +633,22 @@ static void test_mesh_tree_few_channels(void **state)
     }
 }
 
+/* The most bytes a link between two GPUs of a generated node carried
+ * ("n0.gpu3->n0.gpu5": an XGMI link). */
+static double busiest_gpu_link_bytes(cr_sim *s)
+{
+    double most = 0;
+    char name[160];
+    for (int k = 0; k < cr_sim_n_res(s); k++) {
+        cr_sim_res_stat st = cr_sim_res_get(s, k);
+        const char *nm = cr_sim_res_name(s, k, name, sizeof name), *arrow = strstr(nm, "->");
+        if (st.kind == CR_SIM_RES_LINK && arrow && strstr(nm, ".gpu") < arrow &&
+            strstr(arrow, ".gpu") && st.bytes > most)
+            most = st.bytes;
+    }
+    return most;
+}
+
 /* Two 8 x MI300X nodes on a fat tree (topo gen fat-tree --nodes 2 --node
  * mi300x-8: inside a node the seven XGMI links a GPU, between nodes a NIC
  * a GPU): a ring's way through each node follows channel c's ring through
@@ -664,16 +680,7 @@ static void test_mesh_nodes_use_the_links(void **state)
     run_ok(s);
     /* a flow's bytes load a link as bytes / bw_eff (the protocol's share
      * of the wire) */
-    double most = 0, per_channel = 2.0 * 15 / 16 * S / 7 / sp.bw_eff;
-    char name[160];
-    for (int k = 0; k < cr_sim_n_res(s); k++) {
-        cr_sim_res_stat st = cr_sim_res_get(s, k);
-        const char *nm = cr_sim_res_name(s, k, name, sizeof name), *arrow = strstr(nm, "->");
-        /* GPU to GPU: an XGMI link ("n0.gpu3->n0.gpu5") */
-        if (st.kind == CR_SIM_RES_LINK && arrow && strstr(nm, ".gpu") < arrow &&
-            strstr(arrow, ".gpu") && st.bytes > most)
-            most = st.bytes;
-    }
+    double most = busiest_gpu_link_bytes(s), per_channel = 2.0 * 15 / 16 * S / 7 / sp.bw_eff;
     if (most > per_channel * (1 + 1e-9))
         print_message("busiest XGMI link: %.4g bytes, one channel's share %.4g\n", most,
                       per_channel);
@@ -715,15 +722,7 @@ static void test_mesh_nodes_tree_use_the_links(void **state)
     cr_sim_coll_spec sp = cr_sim_coll_spec_from_pred(CR_COLL_ALLREDUCE, S, &p);
     int op = add_coll(s, &sp, r, 16);
     run_ok(s);
-    double most = 0, limit = 2.0 * S / 7 / sp.bw_eff;
-    char name[160];
-    for (int k = 0; k < cr_sim_n_res(s); k++) {
-        cr_sim_res_stat st = cr_sim_res_get(s, k);
-        const char *nm = cr_sim_res_name(s, k, name, sizeof name), *arrow = strstr(nm, "->");
-        if (st.kind == CR_SIM_RES_LINK && arrow && strstr(nm, ".gpu") < arrow &&
-            strstr(arrow, ".gpu") && st.bytes > most)
-            most = st.bytes;
-    }
+    double most = busiest_gpu_link_bytes(s), limit = 2.0 * S / 7 / sp.bw_eff;
     if (most > limit * (1 + 1e-9))
         print_message("busiest XGMI link: %.4g bytes, at most %.4g\n", most, limit);
     assert_true(most > 0 && most <= limit * (1 + 1e-9));

@@ -816,8 +816,9 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
             cr_sbuf_add(&b, "</tr>\n");
         }
         if (c->label[1]) {
+            char vl[400];
             cr_sbuf_add(&b, "<tr><td colspan=\"%d\" class=\"unit\">values: ", c->ns + 1);
-            cr_sbuf_xml(&b, c->label[1]);
+            cr_sbuf_xml(&b, chart_data_label(c, 1, vl, sizeof vl));
             cr_sbuf_add(&b, "</td></tr>\n");
         }
     } else {

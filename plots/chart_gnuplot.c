@@ -558,8 +558,10 @@ void chart_write_data(const cr_chart *c, cr_sbuf *b, const label_plan *lp)
     for (int i = 0; i < c->nn; i++)
         sb_comment(b, "", c->notes[i]);
     if (c->kind == CR_CHART_BARS) {
+        /* the values' unit, where the axis leaves it to its ticks ("1 ms") */
+        char vl[400];
         sb_comment(b, "columns: 1 = category; then one column per series, in ",
-                   c->label[1] ? c->label[1] : "");
+                   chart_data_label(c, 1, vl, sizeof vl));
         cr_sbuf_add(b, "#   1 category\n");
         for (int i = 0; i < c->ns; i++) {
             char head[32];

@@ -1117,6 +1117,19 @@ static void test_compare(void **state)
                            "set ytics (\"100 ns\" 0.1, \"1 us\" 1, \"10 us\" 10, \"100 us\" 100, "
                            "\"1 ms\" 1000)"));
     free(gp);
+    /* the ticks carry the unit ("1 ms"), so the numbers' readers are told
+     * theirs: the bars are in us (the data file and the HTML table said
+     * "bound time (log; the unit on each tick)", no unit at all) */
+    path_of(p, sizeof p, "compare-bound.dat");
+    char *dat = slurp(p, NULL);
+    assert_non_null(strstr(dat, "# columns: 1 = category; then one column per series, in bound "
+                                "time (log; the unit on each tick) (us)\n"));
+    assert_non_null(strstr(dat, "\"moe\" 300 280 140\n"));
+    free(dat);
+    char *html = NULL;
+    assert_int_equal(cr_chart_html_table(c, &html), CR_OK);
+    assert_non_null(strstr(html, "values: bound time (log; the unit on each tick) (us)<"));
+    free(html);
     cr_chart_free(c);
     /* one problem from 1.7 to 6.1 us (plot compare of tp_gemm_allreduce on
      * six machines): 0.9 to 10 us, with 2 and 5 between the decades */

@@ -68,6 +68,17 @@ static const int open_types[] = {4, 6, 8, 12, 10, 14}; /* hollow square, circle,
 #define N_POINT_TYPES ((int)(sizeof point_types / sizeof point_types[0]))
 #define N_OPEN_TYPES ((int)(sizeof open_types / sizeof open_types[0]))
 
+/* Bar series i's colour and fill. Past the palette the colours come round
+ * again (plot compare takes 16 machines, the palette has 12), so a second
+ * round is hatched, a third hatched the other way, and so on: the 13th
+ * machine's bars were the 1st's, solid blue beside solid blue. */
+static void bar_look(cr_sbuf *b, int i)
+{
+    cr_sbuf_add(b, " lc rgb \"%s\"", colours[i % N_COLOURS]);
+    if (i >= N_COLOURS)
+        cr_sbuf_add(b, " fs pattern %d border rgb \"#333333\"", 4 + (i / N_COLOURS - 1) % 4);
+}
+
 /* ---- data file and script ---- */
 
 static size_t longest_name(const cr_chart *c);
@@ -1009,15 +1020,17 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
              * entry, leaving an unnamed gap in every group */
             char name[300];
             snprintf(name, sizeof name, "%s (no bar: none of these)", c->s[i].name);
-            cr_sbuf_add(b, "NaN with boxes lc rgb \"%s\" title ", colours[i % N_COLOURS]);
+            cr_sbuf_add(b, "NaN with boxes");
+            bar_look(b, i);
+            cr_sbuf_add(b, " title ");
             cr_sbuf_gnuplot(b, name);
             continue;
         }
         cr_sbuf_gnuplot(b, dat);
-        cr_sbuf_add(b,
-                    " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror "
-                    "lc rgb \"%s\" title ",
-                    base, off, base, i + 2, off - half, off + half, colours[i % N_COLOURS]);
+        cr_sbuf_add(b, " using (%.6g):($0%+.4f):(%.6g):%d:($0%+.4f):($0%+.4f) with boxxyerror",
+                    base, off, base, i + 2, off - half, off + half);
+        bar_look(b, i);
+        cr_sbuf_add(b, " title ");
         cr_sbuf_gnuplot(b, c->s[i].name);
     }
     /* the reference lines are arrows; NaN plots give them a legend entry */
@@ -1198,7 +1211,8 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
             } else {
                 cr_sbuf_add(b, "'' using %d", i + 2);
             }
-            cr_sbuf_add(b, " lc rgb \"%s\" title ", colours[i % N_COLOURS]);
+            bar_look(b, i);
+            cr_sbuf_add(b, " title ");
             cr_sbuf_gnuplot(b, c->s[i].name);
             first = false;
         }

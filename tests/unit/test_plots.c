@@ -1156,6 +1156,68 @@ static void test_compare(void **state)
     cr_chart_free(c);
 }
 
+/* The style (colour and fill) gnuplot draws series `name`'s bars in: the
+ * text from "lc rgb" to " title" on the plot line that names it. */
+static void bar_style_of(const char *gp, const char *name, char *out, size_t n)
+{
+    char want[200];
+    snprintf(want, sizeof want, "title \"%s\"", name);
+    const char *t = strstr(gp, want);
+    assert_non_null(t);
+    const char *line = t;
+    while (line > gp && line[-1] != '\n')
+        line--;
+    const char *lc = strstr(line, "lc rgb");
+    assert_true(lc && lc < t);
+    snprintf(out, n, "%.*s", (int)(t - lc), lc);
+}
+
+/* plot compare takes 16 machines and the palette has 12 colours: every
+ * machine's bars look different from every other's, upright (13 bars) and
+ * lying down (4 problems x 16 = 64 bars). The 13th machine's bars were
+ * drawn exactly as the 1st's (solid #0072B2), so two machines read as one. */
+static void test_bars_distinct_past_palette(void **state)
+{
+    (void)state;
+    enum { NT = 16 };
+    char names[NT][8];
+    const char *topos[NT];
+    for (int i = 0; i < NT; i++) {
+        snprintf(names[i], sizeof names[i], "m%d", i);
+        topos[i] = names[i];
+    }
+    const char *probs[4] = {"p0", "p1", "p2", "p3"};
+    double v[NT * 4];
+    for (int i = 0; i < NT * 4; i++)
+        v[i] = (1 + i % 5) * 1e-6;
+    for (int np = 1; np <= 4; np += 3) {
+        double vv[NT * 4];
+        for (int t = 0; t < NT; t++)
+            for (int k = 0; k < np; k++)
+                vv[t * np + k] = v[t * 4 + k];
+        cr_chart *c = NULL;
+        assert_int_equal(
+            cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, NT, probs, np, vv, &c, NULL), CR_OK);
+        const char *stem = np == 1 ? "many-up" : "many-down";
+        render_both(c, stem);
+        char p[600], gpname[64];
+        snprintf(gpname, sizeof gpname, "%s.gp", stem);
+        path_of(p, sizeof p, gpname);
+        char *gp = slurp(p, NULL);
+        assert_non_null(strstr(gp, np == 1 ? "histogram" : "boxxyerror"));
+        char style[NT][200];
+        for (int i = 0; i < NT; i++)
+            bar_style_of(gp, names[i], style[i], sizeof style[i]);
+        for (int i = 0; i < NT; i++)
+            for (int j = i + 1; j < NT; j++)
+                if (strcmp(style[i], style[j]) == 0)
+                    fail_msg("%s: machines %s and %s drawn alike: %s", stem, names[i], names[j],
+                             style[i]);
+        free(gp);
+        cr_chart_free(c);
+    }
+}
+
 /* 10 problems x 5 machines = 50 bars (> 48): the chart lies down, with
  * the categories as y tick labels, and still renders. */
 static void test_horizontal_bars(void **state)
@@ -1363,6 +1425,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_accuracy),
         cmocka_unit_test(test_horizontal_bars),
+        cmocka_unit_test(test_bars_distinct_past_palette),
         cmocka_unit_test(test_tall_key_fits),
         cmocka_unit_test(test_svg_layout),
         cmocka_unit_test(test_long_labels),

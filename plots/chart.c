@@ -821,6 +821,12 @@ cr_status cr_chart_html_table(const cr_chart *c, char **html)
             cr_sbuf_xml(&b, chart_data_label(c, 1, vl, sizeof vl));
             cr_sbuf_add(&b, "</td></tr>\n");
         }
+        /* the data file's notes: on the comparison, why a cell is empty */
+        for (int i = 0; i < c->nn; i++) {
+            cr_sbuf_add(&b, "<tr><td colspan=\"%d\" class=\"unit\">", c->ns + 1);
+            cr_sbuf_xml(&b, c->notes[i]);
+            cr_sbuf_add(&b, "</td></tr>\n");
+        }
     } else {
         cr_sbuf_add(&b, "<tr><th>series</th><th>label</th><th>");
         sb_html_header(&b, c, 0);
@@ -869,6 +875,12 @@ cr_status cr_chart_json(const cr_chart *c, char **out)
     if (c->subtitle)
         json_object_set_new(root, "subtitle", json_string(c->subtitle));
     json_object_set_new(root, "kind", json_string(c->kind == CR_CHART_BARS ? "bars" : "xy"));
+    if (c->nn > 0) {
+        json_t *notes = json_array();
+        for (int i = 0; i < c->nn; i++)
+            json_array_append_new(notes, json_string(c->notes[i]));
+        json_object_set_new(root, "notes", notes);
+    }
     char lab[400];
     json_object_set_new(root, "x_label",
                         c->label[0] ? json_string(chart_data_label(c, 0, lab, sizeof lab))

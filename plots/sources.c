@@ -726,6 +726,8 @@ cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *top
     if (st != CR_OK)
         return st;
     int np = suite->n_problems;
+    char **skips = NULL;
+    size_t nskip = 0;
     double *vals = malloc((size_t)(n_topos * (np ? np : 1)) * sizeof *vals);
     const char **pnames = calloc((size_t)(np ? np : 1), sizeof *pnames);
     if (!vals || !pnames) {
@@ -734,6 +736,9 @@ cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *top
     }
     for (int p = 0; p < np; p++)
         pnames[p] = suite->problems[p].name;
+    /* why each machine has no bar for a problem, as commroof suite says
+     * it: the chart said only "commroof suite --topo says why", and the
+     * report's table of its numbers showed a dash */
     for (int ti = 0; ti < n_topos; ti++) {
         cr_topo *t = NULL;
         cr_op_row *rows = NULL;
@@ -749,13 +754,40 @@ cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *top
             if (p < n && rows[p].status == CR_OK)
                 v = metric == CR_COMPARE_HEADROOM ? rows[p].headroom : rows[p].bound_us * 1e-6;
             vals[(size_t)ti * (size_t)np + (size_t)p] = v;
+            if (!isfinite(v)) {
+                char *why = malloc(1100);
+                char **grown = realloc(skips, (nskip + 1) * sizeof *skips);
+                if (!why || !grown) {
+                    free(why);
+                    if (grown)
+                        skips = grown;
+                    free(rows);
+                    st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+                    goto out;
+                }
+                skips = grown;
+                snprintf(why, 1100, "no bar: %s on %s: %s", pnames[p], topos[ti],
+                         p >= n                    ? "not evaluated"
+                         : rows[p].status != CR_OK ? rows[p].error
+                                                   : "no finite value");
+                skips[nskip++] = why;
+            }
         }
         free(rows);
     }
     char ctx[300];
     snprintf(ctx, sizeof ctx, "suite %s", suite->name);
     st = cr_plot_compare(ctx, metric, topos, n_topos, pnames, np, vals, out, d);
+    for (size_t i = 0; st == CR_OK && i < nskip; i++)
+        if (cr_chart_note(*out, skips[i]) != CR_OK) {
+            cr_chart_free(*out);
+            *out = NULL;
+            st = cr_diag_set(d, CR_ENOMEM, "out of memory");
+        }
 out:
+    for (size_t i = 0; i < nskip; i++)
+        free(skips[i]);
+    free(skips);
     free(vals);
     free(pnames);
     cr_suite_free(suite);

@@ -151,6 +151,67 @@ assert abs(math.sqrt(lo * hi) / 1048576 - 1) < 1e-5, (lo, hi)
 PY
 plot compare compare --suite pkb --topo hgx-h100-8,hgx-h200-8
 plot compare-headroom compare --suite pkb --metric headroom
+# every number of the comparison is commroof suite's for the same suite and
+# machine (bound_us, headroom), in the machines' order; a problem a
+# machine cannot run is NaN, and a note of the data file, the JSON and the
+# report's table says why, with suite's own reason (QA audit of machine
+# comparison: the chart said only "commroof suite --topo says why")
+SK=tests/fixtures/plots/compare-skips.xml
+CMPT=dgx-a100-8,hgx-h100-8,h200-1
+plot compare-skips compare --suite "$SK" --topo $CMPT
+plot compare-skips-head compare --suite "$SK" --topo $CMPT --metric headroom
+plot compare-pkb compare --suite pkb --topo hgx-h200-8,mi300x-8,h200-1,tpu-v5p-64 --metric headroom
+"$CR" plot compare --suite "$SK" --topo $CMPT --no-render --json -o "$T/compare-skips-json.png" \
+    > "$T/compare-skips.json" || bad "plot compare --json failed"
+"$CR" report --no-render --suite "$SK" --compare $CMPT -o "$T/report-skips" > /dev/null ||
+    bad "report --compare $CMPT failed"
+python3 - "$CR" "$T" "$SK" <<'PY' || bad "the comparison's numbers or its skips differ from commroof suite's"
+import json, math, shlex, subprocess, sys
+cr, t, sk = sys.argv[1:4]
+def suite(s, topo):
+    out = subprocess.run([cr, "suite", s, "--topo", topo, "--json"], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)
+def check(dat, s, topos, key):
+    head, rows = [], []
+    for line in open(dat):
+        if line.startswith("#"):
+            head.append(line[1:].strip())
+        elif line.strip():
+            rows.append(shlex.split(line))
+    cols = [h.split(None, 1)[1] for h in head if h.split(None, 1)[0].isdigit()
+            and int(h.split(None, 1)[0]) >= 2]
+    assert cols == topos, (dat, cols, topos)
+    for ti, topo in enumerate(topos):
+        js = suite(s, topo)
+        assert len(rows) == js["problems"], (dat, topo)
+        got = {r[0]: float(r[1 + ti]) for r in rows}
+        ok = {r["name"]: r[key] for r in js["rows"]}
+        why = {r["name"]: r["error"] for r in js["skipped"]}
+        assert set(ok) | set(why) == set(got), (dat, topo)
+        for name, v in got.items():
+            if name in ok:
+                assert math.isclose(v, ok[name], rel_tol=1e-9), (dat, topo, name, v, ok[name])
+            else:
+                assert math.isnan(v), (dat, topo, name, v)
+                note = "no bar: %s on %s: %s" % (name, topo, why[name])
+                assert note in head, (dat, note)
+    return head
+topos = "dgx-a100-8,hgx-h100-8,h200-1".split(",")
+head = check(t + "/compare-skips.dat", sk, topos, "bound_us")
+check(t + "/compare-skips-head.dat", sk, topos, "headroom")
+check(t + "/compare-pkb.dat", "pkb", "hgx-h200-8,mi300x-8,h200-1,tpu-v5p-64".split(","), "headroom")
+# exactly the two cells no machine can fill: fp8 on the A100, 8 ranks on one GPU
+notes = [h for h in head if h.startswith("no bar: ")]
+assert len(notes) == 2, notes
+assert notes[0].startswith("no bar: gemm_fp8 on dgx-a100-8: ") and "no fp8 peak" in notes[0], notes
+assert notes[1].startswith("no bar: allreduce_8 on h200-1: ") and "needs 8 GPUs" in notes[1], notes
+j = json.load(open(t + "/compare-skips.json"))["chart"]
+assert j["notes"] == notes, j.get("notes")
+page = open(t + "/report-skips/index.html").read()
+for n in notes:
+    assert n in page, n
+PY
 # measured points: a synthetic nccl-tests log (tests/fixtures/plots, not a
 # measurement) and, where they are committed, the H200 traces
 LOG=tests/fixtures/plots/all_reduce_perf_8gpu.log

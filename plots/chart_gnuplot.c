@@ -922,6 +922,16 @@ static void chart_px(const cr_chart *c, int *w, int *h)
         if (*h < 500)
             *h = 500;
     }
+    if (c->kind == CR_CHART_BARS && !key_right(c)) {
+        /* the key under the bars: its rows added to the height, and the
+         * image as wide as its longest entry (8 px a character and the
+         * sample), so that the name is whole */
+        int cols = key_columns(c), entries = c->ns + c->nhl;
+        *h += 21 * ((entries + cols - 1) / cols);
+        int need = (int)longest_name(c) * 8 + 200;
+        if (*w < need)
+            *w = need < 30000 ? need : 30000;
+    }
     /* cairo draws nothing past 32767 px a side ("invalid value (typically
      * too big)"): a suite of ~500 problems made the compare bars taller
      * (QA audit of 2026-12-06); above the cap the bars get thinner */
@@ -966,6 +976,21 @@ static void write_category_tics(cr_sbuf *b, const cr_chart *c, double *reach)
     cr_sbuf_add(b, ")\n");
 }
 
+/* A bar chart's key: right of the plot, or under it where a name is too
+ * long for the right (KEY_RIGHT_MAX_CHARS), as the XY charts place it. On
+ * the right a machine named by a long path pushed the key off the image,
+ * and the chart named no machine at all. */
+static void write_bar_key(const cr_chart *c, cr_sbuf *b)
+{
+    if (key_right(c))
+        cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n");
+    else
+        cr_sbuf_add(b,
+                    "set key outside center bottom horizontal Left reverse samplen 2 spacing 1.2 "
+                    "maxcols %d\n",
+                    key_columns(c));
+}
+
 static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
 {
     bool lg = chart_axis_log(c, 1);
@@ -996,8 +1021,8 @@ static void write_hbars(const cr_chart *c, cr_sbuf *b, const char *dat)
         cr_sbuf_add(b, "set format x \"%%g\"\nset x2tics\nset format x2 \"%%g\"\n");
     }
     double base = lg ? lo : 0;
+    write_bar_key(c, b);
     cr_sbuf_add(b,
-                "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
                 "set style fill solid 0.85 border rgb \"#333333\"\n"
                 "set grid xtics mxtics noytics nomytics\n"
                 "set yrange [%.1f:-0.6]\nset ytics nomirror scale 0 font \",9\" (",
@@ -1162,8 +1187,8 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
     write_axis(c, b, 1, c->kind == CR_CHART_XY ? &g : NULL);
 
     if (c->kind == CR_CHART_BARS) {
-        cr_sbuf_add(b, "set key outside right top vertical Left reverse samplen 2 spacing 1.2\n"
-                       "set style data histogram\n"
+        write_bar_key(c, b);
+        cr_sbuf_add(b, "set style data histogram\n"
                        "set style histogram clustered gap 1\n"
                        "set style fill solid 0.85 border rgb \"#333333\"\n"
                        "set boxwidth 0.9\n"
@@ -1189,7 +1214,7 @@ void chart_write_script(const cr_chart *c, cr_sbuf *b, const char *stem, const c
             write_category_tics(b, c, reach);
             /* gnuplot's key took 386 px where right_margin_px says 342
              * (program-gap.png): 15% more, and 16 px to the image edge */
-            double margin = 70.0, cap = pw / 3.0, right = right_margin_px(c, true) * 1.15;
+            double margin = 70.0, cap = pw / 3.0, right = right_margin_px(c, key_right(c)) * 1.15;
             for (int pass = 0; pass < 3; pass++) {
                 double cat = (pw - margin - right) / c->nc, over = 0;
                 for (int k = 0; k < c->nc; k++)

@@ -1218,6 +1218,49 @@ static void test_bars_distinct_past_palette(void **state)
     }
 }
 
+/* A machine named by a long path (plot compare --topo DIR/FILE.xml): the
+ * key goes under the bars, as on the XY charts, and the image is as wide
+ * as the name. On the right (gnuplot: "difficulty fitting plot titles into
+ * key") the key fell off the image: the chart named neither machine. */
+static void test_bars_long_machine_name(void **state)
+{
+    (void)state;
+    const char *longname = "/srv/clusters/generated/two_nodes_of_hgx_h200_8_on_a_rail_"
+                           "optimised_fat_tree_with_sharp.xml";
+    const char *topos[2] = {"hgx-h200-8", longname};
+    char pn[30][8];
+    const char *probs[30];
+    for (int k = 0; k < 30; k++) {
+        snprintf(pn[k], sizeof pn[k], "p%d", k);
+        probs[k] = pn[k];
+    }
+    double v[60];
+    for (int i = 0; i < 60; i++)
+        v[i] = (1 + i % 7) * 1e-6;
+    /* 1 problem: upright bars; 30 problems x 2 = 60 bars: lying down */
+    for (int np = 1; np <= 30; np += 29) {
+        cr_chart *c = NULL;
+        assert_int_equal(
+            cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, 2, probs, np, v, &c, NULL), CR_OK);
+        const char *stem = np == 1 ? "longname-up" : "longname-down";
+        render_both(c, stem);
+        char p[600], gpname[64];
+        snprintf(gpname, sizeof gpname, "%s.gp", stem);
+        path_of(p, sizeof p, gpname);
+        char *gp = slurp(p, NULL);
+        assert_non_null(strstr(gp, np == 1 ? "histogram" : "boxxyerror"));
+        assert_null(strstr(gp, "set key outside right"));
+        assert_non_null(strstr(gp, "set key outside center bottom horizontal"));
+        /* the image holds the name: 8 px a character and the key sample */
+        const char *sz = strstr(gp, "pngcairo size ");
+        assert_non_null(sz);
+        int w = atoi(sz + strlen("pngcairo size "));
+        assert_true(w >= (int)strlen(longname) * 8 + 100);
+        free(gp);
+        cr_chart_free(c);
+    }
+}
+
 /* 10 problems x 5 machines = 50 bars (> 48): the chart lies down, with
  * the categories as y tick labels, and still renders. */
 static void test_horizontal_bars(void **state)
@@ -1426,6 +1469,7 @@ int main(void)
         cmocka_unit_test(test_accuracy),
         cmocka_unit_test(test_horizontal_bars),
         cmocka_unit_test(test_bars_distinct_past_palette),
+        cmocka_unit_test(test_bars_long_machine_name),
         cmocka_unit_test(test_tall_key_fits),
         cmocka_unit_test(test_svg_layout),
         cmocka_unit_test(test_long_labels),

@@ -3,6 +3,7 @@
  * Gathering the numbers behind each chart (see sources.h).
  */
 #include "sbuf.h"
+#include "grow.h"
 #include "plots/sources.h"
 
 #include "coll.h"
@@ -727,7 +728,7 @@ cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *top
         return st;
     int np = suite->n_problems;
     char **skips = NULL;
-    size_t nskip = 0;
+    size_t nskip = 0, cap_skip = 0;
     double *vals = malloc((size_t)(n_topos * (np ? np : 1)) * sizeof *vals);
     const char **pnames = calloc((size_t)(np ? np : 1), sizeof *pnames);
     if (!vals || !pnames) {
@@ -756,16 +757,12 @@ cr_status cr_plot_compare_suite(const cr_plot_sources *s, const char *const *top
             vals[(size_t)ti * (size_t)np + (size_t)p] = v;
             if (!isfinite(v)) {
                 char *why = malloc(1100);
-                char **grown = realloc(skips, (nskip + 1) * sizeof *skips);
-                if (!why || !grown) {
+                if (!why || cr_grow((void **)&skips, &cap_skip, nskip + 1, sizeof *skips)) {
                     free(why);
-                    if (grown)
-                        skips = grown;
                     free(rows);
                     st = cr_diag_set(d, CR_ENOMEM, "out of memory");
                     goto out;
                 }
-                skips = grown;
                 snprintf(why, 1100, "no bar: %s on %s: %s", pnames[p], topos[ti],
                          p >= n                    ? "not evaluated"
                          : rows[p].status != CR_OK ? rows[p].error

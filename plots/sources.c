@@ -862,14 +862,18 @@ cr_status cr_plot_ceilings_table(const cr_topo *t, int gpu, const cr_rankset *ra
     const char *src = "GPU model in the topology";
     for (int dt = 0; dt < CR_DT__COUNT; dt++) {
         char what[64];
+        /* integer math in operations, as the topology writes it (1979TOP/s):
+         * int8's peak was labelled TFLOP/s (QA audit of machine comparison,
+         * session 51) */
+        const char *unit = dt == CR_DT_INT8 ? "TOP/s" : "TFLOP/s";
         if (g->peak_flops[dt] > 0) {
             snprintf(what, sizeof what, "%s_peak", cr_dtype_name((cr_dtype)dt));
-            if (ceiling_row(tb, what, g->peak_flops[dt] / 1e12, "TFLOP/s", src) != CR_OK)
+            if (ceiling_row(tb, what, g->peak_flops[dt] / 1e12, unit, src) != CR_OK)
                 goto oom;
         }
         if (g->meas_flops[dt] > 0) {
             snprintf(what, sizeof what, "%s_measured", cr_dtype_name((cr_dtype)dt));
-            if (ceiling_row(tb, what, g->meas_flops[dt] / 1e12, "TFLOP/s", "calibrated") != CR_OK)
+            if (ceiling_row(tb, what, g->meas_flops[dt] / 1e12, unit, "calibrated") != CR_OK)
                 goto oom;
         }
     }

@@ -421,6 +421,12 @@ grep -q '^ *in_switch_reduction_busbw *513 GB/s' "$T/rep-none/ceilings.txt" ||
     bad "report --ranks 0,1: ceilings table's in-switch ceiling is not the 2 GPUs' 513 GB/s"
 grep -q '^ *in_switch_reduction_busbw *897.75 GB/s' "$T/rep-dt/ceilings.txt" ||
     bad "report without --ranks: ceilings table's in-switch ceiling is not the 8 GPUs' 897.75 GB/s"
+# integer math in operations: the H200's int8 peak is 1979 TOP/s (it was
+# labelled TFLOP/s; QA audit of machine comparison, session 51)
+grep -q '^ *int8_peak *1979 TOP/s' "$T/rep-dt/ceilings.txt" ||
+    bad "report: the ceilings table's int8 peak is not 1979 TOP/s"
+grep -q '^ *bf16_peak *989.5 TFLOP/s' "$T/rep-dt/ceilings.txt" ||
+    bad "report: the ceilings table's bf16 peak is not 989.5 TFLOP/s"
 
 # the report: every file index.html references exists
 R="$T/report"

@@ -1180,7 +1180,7 @@ static void test_bars_distinct_past_palette(void **state)
 {
     (void)state;
     enum { NT = 16 };
-    char names[NT][8];
+    char names[NT][16];
     const char *topos[NT];
     for (int i = 0; i < NT; i++) {
         snprintf(names[i], sizeof names[i], "m%d", i);
@@ -1228,7 +1228,7 @@ static void test_bars_long_machine_name(void **state)
     const char *longname = "/srv/clusters/generated/two_nodes_of_hgx_h200_8_on_a_rail_"
                            "optimised_fat_tree_with_sharp.xml";
     const char *topos[2] = {"hgx-h200-8", longname};
-    char pn[30][8];
+    char pn[30][16];
     const char *probs[30];
     for (int k = 0; k < 30; k++) {
         snprintf(pn[k], sizeof pn[k], "p%d", k);

@@ -1160,7 +1160,7 @@ static void test_compare(void **state)
  * text from "lc rgb" to " title" on the plot line that names it. */
 static void bar_style_of(const char *gp, const char *name, char *out, size_t n)
 {
-    char want[200];
+    char want[300];
     snprintf(want, sizeof want, "title \"%s\"", name);
     const char *t = strstr(gp, want);
     assert_non_null(t);

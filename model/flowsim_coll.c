@@ -720,7 +720,7 @@ static cr_status tree(xp *x)
             if (node_cg) {
                 int q = c % x->n_node_rings, p = x->node_ring_at[q];
                 const int *R = x->node_rings + (size_t)q * (size_t)m;
-                for (int g = 0; g < G; g++)
+                for (int g = 0; tr == 0 && g < G; g++) /* one order a channel */
                     for (int i = 0; i < m; i++)
                         node_cg[gstart[g] + i] = grp[gstart[g] + R[i]];
                 h0 = tr ? (p + m - 1) % m : p; /* in at R[p], out at R[p - 1] */

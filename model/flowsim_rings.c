@@ -929,11 +929,9 @@ cr_status flowsim_ring_order(xp *x, int c, int *order)
      * through neighbours, so that the channels spread over every XGMI
      * link as they do on one such node (in rank order all eight crossed
      * the same seven links, sim/pr 3.43) */
-    if (even && (st = node_rings(x, grp, ng, m)) != CR_OK)
+    if (even && (st = flowsim_node_chains(x, grp, ng, m)) != CR_OK)
         goto out;
     if (x->n_node_rings > 0) {
-        if (!x->node_ring_at && (st = node_ring_entries(x, m)) != CR_OK)
-            goto out;
         /* channel c on ring c (mesh_channels runs at most one channel a
          * ring): in at R[p], along R to R[p - 1] on even nodes; on odd
          * ones in at R[p - 1] and back along R to R[p], so that each

@@ -1156,6 +1156,20 @@ static void test_compare(void **state)
     cr_chart_free(c);
 }
 
+/* Renders bar chart c as STEM.png and .svg (render_both) and returns its
+ * script, whose bars are upright (a histogram) or lying (boxxyerror) as
+ * asked; the caller frees it. */
+static char *render_bars_script(const cr_chart *c, const char *stem, bool upright)
+{
+    render_both(c, stem);
+    char p[600], gpname[64];
+    snprintf(gpname, sizeof gpname, "%s.gp", stem);
+    path_of(p, sizeof p, gpname);
+    char *gp = slurp(p, NULL);
+    assert_non_null(strstr(gp, upright ? "histogram" : "boxxyerror"));
+    return gp;
+}
+
 /* The style (colour and fill) gnuplot draws series `name`'s bars in: the
  * text from "lc rgb" to " title" on the plot line that names it. */
 static void bar_style_of(const char *gp, const char *name, char *out, size_t n)
@@ -1199,12 +1213,7 @@ static void test_bars_distinct_past_palette(void **state)
         assert_int_equal(
             cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, NT, probs, np, vv, &c, NULL), CR_OK);
         const char *stem = np == 1 ? "many-up" : "many-down";
-        render_both(c, stem);
-        char p[600], gpname[64];
-        snprintf(gpname, sizeof gpname, "%s.gp", stem);
-        path_of(p, sizeof p, gpname);
-        char *gp = slurp(p, NULL);
-        assert_non_null(strstr(gp, np == 1 ? "histogram" : "boxxyerror"));
+        char *gp = render_bars_script(c, stem, np == 1);
         char style[NT][200];
         for (int i = 0; i < NT; i++)
             bar_style_of(gp, names[i], style[i], sizeof style[i]);
@@ -1243,12 +1252,7 @@ static void test_bars_long_machine_name(void **state)
         assert_int_equal(
             cr_plot_compare(NULL, CR_COMPARE_BOUND_US, topos, 2, probs, np, v, &c, NULL), CR_OK);
         const char *stem = np == 1 ? "longname-up" : "longname-down";
-        render_both(c, stem);
-        char p[600], gpname[64];
-        snprintf(gpname, sizeof gpname, "%s.gp", stem);
-        path_of(p, sizeof p, gpname);
-        char *gp = slurp(p, NULL);
-        assert_non_null(strstr(gp, np == 1 ? "histogram" : "boxxyerror"));
+        char *gp = render_bars_script(c, stem, np == 1);
         assert_null(strstr(gp, "set key outside right"));
         assert_non_null(strstr(gp, "set key outside center bottom horizontal"));
         /* the image holds the name: 8 px a character and the key sample */
